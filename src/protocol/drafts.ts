@@ -1,0 +1,60 @@
+/**
+ * Turning parsed, not-yet-verified requests into entry drafts (relay side). The draft is what the
+ * policy judges and what `statementOf` rebuilds the signed statement from, so the relay verifies a
+ * signature over exactly the bytes an offline verifier will check later.
+ */
+import { TrestleError } from "./errors.js";
+import { textSha256 } from "./hash.js";
+import { validateConfig } from "./policy/config-check.js";
+import { maxChars } from "./policy/admit-authored.js";
+import type { TableState } from "./policy/state.js";
+import type { CreateRequest } from "./schemas/create.js";
+import type { AuthoredDraft, SystemDraftOf } from "./schemas/entry.js";
+import type { JoinRequest } from "./schemas/join.js";
+import type { SubmitRequest } from "./schemas/entry.js";
+
+/** Cuts text to at most `max` UTF-16 units without splitting a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = max > 0 && /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+/** The draft for a seat's submission signed by `seatKey`, cut to the floor's `max_chars`. */
+export function submissionDraft(state: TableState, request: SubmitRequest, seatKey: string): AuthoredDraft {
+  const { submission, sig } = request;
+  const max = maxChars(state);
+  const author = { key: seatKey, sig };
+  if (submission.body.length <= max) return { ...submission, author };
+  const truncated = { chars: submission.body.length, body_sha256: textSha256(submission.body) };
+  return { ...submission, body: cutText(submission.body, max), truncated, author };
+}
+
+/** The draft for an owner-signed join; the owner's key comes from the table config. */
+export function joinDraft(state: TableState, request: JoinRequest): SystemDraftOf<"seat_joined"> {
+  const owner = state.config.owners[request.join.owner];
+  if (!owner) throw new TrestleError("E_NOT_OWNER", `"${request.join.owner}" is not an owner of this table`);
+  return {
+    table: state.table,
+    seat: null,
+    kind: "system",
+    subkind: "seat_joined",
+    data: { join: request.join, card: request.card },
+    author: { key: owner.public_key, sig: request.sig },
+  };
+}
+
+/** The draft for a create request; validates the config (E_NO_TERMINATION, E_SCHEMA, E_NOT_OWNER). */
+export function createDraft(request: CreateRequest, relayKey: string): SystemDraftOf<"table_opened"> {
+  const config = validateConfig(request.config);
+  const owner = config.owners[request.owner];
+  if (!owner) throw new TrestleError("E_NOT_OWNER", `"${request.owner}" is not an owner in the config`);
+  return {
+    table: config.id,
+    seat: null,
+    kind: "system",
+    subkind: "table_opened",
+    data: { config, relay: relayKey, creator: request.owner },
+    author: { key: owner.public_key, sig: request.sig },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The closed list of trestle error codes, the one error class, the wire envelope, and the single
+ * table mapping each code to an HTTP status and a WebSocket close code (docs/SPEC.md §Errors).
+ */
+import { z } from "zod";
+
+/** Every code the relay or a client library can report; nothing else ever appears on the wire. */
+export const ERROR_CODES = {
+  E_SCHEMA: { http: 400, message: "the input does not match the schema" },
+  E_NOT_CANONICAL: { http: 400, message: "the value is not plain JSON with integer numbers" },
+  E_TOO_LARGE: { http: 413, message: "the input exceeds a published limit" },
+  E_NO_TERMINATION: { http: 400, message: "the table config has no termination condition that can fire" },
+  E_BAD_SIGNATURE: { http: 401, message: "a signature does not verify" },
+  E_AUTH: { http: 401, message: "this request needs a valid signed authorization" },
+  E_FORBIDDEN: { http: 403, message: "the signer may not do this" },
+  E_WRONG_TABLE: { http: 400, message: "the statement names another table" },
+  E_EXPIRED: { http: 400, message: "the statement is expired or its time is out of range" },
+  E_NONCE_REUSED: { http: 409, message: "this nonce was already used for a different statement" },
+  E_NOT_OWNER: { http: 403, message: "the signer is not an owner of this table" },
+  E_UNKNOWN_SEAT: { http: 403, message: "no such seat at this table" },
+  E_SEAT_TAKEN: { http: 409, message: "that seat is already taken" },
+  E_SEAT_LIMIT: { http: 409, message: "the table has no free seat" },
+  E_NOT_FLOOR: { http: 409, message: "this seat does not hold the floor" },
+  E_NOT_ALLOWED: { http: 409, message: "the table's policy does not allow this entry now" },
+  E_CLOSED: { http: 409, message: "the table is closed" },
+  E_PAUSED: { http: 409, message: "the table is paused" },
+  E_FORK: { http: 409, message: "the head you hold is not on this relay's chain" },
+  E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
+  E_TABLE_NOT_FOUND: { http: 404, message: "no table with this id" },
+  E_NOT_FOUND: { http: 404, message: "no such route" },
+  E_METHOD: { http: 405, message: "method not allowed on this route" },
+  E_RATE_LIMITED: { http: 429, message: "too many requests; slow down" },
+  E_UNAVAILABLE: { http: 503, message: "the relay cannot serve this right now" },
+  E_INTERNAL: { http: 500, message: "the relay failed unexpectedly" },
+} as const satisfies Record<string, { http: number; message: string }>;
+
+/** A code from the closed list. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Zod enum of every error code (for parsing error envelopes on clients). */
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
+
+/** The one wire envelope for an error; `details` never holds a stack trace. */
+export const ErrorEnvelopeSchema = z.strictObject({
+  error: z.strictObject({
+    code: ErrorCodeSchema,
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+});
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;
+
+/** The single error class; its `code` is always from the closed list. */
+export class TrestleError extends Error {
+  override readonly name = "TrestleError";
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message ?? ERROR_CODES[code].message);
+  }
+
+  /** The wire envelope for this error. */
+  toEnvelope(): ErrorEnvelope {
+    const error: ErrorEnvelope["error"] = { code: this.code, message: this.message };
+    if (this.details !== undefined) error.details = this.details;
+    return { error };
+  }
+}
+
+/** HTTP status for a code; always 4xx/5xx. */
+export function httpStatusOf(code: ErrorCode): number {
+  return ERROR_CODES[code].http;
+}
+
+/** WebSocket close code for a code: 4000 + HTTP status (4400, 4401, ...), inside the app range. */
+export function wsCloseCodeOf(code: ErrorCode): number {
+  return 4000 + ERROR_CODES[code].http;
+}
+
+/** Turns zod issues into one E_SCHEMA error naming the first failing path. */
+export function schemaError(issues: readonly z.core.$ZodIssue[], what = "input"): TrestleError {
+  const first = issues[0];
+  const path = first ? pathString(first.path) : "";
+  const message = first ? `${what}${path ? ` at ${path}` : ""}: ${first.message}` : `${what} is invalid`;
+  return new TrestleError("E_SCHEMA", message, {
+    issues: issues.slice(0, 8).map((i) => ({ path: pathString(i.path), message: i.message })),
+  });
+}
+
+function pathString(path: readonly PropertyKey[]): string {
+  return path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+}
+
+/** Parses `value` with `schema`, throwing E_SCHEMA with the failing path on mismatch. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, what?: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw schemaError(result.error.issues, what);
+  return result.data;
+}

@@ -1,0 +1,36 @@
+/**
+ * Published size and count limits; the relay enforces each one and serves them at
+ * /.well-known/trestle.json so clients can check before sending (docs/SPEC.md §Limits).
+ */
+
+/** Every limit, in characters (UTF-16 code units), bytes, counts or milliseconds as named. */
+export const LIMITS = {
+  /** Largest HTTP request body or WebSocket frame the relay reads, in bytes. */
+  request_bytes: 256 * 1024,
+  /** Longest body of one entry, in characters, before any floor truncation. */
+  body_chars: 32 * 1024,
+  /** Default and largest `floor.max_chars` a config may set. */
+  max_chars_default: 8000,
+  max_chars_ceiling: 32 * 1024,
+  /** Longest topic, in characters. */
+  topic_chars: 500,
+  /** Owners and seats per table. */
+  owners: 32,
+  seats: 64,
+  /** Entries per table ledger; the table closes with reason `ledger_full` when reached. */
+  entries: 20_000,
+  /** Capability card size, in bytes of canonical JSON. */
+  card_bytes: 4096,
+  /** Addressees, refs and effects per entry. */
+  to: 16,
+  refs: 16,
+  effects: 16,
+  /** Entries returned by one page of /entries or one projection tail. */
+  page: 500,
+  /** Projection bodies longer than this are cut to a prefix plus an `entry:<seq>` reference. */
+  projection_body_chars: 2000,
+  /** A signed request authorization or WebSocket challenge is valid this long. */
+  auth_window_ms: 5 * 60 * 1000,
+  /** A join statement may not expire later than this after the relay receives it. */
+  join_ttl_max_ms: 7 * 24 * 60 * 60 * 1000,
+} as const;

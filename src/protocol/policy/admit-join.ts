@@ -1,0 +1,41 @@
+/**
+ * Judging a join (docs/SPEC.md §4.2): the owner is listed and signed with its own key, the seat
+ * is free (and declared for that owner when the config declares seats), the card matches its
+ * hash, and the statement is inside its validity window.
+ */
+import { TrestleError } from "../errors.js";
+import { canonicalSha256 } from "../hash.js";
+import { LIMITS } from "../limits.js";
+import type { SystemDraftOf } from "../schemas/entry.js";
+import type { TableState } from "./state.js";
+
+/** Throws the refusal for a join draft at time `now`, or returns when the policy accepts it. */
+export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">, now: number): void {
+  const { join, card } = draft.data;
+  if (join.table !== state.table || draft.table !== state.table) {
+    throw new TrestleError("E_WRONG_TABLE", `join is for table "${join.table}", not "${state.table}"`);
+  }
+  const owner = state.config.owners[join.owner];
+  if (!owner) throw new TrestleError("E_NOT_OWNER", `"${join.owner}" is not an owner of this table`);
+  if (draft.author.key !== owner.public_key) throw new TrestleError("E_BAD_SIGNATURE", "join not signed by the owner's key");
+  if (join.expires < now) throw new TrestleError("E_EXPIRED", "the join statement has expired");
+  if (join.expires > now + LIMITS.join_ttl_max_ms) {
+    throw new TrestleError("E_EXPIRED", `a join may be valid for at most ${LIMITS.join_ttl_max_ms} ms`);
+  }
+  if (canonicalSha256(card) !== join.card_sha256) {
+    throw new TrestleError("E_SCHEMA", "the capability card does not match card_sha256");
+  }
+  const declared = state.config.seats;
+  if (declared) {
+    const seat = declared[join.seat];
+    if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${join.seat}" is not declared in this table's config`);
+    if (seat.owner !== join.owner) throw new TrestleError("E_FORBIDDEN", `seat "${join.seat}" belongs to ${seat.owner}`);
+    if ((seat.human ?? false) !== join.human) {
+      throw new TrestleError("E_FORBIDDEN", `seat "${join.seat}" is declared ${seat.human ? "human" : "bot"}`);
+    }
+  }
+  if (join.seat in state.seats) throw new TrestleError("E_SEAT_TAKEN", `seat "${join.seat}" is already taken`);
+  const sameKey = Object.values(state.seats).find((s) => s.key === join.seat_key);
+  if (sameKey) throw new TrestleError("E_FORBIDDEN", `that seat key already holds seat "${sameKey.name}"`);
+  if (Object.keys(state.seats).length >= LIMITS.seats) throw new TrestleError("E_SEAT_LIMIT");
+}

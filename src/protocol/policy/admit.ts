@@ -1,0 +1,95 @@
+/**
+ * decide(state, draft) for trestle (docs/SPEC.md §3): `admit` either refuses a draft with a
+ * TrestleError, or returns every entry to append (the draft as entry `seq`, then the system
+ * entries it causes: floor moves, closing) and the state after them. Pure: the input state is
+ * never mutated, and the same inputs always give the same entries, so any verifier can replay it.
+ */
+import { TrestleError } from "../errors.js";
+import type { EntryDraft, SystemDraftOf, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
+import { checkAuthored } from "./admit-authored.js";
+import { checkJoin } from "./admit-join.js";
+import { applyEntry, openedState } from "./apply.js";
+import { validateConfig } from "./config-check.js";
+import {
+  botDepthReached,
+  floorCanStart,
+  humanForBotDepth,
+  nextMove,
+  startMove,
+  TURN_KINDS,
+  type FloorMove,
+} from "./floor.js";
+import { cloneState, type TableState } from "./state.js";
+import { closeReasonAfter, closesWhenRoundsExhausted } from "./termination.js";
+
+/** What an accepted draft produces. */
+export interface Admitted {
+  entries: UnchainedEntry[];
+  state: TableState;
+}
+
+/** Judges `draft` at time `now` against `state` (null before the table exists). */
+export function admit(state: TableState | null, draft: EntryDraft, now: number): Admitted {
+  if (draft.kind === "system" && draft.subkind === "table_opened") return admitOpening(state, draft, now);
+  if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
+  if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
+  if (state.closed) throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
+  if (draft.kind === "system") {
+    if (draft.subkind !== "seat_joined") {
+      throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
+    }
+    checkJoin(state, draft, now);
+  } else {
+    checkAuthored(state, draft);
+  }
+  const next = cloneState(state);
+  const primary = { ...draft, seq: state.seq + 1, ts: now } as UnchainedEntry;
+  applyEntry(next, primary);
+  const entries = [primary];
+  const emit = (entry: UnchainedEntry) => entries.push(applyEntry(next, entry) && entry);
+  for (const effect of consequences(next, primary)) emit({ ...effect, seq: next.seq + 1, ts: now } as UnchainedEntry);
+  return { entries, state: next };
+}
+
+function admitOpening(state: TableState | null, draft: SystemDraftOf<"table_opened">, now: number): Admitted {
+  if (state) throw new TrestleError("E_TABLE_EXISTS");
+  const config = validateConfig(draft.data.config);
+  const creator = config.owners[draft.data.creator];
+  if (!creator) throw new TrestleError("E_NOT_OWNER", `"${draft.data.creator}" is not an owner in the config`);
+  if (draft.author.key !== creator.public_key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the creator's key");
+  if (draft.table !== config.id) throw new TrestleError("E_WRONG_TABLE", "entry table differs from config id");
+  const entry = { ...draft, seq: 1, ts: now } as SystemEntryOf<"table_opened">;
+  return { entries: [entry as UnchainedEntry], state: openedState(entry) };
+}
+
+type Consequence = SystemDraftOf<"floor"> | SystemDraftOf<"table_closed">;
+
+/** The system entries an applied entry causes, in order; each is applied before the next is judged. */
+function* consequences(state: TableState, entry: UnchainedEntry): Generator<Consequence> {
+  const base = { table: state.table, seat: null, kind: "system" as const, author: null };
+  const close = (reason: SystemEntryOf<"table_closed">["data"]["reason"]) =>
+    ({ ...base, subkind: "table_closed" as const, data: { reason } });
+  const floor = (move: Exclude<FloorMove, { exhausted: true }>) =>
+    ({ ...base, subkind: "floor" as const, data: { holder: move.holder, round: move.round, reason: move.reason } });
+
+  const reason = closeReasonAfter(state, entry);
+  if (reason) return yield close(reason);
+  if (entry.kind === "system") {
+    if (entry.subkind === "seat_joined" && floorCanStart(state)) {
+      const move = startMove(state);
+      yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
+    }
+    return;
+  }
+  const wasHolder = state.floor.holder === entry.seat;
+  const endsTurn = TURN_KINDS.has(entry.kind) && (wasHolder || !state.seats[entry.seat]?.human);
+  if (!endsTurn) return;
+  if (botDepthReached(state)) {
+    const human = humanForBotDepth(state);
+    return yield human ? floor({ holder: human, round: state.floor.round, reason: "bot_depth" }) : close("bot_depth");
+  }
+  if (!wasHolder) return;
+  const move = nextMove(state);
+  if (!("exhausted" in move)) return yield floor(move);
+  yield closesWhenRoundsExhausted(state) ? close("rounds_exhausted") : floor({ holder: null, round: state.floor.round, reason: "done" });
+}

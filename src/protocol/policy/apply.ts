@@ -1,0 +1,99 @@
+/**
+ * The fold (docs/SPEC.md §3): `applyEntry` moves a state over one ledger entry, `fold` over a
+ * whole ledger. Entries are trusted here (the ledger's own or already admitted); judging a write
+ * is admit.ts's job.
+ */
+import { TrestleError } from "../errors.js";
+import type { Entry, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
+import { applyFloorEntry, TURN_KINDS } from "./floor.js";
+import type { TableState } from "./state.js";
+import { tokenCost } from "./termination.js";
+
+/** The state right after the first entry, `table_opened`. */
+export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
+  return {
+    table: entry.data.config.id,
+    config: entry.data.config,
+    relay: entry.data.relay,
+    creator: entry.data.creator,
+    seq: entry.seq,
+    seats: {},
+    floor: {
+      started: false,
+      holder: null,
+      round: 0,
+      cursor: { round: 1, pos: 0 },
+      hands: [],
+      bot_run: 0,
+      exhausted: false,
+    },
+    tokens: 0,
+    authored: 0,
+    decisions: [],
+    closed: null,
+  };
+}
+
+/** Applies one entry (seq must be state.seq + 1); mutates and returns `state`. */
+export function applyEntry(state: TableState, entry: UnchainedEntry): TableState {
+  if (entry.seq !== state.seq + 1) {
+    throw new TrestleError("E_INTERNAL", `entry ${entry.seq} applied after ${state.seq}`);
+  }
+  state.seq = entry.seq;
+  if (entry.kind === "system") {
+    applySystem(state, entry);
+    return state;
+  }
+  const seat = state.seats[entry.seat];
+  state.authored += 1;
+  state.tokens += tokenCost(entry);
+  if (seat?.human) state.floor.bot_run = 0;
+  else if (TURN_KINDS.has(entry.kind)) state.floor.bot_run += 1;
+  if (entry.kind === "raise_hand") state.floor.hands.push(entry.seat);
+  if (entry.kind === "decision") state.decisions.push({ seq: entry.seq, seat: entry.seat, body: entry.body });
+  return state;
+}
+
+function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "system" }>): void {
+  switch (entry.subkind) {
+    case "table_opened":
+      throw new TrestleError("E_INTERNAL", "table_opened can only be the first entry");
+    case "seat_joined": {
+      const { join, card } = entry.data;
+      state.seats[join.seat] = {
+        name: join.seat,
+        owner: join.owner,
+        key: join.seat_key,
+        human: join.human,
+        card,
+        joined: entry.seq,
+        left: null,
+      };
+      return;
+    }
+    case "seat_left": {
+      const seat = state.seats[entry.data.seat];
+      if (seat) seat.left = entry.seq;
+      state.floor.hands = state.floor.hands.filter((h) => h !== entry.data.seat);
+      return;
+    }
+    case "floor":
+      applyFloorEntry(state, entry);
+      return;
+    case "table_closed":
+      state.closed = { reason: entry.data.reason, seq: entry.seq };
+      state.floor.holder = null;
+      return;
+  }
+}
+
+/** Folds a whole ledger (entries 1..n in order) into its state. */
+export function fold(entries: readonly (Entry | UnchainedEntry)[]): TableState {
+  const [first, ...rest] = entries;
+  if (!first || first.kind !== "system" || first.subkind !== "table_opened" || first.seq !== 1) {
+    throw new TrestleError("E_INTERNAL", "a ledger starts with table_opened at seq 1");
+  }
+  const state = openedState(first);
+  for (const entry of rest) applyEntry(state, entry);
+  return state;
+}

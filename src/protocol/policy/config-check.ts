@@ -1,0 +1,62 @@
+/**
+ * Validating a table config before a table opens: schema first, then the rules a schema cannot
+ * say (every referenced seat declared, owners known, a termination condition that can fire).
+ */
+import { TrestleError, parseOrThrow } from "../errors.js";
+import { TableConfigSchema, type TableConfig, type TerminationCondition } from "../schemas/config.js";
+import { rotationOf } from "./topology.js";
+
+/** Parses and checks a config; throws E_NO_TERMINATION, or E_SCHEMA naming the offending path. */
+export function validateConfig(raw: unknown): TableConfig {
+  if (isRecord(raw)) {
+    const t = raw.termination;
+    if (t === undefined || (isRecord(t) && Array.isArray(t.any) && t.any.length === 0)) {
+      throw new TrestleError("E_NO_TERMINATION", "the config needs termination: { any: [...] } with at least one condition");
+    }
+  }
+  const config = parseOrThrow(TableConfigSchema, raw, "config");
+  checkKeys(config);
+  checkSeats(config);
+  checkTermination(config);
+  return config;
+}
+
+function checkKeys(config: TableConfig): void {
+  const keys = Object.values(config.owners).map((o) => o.public_key);
+  if (new Set(keys).size !== keys.length) fail("owners", "two owners share one public key");
+}
+
+function checkSeats(config: TableConfig): void {
+  const declared = config.seats ?? {};
+  for (const [name, seat] of Object.entries(declared)) {
+    if (!(seat.owner in config.owners)) fail(`seats.${name}.owner`, `owner "${seat.owner}" is not in owners`);
+  }
+  const rotation = rotationOf(config.topology);
+  const referenced: [string, string][] = rotation.participants.map((seat, i) => [rotation.paths[i] ?? "topology", seat]);
+  const decisionBy = config.floor?.decision_by;
+  if (Array.isArray(decisionBy)) decisionBy.forEach((s, i) => referenced.push([`floor.decision_by[${i}]`, s]));
+  for (const [path, seat] of referenced) {
+    if (!(seat in declared)) fail(path, `seat "${seat}" is not declared in seats`);
+  }
+  const participants = rotation.participants;
+  if (new Set(participants).size !== participants.length) fail("topology", "a seat appears twice in the topology");
+}
+
+function checkTermination(config: TableConfig): void {
+  const canFire = (c: TerminationCondition): boolean =>
+    c === "rounds_exhausted" ? rotationOf(config.topology).finite : true;
+  if (!config.termination.any.some(canFire)) {
+    throw new TrestleError(
+      "E_NO_TERMINATION",
+      `no termination condition can fire: a ${config.topology.kind} topology without rounds never exhausts them`,
+    );
+  }
+}
+
+function fail(path: string, message: string): never {
+  throw new TrestleError("E_SCHEMA", `config at ${path}: ${message}`, { issues: [{ path, message }] });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,66 @@
+/**
+ * The folded table state (docs/SPEC.md §3): everything the policy needs to judge the next write,
+ * derived only from ledger entries. Plain JSON data, so two folds compare by canonical bytes.
+ */
+import type { CapabilityCard } from "../schemas/card.js";
+import type { TableConfig } from "../schemas/config.js";
+import type { CloseReason } from "../schemas/entry.js";
+
+/** A seat as the ledger recorded it. */
+export interface SeatState {
+  name: string;
+  owner: string;
+  key: string;
+  human: boolean;
+  card: CapabilityCard;
+  joined: number;
+  left: number | null;
+}
+
+/**
+ * Who may speak. `cursor` is the next rotation slot (round, pos) still to be granted; `holder` may
+ * be a rotation speaker, a raised hand, or a human the bot-depth rule handed the floor to.
+ */
+export interface FloorState {
+  started: boolean;
+  holder: string | null;
+  round: number;
+  cursor: { round: number; pos: number };
+  hands: string[];
+  bot_run: number;
+  exhausted: boolean;
+}
+
+/** A decision in force. */
+export interface DecisionState {
+  seq: number;
+  seat: string;
+  body: string;
+}
+
+/** The whole table state after some prefix of the ledger. */
+export interface TableState {
+  table: string;
+  config: TableConfig;
+  relay: string;
+  creator: string;
+  seq: number;
+  seats: Record<string, SeatState>;
+  floor: FloorState;
+  tokens: number;
+  authored: number;
+  decisions: DecisionState[];
+  closed: { reason: CloseReason; seq: number } | null;
+}
+
+/** A copy of the state that shares nothing with the original. */
+export function cloneState(state: TableState): TableState {
+  return JSON.parse(JSON.stringify(state)) as TableState;
+}
+
+/** Seats currently at the table (joined, not left), in join order. */
+export function presentSeats(state: TableState): SeatState[] {
+  return Object.values(state.seats)
+    .filter((s) => s.left === null)
+    .sort((a, b) => a.joined - b.joined);
+}

@@ -1,0 +1,34 @@
+/**
+ * Termination (docs/SPEC.md §5.4): after each accepted entry, the first listed condition that
+ * fires closes the table; the relay's own ledger cap closes it as `ledger_full`.
+ */
+import { LIMITS } from "../limits.js";
+import type { CloseReason, UnchainedEntry } from "../schemas/entry.js";
+import type { TableState } from "./state.js";
+
+/** The close reason that fires after `entry` was applied to `state`, or null. */
+export function closeReasonAfter(state: TableState, entry: UnchainedEntry): CloseReason | null {
+  for (const condition of state.config.termination.any) {
+    if (condition === "decision") {
+      if (entry.kind === "decision") return "decision";
+    } else if (condition === "rounds_exhausted") {
+      // Fired by the floor when the rotation ends (see derive.ts), not by an entry count.
+    } else if ("budget_tokens" in condition) {
+      if (state.tokens >= condition.budget_tokens) return "budget_tokens";
+    } else if (state.authored >= condition.max_entries) {
+      return "max_entries";
+    }
+  }
+  // Keep one slot free for the closing entry itself.
+  return state.seq >= LIMITS.entries - 1 ? "ledger_full" : null;
+}
+
+/** Whether the config lists `rounds_exhausted`. */
+export function closesWhenRoundsExhausted(state: TableState): boolean {
+  return state.config.termination.any.includes("rounds_exhausted");
+}
+
+/** Tokens an authored entry costs: its reported budget, else a quarter of its original length. */
+export function tokenCost(entry: { body: string; budget?: { tokens: number }; truncated?: { chars: number } }): number {
+  return entry.budget?.tokens ?? Math.ceil((entry.truncated?.chars ?? entry.body.length) / 4);
+}

@@ -1,0 +1,64 @@
+/**
+ * The table config (BYOB Table Protocol v0.1 shape, extended; docs/SPEC.md §3): who owns the
+ * table, which seats exist, the topology, floor rules and termination. It is the body of the
+ * first ledger entry, so it is strict: no key a signature covers can be dropped or added.
+ */
+import { z } from "zod";
+import { LIMITS } from "../limits.js";
+import { OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from "./primitives.js";
+import { TopologySchema } from "./topology.js";
+
+/** One owner: a principal whose key signs joins and approvals. */
+export const OwnerConfigSchema = z.strictObject({
+  public_key: PublicKeySchema,
+});
+export type OwnerConfig = z.infer<typeof OwnerConfigSchema>;
+
+/** A declared seat: which owner may fill it, and whether a human operates it. */
+export const SeatConfigSchema = z.strictObject({
+  owner: OwnerNameSchema,
+  human: z.boolean().optional(),
+});
+export type SeatConfig = z.infer<typeof SeatConfigSchema>;
+
+/** Floor rules: per-entry character budget, bot-only run length, who may decide. */
+export const FloorConfigSchema = z.strictObject({
+  max_chars: z.int().min(1).max(LIMITS.max_chars_ceiling).optional(),
+  max_bot_depth: z.int().min(1).max(1000).optional(),
+  decision_by: z.union([z.literal("any"), z.array(SeatNameSchema).min(1).max(LIMITS.seats)]).optional(),
+});
+export type FloorConfig = z.infer<typeof FloorConfigSchema>;
+
+/** One termination condition; the table closes when any listed condition fires. */
+export const TerminationConditionSchema = z.union([
+  z.literal("decision"),
+  z.literal("rounds_exhausted"),
+  z.strictObject({ budget_tokens: z.int().min(1).max(1_000_000_000) }),
+  z.strictObject({ max_entries: z.int().min(1).max(LIMITS.entries) }),
+]);
+export type TerminationCondition = z.infer<typeof TerminationConditionSchema>;
+
+/** Termination: mandatory, at least one condition. */
+export const TerminationSchema = z.strictObject({
+  any: z.array(TerminationConditionSchema).min(1).max(8),
+});
+export type Termination = z.infer<typeof TerminationSchema>;
+
+/** The whole table config as written by its creator. */
+export const TableConfigSchema = z.strictObject({
+  id: TableIdSchema,
+  topic: z.string().min(1).max(LIMITS.topic_chars),
+  owners: z
+    .record(OwnerNameSchema, OwnerConfigSchema)
+    .refine((o) => Object.keys(o).length >= 1 && Object.keys(o).length <= LIMITS.owners, {
+      message: `between 1 and ${LIMITS.owners} owners`,
+    }),
+  seats: z
+    .record(SeatNameSchema, SeatConfigSchema)
+    .refine((s) => Object.keys(s).length <= LIMITS.seats, { message: `at most ${LIMITS.seats} seats` })
+    .optional(),
+  topology: TopologySchema,
+  floor: FloorConfigSchema.optional(),
+  termination: TerminationSchema,
+});
+export type TableConfig = z.infer<typeof TableConfigSchema>;

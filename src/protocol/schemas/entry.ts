@@ -1,0 +1,220 @@
+/**
+ * Submissions (what a seat signs and sends) and ledger entries (what the relay appends), per kind
+ * (docs/SPEC.md §3). An authored entry is exactly its submission plus relay fields, so the signed
+ * statement can be rebuilt from the entry alone; a system entry carries typed `data`.
+ */
+import { z } from "zod";
+import { LIMITS } from "../limits.js";
+import { CapabilityCardSchema } from "./card.js";
+import { TableConfigSchema } from "./config.js";
+import { JoinStatementSchema } from "./join.js";
+import {
+  BodySchema,
+  LabelSchema,
+  MillisSchema,
+  NonceSchema,
+  OwnerNameSchema,
+  PublicKeySchema,
+  RefSchema,
+  SeatListSchema,
+  SeatNameSchema,
+  SeqSchema,
+  Sha256Schema,
+  SignatureSchema,
+  TableIdSchema,
+} from "./primitives.js";
+
+const Budget = z.strictObject({ tokens: z.int().min(0).max(10_000_000) });
+const Refs = z.array(RefSchema).min(1).max(LIMITS.refs);
+const Authored = { table: TableIdSchema, seat: SeatNameSchema, nonce: NonceSchema };
+
+/** `say`: a turn's text. */
+export const SaySubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("say"),
+  body: BodySchema,
+  to: SeatListSchema.optional(),
+  re: SeqSchema.optional(),
+  refs: Refs.optional(),
+  budget: Budget.optional(),
+});
+
+/** `pass`: give up this turn. */
+export const PassSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("pass"),
+  body: BodySchema.default(""),
+  budget: Budget.optional(),
+});
+
+/** `raise_hand`: ask for the floor. */
+export const RaiseHandSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("raise_hand"),
+  body: BodySchema.default(""),
+});
+
+/** `proposal`: a suggested course of action. */
+export const ProposalSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("proposal"),
+  body: BodySchema,
+  to: SeatListSchema.optional(),
+  re: SeqSchema.optional(),
+  refs: Refs.optional(),
+  budget: Budget.optional(),
+});
+
+/** `decision`: a binding outcome; may terminate the table. */
+export const DecisionSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("decision"),
+  body: BodySchema,
+  re: SeqSchema.optional(),
+  refs: Refs.optional(),
+  budget: Budget.optional(),
+});
+
+const SUBMISSIONS = [
+  SaySubmissionSchema,
+  PassSubmissionSchema,
+  RaiseHandSubmissionSchema,
+  ProposalSubmissionSchema,
+  DecisionSubmissionSchema,
+] as const;
+
+/** Any seat submission, parsed; defaults applied, so it is exactly what the seat signs. */
+export const SubmissionSchema = z.discriminatedUnion("kind", SUBMISSIONS);
+export type Submission = z.infer<typeof SubmissionSchema>;
+/** A submission as a sender may write it (defaults not yet applied). */
+export type SubmissionInput = z.input<typeof SubmissionSchema>;
+export type AuthoredKind = Submission["kind"];
+
+/** Last head a client verified; the relay refuses a write whose known head is not on its chain. */
+export const HeadRefSchema = z.strictObject({ seq: SeqSchema, link: Sha256Schema });
+export type HeadRef = z.infer<typeof HeadRefSchema>;
+
+/** POST /tables/:id/entries body (and the `submit` WebSocket frame's payload). */
+export const SubmitRequestSchema = z.strictObject({
+  submission: SubmissionSchema,
+  sig: SignatureSchema,
+  known_head: HeadRefSchema.optional(),
+});
+export type SubmitRequest = z.infer<typeof SubmitRequestSchema>;
+
+/** Who signed the statement an entry records (seat key, or owner key for joins and creates). */
+export const AuthorSchema = z.strictObject({ key: PublicKeySchema, sig: SignatureSchema });
+export type Author = z.infer<typeof AuthorSchema>;
+
+/** A body the relay cut to the floor's `max_chars`: original length and hash (the seat signed the hash). */
+export const TruncatedSchema = z.strictObject({
+  chars: z.int().min(1),
+  body_sha256: Sha256Schema,
+});
+export type Truncated = z.infer<typeof TruncatedSchema>;
+
+const Relay = { seq: SeqSchema, ts: MillisSchema, leaf: Sha256Schema, link: Sha256Schema };
+
+/** Relay-assigned entry fields; everything else in an authored entry is what the seat signed. */
+export const RELAY_FIELDS = ["seq", "ts", "leaf", "link", "truncated", "author"] as const;
+
+const authoredEntry = <S extends (typeof SUBMISSIONS)[number]>(s: S) =>
+  s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
+
+const system = <K extends string, D extends z.ZodType, A extends z.ZodType>(subkind: K, data: D, author: A) =>
+  z.strictObject({
+    ...Relay,
+    table: TableIdSchema,
+    seat: z.null(),
+    kind: z.literal("system"),
+    subkind: z.literal(subkind),
+    data,
+    author,
+  });
+
+/** Why a table closed. */
+export const CloseReasonSchema = z.enum([
+  "decision",
+  "rounds_exhausted",
+  "budget_tokens",
+  "max_entries",
+  "bot_depth",
+  "ledger_full",
+]);
+export type CloseReason = z.infer<typeof CloseReasonSchema>;
+
+/** Why the floor moved. */
+export const FloorReasonSchema = z.enum(["start", "turn", "hand", "judge", "bot_depth", "human_done", "done"]);
+export type FloorReason = z.infer<typeof FloorReasonSchema>;
+
+/** First entry: the validated config, the relay key heads are signed with, and the creating owner. */
+export const TableOpenedEntrySchema = system(
+  "table_opened",
+  z.strictObject({ config: TableConfigSchema, relay: PublicKeySchema, creator: OwnerNameSchema }),
+  AuthorSchema,
+);
+/** A seat joined: the owner-signed join statement and the card it hashes. */
+export const SeatJoinedEntrySchema = system(
+  "seat_joined",
+  z.strictObject({ join: JoinStatementSchema, card: CapabilityCardSchema }),
+  AuthorSchema,
+);
+/** A seat left the table for `reason`. */
+export const SeatLeftEntrySchema = system(
+  "seat_left",
+  z.strictObject({ seat: SeatNameSchema, reason: LabelSchema }),
+  z.null(),
+);
+/** The floor moved to `holder` (null: nobody holds it) in `round`. */
+export const FloorEntrySchema = system(
+  "floor",
+  z.strictObject({ holder: SeatNameSchema.nullable(), round: z.int().min(0), reason: FloorReasonSchema }),
+  z.null(),
+);
+/** The table closed; no further writes are accepted. */
+export const TableClosedEntrySchema = system(
+  "table_closed",
+  z.strictObject({ reason: CloseReasonSchema }),
+  z.null(),
+);
+
+const SYSTEM_ENTRIES = [
+  TableOpenedEntrySchema,
+  SeatJoinedEntrySchema,
+  SeatLeftEntrySchema,
+  FloorEntrySchema,
+  TableClosedEntrySchema,
+] as const;
+
+/** A system entry, told apart by `subkind`. */
+export const SystemEntrySchema = z.discriminatedUnion("subkind", SYSTEM_ENTRIES);
+export type SystemEntry = z.infer<typeof SystemEntrySchema>;
+export type SystemSubkind = SystemEntry["subkind"];
+
+/** An authored entry (signed by a seat key), one schema per submission kind. */
+export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
+  authoredEntry(SaySubmissionSchema),
+  authoredEntry(PassSubmissionSchema),
+  authoredEntry(RaiseHandSubmissionSchema),
+  authoredEntry(ProposalSubmissionSchema),
+  authoredEntry(DecisionSubmissionSchema),
+]);
+export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
+
+/** Any ledger entry. Parsing an untrusted export goes through this schema. */
+export const EntrySchema = z.discriminatedUnion("kind", [...AuthoredEntrySchema.options, SystemEntrySchema]);
+export type Entry = z.infer<typeof EntrySchema>;
+export type EntryKind = Entry["kind"];
+
+/** Omit over each member of a union, keeping it discriminated. */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An entry before the ledger assigns seq, ts, leaf and link: what the policy admits. */
+export type EntryDraft = DistributiveOmit<Entry, "seq" | "ts" | "leaf" | "link">;
+/** An authored entry before the ledger assigns seq, ts, leaf and link. */
+export type AuthoredDraft = DistributiveOmit<AuthoredEntry, "seq" | "ts" | "leaf" | "link">;
+/** A system entry of one subkind before seq, ts, leaf and link. */
+export type SystemDraftOf<K extends SystemSubkind> = Omit<SystemEntryOf<K>, "seq" | "ts" | "leaf" | "link">;
+/** An entry before the chain fields: what the leaf hash covers. */
+export type UnchainedEntry = DistributiveOmit<Entry, "leaf" | "link">;
+/** The system entry of one subkind. */
+export type SystemEntryOf<K extends SystemSubkind> = Extract<SystemEntry, { subkind: K }>;

@@ -1,0 +1,56 @@
+/**
+ * A seat's projection (docs/SPEC.md §7): a stable prefix (rules, seats with cards, decisions in
+ * force) named by its hash so prompt caches keep hitting, plus the tail after the seat's cursor.
+ * No timestamps, signatures or presence; long bodies are cut to a reference.
+ */
+import { z } from "zod";
+import { CapabilityCardSchema } from "./card.js";
+import { FloorConfigSchema, TerminationSchema } from "./config.js";
+import { OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, TableIdSchema } from "./primitives.js";
+import { TopologySchema } from "./topology.js";
+
+/** The part of a projection that changes only on join, leave or decision. */
+export const PrefixSchema = z.strictObject({
+  table: TableIdSchema,
+  topic: z.string(),
+  rules: z.strictObject({
+    topology: TopologySchema,
+    floor: FloorConfigSchema.optional(),
+    termination: TerminationSchema,
+  }),
+  seats: z.array(
+    z.strictObject({ name: SeatNameSchema, owner: OwnerNameSchema, human: z.boolean(), card: CapabilityCardSchema }),
+  ),
+  decisions: z.array(z.strictObject({ seq: SeqSchema, seat: SeatNameSchema, body: z.string() })),
+});
+export type Prefix = z.infer<typeof PrefixSchema>;
+
+/** One entry as a model reads it. `more` names the full entry when `body` was cut. */
+export const ProjectedEntrySchema = z.strictObject({
+  seq: SeqSchema,
+  kind: z.string(),
+  seat: SeatNameSchema.optional(),
+  subkind: z.string().optional(),
+  to: z.array(SeatNameSchema).optional(),
+  re: SeqSchema.optional(),
+  refs: z.array(z.string()).optional(),
+  body: z.string().optional(),
+  more: z.string().optional(),
+  truncated: z.literal(true).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type ProjectedEntry = z.infer<typeof ProjectedEntrySchema>;
+
+/** GET /tables/:id/projection response. */
+export const ProjectionSchema = z.strictObject({
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  prefix: PrefixSchema,
+  prefix_sha256: Sha256Schema,
+  tail: z.array(ProjectedEntrySchema),
+  cursor: z.int().min(0),
+  more: z.boolean(),
+  floor: z.strictObject({ holder: SeatNameSchema.nullable(), round: z.int().min(0), yours: z.boolean() }),
+  closed: z.string().nullable(),
+});
+export type Projection = z.infer<typeof ProjectionSchema>;

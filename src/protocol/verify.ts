@@ -1,0 +1,221 @@
+/**
+ * Offline verification of a ledger (docs/SPEC.md §8.2). Input is attacker-controlled: every check
+ * runs on untrusted entries and heads. The chain (leaves, links), every recorded signature, the
+ * heads (against the pinned relay key), nonce uniqueness, and a full policy replay: the relay's
+ * own `admit` run again over the ledger must produce exactly the entries it recorded.
+ */
+import { leafOf, linkOf, GENESIS_LINK } from "./chain.js";
+import { canonicalize } from "./canonical.js";
+import { verifyStatement } from "./crypto.js";
+import { TrestleError } from "./errors.js";
+import { verifyHeadSignature } from "./head.js";
+import { admit } from "./policy/admit.js";
+import type { TableState } from "./policy/state.js";
+import type { Entry, EntryDraft } from "./schemas/entry.js";
+import type { HiddenEntry } from "./schemas/export.js";
+import type { SignedHead } from "./schemas/head.js";
+import type { Coverage, VerifyReport } from "./schemas/verify.js";
+import { statementOf } from "./statements.js";
+
+/** A ledger as a reader holds it: entries by content or by hash, in seq order, plus heads. */
+export interface LedgerView {
+  table?: string;
+  /** The relay key the view claims (an export header's); must match the ledger and heads. */
+  relay?: string;
+  items: readonly (Entry | HiddenEntry)[];
+  heads: readonly SignedHead[];
+}
+
+/** Verification options: the relay key the reader pinned, if any. */
+export interface VerifyOptions {
+  relayKey?: string;
+}
+
+class Refuted extends Error {
+  constructor(
+    readonly seq: number | null,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** Whether an item is a full entry (not only its leaf hash). */
+export function isEntry(item: Entry | HiddenEntry): item is Entry {
+  return "kind" in item;
+}
+
+/** Verifies a ledger view; never throws for bad input, reports it. */
+export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}): Promise<VerifyReport> {
+  const coverage: Coverage = {
+    entries: view.items.length,
+    by_content: 0,
+    by_hash: 0,
+    signatures: 0,
+    heads: 0,
+    head_seq: null,
+    relay_key_pinned: options.relayKey !== undefined,
+    policy_replay: "skipped",
+  };
+  const first = view.items[0];
+  const table = view.table ?? (first && isEntry(first) ? first.table : null);
+  const report = (verdict: VerifyReport["verdict"], extra: Partial<VerifyReport> = {}): VerifyReport => ({
+    verdict,
+    table,
+    last_seq: view.items.length,
+    unchecked: [],
+    coverage,
+    ...extra,
+  });
+  try {
+    const links = checkChain(view, table, coverage);
+    await checkSignatures(view, coverage);
+    checkNonces(view);
+    const relay = recordedRelayKey(view);
+    await checkHeads(view, table, links, relay, options, coverage);
+    if (coverage.by_hash === 0 && view.items.length > 0) {
+      replayPolicy(view.items as readonly Entry[]);
+      coverage.policy_replay = "full";
+    }
+    const unchecked = uncheckedParts(view, coverage);
+    return report(unchecked.length === 0 ? "CLEAN" : "INCONCLUSIVE", { unchecked });
+  } catch (error) {
+    if (error instanceof Refuted) return report("REFUTED", { refuted: { seq: error.seq, reason: error.reason } });
+    throw error;
+  }
+}
+
+function checkChain(view: LedgerView, table: string | null, coverage: Coverage): string[] {
+  const links: string[] = [];
+  let prev = GENESIS_LINK;
+  view.items.forEach((item, i) => {
+    const seq = i + 1;
+    if (item.seq !== seq) throw new Refuted(seq, `expected entry ${seq}, found ${item.seq} (reordered, missing or duplicated)`);
+    let leaf = item.leaf;
+    if (isEntry(item)) {
+      coverage.by_content += 1;
+      if (item.table !== table) throw new Refuted(seq, `entry belongs to table "${item.table}", not "${table}"`);
+      leaf = leafOf(item);
+      if (leaf !== item.leaf) throw new Refuted(seq, "content does not match its leaf hash (altered)");
+    } else {
+      coverage.by_hash += 1;
+    }
+    const link = linkOf(prev, leaf);
+    if (isEntry(item) && link !== item.link) throw new Refuted(seq, "link does not follow from the previous entry");
+    links.push(link);
+    prev = link;
+  });
+  return links;
+}
+
+async function checkSignatures(view: LedgerView, coverage: Coverage): Promise<void> {
+  const seatKeys = new Map<string, string>();
+  for (const item of view.items) {
+    if (!isEntry(item)) continue;
+    const recorded = statementOf(item as EntryDraft);
+    if (!recorded) continue;
+    if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
+      throw new Refuted(item.seq, `the ${recorded.purpose} signature does not verify`);
+    }
+    coverage.signatures += 1;
+    if (item.kind === "system" && item.subkind === "seat_joined") seatKeys.set(item.data.join.seat, item.data.join.seat_key);
+    if (item.kind !== "system" && seatKeys.has(item.seat) && seatKeys.get(item.seat) !== item.author.key) {
+      throw new Refuted(item.seq, `signed by a key that does not hold seat "${item.seat}"`);
+    }
+  }
+}
+
+function checkNonces(view: LedgerView): void {
+  const seen = new Set<string>();
+  for (const item of view.items) {
+    if (!isEntry(item)) continue;
+    const key =
+      item.kind !== "system"
+        ? `entry:${item.seat}:${item.nonce}`
+        : item.subkind === "seat_joined"
+          ? `join:${item.data.join.nonce}`
+          : null;
+    if (key === null) continue;
+    if (seen.has(key)) throw new Refuted(item.seq, "a nonce is used twice (replayed statement)");
+    seen.add(key);
+  }
+}
+
+function recordedRelayKey(view: LedgerView): string | null {
+  const first = view.items[0];
+  return first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened" ? first.data.relay : null;
+}
+
+async function checkHeads(
+  view: LedgerView,
+  table: string | null,
+  links: readonly string[],
+  relay: string | null,
+  options: VerifyOptions,
+  coverage: Coverage,
+): Promise<void> {
+  if (options.relayKey !== undefined && relay !== null && relay !== options.relayKey) {
+    throw new Refuted(1, "the table records a relay key other than the pinned one");
+  }
+  if (view.relay !== undefined && relay !== null && view.relay !== relay) {
+    throw new Refuted(1, "the export names a relay key the table does not record");
+  }
+  for (const head of view.heads) {
+    if (!(await verifyHeadSignature(head))) throw new Refuted(head.seq, "a head's signature does not verify");
+    if (options.relayKey !== undefined && head.relay !== options.relayKey) {
+      throw new Refuted(head.seq, "a head is signed by a key other than the pinned relay key");
+    }
+    if (view.relay !== undefined && head.relay !== view.relay) throw new Refuted(head.seq, "a head is signed by a key the export does not name");
+    if (relay !== null && head.relay !== relay) throw new Refuted(head.seq, "a head is signed by a key the table does not record");
+    if (head.table !== table) throw new Refuted(head.seq, `a head is for table "${head.table}"`);
+    const link = links[head.seq - 1];
+    if (link === undefined) {
+      throw new Refuted(head.seq, `truncated: the relay signed a head at ${head.seq} but the ledger ends at ${links.length}`);
+    }
+    if (link !== head.link) throw new Refuted(head.seq, "fork: a signed head disagrees with this ledger's chain");
+    coverage.heads += 1;
+    coverage.head_seq = Math.max(coverage.head_seq ?? 0, head.seq);
+  }
+}
+
+/** Re-runs the policy: each entry not caused by an earlier one is admitted again, and what admit
+ * produces must be exactly the ledger's next entries. */
+function replayPolicy(entries: readonly Entry[]): void {
+  let state: TableState | null = null;
+  let i = 0;
+  while (i < entries.length) {
+    const entry = entries[i]!;
+    const { seq: _s, ts: _t, leaf: _l, link: _k, ...draft } = entry;
+    let admitted;
+    try {
+      admitted = admit(state, draft as EntryDraft, entry.ts);
+    } catch (error) {
+      if (!(error instanceof TrestleError)) throw error;
+      throw new Refuted(entry.seq, `policy would refuse this entry: ${error.code} (${error.message})`);
+    }
+    for (const produced of admitted.entries) {
+      const recorded = entries[produced.seq - 1];
+      if (!recorded) throw new Refuted(produced.seq, `the ledger lacks the ${describe(produced)} that entry ${entry.seq} causes`);
+      const { leaf: _l2, link: _k2, ...unchained } = recorded;
+      if (canonicalize(unchained) !== canonicalize(produced)) {
+        throw new Refuted(produced.seq, `policy replay expected ${describe(produced)}, the ledger has ${describe(recorded)}`);
+      }
+    }
+    state = admitted.state;
+    i += admitted.entries.length;
+  }
+}
+
+function describe(entry: { kind: string; subkind?: string; data?: unknown }): string {
+  return entry.kind === "system" ? `system ${entry.subkind} ${canonicalize(entry.data)}` : `${entry.kind} entry`;
+}
+
+function uncheckedParts(view: LedgerView, coverage: Coverage): string[] {
+  const out: string[] = [];
+  if (view.items.length === 0) out.push("the ledger is empty");
+  if (!coverage.relay_key_pinned) out.push("the relay key is not pinned, so heads prove nothing about who signed them");
+  if (coverage.head_seq === null) out.push("no relay-signed head covers the ledger");
+  else if (coverage.head_seq < view.items.length) out.push(`entries after ${coverage.head_seq} are not covered by a signed head`);
+  if (coverage.by_hash > 0) out.push(`${coverage.by_hash} entries were checked by hash only, so the policy replay was skipped`);
+  return out;
+}
