@@ -1,10 +1,177 @@
+/**
+ * TableDO: one Durable Object per table. It totally orders the table's entries and signs its
+ * heads. A thin shell: the ledger (ledger.ts), write path (writes.ts), reads (reads.ts), read
+ * authorization (auth.ts), heads (heads.ts) and sockets (sessions.ts) do the work. The folded state
+ * lives in memory and is rebuilt from SQLite on every wake, identically.
+ */
 import { DurableObject } from "cloudflare:workers";
-export class TableDO extends DurableObject {
-  override async fetch(): Promise<Response> {
-    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS t (n INTEGER)");
-    this.ctx.storage.sql.exec("INSERT INTO t VALUES (1)");
-    const n = this.ctx.storage.sql.exec("SELECT count(*) AS c FROM t").one().c;
-    const k = await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"]);
-    return Response.json({ n, alg: (k as CryptoKeyPair).publicKey.algorithm.name });
+import { TrestleError } from "../../src/protocol/errors.js";
+import { fold } from "../../src/protocol/policy/apply.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import type { Projection } from "../../src/protocol/schemas/projection.js";
+import type { CreateResponse, EntriesResponse, JoinResponse, SubmitResponse } from "../../src/protocol/schemas/responses.js";
+import type { SignedHead } from "../../src/protocol/schemas/head.js";
+import { PING_FRAME, PONG_FRAME } from "../../src/protocol/schemas/ws.js";
+import type { Env } from "../env.js";
+import { relaySigner } from "../relay/relay-key.js";
+import { errorResponse, guarded, type Result } from "../result.js";
+import { authorizeRead } from "./auth.js";
+import { Heads } from "./heads.js";
+import { Ledger } from "./ledger.js";
+import { readEntries, readExport, readProjection } from "./reads.js";
+import { Sessions, type SessionHost } from "./sessions.js";
+import { writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
+
+/** A read request as the Worker saw it: the Authorization header and the signed path. */
+export interface ReadAuth {
+  header: string | null;
+  path: string;
+}
+
+/** The Durable Object for one table. */
+export class TableDO extends DurableObject<Env> {
+  state: TableState | null = null;
+  readonly ledger: Ledger;
+  private readonly sessions: Sessions;
+  private heads: Heads | undefined;
+  private pushes: Promise<void> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
+    this.sessions = new Sessions(ctx);
+    this.ledger = new Ledger(ctx.storage);
+    const entries = this.ledger.all();
+    this.state = entries.length > 0 ? fold(entries) : null;
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  /** POST /tables */
+  async create(body: unknown): Promise<Result<CreateResponse>> {
+    return guarded(async () => {
+      const signer = await relaySigner(this.env);
+      const outcome = await writeCreate(this, body, signer.publicKeyText);
+      return { table: outcome.primary.table, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** POST /tables/:id/join */
+  async join(body: unknown): Promise<Result<JoinResponse>> {
+    return guarded(async () => {
+      const outcome = await writeJoin(this, body);
+      const primary = outcome.primary;
+      const seat = primary.kind === "system" && primary.subkind === "seat_joined" ? primary.data.join.seat : "";
+      return { seat, seq: primary.seq, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** POST /tables/:id/entries */
+  async submit(body: unknown): Promise<Result<SubmitResponse>> {
+    return guarded(() => this.submitUnguarded(body));
+  }
+
+  private async submitUnguarded(body: unknown): Promise<SubmitResponse> {
+    const outcome = await writeSubmission(this, body);
+    return { seq: outcome.primary.seq, truncated: "truncated" in outcome.primary && outcome.primary.truncated !== undefined, head: await this.afterWrite(outcome) };
+  }
+
+  /** GET /tables/:id/head */
+  async head(): Promise<Result<SignedHead>> {
+    return guarded(() => this.currentHead());
+  }
+
+  /** GET /tables/:id/projection?after= */
+  async projection(auth: ReadAuth, after: number): Promise<Result<Projection>> {
+    return guarded(async () => {
+      const state = this.requireState();
+      const principal = await authorizeRead(state, auth.header, "GET", auth.path, this.now());
+      return readProjection(this.requireState(), this.ledger, principal, after);
+    });
+  }
+
+  /** GET /tables/:id/entries?from=&to= */
+  async entries(auth: ReadAuth, from: number, to: number): Promise<Result<EntriesResponse>> {
+    return guarded(async () => {
+      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const head = await this.currentHead();
+      return readEntries(this.ledger, from, Math.min(to, head.seq), head);
+    });
+  }
+
+  /** GET /tables/:id/export */
+  async exportLedger(auth: ReadAuth): Promise<Result<string>> {
+    return guarded(async () => {
+      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const head = await this.currentHead();
+      return readExport(this.requireState(), this.ledger, head);
+    });
+  }
+
+  /** GET /tables/:id/ws (upgrade) */
+  override async fetch(request: Request): Promise<Response> {
+    try {
+      if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+        throw new TrestleError("E_SCHEMA", "this route needs a WebSocket upgrade");
+      }
+      return this.sessions.accept(this.requireState().table, this.now());
+    } catch (error) {
+      return errorResponse(error);
+    }
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.sessions.message(ws, message, this.sessionHost());
+  }
+
+  private sessionHost(): SessionHost {
+    const table = this;
+    return {
+      get state() {
+        return table.state;
+      },
+      now: () => this.now(),
+      entriesAfter: (cursor, limit) => this.ledger.range(cursor + 1, this.ledger.seq, limit),
+      currentHead: () => this.currentHead(),
+      submit: (body) => this.submitUnguarded(body),
+    };
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
+    } catch {
+      // Already closed by the runtime.
+    }
+  }
+
+  /** The signed head at the newest entry. */
+  async currentHead(): Promise<SignedHead> {
+    const state = this.requireState();
+    this.heads ??= new Heads(state.table, () => relaySigner(this.env));
+    return this.heads.at(this.ledger.seq, this.ledger.link);
+  }
+
+  private requireState(): TableState {
+    if (!this.state) throw new TrestleError("E_TABLE_NOT_FOUND");
+    return this.state;
+  }
+
+  /** Signs the head after a write and queues the push; pushes go out in ledger order. */
+  private async afterWrite(outcome: WriteOutcome): Promise<SignedHead> {
+    if (outcome.appended.length === 0) return this.currentHead();
+    const last = outcome.appended[outcome.appended.length - 1]!;
+    this.heads ??= new Heads(last.table, () => relaySigner(this.env));
+    const head = this.heads.at(last.seq, last.link);
+    this.pushes = this.pushes.then(async () => {
+      try {
+        this.sessions.push(await head, this.sessionHost());
+      } catch (error) {
+        console.error("push failed", error);
+      }
+    });
+    return head;
   }
 }

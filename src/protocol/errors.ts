@@ -28,7 +28,6 @@ export const ERROR_CODES = {
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
   E_TABLE_NOT_FOUND: { http: 404, message: "no table with this id" },
   E_NOT_FOUND: { http: 404, message: "no such route" },
-  E_METHOD: { http: 405, message: "method not allowed on this route" },
   E_RATE_LIMITED: { http: 429, message: "too many requests; slow down" },
   E_UNAVAILABLE: { http: 503, message: "the relay cannot serve this right now" },
   E_INTERNAL: { http: 500, message: "the relay failed unexpectedly" },

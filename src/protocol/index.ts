@@ -29,3 +29,5 @@ export * from "./schemas/primitives.js";
 export * from "./schemas/projection.js";
 export * from "./schemas/topology.js";
 export * from "./schemas/verify.js";
+export * from "./schemas/responses.js";
+export * from "./schemas/ws.js";

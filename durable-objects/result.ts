@@ -1,0 +1,36 @@
+/**
+ * Results across Durable Object RPC. A thrown error loses its code on the way back to the Worker,
+ * so every DO method returns `{ ok, value }` or `{ ok: false, error }` and the Worker rethrows.
+ */
+import { httpStatusOf, TrestleError, type ErrorEnvelope } from "../src/protocol/errors.js";
+
+/** A DO method's outcome; `error` is a wire error, never a stack trace. */
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorEnvelope["error"] };
+
+/** Runs `fn`, turning a TrestleError into an error result and anything else into E_INTERNAL (logged). */
+export async function guarded<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (error) {
+    return { ok: false, error: toTrestleError(error).toEnvelope().error };
+  }
+}
+
+/** Any thrown value as a TrestleError; unexpected ones are logged and become E_INTERNAL. */
+export function toTrestleError(error: unknown): TrestleError {
+  if (error instanceof TrestleError) return error;
+  console.error("unexpected error", error);
+  return new TrestleError("E_INTERNAL");
+}
+
+/** The value of a result, or its error thrown as a TrestleError. */
+export function unwrap<T>(result: Result<T>): T {
+  if (result.ok) return result.value;
+  throw new TrestleError(result.error.code, result.error.message, result.error.details);
+}
+
+/** The HTTP response for an error: the wire envelope with the code's status. */
+export function errorResponse(error: unknown): Response {
+  const err = toTrestleError(error);
+  return Response.json(err.toEnvelope(), { status: httpStatusOf(err.code) });
+}

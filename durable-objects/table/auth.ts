@@ -1,0 +1,46 @@
+/**
+ * Authorizing reads: an `Authorization: Trestle ...` header carries a statement signed by a seat
+ * key (reads as that seat) or an owner key (reads as that owner), bound to this table, method and
+ * path, within LIMITS.auth_window_ms of the relay's clock. Replaying it inside the window repeats
+ * the same read and nothing else.
+ */
+import { verifyStatement } from "../../src/protocol/crypto.js";
+import { TrestleError } from "../../src/protocol/errors.js";
+import { LIMITS } from "../../src/protocol/limits.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import { decodeHttpAuth } from "../../src/protocol/requests.js";
+import { HttpAuthSchema, type Principal } from "../../src/protocol/schemas/auth.js";
+
+/** The principal a read is authorized as; throws E_AUTH otherwise. */
+export async function authorizeRead(
+  state: TableState,
+  header: string | null,
+  method: "GET" | "POST",
+  path: string,
+  now: number,
+): Promise<Principal> {
+  if (!header) throw new TrestleError("E_AUTH", "send Authorization: Trestle <signed read statement>");
+  const parsed = HttpAuthSchema.safeParse(decodeHttpAuth(header));
+  if (!parsed.success) throw new TrestleError("E_AUTH", "the Authorization header is not a trestle read statement");
+  const { sig, ...statement } = parsed.data;
+  if (statement.table !== state.table) throw new TrestleError("E_AUTH", "the authorization is for another table");
+  if (statement.method !== method || statement.path !== path) {
+    throw new TrestleError("E_AUTH", `the authorization is for ${statement.method} ${statement.path}, not ${method} ${path}`);
+  }
+  if (Math.abs(now - statement.ts) > LIMITS.auth_window_ms) {
+    throw new TrestleError("E_AUTH", "the authorization's time is outside the window; check your clock");
+  }
+  const key = keyOf(state, statement.as);
+  if (!key || !(await verifyStatement(key, "auth", statement, sig))) {
+    throw new TrestleError("E_AUTH", "the authorization's signature does not verify for that seat or owner");
+  }
+  return statement.as;
+}
+
+function keyOf(state: TableState, principal: Principal): string | undefined {
+  if ("seat" in principal) {
+    const seat = state.seats[principal.seat];
+    return seat && seat.left === null ? seat.key : undefined;
+  }
+  return state.config.owners[principal.owner]?.public_key;
+}

@@ -1,0 +1,31 @@
+/**
+ * The table's SQLite schema and its ordered migrations. `meta.schema_version` records how many
+ * migrations ran; a migration is never edited once shipped, only appended.
+ */
+
+/** Ordered migrations; index i brings the schema from version i to i + 1. */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE entries (
+     seq INTEGER PRIMARY KEY,
+     nonce_key TEXT UNIQUE,
+     entry TEXT NOT NULL
+   );`,
+];
+
+/** Brings the schema up to date; returns the version reached. */
+export function migrate(sql: SqlStorage): number {
+  const hasMeta = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+  let version = hasMeta ? Number(sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0]?.value ?? 0) : 0;
+  while (version < MIGRATIONS.length) {
+    sql.exec(MIGRATIONS[version]!);
+    version += 1;
+    sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", String(version));
+  }
+  return version;
+}
+
+/** Whether this object has any schema yet (false for a table id nobody created). */
+export function hasSchema(sql: SqlStorage): boolean {
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'entries'").toArray().length > 0;
+}

@@ -1,0 +1,160 @@
+/**
+ * Hibernatable WebSocket sessions (docs/SPEC.md §6.4). Each socket's small attachment holds its
+ * challenge, its seat once authenticated, and the last seq it was sent, so pushes after a wake
+ * neither skip nor repeat entries. Frames are parsed by schema, never cast.
+ */
+import { toBase64url } from "../../src/protocol/bytes.js";
+import { verifyStatement } from "../../src/protocol/crypto.js";
+import { TrestleError, wsCloseCodeOf } from "../../src/protocol/errors.js";
+import { LIMITS } from "../../src/protocol/limits.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import type { Entry } from "../../src/protocol/schemas/entry.js";
+import type { SignedHead } from "../../src/protocol/schemas/head.js";
+import { ClientFrameSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
+import { toTrestleError } from "../result.js";
+
+/** What a socket remembers across hibernation. */
+interface Attachment {
+  challenge: string;
+  issued: number;
+  seat: string | null;
+  cursor: number;
+}
+
+/** What sessions need from the table. */
+export interface SessionHost {
+  readonly state: TableState | null;
+  now(): number;
+  /** Entries after `cursor` up to the newest, at most `limit`. */
+  entriesAfter(cursor: number, limit: number): Entry[];
+  currentHead(): Promise<SignedHead>;
+  submit(body: unknown): Promise<{ seq: number; head: SignedHead }>;
+}
+
+// Keep each pushed frame well under the 1 MiB WebSocket message limit.
+const FRAME_BUDGET_BYTES = 512 * 1024;
+
+/** The sockets of one table. */
+export class Sessions {
+  constructor(private readonly ctx: DurableObjectState) {}
+
+  /** Accepts an upgrade: the socket is hibernatable and is sent a fresh challenge at once. */
+  accept(table: string, now: number): Response {
+    const pair = new WebSocketPair();
+    const server = pair[1];
+    this.ctx.acceptWebSocket(server);
+    const challenge = toBase64url(crypto.getRandomValues(new Uint8Array(24)));
+    const attachment: Attachment = { challenge, issued: now, seat: null, cursor: 0 };
+    server.serializeAttachment(attachment);
+    send(server, { type: "challenge", table, challenge });
+    return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  /** Handles one client frame. */
+  async message(ws: WebSocket, data: string | ArrayBuffer, host: SessionHost): Promise<void> {
+    let id: string | undefined;
+    try {
+      const size = typeof data === "string" ? data.length : data.byteLength;
+      if (size > LIMITS.request_bytes) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
+      if (typeof data !== "string") throw new TrestleError("E_SCHEMA", "frames are JSON text");
+      const frame = ClientFrameSchema.safeParse(safeJson(data));
+      if (!frame.success) throw new TrestleError("E_SCHEMA", "not a client frame (auth or submit)");
+      const attachment = ws.deserializeAttachment() as Attachment;
+      if (frame.data.type === "auth") return await this.authenticate(ws, attachment, frame.data, host);
+      id = frame.data.id;
+      if (attachment.seat === null) throw new TrestleError("E_AUTH", "answer the challenge first");
+      if (frame.data.request.submission.seat !== attachment.seat) {
+        throw new TrestleError("E_FORBIDDEN", `this socket speaks for ${attachment.seat}`);
+      }
+      const { seq, head } = await host.submit(frame.data.request);
+      send(ws, { type: "ack", id, seq, head });
+    } catch (error) {
+      const err = toTrestleError(error);
+      send(ws, id === undefined ? { type: "error", error: err.toEnvelope().error } : { type: "error", id, error: err.toEnvelope().error });
+      if (err.code === "E_AUTH") ws.close(wsCloseCodeOf("E_AUTH"), err.message.slice(0, 120));
+    }
+  }
+
+  private async authenticate(
+    ws: WebSocket,
+    attachment: Attachment,
+    frame: { seat: string; sig: string; cursor?: number | undefined },
+    host: SessionHost,
+  ): Promise<void> {
+    const state = host.state;
+    if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
+    if (attachment.seat !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
+    if (host.now() - attachment.issued > LIMITS.auth_window_ms) throw new TrestleError("E_AUTH", "the challenge expired; reconnect");
+    const seat = state.seats[frame.seat];
+    const statement = { scope: "ws", table: state.table, seat: frame.seat, challenge: attachment.challenge };
+    if (!seat || seat.left !== null || !(await verifyStatement(seat.key, "auth", statement, frame.sig))) {
+      throw new TrestleError("E_AUTH", "the challenge answer does not verify for that seat");
+    }
+    const cursor = Math.min(frame.cursor ?? 0, state.seq);
+    ws.serializeAttachment({ ...attachment, seat: frame.seat, cursor } satisfies Attachment);
+    let head = await host.currentHead();
+    send(ws, { type: "welcome", seat: frame.seat, cursor, head });
+    // Catch up to the newest head; entries appended meanwhile are covered by the next round.
+    for (;;) {
+      sendUpTo(ws, head, host);
+      if (head.seq >= (host.state?.seq ?? 0)) return;
+      head = await host.currentHead();
+    }
+  }
+
+  /** Brings every authenticated socket up to `head` (all entries after its cursor, not just the new batch). */
+  push(head: SignedHead, host: SessionHost): void {
+    for (const ws of this.ctx.getWebSockets()) {
+      try {
+        sendUpTo(ws, head, host);
+      } catch {
+        // A socket closing mid-send is dropped; its client resumes from its own cursor.
+      }
+    }
+  }
+}
+
+/** Sends a socket its entries in (cursor, head.seq] in frames of bounded size; synchronous, so
+ * two callers can never send the same entry twice. */
+function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
+  const attachment = ws.deserializeAttachment() as Attachment | null;
+  if (!attachment?.seat) return;
+  let cursor = attachment.cursor;
+  while (cursor < head.seq) {
+    const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= head.seq);
+    if (batch.length === 0) break;
+    cursor = sendEntries(ws, batch, head);
+  }
+  if (cursor !== attachment.cursor) ws.serializeAttachment({ ...attachment, cursor });
+}
+
+function sendEntries(ws: WebSocket, entries: readonly Entry[], head: SignedHead): number {
+  let frame: Entry[] = [];
+  let bytes = 0;
+  let cursor = 0;
+  for (const entry of entries) {
+    const size = JSON.stringify(entry).length;
+    if (frame.length > 0 && bytes + size > FRAME_BUDGET_BYTES) {
+      send(ws, { type: "entries", items: frame, head });
+      frame = [];
+      bytes = 0;
+    }
+    frame.push(entry);
+    bytes += size;
+    cursor = entry.seq;
+  }
+  if (frame.length > 0) send(ws, { type: "entries", items: frame, head });
+  return cursor;
+}
+
+function send(ws: WebSocket, frame: ServerFrame): void {
+  ws.send(JSON.stringify(frame));
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

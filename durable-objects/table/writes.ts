@@ -1,0 +1,112 @@
+/**
+ * The table's write path: verify the request's signature over the very statement the entry will
+ * record, answer a retried nonce with its first result, check the writer's known head, run the
+ * policy, persist the batch, and only then update the in-memory state. Nothing is written unless
+ * all of that passed.
+ */
+import { canonicalize } from "../../src/protocol/canonical.js";
+import { verifyStatement } from "../../src/protocol/crypto.js";
+import { createDraft, joinDraft, submissionDraft } from "../../src/protocol/drafts.js";
+import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
+import { admit } from "../../src/protocol/policy/admit.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import { CreateRequestSchema } from "../../src/protocol/schemas/create.js";
+import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "../../src/protocol/schemas/entry.js";
+import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
+import { statementOf } from "../../src/protocol/statements.js";
+import { nonceKeyOf, type Ledger } from "./ledger.js";
+
+/** What a write produced: the primary entry and everything appended with it (empty on a retry). */
+export interface WriteOutcome {
+  primary: Entry;
+  appended: Entry[];
+}
+
+/** Holder of the live state; the DO shell owns one. */
+export interface TableHost {
+  state: TableState | null;
+  readonly ledger: Ledger;
+  now(): number;
+}
+
+/** Creates the table from a signed create request. */
+export async function writeCreate(host: TableHost, body: unknown, relayKey: string): Promise<WriteOutcome> {
+  const request = parseOrThrow(CreateRequestSchema, body, "create request");
+  const draft = createDraft(request, relayKey);
+  await checkSignature(draft);
+  if (host.state) {
+    const first = host.ledger.range(1, 1, 1)[0]!;
+    if (sameStatement(first, draft)) return { primary: first, appended: [] };
+    throw new TrestleError("E_TABLE_EXISTS", `table "${draft.table}" already exists`);
+  }
+  return commit(host, draft);
+}
+
+/** Seats a join signed by an owner of this table. */
+export async function writeJoin(host: TableHost, body: unknown): Promise<WriteOutcome> {
+  const request = parseOrThrow(JoinRequestSchema, body, "join request");
+  const state = requireTable(host);
+  const draft = joinDraft(state, request);
+  await checkSignature(draft);
+  return retried(host, draft) ?? commit(host, draft);
+}
+
+/** Appends a seat's signed submission. */
+export async function writeSubmission(host: TableHost, body: unknown): Promise<WriteOutcome> {
+  const request = parseOrThrow(SubmitRequestSchema, body, "submit request");
+  const state = requireTable(host);
+  const { submission } = request;
+  if (submission.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `submission is for table "${submission.table}"`);
+  const seat = state.seats[submission.seat];
+  if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${submission.seat}" is not at this table`);
+  const draft = submissionDraft(state, request, seat.key);
+  await checkSignature(draft);
+  const retry = retried(host, draft);
+  if (retry) return retry;
+  if (request.known_head) checkKnownHead(host, request.known_head);
+  return commit(host, draft);
+}
+
+function requireTable(host: TableHost): TableState {
+  if (!host.state) throw new TrestleError("E_TABLE_NOT_FOUND");
+  return host.state;
+}
+
+async function checkSignature(draft: EntryDraft): Promise<void> {
+  const recorded = statementOf(draft);
+  if (!recorded) throw new TrestleError("E_INTERNAL", "a request draft always records a statement");
+  if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
+    throw new TrestleError("E_BAD_SIGNATURE", `the ${recorded.purpose} signature does not verify`);
+  }
+}
+
+/** A retry of an already-recorded statement returns its entry; the same nonce on another statement is refused. */
+function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
+  const key = nonceKeyOf(draft);
+  const existing = key ? host.ledger.byNonce(key) : undefined;
+  if (!existing) return undefined;
+  if (!sameStatement(existing, draft)) throw new TrestleError("E_NONCE_REUSED", "this nonce already signed a different statement");
+  return { primary: existing, appended: [] };
+}
+
+function sameStatement(entry: Entry, draft: EntryDraft): boolean {
+  return canonicalize(statementOf(entry)) === canonicalize(statementOf(draft));
+}
+
+function checkKnownHead(host: TableHost, head: HeadRef): void {
+  const link = head.seq <= host.ledger.seq ? host.ledger.linkAt(head.seq) : undefined;
+  if (link !== head.link) {
+    throw new TrestleError("E_FORK", `your head at ${head.seq} is not on this relay's chain (latest ${host.ledger.seq})`, {
+      seq: head.seq,
+      latest: host.ledger.seq,
+    });
+  }
+}
+
+function commit(host: TableHost, draft: EntryDraft): WriteOutcome {
+  // No await between admit and the state swap: the policy judges the state the batch lands on.
+  const result = admit(host.state, draft, host.now());
+  const appended = host.ledger.append(result.entries);
+  host.state = result.state;
+  return { primary: appended[0]!, appended };
+}

@@ -1,0 +1,45 @@
+/**
+ * HTTP response bodies (docs/SPEC.md §6): what each route returns on success. Errors always use
+ * the one error envelope from errors.ts.
+ */
+import { z } from "zod";
+import { LIMITS } from "../limits.js";
+import { EntrySchema } from "./entry.js";
+import { HiddenEntrySchema } from "./export.js";
+import { SignedHeadSchema } from "./head.js";
+import { PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+
+/** POST /tables: the new table and its first head. */
+export const CreateResponseSchema = z.strictObject({ table: TableIdSchema, head: SignedHeadSchema });
+export type CreateResponse = z.infer<typeof CreateResponseSchema>;
+
+/** POST /tables/:id/join: the seat and the seq of its seat_joined entry. */
+export const JoinResponseSchema = z.strictObject({ seat: SeatNameSchema, seq: SeqSchema, head: SignedHeadSchema });
+export type JoinResponse = z.infer<typeof JoinResponseSchema>;
+
+/** POST /tables/:id/entries: the entry's seq (the same seq again for a retried submission). */
+export const SubmitResponseSchema = z.strictObject({
+  seq: SeqSchema,
+  truncated: z.boolean(),
+  head: SignedHeadSchema,
+});
+export type SubmitResponse = z.infer<typeof SubmitResponseSchema>;
+
+/** GET /tables/:id/entries: a page of entries, hidden ones as leaf hashes. */
+export const EntriesResponseSchema = z.strictObject({
+  items: z.array(z.union([EntrySchema, HiddenEntrySchema])),
+  next: SeqSchema.nullable(),
+  head: SignedHeadSchema,
+});
+export type EntriesResponse = z.infer<typeof EntriesResponseSchema>;
+
+/** GET /.well-known/trestle.json */
+export const WellKnownSchema = z.strictObject({
+  protocol: z.literal("trestle/0.1"),
+  relay_key: PublicKeySchema,
+  limits: z.record(z.string(), z.number()),
+});
+export type WellKnown = z.infer<typeof WellKnownSchema>;
+
+/** The limits as published. */
+export const PUBLISHED_LIMITS: Record<string, number> = { ...LIMITS };

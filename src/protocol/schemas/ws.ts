@@ -1,0 +1,46 @@
+/**
+ * WebSocket frames on /tables/:id/ws (docs/SPEC.md §6.4). The relay opens with a challenge; the
+ * seat answers with a signature over it; then the relay pushes every visible new entry with the
+ * new signed head, and accepts submissions. `{"type":"ping"}` is answered `{"type":"pong"}` by the
+ * runtime without waking the table.
+ */
+import { z } from "zod";
+import { ErrorEnvelopeSchema } from "../errors.js";
+import { EntrySchema, SubmitRequestSchema } from "./entry.js";
+import { HiddenEntrySchema } from "./export.js";
+import { SignedHeadSchema } from "./head.js";
+import { SeatNameSchema, SeqSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
+
+/** Exact ping frame text and its automatic answer. */
+export const PING_FRAME = '{"type":"ping"}';
+export const PONG_FRAME = '{"type":"pong"}';
+
+/** Frames a client sends. */
+export const ClientFrameSchema = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("auth"),
+    seat: SeatNameSchema,
+    sig: SignatureSchema,
+    cursor: z.int().min(0).optional(),
+  }),
+  z.strictObject({
+    type: z.literal("submit"),
+    id: z.string().min(1).max(64),
+    request: SubmitRequestSchema,
+  }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+
+/** Frames the relay sends. */
+export const ServerFrameSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("challenge"), table: TableIdSchema, challenge: z.string() }),
+  z.strictObject({ type: z.literal("welcome"), seat: SeatNameSchema, cursor: z.int().min(0), head: SignedHeadSchema }),
+  z.strictObject({
+    type: z.literal("entries"),
+    items: z.array(z.union([EntrySchema, HiddenEntrySchema])),
+    head: SignedHeadSchema,
+  }),
+  z.strictObject({ type: z.literal("ack"), id: z.string(), seq: SeqSchema, head: SignedHeadSchema }),
+  z.strictObject({ type: z.literal("error"), id: z.string().optional(), error: ErrorEnvelopeSchema.shape.error }),
+]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;

@@ -1,0 +1,99 @@
+/**
+ * A small test driver for the relay over HTTP (any fetch: SELF.fetch in workerd, or a real
+ * server): signs with the fixture keys and returns parsed bodies with their status.
+ */
+import {
+  signCreate,
+  signHttpAuth,
+  signJoin,
+  signSubmission,
+  type CapabilityCard,
+  type HeadRef,
+  type Principal,
+  type Signer,
+  type SubmissionInput,
+  type TableConfig,
+} from "../../src/protocol/index.js";
+import { nonceOf } from "./table-fixture.js";
+
+/** A fetch-like function. */
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** A response's status and JSON body. */
+export interface Reply<T = any> {
+  status: number;
+  body: T;
+}
+
+/** Drives one relay at `base` through `fetch`. */
+export class RelayHttp {
+  constructor(
+    private readonly fetch: Fetch,
+    private readonly base = "https://relay.test",
+  ) {}
+
+  async request(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply> {
+    const init: RequestInit = { method, headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === "string" ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)["content-type"] = "application/json";
+    }
+    const res = await this.fetch(this.base + path, init);
+    const text = new TextDecoder().decode(await res.arrayBuffer());
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // Export bodies are JSONL; keep the text.
+    }
+    return { status: res.status, body: parsed };
+  }
+
+  async create(owner: Signer, ownerName: string, config: TableConfig): Promise<Reply> {
+    return this.request("POST", "/tables", await signCreate(owner, config, ownerName));
+  }
+
+  async join(
+    table: string,
+    owner: Signer,
+    ownerName: string,
+    seat: string,
+    seatKey: Signer,
+    opts: { human?: boolean; card?: CapabilityCard; nonce?: string; expires?: number } = {},
+  ): Promise<Reply> {
+    const request = await signJoin(
+      owner,
+      {
+        table,
+        seat,
+        owner: ownerName,
+        seat_key: seatKey.publicKeyText,
+        human: opts.human ?? false,
+        nonce: opts.nonce ?? nonceOf(`join:${table}:${seat}:${Math.random()}`),
+        expires: opts.expires ?? Date.now() + 60_000,
+      },
+      opts.card ?? { summary: `${seat} at the table` },
+    );
+    return this.request("POST", `/tables/${table}/join`, request);
+  }
+
+  async say(
+    table: string,
+    seatKey: Signer,
+    input: Omit<SubmissionInput, "table" | "nonce"> & { nonce?: string },
+    knownHead?: HeadRef,
+  ): Promise<Reply> {
+    const request = await signSubmission(
+      seatKey,
+      { table, nonce: input.nonce ?? nonceOf(`${table}:${input.seat}:${Math.random()}`), ...input } as SubmissionInput,
+      knownHead,
+    );
+    return this.request("POST", `/tables/${table}/entries`, request);
+  }
+
+  /** A signed GET as `as` (a seat or an owner). */
+  async read(table: string, path: string, signer: Signer, as: Principal): Promise<Reply> {
+    const authorization = await signHttpAuth(signer, { table, as, method: "GET", path, now: Date.now() });
+    return this.request("GET", path, undefined, { authorization });
+  }
+}

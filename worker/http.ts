@@ -1,0 +1,73 @@
+/**
+ * HTTP plumbing shared by the routes: bounded JSON bodies (Content-Type required, size capped,
+ * parse errors as E_SCHEMA), table stubs addressed only by valid ids, and DO results unwrapped.
+ */
+import type { Context } from "hono";
+import { TrestleError } from "../src/protocol/errors.js";
+import { LIMITS } from "../src/protocol/limits.js";
+import { TableIdSchema } from "../src/protocol/schemas/primitives.js";
+import type { Env } from "../durable-objects/env.js";
+import { unwrap, type Result } from "../durable-objects/result.js";
+
+/** Hono context for this app. */
+export type AppContext = Context<{ Bindings: Env }>;
+
+/** The request body as JSON: requires application/json and at most LIMITS.request_bytes bytes. */
+export async function readJson(c: AppContext): Promise<unknown> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type)) throw new TrestleError("E_SCHEMA", "send Content-Type: application/json");
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > LIMITS.request_bytes) throw tooLarge();
+  const body = c.req.raw.body;
+  if (!body) throw new TrestleError("E_SCHEMA", "the request has no body");
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > LIMITS.request_bytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) bytes.set(chunk, offset), (offset += chunk.byteLength);
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+  } catch {
+    throw new TrestleError("E_SCHEMA", "the body is not valid UTF-8 JSON");
+  }
+}
+
+function tooLarge(): TrestleError {
+  return new TrestleError("E_TOO_LARGE", `request bodies are limited to ${LIMITS.request_bytes} bytes`);
+}
+
+/** The DO stub for a table id; a malformed id is E_TABLE_NOT_FOUND without touching any object. */
+export function tableStub(c: AppContext, id: string) {
+  if (!TableIdSchema.safeParse(id).success) throw new TrestleError("E_TABLE_NOT_FOUND", `"${id}" is not a table id`);
+  return c.env.TABLES.get(c.env.TABLES.idFromName(id));
+}
+
+/** A DO result as a JSON response (status `status` on success). */
+export function json<T>(c: AppContext, result: Result<T>, status: 200 | 201 = 200): Response {
+  return c.json(unwrap(result) as object, status);
+}
+
+/** A non-negative integer query parameter, or `fallback` when absent. */
+export function intParam(c: AppContext, name: string, fallback: number): number {
+  const raw = c.req.query(name);
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^[0-9]{1,15}$/.test(raw)) throw new TrestleError("E_SCHEMA", `query parameter "${name}" must be a non-negative integer`);
+  return Number(raw);
+}
+
+/** The signed path of this request: pathname plus query string, exactly as sent. */
+export function signedPath(c: AppContext): string {
+  const url = new URL(c.req.url);
+  return url.pathname + url.search;
+}

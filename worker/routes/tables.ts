@@ -1,0 +1,51 @@
+/** Table routes (docs/SPEC.md §6): create, join, submit, head, projection, entries, export, ws. */
+import { Hono } from "hono";
+import { TrestleError } from "../../src/protocol/errors.js";
+import { unwrap } from "../../durable-objects/result.js";
+import type { Env } from "../../durable-objects/env.js";
+import { intParam, json, readJson, signedPath, tableStub, type AppContext } from "../http.js";
+
+/** The /tables routes. */
+export const tables = new Hono<{ Bindings: Env }>();
+
+const readAuth = (c: AppContext) => ({ header: c.req.header("authorization") ?? null, path: signedPath(c) });
+
+tables.post("/", async (c) => {
+  const body = await readJson(c);
+  const id = typeof body === "object" && body !== null && "config" in body ? (body.config as { id?: unknown })?.id : undefined;
+  if (typeof id !== "string") throw new TrestleError("E_SCHEMA", "config at id: a table id is required");
+  return json(c, await tableStub(c, id).create(body), 201);
+});
+
+tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id")).join(await readJson(c)), 201));
+
+tables.post("/:id/entries", async (c) => json(c, await tableStub(c, c.req.param("id")).submit(await readJson(c)), 201));
+
+tables.get("/:id/head", async (c) => json(c, await tableStub(c, c.req.param("id")).head()));
+
+tables.get("/:id/projection", async (c) => {
+  const stub = tableStub(c, c.req.param("id"));
+  return json(c, await stub.projection(readAuth(c), intParam(c, "after", 0)));
+});
+
+tables.get("/:id/entries", async (c) => {
+  const stub = tableStub(c, c.req.param("id"));
+  const from = Math.max(1, intParam(c, "from", 1));
+  return json(c, await stub.entries(readAuth(c), from, intParam(c, "to", Number.MAX_SAFE_INTEGER)));
+});
+
+tables.get("/:id/export", async (c) => {
+  const text = unwrap(await tableStub(c, c.req.param("id")).exportLedger(readAuth(c)));
+  return c.body(text, 200, {
+    "content-type": "application/x-ndjson; charset=utf-8",
+    "content-disposition": `attachment; filename="${c.req.param("id")}.jsonl"`,
+  });
+});
+
+tables.get("/:id/ws", async (c) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    throw new TrestleError("E_SCHEMA", "this route needs a WebSocket upgrade");
+  }
+  const stub = tableStub(c, c.req.param("id"));
+  return stub.fetch(c.req.raw);
+});
