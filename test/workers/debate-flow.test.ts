@@ -33,7 +33,16 @@ describe("a debate table over HTTP", () => {
 
     const exported = await relay.read(id, `/tables/${id}/export`, k.ops, { owner: "ops" });
     expect(exported.status).toBe(200);
-    const report = await verifyExport(exported.body as string, { relayKey: wk.body.relay_key });
+    const text = exported.body as string;
+    const report = await verifyExport(text, { relayKey: wk.body.relay_key });
     expect(report.verdict).toBe("CLEAN");
+    expect(report.coverage).toMatchObject({ entries: 15, by_content: 15, policy_replay: "full", head_seq: 15 });
+
+    // One altered byte: "ship" -> "shiq" inside the judge's decision.
+    const at = text.indexOf("ship #459 first") + 3;
+    const altered = text.slice(0, at) + "q" + text.slice(at + 1);
+    const refuted = await verifyExport(altered, { relayKey: wk.body.relay_key });
+    expect(refuted.verdict).toBe("REFUTED");
+    expect(refuted.refuted).toMatchObject({ seq: 14, reason: expect.stringContaining("leaf") });
   });
 });
