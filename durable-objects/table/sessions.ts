@@ -1,5 +1,5 @@
 /**
- * Hibernatable WebSocket sessions (docs/SPEC.md §6.4). Each socket's small attachment holds its
+ * Hibernatable WebSocket sessions (docs/SPEC.md §6.3). Each socket's small attachment holds its
  * challenge, its seat once authenticated, and the last seq it was sent, so pushes after a wake
  * neither skip nor repeat entries. Frames are parsed by schema, never cast.
  */

@@ -1,6 +1,6 @@
 /**
  * The closed list of trestle error codes, the one error class, the wire envelope, and the single
- * table mapping each code to an HTTP status and a WebSocket close code (docs/SPEC.md §Errors).
+ * table mapping each code to an HTTP status and a WebSocket close code (docs/SPEC.md §9).
  */
 import { z } from "zod";
 

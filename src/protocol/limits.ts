@@ -1,6 +1,6 @@
 /**
  * Published size and count limits; the relay enforces each one and serves them at
- * /.well-known/trestle.json so clients can check before sending (docs/SPEC.md §Limits).
+ * /.well-known/trestle.json so clients can check before sending (docs/SPEC.md §10).
  */
 
 /** Every limit, in characters (UTF-16 code units), bytes, counts or milliseconds as named. */

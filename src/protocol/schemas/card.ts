@@ -3,14 +3,20 @@
  * prefix). Its hash is part of the owner-signed join, so the relay cannot alter it.
  */
 import { z } from "zod";
+import { canonicalBytes } from "../canonical.js";
+import { LIMITS } from "../limits.js";
 
 const Line = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f\u007f]*$/, "one line, no control characters");
 
 /** A seat's self-description; small, strict, and fixed for the seat's life at the table. */
-export const CapabilityCardSchema = z.strictObject({
-  summary: Line(500).optional(),
-  role: Line(64).optional(),
-  skills: z.array(Line(64)).max(32).optional(),
-  model: Line(128).optional(),
-});
+export const CapabilityCardSchema = z
+  .strictObject({
+    summary: Line(500).optional(),
+    role: Line(64).optional(),
+    skills: z.array(Line(64)).max(32).optional(),
+    model: Line(128).optional(),
+  })
+  .refine((card) => canonicalBytes(card).length <= LIMITS.card_bytes, {
+    message: `a capability card is at most ${LIMITS.card_bytes} bytes of canonical JSON`,
+  });
 export type CapabilityCard = z.infer<typeof CapabilityCardSchema>;

@@ -1,5 +1,5 @@
 /**
- * WebSocket frames on /tables/:id/ws (docs/SPEC.md §6.4). The relay opens with a challenge; the
+ * WebSocket frames on /tables/:id/ws (docs/SPEC.md §6.3). The relay opens with a challenge; the
  * seat answers with a signature over it; then the relay pushes every visible new entry with the
  * new signed head, and accepts submissions. `{"type":"ping"}` is answered `{"type":"pong"}` by the
  * runtime without waking the table.

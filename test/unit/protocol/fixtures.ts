@@ -8,14 +8,18 @@ import {
   GENESIS_LINK,
   signHead,
   signSubmission,
+  TrestleError,
+  type DistributiveOmit,
   type Entry,
   type HiddenEntry,
   type SignedHead,
   type Signer,
   type SubmissionInput,
+  type TableConfig,
+  type TableState,
   type UnchainedEntry,
 } from "../../../src/protocol/index.js";
-import { cast, debateConfig, MemoryLedger, nonceOf, type Cast } from "../../support/table-fixture.js";
+import { cast, debateConfig, keyOf, MemoryLedger, nonceOf, type Cast } from "../../support/table-fixture.js";
 
 /** A debate run to a decision: 15 entries (open, 3 joins, floor start, 4 says and floors, decision, close). */
 export async function debateToDecision(k?: Cast): Promise<{ k: Cast; l: MemoryLedger; entries: Entry[]; head: SignedHead }> {
@@ -85,4 +89,119 @@ export async function handSigned(
     ...input,
   } as SubmissionInput);
   return { ...request.submission, seq: at.seq, ts: at.ts, author: { key: seatKey.publicKeyText, sig: request.sig } } as UnchainedEntry;
+}
+
+/** The TrestleError a call throws (sync or async), or a failure if it throws none. */
+export async function refusal(run: () => unknown): Promise<TrestleError> {
+  try {
+    await run();
+  } catch (error) {
+    if (error instanceof TrestleError) return error;
+    throw error;
+  }
+  throw new Error("expected a TrestleError, but the call was accepted");
+}
+
+/** One seat of a TestTable: its owner, keys and whether a human operates it. */
+export interface SeatSpec {
+  owner: string;
+  human?: boolean;
+}
+
+/**
+ * A table driven through MemoryLedger by seat name: owners tao, jenny and ops; each seat's key is
+ * derived from its name, so every run is identical.
+ */
+export class TestTable {
+  readonly l: MemoryLedger;
+  private constructor(
+    readonly k: Cast,
+    readonly config: TableConfig,
+  ) {
+    this.l = new MemoryLedger(k.relay);
+  }
+
+  /** Opens `config` (created by ops) and joins `join` seats in order (default: every declared seat). */
+  static async open(config: TableConfig, join?: readonly string[], k?: Cast): Promise<TestTable> {
+    const t = new TestTable(k ?? (await cast()), config);
+    await t.l.create(t.k.ops, "ops", config);
+    for (const seat of join ?? Object.keys(config.seats ?? {})) await t.join(seat);
+    return t;
+  }
+
+  ownerKey(owner: string): Signer {
+    return owner === "tao" ? this.k.tao : owner === "jenny" ? this.k.jenny : this.k.ops;
+  }
+
+  seatKey(seat: string): Promise<Signer> {
+    return keyOf(`seat:${seat}`);
+  }
+
+  /** Joins a seat as its declared owner (or `owner`); returns the entries appended. */
+  async join(seat: string, opts: { owner?: string; human?: boolean } = {}): Promise<Entry[]> {
+    const declared = this.config.seats?.[seat];
+    const owner = opts.owner ?? declared?.owner ?? "tao";
+    return this.l.join(this.ownerKey(owner), owner, seat, await this.seatKey(seat), { human: opts.human ?? declared?.human ?? false });
+  }
+
+  /** Submits as `seat`, signed with its own key. */
+  async write(seat: string, input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string }): Promise<Entry[]> {
+    return this.l.submit(await this.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">);
+  }
+
+  say(seat: string, body = `${seat} speaks`): Promise<Entry[]> {
+    return this.write(seat, { kind: "say", body });
+  }
+
+  get state(): TableState {
+    return this.l.state!;
+  }
+
+  get holder(): string | null {
+    return this.state.floor.holder;
+  }
+}
+
+/** Floor and close entries among `entries`, as compact data for assertions. */
+export function moves(entries: readonly Entry[]): unknown[] {
+  return entries.flatMap((e) => (e.kind === "system" && (e.subkind === "floor" || e.subkind === "table_closed") ? [{ [e.subkind]: e.data }] : []));
+}
+
+/** Three owners, four declared seats (a, b, c bots in order; h a human outside the rotation). */
+export function broadcastConfig(k: Cast, overrides: Partial<TableConfig> = {}): TableConfig {
+  return {
+    id: "t-broadcast",
+    topic: "Which issue goes first?",
+    owners: {
+      tao: { public_key: k.tao.publicKeyText },
+      jenny: { public_key: k.jenny.publicKeyText },
+      ops: { public_key: k.ops.publicKeyText },
+    },
+    seats: {
+      a: { owner: "tao" },
+      b: { owner: "jenny" },
+      c: { owner: "ops" },
+      h: { owner: "tao", human: true },
+    },
+    topology: { kind: "broadcast", order: ["a", "b", "c"], rounds: 2 },
+    termination: { any: ["rounds_exhausted"] },
+    ...overrides,
+  };
+}
+
+/** An open room: seats x (tao), y (jenny) and human h (tao); ends after 50 authored entries. */
+export function openConfig(k: Cast, overrides: Partial<TableConfig> = {}): TableConfig {
+  return {
+    id: "t-room",
+    topic: "Price for the shared GPU hours",
+    owners: {
+      tao: { public_key: k.tao.publicKeyText },
+      jenny: { public_key: k.jenny.publicKeyText },
+      ops: { public_key: k.ops.publicKeyText },
+    },
+    seats: { x: { owner: "tao" }, y: { owner: "jenny" }, h: { owner: "tao", human: true } },
+    topology: { kind: "open" },
+    termination: { any: [{ max_entries: 50 }] },
+    ...overrides,
+  };
 }

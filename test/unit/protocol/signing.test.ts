@@ -161,7 +161,8 @@ describe("recorded statements of ledger entries", () => {
     await l.join(k.tao, "tao", "bot-tao", k.botTao);
     await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
     await l.join(k.ops, "ops", "judge", k.judge);
-    await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: "opening", to: ["bot-jenny"], re: 2, refs: ["entry:1"], budget: { tokens: 3 } });
+    const say = { seat: "bot-tao", kind: "say", body: "opening", to: ["bot-jenny"], re: 2, refs: ["entry:1"], budget: { tokens: 3 } } as const;
+    await l.submit(k.botTao, say as Parameters<MemoryLedger["submit"]>[1]);
     await l.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: "x".repeat(50) });
     return l.entries;
   }
