@@ -1,7 +1,8 @@
 /**
  * The ledger in DO SQLite: one row per entry, `seq INTEGER PRIMARY KEY` without gaps, each
- * authored or join entry indexed by its nonce so a retried write finds its first seq. Rows are
- * written in one transaction per admitted batch; nothing is ever updated or deleted.
+ * authored or join entry indexed by its nonce so a retried write finds its first seq, and the
+ * original body of every entry the relay truncated (the seat signed its hash; verifiers check the
+ * cut against it). Rows are written in one transaction per admitted batch; never updated or deleted.
  */
 import { chainEntry, GENESIS_LINK } from "../../src/protocol/chain.js";
 import type { Entry, EntryDraft, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
@@ -42,8 +43,8 @@ export class Ledger {
     return this.lastLink;
   }
 
-  /** Chains and writes a batch atomically; returns the chained entries. Seqs must follow on. */
-  append(batch: readonly UnchainedEntry[]): Entry[] {
+  /** Chains and writes a batch (and the originals of its truncated entries) atomically. Seqs must follow on. */
+  append(batch: readonly UnchainedEntry[], originals: ReadonlyMap<number, string> = new Map()): Entry[] {
     const sql = this.storage.sql;
     let link = this.lastLink;
     const chained = batch.map((e) => {
@@ -55,6 +56,8 @@ export class Ledger {
       if (this.lastSeq === 0) migrate(sql);
       for (const entry of chained) {
         sql.exec("INSERT INTO entries (seq, nonce_key, entry) VALUES (?, ?, ?)", entry.seq, nonceKeyOf(entry), JSON.stringify(entry));
+        const original = originals.get(entry.seq);
+        if (original !== undefined) sql.exec("INSERT INTO originals (seq, body) VALUES (?, ?)", entry.seq, original);
       }
     });
     const last = chained[chained.length - 1];
@@ -77,6 +80,16 @@ export class Ledger {
   /** Every entry, in order (used to fold the state on wake). */
   all(): Entry[] {
     return this.range(1, this.lastSeq, this.lastSeq);
+  }
+
+  /** Original bodies of truncated entries with seq in [from, to]. */
+  originals(from: number, to: number): Map<number, string> {
+    const out = new Map<number, string>();
+    if (this.lastSeq === 0) return out;
+    for (const row of this.storage.sql.exec("SELECT seq, body FROM originals WHERE seq >= ? AND seq <= ? ORDER BY seq", from, to)) {
+      out.set(Number(row.seq), String(row.body));
+    }
+    return out;
   }
 
   /** The entry recorded under a nonce key, if any. */

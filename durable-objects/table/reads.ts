@@ -32,5 +32,5 @@ export function readEntries(ledger: Ledger, from: number, to: number, head: Sign
 
 /** The whole ledger as export text with the current head. */
 export function readExport(state: TableState, ledger: Ledger, head: SignedHead): string {
-  return exportText({ table: state.table, relay: state.relay }, ledger.all(), [head]);
+  return exportText({ table: state.table, relay: state.relay }, ledger.all(), [head], ledger.originals(1, ledger.seq));
 }

@@ -10,7 +10,8 @@ export const MIGRATIONS: readonly string[] = [
      seq INTEGER PRIMARY KEY,
      nonce_key TEXT UNIQUE,
      entry TEXT NOT NULL
-   );`,
+   );
+   CREATE TABLE originals (seq INTEGER PRIMARY KEY, body TEXT NOT NULL);`,
 ];
 
 /** Brings the schema up to date; returns the version reached. */

@@ -64,7 +64,7 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
   const retry = retried(host, draft);
   if (retry) return retry;
   if (request.known_head) checkKnownHead(host, request.known_head);
-  return commit(host, draft);
+  return commit(host, draft, draft.truncated ? submission.body : undefined);
 }
 
 function requireTable(host: TableHost): TableState {
@@ -103,10 +103,11 @@ function checkKnownHead(host: TableHost, head: HeadRef): void {
   }
 }
 
-function commit(host: TableHost, draft: EntryDraft): WriteOutcome {
+function commit(host: TableHost, draft: EntryDraft, original?: string): WriteOutcome {
   // No await between admit and the state swap: the policy judges the state the batch lands on.
   const result = admit(host.state, draft, host.now());
-  const appended = host.ledger.append(result.entries);
+  const primarySeq = result.entries[0]!.seq;
+  const appended = host.ledger.append(result.entries, original === undefined ? undefined : new Map([[primarySeq, original]]));
   host.state = result.state;
   return { primary: appended[0]!, appended };
 }

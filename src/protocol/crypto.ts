@@ -38,6 +38,32 @@ function checkLength(bytes: Uint8Array, length: number, what: string): void {
   if (bytes.length !== length) throw new RangeError(`${what} must be ${length} bytes, got ${bytes.length}`);
 }
 
+const KEY_CHECK_CACHE_MAX = 1024;
+const keyChecks = new Map<string, boolean>();
+
+/**
+ * True iff `publicKey` is the canonical RFC 8032 §5.1.3 encoding of a point that is not of small
+ * order. Small-order keys (the identity among them) admit universal forgeries: (R = identity,
+ * S = 0) satisfies the verification equation for every message under the identity key, and some
+ * WebCrypto builds (OpenSSL 3.0 in Node 20) accept it. Both implementations refuse such keys first.
+ */
+export function isStrongPublicKey(publicKey: Uint8Array): boolean {
+  if (publicKey.length !== PUBLIC_KEY_BYTES) return false;
+  const id = toBase64url(publicKey);
+  let ok = keyChecks.get(id);
+  if (ok === undefined) {
+    try {
+      const point = noble.Point.fromBytes(publicKey, false);
+      ok = !point.isSmallOrder() && toBase64url(point.toBytes()) === id;
+    } catch {
+      ok = false;
+    }
+    if (keyChecks.size >= KEY_CHECK_CACHE_MAX) keyChecks.delete(keyChecks.keys().next().value!);
+    keyChecks.set(id, ok);
+  }
+  return ok;
+}
+
 /** The portable reference implementation, strict RFC 8032 verification. */
 export const nobleEd25519: Ed25519 = {
   name: "noble",
@@ -54,6 +80,7 @@ export const nobleEd25519: Ed25519 = {
   async verify(publicKey, message, signature) {
     checkLength(publicKey, PUBLIC_KEY_BYTES, "public key");
     checkLength(signature, SIGNATURE_BYTES, "signature");
+    if (!isStrongPublicKey(publicKey)) return false;
     try {
       return await noble.verifyAsync(signature, message, publicKey, { zip215: false });
     } catch {
@@ -105,6 +132,7 @@ function createWebCryptoEd25519(api: SubtleCrypto): Ed25519 {
     async verify(publicKey, message, signature) {
       checkLength(publicKey, PUBLIC_KEY_BYTES, "public key");
       checkLength(signature, SIGNATURE_BYTES, "signature");
+      if (!isStrongPublicKey(publicKey)) return false;
       const key = await importVerifyKey(publicKey);
       if (!key) return false;
       try {

@@ -11,19 +11,13 @@ import type { TableState } from "./policy/state.js";
 import type { CreateRequest } from "./schemas/create.js";
 import type { AuthoredDraft, SystemDraftOf } from "./schemas/entry.js";
 import type { JoinRequest } from "./schemas/join.js";
+import { cutText } from "./text.js";
 import type { SubmitRequest } from "./schemas/entry.js";
-
-/** Cuts text to at most `max` UTF-16 units without splitting a surrogate pair. */
-export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const end = max > 0 && /[\uD800-\uDBFF]/.test(text[max - 1]!) ? max - 1 : max;
-  return text.slice(0, end);
-}
 
 /** The draft for a seat's submission signed by `seatKey`, cut to the floor's `max_chars`. */
 export function submissionDraft(state: TableState, request: SubmitRequest, seatKey: string): AuthoredDraft {
   const { submission, sig } = request;
-  const max = maxChars(state);
+  const max = maxChars(state.config);
   const author = { key: seatKey, sig };
   if (submission.body.length <= max) return { ...submission, author };
   const truncated = { chars: submission.body.length, body_sha256: textSha256(submission.body) };

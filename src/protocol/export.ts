@@ -1,19 +1,27 @@
 /**
- * Writing and reading the JSONL ledger export (docs/SPEC.md §8.1). Reading is strict: a line that
- * is not valid JSON, or not exactly one of the export line shapes, refutes the export at that line.
+ * Writing and reading the JSONL ledger export (docs/SPEC.md §8.1). Reading is strict: every line
+ * must be canonical JSON (RFC 8785) and exactly one export line shape, in order, so any changed
+ * byte either breaks a line or changes what a later check sees.
  */
 import { canonicalize } from "./canonical.js";
 import { ExportHeaderSchema, ExportLineSchema, type ExportHeader, type HiddenEntry } from "./schemas/export.js";
 import type { Entry } from "./schemas/entry.js";
 import type { SignedHead } from "./schemas/head.js";
-import type { VerifyReport } from "./schemas/verify.js";
-import { verifyLedger, type LedgerView, type VerifyOptions } from "./verify.js";
+import type { Coverage, VerifyReport } from "./schemas/verify.js";
+import { emptyCoverage, verifyLedger, type LedgerView, type VerifyOptions } from "./verify.js";
 
-/** The export text: header, entries (or hidden leaves) in seq order, then heads; one JSON object per line. */
-export function exportText(header: Omit<ExportHeader, "type" | "version">, items: readonly (Entry | HiddenEntry)[], heads: readonly SignedHead[]): string {
+/** The export text: header, entries (or hidden leaves, each truncated entry followed by its original), heads. */
+export function exportText(
+  header: Omit<ExportHeader, "type" | "version">,
+  items: readonly (Entry | HiddenEntry)[],
+  heads: readonly SignedHead[],
+  originals: ReadonlyMap<number, string> = new Map(),
+): string {
   const lines = [canonicalize({ type: "trestle-export", version: 1, ...header })];
   for (const item of items) {
     lines.push(canonicalize("kind" in item ? { type: "entry", entry: item } : { type: "hidden", hidden: item }));
+    const original = originals.get(item.seq);
+    if (original !== undefined && "kind" in item) lines.push(canonicalize({ type: "original", original: { seq: item.seq, body: original } }));
   }
   for (const head of heads) lines.push(canonicalize({ type: "head", head }));
   return lines.join("\n") + "\n";
@@ -26,53 +34,67 @@ export type ParsedExport =
 
 /** Parses export text strictly. */
 export function parseExport(text: string): ParsedExport {
-  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
-  const parse = (raw: string, n: number): { ok: true; value: unknown } | { ok: false; line: number; reason: string } => {
-    try {
-      return { ok: true, value: JSON.parse(raw) };
-    } catch {
-      return { ok: false, line: n, reason: `line ${n} is not JSON` };
-    }
-  };
-  const first = parse(lines[0] ?? "", 1);
-  if (!first.ok) return first;
-  const header = ExportHeaderSchema.safeParse(first.value);
+  if (!text.endsWith("\n")) return { ok: false, line: 1 + countLines(text), reason: "an export ends with a newline" };
+  const lines = text.slice(0, -1).split("\n");
+  const values: unknown[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const value = canonicalLine(lines[i]!);
+    if (value === undefined) return { ok: false, line: i + 1, reason: `line ${i + 1} is not canonical JSON` };
+    values.push(value);
+  }
+  const header = ExportHeaderSchema.safeParse(values[0]);
   if (!header.success) return { ok: false, line: 1, reason: "line 1 is not a trestle export header" };
   const items: (Entry | HiddenEntry)[] = [];
   const heads: SignedHead[] = [];
-  for (let i = 1; i < lines.length; i++) {
-    const parsed = parse(lines[i]!, i + 1);
-    if (!parsed.ok) return parsed;
-    const line = ExportLineSchema.safeParse(parsed.value);
-    if (!line.success) return { ok: false, line: i + 1, reason: `line ${i + 1} is not a valid export line` };
-    if (line.data.type === "head") heads.push(line.data.head);
-    else if (heads.length > 0) return { ok: false, line: i + 1, reason: "entries after heads" };
-    else items.push(line.data.type === "entry" ? line.data.entry : line.data.hidden);
+  const originals = new Map<number, string>();
+  for (let i = 1; i < values.length; i++) {
+    const n = i + 1;
+    const line = ExportLineSchema.safeParse(values[i]);
+    if (!line.success) return { ok: false, line: n, reason: `line ${n} is not a valid export line` };
+    const { data } = line;
+    if (data.type === "head") {
+      heads.push(data.head);
+      continue;
+    }
+    if (heads.length > 0) return { ok: false, line: n, reason: `line ${n}: entries after heads` };
+    if (data.type === "original") {
+      const previous = items[items.length - 1];
+      if (!previous || !("kind" in previous) || previous.seq !== data.original.seq || !("truncated" in previous && previous.truncated)) {
+        return { ok: false, line: n, reason: `line ${n}: an original body must follow its truncated entry` };
+      }
+      if (originals.has(data.original.seq)) return { ok: false, line: n, reason: `line ${n}: a second original for one entry` };
+      originals.set(data.original.seq, data.original.body);
+      continue;
+    }
+    items.push(data.type === "entry" ? data.entry : data.hidden);
   }
-  return { ok: true, header: header.data, view: { table: header.data.table, relay: header.data.relay, items, heads } };
+  return { ok: true, header: header.data, view: { table: header.data.table, relay: header.data.relay, items, heads, originals } };
+}
+
+function canonicalLine(line: string): unknown {
+  try {
+    const value: unknown = JSON.parse(line);
+    return canonicalize(value) === line ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function countLines(text: string): number {
+  return text.split("\n").length - 1;
 }
 
 /** Verifies export text; a malformed line refutes it, anything else goes to `verifyLedger`. */
 export async function verifyExport(text: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   const parsed = parseExport(text);
-  if (!parsed.ok) {
-    return {
-      verdict: "REFUTED",
-      table: null,
-      last_seq: 0,
-      refuted: { seq: null, line: parsed.line, reason: parsed.reason },
-      unchecked: [],
-      coverage: {
-        entries: 0,
-        by_content: 0,
-        by_hash: 0,
-        signatures: 0,
-        heads: 0,
-        head_seq: null,
-        relay_key_pinned: options.relayKey !== undefined,
-        policy_replay: "skipped",
-      },
-    };
-  }
-  return verifyLedger(parsed.view, options);
+  if (parsed.ok) return verifyLedger(parsed.view, options);
+  const coverage: Coverage = emptyCoverage(0, options);
+  return {
+    verdict: "REFUTED",
+    table: null,
+    last_seq: 0,
+    refuted: { seq: null, line: parsed.line, reason: parsed.reason },
+    unchecked: [],
+    coverage,
+  };
 }

@@ -31,3 +31,4 @@ export * from "./schemas/topology.js";
 export * from "./schemas/verify.js";
 export * from "./schemas/responses.js";
 export * from "./schemas/ws.js";
+export * from "./text.js";

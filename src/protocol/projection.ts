@@ -5,7 +5,7 @@
  */
 import { canonicalSha256 } from "./hash.js";
 import { LIMITS } from "./limits.js";
-import { cutText } from "./drafts.js";
+import { cutText } from "./text.js";
 import { presentSeats, type TableState } from "./policy/state.js";
 import type { Entry } from "./schemas/entry.js";
 import type { Prefix, ProjectedEntry, Projection } from "./schemas/projection.js";

@@ -8,7 +8,10 @@ import { leafOf, linkOf, GENESIS_LINK } from "./chain.js";
 import { canonicalize } from "./canonical.js";
 import { verifyStatement } from "./crypto.js";
 import { TrestleError } from "./errors.js";
+import { textSha256 } from "./hash.js";
 import { verifyHeadSignature } from "./head.js";
+import { maxChars } from "./policy/admit-authored.js";
+import { cutText } from "./text.js";
 import { admit } from "./policy/admit.js";
 import type { TableState } from "./policy/state.js";
 import type { Entry, EntryDraft } from "./schemas/entry.js";
@@ -22,6 +25,8 @@ export interface LedgerView {
   table?: string;
   /** The relay key the view claims (an export header's); must match the ledger and heads. */
   relay?: string;
+  /** Original bodies of truncated entries, by seq, where the reader has them. */
+  originals?: ReadonlyMap<number, string>;
   items: readonly (Entry | HiddenEntry)[];
   heads: readonly SignedHead[];
 }
@@ -45,18 +50,25 @@ export function isEntry(item: Entry | HiddenEntry): item is Entry {
   return "kind" in item;
 }
 
-/** Verifies a ledger view; never throws for bad input, reports it. */
-export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const coverage: Coverage = {
-    entries: view.items.length,
+/** Coverage before anything was checked. */
+export function emptyCoverage(entries: number, options: VerifyOptions): Coverage {
+  return {
+    entries,
     by_content: 0,
     by_hash: 0,
     signatures: 0,
     heads: 0,
+    truncated_checked: 0,
+    truncated_unchecked: 0,
     head_seq: null,
     relay_key_pinned: options.relayKey !== undefined,
     policy_replay: "skipped",
   };
+}
+
+/** Verifies a ledger view; never throws for bad input, reports it. */
+export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}): Promise<VerifyReport> {
+  const coverage = emptyCoverage(view.items.length, options);
   const first = view.items[0];
   const table = view.table ?? (first && isEntry(first) ? first.table : null);
   const report = (verdict: VerifyReport["verdict"], extra: Partial<VerifyReport> = {}): VerifyReport => ({
@@ -71,6 +83,7 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
     const links = checkChain(view, table, coverage);
     await checkSignatures(view, coverage);
     checkNonces(view);
+    checkOriginals(view, coverage);
     const relay = recordedRelayKey(view);
     await checkHeads(view, table, links, relay, options, coverage);
     if (coverage.by_hash === 0 && view.items.length > 0) {
@@ -138,6 +151,26 @@ function checkNonces(view: LedgerView): void {
     if (key === null) continue;
     if (seen.has(key)) throw new Refuted(item.seq, "a nonce is used twice (replayed statement)");
     seen.add(key);
+  }
+}
+
+/** A truncated entry's original must hash to what the seat signed and cut to exactly the stored body. */
+function checkOriginals(view: LedgerView, coverage: Coverage): void {
+  const first = view.items[0];
+  const config = first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened" ? first.data.config : null;
+  const max = config ? maxChars(config) : 0;
+  for (const item of view.items) {
+    if (!isEntry(item) || item.kind === "system" || !item.truncated) continue;
+    const original = view.originals?.get(item.seq);
+    if (original === undefined || config === null) {
+      coverage.truncated_unchecked += 1;
+      continue;
+    }
+    if (textSha256(original) !== item.truncated.body_sha256 || original.length !== item.truncated.chars) {
+      throw new Refuted(item.seq, "the original body does not match the hash the seat signed");
+    }
+    if (cutText(original, max) !== item.body) throw new Refuted(item.seq, "the truncated body is not the cut of the original");
+    coverage.truncated_checked += 1;
   }
 }
 
@@ -216,6 +249,9 @@ function uncheckedParts(view: LedgerView, coverage: Coverage): string[] {
   if (!coverage.relay_key_pinned) out.push("the relay key is not pinned, so heads prove nothing about who signed them");
   if (coverage.head_seq === null) out.push("no relay-signed head covers the ledger");
   else if (coverage.head_seq < view.items.length) out.push(`entries after ${coverage.head_seq} are not covered by a signed head`);
+  if (coverage.truncated_unchecked > 0) {
+    out.push(`${coverage.truncated_unchecked} truncated bodies were not checked against their originals`);
+  }
   if (coverage.by_hash > 0) out.push(`${coverage.by_hash} entries were checked by hash only, so the policy replay was skipped`);
   return out;
 }

@@ -1,5 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { verifyExport } from "../../src/protocol/index.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 import { nonceOf } from "../support/table-fixture.js";
@@ -21,6 +22,11 @@ describe("the floor over HTTP", () => {
     expect(reply).toMatchObject({ status: 201, body: { truncated: true } });
     const page = await relay.read(id, `/tables/${id}/entries?from=${reply.body.seq}&to=${reply.body.seq}`, k.botTao, { seat: "bot-tao" });
     expect(page.body.items[0]).toMatchObject({ body: "0123456789", truncated: { chars: 16 } });
+
+    // The export carries the original, so the cut is checked against what the seat signed.
+    const exported = await relay.read(id, `/tables/${id}/export`, k.ops, { owner: "ops" });
+    const report = await verifyExport(exported.body, { relayKey: reply.body.head.relay });
+    expect(report).toMatchObject({ verdict: "CLEAN", coverage: { truncated_checked: 1, truncated_unchecked: 0 } });
   });
 
   it("answers a retried submission with the same seq and appends nothing", async () => {

@@ -4,14 +4,15 @@
  */
 import { TrestleError } from "../errors.js";
 import { LIMITS } from "../limits.js";
+import type { TableConfig } from "../schemas/config.js";
 import type { AuthoredDraft } from "../schemas/entry.js";
 import { TURN_KINDS } from "./floor.js";
 import type { TableState } from "./state.js";
 import { rotationOf } from "./topology.js";
 
-/** The floor's per-entry character budget. */
-export function maxChars(state: TableState): number {
-  return state.config.floor?.max_chars ?? LIMITS.max_chars_default;
+/** The floor's per-entry character budget for a config. */
+export function maxChars(config: TableConfig): number {
+  return config.floor?.max_chars ?? LIMITS.max_chars_default;
 }
 
 /** Throws the refusal for an authored draft, or returns normally when the policy accepts it. */
@@ -39,7 +40,7 @@ function checkAddressing(state: TableState, draft: AuthoredDraft): void {
 }
 
 function checkBody(state: TableState, draft: AuthoredDraft): void {
-  const max = maxChars(state);
+  const max = maxChars(state.config);
   const t = draft.truncated;
   if (!t && draft.body.length > max) {
     throw new TrestleError("E_TOO_LARGE", `body of ${draft.body.length} chars exceeds max_chars ${max}`);

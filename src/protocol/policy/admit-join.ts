@@ -3,6 +3,8 @@
  * is free (and declared for that owner when the config declares seats), the card matches its
  * hash, and the statement is inside its validity window.
  */
+import { fromBase64url } from "../bytes.js";
+import { isStrongPublicKey } from "../crypto.js";
 import { TrestleError } from "../errors.js";
 import { canonicalSha256 } from "../hash.js";
 import { LIMITS } from "../limits.js";
@@ -21,6 +23,9 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   if (join.expires < now) throw new TrestleError("E_EXPIRED", "the join statement has expired");
   if (join.expires > now + LIMITS.join_ttl_max_ms) {
     throw new TrestleError("E_EXPIRED", `a join may be valid for at most ${LIMITS.join_ttl_max_ms} ms`);
+  }
+  if (!isStrongPublicKey(fromBase64url(join.seat_key))) {
+    throw new TrestleError("E_SCHEMA", "seat_key is not a usable Ed25519 public key (small-order or non-canonical)");
   }
   if (canonicalSha256(card) !== join.card_sha256) {
     throw new TrestleError("E_SCHEMA", "the capability card does not match card_sha256");

@@ -2,6 +2,8 @@
  * Validating a table config before a table opens: schema first, then the rules a schema cannot
  * say (every referenced seat declared, owners known, a termination condition that can fire).
  */
+import { fromBase64url } from "../bytes.js";
+import { isStrongPublicKey } from "../crypto.js";
 import { TrestleError, parseOrThrow } from "../errors.js";
 import { TableConfigSchema, type TableConfig, type TerminationCondition } from "../schemas/config.js";
 import { rotationOf } from "./topology.js";
@@ -22,6 +24,11 @@ export function validateConfig(raw: unknown): TableConfig {
 }
 
 function checkKeys(config: TableConfig): void {
+  for (const [name, owner] of Object.entries(config.owners)) {
+    if (!isStrongPublicKey(fromBase64url(owner.public_key))) {
+      fail(`owners.${name}.public_key`, "not a usable Ed25519 public key (small-order or non-canonical)");
+    }
+  }
   const keys = Object.values(config.owners).map((o) => o.public_key);
   if (new Set(keys).size !== keys.length) fail("owners", "two owners share one public key");
 }

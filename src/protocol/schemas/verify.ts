@@ -11,6 +11,8 @@ export const CoverageSchema = z.strictObject({
   by_hash: z.int().min(0),
   signatures: z.int().min(0),
   heads: z.int().min(0),
+  truncated_checked: z.int().min(0),
+  truncated_unchecked: z.int().min(0),
   head_seq: z.int().min(0).nullable(),
   relay_key_pinned: z.boolean(),
   policy_replay: z.enum(["full", "skipped"]),
