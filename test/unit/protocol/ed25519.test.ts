@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ed25519, fromHex, nobleEd25519, toHex, utf8, webCryptoEd25519, type Ed25519 } from "../../../src/protocol/index.js";
+import { ed25519, fromHex, isStrongPublicKey, nobleEd25519, toHex, utf8, webCryptoEd25519, type Ed25519 } from "../../../src/protocol/index.js";
 
 interface RfcVector {
   name: string;
@@ -118,11 +118,13 @@ describe("Ed25519 implementations", () => {
       for (const msg of MESSAGES) expect(await outcome(nobleEd25519, pk, msg, FORGERY)).toBe(false);
     });
 
-    // BUG: crypto.ts createWebCryptoEd25519().verify passes the key to WebCrypto (OpenSSL 3.0 in
-    // Node 20), which accepts (R = identity, S = 0) under these keys for every message, while
-    // noble refuses; the two implementations disagree and WebCrypto accepts a universal forgery.
-    it.fails.each(WEAK_KEYS)("webcrypto agrees with noble and refuses the identity forgery under %s", async (_what, pk) => {
-      for (const msg of MESSAGES) expect(await outcome(webcrypto, pk, msg, FORGERY)).toBe(await outcome(nobleEd25519, pk, msg, FORGERY));
+    // OpenSSL 3.0 (Node 20 WebCrypto) accepts this forgery on its own; both implementations
+    // must refuse such keys before verifying (isStrongPublicKey).
+    it.each(WEAK_KEYS)("webcrypto agrees with noble and refuses the identity forgery under %s", async (_what, pk) => {
+      for (const msg of MESSAGES) {
+        expect(await outcome(webcrypto, pk, msg, FORGERY)).toBe(false);
+        expect(await outcome(webcrypto, pk, msg, FORGERY)).toBe(await outcome(nobleEd25519, pk, msg, FORGERY));
+      }
     });
 
     it("both refuse a forgery under a small-order key when the equation does not hold", async () => {
@@ -131,6 +133,55 @@ describe("Ed25519 implementations", () => {
       const msg = toHex(utf8("trestle 0"));
       expect(await outcome(nobleEd25519, pk, msg, FORGERY)).toBe(false);
       expect(await outcome(webcrypto, pk, msg, FORGERY)).toBe(false);
+    });
+  });
+
+  describe("isStrongPublicKey", () => {
+    // The eight points of small order on edwards25519 (their canonical encodings), and
+    // non-canonical encodings (y >= p, or x = 0 with the sign bit set; RFC 8032 §5.1.3).
+    const SMALL_ORDER = [
+      "0100000000000000000000000000000000000000000000000000000000000000",
+      "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+      "0000000000000000000000000000000000000000000000000000000000000000",
+      "0000000000000000000000000000000000000000000000000000000000000080",
+      "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+      "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+      "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+      "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+    ];
+    const NON_CANONICAL = [
+      "0100000000000000000000000000000000000000000000000000000000000080",
+      "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+      "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+      "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+    ];
+
+    it("accepts the RFC 8032 and Wycheproof public keys", () => {
+      for (const pk of new Set([...RFC8032.map((v) => v.public_key), ...WYCHEPROOF.testGroups.map((g) => g.publicKey.pk)])) {
+        expect(isStrongPublicKey(fromHex(pk)), pk).toBe(true);
+      }
+    });
+
+    it.each(SMALL_ORDER)("refuses the small-order point %s", (pk) => {
+      expect(isStrongPublicKey(fromHex(pk))).toBe(false);
+    });
+
+    it.each(NON_CANONICAL)("refuses the non-canonical encoding %s", (pk) => {
+      expect(isStrongPublicKey(fromHex(pk))).toBe(false);
+    });
+
+    it("refuses a key of the wrong length or no curve point", () => {
+      expect(isStrongPublicKey(new Uint8Array(31))).toBe(false);
+      expect(isStrongPublicKey(fromHex("02" + "00".repeat(31)))).toBe(false);
+    });
+
+    it.each(["noble", "webcrypto"] as const)("%s verifies false under every small-order key, whatever the signature", async (name) => {
+      const impl = impls().find((i) => i.name === name)!;
+      for (const pk of [...SMALL_ORDER, ...NON_CANONICAL]) {
+        for (const sig of ["01" + "00".repeat(63), pk + "00".repeat(32)]) {
+          for (let m = 0; m < 8; m++) expect(await outcome(impl, pk, toHex(utf8(`trestle ${m}`)), sig)).toBe(false);
+        }
+      }
     });
   });
 

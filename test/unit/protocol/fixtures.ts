@@ -1,6 +1,7 @@
 /**
- * Known-good ledgers for the verify tests, and the tools to tamper with them one field at a time
- * (re-chaining and re-signing heads where a test needs the chain itself to stay consistent).
+ * Shared fixtures for the protocol tests: known-good ledgers and the tools to tamper with them
+ * one field at a time (re-chaining and re-signing heads where the chain itself must stay
+ * consistent), and TestTable, which drives MemoryLedger by seat name for the policy tests.
  */
 import {
   chainEntry,
@@ -69,6 +70,16 @@ export function headOver(relay: Signer, entries: readonly Entry[], at = entries.
   return signHead(relay, { table: table ?? entry.table, seq: entry.seq, link: entry.link });
 }
 
+/** The lines of an export text without the final newline, to alter one and join them again. */
+export function exportLines(text: string): string[] {
+  return text.slice(0, -1).split("\n");
+}
+
+/** Export text from lines: each ends with a newline. */
+export function unlines(lines: readonly string[]): string {
+  return lines.join("\n") + "\n";
+}
+
 /** The export text of a ledger with the header naming `relay`. */
 export function exportOf(relay: Signer, items: readonly (Entry | HiddenEntry)[], heads: readonly SignedHead[], table = "t-459"): string {
   return exportText({ table, relay: relay.publicKeyText }, items, heads);
@@ -114,6 +125,8 @@ export interface SeatSpec {
  */
 export class TestTable {
   readonly l: MemoryLedger;
+  /** Full bodies of the entries the relay truncated, by seq (what an export carries as originals). */
+  readonly originals = new Map<number, string>();
   private constructor(
     readonly k: Cast,
     readonly config: TableConfig,
@@ -146,7 +159,15 @@ export class TestTable {
 
   /** Submits as `seat`, signed with its own key. */
   async write(seat: string, input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string }): Promise<Entry[]> {
-    return this.l.submit(await this.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">);
+    const added = await this.l.submit(await this.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">);
+    const first = added[0];
+    if (first && first.kind !== "system" && first.truncated) this.originals.set(first.seq, input.body ?? "");
+    return added;
+  }
+
+  /** The export text of the whole ledger with a head over it and every original body. */
+  async exportText(): Promise<string> {
+    return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [await this.l.head()], this.originals);
   }
 
   say(seat: string, body = `${seat} speaks`): Promise<Entry[]> {

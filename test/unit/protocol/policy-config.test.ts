@@ -4,8 +4,10 @@ import {
   admit,
   canonicalize,
   createDraft,
+  fromHex,
   signCreate,
   statementOf,
+  toBase64url,
   validateConfig,
   verifyStatement,
   type EntryDraft,
@@ -14,6 +16,10 @@ import {
 } from "../../../src/protocol/index.js";
 import { cast, debateConfig, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, copy, openConfig, refusal } from "./fixtures.js";
+
+/** The identity point (small order) and y = p + 1 (non-canonical), as wire keys. */
+const IDENTITY_KEY = toBase64url(fromHex("01" + "00".repeat(31)));
+const NON_CANONICAL_KEY = toBase64url(fromHex("ee" + "ff".repeat(30) + "7f"));
 
 let k: Cast;
 beforeAll(async () => {
@@ -110,6 +116,8 @@ describe("validateConfig", () => {
       ["a decision_by seat not declared in seats", (c) => (c.floor = { decision_by: ["referee"] }), "floor.decision_by[0]"],
       ["a seat whose owner is not in owners", (c) => (c.seats.judge.owner = "mallory"), "seats.judge.owner"],
       ["two owners with one public key", (c) => (c.owners.jenny.public_key = c.owners.tao.public_key), "owners"],
+      ["an owner key that is a small-order point (the identity)", (c) => (c.owners.tao.public_key = IDENTITY_KEY), "owners.tao.public_key"],
+      ["an owner key that is a non-canonical encoding", (c) => (c.owners.jenny.public_key = NON_CANONICAL_KEY), "owners.jenny.public_key"],
       ["a seat twice in the topology", (c) => (c.topology.con = "bot-tao"), "topology"],
       ["a floor topology without declared seats", (c) => delete c.seats, "topology.pro"],
     ];
@@ -120,6 +128,32 @@ describe("validateConfig", () => {
       expect((error.details as { issues: { path: string }[] }).issues[0]!.path).toBe(path);
       expect(error.message).toContain(`at ${path}`);
     });
+  });
+});
+
+describe("validateConfig and seat names that are Object.prototype members", () => {
+  // BUG: config-check.ts checkSeats tests `seat in declared`, which is true for "constructor"
+  // (Object.prototype) although no such seat is declared; a topology or decision_by naming it
+  // validates. Expected E_SCHEMA naming the path.
+  it.fails("refuses a broadcast order naming an undeclared seat called constructor with E_SCHEMA", async () => {
+    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "constructor"], rounds: 1 } });
+    const error = await refusal(() => validateConfig(config));
+    expect(error.code).toBe("E_SCHEMA");
+    expect(error.message).toContain("at topology.order[1]");
+  });
+
+  it.fails("refuses decision_by naming an undeclared seat called constructor with E_SCHEMA", async () => {
+    const error = await refusal(() => validateConfig(broadcastConfig(k, { floor: { decision_by: ["constructor"] } })));
+    expect(error.code).toBe("E_SCHEMA");
+    expect(error.message).toContain("at floor.decision_by[0]");
+  });
+
+  it("accepts a declared seat called constructor", () => {
+    const config = broadcastConfig(k, {
+      seats: { a: { owner: "tao" }, constructor: { owner: "jenny" } },
+      topology: { kind: "broadcast", order: ["a", "constructor"], rounds: 1 },
+    });
+    expect(() => validateConfig(config)).not.toThrow();
   });
 });
 

@@ -1,23 +1,20 @@
 /**
- * Offline verification of an exported ledger (verify.ts, export.ts): a real debate verifies CLEAN
- * with the pinned relay key; each way a relay can lie is REFUTED at the right seq with the right
- * reason; what cannot be checked makes it INCONCLUSIVE with a coverage report.
+ * Offline verification of an exported ledger (verify.ts): a real debate verifies CLEAN with the
+ * pinned relay key, and each way a relay can lie is REFUTED at the right seq with the right reason.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   canonicalize,
-  exportText,
   parseExport,
   signHead,
   verifyExport,
-  verifyLedger,
   VerifyReportSchema,
   type Entry,
   type SignedHead,
   type VerifyReport,
 } from "../../../src/protocol/index.js";
 import { keyOf, MemoryLedger, debateConfig, nonceOf, type Cast } from "../../support/table-fixture.js";
-import { copy, debateToDecision, exportOf, handSigned, headOver, hide, kindOf, rechain } from "./fixtures.js";
+import { copy, debateToDecision, exportLines as lines, exportOf, handSigned, headOver, kindOf, rechain } from "./fixtures.js";
 
 let k: Cast;
 let entries: Entry[];
@@ -31,11 +28,12 @@ beforeAll(async () => {
 
 const verify = (text: string, options = pinned): Promise<VerifyReport> => verifyExport(text, options);
 
-/** The lines of an export, to alter one and join them again. */
-function lines(text: string): string[] {
-  return text.slice(0, -1).split("\n");
+/** The REFUTED part of the report for `text` (failing unless the verdict is REFUTED). */
+async function refutation(text: string, options = pinned): Promise<NonNullable<VerifyReport["refuted"]>> {
+  const report = await verify(text, options);
+  expect(report.verdict).toBe("REFUTED");
+  return report.refuted!;
 }
-const unlines = (ls: readonly string[]): string => ls.join("\n") + "\n";
 
 describe("verifyExport on a clean ledger", () => {
   it("has the shape the fixture promises", () => {
@@ -72,6 +70,8 @@ describe("verifyExport on a clean ledger", () => {
         by_hash: 0,
         signatures: 9,
         heads: 1,
+        truncated_checked: 0,
+        truncated_unchecked: 0,
         head_seq: 15,
         relay_key_pinned: true,
         policy_replay: "full",
@@ -107,11 +107,6 @@ describe("verifyExport on a clean ledger", () => {
 });
 
 describe("verifyExport refutes", () => {
-  async function refutation(text: string, options = pinned): Promise<NonNullable<VerifyReport["refuted"]>> {
-    const report = await verify(text, options);
-    expect(report.verdict).toBe("REFUTED");
-    return report.refuted!;
-  }
 
   describe("when an entry's content was altered", () => {
     it("refutes a tampered body at its seq (leaf no longer matches)", async () => {
@@ -329,23 +324,22 @@ describe("verifyExport refutes", () => {
       expect(await refutation(text)).toMatchObject({ seq: 6, reason: expect.stringMatching(/E_FORBIDDEN/) });
     });
 
-    // BUG: a seat signs only body_sha256 of its full body (statements.ts statementOf, drafts.ts
-    // submissionDraft), and admit-authored.ts checkBody checks only the cut body's length; so
-    // under a `truncated` marker the relay can replace the visible text with any text of
-    // max_chars length and the export still verifies CLEAN. Nothing binds the cut prefix.
-    it.fails("refutes a truncated body the relay replaced with other text of the same length", async () => {
-      const l = new MemoryLedger(k.relay);
-      await l.create(k.ops, "ops", debateConfig(k, { floor: { max_chars: 20 } }));
-      await l.join(k.tao, "tao", "bot-tao", k.botTao);
-      await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
-      await l.join(k.ops, "ops", "judge", k.judge);
-      const [say] = await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: "we should ship #459 first, it is ready" });
-      expect(say).toMatchObject({ body: "we should ship #459 ", truncated: { chars: 38 } });
-      const forged = copy(l.entries);
-      Object.assign(forged[5]!, { body: "we must never ship! " });
-      const chain = rechain(forged);
+    it("refutes a say appended after the table closed, validly chained and signed", async () => {
+      const late = await handSigned(k.botTao, { seat: "bot-tao", kind: "say", body: "one more thing" }, { seq: 16, ts: entries[14]!.ts + 1 });
+      const chain = rechain([...entries, late]);
       const text = exportOf(k.relay, chain, [await headOver(k.relay, chain)]);
-      expect(await verify(text)).toMatchObject({ verdict: "REFUTED", refuted: { seq: 6 } });
+      expect(await refutation(text)).toMatchObject({ seq: 16, reason: expect.stringMatching(/^policy would refuse this entry: E_CLOSED/) });
+    });
+
+    it("refutes a join the policy would refuse (an expired join), validly chained and signed", async () => {
+      const l = new MemoryLedger(k.relay);
+      await l.create(k.ops, "ops", debateConfig(k));
+      await l.join(k.tao, "tao", "bot-tao", k.botTao);
+      const tampered = copy(l.entries);
+      Object.assign(tampered[1]!, { ts: tampered[1]!.ts + 3_600_000 });
+      const chain = rechain(tampered);
+      const text = exportOf(k.relay, chain, [await headOver(k.relay, chain)]);
+      expect(await refutation(text)).toMatchObject({ seq: 2, reason: expect.stringMatching(/E_EXPIRED/) });
     });
 
     it("refutes a ledger whose first entry is not table_opened", async () => {
@@ -355,133 +349,4 @@ describe("verifyExport refutes", () => {
     });
   });
 
-  describe("when a line is not a valid export line", () => {
-    it("refutes an unparseable line with its line number", async () => {
-      const ls = lines(exportOf(k.relay, entries, [head]));
-      ls[2] = ls[2]!.slice(0, -1);
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 3, reason: "line 3 is not JSON" });
-    });
-
-    it("refutes an unknown field inside an entry", async () => {
-      const ls = lines(exportOf(k.relay, entries, [head]));
-      const line = JSON.parse(ls[6]!) as { entry: Record<string, unknown> };
-      line.entry.extra = 1;
-      ls[6] = JSON.stringify(line);
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 7, reason: "line 7 is not a valid export line" });
-    });
-
-    it("refutes an unknown field on the line itself", async () => {
-      const ls = lines(exportOf(k.relay, entries, [head]));
-      ls[4] = ls[4]!.replace(/^\{/, '{"note":"x",');
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 5, reason: "line 5 is not a valid export line" });
-    });
-
-    it("refutes an unknown field in a head", async () => {
-      const ls = lines(exportOf(k.relay, entries, [head]));
-      ls[16] = JSON.stringify({ type: "head", head: { ...head, extra: true } });
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 17, reason: "line 17 is not a valid export line" });
-    });
-
-    it("refutes an unknown field in the header", async () => {
-      const ls = lines(exportOf(k.relay, entries, [head]));
-      ls[0] = ls[0]!.replace(/^\{/, '{"comment":"hi",');
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 1, reason: "line 1 is not a trestle export header" });
-    });
-
-    it("refutes an entry line after the heads", async () => {
-      const ls = lines(exportOf(k.relay, entries, [head]));
-      ls.push(ls[15]!);
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 18, reason: "entries after heads" });
-    });
-
-    it("refutes a blank line", async () => {
-      const text = exportOf(k.relay, entries, [head]);
-      expect(await refutation(`${text}\n`)).toEqual({ seq: null, line: 18, reason: "line 18 is not JSON" });
-    });
-
-    it("reports coverage of nothing checked", async () => {
-      const report = await verify("not an export\n");
-      expect(VerifyReportSchema.parse(report)).toMatchObject({ verdict: "REFUTED", table: null, last_seq: 0, coverage: { entries: 0, relay_key_pinned: true } });
-    });
-  });
-});
-
-describe("verifyExport is INCONCLUSIVE", () => {
-  it("when the relay key is not pinned", async () => {
-    const report = await verifyExport(exportOf(k.relay, entries, [head]));
-    expect(report).toMatchObject({
-      verdict: "INCONCLUSIVE",
-      unchecked: ["the relay key is not pinned, so heads prove nothing about who signed them"],
-      coverage: { relay_key_pinned: false, heads: 1, policy_replay: "full" },
-    });
-  });
-
-  it("when no head covers the ledger", async () => {
-    const report = await verify(exportOf(k.relay, entries, []));
-    expect(report).toMatchObject({
-      verdict: "INCONCLUSIVE",
-      unchecked: ["no relay-signed head covers the ledger"],
-      coverage: { heads: 0, head_seq: null, policy_replay: "full" },
-    });
-  });
-
-  it("when entries follow the last head", async () => {
-    const report = await verify(exportOf(k.relay, entries, [await headOver(k.relay, entries, 10)]));
-    expect(report).toMatchObject({
-      verdict: "INCONCLUSIVE",
-      unchecked: ["entries after 10 are not covered by a signed head"],
-      coverage: { head_seq: 10, policy_replay: "full" },
-    });
-  });
-
-  it("when the ledger is empty", async () => {
-    const report = await verify(exportOf(k.relay, [], []));
-    expect(report).toMatchObject({ verdict: "INCONCLUSIVE", last_seq: 0, coverage: { entries: 0 } });
-    expect(report.unchecked).toContain("the ledger is empty");
-  });
-
-  describe("when some entries are present only as leaf hashes", () => {
-    it("checks the chain through them, counts them by hash and skips the policy replay", async () => {
-      const report = await verify(exportOf(k.relay, hide(entries, [6, 7, 8]), [head]));
-      expect(report).toMatchObject({
-        verdict: "INCONCLUSIVE",
-        last_seq: 15,
-        unchecked: ["3 entries were checked by hash only, so the policy replay was skipped"],
-        coverage: { entries: 15, by_content: 12, by_hash: 3, signatures: 7, heads: 1, head_seq: 15, policy_replay: "skipped" },
-      });
-    });
-
-    it("refutes a wrong hidden leaf at the next visible entry", async () => {
-      const items = hide(entries, [6]);
-      items[5] = { seq: 6, leaf: "0".repeat(64) };
-      const report = await verify(exportOf(k.relay, items, [head]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 7, reason: "link does not follow from the previous entry" } });
-    });
-
-    it("refutes a wrong hidden leaf at the end through the head", async () => {
-      const items = hide(entries, [15]);
-      items[14] = { seq: 15, leaf: "0".repeat(64) };
-      const report = await verify(exportOf(k.relay, items, [head]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 15, reason: expect.stringMatching(/^fork/) } });
-    });
-
-    it("still refutes a visible entry altered next to hidden ones", async () => {
-      const items = copy(hide(entries, [6, 7]));
-      Object.assign(items[7]!, { body: "tampered" });
-      const report = await verify(exportOf(k.relay, items, [head]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 8, reason: expect.stringMatching(/altered/) } });
-    });
-  });
-});
-
-describe("verifyLedger", () => {
-  it("takes the table from the first entry when the view names none", async () => {
-    const report = await verifyLedger({ items: entries, heads: [head] }, pinned);
-    expect(report).toMatchObject({ verdict: "CLEAN", table: "t-459" });
-  });
-
-  it("gives the same verdict as the export of the same view", async () => {
-    const text = exportText({ table: "t-459", relay: k.relay.publicKeyText }, entries, [head]);
-    expect(await verifyLedger({ table: "t-459", relay: k.relay.publicKeyText, items: entries, heads: [head] }, pinned)).toEqual(await verify(text));
-  });
 });

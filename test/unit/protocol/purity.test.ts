@@ -1,0 +1,81 @@
+/**
+ * src/protocol is pure (STYLE.md habit 1): no Node or Workers globals, no network, no clock, no
+ * randomness, no logging. This scans every source file for the tokens that would break that.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../../src/protocol/", import.meta.url));
+
+/** Each forbidden token, and what it would bring in. */
+const FORBIDDEN: [RegExp, string][] = [
+  [/\bprocess\b/, "the Node process global"],
+  [/\bBuffer\b/, "Node's Buffer (use Uint8Array)"],
+  [/\brequire\s*\(/, "CommonJS require"],
+  [/\bfrom\s*["']node:/, "a Node built-in module"],
+  [/\bimport\s*\(\s*["']node:/, "a Node built-in module (dynamic import)"],
+  [/\bfrom\s*["']cloudflare:/, "a Workers runtime module"],
+  [/\bimport\s*\(\s*["']cloudflare:/, "a Workers runtime module (dynamic import)"],
+  [/\bfetch\s*\(/, "the network"],
+  [/\bDate\.now\b/, "the clock (pass `now` in)"],
+  [/\bnew Date\s*\(\s*\)/, "the clock (pass `now` in)"],
+  [/\bperformance\.now\b/, "the clock"],
+  [/\bMath\.random\b/, "randomness (pass it in)"],
+  [/\bgetRandomValues\b/, "randomness (pass it in)"],
+  [/\brandomUUID\b/, "randomness (pass it in)"],
+  [/\bsetTimeout\b/, "timers"],
+  [/\bsetInterval\b/, "timers"],
+  [/\bconsole\./, "logging"],
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sourceFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
+  );
+}
+
+/** `file:line: token (why)` for every forbidden token in `text`. */
+function violations(name: string, text: string): string[] {
+  return text.split("\n").flatMap((line, i) =>
+    FORBIDDEN.filter(([pattern]) => pattern.test(line)).map(([pattern, why]) => `${name}:${i + 1}: ${pattern.source} (${why})`),
+  );
+}
+
+describe("src/protocol purity", () => {
+  const files = sourceFiles(ROOT);
+
+  it("finds the protocol sources, policy and schemas included", () => {
+    const names = files.map((f) => relative(ROOT, f).replace(/\\/g, "/"));
+    expect(names).toEqual(expect.arrayContaining(["canonical.ts", "crypto.ts", "verify.ts", "policy/admit.ts", "schemas/entry.ts"]));
+  });
+
+  it("detects each forbidden token in a sample line", () => {
+    const sample = [
+      "process.env.X",
+      "Buffer.from(x)",
+      "require('x')",
+      'import { readFile } from "node:fs";',
+      'await import("node:crypto")',
+      'import { DurableObject } from "cloudflare:workers";',
+      'await import("cloudflare:sockets")',
+      "await fetch(url)",
+      "Date.now()",
+      "new Date()",
+      "performance.now()",
+      "Math.random()",
+      "crypto.getRandomValues(b)",
+      "crypto.randomUUID()",
+      "setTimeout(f, 1)",
+      "setInterval(f, 1)",
+      "console.log(x)",
+    ];
+    expect(sample.map((line) => violations("sample", line).length)).toEqual(sample.map(() => 1));
+  });
+
+  it("mentions no Node or Workers global, I/O, clock, randomness or logging in any file", () => {
+    const found = files.flatMap((file) => violations(relative(ROOT, file), readFileSync(file, "utf8")));
+    expect(found).toEqual([]);
+  });
+});
