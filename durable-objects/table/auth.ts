@@ -10,6 +10,7 @@ import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import { decodeHttpAuth } from "../../src/protocol/requests.js";
 import { HttpAuthSchema, type Principal } from "../../src/protocol/schemas/auth.js";
+import { own } from "../../src/protocol/records.js";
 
 /** The principal a read is authorized as; throws E_AUTH otherwise. */
 export async function authorizeRead(
@@ -39,8 +40,8 @@ export async function authorizeRead(
 
 function keyOf(state: TableState, principal: Principal): string | undefined {
   if ("seat" in principal) {
-    const seat = state.seats[principal.seat];
+    const seat = own(state.seats, principal.seat);
     return seat && seat.left === null ? seat.key : undefined;
   }
-  return state.config.owners[principal.owner]?.public_key;
+  return own(state.config.owners, principal.owner)?.public_key;
 }

@@ -12,6 +12,7 @@ import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { ClientFrameSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
 import { toTrestleError } from "../result.js";
+import { own } from "../../src/protocol/records.js";
 
 /** What a socket remembers across hibernation. */
 interface Attachment {
@@ -85,7 +86,7 @@ export class Sessions {
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
     if (attachment.seat !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
     if (host.now() - attachment.issued > LIMITS.auth_window_ms) throw new TrestleError("E_AUTH", "the challenge expired; reconnect");
-    const seat = state.seats[frame.seat];
+    const seat = own(state.seats, frame.seat);
     const statement = { scope: "ws", table: state.table, seat: frame.seat, challenge: attachment.challenge };
     if (!seat || seat.left !== null || !(await verifyStatement(seat.key, "auth", statement, frame.sig))) {
       throw new TrestleError("E_AUTH", "the challenge answer does not verify for that seat");

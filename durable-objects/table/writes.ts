@@ -15,6 +15,7 @@ import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "
 import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
 import { statementOf } from "../../src/protocol/statements.js";
 import { nonceKeyOf, type Ledger } from "./ledger.js";
+import { own } from "../../src/protocol/records.js";
 
 /** What a write produced: the primary entry and everything appended with it (empty on a retry). */
 export interface WriteOutcome {
@@ -57,7 +58,7 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
   const state = requireTable(host);
   const { submission } = request;
   if (submission.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `submission is for table "${submission.table}"`);
-  const seat = state.seats[submission.seat];
+  const seat = own(state.seats, submission.seat);
   if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${submission.seat}" is not at this table`);
   const draft = submissionDraft(state, request, seat.key);
   await checkSignature(draft);

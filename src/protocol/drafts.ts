@@ -13,6 +13,7 @@ import type { AuthoredDraft, SystemDraftOf } from "./schemas/entry.js";
 import type { JoinRequest } from "./schemas/join.js";
 import { cutText } from "./text.js";
 import type { SubmitRequest } from "./schemas/entry.js";
+import { own } from "./records.js";
 
 /** The draft for a seat's submission signed by `seatKey`, cut to the floor's `max_chars`. */
 export function submissionDraft(state: TableState, request: SubmitRequest, seatKey: string): AuthoredDraft {
@@ -26,7 +27,7 @@ export function submissionDraft(state: TableState, request: SubmitRequest, seatK
 
 /** The draft for an owner-signed join; the owner's key comes from the table config. */
 export function joinDraft(state: TableState, request: JoinRequest): SystemDraftOf<"seat_joined"> {
-  const owner = state.config.owners[request.join.owner];
+  const owner = own(state.config.owners, request.join.owner);
   if (!owner) throw new TrestleError("E_NOT_OWNER", `"${request.join.owner}" is not an owner of this table`);
   return {
     table: state.table,
@@ -41,7 +42,7 @@ export function joinDraft(state: TableState, request: JoinRequest): SystemDraftO
 /** The draft for a create request; validates the config (E_NO_TERMINATION, E_SCHEMA, E_NOT_OWNER). */
 export function createDraft(request: CreateRequest, relayKey: string): SystemDraftOf<"table_opened"> {
   const config = validateConfig(request.config);
-  const owner = config.owners[request.owner];
+  const owner = own(config.owners, request.owner);
   if (!owner) throw new TrestleError("E_NOT_OWNER", `"${request.owner}" is not an owner in the config`);
   return {
     table: config.id,

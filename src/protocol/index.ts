@@ -32,3 +32,4 @@ export * from "./schemas/verify.js";
 export * from "./schemas/responses.js";
 export * from "./schemas/ws.js";
 export * from "./text.js";
+export * from "./records.js";

@@ -9,6 +9,7 @@ import type { AuthoredDraft } from "../schemas/entry.js";
 import { TURN_KINDS } from "./floor.js";
 import type { TableState } from "./state.js";
 import { rotationOf } from "./topology.js";
+import { has, own } from "../records.js";
 
 /** The floor's per-entry character budget for a config. */
 export function maxChars(config: TableConfig): number {
@@ -17,7 +18,7 @@ export function maxChars(config: TableConfig): number {
 
 /** Throws the refusal for an authored draft, or returns normally when the policy accepts it. */
 export function checkAuthored(state: TableState, draft: AuthoredDraft): void {
-  const seat = state.seats[draft.seat];
+  const seat = own(state.seats, draft.seat);
   if (!seat || seat.left !== null) {
     throw new TrestleError("E_UNKNOWN_SEAT", `seat "${draft.seat}" is not at this table`);
   }
@@ -31,7 +32,7 @@ export function checkAuthored(state: TableState, draft: AuthoredDraft): void {
 
 function checkAddressing(state: TableState, draft: AuthoredDraft): void {
   const to = draft.kind === "say" || draft.kind === "proposal" ? draft.to : undefined;
-  const unknown = to?.find((s) => !(s in state.seats));
+  const unknown = to?.find((s) => !has(state.seats, s));
   if (unknown !== undefined) throw new TrestleError("E_UNKNOWN_SEAT", `"to" names unknown seat "${unknown}"`);
   const re = draft.kind === "say" || draft.kind === "proposal" || draft.kind === "decision" ? draft.re : undefined;
   if (re !== undefined && re > state.seq) {
@@ -82,7 +83,7 @@ function checkFloor(state: TableState, seat: string, kind: string, human: boolea
   if (!hasFloor && holder === null) return;
   const details = { holder, round: state.floor.round };
   if (hasFloor && !started) {
-    const missing = rotationOf(state.config.topology).participants.filter((s) => !(s in state.seats));
+    const missing = rotationOf(state.config.topology).participants.filter((s) => !has(state.seats, s));
     throw new TrestleError("E_NOT_FLOOR", `the floor starts when every seat has joined (waiting for ${missing.join(", ")})`, {
       ...details,
       waiting_for: missing,

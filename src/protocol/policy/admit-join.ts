@@ -10,6 +10,7 @@ import { canonicalSha256 } from "../hash.js";
 import { LIMITS } from "../limits.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { TableState } from "./state.js";
+import { has, own } from "../records.js";
 
 /** Throws the refusal for a join draft at time `now`, or returns when the policy accepts it. */
 export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">, now: number): void {
@@ -17,7 +18,7 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   if (join.table !== state.table || draft.table !== state.table) {
     throw new TrestleError("E_WRONG_TABLE", `join is for table "${join.table}", not "${state.table}"`);
   }
-  const owner = state.config.owners[join.owner];
+  const owner = own(state.config.owners, join.owner);
   if (!owner) throw new TrestleError("E_NOT_OWNER", `"${join.owner}" is not an owner of this table`);
   if (draft.author.key !== owner.public_key) throw new TrestleError("E_BAD_SIGNATURE", "join not signed by the owner's key");
   if (join.expires < now) throw new TrestleError("E_EXPIRED", "the join statement has expired");
@@ -32,14 +33,14 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   }
   const declared = state.config.seats;
   if (declared) {
-    const seat = declared[join.seat];
+    const seat = own(declared, join.seat);
     if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${join.seat}" is not declared in this table's config`);
     if (seat.owner !== join.owner) throw new TrestleError("E_FORBIDDEN", `seat "${join.seat}" belongs to ${seat.owner}`);
     if ((seat.human ?? false) !== join.human) {
       throw new TrestleError("E_FORBIDDEN", `seat "${join.seat}" is declared ${seat.human ? "human" : "bot"}`);
     }
   }
-  if (join.seat in state.seats) throw new TrestleError("E_SEAT_TAKEN", `seat "${join.seat}" is already taken`);
+  if (has(state.seats, join.seat)) throw new TrestleError("E_SEAT_TAKEN", `seat "${join.seat}" is already taken`);
   const sameKey = Object.values(state.seats).find((s) => s.key === join.seat_key);
   if (sameKey) throw new TrestleError("E_FORBIDDEN", `that seat key already holds seat "${sameKey.name}"`);
   if (Object.keys(state.seats).length >= LIMITS.seats) throw new TrestleError("E_SEAT_LIMIT");

@@ -20,7 +20,8 @@ import {
   type FloorMove,
 } from "./floor.js";
 import { cloneState, type TableState } from "./state.js";
-import { closeReasonAfter, closesWhenRoundsExhausted } from "./termination.js";
+import { closeReasonAfter } from "./termination.js";
+import { own } from "../records.js";
 
 /** What an accepted draft produces. */
 export interface Admitted {
@@ -54,7 +55,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
 function admitOpening(state: TableState | null, draft: SystemDraftOf<"table_opened">, now: number): Admitted {
   if (state) throw new TrestleError("E_TABLE_EXISTS");
   const config = validateConfig(draft.data.config);
-  const creator = config.owners[draft.data.creator];
+  const creator = own(config.owners, draft.data.creator);
   if (!creator) throw new TrestleError("E_NOT_OWNER", `"${draft.data.creator}" is not an owner in the config`);
   if (draft.author.key !== creator.public_key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the creator's key");
   if (draft.table !== config.id) throw new TrestleError("E_WRONG_TABLE", "entry table differs from config id");
@@ -82,7 +83,7 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
     return;
   }
   const wasHolder = state.floor.holder === entry.seat;
-  const endsTurn = TURN_KINDS.has(entry.kind) && (wasHolder || !state.seats[entry.seat]?.human);
+  const endsTurn = TURN_KINDS.has(entry.kind) && (wasHolder || !own(state.seats, entry.seat)?.human);
   if (!endsTurn) return;
   if (botDepthReached(state)) {
     const human = humanForBotDepth(state);
@@ -90,6 +91,5 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   }
   if (!wasHolder) return;
   const move = nextMove(state);
-  if (!("exhausted" in move)) return yield floor(move);
-  yield closesWhenRoundsExhausted(state) ? close("rounds_exhausted") : floor({ holder: null, round: state.floor.round, reason: "done" });
+  yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
 }

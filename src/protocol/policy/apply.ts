@@ -8,6 +8,7 @@ import type { Entry, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { applyFloorEntry, TURN_KINDS } from "./floor.js";
 import type { TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
+import { own } from "../records.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -25,7 +26,6 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
       cursor: { round: 1, pos: 0 },
       hands: [],
       bot_run: 0,
-      exhausted: false,
     },
     tokens: 0,
     authored: 0,
@@ -44,7 +44,7 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
     applySystem(state, entry);
     return state;
   }
-  const seat = state.seats[entry.seat];
+  const seat = own(state.seats, entry.seat);
   state.authored += 1;
   state.tokens += tokenCost(entry);
   if (seat?.human) state.floor.bot_run = 0;
@@ -72,7 +72,7 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     }
     case "seat_left": {
-      const seat = state.seats[entry.data.seat];
+      const seat = own(state.seats, entry.data.seat);
       if (seat) seat.left = entry.seq;
       state.floor.hands = state.floor.hands.filter((h) => h !== entry.data.seat);
       return;

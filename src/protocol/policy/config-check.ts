@@ -7,6 +7,7 @@ import { isStrongPublicKey } from "../crypto.js";
 import { TrestleError, parseOrThrow } from "../errors.js";
 import { TableConfigSchema, type TableConfig, type TerminationCondition } from "../schemas/config.js";
 import { rotationOf } from "./topology.js";
+import { has } from "../records.js";
 
 /** Parses and checks a config; throws E_NO_TERMINATION, or E_SCHEMA naming the offending path. */
 export function validateConfig(raw: unknown): TableConfig {
@@ -36,14 +37,14 @@ function checkKeys(config: TableConfig): void {
 function checkSeats(config: TableConfig): void {
   const declared = config.seats ?? {};
   for (const [name, seat] of Object.entries(declared)) {
-    if (!(seat.owner in config.owners)) fail(`seats.${name}.owner`, `owner "${seat.owner}" is not in owners`);
+    if (!has(config.owners, seat.owner)) fail(`seats.${name}.owner`, `owner "${seat.owner}" is not in owners`);
   }
   const rotation = rotationOf(config.topology);
   const referenced: [string, string][] = rotation.participants.map((seat, i) => [rotation.paths[i] ?? "topology", seat]);
   const decisionBy = config.floor?.decision_by;
   if (Array.isArray(decisionBy)) decisionBy.forEach((s, i) => referenced.push([`floor.decision_by[${i}]`, s]));
   for (const [path, seat] of referenced) {
-    if (!(seat in declared)) fail(path, `seat "${seat}" is not declared in seats`);
+    if (!has(declared, seat)) fail(path, `seat "${seat}" is not declared in seats`);
   }
   const participants = rotation.participants;
   if (new Set(participants).size !== participants.length) fail("topology", "a seat appears twice in the topology");
@@ -57,6 +58,10 @@ function checkTermination(config: TableConfig): void {
       "E_NO_TERMINATION",
       `no termination condition can fire: a ${config.topology.kind} topology without rounds never exhausts them`,
     );
+  }
+  // A rotation that ends leaves nobody to speak; the table must close then rather than hang.
+  if (rotationOf(config.topology).finite && !config.termination.any.includes("rounds_exhausted")) {
+    fail("termination.any", `the ${config.topology.kind} rotation ends after its rounds; list "rounds_exhausted" so the table closes then`);
   }
 }
 

@@ -8,6 +8,7 @@ import type { TableState } from "./state.js";
 import { presentSeats } from "./state.js";
 import { rotationOf } from "./topology.js";
 import type { SlotPosition } from "./topologies/rotation.js";
+import { has, own } from "../records.js";
 
 /** A floor move: the next holder, or the end of the rotation. */
 export type FloorMove =
@@ -26,7 +27,7 @@ function scanRotation(state: TableState): { seat: string; reason: "turn" | "judg
     const slot = rotation.slot(at);
     if (!slot) return null;
     const after = rotation.next(at);
-    if (state.seats[slot.seat]?.left === null) return { ...slot, at, after };
+    if (own(state.seats, slot.seat)?.left === null) return { ...slot, at, after };
     at = after;
   }
   return null;
@@ -35,7 +36,7 @@ function scanRotation(state: TableState): { seat: string; reason: "turn" | "judg
 /** Whether every seat the topology names has joined, so the floor can start. */
 export function floorCanStart(state: TableState): boolean {
   const rotation = rotationOf(state.config.topology);
-  return rotation.hasFloor && !state.floor.started && rotation.participants.every((s) => s in state.seats);
+  return rotation.hasFloor && !state.floor.started && rotation.participants.every((s) => has(state.seats, s));
 }
 
 /** The move that starts the floor. */
@@ -76,8 +77,6 @@ export function applyFloorEntry(state: TableState, entry: Pick<SystemEntryOf<"fl
     floor.hands = floor.hands.filter((h) => h !== holder);
   } else if (reason === "bot_depth") {
     floor.bot_run = 0;
-  } else if (reason === "done") {
-    floor.exhausted = true;
   }
   floor.holder = holder;
   floor.round = round;

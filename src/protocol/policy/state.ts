@@ -28,7 +28,6 @@ export interface FloorState {
   cursor: { round: number; pos: number };
   hands: string[];
   bot_run: number;
-  exhausted: boolean;
 }
 
 /** A decision in force. */

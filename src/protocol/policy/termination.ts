@@ -23,11 +23,6 @@ export function closeReasonAfter(state: TableState, entry: UnchainedEntry): Clos
   return state.seq >= LIMITS.entries - 1 ? "ledger_full" : null;
 }
 
-/** Whether the config lists `rounds_exhausted`. */
-export function closesWhenRoundsExhausted(state: TableState): boolean {
-  return state.config.termination.any.includes("rounds_exhausted");
-}
-
 /** Tokens an authored entry costs: its reported budget, else a quarter of its original length. */
 export function tokenCost(entry: { body: string; budget?: { tokens: number }; truncated?: { chars: number } }): number {
   return entry.budget?.tokens ?? Math.ceil((entry.truncated?.chars ?? entry.body.length) / 4);

@@ -144,7 +144,7 @@ export const CloseReasonSchema = z.enum([
 export type CloseReason = z.infer<typeof CloseReasonSchema>;
 
 /** Why the floor moved. */
-export const FloorReasonSchema = z.enum(["start", "turn", "hand", "judge", "bot_depth", "human_done", "done"]);
+export const FloorReasonSchema = z.enum(["start", "turn", "hand", "judge", "bot_depth", "human_done"]);
 export type FloorReason = z.infer<typeof FloorReasonSchema>;
 
 /** First entry: the validated config, the relay key heads are signed with, and the creating owner. */

@@ -132,17 +132,15 @@ describe("validateConfig", () => {
 });
 
 describe("validateConfig and seat names that are Object.prototype members", () => {
-  // BUG: config-check.ts checkSeats tests `seat in declared`, which is true for "constructor"
-  // (Object.prototype) although no such seat is declared; a topology or decision_by naming it
-  // validates. Expected E_SCHEMA naming the path.
-  it.fails("refuses a broadcast order naming an undeclared seat called constructor with E_SCHEMA", async () => {
+  // "constructor" is a valid name that a plain `in` check would find on Object.prototype.
+  it("refuses a broadcast order naming an undeclared seat called constructor with E_SCHEMA", async () => {
     const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "constructor"], rounds: 1 } });
     const error = await refusal(() => validateConfig(config));
     expect(error.code).toBe("E_SCHEMA");
     expect(error.message).toContain("at topology.order[1]");
   });
 
-  it.fails("refuses decision_by naming an undeclared seat called constructor with E_SCHEMA", async () => {
+  it("refuses decision_by naming an undeclared seat called constructor with E_SCHEMA", async () => {
     const error = await refusal(() => validateConfig(broadcastConfig(k, { floor: { decision_by: ["constructor"] } })));
     expect(error.code).toBe("E_SCHEMA");
     expect(error.message).toContain("at floor.decision_by[0]");

@@ -3,7 +3,7 @@
  * budget_tokens, max_entries; after the close every write is E_CLOSED.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { admit, canonicalize, joinDraft, signJoin, type TableConfig } from "../../../src/protocol/index.js";
+import { admit, canonicalize, joinDraft, signJoin, validateConfig, type TableConfig } from "../../../src/protocol/index.js";
 import { cast, debateConfig, keyOf, nonceOf, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, kindOf, moves, openConfig, refusal, TestTable } from "./fixtures.js";
 
@@ -45,7 +45,7 @@ describe("termination by decision", () => {
   });
 
   it("records a decision without closing when decision is not a termination condition", async () => {
-    const t = await broadcast({ termination: { any: [{ max_entries: 10 }] } });
+    const t = await broadcast({ termination: { any: [{ max_entries: 10 }, "rounds_exhausted"] } });
     const added = await t.write("a", { kind: "decision", body: "interim: #459 first" });
     expect(moves(added)).toEqual([{ floor: { holder: "b", round: 1, reason: "turn" } }]);
     expect(t.state.closed).toBeNull();
@@ -88,12 +88,9 @@ describe("termination by rounds_exhausted", () => {
     expect(moves(await t.write("judge", { kind: "pass" }))).toEqual([{ table_closed: { reason: "rounds_exhausted" } }]);
   });
 
-  it("leaves the floor with nobody when the rounds end but rounds_exhausted is not listed", async () => {
-    const t = await broadcast({ topology: { kind: "broadcast", order: ["a", "b", "c"], rounds: 1 }, termination: { any: [{ max_entries: 10 }] } });
-    for (const seat of ["a", "b"]) await t.say(seat);
-    expect(moves(await t.say("c"))).toEqual([{ floor: { holder: null, round: 1, reason: "done" } }]);
-    expect(t.state.closed).toBeNull();
-    expect((await refusal(() => t.say("a"))).details).toEqual({ holder: null, round: 1 });
+  it("refuses a config whose rounds end but that does not list rounds_exhausted (the table would hang)", () => {
+    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"], rounds: 1 }, termination: { any: [{ max_entries: 10 }] } });
+    expect(() => validateConfig(config)).toThrow(expect.objectContaining({ code: "E_SCHEMA", message: expect.stringContaining("termination.any") }));
   });
 });
 
@@ -148,7 +145,7 @@ describe("termination by max_entries", () => {
 
 describe("several conditions", () => {
   it("closes with the first listed condition that fires", async () => {
-    const t = await debate({ termination: { any: [{ budget_tokens: 1 }, "decision"] }, floor: { decision_by: "any" } });
+    const t = await debate({ termination: { any: [{ budget_tokens: 1 }, "decision", "rounds_exhausted"] }, floor: { decision_by: "any" } });
     expect(moves(await t.write("bot-tao", { kind: "decision", body: "both fire" }))).toEqual([{ table_closed: { reason: "budget_tokens" } }]);
   });
 });

@@ -153,7 +153,7 @@ describe("the projection prefix", () => {
   });
 
   it("changes when a decision lands", async () => {
-    const t = await TestTable.open(broadcastConfig(k, { termination: { any: [{ max_entries: 10 }] } }), ["a", "b", "c"], k);
+    const t = await TestTable.open(broadcastConfig(k, { termination: { any: [{ max_entries: 10 }, "rounds_exhausted"] } }), ["a", "b", "c"], k);
     await t.say("a");
     const before = projectionOf(t, "a").prefix_sha256;
     const [decision] = await t.write("b", { kind: "decision", body: "#459 first" });
