@@ -7,7 +7,8 @@ import type { SigningPurpose } from "./crypto.js";
 import { canonicalSha256, textSha256 } from "./hash.js";
 import type { TableConfig } from "./schemas/config.js";
 import type { CreateStatement } from "./schemas/create.js";
-import type { EntryDraft, Submission } from "./schemas/entry.js";
+import type { ApprovalDraft, EntryDraft, Submission } from "./schemas/entry.js";
+import type { ApprovalStatement } from "./schemas/approval.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
 export interface RecordedStatement {
@@ -28,6 +29,23 @@ export function createStatement(config: TableConfig, owner: string): CreateState
   return { table: config.id, config_sha256: canonicalSha256(config), owner };
 }
 
+/** What an owner signs for an approval: exactly the statement fields of the approval entry. */
+export function approvalStatement(entry: ApprovalStatement | ApprovalDraft): ApprovalStatement {
+  const { table, task, proposal, effects_sha256, verdict, nonce } = entry;
+  return { table, task, proposal, effects_sha256, verdict, nonce };
+}
+
+/**
+ * The key under which an entry's nonce is used once: per seat for entries, per table for joins,
+ * per owner for approvals; null for entries without a nonce. The relay indexes it; verifiers check it.
+ */
+export function nonceKeyOf(entry: EntryDraft): string | null {
+  if (entry.kind === "approval") return `approval:${entry.owner}:${entry.nonce}`;
+  if (entry.kind !== "system") return `entry:${entry.seat}:${entry.nonce}`;
+  if (entry.subkind === "seat_joined") return `join:${entry.data.join.nonce}`;
+  return null;
+}
+
 /** The signed statement an entry records; null for entries the relay makes on its own authority. */
 export function statementOf(entry: EntryDraft): RecordedStatement | null {
   if (entry.kind === "system") {
@@ -44,6 +62,11 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
       default:
         return null;
     }
+  }
+  if (entry.kind === "approval") {
+    // A relay-attested approval (`via`, author null) records no signature; admit judges it.
+    if (entry.author === null) return null;
+    return { purpose: "approval", statement: approvalStatement(entry), key: entry.author.key, sig: entry.author.sig };
   }
   const { truncated, author, body, ...rest } = entry;
   const { seq: _s, ts: _t, leaf: _l, link: _k, ...authored } = rest as typeof rest & Record<string, unknown>;

@@ -6,6 +6,7 @@
 import { TrestleError } from "../errors.js";
 import type { Entry, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { applyFloorEntry, TURN_KINDS } from "./floor.js";
+import { applyEndorsement, applyGatewayAuthored, applyTaskEntry } from "./apply-gateway.js";
 import type { TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
 import { own } from "../records.js";
@@ -31,6 +32,9 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     authored: 0,
     decisions: [],
     closed: null,
+    tasks: {},
+    requests: {},
+    endorsed: [entry.data.creator],
   };
 }
 
@@ -44,6 +48,7 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
     applySystem(state, entry);
     return state;
   }
+  if (entry.kind === "approval") return state;
   const seat = own(state.seats, entry.seat);
   state.authored += 1;
   state.tokens += tokenCost(entry);
@@ -51,6 +56,7 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
   else if (TURN_KINDS.has(entry.kind)) state.floor.bot_run += 1;
   if (entry.kind === "raise_hand") state.floor.hands.push(entry.seat);
   if (entry.kind === "decision") state.decisions.push({ seq: entry.seq, seat: entry.seat, body: entry.body });
+  applyGatewayAuthored(state, entry);
   return state;
 }
 
@@ -69,6 +75,7 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
         joined: entry.seq,
         left: null,
       };
+      applyEndorsement(state, join);
       return;
     }
     case "seat_left": {
@@ -83,6 +90,10 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
     case "table_closed":
       state.closed = { reason: entry.data.reason, seq: entry.seq };
       state.floor.holder = null;
+      return;
+    case "task_opened":
+    case "task_state":
+      applyTaskEntry(state, entry);
       return;
   }
 }
