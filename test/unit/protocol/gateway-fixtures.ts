@@ -1,7 +1,7 @@
 /**
- * Fixtures for the commit-gateway tests: an open room with two seats of jenny (executor and a
- * second bot), a checker of ops and a human of tao; effects on jenny's taskboard; and helpers that
- * sign approvals with an owner key exactly as a client would (from the proposal entry it read).
+ * Fixtures for the commit-gateway protocol tests: the gateway room (test/support/gateway.ts) in a
+ * MemoryLedger, and helpers that sign approvals with an owner key exactly as a client would (from
+ * the proposal entry it read).
  */
 import {
   approvalDraft,
@@ -17,29 +17,11 @@ import {
   type Signer,
   type TableConfig,
 } from "../../../src/protocol/index.js";
+import { CARD_EFFECT, gatewayConfig } from "../../support/gateway.js";
 import { nonceOf, type Cast } from "../../support/table-fixture.js";
 import { TestTable } from "./fixtures.js";
 
-/** An effect on jenny's taskboard. */
-export const CARD_EFFECT: Effect = { owner: "jenny", resource: "taskboard", action: "create_card", args: { title: "ship #459", column: "doing" } };
-
-/** An open room for task work: x (tao), y and y2 (jenny), c (ops, the checker), h (tao, human). */
-export function gatewayConfig(k: Cast, overrides: Partial<TableConfig> = {}): TableConfig {
-  return {
-    id: "t-gateway",
-    topic: "Who updates the taskboard?",
-    owners: {
-      tao: { public_key: k.tao.publicKeyText },
-      jenny: { public_key: k.jenny.publicKeyText },
-      ops: { public_key: k.ops.publicKeyText },
-    },
-    seats: { x: { owner: "tao" }, y: { owner: "jenny" }, y2: { owner: "jenny" }, c: { owner: "ops" }, h: { owner: "tao", human: true } },
-    topology: { kind: "open" },
-    termination: { any: [{ max_entries: 200 }] },
-    watchdog: { heartbeat_ms: 60_000 },
-    ...overrides,
-  };
-}
+export { CARD_EFFECT, gatewayConfig };
 
 /** Opens the gateway room with every seat joined. */
 export function gatewayTable(k: Cast, overrides: Partial<TableConfig> = {}): Promise<TestTable> {
