@@ -31,7 +31,7 @@ export function newCode(random: Uint8Array): string {
   return `${chars.slice(0, 4)}-${chars.slice(4)}`;
 }
 
-/** The fixed window `now` falls in. */
+/** The start (ms) of the fixed window `now` falls in. */
 export function windowOf(now: number, windowMs: number): number {
-  return Math.floor(now / windowMs);
+  return Math.floor(now / windowMs) * windowMs;
 }

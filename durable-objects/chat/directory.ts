@@ -131,7 +131,7 @@ export class ChatDirectoryDO extends DurableObject<Env> {
     this.sql.exec("DELETE FROM codes WHERE expires_at < ?", now - CODE_LIMITS.keep_ms);
     this.sql.exec("DELETE FROM nonces WHERE at < ?", now - CODE_LIMITS.keep_ms);
     this.sql.exec("DELETE FROM seen WHERE at < ?", now - CODE_LIMITS.keep_ms);
-    this.sql.exec("DELETE FROM counters WHERE window < ?", windowOf(now - CODE_LIMITS.keep_ms, 1));
+    this.sql.exec("DELETE FROM counters WHERE window < ?", now - CODE_LIMITS.keep_ms);
   }
 }
 

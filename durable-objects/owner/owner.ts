@@ -151,8 +151,10 @@ export class OwnerDO extends DurableObject<Env> {
   }
 
   private async schedule(outbox: Outbox): Promise<void> {
-    const next = outbox.nextDue(this.now());
-    if (next === null) return;
+    const due = outbox.nextDue(this.now());
+    if (due === null) return;
+    const delay = Number(this.env.OUTBOX_DELAY_MS ?? 0);
+    const next = Math.max(due, this.now() + (Number.isSafeInteger(delay) && delay > 0 ? delay : 0));
     const current = await this.ctx.storage.getAlarm();
     if (current === null || current > next) await this.ctx.storage.setAlarm(next);
   }

@@ -17,6 +17,8 @@ export interface ChatEnv {
   DISCORD_PUBLIC_KEY?: string;
   DISCORD_APPLICATION_ID?: string;
   DISCORD_API_BASE?: string;
+  /** Milliseconds the outbox waits before a fresh batch goes out (default 0); lets bursts coalesce. */
+  OUTBOX_DELAY_MS?: string;
 }
 
 /** Default public API bases. */
