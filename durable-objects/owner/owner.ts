@@ -128,8 +128,8 @@ export class OwnerDO extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const ownerKey = this.storedKey();
     if (!ownerKey) return;
-    const report = await this.drain(ownerKey);
-    if (report.next !== null) await this.ctx.storage.setAlarm(report.next);
+    await this.drain(ownerKey);
+    await this.schedule(this.parts(ownerKey).outbox);
   }
 
   /** One drain (the alarm's body), exposed for tests and diagnostics. */
@@ -156,6 +156,7 @@ export class OwnerDO extends DurableObject<Env> {
     const delay = Number(this.env.OUTBOX_DELAY_MS ?? 0);
     const next = Math.max(due, this.now() + (Number.isSafeInteger(delay) && delay > 0 ? delay : 0));
     const current = await this.ctx.storage.getAlarm();
+    // Inside alarm() the running alarm is already cleared, so the next batch is always scheduled.
     if (current === null || current > next) await this.ctx.storage.setAlarm(next);
   }
 }
