@@ -128,13 +128,14 @@ export class OwnerDO extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const ownerKey = this.storedKey();
     if (!ownerKey) return;
-    await this.drain(ownerKey);
-    await this.schedule(this.parts(ownerKey).outbox);
+    const { outbox } = this.parts(ownerKey);
+    await outbox.drain(this.env, () => this.now());
+    await this.schedule(outbox);
   }
 
-  /** One drain (the alarm's body), exposed for tests and diagnostics. */
-  async drain(ownerKey: string): Promise<DrainReport> {
-    return this.parts(ownerKey).outbox.drain(this.env, () => this.now());
+  /** One drain of the outbox without rescheduling (the alarm's body), for tests and diagnostics. */
+  async drain(ownerKey: string): Promise<Result<DrainReport>> {
+    return guarded(() => this.parts(ownerKey).outbox.drain(this.env, () => this.now()));
   }
 
   private parts(ownerKey: string) {

@@ -8,6 +8,7 @@ import { OwnerClient } from "../../src/client/owner.js";
 import { toHex, utf8 } from "../../src/protocol/bytes.js";
 import type { ChatPlatform, Signer } from "../../src/protocol/index.js";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
+import { unwrap } from "../../durable-objects/result.js";
 import { CHAT_TEST, discordAppKey } from "./chat-env.js";
 import type { RecordedRequest, Script } from "./fake-chat-api.js";
 import { nonceOf } from "./table-fixture.js";
@@ -135,8 +136,8 @@ export function ownerDO(key: string): DurableObjectStub<OwnerDO> {
 }
 
 /** Runs one outbox drain of `key`'s OwnerDO, as its alarm does (without rescheduling). */
-export function drain(key: string) {
-  return runInDurableObject(ownerDO(key), (o: OwnerDO) => o.drain(key));
+export async function drain(key: string) {
+  return unwrap(await runInDurableObject(ownerDO(key), (o: OwnerDO) => o.drain(key)));
 }
 
 /** Runs `key`'s OwnerDO alarm now if one is scheduled; false when none was. */

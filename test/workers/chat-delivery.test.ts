@@ -3,12 +3,12 @@
  * drains them to the loopback fakes of Telegram, LINE and Discord, every attempt is recorded, and
  * an alarm retry never sends twice.
  */
-import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import type { Notification, Signer, TableConfig } from "../../src/protocol/index.js";
-import { bindVia, drain, ownerClient, ownerDO, requests, runAlarm, script } from "../support/chat-driver.js";
+import { bindVia, drain, lineText, ownerClient, ownerDO, postLine, requests, runAlarm, script } from "../support/chat-driver.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { keyOf } from "../support/table-fixture.js";
 
@@ -197,6 +197,19 @@ describe("when an alarm runs again", () => {
     expect(await runAlarm(owner.publicKeyText)).toBe(true);
     expect(await requests("/discord/channels/98081/messages")).toHaveLength(46);
     expect(await runAlarm(owner.publicKeyText)).toBe(false);
+  });
+
+  it("keeps bindings, queued messages and codes across eviction of the owner and directory objects", async () => {
+    const owner = await keyOf("owner:deliver-evict");
+    await bindVia("telegram", owner, "8101");
+    await notify(owner, [closed("evict", 2)]);
+    const { code } = await ownerClient(owner).bindCode("line");
+    await evictDurableObject(ownerDO(owner.publicKeyText));
+    await evictDurableObject(env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory")));
+    expect(await drain(owner.publicKeyText)).toMatchObject({ sent: 2, delivered: 2 });
+    expect((await ownerClient(owner).channels()).channels).toMatchObject([{ account: "8101", state: "ok", delivered: 2 }]);
+    await postLine([lineText("U8102", code)]);
+    expect((await ownerClient(owner).channels()).channels.map((c) => c.account)).toEqual(["8101", "U8102"]);
   });
 
   it("queues an event only once when a table sends it again", async () => {
