@@ -26,15 +26,16 @@ export interface Attempt {
 export class AttemptLog {
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Appends one attempt, keeping the newest KEEP_PER_CHANNEL per channel. */
+  /** Appends one attempt, keeping the newest KEEP_PER_CHANNEL of its channel. */
   record(a: Attempt): void {
     this.sql.exec(
       "INSERT INTO attempts (platform, account, event_id, status, http_status, reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       a.platform, a.account, a.event, a.status, a.http_status, a.reason, a.detail, a.at,
     );
     this.sql.exec(
-      `DELETE FROM attempts WHERE platform = ? AND account = ? AND id <= (SELECT MAX(id) FROM attempts WHERE platform = ? AND account = ?) - ?`,
-      a.platform, a.account, a.platform, a.account, KEEP_PER_CHANNEL * 4,
+      `DELETE FROM attempts WHERE platform = ? AND account = ?
+         AND id NOT IN (SELECT id FROM attempts WHERE platform = ? AND account = ? ORDER BY id DESC LIMIT ?)`,
+      a.platform, a.account, a.platform, a.account, KEEP_PER_CHANNEL,
     );
   }
 

@@ -30,6 +30,8 @@ import { keyOf, nonceOf } from "../support/table-fixture.js";
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const head = async (table: string) => (await relay.request("GET", `/tables/${table}/head`)).body;
 
+type Room = Awaited<ReturnType<typeof room>>;
+
 /** An open room: x (tao), y (jenny), both seated; owners have keys of their own. */
 async function room(id: string) {
   const k = { tao: await keyOf(`owner:${id}:tao`), jenny: await keyOf(`owner:${id}:jenny`), ops: await keyOf(`owner:${id}:ops`), x: await keyOf(`seat:${id}:x`), y: await keyOf(`seat:${id}:y`) };
@@ -181,10 +183,28 @@ describe("chat commands", () => {
     const first = await relay.request("POST", `/tables/${id}/control`, request);
     expect(first.status).toBe(201);
     expect((await relay.request("POST", `/tables/${id}/control`, request)).body.seq).toBe(first.body.seq);
-    const forged = await signControl(k.tao, { table: id, owner: "jenny", action: "resume", nonce: nonceOf("forged-resume") });
-    const before = await head(id);
-    expect((await relay.request("POST", `/tables/${id}/control`, forged)).body.error.code).toBe("E_BAD_SIGNATURE");
-    expect(await head(id)).toEqual(before);
+  });
+
+  describe("when an owner-signed control is bad", () => {
+    it.each([
+      ["E_BAD_SIGNATURE", "signed by another owner's key", async (k: Room, id: string) => signControl(k.tao, { table: id, owner: "jenny", action: "pause", nonce: nonceOf("forged") })],
+      ["E_WRONG_TABLE", "signed for another table", async (k: Room) => signControl(k.jenny, { table: "other-table", owner: "jenny", action: "pause", nonce: nonceOf("other") })],
+      ["E_FORBIDDEN", "from an owner without a seat", async (k: Room, id: string) => signControl(k.ops, { table: id, owner: "ops", action: "pause", nonce: nonceOf("ops") })],
+      ["E_NOT_ALLOWED", "resuming a running table", async (k: Room, id: string) => signControl(k.jenny, { table: id, owner: "jenny", action: "resume", nonce: nonceOf("resume") })],
+      ["E_SCHEMA", "with an unknown field", async (k: Room, id: string) => ({ ...(await signControl(k.jenny, { table: id, owner: "jenny", action: "pause", nonce: nonceOf("x") })), extra: 1 })],
+    ] as const)("refuses %s (%s) and leaves the head", async (code, _what, make) => {
+      const id = `bad-control-${code.toLowerCase().replace(/_/g, "-")}`;
+      const k = await room(id);
+      const before = await head(id);
+      expect((await relay.request("POST", `/tables/${id}/control`, await make(k, id))).body.error.code).toBe(code);
+      expect(await head(id)).toEqual(before);
+    });
+  });
+
+  describe("when a webhook body is not the platform's shape", () => {
+    it("refuses a correctly authenticated Telegram body that is not an update with E_SCHEMA", async () => {
+      expect(await postTelegram({ hello: "world" })).toMatchObject({ status: 400, body: { error: { code: "E_SCHEMA" } } });
+    });
   });
 
   it("tells an unbound account how to bind", async () => {
