@@ -98,7 +98,8 @@ export async function verifyLineSignature(secret: string, body: Uint8Array, sign
 }
 
 const Source = z.looseObject({ type: z.string().max(16), userId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional() });
-const LineEvent = z.looseObject({
+/** One webhook event, as far as this relay reads it. */
+export const LineEventSchema = z.looseObject({
   type: z.string().max(32),
   webhookEventId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
   replyToken: z.string().max(256).optional(),
@@ -106,10 +107,10 @@ const LineEvent = z.looseObject({
   message: z.looseObject({ type: z.string().max(16), text: z.string().max(5000).optional() }).optional(),
   postback: z.looseObject({ data: z.string().max(300) }).optional(),
 });
-export type LineEvent = z.infer<typeof LineEvent>;
+export type LineEvent = z.infer<typeof LineEventSchema>;
 
 /** The webhook body: up to 100 events (LINE batches them). */
-export const LineWebhookSchema = z.looseObject({ destination: z.string().max(64).optional(), events: z.array(LineEvent).max(100) });
+export const LineWebhookSchema = z.looseObject({ destination: z.string().max(64).optional(), events: z.array(LineEventSchema).max(100) });
 
 /** What one event asks for; only one-to-one chats with a user are taken (groups and rooms are ignored). */
 export function parseLineEvent(event: LineEvent): Inbound {
