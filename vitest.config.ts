@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { chatBindings } from "./test/support/chat-env.js";
 
 export default defineConfig({
   test: {
@@ -13,8 +14,13 @@ export default defineConfig({
         },
       },
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" } })],
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"] },
+        plugins: [
+          cloudflareTest(async ({ inject }) => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: { bindings: await chatBindings(inject("fakeChatApi")) },
+          })),
+        ],
+        test: { name: "workers", include: ["test/workers/**/*.test.ts"], globalSetup: ["test/support/fake-chat-global.ts"] },
       },
     ],
   },

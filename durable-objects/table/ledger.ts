@@ -7,11 +7,13 @@
 import { chainEntry, GENESIS_LINK } from "../../src/protocol/chain.js";
 import type { Entry, EntryDraft, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
 import { hasSchema, migrate } from "./schema.js";
+import { controlNonceKey } from "../../src/protocol/policy/pause.js";
 
 /** The nonce index key of an entry, or null for entries without a nonce. */
 export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.kind !== "system") return `entry:${entry.seat}:${entry.nonce}`;
   if (entry.subkind === "seat_joined") return `join:${entry.data.join.nonce}`;
+  if (entry.subkind === "table_paused" || entry.subkind === "table_resumed") return controlNonceKey(entry);
   return null;
 }
 

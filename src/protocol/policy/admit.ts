@@ -21,6 +21,7 @@ import {
 } from "./floor.js";
 import { cloneState, type TableState } from "./state.js";
 import { closeReasonAfter } from "./termination.js";
+import { checkControl, checkNotPaused } from "./pause.js";
 import { own } from "../records.js";
 
 /** What an accepted draft produces. */
@@ -36,11 +37,12 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
   if (state.closed) throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   if (draft.kind === "system") {
-    if (draft.subkind !== "seat_joined") {
+    if (draft.subkind === "table_paused" || draft.subkind === "table_resumed") checkControl(state, draft);
+    else if (draft.subkind !== "seat_joined") {
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
-    }
-    checkJoin(state, draft, now);
+    } else checkJoin(state, draft, now);
   } else {
+    checkNotPaused(state, draft);
     checkAuthored(state, draft);
   }
   const next = cloneState(state);

@@ -5,6 +5,7 @@
 import type { CapabilityCard } from "../schemas/card.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { CloseReason } from "../schemas/entry.js";
+import type { ControlVia } from "../schemas/control.js";
 
 /** A seat as the ledger recorded it. */
 export interface SeatState {
@@ -50,6 +51,8 @@ export interface TableState {
   authored: number;
   decisions: DecisionState[];
   closed: { reason: CloseReason; seq: number } | null;
+  /** Set by `table_paused`, cleared by `table_resumed` (policy/pause.ts). */
+  paused: { seq: number; owner: string; via: ControlVia } | null;
 }
 
 /** A copy of the state that shares nothing with the original. */
