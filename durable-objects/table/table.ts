@@ -30,6 +30,8 @@ import { Ledger } from "./ledger.js";
 import { readEntries, readExport, readProjection, readTasks } from "./reads.js";
 import { Sessions, type SessionHost } from "./sessions.js";
 import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
+import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
+import { notifyOwners } from "./notify.js";
 import { NO_CHANNELS, type ChannelProbe } from "./approvers.js";
 import { runWatchdog, Watchdog } from "./alarms.js";
 
@@ -46,6 +48,7 @@ export class TableDO extends DurableObject<Env> {
   private readonly sessions: Sessions;
   private heads: Heads | undefined;
   private pushes: Promise<void> = Promise.resolve();
+  private notices: Promise<void> = Promise.resolve();
   private readonly watchdog: Watchdog;
   /** Owners' notification channels for E_NO_APPROVER; the chat-apps work replaces the default. */
   channels: ChannelProbe = NO_CHANNELS;
@@ -125,6 +128,27 @@ export class TableDO extends DurableObject<Env> {
     this.watchdog.fired();
     for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
     await this.watchdog.schedule(() => this.state);
+  }
+
+  /** POST /tables/:id/control (owner-signed pause or resume) */
+  async control(body: unknown): Promise<Result<SubmitResponse>> {
+    return guarded(async () => {
+      const outcome = await writeControl(this, body);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** A relay-attested pause or resume from a bound chat account (the Worker checked the binding). */
+  async controlAttested(input: AttestedControl): Promise<Result<SubmitResponse>> {
+    return guarded(async () => {
+      const outcome = writeAttestedControl(this, input);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** Resolves when every owner notification queued so far has been handed to its OwnerDO. */
+  noticesSettled(): Promise<void> {
+    return this.notices;
   }
 
   /** GET /tables/:id/head */
@@ -212,10 +236,11 @@ export class TableDO extends DurableObject<Env> {
   /** Signs the head after a write and queues the push; pushes go out in ledger order. */
   private async afterWrite(outcome: WriteOutcome): Promise<SignedHead> {
     if (outcome.appended.length === 0) return this.currentHead();
-    await this.watchdog.schedule(() => this.state);
     const last = outcome.appended[outcome.appended.length - 1]!;
     this.heads ??= new Heads(last.table, () => relaySigner(this.env));
     const head = this.heads.at(last.seq, last.link);
+    const state = this.state;
+    if (state) this.ctx.waitUntil((this.notices = this.notices.then(() => notifyOwners(this.env, state, outcome.appended))));
     this.pushes = this.pushes.then(async () => {
       try {
         this.sessions.push(await head, this.sessionHost());
@@ -223,6 +248,7 @@ export class TableDO extends DurableObject<Env> {
         console.error("push failed", error);
       }
     });
+    await this.watchdog.schedule(() => this.state);
     return head;
   }
 }

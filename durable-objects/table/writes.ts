@@ -97,7 +97,8 @@ function requireTable(host: TableHost): TableState {
   return host.state;
 }
 
-async function checkSignature(draft: EntryDraft): Promise<void> {
+/** Verifies the signature over the statement the draft records (E_BAD_SIGNATURE otherwise). */
+export async function checkSignature(draft: EntryDraft): Promise<void> {
   const recorded = statementOf(draft);
   if (!recorded) throw new TrestleError("E_INTERNAL", "a request draft always records a statement");
   if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
@@ -106,7 +107,7 @@ async function checkSignature(draft: EntryDraft): Promise<void> {
 }
 
 /** A retry of an already-recorded statement returns its entry; the same nonce on another statement is refused. */
-function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
+export function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
   const key = nonceKeyOf(draft);
   const existing = key ? host.ledger.byNonce(key) : undefined;
   if (!existing) return undefined;
@@ -128,7 +129,7 @@ function checkKnownHead(host: TableHost, head: HeadRef): void {
   }
 }
 
-/** Runs the policy on `draft` and persists what it admits; synchronous from admit to the state swap. */
+/** Admits and appends a verified draft, then swaps the state (no await in between). */
 export function commit(host: TableHost, draft: EntryDraft, original?: string): WriteOutcome {
   // No await between admit and the state swap: the policy judges the state the batch lands on.
   const result = admit(host.state, draft, host.now());

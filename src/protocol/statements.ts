@@ -9,6 +9,7 @@ import type { TableConfig } from "./schemas/config.js";
 import type { CreateStatement } from "./schemas/create.js";
 import type { ApprovalDraft, EntryDraft, Submission } from "./schemas/entry.js";
 import type { ApprovalStatement } from "./schemas/approval.js";
+import { controlNonceKey, controlStatement } from "./policy/pause.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
 export interface RecordedStatement {
@@ -37,12 +38,14 @@ export function approvalStatement(entry: ApprovalStatement | ApprovalDraft): App
 
 /**
  * The key under which an entry's nonce is used once: per seat for entries, per table for joins,
- * per owner for approvals; null for entries without a nonce. The relay indexes it; verifiers check it.
+ * per owner for approvals and for pause/resume controls; null for entries without a nonce. The
+ * relay indexes it; verifiers check it.
  */
 export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.kind === "approval") return `approval:${entry.owner}:${entry.nonce}`;
   if (entry.kind !== "system") return `entry:${entry.seat}:${entry.nonce}`;
   if (entry.subkind === "seat_joined") return `join:${entry.data.join.nonce}`;
+  if (entry.subkind === "table_paused" || entry.subkind === "table_resumed") return controlNonceKey(entry);
   return null;
 }
 
@@ -59,6 +62,9 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
         };
       case "seat_joined":
         return { purpose: "join", statement: entry.data.join, key: entry.author.key, sig: entry.author.sig };
+      case "table_paused":
+      case "table_resumed":
+        return entry.author && { purpose: "owner", statement: controlStatement(entry), key: entry.author.key, sig: entry.author.sig };
       default:
         return null;
     }

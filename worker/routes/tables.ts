@@ -21,6 +21,8 @@ tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id
 
 tables.post("/:id/entries", async (c) => json(c, await tableStub(c, c.req.param("id")).submit(await readJson(c)), 201));
 
+tables.post("/:id/control", async (c) => json(c, await tableStub(c, c.req.param("id")).control(await readJson(c)), 201));
+
 tables.post("/:id/approvals", async (c) => json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201));
 
 tables.get("/:id/tasks", async (c) => {

@@ -25,6 +25,7 @@ import {
 } from "./floor.js";
 import { cloneState, type TableState } from "./state.js";
 import { closeReasonAfter } from "./termination.js";
+import { checkControl, checkNotPaused } from "./pause.js";
 import { own } from "../records.js";
 
 /** What an accepted draft produces. */
@@ -42,7 +43,9 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
     throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   }
   if (draft.kind === "system") {
-    if (draft.subkind === "task_state") {
+    if (draft.subkind === "table_paused" || draft.subkind === "table_resumed") {
+      checkControl(state, draft);
+    } else if (draft.subkind === "task_state") {
       checkWatchdog(state, draft, now);
     } else if (draft.subkind !== "seat_joined") {
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
@@ -53,6 +56,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
   } else if (draft.kind === "approval") {
     checkApproval(state, draft);
   } else {
+    checkNotPaused(state, draft);
     checkAuthored(state, draft);
     checkGateway(state, draft);
   }

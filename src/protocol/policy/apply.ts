@@ -9,6 +9,7 @@ import { applyFloorEntry, TURN_KINDS } from "./floor.js";
 import { applyEndorsement, applyGatewayAuthored, applyTaskEntry } from "./apply-gateway.js";
 import type { TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
+import { applyControl } from "./pause.js";
 import { own } from "../records.js";
 
 /** The state right after the first entry, `table_opened`. */
@@ -32,6 +33,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     authored: 0,
     decisions: [],
     closed: null,
+    paused: null,
     tasks: {},
     requests: {},
     endorsed: [entry.data.creator],
@@ -90,6 +92,10 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
     case "table_closed":
       state.closed = { reason: entry.data.reason, seq: entry.seq };
       state.floor.holder = null;
+      return;
+    case "table_paused":
+    case "table_resumed":
+      applyControl(state, entry);
       return;
     case "task_opened":
     case "task_state":

@@ -5,6 +5,7 @@
 import type { CapabilityCard } from "../schemas/card.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { CloseReason } from "../schemas/entry.js";
+import type { ControlVia } from "../schemas/control.js";
 import type { TaskState } from "../schemas/task.js";
 
 /** A seat as the ledger recorded it. */
@@ -61,6 +62,8 @@ export interface TableState {
   authored: number;
   decisions: DecisionState[];
   closed: { reason: CloseReason; seq: number } | null;
+  /** Set by `table_paused`, cleared by `table_resumed` (policy/pause.ts). */
+  paused: { seq: number; owner: string; via: ControlVia } | null;
   /** Commit gateway (§5.5): tasks by id, requests by request_id, owners who signed the config. */
   tasks: Record<string, TaskState>;
   requests: Record<string, RequestState>;

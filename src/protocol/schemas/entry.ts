@@ -7,6 +7,7 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { CapabilityCardSchema } from "./card.js";
 import { TableConfigSchema } from "./config.js";
+import { ControlDataSchema } from "./control.js";
 import { JoinStatementSchema } from "./join.js";
 import { ApprovalStatementSchema } from "./approval.js";
 import {
@@ -276,12 +277,19 @@ export const TableClosedEntrySchema = system(
   z.null(),
 );
 
+/** An owner paused the table (owner-signed, or relay-attested from a chat app when `author` is null). */
+export const TablePausedEntrySchema = system("table_paused", ControlDataSchema, AuthorSchema.nullable());
+/** An owner resumed the table (owner-signed, or relay-attested from a chat app when `author` is null). */
+export const TableResumedEntrySchema = system("table_resumed", ControlDataSchema, AuthorSchema.nullable());
+
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
   SeatJoinedEntrySchema,
   SeatLeftEntrySchema,
   FloorEntrySchema,
   TableClosedEntrySchema,
+  TablePausedEntrySchema,
+  TableResumedEntrySchema,
   TaskOpenedEntrySchema,
   TaskStateEntrySchema,
 ] as const;

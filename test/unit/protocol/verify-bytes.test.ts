@@ -41,6 +41,7 @@ describe("altering one byte of a CLEAN export", () => {
       const verdict = await verdictWith(at, bytes[at]! ^ 1);
       if (verdict === "CLEAN") expect.fail(`flipping byte ${at} left the export CLEAN`);
     }
+    // One full verification per byte: several seconds on a loaded 2-core machine, so not the default 5 s.
   }, 60_000);
 
   it("never yields CLEAN when the final newline becomes any other byte (JSON whitespace included)", async () => {
