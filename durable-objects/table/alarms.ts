@@ -1,5 +1,5 @@
 /**
- * The table's alarm: the task watchdog (docs/SPEC.md §5.5). After every write the alarm is set to
+ * The table's alarm: the task watchdog (docs/SPEC.md §5.6). After every write the alarm is set to
  * the earliest time a task may stall; when it fires, each due task gets one stalled entry, judged
  * by admit at that entry's time. Alarms run at least once: a second run finds nothing due and
  * appends nothing.

@@ -1,5 +1,5 @@
 /**
- * E_NO_APPROVER (docs/SPEC.md §5.5): a proposal may open a task that waits for an owner only if
+ * E_NO_APPROVER (docs/SPEC.md §5.6): a proposal may open a task that waits for an owner only if
  * somebody can answer it: the owner's config says `approvals: "async"`, the owner has a live owner
  * session or a connected human seat at this table, or a notification channel of the owner has
  * delivered before. Presence and channel health are not in the ledger, so this is a relay-side
@@ -9,20 +9,23 @@ import { TrestleError } from "../../src/protocol/errors.js";
 import type { Admitted } from "../../src/protocol/policy/admit.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import { own } from "../../src/protocol/records.js";
+import type { Env } from "../env.js";
+import { unwrap } from "../result.js";
 
-/** One notification channel of an owner, as the chat-apps work reports it. */
-export interface ChannelHealth {
-  /** `telegram`, `line`, `discord`, ... */
-  channel: string;
-  /** Whether a notification on this channel was ever delivered; a channel that never delivered is unproven. */
-  delivered_before: boolean;
+/** Whether an owner (by name and owner key) has a notification channel that has delivered before; never throws. */
+export type ChannelProbe = (owner: { name: string; public_key: string }) => Promise<boolean>;
+
+/** The relay's probe: the owner's OwnerDO (docs/SPEC.md §11.4); an unreachable object counts as no channel. */
+export function ownerChannels(env: Env): ChannelProbe {
+  return async (owner) => {
+    try {
+      return unwrap(await env.OWNERS.get(env.OWNERS.idFromName(owner.public_key)).hasProvenChannel(owner.public_key));
+    } catch (error) {
+      console.error("channel health unavailable", error);
+      return false;
+    }
+  };
 }
-
-/** Reports an owner's notification channels (by name and owner key); must not throw for an owner with none. */
-export type ChannelProbe = (owner: { name: string; public_key: string }) => Promise<readonly ChannelHealth[]>;
-
-/** The default probe: no owner has a notification channel. */
-export const NO_CHANNELS: ChannelProbe = async () => [];
 
 /** Owners whose tasks, opened by the admitted batch, wait for their approval (not auto-approved). */
 export function waitingOwners(admitted: Admitted): string[] {
@@ -45,8 +48,7 @@ export async function requireApprovers(
   for (const name of owners) {
     const owner = own(state.config.owners, name);
     if (!owner || owner.approvals === "async" || answerers.has(name)) continue;
-    const health = await channels({ name, public_key: owner.public_key });
-    if (!health.some((h) => h.delivered_before)) unanswered.push(name);
+    if (!(await channels({ name, public_key: owner.public_key }))) unanswered.push(name);
   }
   if (unanswered.length > 0) {
     throw new TrestleError(

@@ -32,7 +32,7 @@ import { Sessions, type SessionHost } from "./sessions.js";
 import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
 import { notifyOwners } from "./notify.js";
-import { NO_CHANNELS, type ChannelProbe } from "./approvers.js";
+import { ownerChannels, type ChannelProbe } from "./approvers.js";
 import { runWatchdog, Watchdog } from "./alarms.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
@@ -50,8 +50,8 @@ export class TableDO extends DurableObject<Env> {
   private pushes: Promise<void> = Promise.resolve();
   private notices: Promise<void> = Promise.resolve();
   private readonly watchdog: Watchdog;
-  /** Owners' notification channels for E_NO_APPROVER; the chat-apps work replaces the default. */
-  channels: ChannelProbe = NO_CHANNELS;
+  /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
+  readonly channels: ChannelProbe;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -59,6 +59,7 @@ export class TableDO extends DurableObject<Env> {
     this.sessions = new Sessions(ctx);
     this.ledger = new Ledger(ctx.storage);
     this.watchdog = new Watchdog(ctx.storage);
+    this.channels = ownerChannels(env);
     const entries = this.ledger.all();
     this.state = entries.length > 0 ? fold(entries) : null;
   }

@@ -32,7 +32,7 @@ export interface TableHost {
   now(): number;
   /** Owners who can answer an approval now (owner sessions, connected human seats). */
   answerers(): ReadonlySet<string>;
-  /** Owners' notification channels (the chat-apps work plugs in here). */
+  /** Whether an owner has a notification channel that delivered before (OwnerDO health). */
   readonly channels: ChannelProbe;
 }
 
@@ -75,7 +75,7 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
   return commit(host, draft, draft.truncated ? submission.body : undefined);
 }
 
-/** Appends an owner's signed approval or rejection of a task (§5.5). */
+/** Appends an owner's signed approval or rejection of a task (§5.6). */
 export async function writeApproval(host: TableHost, body: unknown): Promise<WriteOutcome> {
   const request = parseOrThrow(ApprovalRequestSchema, body, "approval request");
   const state = requireTable(host);

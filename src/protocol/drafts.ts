@@ -40,7 +40,7 @@ export function joinDraft(state: TableState, request: JoinRequest): SystemDraftO
   };
 }
 
-/** The draft for an owner's signed approval; the owner's key comes from the table config (§5.5). */
+/** The draft for an owner's signed approval; the owner's key comes from the table config (§5.6). */
 export function approvalDraft(state: TableState, request: ApprovalRequest): ApprovalDraft {
   const owner = own(state.config.owners, request.owner);
   if (!owner) throw new TrestleError("E_NOT_OWNER", `"${request.owner}" is not an owner of this table`);

@@ -25,7 +25,7 @@ export const ERROR_CODES = {
   E_CLOSED: { http: 409, message: "the table is closed" },
   E_PAUSED: { http: 409, message: "the table is paused" },
   E_FORK: { http: 409, message: "the head you hold is not on this relay's chain" },
-  // Commit gateway (docs/SPEC.md §5.5, §5.6).
+  // Commit gateway (docs/SPEC.md §5.6, §5.7).
   E_NO_APPROVER: { http: 409, message: "nobody can answer this approval now: no owner session, human seat or proven channel" },
   E_UNKNOWN_TASK: { http: 404, message: "no such task at this table" },
   E_TASK_STATE: { http: 409, message: "the task's state does not allow this" },

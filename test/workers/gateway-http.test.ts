@@ -10,8 +10,11 @@ import {
   type Effect,
   type Entry,
   type ErrorCode,
+  type Signer,
 } from "../../src/protocol/index.js";
+import { unwrap } from "../../durable-objects/result.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
+import { bindVia, drain, ownerDO, requests } from "../support/chat-driver.js";
 import { approveHttp, CARD_EFFECT, gatewayConfig, ownerSession } from "../support/gateway.js";
 import { RelayHttp, type Reply } from "../support/relay-http.js";
 import { TestSocket } from "../support/socket.js";
@@ -26,18 +29,19 @@ beforeAll(async () => {
   k = await cast();
 });
 
-/** Opens a gateway room `id` (jenny accepts async approvals, tao does not) with every seat joined. */
-async function room(id: string): Promise<void> {
+/** Opens a gateway room `id` (jenny accepts async approvals, tao does not) with every seat joined; `keys.tao` replaces tao's key. */
+async function room(id: string, keys: { tao?: Signer } = {}): Promise<void> {
+  const tao = keys.tao ?? k.tao;
   const config = gatewayConfig(k, { id });
+  config.owners.tao = { public_key: tao.publicKeyText };
   config.owners.jenny = { ...config.owners.jenny!, approvals: "async" };
   expect((await relay.create(k.ops, "ops", config)).status).toBe(201);
+  const owners = { tao, jenny: k.jenny, ops: k.ops };
   for (const [seat, owner] of [["x", "tao"], ["y", "jenny"], ["y2", "jenny"], ["c", "ops"], ["h", "tao"]] as const) {
-    const joined = await relay.join(id, ownerKey(owner), owner, seat, await keyOf(`seat:${seat}`), { human: seat === "h" });
+    const joined = await relay.join(id, owners[owner], owner, seat, await keyOf(`seat:${seat}`), { human: seat === "h" });
     expect(joined.status).toBe(201);
   }
 }
-
-const ownerKey = (owner: "tao" | "jenny" | "ops") => (owner === "tao" ? k.tao : owner === "jenny" ? k.jenny : k.ops);
 
 /** Writes as `seat` (its key derived from its name). */
 async function write(id: string, seat: string, input: Record<string, unknown>): Promise<Reply> {
@@ -201,18 +205,20 @@ describe("E_NO_APPROVER", () => {
     session.ws.close();
   });
 
-  it("accepts it when a notification channel of the owner has delivered before, not when it is unproven", async () => {
+  it("accepts it once a chat channel of the owner has delivered (OwnerDO health), and asks there for the approval", async () => {
     const id = "gw-channel";
-    await room(id);
-    const stub = env.TABLES.get(env.TABLES.idFromName(id));
-    await runInDurableObject(stub, (instance: TableDO) => {
-      instance.channels = async (owner) => (owner.name === "tao" ? [{ channel: "telegram", delivered_before: false }] : []);
-    });
+    const tao = await keyOf(`owner:${id}:tao`);
+    await room(id, { tao });
+    await bindVia("telegram", tao, "8501");
     await refused(id, "E_NO_APPROVER", () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] }));
-    await runInDurableObject(stub, (instance: TableDO) => {
-      instance.channels = async (owner) => (owner.public_key === k.tao.publicKeyText ? [{ channel: "telegram", delivered_before: true }] : []);
-    });
-    expect((await write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] })).status).toBe(201);
+    await drain(tao.publicKeyText);
+    expect(unwrap(await ownerDO(tao.publicKeyText).hasProvenChannel(tao.publicKeyText))).toBe(true);
+    const proposed = await write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] });
+    expect(proposed.status).toBe(201);
+    await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (t: TableDO) => t.noticesSettled());
+    await drain(tao.publicKeyText);
+    const texts = (await requests('"chat_id":"8501"')).map((r) => (r.body as { text: string }).text);
+    expect(texts.some((text) => text.includes(`${proposed.body.seq}.tao`) && text.includes("merge"))).toBe(true);
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Judging commit-gateway writes (docs/SPEC.md §5.5): effects name owners of the table; an owner's
+ * Judging commit-gateway writes (docs/SPEC.md §5.6): effects name owners of the table; an owner's
  * approval is signed by that owner's key and bound to exactly the task's proposal and effects;
  * only a seat of the task's owner executes (first `progress` makes it the executor), only the
  * executor reports, and only another seat verifies. Each refusal has its own code.

@@ -95,7 +95,7 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   const floor = (move: Exclude<FloorMove, { exhausted: true }>) =>
     ({ ...base, subkind: "floor" as const, data: { holder: move.holder, round: move.round, reason: move.reason } });
 
-  // Commit gateway (§5.5, §5.6): tasks and leaving seats first; after the close only task work goes on.
+  // Commit gateway (§5.6, §5.7): tasks and leaving seats first; after the close only task work goes on.
   yield* taskConsequences(state, entry);
   yield* requestConsequences(state, entry);
   if (state.closed) return;

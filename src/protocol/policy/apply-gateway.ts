@@ -1,7 +1,8 @@
 /**
- * The commit gateway's part of the fold (docs/SPEC.md §5.5): tasks open and move only on
+ * The commit gateway's part of the fold (docs/SPEC.md §5.6): tasks open and move only on
  * task_opened and task_state entries; a `progress` entry names its executor and restarts the
- * watchdog's clock; requests open and resolve; an owner's endorsing join makes its rules count.
+ * watchdog's clock, as resuming a paused table does; requests open and resolve; an owner's
+ * endorsing join makes its rules count.
  */
 import { own } from "../records.js";
 import type { JoinStatement } from "../schemas/join.js";
@@ -36,6 +37,11 @@ export function applyGatewayAuthored(state: TableState, entry: UnchainedEntry): 
     return;
   }
   applyRequestEntry(state, entry);
+}
+
+/** On resume, every watched task's watchdog clock starts again at `ts` (the pause kept its executor from writing). */
+export function restartTaskClocks(state: TableState, ts: number): void {
+  for (const task of Object.values(state.tasks)) if (task.state === "approved" || task.state === "running") task.since = ts;
 }
 
 /** Records that a join's owner signed this table's config (admit checked the hash). */

@@ -6,7 +6,7 @@
 import { TrestleError } from "../errors.js";
 import type { Entry, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { applyFloorEntry, TURN_KINDS } from "./floor.js";
-import { applyEndorsement, applyGatewayAuthored, applyTaskEntry } from "./apply-gateway.js";
+import { applyEndorsement, applyGatewayAuthored, applyTaskEntry, restartTaskClocks } from "./apply-gateway.js";
 import type { TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
 import { applyControl } from "./pause.js";
@@ -96,6 +96,7 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
     case "table_paused":
     case "table_resumed":
       applyControl(state, entry);
+      if (entry.subkind === "table_resumed") restartTaskClocks(state, entry.ts);
       return;
     case "task_opened":
     case "task_state":

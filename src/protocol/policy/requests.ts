@@ -1,5 +1,5 @@
 /**
- * Request/response protocols (docs/SPEC.md §5.6): a `request` opens an exchange named by its
+ * Request/response protocols (docs/SPEC.md §5.7): a `request` opens an exchange named by its
  * request_id; the first `response` with the same id and type resolves it. `shutdown` asks exactly
  * one seat to leave and `plan_approval` asks for a verdict; a seat approving its own shutdown
  * leaves the table.

@@ -39,7 +39,7 @@ export interface DecisionState {
   body: string;
 }
 
-/** An open or answered request (§5.6), keyed by its request_id. */
+/** An open or answered request (§5.7), keyed by its request_id. */
 export interface RequestState {
   seq: number;
   seat: string;
@@ -64,7 +64,7 @@ export interface TableState {
   closed: { reason: CloseReason; seq: number } | null;
   /** Set by `table_paused`, cleared by `table_resumed` (policy/pause.ts). */
   paused: { seq: number; owner: string; via: ControlVia } | null;
-  /** Commit gateway (§5.5): tasks by id, requests by request_id, owners who signed the config. */
+  /** Commit gateway (§5.6): tasks by id, requests by request_id, owners who signed the config. */
   tasks: Record<string, TaskState>;
   requests: Record<string, RequestState>;
   endorsed: string[];

@@ -1,5 +1,5 @@
 /**
- * Tasks (docs/SPEC.md §5.5): a proposal or decision with effects opens one task per affected
+ * Tasks (docs/SPEC.md §5.6): a proposal or decision with effects opens one task per affected
  * owner; owner rules may approve it at once. These are the pure rules both the write path and the
  * replay use: task ids, grouping effects by owner, auto-approve matching, and which states accept
  * which moves.

@@ -1,5 +1,5 @@
 /**
- * The task watchdog (docs/SPEC.md §5.5): an approved or running task with no progress for
+ * The task watchdog (docs/SPEC.md §5.6): an approved or running task with no progress for
  * `watchdog.heartbeat_ms` is marked stalled. The stall is an input entry the relay's alarm
  * submits; admit judges it at the entry's own `ts`, so a replay accepts exactly the stalls that
  * were due then, and a second alarm run finds nothing left to do.
@@ -12,11 +12,15 @@ import type { TaskState } from "../schemas/task.js";
 import type { TableState } from "./state.js";
 import { taskStateDraft } from "./tasks.js";
 
-/** When the watchdog may stall `task`, or null if it never will in its current state (or the ledger is full). */
+/**
+ * When the watchdog may stall `task`, or null if it never will in its current state. Nothing
+ * stalls while the table is paused (its executor cannot write then; resuming restarts the clock)
+ * or once the ledger is full.
+ */
 export function stallAt(state: TableState, task: TaskState): number | null {
   const heartbeat = state.config.watchdog?.heartbeat_ms;
   if (heartbeat === undefined || (task.state !== "approved" && task.state !== "running")) return null;
-  if (state.seq >= LIMITS.entries) return null;
+  if (state.paused !== null || state.seq >= LIMITS.entries) return null;
   return task.since + heartbeat;
 }
 

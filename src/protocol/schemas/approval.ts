@@ -1,5 +1,5 @@
 /**
- * Owner approvals (docs/SPEC.md §5.5): the owner signs {table, task, proposal, effects_sha256,
+ * Owner approvals (docs/SPEC.md §5.6): the owner signs {table, task, proposal, effects_sha256,
  * verdict, nonce} with the owner key (purpose `approval`), bound to exactly one proposal entry (its
  * leaf hash) and exactly that owner's effects (their hash). Each nonce is accepted once per owner.
  */

@@ -12,9 +12,9 @@ import { AutoApproveRuleSchema } from "./task.js";
 /** One owner: a principal whose key signs joins and approvals. */
 export const OwnerConfigSchema = z.strictObject({
   public_key: PublicKeySchema,
-  /** Commit gateway (§5.5): "async" accepts that approvals wait with nobody online; default "live". */
+  /** Commit gateway (§5.6): "async" accepts that approvals wait with nobody online; default "live". */
   approvals: z.enum(["live", "async"]).optional(),
-  /** Commit gateway (§5.5): standing approvals; they count once this owner signed the config. */
+  /** Commit gateway (§5.6): standing approvals; they count once this owner signed the config. */
   auto_approve: z.array(AutoApproveRuleSchema).min(1).max(LIMITS.auto_approve_rules).optional(),
 });
 export type OwnerConfig = z.infer<typeof OwnerConfigSchema>;

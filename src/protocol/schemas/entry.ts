@@ -92,7 +92,7 @@ export const DecisionSubmissionSchema = z.strictObject({
   effects: EffectsSchema.optional(),
 });
 
-// Commit gateway (docs/SPEC.md §5.5, §5.6): task work and request/response protocols.
+// Commit gateway (docs/SPEC.md §5.6, §5.7): task work and request/response protocols.
 
 /** `progress`: the executor moves a task to running, or reports it is still running (heartbeat). */
 export const ProgressSubmissionSchema = z.strictObject({
@@ -315,7 +315,7 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
 
 /**
- * An owner's approval (§5.5): the signed statement plus relay fields, `seat: null`. `author` is the
+ * An owner's approval (§5.6): the signed statement plus relay fields, `seat: null`. `author` is the
  * owner key; a relay-attested chat approval would carry `via` and `author: null`, which admit
  * refuses until the owner's config allows chat approvals.
  */

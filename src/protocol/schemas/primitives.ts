@@ -46,7 +46,7 @@ export const BodySchema = z.string().max(LIMITS.body_chars);
 /** A short single-purpose label (roles, reasons, types). */
 export const LabelSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, "label: 1-64 of [a-z0-9_.:-]");
 
-/** A reference: `entry:<seq>`, `task:<seq>.<owner>` (a task id, §5.5), `table:<id>` or an https URL. */
+/** A reference: `entry:<seq>`, `task:<seq>.<owner>` (a task id, §5.6), `table:<id>` or an https URL. */
 export const RefSchema = z
   .string()
   .max(512)

@@ -42,7 +42,7 @@ export const ProjectedEntrySchema = z.strictObject({
 });
 export type ProjectedEntry = z.infer<typeof ProjectedEntrySchema>;
 
-/** An open task as a model reads it (§5.5); outside the prefix, since it changes on every transition. */
+/** An open task as a model reads it (§5.6); outside the prefix, since it changes on every transition. */
 export const ProjectedTaskSchema = z.strictObject({
   id: TaskIdSchema,
   owner: OwnerNameSchema,

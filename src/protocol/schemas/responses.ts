@@ -34,7 +34,7 @@ export const EntriesResponseSchema = z.strictObject({
 });
 export type EntriesResponse = z.infer<typeof EntriesResponseSchema>;
 
-/** POST /tables/:id/approvals: the approval's seq and the task's state after it (§5.5). */
+/** POST /tables/:id/approvals: the approval's seq and the task's state after it (§5.6). */
 export const ApproveResponseSchema = z.strictObject({
   seq: SeqSchema,
   task: TaskIdSchema,

@@ -1,5 +1,5 @@
 /**
- * The commit gateway's wire types (docs/SPEC.md §5.5): effects a proposal or decision asks for,
+ * The commit gateway's wire types (docs/SPEC.md §5.6): effects a proposal or decision asks for,
  * task ids and states, owner auto-approve rules, and the request/response protocol's labels.
  * Effects are signed with the submission, so they are strict and bounded.
  */
@@ -96,7 +96,7 @@ export const TaskStateSchema = z.strictObject({
   proposal: TaskProposalSchema,
   effects_sha256: Sha256Schema,
   state: TaskStatusSchema,
-  /** Ledger time of the last transition or progress: the watchdog measures from here. */
+  /** Ledger time of the last transition, progress or resume of the table: the watchdog measures from here. */
   since: MillisSchema,
   /** The seat that first moved it to running; only it may report. */
   executor: SeatNameSchema.nullable(),
@@ -108,7 +108,7 @@ export type TaskState = z.infer<typeof TaskStateSchema>;
 /** Request id: 1-64 of `[A-Za-z0-9_.:-]`, starting alphanumeric; unique per table. */
 export const RequestIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "request id: 1-64 of [A-Za-z0-9_.:-]");
 
-/** Request type: `shutdown` and `plan_approval` have rules (§5.6); any other label is free-form. */
+/** Request type: `shutdown` and `plan_approval` have rules (§5.7); any other label is free-form. */
 export const RequestTypeSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, "request type: 1-64 of [a-z0-9_.:-]");
 
 /** Request types whose response must carry a verdict. */

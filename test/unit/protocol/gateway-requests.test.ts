@@ -1,5 +1,5 @@
 /**
- * Request/response protocols (docs/SPEC.md §5.6): responses match a request by id and type, once;
+ * Request/response protocols (docs/SPEC.md §5.7): responses match a request by id and type, once;
  * a seat approving its own shutdown leaves the table and the rotation skips it.
  */
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The commit gateway's wire shapes (docs/SPEC.md §3, §5.5): strict and bounded, so nothing a
+ * The commit gateway's wire shapes (docs/SPEC.md §3, §5.6): strict and bounded, so nothing a
  * signature covers can be added or dropped, and the config's owner rules and watchdog stay in range.
  */
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The commit gateway's tasks (docs/SPEC.md §5.5): effects open one task per owner, owner rules
+ * The commit gateway's tasks (docs/SPEC.md §5.6): effects open one task per owner, owner rules
  * auto-approve only what they cover and only once the owner signed the config, and owners answer
  * with signed approvals bound to exactly one proposal and one set of effects.
  */

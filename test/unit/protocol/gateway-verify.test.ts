@@ -1,5 +1,5 @@
 /**
- * The #459/#461 flow through the commit gateway (docs/SPEC.md §5.5), verified offline: the judge's
+ * The #459/#461 flow through the commit gateway (docs/SPEC.md §5.6), verified offline: the judge's
  * decision puts a card on jenny's taskboard, jenny's owner key approves, jenny's bot runs and
  * reports, a checker verifies. The export verifies CLEAN with a full policy replay, and every way
  * a relay could forge an approval into that chain is REFUTED.

@@ -1,10 +1,11 @@
 /**
- * The task watchdog (docs/SPEC.md §5.5): a stall is an input entry admit judges at its own ts, so
+ * The task watchdog (docs/SPEC.md §5.6): a stall is an input entry admit judges at its own ts, so
  * it is accepted exactly when due, a repeated run appends nothing, and a replay catches a stall
  * recorded too early.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  controlDraft,
   dueTasks,
   stalledDraft,
   taskStateDraft,
@@ -12,7 +13,7 @@ import {
   watchdogDeadline,
   type ErrorCode,
 } from "../../../src/protocol/index.js";
-import { cast, type Cast } from "../../support/table-fixture.js";
+import { cast, nonceOf, type Cast } from "../../support/table-fixture.js";
 import { copy, exportOf, headOver, kindOf, rechain, refusal, TestTable } from "./fixtures.js";
 import { approve, gatewayConfig, gatewayTable, propose, taskState } from "./gateway-fixtures.js";
 
@@ -85,6 +86,21 @@ describe("the watchdog", () => {
     const unwatched = await TestTable.open(config, undefined, k);
     await approve(unwatched, await propose(unwatched, "x"), "jenny");
     expect(watchdogDeadline(unwatched.state)).toBeNull();
+  });
+
+  it("holds still while the table is paused, and restarts its clock when it resumes", async () => {
+    const { t, id, since } = await approvedTask();
+    const control = (action: "pause" | "resume") => controlDraft(t.state, { owner: "tao", action, via: "telegram", nonce: nonceOf(`watchdog ${action}`) });
+    t.l.now = since + 10_000;
+    t.l.append(control("pause"));
+    expect(watchdogDeadline(t.state)).toBeNull();
+    await refused(t, "E_TASK_STATE", () => stallAt(t, id, since + 10 * HEARTBEAT));
+    t.l.now = since + 10 * HEARTBEAT;
+    const [resumed] = t.l.append(control("resume"));
+    expect(watchdogDeadline(t.state)).toBe(resumed!.ts + HEARTBEAT);
+    await refused(t, "E_TASK_STATE", () => stallAt(t, id, resumed!.ts + HEARTBEAT - 1));
+    stallAt(t, id, resumed!.ts + HEARTBEAT);
+    expect((await verifyExport(await t.exportText(), { relayKey: k.relay.publicKeyText })).verdict).toBe("CLEAN");
   });
 
   describe("when a stall is not due", () => {
