@@ -114,7 +114,7 @@ export class Sessions {
     const owner = "owner" in principal ? principal.owner : null;
     ws.serializeAttachment({ ...attachment, seat, owner, cursor } satisfies Attachment);
     let head = await host.currentHead();
-    send(ws, seat !== null ? { type: "welcome", seat, cursor, head } : { type: "owner_welcome", owner: owner!, cursor, head });
+    send(ws, "seat" in principal ? { type: "welcome", seat: principal.seat, cursor, head } : { type: "owner_welcome", owner: principal.owner, cursor, head });
     // Catch up to the newest head; entries appended meanwhile are covered by the next round.
     for (;;) {
       sendUpTo(ws, head, host);
