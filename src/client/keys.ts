@@ -71,7 +71,7 @@ export async function readKeyFile(path: string, role?: KeyRole): Promise<LoadedK
   const parsed = KeyFileSchema.safeParse(json);
   if (!parsed.success) throw new TrestleError("E_KEY_FILE", `${path} is not a trestle key file`);
   const file = parsed.data;
-  if (role && file.role !== role) throw new TrestleError("E_KEY_FILE", `${path} holds a ${file.role} key, not a ${role} key`);
+  if (role && file.role !== role) throw new TrestleError("E_KEY_FILE", `${path} holds ${article(file.role)} key, not ${article(role)} key`);
   const signer = await (await ed25519()).signer(fromBase64url(file.seed));
   if (signer.publicKeyText !== file.public_key) {
     throw new TrestleError("E_KEY_FILE", `${path}: its public_key does not belong to its seed`);
@@ -79,11 +79,8 @@ export async function readKeyFile(path: string, role?: KeyRole): Promise<LoadedK
   return { path, role: file.role, name: file.name, signer };
 }
 
-/** The public key recorded in a key file (no permission check: a public key is not secret). */
-export function publicKeyOf(path: string): string {
-  const parsed = KeyFileSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
-  if (!parsed.success) throw new TrestleError("E_KEY_FILE", `${path} is not a trestle key file`);
-  return parsed.data.public_key;
+function article(role: KeyRole): string {
+  return role === "owner" ? "an owner" : "a seat";
 }
 
 function checkPrivate(path: string): void {
