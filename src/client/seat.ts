@@ -132,8 +132,10 @@ export async function runSeat(handler: SeatHandler, options: RunSeatOptions): Pr
     if (end.reason === "error") failed?.(end.error);
   });
   try {
-    await socket.start();
-    kick();
+    await socket.start().catch((error: unknown) => {
+      if (!options.signal?.aborted) throw error;
+    });
+    if (!options.signal?.aborted) kick();
     return await result;
   } finally {
     options.signal?.removeEventListener("abort", abort);

@@ -207,10 +207,10 @@ export class TableSocket {
         }
         this.open = true;
         this.attempt = 0;
-        this.options.handlers?.onStatus?.("open");
         for (const id of this.pending.keys()) this.transmit(id);
         this.firstWelcome?.resolve();
         this.firstWelcome = null;
+        this.options.handlers?.onStatus?.("open");
         return;
       }
       case "entries": {
