@@ -1,0 +1,8 @@
+/** `trestle decide`: a binding outcome (only for seats in floor.decision_by). */
+import { writeCommand } from "./write.js";
+
+export const decide = writeCommand("decide", "write a decision (may close the table)", {
+  kind: "decision",
+  text: "required",
+  fields: ["re", "refs", "budget"],
+});

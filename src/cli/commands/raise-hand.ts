@@ -1,0 +1,4 @@
+/** `trestle raise-hand`: ask for the floor. */
+import { writeCommand } from "./write.js";
+
+export const raiseHand = writeCommand("raise-hand", "ask for the floor", { kind: "raise_hand", text: "optional", fields: [] });
