@@ -5,19 +5,17 @@
  * testable; main.ts builds the real one.
  */
 import {
-  FileHeadStore,
   HttpClient,
+  openTable,
   ownerKeyPath,
-  PinStore,
-  pinRelay,
   readKeyFile,
   seatKeyPath,
-  TableClient,
   trestleHome,
-  type Clock,
   type LoadedKey,
   type Reader,
+  type TableClient,
 } from "../client/node.js";
+import type { Clock } from "../client/index.js";
 import { optional, required, type Parsed } from "./args.js";
 import { UsageError } from "./exit.js";
 import { Output, wantsColor, type TextSink } from "./output.js";
@@ -40,7 +38,6 @@ export class Context {
   readonly home: string;
   readonly relayUrl: string;
   private httpClient: HttpClient | undefined;
-  private relayKey: Promise<string> | undefined;
 
   constructor(
     readonly io: Io,
@@ -58,18 +55,15 @@ export class Context {
     return this.httpClient;
   }
 
-  /** The relay's pinned key (pinned now if this is the first use of this relay URL). */
-  pinnedKey(): Promise<string> {
-    this.relayKey ??= pinRelay(this.http(), new PinStore(this.home), this.io.clock).then(({ relayKey, firstUse }) => {
-      if (firstUse) this.out.note(`pinned relay ${this.http().url} to key ${relayKey} (first use)`);
-      return relayKey;
+  /** A verified client for `table`: the relay pinned (now, on first use), with the newest head this home holds. */
+  table(table: string): Promise<TableClient> {
+    return openTable({
+      relay: this.http(),
+      table,
+      home: this.home,
+      clock: this.io.clock,
+      onFirstUse: (url, key) => this.out.note(`pinned relay ${url} to key ${key} (first use)`),
     });
-    return this.relayKey;
-  }
-
-  /** A verified client for `table`, with the newest head this home holds for it. */
-  async table(table: string): Promise<TableClient> {
-    return TableClient.open({ http: this.http(), table, relayKey: await this.pinnedKey(), store: new FileHeadStore(this.home) });
   }
 
   /** The table id from --table / TRESTLE_TABLE. */

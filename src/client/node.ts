@@ -3,3 +3,4 @@ export * from "./index.js";
 export * from "./home.js";
 export * from "./keys.js";
 export * from "./pins.js";
+export * from "./open.js";

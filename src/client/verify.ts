@@ -17,7 +17,8 @@ export async function verifyExportText(text: string, context: VerifyContext = {}
   const options = context.relayKey === undefined ? {} : { relayKey: context.relayKey };
   const parsed = parseExport(text);
   if (!parsed.ok) return verifyExport(text, options);
-  const held = (context.held ?? []).filter((h) => h.table === parsed.header.table);
+  const own = new Set(parsed.view.heads.map((h) => h.sig));
+  const held = (context.held ?? []).filter((h) => h.table === parsed.header.table && !own.has(h.sig));
   return verifyLedger({ ...parsed.view, heads: [...parsed.view.heads, ...held] }, options);
 }
 

@@ -1,5 +1,5 @@
 /** `trestle pin`: show, make or forget the pin of a relay's key (trust on first use). */
-import { PinStore } from "../../client/node.js";
+import { PinStore, pinRelay } from "../../client/node.js";
 import type { Command } from "./command.js";
 
 export const pin: Command = {
@@ -22,7 +22,7 @@ export const pin: Command = {
       ctx.out.result(forgot ? `forgot the pin of ${url}` : `${url} was not pinned`, { url, forgot });
       return;
     }
-    const relayKey = await ctx.pinnedKey();
-    ctx.out.result(`${url} is pinned to ${relayKey}`, { url, relay_key: relayKey });
+    const { relayKey, firstUse } = await pinRelay(ctx.http(), store, ctx.io.clock);
+    ctx.out.result(`${url} is pinned to ${relayKey}${firstUse ? " (pinned just now: first use)" : ""}`, { url, relay_key: relayKey, first_use: firstUse });
   },
 };

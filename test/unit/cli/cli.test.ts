@@ -69,9 +69,20 @@ describe("trestle, a whole table from the command line", () => {
     const said = await t.json(["say", ...seat("bot-tao"), "ship #459 first: it unblocks the release"]);
     expect(said.code).toBe(0);
     expect(said.body).toMatchObject({ seq: expect.any(Number), truncated: false });
+    const hand = await t.run(["raise-hand", ...seat("bot-tao"), "one more point"]);
+    expect(hand.code).toBe(0);
+    expect(hand.stdout).toMatch(/raise_hand written as entry #\d+/);
     const piped = await t.run(["say", ...seat("bot-jenny"), "-", "--re", String(said.body!.seq)], { input: "no: #461 fixes the data loss\n" });
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/say written as entry #\d+/);
+    const proposed = await t.run(["propose", ...seat("bot-tao"), "ship both, #461 first", "--to", "judge", "--ref", `entry:${said.body!.seq}`]);
+    expect(proposed.code).toBe(0);
+  });
+
+  it("refuses a turn out of order with the relay's code and the holder (exit 3)", async () => {
+    const run = await t.json(["pass", ...seat("bot-jenny")]);
+    expect(run.code).toBe(3);
+    expect(run.body).toMatchObject({ error: { code: "E_NOT_FLOOR", details: { holder: "judge" } } });
   });
 
   it("reads the judge's projection", async () => {
@@ -195,6 +206,15 @@ describe("trestle errors", () => {
     } finally {
       writeFileSync(pins, original);
     }
+  });
+
+  it("pins, lists and forgets relay keys", async () => {
+    expect((await t.run(["pin"])).stdout).toMatch(new RegExp(`^${relay.url} is pinned to [A-Za-z0-9_-]{43}\n$`));
+    expect((await t.json(["pin", "--list"])).body).toHaveProperty([relay.url]);
+    const other = cli(mkdtempSync(join(tmpdir(), "trestle-cli-pin-")), relay.url);
+    expect((await other.json(["pin"])).body).toMatchObject({ first_use: true });
+    expect((await other.json(["pin", "--forget"])).body).toEqual({ url: relay.url, forgot: true });
+    expect((await other.json(["pin", "--list"])).body).toEqual({});
   });
 
   it("lists every command and exit code in help", async () => {
