@@ -27,12 +27,14 @@ export const GLOBAL_FLAGS: Flags = {
   help: { type: "boolean", short: "h", help: "show help for the command" },
 };
 
-/** Reusable flag declarations. */
+/** --table: the table a command acts on. */
 export const TABLE_FLAG: Flags = { table: { type: "string", value: "ID", help: "the table id (default $TRESTLE_TABLE)" } };
+/** --seat and --key: who writes or reads as a seat. */
 export const SEAT_FLAGS: Flags = {
   seat: { type: "string", value: "NAME", help: "the seat (default $TRESTLE_SEAT)" },
   key: { type: "string", value: "FILE", help: "the seat key file (default <home>/seats/<seat>.json)" },
 };
+/** --owner and --owner-key: who signs or reads as an owner. */
 export const OWNER_FLAGS: Flags = {
   owner: { type: "string", value: "NAME", help: "the owner (default $TRESTLE_OWNER)" },
   "owner-key": { type: "string", value: "FILE", help: "the owner key file (default <home>/owners/<owner>.json)" },
@@ -75,7 +77,7 @@ export function integer(parsed: Parsed, name: string, fallback?: number): number
   return Number(value);
 }
 
-/** Exactly `count` positional arguments named `names`. */
+/** The positional arguments `names`; those from index `optionalFrom` on may be left out. */
 export function positionals(parsed: Parsed, names: readonly string[], optionalFrom = names.length): string[] {
   const got = parsed.positionals;
   if (got.length < optionalFrom) throw new UsageError(`missing ${names.slice(got.length, optionalFrom).map((n) => `<${n}>`).join(" ")}`);

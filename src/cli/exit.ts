@@ -24,6 +24,7 @@ export const EXIT = {
   /** Local trust problem: a key file is missing or unsafe, or the relay key differs from the pin. */
   TRUST: 7,
 } as const;
+/** One of EXIT's values. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
 /** A mistake in how the CLI was called; exits with EXIT.USAGE. */

@@ -3,6 +3,7 @@
  * (Node >= 20 with the `ws` package, browsers, workerd). Key files and the pin store need a file
  * system and live in ./node.ts. Depends only on src/protocol.
  */
+export * from "./backoff.js";
 export * from "./follow.js";
 export * from "./heads.js";
 export * from "./http.js";

@@ -15,6 +15,7 @@ import {
   signSubmission,
   TrestleError,
   type ClientFrame,
+  type DistributiveOmit,
   type Entry,
   type HiddenEntry,
   type ServerFrame,
@@ -25,23 +26,9 @@ import {
 } from "../protocol/index.js";
 import { ChainFollower, GENESIS, type ChainPoint } from "./follow.js";
 import { evidenceOf, type Evidence, type HeadTracker } from "./heads.js";
+import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from "./backoff.js";
 import { randomNonce, systemRandom, type Random } from "./random.js";
 import { connectWire, type WireConnect, type WireSocket } from "./websocket.js";
-
-/** Reconnect delays: attempt n waits about min(maxMs, initialMs * 2^n), with half of it random. */
-export interface Backoff {
-  initialMs: number;
-  maxMs: number;
-}
-
-/** The default backoff: 250 ms doubling up to 30 s. */
-export const DEFAULT_BACKOFF: Backoff = { initialMs: 250, maxMs: 30_000 };
-
-/** The delay before reconnect attempt `attempt` (0-based): "equal jitter", in [d/2, d). */
-export function backoffDelay(attempt: number, backoff: Backoff, random: Random): number {
-  const d = Math.min(backoff.maxMs, backoff.initialMs * 2 ** Math.min(attempt, 30));
-  return d / 2 + random() * (d / 2);
-}
 
 /** Connection states reported to `onStatus`. */
 export type SocketStatus = "connecting" | "open" | "reconnecting" | "closed";
@@ -78,8 +65,7 @@ export interface TableSocketOptions {
 export type SocketEnd = { reason: "closed" } | { reason: "error"; error: TrestleError };
 
 /** A submission as a seat writes it: table, seat and nonce are filled in by the socket. */
-export type SeatSubmission = DistributiveOmitInput<SubmissionInput, "table" | "seat" | "nonce">;
-type DistributiveOmitInput<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type SeatSubmission = DistributiveOmit<SubmissionInput, "table" | "seat" | "nonce">;
 
 interface Pending {
   request: SubmitRequest;

@@ -75,7 +75,7 @@ export class TableClient {
     return response;
   }
 
-  /** Seats `seat` with `seatKey` (a public key), signed by its owner; valid for `ttlMs`. */
+  /** Seats `seat` with `seatKey` (a public key), signed by its owner; the signed join is valid until `expires`. */
   async join(
     ownerSigner: Signer,
     fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number },

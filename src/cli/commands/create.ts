@@ -7,6 +7,7 @@ import { UsageError } from "../exit.js";
 import { headRef } from "../format.js";
 import type { Command } from "./command.js";
 
+/** `create`: validates the config locally, signs it as the creating owner, opens the table. */
 export const create: Command = {
   name: "create",
   summary: "open a table from a config file, signed by one of its owners",

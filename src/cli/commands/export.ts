@@ -9,6 +9,7 @@ import { EXIT } from "../exit.js";
 import { reportLines } from "../format.js";
 import type { Command } from "./command.js";
 
+/** `export`: the JSONL export, verified; exits 4 when REFUTED (the file is written anyway). */
 export const exportCommand: Command = {
   name: "export",
   summary: "save the table's export (JSONL) and verify it",

@@ -3,6 +3,7 @@ import { integer, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { entryLine, headRef } from "../format.js";
 import type { Command } from "./command.js";
 
+/** `history`: every entry, chain verified, as an owner or a seat. */
 export const history: Command = {
   name: "history",
   summary: "print the ledger, verified from entry 1 up to a signed head",

@@ -10,6 +10,7 @@ import type { Command } from "./command.js";
 const TTL = /^([0-9]{1,6})(s|m|h|d)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
+/** `join`: the owner signs the seat over to a seat key (created if missing). */
 export const join: Command = {
   name: "join",
   summary: "seat a bot at a table (signed by its owner)",

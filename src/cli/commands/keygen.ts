@@ -4,6 +4,7 @@ import { optional } from "../args.js";
 import { UsageError } from "../exit.js";
 import type { Command } from "./command.js";
 
+/** `keygen`: exactly one of --owner or --seat; never overwrites without --force. */
 export const keygen: Command = {
   name: "keygen",
   summary: "create an owner or seat key file and print its public key",

@@ -2,6 +2,7 @@
 import { PinStore, pinRelay } from "../../client/node.js";
 import type { Command } from "./command.js";
 
+/** `pin`: trust on first use made explicit; --forget is the only way to accept a changed key. */
 export const pin: Command = {
   name: "pin",
   summary: "pin the relay's key (trust on first use), list pins, or forget one",

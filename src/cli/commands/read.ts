@@ -3,6 +3,7 @@ import { integer, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { projectedLine } from "../format.js";
 import type { Command } from "./command.js";
 
+/** `read`: the projection, read as the seat. */
 export const read: Command = {
   name: "read",
   summary: "show a seat's projection: rules, seats, decisions, floor and new entries",

@@ -13,6 +13,7 @@ import { EXIT, UsageError } from "../exit.js";
 import { reportLines } from "../format.js";
 import type { Command } from "./command.js";
 
+/** `verify`: exit 0 CLEAN, 4 REFUTED, 5 INCONCLUSIVE. */
 export const verify: Command = {
   name: "verify",
   summary: "verify a table or an export file: CLEAN, REFUTED or INCONCLUSIVE",

@@ -11,6 +11,7 @@ import { EXIT } from "../exit.js";
 import { entryLine } from "../format.js";
 import type { Command } from "./command.js";
 
+/** `watch`: verified live tail until the table closes (exit 0) or the relay is caught (exit 4). */
 export const watch: Command = {
   name: "watch",
   summary: "follow a table live over WebSocket, verifying every entry and head",

@@ -135,6 +135,32 @@ describe("TableSocket", () => {
     w.socket.close();
   });
 
+  it("uses the runtime's global WebSocket where there is one", async () => {
+    proxy.retarget(a.port);
+    const client = await proxiedClient(uniqueTable("ws-global"));
+    const k = await seatDebate(client);
+    const { WebSocket } = await import("ws");
+    let constructed = 0;
+    const counting = class extends WebSocket {
+      constructor(url: string) {
+        super(url);
+        constructed += 1;
+      }
+    };
+    const global = globalThis as { WebSocket?: unknown };
+    const before = global.WebSocket;
+    global.WebSocket = counting;
+    try {
+      const w = watch(client, "bot-tao", k.botTao);
+      await w.socket.start();
+      await w.until(client.tracker.held!.seq);
+      w.socket.close();
+      expect(constructed).toBe(1);
+    } finally {
+      global.WebSocket = before;
+    }
+  });
+
   describe("when the relay refuses the seat", () => {
     it("ends with E_AUTH and does not reconnect", async () => {
       proxy.retarget(a.port);
