@@ -132,6 +132,7 @@ export async function runSeat(handler: SeatHandler, options: RunSeatOptions): Pr
     if (end.reason === "error") failed?.(end.error);
   });
   try {
+    await client.head();
     await socket.start().catch((error: unknown) => {
       if (!options.signal?.aborted) throw error;
     });

@@ -105,6 +105,14 @@ export class TableClient {
     return response;
   }
 
+  /** The relay's current head, verified and kept (a head older than the one held is truncation). */
+  async head(): Promise<SignedHead> {
+    const since = this.tracker.held;
+    const head = await this.http.head(this.table);
+    await this.tracker.observe(head, since);
+    return head;
+  }
+
   /** The seat's projection after `after`, every tail page joined. */
   async projection(reader: Reader, after = 0): Promise<Projection> {
     let projection = await this.http.projection(this.table, reader, after);

@@ -21,6 +21,7 @@ export const watch: Command = {
     const { seat, key } = await ctx.seat();
     const after = integer(ctx.args, "after", 0)!;
     const client = await ctx.table(table);
+    await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
     let closed = false;
     const socket: TableSocket = new TableSocket({
       url: client.http.socketUrl(table),

@@ -175,6 +175,12 @@ describe("trestle errors", () => {
     expectNoStack(run);
   });
 
+  it("exits 3 with E_TABLE_NOT_FOUND when watching a table the relay does not have", async () => {
+    const run = await t.run(["watch", "--table", "no-such-table", "--seat", "judge"]);
+    expect(run.code).toBe(3);
+    expect(run.stderr).toMatch(/^error E_TABLE_NOT_FOUND: /m);
+  });
+
   it("exits 6 when the relay cannot be reached", async () => {
     const run = await t.run(["read", ...seat("judge"), "--relay", "http://127.0.0.1:9"]);
     expect(run.code).toBe(6);

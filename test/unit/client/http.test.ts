@@ -38,8 +38,7 @@ describe("HttpClient", () => {
     const history = await client.history({ signer: k.ops, as: { owner: "ops" } });
     expect(history.items.map((e) => e.seq)).toEqual(Array.from({ length: history.head.seq }, (_, i) => i + 1));
 
-    const head = await client.http.head(client.table);
-    expect(head).toEqual(history.head);
+    expect(await client.head()).toEqual(history.head);
 
     const { text, report } = await client.exportLedger({ signer: k.ops, as: { owner: "ops" } });
     expect(report.verdict).toBe("CLEAN");
