@@ -6,22 +6,26 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isForkProof, toBase64url } from "../../../src/protocol/index.js";
 import { cli, type CliRun } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 
+// Two relays with one key: the same operator able to serve two histories of one table.
+const SEED = toBase64url(new Uint8Array(32).fill(9));
 let relay: LocalRelay;
+let twin: LocalRelay;
 let home: string;
 let t: ReturnType<typeof cli>;
 const table = uniqueTable("cli");
 let exportPath: string;
 
 beforeAll(async () => {
-  relay = await startRelay();
+  [relay, twin] = await Promise.all([startRelay({ signingKey: SEED }), startRelay({ signingKey: SEED })]);
   home = mkdtempSync(join(tmpdir(), "trestle-cli-"));
   t = cli(home, relay.url);
 }, 60_000);
-afterAll(() => relay?.dispose());
+afterAll(() => Promise.all([relay?.dispose(), twin?.dispose()]));
 
 /** No stack trace, ever: no "    at f (file:line)" lines. */
 function expectNoStack(run: CliRun): void {
@@ -134,6 +138,18 @@ describe("trestle, a whole table from the command line", () => {
       expect(run.stdout).toMatch(/^REFUTED/);
       expect(run.stdout).toMatch(/refuted at entry #\d+: content does not match its leaf hash/);
       expectNoStack(run);
+    });
+  });
+
+  describe("when a relay with the pinned key later serves the table rolled back", () => {
+    it("catches it from the head this home kept, with exit code 4 and the signed heads as evidence", async () => {
+      // The twin opens the table afresh and answers with its head at entry 1, as its current head.
+      const run = await t.json(["create", join(home, "config.json"), "--owner", "ops", "--relay", twin.url]);
+      expect(run.code).toBe(4);
+      const evidence = run.body!.error.details.evidence;
+      expect(evidence).toMatchObject({ kind: "truncation", table, seq: 1 });
+      expect(evidence.heads[0].seq).toBeGreaterThan(1);
+      expect(isForkProof(evidence.heads[0], evidence.heads[1])).toBe(false);
     });
   });
 
