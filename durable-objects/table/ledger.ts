@@ -5,17 +5,9 @@
  * cut against it). Rows are written in one transaction per admitted batch; never updated or deleted.
  */
 import { chainEntry, GENESIS_LINK } from "../../src/protocol/chain.js";
-import type { Entry, EntryDraft, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
+import type { Entry, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
+import { nonceKeyOf } from "../../src/protocol/statements.js";
 import { hasSchema, migrate } from "./schema.js";
-import { controlNonceKey } from "../../src/protocol/policy/pause.js";
-
-/** The nonce index key of an entry, or null for entries without a nonce. */
-export function nonceKeyOf(entry: EntryDraft): string | null {
-  if (entry.kind !== "system") return `entry:${entry.seat}:${entry.nonce}`;
-  if (entry.subkind === "seat_joined") return `join:${entry.data.join.nonce}`;
-  if (entry.subkind === "table_paused" || entry.subkind === "table_resumed") return controlNonceKey(entry);
-  return null;
-}
 
 /** SQLite-backed, append-only entry store for one table. */
 export class Ledger {

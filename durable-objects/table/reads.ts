@@ -10,7 +10,7 @@ import { buildProjection } from "../../src/protocol/projection.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { Projection } from "../../src/protocol/schemas/projection.js";
-import type { EntriesResponse } from "../../src/protocol/schemas/responses.js";
+import type { EntriesResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
 import type { Ledger } from "./ledger.js";
 
 /** The projection for a seat after `after` (0 = from the start), one page of tail. */
@@ -28,6 +28,17 @@ export function readEntries(ledger: Ledger, from: number, to: number, head: Sign
   const items = from <= last ? ledger.range(from, last, LIMITS.page) : [];
   const end = items.length > 0 ? items[items.length - 1]!.seq : from - 1;
   return { items, next: end < last ? end + 1 : null, head };
+}
+
+/** Tasks opened after entry `after`, in opening order, one page; a proposal's tasks are never split across pages. */
+export function readTasks(state: TableState, after: number): TasksResponse {
+  const all = Object.values(state.tasks)
+    .filter((t) => t.opened > after)
+    .sort((a, b) => a.opened - b.opened);
+  const last = all[LIMITS.page - 1];
+  const items = last ? all.filter((t) => t.opened <= last.opened) : all;
+  const next = items.length < all.length ? items[items.length - 1]!.opened : null;
+  return { items, next };
 }
 
 /** The whole ledger as export text with the current head. */

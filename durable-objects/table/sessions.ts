@@ -1,7 +1,8 @@
 /**
  * Hibernatable WebSocket sessions (docs/SPEC.md §6.3). Each socket's small attachment holds its
- * challenge, its seat once authenticated, and the last seq it was sent, so pushes after a wake
- * neither skip nor repeat entries. Frames are parsed by schema, never cast.
+ * challenge, its seat (or, for an owner session, its owner) once authenticated, and the last seq
+ * it was sent, so pushes after a wake neither skip nor repeat entries. Seat sockets submit entries;
+ * owner sessions approve. Frames are parsed by schema, never cast.
  */
 import { toBase64url } from "../../src/protocol/bytes.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";
@@ -9,6 +10,7 @@ import { TrestleError, wsCloseCodeOf } from "../../src/protocol/errors.js";
 import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
+import type { ApprovalRequest } from "../../src/protocol/schemas/approval.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { ClientFrameSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
 import { toTrestleError } from "../result.js";
@@ -20,7 +22,12 @@ interface Attachment {
   issued: number;
   seat: string | null;
   cursor: number;
+  /** The owner of an owner session (absent on sockets accepted before owner sessions existed). */
+  owner?: string | null;
 }
+
+/** Who a socket authenticates as. */
+type SocketPrincipal = { seat: string } | { owner: string };
 
 /** What sessions need from the table. */
 export interface SessionHost {
@@ -30,6 +37,7 @@ export interface SessionHost {
   entriesAfter(cursor: number, limit: number): Entry[];
   currentHead(): Promise<SignedHead>;
   submit(body: unknown): Promise<{ seq: number; head: SignedHead }>;
+  approve(request: ApprovalRequest): Promise<{ seq: number; head: SignedHead }>;
 }
 
 // Keep each pushed frame well under the 1 MiB WebSocket message limit.
@@ -45,7 +53,7 @@ export class Sessions {
     const server = pair[1];
     this.ctx.acceptWebSocket(server);
     const challenge = toBase64url(crypto.getRandomValues(new Uint8Array(24)));
-    const attachment: Attachment = { challenge, issued: now, seat: null, cursor: 0 };
+    const attachment: Attachment = { challenge, issued: now, seat: null, cursor: 0, owner: null };
     server.serializeAttachment(attachment);
     send(server, { type: "challenge", table, challenge });
     return new Response(null, { status: 101, webSocket: pair[0] });
@@ -59,15 +67,24 @@ export class Sessions {
       if (size > LIMITS.request_bytes) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
       if (typeof data !== "string") throw new TrestleError("E_SCHEMA", "frames are JSON text");
       const frame = ClientFrameSchema.safeParse(safeJson(data));
-      if (!frame.success) throw new TrestleError("E_SCHEMA", "not a client frame (auth or submit)");
+      if (!frame.success) throw new TrestleError("E_SCHEMA", "not a client frame (auth, owner_auth, submit or approve)");
       const attachment = ws.deserializeAttachment() as Attachment;
-      if (frame.data.type === "auth") return await this.authenticate(ws, attachment, frame.data, host);
-      id = frame.data.id;
-      if (attachment.seat === null) throw new TrestleError("E_AUTH", "answer the challenge first");
-      if (frame.data.request.submission.seat !== attachment.seat) {
-        throw new TrestleError("E_FORBIDDEN", `this socket speaks for ${attachment.seat}`);
+      const f = frame.data;
+      if (f.type === "auth") return await this.authenticate(ws, attachment, { seat: f.seat }, f, host);
+      if (f.type === "owner_auth") return await this.authenticate(ws, attachment, { owner: f.owner }, f, host);
+      id = f.id;
+      const owner = attachment.owner ?? null;
+      if (attachment.seat === null && owner === null) throw new TrestleError("E_AUTH", "answer the challenge first");
+      if (f.type === "approve") {
+        if (owner === null) throw new TrestleError("E_FORBIDDEN", "approvals come from the owner's session, not a seat's");
+        if (f.request.owner !== owner) throw new TrestleError("E_FORBIDDEN", `this session speaks for owner ${owner}`);
+        const { seq, head } = await host.approve(f.request);
+        return send(ws, { type: "ack", id, seq, head });
       }
-      const { seq, head } = await host.submit(frame.data.request);
+      if (f.request.submission.seat !== attachment.seat) {
+        throw new TrestleError("E_FORBIDDEN", attachment.seat ? `this socket speaks for ${attachment.seat}` : "an owner session does not speak for a seat");
+      }
+      const { seq, head } = await host.submit(f.request);
       send(ws, { type: "ack", id, seq, head });
     } catch (error) {
       const err = toTrestleError(error);
@@ -79,28 +96,43 @@ export class Sessions {
   private async authenticate(
     ws: WebSocket,
     attachment: Attachment,
-    frame: { seat: string; sig: string; cursor?: number | undefined },
+    principal: SocketPrincipal,
+    frame: { sig: string; cursor?: number | undefined },
     host: SessionHost,
   ): Promise<void> {
     const state = host.state;
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
-    if (attachment.seat !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
+    if (attachment.seat !== null || (attachment.owner ?? null) !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
     if (host.now() - attachment.issued > LIMITS.auth_window_ms) throw new TrestleError("E_AUTH", "the challenge expired; reconnect");
-    const seat = own(state.seats, frame.seat);
-    const statement = { scope: "ws", table: state.table, seat: frame.seat, challenge: attachment.challenge };
-    if (!seat || seat.left !== null || !(await verifyStatement(seat.key, "auth", statement, frame.sig))) {
-      throw new TrestleError("E_AUTH", "the challenge answer does not verify for that seat");
+    const key = socketKeyOf(state, principal);
+    const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
+    if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {
+      throw new TrestleError("E_AUTH", `the challenge answer does not verify for that ${"seat" in principal ? "seat" : "owner"}`);
     }
     const cursor = Math.min(frame.cursor ?? 0, state.seq);
-    ws.serializeAttachment({ ...attachment, seat: frame.seat, cursor } satisfies Attachment);
+    const seat = "seat" in principal ? principal.seat : null;
+    const owner = "owner" in principal ? principal.owner : null;
+    ws.serializeAttachment({ ...attachment, seat, owner, cursor } satisfies Attachment);
     let head = await host.currentHead();
-    send(ws, { type: "welcome", seat: frame.seat, cursor, head });
+    send(ws, "seat" in principal ? { type: "welcome", seat: principal.seat, cursor, head } : { type: "owner_welcome", owner: principal.owner, cursor, head });
     // Catch up to the newest head; entries appended meanwhile are covered by the next round.
     for (;;) {
       sendUpTo(ws, head, host);
       if (head.seq >= (host.state?.seq ?? 0)) return;
       head = await host.currentHead();
     }
+  }
+
+  /** Owners who can answer an approval now: a live owner session, or a socket of one of their present human seats. */
+  answerers(state: TableState): Set<string> {
+    const owners = new Set<string>();
+    for (const ws of this.ctx.getWebSockets()) {
+      const attachment = ws.deserializeAttachment() as Attachment | null;
+      if (attachment?.owner) owners.add(attachment.owner);
+      const seat = attachment?.seat ? own(state.seats, attachment.seat) : undefined;
+      if (seat?.human && seat.left === null) owners.add(seat.owner);
+    }
+    return owners;
   }
 
   /** Brings every authenticated socket up to `head` (all entries after its cursor, not just the new batch). */
@@ -119,7 +151,7 @@ export class Sessions {
  * two callers can never send the same entry twice. */
 function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
   const attachment = ws.deserializeAttachment() as Attachment | null;
-  if (!attachment?.seat) return;
+  if (!attachment?.seat && !attachment?.owner) return;
   let cursor = attachment.cursor;
   while (cursor < head.seq) {
     const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= head.seq);
@@ -146,6 +178,13 @@ function sendEntries(ws: WebSocket, entries: readonly Entry[], head: SignedHead)
   }
   if (frame.length > 0) send(ws, { type: "entries", items: frame, head });
   return cursor;
+}
+
+/** The key that must answer a challenge for `principal`: a present seat's key or a listed owner's key. */
+function socketKeyOf(state: TableState, principal: SocketPrincipal): string | undefined {
+  if ("owner" in principal) return own(state.config.owners, principal.owner)?.public_key;
+  const seat = own(state.seats, principal.seat);
+  return seat && seat.left === null ? seat.key : undefined;
 }
 
 function send(ws: WebSocket, frame: ServerFrame): void {

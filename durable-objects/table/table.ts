@@ -1,15 +1,24 @@
 /**
  * TableDO: one Durable Object per table. It totally orders the table's entries and signs its
  * heads. A thin shell: the ledger (ledger.ts), write path (writes.ts), reads (reads.ts), read
- * authorization (auth.ts), heads (heads.ts) and sockets (sessions.ts) do the work. The folded state
- * lives in memory and is rebuilt from SQLite on every wake, identically.
+ * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts) and
+ * the watchdog alarm (alarms.ts) do the work. The folded state lives in memory and is rebuilt from
+ * SQLite on every wake, identically.
  */
 import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { fold } from "../../src/protocol/policy/apply.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Projection } from "../../src/protocol/schemas/projection.js";
-import type { CreateResponse, EntriesResponse, JoinResponse, SubmitResponse } from "../../src/protocol/schemas/responses.js";
+import type {
+  ApproveResponse,
+  CreateResponse,
+  EntriesResponse,
+  JoinResponse,
+  SubmitResponse,
+  TasksResponse,
+} from "../../src/protocol/schemas/responses.js";
+import { own } from "../../src/protocol/records.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { PING_FRAME, PONG_FRAME } from "../../src/protocol/schemas/ws.js";
 import type { Env } from "../env.js";
@@ -18,11 +27,13 @@ import { errorResponse, guarded, type Result } from "../result.js";
 import { authorizeRead } from "./auth.js";
 import { Heads } from "./heads.js";
 import { Ledger } from "./ledger.js";
-import { readEntries, readExport, readProjection } from "./reads.js";
+import { readEntries, readExport, readProjection, readTasks } from "./reads.js";
 import { Sessions, type SessionHost } from "./sessions.js";
-import { writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
+import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
 import { notifyOwners } from "./notify.js";
+import { ownerChannels, type ChannelProbe } from "./approvers.js";
+import { runWatchdog, Watchdog } from "./alarms.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
 export interface ReadAuth {
@@ -38,18 +49,28 @@ export class TableDO extends DurableObject<Env> {
   private heads: Heads | undefined;
   private pushes: Promise<void> = Promise.resolve();
   private notices: Promise<void> = Promise.resolve();
+  private readonly watchdog: Watchdog;
+  /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
+  readonly channels: ChannelProbe;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
     this.sessions = new Sessions(ctx);
     this.ledger = new Ledger(ctx.storage);
+    this.watchdog = new Watchdog(ctx.storage);
+    this.channels = ownerChannels(env);
     const entries = this.ledger.all();
     this.state = entries.length > 0 ? fold(entries) : null;
   }
 
   now(): number {
     return Date.now();
+  }
+
+  /** Owners who can answer an approval now: live owner sessions and connected human seats. */
+  answerers(): ReadonlySet<string> {
+    return this.state ? this.sessions.answerers(this.state) : new Set();
   }
 
   /** POST /tables */
@@ -79,6 +100,35 @@ export class TableDO extends DurableObject<Env> {
   private async submitUnguarded(body: unknown): Promise<SubmitResponse> {
     const outcome = await writeSubmission(this, body);
     return { seq: outcome.primary.seq, truncated: "truncated" in outcome.primary && outcome.primary.truncated !== undefined, head: await this.afterWrite(outcome) };
+  }
+
+  /** POST /tables/:id/approvals */
+  async approve(body: unknown): Promise<Result<ApproveResponse>> {
+    return guarded(() => this.approveUnguarded(body));
+  }
+
+  private async approveUnguarded(body: unknown): Promise<ApproveResponse> {
+    const outcome = await writeApproval(this, body);
+    const head = await this.afterWrite(outcome);
+    const id = outcome.primary.kind === "approval" ? outcome.primary.task : "";
+    const task = own(this.requireState().tasks, id);
+    if (!task) throw new TrestleError("E_INTERNAL", "an approval entry always names a task");
+    return { seq: outcome.primary.seq, task: task.id, state: task.state, head };
+  }
+
+  /** GET /tables/:id/tasks?after= */
+  async tasks(auth: ReadAuth, after: number): Promise<Result<TasksResponse>> {
+    return guarded(async () => {
+      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      return readTasks(this.requireState(), after);
+    });
+  }
+
+  /** The watchdog alarm (alarms.ts); at-least-once, so a repeated run appends nothing. */
+  override async alarm(): Promise<void> {
+    this.watchdog.fired();
+    for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
+    await this.watchdog.schedule(() => this.state);
   }
 
   /** POST /tables/:id/control (owner-signed pause or resume) */
@@ -160,6 +210,7 @@ export class TableDO extends DurableObject<Env> {
       entriesAfter: (cursor, limit) => this.ledger.range(cursor + 1, this.ledger.seq, limit),
       currentHead: () => this.currentHead(),
       submit: (body) => this.submitUnguarded(body),
+      approve: (request) => this.approveUnguarded(request),
     };
   }
 
@@ -198,6 +249,7 @@ export class TableDO extends DurableObject<Env> {
         console.error("push failed", error);
       }
     });
+    await this.watchdog.schedule(() => this.state);
     return head;
   }
 }

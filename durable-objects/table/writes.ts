@@ -1,20 +1,22 @@
 /**
  * The table's write path: verify the request's signature over the very statement the entry will
- * record, answer a retried nonce with its first result, check the writer's known head, run the
- * policy, persist the batch, and only then update the in-memory state. Nothing is written unless
- * all of that passed.
+ * record, answer a retried nonce with its first result, check that somebody can answer the
+ * approvals a proposal would wait for, check the writer's known head, run the policy, persist the
+ * batch, and only then update the in-memory state. Nothing is written unless all of that passed.
  */
 import { canonicalize } from "../../src/protocol/canonical.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";
-import { createDraft, joinDraft, submissionDraft } from "../../src/protocol/drafts.js";
+import { approvalDraft, createDraft, joinDraft, submissionDraft } from "../../src/protocol/drafts.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import { admit } from "../../src/protocol/policy/admit.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import { CreateRequestSchema } from "../../src/protocol/schemas/create.js";
 import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "../../src/protocol/schemas/entry.js";
 import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
-import { statementOf } from "../../src/protocol/statements.js";
-import { nonceKeyOf, type Ledger } from "./ledger.js";
+import { ApprovalRequestSchema } from "../../src/protocol/schemas/approval.js";
+import { requireApprovers, waitingOwners, type ChannelProbe } from "./approvers.js";
+import { nonceKeyOf, statementOf } from "../../src/protocol/statements.js";
+import type { Ledger } from "./ledger.js";
 import { own } from "../../src/protocol/records.js";
 
 /** What a write produced: the primary entry and everything appended with it (empty on a retry). */
@@ -28,6 +30,10 @@ export interface TableHost {
   state: TableState | null;
   readonly ledger: Ledger;
   now(): number;
+  /** Owners who can answer an approval now (owner sessions, connected human seats). */
+  answerers(): ReadonlySet<string>;
+  /** Whether an owner has a notification channel that delivered before (OwnerDO health). */
+  readonly channels: ChannelProbe;
 }
 
 /** Creates the table from a signed create request. */
@@ -64,8 +70,26 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
   await checkSignature(draft);
   const retry = retried(host, draft);
   if (retry) return retry;
+  await checkApprovers(host, draft);
   if (request.known_head) checkKnownHead(host, request.known_head);
   return commit(host, draft, draft.truncated ? submission.body : undefined);
+}
+
+/** Appends an owner's signed approval or rejection of a task (§5.6). */
+export async function writeApproval(host: TableHost, body: unknown): Promise<WriteOutcome> {
+  const request = parseOrThrow(ApprovalRequestSchema, body, "approval request");
+  const state = requireTable(host);
+  if (request.approval.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `approval is for table "${request.approval.table}"`);
+  const draft = approvalDraft(state, request);
+  await checkSignature(draft);
+  return retried(host, draft) ?? commit(host, draft);
+}
+
+/** E_NO_APPROVER: the policy's preview of a proposal names the owners it would wait for; somebody must answer for each. */
+async function checkApprovers(host: TableHost, draft: EntryDraft): Promise<void> {
+  if ((draft.kind !== "proposal" && draft.kind !== "decision") || !draft.effects) return;
+  const preview = admit(host.state, draft, host.now());
+  await requireApprovers(preview.state, waitingOwners(preview), host.answerers(), host.channels);
 }
 
 function requireTable(host: TableHost): TableState {

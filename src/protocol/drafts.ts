@@ -9,7 +9,8 @@ import { validateConfig } from "./policy/config-check.js";
 import { maxChars } from "./policy/admit-authored.js";
 import type { TableState } from "./policy/state.js";
 import type { CreateRequest } from "./schemas/create.js";
-import type { AuthoredDraft, SystemDraftOf } from "./schemas/entry.js";
+import type { ApprovalDraft, AuthoredDraft, SystemDraftOf } from "./schemas/entry.js";
+import type { ApprovalRequest } from "./schemas/approval.js";
 import type { JoinRequest } from "./schemas/join.js";
 import { cutText } from "./text.js";
 import type { SubmitRequest } from "./schemas/entry.js";
@@ -37,6 +38,13 @@ export function joinDraft(state: TableState, request: JoinRequest): SystemDraftO
     data: { join: request.join, card: request.card },
     author: { key: owner.public_key, sig: request.sig },
   };
+}
+
+/** The draft for an owner's signed approval; the owner's key comes from the table config (§5.6). */
+export function approvalDraft(state: TableState, request: ApprovalRequest): ApprovalDraft {
+  const owner = own(state.config.owners, request.owner);
+  if (!owner) throw new TrestleError("E_NOT_OWNER", `"${request.owner}" is not an owner of this table`);
+  return { ...request.approval, seat: null, kind: "approval", owner: request.owner, author: { key: owner.public_key, sig: request.sig } };
 }
 
 /** The draft for a create request; validates the config (E_NO_TERMINATION, E_SCHEMA, E_NOT_OWNER). */

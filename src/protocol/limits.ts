@@ -33,4 +33,10 @@ export const LIMITS = {
   auth_window_ms: 5 * 60 * 1000,
   /** A join statement may not expire later than this after the relay receives it. */
   join_ttl_max_ms: 7 * 24 * 60 * 60 * 1000,
+  /** Commit gateway: one effect's `args` in bytes of canonical JSON; auto-approve rules per owner. */
+  effect_args_bytes: 2048,
+  auto_approve_rules: 32,
+  /** Commit gateway: the bounds of `watchdog.heartbeat_ms`. */
+  heartbeat_ms_min: 1000,
+  heartbeat_ms_max: 30 * 24 * 60 * 60 * 1000,
 } as const;

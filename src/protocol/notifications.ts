@@ -42,6 +42,22 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
       case "table_resumed":
         add(everyone, { ...base, type: entry.subkind, id: id(entry.subkind), seq: entry.seq, owner: entry.data.owner, via: entry.data.via });
         break;
+      // Commit gateway (§5.6): a task waiting for its owner (not auto-approved), and a stalled one.
+      case "task_opened": {
+        const { task, owner, proposal, effects } = entry.data;
+        const key = own(state.config.owners, owner)?.public_key;
+        const proposer = entries.find((e) => e.seq === proposal.seq)?.seat;
+        if (key && proposer && own(state.tasks, task)?.state === "awaiting_approval") {
+          add([key], { ...base, type: "approval_needed", id: id("approval_needed"), task, proposal_seq: proposal.seq, proposer, effects });
+        }
+        break;
+      }
+      case "task_state": {
+        const owner = own(state.tasks, entry.data.task)?.owner;
+        const key = owner === undefined ? undefined : own(state.config.owners, owner)?.public_key;
+        if (key && entry.data.state === "stalled") add([key], { ...base, type: "task_stalled", id: id("task_stalled"), task: entry.data.task });
+        break;
+      }
       default:
         break;
     }

@@ -9,6 +9,7 @@ import { cutText } from "./text.js";
 import { presentSeats, type TableState } from "./policy/state.js";
 import type { Entry } from "./schemas/entry.js";
 import type { Prefix, ProjectedEntry, Projection } from "./schemas/projection.js";
+import { gatewayData, openTasks, projectApproval, taskOpenedData } from "./projection-gateway.js";
 
 /** The stable prefix: rules, present seats with cards, decisions in force. */
 export function projectionPrefix(state: TableState): Prefix {
@@ -29,6 +30,7 @@ export function projectEntry(entry: Entry): ProjectedEntry {
   if (entry.kind === "system") {
     return { seq: entry.seq, kind: "system", subkind: entry.subkind, data: systemData(entry) };
   }
+  if (entry.kind === "approval") return projectApproval(entry);
   const out: ProjectedEntry = { seq: entry.seq, kind: entry.kind, seat: entry.seat };
   if ("to" in entry && entry.to) out.to = entry.to;
   if ("re" in entry && entry.re !== undefined) out.re = entry.re;
@@ -40,6 +42,8 @@ export function projectEntry(entry: Entry): ProjectedEntry {
     out.body = entry.body;
   }
   if (entry.truncated) out.truncated = true;
+  const data = gatewayData(entry);
+  if (data) out.data = data;
   return out;
 }
 
@@ -49,6 +53,8 @@ function systemData(entry: Extract<Entry, { kind: "system" }>): Record<string, u
       return { topic: entry.data.config.topic, creator: entry.data.creator };
     case "seat_joined":
       return { seat: entry.data.join.seat, owner: entry.data.join.owner, human: entry.data.join.human };
+    case "task_opened":
+      return taskOpenedData(entry);
     default:
       return { ...entry.data };
   }
@@ -73,5 +79,6 @@ export function buildProjection(
     more: page.more,
     floor: { holder, round: state.floor.round, yours: holder === seat },
     closed: state.closed?.reason ?? null,
+    tasks: openTasks(state),
   };
 }

@@ -1,20 +1,24 @@
 /**
- * Building signed requests (client side): create, join, submit, HTTP read authorization and the
- * WebSocket challenge answer. Pure given the key and the nonce/time passed in; the client library
+ * Building signed requests (client side): create, join, submit, HTTP read authorization, the
+ * WebSocket challenge answers (seat and owner) and owner approvals. Pure given the key and the nonce/time passed in; the client library
  * supplies randomness and clocks.
  */
 import { fromBase64url, fromUtf8, toBase64url, utf8 } from "./bytes.js";
 import { signStatement, type Signer } from "./crypto.js";
-import { parseOrThrow } from "./errors.js";
+import { parseOrThrow, TrestleError } from "./errors.js";
+import { leafOf } from "./chain.js";
+import { effectsByOwner, taskIdOf } from "./policy/tasks.js";
+import { ApprovalStatementSchema, type ApprovalRequest, type ApprovalStatement } from "./schemas/approval.js";
+import type { ApprovalVerdict } from "./schemas/task.js";
 import { canonicalize } from "./canonical.js";
 import { canonicalSha256 } from "./hash.js";
 import type { TableConfig } from "./schemas/config.js";
-import type { HttpAuthStatement, Principal, SocketAuthStatement } from "./schemas/auth.js";
+import type { HttpAuthStatement, OwnerSocketAuthStatement, Principal, SocketAuthStatement } from "./schemas/auth.js";
 import type { CapabilityCard } from "./schemas/card.js";
 import type { CreateRequest } from "./schemas/create.js";
-import { SubmissionSchema, type HeadRef, type SubmissionInput, type SubmitRequest } from "./schemas/entry.js";
+import { SubmissionSchema, type Entry, type HeadRef, type SubmissionInput, type SubmitRequest } from "./schemas/entry.js";
 import type { JoinRequest, JoinStatement } from "./schemas/join.js";
-import { createStatement, submissionStatement } from "./statements.js";
+import { approvalStatement, createStatement, submissionStatement } from "./statements.js";
 
 /** A create request signed by `owner`, whose key must be the config's key for that owner. */
 export async function signCreate(signer: Signer, config: TableConfig, owner: string): Promise<CreateRequest> {
@@ -73,5 +77,41 @@ export function decodeHttpAuth(header: string): unknown {
 
 /** The answer to a WebSocket challenge. */
 export async function signSocketAuth(signer: Signer, statement: SocketAuthStatement): Promise<string> {
+  return signStatement(signer, "auth", statement);
+}
+
+/**
+ * The approval statement for `owner`'s task opened by `proposal`, the proposal or decision entry
+ * as read from the ledger. The leaf is computed from the entry's content (not its `leaf` field)
+ * and the effects hash from the effects it holds, so the owner signs exactly what they read.
+ */
+export function approvalStatementFor(
+  proposal: Entry,
+  owner: string,
+  fields: { verdict: ApprovalVerdict; nonce: string },
+): ApprovalStatement {
+  if ((proposal.kind !== "proposal" && proposal.kind !== "decision") || !proposal.effects) {
+    throw new TrestleError("E_UNKNOWN_TASK", `entry ${proposal.seq} is not a proposal or decision with effects`);
+  }
+  const effects = effectsByOwner(proposal.effects).get(owner);
+  if (!effects) throw new TrestleError("E_UNKNOWN_TASK", `entry ${proposal.seq} has no effects for ${owner}`);
+  return {
+    table: proposal.table,
+    task: taskIdOf(proposal.seq, owner),
+    proposal: leafOf(proposal),
+    effects_sha256: canonicalSha256(effects),
+    verdict: fields.verdict,
+    nonce: fields.nonce,
+  };
+}
+
+/** An approval request: `statement` signed by `owner`'s key (purpose `approval`). */
+export async function signApproval(ownerSigner: Signer, owner: string, statement: ApprovalStatement): Promise<ApprovalRequest> {
+  const approval = parseOrThrow(ApprovalStatementSchema, statement, "approval");
+  return { approval, owner, sig: await signStatement(ownerSigner, "approval", approvalStatement(approval)) };
+}
+
+/** The owner's answer to a WebSocket challenge (an owner session). */
+export async function signOwnerSocketAuth(signer: Signer, statement: OwnerSocketAuthStatement): Promise<string> {
   return signStatement(signer, "auth", statement);
 }

@@ -7,8 +7,9 @@ import type { SigningPurpose } from "./crypto.js";
 import { canonicalSha256, textSha256 } from "./hash.js";
 import type { TableConfig } from "./schemas/config.js";
 import type { CreateStatement } from "./schemas/create.js";
-import type { EntryDraft, Submission } from "./schemas/entry.js";
-import { controlStatement } from "./policy/pause.js";
+import type { ApprovalDraft, EntryDraft, Submission } from "./schemas/entry.js";
+import type { ApprovalStatement } from "./schemas/approval.js";
+import { controlNonceKey, controlStatement } from "./policy/pause.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
 export interface RecordedStatement {
@@ -27,6 +28,25 @@ export function submissionStatement(submission: Submission): Record<string, unkn
 /** What the creating owner signs for a config. */
 export function createStatement(config: TableConfig, owner: string): CreateStatement {
   return { table: config.id, config_sha256: canonicalSha256(config), owner };
+}
+
+/** What an owner signs for an approval: exactly the statement fields of the approval entry. */
+export function approvalStatement(entry: ApprovalStatement | ApprovalDraft): ApprovalStatement {
+  const { table, task, proposal, effects_sha256, verdict, nonce } = entry;
+  return { table, task, proposal, effects_sha256, verdict, nonce };
+}
+
+/**
+ * The key under which an entry's nonce is used once: per seat for entries, per table for joins,
+ * per owner for approvals and for pause/resume controls; null for entries without a nonce. The
+ * relay indexes it; verifiers check it.
+ */
+export function nonceKeyOf(entry: EntryDraft): string | null {
+  if (entry.kind === "approval") return `approval:${entry.owner}:${entry.nonce}`;
+  if (entry.kind !== "system") return `entry:${entry.seat}:${entry.nonce}`;
+  if (entry.subkind === "seat_joined") return `join:${entry.data.join.nonce}`;
+  if (entry.subkind === "table_paused" || entry.subkind === "table_resumed") return controlNonceKey(entry);
+  return null;
 }
 
 /** The signed statement an entry records; null for entries the relay makes on its own authority. */
@@ -48,6 +68,11 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
       default:
         return null;
     }
+  }
+  if (entry.kind === "approval") {
+    // A relay-attested approval (`via`, author null) records no signature; admit judges it.
+    if (entry.author === null) return null;
+    return { purpose: "approval", statement: approvalStatement(entry), key: entry.author.key, sig: entry.author.sig };
   }
   const { truncated, author, body, ...rest } = entry;
   const { seq: _s, ts: _t, leaf: _l, link: _k, ...authored } = rest as typeof rest & Record<string, unknown>;

@@ -18,8 +18,7 @@ import type { Entry, EntryDraft } from "./schemas/entry.js";
 import type { HiddenEntry } from "./schemas/export.js";
 import type { SignedHead } from "./schemas/head.js";
 import type { Coverage, VerifyReport } from "./schemas/verify.js";
-import { statementOf } from "./statements.js";
-import { controlNonceKey } from "./policy/pause.js";
+import { nonceKeyOf, statementOf } from "./statements.js";
 
 /** A ledger as a reader holds it: entries by content or by hash, in seq order, plus heads. */
 export interface LedgerView {
@@ -133,7 +132,7 @@ async function checkSignatures(view: LedgerView, coverage: Coverage): Promise<vo
     }
     coverage.signatures += 1;
     if (item.kind === "system" && item.subkind === "seat_joined") seatKeys.set(item.data.join.seat, item.data.join.seat_key);
-    if (item.kind !== "system" && seatKeys.has(item.seat) && seatKeys.get(item.seat) !== item.author.key) {
+    if (item.kind !== "system" && item.kind !== "approval" && seatKeys.has(item.seat) && seatKeys.get(item.seat) !== item.author.key) {
       throw new Refuted(item.seq, `signed by a key that does not hold seat "${item.seat}"`);
     }
   }
@@ -143,14 +142,7 @@ function checkNonces(view: LedgerView): void {
   const seen = new Set<string>();
   for (const item of view.items) {
     if (!isEntry(item)) continue;
-    const key =
-      item.kind !== "system"
-        ? `entry:${item.seat}:${item.nonce}`
-        : item.subkind === "seat_joined"
-          ? `join:${item.data.join.nonce}`
-          : item.subkind === "table_paused" || item.subkind === "table_resumed"
-            ? controlNonceKey(item)
-            : null;
+    const key = nonceKeyOf(item as EntryDraft);
     if (key === null) continue;
     if (seen.has(key)) throw new Refuted(item.seq, "a nonce is used twice (replayed statement)");
     seen.add(key);
@@ -163,7 +155,7 @@ function checkOriginals(view: LedgerView, coverage: Coverage): void {
   const config = first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened" ? first.data.config : null;
   const max = config ? maxChars(config) : 0;
   for (const item of view.items) {
-    if (!isEntry(item) || item.kind === "system" || !item.truncated) continue;
+    if (!isEntry(item) || item.kind === "system" || item.kind === "approval" || !item.truncated) continue;
     const original = view.originals?.get(item.seq);
     if (original === undefined || config === null) {
       coverage.truncated_unchecked += 1;

@@ -8,6 +8,7 @@ import {
   signJoin,
   signSubmission,
   type CapabilityCard,
+  type DistributiveOmit,
   type HeadRef,
   type Principal,
   type Signer,
@@ -80,7 +81,7 @@ export class RelayHttp {
   async say(
     table: string,
     seatKey: Signer,
-    input: Omit<SubmissionInput, "table" | "nonce"> & { nonce?: string },
+    input: DistributiveOmit<SubmissionInput, "table" | "nonce"> & { nonce?: string },
     knownHead?: HeadRef,
   ): Promise<Reply> {
     const request = await signSubmission(

@@ -55,7 +55,7 @@ const approvalEvent = (table: string): Notification => ({
   id: `${table}:7:approval_needed`,
   table,
   topic: "Who pays for the GPUs?",
-  task: "t-7",
+  task: "7.tao",
   proposal_seq: 7,
   proposer: "y",
   effects: [{ owner: "tao", resource: "repo:github.com/tao/infra", action: "merge", args: { pr: 461, note: "<b>now</b>" } }],
@@ -256,9 +256,9 @@ describe("approve and reject buttons", () => {
     expect(tap.body.text.length).toBeLessThanOrEqual(200);
     expect(tap.body.text).toContain("needs your owner signature");
     const press = await postDiscord(discordButton("9091", "99091", approve.replace(".a.", ".r.")));
-    expect(press.body.data.content).toContain("trestle reject tap\\-table t\\-7");
+    expect(press.body.data.content).toContain("trestle reject tap\\-table 7.tao");
     await postLine([linePostback("U9092", approve)]);
-    expect(JSON.stringify((await requests("reply-U9092-")).at(-1)!.body)).toContain("trestle approve tap-table t-7");
+    expect(JSON.stringify((await requests("reply-U9092-")).at(-1)!.body)).toContain("trestle approve tap-table 7.tao");
   });
 
   it("answers a replayed tap with nothing, a tap by another owner's account as not theirs, and junk data as unknown", async () => {

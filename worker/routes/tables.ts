@@ -1,4 +1,4 @@
-/** Table routes (docs/SPEC.md §6): create, join, submit, head, projection, entries, export, ws. */
+/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, head, projection, entries, tasks, export, ws. */
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { unwrap } from "../../durable-objects/result.js";
@@ -22,6 +22,13 @@ tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id
 tables.post("/:id/entries", async (c) => json(c, await tableStub(c, c.req.param("id")).submit(await readJson(c)), 201));
 
 tables.post("/:id/control", async (c) => json(c, await tableStub(c, c.req.param("id")).control(await readJson(c)), 201));
+
+tables.post("/:id/approvals", async (c) => json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201));
+
+tables.get("/:id/tasks", async (c) => {
+  const stub = tableStub(c, c.req.param("id"));
+  return json(c, await stub.tasks(readAuth(c), intParam(c, "after", 0)));
+});
 
 tables.get("/:id/head", async (c) => json(c, await tableStub(c, c.req.param("id")).head()));
 

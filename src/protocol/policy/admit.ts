@@ -8,6 +8,10 @@ import { TrestleError } from "../errors.js";
 import type { EntryDraft, SystemDraftOf, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { checkAuthored } from "./admit-authored.js";
 import { checkJoin } from "./admit-join.js";
+import { checkApproval, checkEndorsement, checkGateway, worksAfterClose } from "./admit-gateway.js";
+import { requestConsequences } from "./requests.js";
+import { taskConsequences } from "./tasks.js";
+import { checkWatchdog } from "./watchdog.js";
 import { applyEntry, openedState } from "./apply.js";
 import { validateConfig } from "./config-check.js";
 import {
@@ -35,15 +39,26 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
   if (draft.kind === "system" && draft.subkind === "table_opened") return admitOpening(state, draft, now);
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
-  if (state.closed) throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
+  if (state.closed && !worksAfterClose(state, draft)) {
+    throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
+  }
   if (draft.kind === "system") {
-    if (draft.subkind === "table_paused" || draft.subkind === "table_resumed") checkControl(state, draft);
-    else if (draft.subkind !== "seat_joined") {
+    if (draft.subkind === "table_paused" || draft.subkind === "table_resumed") {
+      checkControl(state, draft);
+    } else if (draft.subkind === "task_state") {
+      checkWatchdog(state, draft, now);
+    } else if (draft.subkind !== "seat_joined") {
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
-    } else checkJoin(state, draft, now);
+    } else {
+      checkJoin(state, draft, now);
+      checkEndorsement(state, draft);
+    }
+  } else if (draft.kind === "approval") {
+    checkApproval(state, draft);
   } else {
     checkNotPaused(state, draft);
     checkAuthored(state, draft);
+    checkGateway(state, draft);
   }
   const next = cloneState(state);
   const primary = { ...draft, seq: state.seq + 1, ts: now } as UnchainedEntry;
@@ -65,7 +80,12 @@ function admitOpening(state: TableState | null, draft: SystemDraftOf<"table_open
   return { entries: [entry as UnchainedEntry], state: openedState(entry) };
 }
 
-type Consequence = SystemDraftOf<"floor"> | SystemDraftOf<"table_closed">;
+type Consequence =
+  | SystemDraftOf<"floor">
+  | SystemDraftOf<"table_closed">
+  | SystemDraftOf<"task_opened">
+  | SystemDraftOf<"task_state">
+  | SystemDraftOf<"seat_left">;
 
 /** The system entries an applied entry causes, in order; each is applied before the next is judged. */
 function* consequences(state: TableState, entry: UnchainedEntry): Generator<Consequence> {
@@ -75,8 +95,18 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   const floor = (move: Exclude<FloorMove, { exhausted: true }>) =>
     ({ ...base, subkind: "floor" as const, data: { holder: move.holder, round: move.round, reason: move.reason } });
 
+  // Commit gateway (§5.6, §5.7): tasks and leaving seats first; after the close only task work goes on.
+  yield* taskConsequences(state, entry);
+  yield* requestConsequences(state, entry);
+  if (state.closed) return;
   const reason = closeReasonAfter(state, entry);
   if (reason) return yield close(reason);
+  const holder = state.floor.holder;
+  if (holder !== null && own(state.seats, holder)?.left !== null) {
+    const move = nextMove(state);
+    return yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
+  }
+  if (entry.kind === "approval") return;
   if (entry.kind === "system") {
     if (entry.subkind === "seat_joined" && floorCanStart(state)) {
       const move = startMove(state);

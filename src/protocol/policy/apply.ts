@@ -6,6 +6,7 @@
 import { TrestleError } from "../errors.js";
 import type { Entry, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { applyFloorEntry, TURN_KINDS } from "./floor.js";
+import { applyEndorsement, applyGatewayAuthored, applyTaskEntry, restartTaskClocks } from "./apply-gateway.js";
 import type { TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
 import { applyControl } from "./pause.js";
@@ -33,6 +34,9 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     decisions: [],
     closed: null,
     paused: null,
+    tasks: {},
+    requests: {},
+    endorsed: [entry.data.creator],
   };
 }
 
@@ -46,6 +50,7 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
     applySystem(state, entry);
     return state;
   }
+  if (entry.kind === "approval") return state;
   const seat = own(state.seats, entry.seat);
   state.authored += 1;
   state.tokens += tokenCost(entry);
@@ -53,6 +58,7 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
   else if (TURN_KINDS.has(entry.kind)) state.floor.bot_run += 1;
   if (entry.kind === "raise_hand") state.floor.hands.push(entry.seat);
   if (entry.kind === "decision") state.decisions.push({ seq: entry.seq, seat: entry.seat, body: entry.body });
+  applyGatewayAuthored(state, entry);
   return state;
 }
 
@@ -71,6 +77,7 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
         joined: entry.seq,
         left: null,
       };
+      applyEndorsement(state, join);
       return;
     }
     case "seat_left": {
@@ -89,6 +96,11 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
     case "table_paused":
     case "table_resumed":
       applyControl(state, entry);
+      if (entry.subkind === "table_resumed") restartTaskClocks(state, entry.ts);
+      return;
+    case "task_opened":
+    case "task_state":
+      applyTaskEntry(state, entry);
       return;
   }
 }

@@ -6,6 +6,7 @@ import type { CapabilityCard } from "../schemas/card.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { CloseReason } from "../schemas/entry.js";
 import type { ControlVia } from "../schemas/control.js";
+import type { TaskState } from "../schemas/task.js";
 
 /** A seat as the ledger recorded it. */
 export interface SeatState {
@@ -38,6 +39,16 @@ export interface DecisionState {
   body: string;
 }
 
+/** An open or answered request (§5.7), keyed by its request_id. */
+export interface RequestState {
+  seq: number;
+  seat: string;
+  type: string;
+  to: string[] | null;
+  /** Seq of the response that resolved it. */
+  resolved: number | null;
+}
+
 /** The whole table state after some prefix of the ledger. */
 export interface TableState {
   table: string;
@@ -53,6 +64,10 @@ export interface TableState {
   closed: { reason: CloseReason; seq: number } | null;
   /** Set by `table_paused`, cleared by `table_resumed` (policy/pause.ts). */
   paused: { seq: number; owner: string; via: ControlVia } | null;
+  /** Commit gateway (§5.6): tasks by id, requests by request_id, owners who signed the config. */
+  tasks: Record<string, TaskState>;
+  requests: Record<string, RequestState>;
+  endorsed: string[];
 }
 
 /** A copy of the state that shares nothing with the original. */

@@ -28,6 +28,15 @@ export type HttpAuthStatement = z.infer<typeof HttpAuthStatementSchema>;
 export const HttpAuthSchema = HttpAuthStatementSchema.extend({ sig: SignatureSchema });
 export type HttpAuth = z.infer<typeof HttpAuthSchema>;
 
+/** Signed by an owner to answer a WebSocket challenge: a live owner session (§6.3), which can approve. */
+export const OwnerSocketAuthStatementSchema = z.strictObject({
+  scope: z.literal("ws"),
+  table: TableIdSchema,
+  owner: OwnerNameSchema,
+  challenge: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/),
+});
+export type OwnerSocketAuthStatement = z.infer<typeof OwnerSocketAuthStatementSchema>;
+
 /** Signed by a seat to answer a WebSocket challenge. */
 export const SocketAuthStatementSchema = z.strictObject({
   scope: z.literal("ws"),

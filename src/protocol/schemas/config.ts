@@ -7,10 +7,15 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from "./primitives.js";
 import { TopologySchema } from "./topology.js";
+import { AutoApproveRuleSchema } from "./task.js";
 
 /** One owner: a principal whose key signs joins and approvals. */
 export const OwnerConfigSchema = z.strictObject({
   public_key: PublicKeySchema,
+  /** Commit gateway (§5.6): "async" accepts that approvals wait with nobody online; default "live". */
+  approvals: z.enum(["live", "async"]).optional(),
+  /** Commit gateway (§5.6): standing approvals; they count once this owner signed the config. */
+  auto_approve: z.array(AutoApproveRuleSchema).min(1).max(LIMITS.auto_approve_rules).optional(),
 });
 export type OwnerConfig = z.infer<typeof OwnerConfigSchema>;
 
@@ -60,5 +65,6 @@ export const TableConfigSchema = z.strictObject({
   topology: TopologySchema,
   floor: FloorConfigSchema.optional(),
   termination: TerminationSchema,
+  watchdog: z.strictObject({ heartbeat_ms: z.int().min(LIMITS.heartbeat_ms_min).max(LIMITS.heartbeat_ms_max) }).optional(),
 });
 export type TableConfig = z.infer<typeof TableConfigSchema>;

@@ -9,6 +9,20 @@ import { CapabilityCardSchema } from "./card.js";
 import { TableConfigSchema } from "./config.js";
 import { ControlDataSchema } from "./control.js";
 import { JoinStatementSchema } from "./join.js";
+import { ApprovalStatementSchema } from "./approval.js";
+import {
+  ApprovalVerdictSchema,
+  ApprovalViaSchema,
+  boundedJsonObject,
+  EffectsSchema,
+  RequestIdSchema,
+  RequestTypeSchema,
+  TaskIdSchema,
+  TaskProposalSchema,
+  TaskReasonSchema,
+  TaskStatusSchema,
+  VerifyVerdictSchema,
+} from "./task.js";
 import {
   BodySchema,
   LabelSchema,
@@ -64,6 +78,7 @@ export const ProposalSubmissionSchema = z.strictObject({
   re: SeqSchema.optional(),
   refs: Refs.optional(),
   budget: Budget.optional(),
+  effects: EffectsSchema.optional(),
 });
 
 /** `decision`: a binding outcome; may terminate the table. */
@@ -74,6 +89,61 @@ export const DecisionSubmissionSchema = z.strictObject({
   re: SeqSchema.optional(),
   refs: Refs.optional(),
   budget: Budget.optional(),
+  effects: EffectsSchema.optional(),
+});
+
+// Commit gateway (docs/SPEC.md §5.6, §5.7): task work and request/response protocols.
+
+/** `progress`: the executor moves a task to running, or reports it is still running (heartbeat). */
+export const ProgressSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("progress"),
+  task: TaskIdSchema,
+  body: BodySchema.default(""),
+  budget: Budget.optional(),
+});
+
+/** `receipt`: the executor reports what it did. */
+export const ReceiptSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("receipt"),
+  task: TaskIdSchema,
+  body: BodySchema,
+  result: boundedJsonObject(LIMITS.effect_args_bytes).optional(),
+  refs: Refs.optional(),
+  budget: Budget.optional(),
+});
+
+/** `verify`: a seat other than the executor checks a reported task; `body` is the reason. */
+export const VerifySubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("verify"),
+  task: TaskIdSchema,
+  verdict: VerifyVerdictSchema,
+  body: BodySchema.min(1),
+  budget: Budget.optional(),
+});
+
+/** `request`: opens a request/response exchange named by `request_id`. */
+export const RequestSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("request"),
+  request_id: RequestIdSchema,
+  type: RequestTypeSchema,
+  to: SeatListSchema.optional(),
+  body: BodySchema,
+  budget: Budget.optional(),
+});
+
+/** `response`: answers the request with the same `request_id` and `type`. */
+export const ResponseSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("response"),
+  request_id: RequestIdSchema,
+  type: RequestTypeSchema,
+  verdict: ApprovalVerdictSchema.optional(),
+  body: BodySchema.default(""),
+  budget: Budget.optional(),
 });
 
 const SUBMISSIONS = [
@@ -82,6 +152,11 @@ const SUBMISSIONS = [
   RaiseHandSubmissionSchema,
   ProposalSubmissionSchema,
   DecisionSubmissionSchema,
+  ProgressSubmissionSchema,
+  ReceiptSubmissionSchema,
+  VerifySubmissionSchema,
+  RequestSubmissionSchema,
+  ResponseSubmissionSchema,
 ] as const;
 
 /** Any seat submission, parsed; defaults applied, so it is exactly what the seat signs. */
@@ -172,6 +247,29 @@ export const FloorEntrySchema = system(
   z.strictObject({ holder: SeatNameSchema.nullable(), round: z.int().min(0), reason: FloorReasonSchema }),
   z.null(),
 );
+/** A proposal or decision opened a task for one owner's effects (caused by that entry). */
+export const TaskOpenedEntrySchema = system(
+  "task_opened",
+  z.strictObject({
+    task: TaskIdSchema,
+    owner: OwnerNameSchema,
+    proposal: TaskProposalSchema,
+    effects: EffectsSchema,
+    effects_sha256: Sha256Schema,
+  }),
+  z.null(),
+);
+/** A task moved to `state`; `cause` is the entry that moved it (null: the watchdog, judged at this ts). */
+export const TaskStateEntrySchema = system(
+  "task_state",
+  z.strictObject({
+    task: TaskIdSchema,
+    state: TaskStatusSchema,
+    reason: TaskReasonSchema,
+    cause: SeqSchema.nullable(),
+  }),
+  z.null(),
+);
 /** The table closed; no further writes are accepted. */
 export const TableClosedEntrySchema = system(
   "table_closed",
@@ -192,6 +290,8 @@ const SYSTEM_ENTRIES = [
   TableClosedEntrySchema,
   TablePausedEntrySchema,
   TableResumedEntrySchema,
+  TaskOpenedEntrySchema,
+  TaskStateEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */
@@ -206,11 +306,31 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   authoredEntry(RaiseHandSubmissionSchema),
   authoredEntry(ProposalSubmissionSchema),
   authoredEntry(DecisionSubmissionSchema),
+  authoredEntry(ProgressSubmissionSchema),
+  authoredEntry(ReceiptSubmissionSchema),
+  authoredEntry(VerifySubmissionSchema),
+  authoredEntry(RequestSubmissionSchema),
+  authoredEntry(ResponseSubmissionSchema),
 ]);
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
 
+/**
+ * An owner's approval (§5.6): the signed statement plus relay fields, `seat: null`. `author` is the
+ * owner key; a relay-attested chat approval would carry `via` and `author: null`, which admit
+ * refuses until the owner's config allows chat approvals.
+ */
+export const ApprovalEntrySchema = ApprovalStatementSchema.extend({
+  ...Relay,
+  seat: z.null(),
+  kind: z.literal("approval"),
+  owner: OwnerNameSchema,
+  via: ApprovalViaSchema.optional(),
+  author: AuthorSchema.nullable(),
+});
+export type ApprovalEntry = z.infer<typeof ApprovalEntrySchema>;
+
 /** Any ledger entry. Parsing an untrusted export goes through this schema. */
-export const EntrySchema = z.discriminatedUnion("kind", [...AuthoredEntrySchema.options, SystemEntrySchema]);
+export const EntrySchema = z.discriminatedUnion("kind", [...AuthoredEntrySchema.options, ApprovalEntrySchema, SystemEntrySchema]);
 export type Entry = z.infer<typeof EntrySchema>;
 export type EntryKind = Entry["kind"];
 
@@ -220,6 +340,8 @@ export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omi
 export type EntryDraft = DistributiveOmit<Entry, "seq" | "ts" | "leaf" | "link">;
 /** An authored entry before the ledger assigns seq, ts, leaf and link. */
 export type AuthoredDraft = DistributiveOmit<AuthoredEntry, "seq" | "ts" | "leaf" | "link">;
+/** An approval entry before the ledger assigns seq, ts, leaf and link. */
+export type ApprovalDraft = Omit<ApprovalEntry, "seq" | "ts" | "leaf" | "link">;
 /** A system entry of one subkind before seq, ts, leaf and link. */
 export type SystemDraftOf<K extends SystemSubkind> = Omit<SystemEntryOf<K>, "seq" | "ts" | "leaf" | "link">;
 /** An entry before the chain fields: what the leaf hash covers. */

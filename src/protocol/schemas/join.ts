@@ -25,6 +25,8 @@ export const JoinStatementSchema = z.strictObject({
   human: z.boolean(),
   nonce: NonceSchema,
   expires: MillisSchema,
+  /** Optional (§5.6): the owner signs the table's config with the join, so its auto_approve rules count. */
+  config_sha256: Sha256Schema.optional(),
 });
 export type JoinStatement = z.infer<typeof JoinStatementSchema>;
 

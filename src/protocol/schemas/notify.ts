@@ -8,6 +8,7 @@ import { z } from "zod";
 import { CloseReasonSchema } from "./entry.js";
 import { ControlViaSchema } from "./control.js";
 import { LabelSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+import { TaskIdSchema } from "./task.js";
 
 /** Longest decision or effect text a notification carries; platforms cut further. */
 export const NOTIFY_TEXT_CHARS = 1000;
@@ -31,7 +32,7 @@ export type NotifyEffect = z.infer<typeof NotifyEffectSchema>;
 export const ApprovalNeededSchema = z.strictObject({
   ...Base,
   type: z.literal("approval_needed"),
-  task: z.string().regex(/^[a-z0-9._-]{1,64}$/),
+  task: TaskIdSchema,
   proposal_seq: SeqSchema,
   proposer: SeatNameSchema,
   effects: z.array(NotifyEffectSchema).min(1).max(16),
@@ -45,7 +46,7 @@ export const FloorToHumanSchema = z.strictObject({
   round: z.int().min(0),
 });
 /** A task of this owner saw no progress within the heartbeat. */
-export const TaskStalledSchema = z.strictObject({ ...Base, type: z.literal("task_stalled"), task: z.string().regex(/^[a-z0-9._-]{1,64}$/) });
+export const TaskStalledSchema = z.strictObject({ ...Base, type: z.literal("task_stalled"), task: TaskIdSchema });
 /** A decision was written at a table this owner is in. */
 export const DecisionReachedSchema = z.strictObject({
   ...Base,

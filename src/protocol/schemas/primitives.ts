@@ -46,11 +46,11 @@ export const BodySchema = z.string().max(LIMITS.body_chars);
 /** A short single-purpose label (roles, reasons, types). */
 export const LabelSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, "label: 1-64 of [a-z0-9_.:-]");
 
-/** A reference: `entry:<seq>`, `task:<id>`, `table:<id>` or an https URL. */
+/** A reference: `entry:<seq>`, `task:<seq>.<owner>` (a task id, §5.6), `table:<id>` or an https URL. */
 export const RefSchema = z
   .string()
   .max(512)
-  .regex(/^(entry:[1-9][0-9]*|task:[a-z0-9._-]{1,64}|table:[a-z0-9][a-z0-9._-]{2,63}|https:\/\/\S+)$/, "ref");
+  .regex(/^(entry:[1-9][0-9]*|task:[1-9][0-9]{0,15}\.[a-z0-9][a-z0-9._-]{0,63}|table:[a-z0-9][a-z0-9._-]{2,63}|https:\/\/\S+)$/, "ref");
 
 /** A list of seat names, no duplicates. */
 export const SeatListSchema = z

@@ -8,6 +8,7 @@ import { CapabilityCardSchema } from "./card.js";
 import { FloorConfigSchema, TerminationSchema } from "./config.js";
 import { OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, TableIdSchema } from "./primitives.js";
 import { TopologySchema } from "./topology.js";
+import { TaskIdSchema, TaskStatusSchema } from "./task.js";
 
 /** The part of a projection that changes only on join, leave or decision. */
 export const PrefixSchema = z.strictObject({
@@ -41,6 +42,16 @@ export const ProjectedEntrySchema = z.strictObject({
 });
 export type ProjectedEntry = z.infer<typeof ProjectedEntrySchema>;
 
+/** An open task as a model reads it (§5.6); outside the prefix, since it changes on every transition. */
+export const ProjectedTaskSchema = z.strictObject({
+  id: TaskIdSchema,
+  owner: OwnerNameSchema,
+  state: TaskStatusSchema,
+  proposal: SeqSchema,
+  executor: SeatNameSchema.nullable(),
+});
+export type ProjectedTask = z.infer<typeof ProjectedTaskSchema>;
+
 /** GET /tables/:id/projection response. */
 export const ProjectionSchema = z.strictObject({
   table: TableIdSchema,
@@ -52,5 +63,6 @@ export const ProjectionSchema = z.strictObject({
   more: z.boolean(),
   floor: z.strictObject({ holder: SeatNameSchema.nullable(), round: z.int().min(0), yours: z.boolean() }),
   closed: z.string().nullable(),
+  tasks: z.array(ProjectedTaskSchema),
 });
 export type Projection = z.infer<typeof ProjectionSchema>;

@@ -8,6 +8,7 @@ import { EntrySchema } from "./entry.js";
 import { HiddenEntrySchema } from "./export.js";
 import { SignedHeadSchema } from "./head.js";
 import { PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+import { TaskIdSchema, TaskStateSchema, TaskStatusSchema } from "./task.js";
 
 /** POST /tables: the new table and its first head. */
 export const CreateResponseSchema = z.strictObject({ table: TableIdSchema, head: SignedHeadSchema });
@@ -32,6 +33,22 @@ export const EntriesResponseSchema = z.strictObject({
   head: SignedHeadSchema,
 });
 export type EntriesResponse = z.infer<typeof EntriesResponseSchema>;
+
+/** POST /tables/:id/approvals: the approval's seq and the task's state after it (§5.6). */
+export const ApproveResponseSchema = z.strictObject({
+  seq: SeqSchema,
+  task: TaskIdSchema,
+  state: TaskStatusSchema,
+  head: SignedHeadSchema,
+});
+export type ApproveResponse = z.infer<typeof ApproveResponseSchema>;
+
+/** GET /tables/:id/tasks: tasks in opening order after `after`; `next` is the `after` of the next page. */
+export const TasksResponseSchema = z.strictObject({
+  items: z.array(TaskStateSchema),
+  next: SeqSchema.nullable(),
+});
+export type TasksResponse = z.infer<typeof TasksResponseSchema>;
 
 /** GET /.well-known/trestle.json */
 export const WellKnownSchema = z.strictObject({

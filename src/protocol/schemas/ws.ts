@@ -9,7 +9,8 @@ import { ErrorEnvelopeSchema } from "../errors.js";
 import { EntrySchema, SubmitRequestSchema } from "./entry.js";
 import { HiddenEntrySchema } from "./export.js";
 import { SignedHeadSchema } from "./head.js";
-import { SeatNameSchema, SeqSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import { OwnerNameSchema, SeatNameSchema, SeqSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import { ApprovalRequestSchema } from "./approval.js";
 
 /** Exact ping frame text and its automatic answer. */
 export const PING_FRAME = '{"type":"ping"}';
@@ -28,6 +29,18 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
     id: z.string().min(1).max(64),
     request: SubmitRequestSchema,
   }),
+  // Owner sessions (§6.3): the owner key answers the challenge; the session may approve.
+  z.strictObject({
+    type: z.literal("owner_auth"),
+    owner: OwnerNameSchema,
+    sig: SignatureSchema,
+    cursor: z.int().min(0).optional(),
+  }),
+  z.strictObject({
+    type: z.literal("approve"),
+    id: z.string().min(1).max(64),
+    request: ApprovalRequestSchema,
+  }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 
@@ -35,6 +48,7 @@ export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("challenge"), table: TableIdSchema, challenge: z.string() }),
   z.strictObject({ type: z.literal("welcome"), seat: SeatNameSchema, cursor: z.int().min(0), head: SignedHeadSchema }),
+  z.strictObject({ type: z.literal("owner_welcome"), owner: OwnerNameSchema, cursor: z.int().min(0), head: SignedHeadSchema }),
   z.strictObject({
     type: z.literal("entries"),
     items: z.array(z.union([EntrySchema, HiddenEntrySchema])),

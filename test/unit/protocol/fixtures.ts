@@ -161,7 +161,7 @@ export class TestTable {
   async write(seat: string, input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string }): Promise<Entry[]> {
     const added = await this.l.submit(await this.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">);
     const first = added[0];
-    if (first && first.kind !== "system" && first.truncated) this.originals.set(first.seq, input.body ?? "");
+    if (first && first.kind !== "system" && first.kind !== "approval" && first.truncated) this.originals.set(first.seq, input.body ?? "");
     return added;
   }
 

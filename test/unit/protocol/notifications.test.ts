@@ -1,8 +1,9 @@
 /** Which owners a table notifies about a batch (docs/SPEC.md §11.3). */
 import { describe, expect, it } from "vitest";
-import { notificationsFor } from "../../../src/protocol/index.js";
+import { notificationsFor, NotificationSchema, stalledDraft } from "../../../src/protocol/index.js";
 import { cast } from "../../support/table-fixture.js";
 import { openConfig, TestTable } from "./fixtures.js";
+import { approve, CARD_EFFECT, gatewayConfig, gatewayTable, propose } from "./gateway-fixtures.js";
 
 describe("notificationsFor", () => {
   it("tells every owner of the opening, a decision and the closing, with deterministic ids", async () => {
@@ -29,5 +30,51 @@ describe("notificationsFor", () => {
     const k = await cast();
     const t = await TestTable.open(openConfig(k), ["x", "y"], k);
     expect(notificationsFor(t.state, await t.say("y")).size).toBe(0);
+  });
+});
+
+describe("notificationsFor the commit gateway", () => {
+  it("asks only the affected owner to approve a waiting task, with the effects spelled out", async () => {
+    const k = await cast();
+    const t = await gatewayTable(k);
+    const added = await t.write("x", { kind: "proposal", body: "card", effects: [CARD_EFFECT] });
+    const map = notificationsFor(t.state, added);
+    expect([...map.keys()]).toEqual([k.jenny.publicKeyText]);
+    expect(map.get(k.jenny.publicKeyText)).toEqual([
+      {
+        type: "approval_needed",
+        id: `t-gateway:${added[1]!.seq}:approval_needed`,
+        table: "t-gateway",
+        topic: t.config.topic,
+        task: `${added[0]!.seq}.jenny`,
+        proposal_seq: added[0]!.seq,
+        proposer: "x",
+        effects: [CARD_EFFECT],
+      },
+    ]);
+    expect(NotificationSchema.safeParse(map.get(k.jenny.publicKeyText)![0]).success).toBe(true);
+  });
+
+  it("says nothing for a task its owner's rules approved at once", async () => {
+    const k = await cast();
+    const config = gatewayConfig(k);
+    config.owners.ops = { ...config.owners.ops!, auto_approve: [{ resource: "*", action: "*" }] };
+    const t = await TestTable.open(config, undefined, k);
+    const added = await t.write("x", { kind: "proposal", body: "restart", effects: [{ owner: "ops", resource: "deploy", action: "restart", args: {} }] });
+    expect(notificationsFor(t.state, added).size).toBe(0);
+  });
+
+  it("tells the owner when the watchdog stalls their task", async () => {
+    const k = await cast();
+    const t = await gatewayTable(k);
+    const seq = await propose(t, "x");
+    const [, moved] = await approve(t, seq, "jenny");
+    t.l.now = moved!.ts + 60_000;
+    const stalled = t.l.append(stalledDraft(t.state, `${seq}.jenny`));
+    const map = notificationsFor(t.state, stalled);
+    expect(map.get(k.jenny.publicKeyText)).toEqual([
+      { type: "task_stalled", id: `t-gateway:${stalled[0]!.seq}:task_stalled`, table: "t-gateway", topic: t.config.topic, task: `${seq}.jenny` },
+    ]);
+    expect(map.size).toBe(1);
   });
 });

@@ -1,0 +1,50 @@
+/**
+ * The commit gateway's part of the fold (docs/SPEC.md §5.6): tasks open and move only on
+ * task_opened and task_state entries; a `progress` entry names its executor and restarts the
+ * watchdog's clock, as resuming a paused table does; requests open and resolve; an owner's
+ * endorsing join makes its rules count.
+ */
+import { own } from "../records.js";
+import type { JoinStatement } from "../schemas/join.js";
+import type { SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
+import { applyRequestEntry } from "./requests.js";
+import type { TableState } from "./state.js";
+
+type TaskEntry =
+  | Pick<SystemEntryOf<"task_opened">, "subkind" | "data" | "seq" | "ts">
+  | Pick<SystemEntryOf<"task_state">, "subkind" | "data" | "seq" | "ts">;
+
+/** Applies a task_opened or task_state entry; mutates `state`. */
+export function applyTaskEntry(state: TableState, entry: TaskEntry): void {
+  if (entry.subkind === "task_opened") {
+    const { task, owner, proposal, effects_sha256 } = entry.data;
+    state.tasks[task] = { id: task, owner, proposal, effects_sha256, state: "awaiting_approval", since: entry.ts, executor: null, opened: entry.seq };
+    return;
+  }
+  const task = own(state.tasks, entry.data.task);
+  if (!task) return;
+  task.state = entry.data.state;
+  task.since = entry.ts;
+}
+
+/** Applies the gateway side of an authored entry (progress, request, response); mutates `state`. */
+export function applyGatewayAuthored(state: TableState, entry: UnchainedEntry): void {
+  if (entry.kind === "progress") {
+    const task = own(state.tasks, entry.task);
+    if (!task) return;
+    task.executor ??= entry.seat;
+    task.since = entry.ts;
+    return;
+  }
+  applyRequestEntry(state, entry);
+}
+
+/** On resume, every watched task's watchdog clock starts again at `ts` (the pause kept its executor from writing). */
+export function restartTaskClocks(state: TableState, ts: number): void {
+  for (const task of Object.values(state.tasks)) if (task.state === "approved" || task.state === "running") task.since = ts;
+}
+
+/** Records that a join's owner signed this table's config (admit checked the hash). */
+export function applyEndorsement(state: TableState, join: JoinStatement): void {
+  if (join.config_sha256 !== undefined && !state.endorsed.includes(join.owner)) state.endorsed.push(join.owner);
+}
