@@ -33,4 +33,8 @@ export const LIMITS = {
   auth_window_ms: 5 * 60 * 1000,
   /** A join statement may not expire later than this after the relay receives it. */
   join_ttl_max_ms: 7 * 24 * 60 * 60 * 1000,
+  /** Proposals open for votes at once; a newer proposal closes the oldest to votes. */
+  open_proposals: 16,
+  /** Sub-tables one table may open. */
+  subtables: 64,
 } as const;

@@ -8,6 +8,7 @@ import { canonicalSha256, textSha256 } from "./hash.js";
 import type { TableConfig } from "./schemas/config.js";
 import type { CreateStatement } from "./schemas/create.js";
 import type { EntryDraft, Submission } from "./schemas/entry.js";
+import { resultStatementOf, subtableStatement } from "./subtable-statements.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
 export interface RecordedStatement {
@@ -33,6 +34,10 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
   if (entry.kind === "system") {
     switch (entry.subkind) {
       case "table_opened":
+        if (entry.data.parent) {
+          const statement = subtableStatement(entry.data.config, entry.data.parent.opener);
+          return { purpose: "subtable", statement, key: entry.author.key, sig: entry.author.sig };
+        }
         return {
           purpose: "create",
           statement: createStatement(entry.data.config, entry.data.creator),
@@ -41,6 +46,15 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
         };
       case "seat_joined":
         return { purpose: "join", statement: entry.data.join, key: entry.author.key, sig: entry.author.sig };
+      case "subtable_opened":
+        return {
+          purpose: "subtable",
+          statement: subtableStatement(entry.data.config, entry.data.opener),
+          key: entry.author.key,
+          sig: entry.author.sig,
+        };
+      case "subtable_result":
+        return { purpose: "result", statement: resultStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       default:
         return null;
     }
