@@ -10,7 +10,9 @@ import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
+import type { HiddenEntry } from "../../src/protocol/schemas/export.js";
 import { ClientFrameSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
+import { viewOf } from "../../src/protocol/visibility.js";
 import { toTrestleError } from "../result.js";
 import { own } from "../../src/protocol/records.js";
 
@@ -123,14 +125,14 @@ function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
   let cursor = attachment.cursor;
   while (cursor < head.seq) {
     const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= head.seq);
-    if (batch.length === 0) break;
-    cursor = sendEntries(ws, batch, head);
+    if (batch.length === 0 || !host.state) break;
+    cursor = sendEntries(ws, viewOf(host.state.config, { seat: attachment.seat }, batch), head);
   }
   if (cursor !== attachment.cursor) ws.serializeAttachment({ ...attachment, cursor });
 }
 
-function sendEntries(ws: WebSocket, entries: readonly Entry[], head: SignedHead): number {
-  let frame: Entry[] = [];
+function sendEntries(ws: WebSocket, entries: readonly (Entry | HiddenEntry)[], head: SignedHead): number {
+  let frame: (Entry | HiddenEntry)[] = [];
   let bytes = 0;
   let cursor = 0;
   for (const entry of entries) {

@@ -95,18 +95,18 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/entries?from=&to= */
   async entries(auth: ReadAuth, from: number, to: number): Promise<Result<EntriesResponse>> {
     return guarded(async () => {
-      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
       const head = await this.currentHead();
-      return readEntries(this.ledger, from, Math.min(to, head.seq), head);
+      return readEntries(this.requireState(), this.ledger, principal, { from, to: Math.min(to, head.seq) }, head);
     });
   }
 
   /** GET /tables/:id/export */
   async exportLedger(auth: ReadAuth): Promise<Result<string>> {
     return guarded(async () => {
-      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
       const head = await this.currentHead();
-      return readExport(this.requireState(), this.ledger, head);
+      return readExport(this.requireState(), this.ledger, principal, head);
     });
   }
 
