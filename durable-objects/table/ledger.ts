@@ -1,6 +1,7 @@
 /**
  * The ledger in DO SQLite: one row per entry, `seq INTEGER PRIMARY KEY` without gaps, each
- * authored or join entry indexed by its nonce so a retried write finds its first seq, and the
+ * authored or join entry indexed by its nonce (each sub-table opening and result by the child's id)
+ * so a retried write finds its first seq, and the
  * original body of every entry the relay truncated (the seat signed its hash; verifiers check the
  * cut against it). Rows are written in one transaction per admitted batch; never updated or deleted.
  */
@@ -8,10 +9,12 @@ import { chainEntry, GENESIS_LINK } from "../../src/protocol/chain.js";
 import type { Entry, EntryDraft, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
 import { hasSchema, migrate } from "./schema.js";
 
-/** The nonce index key of an entry, or null for entries without a nonce. */
+/** The idempotency key of an entry (its nonce, or its child table for sub-table entries), or null. */
 export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.kind !== "system") return `entry:${entry.seat}:${entry.nonce}`;
   if (entry.subkind === "seat_joined") return `join:${entry.data.join.nonce}`;
+  if (entry.subkind === "subtable_opened") return `subtable:${entry.data.config.id}`;
+  if (entry.subkind === "subtable_result") return `result:${entry.data.table}`;
   return null;
 }
 

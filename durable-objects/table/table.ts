@@ -20,6 +20,8 @@ import { Heads } from "./heads.js";
 import { Ledger } from "./ledger.js";
 import { readEntries, readExport, readProjection } from "./reads.js";
 import { Sessions, type SessionHost } from "./sessions.js";
+import { deliverResult, type ResultHost } from "./results.js";
+import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./subtables.js";
 import { writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
@@ -76,6 +78,39 @@ export class TableDO extends DurableObject<Env> {
   private async submitUnguarded(body: unknown): Promise<SubmitResponse> {
     const outcome = await writeSubmission(this, body);
     return { seq: outcome.primary.seq, truncated: "truncated" in outcome.primary && outcome.primary.truncated !== undefined, head: await this.afterWrite(outcome) };
+  }
+
+  /** POST /tables/:parent/subtables, on the child's object: opens this table through its parent. */
+  async openSubtable(parent: string, body: unknown): Promise<Result<CreateResponse>> {
+    return guarded(async () => {
+      const signer = await relaySigner(this.env);
+      const outcome = await writeChildOpening(this, parent, body, { parent: this.table(parent), relayKey: signer.publicKeyText });
+      return { table: outcome.primary.table, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** RPC from a child's object: records its opening here and returns the carried joins. */
+  async registerSubtable(body: unknown): Promise<Result<SubtableRegistration>> {
+    return guarded(async () => {
+      const { outcome, registration } = await writeSubtableOpened(this, body);
+      await this.afterWrite(outcome);
+      return registration;
+    });
+  }
+
+  /** RPC from a closed child's object: records its relay-signed result here, once. */
+  async reportSubtable(body: unknown): Promise<Result<{ seq: number }>> {
+    return guarded(async () => {
+      const signer = await relaySigner(this.env);
+      const outcome = await writeSubtableResult(this, body, signer.publicKeyText);
+      await this.afterWrite(outcome);
+      return { seq: outcome.primary.seq };
+    });
+  }
+
+  /** Retries a sub-table result delivery that has not ended (results.ts). */
+  override async alarm(): Promise<void> {
+    await deliverResult(this.resultHost());
   }
 
   /** GET /tables/:id/head */
@@ -139,6 +174,24 @@ export class TableDO extends DurableObject<Env> {
     };
   }
 
+  private table(id: string): DurableObjectStub<TableDO> {
+    return this.env.TABLES.get(this.env.TABLES.idFromName(id));
+  }
+
+  private resultHost(): ResultHost {
+    const table = this;
+    return {
+      get state() {
+        return table.state;
+      },
+      ledger: this.ledger,
+      storage: this.ctx.storage,
+      now: () => this.now(),
+      signer: () => relaySigner(this.env),
+      parent: (id) => this.table(id),
+    };
+  }
+
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
     try {
       ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
@@ -172,6 +225,10 @@ export class TableDO extends DurableObject<Env> {
         console.error("push failed", error);
       }
     });
+    if (this.state?.config.parent && outcome.appended.some((e) => e.kind === "system" && e.subkind === "table_closed")) {
+      await head;
+      await deliverResult(this.resultHost());
+    }
     return head;
   }
 }

@@ -68,12 +68,14 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
   return commit(host, draft, draft.truncated ? submission.body : undefined);
 }
 
-function requireTable(host: TableHost): TableState {
+/** The live state, or E_TABLE_NOT_FOUND before the table exists. */
+export function requireTable(host: TableHost): TableState {
   if (!host.state) throw new TrestleError("E_TABLE_NOT_FOUND");
   return host.state;
 }
 
-async function checkSignature(draft: EntryDraft): Promise<void> {
+/** Throws E_BAD_SIGNATURE unless the draft's recorded statement verifies. */
+export async function checkSignature(draft: EntryDraft): Promise<void> {
   const recorded = statementOf(draft);
   if (!recorded) throw new TrestleError("E_INTERNAL", "a request draft always records a statement");
   if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
@@ -82,7 +84,7 @@ async function checkSignature(draft: EntryDraft): Promise<void> {
 }
 
 /** A retry of an already-recorded statement returns its entry; the same nonce on another statement is refused. */
-function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
+export function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
   const key = nonceKeyOf(draft);
   const existing = key ? host.ledger.byNonce(key) : undefined;
   if (!existing) return undefined;
@@ -90,7 +92,8 @@ function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
   return { primary: existing, appended: [] };
 }
 
-function sameStatement(entry: Entry, draft: EntryDraft): boolean {
+/** Whether an entry records the same signed statement as a draft. */
+export function sameStatement(entry: Entry, draft: EntryDraft): boolean {
   return canonicalize(statementOf(entry)) === canonicalize(statementOf(draft));
 }
 
@@ -104,7 +107,8 @@ function checkKnownHead(host: TableHost, head: HeadRef): void {
   }
 }
 
-function commit(host: TableHost, draft: EntryDraft, original?: string): WriteOutcome {
+/** Admits and appends a draft's batch, then swaps the state; no await between admit and the swap. */
+export function commit(host: TableHost, draft: EntryDraft, original?: string): WriteOutcome {
   // No await between admit and the state swap: the policy judges the state the batch lands on.
   const result = admit(host.state, draft, host.now());
   const primarySeq = result.entries[0]!.seq;

@@ -43,6 +43,19 @@ export function subtableOpenedDraft(state: TableState, request: SubtableRequest)
   };
 }
 
+/**
+ * The owner-signed join that seated `seat`, read from the entry that seated it (its seat_joined,
+ * or the table_opened that carried it into a sub-table); undefined when that entry did not.
+ */
+export function carriedJoinOf(entry: Entry, seat: string): CarriedJoin | undefined {
+  if (entry.kind !== "system") return undefined;
+  if (entry.subkind === "seat_joined" && entry.data.join.seat === seat) {
+    return { join: entry.data.join, card: entry.data.card, sig: entry.author.sig };
+  }
+  if (entry.subkind === "table_opened") return entry.data.parent?.joins.find((j) => j.join.seat === seat);
+  return undefined;
+}
+
 /** The child's first entry: the config, the relay key, and the parent link with every seat's carried join. */
 export function childOpeningDraft(
   opened: SystemDraftOf<"subtable_opened">,
