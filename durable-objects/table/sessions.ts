@@ -1,7 +1,8 @@
 /**
  * Hibernatable WebSocket sessions (docs/SPEC.md §6.3). Each socket's small attachment holds its
  * challenge, its seat once authenticated, and the last seq it was sent, so pushes after a wake
- * neither skip nor repeat entries. Frames are parsed by schema, never cast.
+ * neither skip nor repeat entries. Pushes apply the seat's visibility (entries it may not read go
+ * out as `{ seq, leaf }`). Frames are parsed by schema, never cast.
  */
 import { toBase64url } from "../../src/protocol/bytes.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";

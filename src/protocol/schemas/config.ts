@@ -30,7 +30,7 @@ export const FloorConfigSchema = z.strictObject({
 });
 export type FloorConfig = z.infer<typeof FloorConfigSchema>;
 
-/** Who votes towards a quorum: each present seat, or each owner with a present seat (its seats' first vote). */
+/** Who votes towards a quorum: each present seat, or each owner with a present seat (one vote per owner). */
 export const ElectorateSchema = z.enum(["seats", "owners"]);
 export type Electorate = z.infer<typeof ElectorateSchema>;
 

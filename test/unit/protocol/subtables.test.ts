@@ -320,7 +320,7 @@ describe("closing a sub-table", () => {
   });
 
   describe("when the parent refuses a result", () => {
-    async function resultDraft(root: TestTable, child: TestTable, signer = k.relay) {
+    async function resultDraft(child: TestTable, signer = k.relay) {
       const last = child.l.entries.at(-1)!;
       const statement = resultStatement(child.state, { seq: last.seq, link: last.link });
       return subtableResultDraft({ statement, sig: await signStatement(signer, "result", statement) }, signer.publicKeyText);
@@ -329,20 +329,20 @@ describe("closing a sub-table", () => {
     it("refuses a second result for the same child with E_NOT_ALLOWED", async () => {
       const { root, child } = await decided();
       await root.report(child);
-      const again = await resultDraft(root, child);
+      const again = await resultDraft(child);
       expect((await refusal(() => admit(root.state, again, root.l.now))).code).toBe("E_NOT_ALLOWED");
     });
 
     it("refuses a result for a table it never opened with E_NOT_ALLOWED", async () => {
       const { child } = await decided();
       const stranger = await TestTable.open(broadcastConfig(k, { id: "t-root", termination: { any: [{ max_entries: 9 }, "rounds_exhausted"] } }), ["a", "b", "c"], k);
-      const draft = await resultDraft(stranger, child);
+      const draft = await resultDraft(child);
       expect((await refusal(() => admit(stranger.state, draft, stranger.l.now))).code).toBe("E_NOT_ALLOWED");
     });
 
     it("refuses a result signed by a key other than the table's relay key with E_BAD_SIGNATURE", async () => {
       const { root, child } = await decided();
-      const draft = await resultDraft(root, child, k.judge);
+      const draft = await resultDraft(child, k.judge);
       expect((await refusal(() => admit(root.state, draft, root.l.now))).code).toBe("E_BAD_SIGNATURE");
     });
 

@@ -15,15 +15,12 @@ export type FloorMove = { holder: string | null; round: number; reason: FloorRea
 /** A recorded grant, as a floor entry carries it. */
 export type FloorGrant = SystemEntryOf<"floor">["data"];
 
-/** The holder's turn-ending entry, as a topology sees it: who wrote it, and whom it addressed. */
+/** An authored entry as a topology sees it: who wrote it, its kind, and whom it addressed. */
 export interface Turn {
   seat: string;
   kind: string;
   to?: readonly string[] | undefined;
 }
-
-/** What an entry addresses, for the addressing rules: its author, kind and `to`. */
-export type Addressed = Turn;
 
 /** How one topology moves the floor; pure functions of the config and the folded state. */
 export interface TopologyPolicy {
@@ -45,7 +42,7 @@ export interface TopologyPolicy {
   /** Replays a recorded grant onto the topology's part of the floor state (mutates it). */
   granted(state: TableState, grant: FloorGrant): void;
   /** Throws E_NOT_ALLOWED when `entry` addresses seats the topology does not let its author address. */
-  checkAddressing(state: TableState, entry: Addressed): void;
+  checkAddressing(state: TableState, entry: Turn): void;
 }
 
 /** Whether `seat` has joined and not left. */

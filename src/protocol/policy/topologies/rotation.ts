@@ -5,7 +5,7 @@
  * slot whose seat is present, and the end when no slot is left.
  */
 import type { TableState } from "../state.js";
-import { isPresent, oldestHand, type Addressed, type FloorMove, type TopologyPolicy } from "./policy.js";
+import { isPresent, oldestHand, type Turn, type FloorMove, type TopologyPolicy } from "./policy.js";
 
 /** One granted slot. */
 export interface Slot {
@@ -39,7 +39,7 @@ export interface RotationRules {
   /** Whether a raised hand is served when the holder's turn ends now (default: always). */
   servesHands?(state: TableState): boolean;
   /** The topology's addressing rule (default: anyone may address any seat). */
-  checkAddressing?(state: TableState, entry: Addressed): void;
+  checkAddressing?(state: TableState, entry: Turn): void;
 }
 
 /** Position after `at` in rounds of `length` slots. */
