@@ -46,11 +46,12 @@ export function deliveryOf(storage: DurableObjectStorage): Delivery | undefined 
 export async function deliverResult(host: ResultHost): Promise<void> {
   const state = host.state;
   if (!state?.closed || !state.config.parent || deliveryOf(host.storage)) return;
-  const statement = resultStatement(state, { seq: host.ledger.seq, link: host.ledger.link });
-  const sig = await signStatement(await host.signer(), "result", statement);
+  // Arm the retry before anything can fail, so a crash or a thrown error still means a later attempt.
   await host.storage.setAlarm(host.now() + RESULT_RETRY_MS);
+  const statement = resultStatement(state, { seq: host.ledger.seq, link: host.ledger.link });
   let answer: Result<{ seq: number }>;
   try {
+    const sig = await signStatement(await host.signer(), "result", statement);
     answer = await host.parent(statement.parent).reportSubtable({ statement, sig });
   } catch (error) {
     console.error("sub-table result delivery failed; the alarm retries", error);

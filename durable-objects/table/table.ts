@@ -227,7 +227,8 @@ export class TableDO extends DurableObject<Env> {
     });
     if (this.state?.config.parent && outcome.appended.some((e) => e.kind === "system" && e.subkind === "table_closed")) {
       await head;
-      await deliverResult(this.resultHost());
+      // The close is committed whatever happens here; a delivery that fails is retried by the alarm.
+      await deliverResult(this.resultHost()).catch((error: unknown) => console.error("sub-table result delivery failed", error));
     }
     return head;
   }

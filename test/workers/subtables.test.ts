@@ -42,7 +42,7 @@ async function seatedRoot(id: string): Promise<void> {
     owners: { tao: { public_key: k.tao.publicKeyText }, jenny: { public_key: k.jenny.publicKeyText }, ops: { public_key: k.ops.publicKeyText } },
     seats: { a: { owner: "tao" }, b: { owner: "jenny" }, c: { owner: "ops" } },
     topology: { kind: "broadcast", order: ["a", "b", "c"] },
-    termination: { any: [{ max_entries: 100 }] },
+    termination: { any: ["decision", { max_entries: 100 }] },
   };
   expect((await relay.create(k.ops, "ops", config)).status).toBe(201);
   for (const seat of ["a", "b", "c"] as const) {
@@ -135,6 +135,19 @@ describe("sub-tables over HTTP", () => {
     expect(await runDurableObjectAlarm(stub(child))).toBe(true);
     expect(await headOf(root)).toEqual(rootHead);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
+    expect(await runInDurableObject(stub(child), (_: TableDO, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("records a result the closed parent refuses as refused for good, without retrying", async () => {
+    const [root, child] = ["closed-root", "closed-child"];
+    await seatedRoot(root);
+    await relay.openSubtable(root, seatKeys.a!, "a", subConfig(child, root, ["a", "b"], { kind: "broadcast", order: ["a", "b"], rounds: 1 }));
+    expect((await say(root, "a", { kind: "decision", body: "the root is done" })).status).toBe(201);
+    const rootHead = await headOf(root);
+    await say(child, "a", { kind: "say", body: "a" });
+    expect((await say(child, "b", { kind: "say", body: "b" })).status).toBe(201);
+    expect(await headOf(root)).toEqual(rootHead);
+    expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual({ refused: "E_CLOSED" });
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => state.storage.getAlarm())).toBeNull();
   });
 
