@@ -1,10 +1,15 @@
 /** Bindings the Worker and Durable Objects share (see wrangler.toml). */
+import type { ChatEnv } from "../src/chat/config.js";
+import type { ChatDirectoryDO } from "./chat/directory.js";
+import type { OwnerDO } from "./owner/owner.js";
 import type { RelayDO } from "./relay/relay.js";
 import type { TableDO } from "./table/table.js";
 
-/** The environment: DO namespaces, and the optional relay signing key secret (base64url seed). */
-export interface Env {
+/** The environment: DO namespaces, the optional relay signing key secret (base64url seed), chat-app settings. */
+export interface Env extends ChatEnv {
   TABLES: DurableObjectNamespace<TableDO>;
   RELAY: DurableObjectNamespace<RelayDO>;
+  OWNERS: DurableObjectNamespace<OwnerDO>;
+  CHAT_DIRECTORY: DurableObjectNamespace<ChatDirectoryDO>;
   RELAY_SIGNING_KEY?: string;
 }

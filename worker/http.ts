@@ -16,6 +16,16 @@ export type AppContext = Context<{ Bindings: Env }>;
 export async function readJson(c: AppContext): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new TrestleError("E_SCHEMA", "send Content-Type: application/json");
+  const bytes = await readBytes(c);
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+  } catch {
+    throw new TrestleError("E_SCHEMA", "the body is not valid UTF-8 JSON");
+  }
+}
+
+/** The raw request body, at most LIMITS.request_bytes bytes (webhook signatures cover these exact bytes). */
+export async function readBytes(c: AppContext): Promise<Uint8Array> {
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > LIMITS.request_bytes) throw tooLarge();
   const body = c.req.raw.body;
@@ -36,11 +46,7 @@ export async function readJson(c: AppContext): Promise<unknown> {
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) bytes.set(chunk, offset), (offset += chunk.byteLength);
-  try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
-  } catch {
-    throw new TrestleError("E_SCHEMA", "the body is not valid UTF-8 JSON");
-  }
+  return bytes;
 }
 
 function tooLarge(): TrestleError {

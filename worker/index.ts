@@ -8,15 +8,21 @@ import type { Env } from "../durable-objects/env.js";
 import { errorResponse } from "../durable-objects/result.js";
 import { tables } from "./routes/tables.js";
 import { wellKnown } from "./routes/well-known.js";
+import { hooks } from "./routes/hooks.js";
+import { owners } from "./routes/owners.js";
 
 export { RelayDO } from "../durable-objects/relay/relay.js";
 export { TableDO } from "../durable-objects/table/table.js";
+export { OwnerDO } from "../durable-objects/owner/owner.js";
+export { ChatDirectoryDO } from "../durable-objects/chat/directory.js";
 
 const app = new Hono<{ Bindings: Env }>();
 
 app.get("/", (c) => c.json({ name: "trestle", protocol: "trestle/0.1", well_known: "/.well-known/trestle.json" }));
 app.route("/.well-known", wellKnown);
 app.route("/tables", tables);
+app.route("/owners", owners);
+app.route("/hooks", hooks);
 app.notFound(() => errorResponse(new TrestleError("E_NOT_FOUND")));
 app.onError((error) => errorResponse(error));
 

@@ -8,11 +8,13 @@
 import { chainEntry, GENESIS_LINK } from "../../src/protocol/chain.js";
 import type { Entry, EntryDraft, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
 import { hasSchema, migrate } from "./schema.js";
+import { controlNonceKey } from "../../src/protocol/policy/pause.js";
 
 /** The idempotency key of an entry (its nonce, or its child table for sub-table entries), or null. */
 export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.kind !== "system") return `entry:${entry.seat}:${entry.nonce}`;
   if (entry.subkind === "seat_joined") return `join:${entry.data.join.nonce}`;
+  if (entry.subkind === "table_paused" || entry.subkind === "table_resumed") return controlNonceKey(entry);
   if (entry.subkind === "subtable_opened") return `subtable:${entry.data.config.id}`;
   if (entry.subkind === "subtable_result") return `result:${entry.data.table}`;
   return null;

@@ -1,5 +1,5 @@
 /**
- * Reporting a closed sub-table to its parent (docs/SPEC.md §5.6), at least once: the child signs
+ * Reporting a closed sub-table to its parent (docs/SPEC.md §5.7), at least once: the child signs
  * the result statement with the relay key (deterministic, so every attempt sends the same bytes)
  * and calls the parent's object, which records it once and answers a repeat with the first seq.
  * An alarm is set before each attempt and cleared once the parent answered for good, so a crash

@@ -2,6 +2,7 @@
  * The table's SQLite schema and its ordered migrations. `meta.schema_version` records how many
  * migrations ran; a migration is never edited once shipped, only appended.
  */
+import { runMigrations } from "../sqlite.js";
 
 /** Ordered migrations; index i brings the schema from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -16,14 +17,7 @@ export const MIGRATIONS: readonly string[] = [
 
 /** Brings the schema up to date; returns the version reached. */
 export function migrate(sql: SqlStorage): number {
-  const hasMeta = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
-  let version = hasMeta ? Number(sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0]?.value ?? 0) : 0;
-  while (version < MIGRATIONS.length) {
-    sql.exec(MIGRATIONS[version]!);
-    version += 1;
-    sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", String(version));
-  }
-  return version;
+  return runMigrations(sql, MIGRATIONS);
 }
 
 /** Whether this object has any schema yet (false for a table id nobody created). */

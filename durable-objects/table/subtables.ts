@@ -1,5 +1,5 @@
 /**
- * Sub-tables across Durable Objects (docs/SPEC.md §5.6). The child's object receives the opening
+ * Sub-tables across Durable Objects (docs/SPEC.md §5.7). The child's object receives the opening
  * request, asks the parent's object to record `subtable_opened` (which checks the opener's
  * signature and seats and returns each seat's original join), then appends its own table_opened
  * carrying those joins. Both steps are idempotent, so a retried opening returns the same table.

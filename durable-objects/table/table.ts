@@ -23,6 +23,8 @@ import { Sessions, type SessionHost } from "./sessions.js";
 import { deliverResult, type ResultHost } from "./results.js";
 import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./subtables.js";
 import { writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
+import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
+import { notifyOwners } from "./notify.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
 export interface ReadAuth {
@@ -37,6 +39,7 @@ export class TableDO extends DurableObject<Env> {
   private readonly sessions: Sessions;
   private heads: Heads | undefined;
   private pushes: Promise<void> = Promise.resolve();
+  private notices: Promise<void> = Promise.resolve();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -78,6 +81,27 @@ export class TableDO extends DurableObject<Env> {
   private async submitUnguarded(body: unknown): Promise<SubmitResponse> {
     const outcome = await writeSubmission(this, body);
     return { seq: outcome.primary.seq, truncated: "truncated" in outcome.primary && outcome.primary.truncated !== undefined, head: await this.afterWrite(outcome) };
+  }
+
+  /** POST /tables/:id/control (owner-signed pause or resume) */
+  async control(body: unknown): Promise<Result<SubmitResponse>> {
+    return guarded(async () => {
+      const outcome = await writeControl(this, body);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** A relay-attested pause or resume from a bound chat account (the Worker checked the binding). */
+  async controlAttested(input: AttestedControl): Promise<Result<SubmitResponse>> {
+    return guarded(async () => {
+      const outcome = writeAttestedControl(this, input);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** Resolves when every owner notification queued so far has been handed to its OwnerDO. */
+  noticesSettled(): Promise<void> {
+    return this.notices;
   }
 
   /** POST /tables/:parent/subtables, on the child's object: opens this table through its parent. */
@@ -218,6 +242,8 @@ export class TableDO extends DurableObject<Env> {
     const last = outcome.appended[outcome.appended.length - 1]!;
     this.heads ??= new Heads(last.table, () => relaySigner(this.env));
     const head = this.heads.at(last.seq, last.link);
+    const state = this.state;
+    if (state) this.ctx.waitUntil((this.notices = this.notices.then(() => notifyOwners(this.env, state, outcome.appended))));
     this.pushes = this.pushes.then(async () => {
       try {
         this.sessions.push(await head, this.sessionHost());

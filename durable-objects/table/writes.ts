@@ -74,7 +74,7 @@ export function requireTable(host: TableHost): TableState {
   return host.state;
 }
 
-/** Throws E_BAD_SIGNATURE unless the draft's recorded statement verifies. */
+/** Verifies the signature over the statement the draft records (E_BAD_SIGNATURE otherwise). */
 export async function checkSignature(draft: EntryDraft): Promise<void> {
   const recorded = statementOf(draft);
   if (!recorded) throw new TrestleError("E_INTERNAL", "a request draft always records a statement");
@@ -107,7 +107,7 @@ function checkKnownHead(host: TableHost, head: HeadRef): void {
   }
 }
 
-/** Admits and appends a draft's batch, then swaps the state; no await between admit and the swap. */
+/** Admits and appends a verified draft, then swaps the state (no await in between). */
 export function commit(host: TableHost, draft: EntryDraft, original?: string): WriteOutcome {
   // No await between admit and the state swap: the policy judges the state the batch lands on.
   const result = admit(host.state, draft, host.now());

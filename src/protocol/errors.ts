@@ -31,6 +31,12 @@ export const ERROR_CODES = {
   E_RATE_LIMITED: { http: 429, message: "too many requests; slow down" },
   E_UNAVAILABLE: { http: 503, message: "the relay cannot serve this right now" },
   E_INTERNAL: { http: 500, message: "the relay failed unexpectedly" },
+  // Client-side codes (src/client): raised by the client library, never sent by a relay. The
+  // status is what a client reports them as.
+  E_NETWORK: { http: 503, message: "the relay could not be reached" },
+  E_BAD_RESPONSE: { http: 502, message: "the relay's answer does not follow the protocol" },
+  E_RELAY_KEY: { http: 502, message: "the relay's key is not the one pinned for it" },
+  E_KEY_FILE: { http: 400, message: "a key file is missing, malformed or readable by others" },
 } as const satisfies Record<string, { http: number; message: string }>;
 
 /** A code from the closed list. */

@@ -8,6 +8,7 @@ import { canonicalSha256, textSha256 } from "./hash.js";
 import type { TableConfig } from "./schemas/config.js";
 import type { CreateStatement } from "./schemas/create.js";
 import type { EntryDraft, Submission } from "./schemas/entry.js";
+import { controlStatement } from "./policy/pause.js";
 import { resultStatementOf, subtableStatement } from "./subtable-statements.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
@@ -46,6 +47,9 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
         };
       case "seat_joined":
         return { purpose: "join", statement: entry.data.join, key: entry.author.key, sig: entry.author.sig };
+      case "table_paused":
+      case "table_resumed":
+        return entry.author && { purpose: "owner", statement: controlStatement(entry), key: entry.author.key, sig: entry.author.sig };
       case "subtable_opened":
         return {
           purpose: "subtable",

@@ -1,5 +1,5 @@
 /**
- * The statements sub-table entries record (docs/SPEC.md §4.2, §5.6): the opening seat's
+ * The statements sub-table entries record (docs/SPEC.md §4.2, §5.7): the opening seat's
  * `subtable` statement (in the parent's subtable_opened and the child's table_opened), the relay's
  * `result` statement (in the parent's subtable_result), and the owner-signed joins a child's
  * table_opened carries. The relay and offline verifiers rebuild them with these same functions.

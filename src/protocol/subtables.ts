@@ -1,5 +1,5 @@
 /**
- * Building sub-table requests and drafts (docs/SPEC.md §5.6), shared by clients, the relay and
+ * Building sub-table requests and drafts (docs/SPEC.md §5.7), shared by clients, the relay and
  * tests: the opening seat's signed request, the parent's `subtable_opened` draft, the child's
  * `table_opened` draft with carried joins, the relay's `result` statement when a child closes,
  * and the cross-check of a parent's result against the child's own ledger.

@@ -19,6 +19,7 @@ import type { HiddenEntry } from "./schemas/export.js";
 import type { SignedHead } from "./schemas/head.js";
 import type { Coverage, VerifyReport } from "./schemas/verify.js";
 import { statementOf } from "./statements.js";
+import { controlNonceKey } from "./policy/pause.js";
 import { embeddedStatementsOf } from "./subtable-statements.js";
 
 /** A ledger as a reader holds it: entries by content or by hash, in seq order, plus heads. */
@@ -152,7 +153,9 @@ function checkNonces(view: LedgerView): void {
         ? `entry:${item.seat}:${item.nonce}`
         : item.subkind === "seat_joined"
           ? `join:${item.data.join.nonce}`
-          : null;
+          : item.subkind === "table_paused" || item.subkind === "table_resumed"
+            ? controlNonceKey(item)
+            : null;
     if (key === null) continue;
     if (seen.has(key)) throw new Refuted(item.seq, "a nonce is used twice (replayed statement)");
     seen.add(key);

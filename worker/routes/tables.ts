@@ -26,6 +26,7 @@ tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id
 
 tables.post("/:id/entries", async (c) => json(c, await tableStub(c, c.req.param("id")).submit(await readJson(c)), 201));
 
+tables.post("/:id/control", async (c) => json(c, await tableStub(c, c.req.param("id")).control(await readJson(c)), 201));
 tables.post("/:id/subtables", async (c) => {
   const parent = c.req.param("id");
   tableStub(c, parent); // refuses a malformed parent id before touching any object

@@ -1,5 +1,5 @@
 /**
- * Judging sub-table entries (docs/SPEC.md §5.6): at the parent, `subtable_opened` (a present seat
+ * Judging sub-table entries (docs/SPEC.md §5.7): at the parent, `subtable_opened` (a present seat
  * opens a child with a subset of the parent's seats, owners and keys unchanged) and
  * `subtable_result` (the relay reports a registered child's close, once); at the child, the
  * `table_opened` that seats the child's seats with their carried joins.
@@ -30,6 +30,12 @@ export function checkSubtableOpened(state: TableState, draft: SystemDraftOf<"sub
   }
   const opener = own(state.seats, draft.data.opener);
   if (!opener || opener.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${draft.data.opener}" is not at this table`);
+  if (state.paused) {
+    throw new TrestleError("E_PAUSED", `${state.paused.owner} paused the table at entry ${state.paused.seq}: no sub-table opens until it resumes`, {
+      paused_at: state.paused.seq,
+      seat: opener.name,
+    });
+  }
   if (draft.author.key !== opener.key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the opening seat's key");
   const seats = config.seats ?? {};
   if (!has(seats, opener.name)) throw new TrestleError("E_FORBIDDEN", "the opening seat must be one of the sub-table's seats");

@@ -23,6 +23,7 @@ import {
 } from "./floor.js";
 import { cloneState, type TableState } from "./state.js";
 import { closeReasonAfter } from "./termination.js";
+import { checkControl, checkNotPaused } from "./pause.js";
 import { quorumDecision } from "./votes.js";
 import { own } from "../records.js";
 
@@ -38,8 +39,12 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
   if (state.closed) throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
-  if (draft.kind === "system") checkSystem(state, draft, now);
-  else checkAuthored(state, draft);
+  if (draft.kind === "system") {
+    checkSystem(state, draft, now);
+  } else {
+    checkNotPaused(state, draft);
+    checkAuthored(state, draft);
+  }
   const next = cloneState(state);
   const primary = { ...draft, seq: state.seq + 1, ts: now } as UnchainedEntry;
   applyEntry(next, primary);
@@ -59,6 +64,9 @@ function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "syst
   switch (draft.subkind) {
     case "seat_joined":
       return checkJoin(state, draft, now);
+    case "table_paused":
+    case "table_resumed":
+      return checkControl(state, draft);
     case "subtable_opened":
       return checkSubtableOpened(state, draft);
     case "subtable_result":

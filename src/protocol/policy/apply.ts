@@ -8,6 +8,7 @@ import type { Entry, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { applyFloorEntry, TURN_KINDS } from "./floor.js";
 import type { TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
+import { applyControl } from "./pause.js";
 import { carriedSeats } from "./admit-subtable.js";
 import { applyBallot, applyQuorumDecision } from "./votes.js";
 import { own } from "../records.js";
@@ -33,6 +34,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     authored: 0,
     decisions: [],
     closed: null,
+    paused: null,
     proposals: [],
     subtables: {},
   };
@@ -90,6 +92,10 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
     case "table_closed":
       state.closed = { reason: entry.data.reason, seq: entry.seq };
       state.floor.holder = null;
+      return;
+    case "table_paused":
+    case "table_resumed":
+      applyControl(state, entry);
       return;
     case "decision":
       applyQuorumDecision(state, entry);

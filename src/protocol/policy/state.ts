@@ -5,6 +5,7 @@
 import type { CapabilityCard } from "../schemas/card.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { CloseReason } from "../schemas/entry.js";
+import type { ControlVia } from "../schemas/control.js";
 
 /** A seat as the ledger recorded it. */
 export interface SeatState {
@@ -74,6 +75,8 @@ export interface TableState {
   authored: number;
   decisions: DecisionState[];
   closed: { reason: CloseReason; seq: number } | null;
+  /** Set by `table_paused`, cleared by `table_resumed` (policy/pause.ts). */
+  paused: { seq: number; owner: string; via: ControlVia } | null;
   /** Proposals open for votes, oldest first. */
   proposals: ProposalState[];
   /** Sub-tables opened here, by table id. */

@@ -1,5 +1,5 @@
 /**
- * Votes and quorum (docs/SPEC.md §5.5). A `vote` answers an open proposal (`re`) with yes, no or
+ * Votes and quorum (docs/SPEC.md §5.6). A `vote` answers an open proposal (`re`) with yes, no or
  * abstain; it needs no floor. Each seat votes once per proposal; when the quorum counts owners,
  * each owner votes once (through any of its seats). When the yes votes reach the quorum of
  * `termination.any`, the vote causes a `system/decision` entry carrying the proposal, and the

@@ -78,7 +78,7 @@ export const TableConfigSchema = z.strictObject({
   topology: TopologySchema,
   floor: FloorConfigSchema.optional(),
   termination: TerminationSchema,
-  /** The table this one is a sub-table of (opened through the parent, docs/SPEC.md §5.6). */
+  /** The table this one is a sub-table of (opened through the parent, docs/SPEC.md §5.7). */
   parent: TableIdSchema.optional(),
   /** Per-seat read rules (docs/SPEC.md §5.3). */
   visibility: VisibilitySchema.optional(),

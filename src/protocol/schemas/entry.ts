@@ -7,6 +7,7 @@ import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { CapabilityCardSchema } from "./card.js";
 import { TableConfigSchema } from "./config.js";
+import { ControlDataSchema } from "./control.js";
 import { JoinStatementSchema } from "./join.js";
 import { ElectorateSchema } from "./config.js";
 import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
@@ -209,6 +210,10 @@ export const TableClosedEntrySchema = system(
   z.null(),
 );
 
+/** An owner paused the table (owner-signed, or relay-attested from a chat app when `author` is null). */
+export const TablePausedEntrySchema = system("table_paused", ControlDataSchema, AuthorSchema.nullable());
+/** An owner resumed the table (owner-signed, or relay-attested from a chat app when `author` is null). */
+export const TableResumedEntrySchema = system("table_resumed", ControlDataSchema, AuthorSchema.nullable());
 /** A seat of this table opened sub-table `config.id` with some of this table's seats (signed by its seat key). */
 export const SubtableOpenedEntrySchema = system(
   "subtable_opened",
@@ -251,6 +256,8 @@ const SYSTEM_ENTRIES = [
   SeatLeftEntrySchema,
   FloorEntrySchema,
   TableClosedEntrySchema,
+  TablePausedEntrySchema,
+  TableResumedEntrySchema,
   SubtableOpenedEntrySchema,
   SubtableResultEntrySchema,
   DecisionEntrySchema,

@@ -1,5 +1,5 @@
 /**
- * Sub-tables (docs/SPEC.md §5.6): a seat of a parent table opens a child table with a subset of the
+ * Sub-tables (docs/SPEC.md §5.7): a seat of a parent table opens a child table with a subset of the
  * parent's seats by signing {table, parent, config_sha256, seat}; the child's first entry carries
  * the owner-signed joins of those seats, so its ledger verifies on its own. Closing the child
  * appends one relay-signed result (its decision and the head it closed at) to the parent.

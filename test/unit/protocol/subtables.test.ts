@@ -1,5 +1,5 @@
 /**
- * Sub-tables (docs/SPEC.md §5.6), policy level: a parent's seat opens a child with a subset of the
+ * Sub-tables (docs/SPEC.md §5.7), policy level: a parent's seat opens a child with a subset of the
  * parent's seats (no re-join: the child's first entry carries their joins), the child runs its own
  * topology and ledger, and its close becomes exactly one relay-signed subtable_result at the parent.
  */
@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   admit,
   canonicalize,
+  controlDraft,
   checkResultAgainstChild,
   childOpeningDraft,
   createDraft,
@@ -180,6 +181,14 @@ describe("opening a sub-table", () => {
       expect((await refusal(() => subtableOpenedDraft(root.state, request))).code).toBe("E_SCHEMA");
     });
 
+    it("refuses an opening at a paused parent with E_PAUSED", async () => {
+      const root = await parentTable();
+      root.l.append(controlDraft(root.state, { owner: "tao", action: "pause", via: "telegram", nonce: "pause-nonce-0123456789" }));
+      const before = snapshot(root);
+      expect(await refusal(await attempt(root, "a", childConfig(root, "t-child", ["a", "b"])))).toMatchObject({ code: "E_PAUSED", details: { seat: "a" } });
+      expect(snapshot(root)).toBe(before);
+    });
+
     it("refuses an opening at a closed parent with E_CLOSED", async () => {
       const root = await TestTable.open(broadcastConfig(k, { id: "t-root", termination: { any: ["decision", "rounds_exhausted"] } }), ["a", "b", "c"], k);
       await root.write("a", { kind: "decision", body: "done" });
@@ -317,6 +326,15 @@ describe("closing a sub-table", () => {
       body: "go with a's view",
       data: { table: "t-child", reason: "decision", decision: { seq: 5, seat: "b", refs: ["entry:3"] } },
     });
+  });
+
+  it("still records a child's result while the parent is paused", async () => {
+    const root = await parentTable();
+    const child = await root.openChild("a", childConfig(root, "t-child", ["a", "b"]));
+    root.l.append(controlDraft(root.state, { owner: "tao", action: "pause", via: "telegram", nonce: "pause-nonce-0123456789" }));
+    await child.say("a");
+    await child.say("b");
+    expect((await root.report(child)).map(kindOf)).toEqual(["subtable_result"]);
   });
 
   describe("when the parent refuses a result", () => {

@@ -20,7 +20,8 @@ async function verdictWith(at: number, by: number): Promise<string> {
   return (await verifyExport(new TextDecoder().decode(altered), { relayKey })).verdict;
 }
 
-describe("altering one byte of a CLEAN export", () => {
+// Exhaustive loops over every byte: seconds of CPU, more on a loaded 2-core machine.
+describe("altering one byte of a CLEAN export", { timeout: 60_000 }, () => {
   it("starts from a CLEAN export ending in a newline", async () => {
     expect((await verifyExport(new TextDecoder().decode(bytes), { relayKey })).verdict).toBe("CLEAN");
     expect(bytes.at(-1)).toBe(0x0a);
@@ -41,7 +42,8 @@ describe("altering one byte of a CLEAN export", () => {
       const verdict = await verdictWith(at, bytes[at]! ^ 1);
       if (verdict === "CLEAN") expect.fail(`flipping byte ${at} left the export CLEAN`);
     }
-  });
+    // One full verification per byte: several seconds on a loaded 2-core machine, so not the default 5 s.
+  }, 60_000);
 
   it("never yields CLEAN when the final newline becomes any other byte (JSON whitespace included)", async () => {
     const last = bytes.length - 1;

@@ -1,10 +1,11 @@
 /**
- * Votes and quorum (docs/SPEC.md §5.5): votes answer open proposals without the floor; yes votes
+ * Votes and quorum (docs/SPEC.md §5.6): votes answer open proposals without the floor; yes votes
  * reaching the quorum cause a system/decision entry and close the table.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   LIMITS,
+  notificationsFor,
   projectEntry,
   projectionPrefix,
   validateConfig,
@@ -100,6 +101,15 @@ describe("voting on a proposal", () => {
     const p = await propose(t, "a");
     for (const seat of ["a", "b", "c"]) expect((await vote(t, seat, p)).map(kindOf)).toEqual(["vote"]);
     expect(t.state.decisions).toEqual([]);
+  });
+
+  it("tells every owner of the decision by quorum, like any decision", async () => {
+    const t = await voting({ n: 1, of: "seats" });
+    const p = await propose(t, "a");
+    const added = await vote(t, "b", p);
+    const events = notificationsFor(t.state, added).get(k.jenny.publicKeyText)!;
+    expect(events.map((e) => e.type)).toEqual(["decision_reached", "table_closed"]);
+    expect(events[0]).toMatchObject({ seq: added[1]!.seq, seat: "a", body: "ship #459 first" });
   });
 
   it("verifies CLEAN offline: the replay reproduces the decision by quorum", async () => {

@@ -1,0 +1,140 @@
+/**
+ * ChatDirectoryDO: one instance (named "directory") that routes chat accounts to owners
+ * (docs/SPEC.md §11.2). It holds the one-time bind codes (hashed; 10 minutes, single use), the
+ * guess limits on redeeming them, which owner keys each chat account is bound to, and the ids of
+ * webhook events already handled (platforms redeliver). Owners' own state lives in OwnerDO.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { toHex, utf8 } from "../../src/protocol/bytes.js";
+import { sha256 } from "../../src/protocol/hash.js";
+import { TrestleError } from "../../src/protocol/errors.js";
+import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
+import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.js";
+import type { Env } from "../env.js";
+import { runMigrations } from "../sqlite.js";
+import { guarded, type Result } from "../result.js";
+import { CODE_LIMITS, newCode, windowOf } from "./codes.js";
+
+/** What redeeming a code found. */
+export type Redeemed =
+  | { outcome: "bound"; owner_key: string; lang: Lang }
+  | { outcome: "bad" }
+  | { outcome: "wrong_platform"; platform: ChatPlatform }
+  | { outcome: "too_many" };
+
+const MIGRATIONS = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE codes (hash TEXT PRIMARY KEY, owner_key TEXT NOT NULL, platform TEXT NOT NULL, lang TEXT NOT NULL,
+     created_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, used_at INTEGER, used_by TEXT);
+   CREATE TABLE nonces (owner_key TEXT NOT NULL, nonce TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (owner_key, nonce));
+   CREATE TABLE counters (name TEXT NOT NULL, window INTEGER NOT NULL, count INTEGER NOT NULL, PRIMARY KEY (name, window));
+   CREATE TABLE accounts (platform TEXT NOT NULL, account TEXT NOT NULL, owner_key TEXT NOT NULL, at INTEGER NOT NULL,
+     PRIMARY KEY (platform, account, owner_key));
+   CREATE TABLE seen (id TEXT PRIMARY KEY, at INTEGER NOT NULL);`,
+];
+
+/** The chat directory. */
+export class ChatDirectoryDO extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    runMigrations(this.sql, MIGRATIONS);
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  /** A new code for a verified bind-code statement; each nonce once, at most CODE_LIMITS.per_owner codes per window. */
+  async createCode(statement: BindCodeStatement): Promise<Result<{ code: string; expires: number }>> {
+    return guarded(() => {
+      const now = this.now();
+      this.prune(now);
+      const fresh = this.sql.exec("INSERT OR IGNORE INTO nonces (owner_key, nonce, at) VALUES (?, ?, ?)", statement.owner_key, statement.nonce, now).rowsWritten;
+      if (fresh === 0) throw new TrestleError("E_NONCE_REUSED", "this bind request was already used; sign a new one");
+      if (this.count(`owner:${statement.owner_key}`, CODE_LIMITS.window_ms, now) > CODE_LIMITS.per_owner) {
+        throw new TrestleError("E_RATE_LIMITED", `at most ${CODE_LIMITS.per_owner} bind codes per ${CODE_LIMITS.window_ms / 60_000} minutes`);
+      }
+      const code = newCode(crypto.getRandomValues(new Uint8Array(8)));
+      const expires = now + CODE_LIMITS.ttl_ms;
+      this.sql.exec(
+        "INSERT INTO codes (hash, owner_key, platform, lang, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
+        codeHash(code), statement.owner_key, statement.platform, statement.lang, now, expires,
+      );
+      return { code, expires };
+    });
+  }
+
+  /**
+   * Redeems `code` for `account`: a locked-out account or relay-wide guessing gets `too_many`
+   * before the code is even looked at; every miss counts against both limits.
+   */
+  async redeem(platform: ChatPlatform, account: string, code: string): Promise<Result<Redeemed>> {
+    return guarded((): Redeemed => {
+      const now = this.now();
+      const accountKey = `miss:${platform}:${account}`;
+      if (this.peek(accountKey, CODE_LIMITS.window_ms, now) >= CODE_LIMITS.misses_per_account) return { outcome: "too_many" };
+      if (this.peek("miss:*", CODE_LIMITS.global_window_ms, now) >= CODE_LIMITS.misses_global) return { outcome: "too_many" };
+      const row = this.sql.exec("SELECT * FROM codes WHERE hash = ?", codeHash(code)).toArray()[0];
+      if (!row || row.used_at !== null || Number(row.expires_at) < now) {
+        this.count(accountKey, CODE_LIMITS.window_ms, now);
+        this.count("miss:*", CODE_LIMITS.global_window_ms, now);
+        return { outcome: "bad" };
+      }
+      if (row.platform !== platform) return { outcome: "wrong_platform", platform: String(row.platform) as ChatPlatform };
+      const ownerKey = String(row.owner_key);
+      this.sql.exec("UPDATE codes SET used_at = ?, used_by = ? WHERE hash = ?", now, `${platform}:${account}`, codeHash(code));
+      this.sql.exec("INSERT OR REPLACE INTO accounts (platform, account, owner_key, at) VALUES (?, ?, ?, ?)", platform, account, ownerKey, now);
+      return { outcome: "bound", owner_key: ownerKey, lang: String(row.lang) as Lang };
+    });
+  }
+
+  /** The owner keys `account` is bound to, oldest binding first. */
+  async owners(platform: ChatPlatform, account: string): Promise<Result<string[]>> {
+    return guarded(() =>
+      this.sql.exec("SELECT owner_key FROM accounts WHERE platform = ? AND account = ? ORDER BY at, owner_key", platform, account).toArray().map((r) => String(r.owner_key)),
+    );
+  }
+
+  /** Forgets that `account` is bound to `ownerKey` (or to anyone, when omitted). */
+  async unindex(platform: ChatPlatform, account: string, ownerKey?: string): Promise<Result<number>> {
+    return guarded(() =>
+      ownerKey === undefined
+        ? this.sql.exec("DELETE FROM accounts WHERE platform = ? AND account = ?", platform, account).rowsWritten
+        : this.sql.exec("DELETE FROM accounts WHERE platform = ? AND account = ? AND owner_key = ?", platform, account, ownerKey).rowsWritten,
+    );
+  }
+
+  /** Records a webhook event id; true if it was already handled (a redelivery or replay). */
+  async seen(id: string): Promise<Result<boolean>> {
+    return guarded(() => {
+      const now = this.now();
+      return this.sql.exec("INSERT OR IGNORE INTO seen (id, at) VALUES (?, ?)", id, now).rowsWritten === 0;
+    });
+  }
+
+  /** Increments a fixed-window counter and returns its new value. */
+  private count(name: string, windowMs: number, now: number): number {
+    const window = windowOf(now, windowMs);
+    this.sql.exec("INSERT INTO counters (name, window, count) VALUES (?, ?, 1) ON CONFLICT (name, window) DO UPDATE SET count = count + 1", name, window);
+    return this.peek(name, windowMs, now);
+  }
+
+  private peek(name: string, windowMs: number, now: number): number {
+    const row = this.sql.exec("SELECT count FROM counters WHERE name = ? AND window = ?", name, windowOf(now, windowMs)).toArray()[0];
+    return row ? Number(row.count) : 0;
+  }
+
+  private prune(now: number): void {
+    this.sql.exec("DELETE FROM codes WHERE expires_at < ?", now - CODE_LIMITS.keep_ms);
+    this.sql.exec("DELETE FROM nonces WHERE at < ?", now - CODE_LIMITS.keep_ms);
+    this.sql.exec("DELETE FROM seen WHERE at < ?", now - CODE_LIMITS.keep_ms);
+    this.sql.exec("DELETE FROM counters WHERE window < ?", now - CODE_LIMITS.keep_ms);
+  }
+}
+
+function codeHash(code: string): string {
+  return toHex(sha256(utf8(code)));
+}

@@ -1,0 +1,163 @@
+/**
+ * OwnerDO: one Durable Object per owner public key (docs/SPEC.md §11). A thin shell over the
+ * owner's chat bindings (bindings.ts), received events and table list (inbox.ts), the outbox
+ * drained by this object's alarm (outbox.ts), and the attempt log with channel health (health.ts).
+ * Every method names the owner key it expects; the Worker addresses the object by that key.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
+import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
+import { NotifyBatchSchema, SILENT_NOTIFICATIONS, type ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
+import type { ChannelsResponse, Lang } from "../../src/protocol/schemas/owner.js";
+import type { Env } from "../env.js";
+import { guarded, type Result } from "../result.js";
+import { Bindings, type Channel } from "./bindings.js";
+import { AttemptLog } from "./health.js";
+import { Inbox, type OwnerTable } from "./inbox.js";
+import { Outbox, type DrainReport } from "./outbox.js";
+import { migrateOwner } from "./schema.js";
+
+/** What the `status` and `tables` commands show. */
+export interface OwnerSummary {
+  channels: number;
+  proven: number;
+  tables: OwnerTable[];
+}
+
+/** A new binding as the webhook learned it. */
+export type NewBinding = Omit<Channel, "delivered" | "last_delivered_at" | "bound_at">;
+
+/** The Durable Object for one owner key. */
+export class OwnerDO extends DurableObject<Env> {
+  private readonly bindings: Bindings;
+  private readonly log: AttemptLog;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    migrateOwner(ctx.storage.sql);
+    this.bindings = new Bindings(ctx.storage.sql);
+    this.log = new AttemptLog(ctx.storage.sql);
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  /** Events from a table after a write: stored once each, queued for every bound channel unless silent. */
+  async notify(batch: unknown): Promise<Result<{ queued: number }>> {
+    return guarded(async () => {
+      const { owner_key, events } = parseOrThrow(NotifyBatchSchema, batch, "notify batch");
+      const { inbox, outbox } = this.parts(owner_key);
+      const now = this.now();
+      let queued = 0;
+      for (const event of events) {
+        if (inbox.add(event, now) && !SILENT_NOTIFICATIONS.has(event.type)) queued += outbox.enqueue(event, now);
+      }
+      if (queued > 0) await this.schedule(outbox);
+      return { queued };
+    });
+  }
+
+  /** Binds a chat account (after its code was redeemed) and queues the message that proves the channel. */
+  async bind(ownerKey: string, binding: NewBinding): Promise<Result<{ bound: true }>> {
+    return guarded(async () => {
+      const { inbox, outbox } = this.parts(ownerKey);
+      const now = this.now();
+      this.bindings.bind({ ...binding, bound_at: now });
+      const test = { type: "channel_bound" as const, id: `bound:${binding.platform}:${binding.account}:${now}`, owner_key: ownerKey };
+      inbox.add(test, now);
+      outbox.enqueue(test, now, this.bindings.get(binding.platform, binding.account));
+      await this.schedule(outbox);
+      return { bound: true as const };
+    });
+  }
+
+  /** Removes a chat account and everything still queued for it. */
+  async unbind(ownerKey: string, platform: ChatPlatform, account: string): Promise<Result<{ removed: boolean }>> {
+    return guarded(() => {
+      const { outbox } = this.parts(ownerKey);
+      outbox.forget(platform, account);
+      return { removed: this.bindings.unbind(platform, account) };
+    });
+  }
+
+  /** Whether `account` on `platform` is bound here, and its language. */
+  async binding(ownerKey: string, platform: ChatPlatform, account: string): Promise<Result<{ lang: Lang } | null>> {
+    return guarded(() => {
+      this.parts(ownerKey);
+      const channel = this.bindings.get(platform, account);
+      return channel ? { lang: channel.lang } : null;
+    });
+  }
+
+  /** Every channel with its health (GET /owners/:key/channels; the Worker checked the signature). */
+  async channels(ownerKey: string): Promise<Result<ChannelsResponse>> {
+    return guarded(() => {
+      this.parts(ownerKey);
+      const channels = this.bindings.all().map((c) => this.log.health(c));
+      return { owner_key: ownerKey, channels, has_proven_channel: channels.some((c) => c.delivered > 0) };
+    });
+  }
+
+  /**
+   * Whether some bound channel has delivered before: the commit gateway's E_NO_APPROVER check
+   * counts this owner as reachable only then (an unproven channel does not count).
+   */
+  async hasProvenChannel(ownerKey: string): Promise<Result<boolean>> {
+    return guarded(() => {
+      this.parts(ownerKey);
+      return this.bindings.all().some((c) => c.delivered > 0);
+    });
+  }
+
+  /** Channel counts and the table list, for chat commands. */
+  async summary(ownerKey: string): Promise<Result<OwnerSummary>> {
+    return guarded(() => {
+      const { inbox } = this.parts(ownerKey);
+      const channels = this.bindings.all();
+      return { channels: channels.length, proven: channels.filter((c) => c.delivered > 0).length, tables: inbox.tables() };
+    });
+  }
+
+  /** The approval request a button names, if this owner received it. */
+  async approval(ownerKey: string, ref: string): Promise<Result<ApprovalNeeded | null>> {
+    return guarded(() => this.parts(ownerKey).inbox.approval(ref) ?? null);
+  }
+
+  /** Drains one batch of the outbox and schedules the next alarm while rows remain. */
+  override async alarm(): Promise<void> {
+    const ownerKey = this.storedKey();
+    if (!ownerKey) return;
+    const { outbox } = this.parts(ownerKey);
+    await outbox.drain(this.env, () => this.now());
+    await this.schedule(outbox);
+  }
+
+  /** One drain of the outbox without rescheduling (the alarm's body), for tests and diagnostics. */
+  async drain(ownerKey: string): Promise<Result<DrainReport>> {
+    return guarded(() => this.parts(ownerKey).outbox.drain(this.env, () => this.now()));
+  }
+
+  private parts(ownerKey: string) {
+    const stored = this.storedKey();
+    if (stored === undefined) this.ctx.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('owner_key', ?)", ownerKey);
+    else if (stored !== ownerKey) throw new TrestleError("E_INTERNAL", "this owner object belongs to another key");
+    const inbox = new Inbox(this.ctx.storage.sql, ownerKey);
+    return { inbox, outbox: new Outbox(this.ctx.storage.sql, ownerKey, this.bindings, this.log, inbox) };
+  }
+
+  private storedKey(): string | undefined {
+    const row = this.ctx.storage.sql.exec("SELECT value FROM meta WHERE key = 'owner_key'").toArray()[0];
+    return row ? String(row.value) : undefined;
+  }
+
+  private async schedule(outbox: Outbox): Promise<void> {
+    const due = outbox.nextDue(this.now());
+    if (due === null) return;
+    const delay = Number(this.env.OUTBOX_DELAY_MS ?? 0);
+    const next = Math.max(due, this.now() + (Number.isSafeInteger(delay) && delay > 0 ? delay : 0));
+    const current = await this.ctx.storage.getAlarm();
+    // Inside alarm() the running alarm is already cleared, so the next batch is always scheduled.
+    if (current === null || current > next) await this.ctx.storage.setAlarm(next);
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * The OwnerDO's SQLite schema: bound channels, received events (the inbox, with the owner's
+ * table list), the outbox (one row per event and channel) and the attempt log.
+ */
+import { runMigrations } from "../sqlite.js";
+
+/** Ordered migrations; index i brings the schema from version i to i + 1. */
+export const OWNER_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE channels (
+     platform TEXT NOT NULL, account TEXT NOT NULL, chat TEXT NOT NULL, label TEXT NOT NULL, lang TEXT NOT NULL,
+     bound_at INTEGER NOT NULL, delivered INTEGER NOT NULL DEFAULT 0, last_delivered_at INTEGER,
+     PRIMARY KEY (platform, account)
+   );
+   CREATE TABLE events (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, table_id TEXT,
+     ref TEXT UNIQUE, body TEXT NOT NULL, received_at INTEGER NOT NULL
+   );
+   CREATE TABLE tables (id TEXT PRIMARY KEY, topic TEXT NOT NULL, state TEXT NOT NULL, updated_at INTEGER NOT NULL);
+   CREATE TABLE outbox (
+     event_id TEXT NOT NULL, platform TEXT NOT NULL, account TEXT NOT NULL, key TEXT NOT NULL,
+     state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, next_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+     PRIMARY KEY (event_id, platform, account)
+   );
+   CREATE INDEX outbox_due ON outbox (state, next_at);
+   CREATE TABLE attempts (
+     id INTEGER PRIMARY KEY AUTOINCREMENT, platform TEXT NOT NULL, account TEXT NOT NULL, event_id TEXT NOT NULL,
+     status TEXT NOT NULL, http_status INTEGER, reason TEXT, detail TEXT, at INTEGER NOT NULL
+   );
+   CREATE INDEX attempts_channel ON attempts (platform, account, id);`,
+];
+
+/** Brings the owner schema up to date. */
+export function migrateOwner(sql: SqlStorage): number {
+  return runMigrations(sql, OWNER_MIGRATIONS);
+}

@@ -1,0 +1,53 @@
+/**
+ * The outcome of one delivery attempt to a chat platform, classified from the HTTP answer:
+ * delivered, or failed with a reason and whether a later retry may help. LINE's monthly quota
+ * 429 is told apart from an ordinary rate limit by its documented message, and is not retried.
+ */
+import type { FailureReason } from "../protocol/schemas/owner.js";
+
+/** How an attempt ended. */
+export type DeliveryResult =
+  | { ok: true; status: number }
+  | { ok: false; status: number | null; reason: FailureReason; detail: string; retry: boolean; retryAfterMs?: number };
+
+/** Longest failure detail kept (the platform's own description, cut). */
+export const DETAIL_CHARS = 200;
+
+/** A failed result for an HTTP status, with the platform's description and optional retry hint. */
+export function failureOf(status: number, detail: string, retryAfterMs?: number): DeliveryResult {
+  const cut = detail.slice(0, DETAIL_CHARS);
+  const base = { ok: false as const, status, detail: cut };
+  if (status === 429) return { ...base, reason: "rate_limited", retry: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  if (status === 401) return { ...base, reason: "unauthorized", retry: false };
+  if (status === 403) return { ...base, reason: "blocked", retry: false };
+  if (status >= 500) return { ...base, reason: "server_error", retry: true };
+  return { ...base, reason: "bad_request", retry: false };
+}
+
+/** A failure before any HTTP answer (DNS, connection reset, timeout). */
+export function networkFailure(error: unknown): DeliveryResult {
+  return { ok: false, status: null, reason: "network", detail: String(error instanceof Error ? error.message : error).slice(0, DETAIL_CHARS), retry: true };
+}
+
+/** A platform this relay has no credentials for. */
+export function notConfigured(what: string): DeliveryResult {
+  return { ok: false, status: null, reason: "not_configured", detail: `${what} is not set on this relay`, retry: false };
+}
+
+/** The response body as text, never throwing. */
+export async function bodyText(res: Response): Promise<string> {
+  try {
+    return await res.text();
+  } catch {
+    return "";
+  }
+}
+
+/** Parses JSON text, or undefined. */
+export function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

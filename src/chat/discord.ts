@@ -1,0 +1,148 @@
+/**
+ * Discord (interactions + REST): markdown-escaped content within 2000 characters, button
+ * components (custom_id within 100 characters), channel messages sent with an enforced nonce so a
+ * retried send is not posted twice, and interaction parsing. Interactions are authenticated by
+ * Ed25519 over timestamp + raw body with the application's public key (worker/chat/discord.ts).
+ */
+import { z } from "zod";
+import { fromHex, utf8, concatBytes } from "../protocol/bytes.js";
+import { ed25519 } from "../protocol/crypto.js";
+import { apiBase, API_BASES, type ChatEnv } from "./config.js";
+import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "./delivery.js";
+import { parseCallback } from "./callback.js";
+import { negotiateLang } from "./i18n.js";
+import { normalizeCode, type Command, type Inbound } from "./inbound.js";
+import { fitRendered, type ChatMessage } from "./message.js";
+
+/** Discord's limits: message content and component custom_id, in characters; nonce length. */
+export const DISCORD_CONTENT_CHARS = 2000;
+export const DISCORD_CUSTOM_ID_CHARS = 100;
+export const DISCORD_NONCE_CHARS = 25;
+/** Interaction response flag: only the person who acted sees the reply. */
+export const EPHEMERAL = 64;
+
+/** Escapes Discord markdown (emphasis, code, spoilers, quotes, headings, lists, masked links). */
+export function escapeDiscord(text: string): string {
+  return text.replace(/[\\*_~`|>#\-[\]()]/g, "\\$&");
+}
+
+/** The message fields: bold title, escaped lines, a row of buttons; mentions never ping. */
+export function formatDiscord(message: ChatMessage): Record<string, unknown> {
+  const render = (body: string) => `**${escapeDiscord(message.title)}**\n${escapeDiscord(body)}`;
+  const fields: Record<string, unknown> = {
+    content: fitRendered(message.lines.join("\n"), DISCORD_CONTENT_CHARS, render),
+    allowed_mentions: { parse: [] },
+  };
+  if (message.actions.length > 0) {
+    fields.components = [
+      {
+        type: 1,
+        components: message.actions.map((a) => ({ type: 2, style: a.style === "approve" ? 3 : 4, label: a.label.slice(0, 80), custom_id: a.data.slice(0, DISCORD_CUSTOM_ID_CHARS) })),
+      },
+    ];
+  }
+  return fields;
+}
+
+/** An ephemeral interaction reply with escaped plain text. */
+export function discordReply(text: string): Record<string, unknown> {
+  return { type: 4, data: { content: fitRendered(text, DISCORD_CONTENT_CHARS, escapeDiscord), flags: EPHEMERAL, allowed_mentions: { parse: [] } } };
+}
+
+/** Posts `message` to channel `channelId`, with `nonce` enforced so a repeat returns the first message. */
+export async function sendDiscord(env: ChatEnv, channelId: string, message: ChatMessage, nonce: string): Promise<DeliveryResult> {
+  if (!env.DISCORD_BOT_TOKEN) return notConfigured("DISCORD_BOT_TOKEN");
+  const url = `${apiBase(env.DISCORD_API_BASE, API_BASES.discord)}/channels/${channelId}/messages`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bot ${env.DISCORD_BOT_TOKEN}` },
+      body: JSON.stringify({ ...formatDiscord(message), nonce: nonce.slice(0, DISCORD_NONCE_CHARS), enforce_nonce: true }),
+    });
+  } catch (error) {
+    return networkFailure(error);
+  }
+  const text = await bodyText(res);
+  if (res.ok) return { ok: true, status: res.status };
+  const parsed = DiscordErrorSchema.safeParse(safeJson(text));
+  const retryAfter = parsed.success ? parsed.data.retry_after : undefined;
+  return failureOf(res.status, parsed.success ? (parsed.data.message ?? text) : text, retryAfter === undefined ? undefined : Math.ceil(retryAfter * 1000));
+}
+
+const DiscordErrorSchema = z.looseObject({ message: z.string().optional(), retry_after: z.number().min(0).max(86_400).optional() });
+
+/** True iff `signature` (hex) is the application key's Ed25519 signature over timestamp + body. */
+export async function verifyDiscordSignature(publicKeyHex: string, timestamp: string | null, body: Uint8Array, signature: string | null): Promise<boolean> {
+  if (!timestamp || !signature || !/^[0-9a-f]{128}$/i.test(signature) || !/^[0-9a-f]{64}$/i.test(publicKeyHex)) return false;
+  return (await ed25519()).verify(fromHex(publicKeyHex), concatBytes(utf8(timestamp), body), fromHex(signature));
+}
+
+const DiscordUser = z.looseObject({ id: z.string().regex(/^[0-9]{1,20}$/), username: z.string().max(64).optional() });
+const OptionSchema = z.looseObject({ name: z.string().max(32), value: z.union([z.string().max(100), z.number(), z.boolean()]).optional() });
+
+/** The parts of an interaction this relay reads. */
+export const DiscordInteractionSchema = z.looseObject({
+  id: z.string().regex(/^[0-9]{1,20}$/),
+  application_id: z.string().regex(/^[0-9]{1,20}$/),
+  type: z.int(),
+  data: z.looseObject({ name: z.string().max(32).optional(), custom_id: z.string().max(100).optional(), options: z.array(OptionSchema).max(25).optional() }).optional(),
+  channel_id: z.string().regex(/^[0-9]{1,20}$/).optional(),
+  guild_id: z.string().optional(),
+  member: z.looseObject({ user: DiscordUser }).optional(),
+  user: DiscordUser.optional(),
+  locale: z.string().max(16).optional(),
+});
+export type DiscordInteraction = z.infer<typeof DiscordInteractionSchema>;
+
+/** Interaction types (Discord API): PING, APPLICATION_COMMAND, MESSAGE_COMPONENT. */
+export const INTERACTION = { PING: 1, COMMAND: 2, COMPONENT: 3 } as const;
+
+/** The slash commands to register for the application (PUT /applications/{id}/commands). */
+export const DISCORD_COMMANDS = [
+  { name: "bind", description: "Bind this account with a code from `trestle bind discord`", options: [{ type: 3, name: "code", description: "The code", required: true }] },
+  { name: "status", description: "Your channels and tables" },
+  { name: "tables", description: "Your tables" },
+  { name: "pause", description: "Pause a table where you own a seat", options: [{ type: 3, name: "table", description: "Table id", required: true }] },
+  { name: "resume", description: "Resume a paused table where you own a seat", options: [{ type: 3, name: "table", description: "Table id", required: true }] },
+  { name: "unbind", description: "Stop notifications to this account" },
+  { name: "help", description: "How to use trestle here" },
+] as const;
+
+/** What an interaction asks for; interactions for another application are ignored. */
+export function parseDiscordInteraction(interaction: DiscordInteraction, applicationId: string | undefined): Inbound {
+  if (applicationId !== undefined && interaction.application_id !== applicationId) return { kind: "ignored", reason: "addressed to another application" };
+  const user = interaction.member?.user ?? interaction.user;
+  if (!user || !interaction.channel_id) return { kind: "ignored", reason: "no user or channel" };
+  const sender = {
+    platform: "discord" as const,
+    account: user.id,
+    chat: interaction.channel_id,
+    label: user.username ?? user.id,
+    lang: interaction.locale ? negotiateLang(interaction.locale) : null,
+    eventId: `discord:${interaction.id}`,
+  };
+  if (interaction.type === INTERACTION.COMPONENT) return { kind: "tap", sender, tap: parseCallback(interaction.data?.custom_id) };
+  if (interaction.type !== INTERACTION.COMMAND) return { kind: "ignored", reason: `interaction type ${interaction.type}` };
+  const command = commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
+  return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "unknown command" };
+}
+
+function commandOf(name: string | undefined, arg: string): Command | null {
+  switch (name) {
+    case "bind": {
+      const code = normalizeCode(arg);
+      return code ? { name: "bind", code } : { name: "help" };
+    }
+    case "pause":
+    case "resume":
+      return { name, table: /^[a-z0-9][a-z0-9._-]{2,63}$/.test(arg) ? arg : null };
+    case "status":
+    case "tables":
+    case "unbind":
+    case "help":
+      return { name };
+    default:
+      return null;
+  }
+}

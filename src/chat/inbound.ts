@@ -1,0 +1,70 @@
+/**
+ * What a verified webhook asks for, after each platform's parser: a command, a button tap, or
+ * nothing for us. Command text is attacker-controlled: it is matched against a closed list and
+ * its one argument against a strict pattern, never interpreted further.
+ */
+import type { ChatPlatform } from "../protocol/schemas/control.js";
+import type { Lang } from "../protocol/schemas/owner.js";
+import type { CallbackData } from "./callback.js";
+
+/** A chat command. */
+export type Command =
+  | { name: "bind"; code: string }
+  | { name: "status" }
+  | { name: "tables" }
+  | { name: "pause"; table: string | null }
+  | { name: "resume"; table: string | null }
+  | { name: "unbind" }
+  | { name: "help" };
+
+/** Who wrote, from where, in which language, and the platform's id for this event (for dedupe). */
+export interface Sender {
+  platform: ChatPlatform;
+  account: string;
+  chat: string;
+  label: string;
+  lang: Lang | null;
+  eventId: string;
+}
+
+/** A parsed inbound event. */
+export type Inbound =
+  | { kind: "command"; sender: Sender; command: Command }
+  | { kind: "tap"; sender: Sender; tap: CallbackData | null }
+  | { kind: "ignored"; reason: string };
+
+const CODE_ALPHABET = /^[A-HJ-NP-Z2-9]{8}$/;
+const TABLE_ID = /^[a-z0-9][a-z0-9._-]{2,63}$/;
+
+/** A bind code in its canonical `XXXX-XXXX` form, or null: case, spaces and hyphens are forgiven. */
+export function normalizeCode(text: string): string | null {
+  const compact = text.toUpperCase().replace(/[\s-]/g, "");
+  return CODE_ALPHABET.test(compact) ? `${compact.slice(0, 4)}-${compact.slice(4)}` : null;
+}
+
+/** The command in a message's text (leading `/` optional; a bare code means bind), or null. */
+export function parseCommandText(text: string): Command | null {
+  const words = text.trim().split(/\s+/).filter((w) => w.length > 0);
+  if (words.length === 0 || words.length > 3) return null;
+  const bare = normalizeCode(words.join(""));
+  if (bare && !words[0]!.startsWith("/")) return { name: "bind", code: bare };
+  const name = words[0]!.replace(/^\//, "").toLowerCase();
+  const arg = words.slice(1).join("");
+  switch (name) {
+    case "start":
+    case "bind": {
+      const code = normalizeCode(arg);
+      return code ? { name: "bind", code } : { name: "help" };
+    }
+    case "status":
+    case "tables":
+    case "unbind":
+    case "help":
+      return { name };
+    case "pause":
+    case "resume":
+      return { name, table: TABLE_ID.test(arg) ? arg : null };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * LINE (Messaging API): plain-text messages within 5000 characters, a confirm template with
+ * postback approve/reject actions (postback data within 300 characters), push with an
+ * X-Line-Retry-Key so a retried push is never delivered twice, replies by reply token, the
+ * monthly-quota 429 recognised, and webhook signatures (base64 HMAC-SHA256 of the raw body).
+ */
+import { z } from "zod";
+import { apiBase, API_BASES, timingSafeEqual, type ChatEnv } from "./config.js";
+import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "./delivery.js";
+import { parseCallback } from "./callback.js";
+import { parseCommandText, type Inbound } from "./inbound.js";
+import { ellipsize, type ChatMessage } from "./message.js";
+import { toHex } from "../protocol/bytes.js";
+
+/** LINE's limits: text message, confirm template text, alt text, action label, postback data. */
+export const LINE_TEXT_CHARS = 5000;
+export const LINE_CONFIRM_TEXT_CHARS = 240;
+export const LINE_ALT_TEXT_CHARS = 400;
+export const LINE_LABEL_CHARS = 20;
+export const LINE_POSTBACK_DATA_CHARS = 300;
+
+/** The text LINE sends with a 429 when the monthly message quota is used up. */
+const MONTHLY_QUOTA = /monthly limit/i;
+
+/** The messages for one push: the full text, then a confirm template when there are actions. */
+export function formatLine(message: ChatMessage): unknown[] {
+  const text = ellipsize([message.title, ...message.lines].join("\n"), LINE_TEXT_CHARS);
+  const messages: unknown[] = [{ type: "text", text }];
+  if (message.actions.length > 0) {
+    messages.push({
+      type: "template",
+      altText: ellipsize(`${message.title}: ${message.lines[0] ?? ""}`, LINE_ALT_TEXT_CHARS),
+      template: {
+        type: "confirm",
+        text: ellipsize(message.title, LINE_CONFIRM_TEXT_CHARS),
+        actions: message.actions.map((a) => ({ type: "postback", label: ellipsize(a.label, LINE_LABEL_CHARS), data: a.data.slice(0, LINE_POSTBACK_DATA_CHARS) })),
+      },
+    });
+  }
+  return messages;
+}
+
+/** A UUID (the format X-Line-Retry-Key requires) derived from an idempotency key's hash bytes. */
+export function retryKeyOf(hash: Uint8Array): string {
+  const hex = toHex(hash.slice(0, 16));
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** Pushes `message` to user `to`; a 409 for a retry key LINE already accepted counts as delivered. */
+export async function sendLine(env: ChatEnv, to: string, message: ChatMessage, retryKey: string): Promise<DeliveryResult> {
+  if (!env.LINE_CHANNEL_ACCESS_TOKEN) return notConfigured("LINE_CHANNEL_ACCESS_TOKEN");
+  const url = `${apiBase(env.LINE_API_BASE, API_BASES.line)}/v2/bot/message/push`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${env.LINE_CHANNEL_ACCESS_TOKEN}`, "x-line-retry-key": retryKey },
+      body: JSON.stringify({ to, messages: formatLine(message) }),
+    });
+  } catch (error) {
+    return networkFailure(error);
+  }
+  const text = await bodyText(res);
+  if (res.ok) return { ok: true, status: res.status };
+  if (res.status === 409 && res.headers.has("x-line-accepted-request-id")) return { ok: true, status: res.status };
+  const description = LineErrorSchema.safeParse(safeJson(text));
+  const detail = description.success ? description.data.message : text;
+  if (res.status === 429 && MONTHLY_QUOTA.test(detail)) {
+    return { ok: false, status: 429, reason: "quota_exhausted", detail: detail.slice(0, 200), retry: false };
+  }
+  return failureOf(res.status, detail);
+}
+
+/** Replies with plain text to a webhook event's reply token (free of the monthly quota). */
+export async function replyLine(env: ChatEnv, replyToken: string, text: string): Promise<DeliveryResult> {
+  if (!env.LINE_CHANNEL_ACCESS_TOKEN) return notConfigured("LINE_CHANNEL_ACCESS_TOKEN");
+  const url = `${apiBase(env.LINE_API_BASE, API_BASES.line)}/v2/bot/message/reply`;
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${env.LINE_CHANNEL_ACCESS_TOKEN}` },
+      body: JSON.stringify({ replyToken, messages: [{ type: "text", text: ellipsize(text, LINE_TEXT_CHARS) }] }),
+    });
+    return res.ok ? { ok: true, status: res.status } : failureOf(res.status, await bodyText(res));
+  } catch (error) {
+    return networkFailure(error);
+  }
+}
+
+const LineErrorSchema = z.looseObject({ message: z.string() });
+
+/** True iff `signature` is base64(HMAC-SHA256(secret, body)), compared in constant time. */
+export async function verifyLineSignature(secret: string, body: Uint8Array, signature: string | null): Promise<boolean> {
+  if (!signature) return false;
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, body));
+  return timingSafeEqual(btoa(String.fromCharCode(...mac)), signature);
+}
+
+const Source = z.looseObject({ type: z.string().max(16), userId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional() });
+/** One webhook event, as far as this relay reads it. */
+export const LineEventSchema = z.looseObject({
+  type: z.string().max(32),
+  webhookEventId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  replyToken: z.string().max(256).optional(),
+  source: Source.optional(),
+  message: z.looseObject({ type: z.string().max(16), text: z.string().max(5000).optional() }).optional(),
+  postback: z.looseObject({ data: z.string().max(300) }).optional(),
+});
+export type LineEvent = z.infer<typeof LineEventSchema>;
+
+/** The webhook body: up to 100 events (LINE batches them). */
+export const LineWebhookSchema = z.looseObject({ destination: z.string().max(64).optional(), events: z.array(LineEventSchema).max(100) });
+
+/** What one event asks for; only one-to-one chats with a user are taken (groups and rooms are ignored). */
+export function parseLineEvent(event: LineEvent): Inbound {
+  const userId = event.source?.type === "user" ? event.source.userId : undefined;
+  if (!userId) return { kind: "ignored", reason: "not a one-to-one chat with a user" };
+  const sender = { platform: "line" as const, account: userId, chat: userId, label: userId, lang: null, eventId: `line:${event.webhookEventId}` };
+  if (event.type === "postback" && event.postback) return { kind: "tap", sender, tap: parseCallback(event.postback.data) };
+  if (event.type !== "message" || event.message?.type !== "text" || event.message.text === undefined) {
+    return { kind: "ignored", reason: `LINE ${event.type} event` };
+  }
+  const command = parseCommandText(event.message.text);
+  return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "not a command" };
+}

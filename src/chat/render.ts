@@ -1,0 +1,70 @@
+/**
+ * Notifications as neutral chat messages, in the owner's language: effects spelled out in plain
+ * words (who, what action, on which resource, with which arguments), approve/reject buttons on
+ * approval requests. Formatting and platform limits are the platform formatters' job.
+ */
+import { canonicalize } from "../protocol/canonical.js";
+import type { Notification } from "../protocol/schemas/notify.js";
+import type { Lang } from "../protocol/schemas/owner.js";
+import { approvalRef, encodeCallback } from "./callback.js";
+import { t, type MessageKey } from "./i18n.js";
+import { ellipsize, type ChatMessage } from "./message.js";
+
+/** A message the owner's DO sends on its own: the test message that proves a new channel. */
+export interface ChannelTest {
+  type: "channel_bound";
+  id: string;
+  owner_key: string;
+}
+
+/** Anything the outbox can carry. */
+export type Outgoing = Notification | ChannelTest;
+
+const ARGS_CHARS = 300;
+
+/** The message for `event` sent to `ownerKey`'s channel in `lang`. */
+export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang): ChatMessage {
+  if (event.type === "channel_bound") {
+    return { title: t(lang, "title.channel_bound"), lines: [t(lang, "line.channel_bound", { key: shortKey(event.owner_key) })], actions: [] };
+  }
+  const title = t(lang, `title.${event.type}` as MessageKey);
+  const head = t(lang, "line.table", { table: event.table, topic: event.topic });
+  switch (event.type) {
+    case "approval_needed": {
+      const lines = [head, t(lang, "line.task", { task: event.task }), t(lang, "line.proposed", { seat: event.proposer, seq: event.proposal_seq })];
+      for (const effect of event.effects) {
+        lines.push(`• ${t(lang, "line.effect", { owner: effect.owner, action: effect.action, resource: effect.resource })}`);
+        if (effect.args && Object.keys(effect.args).length > 0) {
+          lines.push(`  ${t(lang, "line.effect_args", { args: ellipsize(canonicalize(effect.args), ARGS_CHARS) })}`);
+        }
+      }
+      const ref = approvalRef(ownerKey, event.id);
+      return {
+        title,
+        lines,
+        actions: [
+          { label: t(lang, "button.approve"), data: encodeCallback({ verb: "approve", ref }), style: "approve" },
+          { label: t(lang, "button.reject"), data: encodeCallback({ verb: "reject", ref }), style: "reject" },
+        ],
+      };
+    }
+    case "floor_to_human":
+      return { title, lines: [head, t(lang, "line.floor", { seat: event.seat, round: event.round })], actions: [] };
+    case "task_stalled":
+      return { title, lines: [head, t(lang, "line.stalled", { task: event.task })], actions: [] };
+    case "decision_reached":
+      return { title, lines: [head, t(lang, "line.decided", { seat: event.seat }), event.body], actions: [] };
+    case "table_closed":
+      return { title, lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as MessageKey) })], actions: [] };
+    case "table_paused":
+    case "table_resumed":
+      return { title, lines: [head, t(lang, "line.control", { owner: event.owner, via: event.via })], actions: [] };
+    case "table_opened":
+      return { title, lines: [head], actions: [] };
+  }
+}
+
+/** The first 8 characters of a key, enough to tell one's own keys apart in a chat. */
+export function shortKey(key: string): string {
+  return `${key.slice(0, 8)}…`;
+}

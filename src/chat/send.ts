@@ -1,0 +1,34 @@
+/**
+ * One delivery to one bound chat, whatever the platform, with the outbox's idempotency key turned
+ * into the platform's own duplicate guard where it has one (LINE X-Line-Retry-Key, Discord
+ * enforced nonce). Telegram has none, which the outbox accounts for (see outbox.ts).
+ */
+import { toBase64url, utf8 } from "../protocol/bytes.js";
+import { sha256 } from "../protocol/hash.js";
+import type { ChatPlatform } from "../protocol/schemas/control.js";
+import type { ChatEnv } from "./config.js";
+import type { DeliveryResult } from "./delivery.js";
+import { sendDiscord } from "./discord.js";
+import { retryKeyOf, sendLine } from "./line.js";
+import type { ChatMessage } from "./message.js";
+import { sendTelegram } from "./telegram.js";
+
+/** Whether a platform drops a repeated send carrying the same key (so an interrupted send may be retried). */
+export const DEDUPES: Record<ChatPlatform, boolean> = { telegram: false, line: true, discord: true };
+
+/** The idempotency key of one message to one chat: 22 base64url chars of SHA-256(owner, event, platform, account). */
+export function idempotencyKey(ownerKey: string, eventId: string, platform: ChatPlatform, account: string): string {
+  return toBase64url(sha256(utf8(`${ownerKey}\n${eventId}\n${platform}\n${account}`))).slice(0, 22);
+}
+
+/** Sends `message` to `chat` on `platform`, carrying `key` where the platform can use it. */
+export function sendTo(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string): Promise<DeliveryResult> {
+  switch (platform) {
+    case "telegram":
+      return sendTelegram(env, chat, message);
+    case "line":
+      return sendLine(env, chat, message, retryKeyOf(sha256(utf8(key))));
+    case "discord":
+      return sendDiscord(env, chat, message, key);
+  }
+}

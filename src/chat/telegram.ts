@@ -1,0 +1,120 @@
+/**
+ * Telegram (Bot API): HTML formatting within 4096 characters, inline-keyboard approve/reject
+ * buttons (callback_data within 64 bytes), sending with sendMessage, and parsing webhook updates.
+ * The webhook itself is authenticated by the secret-token header (worker/chat/telegram.ts).
+ */
+import { z } from "zod";
+import { apiBase, API_BASES, type ChatEnv } from "./config.js";
+import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "./delivery.js";
+import { negotiateLang } from "./i18n.js";
+import { parseCommandText, type Inbound } from "./inbound.js";
+import { parseCallback } from "./callback.js";
+import { fitRendered, type ChatMessage } from "./message.js";
+
+/** Telegram's limits: message text (characters) and callback data (bytes). */
+export const TELEGRAM_TEXT_CHARS = 4096;
+export const TELEGRAM_CALLBACK_BYTES = 64;
+/** answerCallbackQuery text limit. */
+export const TELEGRAM_ALERT_CHARS = 200;
+
+/** Escapes text for parse_mode HTML: the three characters the Bot API requires (& < >). */
+export function escapeTelegramHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+}
+
+/** The sendMessage fields for a message: bold title, escaped lines, inline keyboard. */
+export function formatTelegram(message: ChatMessage) {
+  const render = (body: string) => `<b>${escapeTelegramHtml(message.title)}</b>\n${escapeTelegramHtml(body)}`;
+  const text = fitRendered(message.lines.join("\n"), TELEGRAM_TEXT_CHARS, render);
+  const fields: Record<string, unknown> = { text, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
+  if (message.actions.length > 0) {
+    fields.reply_markup = { inline_keyboard: [message.actions.map((a) => ({ text: a.label, callback_data: a.data }))] };
+  }
+  return fields;
+}
+
+/** Plain text for a webhook reply (sendMessage returned as the webhook response). */
+export function telegramReply(chatId: string, text: string): Record<string, unknown> {
+  const body = fitRendered(text, TELEGRAM_TEXT_CHARS, escapeTelegramHtml);
+  return { method: "sendMessage", chat_id: chatId, text: body, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
+}
+
+/** answerCallbackQuery as the webhook response, shown as an alert. */
+export function telegramAnswer(callbackId: string, text: string): Record<string, unknown> {
+  return { method: "answerCallbackQuery", callback_query_id: callbackId, text: fitRendered(text, TELEGRAM_ALERT_CHARS, (s) => s), show_alert: true };
+}
+
+/** Sends `message` to chat `chatId`. Telegram has no idempotency key; the outbox never resends an interrupted send. */
+export async function sendTelegram(env: ChatEnv, chatId: string, message: ChatMessage): Promise<DeliveryResult> {
+  if (!env.TELEGRAM_BOT_TOKEN) return notConfigured("TELEGRAM_BOT_TOKEN");
+  const url = `${apiBase(env.TELEGRAM_API_BASE, API_BASES.telegram)}/bot${env.TELEGRAM_BOT_TOKEN}/sendMessage`;
+  let res: Response;
+  try {
+    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: chatId, ...formatTelegram(message) }) });
+  } catch (error) {
+    return networkFailure(error);
+  }
+  const text = await bodyText(res);
+  if (res.ok) return { ok: true, status: res.status };
+  const parsed = TelegramErrorSchema.safeParse(safeJson(text));
+  const retryAfter = parsed.success ? parsed.data.parameters?.retry_after : undefined;
+  return failureOf(res.status, parsed.success ? (parsed.data.description ?? text) : text, retryAfter === undefined ? undefined : retryAfter * 1000);
+}
+
+const TelegramErrorSchema = z.looseObject({
+  description: z.string().optional(),
+  parameters: z.looseObject({ retry_after: z.int().min(0).max(86_400).optional() }).optional(),
+});
+
+const User = z.looseObject({
+  id: z.int(),
+  is_bot: z.boolean().optional(),
+  first_name: z.string().max(256).optional(),
+  username: z.string().max(64).optional(),
+  language_code: z.string().max(35).optional(),
+});
+const Chat = z.looseObject({ id: z.int(), type: z.string().max(32) });
+
+/** The parts of an Update this relay reads; everything else is ignored. */
+export const TelegramUpdateSchema = z.looseObject({
+  update_id: z.int(),
+  message: z.looseObject({ from: User.optional(), chat: Chat, text: z.string().max(4096).optional() }).optional(),
+  callback_query: z
+    .looseObject({ id: z.string().max(128), from: User, message: z.looseObject({ chat: Chat }).optional(), data: z.string().max(256).optional() })
+    .optional(),
+});
+export type TelegramUpdate = z.infer<typeof TelegramUpdateSchema>;
+
+/**
+ * What an update asks for. `/cmd@otherbot` is ignored; in group chats only commands addressed to
+ * this bot by name count, and bind codes are taken only in private chats.
+ */
+export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string | undefined): Inbound {
+  const eventId = `telegram:${update.update_id}`;
+  const query = update.callback_query;
+  if (query) {
+    const chat = query.message?.chat.id ?? query.from.id;
+    const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), label: label(query.from), lang: langOf(query.from), eventId };
+    return { kind: "tap", sender, tap: parseCallback(query.data) };
+  }
+  const message = update.message;
+  if (!message?.text || !message.from || message.from.is_bot) return { kind: "ignored", reason: "not a text message from a person" };
+  const addressed = /^\/([A-Za-z_]+)@([A-Za-z0-9_]{1,64})\b/.exec(message.text);
+  const mine = botUsername !== undefined && addressed !== null && addressed[2]!.toLowerCase() === botUsername.toLowerCase();
+  if (addressed && !mine) return { kind: "ignored", reason: "addressed to another bot" };
+  const isPrivate = message.chat.type === "private";
+  if (!isPrivate && !mine) return { kind: "ignored", reason: "group message not addressed to this bot" };
+  const command = parseCommandText(addressed ? message.text.replace(/^(\/[A-Za-z_]+)@[A-Za-z0-9_]+/, "$1") : message.text);
+  if (!command) return { kind: "ignored", reason: "not a command" };
+  if (command.name === "bind" && !isPrivate) return { kind: "ignored", reason: "bind codes are taken in private chats only" };
+  const sender = { platform: "telegram" as const, account: String(message.from.id), chat: String(message.chat.id), label: label(message.from), lang: langOf(message.from), eventId };
+  return { kind: "command", sender, command };
+}
+
+function label(user: z.infer<typeof User>): string {
+  return user.username ? `@${user.username}` : (user.first_name ?? String(user.id));
+}
+
+function langOf(user: z.infer<typeof User>) {
+  return user.language_code ? negotiateLang(user.language_code) : null;
+}

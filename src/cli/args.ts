@@ -1,0 +1,86 @@
+/**
+ * Command-line parsing with node:util `parseArgs` (strict: an unknown flag is a usage error).
+ * Global flags apply to every command; each command declares its own. Table, seat and owner fall
+ * back to TRESTLE_TABLE, TRESTLE_SEAT and TRESTLE_OWNER so a shell session can set them once.
+ */
+import { parseArgs, type ParseArgsConfig } from "node:util";
+import { UsageError } from "./exit.js";
+
+/** A flag's declaration: parseArgs' own shape plus the text `help` shows. */
+export type FlagSpec = NonNullable<ParseArgsConfig["options"]>[string] & { help: string; value?: string };
+
+/** A command's flags by name. */
+export type Flags = Record<string, FlagSpec>;
+
+/** Parsed flags and positionals. */
+export interface Parsed {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+/** Flags every command accepts. */
+export const GLOBAL_FLAGS: Flags = {
+  relay: { type: "string", value: "URL", help: "relay base URL (default $TRESTLE_RELAY or http://127.0.0.1:8787)" },
+  home: { type: "string", value: "DIR", help: "where keys, pins and heads live (default $TRESTLE_HOME or ~/.config/trestle)" },
+  json: { type: "boolean", help: "print JSON for scripts instead of text" },
+  "no-color": { type: "boolean", help: "never colour the output (NO_COLOR does the same)" },
+  help: { type: "boolean", short: "h", help: "show help for the command" },
+};
+
+/** --table: the table a command acts on. */
+export const TABLE_FLAG: Flags = { table: { type: "string", value: "ID", help: "the table id (default $TRESTLE_TABLE)" } };
+/** --seat and --key: who writes or reads as a seat. */
+export const SEAT_FLAGS: Flags = {
+  seat: { type: "string", value: "NAME", help: "the seat (default $TRESTLE_SEAT)" },
+  key: { type: "string", value: "FILE", help: "the seat key file (default <home>/seats/<seat>.json)" },
+};
+/** --owner and --owner-key: who signs or reads as an owner. */
+export const OWNER_FLAGS: Flags = {
+  owner: { type: "string", value: "NAME", help: "the owner (default $TRESTLE_OWNER)" },
+  "owner-key": { type: "string", value: "FILE", help: "the owner key file (default <home>/owners/<owner>.json)" },
+};
+
+/** Parses `argv` against the global flags and `flags`. */
+export function parse(argv: readonly string[], flags: Flags): Parsed {
+  const options: NonNullable<ParseArgsConfig["options"]> = {};
+  for (const [name, spec] of Object.entries({ ...GLOBAL_FLAGS, ...flags })) {
+    const { help: _help, value: _value, ...option } = spec;
+    options[name] = option;
+  }
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    return { values: values as Parsed["values"], positionals };
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, "") : String(error));
+  }
+}
+
+/** A string flag's value, or the environment fallback, or undefined. */
+export function optional(parsed: Parsed, name: string, envName?: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const value = parsed.values[name];
+  if (typeof value === "string") return value;
+  return envName ? env[envName] || undefined : undefined;
+}
+
+/** A required string flag (or its environment fallback). */
+export function required(parsed: Parsed, name: string, envName?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const value = optional(parsed, name, envName, env);
+  if (value === undefined) throw new UsageError(`--${name} is required${envName ? ` (or set ${envName})` : ""}`);
+  return value;
+}
+
+/** A non-negative integer flag, or `fallback`. */
+export function integer(parsed: Parsed, name: string, fallback?: number): number | undefined {
+  const value = parsed.values[name];
+  if (value === undefined) return fallback;
+  if (typeof value !== "string" || !/^[0-9]{1,15}$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer`);
+  return Number(value);
+}
+
+/** The positional arguments `names`; those from index `optionalFrom` on may be left out. */
+export function positionals(parsed: Parsed, names: readonly string[], optionalFrom = names.length): string[] {
+  const got = parsed.positionals;
+  if (got.length < optionalFrom) throw new UsageError(`missing ${names.slice(got.length, optionalFrom).map((n) => `<${n}>`).join(" ")}`);
+  if (got.length > names.length) throw new UsageError(`unexpected argument "${got[names.length]}"`);
+  return got;
+}

@@ -1,0 +1,75 @@
+/** `trestle join`: an owner seats a bot, delegating the seat to the seat's key. */
+import { existsSync, readFileSync } from "node:fs";
+import { createKeyFile, readKeyFile, seatKeyPath } from "../../client/node.js";
+import { CapabilityCardSchema, parseOrThrow, PublicKeySchema, type CapabilityCard } from "../../protocol/index.js";
+import { OWNER_FLAGS, optional, required, TABLE_FLAG } from "../args.js";
+import { UsageError } from "../exit.js";
+import { headRef } from "../format.js";
+import type { Command } from "./command.js";
+
+const TTL = /^([0-9]{1,6})(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** `join`: the owner signs the seat over to a seat key (created if missing). */
+export const join: Command = {
+  name: "join",
+  summary: "seat a bot at a table (signed by its owner)",
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    seat: { type: "string", value: "NAME", help: "the seat to take (default $TRESTLE_SEAT)" },
+    key: { type: "string", value: "FILE", help: "the seat key file (default <home>/seats/<seat>.json; created if missing)" },
+    "seat-public-key": { type: "string", value: "KEY", help: "delegate to this public key instead (the bot keeps its key elsewhere)" },
+    human: { type: "boolean", help: "a person operates this seat (may speak without the floor)" },
+    summary: { type: "string", value: "TEXT", help: "the capability card's summary" },
+    role: { type: "string", value: "TEXT", help: "the capability card's role" },
+    card: { type: "string", value: "FILE", help: "the whole capability card as a JSON file" },
+    ttl: { type: "string", value: "DURATION", help: "how long the signed join stays valid, e.g. 10m (default), 2h, 1d" },
+  },
+  async run(ctx) {
+    const table = ctx.tableId();
+    const seat = required(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
+    const { owner, key } = await ctx.owner();
+    const seatKey = await seatPublicKey(ctx, seat);
+    const expires = ctx.io.clock() + ttlMs(optional(ctx.args, "ttl") ?? "10m");
+    const client = await ctx.table(table);
+    const human = ctx.args.values.human === true;
+    const joined = await client.join(key.signer, { seat, owner, seatKey, human, card: card(ctx.args.values), expires });
+    ctx.out.result(`${ctx.out.c.bold(seat)} joined ${table} for ${owner} as entry #${joined.seq} (head ${headRef(joined.head)})`, joined);
+  },
+};
+
+async function seatPublicKey(ctx: Parameters<Command["run"]>[0], seat: string): Promise<string> {
+  const given = optional(ctx.args, "seat-public-key");
+  if (given !== undefined) {
+    if (!PublicKeySchema.safeParse(given).success) throw new UsageError("--seat-public-key must be a 43-char base64url Ed25519 key");
+    return given;
+  }
+  const path = optional(ctx.args, "key") ?? seatKeyPath(ctx.home, seat);
+  if (existsSync(path)) return (await readKeyFile(path, "seat")).signer.publicKeyText;
+  const created = await createKeyFile(path, "seat", seat);
+  ctx.out.note(`created seat key ${path}`);
+  return created.signer.publicKeyText;
+}
+
+function card(values: Record<string, unknown>): CapabilityCard {
+  if (typeof values.card === "string") {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(values.card, "utf8"));
+    } catch (error) {
+      throw new UsageError(`cannot read the card ${values.card}: ${(error as Error).message}`);
+    }
+    return parseOrThrow(CapabilityCardSchema, json, "capability card");
+  }
+  const out: CapabilityCard = {};
+  if (typeof values.summary === "string") out.summary = values.summary;
+  if (typeof values.role === "string") out.role = values.role;
+  return parseOrThrow(CapabilityCardSchema, out, "capability card");
+}
+
+function ttlMs(text: string): number {
+  const match = TTL.exec(text);
+  if (!match) throw new UsageError(`--ttl must look like 30s, 10m, 2h or 1d, not "${text}"`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}

@@ -1,0 +1,50 @@
+/**
+ * `trestle verify <table | export.jsonl>`: CLEAN, REFUTED or INCONCLUSIVE with the coverage
+ * (docs/SPEC.md §8.2). A file is checked against the relay key given with --relay-key, or its
+ * header's key if this home pinned it for some relay; a table id is exported from the relay first
+ * (as --owner or --seat). Heads this home holds for the table are checked too.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../../client/node.js";
+import { PublicKeySchema, type VerifyReport } from "../../protocol/index.js";
+import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS } from "../args.js";
+import type { Context } from "../context.js";
+import { EXIT, UsageError } from "../exit.js";
+import { reportLines } from "../format.js";
+import type { Command } from "./command.js";
+
+/** `verify`: exit 0 CLEAN, 4 REFUTED, 5 INCONCLUSIVE. */
+export const verify: Command = {
+  name: "verify",
+  summary: "verify a table or an export file: CLEAN, REFUTED or INCONCLUSIVE",
+  args: "<table | export.jsonl>",
+  flags: {
+    ...OWNER_FLAGS,
+    ...SEAT_FLAGS,
+    "relay-key": { type: "string", value: "KEY", help: "the relay key to trust for a file (default: its header's key if pinned here)" },
+  },
+  async run(ctx) {
+    const [target] = positionals(ctx.args, ["table | export.jsonl"]);
+    const report = existsSync(target!) ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
+    ctx.out.result(reportLines(report, ctx.out.c), report);
+    return report.verdict === "CLEAN" ? EXIT.OK : report.verdict === "REFUTED" ? EXIT.REFUTED : EXIT.INCONCLUSIVE;
+  },
+};
+
+async function verifyFile(ctx: Context, path: string): Promise<VerifyReport> {
+  const text = readFileSync(path, "utf8");
+  const given = optional(ctx.args, "relay-key");
+  if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
+  const identity = exportIdentity(text);
+  const pinned = identity && new PinStore(ctx.home).pins(identity.relay) ? identity.relay : undefined;
+  const relayKey = given ?? pinned;
+  if (relayKey === undefined) ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
+  const held = identity ? new FileHeadStore(ctx.home).load(identity.relay, identity.table) : null;
+  return verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [] });
+}
+
+async function verifyTable(ctx: Context, table: string): Promise<VerifyReport> {
+  const reader = await ctx.reader();
+  const client = await ctx.table(table);
+  return (await client.exportLedger(reader)).report;
+}

@@ -1,0 +1,96 @@
+/**
+ * What every command runs with: the printer, the home directory, the relay URL, and helpers that
+ * pin the relay (trust on first use), open a table with its stored head, and load owner and seat
+ * keys from their default places. Streams, environment and clock are injected, so commands are
+ * testable; main.ts builds the real one.
+ */
+import {
+  HttpClient,
+  openTable,
+  ownerKeyPath,
+  readKeyFile,
+  seatKeyPath,
+  trestleHome,
+  type LoadedKey,
+  type Reader,
+  type TableClient,
+} from "../client/node.js";
+import type { Clock } from "../client/index.js";
+import { optional, required, type Parsed } from "./args.js";
+import { UsageError } from "./exit.js";
+import { Output, wantsColor, type TextSink } from "./output.js";
+
+/** Process-level inputs. */
+export interface Io {
+  stdout: TextSink;
+  stderr: TextSink;
+  env: NodeJS.ProcessEnv;
+  stdin(): Promise<string>;
+  clock: Clock;
+}
+
+/** The default relay for a local `npm start`. */
+export const DEFAULT_RELAY = "http://127.0.0.1:8787";
+
+/** A command's environment. */
+export class Context {
+  readonly out: Output;
+  readonly home: string;
+  readonly relayUrl: string;
+  private httpClient: HttpClient | undefined;
+
+  constructor(
+    readonly io: Io,
+    readonly args: Parsed,
+  ) {
+    const json = args.values.json === true;
+    this.out = new Output(json, wantsColor(io.stdout, io.env, args.values["no-color"] === true), io.stdout, io.stderr);
+    this.home = trestleHome(optional(args, "home"), io.env);
+    this.relayUrl = optional(args, "relay", "TRESTLE_RELAY", io.env) ?? DEFAULT_RELAY;
+  }
+
+  /** The HTTP client for the relay. */
+  http(): HttpClient {
+    this.httpClient ??= new HttpClient({ url: this.relayUrl, clock: this.io.clock });
+    return this.httpClient;
+  }
+
+  /** A verified client for `table`: the relay pinned (now, on first use), with the newest head this home holds. */
+  table(table: string): Promise<TableClient> {
+    return openTable({
+      relay: this.http(),
+      table,
+      home: this.home,
+      clock: this.io.clock,
+      onFirstUse: (url, key) => this.out.note(`pinned relay ${url} to key ${key} (first use)`),
+    });
+  }
+
+  /** The table id from --table / TRESTLE_TABLE. */
+  tableId(): string {
+    return required(this.args, "table", "TRESTLE_TABLE", this.io.env);
+  }
+
+  /** The seat from --seat / TRESTLE_SEAT and its key (--key or the default file). */
+  async seat(): Promise<{ seat: string; key: LoadedKey }> {
+    const seat = required(this.args, "seat", "TRESTLE_SEAT", this.io.env);
+    return { seat, key: await readKeyFile(optional(this.args, "key") ?? seatKeyPath(this.home, seat), "seat") };
+  }
+
+  /** The owner from --owner / TRESTLE_OWNER and their key (--owner-key or the default file). */
+  async owner(): Promise<{ owner: string; key: LoadedKey }> {
+    const owner = required(this.args, "owner", "TRESTLE_OWNER", this.io.env);
+    return { owner, key: await readKeyFile(optional(this.args, "owner-key") ?? ownerKeyPath(this.home, owner), "owner") };
+  }
+
+  /** Who reads: the owner if --owner is given, else the seat. */
+  async reader(): Promise<Reader> {
+    if (optional(this.args, "owner", "TRESTLE_OWNER", this.io.env) !== undefined) {
+      const { owner, key } = await this.owner();
+      return { signer: key.signer, as: { owner } };
+    }
+    if (optional(this.args, "seat", "TRESTLE_SEAT", this.io.env) === undefined) throw new UsageError("read as an owner (--owner) or a seat (--seat)");
+    const { seat, key } = await this.seat();
+    return { signer: key.signer, as: { seat } };
+  }
+}

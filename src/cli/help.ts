@@ -1,0 +1,47 @@
+/** Help text, generated from the command registry and the flag declarations, so it cannot drift. */
+import { GLOBAL_FLAGS, type Flags } from "./args.js";
+import { COMMANDS } from "./commands/index.js";
+import type { Command } from "./commands/command.js";
+import { EXIT } from "./exit.js";
+
+/** `trestle help`: every command with its summary, the global flags and the exit codes. */
+export function overview(): string[] {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    "trestle: sit your bots at a shared, signed table",
+    "",
+    "usage: trestle <command> [flags]",
+    "",
+    "commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "global flags:",
+    ...flagLines(GLOBAL_FLAGS),
+    "",
+    "exit codes:",
+    ...Object.entries(EXIT).map(([name, code]) => `  ${code}  ${name.toLowerCase()}`),
+    "",
+    "trestle help <command> shows a command's flags; docs/CLI.md has the details.",
+  ];
+}
+
+/** `trestle help <command>`. */
+export function commandHelp(command: Command): string[] {
+  return [
+    `usage: trestle ${command.name}${command.args ? ` ${command.args}` : ""} [flags]`,
+    "",
+    command.summary,
+    "",
+    "flags:",
+    ...flagLines(command.flags),
+    ...flagLines(GLOBAL_FLAGS),
+  ];
+}
+
+function flagLines(flags: Flags): string[] {
+  return Object.entries(flags).map(([name, spec]) => {
+    const short = spec.short ? `-${spec.short}, ` : "";
+    const value = spec.type === "string" ? ` ${spec.value ?? "VALUE"}` : "";
+    return `  ${`${short}--${name}${value}`.padEnd(28)}  ${spec.help}`;
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * The `trestle` command: finds the verb, parses its flags, runs it, and turns any failure into the
+ * error's code, a hint and a documented exit code (exit.ts). No stack trace is ever printed;
+ * TRESTLE_DEBUG=1 adds one to stderr for an unexpected failure.
+ */
+import { parse } from "./args.js";
+import { findCommand } from "./commands/index.js";
+import { Context, type Io } from "./context.js";
+import { EXIT, exitCodeOf, UsageError, type ExitCode } from "./exit.js";
+import { commandHelp, overview } from "./help.js";
+import { Output, wantsColor } from "./output.js";
+
+/** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
+export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
+  const [name, ...rest] = argv;
+  const json = argv.includes("--json");
+  const fallback = new Output(json, wantsColor(io.stdout, io.env, argv.includes("--no-color")), io.stdout, io.stderr);
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    const topic = name === "help" ? rest[0] : undefined;
+    const command = topic === undefined ? undefined : findCommand(topic);
+    if (topic !== undefined && !command) return usage(fallback, `unknown command "${topic}"`);
+    fallback.result(command ? commandHelp(command) : overview(), { help: command?.name ?? null });
+    return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  const command = findCommand(name);
+  if (!command) return usage(fallback, `unknown command "${name}"`);
+  let ctx: Context;
+  try {
+    ctx = new Context(io, parse(rest, command.flags));
+  } catch (error) {
+    fallback.error(error);
+    return exitCodeOf(error);
+  }
+  if (ctx.args.values.help === true) {
+    ctx.out.result(commandHelp(command), { help: command.name });
+    return EXIT.OK;
+  }
+  try {
+    return (await command.run(ctx)) ?? EXIT.OK;
+  } catch (error) {
+    ctx.out.error(error);
+    if (io.env.TRESTLE_DEBUG && error instanceof Error && exitCodeOf(error) === EXIT.INTERNAL) io.stderr.write(`${error.stack}\n`);
+    return exitCodeOf(error);
+  }
+}
+
+function usage(out: Output, message: string): ExitCode {
+  out.error(new UsageError(message));
+  return EXIT.USAGE;
+}

@@ -1,0 +1,96 @@
+/**
+ * Everything the CLI prints goes through here. Human text by default, with colour only when
+ * stdout is a terminal and NO_COLOR is unset (https://no-color.org) and --no-color was not given;
+ * with --json, exactly one JSON document per result on stdout (watch: one per line) and errors
+ * as the trestle error envelope plus a hint. Never a stack trace.
+ */
+import { TrestleError } from "../protocol/index.js";
+import { UsageError } from "./exit.js";
+import { hintFor } from "./hints.js";
+
+/** A writable text stream (process.stdout/stderr, or a test's). */
+export interface TextSink {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/** ANSI styles; identity functions when colour is off. */
+export interface Styles {
+  bold(text: string): string;
+  dim(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+const style = (on: boolean, open: number, close: number) => (text: string) => (on ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+
+/** Whether to colour: a TTY, no NO_COLOR, no --no-color. */
+export function wantsColor(sink: TextSink, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
+  return sink.isTTY === true && !noColorFlag && !env.NO_COLOR;
+}
+
+/** The CLI's printer. */
+export class Output {
+  readonly c: Styles;
+
+  constructor(
+    readonly json: boolean,
+    color: boolean,
+    private readonly stdout: TextSink,
+    private readonly stderr: TextSink,
+  ) {
+    this.c = {
+      bold: style(color, 1, 22),
+      dim: style(color, 2, 22),
+      red: style(color, 31, 39),
+      green: style(color, 32, 39),
+      yellow: style(color, 33, 39),
+      cyan: style(color, 36, 39),
+    };
+  }
+
+  /** A command's result: `human` lines, or `data` as one JSON document. */
+  result(human: string | readonly string[], data: unknown): void {
+    if (this.json) this.stdout.write(JSON.stringify(data) + "\n");
+    else for (const line of typeof human === "string" ? [human] : human) this.stdout.write(line + "\n");
+  }
+
+  /** One line of a stream (watch): human text, or one JSON object per line. */
+  line(human: string, data: unknown): void {
+    this.stdout.write((this.json ? JSON.stringify(data) : human) + "\n");
+  }
+
+  /** Progress and notices for people: stderr, and silent under --json. */
+  note(text: string): void {
+    if (!this.json) this.stderr.write(this.c.dim(text) + "\n");
+  }
+
+  /** A loud warning on stderr, also under --json. */
+  warn(text: string): void {
+    this.stderr.write(this.c.yellow(text) + "\n");
+  }
+
+  /** Reports an error: code, message and hint; JSON envelope under --json. */
+  error(error: unknown): void {
+    const { code, message, details } = describe(error);
+    const hint = error instanceof TrestleError ? hintFor(error.code) : error instanceof UsageError ? "run trestle help <command>" : undefined;
+    if (this.json) {
+      const body: Record<string, unknown> = { code, message };
+      if (details !== undefined) body.details = details;
+      if (hint !== undefined) body.hint = hint;
+      this.stdout.write(JSON.stringify({ error: body }) + "\n");
+      return;
+    }
+    this.stderr.write(`${this.c.red(this.c.bold(`error ${code}`))}: ${message}\n`);
+    if (hint) this.stderr.write(`${this.c.dim("hint:")} ${hint}\n`);
+  }
+}
+
+function describe(error: unknown): { code: string; message: string; details?: Record<string, unknown> } {
+  if (error instanceof TrestleError) return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  if (error instanceof UsageError) return { code: "E_USAGE", message: error.message };
+  const message = error instanceof Error ? error.message : String(error);
+  return { code: "E_BUG", message: `unexpected failure (a bug in trestle): ${message}` };
+}

@@ -1,0 +1,204 @@
+/**
+ * A typed client over every relay route (docs/SPEC.md §6.1). Every response is parsed with the
+ * protocol's zod schemas; an error envelope becomes a TrestleError carrying the relay's own code,
+ * a failed connection E_NETWORK, and anything that is neither E_BAD_RESPONSE. The relay's answers
+ * are treated as untrusted input: nothing is cast. Heads are not judged here (see heads.ts).
+ */
+import {
+  CreateResponseSchema,
+  EntriesResponseSchema,
+  ErrorEnvelopeSchema,
+  JoinResponseSchema,
+  ProjectionSchema,
+  SignedHeadSchema,
+  signHttpAuth,
+  SubmitResponseSchema,
+  TrestleError,
+  WellKnownSchema,
+  type CreateRequest,
+  type CreateResponse,
+  type EntriesResponse,
+  type JoinRequest,
+  type JoinResponse,
+  type Principal,
+  type Projection,
+  type SignedHead,
+  type Signer,
+  type SubmitRequest,
+  type SubmitResponse,
+  type WellKnown,
+} from "../protocol/index.js";
+import type { z } from "zod";
+import { systemClock, type Clock } from "./random.js";
+
+/** Who a read is made as, and the key that signs its authorization. */
+export interface Reader {
+  signer: Signer;
+  as: Principal;
+}
+
+/** A fetch-compatible function (the global fetch, or a test's). */
+export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
+
+/** Options for an HttpClient. */
+export interface HttpClientOptions {
+  /** The relay's base URL, e.g. http://127.0.0.1:8787. */
+  url: string;
+  fetch?: FetchLike;
+  clock?: Clock;
+  /** Per-request timeout; a request that takes longer fails with E_NETWORK. Default 30 s. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The relay's HTTP API; one method per route, each returning the parsed response body. */
+export class HttpClient {
+  readonly url: string;
+  private readonly fetchImpl: FetchLike;
+  private readonly clock: Clock;
+  private readonly timeoutMs: number;
+
+  constructor(options: HttpClientOptions) {
+    this.url = normalizeBase(options.url);
+    this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.clock = options.clock ?? systemClock;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** GET /.well-known/trestle.json: protocol, relay key, limits. */
+  wellKnown(): Promise<WellKnown> {
+    return this.json(WellKnownSchema, "GET", "/.well-known/trestle.json");
+  }
+
+  /** POST /tables */
+  createTable(request: CreateRequest): Promise<CreateResponse> {
+    return this.json(CreateResponseSchema, "POST", "/tables", { body: request });
+  }
+
+  /** POST /tables/:id/join */
+  join(table: string, request: JoinRequest): Promise<JoinResponse> {
+    return this.json(JoinResponseSchema, "POST", `/tables/${enc(table)}/join`, { body: request });
+  }
+
+  /** POST /tables/:id/entries */
+  submit(table: string, request: SubmitRequest): Promise<SubmitResponse> {
+    return this.json(SubmitResponseSchema, "POST", `/tables/${enc(table)}/entries`, { body: request });
+  }
+
+  /** GET /tables/:id/head: the current signed head (unauthenticated). */
+  head(table: string): Promise<SignedHead> {
+    return this.json(SignedHeadSchema, "GET", `/tables/${enc(table)}/head`);
+  }
+
+  /** GET /tables/:id/projection?after=N, read as a seat. */
+  projection(table: string, reader: Reader, after = 0): Promise<Projection> {
+    return this.json(ProjectionSchema, "GET", `/tables/${enc(table)}/projection?after=${after}`, { reader, table });
+  }
+
+  /** GET /tables/:id/entries?from=&to= (one page of at most LIMITS.page items). */
+  entries(table: string, reader: Reader, from: number, to?: number): Promise<EntriesResponse> {
+    const query = to === undefined ? `from=${from}` : `from=${from}&to=${to}`;
+    return this.json(EntriesResponseSchema, "GET", `/tables/${enc(table)}/entries?${query}`, { reader, table });
+  }
+
+  /** GET /tables/:id/export: the JSONL export text, unparsed (parseExport/verifyExport judge it). */
+  async exportText(table: string, reader: Reader): Promise<string> {
+    const response = await this.send("GET", `/tables/${enc(table)}/export`, { reader, table });
+    return response.text;
+  }
+
+  /** The WebSocket URL for a table (ws: or wss: to match the base URL). */
+  socketUrl(table: string): string {
+    const url = new URL(`${this.url}/tables/${enc(table)}/ws`);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    return url.href;
+  }
+
+  private async json<S extends z.ZodType>(
+    schema: S,
+    method: "GET" | "POST",
+    path: string,
+    options: { body?: unknown; reader?: Reader; table?: string } = {},
+  ): Promise<z.infer<S>> {
+    const response = await this.send(method, path, options);
+    const parsed = schema.safeParse(parseJson(response.text));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new TrestleError("E_BAD_RESPONSE", `${method} ${path}: the relay's answer does not match the protocol${issue ? ` (${issue.path.join(".")}: ${issue.message})` : ""}`);
+    }
+    return parsed.data;
+  }
+
+  private async send(
+    method: "GET" | "POST",
+    path: string,
+    options: { body?: unknown; reader?: Reader; table?: string },
+  ): Promise<{ status: number; text: string }> {
+    const url = new URL(this.url + path);
+    const headers: Record<string, string> = {};
+    if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (options.reader && options.table !== undefined) {
+      headers.authorization = await signHttpAuth(options.reader.signer, {
+        table: options.table,
+        as: options.reader.as,
+        method,
+        path: url.pathname + url.search,
+        now: this.clock(),
+      });
+    }
+    const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
+    if (options.body !== undefined) init.body = JSON.stringify(options.body);
+    let status: number;
+    let text: string;
+    try {
+      const response = await this.fetchImpl(url.href, init);
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      throw new TrestleError("E_NETWORK", `cannot reach the relay at ${this.url}: ${causeOf(error)}`);
+    }
+    if (status >= 200 && status < 300) return { status, text };
+    const envelope = ErrorEnvelopeSchema.safeParse(parseJson(text));
+    if (envelope.success) {
+      const { code, message, details } = envelope.data.error;
+      throw new TrestleError(code, message, details);
+    }
+    throw new TrestleError("E_BAD_RESPONSE", `${method} ${path}: HTTP ${status} without a trestle error envelope`);
+  }
+}
+
+function normalizeBase(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new TrestleError("E_SCHEMA", `"${url}" is not a URL`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new TrestleError("E_SCHEMA", `the relay URL must be http: or https:, not ${parsed.protocol}`);
+  }
+  return parsed.origin + parsed.pathname.replace(/\/+$/, "");
+}
+
+function enc(segment: string): string {
+  return encodeURIComponent(segment);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function causeOf(error: unknown): string {
+  if (error instanceof Error) {
+    if (error.name === "TimeoutError") return "timed out";
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof Error) return cause.message;
+    return error.message;
+  }
+  return String(error);
+}

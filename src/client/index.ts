@@ -1,0 +1,15 @@
+/**
+ * The trestle client library, portable part: runs wherever fetch, WebCrypto and a WebSocket exist
+ * (Node >= 20 with the `ws` package, browsers, workerd). Key files and the pin store need a file
+ * system and live in ./node.ts. Depends only on src/protocol.
+ */
+export * from "./backoff.js";
+export * from "./follow.js";
+export * from "./heads.js";
+export * from "./http.js";
+export * from "./random.js";
+export * from "./seat.js";
+export * from "./socket.js";
+export * from "./table-client.js";
+export * from "./verify.js";
+export * from "./websocket.js";

@@ -1,0 +1,44 @@
+/**
+ * Signed owner-key requests (docs/SPEC.md §11.1, §5.5): bind codes and unbinding (purpose `bind`),
+ * owner reads (purpose `auth`, scope `owner_http`) and table controls (purpose `owner`). Pure given
+ * the key, nonce and time passed in; `OwnerClient` supplies them.
+ */
+import { canonicalize } from "../protocol/canonical.js";
+import { toBase64url, utf8 } from "../protocol/bytes.js";
+import { signStatement, type Signer } from "../protocol/crypto.js";
+import type { ChatPlatform, ControlAction, ControlRequest } from "../protocol/schemas/control.js";
+import type { BindRequest, Lang, OwnerAuthStatement } from "../protocol/schemas/owner.js";
+
+/** A request for a one-time bind code for `platform`, replies in `lang`. */
+export async function signBindCode(
+  signer: Signer,
+  fields: { platform: ChatPlatform; lang: Lang; nonce: string; now: number },
+): Promise<BindRequest> {
+  const statement = { action: "code" as const, owner_key: signer.publicKeyText, platform: fields.platform, lang: fields.lang, nonce: fields.nonce, ts: fields.now };
+  return { statement, sig: await signStatement(signer, "bind", statement) };
+}
+
+/** A request to unbind one chat account. */
+export async function signUnbind(
+  signer: Signer,
+  fields: { platform: ChatPlatform; account: string; nonce: string; now: number },
+): Promise<BindRequest> {
+  const statement = { action: "unbind" as const, owner_key: signer.publicKeyText, platform: fields.platform, account: fields.account, nonce: fields.nonce, ts: fields.now };
+  return { statement, sig: await signStatement(signer, "bind", statement) };
+}
+
+/** The `Authorization` header value for an owner read of `path` (with query) at `now`. */
+export async function signOwnerAuth(signer: Signer, fields: { method: "GET" | "POST"; path: string; now: number }): Promise<string> {
+  const statement: OwnerAuthStatement = { scope: "owner_http", owner_key: signer.publicKeyText, method: fields.method, path: fields.path, ts: fields.now };
+  const sig = await signStatement(signer, "auth", statement);
+  return `Trestle ${toBase64url(utf8(canonicalize({ ...statement, sig })))}`;
+}
+
+/** An owner-signed pause or resume of `table`, as owner `owner` of that table. */
+export async function signControl(
+  signer: Signer,
+  fields: { table: string; owner: string; action: ControlAction; nonce: string },
+): Promise<ControlRequest> {
+  const control = { scope: "table_control" as const, table: fields.table, owner: fields.owner, action: fields.action, nonce: fields.nonce };
+  return { control, sig: await signStatement(signer, "owner", control) };
+}

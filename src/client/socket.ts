@@ -1,0 +1,300 @@
+/**
+ * A seat's WebSocket to its table (docs/SPEC.md §6.3): answers the challenge with the seat key,
+ * resumes from the last verified seq, verifies every pushed entry's chain link and every head
+ * against the pinned relay key (heads.ts, follow.ts), and reconnects with exponential backoff and
+ * jitter after the connection drops. Writes go over the socket with the newest verified head as
+ * `known_head`; a write not yet acknowledged is sent again after a reconnect with the same nonce,
+ * which the relay answers with the same seq (retries are idempotent). Anything the relay sends
+ * that contradicts the chain or a held head ends the session with the error (and evidence).
+ */
+import {
+  PONG_FRAME,
+  PING_FRAME,
+  ServerFrameSchema,
+  signSocketAuth,
+  signSubmission,
+  TrestleError,
+  type ClientFrame,
+  type DistributiveOmit,
+  type Entry,
+  type HiddenEntry,
+  type ServerFrame,
+  type SignedHead,
+  type Signer,
+  type SubmissionInput,
+  type SubmitRequest,
+} from "../protocol/index.js";
+import { ChainFollower, GENESIS, type ChainPoint } from "./follow.js";
+import { evidenceOf, type Evidence, type HeadTracker } from "./heads.js";
+import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from "./backoff.js";
+import { randomNonce, systemRandom, type Random } from "./random.js";
+import { connectWire, type WireConnect, type WireSocket } from "./websocket.js";
+
+/** Connection states reported to `onStatus`. */
+export type SocketStatus = "connecting" | "open" | "reconnecting" | "closed";
+
+/** What a socket reports; every item and head passed to `onEntries` is already verified. */
+export interface TableSocketHandlers {
+  onEntries?(items: (Entry | HiddenEntry)[], head: SignedHead): void;
+  onStatus?(status: SocketStatus, detail?: { attempt: number; delayMs: number }): void;
+  /** The relay was caught forking or truncating; the session ends with E_FORK right after. */
+  onEvidence?(evidence: Evidence): void;
+}
+
+/** Options for a TableSocket. */
+export interface TableSocketOptions {
+  /** ws: or wss: URL of /tables/:id/ws (HttpClient.socketUrl). */
+  url: string;
+  table: string;
+  seat: string;
+  /** The seat key: answers challenges and signs writes. */
+  signer: Signer;
+  /** Heads are judged against its pinned relay key; shared with HTTP reads of the same table. */
+  tracker: HeadTracker;
+  /** Where the verified chain starts; default the genesis (every entry is sent and checked). */
+  anchor?: ChainPoint;
+  handlers?: TableSocketHandlers;
+  connect?: WireConnect;
+  backoff?: Backoff;
+  random?: Random;
+  /** Interval of keepalive pings; a connection silent for two intervals is dropped. Default 30 s. */
+  pingMs?: number;
+}
+
+/** How a session ended: closed by the caller, or by a fatal error (auth refused, evidence, bad frames). */
+export type SocketEnd = { reason: "closed" } | { reason: "error"; error: TrestleError };
+
+/** A submission as a seat writes it: table, seat and nonce are filled in by the socket. */
+export type SeatSubmission = DistributiveOmit<SubmissionInput, "table" | "seat" | "nonce">;
+
+interface Pending {
+  request: SubmitRequest;
+  resolve(value: { seq: number; head: SignedHead }): void;
+  reject(error: TrestleError): void;
+}
+
+/** One seat's live connection to one table. */
+export class TableSocket {
+  private readonly follower: ChainFollower;
+  private readonly connect: WireConnect;
+  private readonly backoff: Backoff;
+  private readonly random: Random;
+  private readonly pending = new Map<string, Pending>();
+  private wire: WireSocket | null = null;
+  private open = false;
+  private stopped: SocketEnd | null = null;
+  private attempt = 0;
+  private nextId = 1;
+  private queue: Promise<void> = Promise.resolve();
+  private heldAtConnect: SignedHead | null = null;
+  private cursorSent = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private pinger: ReturnType<typeof setInterval> | undefined;
+  private heard = true;
+  private firstWelcome: { resolve(): void; reject(error: TrestleError): void } | null = null;
+  private endResolve!: (end: SocketEnd) => void;
+  /** Resolves once the session has ended for good. */
+  readonly ended: Promise<SocketEnd>;
+
+  constructor(private readonly options: TableSocketOptions) {
+    this.follower = new ChainFollower(options.tracker, options.anchor ?? GENESIS);
+    this.connect = options.connect ?? connectWire;
+    this.backoff = options.backoff ?? DEFAULT_BACKOFF;
+    this.random = options.random ?? systemRandom;
+    this.ended = new Promise((resolve) => (this.endResolve = resolve));
+  }
+
+  /** The last verified seq and link: where a reconnect resumes. */
+  get position(): ChainPoint {
+    return this.follower.position;
+  }
+
+  /** Connects and authenticates; resolves at the first welcome. The first connection failing rejects (E_NETWORK). */
+  start(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.firstWelcome = { resolve, reject };
+      void this.dial(true);
+    });
+  }
+
+  /** Signs and sends a submission; resolves with its seq once the relay acknowledges it. */
+  async submit(input: SeatSubmission): Promise<{ seq: number; head: SignedHead }> {
+    const { table, seat, signer } = this.options;
+    const request = await signSubmission(signer, { ...input, table, seat, nonce: randomNonce() } as SubmissionInput);
+    return this.send(request);
+  }
+
+  /** Sends a signed request (resent after reconnects until acknowledged or refused). */
+  send(request: SubmitRequest): Promise<{ seq: number; head: SignedHead }> {
+    if (this.stopped) return Promise.reject(this.stoppedError());
+    return new Promise((resolve, reject) => {
+      const id = `w${this.nextId++}`;
+      this.pending.set(id, { request, resolve, reject });
+      if (this.open) this.transmit(id);
+    });
+  }
+
+  /** Ends the session; pending writes are refused with E_NETWORK. */
+  close(): void {
+    this.finish({ reason: "closed" });
+  }
+
+  private async dial(first: boolean): Promise<void> {
+    if (this.stopped) return;
+    this.options.handlers?.onStatus?.("connecting");
+    try {
+      this.wire = await this.connect(this.options.url, {
+        onMessage: (text) => this.enqueue(text),
+        onClose: (code, reason) => this.dropped(code, reason),
+      });
+    } catch (error) {
+      if (first) return this.finish({ reason: "error", error: new TrestleError("E_NETWORK", `cannot open ${this.options.url}: ${messageOf(error)}`) });
+      return this.retry();
+    }
+    if (this.stopped) return this.wire.close(1000, "closed");
+    this.heard = true;
+    const pingMs = this.options.pingMs ?? 30_000;
+    this.pinger = setInterval(() => this.keepalive(), pingMs);
+  }
+
+  private keepalive(): void {
+    if (!this.heard) return this.wire?.close(4000, "no answer to ping");
+    this.heard = false;
+    this.wire?.send(PING_FRAME);
+  }
+
+  private enqueue(text: string): void {
+    this.heard = true;
+    if (text === PONG_FRAME) return;
+    this.queue = this.queue.then(() => this.handle(text)).catch((error: unknown) => this.fail(error));
+  }
+
+  private async handle(text: string): Promise<void> {
+    if (this.stopped) return;
+    const frame = ServerFrameSchema.safeParse(safeJson(text));
+    if (!frame.success) throw new TrestleError("E_BAD_RESPONSE", "the relay sent a frame that is not a server frame");
+    await this.onFrame(frame.data);
+  }
+
+  private async onFrame(frame: ServerFrame): Promise<void> {
+    const { table, seat, signer, tracker } = this.options;
+    switch (frame.type) {
+      case "challenge": {
+        if (frame.table !== table) throw new TrestleError("E_BAD_RESPONSE", `the challenge is for table "${frame.table}"`);
+        const sig = await signSocketAuth(signer, { scope: "ws", table, seat, challenge: frame.challenge });
+        this.heldAtConnect = tracker.held;
+        this.cursorSent = this.follower.position.seq;
+        return this.write({ type: "auth", seat, sig, cursor: this.cursorSent });
+      }
+      case "welcome": {
+        await tracker.observe(frame.head, this.heldAtConnect);
+        if (frame.cursor !== this.cursorSent) {
+          throw new TrestleError("E_BAD_RESPONSE", `resumed at ${frame.cursor}, not at ${this.cursorSent} as asked`);
+        }
+        this.open = true;
+        this.attempt = 0;
+        for (const id of this.pending.keys()) this.transmit(id);
+        this.firstWelcome?.resolve();
+        this.firstWelcome = null;
+        this.options.handlers?.onStatus?.("open");
+        return;
+      }
+      case "entries": {
+        const items = this.follower.accept(frame.items);
+        this.follower.checkHead(frame.head);
+        await tracker.observe(frame.head);
+        this.options.handlers?.onEntries?.(items, frame.head);
+        return;
+      }
+      case "ack": {
+        const pending = this.pending.get(frame.id);
+        if (!pending) return;
+        this.pending.delete(frame.id);
+        await tracker.observe(frame.head);
+        pending.resolve({ seq: frame.seq, head: frame.head });
+        return;
+      }
+      case "error": {
+        const error = new TrestleError(frame.error.code, frame.error.message, frame.error.details);
+        const pending = frame.id === undefined ? undefined : this.pending.get(frame.id);
+        if (pending && frame.id !== undefined) {
+          this.pending.delete(frame.id);
+          return pending.reject(error);
+        }
+        throw error;
+      }
+    }
+  }
+
+  private transmit(id: string): void {
+    const pending = this.pending.get(id);
+    if (!pending) return;
+    const known = this.options.tracker.knownHead();
+    const request: SubmitRequest = known ? { ...pending.request, known_head: known } : pending.request;
+    this.write({ type: "submit", id, request });
+  }
+
+  private write(frame: ClientFrame): void {
+    this.wire?.send(JSON.stringify(frame));
+  }
+
+  private dropped(code: number, reason: string): void {
+    this.open = false;
+    this.wire = null;
+    clearInterval(this.pinger);
+    if (this.stopped) return;
+    if (code === 4401) {
+      return this.fail(new TrestleError("E_AUTH", `the relay refused this seat's socket: ${reason || "authorization failed"}`));
+    }
+    this.retry();
+  }
+
+  private retry(): void {
+    if (this.stopped) return;
+    const delayMs = backoffDelay(this.attempt, this.backoff, this.random);
+    this.options.handlers?.onStatus?.("reconnecting", { attempt: this.attempt + 1, delayMs });
+    this.attempt += 1;
+    this.timer = setTimeout(() => void this.dial(false), delayMs);
+  }
+
+  private fail(error: unknown): void {
+    const err = error instanceof TrestleError ? error : new TrestleError("E_BAD_RESPONSE", messageOf(error));
+    const evidence = evidenceOf(err);
+    if (evidence) this.options.handlers?.onEvidence?.(evidence);
+    this.finish({ reason: "error", error: err });
+  }
+
+  private finish(end: SocketEnd): void {
+    if (this.stopped) return;
+    this.stopped = end;
+    this.open = false;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    this.wire?.close(1000, "closed");
+    this.wire = null;
+    const error = this.stoppedError();
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    this.firstWelcome?.reject(error);
+    this.firstWelcome = null;
+    this.options.handlers?.onStatus?.("closed");
+    this.endResolve(end);
+  }
+
+  private stoppedError(): TrestleError {
+    const end = this.stopped;
+    return end?.reason === "error" ? end.error : new TrestleError("E_NETWORK", "the socket was closed");
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

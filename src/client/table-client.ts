@@ -1,0 +1,152 @@
+/**
+ * One table as a client sees it over HTTP: the relay's routes (http.ts) with every returned head
+ * judged by a HeadTracker pinned to the relay key, history read with its chain verified from entry
+ * 1, and writes that carry the newest verified head as `known_head`. Keys are passed per call, so
+ * one TableClient serves an owner and any of their seats.
+ */
+import {
+  LIMITS,
+  parseExport,
+  TrestleError,
+  signCreate,
+  signJoin,
+  signSubmission,
+  type CapabilityCard,
+  type CreateResponse,
+  type Entry,
+  type HiddenEntry,
+  type JoinResponse,
+  type JoinStatement,
+  type Projection,
+  type SignedHead,
+  type Signer,
+  type SubmissionInput,
+  type SubmitResponse,
+  type TableConfig,
+  type VerifyReport,
+} from "../protocol/index.js";
+import { ChainFollower } from "./follow.js";
+import { HeadTracker, type HeadStore } from "./heads.js";
+import type { HttpClient, Reader } from "./http.js";
+import { randomNonce } from "./random.js";
+import type { SeatSubmission } from "./socket.js";
+import { verifyExportText } from "./verify.js";
+
+/** Options for a TableClient. */
+export interface TableClientOptions {
+  http: HttpClient;
+  table: string;
+  /** The pinned relay key (pins.ts `pinRelay`, or known out of band). */
+  relayKey: string;
+  /** Keeps the newest verified head between runs. */
+  store?: HeadStore;
+}
+
+/** History as read: verified items and the head they chain to. */
+export interface History {
+  items: (Entry | HiddenEntry)[];
+  head: SignedHead;
+}
+
+/** A table over HTTP, with heads and chains verified. */
+export class TableClient {
+  readonly http: HttpClient;
+  readonly table: string;
+  readonly tracker: HeadTracker;
+
+  private constructor(options: TableClientOptions) {
+    this.http = options.http;
+    this.table = options.table;
+    this.tracker = new HeadTracker(options.relayKey, options.table, options.store);
+  }
+
+  /** A client for `table`, with the stored head (if any) loaded and re-verified. */
+  static async open(options: TableClientOptions): Promise<TableClient> {
+    const client = new TableClient(options);
+    await client.tracker.load();
+    return client;
+  }
+
+  /** Creates the table from `config` (its id must be this table), signed by owner `owner`. */
+  async create(ownerSigner: Signer, owner: string, config: TableConfig): Promise<CreateResponse> {
+    const since = this.tracker.held;
+    const response = await this.http.createTable(await signCreate(ownerSigner, config, owner));
+    await this.tracker.observe(response.head, since);
+    return response;
+  }
+
+  /** Seats `seat` with `seatKey` (a public key), signed by its owner; the signed join is valid until `expires`. */
+  async join(
+    ownerSigner: Signer,
+    fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number },
+  ): Promise<JoinResponse> {
+    const statement: Omit<JoinStatement, "card_sha256"> = {
+      table: this.table,
+      seat: fields.seat,
+      owner: fields.owner,
+      seat_key: fields.seatKey,
+      human: fields.human ?? false,
+      nonce: randomNonce(),
+      expires: fields.expires,
+    };
+    const since = this.tracker.held;
+    const response = await this.http.join(this.table, await signJoin(ownerSigner, statement, fields.card));
+    await this.tracker.observe(response.head, since);
+    return response;
+  }
+
+  /** Signs and submits as `seat`, with a fresh nonce and the newest verified head as `known_head`. */
+  async submit(seatSigner: Signer, seat: string, input: SeatSubmission): Promise<SubmitResponse> {
+    const submission = { ...input, table: this.table, seat, nonce: randomNonce() } as SubmissionInput;
+    const since = this.tracker.held;
+    const request = await signSubmission(seatSigner, submission, this.tracker.knownHead());
+    const response = await this.http.submit(this.table, request);
+    await this.tracker.observe(response.head, since);
+    return response;
+  }
+
+  /** The relay's current head, verified and kept (a head older than the one held is truncation). */
+  async head(): Promise<SignedHead> {
+    const since = this.tracker.held;
+    const head = await this.http.head(this.table);
+    await this.tracker.observe(head, since);
+    return head;
+  }
+
+  /** The seat's projection after `after`, every tail page joined. */
+  async projection(reader: Reader, after = 0): Promise<Projection> {
+    let projection = await this.http.projection(this.table, reader, after);
+    while (projection.more) {
+      const next = await this.http.projection(this.table, reader, projection.cursor);
+      projection = { ...next, tail: [...projection.tail, ...next.tail] };
+    }
+    return projection;
+  }
+
+  /** The whole ledger as `reader` may see it, chain verified from entry 1 up to a signed head. */
+  async history(reader: Reader): Promise<History> {
+    const follower = new ChainFollower(this.tracker);
+    const items: (Entry | HiddenEntry)[] = [];
+    const since = this.tracker.held;
+    let from = 1;
+    for (;;) {
+      const page = await this.http.entries(this.table, reader, from, from + LIMITS.page - 1);
+      items.push(...follower.accept(page.items));
+      follower.checkHead(page.head);
+      await this.tracker.observe(page.head, since);
+      if (follower.position.seq >= page.head.seq) return { items, head: page.head };
+      if (page.items.length === 0) throw new TrestleError("E_BAD_RESPONSE", `the relay's head is at ${page.head.seq} but it sent no entry ${from}`);
+      from = follower.position.seq + 1;
+    }
+  }
+
+  /** The export text and its verification against the pinned key and every head this client holds. */
+  async exportLedger(reader: Reader): Promise<{ text: string; report: VerifyReport }> {
+    const text = await this.http.exportText(this.table, reader);
+    const held = this.tracker.held;
+    const report = await verifyExportText(text, { relayKey: this.tracker.relayKey, held: held ? [held] : [] });
+    const parsed = parseExport(text);
+    if (report.verdict !== "REFUTED" && parsed.ok) for (const head of parsed.view.heads) await this.tracker.observe(head, held);
+    return { text, report };
+  }
+}

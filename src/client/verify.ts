@@ -1,0 +1,29 @@
+/**
+ * Verifying an export on the client: the protocol's own `verifyLedger` with the caller's pinned
+ * relay key, and with the heads the client already holds for that table added to the export's
+ * own. A relay that hands out an export shorter than, or different from, a head it signed
+ * earlier is then REFUTED (truncation or fork), not merely CLEAN on its own terms.
+ */
+import { parseExport, verifyExport, verifyLedger, type SignedHead, type VerifyReport } from "../protocol/index.js";
+
+/** What the caller brings: the pinned relay key (if any) and heads it holds for this table. */
+export interface VerifyContext {
+  relayKey?: string;
+  held?: readonly SignedHead[];
+}
+
+/** Verifies export text; REFUTED, CLEAN or INCONCLUSIVE exactly as docs/SPEC.md §8.2 defines. */
+export async function verifyExportText(text: string, context: VerifyContext = {}): Promise<VerifyReport> {
+  const options = context.relayKey === undefined ? {} : { relayKey: context.relayKey };
+  const parsed = parseExport(text);
+  if (!parsed.ok) return verifyExport(text, options);
+  const own = new Set(parsed.view.heads.map((h) => h.sig));
+  const held = (context.held ?? []).filter((h) => h.table === parsed.header.table && !own.has(h.sig));
+  return verifyLedger({ ...parsed.view, heads: [...parsed.view.heads, ...held] }, options);
+}
+
+/** The table and relay key an export's header names, or null if the text is not an export. */
+export function exportIdentity(text: string): { table: string; relay: string } | null {
+  const parsed = parseExport(text);
+  return parsed.ok ? { table: parsed.header.table, relay: parsed.header.relay } : null;
+}

@@ -1,0 +1,69 @@
+/**
+ * One small adapter over the two WebSocket implementations the client runs on: the global
+ * WHATWG WebSocket where it exists (browsers, Node >= 22, Deno, workerd) and the `ws` package in
+ * Node 20, which has none. Both are reduced to text frames in, text frames out, and one close.
+ */
+
+/** A connected socket, reduced to what the client needs. */
+export interface WireSocket {
+  send(text: string): void;
+  close(code?: number, reason?: string): void;
+}
+
+/** Callbacks a connection reports to; `onClose` is called exactly once. */
+export interface WireHandlers {
+  onMessage(text: string): void;
+  onClose(code: number, reason: string): void;
+}
+
+/** Opens a socket to `url`; resolves once it is open, rejects if it cannot connect. */
+export type WireConnect = (url: string, handlers: WireHandlers) => Promise<WireSocket>;
+
+/** The subset of the WHATWG WebSocket both implementations share. */
+interface StandardSocket {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: "open" | "error", listener: () => void): void;
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: "close", listener: (event: { code: number; reason: string }) => void): void;
+}
+
+type SocketConstructor = new (url: string) => StandardSocket;
+
+/** The default connector: the global WebSocket if the runtime has one, else the `ws` package. */
+export const connectWire: WireConnect = async (url, handlers) => {
+  const global = (globalThis as { WebSocket?: SocketConstructor }).WebSocket;
+  const Impl: SocketConstructor = global ?? ((await import("ws")).WebSocket as unknown as SocketConstructor);
+  return open(new Impl(url), handlers);
+};
+
+function open(socket: StandardSocket, handlers: WireHandlers): Promise<WireSocket> {
+  return new Promise((resolve, reject) => {
+    let opened = false;
+    let closed = false;
+    socket.addEventListener("open", () => {
+      opened = true;
+      resolve({ send: (text) => socket.send(text), close: (code, reason) => socket.close(code, reason) });
+    });
+    socket.addEventListener("message", (event) => {
+      handlers.onMessage(textOf(event.data));
+    });
+    socket.addEventListener("error", () => {
+      if (!opened) reject(new Error("the WebSocket connection failed"));
+    });
+    socket.addEventListener("close", (event) => {
+      if (closed) return;
+      closed = true;
+      if (!opened) reject(new Error(`the WebSocket closed before opening (${event.code})`));
+      else handlers.onClose(event.code, event.reason);
+    });
+  });
+}
+
+function textOf(data: unknown): string {
+  if (typeof data === "string") return data;
+  if (data instanceof ArrayBuffer) return new TextDecoder().decode(data);
+  if (ArrayBuffer.isView(data)) return new TextDecoder().decode(data);
+  return String(data);
+}

@@ -1,0 +1,53 @@
+/**
+ * Which owners to notify about a batch of appended entries (docs/SPEC.md §11.3). Pure: the table
+ * calls it after persisting, with the state after the batch, and sends each owner its events.
+ * Event ids are `<table>:<seq>:<type>`, so the same batch always yields the same ids.
+ */
+import { cutText } from "./text.js";
+import { own } from "./records.js";
+import type { TableState } from "./policy/state.js";
+import type { Entry } from "./schemas/entry.js";
+import { NOTIFY_TEXT_CHARS, type Notification } from "./schemas/notify.js";
+
+/** Events per owner public key for `entries` (already appended), judged against `state` after them. */
+export function notificationsFor(state: TableState, entries: readonly Entry[]): Map<string, Notification[]> {
+  const out = new Map<string, Notification[]>();
+  const base = { table: state.table, topic: state.config.topic };
+  const everyone = Object.values(state.config.owners).map((o) => o.public_key);
+  const add = (keys: readonly string[], event: Notification) => {
+    for (const key of keys) out.set(key, [...(out.get(key) ?? []), event]);
+  };
+  for (const entry of entries) {
+    const id = (type: string) => `${state.table}:${entry.seq}:${type}`;
+    if (entry.kind === "decision") {
+      add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.seat, body: cutText(entry.body, NOTIFY_TEXT_CHARS) });
+    }
+    if (entry.kind !== "system") continue;
+    switch (entry.subkind) {
+      case "table_opened":
+        add(everyone, { ...base, type: "table_opened", id: id("table_opened"), seq: entry.seq });
+        break;
+      case "floor": {
+        const seat = entry.data.holder === null ? undefined : own(state.seats, entry.data.holder);
+        const ownerKey = seat?.human ? own(state.config.owners, seat.owner)?.public_key : undefined;
+        if (seat && ownerKey) {
+          add([ownerKey], { ...base, type: "floor_to_human", id: id("floor_to_human"), seq: entry.seq, seat: seat.name, round: entry.data.round });
+        }
+        break;
+      }
+      case "table_closed":
+        add(everyone, { ...base, type: "table_closed", id: id("table_closed"), seq: entry.seq, reason: entry.data.reason });
+        break;
+      case "decision":
+        add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.data.seat, body: cutText(entry.data.body, NOTIFY_TEXT_CHARS) });
+        break;
+      case "table_paused":
+      case "table_resumed":
+        add(everyone, { ...base, type: entry.subkind, id: id(entry.subkind), seq: entry.seq, owner: entry.data.owner, via: entry.data.via });
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,92 @@
+/**
+ * Owner notifications (docs/SPEC.md §11.3): what a table tells an affected owner's OwnerDO after
+ * a write. Each carries `id`, its idempotency key (the same event sent twice is queued once), and
+ * the table it is about. `approval_needed` and `task_stalled` are emitted by the commit gateway;
+ * `table_opened` is silent (it only adds the table to the owner's list).
+ */
+import { z } from "zod";
+import { CloseReasonSchema } from "./entry.js";
+import { ControlViaSchema } from "./control.js";
+import { LabelSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+
+/** Longest decision or effect text a notification carries; platforms cut further. */
+export const NOTIFY_TEXT_CHARS = 1000;
+
+const Base = {
+  id: z.string().regex(/^[A-Za-z0-9:._-]{1,200}$/, "event id: 1-200 of [A-Za-z0-9:._-]"),
+  table: TableIdSchema,
+  topic: z.string().max(500),
+};
+
+/** One effect as an owner reads it before approving: who, which resource, what action, with what. */
+export const NotifyEffectSchema = z.strictObject({
+  owner: OwnerNameSchema,
+  resource: z.string().min(1).max(256),
+  action: LabelSchema,
+  args: z.record(z.string(), z.unknown()).optional(),
+});
+export type NotifyEffect = z.infer<typeof NotifyEffectSchema>;
+
+/** A proposal's effects wait for this owner's approval. */
+export const ApprovalNeededSchema = z.strictObject({
+  ...Base,
+  type: z.literal("approval_needed"),
+  task: z.string().regex(/^[a-z0-9._-]{1,64}$/),
+  proposal_seq: SeqSchema,
+  proposer: SeatNameSchema,
+  effects: z.array(NotifyEffectSchema).min(1).max(16),
+});
+/** The floor went to a human seat of this owner. */
+export const FloorToHumanSchema = z.strictObject({
+  ...Base,
+  type: z.literal("floor_to_human"),
+  seq: SeqSchema,
+  seat: SeatNameSchema,
+  round: z.int().min(0),
+});
+/** A task of this owner saw no progress within the heartbeat. */
+export const TaskStalledSchema = z.strictObject({ ...Base, type: z.literal("task_stalled"), task: z.string().regex(/^[a-z0-9._-]{1,64}$/) });
+/** A decision was written at a table this owner is in. */
+export const DecisionReachedSchema = z.strictObject({
+  ...Base,
+  type: z.literal("decision_reached"),
+  seq: SeqSchema,
+  seat: SeatNameSchema,
+  body: z.string().max(NOTIFY_TEXT_CHARS),
+});
+/** The table closed. */
+export const TableClosedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_closed"), seq: SeqSchema, reason: CloseReasonSchema });
+/** An owner paused or resumed the table. */
+export const TableControlNoticeSchema = z.strictObject({
+  ...Base,
+  type: z.enum(["table_paused", "table_resumed"]),
+  seq: SeqSchema,
+  owner: OwnerNameSchema,
+  via: ControlViaSchema,
+});
+/** The table was opened with this owner listed (silent). */
+export const TableOpenedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_opened"), seq: SeqSchema });
+
+/** Any notification. */
+export const NotificationSchema = z.union([
+  ApprovalNeededSchema,
+  FloorToHumanSchema,
+  TaskStalledSchema,
+  DecisionReachedSchema,
+  TableClosedNoticeSchema,
+  TableControlNoticeSchema,
+  TableOpenedNoticeSchema,
+]);
+export type Notification = z.infer<typeof NotificationSchema>;
+export type NotificationType = Notification["type"];
+export type ApprovalNeeded = z.infer<typeof ApprovalNeededSchema>;
+
+/** Notifications that only update the owner's table list and are never sent to a chat. */
+export const SILENT_NOTIFICATIONS: ReadonlySet<NotificationType> = new Set(["table_opened"]);
+
+/** A batch for one owner, as the table sends it to the OwnerDO. */
+export const NotifyBatchSchema = z.strictObject({
+  owner_key: PublicKeySchema,
+  events: z.array(NotificationSchema).min(1).max(64),
+});
+export type NotifyBatch = z.infer<typeof NotifyBatchSchema>;

@@ -1,0 +1,113 @@
+/**
+ * A loopback fake of the Telegram, LINE and Discord APIs for the workers tests (Node side, started
+ * by test/support/fake-chat-global.ts). It records every request and answers 200 unless a script
+ * says otherwise; scripts match a substring of "path body" so concurrent test files stay apart by
+ * using their own chat ids. Like the real APIs, LINE answers a repeated X-Line-Retry-Key with 409
+ * and Discord a repeated enforced nonce with the first message, and neither delivers twice.
+ *
+ * Control (JSON): POST /__control/script { match, status, body?, headers?, times? },
+ * GET /__control/requests?match=..., which returns what was recorded.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One recorded request. */
+export interface RecordedRequest {
+  platform: string;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+  /** False for a request the fake treated as a duplicate of an earlier delivery. */
+  delivered: boolean;
+}
+
+/** One scripted answer. */
+export interface Script {
+  match: string;
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  times?: number;
+}
+
+/** A running fake and its base URL. */
+export interface FakeChatApi {
+  url: string;
+  server: Server;
+}
+
+const KEPT_HEADERS = ["authorization", "content-type", "x-line-retry-key"];
+
+/** Starts the fake on 127.0.0.1 at a free port. */
+export async function startFakeChatApi(): Promise<FakeChatApi> {
+  const recorded: RecordedRequest[] = [];
+  const scripts: Script[] = [];
+  const lineKeys = new Set<string>();
+  const discordNonces = new Set<string>();
+
+  const server = createServer(async (req, res) => {
+    const text = await readBody(req);
+    const url = new URL(req.url ?? "/", "http://fake");
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (url.pathname === "/__control/script") {
+      scripts.push(JSON.parse(text) as Script);
+      return send(200, { ok: true });
+    }
+    if (url.pathname === "/__control/requests") {
+      const match = url.searchParams.get("match") ?? "";
+      return send(200, recorded.filter((r) => `${r.path} ${JSON.stringify(r.body)}`.includes(match)));
+    }
+    const platform = url.pathname.split("/")[1] ?? "";
+    const body = parse(text);
+    const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])));
+    const entry: RecordedRequest = { platform, method: req.method ?? "GET", path: url.pathname, headers, body, delivered: true };
+    recorded.push(entry);
+    const haystack = `${url.pathname} ${text}`;
+    const script = scripts.find((s) => haystack.includes(s.match) && (s.times ?? 1) > 0);
+    if (script) {
+      script.times = (script.times ?? 1) - 1;
+      entry.delivered = false;
+      return send(script.status, script.body ?? {}, script.headers);
+    }
+    if (platform === "line" && url.pathname.endsWith("/push")) {
+      const key = headers["x-line-retry-key"] ?? "";
+      if (lineKeys.has(key)) {
+        entry.delivered = false;
+        return send(409, { message: "The retry key is already accepted" }, { "x-line-accepted-request-id": key });
+      }
+      lineKeys.add(key);
+    }
+    if (platform === "discord" && typeof body === "object" && body !== null && "nonce" in body) {
+      const nonce = String((body as { nonce: unknown }).nonce);
+      if (discordNonces.has(nonce)) entry.delivered = false;
+      discordNonces.add(nonce);
+    }
+    if (platform === "telegram") return send(200, { ok: true, result: { message_id: recorded.length } });
+    if (platform === "discord") return send(200, { id: String(recorded.length) });
+    return send(200, {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, server };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,16 @@
+/** Vitest globalSetup for the workers project: starts the fake chat APIs and provides their URL. */
+import type { TestProject } from "vitest/node";
+import { startFakeChatApi } from "./fake-chat-api.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    fakeChatApi: string;
+  }
+}
+
+/** Starts the fake; the returned function stops it. */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const fake = await startFakeChatApi();
+  project.provide("fakeChatApi", fake.url);
+  return () => new Promise<void>((resolve) => fake.server.close(() => resolve()));
+}

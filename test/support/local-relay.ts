@@ -1,0 +1,31 @@
+/**
+ * A real relay for Node tests: the Worker and its Durable Objects started in-process with
+ * wrangler's `unstable_startWorker` (workerd through miniflare) on a random loopback port, with
+ * in-memory storage. Start one per test file; `signingKey` fixes the relay key (RELAY_SIGNING_KEY).
+ */
+import { fileURLToPath } from "node:url";
+import { unstable_startWorker } from "wrangler";
+
+/** A running relay. */
+export interface LocalRelay {
+  url: string;
+  port: number;
+  dispose(): Promise<void>;
+}
+
+const CONFIG = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
+
+/** Starts the Worker on 127.0.0.1 at a free port. */
+export async function startRelay(options: { signingKey?: string } = {}): Promise<LocalRelay> {
+  process.env.WRANGLER_SEND_METRICS = "false";
+  // No network here: miniflare would try to download the Request.cf object on every start.
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+  const worker = await unstable_startWorker({
+    config: CONFIG,
+    ...(options.signingKey ? { bindings: { RELAY_SIGNING_KEY: { type: "plain_text" as const, value: options.signingKey } } } : {}),
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, logLevel: "error", watch: false },
+  });
+  await worker.ready;
+  const url = new URL(await worker.url);
+  return { url: url.origin, port: Number(url.port), dispose: () => worker.dispose() };
+}

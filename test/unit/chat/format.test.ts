@@ -1,0 +1,149 @@
+/** Chat formatting: escaping, platform limits, callback data, languages, command parsing. */
+import { describe, expect, it } from "vitest";
+import { approvalRef, CALLBACK_DATA_BYTES, encodeCallback, parseCallback } from "../../../src/chat/callback.js";
+import { DISCORD_CONTENT_CHARS, DISCORD_CUSTOM_ID_CHARS, escapeDiscord, formatDiscord } from "../../../src/chat/discord.js";
+import { failureOf } from "../../../src/chat/delivery.js";
+import { MESSAGES, negotiateLang, t } from "../../../src/chat/i18n.js";
+import { normalizeCode, parseCommandText } from "../../../src/chat/inbound.js";
+import { formatLine, LINE_POSTBACK_DATA_CHARS, LINE_TEXT_CHARS, retryKeyOf } from "../../../src/chat/line.js";
+import { ellipsize, type ChatMessage } from "../../../src/chat/message.js";
+import { renderNotification } from "../../../src/chat/render.js";
+import { escapeTelegramHtml, formatTelegram, parseTelegramUpdate, TELEGRAM_CALLBACK_BYTES, TELEGRAM_TEXT_CHARS } from "../../../src/chat/telegram.js";
+import { LangSchema, sha256, utf8, type Notification } from "../../../src/protocol/index.js";
+
+const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
+const approval: Notification = {
+  type: "approval_needed",
+  id: "t-459:12:approval_needed",
+  table: "t-459",
+  topic: "Should #459 ship before #461?",
+  task: "t-12",
+  proposal_seq: 12,
+  proposer: "judge",
+  effects: [{ owner: "jenny", resource: "repo:github.com/jenny/app", action: "merge", args: { pr: 459 } }],
+};
+
+const long = (n: number): ChatMessage => ({ title: "T", lines: ["a<b>&".repeat(n)], actions: [] });
+
+describe("escaping", () => {
+  it("escapes &, < and > for Telegram HTML and nothing else", () => {
+    expect(escapeTelegramHtml(`<b>x</b> & "y" *z*`)).toBe(`&lt;b&gt;x&lt;/b&gt; &amp; "y" *z*`);
+  });
+
+  it("escapes Discord markdown so text renders literally", () => {
+    expect(escapeDiscord("*bold* _it_ ~s~ `c` |sp| > q # h - l [a](b) \\")).toBe("\\*bold\\* \\_it\\_ \\~s\\~ \\`c\\` \\|sp\\| \\> q \\# h \\- l \\[a\\]\\(b\\) \\\\");
+  });
+});
+
+describe("platform limits", () => {
+  it("cuts Telegram text to 4096 characters after escaping, ending with …", () => {
+    const text = formatTelegram(long(5000)).text as string;
+    expect(text.length).toBeLessThanOrEqual(TELEGRAM_TEXT_CHARS);
+    expect(text.length).toBeGreaterThan(TELEGRAM_TEXT_CHARS - 10);
+    expect(text.endsWith("…")).toBe(true);
+    expect(text).not.toMatch(/&[a-z]*…$/);
+  });
+
+  it("cuts Discord content to 2000 characters and LINE text to 5000", () => {
+    expect((formatDiscord(long(5000)).content as string).length).toBeLessThanOrEqual(DISCORD_CONTENT_CHARS);
+    const [text] = formatLine(long(5000)) as { text: string }[];
+    expect(text!.text.length).toBe(LINE_TEXT_CHARS);
+  });
+
+  it("never splits a surrogate pair when cutting", () => {
+    expect(ellipsize("ab😀cd", 4)).toBe("ab…");
+  });
+
+  it("keeps callback data within Telegram's 64 bytes, LINE's 300 and Discord's 100", () => {
+    const message = renderNotification(approval, KEY, "ja");
+    for (const action of message.actions) {
+      expect(utf8(action.data).length).toBe(CALLBACK_DATA_BYTES);
+      expect(CALLBACK_DATA_BYTES).toBeLessThanOrEqual(Math.min(TELEGRAM_CALLBACK_BYTES, LINE_POSTBACK_DATA_CHARS, DISCORD_CUSTOM_ID_CHARS));
+    }
+  });
+});
+
+describe("callback data", () => {
+  it("round-trips approve and reject, bound to one owner's one event", () => {
+    const ref = approvalRef(KEY, approval.id);
+    expect(parseCallback(encodeCallback({ verb: "approve", ref }))).toEqual({ verb: "approve", ref });
+    expect(parseCallback(encodeCallback({ verb: "reject", ref }))).toEqual({ verb: "reject", ref });
+    expect(approvalRef(KEY.replace("1", "2"), approval.id)).not.toBe(ref);
+  });
+
+  describe("when the data is attacker-chosen", () => {
+    it.each(["", "t1.x.AAAAAAAAAAAAAAAA", "t1.a.AAAA", "t2.a.AAAAAAAAAAAAAAAA", "t1.a.AAAAAAAAAAAAAAA/", "t1.a.AAAAAAAAAAAAAAAA\n"])("refuses %j", (data) => {
+      expect(parseCallback(data)).toBeNull();
+    });
+    it("refuses non-strings", () => expect(parseCallback(42)).toBeNull());
+  });
+});
+
+describe("languages", () => {
+  it("has every message in every language, with the same placeholders", () => {
+    const placeholders = (s: string) => [...s.matchAll(/\{([a-z_]+)\}/g)].map((m) => m[1]).sort();
+    for (const lang of LangSchema.options) {
+      expect(Object.keys(MESSAGES[lang]).sort()).toEqual(Object.keys(MESSAGES.en).sort());
+      for (const [key, text] of Object.entries(MESSAGES[lang])) expect([key, placeholders(text)]).toEqual([key, placeholders(MESSAGES.en[key as keyof typeof MESSAGES.en])]);
+    }
+  });
+
+  it("maps platform language tags to the nearest supported language", () => {
+    expect(["zh-hans", "zh-CN", "zh", "zh-SG", "zh-TW", "zh-HK", "zh-Hant-TW", "ja", "ja-JP", "en-GB", "fr", undefined].map((x) => negotiateLang(x))).toEqual([
+      "zh-Hans", "zh-Hans", "zh-Hans", "zh-Hans", "zh-Hant", "zh-Hant", "zh-Hant", "ja", "ja", "en", "en", "en",
+    ]);
+  });
+
+  it("renders a notification in each language with the effect in plain words", () => {
+    expect(renderNotification(approval, KEY, "en").lines).toContain("• jenny: merge on repo:github.com/jenny/app");
+    expect(renderNotification(approval, KEY, "zh-Hans").title).toBe("需要你的批准");
+    expect(renderNotification(approval, KEY, "zh-Hant").actions.map((a) => a.label)).toEqual(["核准", "拒絕"]);
+    expect(renderNotification(approval, KEY, "ja").lines.join("\n")).toContain("引数 {\"pr\":459}");
+  });
+
+  it("fills placeholders without interpreting the values", () => {
+    expect(t("en", "line.table", { table: "{topic}", topic: "$& x" })).toBe("Table {topic}: $& x");
+  });
+});
+
+describe("command text", () => {
+  it("parses the commands, with or without a slash, and a bare code as bind", () => {
+    expect(parseCommandText("/status")).toEqual({ name: "status" });
+    expect(parseCommandText("TABLES")).toEqual({ name: "tables" });
+    expect(parseCommandText("/pause t-459")).toEqual({ name: "pause", table: "t-459" });
+    expect(parseCommandText("resume")).toEqual({ name: "resume", table: null });
+    expect(parseCommandText("/start abcd efgh")).toEqual({ name: "bind", code: "ABCD-EFGH" });
+    expect(parseCommandText("abcd-efgh")).toEqual({ name: "bind", code: "ABCD-EFGH" });
+    expect(parseCommandText("/start")).toEqual({ name: "help" });
+  });
+
+  describe("when the text is not a command", () => {
+    it.each(["hello there", "/rm -rf", "/pause ../etc", "", "   ", "ABCD-EFG1"])("ignores %j", (text) => {
+      const parsed = parseCommandText(text);
+      expect(parsed === null || (parsed.name === "pause" && parsed.table === null)).toBe(true);
+    });
+    it("refuses codes with look-alike characters", () => expect(normalizeCode("ABCD-EFG0")).toBeNull());
+  });
+
+  it("ignores a Telegram command addressed to another bot, and groups unless addressed to this one", () => {
+    const update = (text: string, type = "private") => ({ update_id: 1, message: { from: { id: 5 }, chat: { id: type === "private" ? 5 : -9, type }, text } });
+    expect(parseTelegramUpdate(update("/status@other_bot"), "me_bot")).toMatchObject({ kind: "ignored" });
+    expect(parseTelegramUpdate(update("/status@ME_bot"), "me_bot")).toMatchObject({ kind: "command", command: { name: "status" } });
+    expect(parseTelegramUpdate(update("/status", "group"), "me_bot")).toMatchObject({ kind: "ignored" });
+    expect(parseTelegramUpdate(update("/start@me_bot ABCD-EFGH", "group"), "me_bot")).toMatchObject({ kind: "ignored", reason: expect.stringContaining("private") });
+  });
+});
+
+describe("delivery outcomes", () => {
+  it("classifies statuses: 429 and 5xx retry, 401/403/400 do not", () => {
+    expect([429, 500, 503, 401, 403, 400, 404].map((s) => { const r = failureOf(s, "x"); return r.ok ? null : [r.reason, r.retry]; })).toEqual([
+      ["rate_limited", true], ["server_error", true], ["server_error", true], ["unauthorized", false], ["blocked", false], ["bad_request", false], ["bad_request", false],
+    ]);
+  });
+
+  it("derives LINE retry keys as version-4 UUIDs, one per idempotency key", () => {
+    const a = retryKeyOf(sha256(utf8("a")));
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(retryKeyOf(sha256(utf8("b")))).not.toBe(a);
+  });
+});

@@ -1,0 +1,240 @@
+/**
+ * The seat socket against a real relay behind a cuttable proxy: verified pushes, writes with
+ * known_head, reconnect with backoff and resume from the last cursor, idempotent resends, refused
+ * auth, and a relay caught forking, truncating or signing with another key behind the same URL.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  HttpClient,
+  TableClient,
+  TableSocket,
+  type ChainPoint,
+  type Evidence,
+  type HeadStore,
+  type SocketStatus,
+} from "../../../src/client/index.js";
+import { isForkProof, toBase64url, verifyHeadSignature, type Entry, type HiddenEntry, type Signer } from "../../../src/protocol/index.js";
+import { seatDebate, uniqueTable } from "../../support/client-table.js";
+import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { debateConfig, keyOf } from "../../support/table-fixture.js";
+import { startProxy, type TcpProxy } from "../../support/tcp-proxy.js";
+
+const SEED = toBase64url(new Uint8Array(32).fill(7));
+const FAST = { initialMs: 20, maxMs: 200 };
+
+let a: LocalRelay;
+let b: LocalRelay;
+let c: LocalRelay;
+let proxy: TcpProxy;
+
+beforeAll(async () => {
+  // a and b share one relay key (one operator, two histories); c has its own.
+  [a, b, c] = await Promise.all([startRelay({ signingKey: SEED }), startRelay({ signingKey: SEED }), startRelay()]);
+  proxy = await startProxy(a.port);
+}, 60_000);
+afterAll(async () => {
+  await proxy?.close();
+  await Promise.all([a, b, c].map((r) => r?.dispose()));
+});
+
+/** A seat socket through the proxy, recording what it reports. */
+function watch(client: TableClient, seat: string, signer: Signer, anchor?: ChainPoint) {
+  const seen: (Entry | HiddenEntry)[] = [];
+  const statuses: SocketStatus[] = [];
+  const evidence: Evidence[] = [];
+  const waiters: { seq: number; resolve(): void }[] = [];
+  const socket = new TableSocket({
+    url: client.http.socketUrl(client.table),
+    table: client.table,
+    seat,
+    signer,
+    tracker: client.tracker,
+    backoff: FAST,
+    ...(anchor ? { anchor } : {}),
+    handlers: {
+      onEntries: (items) => {
+        seen.push(...items);
+        for (const w of waiters.filter((w) => seen.some((e) => e.seq >= w.seq))) w.resolve();
+      },
+      onStatus: (s) => statuses.push(s),
+      onEvidence: (e) => evidence.push(e),
+    },
+  });
+  const until = (seq: number) =>
+    seen.some((e) => e.seq >= seq) ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ seq, resolve }));
+  return { socket, seen, statuses, evidence, until };
+}
+
+async function proxiedClient(table: string): Promise<TableClient> {
+  const http = new HttpClient({ url: proxy.url });
+  return TableClient.open({ http, table, relayKey: (await http.wellKnown()).relay_key });
+}
+
+describe("backoffDelay", () => {
+  it("doubles up to the cap and keeps half of each delay random", () => {
+    expect(backoffDelay(0, DEFAULT_BACKOFF, () => 0)).toBe(125);
+    expect(backoffDelay(0, DEFAULT_BACKOFF, () => 0.999999)).toBeCloseTo(250, 0);
+    expect(backoffDelay(3, DEFAULT_BACKOFF, () => 0)).toBe(1000);
+    expect(backoffDelay(40, DEFAULT_BACKOFF, () => 0)).toBe(15_000);
+    expect(backoffDelay(40, DEFAULT_BACKOFF, () => 0.999999)).toBeLessThan(30_000);
+  });
+});
+
+describe("TableSocket", () => {
+  it("receives the verified history, then writes over the socket with known_head", async () => {
+    proxy.retarget(a.port);
+    const client = await proxiedClient(uniqueTable("ws-basic"));
+    const k = await seatDebate(client);
+    const w = watch(client, "bot-tao", k.botTao);
+    await w.socket.start();
+    const joined = client.tracker.held!.seq;
+    await w.until(joined);
+    const { seq } = await w.socket.submit({ kind: "say", body: "over the socket" });
+    await w.until(seq);
+    expect(w.seen.map((e) => e.seq)).toEqual(Array.from({ length: w.seen.length }, (_, i) => i + 1));
+    expect(w.socket.position.seq).toBe(client.tracker.held!.seq);
+    w.socket.close();
+    expect(await w.socket.ended).toEqual({ reason: "closed" });
+  });
+
+  it("reconnects after the connection drops and resumes from its cursor without gaps or repeats", async () => {
+    proxy.retarget(a.port);
+    const client = await proxiedClient(uniqueTable("ws-resume"));
+    const k = await seatDebate(client);
+    const w = watch(client, "bot-jenny", k.botJenny);
+    await w.socket.start();
+    await w.until(client.tracker.held!.seq);
+    proxy.cut();
+    // While the socket is down, the table moves on through the direct relay URL.
+    const direct = await TableClient.open({ http: new HttpClient({ url: a.url }), table: client.table, relayKey: client.tracker.relayKey });
+    const said = await direct.submit(k.botTao, "bot-tao", { kind: "say", body: "while you were away" });
+    await w.until(said.seq);
+    expect(w.statuses).toContain("reconnecting");
+    expect(w.statuses.filter((s) => s === "open")).toHaveLength(2);
+    expect(w.seen.map((e) => e.seq)).toEqual(Array.from({ length: said.seq + 1 }, (_, i) => i + 1).slice(0, w.seen.length));
+    expect(new Set(w.seen.map((e) => e.seq)).size).toBe(w.seen.length);
+    w.socket.close();
+  });
+
+  it("resends an unacknowledged write after a reconnect and gets the same seq once", async () => {
+    proxy.retarget(a.port);
+    const client = await proxiedClient(uniqueTable("ws-resend"));
+    const k = await seatDebate(client);
+    const w = watch(client, "bot-tao", k.botTao);
+    await w.socket.start();
+    const write = w.socket.submit({ kind: "say", body: "said exactly once" });
+    proxy.cut();
+    const { seq } = await write;
+    await w.until(seq + 1);
+    const history = await client.history({ signer: k.ops, as: { owner: "ops" } });
+    const says = history.items.filter((e) => "kind" in e && e.kind === "say");
+    expect(says).toHaveLength(1);
+    expect(says[0]!.seq).toBe(seq);
+    w.socket.close();
+  });
+
+  it("uses the runtime's global WebSocket where there is one", async () => {
+    proxy.retarget(a.port);
+    const client = await proxiedClient(uniqueTable("ws-global"));
+    const k = await seatDebate(client);
+    const { WebSocket } = await import("ws");
+    let constructed = 0;
+    const counting = class extends WebSocket {
+      constructor(url: string) {
+        super(url);
+        constructed += 1;
+      }
+    };
+    const global = globalThis as { WebSocket?: unknown };
+    const before = global.WebSocket;
+    global.WebSocket = counting;
+    try {
+      const w = watch(client, "bot-tao", k.botTao);
+      await w.socket.start();
+      await w.until(client.tracker.held!.seq);
+      w.socket.close();
+      expect(constructed).toBe(1);
+    } finally {
+      global.WebSocket = before;
+    }
+  });
+
+  describe("when the relay refuses the seat", () => {
+    it("ends with E_AUTH and does not reconnect", async () => {
+      proxy.retarget(a.port);
+      const client = await proxiedClient(uniqueTable("ws-auth"));
+      await seatDebate(client);
+      const w = watch(client, "bot-tao", await keyOf("not the seat key"));
+      await expect(w.socket.start()).rejects.toMatchObject({ code: "E_AUTH" });
+      expect(await w.socket.ended).toMatchObject({ reason: "error", error: { code: "E_AUTH" } });
+      expect(w.statuses).not.toContain("reconnecting");
+    });
+  });
+
+  describe("when the relay cannot be reached at first", () => {
+    it("rejects start with E_NETWORK", async () => {
+      const client = await TableClient.open({ http: new HttpClient({ url: "http://127.0.0.1:9" }), table: "t-none", relayKey: "A".repeat(43) });
+      const w = watch(client, "bot-tao", await keyOf("x"));
+      await expect(w.socket.start()).rejects.toMatchObject({ code: "E_NETWORK" });
+    });
+  });
+
+  describe("when another relay answers behind the same URL", () => {
+    async function tables(prefix: string) {
+      const table = uniqueTable(prefix);
+      proxy.retarget(a.port);
+      const client = await proxiedClient(table);
+      const k = await seatDebate(client);
+      const other = await TableClient.open({ http: new HttpClient({ url: b.url }), table, relayKey: client.tracker.relayKey });
+      return { client, k, other };
+    }
+
+    it("reports two conflicting signed heads at one seq as a fork", async () => {
+      const { client, k, other } = await tables("ws-fork");
+      await seatDebate(other);
+      const w = watch(client, "bot-tao", k.botTao);
+      await w.socket.start();
+      await w.until(client.tracker.held!.seq);
+      proxy.retarget(b.port);
+      proxy.cut();
+      const end = await w.socket.ended;
+      expect(end).toMatchObject({ reason: "error", error: { code: "E_FORK" } });
+      const [evidence] = w.evidence;
+      expect(evidence?.kind).toBe("fork");
+      expect(isForkProof(evidence!.heads[0]!, evidence!.heads[1]!)).toBe(true);
+      for (const head of evidence!.heads) {
+        expect(head.relay).toBe(client.tracker.relayKey);
+        expect(await verifyHeadSignature(head)).toBe(true);
+      }
+    });
+
+    it("reports a current head older than the one held (from an earlier run) as truncation", async () => {
+      const { client, k, other } = await tables("ws-trunc");
+      await other.create(k.ops, "ops", debateConfig(k, { id: client.table }));
+      await other.join(k.tao, { seat: "bot-tao", owner: "tao", seatKey: k.botTao.publicKeyText, card: { summary: "bot-tao" }, expires: Date.now() + 60_000 });
+      const held = client.tracker.held!;
+      // A later run: only the stored head is known, and the relay behind the URL now has less.
+      const store: HeadStore = { load: () => held, save: () => undefined };
+      proxy.retarget(b.port);
+      const later = await TableClient.open({ http: client.http, table: client.table, relayKey: held.relay, store });
+      const w = watch(later, "bot-tao", k.botTao, { seq: held.seq, link: held.link });
+      await expect(w.socket.start()).rejects.toMatchObject({ code: "E_FORK" });
+      expect(w.evidence[0]).toMatchObject({ kind: "truncation", seq: 2 });
+      expect(w.evidence[0]!.heads.map((h) => h.seq)).toEqual([held.seq, 2]);
+    });
+
+    it("refuses heads signed by a relay key other than the pinned one", async () => {
+      const { client, k } = await tables("ws-key");
+      const impostor = await TableClient.open({ http: new HttpClient({ url: c.url }), table: client.table, relayKey: (await new HttpClient({ url: c.url }).wellKnown()).relay_key });
+      await seatDebate(impostor);
+      const w = watch(client, "bot-tao", k.botTao);
+      await w.socket.start();
+      await w.until(client.tracker.held!.seq);
+      proxy.retarget(c.port);
+      proxy.cut();
+      expect(await w.socket.ended).toMatchObject({ reason: "error", error: { code: "E_RELAY_KEY" } });
+    });
+  });
+});

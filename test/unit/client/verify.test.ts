@@ -1,0 +1,66 @@
+/** Verifying an export together with the heads a client already holds: a shorter or different export is REFUTED. */
+import { describe, expect, it } from "vitest";
+import { exportIdentity, verifyExportText } from "../../../src/client/index.js";
+import { exportText, signHead, type SignedHead } from "../../../src/protocol/index.js";
+import { cast, debateConfig, keyOf, MemoryLedger } from "../../support/table-fixture.js";
+
+async function debate(topic = "Should #459 ship before #461?") {
+  const k = await cast();
+  const l = new MemoryLedger(await keyOf("relay"));
+  await l.create(k.ops, "ops", debateConfig(k, { topic }));
+  await l.join(k.tao, "tao", "bot-tao", k.botTao);
+  await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
+  await l.join(k.ops, "ops", "judge", k.judge);
+  await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: "ship #459 first" });
+  return l;
+}
+
+const headAt = (l: MemoryLedger, seq: number): Promise<SignedHead> =>
+  signHead(l.relay, { table: "t-459", seq, link: l.entries[seq - 1]!.link });
+
+function exportUpTo(l: MemoryLedger, seq: number, head: SignedHead): string {
+  return exportText({ table: "t-459", relay: l.relay.publicKeyText }, l.entries.slice(0, seq), [head]);
+}
+
+describe("verifyExportText", () => {
+  it("is CLEAN for a whole export with the pinned key, counting a held copy of its own head once", async () => {
+    const l = await debate();
+    const head = await l.head();
+    const text = exportUpTo(l, l.entries.length, head);
+    const report = await verifyExportText(text, { relayKey: l.relay.publicKeyText, held: [head] });
+    expect(report.verdict).toBe("CLEAN");
+    expect(report.coverage.heads).toBe(1);
+    expect(exportIdentity(text)).toEqual({ table: "t-459", relay: l.relay.publicKeyText });
+  });
+
+  describe("when the client holds a head the export contradicts", () => {
+    it("refutes an export shorter than a head it holds (truncation)", async () => {
+      const l = await debate();
+      const text = exportUpTo(l, 4, await headAt(l, 4));
+      const report = await verifyExportText(text, { relayKey: l.relay.publicKeyText, held: [await l.head()] });
+      expect(report.verdict).toBe("REFUTED");
+      expect(report.refuted?.reason).toMatch(/^truncated/);
+    });
+
+    it("refutes an export from another history under the same key (fork)", async () => {
+      const l = await debate();
+      const other = await debate("a different history");
+      const text = exportUpTo(other, other.entries.length, await other.head());
+      const report = await verifyExportText(text, { relayKey: l.relay.publicKeyText, held: [await headAt(l, 3)] });
+      expect(report.verdict).toBe("REFUTED");
+      expect(report.refuted?.reason).toMatch(/^fork/);
+    });
+
+    it("ignores held heads of other tables", async () => {
+      const l = await debate();
+      const foreign = await signHead(l.relay, { table: "t-other", seq: 99, link: "ab".repeat(32) });
+      const report = await verifyExportText(exportUpTo(l, l.entries.length, await l.head()), { relayKey: l.relay.publicKeyText, held: [foreign] });
+      expect(report.verdict).toBe("CLEAN");
+    });
+  });
+
+  it("is INCONCLUSIVE without a pinned key", async () => {
+    const l = await debate();
+    expect((await verifyExportText(exportUpTo(l, l.entries.length, await l.head()))).verdict).toBe("INCONCLUSIVE");
+  });
+});
