@@ -1,25 +1,26 @@
 /**
- * The table's alarm: the task watchdog (docs/SPEC.md §5.6). After every write the alarm is set to
- * the earliest time a task may stall; when it fires, each due task gets one stalled entry, judged
- * by admit at that entry's time. Alarms run at least once: a second run finds nothing due and
- * appends nothing.
+ * The table's one Durable Object alarm, shared by every job that needs a wake-up: the task
+ * watchdog (docs/SPEC.md §5.6: each due task gets one stalled entry, judged by admit at that
+ * entry's time) and the retry of a sub-table result delivery (results.ts). After every write the
+ * alarm is set to the earliest deadline any job has. Alarms run at least once: a second run finds
+ * nothing due and appends nothing.
  */
 import type { TableState } from "../../src/protocol/policy/state.js";
 import { dueTasks, stalledDraft, watchdogDeadline } from "../../src/protocol/policy/watchdog.js";
 import { commit, type TableHost, type WriteOutcome } from "./writes.js";
 
-/** Keeps the Durable Object alarm at the watchdog's next deadline. */
-export class Watchdog {
+/** Keeps the Durable Object alarm at the earliest deadline of its jobs. */
+export class Alarm {
   /** The alarm time last set or read; undefined until known (after a wake). */
   private alarmAt: number | null | undefined;
 
   constructor(private readonly storage: DurableObjectStorage) {}
 
-  /** Sets the alarm to the next deadline of the current state, or clears it when no task is watched. */
-  async schedule(current: () => TableState | null): Promise<void> {
+  /** Sets the alarm to the earliest of `deadlines` (nulls ignored), or clears it when there is none. */
+  async schedule(deadlines: readonly (number | null)[]): Promise<void> {
     this.alarmAt ??= await this.storage.getAlarm();
-    const state = current();
-    const at = state ? watchdogDeadline(state) : null;
+    const due = deadlines.filter((d): d is number => d !== null);
+    const at = due.length > 0 ? Math.min(...due) : null;
     if (at === this.alarmAt) return;
     if (at === null) await this.storage.deleteAlarm();
     else await this.storage.setAlarm(at);
@@ -30,6 +31,11 @@ export class Watchdog {
   fired(): void {
     this.alarmAt = null;
   }
+}
+
+/** The watchdog's next deadline for the current state, or null when no task is watched. */
+export function watchdogAt(state: TableState | null): number | null {
+  return state ? watchdogDeadline(state) : null;
 }
 
 /** Appends one stalled entry per task due at the host's time; returns what was appended. */

@@ -1,6 +1,7 @@
 /**
  * The ledger in DO SQLite: one row per entry, `seq INTEGER PRIMARY KEY` without gaps, each
- * authored or join entry indexed by its nonce so a retried write finds its first seq, and the
+ * authored or join entry indexed by its nonce (each sub-table opening and result by the child's id)
+ * so a retried write finds its first seq, and the
  * original body of every entry the relay truncated (the seat signed its hash; verifiers check the
  * cut against it). Rows are written in one transaction per admitted batch; never updated or deleted.
  */

@@ -1,6 +1,8 @@
 /**
  * The table's read paths: a seat's projection (O(tail): prefix from the folded state, tail from
- * SQL after the cursor), pages of entries, and the portable export. Callers authorize first.
+ * SQL after the cursor), pages of entries, and the portable export. Callers authorize first. Every
+ * path applies the reader's visibility (docs/SPEC.md §5.3): a projection skips what the seat may
+ * not read (its cursor still advances past it); entries and exports show it as `{ seq, leaf }`.
  */
 import { exportText } from "../../src/protocol/export.js";
 import { TrestleError } from "../../src/protocol/errors.js";
@@ -11,23 +13,34 @@ import type { Principal } from "../../src/protocol/schemas/auth.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { Projection } from "../../src/protocol/schemas/projection.js";
 import type { EntriesResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
+import { canRead, viewOf } from "../../src/protocol/visibility.js";
 import type { Ledger } from "./ledger.js";
 
-/** The projection for a seat after `after` (0 = from the start), one page of tail. */
-export function readProjection(state: TableState, ledger: Ledger, principal: Principal, after: number): Projection {
+/** What reads need from the ledger: its length, ranges by seq, and truncated originals. */
+export type ReadableLedger = Pick<Ledger, "seq" | "range" | "all" | "originals">;
+
+/** The projection for a seat after `after` (0 = from the start): one page of the ledger, the entries it may read. */
+export function readProjection(state: TableState, ledger: Pick<Ledger, "seq" | "range">, principal: Principal, after: number): Projection {
   if (!("seat" in principal)) throw new TrestleError("E_FORBIDDEN", "a projection is read as a seat");
   const from = Math.max(0, Math.min(after, ledger.seq));
-  const entries = ledger.range(from + 1, ledger.seq, LIMITS.page);
-  const cursor = entries.length > 0 ? entries[entries.length - 1]!.seq : from;
+  const page = ledger.range(from + 1, ledger.seq, LIMITS.page);
+  const cursor = page.length > 0 ? page[page.length - 1]!.seq : from;
+  const entries = page.filter((e) => canRead(state.config, principal, e));
   return buildProjection(state, principal.seat, { entries, cursor, more: cursor < ledger.seq });
 }
 
-/** Entries from..to (inclusive, clamped to the ledger), one page, with the head they chain to. */
-export function readEntries(ledger: Ledger, from: number, to: number, head: SignedHead): EntriesResponse {
-  const last = Math.min(to, ledger.seq);
-  const items = from <= last ? ledger.range(from, last, LIMITS.page) : [];
-  const end = items.length > 0 ? items[items.length - 1]!.seq : from - 1;
-  return { items, next: end < last ? end + 1 : null, head };
+/** Entries from..to (inclusive, clamped to the ledger), one page as `principal` reads it, with the head they chain to. */
+export function readEntries(
+  state: TableState,
+  ledger: Pick<Ledger, "seq" | "range">,
+  principal: Principal,
+  range: { from: number; to: number },
+  head: SignedHead,
+): EntriesResponse {
+  const last = Math.min(range.to, ledger.seq);
+  const page = range.from <= last ? ledger.range(range.from, last, LIMITS.page) : [];
+  const end = page.length > 0 ? page[page.length - 1]!.seq : range.from - 1;
+  return { items: viewOf(state.config, principal, page), next: end < last ? end + 1 : null, head };
 }
 
 /** Tasks opened after entry `after`, in opening order, one page; a proposal's tasks are never split across pages. */
@@ -41,7 +54,8 @@ export function readTasks(state: TableState, after: number): TasksResponse {
   return { items, next };
 }
 
-/** The whole ledger as export text with the current head. */
-export function readExport(state: TableState, ledger: Ledger, head: SignedHead): string {
-  return exportText({ table: state.table, relay: state.relay }, ledger.all(), [head], ledger.originals(1, ledger.seq));
+/** The whole ledger as `principal` reads it, as export text with the current head (originals only of readable entries). */
+export function readExport(state: TableState, ledger: ReadableLedger, principal: Principal, head: SignedHead): string {
+  const items = viewOf(state.config, principal, ledger.all());
+  return exportText({ table: state.table, relay: state.relay }, items, [head], ledger.originals(1, ledger.seq));
 }

@@ -1,8 +1,9 @@
 /**
  * Hibernatable WebSocket sessions (docs/SPEC.md §6.3). Each socket's small attachment holds its
  * challenge, its seat (or, for an owner session, its owner) once authenticated, and the last seq
- * it was sent, so pushes after a wake neither skip nor repeat entries. Seat sockets submit entries;
- * owner sessions approve. Frames are parsed by schema, never cast.
+ * it was sent, so pushes after a wake neither skip nor repeat entries. Seat sockets submit entries
+ * and their pushes apply the seat's visibility (entries it may not read go out as `{ seq, leaf }`);
+ * owner sessions approve and read everything. Frames are parsed by schema, never cast.
  */
 import { toBase64url } from "../../src/protocol/bytes.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";
@@ -12,7 +13,9 @@ import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { ApprovalRequest } from "../../src/protocol/schemas/approval.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
+import type { HiddenEntry } from "../../src/protocol/schemas/export.js";
 import { ClientFrameSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
+import { viewOf } from "../../src/protocol/visibility.js";
 import { toTrestleError } from "../result.js";
 import { own } from "../../src/protocol/records.js";
 
@@ -155,14 +158,15 @@ function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
   let cursor = attachment.cursor;
   while (cursor < head.seq) {
     const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= head.seq);
-    if (batch.length === 0) break;
-    cursor = sendEntries(ws, batch, head);
+    if (batch.length === 0 || !host.state) break;
+    const reader = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
+    cursor = sendEntries(ws, viewOf(host.state.config, reader, batch), head);
   }
   if (cursor !== attachment.cursor) ws.serializeAttachment({ ...attachment, cursor });
 }
 
-function sendEntries(ws: WebSocket, entries: readonly Entry[], head: SignedHead): number {
-  let frame: Entry[] = [];
+function sendEntries(ws: WebSocket, entries: readonly (Entry | HiddenEntry)[], head: SignedHead): number {
+  let frame: (Entry | HiddenEntry)[] = [];
   let bytes = 0;
   let cursor = 0;
   for (const entry of entries) {

@@ -29,11 +29,13 @@ import { Heads } from "./heads.js";
 import { Ledger } from "./ledger.js";
 import { readEntries, readExport, readProjection, readTasks } from "./reads.js";
 import { Sessions, type SessionHost } from "./sessions.js";
+import { deliverResult, deliveryAt, type ResultHost } from "./results.js";
+import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./subtables.js";
 import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
 import { notifyOwners } from "./notify.js";
 import { ownerChannels, type ChannelProbe } from "./approvers.js";
-import { runWatchdog, Watchdog } from "./alarms.js";
+import { Alarm, runWatchdog, watchdogAt } from "./alarms.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
 export interface ReadAuth {
@@ -49,7 +51,7 @@ export class TableDO extends DurableObject<Env> {
   private heads: Heads | undefined;
   private pushes: Promise<void> = Promise.resolve();
   private notices: Promise<void> = Promise.resolve();
-  private readonly watchdog: Watchdog;
+  private readonly alarms: Alarm;
   /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
   readonly channels: ChannelProbe;
 
@@ -58,7 +60,7 @@ export class TableDO extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
     this.sessions = new Sessions(ctx);
     this.ledger = new Ledger(ctx.storage);
-    this.watchdog = new Watchdog(ctx.storage);
+    this.alarms = new Alarm(ctx.storage);
     this.channels = ownerChannels(env);
     const entries = this.ledger.all();
     this.state = entries.length > 0 ? fold(entries) : null;
@@ -124,11 +126,17 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** The watchdog alarm (alarms.ts); at-least-once, so a repeated run appends nothing. */
+  /** The table's alarm (alarms.ts): the task watchdog, then any pending sub-table result delivery. At least once: a repeated run appends nothing. */
   override async alarm(): Promise<void> {
-    this.watchdog.fired();
+    this.alarms.fired();
     for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
-    await this.watchdog.schedule(() => this.state);
+    await deliverResult(this.resultHost());
+    await this.reschedule();
+  }
+
+  /** Arms the alarm at the earliest deadline of the watchdog and of a pending result delivery. */
+  private reschedule(): Promise<void> {
+    return this.alarms.schedule([watchdogAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now())]);
   }
 
   /** POST /tables/:id/control (owner-signed pause or resume) */
@@ -152,6 +160,34 @@ export class TableDO extends DurableObject<Env> {
     return this.notices;
   }
 
+  /** POST /tables/:parent/subtables, on the child's object: opens this table through its parent. */
+  async openSubtable(parent: string, body: unknown): Promise<Result<CreateResponse>> {
+    return guarded(async () => {
+      const signer = await relaySigner(this.env);
+      const outcome = await writeChildOpening(this, parent, body, { parent: this.table(parent), relayKey: signer.publicKeyText });
+      return { table: outcome.primary.table, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** RPC from a child's object: records its opening here and returns the carried joins. */
+  async registerSubtable(body: unknown): Promise<Result<SubtableRegistration>> {
+    return guarded(async () => {
+      const { outcome, registration } = await writeSubtableOpened(this, body);
+      await this.afterWrite(outcome);
+      return registration;
+    });
+  }
+
+  /** RPC from a closed child's object: records its relay-signed result here, once. */
+  async reportSubtable(body: unknown): Promise<Result<{ seq: number }>> {
+    return guarded(async () => {
+      const signer = await relaySigner(this.env);
+      const outcome = await writeSubtableResult(this, body, signer.publicKeyText);
+      await this.afterWrite(outcome);
+      return { seq: outcome.primary.seq };
+    });
+  }
+
   /** GET /tables/:id/head */
   async head(): Promise<Result<SignedHead>> {
     return guarded(() => this.currentHead());
@@ -169,18 +205,18 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/entries?from=&to= */
   async entries(auth: ReadAuth, from: number, to: number): Promise<Result<EntriesResponse>> {
     return guarded(async () => {
-      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
       const head = await this.currentHead();
-      return readEntries(this.ledger, from, Math.min(to, head.seq), head);
+      return readEntries(this.requireState(), this.ledger, principal, { from, to: Math.min(to, head.seq) }, head);
     });
   }
 
   /** GET /tables/:id/export */
   async exportLedger(auth: ReadAuth): Promise<Result<string>> {
     return guarded(async () => {
-      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
       const head = await this.currentHead();
-      return readExport(this.requireState(), this.ledger, head);
+      return readExport(this.requireState(), this.ledger, principal, head);
     });
   }
 
@@ -211,6 +247,25 @@ export class TableDO extends DurableObject<Env> {
       currentHead: () => this.currentHead(),
       submit: (body) => this.submitUnguarded(body),
       approve: (request) => this.approveUnguarded(request),
+    };
+  }
+
+  private table(id: string): DurableObjectStub<TableDO> {
+    return this.env.TABLES.get(this.env.TABLES.idFromName(id));
+  }
+
+  private resultHost(): ResultHost {
+    const table = this;
+    return {
+      get state() {
+        return table.state;
+      },
+      ledger: this.ledger,
+      storage: this.ctx.storage,
+      now: () => this.now(),
+      signer: () => relaySigner(this.env),
+      parent: (id) => this.table(id),
+      reschedule: () => this.reschedule(),
     };
   }
 
@@ -249,7 +304,12 @@ export class TableDO extends DurableObject<Env> {
         console.error("push failed", error);
       }
     });
-    await this.watchdog.schedule(() => this.state);
+    await this.reschedule();
+    if (this.state?.config.parent && outcome.appended.some((e) => e.kind === "system" && e.subkind === "table_closed")) {
+      await head;
+      // The close is committed whatever happens here; a delivery that fails is retried by the alarm.
+      await deliverResult(this.resultHost()).catch((error: unknown) => console.error("sub-table result delivery failed", error));
+    }
     return head;
   }
 }

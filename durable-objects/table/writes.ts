@@ -92,7 +92,8 @@ async function checkApprovers(host: TableHost, draft: EntryDraft): Promise<void>
   await requireApprovers(preview.state, waitingOwners(preview), host.answerers(), host.channels);
 }
 
-function requireTable(host: TableHost): TableState {
+/** The live state, or E_TABLE_NOT_FOUND before the table exists. */
+export function requireTable(host: TableHost): TableState {
   if (!host.state) throw new TrestleError("E_TABLE_NOT_FOUND");
   return host.state;
 }
@@ -115,7 +116,8 @@ export function retried(host: TableHost, draft: EntryDraft): WriteOutcome | unde
   return { primary: existing, appended: [] };
 }
 
-function sameStatement(entry: Entry, draft: EntryDraft): boolean {
+/** Whether an entry records the same signed statement as a draft. */
+export function sameStatement(entry: Entry, draft: EntryDraft): boolean {
   return canonicalize(statementOf(entry)) === canonicalize(statementOf(draft));
 }
 

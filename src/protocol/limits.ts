@@ -39,4 +39,8 @@ export const LIMITS = {
   /** Commit gateway: the bounds of `watchdog.heartbeat_ms`. */
   heartbeat_ms_min: 1000,
   heartbeat_ms_max: 30 * 24 * 60 * 60 * 1000,
+  /** Proposals open for votes at once; a newer proposal closes the oldest to votes. */
+  open_proposals: 16,
+  /** Sub-tables one table may open. */
+  subtables: 64,
 } as const;

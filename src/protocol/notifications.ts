@@ -38,6 +38,9 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
       case "table_closed":
         add(everyone, { ...base, type: "table_closed", id: id("table_closed"), seq: entry.seq, reason: entry.data.reason });
         break;
+      case "decision":
+        add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.data.seat, body: cutText(entry.data.body, NOTIFY_TEXT_CHARS) });
+        break;
       case "table_paused":
       case "table_resumed":
         add(everyone, { ...base, type: entry.subkind, id: id(entry.subkind), seq: entry.seq, owner: entry.data.owner, via: entry.data.via });

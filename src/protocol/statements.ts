@@ -10,6 +10,7 @@ import type { CreateStatement } from "./schemas/create.js";
 import type { ApprovalDraft, EntryDraft, Submission } from "./schemas/entry.js";
 import type { ApprovalStatement } from "./schemas/approval.js";
 import { controlNonceKey, controlStatement } from "./policy/pause.js";
+import { resultStatementOf, subtableStatement } from "./subtable-statements.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
 export interface RecordedStatement {
@@ -46,6 +47,8 @@ export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.kind !== "system") return `entry:${entry.seat}:${entry.nonce}`;
   if (entry.subkind === "seat_joined") return `join:${entry.data.join.nonce}`;
   if (entry.subkind === "table_paused" || entry.subkind === "table_resumed") return controlNonceKey(entry);
+  if (entry.subkind === "subtable_opened") return `subtable:${entry.data.config.id}`;
+  if (entry.subkind === "subtable_result") return `result:${entry.data.table}`;
   return null;
 }
 
@@ -54,6 +57,10 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
   if (entry.kind === "system") {
     switch (entry.subkind) {
       case "table_opened":
+        if (entry.data.parent) {
+          const statement = subtableStatement(entry.data.config, entry.data.parent.opener);
+          return { purpose: "subtable", statement, key: entry.author.key, sig: entry.author.sig };
+        }
         return {
           purpose: "create",
           statement: createStatement(entry.data.config, entry.data.creator),
@@ -65,6 +72,15 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
       case "table_paused":
       case "table_resumed":
         return entry.author && { purpose: "owner", statement: controlStatement(entry), key: entry.author.key, sig: entry.author.sig };
+      case "subtable_opened":
+        return {
+          purpose: "subtable",
+          statement: subtableStatement(entry.data.config, entry.data.opener),
+          key: entry.author.key,
+          sig: entry.author.sig,
+        };
+      case "subtable_result":
+        return { purpose: "result", statement: resultStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       default:
         return null;
     }

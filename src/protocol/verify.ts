@@ -19,6 +19,7 @@ import type { HiddenEntry } from "./schemas/export.js";
 import type { SignedHead } from "./schemas/head.js";
 import type { Coverage, VerifyReport } from "./schemas/verify.js";
 import { nonceKeyOf, statementOf } from "./statements.js";
+import { embeddedStatementsOf } from "./subtable-statements.js";
 
 /** A ledger as a reader holds it: entries by content or by hash, in seq order, plus heads. */
 export interface LedgerView {
@@ -125,13 +126,17 @@ async function checkSignatures(view: LedgerView, coverage: Coverage): Promise<vo
   const seatKeys = new Map<string, string>();
   for (const item of view.items) {
     if (!isEntry(item)) continue;
-    const recorded = statementOf(item as EntryDraft);
-    if (!recorded) continue;
-    if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
-      throw new Refuted(item.seq, `the ${recorded.purpose} signature does not verify`);
+    const primary = statementOf(item as EntryDraft);
+    for (const recorded of [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft)]) {
+      if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
+        throw new Refuted(item.seq, `the ${recorded.purpose} signature does not verify`);
+      }
+      coverage.signatures += 1;
     }
-    coverage.signatures += 1;
     if (item.kind === "system" && item.subkind === "seat_joined") seatKeys.set(item.data.join.seat, item.data.join.seat_key);
+    if (item.kind === "system" && item.subkind === "table_opened") {
+      for (const { join } of item.data.parent?.joins ?? []) seatKeys.set(join.seat, join.seat_key);
+    }
     if (item.kind !== "system" && item.kind !== "approval" && seatKeys.has(item.seat) && seatKeys.get(item.seat) !== item.author.key) {
       throw new Refuted(item.seq, `signed by a key that does not hold seat "${item.seat}"`);
     }

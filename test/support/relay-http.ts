@@ -7,6 +7,7 @@ import {
   signHttpAuth,
   signJoin,
   signSubmission,
+  signSubtable,
   type CapabilityCard,
   type DistributiveOmit,
   type HeadRef,
@@ -90,6 +91,11 @@ export class RelayHttp {
       knownHead,
     );
     return this.request("POST", `/tables/${table}/entries`, request);
+  }
+
+  /** Opens `config` (naming `parent`) as a sub-table, signed by parent seat `seat` with `seatKey`. */
+  async openSubtable(parent: string, seatKey: Signer, seat: string, config: TableConfig): Promise<Reply> {
+    return this.request("POST", `/tables/${parent}/subtables`, await signSubtable(seatKey, config, seat));
   }
 
   /** A signed GET as `as` (a seat or an owner). */

@@ -1,4 +1,4 @@
-/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, head, projection, entries, tasks, export, ws. */
+/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws. */
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { unwrap } from "../../durable-objects/result.js";
@@ -10,11 +10,16 @@ export const tables = new Hono<{ Bindings: Env }>();
 
 const readAuth = (c: AppContext) => ({ header: c.req.header("authorization") ?? null, path: signedPath(c) });
 
-tables.post("/", async (c) => {
-  const body = await readJson(c);
+/** The table id a create or sub-table request's config names (the object that handles it). */
+function configId(body: unknown): string {
   const id = typeof body === "object" && body !== null && "config" in body ? (body.config as { id?: unknown })?.id : undefined;
   if (typeof id !== "string") throw new TrestleError("E_SCHEMA", "config at id: a table id is required");
-  return json(c, await tableStub(c, id).create(body), 201);
+  return id;
+}
+
+tables.post("/", async (c) => {
+  const body = await readJson(c);
+  return json(c, await tableStub(c, configId(body)).create(body), 201);
 });
 
 tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id")).join(await readJson(c)), 201));
@@ -22,6 +27,12 @@ tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id
 tables.post("/:id/entries", async (c) => json(c, await tableStub(c, c.req.param("id")).submit(await readJson(c)), 201));
 
 tables.post("/:id/control", async (c) => json(c, await tableStub(c, c.req.param("id")).control(await readJson(c)), 201));
+tables.post("/:id/subtables", async (c) => {
+  const parent = c.req.param("id");
+  tableStub(c, parent); // refuses a malformed parent id before touching any object
+  const body = await readJson(c);
+  return json(c, await tableStub(c, configId(body)).openSubtable(parent, body), 201);
+});
 
 tables.post("/:id/approvals", async (c) => json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201));
 

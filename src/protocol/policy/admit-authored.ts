@@ -8,8 +8,9 @@ import type { TableConfig } from "../schemas/config.js";
 import type { AuthoredDraft } from "../schemas/entry.js";
 import { TURN_KINDS } from "./floor.js";
 import type { TableState } from "./state.js";
-import { rotationOf } from "./topology.js";
+import { topologyOf } from "./topology.js";
 import { has, own } from "../records.js";
+import { checkVote } from "./votes.js";
 
 /** The floor's per-entry character budget for a config. */
 export function maxChars(config: TableConfig): number {
@@ -25,16 +26,18 @@ export function checkAuthored(state: TableState, draft: AuthoredDraft): void {
   if (draft.author.key !== seat.key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the seat's key");
   checkAddressing(state, draft);
   checkBody(state, draft);
+  topologyOf(state.config.topology).checkAddressing(state, { seat: draft.seat, kind: draft.kind, to: addressees(draft) });
   if (draft.kind === "raise_hand") return checkRaiseHand(state, draft.seat);
+  if (draft.kind === "vote") return checkVote(state, draft);
   if (draft.kind === "decision") checkDecider(state, draft.seat);
   checkFloor(state, draft.seat, draft.kind, seat.human);
 }
 
 function checkAddressing(state: TableState, draft: AuthoredDraft): void {
-  const to = draft.kind === "say" || draft.kind === "proposal" ? draft.to : undefined;
+  const to = addressees(draft);
   const unknown = to?.find((s) => !has(state.seats, s));
   if (unknown !== undefined) throw new TrestleError("E_UNKNOWN_SEAT", `"to" names unknown seat "${unknown}"`);
-  const re = draft.kind === "say" || draft.kind === "proposal" || draft.kind === "decision" ? draft.re : undefined;
+  const re = draft.kind === "say" || draft.kind === "proposal" || draft.kind === "decision" || draft.kind === "vote" ? draft.re : undefined;
   if (re !== undefined && re > state.seq) {
     throw new TrestleError("E_NOT_ALLOWED", `"re" must name an earlier entry (latest is ${state.seq})`);
   }
@@ -53,7 +56,7 @@ function checkBody(state: TableState, draft: AuthoredDraft): void {
 }
 
 function checkRaiseHand(state: TableState, seat: string): void {
-  if (!rotationOf(state.config.topology).hasFloor) {
+  if (!topologyOf(state.config.topology).hasFloor) {
     throw new TrestleError("E_NOT_ALLOWED", "an open table has no floor to ask for");
   }
   if (!state.floor.started) throw new TrestleError("E_NOT_ALLOWED", "the floor has not started yet");
@@ -68,10 +71,15 @@ function checkDecider(state: TableState, seat: string): void {
   }
 }
 
-/** Who decides when the config does not say: the judge of a debate, anyone elsewhere. */
+/** Who decides when the config does not say: the topology's default (the judge of a debate, the hub, the lead, ...). */
 function defaultDecisionBy(state: TableState): "any" | string[] {
-  const topology = state.config.topology;
-  return topology.kind === "debate" ? [topology.judge] : "any";
+  const deciders = topologyOf(state.config.topology).deciders;
+  return deciders === "any" ? "any" : [...deciders];
+}
+
+/** The seats an authored draft addresses (`to`), if its kind carries addressing. */
+export function addressees(draft: AuthoredDraft): readonly string[] | undefined {
+  return draft.kind === "say" || draft.kind === "proposal" ? draft.to : undefined;
 }
 
 function checkFloor(state: TableState, seat: string, kind: string, human: boolean): void {
@@ -79,11 +87,11 @@ function checkFloor(state: TableState, seat: string, kind: string, human: boolea
   const { holder, started } = state.floor;
   if (holder === seat) return;
   if (human && kind !== "pass") return;
-  const hasFloor = rotationOf(state.config.topology).hasFloor;
+  const hasFloor = topologyOf(state.config.topology).hasFloor;
   if (!hasFloor && holder === null) return;
   const details = { holder, round: state.floor.round };
   if (hasFloor && !started) {
-    const missing = rotationOf(state.config.topology).participants.filter((s) => !has(state.seats, s));
+    const missing = topologyOf(state.config.topology).participants.filter((s) => !has(state.seats, s));
     throw new TrestleError("E_NOT_FLOOR", `the floor starts when every seat has joined (waiting for ${missing.join(", ")})`, {
       ...details,
       waiting_for: missing,

@@ -1,10 +1,12 @@
 /**
  * decide(state, draft) for trestle (docs/SPEC.md §3): `admit` either refuses a draft with a
  * TrestleError, or returns every entry to append (the draft as entry `seq`, then the system
- * entries it causes: floor moves, closing) and the state after them. Pure: the input state is
+ * entries it causes: tasks, leaving seats, decisions by quorum, floor moves, closing) and the state
+ * after them. Pure: the input state is
  * never mutated, and the same inputs always give the same entries, so any verifier can replay it.
  */
 import { TrestleError } from "../errors.js";
+import type { TableConfig } from "../schemas/config.js";
 import type { EntryDraft, SystemDraftOf, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { checkAuthored } from "./admit-authored.js";
 import { checkJoin } from "./admit-join.js";
@@ -12,6 +14,7 @@ import { checkApproval, checkEndorsement, checkGateway, worksAfterClose } from "
 import { requestConsequences } from "./requests.js";
 import { taskConsequences } from "./tasks.js";
 import { checkWatchdog } from "./watchdog.js";
+import { checkChildOpening, checkSubtableOpened, checkSubtableResult } from "./admit-subtable.js";
 import { applyEntry, openedState } from "./apply.js";
 import { validateConfig } from "./config-check.js";
 import {
@@ -26,6 +29,7 @@ import {
 import { cloneState, type TableState } from "./state.js";
 import { closeReasonAfter } from "./termination.js";
 import { checkControl, checkNotPaused } from "./pause.js";
+import { quorumDecision } from "./votes.js";
 import { own } from "../records.js";
 
 /** What an accepted draft produces. */
@@ -43,16 +47,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
     throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   }
   if (draft.kind === "system") {
-    if (draft.subkind === "table_paused" || draft.subkind === "table_resumed") {
-      checkControl(state, draft);
-    } else if (draft.subkind === "task_state") {
-      checkWatchdog(state, draft, now);
-    } else if (draft.subkind !== "seat_joined") {
-      throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
-    } else {
-      checkJoin(state, draft, now);
-      checkEndorsement(state, draft);
-    }
+    checkSystem(state, draft, now);
   } else if (draft.kind === "approval") {
     checkApproval(state, draft);
   } else {
@@ -63,15 +58,41 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
   const next = cloneState(state);
   const primary = { ...draft, seq: state.seq + 1, ts: now } as UnchainedEntry;
   applyEntry(next, primary);
+  return withConsequences(next, primary, now);
+}
+
+/** The admitted batch: `primary` (already applied to `next`), then each entry it causes, applied in order. */
+function withConsequences(next: TableState, primary: UnchainedEntry, now: number): Admitted {
   const entries = [primary];
   const emit = (entry: UnchainedEntry) => entries.push(applyEntry(next, entry) && entry);
   for (const effect of consequences(next, primary)) emit({ ...effect, seq: next.seq + 1, ts: now } as UnchainedEntry);
   return { entries, state: next };
 }
 
+/** Throws the refusal for a system draft a request may bring; every other subkind is only ever caused. */
+function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "system" }>, now: number): void {
+  switch (draft.subkind) {
+    case "seat_joined":
+      checkJoin(state, draft, now);
+      return checkEndorsement(state, draft);
+    case "task_state":
+      return checkWatchdog(state, draft, now);
+    case "table_paused":
+    case "table_resumed":
+      return checkControl(state, draft);
+    case "subtable_opened":
+      return checkSubtableOpened(state, draft);
+    case "subtable_result":
+      return checkSubtableResult(state, draft);
+    default:
+      throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
+  }
+}
+
 function admitOpening(state: TableState | null, draft: SystemDraftOf<"table_opened">, now: number): Admitted {
   if (state) throw new TrestleError("E_TABLE_EXISTS");
   const config = validateConfig(draft.data.config);
+  if (draft.data.parent || config.parent) return admitChildOpening(config, draft, now);
   const creator = own(config.owners, draft.data.creator);
   if (!creator) throw new TrestleError("E_NOT_OWNER", `"${draft.data.creator}" is not an owner in the config`);
   if (draft.author.key !== creator.public_key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the creator's key");
@@ -80,9 +101,18 @@ function admitOpening(state: TableState | null, draft: SystemDraftOf<"table_open
   return { entries: [entry as UnchainedEntry], state: openedState(entry) };
 }
 
+/** A sub-table's first entry seats its carried seats, and starts the floor when the topology's seats are all there. */
+function admitChildOpening(config: TableConfig, draft: SystemDraftOf<"table_opened">, now: number): Admitted {
+  if (draft.table !== config.id) throw new TrestleError("E_WRONG_TABLE", "entry table differs from config id");
+  checkChildOpening(config, draft);
+  const entry = { ...draft, seq: 1, ts: now } as SystemEntryOf<"table_opened">;
+  return withConsequences(openedState(entry), entry as UnchainedEntry, now);
+}
+
 type Consequence =
   | SystemDraftOf<"floor">
   | SystemDraftOf<"table_closed">
+  | SystemDraftOf<"decision">
   | SystemDraftOf<"task_opened">
   | SystemDraftOf<"task_state">
   | SystemDraftOf<"seat_left">;
@@ -103,16 +133,25 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   if (reason) return yield close(reason);
   const holder = state.floor.holder;
   if (holder !== null && own(state.seats, holder)?.left !== null) {
-    const move = nextMove(state);
+    // A holder who left ends its turn as if it passed; if the topology would let it keep the floor, nobody holds it.
+    const move = nextMove(state, { seat: holder, kind: "pass" });
+    if (move === null) return yield floor({ holder: null, round: state.floor.round, reason: "turn" });
     return yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
   }
   if (entry.kind === "approval") return;
   if (entry.kind === "system") {
-    if (entry.subkind === "seat_joined" && floorCanStart(state)) {
+    if ((entry.subkind === "seat_joined" || entry.subkind === "table_opened") && floorCanStart(state)) {
       const move = startMove(state);
       yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
     }
     return;
+  }
+  if (entry.kind === "vote") {
+    const decision = quorumDecision(state, entry);
+    if (!decision) return;
+    yield decision;
+    const closing = closeReasonAfter(state, decision);
+    return closing ? yield close(closing) : undefined;
   }
   const wasHolder = state.floor.holder === entry.seat;
   const endsTurn = TURN_KINDS.has(entry.kind) && (wasHolder || !own(state.seats, entry.seat)?.human);
@@ -122,6 +161,6 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
     return yield human ? floor({ holder: human, round: state.floor.round, reason: "bot_depth" }) : close("bot_depth");
   }
   if (!wasHolder) return;
-  const move = nextMove(state);
-  yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
+  const move = nextMove(state, { seat: entry.seat, kind: entry.kind, to: "to" in entry ? entry.to : undefined });
+  if (move) yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
 }

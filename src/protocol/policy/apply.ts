@@ -10,6 +10,8 @@ import { applyEndorsement, applyGatewayAuthored, applyTaskEntry, restartTaskCloc
 import type { TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
 import { applyControl } from "./pause.js";
+import { carriedSeats } from "./admit-subtable.js";
+import { applyBallot, applyQuorumDecision } from "./votes.js";
 import { own } from "../records.js";
 
 /** The state right after the first entry, `table_opened`. */
@@ -20,7 +22,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     relay: entry.data.relay,
     creator: entry.data.creator,
     seq: entry.seq,
-    seats: {},
+    seats: carriedSeats(entry.data.parent),
     floor: {
       started: false,
       holder: null,
@@ -37,6 +39,8 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     tasks: {},
     requests: {},
     endorsed: [entry.data.creator],
+    proposals: [],
+    subtables: {},
   };
 }
 
@@ -57,7 +61,10 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
   if (seat?.human) state.floor.bot_run = 0;
   else if (TURN_KINDS.has(entry.kind)) state.floor.bot_run += 1;
   if (entry.kind === "raise_hand") state.floor.hands.push(entry.seat);
-  if (entry.kind === "decision") state.decisions.push({ seq: entry.seq, seat: entry.seat, body: entry.body });
+  if (entry.kind === "decision") {
+    state.decisions.push({ seq: entry.seq, seat: entry.seat, body: entry.body, ...(entry.refs ? { refs: [...entry.refs] } : {}) });
+  }
+  if (entry.kind === "proposal" || entry.kind === "vote") applyBallot(state, entry);
   applyGatewayAuthored(state, entry);
   return state;
 }
@@ -102,6 +109,17 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
     case "task_state":
       applyTaskEntry(state, entry);
       return;
+    case "decision":
+      applyQuorumDecision(state, entry);
+      return;
+    case "subtable_opened":
+      state.subtables[entry.data.config.id] = { opened: entry.seq, result: null };
+      return;
+    case "subtable_result": {
+      const child = own(state.subtables, entry.data.table);
+      if (child) child.result = entry.seq;
+      return;
+    }
   }
 }
 

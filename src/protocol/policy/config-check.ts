@@ -6,7 +6,7 @@ import { fromBase64url } from "../bytes.js";
 import { isStrongPublicKey } from "../crypto.js";
 import { TrestleError, parseOrThrow } from "../errors.js";
 import { TableConfigSchema, type TableConfig, type TerminationCondition } from "../schemas/config.js";
-import { rotationOf } from "./topology.js";
+import { topologyOf } from "./topology.js";
 import { has } from "../records.js";
 
 /** Parses and checks a config; throws E_NO_TERMINATION, or E_SCHEMA naming the offending path. */
@@ -21,7 +21,28 @@ export function validateConfig(raw: unknown): TableConfig {
   checkKeys(config);
   checkSeats(config);
   checkTermination(config);
+  checkVisibility(config);
+  checkParent(config);
   return config;
+}
+
+/** Visibility rules name declared seats only (when the config declares seats). */
+function checkVisibility(config: TableConfig): void {
+  const declared = config.seats;
+  if (!declared || !config.visibility) return;
+  for (const [seat, rule] of Object.entries(config.visibility)) {
+    if (!has(declared, seat)) fail(`visibility.${seat}`, `seat "${seat}" is not declared in seats`);
+    rule.seats?.forEach((s, i) => {
+      if (!has(declared, s)) fail(`visibility.${seat}.seats[${i}]`, `seat "${s}" is not declared in seats`);
+    });
+  }
+}
+
+/** A sub-table declares its seats (a subset of its parent's) and is not its own parent. */
+function checkParent(config: TableConfig): void {
+  if (config.parent === undefined) return;
+  if (config.parent === config.id) fail("parent", "a table is not its own parent");
+  if (!config.seats || Object.keys(config.seats).length === 0) fail("seats", "a sub-table declares its seats, a subset of its parent's");
 }
 
 function checkKeys(config: TableConfig): void {
@@ -39,20 +60,21 @@ function checkSeats(config: TableConfig): void {
   for (const [name, seat] of Object.entries(declared)) {
     if (!has(config.owners, seat.owner)) fail(`seats.${name}.owner`, `owner "${seat.owner}" is not in owners`);
   }
-  const rotation = rotationOf(config.topology);
-  const referenced: [string, string][] = rotation.participants.map((seat, i) => [rotation.paths[i] ?? "topology", seat]);
+  const policy = topologyOf(config.topology);
+  const referenced: [string, string][] = policy.participants.map((seat, i) => [policy.paths[i] ?? "topology", seat]);
   const decisionBy = config.floor?.decision_by;
   if (Array.isArray(decisionBy)) decisionBy.forEach((s, i) => referenced.push([`floor.decision_by[${i}]`, s]));
   for (const [path, seat] of referenced) {
     if (!has(declared, seat)) fail(path, `seat "${seat}" is not declared in seats`);
   }
-  const participants = rotation.participants;
+  const participants = policy.participants;
   if (new Set(participants).size !== participants.length) fail("topology", "a seat appears twice in the topology");
+  for (const [path, message] of policy.problems()) fail(path, message);
 }
 
 function checkTermination(config: TableConfig): void {
   const canFire = (c: TerminationCondition): boolean =>
-    c === "rounds_exhausted" ? rotationOf(config.topology).finite : true;
+    c === "rounds_exhausted" ? topologyOf(config.topology).finite : true;
   if (!config.termination.any.some(canFire)) {
     throw new TrestleError(
       "E_NO_TERMINATION",
@@ -60,7 +82,7 @@ function checkTermination(config: TableConfig): void {
     );
   }
   // A rotation that ends leaves nobody to speak; the table must close then rather than hang.
-  if (rotationOf(config.topology).finite && !config.termination.any.includes("rounds_exhausted")) {
+  if (topologyOf(config.topology).finite && !config.termination.any.includes("rounds_exhausted")) {
     fail("termination.any", `the ${config.topology.kind} rotation ends after its rounds; list "rounds_exhausted" so the table closes then`);
   }
 }

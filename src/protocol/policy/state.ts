@@ -32,11 +32,35 @@ export interface FloorState {
   bot_run: number;
 }
 
-/** A decision in force. */
+/** A decision in force; `by: "quorum"` when the table reached it by votes on `seat`'s proposal. */
 export interface DecisionState {
   seq: number;
   seat: string;
   body: string;
+  refs?: string[];
+  by?: "quorum";
+}
+
+/** One seat's vote on a proposal. */
+export interface BallotState {
+  seat: string;
+  owner: string;
+  choice: "yes" | "no" | "abstain";
+}
+
+/** A proposal open for votes (the newest LIMITS.open_proposals stay open). */
+export interface ProposalState {
+  seq: number;
+  seat: string;
+  body: string;
+  refs?: string[];
+  votes: BallotState[];
+}
+
+/** A sub-table this table opened: the seq of its subtable_opened, and of its subtable_result once reported. */
+export interface SubtableState {
+  opened: number;
+  result: number | null;
 }
 
 /** An open or answered request (§5.7), keyed by its request_id. */
@@ -68,6 +92,10 @@ export interface TableState {
   tasks: Record<string, TaskState>;
   requests: Record<string, RequestState>;
   endorsed: string[];
+  /** Proposals open for votes, oldest first. */
+  proposals: ProposalState[];
+  /** Sub-tables opened here, by table id. */
+  subtables: Record<string, SubtableState>;
 }
 
 /** A copy of the state that shares nothing with the original. */

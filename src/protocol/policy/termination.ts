@@ -3,24 +3,31 @@
  * fires closes the table; the relay's own ledger cap closes it as `ledger_full`.
  */
 import { LIMITS } from "../limits.js";
-import type { CloseReason, UnchainedEntry } from "../schemas/entry.js";
+import type { CloseReason, EntryDraft, UnchainedEntry } from "../schemas/entry.js";
 import type { TableState } from "./state.js";
 
 /** The close reason that fires after `entry` was applied to `state`, or null. */
-export function closeReasonAfter(state: TableState, entry: UnchainedEntry): CloseReason | null {
+export function closeReasonAfter(state: TableState, entry: UnchainedEntry | EntryDraft): CloseReason | null {
   for (const condition of state.config.termination.any) {
     if (condition === "decision") {
-      if (entry.kind === "decision") return "decision";
+      if (isDecision(entry)) return "decision";
     } else if (condition === "rounds_exhausted") {
       // Fired by the floor when the rotation ends (see derive.ts), not by an entry count.
     } else if ("budget_tokens" in condition) {
       if (state.tokens >= condition.budget_tokens) return "budget_tokens";
+    } else if ("quorum" in condition) {
+      if (entry.kind === "system" && entry.subkind === "decision") return "quorum";
     } else if (state.authored >= condition.max_entries) {
       return "max_entries";
     }
   }
   // Keep one slot free for the closing entry itself.
   return state.seq >= LIMITS.entries - 1 ? "ledger_full" : null;
+}
+
+/** Whether an entry is a decision: a seat's, or one the table reached by quorum. */
+export function isDecision(entry: UnchainedEntry | EntryDraft): boolean {
+  return entry.kind === "decision" || (entry.kind === "system" && entry.subkind === "decision");
 }
 
 /** Tokens an authored entry costs: its reported budget, else a quarter of its original length. */

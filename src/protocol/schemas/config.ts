@@ -8,6 +8,7 @@ import { LIMITS } from "../limits.js";
 import { OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from "./primitives.js";
 import { TopologySchema } from "./topology.js";
 import { AutoApproveRuleSchema } from "./task.js";
+import { VisibilitySchema } from "./visibility.js";
 
 /** One owner: a principal whose key signs joins and approvals. */
 export const OwnerConfigSchema = z.strictObject({
@@ -34,12 +35,29 @@ export const FloorConfigSchema = z.strictObject({
 });
 export type FloorConfig = z.infer<typeof FloorConfigSchema>;
 
+/** Who votes towards a quorum: each present seat, or each owner with a present seat (one vote per owner). */
+export const ElectorateSchema = z.enum(["seats", "owners"]);
+export type Electorate = z.infer<typeof ElectorateSchema>;
+
+/** A quorum: at least `n` yes votes, or at least `fraction` (num/den, integers) of the electorate. */
+export const QuorumSchema = z.union([
+  z.strictObject({ n: z.int().min(1).max(LIMITS.seats), of: ElectorateSchema }),
+  z.strictObject({
+    fraction: z
+      .strictObject({ num: z.int().min(1).max(1000), den: z.int().min(1).max(1000) })
+      .refine((f) => f.num <= f.den, { message: "a fraction is at most 1 (num <= den)" }),
+    of: ElectorateSchema,
+  }),
+]);
+export type Quorum = z.infer<typeof QuorumSchema>;
+
 /** One termination condition; the table closes when any listed condition fires. */
 export const TerminationConditionSchema = z.union([
   z.literal("decision"),
   z.literal("rounds_exhausted"),
   z.strictObject({ budget_tokens: z.int().min(1).max(1_000_000_000) }),
   z.strictObject({ max_entries: z.int().min(1).max(LIMITS.entries) }),
+  z.strictObject({ quorum: QuorumSchema }),
 ]);
 export type TerminationCondition = z.infer<typeof TerminationConditionSchema>;
 
@@ -66,5 +84,9 @@ export const TableConfigSchema = z.strictObject({
   floor: FloorConfigSchema.optional(),
   termination: TerminationSchema,
   watchdog: z.strictObject({ heartbeat_ms: z.int().min(LIMITS.heartbeat_ms_min).max(LIMITS.heartbeat_ms_max) }).optional(),
+  /** The table this one is a sub-table of (opened through the parent, docs/SPEC.md §5.9). */
+  parent: TableIdSchema.optional(),
+  /** Per-seat read rules (docs/SPEC.md §5.3). */
+  visibility: VisibilitySchema.optional(),
 });
 export type TableConfig = z.infer<typeof TableConfigSchema>;

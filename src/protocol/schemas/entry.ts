@@ -23,6 +23,8 @@ import {
   TaskStatusSchema,
   VerifyVerdictSchema,
 } from "./task.js";
+import { ElectorateSchema } from "./config.js";
+import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
 import {
   BodySchema,
   LabelSchema,
@@ -146,6 +148,15 @@ export const ResponseSubmissionSchema = z.strictObject({
   budget: Budget.optional(),
 });
 
+/** `vote`: a seat's choice on the proposal at `re`; enough yes votes make it a decision (quorum). */
+export const VoteSubmissionSchema = z.strictObject({
+  ...Authored,
+  kind: z.literal("vote"),
+  re: SeqSchema,
+  choice: z.enum(["yes", "no", "abstain"]),
+  body: BodySchema.default(""),
+});
+
 const SUBMISSIONS = [
   SaySubmissionSchema,
   PassSubmissionSchema,
@@ -157,6 +168,7 @@ const SUBMISSIONS = [
   VerifySubmissionSchema,
   RequestSubmissionSchema,
   ResponseSubmissionSchema,
+  VoteSubmissionSchema,
 ] as const;
 
 /** Any seat submission, parsed; defaults applied, so it is exactly what the seat signs. */
@@ -216,17 +228,36 @@ export const CloseReasonSchema = z.enum([
   "max_entries",
   "bot_depth",
   "ledger_full",
+  "quorum",
 ]);
 export type CloseReason = z.infer<typeof CloseReasonSchema>;
 
 /** Why the floor moved. */
-export const FloorReasonSchema = z.enum(["start", "turn", "hand", "judge", "bot_depth", "human_done"]);
+export const FloorReasonSchema = z.enum([
+  "start",
+  "turn",
+  "hand",
+  "judge",
+  "bot_depth",
+  "human_done",
+  "named",
+  "delegate",
+  "report",
+]);
 export type FloorReason = z.infer<typeof FloorReasonSchema>;
 
-/** First entry: the validated config, the relay key heads are signed with, and the creating owner. */
+/**
+ * First entry: the validated config, the relay key heads are signed with, and the creating owner;
+ * for a sub-table also `parent`: the parent link with each seat's carried join (signed by the opener's seat key).
+ */
 export const TableOpenedEntrySchema = system(
   "table_opened",
-  z.strictObject({ config: TableConfigSchema, relay: PublicKeySchema, creator: OwnerNameSchema }),
+  z.strictObject({
+    config: TableConfigSchema,
+    relay: PublicKeySchema,
+    creator: OwnerNameSchema,
+    parent: ParentLinkSchema.optional(),
+  }),
   AuthorSchema,
 );
 /** A seat joined: the owner-signed join statement and the card it hashes. */
@@ -281,6 +312,41 @@ export const TableClosedEntrySchema = system(
 export const TablePausedEntrySchema = system("table_paused", ControlDataSchema, AuthorSchema.nullable());
 /** An owner resumed the table (owner-signed, or relay-attested from a chat app when `author` is null). */
 export const TableResumedEntrySchema = system("table_resumed", ControlDataSchema, AuthorSchema.nullable());
+/** A seat of this table opened sub-table `config.id` with some of this table's seats (signed by its seat key). */
+export const SubtableOpenedEntrySchema = system(
+  "subtable_opened",
+  z.strictObject({ config: TableConfigSchema, opener: SeatNameSchema }),
+  AuthorSchema,
+);
+/** Sub-table `table` closed at (seq, link) for `reason` with `decision`; signed by the relay (purpose `result`). */
+export const SubtableResultEntrySchema = system(
+  "subtable_result",
+  z.strictObject({
+    table: TableIdSchema,
+    seq: SeqSchema,
+    link: Sha256Schema,
+    reason: LabelSchema,
+    decision: ResultDecisionSchema.nullable(),
+  }),
+  AuthorSchema,
+);
+/** A decision the table reached by quorum on proposal `proposal` (by `seat`); caused by the vote before it. */
+export const DecisionEntrySchema = system(
+  "decision",
+  z.strictObject({
+    proposal: SeqSchema,
+    seat: SeatNameSchema,
+    body: BodySchema,
+    refs: z.array(RefSchema).min(1).max(LIMITS.refs).optional(),
+    of: ElectorateSchema,
+    yes: z.int().min(0),
+    no: z.int().min(0),
+    abstain: z.int().min(0),
+    electorate: z.int().min(0),
+    needed: z.int().min(1),
+  }),
+  z.null(),
+);
 
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
@@ -292,6 +358,9 @@ const SYSTEM_ENTRIES = [
   TableResumedEntrySchema,
   TaskOpenedEntrySchema,
   TaskStateEntrySchema,
+  SubtableOpenedEntrySchema,
+  SubtableResultEntrySchema,
+  DecisionEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */
@@ -311,6 +380,7 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   authoredEntry(VerifySubmissionSchema),
   authoredEntry(RequestSubmissionSchema),
   authoredEntry(ResponseSubmissionSchema),
+  authoredEntry(VoteSubmissionSchema),
 ]);
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
 

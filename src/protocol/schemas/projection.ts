@@ -9,6 +9,7 @@ import { FloorConfigSchema, TerminationSchema } from "./config.js";
 import { OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, TableIdSchema } from "./primitives.js";
 import { TopologySchema } from "./topology.js";
 import { TaskIdSchema, TaskStatusSchema } from "./task.js";
+import { VisibilityRuleSchema } from "./visibility.js";
 
 /** The part of a projection that changes only on join, leave or decision. */
 export const PrefixSchema = z.strictObject({
@@ -18,11 +19,21 @@ export const PrefixSchema = z.strictObject({
     topology: TopologySchema,
     floor: FloorConfigSchema.optional(),
     termination: TerminationSchema,
+    /** The reading seat's own visibility rule, when it has one. */
+    visibility: VisibilityRuleSchema.optional(),
   }),
   seats: z.array(
     z.strictObject({ name: SeatNameSchema, owner: OwnerNameSchema, human: z.boolean(), card: CapabilityCardSchema }),
   ),
-  decisions: z.array(z.strictObject({ seq: SeqSchema, seat: SeatNameSchema, body: z.string() })),
+  decisions: z.array(
+    z.strictObject({
+      seq: SeqSchema,
+      seat: SeatNameSchema,
+      body: z.string(),
+      refs: z.array(z.string()).optional(),
+      by: z.literal("quorum").optional(),
+    }),
+  ),
 });
 export type Prefix = z.infer<typeof PrefixSchema>;
 
@@ -38,6 +49,7 @@ export const ProjectedEntrySchema = z.strictObject({
   body: z.string().optional(),
   more: z.string().optional(),
   truncated: z.literal(true).optional(),
+  choice: z.enum(["yes", "no", "abstain"]).optional(),
   data: z.record(z.string(), z.unknown()).optional(),
 });
 export type ProjectedEntry = z.infer<typeof ProjectedEntrySchema>;

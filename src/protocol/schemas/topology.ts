@@ -29,11 +29,38 @@ export const DebateTopologySchema = z.strictObject({
   rounds: Rounds,
 });
 
+/** `pipeline`: ordered stages; each stage's output goes to the next stage, for `rounds` passes (1 if omitted). */
+export const PipelineTopologySchema = z.strictObject({
+  kind: z.literal("pipeline"),
+  stages: z.array(SeatNameSchema).min(1).max(64),
+  rounds: Rounds.optional(),
+});
+
+/** `hub_spoke`: the hub names which spoke speaks next; the floor returns to the hub after each spoke. */
+export const HubSpokeTopologySchema = z.strictObject({
+  kind: z.literal("hub_spoke"),
+  hub: SeatNameSchema,
+  spokes: z.array(SeatNameSchema).min(1).max(63),
+  rounds: Rounds.optional(),
+});
+
+/** `delegation`: reporting lines from `lead`; `reports` maps each manager to its direct reports. */
+export const DelegationTopologySchema = z.strictObject({
+  kind: z.literal("delegation"),
+  lead: SeatNameSchema,
+  reports: z
+    .record(SeatNameSchema, z.array(SeatNameSchema).min(1).max(16))
+    .refine((r) => Object.keys(r).length >= 1 && Object.keys(r).length <= 63, { message: "between 1 and 63 managers" }),
+});
+
 /** Every topology the relay runs. */
 export const TopologySchema = z.discriminatedUnion("kind", [
   OpenTopologySchema,
   BroadcastTopologySchema,
   DebateTopologySchema,
+  PipelineTopologySchema,
+  HubSpokeTopologySchema,
+  DelegationTopologySchema,
 ]);
 export type Topology = z.infer<typeof TopologySchema>;
 export type TopologyKind = Topology["kind"];

@@ -4,8 +4,15 @@
  * consistent), and TestTable, which drives MemoryLedger by seat name for the policy tests.
  */
 import {
+  carriedJoinOf,
   chainEntry,
+  childOpeningDraft,
   exportText,
+  resultStatement,
+  signStatement,
+  signSubtable,
+  subtableOpenedDraft,
+  subtableResultDraft,
   GENESIS_LINK,
   signHead,
   signSubmission,
@@ -163,6 +170,29 @@ export class TestTable {
     const first = added[0];
     if (first && first.kind !== "system" && first.kind !== "approval" && first.truncated) this.originals.set(first.seq, input.body ?? "");
     return added;
+  }
+
+  /**
+   * Opens `config` (which names this table as its parent) as a sub-table, as `opener`: the parent
+   * records subtable_opened, the child's table_opened carries each seat's join from this ledger.
+   */
+  async openChild(opener: string, config: TableConfig): Promise<TestTable> {
+    const request = await signSubtable(await this.seatKey(opener), config, opener);
+    const [opened] = this.l.append(subtableOpenedDraft(this.state, request));
+    if (!opened || opened.kind !== "system" || opened.subkind !== "subtable_opened") throw new Error("not opened");
+    const joins = Object.keys(config.seats ?? {}).map((seat) => carriedJoinOf(this.l.entries[this.state.seats[seat]!.joined - 1]!, seat)!);
+    const child = new TestTable(this.k, config);
+    child.l.now = this.l.now;
+    child.l.append(childOpeningDraft(opened, { seq: opened.seq, joins }, this.k.relay.publicKeyText));
+    return child;
+  }
+
+  /** Appends closed sub-table `child`'s relay-signed result to this ledger, as the child's object would. */
+  async report(child: TestTable): Promise<Entry[]> {
+    const last = child.l.entries[child.l.entries.length - 1]!;
+    const statement = resultStatement(child.state, { seq: last.seq, link: last.link });
+    const sig = await signStatement(this.k.relay, "result", statement);
+    return this.l.append(subtableResultDraft({ statement, sig }, this.k.relay.publicKeyText));
   }
 
   /** The export text of the whole ledger with a head over it and every original body. */

@@ -85,7 +85,7 @@ describe("validateConfig", () => {
       ["a bad owner key", (c) => (c.owners.tao.public_key = "not-a-key"), "owners.tao.public_key"],
       ["an unknown owner field", (c) => (c.owners.tao.role = "admin"), "owners.tao"],
       ["no owners", (c) => (c.owners = {}), "owners"],
-      ["an unknown topology kind", (c) => (c.topology.kind = "pipeline"), "topology.kind"],
+      ["an unknown topology kind", (c) => (c.topology.kind = "star"), "topology.kind"],
       ["zero debate rounds", (c) => (c.topology.rounds = 0), "topology.rounds"],
       ["a non-integer round count", (c) => (c.topology.rounds = 1.5), "topology.rounds"],
       ["a floor max_chars of 0", (c) => (c.floor = { max_chars: 0 }), "floor.max_chars"],

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   buildProjection,
   canonicalSha256,
+  fold,
   LIMITS,
   ProjectionSchema,
   projectEntry,
@@ -16,6 +17,7 @@ import {
 } from "../../../src/protocol/index.js";
 import { cast, debateConfig, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, TestTable } from "./fixtures.js";
+import { delegationConfig, hubConfig, pipelineConfig } from "./topology-fixtures.js";
 
 let k: Cast;
 beforeAll(async () => {
@@ -187,5 +189,77 @@ describe("long bodies in the tail", () => {
     const projected = projectEntry(say);
     expect(projected.body).toBe("b".repeat(LIMITS.projection_body_chars - 1));
     expect(projected.more).toBe("entry:6");
+  });
+});
+
+describe("prefix_sha256 over a whole session", () => {
+  /** Seqs after which the prefix `seat` reads changed, computed by folding the ledger entry by entry. */
+  function prefixChanges(entries: readonly Entry[], seat?: string): number[] {
+    const hashes = entries.map((_, i) => canonicalSha256(projectionPrefix(fold(entries.slice(0, i + 1)), seat)));
+    return entries.flatMap((e, i) => (i > 0 && hashes[i] !== hashes[i - 1] ? [e.seq] : []));
+  }
+
+  /** Seqs of the entries that should change a prefix: joins, leaves and decisions. */
+  function joinsAndDecisions(entries: readonly Entry[]): number[] {
+    const changes = (e: Entry) =>
+      e.kind === "decision" || (e.kind === "system" && (e.subkind === "seat_joined" || e.subkind === "seat_left" || e.subkind === "decision"));
+    return entries.filter(changes).map((e) => e.seq);
+  }
+
+  it("changes exactly on joins and decisions in a broadcast with hands, passes, proposals and votes", async () => {
+    const config = broadcastConfig(k, {
+      topology: { kind: "broadcast", order: ["a", "b", "c"] },
+      termination: { any: [{ max_entries: 60 }, { quorum: { n: 3, of: "seats" } }] },
+    });
+    const t = await TestTable.open(config, ["a", "b", "c"], k);
+    for (let round = 0; round < 3; round++) {
+      await t.say(t.holder!);
+      const raiser = ["a", "b", "c"].find((s) => s !== t.holder && !t.state.floor.hands.includes(s))!;
+      await t.write(raiser, { kind: "raise_hand" });
+      await t.write(t.holder!, { kind: "pass" });
+      await t.write(t.holder!, { kind: "decision", body: `interim ${round}` });
+    }
+    await t.join("h");
+    const [p] = await t.write(t.holder!, { kind: "proposal", body: "final" });
+    for (const seat of ["a", "b", "h"]) await t.write(seat, { kind: "vote", re: p!.seq, choice: "yes" });
+    expect(t.state.closed?.reason).toBe("quorum");
+    expect(prefixChanges(t.l.entries)).toEqual(joinsAndDecisions(t.l.entries));
+  });
+
+  it("stays equal across every ordinary round of a pipeline, a hub_spoke and a delegation table", async () => {
+    const pipeline = await TestTable.open(pipelineConfig(k, { topology: { kind: "pipeline", stages: ["draft", "review", "edit"], rounds: 3 } }), ["draft", "review", "edit"], k);
+    for (let i = 0; i < 8; i++) await pipeline.write(pipeline.holder!, { kind: "say", body: "out", to: [["review", "edit", "draft"][i % 3]!] });
+    await pipeline.say("edit", "final");
+    const hub = await TestTable.open(hubConfig(k, { topology: { kind: "hub_spoke", hub: "mod", spokes: ["a", "b", "c"], rounds: 3 } }), ["mod", "a", "b", "c"], k);
+    for (const spoke of ["a", "b", "c"]) {
+      await hub.write("mod", { kind: "say", body: "you", to: [spoke] });
+      await hub.write(spoke, { kind: "say", body: "me", to: ["mod"] });
+    }
+    await hub.write("mod", { kind: "decision", body: "done" });
+    const lines = await TestTable.open(delegationConfig(k), ["lead", "m1", "m2", "w1", "w2", "w3"], k);
+    for (const [from, to] of [["lead", "m1"], ["m1", "w2"], ["w2", "m1"], ["m1", "lead"], ["lead", "m2"], ["m2", "w3"], ["w3", "m2"], ["m2", "lead"]]) {
+      await lines.write(from!, { kind: "say", body: "x", to: [to!] });
+    }
+    await lines.write("lead", { kind: "decision", body: "done" });
+    for (const t of [pipeline, hub, lines]) {
+      expect(t.state.closed).not.toBeNull();
+      expect(prefixChanges(t.l.entries)).toEqual(joinsAndDecisions(t.l.entries));
+    }
+  });
+
+  it("changes for a seat with a visibility rule only on joins and the decisions it may read", async () => {
+    const config = broadcastConfig(k, {
+      topology: { kind: "broadcast", order: ["a", "b", "c"] },
+      termination: { any: [{ max_entries: 60 }] },
+      visibility: { c: { seats: ["a"] } },
+    });
+    const t = await TestTable.open(config, ["a", "b", "c"], k);
+    await t.write("a", { kind: "decision", body: "a's decision" });
+    await t.write("b", { kind: "decision", body: "b's decision" });
+    await t.say("c");
+    const joins = t.l.entries.filter((e) => e.kind === "system" && e.subkind === "seat_joined").map((e) => e.seq);
+    const [aDecision] = t.l.entries.filter((e) => e.kind === "decision" && e.seat === "a");
+    expect(prefixChanges(t.l.entries, "c")).toEqual([...joins, aDecision!.seq]);
+    expect(prefixChanges(t.l.entries, "a")).toEqual(joinsAndDecisions(t.l.entries));
   });
 });

@@ -1,13 +1,13 @@
 /** `broadcast` topology: round-robin over `order`, for `rounds` rounds or without end. */
 import type { z } from "zod";
 import type { BroadcastTopologySchema } from "../../schemas/topology.js";
-import { nextInRounds, type Rotation } from "./rotation.js";
+import type { TopologyPolicy } from "./policy.js";
+import { nextInRounds, rotationPolicy } from "./rotation.js";
 
-/** The broadcast rotation: slot (r, p) is order[p] while r <= rounds. */
-export function broadcastRotation(topology: z.infer<typeof BroadcastTopologySchema>): Rotation {
+/** The broadcast policy: slot (r, p) is order[p] while r <= rounds; a raised hand is served after any turn. */
+export function broadcastPolicy(topology: z.infer<typeof BroadcastTopologySchema>): TopologyPolicy {
   const { order, rounds } = topology;
-  return {
-    hasFloor: true,
+  return rotationPolicy({
     participants: [...order],
     paths: order.map((_, i) => `topology.order[${i}]`),
     finite: rounds !== undefined,
@@ -17,5 +17,5 @@ export function broadcastRotation(topology: z.infer<typeof BroadcastTopologySche
       return seat === undefined ? null : { seat, reason: "turn" };
     },
     next: (at) => nextInRounds(at, order.length),
-  };
+  });
 }

@@ -1,0 +1,46 @@
+/**
+ * Visibility rules (docs/SPEC.md §5.3): per seat, which authors' and which kinds' entries it may
+ * read. A seat without a rule reads everything; owners always read everything (decision 0003).
+ */
+import { z } from "zod";
+import { LIMITS } from "../limits.js";
+import { SeatNameSchema } from "./primitives.js";
+
+/** Entry kinds a rule can name; every system entry is `system`, except relay-recorded decisions (`decision`). */
+export const VisibleKindSchema = z.enum([
+  "say",
+  "pass",
+  "raise_hand",
+  "proposal",
+  "decision",
+  "vote",
+  "approval",
+  "progress",
+  "receipt",
+  "verify",
+  "request",
+  "response",
+  "system",
+]);
+export type VisibleKind = z.infer<typeof VisibleKindSchema>;
+
+/** One seat's rule: entries it reads must be by one of `seats` (when set) and of one of `kinds` (when set). */
+export const VisibilityRuleSchema = z.strictObject({
+  seats: z
+    .array(SeatNameSchema)
+    .max(LIMITS.seats)
+    .refine((xs) => new Set(xs).size === xs.length, "seat names must be distinct")
+    .optional(),
+  kinds: z
+    .array(VisibleKindSchema)
+    .max(VisibleKindSchema.options.length)
+    .refine((xs) => new Set(xs).size === xs.length, "kinds must be distinct")
+    .optional(),
+});
+export type VisibilityRule = z.infer<typeof VisibilityRuleSchema>;
+
+/** Rules by seat name; seats not listed read everything. */
+export const VisibilitySchema = z
+  .record(SeatNameSchema, VisibilityRuleSchema)
+  .refine((v) => Object.keys(v).length <= LIMITS.seats, { message: `at most ${LIMITS.seats} rules` });
+export type Visibility = z.infer<typeof VisibilitySchema>;

@@ -1,0 +1,50 @@
+/**
+ * Applying visibility rules (docs/SPEC.md §5.3): which entries a principal may read by content.
+ * Owners read everything (decision 0003); a seat without a rule reads everything; a seat always
+ * reads its own entries. Authored entries must match the rule's `seats` and `kinds`; system entries
+ * have no author and match on kind alone (`decision` for a quorum decision, `system` for the rest).
+ * Everything else reaches the reader as `{ seq, leaf }`, so its chain check stays complete.
+ */
+import { own } from "./records.js";
+import type { Principal } from "./schemas/auth.js";
+import type { TableConfig } from "./schemas/config.js";
+import type { Entry } from "./schemas/entry.js";
+import type { HiddenEntry } from "./schemas/export.js";
+import type { VisibilityRule, VisibleKind } from "./schemas/visibility.js";
+
+/** The rule for `seat`, or undefined when it reads everything. */
+export function ruleOf(config: TableConfig, seat: string): VisibilityRule | undefined {
+  return config.visibility ? own(config.visibility, seat) : undefined;
+}
+
+/** What a rule looks at: an entry's kind (and subkind), and its author seat (null for system entries). */
+export interface Readable {
+  kind: Entry["kind"];
+  subkind?: string;
+  seat: string | null;
+}
+
+/** The kind a rule matches an entry by. */
+export function visibleKindOf(entry: Readable): VisibleKind {
+  if (entry.kind === "system") return entry.subkind === "decision" ? "decision" : "system";
+  return entry.kind;
+}
+
+/** Whether `seat` may read `entry` by content. */
+export function seatCanRead(config: TableConfig, seat: string, entry: Readable): boolean {
+  const rule = ruleOf(config, seat);
+  if (!rule) return true;
+  if (entry.seat === seat) return true;
+  if (rule.kinds && !rule.kinds.includes(visibleKindOf(entry))) return false;
+  return entry.seat === null || !rule.seats || rule.seats.includes(entry.seat);
+}
+
+/** Whether `principal` may read `entry` by content (owners: always). */
+export function canRead(config: TableConfig, principal: Principal, entry: Entry): boolean {
+  return "owner" in principal || seatCanRead(config, principal.seat, entry);
+}
+
+/** Entries as `principal` reads them: in full where it may, as `{ seq, leaf }` elsewhere. */
+export function viewOf(config: TableConfig, principal: Principal, entries: readonly Entry[]): (Entry | HiddenEntry)[] {
+  return entries.map((e) => (canRead(config, principal, e) ? e : { seq: e.seq, leaf: e.leaf }));
+}

@@ -1,0 +1,238 @@
+import { SELF, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  canonicalize,
+  checkResultAgainstChild,
+  ed25519,
+  fromBase64url,
+  parseExport,
+  signStatement,
+  verifyExport,
+  type Entry,
+  type ErrorCode,
+  type HiddenEntry,
+  type Signer,
+  type TableConfig,
+} from "../../src/protocol/index.js";
+import type { TableDO } from "../../durable-objects/table/table.js";
+import { deliveryOf } from "../../durable-objects/table/results.js";
+import { RelayHttp, type Reply } from "../support/relay-http.js";
+import { cast, keyOf, type Cast } from "../support/table-fixture.js";
+
+const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
+const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+
+let k: Cast;
+let relayKey: string;
+const seatKeys: Record<string, Signer> = {};
+beforeAll(async () => {
+  k = await cast();
+  relayKey = (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key;
+  for (const seat of ["a", "b", "c"]) seatKeys[seat] = await keyOf(`seat:${seat}`);
+});
+
+const OWNER_OF = { a: "tao", b: "jenny", c: "ops" } as const;
+const ownerKey = (owner: string) => (owner === "tao" ? k.tao : owner === "jenny" ? k.jenny : k.ops);
+
+/** Creates root table `id` (an endless broadcast of a, b, c) and seats all three. */
+async function seatedRoot(id: string): Promise<void> {
+  const config: TableConfig = {
+    id,
+    topic: "The quarterly plan",
+    owners: { tao: { public_key: k.tao.publicKeyText }, jenny: { public_key: k.jenny.publicKeyText }, ops: { public_key: k.ops.publicKeyText } },
+    seats: { a: { owner: "tao" }, b: { owner: "jenny" }, c: { owner: "ops" } },
+    topology: { kind: "broadcast", order: ["a", "b", "c"] },
+    termination: { any: ["decision", { max_entries: 100 }] },
+  };
+  expect((await relay.create(k.ops, "ops", config)).status).toBe(201);
+  for (const seat of ["a", "b", "c"] as const) {
+    expect((await relay.join(id, ownerKey(OWNER_OF[seat]), OWNER_OF[seat], seat, seatKeys[seat]!)).status).toBe(201);
+  }
+}
+
+/** A sub-table config of `parent` with `seats` and `topology`. */
+function subConfig(id: string, parent: string, seats: (keyof typeof OWNER_OF)[], topology: TableConfig["topology"]): TableConfig {
+  return {
+    id,
+    topic: `part of ${parent}`,
+    owners: { tao: { public_key: k.tao.publicKeyText }, jenny: { public_key: k.jenny.publicKeyText }, ops: { public_key: k.ops.publicKeyText } },
+    seats: Object.fromEntries(seats.map((s) => [s, { owner: OWNER_OF[s] }])),
+    topology,
+    termination: { any: ["decision", "rounds_exhausted"] },
+    parent,
+  };
+}
+
+const say = (table: string, seat: keyof typeof OWNER_OF, input: Record<string, unknown>) =>
+  relay.say(table, seatKeys[seat]!, { seat, ...input } as never);
+const exportOf = async (table: string) => (await relay.read(table, `/tables/${table}/export`, k.ops, { owner: "ops" })).body as string;
+const itemsOf = (text: string): (Entry | HiddenEntry)[] => {
+  const parsed = parseExport(text);
+  if (!parsed.ok) throw new Error(parsed.reason);
+  return [...parsed.view.items];
+};
+const entriesOf = async (table: string) => itemsOf(await exportOf(table)) as Entry[];
+const headOf = async (table: string) => (await relay.request("GET", `/tables/${table}/head`)).body;
+
+describe("sub-tables over HTTP", () => {
+  it("nest three levels: each close appends exactly one subtable_result to its parent, and every ledger verifies CLEAN", async () => {
+    const [root, child, grand] = ["nest-root", "nest-child", "nest-grand"];
+    await seatedRoot(root);
+    const opened = await relay.openSubtable(root, seatKeys.c!, "c", subConfig(child, root, ["a", "b", "c"], { kind: "hub_spoke", hub: "c", spokes: ["a", "b"], rounds: 2 }));
+    expect(opened).toMatchObject({ status: 201, body: { table: child, head: { seq: 2 } } });
+    const openedG = await relay.openSubtable(child, seatKeys.a!, "a", subConfig(grand, child, ["a", "b"], { kind: "pipeline", stages: ["a", "b"] }));
+    expect(openedG).toMatchObject({ status: 201, body: { table: grand } });
+
+    expect((await say(grand, "a", { kind: "say", body: "draft plan", to: ["b"] })).status).toBe(201);
+    expect((await say(grand, "b", { kind: "decision", body: "grand: plan A" })).status).toBe(201);
+    // The close was delivered before the closing write returned.
+    const childEntries = await entriesOf(child);
+    const toChild = childEntries.at(-1)!;
+    expect(toChild).toMatchObject({ kind: "system", subkind: "subtable_result", author: { key: relayKey }, data: { table: grand, reason: "decision", decision: { body: "grand: plan A" } } });
+
+    expect((await say(child, "c", { kind: "say", body: "a?", to: ["a"] })).status).toBe(201);
+    expect((await say(child, "a", { kind: "say", body: `see entry:${toChild.seq}`, to: ["c"] })).status).toBe(201);
+    expect((await say(child, "c", { kind: "decision", body: "child: plan A", refs: [`entry:${toChild.seq}`] })).status).toBe(201);
+    const rootEntries = await entriesOf(root);
+    const results = rootEntries.filter((e) => e.kind === "system" && e.subkind === "subtable_result");
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ data: { table: child, decision: { body: "child: plan A", refs: [`entry:${toChild.seq}`] } } });
+    expect(rootEntries.filter((e) => e.kind === "system" && e.subkind === "subtable_opened")).toHaveLength(1);
+
+    expect(checkResultAgainstChild(toChild, await entriesOf(grand))).toBeNull();
+    expect(checkResultAgainstChild(results[0]!, await entriesOf(child))).toBeNull();
+    for (const table of [root, child, grand]) {
+      expect(await verifyExport(await exportOf(table), { relayKey }), table).toMatchObject({ verdict: "CLEAN" });
+    }
+  });
+
+  it("answers a retried opening with the same table and appends nothing anywhere", async () => {
+    const [root, child] = ["retry-root", "retry-child"];
+    await seatedRoot(root);
+    const config = subConfig(child, root, ["a", "b"], { kind: "broadcast", order: ["a", "b"], rounds: 1 });
+    const first = await relay.openSubtable(root, seatKeys.a!, "a", config);
+    const rootHead = await headOf(root);
+    const again = await relay.openSubtable(root, seatKeys.a!, "a", config);
+    expect(again).toMatchObject({ status: 201, body: { table: child, head: { seq: first.body.head.seq } } });
+    expect(await headOf(root)).toEqual(rootHead);
+  });
+
+  it("delivers a result at least once but records it once: a re-run alarm finds the parent's first entry", async () => {
+    const [root, child] = ["once-root", "once-child"];
+    await seatedRoot(root);
+    await relay.openSubtable(root, seatKeys.b!, "b", subConfig(child, root, ["a", "b"], { kind: "broadcast", order: ["a", "b"], rounds: 1 }));
+    await say(child, "a", { kind: "say", body: "a" });
+    await say(child, "b", { kind: "say", body: "b" });
+    const rootHead = await headOf(root);
+    const delivered = await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage));
+    expect(delivered).toEqual({ delivered: rootHead.seq });
+
+    // Forget the delivery, as a crash before recording it would, and let the alarm deliver again.
+    await runInDurableObject(stub(child), async (_: TableDO, state) => {
+      state.storage.sql.exec("DELETE FROM meta WHERE key = 'subtable_result_delivery'");
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+    expect(await headOf(root)).toEqual(rootHead);
+    expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
+    expect(await runInDurableObject(stub(child), (_: TableDO, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("records a result the closed parent refuses as refused for good, without retrying", async () => {
+    const [root, child] = ["closed-root", "closed-child"];
+    await seatedRoot(root);
+    await relay.openSubtable(root, seatKeys.a!, "a", subConfig(child, root, ["a", "b"], { kind: "broadcast", order: ["a", "b"], rounds: 1 }));
+    expect((await say(root, "a", { kind: "decision", body: "the root is done" })).status).toBe(201);
+    const rootHead = await headOf(root);
+    await say(child, "a", { kind: "say", body: "a" });
+    expect((await say(child, "b", { kind: "say", body: "b" })).status).toBe(201);
+    expect(await headOf(root)).toEqual(rootHead);
+    expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual({ refused: "E_CLOSED" });
+    expect(await runInDurableObject(stub(child), (_: TableDO, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("rebuilds identical parent and child states after eviction", async () => {
+    const [root, child] = ["evict-root", "evict-child"];
+    await seatedRoot(root);
+    await relay.openSubtable(root, seatKeys.c!, "c", subConfig(child, root, ["b", "c"], { kind: "broadcast", order: ["b", "c"], rounds: 1 }));
+    await say(child, "b", { kind: "say", body: "b" });
+    await say(child, "c", { kind: "say", body: "c" });
+    for (const table of [root, child]) {
+      const before = await runInDurableObject(stub(table), (instance: TableDO) => canonicalize(instance.state));
+      await evictDurableObject(stub(table));
+      expect(await runInDurableObject(stub(table), (instance: TableDO) => canonicalize(instance.state))).toBe(before);
+    }
+    const state = await runInDurableObject(stub(root), (instance: TableDO) => instance.state!.subtables[child]);
+    expect(state).toMatchObject({ result: expect.any(Number) });
+  });
+
+  describe("when an opening is refused", () => {
+    const root = "refuse-root";
+    beforeAll(() => seatedRoot(root));
+
+    /** Sends `attempt`, expects `code`, and checks that the parent did not move and the child does not exist. */
+    async function refused(code: ErrorCode, child: string, attempt: () => Promise<Reply>): Promise<void> {
+      const before = await headOf(root);
+      const reply = await attempt();
+      expect(reply.body).toMatchObject({ error: { code } });
+      expect(await headOf(root)).toEqual(before);
+      expect((await relay.request("GET", `/tables/${child}/head`)).body).toMatchObject({ error: { code: "E_TABLE_NOT_FOUND" } });
+    }
+    const config = (child: string, seats: (keyof typeof OWNER_OF)[] = ["a", "b"]) =>
+      subConfig(child, root, seats, { kind: "broadcast", order: seats, rounds: 1 });
+
+    it("refuses an opening signed with another seat's key (E_BAD_SIGNATURE)", () =>
+      refused("E_BAD_SIGNATURE", "refuse-sig", () => relay.openSubtable(root, seatKeys.b!, "a", config("refuse-sig"))));
+
+    it("refuses a config naming another parent than the route (E_WRONG_TABLE)", () =>
+      refused("E_WRONG_TABLE", "refuse-route", () => relay.openSubtable(root, seatKeys.a!, "a", { ...config("refuse-route"), parent: "elsewhere" })));
+
+    it("refuses a parent that does not exist (E_TABLE_NOT_FOUND)", () =>
+      refused("E_TABLE_NOT_FOUND", "refuse-noparent", () => relay.openSubtable("no-such-root", seatKeys.a!, "a", { ...config("refuse-noparent"), parent: "no-such-root" })));
+
+    it("refuses a malformed parent id (E_TABLE_NOT_FOUND)", () =>
+      refused("E_TABLE_NOT_FOUND", "refuse-badid", () => relay.openSubtable("Bad Id", seatKeys.a!, "a", config("refuse-badid"))));
+
+    it("refuses a seat the parent does not have (E_UNKNOWN_SEAT)", async () => {
+      const withGhost = config("refuse-ghost");
+      withGhost.seats!.ghost = { owner: "tao" };
+      await refused("E_UNKNOWN_SEAT", "refuse-ghost", () => relay.openSubtable(root, seatKeys.a!, "a", withGhost));
+    });
+
+    it("refuses a config without termination (E_NO_TERMINATION)", async () => {
+      const { termination: _t, ...endless } = config("refuse-endless");
+      await refused("E_NO_TERMINATION", "refuse-endless", () => relay.openSubtable(root, seatKeys.a!, "a", endless as TableConfig));
+    });
+
+    it("refuses an id an existing table holds (E_TABLE_EXISTS)", async () => {
+      const before = await headOf(root);
+      const reply = await relay.openSubtable(root, seatKeys.a!, "a", config(root));
+      expect(reply.body).toMatchObject({ error: { code: "E_SCHEMA" } });
+      await seatedRoot("refuse-taken");
+      const taken = await relay.openSubtable(root, seatKeys.a!, "a", config("refuse-taken"));
+      expect(taken.body).toMatchObject({ error: { code: "E_TABLE_EXISTS" } });
+      expect(await headOf(root)).toEqual(before);
+    });
+  });
+
+  describe("when a result reaching the parent is not the relay's", () => {
+    it("refuses a forged result and an unknown child without moving the parent", async () => {
+      const root = "forged-root";
+      await seatedRoot(root);
+      const before = await headOf(root);
+      const statement = { parent: root, table: "never-opened", seq: 3, link: "0".repeat(64), reason: "decision", decision: null };
+      const bogus = await stub(root).reportSubtable({ statement, sig: "A".repeat(85) + "A" });
+      expect(bogus).toMatchObject({ ok: false, error: { code: "E_BAD_SIGNATURE" } });
+      const forger = await keyOf("not-the-relay");
+      const signed = await stub(root).reportSubtable({ statement, sig: await signStatement(forger, "result", statement) });
+      expect(signed).toMatchObject({ ok: false, error: { code: "E_BAD_SIGNATURE" } });
+      // Even the relay's own signature does not make a table it never opened a sub-table.
+      const relaySigner = await (await ed25519()).signer(fromBase64url(await env.RELAY.get(env.RELAY.idFromName("relay")).seed()));
+      const stray = await stub(root).reportSubtable({ statement, sig: await signStatement(relaySigner, "result", statement) });
+      expect(stray).toMatchObject({ ok: false, error: { code: "E_NOT_ALLOWED" } });
+      const malformed = await stub(root).reportSubtable({ statement: { ...statement, extra: 1 }, sig: "x" });
+      expect(malformed).toMatchObject({ ok: false, error: { code: "E_SCHEMA" } });
+      expect(await headOf(root)).toEqual(before);
+    });
+  });
+});
