@@ -5,6 +5,7 @@
  * are treated as untrusted input: nothing is cast. Heads are not judged here (see heads.ts).
  */
 import {
+  ApproveResponseSchema,
   CreateResponseSchema,
   EntriesResponseSchema,
   ErrorEnvelopeSchema,
@@ -13,8 +14,11 @@ import {
   SignedHeadSchema,
   signHttpAuth,
   SubmitResponseSchema,
+  TasksResponseSchema,
   TrestleError,
   WellKnownSchema,
+  type ApprovalRequest,
+  type ApproveResponse,
   type CreateRequest,
   type CreateResponse,
   type EntriesResponse,
@@ -26,6 +30,7 @@ import {
   type Signer,
   type SubmitRequest,
   type SubmitResponse,
+  type TasksResponse,
   type WellKnown,
 } from "../protocol/index.js";
 import type { z } from "zod";
@@ -84,6 +89,16 @@ export class HttpClient {
   /** POST /tables/:id/entries */
   submit(table: string, request: SubmitRequest): Promise<SubmitResponse> {
     return this.json(SubmitResponseSchema, "POST", `/tables/${enc(table)}/entries`, { body: request });
+  }
+
+  /** POST /tables/:id/approvals: an owner's signed approval or rejection of a task. */
+  approve(table: string, request: ApprovalRequest): Promise<ApproveResponse> {
+    return this.json(ApproveResponseSchema, "POST", `/tables/${enc(table)}/approvals`, { body: request });
+  }
+
+  /** GET /tables/:id/tasks?after=N: tasks opened after entry N, one page, read as a seat or owner. */
+  tasks(table: string, reader: Reader, after = 0): Promise<TasksResponse> {
+    return this.json(TasksResponseSchema, "GET", `/tables/${enc(table)}/tasks?after=${after}`, { reader, table });
   }
 
   /** GET /tables/:id/head: the current signed head (unauthenticated). */

@@ -5,12 +5,16 @@
  * one TableClient serves an owner and any of their seats.
  */
 import {
+  approvalStatementFor,
   LIMITS,
   parseExport,
+  signApproval,
   TrestleError,
   signCreate,
   signJoin,
   signSubmission,
+  type ApprovalVerdict,
+  type ApproveResponse,
   type CapabilityCard,
   type CreateResponse,
   type Entry,
@@ -22,6 +26,7 @@ import {
   type Signer,
   type SubmissionInput,
   type SubmitResponse,
+  type TaskState,
   type TableConfig,
   type VerifyReport,
 } from "../protocol/index.js";
@@ -103,6 +108,35 @@ export class TableClient {
     const response = await this.http.submit(this.table, request);
     await this.tracker.observe(response.head, since);
     return response;
+  }
+
+  /**
+   * Approves or rejects `owner`'s task opened by the proposal or decision at `proposalSeq`. The
+   * entry is read (as the owner) and its chain verified first, so the owner signs over exactly the
+   * effects the ledger holds, never over what someone said the proposal was.
+   */
+  async approve(ownerSigner: Signer, owner: string, proposalSeq: number, verdict: ApprovalVerdict): Promise<ApproveResponse> {
+    const reader: Reader = { signer: ownerSigner, as: { owner } };
+    const { items } = await this.history(reader);
+    const proposal = items.find((item): item is Entry => item.seq === proposalSeq && "kind" in item);
+    if (!proposal) throw new TrestleError("E_UNKNOWN_TASK", `no entry ${proposalSeq} at table ${this.table}`);
+    const statement = approvalStatementFor(proposal, owner, { verdict, nonce: randomNonce() });
+    const since = this.tracker.held;
+    const response = await this.http.approve(this.table, await signApproval(ownerSigner, owner, statement));
+    await this.tracker.observe(response.head, since);
+    return response;
+  }
+
+  /** Every task of the table in opening order (all pages), read as a seat or owner. */
+  async tasks(reader: Reader): Promise<TaskState[]> {
+    const all: TaskState[] = [];
+    let after = 0;
+    for (;;) {
+      const page = await this.http.tasks(this.table, reader, after);
+      all.push(...page.items);
+      if (page.next === null) return all;
+      after = page.next;
+    }
   }
 
   /** The relay's current head, verified and kept (a head older than the one held is truncation). */
