@@ -52,7 +52,7 @@ const EN = {
   "reply.usage_table": "Name the table: /{command} <table id>",
   "reply.unbound": "Unbound. This chat no longer gets notifications.",
   "reply.help": "Commands: /status, /tables, /pause <table>, /resume <table>, /unbind. To bind, run `trestle bind {platform}` and send the code here.",
-  "reply.tap_needs_signature": "Approval needs your owner signature; a chat tap cannot give it yet. On your own machine run: trestle {verb} {table} {task} (or use the MCP approve tool).",
+  "reply.tap_needs_signature": "Approval needs your owner signature; a chat tap cannot give it yet. On your own machine run: trestle {verb} {task} --table {table} (or use the MCP approve tool).",
   "reply.tap_not_yours": "This button is for another owner's approval.",
   "reply.tap_unknown": "This approval is unknown or no longer open.",
 } as const;
@@ -107,7 +107,7 @@ const ZH_HANS: Record<MessageKey, string> = {
   "reply.usage_table": "请指定桌子：/{command} <桌子 id>",
   "reply.unbound": "已解除绑定。此聊天不再接收通知。",
   "reply.help": "命令：/status、/tables、/pause <桌子>、/resume <桌子>、/unbind。绑定方法：运行 `trestle bind {platform}` 并把绑定码发到这里。",
-  "reply.tap_needs_signature": "批准需要你的所有者签名；目前聊天中的点击无法代替签名。请在你自己的电脑上运行：trestle {verb} {table} {task}（或使用 MCP 的 approve 工具）。",
+  "reply.tap_needs_signature": "批准需要你的所有者签名；目前聊天中的点击无法代替签名。请在你自己的电脑上运行：trestle {verb} {task} --table {table}（或使用 MCP 的 approve 工具）。",
   "reply.tap_not_yours": "这个按钮属于另一位所有者的审批。",
   "reply.tap_unknown": "此审批不存在或已结束。",
 };
@@ -159,7 +159,7 @@ const ZH_HANT: Record<MessageKey, string> = {
   "reply.usage_table": "請指定桌子：/{command} <桌子 id>",
   "reply.unbound": "已解除綁定。此聊天不再接收通知。",
   "reply.help": "指令：/status、/tables、/pause <桌子>、/resume <桌子>、/unbind。綁定方式：執行 `trestle bind {platform}` 並把綁定碼傳到這裡。",
-  "reply.tap_needs_signature": "核准需要你的擁有者簽章；目前聊天中的點擊無法代替簽章。請在你自己的電腦上執行：trestle {verb} {table} {task}（或使用 MCP 的 approve 工具）。",
+  "reply.tap_needs_signature": "核准需要你的擁有者簽章；目前聊天中的點擊無法代替簽章。請在你自己的電腦上執行：trestle {verb} {task} --table {table}（或使用 MCP 的 approve 工具）。",
   "reply.tap_not_yours": "這個按鈕屬於另一位擁有者的審核。",
   "reply.tap_unknown": "此審核不存在或已結束。",
 };
@@ -211,7 +211,7 @@ const JA: Record<MessageKey, string> = {
   "reply.usage_table": "テーブルを指定してください：/{command} <テーブル id>",
   "reply.unbound": "連携を解除しました。このチャットには通知が届かなくなります。",
   "reply.help": "コマンド：/status、/tables、/pause <テーブル>、/resume <テーブル>、/unbind。連携するには `trestle bind {platform}` を実行し、コードをここに送ってください。",
-  "reply.tap_needs_signature": "承認にはオーナー署名が必要で、チャットのタップではまだ代わりになりません。ご自分のマシンで実行してください：trestle {verb} {table} {task}（または MCP の approve ツール）。",
+  "reply.tap_needs_signature": "承認にはオーナー署名が必要で、チャットのタップではまだ代わりになりません。ご自分のマシンで実行してください：trestle {verb} {task} --table {table}（または MCP の approve ツール）。",
   "reply.tap_not_yours": "このボタンは別のオーナーの承認用です。",
   "reply.tap_unknown": "この承認は存在しないか、すでに終了しています。",
 };

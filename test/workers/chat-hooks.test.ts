@@ -256,9 +256,9 @@ describe("approve and reject buttons", () => {
     expect(tap.body.text.length).toBeLessThanOrEqual(200);
     expect(tap.body.text).toContain("needs your owner signature");
     const press = await postDiscord(discordButton("9091", "99091", approve.replace(".a.", ".r.")));
-    expect(press.body.data.content).toContain("trestle reject tap\\-table 7.tao");
+    expect(press.body.data.content).toContain("trestle reject 7.tao \\-\\-table tap\\-table");
     await postLine([linePostback("U9092", approve)]);
-    expect(JSON.stringify((await requests("reply-U9092-")).at(-1)!.body)).toContain("trestle approve tap-table 7.tao");
+    expect(JSON.stringify((await requests("reply-U9092-")).at(-1)!.body)).toContain("trestle approve 7.tao --table tap-table");
   });
 
   it("answers a replayed tap with nothing, a tap by another owner's account as not theirs, and junk data as unknown", async () => {
