@@ -28,7 +28,7 @@ export function checksOf(outcome: SessionOutcome): Check[] {
     {
       name: "verify_clean",
       ok: verdict === "CLEAN" && outcome.verify.code === 0,
-      text: `trestle verify ${outcome.exportPath}: ${verdict || "no verdict"} (exit ${outcome.verify.code})`,
+      text: `trestle verify on the export: ${verdict || "no verdict"} (exit ${outcome.verify.code})`,
     },
     {
       name: "note_absent",

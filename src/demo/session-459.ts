@@ -7,7 +7,7 @@
  * the export is written and checked with `trestle verify`. Returns what the checks need.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import {
   createKeyFile,
   HttpClient,
@@ -141,8 +141,9 @@ export async function playSession459(o: SessionOptions): Promise<SessionOutcome>
   mkdirSync(o.outDir, { recursive: true });
   const exportPath = join(o.outDir, `${table}.jsonl`);
   writeFileSync(exportPath, text);
-  t.say(`export (as owner ops, every entry): ${exportPath}`);
-  const verifyArgs = ["verify", exportPath];
+  const shown = shortPath(exportPath);
+  t.say(`export (as owner ops, every entry): ${shown}`);
+  const verifyArgs = ["verify", shown];
   const verified = await t.command(verifyArgs, () => trestle(verifyArgs));
 
   const states = await admin.tasks({ signer: owners.ops.signer, as: { owner: "ops" } });
@@ -175,6 +176,12 @@ function config(table: string, owners: Record<(typeof OWNERS)[number], LoadedKey
     visibility: { judge: { seats: ["bot-tao", "bot-jenny"], kinds: ["say"] } },
     termination: { any: ["decision", "rounds_exhausted", { max_entries: 100 }] },
   };
+}
+
+/** `path` relative to the working directory when it lies inside it (as a person would type it), else as it is. */
+function shortPath(path: string): string {
+  const inside = relative(process.cwd(), path);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
 }
 
 /** A client of its own for one seat or session (its own head tracker), pinned to the relay's key. */
