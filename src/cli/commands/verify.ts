@@ -31,6 +31,9 @@ export const verify: Command = {
   },
   async run(ctx) {
     if (ctx.args.values.task !== undefined) return verifyTask(ctx);
+    if (ctx.args.values.verdict !== undefined || ctx.args.values.table !== undefined) {
+      throw new UsageError("--verdict and --table go with --task; to verify a table's transcript, name it: trestle verify <table>");
+    }
     const [target] = positionals(ctx.args, ["table | export.jsonl"]);
     const report = existsSync(target!) ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
     ctx.out.result(reportLines(report, ctx.out.c), report);

@@ -176,6 +176,21 @@ describe("votes", () => {
   });
 });
 
+describe("verify --task", () => {
+  describe("when its flags are incomplete or misplaced", () => {
+    it.each([
+      ["no --verdict", ["verify", "--task", "3.jenny", "--table", "t-x", "--seat", "checker", "ok"]],
+      ["a verdict other than pass or fail", ["verify", "--task", "3.jenny", "--verdict", "maybe", "--table", "t-x", "--seat", "checker", "ok"]],
+      ["no reason", ["verify", "--task", "3.jenny", "--verdict", "pass", "--table", "t-x", "--seat", "checker"]],
+      ["--verdict without --task", ["verify", "t-x", "--verdict", "pass"]],
+    ])("exits 2 for %s", async (_, args) => {
+      const run = await t.run(args);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(/^error E_USAGE: /m);
+    });
+  });
+});
+
 describe("effects on the command line", () => {
   describe("when an --effect is malformed", () => {
     it.each([
