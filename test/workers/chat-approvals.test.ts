@@ -26,6 +26,8 @@ interface RoomOptions {
   rules?: TableConfig["owners"][string]["chat_approve"] | null;
   /** Whether jenny's join signs the config (default true). */
   endorsed?: boolean;
+  /** jenny's `approvals` setting (default live: she needs a proven channel). */
+  approvals?: "live" | "async";
 }
 
 /** An open room created by ops: x (tao) and y (jenny) seated; jenny's rules as `options` say. */
@@ -37,7 +39,7 @@ async function room(id: string, options: RoomOptions = {}) {
     topic: "Who updates the taskboard?",
     owners: {
       tao: { public_key: k.tao.publicKeyText, approvals: "async" },
-      jenny: { public_key: k.jenny.publicKeyText, ...(rules ? { chat_approve: rules } : {}) },
+      jenny: { public_key: k.jenny.publicKeyText, ...(rules ? { chat_approve: rules } : {}), ...(options.approvals ? { approvals: options.approvals } : {}) },
       ops: { public_key: k.ops.publicKeyText },
     },
     seats: { x: { owner: "tao" }, y: { owner: "jenny" } },
@@ -222,6 +224,33 @@ describe("when a tap cannot approve", () => {
     await tapVia("telegram", "96080", await buttonData("telegram", "96080", "approve"));
     expect(await taskState(id, k, task)).toBe("approved");
     expect(await taskState(id, k, task.replace("jenny", "tao"))).toBe("awaiting_approval");
+  });
+});
+
+describe("the table's side of a tap", () => {
+  const table = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+
+  it("records one tap once even when the webhook's dedupe has forgotten it: the nonce comes from the event id", async () => {
+    const id = "chat-approve-nonce";
+    const k = await room(id, { approvals: "async" });
+    const task = await proposed(id, k);
+    const input = { owner_key: k.jenny.publicKeyText, task, verdict: "approve" as const, via: "line" as const, event_id: "line:01FORGOTTEN" };
+    const first = await runInDurableObject(table(id), (t: TableDO) => t.approveAttested(input));
+    const after = await head(id);
+    const second = await runInDurableObject(table(id), (t: TableDO) => t.approveAttested(input));
+    expect(first).toMatchObject({ ok: true, value: { task, state: "approved" } });
+    expect(second).toEqual(first);
+    expect(await head(id)).toEqual(after);
+  });
+
+  it("refuses a tap attested for a key that is not the task owner's (E_FORBIDDEN) and appends nothing", async () => {
+    const id = "chat-approve-wrongkey";
+    const k = await room(id, { approvals: "async" });
+    const task = await proposed(id, k);
+    const before = await head(id);
+    const input = { owner_key: k.tao.publicKeyText, task, verdict: "approve" as const, via: "telegram" as const, event_id: "telegram:cb:1" };
+    expect(await runInDurableObject(table(id), (t: TableDO) => t.approveAttested(input))).toMatchObject({ ok: false, error: { code: "E_FORBIDDEN" } });
+    expect(await head(id)).toEqual(before);
   });
 });
 
