@@ -5,10 +5,10 @@
  * which she signed, cover every effect. Everything else is answered with how to sign, and changes
  * nothing. The export of a chat-approved task verifies CLEAN.
  */
-import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { canonicalSha256, verifyExport, type ChatPlatform, type Effect, type Lang, type Signer, type TableConfig } from "../../src/protocol/index.js";
+import { canonicalize, canonicalSha256, verifyExport, type ChatPlatform, type Effect, type Lang, type Signer, type TableConfig } from "../../src/protocol/index.js";
 import { bindVia, buttonData, drain, postDiscord, postLine, postTelegram, requests, tapVia, telegramTap, discordButton, linePostback } from "../support/chat-driver.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { keyOf } from "../support/table-fixture.js";
@@ -241,6 +241,18 @@ describe("the table's side of a tap", () => {
     expect(first).toMatchObject({ ok: true, value: { task, state: "approved" } });
     expect(second).toEqual(first);
     expect(await head(id)).toEqual(after);
+  });
+
+  it("rebuilds which tasks a tap may approve after the table is evicted, and still approves by tap", async () => {
+    const id = "chat-approve-evict";
+    const k = await room(id, { approvals: "async" });
+    const task = await proposed(id, k);
+    const before = await runInDurableObject(table(id), (t: TableDO) => canonicalize(t.state));
+    expect(JSON.parse(before).chat_covered).toEqual({ [task]: true });
+    await evictDurableObject(table(id));
+    expect(await runInDurableObject(table(id), (t: TableDO) => canonicalize(t.state))).toBe(before);
+    const input = { owner_key: k.jenny.publicKeyText, task, verdict: "approve" as const, via: "discord" as const, event_id: "discord:123" };
+    expect(await runInDurableObject(table(id), (t: TableDO) => t.approveAttested(input))).toMatchObject({ ok: true, value: { state: "approved" } });
   });
 
   it("refuses a tap attested for a key that is not the task owner's (E_FORBIDDEN) and appends nothing", async () => {
