@@ -3,6 +3,9 @@
  * this folder plus one line here (approve, reject and tasks arrive with the commit gateway, #3).
  */
 import type { Command } from "./command.js";
+import { bind } from "./bind.js";
+import { channels } from "./channels.js";
+import { unbind } from "./unbind.js";
 import { create } from "./create.js";
 import { decide } from "./decide.js";
 import { exportCommand } from "./export.js";
@@ -34,6 +37,10 @@ export const COMMANDS: readonly Command[] = [
   verify,
   exportCommand,
   pin,
+  // Chat apps (docs/CHAT-APPS.md): the owner's notification channels.
+  bind,
+  unbind,
+  channels,
 ];
 
 /** The command named `name`, if any. */

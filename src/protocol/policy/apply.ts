@@ -39,6 +39,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     tasks: {},
     requests: {},
     endorsed: [entry.data.creator],
+    chat_covered: {},
     proposals: [],
     subtables: {},
   };
