@@ -33,6 +33,7 @@ import { deliverResult, deliveryAt, type ResultHost } from "./results.js";
 import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./subtables.js";
 import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
+import { writeAttestedApproval, type AttestedApproval } from "./chat-approvals.js";
 import { notifyOwners } from "./notify.js";
 import { ownerChannels, type ChannelProbe } from "./approvers.js";
 import { Alarm, runWatchdog, watchdogAt } from "./alarms.js";
@@ -110,7 +111,15 @@ export class TableDO extends DurableObject<Env> {
   }
 
   private async approveUnguarded(body: unknown): Promise<ApproveResponse> {
-    const outcome = await writeApproval(this, body);
+    return this.approvalResponse(await writeApproval(this, body));
+  }
+
+  /** A relay-attested approval or rejection from a bound chat account (the Worker checked the binding, §5.6). */
+  async approveAttested(input: AttestedApproval): Promise<Result<ApproveResponse>> {
+    return guarded(() => this.approvalResponse(writeAttestedApproval(this, input)));
+  }
+
+  private async approvalResponse(outcome: WriteOutcome): Promise<ApproveResponse> {
     const head = await this.afterWrite(outcome);
     const id = outcome.primary.kind === "approval" ? outcome.primary.task : "";
     const task = own(this.requireState().tasks, id);

@@ -116,9 +116,14 @@ export function retried(host: TableHost, draft: EntryDraft): WriteOutcome | unde
   return { primary: existing, appended: [] };
 }
 
-/** Whether an entry records the same signed statement as a draft. */
+/** Whether an entry records the same signed statement as a draft; a relay-attested entry (no statement) must match it field for field. */
 export function sameStatement(entry: Entry, draft: EntryDraft): boolean {
-  return canonicalize(statementOf(entry)) === canonicalize(statementOf(draft));
+  const recorded = statementOf(entry);
+  if (recorded === null) {
+    const { seq: _s, ts: _t, leaf: _l, link: _k, ...content } = entry;
+    return canonicalize(content) === canonicalize(draft);
+  }
+  return canonicalize(recorded) === canonicalize(statementOf(draft));
 }
 
 function checkKnownHead(host: TableHost, head: HeadRef): void {

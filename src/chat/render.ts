@@ -1,12 +1,14 @@
 /**
  * Notifications as neutral chat messages, in the owner's language: effects spelled out in plain
  * words (who, what action, on which resource, with which arguments), approve/reject buttons on
- * approval requests. Formatting and platform limits are the platform formatters' job.
+ * approval requests with whether a tap can approve, and a record of every tap that did.
+ * Formatting and platform limits are the platform formatters' job.
  */
 import { canonicalize } from "../protocol/canonical.js";
 import type { Notification } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
-import { approvalRef, encodeCallback } from "./callback.js";
+import type { ChatPlatform } from "../protocol/schemas/control.js";
+import { approvalRef, encodeCallback, type TapVerb } from "./callback.js";
 import { t, type MessageKey } from "./i18n.js";
 import { ellipsize, type ChatMessage } from "./message.js";
 
@@ -38,6 +40,9 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
           lines.push(`  ${t(lang, "line.effect_args", { args: ellipsize(canonicalize(effect.args), ARGS_CHARS) })}`);
         }
       }
+      if (event.chat_approve !== undefined) {
+        lines.push(event.chat_approve ? t(lang, "line.chat_yes") : t(lang, "line.chat_no", { command: signCommand("approve", event.table, event.task) }));
+      }
       const ref = approvalRef(ownerKey, event.id);
       return {
         title,
@@ -61,8 +66,24 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
       return { title, lines: [head, t(lang, "line.control", { owner: event.owner, via: event.via })], actions: [] };
     case "table_opened":
       return { title, lines: [head], actions: [] };
+    case "chat_approval": {
+      const done = t(lang, event.verdict === "approve" ? "line.chat_approved" : "line.chat_rejected", { task: event.task, via: platformName(event.via), seq: event.seq });
+      return { title, lines: [head, done, t(lang, "line.chat_warning")], actions: [] };
+    }
   }
 }
+
+/** The command that signs `verb` for `task` with the owner key, as replies and messages name it. */
+export function signCommand(verb: TapVerb, table: string, task: string): string {
+  return `trestle ${verb} ${task} --table ${table}`;
+}
+
+/** A chat app's name as people write it. */
+export function platformName(platform: ChatPlatform): string {
+  return PLATFORM_NAMES[platform];
+}
+
+const PLATFORM_NAMES: Record<ChatPlatform, string> = { telegram: "Telegram", line: "LINE", discord: "Discord" };
 
 /** The first 8 characters of a key, enough to tell one's own keys apart in a chat. */
 export function shortKey(key: string): string {

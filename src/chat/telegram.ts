@@ -93,8 +93,9 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
   const eventId = `telegram:${update.update_id}`;
   const query = update.callback_query;
   if (query) {
+    // A tap is one callback query whatever update carries it: its id keys the tap (and its approval nonce).
     const chat = query.message?.chat.id ?? query.from.id;
-    const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), label: label(query.from), lang: langOf(query.from), eventId };
+    const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), label: label(query.from), lang: langOf(query.from), eventId: `telegram:cb:${query.id}` };
     return { kind: "tap", sender, tap: parseCallback(query.data) };
   }
   const message = update.message;

@@ -123,6 +123,16 @@ export class HttpClient {
     return response.text;
   }
 
+  /** An owner-key route (docs/SPEC.md §11.1): a `body` the caller signed, or an `authorization` header it signed. */
+  ownerRequest<S extends z.ZodType>(
+    schema: S,
+    method: "GET" | "POST",
+    path: string,
+    options: { body?: unknown; authorization?: string } = {},
+  ): Promise<z.infer<S>> {
+    return this.json(schema, method, path, options);
+  }
+
   /** The WebSocket URL for a table (ws: or wss: to match the base URL). */
   socketUrl(table: string): string {
     const url = new URL(`${this.url}/tables/${enc(table)}/ws`);
@@ -134,7 +144,7 @@ export class HttpClient {
     schema: S,
     method: "GET" | "POST",
     path: string,
-    options: { body?: unknown; reader?: Reader; table?: string } = {},
+    options: { body?: unknown; reader?: Reader; table?: string; authorization?: string } = {},
   ): Promise<z.infer<S>> {
     const response = await this.send(method, path, options);
     const parsed = schema.safeParse(parseJson(response.text));
@@ -148,11 +158,12 @@ export class HttpClient {
   private async send(
     method: "GET" | "POST",
     path: string,
-    options: { body?: unknown; reader?: Reader; table?: string },
+    options: { body?: unknown; reader?: Reader; table?: string; authorization?: string },
   ): Promise<{ status: number; text: string }> {
     const url = new URL(this.url + path);
     const headers: Record<string, string> = {};
     if (options.body !== undefined) headers["content-type"] = "application/json";
+    if (options.authorization !== undefined) headers.authorization = options.authorization;
     if (options.reader && options.table !== undefined) {
       headers.authorization = await signHttpAuth(options.reader.signer, {
         table: options.table,

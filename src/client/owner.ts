@@ -5,7 +5,6 @@
  */
 import { toBase64url } from "../protocol/bytes.js";
 import type { Signer } from "../protocol/crypto.js";
-import { ErrorEnvelopeSchema, TrestleError } from "../protocol/errors.js";
 import type { ChatPlatform, ControlAction } from "../protocol/schemas/control.js";
 import {
   BindCodeResponseSchema,
@@ -17,10 +16,11 @@ import {
   type UnbindResponse,
 } from "../protocol/schemas/owner.js";
 import { z } from "zod";
+import { HttpClient, type FetchLike } from "./http.js";
 import { signBindCode, signControl, signOwnerAuth, signUnbind } from "./owner-requests.js";
 
-/** A fetch-like function. */
-export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+/** A fetch-like function (the HttpClient's). */
+export type Fetch = FetchLike;
 
 /** What the client needs from its surroundings; tests pass fixed ones. */
 export interface OwnerClientOptions {
@@ -31,19 +31,23 @@ export interface OwnerClientOptions {
 
 const ControlResponseSchema = z.object({ seq: z.int(), head: z.unknown() });
 
-/** One owner key talking to one relay at `base` (e.g. https://relay.example). */
+/**
+ * One owner key talking to one relay at `base` (e.g. https://relay.example). Errors are the
+ * HttpClient's: the relay's own code, E_NETWORK when it cannot be reached, E_BAD_RESPONSE when its
+ * answer is not the protocol's.
+ */
 export class OwnerClient {
-  private readonly fetch: Fetch;
+  private readonly http: HttpClient;
   private readonly now: () => number;
   private readonly nonce: () => string;
 
   constructor(
-    private readonly base: string,
+    base: string,
     private readonly signer: Signer,
     options: OwnerClientOptions = {},
   ) {
-    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.now = options.now ?? (() => Date.now());
+    this.http = new HttpClient({ url: base, clock: this.now, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.nonce = options.nonce ?? (() => toBase64url(crypto.getRandomValues(new Uint8Array(16))));
   }
 
@@ -54,39 +58,25 @@ export class OwnerClient {
   /** A one-time code to send to the bot on `platform` (`trestle bind <platform>`). */
   async bindCode(platform: ChatPlatform, lang: Lang = "en"): Promise<BindCodeResponse> {
     const body = await signBindCode(this.signer, { platform, lang, nonce: this.nonce(), now: this.now() });
-    return BindCodeResponseSchema.parse(await this.send("POST", `${this.keyPath}/bind-codes`, body));
+    return this.http.ownerRequest(BindCodeResponseSchema, "POST", `${this.keyPath}/bind-codes`, { body });
   }
 
   /** Removes one bound account (`trestle unbind <platform> <account>`). */
   async unbind(platform: ChatPlatform, account: string): Promise<UnbindResponse> {
     const body = await signUnbind(this.signer, { platform, account, nonce: this.nonce(), now: this.now() });
-    return UnbindResponseSchema.parse(await this.send("POST", `${this.keyPath}/unbind`, body));
+    return this.http.ownerRequest(UnbindResponseSchema, "POST", `${this.keyPath}/unbind`, { body });
   }
 
   /** Every bound channel with its delivery health (`trestle channels`, MCP `notify_status`). */
   async channels(): Promise<ChannelsResponse> {
     const path = `${this.keyPath}/channels`;
     const authorization = await signOwnerAuth(this.signer, { method: "GET", path, now: this.now() });
-    return ChannelsResponseSchema.parse(await this.send("GET", path, undefined, { authorization }));
+    return this.http.ownerRequest(ChannelsResponseSchema, "GET", path, { authorization });
   }
 
   /** Pauses or resumes `table`, signed as its owner `owner`. */
   async control(table: string, owner: string, action: ControlAction): Promise<{ seq: number }> {
     const body = await signControl(this.signer, { table, owner, action, nonce: this.nonce() });
-    return ControlResponseSchema.parse(await this.send("POST", `/tables/${table}/control`, body));
-  }
-
-  private async send(method: "GET" | "POST", path: string, body?: unknown, headers: Record<string, string> = {}): Promise<unknown> {
-    const init: RequestInit = { method, headers: { ...headers } };
-    if (body !== undefined) {
-      init.body = JSON.stringify(body);
-      (init.headers as Record<string, string>)["content-type"] = "application/json";
-    }
-    const res = await this.fetch(this.base + path, init);
-    const parsed: unknown = await res.json().catch(() => undefined);
-    if (res.ok) return parsed;
-    const envelope = ErrorEnvelopeSchema.safeParse(parsed);
-    if (envelope.success) throw new TrestleError(envelope.data.error.code, envelope.data.error.message, envelope.data.error.details);
-    throw new TrestleError("E_UNAVAILABLE", `the relay answered ${res.status} without an error envelope`);
+    return this.http.ownerRequest(ControlResponseSchema, "POST", `/tables/${encodeURIComponent(table)}/control`, { body });
   }
 }

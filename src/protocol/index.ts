@@ -49,3 +49,4 @@ export * from "./subtable-statements.js";
 export * from "./subtables.js";
 export * from "./visibility.js";
 export * from "./policy/votes.js";
+export * from "./policy/chat-approve.js";

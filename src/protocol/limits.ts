@@ -36,6 +36,8 @@ export const LIMITS = {
   /** Commit gateway: one effect's `args` in bytes of canonical JSON; auto-approve rules per owner. */
   effect_args_bytes: 2048,
   auto_approve_rules: 32,
+  /** Chat apps: `chat_approve` rules per owner (docs/SPEC.md §5.6). */
+  chat_approve_rules: 32,
   /** Commit gateway: the bounds of `watchdog.heartbeat_ms`. */
   heartbeat_ms_min: 1000,
   heartbeat_ms_max: 30 * 24 * 60 * 60 * 1000,

@@ -4,6 +4,7 @@
  * Event ids are `<table>:<seq>:<type>`, so the same batch always yields the same ids.
  */
 import { cutText } from "./text.js";
+import { chatRefusal } from "./policy/chat-approve.js";
 import { own } from "./records.js";
 import type { TableState } from "./policy/state.js";
 import type { Entry } from "./schemas/entry.js";
@@ -19,6 +20,11 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
   };
   for (const entry of entries) {
     const id = (type: string) => `${state.table}:${entry.seq}:${type}`;
+    // Chat approvals (§5.6): a relay-attested approval is told to its owner on every channel.
+    if (entry.kind === "approval" && entry.via !== undefined) {
+      const key = own(state.config.owners, entry.owner)?.public_key;
+      if (key) add([key], { ...base, type: "chat_approval", id: id("chat_approval"), seq: entry.seq, task: entry.task, verdict: entry.verdict, via: entry.via });
+    }
     if (entry.kind === "decision") {
       add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.seat, body: cutText(entry.body, NOTIFY_TEXT_CHARS) });
     }
@@ -51,7 +57,8 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
         const key = own(state.config.owners, owner)?.public_key;
         const proposer = entries.find((e) => e.seq === proposal.seq)?.seat;
         if (key && proposer && own(state.tasks, task)?.state === "awaiting_approval") {
-          add([key], { ...base, type: "approval_needed", id: id("approval_needed"), task, proposal_seq: proposal.seq, proposer, effects });
+          const chat_approve = chatRefusal(state, owner, task) === null;
+          add([key], { ...base, type: "approval_needed", id: id("approval_needed"), task, proposal_seq: proposal.seq, proposer, effects, chat_approve });
         }
         break;
       }

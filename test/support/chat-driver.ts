@@ -6,7 +6,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { OwnerClient } from "../../src/client/owner.js";
 import { toHex, utf8 } from "../../src/protocol/bytes.js";
-import type { ChatPlatform, Signer } from "../../src/protocol/index.js";
+import type { ChatPlatform, Lang, Signer } from "../../src/protocol/index.js";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { CHAT_TEST, discordAppKey } from "./chat-env.js";
@@ -146,11 +146,44 @@ export function runAlarm(key: string): Promise<boolean> {
 }
 
 /** Binds a chat account of `platform` to `owner` through the real code flow; returns the bot's reply. */
-export async function bindVia(platform: ChatPlatform, owner: Signer, account: string, chat = account): Promise<string> {
-  const { code } = await ownerClient(owner).bindCode(platform);
+export async function bindVia(platform: ChatPlatform, owner: Signer, account: string, chat = account, lang: Lang = "en"): Promise<string> {
+  const { code } = await ownerClient(owner).bindCode(platform, lang);
   if (platform === "telegram") return (await postTelegram(telegramText(Number(account), `/start ${code}`))).body.text;
   if (platform === "discord") return (await postDiscord(discordCommand(account, chat, "bind", code))).body.data.content;
   await postLine([lineText(account, code)]);
   const replies = await requests(`reply-${account}-`);
   return JSON.stringify(replies[replies.length - 1]?.body);
+}
+
+/** The data of the `verb` button on the newest message with buttons the fake saw for `chat` on `platform`. */
+export async function buttonData(platform: ChatPlatform, chat: string, verb: "approve" | "reject"): Promise<string> {
+  const at = verb === "approve" ? 0 : 1;
+  if (platform === "telegram") {
+    const sent = (await requests(`"chat_id":"${chat}"`)).filter((r) => JSON.stringify(r.body).includes("inline_keyboard"));
+    return (sent.at(-1)!.body as { reply_markup: { inline_keyboard: { callback_data: string }[][] } }).reply_markup.inline_keyboard[0]![at]!.callback_data;
+  }
+  if (platform === "line") {
+    const sent = (await requests(`"to":"${chat}"`)).filter((r) => JSON.stringify(r.body).includes('"confirm"'));
+    return (sent.at(-1)!.body as { messages: { template?: { actions: { data: string }[] } }[] }).messages[1]!.template!.actions[at]!.data;
+  }
+  const sent = (await requests(`/discord/channels/${chat}/messages`)).filter((r) => JSON.stringify(r.body).includes("components"));
+  return (sent.at(-1)!.body as { components: { components: { custom_id: string }[] }[] }).components[0]!.components[at]!.custom_id;
+}
+
+let tapId = 1;
+
+/** Taps the button carrying `data` from `account` on `platform` (`chat` for Discord), signed as the platform signs; returns the reply text. */
+export async function tapVia(platform: ChatPlatform, account: string, data: string, chat = account): Promise<{ status: number; text: string }> {
+  if (platform === "telegram") {
+    const reply = await postTelegram(telegramTap(Number(account), data));
+    return { status: reply.status, text: String(reply.body.text ?? "") };
+  }
+  if (platform === "discord") {
+    const reply = await postDiscord(discordButton(account, chat, data));
+    return { status: reply.status, text: String(reply.body.data?.content ?? "") };
+  }
+  const event = { ...linePostback(account, data), webhookEventId: `01TAP${tapId++}${account}` };
+  const reply = await postLine([event]);
+  const answer = (await requests(event.replyToken)).at(-1)?.body as { messages: { text: string }[] } | undefined;
+  return { status: reply.status, text: answer?.messages[0]?.text ?? "" };
 }

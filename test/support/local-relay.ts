@@ -15,14 +15,16 @@ export interface LocalRelay {
 
 const CONFIG = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
 
-/** Starts the Worker on 127.0.0.1 at a free port. */
-export async function startRelay(options: { signingKey?: string } = {}): Promise<LocalRelay> {
+/** Starts the Worker on 127.0.0.1 at a free port; `vars` are extra plain-text settings (chat apps' tokens and API bases). */
+export async function startRelay(options: { signingKey?: string; vars?: Record<string, string> } = {}): Promise<LocalRelay> {
   process.env.WRANGLER_SEND_METRICS = "false";
   // No network here: miniflare would try to download the Request.cf object on every start.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+  const settings = { ...options.vars, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) };
+  const bindings = Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
   const worker = await unstable_startWorker({
     config: CONFIG,
-    ...(options.signingKey ? { bindings: { RELAY_SIGNING_KEY: { type: "plain_text" as const, value: options.signingKey } } } : {}),
+    ...(Object.keys(bindings).length > 0 ? { bindings } : {}),
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, logLevel: "error", watch: false },
   });
   await worker.ready;

@@ -61,7 +61,7 @@ export class RelayHttp {
     ownerName: string,
     seat: string,
     seatKey: Signer,
-    opts: { human?: boolean; card?: CapabilityCard; nonce?: string; expires?: number } = {},
+    opts: { human?: boolean; card?: CapabilityCard; nonce?: string; expires?: number; configSha256?: string } = {},
   ): Promise<Reply> {
     const request = await signJoin(
       owner,
@@ -73,6 +73,7 @@ export class RelayHttp {
         human: opts.human ?? false,
         nonce: opts.nonce ?? nonceOf(`join:${table}:${seat}:${Math.random()}`),
         expires: opts.expires ?? Date.now() + 60_000,
+        ...(opts.configSha256 === undefined ? {} : { config_sha256: opts.configSha256 }),
       },
       opts.card ?? { summary: `${seat} at the table` },
     );

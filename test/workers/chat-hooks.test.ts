@@ -244,7 +244,7 @@ describe("approve and reject buttons", () => {
     expect(discord.components[0]!.components.map((c) => [c.style, c.custom_id.length <= 100])).toEqual([[3, true], [4, true]]);
   });
 
-  it("answers a tap with how to approve by signature (Telegram answerCallbackQuery, Discord, LINE postback)", async () => {
+  it("answers a tap in each platform's way (answerCallbackQuery alert, ephemeral Discord reply, LINE reply), saying what went wrong when the table is gone", async () => {
     const owner = await keyOf("owner:hook-tap");
     await bindVia("telegram", owner, "9090");
     await bindVia("discord", owner, "9091", "99091");
@@ -254,11 +254,12 @@ describe("approve and reject buttons", () => {
     const tap = await postTelegram(telegramTap(9090, approve));
     expect(tap.body).toMatchObject({ method: "answerCallbackQuery", show_alert: true });
     expect(tap.body.text.length).toBeLessThanOrEqual(200);
-    expect(tap.body.text).toContain("needs your owner signature");
+    expect(tap.body.text).toContain("Could not record this tap: E_TABLE_NOT_FOUND");
     const press = await postDiscord(discordButton("9091", "99091", approve.replace(".a.", ".r.")));
-    expect(press.body.data.content).toContain("trestle reject 7.tao \\-\\-table tap\\-table");
+    expect(press.body).toMatchObject({ type: 4, data: { flags: 64 } });
+    expect(press.body.data.content).toContain("E\\_TABLE\\_NOT\\_FOUND");
     await postLine([linePostback("U9092", approve)]);
-    expect(JSON.stringify((await requests("reply-U9092-")).at(-1)!.body)).toContain("trestle approve 7.tao --table tap-table");
+    expect(JSON.stringify((await requests("reply-U9092-")).at(-1)!.body)).toContain("Could not record this tap");
   });
 
   it("answers a replayed tap with nothing, a tap by another owner's account as not theirs, and junk data as unknown", async () => {
@@ -269,7 +270,7 @@ describe("approve and reject buttons", () => {
     await sendApproval(owner, "tap2-table");
     const data = encodeCallback({ verb: "approve", ref: approvalRef(owner.publicKeyText, "tap2-table:7:approval_needed") });
     const update = telegramTap(9100, data);
-    expect((await postTelegram(update)).body.text).toContain("owner signature");
+    expect((await postTelegram(update)).body.text).toContain("Could not record this tap");
     expect((await postTelegram(update)).body).toEqual({ method: "answerCallbackQuery", callback_query_id: update.callback_query.id });
     expect((await postTelegram(telegramTap(9101, data))).body.text).toContain("another owner");
     expect((await postTelegram(telegramTap(9100, "t1.a.<script>"))).body.text).toContain("unknown");

@@ -12,7 +12,7 @@ import type { CallbackData } from "../../src/chat/callback.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
 import { ApprovalNeededSchema } from "../../src/protocol/schemas/notify.js";
-import { tapOutcome } from "./approvals.js";
+import { tapOutcome, tapReply } from "./approvals.js";
 import { directory, ownerStub, tableStubOf } from "./stubs.js";
 
 /** The reply to send back, or null to stay silent. */
@@ -26,7 +26,7 @@ export async function handleInbound(env: Env, inbound: Inbound): Promise<string 
   const lang = sender.lang ?? (await boundLang(env, owners, sender)) ?? "en";
   if (cmd?.name === "help") return t(lang, "reply.help", { platform: sender.platform });
   if (owners.length === 0) return t(lang, "reply.not_bound", { platform: sender.platform });
-  if (inbound.kind === "tap") return tap(env, owners, lang, inbound.tap);
+  if (inbound.kind === "tap") return tap(env, owners, lang, inbound.tap, sender);
   return cmd ? command(env, sender, owners, lang, cmd) : null;
 }
 
@@ -93,14 +93,13 @@ async function control(env: Env, sender: Sender, owners: string[], lang: Lang, a
   return t(lang, "reply.control_failed", { action, table, message: `${failure.code}: ${failure.message}` });
 }
 
-async function tap(env: Env, owners: string[], lang: Lang, data: CallbackData | null): Promise<string> {
+async function tap(env: Env, owners: string[], lang: Lang, data: CallbackData | null, sender: Sender): Promise<string> {
   if (!data) return t(lang, "reply.tap_unknown");
   for (const key of owners) {
     const found = unwrap(await ownerStub(env, key).approval(key, data.ref));
     if (!found) continue;
     const approval = ApprovalNeededSchema.parse(found);
-    const outcome = tapOutcome(approval, data.verb);
-    return t(lang, "reply.tap_needs_signature", { verb: outcome.verb, table: outcome.table, task: outcome.task });
+    return tapReply(lang, await tapOutcome(env, key, approval, data.verb, sender));
   }
   return t(lang, "reply.tap_not_yours");
 }

@@ -4,6 +4,9 @@
  */
 import type { Command } from "./command.js";
 import { approve } from "./approve.js";
+import { bind } from "./bind.js";
+import { channels } from "./channels.js";
+import { unbind } from "./unbind.js";
 import { create } from "./create.js";
 import { decide } from "./decide.js";
 import { exportCommand } from "./export.js";
@@ -46,6 +49,10 @@ export const COMMANDS: readonly Command[] = [
   verify,
   exportCommand,
   pin,
+  // Chat apps (docs/CHAT-APPS.md): the owner's notification channels.
+  bind,
+  unbind,
+  channels,
 ];
 
 /** The command named `name`, if any. */

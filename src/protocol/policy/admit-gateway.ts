@@ -1,6 +1,7 @@
 /**
  * Judging commit-gateway writes (docs/SPEC.md §5.6): effects name owners of the table; an owner's
- * approval is signed by that owner's key and bound to exactly the task's proposal and effects;
+ * approval is signed by that owner's key (or relay-attested from a chat app where the owner's
+ * chat_approve rules allow, chat-approve.ts) and bound to exactly the task's proposal and effects;
  * only a seat of the task's owner executes (first `progress` makes it the executor), only the
  * executor reports, and only another seat verifies. Each refusal has its own code.
  */
@@ -10,6 +11,7 @@ import { LIMITS } from "../limits.js";
 import { own } from "../records.js";
 import type { ApprovalDraft, AuthoredDraft, EntryDraft, SystemDraftOf } from "../schemas/entry.js";
 import type { Effect, TaskState, TaskStatus } from "../schemas/task.js";
+import { checkChatApproval } from "./chat-approve.js";
 import { checkRequest, checkResponse } from "./requests.js";
 import type { TableState } from "./state.js";
 import { rejectable } from "./tasks.js";
@@ -43,14 +45,16 @@ export function checkGateway(state: TableState, draft: AuthoredDraft): void {
   }
 }
 
-/** Throws unless `draft` is the task owner's own signed approval of exactly that task's proposal and effects. */
+/**
+ * Throws unless `draft` is the task owner's approval of exactly that task's proposal and effects:
+ * signed with the owner's key, or relay-attested from a chat app where `chat_approve` allows it.
+ */
 export function checkApproval(state: TableState, draft: ApprovalDraft): void {
-  if (draft.via !== undefined) {
-    throw new TrestleError("E_FORBIDDEN", `approvals via ${draft.via} are not enabled at this table; sign with the owner key`);
-  }
   const owner = own(state.config.owners, draft.owner);
   if (!owner) throw new TrestleError("E_NOT_OWNER", `"${draft.owner}" is not an owner of this table`);
-  if (draft.author === null || draft.author.key !== owner.public_key) {
+  if (draft.via !== undefined) {
+    if (draft.author !== null) throw new TrestleError("E_SCHEMA", "an approval is relay-attested (via) exactly when it carries no signature");
+  } else if (draft.author === null || draft.author.key !== owner.public_key) {
     throw new TrestleError("E_BAD_SIGNATURE", `an approval is signed with ${draft.owner}'s owner key`);
   }
   const task = taskOf(state, draft.task);
@@ -67,8 +71,10 @@ export function checkApproval(state: TableState, draft: ApprovalDraft): void {
       effects_sha256: task.effects_sha256,
     });
   }
-  if (draft.verdict === "approve") return expectState(task, ["awaiting_approval"], "approval");
-  if (!rejectable(task)) throw stateError(task, "rejection", "execution has started or the task is final");
+  if (draft.verdict === "approve") expectState(task, ["awaiting_approval"], "approval");
+  else if (!rejectable(task)) throw stateError(task, "rejection", "execution has started or the task is final");
+  // Chat approvals (§5.6): a relay-attested approval also needs the owner's chat_approve rules.
+  if (draft.via !== undefined) checkChatApproval(state, draft);
 }
 
 /** Throws unless a join's optional config hash is this table's config (the owner signs the rules it lives by). */

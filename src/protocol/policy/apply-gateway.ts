@@ -2,11 +2,12 @@
  * The commit gateway's part of the fold (docs/SPEC.md §5.6): tasks open and move only on
  * task_opened and task_state entries; a `progress` entry names its executor and restarts the
  * watchdog's clock, as resuming a paused table does; requests open and resolve; an owner's
- * endorsing join makes its rules count.
+ * endorsing join makes its rules count; a task its owner's chat_approve rules cover is recorded.
  */
 import { own } from "../records.js";
 import type { JoinStatement } from "../schemas/join.js";
 import type { SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
+import { chatCovers } from "./chat-approve.js";
 import { applyRequestEntry } from "./requests.js";
 import type { TableState } from "./state.js";
 
@@ -19,6 +20,7 @@ export function applyTaskEntry(state: TableState, entry: TaskEntry): void {
   if (entry.subkind === "task_opened") {
     const { task, owner, proposal, effects_sha256 } = entry.data;
     state.tasks[task] = { id: task, owner, proposal, effects_sha256, state: "awaiting_approval", since: entry.ts, executor: null, opened: entry.seq };
+    if (chatCovers(state.config, owner, entry.data.effects)) state.chat_covered[task] = true;
     return;
   }
   const task = own(state.tasks, entry.data.task);

@@ -38,7 +38,9 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     paused: null,
     tasks: {},
     requests: {},
-    endorsed: [entry.data.creator],
+    // A sub-table's config is signed by the opening seat's key, not by any owner: nobody endorsed it.
+    endorsed: entry.data.parent ? [] : [entry.data.creator],
+    chat_covered: {},
     proposals: [],
     subtables: {},
   };

@@ -92,6 +92,8 @@ export interface TableState {
   tasks: Record<string, TaskState>;
   requests: Record<string, RequestState>;
   endorsed: string[];
+  /** Chat approvals (§5.6): tasks every effect of which their owner's `chat_approve` rules match, recorded when opened. */
+  chat_covered: Record<string, true>;
   /** Proposals open for votes, oldest first. */
   proposals: ProposalState[];
   /** Sub-tables opened here, by table id. */

@@ -8,7 +8,7 @@ import { leafOf } from "../chain.js";
 import { canonicalSha256 } from "../hash.js";
 import { own } from "../records.js";
 import type { SystemDraftOf, UnchainedEntry } from "../schemas/entry.js";
-import type { Effect, TaskReason, TaskState, TaskStatus } from "../schemas/task.js";
+import type { AutoApproveRule, Effect, TaskReason, TaskState, TaskStatus } from "../schemas/task.js";
 import type { TableState } from "./state.js";
 
 /** States a task never leaves. */
@@ -47,11 +47,15 @@ export function globMatch(pattern: string, text: string): boolean {
   return true;
 }
 
+/** Whether `rules` (auto_approve or chat_approve) match every one of `effects`, resource and action both. */
+export function rulesCover(rules: readonly AutoApproveRule[] | undefined, effects: readonly Effect[]): boolean {
+  if (!rules) return false;
+  return effects.every((e) => rules.some((r) => globMatch(r.resource, e.resource) && globMatch(r.action, e.action)));
+}
+
 /** Whether `owner`'s auto_approve rules cover every one of `effects`; rules count only once the owner signed the config. */
 export function autoApproves(state: TableState, owner: string, effects: readonly Effect[]): boolean {
-  const rules = own(state.config.owners, owner)?.auto_approve;
-  if (!rules || !state.endorsed.includes(owner)) return false;
-  return effects.every((e) => rules.some((r) => globMatch(r.resource, e.resource) && globMatch(r.action, e.action)));
+  return state.endorsed.includes(owner) && rulesCover(own(state.config.owners, owner)?.auto_approve, effects);
 }
 
 /** Whether an owner's rejection still counts: nothing has run yet. */

@@ -17,6 +17,8 @@ export const OwnerConfigSchema = z.strictObject({
   approvals: z.enum(["live", "async"]).optional(),
   /** Commit gateway (§5.6): standing approvals; they count once this owner signed the config. */
   auto_approve: z.array(AutoApproveRuleSchema).min(1).max(LIMITS.auto_approve_rules).optional(),
+  /** Chat apps (§5.6): effects a relay-attested tap may approve; like auto_approve, they count once this owner signed the config. */
+  chat_approve: z.array(AutoApproveRuleSchema).min(1).max(LIMITS.chat_approve_rules).optional(),
 });
 export type OwnerConfig = z.infer<typeof OwnerConfigSchema>;
 

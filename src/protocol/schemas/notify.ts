@@ -1,14 +1,15 @@
 /**
  * Owner notifications (docs/SPEC.md §11.3): what a table tells an affected owner's OwnerDO after
  * a write. Each carries `id`, its idempotency key (the same event sent twice is queued once), and
- * the table it is about. `approval_needed` and `task_stalled` are emitted by the commit gateway;
- * `table_opened` is silent (it only adds the table to the owner's list).
+ * the table it is about. `approval_needed` and `task_stalled` are emitted by the commit gateway,
+ * `chat_approval` when a chat tap approved or rejected a task; `table_opened` is silent (it only
+ * adds the table to the owner's list).
  */
 import { z } from "zod";
 import { CloseReasonSchema } from "./entry.js";
 import { ControlViaSchema } from "./control.js";
 import { LabelSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
-import { TaskIdSchema } from "./task.js";
+import { ApprovalVerdictSchema, ApprovalViaSchema, TaskIdSchema } from "./task.js";
 
 /** Longest decision or effect text a notification carries; platforms cut further. */
 export const NOTIFY_TEXT_CHARS = 1000;
@@ -36,6 +37,8 @@ export const ApprovalNeededSchema = z.strictObject({
   proposal_seq: SeqSchema,
   proposer: SeatNameSchema,
   effects: z.array(NotifyEffectSchema).min(1).max(16),
+  /** Whether a tap on Approve counts now (the owner's chat_approve rules, endorsed, match every effect); absent in older events. */
+  chat_approve: z.boolean().optional(),
 });
 /** The floor went to a human seat of this owner. */
 export const FloorToHumanSchema = z.strictObject({
@@ -65,6 +68,15 @@ export const TableControlNoticeSchema = z.strictObject({
   owner: OwnerNameSchema,
   via: ControlViaSchema,
 });
+/** A task of this owner was approved or rejected by a tap in a chat app: relay-attested, so the owner hears of it everywhere. */
+export const ChatApprovalNoticeSchema = z.strictObject({
+  ...Base,
+  type: z.literal("chat_approval"),
+  seq: SeqSchema,
+  task: TaskIdSchema,
+  verdict: ApprovalVerdictSchema,
+  via: ApprovalViaSchema,
+});
 /** The table was opened with this owner listed (silent). */
 export const TableOpenedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_opened"), seq: SeqSchema });
 
@@ -77,6 +89,7 @@ export const NotificationSchema = z.union([
   TableClosedNoticeSchema,
   TableControlNoticeSchema,
   TableOpenedNoticeSchema,
+  ChatApprovalNoticeSchema,
 ]);
 export type Notification = z.infer<typeof NotificationSchema>;
 export type NotificationType = Notification["type"];

@@ -51,7 +51,7 @@ export type Effect = z.infer<typeof EffectSchema>;
 /** The effects of one proposal or decision: 1 to LIMITS.effects. */
 export const EffectsSchema = z.array(EffectSchema).min(1).max(LIMITS.effects);
 
-/** An owner's standing approval: effects whose resource and action both match are approved at once. */
+/** An owner's rule (`auto_approve`, `chat_approve`): it matches effects whose resource and action both match its patterns. */
 export const AutoApproveRuleSchema = z.strictObject({ resource: PatternSchema, action: PatternSchema });
 export type AutoApproveRule = z.infer<typeof AutoApproveRuleSchema>;
 
@@ -82,9 +82,13 @@ export type ApprovalVerdict = z.infer<typeof ApprovalVerdictSchema>;
 export const VerifyVerdictSchema = z.enum(["pass", "fail"]);
 export type VerifyVerdict = z.infer<typeof VerifyVerdictSchema>;
 
-/** A chat app that relays an owner's tap (relay-attested approvals; not enabled in this version). */
+/** A chat app that relays an owner's tap: a relay-attested approval, counted only where `chat_approve` allows (§5.6). */
 export const ApprovalViaSchema = z.enum(["telegram", "line", "discord"]);
 export type ApprovalVia = z.infer<typeof ApprovalViaSchema>;
+
+/** Why a relay-attested approve does not count (E_NEEDS_SIGNATURE `details.reason`, §5.6). */
+export const ChatRefusalSchema = z.enum(["no_rules", "not_endorsed", "not_covered"]);
+export type ChatRefusal = z.infer<typeof ChatRefusalSchema>;
 
 /** The proposal a task came from: its seq and leaf hash (what the owner's approval signs). */
 export const TaskProposalSchema = z.strictObject({ seq: SeqSchema, leaf: Sha256Schema });

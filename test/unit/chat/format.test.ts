@@ -101,6 +101,38 @@ describe("languages", () => {
     expect(renderNotification(approval, KEY, "ja").lines.join("\n")).toContain("引数 {\"pr\":459}");
   });
 
+  it("says on an approval request whether a tap can approve, or names the command that signs, in each language", () => {
+    const yes = { ...approval, chat_approve: true };
+    const no = { ...approval, chat_approve: false };
+    expect(renderNotification(yes, KEY, "en").lines.at(-1)).toContain("Approve here is recorded for you, relay-attested");
+    expect(renderNotification(no, KEY, "en").lines.at(-1)).toBe(
+      "Approving needs your signature: trestle approve t-12 --table t-459 on your own machine, or the MCP approve tool. Reject works here.",
+    );
+    for (const lang of LangSchema.options) {
+      expect(renderNotification(no, KEY, lang).lines.at(-1)).toContain("trestle approve t-12 --table t-459");
+      expect(renderNotification(yes, KEY, lang).lines.at(-1)).toContain("chat_approve");
+      expect(renderNotification(no, KEY, lang).actions).toHaveLength(2);
+    }
+    expect(renderNotification(approval, KEY, "en").lines.at(-1)).toBe('  with {"pr":459}');
+  });
+
+  it("records a tap that approved or rejected, with the warning that it is not the owner's signature, in each language", () => {
+    const record: Notification = { type: "chat_approval", id: "t-459:15:chat_approval", table: "t-459", topic: "Ship?", seq: 15, task: "12.jenny", verdict: "approve", via: "line" };
+    const en = renderNotification(record, KEY, "en");
+    expect(en).toEqual({
+      title: "Recorded from chat",
+      lines: [
+        "Table t-459: Ship?",
+        "Task 12.jenny was approved by a tap in LINE (entry 15).",
+        "The relay attests this tap; it is not your signature. If it was not you, unbind that account (trestle channels, trestle unbind) and check the table.",
+      ],
+      actions: [],
+    });
+    expect(renderNotification({ ...record, verdict: "reject" }, KEY, "ja").lines[1]).toBe("タスク 12.jenny が LINE でのタップにより却下されました（エントリ 15）。");
+    expect(renderNotification(record, KEY, "zh-Hant").title).toBe("來自聊天的記錄");
+    expect(renderNotification(record, KEY, "zh-Hans").lines[2]).toContain("不是你的签名");
+  });
+
   it("fills placeholders without interpreting the values", () => {
     expect(t("en", "line.table", { table: "{topic}", topic: "$& x" })).toBe("Table {topic}: $& x");
   });

@@ -286,11 +286,11 @@ describe("an owner's approval", () => {
       await refused(t, "E_TASK_STATE", () => approve(t, seq, "jenny"));
     });
 
-    it("refuses a relay-attested chat approval while chat approvals are not enabled (E_FORBIDDEN)", async () => {
+    it("refuses a relay-attested chat approval for an owner without chat_approve rules (E_NEEDS_SIGNATURE)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       const draft = await draftOf(t, seq);
-      await refused(t, "E_FORBIDDEN", () => t.l.append({ ...draft, via: "telegram", author: null }));
+      await refused(t, "E_NEEDS_SIGNATURE", () => t.l.append({ ...draft, via: "telegram", author: null }));
     });
 
     it("refuses an approval in the name of someone who is not an owner (E_NOT_OWNER)", async () => {

@@ -50,6 +50,7 @@ describe("notificationsFor the commit gateway", () => {
         proposal_seq: added[0]!.seq,
         proposer: "x",
         effects: [CARD_EFFECT],
+        chat_approve: false,
       },
     ]);
     expect(NotificationSchema.safeParse(map.get(k.jenny.publicKeyText)![0]).success).toBe(true);

@@ -410,3 +410,22 @@ describe("nested sub-tables", () => {
     expect(canonicalize(root.state.subtables)).toBe(canonicalize({ "t-child": { opened: root.state.subtables["t-child"]!.opened, result: toRoot!.seq } }));
   });
 });
+
+describe("when a seat writes owner rules into a sub-table's config", () => {
+  it("ignores auto_approve and chat_approve there: only an owner's own signature endorses rules, and a seat key signed the child", async () => {
+    const parent = await parentTable();
+    const owners = {
+      ...parent.config.owners,
+      jenny: {
+        ...parent.config.owners.jenny!,
+        auto_approve: [{ resource: "taskboard", action: "*" }],
+        chat_approve: [{ resource: "taskboard", action: "*" }],
+        approvals: "async" as const,
+      },
+    };
+    const child = await parent.openChild("b", childConfig(parent, "t-rules", ["a", "b"], { owners, termination: { any: ["rounds_exhausted"] } }));
+    expect(child.state.endorsed).toEqual([]);
+    const [proposal] = await child.write("a", { kind: "proposal", body: "reorder", effects: [{ owner: "jenny", resource: "taskboard", action: "reorder", args: {} }] });
+    expect(child.state.tasks[`${proposal!.seq}.jenny`]).toMatchObject({ state: "awaiting_approval" });
+  });
+});
