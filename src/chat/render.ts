@@ -75,7 +75,7 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
 
 /** The command that signs `verb` for `task` with the owner key, as replies and messages name it. */
 export function signCommand(verb: TapVerb, table: string, task: string): string {
-  return `trestle ${verb} ${table} ${task}`;
+  return `trestle ${verb} ${task} --table ${table}`;
 }
 
 /** A chat app's name as people write it. */

@@ -1,8 +1,20 @@
 /**
- * Human renderings shared by the commands: one line per ledger entry (`[#15] judge decision: …`),
- * a verification report with its coverage, and short head references.
+ * Human renderings shared by the commands: one line per ledger entry (`[#15] judge decision: …`,
+ * task moves and approvals included), effects as `owner: action on resource {args}`, tasks, a
+ * verification report with its coverage, and short head references.
  */
-import { isEntry, projectEntry, type Entry, type HiddenEntry, type ProjectedEntry, type SignedHead, type VerifyReport } from "../protocol/index.js";
+import {
+  canonicalize,
+  isEntry,
+  projectEntry,
+  type Effect,
+  type Entry,
+  type HiddenEntry,
+  type ProjectedEntry,
+  type SignedHead,
+  type TaskState,
+  type VerifyReport,
+} from "../protocol/index.js";
 import type { Styles } from "./output.js";
 
 /** `#seq link…` of a head. */
@@ -18,15 +30,42 @@ export function entryLine(item: Entry | HiddenEntry, c: Styles): string {
 /** One projected entry as a line. */
 export function projectedLine(e: ProjectedEntry, c: Styles): string {
   const seq = c.dim(`[#${e.seq}]`);
-  if (e.kind === "system") return `${seq} ${c.dim(systemText(e.subkind ?? "", e.data ?? {}))}`;
+  if (e.kind === "system") return `${seq} ${c.dim(systemText(e.subkind ?? "", e.data ?? {}, e.body))}`;
+  if (e.kind === "approval") {
+    const data = e.data ?? {};
+    const via = data.via ? ` (via ${String(data.via)})` : " (signed with the owner key)";
+    return `${seq} ${c.cyan(`owner ${String(data.owner)}`)} ${c.bold(`${String(data.verdict)}s`)} task ${String(data.task)}${via}`;
+  }
   const to = e.to ? ` → ${e.to.join(", ")}` : "";
+  const about = gatewayText(e);
   const body = e.body ? `: ${e.body}` : "";
   const more = e.more ? c.dim(` … (${e.more})`) : "";
   const cut = e.truncated ? c.yellow(" (truncated by the relay)") : "";
-  return `${seq} ${c.cyan(e.seat ?? "?")} ${c.bold(e.kind)}${to}${body}${more}${cut}`;
+  const effects = Array.isArray(e.data?.effects) ? (e.data.effects as Effect[]).map((x) => c.yellow(`\n      effect ${effectText(x)}`)).join("") : "";
+  return `${seq} ${c.cyan(e.seat ?? "?")} ${c.bold(e.kind)}${about}${to}${body}${more}${cut}${effects}`;
 }
 
-function systemText(subkind: string, data: Record<string, unknown>): string {
+/** An effect as `owner: action on resource {args}` (args omitted when empty). */
+export function effectText(effect: Effect): string {
+  const args = Object.keys(effect.args).length > 0 ? ` ${canonicalize(effect.args)}` : "";
+  return `${effect.owner}: ${effect.action} on ${effect.resource}${args}`;
+}
+
+/** A task as one line: id, state, executor and the entry that opened it. */
+export function taskLine(task: TaskState, c: Styles): string {
+  const colour = task.state === "verified" ? c.green : task.state === "rejected" || task.state === "failed" || task.state === "stalled" ? c.red : c.yellow;
+  return `${c.bold(task.id)}  ${colour(task.state)}  owner ${task.owner}, executor ${task.executor ?? "-"}, opened by #${task.proposal.seq}`;
+}
+
+/** The task (and vote or verdict) an authored entry is about, as text after its kind. */
+function gatewayText(e: ProjectedEntry): string {
+  const data = e.data ?? {};
+  if (e.kind === "vote") return ` ${e.choice ?? "?"} on #${e.re ?? "?"}`;
+  if (typeof data.task !== "string") return "";
+  return e.kind === "verify" ? ` ${String(data.verdict)} on task ${data.task}` : ` on task ${data.task}`;
+}
+
+function systemText(subkind: string, data: Record<string, unknown>, body: string | undefined): string {
   switch (subkind) {
     case "table_opened":
       return `table opened by ${String(data.creator)}: ${String(data.topic)}`;
@@ -38,6 +77,19 @@ function systemText(subkind: string, data: Record<string, unknown>): string {
       return data.holder === null ? `floor is free (round ${String(data.round)})` : `floor → ${String(data.holder)} (round ${String(data.round)}, ${String(data.reason)})`;
     case "table_closed":
       return `table closed (${String(data.reason)})`;
+    case "task_opened":
+      return `task ${String(data.task)} opened for ${String(data.owner)} by #${String(data.proposal)}`;
+    case "task_state":
+      return `task ${String(data.task)} → ${String(data.state)} (${String(data.reason)}${data.cause === null ? "" : ` #${String(data.cause)}`})`;
+    case "table_paused":
+    case "table_resumed":
+      return `table ${subkind === "table_paused" ? "paused" : "resumed"} by ${String(data.owner)} (${String(data.via)})`;
+    case "decision":
+      return `decision by quorum on #${String(data.proposal)} (${String(data.yes)} yes of ${String(data.electorate)}): ${body ?? ""}`;
+    case "subtable_opened":
+      return `sub-table ${String(data.table)} opened by ${String(data.opener)}: ${String(data.topic)}`;
+    case "subtable_result":
+      return `sub-table ${String(data.table)} closed (${String(data.reason)})${body ? `: ${body}` : ""}`;
     default:
       return `${subkind} ${JSON.stringify(data)}`;
   }

@@ -1,33 +1,53 @@
-/** One-line hints shown under an error, by code: what to do next, in the CLI's own terms. */
+/**
+ * One-line hints shown under an error, by code: what to do next, in the CLI's own terms. Every
+ * code in the closed list has one (the record is total, so a new code cannot land without it).
+ */
 import type { ErrorCode } from "../protocol/index.js";
 
-const HINTS: Partial<Record<ErrorCode, string>> = {
-  E_NOT_FLOOR: "wait for your turn (trestle watch shows the floor), or ask for it: trestle raise-hand",
-  E_NOT_ALLOWED: "the table's rules do not allow this entry now; trestle read shows the floor and rules",
-  E_CLOSED: "the table is closed; trestle history shows how it ended",
-  E_TABLE_NOT_FOUND: "check --table (and --relay: tables live on one relay)",
-  E_TABLE_EXISTS: "a different config already uses this id; pick another id",
-  E_UNKNOWN_SEAT: "check --seat; only declared seats can join, and a seat that left cannot write",
-  E_SEAT_TAKEN: "that seat already has a key; pick another seat",
-  E_NOT_OWNER: "check --owner: it must be an owner listed in the table config",
+const HINTS: Record<ErrorCode, string> = {
+  E_SCHEMA: "the input does not match the protocol; the message names the field",
+  E_NOT_CANONICAL: "use plain JSON with integer numbers only (no fractions, NaN or exponents)",
+  E_TOO_LARGE: "shorten the input; limits are at /.well-known/trestle.json",
+  E_NO_TERMINATION: "add a termination condition, e.g. \"termination\": { \"any\": [\"decision\"] }",
   E_BAD_SIGNATURE: "the key does not hold this seat or owner; check --key / --owner-key",
   E_AUTH: "check --seat/--owner and their keys, and that this machine's clock is right",
-  E_FORBIDDEN: "this seat or owner may not do that here (e.g. only decision_by seats decide)",
+  E_FORBIDDEN: "this seat or owner may not do that here (only decision_by seats decide; only a task's own owner approves it)",
+  E_WRONG_TABLE: "the signed statement names another table; check --table",
   E_EXPIRED: "the statement expired; check this machine's clock or shorten --ttl",
-  E_NO_TERMINATION: "add a termination condition, e.g. \"termination\": { \"any\": [\"decision\"] }",
-  E_SCHEMA: "the input does not match the protocol; the message names the field",
-  E_TOO_LARGE: "shorten the input; limits are at /.well-known/trestle.json",
+  E_NONCE_REUSED: "that nonce already signed something else; run the command again (each run signs with a fresh nonce)",
+  E_NOT_OWNER: "check --owner and each --effect's owner: they must be owners listed in the table config",
+  E_UNKNOWN_SEAT: "check --seat; only declared seats can join, and a seat that left cannot write",
+  E_SEAT_TAKEN: "that seat already has a key; pick another seat",
+  E_SEAT_LIMIT: "the table has no free seat; ask its owners",
+  E_NOT_FLOOR: "wait for your turn (trestle watch shows the floor), or ask for it: trestle raise-hand",
+  E_NOT_ALLOWED: "the table's rules do not allow this entry now; trestle read shows the floor and rules",
+  E_CLOSED: "the table is closed (task work still goes on: approve, progress, receipt, verify --task); trestle history shows how it ended",
+  E_PAUSED: "an owner paused the table; writes resume once an owner resumes it",
   E_FORK: "the relay served a history that contradicts one it signed before; keep the evidence (--json prints it)",
-  E_BAD_RESPONSE: "the relay's answer breaks the protocol; it may be a different program or misbehaving",
-  E_RELAY_KEY: "if the operator really changed the key, forget the old pin: trestle pin --forget --relay <url>",
-  E_KEY_FILE: "create keys with trestle keygen; key files must be chmod 600",
-  E_NETWORK: "is the relay running? start one with npm start, or pass --relay <url>",
+  E_NO_APPROVER:
+    "nobody can answer for that owner now: they can keep `trestle watch --owner <name>` open, bind a chat app, or set \"approvals\": \"async\" in the config",
+  E_UNKNOWN_TASK: "check the task id (<seq>.<owner>); trestle tasks lists the table's tasks",
+  E_TASK_STATE: "the task's state does not allow this (details.state); trestle tasks shows where each task is",
+  E_NOT_EXECUTOR: "only a seat of the task's owner runs it, and only the seat that wrote its first progress reports it",
+  E_SELF_VERIFY: "the executor cannot verify its own task; another seat (a checker) must: trestle verify --task <id> --seat <other>",
+  E_NEEDS_SIGNATURE: "a chat tap cannot approve this task; approve with your owner key: trestle approve <task> --owner <name>",
+  E_APPROVAL_MISMATCH: "the approval does not match the task's proposal or effects; approve again from a fresh read: trestle approve <task>",
+  E_UNKNOWN_REQUEST: "no request with that request_id at this table; trestle history shows the requests",
+  E_WRONG_RESPONSE_TYPE: "answer with the request's own type",
+  E_ALREADY_RESOLVED: "that request already has its answer; trestle history shows it",
+  E_TABLE_EXISTS: "a different config already uses this id; pick another id",
+  E_TABLE_NOT_FOUND: "check --table (and --relay: tables live on one relay)",
+  E_NOT_FOUND: "the relay has no such route; check that --relay points at a trestle relay",
   E_RATE_LIMITED: "slow down and try again later",
   E_UNAVAILABLE: "the relay cannot serve this now; try again later or ask its operator",
   E_INTERNAL: "the relay failed; this is a bug worth reporting",
+  E_NETWORK: "is the relay running? start one with npm start, or pass --relay <url>",
+  E_BAD_RESPONSE: "the relay's answer breaks the protocol; it may be a different program or misbehaving",
+  E_RELAY_KEY: "if the operator really changed the key, forget the old pin: trestle pin --forget --relay <url>",
+  E_KEY_FILE: "create keys with trestle keygen; key files must be chmod 600",
 };
 
-/** The hint for a code, if there is one. */
-export function hintFor(code: ErrorCode): string | undefined {
+/** The hint for a code. */
+export function hintFor(code: ErrorCode): string {
   return HINTS[code];
 }

@@ -31,6 +31,18 @@ export function wantsColor(sink: TextSink, env: NodeJS.ProcessEnv, noColorFlag: 
   return sink.isTTY === true && !noColorFlag && !env.NO_COLOR;
 }
 
+/** ANSI styles when `color`, identity functions otherwise. */
+export function stylesFor(color: boolean): Styles {
+  return {
+    bold: style(color, 1, 22),
+    dim: style(color, 2, 22),
+    red: style(color, 31, 39),
+    green: style(color, 32, 39),
+    yellow: style(color, 33, 39),
+    cyan: style(color, 36, 39),
+  };
+}
+
 /** The CLI's printer. */
 export class Output {
   readonly c: Styles;
@@ -41,14 +53,7 @@ export class Output {
     private readonly stdout: TextSink,
     private readonly stderr: TextSink,
   ) {
-    this.c = {
-      bold: style(color, 1, 22),
-      dim: style(color, 2, 22),
-      red: style(color, 31, 39),
-      green: style(color, 32, 39),
-      yellow: style(color, 33, 39),
-      cyan: style(color, 36, 39),
-    };
+    this.c = stylesFor(color);
   }
 
   /** A command's result: `human` lines, or `data` as one JSON document. */

@@ -11,5 +11,6 @@ export * from "./random.js";
 export * from "./seat.js";
 export * from "./socket.js";
 export * from "./table-client.js";
+export * from "./task-log.js";
 export * from "./verify.js";
 export * from "./websocket.js";

@@ -1,6 +1,7 @@
 /**
- * A seat's WebSocket to its table (docs/SPEC.md §6.3): answers the challenge with the seat key,
- * resumes from the last verified seq, verifies every pushed entry's chain link and every head
+ * A seat's WebSocket to its table (docs/SPEC.md §6.3), or an owner's session: answers the
+ * challenge with the seat key (or the owner key: a live owner session, which counts as somebody who
+ * can answer an approval, §5.6), resumes from the last verified seq, verifies every pushed entry's chain link and every head
  * against the pinned relay key (heads.ts, follow.ts), and reconnects with exponential backoff and
  * jitter after the connection drops. Writes go over the socket with the newest verified head as
  * `known_head`; a write not yet acknowledged is sent again after a reconnect with the same nonce,
@@ -11,6 +12,7 @@ import {
   PONG_FRAME,
   PING_FRAME,
   ServerFrameSchema,
+  signOwnerSocketAuth,
   signSocketAuth,
   signSubmission,
   TrestleError,
@@ -41,13 +43,15 @@ export interface TableSocketHandlers {
   onEvidence?(evidence: Evidence): void;
 }
 
-/** Options for a TableSocket. */
-export interface TableSocketOptions {
+/** Options for a TableSocket: a seat's socket (`seat`), or an owner's session (`owner`). */
+export type TableSocketOptions = SocketCommonOptions & ({ seat: string; owner?: undefined } | { owner: string; seat?: undefined });
+
+/** Options every TableSocket takes. */
+export interface SocketCommonOptions {
   /** ws: or wss: URL of /tables/:id/ws (HttpClient.socketUrl). */
   url: string;
   table: string;
-  seat: string;
-  /** The seat key: answers challenges and signs writes. */
+  /** The seat key (answers challenges and signs writes), or the owner key of an owner session. */
   signer: Signer;
   /** Heads are judged against its pinned relay key; shared with HTTP reads of the same table. */
   tracker: HeadTracker;
@@ -73,7 +77,7 @@ interface Pending {
   reject(error: TrestleError): void;
 }
 
-/** One seat's live connection to one table. */
+/** One seat's (or one owner's) live connection to one table. */
 export class TableSocket {
   private readonly follower: ChainFollower;
   private readonly connect: WireConnect;
@@ -117,9 +121,10 @@ export class TableSocket {
     });
   }
 
-  /** Signs and sends a submission; resolves with its seq once the relay acknowledges it. */
+  /** Signs and sends a submission; resolves with its seq once the relay acknowledges it. An owner session has no seat to write as (E_FORBIDDEN). */
   async submit(input: SeatSubmission): Promise<{ seq: number; head: SignedHead }> {
     const { table, seat, signer } = this.options;
+    if (seat === undefined) throw new TrestleError("E_FORBIDDEN", "an owner session does not speak for a seat");
     const request = await signSubmission(signer, { ...input, table, seat, nonce: randomNonce() } as SubmissionInput);
     return this.send(request);
   }
@@ -177,16 +182,23 @@ export class TableSocket {
   }
 
   private async onFrame(frame: ServerFrame): Promise<void> {
-    const { table, seat, signer, tracker } = this.options;
+    const { table, seat, owner, signer, tracker } = this.options;
     switch (frame.type) {
       case "challenge": {
         if (frame.table !== table) throw new TrestleError("E_BAD_RESPONSE", `the challenge is for table "${frame.table}"`);
-        const sig = await signSocketAuth(signer, { scope: "ws", table, seat, challenge: frame.challenge });
         this.heldAtConnect = tracker.held;
         this.cursorSent = this.follower.position.seq;
+        if (owner !== undefined) {
+          const sig = await signOwnerSocketAuth(signer, { scope: "ws", table, owner, challenge: frame.challenge });
+          return this.write({ type: "owner_auth", owner, sig, cursor: this.cursorSent });
+        }
+        const sig = await signSocketAuth(signer, { scope: "ws", table, seat, challenge: frame.challenge });
         return this.write({ type: "auth", seat, sig, cursor: this.cursorSent });
       }
-      case "welcome": {
+      case "welcome":
+      case "owner_welcome": {
+        const answered = frame.type === "welcome" ? frame.seat === seat : frame.owner === owner;
+        if (!answered) throw new TrestleError("E_BAD_RESPONSE", `the relay welcomed someone other than ${owner ?? seat}`);
         await tracker.observe(frame.head, this.heldAtConnect);
         if (frame.cursor !== this.cursorSent) {
           throw new TrestleError("E_BAD_RESPONSE", `resumed at ${frame.cursor}, not at ${this.cursorSent} as asked`);
@@ -244,7 +256,8 @@ export class TableSocket {
     clearInterval(this.pinger);
     if (this.stopped) return;
     if (code === 4401) {
-      return this.fail(new TrestleError("E_AUTH", `the relay refused this seat's socket: ${reason || "authorization failed"}`));
+      const who = this.options.owner === undefined ? "this seat's socket" : "this owner's session";
+      return this.fail(new TrestleError("E_AUTH", `the relay refused ${who}: ${reason || "authorization failed"}`));
     }
     this.retry();
   }

@@ -176,7 +176,7 @@ describe("when a tap cannot approve", () => {
     const task = await proposed(id, k, [...effects]);
     const before = await head(id);
     const tapped = await tapVia("telegram", account, await buttonData("telegram", account, "approve"));
-    expect(tapped.text).toContain(`Needs your signature: trestle approve ${id} ${task} on your own machine (or the MCP approve tool).`);
+    expect(tapped.text).toContain(`Needs your signature: trestle approve ${task} --table ${id} on your own machine (or the MCP approve tool).`);
     expect(tapped.text).toContain(why);
     expect(tapped.text.length).toBeLessThanOrEqual(200);
     expect(await head(id)).toEqual(before);
@@ -189,7 +189,7 @@ describe("when a tap cannot approve", () => {
     await bound("discord", k.jenny, "96050", "996050");
     const task = await proposed(id, k);
     const sent = (await requests("/discord/channels/996050/messages")).at(-1)!.body as { content: string };
-    expect(sent.content).toContain(`Approving needs your signature: trestle approve ${id.replace(/-/g, "\\-")} ${task}`);
+    expect(sent.content).toContain(`Approving needs your signature: trestle approve ${task} \\-\\-table ${id.replace(/-/g, "\\-")}`);
   });
 
   it("refuses a tap from another owner's bound account, and from an unbound one", async () => {

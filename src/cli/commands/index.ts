@@ -1,8 +1,9 @@
 /**
  * The registry of CLI verbs, in the order `trestle help` lists them. A new verb is one file in
- * this folder plus one line here (approve, reject and tasks arrive with the commit gateway, #3).
+ * this folder plus one line here.
  */
 import type { Command } from "./command.js";
+import { approve } from "./approve.js";
 import { bind } from "./bind.js";
 import { channels } from "./channels.js";
 import { unbind } from "./unbind.js";
@@ -14,11 +15,16 @@ import { join } from "./join.js";
 import { keygen } from "./keygen.js";
 import { pass } from "./pass.js";
 import { pin } from "./pin.js";
+import { progress } from "./progress.js";
 import { propose } from "./propose.js";
 import { raiseHand } from "./raise-hand.js";
 import { read } from "./read.js";
+import { receipt } from "./receipt.js";
+import { reject } from "./reject.js";
 import { say } from "./say.js";
+import { tasks } from "./tasks.js";
 import { verify } from "./verify.js";
+import { vote } from "./vote.js";
 import { watch } from "./watch.js";
 
 /** Every command, by its place in the help list. */
@@ -31,6 +37,12 @@ export const COMMANDS: readonly Command[] = [
   raiseHand,
   propose,
   decide,
+  vote,
+  approve,
+  reject,
+  tasks,
+  progress,
+  receipt,
   read,
   watch,
   history,

@@ -3,33 +3,51 @@
  * (docs/SPEC.md §8.2). A file is checked against the relay key given with --relay-key, or its
  * header's key if this home pinned it for some relay; a table id is exported from the relay first
  * (as --owner or --seat). Heads this home holds for the table are checked too.
+ * `trestle verify --task <id> --verdict pass|fail <reason>` instead writes a `verify` entry: a seat
+ * other than the executor checks a reported task (§5.6).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../../client/node.js";
 import { PublicKeySchema, type VerifyReport } from "../../protocol/index.js";
-import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS } from "../args.js";
+import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
 import { reportLines } from "../format.js";
 import type { Command } from "./command.js";
+import { bodyOf, submitEntry } from "./write.js";
 
-/** `verify`: exit 0 CLEAN, 4 REFUTED, 5 INCONCLUSIVE. */
+/** `verify`: exit 0 CLEAN, 4 REFUTED, 5 INCONCLUSIVE; with --task, a verify entry (exit 0 when written). */
 export const verify: Command = {
   name: "verify",
-  summary: "verify a table or an export file: CLEAN, REFUTED or INCONCLUSIVE",
-  args: "<table | export.jsonl>",
+  summary: "verify a table or export: CLEAN, REFUTED or INCONCLUSIVE (--task: check a reported task)",
+  args: "<table | export.jsonl>  |  --task ID --verdict pass|fail <reason | ->",
   flags: {
     ...OWNER_FLAGS,
     ...SEAT_FLAGS,
     "relay-key": { type: "string", value: "KEY", help: "the relay key to trust for a file (default: its header's key if pinned here)" },
+    task: { type: "string", value: "ID", help: "write a verify entry for this reported task instead (as --seat, not its executor)" },
+    verdict: { type: "string", value: "pass|fail", help: "with --task: what the check found" },
+    ...TABLE_FLAG,
   },
   async run(ctx) {
+    if (ctx.args.values.task !== undefined) return verifyTask(ctx);
+    if (ctx.args.values.verdict !== undefined || ctx.args.values.table !== undefined) {
+      throw new UsageError("--verdict and --table go with --task; to verify a table's transcript, name it: trestle verify <table>");
+    }
     const [target] = positionals(ctx.args, ["table | export.jsonl"]);
     const report = existsSync(target!) ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
     ctx.out.result(reportLines(report, ctx.out.c), report);
     return report.verdict === "CLEAN" ? EXIT.OK : report.verdict === "REFUTED" ? EXIT.REFUTED : EXIT.INCONCLUSIVE;
   },
 };
+
+async function verifyTask(ctx: Context): Promise<void> {
+  const [reason] = positionals(ctx.args, ["reason"]);
+  const verdict = optional(ctx.args, "verdict");
+  if (verdict !== "pass" && verdict !== "fail") throw new UsageError("--verdict must be pass or fail");
+  const body = await bodyOf(ctx, reason, "verify");
+  await submitEntry(ctx, { kind: "verify", task: String(ctx.args.values.task), verdict, body });
+}
 
 async function verifyFile(ctx: Context, path: string): Promise<VerifyReport> {
   const text = readFileSync(path, "utf8");

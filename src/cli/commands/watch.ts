@@ -1,33 +1,43 @@
 /**
- * `trestle watch`: a live tail over the seat's WebSocket. Every entry is chain-verified and every
- * head checked against the pinned relay key before it is printed; the socket reconnects and
- * resumes by itself. Ends when the table closes, on Ctrl-C, or when the relay is caught forking
- * or truncating (exit 4, with the evidence).
+ * `trestle watch`: a live tail over the table's WebSocket, as a seat or, with --owner, as an owner
+ * session (a live approver: while it is open, proposals with effects on this owner's resources may
+ * wait for the owner instead of being refused with E_NO_APPROVER; docs/SPEC.md §5.6, §6.3). Every
+ * entry is chain-verified and every head checked against the pinned relay key before it is
+ * printed; the socket reconnects and resumes by itself. Ends once the table has closed and every
+ * task it saw opened is final, on Ctrl-C, or when the relay is caught forking or truncating (exit
+ * 4, with the evidence).
  */
-import { TableSocket } from "../../client/index.js";
+import { TableSocket, TaskLog } from "../../client/index.js";
 import { isEntry } from "../../protocol/index.js";
-import { integer, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
+import { integer, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { EXIT } from "../exit.js";
 import { entryLine } from "../format.js";
 import type { Command } from "./command.js";
 
-/** `watch`: verified live tail until the table closes (exit 0) or the relay is caught (exit 4). */
+/** `watch`: verified live tail until the table's work is done (exit 0) or the relay is caught (exit 4). */
 export const watch: Command = {
   name: "watch",
-  summary: "follow a table live over WebSocket, verifying every entry and head",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, after: { type: "string", value: "SEQ", help: "print only entries after SEQ (all are still verified)" } },
+  summary: "follow a table live, verified: as a seat, or as a live owner session (--owner)",
+  flags: {
+    ...TABLE_FLAG,
+    ...SEAT_FLAGS,
+    ...OWNER_FLAGS,
+    after: { type: "string", value: "SEQ", help: "print only entries after SEQ (all are still verified)" },
+  },
   async run(ctx) {
     const table = ctx.tableId();
-    const { seat, key } = await ctx.seat();
+    const reader = await ctx.reader();
+    const owner = "owner" in reader.as ? reader.as.owner : undefined;
     const after = integer(ctx.args, "after", 0)!;
     const client = await ctx.table(table);
     await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
+    const tasks = new TaskLog();
     let closed = false;
     const socket: TableSocket = new TableSocket({
       url: client.http.socketUrl(table),
       table,
-      seat,
-      signer: key.signer,
+      ...reader.as,
+      signer: reader.signer,
       tracker: client.tracker,
       handlers: {
         onEntries: (items) => {
@@ -35,7 +45,12 @@ export const watch: Command = {
             if (item.seq > after) ctx.out.line(entryLine(item, ctx.out.c), item);
             if (isEntry(item) && item.kind === "system" && item.subkind === "table_closed") closed = true;
           }
-          if (closed) socket.close();
+          for (const move of tasks.accept(items)) {
+            if (owner !== undefined && move.owner === owner && move.state === "awaiting_approval" && move.seq > after) {
+              ctx.out.note(`task ${move.task} waits for you: trestle approve ${move.task} --owner ${owner} (or trestle reject …)`);
+            }
+          }
+          if (closed && tasks.open().length === 0) socket.close();
         },
         onStatus: (status, detail) => {
           if (status === "reconnecting" && detail) ctx.out.note(`connection lost; reconnecting in ${Math.round(detail.delayMs)} ms (attempt ${detail.attempt})`);
@@ -47,7 +62,8 @@ export const watch: Command = {
     process.once("SIGINT", interrupt);
     try {
       await socket.start();
-      ctx.out.note(`watching ${table} as ${seat}; Ctrl-C to stop`);
+      const who = "seat" in reader.as ? reader.as.seat : `owner ${reader.as.owner} (a live owner session)`;
+      ctx.out.note(`watching ${table} as ${who}; Ctrl-C to stop`);
       const end = await socket.ended;
       if (end.reason === "error") throw end.error;
       return EXIT.OK;

@@ -1,66 +1,62 @@
 /**
- * The shared body of the writing verbs (say, pass, raise-hand, propose, decide): read the text
- * (an argument, or stdin for "-"), build the submission with its optional fields, sign it with the
- * seat key, send it with the newest verified head as known_head, and print the new seq.
+ * The shared body of the writing verbs (say, pass, raise-hand, propose, decide, progress, receipt,
+ * vote, verify --task): read the text (an argument, or stdin for "-"), build the submission with
+ * its optional fields, sign it with the seat key, send it with the newest verified head as
+ * known_head, and print the new seq, with the state of the task the entry moved or the tasks its
+ * effects opened.
  */
-import type { AuthoredKind } from "../../protocol/index.js";
+import type { AuthoredKind, TaskState } from "../../protocol/index.js";
 import type { SeatSubmission } from "../../client/index.js";
-import { integer, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags } from "../args.js";
+import { positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
+import { fieldFlags, readFields, type EntryField } from "../entry-fields.js";
 import { UsageError } from "../exit.js";
-import { headRef } from "../format.js";
+import { headRef, taskLine } from "../format.js";
 import type { Command } from "./command.js";
-
-/** Flags for entries that address seats and cite others (say, propose). */
-export const ADDRESS_FLAGS: Flags = {
-  to: { type: "string", value: "SEATS", help: "comma-separated seats this is addressed to" },
-  re: { type: "string", value: "SEQ", help: "the entry this answers" },
-  ref: { type: "string", multiple: true, value: "REF", help: "a reference: entry:<seq>, task:<id>, table:<id> or https://… (repeatable)" },
-  tokens: { type: "string", value: "N", help: "tokens spent producing this entry (counts toward budget_tokens)" },
-};
 
 /** Which optional fields a kind carries. */
 interface Shape {
   kind: AuthoredKind;
   text: "required" | "optional";
-  fields: readonly ("to" | "re" | "refs" | "budget")[];
+  fields: readonly EntryField[];
 }
 
 /** A writing command for `shape`. */
 export function writeCommand(name: string, summary: string, shape: Shape): Command {
-  const flags: Flags = { ...TABLE_FLAG, ...SEAT_FLAGS };
-  for (const field of shape.fields) {
-    const flag = field === "refs" ? "ref" : field === "budget" ? "tokens" : field;
-    flags[flag] = ADDRESS_FLAGS[flag]!;
-  }
   return {
     name,
     summary,
     args: shape.text === "required" ? "<text | ->" : "[text | -]",
-    flags,
+    flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...fieldFlags(shape.fields) },
     async run(ctx) {
-      const table = ctx.tableId();
-      const { seat, key } = await ctx.seat();
-      const submission = await build(ctx, shape);
-      const client = await ctx.table(table);
-      const result = await client.submit(key.signer, seat, submission);
-      const cut = result.truncated ? ctx.out.c.yellow(" (truncated by the relay to the floor's max_chars)") : "";
-      ctx.out.result(`${shape.kind} written as entry #${result.seq} (head ${headRef(result.head)})${cut}`, result);
+      const [text] = positionals(ctx.args, ["text"], shape.text === "required" ? 1 : 0);
+      const body = await bodyOf(ctx, text, shape.text === "required" ? shape.kind : null);
+      await submitEntry(ctx, { kind: shape.kind, body, ...readFields(ctx.args, shape.fields) } as SeatSubmission);
     },
   };
 }
 
-async function build(ctx: Context, shape: Shape): Promise<SeatSubmission> {
-  const [text] = positionals(ctx.args, ["text"], shape.text === "required" ? 1 : 0);
+/** The body from a positional: itself, stdin for "-" (one trailing newline dropped), "" when absent; `required` names a kind that needs text. */
+export async function bodyOf(ctx: Context, text: string | undefined, required: string | null): Promise<string> {
   const body = text === "-" ? (await ctx.io.stdin()).replace(/\r?\n$/, "") : (text ?? "");
-  const out: Record<string, unknown> = { kind: shape.kind, body };
-  const v = ctx.args.values;
-  if (typeof v.to === "string") out.to = v.to.split(",").map((s) => s.trim()).filter(Boolean);
-  const re = integer(ctx.args, "re");
-  if (re !== undefined) out.re = re;
-  if (Array.isArray(v.ref) && v.ref.length > 0) out.refs = v.ref;
-  const tokens = integer(ctx.args, "tokens");
-  if (tokens !== undefined) out.budget = { tokens };
-  if (shape.text === "required" && body === "") throw new UsageError(`${shape.kind} needs some text`);
-  return out as SeatSubmission;
+  if (required !== null && body === "") throw new UsageError(`${required} needs some text`);
+  return body;
+}
+
+/** Signs and writes `submission` as the seat of --seat at --table, and prints what it did. */
+export async function submitEntry(ctx: Context, submission: SeatSubmission): Promise<void> {
+  const table = ctx.tableId();
+  const { seat, key } = await ctx.seat();
+  const client = await ctx.table(table);
+  const result = await client.submit(key.signer, seat, submission);
+  const c = ctx.out.c;
+  const cut = result.truncated ? c.yellow(" (truncated by the relay to the floor's max_chars)") : "";
+  const lines = [`${submission.kind} written as entry #${result.seq} (head ${headRef(result.head)})${cut}`];
+  let tasks: TaskState[] = [];
+  if ("task" in submission || ("effects" in submission && submission.effects)) {
+    const all = await client.tasks({ signer: key.signer, as: { seat } });
+    tasks = all.filter((t) => ("task" in submission ? t.id === submission.task : t.proposal.seq === result.seq));
+    lines.push(...tasks.map((t) => `task ${taskLine(t, c)}`));
+  }
+  ctx.out.result(lines, tasks.length > 0 ? { ...result, tasks } : result);
 }

@@ -106,10 +106,10 @@ describe("languages", () => {
     const no = { ...approval, chat_approve: false };
     expect(renderNotification(yes, KEY, "en").lines.at(-1)).toContain("Approve here is recorded for you, relay-attested");
     expect(renderNotification(no, KEY, "en").lines.at(-1)).toBe(
-      "Approving needs your signature: trestle approve t-459 t-12 on your own machine, or the MCP approve tool. Reject works here.",
+      "Approving needs your signature: trestle approve t-12 --table t-459 on your own machine, or the MCP approve tool. Reject works here.",
     );
     for (const lang of LangSchema.options) {
-      expect(renderNotification(no, KEY, lang).lines.at(-1)).toContain("trestle approve t-459 t-12");
+      expect(renderNotification(no, KEY, lang).lines.at(-1)).toContain("trestle approve t-12 --table t-459");
       expect(renderNotification(yes, KEY, lang).lines.at(-1)).toContain("chat_approve");
       expect(renderNotification(no, KEY, lang).actions).toHaveLength(2);
     }

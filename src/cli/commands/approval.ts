@@ -1,0 +1,42 @@
+/**
+ * The shared body of `trestle approve` and `trestle reject` (docs/SPEC.md §5.6): the owner names a
+ * task (`<seq>.<owner>`) or the seq of the proposal or decision that opened it; the client reads
+ * that entry from the verified ledger and signs, with the owner key, exactly the effects it holds.
+ * A task of another owner is refused before anything is signed (E_FORBIDDEN, as the relay would).
+ */
+import { TaskIdSchema, TrestleError, type ApprovalVerdict } from "../../protocol/index.js";
+import { OWNER_FLAGS, positionals, TABLE_FLAG } from "../args.js";
+import { UsageError } from "../exit.js";
+import { headRef } from "../format.js";
+import type { Command } from "./command.js";
+
+/** The command that answers a task with `verdict`. */
+export function approvalCommand(verdict: ApprovalVerdict, summary: string): Command {
+  return {
+    name: verdict,
+    summary,
+    args: "<task | seq>",
+    flags: { ...TABLE_FLAG, ...OWNER_FLAGS },
+    async run(ctx) {
+      const [target] = positionals(ctx.args, ["task | seq"]);
+      const table = ctx.tableId();
+      const { owner, key } = await ctx.owner();
+      const seq = proposalSeq(target!, owner);
+      const client = await ctx.table(table);
+      const answer = await client.approve(key.signer, owner, seq, verdict);
+      const c = ctx.out.c;
+      const state = answer.state === "rejected" ? c.red(answer.state) : c.green(answer.state);
+      ctx.out.result(`task ${c.bold(answer.task)} ${verdict}d by ${owner}: now ${state} (entry #${answer.seq}, head ${headRef(answer.head)})`, answer);
+    },
+  };
+}
+
+/** The proposal seq a target names: a bare seq, or a task id that must be `owner`'s. */
+function proposalSeq(target: string, owner: string): number {
+  if (/^[1-9][0-9]{0,15}$/.test(target)) return Number(target);
+  if (!TaskIdSchema.safeParse(target).success) throw new UsageError(`"${target}" is neither a task id (<seq>.<owner>) nor a seq`);
+  const dot = target.indexOf(".");
+  const taskOwner = target.slice(dot + 1);
+  if (taskOwner !== owner) throw new TrestleError("E_FORBIDDEN", `task ${target} is ${taskOwner}'s; only ${taskOwner}'s key answers it, not ${owner}'s`);
+  return Number(target.slice(0, dot));
+}
