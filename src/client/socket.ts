@@ -6,11 +6,14 @@
  * `known_head`; a write not yet acknowledged is sent again after a reconnect with the same nonce,
  * which the relay answers with the same seq (retries are idempotent). Anything the relay sends
  * that contradicts the chain or a held head ends the session with the error (and evidence).
+ * With `owner` instead of `seat`, the socket is an owner session (§6.3): the owner key answers the
+ * challenge, every entry is pushed and verified the same way, and nothing can be submitted.
  */
 import {
   PONG_FRAME,
   PING_FRAME,
   ServerFrameSchema,
+  signOwnerSocketAuth,
   signSocketAuth,
   signSubmission,
   TrestleError,
@@ -41,13 +44,15 @@ export interface TableSocketHandlers {
   onEvidence?(evidence: Evidence): void;
 }
 
-/** Options for a TableSocket. */
-export interface TableSocketOptions {
+/** Options for a TableSocket: a seat's socket, or an owner session (`owner` instead of `seat`). */
+export type TableSocketOptions = SocketCommonOptions & ({ seat: string; owner?: undefined } | { owner: string; seat?: undefined });
+
+/** Options every TableSocket takes. */
+export interface SocketCommonOptions {
   /** ws: or wss: URL of /tables/:id/ws (HttpClient.socketUrl). */
   url: string;
   table: string;
-  seat: string;
-  /** The seat key: answers challenges and signs writes. */
+  /** The seat key (answers challenges and signs writes), or for an owner session the owner key. */
   signer: Signer;
   /** Heads are judged against its pinned relay key; shared with HTTP reads of the same table. */
   tracker: HeadTracker;
@@ -120,6 +125,7 @@ export class TableSocket {
   /** Signs and sends a submission; resolves with its seq once the relay acknowledges it. */
   async submit(input: SeatSubmission): Promise<{ seq: number; head: SignedHead }> {
     const { table, seat, signer } = this.options;
+    if (seat === undefined) throw new TrestleError("E_FORBIDDEN", "an owner session does not speak for a seat");
     const request = await signSubmission(signer, { ...input, table, seat, nonce: randomNonce() } as SubmissionInput);
     return this.send(request);
   }
@@ -177,16 +183,23 @@ export class TableSocket {
   }
 
   private async onFrame(frame: ServerFrame): Promise<void> {
-    const { table, seat, signer, tracker } = this.options;
+    const { table, seat, owner, signer, tracker } = this.options;
     switch (frame.type) {
       case "challenge": {
         if (frame.table !== table) throw new TrestleError("E_BAD_RESPONSE", `the challenge is for table "${frame.table}"`);
-        const sig = await signSocketAuth(signer, { scope: "ws", table, seat, challenge: frame.challenge });
         this.heldAtConnect = tracker.held;
         this.cursorSent = this.follower.position.seq;
-        return this.write({ type: "auth", seat, sig, cursor: this.cursorSent });
+        const cursor = this.cursorSent;
+        if (owner !== undefined) {
+          const sig = await signOwnerSocketAuth(signer, { scope: "ws", table, owner, challenge: frame.challenge });
+          return this.write({ type: "owner_auth", owner, sig, cursor });
+        }
+        const sig = await signSocketAuth(signer, { scope: "ws", table, seat, challenge: frame.challenge });
+        return this.write({ type: "auth", seat, sig, cursor });
       }
-      case "welcome": {
+      case "welcome":
+      case "owner_welcome": {
+        if ((frame.type === "owner_welcome") !== (owner !== undefined)) throw new TrestleError("E_BAD_RESPONSE", `the relay answered with ${frame.type}`);
         await tracker.observe(frame.head, this.heldAtConnect);
         if (frame.cursor !== this.cursorSent) {
           throw new TrestleError("E_BAD_RESPONSE", `resumed at ${frame.cursor}, not at ${this.cursorSent} as asked`);
