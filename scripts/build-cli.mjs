@@ -1,5 +1,5 @@
 /**
- * Bundles the CLI (src/cli/run.ts and what it imports from src/) into dist/trestle.mjs with
+ * Bundles the CLI (src/cli/run.ts and what it imports from src/, the MCP server included) into dist/trestle.mjs with
  * esbuild: one ESM file for Node 20, npm packages left as imports. `npm install` / `npm ci` run it
  * (the `prepare` script), `npm test` runs it, and bin/trestle.mjs runs it again whenever a source
  * file is newer than the bundle. Writes to a temporary file and renames, so concurrent builds
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const BUNDLE = join(ROOT, "dist", "trestle.mjs");
-const SOURCES = ["src/protocol", "src/client", "src/cli"].map((d) => join(ROOT, d));
+const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp"].map((d) => join(ROOT, d));
 
 /** Newest modification time (ms) of any .ts file the CLI is built from. */
 export function newestSource() {

@@ -9,6 +9,7 @@ import { exportCommand } from "./export.js";
 import { history } from "./history.js";
 import { join } from "./join.js";
 import { keygen } from "./keygen.js";
+import { mcp } from "./mcp.js";
 import { pass } from "./pass.js";
 import { pin } from "./pin.js";
 import { propose } from "./propose.js";
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   verify,
   exportCommand,
   pin,
+  mcp,
 ];
 
 /** The command named `name`, if any. */
