@@ -1,5 +1,5 @@
 /**
- * Bundles the CLI (src/cli/run.ts) and the demo (src/demo/run.ts), with what they import from
+ * Bundles the CLI (src/cli/run.ts, the MCP server included) and the demo (src/demo/run.ts), with what they import from
  * src/, into dist/trestle.mjs and dist/demo.mjs with esbuild: one ESM file each for Node 20, npm
  * packages left as imports. `npm install` / `npm ci` run it (the `prepare` script), `npm test` runs
  * it, and bin/trestle.mjs and scripts/demo.mjs run it again whenever a source file is newer than a
@@ -18,7 +18,7 @@ const ENTRIES = [
   { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
 ];
-const SOURCES = ["src/protocol", "src/client", "src/cli", "src/demo"].map((d) => join(ROOT, d));
+const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo"].map((d) => join(ROOT, d));
 
 /** Newest modification time (ms) of any .ts file the bundles are built from. */
 export function newestSource() {

@@ -45,6 +45,7 @@ const HINTS: Record<ErrorCode, string> = {
   E_BAD_RESPONSE: "the relay's answer breaks the protocol; it may be a different program or misbehaving",
   E_RELAY_KEY: "if the operator really changed the key, forget the old pin: trestle pin --forget --relay <url>",
   E_KEY_FILE: "create keys with trestle keygen; key files must be chmod 600",
+  E_NOT_CONFIRMED: "the owner did not confirm in the agent; approve from a terminal instead: trestle approve <task> --owner <name>",
 };
 
 /** The hint for a code. */

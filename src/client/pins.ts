@@ -6,7 +6,7 @@
  * verified head of each table, so a relay that later serves a shorter or different ledger is
  * caught even by a new process.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { PublicKeySchema, SignedHeadSchema, TableIdSchema, TrestleError, type SignedHead } from "../protocol/index.js";
@@ -116,6 +116,20 @@ export class FileHeadStore implements HeadStore {
 
   save(head: SignedHead): void {
     writeAtomically(this.pathOf(head.relay, head.table), JSON.stringify(head) + "\n");
+  }
+
+  /** The tables this home holds a head for at the relay with key `relay`, sorted. */
+  tables(relay: string): string[] {
+    if (!PublicKeySchema.safeParse(relay).success) return [];
+    try {
+      return readdirSync(join(this.home, "heads", relay))
+        .filter((name) => name.endsWith(".json"))
+        .map((name) => name.slice(0, -".json".length))
+        .filter((table) => TableIdSchema.safeParse(table).success)
+        .sort();
+    } catch {
+      return [];
+    }
   }
 
   private pathOf(relay: string, table: string): string {

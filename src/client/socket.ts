@@ -7,6 +7,8 @@
  * `known_head`; a write not yet acknowledged is sent again after a reconnect with the same nonce,
  * which the relay answers with the same seq (retries are idempotent). Anything the relay sends
  * that contradicts the chain or a held head ends the session with the error (and evidence).
+ * With `owner` instead of `seat`, the socket is an owner session (§6.3): the owner key answers the
+ * challenge, every entry is pushed and verified the same way, and nothing can be submitted.
  */
 import {
   PONG_FRAME,

@@ -49,6 +49,8 @@ export const ERROR_CODES = {
   E_BAD_RESPONSE: { http: 502, message: "the relay's answer does not follow the protocol" },
   E_RELAY_KEY: { http: 502, message: "the relay's key is not the one pinned for it" },
   E_KEY_FILE: { http: 400, message: "a key file is missing, malformed or readable by others" },
+  // MCP server (src/mcp): an owner signature it will not make without its human.
+  E_NOT_CONFIRMED: { http: 403, message: "the owner did not confirm this in person" },
 } as const satisfies Record<string, { http: number; message: string }>;
 
 /** A code from the closed list. */

@@ -13,6 +13,7 @@ import { exportCommand } from "./export.js";
 import { history } from "./history.js";
 import { join } from "./join.js";
 import { keygen } from "./keygen.js";
+import { mcp } from "./mcp.js";
 import { pass } from "./pass.js";
 import { pin } from "./pin.js";
 import { progress } from "./progress.js";
@@ -53,6 +54,8 @@ export const COMMANDS: readonly Command[] = [
   bind,
   unbind,
   channels,
+  // The MCP server (docs/MCP.md).
+  mcp,
 ];
 
 /** The command named `name`, if any. */

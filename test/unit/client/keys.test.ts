@@ -121,4 +121,17 @@ describe("the head store", () => {
     expect(store.load(relay.publicKeyText, "t-460")).toBeNull();
     expect(store.load("../../etc", "t-459")).toBeNull();
   });
+
+  it("lists the tables it holds a head for at one relay, and nothing for a key that is not one", async () => {
+    const relay = await keyOf("relay");
+    const other = await keyOf("relay-2");
+    const dir = home();
+    const store = new FileHeadStore(dir);
+    for (const table of ["t-b", "t-a"]) store.save(await signHead(relay, { table, seq: 1, link: "ab".repeat(32) }));
+    store.save(await signHead(other, { table: "t-c", seq: 1, link: "ab".repeat(32) }));
+    writeFileSync(join(dir, "heads", relay.publicKeyText, "NOT A TABLE.json"), "{}");
+    expect(store.tables(relay.publicKeyText)).toEqual(["t-a", "t-b"]);
+    expect(store.tables("../..")).toEqual([]);
+    expect(store.tables((await keyOf("relay-3")).publicKeyText)).toEqual([]);
+  });
 });

@@ -1,0 +1,106 @@
+/**
+ * An owner's verdict on a task, made through this server only with its human: the model's call
+ * to trestle_approve or trestle_reject is a request, never the decision. The server reads the
+ * proposal from the verified ledger, shows the human exactly the effects their key would sign
+ * for, in plain words, through MCP elicitation, and signs only on an explicit yes. A client that
+ * cannot elicit, a decline, a cancel or no answer is E_NOT_CONFIRMED and nothing is signed; the
+ * owner can always answer from a terminal instead (`trestle approve` / `trestle reject`).
+ */
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { safeJson, safeLine } from "../client/guards/framing.js";
+import {
+  canonicalSha256,
+  effectsByOwner,
+  isEntry,
+  leafOf,
+  rejectable,
+  TrestleError,
+  type ApprovalVerdict,
+  type ApproveResponse,
+  type Effect,
+  type Entry,
+} from "../protocol/index.js";
+import type { ToolContext } from "./tool.js";
+
+/** What the human is shown: the table, task, verdict and the proposal with this owner's effects. */
+export interface ApprovalAsk {
+  table: string;
+  task: string;
+  owner: string;
+  verdict: ApprovalVerdict;
+  proposal: Entry & { kind: "proposal" | "decision" };
+  effects: readonly Effect[];
+}
+
+/** The elicitation message: plain words, every value from the table reduced to a safe line or safe JSON. */
+export function approvalMessage(ask: ApprovalAsk): string {
+  const verb = ask.verdict === "approve" ? "APPROVE" : "REJECT";
+  const lines = [
+    `trestle: sign with your owner key (${ask.owner}) to ${verb} task ${ask.task} at table ${ask.table}?`,
+    "",
+    `${ask.verdict === "approve" ? "Approving lets a seat of yours run" : "Rejecting refuses, for good,"} these actions on your resources (exactly what the signature covers, read from the verified ledger):`,
+    ...ask.effects.map((e, i) => `  ${i + 1}. ${effectLine(e)}`),
+    "",
+    `Asked for by seat ${ask.proposal.seat} in entry #${ask.proposal.seq} (a ${ask.proposal.kind}).`,
+    `Its text, as written by that seat (not verified, and not instructions to you): "${safeLine(ask.proposal.body, 300)}"`,
+    `The signature binds proposal ${leafOf(ask.proposal).slice(0, 16)}… and effects ${canonicalSha256(ask.effects).slice(0, 16)}….`,
+    "",
+    `Your AI agent asked for this; only you decide. Declining signs nothing.`,
+  ];
+  return lines.join("\n");
+}
+
+/** One effect in plain words: `action` on `resource`, then each argument. */
+export function effectLine(effect: Effect): string {
+  const args = Object.entries(effect.args).map(([key, value]) => `${safeLine(key, 64)} = ${safeJson(value)}`);
+  return `${safeLine(effect.action, 64)} on ${safeLine(effect.resource, 128)}${args.length > 0 ? ` with ${args.join(", ")}` : " (no arguments)"}`;
+}
+
+/** Asks the human, then signs `verdict` on `task` with the owner key; throws E_NOT_CONFIRMED unless they said yes. */
+export async function answerTask(ctx: ToolContext, table: string, task: string, verdict: ApprovalVerdict): Promise<ApproveResponse> {
+  const { session } = ctx;
+  const owner = await session.ownerKey();
+  const [seqText, taskOwner] = splitTask(task);
+  if (taskOwner !== owner.name) {
+    throw new TrestleError("E_FORBIDDEN", `task ${task} belongs to owner ${taskOwner}; this server holds ${owner.name}'s key, and nobody answers another owner's task`);
+  }
+  if (!ctx.canElicit()) {
+    throw new TrestleError("E_NOT_CONFIRMED", `this MCP client cannot ask your owner (no elicitation), so nothing was signed for task ${task}`, { reason: "no_elicitation" });
+  }
+  const client = await session.client(table);
+  const reader = { signer: owner.signer, as: { owner: owner.name } };
+  const state = (await client.tasks(reader)).find((t) => t.id === task);
+  if (!state) throw new TrestleError("E_UNKNOWN_TASK", `no task ${task} at table ${table}`);
+  const allowed = verdict === "approve" ? state.state === "awaiting_approval" : rejectable(state);
+  if (!allowed) throw new TrestleError("E_TASK_STATE", `task ${task} is ${state.state}; it cannot be ${verdict === "approve" ? "approved" : "rejected"} now`, { state: state.state });
+  const proposal = (await client.history(reader)).items.find((item): item is Entry => isEntry(item) && item.seq === Number(seqText));
+  if (!proposal || (proposal.kind !== "proposal" && proposal.kind !== "decision") || !proposal.effects) {
+    throw new TrestleError("E_UNKNOWN_TASK", `entry ${seqText} at table ${table} is not a proposal or decision with effects`);
+  }
+  const effects = effectsByOwner(proposal.effects).get(owner.name) ?? [];
+  await confirm(ctx, { table, task, owner: owner.name, verdict, proposal, effects });
+  return client.approve(owner.signer, owner.name, proposal.seq, verdict);
+}
+
+async function confirm(ctx: ToolContext, ask: ApprovalAsk): Promise<void> {
+  const field = ask.verdict === "approve" ? "Approve and sign with my owner key" : "Reject and sign with my owner key";
+  let answer;
+  try {
+    answer = await ctx.elicit({
+      mode: "form",
+      message: approvalMessage(ask),
+      requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: field, default: false } }, required: ["confirm"] },
+    });
+  } catch (error) {
+    const why = error instanceof McpError ? `the request to your owner failed (${error.message})` : "the request to your owner failed";
+    throw new TrestleError("E_NOT_CONFIRMED", `${why}; nothing was signed for task ${ask.task}`, { reason: "no_answer" });
+  }
+  if (answer.action === "accept" && answer.content?.confirm === true) return;
+  const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
+  throw new TrestleError("E_NOT_CONFIRMED", `your owner did not confirm (${reason}); nothing was signed for task ${ask.task}`, { reason });
+}
+
+function splitTask(task: string): [string, string] {
+  const dot = task.indexOf(".");
+  return [task.slice(0, dot), task.slice(dot + 1)];
+}

@@ -1,0 +1,35 @@
+/**
+ * Hints under an MCP tool error, by code: what the model can do next, in tool names. Codes whose
+ * CLI hint already fits (src/cli/hints.ts) fall back to it, so there is one hint per situation.
+ */
+import { hintFor } from "../cli/hints.js";
+import type { ErrorCode } from "../protocol/index.js";
+
+const HINTS: Partial<Record<ErrorCode, string>> = {
+  E_SCHEMA: "fix the argument the message names; the tool's input schema lists every field and its format",
+  E_NOT_FLOOR: "call trestle_wait until you hold the floor, or trestle_raise_hand to ask for it",
+  E_NOT_ALLOWED: "the table's rules do not allow this entry now; trestle_read shows the floor and the rules",
+  E_CLOSED: "the table is closed; task work (progress, receipt, verify) still goes on; trestle_history shows how it ended",
+  E_PAUSED: "an owner paused the table; wait (trestle_wait) until an owner resumes it",
+  E_TABLE_NOT_FOUND: "check the table id (trestle_tables lists the tables this server knows), or create one with trestle_create_table",
+  E_UNKNOWN_SEAT: "join first (trestle_join), or check the seat name: only seats the config declares can join",
+  E_SEAT_TAKEN: "that seat already has a key; an owner may seat another declared seat",
+  E_NOT_OWNER: "the owner key this server holds is not an owner in that table's config",
+  E_BAD_SIGNATURE: "the key this server holds does not hold that seat or owner; the owner checks TRESTLE_SEAT_KEY_FILE and TRESTLE_OWNER_KEY_FILE",
+  E_AUTH: "this seat is not seated at that table yet (trestle_join), or this machine's clock is off",
+  E_KEY_FILE: "the owner sets TRESTLE_SEAT_KEY_FILE or TRESTLE_OWNER_KEY_FILE in this server's environment (keys come from trestle keygen, chmod 600)",
+  E_NETWORK: "is the relay running? the owner checks TRESTLE_URL in this server's environment",
+  E_RELAY_KEY: "stop: the relay's key changed; only the owner can check and accept it (trestle pin --forget in a terminal)",
+  E_FORK: "stop and tell the owner: the relay served a history that contradicts one it signed; the details are evidence",
+  E_NO_APPROVER: "nobody can answer for that owner now; the owner runs this server with their key and an MCP client that can ask them, or trestle watch",
+  E_UNKNOWN_TASK: "check the task id (<seq>.<owner>); trestle_read and trestle_memory list the tasks",
+  E_TASK_STATE: "the task is not in a state that allows this; trestle_memory shows each task's state",
+  E_NOT_EXECUTOR: "only the seat that ran the task (a seat of its owner) reports it; call trestle_progress first to become its executor",
+  E_SELF_VERIFY: "another seat must verify this task: you executed it",
+  E_NOT_CONFIRMED: "only the owner can confirm this, in person: they run trestle approve (or trestle reject) in a terminal, or use an MCP client that can ask them (elicitation)",
+};
+
+/** The hint for `code` in tool terms, else the CLI's, else none. */
+export function mcpHint(code: ErrorCode): string | undefined {
+  return HINTS[code] ?? hintFor(code);
+}

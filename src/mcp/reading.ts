@@ -1,0 +1,105 @@
+/**
+ * Reading a seat's projection for the model, shared by `trestle_read` and `trestle_wait`, with
+ * per-session state per table (session.ts ReadState): the prefix (rules, seats, decisions) is sent
+ * on the first read and again only when `prefix_sha256` changes; the tail only from the cursor of
+ * the last read on, capped so one result stays readable (the rest comes with the next read).
+ */
+import { frameInert, safeLine, type InertItem } from "../client/guards/framing.js";
+import type { Projection, ProjectedEntry } from "../protocol/index.js";
+import { entryItem, prefixItems } from "./render.js";
+import type { ToolContext, ToolReply } from "./tool.js";
+
+/** At most this many characters of entry bodies go into one result. */
+const BODY_BUDGET = 60_000;
+
+/** A projection fetched for the seat, not yet delivered to the model. */
+export interface View {
+  table: string;
+  seat: string;
+  projection: Projection;
+}
+
+/** Fetches the seat's projection after what the model has read (from the start when `fromStart`). */
+export async function fetchView(ctx: ToolContext, table: string, fromStart: boolean): Promise<View> {
+  const { session } = ctx;
+  const client = await session.client(table);
+  const seat = await session.seatKey();
+  const state = session.readState(table);
+  if (fromStart) {
+    state.cursor = 0;
+    state.prefix = null;
+  }
+  const projection = await client.projection({ signer: seat.signer, as: { seat: seat.name } }, state.cursor);
+  return { table, seat: seat.name, projection };
+}
+
+/** Why `trestle_wait` should return now, or null: the table closed, the seat holds the floor, or another seat's entry is new. */
+export function wakeReason(view: View): string | null {
+  const { projection: p, seat } = view;
+  if (p.closed !== null) return `the table is closed (${p.closed})`;
+  if (p.floor.yours) return "you hold the floor";
+  const news = p.tail.filter((e) => e.seat !== seat && !(e.kind === "system" && e.subkind === "floor"));
+  return news.length > 0 ? `${news.length} new ${news.length === 1 ? "entry" : "entries"} from the table` : null;
+}
+
+/** Delivers `view` to the model: advances the read state, and builds the reply with `lead` status lines first. */
+export function deliver(ctx: ToolContext, view: View, limit: number, lead: readonly string[] = []): ToolReply {
+  const { projection: p, seat, table } = view;
+  const state = ctx.session.readState(table);
+  const sendPrefix = state.prefix !== p.prefix_sha256;
+  const firstRead = state.prefix === null;
+  const { shown, rest } = cap(p.tail, limit);
+  const cursor = rest > 0 ? shown[shown.length - 1]!.seq : p.cursor;
+  state.cursor = cursor;
+  state.prefix = p.prefix_sha256;
+  const more = rest > 0 || p.more;
+  const status = [
+    ...lead,
+    `table ${table}: you are seat ${seat}.`,
+    floorLine(p),
+    ...taskLines(p, seat),
+    `${shown.length} new ${shown.length === 1 ? "entry" : "entries"} below; read up to #${cursor}.${more ? " More follow: call trestle_read again." : ""}`,
+    sendPrefix
+      ? `The table's prefix (topic, rules, seats and their cards, decisions in force) is below: ${firstRead ? "first read" : "it changed since your last read"}.`
+      : `The prefix is unchanged since your last read (sha256 ${p.prefix_sha256.slice(0, 12)}…), so it is not repeated.`,
+  ].map((line) => safeLine(line, 2000));
+  const items: InertItem[] = [...(sendPrefix ? prefixItems(p.prefix, seat) : []), ...shown.map((e) => entryItem(e, seat))];
+  return {
+    status,
+    owner: sendPrefix ? ctx.session.instructions() : null,
+    data: items.length > 0 ? frameInert(items, ctx.boundary()) : null,
+  };
+}
+
+function floorLine(p: Projection): string {
+  if (p.closed !== null) return `The table is closed (${p.closed}); only task work (progress, receipt, verify) is still admitted.`;
+  if (p.prefix.rules.topology.kind === "open") return "Open table: any seated seat may write at any time.";
+  if (p.floor.yours) return `You hold the floor (round ${p.floor.round}): say, pass, propose or decide now.`;
+  return p.floor.holder === null ? `Nobody holds the floor (round ${p.floor.round}).` : `${p.floor.holder} holds the floor (round ${p.floor.round}); trestle_wait until it is your turn.`;
+}
+
+function taskLines(p: Projection, seat: string): string[] {
+  if (p.tasks.length === 0) return [];
+  const owner = p.prefix.seats.find((s) => s.name === seat)?.owner;
+  const lines = [`Open tasks: ${p.tasks.map((t) => `${t.id} ${t.state} (proposal #${t.proposal}${t.executor ? `, executor ${t.executor}` : ""})`).join("; ")}.`];
+  const mine = p.tasks.filter((t) => t.executor === seat && (t.state === "running" || t.state === "stalled"));
+  if (mine.length > 0) lines.push(`You execute: ${mine.map((t) => t.id).join(", ")} (report with trestle_progress and trestle_receipt).`);
+  const waiting = p.tasks.filter((t) => t.state === "awaiting_approval");
+  const yours = waiting.filter((t) => t.owner === owner);
+  if (yours.length > 0) lines.push(`Awaiting YOUR owner's approval: ${yours.map((t) => t.id).join(", ")}. Only they decide: trestle_approve or trestle_reject asks them in person.`);
+  const others = waiting.filter((t) => t.owner !== owner);
+  if (others.length > 0) lines.push(`Awaiting other owners' approval: ${others.map((t) => `${t.id} (owner ${t.owner})`).join(", ")}.`);
+  return lines;
+}
+
+function cap(tail: readonly ProjectedEntry[], limit: number): { shown: ProjectedEntry[]; rest: number } {
+  let budget = BODY_BUDGET;
+  const shown: ProjectedEntry[] = [];
+  for (const entry of tail) {
+    const size = entry.body?.length ?? 0;
+    if (shown.length >= limit || (shown.length > 0 && size > budget)) break;
+    shown.push(entry);
+    budget -= size;
+  }
+  return { shown, rest: tail.length - shown.length };
+}

@@ -1,0 +1,189 @@
+/**
+ * One MCP session's state (one stdio process, or one in-process server in tests): the settings,
+ * the active table, a verified TableClient per table (relay pinned on first use, newest head kept
+ * in the trestle home), what the model has read of each table (cursor and prefix hash), the live
+ * sockets, and the keys, card and owner instructions, each read from its file when first needed.
+ * Nothing a tool receives can change a key, the card or the instructions: no tool writes them.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { createKeyFile, openTable, readKeyFile, type LoadedKey, type Reader, type TableClient } from "../client/node.js";
+import { CapabilityCardSchema, parseOrThrow, TrestleError, type CapabilityCard, type Signer } from "../protocol/index.js";
+import type { McpSettings } from "./config.js";
+import { ENV } from "./config.js";
+import { LiveTable } from "./live.js";
+
+/** A key this server holds, with the name it acts under. */
+export interface Identity {
+  name: string;
+  signer: Signer;
+  path: string;
+}
+
+/** What the model has read of one table: the cursor of its last read and the prefix hash it was sent. */
+export interface ReadState {
+  cursor: number;
+  prefix: string | null;
+}
+
+/** What a session needs from outside; tests pass their own. */
+export interface SessionDeps {
+  /** Diagnostics, never the protocol stream (stderr in the stdio server). */
+  log(text: string): void;
+}
+
+/** Per-table state. */
+interface Slot {
+  client: Promise<TableClient>;
+  live: LiveTable | null;
+  read: ReadState;
+}
+
+/** The state of one MCP session. */
+export class McpSession {
+  /** The table tools act on when they are not given one. */
+  active: string | undefined;
+  private readonly slots = new Map<string, Slot>();
+  private owner: Promise<Identity> | null = null;
+  private seat: Promise<Identity> | null = null;
+
+  constructor(
+    readonly settings: McpSettings,
+    readonly deps: SessionDeps,
+  ) {
+    this.active = settings.table;
+  }
+
+  /** The table named, else the active one; E_SCHEMA with a hint when neither exists. */
+  tableId(given?: string): string {
+    const table = given ?? this.active;
+    if (table === undefined) {
+      throw new TrestleError("E_SCHEMA", `no table: pass \`table\`, set ${ENV.table} in the server's environment, or create or join one first`);
+    }
+    return table;
+  }
+
+  /** Every table this session has touched, in first-use order. */
+  get tables(): string[] {
+    return [...this.slots.keys()];
+  }
+
+  /** The verified client for `table` (pinning the relay on first use). */
+  client(table: string): Promise<TableClient> {
+    return this.slot(table).client;
+  }
+
+  /** The live sockets of `table`. */
+  async live(table: string): Promise<LiveTable> {
+    const slot = this.slot(table);
+    slot.live ??= new LiveTable(await slot.client, this.deps.log);
+    return slot.live;
+  }
+
+  /** What the model has read of `table` (mutable: read and wait advance it). */
+  readState(table: string): ReadState {
+    return this.slot(table).read;
+  }
+
+  /** The owner key (TRESTLE_OWNER_KEY_FILE, or <home>/owners/<TRESTLE_OWNER>.json); E_KEY_FILE if none is configured. */
+  ownerKey(): Promise<Identity> {
+    this.owner ??= this.load("owner", this.settings.ownerKeyFile, this.settings.owner, ENV.ownerKeyFile, ENV.owner);
+    this.owner.catch(() => (this.owner = null));
+    return this.owner;
+  }
+
+  /** Whether an owner key is configured (it may still fail to load). */
+  get hasOwner(): boolean {
+    return this.settings.ownerKeyFile !== undefined;
+  }
+
+  /** The seat key (TRESTLE_SEAT_KEY_FILE, or <home>/seats/<TRESTLE_SEAT>.json); E_KEY_FILE if none is configured. */
+  seatKey(): Promise<Identity> {
+    this.seat ??= this.load("seat", this.settings.seatKeyFile, this.settings.seat, ENV.seatKeyFile, ENV.seat);
+    this.seat.catch(() => (this.seat = null));
+    return this.seat;
+  }
+
+  /** The seat key, created (mode 0600) if its file does not exist yet: `trestle_join` seats a new key like `trestle join` does. */
+  async seatKeyCreating(): Promise<{ identity: Identity; created: boolean }> {
+    const { seatKeyFile: path, seat: name } = this.settings;
+    if (path === undefined || name === undefined || existsSync(path)) return { identity: await this.seatKey(), created: false };
+    const created = identity(await createKeyFile(path, "seat", name), name);
+    this.seat = Promise.resolve(created);
+    return { identity: created, created: true };
+  }
+
+  /** A reader as `prefer` when that key is configured, else as the other one. */
+  async reader(prefer: "seat" | "owner" = "seat"): Promise<Reader> {
+    const asSeat = prefer === "seat" ? this.settings.seatKeyFile !== undefined : this.settings.ownerKeyFile === undefined;
+    if (asSeat) {
+      const seat = await this.seatKey();
+      return { signer: seat.signer, as: { seat: seat.name } };
+    }
+    const owner = await this.ownerKey();
+    return { signer: owner.signer, as: { owner: owner.name } };
+  }
+
+  /** The seat's capability card from TRESTLE_CARD_FILE (an empty card when none is configured). */
+  card(): CapabilityCard {
+    const path = this.settings.cardFile;
+    if (path === undefined) return {};
+    return parseOrThrow(CapabilityCardSchema, readJson(path, "capability card"), `the capability card ${path}`);
+  }
+
+  /** The owner's standing instructions for this seat (TRESTLE_INSTRUCTIONS_FILE), or null. */
+  instructions(): string | null {
+    const path = this.settings.instructionsFile;
+    if (path === undefined) return null;
+    try {
+      return readFileSync(path, "utf8").trim() || null;
+    } catch (error) {
+      this.deps.log(`cannot read the instructions file ${path}: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  /** Closes every socket. */
+  close(): void {
+    for (const slot of this.slots.values()) slot.live?.close();
+  }
+
+  private slot(table: string): Slot {
+    let slot = this.slots.get(table);
+    if (!slot) {
+      const client = openTable({
+        relay: this.settings.url,
+        table,
+        home: this.settings.home,
+        onFirstUse: (url, key) => this.deps.log(`pinned relay ${url} to key ${key} (first use)`),
+      });
+      slot = { client, live: null, read: { cursor: 0, prefix: null } };
+      this.slots.set(table, slot);
+      client.catch(() => this.slots.delete(table));
+    }
+    return slot;
+  }
+
+  private async load(role: "owner" | "seat", path: string | undefined, name: string | undefined, pathVar: string, nameVar: string): Promise<Identity> {
+    if (path === undefined) throw new TrestleError("E_KEY_FILE", `this server holds no ${role} key: set ${pathVar} (or ${nameVar}) in its environment`);
+    const key = await readKeyFile(path, role);
+    return identity(key, name ?? key.name);
+  }
+}
+
+function identity(key: LoadedKey, name: string): Identity {
+  return { name, signer: key.signer, path: key.path };
+}
+
+function readJson(path: string, what: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new TrestleError("E_SCHEMA", `cannot read the ${what} ${path}: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new TrestleError("E_SCHEMA", `the ${what} ${path} is not JSON`);
+  }
+}

@@ -1,0 +1,22 @@
+/** Argument schemas several tools share, taken from the protocol's own submission schemas. */
+import { SaySubmissionSchema, TableIdSchema, TaskIdSchema } from "../../protocol/index.js";
+
+const say = SaySubmissionSchema.shape;
+
+/** `table`: which table; the active one when left out. */
+export const TableArg = TableIdSchema.optional().describe("the table id; default: the active table (TRESTLE_TABLE, or the last one created or joined)");
+
+/** `to`: the seats an entry is addressed to. */
+export const ToArg = say.to.describe("seats this is addressed to");
+
+/** `re`: the entry this one answers. */
+export const ReArg = say.re.describe("the seq of the entry this answers");
+
+/** `refs`: references (entry:<seq>, task:<seq>.<owner>, table:<id>, https://…). */
+export const RefsArg = say.refs.describe("references: entry:<seq>, task:<seq>.<owner>, table:<id> or https://…");
+
+/** `tokens`: tokens spent producing the entry (counts toward a budget_tokens termination). */
+export const TokensArg = say.budget.unwrap().shape.tokens.optional().describe("tokens you spent producing this entry (counts toward budget_tokens)");
+
+/** `task`: a task id. */
+export const TaskArg = TaskIdSchema.describe("the task id, <seq>.<owner> (e.g. 12.tao)");

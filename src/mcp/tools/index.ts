@@ -1,0 +1,58 @@
+/**
+ * The registry of MCP tools, in the order clients list them. A new tool is one file in this
+ * folder plus one line here; its name starts with `trestle_` (a test checks every one).
+ */
+import type { Tool } from "../tool.js";
+import { approve } from "./approve.js";
+import { close } from "./close.js";
+import { createTable } from "./create-table.js";
+import { decide } from "./decide.js";
+import { history } from "./history.js";
+import { invite } from "./invite.js";
+import { join } from "./join.js";
+import { memory } from "./memory.js";
+import { notifyStatus } from "./notify-status.js";
+import { pass } from "./pass.js";
+import { progress } from "./progress.js";
+import { propose } from "./propose.js";
+import { raiseHand } from "./raise-hand.js";
+import { read } from "./read.js";
+import { receipt } from "./receipt.js";
+import { reject } from "./reject.js";
+import { say } from "./say.js";
+import { tables } from "./tables.js";
+import { verify } from "./verify.js";
+import { verifyChain } from "./verify-chain.js";
+import { wait } from "./wait.js";
+import { whoami } from "./whoami.js";
+
+/** Every tool the server offers. */
+export const TOOLS: readonly Tool[] = [
+  whoami,
+  createTable,
+  invite,
+  join,
+  read,
+  wait,
+  say,
+  pass,
+  raiseHand,
+  propose,
+  decide,
+  approve,
+  reject,
+  progress,
+  receipt,
+  verify,
+  memory,
+  history,
+  verifyChain,
+  tables,
+  close,
+  notifyStatus,
+];
+
+/** The tool named `name`, if any. */
+export function findTool(name: string): Tool | undefined {
+  return TOOLS.find((t) => t.name === name);
+}

@@ -1,0 +1,39 @@
+/** `trestle_notify_status`: the owner's chat channels and their delivery health (docs/SPEC.md §11.4). */
+import { z } from "zod";
+import { safeLine } from "../../client/guards/framing.js";
+import { OwnerClient } from "../../client/owner.js";
+import type { ChannelHealth } from "../../protocol/index.js";
+import { defineTool } from "../tool.js";
+
+/** Reads channel health with the owner key. */
+export const notifyStatus = defineTool({
+  name: "trestle_notify_status",
+  title: "Check your owner's notification channels",
+  description:
+    "Whether your owner can be reached: each chat account bound to their key (Telegram, LINE, Discord) with its delivery health. A channel that never delivered is UNPROVEN and does not count as a way to reach them.",
+  input: z.strictObject({}),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  async run(_args, ctx) {
+    const owner = await ctx.session.ownerKey();
+    const health = await new OwnerClient(ctx.session.settings.url, owner.signer).channels();
+    return {
+      status: [
+        `Notification channels of owner ${owner.name} (key ${health.owner_key}):`,
+        ...(health.channels.length === 0 ? ["  none bound (the owner binds one with trestle bind in a terminal)"] : health.channels.map(channelLine)),
+        health.has_proven_channel
+          ? "At least one channel has delivered, so the relay can reach your owner for approvals."
+          : "No channel has ever delivered: the relay cannot count on reaching your owner this way (UNPROVEN).",
+      ],
+    };
+  },
+});
+
+function channelLine(c: ChannelHealth): string {
+  const last = c.last_attempt ? `; last attempt ${c.last_attempt.status}${c.last_attempt.reason ? ` (${c.last_attempt.reason})` : ""} at ${iso(c.last_attempt.at)}` : "";
+  const delivered = c.last_delivered_at === null ? "never delivered" : `${c.delivered} delivered, last at ${iso(c.last_delivered_at)}`;
+  return safeLine(`  ${c.platform} ${c.account} "${c.label}": ${c.state.toUpperCase()}, ${delivered}${last}`, 500);
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,100 @@
+/**
+ * The tool list as a client sees it, and argument errors: no relay needed. Every tool is named
+ * trestle_*, its inputSchema is valid JSON Schema (compiled by the SDK's own validator) and is
+ * exactly its zod schema converted, and both accept and refuse the same arguments.
+ */
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { TOOLS } from "../../../src/mcp/tools/index.js";
+import { blocksOf, inProcess, makeHome, type Mcp } from "../../support/mcp.js";
+
+let mcp: Mcp;
+beforeAll(async () => {
+  const home = await makeHome("http://127.0.0.1:9", "tao", "bot-tao");
+  mcp = await inProcess({ ...home.settings, table: "t-nowhere" });
+});
+afterAll(() => mcp?.close());
+
+const ISSUE_TOOLS = [
+  "whoami", "create_table", "invite", "join", "read", "wait", "say", "pass", "raise_hand", "propose", "decide", "approve", "reject",
+  "progress", "receipt", "verify", "memory", "history", "verify_chain", "tables", "close", "notify_status",
+].map((name) => `trestle_${name}`);
+
+/** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */
+const SAMPLES: Record<string, { good: Record<string, unknown>[]; bad: Record<string, unknown>[] }> = {
+  trestle_say: { good: [{ text: "hi" }, { text: "hi", to: ["bot-jenny"], re: 3, refs: ["entry:2"], tokens: 10 }], bad: [{}, { text: "" }, { text: "hi", re: 0 }, { text: "hi", extra: 1 }] },
+  trestle_propose: {
+    good: [{ text: "do it", effects: [{ owner: "tao", resource: "taskboard", action: "create_card", args: { title: "x" } }] }],
+    bad: [{ text: "do it", effects: [] }, { text: "do it", effects: [{ owner: "tao", resource: "Bad Resource", action: "x", args: {} }] }],
+  },
+  trestle_wait: { good: [{}, { timeout_s: 0 }, { timeout_s: 300 }], bad: [{ timeout_s: 301 }, { timeout_s: -1 }, { timeout_s: 1.5 }] },
+  trestle_approve: { good: [{ task: "12.tao" }], bad: [{}, { task: "tao.12" }, { task: "12.tao", verdict: "approve" }] },
+  trestle_verify: { good: [{ task: "3.jenny", verdict: "pass", reason: "checked" }], bad: [{ task: "3.jenny", verdict: "ok", reason: "x" }, { task: "3.jenny", verdict: "pass", reason: "" }] },
+  trestle_create_table: {
+    good: [{ config: { id: "t-1", topic: "x", owners: { tao: { public_key: "A".repeat(43) } }, topology: { kind: "open" }, termination: { any: ["decision"] } } }],
+    bad: [{ config: { id: "T", topic: "x" } }, {}],
+  },
+  trestle_close: { good: [{}, { action: "resume" }], bad: [{ action: "close" }] },
+};
+
+describe("tools/list", () => {
+  it("lists exactly the tools the issue names, each prefixed trestle_", async () => {
+    const { tools } = await mcp.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...ISSUE_TOOLS].sort());
+    expect(TOOLS.map((t) => t.name)).toEqual(tools.map((t) => t.name));
+  });
+
+  it("gives every tool a valid JSON Schema that is exactly its zod schema, a title, a description and annotations", async () => {
+    const validator = new AjvJsonSchemaValidator();
+    const { tools } = await mcp.client.listTools();
+    for (const listed of tools) {
+      const tool = TOOLS.find((t) => t.name === listed.name)!;
+      expect(listed.inputSchema).toEqual({ ...z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }), type: "object" });
+      expect(() => validator.getValidator(listed.inputSchema)).not.toThrow();
+      expect(listed.title && listed.description && listed.annotations).toBeTruthy();
+    }
+  });
+
+  it.each(Object.entries(SAMPLES))("%s: the JSON Schema and the zod schema accept and refuse the same arguments", async (name, { good, bad }) => {
+    const validator = new AjvJsonSchemaValidator();
+    const { tools } = await mcp.client.listTools();
+    const check = validator.getValidator(tools.find((t) => t.name === name)!.inputSchema);
+    const tool = TOOLS.find((t) => t.name === name)!;
+    for (const args of good) expect([name, check(args).valid, tool.input.safeParse(args).success]).toEqual([name, true, true]);
+    for (const args of bad) expect([name, check(args).valid, tool.input.safeParse(args).success]).toEqual([name, false, false]);
+  });
+});
+
+describe("when the arguments are wrong", () => {
+  it("answers with an isError result carrying E_SCHEMA, the failing path and a hint, never a protocol error", async () => {
+    const result = await mcp.call("trestle_say", { text: "hi", re: 0 });
+    expect(result.isError).toBe(true);
+    const [text] = blocksOf(result);
+    expect(text).toMatch(/^error E_SCHEMA: arguments at re: /);
+    expect(text).toMatch(/\nhint: fix the argument the message names/);
+  });
+
+  it("refuses unknown arguments instead of dropping them", async () => {
+    const result = await mcp.call("trestle_pass", { text: "ok", to: ["bot-jenny"] });
+    expect(result.isError).toBe(true);
+    expect(blocksOf(result)[0]).toMatch(/^error E_SCHEMA: arguments: Unrecognized key/);
+  });
+
+  it("refuses effects the protocol refuses, with the protocol's own code", async () => {
+    const args = { text: "x", effects: [{ owner: "tao", resource: "taskboard", action: "go", args: { n: 1.5 } }] };
+    const result = await mcp.call("trestle_propose", args);
+    expect(result.isError).toBe(true);
+    expect(blocksOf(result)[0]).toMatch(/^error E_SCHEMA: submission at effects\[0\]\.args/);
+  });
+
+  it("reports an unreachable relay as E_NETWORK with a hint about TRESTLE_URL", async () => {
+    const result = await mcp.call("trestle_read");
+    expect(result.isError).toBe(true);
+    expect(blocksOf(result)[0]).toMatch(/^error E_NETWORK: .*\nhint: is the relay running\? the owner checks TRESTLE_URL/s);
+  });
+
+  it("rejects an unknown tool name as a protocol error (the tool does not exist)", async () => {
+    await expect(mcp.call("trestle_fly")).rejects.toThrow(/no tool named trestle_fly/);
+  });
+});
