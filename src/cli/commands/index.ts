@@ -50,12 +50,12 @@ export const COMMANDS: readonly Command[] = [
   verify,
   exportCommand,
   pin,
+  // The MCP server (docs/MCP.md).
+  mcp,
   // Chat apps (docs/CHAT-APPS.md): the owner's notification channels.
   bind,
   unbind,
   channels,
-  // The MCP server (docs/MCP.md).
-  mcp,
 ];
 
 /** The command named `name`, if any. */
