@@ -1,6 +1,7 @@
 import { SELF, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  approvalStatementFor,
   canonicalize,
   checkResultAgainstChild,
   ed25519,
@@ -18,6 +19,7 @@ import type { TableDO } from "../../durable-objects/table/table.js";
 import { deliveryOf } from "../../durable-objects/table/results.js";
 import { RelayHttp, type Reply } from "../support/relay-http.js";
 import { cast, keyOf, type Cast } from "../support/table-fixture.js";
+import { approveHttp, CARD_EFFECT } from "../support/gateway.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
@@ -136,6 +138,34 @@ describe("sub-tables over HTTP", () => {
     expect(await headOf(root)).toEqual(rootHead);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("reports the child's close, not task work after it: a retry after an approval sends the same result, which matches the child's ledger", async () => {
+    const [root, child] = ["work-root", "work-child"];
+    await seatedRoot(root);
+    const config = subConfig(child, root, ["a", "b"], { kind: "broadcast", order: ["a", "b"], rounds: 1 });
+    config.owners.jenny = { ...config.owners.jenny!, approvals: "async" };
+    await relay.openSubtable(root, seatKeys.a!, "a", config);
+    await say(child, "a", { kind: "say", body: "a" });
+    const decided = await say(child, "b", { kind: "decision", body: "put it on the board", effects: [CARD_EFFECT] });
+    expect(decided.status).toBe(201);
+    const rootHead = await headOf(root);
+    const delivered = await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage));
+    expect(delivered).toEqual({ delivered: rootHead.seq });
+
+    // Task work goes on after the close (§5.6); then the delivery is forgotten, as a crash before recording it would.
+    const decision = (await entriesOf(child)).find((e) => e.kind === "decision")!;
+    const approval = await approveHttp(relay, "jenny", k.jenny, approvalStatementFor(decision, "jenny", { verdict: "approve", nonce: "work-approval-nonce-0001" }));
+    expect(approval.status).toBe(201);
+    await runInDurableObject(stub(child), async (_: TableDO, state) => {
+      state.storage.sql.exec("DELETE FROM meta WHERE key = 'subtable_result_delivery'");
+      await state.storage.setAlarm(Date.now() + 60_000);
+    });
+    expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+    expect(await headOf(root)).toEqual(rootHead);
+    expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
+    const result = (await entriesOf(root)).find((e) => e.kind === "system" && e.subkind === "subtable_result")!;
+    expect(checkResultAgainstChild(result, await entriesOf(child))).toBeNull();
   });
 
   it("records a result the closed parent refuses as refused for good, without retrying", async () => {
