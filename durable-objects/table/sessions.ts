@@ -150,19 +150,25 @@ export class Sessions {
   }
 }
 
-/** Sends a socket its entries in (cursor, head.seq] in frames of bounded size; synchronous, so
- * two callers can never send the same entry twice. */
+/**
+ * Sends a socket its entries in (cursor, head.seq] in frames of bounded size; synchronous, so
+ * two callers can never send the same entry twice. A seat that left reads nothing after its
+ * seat_left (§6.2): its socket gets entries up to that one, then closes (E_UNKNOWN_SEAT).
+ */
 function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
   const attachment = ws.deserializeAttachment() as Attachment | null;
   if (!attachment?.seat && !attachment?.owner) return;
+  const left = attachment.seat !== null && host.state ? (own(host.state.seats, attachment.seat)?.left ?? null) : null;
+  const until = left === null ? head.seq : Math.min(head.seq, left);
   let cursor = attachment.cursor;
-  while (cursor < head.seq) {
-    const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= head.seq);
+  while (cursor < until) {
+    const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= until);
     if (batch.length === 0 || !host.state) break;
     const reader = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
     cursor = sendEntries(ws, viewOf(host.state.config, reader, batch), head);
   }
   if (cursor !== attachment.cursor) ws.serializeAttachment({ ...attachment, cursor });
+  if (left !== null && cursor >= left) ws.close(wsCloseCodeOf("E_UNKNOWN_SEAT"), `seat ${attachment.seat} left the table`);
 }
 
 function sendEntries(ws: WebSocket, entries: readonly (Entry | HiddenEntry)[], head: SignedHead): number {

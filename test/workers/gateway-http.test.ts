@@ -6,6 +6,7 @@ import {
   signApproval,
   signSocketAuth,
   signSubmission,
+  wsCloseCodeOf,
   type ApprovalStatement,
   type Effect,
   type Entry,
@@ -171,6 +172,24 @@ describe("task work over HTTP", () => {
     await refused(id, "E_WRONG_RESPONSE_TYPE", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "shutdown", verdict: "approve" }));
     expect((await write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "approve" })).status).toBe(201);
     await refused(id, "E_ALREADY_RESOLVED", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "reject" }));
+  });
+
+  it("stops pushing to the socket of a seat that left by shutdown: it gets its seat_left, then the socket closes", async () => {
+    const id = "gw-shutdown-socket";
+    await room(id);
+    const socket = await TestSocket.open(fetcher, id);
+    await socket.auth(id, "y2", await keyOf("seat:y2"));
+    const closed = new Promise<number>((resolve) => socket.ws.addEventListener("close", (e) => resolve(e.code)));
+    expect((await write(id, "x", { kind: "request", request_id: "bye-y2", type: "shutdown", to: ["y2"], body: "please leave" })).status).toBe(201);
+    const left = await write(id, "y2", { kind: "response", request_id: "bye-y2", type: "shutdown", verdict: "approve" });
+    expect(left.status).toBe(201);
+    await socket.until(left.body.head.seq);
+    const after = await write(id, "x", { kind: "say", body: "said after y2 left" });
+    expect(after.status).toBe(201);
+    // A seat that left cannot read (§6.2); its socket is not a way around that.
+    expect(await closed).toBe(wsCloseCodeOf("E_UNKNOWN_SEAT"));
+    expect(socket.seqs()).not.toContain(after.body.seq);
+    expect(socket.seqs().at(-1)).toBe(left.body.head.seq);
   });
 
   it("refuses GET /tasks without a signed authorization", async () => {
