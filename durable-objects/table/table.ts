@@ -130,8 +130,8 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/tasks?after= */
   async tasks(auth: ReadAuth, after: number): Promise<Result<TasksResponse>> {
     return guarded(async () => {
-      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
-      return readTasks(this.requireState(), after);
+      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      return readTasks(this.requireState(), after, principal);
     });
   }
 
