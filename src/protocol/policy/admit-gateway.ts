@@ -14,7 +14,7 @@ import type { Effect, TaskState, TaskStatus } from "../schemas/task.js";
 import { checkChatApproval } from "./chat-approve.js";
 import { checkRequest, checkResponse } from "./requests.js";
 import type { TableState } from "./state.js";
-import { rejectable } from "./tasks.js";
+import { rejectable, taskOf } from "./tasks.js";
 
 /** Throws the refusal for the gateway part of an authored draft (already checked by checkAuthored). */
 export function checkGateway(state: TableState, draft: AuthoredDraft): void {
@@ -102,12 +102,6 @@ function checkEffects(state: TableState, effects: readonly Effect[]): void {
       throw new TrestleError("E_NOT_OWNER", `effects[${i}].owner "${effect.owner}" is not an owner of this table`);
     }
   });
-}
-
-function taskOf(state: TableState, id: string): TaskState {
-  const task = own(state.tasks, id);
-  if (!task) throw new TrestleError("E_UNKNOWN_TASK", `no task "${id}" at this table`);
-  return task;
 }
 
 function checkExecutor(state: TableState, task: TaskState, seat: string): void {

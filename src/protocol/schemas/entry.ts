@@ -301,7 +301,7 @@ export const TaskStateEntrySchema = system(
   }),
   z.null(),
 );
-/** The table closed; no further writes are accepted. */
+/** The table closed; after it only task work is accepted (approvals, progress, receipts, verifications, stalls; §5.6). */
 export const TableClosedEntrySchema = system(
   "table_closed",
   z.strictObject({ reason: CloseReasonSchema }),
