@@ -11,7 +11,7 @@ import { taskOf } from "../../src/protocol/policy/tasks.js";
 import { own } from "../../src/protocol/records.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { ApprovalVerdict } from "../../src/protocol/schemas/task.js";
-import { commit, requireTable, retried, type TableHost, type WriteOutcome } from "./writes.js";
+import { commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
 import { chatEventNonce } from "./chat-nonce.js";
 
 /** A tap on an approve or reject button, attested by the relay. */
@@ -33,5 +33,5 @@ export function writeAttestedApproval(host: TableHost, input: AttestedApproval):
     throw new TrestleError("E_FORBIDDEN", `task ${task.id} belongs to ${task.owner}, whose key this chat account is not bound to`);
   }
   const draft = chatApprovalDraft(state, { task: task.id, verdict: input.verdict, via: input.via, nonce: chatEventNonce("chat-approval", input.event_id) });
-  return retried(host, draft) ?? commit(host, draft);
+  return commit(host, draft);
 }

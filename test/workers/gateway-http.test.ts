@@ -241,6 +241,45 @@ describe("E_NO_APPROVER", () => {
   });
 });
 
+describe("when the same proposal arrives twice while the relay asks whether somebody can approve", () => {
+  /** Makes the table's channel probe wait until `callers` writes are inside it, then answer yes to all. */
+  async function probeHoldingFor(id: string, callers: number): Promise<void> {
+    await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (t: TableDO) => {
+      let arrived = 0;
+      let release!: () => void;
+      const all = new Promise<void>((resolve) => (release = resolve));
+      const probe = async () => {
+        if (++arrived === callers) release();
+        await all;
+        return true;
+      };
+      Object.assign(t, { channels: probe });
+    });
+  }
+
+  it("answers both with the one entry, and a different statement under that nonce with E_NONCE_REUSED", async () => {
+    const id = "gw-probe-race";
+    await room(id);
+    await probeHoldingFor(id, 3);
+    const key = await keyOf("seat:y");
+    const submission = { table: id, seat: "y", nonce: nonceOf(`${id}:race`), kind: "proposal" as const, body: "merge it", effects: [MERGE] };
+    const same = await signSubmission(key, submission);
+    const other = await signSubmission(key, { ...submission, body: "merge it now" });
+    const before = await relay.request("GET", `/tables/${id}/head`);
+    const [first, again, reused] = await Promise.all([
+      relay.request("POST", `/tables/${id}/entries`, same),
+      relay.request("POST", `/tables/${id}/entries`, same),
+      relay.request("POST", `/tables/${id}/entries`, other),
+    ]);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.seq).toBe(first.body.seq);
+    expect(reused.body).toMatchObject({ error: { code: "E_NONCE_REUSED" } });
+    const after = await relay.request("GET", `/tables/${id}/head`);
+    // The proposal, tao's task_opened: nothing more.
+    expect(after.body.seq).toBe(before.body.seq + 2);
+  });
+});
+
 describe("owner sessions", () => {
   it("approve over the socket, but only for their own owner", async () => {
     const id = "gw-session-approve";
