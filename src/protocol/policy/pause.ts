@@ -13,9 +13,6 @@ import { presentSeats, type TableState } from "./state.js";
 /** A pause or resume entry (draft or appended). */
 export type ControlDraft = SystemDraftOf<"table_paused"> | SystemDraftOf<"table_resumed">;
 
-/** The subkinds that are table controls. */
-export const CONTROL_SUBKINDS: ReadonlySet<string> = new Set(["table_paused", "table_resumed"]);
-
 /** The action a control entry records. */
 export function actionOf(entry: Pick<ControlDraft, "subkind">): ControlAction {
   return entry.subkind === "table_paused" ? "pause" : "resume";

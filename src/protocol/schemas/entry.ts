@@ -203,9 +203,6 @@ export type Truncated = z.infer<typeof TruncatedSchema>;
 
 const Relay = { seq: SeqSchema, ts: MillisSchema, leaf: Sha256Schema, link: Sha256Schema };
 
-/** Relay-assigned entry fields; everything else in an authored entry is what the seat signed. */
-export const RELAY_FIELDS = ["seq", "ts", "leaf", "link", "truncated", "author"] as const;
-
 const authoredEntry = <S extends (typeof SUBMISSIONS)[number]>(s: S) =>
   s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
 
