@@ -17,6 +17,7 @@ import {
 } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { deliveryOf } from "../../durable-objects/table/results.js";
+import { readExport } from "../../durable-objects/table/reads.js";
 import { RelayHttp, type Reply } from "../support/relay-http.js";
 import { cast, keyOf, type Cast } from "../support/table-fixture.js";
 import { approveHttp, CARD_EFFECT } from "../support/gateway.js";
@@ -166,6 +167,37 @@ describe("sub-tables over HTTP", () => {
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
     const result = (await entriesOf(root)).find((e) => e.kind === "system" && e.subkind === "subtable_result")!;
     expect(checkResultAgainstChild(result, await entriesOf(child))).toBeNull();
+  });
+
+  it("runs a closed child's watchdog on the alarm it shared with the delivery: the stall lands in the child only, which still matches its result and verifies CLEAN", async () => {
+    const [root, child] = ["watch-root", "watch-child"];
+    const heartbeat = 3_600_000;
+    await seatedRoot(root);
+    const config = { ...subConfig(child, root, ["a", "b"], { kind: "broadcast", order: ["a", "b"], rounds: 1 }), watchdog: { heartbeat_ms: heartbeat } };
+    config.owners.jenny = { ...config.owners.jenny!, approvals: "async" };
+    await relay.openSubtable(root, seatKeys.a!, "a", config);
+    await say(child, "a", { kind: "say", body: "a" });
+    expect((await say(child, "b", { kind: "decision", body: "put it on the board", effects: [CARD_EFFECT] })).status).toBe(201);
+    const decision = (await entriesOf(child)).find((e) => e.kind === "decision")!;
+    expect((await approveHttp(relay, "jenny", k.jenny, approvalStatementFor(decision, "jenny", { verdict: "approve", nonce: "watch-approval-nonce-001" }))).status).toBe(201);
+    const rootHead = await headOf(root);
+    const task = `${decision.seq}.jenny`;
+    // Delivered at the close, so the one alarm now waits only for the watchdog; move the child's clock past it.
+    await runInDurableObject(stub(child), async (instance: TableDO, state) => {
+      expect(deliveryOf(state.storage)).toMatchObject({ delivered: expect.any(Number) });
+      expect(await state.storage.getAlarm()).toBe(instance.state!.tasks[task]!.since + heartbeat);
+      instance.now = () => Date.now() + heartbeat + 60_000;
+    });
+    expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+    const { text, state } = await runInDurableObject(stub(child), async (instance: TableDO) => ({
+      text: readExport(instance.state!, instance.ledger, { owner: "ops" }, await instance.currentHead()),
+      state: instance.state!.tasks[task]!.state,
+    }));
+    expect(state).toBe("stalled");
+    expect(await headOf(root)).toEqual(rootHead);
+    const result = (await entriesOf(root)).find((e) => e.kind === "system" && e.subkind === "subtable_result")!;
+    expect(checkResultAgainstChild(result, itemsOf(text))).toBeNull();
+    expect(await verifyExport(text, { relayKey })).toMatchObject({ verdict: "CLEAN" });
   });
 
   it("records a result the closed parent refuses as refused for good, without retrying", async () => {
