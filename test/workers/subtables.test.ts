@@ -77,6 +77,15 @@ const itemsOf = (text: string): (Entry | HiddenEntry)[] => {
 const entriesOf = async (table: string) => itemsOf(await exportOf(table)) as Entry[];
 const headOf = async (table: string) => (await relay.request("GET", `/tables/${table}/head`)).body;
 
+/** Forgets a child's recorded delivery, as a crash before recording it would, and runs its alarm to deliver again. */
+async function redeliver(child: string): Promise<void> {
+  await runInDurableObject(stub(child), async (_: TableDO, state) => {
+    state.storage.sql.exec("DELETE FROM meta WHERE key = 'subtable_result_delivery'");
+    await state.storage.setAlarm(Date.now() + 60_000);
+  });
+  expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+}
+
 describe("sub-tables over HTTP", () => {
   it("nest three levels: each close appends exactly one subtable_result to its parent, and every ledger verifies CLEAN", async () => {
     const [root, child, grand] = ["nest-root", "nest-child", "nest-grand"];
@@ -130,12 +139,7 @@ describe("sub-tables over HTTP", () => {
     const delivered = await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage));
     expect(delivered).toEqual({ delivered: rootHead.seq });
 
-    // Forget the delivery, as a crash before recording it would, and let the alarm deliver again.
-    await runInDurableObject(stub(child), async (_: TableDO, state) => {
-      state.storage.sql.exec("DELETE FROM meta WHERE key = 'subtable_result_delivery'");
-      await state.storage.setAlarm(Date.now() + 60_000);
-    });
-    expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+    await redeliver(child);
     expect(await headOf(root)).toEqual(rootHead);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => state.storage.getAlarm())).toBeNull();
@@ -154,15 +158,11 @@ describe("sub-tables over HTTP", () => {
     const delivered = await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage));
     expect(delivered).toEqual({ delivered: rootHead.seq });
 
-    // Task work goes on after the close (§5.6); then the delivery is forgotten, as a crash before recording it would.
+    // Task work goes on after the close (§5.6); then the delivery is forgotten and tried again.
     const decision = (await entriesOf(child)).find((e) => e.kind === "decision")!;
     const approval = await approveHttp(relay, "jenny", k.jenny, approvalStatementFor(decision, "jenny", { verdict: "approve", nonce: "work-approval-nonce-0001" }));
     expect(approval.status).toBe(201);
-    await runInDurableObject(stub(child), async (_: TableDO, state) => {
-      state.storage.sql.exec("DELETE FROM meta WHERE key = 'subtable_result_delivery'");
-      await state.storage.setAlarm(Date.now() + 60_000);
-    });
-    expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+    await redeliver(child);
     expect(await headOf(root)).toEqual(rootHead);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
     const result = (await entriesOf(root)).find((e) => e.kind === "system" && e.subkind === "subtable_result")!;
