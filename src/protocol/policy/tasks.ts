@@ -66,6 +66,11 @@ export function taskOf(state: TableState, id: string): TaskState {
   return task;
 }
 
+/** Whether `task` has an executor that left the table (§5.7): another seat of its owner may take it over with progress. */
+export function executorLeft(state: TableState, task: TaskState): boolean {
+  return task.executor !== null && own(state.seats, task.executor)?.left !== null;
+}
+
 /** Whether an owner's rejection still counts: nothing has run yet. */
 export function rejectable(task: TaskState): boolean {
   return task.executor === null && (task.state === "awaiting_approval" || task.state === "approved" || task.state === "stalled");
