@@ -31,14 +31,15 @@ export async function authorizeRead(
   if (Math.abs(now - statement.ts) > LIMITS.auth_window_ms) {
     throw new TrestleError("E_AUTH", "the authorization's time is outside the window; check your clock");
   }
-  const key = keyOf(state, statement.as);
+  const key = principalKey(state, statement.as);
   if (!key || !(await verifyStatement(key, "auth", statement, sig))) {
     throw new TrestleError("E_AUTH", "the authorization's signature does not verify for that seat or owner");
   }
   return statement.as;
 }
 
-function keyOf(state: TableState, principal: Principal): string | undefined {
+/** The key that speaks for `principal`: a present seat's key, or a listed owner's key; undefined for anyone else. */
+export function principalKey(state: TableState, principal: Principal): string | undefined {
   if ("seat" in principal) {
     const seat = own(state.seats, principal.seat);
     return seat && seat.left === null ? seat.key : undefined;

@@ -5,14 +5,14 @@
  * write, which accepts an approve only where the owner's chat_approve rules allow it. The nonce
  * comes from the platform's event id, so a redelivered callback returns the first entry.
  */
-import { toBase64url, utf8 } from "../../src/protocol/bytes.js";
 import { TrestleError } from "../../src/protocol/errors.js";
-import { sha256 } from "../../src/protocol/hash.js";
 import { chatApprovalDraft } from "../../src/protocol/policy/chat-approve.js";
+import { taskOf } from "../../src/protocol/policy/tasks.js";
 import { own } from "../../src/protocol/records.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { ApprovalVerdict } from "../../src/protocol/schemas/task.js";
-import { commit, requireTable, retried, type TableHost, type WriteOutcome } from "./writes.js";
+import { commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
+import { chatEventNonce } from "./chat-nonce.js";
 
 /** A tap on an approve or reject button, attested by the relay. */
 export interface AttestedApproval {
@@ -25,19 +25,13 @@ export interface AttestedApproval {
   event_id: string;
 }
 
-/** The approval nonce a chat event stands for. */
-export function chatApprovalNonce(eventId: string): string {
-  return toBase64url(sha256(utf8(`chat-approval\n${eventId}`))).slice(0, 22);
-}
-
 /** Appends the relay-attested approval or rejection of `input.task` by its owner, or refuses it. */
 export function writeAttestedApproval(host: TableHost, input: AttestedApproval): WriteOutcome {
   const state = requireTable(host);
-  const task = own(state.tasks, input.task);
-  if (!task) throw new TrestleError("E_UNKNOWN_TASK", `no task "${input.task}" at this table`);
+  const task = taskOf(state, input.task);
   if (own(state.config.owners, task.owner)?.public_key !== input.owner_key) {
     throw new TrestleError("E_FORBIDDEN", `task ${task.id} belongs to ${task.owner}, whose key this chat account is not bound to`);
   }
-  const draft = chatApprovalDraft(state, { task: task.id, verdict: input.verdict, via: input.via, nonce: chatApprovalNonce(input.event_id) });
-  return retried(host, draft) ?? commit(host, draft);
+  const draft = chatApprovalDraft(state, { task: task.id, verdict: input.verdict, via: input.via, nonce: chatEventNonce("chat-approval", input.event_id) });
+  return commit(host, draft);
 }

@@ -3,12 +3,11 @@
  * one from a bound chat account (the Worker has already checked the binding). Both go through the
  * same admit as every other write; a repeated nonce returns the first entry.
  */
-import { toBase64url, utf8 } from "../../src/protocol/bytes.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { sha256 } from "../../src/protocol/hash.js";
 import { controlDraft, seatedOwnerByKey } from "../../src/protocol/policy/pause.js";
 import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../src/protocol/schemas/control.js";
-import { checkSignature, commit, retried, type TableHost, type WriteOutcome } from "./writes.js";
+import { checkSignature, commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
+import { chatEventNonce } from "./chat-nonce.js";
 
 /** A chat app's request to pause or resume, attested by the relay. */
 export interface AttestedControl {
@@ -22,25 +21,19 @@ export interface AttestedControl {
 /** Appends an owner-signed control. */
 export async function writeControl(host: TableHost, body: unknown): Promise<WriteOutcome> {
   const request = parseOrThrow(ControlRequestSchema, body, "control request");
-  const state = requireState(host);
+  const state = requireTable(host);
   const { control, sig } = request;
   if (control.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `control is for table "${control.table}"`);
   const draft = controlDraft(state, { owner: control.owner, action: control.action, via: "owner", nonce: control.nonce, sig });
   await checkSignature(draft);
-  return retried(host, draft) ?? commit(host, draft);
+  return commit(host, draft);
 }
 
 /** Appends a relay-attested control for the owner holding `owner_key` with a seat here. */
 export function writeAttestedControl(host: TableHost, input: AttestedControl): WriteOutcome {
-  const state = requireState(host);
+  const state = requireTable(host);
   const owner = seatedOwnerByKey(state, input.owner_key);
   if (!owner) throw new TrestleError("E_FORBIDDEN", "you hold no seat at this table");
-  const nonce = toBase64url(sha256(utf8(`chat-control\n${input.event_id}`))).slice(0, 22);
-  const draft = controlDraft(state, { owner, action: input.action, via: input.via, nonce });
-  return retried(host, draft) ?? commit(host, draft);
-}
-
-function requireState(host: TableHost) {
-  if (!host.state) throw new TrestleError("E_TABLE_NOT_FOUND");
-  return host.state;
+  const draft = controlDraft(state, { owner, action: input.action, via: input.via, nonce: chatEventNonce("chat-control", input.event_id) });
+  return commit(host, draft);
 }

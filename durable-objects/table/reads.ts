@@ -13,7 +13,7 @@ import type { Principal } from "../../src/protocol/schemas/auth.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { Projection } from "../../src/protocol/schemas/projection.js";
 import type { EntriesResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
-import { canRead, viewOf } from "../../src/protocol/visibility.js";
+import { canRead, canReadTasks, viewOf } from "../../src/protocol/visibility.js";
 import type { Ledger } from "./ledger.js";
 
 /** What reads need from the ledger: its length, ranges by seq, and truncated originals. */
@@ -43,8 +43,12 @@ export function readEntries(
   return { items: viewOf(state.config, principal, page), next: end < last ? end + 1 : null, head };
 }
 
-/** Tasks opened after entry `after`, in opening order, one page; a proposal's tasks are never split across pages. */
-export function readTasks(state: TableState, after: number): TasksResponse {
+/**
+ * Tasks opened after entry `after`, in opening order, one page; a proposal's tasks are never split
+ * across pages. None for a seat whose visibility rule hides the task entries (§5.3).
+ */
+export function readTasks(state: TableState, after: number, principal: Principal): TasksResponse {
+  if (!canReadTasks(state.config, principal)) return { items: [], next: null };
   const all = Object.values(state.tasks)
     .filter((t) => t.opened > after)
     .sort((a, b) => a.opened - b.opened);

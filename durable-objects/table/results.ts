@@ -30,7 +30,7 @@ export interface ParentResults {
 /** What delivery needs from the child's object. */
 export interface ResultHost {
   readonly state: TableState | null;
-  readonly ledger: Pick<Ledger, "seq" | "link">;
+  readonly ledger: Pick<Ledger, "linkAt">;
   readonly storage: DurableObjectStorage;
   now(): number;
   signer(): Promise<Signer>;
@@ -59,7 +59,7 @@ export async function deliverResult(host: ResultHost): Promise<void> {
   // Record the attempt and arm the retry before anything can fail, so a crash still means a later attempt.
   host.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", ATTEMPT_KEY, String(host.now()));
   await host.reschedule();
-  const statement = resultStatement(state, { seq: host.ledger.seq, link: host.ledger.link });
+  const statement = resultStatement(state, host.ledger);
   let answer: Result<{ seq: number }>;
   try {
     const sig = await signStatement(await host.signer(), "result", statement);

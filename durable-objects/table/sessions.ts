@@ -17,6 +17,8 @@ import type { HiddenEntry } from "../../src/protocol/schemas/export.js";
 import { ClientFrameSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
 import { viewOf } from "../../src/protocol/visibility.js";
 import { toTrestleError } from "../result.js";
+import { principalKey } from "./auth.js";
+import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { own } from "../../src/protocol/records.js";
 
 /** What a socket remembers across hibernation. */
@@ -28,9 +30,6 @@ interface Attachment {
   /** The owner of an owner session (absent on sockets accepted before owner sessions existed). */
   owner?: string | null;
 }
-
-/** Who a socket authenticates as. */
-type SocketPrincipal = { seat: string } | { owner: string };
 
 /** What sessions need from the table. */
 export interface SessionHost {
@@ -99,7 +98,7 @@ export class Sessions {
   private async authenticate(
     ws: WebSocket,
     attachment: Attachment,
-    principal: SocketPrincipal,
+    principal: Principal,
     frame: { sig: string; cursor?: number | undefined },
     host: SessionHost,
   ): Promise<void> {
@@ -107,7 +106,7 @@ export class Sessions {
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
     if (attachment.seat !== null || (attachment.owner ?? null) !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
     if (host.now() - attachment.issued > LIMITS.auth_window_ms) throw new TrestleError("E_AUTH", "the challenge expired; reconnect");
-    const key = socketKeyOf(state, principal);
+    const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
     if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {
       throw new TrestleError("E_AUTH", `the challenge answer does not verify for that ${"seat" in principal ? "seat" : "owner"}`);
@@ -150,19 +149,25 @@ export class Sessions {
   }
 }
 
-/** Sends a socket its entries in (cursor, head.seq] in frames of bounded size; synchronous, so
- * two callers can never send the same entry twice. */
+/**
+ * Sends a socket its entries in (cursor, head.seq] in frames of bounded size; synchronous, so
+ * two callers can never send the same entry twice. A seat that left reads nothing after its
+ * seat_left (§6.2): its socket gets entries up to that one, then closes (E_UNKNOWN_SEAT).
+ */
 function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
   const attachment = ws.deserializeAttachment() as Attachment | null;
   if (!attachment?.seat && !attachment?.owner) return;
+  const left = attachment.seat !== null && host.state ? (own(host.state.seats, attachment.seat)?.left ?? null) : null;
+  const until = left === null ? head.seq : Math.min(head.seq, left);
   let cursor = attachment.cursor;
-  while (cursor < head.seq) {
-    const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= head.seq);
+  while (cursor < until) {
+    const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= until);
     if (batch.length === 0 || !host.state) break;
     const reader = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
     cursor = sendEntries(ws, viewOf(host.state.config, reader, batch), head);
   }
   if (cursor !== attachment.cursor) ws.serializeAttachment({ ...attachment, cursor });
+  if (left !== null && cursor >= left) ws.close(wsCloseCodeOf("E_UNKNOWN_SEAT"), `seat ${attachment.seat} left the table`);
 }
 
 function sendEntries(ws: WebSocket, entries: readonly (Entry | HiddenEntry)[], head: SignedHead): number {
@@ -182,13 +187,6 @@ function sendEntries(ws: WebSocket, entries: readonly (Entry | HiddenEntry)[], h
   }
   if (frame.length > 0) send(ws, { type: "entries", items: frame, head });
   return cursor;
-}
-
-/** The key that must answer a challenge for `principal`: a present seat's key or a listed owner's key. */
-function socketKeyOf(state: TableState, principal: SocketPrincipal): string | undefined {
-  if ("owner" in principal) return own(state.config.owners, principal.owner)?.public_key;
-  const seat = own(state.seats, principal.seat);
-  return seat && seat.left === null ? seat.key : undefined;
 }
 
 function send(ws: WebSocket, frame: ServerFrame): void {

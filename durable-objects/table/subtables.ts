@@ -21,7 +21,7 @@ import { carriedJoinOf, childOpeningDraft, subtableOpenedDraft, subtableResultDr
 import { verifyStatement } from "../../src/protocol/crypto.js";
 import type { Result } from "../result.js";
 import { unwrap } from "../result.js";
-import { checkSignature, commit, requireTable, retried, type TableHost, type WriteOutcome } from "./writes.js";
+import { checkSignature, commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
 
 /** What the parent returns to a child it registered: its subtable_opened entry and each seat's original join. */
 export interface SubtableRegistration {
@@ -39,7 +39,7 @@ export async function writeSubtableOpened(host: TableHost, body: unknown): Promi
   const request = parseOrThrow(SubtableRequestSchema, body, "sub-table request");
   const draft = subtableOpenedDraft(requireTable(host), request);
   await checkSignature(draft);
-  const outcome = retried(host, draft) ?? commit(host, draft);
+  const outcome = commit(host, draft);
   const opened = outcome.primary;
   if (opened.kind !== "system" || opened.subkind !== "subtable_opened") throw new TrestleError("E_INTERNAL", "not a subtable_opened entry");
   const state = requireTable(host);
@@ -60,7 +60,7 @@ export async function writeSubtableResult(host: TableHost, body: unknown, relayK
   const draft = subtableResultDraft(request, relayKey);
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the result is for parent "${draft.table}"`);
   await checkSignature(draft);
-  return retried(host, draft) ?? commit(host, draft);
+  return commit(host, draft);
 }
 
 /** Child side: opens this table as a sub-table of `parentId` through the parent's object. */
@@ -76,9 +76,6 @@ export async function writeChildOpening(
   const existing = sameOpening(host, request);
   if (existing) return existing;
   const registration = unwrap(await deps.parent.registerSubtable(request));
-  // Another opening may have landed while the parent answered.
-  const raced = sameOpening(host, request);
-  if (raced) return raced;
   const draft = childOpeningDraft(registration.opened, { seq: registration.opened.seq, joins: registration.joins }, deps.relayKey);
   await checkSignature(draft);
   for (const recorded of embeddedStatementsOf(draft)) {
@@ -86,7 +83,8 @@ export async function writeChildOpening(
       throw new TrestleError("E_BAD_SIGNATURE", "a carried join signature does not verify");
     }
   }
-  return commit(host, draft);
+  // Another opening may have landed while the parent answered or the signatures were checked.
+  return sameOpening(host, request) ?? commit(host, draft);
 }
 
 /** The recorded opening when this table already exists: the same signed opening again, or E_TABLE_EXISTS. */

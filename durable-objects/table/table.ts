@@ -1,9 +1,11 @@
 /**
  * TableDO: one Durable Object per table. It totally orders the table's entries and signs its
  * heads. A thin shell: the ledger (ledger.ts), write path (writes.ts), reads (reads.ts), read
- * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts) and
- * the watchdog alarm (alarms.ts) do the work. The folded state lives in memory and is rebuilt from
- * SQLite on every wake, identically.
+ * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts),
+ * pause/resume (control.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
+ * sub-tables (subtables.ts, results.ts) and the one alarm for the watchdog and result delivery
+ * (alarms.ts) do the work. The folded state lives in memory and is rebuilt from SQLite on every
+ * wake, identically.
  */
 import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
@@ -130,8 +132,8 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/tasks?after= */
   async tasks(auth: ReadAuth, after: number): Promise<Result<TasksResponse>> {
     return guarded(async () => {
-      await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
-      return readTasks(this.requireState(), after);
+      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      return readTasks(this.requireState(), after, principal);
     });
   }
 

@@ -55,7 +55,7 @@ export async function writeJoin(host: TableHost, body: unknown): Promise<WriteOu
   const state = requireTable(host);
   const draft = joinDraft(state, request);
   await checkSignature(draft);
-  return retried(host, draft) ?? commit(host, draft);
+  return commit(host, draft);
 }
 
 /** Appends a seat's signed submission. */
@@ -68,6 +68,7 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
   if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${submission.seat}" is not at this table`);
   const draft = submissionDraft(state, request, seat.key);
   await checkSignature(draft);
+  // A retry returns its first entry before anything else is asked (nobody may be online to approve now).
   const retry = retried(host, draft);
   if (retry) return retry;
   await checkApprovers(host, draft);
@@ -82,7 +83,7 @@ export async function writeApproval(host: TableHost, body: unknown): Promise<Wri
   if (request.approval.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `approval is for table "${request.approval.table}"`);
   const draft = approvalDraft(state, request);
   await checkSignature(draft);
-  return retried(host, draft) ?? commit(host, draft);
+  return commit(host, draft);
 }
 
 /** E_NO_APPROVER: the policy's preview of a proposal names the owners it would wait for; somebody must answer for each. */
@@ -108,7 +109,7 @@ export async function checkSignature(draft: EntryDraft): Promise<void> {
 }
 
 /** A retry of an already-recorded statement returns its entry; the same nonce on another statement is refused. */
-export function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
+function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
   const key = nonceKeyOf(draft);
   const existing = key ? host.ledger.byNonce(key) : undefined;
   if (!existing) return undefined;
@@ -136,9 +137,15 @@ function checkKnownHead(host: TableHost, head: HeadRef): void {
   }
 }
 
-/** Admits and appends a verified draft, then swaps the state (no await in between). */
+/**
+ * Admits and appends a verified draft, then swaps the state (no await in between). A nonce already
+ * recorded returns its first entry (or E_NONCE_REUSED), also when the same request raced past an
+ * earlier check while the write awaited something (another object, a signature).
+ */
 export function commit(host: TableHost, draft: EntryDraft, original?: string): WriteOutcome {
-  // No await between admit and the state swap: the policy judges the state the batch lands on.
+  // No await between the nonce check, admit and the state swap: the policy judges the state the batch lands on.
+  const retry = retried(host, draft);
+  if (retry) return retry;
   const result = admit(host.state, draft, host.now());
   const primarySeq = result.entries[0]!.seq;
   const appended = host.ledger.append(result.entries, original === undefined ? undefined : new Map([[primarySeq, original]]));

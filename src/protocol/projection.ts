@@ -7,7 +7,7 @@ import { canonicalSha256 } from "./hash.js";
 import { LIMITS } from "./limits.js";
 import { cutText } from "./text.js";
 import { presentSeats, type DecisionState, type TableState } from "./policy/state.js";
-import { ruleOf, seatCanRead } from "./visibility.js";
+import { canReadTasks, ruleOf, seatCanRead } from "./visibility.js";
 import type { Entry } from "./schemas/entry.js";
 import type { Prefix, ProjectedEntry, Projection } from "./schemas/projection.js";
 import { gatewayData, openTasks, projectApproval, taskOpenedData } from "./projection-gateway.js";
@@ -111,6 +111,6 @@ export function buildProjection(
     more: page.more,
     floor: { holder, round: state.floor.round, yours: holder === seat },
     closed: state.closed?.reason ?? null,
-    tasks: openTasks(state),
+    tasks: canReadTasks(state.config, { seat }) ? openTasks(state) : [],
   };
 }

@@ -75,13 +75,19 @@ export function childOpeningDraft(
   };
 }
 
-/** What the relay signs when a closed child reports to its parent: final (seq, link), close reason, last decision. */
-export function resultStatement(state: TableState, head: { seq: number; link: string }): SubtableResultStatement {
+/**
+ * What the relay signs when a closed child reports to its parent: the seq and link of its
+ * `table_closed` entry, close reason, last decision. Task work may go on after the close (§5.6),
+ * so the newest entry is not the close; naming the close keeps every attempt the same bytes.
+ */
+export function resultStatement(state: TableState, ledger: { linkAt(seq: number): string | undefined }): SubtableResultStatement {
   const parent = state.config.parent;
   if (!parent || !state.closed) throw new TrestleError("E_INTERNAL", "only a closed sub-table reports a result");
+  const link = ledger.linkAt(state.closed.seq);
+  if (link === undefined) throw new TrestleError("E_INTERNAL", `the ledger lacks the close at ${state.closed.seq}`);
   const last = state.decisions[state.decisions.length - 1];
   const decision = last ? { seq: last.seq, seat: last.seat, body: last.body, ...(last.refs ? { refs: [...last.refs] } : {}) } : null;
-  return { parent, table: state.table, seq: head.seq, link: head.link, reason: state.closed.reason, decision };
+  return { parent, table: state.table, seq: state.closed.seq, link, reason: state.closed.reason, decision };
 }
 
 /** The parent's draft for a relay-signed result delivered by the child. */
@@ -91,22 +97,25 @@ export function subtableResultDraft(request: SubtableResultRequest, relayKey: st
 }
 
 /**
- * Checks a parent's subtable_result against the child's ledger as a reader holds it: the child
- * closed at exactly the reported (seq, link), for the reported reason, with the reported decision.
- * Returns null when they agree, else why not. (Each ledger is verified on its own first.)
+ * Checks a parent's subtable_result against the child's ledger as a reader holds it (entries in
+ * seq order from 1): the child closed at exactly the reported (seq, link), for the reported reason,
+ * with the reported decision. Task work after the close (§5.6) may follow it. Returns null when
+ * they agree, else why not. (Each ledger is verified on its own first.)
  */
 export function checkResultAgainstChild(result: Entry, child: readonly (Entry | HiddenEntry)[]): string | null {
   if (result.kind !== "system" || result.subkind !== "subtable_result") return "not a subtable_result entry";
   const { table, seq, link, reason, decision } = result.data;
-  const last = child[child.length - 1];
   const first = child[0];
   if (!first || !("kind" in first) || first.table !== table || first.kind !== "system" || first.subkind !== "table_opened") {
     return `the child ledger is not table "${table}"`;
   }
   if (first.data.parent?.table !== result.table) return `the child was not opened by table "${result.table}"`;
-  const chained = child.reduce((prev, item) => linkOf(prev, item.leaf), GENESIS_LINK);
-  if (!last || last.seq !== seq || chained !== link) return `the child's ledger does not end at the reported seq ${seq} and link`;
-  if (!("kind" in last) || last.kind !== "system" || last.subkind !== "table_closed" || last.data.reason !== reason) {
+  const upToClose = child.slice(0, seq);
+  const closing = upToClose[upToClose.length - 1];
+  if (!closing || closing.seq !== seq) return `the child's ledger does not reach the reported seq ${seq}`;
+  const chained = upToClose.reduce((prev, item) => linkOf(prev, item.leaf), GENESIS_LINK);
+  if (chained !== link) return `the child's ledger does not have the reported link at seq ${seq}`;
+  if (!("kind" in closing) || closing.kind !== "system" || closing.subkind !== "table_closed" || closing.data.reason !== reason) {
     return `the child did not close at ${seq} for "${reason}"`;
   }
   if (decision === null) return null;

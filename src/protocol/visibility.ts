@@ -44,6 +44,11 @@ export function canRead(config: TableConfig, principal: Principal, entry: Entry)
   return "owner" in principal || seatCanRead(config, principal.seat, entry);
 }
 
+/** Whether `principal` may read the table's tasks: they are made of task_opened and task_state entries, so a seat needs to read system entries. */
+export function canReadTasks(config: TableConfig, principal: Principal): boolean {
+  return "owner" in principal || seatCanRead(config, principal.seat, { kind: "system", subkind: "task_opened", seat: null });
+}
+
 /** Entries as `principal` reads them: in full where it may, as `{ seq, leaf }` elsewhere. */
 export function viewOf(config: TableConfig, principal: Principal, entries: readonly Entry[]): (Entry | HiddenEntry)[] {
   return entries.map((e) => (canRead(config, principal, e) ? e : { seq: e.seq, leaf: e.leaf }));

@@ -119,6 +119,12 @@ describe("when creating a table goes wrong", () => {
     expect(reply).toMatchObject({ status: 400, body: { error: { code: "E_SCHEMA" } } });
     expect(reply.body.error.message).toContain("topic");
   });
+  it("refuses a config whose id is not a table id with E_SCHEMA naming the path", async () => {
+    const config = debateConfig(k, { id: "Not An Id" });
+    const reply = await relay.request("POST", "/tables", await signCreate(k.ops, config, "ops"));
+    expect(reply).toMatchObject({ status: 400, body: { error: { code: "E_SCHEMA" } } });
+    expect(reply.body.error.message).toContain("config at id");
+  });
   it("refuses a different config for an existing id, but repeats an identical create", async () => {
     const again = await relay.create(k.ops, "ops", debateConfig(k, { id }));
     expect(again.status).toBe(201);

@@ -6,6 +6,7 @@ import {
   signApproval,
   signSocketAuth,
   signSubmission,
+  wsCloseCodeOf,
   type ApprovalStatement,
   type Effect,
   type Entry,
@@ -173,6 +174,24 @@ describe("task work over HTTP", () => {
     await refused(id, "E_ALREADY_RESOLVED", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "reject" }));
   });
 
+  it("stops pushing to the socket of a seat that left by shutdown: it gets its seat_left, then the socket closes", async () => {
+    const id = "gw-shutdown-socket";
+    await room(id);
+    const socket = await TestSocket.open(fetcher, id);
+    await socket.auth(id, "y2", await keyOf("seat:y2"));
+    const closed = new Promise<number>((resolve) => socket.ws.addEventListener("close", (e) => resolve(e.code)));
+    expect((await write(id, "x", { kind: "request", request_id: "bye-y2", type: "shutdown", to: ["y2"], body: "please leave" })).status).toBe(201);
+    const left = await write(id, "y2", { kind: "response", request_id: "bye-y2", type: "shutdown", verdict: "approve" });
+    expect(left.status).toBe(201);
+    await socket.until(left.body.head.seq);
+    const after = await write(id, "x", { kind: "say", body: "said after y2 left" });
+    expect(after.status).toBe(201);
+    // A seat that left cannot read (§6.2); its socket is not a way around that.
+    expect(await closed).toBe(wsCloseCodeOf("E_UNKNOWN_SEAT"));
+    expect(socket.seqs()).not.toContain(after.body.seq);
+    expect(socket.seqs().at(-1)).toBe(left.body.head.seq);
+  });
+
   it("refuses GET /tasks without a signed authorization", async () => {
     const id = "gw-tasks-auth";
     await room(id);
@@ -219,6 +238,45 @@ describe("E_NO_APPROVER", () => {
     await drain(tao.publicKeyText);
     const texts = (await requests('"chat_id":"8501"')).map((r) => (r.body as { text: string }).text);
     expect(texts.some((text) => text.includes(`${proposed.body.seq}.tao`) && text.includes("merge"))).toBe(true);
+  });
+});
+
+describe("when the same proposal arrives twice while the relay asks whether somebody can approve", () => {
+  /** Makes the table's channel probe wait until `callers` writes are inside it, then answer yes to all. */
+  async function probeHoldingFor(id: string, callers: number): Promise<void> {
+    await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (t: TableDO) => {
+      let arrived = 0;
+      let release!: () => void;
+      const all = new Promise<void>((resolve) => (release = resolve));
+      const probe = async () => {
+        if (++arrived === callers) release();
+        await all;
+        return true;
+      };
+      Object.assign(t, { channels: probe });
+    });
+  }
+
+  it("answers both with the one entry, and a different statement under that nonce with E_NONCE_REUSED", async () => {
+    const id = "gw-probe-race";
+    await room(id);
+    await probeHoldingFor(id, 3);
+    const key = await keyOf("seat:y");
+    const submission = { table: id, seat: "y", nonce: nonceOf(`${id}:race`), kind: "proposal" as const, body: "merge it", effects: [MERGE] };
+    const same = await signSubmission(key, submission);
+    const other = await signSubmission(key, { ...submission, body: "merge it now" });
+    const before = await relay.request("GET", `/tables/${id}/head`);
+    const [first, again, reused] = await Promise.all([
+      relay.request("POST", `/tables/${id}/entries`, same),
+      relay.request("POST", `/tables/${id}/entries`, same),
+      relay.request("POST", `/tables/${id}/entries`, other),
+    ]);
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body.seq).toBe(first.body.seq);
+    expect(reused.body).toMatchObject({ error: { code: "E_NONCE_REUSED" } });
+    const after = await relay.request("GET", `/tables/${id}/head`);
+    // The proposal, tao's task_opened: nothing more.
+    expect(after.body.seq).toBe(before.body.seq + 2);
   });
 });
 

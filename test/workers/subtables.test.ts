@@ -1,6 +1,7 @@
 import { SELF, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  approvalStatementFor,
   canonicalize,
   checkResultAgainstChild,
   ed25519,
@@ -16,8 +17,10 @@ import {
 } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { deliveryOf } from "../../durable-objects/table/results.js";
+import { readExport } from "../../durable-objects/table/reads.js";
 import { RelayHttp, type Reply } from "../support/relay-http.js";
 import { cast, keyOf, type Cast } from "../support/table-fixture.js";
+import { approveHttp, CARD_EFFECT } from "../support/gateway.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
@@ -74,6 +77,15 @@ const itemsOf = (text: string): (Entry | HiddenEntry)[] => {
 const entriesOf = async (table: string) => itemsOf(await exportOf(table)) as Entry[];
 const headOf = async (table: string) => (await relay.request("GET", `/tables/${table}/head`)).body;
 
+/** Forgets a child's recorded delivery, as a crash before recording it would, and runs its alarm to deliver again. */
+async function redeliver(child: string): Promise<void> {
+  await runInDurableObject(stub(child), async (_: TableDO, state) => {
+    state.storage.sql.exec("DELETE FROM meta WHERE key = 'subtable_result_delivery'");
+    await state.storage.setAlarm(Date.now() + 60_000);
+  });
+  expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+}
+
 describe("sub-tables over HTTP", () => {
   it("nest three levels: each close appends exactly one subtable_result to its parent, and every ledger verifies CLEAN", async () => {
     const [root, child, grand] = ["nest-root", "nest-child", "nest-grand"];
@@ -127,15 +139,65 @@ describe("sub-tables over HTTP", () => {
     const delivered = await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage));
     expect(delivered).toEqual({ delivered: rootHead.seq });
 
-    // Forget the delivery, as a crash before recording it would, and let the alarm deliver again.
-    await runInDurableObject(stub(child), async (_: TableDO, state) => {
-      state.storage.sql.exec("DELETE FROM meta WHERE key = 'subtable_result_delivery'");
-      await state.storage.setAlarm(Date.now() + 60_000);
-    });
-    expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+    await redeliver(child);
     expect(await headOf(root)).toEqual(rootHead);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => state.storage.getAlarm())).toBeNull();
+  });
+
+  it("reports the child's close, not task work after it: a retry after an approval sends the same result, which matches the child's ledger", async () => {
+    const [root, child] = ["work-root", "work-child"];
+    await seatedRoot(root);
+    const config = subConfig(child, root, ["a", "b"], { kind: "broadcast", order: ["a", "b"], rounds: 1 });
+    config.owners.jenny = { ...config.owners.jenny!, approvals: "async" };
+    await relay.openSubtable(root, seatKeys.a!, "a", config);
+    await say(child, "a", { kind: "say", body: "a" });
+    const decided = await say(child, "b", { kind: "decision", body: "put it on the board", effects: [CARD_EFFECT] });
+    expect(decided.status).toBe(201);
+    const rootHead = await headOf(root);
+    const delivered = await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage));
+    expect(delivered).toEqual({ delivered: rootHead.seq });
+
+    // Task work goes on after the close (§5.6); then the delivery is forgotten and tried again.
+    const decision = (await entriesOf(child)).find((e) => e.kind === "decision")!;
+    const approval = await approveHttp(relay, "jenny", k.jenny, approvalStatementFor(decision, "jenny", { verdict: "approve", nonce: "work-approval-nonce-0001" }));
+    expect(approval.status).toBe(201);
+    await redeliver(child);
+    expect(await headOf(root)).toEqual(rootHead);
+    expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual(delivered);
+    const result = (await entriesOf(root)).find((e) => e.kind === "system" && e.subkind === "subtable_result")!;
+    expect(checkResultAgainstChild(result, await entriesOf(child))).toBeNull();
+  });
+
+  it("runs a closed child's watchdog on the alarm it shared with the delivery: the stall lands in the child only, which still matches its result and verifies CLEAN", async () => {
+    const [root, child] = ["watch-root", "watch-child"];
+    const heartbeat = 3_600_000;
+    await seatedRoot(root);
+    const config = { ...subConfig(child, root, ["a", "b"], { kind: "broadcast", order: ["a", "b"], rounds: 1 }), watchdog: { heartbeat_ms: heartbeat } };
+    config.owners.jenny = { ...config.owners.jenny!, approvals: "async" };
+    await relay.openSubtable(root, seatKeys.a!, "a", config);
+    await say(child, "a", { kind: "say", body: "a" });
+    expect((await say(child, "b", { kind: "decision", body: "put it on the board", effects: [CARD_EFFECT] })).status).toBe(201);
+    const decision = (await entriesOf(child)).find((e) => e.kind === "decision")!;
+    expect((await approveHttp(relay, "jenny", k.jenny, approvalStatementFor(decision, "jenny", { verdict: "approve", nonce: "watch-approval-nonce-001" }))).status).toBe(201);
+    const rootHead = await headOf(root);
+    const task = `${decision.seq}.jenny`;
+    // Delivered at the close, so the one alarm now waits only for the watchdog; move the child's clock past it.
+    await runInDurableObject(stub(child), async (instance: TableDO, state) => {
+      expect(deliveryOf(state.storage)).toMatchObject({ delivered: expect.any(Number) });
+      expect(await state.storage.getAlarm()).toBe(instance.state!.tasks[task]!.since + heartbeat);
+      instance.now = () => Date.now() + heartbeat + 60_000;
+    });
+    expect(await runDurableObjectAlarm(stub(child))).toBe(true);
+    const { text, state } = await runInDurableObject(stub(child), async (instance: TableDO) => ({
+      text: readExport(instance.state!, instance.ledger, { owner: "ops" }, await instance.currentHead()),
+      state: instance.state!.tasks[task]!.state,
+    }));
+    expect(state).toBe("stalled");
+    expect(await headOf(root)).toEqual(rootHead);
+    const result = (await entriesOf(root)).find((e) => e.kind === "system" && e.subkind === "subtable_result")!;
+    expect(checkResultAgainstChild(result, itemsOf(text))).toBeNull();
+    expect(await verifyExport(text, { relayKey })).toMatchObject({ verdict: "CLEAN" });
   });
 
   it("records a result the closed parent refuses as refused for good, without retrying", async () => {

@@ -1,6 +1,7 @@
 /** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws. */
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
+import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
 import { unwrap } from "../../durable-objects/result.js";
 import type { Env } from "../../durable-objects/env.js";
 import { intParam, json, readJson, signedPath, tableStub, type AppContext } from "../http.js";
@@ -10,11 +11,12 @@ export const tables = new Hono<{ Bindings: Env }>();
 
 const readAuth = (c: AppContext) => ({ header: c.req.header("authorization") ?? null, path: signedPath(c) });
 
-/** The table id a create or sub-table request's config names (the object that handles it). */
+/** The table id a create or sub-table request's config names (the object that handles it); E_SCHEMA unless it is one. */
 function configId(body: unknown): string {
   const id = typeof body === "object" && body !== null && "config" in body ? (body.config as { id?: unknown })?.id : undefined;
-  if (typeof id !== "string") throw new TrestleError("E_SCHEMA", "config at id: a table id is required");
-  return id;
+  const parsed = TableIdSchema.safeParse(id);
+  if (!parsed.success) throw new TrestleError("E_SCHEMA", "config at id: a table id is required", { issues: [{ path: "id", message: "a table id" }] });
+  return parsed.data;
 }
 
 tables.post("/", async (c) => {

@@ -14,7 +14,7 @@ import type { Effect, TaskState, TaskStatus } from "../schemas/task.js";
 import { checkChatApproval } from "./chat-approve.js";
 import { checkRequest, checkResponse } from "./requests.js";
 import type { TableState } from "./state.js";
-import { rejectable } from "./tasks.js";
+import { executorLeft, rejectable, taskOf } from "./tasks.js";
 
 /** Throws the refusal for the gateway part of an authored draft (already checked by checkAuthored). */
 export function checkGateway(state: TableState, draft: AuthoredDraft): void {
@@ -24,12 +24,12 @@ export function checkGateway(state: TableState, draft: AuthoredDraft): void {
       return draft.effects ? checkEffects(state, draft.effects) : undefined;
     case "progress": {
       const task = taskOf(state, draft.task);
-      checkExecutor(state, task, draft.seat);
+      checkExecutor(state, task, draft.seat, true);
       return expectState(task, ["approved", "running", "stalled"], "progress");
     }
     case "receipt": {
       const task = taskOf(state, draft.task);
-      checkExecutor(state, task, draft.seat);
+      checkExecutor(state, task, draft.seat, false);
       if (task.executor === null) throw stateError(task, "receipt", "it has not run yet");
       return expectState(task, ["running", "stalled"], "receipt");
     }
@@ -104,18 +104,12 @@ function checkEffects(state: TableState, effects: readonly Effect[]): void {
   });
 }
 
-function taskOf(state: TableState, id: string): TaskState {
-  const task = own(state.tasks, id);
-  if (!task) throw new TrestleError("E_UNKNOWN_TASK", `no task "${id}" at this table`);
-  return task;
-}
-
-function checkExecutor(state: TableState, task: TaskState, seat: string): void {
+/** Throws unless `seat` may run (or report) `task`: a seat of its owner, and its executor unless `takeOver` and the executor left. */
+function checkExecutor(state: TableState, task: TaskState, seat: string, takeOver: boolean): void {
   const owner = own(state.seats, seat)?.owner;
   if (owner !== task.owner) throw new TrestleError("E_NOT_EXECUTOR", `task ${task.id} is run by a seat of ${task.owner}`);
-  if (task.executor !== null && task.executor !== seat) {
-    throw new TrestleError("E_NOT_EXECUTOR", `task ${task.id} is run by ${task.executor}`, { executor: task.executor });
-  }
+  if (task.executor === null || task.executor === seat || (takeOver && executorLeft(state, task))) return;
+  throw new TrestleError("E_NOT_EXECUTOR", `task ${task.id} is run by ${task.executor}`, { executor: task.executor });
 }
 
 function expectState(task: TaskState, allowed: readonly TaskStatus[], what: string): void {

@@ -15,6 +15,7 @@ import type { SystemDraftOf } from "../schemas/entry.js";
 import type { ParentLink } from "../schemas/subtable.js";
 import { validateConfig } from "./config-check.js";
 import type { SeatState, TableState } from "./state.js";
+import { checkNotPaused } from "./pause.js";
 
 /** Throws the refusal for a parent's `subtable_opened` draft, or returns when the policy accepts it. */
 export function checkSubtableOpened(state: TableState, draft: SystemDraftOf<"subtable_opened">): void {
@@ -30,12 +31,7 @@ export function checkSubtableOpened(state: TableState, draft: SystemDraftOf<"sub
   }
   const opener = own(state.seats, draft.data.opener);
   if (!opener || opener.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${draft.data.opener}" is not at this table`);
-  if (state.paused) {
-    throw new TrestleError("E_PAUSED", `${state.paused.owner} paused the table at entry ${state.paused.seq}: no sub-table opens until it resumes`, {
-      paused_at: state.paused.seq,
-      seat: opener.name,
-    });
-  }
+  checkNotPaused(state, opener.name);
   if (draft.author.key !== opener.key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the opening seat's key");
   const seats = config.seats ?? {};
   if (!has(seats, opener.name)) throw new TrestleError("E_FORBIDDEN", "the opening seat must be one of the sub-table's seats");

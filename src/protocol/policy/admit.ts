@@ -51,7 +51,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
   } else if (draft.kind === "approval") {
     checkApproval(state, draft);
   } else {
-    checkNotPaused(state, draft);
+    checkNotPaused(state, draft.seat);
     checkAuthored(state, draft);
     checkGateway(state, draft);
   }

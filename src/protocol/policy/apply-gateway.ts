@@ -8,6 +8,7 @@ import { own } from "../records.js";
 import type { JoinStatement } from "../schemas/join.js";
 import type { SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { chatCovers } from "./chat-approve.js";
+import { executorLeft } from "./tasks.js";
 import { applyRequestEntry } from "./requests.js";
 import type { TableState } from "./state.js";
 
@@ -34,7 +35,8 @@ export function applyGatewayAuthored(state: TableState, entry: UnchainedEntry): 
   if (entry.kind === "progress") {
     const task = own(state.tasks, entry.task);
     if (!task) return;
-    task.executor ??= entry.seat;
+    // The first progress names the executor; another seat of the owner takes over from one that left.
+    if (task.executor === null || executorLeft(state, task)) task.executor = entry.seat;
     task.since = entry.ts;
     return;
   }

@@ -13,7 +13,7 @@ import type { TableConfig } from "../schemas/config.js";
 import type { ApprovalDraft } from "../schemas/entry.js";
 import type { ApprovalVerdict, ApprovalVia, ChatRefusal, Effect } from "../schemas/task.js";
 import type { TableState } from "./state.js";
-import { rulesCover } from "./tasks.js";
+import { rulesCover, taskOf } from "./tasks.js";
 
 /** Whether `owner`'s chat_approve rules in `config` match every one of a new task's `effects`. */
 export function chatCovers(config: TableConfig, owner: string, effects: readonly Effect[]): boolean {
@@ -55,8 +55,7 @@ export function chatApprovalDraft(
   state: TableState,
   fields: { task: string; verdict: ApprovalVerdict; via: ApprovalVia; nonce: string },
 ): ApprovalDraft {
-  const task = own(state.tasks, fields.task);
-  if (!task) throw new TrestleError("E_UNKNOWN_TASK", `no task "${fields.task}" at this table`);
+  const task = taskOf(state, fields.task);
   return {
     table: state.table,
     task: task.id,

@@ -7,14 +7,11 @@
 import { TrestleError } from "../errors.js";
 import { own } from "../records.js";
 import type { ControlAction, ControlStatement, ControlVia } from "../schemas/control.js";
-import type { AuthoredDraft, SystemDraftOf, SystemEntryOf } from "../schemas/entry.js";
+import type { SystemDraftOf, SystemEntryOf } from "../schemas/entry.js";
 import { presentSeats, type TableState } from "./state.js";
 
 /** A pause or resume entry (draft or appended). */
 export type ControlDraft = SystemDraftOf<"table_paused"> | SystemDraftOf<"table_resumed">;
-
-/** The subkinds that are table controls. */
-export const CONTROL_SUBKINDS: ReadonlySet<string> = new Set(["table_paused", "table_resumed"]);
 
 /** The action a control entry records. */
 export function actionOf(entry: Pick<ControlDraft, "subkind">): ControlAction {
@@ -69,12 +66,12 @@ export function checkControl(state: TableState, draft: ControlDraft): void {
   if (!pausing && !state.paused) throw new TrestleError("E_NOT_ALLOWED", "the table is not paused");
 }
 
-/** Refuses every authored write while the table is paused. */
-export function checkNotPaused(state: TableState, draft: AuthoredDraft): void {
+/** Refuses what `seat` writes while the table is paused: every authored entry, and opening a sub-table. */
+export function checkNotPaused(state: TableState, seat: string): void {
   if (state.paused) {
     throw new TrestleError("E_PAUSED", `${state.paused.owner} paused the table at entry ${state.paused.seq} (via ${state.paused.via})`, {
       paused_at: state.paused.seq,
-      seat: draft.seat,
+      seat,
     });
   }
 }

@@ -5,6 +5,7 @@
  * which moves.
  */
 import { leafOf } from "../chain.js";
+import { TrestleError } from "../errors.js";
 import { canonicalSha256 } from "../hash.js";
 import { own } from "../records.js";
 import type { SystemDraftOf, UnchainedEntry } from "../schemas/entry.js";
@@ -56,6 +57,18 @@ export function rulesCover(rules: readonly AutoApproveRule[] | undefined, effect
 /** Whether `owner`'s auto_approve rules cover every one of `effects`; rules count only once the owner signed the config. */
 export function autoApproves(state: TableState, owner: string, effects: readonly Effect[]): boolean {
   return state.endorsed.includes(owner) && rulesCover(own(state.config.owners, owner)?.auto_approve, effects);
+}
+
+/** The task with id `id`; throws E_UNKNOWN_TASK when this table has none. */
+export function taskOf(state: TableState, id: string): TaskState {
+  const task = own(state.tasks, id);
+  if (!task) throw new TrestleError("E_UNKNOWN_TASK", `no task "${id}" at this table`);
+  return task;
+}
+
+/** Whether `task` has an executor that left the table (§5.7): another seat of its owner may take it over with progress. */
+export function executorLeft(state: TableState, task: TaskState): boolean {
+  return task.executor !== null && own(state.seats, task.executor)?.left !== null;
 }
 
 /** Whether an owner's rejection still counts: nothing has run yet. */

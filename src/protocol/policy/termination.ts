@@ -12,7 +12,7 @@ export function closeReasonAfter(state: TableState, entry: UnchainedEntry | Entr
     if (condition === "decision") {
       if (isDecision(entry)) return "decision";
     } else if (condition === "rounds_exhausted") {
-      // Fired by the floor when the rotation ends (see derive.ts), not by an entry count.
+      // Fired by the floor when the topology's floor ends (admit.ts consequences), not by an entry count.
     } else if ("budget_tokens" in condition) {
       if (state.tokens >= condition.budget_tokens) return "budget_tokens";
     } else if ("quorum" in condition) {

@@ -37,8 +37,9 @@ export function checkVote(state: TableState, draft: VoteDraft): void {
   if (proposal.votes.some((v) => v.seat === draft.seat)) {
     throw new TrestleError("E_NOT_ALLOWED", `"${draft.seat}" already voted on proposal ${draft.re}`);
   }
+  // An owner's vote counts through a present seat only (quorumDecision), so a seat that left frees its owner to vote again.
   const owner = own(state.seats, draft.seat)?.owner;
-  if (electorateOf(state.config) === "owners" && proposal.votes.some((v) => v.owner === owner)) {
+  if (electorateOf(state.config) === "owners" && proposal.votes.some((v) => v.owner === owner && own(state.seats, v.seat)?.left === null)) {
     throw new TrestleError("E_NOT_ALLOWED", `owner "${owner}" already voted on proposal ${draft.re} through another seat`);
   }
 }

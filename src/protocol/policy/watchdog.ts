@@ -6,11 +6,10 @@
  */
 import { TrestleError } from "../errors.js";
 import { LIMITS } from "../limits.js";
-import { own } from "../records.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { TaskState } from "../schemas/task.js";
 import type { TableState } from "./state.js";
-import { taskStateDraft } from "./tasks.js";
+import { taskOf, taskStateDraft } from "./tasks.js";
 
 /**
  * When the watchdog may stall `task`, or null if it never will in its current state. Nothing
@@ -56,8 +55,7 @@ export function checkWatchdog(state: TableState, draft: SystemDraftOf<"task_stat
   if (to !== "stalled" || reason !== "watchdog" || cause !== null) {
     throw new TrestleError("E_FORBIDDEN", "a task_state entry is only ever caused by another entry, or is a watchdog stall");
   }
-  const task = own(state.tasks, id);
-  if (!task) throw new TrestleError("E_UNKNOWN_TASK", `no task "${id}" at this table`);
+  const task = taskOf(state, id);
   const at = stallAt(state, task);
   if (at === null || at > now) {
     throw new TrestleError("E_TASK_STATE", `task ${id} is ${task.state} and not due to stall at ${now}`, { state: task.state });

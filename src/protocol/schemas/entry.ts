@@ -203,9 +203,6 @@ export type Truncated = z.infer<typeof TruncatedSchema>;
 
 const Relay = { seq: SeqSchema, ts: MillisSchema, leaf: Sha256Schema, link: Sha256Schema };
 
-/** Relay-assigned entry fields; everything else in an authored entry is what the seat signed. */
-export const RELAY_FIELDS = ["seq", "ts", "leaf", "link", "truncated", "author"] as const;
-
 const authoredEntry = <S extends (typeof SUBMISSIONS)[number]>(s: S) =>
   s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
 
@@ -301,7 +298,7 @@ export const TaskStateEntrySchema = system(
   }),
   z.null(),
 );
-/** The table closed; no further writes are accepted. */
+/** The table closed; after it only task work is accepted (approvals, progress, receipts, verifications, stalls; §5.6). */
 export const TableClosedEntrySchema = system(
   "table_closed",
   z.strictObject({ reason: CloseReasonSchema }),

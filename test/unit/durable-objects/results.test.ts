@@ -59,11 +59,10 @@ async function closedChild(answer: () => Promise<Result<{ seq: number }>>) {
       return answer();
     },
   };
-  const last = child.l.entries.at(-1)!;
   // The table arms its one alarm at the earliest job deadline; here delivery is the only job.
   const host: ResultHost = {
     state: child.state,
-    ledger: { seq: last.seq, link: last.link },
+    ledger: { linkAt: (seq) => child.l.entries[seq - 1]?.link },
     storage,
     now: () => 1_000,
     signer: async () => k.relay,

@@ -189,8 +189,7 @@ export class TestTable {
 
   /** Appends closed sub-table `child`'s relay-signed result to this ledger, as the child's object would. */
   async report(child: TestTable): Promise<Entry[]> {
-    const last = child.l.entries[child.l.entries.length - 1]!;
-    const statement = resultStatement(child.state, { seq: last.seq, link: last.link });
+    const statement = resultStatement(child.state, { linkAt: (seq) => child.l.entries[seq - 1]?.link });
     const sig = await signStatement(this.k.relay, "result", statement);
     return this.l.append(subtableResultDraft({ statement, sig }, this.k.relay.publicKeyText));
   }

@@ -12,6 +12,7 @@ import {
   signApproval,
   statementOf,
   SubmissionSchema,
+  verifyExport,
   verifyStatement,
   type ApprovalDraft,
   type Effect,
@@ -369,6 +370,22 @@ describe("execution and verification", () => {
     expect(taskState(t, id)).toBe("verified");
     await refused(t, "E_CLOSED", () => t.say("x"));
     await refused(t, "E_CLOSED", () => propose(t, "x"));
+  });
+
+  it("is taken over by another seat of the owner, with progress, once its executor left the table", async () => {
+    const { t, id } = await approved();
+    await t.write("y", { kind: "progress", task: id });
+    await t.write("x", { kind: "request", request_id: "bye-y", type: "shutdown", to: ["y"], body: "thanks, y" });
+    await t.write("y", { kind: "response", request_id: "bye-y", type: "shutdown", verdict: "approve" });
+    await refused(t, "E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }));
+    await refused(t, "E_NOT_EXECUTOR", () => t.write("x", { kind: "progress", task: id }));
+    expect((await t.write("y2", { kind: "progress", task: id, body: "taking over" })).map(kindOf)).toEqual(["progress"]);
+    expect(t.state.tasks[id]).toMatchObject({ state: "running", executor: "y2" });
+    await t.write("y2", { kind: "receipt", task: id, body: "done" });
+    await refused(t, "E_SELF_VERIFY", () => t.write("y2", { kind: "verify", task: id, verdict: "pass", body: "mine" }));
+    await t.write("c", { kind: "verify", task: id, verdict: "pass", body: "seen it" });
+    expect(taskState(t, id)).toBe("verified");
+    expect((await verifyExport(await t.exportText(), { relayKey: k.relay.publicKeyText })).verdict).toBe("CLEAN");
   });
 
   describe("when the wrong seat or state acts", () => {

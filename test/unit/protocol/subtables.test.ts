@@ -27,6 +27,7 @@ import {
 import { cast, keyOf, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, copy, kindOf, rechain, refusal, TestTable } from "./fixtures.js";
 import { snapshot } from "./topology-fixtures.js";
+import { approve, CARD_EFFECT } from "./gateway-fixtures.js";
 
 let k: Cast;
 beforeAll(async () => {
@@ -303,7 +304,7 @@ describe("closing a sub-table", () => {
     forged.data.decision!.body = "something else";
     expect(checkResultAgainstChild(forged, child.l.entries)).toMatch(/differs/);
     forged.data.link = "0".repeat(64);
-    expect(checkResultAgainstChild(forged, child.l.entries)).toMatch(/does not end/);
+    expect(checkResultAgainstChild(forged, child.l.entries)).toMatch(/does not have the reported link/);
   });
 
   it("reports a close without a decision with decision null", async () => {
@@ -337,10 +338,42 @@ describe("closing a sub-table", () => {
     expect((await root.report(child)).map(kindOf)).toEqual(["subtable_result"]);
   });
 
+  describe("when task work goes on in the child after its close", () => {
+    /** A child closed by b's decision with an effect on jenny's taskboard, then jenny's approval after the close. */
+    async function decidedWithWorkAfter() {
+      const root = await parentTable();
+      const child = await root.openChild("a", childConfig(root, "t-child", ["a", "b"]));
+      await child.say("a", "a's view");
+      const [decision] = await child.write("b", { kind: "decision", body: "put it on the board", effects: [CARD_EFFECT] });
+      const closed = child.state.closed!;
+      await approve(child, decision!.seq, "jenny");
+      expect(child.l.entries.length).toBeGreaterThan(closed.seq);
+      return { root, child, closed };
+    }
+
+    it("reports the close entry's seq and link, not the newest entry's", async () => {
+      const { root, child, closed } = await decidedWithWorkAfter();
+      const [result] = await root.report(child);
+      expect(result).toMatchObject({ data: { seq: closed.seq, link: child.l.entries[closed.seq - 1]!.link, reason: "decision" } });
+    });
+
+    it("matches the child's whole ledger, task work after the close included", async () => {
+      const { root, child } = await decidedWithWorkAfter();
+      const [result] = await root.report(child);
+      expect(checkResultAgainstChild(result!, child.l.entries)).toBeNull();
+      expect(checkResultAgainstChild(result!, child.l.entries.slice(0, -2))).toBeNull();
+    });
+
+    it("refuses to match a child ledger that ends before the reported close", async () => {
+      const { root, child, closed } = await decidedWithWorkAfter();
+      const [result] = await root.report(child);
+      expect(checkResultAgainstChild(result!, child.l.entries.slice(0, closed.seq - 1))).toMatch(/does not reach/);
+    });
+  });
+
   describe("when the parent refuses a result", () => {
     async function resultDraft(child: TestTable, signer = k.relay) {
-      const last = child.l.entries.at(-1)!;
-      const statement = resultStatement(child.state, { seq: last.seq, link: last.link });
+      const statement = resultStatement(child.state, { linkAt: (seq) => child.l.entries[seq - 1]?.link });
       return subtableResultDraft({ statement, sig: await signStatement(signer, "result", statement) }, signer.publicKeyText);
     }
 

@@ -141,6 +141,16 @@ describe("a pipeline session", () => {
       expect(floorLog(await t.say("obs", "a note before the next pass"))).toEqual([["draft", "turn"]]);
     });
 
+    it("serves a hand between rounds when the last stage has left", async () => {
+      const t = await pipeline({ topology: { kind: "pipeline", stages: STAGES, rounds: 2 } });
+      await t.write("h", { kind: "request", request_id: "bye-edit", type: "shutdown", to: ["edit"], body: "you are done" });
+      await t.write("edit", { kind: "response", request_id: "bye-edit", type: "shutdown", verdict: "approve" });
+      await t.write("obs", { kind: "raise_hand" });
+      expect(floorLog(await output(t, "review"))).toEqual([["review", "turn"]]);
+      expect(floorLog(await output(t, "draft"))).toEqual([["obs", "hand"]]);
+      expect(floorLog(await t.say("obs", "a note before the next pass"))).toEqual([["draft", "turn"]]);
+    });
+
     it("serves a hand after the final stage before the pipeline closes", async () => {
       const t = await pipeline();
       await t.write("obs", { kind: "raise_hand" });

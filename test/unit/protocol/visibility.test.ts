@@ -13,9 +13,10 @@ import {
   type Projection,
   type TableConfig,
 } from "../../../src/protocol/index.js";
-import { readEntries, readExport, readProjection } from "../../../durable-objects/table/reads.js";
+import { readEntries, readExport, readProjection, readTasks } from "../../../durable-objects/table/reads.js";
 import { cast, debateConfig, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, refusal, TestTable } from "./fixtures.js";
+import { gatewayTable, propose } from "./gateway-fixtures.js";
 
 let k: Cast;
 beforeAll(async () => {
@@ -178,6 +179,36 @@ describe("visibility rules", () => {
       const error = await refusal(() => validateConfig(broadcastConfig(k, { visibility: { a: { kinds: ["gossip" as never] } } })));
       expect(error.code).toBe("E_SCHEMA");
     });
+  });
+});
+
+describe("when a rule hides task entries", () => {
+  /** The gateway room where c reads only says, and a proposal by x has opened jenny's task. */
+  async function hiddenTasks(): Promise<TestTable> {
+    const t = await gatewayTable(k, { visibility: { c: { kinds: ["say"] } } });
+    await propose(t, "x");
+    expect(Object.keys(t.state.tasks)).toHaveLength(1);
+    return t;
+  }
+
+  it("lists no tasks in the seat's projection: tasks are made of system entries it may not read", async () => {
+    const t = await hiddenTasks();
+    expect(readProjection(t.state, ledgerOf(t), { seat: "c" }, 0).tasks).toEqual([]);
+    expect(readProjection(t.state, ledgerOf(t), { seat: "y" }, 0).tasks).toHaveLength(1);
+  });
+
+  it("lists no tasks to the seat on GET /tasks, but every task to an owner", async () => {
+    const t = await hiddenTasks();
+    expect(readTasks(t.state, 0, { seat: "c" })).toEqual({ items: [], next: null });
+    expect(readTasks(t.state, 0, { seat: "y" }).items).toHaveLength(1);
+    expect(readTasks(t.state, 0, { owner: "ops" }).items).toHaveLength(1);
+  });
+
+  it("lists the tasks to a seat whose rule reads system entries", async () => {
+    const t = await gatewayTable(k, { visibility: { c: { kinds: ["say", "system"] } } });
+    await propose(t, "x");
+    expect(readProjection(t.state, ledgerOf(t), { seat: "c" }, 0).tasks).toHaveLength(1);
+    expect(readTasks(t.state, 0, { seat: "c" }).items).toHaveLength(1);
   });
 });
 

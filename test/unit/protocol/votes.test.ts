@@ -96,6 +96,19 @@ describe("voting on a proposal", () => {
     expect(added[1]).toMatchObject({ data: { of: "owners", yes: 2, electorate: 3, needed: 2 } });
   });
 
+  it("lets an owner vote again through another seat once the seat it voted through left (its vote no longer counts)", async () => {
+    // a and h belong to tao, b to jenny, c to ops: three owners, all needed.
+    const t = await voting({ n: 3, of: "owners" });
+    const p = await propose(t, "a");
+    await vote(t, "a", p);
+    await vote(t, "b", p);
+    await t.write("c", { kind: "request", request_id: "bye-a", type: "shutdown", to: ["a"], body: "thanks, a" });
+    await t.write("a", { kind: "response", request_id: "bye-a", type: "shutdown", verdict: "approve" });
+    expect(kindOf((await vote(t, "h", p))[0]!)).toBe("vote");
+    const added = await vote(t, "c", p);
+    expect(added[1]).toMatchObject({ subkind: "decision", data: { of: "owners", yes: 3, electorate: 3, needed: 3 } });
+  });
+
   it("records votes without deciding anything when the table has no quorum rule", async () => {
     const t = await TestTable.open(broadcastConfig(k), ["a", "b", "c"], k);
     const p = await propose(t, "a");

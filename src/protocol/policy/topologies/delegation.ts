@@ -49,7 +49,8 @@ export function delegationPolicy(topology: z.infer<typeof DelegationTopologySche
         .filter(([manager]) => !reached.has(manager))
         .map(([manager]): [string, string] => [`topology.reports.${manager}`, `"${manager}" is not on a reporting line from the lead`]);
     },
-    start: () => ({ holder: lead, round: 1, reason: "start" }),
+    // A lead that left before the floor started (a shutdown needs no floor) holds nothing, as after its turn.
+    start: (state) => ({ holder: isPresent(state, lead) ? lead : null, round: 1, reason: "start" }),
     next(state, turn) {
       const round = state.floor.round;
       const to = turn.to?.[0];

@@ -22,7 +22,8 @@ export function hubSpokePolicy(topology: z.infer<typeof HubSpokeTopologySchema>)
     finite: rounds !== undefined,
     deciders: [hub],
     problems: () => [],
-    start: () => ({ holder: hub, round: 1, reason: "start" }),
+    // A hub that left before the floor started (a shutdown needs no floor) holds nothing, as after its turn.
+    start: (state) => ({ holder: isPresent(state, hub) ? hub : null, round: 1, reason: "start" }),
     next(state, turn) {
       const round = state.floor.round;
       if (turn.seat !== hub) return { holder: isPresent(state, hub) ? hub : null, round: round + 1, reason: "turn" };

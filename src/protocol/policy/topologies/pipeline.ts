@@ -26,8 +26,13 @@ export function pipelinePolicy(topology: z.infer<typeof PipelineTopologySchema>)
   };
   return rotationPolicy(rotation, {
     deciders: [stages[stages.length - 1]!],
-    // The cursor is at a round's first slot exactly when the last stage of a round has had its turn.
-    servesHands: (state) => state.floor.cursor.pos === 0,
+    // Between rounds: the last present stage of a round has had its turn, so the next present
+    // stage (if any) is in a later round. Stages that left are skipped, the last one included.
+    servesHands: (state) => {
+      const { cursor } = state.floor;
+      const next = scanRotation(rotation, state);
+      return cursor.pos === 0 || next === null || next.at.round > cursor.round;
+    },
     checkAddressing(state, entry) {
       if (entry.kind !== "say" && entry.kind !== "proposal") return;
       if (state.floor.holder !== entry.seat || !stages.includes(entry.seat)) return;
