@@ -2,8 +2,10 @@
  * Everything the CLI prints goes through here. Human text by default, with colour only when
  * stdout is a terminal and NO_COLOR is unset (https://no-color.org) and --no-color was not given;
  * with --json, exactly one JSON document per result on stdout (watch: one per line) and errors
- * as the trestle error envelope plus a hint. Never a stack trace.
+ * as the trestle error envelope plus a hint. Never a stack trace, and never an error message as the
+ * relay sent it: it is reduced to one safe line (no escape sequence reaches the terminal).
  */
+import { safeLine } from "../client/guards/framing.js";
 import { TrestleError } from "../protocol/index.js";
 import { UsageError } from "./exit.js";
 import { hintFor } from "./hints.js";
@@ -88,7 +90,7 @@ export class Output {
       this.stdout.write(JSON.stringify({ error: body }) + "\n");
       return;
     }
-    this.stderr.write(`${this.c.red(this.c.bold(`error ${code}`))}: ${message}\n`);
+    this.stderr.write(`${this.c.red(this.c.bold(`error ${code}`))}: ${safeLine(message, 2000)}\n`);
     if (hint) this.stderr.write(`${this.c.dim("hint:")} ${hint}\n`);
   }
 }

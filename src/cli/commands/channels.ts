@@ -5,6 +5,7 @@
  */
 import type { AttemptRecord, ChannelHealth } from "../../protocol/index.js";
 import { OWNER_FLAGS } from "../args.js";
+import { oneLine } from "../format.js";
 import { ownerClientOf } from "../owner-client.js";
 import type { Styles } from "../output.js";
 import type { Command } from "./command.js";
@@ -27,9 +28,9 @@ export const channels: Command = {
   },
 };
 
-/** One channel as a line: platform, account, label and language, state, deliveries, newest attempt. */
+/** One channel as a line: platform, account, label and language, state, deliveries, newest attempt (the label and the platform's words reduced to one safe line). */
 export function channelLine(channel: ChannelHealth, c: Styles): string {
-  const who = `${channel.platform} ${channel.account} (${channel.label}, ${channel.lang})`;
+  const who = `${channel.platform} ${channel.account} (${oneLine(channel.label)}, ${channel.lang})`;
   const delivered = channel.delivered > 0 ? `${channel.delivered} delivered, last ${iso(channel.last_delivered_at)}` : "never delivered";
   const last = channel.last_attempt ? `; last attempt ${attemptText(channel.last_attempt)}` : "";
   return `${who}  ${stateText(channel, c)}  ${delivered}${last}`;
@@ -51,7 +52,7 @@ function stateText(channel: ChannelHealth, c: Styles): string {
 function attemptText(attempt: AttemptRecord): string {
   const status = attempt.http_status === null ? "" : ` HTTP ${attempt.http_status}`;
   const reason = attempt.reason === null ? "" : ` ${attempt.reason}`;
-  const detail = attempt.detail === null ? "" : `: ${attempt.detail}`;
+  const detail = attempt.detail === null ? "" : `: ${oneLine(attempt.detail)}`;
   return `${attempt.status}${status}${reason}${detail} at ${iso(attempt.at)}`;
 }
 
