@@ -77,9 +77,9 @@ export class Context {
     return { seat, key: await readKeyFile(optional(this.args, "key") ?? seatKeyPath(this.home, seat), "seat") };
   }
 
-  /** The owner from --owner / TRESTLE_OWNER and their key (--owner-key or the default file). */
-  async owner(): Promise<{ owner: string; key: LoadedKey }> {
-    const owner = required(this.args, "owner", "TRESTLE_OWNER", this.io.env);
+  /** The owner from --owner / TRESTLE_OWNER (else `fallback`, when the command names one) and their key (--owner-key or the default file). */
+  async owner(fallback?: string): Promise<{ owner: string; key: LoadedKey }> {
+    const owner = optional(this.args, "owner", "TRESTLE_OWNER", this.io.env) ?? fallback ?? required(this.args, "owner", "TRESTLE_OWNER", this.io.env);
     return { owner, key: await readKeyFile(optional(this.args, "owner-key") ?? ownerKeyPath(this.home, owner), "owner") };
   }
 

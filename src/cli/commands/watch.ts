@@ -9,7 +9,7 @@
  */
 import { TableSocket, TaskLog } from "../../client/index.js";
 import { isEntry } from "../../protocol/index.js";
-import { integer, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
+import { integer, optional, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { EXIT } from "../exit.js";
 import { entryLine } from "../format.js";
 import type { Command } from "./command.js";
@@ -29,6 +29,8 @@ export const watch: Command = {
     const reader = await ctx.reader();
     const owner = "owner" in reader.as ? reader.as.owner : undefined;
     const after = integer(ctx.args, "after", 0)!;
+    const ownerKey = optional(ctx.args, "owner-key");
+    const approveCommand = (task: string) => `trestle approve ${task} --table ${table}${ownerKey === undefined ? "" : ` --owner-key ${ownerKey}`}`;
     const client = await ctx.table(table);
     await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
     const tasks = new TaskLog();
@@ -47,7 +49,7 @@ export const watch: Command = {
           }
           for (const move of tasks.accept(items)) {
             if (owner !== undefined && move.owner === owner && move.state === "awaiting_approval" && move.seq > after) {
-              ctx.out.note(`task ${move.task} waits for you: trestle approve ${move.task} --owner ${owner} (or trestle reject …)`);
+              ctx.out.note(`task ${move.task} waits for you: ${approveCommand(move.task)} (or trestle reject …)`);
             }
           }
           if (closed && tasks.open().length === 0) socket.close();

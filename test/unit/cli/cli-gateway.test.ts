@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
+import { signCommand } from "../../../src/chat/render.js";
 import { sha256, utf8, type TableConfig } from "../../../src/protocol/index.js";
 import { cli } from "../../support/cli.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
@@ -75,12 +76,14 @@ describe("a task from decision to verified, from the command line", () => {
     const seq = Number(/decision written as entry #(\d+)/.exec(decided.stdout)![1]);
     const task = `${seq}.jenny`;
     expect(decided.stdout).toContain(`task ${task}  awaiting_approval  owner jenny, executor -, opened by #${seq}`);
-    await watching.printed(new RegExp(`task ${task.replace(".", "\\.")} waits for you: trestle approve`));
+    const announced = await watching.printed(new RegExp(`task ${task.replace(".", "\\.")} waits for you: trestle (approve [^ ]+ --table [^ ]+) \\(or trestle reject`));
 
     const listed = await t.json(["tasks", "--table", table, "--owner", "jenny"]);
     expect(listed.body!.items).toMatchObject([{ id: task, owner: "jenny", state: "awaiting_approval", executor: null }]);
 
-    const approved = await t.run(["approve", task, "--table", table, "--owner", "jenny"]);
+    // The command watch announced, as printed: the task id names the owner, so no --owner is needed.
+    expect(announced[1]).toBe(`approve ${task} --table ${table}`);
+    const approved = await t.run(announced[1]!.split(" "));
     expect(approved.code).toBe(0);
     expect(approved.stdout).toMatch(new RegExp(`^task ${task} approved by jenny: now approved \\(entry #\\d+`));
 
@@ -126,6 +129,19 @@ describe("approving and rejecting", () => {
     expect(rejected.body).toMatchObject({ task: `${seq}.jenny`, state: "rejected" });
     const late = await refused(client, ["approve", `${seq}.jenny`, "--table", table, "--owner", "jenny"], "E_TASK_STATE");
     expect(late.details).toMatchObject({ state: "rejected" });
+  }, 15_000);
+
+  it("approves with the command a chat reply names, as printed, with no --owner or TRESTLE_TABLE set", async () => {
+    const { table } = await judgeToDecide((k0) => ({
+      owners: { ...debateConfig(k0).owners, jenny: { public_key: k0.jenny.publicKeyText, approvals: "async" } },
+    }));
+    const decided = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effect", REORDER]);
+    const task = `${decided.body!.seq}.jenny`;
+    const [trestle, ...args] = signCommand("approve", table, task).split(" ");
+    expect(trestle).toBe("trestle");
+    const approved = await t.run(args);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(new RegExp(`^task ${task} approved by jenny: now approved`));
   }, 15_000);
 
   describe("when the key or the owner is not the task's", () => {
