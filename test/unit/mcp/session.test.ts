@@ -335,15 +335,15 @@ describe("history and verification", () => {
 
 describe("creating tables", () => {
   describe("when the config gives this owner standing approvals", () => {
-    it("refuses with E_FORBIDDEN and creates nothing", async () => {
+    it.each(["auto_approve", "chat_approve"] as const)("refuses %s rules with E_FORBIDDEN and creates nothing", async (rules) => {
       const home = await makeHome(relay.url, "tao", "bot-tao");
       const mcp = await inProcess(home.settings, confirmYes);
       open.push(mcp);
       const id = uniqueTable("mcp-auto");
       const c = config(id, home);
-      c.owners.tao = { public_key: home.owner.publicKeyText, auto_approve: [{ resource: "*", action: "*" }] };
+      c.owners.tao = { public_key: home.owner.publicKeyText, [rules]: [{ resource: "taskboard", action: "*" }] };
       const result = await mcp.call("trestle_create_table", { config: c });
-      expect(textOf(result)).toMatch(/^error E_FORBIDDEN: the config gives tao standing approvals/);
+      expect(textOf(result)).toMatch(new RegExp(`^error E_FORBIDDEN: the config gives tao standing approvals \\(${rules}\\)`));
       await expect((await tableClient(relay.url, id)).head()).rejects.toMatchObject({ code: "E_TABLE_NOT_FOUND" });
     });
   });
