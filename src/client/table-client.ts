@@ -6,6 +6,7 @@
  */
 import {
   approvalStatementFor,
+  isEntry,
   LIMITS,
   parseExport,
   signApproval,
@@ -46,6 +47,9 @@ export interface TableClientOptions {
   /** Keeps the newest verified head between runs. */
   store?: HeadStore;
 }
+
+/** A proposal or decision entry: the kinds whose effects open tasks. */
+export type ProposalEntry = Extract<Entry, { kind: "proposal" | "decision" }>;
 
 /** History as read: verified items and the head they chain to. */
 export interface History {
@@ -116,10 +120,26 @@ export class TableClient {
    * effects the ledger holds, never over what someone said the proposal was.
    */
   async approve(ownerSigner: Signer, owner: string, proposalSeq: number, verdict: ApprovalVerdict): Promise<ApproveResponse> {
-    const reader: Reader = { signer: ownerSigner, as: { owner } };
-    const { items } = await this.history(reader);
-    const proposal = items.find((item): item is Entry => item.seq === proposalSeq && "kind" in item);
-    if (!proposal) throw new TrestleError("E_UNKNOWN_TASK", `no entry ${proposalSeq} at table ${this.table}`);
+    return this.answer(ownerSigner, owner, await this.proposal(ownerSigner, owner, proposalSeq), verdict);
+  }
+
+  /** The proposal or decision with effects at `seq`, read as `owner` with its chain verified (E_UNKNOWN_TASK when there is none). */
+  async proposal(ownerSigner: Signer, owner: string, seq: number): Promise<ProposalEntry> {
+    const { items } = await this.history({ signer: ownerSigner, as: { owner } });
+    const entry = items.find((item): item is Entry => item.seq === seq && isEntry(item));
+    if (!entry) throw new TrestleError("E_UNKNOWN_TASK", `no entry ${seq} at table ${this.table}`);
+    if ((entry.kind !== "proposal" && entry.kind !== "decision") || !entry.effects) {
+      throw new TrestleError("E_UNKNOWN_TASK", `entry ${seq} at table ${this.table} is not a proposal or decision with effects`);
+    }
+    return entry;
+  }
+
+  /**
+   * Signs `verdict` on `owner`'s task opened by `proposal`, an entry read with `proposal()` (so
+   * from the verified ledger): the signature covers exactly the effects it holds for `owner`, the
+   * ones a caller that asks a person first has just shown them.
+   */
+  async answer(ownerSigner: Signer, owner: string, proposal: ProposalEntry, verdict: ApprovalVerdict): Promise<ApproveResponse> {
     const statement = approvalStatementFor(proposal, owner, { verdict, nonce: randomNonce() });
     const since = this.tracker.held;
     const response = await this.http.approve(this.table, await signApproval(ownerSigner, owner, statement));
