@@ -62,9 +62,12 @@ export class Context {
       table,
       home: this.home,
       clock: this.io.clock,
-      onFirstUse: (url, key) => this.out.note(`pinned relay ${url} to key ${key} (first use)`),
+      onFirstUse: this.firstUse,
     });
   }
+
+  /** The note printed when a relay is pinned on first use. */
+  readonly firstUse = (url: string, key: string): void => this.out.note(`pinned relay ${url} to key ${key} (first use)`);
 
   /** The table id from --table / TRESTLE_TABLE. */
   tableId(): string {

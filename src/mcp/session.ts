@@ -6,7 +6,7 @@
  * Nothing a tool receives can change a key, the card or the instructions: no tool writes them.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { createKeyFile, openTable, readKeyFile, type LoadedKey, type Reader, type TableClient } from "../client/node.js";
+import { createKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
 import { CapabilityCardSchema, parseOrThrow, TrestleError, type CapabilityCard, type Signer } from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
 import { ENV } from "./config.js";
@@ -96,6 +96,13 @@ export class McpSession {
     return this.settings.ownerKeyFile !== undefined;
   }
 
+  /** The owner key and an OwnerClient signing with it, for the relay pinned as every table here is (E_RELAY_KEY when its key changed). */
+  async ownerClient(): Promise<{ owner: Identity; client: OwnerClient }> {
+    const owner = await this.ownerKey();
+    const client = await openOwner({ relay: this.settings.url, signer: owner.signer, home: this.settings.home, onFirstUse: this.firstUse });
+    return { owner, client };
+  }
+
   /** The seat key (TRESTLE_SEAT_KEY_FILE, or <home>/seats/<TRESTLE_SEAT>.json); E_KEY_FILE if none is configured. */
   seatKey(): Promise<Identity> {
     this.seat ??= this.load("seat", this.settings.seatKeyFile, this.settings.seat, ENV.seatKeyFile, ENV.seat);
@@ -150,18 +157,15 @@ export class McpSession {
   private slot(table: string): Slot {
     let slot = this.slots.get(table);
     if (!slot) {
-      const client = openTable({
-        relay: this.settings.url,
-        table,
-        home: this.settings.home,
-        onFirstUse: (url, key) => this.deps.log(`pinned relay ${url} to key ${key} (first use)`),
-      });
+      const client = openTable({ relay: this.settings.url, table, home: this.settings.home, onFirstUse: this.firstUse });
       slot = { client, live: null, read: { cursor: 0, prefix: null } };
       this.slots.set(table, slot);
       client.catch(() => this.slots.delete(table));
     }
     return slot;
   }
+
+  private readonly firstUse = (url: string, key: string): void => this.deps.log(`pinned relay ${url} to key ${key} (first use)`);
 
   private async load(role: "owner" | "seat", path: string | undefined, name: string | undefined, pathVar: string, nameVar: string): Promise<Identity> {
     if (path === undefined) throw new TrestleError("E_KEY_FILE", `this server holds no ${role} key: set ${pathVar} (or ${nameVar}) in its environment`);

@@ -1,7 +1,6 @@
 /** `trestle_notify_status`: the owner's chat channels and their delivery health (docs/SPEC.md §11.4). */
 import { z } from "zod";
 import { safeLine } from "../../client/guards/framing.js";
-import { OwnerClient } from "../../client/owner.js";
 import type { ChannelHealth } from "../../protocol/index.js";
 import { defineTool } from "../tool.js";
 
@@ -14,8 +13,8 @@ export const notifyStatus = defineTool({
   input: z.strictObject({}),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run(_args, ctx) {
-    const owner = await ctx.session.ownerKey();
-    const health = await new OwnerClient(ctx.session.settings.url, owner.signer).channels();
+    const { owner, client } = await ctx.session.ownerClient();
+    const health = await client.channels();
     return {
       status: [
         `Notification channels of owner ${owner.name} (key ${health.owner_key}):`,

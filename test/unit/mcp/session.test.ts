@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
+import { PinStore } from "../../../src/client/node.js";
 import { isEntry, type Entry, type Signer, type TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
@@ -383,6 +384,19 @@ describe("owners' tools", () => {
     const text = textOf(await mcp.call("trestle_notify_status"));
     expect(text).toContain("none bound");
     expect(text).toContain("UNPROVEN");
+  });
+
+  describe("when the relay's key is not the one pinned in this home", () => {
+    it.each([
+      ["trestle_notify_status", {}],
+      ["trestle_close", { action: "pause" }],
+    ])("%s refuses it with E_RELAY_KEY before signing anything", async (tool, args) => {
+      const { mcp, home, harness } = await seated();
+      const before = await harness.head();
+      new PinStore(home.dir).set(relay.url, (await keyOf("relay:impostor")).publicKeyText, Date.now());
+      expect(textOf(await mcp.call(tool, args))).toMatch(/^error E_RELAY_KEY: THE RELAY KEY CHANGED/);
+      expect((await harness.head()).seq).toBe(before.seq);
+    });
   });
 
   it("lists known tables with their heads and switches the active one", async () => {
