@@ -18,6 +18,7 @@ import {
   type ApproveResponse,
   type CapabilityCard,
   type CreateResponse,
+  type DistributiveOmit,
   type Entry,
   type HiddenEntry,
   type JoinResponse,
@@ -35,7 +36,7 @@ import { ChainFollower } from "./follow.js";
 import { HeadTracker, type HeadStore } from "./heads.js";
 import type { HttpClient, Reader } from "./http.js";
 import { randomNonce } from "./random.js";
-import type { SeatSubmission } from "./socket.js";
+import { TableSocket, type SeatSubmission, type TableSocketOptions } from "./socket.js";
 import { verifyExportText } from "./verify.js";
 
 /** Options for a TableClient. */
@@ -74,6 +75,14 @@ export class TableClient {
     const client = new TableClient(options);
     await client.tracker.load();
     return client;
+  }
+
+  /**
+   * A live socket to this table, a seat's or an owner session's (socket.ts), judged by this
+   * client's head tracker: pushes and HTTP reads of the table check one chain and one newest head.
+   */
+  socket(options: DistributiveOmit<TableSocketOptions, "url" | "table" | "tracker">): TableSocket {
+    return new TableSocket({ ...options, url: this.http.socketUrl(this.table), table: this.table, tracker: this.tracker });
   }
 
   /** Creates the table from `config` (its id must be this table), signed by owner `owner`. */

@@ -7,7 +7,7 @@
  * task it saw opened is final, on Ctrl-C, or when the relay is caught forking or truncating (exit
  * 4, with the evidence).
  */
-import { TableSocket, TaskLog } from "../../client/index.js";
+import { TaskLog, type TableSocket } from "../../client/index.js";
 import { isEntry } from "../../protocol/index.js";
 import { integer, optional, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { EXIT } from "../exit.js";
@@ -35,12 +35,9 @@ export const watch: Command = {
     await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
     const tasks = new TaskLog();
     let closed = false;
-    const socket: TableSocket = new TableSocket({
-      url: client.http.socketUrl(table),
-      table,
+    const socket: TableSocket = client.socket({
       ...reader.as,
       signer: reader.signer,
-      tracker: client.tracker,
       handlers: {
         onEntries: (items) => {
           for (const item of items) {
