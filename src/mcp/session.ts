@@ -5,8 +5,8 @@
  * sockets, and the keys, card and owner instructions, each read from its file when first needed.
  * Nothing a tool receives can change a key, the card or the instructions: no tool writes them.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { createKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
+import { readFileSync } from "node:fs";
+import { loadOrCreateKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
 import { CapabilityCardSchema, parseOrThrow, TrestleError, type CapabilityCard, type Signer } from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
 import { ENV } from "./config.js";
@@ -113,10 +113,11 @@ export class McpSession {
   /** The seat key, created (mode 0600) if its file does not exist yet: `trestle_join` seats a new key like `trestle join` does. */
   async seatKeyCreating(): Promise<{ identity: Identity; created: boolean }> {
     const { seatKeyFile: path, seat: name } = this.settings;
-    if (path === undefined || name === undefined || existsSync(path)) return { identity: await this.seatKey(), created: false };
-    const created = identity(await createKeyFile(path, "seat", name), name);
-    this.seat = Promise.resolve(created);
-    return { identity: created, created: true };
+    if (path === undefined || name === undefined) return { identity: await this.seatKey(), created: false };
+    const { key, created } = await loadOrCreateKeyFile(path, "seat", name);
+    const seat = identity(key, name);
+    this.seat = Promise.resolve(seat);
+    return { identity: seat, created };
   }
 
   /** A reader as `prefer` when that key is configured, else as the other one. */

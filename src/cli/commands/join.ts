@@ -1,6 +1,6 @@
 /** `trestle join`: an owner seats a bot, delegating the seat to the seat's key. */
-import { existsSync, readFileSync } from "node:fs";
-import { createKeyFile, readKeyFile, seatKeyPath } from "../../client/node.js";
+import { readFileSync } from "node:fs";
+import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
 import { CapabilityCardSchema, parseOrThrow, PublicKeySchema, type CapabilityCard } from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, required, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
@@ -46,10 +46,9 @@ async function seatPublicKey(ctx: Parameters<Command["run"]>[0], seat: string): 
     return given;
   }
   const path = optional(ctx.args, "key") ?? seatKeyPath(ctx.home, seat);
-  if (existsSync(path)) return (await readKeyFile(path, "seat")).signer.publicKeyText;
-  const created = await createKeyFile(path, "seat", seat);
-  ctx.out.note(`created seat key ${path}`);
-  return created.signer.publicKeyText;
+  const { key, created } = await loadOrCreateKeyFile(path, "seat", seat);
+  if (created) ctx.out.note(`created seat key ${path}`);
+  return key.signer.publicKeyText;
 }
 
 function card(values: Record<string, unknown>): CapabilityCard {
