@@ -1,7 +1,7 @@
 /**
  * Human renderings shared by the commands: one line per ledger entry (`[#15] judge decision: …`,
  * task moves and approvals included), effects as `owner: action on resource {args}`, tasks, a
- * verification report with its coverage, and short head references. What seats and the relay
+ * verification report with its coverage, a chat channel's health, and short head references. What seats and the relay
  * wrote is untrusted and goes through the inbound framing's reductions (client/guards/framing.ts):
  * names, topics and reasons become one safe line, a body's further lines are each marked
  * `      | `, and structured values are escaped JSON, so nothing printed can pass for another
@@ -10,6 +10,8 @@
 import { bodyLines, safeJson, safeLine } from "../client/guards/framing.js";
 import {
   isEntry,
+  type AttemptRecord,
+  type ChannelHealth,
   projectEntry,
   type Effect,
   type Entry,
@@ -134,4 +136,36 @@ export function reportLines(report: VerifyReport, c: Styles): string[] {
     ),
   );
   return lines;
+}
+
+/** One channel as a line: platform, account, label and language, state, deliveries, newest attempt (the label and the platform's words reduced to one safe line). */
+export function channelLine(channel: ChannelHealth, c: Styles): string {
+  const who = `${channel.platform} ${channel.account} (${oneLine(channel.label)}, ${channel.lang})`;
+  const delivered = channel.delivered > 0 ? `${channel.delivered} delivered, last ${iso(channel.last_delivered_at)}` : "never delivered";
+  const last = channel.last_attempt ? `; last attempt ${attemptText(channel.last_attempt)}` : "";
+  return `${who}  ${stateText(channel, c)}  ${delivered}${last}`;
+}
+
+function stateText(channel: ChannelHealth, c: Styles): string {
+  switch (channel.state) {
+    case "ok":
+      return c.green("ok");
+    case "unproven":
+      return c.yellow("UNPROVEN");
+    case "failing":
+      return c.red("failed");
+    case "quota_exhausted":
+      return c.red(`${channel.platform === "line" ? "LINE" : channel.platform} monthly quota exhausted`);
+  }
+}
+
+function attemptText(attempt: AttemptRecord): string {
+  const status = attempt.http_status === null ? "" : ` HTTP ${attempt.http_status}`;
+  const reason = attempt.reason === null ? "" : ` ${attempt.reason}`;
+  const detail = attempt.detail === null ? "" : `: ${oneLine(attempt.detail)}`;
+  return `${attempt.status}${status}${reason}${detail} at ${iso(attempt.at)}`;
+}
+
+function iso(ms: number | null): string {
+  return ms === null ? "-" : new Date(ms).toISOString();
 }
