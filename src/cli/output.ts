@@ -79,10 +79,10 @@ export class Output {
     this.stderr.write(this.c.yellow(text) + "\n");
   }
 
-  /** Reports an error: code, message and hint; JSON envelope under --json. */
-  error(error: unknown): void {
+  /** Reports an error: code, message and hint; JSON envelope under --json. A usage error's hint names `command`'s help when it is known. */
+  error(error: unknown, command?: string): void {
     const { code, message, details } = describe(error);
-    const hint = error instanceof TrestleError ? hintFor(error.code) : error instanceof UsageError ? "run trestle help <command>" : undefined;
+    const hint = error instanceof TrestleError ? hintFor(error.code) : error instanceof UsageError ? `run trestle help${command === undefined ? "" : ` ${command}`}` : undefined;
     if (this.json) {
       const body: Record<string, unknown> = { code, message };
       if (details !== undefined) body.details = details;

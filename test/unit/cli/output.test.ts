@@ -57,6 +57,12 @@ describe("Output", () => {
     expect(JSON.parse(out.text)).toEqual({ error: { code: "E_CLOSED", message: "closed", hint: expect.any(String) } });
   });
 
+  it("points a usage mistake at the command's own help", () => {
+    const err = sink(false);
+    new Output(false, false, sink(false), err).error(new UsageError("several owners are yours (ops, tao); pass --owner"), "create");
+    expect(err.text).toBe("error E_USAGE: several owners are yours (ops, tao); pass --owner\nhint: run trestle help create\n");
+  });
+
   it("reports an unexpected failure as a bug without its stack", () => {
     const err = sink(false);
     new Output(false, false, sink(false), err).error(new Error("boom"));
