@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { loadOrCreateKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
 import { CapabilityCardSchema, parseOrThrow, TrestleError, type CapabilityCard, type Signer } from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
-import { ENV } from "./config.js";
+import { ENV, readJsonFile } from "./config.js";
 import { LiveTable } from "./live.js";
 
 /** A key this server holds, with the name it acts under. */
@@ -135,7 +135,7 @@ export class McpSession {
   card(): CapabilityCard {
     const path = this.settings.cardFile;
     if (path === undefined) return {};
-    return parseOrThrow(CapabilityCardSchema, readJson(path, "capability card"), `the capability card ${path}`);
+    return parseOrThrow(CapabilityCardSchema, readJsonFile(path, "capability card"), `the capability card ${path}`);
   }
 
   /** The owner's standing instructions for this seat (TRESTLE_INSTRUCTIONS_FILE), or null. */
@@ -177,18 +177,4 @@ export class McpSession {
 
 function identity(key: LoadedKey, name: string): Identity {
   return { name, signer: key.signer, path: key.path };
-}
-
-function readJson(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new TrestleError("E_SCHEMA", `cannot read the ${what} ${path}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new TrestleError("E_SCHEMA", `the ${what} ${path} is not JSON`);
-  }
 }
