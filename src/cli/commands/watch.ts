@@ -29,8 +29,12 @@ export const watch: Command = {
     const reader = await ctx.reader();
     const owner = "owner" in reader.as ? reader.as.owner : undefined;
     const after = integer(ctx.args, "after", 0)!;
-    const ownerKey = optional(ctx.args, "owner-key");
-    const approveCommand = (task: string) => `trestle approve ${task} --table ${table}${ownerKey === undefined ? "" : ` --owner-key ${ownerKey}`}`;
+    // The flags this watch was given that the approve command needs too, so it runs as printed.
+    const carried = (["relay", "home", "owner-key"] as const).flatMap((flag) => {
+      const value = optional(ctx.args, flag);
+      return value === undefined ? [] : [` --${flag} ${value}`];
+    });
+    const approveCommand = (task: string) => `trestle approve ${task} --table ${table}${carried.join("")}`;
     const client = await ctx.table(table);
     await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
     const tasks = new TaskLog();

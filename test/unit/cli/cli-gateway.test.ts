@@ -69,21 +69,22 @@ describe("a task from decision to verified, from the command line", () => {
     const noApprover = await refused(client, ["decide", ...as("judge"), "ship #461 first", "--effect", REORDER], "E_NO_APPROVER");
     expect(noApprover.details).toEqual({ owners: ["jenny"] });
 
-    const watching = t.start(["watch", "--table", table, "--owner", "jenny"]);
+    // --relay as a flag (the harness's TRESTLE_RELAY points nowhere for this run): the announced command must carry it.
+    const watching = t.start(["watch", "--table", table, "--owner", "jenny", "--relay", relay.url], { env: { TRESTLE_RELAY: "http://127.0.0.1:9" } });
     await watching.printed(/watching .* as owner jenny/);
     const decided = await t.run(["decide", ...as("judge"), "ship #461 first", "--effect", REORDER]);
     expect(decided.code).toBe(0);
     const seq = Number(/decision written as entry #(\d+)/.exec(decided.stdout)![1]);
     const task = `${seq}.jenny`;
     expect(decided.stdout).toContain(`task ${task}  awaiting_approval  owner jenny, executor -, opened by #${seq}`);
-    const announced = await watching.printed(new RegExp(`task ${task.replace(".", "\\.")} waits for you: trestle (approve [^ ]+ --table [^ ]+) \\(or trestle reject`));
+    const announced = await watching.printed(new RegExp(`task ${task.replace(".", "\\.")} waits for you: trestle (approve [^ ]+ --table [^ ]+ --relay [^ ]+) \\(or trestle reject`));
 
     const listed = await t.json(["tasks", "--table", table, "--owner", "jenny"]);
     expect(listed.body!.items).toMatchObject([{ id: task, owner: "jenny", state: "awaiting_approval", executor: null }]);
 
     // The command watch announced, as printed: the task id names the owner, so no --owner is needed.
-    expect(announced[1]).toBe(`approve ${task} --table ${table}`);
-    const approved = await t.run(announced[1]!.split(" "));
+    expect(announced[1]).toBe(`approve ${task} --table ${table} --relay ${relay.url}`);
+    const approved = await t.run(announced[1]!.split(" "), { env: { TRESTLE_RELAY: "http://127.0.0.1:9" } });
     expect(approved.code).toBe(0);
     expect(approved.stdout).toMatch(new RegExp(`^task ${task} approved by jenny: now approved \\(entry #\\d+`));
 
