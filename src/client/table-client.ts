@@ -93,10 +93,14 @@ export class TableClient {
     return response;
   }
 
-  /** Seats `seat` with `seatKey` (a public key), signed by its owner; the signed join is valid until `expires`. */
+  /**
+   * Seats `seat` with `seatKey` (a public key), signed by its owner; the signed join is valid until
+   * `expires`. With `configSha256` (canonicalSha256 of the table's config) the owner also signs the
+   * config, so their own `auto_approve` and `chat_approve` rules in it count (docs/SPEC.md §4.2).
+   */
   async join(
     ownerSigner: Signer,
-    fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number },
+    fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number; configSha256?: string },
   ): Promise<JoinResponse> {
     const statement: Omit<JoinStatement, "card_sha256"> = {
       table: this.table,
@@ -106,6 +110,7 @@ export class TableClient {
       human: fields.human ?? false,
       nonce: randomNonce(),
       expires: fields.expires,
+      ...(fields.configSha256 === undefined ? {} : { config_sha256: fields.configSha256 }),
     };
     const since = this.tracker.held;
     const response = await this.http.join(this.table, await signJoin(ownerSigner, statement, fields.card));

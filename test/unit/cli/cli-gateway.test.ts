@@ -160,6 +160,55 @@ describe("approving and rejecting", () => {
   });
 });
 
+describe("endorsing the table's config when joining", () => {
+  /** A one-round debate whose config gives jenny auto_approve for reordering her taskboard, and her a second seat, helper. */
+  async function withJennysRules(table: string): Promise<{ client: TableClient; k: Cast; config: TableConfig }> {
+    const client = await tableClient(relay.url, table);
+    const k0 = await cast();
+    const base = debateConfig(k0);
+    const overrides: Partial<TableConfig> = {
+      owners: { ...base.owners, jenny: { public_key: k0.jenny.publicKeyText, approvals: "async", auto_approve: [{ resource: "taskboard", action: "reorder" }] } },
+      seats: { ...base.seats, helper: { owner: "jenny" } },
+      topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 },
+    };
+    const k = await seatDebate(client, overrides);
+    return { client, k, config: debateConfig(k0, { id: table, ...overrides }) };
+  }
+
+  /** Both sides speak, then the judge decides with an effect on jenny's taskboard; the task's state. */
+  async function decided(client: TableClient, k: Cast, table: string): Promise<string> {
+    await client.submit(k.botTao, "bot-tao", { kind: "say", body: "ship #459 first" });
+    await client.submit(k.botJenny, "bot-jenny", { kind: "say", body: "no: #461 fixes data loss" });
+    const run = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effect", REORDER]);
+    expect(run.code).toBe(0);
+    return run.body!.tasks[0].state as string;
+  }
+
+  it("makes the joining owner's own auto_approve rules count (join --endorse), where without it they do not", async () => {
+    const table = uniqueTable("cli-endorse");
+    const { client, k, config } = await withJennysRules(table);
+    const file = join(home, `${table}.json`);
+    writeFileSync(file, JSON.stringify(config));
+    const joined = await t.run(["join", "--table", table, "--seat", "helper", "--owner", "jenny", "--endorse", file]);
+    expect(joined.code).toBe(0);
+    expect(await decided(client, k, table)).toBe("approved");
+
+    const control = uniqueTable("cli-endorse-none");
+    const unendorsed = await withJennysRules(control);
+    expect(await decided(unendorsed.client, unendorsed.k, control)).toBe("awaiting_approval");
+  }, 20_000);
+
+  describe("when the file is not the table's config", () => {
+    it("refuses the join with E_WRONG_TABLE and seats nobody", async () => {
+      const table = uniqueTable("cli-endorse-wrong");
+      const { client, config } = await withJennysRules(table);
+      const file = join(home, `${table}-other.json`);
+      writeFileSync(file, JSON.stringify({ ...config, topic: "another table's question" }));
+      await refused(client, ["join", "--table", table, "--seat", "helper", "--owner", "jenny", "--endorse", file], "E_WRONG_TABLE");
+    }, 15_000);
+  });
+});
+
 describe("votes", () => {
   it("records votes and a decision by quorum closes the table", async () => {
     const table = uniqueTable("cli-vote");
