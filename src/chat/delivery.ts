@@ -29,6 +29,18 @@ export function networkFailure(error: unknown): DeliveryResult {
   return { ok: false, status: null, reason: "network", detail: String(error instanceof Error ? error.message : error).slice(0, DETAIL_CHARS), retry: true };
 }
 
+/**
+ * `result` with every one of `secrets` cut out of its detail. A bot token can sit in the request
+ * URL (Telegram's /bot<token>/), which a fetch error or a proxy's error page repeats; the detail is
+ * shown to owners (GET /owners/:key/channels), who must never see the relay's credentials.
+ */
+export function withoutSecrets(result: DeliveryResult, secrets: readonly (string | undefined)[]): DeliveryResult {
+  if (result.ok) return result;
+  let detail = result.detail;
+  for (const secret of secrets) if (secret) detail = detail.split(secret).join("<secret>");
+  return detail === result.detail ? result : { ...result, detail };
+}
+
 /** A platform this relay has no credentials for. */
 export function notConfigured(what: string): DeliveryResult {
   return { ok: false, status: null, reason: "not_configured", detail: `${what} is not set on this relay`, retry: false };

@@ -1,9 +1,11 @@
 /**
  * Notifications as neutral chat messages, in the owner's language: effects spelled out in plain
  * words (who, what action, on which resource, with which arguments), approve/reject buttons on
- * approval requests with whether a tap can approve, and a record of every tap that did.
+ * approval requests with whether a tap can approve, and a record of every tap that did. The topic
+ * is another party's text and stays on the table's line (client/guards/framing.ts, pure).
  * Formatting and platform limits are the platform formatters' job.
  */
+import { safeLine } from "../client/guards/framing.js";
 import { canonicalize } from "../protocol/canonical.js";
 import type { Notification } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
@@ -30,7 +32,7 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
     return { title: t(lang, "title.channel_bound"), lines: [t(lang, "line.channel_bound", { key: shortKey(event.owner_key) })], actions: [] };
   }
   const title = t(lang, `title.${event.type}` as MessageKey);
-  const head = t(lang, "line.table", { table: event.table, topic: event.topic });
+  const head = t(lang, "line.table", { table: event.table, topic: topicLine(event.topic) });
   switch (event.type) {
     case "approval_needed": {
       const lines = [head, t(lang, "line.task", { task: event.task }), t(lang, "line.proposed", { seat: event.proposer, seq: event.proposal_seq })];
@@ -71,6 +73,14 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
       return { title, lines: [head, done, t(lang, "line.chat_warning")], actions: [] };
     }
   }
+}
+
+/**
+ * A table's topic as one line of a message. The table's creator wrote it, and the message goes to
+ * other owners: on lines of its own it could pass for an effect or for whether a tap counts.
+ */
+export function topicLine(topic: string): string {
+  return safeLine(topic, 500);
 }
 
 /** The command that signs `verb` for `task` with the owner key, as replies and messages name it. */

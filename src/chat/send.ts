@@ -7,7 +7,7 @@ import { toBase64url, utf8 } from "../protocol/bytes.js";
 import { sha256 } from "../protocol/hash.js";
 import type { ChatPlatform } from "../protocol/schemas/control.js";
 import type { ChatEnv } from "./config.js";
-import type { DeliveryResult } from "./delivery.js";
+import { withoutSecrets, type DeliveryResult } from "./delivery.js";
 import { sendDiscord } from "./discord.js";
 import { retryKeyOf, sendLine } from "./line.js";
 import type { ChatMessage } from "./message.js";
@@ -21,8 +21,18 @@ export function idempotencyKey(ownerKey: string, eventId: string, platform: Chat
   return toBase64url(sha256(utf8(`${ownerKey}\n${eventId}\n${platform}\n${account}`))).slice(0, 22);
 }
 
-/** Sends `message` to `chat` on `platform`, carrying `key` where the platform can use it. */
-export function sendTo(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string): Promise<DeliveryResult> {
+/** Sends `message` to `chat` on `platform`, carrying `key` where the platform can use it; no credential of the relay's is ever in the result. */
+export async function sendTo(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string): Promise<DeliveryResult> {
+  return withoutSecrets(await send(env, platform, chat, message, key), [
+    env.TELEGRAM_BOT_TOKEN,
+    env.TELEGRAM_WEBHOOK_SECRET,
+    env.LINE_CHANNEL_ACCESS_TOKEN,
+    env.LINE_CHANNEL_SECRET,
+    env.DISCORD_BOT_TOKEN,
+  ]);
+}
+
+function send(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string): Promise<DeliveryResult> {
   switch (platform) {
     case "telegram":
       return sendTelegram(env, chat, message);

@@ -62,9 +62,12 @@ export class Context {
       table,
       home: this.home,
       clock: this.io.clock,
-      onFirstUse: (url, key) => this.out.note(`pinned relay ${url} to key ${key} (first use)`),
+      onFirstUse: this.firstUse,
     });
   }
+
+  /** The note printed when a relay is pinned on first use. */
+  readonly firstUse = (url: string, key: string): void => this.out.note(`pinned relay ${url} to key ${key} (first use)`);
 
   /** The table id from --table / TRESTLE_TABLE. */
   tableId(): string {
@@ -77,9 +80,9 @@ export class Context {
     return { seat, key: await readKeyFile(optional(this.args, "key") ?? seatKeyPath(this.home, seat), "seat") };
   }
 
-  /** The owner from --owner / TRESTLE_OWNER and their key (--owner-key or the default file). */
-  async owner(): Promise<{ owner: string; key: LoadedKey }> {
-    const owner = required(this.args, "owner", "TRESTLE_OWNER", this.io.env);
+  /** The owner from --owner / TRESTLE_OWNER (else `fallback`, when the command names one) and their key (--owner-key or the default file). */
+  async owner(fallback?: string): Promise<{ owner: string; key: LoadedKey }> {
+    const owner = optional(this.args, "owner", "TRESTLE_OWNER", this.io.env) ?? fallback ?? required(this.args, "owner", "TRESTLE_OWNER", this.io.env);
     return { owner, key: await readKeyFile(optional(this.args, "owner-key") ?? ownerKeyPath(this.home, owner), "owner") };
   }
 

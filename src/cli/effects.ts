@@ -6,9 +6,9 @@
  * error; an effect the protocol refuses (bad alphabet, too large) is E_SCHEMA, checked before
  * anything is signed.
  */
-import { readFileSync } from "node:fs";
 import { EffectsSchema, parseOrThrow, type Effect } from "../protocol/index.js";
 import { UsageError } from "./exit.js";
+import { readJsonFile } from "./json-file.js";
 
 /** One `--effect` value as an effect (unchecked: EffectsSchema judges the list). */
 export function parseEffectFlag(text: string): Record<string, unknown> {
@@ -43,12 +43,7 @@ function jsonArgs(json: string, flag: string): unknown {
 }
 
 function fileEffects(path: string): unknown[] {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, "utf8"));
-  } catch (error) {
-    throw new UsageError(`cannot read the effects file ${path}: ${error instanceof SyntaxError ? "not JSON" : (error as Error).message}`);
-  }
+  const json = readJsonFile(path, "the effects file");
   if (!Array.isArray(json)) throw new UsageError(`${path} must hold a JSON array of effects`);
   return json;
 }

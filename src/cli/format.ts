@@ -1,11 +1,17 @@
 /**
  * Human renderings shared by the commands: one line per ledger entry (`[#15] judge decision: …`,
  * task moves and approvals included), effects as `owner: action on resource {args}`, tasks, a
- * verification report with its coverage, and short head references.
+ * verification report with its coverage, a chat channel's health, and short head references. What seats and the relay
+ * wrote is untrusted and goes through the inbound framing's reductions (client/guards/framing.ts):
+ * names, topics and reasons become one safe line, a body's further lines are each marked
+ * `      | `, and structured values are escaped JSON, so nothing printed can pass for another
+ * entry or reach the terminal as an escape sequence.
  */
+import { bodyLines, safeJson, safeLine } from "../client/guards/framing.js";
 import {
-  canonicalize,
   isEntry,
+  type AttemptRecord,
+  type ChannelHealth,
   projectEntry,
   type Effect,
   type Entry,
@@ -27,28 +33,44 @@ export function entryLine(item: Entry | HiddenEntry, c: Styles): string {
   return isEntry(item) ? projectedLine(projectEntry(item), c) : `${c.dim(`[#${item.seq}]`)} ${c.dim("(hidden from this reader)")}`;
 }
 
-/** One projected entry as a line. */
+/** One projected entry: its line, then each further line of its body marked `      | `, then its effects. */
 export function projectedLine(e: ProjectedEntry, c: Styles): string {
   const seq = c.dim(`[#${e.seq}]`);
-  if (e.kind === "system") return `${seq} ${c.dim(systemText(e.subkind ?? "", e.data ?? {}, e.body))}`;
+  if (e.kind === "system") {
+    const body = e.body && BODY_SUBKINDS.has(e.subkind ?? "") ? `: ${bodyText(e.body)}` : "";
+    return `${seq} ${c.dim(oneLine(systemText(e.subkind ?? "", e.data ?? {})))}${body}`;
+  }
   if (e.kind === "approval") {
     const data = e.data ?? {};
-    const via = data.via ? ` (via ${String(data.via)})` : " (signed with the owner key)";
-    return `${seq} ${c.cyan(`owner ${String(data.owner)}`)} ${c.bold(`${String(data.verdict)}s`)} task ${String(data.task)}${via}`;
+    const via = data.via ? ` (via ${oneLine(data.via)})` : " (signed with the owner key)";
+    return `${seq} ${c.cyan(`owner ${oneLine(data.owner)}`)} ${c.bold(`${oneLine(data.verdict)}s`)} task ${oneLine(data.task)}${via}`;
   }
   const to = e.to ? ` → ${e.to.join(", ")}` : "";
   const about = gatewayText(e);
-  const body = e.body ? `: ${e.body}` : "";
-  const more = e.more ? c.dim(` … (${e.more})`) : "";
+  const body = e.body ? `: ${bodyText(e.body)}` : "";
+  const more = e.more ? c.dim(` … (${oneLine(e.more)})`) : "";
   const cut = e.truncated ? c.yellow(" (truncated by the relay)") : "";
   const effects = Array.isArray(e.data?.effects) ? (e.data.effects as Effect[]).map((x) => c.yellow(`\n      effect ${effectText(x)}`)).join("") : "";
-  return `${seq} ${c.cyan(e.seat ?? "?")} ${c.bold(e.kind)}${about}${to}${body}${more}${cut}${effects}`;
+  return `${seq} ${c.cyan(oneLine(e.seat ?? "?"))} ${c.bold(oneLine(e.kind))}${about}${to}${body}${more}${cut}${effects}`;
 }
 
-/** An effect as `owner: action on resource {args}` (args omitted when empty). */
+/** An effect as `owner: action on resource {args}` (args omitted when empty, escaped JSON otherwise). */
 export function effectText(effect: Effect): string {
-  const args = Object.keys(effect.args).length > 0 ? ` ${canonicalize(effect.args)}` : "";
-  return `${effect.owner}: ${effect.action} on ${effect.resource}${args}`;
+  const args = Object.keys(effect.args).length > 0 ? ` ${safeJson(effect.args)}` : "";
+  return `${oneLine(`${effect.owner}: ${effect.action} on ${effect.resource}`)}${args}`;
+}
+
+/** System entries whose body (a decision's text) is printed after their line. */
+const BODY_SUBKINDS: ReadonlySet<string> = new Set(["decision", "subtable_result"]);
+
+/** A body: its first line as is, each further one on a line of its own marked as the body's. */
+export function bodyText(body: string): string {
+  return bodyLines(body).join("\n      | ");
+}
+
+/** Any value as one safe line (no control, format or line-breaking character), long enough for a topic. */
+export function oneLine(value: unknown): string {
+  return safeLine(String(value), 1000);
 }
 
 /** A task as one line: id, state, executor and the entry that opened it. */
@@ -62,10 +84,11 @@ function gatewayText(e: ProjectedEntry): string {
   const data = e.data ?? {};
   if (e.kind === "vote") return ` ${e.choice ?? "?"} on #${e.re ?? "?"}`;
   if (typeof data.task !== "string") return "";
-  return e.kind === "verify" ? ` ${String(data.verdict)} on task ${data.task}` : ` on task ${data.task}`;
+  return e.kind === "verify" ? ` ${oneLine(data.verdict)} on task ${oneLine(data.task)}` : ` on task ${oneLine(data.task)}`;
 }
 
-function systemText(subkind: string, data: Record<string, unknown>, body: string | undefined): string {
+/** A system entry's line, its body (for BODY_SUBKINDS) left out. */
+function systemText(subkind: string, data: Record<string, unknown>): string {
   switch (subkind) {
     case "table_opened":
       return `table opened by ${String(data.creator)}: ${String(data.topic)}`;
@@ -85,25 +108,25 @@ function systemText(subkind: string, data: Record<string, unknown>, body: string
     case "table_resumed":
       return `table ${subkind === "table_paused" ? "paused" : "resumed"} by ${String(data.owner)} (${String(data.via)})`;
     case "decision":
-      return `decision by quorum on #${String(data.proposal)} (${String(data.yes)} yes of ${String(data.electorate)}): ${body ?? ""}`;
+      return `decision by quorum on #${String(data.proposal)} (${String(data.yes)} yes of ${String(data.electorate)})`;
     case "subtable_opened":
       return `sub-table ${String(data.table)} opened by ${String(data.opener)}: ${String(data.topic)}`;
     case "subtable_result":
-      return `sub-table ${String(data.table)} closed (${String(data.reason)})${body ? `: ${body}` : ""}`;
+      return `sub-table ${String(data.table)} closed (${String(data.reason)})`;
     default:
-      return `${subkind} ${JSON.stringify(data)}`;
+      return `${subkind} ${safeJson(data)}`;
   }
 }
 
 /** A verification report: verdict, what was refuted or left unchecked, and the coverage. */
 export function reportLines(report: VerifyReport, c: Styles): string[] {
   const colour = report.verdict === "CLEAN" ? c.green : report.verdict === "REFUTED" ? c.red : c.yellow;
-  const lines = [`${c.bold(colour(report.verdict))}  table ${report.table ?? "?"}, ${report.last_seq} entries`];
+  const lines = [`${c.bold(colour(report.verdict))}  table ${oneLine(report.table ?? "?")}, ${report.last_seq} entries`];
   if (report.refuted) {
     const where = report.refuted.seq !== null ? `entry #${report.refuted.seq}` : `line ${report.refuted.line ?? "?"}`;
-    lines.push(`  refuted at ${where}: ${report.refuted.reason}`);
+    lines.push(`  refuted at ${where}: ${oneLine(report.refuted.reason)}`);
   }
-  for (const item of report.unchecked) lines.push(`  not checked: ${item}`);
+  for (const item of report.unchecked) lines.push(`  not checked: ${oneLine(item)}`);
   const v = report.coverage;
   lines.push(
     c.dim(
@@ -113,4 +136,36 @@ export function reportLines(report: VerifyReport, c: Styles): string[] {
     ),
   );
   return lines;
+}
+
+/** One channel as a line: platform, account, label and language, state, deliveries, newest attempt (the label and the platform's words reduced to one safe line). */
+export function channelLine(channel: ChannelHealth, c: Styles): string {
+  const who = `${channel.platform} ${channel.account} (${oneLine(channel.label)}, ${channel.lang})`;
+  const delivered = channel.delivered > 0 ? `${channel.delivered} delivered, last ${iso(channel.last_delivered_at)}` : "never delivered";
+  const last = channel.last_attempt ? `; last attempt ${attemptText(channel.last_attempt)}` : "";
+  return `${who}  ${stateText(channel, c)}  ${delivered}${last}`;
+}
+
+function stateText(channel: ChannelHealth, c: Styles): string {
+  switch (channel.state) {
+    case "ok":
+      return c.green("ok");
+    case "unproven":
+      return c.yellow("UNPROVEN");
+    case "failing":
+      return c.red("failed");
+    case "quota_exhausted":
+      return c.red(`${channel.platform === "line" ? "LINE" : channel.platform} monthly quota exhausted`);
+  }
+}
+
+function attemptText(attempt: AttemptRecord): string {
+  const status = attempt.http_status === null ? "" : ` HTTP ${attempt.http_status}`;
+  const reason = attempt.reason === null ? "" : ` ${attempt.reason}`;
+  const detail = attempt.detail === null ? "" : `: ${oneLine(attempt.detail)}`;
+  return `${attempt.status}${status}${reason}${detail} at ${iso(attempt.at)}`;
+}
+
+function iso(ms: number | null): string {
+  return ms === null ? "-" : new Date(ms).toISOString();
 }

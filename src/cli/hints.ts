@@ -30,8 +30,8 @@ const HINTS: Record<ErrorCode, string> = {
   E_TASK_STATE: "the task's state does not allow this (details.state); trestle tasks shows where each task is",
   E_NOT_EXECUTOR: "only a seat of the task's owner runs it, and only the seat that wrote its first progress reports it",
   E_SELF_VERIFY: "the executor cannot verify its own task; another seat (a checker) must: trestle verify --task <id> --seat <other>",
-  E_NEEDS_SIGNATURE: "a chat tap cannot approve this task; approve with your owner key: trestle approve <task> --owner <name>",
-  E_APPROVAL_MISMATCH: "the approval does not match the task's proposal or effects; approve again from a fresh read: trestle approve <task>",
+  E_NEEDS_SIGNATURE: "a chat tap cannot approve this task; approve with your owner key: trestle approve <task> --table <table>",
+  E_APPROVAL_MISMATCH: "the approval does not match the task's proposal or effects; approve again from a fresh read: trestle approve <task> --table <table>",
   E_UNKNOWN_REQUEST: "no request with that request_id at this table; trestle history shows the requests",
   E_WRONG_RESPONSE_TYPE: "answer with the request's own type",
   E_ALREADY_RESOLVED: "that request already has its answer; trestle history shows it",
@@ -45,7 +45,7 @@ const HINTS: Record<ErrorCode, string> = {
   E_BAD_RESPONSE: "the relay's answer breaks the protocol; it may be a different program or misbehaving",
   E_RELAY_KEY: "if the operator really changed the key, forget the old pin: trestle pin --forget --relay <url>",
   E_KEY_FILE: "create keys with trestle keygen; key files must be chmod 600",
-  E_NOT_CONFIRMED: "the owner did not confirm in the agent; approve from a terminal instead: trestle approve <task> --owner <name>",
+  E_NOT_CONFIRMED: "the owner did not confirm in the agent; approve from a terminal instead: trestle approve <task> --table <table>",
 };
 
 /** The hint for a code. */

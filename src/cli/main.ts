@@ -28,7 +28,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   try {
     ctx = new Context(io, parse(rest, command.flags));
   } catch (error) {
-    fallback.error(error);
+    fallback.error(error, command.name);
     return exitCodeOf(error);
   }
   if (ctx.args.values.help === true) {
@@ -38,7 +38,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   try {
     return (await command.run(ctx)) ?? EXIT.OK;
   } catch (error) {
-    ctx.out.error(error);
+    ctx.out.error(error, command.name);
     if (io.env.TRESTLE_DEBUG && error instanceof Error && exitCodeOf(error) === EXIT.INTERNAL) io.stderr.write(`${error.stack}\n`);
     return exitCodeOf(error);
   }

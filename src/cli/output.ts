@@ -2,8 +2,10 @@
  * Everything the CLI prints goes through here. Human text by default, with colour only when
  * stdout is a terminal and NO_COLOR is unset (https://no-color.org) and --no-color was not given;
  * with --json, exactly one JSON document per result on stdout (watch: one per line) and errors
- * as the trestle error envelope plus a hint. Never a stack trace.
+ * as the trestle error envelope plus a hint. Never a stack trace, and never an error message as the
+ * relay sent it: it is reduced to one safe line (no escape sequence reaches the terminal).
  */
+import { safeLine } from "../client/guards/framing.js";
 import { TrestleError } from "../protocol/index.js";
 import { UsageError } from "./exit.js";
 import { hintFor } from "./hints.js";
@@ -77,10 +79,10 @@ export class Output {
     this.stderr.write(this.c.yellow(text) + "\n");
   }
 
-  /** Reports an error: code, message and hint; JSON envelope under --json. */
-  error(error: unknown): void {
+  /** Reports an error: code, message and hint; JSON envelope under --json. A usage error's hint names `command`'s help when it is known. */
+  error(error: unknown, command?: string): void {
     const { code, message, details } = describe(error);
-    const hint = error instanceof TrestleError ? hintFor(error.code) : error instanceof UsageError ? "run trestle help <command>" : undefined;
+    const hint = error instanceof TrestleError ? hintFor(error.code) : error instanceof UsageError ? `run trestle help${command === undefined ? "" : ` ${command}`}` : undefined;
     if (this.json) {
       const body: Record<string, unknown> = { code, message };
       if (details !== undefined) body.details = details;
@@ -88,7 +90,7 @@ export class Output {
       this.stdout.write(JSON.stringify({ error: body }) + "\n");
       return;
     }
-    this.stderr.write(`${this.c.red(this.c.bold(`error ${code}`))}: ${message}\n`);
+    this.stderr.write(`${this.c.red(this.c.bold(`error ${code}`))}: ${safeLine(message, 2000)}\n`);
     if (hint) this.stderr.write(`${this.c.dim("hint:")} ${hint}\n`);
   }
 }

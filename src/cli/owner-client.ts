@@ -3,8 +3,7 @@
  * --owner / --owner-key, and the relay pinned first (trust on first use), as every other command
  * pins it before talking to it.
  */
-import { OwnerClient } from "../client/owner.js";
-import { PinStore, pinRelay } from "../client/node.js";
+import { openOwner, type OwnerClient } from "../client/node.js";
 import { ChatPlatformSchema, type ChatPlatform } from "../protocol/index.js";
 import type { Context } from "./context.js";
 import { UsageError } from "./exit.js";
@@ -12,10 +11,8 @@ import { UsageError } from "./exit.js";
 /** The owner's name and an OwnerClient signing with their key, for the pinned relay. */
 export async function ownerClientOf(ctx: Context): Promise<{ owner: string; client: OwnerClient }> {
   const { owner, key } = await ctx.owner();
-  const http = ctx.http();
-  const { relayKey, firstUse } = await pinRelay(http, new PinStore(ctx.home), ctx.io.clock);
-  if (firstUse) ctx.out.note(`pinned relay ${http.url} to key ${relayKey} (first use)`);
-  return { owner, client: new OwnerClient(http.url, key.signer, { now: ctx.io.clock }) };
+  const client = await openOwner({ relay: ctx.http(), signer: key.signer, home: ctx.home, clock: ctx.io.clock, onFirstUse: ctx.firstUse });
+  return { owner, client };
 }
 
 /** A chat platform named on the command line. */

@@ -7,6 +7,7 @@ export * from "./backoff.js";
 export * from "./follow.js";
 export * from "./heads.js";
 export * from "./http.js";
+export * from "./owner.js";
 export * from "./random.js";
 export * from "./seat.js";
 export * from "./socket.js";

@@ -4,7 +4,7 @@
  * overwritten unless asked, and refused when group or others may read it (as ssh refuses such a
  * private key), or when its public key does not match its seed.
  */
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { ed25519, fromBase64url, PublicKeySchema, toBase64url, TrestleError, type Signer } from "../protocol/index.js";
@@ -33,14 +33,19 @@ export interface LoadedKey {
   signer: Signer;
 }
 
-/** Writes a new key file at `path` (mode 0600); refuses to replace an existing file unless `force`. */
+/**
+ * Writes a new key file at `path` (mode 0600); refuses to replace an existing file unless `force`.
+ * A forced write removes the old entry and creates a new file, never writing through it: a symlink
+ * there (its target) or a file others could read gets nothing of the new seed.
+ */
 export async function createKeyFile(path: string, role: KeyRole, name: string, options: { force?: boolean; seed?: Uint8Array } = {}): Promise<LoadedKey> {
   const seed = options.seed ?? randomSeed();
   const signer = await (await ed25519()).signer(seed);
   const file: KeyFile = { type: "trestle-key", version: 1, role, name, seed: toBase64url(seed), public_key: signer.publicKeyText };
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   try {
-    writeFileSync(path, JSON.stringify(file, null, 2) + "\n", { mode: 0o600, flag: options.force ? "w" : "wx" });
+    if (options.force) rmSync(path, { force: true });
+    writeFileSync(path, JSON.stringify(file, null, 2) + "\n", { mode: 0o600, flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") {
       throw new TrestleError("E_KEY_FILE", `${path} already exists; pass --force to replace it (the old key is lost)`);
@@ -49,6 +54,12 @@ export async function createKeyFile(path: string, role: KeyRole, name: string, o
   }
   chmodSync(path, 0o600);
   return { path, role, name, signer };
+}
+
+/** The key file at `path`, read, or created (mode 0600) when there is none yet: `trestle join` and `trestle_join` seat a new seat key this way. */
+export async function loadOrCreateKeyFile(path: string, role: KeyRole, name: string): Promise<{ key: LoadedKey; created: boolean }> {
+  if (existsSync(path)) return { key: await readKeyFile(path, role), created: false };
+  return { key: await createKeyFile(path, role, name), created: true };
 }
 
 /** Reads a key file; throws E_KEY_FILE if it is missing, malformed, mismatched or readable by others. */

@@ -1,9 +1,9 @@
 /**
  * The owner's side of chat channels over HTTP: get a bind code, unbind an account, read channel
  * health, pause or resume a table. Each method is one signed request; `trestle bind|unbind|channels`
- * and the MCP `notify_status` tool are thin wrappers over these.
+ * and the MCP `notify_status` and `close` tools are thin wrappers over these, made with `openOwner`
+ * (open.ts) so the relay is pinned first.
  */
-import { toBase64url } from "../protocol/bytes.js";
 import type { Signer } from "../protocol/crypto.js";
 import type { ChatPlatform, ControlAction } from "../protocol/schemas/control.js";
 import {
@@ -18,6 +18,7 @@ import {
 import { z } from "zod";
 import { HttpClient, type FetchLike } from "./http.js";
 import { signBindCode, signControl, signOwnerAuth, signUnbind } from "./owner-requests.js";
+import { randomNonce, systemClock } from "./random.js";
 
 /** A fetch-like function (the HttpClient's). */
 export type Fetch = FetchLike;
@@ -46,9 +47,9 @@ export class OwnerClient {
     private readonly signer: Signer,
     options: OwnerClientOptions = {},
   ) {
-    this.now = options.now ?? (() => Date.now());
+    this.now = options.now ?? systemClock;
     this.http = new HttpClient({ url: base, clock: this.now, ...(options.fetch ? { fetch: options.fetch } : {}) });
-    this.nonce = options.nonce ?? (() => toBase64url(crypto.getRandomValues(new Uint8Array(16))));
+    this.nonce = options.nonce ?? randomNonce;
   }
 
   private get keyPath(): string {

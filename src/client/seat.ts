@@ -7,7 +7,7 @@
  * the table closes, the signal aborts, or the relay is caught misbehaving (the promise rejects).
  */
 import { TrestleError, type ProjectedEntry, type Projection, type SignedHead, type Signer } from "../protocol/index.js";
-import { TableSocket, type SeatSubmission, type SocketStatus, type TableSocketOptions } from "./socket.js";
+import type { SeatSubmission, SocketStatus, TableSocketOptions } from "./socket.js";
 import type { TableClient } from "./table-client.js";
 
 /** What the handler is given: the latest prefix and floor, with every entry since its last call. */
@@ -67,13 +67,10 @@ export async function runSeat(handler: SeatHandler, options: RunSeatOptions): Pr
   let failed: ((error: unknown) => void) | null = null;
   const result = new Promise<SeatRun>((resolve, reject) => ((done = resolve), (failed = reject)));
 
-  const socket = new TableSocket({
+  const socket = client.socket({
     ...options.socket,
-    url: client.http.socketUrl(client.table),
-    table: client.table,
     seat,
     signer,
-    tracker: client.tracker,
     handlers: { onEntries: () => kick(), onStatus: (status) => emit({ type: "status", status }) },
   });
 

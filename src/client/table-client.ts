@@ -6,6 +6,7 @@
  */
 import {
   approvalStatementFor,
+  isEntry,
   LIMITS,
   parseExport,
   signApproval,
@@ -17,6 +18,7 @@ import {
   type ApproveResponse,
   type CapabilityCard,
   type CreateResponse,
+  type DistributiveOmit,
   type Entry,
   type HiddenEntry,
   type JoinResponse,
@@ -34,7 +36,7 @@ import { ChainFollower } from "./follow.js";
 import { HeadTracker, type HeadStore } from "./heads.js";
 import type { HttpClient, Reader } from "./http.js";
 import { randomNonce } from "./random.js";
-import type { SeatSubmission } from "./socket.js";
+import { TableSocket, type SeatSubmission, type TableSocketOptions } from "./socket.js";
 import { verifyExportText } from "./verify.js";
 
 /** Options for a TableClient. */
@@ -46,6 +48,9 @@ export interface TableClientOptions {
   /** Keeps the newest verified head between runs. */
   store?: HeadStore;
 }
+
+/** A proposal or decision entry: the kinds whose effects open tasks. */
+export type ProposalEntry = Extract<Entry, { kind: "proposal" | "decision" }>;
 
 /** History as read: verified items and the head they chain to. */
 export interface History {
@@ -72,6 +77,14 @@ export class TableClient {
     return client;
   }
 
+  /**
+   * A live socket to this table, a seat's or an owner session's (socket.ts), judged by this
+   * client's head tracker: pushes and HTTP reads of the table check one chain and one newest head.
+   */
+  socket(options: DistributiveOmit<TableSocketOptions, "url" | "table" | "tracker">): TableSocket {
+    return new TableSocket({ ...options, url: this.http.socketUrl(this.table), table: this.table, tracker: this.tracker });
+  }
+
   /** Creates the table from `config` (its id must be this table), signed by owner `owner`. */
   async create(ownerSigner: Signer, owner: string, config: TableConfig): Promise<CreateResponse> {
     const since = this.tracker.held;
@@ -80,10 +93,14 @@ export class TableClient {
     return response;
   }
 
-  /** Seats `seat` with `seatKey` (a public key), signed by its owner; the signed join is valid until `expires`. */
+  /**
+   * Seats `seat` with `seatKey` (a public key), signed by its owner; the signed join is valid until
+   * `expires`. With `configSha256` (canonicalSha256 of the table's config) the owner also signs the
+   * config, so their own `auto_approve` and `chat_approve` rules in it count (docs/SPEC.md §4.2).
+   */
   async join(
     ownerSigner: Signer,
-    fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number },
+    fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number; configSha256?: string },
   ): Promise<JoinResponse> {
     const statement: Omit<JoinStatement, "card_sha256"> = {
       table: this.table,
@@ -93,6 +110,7 @@ export class TableClient {
       human: fields.human ?? false,
       nonce: randomNonce(),
       expires: fields.expires,
+      ...(fields.configSha256 === undefined ? {} : { config_sha256: fields.configSha256 }),
     };
     const since = this.tracker.held;
     const response = await this.http.join(this.table, await signJoin(ownerSigner, statement, fields.card));
@@ -116,10 +134,26 @@ export class TableClient {
    * effects the ledger holds, never over what someone said the proposal was.
    */
   async approve(ownerSigner: Signer, owner: string, proposalSeq: number, verdict: ApprovalVerdict): Promise<ApproveResponse> {
-    const reader: Reader = { signer: ownerSigner, as: { owner } };
-    const { items } = await this.history(reader);
-    const proposal = items.find((item): item is Entry => item.seq === proposalSeq && "kind" in item);
-    if (!proposal) throw new TrestleError("E_UNKNOWN_TASK", `no entry ${proposalSeq} at table ${this.table}`);
+    return this.answer(ownerSigner, owner, await this.proposal(ownerSigner, owner, proposalSeq), verdict);
+  }
+
+  /** The proposal or decision with effects at `seq`, read as `owner` with its chain verified (E_UNKNOWN_TASK when there is none). */
+  async proposal(ownerSigner: Signer, owner: string, seq: number): Promise<ProposalEntry> {
+    const { items } = await this.history({ signer: ownerSigner, as: { owner } });
+    const entry = items.find((item): item is Entry => item.seq === seq && isEntry(item));
+    if (!entry) throw new TrestleError("E_UNKNOWN_TASK", `no entry ${seq} at table ${this.table}`);
+    if ((entry.kind !== "proposal" && entry.kind !== "decision") || !entry.effects) {
+      throw new TrestleError("E_UNKNOWN_TASK", `entry ${seq} at table ${this.table} is not a proposal or decision with effects`);
+    }
+    return entry;
+  }
+
+  /**
+   * Signs `verdict` on `owner`'s task opened by `proposal`, an entry read with `proposal()` (so
+   * from the verified ledger): the signature covers exactly the effects it holds for `owner`, the
+   * ones a caller that asks a person first has just shown them.
+   */
+  async answer(ownerSigner: Signer, owner: string, proposal: ProposalEntry, verdict: ApprovalVerdict): Promise<ApproveResponse> {
     const statement = approvalStatementFor(proposal, owner, { verdict, nonce: randomNonce() });
     const since = this.tracker.held;
     const response = await this.http.approve(this.table, await signApproval(ownerSigner, owner, statement));

@@ -5,7 +5,7 @@
  * have not landed; it says so (exit 2) rather than pretend.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { constants, tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { TrestleError } from "../protocol/index.js";
@@ -24,8 +24,11 @@ export interface DemoIo {
   env: NodeJS.ProcessEnv;
 }
 
-/** The demo's exit codes. */
+/** The demo's exit codes (a signal ends it with 128 + the signal's number, as a shell reports it). */
 export const DEMO_EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const;
+
+/** Signals that end the demo early: the relay it started is stopped and its keys deleted first. */
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 const USAGE = `usage: npm run demo [-- [debate | room] [--relay URL] [--port N] [--out DIR] [--keep] [--json] [--no-color]]
 
@@ -63,8 +66,17 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
   const work = mkdtempSync(resolve(tmpdir(), "trestle-demo-"));
   let relay: DemoRelay | null = null;
   let stopStarted: () => Promise<void> = async () => {};
-  const interrupt = () => void stopStarted().finally(() => process.exit(130));
-  process.once("SIGINT", interrupt);
+  const removeWork = () => {
+    if (values.keep === true) io.stderr.write(`kept the work directory ${work}\n`);
+    else rmSync(work, { recursive: true, force: true });
+  };
+  // The relay runs in its own process group, so a signal to the demo does not reach it: stop it here.
+  const interrupt = (signal: NodeJS.Signals) =>
+    void stopStarted().finally(() => {
+      removeWork();
+      process.exit(128 + constants.signals[signal]);
+    });
+  for (const signal of STOP_SIGNALS) process.once(signal, interrupt);
   try {
     relay = await ensureRelay({ ...(values.relay ? { relay: values.relay } : {}), port: parsed.port, root, log, onSpawn: (stop) => (stopStarted = stop) });
     transcript.section("trestle demo: the #459/#461 session");
@@ -101,10 +113,9 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
     if (io.env.TRESTLE_DEBUG && error instanceof Error) io.stderr.write(`${error.stack}\n`);
     return DEMO_EXIT.FAILED;
   } finally {
-    process.off("SIGINT", interrupt);
+    for (const signal of STOP_SIGNALS) process.off(signal, interrupt);
     await relay?.stop();
-    if (values.keep === true) io.stderr.write(`kept the work directory ${work}\n`);
-    else rmSync(work, { recursive: true, force: true });
+    removeWork();
   }
 }
 

@@ -4,7 +4,7 @@
  * E_NO_APPROVER) and pushes her every entry, which the session verifies and prints. The demo waits
  * on it for seqs and task states, so narration and entries print in ledger order.
  */
-import { TableSocket, TaskLog, type TableClient, type TaskMove } from "../client/index.js";
+import { TaskLog, type TableClient, type TableSocket, type TaskMove } from "../client/index.js";
 import type { Signer, TaskStatus } from "../protocol/index.js";
 import type { Transcript } from "./transcript.js";
 
@@ -17,12 +17,9 @@ export class PrincipalSession {
   private readonly waiters: { ready(): boolean; resolve(): void }[] = [];
 
   constructor(client: TableClient, owner: string, signer: Signer, transcript: Transcript) {
-    this.socket = new TableSocket({
-      url: client.http.socketUrl(client.table),
-      table: client.table,
+    this.socket = client.socket({
       owner,
       signer,
-      tracker: client.tracker,
       handlers: {
         onEntries: (items) => {
           for (const item of items) transcript.entry(item);

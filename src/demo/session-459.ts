@@ -81,81 +81,88 @@ export async function playSession459(o: SessionOptions): Promise<SessionOutcome>
   t.say(`ops opened ${table} (head #${opened.head.seq}); the judge's visibility rule: only bot-tao's and bot-jenny's say entries`);
 
   const session = new PrincipalSession(await clientFor(o.relay, table), "jenny", owners.jenny.signer, t);
-  await session.start();
-  t.say("jenny's principal session is live (owner_auth on the table's WebSocket): it prints every entry below, verified,");
-  t.say("and tells the relay that somebody can answer approvals on jenny's resources (else: E_NO_APPROVER)");
-  const expires = Date.now() + 10 * 60_000;
-  for (const seat of Object.keys(SEATS) as Seat[]) {
-    const owner = SEATS[seat];
-    await admin.join(owners[owner].signer, { seat, owner, seatKey: seats[seat].signer.publicKeyText, card: { summary: SUMMARIES[seat] }, expires });
+  // Whatever fails, nothing is left connected: the seats' loops are aborted and the session closed.
+  const seatsDone = new AbortController();
+  try {
+    await session.start();
+    t.say("jenny's principal session is live (owner_auth on the table's WebSocket): it prints every entry below, verified,");
+    t.say("and tells the relay that somebody can answer approvals on jenny's resources (else: E_NO_APPROVER)");
+    const expires = Date.now() + 10 * 60_000;
+    for (const seat of Object.keys(SEATS) as Seat[]) {
+      const owner = SEATS[seat];
+      await admin.join(owners[owner].signer, { seat, owner, seatKey: seats[seat].signer.publicKeyText, card: { summary: SUMMARIES[seat] }, expires });
+    }
+    await session.until((await admin.head()).seq);
+
+    t.section("the debate (scripted seats, no model calls)");
+    t.say(`bot-jenny holds a private note from jenny: "${PRIVATE_NOTE}"; it may shape what the bot says, never be said`);
+    const judged: { view?: JudgeView } = {};
+    const handlers: Record<Exclude<Seat, "checker">, SeatHandler> = {
+      "bot-tao": taoSeat(),
+      "bot-jenny": jennySeat([PRIVATE_NOTE]),
+      judge: judgeSeat((view) => (judged.view = view)),
+    };
+    const runs = await Promise.all(
+      (Object.keys(handlers) as (keyof typeof handlers)[]).map(async (seat) =>
+        runSeat(handlers[seat], { client: await clientFor(o.relay, table), seat, signer: seats[seat].signer, signal: seatsDone.signal }),
+      ),
+    );
+    await session.until((await admin.head()).seq);
+    const view = judged.view;
+    if (view) {
+      const kinds = [...new Set(view.read.map((e) => `${e.kind} by ${e.seat}`))].join(", ");
+      t.say(`the judge read ${view.read.length} entries (${kinds}); its rule hid the other ${view.hidden}`);
+    }
+    if (runs.some((run) => run.closed !== "decision")) throw new DemoError(`the debate ended without a decision (${runs.map((r) => r.closed).join(", ")})`);
+
+    const waiting = await session.move("jenny", "awaiting_approval");
+    const task = waiting.task;
+    t.say(`task ${task} waits for jenny's own signature; the relay accepted the decision because her session is live`);
+
+    t.section("jenny approves, with her owner key, from her own machine");
+    const approveArgs = ["approve", task, "--owner", "jenny", "--table", table];
+    const approved = await t.command(approveArgs, () => trestle(approveArgs));
+    if (approved.code !== 0) throw new DemoError(`trestle approve exited ${approved.code}`);
+    await session.move("jenny", "approved", task);
+
+    t.section("bot-jenny runs the task on jenny's machine");
+    const jennyHands = { client: await clientFor(o.relay, table), seat: "bot-jenny", signer: seats["bot-jenny"].signer };
+    const reordered = await executeTask(jennyHands, task, boardPath);
+    await session.move("jenny", "reported", task);
+    t.say(`taskboard.json before: ${reordered.before.join(", ")}`);
+    t.say(`taskboard.json after:  ${reordered.after.join(", ")}`);
+
+    t.section("the checker reads taskboard.json itself and verifies");
+    const checkerHands = { client: await clientFor(o.relay, table), seat: "checker", signer: seats.checker.signer };
+    const verdict = await checkTask(checkerHands, task, boardPath);
+    const final = await session.move("jenny", verdict === "pass" ? "verified" : "failed", task);
+    await session.until(final.seq);
+    session.close();
+
+    t.section("export, and the CLI's own verification");
+    const { text } = await admin.exportLedger({ signer: owners.ops.signer, as: { owner: "ops" } });
+    mkdirSync(o.outDir, { recursive: true });
+    const exportPath = join(o.outDir, `${table}.jsonl`);
+    writeFileSync(exportPath, text);
+    const shown = shortPath(exportPath);
+    t.say(`export (as owner ops, every entry): ${shown}`);
+    const verifyArgs = ["verify", shown];
+    const verified = await t.command(verifyArgs, () => trestle(verifyArgs));
+
+    const states = await admin.tasks({ signer: owners.ops.signer, as: { owner: "ops" } });
+    return {
+      table,
+      task,
+      taskState: states.find((s) => s.id === task)?.state ?? "missing",
+      exportPath,
+      exportText: text,
+      verify: { code: verified.code, stdout: verified.stdout },
+      privateNote: PRIVATE_NOTE,
+    };
+  } finally {
+    seatsDone.abort();
+    session.close();
   }
-  await session.until((await admin.head()).seq);
-
-  t.section("the debate (scripted seats, no model calls)");
-  t.say(`bot-jenny holds a private note from jenny: "${PRIVATE_NOTE}"; it may shape what the bot says, never be said`);
-  const judged: { view?: JudgeView } = {};
-  const handlers: Record<Exclude<Seat, "checker">, SeatHandler> = {
-    "bot-tao": taoSeat(),
-    "bot-jenny": jennySeat([PRIVATE_NOTE]),
-    judge: judgeSeat((view) => (judged.view = view)),
-  };
-  const runs = await Promise.all(
-    (Object.keys(handlers) as (keyof typeof handlers)[]).map(async (seat) =>
-      runSeat(handlers[seat], { client: await clientFor(o.relay, table), seat, signer: seats[seat].signer }),
-    ),
-  );
-  await session.until((await admin.head()).seq);
-  const view = judged.view;
-  if (view) {
-    const kinds = [...new Set(view.read.map((e) => `${e.kind} by ${e.seat}`))].join(", ");
-    t.say(`the judge read ${view.read.length} entries (${kinds}); its rule hid the other ${view.hidden}`);
-  }
-  if (runs.some((run) => run.closed !== "decision")) throw new DemoError(`the debate ended without a decision (${runs.map((r) => r.closed).join(", ")})`);
-
-  const waiting = await session.move("jenny", "awaiting_approval");
-  const task = waiting.task;
-  t.say(`task ${task} waits for jenny's own signature; the relay accepted the decision because her session is live`);
-
-  t.section("jenny approves, with her owner key, from her own machine");
-  const approveArgs = ["approve", task, "--owner", "jenny", "--table", table];
-  const approved = await t.command(approveArgs, () => trestle(approveArgs));
-  if (approved.code !== 0) throw new DemoError(`trestle approve exited ${approved.code}`);
-  await session.move("jenny", "approved", task);
-
-  t.section("bot-jenny runs the task on jenny's machine");
-  const jennyHands = { client: await clientFor(o.relay, table), seat: "bot-jenny", signer: seats["bot-jenny"].signer };
-  const reordered = await executeTask(jennyHands, task, boardPath);
-  await session.move("jenny", "reported", task);
-  t.say(`taskboard.json before: ${reordered.before.join(", ")}`);
-  t.say(`taskboard.json after:  ${reordered.after.join(", ")}`);
-
-  t.section("the checker reads taskboard.json itself and verifies");
-  const checkerHands = { client: await clientFor(o.relay, table), seat: "checker", signer: seats.checker.signer };
-  const verdict = await checkTask(checkerHands, task, boardPath);
-  const final = await session.move("jenny", verdict === "pass" ? "verified" : "failed", task);
-  await session.until(final.seq);
-  session.close();
-
-  t.section("export, and the CLI's own verification");
-  const { text } = await admin.exportLedger({ signer: owners.ops.signer, as: { owner: "ops" } });
-  mkdirSync(o.outDir, { recursive: true });
-  const exportPath = join(o.outDir, `${table}.jsonl`);
-  writeFileSync(exportPath, text);
-  const shown = shortPath(exportPath);
-  t.say(`export (as owner ops, every entry): ${shown}`);
-  const verifyArgs = ["verify", shown];
-  const verified = await t.command(verifyArgs, () => trestle(verifyArgs));
-
-  const states = await admin.tasks({ signer: owners.ops.signer, as: { owner: "ops" } });
-  return {
-    table,
-    task,
-    taskState: states.find((s) => s.id === task)?.state ?? "missing",
-    exportPath,
-    exportText: text,
-    verify: { code: verified.code, stdout: verified.stdout },
-    privateNote: PRIVATE_NOTE,
-  };
 }
 
 const SUMMARIES: Record<Seat, string> = {

@@ -8,17 +8,16 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { safeJson, safeLine } from "../client/guards/framing.js";
+import type { ProposalEntry } from "../client/index.js";
 import {
   canonicalSha256,
   effectsByOwner,
-  isEntry,
   leafOf,
   rejectable,
   TrestleError,
   type ApprovalVerdict,
   type ApproveResponse,
   type Effect,
-  type Entry,
 } from "../protocol/index.js";
 import type { ToolContext } from "./tool.js";
 
@@ -28,7 +27,7 @@ export interface ApprovalAsk {
   task: string;
   owner: string;
   verdict: ApprovalVerdict;
-  proposal: Entry & { kind: "proposal" | "decision" };
+  proposal: ProposalEntry;
   effects: readonly Effect[];
 }
 
@@ -73,13 +72,11 @@ export async function answerTask(ctx: ToolContext, table: string, task: string, 
   if (!state) throw new TrestleError("E_UNKNOWN_TASK", `no task ${task} at table ${table}`);
   const allowed = verdict === "approve" ? state.state === "awaiting_approval" : rejectable(state);
   if (!allowed) throw new TrestleError("E_TASK_STATE", `task ${task} is ${state.state}; it cannot be ${verdict === "approve" ? "approved" : "rejected"} now`, { state: state.state });
-  const proposal = (await client.history(reader)).items.find((item): item is Entry => isEntry(item) && item.seq === Number(seqText));
-  if (!proposal || (proposal.kind !== "proposal" && proposal.kind !== "decision") || !proposal.effects) {
-    throw new TrestleError("E_UNKNOWN_TASK", `entry ${seqText} at table ${table} is not a proposal or decision with effects`);
-  }
-  const effects = effectsByOwner(proposal.effects).get(owner.name) ?? [];
+  // One verified read: the entry the human is shown is the one whose effects the signature covers.
+  const proposal = await client.proposal(owner.signer, owner.name, Number(seqText));
+  const effects = effectsByOwner(proposal.effects ?? []).get(owner.name) ?? [];
   await confirm(ctx, { table, task, owner: owner.name, verdict, proposal, effects });
-  return client.approve(owner.signer, owner.name, proposal.seq, verdict);
+  return client.answer(owner.signer, owner.name, proposal, verdict);
 }
 
 async function confirm(ctx: ToolContext, ask: ApprovalAsk): Promise<void> {

@@ -91,19 +91,22 @@ export function resolveSettings({ env, flags, defaultRelay }: SettingsSources): 
 }
 
 function readConfigFile(path: string): McpConfigFile {
+  return parseOrThrow(McpConfigFileSchema, readJsonFile(path, "MCP config file"), `the MCP config file ${path}`);
+}
+
+/** The JSON in the file at `path` (`what` names it in errors); E_SCHEMA when it cannot be read or is not JSON. */
+export function readJsonFile(path: string, what: string): unknown {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new TrestleError("E_SCHEMA", `cannot read the MCP config file ${path}: ${(error as Error).message}`);
+    throw new TrestleError("E_SCHEMA", `cannot read the ${what} ${path}: ${(error as Error).message}`);
   }
-  let json: unknown;
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch {
-    throw new TrestleError("E_SCHEMA", `the MCP config file ${path} is not JSON`);
+    throw new TrestleError("E_SCHEMA", `the ${what} ${path} is not JSON`);
   }
-  return parseOrThrow(McpConfigFileSchema, json, `the MCP config file ${path}`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

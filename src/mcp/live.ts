@@ -8,7 +8,7 @@
  * Both reconnect by themselves; a socket that ends for good (refused, or the relay caught forking)
  * is dropped, its error kept for the next caller, and opened again on the next call.
  */
-import { TableSocket, type TableClient } from "../client/index.js";
+import type { TableClient, TableSocket } from "../client/index.js";
 import { TrestleError, type Signer } from "../protocol/index.js";
 
 /** A socket and the promise of its first welcome. */
@@ -103,12 +103,9 @@ export class LiveTable {
 
   private open(who: { seat: string } | { owner: string }, signer: Signer, onError: (error: TrestleError) => void): Held {
     const held = this.client.tracker.held;
-    const socket = new TableSocket({
+    const socket = this.client.socket({
       ...who,
-      url: this.client.http.socketUrl(this.client.table),
-      table: this.client.table,
       signer,
-      tracker: this.client.tracker,
       ...(held ? { anchor: { seq: held.seq, link: held.link } } : {}),
       handlers: "seat" in who ? { onEntries: () => this.pushed() } : {},
     });

@@ -5,11 +5,11 @@
  * sockets, and the keys, card and owner instructions, each read from its file when first needed.
  * Nothing a tool receives can change a key, the card or the instructions: no tool writes them.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { createKeyFile, openTable, readKeyFile, type LoadedKey, type Reader, type TableClient } from "../client/node.js";
+import { readFileSync } from "node:fs";
+import { loadOrCreateKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
 import { CapabilityCardSchema, parseOrThrow, TrestleError, type CapabilityCard, type Signer } from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
-import { ENV } from "./config.js";
+import { ENV, readJsonFile } from "./config.js";
 import { LiveTable } from "./live.js";
 
 /** A key this server holds, with the name it acts under. */
@@ -96,6 +96,13 @@ export class McpSession {
     return this.settings.ownerKeyFile !== undefined;
   }
 
+  /** The owner key and an OwnerClient signing with it, for the relay pinned as every table here is (E_RELAY_KEY when its key changed). */
+  async ownerClient(): Promise<{ owner: Identity; client: OwnerClient }> {
+    const owner = await this.ownerKey();
+    const client = await openOwner({ relay: this.settings.url, signer: owner.signer, home: this.settings.home, onFirstUse: this.firstUse });
+    return { owner, client };
+  }
+
   /** The seat key (TRESTLE_SEAT_KEY_FILE, or <home>/seats/<TRESTLE_SEAT>.json); E_KEY_FILE if none is configured. */
   seatKey(): Promise<Identity> {
     this.seat ??= this.load("seat", this.settings.seatKeyFile, this.settings.seat, ENV.seatKeyFile, ENV.seat);
@@ -106,10 +113,11 @@ export class McpSession {
   /** The seat key, created (mode 0600) if its file does not exist yet: `trestle_join` seats a new key like `trestle join` does. */
   async seatKeyCreating(): Promise<{ identity: Identity; created: boolean }> {
     const { seatKeyFile: path, seat: name } = this.settings;
-    if (path === undefined || name === undefined || existsSync(path)) return { identity: await this.seatKey(), created: false };
-    const created = identity(await createKeyFile(path, "seat", name), name);
-    this.seat = Promise.resolve(created);
-    return { identity: created, created: true };
+    if (path === undefined || name === undefined) return { identity: await this.seatKey(), created: false };
+    const { key, created } = await loadOrCreateKeyFile(path, "seat", name);
+    const seat = identity(key, name);
+    this.seat = Promise.resolve(seat);
+    return { identity: seat, created };
   }
 
   /** A reader as `prefer` when that key is configured, else as the other one. */
@@ -127,7 +135,7 @@ export class McpSession {
   card(): CapabilityCard {
     const path = this.settings.cardFile;
     if (path === undefined) return {};
-    return parseOrThrow(CapabilityCardSchema, readJson(path, "capability card"), `the capability card ${path}`);
+    return parseOrThrow(CapabilityCardSchema, readJsonFile(path, "capability card"), `the capability card ${path}`);
   }
 
   /** The owner's standing instructions for this seat (TRESTLE_INSTRUCTIONS_FILE), or null. */
@@ -150,18 +158,15 @@ export class McpSession {
   private slot(table: string): Slot {
     let slot = this.slots.get(table);
     if (!slot) {
-      const client = openTable({
-        relay: this.settings.url,
-        table,
-        home: this.settings.home,
-        onFirstUse: (url, key) => this.deps.log(`pinned relay ${url} to key ${key} (first use)`),
-      });
+      const client = openTable({ relay: this.settings.url, table, home: this.settings.home, onFirstUse: this.firstUse });
       slot = { client, live: null, read: { cursor: 0, prefix: null } };
       this.slots.set(table, slot);
       client.catch(() => this.slots.delete(table));
     }
     return slot;
   }
+
+  private readonly firstUse = (url: string, key: string): void => this.deps.log(`pinned relay ${url} to key ${key} (first use)`);
 
   private async load(role: "owner" | "seat", path: string | undefined, name: string | undefined, pathVar: string, nameVar: string): Promise<Identity> {
     if (path === undefined) throw new TrestleError("E_KEY_FILE", `this server holds no ${role} key: set ${pathVar} (or ${nameVar}) in its environment`);
@@ -172,18 +177,4 @@ export class McpSession {
 
 function identity(key: LoadedKey, name: string): Identity {
   return { name, signer: key.signer, path: key.path };
-}
-
-function readJson(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new TrestleError("E_SCHEMA", `cannot read the ${what} ${path}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new TrestleError("E_SCHEMA", `the ${what} ${path} is not JSON`);
-  }
 }

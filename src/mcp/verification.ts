@@ -4,11 +4,11 @@
  * CLI's own words (src/cli/format.ts). Shared by trestle_history and trestle_verify_chain.
  */
 import { reportLines } from "../cli/format.js";
-import type { Styles } from "../cli/output.js";
+import { stylesFor } from "../cli/output.js";
 import { parseExport, type Entry, type HiddenEntry, type Principal, type VerifyReport } from "../protocol/index.js";
 import type { ToolContext } from "./tool.js";
 
-const PLAIN: Styles = { bold: (t) => t, dim: (t) => t, red: (t) => t, green: (t) => t, yellow: (t) => t, cyan: (t) => t };
+const PLAIN = stylesFor(false);
 
 /** Who reads: the seat (its visibility applies) or the owner (reads everything). */
 export type ReadAs = "seat" | "owner";

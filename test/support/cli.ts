@@ -18,7 +18,8 @@ export interface CliRun {
 /** A CLI process still running: what it printed so far, a wait for a pattern on either stream, and its end. */
 export interface CliProcess {
   child: ChildProcessWithoutNullStreams;
-  printed(pattern: RegExp): Promise<void>;
+  /** Resolves with the first match of `pattern` in what was printed (stdout, then stderr). */
+  printed(pattern: RegExp): Promise<RegExpExecArray>;
   done: Promise<CliRun>;
 }
 
@@ -30,11 +31,13 @@ export function cli(home: string, relay: string) {
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out = { stdout: "", stderr: "" };
-    const waiters: { pattern: RegExp; resolve(): void }[] = [];
+    const waiters: { pattern: RegExp; resolve(match: RegExpExecArray): void }[] = [];
     const settle = () => {
-      for (const w of waiters.filter((w) => w.pattern.test(out.stdout + out.stderr))) {
+      for (const w of [...waiters]) {
+        const match = w.pattern.exec(out.stdout + out.stderr);
+        if (!match) continue;
         waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
+        w.resolve(match);
       }
     };
     child.stdout.on("data", (d: Uint8Array) => ((out.stdout += new TextDecoder().decode(d)), settle()));
@@ -45,7 +48,7 @@ export function cli(home: string, relay: string) {
     });
     child.stdin.end(options.input ?? "");
     const printed = (pattern: RegExp) =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<RegExpExecArray>((resolve, reject) => {
         waiters.push({ pattern, resolve });
         settle();
         void done.then((run) => reject(new Error(`the CLI exited (${run.code}) before printing ${pattern}:\n${run.stdout}${run.stderr}`)));

@@ -59,19 +59,6 @@ export async function makeHome(url: string, owner: string, seat: string, card: C
   };
 }
 
-/** The settings as the environment of a `trestle mcp` process. */
-export function envOf(settings: McpSettings): Record<string, string> {
-  const env: Record<string, string> = { TRESTLE_URL: settings.url, TRESTLE_HOME: settings.home };
-  if (settings.table) env.TRESTLE_TABLE = settings.table;
-  if (settings.owner) env.TRESTLE_OWNER = settings.owner;
-  if (settings.ownerKeyFile) env.TRESTLE_OWNER_KEY_FILE = settings.ownerKeyFile;
-  if (settings.seat) env.TRESTLE_SEAT = settings.seat;
-  if (settings.seatKeyFile) env.TRESTLE_SEAT_KEY_FILE = settings.seatKeyFile;
-  if (settings.cardFile) env.TRESTLE_CARD_FILE = settings.cardFile;
-  if (settings.instructionsFile) env.TRESTLE_INSTRUCTIONS_FILE = settings.instructionsFile;
-  return env;
-}
-
 function testClient(elicit: Elicitor, asked: ElicitRequest[]): Client {
   const client = new Client({ name: "trestle-test", version: "1.0.0" }, { capabilities: elicit ? { elicitation: {} } : {} });
   if (elicit) {

@@ -7,7 +7,7 @@ import type { Env } from "../../durable-objects/env.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { t } from "../../src/chat/i18n.js";
 import type { Command, Inbound, Sender } from "../../src/chat/inbound.js";
-import { shortKey } from "../../src/chat/render.js";
+import { shortKey, topicLine } from "../../src/chat/render.js";
 import type { CallbackData } from "../../src/chat/callback.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
@@ -64,7 +64,7 @@ async function command(env: Env, sender: Sender, owners: string[], lang: Lang, c
       const tables = [];
       for (const key of owners) tables.push(...unwrap(await ownerStub(env, key).summary(key)).tables);
       if (tables.length === 0) return t(lang, "reply.tables_none");
-      const lines = tables.map((x) => t(lang, "reply.table_line", { table: x.id, state: t(lang, `state.${x.state}`), topic: x.topic }));
+      const lines = tables.map((x) => t(lang, "reply.table_line", { table: x.id, state: t(lang, `state.${x.state}`), topic: topicLine(x.topic) }));
       return [t(lang, "reply.tables_head"), ...lines].join("\n");
     }
     case "pause":

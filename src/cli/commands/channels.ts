@@ -3,10 +3,9 @@
  * an owner-signed authorization. A channel that never delivered is UNPROVEN (it does not count as a
  * way to reach the owner); LINE's monthly quota is shown as such.
  */
-import type { AttemptRecord, ChannelHealth } from "../../protocol/index.js";
 import { OWNER_FLAGS } from "../args.js";
+import { channelLine } from "../format.js";
 import { ownerClientOf } from "../owner-client.js";
-import type { Styles } from "../output.js";
 import type { Command } from "./command.js";
 
 /** `channels`: one line per channel, its state first, then the newest attempt. */
@@ -26,35 +25,3 @@ export const channels: Command = {
     ctx.out.result([`owner ${owner} (${health.owner_key})`, ...lines], { owner, ...health });
   },
 };
-
-/** One channel as a line: platform, account, label and language, state, deliveries, newest attempt. */
-export function channelLine(channel: ChannelHealth, c: Styles): string {
-  const who = `${channel.platform} ${channel.account} (${channel.label}, ${channel.lang})`;
-  const delivered = channel.delivered > 0 ? `${channel.delivered} delivered, last ${iso(channel.last_delivered_at)}` : "never delivered";
-  const last = channel.last_attempt ? `; last attempt ${attemptText(channel.last_attempt)}` : "";
-  return `${who}  ${stateText(channel, c)}  ${delivered}${last}`;
-}
-
-function stateText(channel: ChannelHealth, c: Styles): string {
-  switch (channel.state) {
-    case "ok":
-      return c.green("ok");
-    case "unproven":
-      return c.yellow("UNPROVEN");
-    case "failing":
-      return c.red("failed");
-    case "quota_exhausted":
-      return c.red(`${channel.platform === "line" ? "LINE" : channel.platform} monthly quota exhausted`);
-  }
-}
-
-function attemptText(attempt: AttemptRecord): string {
-  const status = attempt.http_status === null ? "" : ` HTTP ${attempt.http_status}`;
-  const reason = attempt.reason === null ? "" : ` ${attempt.reason}`;
-  const detail = attempt.detail === null ? "" : `: ${attempt.detail}`;
-  return `${attempt.status}${status}${reason}${detail} at ${iso(attempt.at)}`;
-}
-
-function iso(ms: number | null): string {
-  return ms === null ? "-" : new Date(ms).toISOString();
-}

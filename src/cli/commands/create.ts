@@ -1,10 +1,10 @@
 /** `trestle create <config.json>`: opens a table from a config, signed by one of its owners. */
-import { readFileSync } from "node:fs";
 import { ownerKeyPath, readKeyFile } from "../../client/node.js";
 import { validateConfig } from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, positionals } from "../args.js";
 import { UsageError } from "../exit.js";
 import { headRef } from "../format.js";
+import { readJsonFile } from "../json-file.js";
 import type { Command } from "./command.js";
 
 /** `create`: validates the config locally, signs it as the creating owner, opens the table. */
@@ -15,7 +15,7 @@ export const create: Command = {
   flags: { ...OWNER_FLAGS },
   async run(ctx) {
     const [file] = positionals(ctx.args, ["config.json"]);
-    const config = validateConfig(readJson(file!));
+    const config = validateConfig(readJsonFile(file!, "the config"));
     const ownerName = optional(ctx.args, "owner", "TRESTLE_OWNER", ctx.io.env) ?? (await soleOwner(ctx.home, config.owners));
     const key = await readKeyFile(optional(ctx.args, "owner-key") ?? ownerKeyPath(ctx.home, ownerName), "owner");
     const client = await ctx.table(config.id);
@@ -23,20 +23,6 @@ export const create: Command = {
     ctx.out.result(`created table ${ctx.out.c.bold(table)} (head ${headRef(head)}) on ${client.http.url}`, { table, head });
   },
 };
-
-function readJson(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UsageError(`${path} is not JSON`);
-  }
-}
 
 /** The one config owner whose key file is in this home with the configured public key. */
 async function soleOwner(home: string, owners: Record<string, { public_key: string }>): Promise<string> {

@@ -1,10 +1,10 @@
-/** `trestle join`: an owner seats a bot, delegating the seat to the seat's key. */
-import { existsSync, readFileSync } from "node:fs";
-import { createKeyFile, readKeyFile, seatKeyPath } from "../../client/node.js";
-import { CapabilityCardSchema, parseOrThrow, PublicKeySchema, type CapabilityCard } from "../../protocol/index.js";
+/** `trestle join`: an owner seats a bot, delegating the seat to the seat's key (and, with --endorse, signs the table's config too). */
+import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
+import { canonicalSha256, CapabilityCardSchema, parseOrThrow, PublicKeySchema, validateConfig, type CapabilityCard } from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, required, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
 import { headRef } from "../format.js";
+import { readJsonFile } from "../json-file.js";
 import type { Command } from "./command.js";
 
 const TTL = /^([0-9]{1,6})(s|m|h|d)$/;
@@ -25,6 +25,7 @@ export const join: Command = {
     role: { type: "string", value: "TEXT", help: "the capability card's role" },
     card: { type: "string", value: "FILE", help: "the whole capability card as a JSON file" },
     ttl: { type: "string", value: "DURATION", help: "how long the signed join stays valid, e.g. 10m (default), 2h, 1d" },
+    endorse: { type: "string", value: "FILE", help: "also sign the table's config (this file, as you reviewed it): your auto_approve and chat_approve rules count" },
   },
   async run(ctx) {
     const table = ctx.tableId();
@@ -34,7 +35,9 @@ export const join: Command = {
     const expires = ctx.io.clock() + ttlMs(optional(ctx.args, "ttl") ?? "10m");
     const client = await ctx.table(table);
     const human = ctx.args.values.human === true;
-    const joined = await client.join(key.signer, { seat, owner, seatKey, human, card: card(ctx.args.values), expires });
+    const endorsed = optional(ctx.args, "endorse");
+    const configSha256 = endorsed === undefined ? undefined : canonicalSha256(validateConfig(readJsonFile(endorsed, "the config")));
+    const joined = await client.join(key.signer, { seat, owner, seatKey, human, card: card(ctx.args.values), expires, ...(configSha256 ? { configSha256 } : {}) });
     ctx.out.result(`${ctx.out.c.bold(seat)} joined ${table} for ${owner} as entry #${joined.seq} (head ${headRef(joined.head)})`, joined);
   },
 };
@@ -46,22 +49,13 @@ async function seatPublicKey(ctx: Parameters<Command["run"]>[0], seat: string): 
     return given;
   }
   const path = optional(ctx.args, "key") ?? seatKeyPath(ctx.home, seat);
-  if (existsSync(path)) return (await readKeyFile(path, "seat")).signer.publicKeyText;
-  const created = await createKeyFile(path, "seat", seat);
-  ctx.out.note(`created seat key ${path}`);
-  return created.signer.publicKeyText;
+  const { key, created } = await loadOrCreateKeyFile(path, "seat", seat);
+  if (created) ctx.out.note(`created seat key ${path}`);
+  return key.signer.publicKeyText;
 }
 
 function card(values: Record<string, unknown>): CapabilityCard {
-  if (typeof values.card === "string") {
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(values.card, "utf8"));
-    } catch (error) {
-      throw new UsageError(`cannot read the card ${values.card}: ${(error as Error).message}`);
-    }
-    return parseOrThrow(CapabilityCardSchema, json, "capability card");
-  }
+  if (typeof values.card === "string") return parseOrThrow(CapabilityCardSchema, readJsonFile(values.card, "the card"), "capability card");
   const out: CapabilityCard = {};
   if (typeof values.summary === "string") out.summary = values.summary;
   if (typeof values.role === "string") out.role = values.role;

@@ -1,6 +1,6 @@
 /** `trestle read`: the seat's projection (what its model reads): rules, seats, decisions, floor and the tail. */
 import { integer, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import { projectedLine } from "../format.js";
+import { bodyText, oneLine, projectedLine } from "../format.js";
 import type { Command } from "./command.js";
 
 /** `read`: the projection, read as the seat. */
@@ -14,12 +14,12 @@ export const read: Command = {
     const client = await ctx.table(table);
     const p = await client.projection({ signer: key.signer, as: { seat } }, integer(ctx.args, "after", 0));
     const c = ctx.out.c;
-    const floor = p.closed !== null ? c.yellow(`closed (${p.closed})`) : p.floor.holder === null ? "free" : `${p.floor.holder}${p.floor.yours ? c.green(" (you)") : ""}, round ${p.floor.round}`;
+    const floor = p.closed !== null ? c.yellow(`closed (${oneLine(p.closed)})`) : p.floor.holder === null ? "free" : `${p.floor.holder}${p.floor.yours ? c.green(" (you)") : ""}, round ${p.floor.round}`;
     ctx.out.result(
       [
-        `${c.bold(p.prefix.table)}: ${p.prefix.topic}`,
-        `topology ${p.prefix.rules.topology.kind}; seats ${p.prefix.seats.map((s) => `${s.name} (${s.owner}${s.human ? ", human" : ""})`).join(", ")}`,
-        ...p.prefix.decisions.map((d) => `decision #${d.seq} by ${d.seat}: ${d.body}`),
+        `${c.bold(p.prefix.table)}: ${oneLine(p.prefix.topic)}`,
+        `topology ${oneLine(p.prefix.rules.topology.kind)}; seats ${p.prefix.seats.map((s) => `${s.name} (${s.owner}${s.human ? ", human" : ""})`).join(", ")}`,
+        ...p.prefix.decisions.map((d) => `decision #${d.seq} by ${d.seat}: ${bodyText(d.body)}`),
         `floor: ${floor}`,
         ...p.tail.map((e) => projectedLine(e, c)),
         c.dim(`cursor ${p.cursor}${p.more ? " (more follow)" : ""}; prefix ${p.prefix_sha256.slice(0, 12)}…`),

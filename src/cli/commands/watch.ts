@@ -7,9 +7,9 @@
  * task it saw opened is final, on Ctrl-C, or when the relay is caught forking or truncating (exit
  * 4, with the evidence).
  */
-import { TableSocket, TaskLog } from "../../client/index.js";
+import { TaskLog, type TableSocket } from "../../client/index.js";
 import { isEntry } from "../../protocol/index.js";
-import { integer, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
+import { integer, optional, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { EXIT } from "../exit.js";
 import { entryLine } from "../format.js";
 import type { Command } from "./command.js";
@@ -29,16 +29,19 @@ export const watch: Command = {
     const reader = await ctx.reader();
     const owner = "owner" in reader.as ? reader.as.owner : undefined;
     const after = integer(ctx.args, "after", 0)!;
+    // The flags this watch was given that the approve command needs too, so it runs as printed.
+    const carried = (["relay", "home", "owner-key"] as const).flatMap((flag) => {
+      const value = optional(ctx.args, flag);
+      return value === undefined ? [] : [` --${flag} ${value}`];
+    });
+    const approveCommand = (task: string) => `trestle approve ${task} --table ${table}${carried.join("")}`;
     const client = await ctx.table(table);
     await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
     const tasks = new TaskLog();
     let closed = false;
-    const socket: TableSocket = new TableSocket({
-      url: client.http.socketUrl(table),
-      table,
+    const socket: TableSocket = client.socket({
       ...reader.as,
       signer: reader.signer,
-      tracker: client.tracker,
       handlers: {
         onEntries: (items) => {
           for (const item of items) {
@@ -47,7 +50,7 @@ export const watch: Command = {
           }
           for (const move of tasks.accept(items)) {
             if (owner !== undefined && move.owner === owner && move.state === "awaiting_approval" && move.seq > after) {
-              ctx.out.note(`task ${move.task} waits for you: trestle approve ${move.task} --owner ${owner} (or trestle reject …)`);
+              ctx.out.note(`task ${move.task} waits for you: ${approveCommand(move.task)} (or trestle reject …)`);
             }
           }
           if (closed && tasks.open().length === 0) socket.close();

@@ -5,7 +5,6 @@
  * a budget, a quorum), which no owner can force; a pause is the owner's stop button.
  */
 import { z } from "zod";
-import { OwnerClient } from "../../client/owner.js";
 import { ControlActionSchema } from "../../protocol/index.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
@@ -21,8 +20,8 @@ export const close = defineTool({
   async run({ table, action }, ctx) {
     const { session } = ctx;
     const id = session.tableId(table);
-    const owner = await session.ownerKey();
-    const { seq } = await new OwnerClient(session.settings.url, owner.signer).control(id, owner.name, action);
+    const { owner, client } = await session.ownerClient();
+    const { seq } = await client.control(id, owner.name, action);
     await (await session.client(id)).head();
     return {
       status:

@@ -1,11 +1,12 @@
 /** `trestle_notify_status`: the owner's chat channels and their delivery health (docs/SPEC.md §11.4). */
 import { z } from "zod";
-import { safeLine } from "../../client/guards/framing.js";
-import { OwnerClient } from "../../client/owner.js";
-import type { ChannelHealth } from "../../protocol/index.js";
+import { channelLine } from "../../cli/format.js";
+import { stylesFor } from "../../cli/output.js";
 import { defineTool } from "../tool.js";
 
-/** Reads channel health with the owner key. */
+const PLAIN = stylesFor(false);
+
+/** Reads channel health with the owner key; each channel in the CLI's words (trestle channels). */
 export const notifyStatus = defineTool({
   name: "trestle_notify_status",
   title: "Check your owner's notification channels",
@@ -14,12 +15,12 @@ export const notifyStatus = defineTool({
   input: z.strictObject({}),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run(_args, ctx) {
-    const owner = await ctx.session.ownerKey();
-    const health = await new OwnerClient(ctx.session.settings.url, owner.signer).channels();
+    const { owner, client } = await ctx.session.ownerClient();
+    const health = await client.channels();
     return {
       status: [
         `Notification channels of owner ${owner.name} (key ${health.owner_key}):`,
-        ...(health.channels.length === 0 ? ["  none bound (the owner binds one with trestle bind in a terminal)"] : health.channels.map(channelLine)),
+        ...(health.channels.length === 0 ? ["  none bound (the owner binds one with trestle bind in a terminal)"] : health.channels.map((c) => `  ${channelLine(c, PLAIN)}`)),
         health.has_proven_channel
           ? "At least one channel has delivered, so the relay can reach your owner for approvals."
           : "No channel has ever delivered: the relay cannot count on reaching your owner this way (UNPROVEN).",
@@ -27,13 +28,3 @@ export const notifyStatus = defineTool({
     };
   },
 });
-
-function channelLine(c: ChannelHealth): string {
-  const last = c.last_attempt ? `; last attempt ${c.last_attempt.status}${c.last_attempt.reason ? ` (${c.last_attempt.reason})` : ""} at ${iso(c.last_attempt.at)}` : "";
-  const delivered = c.last_delivered_at === null ? "never delivered" : `${c.delivered} delivered, last at ${iso(c.last_delivered_at)}`;
-  return safeLine(`  ${c.platform} ${c.account} "${c.label}": ${c.state.toUpperCase()}, ${delivered}${last}`, 500);
-}
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}

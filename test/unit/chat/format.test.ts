@@ -63,6 +63,16 @@ describe("platform limits", () => {
   });
 });
 
+describe("when a table's topic forges lines", () => {
+  it("keeps it on the table's line, where it cannot pass for an effect or for whether a tap counts", () => {
+    const topic = "Ship?\n• jenny: read on taskboard\r\nYour chat_approve rules cover this task: Approve here is recorded for you\u2028\u202ex";
+    const message = renderNotification({ ...approval, topic, chat_approve: false }, KEY, "en");
+    expect(message.lines[0]).toBe("Table t-459: Ship? • jenny: read on taskboard Your chat_approve rules cover this task: Approve here is recorded for you x");
+    expect(message.lines.filter((line) => line.startsWith("• "))).toEqual(["• jenny: merge on repo:github.com/jenny/app"]);
+    for (const line of message.lines) expect(line).not.toMatch(/[\n\r\u0085\u2028\u2029\u202e]/);
+  });
+});
+
 describe("callback data", () => {
   it("round-trips approve and reject, bound to one owner's one event", () => {
     const ref = approvalRef(KEY, approval.id);

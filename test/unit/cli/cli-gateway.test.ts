@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
+import { signCommand } from "../../../src/chat/render.js";
 import { sha256, utf8, type TableConfig } from "../../../src/protocol/index.js";
 import { cli } from "../../support/cli.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
@@ -68,19 +69,22 @@ describe("a task from decision to verified, from the command line", () => {
     const noApprover = await refused(client, ["decide", ...as("judge"), "ship #461 first", "--effect", REORDER], "E_NO_APPROVER");
     expect(noApprover.details).toEqual({ owners: ["jenny"] });
 
-    const watching = t.start(["watch", "--table", table, "--owner", "jenny"]);
+    // --relay as a flag (the harness's TRESTLE_RELAY points nowhere for this run): the announced command must carry it.
+    const watching = t.start(["watch", "--table", table, "--owner", "jenny", "--relay", relay.url], { env: { TRESTLE_RELAY: "http://127.0.0.1:9" } });
     await watching.printed(/watching .* as owner jenny/);
     const decided = await t.run(["decide", ...as("judge"), "ship #461 first", "--effect", REORDER]);
     expect(decided.code).toBe(0);
     const seq = Number(/decision written as entry #(\d+)/.exec(decided.stdout)![1]);
     const task = `${seq}.jenny`;
     expect(decided.stdout).toContain(`task ${task}  awaiting_approval  owner jenny, executor -, opened by #${seq}`);
-    await watching.printed(new RegExp(`task ${task.replace(".", "\\.")} waits for you: trestle approve`));
+    const announced = await watching.printed(new RegExp(`task ${task.replace(".", "\\.")} waits for you: trestle (approve [^ ]+ --table [^ ]+ --relay [^ ]+) \\(or trestle reject`));
 
     const listed = await t.json(["tasks", "--table", table, "--owner", "jenny"]);
     expect(listed.body!.items).toMatchObject([{ id: task, owner: "jenny", state: "awaiting_approval", executor: null }]);
 
-    const approved = await t.run(["approve", task, "--table", table, "--owner", "jenny"]);
+    // The command watch announced, as printed: the task id names the owner, so no --owner is needed.
+    expect(announced[1]).toBe(`approve ${task} --table ${table} --relay ${relay.url}`);
+    const approved = await t.run(announced[1]!.split(" "), { env: { TRESTLE_RELAY: "http://127.0.0.1:9" } });
     expect(approved.code).toBe(0);
     expect(approved.stdout).toMatch(new RegExp(`^task ${task} approved by jenny: now approved \\(entry #\\d+`));
 
@@ -128,6 +132,19 @@ describe("approving and rejecting", () => {
     expect(late.details).toMatchObject({ state: "rejected" });
   }, 15_000);
 
+  it("approves with the command a chat reply names, as printed, with no --owner or TRESTLE_TABLE set", async () => {
+    const { table } = await judgeToDecide((k0) => ({
+      owners: { ...debateConfig(k0).owners, jenny: { public_key: k0.jenny.publicKeyText, approvals: "async" } },
+    }));
+    const decided = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effect", REORDER]);
+    const task = `${decided.body!.seq}.jenny`;
+    const [trestle, ...args] = signCommand("approve", table, task).split(" ");
+    expect(trestle).toBe("trestle");
+    const approved = await t.run(args);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toMatch(new RegExp(`^task ${task} approved by jenny: now approved`));
+  }, 15_000);
+
   describe("when the key or the owner is not the task's", () => {
     it("refuses another owner's key (the relay answers the owner's read with E_AUTH) and another owner (E_FORBIDDEN)", async () => {
       const { client, table } = await judgeToDecide((k0) => ({
@@ -139,6 +156,55 @@ describe("approving and rejecting", () => {
       const other = await refused(client, ["approve", task, "--table", table, "--owner", "tao"], "E_FORBIDDEN");
       expect(other.message).toContain("jenny's");
       await refused(client, ["approve", String(decided.body!.seq), "--table", table, "--owner", "tao"], "E_UNKNOWN_TASK");
+    }, 15_000);
+  });
+});
+
+describe("endorsing the table's config when joining", () => {
+  /** A one-round debate whose config gives jenny auto_approve for reordering her taskboard, and her a second seat, helper. */
+  async function withJennysRules(table: string): Promise<{ client: TableClient; k: Cast; config: TableConfig }> {
+    const client = await tableClient(relay.url, table);
+    const k0 = await cast();
+    const base = debateConfig(k0);
+    const overrides: Partial<TableConfig> = {
+      owners: { ...base.owners, jenny: { public_key: k0.jenny.publicKeyText, approvals: "async", auto_approve: [{ resource: "taskboard", action: "reorder" }] } },
+      seats: { ...base.seats, helper: { owner: "jenny" } },
+      topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 },
+    };
+    const k = await seatDebate(client, overrides);
+    return { client, k, config: debateConfig(k0, { id: table, ...overrides }) };
+  }
+
+  /** Both sides speak, then the judge decides with an effect on jenny's taskboard; the task's state. */
+  async function decided(client: TableClient, k: Cast, table: string): Promise<string> {
+    await client.submit(k.botTao, "bot-tao", { kind: "say", body: "ship #459 first" });
+    await client.submit(k.botJenny, "bot-jenny", { kind: "say", body: "no: #461 fixes data loss" });
+    const run = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effect", REORDER]);
+    expect(run.code).toBe(0);
+    return run.body!.tasks[0].state as string;
+  }
+
+  it("makes the joining owner's own auto_approve rules count (join --endorse), where without it they do not", async () => {
+    const table = uniqueTable("cli-endorse");
+    const { client, k, config } = await withJennysRules(table);
+    const file = join(home, `${table}.json`);
+    writeFileSync(file, JSON.stringify(config));
+    const joined = await t.run(["join", "--table", table, "--seat", "helper", "--owner", "jenny", "--endorse", file]);
+    expect(joined.code).toBe(0);
+    expect(await decided(client, k, table)).toBe("approved");
+
+    const control = uniqueTable("cli-endorse-none");
+    const unendorsed = await withJennysRules(control);
+    expect(await decided(unendorsed.client, unendorsed.k, control)).toBe("awaiting_approval");
+  }, 20_000);
+
+  describe("when the file is not the table's config", () => {
+    it("refuses the join with E_WRONG_TABLE and seats nobody", async () => {
+      const table = uniqueTable("cli-endorse-wrong");
+      const { client, config } = await withJennysRules(table);
+      const file = join(home, `${table}-other.json`);
+      writeFileSync(file, JSON.stringify({ ...config, topic: "another table's question" }));
+      await refused(client, ["join", "--table", table, "--seat", "helper", "--owner", "jenny", "--endorse", file], "E_WRONG_TABLE");
     }, 15_000);
   });
 });

@@ -42,10 +42,25 @@ describe("Output", () => {
     expect(err.text).toBe("error E_NOT_FLOOR: bot-tao holds the floor\nhint: wait for your turn (trestle watch shows the floor), or ask for it: trestle raise-hand\n");
   });
 
+  describe("when the relay's message carries escape sequences or line breaks", () => {
+    it("prints it as one safe line, so it cannot forge output or drive the terminal", () => {
+      const err = sink(false);
+      new Output(false, false, sink(false), err).error(new TrestleError("E_NOT_FLOOR", "held\n\u001b[2Kerror E_NONE: all fine\u001b]0;x\u0007"));
+      expect(err.text.split("\n")[0]).toBe("error E_NOT_FLOOR: held [2Kerror E_NONE: all fine]0;x");
+      expect(err.text).not.toMatch(/\u001b|\u0007/);
+    });
+  });
+
   it("reports errors as the envelope plus hint under --json", () => {
     const out = sink(false);
     new Output(true, false, out, sink(false)).error(new TrestleError("E_CLOSED", "closed"));
     expect(JSON.parse(out.text)).toEqual({ error: { code: "E_CLOSED", message: "closed", hint: expect.any(String) } });
+  });
+
+  it("points a usage mistake at the command's own help", () => {
+    const err = sink(false);
+    new Output(false, false, sink(false), err).error(new UsageError("several owners are yours (ops, tao); pass --owner"), "create");
+    expect(err.text).toBe("error E_USAGE: several owners are yours (ops, tao); pass --owner\nhint: run trestle help create\n");
   });
 
   it("reports an unexpected failure as a bug without its stack", () => {

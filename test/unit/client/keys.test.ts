@@ -1,5 +1,5 @@
 /** Key files (0600, refused when others may read them), the relay pin store (trust on first use) and the head store. */
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,6 +48,23 @@ describe("key files", () => {
       const error = await caught(readKeyFile(path));
       expect(error.code).toBe("E_KEY_FILE");
       expect(error.message).toContain("chmod 600");
+    });
+
+    it("replaces a forced key file instead of writing through it: a symlink's target gets nothing of the new seed", async () => {
+      const dir = home();
+      const target = join(dir, "elsewhere.json");
+      writeFileSync(target, "not a key\n", { mode: 0o644 });
+      const link = join(dir, "linked.json");
+      symlinkSync(target, link);
+      const replaced = await createKeyFile(link, "seat", "bot-tao", { force: true });
+      expect(readFileSync(target, "utf8")).toBe("not a key\n");
+      expect(lstatSync(link).isSymbolicLink()).toBe(false);
+      expect((await readKeyFile(link)).signer.publicKeyText).toBe(replaced.signer.publicKeyText);
+
+      const readable = join(dir, "readable.json");
+      writeFileSync(readable, "old\n", { mode: 0o644 });
+      await createKeyFile(readable, "seat", "bot-tao", { force: true });
+      expect(statSync(readable).mode & 0o777).toBe(0o600);
     });
 
     it("refuses to overwrite an existing key unless forced", async () => {

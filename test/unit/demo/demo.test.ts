@@ -4,7 +4,8 @@
  * --json summary and, independently, from the export it wrote.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,28 +15,78 @@ import { isEntry, parseExport } from "../../../src/protocol/index.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 
 const DEMO = fileURLToPath(new URL("../../../scripts/demo.mjs", import.meta.url));
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 let relay: LocalRelay;
 beforeAll(async () => {
   relay = await startRelay();
 }, 60_000);
-afterAll(() => relay?.dispose());
+const temps: string[] = [];
+afterAll(async () => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+  await relay?.dispose();
+});
 
-function demo(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** A fresh temporary directory, removed after the tests. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+/** What a demo process printed and how it ended. */
+interface DemoRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts `script` (the demo by default) with `args`; `onOutput` sees stdout as it grows. */
+function start(args: readonly string[], options: { script?: string; onOutput?(stdout: string, kill: (signal: NodeJS.Signals) => void): void } = {}): Promise<DemoRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [DEMO, ...args], { env: { PATH: process.env.PATH ?? "" } });
+    const child = spawn(process.execPath, [options.script ?? DEMO, ...args], { env: { PATH: process.env.PATH ?? "", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (d: Uint8Array) => (stdout += new TextDecoder().decode(d)));
+    child.stdout.on("data", (d: Uint8Array) => {
+      stdout += new TextDecoder().decode(d);
+      options.onOutput?.(stdout, (signal) => child.kill(signal));
+    });
     child.stderr.on("data", (d: Uint8Array) => (stderr += new TextDecoder().decode(d)));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
+}
+
+function demo(args: readonly string[]): Promise<DemoRun> {
+  return start(args);
+}
+
+/** A loopback port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Whether anything answers HTTP at `port` (asked a bounded number of times, until it stops answering). */
+async function stillAnswers(port: number): Promise<boolean> {
+  for (let i = 0; i < 40; i++) {
+    const up = await fetch(`http://127.0.0.1:${port}/.well-known/trestle.json`, { signal: AbortSignal.timeout(1000) }).then(
+      () => true,
+      () => false,
+    );
+    if (!up) return false;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return true;
 }
 
 describe("npm run demo", () => {
   it("plays the #459/#461 session to a verified task, a CLEAN export and no trace of the private note", async () => {
-    const out = mkdtempSync(join(tmpdir(), "trestle-demo-test-"));
+    const out = tempDir("trestle-demo-test-");
     const run = await demo(["--relay", relay.url, "--out", out, "--json"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
@@ -87,6 +138,37 @@ describe("npm run demo", () => {
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/^DEMO FAILED: no trestle relay answers at http:\/\/127\.0\.0\.1:9/);
     });
+
+    it("exits 1 naming the step that failed, and leaves nothing connected behind (no hang)", async () => {
+      // A checkout whose trestle command always fails: the demo's bundle beside a bin/trestle.mjs that exits 3.
+      const root = tempDir("trestle-demo-root-");
+      mkdirSync(join(root, "dist"));
+      mkdirSync(join(root, "bin"));
+      copyFileSync(join(ROOT, "dist", "demo.mjs"), join(root, "dist", "demo.mjs"));
+      writeFileSync(join(root, "bin", "trestle.mjs"), 'process.stderr.write("error E_AUTH: refused\\n");\nprocess.exitCode = 3;\n');
+      symlinkSync(join(ROOT, "node_modules"), join(root, "node_modules"));
+      const run = await start(["--relay", relay.url, "--json", "--out", join(root, "out")], { script: join(root, "dist", "demo.mjs") });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/^DEMO FAILED: trestle approve exited 3$/m);
+    }, 30_000);
+
+    it("stops the relay it started and deletes its keys when it is terminated", async () => {
+      const port = await freePort();
+      let work = "";
+      const run = await start(["--port", String(port), "--out", tempDir("trestle-demo-test-")], {
+        onOutput: (stdout, kill) => {
+          const match = /work directory (\S+)/.exec(stdout);
+          if (match && !work) {
+            work = match[1]!;
+            kill("SIGTERM");
+          }
+        },
+      });
+      expect(work).not.toBe("");
+      expect(run.code).toBe(143);
+      expect(existsSync(work)).toBe(false);
+      expect(await stillAnswers(port)).toBe(false);
+    }, 120_000);
 
     it.each([["an unknown scenario", ["chess"]], ["an unknown flag", ["--frobnicate"]], ["a port that is not one", ["--port", "99999"]]])(
       "exits 2 for %s",

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
+import { PinStore } from "../../../src/client/node.js";
 import { isEntry, type Entry, type Signer, type TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
@@ -335,15 +336,15 @@ describe("history and verification", () => {
 
 describe("creating tables", () => {
   describe("when the config gives this owner standing approvals", () => {
-    it("refuses with E_FORBIDDEN and creates nothing", async () => {
+    it.each(["auto_approve", "chat_approve"] as const)("refuses %s rules with E_FORBIDDEN and creates nothing", async (rules) => {
       const home = await makeHome(relay.url, "tao", "bot-tao");
       const mcp = await inProcess(home.settings, confirmYes);
       open.push(mcp);
       const id = uniqueTable("mcp-auto");
       const c = config(id, home);
-      c.owners.tao = { public_key: home.owner.publicKeyText, auto_approve: [{ resource: "*", action: "*" }] };
+      c.owners.tao = { public_key: home.owner.publicKeyText, [rules]: [{ resource: "taskboard", action: "*" }] };
       const result = await mcp.call("trestle_create_table", { config: c });
-      expect(textOf(result)).toMatch(/^error E_FORBIDDEN: the config gives tao standing approvals/);
+      expect(textOf(result)).toMatch(new RegExp(`^error E_FORBIDDEN: the config gives tao standing approvals \\(${rules}\\)`));
       await expect((await tableClient(relay.url, id)).head()).rejects.toMatchObject({ code: "E_TABLE_NOT_FOUND" });
     });
   });
@@ -383,6 +384,19 @@ describe("owners' tools", () => {
     const text = textOf(await mcp.call("trestle_notify_status"));
     expect(text).toContain("none bound");
     expect(text).toContain("UNPROVEN");
+  });
+
+  describe("when the relay's key is not the one pinned in this home", () => {
+    it.each([
+      ["trestle_notify_status", {}],
+      ["trestle_close", { action: "pause" }],
+    ])("%s refuses it with E_RELAY_KEY before signing anything", async (tool, args) => {
+      const { mcp, home, harness } = await seated();
+      const before = await harness.head();
+      new PinStore(home.dir).set(relay.url, (await keyOf("relay:impostor")).publicKeyText, Date.now());
+      expect(textOf(await mcp.call(tool, args))).toMatch(/^error E_RELAY_KEY: THE RELAY KEY CHANGED/);
+      expect((await harness.head()).seq).toBe(before.seq);
+    });
   });
 
   it("lists known tables with their heads and switches the active one", async () => {

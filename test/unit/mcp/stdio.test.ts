@@ -2,7 +2,8 @@
  * `trestle mcp` as a real process: the official SDK client spawns `node bin/trestle.mjs mcp` and
  * drives it over stdio against a local relay through a whole session: create, join, wait for the
  * floor, say, propose with effects, an approval the human confirms through elicitation, progress
- * and receipt, verifying another seat's task, and a history that verifies CLEAN.
+ * and receipt, verifying another seat's task, and a history that verifies CLEAN. The process gets
+ * exactly the environment `trestle mcp --print-config` writes into a client's config (settingsEnv).
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -11,7 +12,8 @@ import type { TableClient } from "../../../src/client/index.js";
 import { isEntry, type Signer } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { blocksOf, envOf, makeHome, overStdio, textOf, type Home } from "../../support/mcp.js";
+import { settingsEnv } from "../../../src/mcp/print-config.js";
+import { blocksOf, makeHome, overStdio, textOf, type Home } from "../../support/mcp.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
@@ -29,7 +31,7 @@ beforeAll(async () => {
   home = await makeHome(relay.url, "tao", "bot-tao");
   jenny = await keyOf("owner:jenny");
   botJenny = await keyOf("seat:bot-jenny");
-  mcp = await overStdio(envOf(home.settings), () => ({ action: "accept", content: { confirm: true } }));
+  mcp = await overStdio(settingsEnv(home.settings), () => ({ action: "accept", content: { confirm: true } }));
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();
@@ -109,7 +111,7 @@ describe("trestle mcp over stdio, a whole session", () => {
 describe("trestle mcp as a process", () => {
   it("writes only JSON-RPC to stdout and exits 0 when the client closes stdin", async () => {
     const bin = fileURLToPath(new URL("../../../bin/trestle.mjs", import.meta.url));
-    const child = spawn(process.execPath, [bin, "mcp"], { env: { PATH: process.env.PATH ?? "", ...envOf(home.settings) }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [bin, "mcp"], { env: { PATH: process.env.PATH ?? "", ...settingsEnv(home.settings) }, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     child.stdout.on("data", (d: Uint8Array) => (stdout += new TextDecoder().decode(d)));
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));

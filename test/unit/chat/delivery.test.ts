@@ -1,0 +1,55 @@
+/**
+ * A failed delivery's detail is shown to owners (trestle channels), so it never carries the relay's
+ * credentials, even when the error repeats the request URL that holds Telegram's bot token.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChatEnv } from "../../../src/chat/config.js";
+import { sendTo } from "../../../src/chat/send.js";
+import type { ChatPlatform } from "../../../src/protocol/index.js";
+
+const TOKEN = "123456:AAE-relay-operators-secret-token";
+const MESSAGE = { title: "t", lines: ["x"], actions: [] };
+
+/** A proxy that answers every request with an error page naming the path it was asked for (as Express's default 404 does). */
+const echo = createServer((req, res) => {
+  res.writeHead(404, { "content-type": "text/plain" });
+  res.end(`Cannot ${req.method} ${req.url} (authorization: ${req.headers.authorization ?? "none"})`);
+});
+let base: string;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => echo.close(() => resolve())));
+
+function envFor(apiBase: string): ChatEnv {
+  return {
+    TELEGRAM_BOT_TOKEN: TOKEN,
+    TELEGRAM_API_BASE: apiBase,
+    LINE_CHANNEL_ACCESS_TOKEN: TOKEN,
+    LINE_API_BASE: apiBase,
+    DISCORD_BOT_TOKEN: TOKEN,
+    DISCORD_API_BASE: apiBase,
+  };
+}
+
+describe("sendTo", () => {
+  describe("when the API base is not a URL, so the fetch error repeats the request URL", () => {
+    it("records the failure without the bot token", async () => {
+      const result = await sendTo(envFor("api.telegram.example"), "telegram", "5551234", MESSAGE, "key");
+      expect(result).toMatchObject({ ok: false, reason: "network" });
+      expect(JSON.stringify(result)).not.toContain(TOKEN);
+      expect(JSON.stringify(result)).toContain("<secret>");
+    });
+  });
+
+  describe("when a proxy's error page repeats the request", () => {
+    it.each(["telegram", "line", "discord"] as ChatPlatform[])("records %s's failure without the token", async (platform) => {
+      const result = await sendTo(envFor(base), platform, "5551234", MESSAGE, "key");
+      expect(result).toMatchObject({ ok: false, status: 404, reason: "bad_request" });
+      expect(JSON.stringify(result)).not.toContain(TOKEN);
+    });
+  });
+});
