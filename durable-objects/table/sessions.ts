@@ -8,6 +8,7 @@
 import { toBase64url, utf8 } from "../../src/protocol/bytes.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";
 import { TrestleError, wsCloseCodeOf } from "../../src/protocol/errors.js";
+import { checkJsonDepth } from "../../src/protocol/json-depth.js";
 import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
@@ -68,6 +69,7 @@ export class Sessions {
       const size = typeof data === "string" ? utf8(data).byteLength : data.byteLength;
       if (size > LIMITS.request_bytes) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
       if (typeof data !== "string") throw new TrestleError("E_SCHEMA", "frames are JSON text");
+      checkJsonDepth(data);
       const frame = ClientFrameSchema.safeParse(safeJson(data));
       if (!frame.success) throw new TrestleError("E_SCHEMA", "not a client frame (auth, owner_auth, submit or approve)");
       const attachment = ws.deserializeAttachment() as Attachment;

@@ -149,6 +149,27 @@ describe("the table WebSocket's refusals", () => {
       socket.ws.close();
     });
 
+    it("refuses a frame nested deeper than the published limit with E_SCHEMA, not E_INTERNAL", async () => {
+      const id = "ws-frame-depth";
+      const k = await seatedDebate(relay, id);
+      const before = await head(id);
+      const socket = await TestSocket.open(fetcher, id);
+      await socket.auth(id, "bot-tao", k.botTao);
+      const request = await signSubmission(k.botTao, {
+        table: id,
+        seat: "bot-tao",
+        nonce: nonceOf("ws-deep"),
+        kind: "proposal",
+        body: "x",
+        effects: [{ owner: "tao", resource: "repo:x", action: "merge", args: { pr: 1 } }],
+      });
+      const deep = JSON.stringify({ type: "submit", id: "deep", request }).replace('{"pr":1}', '{"a":'.repeat(30_000) + "1" + "}".repeat(30_000));
+      socket.send(deep);
+      expect(await socket.next("error", (f) => f.id === "deep" || f.id === undefined)).toMatchObject({ error: { code: "E_SCHEMA" } });
+      expect(await head(id)).toEqual(before);
+      socket.ws.close();
+    });
+
     it("refuses a bad signature, another table, a seat without the floor and a reused nonce over the socket, and the head does not move", async () => {
       const id = "ws-refusals";
       const k = await seatedDebate(relay, id);
