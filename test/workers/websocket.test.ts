@@ -1,6 +1,6 @@
 import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { signSocketAuth, signSubmission, verifyHeadSignature, PING_FRAME, PONG_FRAME } from "../../src/protocol/index.js";
+import { LIMITS, signSocketAuth, signSubmission, verifyHeadSignature, PING_FRAME, PONG_FRAME } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
@@ -132,6 +132,21 @@ describe("the table WebSocket's refusals", () => {
       expect(await second.next("error")).toMatchObject({ error: { code: "E_AUTH" } });
       expect(await closed).toBe(4401);
       first.ws.close();
+    });
+
+    it("refuses an answer given after the challenge window with E_AUTH and closes (a challenge is fresh for 5 minutes)", async () => {
+      const id = "ws-stale-answer";
+      const k = await seatedDebate(relay, id);
+      const socket = await TestSocket.open(fetcher, id);
+      await socket.next("challenge");
+      await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (instance: TableDO) => {
+        instance.now = () => Date.now() + LIMITS.auth_window_ms + 1000;
+      });
+      const closed = new Promise<number>((resolve) => socket.ws.addEventListener("close", (e) => resolve(e.code)));
+      await socket.answer(id, "bot-tao", k.botTao);
+      expect(await socket.next("error")).toMatchObject({ error: { code: "E_AUTH", message: expect.stringContaining("expired") } });
+      expect(await closed).toBe(4401);
+      expect(socket.frames.some((f) => f.type === "welcome")).toBe(false);
     });
 
     it("refuses a frame over the published limit in UTF-8 bytes with E_TOO_LARGE, though it has fewer characters than that", async () => {
