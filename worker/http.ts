@@ -4,6 +4,7 @@
  */
 import type { Context } from "hono";
 import { TrestleError } from "../src/protocol/errors.js";
+import { checkJsonDepth } from "../src/protocol/json-depth.js";
 import { LIMITS } from "../src/protocol/limits.js";
 import { TableIdSchema } from "../src/protocol/schemas/primitives.js";
 import type { Env } from "../durable-objects/env.js";
@@ -12,14 +13,17 @@ import { unwrap, type Result } from "../durable-objects/result.js";
 /** Hono context for this app. */
 export type AppContext = Context<{ Bindings: Env }>;
 
-/** The request body as JSON: requires application/json and at most LIMITS.request_bytes bytes. */
+/** The request body as JSON: requires application/json, at most LIMITS.request_bytes bytes nested at most LIMITS.json_depth deep. */
 export async function readJson(c: AppContext): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new TrestleError("E_SCHEMA", "send Content-Type: application/json");
   const bytes = await readBytes(c);
   try {
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
-  } catch {
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+    checkJsonDepth(text);
+    return JSON.parse(text);
+  } catch (error) {
+    if (error instanceof TrestleError) throw error;
     throw new TrestleError("E_SCHEMA", "the body is not valid UTF-8 JSON");
   }
 }

@@ -5,9 +5,10 @@
  * and their pushes apply the seat's visibility (entries it may not read go out as `{ seq, leaf }`);
  * owner sessions approve and read everything. Frames are parsed by schema, never cast.
  */
-import { toBase64url } from "../../src/protocol/bytes.js";
+import { toBase64url, utf8 } from "../../src/protocol/bytes.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";
 import { TrestleError, wsCloseCodeOf } from "../../src/protocol/errors.js";
+import { checkJsonDepth } from "../../src/protocol/json-depth.js";
 import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
@@ -65,9 +66,10 @@ export class Sessions {
   async message(ws: WebSocket, data: string | ArrayBuffer, host: SessionHost): Promise<void> {
     let id: string | undefined;
     try {
-      const size = typeof data === "string" ? data.length : data.byteLength;
+      const size = typeof data === "string" ? utf8(data).byteLength : data.byteLength;
       if (size > LIMITS.request_bytes) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
       if (typeof data !== "string") throw new TrestleError("E_SCHEMA", "frames are JSON text");
+      checkJsonDepth(data);
       const frame = ClientFrameSchema.safeParse(safeJson(data));
       if (!frame.success) throw new TrestleError("E_SCHEMA", "not a client frame (auth, owner_auth, submit or approve)");
       const attachment = ws.deserializeAttachment() as Attachment;

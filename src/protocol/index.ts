@@ -9,6 +9,7 @@ export * from "./export.js";
 export * from "./hash.js";
 export * from "./head.js";
 export * from "./limits.js";
+export * from "./json-depth.js";
 export * from "./notifications.js";
 export * from "./projection.js";
 export * from "./projection-gateway.js";

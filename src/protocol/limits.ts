@@ -45,4 +45,6 @@ export const LIMITS = {
   open_proposals: 16,
   /** Sub-tables one table may open. */
   subtables: 64,
+  /** Deepest nesting of arrays and objects in a request body or WebSocket frame. */
+  json_depth: 64,
 } as const;

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signCreate, signHttpAuth, signJoin, signSubmission, type ErrorCode } from "../../src/protocol/index.js";
+import { LIMITS, signCreate, signHttpAuth, signJoin, signSubmission, type ErrorCode } from "../../src/protocol/index.js";
 import { RelayHttp, type Reply } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 import { debateConfig, keyOf, nonceOf, type Cast } from "../support/table-fixture.js";
@@ -53,6 +53,44 @@ describe("when a request body is malformed", () => {
     const request = await say();
     const oversized = { ...request, submission: { ...request.submission, body: "y".repeat(40_000) } };
     await refused("E_TOO_LARGE", () => relay.request("POST", `/tables/${id}/entries`, oversized));
+  });
+});
+
+describe("when JSON is nested deeper than the published limit", () => {
+  const deepArray = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+  const deepObject = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+  const bodies: [string, string][] = [
+    ["a deep array", deepArray(100_000)],
+    ["a deep object", deepObject(40_000)],
+    ["one level over the limit", deepArray(LIMITS.json_depth + 1)],
+  ];
+
+  it.each(["/tables", "/tables/:id/join", "/tables/:id/entries", "/tables/:id/control", "/tables/:id/subtables", "/tables/:id/approvals"])(
+    "refuses it on POST %s with E_SCHEMA, never a 500",
+    async (route) => {
+      for (const [, body] of bodies) await refused("E_SCHEMA", () => relay.request("POST", route.replace(":id", id), body));
+    },
+  );
+
+  it("refuses a signed proposal whose effect args nest too deeply with E_SCHEMA", async () => {
+    const request = await say({ kind: "proposal", effects: [{ owner: "tao", resource: "repo:x", action: "merge", args: { pr: 1 } }] });
+    const text = JSON.stringify(request).replace('{"pr":1}', deepObject(30_000));
+    await refused("E_SCHEMA", () => relay.request("POST", `/tables/${id}/entries`, text));
+  });
+
+  it("refuses it on POST /owners/:key/bind-codes with E_SCHEMA", async () => {
+    const reply = await relay.request("POST", `/owners/${k.jenny.publicKeyText}/bind-codes`, deepArray(100_000));
+    expect(reply).toMatchObject({ status: 400, body: { error: { code: "E_SCHEMA" } } });
+  });
+
+  it("accepts JSON exactly at the limit (the depth check refuses nothing legitimate)", async () => {
+    let args: Record<string, unknown> = { leaf: true };
+    // The body, submission, effects, the effect and args take 5 levels; each wrapper adds one.
+    for (let depth = 5; depth < LIMITS.json_depth; depth++) args = { a: args };
+    const request = await say({ kind: "proposal", effects: [{ owner: "tao", resource: "repo:x", action: "merge", args }] });
+    const reply = await relay.request("POST", `/tables/${id}/entries`, request);
+    expect(reply.status).toBeLessThan(500);
+    expect(reply.body.error?.code).not.toBe("E_SCHEMA");
   });
 });
 

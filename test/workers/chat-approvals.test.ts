@@ -145,6 +145,20 @@ describe("a tap on Approve where jenny's chat_approve rules cover the task", () 
     expect(await head(id)).toEqual(again);
   });
 
+  it("records a LINE postback LINE redelivers (same webhookEventId) once, and appends nothing for the redelivery", async () => {
+    const id = "chat-approve-line-replay";
+    const k = await room(id);
+    await bound("line", k.jenny, "U96023");
+    const task = await proposed(id, k);
+    const event = linePostback("U96023", await buttonData("line", "U96023", "approve"));
+    expect((await postLine([event])).status).toBe(200);
+    expect(await taskState(id, k, task)).toBe("approved");
+    const after = await head(id);
+    expect((await postLine([{ ...event, deliveryContext: { isRedelivery: true } }])).status).toBe(200);
+    expect(await head(id)).toEqual(after);
+    expect((await entries(id, k)).filter((e) => e.kind === "approval")).toHaveLength(1);
+  });
+
   it("answers a tap on a task already approved, or already rejected, with its state and appends nothing", async () => {
     const id = "chat-approve-decided";
     const k = await room(id);

@@ -103,6 +103,20 @@ describe("delivering notifications", () => {
   });
 });
 
+describe("the attempt log", () => {
+  it("records each attempt per channel: queued when the event enters the outbox, then delivered, as GET /owners/:key/channels shows", async () => {
+    const owner = await keyOf("owner:deliver-log");
+    await bindVia("telegram", owner, "8041");
+    await notify(owner, [closed("log-table", 3)]);
+    const queued = (await ownerClient(owner).channels()).channels[0]!;
+    expect(queued).toMatchObject({ state: "unproven", delivered: 0, last_attempt: { event: "log-table:3:table_closed", status: "queued", http_status: null, reason: null } });
+    await drain(owner.publicKeyText);
+    const sent = (await ownerClient(owner).channels()).channels[0]!;
+    expect(sent.state).toBe("ok");
+    expect(sent.recent.filter((a) => a.event === "log-table:3:table_closed").map((a) => a.status)).toEqual(["delivered", "queued"]);
+  });
+});
+
 describe("when a platform refuses", () => {
   it("shows LINE's monthly-quota 429 as quota_exhausted and does not retry it", async () => {
     const owner = await keyOf("owner:deliver-quota");

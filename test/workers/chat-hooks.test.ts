@@ -5,6 +5,7 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
+import { unwrap } from "../../durable-objects/result.js";
 import { signControl } from "../../src/client/owner-requests.js";
 import { approvalRef, encodeCallback } from "../../src/chat/callback.js";
 import type { Notification, Signer } from "../../src/protocol/index.js";
@@ -242,6 +243,31 @@ describe("approve and reject buttons", () => {
     expect(line).toContain(`"data":"${encodeCallback({ verb: "approve", ref: approvalRef(owner.publicKeyText, "render-table:7:approval_needed") })}"`);
     const discord = (await requests("/discord/channels/99082/messages")).at(-1)!.body as { components: { components: { custom_id: string; style: number }[] }[] };
     expect(discord.components[0]!.components.map((c) => [c.style, c.custom_id.length <= 100])).toEqual([[3, true], [4, true]]);
+  });
+
+  it("keeps an approval request of 16 large effects within each platform's text limits on the wire", async () => {
+    const owner = await keyOf("owner:hook-limits");
+    await bindVia("telegram", owner, "9085");
+    await bindVia("line", owner, "U9086");
+    await bindVia("discord", owner, "9087", "99087");
+    const effect = (i: number) => ({ owner: "tao", resource: `repo:github.com/tao/infra-${i}`, action: "merge", args: { note: "<b>&</b> ".repeat(150) } });
+    const event = { ...approvalEvent("limits-table"), id: "limits-table:7:approval_needed", effects: Array.from({ length: 16 }, (_, i) => effect(i)) };
+    expect(unwrap(await ownerDO(owner.publicKeyText).notify({ owner_key: owner.publicKeyText, events: [event] }))).toEqual({ queued: 3 });
+    await drain(owner.publicKeyText);
+    const tg = (await requests('"chat_id":"9085"')).at(-1)!.body as { text: string };
+    expect(tg.text.length).toBeLessThanOrEqual(4096);
+    expect(tg.text.endsWith("…")).toBe(true);
+    expect(tg.text).not.toMatch(/&(?!amp;|lt;|gt;)/);
+    const discord = (await requests("/discord/channels/99087/messages")).at(-1)!.body as { content: string };
+    expect(discord.content.length).toBeLessThanOrEqual(2000);
+    const line = (await requests('"to":"U9086"')).at(-1)!.body as { messages: [{ text: string }, { altText: string; template: { text: string; actions: { label: string; data: string }[] } }] };
+    expect(line.messages[0].text.length).toBeLessThanOrEqual(5000);
+    expect(line.messages[1].altText.length).toBeLessThanOrEqual(400);
+    expect(line.messages[1].template.text.length).toBeLessThanOrEqual(240);
+    for (const action of line.messages[1].template.actions) {
+      expect(action.label.length).toBeLessThanOrEqual(20);
+      expect(action.data.length).toBeLessThanOrEqual(300);
+    }
   });
 
   it("answers a tap in each platform's way (answerCallbackQuery alert, ephemeral Discord reply, LINE reply), saying what went wrong when the table is gone", async () => {

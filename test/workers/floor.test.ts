@@ -11,8 +11,10 @@ describe("the floor over HTTP", () => {
   it("refuses a say from a seat without the floor with E_NOT_FLOOR naming the holder", async () => {
     const id = "floor-not-floor";
     const k = await seatedDebate(relay, id);
+    const before = await relay.request("GET", `/tables/${id}/head`);
     const reply = await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "say", body: "me first" });
     expect(reply).toMatchObject({ status: 409, body: { error: { code: "E_NOT_FLOOR", details: { holder: "bot-tao" } } } });
+    expect((await relay.request("GET", `/tables/${id}/head`)).body).toEqual(before.body);
   });
 
   it("truncates a body over max_chars and marks the entry truncated", async () => {
@@ -38,7 +40,24 @@ describe("the floor over HTTP", () => {
     expect(again.status).toBe(201);
     expect(again.body.seq).toBe(first.body.seq);
     expect(again.body.head.seq).toBe(first.body.head.seq);
+    const before = await relay.request("GET", `/tables/${id}/head`);
     const other = await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "twice", nonce });
     expect(other).toMatchObject({ status: 409, body: { error: { code: "E_NONCE_REUSED" } } });
+    expect((await relay.request("GET", `/tables/${id}/head`)).body).toEqual(before.body);
+  });
+
+  it("answers a retry of the write that closed the table with its first seq, not E_CLOSED", async () => {
+    const id = "floor-idempotent-closed";
+    const k = await seatedDebate(relay, id, { floor: { decision_by: "any" } });
+    const nonce = nonceOf("closing");
+    const first = await relay.say(id, k.botTao, { seat: "bot-tao", kind: "decision", body: "ship #459 first", nonce });
+    expect(first.status).toBe(201);
+    const head = await relay.request("GET", `/tables/${id}/head`);
+    const again = await relay.say(id, k.botTao, { seat: "bot-tao", kind: "decision", body: "ship #459 first", nonce });
+    expect(again).toMatchObject({ status: 201, body: { seq: first.body.seq } });
+    expect((await relay.request("GET", `/tables/${id}/head`)).body).toEqual(head.body);
+    const late = await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "one more", nonce: nonceOf("late") });
+    expect(late).toMatchObject({ status: 409, body: { error: { code: "E_CLOSED" } } });
+    expect((await relay.request("GET", `/tables/${id}/head`)).body).toEqual(head.body);
   });
 });

@@ -10,6 +10,7 @@ import {
   type Signer,
 } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
+import { bindVia, drain, requests } from "../support/chat-driver.js";
 import { approveHttp, CARD_EFFECT, gatewayConfig } from "../support/gateway.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { cast, keyOf, nonceOf, type Cast } from "../support/table-fixture.js";
@@ -19,19 +20,19 @@ const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 // Long enough that no real alarm fires while the suite runs; tests move the table's clock instead.
 const HEARTBEAT = 3_600_000;
 
-/** A gateway room `id` (jenny answers async) with x, y and c seated and jenny's task of one proposal approved. */
-async function approvedTask(k: Cast, id: string): Promise<{ task: string; stub: DurableObjectStub<TableDO> }> {
+/** A gateway room `id` (jenny answers async, with key `jenny`) with x, y and c seated and jenny's task of one proposal approved. */
+async function approvedTask(k: Cast, id: string, jenny: Signer = k.jenny): Promise<{ task: string; stub: DurableObjectStub<TableDO> }> {
   const config = gatewayConfig(k, { id, watchdog: { heartbeat_ms: HEARTBEAT } });
-  config.owners.jenny = { ...config.owners.jenny!, approvals: "async" };
+  config.owners.jenny = { ...config.owners.jenny!, public_key: jenny.publicKeyText, approvals: "async" };
   expect((await relay.create(k.ops, "ops", config)).status).toBe(201);
-  for (const [seat, owner, key] of [["x", "tao", k.tao], ["y", "jenny", k.jenny], ["c", "ops", k.ops]] as const) {
+  for (const [seat, owner, key] of [["x", "tao", k.tao], ["y", "jenny", jenny], ["c", "ops", k.ops]] as const) {
     expect((await relay.join(id, key, owner, seat, await keyOf(`seat:${seat}`))).status).toBe(201);
   }
   const proposed = await relay.say(id, await keyOf("seat:x"), { seat: "x", kind: "proposal", body: "card", effects: [CARD_EFFECT] });
   const seq = proposed.body.seq as number;
-  const page = await relay.read(id, `/tables/${id}/entries?from=${seq}&to=${seq}`, k.jenny, { owner: "jenny" });
+  const page = await relay.read(id, `/tables/${id}/entries?from=${seq}&to=${seq}`, jenny, { owner: "jenny" });
   const statement = approvalStatementFor(page.body.items[0] as Entry, "jenny", { verdict: "approve", nonce: nonceOf(`alarm:${id}`) });
-  expect((await approveHttp(relay, "jenny", k.jenny, statement)).status).toBe(201);
+  expect((await approveHttp(relay, "jenny", jenny, statement)).status).toBe(201);
   return { task: `${seq}.jenny`, stub: env.TABLES.get(env.TABLES.idFromName(id)) };
 }
 
@@ -92,6 +93,22 @@ describe("the watchdog alarm", () => {
     expect(await headSeq(id)).toBe(before + 1);
     const tasks = await readAhead(id, `/tables/${id}/tasks`, k.jenny, { owner: "jenny" }, AHEAD);
     expect(tasks.body.items).toEqual([expect.objectContaining({ id: task, state: "stalled" })]);
+  });
+});
+
+describe("the watchdog's stall in chat", () => {
+  it("tells the task's owner on their bound channel, in the language the bind code carried, once the alarm stalls the task", async () => {
+    const k = await cast();
+    const id = "gw-alarm-notice";
+    const jenny = await keyOf(`owner:${id}:jenny`);
+    await bindVia("line", jenny, "U8611", "U8611", "ja");
+    const { task, stub } = await approvedTask(k, id, jenny);
+    await advance(stub, AHEAD);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    await runInDurableObject(stub, (t: TableDO) => t.noticesSettled());
+    await drain(jenny.publicKeyText);
+    const pushes = (await requests('"to":"U8611"')).map((r) => JSON.stringify(r.body));
+    expect(pushes.filter((text) => text.includes("タスクが停滞しています") && text.includes(task))).toHaveLength(1);
   });
 });
 

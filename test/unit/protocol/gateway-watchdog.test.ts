@@ -132,6 +132,65 @@ describe("the watchdog", () => {
     });
   });
 
+  describe("a stalled task", () => {
+    it("that never ran runs on the first progress of any seat of its owner, which becomes the executor", async () => {
+      const { t, id, since } = await approvedTask();
+      stallAt(t, id, since + HEARTBEAT);
+      expect((await t.write("y2", { kind: "progress", task: id })).map(kindOf)).toEqual(["progress", "task_state"]);
+      expect(taskState(t, id)).toBe("running");
+      expect(t.state.tasks[id]!.executor).toBe("y2");
+    });
+
+    it("that ran takes its executor's receipt and is reported, then verified by another seat", async () => {
+      const { t, id } = await approvedTask();
+      const [progress] = await t.write("y", { kind: "progress", task: id });
+      stallAt(t, id, progress!.ts + HEARTBEAT);
+      await t.write("y", { kind: "receipt", task: id, body: "card moved" });
+      expect(taskState(t, id)).toBe("reported");
+      await t.write("c", { kind: "verify", task: id, verdict: "pass", body: "card is on the board" });
+      expect(taskState(t, id)).toBe("verified");
+      expect((await verifyExport(await t.exportText(), { relayKey: k.relay.publicKeyText })).verdict).toBe("CLEAN");
+    });
+
+    describe("when it is moved wrongly", () => {
+      it("refuses its owner's rejection once it ran: execution started (E_TASK_STATE)", async () => {
+        const { t, id, seq } = await approvedTask();
+        const [progress] = await t.write("y", { kind: "progress", task: id });
+        stallAt(t, id, progress!.ts + HEARTBEAT);
+        await refused(t, "E_TASK_STATE", () => approve(t, seq, "jenny", "reject"));
+        expect(taskState(t, id)).toBe("stalled");
+      });
+
+      it("refuses a second approval of a stalled task (E_TASK_STATE)", async () => {
+        const { t, id, seq, since } = await approvedTask();
+        stallAt(t, id, since + HEARTBEAT);
+        await refused(t, "E_TASK_STATE", () => approve(t, seq, "jenny"));
+      });
+
+      it("refuses progress from another seat of the owner while its executor is still seated (E_NOT_EXECUTOR)", async () => {
+        const { t, id } = await approvedTask();
+        const [progress] = await t.write("y", { kind: "progress", task: id });
+        stallAt(t, id, progress!.ts + HEARTBEAT);
+        await refused(t, "E_NOT_EXECUTOR", () => t.write("y2", { kind: "progress", task: id }));
+      });
+
+      it("refuses a receipt for a stalled task that never ran (E_TASK_STATE)", async () => {
+        const { t, id, since } = await approvedTask();
+        stallAt(t, id, since + HEARTBEAT);
+        await refused(t, "E_TASK_STATE", () => t.write("y", { kind: "receipt", task: id, body: "done?" }));
+      });
+    });
+  });
+
+  it("never stalls a reported task: the watchdog watches only approved and running tasks", async () => {
+    const { t, id } = await approvedTask();
+    await t.write("y", { kind: "progress", task: id });
+    const [receipt] = await t.write("y", { kind: "receipt", task: id, body: "card moved" });
+    expect(watchdogDeadline(t.state)).toBeNull();
+    expect(dueTasks(t.state, receipt!.ts + 10 * HEARTBEAT)).toEqual([]);
+    await refused(t, "E_TASK_STATE", () => stallAt(t, id, receipt!.ts + 10 * HEARTBEAT));
+  });
+
   describe("in a replay", () => {
     it("verifies a due stall CLEAN and refutes one recorded before it was due", async () => {
       const { t, id, since } = await approvedTask();

@@ -88,6 +88,25 @@ describe("termination by rounds_exhausted", () => {
     expect(moves(await t.write("judge", { kind: "pass" }))).toEqual([{ table_closed: { reason: "rounds_exhausted" } }]);
   });
 
+  describe("when rounds remain", () => {
+    it("keeps a broadcast open through every turn before its last round ends", async () => {
+      const t = await broadcast({ topology: { kind: "broadcast", order: ["a", "b", "c"], rounds: 2 } });
+      for (const seat of ["a", "b", "c", "a", "b"]) {
+        expect((await t.say(seat)).map(kindOf)).not.toContain("table_closed");
+        expect(t.state.closed).toBeNull();
+      }
+      expect(moves(await t.say("c"))).toContainEqual({ table_closed: { reason: "rounds_exhausted" } });
+    });
+
+    it("keeps a debate open until the judge's turn is taken", async () => {
+      const t = await debate();
+      await toJudge(t);
+      expect(t.state.closed).toBeNull();
+      expect((await refusal(() => t.say("bot-tao", "one more"))).code).toBe("E_NOT_FLOOR");
+      expect(t.state.closed).toBeNull();
+    });
+  });
+
   it("refuses a config whose rounds end but that does not list rounds_exhausted (the table would hang)", () => {
     const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"], rounds: 1 }, termination: { any: [{ max_entries: 10 }] } });
     expect(() => validateConfig(config)).toThrow(expect.objectContaining({ code: "E_SCHEMA", message: expect.stringContaining("termination.any") }));

@@ -247,6 +247,25 @@ describe("prefix_sha256 over a whole session", () => {
     }
   });
 
+  it("changes when a seat leaves by shutdown, not on the request, a rejected shutdown or a plan approval", async () => {
+    const t = await TestTable.open(broadcastConfig(k), ["a", "b", "c", "h"], k);
+    const ask = (seat: string, id: string, type: string, to: string[]) => t.write(seat, { kind: "request", request_id: id, type, body: `${type}?`, to });
+    const answer = (seat: string, id: string, type: string, verdict: "approve" | "reject") =>
+      t.write(seat, { kind: "response", request_id: id, type, body: "answer", verdict });
+    await ask("h", "plan-a", "plan_approval", ["a"]);
+    await answer("a", "plan-a", "plan_approval", "approve");
+    await ask("h", "bye-c", "shutdown", ["c"]);
+    await answer("c", "bye-c", "shutdown", "reject");
+    await t.say("a");
+    await ask("h", "bye-b", "shutdown", ["b"]);
+    const left = await answer("b", "bye-b", "shutdown", "approve");
+    expect(left.map((e) => (e.kind === "system" ? e.subkind : e.kind))).toContain("seat_left");
+    await t.say("c");
+    const changes = prefixChanges(t.l.entries);
+    expect(changes).toEqual(joinsAndDecisions(t.l.entries));
+    expect(changes[changes.length - 1]).toBe(left.find((e) => e.kind === "system" && e.subkind === "seat_left")!.seq);
+  });
+
   it("changes for a seat with a visibility rule only on joins and the decisions it may read", async () => {
     const config = broadcastConfig(k, {
       topology: { kind: "broadcast", order: ["a", "b", "c"] },
