@@ -199,6 +199,20 @@ export class TestTable {
     return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [await this.l.head()], this.originals);
   }
 
+  /** This ledger as the TableDO's read paths (durable-objects/table/reads.ts) see it, live. */
+  reader() {
+    const entries = this.l.entries;
+    const originals = this.originals;
+    return {
+      get seq() {
+        return entries.length;
+      },
+      range: (from: number, to: number, limit: number) => entries.filter((e) => e.seq >= from && e.seq <= to).slice(0, limit),
+      all: () => [...entries],
+      originals: () => new Map(originals),
+    };
+  }
+
   say(seat: string, body = `${seat} speaks`): Promise<Entry[]> {
     return this.write(seat, { kind: "say", body });
   }

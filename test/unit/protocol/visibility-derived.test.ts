@@ -16,18 +16,6 @@ beforeAll(async () => {
   k = await cast();
 });
 
-/** The in-memory ledger as the read paths see it. */
-function ledgerOf(t: TestTable) {
-  return {
-    get seq() {
-      return t.l.entries.length;
-    },
-    range: (from: number, to: number, limit: number) => t.l.entries.filter((e) => e.seq >= from && e.seq <= to).slice(0, limit),
-    all: () => [...t.l.entries],
-    originals: () => new Map(t.originals),
-  };
-}
-
 const BODY = "buy the board for the whole team";
 
 /**
@@ -61,7 +49,7 @@ describe.each([
 ])("a judge who %s", (_, visibility) => {
   it("gets the proposal, its task, its approval and the decision by quorum as leaf hashes only in an entries page", async () => {
     const { t, derived } = await votedProposal(visibility);
-    const page = readEntries(t.state, ledgerOf(t), JUDGE, { from: 1, to: 100 }, await t.l.head());
+    const page = readEntries(t.state, t.reader(), JUDGE, { from: 1, to: 100 }, await t.l.head());
     const hidden = new Set(derived.map((e) => e.seq));
     for (const item of page.items) if (hidden.has(item.seq)) expect(item).toEqual({ seq: item.seq, leaf: t.l.entries[item.seq - 1]!.leaf });
     expect(page.items.filter((i) => "kind" in i).map((i) => i.seq)).toContain(t.l.entries.find((e) => e.kind === "say")!.seq);
@@ -69,7 +57,7 @@ describe.each([
 
   it("sees none of it in its projection: tail, decisions in force, tasks", async () => {
     const { t, derived } = await votedProposal(visibility);
-    const p = readProjection(t.state, ledgerOf(t), JUDGE, 0);
+    const p = readProjection(t.state, t.reader(), JUDGE, 0);
     const seqs = p.tail.map((e) => e.seq);
     for (const e of derived) expect(seqs).not.toContain(e.seq);
     expect(p.prefix.decisions).toEqual([]);
@@ -85,7 +73,7 @@ describe.each([
 
   it("exports a complete chain that verifies INCONCLUSIVE by hash, without the hidden content", async () => {
     const { t } = await votedProposal(visibility);
-    const text = readExport(t.state, ledgerOf(t), JUDGE, await t.l.head());
+    const text = readExport(t.state, t.reader(), JUDGE, await t.l.head());
     expect(text).not.toContain(BODY);
     expect(text).not.toContain("taskboard");
     const report = await verifyExport(text, { relayKey: k.relay.publicKeyText });
@@ -98,16 +86,16 @@ describe.each([
 describe("a seat that may read the proposal's author", () => {
   it("reads the proposal, its task, its approval and the decision by quorum, and lists the task", async () => {
     const { t, derived } = await votedProposal({ judge: { seats: ["h"] } });
-    const page = readEntries(t.state, ledgerOf(t), JUDGE, { from: 1, to: 100 }, await t.l.head());
+    const page = readEntries(t.state, t.reader(), JUDGE, { from: 1, to: 100 }, await t.l.head());
     for (const e of derived) expect(page.items[e.seq - 1]).toEqual(e);
-    const p = readProjection(t.state, ledgerOf(t), JUDGE, 0);
+    const p = readProjection(t.state, t.reader(), JUDGE, 0);
     expect(p.prefix.decisions).toEqual([expect.objectContaining({ seat: "h", body: BODY, by: "quorum" })]);
     expect(readTasks(t.state, 0, JUDGE).items).toHaveLength(1);
   });
 
   it("leaves an owner's export whole and CLEAN", async () => {
     const { t } = await votedProposal({ judge: { seats: ["bot-tao", "bot-jenny"] } });
-    const text = readExport(t.state, ledgerOf(t), { owner: "jenny" }, await t.l.head());
+    const text = readExport(t.state, t.reader(), { owner: "jenny" }, await t.l.head());
     expect(await verifyExport(text, { relayKey: k.relay.publicKeyText })).toMatchObject({ verdict: "CLEAN" });
   });
 });
@@ -142,13 +130,13 @@ describe("a seat that may not read a sub-table's opener or decider", () => {
 
   it("gets subtable_opened and subtable_result as leaf hashes, while b's reader sees them", async () => {
     const t = await subtable();
-    const page = readEntries(t.state, ledgerOf(t), { seat: "c" }, { from: 1, to: 100 }, await t.l.head());
+    const page = readEntries(t.state, t.reader(), { seat: "c" }, { from: 1, to: 100 }, await t.l.head());
     const sub = t.l.entries.filter((e) => kindOf(e) === "subtable_opened" || kindOf(e) === "subtable_result");
     expect(sub).toHaveLength(2);
     for (const e of sub) expect(page.items[e.seq - 1]).toEqual({ seq: e.seq, leaf: e.leaf });
-    const text = readExport(t.state, ledgerOf(t), { seat: "c" }, await t.l.head());
+    const text = readExport(t.state, t.reader(), { seat: "c" }, await t.l.head());
     expect(text).not.toContain("secret");
-    const ownerPage = readEntries(t.state, ledgerOf(t), { seat: "b" }, { from: 1, to: 100 }, await t.l.head());
+    const ownerPage = readEntries(t.state, t.reader(), { seat: "b" }, { from: 1, to: 100 }, await t.l.head());
     for (const e of sub) expect(ownerPage.items[e.seq - 1]).toEqual(e);
   });
 });

@@ -26,18 +26,6 @@ beforeAll(async () => {
 /** The judge reads only the debaters' `say` entries. */
 const JUDGE_SEES_SAYS = { judge: { seats: ["bot-tao", "bot-jenny"], kinds: ["say" as const] } };
 
-/** The in-memory ledger as the read paths see it. */
-function ledgerOf(t: TestTable) {
-  return {
-    get seq() {
-      return t.l.entries.length;
-    },
-    range: (from: number, to: number, limit: number) => t.l.entries.filter((e) => e.seq >= from && e.seq <= to).slice(0, limit),
-    all: () => [...t.l.entries],
-    originals: () => new Map(t.originals),
-  };
-}
-
 /** A debate where every kind of entry appears before the judge's turn: says, a pass, a hand, a proposal. */
 async function busyDebate(overrides: Partial<TableConfig> = {}): Promise<TestTable> {
   const t = await TestTable.open(debateConfig(k, { visibility: JUDGE_SEES_SAYS, ...overrides }), undefined, k);
@@ -55,7 +43,7 @@ const head = async (t: TestTable) => t.l.head();
 describe("a judge who reads only the debaters' says", () => {
   it("sees nothing else in its projection: no system entries, hands, passes or proposals", async () => {
     const t = await busyDebate();
-    const p = readProjection(t.state, ledgerOf(t), { seat: "judge" }, 0);
+    const p = readProjection(t.state, t.reader(), { seat: "judge" }, 0);
     const others = p.tail.filter((e) => e.seat !== "judge");
     expect(others.map((e) => [e.seq, e.kind, e.seat])).toEqual([
       [6, "say", "bot-tao"],
@@ -67,7 +55,7 @@ describe("a judge who reads only the debaters' says", () => {
 
   it("reads its own entries whatever its rule says", async () => {
     const t = await busyDebate();
-    const own = readProjection(t.state, ledgerOf(t), { seat: "judge" }, 0).tail.filter((e) => e.seat === "judge");
+    const own = readProjection(t.state, t.reader(), { seat: "judge" }, 0).tail.filter((e) => e.seat === "judge");
     expect(own.map((e) => e.kind)).toEqual(["raise_hand", "say"]);
   });
 
@@ -75,17 +63,17 @@ describe("a judge who reads only the debaters' says", () => {
     const config = debateConfig(k, { visibility: JUDGE_SEES_SAYS, floor: { decision_by: "any" }, termination: { any: ["rounds_exhausted", { max_entries: 50 }] } });
     const t = await TestTable.open(config, undefined, k);
     await t.write("bot-tao", { kind: "decision", body: "pro decides" });
-    const judge = readProjection(t.state, ledgerOf(t), { seat: "judge" }, 0);
+    const judge = readProjection(t.state, t.reader(), { seat: "judge" }, 0);
     expect(judge.prefix.rules.visibility).toEqual(JUDGE_SEES_SAYS.judge);
     expect(judge.prefix.decisions).toEqual([]);
-    const con = readProjection(t.state, ledgerOf(t), { seat: "bot-jenny" }, 0);
+    const con = readProjection(t.state, t.reader(), { seat: "bot-jenny" }, 0);
     expect(con.prefix.decisions).toEqual([expect.objectContaining({ seat: "bot-tao", body: "pro decides" })]);
     expect(con.prefix.rules).not.toHaveProperty("visibility");
   });
 
   it("gets every other entry as its seq and leaf hash in an entries page", async () => {
     const t = await busyDebate();
-    const page = readEntries(t.state, ledgerOf(t), { seat: "judge" }, { from: 1, to: 100 }, await head(t));
+    const page = readEntries(t.state, t.reader(), { seat: "judge" }, { from: 1, to: 100 }, await head(t));
     expect(page.items).toHaveLength(t.l.entries.length);
     for (const [i, item] of page.items.entries()) {
       const entry = t.l.entries[i]!;
@@ -99,7 +87,7 @@ describe("a judge who reads only the debaters' says", () => {
     const t = await TestTable.open(debateConfig(k, { visibility: JUDGE_SEES_SAYS, floor: { max_chars: 12 } }), undefined, k);
     await t.write("bot-tao", { kind: "proposal", body: "a proposal long enough to be cut" });
     await t.say("bot-jenny", "con says no");
-    const text = readExport(t.state, ledgerOf(t), { seat: "judge" }, await head(t));
+    const text = readExport(t.state, t.reader(), { seat: "judge" }, await head(t));
     expect(text).not.toContain("a proposal");
     const report = await verifyExport(text, { relayKey: k.relay.publicKeyText });
     const hidden = t.l.entries.length - 1;
@@ -113,13 +101,13 @@ describe("a judge who reads only the debaters' says", () => {
     const t = await busyDebate();
     const view = viewOf(t.state, { owner: "ops" }, t.l.entries);
     expect(view.every((i) => "kind" in i)).toBe(true);
-    const report = await verifyExport(readExport(t.state, ledgerOf(t), { owner: "ops" }, await head(t)), { relayKey: k.relay.publicKeyText });
+    const report = await verifyExport(readExport(t.state, t.reader(), { owner: "ops" }, await head(t)), { relayKey: k.relay.publicKeyText });
     expect(report.verdict).toBe("CLEAN");
   });
 
   it("leaves seats without a rule reading everything", async () => {
     const t = await busyDebate();
-    const p = readProjection(t.state, ledgerOf(t), { seat: "bot-tao" }, 0);
+    const p = readProjection(t.state, t.reader(), { seat: "bot-tao" }, 0);
     expect(p.tail.map((e) => e.seq)).toEqual(t.l.entries.map((e) => e.seq));
   });
 });
@@ -193,8 +181,8 @@ describe("when a rule hides task entries", () => {
 
   it("lists no tasks in the seat's projection: tasks are made of system entries it may not read", async () => {
     const t = await hiddenTasks();
-    expect(readProjection(t.state, ledgerOf(t), { seat: "c" }, 0).tasks).toEqual([]);
-    expect(readProjection(t.state, ledgerOf(t), { seat: "y" }, 0).tasks).toHaveLength(1);
+    expect(readProjection(t.state, t.reader(), { seat: "c" }, 0).tasks).toEqual([]);
+    expect(readProjection(t.state, t.reader(), { seat: "y" }, 0).tasks).toHaveLength(1);
   });
 
   it("lists no tasks to the seat on GET /tasks, but every task to an owner", async () => {
@@ -207,7 +195,7 @@ describe("when a rule hides task entries", () => {
   it("lists the tasks to a seat whose rule reads system entries and the proposals that opened them", async () => {
     const t = await gatewayTable(k, { visibility: { c: { kinds: ["say", "system", "proposal"] } } });
     await propose(t, "x");
-    expect(readProjection(t.state, ledgerOf(t), { seat: "c" }, 0).tasks).toHaveLength(1);
+    expect(readProjection(t.state, t.reader(), { seat: "c" }, 0).tasks).toHaveLength(1);
     expect(readTasks(t.state, 0, { seat: "c" }).items).toHaveLength(1);
   });
 });
@@ -215,7 +203,7 @@ describe("when a rule hides task entries", () => {
 describe("reading a projection costs O(tail)", () => {
   /** A ledger that counts the entries it hands out. */
   function counting(t: TestTable) {
-    const inner = ledgerOf(t);
+    const inner = t.reader();
     const read = { entries: 0 };
     return {
       read,
