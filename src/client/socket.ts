@@ -261,7 +261,8 @@ export class TableSocket {
     if (this.stopped) return;
     const who = this.options.owner === undefined ? `seat ${this.options.seat}'s socket` : `owner ${this.options.owner}'s session`;
     const refusal = refusalOf(code, reason, who);
-    if (refusal) return this.fail(refusal);
+    // After the frames that came before the close: a seat that left still gets its last entries.
+    if (refusal) return void (this.queue = this.queue.then(() => this.fail(refusal)));
     this.retry();
   }
 
