@@ -1,7 +1,7 @@
 /**
  * `trestle request`, `respond` and `subtable` end to end: spawned as real processes against a real
  * local relay. A request is answered (its type read from the history), a shutdown approved takes
- * the seat off the table, and a sub-table opened from the command line reports its result to the
+ * the seat off the table (and ends its live watch for good), and a sub-table opened from the command line reports its result to the
  * parent; each refusal exits with its documented code and a hint, and moves no head.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -72,7 +72,9 @@ describe("trestle request and respond", () => {
     expect(kinds.map((e) => [e.kind, e.type])).toEqual([["request", "review"], ["response", "review"]]);
   });
 
-  it("takes a seat off the table when it approves its own shutdown", async () => {
+  it("takes a seat off the table when it approves its own shutdown, and its watch ends with E_UNKNOWN_SEAT instead of reconnecting", async () => {
+    const watching = t.start(["watch", ...seat("bot-jenny")]);
+    await watching.printed(/watching .* as bot-jenny/);
     const asked = await t.run(["request", "shutdown", "you are done", ...seat("judge"), "--to", "bot-jenny", "--id", "stop-jenny"]);
     expect(asked.code).toBe(0);
     expect(asked.stdout).toMatch(/^request stop-jenny \(shutdown\) written as entry #\d+/m);
@@ -82,6 +84,10 @@ describe("trestle request and respond", () => {
     const history = await t.json(["history", "--table", table, "--owner", "ops"]);
     expect(history.body!.items.at(-1)).toMatchObject({ kind: "system", subkind: "seat_left", data: { seat: "bot-jenny", reason: "shutdown" } });
     expectRefused(await t.run(["say", ...seat("bot-jenny"), "still here?"]), 3, "E_UNKNOWN_SEAT");
+    const watched = await watching.done;
+    expectRefused(watched, 3, "E_UNKNOWN_SEAT");
+    expect(watched.stdout).toMatch(/bot-jenny left \(shutdown\)/);
+    expect(watched.stderr).not.toContain("reconnecting");
   });
 
   describe("when the request or the answer is refused", () => {
