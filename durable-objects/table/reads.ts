@@ -13,7 +13,7 @@ import type { Principal } from "../../src/protocol/schemas/auth.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { Projection } from "../../src/protocol/schemas/projection.js";
 import type { EntriesResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
-import { canRead, canReadTasks, viewOf } from "../../src/protocol/visibility.js";
+import { canRead, canReadTask, viewOf } from "../../src/protocol/visibility.js";
 import type { Ledger } from "./ledger.js";
 
 /** What reads need from the ledger: its length, ranges by seq, and truncated originals. */
@@ -25,7 +25,7 @@ export function readProjection(state: TableState, ledger: Pick<Ledger, "seq" | "
   const from = Math.max(0, Math.min(after, ledger.seq));
   const page = ledger.range(from + 1, ledger.seq, LIMITS.page);
   const cursor = page.length > 0 ? page[page.length - 1]!.seq : from;
-  const entries = page.filter((e) => canRead(state.config, principal, e));
+  const entries = page.filter((e) => canRead(state, principal, e));
   return buildProjection(state, principal.seat, { entries, cursor, more: cursor < ledger.seq });
 }
 
@@ -40,17 +40,17 @@ export function readEntries(
   const last = Math.min(range.to, ledger.seq);
   const page = range.from <= last ? ledger.range(range.from, last, LIMITS.page) : [];
   const end = page.length > 0 ? page[page.length - 1]!.seq : range.from - 1;
-  return { items: viewOf(state.config, principal, page), next: end < last ? end + 1 : null, head };
+  return { items: viewOf(state, principal, page), next: end < last ? end + 1 : null, head };
 }
 
 /**
  * Tasks opened after entry `after`, in opening order, one page; a proposal's tasks are never split
- * across pages. None for a seat whose visibility rule hides the task entries (§5.3).
+ * across pages. Only the tasks the reader may read: a seat whose visibility rule hides the task
+ * entries, or the entry that opened a task, does not get it (§5.3).
  */
 export function readTasks(state: TableState, after: number, principal: Principal): TasksResponse {
-  if (!canReadTasks(state.config, principal)) return { items: [], next: null };
   const all = Object.values(state.tasks)
-    .filter((t) => t.opened > after)
+    .filter((t) => t.opened > after && canReadTask(state, principal, t))
     .sort((a, b) => a.opened - b.opened);
   const last = all[LIMITS.page - 1];
   const items = last ? all.filter((t) => t.opened <= last.opened) : all;
@@ -60,6 +60,6 @@ export function readTasks(state: TableState, after: number, principal: Principal
 
 /** The whole ledger as `principal` reads it, as export text with the current head (originals only of readable entries). */
 export function readExport(state: TableState, ledger: ReadableLedger, principal: Principal, head: SignedHead): string {
-  const items = viewOf(state.config, principal, ledger.all());
+  const items = viewOf(state, principal, ledger.all());
   return exportText({ table: state.table, relay: state.relay }, items, [head], ledger.originals(1, ledger.seq));
 }

@@ -164,7 +164,7 @@ function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
     const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= until);
     if (batch.length === 0 || !host.state) break;
     const reader = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
-    cursor = sendEntries(ws, viewOf(host.state.config, reader, batch), head);
+    cursor = sendEntries(ws, viewOf(host.state, reader, batch), head);
   }
   if (cursor !== attachment.cursor) ws.serializeAttachment({ ...attachment, cursor });
   if (left !== null && cursor >= left) ws.close(wsCloseCodeOf("E_UNKNOWN_SEAT"), `seat ${attachment.seat} left the table`);

@@ -62,7 +62,7 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
     case "decision_reached":
       return { title, lines: [head, t(lang, "line.decided", { seat: event.seat }), event.body], actions: [] };
     case "table_closed":
-      return { title, lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as MessageKey) })], actions: [] };
+      return { title, lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as const) })], actions: [] };
     case "table_paused":
     case "table_resumed":
       return { title, lines: [head, t(lang, "line.control", { owner: event.owner, via: event.via })], actions: [] };

@@ -7,7 +7,7 @@ import type { ErrorCode } from "../protocol/index.js";
 const HINTS: Record<ErrorCode, string> = {
   E_SCHEMA: "the input does not match the protocol; the message names the field",
   E_NOT_CANONICAL: "use plain JSON with integer numbers only (no fractions, NaN or exponents)",
-  E_TOO_LARGE: "shorten the input; limits are at /.well-known/trestle.json",
+  E_TOO_LARGE: "shorten the input (limits are at /.well-known/trestle.json); if details name a ledger limit, the table is full: start a new one",
   E_NO_TERMINATION: "add a termination condition, e.g. \"termination\": { \"any\": [\"decision\"] }",
   E_BAD_SIGNATURE: "the key does not hold this seat or owner; check --key / --owner-key",
   E_AUTH: "check --seat/--owner and their keys, and that this machine's clock is right",

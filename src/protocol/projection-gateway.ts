@@ -8,6 +8,7 @@ import { FINAL_TASK_STATES } from "./policy/tasks.js";
 import type { TableState } from "./policy/state.js";
 import type { ApprovalEntry, Entry, SystemEntryOf } from "./schemas/entry.js";
 import type { ProjectedEntry, ProjectedTask } from "./schemas/projection.js";
+import type { TaskState } from "./schemas/task.js";
 
 /** An approval as a model reads it: who answered which task, how. */
 export function projectApproval(entry: ApprovalEntry): ProjectedEntry {
@@ -43,10 +44,10 @@ export function taskOpenedData(entry: SystemEntryOf<"task_opened">): Record<stri
   return { task, owner, proposal: proposal.seq, effects };
 }
 
-/** The tasks not yet verified, rejected or failed, oldest first, at most LIMITS.page. */
-export function openTasks(state: TableState): ProjectedTask[] {
+/** The tasks not yet verified, rejected or failed that `visible` lets the reader see, oldest first, at most LIMITS.page. */
+export function openTasks(state: TableState, visible: (task: TaskState) => boolean = () => true): ProjectedTask[] {
   return Object.values(state.tasks)
-    .filter((t) => !FINAL_TASK_STATES.has(t.state))
+    .filter((t) => !FINAL_TASK_STATES.has(t.state) && visible(t))
     .sort((a, b) => a.opened - b.opened)
     .slice(0, LIMITS.page)
     .map((t) => ({ id: t.id, owner: t.owner, state: t.state, proposal: t.proposal.seq, executor: t.executor }));

@@ -7,7 +7,7 @@ import { canonicalSha256 } from "./hash.js";
 import { LIMITS } from "./limits.js";
 import { cutText } from "./text.js";
 import { presentSeats, type DecisionState, type TableState } from "./policy/state.js";
-import { canReadTasks, ruleOf, seatCanRead } from "./visibility.js";
+import { canReadTask, ruleOf, seatCanReadDecision } from "./visibility.js";
 import type { Entry } from "./schemas/entry.js";
 import type { Prefix, ProjectedEntry, Projection } from "./schemas/projection.js";
 import { gatewayData, openTasks, projectApproval, taskOpenedData } from "./projection-gateway.js";
@@ -22,8 +22,7 @@ export function projectionPrefix(state: TableState, seat?: string): Prefix {
   if (config.floor) rules.floor = config.floor;
   const rule = seat === undefined ? undefined : ruleOf(config, seat);
   if (rule) rules.visibility = rule;
-  const readable = (d: DecisionState) =>
-    seat === undefined || seatCanRead(config, seat, d.by ? { kind: "system", subkind: "decision", seat: null } : { kind: "decision", seat: d.seat });
+  const readable = (d: DecisionState) => seat === undefined || seatCanReadDecision(config, seat, d);
   return {
     table: state.table,
     topic: config.topic,
@@ -111,6 +110,6 @@ export function buildProjection(
     more: page.more,
     floor: { holder, round: state.floor.round, yours: holder === seat },
     closed: state.closed?.reason ?? null,
-    tasks: canReadTasks(state.config, { seat }) ? openTasks(state) : [],
+    tasks: openTasks(state, (task) => canReadTask(state, { seat }, task)),
   };
 }

@@ -8,6 +8,7 @@ import { leafOf, linkOf, GENESIS_LINK } from "./chain.js";
 import { canonicalize } from "./canonical.js";
 import { verifyStatement } from "./crypto.js";
 import { TrestleError } from "./errors.js";
+import { LIMITS } from "./limits.js";
 import { textSha256 } from "./hash.js";
 import { verifyHeadSignature } from "./head.js";
 import { maxChars } from "./policy/admit-authored.js";
@@ -35,6 +36,8 @@ export interface LedgerView {
 /** Verification options: the relay key the reader pinned, if any. */
 export interface VerifyOptions {
   relayKey?: string;
+  /** The relay's published ledger limit (its /.well-known/trestle.json `entries`); default LIMITS.entries. */
+  maxEntries?: number;
 }
 
 class Refuted extends Error {
@@ -88,7 +91,7 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
     const relay = recordedRelayKey(view);
     await checkHeads(view, table, links, relay, options, coverage);
     if (coverage.by_hash === 0 && view.items.length > 0) {
-      replayPolicy(view.items as readonly Entry[]);
+      replayPolicy(view.items as readonly Entry[], options.maxEntries ?? LIMITS.entries);
       coverage.policy_replay = "full";
     }
     const unchecked = uncheckedParts(view, coverage);
@@ -213,7 +216,7 @@ async function checkHeads(
 
 /** Re-runs the policy: each entry not caused by an earlier one is admitted again, and what admit
  * produces must be exactly the ledger's next entries. */
-function replayPolicy(entries: readonly Entry[]): void {
+function replayPolicy(entries: readonly Entry[], maxEntries: number): void {
   let state: TableState | null = null;
   let i = 0;
   while (i < entries.length) {
@@ -221,7 +224,7 @@ function replayPolicy(entries: readonly Entry[]): void {
     const { seq: _s, ts: _t, leaf: _l, link: _k, ...draft } = entry;
     let admitted;
     try {
-      admitted = admit(state, draft as EntryDraft, entry.ts);
+      admitted = admit(state, draft as EntryDraft, entry.ts, maxEntries);
     } catch (error) {
       if (!(error instanceof TrestleError)) throw error;
       throw new Refuted(entry.seq, `policy would refuse this entry: ${error.code} (${error.message})`);

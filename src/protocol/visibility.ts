@@ -3,6 +3,7 @@
  * Owners read everything (decision 0003); a seat without a rule reads everything; a seat always
  * reads its own entries. Authored entries must match the rule's `seats` and `kinds`; system entries
  * have no author and match on kind alone (`decision` for a quorum decision, `system` for the rest).
+ * An entry that carries what another entry said is read only with its sources (visibility-sources.ts).
  * Everything else reaches the reader as `{ seq, leaf }`, so its chain check stays complete.
  */
 import { own } from "./records.js";
@@ -11,6 +12,11 @@ import type { TableConfig } from "./schemas/config.js";
 import type { Entry } from "./schemas/entry.js";
 import type { HiddenEntry } from "./schemas/export.js";
 import type { VisibilityRule, VisibleKind } from "./schemas/visibility.js";
+import type { TaskState } from "./schemas/task.js";
+import type { DecisionState } from "./policy/state.js";
+import { quorumDecisionSource, sourcesOf, taskSource, type ReadContext } from "./visibility-sources.js";
+
+export type { ReadContext } from "./visibility-sources.js";
 
 /** The rule for `seat`, or undefined when it reads everything. */
 export function ruleOf(config: TableConfig, seat: string): VisibilityRule | undefined {
@@ -39,9 +45,21 @@ export function seatCanRead(config: TableConfig, seat: string, entry: Readable):
   return entry.seat === null || !rule.seats || rule.seats.includes(entry.seat);
 }
 
-/** Whether `principal` may read `entry` by content (owners: always). */
-export function canRead(config: TableConfig, principal: Principal, entry: Entry): boolean {
-  return "owner" in principal || seatCanRead(config, principal.seat, entry);
+/** Whether `seat` may read `entry` by content: the entry itself, and every entry it carries what of (decision 0192). */
+export function seatCanReadEntry(context: ReadContext, seat: string, entry: Entry): boolean {
+  if (!ruleOf(context.config, seat)) return true;
+  return seatCanRead(context.config, seat, entry) && sourcesOf(context, entry).every((s) => s !== null && seatCanRead(context.config, seat, s));
+}
+
+/** Whether `principal` may read `entry` by content (owners: always). The one check every read path applies. */
+export function canRead(context: ReadContext, principal: Principal, entry: Entry): boolean {
+  return "owner" in principal || seatCanReadEntry(context, principal.seat, entry);
+}
+
+/** Whether `seat` may read a decision in force: a seat's as its decision entry, one by quorum also as a decision by the proposer. */
+export function seatCanReadDecision(config: TableConfig, seat: string, decision: DecisionState): boolean {
+  if (!decision.by) return seatCanRead(config, seat, { kind: "decision", seat: decision.seat });
+  return seatCanRead(config, seat, { kind: "system", subkind: "decision", seat: null }) && seatCanRead(config, seat, quorumDecisionSource(decision.seat));
 }
 
 /** Whether `principal` may read the table's tasks: they are made of task_opened and task_state entries, so a seat needs to read system entries. */
@@ -49,7 +67,14 @@ export function canReadTasks(config: TableConfig, principal: Principal): boolean
   return "owner" in principal || seatCanRead(config, principal.seat, { kind: "system", subkind: "task_opened", seat: null });
 }
 
+/** Whether `principal` may read `task`: the task entries at all, and the entry that opened it. */
+export function canReadTask(context: ReadContext, principal: Principal, task: TaskState): boolean {
+  if ("owner" in principal || !ruleOf(context.config, principal.seat)) return true;
+  const source = taskSource(context, task.id);
+  return canReadTasks(context.config, principal) && source !== null && seatCanRead(context.config, principal.seat, source);
+}
+
 /** Entries as `principal` reads them: in full where it may, as `{ seq, leaf }` elsewhere. */
-export function viewOf(config: TableConfig, principal: Principal, entries: readonly Entry[]): (Entry | HiddenEntry)[] {
-  return entries.map((e) => (canRead(config, principal, e) ? e : { seq: e.seq, leaf: e.leaf }));
+export function viewOf(context: ReadContext, principal: Principal, entries: readonly Entry[]): (Entry | HiddenEntry)[] {
+  return entries.map((e) => (canRead(context, principal, e) ? e : { seq: e.seq, leaf: e.leaf }));
 }

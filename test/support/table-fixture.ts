@@ -7,6 +7,7 @@ import {
   chainEntry,
   createDraft,
   GENESIS_LINK,
+  LIMITS,
   joinDraft,
   nobleEd25519,
   sha256,
@@ -77,13 +78,15 @@ export class MemoryLedger {
   entries: Entry[] = [];
   state: TableState | null = null;
   now = 1_800_000_000_000;
+  /** The ledger limit admit enforces (the published LIMITS.entries unless a test sets a small one). */
+  maxEntries: number = LIMITS.entries;
   private prev = GENESIS_LINK;
 
   constructor(readonly relay: Signer) {}
 
   /** Appends what admit returns for `draft`; throws its refusal. */
   append(draft: Parameters<typeof admit>[1]): Entry[] {
-    const result = admit(this.state, draft, this.now);
+    const result = admit(this.state, draft, this.now, this.maxEntries);
     const added = result.entries.map((e) => {
       const chained = chainEntry(e, this.prev);
       this.prev = chained.link;

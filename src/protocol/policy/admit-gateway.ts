@@ -86,14 +86,14 @@ export function checkEndorsement(state: TableState, draft: SystemDraftOf<"seat_j
 }
 
 /** Whether `draft` is task work, which a closed table still accepts while its ledger has room. */
-export function worksAfterClose(state: TableState, draft: EntryDraft): boolean {
+export function worksAfterClose(state: TableState, draft: EntryDraft, maxEntries: number = LIMITS.entries): boolean {
   const taskWork =
     draft.kind === "approval" ||
     draft.kind === "progress" ||
     draft.kind === "receipt" ||
     draft.kind === "verify" ||
     (draft.kind === "system" && draft.subkind === "task_state");
-  return taskWork && state.seq < LIMITS.entries;
+  return taskWork && state.seq < maxEntries;
 }
 
 function checkEffects(state: TableState, effects: readonly Effect[]): void {

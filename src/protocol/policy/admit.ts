@@ -28,9 +28,12 @@ import {
 } from "./floor.js";
 import { cloneState, type TableState } from "./state.js";
 import { closeReasonAfter } from "./termination.js";
+import { floorEndReason } from "./liveness.js";
+import { fitLedger } from "./ledger-limit.js";
 import { checkControl, checkNotPaused } from "./pause.js";
 import { quorumDecision } from "./votes.js";
 import { own } from "../records.js";
+import { LIMITS } from "../limits.js";
 
 /** What an accepted draft produces. */
 export interface Admitted {
@@ -38,12 +41,15 @@ export interface Admitted {
   state: TableState;
 }
 
-/** Judges `draft` at time `now` against `state` (null before the table exists). */
-export function admit(state: TableState | null, draft: EntryDraft, now: number): Admitted {
+/**
+ * Judges `draft` at time `now` against `state` (null before the table exists). `maxEntries` is the
+ * relay's published ledger limit (LIMITS.entries); a verifier passes the limit the relay published.
+ */
+export function admit(state: TableState | null, draft: EntryDraft, now: number, maxEntries: number = LIMITS.entries): Admitted {
   if (draft.kind === "system" && draft.subkind === "table_opened") return admitOpening(state, draft, now);
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
-  if (state.closed && !worksAfterClose(state, draft)) {
+  if (state.closed && !worksAfterClose(state, draft, maxEntries)) {
     throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   }
   if (draft.kind === "system") {
@@ -58,7 +64,9 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number):
   const next = cloneState(state);
   const primary = { ...draft, seq: state.seq + 1, ts: now } as UnchainedEntry;
   applyEntry(next, primary);
-  return withConsequences(next, primary, now);
+  const admitted = withConsequences(next, primary, now);
+  // The ledger limit (§5.4): the whole batch fits, with the ledger_full close when it leaves too little room.
+  return { entries: fitLedger(admitted.state, admitted.entries, state.seq, maxEntries, now), state: admitted.state };
 }
 
 /** The admitted batch: `primary` (already applied to `next`), then each entry it causes, applied in order. */
@@ -124,6 +132,11 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
     ({ ...base, subkind: "table_closed" as const, data: { reason } });
   const floor = (move: Exclude<FloorMove, { exhausted: true }>) =>
     ({ ...base, subkind: "floor" as const, data: { holder: move.holder, round: move.round, reason: move.reason } });
+  // Liveness (§5.2): a move that ends the floor, or leaves it with nobody, closes the table instead.
+  const settle = (move: FloorMove) => {
+    const ending = floorEndReason(state, move);
+    return ending !== null || "exhausted" in move ? close(ending ?? "rounds_exhausted") : floor(move);
+  };
 
   // Commit gateway (§5.6, §5.7): tasks and leaving seats first; after the close only task work goes on.
   yield* taskConsequences(state, entry);
@@ -133,16 +146,14 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   if (reason) return yield close(reason);
   const holder = state.floor.holder;
   if (holder !== null && own(state.seats, holder)?.left !== null) {
-    // A holder who left ends its turn as if it passed; if the topology would let it keep the floor, nobody holds it.
+    // A holder who left ends its turn as if it passed; if the topology would let it keep the floor, nobody can hold it.
     const move = nextMove(state, { seat: holder, kind: "pass" });
-    if (move === null) return yield floor({ holder: null, round: state.floor.round, reason: "turn" });
-    return yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
+    return yield settle(move ?? { holder: null, round: state.floor.round, reason: "turn" });
   }
   if (entry.kind === "approval") return;
   if (entry.kind === "system") {
     if ((entry.subkind === "seat_joined" || entry.subkind === "table_opened") && floorCanStart(state)) {
-      const move = startMove(state);
-      yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
+      yield settle(startMove(state));
     }
     return;
   }
@@ -162,5 +173,5 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   }
   if (!wasHolder) return;
   const move = nextMove(state, { seat: entry.seat, kind: entry.kind, to: "to" in entry ? entry.to : undefined });
-  if (move) yield "exhausted" in move ? close("rounds_exhausted") : floor(move);
+  if (move) yield settle(move);
 }

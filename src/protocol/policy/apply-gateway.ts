@@ -30,8 +30,11 @@ export function applyTaskEntry(state: TableState, entry: TaskEntry): void {
   task.since = entry.ts;
 }
 
-/** Applies the gateway side of an authored entry (progress, request, response); mutates `state`. */
+/** Applies the gateway side of an authored entry (effects, progress, request, response); mutates `state`. */
 export function applyGatewayAuthored(state: TableState, entry: UnchainedEntry): void {
+  if ((entry.kind === "proposal" || entry.kind === "decision") && entry.effects) {
+    state.origins[String(entry.seq)] = { seat: entry.seat, kind: entry.kind };
+  }
   if (entry.kind === "progress") {
     const task = own(state.tasks, entry.task);
     if (!task) return;

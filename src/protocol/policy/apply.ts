@@ -43,6 +43,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     chat_covered: {},
     proposals: [],
     subtables: {},
+    origins: {},
   };
 }
 

@@ -73,6 +73,12 @@ export interface RequestState {
   resolved: number | null;
 }
 
+/** An authored entry that opened tasks: who wrote it and as what; visibility judges the task's entries by it (§5.3). */
+export interface OriginState {
+  seat: string;
+  kind: "proposal" | "decision";
+}
+
 /** The whole table state after some prefix of the ledger. */
 export interface TableState {
   table: string;
@@ -98,6 +104,8 @@ export interface TableState {
   proposals: ProposalState[];
   /** Sub-tables opened here, by table id. */
   subtables: Record<string, SubtableState>;
+  /** Entries that opened tasks, by seq (decimal): visibility of what they caused (decision 0192). */
+  origins: Record<string, OriginState>;
 }
 
 /** A copy of the state that shares nothing with the original. */

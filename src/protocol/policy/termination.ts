@@ -1,8 +1,7 @@
 /**
  * Termination (docs/SPEC.md §5.4): after each accepted entry, the first listed condition that
- * fires closes the table; the relay's own ledger cap closes it as `ledger_full`.
+ * fires closes the table. The relay's own ledger cap (`ledger_full`) is ledger-limit.ts's.
  */
-import { LIMITS } from "../limits.js";
 import type { CloseReason, EntryDraft, UnchainedEntry } from "../schemas/entry.js";
 import type { TableState } from "./state.js";
 
@@ -21,8 +20,7 @@ export function closeReasonAfter(state: TableState, entry: UnchainedEntry | Entr
       return "max_entries";
     }
   }
-  // Keep one slot free for the closing entry itself.
-  return state.seq >= LIMITS.entries - 1 ? "ledger_full" : null;
+  return null;
 }
 
 /** Whether an entry is a decision: a seat's, or one the table reached by quorum. */

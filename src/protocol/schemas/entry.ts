@@ -226,6 +226,8 @@ export const CloseReasonSchema = z.enum([
   "bot_depth",
   "ledger_full",
   "quorum",
+  // Liveness (docs/SPEC.md §5.2): the topology can never grant the floor again.
+  "no_speaker",
 ]);
 export type CloseReason = z.infer<typeof CloseReasonSchema>;
 

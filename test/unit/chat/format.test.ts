@@ -9,7 +9,7 @@ import { formatLine, LINE_POSTBACK_DATA_CHARS, LINE_TEXT_CHARS, retryKeyOf } fro
 import { ellipsize, type ChatMessage } from "../../../src/chat/message.js";
 import { renderNotification } from "../../../src/chat/render.js";
 import { escapeTelegramHtml, formatTelegram, parseTelegramUpdate, TELEGRAM_CALLBACK_BYTES, TELEGRAM_TEXT_CHARS } from "../../../src/chat/telegram.js";
-import { LangSchema, sha256, utf8, type Notification } from "../../../src/protocol/index.js";
+import { CloseReasonSchema, LangSchema, sha256, utf8, type Notification } from "../../../src/protocol/index.js";
 
 const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
 const approval: Notification = {
@@ -95,6 +95,17 @@ describe("languages", () => {
     for (const lang of LangSchema.options) {
       expect(Object.keys(MESSAGES[lang]).sort()).toEqual(Object.keys(MESSAGES.en).sort());
       for (const [key, text] of Object.entries(MESSAGES[lang])) expect([key, placeholders(text)]).toEqual([key, placeholders(MESSAGES.en[key as keyof typeof MESSAGES.en])]);
+    }
+  });
+
+  it("says why a table closed, for every close reason, in every language", () => {
+    for (const lang of LangSchema.options) {
+      for (const reason of CloseReasonSchema.options) {
+        const closed: Notification = { type: "table_closed", id: "t-459:40:table_closed", table: "t-459", topic: "Ship?", seq: 40, reason };
+        const [, line] = renderNotification(closed, KEY, lang).lines;
+        expect(line).toBe(t(lang, "line.closed", { reason: MESSAGES[lang][`reason.${reason}`] }));
+        expect(line).not.toContain("reason.");
+      }
     }
   });
 

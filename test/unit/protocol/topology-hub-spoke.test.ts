@@ -25,12 +25,11 @@ describe("a hub_spoke session", () => {
     expect(t.state.floor.round).toBe(1);
   });
 
-  it("starts with nobody holding the floor when the hub left before the last spoke joined", async () => {
+  it("closes with no_speaker instead of starting the floor when the hub left before the last spoke joined", async () => {
     const t = await hub({}, ["mod", "a", "b", "h"]);
     await t.write("h", { kind: "request", request_id: "bye-mod", type: "shutdown", to: ["mod"], body: "stand down" });
     await t.write("mod", { kind: "response", request_id: "bye-mod", type: "shutdown", verdict: "approve" });
-    expect(floorLog(await t.join("c"))).toEqual([[null, "start"]]);
-    expect(t.state.floor.started).toBe(true);
+    expect(floorLog(await t.join("c"))).toEqual([["closed", "no_speaker"]]);
   });
 
   it("gives the floor only to the named spoke, back to the hub, and closes after the hub's closing turn", async () => {

@@ -89,7 +89,7 @@ describe("a judge who reads only the debaters' says", () => {
     expect(page.items).toHaveLength(t.l.entries.length);
     for (const [i, item] of page.items.entries()) {
       const entry = t.l.entries[i]!;
-      if ("kind" in item) expect(canRead(t.state.config, { seat: "judge" }, entry)).toBe(true);
+      if ("kind" in item) expect(canRead(t.state, { seat: "judge" }, entry)).toBe(true);
       else expect(item).toEqual({ seq: entry.seq, leaf: entry.leaf });
     }
     expect(page.items.filter((i) => "kind" in i).map((i) => i.seq)).toEqual([6, 8, 11, 15]);
@@ -111,7 +111,7 @@ describe("a judge who reads only the debaters' says", () => {
 
   it("leaves the owners' view whole: their export verifies CLEAN", async () => {
     const t = await busyDebate();
-    const view = viewOf(t.state.config, { owner: "ops" }, t.l.entries);
+    const view = viewOf(t.state, { owner: "ops" }, t.l.entries);
     expect(view.every((i) => "kind" in i)).toBe(true);
     const report = await verifyExport(readExport(t.state, ledgerOf(t), { owner: "ops" }, await head(t)), { relayKey: k.relay.publicKeyText });
     expect(report.verdict).toBe("CLEAN");
@@ -126,7 +126,7 @@ describe("a judge who reads only the debaters' says", () => {
 
 describe("visibility rules", () => {
   const rule = (visibility: TableConfig["visibility"]) => TestTable.open(broadcastConfig(k, { visibility }), ["a", "b", "c"], k);
-  const visibleTo = (t: TestTable, seat: string): Entry[] => t.l.entries.filter((e) => canRead(t.state.config, { seat }, e));
+  const visibleTo = (t: TestTable, seat: string): Entry[] => t.l.entries.filter((e) => canRead(t.state, { seat }, e));
 
   it("with only kinds, reads those kinds by any author, system entries only when listed", async () => {
     const t = await rule({ c: { kinds: ["say", "system"] } });
@@ -204,8 +204,8 @@ describe("when a rule hides task entries", () => {
     expect(readTasks(t.state, 0, { owner: "ops" }).items).toHaveLength(1);
   });
 
-  it("lists the tasks to a seat whose rule reads system entries", async () => {
-    const t = await gatewayTable(k, { visibility: { c: { kinds: ["say", "system"] } } });
+  it("lists the tasks to a seat whose rule reads system entries and the proposals that opened them", async () => {
+    const t = await gatewayTable(k, { visibility: { c: { kinds: ["say", "system", "proposal"] } } });
     await propose(t, "x");
     expect(readProjection(t.state, ledgerOf(t), { seat: "c" }, 0).tasks).toHaveLength(1);
     expect(readTasks(t.state, 0, { seat: "c" }).items).toHaveLength(1);

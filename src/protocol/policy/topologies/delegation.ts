@@ -49,7 +49,7 @@ export function delegationPolicy(topology: z.infer<typeof DelegationTopologySche
         .filter(([manager]) => !reached.has(manager))
         .map(([manager]): [string, string] => [`topology.reports.${manager}`, `"${manager}" is not on a reporting line from the lead`]);
     },
-    // A lead that left before the floor started (a shutdown needs no floor) holds nothing, as after its turn.
+    // A lead that left before the floor started (a shutdown needs no floor) holds nothing, as after its turn (admit closes: liveness.ts).
     start: (state) => ({ holder: isPresent(state, lead) ? lead : null, round: 1, reason: "start" }),
     next(state, turn) {
       const round = state.floor.round;

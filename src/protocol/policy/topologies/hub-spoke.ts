@@ -22,7 +22,7 @@ export function hubSpokePolicy(topology: z.infer<typeof HubSpokeTopologySchema>)
     finite: rounds !== undefined,
     deciders: [hub],
     problems: () => [],
-    // A hub that left before the floor started (a shutdown needs no floor) holds nothing, as after its turn.
+    // A hub that left before the floor started (a shutdown needs no floor) holds nothing, as after its turn (admit closes: liveness.ts).
     start: (state) => ({ holder: isPresent(state, hub) ? hub : null, round: 1, reason: "start" }),
     next(state, turn) {
       const round = state.floor.round;
