@@ -18,7 +18,7 @@ import {
 import type { Clock } from "../client/index.js";
 import { optional, required, type Parsed } from "./args.js";
 import { UsageError } from "./exit.js";
-import { Output, wantsColor, type TextSink } from "./output.js";
+import { colorAllowed, Output, type TextSink } from "./output.js";
 
 /** Process-level inputs. */
 export interface Io {
@@ -44,7 +44,7 @@ export class Context {
     readonly args: Parsed,
   ) {
     const json = args.values.json === true;
-    this.out = new Output(json, wantsColor(io.stdout, io.env, args.values["no-color"] === true), io.stdout, io.stderr);
+    this.out = new Output(json, colorAllowed(io.env, args.values["no-color"] === true), io.stdout, io.stderr);
     this.home = trestleHome(optional(args, "home"), io.env);
     this.relayUrl = optional(args, "relay", "TRESTLE_RELAY", io.env) ?? DEFAULT_RELAY;
   }

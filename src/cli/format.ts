@@ -79,10 +79,11 @@ export function taskLine(task: TaskState, c: Styles): string {
   return `${c.bold(task.id)}  ${colour(task.state)}  owner ${task.owner}, executor ${task.executor ?? "-"}, opened by #${task.proposal.seq}`;
 }
 
-/** The task (and vote or verdict) an authored entry is about, as text after its kind. */
+/** The task, vote or request (and verdict) an authored entry is about, as text after its kind. */
 function gatewayText(e: ProjectedEntry): string {
   const data = e.data ?? {};
   if (e.kind === "vote") return ` ${e.choice ?? "?"} on #${e.re ?? "?"}`;
+  if (typeof data.request_id === "string") return ` ${oneLine(data.type)} ${oneLine(data.request_id)}${data.verdict === undefined ? "" : `: ${oneLine(data.verdict)}`}`;
   if (typeof data.task !== "string") return "";
   return e.kind === "verify" ? ` ${oneLine(data.verdict)} on task ${oneLine(data.task)}` : ` on task ${oneLine(data.task)}`;
 }

@@ -16,7 +16,7 @@ const HINTS: Record<ErrorCode, string> = {
   E_EXPIRED: "the statement expired; check this machine's clock or shorten --ttl",
   E_NONCE_REUSED: "that nonce already signed something else; run the command again (each run signs with a fresh nonce)",
   E_NOT_OWNER: "check --owner and each --effect's owner: they must be owners listed in the table config",
-  E_UNKNOWN_SEAT: "check --seat; only declared seats can join, and a seat that left cannot write",
+  E_UNKNOWN_SEAT: "check --seat; only declared seats can join, and a seat that left (a shutdown it approved) can no longer read or write there",
   E_SEAT_TAKEN: "that seat already has a key; pick another seat",
   E_SEAT_LIMIT: "the table has no free seat; ask its owners",
   E_NOT_FLOOR: "wait for your turn (trestle watch shows the floor), or ask for it: trestle raise-hand",

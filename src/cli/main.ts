@@ -8,13 +8,13 @@ import { findCommand } from "./commands/index.js";
 import { Context, type Io } from "./context.js";
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from "./exit.js";
 import { commandHelp, overview } from "./help.js";
-import { Output, wantsColor } from "./output.js";
+import { colorAllowed, Output } from "./output.js";
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   const [name, ...rest] = argv;
   const json = argv.includes("--json");
-  const fallback = new Output(json, wantsColor(io.stdout, io.env, argv.includes("--no-color")), io.stdout, io.stderr);
+  const fallback = new Output(json, colorAllowed(io.env, argv.includes("--no-color")), io.stdout, io.stderr);
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     const topic = name === "help" ? rest[0] : undefined;
     const command = topic === undefined ? undefined : findCommand(topic);

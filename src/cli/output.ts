@@ -30,7 +30,12 @@ const style = (on: boolean, open: number, close: number) => (text: string) => (o
 
 /** Whether to colour: a TTY, no NO_COLOR, no --no-color. */
 export function wantsColor(sink: TextSink, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
-  return sink.isTTY === true && !noColorFlag && !env.NO_COLOR;
+  return sink.isTTY === true && colorAllowed(env, noColorFlag);
+}
+
+/** Whether colour is allowed at all: NO_COLOR unset or empty (no-color.org) and no --no-color; each stream still needs a TTY. */
+export function colorAllowed(env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
+  return !noColorFlag && !env.NO_COLOR;
 }
 
 /** ANSI styles when `color`, identity functions otherwise. */
@@ -47,7 +52,10 @@ export function stylesFor(color: boolean): Styles {
 
 /** The CLI's printer. */
 export class Output {
+  /** Styles for stdout: colour only when `color` allows it and stdout is a TTY. */
   readonly c: Styles;
+  /** Styles for stderr (notes, warnings, errors): judged by stderr's own TTY, so `2> file` gets no escapes. */
+  readonly e: Styles;
 
   constructor(
     readonly json: boolean,
@@ -55,7 +63,8 @@ export class Output {
     private readonly stdout: TextSink,
     private readonly stderr: TextSink,
   ) {
-    this.c = stylesFor(color);
+    this.c = stylesFor(color && stdout.isTTY === true);
+    this.e = stylesFor(color && stderr.isTTY === true);
   }
 
   /** A command's result: `human` lines, or `data` as one JSON document. */
@@ -71,12 +80,12 @@ export class Output {
 
   /** Progress and notices for people: stderr, and silent under --json. */
   note(text: string): void {
-    if (!this.json) this.stderr.write(this.c.dim(text) + "\n");
+    if (!this.json) this.stderr.write(this.e.dim(text) + "\n");
   }
 
   /** A loud warning on stderr, also under --json. */
   warn(text: string): void {
-    this.stderr.write(this.c.yellow(text) + "\n");
+    this.stderr.write(this.e.yellow(text) + "\n");
   }
 
   /** Reports an error: code, message and hint; JSON envelope under --json. A usage error's hint names `command`'s help when it is known. */
@@ -90,8 +99,8 @@ export class Output {
       this.stdout.write(JSON.stringify({ error: body }) + "\n");
       return;
     }
-    this.stderr.write(`${this.c.red(this.c.bold(`error ${code}`))}: ${safeLine(message, 2000)}\n`);
-    if (hint) this.stderr.write(`${this.c.dim("hint:")} ${hint}\n`);
+    this.stderr.write(`${this.e.red(this.e.bold(`error ${code}`))}: ${safeLine(message, 2000)}\n`);
+    if (hint) this.stderr.write(`${this.e.dim("hint:")} ${hint}\n`);
   }
 }
 

@@ -33,6 +33,7 @@ import {
   type TasksResponse,
   type WellKnown,
 } from "../protocol/index.js";
+import type { SubtableRequest } from "../protocol/schemas/subtable.js";
 import type { z } from "zod";
 import { systemClock, type Clock } from "./random.js";
 
@@ -89,6 +90,11 @@ export class HttpClient {
   /** POST /tables/:id/entries */
   submit(table: string, request: SubmitRequest): Promise<SubmitResponse> {
     return this.json(SubmitResponseSchema, "POST", `/tables/${enc(table)}/entries`, { body: request });
+  }
+
+  /** POST /tables/:parent/subtables: a seat of `parent` opens a sub-table; the answer is the child's id and head (§5.9). */
+  openSubtable(parent: string, request: SubtableRequest): Promise<CreateResponse> {
+    return this.json(CreateResponseSchema, "POST", `/tables/${enc(parent)}/subtables`, { body: request });
   }
 
   /** POST /tables/:id/approvals: an owner's signed approval or rejection of a task. */

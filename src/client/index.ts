@@ -9,6 +9,7 @@ export * from "./heads.js";
 export * from "./http.js";
 export * from "./owner.js";
 export * from "./random.js";
+export * from "./refusal.js";
 export * from "./seat.js";
 export * from "./socket.js";
 export * from "./table-client.js";

@@ -3,7 +3,8 @@
  * challenge with the seat key (or the owner key: a live owner session, which counts as somebody who
  * can answer an approval, §5.6), resumes from the last verified seq, verifies every pushed entry's chain link and every head
  * against the pinned relay key (heads.ts, follow.ts), and reconnects with exponential backoff and
- * jitter after the connection drops. Writes go over the socket with the newest verified head as
+ * jitter after the connection drops; a close that refuses for good (4401, 4403, ...: refusal.ts) ends
+ * the session with the relay's code instead. Writes go over the socket with the newest verified head as
  * `known_head`; a write not yet acknowledged is sent again after a reconnect with the same nonce,
  * which the relay answers with the same seq (retries are idempotent). Anything the relay sends
  * that contradicts the chain or a held head ends the session with the error (and evidence).
@@ -32,6 +33,7 @@ import { ChainFollower, GENESIS, type ChainPoint } from "./follow.js";
 import { evidenceOf, type Evidence, type HeadTracker } from "./heads.js";
 import { backoffDelay, DEFAULT_BACKOFF, type Backoff } from "./backoff.js";
 import { randomNonce, systemRandom, type Random } from "./random.js";
+import { refusalOf } from "./refusal.js";
 import { connectWire, type WireConnect, type WireSocket } from "./websocket.js";
 
 /** Connection states reported to `onStatus`. */
@@ -257,10 +259,10 @@ export class TableSocket {
     this.wire = null;
     clearInterval(this.pinger);
     if (this.stopped) return;
-    if (code === 4401) {
-      const who = this.options.owner === undefined ? "this seat's socket" : "this owner's session";
-      return this.fail(new TrestleError("E_AUTH", `the relay refused ${who}: ${reason || "authorization failed"}`));
-    }
+    const who = this.options.owner === undefined ? `seat ${this.options.seat}'s socket` : `owner ${this.options.owner}'s session`;
+    const refusal = refusalOf(code, reason, who);
+    // After the frames that came before the close: a seat that left still gets its last entries.
+    if (refusal) return void (this.queue = this.queue.then(() => this.fail(refusal)));
     this.retry();
   }
 

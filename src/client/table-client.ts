@@ -32,6 +32,7 @@ import {
   type TableConfig,
   type VerifyReport,
 } from "../protocol/index.js";
+import { signSubtable } from "../protocol/subtables.js";
 import { ChainFollower } from "./follow.js";
 import { HeadTracker, type HeadStore } from "./heads.js";
 import type { HttpClient, Reader } from "./http.js";
@@ -51,6 +52,9 @@ export interface TableClientOptions {
 
 /** A proposal or decision entry: the kinds whose effects open tasks. */
 export type ProposalEntry = Extract<Entry, { kind: "proposal" | "decision" }>;
+
+/** A request entry (docs/SPEC.md §5.7): what a response answers. */
+export type RequestEntry = Extract<Entry, { kind: "request" }>;
 
 /** History as read: verified items and the head they chain to. */
 export interface History {
@@ -126,6 +130,24 @@ export class TableClient {
     const response = await this.http.submit(this.table, request);
     await this.tracker.observe(response.head, since);
     return response;
+  }
+
+  /**
+   * Opens a sub-table of this table (docs/SPEC.md §5.9) from `config` (its `parent` must be this
+   * table), signed by `seat`'s key. The answer carries the child's head: judge it with a
+   * TableClient of the child (`child.tracker.observe(head)`), not with this one.
+   */
+  async openSubtable(seatSigner: Signer, seat: string, config: TableConfig): Promise<CreateResponse> {
+    if (config.parent !== this.table) throw new TrestleError("E_SCHEMA", `config.parent must be "${this.table}", the table the sub-table is opened from`);
+    return this.http.openSubtable(this.table, await signSubtable(seatSigner, config, seat));
+  }
+
+  /** The request `requestId` as `reader` reads it, from the verified history (E_UNKNOWN_REQUEST when it cannot be seen there). */
+  async request(reader: Reader, requestId: string): Promise<RequestEntry> {
+    const { items } = await this.history(reader);
+    const entry = items.find((item): item is RequestEntry => isEntry(item) && item.kind === "request" && item.request_id === requestId);
+    if (!entry) throw new TrestleError("E_UNKNOWN_REQUEST", `no request "${requestId}" that ${"seat" in reader.as ? `seat ${reader.as.seat}` : `owner ${reader.as.owner}`} can read at table ${this.table}`);
+    return entry;
   }
 
   /**

@@ -26,6 +26,9 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   E_TASK_STATE: "the task is not in a state that allows this; trestle_memory shows each task's state",
   E_NOT_EXECUTOR: "only the seat that ran the task (a seat of its owner) reports it; call trestle_progress first to become its executor",
   E_SELF_VERIFY: "another seat must verify this task: you executed it",
+  E_UNKNOWN_REQUEST: "check the request_id; trestle_memory lists the open requests with their ids and types",
+  E_WRONG_RESPONSE_TYPE: "answer with the request's own type, as trestle_memory shows it",
+  E_ALREADY_RESOLVED: "that request already has its answer; trestle_history shows it",
   E_NOT_CONFIRMED: "only the owner can confirm this, in person: they run trestle approve (or trestle reject) in a terminal, or use an MCP client that can ask them (elicitation)",
 };
 

@@ -22,7 +22,10 @@ import { raiseHand } from "./raise-hand.js";
 import { read } from "./read.js";
 import { receipt } from "./receipt.js";
 import { reject } from "./reject.js";
+import { request } from "./request.js";
+import { respond } from "./respond.js";
 import { say } from "./say.js";
+import { subtable } from "./subtable.js";
 import { tasks } from "./tasks.js";
 import { verify } from "./verify.js";
 import { vote } from "./vote.js";
@@ -39,6 +42,10 @@ export const COMMANDS: readonly Command[] = [
   propose,
   decide,
   vote,
+  // Requests and sub-tables (docs/SPEC.md §5.7, §5.9).
+  request,
+  respond,
+  subtable,
   approve,
   reject,
   tasks,

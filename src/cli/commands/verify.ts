@@ -8,7 +8,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../../client/node.js";
-import { PublicKeySchema, type VerifyReport } from "../../protocol/index.js";
+import { PublicKeySchema, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -35,7 +35,9 @@ export const verify: Command = {
       throw new UsageError("--verdict and --table go with --task; to verify a table's transcript, name it: trestle verify <table>");
     }
     const [target] = positionals(ctx.args, ["table | export.jsonl"]);
-    const report = existsSync(target!) ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
+    const isFile = existsSync(target!);
+    if (!isFile && !TableIdSchema.safeParse(target).success) throw new UsageError(`no file ${target}, and it is not a table id (3-64 of [a-z0-9._-])`);
+    const report = isFile ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
     ctx.out.result(reportLines(report, ctx.out.c), report);
     return report.verdict === "CLEAN" ? EXIT.OK : report.verdict === "REFUTED" ? EXIT.REFUTED : EXIT.INCONCLUSIVE;
   },
@@ -50,7 +52,7 @@ async function verifyTask(ctx: Context): Promise<void> {
 }
 
 async function verifyFile(ctx: Context, path: string): Promise<VerifyReport> {
-  const text = readFileSync(path, "utf8");
+  const text = readExport(path);
   const given = optional(ctx.args, "relay-key");
   if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
   const identity = exportIdentity(text);
@@ -59,6 +61,15 @@ async function verifyFile(ctx: Context, path: string): Promise<VerifyReport> {
   if (relayKey === undefined) ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
   const held = identity ? new FileHeadStore(ctx.home).load(identity.relay, identity.table) : null;
   return verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [] });
+}
+
+/** The export file's text; a path that cannot be read as a file (a directory, no permission) is a usage error naming it. */
+function readExport(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read the export ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 async function verifyTable(ctx: Context, table: string): Promise<VerifyReport> {

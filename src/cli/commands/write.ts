@@ -43,20 +43,26 @@ export async function bodyOf(ctx: Context, text: string | undefined, required: s
   return body;
 }
 
+/** What a verb adds to the printed result: a label for the entry (default its kind) and fields for --json. */
+export interface WriteNote {
+  label?: string;
+  json?: Record<string, unknown>;
+}
+
 /** Signs and writes `submission` as the seat of --seat at --table, and prints what it did. */
-export async function submitEntry(ctx: Context, submission: SeatSubmission): Promise<void> {
+export async function submitEntry(ctx: Context, submission: SeatSubmission, note: WriteNote = {}): Promise<void> {
   const table = ctx.tableId();
   const { seat, key } = await ctx.seat();
   const client = await ctx.table(table);
   const result = await client.submit(key.signer, seat, submission);
   const c = ctx.out.c;
   const cut = result.truncated ? c.yellow(" (truncated by the relay to the floor's max_chars)") : "";
-  const lines = [`${submission.kind} written as entry #${result.seq} (head ${headRef(result.head)})${cut}`];
+  const lines = [`${note.label ?? submission.kind} written as entry #${result.seq} (head ${headRef(result.head)})${cut}`];
   let tasks: TaskState[] = [];
   if ("task" in submission || ("effects" in submission && submission.effects)) {
     const all = await client.tasks({ signer: key.signer, as: { seat } });
     tasks = all.filter((t) => ("task" in submission ? t.id === submission.task : t.proposal.seq === result.seq));
     lines.push(...tasks.map((t) => `task ${taskLine(t, c)}`));
   }
-  ctx.out.result(lines, tasks.length > 0 ? { ...result, tasks } : result);
+  ctx.out.result(lines, { ...result, ...note.json, ...(tasks.length > 0 ? { tasks } : {}) });
 }

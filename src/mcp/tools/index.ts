@@ -19,6 +19,8 @@ import { raiseHand } from "./raise-hand.js";
 import { read } from "./read.js";
 import { receipt } from "./receipt.js";
 import { reject } from "./reject.js";
+import { request } from "./request.js";
+import { respond } from "./respond.js";
 import { say } from "./say.js";
 import { tables } from "./tables.js";
 import { verify } from "./verify.js";
@@ -44,6 +46,8 @@ export const TOOLS: readonly Tool[] = [
   progress,
   receipt,
   verify,
+  request,
+  respond,
   memory,
   history,
   verifyChain,

@@ -1,6 +1,6 @@
 /**
  * The shared body of the tools that write an entry as this seat (say, pass, raise_hand, propose,
- * decide, progress, receipt, verify): build the submission from the arguments, sign it with the
+ * decide, progress, receipt, verify, request, respond): build the submission from the arguments, sign it with the
  * seat key and submit it with the newest verified head as known_head. A proposal or decision with
  * effects first makes sure this server's owner session is up when it may answer (E_NO_APPROVER).
  */
@@ -13,6 +13,8 @@ import { defineTool, type Tool, type ToolContext, type ToolSpec } from "../tool.
 /** A writing tool: its arguments (with an optional `table`) and how they become a submission. */
 export interface WriteSpec<S extends z.ZodObject> extends Omit<ToolSpec<S>, "run" | "annotations"> {
   build(args: z.output<S>): SeatSubmission;
+  /** A status line of this server's own about what was written (e.g. the request id it chose). */
+  note?(submission: SeatSubmission): string | null;
 }
 
 /** Declares a tool that writes one entry as this seat. */
@@ -28,7 +30,9 @@ export function writeTool<S extends z.ZodObject>(spec: WriteSpec<S>): Tool {
       parseOrThrow(SubmissionSchema, { ...submission, table, seat: seat.name, nonce: randomNonce() }, "submission");
       const effects = "effects" in submission ? submission.effects : undefined;
       if (effects) await holdOwnerSession(ctx, table);
-      return submit(ctx, table, submission, effects);
+      const reply = await submit(ctx, table, submission, effects);
+      const note = spec.note?.(submission) ?? null;
+      return note === null ? reply : { status: [...reply.status, note] };
     },
   });
 }

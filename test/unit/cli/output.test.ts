@@ -85,3 +85,17 @@ describe("exitCodeOf", () => {
     expect(exitCodeOf(error)).toBe(code);
   });
 });
+
+describe("Output on two streams", () => {
+  describe("when stdout is a terminal and stderr is not", () => {
+    it("colours stdout only: errors and notes on stderr carry no escape sequence", () => {
+      const out = sink(true);
+      const err = sink(false);
+      const o = new Output(false, true, out, err);
+      o.error(new TrestleError("E_CLOSED", "closed"));
+      o.note("pinned");
+      expect(err.text).not.toContain("\u001b");
+      expect(o.c.red("x")).toBe("\u001b[31mx\u001b[39m");
+    });
+  });
+});

@@ -8,6 +8,7 @@ import {
   backoffDelay,
   DEFAULT_BACKOFF,
   HttpClient,
+  refusalOf,
   TableClient,
   TableSocket,
   type ChainPoint,
@@ -79,6 +80,21 @@ describe("backoffDelay", () => {
     expect(backoffDelay(3, DEFAULT_BACKOFF, () => 0)).toBe(1000);
     expect(backoffDelay(40, DEFAULT_BACKOFF, () => 0)).toBe(15_000);
     expect(backoffDelay(40, DEFAULT_BACKOFF, () => 0.999999)).toBeLessThan(30_000);
+  });
+});
+
+describe("refusalOf", () => {
+  it("stops for the 4xx closes that refuse for good, with the relay's code", () => {
+    expect(refusalOf(4401, "bad answer", "x")).toMatchObject({ code: "E_AUTH", details: { close_code: 4401, reason: "bad answer" } });
+    expect(refusalOf(4403, "seat left", "x")).toMatchObject({ code: "E_UNKNOWN_SEAT" });
+    expect(refusalOf(4404, "", "x")).toMatchObject({ code: "E_TABLE_NOT_FOUND" });
+    expect(refusalOf(4409, "", "x")).toMatchObject({ code: "E_FORBIDDEN", details: { close_code: 4409 } });
+  });
+
+  describe("when the close is transient", () => {
+    it("returns null for drops, restarts, timeouts, rate limits, keepalive and relay faults", () => {
+      for (const code of [1000, 1001, 1006, 1011, 1012, 1013, 4000, 4408, 4429, 4500, 4503]) expect(refusalOf(code, "", "x")).toBeNull();
+    });
   });
 });
 
@@ -170,6 +186,23 @@ describe("TableSocket", () => {
       await expect(w.socket.start()).rejects.toMatchObject({ code: "E_AUTH" });
       expect(await w.socket.ended).toMatchObject({ reason: "error", error: { code: "E_AUTH" } });
       expect(w.statuses).not.toContain("reconnecting");
+    });
+  });
+
+  describe("when the seat leaves the table", () => {
+    it("ends with the relay's 4403 as E_UNKNOWN_SEAT and does not reconnect", async () => {
+      proxy.retarget(a.port);
+      const client = await proxiedClient(uniqueTable("ws-left"));
+      const k = await seatDebate(client);
+      const w = watch(client, "bot-jenny", k.botJenny);
+      await w.socket.start();
+      await client.submit(k.botTao, "bot-tao", { kind: "request", request_id: "stop-jenny", type: "shutdown", to: ["bot-jenny"], body: "please leave" });
+      const left = await client.submit(k.botJenny, "bot-jenny", { kind: "response", request_id: "stop-jenny", type: "shutdown", verdict: "approve", body: "" });
+      const end = await w.socket.ended;
+      expect(end).toMatchObject({ reason: "error", error: { code: "E_UNKNOWN_SEAT", details: { close_code: 4403 } } });
+      expect(w.seen.at(-1)?.seq).toBe(left.seq + 1);
+      expect(w.statuses).not.toContain("reconnecting");
+      await expect(w.socket.submit({ kind: "say", body: "still here?" })).rejects.toMatchObject({ code: "E_UNKNOWN_SEAT" });
     });
   });
 

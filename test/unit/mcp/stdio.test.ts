@@ -41,8 +41,8 @@ afterAll(async () => {
 describe("trestle mcp over stdio, a whole session", () => {
   it("lists the tools and logs to stderr only", async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools).toHaveLength(22);
-    expect(mcp.stderr()).toContain("trestle mcp: serving 22 tools on stdio");
+    expect(tools).toHaveLength(24);
+    expect(mcp.stderr()).toContain("trestle mcp: serving 24 tools on stdio");
   });
 
   it("creates the table and takes its seat", async () => {

@@ -18,7 +18,7 @@ afterAll(() => mcp?.close());
 
 const ISSUE_TOOLS = [
   "whoami", "create_table", "invite", "join", "read", "wait", "say", "pass", "raise_hand", "propose", "decide", "approve", "reject",
-  "progress", "receipt", "verify", "memory", "history", "verify_chain", "tables", "close", "notify_status",
+  "progress", "receipt", "verify", "request", "respond", "memory", "history", "verify_chain", "tables", "close", "notify_status",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */
@@ -34,6 +34,11 @@ const SAMPLES: Record<string, { good: Record<string, unknown>[]; bad: Record<str
   trestle_create_table: {
     good: [{ config: { id: "t-1", topic: "x", owners: { tao: { public_key: "A".repeat(43) } }, topology: { kind: "open" }, termination: { any: ["decision"] } } }],
     bad: [{ config: { id: "T", topic: "x" } }, {}],
+  },
+  trestle_request: { good: [{ type: "shutdown", to: ["bot-jenny"] }, { type: "review", text: "x", request_id: "r-1", tokens: 3 }], bad: [{}, { type: "Review" }, { type: "x", request_id: "" }] },
+  trestle_respond: {
+    good: [{ request_id: "r-1", type: "shutdown", verdict: "approve" }, { request_id: "r-1", type: "review", text: "ok" }],
+    bad: [{ request_id: "r-1" }, { request_id: "r-1", type: "review", verdict: "yes" }, { type: "review" }],
   },
   trestle_close: { good: [{}, { action: "resume" }], bad: [{ action: "close" }] },
 };
