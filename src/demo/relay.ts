@@ -36,7 +36,8 @@ export async function ensureRelay(options: {
   options.log(`no relay at ${url}; starting one (wrangler dev, local storage in .wrangler/) …`);
   const child = spawn(join(options.root, "node_modules", ".bin", "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(options.port)], {
     cwd: options.root,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    // As `npm start`: no metrics, and no fetch of Cloudflare's request.cf data (the relay never reads it).
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
