@@ -30,7 +30,7 @@ import {
   type UnchainedEntry,
   type VerifyReport,
 } from "../../../src/protocol/index.js";
-import { cast, debateConfig, keyOf, MemoryLedger, nonceOf, type Cast } from "../../support/table-fixture.js";
+import { cast, castOwners, debateConfig, keyOf, MemoryLedger, nonceOf, type Cast } from "../../support/table-fixture.js";
 
 /** A debate table (`config`, default debateConfig) created by ops with bot-tao, bot-jenny and judge joined in that order. */
 export async function seatedDebate(k: Cast, config: TableConfig = debateConfig(k)): Promise<MemoryLedger> {
@@ -262,11 +262,7 @@ export function broadcastConfig(k: Cast, overrides: Partial<TableConfig> = {}): 
   return {
     id: "t-broadcast",
     topic: "Which issue goes first?",
-    owners: {
-      tao: { public_key: k.tao.publicKeyText },
-      jenny: { public_key: k.jenny.publicKeyText },
-      ops: { public_key: k.ops.publicKeyText },
-    },
+    owners: castOwners(k),
     seats: {
       a: { owner: "tao" },
       b: { owner: "jenny" },
@@ -284,11 +280,7 @@ export function openConfig(k: Cast, overrides: Partial<TableConfig> = {}): Table
   return {
     id: "t-room",
     topic: "Price for the shared GPU hours",
-    owners: {
-      tao: { public_key: k.tao.publicKeyText },
-      jenny: { public_key: k.jenny.publicKeyText },
-      ops: { public_key: k.ops.publicKeyText },
-    },
+    owners: castOwners(k),
     seats: { x: { owner: "tao" }, y: { owner: "jenny" }, h: { owner: "tao", human: true } },
     topology: { kind: "open" },
     termination: { any: [{ max_entries: 50 }] },
