@@ -252,6 +252,16 @@ export class TestTable {
   }
 }
 
+/** debateConfig(k, overrides) opened by ops with bot-tao, bot-jenny and judge joined, under cast `k`. */
+export function debateTable(k: Cast, overrides: Partial<TableConfig> = {}): Promise<TestTable> {
+  return TestTable.open(debateConfig(k, overrides), undefined, k);
+}
+
+/** broadcastConfig(k, overrides) opened by ops with the bots a, b and c joined (the human h not), under cast `k`. */
+export function broadcastTable(k: Cast, overrides: Partial<TableConfig> = {}): Promise<TestTable> {
+  return TestTable.open(broadcastConfig(k, overrides), ["a", "b", "c"], k);
+}
+
 /** Floor and close entries among `entries`, as compact data for assertions. */
 export function moves(entries: readonly Entry[]): unknown[] {
   return entries.flatMap((e) => (e.kind === "system" && (e.subkind === "floor" || e.subkind === "table_closed") ? [{ [e.subkind]: e.data }] : []));
