@@ -12,7 +12,7 @@ import {
 } from "../../src/protocol/index.js";
 import type { Fetch, RelayHttp, Reply } from "./relay-http.js";
 import { TestSocket } from "./socket.js";
-import type { Cast } from "./table-fixture.js";
+import { castOwners, type Cast } from "./table-fixture.js";
 
 /** An effect on jenny's taskboard. */
 export const CARD_EFFECT: Effect = { owner: "jenny", resource: "taskboard", action: "create_card", args: { title: "ship #459", column: "doing" } };
@@ -22,11 +22,7 @@ export function gatewayConfig(k: Cast, overrides: Partial<TableConfig> = {}): Ta
   return {
     id: "t-gateway",
     topic: "Who updates the taskboard?",
-    owners: {
-      tao: { public_key: k.tao.publicKeyText },
-      jenny: { public_key: k.jenny.publicKeyText },
-      ops: { public_key: k.ops.publicKeyText },
-    },
+    owners: castOwners(k),
     seats: { x: { owner: "tao" }, y: { owner: "jenny" }, y2: { owner: "jenny" }, c: { owner: "ops" }, h: { owner: "tao", human: true } },
     topology: { kind: "open" },
     termination: { any: [{ max_entries: 200 }] },

@@ -1,7 +1,9 @@
 /**
  * A small test driver for the relay over HTTP (any fetch: SELF.fetch in workerd, or a real
- * server): signs with the fixture keys and returns parsed bodies with their status.
+ * server): signs with the fixture keys and returns parsed bodies with their status; headUnmoved
+ * checks that an attempt left a table's ledger head where it was.
  */
+import { expect } from "vitest";
 import {
   signCreate,
   signHttpAuth,
@@ -104,4 +106,12 @@ export class RelayHttp {
     const authorization = await signHttpAuth(signer, { table, as, method: "GET", path, now: Date.now() });
     return this.request("GET", path, undefined, { authorization });
   }
+}
+
+/** Runs `attempt` and returns its reply, failing the test if table `id`'s signed head moved meanwhile. */
+export async function headUnmoved(relay: RelayHttp, id: string, attempt: () => Promise<Reply>): Promise<Reply> {
+  const before = await relay.request("GET", `/tables/${id}/head`);
+  const reply = await attempt();
+  expect((await relay.request("GET", `/tables/${id}/head`)).body).toEqual(before.body);
+  return reply;
 }

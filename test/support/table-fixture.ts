@@ -52,16 +52,21 @@ export async function cast() {
 }
 export type Cast = Awaited<ReturnType<typeof cast>>;
 
+/** The owners tao, jenny and ops with their cast keys, as a config's `owners` (a fresh object each call). */
+export function castOwners(keys: Cast): TableConfig["owners"] {
+  return {
+    tao: { public_key: keys.tao.publicKeyText },
+    jenny: { public_key: keys.jenny.publicKeyText },
+    ops: { public_key: keys.ops.publicKeyText },
+  };
+}
+
 /** A debate config: bot-tao (pro, tao) vs bot-jenny (con, jenny), judged by judge (ops). */
 export function debateConfig(keys: Cast, overrides: Partial<TableConfig> = {}): TableConfig {
   return {
     id: "t-459",
     topic: "Should #459 ship before #461?",
-    owners: {
-      tao: { public_key: keys.tao.publicKeyText },
-      jenny: { public_key: keys.jenny.publicKeyText },
-      ops: { public_key: keys.ops.publicKeyText },
-    },
+    owners: castOwners(keys),
     seats: {
       "bot-tao": { owner: "tao" },
       "bot-jenny": { owner: "jenny" },

@@ -3,6 +3,7 @@
  * one field at a time (re-chaining and re-signing heads where the chain itself must stay
  * consistent), and TestTable, which drives MemoryLedger by seat name for the policy tests.
  */
+import { expect } from "vitest";
 import {
   carriedJoinOf,
   chainEntry,
@@ -17,6 +18,7 @@ import {
   signHead,
   signSubmission,
   TrestleError,
+  verifyExport,
   type DistributiveOmit,
   type Entry,
   type HiddenEntry,
@@ -26,23 +28,47 @@ import {
   type TableConfig,
   type TableState,
   type UnchainedEntry,
+  type VerifyReport,
 } from "../../../src/protocol/index.js";
-import { cast, debateConfig, keyOf, MemoryLedger, nonceOf, type Cast } from "../../support/table-fixture.js";
+import { cast, castOwners, debateConfig, keyOf, MemoryLedger, nonceOf, type Cast } from "../../support/table-fixture.js";
+
+/** A debate table (`config`, default debateConfig) created by ops with bot-tao, bot-jenny and judge joined in that order. */
+export async function seatedDebate(k: Cast, config: TableConfig = debateConfig(k)): Promise<MemoryLedger> {
+  const l = new MemoryLedger(k.relay);
+  await l.create(k.ops, "ops", config);
+  await l.join(k.tao, "tao", "bot-tao", k.botTao);
+  await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
+  await l.join(k.ops, "ops", "judge", k.judge);
+  return l;
+}
 
 /** A debate run to a decision: 15 entries (open, 3 joins, floor start, 4 says and floors, decision, close). */
 export async function debateToDecision(k?: Cast): Promise<{ k: Cast; l: MemoryLedger; entries: Entry[]; head: SignedHead }> {
   k ??= await cast();
-  const l = new MemoryLedger(k.relay);
-  await l.create(k.ops, "ops", debateConfig(k));
-  await l.join(k.tao, "tao", "bot-tao", k.botTao);
-  await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
-  await l.join(k.ops, "ops", "judge", k.judge);
+  const l = await seatedDebate(k);
   for (let r = 1; r <= 2; r++) {
     await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: `pro, round ${r}` });
     await l.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: `con, round ${r}` });
   }
   await l.submit(k.judge, { seat: "judge", kind: "decision", body: "ship #459 first" });
   return { k, l, entries: l.entries, head: await l.head() };
+}
+
+/**
+ * debateToDecision's ledger and head, with `verify` (verifyExport with its relay key pinned unless
+ * options are given) and `refutation` (the REFUTED part of the report, failing the test unless the
+ * verdict is REFUTED).
+ */
+export async function pinnedDebate() {
+  const { k, entries, head } = await debateToDecision();
+  const pinned = { relayKey: k.relay.publicKeyText };
+  const verify = (text: string, options = pinned): Promise<VerifyReport> => verifyExport(text, options);
+  const refutation = async (text: string, options = pinned): Promise<NonNullable<VerifyReport["refuted"]>> => {
+    const report = await verify(text, options);
+    expect(report.verdict).toBe("REFUTED");
+    return report.refuted!;
+  };
+  return { k, entries, head, pinned, verify, refutation };
 }
 
 /** What an entry is, for readable assertions: its kind, or its system subkind. */
@@ -226,6 +252,16 @@ export class TestTable {
   }
 }
 
+/** debateConfig(k, overrides) opened by ops with bot-tao, bot-jenny and judge joined, under cast `k`. */
+export function debateTable(k: Cast, overrides: Partial<TableConfig> = {}): Promise<TestTable> {
+  return TestTable.open(debateConfig(k, overrides), undefined, k);
+}
+
+/** broadcastConfig(k, overrides) opened by ops with the bots a, b and c joined (the human h not), under cast `k`. */
+export function broadcastTable(k: Cast, overrides: Partial<TableConfig> = {}): Promise<TestTable> {
+  return TestTable.open(broadcastConfig(k, overrides), ["a", "b", "c"], k);
+}
+
 /** Floor and close entries among `entries`, as compact data for assertions. */
 export function moves(entries: readonly Entry[]): unknown[] {
   return entries.flatMap((e) => (e.kind === "system" && (e.subkind === "floor" || e.subkind === "table_closed") ? [{ [e.subkind]: e.data }] : []));
@@ -236,11 +272,7 @@ export function broadcastConfig(k: Cast, overrides: Partial<TableConfig> = {}): 
   return {
     id: "t-broadcast",
     topic: "Which issue goes first?",
-    owners: {
-      tao: { public_key: k.tao.publicKeyText },
-      jenny: { public_key: k.jenny.publicKeyText },
-      ops: { public_key: k.ops.publicKeyText },
-    },
+    owners: castOwners(k),
     seats: {
       a: { owner: "tao" },
       b: { owner: "jenny" },
@@ -258,11 +290,7 @@ export function openConfig(k: Cast, overrides: Partial<TableConfig> = {}): Table
   return {
     id: "t-room",
     topic: "Price for the shared GPU hours",
-    owners: {
-      tao: { public_key: k.tao.publicKeyText },
-      jenny: { public_key: k.jenny.publicKeyText },
-      ops: { public_key: k.ops.publicKeyText },
-    },
+    owners: castOwners(k),
     seats: { x: { owner: "tao" }, y: { owner: "jenny" }, h: { owner: "tao", human: true } },
     topology: { kind: "open" },
     termination: { any: [{ max_entries: 50 }] },

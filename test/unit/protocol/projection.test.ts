@@ -2,7 +2,7 @@
  * Projections (docs/SPEC.md §7): a stable prefix named by its hash, a tail without timestamps,
  * signatures or chain hashes, and long bodies cut to an `entry:<seq>` reference.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   buildProjection,
   canonicalSha256,
@@ -13,16 +13,12 @@ import {
   projectionPrefix,
   type Entry,
   type Projection,
-  type TableConfig,
 } from "../../../src/protocol/index.js";
-import { cast, debateConfig, type Cast } from "../../support/table-fixture.js";
-import { broadcastConfig, TestTable } from "./fixtures.js";
+import { cast } from "../../support/table-fixture.js";
+import { broadcastConfig, broadcastTable, debateTable, TestTable } from "./fixtures.js";
 import { delegationConfig, hubConfig, pipelineConfig } from "./topology-fixtures.js";
 
-let k: Cast;
-beforeAll(async () => {
-  k = await cast();
-});
+const k = await cast();
 
 /** The projection for `seat` with every entry after `after` in its tail. */
 function projectionOf(t: TestTable, seat: string, after = 0): Projection {
@@ -42,11 +38,9 @@ function keysIn(value: unknown, into = new Set<string>()): Set<string> {
   return into;
 }
 
-const debate = (overrides: Partial<TableConfig> = {}) => TestTable.open(debateConfig(k, overrides), undefined, k);
-
 describe("buildProjection", () => {
   it("matches the projection schema and names the seat, floor and cursor", async () => {
-    const t = await debate();
+    const t = await debateTable(k);
     await t.say("bot-tao");
     const p = ProjectionSchema.parse(projectionOf(t, "bot-jenny"));
     expect(p).toMatchObject({ table: "t-459", seat: "bot-jenny", cursor: 7, more: false, closed: null, floor: { holder: "bot-jenny", round: 1, yours: true } });
@@ -54,7 +48,7 @@ describe("buildProjection", () => {
   });
 
   it("carries no timestamps, signatures, keys, nonces, leaves or links anywhere", async () => {
-    const t = await debate({ floor: { max_chars: 20 } });
+    const t = await debateTable(k, { floor: { max_chars: 20 } });
     await t.write("bot-tao", { kind: "say", body: "a body long enough to be cut by the floor", to: ["bot-jenny"], re: 2, refs: ["entry:1"] });
     await t.say("bot-jenny");
     const p = projectionOf(t, "judge");
@@ -72,13 +66,13 @@ describe("buildProjection", () => {
   });
 
   it("shows addressing, refs and the truncation flag of an entry", async () => {
-    const t = await debate({ floor: { max_chars: 20 } });
+    const t = await debateTable(k, { floor: { max_chars: 20 } });
     const [say] = await t.write("bot-tao", { kind: "say", body: "a body long enough to be cut by the floor", to: ["bot-jenny"], re: 2, refs: ["entry:1"] });
     expect(projectEntry(say!)).toEqual({ seq: 6, kind: "say", seat: "bot-tao", to: ["bot-jenny"], re: 2, refs: ["entry:1"], body: "a body long enough t", truncated: true });
   });
 
   it("shows system entries by their public data only", async () => {
-    const t = await debate();
+    const t = await debateTable(k);
     const [opened, joined, , , floor] = t.l.entries;
     expect(projectEntry(opened!)).toEqual({ seq: 1, kind: "system", subkind: "table_opened", data: { topic: "Should #459 ship before #461?", creator: "ops" } });
     expect(projectEntry(joined!)).toEqual({ seq: 2, kind: "system", subkind: "seat_joined", data: { seat: "bot-tao", owner: "tao", human: false } });
@@ -86,20 +80,20 @@ describe("buildProjection", () => {
   });
 
   it("leaves out an empty body", async () => {
-    const t = await debate();
+    const t = await debateTable(k);
     const [pass] = await t.write("bot-tao", { kind: "pass" });
     expect(projectEntry(pass!)).toEqual({ seq: 6, kind: "pass", seat: "bot-tao" });
   });
 
   it("puts only the entries it is given in the tail (O(tail))", async () => {
-    const t = await debate();
+    const t = await debateTable(k);
     await t.say("bot-tao");
     await t.say("bot-jenny");
     expect(projectionOf(t, "judge", 7).tail.map((e) => e.seq)).toEqual([8, 9]);
   });
 
   it("reports the close reason once the table closed", async () => {
-    const t = await debate({ floor: { decision_by: "any" } });
+    const t = await debateTable(k, { floor: { decision_by: "any" } });
     await t.write("bot-tao", { kind: "decision", body: "done" });
     expect(projectionOf(t, "judge")).toMatchObject({ closed: "decision", floor: { holder: null, yours: false } });
   });
@@ -107,7 +101,7 @@ describe("buildProjection", () => {
 
 describe("the projection prefix", () => {
   it("holds the rules, the present seats with cards, and the decisions in force", async () => {
-    const t = await debate({ floor: { max_chars: 500 } });
+    const t = await debateTable(k, { floor: { max_chars: 500 } });
     const prefix = projectionPrefix(t.state);
     expect(prefix).toEqual({
       table: "t-459",
@@ -128,7 +122,7 @@ describe("the projection prefix", () => {
   });
 
   it("keeps prefix_sha256 equal across ordinary says, passes, hands and floor moves", async () => {
-    const t = await TestTable.open(broadcastConfig(k, { termination: { any: ["decision", "rounds_exhausted"] } }), ["a", "b", "c"], k);
+    const t = await broadcastTable(k, { termination: { any: ["decision", "rounds_exhausted"] } });
     const hashes = new Set([projectionOf(t, "a").prefix_sha256]);
     await t.say("a");
     hashes.add(projectionOf(t, "a").prefix_sha256);
@@ -141,21 +135,21 @@ describe("the projection prefix", () => {
   });
 
   it("is the same for every seat at one moment", async () => {
-    const t = await debate();
+    const t = await debateTable(k);
     await t.say("bot-tao");
     const hashes = ["bot-tao", "bot-jenny", "judge"].map((s) => projectionOf(t, s).prefix_sha256);
     expect(new Set(hashes).size).toBe(1);
   });
 
   it("changes when a seat joins", async () => {
-    const t = await TestTable.open(broadcastConfig(k), ["a", "b", "c"], k);
+    const t = await broadcastTable(k);
     const before = projectionOf(t, "a").prefix_sha256;
     await t.join("h");
     expect(projectionOf(t, "a").prefix_sha256).not.toBe(before);
   });
 
   it("changes when a decision lands", async () => {
-    const t = await TestTable.open(broadcastConfig(k, { termination: { any: [{ max_entries: 10 }, "rounds_exhausted"] } }), ["a", "b", "c"], k);
+    const t = await broadcastTable(k, { termination: { any: [{ max_entries: 10 }, "rounds_exhausted"] } });
     await t.say("a");
     const before = projectionOf(t, "a").prefix_sha256;
     const [decision] = await t.write("b", { kind: "decision", body: "#459 first" });
@@ -167,7 +161,7 @@ describe("the projection prefix", () => {
 
 describe("long bodies in the tail", () => {
   async function saidBody(body: string): Promise<Entry> {
-    const t = await debate();
+    const t = await debateTable(k);
     const [say] = await t.say("bot-tao", body);
     return say!;
   }
@@ -207,11 +201,10 @@ describe("prefix_sha256 over a whole session", () => {
   }
 
   it("changes exactly on joins and decisions in a broadcast with hands, passes, proposals and votes", async () => {
-    const config = broadcastConfig(k, {
+    const t = await broadcastTable(k, {
       topology: { kind: "broadcast", order: ["a", "b", "c"] },
       termination: { any: [{ max_entries: 60 }, { quorum: { n: 3, of: "seats" } }] },
     });
-    const t = await TestTable.open(config, ["a", "b", "c"], k);
     for (let round = 0; round < 3; round++) {
       await t.say(t.holder!);
       const raiser = ["a", "b", "c"].find((s) => s !== t.holder && !t.state.floor.hands.includes(s))!;
@@ -267,12 +260,11 @@ describe("prefix_sha256 over a whole session", () => {
   });
 
   it("changes for a seat with a visibility rule only on joins and the decisions it may read", async () => {
-    const config = broadcastConfig(k, {
+    const t = await broadcastTable(k, {
       topology: { kind: "broadcast", order: ["a", "b", "c"] },
       termination: { any: [{ max_entries: 60 }] },
       visibility: { c: { seats: ["a"] } },
     });
-    const t = await TestTable.open(config, ["a", "b", "c"], k);
     await t.write("a", { kind: "decision", body: "a's decision" });
     await t.write("b", { kind: "decision", body: "b's decision" });
     await t.say("c");

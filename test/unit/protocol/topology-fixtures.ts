@@ -1,23 +1,17 @@
 /**
- * Configs for the pipeline, hub_spoke and delegation topologies (owners tao, jenny and ops, as in
- * fixtures.ts), each with a human seat `h` outside the topology, plus helpers that read floor moves.
+ * Configs for the pipeline, hub_spoke and delegation topologies (the cast's owners tao, jenny and
+ * ops), each with a human seat `h` outside the topology, plus helpers that read floor moves.
  */
 import type { Entry, TableConfig } from "../../../src/protocol/index.js";
-import type { Cast } from "../../support/table-fixture.js";
+import { castOwners, type Cast } from "../../support/table-fixture.js";
 import type { TestTable } from "./fixtures.js";
-
-const owners = (k: Cast): TableConfig["owners"] => ({
-  tao: { public_key: k.tao.publicKeyText },
-  jenny: { public_key: k.jenny.publicKeyText },
-  ops: { public_key: k.ops.publicKeyText },
-});
 
 /** A three-stage pipeline draft -> review -> edit, one pass; `obs` is a bot outside the stages. */
 export function pipelineConfig(k: Cast, overrides: Partial<TableConfig> = {}): TableConfig {
   return {
     id: "t-pipeline",
     topic: "Release notes for 0.2",
-    owners: owners(k),
+    owners: castOwners(k),
     seats: {
       draft: { owner: "tao" },
       review: { owner: "jenny" },
@@ -36,7 +30,7 @@ export function hubConfig(k: Cast, overrides: Partial<TableConfig> = {}): TableC
   return {
     id: "t-hub",
     topic: "Triage the incident",
-    owners: owners(k),
+    owners: castOwners(k),
     seats: {
       mod: { owner: "ops" },
       a: { owner: "tao" },
@@ -55,7 +49,7 @@ export function delegationConfig(k: Cast, overrides: Partial<TableConfig> = {}):
   return {
     id: "t-delegation",
     topic: "Ship the migration",
-    owners: owners(k),
+    owners: castOwners(k),
     seats: {
       lead: { owner: "ops" },
       m1: { owner: "tao" },

@@ -6,33 +6,14 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   canonicalize,
   exportText,
-  verifyExport,
   VerifyReportSchema,
   type Entry,
   type SignedHead,
-  type VerifyReport,
 } from "../../../src/protocol/index.js";
-import { MemoryLedger, debateConfig, type Cast } from "../../support/table-fixture.js";
-import { copy, debateToDecision, exportLines as lines, exportOf, headOver, rechain, unlines } from "./fixtures.js";
+import { debateConfig } from "../../support/table-fixture.js";
+import { copy, exportLines as lines, exportOf, headOver, pinnedDebate, rechain, seatedDebate, unlines } from "./fixtures.js";
 
-let k: Cast;
-let entries: Entry[];
-let head: SignedHead;
-let pinned: { relayKey: string };
-
-beforeAll(async () => {
-  ({ k, entries, head } = await debateToDecision());
-  pinned = { relayKey: k.relay.publicKeyText };
-});
-
-const verify = (text: string, options = pinned): Promise<VerifyReport> => verifyExport(text, options);
-
-/** The REFUTED part of the report for `text` (failing unless the verdict is REFUTED). */
-async function refutation(text: string, options = pinned): Promise<NonNullable<VerifyReport["refuted"]>> {
-  const report = await verify(text, options);
-  expect(report.verdict).toBe("REFUTED");
-  return report.refuted!;
-}
+const { k, entries, head, verify, refutation } = await pinnedDebate();
 
 describe("verifyExport refutes a malformed export", () => {
   describe("when a line is not a valid export line", () => {
@@ -108,11 +89,7 @@ describe("verifyExport with truncated bodies", () => {
   let truncated: { entries: Entry[]; head: SignedHead };
 
   beforeAll(async () => {
-    const l = new MemoryLedger(k.relay);
-    await l.create(k.ops, "ops", debateConfig(k, { floor: { max_chars: 20 } }));
-    await l.join(k.tao, "tao", "bot-tao", k.botTao);
-    await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
-    await l.join(k.ops, "ops", "judge", k.judge);
+    const l = await seatedDebate(k, debateConfig(k, { floor: { max_chars: 20 } }));
     const [say] = await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: ORIGINAL });
     expect(say).toMatchObject({ seq: 6, body: "we should ship #459 ", truncated: { chars: 38 } });
     truncated = { entries: l.entries, head: await l.head() };

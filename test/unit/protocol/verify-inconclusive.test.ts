@@ -2,29 +2,11 @@
  * What offline verification cannot check makes it INCONCLUSIVE (verify.ts), with a coverage report:
  * an unpinned relay key, no head, entries past the last head, entries present only by leaf hash.
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import {
-  exportText,
-  verifyExport,
-  verifyLedger,
-  type Entry,
-  type SignedHead,
-  type VerifyReport,
-} from "../../../src/protocol/index.js";
-import type { Cast } from "../../support/table-fixture.js";
-import { copy, debateToDecision, exportOf, headOver, hide } from "./fixtures.js";
+import { describe, expect, it } from "vitest";
+import { exportText, verifyExport, verifyLedger } from "../../../src/protocol/index.js";
+import { copy, exportOf, headOver, hide, pinnedDebate } from "./fixtures.js";
 
-let k: Cast;
-let entries: Entry[];
-let head: SignedHead;
-let pinned: { relayKey: string };
-
-beforeAll(async () => {
-  ({ k, entries, head } = await debateToDecision());
-  pinned = { relayKey: k.relay.publicKeyText };
-});
-
-const verify = (text: string, options = pinned): Promise<VerifyReport> => verifyExport(text, options);
+const { k, entries, head, pinned, verify } = await pinnedDebate();
 
 describe("verifyExport is INCONCLUSIVE", () => {
   it("when the relay key is not pinned", async () => {

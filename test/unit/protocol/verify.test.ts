@@ -2,38 +2,18 @@
  * Offline verification of an exported ledger (verify.ts): a real debate verifies CLEAN with the
  * pinned relay key, and each way a relay can lie is REFUTED at the right seq with the right reason.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   canonicalize,
   parseExport,
   signHead,
   verifyExport,
   VerifyReportSchema,
-  type Entry,
-  type SignedHead,
-  type VerifyReport,
 } from "../../../src/protocol/index.js";
-import { keyOf, MemoryLedger, debateConfig, nonceOf, type Cast } from "../../support/table-fixture.js";
-import { copy, debateToDecision, exportLines as lines, exportOf, handSigned, headOver, kindOf, rechain } from "./fixtures.js";
+import { keyOf, MemoryLedger, debateConfig, nonceOf } from "../../support/table-fixture.js";
+import { copy, debateToDecision, exportLines as lines, exportOf, handSigned, headOver, kindOf, pinnedDebate, rechain, seatedDebate } from "./fixtures.js";
 
-let k: Cast;
-let entries: Entry[];
-let head: SignedHead;
-let pinned: { relayKey: string };
-
-beforeAll(async () => {
-  ({ k, entries, head } = await debateToDecision());
-  pinned = { relayKey: k.relay.publicKeyText };
-});
-
-const verify = (text: string, options = pinned): Promise<VerifyReport> => verifyExport(text, options);
-
-/** The REFUTED part of the report for `text` (failing unless the verdict is REFUTED). */
-async function refutation(text: string, options = pinned): Promise<NonNullable<VerifyReport["refuted"]>> {
-  const report = await verify(text, options);
-  expect(report.verdict).toBe("REFUTED");
-  return report.refuted!;
-}
+const { k, entries, head, verify, refutation } = await pinnedDebate();
 
 describe("verifyExport on a clean ledger", () => {
   it("has the shape the fixture promises", () => {
@@ -285,11 +265,7 @@ describe("verifyExport refutes", () => {
 
   describe("when a nonce is used twice", () => {
     it("refutes a say whose nonce repeats the seat's earlier one at its seq", async () => {
-      const l = new MemoryLedger(k.relay);
-      await l.create(k.ops, "ops", debateConfig(k));
-      await l.join(k.tao, "tao", "bot-tao", k.botTao);
-      await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
-      await l.join(k.ops, "ops", "judge", k.judge);
+      const l = await seatedDebate(k);
       await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: "pro", nonce: nonceOf("once") });
       await l.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: "con" });
       const replayed = await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: "pro", nonce: nonceOf("once") });

@@ -3,7 +3,7 @@
  * entry pages and exports; hidden entries stay in the reader's chain as leaf hashes, so its export
  * verifies INCONCLUSIVE (by hash) and never REFUTED, while an owner's verifies CLEAN.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   canRead,
   validateConfig,
@@ -14,21 +14,18 @@ import {
   type TableConfig,
 } from "../../../src/protocol/index.js";
 import { readEntries, readExport, readProjection, readTasks } from "../../../durable-objects/table/reads.js";
-import { cast, debateConfig, type Cast } from "../../support/table-fixture.js";
-import { broadcastConfig, refusal, TestTable } from "./fixtures.js";
+import { cast } from "../../support/table-fixture.js";
+import { broadcastConfig, broadcastTable, debateTable, refusal, TestTable } from "./fixtures.js";
 import { gatewayTable, propose } from "./gateway-fixtures.js";
 
-let k: Cast;
-beforeAll(async () => {
-  k = await cast();
-});
+const k = await cast();
 
 /** The judge reads only the debaters' `say` entries. */
 const JUDGE_SEES_SAYS = { judge: { seats: ["bot-tao", "bot-jenny"], kinds: ["say" as const] } };
 
 /** A debate where every kind of entry appears before the judge's turn: says, a pass, a hand, a proposal. */
 async function busyDebate(overrides: Partial<TableConfig> = {}): Promise<TestTable> {
-  const t = await TestTable.open(debateConfig(k, { visibility: JUDGE_SEES_SAYS, ...overrides }), undefined, k);
+  const t = await debateTable(k, { visibility: JUDGE_SEES_SAYS, ...overrides });
   await t.say("bot-tao", "pro: ship it");
   await t.write("judge", { kind: "raise_hand" });
   await t.write("bot-jenny", { kind: "proposal", body: "con: wait for #461" });
@@ -60,8 +57,7 @@ describe("a judge who reads only the debaters' says", () => {
   });
 
   it("sees its rule, but not decisions it may not read, in its prefix", async () => {
-    const config = debateConfig(k, { visibility: JUDGE_SEES_SAYS, floor: { decision_by: "any" }, termination: { any: ["rounds_exhausted", { max_entries: 50 }] } });
-    const t = await TestTable.open(config, undefined, k);
+    const t = await debateTable(k, { visibility: JUDGE_SEES_SAYS, floor: { decision_by: "any" }, termination: { any: ["rounds_exhausted", { max_entries: 50 }] } });
     await t.write("bot-tao", { kind: "decision", body: "pro decides" });
     const judge = readProjection(t.state, t.reader(), { seat: "judge" }, 0);
     expect(judge.prefix.rules.visibility).toEqual(JUDGE_SEES_SAYS.judge);
@@ -84,7 +80,7 @@ describe("a judge who reads only the debaters' says", () => {
   });
 
   it("exports a chain that verifies INCONCLUSIVE by hash, never REFUTED, without the hidden content", async () => {
-    const t = await TestTable.open(debateConfig(k, { visibility: JUDGE_SEES_SAYS, floor: { max_chars: 12 } }), undefined, k);
+    const t = await debateTable(k, { visibility: JUDGE_SEES_SAYS, floor: { max_chars: 12 } });
     await t.write("bot-tao", { kind: "proposal", body: "a proposal long enough to be cut" });
     await t.say("bot-jenny", "con says no");
     const text = readExport(t.state, t.reader(), { seat: "judge" }, await head(t));
@@ -113,7 +109,7 @@ describe("a judge who reads only the debaters' says", () => {
 });
 
 describe("visibility rules", () => {
-  const rule = (visibility: TableConfig["visibility"]) => TestTable.open(broadcastConfig(k, { visibility }), ["a", "b", "c"], k);
+  const rule = (visibility: TableConfig["visibility"]) => broadcastTable(k, { visibility });
   const visibleTo = (t: TestTable, seat: string): Entry[] => t.l.entries.filter((e) => canRead(t.state, { seat }, e));
 
   it("with only kinds, reads those kinds by any author, system entries only when listed", async () => {
@@ -142,11 +138,7 @@ describe("visibility rules", () => {
   });
 
   it("matches a decision by quorum as kind decision", async () => {
-    const t = await TestTable.open(
-      broadcastConfig(k, { visibility: { c: { kinds: ["decision"] } }, termination: { any: [{ quorum: { n: 1, of: "seats" } }, "rounds_exhausted"] } }),
-      ["a", "b", "c"],
-      k,
-    );
+    const t = await broadcastTable(k, { visibility: { c: { kinds: ["decision"] } }, termination: { any: [{ quorum: { n: 1, of: "seats" } }, "rounds_exhausted"] } });
     const [p] = await t.write("a", { kind: "proposal", body: "p" });
     await t.write("b", { kind: "vote", re: p!.seq, choice: "yes" });
     expect(visibleTo(t, "c").map((e) => (e.kind === "system" ? e.subkind : e.kind))).toEqual(["decision"]);
@@ -229,12 +221,11 @@ describe("reading a projection costs O(tail)", () => {
   });
 
   it("reads at most one page, and advances the cursor past hidden entries with more = true", async () => {
-    const config = broadcastConfig(k, {
+    const t = await broadcastTable(k, {
       topology: { kind: "broadcast", order: ["a", "b", "c"] },
       termination: { any: [{ max_entries: 1000 }] },
       visibility: { c: { seats: ["b"], kinds: ["say"] } },
     });
-    const t = await TestTable.open(config, ["a", "b", "c"], k);
     for (let i = 0; i < 260; i++) await t.write(t.holder!, { kind: "pass" });
     expect(t.state.seq).toBeGreaterThan(500);
     const { read, ledger } = counting(t);
