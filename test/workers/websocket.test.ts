@@ -2,6 +2,7 @@ import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:te
 import { describe, expect, it } from "vitest";
 import { LIMITS, signSocketAuth, signSubmission, verifyHeadSignature, PING_FRAME, PONG_FRAME } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
+import { refusalOf } from "../../src/client/refusal.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 import { TestSocket } from "../support/socket.js";
@@ -134,7 +135,7 @@ describe("the table WebSocket's refusals", () => {
       first.ws.close();
     });
 
-    it("refuses an answer given after the challenge window with E_AUTH and closes (a challenge is fresh for 5 minutes)", async () => {
+    it("refuses an answer given after the challenge window with E_AUTH and closes with 4408, which a client retries (a fresh socket gets a fresh challenge)", async () => {
       const id = "ws-stale-answer";
       const k = await seatedDebate(relay, id);
       const socket = await TestSocket.open(fetcher, id);
@@ -145,7 +146,9 @@ describe("the table WebSocket's refusals", () => {
       const closed = new Promise<number>((resolve) => socket.ws.addEventListener("close", (e) => resolve(e.code)));
       await socket.answer(id, "bot-tao", k.botTao);
       expect(await socket.next("error")).toMatchObject({ error: { code: "E_AUTH", message: expect.stringContaining("expired") } });
-      expect(await closed).toBe(4401);
+      const code = await closed;
+      expect(code).toBe(4408);
+      expect(refusalOf(code, "", "x")).toBeNull();
       expect(socket.frames.some((f) => f.type === "welcome")).toBe(false);
     });
 
