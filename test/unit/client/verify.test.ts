@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { exportIdentity, verifyExportText } from "../../../src/client/index.js";
 import { exportText, signHead, type SignedHead } from "../../../src/protocol/index.js";
 import { cast, debateConfig, keyOf, MemoryLedger } from "../../support/table-fixture.js";
+import { broadcastConfig, TestTable } from "../protocol/fixtures.js";
 
 async function debate(topic = "Should #459 ship before #461?") {
   const k = await cast();
@@ -31,6 +32,17 @@ describe("verifyExportText", () => {
     expect(report.verdict).toBe("CLEAN");
     expect(report.coverage.heads).toBe(1);
     expect(exportIdentity(text)).toEqual({ table: "t-459", relay: l.relay.publicKeyText });
+  });
+
+  it("replays with the ledger limit the relay published (maxEntries), where the default limit would refute its ledger_full close", async () => {
+    const k = await cast();
+    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 1000 }] } });
+    const t = await TestTable.open(config, ["a", "b", "c"], k);
+    t.l.maxEntries = t.state.seq + 5;
+    while (!t.state.closed) await t.write(t.holder!, { kind: "pass" });
+    const text = await t.exportText();
+    expect((await verifyExportText(text, { relayKey: k.relay.publicKeyText, maxEntries: t.l.maxEntries })).verdict).toBe("CLEAN");
+    expect((await verifyExportText(text, { relayKey: k.relay.publicKeyText })).verdict).toBe("REFUTED");
   });
 
   describe("when the client holds a head the export contradicts", () => {
