@@ -46,7 +46,8 @@ export interface SessionHost {
 // Keep each pushed frame well under the 1 MiB WebSocket message limit.
 const FRAME_BUDGET_BYTES = 512 * 1024;
 // An answer after the challenge window is a timeout, not a refusal: a new socket gets a fresh
-// challenge, so the close is one clients retry (4408, §6.3), never 4401, which ends their session.
+// challenge, so the socket is closed with a code clients retry (4408, §6.3) and no error frame
+// (an error frame or 4401 would end their session for good).
 const CHALLENGE_EXPIRED_CLOSE = 4408;
 
 /** The sockets of one table. */
@@ -96,7 +97,7 @@ export class Sessions {
     } catch (error) {
       const err = toTrestleError(error);
       send(ws, id === undefined ? { type: "error", error: err.toEnvelope().error } : { type: "error", id, error: err.toEnvelope().error });
-      if (err.code === "E_AUTH") ws.close(err.details?.expired === true ? CHALLENGE_EXPIRED_CLOSE : wsCloseCodeOf("E_AUTH"), err.message.slice(0, 120));
+      if (err.code === "E_AUTH") ws.close(wsCloseCodeOf("E_AUTH"), err.message.slice(0, 120));
     }
   }
 
@@ -110,7 +111,7 @@ export class Sessions {
     const state = host.state;
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
     if (attachment.seat !== null || (attachment.owner ?? null) !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
-    if (host.now() - attachment.issued > LIMITS.auth_window_ms) throw new TrestleError("E_AUTH", "the challenge expired; reconnect", { expired: true });
+    if (host.now() - attachment.issued > LIMITS.auth_window_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
     const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
     if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {
