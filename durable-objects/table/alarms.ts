@@ -38,9 +38,17 @@ export function watchdogAt(state: TableState | null): number | null {
   return state ? watchdogDeadline(state) : null;
 }
 
-/** Appends one stalled entry per task due at the host's time; returns what was appended. */
+/**
+ * Appends one stalled entry per task due at the host's time; returns what was appended. Each task
+ * is judged again against the state the previous stall left: the stall that fills the ledger
+ * leaves the rest not due (never a refusal that would throw after some stalls were committed).
+ */
 export function runWatchdog(host: TableHost): WriteOutcome[] {
-  const state = host.state;
-  if (!state) return [];
-  return dueTasks(state, host.now()).map((task) => commit(host, stalledDraft(state, task)));
+  const now = host.now();
+  const outcomes: WriteOutcome[] = [];
+  for (const task of host.state ? dueTasks(host.state, now) : []) {
+    const state = host.state!;
+    if (dueTasks(state, now).includes(task)) outcomes.push(commit(host, stalledDraft(state, task)));
+  }
+  return outcomes;
 }

@@ -45,6 +45,10 @@ export interface SessionHost {
 
 // Keep each pushed frame well under the 1 MiB WebSocket message limit.
 const FRAME_BUDGET_BYTES = 512 * 1024;
+// An answer after the challenge window is a timeout, not a refusal: a new socket gets a fresh
+// challenge, so the socket is closed with a code clients retry (4408, §6.3) and no error frame
+// (an error frame or 4401 would end their session for good).
+const CHALLENGE_EXPIRED_CLOSE = 4408;
 
 /** The sockets of one table. */
 export class Sessions {
@@ -107,7 +111,7 @@ export class Sessions {
     const state = host.state;
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
     if (attachment.seat !== null || (attachment.owner ?? null) !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
-    if (host.now() - attachment.issued > LIMITS.auth_window_ms) throw new TrestleError("E_AUTH", "the challenge expired; reconnect");
+    if (host.now() - attachment.issued > LIMITS.auth_window_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
     const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
     if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {

@@ -26,8 +26,8 @@ export interface OpenTableOptions {
 
 /** A pinned, head-keeping TableClient for `table`. */
 export async function openTable(options: OpenTableOptions): Promise<TableClient> {
-  const { http, home, relayKey } = await pinned(options);
-  return TableClient.open({ http, table: options.table, relayKey, store: new FileHeadStore(home) });
+  const { http, home, relayKey, maxEntries } = await pinned(options);
+  return TableClient.open({ http, table: options.table, relayKey, maxEntries, store: new FileHeadStore(home) });
 }
 
 /** Options for openOwner: openTable's, with the owner key instead of a table. */
@@ -39,11 +39,11 @@ export async function openOwner(options: OpenOwnerOptions): Promise<OwnerClient>
   return new OwnerClient(http.url, options.signer, { now: clock });
 }
 
-async function pinned(options: Omit<OpenTableOptions, "table">): Promise<{ http: HttpClient; home: string; clock: Clock; relayKey: string }> {
+async function pinned(options: Omit<OpenTableOptions, "table">): Promise<{ http: HttpClient; home: string; clock: Clock; relayKey: string; maxEntries: number }> {
   const clock = options.clock ?? systemClock;
   const http = typeof options.relay === "string" ? new HttpClient({ url: options.relay, clock }) : options.relay;
   const home = options.home ?? trestleHome();
-  const { relayKey, firstUse } = await pinRelay(http, new PinStore(home), clock);
+  const { relayKey, firstUse, maxEntries } = await pinRelay(http, new PinStore(home), clock);
   if (firstUse) options.onFirstUse?.(http.url, relayKey);
-  return { http, home, clock, relayKey };
+  return { http, home, clock, relayKey, maxEntries };
 }

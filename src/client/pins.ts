@@ -9,7 +9,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
-import { PublicKeySchema, SignedHeadSchema, TableIdSchema, TrestleError, type SignedHead } from "../protocol/index.js";
+import { LIMITS, own, PublicKeySchema, SignedHeadSchema, TableIdSchema, TrestleError, type SignedHead } from "../protocol/index.js";
 import type { HeadStore } from "./heads.js";
 import type { HttpClient } from "./http.js";
 import { systemClock, type Clock } from "./random.js";
@@ -75,19 +75,24 @@ export class PinStore {
   }
 }
 
-/** The outcome of pinning: the relay key to trust, and whether it was pinned just now. */
+/** The outcome of pinning: the relay key to trust, whether it was pinned just now, and the ledger limit the relay publishes. */
 export interface Pinned {
   relayKey: string;
   firstUse: boolean;
+  /** The relay's `limits.entries`, which verification replays the policy with (§8.2); LIMITS.entries unless it publishes a positive integer. */
+  maxEntries: number;
 }
 
 /** Trust on first use: the relay's key, recorded the first time; a changed key throws E_RELAY_KEY. */
 export async function pinRelay(http: HttpClient, store: PinStore, clock: Clock = systemClock): Promise<Pinned> {
-  const served = (await http.wellKnown()).relay_key;
+  const known = await http.wellKnown();
+  const served = known.relay_key;
+  const published = own(known.limits, "entries");
+  const maxEntries = published !== undefined && Number.isSafeInteger(published) && published > 0 ? published : LIMITS.entries;
   const pin = store.get(http.url);
   if (!pin) {
     store.set(http.url, served, clock());
-    return { relayKey: served, firstUse: true };
+    return { relayKey: served, firstUse: true, maxEntries };
   }
   if (pin.relay_key !== served) {
     throw new TrestleError(
@@ -97,7 +102,7 @@ export async function pinRelay(http: HttpClient, store: PinStore, clock: Clock =
       { url: http.url, pinned: pin.relay_key, served },
     );
   }
-  return { relayKey: served, firstUse: false };
+  return { relayKey: served, firstUse: false, maxEntries };
 }
 
 /** Newest verified heads in <home>/heads/<relay key>/<table>.json. */

@@ -48,6 +48,8 @@ export interface TableClientOptions {
   relayKey: string;
   /** Keeps the newest verified head between runs. */
   store?: HeadStore;
+  /** The relay's published ledger limit (pins.ts `Pinned.maxEntries`), for the policy replay of verification; default LIMITS.entries. */
+  maxEntries?: number;
 }
 
 /** A proposal or decision entry: the kinds whose effects open tasks. */
@@ -67,11 +69,13 @@ export class TableClient {
   readonly http: HttpClient;
   readonly table: string;
   readonly tracker: HeadTracker;
+  private readonly maxEntries: number | undefined;
 
   private constructor(options: TableClientOptions) {
     this.http = options.http;
     this.table = options.table;
     this.tracker = new HeadTracker(options.relayKey, options.table, options.store);
+    this.maxEntries = options.maxEntries;
   }
 
   /** A client for `table`, with the stored head (if any) loaded and re-verified. */
@@ -234,7 +238,7 @@ export class TableClient {
   async exportLedger(reader: Reader): Promise<{ text: string; report: VerifyReport }> {
     const text = await this.http.exportText(this.table, reader);
     const held = this.tracker.held;
-    const report = await verifyExportText(text, { relayKey: this.tracker.relayKey, held: held ? [held] : [] });
+    const report = await verifyExportText(text, { relayKey: this.tracker.relayKey, held: held ? [held] : [], maxEntries: this.maxEntries });
     const parsed = parseExport(text);
     if (report.verdict !== "REFUTED" && parsed.ok) for (const head of parsed.view.heads) await this.tracker.observe(head, held);
     return { text, report };

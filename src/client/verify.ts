@@ -6,15 +6,19 @@
  */
 import { parseExport, verifyExport, verifyLedger, type SignedHead, type VerifyReport } from "../protocol/index.js";
 
-/** What the caller brings: the pinned relay key (if any) and heads it holds for this table. */
+/** What the caller brings: the pinned relay key (if any), heads it holds for this table, and the relay's published ledger limit (default LIMITS.entries). */
 export interface VerifyContext {
   relayKey?: string;
   held?: readonly SignedHead[];
+  maxEntries?: number;
 }
 
 /** Verifies export text; REFUTED, CLEAN or INCONCLUSIVE exactly as docs/SPEC.md §8.2 defines. */
 export async function verifyExportText(text: string, context: VerifyContext = {}): Promise<VerifyReport> {
-  const options = context.relayKey === undefined ? {} : { relayKey: context.relayKey };
+  const options = {
+    ...(context.relayKey === undefined ? {} : { relayKey: context.relayKey }),
+    ...(context.maxEntries === undefined ? {} : { maxEntries: context.maxEntries }),
+  };
   const parsed = parseExport(text);
   if (!parsed.ok) return verifyExport(text, options);
   const own = new Set(parsed.view.heads.map((h) => h.sig));

@@ -45,7 +45,7 @@ export function taskOpenedData(entry: SystemEntryOf<"task_opened">): Record<stri
 }
 
 /** The tasks not yet verified, rejected or failed that `visible` lets the reader see, oldest first, at most LIMITS.page. */
-export function openTasks(state: TableState, visible: (task: TaskState) => boolean = () => true): ProjectedTask[] {
+export function openTasks(state: TableState, visible: (task: TaskState) => boolean): ProjectedTask[] {
   return Object.values(state.tasks)
     .filter((t) => !FINAL_TASK_STATES.has(t.state) && visible(t))
     .sort((a, b) => a.opened - b.opened)

@@ -7,7 +7,6 @@
  */
 import { TrestleError } from "../errors.js";
 import { canonicalSha256 } from "../hash.js";
-import { LIMITS } from "../limits.js";
 import { own } from "../records.js";
 import type { ApprovalDraft, AuthoredDraft, EntryDraft, SystemDraftOf } from "../schemas/entry.js";
 import type { Effect, TaskState, TaskStatus } from "../schemas/task.js";
@@ -85,8 +84,8 @@ export function checkEndorsement(state: TableState, draft: SystemDraftOf<"seat_j
   }
 }
 
-/** Whether `draft` is task work, which a closed table still accepts while its ledger has room. */
-export function worksAfterClose(state: TableState, draft: EntryDraft, maxEntries: number = LIMITS.entries): boolean {
+/** Whether `draft` is task work, which a closed table still accepts while its ledger holds fewer than `maxEntries` entries. */
+export function worksAfterClose(state: TableState, draft: EntryDraft, maxEntries: number): boolean {
   const taskWork =
     draft.kind === "approval" ||
     draft.kind === "progress" ||

@@ -53,7 +53,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
     throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   }
   if (draft.kind === "system") {
-    checkSystem(state, draft, now);
+    checkSystem(state, draft, now, maxEntries);
   } else if (draft.kind === "approval") {
     checkApproval(state, draft);
   } else {
@@ -78,13 +78,13 @@ function withConsequences(next: TableState, primary: UnchainedEntry, now: number
 }
 
 /** Throws the refusal for a system draft a request may bring; every other subkind is only ever caused. */
-function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "system" }>, now: number): void {
+function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "system" }>, now: number, maxEntries: number): void {
   switch (draft.subkind) {
     case "seat_joined":
       checkJoin(state, draft, now);
       return checkEndorsement(state, draft);
     case "task_state":
-      return checkWatchdog(state, draft, now);
+      return checkWatchdog(state, draft, now, maxEntries);
     case "table_paused":
     case "table_resumed":
       return checkControl(state, draft);

@@ -14,12 +14,12 @@ import { taskOf, taskStateDraft } from "./tasks.js";
 /**
  * When the watchdog may stall `task`, or null if it never will in its current state. Nothing
  * stalls while the table is paused (its executor cannot write then; resuming restarts the clock)
- * or once the ledger is full.
+ * or once the ledger holds `maxEntries` entries (the limit admit judges by, §5.4).
  */
-export function stallAt(state: TableState, task: TaskState): number | null {
+export function stallAt(state: TableState, task: TaskState, maxEntries: number = LIMITS.entries): number | null {
   const heartbeat = state.config.watchdog?.heartbeat_ms;
   if (heartbeat === undefined || (task.state !== "approved" && task.state !== "running")) return null;
-  if (state.paused !== null || state.seq >= LIMITS.entries) return null;
+  if (state.paused !== null || state.seq >= maxEntries) return null;
   return task.since + heartbeat;
 }
 
@@ -49,14 +49,14 @@ export function stalledDraft(state: TableState, task: string): SystemDraftOf<"ta
   return taskStateDraft(state.table, task, "stalled", "watchdog", null);
 }
 
-/** Throws unless `draft` is a watchdog stall of a task that is due at `now`. */
-export function checkWatchdog(state: TableState, draft: SystemDraftOf<"task_state">, now: number): void {
+/** Throws unless `draft` is a watchdog stall of a task that is due at `now` on a ledger limited to `maxEntries`. */
+export function checkWatchdog(state: TableState, draft: SystemDraftOf<"task_state">, now: number, maxEntries: number): void {
   const { task: id, state: to, reason, cause } = draft.data;
   if (to !== "stalled" || reason !== "watchdog" || cause !== null) {
     throw new TrestleError("E_FORBIDDEN", "a task_state entry is only ever caused by another entry, or is a watchdog stall");
   }
   const task = taskOf(state, id);
-  const at = stallAt(state, task);
+  const at = stallAt(state, task, maxEntries);
   if (at === null || at > now) {
     throw new TrestleError("E_TASK_STATE", `task ${id} is ${task.state} and not due to stall at ${now}`, { state: task.state });
   }

@@ -88,7 +88,8 @@ describe("trestle request and respond", () => {
     expectRefused(watched, 3, "E_UNKNOWN_SEAT");
     expect(watched.stdout).toMatch(/bot-jenny left \(shutdown\)/);
     expect(watched.stderr).not.toContain("reconnecting");
-  });
+    // Six CLI processes one after another: on a loaded machine that passes the default 5 s.
+  }, 30_000);
 
   describe("when the request or the answer is refused", () => {
     it("exits 3 with E_UNKNOWN_REQUEST for a request nobody made", async () => {

@@ -12,7 +12,7 @@ import {
   readKeyFile,
   trestleHome,
 } from "../../../src/client/node.js";
-import { signHead, TrestleError } from "../../../src/protocol/index.js";
+import { LIMITS, signHead, TrestleError } from "../../../src/protocol/index.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 const home = () => mkdtempSync(join(tmpdir(), "trestle-keys-"));
@@ -24,8 +24,8 @@ async function caught(promise: Promise<unknown> | (() => unknown)): Promise<Tres
   return error as TrestleError;
 }
 
-function wellKnown(key: string): HttpClient {
-  const body = JSON.stringify({ protocol: "trestle/0.1", relay_key: key, limits: {} });
+function wellKnown(key: string, limits: Record<string, number> = {}): HttpClient {
+  const body = JSON.stringify({ protocol: "trestle/0.1", relay_key: key, limits });
   return new HttpClient({ url: "http://relay.test", fetch: async () => new Response(body) });
 }
 
@@ -105,10 +105,16 @@ describe("the pin store", () => {
   it("pins a relay's key on first use and accepts it again", async () => {
     const store = new PinStore(home());
     const key = (await keyOf("relay")).publicKeyText;
-    expect(await pinRelay(wellKnown(key), store, () => 5)).toEqual({ relayKey: key, firstUse: true });
-    expect(await pinRelay(wellKnown(key), store)).toEqual({ relayKey: key, firstUse: false });
+    expect(await pinRelay(wellKnown(key), store, () => 5)).toEqual({ relayKey: key, firstUse: true, maxEntries: LIMITS.entries });
+    expect(await pinRelay(wellKnown(key), store)).toEqual({ relayKey: key, firstUse: false, maxEntries: LIMITS.entries });
     expect(store.get("http://relay.test")).toEqual({ relay_key: key, pinned_at: 5 });
     expect(store.pins(key)).toBe(true);
+  });
+
+  it("reports the ledger limit the relay publishes, for the policy replay of verification (a value that is no positive integer is the default)", async () => {
+    const key = (await keyOf("relay")).publicKeyText;
+    expect((await pinRelay(wellKnown(key, { entries: 30_000 }), new PinStore(home()))).maxEntries).toBe(30_000);
+    expect((await pinRelay(wellKnown(key, { entries: 0.5 }), new PinStore(home()))).maxEntries).toBe(LIMITS.entries);
   });
 
   describe("when the relay serves another key", () => {

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   backoffDelay,
+  connectWire,
   DEFAULT_BACKOFF,
   HttpClient,
   refusalOf,
@@ -15,6 +16,7 @@ import {
   type Evidence,
   type HeadStore,
   type SocketStatus,
+  type WireConnect,
 } from "../../../src/client/index.js";
 import { isForkProof, toBase64url, verifyHeadSignature, type Entry, type HiddenEntry, type Signer } from "../../../src/protocol/index.js";
 import { seatDebate, uniqueTable } from "../../support/client-table.js";
@@ -186,6 +188,37 @@ describe("TableSocket", () => {
       await expect(w.socket.start()).rejects.toMatchObject({ code: "E_AUTH" });
       expect(await w.socket.ended).toMatchObject({ reason: "error", error: { code: "E_AUTH" } });
       expect(w.statuses).not.toContain("reconnecting");
+    });
+  });
+
+  describe("when its answer to a challenge comes too late", () => {
+    it("reconnects after the relay's 4408 close and is welcomed on the fresh challenge", async () => {
+      proxy.retarget(a.port);
+      const client = await proxiedClient(uniqueTable("ws-late"));
+      const k = await seatDebate(client);
+      // The first connection's answer is late: the relay closes it with 4408 and no error frame (test/workers/websocket.test.ts).
+      let dials = 0;
+      const connect: WireConnect = async (url, handlers) => {
+        dials += 1;
+        if (dials > 1) return connectWire(url, handlers);
+        queueMicrotask(() => handlers.onMessage(JSON.stringify({ type: "challenge", table: client.table, challenge: "stale" })));
+        return { send: () => queueMicrotask(() => handlers.onClose(4408, "the challenge expired; reconnect")), close: () => undefined };
+      };
+      const statuses: SocketStatus[] = [];
+      const socket = new TableSocket({
+        url: client.http.socketUrl(client.table),
+        table: client.table,
+        seat: "bot-tao",
+        signer: k.botTao,
+        tracker: client.tracker,
+        backoff: FAST,
+        connect,
+        handlers: { onStatus: (s) => statuses.push(s) },
+      });
+      await socket.start();
+      expect(dials).toBe(2);
+      expect(statuses).toEqual(["connecting", "reconnecting", "connecting", "open"]);
+      socket.close();
     });
   });
 

@@ -1,8 +1,13 @@
 /** Verifying an export together with the heads a client already holds: a shorter or different export is REFUTED. */
 import { describe, expect, it } from "vitest";
-import { exportIdentity, verifyExportText } from "../../../src/client/index.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { exportIdentity, HttpClient, verifyExportText } from "../../../src/client/index.js";
+import { openTable } from "../../../src/client/node.js";
 import { exportText, signHead, type SignedHead } from "../../../src/protocol/index.js";
 import { cast, debateConfig, keyOf, MemoryLedger } from "../../support/table-fixture.js";
+import { broadcastConfig, TestTable } from "../protocol/fixtures.js";
 
 async function debate(topic = "Should #459 ship before #461?") {
   const k = await cast();
@@ -31,6 +36,37 @@ describe("verifyExportText", () => {
     expect(report.verdict).toBe("CLEAN");
     expect(report.coverage.heads).toBe(1);
     expect(exportIdentity(text)).toEqual({ table: "t-459", relay: l.relay.publicKeyText });
+  });
+
+  it("replays with the ledger limit the relay published (maxEntries), where the default limit would refute its ledger_full close", async () => {
+    const k = await cast();
+    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 1000 }] } });
+    const t = await TestTable.open(config, ["a", "b", "c"], k);
+    t.l.maxEntries = t.state.seq + 5;
+    while (!t.state.closed) await t.write(t.holder!, { kind: "pass" });
+    const text = await t.exportText();
+    expect((await verifyExportText(text, { relayKey: k.relay.publicKeyText, maxEntries: t.l.maxEntries })).verdict).toBe("CLEAN");
+    expect((await verifyExportText(text, { relayKey: k.relay.publicKeyText })).verdict).toBe("REFUTED");
+  });
+
+  it("is given the relay's published limit by openTable, so a table's export with a ledger_full close at that limit is CLEAN", async () => {
+    const k = await cast();
+    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 1000 }] } });
+    const t = await TestTable.open(config, ["a", "b", "c"], k);
+    t.l.maxEntries = t.state.seq + 5;
+    while (!t.state.closed) await t.write(t.holder!, { kind: "pass" });
+    const text = await t.exportText();
+    const served = (limits: Record<string, number>) =>
+      new HttpClient({
+        url: "http://relay.test",
+        fetch: async (url) =>
+          new Response(String(url).endsWith("/export") ? text : JSON.stringify({ protocol: "trestle/0.1", relay_key: k.relay.publicKeyText, limits })),
+      });
+    const reader = { signer: k.ops, as: { owner: "ops" } };
+    const published = await openTable({ relay: served({ entries: t.l.maxEntries }), table: t.state.table, home: mkdtempSync(join(tmpdir(), "trestle-verify-")) });
+    expect((await published.exportLedger(reader)).report.verdict).toBe("CLEAN");
+    const unpublished = await openTable({ relay: served({}), table: t.state.table, home: mkdtempSync(join(tmpdir(), "trestle-verify-")) });
+    expect((await unpublished.exportLedger(reader)).report.verdict).toBe("REFUTED");
   });
 
   describe("when the client holds a head the export contradicts", () => {

@@ -5,7 +5,7 @@
  * changes nothing. The limit is a parameter of admit, so these tests use a small one.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { verifyExport, type Effect } from "../../../src/protocol/index.js";
+import { admit, cloneState, LIMITS, stalledDraft, verifyExport, watchdogDeadline, type Effect } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, kindOf, refusal, TestTable } from "./fixtures.js";
 import { approve, CARD_EFFECT, gatewayTable, propose } from "./gateway-fixtures.js";
@@ -75,6 +75,17 @@ describe("the ledger limit", () => {
     const before = snapshot(t);
     expect(await refusal(() => t.write("y", { kind: "progress", task: `${seq}.jenny` }))).toMatchObject({ code: "E_CLOSED" });
     expect(snapshot(t)).toBe(before);
+  });
+
+  it("judges a watchdog stall by the limit admit is given, so a replay with a relay's higher published limit accepts a stall past the default", async () => {
+    const t = await gatewayTable(k);
+    const seq = await propose(t, "x", [CARD_EFFECT]);
+    await approve(t, seq, "jenny");
+    const due = watchdogDeadline(t.state)!;
+    // The same table as if the relay's ledger held more entries than the default limit: only the count differs.
+    const long = { ...cloneState(t.state), seq: LIMITS.entries };
+    const { entries } = admit(long, stalledDraft(long, `${seq}.jenny`), due, LIMITS.entries + 100);
+    expect(entries.map(kindOf)).toEqual(["task_state"]);
   });
 
   describe("when a submission and what it causes would pass the limit", () => {
