@@ -22,7 +22,7 @@ const REFUSALS: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
 const TRANSIENT = new Set([4408, 4429]);
 
 /** Whether a close with `code` is a permanent refusal (4400–4499 but 4408 and 4429). */
-export function isRefusal(code: number): boolean {
+function isRefusal(code: number): boolean {
   return code >= 4400 && code <= 4499 && !TRANSIENT.has(code);
 }
 

@@ -63,7 +63,7 @@ export function seatCanReadDecision(config: TableConfig, seat: string, decision:
 }
 
 /** Whether `principal` may read the table's tasks: they are made of task_opened and task_state entries, so a seat needs to read system entries. */
-export function canReadTasks(config: TableConfig, principal: Principal): boolean {
+function canReadTasks(config: TableConfig, principal: Principal): boolean {
   return "owner" in principal || seatCanRead(config, principal.seat, { kind: "system", subkind: "task_opened", seat: null });
 }
 

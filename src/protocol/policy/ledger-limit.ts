@@ -11,7 +11,7 @@ import { applyEntry } from "./apply.js";
 import type { TableState } from "./state.js";
 
 /** Entries an open table keeps free after every batch: a turn, the floor move it causes, and the ledger_full close. */
-export const TURN_ROOM = 3;
+const TURN_ROOM = 3;
 
 /**
  * `entries` (already applied to `state`, which was at seq `from`) with the ledger_full close an
