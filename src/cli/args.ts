@@ -21,7 +21,7 @@ export interface Parsed {
 /** Flags every command accepts. */
 export const GLOBAL_FLAGS: Flags = {
   relay: { type: "string", value: "URL", help: "relay base URL (default $TRESTLE_RELAY or http://127.0.0.1:8787)" },
-  home: { type: "string", value: "DIR", help: "where keys, pins and heads live (default $TRESTLE_HOME or ~/.config/trestle)" },
+  home: { type: "string", value: "DIR", help: "where keys, pins and heads live (default $TRESTLE_HOME, else $XDG_CONFIG_HOME/trestle or ~/.config/trestle)" },
   json: { type: "boolean", help: "print JSON for scripts instead of text" },
   "no-color": { type: "boolean", help: "never colour the output (NO_COLOR does the same)" },
   help: { type: "boolean", short: "h", help: "show help for the command" },
