@@ -108,8 +108,8 @@ export class RelayHttp {
   }
 }
 
-/** Runs `attempt` and returns its reply, failing the test if table `id`'s signed head moved meanwhile. */
-export async function headUnmoved(relay: RelayHttp, id: string, attempt: () => Promise<Reply>): Promise<Reply> {
+/** Runs `attempt` and returns its reply (or any result), failing the test if table `id`'s signed head moved meanwhile. */
+export async function headUnmoved<T = Reply>(relay: RelayHttp, id: string, attempt: () => Promise<T>): Promise<T> {
   const before = await relay.request("GET", `/tables/${id}/head`);
   const reply = await attempt();
   expect((await relay.request("GET", `/tables/${id}/head`)).body).toEqual(before.body);

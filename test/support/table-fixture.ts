@@ -52,8 +52,8 @@ export async function cast() {
 }
 export type Cast = Awaited<ReturnType<typeof cast>>;
 
-/** The owners tao, jenny and ops with their cast keys, as a config's `owners` (a fresh object each call). */
-export function castOwners(keys: Cast): TableConfig["owners"] {
+/** The owners tao, jenny and ops with their keys in `keys` (the cast's, or a test's own), as a config's `owners` (a fresh object each call). */
+export function castOwners(keys: Pick<Cast, "tao" | "jenny" | "ops">): TableConfig["owners"] {
   return {
     tao: { public_key: keys.tao.publicKeyText },
     jenny: { public_key: keys.jenny.publicKeyText },

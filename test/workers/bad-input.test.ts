@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { LIMITS, signCreate, signHttpAuth, signJoin, signSubmission, type ErrorCode } from "../../src/protocol/index.js";
-import { RelayHttp, type Reply } from "../support/relay-http.js";
+import { headUnmoved, RelayHttp, type Reply } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 import { debateConfig, keyOf, nonceOf, type Cast } from "../support/table-fixture.js";
 
@@ -15,14 +15,11 @@ beforeAll(async () => {
 
 /** Runs `attempt`, expects `code`, and checks the ledger head did not move. */
 async function refused(code: ErrorCode, attempt: () => Promise<Reply>): Promise<void> {
-  const before = await relay.request("GET", `/tables/${id}/head`);
-  const reply = await attempt();
+  const reply = await headUnmoved(relay, id, attempt);
   expect(reply.body).toMatchObject({ error: { code } });
   expect(reply.status).toBeGreaterThanOrEqual(400);
   expect(reply.status).toBeLessThan(500);
   expect(typeof reply.body.error.message).toBe("string");
-  const after = await relay.request("GET", `/tables/${id}/head`);
-  expect(after.body).toEqual(before.body);
 }
 
 const say = (overrides: Record<string, unknown> = {}) =>
