@@ -8,8 +8,7 @@ import { z } from "zod";
 import { CapabilityCardSchema, PublicKeySchema, SeatNameSchema } from "../../protocol/index.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
-
-const INVITE_TTL_MS = 10 * 60_000;
+import { JOIN_TTL_MS } from "./join.js";
 
 /** Seats another key in one of this owner's seats. */
 export const invite = defineTool({
@@ -30,7 +29,7 @@ export const invite = defineTool({
     const id = session.tableId(table);
     const owner = await session.ownerKey();
     const client = await session.client(id);
-    const joined = await client.join(owner.signer, { seat, owner: owner.name, seatKey: seat_public_key, human, card: card ?? {}, expires: ctx.now() + INVITE_TTL_MS });
+    const joined = await client.join(owner.signer, { seat, owner: owner.name, seatKey: seat_public_key, human, card: card ?? {}, expires: ctx.now() + JOIN_TTL_MS });
     return {
       status: [
         `Seat ${seat} at table ${id} is now held by key ${seat_public_key} for owner ${owner.name} (entry #${joined.seq}).`,

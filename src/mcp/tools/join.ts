@@ -8,8 +8,8 @@ import { holdOwnerSession } from "../owner-session.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
 
-/** How long the signed join stays valid: it is submitted at once, so a short window is enough. */
-const JOIN_TTL_MS = 10 * 60_000;
+/** How long a join the server signs stays valid (trestle_join, trestle_invite): it is submitted at once, so a short window is enough. */
+export const JOIN_TTL_MS = 10 * 60_000;
 
 /** Seats this server's seat at a table, signed by its owner key. */
 export const join = defineTool({

@@ -27,6 +27,16 @@ function exportUpTo(l: MemoryLedger, seq: number, head: SignedHead): string {
   return exportText({ table: "t-459", relay: l.relay.publicKeyText }, l.entries.slice(0, seq), [head]);
 }
 
+/** A broadcast table whose relay limit is 5 entries past its joins, passed until it closes as ledger_full; its export. */
+async function filledToLimit() {
+  const k = await cast();
+  const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 1000 }] } });
+  const t = await TestTable.open(config, ["a", "b", "c"], k);
+  t.l.maxEntries = t.state.seq + 5;
+  while (!t.state.closed) await t.write(t.holder!, { kind: "pass" });
+  return { k, t, text: await t.exportText() };
+}
+
 describe("verifyExportText", () => {
   it("is CLEAN for a whole export with the pinned key, counting a held copy of its own head once", async () => {
     const l = await debate();
@@ -39,23 +49,13 @@ describe("verifyExportText", () => {
   });
 
   it("replays with the ledger limit the relay published (maxEntries), where the default limit would refute its ledger_full close", async () => {
-    const k = await cast();
-    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 1000 }] } });
-    const t = await TestTable.open(config, ["a", "b", "c"], k);
-    t.l.maxEntries = t.state.seq + 5;
-    while (!t.state.closed) await t.write(t.holder!, { kind: "pass" });
-    const text = await t.exportText();
+    const { k, t, text } = await filledToLimit();
     expect((await verifyExportText(text, { relayKey: k.relay.publicKeyText, maxEntries: t.l.maxEntries })).verdict).toBe("CLEAN");
     expect((await verifyExportText(text, { relayKey: k.relay.publicKeyText })).verdict).toBe("REFUTED");
   });
 
   it("is given the relay's published limit by openTable, so a table's export with a ledger_full close at that limit is CLEAN", async () => {
-    const k = await cast();
-    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 1000 }] } });
-    const t = await TestTable.open(config, ["a", "b", "c"], k);
-    t.l.maxEntries = t.state.seq + 5;
-    while (!t.state.closed) await t.write(t.holder!, { kind: "pass" });
-    const text = await t.exportText();
+    const { k, t, text } = await filledToLimit();
     const served = (limits: Record<string, number>) =>
       new HttpClient({
         url: "http://relay.test",
