@@ -48,7 +48,7 @@ export function readEntries(
  * across pages. Only the tasks the reader may read: a seat whose visibility rule hides the task
  * entries, or the entry that opened a task, does not get it (§5.3).
  */
-export function readTasks(state: TableState, after: number, principal: Principal): TasksResponse {
+export function readTasks(state: TableState, after: number, principal: Principal): Omit<TasksResponse, "head"> {
   const all = Object.values(state.tasks)
     .filter((t) => t.opened > after && canReadTask(state, principal, t))
     .sort((a, b) => a.opened - b.opened);

@@ -11,12 +11,12 @@ import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { fold } from "../../src/protocol/policy/apply.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Projection } from "../../src/protocol/schemas/projection.js";
 import type {
   ApproveResponse,
   CreateResponse,
   EntriesResponse,
   JoinResponse,
+  ProjectionResponse,
   SubmitResponse,
   TasksResponse,
 } from "../../src/protocol/schemas/responses.js";
@@ -129,11 +129,14 @@ export class TableDO extends DurableObject<Env> {
     return { seq: outcome.primary.seq, task: task.id, state: task.state, head };
   }
 
-  /** GET /tables/:id/tasks?after= */
+  /** GET /tables/:id/tasks?after=, with the head the task states were computed at (§7). */
   async tasks(auth: ReadAuth, after: number): Promise<Result<TasksResponse>> {
     return guarded(async () => {
       const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
-      return readTasks(this.requireState(), after, principal);
+      // Read and head in one synchronous step: no write can land between them.
+      const head = this.currentHead();
+      const page = readTasks(this.requireState(), after, principal);
+      return { ...page, head: await head };
     });
   }
 
@@ -204,12 +207,14 @@ export class TableDO extends DurableObject<Env> {
     return guarded(() => this.currentHead());
   }
 
-  /** GET /tables/:id/projection?after= */
-  async projection(auth: ReadAuth, after: number): Promise<Result<Projection>> {
+  /** GET /tables/:id/projection?after=, with the head it was computed at (§7). */
+  async projection(auth: ReadAuth, after: number): Promise<Result<ProjectionResponse>> {
     return guarded(async () => {
-      const state = this.requireState();
-      const principal = await authorizeRead(state, auth.header, "GET", auth.path, this.now());
-      return readProjection(this.requireState(), this.ledger, principal, after);
+      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      // Read and head in one synchronous step: no write can land between them.
+      const head = this.currentHead();
+      const projection = readProjection(this.requireState(), this.ledger, principal, after);
+      return { ...projection, head: await head };
     });
   }
 

@@ -30,6 +30,7 @@ export * from "./schemas/config.js";
 export * from "./schemas/control.js";
 export * from "./schemas/create.js";
 export * from "./schemas/entry.js";
+export * from "./schemas/evidence.js";
 export * from "./schemas/export.js";
 export * from "./schemas/head.js";
 export * from "./schemas/join.js";

@@ -159,7 +159,7 @@ describe("task work over HTTP", () => {
     const failed = await write(id, "c", { kind: "verify", task, verdict: "fail", body: "no card" });
     expect(failed.status).toBe(201);
     const tasks = await relay.read(id, `/tables/${id}/tasks`, await keyOf("seat:c"), { seat: "c" });
-    expect(tasks.body).toEqual({ items: [expect.objectContaining({ id: task, state: "failed", executor: "y" })], next: null });
+    expect(tasks.body).toEqual({ items: [expect.objectContaining({ id: task, state: "failed", executor: "y" })], next: null, head: expect.objectContaining({ table: id }) });
   });
 
   it("refuses responses that match no open request, each with its own code", async () => {

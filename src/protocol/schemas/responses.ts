@@ -8,6 +8,7 @@ import { EntrySchema } from "./entry.js";
 import { HiddenEntrySchema } from "./export.js";
 import { SignedHeadSchema } from "./head.js";
 import { PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+import { ProjectionSchema } from "./projection.js";
 import { TaskIdSchema, TaskStateSchema, TaskStatusSchema } from "./task.js";
 
 /** POST /tables: the new table and its first head. */
@@ -43,12 +44,21 @@ export const ApproveResponseSchema = z.strictObject({
 });
 export type ApproveResponse = z.infer<typeof ApproveResponseSchema>;
 
-/** GET /tables/:id/tasks: tasks in opening order after `after`; `next` is the `after` of the next page. */
+/**
+ * GET /tables/:id/tasks: tasks in opening order after `after`; `next` is the `after` of the next
+ * page; `head` is the relay-signed head the task states were computed at (§7), so a client can
+ * check the read against the head it holds.
+ */
 export const TasksResponseSchema = z.strictObject({
   items: z.array(TaskStateSchema),
   next: SeqSchema.nullable(),
+  head: SignedHeadSchema,
 });
 export type TasksResponse = z.infer<typeof TasksResponseSchema>;
+
+/** GET /tables/:id/projection: the seat's projection and the relay-signed head it was computed at (§7). */
+export const ProjectionResponseSchema = ProjectionSchema.extend({ head: SignedHeadSchema });
+export type ProjectionResponse = z.infer<typeof ProjectionResponseSchema>;
 
 /** GET /.well-known/trestle.json */
 export const WellKnownSchema = z.strictObject({
