@@ -29,10 +29,12 @@ export const GENESIS: ChainPoint = { seq: 0, link: GENESIS_LINK };
 export class ChainFollower {
   private point: ChainPoint;
 
+  /** `anchor` must be the genesis or a point `tracker` verified (its held head, say): a chain is only followed from there. */
   constructor(
     private readonly tracker: HeadTracker,
     anchor: ChainPoint = GENESIS,
   ) {
+    if (!tracker.trusts(anchor)) throw new TrestleError("E_BAD_RESPONSE", `entry ${anchor.seq} with that link is not a point this client verified`);
     this.point = { ...anchor };
   }
 

@@ -1,29 +1,54 @@
 /**
- * Judging relay heads on the client (docs/SPEC.md §4.4). Every head must be signed by the PINNED
- * relay key for this table; the tracker keeps the newest verified head (sent back as `known_head`
- * on writes) and the links the client has verified, and turns any contradiction into evidence:
- * two signed heads, or a signed head and the chain, that disagree at one seq (a fork), or a head
- * the relay presents as current that is older than one already held (a truncation).
+ * Judging relay heads on the client (docs/SPEC.md §8.3). Every head must be signed by the PINNED
+ * relay key for this table. The rule: a head is *adopted* (held, stored, sent back as `known_head`
+ * on writes) only once the entries up to it chain from the head already held: a ChainFollower
+ * anchored at the held head (or passing through it) reached the head's seq with the head's link.
+ * With nothing held, the first head is adopted as it is (there is nothing to chain from). Every
+ * other signed head is remembered for this run and checked against later entries and heads.
+ * A contradiction (two signed heads, or a signed head and the verified chain, that disagree at
+ * one seq; or a head the relay presents as current that is older than one held) becomes evidence,
+ * kept next to the held head in the store. From then on every call reports it (E_FORK) until
+ * the owner clears it on purpose (`trestle evidence --clear`, docs/CLI.md); nothing the relay
+ * says later replaces the held head or the evidence.
  */
-import { TrestleError, verifyHeadSignature, type HeadRef, type SignedHead } from "../protocol/index.js";
+import { EvidenceSchema, GENESIS_LINK, TrestleError, verifyHeadSignature, type Evidence, type HeadRef, type SignedHead } from "../protocol/index.js";
 
-/**
- * Proof the relay misbehaved, as the client saw it. With two heads (same seq, different links; or
- * a current head older than one held) it is transferable: both are relay-signed. With one head,
- * the other half is the entries the relay sent, which chain to a different link at `seq`.
- */
-export interface Evidence {
-  kind: "fork" | "truncation";
-  table: string;
-  seq: number;
-  heads: SignedHead[];
-  message: string;
+export type { Evidence } from "../protocol/index.js";
+
+/** Where the held head and the evidence of each table are kept between runs (files, or memory). */
+export interface HeadStore {
+  /** The held head of `table` at the relay with key `relay`, or null. */
+  load(relay: string, table: string): SignedHead | null;
+  /** Replaces the held head of `head.table`; only ever called with a head chained from the previous one. */
+  save(head: SignedHead): void;
+  /** Evidence kept for `table` at the relay with key `relay`, oldest first. */
+  evidence(relay: string, table: string): Evidence[];
+  /** Keeps `evidence` (for the relay that signed its first head); a copy already kept is not added twice. */
+  keep(evidence: Evidence): void;
 }
 
-/** Where the newest verified head of each table is kept between runs (a file, or memory). */
-export interface HeadStore {
-  load(relay: string, table: string): SignedHead | null;
-  save(head: SignedHead): void;
+/** A HeadStore in memory (one process; browsers, tests): held heads and evidence by relay key and table. */
+export class MemoryHeadStore implements HeadStore {
+  private readonly heads = new Map<string, SignedHead>();
+  private readonly kept = new Map<string, Evidence[]>();
+
+  load(relay: string, table: string): SignedHead | null {
+    return this.heads.get(`${relay}/${table}`) ?? null;
+  }
+
+  save(head: SignedHead): void {
+    this.heads.set(`${head.relay}/${head.table}`, head);
+  }
+
+  evidence(relay: string, table: string): Evidence[] {
+    return [...(this.kept.get(`${relay}/${table}`) ?? [])];
+  }
+
+  keep(evidence: Evidence): void {
+    const key = `${evidence.heads[0]!.relay}/${evidence.table}`;
+    const items = this.kept.get(key) ?? [];
+    if (!items.some((e) => sameEvidence(e, evidence))) this.kept.set(key, [...items, evidence]);
+  }
 }
 
 /** Thrown when the relay is caught: E_FORK with the evidence in `details.evidence`. */
@@ -34,17 +59,23 @@ export function evidenceError(evidence: Evidence): TrestleError {
 /** The evidence carried by an error from `evidenceError`, if any. */
 export function evidenceOf(error: unknown): Evidence | undefined {
   if (!(error instanceof TrestleError) || error.code !== "E_FORK") return undefined;
-  const evidence = error.details?.evidence;
-  return typeof evidence === "object" && evidence !== null && "heads" in evidence ? (evidence as Evidence) : undefined;
+  const parsed = EvidenceSchema.safeParse(error.details?.evidence);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** Whether two pieces of evidence are the same finding (same kind, seq and signed heads). */
+export function sameEvidence(a: Evidence, b: Evidence): boolean {
+  return a.kind === b.kind && a.table === b.table && a.seq === b.seq && a.heads.map((h) => h.sig).join() === b.heads.map((h) => h.sig).join();
 }
 
 /** Tracks one table's heads against one pinned relay key. */
 export class HeadTracker {
-  private newest: SignedHead | null = null;
+  private adopted: SignedHead | null = null;
   /** Signed heads seen, by seq (one per seq: a second, different one is a fork). */
   private readonly signed = new Map<number, SignedHead>();
-  /** Links the client verified from entries, by seq. */
+  /** Links the client verified from entries (and those of adopted heads), by seq. */
   private readonly links = new Map<number, string>();
+  private readonly found: Evidence[] = [];
 
   constructor(
     readonly relayKey: string,
@@ -52,68 +83,104 @@ export class HeadTracker {
     private readonly store?: HeadStore,
   ) {}
 
-  /** Loads the stored head (re-verifying its signature); a stored head that fails is ignored. */
+  /** Loads the kept evidence and the held head, re-verifying every signature; anything that fails is ignored. */
   async load(): Promise<void> {
-    const stored = this.store?.load(this.relayKey, this.table) ?? null;
-    if (stored && stored.relay === this.relayKey && stored.table === this.table && (await verifyHeadSignature(stored))) {
-      this.remember(stored);
+    for (const evidence of this.store?.evidence(this.relayKey, this.table) ?? []) {
+      if (await this.genuine(evidence.heads)) this.found.push(evidence);
     }
+    const stored = this.store?.load(this.relayKey, this.table) ?? null;
+    if (stored && (await this.genuine([stored]))) this.adopt(stored, false);
   }
 
-  /** The newest verified head, or null. */
+  /** The held head: the newest one whose chain this client verified from the one held before, or null. */
   get held(): SignedHead | null {
-    return this.newest;
+    return this.adopted;
   }
 
-  /** `{ seq, link }` of the newest verified head, for a write's `known_head`. */
+  /** Evidence against this relay for this table, kept or found in this run, oldest first. */
+  get evidence(): readonly Evidence[] {
+    return this.found;
+  }
+
+  /** The newest signed head seen beyond the held one, not yet chained from it; null when there is none. */
+  get ahead(): SignedHead | null {
+    let newest: SignedHead | null = null;
+    for (const head of this.signed.values()) if (head.seq > (this.adopted?.seq ?? 0) && head.seq > (newest?.seq ?? 0)) newest = head;
+    return newest;
+  }
+
+  /** Throws E_FORK with the first evidence held: a relay once caught stays caught until the owner clears it. */
+  assertClean(): void {
+    const first = this.found[0];
+    if (first) throw evidenceError(first);
+  }
+
+  /** `{ seq, link }` of the held head, for a write's `known_head`. */
   knownHead(): HeadRef | undefined {
-    return this.newest ? { seq: this.newest.seq, link: this.newest.link } : undefined;
+    return this.adopted ? { seq: this.adopted.seq, link: this.adopted.link } : undefined;
+  }
+
+  /** Whether `point` is a place this tracker verified (or the genesis), so a chain may be followed from it. */
+  trusts(point: HeadRef): boolean {
+    return point.seq === 0 ? point.link === GENESIS_LINK : this.links.get(point.seq) === point.link;
   }
 
   /**
-   * Verifies `head` and keeps it if newer. `currentSince` is the head held when the request that
-   * returned `head` as the relay's *current* head was sent: a current head older than that is a
-   * truncation. Throws E_RELAY_KEY, E_BAD_RESPONSE, or E_FORK with evidence.
+   * Verifies `head` and remembers it; adopts it when its chain from the held head is verified (or
+   * nothing is held). `currentSince` is the head held when the request that returned `head` as the
+   * relay's *current* head was sent: a current head older than that is a truncation. Throws
+   * E_RELAY_KEY, E_BAD_RESPONSE, or E_FORK with evidence (kept).
    */
   async observe(head: SignedHead, currentSince?: SignedHead | null): Promise<void> {
+    this.assertClean();
     if (head.relay !== this.relayKey) {
       throw new TrestleError("E_RELAY_KEY", `a head for ${head.table} is signed by ${head.relay}, not the pinned relay key ${this.relayKey}`);
     }
     if (head.table !== this.table) throw new TrestleError("E_BAD_RESPONSE", `a head for table "${head.table}" arrived for "${this.table}"`);
     if (!(await verifyHeadSignature(head))) throw new TrestleError("E_BAD_RESPONSE", `the relay's head at ${head.seq} has a bad signature`);
     const same = this.signed.get(head.seq);
-    if (same && same.link !== head.link) throw evidenceError(fork(same, head));
+    if (same && same.link !== head.link) throw this.caught(fork(same, head));
     const link = this.links.get(head.seq);
     if (link !== undefined && link !== head.link) {
       const committed = this.committing(head.seq);
-      throw evidenceError(
-        committed
-          ? fork(committed, head, `disagrees with the chain its head at ${committed.seq} commits to`)
-          : chainFork(head),
-      );
+      throw this.caught(committed ? fork(committed, head, `disagrees with the chain its head at ${committed.seq} commits to`) : chainFork(head, null));
     }
-    if (currentSince && head.seq < currentSince.seq) throw evidenceError(truncation(currentSince, head));
-    this.remember(head);
+    if (currentSince && head.seq < currentSince.seq) throw this.caught(truncation(currentSince, head));
+    if (link === head.link || this.adopted === null) this.adopt(head, true);
+    else this.signed.set(head.seq, head);
   }
 
-  /** Records a link the client computed from entries; throws E_FORK if a held signed head disagrees. */
+  /** Records a link the client computed from entries; adopts a signed head it reaches; throws E_FORK if a signed head disagrees. */
   recordLink(seq: number, link: string): void {
     const head = this.signed.get(seq);
-    if (head && head.link !== link) throw evidenceError(chainFork(head));
+    if (head && head.link !== link) throw this.caught(chainFork(head, this.beyond(seq)));
+    const known = this.links.get(seq);
+    if (known !== undefined && known !== link) throw this.chainBreak(seq + 1, `the relay sent two different chains up to entry ${seq}`);
     this.links.set(seq, link);
+    if (head) this.adopt(head, true);
   }
 
   /** The error for entries that do not continue the verified chain at `seq`: a fork when a signed head commits to that chain. */
   chainBreak(seq: number, why: string): TrestleError {
     const committed = this.committing(seq - 1);
     if (!committed) return new TrestleError("E_BAD_RESPONSE", why);
-    return evidenceError({
+    const relays = this.beyond(seq - 1);
+    return this.caught({
       kind: "fork",
       table: this.table,
       seq,
-      heads: [committed],
+      heads: relays ? [committed, relays] : [committed],
       message: `fork: ${why}, but the relay signed a head at ${committed.seq} committing to the chain this client verified`,
     });
+  }
+
+  /** Keeps `evidence` (in this run and in the store) and returns the E_FORK error that reports it. */
+  caught(evidence: Evidence): TrestleError {
+    if (!this.found.some((e) => sameEvidence(e, evidence))) {
+      this.found.push(evidence);
+      this.store?.keep(evidence);
+    }
+    return evidenceError(evidence);
   }
 
   /** A signed head at or after `seq` that the client's verified chain reached and matched. */
@@ -122,12 +189,26 @@ export class HeadTracker {
     return undefined;
   }
 
-  private remember(head: SignedHead): void {
-    this.signed.set(head.seq, head);
-    if (!this.newest || head.seq > this.newest.seq) {
-      this.newest = head;
-      this.store?.save(head);
+  /** The newest signed head after `seq`: the relay's own claim about where its chain goes. */
+  private beyond(seq: number): SignedHead | null {
+    let newest: SignedHead | null = null;
+    for (const head of this.signed.values()) if (head.seq > seq && head.seq > (newest?.seq ?? 0)) newest = head;
+    return newest;
+  }
+
+  private async genuine(heads: readonly SignedHead[]): Promise<boolean> {
+    for (const head of heads) {
+      if (head.relay !== this.relayKey || head.table !== this.table || !(await verifyHeadSignature(head))) return false;
     }
+    return true;
+  }
+
+  private adopt(head: SignedHead, persist: boolean): void {
+    this.signed.set(head.seq, head);
+    this.links.set(head.seq, head.link);
+    if (this.adopted && head.seq <= this.adopted.seq) return;
+    this.adopted = head;
+    if (persist) this.store?.save(head);
   }
 }
 
@@ -141,12 +222,12 @@ function fork(held: SignedHead, seen: SignedHead, why = "conflicts with a head i
   };
 }
 
-function chainFork(head: SignedHead): Evidence {
+function chainFork(head: SignedHead, relays: SignedHead | null): Evidence {
   return {
     kind: "fork",
     table: head.table,
     seq: head.seq,
-    heads: [head],
+    heads: relays && relays.seq !== head.seq ? [head, relays] : [head],
     message: `fork: the relay's entries chain to a different link at ${head.seq} than its signed head`,
   };
 }

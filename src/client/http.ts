@@ -10,7 +10,7 @@ import {
   EntriesResponseSchema,
   ErrorEnvelopeSchema,
   JoinResponseSchema,
-  ProjectionSchema,
+  ProjectionResponseSchema,
   SignedHeadSchema,
   signHttpAuth,
   SubmitResponseSchema,
@@ -25,7 +25,7 @@ import {
   type JoinRequest,
   type JoinResponse,
   type Principal,
-  type Projection,
+  type ProjectionResponse,
   type SignedHead,
   type Signer,
   type SubmitRequest,
@@ -112,9 +112,9 @@ export class HttpClient {
     return this.json(SignedHeadSchema, "GET", `/tables/${enc(table)}/head`);
   }
 
-  /** GET /tables/:id/projection?after=N, read as a seat. */
-  projection(table: string, reader: Reader, after = 0): Promise<Projection> {
-    return this.json(ProjectionSchema, "GET", `/tables/${enc(table)}/projection?after=${after}`, { reader, table });
+  /** GET /tables/:id/projection?after=N, read as a seat, with the head it was computed at. */
+  projection(table: string, reader: Reader, after = 0): Promise<ProjectionResponse> {
+    return this.json(ProjectionResponseSchema, "GET", `/tables/${enc(table)}/projection?after=${after}`, { reader, table });
   }
 
   /** GET /tables/:id/entries?from=&to= (one page of at most LIMITS.page items). */

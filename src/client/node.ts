@@ -3,4 +3,5 @@ export * from "./index.js";
 export * from "./home.js";
 export * from "./keys.js";
 export * from "./pins.js";
+export * from "./head-store.js";
 export * from "./open.js";

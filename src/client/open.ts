@@ -5,7 +5,8 @@
  * (OwnerClient) go to a relay pinned the same way.
  */
 import type { Signer } from "../protocol/index.js";
-import { FileHeadStore, PinStore, pinRelay } from "./pins.js";
+import { FileHeadStore } from "./head-store.js";
+import { PinStore, pinRelay } from "./pins.js";
 import { HttpClient } from "./http.js";
 import { trestleHome } from "./home.js";
 import { OwnerClient } from "./owner.js";
@@ -26,8 +27,8 @@ export interface OpenTableOptions {
 
 /** A pinned, head-keeping TableClient for `table`. */
 export async function openTable(options: OpenTableOptions): Promise<TableClient> {
-  const { http, home, relayKey, maxEntries } = await pinned(options);
-  return TableClient.open({ http, table: options.table, relayKey, maxEntries, store: new FileHeadStore(home) });
+  const { http, home, clock, relayKey, maxEntries } = await pinned(options);
+  return TableClient.open({ http, table: options.table, relayKey, maxEntries, store: new FileHeadStore(home, clock) });
 }
 
 /** Options for openOwner: openTable's, with the owner key instead of a table. */

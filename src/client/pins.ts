@@ -1,16 +1,13 @@
 /**
- * The relay pin store and the head store (Node only), both under the trestle home directory.
- * Pins are trust on first use: the first time a relay URL is used, the key it serves at
- * /.well-known/trestle.json is recorded in pins.json; from then on a different key is refused
- * loudly (E_RELAY_KEY) until the user forgets the pin on purpose. The head store keeps the newest
- * verified head of each table, so a relay that later serves a shorter or different ledger is
- * caught even by a new process.
+ * The relay pin store (Node only), under the trestle home directory. Pins are trust on first use:
+ * the first time a relay URL is used, the key it serves at /.well-known/trestle.json is recorded
+ * in pins.json; from then on a different key is refused loudly (E_RELAY_KEY) until the user
+ * forgets the pin on purpose. The held heads and evidence of each table live in head-store.ts.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { z } from "zod";
-import { LIMITS, own, PublicKeySchema, SignedHeadSchema, TableIdSchema, TrestleError, type SignedHead } from "../protocol/index.js";
-import type { HeadStore } from "./heads.js";
+import { LIMITS, own, PublicKeySchema, TrestleError } from "../protocol/index.js";
+import { readJsonFile, writeAtomically } from "./files.js";
 import type { HttpClient } from "./http.js";
 import { systemClock, type Clock } from "./random.js";
 
@@ -62,14 +59,9 @@ export class PinStore {
   }
 
   private read(): PinsFile {
-    let text: string;
-    try {
-      text = readFileSync(this.path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, relays: {} };
-      throw new TrestleError("E_KEY_FILE", `cannot read ${this.path}: ${(error as Error).message}`);
-    }
-    const parsed = PinsFileSchema.safeParse(safeJson(text));
+    const file = readJsonFile(this.path);
+    if (!file.exists) return { version: 1, relays: {} };
+    const parsed = PinsFileSchema.safeParse(file.value);
     if (!parsed.success) throw new TrestleError("E_KEY_FILE", `${this.path} is not a trestle pin file`);
     return parsed.data;
   }
@@ -103,57 +95,4 @@ export async function pinRelay(http: HttpClient, store: PinStore, clock: Clock =
     );
   }
   return { relayKey: served, firstUse: false, maxEntries };
-}
-
-/** Newest verified heads in <home>/heads/<relay key>/<table>.json. */
-export class FileHeadStore implements HeadStore {
-  constructor(private readonly home: string) {}
-
-  load(relay: string, table: string): SignedHead | null {
-    if (!PublicKeySchema.safeParse(relay).success || !TableIdSchema.safeParse(table).success) return null;
-    try {
-      const parsed = SignedHeadSchema.safeParse(JSON.parse(readFileSync(this.pathOf(relay, table), "utf8")));
-      return parsed.success ? parsed.data : null;
-    } catch {
-      return null;
-    }
-  }
-
-  save(head: SignedHead): void {
-    writeAtomically(this.pathOf(head.relay, head.table), JSON.stringify(head) + "\n");
-  }
-
-  /** The tables this home holds a head for at the relay with key `relay`, sorted. */
-  tables(relay: string): string[] {
-    if (!PublicKeySchema.safeParse(relay).success) return [];
-    try {
-      return readdirSync(join(this.home, "heads", relay))
-        .filter((name) => name.endsWith(".json"))
-        .map((name) => name.slice(0, -".json".length))
-        .filter((table) => TableIdSchema.safeParse(table).success)
-        .sort();
-    } catch {
-      return [];
-    }
-  }
-
-  private pathOf(relay: string, table: string): string {
-    return join(this.home, "heads", relay, `${table}.json`);
-  }
-}
-
-/** Writes via a temporary file and rename, so a concurrent reader never sees half a file. */
-function writeAtomically(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: 0o600 });
-  renameSync(temp, path);
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -80,7 +80,8 @@ export async function runSeat(handler: SeatHandler, options: RunSeatOptions): Pr
   };
 
   const tick = async (): Promise<void> => {
-    const projection = await client.projection(reader, fetched);
+    // The head it was read at is checked by the client; the bot gets the projection alone (§7).
+    const { head: _checked, ...projection } = await client.projection(reader, fetched);
     fetched = projection.cursor;
     unseen = [...unseen, ...projection.tail];
     if (projection.closed !== null) return finish({ reason: "closed", closed: projection.closed });

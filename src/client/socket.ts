@@ -117,10 +117,15 @@ export class TableSocket {
     return this.follower.position;
   }
 
-  /** Connects and authenticates; resolves at the first welcome. The first connection failing rejects (E_NETWORK). */
+  /** Connects and authenticates; resolves at the first welcome. The first connection failing rejects (E_NETWORK); evidence already kept against the relay rejects at once (E_FORK). */
   start(): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.firstWelcome = { resolve, reject };
+      try {
+        this.options.tracker.assertClean();
+      } catch (error) {
+        return this.fail(error);
+      }
       void this.dial(true);
     });
   }

@@ -1,8 +1,12 @@
 /**
  * One table as a client sees it over HTTP: the relay's routes (http.ts) with every returned head
- * judged by a HeadTracker pinned to the relay key, history read with its chain verified from entry
- * 1, and writes that carry the newest verified head as `known_head`. Keys are passed per call, so
- * one TableClient serves an owner and any of their seats.
+ * judged by a HeadTracker pinned to the relay key (heads.ts). After any call that returns a head
+ * newer than the held one, the entries in between are read and chained from the held head
+ * (`catchUp`), so the head is adopted only once verified, and a relay that forked behind the
+ * client's back is caught on the next read or write (docs/SPEC.md §8.3). Writes carry the held
+ * head as `known_head`. Evidence, once found, makes every later call fail with E_FORK and every
+ * verification REFUTED until the owner clears it. Keys are passed per call, so one TableClient
+ * serves an owner and any of their seats.
  */
 import {
   approvalStatementFor,
@@ -19,11 +23,12 @@ import {
   type CapabilityCard,
   type CreateResponse,
   type DistributiveOmit,
+  type ErrorCode,
   type Entry,
   type HiddenEntry,
   type JoinResponse,
   type JoinStatement,
-  type Projection,
+  type ProjectionResponse,
   type SignedHead,
   type Signer,
   type SubmissionInput,
@@ -64,6 +69,9 @@ export interface History {
   head: SignedHead;
 }
 
+/** Refusals of a read that mean the reader may not read (any more), not that the relay misbehaved. */
+const LOST_READ: ReadonlySet<ErrorCode> = new Set(["E_UNKNOWN_SEAT", "E_FORBIDDEN", "E_AUTH", "E_NOT_OWNER"]);
+
 /** A table over HTTP, with heads and chains verified. */
 export class TableClient {
   readonly http: HttpClient;
@@ -95,9 +103,10 @@ export class TableClient {
 
   /** Creates the table from `config` (its id must be this table), signed by owner `owner`. */
   async create(ownerSigner: Signer, owner: string, config: TableConfig): Promise<CreateResponse> {
+    this.tracker.assertClean();
     const since = this.tracker.held;
     const response = await this.http.createTable(await signCreate(ownerSigner, config, owner));
-    await this.tracker.observe(response.head, since);
+    await this.settle(response.head, since, { signer: ownerSigner, as: { owner } });
     return response;
   }
 
@@ -120,19 +129,32 @@ export class TableClient {
       expires: fields.expires,
       ...(fields.configSha256 === undefined ? {} : { config_sha256: fields.configSha256 }),
     };
+    this.tracker.assertClean();
     const since = this.tracker.held;
     const response = await this.http.join(this.table, await signJoin(ownerSigner, statement, fields.card));
-    await this.tracker.observe(response.head, since);
+    await this.settle(response.head, since, { signer: ownerSigner, as: { owner: fields.owner } });
     return response;
   }
 
-  /** Signs and submits as `seat`, with a fresh nonce and the newest verified head as `known_head`. */
+  /**
+   * Signs and submits as `seat`, with a fresh nonce and the held head as `known_head`. When the
+   * relay answers that the held head is not on its chain (E_FORK), its head and entries are read to
+   * turn that into evidence; the relay's own E_FORK is rethrown when they show nothing.
+   */
   async submit(seatSigner: Signer, seat: string, input: SeatSubmission): Promise<SubmitResponse> {
+    this.tracker.assertClean();
+    const reader: Reader = { signer: seatSigner, as: { seat } };
     const submission = { ...input, table: this.table, seat, nonce: randomNonce() } as SubmissionInput;
     const since = this.tracker.held;
     const request = await signSubmission(seatSigner, submission, this.tracker.knownHead());
-    const response = await this.http.submit(this.table, request);
-    await this.tracker.observe(response.head, since);
+    const response = await this.http.submit(this.table, request).catch(async (error: unknown) => {
+      if (error instanceof TrestleError && error.code === "E_FORK") {
+        await this.head();
+        await this.catchUp(reader);
+      }
+      throw error;
+    });
+    await this.settle(response.head, since, reader);
     return response;
   }
 
@@ -180,45 +202,100 @@ export class TableClient {
    * ones a caller that asks a person first has just shown them.
    */
   async answer(ownerSigner: Signer, owner: string, proposal: ProposalEntry, verdict: ApprovalVerdict): Promise<ApproveResponse> {
+    this.tracker.assertClean();
     const statement = approvalStatementFor(proposal, owner, { verdict, nonce: randomNonce() });
     const since = this.tracker.held;
     const response = await this.http.approve(this.table, await signApproval(ownerSigner, owner, statement));
-    await this.tracker.observe(response.head, since);
+    await this.settle(response.head, since, { signer: ownerSigner, as: { owner } });
     return response;
   }
 
-  /** Every task of the table in opening order (all pages), read as a seat or owner. */
+  /**
+   * Every task of the table in opening order (all pages), read as a seat or owner. Each page's
+   * head is checked against the held one and the chain caught up to it, so task states read from
+   * a relay that rolled back or forked are never acted on.
+   */
   async tasks(reader: Reader): Promise<TaskState[]> {
+    this.tracker.assertClean();
+    const since = this.tracker.held;
     const all: TaskState[] = [];
     let after = 0;
     for (;;) {
       const page = await this.http.tasks(this.table, reader, after);
+      if (page.items.some((task) => task.opened > page.head.seq)) throw new TrestleError("E_BAD_RESPONSE", `a task opened after the head (${page.head.seq}) it was read at`);
+      await this.settle(page.head, since, reader);
       all.push(...page.items);
       if (page.next === null) return all;
       after = page.next;
     }
   }
 
-  /** The relay's current head, verified and kept (a head older than the one held is truncation). */
+  /** The relay's current head, checked against the held one (older is truncation); adopted once its chain is verified (`catchUp`). */
   async head(): Promise<SignedHead> {
+    this.tracker.assertClean();
     const since = this.tracker.held;
     const head = await this.http.head(this.table);
     await this.tracker.observe(head, since);
     return head;
   }
 
-  /** The seat's projection after `after`, every tail page joined. */
-  async projection(reader: Reader, after = 0): Promise<Projection> {
-    let projection = await this.http.projection(this.table, reader, after);
+  /**
+   * The seat's projection after `after`, every tail page joined, with the head of the last page.
+   * Each page's head is checked against the held one and the chain caught up to it (§7, §8.3).
+   */
+  async projection(reader: Reader, after = 0): Promise<ProjectionResponse> {
+    this.tracker.assertClean();
+    const since = this.tracker.held;
+    let projection = await this.page(reader, after, since);
     while (projection.more) {
-      const next = await this.http.projection(this.table, reader, projection.cursor);
+      const next = await this.page(reader, projection.cursor, since);
       projection = { ...next, tail: [...projection.tail, ...next.tail] };
     }
     return projection;
   }
 
+  /**
+   * Reads the entries from the held head up to the newest head seen beyond it, as `reader`, and
+   * follows their chain from the held head, so that head is adopted; a relay whose entries do not
+   * chain from the held head is caught (E_FORK, evidence kept). Returns the held head after.
+   */
+  async catchUp(reader: Reader): Promise<SignedHead | null> {
+    const target = this.tracker.ahead;
+    const held = this.tracker.held;
+    if (!target || !held) return held;
+    const follower = new ChainFollower(this.tracker, { seq: held.seq, link: held.link });
+    while (follower.position.seq < target.seq) {
+      const from = follower.position.seq + 1;
+      const page = await this.http.entries(this.table, reader, from, target.seq).catch((error: unknown) => {
+        // A reader that may no longer read (a seat that just left) leaves the head unadopted: never adopting is safe.
+        if (error instanceof TrestleError && LOST_READ.has(error.code)) return null;
+        throw error;
+      });
+      if (!page) return held;
+      const items = page.items.filter((item) => item.seq <= target.seq);
+      if (items.length === 0) throw new TrestleError("E_BAD_RESPONSE", `the relay signed a head at ${target.seq} but sent no entry ${from}`);
+      follower.accept(items);
+      await this.tracker.observe(page.head, held);
+    }
+    return this.tracker.held;
+  }
+
+  private async page(reader: Reader, after: number, since: SignedHead | null): Promise<ProjectionResponse> {
+    const page = await this.http.projection(this.table, reader, after);
+    if (page.cursor > page.head.seq) throw new TrestleError("E_BAD_RESPONSE", `the projection's cursor ${page.cursor} is past its head (${page.head.seq})`);
+    await this.settle(page.head, since, reader);
+    return page;
+  }
+
+  /** Checks a head the relay returned as current against `since` (the head held before the call), then catches the chain up to it. */
+  private async settle(head: SignedHead, since: SignedHead | null, reader: Reader): Promise<void> {
+    await this.tracker.observe(head, since);
+    await this.catchUp(reader);
+  }
+
   /** The whole ledger as `reader` may see it, chain verified from entry 1 up to a signed head. */
   async history(reader: Reader): Promise<History> {
+    this.tracker.assertClean();
     const follower = new ChainFollower(this.tracker);
     const items: (Entry | HiddenEntry)[] = [];
     const since = this.tracker.held;
@@ -234,13 +311,28 @@ export class TableClient {
     }
   }
 
-  /** The export text and its verification against the pinned key and every head this client holds. */
+  /**
+   * The export text and its verification against the pinned key, the held head and the evidence
+   * this client keeps (REFUTED while there is any, §8.3). An export that verifies on its own but
+   * contradicts the held head is kept as evidence: a fork, or a truncation when it ends before it.
+   */
   async exportLedger(reader: Reader): Promise<{ text: string; report: VerifyReport }> {
     const text = await this.http.exportText(this.table, reader);
     const held = this.tracker.held;
-    const report = await verifyExportText(text, { relayKey: this.tracker.relayKey, held: held ? [held] : [], maxEntries: this.maxEntries });
+    const context = { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries };
+    const report = await verifyExportText(text, { ...context, held: held ? [held] : [], evidence: this.tracker.evidence });
     const parsed = parseExport(text);
-    if (report.verdict !== "REFUTED" && parsed.ok) for (const head of parsed.view.heads) await this.tracker.observe(head, held);
-    return { text, report };
+    const relays = parsed.ok ? parsed.view.heads.reduce<SignedHead | null>((a, h) => (a && a.seq >= h.seq ? a : h), null) : null;
+    if (report.verdict !== "REFUTED" || !held || !relays || this.tracker.evidence.length > 0) return { text, report };
+    if ((await verifyExportText(text, context)).verdict === "REFUTED") return { text, report };
+    const kind = relays.seq < held.seq ? "truncation" : "fork";
+    this.tracker.caught({
+      kind,
+      table: this.table,
+      seq: Math.min(held.seq, relays.seq),
+      heads: [held, relays],
+      message: `${kind}: the relay's export (signed head at ${relays.seq}) does not contain the chain of the head this client holds at ${held.seq}`,
+    });
+    return { text, report: await verifyExportText(text, { ...context, held: [held], evidence: this.tracker.evidence }) };
   }
 }

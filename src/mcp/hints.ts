@@ -20,7 +20,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   E_KEY_FILE: "the owner sets TRESTLE_SEAT_KEY_FILE or TRESTLE_OWNER_KEY_FILE in this server's environment (keys come from trestle keygen, chmod 600)",
   E_NETWORK: "is the relay running? the owner checks TRESTLE_URL in this server's environment",
   E_RELAY_KEY: "stop: the relay's key changed; only the owner can check and accept it (trestle pin --forget in a terminal)",
-  E_FORK: "stop and tell the owner: the relay served a history that contradicts one it signed; the details are evidence",
+  E_FORK: "stop and tell the owner: the relay served a history that contradicts one it signed; the evidence is kept on this machine and only the owner can set it aside (trestle evidence --clear in a terminal)",
   E_NO_APPROVER: "nobody can answer for that owner now; the owner runs this server with their key and an MCP client that can ask them, or trestle watch",
   E_UNKNOWN_TASK: "check the task id (<seq>.<owner>); trestle_read and trestle_memory list the tasks",
   E_TASK_STATE: "the task is not in a state that allows this; trestle_memory shows each task's state",

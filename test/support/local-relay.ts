@@ -1,7 +1,9 @@
 /**
  * A real relay for Node tests: the Worker and its Durable Objects started in-process with
  * wrangler's `unstable_startWorker` (workerd through miniflare) on a random loopback port, with
- * in-memory storage. Start one per test file; `signingKey` fixes the relay key (RELAY_SIGNING_KEY).
+ * in-memory storage (or, with `persist`, storage in that directory, which outlives the relay: stop it,
+ * copy or restore the directory, start another). Start one per test file; `signingKey` fixes the
+ * relay key (RELAY_SIGNING_KEY).
  */
 import { fileURLToPath } from "node:url";
 import { unstable_startWorker } from "wrangler";
@@ -16,7 +18,7 @@ export interface LocalRelay {
 const CONFIG = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
 
 /** Starts the Worker on 127.0.0.1 at a free port; `vars` are extra plain-text settings (chat apps' tokens and API bases). */
-export async function startRelay(options: { signingKey?: string; vars?: Record<string, string> } = {}): Promise<LocalRelay> {
+export async function startRelay(options: { signingKey?: string; vars?: Record<string, string>; persist?: string } = {}): Promise<LocalRelay> {
   process.env.WRANGLER_SEND_METRICS = "false";
   // No network here: miniflare would try to download the Request.cf object on every start.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
@@ -25,7 +27,7 @@ export async function startRelay(options: { signingKey?: string; vars?: Record<s
   const worker = await unstable_startWorker({
     config: CONFIG,
     ...(Object.keys(bindings).length > 0 ? { bindings } : {}),
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: false, logLevel: "error", watch: false },
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: options.persist ?? false, logLevel: "error", watch: false },
   });
   await worker.ready;
   const url = new URL(await worker.url);

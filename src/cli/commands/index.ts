@@ -9,6 +9,7 @@ import { channels } from "./channels.js";
 import { unbind } from "./unbind.js";
 import { create } from "./create.js";
 import { decide } from "./decide.js";
+import { evidence } from "./evidence.js";
 import { exportCommand } from "./export.js";
 import { history } from "./history.js";
 import { join } from "./join.js";
@@ -57,6 +58,7 @@ export const COMMANDS: readonly Command[] = [
   verify,
   exportCommand,
   pin,
+  evidence,
   // The MCP server (docs/MCP.md).
   mcp,
   // Chat apps (docs/CHAT-APPS.md): the owner's notification channels.

@@ -59,8 +59,10 @@ async function verifyFile(ctx: Context, path: string): Promise<VerifyReport> {
   const pinned = identity && new PinStore(ctx.home).pins(identity.relay) ? identity.relay : undefined;
   const relayKey = given ?? pinned;
   if (relayKey === undefined) ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
-  const held = identity ? new FileHeadStore(ctx.home).load(identity.relay, identity.table) : null;
-  return verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [] });
+  const store = new FileHeadStore(ctx.home);
+  const held = identity ? store.load(identity.relay, identity.table) : null;
+  const evidence = identity ? store.evidence(identity.relay, identity.table) : [];
+  return verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence });
 }
 
 /** The export file's text; a path that cannot be read as a file (a directory, no permission) is a usage error naming it. */

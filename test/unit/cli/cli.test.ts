@@ -151,6 +151,26 @@ describe("trestle, a whole table from the command line", () => {
       expect(evidence.heads[0].seq).toBeGreaterThan(1);
       expect(isForkProof(evidence.heads[0], evidence.heads[1])).toBe(false);
     });
+
+    it("keeps reporting it on every command, even against a relay that now serves the whole table, until the owner clears it", async () => {
+      const history = await t.run(["history", "--table", table, "--owner", "ops"]);
+      expect(history.code).toBe(4);
+      expect(history.stderr).toMatch(/^error E_FORK: truncation/m);
+      expect(history.stderr).toContain("trestle evidence --clear");
+      const listed = await t.json(["evidence"]);
+      expect(listed.code).toBe(4);
+      expect(listed.body!.items).toEqual([expect.objectContaining({ table, items: [expect.objectContaining({ evidence: expect.objectContaining({ kind: "truncation" }) })] })]);
+      const file = await t.run(["verify", exportPath]);
+      expect(file.code).toBe(4);
+      expect(file.stdout).toMatch(/^REFUTED/);
+      expect(file.stdout).toContain("keeps evidence that the relay misbehaved");
+      expect((await t.run(["verify", table, "--owner", "ops"])).code).toBe(4);
+      const cleared = await t.run(["evidence", "--clear", "--table", table]);
+      expect(cleared.code).toBe(0);
+      expect(cleared.stdout).toMatch(/set aside 1 piece\(s\) of evidence/);
+      expect((await t.run(["history", "--table", table, "--owner", "ops"])).code).toBe(0);
+      expect((await t.run(["evidence"])).code).toBe(0);
+    });
   });
 
   describe("when the relay key is not pinned", () => {

@@ -1,6 +1,6 @@
 /** Head tracking and chain following: pinned key, newest head kept, forks and truncations turned into evidence. */
 import { describe, expect, it } from "vitest";
-import { ChainFollower, evidenceOf, HeadTracker, type HeadStore } from "../../../src/client/index.js";
+import { ChainFollower, evidenceOf, HeadTracker, MemoryHeadStore, type HeadStore } from "../../../src/client/index.js";
 import { isForkProof, signHead, TrestleError, verifyHeadSignature, type Entry, type SignedHead } from "../../../src/protocol/index.js";
 import { cast, debateConfig, keyOf, MemoryLedger } from "../../support/table-fixture.js";
 
@@ -26,25 +26,107 @@ async function caught(fn: () => unknown): Promise<TrestleError> {
 }
 
 describe("HeadTracker", () => {
-  it("keeps the newest verified head and offers it as known_head", async () => {
+  it("adopts the first head when nothing is held, and a newer one only once entries chain to it from the held head", async () => {
     const l = await ledger();
     const tracker = new HeadTracker(l.relay.publicKeyText, "t-459");
     await tracker.observe(await headAt(l, 2));
     await tracker.observe(await headAt(l, 4));
-    await tracker.observe(await headAt(l, 3));
+    expect(tracker.held?.seq).toBe(2);
+    expect(tracker.ahead?.seq).toBe(4);
+    expect(tracker.knownHead()).toEqual({ seq: 2, link: l.entries[1]!.link });
+    new ChainFollower(tracker, { seq: 2, link: l.entries[1]!.link }).accept(l.entries.slice(2, 4));
     expect(tracker.held?.seq).toBe(4);
+    expect(tracker.ahead).toBeNull();
+    await tracker.observe(await headAt(l, 3));
     expect(tracker.knownHead()).toEqual({ seq: 4, link: l.entries[3]!.link });
   });
 
-  it("saves the newest head to its store and loads it back verified", async () => {
+  it("adopts a newer head at once when the entries up to it were verified first", async () => {
     const l = await ledger();
-    const saved: SignedHead[] = [];
-    const store: HeadStore = { load: () => saved[saved.length - 1] ?? null, save: (h) => void saved.push(h) };
+    const tracker = new HeadTracker(l.relay.publicKeyText, "t-459");
+    await tracker.observe(await headAt(l, 1));
+    new ChainFollower(tracker).accept(l.entries.slice(0, 4));
+    await tracker.observe(await headAt(l, 4));
+    expect(tracker.held?.seq).toBe(4);
+  });
+
+  it("stores only adopted heads and loads them back verified", async () => {
+    const l = await ledger();
+    const store = new MemoryHeadStore();
     const first = new HeadTracker(l.relay.publicKeyText, "t-459", store);
     await first.observe(await headAt(l, 3));
+    await first.observe(await headAt(l, 5));
+    expect(store.load(l.relay.publicKeyText, "t-459")?.seq).toBe(3);
     const second = new HeadTracker(l.relay.publicKeyText, "t-459", store);
     await second.load();
-    expect(second.held).toEqual(saved[0]);
+    expect(second.held).toEqual(await headAt(l, 3));
+    expect(second.trusts({ seq: 3, link: l.entries[2]!.link })).toBe(true);
+  });
+
+  it("refuses to follow a chain from a point it never verified", async () => {
+    const l = await ledger();
+    const tracker = new HeadTracker(l.relay.publicKeyText, "t-459");
+    expect(() => new ChainFollower(tracker, { seq: 3, link: l.entries[2]!.link })).toThrow(TrestleError);
+    expect(() => new ChainFollower(tracker, { seq: 0, link: l.entries[0]!.link })).toThrow(TrestleError);
+  });
+
+  describe("when the relay forks past the held head", () => {
+    it("keeps the held head, and turns entries that do not chain from it into kept evidence naming both heads", async () => {
+      const honest = await ledger();
+      const other = await ledger("relay", "another topic");
+      const store = new MemoryHeadStore();
+      const tracker = new HeadTracker(honest.relay.publicKeyText, "t-459", store);
+      await tracker.observe(await headAt(honest, 4));
+      const relays = await headAt(other, 5);
+      await tracker.observe(relays);
+      expect(tracker.held?.seq).toBe(4);
+      // The relay's welcome came first; its entries arrive after and start from the genesis.
+      const error = await caught(() => new ChainFollower(tracker).accept(other.entries.slice(0, 5)));
+      const evidence = evidenceOf(error)!;
+      expect(evidence).toMatchObject({ kind: "fork", seq: 4 });
+      expect(evidence.heads.map((h) => h.seq)).toEqual([4, 5]);
+      expect(tracker.held).toEqual(await headAt(honest, 4));
+      expect(store.load(honest.relay.publicKeyText, "t-459")).toEqual(await headAt(honest, 4));
+      expect(store.evidence(honest.relay.publicKeyText, "t-459")).toEqual([evidence]);
+    });
+
+    it("keeps reporting the evidence in every later run, whatever the relay serves, until the store forgets it", async () => {
+      const honest = await ledger();
+      const other = await ledger("relay", "another topic");
+      const store = new MemoryHeadStore();
+      const first = new HeadTracker(honest.relay.publicKeyText, "t-459", store);
+      await first.observe(await headAt(honest, 4));
+      await caught(async () => first.observe(await headAt(other, 4)));
+      const later = new HeadTracker(honest.relay.publicKeyText, "t-459", store);
+      await later.load();
+      expect(later.evidence).toHaveLength(1);
+      expect(() => later.assertClean()).toThrow(expect.objectContaining({ code: "E_FORK" }));
+      expect((await caught(async () => later.observe(await headAt(honest, 5)))).code).toBe("E_FORK");
+      expect(later.held?.seq).toBe(4);
+    });
+
+    it("reports entries chained from the held head that reach a different link as a fork", async () => {
+      const honest = await ledger();
+      const other = await ledger("relay", "another topic");
+      const tracker = new HeadTracker(honest.relay.publicKeyText, "t-459");
+      await tracker.observe(await headAt(honest, 4));
+      await tracker.observe(await headAt(other, 5));
+      const follower = new ChainFollower(tracker, { seq: 4, link: honest.entries[3]!.link });
+      const hidden = other.entries.slice(4, 5).map((e) => ({ seq: e.seq, leaf: e.leaf }));
+      const error = await caught(() => follower.accept(hidden));
+      expect(evidenceOf(error)).toMatchObject({ kind: "fork", seq: 5 });
+      expect(tracker.held?.seq).toBe(4);
+    });
+
+    it("reports two followers that were sent different chains up to one seq", async () => {
+      const honest = await ledger();
+      const other = await ledger("relay", "another topic");
+      const tracker = new HeadTracker(honest.relay.publicKeyText, "t-459");
+      new ChainFollower(tracker).accept(honest.entries.slice(0, 3));
+      await tracker.observe(await headAt(honest, 3));
+      const error = await caught(() => new ChainFollower(tracker).accept(other.entries.slice(0, 3)));
+      expect(error.code).toBe("E_FORK");
+    });
   });
 
   describe("when a head is not the pinned relay's", () => {
@@ -67,7 +149,7 @@ describe("HeadTracker", () => {
     it("ignores a stored head that does not verify", async () => {
       const l = await ledger();
       const head = await headAt(l, 2);
-      const store: HeadStore = { load: () => ({ ...head, seq: 3 }), save: () => undefined };
+      const store: HeadStore = { load: () => ({ ...head, seq: 3 }), save: () => undefined, evidence: () => [], keep: () => undefined };
       const tracker = new HeadTracker(l.relay.publicKeyText, "t-459", store);
       await tracker.load();
       expect(tracker.held).toBeNull();

@@ -282,7 +282,7 @@ describe("TableSocket", () => {
       await other.join(k.tao, { seat: "bot-tao", owner: "tao", seatKey: k.botTao.publicKeyText, card: { summary: "bot-tao" }, expires: Date.now() + 60_000 });
       const held = client.tracker.held!;
       // A later run: only the stored head is known, and the relay behind the URL now has less.
-      const store: HeadStore = { load: () => held, save: () => undefined };
+      const store: HeadStore = { load: () => held, save: () => undefined, evidence: () => [], keep: () => undefined };
       proxy.retarget(b.port);
       const later = await TableClient.open({ http: client.http, table: client.table, relayKey: held.relay, store });
       const w = watch(later, "bot-tao", k.botTao, { seq: held.seq, link: held.link });
