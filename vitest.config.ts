@@ -10,7 +10,6 @@ export default defineConfig({
           name: "node",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
-          benchmark: { include: ["test/bench/**/*.bench.ts"] },
         },
       },
       {

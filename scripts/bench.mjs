@@ -1,0 +1,26 @@
+/**
+ * `npm run bench`: bundles the benchmark suite (test/bench/main.ts and what it imports) with
+ * esbuild into dist/bench.mjs, npm packages left as imports, and runs it with the arguments given
+ * (`npm run bench -- --quick`). Results go to bench/results.json (docs/BENCHMARKS.md).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const out = join(ROOT, "dist", "bench.mjs");
+mkdirSync(dirname(out), { recursive: true });
+await build({
+  entryPoints: [join(ROOT, "test/bench/main.ts")],
+  outfile: out,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+});
+const run = spawnSync(process.execPath, [out, ...process.argv.slice(2)], { stdio: "inherit", env: { ...process.env, TRESTLE_ROOT: ROOT } });
+process.exit(run.status ?? 1);
