@@ -24,6 +24,12 @@ export interface OwnerSummary {
   tables: OwnerTable[];
 }
 
+/** An approval request a button names, and whether the message tapped offered Approve (it showed every effect in full). */
+export interface TappedApproval {
+  request: ApprovalNeeded;
+  approve_offered: boolean;
+}
+
 /** A new binding as the webhook learned it. */
 export type NewBinding = Omit<Channel, "delivered" | "last_delivered_at" | "bound_at">;
 
@@ -119,9 +125,13 @@ export class OwnerDO extends DurableObject<Env> {
     });
   }
 
-  /** The approval request a button names, if this owner received it. */
-  async approval(ownerKey: string, ref: string): Promise<Result<ApprovalNeeded | null>> {
-    return guarded(() => this.parts(ownerKey).inbox.approval(ref) ?? null);
+  /** The approval request a button names, if this owner received it, and whether its message to `chat` on `platform` offered Approve. */
+  async approval(ownerKey: string, ref: string, platform: ChatPlatform, chat: string): Promise<Result<TappedApproval | null>> {
+    return guarded(() => {
+      const { inbox, outbox } = this.parts(ownerKey);
+      const request = inbox.approval(ref);
+      return request ? { request, approve_offered: outbox.approveOffered(request.id, platform, chat) } : null;
+    });
   }
 
   /** Drains one batch of the outbox and schedules the next alarm while rows remain. */

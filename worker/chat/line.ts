@@ -7,7 +7,7 @@ import type { Env } from "../../durable-objects/env.js";
 import { LineWebhookSchema, parseLineEvent, replyLine, verifyLineSignature } from "../../src/chat/line.js";
 import { fromUtf8 } from "../../src/protocol/bytes.js";
 import { TrestleError } from "../../src/protocol/errors.js";
-import { handleInbound } from "./handle.js";
+import { handleInbound } from "../../durable-objects/chat/handle.js";
 
 /** Handles a raw webhook body after checking its signature; resolves when every reply was sent. */
 export async function lineHook(env: Env, signature: string | null, body: Uint8Array): Promise<void> {
