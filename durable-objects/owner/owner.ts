@@ -5,6 +5,7 @@
  * Every method names the owner key it expects; the Worker addresses the object by that key.
  */
 import { DurableObject } from "cloudflare:workers";
+import { outboxDelay } from "../../src/chat/config.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import { NotifyBatchSchema, SILENT_NOTIFICATIONS, type ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
@@ -164,8 +165,7 @@ export class OwnerDO extends DurableObject<Env> {
   private async schedule(outbox: Outbox): Promise<void> {
     const due = outbox.nextDue(this.now());
     if (due === null) return;
-    const delay = Number(this.env.OUTBOX_DELAY_MS ?? 0);
-    const next = Math.max(due, this.now() + (Number.isSafeInteger(delay) && delay > 0 ? delay : 0));
+    const next = Math.max(due, this.now() + outboxDelay(this.env));
     const current = await this.ctx.storage.getAlarm();
     // Inside alarm() the running alarm is already cleared, so the next batch is always scheduled.
     if (current === null || current > next) await this.ctx.storage.setAlarm(next);
