@@ -86,3 +86,12 @@ export async function taskState(id: string, k: Room, task: string): Promise<stri
   const tasks = (await relay.read(id, `/tables/${id}/tasks`, k.jenny, { owner: "jenny" })).body.items as { id: string; state: string }[];
   return tasks.find((t) => t.id === task)!.state;
 }
+
+/** One chat account per platform numbered from `base`: [platform, account, chat] (on Discord the chat is a channel of its own). */
+export function accountsFrom(base: number): readonly (readonly [ChatPlatform, string, string])[] {
+  return [
+    ["telegram", String(base), String(base)],
+    ["line", `U${base + 1}`, `U${base + 1}`],
+    ["discord", String(base + 2), String(900_000 + base + 2)],
+  ];
+}

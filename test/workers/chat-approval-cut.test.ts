@@ -9,18 +9,14 @@ import { describe, expect, it } from "vitest";
 import type { Effect } from "../../src/protocol/index.js";
 import { buttonData, lastWithButtons, tapVia } from "../support/chat-driver.js";
 import { buttonVerbs, limitViolations, visibleText } from "../support/chat-limits.js";
-import { bound, proposed, relay, room, taskState } from "../support/chat-room.js";
+import { accountsFrom, bound, proposed, relay, room, taskState } from "../support/chat-room.js";
 import { headUnmoved } from "../support/relay-http.js";
 
 /** 16 effects jenny's rules cover, each with about 1900 characters of arguments (the protocol allows 2048 bytes). */
 const SIXTEEN: Effect[] = Array.from({ length: 16 }, (_, i) => ({ owner: "jenny", resource: "taskboard", action: "create_card", args: { i, note: "x".repeat(1900) } }));
 
 describe("an approval request with 16 large effects", () => {
-  it.each([
-    ["telegram", "96501", "96501"],
-    ["line", "U96502", "U96502"],
-    ["discord", "96503", "996503"],
-  ] as const)("on %s lists what fits, counts what it leaves out, offers Reject alone and ends with how to approve by key", async (platform, account, chat) => {
+  it.each(accountsFrom(96501))("on %s lists what fits, counts what it leaves out, offers Reject alone and ends with how to approve by key", async (platform, account, chat) => {
     const id = `chat-cut-${platform}`;
     const k = await room(id);
     await bound(platform, k.jenny, account, chat);
@@ -40,11 +36,7 @@ describe("an approval request with 16 large effects", () => {
   });
 
   describe("when someone taps an Approve crafted for that message", () => {
-    it.each([
-      ["telegram", "96511", "96511"],
-      ["line", "U96512", "U96512"],
-      ["discord", "96513", "996513"],
-    ] as const)("on %s records nothing and says how to sign; Reject from it still counts", async (platform, account, chat) => {
+    it.each(accountsFrom(96511))("on %s records nothing and says how to sign; Reject from it still counts", async (platform, account, chat) => {
       const id = `chat-cut-tap-${platform}`;
       const k = await room(id);
       await bound(platform, k.jenny, account, chat);

@@ -10,16 +10,12 @@ import { describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { canonicalize, verifyExport } from "../../src/protocol/index.js";
 import { buttonData, drain, postDiscord, postLine, postTelegram, requests, tapVia, telegramTap, discordButton, linePostback } from "../support/chat-driver.js";
-import { bound, CARD, DELETE, entries, head, MERGE, proposed, relay, room, settle, taskState } from "../support/chat-room.js";
+import { accountsFrom, bound, CARD, DELETE, entries, head, MERGE, proposed, relay, room, settle, taskState } from "../support/chat-room.js";
 import { headUnmoved } from "../support/relay-http.js";
 import { keyOf } from "../support/table-fixture.js";
 
 describe("a tap on Approve where jenny's chat_approve rules cover the task", () => {
-  it.each([
-    ["telegram", "96001", "96001"],
-    ["line", "U96002", "U96002"],
-    ["discord", "96003", "996003"],
-  ] as const)("approves it from %s as a relay-attested entry, and the export verifies CLEAN", async (platform, account, chat) => {
+  it.each(accountsFrom(96001))("approves it from %s as a relay-attested entry, and the export verifies CLEAN", async (platform, account, chat) => {
     const id = `chat-approve-${platform}`;
     const k = await room(id);
     await bound(platform, k.jenny, account, chat);
