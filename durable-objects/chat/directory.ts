@@ -1,19 +1,22 @@
 /**
  * ChatDirectoryDO: one instance (named "directory") that routes chat accounts to owners
  * (docs/SPEC.md §11.2). It holds the one-time bind codes (hashed; 10 minutes, single use), the
- * guess limits on redeeming them, which owner keys each chat account is bound to, and the ids of
- * webhook events already handled (platforms redeliver). Owners' own state lives in OwnerDO.
+ * guess limits on redeeming them, which owner keys each chat account is bound to, the ids of
+ * webhook events already handled (platforms redeliver), and the LINE events a webhook left for its
+ * alarm to answer (line-events.ts). Owners' own state lives in OwnerDO.
  */
 import { DurableObject } from "cloudflare:workers";
 import { toHex, utf8 } from "../../src/protocol/bytes.js";
 import { sha256 } from "../../src/protocol/hash.js";
-import { TrestleError } from "../../src/protocol/errors.js";
+import { outboxDelay } from "../../src/chat/config.js";
+import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.js";
 import type { Env } from "../env.js";
 import { runMigrations } from "../sqlite.js";
 import { guarded, type Result } from "../result.js";
 import { CODE_LIMITS, newCode, windowOf } from "./codes.js";
+import { answerLineEvent, LINE_EVENTS_PER_INVOCATION, LineEventsSchema, LineQueue } from "./line-events.js";
 
 /** What redeeming a code found. */
 export type Redeemed =
@@ -31,6 +34,7 @@ const MIGRATIONS = [
    CREATE TABLE accounts (platform TEXT NOT NULL, account TEXT NOT NULL, owner_key TEXT NOT NULL, at INTEGER NOT NULL,
      PRIMARY KEY (platform, account, owner_key));
    CREATE TABLE seen (id TEXT PRIMARY KEY, at INTEGER NOT NULL);`,
+  `CREATE TABLE line_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, event TEXT NOT NULL, at INTEGER NOT NULL);`,
 ];
 
 /** The chat directory. */
@@ -113,6 +117,30 @@ export class ChatDirectoryDO extends DurableObject<Env> {
       const now = this.now();
       return this.sql.exec("INSERT OR IGNORE INTO seen (id, at) VALUES (?, ?)", id, now).rowsWritten === 0;
     });
+  }
+
+  /** Queues LINE events the webhook could not answer within its invocation, for the alarm. */
+  async queueLine(events: unknown): Promise<Result<{ queued: number }>> {
+    return guarded(async () => {
+      const queued = new LineQueue(this.sql).add(parseOrThrow(LineEventsSchema, events, "LINE events"), this.now());
+      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(this.now() + outboxDelay(this.env));
+      return { queued };
+    });
+  }
+
+  /** Answers the next LINE_EVENTS_PER_INVOCATION queued LINE events, each once, and comes back while any wait. */
+  override async alarm(): Promise<void> {
+    const queue = new LineQueue(this.sql);
+    for (const { seq, event } of queue.take(LINE_EVENTS_PER_INVOCATION)) {
+      try {
+        await answerLineEvent(this.env, event, this);
+      } catch (error) {
+        // Its event id is already marked seen: a retry would do nothing, so it leaves the queue either way.
+        console.error("a queued LINE event failed", error);
+      }
+      queue.done(seq);
+    }
+    if (queue.waiting()) await this.ctx.storage.setAlarm(this.now() + outboxDelay(this.env));
   }
 
   /** Increments a fixed-window counter and returns its new value. */

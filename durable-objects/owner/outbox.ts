@@ -5,12 +5,13 @@
  * `delivered` or back to `queued`/`failed`; a retried alarm only ever picks up `queued` rows.
  * A row found still `sending` was interrupted mid-request: on LINE and Discord it is sent again
  * with the same key (the platform drops the duplicate); on Telegram, which has no such key, it is
- * marked failed (`interrupted`) rather than risk a second message.
+ * marked failed (`interrupted`) rather than risk a second message. Each row records whether the
+ * message it sent offered Approve, so a tap can approve only from a message that showed every effect.
  */
 import type { ChatEnv } from "../../src/chat/config.js";
 import type { DeliveryResult } from "../../src/chat/delivery.js";
-import { renderNotification, type Outgoing } from "../../src/chat/render.js";
-import { DEDUPES, idempotencyKey, sendTo } from "../../src/chat/send.js";
+import type { Outgoing } from "../../src/chat/render.js";
+import { DEDUPES, idempotencyKey, messageFor, offersApprove, sendTo } from "../../src/chat/send.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { Bindings, Channel } from "./bindings.js";
 import type { AttemptLog } from "./health.js";
@@ -58,6 +59,18 @@ export class Outbox {
     return queued;
   }
 
+  /** Whether a message for `eventId` sent to `chat` on `platform` offered the Approve button. */
+  approveOffered(eventId: string, platform: ChatPlatform, chat: string): boolean {
+    return (
+      this.sql
+        .exec(
+          "SELECT 1 FROM outbox o JOIN channels c ON c.platform = o.platform AND c.account = o.account WHERE o.event_id = ? AND o.platform = ? AND c.chat = ? AND o.approve = 1",
+          eventId, platform, chat,
+        )
+        .toArray().length > 0
+    );
+  }
+
   /** Drops every row for an unbound channel. */
   forget(platform: ChatPlatform, account: string): void {
     this.sql.exec("DELETE FROM outbox WHERE platform = ? AND account = ? AND state IN ('queued', 'sending')", platform, account);
@@ -81,9 +94,11 @@ export class Outbox {
         continue;
       }
       const attempts = Number(row.attempts) + 1;
+      const message = messageFor(platform, event, this.ownerKey, channel.lang);
       this.setState(eventId, platform, account, "sending", attempts, now(), now());
+      this.sql.exec("UPDATE outbox SET approve = ? WHERE event_id = ? AND platform = ? AND account = ?", offersApprove(message) ? 1 : 0, eventId, platform, account);
       report.sent += 1;
-      const result = await sendTo(env, platform, channel.chat, renderNotification(event, this.ownerKey, channel.lang), String(row.key));
+      const result = await sendTo(env, platform, channel.chat, message, String(row.key));
       this.settle(channel, eventId, attempts, result, now());
       if (result.ok) report.delivered += 1;
       else report.failed += 1;

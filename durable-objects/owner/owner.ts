@@ -5,6 +5,7 @@
  * Every method names the owner key it expects; the Worker addresses the object by that key.
  */
 import { DurableObject } from "cloudflare:workers";
+import { outboxDelay } from "../../src/chat/config.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import { NotifyBatchSchema, SILENT_NOTIFICATIONS, type ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
@@ -22,6 +23,12 @@ export interface OwnerSummary {
   channels: number;
   proven: number;
   tables: OwnerTable[];
+}
+
+/** An approval request a button names, and whether the message tapped offered Approve (it showed every effect in full). */
+export interface TappedApproval {
+  request: ApprovalNeeded;
+  approve_offered: boolean;
 }
 
 /** A new binding as the webhook learned it. */
@@ -119,9 +126,13 @@ export class OwnerDO extends DurableObject<Env> {
     });
   }
 
-  /** The approval request a button names, if this owner received it. */
-  async approval(ownerKey: string, ref: string): Promise<Result<ApprovalNeeded | null>> {
-    return guarded(() => this.parts(ownerKey).inbox.approval(ref) ?? null);
+  /** The approval request a button names, if this owner received it, and whether its message to `chat` on `platform` offered Approve. */
+  async approval(ownerKey: string, ref: string, platform: ChatPlatform, chat: string): Promise<Result<TappedApproval | null>> {
+    return guarded(() => {
+      const { inbox, outbox } = this.parts(ownerKey);
+      const request = inbox.approval(ref);
+      return request ? { request, approve_offered: outbox.approveOffered(request.id, platform, chat) } : null;
+    });
   }
 
   /** Drains one batch of the outbox and schedules the next alarm while rows remain. */
@@ -154,8 +165,7 @@ export class OwnerDO extends DurableObject<Env> {
   private async schedule(outbox: Outbox): Promise<void> {
     const due = outbox.nextDue(this.now());
     if (due === null) return;
-    const delay = Number(this.env.OUTBOX_DELAY_MS ?? 0);
-    const next = Math.max(due, this.now() + (Number.isSafeInteger(delay) && delay > 0 ? delay : 0));
+    const next = Math.max(due, this.now() + outboxDelay(this.env));
     const current = await this.ctx.storage.getAlarm();
     // Inside alarm() the running alarm is already cleared, so the next batch is always scheduled.
     if (current === null || current > next) await this.ctx.storage.setAlarm(next);

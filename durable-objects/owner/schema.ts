@@ -1,6 +1,7 @@
 /**
  * The OwnerDO's SQLite schema: bound channels, received events (the inbox, with the owner's
- * table list), the outbox (one row per event and channel) and the attempt log.
+ * table list), the outbox (one row per event and channel, with whether its message offered
+ * Approve) and the attempt log.
  */
 import { runMigrations } from "../sqlite.js";
 
@@ -28,6 +29,8 @@ export const OWNER_MIGRATIONS: readonly string[] = [
      status TEXT NOT NULL, http_status INTEGER, reason TEXT, detail TEXT, at INTEGER NOT NULL
    );
    CREATE INDEX attempts_channel ON attempts (platform, account, id);`,
+  // Whether the message sent for a row offered Approve; rows sent before this count as not (a tap there cannot approve).
+  `ALTER TABLE outbox ADD COLUMN approve INTEGER NOT NULL DEFAULT 0;`,
 ];
 
 /** Brings the owner schema up to date. */

@@ -1,9 +1,9 @@
 /**
  * The table's one Durable Object alarm, shared by every job that needs a wake-up: the task
  * watchdog (docs/SPEC.md §5.6: each due task gets one stalled entry, judged by admit at that
- * entry's time) and the retry of a sub-table result delivery (results.ts). After every write the
- * alarm is set to the earliest deadline any job has. Alarms run at least once: a second run finds
- * nothing due and appends nothing.
+ * entry's time), the retry of a sub-table result delivery (results.ts) and the hand-over of owner
+ * notifications not yet taken (notify.ts). After every write the alarm is set to the earliest
+ * deadline any job has. Alarms run at least once: a second run finds nothing due and appends nothing.
  */
 import type { TableState } from "../../src/protocol/policy/state.js";
 import { dueTasks, stalledDraft, watchdogDeadline } from "../../src/protocol/policy/watchdog.js";
@@ -25,6 +25,20 @@ export class Alarm {
     if (at === null) await this.storage.deleteAlarm();
     else await this.storage.setAlarm(at);
     this.alarmAt = at;
+  }
+
+  /**
+   * Makes sure the alarm fires by `at` without awaiting, so commit can arm it in the same batch of
+   * writes as the rows it must retry: alarm operations follow the rules of other storage writes,
+   * and writes with no await between them commit together
+   * (https://developers.cloudflare.com/durable-objects/api/alarms/). After a wake the alarm is
+   * unknown, so it is set to `at`; the schedule that follows every write moves it to the earliest
+   * deadline again.
+   */
+  armBy(at: number): void {
+    if (this.alarmAt !== undefined && this.alarmAt !== null && this.alarmAt <= at) return;
+    this.alarmAt = at;
+    this.storage.setAlarm(at).catch((error: unknown) => console.error("arming the alarm failed", error));
   }
 
   /** Called when the alarm fired: the runtime cleared it. */

@@ -3,7 +3,8 @@
  * authored or join entry indexed by its nonce (each sub-table opening and result by the child's id)
  * so a retried write finds its first seq, and the
  * original body of every entry the relay truncated (the seat signed its hash; verifiers check the
- * cut against it). Rows are written in one transaction per admitted batch; never updated or deleted.
+ * cut against it). Rows are written in one transaction per admitted batch, with whatever else must
+ * commit with them (the owner notifications they cause, notify.ts); never updated or deleted.
  */
 import { chainEntry, GENESIS_LINK } from "../../src/protocol/chain.js";
 import type { Entry, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
@@ -38,8 +39,11 @@ export class Ledger {
     return this.lastLink;
   }
 
-  /** Chains and writes a batch (and the originals of its truncated entries) atomically. Seqs must follow on. */
-  append(batch: readonly UnchainedEntry[], originals: ReadonlyMap<number, string> = new Map()): Entry[] {
+  /**
+   * Chains and writes a batch (and the originals of its truncated entries) atomically, running
+   * `alongside` with the chained entries inside the same transaction. Seqs must follow on.
+   */
+  append(batch: readonly UnchainedEntry[], originals: ReadonlyMap<number, string> = new Map(), alongside?: (entries: readonly Entry[]) => void): Entry[] {
     const sql = this.storage.sql;
     let link = this.lastLink;
     const chained = batch.map((e) => {
@@ -54,6 +58,7 @@ export class Ledger {
         const original = originals.get(entry.seq);
         if (original !== undefined) sql.exec("INSERT INTO originals (seq, body) VALUES (?, ?)", entry.seq, original);
       }
+      alongside?.(chained);
     });
     const last = chained[chained.length - 1];
     if (last) {

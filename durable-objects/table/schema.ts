@@ -13,6 +13,9 @@ export const MIGRATIONS: readonly string[] = [
      entry TEXT NOT NULL
    );
    CREATE TABLE originals (seq INTEGER PRIMARY KEY, body TEXT NOT NULL);`,
+  // Owner notifications not yet taken by their owners' objects (notify.ts), written with the entries that cause them.
+  `CREATE TABLE notices (id INTEGER PRIMARY KEY AUTOINCREMENT, owner_key TEXT NOT NULL, events TEXT NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL);
+   CREATE INDEX notices_due ON notices (next_at);`,
 ];
 
 /** Brings the schema up to date; returns the version reached. */

@@ -36,7 +36,7 @@ import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type Subta
 import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
 import { writeAttestedApproval, type AttestedApproval } from "./chat-approvals.js";
-import { notifyOwners } from "./notify.js";
+import { Notices, ownerNotify } from "./notify.js";
 import { ownerChannels, type ChannelProbe } from "./approvers.js";
 import { Alarm, runWatchdog, watchdogAt } from "./alarms.js";
 
@@ -53,8 +53,10 @@ export class TableDO extends DurableObject<Env> {
   private readonly sessions: Sessions;
   private heads: Heads | undefined;
   private pushes: Promise<void> = Promise.resolve();
-  private notices: Promise<void> = Promise.resolve();
+  private handoffs: Promise<void> = Promise.resolve();
   private readonly alarms: Alarm;
+  /** Owner notifications recorded with their entries and not yet handed over (notify.ts). */
+  readonly notices: Notices;
   /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
   readonly channels: ChannelProbe;
 
@@ -64,6 +66,7 @@ export class TableDO extends DurableObject<Env> {
     this.sessions = new Sessions(ctx);
     this.ledger = new Ledger(ctx.storage);
     this.alarms = new Alarm(ctx.storage);
+    this.notices = new Notices(ctx.storage.sql, (at) => this.alarms.armBy(at));
     this.channels = ownerChannels(env);
     const entries = this.ledger.all();
     this.state = entries.length > 0 ? fold(entries) : null;
@@ -140,17 +143,19 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** The table's alarm (alarms.ts): the task watchdog, then any pending sub-table result delivery. At least once: a repeated run appends nothing. */
+  /** The table's alarm (alarms.ts): the task watchdog, any pending sub-table result delivery, owner notifications not yet taken. At least once: a repeated run appends nothing. */
   override async alarm(): Promise<void> {
     this.alarms.fired();
     for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
     await deliverResult(this.resultHost());
+    await this.notices.handOffDue(ownerNotify(this.env), () => this.now());
     await this.reschedule();
   }
 
-  /** Arms the alarm at the earliest deadline of the watchdog and of a pending result delivery. */
+  /** Arms the alarm at the earliest deadline of the watchdog, a pending result delivery and a notification not yet taken. */
   private reschedule(): Promise<void> {
-    return this.alarms.schedule([watchdogAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now())]);
+    const notices = this.state ? this.notices.nextAt() : null;
+    return this.alarms.schedule([watchdogAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices]);
   }
 
   /** POST /tables/:id/control (owner-signed pause or resume) */
@@ -169,9 +174,19 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** Resolves when every owner notification queued so far has been handed to its OwnerDO. */
+  /** Resolves when every owner notification recorded so far has been offered to its OwnerDO. */
   noticesSettled(): Promise<void> {
-    return this.notices;
+    return this.handoffs;
+  }
+
+  /** Hands the notifications a write recorded to their owners' objects, then re-arms the alarm for any not taken. */
+  private async handOff(): Promise<void> {
+    try {
+      await this.notices.handOffFresh(ownerNotify(this.env), () => this.now());
+      await this.reschedule();
+    } catch (error) {
+      console.error("owner notification hand-off failed; the alarm retries", error);
+    }
   }
 
   /** POST /tables/:parent/subtables, on the child's object: opens this table through its parent. */
@@ -311,8 +326,7 @@ export class TableDO extends DurableObject<Env> {
     const last = outcome.appended[outcome.appended.length - 1]!;
     this.heads ??= new Heads(last.table, () => relaySigner(this.env));
     const head = this.heads.at(last.seq, last.link);
-    const state = this.state;
-    if (state) this.ctx.waitUntil((this.notices = this.notices.then(() => notifyOwners(this.env, state, outcome.appended))));
+    if (this.notices.pending) this.ctx.waitUntil((this.handoffs = this.handoffs.then(() => this.handOff())));
     this.pushes = this.pushes.then(async () => {
       try {
         this.sessions.push(await head, this.sessionHost());

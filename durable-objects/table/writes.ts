@@ -2,7 +2,8 @@
  * The table's write path: verify the request's signature over the very statement the entry will
  * record, answer a retried nonce with its first result, check that somebody can answer the
  * approvals a proposal would wait for, check the writer's known head, run the policy, persist the
- * batch, and only then update the in-memory state. Nothing is written unless all of that passed.
+ * batch with the owner notifications it causes, and only then update the in-memory state. Nothing
+ * is written unless all of that passed.
  */
 import { canonicalize } from "../../src/protocol/canonical.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";
@@ -17,7 +18,9 @@ import { ApprovalRequestSchema } from "../../src/protocol/schemas/approval.js";
 import { requireApprovers, waitingOwners, type ChannelProbe } from "./approvers.js";
 import { nonceKeyOf, statementOf } from "../../src/protocol/statements.js";
 import type { Ledger } from "./ledger.js";
+import type { Notices } from "./notify.js";
 import { own } from "../../src/protocol/records.js";
+import { notificationsFor } from "../../src/protocol/notifications.js";
 
 /** What a write produced: the primary entry and everything appended with it (empty on a retry). */
 export interface WriteOutcome {
@@ -34,6 +37,8 @@ export interface TableHost {
   answerers(): ReadonlySet<string>;
   /** Whether an owner has a notification channel that delivered before (OwnerDO health). */
   readonly channels: ChannelProbe;
+  /** Owner notifications not yet handed over, recorded with the entries that cause them. */
+  readonly notices: Notices;
 }
 
 /** Creates the table from a signed create request. */
@@ -138,17 +143,23 @@ function checkKnownHead(host: TableHost, head: HeadRef): void {
 }
 
 /**
- * Admits and appends a verified draft, then swaps the state (no await in between). A nonce already
- * recorded returns its first entry (or E_NONCE_REUSED), also when the same request raced past an
- * earlier check while the write awaited something (another object, a signature).
+ * Admits and appends a verified draft with the owner notifications it causes, then swaps the state
+ * (no await in between). A nonce already recorded returns its first entry (or E_NONCE_REUSED), also
+ * when the same request raced past an earlier check while the write awaited something.
  */
 export function commit(host: TableHost, draft: EntryDraft, original?: string): WriteOutcome {
   // No await between the nonce check, admit and the state swap: the policy judges the state the batch lands on.
   const retry = retried(host, draft);
   if (retry) return retry;
-  const result = admit(host.state, draft, host.now());
+  const now = host.now();
+  const result = admit(host.state, draft, now);
   const primarySeq = result.entries[0]!.seq;
-  const appended = host.ledger.append(result.entries, original === undefined ? undefined : new Map([[primarySeq, original]]));
+  let noticed = false;
+  const appended = host.ledger.append(result.entries, original === undefined ? undefined : new Map([[primarySeq, original]]), (entries) => {
+    noticed = host.notices.record(notificationsFor(result.state, entries), now);
+  });
+  // Still no await: the alarm that retries the notifications is set with the same writes.
+  if (noticed) host.notices.armRetry(now);
   host.state = result.state;
   return { primary: appended[0]!, appended };
 }

@@ -17,8 +17,14 @@ export interface ChatEnv {
   DISCORD_PUBLIC_KEY?: string;
   DISCORD_APPLICATION_ID?: string;
   DISCORD_API_BASE?: string;
-  /** Milliseconds the outbox waits before a fresh batch goes out (default 0); lets bursts coalesce. */
+  /** Milliseconds the outbox waits before a fresh batch goes out, and the LINE queue before a batch of events (default 0); lets bursts coalesce. */
   OUTBOX_DELAY_MS?: string;
+}
+
+/** OUTBOX_DELAY_MS as a number of milliseconds: 0 unless set to a positive integer. */
+export function outboxDelay(env: ChatEnv): number {
+  const delay = Number(env.OUTBOX_DELAY_MS ?? 0);
+  return Number.isSafeInteger(delay) && delay > 0 ? delay : 0;
 }
 
 /** Default public API bases. */

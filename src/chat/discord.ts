@@ -14,8 +14,14 @@ import { negotiateLang } from "./i18n.js";
 import { normalizeCode, type Command, type Inbound } from "./inbound.js";
 import { fitRendered, type ChatMessage } from "./message.js";
 
-/** Discord's limits: message content and component custom_id, in characters; nonce length. */
+/**
+ * Discord's limits (https://discord.com/developers/docs/resources/message#create-message and
+ * https://discord.com/developers/docs/components/reference#button): message `content` up to 2000
+ * characters (embeds, up to 6000 characters in total, are not used); a button's `label` up to 80
+ * and `custom_id` up to 100 characters, at most 5 buttons in an action row; `nonce` up to 25.
+ */
 export const DISCORD_CONTENT_CHARS = 2000;
+export const DISCORD_LABEL_CHARS = 80;
 export const DISCORD_CUSTOM_ID_CHARS = 100;
 export const DISCORD_NONCE_CHARS = 25;
 /** Interaction response flag: only the person who acted sees the reply. */
@@ -26,22 +32,30 @@ export function escapeDiscord(text: string): string {
   return text.replace(/[\\*_~`|>#\-[\]()]/g, "\\$&");
 }
 
+/** Whether `message` fits the content limit as formatDiscord renders it, uncut. */
+export function fitsDiscord(message: ChatMessage): boolean {
+  return renderer(message.title)(message.lines.join("\n")).length <= DISCORD_CONTENT_CHARS;
+}
+
 /** The message fields: bold title, escaped lines, a row of buttons; mentions never ping. */
 export function formatDiscord(message: ChatMessage): Record<string, unknown> {
-  const render = (body: string) => `**${escapeDiscord(message.title)}**\n${escapeDiscord(body)}`;
   const fields: Record<string, unknown> = {
-    content: fitRendered(message.lines.join("\n"), DISCORD_CONTENT_CHARS, render),
+    content: fitRendered(message.lines.join("\n"), DISCORD_CONTENT_CHARS, renderer(message.title)),
     allowed_mentions: { parse: [] },
   };
   if (message.actions.length > 0) {
     fields.components = [
       {
         type: 1,
-        components: message.actions.map((a) => ({ type: 2, style: a.style === "approve" ? 3 : 4, label: a.label.slice(0, 80), custom_id: a.data.slice(0, DISCORD_CUSTOM_ID_CHARS) })),
+        components: message.actions.map((a) => ({ type: 2, style: a.style === "approve" ? 3 : 4, label: a.label.slice(0, DISCORD_LABEL_CHARS), custom_id: a.data.slice(0, DISCORD_CUSTOM_ID_CHARS) })),
       },
     ];
   }
   return fields;
+}
+
+function renderer(title: string): (body: string) => string {
+  return (body) => `**${escapeDiscord(title)}**\n${escapeDiscord(body)}`;
 }
 
 /** An ephemeral interaction reply with escaped plain text. */

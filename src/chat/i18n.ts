@@ -64,6 +64,8 @@ const EN = {
   "reply.tap_failed": "Could not record this tap: {message}",
   "line.chat_yes": "Your chat_approve rules cover this task: Approve here is recorded for you, relay-attested (not your signature).",
   "line.chat_no": "Approving needs your signature: {command} on your own machine, or the MCP approve tool. Reject works here.",
+  "line.effects_more": "…and {count} more effect(s), not shown here.",
+  "line.chat_cut": "This message cannot show all {total} effects in full, so it has no Approve button. To approve, sign with your key: {command} on your own machine, or the MCP approve tool. Reject works here.",
   "title.chat_approval": "Recorded from chat",
   "line.chat_approved": "Task {task} was approved by a tap in {via} (entry {seq}).",
   "line.chat_rejected": "Task {task} was rejected by a tap in {via} (entry {seq}).",
@@ -76,8 +78,8 @@ const EN = {
   "task.rejected": "rejected",
   "task.stalled": "stalled",
   "task.failed": "failed",
-  "reply.tap_not_yours": "This button is for another owner's approval.",
-  "reply.tap_unknown": "This approval is unknown or no longer open.",
+  "reply.tap_not_shown": "That message did not show every effect in full, so a tap there cannot approve. Sign instead: {command} (or the MCP approve tool). Nothing was recorded.",
+  "reply.tap_unknown": "This button matches no approval request the relay holds for this account: it is unknown or has expired. Nothing was recorded.",
 } as const;
 
 /** A message key. */
@@ -142,6 +144,8 @@ const ZH_HANS: Record<MessageKey, string> = {
   "reply.tap_failed": "无法记录此次点击：{message}",
   "line.chat_yes": "你的 chat_approve 规则覆盖此任务：在这里点「批准」会替你记录，由中继证明（不是你的签名）。",
   "line.chat_no": "批准需要你的签名：请在你自己的电脑上运行 {command}，或使用 MCP 的 approve 工具。在这里可以拒绝。",
+  "line.effects_more": "……另有 {count} 项效果未在此显示。",
+  "line.chat_cut": "此消息无法完整显示全部 {total} 项效果，因此没有「批准」按钮。如要批准，请用你的密钥签名：在你自己的电脑上运行 {command}，或使用 MCP 的 approve 工具。在这里可以拒绝。",
   "title.chat_approval": "来自聊天的记录",
   "line.chat_approved": "任务 {task} 已通过 {via} 中的点击被批准（第 {seq} 条）。",
   "line.chat_rejected": "任务 {task} 已通过 {via} 中的点击被拒绝（第 {seq} 条）。",
@@ -154,8 +158,8 @@ const ZH_HANS: Record<MessageKey, string> = {
   "task.rejected": "已拒绝",
   "task.stalled": "停滞",
   "task.failed": "失败",
-  "reply.tap_not_yours": "这个按钮属于另一位所有者的审批。",
-  "reply.tap_unknown": "此审批不存在或已结束。",
+  "reply.tap_not_shown": "那条消息没有完整显示所有效果，因此在那里点击不能批准。请改为签名：{command}（或使用 MCP 的 approve 工具）。未记录任何内容。",
+  "reply.tap_unknown": "这个按钮不对应中继为此账号保存的任何审批请求：它未知或已过期。未记录任何内容。",
 };
 
 const ZH_HANT: Record<MessageKey, string> = {
@@ -217,6 +221,8 @@ const ZH_HANT: Record<MessageKey, string> = {
   "reply.tap_failed": "無法記錄此次點擊：{message}",
   "line.chat_yes": "你的 chat_approve 規則涵蓋此任務：在這裡點「核准」會替你記錄，由中繼證明（不是你的簽章）。",
   "line.chat_no": "核准需要你的簽章：請在你自己的電腦上執行 {command}，或使用 MCP 的 approve 工具。在這裡可以拒絕。",
+  "line.effects_more": "……另有 {count} 項效果未在此顯示。",
+  "line.chat_cut": "此訊息無法完整顯示全部 {total} 項效果，因此沒有「核准」按鈕。如要核准，請用你的金鑰簽章：在你自己的電腦上執行 {command}，或使用 MCP 的 approve 工具。在這裡可以拒絕。",
   "title.chat_approval": "來自聊天的記錄",
   "line.chat_approved": "任務 {task} 已透過 {via} 中的點擊被核准（第 {seq} 筆）。",
   "line.chat_rejected": "任務 {task} 已透過 {via} 中的點擊被拒絕（第 {seq} 筆）。",
@@ -229,8 +235,8 @@ const ZH_HANT: Record<MessageKey, string> = {
   "task.rejected": "已拒絕",
   "task.stalled": "停滯",
   "task.failed": "失敗",
-  "reply.tap_not_yours": "這個按鈕屬於另一位擁有者的審核。",
-  "reply.tap_unknown": "此審核不存在或已結束。",
+  "reply.tap_not_shown": "那則訊息沒有完整顯示所有效果，因此在那裡點擊不能核准。請改為簽章：{command}（或使用 MCP 的 approve 工具）。未記錄任何內容。",
+  "reply.tap_unknown": "這個按鈕不對應中繼為此帳號保存的任何審核請求：它不明或已過期。未記錄任何內容。",
 };
 
 const JA: Record<MessageKey, string> = {
@@ -292,6 +298,8 @@ const JA: Record<MessageKey, string> = {
   "reply.tap_failed": "このタップを記録できませんでした：{message}",
   "line.chat_yes": "chat_approve ルールがこのタスクをカバーしています：ここで「承認」を押すと、リレーの証明付きで記録されます（あなたの署名ではありません）。",
   "line.chat_no": "承認には署名が必要です：ご自分のマシンで {command} を実行するか、MCP の approve ツールを使ってください。却下はここでできます。",
+  "line.effects_more": "……ほかに {count} 件の効果はここに表示されていません。",
+  "line.chat_cut": "このメッセージには {total} 件の効果をすべて完全には表示できないため、「承認」ボタンはありません。承認するには鍵で署名してください：ご自分のマシンで {command} を実行するか、MCP の approve ツールを使ってください。却下はここでできます。",
   "title.chat_approval": "チャットからの記録",
   "line.chat_approved": "タスク {task} が {via} でのタップにより承認されました（エントリ {seq}）。",
   "line.chat_rejected": "タスク {task} が {via} でのタップにより却下されました（エントリ {seq}）。",
@@ -304,8 +312,8 @@ const JA: Record<MessageKey, string> = {
   "task.rejected": "却下",
   "task.stalled": "停滞",
   "task.failed": "失敗",
-  "reply.tap_not_yours": "このボタンは別のオーナーの承認用です。",
-  "reply.tap_unknown": "この承認は存在しないか、すでに終了しています。",
+  "reply.tap_not_shown": "そのメッセージはすべての効果を完全には表示していないため、そこでのタップでは承認できません。署名してください：{command}（または MCP の approve ツール）。何も記録していません。",
+  "reply.tap_unknown": "このボタンは、このアカウントについてリレーが保持している承認リクエストのどれにも当たりません：不明か、期限切れです。何も記録していません。",
 };
 
 /** Every language's messages. */

@@ -1,6 +1,6 @@
 /**
  * LINE (Messaging API): plain-text messages within 5000 characters, a confirm template with
- * postback approve/reject actions (postback data within 300 characters), push with an
+ * postback approve/reject actions (or a buttons template with Reject alone), push with an
  * X-Line-Retry-Key so a retried push is never delivered twice, replies by reply token, the
  * monthly-quota 429 recognised, and webhook signatures (base64 HMAC-SHA256 of the raw body).
  */
@@ -9,12 +9,21 @@ import { apiBase, API_BASES, timingSafeEqual, type ChatEnv } from "./config.js";
 import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "./delivery.js";
 import { parseCallback } from "./callback.js";
 import { parseCommandText, type Inbound } from "./inbound.js";
-import { ellipsize, type ChatMessage } from "./message.js";
+import { ellipsize, type ChatAction, type ChatMessage } from "./message.js";
 import { toHex } from "../protocol/bytes.js";
 
-/** LINE's limits: text message, confirm template text, alt text, action label, postback data. */
+/**
+ * LINE's limits (https://developers.line.biz/en/reference/messaging-api/): a text message's `text`
+ * max 5000 characters; a template message's `altText` max 400; the confirm template's `text` max
+ * 240 with exactly 2 actions; the buttons template's `text` max 160 (without image or title) with
+ * 1-4 actions; an action's `label` max 20; postback `data` max 300; at most 5 messages per push or
+ * reply. LINE counts text in UTF-16 code units and template and action fields in grapheme
+ * clusters (https://developers.line.biz/en/docs/messaging-api/text-character-count/); a JS
+ * string's length is UTF-16 code units, never fewer than either, so checking it is safe.
+ */
 export const LINE_TEXT_CHARS = 5000;
 export const LINE_CONFIRM_TEXT_CHARS = 240;
+export const LINE_BUTTONS_TEXT_CHARS = 160;
 export const LINE_ALT_TEXT_CHARS = 400;
 export const LINE_LABEL_CHARS = 20;
 export const LINE_POSTBACK_DATA_CHARS = 300;
@@ -22,22 +31,31 @@ export const LINE_POSTBACK_DATA_CHARS = 300;
 /** The text LINE sends with a 429 when the monthly message quota is used up. */
 const MONTHLY_QUOTA = /monthly limit/i;
 
-/** The messages for one push: the full text, then a confirm template when there are actions. */
+/** Whether `message` fits the text message's limit as formatLine renders it, uncut. */
+export function fitsLine(message: ChatMessage): boolean {
+  return lineText(message).length <= LINE_TEXT_CHARS;
+}
+
+/** The messages for one push: the full text, then the buttons in a template (confirm for two, buttons for one). */
 export function formatLine(message: ChatMessage): unknown[] {
-  const text = ellipsize([message.title, ...message.lines].join("\n"), LINE_TEXT_CHARS);
-  const messages: unknown[] = [{ type: "text", text }];
+  const messages: unknown[] = [{ type: "text", text: ellipsize(lineText(message), LINE_TEXT_CHARS) }];
   if (message.actions.length > 0) {
-    messages.push({
-      type: "template",
-      altText: ellipsize(`${message.title}: ${message.lines[0] ?? ""}`, LINE_ALT_TEXT_CHARS),
-      template: {
-        type: "confirm",
-        text: ellipsize(message.title, LINE_CONFIRM_TEXT_CHARS),
-        actions: message.actions.map((a) => ({ type: "postback", label: ellipsize(a.label, LINE_LABEL_CHARS), data: a.data.slice(0, LINE_POSTBACK_DATA_CHARS) })),
-      },
-    });
+    const actions = message.actions.map(postback);
+    const template =
+      actions.length === 2
+        ? { type: "confirm", text: ellipsize(message.title, LINE_CONFIRM_TEXT_CHARS), actions }
+        : { type: "buttons", text: ellipsize(message.title, LINE_BUTTONS_TEXT_CHARS), actions: actions.slice(0, 4) };
+    messages.push({ type: "template", altText: ellipsize(`${message.title}: ${message.lines[0] ?? ""}`, LINE_ALT_TEXT_CHARS), template });
   }
   return messages;
+}
+
+function lineText(message: ChatMessage): string {
+  return [message.title, ...message.lines].join("\n");
+}
+
+function postback(action: ChatAction) {
+  return { type: "postback", label: ellipsize(action.label, LINE_LABEL_CHARS), data: action.data.slice(0, LINE_POSTBACK_DATA_CHARS) };
 }
 
 /** A UUID (the format X-Line-Retry-Key requires) derived from an idempotency key's hash bytes. */

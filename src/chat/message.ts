@@ -17,6 +17,9 @@ export interface ChatMessage {
   actions: ChatAction[];
 }
 
+/** Whether a message fits one platform's limits once that platform's formatter renders it. */
+export type Fits = (message: ChatMessage) => boolean;
+
 /** Cuts `text` to at most `max` UTF-16 units, ending in "…" when cut, never splitting a surrogate pair. */
 export function ellipsize(text: string, max: number): string {
   if (text.length <= max) return text;

@@ -3,16 +3,18 @@
  * words (who, what action, on which resource, with which arguments), approve/reject buttons on
  * approval requests with whether a tap can approve, and a record of every tap that did. The topic
  * is another party's text and stays on the table's line (client/guards/framing.ts, pure).
- * Formatting and platform limits are the platform formatters' job.
+ * An approval request is fitted to the platform's limits here (fit-approval.ts), so a tap never
+ * approves an effect it did not show; escaping and cutting other messages is the formatters' job.
  */
 import { safeLine } from "../client/guards/framing.js";
 import { canonicalize } from "../protocol/canonical.js";
-import type { Notification } from "../protocol/schemas/notify.js";
+import type { ApprovalNeeded, Notification, NotifyEffect } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import type { ChatPlatform } from "../protocol/schemas/control.js";
 import { approvalRef, encodeCallback, type TapVerb } from "./callback.js";
+import { fitApproval, type ApprovalParts } from "./fit-approval.js";
 import { t, type MessageKey } from "./i18n.js";
-import { ellipsize, type ChatMessage } from "./message.js";
+import { ellipsize, type ChatMessage, type Fits } from "./message.js";
 
 /** A message the owner's DO sends on its own: the test message that proves a new channel. */
 export interface ChannelTest {
@@ -24,37 +26,19 @@ export interface ChannelTest {
 /** Anything the outbox can carry. */
 export type Outgoing = Notification | ChannelTest;
 
+/** Arguments of an effect listed in a message that cannot show every effect in full are cut to this. */
 const ARGS_CHARS = 300;
 
-/** The message for `event` sent to `ownerKey`'s channel in `lang`. */
-export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang): ChatMessage {
+/** The message for `event` sent to `ownerKey`'s channel in `lang`, an approval request fitted to what `fits` allows. */
+export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang, fits: Fits): ChatMessage {
   if (event.type === "channel_bound") {
     return { title: t(lang, "title.channel_bound"), lines: [t(lang, "line.channel_bound", { key: shortKey(event.owner_key) })], actions: [] };
   }
   const title = t(lang, `title.${event.type}` as MessageKey);
   const head = t(lang, "line.table", { table: event.table, topic: topicLine(event.topic) });
   switch (event.type) {
-    case "approval_needed": {
-      const lines = [head, t(lang, "line.task", { task: event.task }), t(lang, "line.proposed", { seat: event.proposer, seq: event.proposal_seq })];
-      for (const effect of event.effects) {
-        lines.push(`• ${t(lang, "line.effect", { owner: effect.owner, action: effect.action, resource: effect.resource })}`);
-        if (effect.args && Object.keys(effect.args).length > 0) {
-          lines.push(`  ${t(lang, "line.effect_args", { args: ellipsize(canonicalize(effect.args), ARGS_CHARS) })}`);
-        }
-      }
-      if (event.chat_approve !== undefined) {
-        lines.push(event.chat_approve ? t(lang, "line.chat_yes") : t(lang, "line.chat_no", { command: signCommand("approve", event.table, event.task) }));
-      }
-      const ref = approvalRef(ownerKey, event.id);
-      return {
-        title,
-        lines,
-        actions: [
-          { label: t(lang, "button.approve"), data: encodeCallback({ verb: "approve", ref }), style: "approve" },
-          { label: t(lang, "button.reject"), data: encodeCallback({ verb: "reject", ref }), style: "reject" },
-        ],
-      };
-    }
+    case "approval_needed":
+      return fitApproval(approvalParts(event, ownerKey, lang), fits);
     case "floor_to_human":
       return { title, lines: [head, t(lang, "line.floor", { seat: event.seat, round: event.round })], actions: [] };
     case "task_stalled":
@@ -73,6 +57,34 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
       return { title, lines: [head, done, t(lang, "line.chat_warning")], actions: [] };
     }
   }
+}
+
+/** An approval request in pieces: the complete form says whether a tap counts; the partial one, how to approve by key. */
+function approvalParts(event: ApprovalNeeded, ownerKey: string, lang: Lang): ApprovalParts {
+  const ref = approvalRef(ownerKey, event.id);
+  const approve = { label: t(lang, "button.approve"), data: encodeCallback({ verb: "approve", ref }), style: "approve" as const };
+  const reject = { label: t(lang, "button.reject"), data: encodeCallback({ verb: "reject", ref }), style: "reject" as const };
+  const topic = topicLine(event.topic);
+  const command = signCommand("approve", event.table, event.task);
+  const counts = event.chat_approve === undefined ? [] : [event.chat_approve ? t(lang, "line.chat_yes") : t(lang, "line.chat_no", { command })];
+  return {
+    title: t(lang, "title.approval_needed"),
+    table: (chars) => t(lang, "line.table", { table: event.table, topic: ellipsize(topic, chars) }),
+    topicChars: topic.length,
+    task: [t(lang, "line.task", { task: event.task }), t(lang, "line.proposed", { seat: event.proposer, seq: event.proposal_seq })],
+    effects: event.effects.map((effect) => ({ full: effectLines(lang, effect, Infinity), cut: effectLines(lang, effect, ARGS_CHARS) })),
+    complete: { last: counts, actions: [approve, reject] },
+    partial: { more: (count) => t(lang, "line.effects_more", { count }), last: t(lang, "line.chat_cut", { total: event.effects.length, command }), actions: [reject] },
+  };
+}
+
+/** One effect in plain words, its arguments (canonical JSON) cut to `argsChars`. */
+function effectLines(lang: Lang, effect: NotifyEffect, argsChars: number): string[] {
+  const lines = [`• ${t(lang, "line.effect", { owner: effect.owner, action: effect.action, resource: effect.resource })}`];
+  if (effect.args && Object.keys(effect.args).length > 0) {
+    lines.push(`  ${t(lang, "line.effect_args", { args: ellipsize(canonicalize(effect.args), argsChars) })}`);
+  }
+  return lines;
 }
 
 /**

@@ -1,17 +1,20 @@
 /**
- * One delivery to one bound chat, whatever the platform, with the outbox's idempotency key turned
- * into the platform's own duplicate guard where it has one (LINE X-Line-Retry-Key, Discord
- * enforced nonce). Telegram has none, which the outbox accounts for (see outbox.ts).
+ * One delivery to one bound chat, whatever the platform: the message rendered to fit that
+ * platform's limits, and the outbox's idempotency key turned into the platform's own duplicate
+ * guard where it has one (LINE X-Line-Retry-Key, Discord enforced nonce). Telegram has none, which
+ * the outbox accounts for (see outbox.ts).
  */
 import { toBase64url, utf8 } from "../protocol/bytes.js";
 import { sha256 } from "../protocol/hash.js";
 import type { ChatPlatform } from "../protocol/schemas/control.js";
+import type { Lang } from "../protocol/schemas/owner.js";
 import type { ChatEnv } from "./config.js";
 import { withoutSecrets, type DeliveryResult } from "./delivery.js";
-import { sendDiscord } from "./discord.js";
-import { retryKeyOf, sendLine } from "./line.js";
-import type { ChatMessage } from "./message.js";
-import { sendTelegram } from "./telegram.js";
+import { fitsDiscord, sendDiscord } from "./discord.js";
+import { fitsLine, retryKeyOf, sendLine } from "./line.js";
+import type { ChatMessage, Fits } from "./message.js";
+import { renderNotification, type Outgoing } from "./render.js";
+import { fitsTelegram, sendTelegram } from "./telegram.js";
 
 /** Whether a platform drops a repeated send carrying the same key (so an interrupted send may be retried). */
 export const DEDUPES: Record<ChatPlatform, boolean> = { telegram: false, line: true, discord: true };
@@ -19,6 +22,19 @@ export const DEDUPES: Record<ChatPlatform, boolean> = { telegram: false, line: t
 /** The idempotency key of one message to one chat: 22 base64url chars of SHA-256(owner, event, platform, account). */
 export function idempotencyKey(ownerKey: string, eventId: string, platform: ChatPlatform, account: string): string {
   return toBase64url(sha256(utf8(`${ownerKey}\n${eventId}\n${platform}\n${account}`))).slice(0, 22);
+}
+
+/** Each platform's test of whether a message fits its limits uncut. */
+export const FITS: Record<ChatPlatform, Fits> = { telegram: fitsTelegram, line: fitsLine, discord: fitsDiscord };
+
+/** The message for `event` to `ownerKey`'s channel on `platform` in `lang`, fitted to that platform. */
+export function messageFor(platform: ChatPlatform, event: Outgoing, ownerKey: string, lang: Lang): ChatMessage {
+  return renderNotification(event, ownerKey, lang, FITS[platform]);
+}
+
+/** Whether a message offers the Approve button (a message that could not show every effect does not). */
+export function offersApprove(message: ChatMessage): boolean {
+  return message.actions.some((a) => a.style === "approve");
 }
 
 /** Sends `message` to `chat` on `platform`, carrying `key` where the platform can use it; no credential of the relay's is ever in the result. */

@@ -11,10 +11,14 @@ import { parseCommandText, type Inbound } from "./inbound.js";
 import { parseCallback } from "./callback.js";
 import { fitRendered, type ChatMessage } from "./message.js";
 
-/** Telegram's limits: message text (characters) and callback data (bytes). */
+/**
+ * Telegram's limits (https://core.telegram.org/bots/api): sendMessage `text` "1-4096 characters
+ * after entities parsing" (we count the HTML before parsing, which is never shorter), and
+ * InlineKeyboardButton `callback_data` "1-64 bytes".
+ */
 export const TELEGRAM_TEXT_CHARS = 4096;
 export const TELEGRAM_CALLBACK_BYTES = 64;
-/** answerCallbackQuery text limit. */
+/** answerCallbackQuery `text`: "0-200 characters". */
 export const TELEGRAM_ALERT_CHARS = 200;
 
 /** Escapes text for parse_mode HTML: the three characters the Bot API requires (& < >). */
@@ -22,15 +26,23 @@ export function escapeTelegramHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
+/** Whether `message` fits sendMessage's text limit as formatTelegram renders it, uncut. */
+export function fitsTelegram(message: ChatMessage): boolean {
+  return renderer(message.title)(message.lines.join("\n")).length <= TELEGRAM_TEXT_CHARS;
+}
+
 /** The sendMessage fields for a message: bold title, escaped lines, inline keyboard. */
 export function formatTelegram(message: ChatMessage) {
-  const render = (body: string) => `<b>${escapeTelegramHtml(message.title)}</b>\n${escapeTelegramHtml(body)}`;
-  const text = fitRendered(message.lines.join("\n"), TELEGRAM_TEXT_CHARS, render);
+  const text = fitRendered(message.lines.join("\n"), TELEGRAM_TEXT_CHARS, renderer(message.title));
   const fields: Record<string, unknown> = { text, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
   if (message.actions.length > 0) {
     fields.reply_markup = { inline_keyboard: [message.actions.map((a) => ({ text: a.label, callback_data: a.data }))] };
   }
   return fields;
+}
+
+function renderer(title: string): (body: string) => string {
+  return (body) => `<b>${escapeTelegramHtml(title)}</b>\n${escapeTelegramHtml(body)}`;
 }
 
 /** Plain text for a webhook reply (sendMessage returned as the webhook response). */

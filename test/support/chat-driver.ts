@@ -10,6 +10,7 @@ import type { ChatPlatform, Lang, Signer } from "../../src/protocol/index.js";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { CHAT_TEST, discordAppKey } from "./chat-env.js";
+import { buttonData as buttons } from "./chat-limits.js";
 import type { RecordedRequest, Script } from "./fake-chat-api.js";
 import { nonceOf } from "./table-fixture.js";
 
@@ -155,19 +156,17 @@ export async function bindVia(platform: ChatPlatform, owner: Signer, account: st
   return JSON.stringify(replies[replies.length - 1]?.body);
 }
 
+/** The newest message body the fake saw for `chat` on `platform` that carries buttons. */
+export async function lastWithButtons(platform: ChatPlatform, chat: string): Promise<Record<string, unknown>> {
+  const match = platform === "telegram" ? `"chat_id":"${chat}"` : platform === "line" ? `"to":"${chat}"` : `/discord/channels/${chat}/messages`;
+  const sent = (await requests(match)).filter((r) => buttons(platform, r.body as Record<string, unknown>).length > 0);
+  return sent.at(-1)!.body as Record<string, unknown>;
+}
+
 /** The data of the `verb` button on the newest message with buttons the fake saw for `chat` on `platform`. */
 export async function buttonData(platform: ChatPlatform, chat: string, verb: "approve" | "reject"): Promise<string> {
-  const at = verb === "approve" ? 0 : 1;
-  if (platform === "telegram") {
-    const sent = (await requests(`"chat_id":"${chat}"`)).filter((r) => JSON.stringify(r.body).includes("inline_keyboard"));
-    return (sent.at(-1)!.body as { reply_markup: { inline_keyboard: { callback_data: string }[][] } }).reply_markup.inline_keyboard[0]![at]!.callback_data;
-  }
-  if (platform === "line") {
-    const sent = (await requests(`"to":"${chat}"`)).filter((r) => JSON.stringify(r.body).includes('"confirm"'));
-    return (sent.at(-1)!.body as { messages: { template?: { actions: { data: string }[] } }[] }).messages[1]!.template!.actions[at]!.data;
-  }
-  const sent = (await requests(`/discord/channels/${chat}/messages`)).filter((r) => JSON.stringify(r.body).includes("components"));
-  return (sent.at(-1)!.body as { components: { components: { custom_id: string }[] }[] }).components[0]!.components[at]!.custom_id;
+  const prefix = verb === "approve" ? "t1.a." : "t1.r.";
+  return buttons(platform, await lastWithButtons(platform, chat)).find((d) => d.startsWith(prefix))!;
 }
 
 let tapId = 1;

@@ -4,6 +4,7 @@
  */
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { signControl } from "../../src/client/owner-requests.js";
@@ -14,6 +15,7 @@ import {
   discordButton,
   discordCommand,
   drain,
+  lastWithButtons,
   linePostback,
   lineText,
   ownerClient,
@@ -25,6 +27,7 @@ import {
   telegramTap,
   telegramText,
 } from "../support/chat-driver.js";
+import { limitViolations, visibleText } from "../support/chat-limits.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { castOwners, keyOf, nonceOf } from "../support/table-fixture.js";
 
@@ -235,7 +238,7 @@ describe("approve and reject buttons", () => {
     expect(discord.components[0]!.components.map((c) => [c.style, c.custom_id.length <= 100])).toEqual([[3, true], [4, true]]);
   });
 
-  it("keeps an approval request of 16 large effects within each platform's text limits on the wire", async () => {
+  it("keeps an approval request of 16 large effects sent without a table within each platform's limits, ending with how to approve by key", async () => {
     const owner = await keyOf("owner:hook-limits");
     await bindVia("telegram", owner, "9085");
     await bindVia("line", owner, "U9086");
@@ -244,19 +247,10 @@ describe("approve and reject buttons", () => {
     const event = { ...approvalEvent("limits-table"), id: "limits-table:7:approval_needed", effects: Array.from({ length: 16 }, (_, i) => effect(i)) };
     expect(unwrap(await ownerDO(owner.publicKeyText).notify({ owner_key: owner.publicKeyText, events: [event] }))).toEqual({ queued: 3 });
     await drain(owner.publicKeyText);
-    const tg = (await requests('"chat_id":"9085"')).at(-1)!.body as { text: string };
-    expect(tg.text.length).toBeLessThanOrEqual(4096);
-    expect(tg.text.endsWith("…")).toBe(true);
-    expect(tg.text).not.toMatch(/&(?!amp;|lt;|gt;)/);
-    const discord = (await requests("/discord/channels/99087/messages")).at(-1)!.body as { content: string };
-    expect(discord.content.length).toBeLessThanOrEqual(2000);
-    const line = (await requests('"to":"U9086"')).at(-1)!.body as { messages: [{ text: string }, { altText: string; template: { text: string; actions: { label: string; data: string }[] } }] };
-    expect(line.messages[0].text.length).toBeLessThanOrEqual(5000);
-    expect(line.messages[1].altText.length).toBeLessThanOrEqual(400);
-    expect(line.messages[1].template.text.length).toBeLessThanOrEqual(240);
-    for (const action of line.messages[1].template.actions) {
-      expect(action.label.length).toBeLessThanOrEqual(20);
-      expect(action.data.length).toBeLessThanOrEqual(300);
+    for (const [platform, chat] of [["telegram", "9085"], ["line", "U9086"], ["discord", "99087"]] as const) {
+      const body = await lastWithButtons(platform, chat);
+      expect(limitViolations(platform, body)).toEqual([]);
+      expect(visibleText(platform, body).split("\n").at(-1)).toContain("This message cannot show all 16 effects in full, so it has no Approve button.");
     }
   });
 
@@ -266,6 +260,7 @@ describe("approve and reject buttons", () => {
     await bindVia("discord", owner, "9091", "99091");
     await bindVia("line", owner, "U9092");
     await sendApproval(owner, "tap-table");
+    await drain(owner.publicKeyText);
     const approve = encodeCallback({ verb: "approve", ref: approvalRef(owner.publicKeyText, "tap-table:7:approval_needed") });
     const tap = await postTelegram(telegramTap(9090, approve));
     expect(tap.body).toMatchObject({ method: "answerCallbackQuery", show_alert: true });
@@ -278,17 +273,34 @@ describe("approve and reject buttons", () => {
     expect(JSON.stringify((await requests("reply-U9092-")).at(-1)!.body)).toContain("Could not record this tap");
   });
 
-  it("answers a replayed tap with nothing, a tap by another owner's account as not theirs, and junk data as unknown", async () => {
+  it("answers a replayed tap with nothing, and a tap by another owner's account or with junk data as unknown or expired", async () => {
     const owner = await keyOf("owner:hook-tap-2");
     const other = await keyOf("owner:hook-tap-2-other");
     await bindVia("telegram", owner, "9100");
     await bindVia("telegram", other, "9101");
     await sendApproval(owner, "tap2-table");
+    await drain(owner.publicKeyText);
     const data = encodeCallback({ verb: "approve", ref: approvalRef(owner.publicKeyText, "tap2-table:7:approval_needed") });
     const update = telegramTap(9100, data);
     expect((await postTelegram(update)).body.text).toContain("Could not record this tap");
     expect((await postTelegram(update)).body).toEqual({ method: "answerCallbackQuery", callback_query_id: update.callback_query.id });
-    expect((await postTelegram(telegramTap(9101, data))).body.text).toContain("another owner");
-    expect((await postTelegram(telegramTap(9100, "t1.a.<script>"))).body.text).toContain("unknown");
+    const unknown = "This button matches no approval request the relay holds for this account: it is unknown or has expired. Nothing was recorded.";
+    expect((await postTelegram(telegramTap(9101, data))).body.text).toBe(unknown);
+    expect((await postTelegram(telegramTap(9100, "t1.a.<script>"))).body.text).toBe(unknown);
+  });
+
+  describe("when a button names an approval the owner's object no longer holds", () => {
+    it("says it is unknown or has expired, not that it is another owner's, and records nothing", async () => {
+      const owner = await keyOf("owner:hook-tap-expired");
+      await bindVia("telegram", owner, "9110");
+      await sendApproval(owner, "expired-table");
+      await drain(owner.publicKeyText);
+      // The owner's object keeps its newest 1000 events; this one has been pruned.
+      await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) => state.storage.sql.exec("DELETE FROM events WHERE id = 'expired-table:7:approval_needed'"));
+      const reject = encodeCallback({ verb: "reject", ref: approvalRef(owner.publicKeyText, "expired-table:7:approval_needed") });
+      const reply = (await postTelegram(telegramTap(9110, reject))).body.text as string;
+      expect(reply).toBe("This button matches no approval request the relay holds for this account: it is unknown or has expired. Nothing was recorded.");
+      expect(reply).not.toContain("another owner");
+    });
   });
 });

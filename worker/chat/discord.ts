@@ -9,7 +9,7 @@ import { DiscordInteractionSchema, discordReply, INTERACTION, parseDiscordIntera
 import { fromUtf8 } from "../../src/protocol/bytes.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { LIMITS } from "../../src/protocol/limits.js";
-import { handleInbound } from "./handle.js";
+import { handleInbound } from "../../durable-objects/chat/handle.js";
 
 /** The interaction response for a raw body and its signature headers. */
 export async function discordHook(env: Env, headers: { signature: string | null; timestamp: string | null }, body: Uint8Array, now: number): Promise<Record<string, unknown>> {

@@ -8,7 +8,7 @@ import { timingSafeEqual } from "../../src/chat/config.js";
 import { parseTelegramUpdate, telegramAnswer, telegramReply, TelegramUpdateSchema } from "../../src/chat/telegram.js";
 import { fromUtf8 } from "../../src/protocol/bytes.js";
 import { TrestleError } from "../../src/protocol/errors.js";
-import { handleInbound } from "./handle.js";
+import { handleInbound } from "../../durable-objects/chat/handle.js";
 
 /** The webhook response for a raw update body and its secret-token header. */
 export async function telegramHook(env: Env, secret: string | null, body: Uint8Array): Promise<Record<string, unknown>> {

@@ -10,7 +10,7 @@ import type { BindCodeResponse, UnbindResponse } from "../../src/protocol/schema
 import { json, readJson, signedPath, type AppContext } from "../http.js";
 import { authorizeOwnerRead, ownerKeyParam, verifiedBindStatement } from "../owner-auth.js";
 import { sendInstructions } from "../chat/instructions.js";
-import { directory, ownerStub } from "../chat/stubs.js";
+import { directory, ownerStub } from "../../durable-objects/chat/stubs.js";
 
 /** The /owners routes. */
 export const owners = new Hono<{ Bindings: Env }>();

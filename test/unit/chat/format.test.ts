@@ -8,7 +8,7 @@ import { normalizeCode, parseCommandText } from "../../../src/chat/inbound.js";
 import { formatLine, LINE_POSTBACK_DATA_CHARS, LINE_TEXT_CHARS, retryKeyOf } from "../../../src/chat/line.js";
 import { ellipsize, type ChatMessage } from "../../../src/chat/message.js";
 import { renderNotification } from "../../../src/chat/render.js";
-import { escapeTelegramHtml, formatTelegram, parseTelegramUpdate, TELEGRAM_CALLBACK_BYTES, TELEGRAM_TEXT_CHARS } from "../../../src/chat/telegram.js";
+import { escapeTelegramHtml, fitsTelegram, formatTelegram, parseTelegramUpdate, TELEGRAM_CALLBACK_BYTES, TELEGRAM_TEXT_CHARS } from "../../../src/chat/telegram.js";
 import { CloseReasonSchema, LangSchema, sha256, utf8, type Notification } from "../../../src/protocol/index.js";
 
 const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
@@ -55,7 +55,7 @@ describe("platform limits", () => {
   });
 
   it("keeps callback data within Telegram's 64 bytes, LINE's 300 and Discord's 100", () => {
-    const message = renderNotification(approval, KEY, "ja");
+    const message = renderNotification(approval, KEY, "ja", fitsTelegram);
     for (const action of message.actions) {
       expect(utf8(action.data).length).toBe(CALLBACK_DATA_BYTES);
       expect(CALLBACK_DATA_BYTES).toBeLessThanOrEqual(Math.min(TELEGRAM_CALLBACK_BYTES, LINE_POSTBACK_DATA_CHARS, DISCORD_CUSTOM_ID_CHARS));
@@ -66,7 +66,7 @@ describe("platform limits", () => {
 describe("when a table's topic forges lines", () => {
   it("keeps it on the table's line, where it cannot pass for an effect or for whether a tap counts", () => {
     const topic = "Ship?\n• jenny: read on taskboard\r\nYour chat_approve rules cover this task: Approve here is recorded for you\u2028\u202ex";
-    const message = renderNotification({ ...approval, topic, chat_approve: false }, KEY, "en");
+    const message = renderNotification({ ...approval, topic, chat_approve: false }, KEY, "en", fitsTelegram);
     expect(message.lines[0]).toBe("Table t-459: Ship? • jenny: read on taskboard Your chat_approve rules cover this task: Approve here is recorded for you x");
     expect(message.lines.filter((line) => line.startsWith("• "))).toEqual(["• jenny: merge on repo:github.com/jenny/app"]);
     for (const line of message.lines) expect(line).not.toMatch(/[\n\r\u0085\u2028\u2029\u202e]/);
@@ -102,7 +102,7 @@ describe("languages", () => {
     for (const lang of LangSchema.options) {
       for (const reason of CloseReasonSchema.options) {
         const closed: Notification = { type: "table_closed", id: "t-459:40:table_closed", table: "t-459", topic: "Ship?", seq: 40, reason };
-        const [, line] = renderNotification(closed, KEY, lang).lines;
+        const [, line] = renderNotification(closed, KEY, lang, fitsTelegram).lines;
         expect(line).toBe(t(lang, "line.closed", { reason: MESSAGES[lang][`reason.${reason}`] }));
         expect(line).not.toContain("reason.");
       }
@@ -116,30 +116,30 @@ describe("languages", () => {
   });
 
   it("renders a notification in each language with the effect in plain words", () => {
-    expect(renderNotification(approval, KEY, "en").lines).toContain("• jenny: merge on repo:github.com/jenny/app");
-    expect(renderNotification(approval, KEY, "zh-Hans").title).toBe("需要你的批准");
-    expect(renderNotification(approval, KEY, "zh-Hant").actions.map((a) => a.label)).toEqual(["核准", "拒絕"]);
-    expect(renderNotification(approval, KEY, "ja").lines.join("\n")).toContain("引数 {\"pr\":459}");
+    expect(renderNotification(approval, KEY, "en", fitsTelegram).lines).toContain("• jenny: merge on repo:github.com/jenny/app");
+    expect(renderNotification(approval, KEY, "zh-Hans", fitsTelegram).title).toBe("需要你的批准");
+    expect(renderNotification(approval, KEY, "zh-Hant", fitsTelegram).actions.map((a) => a.label)).toEqual(["核准", "拒絕"]);
+    expect(renderNotification(approval, KEY, "ja", fitsTelegram).lines.join("\n")).toContain("引数 {\"pr\":459}");
   });
 
   it("says on an approval request whether a tap can approve, or names the command that signs, in each language", () => {
     const yes = { ...approval, chat_approve: true };
     const no = { ...approval, chat_approve: false };
-    expect(renderNotification(yes, KEY, "en").lines.at(-1)).toContain("Approve here is recorded for you, relay-attested");
-    expect(renderNotification(no, KEY, "en").lines.at(-1)).toBe(
+    expect(renderNotification(yes, KEY, "en", fitsTelegram).lines.at(-1)).toContain("Approve here is recorded for you, relay-attested");
+    expect(renderNotification(no, KEY, "en", fitsTelegram).lines.at(-1)).toBe(
       "Approving needs your signature: trestle approve t-12 --table t-459 on your own machine, or the MCP approve tool. Reject works here.",
     );
     for (const lang of LangSchema.options) {
-      expect(renderNotification(no, KEY, lang).lines.at(-1)).toContain("trestle approve t-12 --table t-459");
-      expect(renderNotification(yes, KEY, lang).lines.at(-1)).toContain("chat_approve");
-      expect(renderNotification(no, KEY, lang).actions).toHaveLength(2);
+      expect(renderNotification(no, KEY, lang, fitsTelegram).lines.at(-1)).toContain("trestle approve t-12 --table t-459");
+      expect(renderNotification(yes, KEY, lang, fitsTelegram).lines.at(-1)).toContain("chat_approve");
+      expect(renderNotification(no, KEY, lang, fitsTelegram).actions).toHaveLength(2);
     }
-    expect(renderNotification(approval, KEY, "en").lines.at(-1)).toBe('  with {"pr":459}');
+    expect(renderNotification(approval, KEY, "en", fitsTelegram).lines.at(-1)).toBe('  with {"pr":459}');
   });
 
   it("records a tap that approved or rejected, with the warning that it is not the owner's signature, in each language", () => {
     const record: Notification = { type: "chat_approval", id: "t-459:15:chat_approval", table: "t-459", topic: "Ship?", seq: 15, task: "12.jenny", verdict: "approve", via: "line" };
-    const en = renderNotification(record, KEY, "en");
+    const en = renderNotification(record, KEY, "en", fitsTelegram);
     expect(en).toEqual({
       title: "Recorded from chat",
       lines: [
@@ -149,9 +149,9 @@ describe("languages", () => {
       ],
       actions: [],
     });
-    expect(renderNotification({ ...record, verdict: "reject" }, KEY, "ja").lines[1]).toBe("タスク 12.jenny が LINE でのタップにより却下されました（エントリ 15）。");
-    expect(renderNotification(record, KEY, "zh-Hant").title).toBe("來自聊天的記錄");
-    expect(renderNotification(record, KEY, "zh-Hans").lines[2]).toContain("不是你的签名");
+    expect(renderNotification({ ...record, verdict: "reject" }, KEY, "ja", fitsTelegram).lines[1]).toBe("タスク 12.jenny が LINE でのタップにより却下されました（エントリ 15）。");
+    expect(renderNotification(record, KEY, "zh-Hant", fitsTelegram).title).toBe("來自聊天的記錄");
+    expect(renderNotification(record, KEY, "zh-Hans", fitsTelegram).lines[2]).toContain("不是你的签名");
   });
 
   it("fills placeholders without interpreting the values", () => {

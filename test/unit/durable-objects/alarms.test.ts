@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runWatchdog } from "../../../durable-objects/table/alarms.js";
 import type { TableHost } from "../../../durable-objects/table/writes.js";
 import type { Ledger } from "../../../durable-objects/table/ledger.js";
+import type { Notices } from "../../../durable-objects/table/notify.js";
 import { cloneState, dueTasks, LIMITS, watchdogDeadline, type Effect, type Entry, type TableState } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
 import { approve, CARD_EFFECT, gatewayTable, propose } from "../protocol/gateway-fixtures.js";
@@ -25,7 +26,9 @@ function hostOver(state: TableState, now: number): TableHost {
     byNonce: () => undefined,
     append: (entries: Entry[]) => entries.map((e) => ({ ...e, leaf: "leaf", link: "link" })),
   };
-  return { state, ledger: ledger as unknown as Ledger, now: () => now, answerers: () => new Set(), channels: async () => false };
+  // Its append never runs the notifications' writer, so nothing is recorded.
+  const notices = { record: () => false, armRetry: () => undefined };
+  return { state, ledger: ledger as unknown as Ledger, now: () => now, answerers: () => new Set(), channels: async () => false, notices: notices as unknown as Notices };
 }
 
 describe("the watchdog's alarm run", () => {

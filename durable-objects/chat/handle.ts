@@ -2,36 +2,45 @@
  * The platform-neutral half of every chat webhook: given a verified, parsed event, do what it
  * asks and return the reply text in the sender's language (docs/SPEC.md §11.5). Commands from an
  * account act only for the owner keys that account is bound to; a redelivered event id does nothing.
+ * The Worker runs it for each webhook, and the chat directory's alarm for LINE events it queued.
  */
-import type { Env } from "../../durable-objects/env.js";
-import { unwrap } from "../../durable-objects/result.js";
+import { z } from "zod";
+import type { Env } from "../env.js";
+import { unwrap } from "../result.js";
 import { t } from "../../src/chat/i18n.js";
 import type { Command, Inbound, Sender } from "../../src/chat/inbound.js";
-import { shortKey, topicLine } from "../../src/chat/render.js";
+import { shortKey, signCommand, topicLine } from "../../src/chat/render.js";
 import type { CallbackData } from "../../src/chat/callback.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
 import { ApprovalNeededSchema } from "../../src/protocol/schemas/notify.js";
-import { tapOutcome, tapReply } from "./approvals.js";
+import type { ChatDirectoryDO } from "./directory.js";
+import { tapOutcome, tapReply } from "./taps.js";
 import { directory, ownerStub, tableStubOf } from "./stubs.js";
 
+/** What an owner's object answers for a tapped ref (OwnerDO.approval), parsed on this side of the RPC. */
+const TappedSchema = z.strictObject({ request: ApprovalNeededSchema, approve_offered: z.boolean() });
+
+/** The directory calls handling makes: through its stub from the Worker, on the object itself inside its alarm. */
+export type Directory = Pick<ChatDirectoryDO, "seen" | "owners" | "redeem" | "unindex">;
+
 /** The reply to send back, or null to stay silent. */
-export async function handleInbound(env: Env, inbound: Inbound): Promise<string | null> {
+export async function handleInbound(env: Env, inbound: Inbound, dir: Directory = directory(env)): Promise<string | null> {
   if (inbound.kind === "ignored") return null;
   const { sender } = inbound;
-  if (unwrap(await directory(env).seen(sender.eventId))) return null;
+  if (unwrap(await dir.seen(sender.eventId))) return null;
   const cmd = inbound.kind === "command" ? inbound.command : null;
-  if (cmd?.name === "bind") return bind(env, sender, cmd.code);
-  const owners = unwrap(await directory(env).owners(sender.platform, sender.account));
+  if (cmd?.name === "bind") return bind(env, dir, sender, cmd.code);
+  const owners = unwrap(await dir.owners(sender.platform, sender.account));
   const lang = sender.lang ?? (await boundLang(env, owners, sender)) ?? "en";
   if (cmd?.name === "help") return t(lang, "reply.help", { platform: sender.platform });
   if (owners.length === 0) return t(lang, "reply.not_bound", { platform: sender.platform });
   if (inbound.kind === "tap") return tap(env, owners, lang, inbound.tap, sender);
-  return cmd ? command(env, sender, owners, lang, cmd) : null;
+  return cmd ? command(env, dir, sender, owners, lang, cmd) : null;
 }
 
-async function bind(env: Env, sender: Sender, code: string): Promise<string> {
-  const redeemed = unwrap(await directory(env).redeem(sender.platform, sender.account, code));
+async function bind(env: Env, dir: Directory, sender: Sender, code: string): Promise<string> {
+  const redeemed = unwrap(await dir.redeem(sender.platform, sender.account, code));
   const lang = sender.lang ?? (redeemed.outcome === "bound" ? redeemed.lang : "en");
   switch (redeemed.outcome) {
     case "too_many":
@@ -46,7 +55,7 @@ async function bind(env: Env, sender: Sender, code: string): Promise<string> {
   }
 }
 
-async function command(env: Env, sender: Sender, owners: string[], lang: Lang, cmd: Command): Promise<string> {
+async function command(env: Env, dir: Directory, sender: Sender, owners: string[], lang: Lang, cmd: Command): Promise<string> {
   switch (cmd.name) {
     case "bind":
     case "help":
@@ -71,7 +80,7 @@ async function command(env: Env, sender: Sender, owners: string[], lang: Lang, c
     case "resume":
       return control(env, sender, owners, lang, cmd.name, cmd.table);
     case "unbind":
-      unwrap(await directory(env).unindex(sender.platform, sender.account));
+      unwrap(await dir.unindex(sender.platform, sender.account));
       for (const key of owners) unwrap(await ownerStub(env, key).unbind(key, sender.platform, sender.account));
       return t(lang, "reply.unbound");
   }
@@ -93,15 +102,24 @@ async function control(env: Env, sender: Sender, owners: string[], lang: Lang, a
   return t(lang, "reply.control_failed", { action, table, message: `${failure.code}: ${failure.message}` });
 }
 
+/**
+ * A tap names an approval request by its ref among those sent to the owner keys this account is
+ * bound to. Approve counts only from a message that offered it (one that showed every effect in
+ * full): a crafted `t1.a.<ref>` from a message with Reject alone records nothing. A ref found
+ * nowhere is unknown or has expired (the owner's object keeps its newest 1000 events).
+ */
 async function tap(env: Env, owners: string[], lang: Lang, data: CallbackData | null, sender: Sender): Promise<string> {
   if (!data) return t(lang, "reply.tap_unknown");
   for (const key of owners) {
-    const found = unwrap(await ownerStub(env, key).approval(key, data.ref));
+    const found = TappedSchema.nullable().parse(unwrap(await ownerStub(env, key).approval(key, data.ref, sender.platform, sender.chat)));
     if (!found) continue;
-    const approval = ApprovalNeededSchema.parse(found);
+    const approval = found.request;
+    if (data.verb === "approve" && !found.approve_offered) {
+      return t(lang, "reply.tap_not_shown", { command: signCommand("approve", approval.table, approval.task) });
+    }
     return tapReply(lang, await tapOutcome(env, key, approval, data.verb, sender));
   }
-  return t(lang, "reply.tap_not_yours");
+  return t(lang, "reply.tap_unknown");
 }
 
 async function boundLang(env: Env, owners: string[], sender: Sender): Promise<Lang | undefined> {

@@ -1,13 +1,13 @@
 /**
  * What an approve/reject tap does (docs/SPEC.md §5.6, §11.6). A tap is not an owner signature:
- * whoever runs the relay or holds the bot token could forge one. The Worker has found the
- * approval request the button names among the requests sent to an owner key this chat account is
- * bound to; that binding is the relay's attestation. The table then records the tap as a
+ * whoever runs the relay or holds the bot token could forge one. Inbound handling (handle.ts) has
+ * found the approval request the button names among the requests sent to an owner key this chat
+ * account is bound to, in a message that offered Approve; that binding is the relay's attestation. The table then records the tap as a
  * relay-attested approval (`via`) if its policy allows: a reject always, an approve only where the
  * owner's chat_approve rules cover the task. Otherwise the tapper learns how to sign instead.
  */
-import type { Env } from "../../durable-objects/env.js";
-import { unwrap } from "../../durable-objects/result.js";
+import type { Env } from "../env.js";
+import { unwrap } from "../result.js";
 import type { TapVerb } from "../../src/chat/callback.js";
 import { t } from "../../src/chat/i18n.js";
 import type { Sender } from "../../src/chat/inbound.js";
