@@ -28,6 +28,9 @@ function kindOf(entry: Entry): string {
 function bodyOf(entry: Entry): string {
   if (entry.kind === "system") {
     if (entry.subkind === "table_opened") return `topic: ${entry.data.config.topic}`;
+    if (entry.subkind === "seat_joined") return `${entry.data.join.seat} joined for ${entry.data.join.owner}${entry.data.join.human ? " (a person)" : ""}`;
+    if (entry.subkind === "floor") return entry.data.holder === null ? "nobody holds the floor" : `floor to ${entry.data.holder}, round ${entry.data.round} (${entry.data.reason})`;
+    if (entry.subkind === "table_closed") return `closed: ${entry.data.reason}`;
     const data = JSON.stringify(entry.data);
     return data.length > DATA_CHARS ? `${data.slice(0, DATA_CHARS)}…` : data;
   }
