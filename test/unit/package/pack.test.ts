@@ -5,7 +5,7 @@
  * check under Node's own module resolution; its browser entry bundles for browsers with nothing of
  * Node in it; and the `trestle` bin prints its version.
  */
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,16 +44,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => relay?.dispose());
 
-function node(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH ?? "", ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Uint8Array) => (stdout += new TextDecoder().decode(d)));
-    child.stderr.on("data", (d: Uint8Array) => (stderr += new TextDecoder().decode(d)));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+/** Runs node with `args` in the project with only `env` (and PATH); a non-zero exit is returned, not thrown. */
+async function node(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const options = { cwd: project, env: { PATH: process.env.PATH ?? "", ...env } };
+  return run(process.execPath, args, options).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
 }
 
 describe("the packed package", () => {
