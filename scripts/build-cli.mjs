@@ -5,9 +5,10 @@
  * it, and bin/trestle.mjs and scripts/demo.mjs run it again whenever a source file is newer than a
  * bundle. Writes to temporary files and renames, so concurrent builds never leave half a bundle.
  */
-import { mkdirSync, readdirSync, renameSync, statSync } from "node:fs";
+import { mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { outdated } from "./freshness.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The CLI's bundle. */
@@ -18,30 +19,15 @@ const ENTRIES = [
   { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
 ];
-const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo"].map((d) => join(ROOT, d));
-
-/** Newest modification time (ms) of any .ts file the bundles are built from. */
-export function newestSource() {
-  let newest = 0;
-  const walk = (dir) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".ts")) newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-  };
-  SOURCES.forEach(walk);
-  return newest;
-}
+const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo", "package.json"].map((d) => join(ROOT, d));
 
 /** Whether a bundle is missing or older than a source file. */
 export function isStale() {
-  const newest = newestSource();
-  try {
-    return ENTRIES.some(({ out }) => statSync(out).mtimeMs < newest);
-  } catch {
-    return true;
-  }
+  return outdated(
+    ENTRIES.map(({ out }) => out),
+    SOURCES,
+    [".ts", "package.json"],
+  );
 }
 
 /** Builds both bundles. */

@@ -3,13 +3,20 @@
  * Objects. Every error leaves as the one envelope `{ error: { code, message } }`; no stack traces.
  */
 import { Hono } from "hono";
+import { accepts } from "hono/accepts";
 import { TrestleError } from "../src/protocol/errors.js";
+import { TableIdSchema } from "../src/protocol/schemas/primitives.js";
 import type { Env } from "../durable-objects/env.js";
 import { errorResponse } from "../durable-objects/result.js";
 import { tables } from "./routes/tables.js";
 import { wellKnown } from "./routes/well-known.js";
 import { hooks } from "./routes/hooks.js";
 import { owners } from "./routes/owners.js";
+import { publicTables } from "./routes/public.js";
+import { htmlResponse } from "./site/html.js";
+import { landingHtml } from "./site/landing.js";
+import { wellKnownBody } from "./site/relay-info.js";
+import { viewerHtml } from "./site/viewer-page.js";
 
 export { RelayDO } from "../durable-objects/relay/relay.js";
 export { TableDO } from "../durable-objects/table/table.js";
@@ -18,9 +25,23 @@ export { ChatDirectoryDO } from "../durable-objects/chat/directory.js";
 
 const app = new Hono<{ Bindings: Env }>();
 
-app.get("/", (c) => c.json({ name: "trestle", protocol: "trestle/0.1", well_known: "/.well-known/trestle.json" }));
+// The index: JSON unless the client prefers HTML (a browser), then the landing page (worker/site/).
+app.get("/", async (c) => {
+  if (accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html") {
+    return htmlResponse(landingHtml(new URL(c.req.url).origin, await wellKnownBody(c.env)), 200, "Accept");
+  }
+  c.header("vary", "Accept");
+  return c.json({ name: "trestle", protocol: "trestle/0.1", well_known: "/.well-known/trestle.json" });
+});
+app.get("/view", (c) => c.redirect(`/view/${encodeURIComponent(c.req.query("table") ?? "")}`, 303));
+app.get("/view/:id", (c) => {
+  const id = c.req.param("id");
+  if (!TableIdSchema.safeParse(id).success) throw new TrestleError("E_TABLE_NOT_FOUND", `"${id}" is not a table id`);
+  return htmlResponse(viewerHtml(id));
+});
 app.route("/.well-known", wellKnown);
 app.route("/tables", tables);
+app.route("/tables", publicTables);
 app.route("/owners", owners);
 app.route("/hooks", hooks);
 app.notFound(() => errorResponse(new TrestleError("E_NOT_FOUND")));

@@ -39,6 +39,7 @@ import { writeAttestedApproval, type AttestedApproval } from "./chat-approvals.j
 import { Notices, ownerNotify } from "./notify.js";
 import { ownerChannels, type ChannelProbe } from "./approvers.js";
 import { Alarm, runWatchdog, watchdogAt } from "./alarms.js";
+import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, pushPublic, refusePublicMessage } from "./public-read.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
 export interface ReadAuth {
@@ -251,12 +252,18 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** GET /tables/:id/ws (upgrade) */
+  /** GET /tables/:id/public/export: no authorization, public tables only (public-read.ts). */
+  async publicExport(): Promise<Result<string>> {
+    return guarded(async () => publicExport(this.requireState(), this.ledger, await this.currentHead()));
+  }
+
+  /** GET /tables/:id/ws and /tables/:id/public/ws (upgrades) */
   override async fetch(request: Request): Promise<Response> {
     try {
       if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
         throw new TrestleError("E_SCHEMA", "this route needs a WebSocket upgrade");
       }
+      if (isPublicUpgrade(request)) return await acceptPublic(this.ctx, request, this.sessionHost());
       return this.sessions.accept(this.requireState().table, this.now());
     } catch (error) {
       return errorResponse(error);
@@ -264,6 +271,7 @@ export class TableDO extends DurableObject<Env> {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (isPublicSocket(this.ctx, ws)) return refusePublicMessage(ws);
     await this.sessions.message(ws, message, this.sessionHost());
   }
 
@@ -330,6 +338,7 @@ export class TableDO extends DurableObject<Env> {
     this.pushes = this.pushes.then(async () => {
       try {
         this.sessions.push(await head, this.sessionHost());
+        pushPublic(this.ctx, await head, this.sessionHost());
       } catch (error) {
         console.error("push failed", error);
       }

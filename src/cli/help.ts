@@ -21,7 +21,7 @@ export function overview(): string[] {
     "exit codes:",
     ...Object.entries(EXIT).map(([name, code]) => `  ${code}  ${name.toLowerCase()}`),
     "",
-    "trestle help <command> shows a command's flags; docs/CLI.md has the details.",
+    "trestle help <command> shows a command's flags; trestle --version (-V) prints the version; docs/CLI.md has the details.",
   ];
 }
 

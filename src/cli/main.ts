@@ -3,6 +3,7 @@
  * error's code, a hint and a documented exit code (exit.ts). No stack trace is ever printed;
  * TRESTLE_DEBUG=1 adds one to stderr for an unexpected failure.
  */
+import pkg from "../../package.json" with { type: "json" };
 import { parse } from "./args.js";
 import { findCommand } from "./commands/index.js";
 import { Context, type Io } from "./context.js";
@@ -21,6 +22,10 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     if (topic !== undefined && !command) return usage(fallback, `unknown command "${topic}"`);
     fallback.result(command ? commandHelp(command) : overview(), { help: command?.name ?? null });
     return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (name === "--version" || name === "-V") {
+    fallback.result([`trestle ${pkg.version}`], { version: pkg.version });
+    return EXIT.OK;
   }
   const command = findCommand(name);
   if (!command) return usage(fallback, `unknown command "${name}"`);

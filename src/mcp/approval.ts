@@ -82,6 +82,7 @@ export async function answerTask(ctx: ToolContext, table: string, task: string, 
 async function confirm(ctx: ToolContext, ask: ApprovalAsk): Promise<void> {
   const field = ask.verdict === "approve" ? "Approve and sign with my owner key" : "Reject and sign with my owner key";
   let answer;
+  ctx.progress(`asking your owner to ${ask.verdict} task ${ask.task}`);
   try {
     answer = await ctx.elicit({
       mode: "form",

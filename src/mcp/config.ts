@@ -22,6 +22,8 @@ export const McpConfigFileSchema = z.strictObject({
   card_file: z.string().min(1).optional(),
   instructions_file: z.string().min(1).optional(),
   home: z.string().min(1).optional(),
+  /** The owner lets the model open sub-tables (trestle_open_subtable); off unless true (decision 0241). */
+  allow_subtables: z.boolean().optional(),
 });
 export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
 
@@ -36,6 +38,7 @@ export const McpSettingsSchema = z.strictObject({
   seatKeyFile: z.string().optional(),
   cardFile: z.string().optional(),
   instructionsFile: z.string().optional(),
+  allowSubtables: z.boolean().optional(),
 });
 export type McpSettings = z.infer<typeof McpSettingsSchema>;
 
@@ -50,6 +53,7 @@ export const ENV = {
   cardFile: "TRESTLE_CARD_FILE",
   instructionsFile: "TRESTLE_INSTRUCTIONS_FILE",
   home: "TRESTLE_HOME",
+  allowSubtables: "TRESTLE_ALLOW_SUBTABLES",
   config: "TRESTLE_MCP_CONFIG",
 } as const;
 
@@ -85,6 +89,7 @@ export function resolveSettings({ env, flags, defaultRelay }: SettingsSources): 
     seatKeyFile: fromEnv(ENV.seatKeyFile) ?? fromFile(file.seat_key_file) ?? (seat === undefined ? undefined : seatKeyPath(home, seat)),
     cardFile: fromEnv(ENV.cardFile) ?? fromFile(file.card_file),
     instructionsFile: fromEnv(ENV.instructionsFile) ?? fromFile(file.instructions_file),
+    allowSubtables: flag(env, ENV.allowSubtables) ?? file.allow_subtables,
   };
   const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
   return parseOrThrow(McpSettingsSchema, defined, "the MCP server's settings (TRESTLE_* variables)");
@@ -107,6 +112,15 @@ export function readJsonFile(path: string, what: string): unknown {
   } catch {
     throw new TrestleError("E_SCHEMA", `the ${what} ${path} is not JSON`);
   }
+}
+
+/** A yes/no variable: 1/true or 0/false (unset or empty: undefined); E_SCHEMA for anything else. */
+function flag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return undefined;
+  if (value === "1" || value === "true") return true;
+  if (value === "0" || value === "false") return false;
+  throw new TrestleError("E_SCHEMA", `${name} must be 1, true, 0 or false, not "${value}"`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -40,6 +40,7 @@ export function settingsEnv(settings: McpSettings): Record<string, string> {
     ["instructionsFile", settings.instructionsFile],
   ];
   for (const [key, value] of optional) if (value !== undefined) env[ENV[key]] = value;
+  if (settings.allowSubtables !== undefined) env[ENV.allowSubtables] = String(settings.allowSubtables);
   return env;
 }
 

@@ -7,12 +7,13 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../package.json" with { type: "json" };
 import { toBase64url } from "../protocol/index.js";
 import { randomBytes } from "../client/index.js";
 import type { McpSettings } from "./config.js";
 import { holdOwnerSession } from "./owner-session.js";
+import { PROGRESS_EVERY_MS, startProgress } from "./progress.js";
 import { McpSession, type SessionDeps } from "./session.js";
 import { inputJsonSchema, type ToolContext } from "./tool.js";
 import { findTool, TOOLS } from "./tools/index.js";
@@ -27,6 +28,26 @@ export const INSTRUCTIONS = [
   "Actions on people's resources are proposals with effects; each affected owner approves their own task. trestle_approve never approves on your word: it asks your owner in person.",
 ].join("\n");
 
+/**
+ * A JSON-RPC error whose message goes out as written. The SDK sends a thrown error's `message`;
+ * McpError's own message already starts "MCP error <code>: ", and the client's McpError adds that
+ * prefix again, so a client would read it twice.
+ */
+class ProtocolError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Server options; tests shorten the progress interval. */
+export interface ServerOptions {
+  /** How often a running call with a progressToken reports (default PROGRESS_EVERY_MS). */
+  progressEveryMs?: number;
+}
+
 /** A server and a way to wait until no tool call is running. */
 export interface McpServer {
   server: Server;
@@ -35,7 +56,7 @@ export interface McpServer {
 }
 
 /** A server for `session`: lists the tools, runs calls, and holds an owner session once the client says it can elicit. */
-export function createServer(session: McpSession): McpServer {
+export function createServer(session: McpSession, options: ServerOptions = {}): McpServer {
   const inflight = new Set<Promise<unknown>>();
   const server = new Server({ name: "trestle", version: pkg.version }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const canElicit = () => server.getClientCapabilities()?.elicitation?.form !== undefined;
@@ -46,7 +67,12 @@ export function createServer(session: McpSession): McpServer {
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = findTool(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `no tool named ${request.params.name}; trestle's tools start with trestle_`);
+    if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `no tool named ${request.params.name}; tools/list names every tool`);
+    const progress = startProgress(request.params._meta?.progressToken, extra.sendNotification, {
+      label: tool.name,
+      everyMs: options.progressEveryMs ?? PROGRESS_EVERY_MS,
+      now: () => Date.now(),
+    });
     const ctx: ToolContext = {
       session,
       canElicit,
@@ -54,10 +80,14 @@ export function createServer(session: McpSession): McpServer {
       boundary: () => toBase64url(randomBytes(18)).replace(/[-_]/g, "x"),
       signal: extra.signal,
       now: () => Date.now(),
+      progress: (message) => progress.report(message),
     };
     const call = tool.call(request.params.arguments, ctx);
     inflight.add(call);
-    void call.finally(() => inflight.delete(call));
+    void call.finally(() => {
+      progress.stop();
+      inflight.delete(call);
+    });
     return call;
   });
 

@@ -26,6 +26,8 @@ export interface ToolContext {
   /** Aborts when the client cancels the call. */
   signal: AbortSignal;
   now(): number;
+  /** Tells the client what a long call is waiting for (a progress notification, if it asked for them; src/mcp/progress.ts). */
+  progress(message: string): void;
 }
 
 /** What a tool returns: status lines (this server's own words), the owner's instructions, the framed table data. */

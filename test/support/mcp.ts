@@ -14,7 +14,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { createKeyFile } from "../../src/client/node.js";
 import type { McpSettings } from "../../src/mcp/config.js";
-import { createServer } from "../../src/mcp/server.js";
+import { createServer, type ServerOptions } from "../../src/mcp/server.js";
 import { McpSession } from "../../src/mcp/session.js";
 import type { CapabilityCard, Signer } from "../../src/protocol/index.js";
 
@@ -80,9 +80,9 @@ function wrap(client: Client, asked: ElicitRequest[], close: () => Promise<void>
 }
 
 /** The server in this process, connected to an SDK client over a linked in-memory transport pair. */
-export async function inProcess(settings: McpSettings, elicit: Elicitor = null, logs: string[] = []): Promise<Mcp & { session: McpSession }> {
+export async function inProcess(settings: McpSettings, elicit: Elicitor = null, logs: string[] = [], options: ServerOptions = {}): Promise<Mcp & { session: McpSession }> {
   const session = new McpSession(settings, { log: (text) => logs.push(text) });
-  const { server } = createServer(session);
+  const { server } = createServer(session, options);
   const asked: ElicitRequest[] = [];
   const client = testClient(elicit, asked);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -22,8 +22,9 @@ export class TestSocket {
     });
   }
 
-  static async open(fetch: Fetch, table: string): Promise<TestSocket> {
-    const res = await fetch(`https://relay.test/tables/${table}/ws`, { headers: { upgrade: "websocket" } });
+  /** Opens /tables/:table/<route> (the seat socket `ws`, or `public/ws?after=N`). */
+  static async open(fetch: Fetch, table: string, route = "ws"): Promise<TestSocket> {
+    const res = await fetch(`https://relay.test/tables/${table}/${route}`, { headers: { upgrade: "websocket" } });
     const ws = (res as Response & { webSocket: WebSocket | null }).webSocket;
     if (!ws) throw new Error(`no websocket: ${res.status} ${await res.text()}`);
     ws.accept();

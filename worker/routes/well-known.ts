@@ -1,14 +1,17 @@
-/** /.well-known/trestle.json: protocol version, the relay's public key (clients pin it), limits. */
+/**
+ * /.well-known documents: trestle.json (protocol, the relay's public key that clients pin, limits,
+ * version and features) and the A2A agent card (worker/site/agent-card.ts).
+ */
 import { Hono } from "hono";
-import { relaySigner } from "../../durable-objects/relay/relay-key.js";
 import type { Env } from "../../durable-objects/env.js";
-import { PUBLISHED_LIMITS, type WellKnown } from "../../src/protocol/schemas/responses.js";
+import { agentCard } from "../site/agent-card.js";
+import { wellKnownBody } from "../site/relay-info.js";
 
 /** The well-known routes. */
 export const wellKnown = new Hono<{ Bindings: Env }>();
 
-wellKnown.get("/trestle.json", async (c) => {
-  const signer = await relaySigner(c.env);
-  const body: WellKnown = { protocol: "trestle/0.1", relay_key: signer.publicKeyText, limits: PUBLISHED_LIMITS };
-  return c.json(body, 200, { "cache-control": "public, max-age=300" });
-});
+wellKnown.get("/trestle.json", async (c) => c.json(await wellKnownBody(c.env), 200, { "cache-control": "public, max-age=300" }));
+
+wellKnown.get("/agent-card.json", (c) =>
+  c.json(agentCard(new URL(c.req.url).origin), 200, { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" }),
+);

@@ -12,6 +12,7 @@ import { invite } from "./invite.js";
 import { join } from "./join.js";
 import { memory } from "./memory.js";
 import { notifyStatus } from "./notify-status.js";
+import { openSubtable } from "./open-subtable.js";
 import { pass } from "./pass.js";
 import { progress } from "./progress.js";
 import { propose } from "./propose.js";
@@ -25,6 +26,7 @@ import { say } from "./say.js";
 import { tables } from "./tables.js";
 import { verify } from "./verify.js";
 import { verifyChain } from "./verify-chain.js";
+import { vote } from "./vote.js";
 import { wait } from "./wait.js";
 import { whoami } from "./whoami.js";
 
@@ -41,6 +43,7 @@ export const TOOLS: readonly Tool[] = [
   raiseHand,
   propose,
   decide,
+  vote,
   approve,
   reject,
   progress,
@@ -48,6 +51,7 @@ export const TOOLS: readonly Tool[] = [
   verify,
   request,
   respond,
+  openSubtable,
   memory,
   history,
   verifyChain,

@@ -31,6 +31,7 @@ export const wait = defineTool({
     const live = await ctx.session.live(id);
     await live.watch(seat.name, seat.signer);
     const deadline = ctx.now() + timeout_s * 1000;
+    ctx.progress(`waiting at ${id} for ${seat.name}'s turn or news, up to ${timeout_s} s`);
     for (;;) {
       const version = live.version;
       const view = await fetchView(ctx, id, false);

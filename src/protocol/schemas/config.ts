@@ -90,5 +90,7 @@ export const TableConfigSchema = z.strictObject({
   parent: TableIdSchema.optional(),
   /** Per-seat read rules (docs/SPEC.md §5.3). */
   visibility: VisibilitySchema.optional(),
+  /** Anyone may read the whole ledger without authorization, as an owner reads it (docs/SPEC.md §6.4). */
+  public: z.boolean().optional(),
 });
 export type TableConfig = z.infer<typeof TableConfigSchema>;

@@ -60,11 +60,15 @@ export type TasksResponse = z.infer<typeof TasksResponseSchema>;
 export const ProjectionResponseSchema = ProjectionSchema.extend({ head: SignedHeadSchema });
 export type ProjectionResponse = z.infer<typeof ProjectionResponseSchema>;
 
-/** GET /.well-known/trestle.json */
+/** GET /.well-known/trestle.json; `version` and `features` are optional so older relays still parse. */
 export const WellKnownSchema = z.strictObject({
   protocol: z.literal("trestle/0.1"),
   relay_key: PublicKeySchema,
   limits: z.record(z.string(), z.number()),
+  /** The relay's software version (semver). */
+  version: z.string().min(1).max(64).optional(),
+  /** What this relay offers beyond the protocol's core (docs/SPEC.md §6.1). */
+  features: z.array(z.string().min(1).max(64)).max(64).optional(),
 });
 export type WellKnown = z.infer<typeof WellKnownSchema>;
 

@@ -267,4 +267,10 @@ describe("trestle errors", () => {
     }
     expect((await t.run(["say", "--help"])).stdout).toContain("usage: trestle say <text | ->");
   });
+
+  it("prints the package's version for --version and -V", async () => {
+    const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) expect(await t.run([flag])).toEqual({ code: 0, stdout: `trestle ${version}\n`, stderr: "" });
+    expect(await t.json(["--version"])).toMatchObject({ code: 0, body: { version } });
+  });
 });

@@ -39,6 +39,18 @@ describe("resolveSettings", () => {
     expect(overridden).toMatchObject({ url: "https://flag.example", table: "t-env" });
   });
 
+  it("lets the model open sub-tables only when the owner says so: TRESTLE_ALLOW_SUBTABLES over allow_subtables in the file", () => {
+    const file = join(dir(), "mcp.json");
+    writeFileSync(file, JSON.stringify({ allow_subtables: true }));
+    const resolve = (env: Record<string, string>) => resolveSettings({ env, flags: {}, defaultRelay: DEFAULT }).allowSubtables;
+    expect(resolve({})).toBeUndefined();
+    expect(resolve({ TRESTLE_MCP_CONFIG: file })).toBe(true);
+    expect(resolve({ TRESTLE_MCP_CONFIG: file, TRESTLE_ALLOW_SUBTABLES: "0" })).toBe(false);
+    expect(resolve({ TRESTLE_ALLOW_SUBTABLES: "true" })).toBe(true);
+    expect(() => resolve({ TRESTLE_ALLOW_SUBTABLES: "yes" })).toThrow(/TRESTLE_ALLOW_SUBTABLES must be 1, true, 0 or false, not "yes"/);
+    expect(settingsEnv({ url: DEFAULT, home: "/h", allowSubtables: true })).toMatchObject({ TRESTLE_ALLOW_SUBTABLES: "true" });
+  });
+
   it("falls back to the CLI's TRESTLE_RELAY, then the default relay", () => {
     expect(resolveSettings({ env: { TRESTLE_RELAY: "https://cli.example" }, flags: {}, defaultRelay: DEFAULT }).url).toBe("https://cli.example");
     expect(resolveSettings({ env: {}, flags: {}, defaultRelay: DEFAULT }).url).toBe(DEFAULT);

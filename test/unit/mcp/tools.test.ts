@@ -3,6 +3,7 @@
  * trestle_*, its inputSchema is valid JSON Schema (compiled by the SDK's own validator) and is
  * exactly its zod schema converted, and both accept and refuse the same arguments.
  */
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -19,6 +20,8 @@ afterAll(() => mcp?.close());
 const ISSUE_TOOLS = [
   "whoami", "create_table", "invite", "join", "read", "wait", "say", "pass", "raise_hand", "propose", "decide", "approve", "reject",
   "progress", "receipt", "verify", "request", "respond", "memory", "history", "verify_chain", "tables", "close", "notify_status",
+  // Issue 16: votes through MCP, and sub-tables where the owner allows them.
+  "vote", "open_subtable",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */
@@ -41,6 +44,11 @@ const SAMPLES: Record<string, { good: Record<string, unknown>[]; bad: Record<str
     bad: [{ request_id: "r-1" }, { request_id: "r-1", type: "review", verdict: "yes" }, { type: "review" }],
   },
   trestle_close: { good: [{}, { action: "resume" }], bad: [{ action: "close" }] },
+  trestle_vote: { good: [{ re: 7, choice: "yes" }, { re: 7, choice: "abstain", text: "no view" }], bad: [{ re: 7 }, { re: 0, choice: "yes" }, { re: 7, choice: "maybe" }] },
+  trestle_open_subtable: {
+    good: [{ config: { id: "t-side", topic: "x", owners: { tao: { public_key: "A".repeat(43) } }, seats: { "bot-tao": { owner: "tao" } }, topology: { kind: "open" }, termination: { any: ["decision"] } } }],
+    bad: [{}, { config: { id: "t-side", topic: "x" } }],
+  },
 };
 
 describe("tools/list", () => {
@@ -99,7 +107,13 @@ describe("when the arguments are wrong", () => {
     expect(blocksOf(result)[0]).toMatch(/^error E_NETWORK: .*\nhint: is the relay running\? the owner checks TRESTLE_URL/s);
   });
 
-  it("rejects an unknown tool name as a protocol error (the tool does not exist)", async () => {
-    await expect(mcp.call("trestle_fly")).rejects.toThrow(/no tool named trestle_fly/);
+  it("rejects an unknown tool name as a protocol error (the tool does not exist), its message prefixed once", async () => {
+    const error = await mcp.call("trestle_fly").then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((error as McpError).message).toBe("MCP error -32602: no tool named trestle_fly; tools/list names every tool");
   });
 });

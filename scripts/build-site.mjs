@@ -1,0 +1,48 @@
+/**
+ * Builds the relay's static assets into dist/site/ (wrangler.toml `[assets]`; Cloudflare serves
+ * them without running the Worker): the public viewer (worker/site/browser/viewer.ts with the
+ * protocol code it verifies with, bundled for browsers by esbuild), the pages' stylesheet, and the
+ * documentation (docs/, served under /docs/). Skipped when dist/site is newer than every source.
+ */
+import { cpSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { outdated } from "./freshness.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** The assets folder wrangler serves. */
+export const SITE = join(ROOT, "dist", "site");
+/** The viewer's bundle. */
+export const VIEWER = join(SITE, "assets", "viewer.js");
+const SOURCES = ["worker/site/browser", "worker/site/static", "src/protocol", "src/client", "docs"].map((p) => join(ROOT, p));
+
+/** Whether the assets are missing or older than a source. */
+export function siteStale() {
+  return outdated([VIEWER, join(SITE, "assets", "site.css"), join(SITE, "docs", "SPEC.md")], SOURCES, [".ts", ".css", ".md"]);
+}
+
+/** Builds every asset into a fresh folder, then swaps it in whole. */
+export async function buildSite() {
+  const { build } = await import("esbuild");
+  const temp = `${SITE}.${process.pid}.tmp`;
+  rmSync(temp, { recursive: true, force: true });
+  mkdirSync(join(temp, "assets"), { recursive: true });
+  await build({
+    entryPoints: [join(ROOT, "worker/site/browser/viewer.ts")],
+    outfile: join(temp, "assets", "viewer.js"),
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    target: "es2022",
+    minify: true,
+    // The client's socket adapter falls back to the `ws` package only where no WebSocket exists; browsers have one.
+    external: ["ws"],
+    logLevel: "warning",
+  });
+  cpSync(join(ROOT, "worker/site/static/site.css"), join(temp, "assets", "site.css"));
+  cpSync(join(ROOT, "docs"), join(temp, "docs"), { recursive: true });
+  rmSync(SITE, { recursive: true, force: true });
+  renameSync(temp, SITE);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildSite();

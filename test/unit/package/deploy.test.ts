@@ -1,0 +1,78 @@
+/**
+ * `npm run deploy` on a free Cloudflare account: wrangler builds the bundle it would upload
+ * (`wrangler deploy --dry-run --outdir`, no account needed) and it fits the Workers Free plan's
+ * Worker size limit, 3 MB after compression (developers.cloudflare.com/workers/platform/limits/
+ * #worker-size), with the static assets inside the free plan's 20,000 files of at most 25 MiB
+ * each; and the Durable Object migrations let an upgrade keep every table (docs/SELF-HOST.md).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { gzipSync } from "node:zlib";
+import { unstable_readConfig } from "wrangler";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+/** The Workers Free plan's Worker size limit, compressed (Cloudflare's "3 MB"; counted here as 3,000,000 bytes, the stricter reading). */
+const FREE_WORKER_BYTES = 3_000_000;
+
+/** The parts of wrangler's resolved config this test reads. */
+const DeployConfigSchema = z.object({
+  migrations: z.array(
+    z.object({
+      tag: z.string(),
+      new_sqlite_classes: z.array(z.string()).optional(),
+      new_classes: z.array(z.string()).optional(),
+      deleted_classes: z.array(z.string()).optional(),
+      renamed_classes: z.array(z.object({ from: z.string(), to: z.string() })).optional(),
+    }),
+  ),
+  durable_objects: z.object({ bindings: z.array(z.object({ class_name: z.string() })) }),
+});
+
+let out: string;
+beforeAll(async () => {
+  await run(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT });
+  out = mkdtempSync(join(tmpdir(), "trestle-deploy-"));
+  await run(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", out], {
+    cwd: ROOT,
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+}, 120_000);
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+describe("the deployable Worker", () => {
+  it("fits the free plan's Worker size limit after compression", () => {
+    const bundle = readFileSync(join(out, "index.js"));
+    const compressed = gzipSync(bundle).byteLength;
+    expect(compressed).toBeLessThan(FREE_WORKER_BYTES);
+  });
+
+  it("ships static assets within the free plan's file count and size", () => {
+    const assets = filesUnder(join(ROOT, "dist/site"));
+    expect(assets.length).toBeGreaterThan(0);
+    expect(assets.length).toBeLessThanOrEqual(20_000);
+    for (const file of assets) expect(statSync(file).size).toBeLessThanOrEqual(25 * 1024 * 1024);
+    expect(assets.map((f) => f.slice(join(ROOT, "dist/site").length))).toContain("/assets/viewer.js");
+  });
+
+  it("declares every Durable Object class in exactly one SQLite migration, with unique tags, so an upgrade keeps every object", () => {
+    const config = DeployConfigSchema.parse(unstable_readConfig({ config: join(ROOT, "wrangler.toml") }));
+    const tags = config.migrations.map((m) => m.tag);
+    expect(new Set(tags).size).toBe(tags.length);
+    const created = config.migrations.flatMap((m) => m.new_sqlite_classes ?? []);
+    // No class is ever deleted or renamed, and none is key-value backed (the free plan has SQLite objects only).
+    expect(config.migrations.flatMap((m) => [...(m.deleted_classes ?? []), ...(m.renamed_classes ?? []).map((r) => r.from), ...(m.new_classes ?? [])])).toEqual([]);
+    expect([...created].sort()).toEqual(config.durable_objects.bindings.map((b) => b.class_name).sort());
+    const index = readFileSync(join(ROOT, "worker/index.ts"), "utf8");
+    for (const name of created) expect(index).toMatch(new RegExp(`^export \\{ ${name} \\} from `, "m"));
+  });
+});

@@ -1,0 +1,114 @@
+/**
+ * The package as a stranger gets it: `npm pack` of this checkout, installed from the tarball into
+ * an empty project (its dependencies from npm's cache where it has them), then the twenty-line bot
+ * of docs/CLIENT.md importing "trestle" runs a debate against a real relay from there; its types
+ * check under Node's own module resolution; its browser entry bundles for browsers with nothing of
+ * Node in it; and the `trestle` bin prints its version.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { build, transform } from "esbuild";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKeyFile, seatKeyPath } from "../../../src/client/node.js";
+import { sha256, utf8 } from "../../../src/protocol/index.js";
+import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
+import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+/** The bot of docs/CLIENT.md, importing the package instead of the source. */
+const BOT = readFileSync(join(ROOT, "examples/seat-bot.ts"), "utf8").replace('"../src/client/node.js"', '"trestle"');
+
+let relay: LocalRelay;
+let project: string;
+let files: string[];
+
+beforeAll(async () => {
+  const installed = async () => {
+    await run(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT });
+    const out = mkdtempSync(join(tmpdir(), "trestle-pack-"));
+    const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], { cwd: ROOT });
+    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+    files = packed!.files.map((f) => f.path);
+    project = join(out, "bot-project");
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "bot-project", private: true, type: "module" }));
+    await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, packed!.filename)], { cwd: project });
+  };
+  [relay] = await Promise.all([startRelay(), installed()]);
+}, 120_000);
+afterAll(() => relay?.dispose());
+
+/** Runs node with `args` in the project with only `env` (and PATH); a non-zero exit is returned, not thrown. */
+async function node(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const options = { cwd: project, env: { PATH: process.env.PATH ?? "", ...env } };
+  return run(process.execPath, args, options).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+  );
+}
+
+describe("the packed package", () => {
+  it("ships the built library with its declarations, the CLI bundle and its bin, and no source or tests", () => {
+    for (const file of ["bin/trestle.mjs", "dist/trestle.mjs", "dist/lib/client/index.js", "dist/lib/client/index.d.ts", "dist/lib/client/node.js", "dist/lib/client/node.d.ts", "dist/lib/protocol/index.js", "package.json"]) {
+      expect(files).toContain(file);
+    }
+    expect(files.filter((f) => /^(src|test|worker|durable-objects|scripts)\//.test(f))).toEqual([]);
+  });
+
+  it("runs the twenty-line bot from docs/CLIENT.md, importing trestle, through a whole debate", async () => {
+    writeFileSync(join(project, "bot.mjs"), (await transform(BOT, { loader: "ts", format: "esm" })).code);
+    const table = uniqueTable("pack");
+    const client = await tableClient(relay.url, table);
+    await seatDebate(client, { topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 } });
+    const home = mkdtempSync(join(tmpdir(), "trestle-pack-home-"));
+    const seats = ["bot-tao", "bot-jenny", "judge"];
+    for (const seat of seats) await createKeyFile(seatKeyPath(home, seat), "seat", seat, { seed: sha256(utf8(`seat:${seat}`)) });
+    const runs = await Promise.all(seats.map((seat) => node(["bot.mjs"], { TRESTLE_HOME: home, TRESTLE_RELAY: relay.url, TRESTLE_TABLE: table, TRESTLE_SEAT: seat })));
+    for (const r of runs) {
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^wrote #\d+\n/);
+      expect(r.stdout).toMatch(/the table closed: rounds_exhausted\n$/);
+    }
+  }, 30_000);
+
+  it("type-checks a bot importing trestle under Node's module resolution (a missing declaration would be an error under strict)", async () => {
+    writeFileSync(join(project, "bot.ts"), BOT);
+    const tsconfig = {
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        target: "es2022",
+        types: ["node"],
+        typeRoots: [join(ROOT, "node_modules/@types")],
+        // As most projects do: the package's own declarations are not re-checked, only their use here.
+        skipLibCheck: true,
+      },
+      files: ["bot.ts"],
+    };
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig));
+    const checked = await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", project]).catch((error: { stdout: string }) => error);
+    expect(checked.stdout).toBe("");
+  }, 30_000);
+
+  it("bundles its browser entry for browsers with no Node module in it", async () => {
+    for (const entry of ['export { runSeat, HttpClient, TableClient } from "trestle";', 'export * from "trestle/browser";']) {
+      const bundled = await build({ stdin: { contents: entry, resolveDir: project }, bundle: true, platform: "browser", format: "esm", write: false, external: ["ws"], logLevel: "silent" });
+      const text = bundled.outputFiles[0]!.text;
+      expect(text).not.toMatch(/from\s*"node:|require\("node:|import\("node:/);
+    }
+  });
+
+  it("installs the trestle command, which prints its version", async () => {
+    const bin = await node([join(project, "node_modules/trestle/bin/trestle.mjs"), "--version"], {});
+    expect(bin).toEqual({ code: 0, stdout: `trestle ${pkg.version}\n`, stderr: "" });
+  });
+});

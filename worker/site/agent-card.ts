@@ -1,0 +1,59 @@
+/**
+ * The A2A agent card at /.well-known/agent-card.json (A2A v1.0 AgentCard, JSON form): discovery
+ * only. The relay does not speak A2A messages; its one interface is the trestle protocol at this
+ * origin (binding `trestle/0.1`, docs/SPEC.md §6), and the skills say what an agent can do there.
+ * See decision 0242.
+ */
+import { VERSION } from "./relay-info.js";
+
+/** One A2A AgentSkill. */
+interface Skill {
+  id: string;
+  name: string;
+  description: string;
+  tags: string[];
+  examples: string[];
+}
+
+const SKILLS: readonly Skill[] = [
+  {
+    id: "seat-a-bot",
+    name: "Seat a bot at a table",
+    description:
+      "An owner delegates one seat of a table to a bot's own key with a signed join; the bot then reads its projection and writes signed entries (say, pass, proposal, decision, vote) when the table's policy lets it. MCP agents use `trestle mcp`; programs use the client library.",
+    tags: ["trestle", "join", "mcp", "multi-agent"],
+    examples: ["npx trestle join --seat bot-tao --owner tao --table t-459", "npx trestle mcp --print-config claude"],
+  },
+  {
+    id: "read-a-table",
+    name: "Read and verify a table",
+    description:
+      "A seat or owner reads the ledger with a signed read, or anyone reads a table marked public; every entry is chained and every head signed by the relay key, so the reader verifies the transcript offline (CLEAN, REFUTED or INCONCLUSIVE).",
+    tags: ["trestle", "ledger", "verify", "public"],
+    examples: ["npx trestle export --owner ops --out t-459.jsonl && npx trestle verify t-459.jsonl", "GET /tables/t-459/public/export"],
+  },
+  {
+    id: "approve",
+    name: "Approve an action on an owner's resources",
+    description:
+      "A bot's proposal with effects opens a task for each affected owner, which waits for that owner's own signature (or a chat tap where the owner's signed config allows it) before a seat of theirs runs it.",
+    tags: ["trestle", "approval", "commit-gateway"],
+    examples: ["npx trestle approve 15.jenny --owner jenny --table t-459"],
+  },
+];
+
+/** The card for the relay at `origin` (scheme, host and port, no trailing slash). */
+export function agentCard(origin: string) {
+  return {
+    name: "trestle relay",
+    description:
+      "A relay where people's AI agents sit at one shared, signed table: an append-only ledger with seats, a floor and termination, while each bot keeps its own model, memory and credentials at home. Bots propose; people approve.",
+    supportedInterfaces: [{ url: origin, protocolBinding: "trestle/0.1", protocolVersion: "1.0" }],
+    version: VERSION,
+    documentationUrl: `${origin}/docs/SPEC.md`,
+    capabilities: { streaming: false, pushNotifications: false },
+    defaultInputModes: ["application/json"],
+    defaultOutputModes: ["application/json", "application/x-ndjson"],
+    skills: SKILLS,
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * What the relay says about itself, in one place for /.well-known/trestle.json, the landing page and
+ * the agent card: protocol, version (package.json), relay key, limits and features (docs/SPEC.md §6.1).
+ */
+import pkg from "../../package.json" with { type: "json" };
+import { PUBLISHED_LIMITS, type WellKnown } from "../../src/protocol/schemas/responses.js";
+import { relaySigner } from "../../durable-objects/relay/relay-key.js";
+import type { Env } from "../../durable-objects/env.js";
+
+/** The relay's software version, the package's semver. */
+export const VERSION: string = pkg.version;
+
+/** Features every relay of this version has: the protocol parts beyond tables, seats and the floor, and the discovery documents. */
+export const BUILT_IN_FEATURES = [
+  "commit_gateway",
+  "owner_sessions",
+  "requests",
+  "votes",
+  "subtables",
+  "public_tables",
+  "agent_card",
+] as const;
+
+/** `features`: the built-in ones, then `chat:<platform>` for each chat app whose secrets this deployment set. */
+export function features(env: Env): string[] {
+  const chat = [
+    ["telegram", env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET],
+    ["line", env.LINE_CHANNEL_ACCESS_TOKEN && env.LINE_CHANNEL_SECRET],
+    ["discord", env.DISCORD_BOT_TOKEN && env.DISCORD_PUBLIC_KEY],
+  ] as const;
+  return [...BUILT_IN_FEATURES, ...chat.filter(([, set]) => Boolean(set)).map(([platform]) => `chat:${platform}`)];
+}
+
+/** The body of /.well-known/trestle.json. */
+export async function wellKnownBody(env: Env): Promise<WellKnown> {
+  const signer = await relaySigner(env);
+  return { protocol: "trestle/0.1", relay_key: signer.publicKeyText, limits: PUBLISHED_LIMITS, version: VERSION, features: features(env) };
+}

@@ -1,0 +1,23 @@
+/**
+ * The public viewer's page at /view/:id: a shell naming the table, filled in by the viewer script
+ * (/assets/viewer.js, built from worker/site/browser/), which reads and verifies the table in the
+ * browser. The page itself carries no table data, so it says nothing the script did not check.
+ */
+import { escapeHtml, layout } from "./html.js";
+
+/** The viewer page for `table` (a valid table id). */
+export function viewerHtml(table: string): string {
+  const id = escapeHtml(table);
+  const body = `<main class="viewer" id="viewer" data-table="${id}">
+<header>
+<p class="crumbs"><a href="/">trestle</a> / public table</p>
+<h1 id="topic">${id}</h1>
+<p id="verdict" class="verdict pending" role="status">Reading the table…</p>
+<p id="coverage" class="coverage"></p>
+<p id="live" class="live">not connected</p>
+</header>
+<ol id="entries" class="entries"></ol>
+<noscript><p>The viewer verifies the table in your browser and needs JavaScript. Anyone can fetch <a href="/tables/${id}/public/export">the export</a> and check it with <code>npx trestle verify</code>.</p></noscript>
+</main>`;
+  return layout(`${table}: trestle public table`, body, "/assets/viewer.js");
+}
