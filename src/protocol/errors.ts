@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Every code the relay or a client library can report; nothing else ever appears on the wire. */
 export const ERROR_CODES = {
   E_SCHEMA: { http: 400, message: "the input does not match the schema" },
-  E_NOT_CANONICAL: { http: 400, message: "the value is not plain JSON with integer numbers" },
+  E_NOT_CANONICAL: { http: 400, message: "the value is outside the canonical JSON profile (repeated key, number not a safe integer, lone surrogate)" },
   E_TOO_LARGE: { http: 413, message: "the input exceeds a published limit" },
   E_NO_TERMINATION: { http: 400, message: "the table config has no termination condition that can fire" },
   E_BAD_SIGNATURE: { http: 401, message: "a signature does not verify" },

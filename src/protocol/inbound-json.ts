@@ -50,16 +50,18 @@ export function checkInboundJson(text: string): void {
   const stack: Level[] = [];
   let violation: TrestleError | null = null;
   let expectKey = false;
+  // The first backslash at or after the string being read (Infinity: none): strings before it need no decoding.
+  let backslash = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       const end = stringEnd(text, i);
       if (violation === null) {
-        const inner = text.slice(i + 1, end);
-        const hasEscape = inner.includes("\\");
-        const unicode = hasEscape && inner.includes("\\u");
+        if (backslash < i) backslash = nextBackslash(text, i);
+        const hasEscape = backslash < end;
+        const unicode = hasEscape && text.slice(i, end).includes("\\u");
         if (expectKey || unicode) {
-          const decoded = hasEscape ? (JSON.parse(text.slice(i, end + 1)) as string) : inner;
+          const decoded = hasEscape ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
           if (expectKey) violation = addKey(stack, decoded);
           if (unicode && hasLoneSurrogate(decoded)) violation ??= notCanonical(pathOf(stack), "string holds a lone surrogate (not I-JSON)");
         }
@@ -72,6 +74,7 @@ export function checkInboundJson(text: string): void {
       expectKey = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
       stack.pop();
+      expectKey = false;
     } else if (c === 0x2c /* , */) {
       const top = stack[stack.length - 1]!;
       if (top.keys === null) (top.at as number)++;
@@ -84,6 +87,11 @@ export function checkInboundJson(text: string): void {
     }
   }
   if (violation) throw violation;
+}
+
+function nextBackslash(text: string, from: number): number {
+  const at = text.indexOf("\\", from);
+  return at === -1 ? Infinity : at;
 }
 
 /** Index of the quote that closes the string opening at `start` (the text is valid JSON). */

@@ -37,6 +37,7 @@ describe("parseInboundJson", () => {
           expect(parseInboundJson(text)).toEqual(JSON.parse(text));
         }
       }),
+      { numRuns: 1000 },
     );
   });
 
@@ -47,6 +48,7 @@ describe("parseInboundJson", () => {
 
   it("tells keys from values: the same string as a key and a value, and equal keys in different objects, are fine", () => {
     expect(parseInboundJson('{"a":"a","b":{"a":1},"c":[{"a":1},{"a":2}]}')).toEqual({ a: "a", b: { a: 1 }, c: [{ a: 1 }, { a: 2 }] });
+    expect(parseInboundJson('[{},"",{}, "x", {"k":{}}, "k"]')).toEqual([{}, "", {}, "x", { k: {} }, "k"]);
   });
 
   it("scans a body of the largest size without overflowing the stack", () => {
