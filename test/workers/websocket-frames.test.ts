@@ -42,14 +42,20 @@ describe("the table WebSocket before the challenge is answered", () => {
   });
 });
 
+/** A seated debate `id` and bot-tao's authenticated socket, with a say bot-tao signed (`fields` added). */
+async function taoSocket(id: string, fields: Record<string, unknown> = {}) {
+  const k = await seatedDebate(relay, id);
+  const socket = await TestSocket.open(fetcher, id);
+  await socket.auth(id, "bot-tao", k.botTao);
+  const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf(id), kind: "say", body: "b", ...fields } as never);
+  return { socket, request };
+}
+
 describe("the table WebSocket after the challenge is answered", () => {
   describe("when a frame is malformed", () => {
     it("refuses a submit frame with a repeated key with E_NOT_CANONICAL addressed to its id, writes nothing and stays open", async () => {
       const id = "ws-frame-duplicate";
-      const k = await seatedDebate(relay, id);
-      const socket = await TestSocket.open(fetcher, id);
-      await socket.auth(id, "bot-tao", k.botTao);
-      const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf("ws-dup"), kind: "say", body: "b" });
+      const { socket, request } = await taoSocket(id);
       const doubled = JSON.stringify({ type: "submit", id: "dup", request }).replace('"body":"b"', '"body":"a","body":"b"');
       await headUnmoved(relay, id, async () => {
         socket.send(doubled);
@@ -62,11 +68,7 @@ describe("the table WebSocket after the challenge is answered", () => {
     });
 
     it("addresses a schema refusal to the frame's id and names the failing path", async () => {
-      const id = "ws-frame-schema-id";
-      const k = await seatedDebate(relay, id);
-      const socket = await TestSocket.open(fetcher, id);
-      await socket.auth(id, "bot-tao", k.botTao);
-      const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf("ws-schema"), kind: "say", body: "b" });
+      const { socket, request } = await taoSocket("ws-frame-schema-id");
       socket.send({ type: "submit", id: "bad-shape", request: { ...request, submission: { ...request.submission, body: 5 } } });
       const error = await socket.next("error", (f) => f.id === "bad-shape");
       expect(error).toMatchObject({ error: { code: "E_SCHEMA", message: expect.stringContaining("request.submission.body") } });
@@ -75,11 +77,7 @@ describe("the table WebSocket after the challenge is answered", () => {
     });
 
     it("refuses a number that is not a safe integer literal with E_NOT_CANONICAL", async () => {
-      const id = "ws-frame-number";
-      const k = await seatedDebate(relay, id);
-      const socket = await TestSocket.open(fetcher, id);
-      await socket.auth(id, "bot-tao", k.botTao);
-      const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf("ws-num"), kind: "say", body: "b", re: 1 });
+      const { socket, request } = await taoSocket("ws-frame-number", { re: 1 });
       socket.send(JSON.stringify({ type: "submit", id: "num", request }).replace('"re":1', '"re":1e0'));
       expect(await socket.next("error", (f) => f.id === "num")).toMatchObject({ error: { code: "E_NOT_CANONICAL" } });
       socket.ws.close();
