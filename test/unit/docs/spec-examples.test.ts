@@ -16,8 +16,10 @@ import {
   parseInboundJson,
   parseOrThrow,
   readAuthorization,
+  SaySubmissionSchema,
   signHttpAuth,
   signSubmission,
+  statementOf,
   submissionStatement,
   SubmitRequestSchema,
   textSha256,
@@ -78,6 +80,27 @@ describe("SPEC §4.2 entry statement example", () => {
     expect(JSON.stringify(request)).toBe(ex.get("request body"));
     const parsed = parseOrThrow(SubmitRequestSchema, parseInboundJson(ex.get("request body")!));
     expect(await verifyStatement(seat.publicKeyText, "entry", submissionStatement(parsed.submission), parsed.sig)).toBe(true);
+  });
+});
+
+describe("SPEC §3.1 entry figure", () => {
+  const figure = section("### 3.1 Entry shapes", "| kind |");
+  const fields = (marker: string) => [...figure.split("\n").find((l) => l.includes(marker))!.split("←")[0]!.matchAll(/(\w+)\??(?=[,:}\s])/g)].map((m) => m[1]!);
+
+  it("puts on the signed line exactly a say's submission fields, and on the relay's line the fields no statement holds", async () => {
+    const submission = fields("← the seat's submission");
+    const relay = fields("← added by the relay").filter((f) => f !== "key" && f !== "sig");
+    expect(submission.sort()).toEqual(Object.keys(SaySubmissionSchema.shape).sort());
+    expect(relay.sort()).toEqual(["author", "leaf", "link", "seq", "truncated", "ts"]);
+    const k = await cast();
+    const table = new MemoryLedger(k.relay);
+    await table.create(k.ops, "ops", debateConfig(k));
+    for (const [owner, name, seatName, key] of [[k.tao, "tao", "bot-tao", seat], [k.jenny, "jenny", "bot-jenny", k.botJenny], [k.ops, "ops", "judge", k.judge]] as const) {
+      await table.join(owner, name, seatName, key);
+    }
+    const [say] = await table.submit(seat, { seat: "bot-tao", kind: "say", body: "figure", to: ["bot-jenny"], re: 1, refs: ["entry:1"], budget: { tokens: 3 } } as never);
+    const statement = statementOf(say!)!.statement as Record<string, unknown>;
+    expect(Object.keys(statement).sort()).toEqual([...submission.filter((f) => f !== "body"), "body_sha256"].sort());
   });
 });
 
