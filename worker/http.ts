@@ -1,10 +1,11 @@
 /**
  * HTTP plumbing shared by the routes: bounded JSON bodies (Content-Type required, size capped,
- * parse errors as E_SCHEMA), table stubs addressed only by valid ids, and DO results unwrapped.
+ * parsed as inbound JSON, docs/SPEC.md §2.1 and §6), table stubs addressed only by valid ids, and
+ * DO results unwrapped.
  */
 import type { Context } from "hono";
 import { TrestleError } from "../src/protocol/errors.js";
-import { checkJsonDepth } from "../src/protocol/json-depth.js";
+import { parseInboundJson } from "../src/protocol/inbound-json.js";
 import { LIMITS } from "../src/protocol/limits.js";
 import { TableIdSchema } from "../src/protocol/schemas/primitives.js";
 import type { Env } from "../durable-objects/env.js";
@@ -13,19 +14,21 @@ import { unwrap, type Result } from "../durable-objects/result.js";
 /** Hono context for this app. */
 export type AppContext = Context<{ Bindings: Env }>;
 
-/** The request body as JSON: requires application/json, at most LIMITS.request_bytes bytes nested at most LIMITS.json_depth deep. */
+/**
+ * The request body as inbound JSON (§2.1): requires application/json and strict UTF-8, at most
+ * LIMITS.request_bytes bytes (E_TOO_LARGE); no duplicate keys, only safe integers (E_NOT_CANONICAL).
+ */
 export async function readJson(c: AppContext): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new TrestleError("E_SCHEMA", "send Content-Type: application/json");
   const bytes = await readBytes(c);
+  let text: string;
   try {
-    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
-    checkJsonDepth(text);
-    return JSON.parse(text);
-  } catch (error) {
-    if (error instanceof TrestleError) throw error;
-    throw new TrestleError("E_SCHEMA", "the body is not valid UTF-8 JSON");
+    text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    throw new TrestleError("E_SCHEMA", "the body is not valid UTF-8");
   }
+  return parseInboundJson(text);
 }
 
 /** The raw request body, at most LIMITS.request_bytes bytes (webhook signatures cover these exact bytes). */

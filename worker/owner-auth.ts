@@ -6,7 +6,7 @@
 import { verifyStatement } from "../src/protocol/crypto.js";
 import { parseOrThrow, TrestleError } from "../src/protocol/errors.js";
 import { LIMITS } from "../src/protocol/limits.js";
-import { decodeHttpAuth } from "../src/protocol/requests.js";
+import { readAuthorization } from "../src/protocol/requests.js";
 import { PublicKeySchema } from "../src/protocol/schemas/primitives.js";
 import { BindRequestSchema, OwnerAuthSchema, type BindStatement } from "../src/protocol/schemas/owner.js";
 
@@ -33,10 +33,7 @@ export async function verifiedBindStatement<A extends BindStatement["action"]>(
 
 /** Throws E_AUTH unless `header` authorizes `method path` for owner `key` now. */
 export async function authorizeOwnerRead(header: string | null, key: string, method: "GET" | "POST", path: string, now: number): Promise<void> {
-  if (!header) throw new TrestleError("E_AUTH", "send Authorization: Trestle <signed owner read statement>");
-  const parsed = OwnerAuthSchema.safeParse(decodeHttpAuth(header));
-  if (!parsed.success) throw new TrestleError("E_AUTH", "the Authorization header is not a trestle owner read statement");
-  const { sig, ...statement } = parsed.data;
+  const { sig, ...statement } = readAuthorization(header, OwnerAuthSchema, "signed owner read statement");
   if (statement.owner_key !== key) throw new TrestleError("E_AUTH", "the authorization is for another owner key");
   if (statement.method !== method || statement.path !== path) {
     throw new TrestleError("E_AUTH", `the authorization is for ${statement.method} ${statement.path}, not ${method} ${path}`);

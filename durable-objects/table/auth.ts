@@ -8,7 +8,7 @@ import { verifyStatement } from "../../src/protocol/crypto.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
-import { decodeHttpAuth } from "../../src/protocol/requests.js";
+import { readAuthorization } from "../../src/protocol/requests.js";
 import { HttpAuthSchema, type Principal } from "../../src/protocol/schemas/auth.js";
 import { own } from "../../src/protocol/records.js";
 
@@ -20,10 +20,7 @@ export async function authorizeRead(
   path: string,
   now: number,
 ): Promise<Principal> {
-  if (!header) throw new TrestleError("E_AUTH", "send Authorization: Trestle <signed read statement>");
-  const parsed = HttpAuthSchema.safeParse(decodeHttpAuth(header));
-  if (!parsed.success) throw new TrestleError("E_AUTH", "the Authorization header is not a trestle read statement");
-  const { sig, ...statement } = parsed.data;
+  const { sig, ...statement } = readAuthorization(header, HttpAuthSchema, "signed read statement");
   if (statement.table !== state.table) throw new TrestleError("E_AUTH", "the authorization is for another table");
   if (statement.method !== method || statement.path !== path) {
     throw new TrestleError("E_AUTH", `the authorization is for ${statement.method} ${statement.path}, not ${method} ${path}`);

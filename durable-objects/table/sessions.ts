@@ -7,15 +7,15 @@
  */
 import { toBase64url, utf8 } from "../../src/protocol/bytes.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";
-import { TrestleError, wsCloseCodeOf } from "../../src/protocol/errors.js";
-import { checkJsonDepth } from "../../src/protocol/json-depth.js";
+import { httpStatusOf, schemaError, TrestleError, wsCloseCodeOf } from "../../src/protocol/errors.js";
+import { checkInboundJson, parseJsonText } from "../../src/protocol/inbound-json.js";
 import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { ApprovalRequest } from "../../src/protocol/schemas/approval.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { HiddenEntry } from "../../src/protocol/schemas/export.js";
-import { ClientFrameSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
+import { ClientFrameSchema, FrameWithIdSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
 import { viewOf } from "../../src/protocol/visibility.js";
 import { toTrestleError } from "../result.js";
 import { principalKey } from "./auth.js";
@@ -66,16 +66,19 @@ export class Sessions {
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
 
-  /** Handles one client frame. */
+  /**
+   * Handles one client frame. Until the socket is authenticated, the only frame it may send is a
+   * well-formed answer to the challenge: any refusal before then is E_AUTH and closes with 4401.
+   */
   async message(ws: WebSocket, data: string | ArrayBuffer, host: SessionHost): Promise<void> {
+    let raw: unknown;
     let id: string | undefined;
     try {
-      const size = typeof data === "string" ? utf8(data).byteLength : data.byteLength;
-      if (size > LIMITS.request_bytes) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
-      if (typeof data !== "string") throw new TrestleError("E_SCHEMA", "frames are JSON text");
-      checkJsonDepth(data);
-      const frame = ClientFrameSchema.safeParse(safeJson(data));
-      if (!frame.success) throw new TrestleError("E_SCHEMA", "not a client frame (auth, owner_auth, submit or approve)");
+      const text = frameText(data);
+      raw = parseJsonText(text);
+      checkInboundJson(text);
+      const frame = ClientFrameSchema.safeParse(raw);
+      if (!frame.success) throw schemaError(frame.error.issues, "frame");
       const attachment = ws.deserializeAttachment() as Attachment;
       const f = frame.data;
       if (f.type === "auth") return await this.authenticate(ws, attachment, { seat: f.seat }, f, host);
@@ -95,7 +98,8 @@ export class Sessions {
       const { seq, head } = await host.submit(f.request);
       send(ws, { type: "ack", id, seq, head });
     } catch (error) {
-      const err = toTrestleError(error);
+      const err = beforeAuth(toTrestleError(error), ws.deserializeAttachment() as Attachment);
+      id ??= frameId(raw);
       send(ws, id === undefined ? { type: "error", error: err.toEnvelope().error } : { type: "error", id, error: err.toEnvelope().error });
       if (err.code === "E_AUTH") ws.close(wsCloseCodeOf("E_AUTH"), err.message.slice(0, 120));
     }
@@ -199,10 +203,23 @@ function send(ws: WebSocket, frame: ServerFrame): void {
   ws.send(JSON.stringify(frame));
 }
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+/** A client frame's text: at most LIMITS.request_bytes UTF-8 bytes, and text, not binary. */
+function frameText(data: string | ArrayBuffer): string {
+  const size = typeof data === "string" ? utf8(data).byteLength : data.byteLength;
+  if (size > LIMITS.request_bytes) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
+  if (typeof data !== "string") throw new TrestleError("E_SCHEMA", "frames are JSON text");
+  return data;
+}
+
+/** A refusal as the socket gets it: before the challenge is answered, every refusal of the client's is E_AUTH (§6.3). */
+function beforeAuth(err: TrestleError, attachment: Attachment): TrestleError {
+  const authenticated = attachment.seat !== null || (attachment.owner ?? null) !== null;
+  if (authenticated || err.code === "E_AUTH" || httpStatusOf(err.code) >= 500) return err;
+  return new TrestleError("E_AUTH", `not an answer to the challenge: ${err.message}`, err.details);
+}
+
+/** The `id` of a frame that did not parse, when it has a usable one, so its sender can match the error. */
+function frameId(raw: unknown): string | undefined {
+  const parsed = FrameWithIdSchema.safeParse(raw);
+  return parsed.success ? parsed.data.id : undefined;
 }

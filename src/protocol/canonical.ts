@@ -22,13 +22,18 @@ export function canonicalBytes(value: unknown): Uint8Array {
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether `text` holds a UTF-16 surrogate without its pair (such a string is not I-JSON, RFC 7493 §2.1). */
+export function hasLoneSurrogate(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
 function write(value: unknown, path: string, seen: Set<object>): string {
   if (value === null) return "null";
   switch (typeof value) {
     case "boolean":
       return value ? "true" : "false";
     case "string":
-      if (LONE_SURROGATE.test(value)) refuse(path, "string holds a lone surrogate (not I-JSON)");
+      if (hasLoneSurrogate(value)) refuse(path, "string holds a lone surrogate (not I-JSON)");
       // JSON.stringify emits RFC 8785 §3.2.2.2 string escaping.
       return JSON.stringify(value);
     case "number":
@@ -69,5 +74,10 @@ function writeObject(value: object, path: string, seen: Set<object>): string {
 }
 
 function refuse(path: string, why: string): never {
-  throw new TrestleError("E_NOT_CANONICAL", `${path}: ${why}`, { path });
+  throw notCanonical(path, why);
+}
+
+/** The E_NOT_CANONICAL error for the value at `path` (`$`-rooted), saying why. */
+export function notCanonical(path: string, why: string): TrestleError {
+  return new TrestleError("E_NOT_CANONICAL", `${path}: ${why}`, { path });
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 /** Every code the relay or a client library can report; nothing else ever appears on the wire. */
 export const ERROR_CODES = {
   E_SCHEMA: { http: 400, message: "the input does not match the schema" },
-  E_NOT_CANONICAL: { http: 400, message: "the value is not plain JSON with integer numbers" },
+  E_NOT_CANONICAL: { http: 400, message: "the value is outside the canonical JSON profile (repeated key, number not a safe integer, lone surrogate)" },
   E_TOO_LARGE: { http: 413, message: "the input exceeds a published limit" },
   E_NO_TERMINATION: { http: 400, message: "the table config has no termination condition that can fire" },
   E_BAD_SIGNATURE: { http: 401, message: "a signature does not verify" },
@@ -98,12 +98,16 @@ export function wsCloseCodeOf(code: ErrorCode): number {
   return 4000 + ERROR_CODES[code].http;
 }
 
-/** Turns zod issues into one error naming the first failing path: E_TOO_LARGE for a size limit, else E_SCHEMA. */
+/**
+ * Turns zod issues into one error naming the first failing path: E_TOO_LARGE for a size limit,
+ * E_NOT_CANONICAL for a value without a canonical form (an issue with `params.code`), else E_SCHEMA.
+ */
 export function schemaError(issues: readonly z.core.$ZodIssue[], what = "input"): TrestleError {
   const first = issues[0];
   const path = first ? pathString(first.path) : "";
   const message = first ? `${what}${path ? ` at ${path}` : ""}: ${first.message}` : `${what} is invalid`;
-  return new TrestleError(first?.code === "too_big" ? "E_TOO_LARGE" : "E_SCHEMA", message, {
+  const code = first?.code === "too_big" ? "E_TOO_LARGE" : first?.code === "custom" && first.params?.code === "E_NOT_CANONICAL" ? "E_NOT_CANONICAL" : "E_SCHEMA";
+  return new TrestleError(code, message, {
     issues: issues.slice(0, 8).map((i) => ({ path: pathString(i.path), message: i.message })),
   });
 }

@@ -5,7 +5,9 @@
  */
 import { fromBase64url, fromUtf8, toBase64url, utf8 } from "./bytes.js";
 import { signStatement, type Signer } from "./crypto.js";
-import { parseOrThrow, TrestleError } from "./errors.js";
+import type { z } from "zod";
+import { parseOrThrow, schemaError, TrestleError } from "./errors.js";
+import { parseInboundJson } from "./inbound-json.js";
 import { leafOf } from "./chain.js";
 import { effectsByOwner, taskIdOf } from "./policy/tasks.js";
 import { ApprovalStatementSchema, type ApprovalRequest, type ApprovalStatement } from "./schemas/approval.js";
@@ -64,15 +66,29 @@ export async function signHttpAuth(
   return `Trestle ${toBase64url(utf8(canonicalize({ ...statement, sig })))}`;
 }
 
-/** Decodes an `Authorization: Trestle ...` header to its JSON payload (unvalidated), or undefined. */
-export function decodeHttpAuth(header: string): unknown {
-  const match = /^Trestle ([A-Za-z0-9_-]{1,4096})$/.exec(header.trim());
-  if (!match) return undefined;
+// §6.2: the scheme is case-insensitive (RFC 9110 §11.1); the token is unpadded base64url.
+const AUTHORIZATION = /^Trestle +([A-Za-z0-9_-]{1,4096})$/i;
+
+/**
+ * The payload of an `Authorization: Trestle <token>` header (§6.2), parsed by `schema`; the token
+ * is base64url of UTF-8 inbound JSON (§2.1). Anything else is E_AUTH saying what is wrong.
+ */
+export function readAuthorization<S extends z.ZodType>(header: string | null, schema: S, what: string): z.infer<S> {
+  if (!header) throw new TrestleError("E_AUTH", `send Authorization: Trestle <${what}>`);
+  const match = AUTHORIZATION.exec(header.trim());
+  if (!match) throw new TrestleError("E_AUTH", "the Authorization header is not `Trestle <token>`, the token 1-4096 base64url characters");
+  let payload: unknown;
   try {
-    return JSON.parse(fromUtf8(fromBase64url(match[1]!)));
-  } catch {
-    return undefined;
+    payload = parseInboundJson(fromUtf8(fromBase64url(match[1]!)));
+  } catch (error) {
+    throw new TrestleError("E_AUTH", `the Authorization token is not base64url of UTF-8 JSON: ${(error as Error).message}`);
   }
+  const parsed = schema.safeParse(payload);
+  if (!parsed.success) {
+    const { message, details } = schemaError(parsed.error.issues, what);
+    throw new TrestleError("E_AUTH", `the Authorization header is not a ${message}`, details);
+  }
+  return parsed.data;
 }
 
 /** The answer to a WebSocket challenge. */

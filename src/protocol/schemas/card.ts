@@ -3,8 +3,8 @@
  * prefix). Its hash is part of the owner-signed join, so the relay cannot alter it.
  */
 import { z } from "zod";
-import { canonicalBytes } from "../canonical.js";
 import { LIMITS } from "../limits.js";
+import { canonicalAtMost } from "./primitives.js";
 
 const Line = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f\u007f]*$/, "one line, no control characters");
 
@@ -16,7 +16,5 @@ export const CapabilityCardSchema = z
     skills: z.array(Line(64)).max(32).optional(),
     model: Line(128).optional(),
   })
-  .refine((card) => canonicalBytes(card).length <= LIMITS.card_bytes, {
-    message: `a capability card is at most ${LIMITS.card_bytes} bytes of canonical JSON`,
-  });
+  .superRefine(canonicalAtMost(LIMITS.card_bytes, "a capability card"));
 export type CapabilityCard = z.infer<typeof CapabilityCardSchema>;

@@ -3,6 +3,7 @@
  * sequence numbers and bounded text. Patterns are strict so that no two spellings mean one thing.
  */
 import { z } from "zod";
+import { canonicalBytes } from "../canonical.js";
 import { LIMITS } from "../limits.js";
 
 /** Table id: 3-64 chars of lowercase letters, digits, `.`, `_`, `-`, starting alphanumeric. */
@@ -42,6 +43,25 @@ export const MillisSchema = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** One entry body: text up to the published limit. */
 export const BodySchema = z.string().max(LIMITS.body_chars);
+
+/**
+ * A refinement: the value has a canonical form (§2; else an issue schemaError reports as
+ * E_NOT_CANONICAL) of at most `maxBytes` UTF-8 bytes (else `too_big`, reported as E_TOO_LARGE).
+ */
+export function canonicalAtMost(maxBytes: number, what: string) {
+  return (value: unknown, ctx: z.RefinementCtx): void => {
+    let size: number;
+    try {
+      size = canonicalBytes(value).length;
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message, params: { code: "E_NOT_CANONICAL" } });
+      return;
+    }
+    if (size > maxBytes) {
+      ctx.addIssue({ code: "too_big", origin: "canonical_json", maximum: maxBytes, inclusive: true, message: `${what} is at most ${maxBytes} bytes of canonical JSON, not ${size}` });
+    }
+  };
+}
 
 /** A short single-purpose label (roles, reasons, types). */
 export const LabelSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, "label: 1-64 of [a-z0-9_.:-]");

@@ -4,9 +4,8 @@
  * Effects are signed with the submission, so they are strict and bounded.
  */
 import { z } from "zod";
-import { canonicalBytes } from "../canonical.js";
 import { LIMITS } from "../limits.js";
-import { OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, MillisSchema } from "./primitives.js";
+import { canonicalAtMost, OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, MillisSchema } from "./primitives.js";
 
 /** A resource of an owner: 1-128 of `[a-z0-9._:/@-]`, starting alphanumeric (`taskboard`, `github:tao/app`). */
 export const ResourceSchema = z.string().regex(/^[a-z0-9][a-z0-9._:/@-]{0,127}$/, "resource: 1-128 of [a-z0-9._:/@-]");
@@ -25,18 +24,9 @@ const NoProtoKey = z.custom<unknown>((v) => !(typeof v === "object" && v !== nul
   message: 'the key "__proto__" is not allowed',
 });
 
-/** A JSON object whose canonical form is at most `maxBytes` bytes (integers only; see §2). */
+/** A JSON object with argument keys whose canonical form (§2: integers only) is at most `maxBytes` bytes. */
 export function boundedJsonObject(maxBytes: number) {
-  return NoProtoKey.pipe(z.record(ArgKeySchema, z.unknown())).refine(
-    (value) => {
-      try {
-        return canonicalBytes(value).length <= maxBytes;
-      } catch {
-        return false;
-      }
-    },
-    { message: `must be canonical JSON (integers only) of at most ${maxBytes} bytes` },
-  );
+  return NoProtoKey.pipe(z.record(ArgKeySchema, z.unknown())).superRefine(canonicalAtMost(maxBytes, "an argument object"));
 }
 
 /** One effect: `action` on `owner`'s `resource`, with arguments. */

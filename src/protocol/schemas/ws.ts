@@ -16,6 +16,12 @@ import { ApprovalRequestSchema } from "./approval.js";
 export const PING_FRAME = '{"type":"ping"}';
 export const PONG_FRAME = '{"type":"pong"}';
 
+/** The `id` a client gives a submit or approve frame; the relay's ack or error repeats it. */
+export const FrameIdSchema = z.string().min(1).max(64);
+
+/** Any JSON object with a usable `id`: how the relay addresses its error to a frame that did not parse (§6.3). */
+export const FrameWithIdSchema = z.looseObject({ id: FrameIdSchema });
+
 /** Frames a client sends. */
 export const ClientFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({
@@ -26,7 +32,7 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
   }),
   z.strictObject({
     type: z.literal("submit"),
-    id: z.string().min(1).max(64),
+    id: FrameIdSchema,
     request: SubmitRequestSchema,
   }),
   // Owner sessions (§6.3): the owner key answers the challenge; the session may approve.
@@ -38,7 +44,7 @@ export const ClientFrameSchema = z.discriminatedUnion("type", [
   }),
   z.strictObject({
     type: z.literal("approve"),
-    id: z.string().min(1).max(64),
+    id: FrameIdSchema,
     request: ApprovalRequestSchema,
   }),
 ]);

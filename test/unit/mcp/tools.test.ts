@@ -98,7 +98,7 @@ describe("when the arguments are wrong", () => {
     const args = { text: "x", effects: [{ owner: "tao", resource: "taskboard", action: "go", args: { n: 1.5 } }] };
     const result = await mcp.call("trestle_propose", args);
     expect(result.isError).toBe(true);
-    expect(blocksOf(result)[0]).toMatch(/^error E_SCHEMA: submission at effects\[0\]\.args/);
+    expect(blocksOf(result)[0]).toMatch(/^error E_NOT_CANONICAL: submission at effects\[0\]\.args/);
   });
 
   it("reports an unreachable relay as E_NETWORK with a hint about TRESTLE_URL", async () => {

@@ -4,6 +4,7 @@ import { basename } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalBytes, canonicalize, fromHex, TrestleError } from "../../../src/protocol/index.js";
+import { integerJson } from "./fixtures.js";
 
 const JCS = new URL("../../vectors/jcs/", import.meta.url);
 const NAMES = readdirSync(new URL("input/", JCS))
@@ -136,19 +137,6 @@ describe("canonicalize: the trestle profile", () => {
   });
 
   describe("property", () => {
-    const integerJson = fc.letrec((tie) => ({
-      value: fc.oneof(
-        { depthSize: "small" },
-        fc.constant(null),
-        fc.boolean(),
-        fc.maxSafeInteger(),
-        fc.string({ unit: "grapheme" }),
-        fc.string({ unit: "binary" }),
-        fc.array(tie("value"), { maxLength: 5 }),
-        fc.dictionary(fc.string({ unit: "binary" }), tie("value"), { maxKeys: 5 }),
-      ),
-    })).value;
-
     it("is a fixed point: canonicalize(JSON.parse(canonicalize(x))) === canonicalize(x)", () => {
       fc.assert(
         fc.property(integerJson, (value) => {

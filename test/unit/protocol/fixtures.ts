@@ -3,6 +3,7 @@
  * one field at a time (re-chaining and re-signing heads where the chain itself must stay
  * consistent), and TestTable, which drives MemoryLedger by seat name for the policy tests.
  */
+import fc from "fast-check";
 import { expect } from "vitest";
 import {
   carriedJoinOf,
@@ -297,3 +298,17 @@ export function openConfig(k: Cast, overrides: Partial<TableConfig> = {}): Table
     ...overrides,
   };
 }
+
+/** JSON values in the canonical profile (§2): safe integers, well-formed strings of any code points, unique keys. */
+export const integerJson = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small" },
+    fc.constant(null),
+    fc.boolean(),
+    fc.maxSafeInteger(),
+    fc.string({ unit: "grapheme" }),
+    fc.string({ unit: "binary" }),
+    fc.array(tie("value"), { maxLength: 5 }),
+    fc.dictionary(fc.string({ unit: "binary" }), tie("value"), { maxKeys: 5 }),
+  ),
+})).value;
