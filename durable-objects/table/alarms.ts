@@ -18,7 +18,8 @@ export class Alarm {
 
   /** Sets the alarm to the earliest of `deadlines` (nulls ignored), or clears it when there is none. */
   async schedule(deadlines: readonly (number | null)[]): Promise<void> {
-    this.alarmAt ??= await this.storage.getAlarm();
+    // `??=` would read the alarm again whenever none is set (null); only a wake leaves it unknown.
+    if (this.alarmAt === undefined) this.alarmAt = await this.storage.getAlarm();
     const due = deadlines.filter((d): d is number => d !== null);
     const at = due.length > 0 ? Math.min(...due) : null;
     if (at === this.alarmAt) return;

@@ -1,24 +1,39 @@
 /**
- * The ledger in DO SQLite: one row per entry, `seq INTEGER PRIMARY KEY` without gaps, each
- * authored or join entry indexed by its nonce (each sub-table opening and result by the child's id)
- * so a retried write finds its first seq, and the
- * original body of every entry the relay truncated (the seat signed its hash; verifiers check the
- * cut against it). Rows are written in one transaction per admitted batch, with whatever else must
- * commit with them (the owner notifications they cause, notify.ts); never updated or deleted.
+ * The ledger in DO SQLite: one row per entry, `seq INTEGER PRIMARY KEY` without gaps, and nothing
+ * else written per entry (one billed row): the nonce key of each authored or join entry (each
+ * sub-table opening and result by the child's id) is a plain column, looked up in a map kept in
+ * memory and rebuilt from that column on the first write after a wake, so a retried write finds
+ * its first seq. Every CHECKPOINT_EVERY entries the row of the entry that crosses the mark also
+ * carries the folded state (checkpoint.ts), a cache that makes waking cost O(CHECKPOINT_EVERY).
+ * The original body of every entry the relay truncated is kept beside it (the seat signed its
+ * hash; verifiers check the cut against it). Rows are written in one transaction per admitted
+ * batch, with whatever else must commit with them (the owner notifications they cause,
+ * notify.ts); never updated or deleted.
  */
 import { chainEntry, GENESIS_LINK } from "../../src/protocol/chain.js";
 import type { Entry, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
 import { nonceKeyOf } from "../../src/protocol/statements.js";
+import { CHECKPOINT_EVERY } from "./checkpoint.js";
 import { hasSchema, migrate } from "./schema.js";
+
+/** Links of this many of the newest entries stay in memory, for writers' `known_head` checks. */
+const RECENT_LINKS = 4096;
+
+/** A row's checkpoint text and its seq. */
+export interface StoredCheckpoint {
+  seq: number;
+  text: string;
+}
 
 /** SQLite-backed, append-only entry store for one table. */
 export class Ledger {
   private lastLink = GENESIS_LINK;
   private lastSeq = 0;
+  /** Nonce key -> seq of every entry that has one; null until the first lookup or write after a wake. */
+  private nonces: Map<string, number> | null = null;
+  private readonly recentLinks = new Map<number, string>();
 
-  constructor(
-    private readonly storage: DurableObjectStorage,
-  ) {
+  constructor(private readonly storage: DurableObjectStorage) {
     if (hasSchema(storage.sql)) {
       migrate(storage.sql);
       const row = storage.sql.exec("SELECT seq, entry FROM entries ORDER BY seq DESC LIMIT 1").toArray()[0];
@@ -41,26 +56,40 @@ export class Ledger {
 
   /**
    * Chains and writes a batch (and the originals of its truncated entries) atomically, running
-   * `alongside` with the chained entries inside the same transaction. Seqs must follow on.
+   * `alongside` with the chained entries inside the same transaction. When the batch crosses a
+   * multiple of CHECKPOINT_EVERY, its last row carries `checkpoint()` (the state after the batch).
+   * Seqs must follow on.
    */
-  append(batch: readonly UnchainedEntry[], originals: ReadonlyMap<number, string> = new Map(), alongside?: (entries: readonly Entry[]) => void): Entry[] {
+  append(
+    batch: readonly UnchainedEntry[],
+    options: { originals?: ReadonlyMap<number, string>; alongside?: (entries: readonly Entry[]) => void; checkpoint?: () => string } = {},
+  ): Entry[] {
     const sql = this.storage.sql;
+    const nonces = this.nonceMap();
     let link = this.lastLink;
     const chained = batch.map((e) => {
       const entry = chainEntry(e, link);
       link = entry.link;
       return entry;
     });
+    const last = chained[chained.length - 1];
+    const marked = last !== undefined && Math.floor(last.seq / CHECKPOINT_EVERY) > Math.floor(this.lastSeq / CHECKPOINT_EVERY);
+    const checkpoint = marked ? options.checkpoint?.() : undefined;
     this.storage.transactionSync(() => {
       if (this.lastSeq === 0) migrate(sql);
       for (const entry of chained) {
-        sql.exec("INSERT INTO entries (seq, nonce_key, entry) VALUES (?, ?, ?)", entry.seq, nonceKeyOf(entry), JSON.stringify(entry));
-        const original = originals.get(entry.seq);
+        const text = entry === last ? (checkpoint ?? null) : null;
+        sql.exec("INSERT INTO entries (seq, nonce_key, entry, checkpoint) VALUES (?, ?, ?, ?)", entry.seq, nonceKeyOf(entry), JSON.stringify(entry), text);
+        const original = options.originals?.get(entry.seq);
         if (original !== undefined) sql.exec("INSERT INTO originals (seq, body) VALUES (?, ?)", entry.seq, original);
       }
-      alongside?.(chained);
+      options.alongside?.(chained);
     });
-    const last = chained[chained.length - 1];
+    for (const entry of chained) {
+      const key = nonceKeyOf(entry);
+      if (key !== null) nonces.set(key, entry.seq);
+      this.remember(entry.seq, entry.link);
+    }
     if (last) {
       this.lastSeq = last.seq;
       this.lastLink = last.link;
@@ -77,9 +106,16 @@ export class Ledger {
       .map((row) => JSON.parse(String(row.entry)) as Entry);
   }
 
-  /** Every entry, in order (used to fold the state on wake). */
+  /** Every entry, in order (exports, and a wake without a usable checkpoint). */
   all(): Entry[] {
     return this.range(1, this.lastSeq, this.lastSeq);
+  }
+
+  /** The newest checkpoint a row carries, or null: read from the end, so at most CHECKPOINT_EVERY rows. */
+  latestCheckpoint(): StoredCheckpoint | null {
+    if (this.lastSeq === 0) return null;
+    const row = this.storage.sql.exec("SELECT seq, checkpoint FROM entries WHERE checkpoint IS NOT NULL ORDER BY seq DESC LIMIT 1").toArray()[0];
+    return row ? { seq: Number(row.seq), text: String(row.checkpoint) } : null;
   }
 
   /** Original bodies of truncated entries with seq in [from, to]. */
@@ -92,15 +128,33 @@ export class Ledger {
     return out;
   }
 
-  /** The entry recorded under a nonce key, if any. */
+  /** The entry recorded under a nonce key, if any (SQLite is read only when there is one). */
   byNonce(nonceKey: string): Entry | undefined {
-    if (this.lastSeq === 0) return undefined;
-    const row = this.storage.sql.exec("SELECT entry FROM entries WHERE nonce_key = ?", nonceKey).toArray()[0];
-    return row ? (JSON.parse(String(row.entry)) as Entry) : undefined;
+    const seq = this.nonceMap().get(nonceKey);
+    return seq === undefined ? undefined : this.range(seq, seq, 1)[0];
   }
 
-  /** Link after entry `seq`, if it exists. */
+  /** Link after entry `seq`, if it exists (from memory for the newest RECENT_LINKS entries). */
   linkAt(seq: number): string | undefined {
-    return this.range(seq, seq, 1)[0]?.link;
+    if (seq < 1 || seq > this.lastSeq) return undefined;
+    return this.recentLinks.get(seq) ?? this.range(seq, seq, 1)[0]?.link;
+  }
+
+  /** The nonce map, built from the nonce_key column the first time it is needed after a wake. */
+  private nonceMap(): Map<string, number> {
+    if (this.nonces) return this.nonces;
+    const nonces = new Map<string, number>();
+    if (this.lastSeq > 0) {
+      for (const row of this.storage.sql.exec("SELECT seq, nonce_key FROM entries WHERE nonce_key IS NOT NULL")) {
+        nonces.set(String(row.nonce_key), Number(row.seq));
+      }
+    }
+    this.nonces = nonces;
+    return nonces;
+  }
+
+  private remember(seq: number, link: string): void {
+    this.recentLinks.set(seq, link);
+    this.recentLinks.delete(seq - RECENT_LINKS);
   }
 }

@@ -31,6 +31,8 @@ export function ownerNotify(env: Env): OwnerNotify {
 /** The table's notifications not yet taken by their owners' objects. */
 export class Notices {
   private fresh = false;
+  /** MIN(next_at) over the rows, kept while no row changes; undefined when it must be read again. */
+  private earliest: number | null | undefined;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -48,7 +50,10 @@ export class Notices {
     for (const [ownerKey, events] of batches) {
       this.sql.exec("INSERT INTO notices (owner_key, events, attempts, next_at) VALUES (?, ?, 0, ?)", ownerKey, JSON.stringify(events), now + NOTICE_RETRY_MS);
     }
-    if (batches.size > 0) this.fresh = true;
+    if (batches.size > 0) {
+      this.fresh = true;
+      this.earliest = undefined;
+    }
     return batches.size > 0;
   }
 
@@ -70,10 +75,12 @@ export class Notices {
     await this.handOff(rows, notify, now);
   }
 
-  /** When the alarm should hand over the next row, or null when none is waiting. */
+  /** When the alarm should hand over the next row, or null when none is waiting (read from SQLite only after rows changed). */
   nextAt(): number | null {
+    if (this.earliest !== undefined) return this.earliest;
     const row = this.sql.exec("SELECT MIN(next_at) AS next FROM notices").toArray()[0];
-    return row?.next === null || row?.next === undefined ? null : Number(row.next);
+    this.earliest = row?.next === null || row?.next === undefined ? null : Number(row.next);
+    return this.earliest;
   }
 
   private async handOff(rows: Record<string, SqlStorageValue>[], notify: OwnerNotify, now: () => number): Promise<void> {
@@ -88,11 +95,13 @@ export class Notices {
       if (answer && (answer.ok || !TRANSIENT.has(answer.error.code))) {
         if (!answer.ok) console.error("an owner's object refused a notification; dropped", answer.error);
         this.sql.exec("DELETE FROM notices WHERE id = ?", id);
+        this.earliest = undefined;
         continue;
       }
       const attempts = Number(row.attempts) + 1;
       const delay = Math.min(NOTICE_RETRY_MAX_MS, NOTICE_RETRY_MS * 2 ** (attempts - 1));
       this.sql.exec("UPDATE notices SET attempts = ?, next_at = ? WHERE id = ?", attempts, now() + delay, id);
+      this.earliest = undefined;
     }
   }
 }

@@ -11,6 +11,7 @@ import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { ServerFrame } from "../../src/protocol/schemas/ws.js";
+import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
 import type { Ledger } from "./ledger.js";
 
 /** The hibernation tag of public sockets; seat and owner sockets carry none. */
@@ -19,8 +20,6 @@ export const PUBLIC_TAG = "public";
 /** At most this many public sockets per table; more are refused (E_RATE_LIMITED). */
 export const MAX_PUBLIC_SOCKETS = 200;
 
-// Each pushed frame stays well under the 1 MiB WebSocket message limit, as seat pushes do.
-const FRAME_BUDGET_CHARS = 512 * 1024;
 
 /** What a public socket remembers across hibernation: the last seq it was sent. */
 interface PublicAttachment {
@@ -84,11 +83,19 @@ export function refusePublicMessage(ws: WebSocket): void {
   send(ws, { type: "error", error: new TrestleError("E_FORBIDDEN", "a public socket only receives entries").toEnvelope().error });
 }
 
-/** Brings every public socket up to `head`. */
-export function pushPublic(ctx: DurableObjectState, head: SignedHead, host: PublicHost): void {
+/** Sends the batch of `frames` to every public socket: the whole view as built once when it was sent everything before it, else from SQLite up to `frames`' head. */
+export function pushPublic(ctx: DurableObjectState, frames: Frames, host: PublicHost): void {
   for (const ws of ctx.getWebSockets(PUBLIC_TAG)) {
     try {
-      sendPublicUpTo(ws, head, host);
+      const attachment = ws.deserializeAttachment() as PublicAttachment | null;
+      if (!attachment?.public || attachment.cursor >= frames.last) continue;
+      const text = attachment.cursor === frames.before ? frames.for(null) : null;
+      if (text === null) {
+        sendPublicUpTo(ws, frames.head, host);
+        continue;
+      }
+      ws.send(text);
+      ws.serializeAttachment({ ...attachment, cursor: frames.last } satisfies PublicAttachment);
     } catch {
       // A socket closing mid-send is dropped; its viewer reconnects from its own cursor.
     }

@@ -16,6 +16,12 @@ export const MIGRATIONS: readonly string[] = [
   // Owner notifications not yet taken by their owners' objects (notify.ts), written with the entries that cause them.
   `CREATE TABLE notices (id INTEGER PRIMARY KEY AUTOINCREMENT, owner_key TEXT NOT NULL, events TEXT NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL);
    CREATE INDEX notices_due ON notices (next_at);`,
+  // One row written per entry (issue 12): no index on nonce_key (the nonces are kept in memory,
+  // ledger.ts), and a `checkpoint` column a row carries every CHECKPOINT_EVERY entries (checkpoint.ts).
+  `CREATE TABLE entries_v3 (seq INTEGER PRIMARY KEY, nonce_key TEXT, entry TEXT NOT NULL, checkpoint TEXT);
+   INSERT INTO entries_v3 (seq, nonce_key, entry) SELECT seq, nonce_key, entry FROM entries;
+   DROP TABLE entries;
+   ALTER TABLE entries_v3 RENAME TO entries;`,
 ];
 
 /** Brings the schema up to date; returns the version reached. */

@@ -21,6 +21,7 @@ import { toTrestleError } from "../result.js";
 import { principalKey } from "./auth.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { own } from "../../src/protocol/records.js";
+import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
 
 /** What a socket remembers across hibernation. */
 interface Attachment {
@@ -43,8 +44,6 @@ export interface SessionHost {
   approve(request: ApprovalRequest): Promise<{ seq: number; head: SignedHead }>;
 }
 
-// Keep each pushed frame well under the 1 MiB WebSocket message limit.
-const FRAME_BUDGET_BYTES = 512 * 1024;
 // An answer after the challenge window is a timeout, not a refusal: a new socket gets a fresh
 // challenge, so the socket is closed with a code clients retry (4408, §6.3) and no error frame
 // (an error frame or 4401 would end their session for good).
@@ -147,11 +146,25 @@ export class Sessions {
     return owners;
   }
 
-  /** Brings every authenticated socket up to `head` (all entries after its cursor, not just the new batch). */
-  push(head: SignedHead, host: SessionHost): void {
+  /**
+   * Sends the batch of `frames` to every authenticated socket: one that was sent everything up to
+   * the batch gets its class's frame as built once (frames.ts); one that is behind, or a seat that
+   * left, is brought up to `frames`' head from SQLite.
+   */
+  push(frames: Frames, host: SessionHost): void {
     for (const ws of this.ctx.getWebSockets()) {
       try {
-        sendUpTo(ws, head, host);
+        const attachment = ws.deserializeAttachment() as Attachment | null;
+        if ((!attachment?.seat && !attachment?.owner) || attachment.cursor >= frames.last) continue;
+        const reader: Principal = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
+        const present = attachment.seat === null || (host.state && own(host.state.seats, attachment.seat)?.left) === null;
+        const text = attachment.cursor === frames.before && present ? frames.for(reader) : null;
+        if (text === null) {
+          sendUpTo(ws, frames.head, host);
+          continue;
+        }
+        ws.send(text);
+        ws.serializeAttachment({ ...attachment, cursor: frames.last } satisfies Attachment);
       } catch {
         // A socket closing mid-send is dropped; its client resumes from its own cursor.
       }
@@ -186,7 +199,7 @@ function sendEntries(ws: WebSocket, entries: readonly (Entry | HiddenEntry)[], h
   let cursor = 0;
   for (const entry of entries) {
     const size = JSON.stringify(entry).length;
-    if (frame.length > 0 && bytes + size > FRAME_BUDGET_BYTES) {
+    if (frame.length > 0 && bytes + size > FRAME_BUDGET_CHARS) {
       send(ws, { type: "entries", items: frame, head });
       frame = [];
       bytes = 0;

@@ -9,7 +9,6 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
-import { fold } from "../../src/protocol/policy/apply.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type {
   ApproveResponse,
@@ -21,14 +20,17 @@ import type {
   TasksResponse,
 } from "../../src/protocol/schemas/responses.js";
 import { own } from "../../src/protocol/records.js";
+import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { PING_FRAME, PONG_FRAME } from "../../src/protocol/schemas/ws.js";
 import type { Env } from "../env.js";
 import { relaySigner } from "../relay/relay-key.js";
 import { errorResponse, guarded, type Result } from "../result.js";
 import { authorizeRead } from "./auth.js";
+import { Frames } from "./frames.js";
 import { Heads } from "./heads.js";
 import { Ledger } from "./ledger.js";
+import { wakeState } from "./checkpoint.js";
 import { readEntries, readExport, readProjection, readTasks } from "./reads.js";
 import { Sessions, type SessionHost } from "./sessions.js";
 import { deliverResult, deliveryAt, type ResultHost } from "./results.js";
@@ -54,6 +56,9 @@ export class TableDO extends DurableObject<Env> {
   private readonly sessions: Sessions;
   private heads: Heads | undefined;
   private pushes: Promise<void> = Promise.resolve();
+  /** Entries appended and not pushed yet, oldest first; a push is queued while there are any. */
+  private unpushed: Entry[] = [];
+  private pushQueued = false;
   private handoffs: Promise<void> = Promise.resolve();
   private readonly alarms: Alarm;
   /** Owner notifications recorded with their entries and not yet handed over (notify.ts). */
@@ -69,8 +74,7 @@ export class TableDO extends DurableObject<Env> {
     this.alarms = new Alarm(ctx.storage);
     this.notices = new Notices(ctx.storage.sql, (at) => this.alarms.armBy(at));
     this.channels = ownerChannels(env);
-    const entries = this.ledger.all();
-    this.state = entries.length > 0 ? fold(entries) : null;
+    this.state = wakeState(this.ledger);
   }
 
   now(): number {
@@ -316,11 +320,14 @@ export class TableDO extends DurableObject<Env> {
     }
   }
 
-  /** The signed head at the newest entry. */
+  /** The signed head of the ledger as it is now: reads get the head of exactly the state they were computed from. */
   async currentHead(): Promise<SignedHead> {
-    const state = this.requireState();
-    this.heads ??= new Heads(state.table, () => relaySigner(this.env));
-    return this.heads.at(this.ledger.seq, this.ledger.link);
+    return this.headSigner().at({ seq: this.ledger.seq, link: this.ledger.link });
+  }
+
+  private headSigner(): Heads {
+    this.heads ??= new Heads(this.requireState().table, () => relaySigner(this.env), () => ({ seq: this.ledger.seq, link: this.ledger.link }));
+    return this.heads;
   }
 
   private requireState(): TableState {
@@ -328,21 +335,15 @@ export class TableDO extends DurableObject<Env> {
     return this.state;
   }
 
-  /** Signs the head after a write and queues the push; pushes go out in ledger order. */
+  /**
+   * After a write: a head at or after its entries (one signature shared by the writes meanwhile,
+   * heads.ts), the owner notifications it recorded handed over, the push queued, the alarm moved.
+   */
   private async afterWrite(outcome: WriteOutcome): Promise<SignedHead> {
     if (outcome.appended.length === 0) return this.currentHead();
-    const last = outcome.appended[outcome.appended.length - 1]!;
-    this.heads ??= new Heads(last.table, () => relaySigner(this.env));
-    const head = this.heads.at(last.seq, last.link);
+    const head = this.headSigner().current();
     if (this.notices.pending) this.ctx.waitUntil((this.handoffs = this.handoffs.then(() => this.handOff())));
-    this.pushes = this.pushes.then(async () => {
-      try {
-        this.sessions.push(await head, this.sessionHost());
-        pushPublic(this.ctx, await head, this.sessionHost());
-      } catch (error) {
-        console.error("push failed", error);
-      }
-    });
+    this.queuePush(outcome.appended);
     await this.reschedule();
     if (this.state?.config.parent && outcome.appended.some((e) => e.kind === "system" && e.subkind === "table_closed")) {
       await head;
@@ -350,5 +351,32 @@ export class TableDO extends DurableObject<Env> {
       await deliverResult(this.resultHost()).catch((error: unknown) => console.error("sub-table result delivery failed", error));
     }
     return head;
+  }
+
+  /**
+   * Queues entries for the next push, which runs once the answers to the writes so far have gone
+   * out (a writer's ack before the fan-out) and sends everything queued meanwhile as one batch, in
+   * ledger order.
+   */
+  private queuePush(entries: readonly Entry[]): void {
+    this.unpushed.push(...entries);
+    if (this.pushQueued) return;
+    this.pushQueued = true;
+    setTimeout(() => {
+      this.pushQueued = false;
+      this.pushes = this.pushes.then(() => this.flushPush());
+    }, 0);
+  }
+
+  private async flushPush(): Promise<void> {
+    const batch = this.unpushed.splice(0);
+    if (batch.length === 0 || !this.state) return;
+    try {
+      const frames = new Frames(this.state, batch, await this.headSigner().current());
+      this.sessions.push(frames, this.sessionHost());
+      pushPublic(this.ctx, frames, this.sessionHost());
+    } catch (error) {
+      console.error("push failed", error);
+    }
   }
 }

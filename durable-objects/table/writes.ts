@@ -17,6 +17,7 @@ import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
 import { ApprovalRequestSchema } from "../../src/protocol/schemas/approval.js";
 import { requireApprovers, waitingOwners, type ChannelProbe } from "./approvers.js";
 import { nonceKeyOf, statementOf } from "../../src/protocol/statements.js";
+import { checkpointText } from "./checkpoint.js";
 import type { Ledger } from "./ledger.js";
 import type { Notices } from "./notify.js";
 import { own } from "../../src/protocol/records.js";
@@ -155,8 +156,12 @@ export function commit(host: TableHost, draft: EntryDraft, original?: string): W
   const result = admit(host.state, draft, now);
   const primarySeq = result.entries[0]!.seq;
   let noticed = false;
-  const appended = host.ledger.append(result.entries, original === undefined ? undefined : new Map([[primarySeq, original]]), (entries) => {
-    noticed = host.notices.record(notificationsFor(result.state, entries), now);
+  const appended = host.ledger.append(result.entries, {
+    ...(original === undefined ? {} : { originals: new Map([[primarySeq, original]]) }),
+    alongside: (entries) => {
+      noticed = host.notices.record(notificationsFor(result.state, entries), now);
+    },
+    checkpoint: () => checkpointText(result.state),
   });
   // Still no await: the alarm that retries the notifications is set with the same writes.
   if (noticed) host.notices.armRetry(now);

@@ -126,13 +126,17 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
   }
 }
 
+/** Applies `entries` (which must follow `state.seq` in order) onto `state`, a fold of the entries before them; mutates and returns it. */
+export function foldOnto(state: TableState, entries: readonly (Entry | UnchainedEntry)[]): TableState {
+  for (const entry of entries) applyEntry(state, entry);
+  return state;
+}
+
 /** Folds a whole ledger (entries 1..n in order) into its state. */
 export function fold(entries: readonly (Entry | UnchainedEntry)[]): TableState {
   const [first, ...rest] = entries;
   if (!first || first.kind !== "system" || first.subkind !== "table_opened" || first.seq !== 1) {
     throw new TrestleError("E_INTERNAL", "a ledger starts with table_opened at seq 1");
   }
-  const state = openedState(first);
-  for (const entry of rest) applyEntry(state, entry);
-  return state;
+  return foldOnto(openedState(first), rest);
 }

@@ -108,6 +108,14 @@ export interface TableState {
   origins: Record<string, OriginState>;
 }
 
+/**
+ * The version of the policy that folds entries into this state. Bump it whenever a change to
+ * src/protocol/policy could fold the same entries differently (test/unit/protocol/state-version.test.ts
+ * notices such a change): a relay's stored checkpoints of another version are then ignored and the
+ * state is folded from the ledger again.
+ */
+export const STATE_VERSION = 1;
+
 /** A copy of the state that shares nothing with the original. */
 export function cloneState(state: TableState): TableState {
   return JSON.parse(JSON.stringify(state)) as TableState;

@@ -1,0 +1,32 @@
+/**
+ * Relays keep checkpoints of the folded state (durable-objects/table/checkpoint.ts) under the
+ * STATE_VERSION of the policy that folded them. A change to the policy code could fold the same
+ * entries differently, so it must come with a new STATE_VERSION (old checkpoints are then ignored):
+ * this test notices a change to src/protocol/policy and asks for the bump.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { sha256, STATE_VERSION, toHex, utf8 } from "../../../src/protocol/index.js";
+
+const POLICY = fileURLToPath(new URL("../../../src/protocol/policy", import.meta.url));
+
+/** The policy code each STATE_VERSION was recorded with (sha256 over its files, sorted by name). */
+const RECORDED: Record<number, string> = {
+  1: "cd153e6f40a7fb59285a4c3ace444abbceb7def1a97cc8cfb6030a822f941ed5",
+};
+
+function fingerprint(): string {
+  const files = readdirSync(POLICY).filter((name) => name.endsWith(".ts")).sort();
+  return toHex(sha256(utf8(files.map((name) => `${name}\n${readFileSync(join(POLICY, name), "utf8")}`).join("\n"))));
+}
+
+describe("the policy's STATE_VERSION", () => {
+  it("was bumped with the last change to src/protocol/policy", () => {
+    expect(
+      fingerprint(),
+      `src/protocol/policy changed: bump STATE_VERSION (src/protocol/policy/state.ts) to ${STATE_VERSION + 1} and record this fingerprint for it here`,
+    ).toBe(RECORDED[STATE_VERSION]);
+  });
+});
