@@ -6,7 +6,7 @@
  * seq; anything else is ignored and the ledger folded from the start.
  */
 import { fold, foldOnto } from "../../src/protocol/policy/apply.js";
-import { STATE_VERSION, type TableState } from "../../src/protocol/policy/state.js";
+import { frozenConfig, STATE_VERSION, type TableState } from "../../src/protocol/policy/state.js";
 import type { Ledger, StoredCheckpoint } from "./ledger.js";
 
 /** Every this many entries, the row of the entry that crosses the mark carries the state after it. */
@@ -29,7 +29,8 @@ export function restore(stored: StoredCheckpoint | null): TableState | null {
   if (!stored) return null;
   try {
     const parsed = JSON.parse(stored.text) as { version?: unknown; state?: TableState };
-    return parsed.version === STATE_VERSION && parsed.state?.seq === stored.seq ? parsed.state : null;
+    if (parsed.version !== STATE_VERSION || parsed.state?.seq !== stored.seq) return null;
+    return { ...parsed.state, config: frozenConfig(parsed.state.config) };
   } catch {
     return null;
   }

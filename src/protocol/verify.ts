@@ -5,7 +5,7 @@
  * own `admit` run again over the ledger must produce exactly the entries it recorded.
  */
 import { leafOf, linkOf, GENESIS_LINK } from "./chain.js";
-import { canonicalize } from "./canonical.js";
+import { canonicalize, jsonEqual } from "./canonical.js";
 import { verifyStatement } from "./crypto.js";
 import { TrestleError } from "./errors.js";
 import { LIMITS } from "./limits.js";
@@ -19,7 +19,7 @@ import type { Entry, EntryDraft } from "./schemas/entry.js";
 import type { HiddenEntry } from "./schemas/export.js";
 import type { SignedHead } from "./schemas/head.js";
 import type { Coverage, VerifyReport } from "./schemas/verify.js";
-import { nonceKeyOf, statementOf } from "./statements.js";
+import { nonceKeyOf, statementOf, type RecordedStatement } from "./statements.js";
 import { embeddedStatementsOf } from "./subtable-statements.js";
 
 /** A ledger as a reader holds it: entries by content or by hash, in seq order, plus heads. */
@@ -84,8 +84,7 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
     ...extra,
   });
   try {
-    const links = checkChain(view, table, coverage);
-    await checkSignatures(view, coverage);
+    const links = await checkChainAndSignatures(view, table, coverage);
     checkNonces(view);
     checkOriginals(view, coverage);
     const relay = recordedRelayKey(view);
@@ -102,47 +101,67 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
   }
 }
 
-function checkChain(view: LedgerView, table: string | null, coverage: Coverage): string[] {
-  const links: string[] = [];
-  let prev = GENESIS_LINK;
-  view.items.forEach((item, i) => {
-    const seq = i + 1;
-    if (item.seq !== seq) throw new Refuted(seq, `expected entry ${seq}, found ${item.seq} (reordered, missing or duplicated)`);
-    let leaf = item.leaf;
-    if (isEntry(item)) {
-      coverage.by_content += 1;
-      if (item.table !== table) throw new Refuted(seq, `entry belongs to table "${item.table}", not "${table}"`);
-      leaf = leafOf(item);
-      if (leaf !== item.leaf) throw new Refuted(seq, "content does not match its leaf hash (altered)");
-    } else {
-      coverage.by_hash += 1;
-    }
-    const link = linkOf(prev, leaf);
-    if (isEntry(item) && link !== item.link) throw new Refuted(seq, "link does not follow from the previous entry");
-    links.push(link);
-    prev = link;
-  });
-  return links;
+/** Entries per window: their signatures are checked off the main thread while their chain is checked on it. */
+const WINDOW = 256;
+
+/**
+ * The chain and the signatures, window by window: each window's signature checks are started
+ * (WebCrypto verifies off the main thread: Node's thread pool, workerd's), its chain is checked
+ * meanwhile, then its signatures are judged in ledger order, so the report names the first bad
+ * entry. Returns every entry's link.
+ */
+async function checkChainAndSignatures(view: LedgerView, table: string | null, coverage: Coverage): Promise<string[]> {
+  const chain = { links: [] as string[], prev: GENESIS_LINK };
+  const seatKeys = new Map<string, string>();
+  for (let start = 0; start < view.items.length; start += WINDOW) {
+    const window = view.items.slice(start, start + WINDOW);
+    const recorded = window.map((item) => (isEntry(item) ? recordedStatements(item) : []));
+    const valid = Promise.all(recorded.map((statements) => Promise.all(statements.map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig)))));
+    valid.catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
+    window.forEach((item, i) => checkLink(item, start + i + 1, table, chain, coverage));
+    const results = await valid;
+    window.forEach((item, i) => {
+      if (!isEntry(item)) return;
+      const bad = results[i]!.indexOf(false);
+      if (bad >= 0) throw new Refuted(item.seq, `the ${recorded[i]![bad]!.purpose} signature does not verify`);
+      coverage.signatures += recorded[i]!.length;
+      checkSeatKey(item, seatKeys);
+    });
+  }
+  return chain.links;
 }
 
-async function checkSignatures(view: LedgerView, coverage: Coverage): Promise<void> {
-  const seatKeys = new Map<string, string>();
-  for (const item of view.items) {
-    if (!isEntry(item)) continue;
-    const primary = statementOf(item as EntryDraft);
-    for (const recorded of [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft)]) {
-      if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
-        throw new Refuted(item.seq, `the ${recorded.purpose} signature does not verify`);
-      }
-      coverage.signatures += 1;
-    }
-    if (item.kind === "system" && item.subkind === "seat_joined") seatKeys.set(item.data.join.seat, item.data.join.seat_key);
-    if (item.kind === "system" && item.subkind === "table_opened") {
-      for (const { join } of item.data.parent?.joins ?? []) seatKeys.set(join.seat, join.seat_key);
-    }
-    if (item.kind !== "system" && item.kind !== "approval" && seatKeys.has(item.seat) && seatKeys.get(item.seat) !== item.author.key) {
-      throw new Refuted(item.seq, `signed by a key that does not hold seat "${item.seat}"`);
-    }
+function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null, chain: { links: string[]; prev: string }, coverage: Coverage): void {
+  if (item.seq !== seq) throw new Refuted(seq, `expected entry ${seq}, found ${item.seq} (reordered, missing or duplicated)`);
+  let leaf = item.leaf;
+  if (isEntry(item)) {
+    coverage.by_content += 1;
+    if (item.table !== table) throw new Refuted(seq, `entry belongs to table "${item.table}", not "${table}"`);
+    leaf = leafOf(item);
+    if (leaf !== item.leaf) throw new Refuted(seq, "content does not match its leaf hash (altered)");
+  } else {
+    coverage.by_hash += 1;
+  }
+  const link = linkOf(chain.prev, leaf);
+  if (isEntry(item) && link !== item.link) throw new Refuted(seq, "link does not follow from the previous entry");
+  chain.links.push(link);
+  chain.prev = link;
+}
+
+/** The statements a full entry records: its own and any it carries. */
+function recordedStatements(item: Entry): RecordedStatement[] {
+  const primary = statementOf(item as EntryDraft);
+  return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft)];
+}
+
+/** An authored entry must be signed by the key that holds its seat (seats as joined so far). */
+function checkSeatKey(item: Entry, seatKeys: Map<string, string>): void {
+  if (item.kind === "system" && item.subkind === "seat_joined") seatKeys.set(item.data.join.seat, item.data.join.seat_key);
+  if (item.kind === "system" && item.subkind === "table_opened") {
+    for (const { join } of item.data.parent?.joins ?? []) seatKeys.set(join.seat, join.seat_key);
+  }
+  if (item.kind !== "system" && item.kind !== "approval" && seatKeys.has(item.seat) && seatKeys.get(item.seat) !== item.author.key) {
+    throw new Refuted(item.seq, `signed by a key that does not hold seat "${item.seat}"`);
   }
 }
 
@@ -224,7 +243,8 @@ function replayPolicy(entries: readonly Entry[], maxEntries: number): void {
     const { seq: _s, ts: _t, leaf: _l, link: _k, ...draft } = entry;
     let admitted;
     try {
-      admitted = admit(state, draft as EntryDraft, entry.ts, maxEntries);
+      // The replay's state is its own: admit may change it in place (a refusal ends the replay).
+      admitted = admit(state, draft as EntryDraft, entry.ts, maxEntries, true);
     } catch (error) {
       if (!(error instanceof TrestleError)) throw error;
       throw new Refuted(entry.seq, `policy would refuse this entry: ${error.code} (${error.message})`);
@@ -233,7 +253,7 @@ function replayPolicy(entries: readonly Entry[], maxEntries: number): void {
       const recorded = entries[produced.seq - 1];
       if (!recorded) throw new Refuted(produced.seq, `the ledger lacks the ${describe(produced)} that entry ${entry.seq} causes`);
       const { leaf: _l2, link: _k2, ...unchained } = recorded;
-      if (canonicalize(unchained) !== canonicalize(produced)) {
+      if (!jsonEqual(unchained, produced)) {
         throw new Refuted(produced.seq, `policy replay expected ${describe(produced)}, the ledger has ${describe(recorded)}`);
       }
     }

@@ -139,6 +139,27 @@ describe("the write path", () => {
     });
   });
 
+  it("migrates a table written under the previous schema (a UNIQUE nonce index): same state, retries still answered", async () => {
+    const id = "wp-migrated";
+    const k = await seatedDebate(relay, id, OPEN);
+    const nonce = nonceOf(`${id}:before the upgrade`);
+    const first = answered(await stubOf(id).submit(await say(id, k, "before the upgrade", nonce)));
+    if (!first.ok) throw new Error(first.error.message);
+    const before = await stateOf(id);
+    // Back to the shape schema version 2 had: the nonce key UNIQUE, no checkpoint column.
+    await runInDurableObject(stubOf(id), (_: TableDO, state) => {
+      state.storage.sql.exec(`CREATE TABLE entries_v2 (seq INTEGER PRIMARY KEY, nonce_key TEXT UNIQUE, entry TEXT NOT NULL);
+        INSERT INTO entries_v2 SELECT seq, nonce_key, entry FROM entries; DROP TABLE entries; ALTER TABLE entries_v2 RENAME TO entries;
+        UPDATE meta SET value = '2' WHERE key = 'schema_version';`);
+    });
+    await evictDurableObject(stubOf(id));
+    expect(await stateOf(id)).toBe(before);
+    const columns = await runInDurableObject(stubOf(id), (_: TableDO, state) => state.storage.sql.exec("SELECT name FROM pragma_table_info('entries')").toArray().map((r) => r.name));
+    expect(columns).toEqual(["seq", "nonce_key", "entry", "checkpoint"]);
+    const again = answered(await stubOf(id).submit(await say(id, k, "before the upgrade", nonce)));
+    expect(again.ok && again.value.seq).toBe(first.value.seq);
+  });
+
   it("brings a socket that is behind up to date while writes go on, every entry once and in order", async () => {
     const id = "wp-behind";
     const k = await seatedDebate(relay, id, OPEN);

@@ -3,7 +3,8 @@
  * TrestleError, or returns every entry to append (the draft as entry `seq`, then the system
  * entries it causes: tasks, leaving seats, decisions by quorum, floor moves, closing) and the state
  * after them. Pure: the input state is
- * never mutated, and the same inputs always give the same entries, so any verifier can replay it.
+ * never mutated (unless the caller hands it over: `consume`), and the same inputs always give the
+ * same entries, so any verifier can replay it.
  */
 import { TrestleError } from "../errors.js";
 import type { TableConfig } from "../schemas/config.js";
@@ -44,8 +45,10 @@ export interface Admitted {
 /**
  * Judges `draft` at time `now` against `state` (null before the table exists). `maxEntries` is the
  * relay's published ledger limit (LIMITS.entries); a verifier passes the limit the relay published.
+ * With `consume`, `state` itself becomes the returned state (and is left half-changed by a
+ * refusal): only for a caller that never uses it again, such as a verifier's replay.
  */
-export function admit(state: TableState | null, draft: EntryDraft, now: number, maxEntries: number = LIMITS.entries): Admitted {
+export function admit(state: TableState | null, draft: EntryDraft, now: number, maxEntries: number = LIMITS.entries, consume = false): Admitted {
   if (draft.kind === "system" && draft.subkind === "table_opened") return admitOpening(state, draft, now);
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
@@ -61,12 +64,13 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
     checkAuthored(state, draft);
     checkGateway(state, draft);
   }
-  const next = cloneState(state);
+  const before = state.seq;
+  const next = consume ? state : cloneState(state);
   const primary = { ...draft, seq: state.seq + 1, ts: now } as UnchainedEntry;
   applyEntry(next, primary);
   const admitted = withConsequences(next, primary, now);
   // The ledger limit (§5.4): the whole batch fits, with the ledger_full close when it leaves too little room.
-  return { entries: fitLedger(admitted.state, admitted.entries, state.seq, maxEntries, now), state: admitted.state };
+  return { entries: fitLedger(admitted.state, admitted.entries, before, maxEntries, now), state: admitted.state };
 }
 
 /** The admitted batch: `primary` (already applied to `next`), then each entry it causes, applied in order. */

@@ -7,7 +7,7 @@ import { TrestleError } from "../errors.js";
 import type { Entry, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { applyFloorEntry, TURN_KINDS } from "./floor.js";
 import { applyEndorsement, applyGatewayAuthored, applyTaskEntry, restartTaskClocks } from "./apply-gateway.js";
-import type { TableState } from "./state.js";
+import { frozenConfig, type TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
 import { applyControl } from "./pause.js";
 import { carriedSeats } from "./admit-subtable.js";
@@ -18,7 +18,7 @@ import { own } from "../records.js";
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
   return {
     table: entry.data.config.id,
-    config: entry.data.config,
+    config: frozenConfig(entry.data.config),
     relay: entry.data.relay,
     creator: entry.data.creator,
     seq: entry.seq,

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalBytes, canonicalize, fromHex, TrestleError } from "../../../src/protocol/index.js";
+import { canonicalBytes, canonicalize, fromHex, jsonEqual, TrestleError } from "../../../src/protocol/index.js";
 import { integerJson } from "./fixtures.js";
 
 const JCS = new URL("../../vectors/jcs/", import.meta.url);
@@ -146,5 +146,25 @@ describe("canonicalize: the trestle profile", () => {
         { seed: 8785, numRuns: 500 },
       );
     });
+  });
+});
+
+describe("jsonEqual", () => {
+  it("says two values are equal exactly when their canonical JSON is", () => {
+    fc.assert(
+      fc.property(integerJson, integerJson, (a, b) => {
+        expect(jsonEqual(a, b)).toBe(canonicalize(a) === canonicalize(b));
+        expect(jsonEqual(a, structuredClone(a))).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("ignores key order and tells arrays, objects, null and missing keys apart", () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: null }] }, { b: [1, { c: null }], a: 1 })).toBe(true);
+    expect(jsonEqual({ a: [] }, { a: {} })).toBe(false);
+    expect(jsonEqual({ a: null }, {})).toBe(false);
+    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual(1.5, 1.5)).toBe(false);
   });
 });
