@@ -1,0 +1,38 @@
+/**
+ * Real Chromium for the Node tests: Debian's `chromium` (/usr/bin/chromium, installed by .ci/run)
+ * driven by playwright-core, which downloads no browser. Screenshots go to test-artifacts/
+ * (git-ignored), where a person can look at what the pages show.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+/** The Chromium binary the tests drive. */
+export const CHROMIUM = "/usr/bin/chromium";
+
+/** Where screenshots are written. */
+export const ARTIFACTS = fileURLToPath(new URL("../../test-artifacts/", import.meta.url));
+
+/** Launches headless Chromium with nothing that reaches the network on its own. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+}
+
+/** Saves a full-page screenshot of `page` as test-artifacts/<name>.png; returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Every URL `page` requests from now on (to check a page reaches nothing but its relay). */
+export function requestLog(page: Page): string[] {
+  const urls: string[] = [];
+  page.on("request", (request) => urls.push(request.url()));
+  return urls;
+}
