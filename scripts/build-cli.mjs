@@ -4,10 +4,12 @@
  * packages left as imports. `npm install` / `npm ci` run it (the `prepare` script), `npm test` runs
  * it, and bin/trestle.mjs and scripts/demo.mjs run it again whenever a source file is newer than a
  * bundle. Writes to temporary files and renames, so concurrent builds never leave half a bundle.
+ * The principal window's page (build-view.mjs) is built and checked for staleness with them.
  */
 import { mkdirSync, readdirSync, renameSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildView, viewStale } from "./build-view.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The CLI's bundle. */
@@ -18,7 +20,7 @@ const ENTRIES = [
   { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
 ];
-const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo"].map((d) => join(ROOT, d));
+const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo", "src/view"].map((d) => join(ROOT, d));
 
 /** Newest modification time (ms) of any .ts file the bundles are built from. */
 export function newestSource() {
@@ -34,8 +36,9 @@ export function newestSource() {
   return newest;
 }
 
-/** Whether a bundle is missing or older than a source file. */
+/** Whether a bundle (or the window's page) is missing or older than a source file. */
 export function isStale() {
+  if (viewStale()) return true;
   const newest = newestSource();
   try {
     return ENTRIES.some(({ out }) => statSync(out).mtimeMs < newest);
@@ -44,12 +47,13 @@ export function isStale() {
   }
 }
 
-/** Builds both bundles. */
+/** Builds both bundles and the window's page. */
 export async function buildCli() {
   const { build } = await import("esbuild");
   mkdirSync(dirname(BUNDLE), { recursive: true });
-  await Promise.all(
-    ENTRIES.map(async ({ entry, out }) => {
+  await Promise.all([
+    buildView(),
+    ...ENTRIES.map(async ({ entry, out }) => {
       const temp = `${out}.${process.pid}.tmp`;
       await build({
         entryPoints: [entry],
@@ -63,7 +67,7 @@ export async function buildCli() {
       });
       renameSync(temp, out);
     }),
-  );
+  ]);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildCli();

@@ -1,0 +1,132 @@
+/**
+ * The principal window in real Chromium against a real relay (docs/VIEW.md): tao opens the page
+ * `trestle view` serves, sees the table's entries arrive live, approves a task by click (the
+ * approval in the ledger is signed with tao's key), pauses the table (bot-tao's next write is
+ * refused) and resumes it. The page requests nothing but its own local server.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { TableClient } from "../../../src/client/index.js";
+import { isEntry, TrestleError, type Entry } from "../../../src/protocol/index.js";
+import { launchChromium, requestLog, screenshot } from "../../support/browser.js";
+import { uniqueTable } from "../../support/client-table.js";
+import type { Cast } from "../../support/table-fixture.js";
+import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { openWindow, ownerHome, seatedRoom, type OpenWindow } from "./window-fixture.js";
+
+let relay: LocalRelay;
+let browser: Browser;
+let window: OpenWindow | undefined;
+let page: Page;
+let requests: string[];
+
+beforeAll(async () => {
+  [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await relay?.dispose();
+});
+afterEach(async () => {
+  const origin = `http://127.0.0.1:${window!.server.port}/`;
+  expect(requests.filter((url) => !url.startsWith(origin))).toEqual([]);
+  await page.close();
+  await window?.close();
+  window = undefined;
+});
+
+/** A seated room in a fresh home, tao's window onto it, and the page open at the URL it printed. */
+async function opened(prefix: string, viewport = { width: 1280, height: 900 }) {
+  const home = await ownerHome(prefix);
+  const table = uniqueTable(prefix);
+  const room = await seatedRoom(relay.url, home, table);
+  window = await openWindow(relay.url, home);
+  page = await browser.newPage({ viewport });
+  requests = requestLog(page);
+  await page.goto(window.server.url);
+  await page.waitForSelector(`#table-${table} .chip.status-live`);
+  return { ...room, table };
+}
+
+/** The entries of the room's table as its owner tao reads them, chain verified. */
+async function ledger(room: { owner: TableClient; k: Cast }): Promise<Entry[]> {
+  const { items } = await room.owner.history({ signer: room.k.tao, as: { owner: "tao" } });
+  return items.filter(isEntry);
+}
+
+describe("the principal window", () => {
+  it("shows the owner's table with its seats, then each entry as the bots write it, with its signature verified", async () => {
+    const { table, k, bots } = await opened("live");
+    const card = `#table-${table}`;
+    expect(await page.textContent(`${card} .topic`)).toBe("Book the Saturday delivery of the stroller");
+    expect(await page.textContent("#who")).toContain("owner tao");
+    await bots.submit(k.botJenny, "bot-jenny", { kind: "say", body: "I can bring it on Saturday morning." });
+    const entry = page.locator(`${card} .transcript li[data-seq="4"]`);
+    await entry.waitFor();
+    expect(await entry.locator(".who").textContent()).toBe("bot-jenny");
+    expect(await entry.locator(".body").textContent()).toBe("I can bring it on Saturday morning.");
+    await page.waitForSelector(`${card} .transcript li[data-seq="4"] .badge.ok`);
+    await page.waitForSelector(`${card} .verdict.clean`);
+    expect(await page.textContent(`${card} .verdict`)).toMatch(/chain CLEAN.*4\/4 by content/);
+    await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "Saturday works.\nRing twice." });
+    await page.waitForSelector(`${card} .transcript li[data-seq="5"]`);
+    expect(await page.textContent(`${card} .transcript li[data-seq="5"] .body`)).toBe("Saturday works.\nRing twice.");
+    expect(await page.textContent(`${card} .transcript li[data-seq="5"]`)).toContain("yours");
+    await screenshot(page, "principal-window-desktop");
+  });
+
+  it("approves a task by click: the owner key signs it here and the approval is in the ledger", async () => {
+    const room = await opened("approve");
+    const { table, k, bots } = room;
+    await bots.submit(k.botJenny, "bot-jenny", {
+      kind: "proposal",
+      body: "Deliver on Saturday at 10.",
+      effects: [{ owner: "tao", resource: "calendar", action: "book", args: { day: "sat", at: "10:00" } }],
+    });
+    const waiting = page.locator('#waiting-list .waiting-task[data-task="4.tao"]');
+    await waiting.waitFor();
+    expect(await waiting.locator(".effect-words").textContent()).toBe("book on calendarday: satat: 10:00");
+    expect(await waiting.locator(".where").textContent()).toContain("proposed by bot-jenny in #4");
+    await screenshot(page, "principal-window-approval");
+    await waiting.locator("button.approve").click();
+    await page.waitForSelector(".notice.ok");
+    expect(await page.textContent(".notice")).toMatch(/^task 4\.tao approved with tao's key: now approved \(entry #\d+\)$/);
+    await page.waitForSelector(`#table-${table} .task[data-task="4.tao"].state-approved`);
+    expect(await page.locator('#waiting-list .waiting-task[data-task="4.tao"]').count()).toBe(0);
+    const approval = (await ledger(room)).find((e) => e.kind === "approval");
+    expect(approval).toMatchObject({ kind: "approval", owner: "tao", task: "4.tao", verdict: "approve", author: { key: k.tao.publicKeyText } });
+  });
+
+  it("pauses the table with the owner's signature, so the seat's next write is refused, and resumes it", async () => {
+    const room = await opened("pause");
+    const { table, k, bots } = room;
+    const card = `#table-${table}`;
+    await page.click(`${card} button.pause`);
+    await page.waitForSelector(`${card} .chip.paused`);
+    expect(await page.textContent(`${card} .chip.paused`)).toBe("PAUSED by tao");
+    const refused = await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "one more thing" }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(TrestleError);
+    expect((refused as TrestleError).code).toBe("E_PAUSED");
+    await page.click(`${card} button.resume`);
+    await page.waitForSelector(`${card} button.pause`);
+    expect(await page.locator(`${card} .chip.paused`).count()).toBe(0);
+    const { seq } = await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "one more thing" });
+    await page.waitForSelector(`${card} .transcript li[data-seq="${seq}"]`);
+    const paused = (await ledger(room)).find((e) => e.kind === "system" && e.subkind === "table_paused");
+    expect(paused).toMatchObject({ data: { owner: "tao", via: "owner" }, author: { key: k.tao.publicKeyText } });
+  });
+
+  it("fits a phone-sized screen: nothing is wider than the viewport", async () => {
+    const { table, k, bots } = await opened("phone", { width: 390, height: 844 });
+    await bots.submit(k.botJenny, "bot-jenny", {
+      kind: "proposal",
+      body: "Deliver on Saturday at 10, to the back door of the building on the corner.",
+      effects: [{ owner: "tao", resource: "calendar", action: "book", args: { day: "sat", at: "10:00" } }],
+    });
+    await page.waitForSelector('#waiting-list .waiting-task[data-task="4.tao"]');
+    await page.waitForSelector(`#table-${table} .transcript li[data-seq="5"]`);
+    const widest = await page.evaluate("document.documentElement.scrollWidth");
+    expect(widest).toBeLessThanOrEqual(390);
+    await screenshot(page, "principal-window-phone");
+  });
+});
