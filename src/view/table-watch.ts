@@ -80,7 +80,9 @@ export class TableWatch {
   summary(): TableSummary {
     const entries = this.items.filter(isEntry);
     const problem = this.problem ? { code: this.problem.code, message: this.problem.message } : null;
-    return tableSummary({ table: this.table, me: this.me.name, state: this.state, items: entries, status: this.status, problem, head: this.head, report: this.report });
+    // Before the session reached a head (or when it caught the relay first), the head this home holds.
+    const head = this.head ?? this.client.tracker.held;
+    return tableSummary({ table: this.table, me: this.me.name, state: this.state, items: entries, status: this.status, problem, head, report: this.report });
   }
 
   /** Every transcript entry so far. */

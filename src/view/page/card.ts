@@ -113,6 +113,11 @@ export class TableCard {
 
   private fillVerdict(summary: TableSummary): void {
     const v = summary.verification;
+    if (v === null && summary.status === "caught") {
+      this.verdict.className = "verdict refuted";
+      this.verdict.replaceChildren(h(this.doc, "strong", "", "chain REFUTED"), h(this.doc, "div", "line", "this home keeps evidence that the relay forked or truncated this table (see the banner)"));
+      return;
+    }
     if (v === null) {
       this.verdict.className = "verdict pending";
       this.verdict.replaceChildren(h(this.doc, "strong", "", "not verified yet"));
