@@ -5,8 +5,8 @@
  * page's events (wire.ts) and signs the page's two actions with the owner key, exactly as the CLI
  * does: an approval through TableClient.approve (`trestle approve`), a pause or resume through
  * OwnerClient.control. The tables followed are those named at start, every table this home holds a
- * head for at this relay (looked at again every `pollMs`), and each sub-table opened at one of them
- * that lists this owner.
+ * head for at this relay (looked at again every `pollMs`, with the evidence, the seats' private
+ * journals and the channels), and each sub-table opened at one of them that lists this owner.
  */
 import {
   FileHeadStore,
@@ -23,8 +23,9 @@ import {
 import { channelLine } from "../cli/format.js";
 import { stylesFor } from "../cli/output.js";
 import { TrestleError } from "../protocol/index.js";
+import { JournalReader } from "./journal-reader.js";
 import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
-import type { ActionResult, ApproveBody, ControlBody, EvidenceView, ViewEvent } from "./wire.js";
+import type { ActionResult, ApproveBody, ControlBody, EvidenceView, SessionStatus, ViewEvent } from "./wire.js";
 
 /** What the window is opened with. */
 export interface PrincipalOptions {
@@ -45,6 +46,12 @@ export type ViewListener = (event: ViewEvent) => void;
 
 const PLAIN = stylesFor(false);
 
+/** Session states in which the table's seats are still to come. */
+const LEARNING: ReadonlySet<SessionStatus> = new Set(["connecting", "live", "reconnecting"]);
+
+/** The events a new page gets the latest of. */
+type Kept = "channels" | "evidence" | "local";
+
 /** The owner's window onto every table they have at one relay. */
 export class Principal implements WatchSink {
   private readonly watches = new Map<string, TableWatch>();
@@ -52,7 +59,8 @@ export class Principal implements WatchSink {
   private readonly listeners = new Set<ViewListener>();
   private readonly store: FileHeadStore;
   private readonly clock: Clock;
-  private last: { channels: ViewEvent | null; evidence: ViewEvent | null } = { channels: null, evidence: null };
+  private readonly journals: JournalReader;
+  private last: Record<Kept, ViewEvent | null> = { channels: null, evidence: null, local: null };
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
 
@@ -63,6 +71,7 @@ export class Principal implements WatchSink {
   ) {
     this.clock = options.clock ?? systemClock;
     this.store = new FileHeadStore(options.home, this.clock);
+    this.journals = new JournalReader(options.home);
   }
 
   /** Pins the relay (trust on first use, as every command does), opens every table's session and starts reading the home and channels. */
@@ -85,8 +94,7 @@ export class Principal implements WatchSink {
       listener({ type: "table", summary: watch.summary() });
       listener({ type: "entries", table: watch.table, reset: true, items: watch.transcript() });
     }
-    if (this.last.channels) listener(this.last.channels);
-    if (this.last.evidence) listener(this.last.evidence);
+    for (const event of Object.values(this.last)) if (event) listener(event);
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -121,6 +129,8 @@ export class Principal implements WatchSink {
   changed(watch: TableWatch, added: Parameters<WatchSink["changed"]>[1], reset: boolean): void {
     this.emit({ type: "table", summary: watch.summary() });
     if (reset || added.length > 0) this.emit({ type: "entries", table: watch.table, reset, items: added });
+    // New entries may seat this owner (or say whose a seat is): its journals are read again (cheap while unchanged).
+    if (added.length > 0) this.readJournals();
   }
 
   caught(_evidence: Evidence): void {
@@ -142,7 +152,25 @@ export class Principal implements WatchSink {
     const evidence = this.readEvidence();
     const tables = new Set([...(this.options.tables ?? []), ...this.store.tables(this.relayKey), ...evidence]);
     await Promise.all([...tables].map((table) => this.follow(table)));
+    this.readJournals();
     await this.readChannels();
+  }
+
+  /**
+   * Emits what this owner's seats kept on this machine, when it changed: only seats the table's
+   * ledger gives this owner, or, where the session cannot read the ledger (caught, refused, down),
+   * every seat with a journal there.
+   */
+  private readJournals(): void {
+    const me = this.options.owner.name;
+    const summaries = new Map([...this.watches].map(([table, watch]) => [table, watch.summary()]));
+    const { items, unreadable } = this.journals.read(summaries.keys(), (table, seat) => {
+      const summary = summaries.get(table);
+      if (!summary) return false;
+      if (summary.seats.length === 0) return !LEARNING.has(summary.status);
+      return summary.seats.some((s) => s.name === seat && s.owner === me);
+    });
+    this.remember("local", { type: "local", items, unreadable });
   }
 
   private async follow(table: string): Promise<void> {
@@ -189,7 +217,7 @@ export class Principal implements WatchSink {
   }
 
   /** Keeps `event` as the latest of its kind and emits it when it differs from the one before. */
-  private remember(kind: "channels" | "evidence", event: ViewEvent): void {
+  private remember(kind: Kept, event: ViewEvent): void {
     if (JSON.stringify(this.last[kind]) === JSON.stringify(event)) return;
     this.last[kind] = event;
     this.emit(event);

@@ -103,6 +103,17 @@ export type TableSummary = z.infer<typeof TableSummarySchema>;
 export const ChannelViewSchema = z.strictObject({ state: z.enum(["ok", "unproven", "failing", "quota_exhausted"]), line: z.string() });
 export type ChannelView = z.infer<typeof ChannelViewSchema>;
 
+/** What never left this machine: one record of a seat's private journal (journal-reader.ts), in words. */
+export const LocalItemSchema = z.strictObject({
+  at: z.int().min(0),
+  table: z.string(),
+  seat: z.string(),
+  kind: z.enum(["rationale", "note", "refusal", "held"]),
+  title: z.string(),
+  lines: z.array(z.string()),
+});
+export type LocalItem = z.infer<typeof LocalItemSchema>;
+
 /** An event on the live stream (`GET /api/stream`, one JSON object per line). */
 export const ViewEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("hello"), owner: z.string(), owner_key: z.string(), relay: z.string(), relay_key: z.string() }),
@@ -111,6 +122,8 @@ export const ViewEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("entries"), table: z.string(), reset: z.boolean(), items: z.array(EntryViewSchema) }),
   z.strictObject({ type: z.literal("channels"), channels: z.array(ChannelViewSchema), error: z.string().nullable() }),
   z.strictObject({ type: z.literal("evidence"), items: z.array(EvidenceViewSchema) }),
+  /** The newest records of this owner's seats' private journals, newest first, and how many lines could not be read. */
+  z.strictObject({ type: z.literal("local"), items: z.array(LocalItemSchema), unreadable: z.int().min(0) }),
   z.strictObject({ type: z.literal("ping") }),
 ]);
 export type ViewEvent = z.infer<typeof ViewEventSchema>;

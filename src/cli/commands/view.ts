@@ -43,9 +43,11 @@ export const view: Command = {
       principal.close();
       throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}`);
     });
+    // Listening for Ctrl-C before the URL is printed: whoever acts on the URL may stop the window at once.
+    const stop = interrupted();
     ctx.out.result([`principal window for owner ${owner} at ${ctx.relayUrl}:`, `  ${server.url}`], { url: server.url, port: server.port, owner, relay: ctx.relayUrl });
     ctx.out.note("open it in a browser on this machine; keep it to yourself: the part after # lets a page ask this window to sign with your key. Ctrl-C to stop");
-    await interrupted();
+    await stop;
     await server.close();
     principal.close();
     return EXIT.OK;

@@ -8,7 +8,7 @@ import type { TableSummary, ViewEvent } from "../wire.js";
 import { approve, control, follow, type Outcome } from "./api.js";
 import { TableCard } from "./card.js";
 import { byId, h, theDocument, type Doc, type El } from "./dom.js";
-import { channelItem, evidenceBanner, waitingCard, type Answer } from "./render.js";
+import { channelItem, evidenceBanner, localItems, waitingCard, type Answer } from "./render.js";
 
 /** A table the page shows: its card and the latest summary. */
 interface Shown {
@@ -85,6 +85,8 @@ function main(doc: Doc): void {
       }
       case "evidence":
         return evidenceBanner(doc, byId(doc, "banner"), event.items);
+      case "local":
+        return byId(doc, "local").replaceChildren(...localItems(doc, event.items, event.unreadable));
       case "ping":
         return;
     }

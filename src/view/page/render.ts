@@ -4,7 +4,7 @@
  * the server to sign, a task's line, a channel's line and the evidence banner. Everything shown
  * arrives as text and is put in the document as text.
  */
-import type { ChannelView, EffectWords, EntryView, EvidenceView, TaskView, Verification } from "../wire.js";
+import type { ChannelView, EffectWords, EntryView, EvidenceView, LocalItem, TaskView, Verification } from "../wire.js";
 import { button, h, type Doc, type El } from "./dom.js";
 
 /** What a task's buttons do: ask the server to sign `verdict` on `task` of `table`. */
@@ -113,4 +113,23 @@ export function evidenceBanner(doc: Doc, banner: El, items: readonly EvidenceVie
     ),
     h(doc, "p", "hint", `The evidence is kept in this home: trestle evidence ${tables.length === 1 ? `--table ${tables[0]}` : ""}`.trim()),
   );
+}
+
+/** The "never left this machine" panel: each record of the seats' private journals, newest first. */
+export function localItems(doc: Doc, items: readonly LocalItem[], unreadable: number): El[] {
+  const out = items.map((item) => {
+    const badge = { rationale: "badge", note: "badge mine", refusal: "badge bad", held: "badge warn" }[item.kind];
+    const element = h(
+      doc,
+      "div",
+      `item local-${item.kind}`,
+      h(doc, "div", "entry-head", h(doc, "span", badge, item.title)),
+      h(doc, "div", "where", `${new Date(item.at).toISOString()} · ${item.table} · ${item.seat}`),
+    );
+    if (item.lines.length > 0) element.append(h(doc, "div", "body", item.lines.join("\n")));
+    return element;
+  });
+  if (out.length === 0) out.push(h(doc, "p", "empty", "Nothing recorded yet."));
+  if (unreadable > 0) out.push(h(doc, "p", "unreadable badge bad", `${unreadable} journal line(s) could not be read as records of their seat: changed by hand?`));
+  return out;
 }

@@ -2,8 +2,11 @@
  * The principal window in real Chromium against a real relay (docs/VIEW.md): tao opens the page
  * `trestle view` serves, sees the table's entries arrive live, approves a task by click (the
  * approval in the ledger is signed with tao's key), pauses the table (bot-tao's next write is
- * refused) and resumes it. The page requests nothing but its own local server.
+ * refused) and resumes it, and reads what never left the machine (the seats' private journals).
+ * The page requests nothing but its own local server.
  */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
@@ -46,6 +49,14 @@ async function opened(prefix: string, viewport = { width: 1280, height: 900 }) {
   await page.goto(window.server.url);
   await page.waitForSelector(`#table-${table} .chip.status-live`);
   return { ...room, table };
+}
+
+/** Writes (or with `append`, adds) lines of `seat`'s private journal at `table` in `home`, as the owner-side guards keep it. */
+function journal(home: string, table: string, seat: string, lines: readonly (object | string)[], append = false): void {
+  const dir = join(home, "private", table);
+  mkdirSync(dir, { recursive: true });
+  const text = lines.map((line) => (typeof line === "string" ? line : JSON.stringify(line))).join("\n") + "\n";
+  (append ? appendFileSync : writeFileSync)(join(dir, `${seat}.jsonl`), text);
 }
 
 /** The entries of the room's table as its owner tao reads them, chain verified. */
@@ -114,6 +125,45 @@ describe("the principal window", () => {
     await page.waitForSelector(`${card} .transcript li[data-seq="${seq}"]`);
     const paused = (await ledger(room)).find((e) => e.kind === "system" && e.subkind === "table_paused");
     expect(paused).toMatchObject({ data: { owner: "tao", via: "owner" }, author: { key: k.tao.publicKeyText } });
+  });
+
+  it("shows what never left the machine: the seats' private rationale, notes, guard refusals and held messages, as text", async () => {
+    const home = await ownerHome("local");
+    const table = uniqueTable("local");
+    const { k, bots } = await seatedRoom(relay.url, home, table);
+    const at = Date.now();
+    const base = { v: 1, table, seat: "bot-tao" };
+    const hash = "ab".repeat(32);
+    journal(home, table, "bot-tao", [
+      { ...base, at, type: "rationale", text: "Offering 3,400 first: <img src=https://attacker.example/x.png> they said 3,600.", re: { seq: 4 } },
+      { ...base, at: at + 1, type: "owner_note", text: "They want Saturday; is that fine?", id: "n1", queued: 1 },
+      { ...base, at: at + 2, type: "refusal", guard: "mandate", code: "E_MANDATE", reason: "over_cap", message: "3,900 EUR is over the cap of 3,600 EUR", kind: "offer", message_sha256: hash },
+      { ...base, at: at + 3, type: "held", message_sha256: hash, why: "require_confirm", submission: { kind: "say", body: "Deal at 3,500." } },
+      { ...base, at: at + 4, type: "gate_answer", message_sha256: hash, verdict: "approve", nonce: "n".repeat(22), owner_key: k.tao.publicKeyText, sig: "s".repeat(86) },
+      "not json at all",
+      { ...base, seat: "bot-jenny", at: at + 5, type: "rationale", text: "a record that names another seat than its file" },
+    ]);
+    journal(home, table, "bot-jenny", [{ ...base, seat: "bot-jenny", at: at + 6, type: "rationale", text: "jenny's seat: not tao's to read" }]);
+    window = await openWindow(relay.url, home);
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    requests = requestLog(page);
+    await page.goto(window.server.url);
+    await page.waitForSelector("#local .item");
+    const titles = await page.locator("#local .item .entry-head").allTextContents();
+    expect(titles).toEqual([
+      "held for your approval (require_confirm)",
+      "refused by the mandate guard: E_MANDATE (over_cap)",
+      "note to you (sent to your chat apps)",
+      "private rationale about #4",
+    ]);
+    expect(await page.locator("#local .local-rationale .body").textContent()).toBe("Offering 3,400 first: <img src=https://attacker.example/x.png> they said 3,600.");
+    expect(await page.locator("#local .local-refusal .body").textContent()).toBe("offer: 3,900 EUR is over the cap of 3,600 EUR");
+    expect(await page.textContent("#local .unreadable")).toMatch(/^2 journal line\(s\) could not be read/);
+    journal(home, table, "bot-tao", [{ ...base, at: at + 10, type: "rationale", text: "Jenny agreed; closing." }], true);
+    await page.waitForSelector("#local .item:first-child:has-text('Jenny agreed; closing.')");
+    await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "Deal." });
+    await page.waitForSelector(`#table-${table} .transcript li[data-seq="4"]`);
+    await screenshot(page, "principal-window-local");
   });
 
   it("fits a phone-sized screen: nothing is wider than the viewport", async () => {
