@@ -107,7 +107,8 @@ export class Principal implements WatchSink {
     const me = this.options.owner;
     if (owner !== me.name) throw new TrestleError("E_FORBIDDEN", `task ${task} is ${owner}'s; this window signs for ${me.name} only`);
     const answer = await watch.client.approve(me.signer, me.name, Number(task.slice(0, dot)), verdict);
-    return { ok: true, seq: answer.seq, message: `task ${answer.task} ${verdict}d with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})` };
+    const done = verdict === "approve" ? "approved" : "rejected";
+    return { ok: true, seq: answer.seq, message: `task ${answer.task} ${done} with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})` };
   }
 
   /** Signs a pause or resume of `table` as this owner (as `trestle` and the MCP `close` tool do). */

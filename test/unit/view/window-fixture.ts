@@ -37,10 +37,10 @@ export function roomConfig(k: Cast, id: string, overrides: Partial<TableConfig> 
 }
 
 /** The table as the owner's home made it (tao creates it, both seats join) and the bots' own client. */
-export async function seatedRoom(relay: string, home: string, table: string): Promise<{ k: Cast; owner: TableClient; bots: TableClient }> {
+export async function seatedRoom(relay: string, home: string, table: string, overrides: Partial<TableConfig> = {}): Promise<{ k: Cast; owner: TableClient; bots: TableClient }> {
   const k = await cast();
   const owner = await openTable({ relay, table, home });
-  await owner.create(k.tao, "tao", roomConfig(k, table));
+  await owner.create(k.tao, "tao", roomConfig(k, table, overrides));
   const expires = Date.now() + 60_000;
   await owner.join(k.tao, { seat: "bot-tao", owner: "tao", seatKey: k.botTao.publicKeyText, card: { summary: "tao's bot" }, expires });
   await owner.join(k.jenny, { seat: "bot-jenny", owner: "jenny", seatKey: k.botJenny.publicKeyText, card: { summary: "jenny's bot" }, expires });
