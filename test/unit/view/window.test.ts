@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
 import { isEntry, TrestleError, type Entry } from "../../../src/protocol/index.js";
-import { launchChromium, requestLog, screenshot } from "../../support/browser.js";
+import { ARTIFACTS, launchChromium, requestLog, screenshot } from "../../support/browser.js";
 import { uniqueTable } from "../../support/client-table.js";
 import type { Cast } from "../../support/table-fixture.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
@@ -99,6 +99,9 @@ describe("the principal window", () => {
     expect(await waiting.locator(".effect-words").textContent()).toBe("book on calendarday: satat: 10:00");
     expect(await waiting.locator(".where").textContent()).toContain("proposed by bot-jenny in #4");
     await screenshot(page, "principal-window-approval");
+    // The README's picture (docs/img/principal-window.png is a copy): the first screenful only.
+    await page.setViewportSize({ width: 1100, height: 720 });
+    await page.screenshot({ path: join(ARTIFACTS, "principal-window-readme.png") });
     await waiting.locator("button.approve").click();
     await page.waitForSelector(".notice.ok");
     expect(await page.textContent(".notice")).toMatch(/^task 4\.tao approved with tao's key: now approved \(entry #\d+\)$/);
