@@ -4,7 +4,8 @@
  * kept from before. A relay rolled back: its storage in a directory, stopped, restored from an older
  * copy, restarted and written past its old length (as test/unit/cli/rollback.test.ts). And live:
  * the relay behind the window's URL replaced, while the page is open, by one with the same key and
- * another, shorter history of the table.
+ * another, shorter history of the table (and, for contrast, a mere dropped connection, after which
+ * the window resumes without a banner).
  */
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -118,7 +119,7 @@ describe("when the relay was rolled back and then forked past the head this home
   });
 });
 
-describe("when the relay behind the window's URL is replaced, while the page is open, by one with another, shorter history", () => {
+describe("when the connection behind the window's URL drops, or the relay there is replaced by one with another history", () => {
   let honest: LocalRelay;
   let other: LocalRelay;
   let proxy: TcpProxy;
@@ -129,7 +130,31 @@ describe("when the relay behind the window's URL is replaced, while the page is 
   }, 60_000);
   afterAll(() => Promise.all([proxy?.close(), honest?.dispose(), other?.dispose()]));
 
+  it("keeps following the honest relay across a dropped connection, resuming where it stopped", async () => {
+    proxy.retarget(honest.port);
+    const home = await ownerHome("drop");
+    const table = uniqueTable("drop");
+    const { k, bots } = await seatedRoom(proxy.url, home, table);
+    const window = await openWindow(proxy.url, home);
+    try {
+      const page = await browser.newPage();
+      await page.goto(window.server.url);
+      await page.waitForSelector(`#table-${table} .chip.status-live`);
+      proxy.cut();
+      await turns(await tableClient(honest.url, table), k, 2, "while the window was away");
+      await page.waitForSelector(`#table-${table} .transcript li[data-seq="5"]`);
+      await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "and after" });
+      await page.waitForSelector(`#table-${table} .transcript li[data-seq="6"]`);
+      expect(await page.locator(`#table-${table} .transcript li`).count()).toBe(6);
+      await page.waitForSelector(`#table-${table} .verdict.clean`);
+      expect(await page.isHidden("#banner")).toBe(true);
+    } finally {
+      await window.close();
+    }
+  });
+
   it("raises the banner live, from the fork the session catches when it reconnects", async () => {
+    proxy.retarget(honest.port);
     const home = await ownerHome("live-fork");
     const table = uniqueTable("live-fork");
     const { k, bots } = await seatedRoom(proxy.url, home, table);
