@@ -7,21 +7,19 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OwnerClient } from "../../../src/client/index.js";
-import { isEntry } from "../../../src/protocol/index.js";
-import { launchChromium, requestLog } from "../../support/browser.js";
-import { uniqueTable } from "../../support/client-table.js";
+import { isEntry, type TableConfig } from "../../../src/protocol/index.js";
+import { launchChromium } from "../../support/browser.js";
 import { startFakeChatApi, type FakeChatApi } from "../../support/fake-chat-api.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { openWindow, ownerHome, roomConfig, seatedRoom, type OpenWindow } from "./window-fixture.js";
+import { closeRoomPage, roomConfig, roomPage, type RoomPage } from "./window-fixture.js";
 
 const SECRETS = { TELEGRAM_BOT_TOKEN: "123:view-telegram-token", TELEGRAM_WEBHOOK_SECRET: "view-telegram-secret", TELEGRAM_BOT_USERNAME: "trestle_view_bot", OUTBOX_DELAY_MS: "0" };
 
 let fake: FakeChatApi;
 let relay: LocalRelay;
 let browser: Browser;
-let window: OpenWindow | undefined;
+let open: RoomPage | undefined;
 let page: Page;
-let requests: string[];
 
 beforeAll(async () => {
   fake = await startFakeChatApi();
@@ -33,23 +31,15 @@ afterAll(async () => {
   await new Promise<void>((resolve) => fake?.server.close(() => resolve()));
 });
 afterEach(async () => {
-  expect(requests.filter((url) => !url.startsWith(`http://127.0.0.1:${window!.server.port}/`))).toEqual([]);
-  await page.close();
-  await window?.close();
-  window = undefined;
+  await closeRoomPage(open);
+  open = undefined;
 });
 
 /** A room (with `overrides`) in a fresh home, and tao's window open on it. */
-async function opened(prefix: string, overrides: Parameters<typeof seatedRoom>[3] = {}) {
-  const home = await ownerHome(prefix);
-  const table = uniqueTable(prefix);
-  const room = await seatedRoom(relay.url, home, table, overrides);
-  window = await openWindow(relay.url, home);
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  requests = requestLog(page);
-  await page.goto(window.server.url);
-  await page.waitForSelector(`#table-${table} .chip.status-live`);
-  return { ...room, table, home };
+async function opened(prefix: string, overrides: Partial<TableConfig> = {}): Promise<RoomPage> {
+  open = await roomPage(browser, relay.url, prefix, { overrides });
+  page = open.page;
+  return open;
 }
 
 describe("the principal window", () => {

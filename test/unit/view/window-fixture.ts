@@ -5,6 +5,8 @@
  * through their own TableClients, as another machine would.
  */
 import { mkdtempSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKeyFile, HttpClient, openTable, ownerKeyPath, type TableClient } from "../../../src/client/node.js";
@@ -14,7 +16,8 @@ import { Principal } from "../../../src/view/principal.js";
 import { serveWindow, type WindowServer } from "../../../src/view/server.js";
 import { buildView, viewStale } from "../../../scripts/build-view.mjs";
 import { cast, castOwners, type Cast } from "../../support/table-fixture.js";
-import { tableClient } from "../../support/client-table.js";
+import { requestLog } from "../../support/browser.js";
+import { tableClient, uniqueTable } from "../../support/client-table.js";
 
 /** A home directory holding the owner keys of tao, jenny and ops (the cast's, as key files). */
 export async function ownerHome(prefix: string): Promise<string> {
@@ -69,4 +72,44 @@ export async function openWindow(relay: string, home: string, owner = "tao"): Pr
       principal.close();
     },
   };
+}
+
+/** A seated room, tao's window onto it, and a page open at the URL the window printed, logging its requests. */
+export interface RoomPage {
+  table: string;
+  home: string;
+  k: Cast;
+  owner: TableClient;
+  bots: TableClient;
+  window: OpenWindow;
+  page: Page;
+  requests: string[];
+}
+
+/** Opens a room (`overrides` to its config) in a fresh home, runs `prepare` on the home, then opens tao's window and its page; waits until the table is live. */
+export async function roomPage(
+  browser: Browser,
+  relay: string,
+  prefix: string,
+  options: { overrides?: Partial<TableConfig>; viewport?: { width: number; height: number }; prepare?(home: string, table: string, k: Cast): void } = {},
+): Promise<RoomPage> {
+  const home = await ownerHome(prefix);
+  const table = uniqueTable(prefix);
+  const room = await seatedRoom(relay, home, table, options.overrides);
+  options.prepare?.(home, table, room.k);
+  const window = await openWindow(relay, home);
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const requests = requestLog(page);
+  await page.goto(window.server.url);
+  await page.waitForSelector(`#table-${table} .chip.status-live`);
+  return { ...room, table, home, window, page, requests };
+}
+
+/** Checks the page requested nothing but its own window, then closes the page and the window. */
+export async function closeRoomPage(open: RoomPage | undefined): Promise<void> {
+  if (!open) return;
+  const origin = `http://127.0.0.1:${open.window.server.port}/`;
+  expect(open.requests.filter((url) => !url.startsWith(origin))).toEqual([]);
+  await open.page.close();
+  await open.window.close();
 }

@@ -11,17 +11,15 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
 import { isEntry, TrestleError, type Entry } from "../../../src/protocol/index.js";
-import { ARTIFACTS, launchChromium, requestLog, screenshot } from "../../support/browser.js";
-import { uniqueTable } from "../../support/client-table.js";
+import { ARTIFACTS, launchChromium, screenshot } from "../../support/browser.js";
 import type { Cast } from "../../support/table-fixture.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { openWindow, ownerHome, seatedRoom, type OpenWindow } from "./window-fixture.js";
+import { closeRoomPage, roomPage, type RoomPage } from "./window-fixture.js";
 
 let relay: LocalRelay;
 let browser: Browser;
-let window: OpenWindow | undefined;
+let open: RoomPage | undefined;
 let page: Page;
-let requests: string[];
 
 beforeAll(async () => {
   [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
@@ -31,24 +29,15 @@ afterAll(async () => {
   await relay?.dispose();
 });
 afterEach(async () => {
-  const origin = `http://127.0.0.1:${window!.server.port}/`;
-  expect(requests.filter((url) => !url.startsWith(origin))).toEqual([]);
-  await page.close();
-  await window?.close();
-  window = undefined;
+  await closeRoomPage(open);
+  open = undefined;
 });
 
 /** A seated room in a fresh home, tao's window onto it, and the page open at the URL it printed. */
-async function opened(prefix: string, viewport = { width: 1280, height: 900 }) {
-  const home = await ownerHome(prefix);
-  const table = uniqueTable(prefix);
-  const room = await seatedRoom(relay.url, home, table);
-  window = await openWindow(relay.url, home);
-  page = await browser.newPage({ viewport });
-  requests = requestLog(page);
-  await page.goto(window.server.url);
-  await page.waitForSelector(`#table-${table} .chip.status-live`);
-  return { ...room, table };
+async function opened(prefix: string, options: Parameters<typeof roomPage>[3] = {}): Promise<RoomPage> {
+  open = await roomPage(browser, relay.url, prefix, options);
+  page = open.page;
+  return open;
 }
 
 /** Writes (or with `append`, adds) lines of `seat`'s private journal at `table` in `home`, as the owner-side guards keep it. */
@@ -131,26 +120,24 @@ describe("the principal window", () => {
   });
 
   it("shows what never left the machine: the seats' private rationale, notes, guard refusals and held messages, as text", async () => {
-    const home = await ownerHome("local");
-    const table = uniqueTable("local");
-    const { k, bots } = await seatedRoom(relay.url, home, table);
     const at = Date.now();
-    const base = { v: 1, table, seat: "bot-tao" };
     const hash = "ab".repeat(32);
-    journal(home, table, "bot-tao", [
-      { ...base, at, type: "rationale", text: "Offering 3,400 first: <img src=https://attacker.example/x.png> they said 3,600.", re: { seq: 4 } },
-      { ...base, at: at + 1, type: "owner_note", text: "They want Saturday; is that fine?", id: "n1", queued: 1 },
-      { ...base, at: at + 2, type: "refusal", guard: "mandate", code: "E_MANDATE", reason: "over_cap", message: "3,900 EUR is over the cap of 3,600 EUR", kind: "offer", message_sha256: hash },
-      { ...base, at: at + 3, type: "held", message_sha256: hash, why: "require_confirm", submission: { kind: "say", body: "Deal at 3,500." } },
-      { ...base, at: at + 4, type: "gate_answer", message_sha256: hash, verdict: "approve", nonce: "n".repeat(22), owner_key: k.tao.publicKeyText, sig: "s".repeat(86) },
-      "not json at all",
-      { ...base, seat: "bot-jenny", at: at + 5, type: "rationale", text: "a record that names another seat than its file" },
-    ]);
-    journal(home, table, "bot-jenny", [{ ...base, seat: "bot-jenny", at: at + 6, type: "rationale", text: "jenny's seat: not tao's to read" }]);
-    window = await openWindow(relay.url, home);
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    requests = requestLog(page);
-    await page.goto(window.server.url);
+    let base = {};
+    const { home, table, k, bots } = await opened("local", {
+      prepare: (home, table, k) => {
+        base = { v: 1, table, seat: "bot-tao" };
+        journal(home, table, "bot-tao", [
+          { ...base, at, type: "rationale", text: "Offering 3,400 first: <img src=https://attacker.example/x.png> they said 3,600.", re: { seq: 4 } },
+          { ...base, at: at + 1, type: "owner_note", text: "They want Saturday; is that fine?", id: "n1", queued: 1 },
+          { ...base, at: at + 2, type: "refusal", guard: "mandate", code: "E_MANDATE", reason: "over_cap", message: "3,900 EUR is over the cap of 3,600 EUR", kind: "offer", message_sha256: hash },
+          { ...base, at: at + 3, type: "held", message_sha256: hash, why: "require_confirm", submission: { kind: "say", body: "Deal at 3,500." } },
+          { ...base, at: at + 4, type: "gate_answer", message_sha256: hash, verdict: "approve", nonce: "n".repeat(22), owner_key: k.tao.publicKeyText, sig: "s".repeat(86) },
+          "not json at all",
+          { ...base, seat: "bot-jenny", at: at + 5, type: "rationale", text: "a record that names another seat than its file" },
+        ]);
+        journal(home, table, "bot-jenny", [{ ...base, seat: "bot-jenny", at: at + 6, type: "rationale", text: "jenny's seat: not tao's to read" }]);
+      },
+    });
     await page.waitForSelector("#local .item");
     const titles = await page.locator("#local .item .entry-head").allTextContents();
     expect(titles).toEqual([
@@ -170,7 +157,7 @@ describe("the principal window", () => {
   });
 
   it("fits a phone-sized screen: nothing is wider than the viewport", async () => {
-    const { table, k, bots } = await opened("phone", { width: 390, height: 844 });
+    const { table, k, bots } = await opened("phone", { viewport: { width: 390, height: 844 } });
     await bots.submit(k.botJenny, "bot-jenny", {
       kind: "proposal",
       body: "Deliver on Saturday at 10, to the back door of the building on the corner.",
