@@ -76,7 +76,13 @@ export class JournalReader {
     const cached = this.cache.get(path);
     if (cached?.stamp === stamp) return cached;
     const read: Cached = { stamp, items: [], unreadable: 0 };
-    for (const line of readFileSync(path, "utf8").split("\n")) {
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      return { ...read, unreadable: 1 }; // not readable by this user: said, not hidden
+    }
+    for (const line of text.split("\n")) {
       if (line === "") continue;
       const json = safeJson(line);
       const parsed = ShownRecordSchema.safeParse(json);

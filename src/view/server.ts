@@ -14,7 +14,7 @@ import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } fro
 import type { Asset } from "./assets.js";
 import { apiRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
 import type { Principal } from "./principal.js";
-import { ApproveBodySchema, ControlBodySchema, type ActionResult } from "./wire.js";
+import { ApproveBodySchema, ControlBodySchema, type ActionResult, type ViewEvent } from "./wire.js";
 
 /** What the server serves: the principal's events and actions. */
 export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control">;
@@ -107,8 +107,11 @@ function factsOf(req: IncomingMessage): RequestFacts {
 function stream(req: IncomingMessage, res: ServerResponse, options: ServeOptions, streams: Set<ServerResponse>): void {
   res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/x-ndjson; charset=utf-8" });
   streams.add(res);
-  const unsubscribe = options.backend.subscribe((event) => res.write(`${JSON.stringify(event)}\n`));
-  const ping = setInterval(() => res.write(`${JSON.stringify({ type: "ping" })}\n`), options.pingMs ?? 20_000);
+  const send = (event: ViewEvent) => {
+    if (!res.destroyed && !res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
+  };
+  const unsubscribe = options.backend.subscribe(send);
+  const ping = setInterval(() => send({ type: "ping" }), options.pingMs ?? 20_000);
   req.once("close", () => {
     clearInterval(ping);
     unsubscribe();

@@ -170,7 +170,12 @@ export class TableWatch {
     void (async () => {
       while (this.dirty && !this.closed && this.head) {
         this.dirty = false;
-        this.report = await this.client.verifyFollowed([...this.items], this.head);
+        try {
+          this.report = await this.client.verifyFollowed([...this.items], this.head);
+        } catch (error) {
+          // verifyLedger reports bad input rather than throwing; anything else is shown, not fatal.
+          this.problem = error instanceof TrestleError ? error : new TrestleError("E_INTERNAL", `verification failed: ${String(error)}`);
+        }
         this.sink.changed(this, [], false);
       }
       this.verifying = false;

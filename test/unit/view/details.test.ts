@@ -2,16 +2,19 @@
  * The rest of what the principal window shows, in real Chromium against a real relay whose chat
  * apps are the loopback fake (test/support/fake-chat-api.ts): a task rejected by click (signed with
  * the owner key), a body the relay cut (its badge, and INCONCLUSIVE until its original is checked),
- * a sub-table followed as soon as it opens, and the owner's chat channels with their health.
+ * a sub-table followed as soon as it opens, a table of the home that is not the owner's, and the
+ * owner's chat channels with their health.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OwnerClient } from "../../../src/client/index.js";
+import { openTable } from "../../../src/client/node.js";
 import { isEntry, type TableConfig } from "../../../src/protocol/index.js";
 import { launchChromium } from "../../support/browser.js";
+import { uniqueTable } from "../../support/client-table.js";
 import { startFakeChatApi, type FakeChatApi } from "../../support/fake-chat-api.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { closeRoomPage, roomConfig, roomPage, type RoomPage } from "./window-fixture.js";
+import { closeRoomPage, roomConfig, roomPage, type RoomPage, type RoomPageOptions } from "./window-fixture.js";
 
 const SECRETS = { TELEGRAM_BOT_TOKEN: "123:view-telegram-token", TELEGRAM_WEBHOOK_SECRET: "view-telegram-secret", TELEGRAM_BOT_USERNAME: "trestle_view_bot", OUTBOX_DELAY_MS: "0" };
 
@@ -36,8 +39,8 @@ afterEach(async () => {
 });
 
 /** A room (with `overrides`) in a fresh home, and tao's window open on it. */
-async function opened(prefix: string, overrides: Partial<TableConfig> = {}): Promise<RoomPage> {
-  open = await roomPage(browser, relay.url, prefix, { overrides });
+async function opened(prefix: string, overrides: Partial<TableConfig> = {}, prepare?: RoomPageOptions["prepare"]): Promise<RoomPage> {
+  open = await roomPage(browser, relay.url, prefix, { overrides, ...(prepare ? { prepare } : {}) });
   page = open.page;
   return open;
 }
@@ -75,6 +78,18 @@ describe("the principal window", () => {
     expect(await page.textContent(`#table-${child} .facts`)).toContain(`sub-table of ${table}`);
     expect(await page.textContent(`#table-${child} .topic`)).toBe("Which Saturday?");
     expect(await page.textContent(`#table-${table} .subtables`)).toBe(`${child}: Which Saturday? (open)`);
+  });
+
+  it("lists apart a table of this home where the relay refuses the owner's session, with the relay's code", async () => {
+    const theirs = uniqueTable("theirs");
+    const { table } = await opened("apart", {}, async (home, _table, k) => {
+      const jennys = await openTable({ relay: relay.url, table: theirs, home });
+      await jennys.create(k.jenny, "jenny", { ...roomConfig(k, theirs), owners: { jenny: { public_key: k.jenny.publicKeyText } }, seats: { "bot-jenny": { owner: "jenny" } } });
+    });
+    await page.waitForSelector("#elsewhere-panel:not([hidden])");
+    expect(await page.textContent("#elsewhere")).toMatch(new RegExp(`^${theirs}: E_AUTH `));
+    expect(await page.isHidden(`#table-${theirs}`)).toBe(true);
+    expect(await page.isVisible(`#table-${table}`)).toBe(true);
   });
 
   it("shows the owner's chat channels: one that delivered as ok, one that never did as UNPROVEN", async () => {

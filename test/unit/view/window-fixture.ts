@@ -86,17 +86,24 @@ export interface RoomPage {
   requests: string[];
 }
 
+/** How roomPage opens its room: `overrides` to the config, the page's viewport, and what to do in the home before the window opens. */
+export interface RoomPageOptions {
+  overrides?: Partial<TableConfig>;
+  viewport?: { width: number; height: number };
+  prepare?(home: string, table: string, k: Cast): void | Promise<void>;
+}
+
 /** Opens a room (`overrides` to its config) in a fresh home, runs `prepare` on the home, then opens tao's window and its page; waits until the table is live. */
 export async function roomPage(
   browser: Browser,
   relay: string,
   prefix: string,
-  options: { overrides?: Partial<TableConfig>; viewport?: { width: number; height: number }; prepare?(home: string, table: string, k: Cast): void } = {},
+  options: RoomPageOptions = {},
 ): Promise<RoomPage> {
   const home = await ownerHome(prefix);
   const table = uniqueTable(prefix);
   const room = await seatedRoom(relay, home, table, options.overrides);
-  options.prepare?.(home, table, room.k);
+  await options.prepare?.(home, table, room.k);
   const window = await openWindow(relay, home);
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 } });
   const requests = requestLog(page);

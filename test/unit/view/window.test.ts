@@ -14,7 +14,7 @@ import { isEntry, TrestleError, type Entry } from "../../../src/protocol/index.j
 import { ARTIFACTS, launchChromium, screenshot } from "../../support/browser.js";
 import type { Cast } from "../../support/table-fixture.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { closeRoomPage, roomPage, type RoomPage } from "./window-fixture.js";
+import { closeRoomPage, roomPage, type RoomPage, type RoomPageOptions } from "./window-fixture.js";
 
 let relay: LocalRelay;
 let browser: Browser;
@@ -34,7 +34,7 @@ afterEach(async () => {
 });
 
 /** A seated room in a fresh home, tao's window onto it, and the page open at the URL it printed. */
-async function opened(prefix: string, options: Parameters<typeof roomPage>[3] = {}): Promise<RoomPage> {
+async function opened(prefix: string, options: RoomPageOptions = {}): Promise<RoomPage> {
   open = await roomPage(browser, relay.url, prefix, options);
   page = open.page;
   return open;
