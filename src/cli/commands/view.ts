@@ -18,7 +18,7 @@ import type { Command } from "./command.js";
 /** `view`: serves the window until interrupted (exit 0). */
 export const view: Command = {
   name: "view",
-  summary: "the principal window: your tables live in a browser on this machine, with approve, reject, pause and resume",
+  summary: "the principal window: your tables live in a local browser page; approve, reject, pause, resume",
   flags: {
     ...OWNER_FLAGS,
     owner: { ...OWNER_FLAGS.owner!, help: "the owner (default $TRESTLE_OWNER, else the only owner key in the home)" },
