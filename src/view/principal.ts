@@ -106,7 +106,11 @@ export class Principal implements WatchSink {
     const owner = task.slice(dot + 1);
     const me = this.options.owner;
     if (owner !== me.name) throw new TrestleError("E_FORBIDDEN", `task ${task} is ${owner}'s; this window signs for ${me.name} only`);
-    const answer = await watch.client.approve(me.signer, me.name, Number(task.slice(0, dot)), verdict);
+    const answer = await watch.client.approve(me.signer, me.name, Number(task.slice(0, dot)), verdict).catch((error: unknown) => {
+      // Reading the proposal may catch the relay: the banner shows it now, not at the next poll.
+      if (error instanceof TrestleError && error.code === "E_FORK") this.readEvidence();
+      throw error;
+    });
     const done = verdict === "approve" ? "approved" : "rejected";
     return { ok: true, seq: answer.seq, message: `task ${answer.task} ${done} with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})` };
   }

@@ -29,6 +29,17 @@ export interface Doc {
   readonly location: { readonly hash: string };
 }
 
+/** Where the page keeps its token for this tab, and how it takes it out of the address bar. */
+export interface Tab {
+  readonly sessionStorage: { getItem(key: string): string | null; setItem(key: string, value: string): void };
+  readonly history: { replaceState(data: null, unused: string, url: string): void };
+}
+
+/** The browser's window, as far as the page touches it. */
+export function theTab(): Tab {
+  return globalThis as unknown as Tab;
+}
+
 /** The browser's document. */
 export function theDocument(): Doc {
   return (globalThis as unknown as { document: Doc }).document;

@@ -1,13 +1,14 @@
 /**
  * The principal window's page script (bundled to dist/view/app.js by scripts/build-view.mjs). It
- * takes the window's token from the URL's fragment, follows the local server's live stream, and
+ * takes the window's token from the URL's fragment (keeping it for this tab only, out of the
+ * address bar), follows the local server's live stream, and
  * shows what the server verified: tables, transcripts, tasks, channels and the evidence banner.
  * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
  */
 import type { TableSummary, ViewEvent } from "../wire.js";
 import { approve, control, follow, type Outcome } from "./api.js";
 import { TableCard } from "./card.js";
-import { byId, h, theDocument, type Doc, type El } from "./dom.js";
+import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
 import { channelItem, evidenceBanner, localItems, waitingCard, type Answer } from "./render.js";
 
 /** A table the page shows: its card and the latest summary. */
@@ -16,8 +17,19 @@ interface Shown {
   summary: TableSummary;
 }
 
-function main(doc: Doc): void {
-  const token = doc.location.hash.replace(/^#/, "");
+/** The window's token: from the URL's fragment (then kept for this tab only and taken out of the address bar, history and bookmarks), or as kept before a reload. */
+function takeToken(doc: Doc, tab: Tab): string {
+  const given = doc.location.hash.replace(/^#/, "");
+  if (given !== "") {
+    tab.sessionStorage.setItem("trestle-window-token", given);
+    tab.history.replaceState(null, "", "/");
+    return given;
+  }
+  return tab.sessionStorage.getItem("trestle-window-token") ?? "";
+}
+
+function main(doc: Doc, tab: Tab): void {
+  const token = takeToken(doc, tab);
   const notice = byId(doc, "notice");
   const say = (outcome: Outcome) => {
     notice.hidden = false;
@@ -103,4 +115,4 @@ function main(doc: Doc): void {
   });
 }
 
-main(theDocument());
+main(theDocument(), theTab());

@@ -73,6 +73,10 @@ describe("the principal window", () => {
     expect(await page.textContent(`${card} .transcript li[data-seq="5"] .body`)).toBe("Saturday works.\nRing twice.");
     expect(await page.textContent(`${card} .transcript li[data-seq="5"]`)).toContain("yours");
     await screenshot(page, "principal-window-desktop");
+    // The token left the address bar (and so history and bookmarks); this tab keeps it for a reload.
+    expect(page.url()).toBe(`http://127.0.0.1:${open!.window.server.port}/`);
+    await page.reload();
+    await page.waitForSelector(`${card} .transcript li[data-seq="5"]`);
   });
 
   it("approves a task by click: the owner key signs it here and the approval is in the ledger", async () => {
