@@ -7,6 +7,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { TableIdSchema } from "../../protocol/index.js";
 import { integer, optional, OWNER_FLAGS } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -31,6 +32,9 @@ export const view: Command = {
     const { owner, key } = await ctx.owner(onlyOwner(ctx));
     const assets = loadAssets(assetDir());
     const tables = ctx.args.values.table;
+    for (const table of Array.isArray(tables) ? tables : []) {
+      if (!TableIdSchema.safeParse(table).success) throw new UsageError(`--table "${table}" is not a table id (3-64 of [a-z0-9._-])`);
+    }
     const principal = await Principal.open({
       relay: ctx.http(),
       home: ctx.home,

@@ -81,7 +81,7 @@ describe("trestle view", () => {
     expect((await view.done).code).toBe(0);
   });
 
-  describe("when it cannot tell whose window to open", () => {
+  describe("when it cannot tell whose window to open, or is given a bad flag", () => {
     it("asks for a key when the home has none, and for --owner when it has several", async () => {
       const dir = home();
       const t = cli(dir, relay.url);
@@ -95,10 +95,15 @@ describe("trestle view", () => {
       expect(two.stderr).toContain("this home has 2 owner keys: name one with --owner (mira, noor)");
     });
 
-    it("refuses a port out of range", async () => {
+    it("refuses a port out of range and a table id the protocol does not allow", async () => {
       const run = await cli(home(), relay.url).run(["view", "--owner", "mira", "--port", "70000"]);
       expect(run.code).toBe(2);
       expect(run.stderr).toContain("--port must be at most 65535");
+      const dir = home();
+      await cli(dir, relay.url).run(["keygen", "--owner", "mira"]);
+      const bad = await cli(dir, relay.url).run(["view", "--table", "../Not A Table"]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--table "../Not A Table" is not a table id');
     });
   });
 });
