@@ -4,11 +4,13 @@
  * packages left as imports. `npm install` / `npm ci` run it (the `prepare` script), `npm test` runs
  * it, and bin/trestle.mjs and scripts/demo.mjs run it again whenever a source file is newer than a
  * bundle. Writes to temporary files and renames, so concurrent builds never leave half a bundle.
+ * The principal window's page (build-view.mjs) is built and checked for staleness with them.
  */
 import { mkdirSync, renameSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { outdated } from "./freshness.mjs";
+import { buildView, viewStale } from "./build-view.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** The CLI's bundle. */
@@ -19,10 +21,11 @@ const ENTRIES = [
   { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
 ];
-const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo", "package.json"].map((d) => join(ROOT, d));
+const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo", "src/view", "package.json"].map((d) => join(ROOT, d));
 
-/** Whether a bundle is missing or older than a source file. */
+/** Whether a bundle (or the window's page) is missing or older than a source file. */
 export function isStale() {
+  if (viewStale()) return true;
   return outdated(
     ENTRIES.map(({ out }) => out),
     SOURCES,
@@ -30,12 +33,13 @@ export function isStale() {
   );
 }
 
-/** Builds both bundles. */
+/** Builds both bundles and the window's page. */
 export async function buildCli() {
   const { build } = await import("esbuild");
   mkdirSync(dirname(BUNDLE), { recursive: true });
-  await Promise.all(
-    ENTRIES.map(async ({ entry, out }) => {
+  await Promise.all([
+    buildView(),
+    ...ENTRIES.map(async ({ entry, out }) => {
       const temp = `${out}.${process.pid}.tmp`;
       await build({
         entryPoints: [entry],
@@ -49,7 +53,7 @@ export async function buildCli() {
       });
       renameSync(temp, out);
     }),
-  );
+  ]);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildCli();

@@ -79,8 +79,8 @@ export function taskLine(task: TaskState, c: Styles): string {
   return `${c.bold(task.id)}  ${colour(task.state)}  owner ${task.owner}, executor ${task.executor ?? "-"}, opened by #${task.proposal.seq}`;
 }
 
-/** The task, vote or request (and verdict) an authored entry is about, as text after its kind. */
-function gatewayText(e: ProjectedEntry): string {
+/** The task, vote or request (and verdict) an authored entry is about, as text after its kind (with a leading space; "" when none). */
+export function gatewayText(e: ProjectedEntry): string {
   const data = e.data ?? {};
   if (e.kind === "vote") return ` ${e.choice ?? "?"} on #${e.re ?? "?"}`;
   if (typeof data.request_id === "string") return ` ${oneLine(data.type)} ${oneLine(data.request_id)}${data.verdict === undefined ? "" : `: ${oneLine(data.verdict)}`}`;
@@ -89,7 +89,7 @@ function gatewayText(e: ProjectedEntry): string {
 }
 
 /** A system entry's line, its body (for BODY_SUBKINDS) left out. */
-function systemText(subkind: string, data: Record<string, unknown>): string {
+export function systemText(subkind: string, data: Record<string, unknown>): string {
   switch (subkind) {
     case "table_opened":
       return `table opened by ${String(data.creator)}: ${String(data.topic)}`;

@@ -43,7 +43,7 @@ import { HeadTracker, type HeadStore } from "./heads.js";
 import type { HttpClient, Reader } from "./http.js";
 import { randomNonce } from "./random.js";
 import { TableSocket, type SeatSubmission, type TableSocketOptions } from "./socket.js";
-import { verifyExportText } from "./verify.js";
+import { verifyExportText, verifyHeldView } from "./verify.js";
 
 /** Options for a TableClient. */
 export interface TableClientOptions {
@@ -309,6 +309,19 @@ export class TableClient {
       if (page.items.length === 0) throw new TrestleError("E_BAD_RESPONSE", `the relay's head is at ${page.head.seq} but it sent no entry ${from}`);
       from = follower.position.seq + 1;
     }
+  }
+
+  /**
+   * Verifies entries this client followed itself (a live session's, from entry 1, up to the signed
+   * `head` they reached) as an export is verified (§8.2): against the pinned key and the relay's
+   * ledger limit, with the held head added, and REFUTED while evidence is kept (§8.3).
+   */
+  verifyFollowed(items: readonly (Entry | HiddenEntry)[], head: SignedHead): Promise<VerifyReport> {
+    const held = this.tracker.held;
+    return verifyHeldView(
+      { table: this.table, items, heads: [head] },
+      { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries, held: held && held.seq <= items.length ? [held] : [], evidence: this.tracker.evidence },
+    );
   }
 
   /**

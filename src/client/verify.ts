@@ -6,7 +6,7 @@
  * client keeps against the relay for that table makes the verdict REFUTED whatever the export
  * says (docs/SPEC.md §8.3): a relay once caught is not cleared by serving a tidy export.
  */
-import { parseExport, verifyExport, verifyLedger, type Evidence, type SignedHead, type VerifyReport } from "../protocol/index.js";
+import { parseExport, verifyExport, verifyLedger, type Evidence, type LedgerView, type SignedHead, type VerifyReport } from "../protocol/index.js";
 
 /** What the caller brings: the pinned relay key (if any), heads it holds for this table, evidence it keeps, and the relay's published ledger limit (default LIMITS.entries). */
 export interface VerifyContext {
@@ -18,19 +18,27 @@ export interface VerifyContext {
 
 /** Verifies export text; REFUTED, CLEAN or INCONCLUSIVE exactly as docs/SPEC.md §8.2 defines, and REFUTED while evidence is kept (§8.3). */
 export async function verifyExportText(text: string, context: VerifyContext = {}): Promise<VerifyReport> {
-  const options = {
-    ...(context.relayKey === undefined ? {} : { relayKey: context.relayKey }),
-    ...(context.maxEntries === undefined ? {} : { maxEntries: context.maxEntries }),
-  };
   const parsed = parseExport(text);
-  if (!parsed.ok) return verifyExport(text, options);
-  const own = new Set(parsed.view.heads.map((h) => h.sig));
-  const held = (context.held ?? []).filter((h) => h.table === parsed.header.table && !own.has(h.sig));
-  const report = await verifyLedger({ ...parsed.view, heads: [...parsed.view.heads, ...held] }, options);
-  const evidence = (context.evidence ?? []).find((e) => e.table === parsed.header.table);
+  if (!parsed.ok) return verifyExport(text, optionsOf(context));
+  return verifyHeldView({ ...parsed.view, table: parsed.header.table }, context);
+}
+
+/** Verifies a ledger view the caller holds (a parsed export, or the entries a live session followed) with the held heads of its table added; REFUTED while evidence is kept (§8.3). */
+export async function verifyHeldView(view: LedgerView & { table: string }, context: VerifyContext = {}): Promise<VerifyReport> {
+  const own = new Set(view.heads.map((h) => h.sig));
+  const held = (context.held ?? []).filter((h) => h.table === view.table && !own.has(h.sig));
+  const report = await verifyLedger({ ...view, heads: [...view.heads, ...held] }, optionsOf(context));
+  const evidence = (context.evidence ?? []).find((e) => e.table === view.table);
   if (!evidence || report.verdict === "REFUTED") return report;
   const reason = `this client keeps evidence that the relay misbehaved: ${evidence.message} (see trestle evidence)`;
   return { ...report, verdict: "REFUTED", refuted: { seq: evidence.seq, reason } };
+}
+
+function optionsOf(context: VerifyContext): { relayKey?: string; maxEntries?: number } {
+  return {
+    ...(context.relayKey === undefined ? {} : { relayKey: context.relayKey }),
+    ...(context.maxEntries === undefined ? {} : { maxEntries: context.maxEntries }),
+  };
 }
 
 /** The table and relay key an export's header names, or null if the text is not an export. */

@@ -30,6 +30,7 @@ import { subtable } from "./subtable.js";
 import { tasks } from "./tasks.js";
 import { verify } from "./verify.js";
 import { vote } from "./vote.js";
+import { view } from "./view.js";
 import { watch } from "./watch.js";
 
 /** Every command, by its place in the help list. */
@@ -54,6 +55,8 @@ export const COMMANDS: readonly Command[] = [
   receipt,
   read,
   watch,
+  // The principal window (docs/VIEW.md).
+  view,
   history,
   verify,
   exportCommand,

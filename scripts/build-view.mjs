@@ -1,0 +1,51 @@
+/**
+ * Builds the principal window's page (src/view: `trestle view`) into dist/view/: the page script
+ * (src/view/page/main.ts, bundled for browsers by esbuild into one minified app.js) beside its
+ * index.html and app.css. scripts/build-cli.mjs runs it with the CLI bundle, so `npm install`,
+ * `npm test` and the `trestle` launcher build it too; users never run a build step. Builds into a
+ * fresh folder and swaps it in whole, so a concurrent build never leaves half a page. Types: build-view.d.mts.
+ */
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { outdated } from "./freshness.mjs";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+/** Where the page is built. */
+export const VIEW_DIR = join(ROOT, "dist", "view");
+const SOURCE = join(ROOT, "src", "view");
+const STATIC = ["index.html", "app.css"];
+
+/** Whether the page is missing or older than any of its sources (its script, what it imports from src/view, the static files). */
+export function viewStale() {
+  return outdated(["app.js", ...STATIC].map((file) => join(VIEW_DIR, file)), [SOURCE], [""]);
+}
+
+/** Builds the page into dist/view/. */
+export async function buildView() {
+  const { build } = await import("esbuild");
+  const temp = `${VIEW_DIR}.${process.pid}.tmp`;
+  rmSync(temp, { recursive: true, force: true });
+  mkdirSync(temp, { recursive: true });
+  await build({
+    entryPoints: [join(SOURCE, "page", "main.ts")],
+    outfile: join(temp, "app.js"),
+    bundle: true,
+    platform: "browser",
+    format: "iife",
+    target: "es2022",
+    minify: true,
+    logLevel: "warning",
+  });
+  for (const file of STATIC) cpSync(join(SOURCE, "static", file), join(temp, file));
+  rmSync(VIEW_DIR, { recursive: true, force: true });
+  try {
+    renameSync(temp, VIEW_DIR);
+  } catch (error) {
+    // Another build swapped its own in between: the same sources, so keep that one.
+    rmSync(temp, { recursive: true, force: true });
+    if (!existsSync(join(VIEW_DIR, "app.js"))) throw error;
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildView();

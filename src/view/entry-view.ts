@@ -1,0 +1,71 @@
+/**
+ * One verified ledger entry as the principal window's transcript shows it (wire.ts EntryView):
+ * who wrote it, its kind, what it is about, its body and effects, and the facts its badges show.
+ * What seats and the relay wrote is untrusted: every string goes through the inbound framing's
+ * reductions (one safe line each; no control, bidi or zero-width character), and the page puts it
+ * in the document as text, never as markup. The words are the CLI's (cli/format.ts).
+ */
+import { bodyLines } from "../client/guards/framing.js";
+import { effectText, gatewayText, oneLine, systemText } from "../cli/format.js";
+import { own, projectEntry, type Effect, type Entry, type TableState } from "../protocol/index.js";
+import type { EffectWords, EntryView } from "./wire.js";
+
+/** `entry` for the transcript, read with the table state right after it and this owner's name. */
+export function entryView(entry: Entry, state: TableState | null, me: string): EntryView {
+  const base = { seq: entry.seq, signed: entry.author !== null, truncated: null, effects: [] as string[], about: "" };
+  if (entry.kind === "system") {
+    const projected = projectEntry(entry);
+    const control = entry.subkind === "table_paused" || entry.subkind === "table_resumed" ? entry.data : null;
+    return {
+      ...base,
+      who: control ? `owner ${oneLine(control.owner)}` : "relay",
+      role: control ? "owner" : "relay",
+      kind: entry.subkind,
+      lines: [oneLine(systemText(entry.subkind, projected.data ?? {})), ...(projected.body === undefined ? [] : safeBody(projected.body))],
+      via: control && control.via !== "owner" ? control.via : null,
+      mine: control?.owner === me,
+    };
+  }
+  if (entry.kind === "approval") {
+    return {
+      ...base,
+      who: `owner ${oneLine(entry.owner)}`,
+      role: "owner",
+      kind: "approval",
+      about: oneLine(`${entry.verdict}s task ${entry.task}`),
+      lines: [],
+      via: entry.via ?? null,
+      mine: entry.owner === me,
+    };
+  }
+  const effects = (entry.kind === "proposal" || entry.kind === "decision") && entry.effects ? entry.effects : [];
+  return {
+    ...base,
+    who: oneLine(entry.seat),
+    role: "seat",
+    kind: entry.kind,
+    about: gatewayText(projectEntry(entry)).trim(),
+    lines: safeBody(entry.body),
+    effects: effects.map(effectText),
+    via: null,
+    truncated: entry.truncated ? entry.truncated.chars : null,
+    mine: (state && own(state.seats, entry.seat)?.owner) === me,
+  };
+}
+
+/** An effect in plain words for the approval card: action, resource, and each argument as `key: value`. */
+export function effectWords(effect: Effect): EffectWords {
+  return {
+    owner: oneLine(effect.owner),
+    action: oneLine(effect.action),
+    resource: oneLine(effect.resource),
+    args: Object.entries(effect.args).map(([key, value]) => oneLine(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)),
+  };
+}
+
+/** A body as safe lines, with no trailing empty ones; none for an empty body. */
+export function safeBody(body: string): string[] {
+  const lines = bodyLines(body);
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
+  return lines;
+}

@@ -1,0 +1,135 @@
+/**
+ * "Never left this machine": the private journals of this owner's seats (journal-schema.ts, one
+ * per seat and table under `<home>/private/<table>/<seat>.jsonl`), read for the principal window:
+ * the agents' private rationale, their notes to the owner, what the owner-side guards refused, and
+ * messages held for the owner's approval. Nothing here was sent to a relay. A line that is not a
+ * record of that seat and table is counted as unreadable, never shown as if it were one (the journal
+ * is a file anyone with the owner's account can edit). Files are read again only when they change.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { oneLine } from "../cli/format.js";
+import { SeatNameSchema } from "../protocol/index.js";
+import { safeBody } from "./entry-view.js";
+import { ShownRecordSchema, UNSHOWN_TYPES, type ShownRecord } from "./journal-schema.js";
+import type { LocalItem } from "./wire.js";
+
+/** The most recent items the window shows. */
+export const LOCAL_ITEMS = 200;
+
+/** What the journals hold for the window. */
+export interface LocalRead {
+  items: LocalItem[];
+  /** Lines no record could be read from. */
+  unreadable: number;
+}
+
+interface Cached {
+  stamp: string;
+  items: LocalItem[];
+  unreadable: number;
+}
+
+/** Reads the journals under one home, keeping what it read until a file changes. */
+export class JournalReader {
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(private readonly home: string) {}
+
+  /** The newest items of the journals of `tables`, for the seats `mine` accepts, newest first. */
+  read(tables: Iterable<string>, mine: (table: string, seat: string) => boolean): LocalRead {
+    const items: LocalItem[] = [];
+    let unreadable = 0;
+    for (const table of tables) {
+      for (const seat of this.seats(table)) {
+        if (!mine(table, seat)) continue;
+        const file = this.file(table, seat);
+        items.push(...file.items);
+        unreadable += file.unreadable;
+      }
+    }
+    items.sort((a, b) => b.at - a.at);
+    return { items: items.slice(0, LOCAL_ITEMS), unreadable };
+  }
+
+  /** Seats with a journal at `table`. */
+  private seats(table: string): string[] {
+    try {
+      return readdirSync(join(this.home, "private", table))
+        .filter((name) => name.endsWith(".jsonl"))
+        .map((name) => name.slice(0, -".jsonl".length))
+        .filter((seat) => SeatNameSchema.safeParse(seat).success);
+    } catch {
+      return [];
+    }
+  }
+
+  private file(table: string, seat: string): Cached {
+    const path = join(this.home, "private", table, `${seat}.jsonl`);
+    let stamp: string;
+    try {
+      const stat = statSync(path);
+      stamp = `${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      return { stamp: "", items: [], unreadable: 0 };
+    }
+    const cached = this.cache.get(path);
+    if (cached?.stamp === stamp) return cached;
+    const read: Cached = { stamp, items: [], unreadable: 0 };
+    let text: string;
+    try {
+      text = readFileSync(path, "utf8");
+    } catch {
+      return { ...read, unreadable: 1 }; // not readable by this user: said, not hidden
+    }
+    for (const line of text.split("\n")) {
+      if (line === "") continue;
+      const json = safeJson(line);
+      const parsed = ShownRecordSchema.safeParse(json);
+      if (parsed.success && parsed.data.table === table && parsed.data.seat === seat) read.items.push(localItem(parsed.data));
+      else if (!isUnshown(json, table, seat)) read.unreadable += 1;
+    }
+    this.cache.set(path, read);
+    return read;
+  }
+}
+
+/** A record as the panel shows it: when, where, what it is, and its text as safe lines. */
+function localItem(record: ShownRecord): LocalItem {
+  const where = { at: record.at, table: record.table, seat: record.seat };
+  switch (record.type) {
+    case "rationale":
+      return { ...where, kind: "rationale", title: `private rationale${record.re?.seq === undefined ? "" : ` about #${record.re.seq}`}`, lines: safeBody(record.text) };
+    case "owner_note": {
+      const how = record.error !== undefined ? ` (not delivered: ${record.error})` : record.queued !== undefined ? " (sent to your chat apps)" : "";
+      return { ...where, kind: "note", title: `note to you${how}`, lines: safeBody(record.text) };
+    }
+    case "refusal":
+      return {
+        ...where,
+        kind: "refusal",
+        title: oneLine(`refused by the ${record.guard} guard: ${record.code} (${record.reason})`),
+        lines: [oneLine(`${record.kind}: ${record.message}`)],
+      };
+    case "held": {
+      const body = record.submission.body;
+      const kind = typeof record.submission.kind === "string" ? record.submission.kind : "message";
+      return { ...where, kind: "held", title: `held for your approval (${record.why})`, lines: [oneLine(`${kind}${typeof body === "string" ? `: ${body}` : ""}`)] };
+    }
+  }
+}
+
+/** Whether `json` is one of the journal's valid records the window does not show, for this seat and table. */
+function isUnshown(json: unknown, table: string, seat: string): boolean {
+  if (typeof json !== "object" || json === null) return false;
+  const record = json as Record<string, unknown>;
+  return typeof record.type === "string" && UNSHOWN_TYPES.has(record.type) && record.table === table && record.seat === seat;
+}
+
+function safeJson(line: string): unknown {
+  try {
+    return JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+}

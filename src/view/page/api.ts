@@ -1,0 +1,87 @@
+/**
+ * The page's two ways of talking to its local server (and to nothing else): the live stream of
+ * events, read line by line and reconnected with backoff, and the two actions, each a JSON POST
+ * carrying the window's token. The server signs; the page only asks.
+ */
+import type { ActionResult, ApproveBody, ControlBody, ViewEvent } from "../wire.js";
+
+/** The header the token goes in (guard.ts TOKEN_HEADER). */
+const TOKEN_HEADER = "x-trestle-token";
+
+/** What the stream reports besides its events. */
+export interface StreamHandlers {
+  event(event: ViewEvent): void;
+  /** The stream is up (true) or down and being retried (false). */
+  live(up: boolean): void;
+  /** The server refused the token: retrying cannot help. */
+  refused(message: string): void;
+}
+
+/** Follows `/api/stream` for good: every event in order; after a drop, again from the start. */
+export async function follow(token: string, handlers: StreamHandlers): Promise<void> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const response = await fetch("/api/stream", { headers: { [TOKEN_HEADER]: token } });
+      if (response.status === 401 || response.status === 403) return handlers.refused(await errorText(response));
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      handlers.live(true);
+      attempt = 0;
+      await readLines(response.body, (line) => handlers.event(JSON.parse(line) as ViewEvent));
+    } catch {
+      // Dropped or not reachable: try again below.
+    }
+    handlers.live(false);
+    await new Promise((resolve) => setTimeout(resolve, Math.min(10_000, 500 * 2 ** attempt)));
+  }
+}
+
+async function readLines(body: ReadableStream<Uint8Array>, onLine: (line: string) => void): Promise<void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    for (let end = buffer.indexOf("\n"); end >= 0; end = buffer.indexOf("\n")) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      if (line !== "") onLine(line);
+    }
+  }
+}
+
+/** The outcome of an action, in words. */
+export type Outcome = { ok: true; message: string } | { ok: false; message: string };
+
+/** Asks the server to sign an approval or rejection. */
+export function approve(token: string, body: ApproveBody): Promise<Outcome> {
+  return post(token, "/api/approve", body);
+}
+
+/** Asks the server to sign a pause or resume. */
+export function control(token: string, body: ControlBody): Promise<Outcome> {
+  return post(token, "/api/control", body);
+}
+
+async function post(token: string, path: string, body: ApproveBody | ControlBody): Promise<Outcome> {
+  try {
+    const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify(body) });
+    if (!response.ok) return { ok: false, message: await errorText(response) };
+    const result = (await response.json()) as ActionResult;
+    return { ok: true, message: result.message };
+  } catch (error) {
+    return { ok: false, message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/** The error envelope's code and message, or the status. */
+async function errorText(response: Response): Promise<string> {
+  const text = await response.text();
+  try {
+    const { error } = JSON.parse(text) as { error: { code: string; message: string } };
+    return `${error.code}: ${error.message}`;
+  } catch {
+    return `HTTP ${response.status}`;
+  }
+}

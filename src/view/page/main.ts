@@ -1,0 +1,118 @@
+/**
+ * The principal window's page script (bundled to dist/view/app.js by scripts/build-view.mjs). It
+ * takes the window's token from the URL's fragment (keeping it for this tab only, out of the
+ * address bar), follows the local server's live stream, and
+ * shows what the server verified: tables, transcripts, tasks, channels and the evidence banner.
+ * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
+ */
+import type { TableSummary, ViewEvent } from "../wire.js";
+import { approve, control, follow, type Outcome } from "./api.js";
+import { TableCard } from "./card.js";
+import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
+import { channelItem, evidenceBanner, localItems, waitingCard, type Answer } from "./render.js";
+
+/** A table the page shows: its card and the latest summary. */
+interface Shown {
+  card: TableCard;
+  summary: TableSummary;
+}
+
+/** The window's token: from the URL's fragment (then kept for this tab only and taken out of the address bar, history and bookmarks), or as kept before a reload. */
+function takeToken(doc: Doc, tab: Tab): string {
+  const given = doc.location.hash.replace(/^#/, "");
+  if (given !== "") {
+    tab.sessionStorage.setItem("trestle-window-token", given);
+    tab.history.replaceState(null, "", "/");
+    return given;
+  }
+  return tab.sessionStorage.getItem("trestle-window-token") ?? "";
+}
+
+function main(doc: Doc, tab: Tab): void {
+  const token = takeToken(doc, tab);
+  const notice = byId(doc, "notice");
+  const say = (outcome: Outcome) => {
+    notice.hidden = false;
+    notice.className = `notice ${outcome.ok ? "ok" : "bad"}`;
+    notice.textContent = outcome.message;
+  };
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
+    return say({ ok: false, message: "This page needs the full address trestle view printed (it ends with # and the window's token)." });
+  }
+  const tables = new Map<string, Shown>();
+  const answer: Answer = (table, task, verdict, buttons) => {
+    for (const b of buttons) b.disabled = true;
+    void approve(token, { table, task, verdict }).then((outcome) => {
+      say(outcome);
+      if (!outcome.ok) for (const b of buttons) b.disabled = false;
+    });
+  };
+  const pauseOrResume = (table: string, action: "pause" | "resume", b: El) => {
+    b.disabled = true;
+    void control(token, { table, action }).then((outcome) => {
+      say(outcome);
+      b.disabled = false;
+    });
+  };
+
+  const shown = (summary: TableSummary): Shown => {
+    let entry = tables.get(summary.table);
+    if (!entry) {
+      const card = new TableCard(doc, summary.table, answer, pauseOrResume);
+      byId(doc, "tables").append(card.element);
+      entry = { card, summary };
+      tables.set(summary.table, entry);
+    }
+    return entry;
+  };
+
+  const refreshLists = () => {
+    const all = [...tables.values()].map((t) => t.summary);
+    const waiting = all.flatMap((s) => s.tasks.filter((task) => task.can_approve).map((task) => waitingCard(doc, s.table, s.topic, task, answer)));
+    byId(doc, "waiting-list").replaceChildren(...(waiting.length > 0 ? waiting : [h(doc, "p", "empty", "Nothing waits for you.")]));
+    byId(doc, "waiting-count").textContent = String(waiting.length);
+    const refused = all.filter((s) => s.status === "refused");
+    byId(doc, "elsewhere-panel").hidden = refused.length === 0;
+    byId(doc, "elsewhere").replaceChildren(...refused.map((s) => h(doc, "li", "", `${s.table}: ${s.problem?.code ?? "refused"} ${s.problem?.message ?? ""}`.trim())));
+    for (const t of tables.values()) t.card.element.hidden = t.summary.status === "refused";
+  };
+
+  const on = (event: ViewEvent) => {
+    switch (event.type) {
+      case "hello":
+        byId(doc, "who").textContent = `owner ${event.owner} (key ${event.owner_key.slice(0, 10)}…) at ${event.relay} (relay key ${event.relay_key.slice(0, 10)}…)`;
+        return;
+      case "table": {
+        const entry = shown(event.summary);
+        entry.summary = event.summary;
+        entry.card.update(event.summary);
+        return refreshLists();
+      }
+      case "entries":
+        return tables.get(event.table)?.card.add(event.items, event.reset);
+      case "channels": {
+        const list = byId(doc, "channels");
+        if (event.error !== null) return list.replaceChildren(h(doc, "li", "channel failing", `cannot read the channels: ${event.error}`));
+        return list.replaceChildren(...(event.channels.length > 0 ? event.channels.map((c) => channelItem(doc, c)) : [h(doc, "li", "empty", "No chat app is bound to this owner key (trestle bind).")]));
+      }
+      case "evidence":
+        return evidenceBanner(doc, byId(doc, "banner"), event.items);
+      case "local":
+        return byId(doc, "local").replaceChildren(...localItems(doc, event.items, event.unreadable));
+      case "ping":
+        return;
+    }
+  };
+
+  const live = byId(doc, "live");
+  void follow(token, {
+    event: on,
+    live: (up) => {
+      live.className = `live ${up ? "on" : "off"}`;
+      live.textContent = up ? "live" : "reconnecting…";
+    },
+    refused: (message) => say({ ok: false, message: `The window refused this page: ${message}` }),
+  });
+}
+
+main(theDocument(), theTab());

@@ -1,0 +1,234 @@
+/**
+ * The principal window's state on the owner's machine: the owner key, one verified owner session
+ * per table (table-watch.ts), the evidence this home keeps against the relay (client/head-store.ts,
+ * docs/SPEC.md §8.3) and the owner's notification channels (§11.4). It turns all of it into the
+ * page's events (wire.ts) and signs the page's two actions with the owner key, exactly as the CLI
+ * does: an approval through TableClient.approve (`trestle approve`), a pause or resume through
+ * OwnerClient.control. The tables followed are those named at start, every table this home holds a
+ * head for at this relay (looked at again every `pollMs`, with the evidence, the seats' private
+ * journals and the channels), and each sub-table opened at one of them that lists this owner.
+ */
+import {
+  FileHeadStore,
+  openOwner,
+  openTable,
+  pinRelay,
+  PinStore,
+  systemClock,
+  type Clock,
+  type Evidence,
+  type HttpClient,
+  type OwnerClient,
+} from "../client/node.js";
+import { channelLine } from "../cli/format.js";
+import { stylesFor } from "../cli/output.js";
+import { TrestleError } from "../protocol/index.js";
+import { JournalReader } from "./journal-reader.js";
+import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
+import type { ActionResult, ApproveBody, ControlBody, EvidenceView, SessionStatus, ViewEvent } from "./wire.js";
+
+/** What the window is opened with. */
+export interface PrincipalOptions {
+  relay: HttpClient;
+  home: string;
+  owner: Identity;
+  /** Tables to follow besides those the home holds heads for. */
+  tables?: readonly string[];
+  clock?: Clock;
+  /** How often the home (new tables, evidence) and the channels are read again; default 15 s. */
+  pollMs?: number;
+  /** Called once when the relay was pinned just now (first use). */
+  onFirstUse?(url: string, relayKey: string): void;
+}
+
+/** A listener of the page's events. */
+export type ViewListener = (event: ViewEvent) => void;
+
+const PLAIN = stylesFor(false);
+
+/** Session states in which the table's seats are still to come. */
+const LEARNING: ReadonlySet<SessionStatus> = new Set(["connecting", "live", "reconnecting"]);
+
+/** The events a new page gets the latest of. */
+type Kept = "channels" | "evidence" | "local";
+
+/** The owner's window onto every table they have at one relay. */
+export class Principal implements WatchSink {
+  private readonly watches = new Map<string, TableWatch>();
+  private readonly opening = new Set<string>();
+  private readonly listeners = new Set<ViewListener>();
+  private readonly store: FileHeadStore;
+  private readonly clock: Clock;
+  private readonly journals: JournalReader;
+  private last: Record<Kept, ViewEvent | null> = { channels: null, evidence: null, local: null };
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private closed = false;
+
+  private constructor(
+    private readonly options: PrincipalOptions,
+    readonly relayKey: string,
+    private readonly owners: OwnerClient,
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.store = new FileHeadStore(options.home, this.clock);
+    this.journals = new JournalReader(options.home);
+  }
+
+  /** Pins the relay (trust on first use, as every command does), opens every table's session and starts reading the home and channels. */
+  static async open(options: PrincipalOptions): Promise<Principal> {
+    const clock = options.clock ?? systemClock;
+    const { relayKey, firstUse } = await pinRelay(options.relay, new PinStore(options.home), clock);
+    if (firstUse) options.onFirstUse?.(options.relay.url, relayKey);
+    const owners = await openOwner({ relay: options.relay, signer: options.owner.signer, home: options.home, clock });
+    const principal = new Principal(options, relayKey, owners);
+    await principal.refresh();
+    principal.timer = setInterval(() => void principal.refresh(), options.pollMs ?? 15_000);
+    return principal;
+  }
+
+  /** Sends `listener` everything as of now, then every change; returns the unsubscribe. */
+  subscribe(listener: ViewListener): () => void {
+    const { name, signer } = this.options.owner;
+    listener({ type: "hello", owner: name, owner_key: signer.publicKeyText, relay: this.options.relay.url, relay_key: this.relayKey });
+    for (const watch of this.watches.values()) {
+      listener({ type: "table", summary: watch.summary() });
+      listener({ type: "entries", table: watch.table, reset: true, items: watch.transcript() });
+    }
+    for (const event of Object.values(this.last)) if (event) listener(event);
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Signs `verdict` on this owner's task with the owner key, over the proposal read from the verified ledger (as `trestle approve`). */
+  async approve({ table, task, verdict }: ApproveBody): Promise<ActionResult> {
+    const watch = this.followed(table);
+    const dot = task.indexOf(".");
+    const owner = task.slice(dot + 1);
+    const me = this.options.owner;
+    if (owner !== me.name) throw new TrestleError("E_FORBIDDEN", `task ${task} is ${owner}'s; this window signs for ${me.name} only`);
+    const answer = await watch.client.approve(me.signer, me.name, Number(task.slice(0, dot)), verdict).catch((error: unknown) => {
+      // Reading the proposal may catch the relay: the banner shows it now, not at the next poll.
+      if (error instanceof TrestleError && error.code === "E_FORK") this.readEvidence();
+      throw error;
+    });
+    const done = verdict === "approve" ? "approved" : "rejected";
+    return { ok: true, seq: answer.seq, message: `task ${answer.task} ${done} with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})` };
+  }
+
+  /** Signs a pause or resume of `table` as this owner (as `trestle` and the MCP `close` tool do). */
+  async control({ table, action }: ControlBody): Promise<ActionResult> {
+    this.followed(table);
+    const me = this.options.owner.name;
+    const { seq } = await this.owners.control(table, me, action);
+    return { ok: true, seq, message: `table ${table} ${action === "pause" ? "paused" : "resumed"} with ${me}'s key (entry #${seq})` };
+  }
+
+  /** Ends every session and stops reading the home. */
+  close(): void {
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const watch of this.watches.values()) watch.close();
+    this.listeners.clear();
+  }
+
+  changed(watch: TableWatch, added: Parameters<WatchSink["changed"]>[1], reset: boolean): void {
+    this.emit({ type: "table", summary: watch.summary() });
+    if (reset || added.length > 0) this.emit({ type: "entries", table: watch.table, reset, items: added });
+    // New entries may seat this owner (or say whose a seat is): its journals are read again (cheap while unchanged).
+    if (added.length > 0) this.readJournals();
+  }
+
+  caught(_evidence: Evidence): void {
+    this.readEvidence();
+  }
+
+  subtable(table: string): void {
+    void this.follow(table);
+  }
+
+  private followed(table: string): TableWatch {
+    const watch = this.watches.get(table);
+    if (!watch) throw new TrestleError("E_TABLE_NOT_FOUND", `this window does not follow table ${table}`);
+    return watch;
+  }
+
+  /** Reads the home again: new tables, evidence, and the channels. */
+  private async refresh(): Promise<void> {
+    const evidence = this.readEvidence();
+    const tables = new Set([...(this.options.tables ?? []), ...this.store.tables(this.relayKey), ...evidence]);
+    await Promise.all([...tables].map((table) => this.follow(table)));
+    this.readJournals();
+    await this.readChannels();
+  }
+
+  /**
+   * Emits what this owner's seats kept on this machine, when it changed: only seats the table's
+   * ledger gives this owner, or, where the session cannot read the ledger (caught, refused, down),
+   * every seat with a journal there.
+   */
+  private readJournals(): void {
+    const me = this.options.owner.name;
+    const summaries = new Map([...this.watches].map(([table, watch]) => [table, watch.summary()]));
+    const { items, unreadable } = this.journals.read(summaries.keys(), (table, seat) => {
+      const summary = summaries.get(table);
+      if (!summary) return false;
+      if (summary.seats.length === 0) return !LEARNING.has(summary.status);
+      return summary.seats.some((s) => s.name === seat && s.owner === me);
+    });
+    this.remember("local", { type: "local", items, unreadable });
+  }
+
+  private async follow(table: string): Promise<void> {
+    if (this.closed || this.watches.has(table) || this.opening.has(table)) return;
+    this.opening.add(table);
+    try {
+      const { relay, home } = this.options;
+      const client = await openTable({ relay, table, home, clock: this.clock });
+      if (this.closed) return;
+      const watch = new TableWatch(client, this.options.owner, this);
+      this.watches.set(table, watch);
+      this.emit({ type: "table", summary: watch.summary() });
+      watch.start();
+    } catch {
+      // The relay cannot be reached now: the next refresh tries again.
+    } finally {
+      this.opening.delete(table);
+    }
+  }
+
+  /** Emits the evidence kept for this relay when it changed; returns the tables it names. */
+  private readEvidence(): string[] {
+    let items: EvidenceView[];
+    try {
+      items = this.store
+        .allEvidence()
+        .filter((found) => found.relay === this.relayKey)
+        .flatMap((found) => found.items.map(({ recorded_at, evidence: e }) => ({ table: found.table, kind: e.kind, seq: e.seq, message: e.message, recorded_at })));
+    } catch (error) {
+      // A damaged evidence file is never read as "no evidence" (head-store.ts): say so as loudly.
+      const message = error instanceof Error ? error.message : String(error);
+      items = [{ table: "?", kind: "fork", seq: 0, message: `cannot read the evidence kept in this home: ${message}`, recorded_at: null }];
+    }
+    this.remember("evidence", { type: "evidence", items });
+    return [...new Set(items.map((item) => item.table).filter((table) => table !== "?"))];
+  }
+
+  private async readChannels(): Promise<void> {
+    const event: ViewEvent = await this.owners.channels().then(
+      (health) => ({ type: "channels", channels: health.channels.map((c) => ({ state: c.state, line: channelLine(c, PLAIN) })), error: null }),
+      (error: unknown) => ({ type: "channels", channels: [], error: error instanceof Error ? error.message : String(error) }),
+    );
+    this.remember("channels", event);
+  }
+
+  /** Keeps `event` as the latest of its kind and emits it when it differs from the one before. */
+  private remember(kind: Kept, event: ViewEvent): void {
+    if (JSON.stringify(this.last[kind]) === JSON.stringify(event)) return;
+    this.last[kind] = event;
+    this.emit(event);
+  }
+
+  private emit(event: ViewEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}

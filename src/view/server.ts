@@ -1,0 +1,154 @@
+/**
+ * The principal window's local HTTP server (docs/VIEW.md), on 127.0.0.1 only: the page's static
+ * files, the live stream of events (`GET /api/stream`, one JSON object per line) and the page's
+ * two actions (`POST /api/approve`, `POST /api/control`), which the owner key signs here. Every
+ * request passes guard.ts first; no response carries a CORS header, and the page may load nothing
+ * and connect nowhere but here (Content-Security-Policy). Refusals use the protocol's error codes
+ * and envelope.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { z } from "zod";
+import { randomBytes } from "../client/index.js";
+import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } from "../protocol/index.js";
+import type { Asset } from "./assets.js";
+import { apiRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
+import type { Principal } from "./principal.js";
+import { ApproveBodySchema, ControlBodySchema, type ActionResult, type ViewEvent } from "./wire.js";
+
+/** What the server serves: the principal's events and actions. */
+export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control">;
+
+/** Options for serveWindow. */
+export interface ServeOptions {
+  backend: WindowBackend;
+  assets: ReadonlyMap<string, Asset>;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Interval of the stream's keepalive lines; default 20 s. */
+  pingMs?: number;
+}
+
+/** A running window. */
+export interface WindowServer {
+  /** The URL to open: this server with the token in its fragment (never sent in a request line). */
+  url: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const BODY_LIMIT = 4096;
+
+const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "x-frame-options": "DENY",
+  "cross-origin-opener-policy": "same-origin",
+  "cross-origin-resource-policy": "same-origin",
+  "content-security-policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+};
+
+/** Starts the window's server on 127.0.0.1 with a fresh random token. */
+export async function serveWindow(options: ServeOptions): Promise<WindowServer> {
+  const identity: WindowIdentity = { port: 0, token: toBase64url(randomBytes(32)) };
+  const streams = new Set<ServerResponse>();
+  const server = createServer((req, res) => {
+    void handle(req, res, options, identity, streams).catch((error: unknown) => refuse(res, error));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
+  });
+  identity.port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${identity.port}/#${identity.token}`,
+    port: identity.port,
+    token: identity.token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of streams) res.end();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, options: ServeOptions, identity: WindowIdentity, streams: Set<ServerResponse>): Promise<void> {
+  const path = new URL(req.url ?? "/", "http://window").pathname;
+  const facts = factsOf(req);
+  const asset = req.method === "GET" ? options.assets.get(path) : undefined;
+  if (asset) {
+    const refusal = pageRefusal(facts, identity);
+    if (refusal) return refuse(res, refusal);
+    res.writeHead(200, { ...SECURITY_HEADERS, "content-type": asset.type });
+    return void res.end(asset.body);
+  }
+  if (!path.startsWith("/api/")) return refuse(res, new TrestleError("E_NOT_FOUND", `no ${path} here`));
+  const refusal = apiRefusal(facts, identity);
+  if (refusal) return refuse(res, refusal);
+  if (req.method === "GET" && path === "/api/stream") return stream(req, res, options, streams);
+  if (req.method === "POST" && path === "/api/approve") return answer(res, await options.backend.approve(await body(req, ApproveBodySchema)));
+  if (req.method === "POST" && path === "/api/control") return answer(res, await options.backend.control(await body(req, ControlBodySchema)));
+  refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} ${path} here`));
+}
+
+function factsOf(req: IncomingMessage): RequestFacts {
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return typeof value === "string" ? value : undefined;
+  };
+  return { method: req.method ?? "GET", host: header("host"), origin: header("origin"), fetchSite: header("sec-fetch-site"), token: header(TOKEN_HEADER) };
+}
+
+/** The live stream: everything as of now, then each change, and a keepalive line now and then. */
+function stream(req: IncomingMessage, res: ServerResponse, options: ServeOptions, streams: Set<ServerResponse>): void {
+  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/x-ndjson; charset=utf-8" });
+  streams.add(res);
+  const send = (event: ViewEvent) => {
+    if (!res.destroyed && !res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
+  };
+  const unsubscribe = options.backend.subscribe(send);
+  const ping = setInterval(() => send({ type: "ping" }), options.pingMs ?? 20_000);
+  req.once("close", () => {
+    clearInterval(ping);
+    unsubscribe();
+    streams.delete(res);
+  });
+}
+
+/** A JSON body of at most BODY_LIMIT bytes, sent as application/json, parsed by `schema`. */
+async function body<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.infer<S>> {
+  if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) throw new TrestleError("E_SCHEMA", "the body must be application/json");
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > BODY_LIMIT) throw new TrestleError("E_TOO_LARGE", `bodies are limited to ${BODY_LIMIT} bytes`);
+    chunks.push(chunk);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(concatBytes(...chunks)));
+  } catch {
+    throw new TrestleError("E_SCHEMA", "the body is not JSON");
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw schemaError(parsed.error.issues, "the body");
+  return parsed.data;
+}
+
+function answer(res: ServerResponse, result: ActionResult): void {
+  res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/json" });
+  res.end(JSON.stringify(result));
+}
+
+/** The error envelope with the code's status; anything that is not a TrestleError is E_INTERNAL without detail. */
+function refuse(res: ServerResponse, error: unknown): void {
+  const err = error instanceof TrestleError ? error : new TrestleError("E_INTERNAL", "the window failed unexpectedly");
+  if (res.headersSent) return void res.end();
+  res.writeHead(httpStatusOf(err.code), { ...SECURITY_HEADERS, "content-type": "application/json" });
+  res.end(JSON.stringify(err.toEnvelope()));
+}

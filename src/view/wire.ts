@@ -1,0 +1,141 @@
+/**
+ * What the principal window's page and its local server say to each other (docs/VIEW.md): the
+ * server's events on the live stream (everything already verified and reduced to safe text on the
+ * server, so the page only shows it), and the bodies of the page's two actions. The page imports
+ * these as types only; the server parses every body it receives with the action schemas.
+ */
+import { z } from "zod";
+import { ApprovalVerdictSchema, ControlActionSchema, TableIdSchema, TaskIdSchema, TaskStatusSchema } from "../protocol/index.js";
+
+/** One ledger entry as the transcript shows it; every string is one safe line (client/guards/framing.ts). */
+export const EntryViewSchema = z.strictObject({
+  seq: z.int().min(1),
+  /** The seat that wrote it, `owner <name>` for an approval, or `relay` for a system entry. */
+  who: z.string(),
+  role: z.enum(["seat", "owner", "relay"]),
+  /** The entry's kind, or a system entry's subkind. */
+  kind: z.string(),
+  /** What it is about after its kind (`on task 7.oa`, `yes on #5`); "" when nothing. */
+  about: z.string(),
+  /** The body (or a system entry's words), one safe line each. */
+  lines: z.array(z.string()),
+  effects: z.array(z.string()),
+  /** It carries a seat's or owner's signature (whether it verified is the table's verification). */
+  signed: z.boolean(),
+  /** The chat app a relay-attested approval or control came through, else null. */
+  via: z.string().nullable(),
+  /** The original length in characters when the relay cut the body, else null. */
+  truncated: z.int().nullable(),
+  /** Written by one of this owner's seats, or by this owner. */
+  mine: z.boolean(),
+});
+export type EntryView = z.infer<typeof EntryViewSchema>;
+
+/** An effect in plain words: the action, the resource, each argument as `key: value`. */
+export const EffectWordsSchema = z.strictObject({ owner: z.string(), action: z.string(), resource: z.string(), args: z.array(z.string()) });
+export type EffectWords = z.infer<typeof EffectWordsSchema>;
+
+/** A task of the table and what this owner may do about it. */
+export const TaskViewSchema = z.strictObject({
+  id: TaskIdSchema,
+  owner: z.string(),
+  state: TaskStatusSchema,
+  executor: z.string().nullable(),
+  proposal: z.int().min(1),
+  proposer: z.string(),
+  /** The proposal's or decision's body, safe lines. */
+  proposal_lines: z.array(z.string()),
+  effects: z.array(EffectWordsSchema),
+  mine: z.boolean(),
+  can_approve: z.boolean(),
+  can_reject: z.boolean(),
+});
+export type TaskView = z.infer<typeof TaskViewSchema>;
+
+/** The table's verification: the verdict of docs/SPEC.md §8.2 over what the session followed. */
+export const VerificationSchema = z.strictObject({
+  verdict: z.enum(["CLEAN", "REFUTED", "INCONCLUSIVE"]),
+  /** Entries up to this seq had their signatures checked by this run. */
+  through: z.int().min(0),
+  refuted_seq: z.int().nullable(),
+  /** What was refuted or left unchecked, and the coverage, in words. */
+  lines: z.array(z.string()),
+});
+export type Verification = z.infer<typeof VerificationSchema>;
+
+/** How the owner session to a table stands. */
+export const SessionStatusSchema = z.enum(["connecting", "live", "reconnecting", "refused", "caught", "unreachable"]);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+/** One piece of evidence against the relay, as the banner names it. */
+export const EvidenceViewSchema = z.strictObject({
+  table: z.string(),
+  kind: z.enum(["fork", "truncation"]),
+  seq: z.int().min(0),
+  message: z.string(),
+  recorded_at: z.int().nullable(),
+});
+export type EvidenceView = z.infer<typeof EvidenceViewSchema>;
+
+/** Everything about one table except its transcript. */
+export const TableSummarySchema = z.strictObject({
+  table: TableIdSchema,
+  parent: z.string().nullable(),
+  topic: z.string(),
+  status: SessionStatusSchema,
+  problem: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
+  closed: z.string().nullable(),
+  paused: z.strictObject({ owner: z.string(), via: z.string(), seq: z.int() }).nullable(),
+  floor: z.string().nullable(),
+  round: z.int().min(0),
+  budgets: z.array(z.strictObject({ label: z.string(), used: z.int().min(0), limit: z.int().min(1).nullable() })),
+  seats: z.array(z.strictObject({ name: z.string(), owner: z.string(), human: z.boolean(), present: z.boolean(), mine: z.boolean() })),
+  /** This owner holds a present seat and the table is open: pause or resume can be signed. */
+  can_control: z.boolean(),
+  tasks: z.array(TaskViewSchema),
+  subtables: z.array(z.strictObject({ table: z.string(), topic: z.string(), closed: z.string().nullable() })),
+  head: z.strictObject({ seq: z.int().min(0), link: z.string() }).nullable(),
+  verification: VerificationSchema.nullable(),
+});
+export type TableSummary = z.infer<typeof TableSummarySchema>;
+
+/** One notification channel's health, in words (docs/CHAT-APPS.md). */
+export const ChannelViewSchema = z.strictObject({ state: z.enum(["ok", "unproven", "failing", "quota_exhausted"]), line: z.string() });
+export type ChannelView = z.infer<typeof ChannelViewSchema>;
+
+/** What never left this machine: one record of a seat's private journal (journal-reader.ts), in words. */
+export const LocalItemSchema = z.strictObject({
+  at: z.int().min(0),
+  table: z.string(),
+  seat: z.string(),
+  kind: z.enum(["rationale", "note", "refusal", "held"]),
+  title: z.string(),
+  lines: z.array(z.string()),
+});
+export type LocalItem = z.infer<typeof LocalItemSchema>;
+
+/** An event on the live stream (`GET /api/stream`, one JSON object per line). */
+export const ViewEventSchema = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("hello"), owner: z.string(), owner_key: z.string(), relay: z.string(), relay_key: z.string() }),
+  z.strictObject({ type: z.literal("table"), summary: TableSummarySchema }),
+  /** New transcript entries of `table`; with `reset`, they replace what the page holds. */
+  z.strictObject({ type: z.literal("entries"), table: z.string(), reset: z.boolean(), items: z.array(EntryViewSchema) }),
+  z.strictObject({ type: z.literal("channels"), channels: z.array(ChannelViewSchema), error: z.string().nullable() }),
+  z.strictObject({ type: z.literal("evidence"), items: z.array(EvidenceViewSchema) }),
+  /** The newest records of this owner's seats' private journals, newest first, and how many lines could not be read. */
+  z.strictObject({ type: z.literal("local"), items: z.array(LocalItemSchema), unreadable: z.int().min(0) }),
+  z.strictObject({ type: z.literal("ping") }),
+]);
+export type ViewEvent = z.infer<typeof ViewEventSchema>;
+
+/** `POST /api/approve`: sign `verdict` on this owner's task with the owner key. */
+export const ApproveBodySchema = z.strictObject({ table: TableIdSchema, task: TaskIdSchema, verdict: ApprovalVerdictSchema });
+export type ApproveBody = z.infer<typeof ApproveBodySchema>;
+
+/** `POST /api/control`: sign a pause or resume of the table as its owner. */
+export const ControlBodySchema = z.strictObject({ table: TableIdSchema, action: ControlActionSchema });
+export type ControlBody = z.infer<typeof ControlBodySchema>;
+
+/** The answer to an action: the entry it became, in words. */
+export const ActionResultSchema = z.strictObject({ ok: z.literal(true), seq: z.int().min(1), message: z.string() });
+export type ActionResult = z.infer<typeof ActionResultSchema>;

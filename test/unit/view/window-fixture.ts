@@ -1,0 +1,122 @@
+/**
+ * The principal window for tests: an owner home with the cast's owner keys as key files, a table
+ * created and seated in that home (so the home holds its head, as after `trestle create`), and
+ * the window itself (Principal + local server, the built page) on a free port. The bots write
+ * through their own TableClients, as another machine would.
+ */
+import { mkdtempSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createKeyFile, HttpClient, openTable, ownerKeyPath, type TableClient } from "../../../src/client/node.js";
+import { sha256, utf8, type TableConfig } from "../../../src/protocol/index.js";
+import { assetDir, loadAssets } from "../../../src/view/assets.js";
+import { Principal } from "../../../src/view/principal.js";
+import { serveWindow, type WindowServer } from "../../../src/view/server.js";
+import { buildView, viewStale } from "../../../scripts/build-view.mjs";
+import { cast, castOwners, type Cast } from "../../support/table-fixture.js";
+import { requestLog } from "../../support/browser.js";
+import { tableClient, uniqueTable } from "../../support/client-table.js";
+
+/** A home directory holding the owner keys of tao, jenny and ops (the cast's, as key files). */
+export async function ownerHome(prefix: string): Promise<string> {
+  const home = mkdtempSync(join(tmpdir(), `trestle-${prefix}-`));
+  for (const owner of ["tao", "jenny", "ops"]) await createKeyFile(ownerKeyPath(home, owner), "owner", owner, { seed: sha256(utf8(`owner:${owner}`)) });
+  return home;
+}
+
+/** An open table (no floor) where bot-tao sits for tao and bot-jenny for jenny; tao approves live. */
+export function roomConfig(k: Cast, id: string, overrides: Partial<TableConfig> = {}): TableConfig {
+  return {
+    id,
+    topic: "Book the Saturday delivery of the stroller",
+    owners: castOwners(k),
+    seats: { "bot-tao": { owner: "tao" }, "bot-jenny": { owner: "jenny" } },
+    topology: { kind: "open" },
+    termination: { any: [{ max_entries: 200 }, { budget_tokens: 50_000 }] },
+    ...overrides,
+  };
+}
+
+/** The table as the owner's home made it (tao creates it, both seats join) and the bots' own client. */
+export async function seatedRoom(relay: string, home: string, table: string, overrides: Partial<TableConfig> = {}): Promise<{ k: Cast; owner: TableClient; bots: TableClient }> {
+  const k = await cast();
+  const owner = await openTable({ relay, table, home });
+  await owner.create(k.tao, "tao", roomConfig(k, table, overrides));
+  const expires = Date.now() + 60_000;
+  await owner.join(k.tao, { seat: "bot-tao", owner: "tao", seatKey: k.botTao.publicKeyText, card: { summary: "tao's bot" }, expires });
+  await owner.join(k.jenny, { seat: "bot-jenny", owner: "jenny", seatKey: k.botJenny.publicKeyText, card: { summary: "jenny's bot" }, expires });
+  return { k, owner, bots: await tableClient(relay, table) };
+}
+
+/** A running window and what closes it. */
+export interface OpenWindow {
+  principal: Principal;
+  server: WindowServer;
+  close(): Promise<void>;
+}
+
+/** Opens tao's window (or `owner`'s) onto `relay` from `home`. */
+export async function openWindow(relay: string, home: string, owner = "tao"): Promise<OpenWindow> {
+  if (viewStale()) await buildView();
+  const k = await cast();
+  const signer = owner === "tao" ? k.tao : owner === "jenny" ? k.jenny : k.ops;
+  const principal = await Principal.open({ relay: new HttpClient({ url: relay }), home, owner: { name: owner, signer }, pollMs: 1000 });
+  const server = await serveWindow({ backend: principal, assets: loadAssets(assetDir()) });
+  return {
+    principal,
+    server,
+    close: async () => {
+      await server.close();
+      principal.close();
+    },
+  };
+}
+
+/** A seated room, tao's window onto it, and a page open at the URL the window printed, logging its requests. */
+export interface RoomPage {
+  table: string;
+  home: string;
+  k: Cast;
+  owner: TableClient;
+  bots: TableClient;
+  window: OpenWindow;
+  page: Page;
+  requests: string[];
+}
+
+/** How roomPage opens its room: `overrides` to the config, the page's viewport, and what to do in the home before the window opens. */
+export interface RoomPageOptions {
+  overrides?: Partial<TableConfig>;
+  viewport?: { width: number; height: number };
+  prepare?(home: string, table: string, k: Cast): void | Promise<void>;
+}
+
+/** Opens a room (`overrides` to its config) in a fresh home, runs `prepare` on the home, then opens tao's window and its page; waits until the table is live. */
+export async function roomPage(
+  browser: Browser,
+  relay: string,
+  prefix: string,
+  options: RoomPageOptions = {},
+): Promise<RoomPage> {
+  const home = await ownerHome(prefix);
+  const table = uniqueTable(prefix);
+  const room = await seatedRoom(relay, home, table, options.overrides);
+  await options.prepare?.(home, table, room.k);
+  const window = await openWindow(relay, home);
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const requests = requestLog(page);
+  await page.goto(window.server.url);
+  await page.waitForSelector(`#table-${table} .chip.status-live`);
+  return { ...room, table, home, window, page, requests };
+}
+
+/** Checks the page requested nothing but its own window, then closes the page and the window. */
+export async function closeRoomPage(open: RoomPage | undefined): Promise<void> {
+  if (!open) return;
+  const origin = `http://127.0.0.1:${open.window.server.port}/`;
+  expect(open.requests.filter((url) => !url.startsWith(origin))).toEqual([]);
+  await open.page.close();
+  await open.window.close();
+}
