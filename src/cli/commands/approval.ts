@@ -28,7 +28,7 @@ export function approvalCommand(verdict: ApprovalVerdict, summary: string): Comm
       const answer = await client.approve(key.signer, owner, seq, verdict);
       const c = ctx.out.c;
       const state = answer.state === "rejected" ? c.red(answer.state) : c.green(answer.state);
-      ctx.out.result(`task ${c.bold(answer.task)} ${verdict}d by ${owner}: now ${state} (entry #${answer.seq}, head ${headRef(answer.head)})`, answer);
+      ctx.out.result(`task ${c.bold(answer.task)} ${verdict === "approve" ? "approved" : "rejected"} by ${owner}: now ${state} (entry #${answer.seq}, head ${headRef(answer.head)})`, answer);
     },
   };
 }

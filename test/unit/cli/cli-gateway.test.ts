@@ -125,9 +125,11 @@ describe("approving and rejecting", () => {
     const decided = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effects", file]);
     expect(decided.code).toBe(0);
     const seq = decided.body!.seq as number;
-    const rejected = await t.json(["reject", String(seq), "--table", table, "--owner", "jenny"]);
+    const rejected = await t.run(["reject", String(seq), "--table", table, "--owner", "jenny"]);
     expect(rejected.code).toBe(0);
-    expect(rejected.body).toMatchObject({ task: `${seq}.jenny`, state: "rejected" });
+    expect(rejected.stdout).toMatch(new RegExp(`^task ${seq}\\.jenny rejected by jenny: now rejected`));
+    const tasks = await t.json(["tasks", "--table", table, "--owner", "jenny"]);
+    expect(tasks.body!.items).toEqual([expect.objectContaining({ id: `${seq}.jenny`, state: "rejected" })]);
     const late = await refused(client, ["approve", `${seq}.jenny`, "--table", table, "--owner", "jenny"], "E_TASK_STATE");
     expect(late.details).toMatchObject({ state: "rejected" });
   }, 15_000);
