@@ -9,6 +9,7 @@ import { OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from 
 import { TopologySchema } from "./topology.js";
 import { AutoApproveRuleSchema } from "./task.js";
 import { VisibilitySchema } from "./visibility.js";
+import { RoomConfigSchema } from "./room.js";
 
 /** One owner: a principal whose key signs joins and approvals. */
 export const OwnerConfigSchema = z.strictObject({
@@ -90,5 +91,7 @@ export const TableConfigSchema = z.strictObject({
   parent: TableIdSchema.optional(),
   /** Per-seat read rules (docs/SPEC.md §5.3). */
   visibility: VisibilitySchema.optional(),
+  /** The table is a room (docs/SPEC.md §5.10): open topology, owners joined by invite, room kinds allowed. */
+  room: RoomConfigSchema.optional(),
 });
 export type TableConfig = z.infer<typeof TableConfigSchema>;
