@@ -52,6 +52,6 @@ export const LIMITS = {
   /** Invites one room may issue, and how long after its issue an invite may stay valid. */
   invites: 64,
   invite_ttl_max_ms: 7 * 24 * 60 * 60 * 1000,
-  /** A note a seat sends its owner, in characters. */
-  note_chars: 2000,
+  /** A note a seat sends its owner, in characters (a chat notification's text limit). */
+  note_chars: 1000,
 } as const;
