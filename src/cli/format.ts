@@ -22,6 +22,7 @@ import {
   type VerifyReport,
 } from "../protocol/index.js";
 import type { Styles } from "./output.js";
+import { roomText } from "./room-format.js";
 
 /** `#seq link…` of a head. */
 export function headRef(head: SignedHead): string {
@@ -46,7 +47,7 @@ export function projectedLine(e: ProjectedEntry, c: Styles): string {
     return `${seq} ${c.cyan(`owner ${oneLine(data.owner)}`)} ${c.bold(`${oneLine(data.verdict)}s`)} task ${oneLine(data.task)}${via}`;
   }
   const to = e.to ? ` → ${e.to.join(", ")}` : "";
-  const about = gatewayText(e);
+  const about = gatewayText(e) || roomText(e);
   const body = e.body ? `: ${bodyText(e.body)}` : "";
   const more = e.more ? c.dim(` … (${oneLine(e.more)})`) : "";
   const cut = e.truncated ? c.yellow(" (truncated by the relay)") : "";

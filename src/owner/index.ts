@@ -16,3 +16,4 @@ export * from "./notes.js";
 export * from "./paths.js";
 export * from "./records.js";
 export * from "./transcript.js";
+export * from "./room-view.js";

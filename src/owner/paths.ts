@@ -5,6 +5,7 @@
  * empty file per spent gate approval. Table and seat names are checked by the protocol's schemas,
  * so each is one path segment.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseOrThrow, SeatNameSchema, TableIdSchema } from "../protocol/index.js";
 
@@ -24,4 +25,9 @@ export function seatFiles(home: string, table: string, seat: string): SeatFiles 
     journal: join(home, "private", t, `${s}.jsonl`),
     spent: join(home, "private", t, `${s}.spent`),
   };
+}
+
+/** Whether `seat` at `table` has a mandate file in `home` (then every write of the seat goes through the guards). */
+export function hasMandateFile(home: string, table: string, seat: string): boolean {
+  return existsSync(seatFiles(home, table, seat).mandate);
 }
