@@ -7,6 +7,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { TOOLS } from "../../../src/mcp/tools/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
 import { isEntry, type Signer } from "../../../src/protocol/index.js";
@@ -41,8 +42,8 @@ afterAll(async () => {
 describe("trestle mcp over stdio, a whole session", () => {
   it("lists the tools and logs to stderr only", async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools).toHaveLength(24);
-    expect(mcp.stderr()).toContain("trestle mcp: serving 24 tools on stdio");
+    expect(tools).toHaveLength(TOOLS.length);
+    expect(mcp.stderr()).toContain(`trestle mcp: serving ${TOOLS.length} tools on stdio`);
   });
 
   it("creates the table and takes its seat", async () => {
