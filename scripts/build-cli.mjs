@@ -18,7 +18,7 @@ const ENTRIES = [
   { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
 ];
-const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo"].map((d) => join(ROOT, d));
+const SOURCES = ["src/protocol", "src/client", "src/owner", "src/cli", "src/mcp", "src/demo"].map((d) => join(ROOT, d));
 
 /** Newest modification time (ms) of any .ts file the bundles are built from. */
 export function newestSource() {

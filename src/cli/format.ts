@@ -115,6 +115,10 @@ function systemText(subkind: string, data: Record<string, unknown>): string {
       return `sub-table ${String(data.table)} opened by ${String(data.opener)}: ${String(data.topic)}`;
     case "subtable_result":
       return `sub-table ${String(data.table)} closed (${String(data.reason)})`;
+    case "invite_issued":
+      return `invite ${String(data.invite).slice(0, 8)}… issued by ${String(data.by)}, until ${new Date(Number(data.expires)).toISOString()}${data.replaces === undefined ? "" : ` (replacing ${String(data.replaces).slice(0, 8)}…)`}`;
+    case "seat_ejected":
+      return `${String(data.seat)} ejected by ${String(data.by)}`;
     default:
       return `${subkind} ${safeJson(data)}`;
   }
