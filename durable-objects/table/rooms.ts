@@ -8,25 +8,31 @@ import { ejectDraft, inviteDraft, joinDraft } from "../../src/protocol/drafts.js
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import { joinsByInvite } from "../../src/protocol/policy/invites.js";
 import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
-import { EjectRequestSchema, InviteRequestSchema } from "../../src/protocol/schemas/room.js";
+import { EjectRequestSchema, InviteRequestSchema, type EjectRequest, type InviteRequest } from "../../src/protocol/schemas/room.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import type { EntryDraft } from "../../src/protocol/schemas/entry.js";
 import { checkSignature, commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
 
 /** Appends the creator's signed invite (or rotation). */
-export async function writeInvite(host: TableHost, body: unknown): Promise<WriteOutcome> {
-  const request = parseOrThrow(InviteRequestSchema, body, "invite request");
-  const state = requireTable(host);
-  if (request.statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the invite is for table "${request.statement.table}"`);
-  const draft = inviteDraft(state, request);
-  await checkSignature(draft);
-  return commit(host, draft);
+export function writeInvite(host: TableHost, body: unknown): Promise<WriteOutcome> {
+  return writeCreatorStatement(host, parseOrThrow(InviteRequestSchema, body, "invite request"), inviteDraft, "invite");
 }
 
 /** Appends the creator's signed ejection of a seat (and the seat_left it causes). */
-export async function writeEject(host: TableHost, body: unknown): Promise<WriteOutcome> {
-  const request = parseOrThrow(EjectRequestSchema, body, "eject request");
+export function writeEject(host: TableHost, body: unknown): Promise<WriteOutcome> {
+  return writeCreatorStatement(host, parseOrThrow(EjectRequestSchema, body, "eject request"), ejectDraft, "ejection");
+}
+
+/** Checks a creator-signed room statement's table and signature, then admits and appends its draft. */
+async function writeCreatorStatement<R extends InviteRequest | EjectRequest>(
+  host: TableHost,
+  request: R,
+  draftOf: (state: TableState, request: R) => EntryDraft,
+  what: string,
+): Promise<WriteOutcome> {
   const state = requireTable(host);
-  if (request.statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the ejection is for table "${request.statement.table}"`);
-  const draft = ejectDraft(state, request);
+  if (request.statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the ${what} is for table "${request.statement.table}"`);
+  const draft = draftOf(state, request);
   await checkSignature(draft);
   return commit(host, draft);
 }

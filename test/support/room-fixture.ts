@@ -100,8 +100,8 @@ export class RoomLedger {
     return last.data.invite;
   }
 
-  /** `owner` (a new party) joins `seat` with invite `invite`, signing with `signer` (default its own key) and naming `ownerKey`. */
-  async joinByInvite(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string } = {}): Promise<Entry[]> {
+  /** The draft of `owner`'s join by invite into `seat` (signed by `signer`, default its own key, naming `ownerKey`), as the relay builds it; not admitted. */
+  async inviteJoinDraft(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string } = {}) {
     const key = this.ownerKey(owner);
     const request = await signJoin(
       opts.signer ?? key,
@@ -118,7 +118,12 @@ export class RoomLedger {
       },
       { summary: `${seat} in the room` },
     );
-    return this.l.append(joinDraft(this.state, request));
+    return joinDraft(this.state, request);
+  }
+
+  /** `owner` (a new party) joins `seat` with invite `invite` (see inviteJoinDraft). */
+  async joinByInvite(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string } = {}): Promise<Entry[]> {
+    return this.l.append(await this.inviteJoinDraft(owner, seat, invite, opts));
   }
 
   /** Sara invites `owner`, who joins with `seat`. */

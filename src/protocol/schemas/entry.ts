@@ -35,6 +35,7 @@ import {
   OfferSubmissionSchema,
   RejectSubmissionSchema,
   RevokeSubmissionSchema,
+  ROOM_SUBMISSIONS,
   WithdrawSubmissionSchema,
 } from "./room.js";
 import {
@@ -182,14 +183,7 @@ const SUBMISSIONS = [
   ResponseSubmissionSchema,
   VoteSubmissionSchema,
   // Rooms (§5.10): one schema per room kind.
-  OfferSubmissionSchema,
-  CounterSubmissionSchema,
-  AcceptSubmissionSchema,
-  RejectSubmissionSchema,
-  WithdrawSubmissionSchema,
-  GrantSubmissionSchema,
-  RevokeSubmissionSchema,
-  CloseSubmissionSchema,
+  ...ROOM_SUBMISSIONS,
 ] as const;
 
 /** Any seat submission, parsed; defaults applied, so it is exactly what the seat signs. */

@@ -16,10 +16,9 @@ import {
   sha256,
   signHead,
   toBase64url,
-  TrestleError,
   utf8,
 } from "../../../src/protocol/index.js";
-import { rechain } from "../protocol/fixtures.js";
+import { rechain, refusal } from "../protocol/fixtures.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { mandate, offerFrom, strollerRoom, type Side } from "../../support/room-client.js";
 import { twd } from "../../support/room-fixture.js";
@@ -46,19 +45,10 @@ afterAll(async () => {
   await relay?.dispose();
 });
 
-async function failure(attempt: () => Promise<unknown>): Promise<TrestleError> {
-  try {
-    await attempt();
-  } catch (error) {
-    if (error instanceof TrestleError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 /** Holds `input` as `side` (its mandate requires confirmation), returning the held message's hash. */
 async function hold(side: Side, input: Parameters<Side["guard"]["send"]>[0]): Promise<string> {
-  const error = await failure(() => side.guard.send(input));
+  const error = await refusal(() => side.guard.send(input));
   expect(error.code).toBe("E_HELD");
   return String(error.details!.message_sha256);
 }
@@ -88,7 +78,7 @@ describe("confirmation by the owner", () => {
       const hash = await hold(ben, { kind: "say", body: "hello" });
       await ben.guard.answer(ben.ownerKey, hash, "approve");
       await ben.guard.sendHeld(hash);
-      const error = await failure(() => ben.guard.sendHeld(hash));
+      const error = await refusal(() => ben.guard.sendHeld(hash));
       expect(error).toMatchObject({ code: "E_GATE", details: { reason: "spent" } });
     });
 
@@ -111,12 +101,12 @@ describe("confirmation by the owner", () => {
       const { readFileSync, writeFileSync } = await import("node:fs");
       const path = ben.guard.journal.path;
       writeFileSync(path, readFileSync(path, "utf8").replace('"currency":"USD"', '"currency":"TWD"'));
-      const error = await failure(() => ben.guard.sendHeld(hash));
+      const error = await refusal(() => ben.guard.sendHeld(hash));
       expect(error.code).toBe("E_MANDATE");
       expect(held.submission).toMatchObject({ terms: { currency: "USD" } });
       // Even under a TWD mandate the swapped message is another hash: no approval covers it.
       await mandate(ben, { money: { currency: "TWD", cap: 1000 }, require_confirm: ["offer"] });
-      const swapped = await failure(() => ben.guard.sendHeld(hash));
+      const swapped = await refusal(() => ben.guard.sendHeld(hash));
       expect(swapped.code).toBe("E_HELD");
       expect(swapped.details!.message_sha256).not.toBe(hash);
     });
@@ -127,7 +117,7 @@ describe("confirmation by the owner", () => {
       const hash = await hold(ben, { kind: "say", body: "hello" });
       await ben.guard.answer(ben.ownerKey, hash, "approve");
       await ben.guard.answer(ben.ownerKey, hash, "reject");
-      expect(await failure(() => ben.guard.sendHeld(hash))).toMatchObject({ code: "E_GATE", details: { reason: "rejected" } });
+      expect(await refusal(() => ben.guard.sendHeld(hash))).toMatchObject({ code: "E_GATE", details: { reason: "rejected" } });
       expect(ben.guard.pending()).toEqual([]);
     });
 
@@ -135,11 +125,11 @@ describe("confirmation by the owner", () => {
       const { sara, ben } = await strollerRoom(relay.url);
       await mandate(ben, { require_confirm: ["say"] });
       const hash = await hold(ben, { kind: "say", body: "hello" });
-      expect((await failure(() => ben.guard.answer(sara.ownerKey, hash, "approve"))).code).toBe("E_BAD_SIGNATURE");
+      expect((await refusal(() => ben.guard.answer(sara.ownerKey, hash, "approve"))).code).toBe("E_BAD_SIGNATURE");
       // Written into the journal anyway (as an agent could), it does not count.
       const { signGateAnswer } = await import("../../../src/owner/index.js");
       ben.guard.journal.append(await signGateAnswer(sara.ownerKey, { table: ben.client.table, seat: ben.seat, message_sha256: hash, verdict: "approve", nonce: "forged-approval-000001" }));
-      expect((await failure(() => ben.guard.sendHeld(hash))).code).toBe("E_HELD");
+      expect((await refusal(() => ben.guard.sendHeld(hash))).code).toBe("E_HELD");
     });
   });
 
@@ -154,10 +144,10 @@ describe("confirmation by the owner", () => {
     const hash = await hold(ben, { kind: "say", body: "hello" });
     await ben.guard.answer(ben.ownerKey, hash, "approve");
     fail = true;
-    expect((await failure(() => ben.guard.sendHeld(hash))).code).toBe("E_NETWORK");
+    expect((await refusal(() => ben.guard.sendHeld(hash))).code).toBe("E_NETWORK");
     expect(ben.guard.journal.ofType("send_failed").at(-1)).toMatchObject({ message_sha256: hash, outcome: "unknown", code: "E_NETWORK" });
     fail = false;
-    expect(await failure(() => ben.guard.sendHeld(hash))).toMatchObject({ code: "E_GATE", details: { reason: "spent" } });
+    expect(await refusal(() => ben.guard.sendHeld(hash))).toMatchObject({ code: "E_GATE", details: { reason: "spent" } });
   });
 });
 
@@ -168,9 +158,9 @@ describe("a loosened mandate", () => {
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
     await mandate(ben, { money: { currency: "TWD", cap: 320000 } });
     const ask = await offerFrom(sara, twd(310000));
-    expect((await failure(() => ben.guard.send({ kind: "accept", offer: ask }))).details).toMatchObject({ why: "loosened" });
-    expect((await failure(() => ben.guard.send({ kind: "offer", terms: twd(300000) }))).details).toMatchObject({ why: "loosened" });
-    expect((await failure(() => ben.guard.send({ kind: "grant", grantee: "sara-bot", scope: "pickup", expires: Date.now() + 60_000 }))).code).toBe("E_HELD");
+    expect((await refusal(() => ben.guard.send({ kind: "accept", offer: ask }))).details).toMatchObject({ why: "loosened" });
+    expect((await refusal(() => ben.guard.send({ kind: "offer", terms: twd(300000) }))).details).toMatchObject({ why: "loosened" });
+    expect((await refusal(() => ben.guard.send({ kind: "grant", grantee: "sara-bot", scope: "pickup", expires: Date.now() + 60_000 }))).code).toBe("E_HELD");
     expect((await ben.guard.send({ kind: "offer", terms: { text: "can you deliver?" } })).seq).toBeGreaterThan(0);
     expect((await ben.guard.send({ kind: "say", body: "thinking" })).seq).toBeGreaterThan(0);
     await mandate(ben, { money: { currency: "TWD", cap: 320000 } }, { clearLoosened: true });
@@ -192,7 +182,7 @@ describe("the transcript the gate commits on", () => {
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
     const ask = await offerFrom(sara, twd(280000));
     tamper = true;
-    const error = await failure(() => ben.guard.send({ kind: "accept", offer: ask }));
+    const error = await refusal(() => ben.guard.send({ kind: "accept", offer: ask }));
     expect(error).toMatchObject({ code: "E_GATE", details: { reason: "unverified", verdict: "REFUTED" } });
     expect(error.message).toMatch(/signature does not verify/);
   });
@@ -215,7 +205,7 @@ describe("the transcript the gate commits on", () => {
     await sara.guard.send({ kind: "withdraw", offer: ask });
     await ben.client.head();
     serveStale = true;
-    const error = await failure(() => ben.guard.send({ kind: "accept", offer: ask }));
+    const error = await refusal(() => ben.guard.send({ kind: "accept", offer: ask }));
     expect(error).toMatchObject({ code: "E_GATE", details: { reason: "unverified", verdict: "REFUTED" } });
     expect(error.message).toMatch(/truncated/);
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTable } from "../../../src/client/node.js";
 import { ejectSeat, inviteLink, issueInvite, joinByInvite, parseInviteLink } from "../../../src/owner/index.js";
-import { TrestleError } from "../../../src/protocol/index.js";
+import { refusal } from "../protocol/fixtures.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { strollerRoom, tempHome } from "../../support/room-client.js";
 import { keyOf } from "../../support/table-fixture.js";
@@ -20,15 +20,6 @@ afterAll(async () => {
   await Promise.all([relay?.dispose(), other?.dispose()]);
 });
 
-async function failure(attempt: () => Promise<unknown>): Promise<TrestleError> {
-  try {
-    await attempt();
-  } catch (error) {
-    if (error instanceof TrestleError) return error;
-    throw error;
-  }
-  throw new Error("expected a refusal");
-}
 
 async function cleoJoins(invite: string, home = tempHome("cleo"), extra: { relay?: string } = {}) {
   const cleo = await keyOf("owner:cleo");
@@ -64,7 +55,7 @@ describe("invite links", () => {
       const { sara } = await strollerRoom(relay.url);
       const invite = await issueInvite(sara.client, sara.ownerKey, { ttlMs: 60_000 });
       const impostor = invite.link.replace(relay.url, other.url);
-      expect((await failure(() => cleoJoins(impostor))).code).toBe("E_RELAY_KEY");
+      expect((await refusal(() => cleoJoins(impostor))).code).toBe("E_RELAY_KEY");
       const state = await sara.guard.transcript();
       expect(state.state!.room!.invites[invite.invite]).toMatchObject({ state: "open" });
     });
@@ -73,13 +64,13 @@ describe("invite links", () => {
       const { sara } = await strollerRoom(relay.url);
       const old = await issueInvite(sara.client, sara.ownerKey, { ttlMs: 60_000 });
       const rotated = await issueInvite(sara.client, sara.ownerKey, { ttlMs: 60_000, replaces: old.invite });
-      expect((await failure(() => cleoJoins(old.link))).code).toBe("E_INVITE");
+      expect((await refusal(() => cleoJoins(old.link))).code).toBe("E_INVITE");
       expect((await cleoJoins(rotated.link)).joined.seat).toBe("cleo-bot");
     });
 
     it("refuses a bare code without a relay, and text that is neither a link nor a code", async () => {
-      expect((await failure(() => cleoJoins("ABCD-EFGH"))).code).toBe("E_SCHEMA");
-      expect((await failure(() => cleoJoins("https://relay.example/invites#code=nope"))).code).toBe("E_SCHEMA");
+      expect((await refusal(() => cleoJoins("ABCD-EFGH"))).code).toBe("E_SCHEMA");
+      expect((await refusal(() => cleoJoins("https://relay.example/invites#code=nope"))).code).toBe("E_SCHEMA");
     });
   });
 });
@@ -88,11 +79,11 @@ describe("ejecting", () => {
   it("lets the creator eject a seat, and nobody else", async () => {
     const { sara, ben } = await strollerRoom(relay.url);
     const benAsCreator = await openTable({ relay: relay.url, table: ben.client.table, home: ben.home });
-    expect((await failure(() => ejectSeat(benAsCreator, ben.ownerKey, "sara-bot"))).code).toBe("E_BAD_SIGNATURE");
+    expect((await refusal(() => ejectSeat(benAsCreator, ben.ownerKey, "sara-bot"))).code).toBe("E_BAD_SIGNATURE");
     const ejected = await ejectSeat(sara.client, sara.ownerKey, "ben-bot");
     expect(ejected.seq).toBeGreaterThan(0);
     // An ejected seat can no longer read the room, so its guard stops at the transcript, before signing anything.
-    expect((await failure(() => ben.guard.send({ kind: "say", body: "still here?" }))).code).toBe("E_AUTH");
+    expect((await refusal(() => ben.guard.send({ kind: "say", body: "still here?" }))).code).toBe("E_AUTH");
   });
 });
 

@@ -5,9 +5,7 @@ import {
   ejectDraft,
   fold,
   inviteDraft,
-  joinDraft,
   signEject,
-  signJoin,
   notificationsFor,
   ownerKeyOf,
   signStatement,
@@ -133,19 +131,8 @@ describe("invites", () => {
 
     it("refuses a join by invite signed by another key than the one it names", async () => {
       await r.invite();
-      const fields = {
-        table: r.state.table,
-        seat: "ben-bot",
-        owner: "ben",
-        seat_key: (await r.seatKey("ben-bot")).publicKeyText,
-        human: false,
-        nonce: nonceOf("mis-signed"),
-        expires: r.l.now + 60_000,
-        invite: r.lastInvite,
-        owner_key: r.k.cleo.publicKeyText,
-      };
       // Signed by ben's key but naming cleo's: the relay's signature check (and any verifier) refuses it.
-      const draft = joinDraft(r.state, await signJoin(r.k.ben, fields, { summary: "x" }));
+      const draft = await r.inviteJoinDraft("ben", "ben-bot", r.lastInvite, { ownerKey: r.k.cleo.publicKeyText });
       const recorded = statementOf(draft)!;
       expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(false);
       // A draft recording another key than the one the statement names is refused by the policy too.

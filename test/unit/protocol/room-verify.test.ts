@@ -4,7 +4,7 @@
  * nobody invited or uses an invite twice is refuted by any verifier.
  */
 import { describe, expect, it } from "vitest";
-import { joinDraft, signJoin, verifyExport, type Entry, type UnchainedEntry } from "../../../src/protocol/index.js";
+import { verifyExport, type Entry, type UnchainedEntry } from "../../../src/protocol/index.js";
 import { RoomLedger, twd } from "../../support/room-fixture.js";
 import { nonceOf } from "../../support/table-fixture.js";
 import { copy, exportOf, handSigned, headOver, rechain } from "./fixtures.js";
@@ -70,48 +70,12 @@ describe("a room's export", () => {
       expect(report.refuted!.reason).toMatch(/E_TERMS_MISMATCH/);
     });
 
-    it("refutes an owner seated with an invite the creator never issued", async () => {
+    it.each([
+      ["with an invite the creator never issued", () => nonceOf("never issued")],
+      ["with an invite that was already used", (r: RoomLedger) => r.lastInvite],
+    ])("refutes an owner seated %s", async (_, invite) => {
       const r = await RoomLedger.open();
-      const request = await signJoin(
-        r.k.cleo,
-        {
-          table: "r-stroller",
-          seat: "cleo-bot",
-          owner: "cleo",
-          seat_key: (await r.seatKey("cleo-bot")).publicKeyText,
-          human: false,
-          nonce: nonceOf("uninvited"),
-          expires: r.l.now + 60_000,
-          invite: nonceOf("never issued"),
-          owner_key: r.k.cleo.publicKeyText,
-        },
-        { summary: "uninvited" },
-      );
-      const join = { ...joinDraft(r.state, request), seq: r.l.entries.length + 1, ts: r.l.now } as UnchainedEntry;
-      const report = await verifyExport(await forged(r, [...r.l.entries, join]), pinned(r));
-      expect(report.verdict).toBe("REFUTED");
-      expect(report.refuted!.reason).toMatch(/E_INVITE/);
-    });
-
-    it("refutes a second owner seated with an invite that was already used", async () => {
-      const r = await RoomLedger.open();
-      const used = r.lastInvite;
-      const request = await signJoin(
-        r.k.cleo,
-        {
-          table: "r-stroller",
-          seat: "cleo-bot",
-          owner: "cleo",
-          seat_key: (await r.seatKey("cleo-bot")).publicKeyText,
-          human: false,
-          nonce: nonceOf("reused"),
-          expires: r.l.now + 60_000,
-          invite: used,
-          owner_key: r.k.cleo.publicKeyText,
-        },
-        { summary: "second use" },
-      );
-      const join = { ...joinDraft(r.state, request), seq: r.l.entries.length + 1, ts: r.l.now } as UnchainedEntry;
+      const join = { ...(await r.inviteJoinDraft("cleo", "cleo-bot", invite(r))), seq: r.l.entries.length + 1, ts: r.l.now } as UnchainedEntry;
       const report = await verifyExport(await forged(r, [...r.l.entries, join]), pinned(r));
       expect(report.verdict).toBe("REFUTED");
       expect(report.refuted!.reason).toMatch(/E_INVITE/);
