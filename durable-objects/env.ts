@@ -4,6 +4,7 @@ import type { ChatDirectoryDO } from "./chat/directory.js";
 import type { OwnerDO } from "./owner/owner.js";
 import type { RelayDO } from "./relay/relay.js";
 import type { TableDO } from "./table/table.js";
+import type { InviteDirectoryDO } from "./invites/directory.js";
 
 /** The environment: DO namespaces, the optional relay signing key secret (base64url seed), chat-app settings. */
 export interface Env extends ChatEnv {
@@ -11,5 +12,6 @@ export interface Env extends ChatEnv {
   RELAY: DurableObjectNamespace<RelayDO>;
   OWNERS: DurableObjectNamespace<OwnerDO>;
   CHAT_DIRECTORY: DurableObjectNamespace<ChatDirectoryDO>;
+  INVITES: DurableObjectNamespace<InviteDirectoryDO>;
   RELAY_SIGNING_KEY?: string;
 }

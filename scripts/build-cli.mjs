@@ -21,7 +21,7 @@ const ENTRIES = [
   { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
 ];
-const SOURCES = ["src/protocol", "src/client", "src/cli", "src/mcp", "src/demo", "src/view", "package.json"].map((d) => join(ROOT, d));
+const SOURCES = ["src/protocol", "src/client", "src/owner", "src/cli", "src/mcp", "src/demo", "src/view", "package.json"].map((d) => join(ROOT, d));
 
 /** Whether a bundle (or the window's page) is missing or older than a source file. */
 export function isStale() {

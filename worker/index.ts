@@ -17,11 +17,13 @@ import { htmlResponse } from "./site/html.js";
 import { landingHtml } from "./site/landing.js";
 import { wellKnownBody } from "./site/relay-info.js";
 import { viewerHtml } from "./site/viewer-page.js";
+import { invites } from "./routes/invites.js";
 
 export { RelayDO } from "../durable-objects/relay/relay.js";
 export { TableDO } from "../durable-objects/table/table.js";
 export { OwnerDO } from "../durable-objects/owner/owner.js";
 export { ChatDirectoryDO } from "../durable-objects/chat/directory.js";
+export { InviteDirectoryDO } from "../durable-objects/invites/directory.js";
 
 const app = new Hono<{ Bindings: Env }>();
 
@@ -44,6 +46,7 @@ app.route("/tables", tables);
 app.route("/tables", publicTables);
 app.route("/owners", owners);
 app.route("/hooks", hooks);
+app.route("/invites", invites);
 app.notFound(() => errorResponse(new TrestleError("E_NOT_FOUND")));
 app.onError((error) => errorResponse(error));
 

@@ -11,6 +11,7 @@ import type { TableState } from "../../src/protocol/policy/state.js";
 import { readAuthorization } from "../../src/protocol/requests.js";
 import { HttpAuthSchema, type Principal } from "../../src/protocol/schemas/auth.js";
 import { own } from "../../src/protocol/records.js";
+import { ownerKeyOf } from "../../src/protocol/policy/owners.js";
 
 /** The principal a read is authorized as; throws E_AUTH otherwise. */
 export async function authorizeRead(
@@ -35,11 +36,11 @@ export async function authorizeRead(
   return statement.as;
 }
 
-/** The key that speaks for `principal`: a present seat's key, or a listed owner's key; undefined for anyone else. */
+/** The key that speaks for `principal`: a present seat's key, or a listed owner's (or a room party's) key; undefined for anyone else. */
 export function principalKey(state: TableState, principal: Principal): string | undefined {
   if ("seat" in principal) {
     const seat = own(state.seats, principal.seat);
     return seat && seat.left === null ? seat.key : undefined;
   }
-  return own(state.config.owners, principal.owner)?.public_key;
+  return ownerKeyOf(state, principal.owner);
 }

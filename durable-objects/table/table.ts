@@ -3,7 +3,8 @@
  * heads. A thin shell: the ledger (ledger.ts), write path (writes.ts), reads (reads.ts), read
  * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts),
  * pause/resume (control.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
- * sub-tables (subtables.ts, results.ts) and the one alarm for the watchdog and result delivery
+ * sub-tables (subtables.ts, results.ts), a room's invites, ejections and joins by invite (rooms.ts),
+ * a seat's notes to its owner (notes.ts) and the one alarm for the watchdog and result delivery
  * (alarms.ts) do the work. The folded state lives in memory and is rebuilt from SQLite on every
  * wake, identically.
  */
@@ -42,6 +43,9 @@ import { Notices, ownerNotify } from "./notify.js";
 import { ownerChannels, type ChannelProbe } from "./approvers.js";
 import { Alarm, runWatchdog, watchdogAt } from "./alarms.js";
 import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, pushPublic, refusePublicMessage } from "./public-read.js";
+import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./rooms.js";
+import { sendOwnerNote } from "./notes.js";
+import type { NoteResponse } from "../../src/protocol/schemas/room.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
 export interface ReadAuth {
@@ -95,14 +99,47 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** POST /tables/:id/join */
+  /** POST /tables/:id/join (a join by invite is refused here: it needs the code, POST /invites/join). */
   async join(body: unknown): Promise<Result<JoinResponse>> {
     return guarded(async () => {
-      const outcome = await writeJoin(this, body);
-      const primary = outcome.primary;
-      const seat = primary.kind === "system" && primary.subkind === "seat_joined" ? primary.data.join.seat : "";
-      return { seat, seq: primary.seq, head: await this.afterWrite(outcome) };
+      refuseInviteJoin(body);
+      return this.joinResponse(await writeJoin(this, body));
     });
+  }
+
+  /** POST /invites/join, after the invite directory resolved the code to `invite` of this room. */
+  async joinInvited(body: unknown, invite: string): Promise<Result<JoinResponse>> {
+    return guarded(async () => this.joinResponse(await writeInvitedJoin(this, body, invite)));
+  }
+
+  private async joinResponse(outcome: WriteOutcome): Promise<JoinResponse> {
+    const primary = outcome.primary;
+    const seat = primary.kind === "system" && primary.subkind === "seat_joined" ? primary.data.join.seat : "";
+    return { seat, seq: primary.seq, head: await this.afterWrite(outcome) };
+  }
+
+  /** POST /tables/:id/invites: the creator's signed invite; the Worker then registers its code. */
+  async issueInvite(body: unknown): Promise<Result<{ invite: string; expires: number; replaces?: string; seq: number; head: SignedHead }>> {
+    return guarded(async () => {
+      const outcome = await writeInvite(this, body);
+      const primary = outcome.primary;
+      if (primary.kind !== "system" || primary.subkind !== "invite_issued") throw new TrestleError("E_INTERNAL", "an invite write records an invite");
+      const { invite, expires, replaces } = primary.data;
+      return { invite, expires, ...(replaces === undefined ? {} : { replaces }), seq: primary.seq, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** POST /tables/:id/eject: the creator's signed ejection of a seat. */
+  async eject(body: unknown): Promise<Result<SubmitResponse>> {
+    return guarded(async () => {
+      const outcome = await writeEject(this, body);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** POST /tables/:id/notes: a seat's note to its owner's chat channels; never an entry. */
+  async noteOwner(body: unknown): Promise<Result<NoteResponse>> {
+    return guarded(() => sendOwnerNote(this, this.ctx.storage, this.env, body));
   }
 
   /** POST /tables/:id/entries */

@@ -52,6 +52,8 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
       return { title, lines: [head, t(lang, "line.control", { owner: event.owner, via: event.via })], actions: [] };
     case "table_opened":
       return { title, lines: [head], actions: [] };
+    case "owner_note":
+      return { title, lines: [head, t(lang, "line.owner_note", { seat: event.seat }), event.text], actions: [] };
     case "chat_approval": {
       const done = t(lang, event.verdict === "approve" ? "line.chat_approved" : "line.chat_rejected", { task: event.task, via: platformName(event.via), seq: event.seq });
       return { title, lines: [head, done, t(lang, "line.chat_warning")], actions: [] };

@@ -84,3 +84,14 @@ export function positionals(parsed: Parsed, names: readonly string[], optionalFr
   if (got.length > names.length) throw new UsageError(`unexpected argument "${got[names.length]}"`);
   return got;
 }
+
+const DURATION = /^([0-9]{1,6})(s|m|h|d)$/;
+const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+/** A duration flag like 30s, 10m, 2h or 1d, in milliseconds (`fallback` when the flag is absent). */
+export function duration(parsed: Parsed, name: string, fallback: string): number {
+  const text = optional(parsed, name) ?? fallback;
+  const match = DURATION.exec(text);
+  if (!match) throw new UsageError(`--${name} must look like 30s, 10m, 2h or 1d, not "${text}"`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}

@@ -22,6 +22,7 @@ import {
   type VerifyReport,
 } from "../protocol/index.js";
 import type { Styles } from "./output.js";
+import { roomText } from "./room-format.js";
 
 /** `#seq link…` of a head. */
 export function headRef(head: SignedHead): string {
@@ -46,7 +47,7 @@ export function projectedLine(e: ProjectedEntry, c: Styles): string {
     return `${seq} ${c.cyan(`owner ${oneLine(data.owner)}`)} ${c.bold(`${oneLine(data.verdict)}s`)} task ${oneLine(data.task)}${via}`;
   }
   const to = e.to ? ` → ${e.to.join(", ")}` : "";
-  const about = gatewayText(e);
+  const about = gatewayText(e) || roomText(e);
   const body = e.body ? `: ${bodyText(e.body)}` : "";
   const more = e.more ? c.dim(` … (${oneLine(e.more)})`) : "";
   const cut = e.truncated ? c.yellow(" (truncated by the relay)") : "";
@@ -114,6 +115,10 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
       return `sub-table ${String(data.table)} opened by ${String(data.opener)}: ${String(data.topic)}`;
     case "subtable_result":
       return `sub-table ${String(data.table)} closed (${String(data.reason)})`;
+    case "invite_issued":
+      return `invite ${String(data.invite).slice(0, 8)}… issued by ${String(data.by)}, until ${new Date(Number(data.expires)).toISOString()}${data.replaces === undefined ? "" : ` (replacing ${String(data.replaces).slice(0, 8)}…)`}`;
+    case "seat_ejected":
+      return `${String(data.seat)} ejected by ${String(data.by)}`;
     default:
       return `${subkind} ${safeJson(data)}`;
   }

@@ -35,6 +35,11 @@ const HINTS: Record<ErrorCode, string> = {
   E_UNKNOWN_REQUEST: "no request with that request_id at this table; trestle history shows the requests",
   E_WRONG_RESPONSE_TYPE: "answer with the request's own type",
   E_ALREADY_RESOLVED: "that request already has its answer; trestle history shows it",
+  E_UNKNOWN_OFFER: "no offer with that hash in this room; trestle room show lists the live offers by hash",
+  E_UNKNOWN_GRANT: "no grant with that hash in this room; trestle room show lists the live grants by hash",
+  E_NOT_LIVE: "that offer or grant was withdrawn, answered, countered, revoked or has expired; trestle room show lists what is live",
+  E_TERMS_MISMATCH: "an accept takes the offer's terms as they are; leave the terms out, or counter with your own",
+  E_INVITE: "the invite code is wrong, used, rotated or expired; ask the room's creator for a new one (trestle room invite)",
   E_TABLE_EXISTS: "a different config already uses this id; pick another id",
   E_TABLE_NOT_FOUND: "check --table (and --relay: tables live on one relay)",
   E_NOT_FOUND: "the relay has no such route; check that --relay points at a trestle relay",
@@ -46,6 +51,9 @@ const HINTS: Record<ErrorCode, string> = {
   E_RELAY_KEY: "if the operator really changed the key, forget the old pin: trestle pin --forget --relay <url>",
   E_KEY_FILE: "create keys with trestle keygen; key files must be chmod 600",
   E_NOT_CONFIRMED: "the owner did not confirm in the agent; approve from a terminal instead: trestle approve <task> --table <table>",
+  E_MANDATE: "the seat's mandate refuses this (details.reason); only the owner changes it: trestle mandate show / trestle mandate set",
+  E_HELD: "the owner approves the held message first: trestle gate approve <hash> (then trestle gate send <hash>)",
+  E_GATE: "the gate will not send this (details.reason): an approval is spent or rejected, or the room's transcript did not verify CLEAN",
 };
 
 /** The hint for a code. */

@@ -5,7 +5,7 @@
  */
 import pkg from "../../package.json" with { type: "json" };
 import { parse } from "./args.js";
-import { findCommand } from "./commands/index.js";
+import { commandFor } from "./commands/index.js";
 import { Context, type Io } from "./context.js";
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from "./exit.js";
 import { commandHelp, overview } from "./help.js";
@@ -17,9 +17,9 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   const json = argv.includes("--json");
   const fallback = new Output(json, colorAllowed(io.env, argv.includes("--no-color")), io.stdout, io.stderr);
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-    const topic = name === "help" ? rest[0] : undefined;
-    const command = topic === undefined ? undefined : findCommand(topic);
-    if (topic !== undefined && !command) return usage(fallback, `unknown command "${topic}"`);
+    const topic = name === "help" && rest.length > 0 ? rest : undefined;
+    const command = topic === undefined ? undefined : commandFor(topic)?.command;
+    if (topic !== undefined && !command) return usage(fallback, `unknown command "${topic.join(" ")}"`);
     fallback.result(command ? commandHelp(command) : overview(), { help: command?.name ?? null });
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
@@ -27,11 +27,12 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     fallback.result([`trestle ${pkg.version}`], { version: pkg.version });
     return EXIT.OK;
   }
-  const command = findCommand(name);
-  if (!command) return usage(fallback, `unknown command "${name}"`);
+  const found = commandFor(argv);
+  if (!found) return usage(fallback, `unknown command "${name}"`);
+  const { command } = found;
   let ctx: Context;
   try {
-    ctx = new Context(io, parse(rest, command.flags));
+    ctx = new Context(io, parse(found.rest, command.flags));
   } catch (error) {
     fallback.error(error, command.name);
     return exitCodeOf(error);

@@ -34,6 +34,18 @@ import {
   type WellKnown,
 } from "../protocol/index.js";
 import type { SubtableRequest } from "../protocol/schemas/subtable.js";
+import {
+  InviteLookupResponseSchema,
+  InviteResponseSchema,
+  NoteResponseSchema,
+  type EjectRequest,
+  type InviteJoinRequest,
+  type InviteLookupResponse,
+  type InviteRequest,
+  type InviteResponse,
+  type NoteRequest,
+  type NoteResponse,
+} from "../protocol/schemas/room.js";
 import type { z } from "zod";
 import { systemClock, type Clock } from "./random.js";
 
@@ -127,6 +139,31 @@ export class HttpClient {
   async exportText(table: string, reader: Reader): Promise<string> {
     const response = await this.send("GET", `/tables/${enc(table)}/export`, { reader, table });
     return response.text;
+  }
+
+  /** POST /tables/:id/invites: the room creator's signed invite; the answer carries the code (docs/SPEC.md §5.10). */
+  invite(table: string, request: InviteRequest): Promise<InviteResponse> {
+    return this.json(InviteResponseSchema, "POST", `/tables/${enc(table)}/invites`, { body: request });
+  }
+
+  /** POST /tables/:id/eject: the room creator's signed ejection of a seat. */
+  eject(table: string, request: EjectRequest): Promise<SubmitResponse> {
+    return this.json(SubmitResponseSchema, "POST", `/tables/${enc(table)}/eject`, { body: request });
+  }
+
+  /** POST /invites/lookup: the room an invite code opens (wrong codes are counted against this client). */
+  lookupInvite(code: string): Promise<InviteLookupResponse> {
+    return this.json(InviteLookupResponseSchema, "POST", "/invites/lookup", { body: { code } });
+  }
+
+  /** POST /invites/join: a new owner's signed join by invite, with the code. */
+  joinByInvite(request: InviteJoinRequest): Promise<JoinResponse> {
+    return this.json(JoinResponseSchema, "POST", "/invites/join", { body: request });
+  }
+
+  /** POST /tables/:id/notes: a seat's signed note to its owner's chat apps (never the table). */
+  noteOwner(table: string, request: NoteRequest): Promise<NoteResponse> {
+    return this.json(NoteResponseSchema, "POST", `/tables/${enc(table)}/notes`, { body: request });
   }
 
   /** An owner-key route (docs/SPEC.md §11.1): a `body` the caller signed, or an `authorization` header it signed. */

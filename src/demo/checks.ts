@@ -13,7 +13,7 @@ export interface Check {
 }
 
 /** The verdict `trestle verify` printed first (CLEAN, REFUTED or INCONCLUSIVE), or "" if none. */
-export function verdictOf(outcome: SessionOutcome): string {
+export function verdictOf(outcome: Pick<SessionOutcome, "verify">): string {
   return /^(CLEAN|REFUTED|INCONCLUSIVE)\b/.exec(outcome.verify.stdout)?.[1] ?? "";
 }
 

@@ -1,8 +1,8 @@
 /**
  * `npm run demo [-- <scenario>] [flags]`: finds or starts a relay, plays a scenario with scripted
  * seats, prints the transcript, and checks the outcome, failing loudly (exit 1) unless every check
- * holds. Scenarios: `debate` (the default: the #459/#461 session). `room` needs open rooms, which
- * have not landed; it says so (exit 2) rather than pretend.
+ * holds. Scenarios (scenarios.ts): `debate` (the default: the #459/#461 session) and `room` (two
+ * owners' agents settle on a second-hand stroller under their mandates).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
@@ -10,11 +10,10 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { TrestleError } from "../protocol/index.js";
 import { wantsColor, type TextSink } from "../cli/output.js";
-import { checksOf, verdictOf } from "./checks.js";
 import { DemoError } from "./errors.js";
 import { repoRoot } from "./paths.js";
 import { ensureRelay, type DemoRelay } from "./relay.js";
-import { playSession459 } from "./session-459.js";
+import { isScenario, SCENARIOS } from "./scenarios.js";
 import { Transcript } from "./transcript.js";
 
 /** Process-level inputs of the demo. */
@@ -33,11 +32,11 @@ const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 const USAGE = `usage: npm run demo [-- [debate | room] [--relay URL] [--port N] [--out DIR] [--keep] [--json] [--no-color]]
 
   debate        the #459/#461 session (default)
-  room          two agents negotiating in an open room (not available yet)
+  room          two owners' agents settle on a stroller in a room, under their mandates
   --relay URL   play on this relay (it must be running); default: the local relay
   --port N      the local relay's port (default 8787); started with wrangler dev if none answers
   --out DIR     where the export is written (default ./demo-out)
-  --keep        keep the work directory (keys, jenny's taskboard.json)
+  --keep        keep the work directory (keys, jenny's taskboard.json; the room's mandates and journals)
   --json        print one JSON summary (with the transcript) instead of the transcript
   --no-color    never colour the output (NO_COLOR does the same)`;
 
@@ -54,10 +53,6 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
   if (values.help) {
     io.stdout.write(`${USAGE}\n`);
     return DEMO_EXIT.OK;
-  }
-  if (scenario === "room") {
-    io.stderr.write("demo: the room scenario is not available yet: it needs open rooms (invites, offers, owner mandates), which have not landed.\n");
-    return DEMO_EXIT.USAGE;
   }
   const json = values.json === true;
   const transcript = new Transcript(json ? null : (text) => io.stdout.write(text), wantsColor(io.stdout, io.env, values["no-color"] === true));
@@ -79,34 +74,23 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
   for (const signal of STOP_SIGNALS) process.once(signal, interrupt);
   try {
     relay = await ensureRelay({ ...(values.relay ? { relay: values.relay } : {}), port: parsed.port, root, log, onSpawn: (stop) => (stopStarted = stop) });
-    transcript.section("trestle demo: the #459/#461 session");
+    const played = SCENARIOS[scenario];
+    transcript.section(`trestle demo: ${played.title}`);
     transcript.say(`relay ${relay.url} (${relay.started ? "started by the demo; stopped at the end" : "already running"}), key ${relay.relayKey}`);
-    transcript.say(`work directory ${work} (keys; jenny's taskboard.json)`);
-    const outcome = await playSession459({ relay, root, work, outDir: resolve(values.out ?? "demo-out"), transcript });
-    const checks = checksOf(outcome);
+    transcript.say(`work directory ${work} (${played.work})`);
+    const { checks, exportPath, summary: fields } = await played.play({ relay, root, work, outDir: resolve(values.out ?? "demo-out"), transcript });
     transcript.section("checks");
     for (const check of checks) transcript.check(check.ok, check.text);
     const ok = checks.every((c) => c.ok);
     if (json) {
-      const summary = {
-        ok,
-        table: outcome.table,
-        relay: relay.url,
-        task: outcome.task,
-        task_state: outcome.taskState,
-        verify: verdictOf(outcome),
-        note_absent: checks.find((c) => c.name === "note_absent")?.ok ?? false,
-        export: outcome.exportPath,
-        checks,
-        transcript: transcript.lines,
-      };
+      const summary = { ok, scenario, relay: relay.url, ...fields, export: exportPath, checks, transcript: transcript.lines };
       io.stdout.write(`${JSON.stringify(summary)}\n`);
     }
     if (!ok) {
       io.stderr.write(`DEMO FAILED: ${checks.filter((c) => !c.ok).map((c) => c.text).join("; ")}\n`);
       return DEMO_EXIT.FAILED;
     }
-    if (!json) io.stdout.write(`\n${transcript.c.green(transcript.c.bold("demo passed"))}: the export ${outcome.exportPath} verifies CLEAN with trestle verify\n`);
+    if (!json) io.stdout.write(`\n${transcript.c.green(transcript.c.bold("demo passed"))}: the export ${exportPath} verifies CLEAN with trestle verify\n`);
     return DEMO_EXIT.OK;
   } catch (error) {
     io.stderr.write(`DEMO FAILED: ${describe(error)}\n`);
@@ -136,7 +120,7 @@ function parseDemoArgs(argv: readonly string[]) {
   });
   if (positionals.length > 1) throw new Error(`one scenario at most, not ${positionals.join(" ")}`);
   const scenario = positionals[0] ?? "debate";
-  if (scenario !== "debate" && scenario !== "room") throw new Error(`unknown scenario "${scenario}"`);
+  if (!isScenario(scenario)) throw new Error(`unknown scenario "${scenario}"`);
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!/^[0-9]{1,5}$/.test(values.port ?? "8787") || port < 1 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}"`);
   return { values, scenario, port };

@@ -1,6 +1,6 @@
-/** Where the demo finds the repository it runs from: the `trestle` launcher and wrangler. */
+/** Where the demo finds the repository it runs from (the `trestle` launcher and wrangler), and how it prints paths. */
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The repository root: the nearest directory above this file (bundled or not) holding bin/trestle.mjs. */
@@ -12,4 +12,10 @@ export function repoRoot(): string {
     dir = up;
   }
   return dir;
+}
+
+/** `path` relative to the working directory when it lies inside it (as a person would type it), else as it is. */
+export function shortPath(path: string): string {
+  const inside = relative(process.cwd(), path);
+  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
 }

@@ -7,7 +7,7 @@
  * the export is written and checked with `trestle verify`. Returns what the checks need.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { join } from "node:path";
 import {
   createKeyFile,
   HttpClient,
@@ -28,6 +28,7 @@ import type { DemoRelay } from "./relay.js";
 import { checkTask, executeTask } from "./task-work.js";
 import { INITIAL_BOARD, writeBoard } from "./taskboard.js";
 import { trestleCli } from "./trestle-cli.js";
+import { shortPath } from "./paths.js";
 import type { Transcript } from "./transcript.js";
 
 /** Where the session runs and writes. */
@@ -185,11 +186,6 @@ function config(table: string, owners: Record<(typeof OWNERS)[number], LoadedKey
   };
 }
 
-/** `path` relative to the working directory when it lies inside it (as a person would type it), else as it is. */
-function shortPath(path: string): string {
-  const inside = relative(process.cwd(), path);
-  return inside && !inside.startsWith("..") && !isAbsolute(inside) ? inside : path;
-}
 
 /** A client of its own for one seat or session (its own head tracker), pinned to the relay's key. */
 function clientFor(relay: DemoRelay, table: string): Promise<TableClient> {

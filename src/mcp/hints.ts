@@ -29,6 +29,13 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   E_UNKNOWN_REQUEST: "check the request_id; trestle_memory lists the open requests with their ids and types",
   E_WRONG_RESPONSE_TYPE: "answer with the request's own type, as trestle_memory shows it",
   E_ALREADY_RESOLVED: "that request already has its answer; trestle_history shows it",
+  E_UNKNOWN_OFFER: "no offer with that hash in this room; trestle_room_state lists the live offers with their hashes",
+  E_UNKNOWN_GRANT: "no grant with that hash in this room; trestle_room_state lists the live grants with their hashes",
+  E_NOT_LIVE: "that offer or grant is no longer live; trestle_room_state shows what is",
+  E_TERMS_MISMATCH: "accept an offer as it stands (leave terms out), or counter it with trestle_room_counter",
+  E_MANDATE: "your owner's mandate refuses this; do not try to work around it: tell your owner (trestle_tell_owner) if it blocks the deal",
+  E_HELD: "your owner must approve this exact message first; tell them (trestle_tell_owner) and retry with trestle_room_send_held once they did",
+  E_GATE: "the gate will not send this; do not retry the same message: read details.reason and tell your owner (trestle_tell_owner)",
   E_NOT_CONFIRMED: "only the owner can confirm this, in person: they run trestle approve (or trestle reject) in a terminal, or use an MCP client that can ask them (elicitation)",
 };
 

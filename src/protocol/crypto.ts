@@ -177,7 +177,24 @@ export function ed25519(): Promise<Ed25519> {
 }
 
 /** The closed list of signing purposes; each is a distinct domain (docs/SPEC.md §4.1). */
-export const SIGNING_PURPOSES = ["create", "join", "entry", "approval", "head", "auth", "bind", "owner", "subtable", "result"] as const;
+export const SIGNING_PURPOSES = [
+  "create",
+  "join",
+  "entry",
+  "approval",
+  "head",
+  "auth",
+  "bind",
+  "owner",
+  "subtable",
+  "result",
+  // Rooms (§5.10): the creator's invites and ejections, a seat's note to its owner; and, never sent
+  // to a relay, an owner's mandate and commitment-gate answers (docs/ROOMS.md).
+  "room",
+  "note",
+  "mandate",
+  "commit",
+] as const;
 export type SigningPurpose = (typeof SIGNING_PURPOSES)[number];
 
 /** Protocol label inside every signed message; a new major version changes every signature. */

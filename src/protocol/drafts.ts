@@ -15,6 +15,9 @@ import type { JoinRequest } from "./schemas/join.js";
 import { cutText } from "./text.js";
 import type { SubmitRequest } from "./schemas/entry.js";
 import { own } from "./records.js";
+import { joinSignerKey } from "./policy/invites.js";
+import { ownerKeyOf } from "./policy/owners.js";
+import type { EjectRequest, InviteRequest } from "./schemas/room.js";
 
 /** The draft for a seat's submission signed by `seatKey`, cut to the floor's `max_chars`. */
 export function submissionDraft(state: TableState, request: SubmitRequest, seatKey: string): AuthoredDraft {
@@ -26,18 +29,36 @@ export function submissionDraft(state: TableState, request: SubmitRequest, seatK
   return { ...submission, body: cutText(submission.body, max), truncated, author };
 }
 
-/** The draft for an owner-signed join; the owner's key comes from the table config. */
+/** The draft for an owner-signed join; the owner's key comes from the table config (or the room's parties), or for a join by invite from the statement itself. */
 export function joinDraft(state: TableState, request: JoinRequest): SystemDraftOf<"seat_joined"> {
-  const owner = own(state.config.owners, request.join.owner);
-  if (!owner) throw new TrestleError("E_NOT_OWNER", `"${request.join.owner}" is not an owner of this table`);
+  const key = joinSignerKey(state, request.join);
+  if (key === undefined) throw new TrestleError("E_NOT_OWNER", `"${request.join.owner}" is not an owner of this table`);
   return {
     table: state.table,
     seat: null,
     kind: "system",
     subkind: "seat_joined",
     data: { join: request.join, card: request.card },
-    author: { key: owner.public_key, sig: request.sig },
+    author: { key, sig: request.sig },
   };
+}
+
+/** The draft for the room creator's signed invite (docs/SPEC.md §5.10); its key is the creator's. */
+export function inviteDraft(state: TableState, request: InviteRequest): SystemDraftOf<"invite_issued"> {
+  const { scope: _scope, table: _table, ...fields } = request.statement;
+  return { ...creatorSigned(state, request.sig), subkind: "invite_issued", data: { ...fields, by: state.creator } };
+}
+
+/** The draft for the room creator's signed ejection of a seat (docs/SPEC.md §5.10). */
+export function ejectDraft(state: TableState, request: EjectRequest): SystemDraftOf<"seat_ejected"> {
+  const { seat, nonce } = request.statement;
+  return { ...creatorSigned(state, request.sig), subkind: "seat_ejected", data: { seat, by: state.creator, nonce } };
+}
+
+function creatorSigned(state: TableState, sig: string) {
+  const key = ownerKeyOf(state, state.creator);
+  if (key === undefined) throw new TrestleError("E_NOT_OWNER", `the creator "${state.creator}" is not an owner of this table`);
+  return { table: state.table, seat: null, kind: "system" as const, author: { key, sig } };
 }
 
 /** The draft for an owner's signed approval; the owner's key comes from the table config (§5.6). */

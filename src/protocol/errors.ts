@@ -37,6 +37,12 @@ export const ERROR_CODES = {
   E_UNKNOWN_REQUEST: { http: 404, message: "no request with this request_id" },
   E_WRONG_RESPONSE_TYPE: { http: 409, message: "the response's type differs from the request's" },
   E_ALREADY_RESOLVED: { http: 409, message: "the request was already answered" },
+  // Rooms (docs/SPEC.md §5.10).
+  E_UNKNOWN_OFFER: { http: 404, message: "no offer with this entry hash in this room" },
+  E_UNKNOWN_GRANT: { http: 404, message: "no grant with this entry hash in this room" },
+  E_NOT_LIVE: { http: 409, message: "the offer or grant is no longer live" },
+  E_TERMS_MISMATCH: { http: 409, message: "an accept restates terms other than the offer's" },
+  E_INVITE: { http: 403, message: "no live invite matches this code or statement" },
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
   E_TABLE_NOT_FOUND: { http: 404, message: "no table with this id" },
   E_NOT_FOUND: { http: 404, message: "no such route" },
@@ -51,6 +57,10 @@ export const ERROR_CODES = {
   E_KEY_FILE: { http: 400, message: "a key file is missing, malformed or readable by others" },
   // MCP server (src/mcp): an owner signature it will not make without its human.
   E_NOT_CONFIRMED: { http: 403, message: "the owner did not confirm this in person" },
+  // Owner-side guards (src/owner, docs/ROOMS.md): refused or held on the owner's machine before signing.
+  E_MANDATE: { http: 403, message: "the owner's mandate for this seat does not allow this" },
+  E_HELD: { http: 403, message: "held until the owner approves this exact message" },
+  E_GATE: { http: 403, message: "the commitment gate refuses to send this" },
 } as const satisfies Record<string, { http: number; message: string }>;
 
 /** A code from the closed list. */

@@ -47,4 +47,11 @@ export const LIMITS = {
   subtables: 64,
   /** Deepest nesting of arrays and objects in a request body or WebSocket frame. */
   json_depth: 64,
+  /** Rooms (docs/SPEC.md §5.10): the text of an offer's terms, in characters. */
+  terms_text_chars: 2000,
+  /** Invites one room may issue, and how long after its issue an invite may stay valid. */
+  invites: 64,
+  invite_ttl_max_ms: 7 * 24 * 60 * 60 * 1000,
+  /** A note a seat sends its owner, in characters (a chat notification's text limit). */
+  note_chars: 1000,
 } as const;

@@ -6,6 +6,7 @@
 import { cutText } from "./text.js";
 import { chatRefusal } from "./policy/chat-approve.js";
 import { own } from "./records.js";
+import { ownerKeyOf, ownerKeys } from "./policy/owners.js";
 import type { TableState } from "./policy/state.js";
 import type { Entry } from "./schemas/entry.js";
 import { NOTIFY_TEXT_CHARS, type Notification } from "./schemas/notify.js";
@@ -14,7 +15,7 @@ import { NOTIFY_TEXT_CHARS, type Notification } from "./schemas/notify.js";
 export function notificationsFor(state: TableState, entries: readonly Entry[]): Map<string, Notification[]> {
   const out = new Map<string, Notification[]>();
   const base = { table: state.table, topic: state.config.topic };
-  const everyone = Object.values(state.config.owners).map((o) => o.public_key);
+  const everyone = ownerKeys(state);
   const add = (keys: readonly string[], event: Notification) => {
     for (const key of keys) out.set(key, [...(out.get(key) ?? []), event]);
   };
@@ -33,9 +34,13 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
       case "table_opened":
         add(everyone, { ...base, type: "table_opened", id: id("table_opened"), seq: entry.seq });
         break;
+      // Rooms (§5.10): an owner admitted by invite gets the room on its list as it joins.
+      case "seat_joined":
+        if (entry.data.join.owner_key !== undefined) add([entry.data.join.owner_key], { ...base, type: "table_opened", id: id("table_opened"), seq: entry.seq });
+        break;
       case "floor": {
         const seat = entry.data.holder === null ? undefined : own(state.seats, entry.data.holder);
-        const ownerKey = seat?.human ? own(state.config.owners, seat.owner)?.public_key : undefined;
+        const ownerKey = seat?.human ? ownerKeyOf(state, seat.owner) : undefined;
         if (seat && ownerKey) {
           add([ownerKey], { ...base, type: "floor_to_human", id: id("floor_to_human"), seq: entry.seq, seat: seat.name, round: entry.data.round });
         }

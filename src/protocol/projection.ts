@@ -11,6 +11,7 @@ import { canReadTask, ruleOf, seatCanReadDecision } from "./visibility.js";
 import type { Entry } from "./schemas/entry.js";
 import type { Prefix, ProjectedEntry, Projection } from "./schemas/projection.js";
 import { gatewayData, openTasks, projectApproval, taskOpenedData } from "./projection-gateway.js";
+import { roomData } from "./projection-room.js";
 
 /**
  * The stable prefix: rules, present seats with cards, decisions in force. For `seat`, the rules
@@ -48,7 +49,7 @@ export function projectEntry(entry: Entry): ProjectedEntry {
   if (entry.kind === "vote") out.choice = entry.choice;
   withBody(out, entry.body);
   if (entry.truncated) out.truncated = true;
-  const data = gatewayData(entry);
+  const data = gatewayData(entry) ?? roomData(entry);
   if (data) out.data = data;
   return out;
 }

@@ -11,6 +11,8 @@ import type { ApprovalDraft, EntryDraft, Submission } from "./schemas/entry.js";
 import type { ApprovalStatement } from "./schemas/approval.js";
 import { controlNonceKey, controlStatement } from "./policy/pause.js";
 import { resultStatementOf, subtableStatement } from "./subtable-statements.js";
+import type { EjectStatement, InviteStatement } from "./schemas/room.js";
+import type { SystemDraftOf } from "./schemas/entry.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
 export interface RecordedStatement {
@@ -37,9 +39,21 @@ export function approvalStatement(entry: ApprovalStatement | ApprovalDraft): App
   return { table, task, proposal, effects_sha256, verdict, nonce };
 }
 
+/** What the room's creator signed for an invite entry (purpose `room`). */
+export function inviteStatementOf(entry: Pick<SystemDraftOf<"invite_issued">, "table" | "data">): InviteStatement {
+  const { by: _by, ...fields } = entry.data;
+  return { scope: "invite", table: entry.table, ...fields };
+}
+
+/** What the room's creator signed for an ejection (purpose `room`). */
+export function ejectStatementOf(entry: Pick<SystemDraftOf<"seat_ejected">, "table" | "data">): EjectStatement {
+  return { scope: "eject", table: entry.table, seat: entry.data.seat, nonce: entry.data.nonce };
+}
+
 /**
  * The key under which an entry's nonce is used once: per seat for entries, per table for joins,
- * per owner for approvals and for pause/resume controls; null for entries without a nonce. The
+ * per owner for approvals and for pause/resume controls, per table for a room's invites (by invite
+ * id) and ejections; null for entries without a nonce. The
  * relay indexes it; verifiers check it.
  */
 export function nonceKeyOf(entry: EntryDraft): string | null {
@@ -49,6 +63,8 @@ export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.subkind === "table_paused" || entry.subkind === "table_resumed") return controlNonceKey(entry);
   if (entry.subkind === "subtable_opened") return `subtable:${entry.data.config.id}`;
   if (entry.subkind === "subtable_result") return `result:${entry.data.table}`;
+  if (entry.subkind === "invite_issued") return `invite:${entry.data.invite}`;
+  if (entry.subkind === "seat_ejected") return `eject:${entry.data.nonce}`;
   return null;
 }
 
@@ -81,6 +97,10 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
         };
       case "subtable_result":
         return { purpose: "result", statement: resultStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
+      case "invite_issued":
+        return { purpose: "room", statement: inviteStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
+      case "seat_ejected":
+        return { purpose: "room", statement: ejectStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       default:
         return null;
     }

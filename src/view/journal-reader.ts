@@ -1,6 +1,6 @@
 /**
- * "Never left this machine": the private journals of this owner's seats (journal-schema.ts, one
- * per seat and table under `<home>/private/<table>/<seat>.jsonl`), read for the principal window:
+ * "Never left this machine": the private journals of this owner's seats (src/owner: records.ts,
+ * one per seat and table at paths.ts's `<home>/private/<table>/<seat>.jsonl`), read for the principal window:
  * the agents' private rationale, their notes to the owner, what the owner-side guards refused, and
  * messages held for the owner's approval. Nothing here was sent to a relay. A line that is not a
  * record of that seat and table is counted as unreadable, never shown as if it were one (the journal
@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { oneLine } from "../cli/format.js";
 import { SeatNameSchema } from "../protocol/index.js";
 import { safeBody } from "./entry-view.js";
-import { ShownRecordSchema, UNSHOWN_TYPES, type ShownRecord } from "./journal-schema.js";
+import { seatFiles } from "../owner/paths.js";
+import { JournalRecordSchema, type JournalRecord, type JournalRecordOf } from "../owner/records.js";
 import type { LocalItem } from "./wire.js";
 
 /** The most recent items the window shows. */
@@ -65,7 +66,7 @@ export class JournalReader {
   }
 
   private file(table: string, seat: string): Cached {
-    const path = join(this.home, "private", table, `${seat}.jsonl`);
+    const path = seatFiles(this.home, table, seat).journal;
     let stamp: string;
     try {
       const stat = statSync(path);
@@ -84,10 +85,9 @@ export class JournalReader {
     }
     for (const line of text.split("\n")) {
       if (line === "") continue;
-      const json = safeJson(line);
-      const parsed = ShownRecordSchema.safeParse(json);
-      if (parsed.success && parsed.data.table === table && parsed.data.seat === seat) read.items.push(localItem(parsed.data));
-      else if (!isUnshown(json, table, seat)) read.unreadable += 1;
+      const parsed = JournalRecordSchema.safeParse(safeJson(line));
+      if (!parsed.success || parsed.data.table !== table || parsed.data.seat !== seat) read.unreadable += 1;
+      else if (isShown(parsed.data)) read.items.push(localItem(parsed.data));
     }
     this.cache.set(path, read);
     return read;
@@ -119,11 +119,11 @@ function localItem(record: ShownRecord): LocalItem {
   }
 }
 
-/** Whether `json` is one of the journal's valid records the window does not show, for this seat and table. */
-function isUnshown(json: unknown, table: string, seat: string): boolean {
-  if (typeof json !== "object" || json === null) return false;
-  const record = json as Record<string, unknown>;
-  return typeof record.type === "string" && UNSHOWN_TYPES.has(record.type) && record.table === table && record.seat === seat;
+/** A journal record the window shows: rationale, notes, refusals and held messages (gate answers and sends are bookkeeping). */
+type ShownRecord = JournalRecordOf<"rationale" | "owner_note" | "refusal" | "held">;
+
+function isShown(record: JournalRecord): record is ShownRecord {
+  return record.type === "rationale" || record.type === "owner_note" || record.type === "refusal" || record.type === "held";
 }
 
 function safeJson(line: string): unknown {

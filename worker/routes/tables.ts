@@ -1,10 +1,12 @@
-/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws. */
+/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners. */
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
 import { unwrap } from "../../durable-objects/result.js";
 import type { Env } from "../../durable-objects/env.js";
 import { intParam, json, readJson, signedPath, tableStub, type AppContext } from "../http.js";
+import type { InviteResponse } from "../../src/protocol/schemas/room.js";
+import { inviteDirectory } from "./invites.js";
 
 /** The /tables routes. */
 export const tables = new Hono<{ Bindings: Env }>();
@@ -35,6 +37,19 @@ tables.post("/:id/subtables", async (c) => {
   const body = await readJson(c);
   return json(c, await tableStub(c, configId(body)).openSubtable(parent, body), 201);
 });
+
+// Rooms (§5.10): the creator's invites (the directory makes the code) and ejections; a seat's note to its owner.
+tables.post("/:id/invites", async (c) => {
+  const table = c.req.param("id");
+  const issued = unwrap(await tableStub(c, table).issueInvite(await readJson(c)));
+  const { code } = unwrap(await inviteDirectory(c.env).register({ table, invite: issued.invite, expires: issued.expires, ...(issued.replaces ? { replaces: issued.replaces } : {}) }));
+  const body: InviteResponse = { invite: issued.invite, code, expires: issued.expires, seq: issued.seq, head: issued.head };
+  return c.json(body, 201);
+});
+
+tables.post("/:id/eject", async (c) => json(c, await tableStub(c, c.req.param("id")).eject(await readJson(c)), 201));
+
+tables.post("/:id/notes", async (c) => json(c, await tableStub(c, c.req.param("id")).noteOwner(await readJson(c)), 201));
 
 tables.post("/:id/approvals", async (c) => json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201));
 

@@ -1,6 +1,7 @@
 /**
  * The registry of CLI verbs, in the order `trestle help` lists them. A new verb is one file in
- * this folder plus one line here.
+ * this folder plus one line here; a family of verbs (`room offer`, `gate approve`, …) is one file
+ * exporting its list. Two-word names are matched before one-word ones.
  */
 import type { Command } from "./command.js";
 import { approve } from "./approve.js";
@@ -32,6 +33,11 @@ import { verify } from "./verify.js";
 import { vote } from "./vote.js";
 import { view } from "./view.js";
 import { watch } from "./watch.js";
+import { ROOM_ADMIN } from "./room-admin.js";
+import { ROOM_WRITES } from "./room-write.js";
+import { MANDATE } from "./mandate.js";
+import { GATE } from "./gate.js";
+import { PRIVATE } from "./private.js";
 
 /** Every command, by its place in the help list. */
 export const COMMANDS: readonly Command[] = [
@@ -68,9 +74,25 @@ export const COMMANDS: readonly Command[] = [
   bind,
   unbind,
   channels,
+  // Rooms (docs/ROOMS.md): owners' agents negotiating, under mandates the agents cannot move.
+  ...ROOM_ADMIN,
+  ...ROOM_WRITES,
+  ...MANDATE,
+  ...GATE,
+  ...PRIVATE,
 ];
 
 /** The command named `name`, if any. */
 export function findCommand(name: string): Command | undefined {
   return COMMANDS.find((c) => c.name === name);
+}
+
+/** The command `argv` starts with (a two-word name such as `room offer` first) and the arguments after its name. */
+export function commandFor(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
+  const [first, second, ...after] = argv;
+  if (first === undefined) return undefined;
+  const pair = second === undefined ? undefined : findCommand(`${first} ${second}`);
+  if (pair) return { command: pair, rest: after };
+  const single = findCommand(first);
+  return single ? { command: single, rest: argv.slice(1) } : undefined;
 }

@@ -1,14 +1,11 @@
 /** `trestle join`: an owner seats a bot, delegating the seat to the seat's key (and, with --endorse, signs the table's config too). */
 import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
 import { canonicalSha256, CapabilityCardSchema, parseOrThrow, PublicKeySchema, validateConfig, type CapabilityCard } from "../../protocol/index.js";
-import { OWNER_FLAGS, optional, required, TABLE_FLAG } from "../args.js";
+import { duration, OWNER_FLAGS, optional, required, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
 import { headRef } from "../format.js";
 import { readJsonFile } from "../json-file.js";
 import type { Command } from "./command.js";
-
-const TTL = /^([0-9]{1,6})(s|m|h|d)$/;
-const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
 /** `join`: the owner signs the seat over to a seat key (created if missing). */
 export const join: Command = {
@@ -32,7 +29,7 @@ export const join: Command = {
     const seat = required(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
     const { owner, key } = await ctx.owner();
     const seatKey = await seatPublicKey(ctx, seat);
-    const expires = ctx.io.clock() + ttlMs(optional(ctx.args, "ttl") ?? "10m");
+    const expires = ctx.io.clock() + duration(ctx.args, "ttl", "10m");
     const client = await ctx.table(table);
     const human = ctx.args.values.human === true;
     const endorsed = optional(ctx.args, "endorse");
@@ -60,10 +57,4 @@ function card(values: Record<string, unknown>): CapabilityCard {
   if (typeof values.summary === "string") out.summary = values.summary;
   if (typeof values.role === "string") out.role = values.role;
   return parseOrThrow(CapabilityCardSchema, out, "capability card");
-}
-
-function ttlMs(text: string): number {
-  const match = TTL.exec(text);
-  if (!match) throw new UsageError(`--ttl must look like 30s, 10m, 2h or 1d, not "${text}"`);
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }

@@ -29,6 +29,10 @@ import { verifyChain } from "./verify-chain.js";
 import { vote } from "./vote.js";
 import { wait } from "./wait.js";
 import { whoami } from "./whoami.js";
+import { roomCreate, roomEject, roomInvite, roomJoin } from "./room-admin.js";
+import { roomState } from "./room-state.js";
+import { ROOM_WRITE_TOOLS } from "./room-write.js";
+import { mandate, rationale, sendHeld, tellOwner } from "./owner-private.js";
 
 /** Every tool the server offers. */
 export const TOOLS: readonly Tool[] = [
@@ -58,6 +62,17 @@ export const TOOLS: readonly Tool[] = [
   tables,
   close,
   notifyStatus,
+  // Rooms (docs/ROOMS.md): owners' agents negotiating under mandates the agents cannot move.
+  roomCreate,
+  roomInvite,
+  roomJoin,
+  roomEject,
+  roomState,
+  ...ROOM_WRITE_TOOLS,
+  sendHeld,
+  mandate,
+  rationale,
+  tellOwner,
 ];
 
 /** The tool named `name`, if any. */

@@ -1,13 +1,16 @@
 /**
  * The shared body of the tools that write an entry as this seat (say, pass, raise_hand, propose,
  * decide, progress, receipt, verify, request, respond): build the submission from the arguments, sign it with the
- * seat key and submit it with the newest verified head as known_head. A proposal or decision with
+ * seat key (through the owner-side guards when the seat has a mandate) and submit it with the
+ * newest verified head as known_head. A proposal or decision with
  * effects first makes sure this server's owner session is up when it may answer (E_NO_APPROVER).
  */
 import type { z } from "zod";
 import { randomNonce, type SeatSubmission } from "../../client/index.js";
 import { parseOrThrow, SubmissionSchema, taskIdOf } from "../../protocol/index.js";
 import { holdOwnerSession } from "../owner-session.js";
+import { hasMandateFile } from "../../owner/index.js";
+import { guardedSeat, sendGuarded } from "../room-seat.js";
 import { defineTool, type Tool, type ToolContext, type ToolSpec } from "../tool.js";
 
 /** A writing tool: its arguments (with an optional `table`) and how they become a submission. */
@@ -40,7 +43,10 @@ export function writeTool<S extends z.ZodObject>(spec: WriteSpec<S>): Tool {
 async function submit(ctx: ToolContext, table: string, submission: SeatSubmission, effects: readonly { owner: string }[] | undefined) {
   const client = await ctx.session.client(table);
   const seat = await ctx.session.seatKey();
-  const result = await client.submit(seat.signer, seat.name, submission);
+  // A seat with a mandate writes through the owner-side guards (docs/ROOMS.md).
+  const result = hasMandateFile(ctx.session.settings.home, table, seat.name)
+    ? (await sendGuarded(ctx, await guardedSeat(ctx, table), submission)).sent
+    : await client.submit(seat.signer, seat.name, submission);
   const status = [`${submission.kind} written as entry #${result.seq} at ${table} by seat ${seat.name} (head #${result.head.seq}).`];
   if (result.truncated) status.push("The relay cut its body to the floor's max_chars; the entry records the original's hash.");
   if (effects) {

@@ -11,6 +11,8 @@ import { LIMITS } from "../limits.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { TableState } from "./state.js";
 import { has, own } from "../records.js";
+import { checkInviteJoin, checkPartyRejoin, joinsByInvite } from "./invites.js";
+import { ownerKeyOf } from "./owners.js";
 
 /** Throws the refusal for a join draft at time `now`, or returns when the policy accepts it. */
 export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">, now: number): void {
@@ -18,9 +20,14 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   if (join.table !== state.table || draft.table !== state.table) {
     throw new TrestleError("E_WRONG_TABLE", `join is for table "${join.table}", not "${state.table}"`);
   }
-  const owner = own(state.config.owners, join.owner);
-  if (!owner) throw new TrestleError("E_NOT_OWNER", `"${join.owner}" is not an owner of this table`);
-  if (draft.author.key !== owner.public_key) throw new TrestleError("E_BAD_SIGNATURE", "join not signed by the owner's key");
+  if (joinsByInvite(join)) {
+    checkInviteJoin(state, draft, now);
+  } else {
+    const ownerKey = ownerKeyOf(state, join.owner);
+    if (ownerKey === undefined) throw new TrestleError("E_NOT_OWNER", `"${join.owner}" is not an owner of this table`);
+    if (draft.author.key !== ownerKey) throw new TrestleError("E_BAD_SIGNATURE", "join not signed by the owner's key");
+    checkPartyRejoin(state, join.owner);
+  }
   if (join.expires < now) throw new TrestleError("E_EXPIRED", "the join statement has expired");
   if (join.expires > now + LIMITS.join_ttl_max_ms) {
     throw new TrestleError("E_EXPIRED", `a join may be valid for at most ${LIMITS.join_ttl_max_ms} ms`);

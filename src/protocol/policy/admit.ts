@@ -35,6 +35,8 @@ import { checkControl, checkNotPaused } from "./pause.js";
 import { quorumDecision } from "./votes.js";
 import { own } from "../records.js";
 import { LIMITS } from "../limits.js";
+import { checkEject, checkInvite, ejectedSeatLeft } from "./invites.js";
+import { checkRoomKind, roomKindCloses } from "./kinds/registry.js";
 
 /** What an accepted draft produces. */
 export interface Admitted {
@@ -63,6 +65,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
     checkNotPaused(state, draft.seat);
     checkAuthored(state, draft);
     checkGateway(state, draft);
+    checkRoomKind(state, draft, now);
   }
   const before = state.seq;
   const next = consume ? state : cloneState(state);
@@ -96,6 +99,10 @@ function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "syst
       return checkSubtableOpened(state, draft);
     case "subtable_result":
       return checkSubtableResult(state, draft);
+    case "invite_issued":
+      return checkInvite(state, draft, now);
+    case "seat_ejected":
+      return checkEject(state, draft);
     default:
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
   }
@@ -145,6 +152,10 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   // Commit gateway (§5.6, §5.7): tasks and leaving seats first; after the close only task work goes on.
   yield* taskConsequences(state, entry);
   yield* requestConsequences(state, entry);
+  // Rooms (§5.10): an ejection removes its seat; a close ends the room whatever termination says.
+  if (entry.kind === "system" && entry.subkind === "seat_ejected") yield ejectedSeatLeft(state, entry.data.seat);
+  const closing = state.closed ? null : roomKindCloses(state, entry);
+  if (closing) return yield closing;
   if (state.closed) return;
   const reason = closeReasonAfter(state, entry);
   if (reason) return yield close(reason);

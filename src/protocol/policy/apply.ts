@@ -13,6 +13,9 @@ import { applyControl } from "./pause.js";
 import { carriedSeats } from "./admit-subtable.js";
 import { applyBallot, applyQuorumDecision } from "./votes.js";
 import { own } from "../records.js";
+import { applyEject, applyInvite, applyPartyJoin } from "./invites.js";
+import { applyRoomKind } from "./kinds/registry.js";
+import { emptyRoom } from "./room-state.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -44,6 +47,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     proposals: [],
     subtables: {},
     origins: {},
+    room: entry.data.config.room ? emptyRoom() : null,
   };
 }
 
@@ -69,6 +73,7 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
   }
   if (entry.kind === "proposal" || entry.kind === "vote") applyBallot(state, entry);
   applyGatewayAuthored(state, entry);
+  applyRoomKind(state, entry);
   return state;
 }
 
@@ -88,6 +93,7 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
         left: null,
       };
       applyEndorsement(state, join);
+      if (state.room) applyPartyJoin(state.room, join, entry.seq);
       return;
     }
     case "seat_left": {
@@ -123,6 +129,12 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       if (child) child.result = entry.seq;
       return;
     }
+    case "invite_issued":
+      if (state.room) applyInvite(state.room, entry);
+      return;
+    case "seat_ejected":
+      applyEject(state, entry);
+      return;
   }
 }
 

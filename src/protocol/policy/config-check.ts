@@ -23,7 +23,15 @@ export function validateConfig(raw: unknown): TableConfig {
   checkTermination(config);
   checkVisibility(config);
   checkParent(config);
+  checkRoom(config);
   return config;
+}
+
+/** A room (§5.10) has the open topology and no declared seats: its owners arrive by invite and take any free seat name. */
+function checkRoom(config: TableConfig): void {
+  if (!config.room) return;
+  if (config.topology.kind !== "open") fail("room", `a room has the open topology, not ${config.topology.kind}`);
+  if (config.seats) fail("seats", "a room declares no seats: invited owners take any free seat name");
 }
 
 /** Visibility rules name declared seats only (when the config declares seats). */

@@ -5,7 +5,7 @@
  * Pure: `checkControl` judges, `applyControl` folds, `controlStatement` rebuilds what was signed.
  */
 import { TrestleError } from "../errors.js";
-import { own } from "../records.js";
+import { ownerEntries, ownerKeyOf } from "./owners.js";
 import type { ControlAction, ControlStatement, ControlVia } from "../schemas/control.js";
 import type { SystemDraftOf, SystemEntryOf } from "../schemas/entry.js";
 import { presentSeats, type TableState } from "./state.js";
@@ -33,9 +33,9 @@ export function controlDraft(
   state: TableState,
   fields: { owner: string; action: ControlAction; via: ControlVia; nonce: string; sig?: string },
 ): ControlDraft {
-  const listed = own(state.config.owners, fields.owner);
-  if (!listed) throw new TrestleError("E_NOT_OWNER", `"${fields.owner}" is not an owner of this table`);
-  const author = fields.sig === undefined ? null : { key: listed.public_key, sig: fields.sig };
+  const key = ownerKeyOf(state, fields.owner);
+  if (key === undefined) throw new TrestleError("E_NOT_OWNER", `"${fields.owner}" is not an owner of this table`);
+  const author = fields.sig === undefined ? null : { key, sig: fields.sig };
   const base = { table: state.table, seat: null, kind: "system" as const, author };
   const data = { owner: fields.owner, via: fields.via, nonce: fields.nonce };
   return fields.action === "pause" ? { ...base, subkind: "table_paused", data } : { ...base, subkind: "table_resumed", data };
@@ -44,18 +44,18 @@ export function controlDraft(
 /** The owner name whose public key is `key` and who holds a present seat here, or undefined. */
 export function seatedOwnerByKey(state: TableState, key: string): string | undefined {
   const seated = new Set(presentSeats(state).map((s) => s.owner));
-  return Object.entries(state.config.owners).find(([name, o]) => o.public_key === key && seated.has(name))?.[0];
+  return ownerEntries(state).find(([name, k]) => k === key && seated.has(name))?.[0];
 }
 
 /** Throws the refusal for a control draft, or returns when the policy accepts it. */
 export function checkControl(state: TableState, draft: ControlDraft): void {
   const { owner, via } = draft.data;
-  const listed = own(state.config.owners, owner);
-  if (!listed) throw new TrestleError("E_NOT_OWNER", `"${owner}" is not an owner of this table`);
+  const listed = ownerKeyOf(state, owner);
+  if (listed === undefined) throw new TrestleError("E_NOT_OWNER", `"${owner}" is not an owner of this table`);
   if (draft.author === null ? via === "owner" : via !== "owner") {
     throw new TrestleError("E_SCHEMA", "a control is owner-signed exactly when via is \"owner\"");
   }
-  if (draft.author !== null && draft.author.key !== listed.public_key) {
+  if (draft.author !== null && draft.author.key !== listed) {
     throw new TrestleError("E_BAD_SIGNATURE", "the control is not signed by that owner's key");
   }
   if (!presentSeats(state).some((s) => s.owner === owner)) {

@@ -7,6 +7,7 @@ import type { TableConfig } from "../schemas/config.js";
 import type { CloseReason } from "../schemas/entry.js";
 import type { ControlVia } from "../schemas/control.js";
 import type { TaskState } from "../schemas/task.js";
+import type { RoomState } from "./room-state.js";
 
 /** A seat as the ledger recorded it. */
 export interface SeatState {
@@ -106,6 +107,8 @@ export interface TableState {
   subtables: Record<string, SubtableState>;
   /** Entries that opened tasks, by seq (decimal): visibility of what they caused (decision 0192). */
   origins: Record<string, OriginState>;
+  /** Rooms (§5.10): invites, parties, offers, grants and the outcome; null unless the config has `room`. */
+  room: RoomState | null;
 }
 
 /**
@@ -114,7 +117,7 @@ export interface TableState {
  * notices such a change): a relay's stored checkpoints of another version are then ignored and the
  * state is folded from the ledger again.
  */
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;
 
 /**
  * A copy of the state that admit may change freely: every part is copied except the config, which

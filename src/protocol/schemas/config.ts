@@ -9,6 +9,7 @@ import { OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from 
 import { TopologySchema } from "./topology.js";
 import { AutoApproveRuleSchema } from "./task.js";
 import { VisibilitySchema } from "./visibility.js";
+import { RoomConfigSchema } from "./room.js";
 
 /** One owner: a principal whose key signs joins and approvals. */
 export const OwnerConfigSchema = z.strictObject({
@@ -92,5 +93,7 @@ export const TableConfigSchema = z.strictObject({
   visibility: VisibilitySchema.optional(),
   /** Anyone may read the whole ledger without authorization, as an owner reads it (docs/SPEC.md §6.4). */
   public: z.boolean().optional(),
+  /** The table is a room (docs/SPEC.md §5.10): open topology, owners joined by invite, room kinds allowed. */
+  room: RoomConfigSchema.optional(),
 });
 export type TableConfig = z.infer<typeof TableConfigSchema>;

@@ -26,10 +26,23 @@ import {
 import { ElectorateSchema } from "./config.js";
 import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
 import {
+  AcceptSubmissionSchema,
+  CloseSubmissionSchema,
+  CounterSubmissionSchema,
+  EjectDataSchema,
+  GrantSubmissionSchema,
+  InviteDataSchema,
+  OfferSubmissionSchema,
+  RejectSubmissionSchema,
+  RevokeSubmissionSchema,
+  ROOM_SUBMISSIONS,
+  WithdrawSubmissionSchema,
+} from "./room.js";
+import {
+  AuthoredFields,
   BodySchema,
   LabelSchema,
   MillisSchema,
-  NonceSchema,
   OwnerNameSchema,
   PublicKeySchema,
   RefSchema,
@@ -43,7 +56,7 @@ import {
 
 const Budget = z.strictObject({ tokens: z.int().min(0).max(10_000_000) });
 const Refs = z.array(RefSchema).min(1).max(LIMITS.refs);
-const Authored = { table: TableIdSchema, seat: SeatNameSchema, nonce: NonceSchema };
+const Authored = AuthoredFields;
 
 /** `say`: a turn's text. */
 export const SaySubmissionSchema = z.strictObject({
@@ -169,6 +182,8 @@ const SUBMISSIONS = [
   RequestSubmissionSchema,
   ResponseSubmissionSchema,
   VoteSubmissionSchema,
+  // Rooms (§5.10): one schema per room kind.
+  ...ROOM_SUBMISSIONS,
 ] as const;
 
 /** Any seat submission, parsed; defaults applied, so it is exactly what the seat signs. */
@@ -228,6 +243,9 @@ export const CloseReasonSchema = z.enum([
   "quorum",
   // Liveness (docs/SPEC.md §5.2): the topology can never grant the floor again.
   "no_speaker",
+  // Rooms (§5.10): a seat closed the room with this outcome.
+  "deal",
+  "no_deal",
 ]);
 export type CloseReason = z.infer<typeof CloseReasonSchema>;
 
@@ -347,6 +365,11 @@ export const DecisionEntrySchema = system(
   z.null(),
 );
 
+/** Rooms (§5.10): the creator issued an invite (signed with purpose `room`), rotating `replaces` if given. */
+export const InviteIssuedEntrySchema = system("invite_issued", InviteDataSchema, AuthorSchema);
+/** Rooms (§5.10): the creator ejected a seat (signed with purpose `room`); the `seat_left` it causes follows. */
+export const SeatEjectedEntrySchema = system("seat_ejected", EjectDataSchema, AuthorSchema);
+
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
   SeatJoinedEntrySchema,
@@ -360,6 +383,8 @@ const SYSTEM_ENTRIES = [
   SubtableOpenedEntrySchema,
   SubtableResultEntrySchema,
   DecisionEntrySchema,
+  InviteIssuedEntrySchema,
+  SeatEjectedEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */
@@ -380,6 +405,14 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   authoredEntry(RequestSubmissionSchema),
   authoredEntry(ResponseSubmissionSchema),
   authoredEntry(VoteSubmissionSchema),
+  authoredEntry(OfferSubmissionSchema),
+  authoredEntry(CounterSubmissionSchema),
+  authoredEntry(AcceptSubmissionSchema),
+  authoredEntry(RejectSubmissionSchema),
+  authoredEntry(WithdrawSubmissionSchema),
+  authoredEntry(GrantSubmissionSchema),
+  authoredEntry(RevokeSubmissionSchema),
+  authoredEntry(CloseSubmissionSchema),
 ]);
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
 

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { CapabilityCardSchema } from "./card.js";
 import {
+  InviteIdSchema,
   MillisSchema,
   NonceSchema,
   OwnerNameSchema,
@@ -27,6 +28,10 @@ export const JoinStatementSchema = z.strictObject({
   expires: MillisSchema,
   /** Optional (§5.6): the owner signs the table's config with the join, so its auto_approve rules count. */
   config_sha256: Sha256Schema.optional(),
+  /** Rooms (§5.10): the invite this join uses; the joining owner is new to the table and signs with `owner_key`. */
+  invite: InviteIdSchema.optional(),
+  /** Rooms (§5.10): the joining owner's public key, present exactly when `invite` is. */
+  owner_key: PublicKeySchema.optional(),
 });
 export type JoinStatement = z.infer<typeof JoinStatementSchema>;
 

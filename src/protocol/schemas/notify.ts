@@ -77,6 +77,14 @@ export const ChatApprovalNoticeSchema = z.strictObject({
   verdict: ApprovalVerdictSchema,
   via: ApprovalViaSchema,
 });
+/** Rooms (§5.10): a seat of this owner wrote to its owner only; never in the ledger, never to the room. */
+export const OwnerNoteSchema = z.strictObject({
+  ...Base,
+  type: z.literal("owner_note"),
+  seat: SeatNameSchema,
+  text: z.string().min(1).max(NOTIFY_TEXT_CHARS),
+});
+
 /** The table was opened with this owner listed (silent). */
 export const TableOpenedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_opened"), seq: SeqSchema });
 
@@ -90,6 +98,7 @@ export const NotificationSchema = z.union([
   TableControlNoticeSchema,
   TableOpenedNoticeSchema,
   ChatApprovalNoticeSchema,
+  OwnerNoteSchema,
 ]);
 export type Notification = z.infer<typeof NotificationSchema>;
 export type NotificationType = Notification["type"];

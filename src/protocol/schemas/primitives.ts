@@ -34,6 +34,9 @@ export type Sha256 = z.infer<typeof Sha256Schema>;
 export const NonceSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "nonce: 16-64 base64url chars");
 export type Nonce = z.infer<typeof NonceSchema>;
 
+/** A room invite's id (docs/SPEC.md §5.10): chosen at random by the room's creator, used once; the same alphabet as nonces. */
+export const InviteIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, "invite id: 16-64 base64url chars");
+
 /** Ledger sequence number: 1, 2, 3, ... */
 export const SeqSchema = z.int().min(1).max(Number.MAX_SAFE_INTEGER);
 export type Seq = z.infer<typeof SeqSchema>;
@@ -78,3 +81,6 @@ export const SeatListSchema = z
   .min(1)
   .max(LIMITS.to)
   .refine((xs) => new Set(xs).size === xs.length, "seat names must be distinct");
+
+/** The fields every seat submission carries: the table, the writing seat, and its nonce (used once per seat). */
+export const AuthoredFields = { table: TableIdSchema, seat: SeatNameSchema, nonce: NonceSchema };

@@ -20,6 +20,15 @@ export const VisibleKindSchema = z.enum([
   "verify",
   "request",
   "response",
+  // Rooms (§5.10).
+  "offer",
+  "counter",
+  "accept",
+  "reject",
+  "withdraw",
+  "grant",
+  "revoke",
+  "close",
   "system",
 ]);
 export type VisibleKind = z.infer<typeof VisibleKindSchema>;

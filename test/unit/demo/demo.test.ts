@@ -125,14 +125,42 @@ describe("npm run demo", () => {
     expect(entries.find((e) => e.kind === "verify")).toMatchObject({ seat: "checker", task, verdict: "pass" });
   }, 60_000);
 
-  describe("when it cannot play", () => {
-    it("says the room scenario is not available yet (exit 2)", async () => {
-      const run = await demo(["room"]);
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(/the room scenario is not available yet/);
-      expect(run.stdout).toBe("");
-    });
+  it("plays the room: a deal at 2,800 under both mandates, a CLEAN export, and neither the floor nor the cap in the ledger", async () => {
+    const out = tempDir("trestle-demo-room-");
+    const run = await demo(["room", "--relay", relay.url, "--out", out, "--json"]);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    const summary = JSON.parse(run.stdout);
+    expect(summary).toMatchObject({ ok: true, scenario: "room", outcome: "deal", deal: { amount: 280000, currency: "TWD" }, verify: "CLEAN", floor_absent: true, cap_absent: true });
+    expect(summary.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([
+      ["deal", true],
+      ["verify_clean", true],
+      ["guard_refused", true],
+      ["floor_absent", true],
+      ["cap_absent", true],
+    ]);
+    const lines: string[] = summary.transcript;
+    expect(lines).toContainEqual(expect.stringMatching(/refused on ben's machine before signing: E_MANDATE \(disclose\)/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\$ trestle gate approve [0-9a-f]{12} --table r-stroller-/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +CLEAN +table r-stroller-/));
 
+    // The export, checked here without the demo's word for it.
+    const text = readFileSync(summary.export, "utf8");
+    const relayKey = (await new HttpClient({ url: relay.url }).wellKnown()).relay_key;
+    expect((await verifyExportText(text, { relayKey })).verdict).toBe("CLEAN");
+    const parsed = parseExport(text);
+    if (!parsed.ok) throw new Error("the export does not parse");
+    const entries = parsed.view.items.filter(isEntry);
+    expect(entries.map((e) => e.kind).filter((k) => k !== "system")).toEqual(["offer", "counter", "counter", "accept", "close"]);
+    expect(entries.at(-1)).toMatchObject({ kind: "system", subkind: "table_closed", data: { reason: "deal" } });
+    for (const entry of entries) {
+      const { leaf: _l, link: _k, author: _a, nonce: _n, ts: _t, table: _tb, ...content } = entry as unknown as Record<string, unknown>;
+      const said = JSON.stringify(content);
+      for (const secret of ["2,400", "3,000", "my cap is"]) expect(said.toLowerCase()).not.toContain(secret);
+    }
+  }, 60_000);
+
+  describe("when it cannot play", () => {
     it("fails loudly when no relay answers at --relay (exit 1)", async () => {
       const run = await demo(["--relay", "http://127.0.0.1:9", "--json"]);
       expect(run.code).toBe(1);

@@ -22,6 +22,9 @@ const ISSUE_TOOLS = [
   "progress", "receipt", "verify", "request", "respond", "memory", "history", "verify_chain", "tables", "close", "notify_status",
   // Issue 16: votes through MCP, and sub-tables where the owner allows them.
   "vote", "open_subtable",
+  // Rooms (issue 13).
+  "room_create", "room_invite", "room_join", "room_eject", "room_state", "room_offer", "room_counter", "room_accept", "room_reject",
+  "room_withdraw", "room_grant", "room_revoke", "room_close", "room_send_held", "mandate", "rationale", "tell_owner",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */
@@ -31,6 +34,12 @@ const SAMPLES: Record<string, { good: Record<string, unknown>[]; bad: Record<str
     good: [{ text: "do it", effects: [{ owner: "tao", resource: "taskboard", action: "create_card", args: { title: "x" } }] }],
     bad: [{ text: "do it", effects: [] }, { text: "do it", effects: [{ owner: "tao", resource: "Bad Resource", action: "x", args: {} }] }],
   },
+  trestle_room_offer: {
+    good: [{ amount: 280000, currency: "TWD" }, { text: "pick up Saturday" }, { amount: 1, currency: "USD", text: "x", expires_in_minutes: 30, message: "hi" }],
+    bad: [{ amount: "280000", currency: "TWD" }, { amount: 1.5, currency: "TWD" }, { amount: 1, currency: "twd" }, { amount: 1, currency: "TWD", terms: {} }],
+  },
+  trestle_room_accept: { good: [{ offer: 7 }, { offer: "0123abcd" }], bad: [{}, { offer: 0 }, { offer: "xyz" }, { offer: 7, amount: 100 }] },
+  trestle_room_close: { good: [{ outcome: "no_deal" }, { outcome: "deal", offer: 9 }], bad: [{ outcome: "won" }, {}] },
   trestle_wait: { good: [{}, { timeout_s: 0 }, { timeout_s: 300 }], bad: [{ timeout_s: 301 }, { timeout_s: -1 }, { timeout_s: 1.5 }] },
   trestle_approve: { good: [{ task: "12.tao" }], bad: [{}, { task: "tao.12" }, { task: "12.tao", verdict: "approve" }] },
   trestle_verify: { good: [{ task: "3.jenny", verdict: "pass", reason: "checked" }], bad: [{ task: "3.jenny", verdict: "ok", reason: "x" }, { task: "3.jenny", verdict: "pass", reason: "" }] },

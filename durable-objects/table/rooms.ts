@@ -1,0 +1,58 @@
+/**
+ * A room's writes on its table object (docs/SPEC.md §5.10): the creator's signed invites and
+ * ejections, and joins by invite, which only POST /invites/join may bring (after the invite
+ * directory checked the code), never POST /tables/:id/join. Each goes through the same signature
+ * check and admit as every other write; a retried statement returns its first entry.
+ */
+import { ejectDraft, inviteDraft, joinDraft } from "../../src/protocol/drafts.js";
+import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
+import { joinsByInvite } from "../../src/protocol/policy/invites.js";
+import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
+import { EjectRequestSchema, InviteRequestSchema, type EjectRequest, type InviteRequest } from "../../src/protocol/schemas/room.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import type { EntryDraft } from "../../src/protocol/schemas/entry.js";
+import { checkSignature, commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
+
+/** Appends the creator's signed invite (or rotation). */
+export function writeInvite(host: TableHost, body: unknown): Promise<WriteOutcome> {
+  return writeCreatorStatement(host, parseOrThrow(InviteRequestSchema, body, "invite request"), inviteDraft, "invite");
+}
+
+/** Appends the creator's signed ejection of a seat (and the seat_left it causes). */
+export function writeEject(host: TableHost, body: unknown): Promise<WriteOutcome> {
+  return writeCreatorStatement(host, parseOrThrow(EjectRequestSchema, body, "eject request"), ejectDraft, "ejection");
+}
+
+/** Checks a creator-signed room statement's table and signature, then admits and appends its draft. */
+async function writeCreatorStatement<R extends InviteRequest | EjectRequest>(
+  host: TableHost,
+  request: R,
+  draftOf: (state: TableState, request: R) => EntryDraft,
+  what: string,
+): Promise<WriteOutcome> {
+  const state = requireTable(host);
+  if (request.statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the ${what} is for table "${request.statement.table}"`);
+  const draft = draftOf(state, request);
+  await checkSignature(draft);
+  return commit(host, draft);
+}
+
+/** Appends a join by invite whose code the directory resolved to `invite` of this table. */
+export async function writeInvitedJoin(host: TableHost, body: unknown, invite: string): Promise<WriteOutcome> {
+  const request = parseOrThrow(JoinRequestSchema, body, "join request");
+  const state = requireTable(host);
+  if (request.join.table !== state.table || request.join.invite !== invite) {
+    throw new TrestleError("E_INVITE", "the code opens another invite than the join names");
+  }
+  const draft = joinDraft(state, request);
+  await checkSignature(draft);
+  return commit(host, draft);
+}
+
+/** Refuses a join by invite on the plain join route: only the code says an invite may be used. */
+export function refuseInviteJoin(body: unknown): void {
+  const parsed = JoinRequestSchema.safeParse(body);
+  if (parsed.success && joinsByInvite(parsed.data.join)) {
+    throw new TrestleError("E_INVITE", "a join by invite goes through POST /invites/join with the invite's code");
+  }
+}

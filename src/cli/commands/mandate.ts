@@ -1,0 +1,90 @@
+/**
+ * `trestle mandate show|set` (docs/ROOMS.md): the owner signs a seat's mandate with the owner key
+ * on this machine (money cap, floor and currency in minor units, never_disclose strings,
+ * require_confirm kinds, paused), and reads back the one in force, judged as the guards judge it.
+ */
+import { readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
+import { parseOrThrow, CurrencySchema } from "../../protocol/index.js";
+import { integer, OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
+import { UsageError } from "../exit.js";
+import { money } from "../room.js";
+import type { Command } from "./command.js";
+
+const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+
+/** `mandate set`: signs and writes the seat's mandate (marked loosened when looser than the one it replaces). */
+export const mandateSet: Command = {
+  name: "mandate set",
+  summary: "sign a seat's mandate with your owner key (what it may commit to and must not say)",
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    seat: { type: "string", value: "NAME", help: "the seat the mandate is for (default $TRESTLE_SEAT)" },
+    currency: { type: "string", value: "CODE", help: "the currency of --cap and --floor (ISO 4217)" },
+    cap: { type: "string", value: "N", help: "the most the seat may commit to, in minor units (without it: cap 0)" },
+    floor: { type: "string", value: "N", help: "the least the seat may commit to, in minor units" },
+    "never-disclose": { type: "string", multiple: true, value: "TEXT", help: "a string the seat must never write, in any field (repeatable)" },
+    "require-confirm": { type: "string", multiple: true, value: "KIND", help: "a kind held until you approve each message, e.g. accept (repeatable)" },
+    paused: { type: "boolean", help: "the seat writes nothing" },
+    "clear-loosened": { type: "boolean", help: "trust the new limits as they are: no more per-message approvals for having loosened them" },
+  },
+  async run(ctx) {
+    const table = ctx.tableId();
+    const seat = optional(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
+    if (seat === undefined) throw new UsageError("--seat is required (or set TRESTLE_SEAT)");
+    const { owner, key } = await ctx.owner();
+    const cap = integer(ctx.args, "cap");
+    const floor = integer(ctx.args, "floor");
+    const currency = optional(ctx.args, "currency");
+    if ((cap === undefined) !== (currency === undefined)) throw new UsageError("--cap and --currency go together");
+    if (floor !== undefined && cap === undefined) throw new UsageError("--floor needs --cap and --currency");
+    const file = await setMandate(
+      seatFiles(ctx.home, table, seat).mandate,
+      key.signer,
+      {
+        table,
+        seat,
+        owner,
+        ...(cap === undefined ? {} : { money: { currency: parseOrThrow(CurrencySchema, currency, "--currency"), cap, ...(floor === undefined ? {} : { floor }) } }),
+        never_disclose: list(ctx.args.values["never-disclose"]),
+        require_confirm: list(ctx.args.values["require-confirm"]),
+        paused: ctx.args.values.paused === true,
+      },
+      { now: ctx.io.clock(), clearLoosened: ctx.args.values["clear-loosened"] === true },
+    );
+    const m = file.mandate;
+    const loose = m.loosened ? ctx.out.c.yellow(" (loosened: each accept, grant and priced offer now needs your approval; --clear-loosened trusts it)") : "";
+    ctx.out.result(`signed the mandate of ${seat} at ${table}: ${describe(m)}${loose}`, file);
+  },
+};
+
+/** `mandate show`: the seat's mandate as the guards judge it now. */
+export const mandateShow: Command = {
+  name: "mandate show",
+  summary: "show a seat's mandate as the guards judge it (and why it does not count, if it does not)",
+  flags: { ...TABLE_FLAG, ...SEAT_FLAGS },
+  async run(ctx) {
+    const table = ctx.tableId();
+    const { seat, key } = await ctx.seat();
+    const transcript = await readTranscript(await ctx.table(table), { signer: key.signer, as: { seat } });
+    const ownerKey = seatOwnerKey(transcript, seat);
+    const read = ownerKey === undefined ? null : await readMandate(seatFiles(ctx.home, table, seat).mandate, { table, seat, ownerKey });
+    if (!read || !read.ok) {
+      const why = read ? read.message : "the verified transcript does not show this seat's owner";
+      ctx.out.result(ctx.out.c.yellow(`no mandate in force for ${seat} at ${table}: ${why}`), { ok: false, ...(read && !read.ok ? { reason: read.reason } : {}), message: why });
+      return;
+    }
+    ctx.out.result(`mandate of ${seat} at ${table}: ${describe(read.mandate)}`, { ok: true, mandate: read.mandate });
+  },
+};
+
+function describe(m: Mandate): string {
+  const parts = [m.money ? `cap ${money(m.money.cap, m.money.currency)}${m.money.floor === undefined ? "" : `, floor ${money(m.money.floor, m.money.currency)}`}` : "cap 0 (no money commitments)"];
+  parts.push(`${m.never_disclose.length} never_disclose strings`);
+  if (m.require_confirm.length > 0) parts.push(`confirm ${m.require_confirm.join(", ")}`);
+  if (m.paused) parts.push("PAUSED");
+  return parts.join("; ");
+}
+
+/** The mandate verbs, in help order. */
+export const MANDATE: readonly Command[] = [mandateSet, mandateShow];

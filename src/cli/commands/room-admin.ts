@@ -1,0 +1,145 @@
+/**
+ * The room verbs an owner signs (docs/SPEC.md §5.10): create a room, invite (a link carrying the
+ * relay key this home pinned, and a short code), join by link or code with the owner's own key,
+ * eject a seat; and `room show`, the room as the verified transcript has it.
+ */
+import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
+import { ejectSeat, issueInvite, joinByInvite, roomConfigFor, roomSummary, readTranscript, termsText } from "../../owner/index.js";
+import { duration, integer, OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
+import { headRef } from "../format.js";
+import { shortHash } from "../room-format.js";
+import { safeLine } from "../../client/guards/framing.js";
+import type { Command } from "./command.js";
+
+/** `room create`: opens a room (topology open, joined by invite) created by --owner. */
+export const roomCreate: Command = {
+  name: "room create",
+  summary: "open a room for owners' agents to negotiate in (you are its creator)",
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    topic: { type: "string", value: "TEXT", help: "what the room is about" },
+    "max-entries": { type: "string", value: "N", help: "close after this many entries (default 500)" },
+    "max-parties": { type: "string", value: "N", help: "how many owners invites may admit (default: as many as fit)" },
+  },
+  async run(ctx) {
+    const id = ctx.tableId();
+    const { owner, key } = await ctx.owner();
+    const maxEntries = integer(ctx.args, "max-entries");
+    const maxParties = integer(ctx.args, "max-parties");
+    const config = roomConfigFor({
+      id,
+      topic: required(ctx.args, "topic"),
+      owner,
+      ownerKey: key.signer.publicKeyText,
+      ...(maxEntries === undefined ? {} : { maxEntries }),
+      ...(maxParties === undefined ? {} : { maxParties }),
+    });
+    const client = await ctx.table(id);
+    const { head } = await client.create(key.signer, owner, config);
+    ctx.out.result(`created room ${ctx.out.c.bold(id)} (head ${headRef(head)}); invite others with trestle room invite --table ${id}`, { table: id, head });
+  },
+};
+
+/** `room invite`: the creator issues (or rotates) an invite: a link and a code. */
+export const roomInvite: Command = {
+  name: "room invite",
+  summary: "invite an owner into your room: prints a link (with the relay's key) and a code",
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    ttl: { type: "string", value: "DURATION", help: "how long the invite stays valid, e.g. 30m, 2h, 1d (default 1d, at most 7d)" },
+    rotate: { type: "string", value: "INVITE", help: "replace this invite (its code stops working)" },
+  },
+  async run(ctx) {
+    const client = await ctx.table(ctx.tableId());
+    const { key } = await ctx.owner();
+    const rotate = optional(ctx.args, "rotate");
+    const issued = await issueInvite(client, key.signer, { ttlMs: duration(ctx.args, "ttl", "1d"), clock: ctx.io.clock, ...(rotate === undefined ? {} : { replaces: rotate }) });
+    const c = ctx.out.c;
+    ctx.out.result(
+      [
+        `invite ${issued.invite} (entry #${issued.seq}), valid until ${new Date(issued.expires).toISOString()}`,
+        `  link: ${c.bold(issued.link)}`,
+        `  code: ${c.bold(issued.code)}  (with --relay ${client.http.url})`,
+        "send the link to the owner you invite; it carries this relay's key, so their client checks it first",
+      ],
+      issued,
+    );
+  },
+};
+
+/** `room join <link | code>`: the owner seats a bot in the room an invite opens, signing with its own key (a link names its relay; a code uses --relay). */
+export const roomJoin: Command = {
+  name: "room join",
+  summary: "join a room by its invite link (or code), seating a bot for --owner",
+  args: "<link | code>",
+  flags: {
+    ...OWNER_FLAGS,
+    ...SEAT_FLAGS,
+    summary: { type: "string", value: "TEXT", help: "the capability card's summary" },
+    ttl: { type: "string", value: "DURATION", help: "how long the signed join stays valid (default 10m)" },
+  },
+  async run(ctx) {
+    const [invite] = positionals(ctx.args, ["link | code"]);
+    const seat = required(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
+    const { owner, key } = await ctx.owner();
+    const path = optional(ctx.args, "key") ?? seatKeyPath(ctx.home, seat);
+    const { key: seatKey, created } = await loadOrCreateKeyFile(path, "seat", seat);
+    if (created) ctx.out.note(`created seat key ${path}`);
+    const summary = optional(ctx.args, "summary");
+    const { client, joined } = await joinByInvite({
+      invite: invite!,
+      relay: ctx.relayUrl,
+      home: ctx.home,
+      owner,
+      ownerSigner: key.signer,
+      seat,
+      seatKey: seatKey.signer.publicKeyText,
+      card: summary === undefined ? {} : { summary },
+      ttlMs: duration(ctx.args, "ttl", "10m"),
+      clock: ctx.io.clock,
+      onFirstUse: ctx.firstUse,
+    });
+    ctx.out.result(`${ctx.out.c.bold(seat)} joined room ${client.table} for ${owner} as entry #${joined.seq} (head ${headRef(joined.head)})`, { table: client.table, ...joined });
+  },
+};
+
+/** `room eject <seat>`: the creator removes a seat; the ledger records it. */
+export const roomEject: Command = {
+  name: "room eject",
+  summary: "remove a seat from your room (recorded as an entry)",
+  args: "<seat>",
+  flags: { ...TABLE_FLAG, ...OWNER_FLAGS },
+  async run(ctx) {
+    const [seat] = positionals(ctx.args, ["seat"]);
+    const client = await ctx.table(ctx.tableId());
+    const { key } = await ctx.owner();
+    const ejected = await ejectSeat(client, key.signer, seat!);
+    ctx.out.result(`${seat} ejected as entry #${ejected.seq} (head ${headRef(ejected.head)})`, ejected);
+  },
+};
+
+/** `room show`: who is in the room, the live offers and grants (by seq and hash), the outcome. */
+export const roomShow: Command = {
+  name: "room show",
+  summary: "the room from its verified transcript: seats, live offers and grants, outcome",
+  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS },
+  async run(ctx) {
+    const client = await ctx.table(ctx.tableId());
+    const transcript = await readTranscript(client, await ctx.reader());
+    const room = roomSummary(transcript, ctx.io.clock());
+    const line = (text: string) => safeLine(text, 1000);
+    const lines = [
+      `room ${room.table}: ${line(room.topic)} (${transcript.report.verdict}; created by ${room.creator})`,
+      `seats: ${room.seats.map((s) => `${s.name} (${s.owner})`).join(", ") || "none"}`,
+      ...(room.offers.length === 0 ? ["no live offers"] : room.offers.map((o) => `offer #${o.seq} ${shortHash(o.leaf)} by ${o.seat}: ${line(termsText(o.terms))}${o.expires === null ? "" : ` (until ${new Date(o.expires).toISOString()})`}`)),
+      ...room.grants.map((g) => `grant #${g.seq} ${shortHash(g.leaf)} by ${g.seat} to ${g.grantee}: ${line(g.scope)} until ${new Date(g.expires).toISOString()}`),
+      room.outcome ? `outcome: ${room.outcome.outcome}${room.outcome.offer ? ` on offer ${shortHash(room.outcome.offer)}` : ""} (entry #${room.outcome.seq})` : room.closed ? `closed (${room.closed})` : "open",
+    ];
+    ctx.out.result(lines, { ...room, verdict: transcript.report.verdict });
+  },
+};
+
+/** Every owner-side room verb, in help order. */
+export const ROOM_ADMIN: readonly Command[] = [roomCreate, roomInvite, roomJoin, roomEject, roomShow];

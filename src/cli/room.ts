@@ -1,0 +1,43 @@
+/**
+ * What the room verbs share (docs/CLI.md "Rooms"): the seat of --seat at --table as a GuardedSeat
+ * (every write goes through the owner-side guards), terms from --amount (an integer in the
+ * currency's minor units), --currency and --text, and how a sent message is printed.
+ */
+import { GuardedSeat, majorUnits } from "../owner/index.js";
+import { parseOrThrow, TermsSchema, type Terms } from "../protocol/index.js";
+import { integer, optional, type Flags } from "./args.js";
+import type { Context } from "./context.js";
+import { headRef } from "./format.js";
+import type { Sent } from "../owner/index.js";
+
+/** --amount, --currency and --text. */
+export const TERMS_FLAGS: Flags = {
+  amount: { type: "string", value: "N", help: "the amount as an integer in the currency's minor units (2,800.00 TWD is 280000)" },
+  currency: { type: "string", value: "CODE", help: "ISO 4217 currency of the amount (e.g. TWD, USD, JPY)" },
+  text: { type: "string", value: "TEXT", help: "the terms in words (what, where, when)" },
+};
+
+/** The seat of --seat at --table, writing through the owner-side guards of this home. */
+export async function guardedSeat(ctx: Context): Promise<GuardedSeat> {
+  const table = ctx.tableId();
+  const { seat, key } = await ctx.seat();
+  return new GuardedSeat({ client: await ctx.table(table), seat, signer: key.signer, home: ctx.home, clock: ctx.io.clock });
+}
+
+/** The terms the flags give; E_SCHEMA naming the field when they are not flat, exact terms. */
+export function termsFrom(ctx: Context): Terms {
+  const amount = integer(ctx.args, "amount");
+  const currency = optional(ctx.args, "currency");
+  const text = optional(ctx.args, "text");
+  return parseOrThrow(TermsSchema, { ...(amount === undefined ? {} : { amount }), ...(currency === undefined ? {} : { currency }), ...(text === undefined ? {} : { text }) }, "terms");
+}
+
+/** Prints that `label` was written as an entry, with its message hash. */
+export function printSent(ctx: Context, label: string, sent: Sent): void {
+  ctx.out.result(`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), message ${sent.message_sha256.slice(0, 12)}…`, sent);
+}
+
+/** An amount in words: "2,800.00 TWD". */
+export function money(amount: number, currency: string): string {
+  return `${majorUnits(amount, currency)} ${currency}`;
+}

@@ -1,0 +1,78 @@
+/**
+ * This server's seat writing through the owner-side guards (docs/ROOMS.md, docs/MCP.md "Rooms"):
+ * every room kind, and every other write once the seat has a mandate. A message the gate holds
+ * for the owner is shown to the human through elicitation when the client can ask and this
+ * server holds the owner key; only their explicit yes signs the approval (with the owner key, over
+ * exactly that message's hash) and sends the message as it was held. Otherwise it stays held
+ * (E_HELD) for the owner's terminal (`trestle gate approve`). Nothing a tool argument says can
+ * approve anything.
+ */
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { safeJson, safeLine } from "../client/guards/framing.js";
+import type { SeatSubmission } from "../client/index.js";
+import { boundTerms, GuardedSeat, termsText, type JournalRecordOf, type Sent } from "../owner/index.js";
+import { parseOrThrow, SubmissionSchema, TrestleError, type Terms } from "../protocol/index.js";
+import type { ToolContext } from "./tool.js";
+
+/** This server's seat at `table` as a GuardedSeat (journal and mandate in the server's trestle home). */
+export async function guardedSeat(ctx: ToolContext, table: string): Promise<GuardedSeat> {
+  const seat = await ctx.session.seatKey();
+  return new GuardedSeat({ client: await ctx.session.client(table), seat: seat.name, signer: seat.signer, home: ctx.session.settings.home, clock: () => ctx.now() });
+}
+
+/** Sends `input` as `seat` through the guards; a held message is put to the human when possible. `approved` says whether they approved it here. */
+export async function sendGuarded(ctx: ToolContext, seat: GuardedSeat, input: SeatSubmission): Promise<{ sent: Sent; approved: boolean }> {
+  try {
+    return { sent: await seat.send(input), approved: false };
+  } catch (error) {
+    if (!(error instanceof TrestleError) || error.code !== "E_HELD") throw error;
+    return approveHeld(ctx, seat, String(error.details?.message_sha256), error);
+  }
+}
+
+/** Asks the human to approve held message `hash`, then signs and sends it; rethrows `held` when nobody can be asked. */
+export async function approveHeld(ctx: ToolContext, seat: GuardedSeat, hash: string, held: TrestleError): Promise<{ sent: Sent; approved: boolean }> {
+  const record = seat.pending().find((h) => h.message_sha256 === hash);
+  if (!record || !ctx.session.hasOwner || !ctx.canElicit()) throw held;
+  const owner = await ctx.session.ownerKey();
+  const transcript = await seat.transcript();
+  const submission = parseOrThrow(SubmissionSchema, record.submission, "held message");
+  const bound = transcript.state ? boundTerms(transcript.state, submission) : null;
+  await confirm(ctx, heldMessage(seat, record, owner.name, bound), record.message_sha256);
+  await seat.answer(owner.signer, hash, "approve");
+  return { sent: await seat.sendHeld(hash), approved: true };
+}
+
+/** The elicitation text for a held message and the terms it binds the owner to (from the verified transcript): plain words, every value from the room as a safe line. */
+export function heldMessage(seat: GuardedSeat, record: JournalRecordOf<"held">, owner: string, bound: Terms | null): string {
+  const s = record.submission;
+  const lines = [
+    `trestle: sign with your owner key (${owner}) to let seat ${seat.seat} send this ${safeLine(String(s.kind), 32)} at room ${seat.table}?`,
+    record.why === "require_confirm" ? `Your mandate holds every ${safeLine(String(s.kind), 32)} for you.` : "You loosened this seat's mandate, so each commitment needs you.",
+    ...(bound ? [`It binds you to: ${safeLine(termsText(bound), 500)}${s.kind === "accept" ? " (the offer's terms, from the verified ledger)" : ""}`] : []),
+    ...(typeof s.offer === "string" ? [`It answers offer ${s.offer.slice(0, 16)}….`] : []),
+    ...(typeof s.body === "string" && s.body !== "" ? [`Message, as your agent wrote it: "${safeLine(s.body, 300)}"`] : []),
+    `The whole message: ${safeJson(s)}`,
+    `Your signature covers exactly this message (sha256 ${record.message_sha256.slice(0, 16)}…), once.`,
+    "",
+    "Your AI agent asked for this; only you decide. Declining signs nothing and the message stays held.",
+  ];
+  return lines.join("\n");
+}
+
+async function confirm(ctx: ToolContext, message: string, hash: string): Promise<void> {
+  let answer;
+  try {
+    answer = await ctx.elicit({
+      mode: "form",
+      message,
+      requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Approve and sign with my owner key", default: false } }, required: ["confirm"] },
+    });
+  } catch (error) {
+    const why = error instanceof McpError ? `the request to your owner failed (${error.message})` : "the request to your owner failed";
+    throw new TrestleError("E_NOT_CONFIRMED", `${why}; message ${hash.slice(0, 12)} stays held`, { reason: "no_answer", message_sha256: hash });
+  }
+  if (answer.action === "accept" && answer.content?.confirm === true) return;
+  const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
+  throw new TrestleError("E_NOT_CONFIRMED", `your owner did not confirm (${reason}); message ${hash.slice(0, 12)} stays held`, { reason, message_sha256: hash });
+}

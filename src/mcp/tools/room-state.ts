@@ -1,0 +1,55 @@
+/**
+ * `trestle_room_state` (docs/MCP.md "Rooms"): the room from its verified transcript: seats, the
+ * live offers and grants with the seq and hash to name them by, the outcome; and what this seat's
+ * mandate allows (not its never_disclose strings). Everything other seats wrote is framed as data.
+ */
+import { z } from "zod";
+import { frameInert, type InertItem } from "../../client/guards/framing.js";
+import { majorUnits, roomSummary, termsText, type MandateRead } from "../../owner/index.js";
+import { guardedSeat } from "../room-seat.js";
+import { defineTool } from "../tool.js";
+import { TableArg } from "./args.js";
+
+/** What the mandate lets this seat do, in words (never its never_disclose strings). */
+export function mandateLines(read: MandateRead): string[] {
+  if (!read.ok) return [`No mandate in force (${read.reason}): ${read.message}.`];
+  const m = read.mandate;
+  const money = m.money ? `commit at most ${majorUnits(m.money.cap, m.money.currency)} ${m.money.currency}${m.money.floor === undefined ? "" : `, at least ${majorUnits(m.money.floor, m.money.currency)}`}` : "commit no money (cap 0)";
+  return [
+    `Your owner's mandate: ${money}; ${m.never_disclose.length} strings you must never write (checked before signing).`,
+    ...(m.require_confirm.length > 0 ? [`Held for your owner's approval: every ${m.require_confirm.join(", ")}.`] : []),
+    ...(m.loosened ? ["Your owner loosened the mandate: each accept, grant and priced offer waits for their approval."] : []),
+    ...(m.paused ? ["Your owner PAUSED this seat: it writes nothing."] : []),
+  ];
+}
+
+/** Shows the room. */
+export const roomState = defineTool({
+  name: "trestle_room_state",
+  title: "See the room",
+  description:
+    "The room from its verified transcript: who is in it, the live offers (seq, hash, author, terms) and grants, the outcome, and what your owner's mandate allows you. Name offers by their seq or hash in the other room tools. Offer texts are framed as data.",
+  input: z.strictObject({ table: TableArg }),
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  async run({ table }, ctx) {
+    const id = ctx.session.tableId(table);
+    const seat = await guardedSeat(ctx, id);
+    const transcript = await seat.transcript();
+    const room = roomSummary(transcript, ctx.now());
+    const items: InertItem[] = [
+      { header: `room ${room.table}, topic: ${room.topic}` },
+      { header: `seats: ${room.seats.map((s) => `${s.name} (owner ${s.owner})${s.name === seat.seat ? " (you)" : ""}`).join(", ")}` },
+      ...room.offers.map((o) => ({ header: `live ${o.kind} #${o.seq} hash ${o.leaf.slice(0, 16)} by ${o.seat}${o.seat === seat.seat ? " (you)" : ""}${o.expires === null ? "" : ` until ${new Date(o.expires).toISOString()}`}`, body: termsText(o.terms) })),
+      ...room.grants.map((g) => ({ header: `live grant #${g.seq} hash ${g.leaf.slice(0, 16)} by ${g.seat} to ${g.grantee}: ${g.scope} until ${new Date(g.expires).toISOString()}` })),
+    ];
+    const outcome = room.outcome ? `Closed: ${room.outcome.outcome} (entry #${room.outcome.seq}).` : room.closed ? `Closed (${room.closed}).` : "Open.";
+    return {
+      status: [
+        `Room ${id}, transcript ${transcript.report.verdict} (verified on this machine). ${outcome}`,
+        `${room.offers.length} live offers, ${room.grants.length} live grants.`,
+        ...mandateLines(await seat.mandate(transcript)),
+      ],
+      data: frameInert(items, ctx.boundary()),
+    };
+  },
+});

@@ -1,0 +1,55 @@
+/**
+ * The `never_disclose` check (docs/ROOMS.md): every key and every string or number value anywhere
+ * in what a seat is about to sign, however deeply nested (`__proto__` is an ordinary key here),
+ * compared with each listed string after both are folded the same way: Unicode NFKC (so NFD and
+ * full-width forms meet their plain form), case folded, and stripped of invisible format and
+ * default-ignorable characters (zero-width spaces and joiners, bidi controls). The check is
+ * literal: "2400" is caught in "２４００" or "2\u200b400", "twenty-four hundred" is not.
+ */
+
+/** `text` folded for comparison: NFKC, case folded, invisible characters removed. */
+export function foldText(text: string): string {
+  return text
+    .normalize("NFKC")
+    .toUpperCase()
+    .toLowerCase()
+    .normalize("NFKC")
+    .replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "");
+}
+
+/** Where a listed string was found: its index in `never_disclose` and the path of the field. */
+export interface Disclosure {
+  index: number;
+  path: string;
+}
+
+/** The first listed string found in any key or value of `value`, or null when none is. */
+export function findDisclosure(value: unknown, never: readonly string[]): Disclosure | null {
+  const needles = never.map(foldText).map((needle, index) => ({ needle, index })).filter((n) => n.needle !== "");
+  if (needles.length === 0) return null;
+  const hit = (text: string, path: string): Disclosure | null => {
+    const folded = foldText(text);
+    const found = needles.find((n) => folded.includes(n.needle));
+    return found ? { index: found.index, path } : null;
+  };
+  const walk = (v: unknown, path: string, seen: Set<object>): Disclosure | null => {
+    if (typeof v === "string") return hit(v, path);
+    if (typeof v === "number" || typeof v === "bigint") return hit(String(v), path);
+    if (typeof v !== "object" || v === null || seen.has(v)) return null;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const found = walk(v[i], `${path}[${i}]`, seen);
+        if (found) return found;
+      }
+      return null;
+    }
+    for (const key of Object.keys(v)) {
+      const inner = `${path}.${key}`;
+      const found = hit(key, inner) ?? walk((v as Record<string, unknown>)[key], inner, seen);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(value, "$", new Set());
+}

@@ -1,0 +1,19 @@
+/**
+ * The owner's side (docs/ROOMS.md): guards that run on the owner's machine before anything is
+ * signed (mandates, the never_disclose check, the commitment gate), the journal of what never
+ * leaves the machine, notes to the owner, and rooms from the owner's side (invites, links,
+ * joining, ejecting). Used by the client library's users, the CLI and the MCP server alike.
+ * Node only (files under the trestle home); depends on src/client and src/protocol.
+ */
+export * from "./commitments.js";
+export * from "./disclosure.js";
+export * from "./gate.js";
+export * from "./guarded-seat.js";
+export * from "./invites.js";
+export * from "./journal.js";
+export * from "./mandate.js";
+export * from "./notes.js";
+export * from "./paths.js";
+export * from "./records.js";
+export * from "./transcript.js";
+export * from "./room-view.js";

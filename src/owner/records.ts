@@ -1,0 +1,156 @@
+/**
+ * The owner's private files for one seat at one table (docs/ROOMS.md "Files on the owner's
+ * machine"): the owner-signed mandate, and the journal of what never leaves the machine (the
+ * agent's private rationale, notes to the owner, what the guards refused and held, the owner's
+ * gate answers, what was sent). Every line and file is parsed by these schemas; the principal
+ * window (issue 14) reads the same ones. Nothing here is a wire type: none of it is sent to a relay.
+ */
+import { z } from "zod";
+import {
+  AmountSchema,
+  CurrencySchema,
+  ErrorCodeSchema,
+  MillisSchema,
+  NonceSchema,
+  OwnerNameSchema,
+  PublicKeySchema,
+  SeatNameSchema,
+  SeqSchema,
+  Sha256Schema,
+  SignatureSchema,
+  SubmissionSchema,
+  TableIdSchema,
+} from "../protocol/index.js";
+
+/** Every kind a seat can write; `require_confirm` names some of them. */
+export const WritableKindSchema = z.enum(SubmissionSchema.options.map((o) => o.shape.kind.value) as [string, ...string[]]);
+
+/** Money a seat may commit to, in one currency: at most `cap`, and at least `floor` if set (minor units). */
+export const MandateMoneySchema = z.strictObject({ currency: CurrencySchema, cap: AmountSchema, floor: AmountSchema.optional() });
+export type MandateMoney = z.infer<typeof MandateMoneySchema>;
+
+/** What the owner signs (purpose `mandate`): the limits one seat at one table works under. */
+export const MandateSchema = z.strictObject({
+  version: z.literal(1),
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  owner: OwnerNameSchema,
+  /** Absent: cap 0, so no priced commitment. */
+  money: MandateMoneySchema.optional(),
+  /** Strings that must appear in no field of anything the seat writes (any case, any Unicode form). */
+  never_disclose: z.array(z.string().min(1).max(256)).max(64),
+  /** Kinds held until the owner approves that exact message. */
+  require_confirm: z.array(WritableKindSchema).max(32),
+  /** While true the seat writes nothing. */
+  paused: z.boolean(),
+  /** Signed looser than the mandate it replaced: accepts, grants and priced offers need the owner's approval per message. */
+  loosened: z.boolean(),
+  signed_at: MillisSchema,
+});
+export type Mandate = z.infer<typeof MandateSchema>;
+
+/** The mandate file: the mandate, the owner key that signed it, and the signature. */
+export const MandateFileSchema = z.strictObject({ mandate: MandateSchema, owner_key: PublicKeySchema, sig: SignatureSchema });
+export type MandateFile = z.infer<typeof MandateFileSchema>;
+
+/** What the owner signs (purpose `commit`) to approve or reject one message the gate holds. */
+export const GateAnswerStatementSchema = z.strictObject({
+  scope: z.literal("commit"),
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  message_sha256: Sha256Schema,
+  verdict: z.enum(["approve", "reject"]),
+  nonce: NonceSchema,
+});
+export type GateAnswerStatement = z.infer<typeof GateAnswerStatementSchema>;
+
+const Base = { v: z.literal(1), at: MillisSchema, table: TableIdSchema, seat: SeatNameSchema };
+const Text = z.string().min(1).max(4000);
+
+/** Why the agent did something: stays on this machine, for the owner. */
+export const RationaleRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("rationale"),
+  text: Text,
+  re: z.strictObject({ seq: SeqSchema.optional(), message_sha256: Sha256Schema.optional() }).optional(),
+});
+
+/** A note the agent sent its owner's chat apps (through the relay, never the room), and how it went. */
+export const NoteRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("owner_note"),
+  text: Text,
+  id: z.string().optional(),
+  queued: z.int().min(0).optional(),
+  error: ErrorCodeSchema.optional(),
+});
+
+/** What a guard refused to send, and why. */
+export const RefusalRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("refusal"),
+  guard: z.enum(["mandate", "disclosure", "gate"]),
+  code: ErrorCodeSchema,
+  reason: z.string().min(1).max(64),
+  message: z.string().max(2000),
+  kind: z.string().max(64),
+  message_sha256: Sha256Schema,
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A message held until the owner approves it: the exact submission (its hash is what the owner signs). */
+export const HeldRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("held"),
+  message_sha256: Sha256Schema,
+  why: z.enum(["require_confirm", "loosened"]),
+  submission: z.record(z.string(), z.unknown()),
+});
+
+/** The owner's signed answer to one held message. */
+export const GateAnswerRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("gate_answer"),
+  message_sha256: Sha256Schema,
+  verdict: z.enum(["approve", "reject"]),
+  nonce: NonceSchema,
+  owner_key: PublicKeySchema,
+  sig: SignatureSchema,
+});
+
+/** A message that left: its entry, and the approval it spent. */
+export const SentRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("sent"),
+  message_sha256: Sha256Schema,
+  kind: z.string().max(64),
+  seq: SeqSchema,
+  approval: NonceSchema.optional(),
+});
+
+/** A send that failed: refused by the relay, or with an unknown outcome (the approval stays spent either way). */
+export const SendFailedRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("send_failed"),
+  message_sha256: Sha256Schema,
+  kind: z.string().max(64),
+  outcome: z.enum(["refused", "unknown"]),
+  code: ErrorCodeSchema,
+  approval: NonceSchema.optional(),
+});
+
+/** One line of a seat's journal. */
+export const JournalRecordSchema = z.discriminatedUnion("type", [
+  RationaleRecordSchema,
+  NoteRecordSchema,
+  RefusalRecordSchema,
+  HeldRecordSchema,
+  GateAnswerRecordSchema,
+  SentRecordSchema,
+  SendFailedRecordSchema,
+]);
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+/** A journal record of one type. */
+export type JournalRecordOf<T extends JournalRecord["type"]> = Extract<JournalRecord, { type: T }>;
+/** A record as written: `v` and `at` are filled in by the journal. */
+export type JournalInput = JournalRecord extends infer R ? (R extends JournalRecord ? Omit<R, "v" | "at" | "table" | "seat"> : never) : never;

@@ -1,0 +1,86 @@
+/**
+ * A room as the CLI and the MCP tools show it, from the verified transcript (docs/ROOMS.md): who
+ * is in it, the live offers and grants (each with its entry's seq and leaf hash, how a seat names
+ * it back), and the outcome; and naming an offer or grant by seq, hash or a hash prefix. Amounts
+ * are shown in the currency's major unit with the minor-unit integer beside them.
+ */
+import { liveGrants, liveOffers, TrestleError, type GrantState, type OfferState, type RoomState, type TableState, type Terms } from "../protocol/index.js";
+import type { Transcript } from "./transcript.js";
+
+/** A live offer or grant with the seq and leaf hash of the entry that made it. */
+export type Named<T> = T & { leaf: string };
+
+/** What a room holds now. */
+export interface RoomSummary {
+  table: string;
+  topic: string;
+  creator: string;
+  owners: string[];
+  seats: { name: string; owner: string }[];
+  offers: Named<OfferState>[];
+  grants: Named<GrantState>[];
+  outcome: RoomState["outcome"];
+  closed: string | null;
+}
+
+/** The room's state from a verified transcript; E_GATE when the transcript could not be folded. */
+export function roomState(transcript: Transcript): TableState {
+  if (!transcript.state) {
+    throw new TrestleError("E_GATE", `the room's transcript does not verify completely (${transcript.report.verdict})`, { reason: "unverified", verdict: transcript.report.verdict });
+  }
+  if (!transcript.state.room) throw new TrestleError("E_NOT_ALLOWED", `table ${transcript.state.table} is not a room`);
+  return transcript.state;
+}
+
+/** What the room holds at `now`. */
+export function roomSummary(transcript: Transcript, now: number): RoomSummary {
+  const state = roomState(transcript);
+  const room = state.room!;
+  return {
+    table: state.table,
+    topic: state.config.topic,
+    creator: state.creator,
+    owners: [...Object.keys(state.config.owners), ...Object.keys(room.parties)],
+    seats: Object.values(state.seats).filter((s) => s.left === null).map((s) => ({ name: s.name, owner: s.owner })),
+    offers: liveOffers(state, now).map(([leaf, o]) => ({ ...o, leaf })),
+    grants: liveGrants(state, now).map(([leaf, g]) => ({ ...g, leaf })),
+    outcome: room.outcome,
+    closed: state.closed?.reason ?? null,
+  };
+}
+
+/** The leaf hash of the offer or counter (or grant) `ref` names: its entry's seq, its hash, or a prefix of at least 8 hex chars. */
+export function resolveRef(transcript: Transcript, ref: string | number, what: "offer" | "grant"): string {
+  const state = roomState(transcript);
+  const held = what === "offer" ? state.room!.offers : state.room!.grants;
+  const text = String(ref).trim().toLowerCase();
+  let matches: string[];
+  if (/^[1-9][0-9]{0,15}$/.test(text)) matches = Object.keys(held).filter((leaf) => held[leaf]!.seq === Number(text));
+  else if (/^[0-9a-f]{8,64}$/.test(text)) matches = Object.keys(held).filter((leaf) => leaf.startsWith(text));
+  else throw new TrestleError("E_SCHEMA", `name the ${what} by its entry's seq or its hash (at least 8 hex characters), not "${String(ref)}"`);
+  const code = what === "offer" ? "E_UNKNOWN_OFFER" : "E_UNKNOWN_GRANT";
+  if (matches.length === 0) throw new TrestleError(code, `no ${what} ${String(ref)} in room ${state.table}`);
+  if (matches.length > 1) throw new TrestleError("E_SCHEMA", `${String(ref)} names ${matches.length} ${what}s; give more of the hash`);
+  return matches[0]!;
+}
+
+/** Terms in words: "2,800.00 TWD (280000 minor units): text". */
+export function termsText(terms: Terms): string {
+  const parts: string[] = [];
+  if (terms.amount !== undefined && terms.currency !== undefined) parts.push(`${majorUnits(terms.amount, terms.currency)} ${terms.currency} (${terms.amount} minor units)`);
+  if (terms.text !== undefined) parts.push(terms.text);
+  return parts.join(": ");
+}
+
+/** `amount` minor units of `currency` in major units, e.g. 280000 TWD is "2,800.00". */
+export function majorUnits(amount: number, currency: string): string {
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    digits = 2;
+  }
+  const scale = 10 ** digits;
+  const whole = Math.trunc(amount / scale).toLocaleString("en");
+  return digits === 0 ? whole : `${whole}.${String(amount % scale).padStart(digits, "0")}`;
+}

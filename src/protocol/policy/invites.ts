@@ -1,0 +1,113 @@
+/**
+ * Who gets into a room (docs/SPEC.md §5.10, decision 0220): the creator issues invites and ejects
+ * seats with its own signature; an owner new to the room joins with a live invite and its own key,
+ * and becomes a party. Pure: `check*` judge a draft at time `now`, `apply*` fold an entry.
+ */
+import { fromBase64url } from "../bytes.js";
+import { isStrongPublicKey } from "../crypto.js";
+import { TrestleError } from "../errors.js";
+import { LIMITS } from "../limits.js";
+import { own } from "../records.js";
+import type { JoinStatement } from "../schemas/join.js";
+import type { SystemDraftOf, SystemEntryOf } from "../schemas/entry.js";
+import { ownerEntries, ownerKeyOf } from "./owners.js";
+import { requireRoom, type RoomState } from "./room-state.js";
+import type { TableState } from "./state.js";
+
+/** Throws unless `author` is the room creator's own signature on an entry `by` names. */
+function checkCreator(state: TableState, by: string, authorKey: string, what: string): void {
+  if (by !== state.creator) throw new TrestleError("E_FORBIDDEN", `only the room's creator (${state.creator}) ${what}`);
+  if (authorKey !== ownerKeyOf(state, state.creator)) throw new TrestleError("E_BAD_SIGNATURE", `not signed by ${state.creator}'s owner key`);
+}
+
+/** Throws the refusal for the creator's invite (a new one, or a rotation of `replaces`) at `now`. */
+export function checkInvite(state: TableState, draft: SystemDraftOf<"invite_issued">, now: number): void {
+  const room = requireRoom(state, "an invite");
+  const { invite, expires, replaces } = draft.data;
+  checkCreator(state, draft.data.by, draft.author.key, "issues invites");
+  if (expires <= now) throw new TrestleError("E_EXPIRED", "the invite expires before it is issued");
+  if (expires > now + LIMITS.invite_ttl_max_ms) throw new TrestleError("E_EXPIRED", `an invite may be valid for at most ${LIMITS.invite_ttl_max_ms} ms`);
+  if (own(room.invites, invite)) throw new TrestleError("E_INVITE", `invite ${invite} was already issued here`);
+  if (Object.keys(room.invites).length >= LIMITS.invites) throw new TrestleError("E_TOO_LARGE", `a room issues at most ${LIMITS.invites} invites`);
+  if (replaces !== undefined) {
+    const old = own(room.invites, replaces);
+    if (!old || old.state !== "open") {
+      throw new TrestleError("E_INVITE", `invite ${replaces} cannot be rotated: it is ${old ? old.state : "not one of this room's"}`);
+    }
+  }
+}
+
+/** Folds an issued invite; a rotation ends the invite it replaces. */
+export function applyInvite(room: RoomState, entry: SystemEntryOf<"invite_issued"> | (SystemDraftOf<"invite_issued"> & { seq: number })): void {
+  const { invite, expires, replaces } = entry.data;
+  room.invites[invite] = { seq: entry.seq, expires, state: "open", ended: null };
+  const old = replaces === undefined ? undefined : own(room.invites, replaces);
+  if (old) Object.assign(old, { state: "replaced", ended: entry.seq });
+}
+
+/** Whether a join names an invite (or a key of its own): the joining owner is new to the room. */
+export function joinsByInvite(join: JoinStatement): boolean {
+  return join.invite !== undefined || join.owner_key !== undefined;
+}
+
+/** The key a join must be signed with: its own `owner_key` for a join by invite, else the owner's known key. */
+export function joinSignerKey(state: TableState, join: JoinStatement): string | undefined {
+  return joinsByInvite(join) ? join.owner_key : ownerKeyOf(state, join.owner);
+}
+
+/** Throws the refusal for a join by invite at `now` (the rest of the join is checked as for any join). */
+export function checkInviteJoin(state: TableState, draft: SystemDraftOf<"seat_joined">, now: number): void {
+  const room = requireRoom(state, "joining by invite");
+  const { join } = draft.data;
+  if (join.invite === undefined || join.owner_key === undefined) {
+    throw new TrestleError("E_SCHEMA", "a join by invite names both invite and owner_key");
+  }
+  const invite = own(room.invites, join.invite);
+  if (!invite) throw new TrestleError("E_INVITE", `invite ${join.invite} was not issued in this room`, { reason: "unknown" });
+  if (invite.state !== "open") throw new TrestleError("E_INVITE", `invite ${join.invite} was ${invite.state} at entry ${invite.ended}`, { reason: invite.state });
+  if (now >= invite.expires) throw new TrestleError("E_INVITE", `invite ${join.invite} expired at ${invite.expires}`, { reason: "expired" });
+  if (ownerKeyOf(state, join.owner) !== undefined) throw new TrestleError("E_FORBIDDEN", `owner name "${join.owner}" is already taken in this room`);
+  if (!isStrongPublicKey(fromBase64url(join.owner_key))) {
+    throw new TrestleError("E_SCHEMA", "owner_key is not a usable Ed25519 public key (small-order or non-canonical)");
+  }
+  if (ownerEntries(state).some(([, key]) => key === join.owner_key)) throw new TrestleError("E_FORBIDDEN", "that owner key is already an owner here");
+  if (draft.author.key !== join.owner_key) throw new TrestleError("E_BAD_SIGNATURE", "a join by invite is signed with its own owner_key");
+  const parties = Object.keys(room.parties).length;
+  const max = Math.min(state.config.room?.max_parties ?? LIMITS.owners, LIMITS.owners - Object.keys(state.config.owners).length);
+  if (parties >= max) throw new TrestleError("E_SEAT_LIMIT", `this room admits at most ${max} invited owners`);
+}
+
+/** Throws unless the owner of a join that names no invite may still join: a party that was not ejected. */
+export function checkPartyRejoin(state: TableState, owner: string): void {
+  const party = state.room ? own(state.room.parties, owner) : undefined;
+  if (party && party.ejected !== null) throw new TrestleError("E_FORBIDDEN", `${owner} was ejected from this room at entry ${party.ejected}`);
+}
+
+/** Folds a join by invite: the invite is used, the owner becomes a party. */
+export function applyPartyJoin(room: RoomState, join: JoinStatement, seq: number): void {
+  if (join.invite === undefined || join.owner_key === undefined) return;
+  const invite = own(room.invites, join.invite);
+  if (invite) Object.assign(invite, { state: "used", ended: seq });
+  room.parties[join.owner] = { public_key: join.owner_key, invite: join.invite, joined: seq, ejected: null };
+}
+
+/** Throws the refusal for the creator's ejection of a seat. */
+export function checkEject(state: TableState, draft: SystemDraftOf<"seat_ejected">): void {
+  requireRoom(state, "ejecting a seat");
+  checkCreator(state, draft.data.by, draft.author.key, "ejects seats");
+  const seat = own(state.seats, draft.data.seat);
+  if (!seat || seat.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${draft.data.seat}" is not in this room`);
+  if (seat.owner === state.creator) throw new TrestleError("E_NOT_ALLOWED", "the creator does not eject its own seats");
+}
+
+/** Folds an ejection: the seat's owner, if a party, can no longer join (the caused seat_left removes the seat). */
+export function applyEject(state: TableState, entry: Pick<SystemEntryOf<"seat_ejected">, "seq" | "data">): void {
+  const owner = own(state.seats, entry.data.seat)?.owner;
+  const party = owner === undefined || !state.room ? undefined : own(state.room.parties, owner);
+  if (party) party.ejected = entry.seq;
+}
+
+/** The seat_left an ejection causes. */
+export function ejectedSeatLeft(state: TableState, seat: string): SystemDraftOf<"seat_left"> {
+  return { table: state.table, seat: null, kind: "system", subkind: "seat_left", data: { seat, reason: "ejected" }, author: null };
+}

@@ -1,0 +1,27 @@
+/**
+ * `accept` (docs/SPEC.md §5.10): agrees to another party's live offer on exactly its terms. The
+ * accept inherits the terms; restating different ones (another amount, currency or text, or
+ * leaving one out) is refused with E_TERMS_MISMATCH, so what was agreed is always the offer's.
+ */
+import { canonicalize } from "../../canonical.js";
+import { TrestleError } from "../../errors.js";
+import { checkOtherParty, endOffer, liveOffer, offerOf, type RoomKindPolicy } from "./kind-policy.js";
+
+/** The accept policy. */
+export const acceptPolicy: RoomKindPolicy<"accept"> = {
+  kind: "accept",
+  check(state, room, draft, now) {
+    const offer = liveOffer(state, room, draft.offer, now);
+    checkOtherParty(state, offer, draft.seat, "accept");
+    if (draft.terms !== undefined && canonicalize(draft.terms) !== canonicalize(offer.terms)) {
+      throw new TrestleError("E_TERMS_MISMATCH", `the accept restates terms other than offer entry ${offer.seq}'s; accept it as it stands or counter it`, {
+        offer_terms: offer.terms,
+      });
+    }
+  },
+  apply(_state, room, entry) {
+    const offer = offerOf(room, entry.offer);
+    endOffer(offer, "accepted", entry.seq);
+    offer.accepted_by = entry.seat;
+  },
+};

@@ -1,0 +1,15 @@
+/** `counter` (docs/SPEC.md §5.10): answers another party's live offer with new terms; the countered offer ends and the counter is live. */
+import { checkFuture, checkOtherParty, endOffer, liveOffer, offerOf, openOffer, type RoomKindPolicy } from "./kind-policy.js";
+
+/** The counter policy: only another party's live offer can be countered. */
+export const counterPolicy: RoomKindPolicy<"counter"> = {
+  kind: "counter",
+  check(state, room, draft, now) {
+    checkOtherParty(state, liveOffer(state, room, draft.offer, now), draft.seat, "counter");
+    checkFuture(draft.expires, now, "counter");
+  },
+  apply(state, room, entry, leaf) {
+    endOffer(offerOf(room, entry.offer), "countered", entry.seq);
+    room.offers[leaf] = openOffer(state, entry, "counter", entry.offer);
+  },
+};

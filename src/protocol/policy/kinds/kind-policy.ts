@@ -1,0 +1,77 @@
+/**
+ * The room kind policy interface (docs/SPEC.md §5.10, decision 0221): one module per room kind in
+ * this folder, like the topologies, each judging a draft of its kind and folding an admitted
+ * entry into the room's state. registry.ts dispatches; admit.ts and apply.ts call the registry.
+ * Also the rules several kinds share: finding an offer by leaf, liveness, who may answer it.
+ */
+import { TrestleError } from "../../errors.js";
+import { own } from "../../records.js";
+import type { AuthoredDraft, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
+import type { RoomKind, Terms } from "../../schemas/room.js";
+import { offerNotLive, type OfferState, type RoomState } from "../room-state.js";
+import type { TableState } from "../state.js";
+
+/** A draft of room kind K. */
+export type RoomDraftOf<K extends RoomKind> = Extract<AuthoredDraft, { kind: K }>;
+/** An admitted entry of room kind K (seq and ts assigned). */
+export type RoomEntryOf<K extends RoomKind> = Extract<UnchainedEntry, { kind: K }>;
+
+/** How one room kind is judged and folded; pure functions of the state. */
+export interface RoomKindPolicy<K extends RoomKind> {
+  readonly kind: K;
+  /** Throws the refusal for `draft` at `now`; seat, key, pause and body were already checked. */
+  check(state: TableState, room: RoomState, draft: RoomDraftOf<K>, now: number): void;
+  /** Folds an admitted entry (whose leaf hash is `leaf`) into `room` (mutates it). */
+  apply(state: TableState, room: RoomState, entry: RoomEntryOf<K>, leaf: string): void;
+  /** The table_closed the entry causes, if any. */
+  closes?(state: TableState, entry: RoomEntryOf<K>): SystemDraftOf<"table_closed"> | null;
+}
+
+/** The offer or counter whose entry has leaf `leaf`; E_UNKNOWN_OFFER when the room has none. */
+export function offerOf(room: RoomState, leaf: string): OfferState {
+  const offer = own(room.offers, leaf);
+  if (!offer) throw new TrestleError("E_UNKNOWN_OFFER", `no offer ${leaf.slice(0, 16)}… in this room`, { offer: leaf });
+  return offer;
+}
+
+/** The live offer with leaf `leaf` at `now`; E_UNKNOWN_OFFER or E_NOT_LIVE otherwise. */
+export function liveOffer(state: TableState, room: RoomState, leaf: string, now: number): OfferState {
+  const offer = offerOf(room, leaf);
+  const why = offerNotLive(state, offer, now);
+  if (why !== null) throw new TrestleError("E_NOT_LIVE", `offer ${leaf.slice(0, 16)}… is not live: ${why}`, { offer: leaf, status: offer.status });
+  return offer;
+}
+
+/** The owner of a seated seat (checked by admit before any room kind is judged). */
+export function ownerOfSeat(state: TableState, seat: string): string {
+  return own(state.seats, seat)?.owner ?? "";
+}
+
+/** Throws E_FORBIDDEN when `seat` is of the same owner as the offer: nobody answers its own party's offer. */
+export function checkOtherParty(state: TableState, offer: OfferState, seat: string, verb: string): void {
+  if (ownerOfSeat(state, seat) === offer.owner) {
+    throw new TrestleError("E_FORBIDDEN", `${offer.owner}'s seats do not ${verb} ${offer.owner}'s own offer (entry ${offer.seq})`);
+  }
+}
+
+/** Throws E_EXPIRED for an expiry that is not after `now`. */
+export function checkFuture(expires: number | undefined, now: number, what: string): void {
+  if (expires !== undefined && expires <= now) throw new TrestleError("E_EXPIRED", `the ${what} expires before it is written`);
+}
+
+/** A new open offer or counter made by an entry. */
+export function openOffer(
+  state: TableState,
+  entry: { seq: number; seat: string; terms: Terms; expires?: number | undefined },
+  kind: OfferState["kind"],
+  counters: string | null,
+): OfferState {
+  const { seq, seat, terms, expires } = entry;
+  return { seq, seat, owner: ownerOfSeat(state, seat), kind, terms, expires: expires ?? null, counters, status: "open", ended: null, accepted_by: null };
+}
+
+/** Ends an offer with `status` at entry `seq` (mutates it). */
+export function endOffer(offer: OfferState, status: OfferState["status"], seq: number): void {
+  offer.status = status;
+  offer.ended = seq;
+}

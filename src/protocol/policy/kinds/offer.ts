@@ -1,0 +1,13 @@
+/** `offer` (docs/SPEC.md §5.10): a seat puts terms on the table for the other parties; it is live until answered, withdrawn or expired. */
+import { checkFuture, openOffer, type RoomKindPolicy } from "./kind-policy.js";
+
+/** The offer policy: any seat may offer; an expiry must lie ahead. */
+export const offerPolicy: RoomKindPolicy<"offer"> = {
+  kind: "offer",
+  check(_state, _room, draft, now) {
+    checkFuture(draft.expires, now, "offer");
+  },
+  apply(state, room, entry, leaf) {
+    room.offers[leaf] = openOffer(state, entry, "offer", null);
+  },
+};

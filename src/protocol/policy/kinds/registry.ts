@@ -1,0 +1,58 @@
+/**
+ * The room kind registry (docs/SPEC.md §5.10): every room kind's policy by kind, and the three
+ * calls admit and the fold make. A new kind (issue 17's sealed-bid `mechanism`) is one module in
+ * this folder, its schema in schemas/room.ts and one line here.
+ */
+import { leafOf } from "../../chain.js";
+import type { AuthoredDraft, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
+import { RoomKindSchema, type RoomKind } from "../../schemas/room.js";
+import { requireRoom } from "../room-state.js";
+import type { TableState } from "../state.js";
+import { acceptPolicy } from "./accept.js";
+import { closePolicy } from "./close.js";
+import { counterPolicy } from "./counter.js";
+import { grantPolicy } from "./grant.js";
+import type { RoomDraftOf, RoomEntryOf, RoomKindPolicy } from "./kind-policy.js";
+import { offerPolicy } from "./offer.js";
+import { rejectPolicy } from "./reject.js";
+import { revokePolicy } from "./revoke.js";
+import { withdrawPolicy } from "./withdraw.js";
+
+const POLICIES: { [K in RoomKind]: RoomKindPolicy<K> } = {
+  offer: offerPolicy,
+  counter: counterPolicy,
+  accept: acceptPolicy,
+  reject: rejectPolicy,
+  withdraw: withdrawPolicy,
+  grant: grantPolicy,
+  revoke: revokePolicy,
+  close: closePolicy,
+};
+
+/** Whether `kind` is a room kind. */
+export function isRoomKind(kind: string): kind is RoomKind {
+  return RoomKindSchema.safeParse(kind).success;
+}
+
+function policyOf<K extends RoomKind>(kind: K): RoomKindPolicy<K> {
+  return POLICIES[kind];
+}
+
+/** Throws the refusal for a room kind draft at `now` (E_NOT_ALLOWED outside a room); other kinds pass. */
+export function checkRoomKind(state: TableState, draft: AuthoredDraft, now: number): void {
+  if (!isRoomKind(draft.kind)) return;
+  const room = requireRoom(state, `a ${draft.kind}`);
+  policyOf(draft.kind).check(state, room, draft as RoomDraftOf<typeof draft.kind>, now);
+}
+
+/** Folds an admitted room kind entry into the room state; other entries are left alone. */
+export function applyRoomKind(state: TableState, entry: UnchainedEntry): void {
+  if (entry.kind === "system" || entry.kind === "approval" || !isRoomKind(entry.kind) || !state.room) return;
+  policyOf(entry.kind).apply(state, state.room, entry as RoomEntryOf<typeof entry.kind>, leafOf(entry));
+}
+
+/** The table_closed a room kind entry causes (a close), if any. */
+export function roomKindCloses(state: TableState, entry: UnchainedEntry): SystemDraftOf<"table_closed"> | null {
+  if (entry.kind === "system" || entry.kind === "approval" || !isRoomKind(entry.kind)) return null;
+  return policyOf(entry.kind).closes?.(state, entry as RoomEntryOf<typeof entry.kind>) ?? null;
+}

@@ -1,0 +1,13 @@
+/** `reject` (docs/SPEC.md §5.10): turns down another party's live offer, which ends. */
+import { checkOtherParty, endOffer, liveOffer, offerOf, type RoomKindPolicy } from "./kind-policy.js";
+
+/** The reject policy: only another party's live offer. */
+export const rejectPolicy: RoomKindPolicy<"reject"> = {
+  kind: "reject",
+  check(state, room, draft, now) {
+    checkOtherParty(state, liveOffer(state, room, draft.offer, now), draft.seat, "reject");
+  },
+  apply(_state, room, entry) {
+    endOffer(offerOf(room, entry.offer), "rejected", entry.seq);
+  },
+};

@@ -1,0 +1,109 @@
+/**
+ * A room's part of the folded state (docs/SPEC.md §5.10): invites the creator issued, owners
+ * admitted by invite (parties), offers and grants by the leaf hash of the entry that made them,
+ * and the outcome. Liveness is derived, never stored: an offer or grant is live while nothing
+ * ended it, its author is still seated and `now` (the ts of the entry being judged) is before its
+ * expiry, so a replay judges it exactly as the relay did.
+ */
+import { TrestleError } from "../errors.js";
+import { own } from "../records.js";
+import type { RoomOutcome, Terms } from "../schemas/room.js";
+import type { TableState } from "./state.js";
+
+/** An invite: `open` until a party joins with it (`used`) or the creator rotates it (`replaced`), at entry `ended`. */
+export interface InviteState {
+  seq: number;
+  expires: number;
+  state: "open" | "used" | "replaced";
+  ended: number | null;
+}
+
+/** An owner admitted by invite: its key, the invite it used, when it joined and, once ejected, when. */
+export interface PartyState {
+  public_key: string;
+  invite: string;
+  joined: number;
+  ejected: number | null;
+}
+
+/** How an offer stopped being open to answers (or `open` while nothing ended it). */
+export type OfferStatus = "open" | "withdrawn" | "rejected" | "countered" | "accepted";
+
+/** An offer or counter, by the leaf of its entry. */
+export interface OfferState {
+  seq: number;
+  seat: string;
+  owner: string;
+  kind: "offer" | "counter";
+  terms: Terms;
+  expires: number | null;
+  /** The offer this counter ended (its leaf), for a counter. */
+  counters: string | null;
+  status: OfferStatus;
+  /** The entry that ended it, and for an accepted offer the seat that accepted. */
+  ended: number | null;
+  accepted_by: string | null;
+}
+
+/** A grant, by the leaf of its entry. */
+export interface GrantState {
+  seq: number;
+  seat: string;
+  grantee: string;
+  scope: string;
+  expires: number;
+  revoked: number | null;
+}
+
+/** Everything a room adds to the table state. */
+export interface RoomState {
+  invites: Record<string, InviteState>;
+  parties: Record<string, PartyState>;
+  offers: Record<string, OfferState>;
+  grants: Record<string, GrantState>;
+  outcome: { seq: number; outcome: RoomOutcome; offer: string | null } | null;
+}
+
+/** The room state of a room that was just opened. */
+export function emptyRoom(): RoomState {
+  return { invites: {}, parties: {}, offers: {}, grants: {}, outcome: null };
+}
+
+/** The room state; E_NOT_ALLOWED when the table is not a room (its config has no `room`). */
+export function requireRoom(state: TableState, what: string): RoomState {
+  if (!state.room) throw new TrestleError("E_NOT_ALLOWED", `${what} only happens in a room (a table whose config has "room")`);
+  return state.room;
+}
+
+/** Whether seat `seat` has joined and not left. */
+function seated(state: TableState, seat: string): boolean {
+  return own(state.seats, seat)?.left === null;
+}
+
+/** Why `offer` is not live at `now`, or null when it is. */
+export function offerNotLive(state: TableState, offer: OfferState, now: number): string | null {
+  if (offer.status !== "open") return `it was ${offer.status} at entry ${offer.ended}`;
+  if (offer.expires !== null && now >= offer.expires) return `it expired at ${offer.expires}`;
+  if (!seated(state, offer.seat)) return `its author ${offer.seat} left the room`;
+  return null;
+}
+
+/** Why `grant` is not live at `now`, or null when it is. */
+export function grantNotLive(state: TableState, grant: GrantState, now: number): string | null {
+  if (grant.revoked !== null) return `it was revoked at entry ${grant.revoked}`;
+  if (now >= grant.expires) return `it expired at ${grant.expires}`;
+  if (!seated(state, grant.seat)) return `its grantor ${grant.seat} left the room`;
+  return null;
+}
+
+/** The live offers and counters at `now`, by leaf, oldest first. */
+export function liveOffers(state: TableState, now: number): [string, OfferState][] {
+  const offers = Object.entries(state.room?.offers ?? {});
+  return offers.filter(([, o]) => offerNotLive(state, o, now) === null).sort((a, b) => a[1].seq - b[1].seq);
+}
+
+/** The live grants at `now`, by leaf, oldest first: derived from the ledger, never stored. */
+export function liveGrants(state: TableState, now: number): [string, GrantState][] {
+  const grants = Object.entries(state.room?.grants ?? {});
+  return grants.filter(([, g]) => grantNotLive(state, g, now) === null).sort((a, b) => a[1].seq - b[1].seq);
+}
