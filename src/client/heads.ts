@@ -102,6 +102,11 @@ export class HeadTracker {
     return this.found;
   }
 
+  /** Every signed head seen in this run (held or not yet chained) and the held one, by seq: each is the relay's commitment, so verification checks a ledger against all of them. */
+  get seen(): SignedHead[] {
+    return [...this.signed.values()].sort((a, b) => a.seq - b.seq);
+  }
+
   /** The newest signed head seen beyond the held one, not yet chained from it; null when there is none. */
   get ahead(): SignedHead | null {
     let newest: SignedHead | null = null;

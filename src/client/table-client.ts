@@ -325,27 +325,31 @@ export class TableClient {
   }
 
   /**
-   * The export text and its verification against the pinned key, the held head and the evidence
-   * this client keeps (REFUTED while there is any, §8.3). An export that verifies on its own but
-   * contradicts the held head is kept as evidence: a fork, or a truncation when it ends before it.
+   * The export text and its verification against the pinned key, every signed head this client
+   * has seen for the table (held or not yet chained: each is the relay's commitment) and the
+   * evidence it keeps (REFUTED while there is any, §8.3). An export that verifies on its own but
+   * contradicts one of those heads is kept as evidence: a truncation when it ends before that head,
+   * else a fork.
    */
   async exportLedger(reader: Reader): Promise<{ text: string; report: VerifyReport }> {
     const text = await this.http.exportText(this.table, reader);
-    const held = this.tracker.held;
+    const seen = this.tracker.seen;
     const context = { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries };
-    const report = await verifyExportText(text, { ...context, held: held ? [held] : [], evidence: this.tracker.evidence });
+    const report = await verifyExportText(text, { ...context, held: seen, evidence: this.tracker.evidence });
     const parsed = parseExport(text);
     const relays = parsed.ok ? parsed.view.heads.reduce<SignedHead | null>((a, h) => (a && a.seq >= h.seq ? a : h), null) : null;
-    if (report.verdict !== "REFUTED" || !held || !relays || this.tracker.evidence.length > 0) return { text, report };
+    const contradicted = seen.find((head) => head.seq === report.refuted?.seq);
+    if (report.verdict !== "REFUTED" || !contradicted || !relays || this.tracker.evidence.length > 0) return { text, report };
     if ((await verifyExportText(text, context)).verdict === "REFUTED") return { text, report };
-    const kind = relays.seq < held.seq ? "truncation" : "fork";
+    const kind = relays.seq < contradicted.seq ? "truncation" : "fork";
     this.tracker.caught({
       kind,
       table: this.table,
-      seq: Math.min(held.seq, relays.seq),
-      heads: [held, relays],
-      message: `${kind}: the relay's export (signed head at ${relays.seq}) does not contain the chain of the head this client holds at ${held.seq}`,
+      seq: Math.min(contradicted.seq, relays.seq),
+      heads: [contradicted, relays],
+      message: `${kind}: the relay's export (signed head at ${relays.seq}) does not contain the chain of the head it signed at ${contradicted.seq}`,
     });
-    return { text, report: await verifyExportText(text, { ...context, held: [held], evidence: this.tracker.evidence }) };
+    return { text, report: await verifyExportText(text, { ...context, held: seen, evidence: this.tracker.evidence }) };
   }
+
 }

@@ -135,7 +135,7 @@ describe("the principal window", () => {
           { ...base, at: at + 1, type: "owner_note", text: "They want Saturday; is that fine?", id: "n1", queued: 1 },
           { ...base, at: at + 2, type: "refusal", guard: "mandate", code: "E_MANDATE", reason: "over_cap", message: "3,900 EUR is over the cap of 3,600 EUR", kind: "offer", message_sha256: hash },
           { ...base, at: at + 3, type: "held", message_sha256: hash, why: "require_confirm", submission: { kind: "say", body: "Deal at 3,500." } },
-          { ...base, at: at + 4, type: "gate_answer", message_sha256: hash, verdict: "approve", nonce: "n".repeat(22), owner_key: k.tao.publicKeyText, sig: "s".repeat(86) },
+          { ...base, at: at + 4, type: "gate_answer", message_sha256: hash, verdict: "approve", nonce: "n".repeat(22), owner_key: k.tao.publicKeyText, sig: `${"s".repeat(85)}A` },
           "not json at all",
           { ...base, seat: "bot-jenny", at: at + 5, type: "rationale", text: "a record that names another seat than its file" },
         ]);
