@@ -7,6 +7,20 @@
  * literal: "2400" is caught in "２４００" or "2\u200b400", "twenty-four hundred" is not.
  */
 
+/**
+ * Top-level fields of a submission that carry nothing the agent wrote: `nonce` (drawn by the
+ * client library), `table` and `seat` (the seat's own place), and `offer` / `grant` (the hash of an
+ * entry already in the ledger, which the schema requires to be one). Checking them would refuse
+ * honest messages whose random nonce or hash happens to contain a listed string ("2400" turns up in
+ * about one random nonce in a hundred); they cannot carry new words, so they are left out.
+ */
+const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant"]);
+
+/** What of a submission the agent wrote: every field but those in NOT_AUTHORED (at the top level only). */
+export function authoredPart(submission: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(submission).filter(([key]) => !NOT_AUTHORED.has(key)));
+}
+
 /** `text` folded for comparison: NFKC, case folded, invisible characters removed. */
 export function foldText(text: string): string {
   return text

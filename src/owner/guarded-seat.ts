@@ -23,7 +23,7 @@ import {
   type Submission,
 } from "../protocol/index.js";
 import { boundTerms, gatedWhenLoosened, isCommitment } from "./commitments.js";
-import { findDisclosure } from "./disclosure.js";
+import { authoredPart, findDisclosure } from "./disclosure.js";
 import { answersTo, signGateAnswer, type GateAnswer } from "./gate.js";
 import { Journal } from "./journal.js";
 import { readMandate, type MandateRead } from "./mandate.js";
@@ -153,7 +153,7 @@ export class GuardedSeat {
   /** Applies the mandate's limits to `s`; calls `refuse` (which throws) on the first it breaks. */
   private checkMandate(m: Mandate, s: Submission, transcript: Transcript, refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): void {
     if (m.paused) refuse("mandate", "E_MANDATE", "paused", `the owner paused seat ${this.seat} at ${this.table}: it writes nothing until they resume it`);
-    const found = findDisclosure(s, m.never_disclose);
+    const found = findDisclosure(authoredPart(s), m.never_disclose);
     if (found) {
       refuse("disclosure", "E_MANDATE", "disclose", `the message contains never_disclose entry #${found.index + 1} at ${found.path}; it was not sent`, { index: found.index, path: found.path });
     }

@@ -1,6 +1,6 @@
 /** The never_disclose check (docs/ROOMS.md): every key and value, any depth, any case and Unicode form; literal, so spelled-out numbers pass. */
 import { describe, expect, it } from "vitest";
-import { findDisclosure, foldText } from "../../../src/owner/index.js";
+import { authoredPart, findDisclosure, foldText } from "../../../src/owner/index.js";
 
 const NEVER = ["2400", "floor", "Sara's address"];
 
@@ -55,5 +55,25 @@ describe("findDisclosure", () => {
 
   it("folds text by NFKC, case and invisible characters", () => {
     expect(foldText("\uff21B\u200bc")).toBe("abc");
+  });
+});
+
+describe("authoredPart", () => {
+  const accept = {
+    kind: "accept",
+    table: "r-2400",
+    seat: "bot-2400",
+    nonce: "xx2400xxxxxxxxxxxxxxxx",
+    offer: `2400${"0".repeat(60)}`,
+    body: "deal",
+  };
+
+  it("leaves out the nonce, the seat's place and the entry a message names, which cannot carry the agent's words", () => {
+    expect(findDisclosure(authoredPart(accept), ["2400"])).toBeNull();
+  });
+
+  it("keeps everything the agent wrote, nested or not", () => {
+    expect(findDisclosure(authoredPart({ ...accept, body: "my floor is 2400" }), ["2400"])).toEqual({ index: 0, path: "$.body" });
+    expect(findDisclosure(authoredPart({ ...accept, terms: { amount: 240000, currency: "TWD" } }), ["2400"])).toEqual({ index: 0, path: "$.terms.amount" });
   });
 });
