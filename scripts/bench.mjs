@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: bundles the benchmark suite (test/bench/main.ts and what it imports) with
  * esbuild into dist/bench.mjs, npm packages left as imports, and runs it with the arguments given
- * (`npm run bench -- --quick`). Results go to bench/results.json (docs/BENCHMARKS.md).
+ * (`npm run bench -- --quick`). Results go to bench/results.json (docs/BENCHMARKS.md). With
+ * `--profile` it runs test/bench/profile.ts instead: a CPU profile of the relay under load.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -13,7 +14,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(ROOT, "dist", "bench.mjs");
 mkdirSync(dirname(out), { recursive: true });
 await build({
-  entryPoints: [join(ROOT, "test/bench/main.ts")],
+  entryPoints: [join(ROOT, "test/bench", process.argv.includes("--profile") ? "profile.ts" : "main.ts")],
   outfile: out,
   bundle: true,
   platform: "node",

@@ -23,8 +23,8 @@ export interface BenchRelay {
   dispose(): Promise<void>;
 }
 
-/** Starts a bench relay with `crypto` signatures, storage under `persist` (a directory). */
-export async function startBenchRelay(options: { persist: string; crypto?: keyof typeof ENTRY; signingKey?: string }): Promise<BenchRelay> {
+/** Starts a bench relay with `crypto` signatures, storage under `persist` (a directory), the user worker's inspector on `inspectorPort` if given. */
+export async function startBenchRelay(options: { persist: string; crypto?: keyof typeof ENTRY; signingKey?: string; inspectorPort?: number }): Promise<BenchRelay> {
   process.env.WRANGLER_SEND_METRICS = "false";
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   const before = new Set(workerdPids());
@@ -32,7 +32,7 @@ export async function startBenchRelay(options: { persist: string; crypto?: keyof
     config: CONFIG,
     entrypoint: join(ROOT, "test/bench/harness", ENTRY[options.crypto ?? "webcrypto"]),
     ...(options.signingKey ? { bindings: { RELAY_SIGNING_KEY: { type: "plain_text" as const, value: options.signingKey } } } : {}),
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: options.persist, logLevel: "error", watch: false },
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: options.inspectorPort ? { hostname: "127.0.0.1", port: options.inspectorPort } : false, persist: options.persist, logLevel: "error", watch: false },
   });
   await worker.ready;
   const url = new URL(await worker.url).origin;
