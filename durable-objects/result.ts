@@ -3,6 +3,7 @@
  * so every DO method returns `{ ok, value }` or `{ ok: false, error }` and the Worker rethrows.
  */
 import { httpStatusOf, TrestleError, type ErrorEnvelope } from "../src/protocol/errors.js";
+import { retryAfterOf, retryAfterSeconds } from "../src/protocol/rate-limited.js";
 
 /** A DO method's outcome; `error` is a wire error, never a stack trace. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorEnvelope["error"] };
@@ -29,8 +30,10 @@ export function unwrap<T>(result: Result<T>): T {
   throw new TrestleError(result.error.code, result.error.message, result.error.details);
 }
 
-/** The HTTP response for an error: the wire envelope with the code's status. */
+/** The HTTP response for an error: the wire envelope with the code's status, and `Retry-After` (whole seconds) for a rate limit with a wait. */
 export function errorResponse(error: unknown): Response {
   const err = toTrestleError(error);
-  return Response.json(err.toEnvelope(), { status: httpStatusOf(err.code) });
+  const wait = retryAfterOf(err);
+  const headers: Record<string, string> = wait === null ? {} : { "retry-after": String(retryAfterSeconds(wait)) };
+  return Response.json(err.toEnvelope(), { status: httpStatusOf(err.code), headers });
 }

@@ -29,6 +29,10 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   E_UNKNOWN_REQUEST: "check the request_id; trestle_memory lists the open requests with their ids and types",
   E_WRONG_RESPONSE_TYPE: "answer with the request's own type, as trestle_memory shows it",
   E_ALREADY_RESOLVED: "that request already has its answer; trestle_history shows it",
+  E_RATE_LIMITED:
+    "the relay's limits were reached (details.limit names which); wait details.retry_after_ms before trying again, and write less often. A write sent again is never applied twice",
+  E_TABLE_DELETED: "that table was deleted on the relay (details say when and why); tell your owner, and open a new table if the work goes on",
+  E_QUOTA: "your owner's key holds as many tables as this relay allows; tell your owner (they can delete a table they no longer need)",
   E_NOT_CONFIRMED: "only the owner can confirm this, in person: they run trestle approve (or trestle reject) in a terminal, or use an MCP client that can ask them (elicitation)",
 };
 

@@ -52,3 +52,6 @@ export * from "./subtables.js";
 export * from "./visibility.js";
 export * from "./policy/votes.js";
 export * from "./policy/chat-approve.js";
+export * from "./operator-limits.js";
+export * from "./rate-limited.js";
+export * from "./schemas/lifetime.js";

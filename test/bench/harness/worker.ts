@@ -10,7 +10,7 @@ import { TableDO as ProductionTableDO } from "../../../durable-objects/table/tab
 import type { Env } from "../../../durable-objects/env.js";
 import { ed25519 } from "../../../src/protocol/crypto.js";
 
-export { RelayDO, OwnerDO, ChatDirectoryDO } from "../../../worker/index.js";
+export { RelayDO, OwnerDO, ChatDirectoryDO, GateDO } from "../../../worker/index.js";
 
 /** Cursor counts of one table object's SQL since the meter was last read. */
 export interface Meter {
