@@ -27,7 +27,11 @@ export default defineConfig({
         plugins: [
           cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: { ...(await chatBindings(inject("fakeChatApi"))), ...limitSettings(LIMITS_UNDER_TEST) } },
+            miniflare: {
+              bindings: { ...(await chatBindings(inject("fakeChatApi"))), ...limitSettings(LIMITS_UNDER_TEST) },
+              // The edge binding set as its published limit, as an operator changes both (wrangler.toml).
+              ratelimits: { EDGE_READS: { namespace_id: "7301", simple: { limit: LIMITS_UNDER_TEST.edge_reads_per_min, period: 60 } } },
+            },
           })),
         ],
         test: { name: "workers-limits", include: ["test/workers/limits/**/*.test.ts"], globalSetup: ["test/support/fake-chat-global.ts"] },

@@ -243,7 +243,8 @@ export class TableDO extends DurableObject<Env> {
       await this.notices.handOffFresh(ownerNotify(this.env), () => this.now());
       await this.reschedule();
     } catch (error) {
-      console.error("owner notification hand-off failed; the alarm retries", error);
+      // A table deleted meanwhile took its notifications with it: nothing is left to retry.
+      if (!this.burial) console.error("owner notification hand-off failed; the alarm retries", error);
     }
   }
 

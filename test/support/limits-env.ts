@@ -30,9 +30,9 @@ export const LIMITS_UNDER_TEST = {
   client_tables_per_hour: 3,
   client_joins_per_min: 12,
   client_connects_per_min: 8,
-  edge_reads_per_min: 600,
+  edge_reads_per_min: 20,
   owner_tables_per_hour: 4,
   owner_tables: 3,
-  table_ttl_ms: 0,
-  closed_table_ttl_ms: 0,
+  table_ttl_ms: 24 * 60 * 60 * 1000,
+  closed_table_ttl_ms: 60 * 60 * 1000,
 } as const satisfies Record<OperatorLimitName, number>;
