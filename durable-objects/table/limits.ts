@@ -23,12 +23,14 @@ export type FrameVerdict = { verdict: "ok" } | { verdict: "refuse" | "close"; er
 export class TableLimits {
   private readonly buckets = new Buckets();
   private readonly frames = new WeakMap<WebSocket, number>();
+  private cached: OperatorLimits | undefined;
 
   constructor(private readonly limits: () => OperatorLimits) {}
 
-  /** The limits in effect (E_UNAVAILABLE when the operator's settings are malformed). */
+  /** The limits in effect, read once (E_UNAVAILABLE, every time, when the operator's settings are malformed). */
   get values(): OperatorLimits {
-    return this.limits();
+    this.cached ??= this.limits();
+    return this.cached;
   }
 
   /** Counts one entry written by `seat`; throws E_RATE_LIMITED when its bucket is empty. */
