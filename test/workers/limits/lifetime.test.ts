@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { castOwners, debateConfig, type Cast } from "../../support/table-fixture.js";
 import { signDelete } from "../../../src/client/owner-requests.js";
 import { refusalOf } from "../../../src/client/refusal.js";
-import type { Signer, TableConfig } from "../../../src/protocol/index.js";
+import { verifyExport, type Signer, type TableConfig } from "../../../src/protocol/index.js";
 import type { TableDO } from "../../../durable-objects/table/table.js";
 import type { GateDO } from "../../../durable-objects/gate/gate.js";
 import { headUnmoved, type RelayHttp } from "../../support/relay-http.js";
@@ -56,6 +56,16 @@ describe("the creator's delete", () => {
     expect((await c.relay.read("lim-delete", "/tables/lim-delete/export", k.ops, { owner: "ops" })).status).toBe(410);
     expect((await c.relay.say("lim-delete", k.botTao, { seat: "bot-tao", kind: "say", body: "anyone here?" })).status).toBe(410);
     expect((await c.relay.join("lim-delete", k.tao, "tao", "bot-tao", k.botTao)).status).toBe(410);
+  });
+
+  it("leaves an export taken before it verifying CLEAN against the relay key", async () => {
+    const c = await clientAt(fetcher, "192.0.2.109", "delete-export");
+    const k = await openTable(c, "lim-delete-export");
+    await c.relay.say("lim-delete-export", k.botTao, { seat: "bot-tao", kind: "say", body: "kept by whoever exported it" });
+    const exported = (await c.relay.read("lim-delete-export", "/tables/lim-delete-export/export", k.tao, { owner: "tao" })).body as string;
+    expect((await deleteAs(c.relay, "lim-delete-export", k.ops, "ops")).status).toBe(200);
+    const relayKey = (await c.relay.request("GET", "/.well-known/trestle.json")).body.relay_key as string;
+    expect((await verifyExport(exported, { relayKey })).verdict).toBe("CLEAN");
   });
 
   it("answers the same signed delete again with the same tombstone", async () => {
