@@ -6,7 +6,6 @@
  * buckets are kept in SQLite (one row per bucket, rewritten on each allowed request; nothing is
  * written for a refusal), so they outlive a wake, unlike the per-table counters in memory.
  */
-import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { OperatorLimitName } from "../../src/protocol/operator-limits.js";
 import { rateLimited, waitText } from "../../src/protocol/rate-limited.js";
@@ -14,7 +13,7 @@ import type { Env } from "../env.js";
 import { limitsOf, rateOf } from "../limits/config.js";
 import { step } from "../limits/gcra.js";
 import { guarded, type Result } from "../result.js";
-import { runMigrations } from "../sqlite.js";
+import { SqliteObject } from "../sqlite-object.js";
 
 /** The limits counted per client address. */
 export type ClientLimit = "client_tables_per_hour" | "client_joins_per_min" | "client_connects_per_min";
@@ -33,17 +32,9 @@ const WHAT: Record<ClientLimit | "owner_tables_per_hour", string> = {
 };
 
 /** The counters of one client address or one owner key. */
-export class GateDO extends DurableObject<Env> {
-  private readonly sql: SqlStorage;
-
+export class GateDO extends SqliteObject {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.sql = ctx.storage.sql;
-    runMigrations(this.sql, MIGRATIONS);
-  }
-
-  now(): number {
-    return Date.now();
+    super(ctx, env, MIGRATIONS);
   }
 
   /** Counts one request against this address's `limit`; E_RATE_LIMITED (with the wait) when its bucket is empty. */

@@ -204,7 +204,7 @@ export class TableDO extends DurableObject<Env> {
       await buryTable(this.burialHost(), { table: this.requireState().table, deleted_at: this.now(), reason: "expired" }, null);
     } catch (error) {
       console.error("deleting an expired table failed; the alarm retries", error);
-      await this.ctx.storage.setAlarm(this.now() + 60_000);
+      this.alarms.armBy(this.now() + 60_000);
     }
   }
 
