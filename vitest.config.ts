@@ -1,6 +1,7 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { chatBindings } from "./test/support/chat-env.js";
+import { LIMITS_OFF, LIMITS_UNDER_TEST, limitSettings } from "./test/support/limits-env.js";
 
 export default defineConfig({
   test: {
@@ -16,10 +17,24 @@ export default defineConfig({
         plugins: [
           cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
-            miniflare: { bindings: await chatBindings(inject("fakeChatApi")) },
+            miniflare: { bindings: { ...(await chatBindings(inject("fakeChatApi"))), ...LIMITS_OFF } },
           })),
         ],
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"], globalSetup: ["test/support/fake-chat-global.ts"] },
+        test: { name: "workers", include: ["test/workers/**/*.test.ts"], exclude: ["test/workers/limits/**"], globalSetup: ["test/support/fake-chat-global.ts"] },
+      },
+      // The same Worker with the operator limits on and small (test/support/limits-env.ts).
+      {
+        plugins: [
+          cloudflareTest(async ({ inject }) => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { ...(await chatBindings(inject("fakeChatApi"))), ...limitSettings(LIMITS_UNDER_TEST) },
+              // The edge binding set as its published limit, as an operator changes both (wrangler.toml).
+              ratelimits: { EDGE_READS: { namespace_id: "7301", simple: { limit: LIMITS_UNDER_TEST.edge_reads_per_min, period: 60 } } },
+            },
+          })),
+        ],
+        test: { name: "workers-limits", include: ["test/workers/limits/**/*.test.ts"], globalSetup: ["test/support/fake-chat-global.ts"] },
       },
     ],
   },

@@ -3,6 +3,7 @@
  * so every DO method returns `{ ok, value }` or `{ ok: false, error }` and the Worker rethrows.
  */
 import { httpStatusOf, TrestleError, type ErrorEnvelope } from "../src/protocol/errors.js";
+import { retryAfterOf, retryAfterSeconds } from "../src/protocol/rate-limited.js";
 
 /** A DO method's outcome; `error` is a wire error, never a stack trace. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorEnvelope["error"] };
@@ -16,11 +17,26 @@ export async function guarded<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
   }
 }
 
-/** Any thrown value as a TrestleError; unexpected ones are logged and become E_INTERNAL. */
+/**
+ * Any thrown value as a TrestleError: a failure the Durable Object runtime marks as its own
+ * (`retryable` or `overloaded`, and not `remote`: an object that could not be reached or run, a
+ * quota of the host's used up) is E_UNAVAILABLE; anything else unexpected is logged and becomes
+ * E_INTERNAL.
+ */
 export function toTrestleError(error: unknown): TrestleError {
   if (error instanceof TrestleError) return error;
   console.error("unexpected error", error);
+  if (isInfrastructureFailure(error)) {
+    return new TrestleError("E_UNAVAILABLE", "the relay's storage could not run this request now (its host may be busy or out of a daily quota); try again later");
+  }
   return new TrestleError("E_INTERNAL");
+}
+
+/** Whether `error` is one the Durable Object runtime raised itself (https://developers.cloudflare.com/durable-objects/best-practices/error-handling/). */
+function isInfrastructureFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const flags = error as Error & { retryable?: unknown; overloaded?: unknown; remote?: unknown };
+  return flags.remote !== true && (flags.retryable === true || flags.overloaded === true);
 }
 
 /** The value of a result, or its error thrown as a TrestleError. */
@@ -29,8 +45,10 @@ export function unwrap<T>(result: Result<T>): T {
   throw new TrestleError(result.error.code, result.error.message, result.error.details);
 }
 
-/** The HTTP response for an error: the wire envelope with the code's status. */
+/** The HTTP response for an error: the wire envelope with the code's status, and `Retry-After` (whole seconds) for a rate limit with a wait. */
 export function errorResponse(error: unknown): Response {
   const err = toTrestleError(error);
-  return Response.json(err.toEnvelope(), { status: httpStatusOf(err.code) });
+  const wait = retryAfterOf(err);
+  const headers: Record<string, string> = wait === null ? {} : { "retry-after": String(retryAfterSeconds(wait)) };
+  return Response.json(err.toEnvelope(), { status: httpStatusOf(err.code), headers });
 }

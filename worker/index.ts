@@ -18,12 +18,14 @@ import { landingHtml } from "./site/landing.js";
 import { wellKnownBody } from "./site/relay-info.js";
 import { viewerHtml } from "./site/viewer-page.js";
 import { invites } from "./routes/invites.js";
+import { applyLimits } from "./limits/routes.js";
 
 export { RelayDO } from "../durable-objects/relay/relay.js";
 export { TableDO } from "../durable-objects/table/table.js";
 export { OwnerDO } from "../durable-objects/owner/owner.js";
 export { ChatDirectoryDO } from "../durable-objects/chat/directory.js";
 export { InviteDirectoryDO } from "../durable-objects/invites/directory.js";
+export { GateDO } from "../durable-objects/gate/gate.js";
 
 const app = new Hono<{ Bindings: Env }>();
 
@@ -41,6 +43,7 @@ app.get("/view/:id", (c) => {
   if (!TableIdSchema.safeParse(id).success) throw new TrestleError("E_TABLE_NOT_FOUND", `"${id}" is not a table id`);
   return htmlResponse(viewerHtml(id));
 });
+applyLimits(app);
 app.route("/.well-known", wellKnown);
 app.route("/tables", tables);
 app.route("/tables", publicTables);

@@ -5,7 +5,6 @@
  * webhook events already handled (platforms redeliver), and the LINE events a webhook left for its
  * alarm to answer (line-events.ts). Owners' own state lives in OwnerDO.
  */
-import { DurableObject } from "cloudflare:workers";
 import { toHex, utf8 } from "../../src/protocol/bytes.js";
 import { sha256 } from "../../src/protocol/hash.js";
 import { outboxDelay } from "../../src/chat/config.js";
@@ -13,7 +12,7 @@ import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.js";
 import type { Env } from "../env.js";
-import { runMigrations } from "../sqlite.js";
+import { SqliteObject } from "../sqlite-object.js";
 import { guarded, type Result } from "../result.js";
 import { CODE_LIMITS, newCode, windowOf } from "./codes.js";
 import { answerLineEvent, LINE_EVENTS_PER_INVOCATION, LineEventsSchema, LineQueue } from "./line-events.js";
@@ -38,17 +37,9 @@ const MIGRATIONS = [
 ];
 
 /** The chat directory. */
-export class ChatDirectoryDO extends DurableObject<Env> {
-  private readonly sql: SqlStorage;
-
+export class ChatDirectoryDO extends SqliteObject {
   constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    this.sql = ctx.storage.sql;
-    runMigrations(this.sql, MIGRATIONS);
-  }
-
-  now(): number {
-    return Date.now();
+    super(ctx, env, MIGRATIONS);
   }
 
   /** A new code for a verified bind-code statement; each nonce once, at most CODE_LIMITS.per_owner codes per window. */

@@ -6,7 +6,7 @@
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import { controlDraft, seatedOwnerByKey } from "../../src/protocol/policy/pause.js";
 import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../src/protocol/schemas/control.js";
-import { checkSignature, commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
+import { checkSignature, commit, countedOwnerWrite, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
 import { chatEventNonce } from "./chat-nonce.js";
 
 /** A chat app's request to pause or resume, attested by the relay. */
@@ -26,7 +26,7 @@ export async function writeControl(host: TableHost, body: unknown): Promise<Writ
   if (control.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `control is for table "${control.table}"`);
   const draft = controlDraft(state, { owner: control.owner, action: control.action, via: "owner", nonce: control.nonce, sig });
   await checkSignature(draft);
-  return commit(host, draft);
+  return countedOwnerWrite(host, draft, control.owner);
 }
 
 /** Appends a relay-attested control for the owner holding `owner_key` with a seat here. */

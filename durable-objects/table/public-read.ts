@@ -13,13 +13,11 @@ import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { ServerFrame } from "../../src/protocol/schemas/ws.js";
 import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
 import type { Ledger } from "./ledger.js";
+import type { TableLimits } from "./limits.js";
+import { refusedUpgrade } from "../limits/refuse-socket.js";
 
 /** The hibernation tag of public sockets; seat and owner sockets carry none. */
 export const PUBLIC_TAG = "public";
-
-/** At most this many public sockets per table; more are refused (E_RATE_LIMITED). */
-export const MAX_PUBLIC_SOCKETS = 200;
-
 
 /** What a public socket remembers across hibernation: the last seq it was sent. */
 interface PublicAttachment {
@@ -42,6 +40,8 @@ export function publicExport(state: TableState, ledger: Pick<Ledger, "seq" | "al
 /** What public sockets need from the table. */
 export interface PublicHost {
   readonly state: TableState | null;
+  /** The cap on public sockets (public_sockets_per_table). */
+  readonly limits: TableLimits;
   /** Entries after `cursor` up to the newest, at most `limit`. */
   entriesAfter(cursor: number, limit: number): Entry[];
   currentHead(): Promise<SignedHead>;
@@ -59,17 +59,17 @@ export function isPublicSocket(ctx: DurableObjectState, ws: WebSocket): boolean 
 
 /**
  * Accepts a public socket that starts after entry `after` (the `after` query parameter, clamped to
- * the ledger) and sends it everything up to the current head at once.
+ * the ledger) and sends it everything up to the current head at once; past the cap, a socket that
+ * only carries the refusal (4429).
  */
 export async function acceptPublic(ctx: DurableObjectState, request: Request, host: PublicHost): Promise<Response> {
   const state = host.state;
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   requirePublic(state);
-  if (ctx.getWebSockets(PUBLIC_TAG).length >= MAX_PUBLIC_SOCKETS) {
-    throw new TrestleError("E_RATE_LIMITED", `this table already has ${MAX_PUBLIC_SOCKETS} public viewers; try again later`);
-  }
   const raw = new URL(request.url).searchParams.get("after") ?? "0";
   if (!/^[0-9]{1,15}$/.test(raw)) throw new TrestleError("E_SCHEMA", 'query parameter "after" must be a non-negative integer');
+  const over = host.limits.capped("public_sockets_per_table", ctx.getWebSockets(PUBLIC_TAG).length, `table ${state.table}'s public view`);
+  if (over) return refusedUpgrade(over);
   const pair = new WebSocketPair();
   const server = pair[1];
   ctx.acceptWebSocket(server, [PUBLIC_TAG]);

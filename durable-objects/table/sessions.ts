@@ -22,6 +22,9 @@ import { principalKey } from "./auth.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { own } from "../../src/protocol/records.js";
 import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
+import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
+import { PUBLIC_TAG } from "./public-read.js";
+import type { TableLimits } from "./limits.js";
 
 /** What a socket remembers across hibernation. */
 interface Attachment {
@@ -36,6 +39,8 @@ interface Attachment {
 /** What sessions need from the table. */
 export interface SessionHost {
   readonly state: TableState | null;
+  /** The table's limits: the authentication deadline, the sockets per seat. */
+  readonly limits: TableLimits;
   now(): number;
   /** Entries after `cursor` up to the newest, at most `limit`. */
   entriesAfter(cursor: number, limit: number): Entry[];
@@ -44,17 +49,35 @@ export interface SessionHost {
   approve(request: ApprovalRequest): Promise<{ seq: number; head: SignedHead }>;
 }
 
-// An answer after the challenge window is a timeout, not a refusal: a new socket gets a fresh
-// challenge, so the socket is closed with a code clients retry (4408, §6.3) and no error frame
-// (an error frame or 4401 would end their session for good).
+// A socket that has not answered by its deadline timed out, it was not refused: a new socket gets
+// a fresh challenge, so the socket is closed with a code clients retry (4408, §6.3) and no error
+// frame (an error frame or 4401 would end their session for good).
 const CHALLENGE_EXPIRED_CLOSE = 4408;
 
 /** The sockets of one table. */
 export class Sessions {
+  /** The earliest authentication deadline of a socket not yet authenticated; undefined until known after a wake. */
+  private deadline: number | null | undefined;
+
   constructor(private readonly ctx: DurableObjectState) {}
 
+  /**
+   * Opens a seat or owner socket unless the table already holds `sockets_per_table` of them (then a
+   * socket that only carries the refusal, 4429); returns the answer and the new socket's
+   * authentication deadline, for the alarm (null when refused).
+   */
+  open(table: string, now: number, limits: TableLimits): { response: Response; deadline: number | null } {
+    const open = this.ctx.getWebSockets().length - this.ctx.getWebSockets(PUBLIC_TAG).length;
+    const over = limits.capped("sockets_per_table", open, `table ${table}`);
+    if (over) return { response: refusedUpgrade(over), deadline: null };
+    const authMs = limits.values.socket_auth_ms;
+    const response = this.accept(table, now);
+    this.expect(now, authMs);
+    return { response, deadline: now + authMs };
+  }
+
   /** Accepts an upgrade: the socket is hibernatable and is sent a fresh challenge at once. */
-  accept(table: string, now: number): Response {
+  private accept(table: string, now: number): Response {
     const pair = new WebSocketPair();
     const server = pair[1];
     this.ctx.acceptWebSocket(server);
@@ -63,6 +86,40 @@ export class Sessions {
     server.serializeAttachment(attachment);
     send(server, { type: "challenge", table, challenge });
     return new Response(null, { status: 101, webSocket: pair[0] });
+  }
+
+  /** Notes that a socket accepted at `issued` must authenticate by `issued + authMs`, for `authDeadline`. */
+  private expect(issued: number, authMs: number): void {
+    if (this.deadline !== undefined && (this.deadline === null || issued + authMs < this.deadline)) this.deadline = issued + authMs;
+  }
+
+  /** The earliest deadline of a socket still to authenticate, or null; O(1) but for the first call after a wake, which reads every socket. */
+  authDeadline(authMs: number): number | null {
+    if (this.deadline === undefined) this.deadline = this.pendingDeadline(authMs, -Infinity);
+    return this.deadline;
+  }
+
+  /**
+   * Closes every socket that has not authenticated by its deadline (4408), whether or not it ever
+   * sent anything, and returns the next deadline. Run by the table's alarm, which a hibernating
+   * object still gets (it has no timers).
+   */
+  expireUnauthenticated(now: number, authMs: number): number | null {
+    for (const ws of this.ctx.getWebSockets()) {
+      const attachment = pending(ws);
+      if (attachment && attachment.issued + authMs <= now) ws.close(CHALLENGE_EXPIRED_CLOSE, "the authentication deadline passed; reconnect");
+    }
+    this.deadline = this.pendingDeadline(authMs, now);
+    return this.deadline;
+  }
+
+  private pendingDeadline(authMs: number, after: number): number | null {
+    let earliest: number | null = null;
+    for (const ws of this.ctx.getWebSockets()) {
+      const deadline = (pending(ws)?.issued ?? -Infinity) + authMs;
+      if (deadline > after && (earliest === null || deadline < earliest)) earliest = deadline;
+    }
+    return earliest;
   }
 
   /**
@@ -114,16 +171,20 @@ export class Sessions {
     const state = host.state;
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
     if (attachment.seat !== null || (attachment.owner ?? null) !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
-    if (host.now() - attachment.issued > LIMITS.auth_window_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
+    if (host.now() - attachment.issued > host.limits.values.socket_auth_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
     const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
     if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {
       throw new TrestleError("E_AUTH", `the challenge answer does not verify for that ${"seat" in principal ? "seat" : "owner"}`);
     }
+    const over = host.limits.capped("sockets_per_seat", this.socketsOf(principal, ws), "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`);
+    if (over) return closeOverLimit(ws, over);
     const cursor = Math.min(frame.cursor ?? 0, state.seq);
     const seat = "seat" in principal ? principal.seat : null;
     const owner = "owner" in principal ? principal.owner : null;
     ws.serializeAttachment({ ...attachment, seat, owner, cursor } satisfies Attachment);
+    // Its deadline no longer counts; the next one is found again when needed.
+    if (this.deadline === attachment.issued + host.limits.values.socket_auth_ms) this.deadline = undefined;
     let head = await host.currentHead();
     send(ws, "seat" in principal ? { type: "welcome", seat: principal.seat, cursor, head } : { type: "owner_welcome", owner: principal.owner, cursor, head });
     // Catch up to the newest head; entries appended meanwhile are covered by the next round.
@@ -132,6 +193,16 @@ export class Sessions {
       if (head.seq >= (host.state?.seq ?? 0)) return;
       head = await host.currentHead();
     }
+  }
+
+  /** Authenticated sockets speaking for `principal`, other than `except`. */
+  private socketsOf(principal: Principal, except: WebSocket): number {
+    let count = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      const attachment = ws === except ? null : (ws.deserializeAttachment() as Attachment | null);
+      if ("seat" in principal ? attachment?.seat === principal.seat : attachment?.owner === principal.owner) count += 1;
+    }
+    return count;
   }
 
   /** Owners who can answer an approval now: a live owner session, or a socket of one of their present human seats. */
@@ -222,6 +293,25 @@ function frameText(data: string | ArrayBuffer): string {
   if (size > LIMITS.request_bytes) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
   if (typeof data !== "string") throw new TrestleError("E_SCHEMA", "frames are JSON text");
   return data;
+}
+
+/** Answers a frame over the socket's rate with an error frame (carrying the frame's `id` when it has one); the frame is not handled. */
+export function refuseFrame(ws: WebSocket, data: string | ArrayBuffer, error: TrestleError): void {
+  let raw: unknown;
+  try {
+    raw = typeof data === "string" ? parseJsonText(data) : undefined;
+  } catch {
+    raw = undefined;
+  }
+  const id = frameId(raw);
+  send(ws, id === undefined ? { type: "error", error: error.toEnvelope().error } : { type: "error", id, error: error.toEnvelope().error });
+}
+
+/** The attachment of a seat or owner socket that has not authenticated yet; null for any other socket (public ones included). */
+function pending(ws: WebSocket): Attachment | null {
+  const attachment = ws.deserializeAttachment() as Partial<Attachment> | null;
+  if (typeof attachment?.challenge !== "string" || typeof attachment.issued !== "number") return null;
+  return attachment.seat === null && (attachment.owner ?? null) === null ? (attachment as Attachment) : null;
 }
 
 /** A refusal as the socket gets it: before the challenge is answered, every refusal of the client's is E_AUTH (§6.3). */

@@ -33,7 +33,7 @@ import { Heads } from "./heads.js";
 import { Ledger } from "./ledger.js";
 import { wakeState } from "./checkpoint.js";
 import { readEntries, readExport, readProjection, readTasks } from "./reads.js";
-import { Sessions, type SessionHost } from "./sessions.js";
+import { refuseFrame, Sessions, type SessionHost } from "./sessions.js";
 import { deliverResult, deliveryAt, type ResultHost } from "./results.js";
 import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./subtables.js";
 import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
@@ -46,6 +46,12 @@ import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, pushPublic
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./rooms.js";
 import { sendOwnerNote } from "./notes.js";
 import type { NoteResponse } from "../../src/protocol/schemas/room.js";
+import type { Principal } from "../../src/protocol/schemas/auth.js";
+import type { DeleteResponse } from "../../src/protocol/schemas/lifetime.js";
+import { limitsOf } from "../limits/config.js";
+import { closeOverLimit } from "../limits/refuse-socket.js";
+import { TableLimits } from "./limits.js";
+import { buryTable, canonicalRequest, claimCreation, deletedError, Expiry, readBurial, repeatedDelete, verifiedDelete, type Burial, type BurialHost } from "./lifetime.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
 export interface ReadAuth {
@@ -56,7 +62,12 @@ export interface ReadAuth {
 /** The Durable Object for one table. */
 export class TableDO extends DurableObject<Env> {
   state: TableState | null = null;
-  readonly ledger: Ledger;
+  ledger: Ledger;
+  /** Set once the table is deleted (lifetime.ts): every request then reads it as E_TABLE_DELETED. */
+  burial: Burial | null;
+  /** Rates and socket caps this table counts itself (limits.ts). */
+  readonly limits: TableLimits;
+  private readonly expiry: Expiry;
   private readonly sessions: Sessions;
   private heads: Heads | undefined;
   private pushes: Promise<void> = Promise.resolve();
@@ -78,7 +89,10 @@ export class TableDO extends DurableObject<Env> {
     this.alarms = new Alarm(ctx.storage);
     this.notices = new Notices(ctx.storage.sql, (at) => this.alarms.armBy(at));
     this.channels = ownerChannels(env);
-    this.state = wakeState(this.ledger);
+    this.limits = new TableLimits(() => limitsOf(env));
+    this.expiry = new Expiry(() => this.ledger);
+    this.burial = readBurial(ctx.storage.sql);
+    this.state = this.burial ? null : wakeState(this.ledger);
   }
 
   now(): number {
@@ -94,7 +108,7 @@ export class TableDO extends DurableObject<Env> {
   async create(body: unknown): Promise<Result<CreateResponse>> {
     return guarded(async () => {
       const signer = await relaySigner(this.env);
-      const outcome = await writeCreate(this, body, signer.publicKeyText);
+      const outcome = await writeCreate(this, body, signer.publicKeyText, (draft) => claimCreation(this.burialHost(), draft));
       return { table: outcome.primary.table, head: await this.afterWrite(outcome) };
     });
   }
@@ -177,7 +191,7 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/tasks?after=, with the head the task states were computed at (§7). */
   async tasks(auth: ReadAuth, after: number): Promise<Result<TasksResponse>> {
     return guarded(async () => {
-      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const principal = await this.reader(auth);
       // Read and head in one synchronous step: no write can land between them.
       const head = this.currentHead();
       const page = readTasks(this.requireState(), after, principal);
@@ -185,19 +199,57 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** The table's alarm (alarms.ts): the task watchdog, any pending sub-table result delivery, owner notifications not yet taken. At least once: a repeated run appends nothing. */
+  /**
+   * The table's alarm (alarms.ts): sockets past their authentication deadline, the table's end of
+   * life, the task watchdog, any pending sub-table result delivery, owner notifications not yet
+   * taken. At least once: a repeated run appends nothing.
+   */
   override async alarm(): Promise<void> {
     this.alarms.fired();
+    if (this.burial) return;
+    const limits = this.limits.values;
+    this.sessions.expireUnauthenticated(this.now(), limits.socket_auth_ms);
+    const expiry = this.expiry.at(this.state, limits);
+    if (expiry !== null && expiry <= this.now()) return this.expire();
     for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
     await deliverResult(this.resultHost());
     await this.notices.handOffDue(ownerNotify(this.env), () => this.now());
     await this.reschedule();
   }
 
-  /** Arms the alarm at the earliest deadline of the watchdog, a pending result delivery and a notification not yet taken. */
+  /** Arms the alarm at the earliest deadline of the watchdog, a pending result delivery, a notification not yet taken, a socket's authentication and the table's end of life. */
   private reschedule(): Promise<void> {
+    if (this.burial) return Promise.resolve();
     const notices = this.state ? this.notices.nextAt() : null;
-    return this.alarms.schedule([watchdogAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices]);
+    const limits = this.limits.values;
+    const ends = [this.sessions.authDeadline(limits.socket_auth_ms), this.expiry.at(this.state, limits)];
+    return this.alarms.schedule([watchdogAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices, ...ends]);
+  }
+
+  /** POST /tables/:id/delete: the creator's signed delete (lifetime.ts); the same request again gets the same answer. */
+  async deleteTable(body: unknown): Promise<Result<DeleteResponse>> {
+    return guarded(async () => {
+      if (this.burial) return repeatedDelete(this.burial, canonicalRequest(body));
+      const owner = await verifiedDelete(this.requireState(), body, this.now());
+      return buryTable(this.burialHost(), { table: this.requireState().table, deleted_at: this.now(), reason: "owner", owner }, canonicalRequest(body));
+    });
+  }
+
+  /** The alarm's deletion of a table whose lifetime ended; retried a minute later when it cannot finish. */
+  private async expire(): Promise<void> {
+    try {
+      await buryTable(this.burialHost(), { table: this.requireState().table, deleted_at: this.now(), reason: "expired" }, null);
+    } catch (error) {
+      console.error("deleting an expired table failed; the alarm retries", error);
+      this.alarms.armBy(this.now() + 60_000);
+    }
+  }
+
+  /** The principal a signed read is made as, counted against its read rate. */
+  private async reader(auth: ReadAuth): Promise<Principal> {
+    const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+    this.limits.read(principal, this.now());
+    return principal;
   }
 
   /** POST /tables/:id/control (owner-signed pause or resume) */
@@ -223,11 +275,13 @@ export class TableDO extends DurableObject<Env> {
 
   /** Hands the notifications a write recorded to their owners' objects, then re-arms the alarm for any not taken. */
   private async handOff(): Promise<void> {
+    if (this.burial) return;
     try {
       await this.notices.handOffFresh(ownerNotify(this.env), () => this.now());
       await this.reschedule();
     } catch (error) {
-      console.error("owner notification hand-off failed; the alarm retries", error);
+      // A table deleted meanwhile took its notifications with it: nothing is left to retry.
+      if (!this.burial) console.error("owner notification hand-off failed; the alarm retries", error);
     }
   }
 
@@ -267,7 +321,7 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/projection?after=, with the head it was computed at (§7). */
   async projection(auth: ReadAuth, after: number): Promise<Result<ProjectionResponse>> {
     return guarded(async () => {
-      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const principal = await this.reader(auth);
       // Read and head in one synchronous step: no write can land between them.
       const head = this.currentHead();
       const projection = readProjection(this.requireState(), this.ledger, principal, after);
@@ -278,7 +332,7 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/entries?from=&to= */
   async entries(auth: ReadAuth, from: number, to: number): Promise<Result<EntriesResponse>> {
     return guarded(async () => {
-      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const principal = await this.reader(auth);
       const head = await this.currentHead();
       return readEntries(this.requireState(), this.ledger, principal, { from, to: Math.min(to, head.seq) }, head);
     });
@@ -287,7 +341,7 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/export */
   async exportLedger(auth: ReadAuth): Promise<Result<string>> {
     return guarded(async () => {
-      const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
+      const principal = await this.reader(auth);
       const head = await this.currentHead();
       return readExport(this.requireState(), this.ledger, principal, head);
     });
@@ -305,13 +359,19 @@ export class TableDO extends DurableObject<Env> {
         throw new TrestleError("E_SCHEMA", "this route needs a WebSocket upgrade");
       }
       if (isPublicUpgrade(request)) return await acceptPublic(this.ctx, request, this.sessionHost());
-      return this.sessions.accept(this.requireState().table, this.now());
+      const { response, deadline } = this.sessions.open(this.requireState().table, this.now(), this.limits);
+      if (deadline !== null) this.alarms.armBy(deadline);
+      return response;
     } catch (error) {
       return errorResponse(error);
     }
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    if (this.burial) return closeOverLimit(ws, deletedError(this.burial.tombstone));
+    const frame = this.limits.frame(ws, this.now());
+    if (frame.verdict === "close") return closeOverLimit(ws, frame.error);
+    if (frame.verdict === "refuse") return refuseFrame(ws, message, frame.error);
     if (isPublicSocket(this.ctx, ws)) return refusePublicMessage(ws);
     await this.sessions.message(ws, message, this.sessionHost());
   }
@@ -322,6 +382,7 @@ export class TableDO extends DurableObject<Env> {
       get state() {
         return table.state;
       },
+      limits: this.limits,
       now: () => this.now(),
       entriesAfter: (cursor, limit) => this.ledger.range(cursor + 1, this.ledger.seq, limit),
       currentHead: () => this.currentHead(),
@@ -332,6 +393,29 @@ export class TableDO extends DurableObject<Env> {
 
   private table(id: string): DurableObjectStub<TableDO> {
     return this.env.TABLES.get(this.env.TABLES.idFromName(id));
+  }
+
+  private burialHost(): BurialHost {
+    const table = this;
+    return {
+      env: this.env,
+      storage: this.ctx.storage,
+      get state() {
+        return table.state;
+      },
+      get burial() {
+        return table.burial;
+      },
+      sockets: () => this.ctx.getWebSockets(),
+      forget: (burial) => {
+        this.burial = burial;
+        this.state = null;
+        this.ledger = new Ledger(this.ctx.storage);
+        this.heads = undefined;
+        this.unpushed = [];
+        this.alarms.fired();
+      },
+    };
   }
 
   private resultHost(): ResultHost {
@@ -368,6 +452,7 @@ export class TableDO extends DurableObject<Env> {
   }
 
   private requireState(): TableState {
+    if (this.burial) throw deletedError(this.burial.tombstone);
     if (!this.state) throw new TrestleError("E_TABLE_NOT_FOUND");
     return this.state;
   }

@@ -22,6 +22,8 @@ import type { Ledger } from "./ledger.js";
 import type { Notices } from "./notify.js";
 import { own } from "../../src/protocol/records.js";
 import { notificationsFor } from "../../src/protocol/notifications.js";
+import type { TableLimits } from "./limits.js";
+import { deletedError, type Burial } from "./lifetime.js";
 
 /** What a write produced: the primary entry and everything appended with it (empty on a retry). */
 export interface WriteOutcome {
@@ -40,19 +42,43 @@ export interface TableHost {
   readonly channels: ChannelProbe;
   /** Owner notifications not yet handed over, recorded with the entries that cause them. */
   readonly notices: Notices;
+  /** The rates this table counts (writes per seat and per owner). */
+  readonly limits: TableLimits;
+  /** The tombstone, once the table was deleted. */
+  readonly burial: Burial | null;
 }
 
-/** Creates the table from a signed create request. */
-export async function writeCreate(host: TableHost, body: unknown, relayKey: string): Promise<WriteOutcome> {
+/** Counts a new table against its creator before it is written; resolves with what undoes that count if the write then fails. */
+export type CreateClaim = (draft: { table: string; author: { key: string } }) => Promise<() => Promise<void>>;
+
+/**
+ * Creates the table from a signed create request. A config admit would refuse is refused before
+ * `claim` counts anything; a count whose write then fails is undone. A deleted id is refused.
+ */
+export async function writeCreate(host: TableHost, body: unknown, relayKey: string, claim: CreateClaim): Promise<WriteOutcome> {
   const request = parseOrThrow(CreateRequestSchema, body, "create request");
   const draft = createDraft(request, relayKey);
   await checkSignature(draft);
-  if (host.state) {
-    const first = host.ledger.range(1, 1, 1)[0]!;
-    if (sameStatement(first, draft)) return { primary: first, appended: [] };
-    throw new TrestleError("E_TABLE_EXISTS", `table "${draft.table}" already exists`);
+  const existing = createdAlready(host, draft);
+  if (existing) return existing;
+  admit(null, draft, host.now());
+  const undo = await claim(draft);
+  try {
+    // The same create may have landed while the claim was counted.
+    return createdAlready(host, draft) ?? commit(host, draft);
+  } catch (error) {
+    await undo();
+    throw error;
   }
-  return commit(host, draft);
+}
+
+/** The table's first entry when this very create was already written; E_TABLE_EXISTS for another; E_TABLE_DELETED for a deleted id. */
+function createdAlready(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
+  if (host.burial) throw deletedError(host.burial.tombstone);
+  if (!host.state) return undefined;
+  const first = host.ledger.range(1, 1, 1)[0]!;
+  if (sameStatement(first, draft)) return { primary: first, appended: [] };
+  throw new TrestleError("E_TABLE_EXISTS", `table "${draft.table}" already exists`);
 }
 
 /** Seats a join signed by an owner of this table. */
@@ -77,6 +103,7 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
   // A retry returns its first entry before anything else is asked (nobody may be online to approve now).
   const retry = retried(host, draft);
   if (retry) return retry;
+  host.limits.seatWrite(seat.name, host.now());
   await checkApprovers(host, draft);
   if (request.known_head) checkKnownHead(host, request.known_head);
   return commit(host, draft, draft.truncated ? submission.body : undefined);
@@ -89,6 +116,12 @@ export async function writeApproval(host: TableHost, body: unknown): Promise<Wri
   if (request.approval.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `approval is for table "${request.approval.table}"`);
   const draft = approvalDraft(state, request);
   await checkSignature(draft);
+  return countedOwnerWrite(host, draft, request.owner);
+}
+
+/** Commits an owner-signed draft, counted against `owner`'s write rate unless it retries one already recorded. */
+export function countedOwnerWrite(host: TableHost, draft: EntryDraft, owner: string): WriteOutcome {
+  if (!retried(host, draft)) host.limits.ownerWrite(owner, host.now());
   return commit(host, draft);
 }
 
@@ -99,8 +132,9 @@ async function checkApprovers(host: TableHost, draft: EntryDraft): Promise<void>
   await requireApprovers(preview.state, waitingOwners(preview), host.answerers(), host.channels);
 }
 
-/** The live state, or E_TABLE_NOT_FOUND before the table exists. */
+/** The live state, or E_TABLE_NOT_FOUND before the table exists (E_TABLE_DELETED after). */
 export function requireTable(host: TableHost): TableState {
+  if (host.burial) throw deletedError(host.burial.tombstone);
   if (!host.state) throw new TrestleError("E_TABLE_NOT_FOUND");
   return host.state;
 }

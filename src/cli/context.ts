@@ -16,6 +16,7 @@ import {
   type TableClient,
 } from "../client/node.js";
 import type { Clock } from "../client/index.js";
+import { waitText } from "../protocol/index.js";
 import { optional, required, type Parsed } from "./args.js";
 import { UsageError } from "./exit.js";
 import { colorAllowed, Output, type TextSink } from "./output.js";
@@ -49,9 +50,11 @@ export class Context {
     this.relayUrl = optional(args, "relay", "TRESTLE_RELAY", io.env) ?? DEFAULT_RELAY;
   }
 
-  /** The HTTP client for the relay. */
+  /** The HTTP client for the relay; it says on stderr when it waits out the relay's rate limit. */
   http(): HttpClient {
-    this.httpClient ??= new HttpClient({ url: this.relayUrl, clock: this.io.clock });
+    const onWait = (ms: number, what: string) =>
+      this.out.note(`the relay is rate limiting ${what}; waiting ${waitText(ms)}, then sending it again (a signed write is never applied twice)`);
+    this.httpClient ??= new HttpClient({ url: this.relayUrl, clock: this.io.clock, rateLimit: { onWait } });
     return this.httpClient;
   }
 

@@ -3,10 +3,15 @@
  * protocol's zod schemas; an error envelope becomes a TrestleError carrying the relay's own code,
  * a failed connection E_NETWORK, and anything that is neither E_BAD_RESPONSE. The relay's answers
  * are treated as untrusted input: nothing is cast. Heads are not judged here (see heads.ts).
+ * A rate-limit refusal (429, E_RATE_LIMITED) is waited out and the request sent again when the
+ * wait is short and the request is safe to repeat (every table route is: a signed write is applied
+ * once by its nonce or its content, a read repeats); otherwise it is thrown with the wait in
+ * `details.retry_after_ms` (docs/CLIENT.md).
  */
 import {
   ApproveResponseSchema,
   CreateResponseSchema,
+  DeleteResponseSchema,
   EntriesResponseSchema,
   ErrorEnvelopeSchema,
   JoinResponseSchema,
@@ -16,7 +21,9 @@ import {
   SubmitResponseSchema,
   TasksResponseSchema,
   TrestleError,
+  retryAfterOf,
   WellKnownSchema,
+  type DeleteResponse,
   type ApprovalRequest,
   type ApproveResponse,
   type CreateRequest,
@@ -66,9 +73,24 @@ export interface HttpClientOptions {
   clock?: Clock;
   /** Per-request timeout; a request that takes longer fails with E_NETWORK. Default 30 s. */
   timeoutMs?: number;
+  /** How rate-limit refusals are waited out (default: up to 3 retries, each wait at most 30 s). */
+  rateLimit?: RateLimitPolicy;
+}
+
+/** How an HttpClient waits out E_RATE_LIMITED on requests that are safe to repeat. */
+export interface RateLimitPolicy {
+  /** Retries after rate-limit refusals, per request; 0 never waits. */
+  attempts?: number;
+  /** A refusal asking for a longer wait than this is thrown at once. */
+  maxWaitMs?: number;
+  /** Told before each wait (e.g. the CLI's note on stderr). */
+  onWait?: (waitMs: number, what: string) => void;
+  /** Waits `ms` (tests pass their own). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RATE_LIMIT = { attempts: 3, maxWaitMs: 30_000 } as const;
 
 /** The relay's HTTP API; one method per route, each returning the parsed response body. */
 export class HttpClient {
@@ -76,12 +98,14 @@ export class HttpClient {
   private readonly fetchImpl: FetchLike;
   private readonly clock: Clock;
   private readonly timeoutMs: number;
+  private readonly rateLimit: RateLimitPolicy;
 
   constructor(options: HttpClientOptions) {
     this.url = normalizeBase(options.url);
     this.fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.clock = options.clock ?? systemClock;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.rateLimit = options.rateLimit ?? {};
   }
 
   /** GET /.well-known/trestle.json: protocol, relay key, limits. */
@@ -166,14 +190,23 @@ export class HttpClient {
     return this.json(NoteResponseSchema, "POST", `/tables/${enc(table)}/notes`, { body: request });
   }
 
-  /** An owner-key route (docs/SPEC.md §11.1): a `body` the caller signed, or an `authorization` header it signed. */
+  /** POST /tables/:id/delete: the creator's signed delete (docs/SPEC.md §6.6); the same request again gets the same answer. */
+  deleteTable(table: string, body: unknown): Promise<DeleteResponse> {
+    return this.json(DeleteResponseSchema, "POST", `/tables/${enc(table)}/delete`, { body });
+  }
+
+  /**
+   * An owner-key route (docs/SPEC.md §11.1): a `body` the caller signed, or an `authorization`
+   * header it signed. Waited out when rate limited only with `retry` (a bind code's nonce is spent
+   * by a refused request, so sending it again would fail).
+   */
   ownerRequest<S extends z.ZodType>(
     schema: S,
     method: "GET" | "POST",
     path: string,
-    options: { body?: unknown; authorization?: string } = {},
+    options: { body?: unknown; authorization?: string; retry?: boolean } = {},
   ): Promise<z.infer<S>> {
-    return this.json(schema, method, path, options);
+    return this.json(schema, method, path, { retry: false, ...options });
   }
 
   /** The WebSocket URL for a table (ws: or wss: to match the base URL). */
@@ -187,7 +220,7 @@ export class HttpClient {
     schema: S,
     method: "GET" | "POST",
     path: string,
-    options: { body?: unknown; reader?: Reader; table?: string; authorization?: string } = {},
+    options: SendOptions = {},
   ): Promise<z.infer<S>> {
     const response = await this.send(method, path, options);
     const parsed = schema.safeParse(parseJson(response.text));
@@ -198,11 +231,22 @@ export class HttpClient {
     return parsed.data;
   }
 
-  private async send(
-    method: "GET" | "POST",
-    path: string,
-    options: { body?: unknown; reader?: Reader; table?: string; authorization?: string },
-  ): Promise<{ status: number; text: string }> {
+  /** Sends once, then again after each rate-limit refusal the policy waits out (`options.retry` false: never). */
+  private async send(method: "GET" | "POST", path: string, options: SendOptions): Promise<{ status: number; text: string }> {
+    const policy = { ...DEFAULT_RATE_LIMIT, ...this.rateLimit };
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        return await this.sendOnce(method, path, options);
+      } catch (error) {
+        const wait = error instanceof TrestleError ? retryAfterOf(error) : null;
+        if (wait === null || options.retry === false || attempt >= policy.attempts || wait > policy.maxWaitMs) throw error;
+        policy.onWait?.(wait, `${method} ${path.split("?")[0]}`);
+        await (policy.sleep ?? sleep)(wait);
+      }
+    }
+  }
+
+  private async sendOnce(method: "GET" | "POST", path: string, options: SendOptions): Promise<{ status: number; text: string }> {
     const url = new URL(this.url + path);
     const headers: Record<string, string> = {};
     if (options.body !== undefined) headers["content-type"] = "application/json";
@@ -220,9 +264,11 @@ export class HttpClient {
     if (options.body !== undefined) init.body = JSON.stringify(options.body);
     let status: number;
     let text: string;
+    let retryAfter: number | null;
     try {
       const response = await this.fetchImpl(url.href, init);
       status = response.status;
+      retryAfter = retryAfterHeader(response.headers.get("retry-after"));
       text = await response.text();
     } catch (error) {
       throw new TrestleError("E_NETWORK", `cannot reach the relay at ${this.url}: ${causeOf(error)}`);
@@ -231,10 +277,36 @@ export class HttpClient {
     const envelope = ErrorEnvelopeSchema.safeParse(parseJson(text));
     if (envelope.success) {
       const { code, message, details } = envelope.data.error;
-      throw new TrestleError(code, message, details);
+      throw withRetryAfter(new TrestleError(code, message, details), retryAfter);
     }
+    // A 429 from something in front of the relay (its host's own limits) still means "wait".
+    if (status === 429) throw withRetryAfter(new TrestleError("E_RATE_LIMITED", `${method} ${path}: HTTP 429 from the relay's host, without a trestle error envelope`), retryAfter);
     throw new TrestleError("E_BAD_RESPONSE", `${method} ${path}: HTTP ${status} without a trestle error envelope`);
   }
+}
+
+/** What one request carries; `retry: false` never waits out a rate limit. */
+interface SendOptions {
+  body?: unknown;
+  reader?: Reader;
+  table?: string;
+  authorization?: string;
+  retry?: boolean;
+}
+
+/** A rate-limit refusal with `details.retry_after_ms` taken from `Retry-After` when the envelope has no wait of its own. */
+function withRetryAfter(error: TrestleError, retryAfterMs: number | null): TrestleError {
+  if (error.code !== "E_RATE_LIMITED" || retryAfterOf(error) !== null || retryAfterMs === null) return error;
+  return new TrestleError(error.code, error.message, { ...error.details, limit: String(error.details?.limit ?? "http_429"), retry_after_ms: retryAfterMs });
+}
+
+/** `Retry-After` in ms: delay-seconds only (an HTTP date is not used by trestle relays); null when absent or not a number. */
+function retryAfterHeader(value: string | null): number | null {
+  return value !== null && /^[0-9]{1,9}$/.test(value.trim()) ? Number(value.trim()) * 1000 : null;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function normalizeBase(url: string): string {

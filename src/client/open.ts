@@ -37,7 +37,7 @@ export type OpenOwnerOptions = Omit<OpenTableOptions, "table"> & { signer: Signe
 /** An OwnerClient signing with `signer`, for a relay pinned (now, on first use) or checked against its pin: E_RELAY_KEY when its key changed. */
 export async function openOwner(options: OpenOwnerOptions): Promise<OwnerClient> {
   const { http, clock } = await pinned(options);
-  return new OwnerClient(http.url, options.signer, { now: clock });
+  return new OwnerClient(http.url, options.signer, { now: clock, http });
 }
 
 async function pinned(options: Omit<OpenTableOptions, "table">): Promise<{ http: HttpClient; home: string; clock: Clock; relayKey: string; maxEntries: number }> {

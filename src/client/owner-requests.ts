@@ -1,6 +1,6 @@
 /**
  * Signed owner-key requests (docs/SPEC.md §11.1, §5.5): bind codes and unbinding (purpose `bind`),
- * owner reads (purpose `auth`, scope `owner_http`) and table controls (purpose `owner`). Pure given
+ * owner reads (purpose `auth`, scope `owner_http`), table controls and deletes (purpose `owner`). Pure given
  * the key, nonce and time passed in; `OwnerClient` supplies them.
  */
 import { canonicalize } from "../protocol/canonical.js";
@@ -8,6 +8,7 @@ import { toBase64url, utf8 } from "../protocol/bytes.js";
 import { signStatement, type Signer } from "../protocol/crypto.js";
 import type { ChatPlatform, ControlAction, ControlRequest } from "../protocol/schemas/control.js";
 import type { BindRequest, Lang, OwnerAuthStatement } from "../protocol/schemas/owner.js";
+import type { DeleteRequest, DeleteStatement } from "../protocol/schemas/lifetime.js";
 
 /** A request for a one-time bind code for `platform`, replies in `lang`. */
 export async function signBindCode(
@@ -41,4 +42,10 @@ export async function signControl(
 ): Promise<ControlRequest> {
   const control = { scope: "table_control" as const, table: fields.table, owner: fields.owner, action: fields.action, nonce: fields.nonce };
   return { control, sig: await signStatement(signer, "owner", control) };
+}
+
+/** An owner-signed delete of `table`, as its creator `owner`, at `now` (docs/SPEC.md §6.6). */
+export async function signDelete(signer: Signer, fields: { table: string; owner: string; now: number }): Promise<DeleteRequest> {
+  const statement: DeleteStatement = { scope: "table_delete", table: fields.table, owner: fields.owner, ts: fields.now };
+  return { delete: statement, sig: await signStatement(signer, "owner", statement) };
 }

@@ -1,8 +1,8 @@
 /**
- * The owner's side of chat channels over HTTP: get a bind code, unbind an account, read channel
- * health, pause or resume a table. Each method is one signed request; `trestle bind|unbind|channels`
- * and the MCP `notify_status` and `close` tools are thin wrappers over these, made with `openOwner`
- * (open.ts) so the relay is pinned first.
+ * The owner's side over HTTP: get a bind code, unbind an account, read channel health, pause or
+ * resume a table, delete a table. Each method is one signed request; `trestle bind|unbind|channels|delete`
+ * and the MCP `notify_status`, `close` and `delete_table` tools are thin wrappers over these, made
+ * with `openOwner` (open.ts) so the relay is pinned first.
  */
 import type { Signer } from "../protocol/crypto.js";
 import type { ChatPlatform, ControlAction } from "../protocol/schemas/control.js";
@@ -17,7 +17,8 @@ import {
 } from "../protocol/schemas/owner.js";
 import { z } from "zod";
 import { HttpClient, type FetchLike } from "./http.js";
-import { signBindCode, signControl, signOwnerAuth, signUnbind } from "./owner-requests.js";
+import { signBindCode, signControl, signDelete, signOwnerAuth, signUnbind } from "./owner-requests.js";
+import type { DeleteResponse } from "../protocol/schemas/lifetime.js";
 import { randomNonce, systemClock } from "./random.js";
 
 /** A fetch-like function (the HttpClient's). */
@@ -26,6 +27,8 @@ export type Fetch = FetchLike;
 /** What the client needs from its surroundings; tests pass fixed ones. */
 export interface OwnerClientOptions {
   fetch?: Fetch;
+  /** The HTTP client to send with (openOwner passes the pinned one); else one is made from `base` and `fetch`. */
+  http?: HttpClient;
   now?: () => number;
   nonce?: () => string;
 }
@@ -48,7 +51,7 @@ export class OwnerClient {
     options: OwnerClientOptions = {},
   ) {
     this.now = options.now ?? systemClock;
-    this.http = new HttpClient({ url: base, clock: this.now, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    this.http = options.http ?? new HttpClient({ url: base, clock: this.now, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.nonce = options.nonce ?? randomNonce;
   }
 
@@ -78,6 +81,11 @@ export class OwnerClient {
   /** Pauses or resumes `table`, signed as its owner `owner`. */
   async control(table: string, owner: string, action: ControlAction): Promise<{ seq: number }> {
     const body = await signControl(this.signer, { table, owner, action, nonce: this.nonce() });
-    return this.http.ownerRequest(ControlResponseSchema, "POST", `/tables/${encodeURIComponent(table)}/control`, { body });
+    return this.http.ownerRequest(ControlResponseSchema, "POST", `/tables/${encodeURIComponent(table)}/control`, { body, retry: true });
+  }
+
+  /** Deletes `table` for good on this relay, signed as its creator `owner` (its storage is freed; its id is never used again). */
+  async deleteTable(table: string, owner: string): Promise<DeleteResponse> {
+    return this.http.deleteTable(table, await signDelete(this.signer, { table, owner, now: this.now() }));
   }
 }

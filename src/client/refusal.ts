@@ -1,10 +1,11 @@
 /**
  * Which socket close codes end a session for good (docs/SPEC.md §6.3, §9). The relay closes with
  * 4000 + the HTTP status of its error: 4401 when the challenge answer does not verify (E_AUTH),
- * 4403 when the seat has left the table (E_UNKNOWN_SEAT). A 4xx status says "you may not": the
+ * 4403 when the seat has left the table (E_UNKNOWN_SEAT), 4410 when the table was deleted
+ * (E_TABLE_DELETED). A 4xx status says "you may not": the
  * same connection would be refused again, so reconnecting is pointless and the socket stops with
  * the relay's code. Timeouts (4408) and rate limiting (4429) are 4xx but pass with time, so they
- * are retried like every other close: network drops (1006), restarts (1001, 1012), the client's own
+ * are retried like every other close (after 4429, no sooner than the wait its error frame named): network drops (1006), restarts (1001, 1012), the client's own
  * keepalive timeout (4000) and relay faults (45xx).
  */
 import { TrestleError, type ErrorCode } from "../protocol/index.js";
@@ -15,6 +16,7 @@ const REFUSALS: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
   [4401, "E_AUTH"],
   [4403, "E_UNKNOWN_SEAT"],
   [4404, "E_TABLE_NOT_FOUND"],
+  [4410, "E_TABLE_DELETED"],
   [4413, "E_TOO_LARGE"],
 ]);
 

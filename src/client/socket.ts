@@ -6,7 +6,9 @@
  * jitter after the connection drops; a close that refuses for good (4401, 4403, ...: refusal.ts) ends
  * the session with the relay's code instead. Writes go over the socket with the newest verified head as
  * `known_head`; a write not yet acknowledged is sent again after a reconnect with the same nonce,
- * which the relay answers with the same seq (retries are idempotent). Anything the relay sends
+ * which the relay answers with the same seq (retries are idempotent). A write refused over a rate
+ * limit (E_RATE_LIMITED) is sent again once its wait has passed; a socket the relay closes over a
+ * limit (an E_RATE_LIMITED error frame, then 4429) reconnects no sooner than that wait. Anything the relay sends
  * that contradicts the chain or a held head ends the session with the error (and evidence).
  * With `owner` instead of `seat`, the socket is an owner session (§6.3): the owner key answers the
  * challenge, every entry is pushed and verified the same way, and nothing can be submitted.
@@ -14,6 +16,7 @@
 import {
   PONG_FRAME,
   PING_FRAME,
+  retryAfterOf,
   ServerFrameSchema,
   signOwnerSocketAuth,
   signSocketAuth,
@@ -67,6 +70,8 @@ export interface SocketCommonOptions {
   random?: Random;
   /** Interval of keepalive pings; a connection silent for two intervals is dropped. Default 30 s. */
   pingMs?: number;
+  /** A write refused over a rate limit is sent again after its wait when that wait is at most this long; else refused. Default 60 s. */
+  maxRateWaitMs?: number;
 }
 
 /** How a session ended: closed by the caller, or by a fatal error (auth refused, evidence, bad frames). */
@@ -99,6 +104,9 @@ export class TableSocket {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private pinger: ReturnType<typeof setInterval> | undefined;
   private heard = true;
+  /** The wait a rate-limit refusal of the socket itself named: the next reconnect waits at least this long. */
+  private reconnectNoSooner = 0;
+  private readonly resends = new Set<ReturnType<typeof setTimeout>>();
   private firstWelcome: { resolve(): void; reject(error: TrestleError): void } | null = null;
   private endResolve!: (end: SocketEnd) => void;
   /** Resolves once the session has ended for good. */
@@ -237,14 +245,27 @@ export class TableSocket {
       }
       case "error": {
         const error = new TrestleError(frame.error.code, frame.error.message, frame.error.details);
+        const wait = retryAfterOf(error);
         const pending = frame.id === undefined ? undefined : this.pending.get(frame.id);
         if (pending && frame.id !== undefined) {
+          if (wait !== null && wait <= (this.options.maxRateWaitMs ?? 60_000)) return this.resendAfter(frame.id, wait);
           this.pending.delete(frame.id);
           return pending.reject(error);
         }
+        // The relay is closing this socket over a limit (4429 follows): reconnect after the wait.
+        if (wait !== null) return void (this.reconnectNoSooner = wait);
         throw error;
       }
     }
+  }
+
+  /** Sends write `id` again after `waitMs` (same nonce: the relay applies it once), if it is still waiting and the socket is open. */
+  private resendAfter(id: string, waitMs: number): void {
+    const timer = setTimeout(() => {
+      this.resends.delete(timer);
+      if (this.open) this.transmit(id);
+    }, waitMs);
+    this.resends.add(timer);
   }
 
   private transmit(id: string): void {
@@ -273,7 +294,8 @@ export class TableSocket {
 
   private retry(): void {
     if (this.stopped) return;
-    const delayMs = backoffDelay(this.attempt, this.backoff, this.random);
+    const delayMs = Math.max(backoffDelay(this.attempt, this.backoff, this.random), this.reconnectNoSooner);
+    this.reconnectNoSooner = 0;
     this.options.handlers?.onStatus?.("reconnecting", { attempt: this.attempt + 1, delayMs });
     this.attempt += 1;
     this.timer = setTimeout(() => void this.dial(false), delayMs);
@@ -292,6 +314,7 @@ export class TableSocket {
     this.open = false;
     clearTimeout(this.timer);
     clearInterval(this.pinger);
+    for (const timer of this.resends) clearTimeout(timer);
     this.wire?.close(1000, "closed");
     this.wire = null;
     const error = this.stoppedError();

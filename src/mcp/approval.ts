@@ -6,7 +6,6 @@
  * cannot elicit, a decline, a cancel or no answer is E_NOT_CONFIRMED and nothing is signed; the
  * owner can always answer from a terminal instead (`trestle approve` / `trestle reject`).
  */
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { safeJson, safeLine } from "../client/guards/framing.js";
 import type { ProposalEntry } from "../client/index.js";
 import {
@@ -20,6 +19,7 @@ import {
   type Effect,
 } from "../protocol/index.js";
 import type { ToolContext } from "./tool.js";
+import { confirmWithOwner, requireElicitation } from "./confirm.js";
 
 /** What the human is shown: the table, task, verdict and the proposal with this owner's effects. */
 export interface ApprovalAsk {
@@ -63,9 +63,7 @@ export async function answerTask(ctx: ToolContext, table: string, task: string, 
   if (taskOwner !== owner.name) {
     throw new TrestleError("E_FORBIDDEN", `task ${task} belongs to owner ${taskOwner}; this server holds ${owner.name}'s key, and nobody answers another owner's task`);
   }
-  if (!ctx.canElicit()) {
-    throw new TrestleError("E_NOT_CONFIRMED", `this MCP client cannot ask your owner (no elicitation), so nothing was signed for task ${task}`, { reason: "no_elicitation" });
-  }
+  requireElicitation(ctx, `for task ${task}`);
   const client = await session.client(table);
   const reader = { signer: owner.signer, as: { owner: owner.name } };
   const state = (await client.tasks(reader)).find((t) => t.id === task);
@@ -79,23 +77,13 @@ export async function answerTask(ctx: ToolContext, table: string, task: string, 
   return client.answer(owner.signer, owner.name, proposal, verdict);
 }
 
-async function confirm(ctx: ToolContext, ask: ApprovalAsk): Promise<void> {
-  const field = ask.verdict === "approve" ? "Approve and sign with my owner key" : "Reject and sign with my owner key";
-  let answer;
-  ctx.progress(`asking your owner to ${ask.verdict} task ${ask.task}`);
-  try {
-    answer = await ctx.elicit({
-      mode: "form",
-      message: approvalMessage(ask),
-      requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: field, default: false } }, required: ["confirm"] },
-    });
-  } catch (error) {
-    const why = error instanceof McpError ? `the request to your owner failed (${error.message})` : "the request to your owner failed";
-    throw new TrestleError("E_NOT_CONFIRMED", `${why}; nothing was signed for task ${ask.task}`, { reason: "no_answer" });
-  }
-  if (answer.action === "accept" && answer.content?.confirm === true) return;
-  const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
-  throw new TrestleError("E_NOT_CONFIRMED", `your owner did not confirm (${reason}); nothing was signed for task ${ask.task}`, { reason });
+function confirm(ctx: ToolContext, ask: ApprovalAsk): Promise<void> {
+  return confirmWithOwner(ctx, {
+    message: approvalMessage(ask),
+    field: ask.verdict === "approve" ? "Approve and sign with my owner key" : "Reject and sign with my owner key",
+    unsigned: `for task ${ask.task}`,
+    progress: `asking your owner to ${ask.verdict} task ${ask.task}`,
+  });
 }
 
 function splitTask(task: string): [string, string] {

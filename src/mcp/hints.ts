@@ -36,6 +36,10 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   E_MANDATE: "your owner's mandate refuses this; do not try to work around it: tell your owner (trestle_tell_owner) if it blocks the deal",
   E_HELD: "your owner must approve this exact message first; tell them (trestle_tell_owner) and retry with trestle_room_send_held once they did",
   E_GATE: "the gate will not send this; do not retry the same message: read details.reason and tell your owner (trestle_tell_owner)",
+  E_RATE_LIMITED:
+    "the relay's limits were reached (details.limit names which); wait details.retry_after_ms before trying again, and write less often. A write sent again is never applied twice",
+  E_TABLE_DELETED: "that table was deleted on the relay (details say when and why); tell your owner, and open a new table if the work goes on",
+  E_QUOTA: "your owner's key holds as many tables as this relay allows; tell your owner (they can delete a table they no longer need)",
   E_NOT_CONFIRMED: "only the owner can confirm this, in person: they run trestle approve (or trestle reject) in a terminal, or use an MCP client that can ask them (elicitation)",
 };
 

@@ -6,8 +6,8 @@
  * Nothing a tool receives can change a key, the card or the instructions: no tool writes them.
  */
 import { readFileSync } from "node:fs";
-import { loadOrCreateKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
-import { CapabilityCardSchema, parseOrThrow, TrestleError, type CapabilityCard, type Signer } from "../protocol/index.js";
+import { HttpClient, loadOrCreateKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
+import { CapabilityCardSchema, parseOrThrow, TrestleError, waitText, type CapabilityCard, type Signer } from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
 import { ENV, readJsonFile } from "./config.js";
 import { LiveTable } from "./live.js";
@@ -45,6 +45,7 @@ export class McpSession {
   private readonly slots = new Map<string, Slot>();
   private owner: Promise<Identity> | null = null;
   private seat: Promise<Identity> | null = null;
+  private httpClient: HttpClient | undefined;
 
   constructor(
     readonly settings: McpSettings,
@@ -99,7 +100,7 @@ export class McpSession {
   /** The owner key and an OwnerClient signing with it, for the relay pinned as every table here is (E_RELAY_KEY when its key changed). */
   async ownerClient(): Promise<{ owner: Identity; client: OwnerClient }> {
     const owner = await this.ownerKey();
-    const client = await openOwner({ relay: this.settings.url, signer: owner.signer, home: this.settings.home, onFirstUse: this.firstUse });
+    const client = await openOwner({ relay: this.http(), signer: owner.signer, home: this.settings.home, onFirstUse: this.firstUse });
     return { owner, client };
   }
 
@@ -158,7 +159,7 @@ export class McpSession {
   private slot(table: string): Slot {
     let slot = this.slots.get(table);
     if (!slot) {
-      const client = openTable({ relay: this.settings.url, table, home: this.settings.home, onFirstUse: this.firstUse });
+      const client = openTable({ relay: this.http(), table, home: this.settings.home, onFirstUse: this.firstUse });
       slot = { client, live: null, read: { cursor: 0, prefix: null } };
       this.slots.set(table, slot);
       client.catch(() => this.slots.delete(table));
@@ -167,6 +168,17 @@ export class McpSession {
   }
 
   private readonly firstUse = (url: string, key: string): void => this.deps.log(`pinned relay ${url} to key ${key} (first use)`);
+
+  /**
+   * The one HTTP client of this session. It waits out a rate limit only while a tool call can
+   * wait (twice, 20 s at most each: MCP clients often give a call 60 s), logging each wait; a
+   * longer one reaches the model as E_RATE_LIMITED with the wait.
+   */
+  private http(): HttpClient {
+    const onWait = (ms: number, what: string) => this.deps.log(`the relay is rate limiting ${what}; waiting ${waitText(ms)} before sending it again`);
+    this.httpClient ??= new HttpClient({ url: this.settings.url, rateLimit: { attempts: 2, maxWaitMs: 20_000, onWait } });
+    return this.httpClient;
+  }
 
   private async load(role: "owner" | "seat", path: string | undefined, name: string | undefined, pathVar: string, nameVar: string): Promise<Identity> {
     if (path === undefined) throw new TrestleError("E_KEY_FILE", `this server holds no ${role} key: set ${pathVar} (or ${nameVar}) in its environment`);

@@ -45,8 +45,11 @@ export const ERROR_CODES = {
   E_INVITE: { http: 403, message: "no live invite matches this code or statement" },
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
   E_TABLE_NOT_FOUND: { http: 404, message: "no table with this id" },
+  // Table lifetime (docs/SPEC.md §6.6): a deleted table's id is never used again.
+  E_TABLE_DELETED: { http: 410, message: "this table was deleted; its id is never used again" },
   E_NOT_FOUND: { http: 404, message: "no such route" },
   E_RATE_LIMITED: { http: 429, message: "too many requests; slow down" },
+  E_QUOTA: { http: 403, message: "an owner quota of this relay is used up" },
   E_UNAVAILABLE: { http: 503, message: "the relay cannot serve this right now" },
   E_INTERNAL: { http: 500, message: "the relay failed unexpectedly" },
   // Client-side codes (src/client): raised by the client library, never sent by a relay. The

@@ -60,3 +60,6 @@ export * from "./policy/invites.js";
 export { isRoomKind } from "./policy/kinds/registry.js";
 export * from "./projection-room.js";
 export * from "./room-requests.js";
+export * from "./operator-limits.js";
+export * from "./rate-limited.js";
+export * from "./schemas/lifetime.js";

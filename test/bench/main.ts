@@ -15,6 +15,7 @@ import { median, medianRun, round } from "./harness/stats.js";
 import { openRoom, presign, headOf } from "./harness/table.js";
 import { pipeline, WsSeat } from "./harness/ws-seat.js";
 import { appendRun } from "./suites/appends.js";
+import { openingRows } from "./suites/budget.js";
 import { fanoutRun } from "./suites/fanout.js";
 import { steadyRun } from "./suites/latency.js";
 import { cryptoFigures, ledgerFigures } from "./suites/micro.js";
@@ -37,6 +38,8 @@ async function relayFigures(relay: BenchRelay): Promise<void> {
   const ws = await medianRun(RUNS, () => appendRun(relay, fresh("ws"), { transport: "ws", ...load, perSeat: quick ? 200 : 1500 }), (r) => r.appends_per_s);
   figures.appends_ws = { ...ws.median, runs: ws.runs, seats: load.seats, in_flight_per_seat: load.inFlight };
   figures.rows_written_per_entry = ws.median.rows_written_per_entry;
+  figures.rows_written_to_open = await openingRows(relay, fresh("open"), 3);
+  log(`rows written to open a table and seat 3: ${JSON.stringify(figures.rows_written_to_open)}`);
   log(`appends/s over WebSocket: ${ws.median.appends_per_s} (runs ${ws.runs.join(", ")})`);
   const http = await medianRun(RUNS, () => appendRun(relay, fresh("http"), { transport: "http", ...load, perSeat: quick ? 50 : 500 }), (r) => r.appends_per_s);
   figures.appends_http = { ...http.median, runs: http.runs, seats: load.seats, in_flight_per_seat: load.inFlight };

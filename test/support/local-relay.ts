@@ -22,8 +22,7 @@ export async function startRelay(options: { signingKey?: string; vars?: Record<s
   process.env.WRANGLER_SEND_METRICS = "false";
   // No network here: miniflare would try to download the Request.cf object on every start.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
-  const settings = { ...options.vars, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) };
-  const bindings = Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
+  const bindings = plainTextBindings({ ...options.vars, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) });
   const worker = await unstable_startWorker({
     config: CONFIG,
     ...(Object.keys(bindings).length > 0 ? { bindings } : {}),
@@ -32,4 +31,9 @@ export async function startRelay(options: { signingKey?: string; vars?: Record<s
   await worker.ready;
   const url = new URL(await worker.url);
   return { url: url.origin, port: Number(url.port), dispose: () => worker.dispose() };
+}
+
+/** Settings as wrangler's plain-text bindings, for `unstable_startWorker`. */
+export function plainTextBindings(settings: Record<string, string>): Record<string, { type: "plain_text"; value: string }> {
+  return Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
 }

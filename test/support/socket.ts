@@ -10,6 +10,7 @@ export class TestSocket {
   readonly frames: ServerFrame[] = [];
   private waiters: { test: (f: ServerFrame) => boolean; resolve: (f: ServerFrame) => void }[] = [];
   closed: { code: number; reason: string } | null = null;
+  private closeWaiters: ((closed: { code: number; reason: string }) => void)[] = [];
 
   constructor(readonly ws: WebSocket) {
     ws.addEventListener("message", (event) => {
@@ -19,7 +20,14 @@ export class TestSocket {
     });
     ws.addEventListener("close", (event) => {
       this.closed = { code: event.code, reason: event.reason };
+      for (const resolve of this.closeWaiters.splice(0)) resolve(this.closed);
     });
+  }
+
+  /** Resolves with the close code and reason once the relay closed the socket (at once if it already did). */
+  whenClosed(): Promise<{ code: number; reason: string }> {
+    if (this.closed) return Promise.resolve(this.closed);
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
   }
 
   /** Opens /tables/:table/<route> (the seat socket `ws`, or `public/ws?after=N`). */

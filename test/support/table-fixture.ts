@@ -37,17 +37,18 @@ export function nonceOf(label: string): string {
   return toBase64url(sha256(utf8(`nonce:${label}`))).slice(0, 22);
 }
 
-/** The keys of the design's #459/#461 cast. */
-export async function cast() {
+/** The keys of the design's #459/#461 cast; with a `label`, the same cast with keys of its own (for tests that count per owner key). */
+export async function cast(label?: string) {
+  const k = (name: string) => keyOf(label === undefined ? name : `${label}/${name}`);
   return {
-    relay: await keyOf("relay"),
-    tao: await keyOf("owner:tao"),
-    jenny: await keyOf("owner:jenny"),
-    ops: await keyOf("owner:ops"),
-    botTao: await keyOf("seat:bot-tao"),
-    botJenny: await keyOf("seat:bot-jenny"),
-    judge: await keyOf("seat:judge"),
-    human: await keyOf("seat:tao-human"),
+    relay: await k("relay"),
+    tao: await k("owner:tao"),
+    jenny: await k("owner:jenny"),
+    ops: await k("owner:ops"),
+    botTao: await k("seat:bot-tao"),
+    botJenny: await k("seat:bot-jenny"),
+    judge: await k("seat:judge"),
+    human: await k("seat:tao-human"),
   };
 }
 export type Cast = Awaited<ReturnType<typeof cast>>;

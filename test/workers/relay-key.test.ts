@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import app from "../../worker/index.js";
 import { fromBase64url, nobleEd25519, toBase64url } from "../../src/protocol/index.js";
 import { PUBLISHED_LIMITS } from "../../src/protocol/schemas/responses.js";
+import { limitsOf } from "../../durable-objects/limits/config.js";
 import { features, VERSION } from "../../worker/site/relay-info.js";
 
 const SECRET = toBase64url(new Uint8Array(32).fill(42));
@@ -27,7 +28,7 @@ describe("the relay key", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     const seed = await env.RELAY.get(env.RELAY.idFromName("relay")).seed();
-    expect(await res.json()).toEqual({ protocol: "trestle/0.1", relay_key: await publicKeyOf(seed), limits: PUBLISHED_LIMITS, version: VERSION, features: features(env) });
+    expect(await res.json()).toEqual({ protocol: "trestle/0.1", relay_key: await publicKeyOf(seed), limits: { ...PUBLISHED_LIMITS, ...limitsOf(env) }, version: VERSION, features: features(env) });
   });
 
   it("is the RELAY_SIGNING_KEY secret's when it is set, not the generated one", async () => {

@@ -1,9 +1,11 @@
 /**
  * What the relay says about itself, in one place for /.well-known/trestle.json, the landing page and
- * the agent card: protocol, version (package.json), relay key, limits and features (docs/SPEC.md §6.1).
+ * the agent card: protocol, version (package.json), relay key, limits (the protocol's and the
+ * operator's in effect) and features (docs/SPEC.md §6.1, §10).
  */
 import pkg from "../../package.json" with { type: "json" };
 import { PUBLISHED_LIMITS, type WellKnown } from "../../src/protocol/schemas/responses.js";
+import { chatAppsAllowed, limitsOf, publicDemo } from "../../durable-objects/limits/config.js";
 import { relaySigner } from "../../durable-objects/relay/relay-key.js";
 import type { Env } from "../../durable-objects/env.js";
 
@@ -21,18 +23,21 @@ export const BUILT_IN_FEATURES = [
   "agent_card",
 ] as const;
 
-/** `features`: the built-in ones, then `chat:<platform>` for each chat app whose secrets this deployment set. */
+/** `features`: the built-in ones, `public_demo` on a public demo, then `chat:<platform>` for each chat app whose secrets this deployment set (on a demo, only if chat apps are allowed there). */
 export function features(env: Env): string[] {
   const chat = [
     ["telegram", env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET],
     ["line", env.LINE_CHANNEL_ACCESS_TOKEN && env.LINE_CHANNEL_SECRET],
     ["discord", env.DISCORD_BOT_TOKEN && env.DISCORD_PUBLIC_KEY],
   ] as const;
-  return [...BUILT_IN_FEATURES, ...chat.filter(([, set]) => Boolean(set)).map(([platform]) => `chat:${platform}`)];
+  const demo = publicDemo(env) ? ["public_demo"] : [];
+  const chats = chatAppsAllowed(env) ? chat.filter(([, set]) => Boolean(set)).map(([platform]) => `chat:${platform}`) : [];
+  return [...BUILT_IN_FEATURES, ...demo, ...chats];
 }
 
 /** The body of /.well-known/trestle.json. */
 export async function wellKnownBody(env: Env): Promise<WellKnown> {
   const signer = await relaySigner(env);
-  return { protocol: "trestle/0.1", relay_key: signer.publicKeyText, limits: PUBLISHED_LIMITS, version: VERSION, features: features(env) };
+  const limits = { ...PUBLISHED_LIMITS, ...limitsOf(env) };
+  return { protocol: "trestle/0.1", relay_key: signer.publicKeyText, limits, version: VERSION, features: features(env) };
 }

@@ -10,6 +10,7 @@ import { channels } from "./channels.js";
 import { unbind } from "./unbind.js";
 import { create } from "./create.js";
 import { decide } from "./decide.js";
+import { deleteCommand } from "./delete.js";
 import { evidence } from "./evidence.js";
 import { exportCommand } from "./export.js";
 import { history } from "./history.js";
@@ -68,6 +69,8 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   pin,
   evidence,
+  // A table's end on its relay (docs/SPEC.md §6.6).
+  deleteCommand,
   // The MCP server (docs/MCP.md).
   mcp,
   // Chat apps (docs/CHAT-APPS.md): the owner's notification channels.

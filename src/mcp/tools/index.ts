@@ -7,6 +7,7 @@ import { approve } from "./approve.js";
 import { close } from "./close.js";
 import { createTable } from "./create-table.js";
 import { decide } from "./decide.js";
+import { deleteTable } from "./delete-table.js";
 import { history } from "./history.js";
 import { invite } from "./invite.js";
 import { join } from "./join.js";
@@ -61,6 +62,7 @@ export const TOOLS: readonly Tool[] = [
   verifyChain,
   tables,
   close,
+  deleteTable,
   notifyStatus,
   // Rooms (docs/ROOMS.md): owners' agents negotiating under mandates the agents cannot move.
   roomCreate,

@@ -2,16 +2,33 @@
  * A bench relay: the production Worker and Durable Objects in workerd, started the way
  * `wrangler dev` starts them (`unstable_startWorker`), on a loopback port, with the metered entry
  * (worker.ts) or the noble baseline (worker-noble.ts), storage in a directory (so it survives a
- * restart), and the workerd process found for its CPU time and memory.
+ * restart), and the workerd process found for its CPU time and memory. The operator limits are set
+ * out of the bench's reach but on (BENCH_LIMITS), so every write still pays for being counted.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { unstable_startWorker } from "wrangler";
 import { ROOT } from "./root.js";
+import { limitSettings } from "../../support/limits-env.js";
+import { plainTextBindings } from "../../support/local-relay.js";
+import { OPERATOR_LIMITS, type OperatorLimitName } from "../../../src/protocol/operator-limits.js";
 
 const CONFIG = join(ROOT, "wrangler.toml");
 const ENTRY = { webcrypto: "worker.ts", noble: "worker-noble.ts" } as const;
 const TICKS_PER_SECOND = 100;
+
+/**
+ * Every rate, cap and quota at 10^9 (counted, never reached: the bench drives one address, a few
+ * owner keys and seats far past the defaults); lifetimes off; unsigned reads not sent to the edge
+ * binding, whose limit wrangler.toml fixes.
+ */
+const BENCH_LIMITS = limitSettings({
+  ...Object.fromEntries(Object.keys(OPERATOR_LIMITS).map((name) => [name as OperatorLimitName, 1e9])),
+  socket_auth_ms: OPERATOR_LIMITS.socket_auth_ms,
+  edge_reads_per_min: 0,
+  table_ttl_ms: 0,
+  closed_table_ttl_ms: 0,
+});
 
 /** A running bench relay. */
 export interface BenchRelay {
@@ -31,7 +48,7 @@ export async function startBenchRelay(options: { persist: string; crypto?: keyof
   const worker = await unstable_startWorker({
     config: CONFIG,
     entrypoint: join(ROOT, "test/bench/harness", ENTRY[options.crypto ?? "webcrypto"]),
-    ...(options.signingKey ? { bindings: { RELAY_SIGNING_KEY: { type: "plain_text" as const, value: options.signingKey } } } : {}),
+    bindings: plainTextBindings({ ...BENCH_LIMITS, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) }),
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: options.inspectorPort ? { hostname: "127.0.0.1", port: options.inspectorPort } : false, persist: options.persist, logLevel: "error", watch: false },
   });
   await worker.ready;

@@ -8,7 +8,8 @@ import { runWatchdog } from "../../../durable-objects/table/alarms.js";
 import type { TableHost } from "../../../durable-objects/table/writes.js";
 import type { Ledger } from "../../../durable-objects/table/ledger.js";
 import type { Notices } from "../../../durable-objects/table/notify.js";
-import { cloneState, dueTasks, LIMITS, watchdogDeadline, type Effect, type Entry, type TableState } from "../../../src/protocol/index.js";
+import { TableLimits } from "../../../durable-objects/table/limits.js";
+import { cloneState, dueTasks, LIMITS, OPERATOR_LIMITS, watchdogDeadline, type Effect, type Entry, type TableState } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
 import { approve, CARD_EFFECT, gatewayTable, propose } from "../protocol/gateway-fixtures.js";
 
@@ -28,7 +29,7 @@ function hostOver(state: TableState, now: number): TableHost {
   };
   // Its append never runs the notifications' writer, so nothing is recorded.
   const notices = { record: () => false, armRetry: () => undefined };
-  return { state, ledger: ledger as unknown as Ledger, now: () => now, answerers: () => new Set(), channels: async () => false, notices: notices as unknown as Notices };
+  return { state, ledger: ledger as unknown as Ledger, now: () => now, answerers: () => new Set(), channels: async () => false, notices: notices as unknown as Notices, limits: new TableLimits(() => ({ ...OPERATOR_LIMITS })), burial: null };
 }
 
 describe("the watchdog's alarm run", () => {

@@ -25,6 +25,8 @@ const ISSUE_TOOLS = [
   // Rooms (issue 13).
   "room_create", "room_invite", "room_join", "room_eject", "room_state", "room_offer", "room_counter", "room_accept", "room_reject",
   "room_withdraw", "room_grant", "room_revoke", "room_close", "room_send_held", "mandate", "rationale", "tell_owner",
+  // Issue 15: the creator's delete, confirmed by the owner in person.
+  "delete_table",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */
@@ -53,6 +55,7 @@ const SAMPLES: Record<string, { good: Record<string, unknown>[]; bad: Record<str
     bad: [{ request_id: "r-1" }, { request_id: "r-1", type: "review", verdict: "yes" }, { type: "review" }],
   },
   trestle_close: { good: [{}, { action: "resume" }], bad: [{ action: "close" }] },
+  trestle_delete_table: { good: [{}, { table: "t-1" }], bad: [{ table: "T" }, { table: "t-1", confirm: true }] },
   trestle_vote: { good: [{ re: 7, choice: "yes" }, { re: 7, choice: "abstain", text: "no view" }], bad: [{ re: 7 }, { re: 0, choice: "yes" }, { re: 7, choice: "maybe" }] },
   trestle_open_subtable: {
     good: [{ config: { id: "t-side", topic: "x", owners: { tao: { public_key: "A".repeat(43) } }, seats: { "bot-tao": { owner: "tao" } }, topology: { kind: "open" }, termination: { any: ["decision"] } } }],

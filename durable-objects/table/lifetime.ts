@@ -1,0 +1,150 @@
+/**
+ * A table's end on this relay (docs/SPEC.md §6.6, decision 0261): the creator's signed delete,
+ * the operator's lifetimes (`table_ttl_ms`, `closed_table_ttl_ms`, run by the table's alarm), and
+ * the tombstone. Burying deletes all of the object's storage (its alarm with it) and writes the
+ * tombstone in the same batch of writes, with no await between them, so they commit together: the
+ * id is never a fresh, empty object again, and every later request for it (a create included)
+ * reads the tombstone as E_TABLE_DELETED.
+ */
+import { canonicalize } from "../../src/protocol/canonical.js";
+import { verifyStatement } from "../../src/protocol/crypto.js";
+import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
+import { LIMITS } from "../../src/protocol/limits.js";
+import type { OperatorLimits } from "../../src/protocol/operator-limits.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import { own } from "../../src/protocol/records.js";
+import { DeleteRequestSchema, TombstoneSchema, type Tombstone } from "../../src/protocol/schemas/lifetime.js";
+import type { Ledger } from "./ledger.js";
+import type { Env } from "../env.js";
+import { ownerGate } from "../gate/stubs.js";
+import { closeOverLimit } from "../limits/refuse-socket.js";
+import { unwrap } from "../result.js";
+
+/** The tombstone of a deleted table, with the canonical text of the signed delete that made it (none for an expiry). */
+export interface Burial {
+  tombstone: Tombstone;
+  request: string | null;
+}
+
+/** The tombstone this object holds, or null for a table (or an id) that was never deleted. */
+export function readBurial(sql: SqlStorage): Burial | null {
+  const exists = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tombstone'").toArray().length > 0;
+  const row = exists ? sql.exec("SELECT body, request FROM tombstone WHERE id = 1").toArray()[0] : undefined;
+  if (!row) return null;
+  return { tombstone: TombstoneSchema.parse(JSON.parse(String(row.body))), request: row.request === null ? null : String(row.request) };
+}
+
+/** Deletes everything the object stores (alarm included) and writes `burial` in the same batch; resolves once the deletion is done. */
+export function bury(storage: DurableObjectStorage, burial: Burial): Promise<void> {
+  const deleted = storage.deleteAll();
+  // No await before these: they commit with the deletion, never without it.
+  storage.sql.exec("CREATE TABLE tombstone (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL, request TEXT)");
+  storage.sql.exec("INSERT INTO tombstone (id, body, request) VALUES (1, ?, ?)", JSON.stringify(burial.tombstone), burial.request);
+  return deleted;
+}
+
+/** What burying a table needs from its object. */
+export interface BurialHost {
+  readonly env: Env;
+  readonly storage: DurableObjectStorage;
+  readonly state: TableState | null;
+  readonly burial: Burial | null;
+  /** Every socket of the table, seat, owner and public. */
+  sockets(): WebSocket[];
+  /** Forgets everything the object holds in memory, keeping `burial`. */
+  forget(burial: Burial): void;
+}
+
+/**
+ * Deletes the table `host` holds: its creator's key stops counting it (first, since a failure there
+ * must leave the table whole), then storage goes and the tombstone stays, then every socket is told
+ * (E_TABLE_DELETED) and closed with 4410. A delete that raced this one and won decides the answer.
+ */
+export async function buryTable(host: BurialHost, tombstone: Tombstone, request: string | null): Promise<Tombstone> {
+  const state = host.state;
+  if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
+  const creator = state.config.parent === undefined ? state.config.owners[state.creator]?.public_key : undefined;
+  if (creator) unwrap(await ownerGate(host.env, creator).releaseTable(state.table));
+  if (host.burial) return repeatedDelete(host.burial, request);
+  const burial: Burial = { tombstone, request };
+  host.forget(burial);
+  await bury(host.storage, burial);
+  for (const ws of host.sockets()) closeOverLimit(ws, deletedError(tombstone));
+  return tombstone;
+}
+
+/** Counts a new table against its creator's key (gate/gate.ts); resolves with what undoes that count when the creation then fails. */
+export async function claimCreation(host: Pick<BurialHost, "env" | "state">, draft: { table: string; author: { key: string } }): Promise<() => Promise<void>> {
+  const gate = ownerGate(host.env, draft.author.key);
+  const { counted } = unwrap(await gate.claimTable(draft.table));
+  return async () => {
+    const state = host.state;
+    const createdByThisKey = state !== null && state.config.owners[state.creator]?.public_key === draft.author.key;
+    if (counted && !createdByThisKey) unwrap(await gate.releaseTable(draft.table));
+  };
+}
+
+/** The refusal of every request for a deleted table, its tombstone as details. */
+export function deletedError(tombstone: Tombstone): TrestleError {
+  const why = tombstone.reason === "owner" ? `by its creator ${tombstone.owner ?? ""}`.trim() : "when its lifetime on this relay ended";
+  return new TrestleError("E_TABLE_DELETED", `table ${tombstone.table} was deleted ${why}; its id is never used again`, { ...tombstone });
+}
+
+/** A repeat of the signed delete that made `burial` (`request`: its canonical text) gets its tombstone again; anything else is E_TABLE_DELETED. */
+export function repeatedDelete(burial: Burial, request: string | null): Tombstone {
+  if (request !== null && request === burial.request) return burial.tombstone;
+  throw deletedError(burial.tombstone);
+}
+
+/** The canonical text of a delete request body, or null when it has no canonical form. */
+export function canonicalRequest(body: unknown): string | null {
+  try {
+    return canonicalize(body);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The owner a delete request speaks for, once checked: for this table, by its creator (a sub-table,
+ * opened by a seat, has none and is never deleted by a signature), within the auth window of `now`,
+ * and signed with purpose `owner` by the creator's key from the config.
+ */
+export async function verifiedDelete(state: TableState, body: unknown, now: number): Promise<string> {
+  const { delete: statement, sig } = parseOrThrow(DeleteRequestSchema, body, "delete request");
+  if (statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the delete is for table "${statement.table}"`);
+  const listed = own(state.config.owners, statement.owner);
+  if (!listed) throw new TrestleError("E_NOT_OWNER", `"${statement.owner}" is not an owner of this table`);
+  if (state.config.parent !== undefined) throw new TrestleError("E_FORBIDDEN", "a sub-table is not deleted by a signature; it ends with the relay's lifetimes");
+  if (statement.owner !== state.creator) throw new TrestleError("E_FORBIDDEN", `only the table's creator (${state.creator}) may delete it`);
+  if (Math.abs(now - statement.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the delete's time is outside the window; check your clock");
+  if (!(await verifyStatement(listed.public_key, "owner", statement, sig))) throw new TrestleError("E_BAD_SIGNATURE", "the delete is not signed by the creator's key");
+  return statement.owner;
+}
+
+/** When the operator's lifetimes delete a table: the earliest of opened + table_ttl_ms and closed + closed_table_ttl_ms (0: never). */
+export class Expiry {
+  private opened: number | undefined;
+  private closed: { seq: number; ts: number } | undefined;
+
+  constructor(private readonly ledger: () => Pick<Ledger, "range">) {}
+
+  /** The deadline for `state` under `limits`, or null; reads at most two entries' times once per wake. */
+  at(state: TableState | null, limits: OperatorLimits): number | null {
+    if (!state) return null;
+    const deadlines: number[] = [];
+    if (limits.table_ttl_ms > 0) {
+      this.opened ??= this.timeOf(1);
+      deadlines.push(this.opened + limits.table_ttl_ms);
+    }
+    if (limits.closed_table_ttl_ms > 0 && state.closed) {
+      if (this.closed?.seq !== state.closed.seq) this.closed = { seq: state.closed.seq, ts: this.timeOf(state.closed.seq) };
+      deadlines.push(this.closed.ts + limits.closed_table_ttl_ms);
+    }
+    return deadlines.length > 0 ? Math.min(...deadlines) : null;
+  }
+
+  private timeOf(seq: number): number {
+    return this.ledger().range(seq, seq, 1)[0]?.ts ?? 0;
+  }
+}

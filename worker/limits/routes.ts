@@ -1,0 +1,70 @@
+/**
+ * The per-address limits in front of the routes (docs/SPEC.md §10.1, decision 0260), registered on
+ * the app before the routes they guard, so the route files stay as they are: table creation
+ * (`POST /tables`, sub-tables), joins and socket upgrades are counted by the client's GateDO;
+ * unsigned reads that reach a table (its head, a public export) by Cloudflare's rate-limiting
+ * binding. Refused HTTP requests get 429 with `Retry-After`; a refused upgrade gets a socket
+ * that carries the refusal and closes 4429. On a public demo, chat apps are off unless the operator
+ * allows them: their webhooks and bind codes are refused.
+ */
+import type { Hono, MiddlewareHandler } from "hono";
+import { TrestleError } from "../../src/protocol/errors.js";
+import { rateLimited } from "../../src/protocol/rate-limited.js";
+import type { Env } from "../../durable-objects/env.js";
+import { clientGate } from "../../durable-objects/gate/stubs.js";
+import type { ClientLimit } from "../../durable-objects/gate/gate.js";
+import { chatAppsAllowed, limitsOf } from "../../durable-objects/limits/config.js";
+import { refusedUpgrade } from "../../durable-objects/limits/refuse-socket.js";
+import { unwrap } from "../../durable-objects/result.js";
+import { clientAddress } from "./client-address.js";
+
+type Middleware = MiddlewareHandler<{ Bindings: Env }>;
+
+/** Counts the request against the client's `limit` in its GateDO before the route runs. */
+function counted(limit: ClientLimit): Middleware {
+  return async (c, next) => {
+    unwrap(await clientGate(c.env, clientAddress(c.req.raw)).take(limit));
+    await next();
+  };
+}
+
+/** Counts a WebSocket upgrade; a refusal is answered on a socket of its own (refuse-socket.ts). Other requests pass to the route. */
+const upgrade: Middleware = async (c, next) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return next();
+  try {
+    unwrap(await clientGate(c.env, clientAddress(c.req.raw)).take("client_connects_per_min"));
+  } catch (error) {
+    if (error instanceof TrestleError && error.code === "E_RATE_LIMITED") return refusedUpgrade(error);
+    throw error;
+  }
+  return next();
+};
+
+/** Counts an unsigned read at the edge (approximate, per location); the binding gives no wait, so a refusal asks for its period. */
+const edgeRead: Middleware = async (c, next) => {
+  const perMin = limitsOf(c.env).edge_reads_per_min;
+  if (perMin > 0 && c.env.EDGE_READS) {
+    const { success } = await c.env.EDGE_READS.limit({ key: clientAddress(c.req.raw) });
+    if (!success) throw rateLimited("edge_reads_per_min", 60_000, `too many unsigned reads from this address (edge_reads_per_min: ${perMin}); retry in a minute`);
+  }
+  await next();
+};
+
+/** Refuses chat-app routes on a public demo that does not allow chat apps (TRESTLE_DEMO_CHAT_APPS). */
+const chatApps: Middleware = async (c, next) => {
+  if (!chatAppsAllowed(c.env)) throw new TrestleError("E_FORBIDDEN", "chat apps are off on this public demo relay");
+  await next();
+};
+
+/** Registers the limits on `app`; call before mounting the routes. */
+export function applyLimits(app: Hono<{ Bindings: Env }>): void {
+  app.post("/tables", counted("client_tables_per_hour"));
+  app.post("/tables/:id/subtables", counted("client_tables_per_hour"));
+  app.post("/tables/:id/join", counted("client_joins_per_min"));
+  app.get("/tables/:id/ws", upgrade);
+  app.get("/tables/:id/public/ws", upgrade);
+  app.get("/tables/:id/head", edgeRead);
+  app.get("/tables/:id/public/export", edgeRead);
+  app.use("/hooks/*", chatApps);
+  app.post("/owners/:key/bind-codes", chatApps);
+}
