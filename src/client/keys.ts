@@ -94,7 +94,8 @@ function article(role: KeyRole): string {
   return role === "owner" ? "an owner" : "a seat";
 }
 
-function checkPrivate(path: string): void {
+/** Throws E_KEY_FILE when group or others may read the file at `path` (as ssh refuses such a private key); a missing file throws the fs error. */
+export function checkPrivate(path: string): void {
   if (process.platform === "win32") return;
   const mode = statSync(path).mode & 0o777;
   if ((mode & 0o077) !== 0) {

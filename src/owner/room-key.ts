@@ -1,0 +1,85 @@
+/**
+ * An end-to-end encrypted room's key on the owner's machine (docs/ROOMS.md "End-to-end encrypted
+ * rooms"): one file per room, `<home>/room-keys/<table>.json` (mode 0600 in a 0700 directory),
+ * written when the owner creates the room or joins it by a link that carries the key in its
+ * fragment. The key never goes to a relay: links are parsed here and only the code is sent. A file
+ * that others may read, that does not parse, or that is for another table is E_KEY_FILE; a second
+ * key for a room that already has one is refused, never written over.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { checkPrivate } from "../client/keys.js";
+import { writeAtomically } from "../client/files.js";
+import { parseOrThrow, TableIdSchema, TrestleError } from "../protocol/index.js";
+import { newRoomKeyText, roomKeyOf, type RoomKey } from "./sealing.js";
+
+/** A room key file's content. */
+export const RoomKeyFileSchema = z.strictObject({
+  type: z.literal("trestle-room-key"),
+  version: z.literal(1),
+  table: TableIdSchema,
+  key: z.string().regex(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, "32-byte base64url room key"),
+});
+export type RoomKeyFile = z.infer<typeof RoomKeyFileSchema>;
+
+/** Where `table`'s room key lives under trestle home `home`. */
+export function roomKeyPath(home: string, table: string): string {
+  return join(home, "room-keys", `${parseOrThrow(TableIdSchema, table, "table")}.json`);
+}
+
+/** Whether this home holds a key for `table` (then its writes there are sealed). */
+export function hasRoomKey(home: string, table: string): boolean {
+  return existsSync(roomKeyPath(home, table));
+}
+
+/** The room key for `table` from this home, or null when it has none; E_KEY_FILE for a file that is unsafe or broken. */
+export async function loadRoomKey(home: string, table: string): Promise<RoomKey | null> {
+  const path = roomKeyPath(home, table);
+  let text: string;
+  try {
+    checkPrivate(path);
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if (error instanceof TrestleError) throw error;
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new TrestleError("E_KEY_FILE", `cannot read ${path}: ${(error as Error).message}`);
+  }
+  let parsed;
+  try {
+    parsed = RoomKeyFileSchema.safeParse(JSON.parse(text));
+  } catch {
+    throw new TrestleError("E_KEY_FILE", `${path} is not JSON`);
+  }
+  if (!parsed.success || parsed.data.table !== table) throw new TrestleError("E_KEY_FILE", `${path} is not the room key file of ${table}`);
+  return roomKeyOf(parsed.data.key);
+}
+
+/** Stores `key` (base64url) as `table`'s room key; the same key again changes nothing, another key is E_KEY_FILE. */
+export async function saveRoomKey(home: string, table: string, key: string): Promise<RoomKey> {
+  const room = await roomKeyOf(key);
+  const held = await loadRoomKey(home, table);
+  if (held) {
+    if (held.text !== key) throw new TrestleError("E_KEY_FILE", `this home already holds another key for room ${table}; it keeps that one`);
+    return held;
+  }
+  const file: RoomKeyFile = { type: "trestle-room-key", version: 1, table, key };
+  writeAtomically(roomKeyPath(home, table), JSON.stringify(file, null, 2) + "\n");
+  return room;
+}
+
+/** The room key for a room this home creates: the one it already holds, or a new random one, stored before the room exists. */
+export async function roomKeyForNewRoom(home: string, table: string): Promise<RoomKey> {
+  return (await loadRoomKey(home, table)) ?? saveRoomKey(home, table, newRoomKeyText());
+}
+
+/** The room key for `table`, or E_KEY_FILE saying the room is sealed and this home cannot write or read it. */
+export async function requireRoomKey(home: string, table: string): Promise<RoomKey> {
+  const room = await loadRoomKey(home, table);
+  if (!room) {
+    throw new TrestleError("E_KEY_FILE", `room ${table} is end-to-end encrypted and this machine has no key for it (${roomKeyPath(home, table)}); join with the full invite link, which carries it`, {
+      reason: "no_room_key",
+    });
+  }
+  return room;
+}
