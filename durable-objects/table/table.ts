@@ -4,7 +4,7 @@
  * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts),
  * pause/resume (control.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
  * sub-tables (subtables.ts, results.ts), a room's invites, ejections and joins by invite (rooms.ts),
- * a seat's notes to its owner (notes.ts) and the one alarm for the watchdog and result delivery
+ * a seat's notes to its owner (notes.ts) and the one alarm for the watchdog, auctions and result delivery
  * (alarms.ts) do the work. The folded state lives in memory and is rebuilt from SQLite on every
  * wake, identically.
  */
@@ -41,7 +41,7 @@ import { writeAttestedControl, writeControl, type AttestedControl } from "./cont
 import { writeAttestedApproval, type AttestedApproval } from "./chat-approvals.js";
 import { Notices, ownerNotify } from "./notify.js";
 import { ownerChannels, type ChannelProbe } from "./approvers.js";
-import { Alarm, runWatchdog, watchdogAt } from "./alarms.js";
+import { Alarm, auctionAt, runAuctions, runWatchdog, watchdogAt } from "./alarms.js";
 import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, pushPublic, refusePublicMessage } from "./public-read.js";
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./rooms.js";
 import { sendOwnerNote } from "./notes.js";
@@ -185,19 +185,20 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** The table's alarm (alarms.ts): the task watchdog, any pending sub-table result delivery, owner notifications not yet taken. At least once: a repeated run appends nothing. */
+  /** The table's alarm (alarms.ts): the task watchdog, auctions due to settle, any pending sub-table result delivery, owner notifications not yet taken. At least once: a repeated run appends nothing. */
   override async alarm(): Promise<void> {
     this.alarms.fired();
     for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
+    for (const outcome of runAuctions(this)) await this.afterWrite(outcome);
     await deliverResult(this.resultHost());
     await this.notices.handOffDue(ownerNotify(this.env), () => this.now());
     await this.reschedule();
   }
 
-  /** Arms the alarm at the earliest deadline of the watchdog, a pending result delivery and a notification not yet taken. */
+  /** Arms the alarm at the earliest deadline of the watchdog, an auction's settlement, a pending result delivery and a notification not yet taken. */
   private reschedule(): Promise<void> {
     const notices = this.state ? this.notices.nextAt() : null;
-    return this.alarms.schedule([watchdogAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices]);
+    return this.alarms.schedule([watchdogAt(this.state), auctionAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices]);
   }
 
   /** POST /tables/:id/control (owner-signed pause or resume) */

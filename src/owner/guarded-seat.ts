@@ -99,19 +99,18 @@ export class GuardedSeat {
     return this.guardAndSend(parseOrThrow(SubmissionSchema, held.submission, "held message"), true);
   }
 
-  /** Commits a sealed bid of `bid` (minor units of the auction's currency) to the auction at `auction`: the bid and its salt stay in the journal, the commitment is sent through the guards. */
-  async commitBid(auction: string, bid: number, body = ""): Promise<Sent> {
+  /** The commit of a sealed bid of `bid` (minor units of the auction's currency) in the auction at `auction`, to be sent through the guards: the bid and its salt are kept in the journal first, only the commitment goes out. */
+  async bidMessage(auction: string, bid: number): Promise<SeatSubmission> {
     const transcript = await this.transcript();
-    const state = roomState(transcript);
     const mandate = await this.mandate(transcript);
-    const record = recordBid(this.journal, state, auction, this.seat, bid, mandate.ok ? mandate.mandate.never_disclose : []);
-    return this.send({ kind: "mechanism", op: "commit", auction, side: record.side, commitment: record.commitment, body });
+    const record = recordBid(this.journal, roomState(transcript), auction, this.seat, bid, mandate.ok ? mandate.mandate.never_disclose : []);
+    return { kind: "mechanism", op: "commit", auction, side: record.side, commitment: record.commitment };
   }
 
-  /** Reveals the bid this seat committed to in the auction at `auction`, read back from the journal. */
-  async revealBid(auction: string, body = ""): Promise<Sent> {
+  /** The reveal of the bid this seat committed to in the auction at `auction`, read back from the journal, to be sent through the guards. */
+  async revealMessage(auction: string): Promise<SeatSubmission> {
     const record = committedBid(this.journal, roomState(await this.transcript()), auction, this.seat);
-    return this.send({ kind: "mechanism", op: "reveal", auction, bid: record.bid, salt: record.salt, body });
+    return { kind: "mechanism", op: "reveal", auction, bid: record.bid, salt: record.salt };
   }
 
   /** A held message as its owner reads it: opened in an e2e room, with the money it binds (an accept's offer, a sealed bid). */

@@ -5,7 +5,7 @@
  * with how the sending went.
  */
 import { randomNonce, type Clock, type TableClient } from "../client/index.js";
-import { signNote, TrestleError, type NoteResponse, type Signer } from "../protocol/index.js";
+import { NoteStatementSchema, parseOrThrow, signNote, TrestleError, type NoteResponse, type Signer } from "../protocol/index.js";
 import type { Journal } from "./journal.js";
 import type { JournalRecordOf } from "./records.js";
 
@@ -24,7 +24,7 @@ export async function tellOwner(
   clock: Clock,
   seal?: (plain: string) => Promise<string>,
 ): Promise<NoteResponse> {
-  const sent = seal ? await seal(text) : text;
+  const sent = seal ? await seal(parseOrThrow(NoteStatementSchema.shape.text, text, "note")) : text;
   const request = await signNote(seatSigner, { table: client.table, seat, text: sent, nonce: randomNonce(), ts: clock() });
   try {
     const response = await client.http.noteOwner(client.table, request);

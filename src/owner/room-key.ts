@@ -11,8 +11,9 @@ import { join } from "node:path";
 import { z } from "zod";
 import { checkPrivate } from "../client/keys.js";
 import { writeAtomically } from "../client/files.js";
-import { parseOrThrow, TableIdSchema, TrestleError } from "../protocol/index.js";
-import { newRoomKeyText, roomKeyOf, type RoomKey } from "./sealing.js";
+import { parseOrThrow, TableIdSchema, TrestleError, type Projection } from "../protocol/index.js";
+import { newRoomKeyText, openProjected, openText, roomKeyOf, UNREADABLE, type RoomKey } from "./sealing.js";
+import type { RoomSummary } from "./room-view.js";
 
 /** A room key file's content. */
 export const RoomKeyFileSchema = z.strictObject({
@@ -82,4 +83,25 @@ export async function requireRoomKey(home: string, table: string): Promise<RoomK
     });
   }
   return room;
+}
+
+/** `p` with its tail's sealed bodies and terms opened when this home holds `table`'s room key (a text that does not open reads UNREADABLE); unchanged otherwise. */
+export async function openedProjection(home: string, table: string, p: Projection): Promise<Projection> {
+  const room = await loadRoomKey(home, table);
+  if (!room) return p;
+  return { ...p, tail: await Promise.all(p.tail.map((e) => openProjected(room, table, e))) };
+}
+
+/** `room` with its live offers' terms text opened when this home holds the room key (a text that does not open reads UNREADABLE); unchanged otherwise. */
+export async function openedSummary(home: string, room: RoomSummary): Promise<RoomSummary> {
+  const key = room.e2e ? await loadRoomKey(home, room.table) : null;
+  if (!key) return room;
+  const offers = await Promise.all(
+    room.offers.map(async (o) => {
+      if (o.terms.text === undefined) return o;
+      const text = (await openText(key, { table: room.table, seat: o.seat, field: "terms.text" }, o.terms.text)) ?? UNREADABLE;
+      return { ...o, terms: { ...o.terms, text } };
+    }),
+  );
+  return { ...room, offers };
 }

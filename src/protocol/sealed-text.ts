@@ -17,6 +17,11 @@ export const SEALED_PREFIX = "e2e1:";
 export const SEALED_IV_BYTES = 12;
 export const SEALED_TAG_BYTES = 16;
 
+/** The longest sealed text that a plaintext of `chars` UTF-16 units becomes (each is at most 3 UTF-8 bytes). */
+export function sealedChars(chars: number): number {
+  return SEALED_PREFIX.length + Math.ceil(((SEALED_IV_BYTES + 3 * chars + SEALED_TAG_BYTES) * 4) / 3);
+}
+
 /** A field that holds sealed text in an e2e room: an entry's body, an offer's terms text, a seat's note to its owner. */
 export type SealedField = "body" | "terms.text" | "note";
 

@@ -24,6 +24,7 @@ import {
 import { SignedHeadSchema } from "./head.js";
 import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";
+import { isSealedText, sealedChars } from "../sealed-text.js";
 
 /**
  * `room` in a table config: the table is a room (topology `open`, no declared seats); `max_parties`
@@ -191,7 +192,12 @@ export const NoteStatementSchema = z.strictObject({
   scope: z.literal("owner_note"),
   table: TableIdSchema,
   seat: SeatNameSchema,
-  text: z.string().min(1).max(LIMITS.note_chars),
+  /** At most LIMITS.note_chars, or that much sealed (an e2e room's note, §5.12). */
+  text: z
+    .string()
+    .min(1)
+    .max(sealedChars(LIMITS.note_chars))
+    .refine((t) => t.length <= LIMITS.note_chars || isSealedText(t), { message: `a note is at most ${LIMITS.note_chars} chars` }),
   nonce: NonceSchema,
   ts: MillisSchema,
 });
