@@ -12,6 +12,7 @@ import { z } from "zod";
 import { checkPrivate } from "../client/keys.js";
 import { writeAtomically } from "../client/files.js";
 import { parseOrThrow, TableIdSchema, TrestleError, type Projection } from "../protocol/index.js";
+import { hasMandateFile } from "./paths.js";
 import { newRoomKeyText, openProjected, openText, roomKeyOf, UNREADABLE, type RoomKey } from "./sealing.js";
 import type { RoomSummary } from "./room-view.js";
 
@@ -32,6 +33,11 @@ export function roomKeyPath(home: string, table: string): string {
 /** Whether this home holds a key for `table` (then its writes there are sealed). */
 export function hasRoomKey(home: string, table: string): boolean {
   return existsSync(roomKeyPath(home, table));
+}
+
+/** Whether `seat`'s writes at `table` from this home go through the owner-side guards: it has a mandate, or the home holds the room's key (to seal them). */
+export function writesGuarded(home: string, table: string, seat: string): boolean {
+  return hasMandateFile(home, table, seat) || hasRoomKey(home, table);
 }
 
 /** The room key for `table` from this home, or null when it has none; E_KEY_FILE for a file that is unsafe or broken. */
