@@ -6,10 +6,10 @@
  * that others may read, that does not parse, or that is for another table is E_KEY_FILE; a second
  * key for a room that already has one is refused, never written over.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { checkPrivate } from "../client/keys.js";
+import { readPrivateJson } from "../client/private-file.js";
 import { writeAtomically } from "../client/files.js";
 import { parseOrThrow, TableIdSchema, TrestleError, type Projection } from "../protocol/index.js";
 import { hasMandateFile } from "./paths.js";
@@ -43,21 +43,9 @@ export function writesGuarded(home: string, table: string, seat: string): boolea
 /** The room key for `table` from this home, or null when it has none; E_KEY_FILE for a file that is unsafe or broken. */
 export async function loadRoomKey(home: string, table: string): Promise<RoomKey | null> {
   const path = roomKeyPath(home, table);
-  let text: string;
-  try {
-    checkPrivate(path);
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if (error instanceof TrestleError) throw error;
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new TrestleError("E_KEY_FILE", `cannot read ${path}: ${(error as Error).message}`);
-  }
-  let parsed;
-  try {
-    parsed = RoomKeyFileSchema.safeParse(JSON.parse(text));
-  } catch {
-    throw new TrestleError("E_KEY_FILE", `${path} is not JSON`);
-  }
+  const json = readPrivateJson(path);
+  if (json === undefined) return null;
+  const parsed = RoomKeyFileSchema.safeParse(json);
   if (!parsed.success || parsed.data.table !== table) throw new TrestleError("E_KEY_FILE", `${path} is not the room key file of ${table}`);
   return roomKeyOf(parsed.data.key);
 }

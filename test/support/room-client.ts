@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileHeadStore, HttpClient, openTable, TableClient, type FetchLike } from "../../src/client/node.js";
 import { createRoom, GuardedSeat, issueInvite, joinByInvite, roomConfigFor, setMandate, seatFiles, type MandateFields } from "../../src/owner/index.js";
-import type { Signer, Terms } from "../../src/protocol/index.js";
+import { TrestleError, type Signer, type Terms } from "../../src/protocol/index.js";
+import { expect } from "vitest";
 import { roomCast, type RoomCast } from "./room-fixture.js";
 import { keyOf } from "./table-fixture.js";
 import { uniqueTable } from "./client-table.js";
@@ -96,4 +97,18 @@ export async function leafAt(side: Side, seq: number): Promise<string> {
   const entry = (await side.guard.transcript()).entries.find((e) => e.seq === seq);
   if (!entry) throw new Error(`no entry ${seq}`);
   return entry.leaf;
+}
+
+/** The refusal `attempt` throws; fails the test if the relay's head moved meanwhile or nothing (or not a TrestleError) was thrown. */
+export async function refusedAt(side: Side, attempt: () => Promise<unknown>): Promise<TrestleError> {
+  const before = await side.client.head();
+  let caught: unknown;
+  try {
+    await attempt();
+  } catch (error) {
+    caught = error;
+  }
+  if (!(caught instanceof TrestleError)) throw new Error(`expected a TrestleError, got ${String(caught)}`);
+  expect((await side.client.head()).seq).toBe(before.seq);
+  return caught;
 }

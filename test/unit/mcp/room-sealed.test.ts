@@ -4,30 +4,18 @@
  * and carried by the invite link, room text opened for the model on the other machine, a bid held
  * for the owner and put to them with its amount, reveals, and the settlement in the room state.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seatFiles, setMandate, type MandateFields } from "../../../src/owner/index.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { blocksOf, confirmYes, inProcess, makeHome, textOf, type Home } from "../../support/mcp.js";
+import { describe, expect, it } from "vitest";
+import { relayPerFile } from "../../support/local-relay.js";
+import { blocksOf, confirmYes, inProcess, makeHome, seatMandate, textOf } from "../../support/mcp.js";
 import { uniqueTable } from "../../support/client-table.js";
 
-let relay: LocalRelay;
-beforeAll(async () => {
-  relay = await startRelay();
-}, 60_000);
-afterAll(() => relay?.dispose());
-
-/** Signs `home`'s seat's mandate at `table` with its owner key. */
-async function mandate(home: Home, table: string, over: Partial<MandateFields>): Promise<void> {
-  const seat = home.settings.seat!;
-  const fields: MandateFields = { table, seat, owner: home.settings.owner!, never_disclose: [], require_confirm: [], paused: false, ...over };
-  await setMandate(seatFiles(home.dir, table, seat).mandate, home.owner, fields, { now: Date.now() });
-}
+const relay = relayPerFile();
 
 describe("an end-to-end encrypted room through MCP", () => {
   it("opens sealed text for the model, holds a sealed bid for the owner with its amount, and settles the auction", async () => {
     const table = uniqueTable("r-mcp-e2e");
-    const saraHome = await makeHome(relay.url, "sara", "sara-bot");
-    const benHome = await makeHome(relay.url, "ben", "ben-bot");
+    const saraHome = await makeHome(relay().url, "sara", "sara-bot");
+    const benHome = await makeHome(relay().url, "ben", "ben-bot");
     const sara = await inProcess(saraHome.settings, confirmYes);
     const ben = await inProcess(benHome.settings, confirmYes);
     expect(textOf(await sara.call("trestle_room_create", { table, topic: "A second-hand stroller", e2e: true }))).toContain("end-to-end encrypted");
@@ -37,8 +25,8 @@ describe("an end-to-end encrypted room through MCP", () => {
     const link = /Link: (\S+)/.exec(invite)![1]!;
     expect(link).toContain("&room_key=");
     expect((await ben.call("trestle_room_join", { invite: link })).isError).toBeFalsy();
-    await mandate(saraHome, table, { money: { currency: "TWD", cap: 500000, floor: 240000 } });
-    await mandate(benHome, table, { money: { currency: "TWD", cap: 300000 }, require_confirm: ["mechanism"] });
+    await seatMandate(saraHome, table, { money: { currency: "TWD", cap: 500000, floor: 240000 } });
+    await seatMandate(benHome, table, { money: { currency: "TWD", cap: 300000 }, require_confirm: ["mechanism"] });
 
     expect((await sara.call("trestle_room_offer", { table, amount: 280000, currency: "TWD", text: "folds flat, pick up Saturday" })).isError).toBeFalsy();
     expect((await sara.call("trestle_say", { table, text: "Or we bid sealed, if you prefer." })).isError).toBeFalsy();

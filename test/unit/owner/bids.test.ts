@@ -4,18 +4,11 @@
  * journal, and only its commitment reaches the ledger until the reveal reads both back; the relay
  * settles the auction when the last side reveals.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TrestleError } from "../../../src/protocol/index.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { leafAt, mandate, strollerRoom, type Side } from "../../support/room-client.js";
+import { describe, expect, it } from "vitest";
+import { relayPerFile } from "../../support/local-relay.js";
+import { leafAt, mandate, refusedAt, type Side, strollerRoom } from "../../support/room-client.js";
 
-let relay: LocalRelay;
-beforeAll(async () => {
-  relay = await startRelay();
-}, 60_000);
-afterAll(async () => {
-  await relay?.dispose();
-});
+const relay = relayPerFile();
 
 /** Opens an auction (ben buys, sara sells, k = 1/2, ten minutes to commit and ten to reveal) as sara; returns its leaf. */
 async function openAuction(sara: Side): Promise<string> {
@@ -29,21 +22,9 @@ async function bid(side: Side, auction: string, amount: number) {
   return side.guard.send(await side.guard.bidMessage(auction, amount));
 }
 
-/** The error `attempt` throws, checking the relay's head did not move. */
-async function refused(side: Side, attempt: () => Promise<unknown>): Promise<TrestleError> {
-  const before = await side.client.head();
-  const error = await attempt().then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof TrestleError)) throw new Error(`expected a TrestleError, got ${String(error)}`);
-  expect((await side.client.head()).seq).toBe(before.seq);
-  return error;
-}
-
 describe("a sealed-bid auction between two owners' machines", () => {
   it("ends in a deal: bids stay in the journals until revealed, the relay settles at the clearing price", async () => {
-    const { sara, ben } = await strollerRoom(relay.url);
+    const { sara, ben } = await strollerRoom(relay().url);
     await mandate(sara, { money: { currency: "TWD", cap: 500000, floor: 240000 } });
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
     const auction = await openAuction(sara);
@@ -63,7 +44,7 @@ describe("a sealed-bid auction between two owners' machines", () => {
   });
 
   it("ends without a deal when the bid is below the ask", async () => {
-    const { sara, ben } = await strollerRoom(relay.url);
+    const { sara, ben } = await strollerRoom(relay().url);
     await mandate(sara, { money: { currency: "TWD", cap: 500000 } });
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
     const auction = await openAuction(sara);
@@ -76,43 +57,43 @@ describe("a sealed-bid auction between two owners' machines", () => {
 
   describe("when the owner's mandate does not allow the bid", () => {
     it("refuses a bid above the cap, and one below the floor, before anything is sent", async () => {
-      const { sara, ben } = await strollerRoom(relay.url);
+      const { sara, ben } = await strollerRoom(relay().url);
       await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
       await mandate(sara, { money: { currency: "TWD", cap: 500000, floor: 250000 } });
       const auction = await openAuction(sara);
-      const high = await refused(ben, async () => bid(ben, auction, 300001));
+      const high = await refusedAt(ben, async () => bid(ben, auction, 300001));
       expect(high).toMatchObject({ code: "E_MANDATE", details: expect.objectContaining({ reason: "cap" }) });
-      const low = await refused(sara, async () => bid(sara, auction, 240000));
+      const low = await refusedAt(sara, async () => bid(sara, auction, 240000));
       expect(low).toMatchObject({ code: "E_MANDATE", details: expect.objectContaining({ reason: "floor" }) });
       expect(ben.guard.journal.ofType("refusal").at(-1)).toMatchObject({ guard: "mandate", reason: "cap", kind: "mechanism" });
     });
 
     it("commits nothing without a mandate (cap 0)", async () => {
-      const { sara, ben } = await strollerRoom(relay.url);
+      const { sara, ben } = await strollerRoom(relay().url);
       await mandate(sara);
       const auction = await openAuction(sara);
-      const error = await refused(ben, async () => bid(ben, auction, 1));
+      const error = await refusedAt(ben, async () => bid(ben, auction, 1));
       expect(error.details).toMatchObject({ reason: "no_mandate" });
     });
 
     it("refuses a commitment to a bid this machine never chose", async () => {
-      const { sara, ben } = await strollerRoom(relay.url);
+      const { sara, ben } = await strollerRoom(relay().url);
       await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
       await mandate(sara);
       const auction = await openAuction(sara);
-      const error = await refused(ben, () => ben.guard.send({ kind: "mechanism", op: "commit", auction, side: "buyer", commitment: "c".repeat(64) }));
+      const error = await refusedAt(ben, () => ben.guard.send({ kind: "mechanism", op: "commit", auction, side: "buyer", commitment: "c".repeat(64) }));
       expect(error.details).toMatchObject({ reason: "unknown_bid" });
     });
   });
 
   describe("when a reveal comes too early", () => {
     it("is refused by the relay until the other side committed", async () => {
-      const { sara, ben } = await strollerRoom(relay.url);
+      const { sara, ben } = await strollerRoom(relay().url);
       await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
       await mandate(sara);
       const auction = await openAuction(sara);
       await bid(ben, auction, 300000);
-      const error = await refused(ben, async () => ben.guard.send(await ben.guard.revealMessage(auction)));
+      const error = await refusedAt(ben, async () => ben.guard.send(await ben.guard.revealMessage(auction)));
       expect(error.code).toBe("E_NOT_ALLOWED");
       expect(error.details).toMatchObject({ waiting_for: ["seller"] });
     });

@@ -6,20 +6,14 @@
  * sends nothing.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { inviteLink, loadRoomKey, openedProjection, openedSummary, openText, parseInviteLink, roomKeyPath, roomSummary, sealText, UNREADABLE } from "../../../src/owner/index.js";
-import { isSealedText, signNote, TrestleError } from "../../../src/protocol/index.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { mandate, strollerRoom, type Side } from "../../support/room-client.js";
+import { isSealedText, signNote } from "../../../src/protocol/index.js";
+import { relayPerFile } from "../../support/local-relay.js";
+import { mandate, refusedAt, type Side, strollerRoom } from "../../support/room-client.js";
 import { keyOf } from "../../support/table-fixture.js";
 
-let relay: LocalRelay;
-beforeAll(async () => {
-  relay = await startRelay();
-}, 60_000);
-afterAll(async () => {
-  await relay?.dispose();
-});
+const relay = relayPerFile();
 
 /** `side`'s seat reads its projection, opened with its home's room key. */
 async function readOpened(side: Side) {
@@ -27,23 +21,9 @@ async function readOpened(side: Side) {
   return openedProjection(side.home, side.client.table, await side.client.projection({ signer, as: { seat: side.seat } }, 0));
 }
 
-/** The refusal `attempt` throws, checking that the relay's head did not move. */
-async function refused(side: Side, attempt: () => Promise<unknown>): Promise<TrestleError> {
-  const before = await side.client.head();
-  let caught: unknown;
-  try {
-    await attempt();
-  } catch (error) {
-    caught = error;
-  }
-  if (!(caught instanceof TrestleError)) throw new Error(`expected a TrestleError, got ${String(caught)}`);
-  expect((await side.client.head()).seq).toBe(before.seq);
-  return caught;
-}
-
 describe("an end-to-end encrypted room", () => {
   it("round-trips: sealed on the wire and in the ledger, opened on the other owner's machine, the export CLEAN", async () => {
-    const { sara, ben, id } = await strollerRoom(relay.url, { e2e: true });
+    const { sara, ben, id } = await strollerRoom(relay().url, { e2e: true });
     await mandate(sara, { money: { currency: "TWD", cap: 500000, floor: 250000 } });
     expect(readFileSync(roomKeyPath(ben.home, id), "utf8")).toBe(readFileSync(roomKeyPath(sara.home, id), "utf8"));
     const sent = await sara.guard.send({ kind: "offer", terms: { amount: 280000, currency: "TWD", text: "stroller, pick up Saturday" }, body: "Barely used, rain cover included." });
@@ -65,7 +45,7 @@ describe("an end-to-end encrypted room", () => {
   });
 
   it("binds a sealed text to its table, seat and field: moved anywhere else it does not open", async () => {
-    const { sara, id } = await strollerRoom(relay.url, { e2e: true });
+    const { sara, id } = await strollerRoom(relay().url, { e2e: true });
     const key = (await loadRoomKey(sara.home, id))!;
     const sealed = await sealText(key, { table: id, seat: "sara-bot", field: "body" }, "only here");
     expect(await openText(key, { table: id, seat: "sara-bot", field: "body" }, sealed)).toBe("only here");
@@ -75,8 +55,8 @@ describe("an end-to-end encrypted room", () => {
   });
 
   it("shows a text sealed under another key as unreadable, never as ciphertext", async () => {
-    const { sara, ben, id } = await strollerRoom(relay.url, { e2e: true });
-    const other = await strollerRoom(relay.url, { e2e: true });
+    const { sara, ben, id } = await strollerRoom(relay().url, { e2e: true });
+    const other = await strollerRoom(relay().url, { e2e: true });
     const foreign = (await loadRoomKey(other.sara.home, other.id))!;
     const body = await sealText(foreign, { table: id, seat: "sara-bot", field: "body" }, "from another room's key");
     const sent = await sara.client.submit(await keyOf("seat:sara-bot"), "sara-bot", { kind: "say", body });
@@ -84,9 +64,9 @@ describe("an end-to-end encrypted room", () => {
   });
 
   it("keeps the room key out of everything but the link's fragment", async () => {
-    const { sara, id } = await strollerRoom(relay.url, { e2e: true });
+    const { sara, id } = await strollerRoom(relay().url, { e2e: true });
     const key = (await loadRoomKey(sara.home, id))!.text;
-    const text = inviteLink({ relay: relay.url, relayKey: sara.client.tracker.relayKey, code: "ABCD-EFGH", roomKey: key });
+    const text = inviteLink({ relay: relay().url, relayKey: sara.client.tracker.relayKey, code: "ABCD-EFGH", roomKey: key });
     expect(new URL(text).hash).toContain(`room_key=${key}`);
     expect(parseInviteLink(text).roomKey).toBe(key);
     const { text: exported } = await sara.client.exportLedger({ signer: await keyOf("seat:sara-bot"), as: { seat: "sara-bot" } });
@@ -95,35 +75,35 @@ describe("an end-to-end encrypted room", () => {
 
   describe("when plaintext is sent to it", () => {
     it("refuses a plaintext body or terms text at the relay (E_PLAINTEXT), written past the guards", async () => {
-      const { sara } = await strollerRoom(relay.url, { e2e: true });
+      const { sara } = await strollerRoom(relay().url, { e2e: true });
       const signer = await keyOf("seat:sara-bot");
-      const body = await refused(sara, () => sara.client.submit(signer, "sara-bot", { kind: "say", body: "in the clear" }));
+      const body = await refusedAt(sara, () => sara.client.submit(signer, "sara-bot", { kind: "say", body: "in the clear" }));
       expect(body.code).toBe("E_PLAINTEXT");
       expect(body.details).toMatchObject({ path: "body" });
-      const terms = await refused(sara, () => sara.client.submit(signer, "sara-bot", { kind: "offer", terms: { amount: 1, currency: "TWD", text: "in the clear" } }));
+      const terms = await refusedAt(sara, () => sara.client.submit(signer, "sara-bot", { kind: "offer", terms: { amount: 1, currency: "TWD", text: "in the clear" } }));
       expect(terms.code).toBe("E_PLAINTEXT");
       expect(terms.details).toMatchObject({ path: "terms.text" });
     });
 
     it("refuses a plaintext note to the owner (E_PLAINTEXT)", async () => {
-      const { sara, id } = await strollerRoom(relay.url, { e2e: true });
+      const { sara, id } = await strollerRoom(relay().url, { e2e: true });
       const request = await signNote(await keyOf("seat:sara-bot"), { table: id, seat: "sara-bot", text: "in the clear", nonce: "n".repeat(22), ts: Date.now() });
-      const error = await refused(sara, () => sara.client.http.noteOwner(id, request));
+      const error = await refusedAt(sara, () => sara.client.http.noteOwner(id, request));
       expect(error.code).toBe("E_PLAINTEXT");
     });
   });
 
   describe("when the guards judge a message", () => {
     it("checks never_disclose on the plaintext before it is sealed", async () => {
-      const { sara } = await strollerRoom(relay.url, { e2e: true });
+      const { sara } = await strollerRoom(relay().url, { e2e: true });
       await mandate(sara, { never_disclose: ["250000"] });
-      const error = await refused(sara, () => sara.guard.send({ kind: "say", body: "my floor is 250000" }));
+      const error = await refusedAt(sara, () => sara.guard.send({ kind: "say", body: "my floor is 250000" }));
       expect(error.code).toBe("E_MANDATE");
       expect(error.details).toMatchObject({ reason: "disclose" });
     });
 
     it("sends a note to the owner sealed, and keeps the plaintext in the journal", async () => {
-      const { sara } = await strollerRoom(relay.url, { e2e: true });
+      const { sara } = await strollerRoom(relay().url, { e2e: true });
       const answer = await sara.guard.tellOwner("ben asked twice about the rain cover");
       expect(answer.id).toContain(":note:sara-bot:");
       expect(sara.guard.journal.ofType("owner_note").at(-1)).toMatchObject({ text: "ben asked twice about the rain cover" });
@@ -132,9 +112,9 @@ describe("an end-to-end encrypted room", () => {
 
   describe("when this machine has no room key", () => {
     it("refuses to send: a seat that joined by the code alone writes nothing, and says how to get the key", async () => {
-      const { ben, id } = await strollerRoom(relay.url, { e2e: true, byCode: true });
+      const { ben, id } = await strollerRoom(relay().url, { e2e: true, byCode: true });
       expect(existsSync(roomKeyPath(ben.home, id))).toBe(false);
-      const error = await refused(ben, () => ben.guard.send({ kind: "say", body: "hello" }));
+      const error = await refusedAt(ben, () => ben.guard.send({ kind: "say", body: "hello" }));
       expect(error.code).toBe("E_KEY_FILE");
       expect(error.message).toMatch(/full invite link/);
       expect(ben.guard.journal.ofType("refusal").at(-1)).toMatchObject({ guard: "e2e", reason: "no_room_key" });
