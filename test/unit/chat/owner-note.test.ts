@@ -28,7 +28,7 @@ describe("an owner_note message", () => {
     const message = renderNotification(sealed, KEY, lang, fitsTelegram);
     const text = message.lines.join("\n");
     expect(text).toContain("r-stroller");
-    expect(text).toContain("trestle room private");
+    expect(text).toContain("trestle journal");
     expect(text).not.toContain("Seller holds");
     expect(message.lines.every((line) => line.trim() !== "")).toBe(true);
   });
