@@ -35,7 +35,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   E_TERMS_MISMATCH: "accept an offer as it stands (leave terms out), or counter it with trestle_room_counter",
   E_UNKNOWN_AUCTION: "no auction with that hash in this room; trestle_room_state lists the auctions with their hashes",
   E_REVEAL_MISMATCH: "reveal with trestle_room_reveal, which reads the bid and salt this machine committed to",
-  E_PLAINTEXT: "this room is end-to-end encrypted: this machine needs the room key, which only the full invite link carries; tell your owner (trestle_tell_owner)",
+  E_PLAINTEXT: "this room is end-to-end encrypted: this machine needs the room key, which only the full invite link carries (trestle_room_join with the link)",
   E_MANDATE: "your owner's mandate refuses this; do not try to work around it: tell your owner (trestle_tell_owner) if it blocks the deal",
   E_HELD: "your owner must approve this exact message first; tell them (trestle_tell_owner) and retry with trestle_room_send_held once they did",
   E_GATE: "the gate will not send this; do not retry the same message: read details.reason and tell your owner (trestle_tell_owner)",

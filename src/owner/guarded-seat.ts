@@ -145,9 +145,9 @@ export class GuardedSeat {
     return recordRationale(this.journal, text, re);
   }
 
-  /** Tells the seat's owner `text` through their chat apps, never the table; sealed when this home holds the room's key. */
+  /** Tells the seat's owner `text` through their chat apps, never the table; sealed when this home holds the room's key, and refused (E_KEY_FILE, nothing sent) in an e2e room without it. */
   async tellOwner(text: string): Promise<NoteResponse> {
-    const room = await loadRoomKey(this.home, this.table);
+    const room = (await loadRoomKey(this.home, this.table)) ?? (await this.roomKey(await this.transcript()));
     const seal = room ? (plain: string) => sealText(room, { table: this.table, seat: this.seat, field: "note" }, plain) : undefined;
     return tellOwner(this.client, this.signer, this.seat, this.journal, text, this.clock, seal);
   }

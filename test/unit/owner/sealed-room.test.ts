@@ -119,5 +119,11 @@ describe("an end-to-end encrypted room", () => {
       expect(error.message).toMatch(/full invite link/);
       expect(ben.guard.journal.ofType("refusal").at(-1)).toMatchObject({ guard: "e2e", reason: "no_room_key" });
     });
+
+    it("refuses a note to the owner before anything leaves the machine", async () => {
+      const { ben } = await strollerRoom(relay().url, { e2e: true, byCode: true });
+      await expect(ben.guard.tellOwner("the seller seems keen")).rejects.toMatchObject({ code: "E_KEY_FILE" });
+      expect(ben.guard.journal.ofType("owner_note")).toEqual([]);
+    });
   });
 });
