@@ -2,7 +2,8 @@
  * An end-to-end encrypted room with a sealed-bid auction from the command line (docs/CLI.md
  * "Rooms", docs/ROOMS.md): two owners on two machines run the real `trestle` process against a
  * real relay: create --e2e, the key carried only by the invite link, messages sealed on the wire
- * and read in the clear on the other machine, an auction opened, bid, revealed and settled, the
+ * and read in the clear on the other machine, an auction opened, bid (a held bid shown to its owner
+ * with its amount), revealed and settled, the
  * room closed on it, and an export that verifies CLEAN and holds neither message nor key.
  */
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
@@ -44,6 +45,15 @@ describe("k for an auction", () => {
   });
 });
 
+/** Ben lists what the gate holds (one message, binding `binds`), approves it with his owner key and sends it. */
+async function approveHeld(binds: string): Promise<void> {
+  const list = await ben.run(["gate", "list", ...as("ben-bot")]);
+  expect(list.stdout).toContain(`binds ${binds}`);
+  const hash = /^([0-9a-f]{16}) /m.exec(list.stdout)![1]!;
+  expect((await ben.run(["gate", "approve", hash, ...as("ben-bot"), "--owner", "ben"])).code).toBe(0);
+  expect((await ben.run(["gate", "send", hash, ...as("ben-bot")])).code).toBe(0);
+}
+
 describe("an end-to-end encrypted room from the command line", { timeout: 60_000 }, () => {
   it("creates the room with its key in the creator's home, and invites with a link that carries it", async () => {
     expect((await sara.run(["keygen", "--owner", "sara"])).code).toBe(0);
@@ -59,7 +69,7 @@ describe("an end-to-end encrypted room from the command line", { timeout: 60_000
     expect((await ben.run(["keygen", "--owner", "ben"])).code).toBe(0);
     expect((await ben.run(["room", "join", link, "--owner", "ben", "--seat", "ben-bot"])).code).toBe(0);
     expect(readFileSync(roomKeyPath(benHome, table), "utf8")).toBe(readFileSync(roomKeyPath(saraHome, table), "utf8"));
-    expect((await ben.run(["mandate", "set", ...as("ben-bot"), "--owner", "ben", "--currency", "TWD", "--cap", "300000"])).code).toBe(0);
+    expect((await ben.run(["mandate", "set", ...as("ben-bot"), "--owner", "ben", "--currency", "TWD", "--cap", "300000", "--require-confirm", "mechanism"])).code).toBe(0);
   });
 
   it("seals what a seat says and opens it on the other machine", async () => {
@@ -77,14 +87,14 @@ describe("an end-to-end encrypted room from the command line", { timeout: 60_000
     expect(opened.code).toBe(0);
     auction = String(opened.body!.seq);
     expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300001"])).stderr).toMatch(/E_MANDATE.*above the mandate's cap/);
-    expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300000"])).code).toBe(0);
-    const early = await ben.run(["room", "reveal", auction, ...as("ben-bot")]);
-    expect(early.code).not.toBe(0);
-    expect(early.stderr).toContain("E_NOT_ALLOWED");
+    // Ben's mandate holds every mechanism entry: he sees the bid the commitment hides, and approves it.
+    expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300000"])).stderr).toContain("E_HELD");
+    await approveHeld("3,000.00 TWD (300000 minor units)");
     // Her floor is on her never_disclose list, and a bid is public once revealed: bidding it is refused.
     expect((await sara.run(["room", "bid", auction, ...as("sara-bot"), "--amount", "240000"])).stderr).toMatch(/E_MANDATE.*never_disclose entry #1 at \$\.reveals\.bid/);
     expect((await sara.run(["room", "bid", auction, ...as("sara-bot"), "--amount", "250000"])).code).toBe(0);
-    expect((await ben.run(["room", "reveal", auction, ...as("ben-bot")])).code).toBe(0);
+    expect((await ben.run(["room", "reveal", auction, ...as("ben-bot")])).stderr).toContain("E_HELD");
+    await approveHeld("3,000.00 TWD (300000 minor units)");
     expect((await sara.run(["room", "reveal", auction, ...as("sara-bot")])).code).toBe(0);
     const shown = await ben.run(["room", "show", ...as("ben-bot")]);
     expect(shown.stdout).toMatch(/auction #\d+ [0-9a-f]{12}…: ben-bot buys from sara-bot in TWD, k 1\/2: settled at entry #\d+, deal at 2,750\.00 TWD/);
