@@ -1,12 +1,13 @@
 /**
  * The table's one Durable Object alarm, shared by every job that needs a wake-up: the task
  * watchdog (docs/SPEC.md §5.6: each due task gets one stalled entry, judged by admit at that
- * entry's time), the retry of a sub-table result delivery (results.ts) and the hand-over of owner
+ * entry's time), the settlement of sealed-bid auctions due at a deadline (§5.11, the same way), the retry of a sub-table result delivery (results.ts) and the hand-over of owner
  * notifications not yet taken (notify.ts). After every write the alarm is set to the earliest
  * deadline any job has. Alarms run at least once: a second run finds nothing due and appends nothing.
  */
 import type { TableState } from "../../src/protocol/policy/state.js";
 import { dueTasks, stalledDraft, watchdogDeadline } from "../../src/protocol/policy/watchdog.js";
+import { auctionDeadline, dueSettlements } from "../../src/protocol/policy/auctions.js";
 import { commit, type TableHost, type WriteOutcome } from "./writes.js";
 
 /** Keeps the Durable Object alarm at the earliest deadline of its jobs. */
@@ -64,6 +65,24 @@ export function runWatchdog(host: TableHost): WriteOutcome[] {
   for (const task of host.state ? dueTasks(host.state, now) : []) {
     const state = host.state!;
     if (dueTasks(state, now).includes(task)) outcomes.push(commit(host, stalledDraft(state, task)));
+  }
+  return outcomes;
+}
+
+/** When the next auction settles on its own (a deadline passed without the entry that decides it), or null. */
+export function auctionAt(state: TableState | null): number | null {
+  return state ? auctionDeadline(state) : null;
+}
+
+/**
+ * Appends one auction_settled entry per auction due at the host's time; returns what was appended.
+ * Each is judged against the state the previous one left: a settled auction is never due again.
+ */
+export function runAuctions(host: TableHost): WriteOutcome[] {
+  const now = host.now();
+  const outcomes: WriteOutcome[] = [];
+  for (let next = host.state ? dueSettlements(host.state, now)[0] : undefined; next; next = dueSettlements(host.state!, now)[0]) {
+    outcomes.push(commit(host, next));
   }
   return outcomes;
 }

@@ -4,7 +4,9 @@
  * the existing outbox. It never enters the ledger and is never pushed to the room. The seat signs
  * it (purpose `note`) with a fresh time and nonce: a note is accepted within LIMITS.auth_window_ms
  * of the relay's clock, each nonce once, and at most NOTE_LIMITS.per_window per seat per window
- * (counted exactly, in this object's storage).
+ * (counted exactly, in this object's storage). In an end-to-end encrypted room (§5.12) the note must
+ * be sealed (E_PLAINTEXT otherwise) and the notification carries none of it: the owner reads it on
+ * the seat's machine.
  */
 import { verifyStatement } from "../../src/protocol/crypto.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
@@ -12,6 +14,9 @@ import { LIMITS } from "../../src/protocol/limits.js";
 import { ownerKeyOf } from "../../src/protocol/policy/owners.js";
 import { own } from "../../src/protocol/records.js";
 import type { Notification } from "../../src/protocol/schemas/notify.js";
+import { noticeBase } from "../../src/protocol/notifications.js";
+import { isE2eRoom } from "../../src/protocol/policy/sealed.js";
+import { isSealedText } from "../../src/protocol/sealed-text.js";
 import { NoteRequestSchema, type NoteResponse } from "../../src/protocol/schemas/room.js";
 import type { Env } from "../env.js";
 import { unwrap } from "../result.js";
@@ -29,6 +34,8 @@ export async function sendOwnerNote(host: TableHost, storage: DurableObjectStora
   const seat = own(state.seats, note.seat);
   if (!seat || seat.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${note.seat}" is not at this table`);
   if (!(await verifyStatement(seat.key, "note", note, sig))) throw new TrestleError("E_BAD_SIGNATURE", "the note is not signed by the seat's key");
+  const sealed = isE2eRoom(state);
+  if (sealed && !isSealedText(note.text)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a note to the owner is sealed text (e2e1:…)", { path: "text" });
   const now = host.now();
   if (Math.abs(now - note.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the note's time is outside the window; check your clock");
   const id = `${state.table}:note:${note.seat}:${note.nonce}`;
@@ -40,7 +47,7 @@ export async function sendOwnerNote(host: TableHost, storage: DurableObjectStora
   await storage.put({ [seen]: now, [counter]: sent + 1 });
   const ownerKey = ownerKeyOf(state, seat.owner);
   if (ownerKey === undefined) throw new TrestleError("E_INTERNAL", "a seated seat always has an owner");
-  const event: Notification = { type: "owner_note", id, table: state.table, topic: state.config.topic, seat: note.seat, text: note.text };
+  const event: Notification = { ...noticeBase(state), type: "owner_note", id, seat: note.seat, text: sealed ? "" : note.text };
   const { queued } = unwrap(await env.OWNERS.get(env.OWNERS.idFromName(ownerKey)).notify({ owner_key: ownerKey, events: [event] }));
   return { id, queued };
 }

@@ -4,7 +4,7 @@
  * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts),
  * pause/resume (control.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
  * sub-tables (subtables.ts, results.ts), a room's invites, ejections and joins by invite (rooms.ts),
- * a seat's notes to its owner (notes.ts) and the one alarm for the watchdog and result delivery
+ * a seat's notes to its owner (notes.ts) and the one alarm for the watchdog, auctions and result delivery
  * (alarms.ts) do the work. The folded state lives in memory and is rebuilt from SQLite on every
  * wake, identically.
  */
@@ -41,7 +41,7 @@ import { writeAttestedControl, writeControl, type AttestedControl } from "./cont
 import { writeAttestedApproval, type AttestedApproval } from "./chat-approvals.js";
 import { Notices, ownerNotify } from "./notify.js";
 import { ownerChannels, type ChannelProbe } from "./approvers.js";
-import { Alarm, runWatchdog, watchdogAt } from "./alarms.js";
+import { Alarm, auctionAt, runAuctions, runWatchdog, watchdogAt } from "./alarms.js";
 import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, pushPublic, refusePublicMessage } from "./public-read.js";
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./rooms.js";
 import { sendOwnerNote } from "./notes.js";
@@ -201,8 +201,8 @@ export class TableDO extends DurableObject<Env> {
 
   /**
    * The table's alarm (alarms.ts): sockets past their authentication deadline, the table's end of
-   * life, the task watchdog, any pending sub-table result delivery, owner notifications not yet
-   * taken. At least once: a repeated run appends nothing.
+   * life, the task watchdog, auctions due to settle, any pending sub-table result delivery, owner
+   * notifications not yet taken. At least once: a repeated run appends nothing.
    */
   override async alarm(): Promise<void> {
     this.alarms.fired();
@@ -212,18 +212,19 @@ export class TableDO extends DurableObject<Env> {
     const expiry = this.expiry.at(this.state, limits);
     if (expiry !== null && expiry <= this.now()) return this.expire();
     for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
+    for (const outcome of runAuctions(this)) await this.afterWrite(outcome);
     await deliverResult(this.resultHost());
     await this.notices.handOffDue(ownerNotify(this.env), () => this.now());
     await this.reschedule();
   }
 
-  /** Arms the alarm at the earliest deadline of the watchdog, a pending result delivery, a notification not yet taken, a socket's authentication and the table's end of life. */
+  /** Arms the alarm at the earliest deadline of the watchdog, an auction's settlement, a pending result delivery, a notification not yet taken, a socket's authentication and the table's end of life. */
   private reschedule(): Promise<void> {
     if (this.burial) return Promise.resolve();
     const notices = this.state ? this.notices.nextAt() : null;
     const limits = this.limits.values;
     const ends = [this.sessions.authDeadline(limits.socket_auth_ms), this.expiry.at(this.state, limits)];
-    return this.alarms.schedule([watchdogAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices, ...ends]);
+    return this.alarms.schedule([watchdogAt(this.state), auctionAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices, ...ends]);
   }
 
   /** POST /tables/:id/delete: the creator's signed delete (lifetime.ts); the same request again gets the same answer. */

@@ -2,7 +2,8 @@
  * Notifications as neutral chat messages, in the owner's language: effects spelled out in plain
  * words (who, what action, on which resource, with which arguments), approve/reject buttons on
  * approval requests with whether a tap can approve, and a record of every tap that did. The topic
- * is another party's text and stays on the table's line (client/guards/framing.ts, pure).
+ * is another party's text and stays on the table's line (client/guards/framing.ts, pure); an
+ * end-to-end encrypted room's events have none, and say so.
  * An approval request is fitted to the platform's limits here (fit-approval.ts), so a tap never
  * approves an effect it did not show; escaping and cutting other messages is the formatters' job.
  */
@@ -35,7 +36,9 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
     return { title: t(lang, "title.channel_bound"), lines: [t(lang, "line.channel_bound", { key: shortKey(event.owner_key) })], actions: [] };
   }
   const title = t(lang, `title.${event.type}` as MessageKey);
-  const head = t(lang, "line.table", { table: event.table, topic: topicLine(event.topic) });
+  const head = event.e2e ? t(lang, "line.table_e2e", { table: event.table }) : t(lang, "line.table", { table: event.table, topic: topicLine(event.topic) });
+  // An end-to-end encrypted room's events carry no content (docs/SPEC.md §5.12): say where to read it.
+  const said = (text: string) => (event.e2e ? t(lang, "line.e2e") : text);
   switch (event.type) {
     case "approval_needed":
       return fitApproval(approvalParts(event, ownerKey, lang), fits);
@@ -44,7 +47,7 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
     case "task_stalled":
       return { title, lines: [head, t(lang, "line.stalled", { task: event.task })], actions: [] };
     case "decision_reached":
-      return { title, lines: [head, t(lang, "line.decided", { seat: event.seat }), event.body], actions: [] };
+      return { title, lines: [head, t(lang, "line.decided", { seat: event.seat }), said(event.body)], actions: [] };
     case "table_closed":
       return { title, lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as const) })], actions: [] };
     case "table_paused":
@@ -53,7 +56,7 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
     case "table_opened":
       return { title, lines: [head], actions: [] };
     case "owner_note":
-      return { title, lines: [head, t(lang, "line.owner_note", { seat: event.seat }), event.text], actions: [] };
+      return { title, lines: [head, t(lang, "line.owner_note", { seat: event.seat }), said(event.text)], actions: [] };
     case "chat_approval": {
       const done = t(lang, event.verdict === "approve" ? "line.chat_approved" : "line.chat_rejected", { task: event.task, via: platformName(event.via), seq: event.seq });
       return { title, lines: [head, done, t(lang, "line.chat_warning")], actions: [] };

@@ -4,10 +4,11 @@
  * overwritten unless asked, and refused when group or others may read it (as ssh refuses such a
  * private key), or when its public key does not match its seed.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { ed25519, fromBase64url, PublicKeySchema, toBase64url, TrestleError, type Signer } from "../protocol/index.js";
+import { readPrivateJson } from "./private-file.js";
 import { randomSeed } from "./random.js";
 
 /** What a key is for: an owner (signs creates, joins, approvals) or a seat (signs its entries). */
@@ -64,21 +65,8 @@ export async function loadOrCreateKeyFile(path: string, role: KeyRole, name: str
 
 /** Reads a key file; throws E_KEY_FILE if it is missing, malformed, mismatched or readable by others. */
 export async function readKeyFile(path: string, role?: KeyRole): Promise<LoadedKey> {
-  let text: string;
-  try {
-    checkPrivate(path);
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if (error instanceof TrestleError) throw error;
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    throw new TrestleError("E_KEY_FILE", missing ? `no key file at ${path}` : `cannot read ${path}: ${(error as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new TrestleError("E_KEY_FILE", `${path} is not JSON`);
-  }
+  const json = readPrivateJson(path);
+  if (json === undefined) throw new TrestleError("E_KEY_FILE", `no key file at ${path}`);
   const parsed = KeyFileSchema.safeParse(json);
   if (!parsed.success) throw new TrestleError("E_KEY_FILE", `${path} is not a trestle key file`);
   const file = parsed.data;
@@ -92,16 +80,4 @@ export async function readKeyFile(path: string, role?: KeyRole): Promise<LoadedK
 
 function article(role: KeyRole): string {
   return role === "owner" ? "an owner" : "a seat";
-}
-
-function checkPrivate(path: string): void {
-  if (process.platform === "win32") return;
-  const mode = statSync(path).mode & 0o777;
-  if ((mode & 0o077) !== 0) {
-    throw new TrestleError(
-      "E_KEY_FILE",
-      `${path} is readable by others (mode ${mode.toString(8).padStart(4, "0")}); run: chmod 600 ${path}`,
-      { mode: mode.toString(8) },
-    );
-  }
 }

@@ -7,6 +7,7 @@
 import { frameInert, safeLine, type InertItem } from "../client/guards/framing.js";
 import type { Projection, ProjectedEntry } from "../protocol/index.js";
 import { entryItem, prefixItems } from "./render.js";
+import { openedProjection } from "../owner/index.js";
 import type { ToolContext, ToolReply } from "./tool.js";
 
 /** At most this many characters of entry bodies go into one result. */
@@ -19,7 +20,7 @@ export interface View {
   projection: Projection;
 }
 
-/** Fetches the seat's projection after what the model has read (from the start when `fromStart`). */
+/** Fetches the seat's projection after what the model has read (from the start when `fromStart`), opened in an e2e room whose key the home holds. */
 export async function fetchView(ctx: ToolContext, table: string, fromStart: boolean): Promise<View> {
   const { session } = ctx;
   const client = await session.client(table);
@@ -29,7 +30,7 @@ export async function fetchView(ctx: ToolContext, table: string, fromStart: bool
     state.cursor = 0;
     state.prefix = null;
   }
-  const projection = await client.projection({ signer: seat.signer, as: { seat: seat.name } }, state.cursor);
+  const projection = await openedProjection(session.settings.home, table, await client.projection({ signer: seat.signer, as: { seat: seat.name } }, state.cursor));
   return { table, seat: seat.name, projection };
 }
 

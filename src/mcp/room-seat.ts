@@ -10,8 +10,8 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { safeJson, safeLine } from "../client/guards/framing.js";
 import type { SeatSubmission } from "../client/index.js";
-import { boundTerms, GuardedSeat, termsText, type JournalRecordOf, type Sent } from "../owner/index.js";
-import { parseOrThrow, SubmissionSchema, TrestleError, type Terms } from "../protocol/index.js";
+import { GuardedSeat, termsText, type JournalRecordOf, type Sent } from "../owner/index.js";
+import { TrestleError, type Terms } from "../protocol/index.js";
 import type { ToolContext } from "./tool.js";
 
 /** This server's seat at `table` as a GuardedSeat (journal and mandate in the server's trestle home). */
@@ -35,21 +35,19 @@ export async function approveHeld(ctx: ToolContext, seat: GuardedSeat, hash: str
   const record = seat.pending().find((h) => h.message_sha256 === hash);
   if (!record || !ctx.session.hasOwner || !ctx.canElicit()) throw held;
   const owner = await ctx.session.ownerKey();
-  const transcript = await seat.transcript();
-  const submission = parseOrThrow(SubmissionSchema, record.submission, "held message");
-  const bound = transcript.state ? boundTerms(transcript.state, submission) : null;
-  await confirm(ctx, heldMessage(seat, record, owner.name, bound), record.message_sha256);
+  const { submission, binds } = await seat.readable(record);
+  await confirm(ctx, heldMessage(seat, { ...record, submission }, owner.name, binds), record.message_sha256);
   await seat.answer(owner.signer, hash, "approve");
   return { sent: await seat.sendHeld(hash), approved: true };
 }
 
-/** The elicitation text for a held message and the terms it binds the owner to (from the verified transcript): plain words, every value from the room as a safe line. */
-export function heldMessage(seat: GuardedSeat, record: JournalRecordOf<"held">, owner: string, bound: Terms | null): string {
+/** The elicitation text for a held message (opened, in an e2e room) and the terms it binds the owner to (from the verified transcript, or a sealed bid's from the journal): plain words, every value from the room as a safe line. */
+export function heldMessage(seat: GuardedSeat, record: Omit<JournalRecordOf<"held">, "submission"> & { submission: Record<string, unknown> }, owner: string, bound: Terms | null): string {
   const s = record.submission;
   const lines = [
     `trestle: sign with your owner key (${owner}) to let seat ${seat.seat} send this ${safeLine(String(s.kind), 32)} at room ${seat.table}?`,
     record.why === "require_confirm" ? `Your mandate holds every ${safeLine(String(s.kind), 32)} for you.` : "You loosened this seat's mandate, so each commitment needs you.",
-    ...(bound ? [`It binds you to: ${safeLine(termsText(bound), 500)}${s.kind === "accept" ? " (the offer's terms, from the verified ledger)" : ""}`] : []),
+    ...(bound ? [`It binds you to: ${safeLine(termsText(bound), 500)}${s.kind === "accept" ? " (the offer's terms, from the verified ledger)" : s.kind === "mechanism" ? " (your sealed bid, kept on this machine until it is revealed)" : ""}`] : []),
     ...(typeof s.offer === "string" ? [`It answers offer ${s.offer.slice(0, 16)}….`] : []),
     ...(typeof s.body === "string" && s.body !== "" ? [`Message, as your agent wrote it: "${safeLine(s.body, 300)}"`] : []),
     `The whole message: ${safeJson(s)}`,

@@ -9,12 +9,14 @@
 
 /**
  * Top-level fields of a submission that carry nothing the agent wrote: `nonce` (drawn by the
- * client library), `table` and `seat` (the seat's own place), and `offer` / `grant` (the hash of an
- * entry already in the ledger, which the schema requires to be one). Checking them would refuse
- * honest messages whose random nonce or hash happens to contain a listed string ("2400" turns up in
- * about one random nonce in a hundred); they cannot carry new words, so they are left out.
+ * client library), `table` and `seat` (the seat's own place), `offer` / `grant` / `auction` (the hash
+ * of an entry already in the ledger, which the schema requires to be one) and a sealed bid's
+ * `commitment` (a SHA-256 over the bid and a random salt; the bid itself is checked, as `reveals`).
+ * Checking them would refuse honest messages whose random nonce or hash happens to contain a listed
+ * string ("2400" turns up in about one random nonce in a hundred); they cannot carry new words, so
+ * they are left out.
  */
-const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant"]);
+const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant", "auction", "commitment"]);
 
 /** What of a submission the agent wrote: every field but those in NOT_AUTHORED (at the top level only). */
 export function authoredPart(submission: Record<string, unknown>): Record<string, unknown> {

@@ -7,11 +7,16 @@
  * or was loosened). Every refusal and every held message is written to the seat's journal with its
  * reason; nothing refused is signed. The message is signed exactly as approved: its hash covers
  * the nonce, so a resend of a held message is the same statement, which the relay records once.
+ * In an end-to-end encrypted room (docs/SPEC.md §5.12) the guards judge the plaintext and the
+ * message is sealed before it is hashed, held and signed; without the room key nothing is sent.
+ * Sealed bids (§5.11) are chosen here, judged like any commitment, and kept in the journal.
  */
 import type { Clock, SeatSubmission, TableClient } from "../client/index.js";
 import { randomNonce, systemClock } from "../client/random.js";
 import {
   canonicalSha256,
+  isE2eRoom,
+  maxChars,
   parseOrThrow,
   signSubmission,
   SubmissionSchema,
@@ -21,6 +26,8 @@ import {
   type SignedHead,
   type Signer,
   type Submission,
+  type TableState,
+  type Terms,
 } from "../protocol/index.js";
 import { boundTerms, gatedWhenLoosened, isCommitment } from "./commitments.js";
 import { authoredPart, findDisclosure } from "./disclosure.js";
@@ -31,6 +38,10 @@ import { seatFiles, type SeatFiles } from "./paths.js";
 import type { JournalRecordOf, Mandate } from "./records.js";
 import { readTranscript, seatOwnerKey, type Transcript } from "./transcript.js";
 import { recordRationale, tellOwner } from "./notes.js";
+import { bidTerms, committedBid, recordBid, revealedLater } from "./bids.js";
+import { roomState } from "./room-view.js";
+import { loadRoomKey } from "./room-key.js";
+import { openSubmission, sealSubmission, sealText, type RoomKey } from "./sealing.js";
 
 /** What a guarded seat needs. */
 export interface GuardedSeatOptions {
@@ -62,8 +73,10 @@ export class GuardedSeat {
   private readonly client: TableClient;
   private readonly signer: Signer;
   private readonly clock: Clock;
+  private readonly home: string;
 
   constructor(options: GuardedSeatOptions) {
+    this.home = options.home;
     this.clock = options.clock ?? systemClock;
     this.client = options.client;
     this.table = options.client.table;
@@ -73,17 +86,40 @@ export class GuardedSeat {
     this.journal = new Journal(this.files.journal, this.files.spent, { table: this.table, seat: this.seat }, this.clock);
   }
 
-  /** Signs and sends `input` (with a fresh nonce) if the guards allow it; throws their refusal (E_MANDATE, E_HELD, E_GATE) otherwise. */
+  /** Signs and sends `input` (with a fresh nonce, sealed in an e2e room) if the guards allow it; throws their refusal (E_MANDATE, E_HELD, E_GATE, E_KEY_FILE) otherwise. */
   send(input: SeatSubmission): Promise<Sent> {
     const submission = parseOrThrow(SubmissionSchema, { ...input, table: this.table, seat: this.seat, nonce: randomNonce() }, "submission");
-    return this.guardAndSend(submission);
+    return this.guardAndSend(submission, false);
   }
 
-  /** Sends the held message with hash `hash` exactly as it was held, once the owner approved it. */
+  /** Sends the held message with hash `hash` exactly as it was held (sealed, in an e2e room), once the owner approved it. */
   sendHeld(hash: string): Promise<Sent> {
     const held = this.journal.ofType("held").find((h) => h.message_sha256 === hash);
     if (!held) throw new TrestleError("E_GATE", `no held message ${hash.slice(0, 16)}… for seat ${this.seat} at ${this.table}`, { reason: "unknown", message_sha256: hash });
-    return this.guardAndSend(parseOrThrow(SubmissionSchema, held.submission, "held message"));
+    return this.guardAndSend(parseOrThrow(SubmissionSchema, held.submission, "held message"), true);
+  }
+
+  /** The commit of a sealed bid of `bid` (minor units of the auction's currency) in the auction at `auction`, to be sent through the guards: the bid and its salt are kept in the journal first, only the commitment goes out. */
+  async bidMessage(auction: string, bid: number): Promise<SeatSubmission> {
+    const transcript = await this.transcript();
+    const mandate = await this.mandate(transcript);
+    const record = recordBid(this.journal, roomState(transcript), auction, this.seat, bid, mandate.ok ? mandate.mandate.never_disclose : []);
+    return { kind: "mechanism", op: "commit", auction, side: record.side, commitment: record.commitment };
+  }
+
+  /** The reveal of the bid this seat committed to in the auction at `auction`, read back from the journal, to be sent through the guards. */
+  async revealMessage(auction: string): Promise<SeatSubmission> {
+    const record = committedBid(this.journal, roomState(await this.transcript()), auction, this.seat);
+    return { kind: "mechanism", op: "reveal", auction, bid: record.bid, salt: record.salt };
+  }
+
+  /** A held message as its owner reads it: opened in an e2e room, with the money it binds (an accept's offer, a sealed bid). */
+  async readable(held: JournalRecordOf<"held">): Promise<{ submission: Submission; binds: Terms | null }> {
+    const transcript = await this.transcript();
+    const wire = parseOrThrow(SubmissionSchema, held.submission, "held message");
+    const room = await this.roomKey(transcript);
+    const submission = room ? await openSubmission(room, wire) : wire;
+    return { submission, binds: transcript.state ? this.binds(transcript.state, submission) : null };
   }
 
   /** The held messages not yet sent and not rejected, oldest first. */
@@ -109,9 +145,11 @@ export class GuardedSeat {
     return recordRationale(this.journal, text, re);
   }
 
-  /** Tells the seat's owner `text` through their chat apps, never the table. */
-  tellOwner(text: string): Promise<NoteResponse> {
-    return tellOwner(this.client, this.signer, this.seat, this.journal, text, this.clock);
+  /** Tells the seat's owner `text` through their chat apps, never the table; sealed when this home holds the room's key, and refused (E_KEY_FILE, nothing sent) in an e2e room without it. */
+  async tellOwner(text: string): Promise<NoteResponse> {
+    const room = (await loadRoomKey(this.home, this.table)) ?? (await this.roomKey(await this.transcript()));
+    const seal = room ? (plain: string) => sealText(room, { table: this.table, seat: this.seat, field: "note" }, plain) : undefined;
+    return tellOwner(this.client, this.signer, this.seat, this.journal, text, this.clock, seal);
   }
 
   /** The verified transcript as this seat reads it. */
@@ -126,39 +164,83 @@ export class GuardedSeat {
     return readMandate(this.files.mandate, { table: this.table, seat: this.seat, ownerKey });
   }
 
-  private async guardAndSend(submission: Submission): Promise<Sent> {
-    const hash = canonicalSha256(submission);
+  /** `given` is plaintext to be sealed (or not, outside an e2e room), or with `held` the exact message that was held. */
+  private async guardAndSend(given: Submission, held: boolean): Promise<Sent> {
+    let hash = canonicalSha256(given);
     const refuse = (guard: Guard, code: ErrorCode, reason: string, message: string, detail?: Record<string, unknown>): never => {
-      this.journal.append({ type: "refusal", guard, code, reason, message, kind: submission.kind, message_sha256: hash, ...(detail ? { detail } : {}) });
+      this.journal.append({ type: "refusal", guard, code, reason, message, kind: given.kind, message_sha256: hash, ...(detail ? { detail } : {}) });
       throw new TrestleError(code, message, { reason, message_sha256: hash, ...detail });
     };
     const transcript = await this.transcript();
-    const commitment = isCommitment(submission);
+    const commitment = isCommitment(given);
     const { verdict } = transcript.report;
     if (verdict === "REFUTED" || (commitment && verdict !== "CLEAN")) {
       const why = verdict === "REFUTED" ? `REFUTED at ${transcript.report.refuted?.seq ?? "?"}: ${transcript.report.refuted?.reason ?? ""}` : `${verdict}: ${transcript.report.unchecked.join("; ")}`;
       refuse("gate", "E_GATE", "unverified", `the table's transcript does not verify completely (${why}); nothing is ${commitment ? "committed" : "sent"}`, { verdict });
     }
+    const { plain, wire } = await this.seal(transcript, given, held, refuse);
+    hash = canonicalSha256(wire);
     const mandate = await this.mandate(transcript);
     let approval: string | undefined;
     if (!mandate.ok) {
       if (mandate.reason !== "no_mandate" || commitment) refuse("mandate", "E_MANDATE", mandate.reason, mandate.message);
     } else {
-      this.checkMandate(mandate.mandate, submission, transcript, refuse);
-      approval = await this.approvalFor(mandate.mandate, submission, hash, mandate.file.owner_key, refuse);
+      this.checkMandate(mandate.mandate, plain, transcript, refuse);
+      approval = await this.approvalFor(mandate.mandate, wire, hash, mandate.file.owner_key, refuse);
     }
-    return this.sendExact(submission, hash, approval);
+    return this.sendExact(wire, hash, approval);
+  }
+
+  /** The room key when this room is sealed: this home holds one, or the verified config says `e2e` (then E_KEY_FILE without one). */
+  private async roomKey(transcript: Transcript): Promise<RoomKey | null> {
+    const room = await loadRoomKey(this.home, this.table);
+    const opened = transcript.entries[0];
+    const sealed = opened?.kind === "system" && opened.subkind === "table_opened" && opened.data.config.room?.e2e === true;
+    if (!room && (sealed || (transcript.state !== null && isE2eRoom(transcript.state)))) {
+      throw new TrestleError("E_KEY_FILE", `room ${this.table} is end-to-end encrypted and this machine has no key for it; join with the full invite link, which carries it`, { reason: "no_room_key" });
+    }
+    return room;
+  }
+
+  /** The plaintext the guards judge and the message that is signed: sealed under the room key in an e2e room, else the same. */
+  private async seal(transcript: Transcript, given: Submission, held: boolean, refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): Promise<{ plain: Submission; wire: Submission }> {
+    let room: RoomKey | null;
+    try {
+      room = await this.roomKey(transcript);
+    } catch (error) {
+      if (!(error instanceof TrestleError)) throw error;
+      return refuse("e2e", error.code, "no_room_key", `${error.message}; nothing was sent`);
+    }
+    if (!room) return { plain: given, wire: given };
+    if (held) return { plain: await openSubmission(room, given), wire: given };
+    const wire = await sealSubmission(room, given);
+    const max = transcript.state ? maxChars(transcript.state.config) : Infinity;
+    if (wire.body.length > max) refuse("e2e", "E_TOO_LARGE", "sealed_too_long", `sealed, the body is ${wire.body.length} chars, over this room's max_chars ${max} (a sealed body is never cut); write less`);
+    return { plain: given, wire };
+  }
+
+  /** The money `s` binds the owner to: a sealed bid's (journal) or a reveal's, else the terms of boundTerms. */
+  private binds(state: TableState, s: Submission): Terms | null {
+    return bidTerms(this.journal, state, s) ?? boundTerms(state, s);
   }
 
   /** Applies the mandate's limits to `s`; calls `refuse` (which throws) on the first it breaks. */
   private checkMandate(m: Mandate, s: Submission, transcript: Transcript, refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): void {
     if (m.paused) refuse("mandate", "E_MANDATE", "paused", `the owner paused seat ${this.seat} at ${this.table}: it writes nothing until they resume it`);
-    const found = findDisclosure(authoredPart(s), m.never_disclose);
+    const later = revealedLater(this.journal, s);
+    const found = findDisclosure(authoredPart(later ? { ...s, reveals: later } : s), m.never_disclose);
     if (found) {
       refuse("disclosure", "E_MANDATE", "disclose", `the message contains never_disclose entry #${found.index + 1} at ${found.path}; it was not sent`, { index: found.index, path: found.path });
     }
-    if (!isCommitment(s) || !transcript.state) return;
-    const terms = boundTerms(transcript.state, s);
+    const judged = isCommitment(s) || (s.kind === "mechanism" && s.op === "reveal");
+    if (!judged || !transcript.state) return;
+    let terms: Terms | null;
+    try {
+      terms = this.binds(transcript.state, s);
+    } catch (error) {
+      if (!(error instanceof TrestleError)) throw error;
+      return refuse("mandate", error.code, String(error.details?.reason ?? "unknown"), error.message);
+    }
     if (terms?.amount === undefined) return;
     const money = m.money;
     const said = `${terms.amount} ${terms.currency} (minor units)`;

@@ -17,3 +17,5 @@ export * from "./paths.js";
 export * from "./records.js";
 export * from "./transcript.js";
 export * from "./room-view.js";
+export * from "./room-key.js";
+export * from "./sealing.js";

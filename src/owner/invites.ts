@@ -3,11 +3,14 @@
  * links, joining by link or code, and ejecting a seat. An invite link is
  * `<relay URL>/invites#code=XXXX-XXXX&relay_key=<key>`: the creator's client writes the relay key
  * it pinned into the link, and the joiner's client refuses a relay that serves another key before
- * it trusts anything the relay says (then pins it, as on first use). The fragment never reaches a
- * server. Joining still needs the joiner's owner signature: the invite only says where.
+ * it trusts anything the relay says (then pins it, as on first use). An end-to-end encrypted room's
+ * link also carries `room_key=<key>`, which the joiner's client stores in its home (room-key.ts).
+ * The fragment never reaches a server: only the code is sent. Joining still needs the joiner's
+ * owner signature: the invite only says where.
  */
 import { HttpClient, PinStore, pinRelay, randomNonce, TableClient, FileHeadStore, type Clock } from "../client/node.js";
 import { systemClock } from "../client/random.js";
+import { loadRoomKey, RoomKeyFileSchema, roomKeyForNewRoom, saveRoomKey } from "./room-key.js";
 import {
   InviteIdSchema,
   normalizeInviteCode,
@@ -17,22 +20,25 @@ import {
   signJoin,
   TrestleError,
   type CapabilityCard,
+  type CreateResponse,
   type JoinResponse,
   type Signer,
   type SubmitResponse,
   type TableConfig,
 } from "../protocol/index.js";
 
-/** Where an invite points: the relay, the key the creator pinned for it, and the code. */
+/** Where an invite points: the relay, the key the creator pinned for it, and the code; for an e2e room also the room key. */
 export interface InviteLink {
   relay: string;
   relayKey: string;
   code: string;
+  roomKey?: string;
 }
 
-/** The link for `code` at the relay `relay` whose key is `relayKey`. */
+/** The link for `code` at the relay `relay` whose key is `relayKey` (with `room_key` for an e2e room), everything after `#`. */
 export function inviteLink(link: InviteLink): string {
-  return `${link.relay.replace(/\/+$/, "")}/invites#code=${link.code}&relay_key=${link.relayKey}`;
+  const roomKey = link.roomKey === undefined ? "" : `&room_key=${link.roomKey}`;
+  return `${link.relay.replace(/\/+$/, "")}/invites#code=${link.code}&relay_key=${link.relayKey}${roomKey}`;
 }
 
 /** Parses an invite link; E_SCHEMA naming what is wrong. */
@@ -48,19 +54,27 @@ export function parseInviteLink(text: string): InviteLink {
   const relayKey = params.get("relay_key") ?? "";
   if (!url.pathname.endsWith("/invites") || code === null) throw new TrestleError("E_SCHEMA", "the invite link has no valid code (…/invites#code=XXXX-XXXX)");
   if (!PublicKeySchema.safeParse(relayKey).success) throw new TrestleError("E_SCHEMA", "the invite link does not carry the relay's key (relay_key)");
-  return { relay: url.origin + url.pathname.slice(0, -"/invites".length), relayKey, code };
+  const roomKey = params.get("room_key");
+  if (roomKey !== null && !RoomKeyFileSchema.shape.key.safeParse(roomKey).success) throw new TrestleError("E_SCHEMA", "the invite link's room_key is not a 32-byte base64url key");
+  return { relay: url.origin + url.pathname.slice(0, -"/invites".length), relayKey, code, ...(roomKey === null ? {} : { roomKey }) };
 }
 
-/** A room config: an open table created by `owner`, closing at a decision or after `maxEntries` entries (a `close` ends it any time). */
-export function roomConfigFor(fields: { id: string; topic: string; owner: string; ownerKey: string; maxEntries?: number; maxParties?: number }): TableConfig {
+/** A room config: an open table created by `owner`, closing at a decision or after `maxEntries` entries (a `close` ends it any time); end-to-end encrypted with `e2e`. */
+export function roomConfigFor(fields: { id: string; topic: string; owner: string; ownerKey: string; maxEntries?: number; maxParties?: number; e2e?: boolean }): TableConfig {
   return {
     id: fields.id,
     topic: fields.topic,
     owners: { [fields.owner]: { public_key: fields.ownerKey } },
     topology: { kind: "open" },
     termination: { any: ["decision", { max_entries: fields.maxEntries ?? 500 }] },
-    room: fields.maxParties === undefined ? {} : { max_parties: fields.maxParties },
+    room: { ...(fields.maxParties === undefined ? {} : { max_parties: fields.maxParties }), ...(fields.e2e ? { e2e: true as const } : {}) },
   };
+}
+
+/** Creates the room `config` signed by its creator; an e2e room's key is made (or reused) in `home` first, so a lost answer never leaves a room without its key. */
+export async function createRoom(client: TableClient, creator: Signer, owner: string, config: TableConfig, home: string): Promise<CreateResponse> {
+  if (config.room?.e2e) await roomKeyForNewRoom(home, config.id);
+  return client.create(creator, owner, config);
 }
 
 /** An invite issued: its id, code, expiry and link. */
@@ -72,8 +86,8 @@ export interface IssuedInvite {
   link: string;
 }
 
-/** Issues an invite to `client`'s room, signed by its creator (a rotation of `replaces` if given), valid for `ttlMs`. */
-export async function issueInvite(client: TableClient, creator: Signer, options: { ttlMs: number; replaces?: string; clock?: Clock }): Promise<IssuedInvite> {
+/** Issues an invite to `client`'s room, signed by its creator (a rotation of `replaces` if given), valid for `ttlMs`; the link carries the room key `home` holds for it, if any. */
+export async function issueInvite(client: TableClient, creator: Signer, options: { ttlMs: number; replaces?: string; clock?: Clock; home?: string }): Promise<IssuedInvite> {
   const clock = options.clock ?? systemClock;
   if (options.replaces !== undefined && !InviteIdSchema.safeParse(options.replaces).success) throw new TrestleError("E_SCHEMA", "replaces must be an invite id");
   const request = await signInvite(creator, {
@@ -85,7 +99,9 @@ export async function issueInvite(client: TableClient, creator: Signer, options:
   const since = client.tracker.held;
   const issued = await client.http.invite(client.table, request);
   await client.tracker.observe(issued.head, since);
-  return { invite: issued.invite, code: issued.code, expires: issued.expires, seq: issued.seq, link: inviteLink({ relay: client.http.url, relayKey: client.tracker.relayKey, code: issued.code }) };
+  const room = options.home === undefined ? null : await loadRoomKey(options.home, client.table);
+  const link = inviteLink({ relay: client.http.url, relayKey: client.tracker.relayKey, code: issued.code, ...(room ? { roomKey: room.text } : {}) });
+  return { invite: issued.invite, code: issued.code, expires: issued.expires, seq: issued.seq, link };
 }
 
 /** Ejects `seat` from `client`'s room, signed by its creator. */
@@ -131,6 +147,8 @@ export async function joinByInvite(options: JoinByInvite): Promise<{ client: Tab
   const { relayKey, firstUse, maxEntries } = await pinRelay(http, new PinStore(options.home), clock);
   if (firstUse) options.onFirstUse?.(http.url, relayKey);
   const target = await http.lookupInvite(code);
+  // Kept before the join, so a joined seat always finds its room key; it never leaves this machine.
+  if (link?.roomKey !== undefined) await saveRoomKey(options.home, target.table, link.roomKey);
   const client = await TableClient.open({ http, table: target.table, relayKey, maxEntries, store: new FileHeadStore(options.home) });
   const request = await signJoin(
     options.ownerSigner,

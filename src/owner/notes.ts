@@ -5,7 +5,7 @@
  * with how the sending went.
  */
 import { randomNonce, type Clock, type TableClient } from "../client/index.js";
-import { signNote, TrestleError, type NoteResponse, type Signer } from "../protocol/index.js";
+import { NoteStatementSchema, parseOrThrow, signNote, TrestleError, type NoteResponse, type Signer } from "../protocol/index.js";
 import type { Journal } from "./journal.js";
 import type { JournalRecordOf } from "./records.js";
 
@@ -14,9 +14,18 @@ export function recordRationale(journal: Journal, text: string, re?: { seq?: num
   return journal.append({ type: "rationale", text, ...(re ? { re } : {}) }) as JournalRecordOf<"rationale">;
 }
 
-/** Sends `text` to `seat`'s owner's chat apps and records it (or the error) in the journal. */
-export async function tellOwner(client: TableClient, seatSigner: Signer, seat: string, journal: Journal, text: string, clock: Clock): Promise<NoteResponse> {
-  const request = await signNote(seatSigner, { table: client.table, seat, text, nonce: randomNonce(), ts: clock() });
+/** Sends `text` (sealed by `seal` first, in an e2e room) to `seat`'s owner's chat apps and records the plaintext (or the error) in the journal. */
+export async function tellOwner(
+  client: TableClient,
+  seatSigner: Signer,
+  seat: string,
+  journal: Journal,
+  text: string,
+  clock: Clock,
+  seal?: (plain: string) => Promise<string>,
+): Promise<NoteResponse> {
+  const sent = seal ? await seal(parseOrThrow(NoteStatementSchema.shape.text, text, "note")) : text;
+  const request = await signNote(seatSigner, { table: client.table, seat, text: sent, nonce: randomNonce(), ts: clock() });
   try {
     const response = await client.http.noteOwner(client.table, request);
     journal.append({ type: "owner_note", text, id: response.id, queued: response.queued });

@@ -8,6 +8,9 @@
 import { z } from "zod";
 import {
   AmountSchema,
+  AuctionSideSchema,
+  AuthoredKindSchema,
+  BidSaltSchema,
   CurrencySchema,
   ErrorCodeSchema,
   MillisSchema,
@@ -18,12 +21,11 @@ import {
   SeqSchema,
   Sha256Schema,
   SignatureSchema,
-  SubmissionSchema,
   TableIdSchema,
 } from "../protocol/index.js";
 
 /** Every kind a seat can write; `require_confirm` names some of them. */
-export const WritableKindSchema = z.enum(SubmissionSchema.options.map((o) => o.shape.kind.value) as [string, ...string[]]);
+export const WritableKindSchema = z.enum(AuthoredKindSchema.options as [string, ...string[]]);
 
 /** Money a seat may commit to, in one currency: at most `cap`, and at least `floor` if set (minor units). */
 export const MandateMoneySchema = z.strictObject({ currency: CurrencySchema, cap: AmountSchema, floor: AmountSchema.optional() });
@@ -89,7 +91,7 @@ export const NoteRecordSchema = z.strictObject({
 export const RefusalRecordSchema = z.strictObject({
   ...Base,
   type: z.literal("refusal"),
-  guard: z.enum(["mandate", "disclosure", "gate"]),
+  guard: z.enum(["mandate", "disclosure", "gate", "e2e"]),
   code: ErrorCodeSchema,
   reason: z.string().min(1).max(64),
   message: z.string().max(2000),
@@ -139,6 +141,18 @@ export const SendFailedRecordSchema = z.strictObject({
   approval: NonceSchema.optional(),
 });
 
+/** A sealed bid this seat made (docs/SPEC.md §5.11): the bid and its secret salt, kept here until the reveal; the ledger holds only the commitment. */
+export const BidRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("bid"),
+  auction: Sha256Schema,
+  side: AuctionSideSchema,
+  bid: AmountSchema,
+  currency: CurrencySchema,
+  salt: BidSaltSchema,
+  commitment: Sha256Schema,
+});
+
 /** One line of a seat's journal. */
 export const JournalRecordSchema = z.discriminatedUnion("type", [
   RationaleRecordSchema,
@@ -148,6 +162,7 @@ export const JournalRecordSchema = z.discriminatedUnion("type", [
   GateAnswerRecordSchema,
   SentRecordSchema,
   SendFailedRecordSchema,
+  BidRecordSchema,
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 /** A journal record of one type. */

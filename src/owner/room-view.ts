@@ -1,10 +1,10 @@
 /**
  * A room as the CLI and the MCP tools show it, from the verified transcript (docs/ROOMS.md): who
- * is in it, the live offers and grants (each with its entry's seq and leaf hash, how a seat names
- * it back), and the outcome; and naming an offer or grant by seq, hash or a hash prefix. Amounts
+ * is in it, the live offers and grants and the auctions (each with its entry's seq and leaf hash,
+ * how a seat names it back), and the outcome; and naming an offer or grant by seq, hash or a hash prefix. Amounts
  * are shown in the currency's major unit with the minor-unit integer beside them.
  */
-import { liveGrants, liveOffers, TrestleError, type GrantState, type OfferState, type RoomState, type TableState, type Terms } from "../protocol/index.js";
+import { liveGrants, liveOffers, TrestleError, type AuctionState, type GrantState, type OfferState, type RoomState, type TableState, type Terms } from "../protocol/index.js";
 import type { Transcript } from "./transcript.js";
 
 /** A live offer or grant with the seq and leaf hash of the entry that made it. */
@@ -19,6 +19,10 @@ export interface RoomSummary {
   seats: { name: string; owner: string }[];
   offers: Named<OfferState>[];
   grants: Named<GrantState>[];
+  /** Every auction (§5.11), open or settled, in opening order. */
+  auctions: Named<AuctionState>[];
+  /** End-to-end encrypted (§5.12): bodies and terms text are sealed under the room key. */
+  e2e: boolean;
   outcome: RoomState["outcome"];
   closed: string | null;
 }
@@ -44,22 +48,38 @@ export function roomSummary(transcript: Transcript, now: number): RoomSummary {
     seats: Object.values(state.seats).filter((s) => s.left === null).map((s) => ({ name: s.name, owner: s.owner })),
     offers: liveOffers(state, now).map(([leaf, o]) => ({ ...o, leaf })),
     grants: liveGrants(state, now).map(([leaf, g]) => ({ ...g, leaf })),
+    auctions: Object.entries(room.auctions)
+      .map(([leaf, a]) => ({ ...a, leaf }))
+      .sort((a, b) => a.seq - b.seq),
+    e2e: state.config.room?.e2e === true,
     outcome: room.outcome,
     closed: state.closed?.reason ?? null,
   };
 }
 
-/** The leaf hash of the offer or counter (or grant) `ref` names: its entry's seq, its hash, or a prefix of at least 8 hex chars. */
-export function resolveRef(transcript: Transcript, ref: string | number, what: "offer" | "grant"): string {
+/** What a seat names back by seq or hash. */
+export type RoomRef = "offer" | "grant" | "auction";
+
+const UNKNOWN = { offer: "E_UNKNOWN_OFFER", grant: "E_UNKNOWN_GRANT", auction: "E_UNKNOWN_AUCTION" } as const;
+
+/** An auction in one line (named by `ref`): its sides, k, and where it stands (commits, reveals, settlement). */
+export function auctionText(a: AuctionState, ref: string): string {
+  const head = `auction #${a.seq} ${ref}: ${a.sides.buyer} buys from ${a.sides.seller} in ${a.currency}, k ${a.k.num}/${a.k.den}`;
+  if (a.settled !== null) return `${head}: settled at entry #${a.settled}, ${a.price === null ? "no deal" : `deal at ${majorUnits(a.price, a.currency)} ${a.currency} (${a.price} minor units)`}`;
+  const sides = (["buyer", "seller"] as const).map((s) => `${s} ${a.bids[s] !== null ? "revealed" : a.commits[s] !== null ? "committed" : "not committed"}`);
+  return `${head}: ${sides.join(", ")}; commits until ${new Date(a.deadline).toISOString()}, reveals until ${new Date(a.reveal_deadline).toISOString()}`;
+}
+
+/** The leaf hash of the offer or counter (or grant, or auction) `ref` names: its entry's seq, its hash, or a prefix of at least 8 hex chars. */
+export function resolveRef(transcript: Transcript, ref: string | number, what: RoomRef): string {
   const state = roomState(transcript);
-  const held = what === "offer" ? state.room!.offers : state.room!.grants;
+  const held: Record<string, { seq: number }> = what === "offer" ? state.room!.offers : what === "grant" ? state.room!.grants : state.room!.auctions;
   const text = String(ref).trim().toLowerCase();
   let matches: string[];
   if (/^[1-9][0-9]{0,15}$/.test(text)) matches = Object.keys(held).filter((leaf) => held[leaf]!.seq === Number(text));
   else if (/^[0-9a-f]{8,64}$/.test(text)) matches = Object.keys(held).filter((leaf) => leaf.startsWith(text));
   else throw new TrestleError("E_SCHEMA", `name the ${what} by its entry's seq or its hash (at least 8 hex characters), not "${String(ref)}"`);
-  const code = what === "offer" ? "E_UNKNOWN_OFFER" : "E_UNKNOWN_GRANT";
-  if (matches.length === 0) throw new TrestleError(code, `no ${what} ${String(ref)} in room ${state.table}`);
+  if (matches.length === 0) throw new TrestleError(UNKNOWN[what], `no ${what} ${String(ref)} in room ${state.table}`);
   if (matches.length > 1) throw new TrestleError("E_SCHEMA", `${String(ref)} names ${matches.length} ${what}s; give more of the hash`);
   return matches[0]!;
 }

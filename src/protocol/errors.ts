@@ -43,6 +43,10 @@ export const ERROR_CODES = {
   E_NOT_LIVE: { http: 409, message: "the offer or grant is no longer live" },
   E_TERMS_MISMATCH: { http: 409, message: "an accept restates terms other than the offer's" },
   E_INVITE: { http: 403, message: "no live invite matches this code or statement" },
+  // Sealed-bid auctions and end-to-end encrypted rooms (docs/SPEC.md §5.11, §5.12).
+  E_UNKNOWN_AUCTION: { http: 404, message: "no auction with this entry hash in this room" },
+  E_REVEAL_MISMATCH: { http: 409, message: "the revealed bid and salt do not hash to the side's commitment" },
+  E_PLAINTEXT: { http: 400, message: "an end-to-end encrypted room admits only sealed text" },
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
   E_TABLE_NOT_FOUND: { http: 404, message: "no table with this id" },
   // Table lifetime (docs/SPEC.md §6.6): a deleted table's id is never used again.

@@ -54,4 +54,7 @@ export const LIMITS = {
   invite_ttl_max_ms: 7 * 24 * 60 * 60 * 1000,
   /** A note a seat sends its owner, in characters (a chat notification's text limit). */
   note_chars: 1000,
+  /** Sealed-bid auctions (docs/SPEC.md §5.11): auctions one room may open, and how long after its open an auction's reveal deadline may lie. */
+  auctions: 16,
+  auction_ttl_max_ms: 7 * 24 * 60 * 60 * 1000,
 } as const;

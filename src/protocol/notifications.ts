@@ -1,20 +1,28 @@
 /**
  * Which owners to notify about a batch of appended entries (docs/SPEC.md §11.3). Pure: the table
  * calls it after persisting, with the state after the batch, and sends each owner its events.
- * Event ids are `<table>:<seq>:<type>`, so the same batch always yields the same ids.
+ * Event ids are `<table>:<seq>:<type>`, so the same batch always yields the same ids. About an
+ * end-to-end encrypted room (§5.12) an event carries no content: no topic, no body (`e2e: true`).
  */
 import { cutText } from "./text.js";
 import { chatRefusal } from "./policy/chat-approve.js";
 import { own } from "./records.js";
 import { ownerKeyOf, ownerKeys } from "./policy/owners.js";
 import type { TableState } from "./policy/state.js";
+import { isE2eRoom } from "./policy/sealed.js";
 import type { Entry } from "./schemas/entry.js";
 import { NOTIFY_TEXT_CHARS, type Notification } from "./schemas/notify.js";
+
+/** What every event about `state`'s table carries: its id and topic, or for an e2e room no topic and `e2e`. */
+export function noticeBase(state: TableState): { table: string; topic: string; e2e?: true } {
+  return isE2eRoom(state) ? { table: state.table, topic: "", e2e: true } : { table: state.table, topic: state.config.topic };
+}
 
 /** Events per owner public key for `entries` (already appended), judged against `state` after them. */
 export function notificationsFor(state: TableState, entries: readonly Entry[]): Map<string, Notification[]> {
   const out = new Map<string, Notification[]>();
-  const base = { table: state.table, topic: state.config.topic };
+  const base = noticeBase(state);
+  const text = (body: string) => (base.e2e ? "" : cutText(body, NOTIFY_TEXT_CHARS));
   const everyone = ownerKeys(state);
   const add = (keys: readonly string[], event: Notification) => {
     for (const key of keys) out.set(key, [...(out.get(key) ?? []), event]);
@@ -27,7 +35,7 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
       if (key) add([key], { ...base, type: "chat_approval", id: id("chat_approval"), seq: entry.seq, task: entry.task, verdict: entry.verdict, via: entry.via });
     }
     if (entry.kind === "decision") {
-      add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.seat, body: cutText(entry.body, NOTIFY_TEXT_CHARS) });
+      add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.seat, body: text(entry.body) });
     }
     if (entry.kind !== "system") continue;
     switch (entry.subkind) {
@@ -50,7 +58,7 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
         add(everyone, { ...base, type: "table_closed", id: id("table_closed"), seq: entry.seq, reason: entry.data.reason });
         break;
       case "decision":
-        add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.data.seat, body: cutText(entry.data.body, NOTIFY_TEXT_CHARS) });
+        add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.data.seat, body: text(entry.data.body) });
         break;
       case "table_paused":
       case "table_resumed":

@@ -12,6 +12,7 @@ import type { Entry } from "./schemas/entry.js";
 import type { Prefix, ProjectedEntry, Projection } from "./schemas/projection.js";
 import { gatewayData, openTasks, projectApproval, taskOpenedData } from "./projection-gateway.js";
 import { roomData } from "./projection-room.js";
+import { isSealedText } from "./sealed-text.js";
 
 /**
  * The stable prefix: rules, present seats with cards, decisions in force. For `seat`, the rules
@@ -54,9 +55,9 @@ export function projectEntry(entry: Entry): ProjectedEntry {
   return out;
 }
 
-/** Sets a projected entry's body, cut to the projection limit with a reference to the full entry. */
+/** Sets a projected entry's body, cut to the projection limit with a reference to the full entry; sealed text (§5.12) is never cut, as a cut one opens for nobody. */
 function withBody(out: ProjectedEntry, body: string): void {
-  if (body.length > LIMITS.projection_body_chars) {
+  if (body.length > LIMITS.projection_body_chars && !isSealedText(body)) {
     out.body = cutText(body, LIMITS.projection_body_chars);
     out.more = `entry:${out.seq}`;
   } else if (body !== "") {

@@ -6,6 +6,7 @@
  * relay key (RELAY_SIGNING_KEY).
  */
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import { unstable_startWorker } from "wrangler";
 
 /** A running relay. */
@@ -36,4 +37,19 @@ export async function startRelay(options: { signingKey?: string; vars?: Record<s
 /** Settings as wrangler's plain-text bindings, for `unstable_startWorker`. */
 export function plainTextBindings(settings: Record<string, string>): Record<string, { type: "plain_text"; value: string }> {
   return Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
+}
+
+/** Starts one relay for the calling test file (before its tests, disposed after them); call at the file's top level and read the relay through the returned function. */
+export function relayPerFile(options: Parameters<typeof startRelay>[0] = {}): () => LocalRelay {
+  let relay: LocalRelay | undefined;
+  beforeAll(async () => {
+    relay = await startRelay(options);
+  }, 60_000);
+  afterAll(async () => {
+    await relay?.dispose();
+  });
+  return () => {
+    if (!relay) throw new Error("the relay is not started yet");
+    return relay;
+  };
 }

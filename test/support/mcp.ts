@@ -16,6 +16,7 @@ import { createKeyFile } from "../../src/client/node.js";
 import type { McpSettings } from "../../src/mcp/config.js";
 import { createServer, type ServerOptions } from "../../src/mcp/server.js";
 import { McpSession } from "../../src/mcp/session.js";
+import { seatFiles, setMandate, type MandateFields } from "../../src/owner/index.js";
 import type { CapabilityCard, Signer } from "../../src/protocol/index.js";
 
 const BIN = fileURLToPath(new URL("../../bin/trestle.mjs", import.meta.url));
@@ -113,3 +114,10 @@ export function blocksOf(result: CallToolResult): string[] {
 
 /** Accepts an elicitation with `confirm: true`. */
 export const confirmYes: Elicitor = () => ({ action: "accept", content: { confirm: true } });
+
+/** Signs `home`'s seat's mandate at `table` with its owner key, as the owner does with `trestle mandate set`. */
+export async function seatMandate(home: Home, table: string, over: Partial<MandateFields>): Promise<void> {
+  const seat = home.settings.seat!;
+  const fields: MandateFields = { table, seat, owner: home.settings.owner!, never_disclose: [], require_confirm: [], paused: false, ...over };
+  await setMandate(seatFiles(home.dir, table, seat).mandate, home.owner, fields, { now: Date.now() });
+}

@@ -8,8 +8,9 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileHeadStore, HttpClient, openTable, TableClient, type FetchLike } from "../../src/client/node.js";
-import { GuardedSeat, issueInvite, joinByInvite, roomConfigFor, setMandate, seatFiles, type MandateFields } from "../../src/owner/index.js";
-import type { Signer, Terms } from "../../src/protocol/index.js";
+import { createRoom, GuardedSeat, issueInvite, joinByInvite, roomConfigFor, setMandate, seatFiles, type MandateFields } from "../../src/owner/index.js";
+import { TrestleError, type Signer, type Terms } from "../../src/protocol/index.js";
+import { expect } from "vitest";
 import { roomCast, type RoomCast } from "./room-fixture.js";
 import { keyOf } from "./table-fixture.js";
 import { uniqueTable } from "./client-table.js";
@@ -29,20 +30,25 @@ export function tempHome(label: string): string {
   return mkdtempSync(join(tmpdir(), `trestle-${label}-`));
 }
 
-/** Opens the stroller room at `url`: sara creates and seats sara-bot, ben joins ben-bot by the link; ben's requests go through `fetch` if given. */
-export async function strollerRoom(url: string, options: { fetch?: FetchLike } = {}): Promise<{ k: RoomCast; id: string; sara: Side; ben: Side }> {
+/**
+ * Opens the stroller room at `url`: sara creates and seats sara-bot, ben joins ben-bot by the link
+ * (or by its code alone with `byCode`); ben's requests go through `fetch` if given. With `e2e` the
+ * room is end-to-end encrypted, its key made in sara's home and carried to ben's by the link.
+ */
+export async function strollerRoom(url: string, options: { fetch?: FetchLike; e2e?: boolean; byCode?: boolean } = {}): Promise<{ k: RoomCast; id: string; sara: Side; ben: Side }> {
   const k = await roomCast();
   const id = uniqueTable("r-stroller");
   const saraHome = tempHome("sara");
   const saraClient = await openTable({ relay: url, table: id, home: saraHome });
-  await saraClient.create(k.sara, "sara", roomConfigFor({ id, topic: "A second-hand stroller", owner: "sara", ownerKey: k.sara.publicKeyText }));
+  await createRoom(saraClient, k.sara, "sara", roomConfigFor({ id, topic: "A second-hand stroller", owner: "sara", ownerKey: k.sara.publicKeyText, e2e: options.e2e === true }), saraHome);
   const saraBot = await keyOf("seat:sara-bot");
   await saraClient.join(k.sara, { seat: "sara-bot", owner: "sara", seatKey: saraBot.publicKeyText, card: { summary: "sells the stroller" }, expires: Date.now() + 60_000 });
-  const invite = await issueInvite(saraClient, k.sara, { ttlMs: 3_600_000 });
+  const invite = await issueInvite(saraClient, k.sara, { ttlMs: 3_600_000, home: saraHome });
   const benHome = tempHome("ben");
   const benBot = await keyOf("seat:ben-bot");
   const { client: joined } = await joinByInvite({
-    invite: invite.link,
+    invite: options.byCode ? invite.code : invite.link,
+    relay: url,
     home: benHome,
     owner: "ben",
     ownerSigner: k.ben,
@@ -91,4 +97,18 @@ export async function leafAt(side: Side, seq: number): Promise<string> {
   const entry = (await side.guard.transcript()).entries.find((e) => e.seq === seq);
   if (!entry) throw new Error(`no entry ${seq}`);
   return entry.leaf;
+}
+
+/** The refusal `attempt` throws; fails the test if the relay's head moved meanwhile or nothing (or not a TrestleError) was thrown. */
+export async function refusedAt(side: Side, attempt: () => Promise<unknown>): Promise<TrestleError> {
+  const before = await side.client.head();
+  let caught: unknown;
+  try {
+    await attempt();
+  } catch (error) {
+    caught = error;
+  }
+  if (!(caught instanceof TrestleError)) throw new Error(`expected a TrestleError, got ${String(caught)}`);
+  expect((await side.client.head()).seq).toBe(before.seq);
+  return caught;
 }

@@ -101,7 +101,7 @@ export class RoomLedger {
   }
 
   /** The draft of `owner`'s join by invite into `seat` (signed by `signer`, default its own key, naming `ownerKey`), as the relay builds it; not admitted. */
-  async inviteJoinDraft(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string } = {}) {
+  async inviteJoinDraft(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string; seatKey?: Signer } = {}) {
     const key = this.ownerKey(owner);
     const request = await signJoin(
       opts.signer ?? key,
@@ -109,7 +109,7 @@ export class RoomLedger {
         table: this.state.table,
         seat,
         owner: opts.name ?? owner,
-        seat_key: (await this.seatKey(seat)).publicKeyText,
+        seat_key: (opts.seatKey ?? (await this.seatKey(seat))).publicKeyText,
         human: false,
         nonce: nonceOf(`join:${seat}:${invite}`),
         expires: this.l.now + 60_000,
@@ -122,7 +122,7 @@ export class RoomLedger {
   }
 
   /** `owner` (a new party) joins `seat` with invite `invite` (see inviteJoinDraft). */
-  async joinByInvite(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string } = {}): Promise<Entry[]> {
+  async joinByInvite(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string; seatKey?: Signer } = {}): Promise<Entry[]> {
     return this.l.append(await this.inviteJoinDraft(owner, seat, invite, opts));
   }
 

@@ -1,9 +1,10 @@
 /**
  * `trestle gate list|approve|reject|send` (docs/ROOMS.md): the owner sees what the commitment gate
- * holds for a seat, signs an approval or a rejection of one message's hash with the owner key on
+ * holds for a seat (opened in an e2e room, with the money it binds), signs an approval or a rejection of one message's hash with the owner key on
  * this machine, and the seat sends an approved message exactly as it was held.
  */
-import { safeJson } from "../../client/guards/framing.js";
+import { safeJson, safeLine } from "../../client/guards/framing.js";
+import { termsText } from "../../owner/index.js";
 import { guardedSeat, printSent } from "../room.js";
 import { OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
@@ -24,11 +25,16 @@ function heldHash(hashes: readonly string[], prefix: string): string {
 /** `gate list`: the messages held for the owner. */
 export const gateList: Command = {
   name: "gate list",
-  summary: "list the messages the gate holds for your approval",
+  summary: "list the messages the gate holds for your approval, with what each binds you to",
   flags: FLAGS,
   async run(ctx) {
-    const held = (await guardedSeat(ctx)).pending();
-    const lines = held.length === 0 ? ["nothing is held"] : held.map((h) => `${h.message_sha256.slice(0, 16)}  ${h.why}  ${safeJson(h.submission)}`);
+    const seat = await guardedSeat(ctx);
+    // As the owner reads them: opened in an e2e room, with the money each binds (a sealed bid's from the journal).
+    const held = await Promise.all(seat.pending().map(async (h) => ({ ...h, ...(await seat.readable(h)) })));
+    const lines =
+      held.length === 0
+        ? ["nothing is held"]
+        : held.map((h) => `${h.message_sha256.slice(0, 16)}  ${h.why}  ${safeJson(h.submission)}${h.binds ? `  binds ${safeLine(termsText(h.binds), 500)}` : ""}`);
     ctx.out.result(lines, held);
   },
 };

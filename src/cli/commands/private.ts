@@ -7,7 +7,7 @@
 import { bodyLines, safeJson, safeLine } from "../../client/guards/framing.js";
 import type { JournalRecord } from "../../owner/index.js";
 import { integer, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import { guardedSeat } from "../room.js";
+import { guardedSeat, money } from "../room.js";
 import { bodyOf } from "./write.js";
 import type { Command } from "./command.js";
 
@@ -70,6 +70,8 @@ function recordLine(r: JournalRecord): string {
       return `${at} sent ${r.kind} as entry #${r.seq}${r.approval ? " (spending an approval)" : ""}`;
     case "send_failed":
       return `${at} send of ${r.kind} failed (${r.outcome}, ${r.code})`;
+    case "bid":
+      return `${at} sealed bid of ${money(r.bid, r.currency)} as the ${r.side} in auction ${r.auction.slice(0, 12)}… (commitment ${r.commitment.slice(0, 12)}…)`;
   }
 }
 

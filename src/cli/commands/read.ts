@@ -1,7 +1,8 @@
-/** `trestle read`: the seat's projection (what its model reads): rules, seats, decisions, floor and the tail. */
+/** `trestle read`: the seat's projection (what its model reads): rules, seats, decisions, floor and the tail (opened, in an e2e room whose key this home holds). */
 import { integer, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { bodyText, oneLine, projectedLine } from "../format.js";
 import type { Command } from "./command.js";
+import { openedProjection } from "../../owner/index.js";
 
 /** `read`: the projection, read as the seat. */
 export const read: Command = {
@@ -12,7 +13,7 @@ export const read: Command = {
     const table = ctx.tableId();
     const { seat, key } = await ctx.seat();
     const client = await ctx.table(table);
-    const p = await client.projection({ signer: key.signer, as: { seat } }, integer(ctx.args, "after", 0));
+    const p = await openedProjection(ctx.home, table, await client.projection({ signer: key.signer, as: { seat } }, integer(ctx.args, "after", 0)));
     const c = ctx.out.c;
     const floor = p.closed !== null ? c.yellow(`closed (${oneLine(p.closed)})`) : p.floor.holder === null ? "free" : `${p.floor.holder}${p.floor.yours ? c.green(" (you)") : ""}, round ${p.floor.round}`;
     ctx.out.result(

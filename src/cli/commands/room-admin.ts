@@ -4,7 +4,7 @@
  * eject a seat; and `room show`, the room as the verified transcript has it.
  */
 import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
-import { ejectSeat, issueInvite, joinByInvite, roomConfigFor, roomSummary, readTranscript, termsText } from "../../owner/index.js";
+import { auctionText, createRoom, ejectSeat, issueInvite, joinByInvite, openedSummary, roomConfigFor, roomKeyPath, roomSummary, readTranscript, termsText } from "../../owner/index.js";
 import { duration, integer, OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { headRef } from "../format.js";
 import { shortHash } from "../room-format.js";
@@ -21,6 +21,7 @@ export const roomCreate: Command = {
     topic: { type: "string", value: "TEXT", help: "what the room is about" },
     "max-entries": { type: "string", value: "N", help: "close after this many entries (default 500)" },
     "max-parties": { type: "string", value: "N", help: "how many owners invites may admit (default: as many as fit)" },
+    e2e: { type: "boolean", help: "end-to-end encrypted: bodies and terms text sealed under a room key that only invite links carry" },
   },
   async run(ctx) {
     const id = ctx.tableId();
@@ -34,10 +35,12 @@ export const roomCreate: Command = {
       ownerKey: key.signer.publicKeyText,
       ...(maxEntries === undefined ? {} : { maxEntries }),
       ...(maxParties === undefined ? {} : { maxParties }),
+      e2e: ctx.args.values.e2e === true,
     });
     const client = await ctx.table(id);
-    const { head } = await client.create(key.signer, owner, config);
-    ctx.out.result(`created room ${ctx.out.c.bold(id)} (head ${headRef(head)}); invite others with trestle room invite --table ${id}`, { table: id, head });
+    const { head } = await createRoom(client, key.signer, owner, config, ctx.home);
+    const sealed = config.room?.e2e === true ? [`end-to-end encrypted: the room key is in ${roomKeyPath(ctx.home, id)} and in every invite link; anyone who holds either reads the room`] : [];
+    ctx.out.result([`created room ${ctx.out.c.bold(id)} (head ${headRef(head)}); invite others with trestle room invite --table ${id}`, ...sealed], { table: id, head, e2e: sealed.length > 0 });
   },
 };
 
@@ -55,7 +58,8 @@ export const roomInvite: Command = {
     const client = await ctx.table(ctx.tableId());
     const { key } = await ctx.owner();
     const rotate = optional(ctx.args, "rotate");
-    const issued = await issueInvite(client, key.signer, { ttlMs: duration(ctx.args, "ttl", "1d"), clock: ctx.io.clock, ...(rotate === undefined ? {} : { replaces: rotate }) });
+    const issued = await issueInvite(client, key.signer, { ttlMs: duration(ctx.args, "ttl", "1d"), clock: ctx.io.clock, home: ctx.home, ...(rotate === undefined ? {} : { replaces: rotate }) });
+    const sealed = issued.link.includes("&room_key=");
     const c = ctx.out.c;
     ctx.out.result(
       [
@@ -63,6 +67,7 @@ export const roomInvite: Command = {
         `  link: ${c.bold(issued.link)}`,
         `  code: ${c.bold(issued.code)}  (with --relay ${client.http.url})`,
         "send the link to the owner you invite; it carries this relay's key, so their client checks it first",
+        ...(sealed ? ["the link also carries the room key (after #, never sent to a server): whoever holds it reads the room, so send it only to the owner you invite; the code alone does not carry it"] : []),
       ],
       issued,
     );
@@ -120,22 +125,24 @@ export const roomEject: Command = {
   },
 };
 
-/** `room show`: who is in the room, the live offers and grants (by seq and hash), the outcome. */
+/** `room show`: who is in the room, the live offers and grants and the auctions (by seq and hash), the outcome; terms opened in an e2e room. */
 export const roomShow: Command = {
   name: "room show",
-  summary: "the room from its verified transcript: seats, live offers and grants, outcome",
+  summary: "the room from its verified transcript: seats, live offers and grants, auctions, outcome",
   flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS },
   async run(ctx) {
     const client = await ctx.table(ctx.tableId());
     const transcript = await readTranscript(client, await ctx.reader());
-    const room = roomSummary(transcript, ctx.io.clock());
+    const room = await openedSummary(ctx.home, roomSummary(transcript, ctx.io.clock()));
     const line = (text: string) => safeLine(text, 1000);
     const lines = [
       `room ${room.table}: ${line(room.topic)} (${transcript.report.verdict}; created by ${room.creator})`,
       `seats: ${room.seats.map((s) => `${s.name} (${s.owner})`).join(", ") || "none"}`,
       ...(room.offers.length === 0 ? ["no live offers"] : room.offers.map((o) => `offer #${o.seq} ${shortHash(o.leaf)} by ${o.seat}: ${line(termsText(o.terms))}${o.expires === null ? "" : ` (until ${new Date(o.expires).toISOString()})`}`)),
       ...room.grants.map((g) => `grant #${g.seq} ${shortHash(g.leaf)} by ${g.seat} to ${g.grantee}: ${line(g.scope)} until ${new Date(g.expires).toISOString()}`),
-      room.outcome ? `outcome: ${room.outcome.outcome}${room.outcome.offer ? ` on offer ${shortHash(room.outcome.offer)}` : ""} (entry #${room.outcome.seq})` : room.closed ? `closed (${room.closed})` : "open",
+      ...room.auctions.map((a) => auctionText(a, shortHash(a.leaf))),
+      ...(room.e2e ? ["end-to-end encrypted: bodies and terms text are sealed under the room key"] : []),
+      room.outcome ? `outcome: ${room.outcome.outcome}${room.outcome.offer ? ` on offer ${shortHash(room.outcome.offer)}` : ""}${room.outcome.auction ? ` in auction ${shortHash(room.outcome.auction)}` : ""} (entry #${room.outcome.seq})` : room.closed ? `closed (${room.closed})` : "open",
     ];
     ctx.out.result(lines, { ...room, verdict: transcript.report.verdict });
   },

@@ -4,23 +4,24 @@
  * show` lists them); every write goes through the owner-side guards (mandate, never_disclose, the
  * commitment gate) before it is signed.
  */
-import { resolveRef } from "../../owner/index.js";
+import { resolveRef, type RoomRef } from "../../owner/index.js";
 import type { SeatSubmission } from "../../client/index.js";
 import { duration, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags } from "../args.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../exit.js";
 import { guardedSeat, printSent, termsFrom, TERMS_FLAGS } from "../room.js";
+import type { GuardedSeat } from "../../owner/index.js";
 import { bodyOf } from "./write.js";
 import type { Command } from "./command.js";
 
 const MESSAGE = "[message | -]";
 
-/** A room verb: `args` names its positionals before the optional message; `build` makes the submission. */
-function roomVerb(
+/** A room verb: `args` names its positionals before the optional message; `build` makes the submission (through `seat`, for a sealed bid). */
+export function roomVerb(
   name: string,
   summary: string,
   shape: { args: string[]; flags?: Flags },
-  build: (ctx: Context, named: string[], resolve: (ref: string, what: "offer" | "grant") => Promise<string>) => SeatSubmission | Promise<SeatSubmission>,
+  build: (ctx: Context, named: string[], resolve: (ref: string, what: RoomRef) => Promise<string>, seat: GuardedSeat) => SeatSubmission | Promise<SeatSubmission>,
 ): Command {
   return {
     name: `room ${name}`,
@@ -30,9 +31,9 @@ function roomVerb(
     async run(ctx) {
       const given = positionals(ctx.args, [...shape.args, "message"], shape.args.length);
       const seat = await guardedSeat(ctx);
-      const resolve = async (ref: string, what: "offer" | "grant") => resolveRef(await seat.transcript(), ref, what);
+      const resolve = async (ref: string, what: RoomRef) => resolveRef(await seat.transcript(), ref, what);
       const body = await bodyOf(ctx, given[shape.args.length], null);
-      const submission = await build(ctx, given.slice(0, shape.args.length), resolve);
+      const submission = await build(ctx, given.slice(0, shape.args.length), resolve, seat);
       printSent(ctx, name, await seat.send({ ...submission, body } as SeatSubmission));
     },
   };
@@ -92,16 +93,26 @@ export const roomRevoke = roomVerb("revoke", "end your own live grant", { args: 
   grant: await resolve(grant!, "grant"),
 }));
 
-/** `room close`: ends the room with a deal (naming the accepted offer) or without one. */
+/** `room close`: ends the room with a deal (naming the accepted offer, or the auction that settled with one) or without one. */
 export const roomClose = roomVerb(
   "close",
-  "close the room: --deal <offer> or --no-deal",
-  { args: [], flags: { deal: { type: "string", value: "OFFER", help: "the accepted offer the deal is on (seq or hash)" }, "no-deal": { type: "boolean", help: "close without a deal" } } },
+  "close the room: --deal <offer>, --auction <auction> or --no-deal",
+  {
+    args: [],
+    flags: {
+      deal: { type: "string", value: "OFFER", help: "the accepted offer the deal is on (seq or hash)" },
+      auction: { type: "string", value: "AUCTION", help: "the auction that settled with a deal (seq or hash)" },
+      "no-deal": { type: "boolean", help: "close without a deal" },
+    },
+  },
   async (ctx, _named, resolve) => {
     const deal = ctx.args.values.deal;
+    const auction = ctx.args.values.auction;
     const noDeal = ctx.args.values["no-deal"] === true;
-    if ((typeof deal === "string") === noDeal) throw new UsageError("give exactly one of --deal <offer> and --no-deal");
-    return typeof deal === "string" ? { kind: "close", outcome: "deal", offer: await resolve(deal, "offer") } : { kind: "close", outcome: "no_deal" };
+    if ([typeof deal === "string", typeof auction === "string", noDeal].filter(Boolean).length !== 1) throw new UsageError("give exactly one of --deal <offer>, --auction <auction> and --no-deal");
+    if (typeof deal === "string") return { kind: "close", outcome: "deal", offer: await resolve(deal, "offer") };
+    if (typeof auction === "string") return { kind: "close", outcome: "deal", auction: await resolve(auction, "auction") };
+    return { kind: "close", outcome: "no_deal" };
   },
 );
 

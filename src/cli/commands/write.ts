@@ -2,7 +2,7 @@
  * The shared body of the writing verbs (say, pass, raise-hand, propose, decide, progress, receipt,
  * vote, verify --task): read the text (an argument, or stdin for "-"), build the submission with
  * its optional fields, sign it with the seat key (after the owner-side guards when the seat has a
- * mandate, docs/ROOMS.md), send it with the newest verified head as known_head, and print the new seq, with the state of the task the entry moved or the tasks its
+ * mandate or sits in an e2e room whose key this home holds, docs/ROOMS.md), send it with the newest verified head as known_head, and print the new seq, with the state of the task the entry moved or the tasks its
  * effects opened.
  */
 import type { AuthoredKind, TaskState } from "../../protocol/index.js";
@@ -13,7 +13,7 @@ import { fieldFlags, readFields, type EntryField } from "../entry-fields.js";
 import { UsageError } from "../exit.js";
 import { headRef, taskLine } from "../format.js";
 import type { Command } from "./command.js";
-import { GuardedSeat, hasMandateFile } from "../../owner/index.js";
+import { GuardedSeat, writesGuarded } from "../../owner/index.js";
 
 /** Which optional fields a kind carries. */
 interface Shape {
@@ -50,12 +50,12 @@ export interface WriteNote {
   json?: Record<string, unknown>;
 }
 
-/** Signs and writes `submission` as the seat of --seat at --table (through the owner-side guards when the seat has a mandate), and prints what it did. */
+/** Signs and writes `submission` as the seat of --seat at --table (through the owner-side guards when the seat has a mandate or the home holds the room key, docs/ROOMS.md), and prints what it did. */
 export async function submitEntry(ctx: Context, submission: SeatSubmission, note: WriteNote = {}): Promise<void> {
   const table = ctx.tableId();
   const { seat, key } = await ctx.seat();
   const client = await ctx.table(table);
-  const result = hasMandateFile(ctx.home, table, seat)
+  const result = writesGuarded(ctx.home, table, seat)
     ? await new GuardedSeat({ client, seat, signer: key.signer, home: ctx.home, clock: ctx.io.clock }).send(submission)
     : await client.submit(key.signer, seat, submission);
   const c = ctx.out.c;

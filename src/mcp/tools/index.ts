@@ -33,6 +33,7 @@ import { whoami } from "./whoami.js";
 import { roomCreate, roomEject, roomInvite, roomJoin } from "./room-admin.js";
 import { roomState } from "./room-state.js";
 import { ROOM_WRITE_TOOLS } from "./room-write.js";
+import { ROOM_AUCTION_TOOLS } from "./room-auction.js";
 import { mandate, rationale, sendHeld, tellOwner } from "./owner-private.js";
 
 /** Every tool the server offers. */
@@ -71,6 +72,7 @@ export const TOOLS: readonly Tool[] = [
   roomEject,
   roomState,
   ...ROOM_WRITE_TOOLS,
+  ...ROOM_AUCTION_TOOLS,
   sendHeld,
   mandate,
   rationale,

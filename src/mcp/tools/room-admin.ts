@@ -5,7 +5,7 @@
  * link names before anything else.
  */
 import { z } from "zod";
-import { ejectSeat, issueInvite, joinByInvite, roomConfigFor } from "../../owner/index.js";
+import { createRoom, ejectSeat, issueInvite, joinByInvite, roomConfigFor } from "../../owner/index.js";
 import { InviteIdSchema, LIMITS, SeatNameSchema, TableIdSchema } from "../../protocol/index.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
@@ -21,15 +21,22 @@ export const roomCreate = defineTool({
     table: TableIdSchema.describe("the room's id, 3-64 of [a-z0-9._-]"),
     topic: z.string().min(1).max(LIMITS.topic_chars).describe("what the room is about"),
     max_parties: z.int().min(1).max(LIMITS.owners).optional().describe("how many owners invites may admit"),
+    e2e: z.boolean().optional().describe("end-to-end encrypted: messages and terms text are sealed under a room key that only invite links carry (the topic is not)"),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  async run({ table, topic, max_parties }, ctx) {
+  async run({ table, topic, max_parties, e2e }, ctx) {
     const owner = await ctx.session.ownerKey();
-    const config = roomConfigFor({ id: table, topic, owner: owner.name, ownerKey: owner.signer.publicKeyText, ...(max_parties === undefined ? {} : { maxParties: max_parties }) });
+    const config = roomConfigFor({ id: table, topic, owner: owner.name, ownerKey: owner.signer.publicKeyText, ...(max_parties === undefined ? {} : { maxParties: max_parties }), e2e: e2e === true });
     const client = await ctx.session.client(table);
-    const created = await client.create(owner.signer, owner.name, config);
+    const created = await createRoom(client, owner.signer, owner.name, config, ctx.session.settings.home);
     ctx.session.active = table;
-    return { status: [`Created room ${table} (head #${created.head.seq}) for owner ${owner.name}; it is the active table.`, "Next: trestle_join to take your seat, trestle_room_invite to invite the other side."] };
+    return {
+      status: [
+        `Created room ${table} (head #${created.head.seq}) for owner ${owner.name}; it is the active table.`,
+        ...(e2e ? ["It is end-to-end encrypted: the room key stays on this machine and in invite links."] : []),
+        "Next: trestle_join to take your seat, trestle_room_invite to invite the other side.",
+      ],
+    };
   },
 });
 
@@ -48,13 +55,19 @@ export const roomInvite = defineTool({
   async run({ table, ttl_minutes, rotate }, ctx) {
     const id = ctx.session.tableId(table);
     const owner = await ctx.session.ownerKey();
-    const issued = await issueInvite(await ctx.session.client(id), owner.signer, { ttlMs: ttl_minutes * 60_000, clock: () => ctx.now(), ...(rotate === undefined ? {} : { replaces: rotate }) });
+    const issued = await issueInvite(await ctx.session.client(id), owner.signer, {
+      ttlMs: ttl_minutes * 60_000,
+      clock: () => ctx.now(),
+      home: ctx.session.settings.home,
+      ...(rotate === undefined ? {} : { replaces: rotate }),
+    });
     return {
       status: [
         `Invite ${issued.invite} to room ${id} (entry #${issued.seq}), valid until ${new Date(issued.expires).toISOString()}.`,
         `Link: ${issued.link}`,
         `Code: ${issued.code}`,
         "Give the link to the owner you invite (not to the room): whoever holds it can join once.",
+        ...(issued.link.includes("&room_key=") ? ["The link carries the room key: whoever holds it can read the whole room, now and later. The code alone does not."] : []),
       ],
     };
   },

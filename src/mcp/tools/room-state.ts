@@ -1,11 +1,12 @@
 /**
  * `trestle_room_state` (docs/MCP.md "Rooms"): the room from its verified transcript: seats, the
- * live offers and grants with the seq and hash to name them by, the outcome; and what this seat's
+ * live offers and grants and the auctions with the seq and hash to name them by, the outcome
+ * (terms opened on this machine in an e2e room); and what this seat's
  * mandate allows (not its never_disclose strings). Everything other seats wrote is framed as data.
  */
 import { z } from "zod";
 import { frameInert, type InertItem } from "../../client/guards/framing.js";
-import { majorUnits, roomSummary, termsText, type MandateRead } from "../../owner/index.js";
+import { auctionText, majorUnits, openedSummary, roomSummary, termsText, type MandateRead } from "../../owner/index.js";
 import { guardedSeat } from "../room-seat.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
@@ -35,18 +36,19 @@ export const roomState = defineTool({
     const id = ctx.session.tableId(table);
     const seat = await guardedSeat(ctx, id);
     const transcript = await seat.transcript();
-    const room = roomSummary(transcript, ctx.now());
+    const room = await openedSummary(ctx.session.settings.home, roomSummary(transcript, ctx.now()));
     const items: InertItem[] = [
       { header: `room ${room.table}, topic: ${room.topic}` },
       { header: `seats: ${room.seats.map((s) => `${s.name} (owner ${s.owner})${s.name === seat.seat ? " (you)" : ""}`).join(", ")}` },
       ...room.offers.map((o) => ({ header: `live ${o.kind} #${o.seq} hash ${o.leaf.slice(0, 16)} by ${o.seat}${o.seat === seat.seat ? " (you)" : ""}${o.expires === null ? "" : ` until ${new Date(o.expires).toISOString()}`}`, body: termsText(o.terms) })),
       ...room.grants.map((g) => ({ header: `live grant #${g.seq} hash ${g.leaf.slice(0, 16)} by ${g.seat} to ${g.grantee}: ${g.scope} until ${new Date(g.expires).toISOString()}` })),
+      ...room.auctions.map((a) => ({ header: auctionText(a, `hash ${a.leaf.slice(0, 16)}`) })),
     ];
     const outcome = room.outcome ? `Closed: ${room.outcome.outcome} (entry #${room.outcome.seq}).` : room.closed ? `Closed (${room.closed}).` : "Open.";
     return {
       status: [
         `Room ${id}, transcript ${transcript.report.verdict} (verified on this machine). ${outcome}`,
-        `${room.offers.length} live offers, ${room.grants.length} live grants.`,
+        `${room.offers.length} live offers, ${room.grants.length} live grants, ${room.auctions.length} auctions.${room.e2e ? " End-to-end encrypted: texts were opened on this machine." : ""}`,
         ...mandateLines(await seat.mandate(transcript)),
       ],
       data: frameInert(items, ctx.boundary()),

@@ -6,15 +6,17 @@
  */
 import { z } from "zod";
 import type { SeatSubmission } from "../../client/index.js";
-import { resolveRef } from "../../owner/index.js";
+import { resolveRef, type GuardedSeat, type RoomRef } from "../../owner/index.js";
 import { AmountSchema, BodySchema, CurrencySchema, GrantScopeSchema, LIMITS, parseOrThrow, SeatNameSchema, TermsSchema, TrestleError } from "../../protocol/index.js";
 import { guardedSeat, sendGuarded } from "../room-seat.js";
 import { defineTool, type Tool, type ToolContext } from "../tool.js";
 import { TableArg } from "./args.js";
 
-const RefArg = (what: string) =>
+/** A ref argument: an offer, grant or auction by its entry's seq or hash. */
+export const RefArg = (what: string) =>
   z.union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)]).describe(`the ${what}: its entry's seq, or its hash (8 or more hex characters), as trestle_room_state lists it`);
-const MessageArg = BodySchema.optional().describe("a message to the other parties, sent with it");
+/** The optional message sent with a write. */
+export const MessageArg = BodySchema.optional().describe("a message to the other parties, sent with it");
 const PRICE = {
   amount: AmountSchema.optional().describe("the amount as an integer in the currency's minor units (2,800.00 TWD is 280000)"),
   currency: CurrencySchema.optional().describe("ISO 4217 currency of the amount, e.g. TWD"),
@@ -22,10 +24,16 @@ const PRICE = {
   expires_in_minutes: z.int().min(1).max(10_080).optional().describe("the offer ends after this many minutes (default: until answered)"),
 };
 
-type Resolve = (ref: string | number, what: "offer" | "grant") => Promise<string>;
+type Resolve = (ref: string | number, what: RoomRef) => Promise<string>;
 
-/** A tool writing one room kind; `build` turns its arguments into the submission. */
-function roomTool<S extends z.ZodObject>(spec: { name: `trestle_room_${string}`; title: string; description: string; input: S; build(args: z.output<S>, resolve: Resolve, ctx: ToolContext): SeatSubmission | Promise<SeatSubmission> }): Tool {
+/** A tool writing one room kind; `build` turns its arguments into the submission (through `seat`, for a sealed bid). */
+export function roomTool<S extends z.ZodObject>(spec: {
+  name: `trestle_room_${string}`;
+  title: string;
+  description: string;
+  input: S;
+  build(args: z.output<S>, resolve: Resolve, ctx: ToolContext, seat: GuardedSeat): SeatSubmission | Promise<SeatSubmission>;
+}): Tool {
   return defineTool({
     name: spec.name,
     title: spec.title,
@@ -37,7 +45,7 @@ function roomTool<S extends z.ZodObject>(spec: { name: `trestle_room_${string}`;
       const seat = await guardedSeat(ctx, table);
       const resolve: Resolve = async (ref, what) => resolveRef(await seat.transcript(), ref, what);
       const message = (args as { message?: string }).message;
-      const submission = { ...(await spec.build(args, resolve, ctx)), ...(message === undefined ? {} : { body: message }) } as SeatSubmission;
+      const submission = { ...(await spec.build(args, resolve, ctx, seat)), ...(message === undefined ? {} : { body: message }) } as SeatSubmission;
       const { sent, approved } = await sendGuarded(ctx, seat, submission);
       return {
         status: [
@@ -132,16 +140,21 @@ export const roomRevoke = roomTool({
 export const roomClose = roomTool({
   name: "trestle_room_close",
   title: "Close the room",
-  description: "End the room: outcome deal (naming the accepted offer; only its author or acceptor) or no_deal (anyone).",
+  description:
+    "End the room: outcome deal (naming the accepted offer, only its author or acceptor; or the auction that settled with a deal, only one of its sides) or no_deal (anyone).",
   input: z.strictObject({
     table: TableArg,
     outcome: z.enum(["deal", "no_deal"]).describe("how the room ends"),
     offer: RefArg("accepted offer the deal is on (deal only)").optional(),
+    auction: RefArg("auction that settled with a deal (deal only, instead of offer)").optional(),
     message: MessageArg,
   }),
   async build(args, resolve) {
-    if ((args.outcome === "deal") !== (args.offer !== undefined)) throw new TrestleError("E_SCHEMA", "a deal names the accepted offer; no_deal names none");
-    return args.offer === undefined ? { kind: "close", outcome: "no_deal" } : { kind: "close", outcome: "deal", offer: await resolve(args.offer, "offer") };
+    const named = (args.offer === undefined ? 0 : 1) + (args.auction === undefined ? 0 : 1);
+    if ((args.outcome === "deal" ? 1 : 0) !== named) throw new TrestleError("E_SCHEMA", "a deal names the accepted offer or the settled auction (one of them); no_deal names neither");
+    if (args.offer !== undefined) return { kind: "close", outcome: "deal", offer: await resolve(args.offer, "offer") };
+    if (args.auction !== undefined) return { kind: "close", outcome: "deal", auction: await resolve(args.auction, "auction") };
+    return { kind: "close", outcome: "no_deal" };
   },
 });
 

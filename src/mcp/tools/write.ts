@@ -1,7 +1,8 @@
 /**
  * The shared body of the tools that write an entry as this seat (say, pass, raise_hand, propose,
  * decide, progress, receipt, verify, request, respond): build the submission from the arguments, sign it with the
- * seat key (through the owner-side guards when the seat has a mandate) and submit it with the
+ * seat key (through the owner-side guards when the seat has a mandate or sits in an e2e room whose key
+ * the home holds) and submit it with the
  * newest verified head as known_head. A proposal or decision with
  * effects first makes sure this server's owner session is up when it may answer (E_NO_APPROVER).
  */
@@ -9,7 +10,7 @@ import type { z } from "zod";
 import { randomNonce, type SeatSubmission } from "../../client/index.js";
 import { parseOrThrow, SubmissionSchema, taskIdOf } from "../../protocol/index.js";
 import { holdOwnerSession } from "../owner-session.js";
-import { hasMandateFile } from "../../owner/index.js";
+import { writesGuarded } from "../../owner/index.js";
 import { guardedSeat, sendGuarded } from "../room-seat.js";
 import { defineTool, type Tool, type ToolContext, type ToolSpec } from "../tool.js";
 
@@ -43,8 +44,8 @@ export function writeTool<S extends z.ZodObject>(spec: WriteSpec<S>): Tool {
 async function submit(ctx: ToolContext, table: string, submission: SeatSubmission, effects: readonly { owner: string }[] | undefined) {
   const client = await ctx.session.client(table);
   const seat = await ctx.session.seatKey();
-  // A seat with a mandate writes through the owner-side guards (docs/ROOMS.md).
-  const result = hasMandateFile(ctx.session.settings.home, table, seat.name)
+  // A seat with a mandate, or in a room whose key this home holds, writes through the owner-side guards (docs/ROOMS.md).
+  const result = writesGuarded(ctx.session.settings.home, table, seat.name)
     ? (await sendGuarded(ctx, await guardedSeat(ctx, table), submission)).sent
     : await client.submit(seat.signer, seat.name, submission);
   const status = [`${submission.kind} written as entry #${result.seq} at ${table} by seat ${seat.name} (head #${result.head.seq}).`];

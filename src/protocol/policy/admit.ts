@@ -36,7 +36,9 @@ import { quorumDecision } from "./votes.js";
 import { own } from "../records.js";
 import { LIMITS } from "../limits.js";
 import { checkEject, checkInvite, ejectedSeatLeft } from "./invites.js";
-import { checkRoomKind, roomKindCloses } from "./kinds/registry.js";
+import { checkRoomKind, roomKindCloses, roomKindSettles } from "./kinds/registry.js";
+import { checkSettlement } from "./auctions.js";
+import { checkSealed } from "./sealed.js";
 
 /** What an accepted draft produces. */
 export interface Admitted {
@@ -66,6 +68,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
     checkAuthored(state, draft);
     checkGateway(state, draft);
     checkRoomKind(state, draft, now);
+    checkSealed(state, draft);
   }
   const before = state.seq;
   const next = consume ? state : cloneState(state);
@@ -103,6 +106,8 @@ function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "syst
       return checkInvite(state, draft, now);
     case "seat_ejected":
       return checkEject(state, draft);
+    case "auction_settled":
+      return checkSettlement(state, draft, now);
     default:
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
   }
@@ -134,7 +139,8 @@ type Consequence =
   | SystemDraftOf<"decision">
   | SystemDraftOf<"task_opened">
   | SystemDraftOf<"task_state">
-  | SystemDraftOf<"seat_left">;
+  | SystemDraftOf<"seat_left">
+  | SystemDraftOf<"auction_settled">;
 
 /** The system entries an applied entry causes, in order; each is applied before the next is judged. */
 function* consequences(state: TableState, entry: UnchainedEntry): Generator<Consequence> {
@@ -154,6 +160,9 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   yield* requestConsequences(state, entry);
   // Rooms (§5.10): an ejection removes its seat; a close ends the room whatever termination says.
   if (entry.kind === "system" && entry.subkind === "seat_ejected") yield ejectedSeatLeft(state, entry.data.seat);
+  // Sealed-bid auctions (§5.11): the reveal that decides an auction settles it.
+  const settled = roomKindSettles(state, entry);
+  if (settled) yield settled;
   const closing = state.closed ? null : roomKindCloses(state, entry);
   if (closing) return yield closing;
   if (state.closed) return;

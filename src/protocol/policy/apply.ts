@@ -16,6 +16,7 @@ import { own } from "../records.js";
 import { applyEject, applyInvite, applyPartyJoin } from "./invites.js";
 import { applyRoomKind } from "./kinds/registry.js";
 import { emptyRoom } from "./room-state.js";
+import { applySettlement } from "./auctions.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -134,6 +135,9 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     case "seat_ejected":
       applyEject(state, entry);
+      return;
+    case "auction_settled":
+      if (state.room) applySettlement(state.room, entry);
       return;
   }
 }

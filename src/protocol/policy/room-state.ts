@@ -7,7 +7,8 @@
  */
 import { TrestleError } from "../errors.js";
 import { own } from "../records.js";
-import type { RoomOutcome, Terms } from "../schemas/room.js";
+import type { Currency, RoomOutcome, Terms } from "../schemas/room.js";
+import type { AuctionK, AuctionSides } from "../schemas/mechanism.js";
 import type { TableState } from "./state.js";
 
 /** An invite: `open` until a party joins with it (`used`) or the creator rotates it (`replaced`), at entry `ended`. */
@@ -55,18 +56,43 @@ export interface GrantState {
   revoked: number | null;
 }
 
+/** Per side of an auction: the buyer's and the seller's value of something, null until it exists. */
+export interface BySide<T> {
+  buyer: T | null;
+  seller: T | null;
+}
+
+/** A sealed-bid auction (§5.11), by the leaf of its open entry: its terms, each side's commitment and revealed bid, and its settlement. */
+export interface AuctionState {
+  seq: number;
+  /** The seat that opened it. */
+  seat: string;
+  sides: AuctionSides;
+  k: AuctionK;
+  currency: Currency;
+  deadline: number;
+  reveal_deadline: number;
+  commits: BySide<string>;
+  bids: BySide<number>;
+  /** The auction_settled entry, and the price when it settled with a deal. */
+  settled: number | null;
+  price: number | null;
+}
+
 /** Everything a room adds to the table state. */
 export interface RoomState {
   invites: Record<string, InviteState>;
   parties: Record<string, PartyState>;
   offers: Record<string, OfferState>;
   grants: Record<string, GrantState>;
-  outcome: { seq: number; outcome: RoomOutcome; offer: string | null } | null;
+  auctions: Record<string, AuctionState>;
+  /** How the room closed; a deal names the accepted offer or the auction it settled in. */
+  outcome: { seq: number; outcome: RoomOutcome; offer: string | null; auction: string | null } | null;
 }
 
 /** The room state of a room that was just opened. */
 export function emptyRoom(): RoomState {
-  return { invites: {}, parties: {}, offers: {}, grants: {}, outcome: null };
+  return { invites: {}, parties: {}, offers: {}, grants: {}, auctions: {}, outcome: null };
 }
 
 /** The room state; E_NOT_ALLOWED when the table is not a room (its config has no `room`). */

@@ -25,6 +25,7 @@ import {
 } from "./task.js";
 import { ElectorateSchema } from "./config.js";
 import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
+import { AuctionSettledDataSchema, MechanismCommitSchema, MechanismOpenSchema, MechanismRevealSchema, MechanismSubmissionSchema } from "./mechanism.js";
 import {
   AcceptSubmissionSchema,
   CloseSubmissionSchema,
@@ -182,8 +183,9 @@ const SUBMISSIONS = [
   RequestSubmissionSchema,
   ResponseSubmissionSchema,
   VoteSubmissionSchema,
-  // Rooms (§5.10): one schema per room kind.
+  // Rooms (§5.10): one schema per room kind; the auction's `mechanism` (§5.11) is told apart by `op`.
   ...ROOM_SUBMISSIONS,
+  MechanismSubmissionSchema,
 ] as const;
 
 /** Any seat submission, parsed; defaults applied, so it is exactly what the seat signs. */
@@ -192,6 +194,10 @@ export type Submission = z.infer<typeof SubmissionSchema>;
 /** A submission as a sender may write it (defaults not yet applied). */
 export type SubmissionInput = z.input<typeof SubmissionSchema>;
 export type AuthoredKind = Submission["kind"];
+/** Every kind a seat can write, in schema order. */
+export const AuthoredKindSchema = z.enum(
+  SUBMISSIONS.map((s) => ("shape" in s ? s.shape.kind.value : s.options[0].shape.kind.value)) as [AuthoredKind, ...AuthoredKind[]],
+);
 
 /** Last head a client verified; the relay refuses a write whose known head is not on its chain. */
 export const HeadRefSchema = z.strictObject({ seq: SeqSchema, link: Sha256Schema });
@@ -218,7 +224,7 @@ export type Truncated = z.infer<typeof TruncatedSchema>;
 
 const Relay = { seq: SeqSchema, ts: MillisSchema, leaf: Sha256Schema, link: Sha256Schema };
 
-const authoredEntry = <S extends (typeof SUBMISSIONS)[number]>(s: S) =>
+const authoredEntry = <S extends Exclude<(typeof SUBMISSIONS)[number], typeof MechanismSubmissionSchema> | (typeof MechanismSubmissionSchema.options)[number]>(s: S) =>
   s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
 
 const system = <K extends string, D extends z.ZodType, A extends z.ZodType>(subkind: K, data: D, author: A) =>
@@ -369,6 +375,8 @@ export const DecisionEntrySchema = system(
 export const InviteIssuedEntrySchema = system("invite_issued", InviteDataSchema, AuthorSchema);
 /** Rooms (§5.10): the creator ejected a seat (signed with purpose `room`); the `seat_left` it causes follows. */
 export const SeatEjectedEntrySchema = system("seat_ejected", EjectDataSchema, AuthorSchema);
+/** Sealed-bid auctions (§5.11): the relay settled an auction, caused by the last reveal or due at the reveal deadline. */
+export const AuctionSettledEntrySchema = system("auction_settled", AuctionSettledDataSchema, z.null());
 
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
@@ -385,6 +393,7 @@ const SYSTEM_ENTRIES = [
   DecisionEntrySchema,
   InviteIssuedEntrySchema,
   SeatEjectedEntrySchema,
+  AuctionSettledEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */
@@ -413,6 +422,7 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   authoredEntry(GrantSubmissionSchema),
   authoredEntry(RevokeSubmissionSchema),
   authoredEntry(CloseSubmissionSchema),
+  z.discriminatedUnion("op", [authoredEntry(MechanismOpenSchema), authoredEntry(MechanismCommitSchema), authoredEntry(MechanismRevealSchema)]),
 ]);
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
 

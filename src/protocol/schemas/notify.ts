@@ -18,6 +18,8 @@ const Base = {
   id: z.string().regex(/^[A-Za-z0-9:._-]{1,200}$/, "event id: 1-200 of [A-Za-z0-9:._-]"),
   table: TableIdSchema,
   topic: z.string().max(500),
+  /** About an end-to-end encrypted room (§5.12): the event carries no content (topic, body and text are ""). */
+  e2e: z.literal(true).optional(),
 };
 
 /** One effect as an owner reads it before approving: who, which resource, what action, with what. */
@@ -77,13 +79,15 @@ export const ChatApprovalNoticeSchema = z.strictObject({
   verdict: ApprovalVerdictSchema,
   via: ApprovalViaSchema,
 });
-/** Rooms (§5.10): a seat of this owner wrote to its owner only; never in the ledger, never to the room. */
-export const OwnerNoteSchema = z.strictObject({
-  ...Base,
-  type: z.literal("owner_note"),
-  seat: SeatNameSchema,
-  text: z.string().min(1).max(NOTIFY_TEXT_CHARS),
-});
+/** Rooms (§5.10): a seat of this owner wrote to its owner only; never in the ledger, never to the room. The text is "" only about an e2e room. */
+export const OwnerNoteSchema = z
+  .strictObject({
+    ...Base,
+    type: z.literal("owner_note"),
+    seat: SeatNameSchema,
+    text: z.string().max(NOTIFY_TEXT_CHARS),
+  })
+  .refine((n) => n.e2e === true || n.text !== "", { message: "a note's text is empty only about an e2e room", path: ["text"] });
 
 /** The table was opened with this owner listed (silent). */
 export const TableOpenedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_opened"), seq: SeqSchema });

@@ -24,10 +24,15 @@ import {
 import { SignedHeadSchema } from "./head.js";
 import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";
+import { isSealedText, sealedChars } from "../sealed-text.js";
 
-/** `room` in a table config: the table is a room (topology `open`, no declared seats); `max_parties` caps invited owners. */
+/**
+ * `room` in a table config: the table is a room (topology `open`, no declared seats); `max_parties`
+ * caps invited owners; `e2e: true` makes it end-to-end encrypted (§5.12: only sealed text is admitted).
+ */
 export const RoomConfigSchema = z.strictObject({
   max_parties: z.int().min(1).max(LIMITS.owners).optional(),
+  e2e: z.literal(true).optional(),
 });
 export type RoomConfig = z.infer<typeof RoomConfigSchema>;
 
@@ -88,8 +93,14 @@ export const GrantSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("
 /** `revoke`: the grantor ends its own live grant. */
 export const RevokeSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("revoke"), grant: EntryHashSchema });
 
-/** `close`: ends the room with its outcome; a deal names the accepted offer. */
-export const CloseSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("close"), outcome: RoomOutcomeSchema, offer: EntryHashSchema.optional() });
+/** `close`: ends the room with its outcome; a deal names the accepted offer, or the auction that settled with a deal (§5.11). */
+export const CloseSubmissionSchema = z.strictObject({
+  ...Room,
+  kind: z.literal("close"),
+  outcome: RoomOutcomeSchema,
+  offer: EntryHashSchema.optional(),
+  auction: EntryHashSchema.optional(),
+});
 
 /** Every room kind's submission schema, in registry order. */
 export const ROOM_SUBMISSIONS = [
@@ -103,8 +114,8 @@ export const ROOM_SUBMISSIONS = [
   CloseSubmissionSchema,
 ] as const;
 
-/** The room kinds. */
-export const RoomKindSchema = z.enum(["offer", "counter", "accept", "reject", "withdraw", "grant", "revoke", "close"]);
+/** The room kinds; `mechanism` (the sealed-bid auction, §5.11) has its schemas in mechanism.ts. */
+export const RoomKindSchema = z.enum(["offer", "counter", "accept", "reject", "withdraw", "grant", "revoke", "close", "mechanism"]);
 export type RoomKind = z.infer<typeof RoomKindSchema>;
 
 /** What the creator signs (purpose `room`) to issue an invite, rotating `replaces` if given. */
@@ -181,7 +192,12 @@ export const NoteStatementSchema = z.strictObject({
   scope: z.literal("owner_note"),
   table: TableIdSchema,
   seat: SeatNameSchema,
-  text: z.string().min(1).max(LIMITS.note_chars),
+  /** At most LIMITS.note_chars, or that much sealed (an e2e room's note, §5.12). */
+  text: z
+    .string()
+    .min(1)
+    .max(sealedChars(LIMITS.note_chars))
+    .refine((t) => t.length <= LIMITS.note_chars || isSealedText(t), { message: `a note is at most ${LIMITS.note_chars} chars` }),
   nonce: NonceSchema,
   ts: MillisSchema,
 });

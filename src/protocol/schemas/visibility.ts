@@ -29,6 +29,7 @@ export const VisibleKindSchema = z.enum([
   "grant",
   "revoke",
   "close",
+  "mechanism",
   "system",
 ]);
 export type VisibleKind = z.infer<typeof VisibleKindSchema>;

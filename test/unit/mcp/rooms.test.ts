@@ -6,9 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BODY_MARK, INERT_NOTICE } from "../../../src/client/guards/framing.js";
-import { seatFiles, setMandate, type MandateFields } from "../../../src/owner/index.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { blocksOf, confirmYes, inProcess, makeHome, textOf, type Home, type Mcp } from "../../support/mcp.js";
+import { blocksOf, confirmYes, inProcess, makeHome, seatMandate, textOf, type Mcp } from "../../support/mcp.js";
 import { uniqueTable } from "../../support/client-table.js";
 
 let relay: LocalRelay;
@@ -16,13 +15,6 @@ beforeAll(async () => {
   relay = await startRelay();
 }, 60_000);
 afterAll(() => relay?.dispose());
-
-/** Signs `home`'s seat's mandate at `table` with its owner key, as the owner does with `trestle mandate set`. */
-async function mandate(home: Home, table: string, over: Partial<MandateFields>): Promise<void> {
-  const seat = home.settings.seat!;
-  const fields: MandateFields = { table, seat, owner: home.settings.owner!, never_disclose: [], require_confirm: [], paused: false, ...over };
-  await setMandate(seatFiles(home.dir, table, seat).mandate, home.owner, fields, { now: Date.now() });
-}
 
 /** Sara's room with her seat and ben's joined by the link; each side's server, with ben's client answering elicitations with `benElicits`. */
 async function room(benElicits: Parameters<typeof inProcess>[1] = confirmYes) {
@@ -37,8 +29,8 @@ async function room(benElicits: Parameters<typeof inProcess>[1] = confirmYes) {
   const link = /Link: (\S+)/.exec(invite)![1]!;
   const joined = await ben.call("trestle_room_join", { invite: link });
   expect(textOf(joined)).toContain(`Seat ben-bot joined room ${table} for owner ben`);
-  await mandate(saraHome, table, { money: { currency: "TWD", cap: 400000, floor: 240000 }, never_disclose: ["2400"] });
-  await mandate(benHome, table, { money: { currency: "TWD", cap: 300000 }, never_disclose: ["3000"], require_confirm: ["accept"] });
+  await seatMandate(saraHome, table, { money: { currency: "TWD", cap: 400000, floor: 240000 }, never_disclose: ["2400"] });
+  await seatMandate(benHome, table, { money: { currency: "TWD", cap: 300000 }, never_disclose: ["3000"], require_confirm: ["accept"] });
   return { table, sara, ben };
 }
 

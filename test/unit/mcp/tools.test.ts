@@ -27,6 +27,8 @@ const ISSUE_TOOLS = [
   "room_withdraw", "room_grant", "room_revoke", "room_close", "room_send_held", "mandate", "rationale", "tell_owner",
   // Issue 15: the creator's delete, confirmed by the owner in person.
   "delete_table",
+  // Sealed-bid auctions (issue 17).
+  "room_auction", "room_bid", "room_reveal",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */
@@ -41,7 +43,13 @@ const SAMPLES: Record<string, { good: Record<string, unknown>[]; bad: Record<str
     bad: [{ amount: "280000", currency: "TWD" }, { amount: 1.5, currency: "TWD" }, { amount: 1, currency: "twd" }, { amount: 1, currency: "TWD", terms: {} }],
   },
   trestle_room_accept: { good: [{ offer: 7 }, { offer: "0123abcd" }], bad: [{}, { offer: 0 }, { offer: "xyz" }, { offer: 7, amount: 100 }] },
-  trestle_room_close: { good: [{ outcome: "no_deal" }, { outcome: "deal", offer: 9 }], bad: [{ outcome: "won" }, {}] },
+  trestle_room_close: { good: [{ outcome: "no_deal" }, { outcome: "deal", offer: 9 }, { outcome: "deal", auction: "0123abcd" }], bad: [{ outcome: "won" }, {}, { outcome: "deal", auction: 0 }] },
+  trestle_room_auction: {
+    good: [{ buyer: "ben-bot", seller: "sara-bot", currency: "TWD", commit_minutes: 10, reveal_minutes: 10 }, { buyer: "b", seller: "s", currency: "USD", k: { num: 1, den: 3 }, commit_minutes: 1, reveal_minutes: 1 }],
+    bad: [{ buyer: "b", seller: "s", currency: "TWD", k: { num: 1, den: 0 }, commit_minutes: 10, reveal_minutes: 10 }, { buyer: "b", seller: "s", currency: "TWD", commit_minutes: 0, reveal_minutes: 10 }, {}],
+  },
+  trestle_room_bid: { good: [{ auction: 3, amount: 280000 }, { auction: "0123abcd", amount: 0 }], bad: [{ auction: 3 }, { auction: 3, amount: 1.5 }, { auction: 3, amount: -1 }] },
+  trestle_room_reveal: { good: [{ auction: 3 }], bad: [{}, { auction: 3, bid: 1 }] },
   trestle_wait: { good: [{}, { timeout_s: 0 }, { timeout_s: 300 }], bad: [{ timeout_s: 301 }, { timeout_s: -1 }, { timeout_s: 1.5 }] },
   trestle_approve: { good: [{ task: "12.tao" }], bad: [{}, { task: "tao.12" }, { task: "12.tao", verdict: "approve" }] },
   trestle_verify: { good: [{ task: "3.jenny", verdict: "pass", reason: "checked" }], bad: [{ task: "3.jenny", verdict: "ok", reason: "x" }, { task: "3.jenny", verdict: "pass", reason: "" }] },

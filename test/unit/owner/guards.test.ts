@@ -6,9 +6,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { seatFiles } from "../../../src/owner/index.js";
-import { TrestleError } from "../../../src/protocol/index.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { mandate, offerFrom, strollerRoom, type Side } from "../../support/room-client.js";
+import { mandate, offerFrom, refusedAt, strollerRoom, type Side } from "../../support/room-client.js";
 import { twd } from "../../support/room-fixture.js";
 import { keyOf } from "../../support/table-fixture.js";
 
@@ -20,26 +19,12 @@ afterAll(async () => {
   await relay?.dispose();
 });
 
-/** The refusal `attempt` throws; fails the test if the relay's head moved meanwhile or nothing was thrown. */
-async function refused(side: Side, attempt: () => Promise<unknown>): Promise<TrestleError> {
-  const before = await side.client.head();
-  let caught: unknown;
-  try {
-    await attempt();
-  } catch (error) {
-    caught = error;
-  }
-  if (!(caught instanceof TrestleError)) throw new Error(`expected a TrestleError, got ${String(caught)}`);
-  expect((await side.client.head()).seq).toBe(before.seq);
-  return caught;
-}
-
 const lastRefusal = (side: Side) => side.guard.journal.ofType("refusal").at(-1);
 
 describe("without a valid mandate (fail closed)", () => {
   it("commits nothing without a mandate (cap 0), and says why; a say still goes out", async () => {
     const { ben } = await strollerRoom(relay.url);
-    const error = await refused(ben, () => ben.guard.send({ kind: "offer", terms: twd(100) }));
+    const error = await refusedAt(ben, () => ben.guard.send({ kind: "offer", terms: twd(100) }));
     expect(error.code).toBe("E_MANDATE");
     expect(error.details).toMatchObject({ reason: "no_mandate" });
     expect(error.message).toMatch(/cap 0/);
@@ -55,7 +40,7 @@ describe("without a valid mandate (fail closed)", () => {
     file.mandate.money.cap = "300000";
     writeFileSync(path, JSON.stringify(file));
     for (const input of [{ kind: "offer" as const, terms: twd(100) }, { kind: "say" as const, body: "hi" }]) {
-      const error = await refused(ben, () => ben.guard.send(input));
+      const error = await refusedAt(ben, () => ben.guard.send(input));
       expect(error.details).toMatchObject({ reason: "malformed" });
       expect(error.message).toContain("mandate.money.cap");
     }
@@ -64,7 +49,7 @@ describe("without a valid mandate (fail closed)", () => {
   it("commits nothing under a mandate that the agent re-signed with its own key", async () => {
     const { ben } = await strollerRoom(relay.url);
     await mandate({ ...ben, ownerKey: await keyOf("an agent's own key") }, { money: { currency: "TWD", cap: 9_000_000 } });
-    const error = await refused(ben, () => ben.guard.send({ kind: "offer", terms: twd(100) }));
+    const error = await refusedAt(ben, () => ben.guard.send({ kind: "offer", terms: twd(100) }));
     expect(error.details).toMatchObject({ reason: "not_signed" });
   });
 });
@@ -73,7 +58,7 @@ describe("money limits", () => {
   it("refuses an offer above the cap and sends one at the cap", async () => {
     const { ben } = await strollerRoom(relay.url);
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
-    expect((await refused(ben, () => ben.guard.send({ kind: "offer", terms: twd(300001) }))).details).toMatchObject({ reason: "cap" });
+    expect((await refusedAt(ben, () => ben.guard.send({ kind: "offer", terms: twd(300001) }))).details).toMatchObject({ reason: "cap" });
     expect((await ben.guard.send({ kind: "offer", terms: twd(300000) })).seq).toBeGreaterThan(0);
   });
 
@@ -82,7 +67,7 @@ describe("money limits", () => {
     await mandate(sara, { money: { currency: "TWD", cap: 400000 } });
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
     const ask = await offerFrom(sara, twd(360000));
-    const error = await refused(ben, () => ben.guard.send({ kind: "accept", offer: ask }));
+    const error = await refusedAt(ben, () => ben.guard.send({ kind: "accept", offer: ask }));
     expect(error.details).toMatchObject({ reason: "cap" });
     expect(lastRefusal(ben)).toMatchObject({ kind: "accept", reason: "cap" });
   });
@@ -90,7 +75,7 @@ describe("money limits", () => {
   it("refuses an amount in another currency than the mandate's", async () => {
     const { ben } = await strollerRoom(relay.url);
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
-    const error = await refused(ben, () => ben.guard.send({ kind: "offer", terms: { amount: 100, currency: "USD" } }));
+    const error = await refusedAt(ben, () => ben.guard.send({ kind: "offer", terms: { amount: 100, currency: "USD" } }));
     expect(error.details).toMatchObject({ reason: "currency" });
   });
 
@@ -98,9 +83,9 @@ describe("money limits", () => {
     const { sara, ben } = await strollerRoom(relay.url);
     await mandate(sara, { money: { currency: "TWD", cap: 400000, floor: 240000 } });
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
-    expect((await refused(sara, () => sara.guard.send({ kind: "offer", terms: twd(239999) }))).details).toMatchObject({ reason: "floor" });
+    expect((await refusedAt(sara, () => sara.guard.send({ kind: "offer", terms: twd(239999) }))).details).toMatchObject({ reason: "floor" });
     const low = await offerFrom(ben, twd(200000));
-    expect((await refused(sara, () => sara.guard.send({ kind: "accept", offer: low }))).details).toMatchObject({ reason: "floor" });
+    expect((await refusedAt(sara, () => sara.guard.send({ kind: "accept", offer: low }))).details).toMatchObject({ reason: "floor" });
   });
 });
 
@@ -113,7 +98,7 @@ describe("never_disclose", () => {
   ])("refuses it %s, before signing, and journals the reason", async (_, input) => {
     const { ben } = await strollerRoom(relay.url);
     await mandate(ben, { money: { currency: "TWD", cap: 300000 }, never_disclose: ["3000"] });
-    const error = await refused(ben, () => ben.guard.send(input));
+    const error = await refusedAt(ben, () => ben.guard.send(input));
     expect(error.code).toBe("E_MANDATE");
     expect(error.details).toMatchObject({ reason: "disclose", index: 0 });
     expect(lastRefusal(ben)).toMatchObject({ guard: "disclosure", reason: "disclose", detail: { index: 0 } });
@@ -125,6 +110,6 @@ describe("a paused mandate", () => {
   it("writes nothing at all", async () => {
     const { ben } = await strollerRoom(relay.url);
     await mandate(ben, { paused: true });
-    expect((await refused(ben, () => ben.guard.send({ kind: "say", body: "hi" }))).details).toMatchObject({ reason: "paused" });
+    expect((await refusedAt(ben, () => ben.guard.send({ kind: "say", body: "hi" }))).details).toMatchObject({ reason: "paused" });
   });
 });

@@ -1,6 +1,7 @@
 /** Which owners a table notifies about a batch (docs/SPEC.md §11.3). */
 import { describe, expect, it } from "vitest";
-import { notificationsFor, NotificationSchema, stalledDraft } from "../../../src/protocol/index.js";
+import { notificationsFor, NotificationSchema, SEALED_PREFIX, stalledDraft } from "../../../src/protocol/index.js";
+import { RoomLedger } from "../../support/room-fixture.js";
 import { cast } from "../../support/table-fixture.js";
 import { openConfig, TestTable } from "./fixtures.js";
 import { approve, CARD_EFFECT, gatewayConfig, gatewayTable, propose } from "./gateway-fixtures.js";
@@ -30,6 +31,20 @@ describe("notificationsFor", () => {
     const k = await cast();
     const t = await TestTable.open(openConfig(k), ["x", "y"], k);
     expect(notificationsFor(t.state, await t.say("y")).size).toBe(0);
+  });
+});
+
+describe("notificationsFor an end-to-end encrypted room", () => {
+  it("carries no content: no topic and no decision body, marked e2e", async () => {
+    const r = await RoomLedger.open({ config: { room: { e2e: true }, topic: "Secret stroller deal" } });
+    const added = await r.write("sara-bot", { kind: "decision", body: `${SEALED_PREFIX}${"A".repeat(40)}` });
+    const events = notificationsFor(r.state, added).get(r.k.ben.publicKeyText)!;
+    expect(events.map((e) => e.type)).toEqual(["decision_reached", "table_closed"]);
+    for (const event of events) {
+      expect(event).toMatchObject({ topic: "", e2e: true });
+      expect(NotificationSchema.parse(event)).toEqual(event);
+    }
+    expect(events[0]).toMatchObject({ body: "" });
   });
 });
 

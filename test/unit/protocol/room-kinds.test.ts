@@ -189,7 +189,7 @@ describe("closing a room", () => {
     const added = await r.write("sara-bot", { kind: "close", outcome: "deal", offer: ask });
     expect(added.map(kindOf)).toEqual(["close", "table_closed"]);
     expect(added[1]).toMatchObject({ data: { reason: "deal" } });
-    expect(r.state.room!.outcome).toEqual({ seq: added[0]!.seq, outcome: "deal", offer: ask });
+    expect(r.state.room!.outcome).toEqual({ seq: added[0]!.seq, outcome: "deal", offer: ask, auction: null });
     await refused("E_CLOSED", () => r.offer("sara-bot", twd(1)));
   });
 

@@ -96,7 +96,13 @@ describe("room configs", () => {
 
     it("refuses an unknown key in the room section", async () => {
       const k = await roomCast();
-      expect(TableConfigSchema.safeParse({ ...roomConfig(k), room: { e2e: true } }).success).toBe(false);
+      expect(TableConfigSchema.safeParse({ ...roomConfig(k), room: { encrypted: true } }).success).toBe(false);
+    });
+
+    it("refuses e2e other than true: one spelling for an unencrypted room (no key at all)", async () => {
+      const k = await roomCast();
+      expect(TableConfigSchema.safeParse({ ...roomConfig(k), room: { e2e: true } }).success).toBe(true);
+      expect(TableConfigSchema.safeParse({ ...roomConfig(k), room: { e2e: false } }).success).toBe(false);
     });
   });
 });

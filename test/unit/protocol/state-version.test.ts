@@ -17,6 +17,8 @@ const RECORDED: Record<number, string> = {
   1: "40d38f0641725068fa0046f05812218d822b9ae4a16f48101a7e9b875ea082b5",
   // Rooms (issue 13): room state and the room kinds fold into the state.
   2: "0b99df160054dfaeb12de4d5f20bf09c585b894b81ddd1155ab38b442eae6b65",
+  // Sealed bids and e2e rooms (issue 17): auctions fold into the room state; sealed text is judged.
+  3: "5063a3ff1c9a4ce47e179e0f8df9b72c996063e715cb90c1bb16c5bdde546c0f",
 };
 
 function fingerprint(): string {

@@ -25,6 +25,8 @@ export interface RoomKindPolicy<K extends RoomKind> {
   apply(state: TableState, room: RoomState, entry: RoomEntryOf<K>, leaf: string): void;
   /** The table_closed the entry causes, if any. */
   closes?(state: TableState, entry: RoomEntryOf<K>): SystemDraftOf<"table_closed"> | null;
+  /** The auction settlement the entry causes (judged on the state after it), if any. */
+  causes?(state: TableState, entry: RoomEntryOf<K>): SystemDraftOf<"auction_settled"> | null;
 }
 
 /** The offer or counter whose entry has leaf `leaf`; E_UNKNOWN_OFFER when the room has none. */

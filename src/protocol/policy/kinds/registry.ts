@@ -1,7 +1,7 @@
 /**
  * The room kind registry (docs/SPEC.md §5.10): every room kind's policy by kind, and the three
- * calls admit and the fold make. A new kind (issue 17's sealed-bid `mechanism`) is one module in
- * this folder, its schema in schemas/room.ts and one line here.
+ * calls admit and the fold make. A new kind is one module in this folder, its schema in
+ * schemas/room.ts (or its own file, as the auction's schemas/mechanism.ts) and one line here.
  */
 import { leafOf } from "../../chain.js";
 import type { AuthoredDraft, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
@@ -17,6 +17,7 @@ import { offerPolicy } from "./offer.js";
 import { rejectPolicy } from "./reject.js";
 import { revokePolicy } from "./revoke.js";
 import { withdrawPolicy } from "./withdraw.js";
+import { mechanismPolicy } from "./mechanism.js";
 
 const POLICIES: { [K in RoomKind]: RoomKindPolicy<K> } = {
   offer: offerPolicy,
@@ -27,6 +28,7 @@ const POLICIES: { [K in RoomKind]: RoomKindPolicy<K> } = {
   grant: grantPolicy,
   revoke: revokePolicy,
   close: closePolicy,
+  mechanism: mechanismPolicy,
 };
 
 /** Whether `kind` is a room kind. */
@@ -55,4 +57,10 @@ export function applyRoomKind(state: TableState, entry: UnchainedEntry): void {
 export function roomKindCloses(state: TableState, entry: UnchainedEntry): SystemDraftOf<"table_closed"> | null {
   if (entry.kind === "system" || entry.kind === "approval" || !isRoomKind(entry.kind)) return null;
   return policyOf(entry.kind).closes?.(state, entry as RoomEntryOf<typeof entry.kind>) ?? null;
+}
+
+/** The auction settlement a room kind entry causes (a deciding reveal), if any. */
+export function roomKindSettles(state: TableState, entry: UnchainedEntry): SystemDraftOf<"auction_settled"> | null {
+  if (entry.kind === "system" || entry.kind === "approval" || !isRoomKind(entry.kind)) return null;
+  return policyOf(entry.kind).causes?.(state, entry as RoomEntryOf<typeof entry.kind>) ?? null;
 }

@@ -1,0 +1,83 @@
+/**
+ * Sealed bids from the owner's side (docs/ROOMS.md "Sealed-bid auctions", docs/SPEC.md §5.11): a
+ * bid is chosen on this machine, judged by the owner's mandate like any commitment (cap, floor,
+ * currency, never_disclose: it will be public once revealed), kept with its secret salt in the
+ * seat's journal, and only its commitment goes to the ledger. The reveal reads the bid and salt
+ * back from the journal: the one whose commitment the verified ledger holds for this side.
+ */
+import { randomBytes } from "../client/random.js";
+import {
+  auctionOf,
+  bidCommitment,
+  sideOf,
+  toBase64url,
+  TrestleError,
+  type AuctionState,
+  type AuctionSide,
+  type Submission,
+  type TableState,
+  type Terms,
+} from "../protocol/index.js";
+import { findDisclosure } from "./disclosure.js";
+import type { Journal } from "./journal.js";
+import type { JournalRecordOf } from "./records.js";
+
+/** A bid kept in the journal. */
+export type BidRecord = JournalRecordOf<"bid">;
+
+/** A fresh salt (18 random bytes, 144 bits) that contains none of `never`, so revealing it never trips the disclosure guard. */
+export function bidSalt(never: readonly string[]): string {
+  for (let attempt = 0; attempt < 64; attempt++) {
+    const salt = toBase64url(randomBytes(18));
+    if (findDisclosure(salt, never) === null) return salt;
+  }
+  throw new TrestleError("E_MANDATE", "no salt avoids the mandate's never_disclose strings; shorten the ones made of letters and digits", { reason: "disclose" });
+}
+
+/** The auction at `leaf` in the verified state, and the side `seat` bids on (E_FORBIDDEN when it is neither). */
+export function seatAuction(state: TableState, leaf: string, seat: string): { auction: AuctionState; side: AuctionSide } {
+  if (!state.room) throw new TrestleError("E_NOT_ALLOWED", `table ${state.table} is not a room`);
+  const auction = auctionOf(state.room, leaf);
+  const side = sideOf(auction, seat);
+  if (side === null) throw new TrestleError("E_FORBIDDEN", `${seat} is neither side of auction entry ${auction.seq}`);
+  return { auction, side };
+}
+
+/** Records a new sealed bid of `bid` for `seat` in the auction at `leaf`, before anything is sent, and returns its record. */
+export function recordBid(journal: Journal, state: TableState, leaf: string, seat: string, bid: number, never: readonly string[]): BidRecord {
+  const { auction, side } = seatAuction(state, leaf, seat);
+  const salt = bidSalt(never);
+  const commitment = bidCommitment({ table: state.table, auction: leaf, side, bid, salt });
+  return journal.append({ type: "bid", auction: leaf, side, bid, currency: auction.currency, salt, commitment }) as BidRecord;
+}
+
+/** The journal's bid whose commitment is `commitment`, or undefined. */
+export function bidByCommitment(journal: Journal, commitment: string): BidRecord | undefined {
+  return journal.ofType("bid").find((b) => b.commitment === commitment);
+}
+
+/** The bid this seat committed to in the auction at `leaf`, as the verified ledger holds its commitment; E_NOT_ALLOWED when it committed none or the journal lost it. */
+export function committedBid(journal: Journal, state: TableState, leaf: string, seat: string): BidRecord {
+  const { auction, side } = seatAuction(state, leaf, seat);
+  const commitment = auction.commits[side];
+  if (commitment === null) throw new TrestleError("E_NOT_ALLOWED", `${seat} has not committed to auction entry ${auction.seq}`);
+  const record = bidByCommitment(journal, commitment);
+  if (!record) throw new TrestleError("E_NOT_ALLOWED", `the journal holds no bid for ${seat}'s commitment in auction entry ${auction.seq}: it cannot be revealed from this machine`);
+  return record;
+}
+
+/** The money a mechanism entry binds or shows: a commit's bid (from the journal; E_MANDATE without one), a reveal's bid; null for an open or another kind. */
+export function bidTerms(journal: Journal, state: TableState, s: Submission): Terms | null {
+  if (s.kind !== "mechanism" || s.op === "open") return null;
+  if (s.op === "reveal") return { amount: s.bid, currency: seatAuction(state, s.auction, s.seat).auction.currency };
+  const record = bidByCommitment(journal, s.commitment);
+  if (!record) throw new TrestleError("E_MANDATE", "this commitment is to no bid the journal holds, so no mandate can judge it; commit through the bid verb", { reason: "unknown_bid" });
+  return { amount: record.bid, currency: record.currency };
+}
+
+/** What a commit will reveal later (the bid and its salt), for the never_disclose check now; null for anything else. */
+export function revealedLater(journal: Journal, s: Submission): { bid: number; salt: string } | null {
+  if (s.kind !== "mechanism" || s.op !== "commit") return null;
+  const record = bidByCommitment(journal, s.commitment);
+  return record ? { bid: record.bid, salt: record.salt } : null;
+}
