@@ -18,6 +18,7 @@ import { landingHtml } from "./site/landing.js";
 import { wellKnownBody } from "./site/relay-info.js";
 import { viewerHtml } from "./site/viewer-page.js";
 import { invites } from "./routes/invites.js";
+import { custody } from "./routes/custody.js";
 
 export { RelayDO } from "../durable-objects/relay/relay.js";
 export { TableDO } from "../durable-objects/table/table.js";
@@ -44,6 +45,7 @@ app.get("/view/:id", (c) => {
 app.route("/.well-known", wellKnown);
 app.route("/tables", tables);
 app.route("/tables", publicTables);
+app.route("/tables", custody);
 app.route("/owners", owners);
 app.route("/hooks", hooks);
 app.route("/invites", invites);

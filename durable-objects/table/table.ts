@@ -4,8 +4,9 @@
  * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts),
  * pause/resume (control.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
  * sub-tables (subtables.ts, results.ts), a room's invites, ejections and joins by invite (rooms.ts),
- * a seat's notes to its owner (notes.ts) and the one alarm for the watchdog and result delivery
- * (alarms.ts) do the work. The folded state lives in memory and is rebuilt from SQLite on every
+ * a seat's notes to its owner (notes.ts), the one alarm for the watchdog and result delivery
+ * (alarms.ts), and a table held as a read-only replica and taken into custody here (replica.ts,
+ * custody.ts) do the work. The folded state lives in memory and is rebuilt from SQLite on every
  * wake, identically.
  */
 import { DurableObject } from "cloudflare:workers";
@@ -46,6 +47,12 @@ import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, pushPublic
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./rooms.js";
 import { sendOwnerNote } from "./notes.js";
 import type { NoteResponse } from "../../src/protocol/schemas/room.js";
+import { exportHeadPoints } from "../../src/protocol/export.js";
+import { LIMITS } from "../../src/protocol/limits.js";
+import type { CustodyResponse } from "../../src/protocol/schemas/custody.js";
+import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
+import { acceptPage, Replica } from "./replica.js";
+import { writeCustody } from "./custody.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
 export interface ReadAuth {
@@ -69,12 +76,17 @@ export class TableDO extends DurableObject<Env> {
   readonly notices: Notices;
   /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
   readonly channels: ChannelProbe;
+  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (replica.ts). */
+  readonly replica: Replica;
+  /** The ledger limit this relay publishes (LIMITS.entries); a replica's pages are judged with it. */
+  readonly maxEntries = LIMITS.entries;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
     this.sessions = new Sessions(ctx);
     this.ledger = new Ledger(ctx.storage);
+    this.replica = new Replica(ctx.storage.sql);
     this.alarms = new Alarm(ctx.storage);
     this.notices = new Notices(ctx.storage.sql, (at) => this.alarms.armBy(at));
     this.channels = ownerChannels(env);
@@ -92,7 +104,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** POST /tables */
   async create(body: unknown): Promise<Result<CreateResponse>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       const signer = await relaySigner(this.env);
       const outcome = await writeCreate(this, body, signer.publicKeyText);
       return { table: outcome.primary.table, head: await this.afterWrite(outcome) };
@@ -101,7 +113,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** POST /tables/:id/join (a join by invite is refused here: it needs the code, POST /invites/join). */
   async join(body: unknown): Promise<Result<JoinResponse>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       refuseInviteJoin(body);
       return this.joinResponse(await writeJoin(this, body));
     });
@@ -109,7 +121,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** POST /invites/join, after the invite directory resolved the code to `invite` of this room. */
   async joinInvited(body: unknown, invite: string): Promise<Result<JoinResponse>> {
-    return guarded(async () => this.joinResponse(await writeInvitedJoin(this, body, invite)));
+    return this.writing(async () => this.joinResponse(await writeInvitedJoin(this, body, invite)));
   }
 
   private async joinResponse(outcome: WriteOutcome): Promise<JoinResponse> {
@@ -120,7 +132,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** POST /tables/:id/invites: the creator's signed invite; the Worker then registers its code. */
   async issueInvite(body: unknown): Promise<Result<{ invite: string; expires: number; replaces?: string; seq: number; head: SignedHead }>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       const outcome = await writeInvite(this, body);
       const primary = outcome.primary;
       if (primary.kind !== "system" || primary.subkind !== "invite_issued") throw new TrestleError("E_INTERNAL", "an invite write records an invite");
@@ -131,7 +143,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** POST /tables/:id/eject: the creator's signed ejection of a seat. */
   async eject(body: unknown): Promise<Result<SubmitResponse>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       const outcome = await writeEject(this, body);
       return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
     });
@@ -139,31 +151,33 @@ export class TableDO extends DurableObject<Env> {
 
   /** POST /tables/:id/notes: a seat's note to its owner's chat channels; never an entry. */
   async noteOwner(body: unknown): Promise<Result<NoteResponse>> {
-    return guarded(() => sendOwnerNote(this, this.ctx.storage, this.env, body));
+    return this.writing(() => sendOwnerNote(this, this.ctx.storage, this.env, body));
   }
 
   /** POST /tables/:id/entries */
   async submit(body: unknown): Promise<Result<SubmitResponse>> {
-    return guarded(() => this.submitUnguarded(body));
+    return this.writing(() => this.submitUnguarded(body));
   }
 
   private async submitUnguarded(body: unknown): Promise<SubmitResponse> {
+    this.refuseMirror();
     const outcome = await writeSubmission(this, body);
     return { seq: outcome.primary.seq, truncated: "truncated" in outcome.primary && outcome.primary.truncated !== undefined, head: await this.afterWrite(outcome) };
   }
 
   /** POST /tables/:id/approvals */
   async approve(body: unknown): Promise<Result<ApproveResponse>> {
-    return guarded(() => this.approveUnguarded(body));
+    return this.writing(() => this.approveUnguarded(body));
   }
 
   private async approveUnguarded(body: unknown): Promise<ApproveResponse> {
+    this.refuseMirror();
     return this.approvalResponse(await writeApproval(this, body));
   }
 
   /** A relay-attested approval or rejection from a bound chat account (the Worker checked the binding, §5.6). */
   async approveAttested(input: AttestedApproval): Promise<Result<ApproveResponse>> {
-    return guarded(() => this.approvalResponse(writeAttestedApproval(this, input)));
+    return this.writing(() => this.approvalResponse(writeAttestedApproval(this, input)));
   }
 
   private async approvalResponse(outcome: WriteOutcome): Promise<ApproveResponse> {
@@ -188,6 +202,8 @@ export class TableDO extends DurableObject<Env> {
   /** The table's alarm (alarms.ts): the task watchdog, any pending sub-table result delivery, owner notifications not yet taken. At least once: a repeated run appends nothing. */
   override async alarm(): Promise<void> {
     this.alarms.fired();
+    // A mirror runs no jobs: its relay's watchdog, results and notifications are that relay's.
+    if (this.replica.mirror) return;
     for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
     await deliverResult(this.resultHost());
     await this.notices.handOffDue(ownerNotify(this.env), () => this.now());
@@ -196,13 +212,14 @@ export class TableDO extends DurableObject<Env> {
 
   /** Arms the alarm at the earliest deadline of the watchdog, a pending result delivery and a notification not yet taken. */
   private reschedule(): Promise<void> {
+    if (this.replica.mirror) return this.alarms.schedule([]);
     const notices = this.state ? this.notices.nextAt() : null;
     return this.alarms.schedule([watchdogAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices]);
   }
 
   /** POST /tables/:id/control (owner-signed pause or resume) */
   async control(body: unknown): Promise<Result<SubmitResponse>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       const outcome = await writeControl(this, body);
       return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
     });
@@ -210,7 +227,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** A relay-attested pause or resume from a bound chat account (the Worker checked the binding). */
   async controlAttested(input: AttestedControl): Promise<Result<SubmitResponse>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       const outcome = writeAttestedControl(this, input);
       return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
     });
@@ -233,7 +250,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** POST /tables/:parent/subtables, on the child's object: opens this table through its parent. */
   async openSubtable(parent: string, body: unknown): Promise<Result<CreateResponse>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       const signer = await relaySigner(this.env);
       const outcome = await writeChildOpening(this, parent, body, { parent: this.table(parent), relayKey: signer.publicKeyText });
       return { table: outcome.primary.table, head: await this.afterWrite(outcome) };
@@ -242,7 +259,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** RPC from a child's object: records its opening here and returns the carried joins. */
   async registerSubtable(body: unknown): Promise<Result<SubtableRegistration>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       const { outcome, registration } = await writeSubtableOpened(this, body);
       await this.afterWrite(outcome);
       return registration;
@@ -251,7 +268,7 @@ export class TableDO extends DurableObject<Env> {
 
   /** RPC from a closed child's object: records its relay-signed result here, once. */
   async reportSubtable(body: unknown): Promise<Result<{ seq: number }>> {
-    return guarded(async () => {
+    return this.writing(async () => {
       const signer = await relaySigner(this.env);
       const outcome = await writeSubtableResult(this, body, signer.publicKeyText);
       await this.afterWrite(outcome);
@@ -289,13 +306,16 @@ export class TableDO extends DurableObject<Env> {
     return guarded(async () => {
       const principal = await authorizeRead(this.requireState(), auth.header, "GET", auth.path, this.now());
       const head = await this.currentHead();
-      return readExport(this.requireState(), this.ledger, principal, head);
+      return readExport(this.requireState(), this.ledger, principal, head, await this.earlierHeads(head));
     });
   }
 
   /** GET /tables/:id/public/export: no authorization, public tables only (public-read.ts). */
   async publicExport(): Promise<Result<string>> {
-    return guarded(async () => publicExport(this.requireState(), this.ledger, await this.currentHead()));
+    return guarded(async () => {
+      const head = await this.currentHead();
+      return publicExport(this.requireState(), this.ledger, head, await this.earlierHeads(head));
+    });
   }
 
   /** GET /tables/:id/ws and /tables/:id/public/ws (upgrades) */
@@ -357,9 +377,66 @@ export class TableDO extends DurableObject<Env> {
     }
   }
 
-  /** The signed head of the ledger as it is now: reads get the head of exactly the state they were computed from. */
+  /**
+   * The signed head of the ledger as it is now: reads get the head of exactly the state they were
+   * computed from. A mirror serves the head of the relay holding the table, over its last entry.
+   */
   async currentHead(): Promise<SignedHead> {
-    return this.headSigner().at({ seq: this.ledger.seq, link: this.ledger.link });
+    const kept = this.replica.mirror ? this.replica.newest() : null;
+    return kept ?? this.headSigner().at({ seq: this.ledger.seq, link: this.ledger.link });
+  }
+
+  /**
+   * The heads an export carries before `current` (§8.1): those kept from the relays that held the
+   * table before (or the one a mirror follows), and this relay's own after each run of
+   * LIMITS.export_head_bytes since it took custody.
+   */
+  private async earlierHeads(current: SignedHead): Promise<SignedHead[]> {
+    const kept = this.replica.heads().filter((h) => h.sig !== current.sig);
+    if (this.replica.mirror) return kept;
+    const points = exportHeadPoints(this.ledger.all(), this.ledger.originals(1, this.ledger.seq), this.requireState().custody ?? 1);
+    return [...kept, ...(await Promise.all(points.map((p) => this.headSigner().at(p))))];
+  }
+
+  /** GET /tables/:id/replica: whether the table is a mirror here, the relay holding it, its tip and head, evidence kept. */
+  async replicaStatus(): Promise<Result<ReplicaStatus>> {
+    return guarded(() => this.statusNow());
+  }
+
+  /** POST /tables/:id/replica: a verified chain extension for the replica (replica.ts); pushed to readers once stored. */
+  async replicate(body: unknown): Promise<Result<ReplicaStatus>> {
+    return guarded(async () => {
+      const appended = await acceptPage(this, body);
+      if (appended.length > 0) this.queuePush(appended);
+      return this.statusNow();
+    });
+  }
+
+  /** POST /tables/:id/custody: the owners' custody statement; this relay takes the table over (custody.ts). */
+  async takeCustody(body: unknown): Promise<Result<CustodyResponse>> {
+    return guarded(async () => {
+      const outcome = await writeCustody(this, body, await relaySigner(this.env));
+      return { seq: outcome.primary.seq, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  private async statusNow(): Promise<ReplicaStatus> {
+    const state = this.requireState();
+    return { table: state.table, mirror: this.replica.mirror, relay: state.relay, seq: this.ledger.seq, link: this.ledger.link, head: await this.currentHead(), evidence: this.replica.evidence() };
+  }
+
+  /** A write: refused while the table is a read-only mirror here (E_MIRROR), else run as any guarded call. */
+  private writing<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
+    return guarded(() => {
+      this.refuseMirror();
+      return fn();
+    });
+  }
+
+  private refuseMirror(): void {
+    if (!this.replica.mirror) return;
+    const relay = this.state?.relay ?? "";
+    throw new TrestleError("E_MIRROR", `this relay holds table ${this.state?.table ?? ""} as a read-only mirror of relay ${relay}: write to that relay, or promote this mirror`, { relay });
   }
 
   private headSigner(): Heads {
@@ -409,7 +486,8 @@ export class TableDO extends DurableObject<Env> {
     const batch = this.unpushed.splice(0);
     if (batch.length === 0 || !this.state) return;
     try {
-      const frames = new Frames(this.state, batch, await this.headSigner().current());
+      const head = this.replica.mirror ? await this.currentHead() : await this.headSigner().current();
+      const frames = new Frames(this.state, batch, head);
       this.sessions.push(frames, this.sessionHost());
       pushPublic(this.ctx, frames, this.sessionHost());
     } catch (error) {

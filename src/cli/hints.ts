@@ -41,6 +41,8 @@ const HINTS: Record<ErrorCode, string> = {
   E_TERMS_MISMATCH: "an accept takes the offer's terms as they are; leave the terms out, or counter with your own",
   E_INVITE: "the invite code is wrong, used, rotated or expired; ask the room's creator for a new one (trestle room invite)",
   E_TABLE_EXISTS: "a different config already uses this id; pick another id",
+  E_REFUTED: "the ledger does not verify (details.seq, details.reason): check it with trestle verify; nothing of it was stored",
+  E_MIRROR: "this relay only mirrors the table: write to the relay holding it (details.relay), or have its owners promote the mirror (trestle promote)",
   E_TABLE_NOT_FOUND: "check --table (and --relay: tables live on one relay)",
   E_NOT_FOUND: "the relay has no such route; check that --relay points at a trestle relay",
   E_RATE_LIMITED: "slow down and try again later",

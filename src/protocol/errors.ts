@@ -44,6 +44,9 @@ export const ERROR_CODES = {
   E_TERMS_MISMATCH: { http: 409, message: "an accept restates terms other than the offer's" },
   E_INVITE: { http: 403, message: "no live invite matches this code or statement" },
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
+  // Custody and mirrors (docs/SPEC.md §8.4).
+  E_REFUTED: { http: 422, message: "the ledger or page does not verify" },
+  E_MIRROR: { http: 409, message: "this relay holds the table as a read-only mirror" },
   E_TABLE_NOT_FOUND: { http: 404, message: "no table with this id" },
   E_NOT_FOUND: { http: 404, message: "no such route" },
   E_RATE_LIMITED: { http: 429, message: "too many requests; slow down" },

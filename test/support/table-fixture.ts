@@ -137,4 +137,15 @@ export class MemoryLedger {
     const last = this.entries[this.entries.length - 1]!;
     return signHead(this.relay, { table: last.table, seq: last.seq, link: last.link });
   }
+
+  /** The same ledger, continued by another relay (its key `relay`): a table moved (docs/SPEC.md §8.4). */
+  handOver(relay: Signer): MemoryLedger {
+    const next = new MemoryLedger(relay);
+    next.entries = [...this.entries];
+    next.state = this.state;
+    next.now = this.now;
+    next.maxEntries = this.maxEntries;
+    next.prev = this.prev;
+    return next;
+  }
 }

@@ -19,6 +19,9 @@ export const BUILT_IN_FEATURES = [
   "subtables",
   "public_tables",
   "agent_card",
+  // Custody and mirrors (docs/SPEC.md §8.4): tables move here by import, and are mirrored here.
+  "custody",
+  "mirrors",
 ] as const;
 
 /** `features`: the built-in ones, then `chat:<platform>` for each chat app whose secrets this deployment set. */

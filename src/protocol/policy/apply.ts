@@ -16,6 +16,7 @@ import { own } from "../records.js";
 import { applyEject, applyInvite, applyPartyJoin } from "./invites.js";
 import { applyRoomKind } from "./kinds/registry.js";
 import { emptyRoom } from "./room-state.js";
+import { applyCustody } from "./custody.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -48,6 +49,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     subtables: {},
     origins: {},
     room: entry.data.config.room ? emptyRoom() : null,
+    custody: null,
   };
 }
 
@@ -134,6 +136,9 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     case "seat_ejected":
       applyEject(state, entry);
+      return;
+    case "custody":
+      applyCustody(state, entry);
       return;
   }
 }

@@ -25,6 +25,7 @@ import {
 } from "./task.js";
 import { ElectorateSchema } from "./config.js";
 import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
+import { CustodyDataSchema } from "./custody.js";
 import {
   AcceptSubmissionSchema,
   CloseSubmissionSchema,
@@ -369,6 +370,8 @@ export const DecisionEntrySchema = system(
 export const InviteIssuedEntrySchema = system("invite_issued", InviteDataSchema, AuthorSchema);
 /** Rooms (§5.10): the creator ejected a seat (signed with purpose `room`); the `seat_left` it causes follows. */
 export const SeatEjectedEntrySchema = system("seat_ejected", EjectDataSchema, AuthorSchema);
+/** Custody (§8.4): the table moved to relay `to`, authorised by its owners; signed by `to` (purpose `custody`). */
+export const CustodyEntrySchema = system("custody", CustodyDataSchema, AuthorSchema);
 
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
@@ -385,6 +388,7 @@ const SYSTEM_ENTRIES = [
   DecisionEntrySchema,
   InviteIssuedEntrySchema,
   SeatEjectedEntrySchema,
+  CustodyEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */
