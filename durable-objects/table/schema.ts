@@ -25,8 +25,8 @@ export const MIGRATIONS: readonly string[] = [
   // Custody and mirrors (docs/SPEC.md §8.4, replica.ts): heads of the relays that held the table
   // before this one, or of the relay a mirror follows, with the export bytes up to each; and the
   // evidence a mirror keeps against that relay.
-  `CREATE TABLE kept_heads (seq INTEGER PRIMARY KEY, head TEXT NOT NULL, bytes INTEGER NOT NULL);
-   CREATE TABLE mirror_evidence (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);`,
+  `CREATE TABLE IF NOT EXISTS kept_heads (seq INTEGER PRIMARY KEY, head TEXT NOT NULL, bytes INTEGER NOT NULL);
+   CREATE TABLE IF NOT EXISTS mirror_evidence (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);`,
 ];
 
 /** Brings the schema up to date; returns the version reached. */
