@@ -38,6 +38,7 @@ import { ROOM_WRITES } from "./room-write.js";
 import { MANDATE } from "./mandate.js";
 import { GATE } from "./gate.js";
 import { PRIVATE } from "./private.js";
+import { CUSTODY } from "./custody.js";
 
 /** Every command, by its place in the help list. */
 export const COMMANDS: readonly Command[] = [
@@ -68,6 +69,8 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   pin,
   evidence,
+  // Moving a table between relays, and mirrors (docs/SPEC.md §8.4).
+  ...CUSTODY,
   // The MCP server (docs/MCP.md).
   mcp,
   // Chat apps (docs/CHAT-APPS.md): the owner's notification channels.
