@@ -8,6 +8,9 @@ import { describe, expect, it } from "vitest";
 import {
   canonicalize,
   custodyStatementFor,
+  exportHeadPoints,
+  LIMITS,
+  parseExport,
   signCustody,
   verifyExport,
   type Entry,
@@ -215,5 +218,39 @@ describe("taking custody here", () => {
     const head = (await relay.request("GET", `/tables/${id}/head`)).body as SignedHead;
     const refused = await relay.request("POST", `/tables/${id}/custody`, await custodyRequest(k, head, ["tao", "jenny"]));
     expect(refused.body.error.code).toBe("E_NOT_ALLOWED");
+  });
+});
+
+describe("an export of a long table", () => {
+  it("carries this relay's head after each run of export_head_bytes, so it can be fed to a replica page by page", async () => {
+    const id = "custody-long-export";
+    const k = await cast();
+    await relay.create(k.ops, "ops", debateConfig(k, { id, topology: { kind: "open" }, termination: { any: [{ max_entries: 500 }] } }));
+    await relay.join(id, k.tao, "tao", "bot-tao", k.botTao);
+    await relay.join(id, k.jenny, "jenny", "bot-jenny", k.botJenny);
+    for (let i = 0; i < 80; i += 1) {
+      const [key, seat] = i % 2 ? [k.botJenny, "bot-jenny"] : [k.botTao, "bot-tao"];
+      expect((await relay.say(id, key, { seat, kind: "say", body: `${i} `.padEnd(8000, "x") })).status).toBe(201);
+    }
+    const text = (await relay.read(id, `/tables/${id}/export`, k.ops, { owner: "ops" })).body as string;
+    const parsed = parseExport(text);
+    if (!parsed.ok) throw new Error(parsed.reason);
+    const points = exportHeadPoints(parsed.view.items as Entry[], new Map());
+    expect(points.length).toBeGreaterThanOrEqual(2);
+    expect(parsed.view.heads.map((h) => h.seq)).toEqual([...points.map((p) => p.seq), parsed.view.items.length]);
+    expect((await verifyExport(text, { relayKey: await relayKey() })).verdict).toBe("CLEAN");
+  });
+});
+
+describe("when a replica page is larger than replica_page_bytes", () => {
+  it("refuses it at the route (E_TOO_LARGE, 413) and creates nothing", async () => {
+    const id = "replica-too-large";
+    const { l } = await elsewhere(id);
+    const head = await l.head();
+    const padded = { ...page(l.entries, head), originals: [{ seq: 1, body: "x".repeat(LIMITS.replica_page_bytes) }] };
+    const refused = await relay.request("POST", `/tables/${id}/replica`, padded);
+    expect(refused.status).toBe(413);
+    expect(refused.body.error.code).toBe("E_TOO_LARGE");
+    expect((await relay.request("GET", `/tables/${id}/replica`)).status).toBe(404);
   });
 });
