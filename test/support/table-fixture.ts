@@ -149,3 +149,14 @@ export class MemoryLedger {
     return next;
   }
 }
+
+/** A debate ordered by `relay` on a MemoryLedger: the three seats joined, then bot-tao's say `body`. */
+export async function seatedDebate(k: Cast, relay: Signer, overrides: Partial<TableConfig> = {}, body = "ship #459 first"): Promise<MemoryLedger> {
+  const l = new MemoryLedger(relay);
+  await l.create(k.ops, "ops", debateConfig(k, overrides));
+  await l.join(k.tao, "tao", "bot-tao", k.botTao);
+  await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
+  await l.join(k.ops, "ops", "judge", k.judge);
+  await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body });
+  return l;
+}

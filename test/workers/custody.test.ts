@@ -18,7 +18,7 @@ import {
 } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
-import { cast, debateConfig, keyOf, MemoryLedger, type Cast } from "../support/table-fixture.js";
+import { cast, debateConfig, keyOf, MemoryLedger, seatedDebate, type Cast } from "../support/table-fixture.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const relayKey = async (): Promise<string> => (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key;
@@ -28,13 +28,7 @@ const stateOf = (id: string) => runInDurableObject(stub(id), (instance: TableDO)
 /** A debate another relay (key "relay-elsewhere") ordered: seated, with a say by bot-tao. */
 async function elsewhere(id: string): Promise<{ k: Cast; l: MemoryLedger }> {
   const k = await cast();
-  const l = new MemoryLedger(await keyOf("relay-elsewhere"));
-  await l.create(k.ops, "ops", debateConfig(k, { id }));
-  await l.join(k.tao, "tao", "bot-tao", k.botTao);
-  await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
-  await l.join(k.ops, "ops", "judge", k.judge);
-  await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: "pro, at the first relay" });
-  return { k, l };
+  return { k, l: await elsewhereFrom(id, k, "pro, at the first relay") };
 }
 
 const page = (items: readonly Entry[], head: SignedHead) => ({ items, originals: [], head });
@@ -139,13 +133,7 @@ describe("a replica fed another relay's ledger", () => {
 
 /** The same debate as `elsewhere` with bot-tao's say worded `body`: another chain from entry 6, under the same relay key. */
 async function elsewhereFrom(id: string, k: Cast, body: string): Promise<MemoryLedger> {
-  const l = new MemoryLedger(await keyOf("relay-elsewhere"));
-  await l.create(k.ops, "ops", debateConfig(k, { id }));
-  await l.join(k.tao, "tao", "bot-tao", k.botTao);
-  await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
-  await l.join(k.ops, "ops", "judge", k.judge);
-  await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body });
-  return l;
+  return seatedDebate(k, await keyOf("relay-elsewhere"), { id }, body);
 }
 
 describe("taking custody here", () => {
