@@ -17,6 +17,8 @@ const RECORDED: Record<number, string> = {
   1: "40d38f0641725068fa0046f05812218d822b9ae4a16f48101a7e9b875ea082b5",
   // Rooms (issue 13): room state and the room kinds fold into the state.
   2: "0b99df160054dfaeb12de4d5f20bf09c585b894b81ddd1155ab38b442eae6b65",
+  // Custody (issue 17): the relay holding the table moves with a custody entry (state.custody).
+  3: "b17b42e796f354f4d138d9aa4619cefb0f949f956e6153ab6e7d144d485ddd91",
 };
 
 function fingerprint(): string {
