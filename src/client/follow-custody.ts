@@ -7,7 +7,7 @@
  * its owners authorised (the policy replay checks that, so the reader must see every entry), and
  * end at a head B signed. Then B's head is held, and the move never looks like a fork.
  */
-import { custodySpans, parseExport, TrestleError, type SignedHead } from "../protocol/index.js";
+import { custodySpans, parseExport, TrestleError, type SignedHead, type VerifyReport } from "../protocol/index.js";
 import type { HeadTracker } from "./heads.js";
 import type { HttpClient, Reader } from "./http.js";
 import { verifyExportText } from "./verify.js";
@@ -19,18 +19,20 @@ export interface Followed {
   tracker: HeadTracker;
 }
 
-/** Verifies the relay's ledger against the heads this home holds for the table at past relays and adopts the relay's head; returns it. Throws E_MIRROR (the relay only mirrors it), E_RELAY_KEY, E_FORBIDDEN, E_BAD_RESPONSE or E_FORK (evidence kept). */
-export async function followCustody(client: Followed, reader: Reader, maxEntries?: number): Promise<SignedHead> {
+/**
+ * Verifies the relay's ledger (`text`, its export as `reader` reads it, fetched when not given)
+ * against the heads this home holds for the table at past relays and adopts the relay's head;
+ * returns it. Throws E_MIRROR (the relay only mirrors it), E_RELAY_KEY, E_FORBIDDEN,
+ * E_BAD_RESPONSE or E_FORK (evidence kept).
+ */
+export async function followCustody(client: Followed, reader: Reader, maxEntries?: number, text?: string): Promise<SignedHead> {
   const { http, table, tracker } = client;
-  const text = await http.exportText(table, reader);
+  text ??= await http.exportText(table, reader);
   const parsed = parseExport(text);
   if (!parsed.ok) throw new TrestleError("E_BAD_RESPONSE", `the relay's export of ${table} is malformed: ${parsed.reason}`);
-  const spans = custodySpans(parsed.view.items);
-  const holder = spans[spans.length - 1]!.relay;
-  if (holder !== null && holder !== tracker.relayKey) {
-    throw new TrestleError("E_MIRROR", `relay ${tracker.relayKey} holds table ${table} as a read-only mirror of relay ${holder}: write to that relay, or promote this mirror`, { relay: holder });
-  }
-  const custodians = new Set(spans.map((s) => s.relay));
+  const holder = mirrorHolder(text, tracker.relayKey);
+  if (holder !== null) throw mirrorError(tracker, table, holder);
+  const custodians = new Set(custodySpans(parsed.view.items).map((s) => s.relay));
   const relevant = tracker.past.filter((h) => custodians.has(h.relay));
   if (relevant.length === 0) {
     const held = tracker.past.map((h) => h.relay);
@@ -64,4 +66,30 @@ export async function followCustody(client: Followed, reader: Reader, maxEntries
   }
   await tracker.acceptCustody(newest);
   return newest;
+}
+
+/** The relay key holding the table when export `text` comes from a relay (key `relayKey`) that only mirrors it (§8.4), else null. */
+export function mirrorHolder(text: string, relayKey: string): string | null {
+  const parsed = parseExport(text);
+  if (!parsed.ok) return null;
+  const spans = custodySpans(parsed.view.items);
+  const holder = spans[spans.length - 1]!.relay ?? parsed.header.relay;
+  return holder === relayKey ? null : holder;
+}
+
+/**
+ * Verifies a mirror's export against the key of the relay holding the table (`holder`), with the
+ * heads and the evidence this home holds from that relay: the mirror is only a way to the holder's
+ * ledger. Throws E_MIRROR when this home holds no head from the holder, so nothing vouches for its key.
+ */
+export async function verifyMirrored(client: Followed, text: string, holder: string, maxEntries?: number): Promise<VerifyReport> {
+  const held = client.tracker.past.filter((h) => h.relay === holder);
+  if (held.length === 0) throw mirrorError(client.tracker, client.table, holder);
+  await client.tracker.loadPastEvidence([holder]);
+  const context = { relayKey: holder, held, evidence: client.tracker.evidence, ...(maxEntries === undefined ? {} : { maxEntries }) };
+  return verifyExportText(text, context);
+}
+
+function mirrorError(tracker: HeadTracker, table: string, holder: string): TrestleError {
+  return new TrestleError("E_MIRROR", `relay ${tracker.relayKey} holds table ${table} as a read-only mirror of relay ${holder}: write to that relay, or promote this mirror`, { relay: holder });
 }

@@ -47,7 +47,7 @@ import type { HttpClient, Reader } from "./http.js";
 import { randomNonce } from "./random.js";
 import { TableSocket, type SeatSubmission, type TableSocketOptions } from "./socket.js";
 import { verifyExportText, verifyHeldView } from "./verify.js";
-import { followCustody } from "./follow-custody.js";
+import { followCustody, mirrorHolder, verifyMirrored } from "./follow-custody.js";
 
 /** Options for a TableClient. */
 export interface TableClientOptions {
@@ -349,13 +349,17 @@ export class TableClient {
    * The export text and its verification against the pinned key, every signed head this client
    * has seen for the table (held or not yet chained: each is the relay's commitment), the heads
    * this home holds at relays the export names as past custodians (§8.4), and the evidence it
-   * keeps (REFUTED while there is any, §8.3). An export that verifies on its own but
+   * keeps (REFUTED while there is any, §8.3). From a relay that only mirrors the table, the export is
+   * verified against the key of the relay holding it, with the heads this home holds from there
+   * (E_MIRROR when it holds none). An export that verifies on its own but
    * contradicts one of those heads is kept as evidence: a truncation when it ends before that head,
    * else a fork.
    */
   async exportLedger(reader: Reader): Promise<{ text: string; report: VerifyReport }> {
-    if (this.tracker.awaitingCustody) await this.follow(reader);
     const text = await this.http.exportText(this.table, reader);
+    const holder = mirrorHolder(text, this.tracker.relayKey);
+    if (holder !== null) return { text, report: await verifyMirrored(this, text, holder, this.maxEntries) };
+    if (this.tracker.awaitingCustody) await followCustody(this, reader, this.maxEntries, text);
     const seen = this.tracker.seen;
     const held = [...seen, ...pastCustodians(text, this.tracker.past)];
     const context = { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries };

@@ -127,6 +127,10 @@ describe("trestle mirror", () => {
     const head = (await (await fetch(`${origin.url}/tables/${table}/head`)).json()) as { seq: number };
     expect(head.seq).toBeGreaterThan(first.body!.seq);
     expect(again.body).toMatchObject({ mirror: true, seq: head.seq, head });
+
+    const read = await t.json(["verify", table, "--relay", target.url, "--owner", "ops"]);
+    expect(read.code).toBe(0);
+    expect(read.body).toMatchObject({ verdict: "CLEAN", last_seq: head.seq, coverage: { head_seq: head.seq } });
   }, 60_000);
 
   describe("when the origin's operator serves another history under the same key", () => {
