@@ -32,7 +32,8 @@ beforeAll(async () => {
   t = cli(home, origin.url);
   for (const owner of ["ops", "tao", "jenny"]) expect((await t.run(["keygen", "--owner", owner])).code).toBe(0);
 }, 60_000);
-afterAll(() => Promise.all([origin?.dispose(), twin?.dispose(), target?.dispose()]));
+let originGone = false;
+afterAll(() => Promise.all([originGone ? undefined : origin?.dispose(), twin?.dispose(), target?.dispose()]));
 
 const keyOf = (owner: string) => JSON.parse(readFileSync(join(home, "owners", `${owner}.json`), "utf8")).public_key as string;
 const relayKeyOf = async (relay: LocalRelay) => ((await (await fetch(`${relay.url}/.well-known/trestle.json`)).json()) as { relay_key: string }).relay_key;
@@ -134,7 +135,7 @@ describe("trestle mirror", () => {
   }, 60_000);
 
   describe("when the origin's operator serves another history under the same key", () => {
-    it("refuses the fork (exit 4), keeps the evidence, and can still be promoted by two owners", async () => {
+    it("refuses the fork (exit 4), keeps the evidence, and is promoted by two owners once the origin is gone", async () => {
       const forked = join(home, "forked");
       const other = cli(forked, twin.url);
       for (const owner of ["ops", "tao", "jenny"]) {
@@ -156,10 +157,13 @@ describe("trestle mirror", () => {
       expect(status.evidence).toHaveLength(1);
       expect(status.evidence[0]!.evidence.kind).toBe("fork");
 
+      originGone = true;
+      await origin.dispose();
       const signature = join(home, `${table}.jenny.json`);
       expect((await t.run(["custody", "sign", table, "--relay", target.url, "--owner", "jenny", "--out", signature])).code).toBe(0);
       const promoted = await t.run(["promote", table, "--relay", target.url, "--owner", "tao", "--signature", signature]);
       expect(promoted.code).toBe(0);
+      expect(promoted.stdout).toContain("CLEAN");
       expect((await t.run(["say", "--table", table, "--seat", "bot-tao", "--relay", target.url, "after the origin went away"])).code).toBe(0);
     }, 90_000);
   });
