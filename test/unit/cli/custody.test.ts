@@ -5,7 +5,7 @@
  * written on; a table mirrored at a third relay follows its origin, refuses a fork by it, and is
  * promoted when the origin goes away.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,10 +60,13 @@ async function tableAt(relay: LocalRelay, table: string): Promise<void> {
 describe("trestle export, then trestle import into another relay", () => {
   const table = uniqueTable("moved");
   const exportPath = () => join(home, `${table}.jsonl`);
+  // A copy of the home as it was before the move: it holds the table's head at the old relay only.
+  const before = mkdtempSync(join(tmpdir(), "trestle-custody-before-"));
 
   it("waits as a mirror while only one of three owners signed, and says how to get more signatures", async () => {
     await tableAt(origin, table);
     expect((await t.run(["export", "--table", table, "--owner", "ops", "--out", exportPath()])).code).toBe(0);
+    cpSync(home, before, { recursive: true });
     const run = await t.run(["import", exportPath(), "--relay", target.url, "--owner", "ops"]);
     expect(run.code).toBe(3);
     expect(run.stderr).toContain("E_FORBIDDEN");
@@ -95,6 +98,14 @@ describe("trestle export, then trestle import into another relay", () => {
     const offline = await t.json(["verify", moved]);
     expect(offline.code).toBe(0);
     expect(offline.body).toMatchObject({ verdict: "CLEAN", coverage: { past_keys: [{ relay: await relayKeyOf(origin) }] } });
+  }, 60_000);
+
+  it("has trestle watch, from a home that held the table at the old relay, follow it to the new one", async () => {
+    const watching = cli(before, target.url).start(["watch", "--table", table, "--seat", "bot-tao"]);
+    await watching.printed(/no: #461 fixes data loss/);
+    watching.child.kill();
+    await watching.done;
+    expect(existsSync(join(before, "heads", await relayKeyOf(target), `${table}.json`))).toBe(true);
   }, 60_000);
 
   describe("when the export is altered", () => {
