@@ -15,7 +15,7 @@ import {
   openTable,
   type LoadedKey,
 } from "../../client/node.js";
-import { CustodySignatureSchema, signCustody, TrestleError, type CustodySignature, type CustodyStatement, type ReplicaStatus } from "../../protocol/index.js";
+import { CustodySignatureSchema, isEntry, parseExport, signCustody, TrestleError, type CustodySignature, type CustodyStatement, type ReplicaStatus } from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, type Flags } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError, type ExitCode } from "../exit.js";
@@ -50,6 +50,10 @@ const importCommand: Command = {
     const table = checked.table!;
     await ctx.table(table); // pins --relay before anything is sent to it
     const status = await feedReplica(ctx.http(), text);
+    if (status.seq !== checked.last_seq || status.link !== lastLink(text)) {
+      const why = `relay ${ctx.relayUrl} holds ${table} up to entry #${status.seq}, not the chain this export ends with (#${checked.last_seq})`;
+      throw new TrestleError("E_NOT_ALLOWED", `${why}; nothing was signed: import a fresh export, or check the mirror and promote it`, { seq: status.seq });
+    }
     ctx.out.note(`relay ${ctx.relayUrl} holds ${table} as a mirror up to entry #${status.seq}`);
     return handOver(ctx, table, owner);
   },
@@ -118,6 +122,7 @@ async function statementAt(ctx: Context, table: string): Promise<CustodyStatemen
   return (await custodyStatementAt(ctx.http(), table, client.tracker.relayKey, (relay) => store.load(relay, table))).statement;
 }
 
+
 /** Signs and sends the hand-over of `table` to --relay, then verifies the table there (exit 0 CLEAN). */
 async function handOver(ctx: Context, table: string, owner: { owner: string; key: LoadedKey }): Promise<ExitCode> {
   const statement = await statementAt(ctx, table);
@@ -138,6 +143,13 @@ async function handOver(ctx: Context, table: string, owner: { owner: string; key
   const { report } = await client.exportLedger({ signer: owner.key.signer, as: { owner: owner.owner } });
   ctx.out.result(reportLines(report, ctx.out.c), report);
   return report.verdict === "CLEAN" ? EXIT.OK : report.verdict === "REFUTED" ? EXIT.REFUTED : EXIT.INCONCLUSIVE;
+}
+
+/** The link of the export's last entry (the export verified CLEAN, so it has one). */
+function lastLink(text: string): string | undefined {
+  const parsed = parseExport(text);
+  const last = parsed.ok ? parsed.view.items[parsed.view.items.length - 1] : undefined;
+  return last && isEntry(last) ? last.link : undefined;
 }
 
 function signatureFile(path: string): CustodySignature {

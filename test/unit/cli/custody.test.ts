@@ -126,7 +126,7 @@ describe("trestle export, then trestle import into another relay", () => {
 describe("trestle mirror", () => {
   const table = uniqueTable("mirrored");
 
-  it("follows the origin into a read-only copy, refuses writes there, and catches up", async () => {
+  it("follows the origin into a read-only copy, refuses writes there, catches up, and refuses to import an export it outgrew", async () => {
     await tableAt(origin, table);
     const first = await t.json(["mirror", table, "--from", origin.url, "--relay", target.url, "--owner", "ops"]);
     expect(first.code).toBe(0);
@@ -134,11 +134,20 @@ describe("trestle mirror", () => {
     const refused = await t.run(["say", "--table", table, "--seat", "bot-jenny", "--relay", target.url, "con"]);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain("E_MIRROR");
+    const stale = join(home, `${table}.stale.jsonl`);
+    expect((await t.run(["export", "--table", table, "--owner", "ops", "--relay", origin.url, "--out", stale])).code).toBe(0);
+    // A home that saw the table only up to this export (this one will hold a newer head, which refutes the export itself).
+    const staleHome = mkdtempSync(join(tmpdir(), "trestle-custody-stale-"));
+    cpSync(home, staleHome, { recursive: true });
     expect((await t.run(["say", "--table", table, "--seat", "bot-jenny", "--relay", origin.url, "con, at the origin"])).code).toBe(0);
     const again = await t.json(["mirror", table, "--from", origin.url, "--relay", target.url, "--owner", "ops"]);
     const head = (await (await fetch(`${origin.url}/tables/${table}/head`)).json()) as { seq: number };
     expect(head.seq).toBeGreaterThan(first.body!.seq);
     expect(again.body).toMatchObject({ mirror: true, seq: head.seq, head });
+
+    const behind = await cli(staleHome, target.url).run(["import", stale, "--owner", "ops"]);
+    expect(behind.code).toBe(3);
+    expect(behind.stderr).toContain("not the chain this export ends with");
 
     const read = await t.json(["verify", table, "--relay", target.url, "--owner", "ops"]);
     expect(read.code).toBe(0);
