@@ -16,12 +16,13 @@ export type AppContext = Context<{ Bindings: Env }>;
 
 /**
  * The request body as inbound JSON (§2.1): requires application/json and strict UTF-8, at most
- * LIMITS.request_bytes bytes (E_TOO_LARGE); no duplicate keys, only safe integers (E_NOT_CANONICAL).
+ * `limit` bytes (LIMITS.request_bytes unless a route allows more; E_TOO_LARGE); no duplicate keys,
+ * only safe integers (E_NOT_CANONICAL).
  */
-export async function readJson(c: AppContext): Promise<unknown> {
+export async function readJson(c: AppContext, limit: number = LIMITS.request_bytes): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\s*(;|$)/i.test(type)) throw new TrestleError("E_SCHEMA", "send Content-Type: application/json");
-  const bytes = await readBytes(c);
+  const bytes = await readBytes(c, limit);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
@@ -31,10 +32,10 @@ export async function readJson(c: AppContext): Promise<unknown> {
   return parseInboundJson(text);
 }
 
-/** The raw request body, at most LIMITS.request_bytes bytes (webhook signatures cover these exact bytes). */
-export async function readBytes(c: AppContext): Promise<Uint8Array> {
+/** The raw request body, at most `limit` bytes (webhook signatures cover these exact bytes). */
+export async function readBytes(c: AppContext, limit: number = LIMITS.request_bytes): Promise<Uint8Array> {
   const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > LIMITS.request_bytes) throw tooLarge();
+  if (declared > limit) throw tooLarge(limit);
   const body = c.req.raw.body;
   if (!body) throw new TrestleError("E_SCHEMA", "the request has no body");
   const reader = body.getReader();
@@ -44,9 +45,9 @@ export async function readBytes(c: AppContext): Promise<Uint8Array> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > LIMITS.request_bytes) {
+    if (size > limit) {
       await reader.cancel();
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
@@ -56,8 +57,8 @@ export async function readBytes(c: AppContext): Promise<Uint8Array> {
   return bytes;
 }
 
-function tooLarge(): TrestleError {
-  return new TrestleError("E_TOO_LARGE", `request bodies are limited to ${LIMITS.request_bytes} bytes`);
+function tooLarge(limit: number): TrestleError {
+  return new TrestleError("E_TOO_LARGE", `request bodies are limited to ${limit} bytes`);
 }
 
 /** The DO stub for a table id; a malformed id is E_TABLE_NOT_FOUND without touching any object. */

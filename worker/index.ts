@@ -19,6 +19,7 @@ import { wellKnownBody } from "./site/relay-info.js";
 import { viewerHtml } from "./site/viewer-page.js";
 import { invites } from "./routes/invites.js";
 import { applyLimits } from "./limits/routes.js";
+import { custody } from "./routes/custody.js";
 
 export { RelayDO } from "../durable-objects/relay/relay.js";
 export { TableDO } from "../durable-objects/table/table.js";
@@ -47,6 +48,7 @@ applyLimits(app);
 app.route("/.well-known", wellKnown);
 app.route("/tables", tables);
 app.route("/tables", publicTables);
+app.route("/tables", custody);
 app.route("/owners", owners);
 app.route("/hooks", hooks);
 app.route("/invites", invites);

@@ -1,7 +1,7 @@
 /**
  * GateDO: one Durable Object per client address (`client:<address>`) or owner key
- * (`owner:<key>`), counting what happens across tables exactly (decision 0260): creations, joins
- * and socket upgrades per client address; creations per owner key and the tables it holds. Only
+ * (`owner:<key>`), counting what happens across tables exactly (decision 0260): creations, joins,
+ * socket upgrades and replica pages per client address; creations per owner key and the tables it holds. Only
  * traffic from that one address or key reaches its object, so a flood slows nobody else. Its
  * buckets are kept in SQLite (one row per bucket, rewritten on each allowed request; nothing is
  * written for a refusal), so they outlive a wake, unlike the per-table counters in memory.
@@ -16,7 +16,7 @@ import { guarded, type Result } from "../result.js";
 import { SqliteObject } from "../sqlite-object.js";
 
 /** The limits counted per client address. */
-export type ClientLimit = "client_tables_per_hour" | "client_joins_per_min" | "client_connects_per_min";
+export type ClientLimit = "client_tables_per_hour" | "client_joins_per_min" | "client_connects_per_min" | "client_pages_per_hour";
 
 const MIGRATIONS = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,6 +28,7 @@ const WHAT: Record<ClientLimit | "owner_tables_per_hour", string> = {
   client_tables_per_hour: "tables opened from this address",
   client_joins_per_min: "joins from this address",
   client_connects_per_min: "socket connections from this address",
+  client_pages_per_hour: "replica pages sent from this address",
   owner_tables_per_hour: "tables opened by this owner key",
 };
 

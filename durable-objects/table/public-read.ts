@@ -31,10 +31,10 @@ export function requirePublic(state: TableState): void {
   if (state.config.parent !== undefined) throw new TrestleError("E_FORBIDDEN", `table ${state.table} is a sub-table; sub-tables are never public`);
 }
 
-/** The export of a public table: every entry in full, each truncated entry's original, and `head`. */
-export function publicExport(state: TableState, ledger: Pick<Ledger, "seq" | "all" | "originals">, head: SignedHead): string {
+/** The export of a public table: every entry in full, each truncated entry's original, the `earlier` heads and the current `head`. */
+export function publicExport(state: TableState, ledger: Pick<Ledger, "seq" | "all" | "originals">, head: SignedHead, earlier: readonly SignedHead[] = []): string {
   requirePublic(state);
-  return exportText({ table: state.table, relay: state.relay }, ledger.all(), [head], ledger.originals(1, ledger.seq));
+  return exportText({ table: state.table, relay: state.relay }, ledger.all(), [...earlier, head], ledger.originals(1, ledger.seq));
 }
 
 /** What public sockets need from the table. */

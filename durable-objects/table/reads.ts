@@ -58,8 +58,8 @@ export function readTasks(state: TableState, after: number, principal: Principal
   return { items, next };
 }
 
-/** The whole ledger as `principal` reads it, as export text with the current head (originals only of readable entries). */
-export function readExport(state: TableState, ledger: ReadableLedger, principal: Principal, head: SignedHead): string {
+/** The whole ledger as `principal` reads it, as export text with the `earlier` heads and the current `head` (originals only of readable entries). */
+export function readExport(state: TableState, ledger: ReadableLedger, principal: Principal, head: SignedHead, earlier: readonly SignedHead[] = []): string {
   const items = viewOf(state, principal, ledger.all());
-  return exportText({ table: state.table, relay: state.relay }, items, [head], ledger.originals(1, ledger.seq));
+  return exportText({ table: state.table, relay: state.relay }, items, [...earlier, head], ledger.originals(1, ledger.seq));
 }

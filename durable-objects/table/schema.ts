@@ -22,6 +22,11 @@ export const MIGRATIONS: readonly string[] = [
    INSERT INTO entries_v3 (seq, nonce_key, entry) SELECT seq, nonce_key, entry FROM entries;
    DROP TABLE entries;
    ALTER TABLE entries_v3 RENAME TO entries;`,
+  // Custody and mirrors (docs/SPEC.md §8.4, replica.ts): heads of the relays that held the table
+  // before this one, or of the relay a mirror follows, with the export bytes up to each; and the
+  // evidence a mirror keeps against that relay.
+  `CREATE TABLE IF NOT EXISTS kept_heads (seq INTEGER PRIMARY KEY, head TEXT NOT NULL, bytes INTEGER NOT NULL);
+   CREATE TABLE IF NOT EXISTS mirror_evidence (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);`,
 ];
 
 /** Brings the schema up to date; returns the version reached. */

@@ -35,6 +35,7 @@ export class UsageError extends Error {
 const BY_CODE: Partial<Record<ErrorCode, ExitCode>> = {
   E_NETWORK: EXIT.NETWORK,
   E_FORK: EXIT.REFUTED,
+  E_REFUTED: EXIT.REFUTED,
   E_BAD_RESPONSE: EXIT.REFUTED,
   E_RELAY_KEY: EXIT.TRUST,
   E_KEY_FILE: EXIT.TRUST,

@@ -141,6 +141,9 @@ export function reportLines(report: VerifyReport, c: Styles): string[] {
         `relay key ${v.relay_key_pinned ? "pinned" : "NOT pinned"}, policy replay ${v.policy_replay}`,
     ),
   );
+  for (const past of v.past_keys ?? []) {
+    lines.push(`  past relay key ${past.relay}: entries #${past.from}-#${past.to} are attested only by its heads (newest checked #${past.head_seq ?? "-"})`);
+  }
   return lines;
 }
 

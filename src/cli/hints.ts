@@ -44,6 +44,8 @@ const HINTS: Record<ErrorCode, string> = {
   E_REVEAL_MISMATCH: "the bid and salt do not match this side's commitment; trestle room reveal reads them from this seat's journal",
   E_PLAINTEXT: "this room is end-to-end encrypted: write through trestle room verbs or a seat with the room key (trestle room join with the full link)",
   E_TABLE_EXISTS: "a different config already uses this id; pick another id",
+  E_REFUTED: "the ledger does not verify (details.seq, details.reason): check it with trestle verify; nothing of it was stored",
+  E_MIRROR: "this relay only mirrors the table: write to the relay holding it (details.relay), or have its owners promote the mirror (trestle promote)",
   E_TABLE_NOT_FOUND: "check --table (and --relay: tables live on one relay)",
   E_TABLE_DELETED: "the relay deleted this table (details say when and why); an export you kept still verifies, and its id is never used again: open a new table",
   E_NOT_FOUND: "the relay has no such route; check that --relay points at a trestle relay",

@@ -67,10 +67,16 @@ export class FileHeadStore implements HeadStore {
     writeAtomically(this.evidencePath(relay, evidence.table), JSON.stringify(file, null, 2) + "\n");
   }
 
+  elsewhere(table: string, except: string): SignedHead[] {
+    return this.relays()
+      .filter((relay) => relay !== except)
+      .flatMap((relay) => this.load(relay, table) ?? []);
+  }
+
   /** Every table with evidence kept in this home, by relay key then table. */
   allEvidence(): TableEvidence[] {
     const found: TableEvidence[] = [];
-    for (const relay of this.names(join(this.home, "heads")).filter((name) => PublicKeySchema.safeParse(name).success)) {
+    for (const relay of this.relays()) {
       for (const table of this.jsonNames(join(this.home, "heads", relay, "evidence"))) {
         const items = this.kept(relay, table);
         if (items.length > 0) found.push({ relay, table, items });
@@ -98,6 +104,11 @@ export class FileHeadStore implements HeadStore {
   /** The tables this home holds a head for at the relay with key `relay`, sorted. */
   tables(relay: string): string[] {
     return PublicKeySchema.safeParse(relay).success ? this.jsonNames(join(this.home, "heads", relay)) : [];
+  }
+
+  /** The relay keys this home keeps heads or evidence under. */
+  private relays(): string[] {
+    return this.names(join(this.home, "heads")).filter((name) => PublicKeySchema.safeParse(name).success);
   }
 
   private kept(relay: string, table: string): KeptEvidence[] {

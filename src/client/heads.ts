@@ -9,7 +9,10 @@
  * one seq; or a head the relay presents as current that is older than one held) becomes evidence,
  * kept next to the held head in the store. From then on every call reports it (E_FORK) until
  * the owner clears it on purpose (`trestle evidence --clear`, docs/CLI.md); nothing the relay
- * says later replaces the held head or the evidence.
+ * says later replaces the held head or the evidence. A table this home holds at another relay
+ * and not yet here may have moved (§8.4): no head of this relay is adopted until its chain shows
+ * custody passed from there (follow-custody.ts), so a move never looks like a fork and a relay
+ * cannot take a table over by serving it.
  */
 import { EvidenceSchema, GENESIS_LINK, TrestleError, verifyHeadSignature, type Evidence, type HeadRef, type SignedHead } from "../protocol/index.js";
 
@@ -25,6 +28,8 @@ export interface HeadStore {
   evidence(relay: string, table: string): Evidence[];
   /** Keeps `evidence` (for the relay that signed its first head); a copy already kept is not added twice. */
   keep(evidence: Evidence): void;
+  /** The held heads of `table` at relays other than the one with key `except` (a table that moved, §8.4). */
+  elsewhere?(table: string, except: string): SignedHead[];
 }
 
 /** A HeadStore in memory (one process; browsers, tests): held heads and evidence by relay key and table. */
@@ -48,6 +53,10 @@ export class MemoryHeadStore implements HeadStore {
     const key = `${evidence.heads[0]!.relay}/${evidence.table}`;
     const items = this.kept.get(key) ?? [];
     if (!items.some((e) => sameEvidence(e, evidence))) this.kept.set(key, [...items, evidence]);
+  }
+
+  elsewhere(table: string, except: string): SignedHead[] {
+    return [...this.heads.values()].filter((h) => h.table === table && h.relay !== except);
   }
 }
 
@@ -76,6 +85,8 @@ export class HeadTracker {
   /** Links the client verified from entries (and those of adopted heads), by seq. */
   private readonly links = new Map<number, string>();
   private readonly found: Evidence[] = [];
+  /** Held heads of this table at other relays, signatures checked (see `awaitingCustody`). */
+  private pastHeads: SignedHead[] = [];
 
   constructor(
     readonly relayKey: string,
@@ -90,6 +101,44 @@ export class HeadTracker {
     }
     const stored = this.store?.load(this.relayKey, this.table) ?? null;
     if (stored && (await this.genuine([stored]))) this.adopt(stored, false);
+    for (const head of this.store?.elsewhere?.(this.table, this.relayKey) ?? []) {
+      if (head.table === this.table && (await verifyHeadSignature(head))) this.pastHeads.push(head);
+    }
+  }
+
+  /** Held heads of this table at other relays: where it may have come from (§8.4). */
+  get past(): readonly SignedHead[] {
+    return this.pastHeads;
+  }
+
+  /**
+   * True while nothing is held at this relay but this home holds the table at another: then no
+   * head is adopted as it is, only once the relay's chain shows custody passed from there
+   * (`acceptCustody`, after follow-custody.ts verified it).
+   */
+  get awaitingCustody(): boolean {
+    return this.adopted === null && this.pastHeads.length > 0;
+  }
+
+  /** A table created here is new: heads held for its id at other relays belong to other tables. */
+  startFresh(): void {
+    this.pastHeads = [];
+  }
+
+  /** Adopts `head` of this relay once the caller verified that its chain continues a past relay's held head through authorised custody. */
+  async acceptCustody(head: SignedHead): Promise<void> {
+    if (!(await this.genuine([head]))) throw new TrestleError("E_BAD_RESPONSE", `the head at ${head.seq} is not this relay's for ${this.table}`);
+    this.adopt(head, true);
+  }
+
+  /** Loads the evidence kept against the past relays `keys` for this table: what was found following it from there counts here too. */
+  async loadPastEvidence(keys: readonly string[]): Promise<void> {
+    for (const key of keys) {
+      for (const evidence of this.store?.evidence(key, this.table) ?? []) {
+        const verified = await Promise.all(evidence.heads.map((h) => verifyHeadSignature(h)));
+        if (verified.every(Boolean) && !this.found.some((e) => sameEvidence(e, evidence))) this.found.push(evidence);
+      }
+    }
   }
 
   /** The held head: the newest one whose chain this client verified from the one held before, or null. */
@@ -151,7 +200,7 @@ export class HeadTracker {
       throw this.caught(committed ? fork(committed, head, `disagrees with the chain its head at ${committed.seq} commits to`) : chainFork(head, null));
     }
     if (currentSince && head.seq < currentSince.seq) throw this.caught(truncation(currentSince, head));
-    if (link === head.link || this.adopted === null) this.adopt(head, true);
+    if (!this.awaitingCustody && (link === head.link || this.adopted === null)) this.adopt(head, true);
     else this.signed.set(head.seq, head);
   }
 
@@ -162,7 +211,7 @@ export class HeadTracker {
     const known = this.links.get(seq);
     if (known !== undefined && known !== link) throw this.chainBreak(seq + 1, `the relay sent two different chains up to entry ${seq}`);
     this.links.set(seq, link);
-    if (head) this.adopt(head, true);
+    if (head && !this.awaitingCustody) this.adopt(head, true);
   }
 
   /** The error for entries that do not continue the verified chain at `seq`: a fork when a signed head commits to that chain. */

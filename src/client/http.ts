@@ -53,6 +53,8 @@ import {
   type NoteRequest,
   type NoteResponse,
 } from "../protocol/schemas/room.js";
+import { CustodyResponseSchema, type CustodyRequest, type CustodyResponse } from "../protocol/schemas/custody.js";
+import { ReplicaStatusSchema, type ReplicaPage, type ReplicaStatus } from "../protocol/schemas/replica.js";
 import type { z } from "zod";
 import { systemClock, type Clock } from "./random.js";
 
@@ -193,6 +195,21 @@ export class HttpClient {
   /** POST /tables/:id/delete: the creator's signed delete (docs/SPEC.md §6.6); the same request again gets the same answer. */
   deleteTable(table: string, body: unknown): Promise<DeleteResponse> {
     return this.json(DeleteResponseSchema, "POST", `/tables/${enc(table)}/delete`, { body });
+  }
+
+  /** POST /tables/:id/replica: one verified page for a replica of the table here (docs/SPEC.md §8.4); the answer is its status after. */
+  replicate(table: string, page: ReplicaPage): Promise<ReplicaStatus> {
+    return this.json(ReplicaStatusSchema, "POST", `/tables/${enc(table)}/replica`, { body: page });
+  }
+
+  /** GET /tables/:id/replica: whether the relay mirrors the table, the relay holding it, its tip and head, evidence kept. */
+  replicaStatus(table: string): Promise<ReplicaStatus> {
+    return this.json(ReplicaStatusSchema, "GET", `/tables/${enc(table)}/replica`);
+  }
+
+  /** POST /tables/:id/custody: the owners' custody statement; the relay takes the table over. */
+  takeCustody(table: string, request: CustodyRequest): Promise<CustodyResponse> {
+    return this.json(CustodyResponseSchema, "POST", `/tables/${enc(table)}/custody`, { body: request });
   }
 
   /**

@@ -4,12 +4,15 @@
  * system and live in ./node.ts. Depends only on src/protocol.
  */
 export * from "./backoff.js";
+export * from "./custody.js";
 export * from "./follow.js";
+export * from "./follow-custody.js";
 export * from "./heads.js";
 export * from "./http.js";
 export * from "./owner.js";
 export * from "./random.js";
 export * from "./refusal.js";
+export * from "./replica-feed.js";
 export * from "./seat.js";
 export * from "./socket.js";
 export * from "./table-client.js";

@@ -5,14 +5,17 @@
  * (`catchUp`), so the head is adopted only once verified, and a relay that forked behind the
  * client's back is caught on the next read or write (docs/SPEC.md §8.3). Writes carry the held
  * head as `known_head`. Evidence, once found, makes every later call fail with E_FORK and every
- * verification REFUTED until the owner clears it. Keys are passed per call, so one TableClient
- * serves an owner and any of their seats.
+ * verification REFUTED until the owner clears it. A table this home holds at another relay and
+ * meets here for the first time is followed first (follow-custody.ts): nothing is adopted from
+ * this relay until its ledger shows the table was handed over by its owners. Keys are passed per
+ * call, so one TableClient serves an owner and any of their seats.
  */
 import {
   approvalStatementFor,
   isEntry,
   LIMITS,
   parseExport,
+  custodySpans,
   signApproval,
   TrestleError,
   signCreate,
@@ -44,6 +47,7 @@ import type { HttpClient, Reader } from "./http.js";
 import { randomNonce } from "./random.js";
 import { TableSocket, type SeatSubmission, type TableSocketOptions } from "./socket.js";
 import { verifyExportText, verifyHeldView } from "./verify.js";
+import { followCustody, mirrorHolder, verifyMirrored } from "./follow-custody.js";
 
 /** Options for a TableClient. */
 export interface TableClientOptions {
@@ -104,6 +108,7 @@ export class TableClient {
   /** Creates the table from `config` (its id must be this table), signed by owner `owner`. */
   async create(ownerSigner: Signer, owner: string, config: TableConfig): Promise<CreateResponse> {
     this.tracker.assertClean();
+    this.tracker.startFresh();
     const since = this.tracker.held;
     const response = await this.http.createTable(await signCreate(ownerSigner, config, owner));
     await this.settle(response.head, since, { signer: ownerSigner, as: { owner } });
@@ -129,7 +134,7 @@ export class TableClient {
       expires: fields.expires,
       ...(fields.configSha256 === undefined ? {} : { config_sha256: fields.configSha256 }),
     };
-    this.tracker.assertClean();
+    await this.ready({ signer: ownerSigner, as: { owner: fields.owner } });
     const since = this.tracker.held;
     const response = await this.http.join(this.table, await signJoin(ownerSigner, statement, fields.card));
     await this.settle(response.head, since, { signer: ownerSigner, as: { owner: fields.owner } });
@@ -142,8 +147,8 @@ export class TableClient {
    * turn that into evidence; the relay's own E_FORK is rethrown when they show nothing.
    */
   async submit(seatSigner: Signer, seat: string, input: SeatSubmission): Promise<SubmitResponse> {
-    this.tracker.assertClean();
     const reader: Reader = { signer: seatSigner, as: { seat } };
+    await this.ready(reader);
     const submission = { ...input, table: this.table, seat, nonce: randomNonce() } as SubmissionInput;
     const since = this.tracker.held;
     const request = await signSubmission(seatSigner, submission, this.tracker.knownHead());
@@ -202,7 +207,7 @@ export class TableClient {
    * ones a caller that asks a person first has just shown them.
    */
   async answer(ownerSigner: Signer, owner: string, proposal: ProposalEntry, verdict: ApprovalVerdict): Promise<ApproveResponse> {
-    this.tracker.assertClean();
+    await this.ready({ signer: ownerSigner, as: { owner } });
     const statement = approvalStatementFor(proposal, owner, { verdict, nonce: randomNonce() });
     const since = this.tracker.held;
     const response = await this.http.approve(this.table, await signApproval(ownerSigner, owner, statement));
@@ -216,7 +221,7 @@ export class TableClient {
    * a relay that rolled back or forked are never acted on.
    */
   async tasks(reader: Reader): Promise<TaskState[]> {
-    this.tracker.assertClean();
+    await this.ready(reader);
     const since = this.tracker.held;
     const all: TaskState[] = [];
     let after = 0;
@@ -228,6 +233,22 @@ export class TableClient {
       if (page.next === null) return all;
       after = page.next;
     }
+  }
+
+  /**
+   * Follows this table from a relay where this home holds it to this one (docs/SPEC.md §8.4):
+   * verifies this relay's whole ledger, read as `reader`, with the past relay's held head in it
+   * and its custody change replayed, then holds this relay's head. Throws E_RELAY_KEY when this
+   * relay's table did not come from there, E_FORK (evidence kept) when the chains disagree.
+   */
+  follow(reader: Reader): Promise<SignedHead> {
+    return followCustody(this, reader, this.maxEntries);
+  }
+
+  /** Before an operation as `reader`: no evidence kept, and a table met here after another relay followed first. */
+  private async ready(reader: Reader): Promise<void> {
+    this.tracker.assertClean();
+    if (this.tracker.awaitingCustody) await this.follow(reader);
   }
 
   /** The relay's current head, checked against the held one (older is truncation); adopted once its chain is verified (`catchUp`). */
@@ -244,7 +265,7 @@ export class TableClient {
    * Each page's head is checked against the held one and the chain caught up to it (§7, §8.3).
    */
   async projection(reader: Reader, after = 0): Promise<ProjectionResponse> {
-    this.tracker.assertClean();
+    await this.ready(reader);
     const since = this.tracker.held;
     let projection = await this.page(reader, after, since);
     while (projection.more) {
@@ -295,7 +316,7 @@ export class TableClient {
 
   /** The whole ledger as `reader` may see it, chain verified from entry 1 up to a signed head. */
   async history(reader: Reader): Promise<History> {
-    this.tracker.assertClean();
+    await this.ready(reader);
     const follower = new ChainFollower(this.tracker);
     const items: (Entry | HiddenEntry)[] = [];
     const since = this.tracker.held;
@@ -326,16 +347,23 @@ export class TableClient {
 
   /**
    * The export text and its verification against the pinned key, every signed head this client
-   * has seen for the table (held or not yet chained: each is the relay's commitment) and the
-   * evidence it keeps (REFUTED while there is any, §8.3). An export that verifies on its own but
+   * has seen for the table (held or not yet chained: each is the relay's commitment), the heads
+   * this home holds at relays the export names as past custodians (§8.4), and the evidence it
+   * keeps (REFUTED while there is any, §8.3). From a relay that only mirrors the table, the export is
+   * verified against the key of the relay holding it, with the heads this home holds from there
+   * (E_MIRROR when it holds none). An export that verifies on its own but
    * contradicts one of those heads is kept as evidence: a truncation when it ends before that head,
    * else a fork.
    */
   async exportLedger(reader: Reader): Promise<{ text: string; report: VerifyReport }> {
     const text = await this.http.exportText(this.table, reader);
+    const holder = mirrorHolder(text, this.tracker.relayKey);
+    if (holder !== null) return { text, report: await verifyMirrored(this, text, holder, this.maxEntries) };
+    if (this.tracker.awaitingCustody) await followCustody(this, reader, this.maxEntries, text);
     const seen = this.tracker.seen;
+    const held = [...seen, ...pastCustodians(text, this.tracker.past)];
     const context = { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries };
-    const report = await verifyExportText(text, { ...context, held: seen, evidence: this.tracker.evidence });
+    const report = await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence });
     const parsed = parseExport(text);
     const relays = parsed.ok ? parsed.view.heads.reduce<SignedHead | null>((a, h) => (a && a.seq >= h.seq ? a : h), null) : null;
     const contradicted = seen.find((head) => head.seq === report.refuted?.seq);
@@ -349,7 +377,14 @@ export class TableClient {
       heads: [contradicted, relays],
       message: `${kind}: the relay's export (signed head at ${relays.seq}) does not contain the chain of the head it signed at ${contradicted.seq}`,
     });
-    return { text, report: await verifyExportText(text, { ...context, held: seen, evidence: this.tracker.evidence }) };
+    return { text, report: await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence }) };
   }
+}
 
+/** The `past` heads held at relays the export names as the table's past custodians: they must sit on its chain too. */
+function pastCustodians(text: string, past: readonly SignedHead[]): SignedHead[] {
+  const parsed = past.length > 0 ? parseExport(text) : null;
+  if (!parsed?.ok) return [];
+  const relays = new Set(custodySpans(parsed.view.items).map((s) => s.relay));
+  return past.filter((h) => relays.has(h.relay));
 }

@@ -194,6 +194,8 @@ export const SIGNING_PURPOSES = [
   "note",
   "mandate",
   "commit",
+  // Custody (§8.4): a table's owners and the relay taking it over authorise a move to that relay.
+  "custody",
 ] as const;
 export type SigningPurpose = (typeof SIGNING_PURPOSES)[number];
 

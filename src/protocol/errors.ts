@@ -48,6 +48,9 @@ export const ERROR_CODES = {
   E_REVEAL_MISMATCH: { http: 409, message: "the revealed bid and salt do not hash to the side's commitment" },
   E_PLAINTEXT: { http: 400, message: "an end-to-end encrypted room admits only sealed text" },
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
+  // Custody and mirrors (docs/SPEC.md §8.4).
+  E_REFUTED: { http: 422, message: "the ledger or page does not verify" },
+  E_MIRROR: { http: 409, message: "this relay holds the table as a read-only mirror" },
   E_TABLE_NOT_FOUND: { http: 404, message: "no table with this id" },
   // Table lifetime (docs/SPEC.md §6.6): a deleted table's id is never used again.
   E_TABLE_DELETED: { http: 410, message: "this table was deleted; its id is never used again" },

@@ -3,7 +3,9 @@
  * must be canonical JSON (RFC 8785) and exactly one export line shape, in order, so any changed
  * byte either breaks a line or changes what a later check sees.
  */
-import { canonicalize } from "./canonical.js";
+import { canonicalBytes, canonicalize } from "./canonical.js";
+import { LIMITS } from "./limits.js";
+import { isCaused } from "./policy/admit.js";
 import { ExportHeaderSchema, ExportLineSchema, type ExportHeader, type HiddenEntry } from "./schemas/export.js";
 import type { Entry } from "./schemas/entry.js";
 import type { SignedHead } from "./schemas/head.js";
@@ -25,6 +27,31 @@ export function exportText(
   }
   for (const head of heads) lines.push(canonicalize({ type: "head", head }));
   return lines.join("\n") + "\n";
+}
+
+/** The UTF-8 bytes an entry takes in an export: its line, and its original's line when it has one, each with its newline. */
+export function exportLineBytes(item: Entry | HiddenEntry, original?: string): number {
+  const line = canonicalBytes("kind" in item ? { type: "entry", entry: item } : { type: "hidden", hidden: item }).length + 1;
+  return original === undefined ? line : line + canonicalBytes({ type: "original", original: { seq: item.seq, body: original } }).length + 1;
+}
+
+/**
+ * Where an export carries a head besides its last (docs/SPEC.md §8.1): after the first entry that
+ * ends an admitted batch (the next entry is not caused by it) once the run of entry lines since
+ * the previous head (from entry `from` on) is over LIMITS.export_head_bytes; never after the last
+ * entry. A replica is fed an export page by page, each page ending at one of its heads.
+ */
+export function exportHeadPoints(entries: readonly Entry[], originals: ReadonlyMap<number, string>, from = 1): { seq: number; link: string }[] {
+  const points: { seq: number; link: string }[] = [];
+  let run = 0;
+  for (const [i, item] of entries.slice(0, -1).entries()) {
+    if (item.seq < from) continue;
+    run += exportLineBytes(item, originals.get(item.seq));
+    if (run <= LIMITS.export_head_bytes || isCaused(entries[i + 1]!)) continue;
+    points.push({ seq: item.seq, link: item.link });
+    run = 0;
+  }
+  return points;
 }
 
 /** A parsed export, or the line where it stopped being one. */

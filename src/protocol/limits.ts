@@ -57,4 +57,8 @@ export const LIMITS = {
   /** Sealed-bid auctions (docs/SPEC.md §5.11): auctions one room may open, and how long after its open an auction's reveal deadline may lie. */
   auctions: 16,
   auction_ttl_max_ms: 7 * 24 * 60 * 60 * 1000,
+  /** Custody and mirrors (docs/SPEC.md §8.4): the largest replica page a relay reads, in bytes. */
+  replica_page_bytes: 1024 * 1024,
+  /** An export carries a signed head after each run of entry lines longer than this, in bytes, so it can be replayed into a replica page by page. */
+  export_head_bytes: 256 * 1024,
 } as const;

@@ -32,6 +32,8 @@ export const OPERATOR_LIMITS = {
   client_joins_per_min: 60,
   /** WebSocket upgrades one client address may make per minute. */
   client_connects_per_min: 60,
+  /** Replica pages (mirror feeds and imports, docs/SPEC.md §8.4) one client address may send per hour. */
+  client_pages_per_hour: 600,
   /** Unsigned reads (head, public export) one client address may make per minute, counted at the edge (approximate, per location). */
   edge_reads_per_min: 600,
   /** Tables one owner key may open per hour. */
@@ -65,6 +67,7 @@ export const DEMO_LIMITS: OperatorLimits = {
   client_tables_per_hour: 10,
   client_joins_per_min: 20,
   client_connects_per_min: 30,
+  client_pages_per_hour: 60,
   owner_tables_per_hour: 10,
   owner_tables: 20,
   table_ttl_ms: 24 * HOUR,

@@ -81,6 +81,8 @@ function systemData(entry: Extract<Entry, { kind: "system" }>): Record<string, u
       const { body: _body, ...rest } = entry.data;
       return rest;
     }
+    case "custody":
+      return { from: entry.data.from, to: entry.data.to, after: entry.data.head.seq, owners: entry.data.owners.map((o) => o.owner) };
     default:
       return { ...entry.data };
   }

@@ -13,6 +13,7 @@ import { controlNonceKey, controlStatement } from "./policy/pause.js";
 import { resultStatementOf, subtableStatement } from "./subtable-statements.js";
 import type { EjectStatement, InviteStatement } from "./schemas/room.js";
 import type { SystemDraftOf } from "./schemas/entry.js";
+import { custodyStatementOf } from "./custody.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
 export interface RecordedStatement {
@@ -53,7 +54,8 @@ export function ejectStatementOf(entry: Pick<SystemDraftOf<"seat_ejected">, "tab
 /**
  * The key under which an entry's nonce is used once: per seat for entries, per table for joins,
  * per owner for approvals and for pause/resume controls, per table for a room's invites (by invite
- * id) and ejections; null for entries without a nonce. The
+ * id) and ejections, per position for a custody change (the seq it follows); null for entries
+ * without a nonce. The
  * relay indexes it; verifiers check it.
  */
 export function nonceKeyOf(entry: EntryDraft): string | null {
@@ -65,6 +67,7 @@ export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.subkind === "subtable_result") return `result:${entry.data.table}`;
   if (entry.subkind === "invite_issued") return `invite:${entry.data.invite}`;
   if (entry.subkind === "seat_ejected") return `eject:${entry.data.nonce}`;
+  if (entry.subkind === "custody") return `custody:${entry.data.head.seq}`;
   return null;
 }
 
@@ -101,6 +104,8 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
         return { purpose: "room", statement: inviteStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       case "seat_ejected":
         return { purpose: "room", statement: ejectStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
+      case "custody":
+        return { purpose: "custody", statement: custodyStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       default:
         return null;
     }

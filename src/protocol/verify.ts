@@ -1,8 +1,10 @@
 /**
  * Offline verification of a ledger (docs/SPEC.md §8.2). Input is attacker-controlled: every check
  * runs on untrusted entries and heads. The chain (leaves, links), every recorded signature, the
- * heads (against the pinned relay key), nonce uniqueness, and a full policy replay: the relay's
- * own `admit` run again over the ledger must produce exactly the entries it recorded.
+ * heads (against the pinned relay key and the custody spans, verify-heads.ts), nonce uniqueness,
+ * and a full policy replay: the relay's own `admit` run again over the ledger must produce exactly
+ * the entries it recorded. The steps are exported for replicas, which verify a ledger's extension
+ * from where their verified chain ends (replica-verify.ts).
  */
 import { leafOf, linkOf, GENESIS_LINK } from "./chain.js";
 import { canonicalize, jsonEqual } from "./canonical.js";
@@ -10,17 +12,19 @@ import { verifyStatement } from "./crypto.js";
 import { TrestleError } from "./errors.js";
 import { LIMITS } from "./limits.js";
 import { textSha256 } from "./hash.js";
-import { verifyHeadSignature } from "./head.js";
 import { maxChars } from "./policy/admit-authored.js";
 import { cutText } from "./text.js";
 import { admit } from "./policy/admit.js";
-import type { TableState } from "./policy/state.js";
+import { cloneState, type TableState } from "./policy/state.js";
 import type { Entry, EntryDraft } from "./schemas/entry.js";
 import type { HiddenEntry } from "./schemas/export.js";
 import type { SignedHead } from "./schemas/head.js";
 import type { Coverage, VerifyReport } from "./schemas/verify.js";
+import type { TableConfig } from "./schemas/config.js";
 import { nonceKeyOf, statementOf, type RecordedStatement } from "./statements.js";
 import { embeddedStatementsOf } from "./subtable-statements.js";
+import { custodyStatementsOf } from "./custody.js";
+import { checkHeads } from "./verify-heads.js";
 
 /** A ledger as a reader holds it: entries by content or by hash, in seq order, plus heads. */
 export interface LedgerView {
@@ -40,7 +44,8 @@ export interface VerifyOptions {
   maxEntries?: number;
 }
 
-class Refuted extends Error {
+/** A refutation at `seq` (null: the input as a whole), with the reason; every check throws it. */
+export class Refuted extends Error {
   constructor(
     readonly seq: number | null,
     readonly reason: string,
@@ -87,8 +92,8 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
     const links = await checkChainAndSignatures(view, table, coverage);
     checkNonces(view);
     checkOriginals(view, coverage);
-    const relay = recordedRelayKey(view);
-    await checkHeads(view, table, links, relay, options, coverage);
+    const context = { table, items: view.items, heads: view.heads, ...(view.relay === undefined ? {} : { relay: view.relay }), ...(options.relayKey === undefined ? {} : { relayKey: options.relayKey }) };
+    await checkHeads(context, links, coverage, (seq, reason) => new Refuted(seq, reason));
     if (coverage.by_hash === 0 && view.items.length > 0) {
       replayPolicy(view.items as readonly Entry[], options.maxEntries ?? LIMITS.entries);
       coverage.policy_replay = "full";
@@ -104,21 +109,32 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
 /** Entries per window: their signatures are checked off the main thread while their chain is checked on it. */
 const WINDOW = 256;
 
+/** Where a chain check starts: after entry `seq` (0: before entry 1), whose link is `link`. */
+export interface ChainStart {
+  seq: number;
+  link: string;
+}
+
 /**
  * The chain and the signatures, window by window: each window's signature checks are started
  * (WebCrypto verifies off the main thread: Node's thread pool, workerd's), its chain is checked
  * meanwhile, then its signatures are judged in ledger order, so the report names the first bad
- * entry. Returns every entry's link.
+ * entry. The items continue the chain after `from`. Returns each item's link.
  */
-async function checkChainAndSignatures(view: LedgerView, table: string | null, coverage: Coverage): Promise<string[]> {
-  const chain = { links: [] as string[], prev: GENESIS_LINK };
+export async function checkChainAndSignatures(
+  view: Pick<LedgerView, "items">,
+  table: string | null,
+  coverage: Coverage,
+  from: ChainStart = { seq: 0, link: GENESIS_LINK },
+): Promise<string[]> {
+  const chain = { links: [] as string[], prev: from.link };
   const seatKeys = new Map<string, string>();
   for (let start = 0; start < view.items.length; start += WINDOW) {
     const window = view.items.slice(start, start + WINDOW);
     const recorded = window.map((item) => (isEntry(item) ? recordedStatements(item) : []));
     const valid = Promise.all(recorded.map((statements) => Promise.all(statements.map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig)))));
     valid.catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
-    window.forEach((item, i) => checkLink(item, start + i + 1, table, chain, coverage));
+    window.forEach((item, i) => checkLink(item, from.seq + start + i + 1, table, chain, coverage));
     const results = await valid;
     window.forEach((item, i) => {
       if (!isEntry(item)) return;
@@ -148,10 +164,10 @@ function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null,
   chain.prev = link;
 }
 
-/** The statements a full entry records: its own and any it carries. */
+/** The statements a full entry records: its own and any it carries (a sub-table's carried joins, a custody change's owners and past head). */
 function recordedStatements(item: Entry): RecordedStatement[] {
   const primary = statementOf(item as EntryDraft);
-  return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft)];
+  return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft), ...custodyStatementsOf(item as EntryDraft)];
 }
 
 /** An authored entry must be signed by the key that holds its seat (seats as joined so far). */
@@ -165,21 +181,20 @@ function checkSeatKey(item: Entry, seatKeys: Map<string, string>): void {
   }
 }
 
-function checkNonces(view: LedgerView): void {
+/** Each nonce is used once: within the items, and not already by the ledger before them (`used`). */
+export function checkNonces(view: Pick<LedgerView, "items">, used: (key: string) => boolean = () => false): void {
   const seen = new Set<string>();
   for (const item of view.items) {
     if (!isEntry(item)) continue;
     const key = nonceKeyOf(item as EntryDraft);
     if (key === null) continue;
-    if (seen.has(key)) throw new Refuted(item.seq, "a nonce is used twice (replayed statement)");
+    if (seen.has(key) || used(key)) throw new Refuted(item.seq, "a nonce is used twice (replayed statement)");
     seen.add(key);
   }
 }
 
-/** A truncated entry's original must hash to what the seat signed and cut to exactly the stored body. */
-function checkOriginals(view: LedgerView, coverage: Coverage): void {
-  const first = view.items[0];
-  const config = first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened" ? first.data.config : null;
+/** A truncated entry's original must hash to what the seat signed and cut to exactly the stored body (the table's `config`: its entry 1's). */
+export function checkOriginals(view: Pick<LedgerView, "items" | "originals">, coverage: Coverage, config: TableConfig | null = configOf(view)): void {
   const max = config ? maxChars(config) : 0;
   for (const item of view.items) {
     if (!isEntry(item) || item.kind === "system" || item.kind === "approval" || !item.truncated) continue;
@@ -196,47 +211,19 @@ function checkOriginals(view: LedgerView, coverage: Coverage): void {
   }
 }
 
-function recordedRelayKey(view: LedgerView): string | null {
+function configOf(view: Pick<LedgerView, "items">): TableConfig | null {
   const first = view.items[0];
-  return first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened" ? first.data.relay : null;
+  return first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened" ? first.data.config : null;
 }
 
-async function checkHeads(
-  view: LedgerView,
-  table: string | null,
-  links: readonly string[],
-  relay: string | null,
-  options: VerifyOptions,
-  coverage: Coverage,
-): Promise<void> {
-  if (options.relayKey !== undefined && relay !== null && relay !== options.relayKey) {
-    throw new Refuted(1, "the table records a relay key other than the pinned one");
-  }
-  if (view.relay !== undefined && relay !== null && view.relay !== relay) {
-    throw new Refuted(1, "the export names a relay key the table does not record");
-  }
-  for (const head of view.heads) {
-    if (!(await verifyHeadSignature(head))) throw new Refuted(head.seq, "a head's signature does not verify");
-    if (options.relayKey !== undefined && head.relay !== options.relayKey) {
-      throw new Refuted(head.seq, "a head is signed by a key other than the pinned relay key");
-    }
-    if (view.relay !== undefined && head.relay !== view.relay) throw new Refuted(head.seq, "a head is signed by a key the export does not name");
-    if (relay !== null && head.relay !== relay) throw new Refuted(head.seq, "a head is signed by a key the table does not record");
-    if (head.table !== table) throw new Refuted(head.seq, `a head is for table "${head.table}"`);
-    const link = links[head.seq - 1];
-    if (link === undefined) {
-      throw new Refuted(head.seq, `truncated: the relay signed a head at ${head.seq} but the ledger ends at ${links.length}`);
-    }
-    if (link !== head.link) throw new Refuted(head.seq, "fork: a signed head disagrees with this ledger's chain");
-    coverage.heads += 1;
-    coverage.head_seq = Math.max(coverage.head_seq ?? 0, head.seq);
-  }
-}
-
-/** Re-runs the policy: each entry not caused by an earlier one is admitted again, and what admit
- * produces must be exactly the ledger's next entries. */
-function replayPolicy(entries: readonly Entry[], maxEntries: number): void {
-  let state: TableState | null = null;
+/**
+ * Re-runs the policy from `state` (null: before entry 1): each entry not caused by an earlier one
+ * is admitted again, and what admit produces must be exactly the ledger's next entries. Returns
+ * the state after the last entry (a fresh one: `state` is left as it was).
+ */
+export function replayPolicy(entries: readonly Entry[], maxEntries: number, start: TableState | null = null): TableState | null {
+  let state: TableState | null = start && cloneState(start);
+  const first = entries[0] ? entries[0].seq - 1 : 0;
   let i = 0;
   while (i < entries.length) {
     const entry = entries[i]!;
@@ -250,7 +237,7 @@ function replayPolicy(entries: readonly Entry[], maxEntries: number): void {
       throw new Refuted(entry.seq, `policy would refuse this entry: ${error.code} (${error.message})`);
     }
     for (const produced of admitted.entries) {
-      const recorded = entries[produced.seq - 1];
+      const recorded = entries[produced.seq - 1 - first];
       if (!recorded) throw new Refuted(produced.seq, `the ledger lacks the ${describe(produced)} that entry ${entry.seq} causes`);
       const { leaf: _l2, link: _k2, ...unchained } = recorded;
       if (!jsonEqual(unchained, produced)) {
@@ -260,6 +247,7 @@ function replayPolicy(entries: readonly Entry[], maxEntries: number): void {
     state = admitted.state;
     i += admitted.entries.length;
   }
+  return state;
 }
 
 function describe(entry: { kind: string; subkind?: string; data?: unknown }): string {

@@ -1,7 +1,7 @@
 /**
  * Applying visibility rules (docs/SPEC.md §5.3): which entries a principal may read by content.
  * Owners read everything (decision 0003); a seat without a rule reads everything; a seat always
- * reads its own entries. Authored entries must match the rule's `seats` and `kinds`; system entries
+ * reads its own entries; everyone reads custody entries (§8.4). Authored entries must match the rule's `seats` and `kinds`; system entries
  * have no author and match on kind alone (`decision` for a quorum decision, `system` for the rest).
  * An entry that carries what another entry said is read only with its sources (visibility-sources.ts).
  * Everything else reaches the reader as `{ seq, leaf }`, so its chain check stays complete.
@@ -36,10 +36,10 @@ export function visibleKindOf(entry: Readable): VisibleKind {
   return entry.kind;
 }
 
-/** Whether `seat` may read `entry` by content. */
+/** Whether `seat` may read `entry` by content. A custody entry is read by everyone: it says which relay's heads count (§8.4). */
 export function seatCanRead(config: TableConfig, seat: string, entry: Readable): boolean {
   const rule = ruleOf(config, seat);
-  if (!rule) return true;
+  if (!rule || (entry.kind === "system" && entry.subkind === "custody")) return true;
   if (entry.seat === seat) return true;
   if (rule.kinds && !rule.kinds.includes(visibleKindOf(entry))) return false;
   return entry.seat === null || !rule.seats || rule.seats.includes(entry.seat);

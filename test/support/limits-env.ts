@@ -30,6 +30,7 @@ export const LIMITS_UNDER_TEST = {
   client_tables_per_hour: 3,
   client_joins_per_min: 12,
   client_connects_per_min: 8,
+  client_pages_per_hour: 3,
   edge_reads_per_min: 20,
   owner_tables_per_hour: 4,
   owner_tables: 3,

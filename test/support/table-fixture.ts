@@ -138,4 +138,26 @@ export class MemoryLedger {
     const last = this.entries[this.entries.length - 1]!;
     return signHead(this.relay, { table: last.table, seq: last.seq, link: last.link });
   }
+
+  /** The same ledger, continued by another relay (its key `relay`): a table moved (docs/SPEC.md §8.4). */
+  handOver(relay: Signer): MemoryLedger {
+    const next = new MemoryLedger(relay);
+    next.entries = [...this.entries];
+    next.state = this.state;
+    next.now = this.now;
+    next.maxEntries = this.maxEntries;
+    next.prev = this.prev;
+    return next;
+  }
+}
+
+/** A debate ordered by `relay` on a MemoryLedger: the three seats joined, then bot-tao's say `body`. */
+export async function seatedDebate(k: Cast, relay: Signer, overrides: Partial<TableConfig> = {}, body = "ship #459 first"): Promise<MemoryLedger> {
+  const l = new MemoryLedger(relay);
+  await l.create(k.ops, "ops", debateConfig(k, overrides));
+  await l.join(k.tao, "tao", "bot-tao", k.botTao);
+  await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
+  await l.join(k.ops, "ops", "judge", k.judge);
+  await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body });
+  return l;
 }

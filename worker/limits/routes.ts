@@ -1,7 +1,8 @@
 /**
  * The per-address limits in front of the routes (docs/SPEC.md §10.1, decision 0260), registered on
  * the app before the routes they guard, so the route files stay as they are: table creation
- * (`POST /tables`, sub-tables), joins and socket upgrades are counted by the client's GateDO;
+ * (`POST /tables`, sub-tables, a table taken into custody), joins (by seat or by invite code),
+ * socket upgrades and replica pages are counted by the client's GateDO;
  * unsigned reads that reach a table (its head, a public export) by Cloudflare's rate-limiting
  * binding. Refused HTTP requests get 429 with `Retry-After`; a refused upgrade gets a socket
  * that carries the refusal and closes 4429. On a public demo, chat apps are off unless the operator
@@ -60,7 +61,10 @@ const chatApps: Middleware = async (c, next) => {
 export function applyLimits(app: Hono<{ Bindings: Env }>): void {
   app.post("/tables", counted("client_tables_per_hour"));
   app.post("/tables/:id/subtables", counted("client_tables_per_hour"));
+  app.post("/tables/:id/custody", counted("client_tables_per_hour"));
   app.post("/tables/:id/join", counted("client_joins_per_min"));
+  app.post("/invites/join", counted("client_joins_per_min"));
+  app.post("/tables/:id/replica", counted("client_pages_per_hour"));
   app.get("/tables/:id/ws", upgrade);
   app.get("/tables/:id/public/ws", upgrade);
   app.get("/tables/:id/head", edgeRead);

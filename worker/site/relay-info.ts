@@ -21,6 +21,9 @@ export const BUILT_IN_FEATURES = [
   "subtables",
   "public_tables",
   "agent_card",
+  // Custody and mirrors (docs/SPEC.md §8.4): tables move here by import, and are mirrored here.
+  "custody",
+  "mirrors",
 ] as const;
 
 /** `features`: the built-in ones, `public_demo` on a public demo, then `chat:<platform>` for each chat app whose secrets this deployment set (on a demo, only if chat apps are allowed there). */

@@ -40,6 +40,7 @@ import { ROOM_AUCTION } from "./room-auction.js";
 import { MANDATE } from "./mandate.js";
 import { GATE } from "./gate.js";
 import { PRIVATE } from "./private.js";
+import { CUSTODY } from "./custody.js";
 
 /** Every command, by its place in the help list. */
 export const COMMANDS: readonly Command[] = [
@@ -72,6 +73,8 @@ export const COMMANDS: readonly Command[] = [
   evidence,
   // A table's end on its relay (docs/SPEC.md §6.6).
   deleteCommand,
+  // Moving a table between relays, and mirrors (docs/SPEC.md §8.4).
+  ...CUSTODY,
   // The MCP server (docs/MCP.md).
   mcp,
   // Chat apps (docs/CHAT-APPS.md): the owner's notification channels.

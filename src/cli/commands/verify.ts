@@ -37,7 +37,7 @@ export const verify: Command = {
     const [target] = positionals(ctx.args, ["table | export.jsonl"]);
     const isFile = existsSync(target!);
     if (!isFile && !TableIdSchema.safeParse(target).success) throw new UsageError(`no file ${target}, and it is not a table id (3-64 of [a-z0-9._-])`);
-    const report = isFile ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
+    const report = isFile ? (await verifyFile(ctx, target!)).report : await verifyTable(ctx, target!);
     ctx.out.result(reportLines(report, ctx.out.c), report);
     return report.verdict === "CLEAN" ? EXIT.OK : report.verdict === "REFUTED" ? EXIT.REFUTED : EXIT.INCONCLUSIVE;
   },
@@ -51,7 +51,8 @@ async function verifyTask(ctx: Context): Promise<void> {
   await submitEntry(ctx, { kind: "verify", task: String(ctx.args.values.task), verdict, body });
 }
 
-async function verifyFile(ctx: Context, path: string): Promise<VerifyReport> {
+/** The export file at `path` and its verification against --relay-key (or its header's key, if pinned here), the head held and the evidence kept for its table. */
+export async function verifyFile(ctx: Context, path: string): Promise<{ text: string; report: VerifyReport }> {
   const text = readExport(path);
   const given = optional(ctx.args, "relay-key");
   if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
@@ -62,7 +63,7 @@ async function verifyFile(ctx: Context, path: string): Promise<VerifyReport> {
   const store = new FileHeadStore(ctx.home);
   const held = identity ? store.load(identity.relay, identity.table) : null;
   const evidence = identity ? store.evidence(identity.relay, identity.table) : [];
-  return verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence });
+  return { text, report: await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence }) };
 }
 
 /** The export file's text; a path that cannot be read as a file (a directory, no permission) is a usage error naming it. */

@@ -36,6 +36,7 @@ export const watch: Command = {
     });
     const approveCommand = (task: string) => `trestle approve ${task} --table ${table}${carried.join("")}`;
     const client = await ctx.table(table);
+    if (client.tracker.awaitingCustody) await client.follow(reader); // a table that moved here (docs/SPEC.md §8.4)
     await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
     const tasks = new TaskLog();
     let closed = false;

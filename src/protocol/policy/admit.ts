@@ -8,7 +8,7 @@
  */
 import { TrestleError } from "../errors.js";
 import type { TableConfig } from "../schemas/config.js";
-import type { EntryDraft, SystemDraftOf, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
+import type { Entry, EntryDraft, SystemDraftOf, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { checkAuthored } from "./admit-authored.js";
 import { checkJoin } from "./admit-join.js";
 import { checkApproval, checkEndorsement, checkGateway, worksAfterClose } from "./admit-gateway.js";
@@ -39,6 +39,7 @@ import { checkEject, checkInvite, ejectedSeatLeft } from "./invites.js";
 import { checkRoomKind, roomKindCloses, roomKindSettles } from "./kinds/registry.js";
 import { checkSettlement } from "./auctions.js";
 import { checkSealed } from "./sealed.js";
+import { checkCustody, isCustodyDraft } from "./custody.js";
 
 /** What an accepted draft produces. */
 export interface Admitted {
@@ -56,7 +57,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
   if (draft.kind === "system" && draft.subkind === "table_opened") return admitOpening(state, draft, now);
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
-  if (state.closed && !worksAfterClose(state, draft, maxEntries)) {
+  if (state.closed && !isCustodyDraft(draft) && !worksAfterClose(state, draft, maxEntries)) {
     throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   }
   if (draft.kind === "system") {
@@ -108,6 +109,8 @@ function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "syst
       return checkEject(state, draft);
     case "auction_settled":
       return checkSettlement(state, draft, now);
+    case "custody":
+      return checkCustody(state, draft);
     default:
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
   }
@@ -141,6 +144,15 @@ type Consequence =
   | SystemDraftOf<"task_state">
   | SystemDraftOf<"seat_left">
   | SystemDraftOf<"auction_settled">;
+
+/** Subkinds admit only ever produces as consequences (a task_state without a cause is the watchdog's, an input of its own). */
+const CAUSED: ReadonlySet<string> = new Set<Consequence["subkind"]>(["floor", "table_closed", "decision", "task_opened", "task_state", "seat_left"]);
+
+/** Whether `entry` was caused by the entry before it, in the same admitted batch: a relay's heads never fall right before one. */
+export function isCaused(entry: Entry): boolean {
+  if (entry.kind !== "system" || !CAUSED.has(entry.subkind)) return false;
+  return entry.subkind !== "task_state" || entry.data.cause !== null;
+}
 
 /** The system entries an applied entry causes, in order; each is applied before the next is judged. */
 function* consequences(state: TableState, entry: UnchainedEntry): Generator<Consequence> {

@@ -17,6 +17,7 @@ import { applyEject, applyInvite, applyPartyJoin } from "./invites.js";
 import { applyRoomKind } from "./kinds/registry.js";
 import { emptyRoom } from "./room-state.js";
 import { applySettlement } from "./auctions.js";
+import { applyCustody } from "./custody.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -49,6 +50,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     subtables: {},
     origins: {},
     room: entry.data.config.room ? emptyRoom() : null,
+    custody: null,
   };
 }
 
@@ -138,6 +140,9 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     case "auction_settled":
       if (state.room) applySettlement(state.room, entry);
+      return;
+    case "custody":
+      applyCustody(state, entry);
       return;
   }
 }

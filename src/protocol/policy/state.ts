@@ -109,6 +109,8 @@ export interface TableState {
   origins: Record<string, OriginState>;
   /** Rooms (§5.10): invites, parties, offers, grants and the outcome; null unless the config has `room`. */
   room: RoomState | null;
+  /** Custody (§8.4): seq of the newest custody entry (from it on, `relay` holds the table); null while the first relay does. */
+  custody: number | null;
 }
 
 /**
@@ -117,7 +119,7 @@ export interface TableState {
  * notices such a change): a relay's stored checkpoints of another version are then ignored and the
  * state is folded from the ledger again.
  */
-export const STATE_VERSION = 3;
+export const STATE_VERSION = 4;
 
 /**
  * A copy of the state that admit may change freely: every part is copied except the config, which

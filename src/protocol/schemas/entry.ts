@@ -26,6 +26,7 @@ import {
 import { ElectorateSchema } from "./config.js";
 import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
 import { AuctionSettledDataSchema, MechanismCommitSchema, MechanismOpenSchema, MechanismRevealSchema, MechanismSubmissionSchema } from "./mechanism.js";
+import { CustodyDataSchema } from "./custody.js";
 import {
   AcceptSubmissionSchema,
   CloseSubmissionSchema,
@@ -377,6 +378,8 @@ export const InviteIssuedEntrySchema = system("invite_issued", InviteDataSchema,
 export const SeatEjectedEntrySchema = system("seat_ejected", EjectDataSchema, AuthorSchema);
 /** Sealed-bid auctions (§5.11): the relay settled an auction, caused by the last reveal or due at the reveal deadline. */
 export const AuctionSettledEntrySchema = system("auction_settled", AuctionSettledDataSchema, z.null());
+/** Custody (§8.4): the table moved to relay `to`, authorised by its owners; signed by `to` (purpose `custody`). */
+export const CustodyEntrySchema = system("custody", CustodyDataSchema, AuthorSchema);
 
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
@@ -394,6 +397,7 @@ const SYSTEM_ENTRIES = [
   InviteIssuedEntrySchema,
   SeatEjectedEntrySchema,
   AuctionSettledEntrySchema,
+  CustodyEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */

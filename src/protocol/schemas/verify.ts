@@ -16,6 +16,13 @@ export const CoverageSchema = z.strictObject({
   head_seq: z.int().min(0).nullable(),
   relay_key_pinned: z.boolean(),
   policy_replay: z.enum(["full", "skipped"]),
+  /**
+   * Only for a table that changed custody (§8.4): each past relay key, the entries it held
+   * (`from`..`to`, which only its heads attest) and the newest of its heads checked.
+   */
+  past_keys: z
+    .array(z.strictObject({ relay: z.string(), from: z.int().min(1), to: z.int().min(1), head_seq: z.int().min(1).nullable() }))
+    .optional(),
 });
 export type Coverage = z.infer<typeof CoverageSchema>;
 

@@ -6,18 +6,11 @@ import { join } from "node:path";
 import { exportIdentity, HttpClient, verifyExportText } from "../../../src/client/index.js";
 import { openTable } from "../../../src/client/node.js";
 import { exportText, signHead, type SignedHead } from "../../../src/protocol/index.js";
-import { cast, debateConfig, keyOf, MemoryLedger } from "../../support/table-fixture.js";
+import { cast, keyOf, MemoryLedger, seatedDebate } from "../../support/table-fixture.js";
 import { broadcastConfig, TestTable } from "../protocol/fixtures.js";
 
 async function debate(topic = "Should #459 ship before #461?") {
-  const k = await cast();
-  const l = new MemoryLedger(await keyOf("relay"));
-  await l.create(k.ops, "ops", debateConfig(k, { topic }));
-  await l.join(k.tao, "tao", "bot-tao", k.botTao);
-  await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
-  await l.join(k.ops, "ops", "judge", k.judge);
-  await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: "ship #459 first" });
-  return l;
+  return seatedDebate(await cast(), await keyOf("relay"), { topic });
 }
 
 const headAt = (l: MemoryLedger, seq: number): Promise<SignedHead> =>

@@ -105,3 +105,21 @@ describe("joins sent from one address", () => {
     expect((await c.relay.request("GET", "/tables/lim-joins/head")).body).toEqual(head);
   });
 });
+
+describe("the other routes counted per address", () => {
+  it.each([
+    ["POST /invites/join", "client_joins_per_min", "/invites/join", "203.0.113.90"],
+    ["POST /tables/:id/replica", "client_pages_per_hour", "/tables/lim-pages/replica", "203.0.113.91"],
+    ["POST /tables/:id/custody", "client_tables_per_hour", "/tables/lim-custody/custody", "203.0.113.92"],
+  ] as const)("counts %s against %s, refused requests included, and refuses the one past it with 429", async (_, limit, path, address) => {
+    const relay = new RelayHttp(fromAddress(fetcher, address));
+    for (let i = 0; i < LIMITS_UNDER_TEST[limit]; i++) {
+      const refused = await relay.request("POST", path, {});
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.status).not.toBe(429);
+    }
+    const over = await relay.request("POST", path, {});
+    expect(over).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit } } } });
+    expect(over.body.error.details.retry_after_ms).toBeGreaterThan(0);
+  });
+});

@@ -6,7 +6,7 @@
  */
 import { SELF, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { castOwners, debateConfig, type Cast } from "../../support/table-fixture.js";
+import { castOwners, debateConfig, keyOf, seatedDebate, type Cast } from "../../support/table-fixture.js";
 import { signDelete } from "../../../src/client/owner-requests.js";
 import { refusalOf } from "../../../src/client/refusal.js";
 import { verifyExport, type Signer, type TableConfig } from "../../../src/protocol/index.js";
@@ -88,6 +88,16 @@ describe("the creator's delete", () => {
     expect((await someone.relay.create(someone.k.ops, "ops", debateConfig(someone.k, { id: "lim-reuse" }))).body.error.code).toBe("E_TABLE_DELETED");
     expect(await storedTables("lim-reuse")).toEqual(["tombstone"]);
     expect(await heldBy(someone.k)).toEqual([]);
+  });
+
+  it("never takes a replica page under the deleted id either (E_TABLE_DELETED), so a mirror or an import cannot bring it back", async () => {
+    const c = await clientAt(fetcher, "192.0.2.105", "delete-replica");
+    const k = await openTable(c, "lim-replica");
+    expect((await deleteAs(c.relay, "lim-replica", k.ops, "ops")).status).toBe(200);
+    const other = await seatedDebate(k, await keyOf("relay-elsewhere"), { id: "lim-replica" });
+    const fed = await c.relay.request("POST", "/tables/lim-replica/replica", { items: other.entries, originals: [], head: await other.head() });
+    expect(fed).toMatchObject({ status: 410, body: { error: { code: "E_TABLE_DELETED" } } });
+    expect(await storedTables("lim-replica")).toEqual(["tombstone"]);
   });
 
   describe("when the delete is not the creator's", () => {

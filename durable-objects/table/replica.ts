@@ -1,0 +1,166 @@
+/**
+ * A table this relay holds as a read-only replica (docs/SPEC.md §8.4): a mirror of a table another
+ * relay holds, or an import on its way in. It is fed pages (anyone may send them): each one must be
+ * a verified extension of the chain it holds, ending at a head signed by the relay holding custody
+ * there (src/protocol/replica-verify.ts); entries it holds already may be sent again and must be
+ * the same. A page that contradicts its chain under that relay's own signature is a fork: the
+ * evidence is kept and every later page refused with it. Its entries go into the ordinary ledger
+ * (so reads, sockets and wakes work as for any table), the heads it was fed into `kept_heads`,
+ * which after a custody change keep the past relay's signatures; the `replica` meta row marks the
+ * table read-only until custody passes to this relay (custody.ts).
+ */
+import { GENESIS_LINK } from "../../src/protocol/chain.js";
+import { exportLineBytes } from "../../src/protocol/export.js";
+import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
+import { forkEvidence } from "../../src/protocol/replica-fork.js";
+import { EMPTY_TIP, verifyExtension } from "../../src/protocol/replica-verify.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import type { Entry } from "../../src/protocol/schemas/entry.js";
+import type { SignedHead } from "../../src/protocol/schemas/head.js";
+import { MirrorEvidenceSchema, ReplicaPageSchema, type MirrorEvidence, type ReplicaPage } from "../../src/protocol/schemas/replica.js";
+import { SignedHeadSchema } from "../../src/protocol/schemas/head.js";
+import { Refuted } from "../../src/protocol/verify.js";
+import { checkpointText } from "./checkpoint.js";
+import type { Ledger } from "./ledger.js";
+import { hasSchema } from "./schema.js";
+import { deletedError, type Burial } from "./lifetime.js";
+
+const REPLICA_KEY = "replica";
+
+/** The replica's own storage: whether the table is read-only here, the heads it was fed, the evidence it keeps. */
+export class Replica {
+  private flag: boolean;
+
+  constructor(private readonly sql: SqlStorage) {
+    this.flag = hasSchema(sql) && sql.exec("SELECT 1 FROM meta WHERE key = ?", REPLICA_KEY).toArray().length > 0;
+  }
+
+  /** Whether the table is a read-only mirror here (fed, not written; custody is elsewhere). */
+  get mirror(): boolean {
+    return this.flag;
+  }
+
+  /** The newest head kept (for a mirror: the head over its last entry), or null. */
+  newest(): SignedHead | null {
+    if (!hasSchema(this.sql)) return null;
+    const row = this.sql.exec("SELECT head FROM kept_heads ORDER BY seq DESC LIMIT 1").toArray()[0];
+    return row ? SignedHeadSchema.parse(JSON.parse(String(row.head))) : null;
+  }
+
+  /** Every head kept, by seq: signatures of the relays that held the table before (or of the one a mirror follows). */
+  heads(): SignedHead[] {
+    if (!hasSchema(this.sql)) return [];
+    return this.sql.exec("SELECT head FROM kept_heads ORDER BY seq").toArray().map((row) => SignedHeadSchema.parse(JSON.parse(String(row.head))));
+  }
+
+  /** The evidence kept against the relay this mirror follows, oldest first. */
+  evidence(): MirrorEvidence[] {
+    if (!hasSchema(this.sql)) return [];
+    return this.sql.exec("SELECT body FROM mirror_evidence ORDER BY id").toArray().map((row) => MirrorEvidenceSchema.parse(JSON.parse(String(row.body))));
+  }
+
+  /** Ends read-only mode: custody passed to this relay. Synchronous, so it commits with the custody entry written just before. */
+  release(): void {
+    this.sql.exec("DELETE FROM meta WHERE key = ?", REPLICA_KEY);
+    this.flag = false;
+  }
+
+  /** Keeps `evidence`; synchronous. */
+  keep(evidence: MirrorEvidence): void {
+    this.sql.exec("INSERT INTO mirror_evidence (body) VALUES (?)", JSON.stringify(evidence));
+  }
+
+  /**
+   * Keeps `head` (over `bytes` more of export lines than the previous one), inside the transaction
+   * that appends its page, and marks the table read-only. The previous head is dropped when the one
+   * before it and this one are close enough (half a page) that no page needs it between them.
+   */
+  record(head: SignedHead, bytes: number): void {
+    const [previous, before] = this.sql.exec("SELECT seq, bytes FROM kept_heads ORDER BY seq DESC LIMIT 2").toArray();
+    const total = Number(previous?.bytes ?? 0) + bytes;
+    if (previous && total - Number(before?.bytes ?? 0) <= HALF_PAGE) this.sql.exec("DELETE FROM kept_heads WHERE seq = ?", previous.seq);
+    this.sql.exec("INSERT OR REPLACE INTO kept_heads (seq, head, bytes) VALUES (?, ?, ?)", head.seq, JSON.stringify(head), total);
+    this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", REPLICA_KEY);
+    this.flag = true;
+  }
+}
+
+const HALF_PAGE = 512 * 1024;
+
+/** What accepting a page needs from the table object. */
+export interface ReplicaHost {
+  state: TableState | null;
+  readonly ledger: Ledger;
+  readonly replica: Replica;
+  now(): number;
+  /** The tombstone, once the table was deleted here: its id never takes a replica either. */
+  readonly burial: Burial | null;
+  /** The ledger limit the policy replay judges with (this relay's). */
+  readonly maxEntries: number;
+}
+
+/** Accepts a page into the replica; returns the entries it appended (none when it held them all already). Throws E_SCHEMA, E_TABLE_EXISTS, E_REFUTED or E_FORK (evidence kept). */
+export async function acceptPage(host: ReplicaHost, body: unknown): Promise<Entry[]> {
+  if (host.burial) throw deletedError(host.burial.tombstone);
+  const page = parseOrThrow(ReplicaPageSchema, body, "replica page");
+  const state = host.state;
+  if (state && !host.replica.mirror) {
+    throw new TrestleError("E_TABLE_EXISTS", `table ${state.table} is held by this relay itself, not mirrored here`, { relay: state.relay });
+  }
+  const kept = host.replica.evidence()[0];
+  if (kept) throw new TrestleError("E_FORK", `this mirror caught relay ${kept.evidence.heads[0]!.relay} forking the table and follows it no further`, { evidence: kept.evidence });
+  const fresh = await newItems(host, page);
+  if (fresh.length === 0) return [];
+  const tip = state ? { state, link: host.ledger.link, nonceUsed: (key: string) => host.ledger.byNonce(key) !== undefined } : EMPTY_TIP;
+  const originals = new Map(page.originals.map((o) => [o.seq, o.body]));
+  let verified;
+  try {
+    verified = await verifyExtension(tip, { items: fresh, originals, head: page.head }, host.maxEntries);
+  } catch (error) {
+    if (error instanceof Refuted) throw new TrestleError("E_REFUTED", `the page does not verify at entry ${error.seq ?? "?"}: ${error.reason}`, { seq: error.seq, reason: error.reason });
+    throw error;
+  }
+  if (host.state !== state) throw new TrestleError("E_UNAVAILABLE", "another page landed meanwhile; send this one again");
+  const bytes = fresh.reduce((sum, e) => sum + exportLineBytes(e, originals.get(e.seq)), 0);
+  const appended = host.ledger.append(verified.entries, {
+    originals: new Map([...originals].filter(([seq]) => seq > (state?.seq ?? 0))),
+    checkpoint: () => checkpointText(verified.state),
+    alongside: () => host.replica.record(verified.head, bytes),
+  });
+  host.state = verified.state;
+  return appended;
+}
+
+/**
+ * The page's entries this replica does not hold yet, once those it holds are found the same. A
+ * page that disagrees with the held chain is a fork when the relay's signature proves it (kept,
+ * E_FORK), another table under this id when its relay is another (E_TABLE_EXISTS), else E_REFUTED.
+ */
+async function newItems(host: ReplicaHost, page: ReplicaPage): Promise<Entry[]> {
+  const held = host.state?.seq ?? 0;
+  if (page.items.length === 0 && page.head.seq > held) {
+    throw new TrestleError("E_SCHEMA", `a head beyond the replica's last entry (${held}) comes with the entries up to it`, { seq: held });
+  }
+  const overlap = page.items.filter((e) => e.seq <= held);
+  const mine = overlap.length > 0 ? host.ledger.range(overlap[0]!.seq, held, overlap.length) : [];
+  const agrees = overlap.every((e, i) => mine[i]?.seq === e.seq && mine[i]?.leaf === e.leaf);
+  const headAgrees = page.items.length > 0 || (page.head.seq <= held && host.ledger.linkAt(page.head.seq) === page.head.link);
+  if (agrees && headAgrees) {
+    const fresh = page.items.filter((e) => e.seq > held);
+    if (fresh.length > 0 && fresh[0]!.seq !== held + 1) {
+      throw new TrestleError("E_SCHEMA", `a page continues the replica at entry ${held + 1}`, { seq: held });
+    }
+    return fresh;
+  }
+  const head = host.replica.newest();
+  const evidence = head && (await forkEvidence({ head, leafAt: (seq) => host.ledger.range(seq, seq, 1)[0]?.leaf, linkAt: (seq) => (seq === 0 ? GENESIS_LINK : host.ledger.linkAt(seq)) }, page, host.now()));
+  if (evidence) {
+    host.replica.keep(evidence);
+    throw new TrestleError("E_FORK", evidence.evidence.message, { evidence: evidence.evidence });
+  }
+  if (host.state && page.head.relay !== host.state.relay && page.items[0]?.seq === 1) {
+    throw new TrestleError("E_TABLE_EXISTS", `this relay mirrors another table ${host.state.table}, held by relay ${host.state.relay}`, { relay: host.state.relay });
+  }
+  throw new TrestleError("E_REFUTED", "the page disagrees with the entries this mirror holds, and its head does not prove the relay signed it");
+}
+

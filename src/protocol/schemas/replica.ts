@@ -1,0 +1,51 @@
+/**
+ * Mirrors (docs/SPEC.md §8.4): the verified pages a replica is fed with, the evidence a mirror
+ * keeps against the relay it follows, and what a replica reports about itself.
+ */
+import { z } from "zod";
+import { LIMITS } from "../limits.js";
+import { EntrySchema } from "./entry.js";
+import { EvidenceSchema } from "./evidence.js";
+import { HiddenEntrySchema, OriginalBodySchema } from "./export.js";
+import { SignedHeadSchema } from "./head.js";
+import { MillisSchema, PublicKeySchema, SeqSchema, Sha256Schema, TableIdSchema } from "./primitives.js";
+
+/**
+ * POST /tables/:id/replica: one verified chain extension. `items` are full entries continuing the
+ * replica's chain (entries it already holds may be sent again; they must be the same), with the
+ * originals of truncated ones, ending at `head`, signed by the relay holding custody at that seq.
+ */
+export const ReplicaPageSchema = z.strictObject({
+  items: z.array(EntrySchema).max(LIMITS.entries),
+  originals: z.array(OriginalBodySchema).max(LIMITS.entries),
+  head: SignedHeadSchema,
+});
+export type ReplicaPage = z.infer<typeof ReplicaPageSchema>;
+
+/**
+ * Evidence a mirror keeps against the relay it follows: the signed heads (its own held one first)
+ * and `branch`, the leaves of the other chain from where it left the mirror's up to the second
+ * head, so anyone holding the mirror's ledger can check that the relay signed both.
+ */
+export const MirrorEvidenceSchema = z.strictObject({
+  recorded_at: MillisSchema,
+  evidence: EvidenceSchema,
+  branch: z.array(HiddenEntrySchema).max(LIMITS.entries),
+});
+export type MirrorEvidence = z.infer<typeof MirrorEvidenceSchema>;
+
+/**
+ * GET /tables/:id/replica (and the answer to a page): whether this relay holds the table as a
+ * read-only mirror, the relay key holding custody, its tip, the newest head that key signed that
+ * this relay holds, and any evidence kept.
+ */
+export const ReplicaStatusSchema = z.strictObject({
+  table: TableIdSchema,
+  mirror: z.boolean(),
+  relay: PublicKeySchema,
+  seq: SeqSchema,
+  link: Sha256Schema,
+  head: SignedHeadSchema,
+  evidence: z.array(MirrorEvidenceSchema),
+});
+export type ReplicaStatus = z.infer<typeof ReplicaStatusSchema>;
