@@ -33,6 +33,11 @@ export function chatAppsAllowed(env: object): boolean {
   return !publicDemo(env) || flag((name) => settingOf(env, name), "TRESTLE_DEMO_CHAT_APPS");
 }
 
+/** Whether tables may be mirrored or moved here: always on a normal relay; on a public demo only with `TRESTLE_DEMO_MIRRORS = "true"`. */
+export function mirrorsAllowed(env: object): boolean {
+  return !publicDemo(env) || flag((name) => settingOf(env, name), "TRESTLE_DEMO_MIRRORS");
+}
+
 const PERIODS: readonly [suffix: string, ms: number][] = [
   ["_per_s", 1000],
   ["_per_min", 60_000],

@@ -24,6 +24,7 @@ import { checkpointText } from "./checkpoint.js";
 import type { Ledger } from "./ledger.js";
 import { hasSchema } from "./schema.js";
 import { deletedError, type Burial } from "./lifetime.js";
+import type { CreateClaim } from "./writes.js";
 
 const REPLICA_KEY = "replica";
 
@@ -99,8 +100,13 @@ export interface ReplicaHost {
   readonly maxEntries: number;
 }
 
-/** Accepts a page into the replica; returns the entries it appended (none when it held them all already). Throws E_SCHEMA, E_TABLE_EXISTS, E_REFUTED or E_FORK (evidence kept). */
-export async function acceptPage(host: ReplicaHost, body: unknown): Promise<Entry[]> {
+/**
+ * Accepts a page into the replica; returns the entries it appended (none when it held them all
+ * already). The page that starts a mirror counts it as a table opened by its creator's key
+ * (`claim`, as a create does: E_QUOTA, E_RATE_LIMITED), undone when the page is then not stored.
+ * Throws E_SCHEMA, E_TABLE_EXISTS, E_REFUTED or E_FORK (evidence kept).
+ */
+export async function acceptPage(host: ReplicaHost, body: unknown, claim: CreateClaim): Promise<Entry[]> {
   if (host.burial) throw deletedError(host.burial.tombstone);
   const page = parseOrThrow(ReplicaPageSchema, body, "replica page");
   const state = host.state;
@@ -120,15 +126,27 @@ export async function acceptPage(host: ReplicaHost, body: unknown): Promise<Entr
     if (error instanceof Refuted) throw new TrestleError("E_REFUTED", `the page does not verify at entry ${error.seq ?? "?"}: ${error.reason}`, { seq: error.seq, reason: error.reason });
     throw error;
   }
-  if (host.state !== state) throw new TrestleError("E_UNAVAILABLE", "another page landed meanwhile; send this one again");
-  const bytes = fresh.reduce((sum, e) => sum + exportLineBytes(e, originals.get(e.seq)), 0);
-  const appended = host.ledger.append(verified.entries, {
-    originals: new Map([...originals].filter(([seq]) => seq > (state?.seq ?? 0))),
-    checkpoint: () => checkpointText(verified.state),
-    alongside: () => host.replica.record(verified.head, bytes),
-  });
-  host.state = verified.state;
-  return appended;
+  const undo = state ? null : await claimMirror(verified.state, claim);
+  try {
+    if (host.state !== state) throw new TrestleError("E_UNAVAILABLE", "another page landed meanwhile; send this one again");
+    const bytes = fresh.reduce((sum, e) => sum + exportLineBytes(e, originals.get(e.seq)), 0);
+    const appended = host.ledger.append(verified.entries, {
+      originals: new Map([...originals].filter(([seq]) => seq > (state?.seq ?? 0))),
+      checkpoint: () => checkpointText(verified.state),
+      alongside: () => host.replica.record(verified.head, bytes),
+    });
+    host.state = verified.state;
+    return appended;
+  } catch (error) {
+    await undo?.();
+    throw error;
+  }
+}
+
+/** Counts a new mirror against its creator's key, as its creation was counted where it was opened (a sub-table is counted by none, as here). */
+async function claimMirror(state: TableState, claim: CreateClaim): Promise<(() => Promise<void>) | null> {
+  const creator = state.config.parent === undefined ? state.config.owners[state.creator]?.public_key : undefined;
+  return creator ? claim({ table: state.table, author: { key: creator } }) : null;
 }
 
 /**

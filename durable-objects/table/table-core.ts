@@ -93,10 +93,10 @@ export abstract class TableCore extends DurableObject<Env> {
   /** Arms the alarm at the earliest deadline of the watchdog, an auction's settlement, a pending result delivery, a notification not yet taken, a socket's authentication and the table's end of life. */
   protected reschedule(): Promise<void> {
     if (this.burial) return Promise.resolve();
-    if (this.replica.mirror) return this.alarms.schedule([this.sessions.authDeadline(this.limits.values.socket_auth_ms)]);
-    const notices = this.state ? this.notices.nextAt() : null;
     const limits = this.limits.values;
     const ends = [this.sessions.authDeadline(limits.socket_auth_ms), this.expiry.at(this.state, limits)];
+    if (this.replica.mirror) return this.alarms.schedule(ends);
+    const notices = this.state ? this.notices.nextAt() : null;
     return this.alarms.schedule([watchdogAt(this.state), auctionAt(this.state), deliveryAt(this.ctx.storage, this.state, this.now()), notices, ...ends]);
   }
 

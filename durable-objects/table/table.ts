@@ -150,10 +150,10 @@ export class TableDO extends TableCore {
     if (this.burial) return;
     const limits = this.limits.values;
     this.sessions.expireUnauthenticated(this.now(), limits.socket_auth_ms);
-    // A mirror runs no jobs: its relay's watchdog, results, notifications and lifetime are that relay's.
-    if (this.replica.mirror) return this.reschedule();
     const expiry = this.expiry.at(this.state, limits);
     if (expiry !== null && expiry <= this.now()) return this.expire();
+    // A mirror runs no jobs but its own lifetime here: its relay's watchdog, results and notifications are that relay's.
+    if (this.replica.mirror) return this.reschedule();
     for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
     for (const outcome of runAuctions(this)) await this.afterWrite(outcome);
     await deliverResult(this.resultHost());
@@ -296,8 +296,11 @@ export class TableDO extends TableCore {
   /** POST /tables/:id/replica: a verified chain extension for the replica (replica.ts); pushed to readers once stored. */
   async replicate(body: unknown): Promise<Result<ReplicaStatus>> {
     return guarded(async () => {
-      const appended = await acceptPage(this, body);
-      if (appended.length > 0) this.pushQueue.queue(appended);
+      const appended = await acceptPage(this, body, (draft) => claimCreation(this.burialHost(), draft));
+      if (appended.length > 0) {
+        this.pushQueue.queue(appended);
+        await this.reschedule();
+      }
       return this.statusNow();
     });
   }

@@ -54,6 +54,27 @@ describe("a public demo", () => {
   });
 });
 
+describe("mirrors and imports on a public demo", () => {
+  it("are off: no custody or mirrors feature, replica pages and custody requests refused before the table sees them", async () => {
+    const demo = settings({ TRESTLE_PUBLIC_DEMO: "true" });
+    const { features } = (await wellKnown({ TRESTLE_PUBLIC_DEMO: "true" })).body;
+    expect(features).not.toContain("custody");
+    expect(features).not.toContain("mirrors");
+    for (const path of ["/tables/demo-mirror/replica", "/tables/demo-mirror/custody"]) {
+      const res = await app.request(`https://relay.test${path}`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }, demo);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ error: { code: "E_FORBIDDEN", message: "mirrors and imports are off on this public demo relay" } });
+    }
+  });
+
+  it("are on when the operator allows them (TRESTLE_DEMO_MIRRORS), and always on a relay that is no demo", async () => {
+    expect((await wellKnown({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_DEMO_MIRRORS: "true" })).body.features).toEqual(expect.arrayContaining(["custody", "mirrors"]));
+    expect((await wellKnown({})).body.features).toEqual(expect.arrayContaining(["custody", "mirrors"]));
+    const allowed = await app.request("https://relay.test/tables/demo-mirror-on/replica", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }, settings({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_DEMO_MIRRORS: "true" }));
+    expect(await allowed.json()).toMatchObject({ error: { code: "E_SCHEMA" } });
+  });
+});
+
 describe("when a setting is malformed", () => {
   it.each([
     ["TRESTLE_LIMIT_SEAT_WRITES_PER_MIN", "lots"],

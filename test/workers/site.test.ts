@@ -7,7 +7,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { WellKnownSchema } from "../../src/protocol/index.js";
 import { agentCard } from "../../worker/site/agent-card.js";
-import { BUILT_IN_FEATURES, VERSION } from "../../worker/site/relay-info.js";
+import { BUILT_IN_FEATURES, MIRROR_FEATURES, VERSION } from "../../worker/site/relay-info.js";
 import pkg from "../../package.json" with { type: "json" };
 
 const get = (path: string, headers: Record<string, string> = {}) => SELF.fetch(`https://relay.test${path}`, { headers, redirect: "manual" });
@@ -43,7 +43,7 @@ describe("/.well-known/trestle.json", () => {
     const known = WellKnownSchema.parse(await (await get("/.well-known/trestle.json")).json());
     expect(known.version).toBe(pkg.version);
     // The test relay sets every chat app's secrets (test/support/chat-env.ts).
-    expect(known.features).toEqual([...BUILT_IN_FEATURES, "chat:telegram", "chat:line", "chat:discord"]);
+    expect(known.features).toEqual([...BUILT_IN_FEATURES, ...MIRROR_FEATURES, "chat:telegram", "chat:line", "chat:discord"]);
   });
 });
 

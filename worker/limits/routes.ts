@@ -5,8 +5,8 @@
  * socket upgrades and replica pages are counted by the client's GateDO;
  * unsigned reads that reach a table (its head, a public export) by Cloudflare's rate-limiting
  * binding. Refused HTTP requests get 429 with `Retry-After`; a refused upgrade gets a socket
- * that carries the refusal and closes 4429. On a public demo, chat apps are off unless the operator
- * allows them: their webhooks and bind codes are refused.
+ * that carries the refusal and closes 4429. On a public demo, chat apps, mirrors and imports are off
+ * unless the operator allows them: their webhooks, bind codes, replica pages and custody requests are refused.
  */
 import type { Hono, MiddlewareHandler } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
@@ -14,7 +14,7 @@ import { rateLimited } from "../../src/protocol/rate-limited.js";
 import type { Env } from "../../durable-objects/env.js";
 import { clientGate } from "../../durable-objects/gate/stubs.js";
 import type { ClientLimit } from "../../durable-objects/gate/gate.js";
-import { chatAppsAllowed, limitsOf } from "../../durable-objects/limits/config.js";
+import { chatAppsAllowed, limitsOf, mirrorsAllowed } from "../../durable-objects/limits/config.js";
 import { refusedUpgrade } from "../../durable-objects/limits/refuse-socket.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { clientAddress } from "./client-address.js";
@@ -57,14 +57,20 @@ const chatApps: Middleware = async (c, next) => {
   await next();
 };
 
+/** Refuses feeding a mirror and taking custody on a public demo that does not allow it (TRESTLE_DEMO_MIRRORS). */
+const mirrors: Middleware = async (c, next) => {
+  if (!mirrorsAllowed(c.env)) throw new TrestleError("E_FORBIDDEN", "mirrors and imports are off on this public demo relay");
+  await next();
+};
+
 /** Registers the limits on `app`; call before mounting the routes. */
 export function applyLimits(app: Hono<{ Bindings: Env }>): void {
   app.post("/tables", counted("client_tables_per_hour"));
   app.post("/tables/:id/subtables", counted("client_tables_per_hour"));
-  app.post("/tables/:id/custody", counted("client_tables_per_hour"));
+  app.post("/tables/:id/custody", mirrors, counted("client_tables_per_hour"));
   app.post("/tables/:id/join", counted("client_joins_per_min"));
   app.post("/invites/join", counted("client_joins_per_min"));
-  app.post("/tables/:id/replica", counted("client_pages_per_hour"));
+  app.post("/tables/:id/replica", mirrors, counted("client_pages_per_hour"));
   app.get("/tables/:id/ws", upgrade);
   app.get("/tables/:id/public/ws", upgrade);
   app.get("/tables/:id/head", edgeRead);

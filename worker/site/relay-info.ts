@@ -5,7 +5,7 @@
  */
 import pkg from "../../package.json" with { type: "json" };
 import { PUBLISHED_LIMITS, type WellKnown } from "../../src/protocol/schemas/responses.js";
-import { chatAppsAllowed, limitsOf, publicDemo } from "../../durable-objects/limits/config.js";
+import { chatAppsAllowed, limitsOf, mirrorsAllowed, publicDemo } from "../../durable-objects/limits/config.js";
 import { relaySigner } from "../../durable-objects/relay/relay-key.js";
 import type { Env } from "../../durable-objects/env.js";
 
@@ -21,12 +21,12 @@ export const BUILT_IN_FEATURES = [
   "subtables",
   "public_tables",
   "agent_card",
-  // Custody and mirrors (docs/SPEC.md §8.4): tables move here by import, and are mirrored here.
-  "custody",
-  "mirrors",
 ] as const;
 
-/** `features`: the built-in ones, `public_demo` on a public demo, then `chat:<platform>` for each chat app whose secrets this deployment set (on a demo, only if chat apps are allowed there). */
+/** Custody and mirrors (docs/SPEC.md §8.4): tables move here by import, and are mirrored here; on a public demo only where the operator allows it. */
+export const MIRROR_FEATURES = ["custody", "mirrors"] as const;
+
+/** `features`: the built-in ones, the mirror features where allowed, `public_demo` on a public demo, then `chat:<platform>` for each chat app whose secrets this deployment set (on a demo, only if chat apps are allowed there). */
 export function features(env: Env): string[] {
   const chat = [
     ["telegram", env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET],
@@ -35,7 +35,8 @@ export function features(env: Env): string[] {
   ] as const;
   const demo = publicDemo(env) ? ["public_demo"] : [];
   const chats = chatAppsAllowed(env) ? chat.filter(([, set]) => Boolean(set)).map(([platform]) => `chat:${platform}`) : [];
-  return [...BUILT_IN_FEATURES, ...demo, ...chats];
+  const mirrors = mirrorsAllowed(env) ? MIRROR_FEATURES : [];
+  return [...BUILT_IN_FEATURES, ...mirrors, ...demo, ...chats];
 }
 
 /** The body of /.well-known/trestle.json. */

@@ -11,7 +11,7 @@ import type { GateDO } from "../../../durable-objects/gate/gate.js";
 import { clientAt, fromAddress } from "../../support/limited.js";
 import { LIMITS_UNDER_TEST } from "../../support/limits-env.js";
 import { RelayHttp } from "../../support/relay-http.js";
-import { debateConfig, type Cast } from "../../support/table-fixture.js";
+import { debateConfig, keyOf, seatedDebate, type Cast } from "../../support/table-fixture.js";
 
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
 const gate = (name: string) => env.GATES.get(env.GATES.idFromName(name));
@@ -78,6 +78,21 @@ describe("tables one owner key holds", () => {
     expect((await other.request("POST", "/tables", request)).status).toBe(201);
     const held = await runInDurableObject(gate(`owner:${c.k.ops.publicKeyText}`), (_: GateDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray());
     expect(held).toEqual([{ id: "lim-retry" }]);
+  });
+
+  it("counts a mirror against its creator's key as a table it opened: E_QUOTA past owner_tables, and nothing of it stored", async () => {
+    const k = (await clientAt(fetcher, "203.0.113.11", "mirror-quota")).k;
+    const relayKey = await keyOf("relay-elsewhere");
+    const feed = async (id: string, address: string) => {
+      const l = await seatedDebate(k, relayKey, { id });
+      return new RelayHttp(fromAddress(fetcher, address)).request("POST", `/tables/${id}/replica`, { items: l.entries, originals: [], head: await l.head() });
+    };
+    for (let i = 0; i < LIMITS_UNDER_TEST.owner_tables; i++) expect((await feed(`lim-mirror-${i}`, `203.0.113.${12 + i}`)).status).toBe(200);
+    const over = await feed("lim-mirror-over", "203.0.113.19");
+    expect(over).toMatchObject({ status: 403, body: { error: { code: "E_QUOTA", details: { limit: "owner_tables" } } } });
+    expect((await new RelayHttp(fetcher).request("GET", "/tables/lim-mirror-over/head")).status).toBe(404);
+    const held = await runInDurableObject(gate(`owner:${k.ops.publicKeyText}`), (_: GateDO, state) => state.storage.sql.exec("SELECT id FROM tables ORDER BY id").toArray().map((r) => r.id));
+    expect(held).toEqual(["lim-mirror-0", "lim-mirror-1", "lim-mirror-2"]);
   });
 
   describe("when the create is not the owner's", () => {

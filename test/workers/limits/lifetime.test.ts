@@ -160,6 +160,23 @@ describe("the lifetime after closing", () => {
     expect(await heldBy(k)).toEqual([]);
   });
 
+  it("deletes a mirror when its lifetime here ends, like any table, and its creator's key stops counting it", async () => {
+    const c = await clientAt(fetcher, "192.0.2.109", "ttl-mirror");
+    const l = await seatedDebate(c.k, await keyOf("relay-elsewhere"), { id: "lim-ttl-mirror" });
+    expect((await c.relay.request("POST", "/tables/lim-ttl-mirror/replica", { items: l.entries, originals: [], head: await l.head() })).status).toBe(200);
+    expect(await heldBy(c.k)).toEqual(["lim-ttl-mirror"]);
+    const openedAt = l.entries[0]!.ts;
+    expect(await alarmOf("lim-ttl-mirror")).toBe(openedAt + LIMITS_UNDER_TEST.table_ttl_ms);
+    await runInDurableObject(stub("lim-ttl-mirror"), (instance: TableDO) => {
+      instance.now = () => openedAt + LIMITS_UNDER_TEST.table_ttl_ms;
+    });
+    expect(await runDurableObjectAlarm(stub("lim-ttl-mirror"))).toBe(true);
+    const head = await c.relay.request("GET", "/tables/lim-ttl-mirror/head");
+    expect(head).toMatchObject({ status: 410, body: { error: { code: "E_TABLE_DELETED", details: { reason: "expired" } } } });
+    expect(await storedTables("lim-ttl-mirror")).toEqual(["tombstone"]);
+    expect(await heldBy(c.k)).toEqual([]);
+  });
+
   it("leaves an open table alone until its own lifetime (table_ttl_ms) ends", async () => {
     const c = await clientAt(fetcher, "192.0.2.108", "ttl-open");
     await openTable(c, "lim-ttl-open");
