@@ -25,6 +25,24 @@ export function overview(): string[] {
   ];
 }
 
+/** The verbs of a family of commands (`room` for `room create`, `room offer`, …); empty when `family` is none. */
+export function familyVerbs(family: string): Command[] {
+  return COMMANDS.filter((c) => c.name.startsWith(`${family} `));
+}
+
+/** `trestle help <family>` and `trestle <family> --help`: the family's verbs with their summaries. */
+export function familyHelp(family: string, verbs: readonly Command[]): string[] {
+  const width = Math.max(...verbs.map((c) => c.name.length));
+  return [
+    `usage: trestle ${family} <verb> [flags]`,
+    "",
+    "verbs:",
+    ...verbs.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    `trestle help ${family} <verb> shows a verb's flags.`,
+  ];
+}
+
 /** `trestle help <command>`. */
 export function commandHelp(command: Command): string[] {
   return [

@@ -8,7 +8,7 @@ import { parse } from "./args.js";
 import { commandFor } from "./commands/index.js";
 import { Context, type Io } from "./context.js";
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from "./exit.js";
-import { commandHelp, overview } from "./help.js";
+import { commandHelp, familyHelp, familyVerbs, overview } from "./help.js";
 import { colorAllowed, Output } from "./output.js";
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
@@ -19,6 +19,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     const topic = name === "help" && rest.length > 0 ? rest : undefined;
     const command = topic === undefined ? undefined : commandFor(topic)?.command;
+    if (topic?.length === 1 && !command && familyVerbs(topic[0]!).length > 0) return family(fallback, topic[0]!, true);
     if (topic !== undefined && !command) return usage(fallback, `unknown command "${topic.join(" ")}"`);
     fallback.result(command ? commandHelp(command) : overview(), { help: command?.name ?? null });
     return name === undefined ? EXIT.USAGE : EXIT.OK;
@@ -28,6 +29,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     return EXIT.OK;
   }
   const found = commandFor(argv);
+  if (!found && familyVerbs(name).length > 0) return family(fallback, name, argv.includes("--help") || argv.includes("-h"), rest[0]);
   if (!found) return usage(fallback, `unknown command "${name}"`);
   const { command } = found;
   let ctx: Context;
@@ -48,6 +50,18 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     if (io.env.TRESTLE_DEBUG && error instanceof Error && exitCodeOf(error) === EXIT.INTERNAL) io.stderr.write(`${error.stack}\n`);
     return exitCodeOf(error);
   }
+}
+
+/** A family named without a known verb (`trestle room`, `trestle gate --help`, `trestle room frob`): its verbs as help, or a usage error naming them. */
+function family(out: Output, name: string, help: boolean, given?: string): ExitCode {
+  const verbs = familyVerbs(name);
+  if (help) {
+    out.result(familyHelp(name, verbs), { help: name, verbs: verbs.map((c) => c.name) });
+    return EXIT.OK;
+  }
+  const known = verbs.map((c) => c.name.slice(name.length + 1)).join(", ");
+  const what = given === undefined || given.startsWith("-") ? `"${name}" needs a verb` : `"${name} ${given}" is no command`;
+  return usage(out, `${what}; ${name}'s verbs: ${known} (trestle help ${name})`);
 }
 
 function usage(out: Output, message: string): ExitCode {

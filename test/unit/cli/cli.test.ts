@@ -269,6 +269,21 @@ describe("trestle errors", () => {
     expect((await t.run(["say", "--help"])).stdout).toContain("usage: trestle say <text | ->");
   });
 
+  it("lists a family's verbs for trestle help room and trestle room --help, and names them when the verb is missing or unknown", async () => {
+    for (const args of [["help", "room"], ["room", "--help"]]) {
+      const run = await t.run(args);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain("usage: trestle room <verb> [flags]");
+      for (const verb of ["create", "invite", "join", "offer", "accept", "auction", "bid", "reveal"]) expect(run.stdout).toMatch(new RegExp(`^  room ${verb} +\\S`, "m"));
+    }
+    const bare = await t.run(["room"]);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^error E_USAGE: "room" needs a verb; room's verbs: create, invite, join,/m);
+    const unknown = await t.run(["gate", "frob"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^error E_USAGE: "gate frob" is no command; gate's verbs: list, approve, reject, send/m);
+  });
+
   it("prints the package's version for --version and -V", async () => {
     const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
     for (const flag of ["--version", "-V"]) expect(await t.run([flag])).toEqual({ code: 0, stdout: `trestle ${version}\n`, stderr: "" });
