@@ -164,6 +164,20 @@ export class HeadTracker {
   }
 
   /** Throws E_FORK with the first evidence held: a relay once caught stays caught until the owner clears it. */
+  /**
+   * Takes in evidence kept in this home since `load`, by another client or process (a long-running
+   * watch or MCP server then stops at its next call, not at its next start), then as assertClean.
+   * Signatures are checked again, as in `load`; evidence that does not verify is ignored.
+   */
+  async checkClean(): Promise<void> {
+    for (const evidence of this.store?.evidence(this.relayKey, this.table) ?? []) {
+      if (this.found.some((e) => sameEvidence(e, evidence))) continue;
+      if (await this.genuine(evidence.heads)) this.found.push(evidence);
+    }
+    this.assertClean();
+  }
+
+  /** Throws E_FORK with the first evidence held against this relay for this table, if any. */
   assertClean(): void {
     const first = this.found[0];
     if (first) throw evidenceError(first);

@@ -107,7 +107,7 @@ export class TableClient {
 
   /** Creates the table from `config` (its id must be this table), signed by owner `owner`. */
   async create(ownerSigner: Signer, owner: string, config: TableConfig): Promise<CreateResponse> {
-    this.tracker.assertClean();
+    await this.tracker.checkClean();
     this.tracker.startFresh();
     const since = this.tracker.held;
     const response = await this.http.createTable(await signCreate(ownerSigner, config, owner));
@@ -247,13 +247,13 @@ export class TableClient {
 
   /** Before an operation as `reader`: no evidence kept, and a table met here after another relay followed first. */
   private async ready(reader: Reader): Promise<void> {
-    this.tracker.assertClean();
+    await this.tracker.checkClean();
     if (this.tracker.awaitingCustody) await this.follow(reader);
   }
 
   /** The relay's current head, checked against the held one (older is truncation); adopted once its chain is verified (`catchUp`). */
   async head(): Promise<SignedHead> {
-    this.tracker.assertClean();
+    await this.tracker.checkClean();
     const since = this.tracker.held;
     const head = await this.http.head(this.table);
     await this.tracker.observe(head, since);

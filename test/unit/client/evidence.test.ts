@@ -65,6 +65,18 @@ describe("when a read's signed head shows the relay rolled back or forked", () =
       return { ...setup, again: await tableClient(honest.url, setup.table, setup.store) };
     }
 
+    it("reaches a client of this home opened before it was kept (a long-running watch or MCP server) at its next call", async () => {
+      const setup = await twoHistoriesOn("kept-later", 1, 4);
+      const early = await tableClient(honest.url, setup.table, setup.store);
+      const tao = { signer: setup.k.botTao, as: { seat: "bot-tao" } } as const;
+      await early.projection(tao);
+      const reader = await tableClient(other.url, setup.table, setup.store);
+      await caught(reader.history({ signer: setup.k.ops, as: { owner: "ops" } }));
+      await caught(early.head());
+      await caught(early.projection(tao));
+      await caught(early.submit(setup.k.botJenny, "bot-jenny", { kind: "say", body: "still here?" }));
+    });
+
     it("every TableClient call reports it, and the held head stays", async () => {
       const { again, k, held } = await caughtTable();
       const tao = { signer: k.botTao, as: { seat: "bot-tao" } } as const;
