@@ -66,11 +66,11 @@ export function checkInviteJoin(state: TableState, draft: SystemDraftOf<"seat_jo
   if (!invite) throw new TrestleError("E_INVITE", `invite ${join.invite} was not issued in this room`, { reason: "unknown" });
   if (invite.state !== "open") throw new TrestleError("E_INVITE", `invite ${join.invite} was ${invite.state} at entry ${invite.ended}`, { reason: invite.state });
   if (now >= invite.expires) throw new TrestleError("E_INVITE", `invite ${join.invite} expired at ${invite.expires}`, { reason: "expired" });
-  if (ownerKeyOf(state, join.owner) !== undefined) throw new TrestleError("E_FORBIDDEN", `owner name "${join.owner}" is already taken in this room`);
+  if (ownerKeyOf(state, join.owner) !== undefined) throw new TrestleError("E_FORBIDDEN", `owner name "${join.owner}" is already taken in this room (an owner already here seats another bot with a plain join, without an invite)`);
   if (!isStrongPublicKey(fromBase64url(join.owner_key))) {
     throw new TrestleError("E_SCHEMA", "owner_key is not a usable Ed25519 public key (small-order or non-canonical)");
   }
-  if (ownerEntries(state).some(([, key]) => key === join.owner_key)) throw new TrestleError("E_FORBIDDEN", "that owner key is already an owner here");
+  if (ownerEntries(state).some(([, key]) => key === join.owner_key)) throw new TrestleError("E_FORBIDDEN", "that owner key is already an owner here (it seats another bot with a plain join, without an invite)");
   if (draft.author.key !== join.owner_key) throw new TrestleError("E_BAD_SIGNATURE", "a join by invite is signed with its own owner_key");
   const parties = Object.keys(room.parties).length;
   const max = Math.min(state.config.room?.max_parties ?? LIMITS.owners, LIMITS.owners - Object.keys(state.config.owners).length);

@@ -123,10 +123,11 @@ describe("invites", () => {
       await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", nonceOf("never issued")), "unknown");
     });
 
-    it("refuses an owner name already taken, and a key that is already an owner's", async () => {
+    it("refuses an owner name already taken, and a key that is already an owner's, pointing an owner already here to a plain join", async () => {
       await r.invite();
       await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }));
       await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { signer: r.k.sara, ownerKey: r.k.sara.publicKeyText }));
+      expect((await refusal(() => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }))).message).toMatch(/seats another bot with a plain join, without an invite/);
     });
 
     it("refuses a join by invite signed by another key than the one it names", async () => {
