@@ -26,9 +26,9 @@ export async function ownerHome(prefix: string): Promise<string> {
   return home;
 }
 
-/** An open table (no floor) where bot-tao sits for tao and bot-jenny for jenny; tao approves live. */
+/** An open table (no floor) where bot-tao sits for tao and bot-jenny for jenny; tao approves live. An override of undefined leaves its field out (a room declares no seats). */
 export function roomConfig(k: Cast, id: string, overrides: Partial<TableConfig> = {}): TableConfig {
-  return {
+  const config: TableConfig = {
     id,
     topic: "Book the Saturday delivery of the stroller",
     owners: castOwners(k),
@@ -37,6 +37,7 @@ export function roomConfig(k: Cast, id: string, overrides: Partial<TableConfig> 
     termination: { any: [{ max_entries: 200 }, { budget_tokens: 50_000 }] },
     ...overrides,
   };
+  return Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as TableConfig;
 }
 
 /** The table as the owner's home made it (tao creates it, both seats join) and the bots' own client. */
