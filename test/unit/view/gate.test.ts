@@ -8,43 +8,27 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { answersTo, GuardedSeat, seatFiles, setMandate } from "../../../src/owner/index.js";
 import { TrestleError } from "../../../src/protocol/index.js";
-import { launchChromium } from "../../support/browser.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { twd } from "../../support/room-fixture.js";
-import { closeRoomPage, roomPage, type RoomPage } from "./window-fixture.js";
+import { roomPages, type RoomPage } from "./window-fixture.js";
 
-let relay: LocalRelay;
-let browser: Browser;
-let open: RoomPage | undefined;
+const pages = roomPages();
 let page: Page;
-
-beforeAll(async () => {
-  [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await relay?.dispose();
-});
-afterEach(async () => {
-  await closeRoomPage(open);
-  open = undefined;
-});
 
 /** tao's window on a fresh room where bot-tao writes through the guards of tao's home, its mandate holding every accept. */
 async function gatedRoom(prefix: string): Promise<{ room: RoomPage; seat: GuardedSeat }> {
-  open = await roomPage(browser, relay.url, prefix, {
+  const room = await pages.open(prefix, {
     overrides: { room: {}, seats: undefined },
     prepare: async (home, table, k) => {
       const fields = { table, seat: "bot-tao", owner: "tao", money: { currency: "TWD" as const, cap: 300000 }, never_disclose: [], require_confirm: ["accept" as const], paused: false };
       await setMandate(seatFiles(home, table, "bot-tao").mandate, k.tao, fields, { now: Date.now() });
     },
   });
-  page = open.page;
-  return { room: open, seat: new GuardedSeat({ client: open.bots, seat: "bot-tao", signer: open.k.botTao, home: open.home }) };
+  page = room.page;
+  return { room, seat: new GuardedSeat({ client: room.bots, seat: "bot-tao", signer: room.k.botTao, home: room.home }) };
 }
 
 /** bot-jenny offers, bot-tao accepts through its guards, and the gate holds the accept: its hash. */
