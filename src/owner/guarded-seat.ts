@@ -31,8 +31,8 @@ import {
 } from "../protocol/index.js";
 import { boundTerms, gatedWhenLoosened, isCommitment } from "./commitments.js";
 import { authoredPart, findDisclosure } from "./disclosure.js";
-import { answersTo, signGateAnswer, type GateAnswer } from "./gate.js";
-import { Journal } from "./journal.js";
+import { answerHeld, answersTo, pendingHeld, type GateAnswer } from "./gate.js";
+import { seatJournal, type Journal } from "./journal.js";
 import { readMandate, type MandateRead } from "./mandate.js";
 import { seatFiles, type SeatFiles } from "./paths.js";
 import type { JournalRecordOf, Mandate } from "./records.js";
@@ -83,7 +83,7 @@ export class GuardedSeat {
     this.seat = options.seat;
     this.signer = options.signer;
     this.files = seatFiles(options.home, this.table, this.seat);
-    this.journal = new Journal(this.files.journal, this.files.spent, { table: this.table, seat: this.seat }, this.clock);
+    this.journal = seatJournal(options.home, this.table, this.seat, this.clock);
   }
 
   /** Signs and sends `input` (with a fresh nonce, sealed in an e2e room) if the guards allow it; throws their refusal (E_MANDATE, E_HELD, E_GATE, E_KEY_FILE) otherwise. */
@@ -124,20 +124,12 @@ export class GuardedSeat {
 
   /** The held messages not yet sent and not rejected, oldest first. */
   pending(): JournalRecordOf<"held">[] {
-    const { records } = this.journal.read();
-    const done = new Set(records.flatMap((r) => (r.type === "sent" || (r.type === "gate_answer" && r.verdict === "reject") ? [r.message_sha256] : [])));
-    const pending = new Map<string, JournalRecordOf<"held">>();
-    for (const r of records) if (r.type === "held" && !done.has(r.message_sha256) && !pending.has(r.message_sha256)) pending.set(r.message_sha256, r);
-    return [...pending.values()];
+    return pendingHeld(this.journal);
   }
 
-  /** Records the owner's signed answer to message `hash`; E_BAD_SIGNATURE unless `ownerSigner` is the seat's owner key in the verified transcript. */
+  /** Records the owner's signed answer to pending held message `hash` (gate.ts answerHeld: E_GATE unless pending, E_BAD_SIGNATURE unless `ownerSigner` is the seat's owner key in the verified transcript). */
   async answer(ownerSigner: Signer, hash: string, verdict: "approve" | "reject"): Promise<GateAnswer> {
-    if (seatOwnerKey(await this.transcript(), this.seat) !== ownerSigner.publicKeyText) {
-      throw new TrestleError("E_BAD_SIGNATURE", `that owner key does not own seat ${this.seat} at ${this.table}; its answer would not count`);
-    }
-    const body = await signGateAnswer(ownerSigner, { table: this.table, seat: this.seat, message_sha256: hash, verdict, nonce: randomNonce() });
-    return this.journal.append(body) as GateAnswer;
+    return answerHeld(this.journal, await this.transcript(), ownerSigner, hash, verdict);
   }
 
   /** Records the agent's private rationale (never sent). */

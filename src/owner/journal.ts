@@ -8,6 +8,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { NonceSchema, parseOrThrow, TrestleError } from "../protocol/index.js";
+import { seatFiles } from "./paths.js";
 import { JournalRecordSchema, type JournalInput, type JournalRecord, type JournalRecordOf } from "./records.js";
 
 /** What reading a journal found. */
@@ -22,7 +23,7 @@ export class Journal {
   constructor(
     readonly path: string,
     private readonly spentDir: string,
-    private readonly where: { table: string; seat: string },
+    readonly where: { table: string; seat: string },
     private readonly clock: () => number,
   ) {}
 
@@ -76,6 +77,12 @@ export class Journal {
   spent(nonce: string): boolean {
     return existsSync(join(this.spentDir, parseOrThrow(NonceSchema, nonce, "approval nonce")));
   }
+}
+
+/** The journal of `seat` at `table` under trestle home `home` (paths.ts), stamped by `clock`. */
+export function seatJournal(home: string, table: string, seat: string, clock: () => number): Journal {
+  const files = seatFiles(home, table, seat);
+  return new Journal(files.journal, files.spent, { table, seat }, clock);
 }
 
 function safeJson(line: string): unknown {

@@ -2,7 +2,7 @@
  * "Never left this machine": the private journals of this owner's seats (src/owner: records.ts,
  * one per seat and table at paths.ts's `<home>/private/<table>/<seat>.jsonl`), read for the principal window:
  * the agents' private rationale, their notes to the owner, what the owner-side guards refused, and
- * messages held for the owner's approval. Nothing here was sent to a relay. A line that is not a
+ * messages held for the owner's approval (with where the owner's answer stands). Nothing here was sent to a relay. A line that is not a
  * record of that seat and table is counted as unreadable, never shown as if it were one (the journal
  * is a file anyone with the owner's account can edit). Files are read again only when they change.
  */
@@ -83,20 +83,39 @@ export class JournalReader {
     } catch {
       return { ...read, unreadable: 1 }; // not readable by this user: said, not hidden
     }
+    const records: JournalRecord[] = [];
     for (const line of text.split("\n")) {
       if (line === "") continue;
       const parsed = JournalRecordSchema.safeParse(safeJson(line));
       if (!parsed.success || parsed.data.table !== table || parsed.data.seat !== seat) read.unreadable += 1;
-      else if (isShown(parsed.data)) read.items.push(localItem(parsed.data));
+      else records.push(parsed.data);
     }
+    const states = heldStates(records);
+    for (const record of records) if (isShown(record)) read.items.push(localItem(record, states));
     this.cache.set(path, read);
     return read;
   }
 }
 
-/** A record as the panel shows it: when, where, what it is, and its text as safe lines. */
-function localItem(record: ShownRecord): LocalItem {
-  const where = { at: record.at, table: record.table, seat: record.seat };
+type HeldState = NonNullable<LocalItem["held"]>["state"];
+
+/** Where each held message stands by the journal's bookkeeping, as gate.ts pendingHeld reads it: sent, else rejected (a rejection wins), else approved, else pending. */
+function heldStates(records: readonly JournalRecord[]): Map<string, HeldState> {
+  const rank: Record<HeldState, number> = { pending: 0, approved: 1, rejected: 2, sent: 3 };
+  const states = new Map<string, HeldState>();
+  const raise = (hash: string, state: HeldState) => {
+    if (rank[state] > rank[states.get(hash) ?? "pending"]) states.set(hash, state);
+  };
+  for (const r of records) {
+    if (r.type === "sent") raise(r.message_sha256, "sent");
+    else if (r.type === "gate_answer") raise(r.message_sha256, r.verdict === "reject" ? "rejected" : "approved");
+  }
+  return states;
+}
+
+/** A record as the panel shows it: when, where, what it is, its text as safe lines, and for a held message where it stands. */
+function localItem(record: ShownRecord, states: ReadonlyMap<string, HeldState>): LocalItem {
+  const where = { at: record.at, table: record.table, seat: record.seat, held: null };
   switch (record.type) {
     case "rationale":
       return { ...where, kind: "rationale", title: `private rationale${record.re?.seq === undefined ? "" : ` about #${record.re.seq}`}`, lines: safeBody(record.text) };
@@ -114,7 +133,8 @@ function localItem(record: ShownRecord): LocalItem {
     case "held": {
       const body = record.submission.body;
       const kind = typeof record.submission.kind === "string" ? record.submission.kind : "message";
-      return { ...where, kind: "held", title: `held for your approval (${record.why})`, lines: [oneLine(`${kind}${typeof body === "string" ? `: ${body}` : ""}`)] };
+      const held = { message_sha256: record.message_sha256, state: states.get(record.message_sha256) ?? "pending" };
+      return { ...where, kind: "held", title: `held for your approval (${record.why})`, lines: [oneLine(`${kind}${typeof body === "string" ? `: ${body}` : ""}`)], held };
     }
   }
 }

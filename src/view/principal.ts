@@ -2,9 +2,10 @@
  * The principal window's state on the owner's machine: the owner key, one verified owner session
  * per table (table-watch.ts), the evidence this home keeps against the relay (client/head-store.ts,
  * docs/SPEC.md §8.3) and the owner's notification channels (§11.4). It turns all of it into the
- * page's events (wire.ts) and signs the page's two actions with the owner key, exactly as the CLI
+ * page's events (wire.ts) and signs the page's actions with the owner key, exactly as the CLI
  * does: an approval through TableClient.approve (`trestle approve`), a pause or resume through
- * OwnerClient.control. The tables followed are those named at start, every table this home holds a
+ * OwnerClient.control, and an answer to a message the commitment gate holds for one of this
+ * owner's seats through owner/gate.ts answerHeld (`trestle gate approve|reject`; the seat sends it). The tables followed are those named at start, every table this home holds a
  * head for at this relay (looked at again every `pollMs`, with the evidence, the seats' private
  * journals and the channels), and each sub-table opened at one of them that lists this owner.
  */
@@ -22,10 +23,11 @@ import {
 } from "../client/node.js";
 import { channelLine } from "../cli/format.js";
 import { stylesFor } from "../cli/output.js";
+import { answerHeld, readTranscript, seatJournal } from "../owner/index.js";
 import { TrestleError } from "../protocol/index.js";
 import { JournalReader } from "./journal-reader.js";
 import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
-import type { ActionResult, ApproveBody, ControlBody, EvidenceView, SessionStatus, ViewEvent } from "./wire.js";
+import type { ActionResult, ApproveBody, ControlBody, EvidenceView, GateBody, GateResult, SessionStatus, ViewEvent } from "./wire.js";
 
 /** What the window is opened with. */
 export interface PrincipalOptions {
@@ -121,6 +123,29 @@ export class Principal implements WatchSink {
     const me = this.options.owner.name;
     const { seq } = await this.owners.control(table, me, action);
     return { ok: true, seq, message: `table ${table} ${action === "pause" ? "paused" : "resumed"} with ${me}'s key (entry #${seq})` };
+  }
+
+  /**
+   * Signs this owner's answer to held message `message_sha256` of `seat`, one of this owner's seats by
+   * the table's ledger, into the seat's journal (as `trestle gate approve|reject`: the same
+   * answerHeld, over the transcript read and verified as this owner). It sends nothing: the seat does.
+   */
+  async gate({ table, seat, message_sha256, verdict }: GateBody): Promise<GateResult> {
+    const watch = this.followed(table);
+    const me = this.options.owner;
+    if (!watch.summary().seats.some((s) => s.name === seat && s.owner === me.name)) {
+      throw new TrestleError("E_FORBIDDEN", `seat ${seat} at ${table} is not ${me.name}'s by the table's ledger; this window answers for ${me.name}'s seats only`);
+    }
+    const journal = seatJournal(this.options.home, table, seat, this.clock);
+    const transcript = await readTranscript(watch.client, { signer: me.signer, as: { owner: me.name } });
+    await answerHeld(journal, transcript, me.signer, message_sha256, verdict);
+    this.readJournals();
+    const short = message_sha256.slice(0, 16);
+    const message =
+      verdict === "approve"
+        ? `message ${short}… approved with ${me.name}'s key; the seat sends it (trestle gate send ${message_sha256.slice(0, 12)} --table ${table} --seat ${seat}, or its agent's gate tool): this window sends nothing`
+        : `message ${short}… rejected with ${me.name}'s key; it will not be sent`;
+    return { ok: true, message_sha256, verdict, message };
   }
 
   /** Ends every session and stops reading the home. */

@@ -1,7 +1,8 @@
 /**
  * The principal window's local HTTP server (docs/VIEW.md), on 127.0.0.1 only: the page's static
  * files, the live stream of events (`GET /api/stream`, one JSON object per line) and the page's
- * two actions (`POST /api/approve`, `POST /api/control`), which the owner key signs here. Every
+ * three actions (`POST /api/approve`, `POST /api/control`, `POST /api/gate`), which the owner key
+ * signs here. Every
  * request passes guard.ts first; no response carries a CORS header, and the page may load nothing
  * and connect nowhere but here (Content-Security-Policy). Refusals use the protocol's error codes
  * and envelope.
@@ -14,10 +15,10 @@ import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } fro
 import type { Asset } from "./assets.js";
 import { apiRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
 import type { Principal } from "./principal.js";
-import { ApproveBodySchema, ControlBodySchema, type ActionResult, type ViewEvent } from "./wire.js";
+import { ApproveBodySchema, ControlBodySchema, GateBodySchema, type ActionResult, type GateResult, type ViewEvent } from "./wire.js";
 
 /** What the server serves: the principal's events and actions. */
-export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control">;
+export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "gate">;
 
 /** Options for serveWindow. */
 export interface ServeOptions {
@@ -92,6 +93,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ServeO
   if (req.method === "GET" && path === "/api/stream") return stream(req, res, options, streams);
   if (req.method === "POST" && path === "/api/approve") return answer(res, await options.backend.approve(await body(req, ApproveBodySchema)));
   if (req.method === "POST" && path === "/api/control") return answer(res, await options.backend.control(await body(req, ControlBodySchema)));
+  if (req.method === "POST" && path === "/api/gate") return answer(res, await options.backend.gate(await body(req, GateBodySchema)));
   refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} ${path} here`));
 }
 
@@ -140,7 +142,7 @@ async function body<S extends z.ZodType>(req: IncomingMessage, schema: S): Promi
   return parsed.data;
 }
 
-function answer(res: ServerResponse, result: ActionResult): void {
+function answer(res: ServerResponse, result: ActionResult | GateResult): void {
   res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/json" });
   res.end(JSON.stringify(result));
 }

@@ -1,11 +1,11 @@
 /**
  * What the principal window's page and its local server say to each other (docs/VIEW.md): the
  * server's events on the live stream (everything already verified and reduced to safe text on the
- * server, so the page only shows it), and the bodies of the page's two actions. The page imports
+ * server, so the page only shows it), and the bodies of the page's three actions. The page imports
  * these as types only; the server parses every body it receives with the action schemas.
  */
 import { z } from "zod";
-import { ApprovalVerdictSchema, ControlActionSchema, TableIdSchema, TaskIdSchema, TaskStatusSchema } from "../protocol/index.js";
+import { ApprovalVerdictSchema, ControlActionSchema, SeatNameSchema, Sha256Schema, TableIdSchema, TaskIdSchema, TaskStatusSchema } from "../protocol/index.js";
 
 /** One ledger entry as the transcript shows it; every string is one safe line (client/guards/framing.ts). */
 export const EntryViewSchema = z.strictObject({
@@ -111,6 +111,8 @@ export const LocalItemSchema = z.strictObject({
   kind: z.enum(["rationale", "note", "refusal", "held"]),
   title: z.string(),
   lines: z.array(z.string()),
+  /** For a held message: its hash and where the owner's answer stands, from the journal's own records (answers, sends); else null. */
+  held: z.strictObject({ message_sha256: Sha256Schema, state: z.enum(["pending", "approved", "rejected", "sent"]) }).nullable(),
 });
 export type LocalItem = z.infer<typeof LocalItemSchema>;
 
@@ -135,6 +137,14 @@ export type ApproveBody = z.infer<typeof ApproveBodySchema>;
 /** `POST /api/control`: sign a pause or resume of the table as its owner. */
 export const ControlBodySchema = z.strictObject({ table: TableIdSchema, action: ControlActionSchema });
 export type ControlBody = z.infer<typeof ControlBodySchema>;
+
+/** `POST /api/gate`: sign the owner's answer to a message the commitment gate holds for one of this owner's seats (as `trestle gate approve|reject`). */
+export const GateBodySchema = z.strictObject({ table: TableIdSchema, seat: SeatNameSchema, message_sha256: Sha256Schema, verdict: ApprovalVerdictSchema });
+export type GateBody = z.infer<typeof GateBodySchema>;
+
+/** The answer to `POST /api/gate`: recorded in the seat's journal (not the ledger), in words. */
+export const GateResultSchema = z.strictObject({ ok: z.literal(true), message_sha256: Sha256Schema, verdict: ApprovalVerdictSchema, message: z.string() });
+export type GateResult = z.infer<typeof GateResultSchema>;
 
 /** The answer to an action: the entry it became, in words. */
 export const ActionResultSchema = z.strictObject({ ok: z.literal(true), seq: z.int().min(1), message: z.string() });

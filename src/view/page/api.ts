@@ -1,9 +1,9 @@
 /**
  * The page's two ways of talking to its local server (and to nothing else): the live stream of
- * events, read line by line and reconnected with backoff, and the two actions, each a JSON POST
+ * events, read line by line and reconnected with backoff, and the three actions, each a JSON POST
  * carrying the window's token. The server signs; the page only asks.
  */
-import type { ActionResult, ApproveBody, ControlBody, ViewEvent } from "../wire.js";
+import type { ActionResult, ApproveBody, ControlBody, GateBody, GateResult, ViewEvent } from "../wire.js";
 
 /** The header the token goes in (guard.ts TOKEN_HEADER). */
 const TOKEN_HEADER = "x-trestle-token";
@@ -64,11 +64,16 @@ export function control(token: string, body: ControlBody): Promise<Outcome> {
   return post(token, "/api/control", body);
 }
 
-async function post(token: string, path: string, body: ApproveBody | ControlBody): Promise<Outcome> {
+/** Asks the server to sign an answer to a held message (recorded in the seat's journal). */
+export function gate(token: string, body: GateBody): Promise<Outcome> {
+  return post(token, "/api/gate", body);
+}
+
+async function post(token: string, path: string, body: ApproveBody | ControlBody | GateBody): Promise<Outcome> {
   try {
     const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify(body) });
     if (!response.ok) return { ok: false, message: await errorText(response) };
-    const result = (await response.json()) as ActionResult;
+    const result = (await response.json()) as ActionResult | GateResult;
     return { ok: true, message: result.message };
   } catch (error) {
     return { ok: false, message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})` };

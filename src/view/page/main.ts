@@ -2,14 +2,15 @@
  * The principal window's page script (bundled to dist/view/app.js by scripts/build-view.mjs). It
  * takes the window's token from the URL's fragment (keeping it for this tab only, out of the
  * address bar), follows the local server's live stream, and
- * shows what the server verified: tables, transcripts, tasks, channels and the evidence banner.
+ * shows what the server verified: tables, transcripts, tasks, channels, the evidence banner and
+ * what never left the machine (held messages with their Approve and Reject).
  * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
  */
 import type { TableSummary, ViewEvent } from "../wire.js";
-import { approve, control, follow, type Outcome } from "./api.js";
+import { approve, control, follow, gate, type Outcome } from "./api.js";
 import { TableCard } from "./card.js";
 import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
-import { channelItem, evidenceBanner, localItems, waitingCard, type Answer } from "./render.js";
+import { channelItem, evidenceBanner, localItems, waitingCard, type Answer, type GateAnswer } from "./render.js";
 
 /** A table the page shows: its card and the latest summary. */
 interface Shown {
@@ -43,6 +44,13 @@ function main(doc: Doc, tab: Tab): void {
   const answer: Answer = (table, task, verdict, buttons) => {
     for (const b of buttons) b.disabled = true;
     void approve(token, { table, task, verdict }).then((outcome) => {
+      say(outcome);
+      if (!outcome.ok) for (const b of buttons) b.disabled = false;
+    });
+  };
+  const answerHeld: GateAnswer = (table, seat, message_sha256, verdict, buttons) => {
+    for (const b of buttons) b.disabled = true;
+    void gate(token, { table, seat, message_sha256, verdict }).then((outcome) => {
       say(outcome);
       if (!outcome.ok) for (const b of buttons) b.disabled = false;
     });
@@ -98,7 +106,7 @@ function main(doc: Doc, tab: Tab): void {
       case "evidence":
         return evidenceBanner(doc, byId(doc, "banner"), event.items);
       case "local":
-        return byId(doc, "local").replaceChildren(...localItems(doc, event.items, event.unreadable));
+        return byId(doc, "local").replaceChildren(...localItems(doc, event.items, event.unreadable, answerHeld));
       case "ping":
         return;
     }

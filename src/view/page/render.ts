@@ -1,7 +1,8 @@
 /**
  * Pieces of the principal window built from the server's events: a transcript entry with its
  * badges, a task waiting for the owner with its effects in plain words and the buttons that ask
- * the server to sign, a task's line, a channel's line and the evidence banner. Everything shown
+ * the server to sign, a task's line, a channel's line, the evidence banner and what never left the
+ * machine (with the buttons that answer a held message). Everything shown
  * arrives as text and is put in the document as text.
  */
 import type { ChannelView, EffectWords, EntryView, EvidenceView, LocalItem, TaskView, Verification } from "../wire.js";
@@ -9,6 +10,9 @@ import { button, h, type Doc, type El } from "./dom.js";
 
 /** What a task's buttons do: ask the server to sign `verdict` on `task` of `table`. */
 export type Answer = (table: string, task: string, verdict: "approve" | "reject", buttons: El[]) => void;
+
+/** What a held message's buttons do: ask the server to sign `verdict` on message `hash` held for `seat` at `table`. */
+export type GateAnswer = (table: string, seat: string, hash: string, verdict: "approve" | "reject", buttons: El[]) => void;
 
 /** One transcript entry, and its signature badge (null for entries nobody signed) for `signatureBadge` to update. */
 export function entryItem(doc: Doc, e: EntryView): { item: El; sig: El | null } {
@@ -115,8 +119,8 @@ export function evidenceBanner(doc: Doc, banner: El, items: readonly EvidenceVie
   );
 }
 
-/** The "never left this machine" panel: each record of the seats' private journals, newest first. */
-export function localItems(doc: Doc, items: readonly LocalItem[], unreadable: number): El[] {
+/** The "never left this machine" panel: each record of the seats' private journals, newest first; a held message with where it stands and its buttons. */
+export function localItems(doc: Doc, items: readonly LocalItem[], unreadable: number, answer: GateAnswer): El[] {
   const out = items.map((item) => {
     const badge = { rationale: "badge", note: "badge mine", refusal: "badge bad", held: "badge warn" }[item.kind];
     const element = h(
@@ -127,9 +131,28 @@ export function localItems(doc: Doc, items: readonly LocalItem[], unreadable: nu
       h(doc, "div", "where", `${new Date(item.at).toISOString()} · ${item.table} · ${item.seat}`),
     );
     if (item.lines.length > 0) element.append(h(doc, "div", "body", item.lines.join("\n")));
+    if (item.held) element.append(heldActions(doc, item, item.held, answer));
     return element;
   });
   if (out.length === 0) out.push(h(doc, "p", "empty", "Nothing recorded yet."));
   if (unreadable > 0) out.push(h(doc, "p", "unreadable badge bad", `${unreadable} journal line(s) could not be read as records of their seat: changed by hand?`));
   return out;
+}
+
+const HELD_WORDS: Record<NonNullable<LocalItem["held"]>["state"], string> = {
+  pending: "waiting for your answer",
+  approved: "approved: the seat sends it (trestle gate send, or its agent); a rejection still wins until then",
+  rejected: "rejected: it will not be sent",
+  sent: "sent",
+};
+
+/** A held message's state and hash, and the buttons its state allows: Approve and Reject while pending, Reject once approved (a rejection wins). */
+function heldActions(doc: Doc, item: LocalItem, held: NonNullable<LocalItem["held"]>, answer: GateAnswer): El {
+  const buttons: El[] = [];
+  const ask = (verdict: "approve" | "reject") => () => answer(item.table, item.seat, held.message_sha256, verdict, buttons);
+  if (held.state === "pending") buttons.push(button(doc, "approve small", "Approve (sign)", ask("approve")));
+  if (held.state === "pending" || held.state === "approved") buttons.push(button(doc, "reject small", "Reject (sign)", ask("reject")));
+  const gate = h(doc, "div", `gate held-${held.state}`, h(doc, "span", "state", HELD_WORDS[held.state]), h(doc, "span", "hash", `message ${held.message_sha256.slice(0, 16)}…`), ...buttons);
+  gate.setAttribute("data-hash", held.message_sha256);
+  return gate;
 }

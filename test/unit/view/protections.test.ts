@@ -2,14 +2,19 @@
  * Who may use the principal window (docs/SECURITY.md "The principal window"), tried as an attacker
  * would: requests without the token or with a wrong one, with another Host (DNS rebinding), from a
  * foreign Origin or another site, and a real page on another local origin in Chromium that knows
- * the token and still cannot make the window sign. Every refusal leaves the table's ledger as it was.
+ * the token and still cannot make the window sign. Every refusal leaves the table's ledger, and the
+ * gate answers in the seat's journal (`POST /api/gate`), as they were.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
+import { seatFiles, seatJournal } from "../../../src/owner/index.js";
+import { dirname } from "node:path";
 import { launchChromium } from "../../support/browser.js";
+import { cast } from "../../support/table-fixture.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { openWindow, ownerHome, seatedRoom, type OpenWindow } from "./window-fixture.js";
@@ -18,12 +23,18 @@ let relay: LocalRelay;
 let window: OpenWindow;
 let table: string;
 let bots: TableClient;
+let home: string;
+/** A message held in bot-tao's journal: a gate answer to it would be recorded, were the request let through. */
+const HELD = "c4".repeat(32);
 
 beforeAll(async () => {
   relay = await startRelay();
-  const home = await ownerHome("guard");
+  home = await ownerHome("guard");
   table = uniqueTable("guard");
   ({ bots } = await seatedRoom(relay.url, home, table));
+  const { journal } = seatFiles(home, table, "bot-tao");
+  mkdirSync(dirname(journal), { recursive: true });
+  writeFileSync(journal, `${JSON.stringify({ v: 1, at: Date.now(), table, seat: "bot-tao", type: "held", message_sha256: HELD, why: "require_confirm", submission: { kind: "say", body: "Deal." } })}\n`);
   window = await openWindow(relay.url, home);
 }, 60_000);
 afterAll(async () => {
@@ -48,15 +59,29 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 const own = () => ({ host: `127.0.0.1:${window.server.port}`, origin: `http://127.0.0.1:${window.server.port}` });
 const pause = JSON.stringify({ table: "", action: "pause" });
 const pauseBody = () => pause.replace('""', JSON.stringify(table));
+const gateBody = () => JSON.stringify({ table, seat: "bot-tao", message_sha256: HELD, verdict: "approve" });
+const answers = () => seatJournal(home, table, "bot-tao", Date.now).ofType("gate_answer").length;
 
-/** Sends `attempt` and checks it was refused with `code` and that the table's head did not move. */
+/** Resolves once tao's window has read the table's seats (its session reached the ledger). */
+function seated(): Promise<void> {
+  return new Promise((resolve) => {
+    let off: () => void = () => undefined;
+    off = window.principal.subscribe((event) => {
+      if (event.type === "table" && event.summary.table === table && event.summary.seats.length > 0) queueMicrotask(() => resolve(void off()));
+    });
+  });
+}
+
+/** Sends `attempt` and checks it was refused with `code` and that neither the table's head nor bot-tao's journal of gate answers moved. */
 async function refused(attempt: () => ReturnType<typeof send>, status: number, code: string) {
   const before = await bots.head();
+  const recorded = answers();
   const answer = await attempt();
   expect(answer.status).toBe(status);
   expect(JSON.parse(answer.body).error.code).toBe(code);
   expect(Object.keys(answer.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
   expect((await bots.head()).seq).toBe(before.seq);
+  expect(answers()).toBe(recorded);
 }
 
 describe("the window's API", () => {
@@ -75,6 +100,16 @@ describe("the window's API", () => {
     expect(JSON.parse(answer.split("\n")[0]!)).toMatchObject({ type: "hello", owner: "tao" });
   });
 
+  it("answers the held message once every protection passes: the journal takes tao's signed answer", async () => {
+    await seated();
+    const headers = { ...own(), "x-trestle-token": window.server.token, "content-type": "application/json" };
+    const answer = await send("POST", "/api/gate", headers, gateBody());
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ ok: true, message_sha256: HELD, verdict: "approve" });
+    const journal = seatJournal(home, table, "bot-tao", Date.now);
+    expect(journal.ofType("gate_answer")).toEqual([expect.objectContaining({ message_sha256: HELD, verdict: "approve", owner_key: (await cast()).tao.publicKeyText })]);
+  });
+
   describe("when the token is missing or wrong", () => {
     it("refuses the stream with E_AUTH", async () => {
       await refused(() => send("GET", "/api/stream", { host: own().host }), 401, "E_AUTH");
@@ -83,6 +118,11 @@ describe("the window's API", () => {
 
     it("refuses a pause with E_AUTH, even from the window's own origin", async () => {
       await refused(() => send("POST", "/api/control", { ...own(), "content-type": "application/json" }, pauseBody()), 401, "E_AUTH");
+    });
+
+    it("refuses a gate answer with E_AUTH, token missing or wrong, and records none", async () => {
+      await refused(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json" }, gateBody()), 401, "E_AUTH");
+      await refused(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, gateBody()), 401, "E_AUTH");
     });
   });
 
@@ -101,7 +141,15 @@ describe("the window's API", () => {
     it("refuses a foreign Origin, another local port included", async () => {
       for (const origin of ["https://attacker.example", `http://127.0.0.1:${window.server.port + 1}`, "null"]) {
         await refused(() => send("POST", "/api/control", { ...own(), ...token(), origin }, pauseBody()), 403, "E_FORBIDDEN");
+        await refused(() => send("POST", "/api/gate", { ...own(), ...token(), origin }, gateBody()), 403, "E_FORBIDDEN");
       }
+    });
+
+    it("refuses a gate answer from another Host, without an Origin or marked cross-site", async () => {
+      const host = `trestle.attacker.example:${window.server.port}`;
+      await refused(() => send("POST", "/api/gate", { ...token(), host, origin: `http://${host}` }, gateBody()), 403, "E_FORBIDDEN");
+      await refused(() => send("POST", "/api/gate", { host: own().host, ...token() }, gateBody()), 403, "E_FORBIDDEN");
+      await refused(() => send("POST", "/api/gate", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, gateBody()), 403, "E_FORBIDDEN");
     });
 
     it("refuses a POST without an Origin and one a browser marks as cross-site", async () => {
@@ -125,10 +173,18 @@ describe("the window's API", () => {
       await refused(() => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "x".repeat(5000) })), 413, "E_TOO_LARGE");
     });
 
+    it("refuses a gate answer that is not the strict schema: an extra field, a short hash, another verdict", async () => {
+      const body = JSON.parse(gateBody()) as Record<string, unknown>;
+      for (const bad of [{ ...body, extra: 1 }, { ...body, message_sha256: HELD.slice(0, 16) }, { ...body, verdict: "maybe" }, { ...body, seat: "Bot Tao" }]) {
+        await refused(() => send("POST", "/api/gate", headers(), JSON.stringify(bad)), 400, "E_SCHEMA");
+      }
+    });
+
     it("refuses a table the window does not follow and another owner's task", async () => {
       await refused(() => send("POST", "/api/control", headers(), JSON.stringify({ table: "not-followed", action: "pause" })), 404, "E_TABLE_NOT_FOUND");
       await refused(() => send("POST", "/api/approve", headers(), JSON.stringify({ table, task: "3.jenny", verdict: "approve" })), 403, "E_FORBIDDEN");
     });
+
   });
 });
 

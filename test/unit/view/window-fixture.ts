@@ -6,7 +6,7 @@
  */
 import { mkdtempSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKeyFile, HttpClient, openTable, ownerKeyPath, type TableClient } from "../../../src/client/node.js";
@@ -16,7 +16,8 @@ import { Principal } from "../../../src/view/principal.js";
 import { serveWindow, type WindowServer } from "../../../src/view/server.js";
 import { buildView, viewStale } from "../../../scripts/build-view.mjs";
 import { cast, castOwners, type Cast } from "../../support/table-fixture.js";
-import { requestLog } from "../../support/browser.js";
+import { launchChromium, requestLog } from "../../support/browser.js";
+import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 
 /** A home directory holding the owner keys of tao, jenny and ops (the cast's, as key files). */
@@ -26,9 +27,9 @@ export async function ownerHome(prefix: string): Promise<string> {
   return home;
 }
 
-/** An open table (no floor) where bot-tao sits for tao and bot-jenny for jenny; tao approves live. */
+/** An open table (no floor) where bot-tao sits for tao and bot-jenny for jenny; tao approves live. An override of undefined leaves its field out (a room declares no seats). */
 export function roomConfig(k: Cast, id: string, overrides: Partial<TableConfig> = {}): TableConfig {
-  return {
+  const config: TableConfig = {
     id,
     topic: "Book the Saturday delivery of the stroller",
     owners: castOwners(k),
@@ -37,6 +38,7 @@ export function roomConfig(k: Cast, id: string, overrides: Partial<TableConfig> 
     termination: { any: [{ max_entries: 200 }, { budget_tokens: 50_000 }] },
     ...overrides,
   };
+  return Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as TableConfig;
 }
 
 /** The table as the owner's home made it (tao creates it, both seats join) and the bots' own client. */
@@ -119,4 +121,25 @@ export async function closeRoomPage(open: RoomPage | undefined): Promise<void> {
   expect(open.requests.filter((url) => !url.startsWith(origin))).toEqual([]);
   await open.page.close();
   await open.window.close();
+}
+
+/** Starts a relay and Chromium for the calling test file (closed after it) and closes each test's room page after the test; `open` opens one. */
+export function roomPages(): { open(prefix: string, options?: RoomPageOptions): Promise<RoomPage> } {
+  let relay: LocalRelay | undefined;
+  let browser: Browser | undefined;
+  let current: RoomPage | undefined;
+  beforeAll(async () => {
+    [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await relay?.dispose();
+  });
+  afterEach(async () => {
+    await closeRoomPage(current);
+    current = undefined;
+  });
+  return {
+    open: async (prefix, options) => (current = await roomPage(browser!, relay!.url, prefix, options)),
+  };
 }

@@ -7,35 +7,21 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
 import { isEntry, TrestleError, type Entry } from "../../../src/protocol/index.js";
-import { ARTIFACTS, launchChromium, screenshot } from "../../support/browser.js";
+import { ARTIFACTS, screenshot } from "../../support/browser.js";
 import type { Cast } from "../../support/table-fixture.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { closeRoomPage, roomPage, type RoomPage, type RoomPageOptions } from "./window-fixture.js";
+import { roomPages, type RoomPage, type RoomPageOptions } from "./window-fixture.js";
 
-let relay: LocalRelay;
-let browser: Browser;
+const pages = roomPages();
 let open: RoomPage | undefined;
 let page: Page;
 
-beforeAll(async () => {
-  [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await relay?.dispose();
-});
-afterEach(async () => {
-  await closeRoomPage(open);
-  open = undefined;
-});
-
 /** A seated room in a fresh home, tao's window onto it, and the page open at the URL it printed. */
 async function opened(prefix: string, options: RoomPageOptions = {}): Promise<RoomPage> {
-  open = await roomPage(browser, relay.url, prefix, options);
+  open = await pages.open(prefix, options);
   page = open.page;
   return open;
 }
