@@ -7,6 +7,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { startRelay, type LocalRelay } from "./local-relay.js";
 
 /** The Chromium binary the tests drive. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -35,4 +37,27 @@ export function requestLog(page: Page): string[] {
   const urls: string[] = [];
   page.on("request", (request) => urls.push(request.url()));
   return urls;
+}
+
+/** A local relay and Chromium for the calling test file: started before its tests, closed after them; read them through the returned object. */
+export function relayAndChromium(): { readonly relay: LocalRelay; readonly browser: Browser } {
+  let relay: LocalRelay | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await relay?.dispose();
+  });
+  return {
+    get relay() {
+      if (!relay) throw new Error("the relay is not started yet");
+      return relay;
+    },
+    get browser() {
+      if (!browser) throw new Error("Chromium is not started yet");
+      return browser;
+    },
+  };
 }

@@ -3,41 +3,31 @@
  * and the public viewer, which reads a public table, verifies it in the page and follows it live.
  * Every page reaches nothing but the relay.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { afterEach, describe, expect, it } from "vitest";
 import { HttpClient } from "../../../src/client/index.js";
-import { launchChromium, requestLog, screenshot } from "../../support/browser.js";
+import { relayAndChromium, requestLog, screenshot } from "../../support/browser.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 
-let relay: LocalRelay;
-let browser: Browser;
+const started = relayAndChromium();
 let page: Page;
 let requests: string[];
-
-beforeAll(async () => {
-  [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await relay?.dispose();
-});
 afterEach(async () => {
-  expect(requests.filter((url) => !url.startsWith(relay.url) && !url.startsWith(relay.url.replace("http", "ws")))).toEqual([]);
+  expect(requests.filter((url) => !url.startsWith(started.relay.url) && !url.startsWith(started.relay.url.replace("http", "ws")))).toEqual([]);
   await page.close();
 });
 
 /** A fresh page logging its requests, at `path` on the relay. */
 async function openPage(path: string): Promise<Page> {
-  page = await browser.newPage({ viewport: { width: 1000, height: 800 } });
+  page = await started.browser.newPage({ viewport: { width: 1000, height: 800 } });
   requests = requestLog(page);
-  await page.goto(`${relay.url}${path}`);
+  await page.goto(`${started.relay.url}${path}`);
   return page;
 }
 
 /** A public debate table with bot-tao's opening said. */
 async function publicDebate() {
-  const client = await tableClient(relay.url, uniqueTable("public"));
+  const client = await tableClient(started.relay.url, uniqueTable("public"));
   const k = await seatDebate(client, { public: true });
   await client.submit(k.botTao, "bot-tao", { kind: "say", body: "Ship #459 first: the CSV export is what Friday's customer needs." });
   return { client, k };
@@ -45,12 +35,12 @@ async function publicDebate() {
 
 describe("the landing page", () => {
   it("tells a browser what trestle is, this relay's key and version, how to seat a bot three ways, and where the docs are", async () => {
-    const known = await new HttpClient({ url: relay.url }).wellKnown();
+    const known = await new HttpClient({ url: started.relay.url }).wellKnown();
     const p = await openPage("/");
     expect(await p.title()).toBe("trestle relay");
     expect(await p.textContent("#relay-key")).toBe(known.relay_key);
     expect(await p.textContent("#relay-version")).toBe(known.version);
-    expect(JSON.parse((await p.textContent("#snippet-mcp"))!).mcpServers.trestle.env.TRESTLE_URL).toBe(relay.url);
+    expect(JSON.parse((await p.textContent("#snippet-mcp"))!).mcpServers.trestle.env.TRESTLE_URL).toBe(started.relay.url);
     expect(await p.textContent("#snippet-cli")).toContain("npx trestle join --seat bot-you --owner you");
     expect(await p.textContent("#snippet-library")).toContain('from "trestle"');
     await screenshot(p, "landing");
@@ -63,7 +53,7 @@ describe("the landing page", () => {
     const p = await openPage("/");
     await p.fill('input[name="table"]', client.table);
     await p.click('button[type="submit"]');
-    await p.waitForURL(`${relay.url}/view/${client.table}`);
+    await p.waitForURL(`${started.relay.url}/view/${client.table}`);
     await p.waitForSelector(".verdict.clean");
   });
 });
@@ -88,7 +78,7 @@ describe("the public viewer", () => {
 
   it("checks against the relay key a link carries", async () => {
     const { client } = await publicDebate();
-    const known = await new HttpClient({ url: relay.url }).wellKnown();
+    const known = await new HttpClient({ url: started.relay.url }).wellKnown();
     const p = await openPage(`/view/${client.table}#key=${known.relay_key}`);
     await p.waitForSelector(".verdict.clean");
     expect(await p.textContent("#coverage")).toContain(`against the key in this link ${known.relay_key}`);
@@ -97,14 +87,14 @@ describe("the public viewer", () => {
   describe("when what the relay serves does not verify", () => {
     it("says REFUTED, naming the altered entry", async () => {
       const { client } = await publicDebate();
-      page = await browser.newPage();
+      page = await started.browser.newPage();
       requests = requestLog(page);
       await page.route(`**/tables/${client.table}/public/export`, async (route) => {
         const response = await route.fetch();
         const text = (await response.text()).replace("the CSV export is what Friday's customer needs", "the CSV export is what every customer needs");
         await route.fulfill({ response, body: text });
       });
-      await page.goto(`${relay.url}/view/${client.table}`);
+      await page.goto(`${started.relay.url}/view/${client.table}`);
       await page.waitForSelector(".verdict.refuted");
       expect(await page.textContent("#verdict")).toBe("REFUTED at entry #6: content does not match its leaf hash (altered)");
     });
@@ -119,7 +109,7 @@ describe("the public viewer", () => {
 
   describe("when the table is not public", () => {
     it("shows the relay's refusal and no entries", async () => {
-      const client = await tableClient(relay.url, uniqueTable("private"));
+      const client = await tableClient(started.relay.url, uniqueTable("private"));
       await seatDebate(client);
       const p = await openPage(`/view/${client.table}`);
       await p.waitForSelector(".verdict.error");

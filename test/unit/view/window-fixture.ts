@@ -6,7 +6,7 @@
  */
 import { mkdtempSync } from "node:fs";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { afterEach, expect } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createKeyFile, HttpClient, openTable, ownerKeyPath, type TableClient } from "../../../src/client/node.js";
@@ -16,8 +16,7 @@ import { Principal } from "../../../src/view/principal.js";
 import { serveWindow, type WindowServer } from "../../../src/view/server.js";
 import { buildView, viewStale } from "../../../scripts/build-view.mjs";
 import { cast, castOwners, type Cast } from "../../support/table-fixture.js";
-import { launchChromium, requestLog } from "../../support/browser.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { relayAndChromium, requestLog } from "../../support/browser.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 
 /** A home directory holding the owner keys of tao, jenny and ops (the cast's, as key files). */
@@ -125,21 +124,13 @@ export async function closeRoomPage(open: RoomPage | undefined): Promise<void> {
 
 /** Starts a relay and Chromium for the calling test file (closed after it) and closes each test's room page after the test; `open` opens one. */
 export function roomPages(): { open(prefix: string, options?: RoomPageOptions): Promise<RoomPage> } {
-  let relay: LocalRelay | undefined;
-  let browser: Browser | undefined;
+  const started = relayAndChromium();
   let current: RoomPage | undefined;
-  beforeAll(async () => {
-    [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await relay?.dispose();
-  });
   afterEach(async () => {
     await closeRoomPage(current);
     current = undefined;
   });
   return {
-    open: async (prefix, options) => (current = await roomPage(browser!, relay!.url, prefix, options)),
+    open: async (prefix, options) => (current = await roomPage(started.browser, started.relay.url, prefix, options)),
   };
 }
