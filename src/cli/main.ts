@@ -6,6 +6,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import { parse } from "./args.js";
 import { commandFor } from "./commands/index.js";
+import type { Command } from "./commands/command.js";
 import { Context, type Io } from "./context.js";
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from "./exit.js";
 import { commandHelp, familyHelp, familyVerbs, overview } from "./help.js";
@@ -19,7 +20,8 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
     const topic = name === "help" && rest.length > 0 ? rest : undefined;
     const command = topic === undefined ? undefined : commandFor(topic)?.command;
-    if (topic?.length === 1 && !command && familyVerbs(topic[0]!).length > 0) return family(fallback, topic[0]!, true);
+    const verbs = topic?.length === 1 && !command ? familyVerbs(topic[0]!) : [];
+    if (verbs.length > 0) return family(fallback, topic![0]!, verbs, true);
     if (topic !== undefined && !command) return usage(fallback, `unknown command "${topic.join(" ")}"`);
     fallback.result(command ? commandHelp(command) : overview(), { help: command?.name ?? null });
     return name === undefined ? EXIT.USAGE : EXIT.OK;
@@ -29,7 +31,8 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     return EXIT.OK;
   }
   const found = commandFor(argv);
-  if (!found && familyVerbs(name).length > 0) return family(fallback, name, argv.includes("--help") || argv.includes("-h"), rest[0]);
+  const verbs = found ? [] : familyVerbs(name);
+  if (verbs.length > 0) return family(fallback, name, verbs, argv.includes("--help") || argv.includes("-h"), rest[0]);
   if (!found) return usage(fallback, `unknown command "${name}"`);
   const { command } = found;
   let ctx: Context;
@@ -53,8 +56,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
 }
 
 /** A family named without a known verb (`trestle room`, `trestle gate --help`, `trestle room frob`): its verbs as help, or a usage error naming them. */
-function family(out: Output, name: string, help: boolean, given?: string): ExitCode {
-  const verbs = familyVerbs(name);
+function family(out: Output, name: string, verbs: readonly Command[], help: boolean, given?: string): ExitCode {
   if (help) {
     out.result(familyHelp(name, verbs), { help: name, verbs: verbs.map((c) => c.name) });
     return EXIT.OK;
