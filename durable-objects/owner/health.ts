@@ -1,10 +1,11 @@
 /**
  * The attempt log and channel health (docs/SPEC.md §11.4). Every attempt is recorded per channel:
- * queued when a message enters the outbox, then delivered or failed with the HTTP status and
- * reason. A channel that never delivered is `unproven`, whatever else happened to it.
+ * queued when a message enters the outbox, then delivered or failed with the HTTP status, reason
+ * and how many resends of it went out. A channel that never delivered is `unproven`, whatever else
+ * happened to it; its health also counts the notifications it gave up on.
  */
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import type { AttemptRecord, AttemptStatus, ChannelHealth, ChannelState, FailureReason } from "../../src/protocol/schemas/owner.js";
+import type { AttemptRecord, AttemptStatus, ChannelHealth, ChannelState, FailureReason, UndeliveredRecord } from "../../src/protocol/schemas/owner.js";
 import type { Channel } from "./bindings.js";
 
 const RECENT = 5;
@@ -19,6 +20,8 @@ export interface Attempt {
   http_status: number | null;
   reason: FailureReason | null;
   detail: string | null;
+  /** Resends of this notification to this channel so far (0 for its first send). */
+  resends: number;
   at: number;
 }
 
@@ -29,8 +32,8 @@ export class AttemptLog {
   /** Appends one attempt, keeping the newest KEEP_PER_CHANNEL of its channel. */
   record(a: Attempt): void {
     this.sql.exec(
-      "INSERT INTO attempts (platform, account, event_id, status, http_status, reason, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      a.platform, a.account, a.event, a.status, a.http_status, a.reason, a.detail, a.at,
+      "INSERT INTO attempts (platform, account, event_id, status, http_status, reason, detail, resends, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+      a.platform, a.account, a.event, a.status, a.http_status, a.reason, a.detail, a.resends, a.at,
     );
     this.sql.exec(
       `DELETE FROM attempts WHERE platform = ? AND account = ?
@@ -50,6 +53,7 @@ export class AttemptLog {
         http_status: r.http_status === null ? null : Number(r.http_status),
         reason: r.reason === null ? null : (String(r.reason) as FailureReason),
         detail: r.detail === null ? null : String(r.detail),
+        resends: Number(r.resends),
         at: Number(r.at),
       }));
   }
@@ -59,8 +63,8 @@ export class AttemptLog {
     return this.recent(platform, account, KEEP_PER_CHANNEL).find((a) => a.status !== "queued");
   }
 
-  /** A channel's health, from its delivery count and its newest finished attempt. */
-  health(channel: Channel): ChannelHealth {
+  /** A channel's health, from its delivery count, its newest finished attempt, and the notifications it gave up on. */
+  health(channel: Channel, undelivered: { count: number; last: UndeliveredRecord | null }): ChannelHealth {
     const recent = this.recent(channel.platform, channel.account);
     const outcome = this.lastOutcome(channel.platform, channel.account);
     return {
@@ -74,6 +78,8 @@ export class AttemptLog {
       last_delivered_at: channel.last_delivered_at,
       last_attempt: recent[0] ?? null,
       recent,
+      undelivered: undelivered.count,
+      last_undelivered: undelivered.last,
     };
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Events a table sent this owner, each stored once by its id (a repeated event is ignored), and
- * the owner's table list those events maintain (for the `tables` and `status` commands).
+ * Events a table sent this owner, each stored once by its id (a repeated event is ignored; the
+ * newest 1000 are kept, and any the outbox has yet to send), and the owner's table list those
+ * events maintain (for the `tables` and `status` commands).
  */
 import type { Outgoing } from "../../src/chat/render.js";
 import { approvalRef } from "../../src/chat/callback.js";
@@ -31,7 +32,13 @@ export class Inbox {
       event.id, event.type, table, ref, JSON.stringify(event), now,
     ).rowsWritten > 0;
     if (inserted && "table" in event) this.track(event, now);
-    if (inserted) this.sql.exec("DELETE FROM events WHERE seq <= (SELECT MAX(seq) FROM events) - ?", KEEP_EVENTS);
+    // An event the outbox still has to send is kept, however many newer ones arrive: a notice is never dropped unsent.
+    if (inserted) {
+      this.sql.exec(
+        "DELETE FROM events WHERE seq <= (SELECT MAX(seq) FROM events) - ? AND id NOT IN (SELECT event_id FROM outbox WHERE state IN ('queued', 'sending'))",
+        KEEP_EVENTS,
+      );
+    }
     return inserted;
   }
 

@@ -1,28 +1,36 @@
 /**
  * The outbox (docs/SPEC.md §11.4): one row per (event, channel) with its idempotency key, drained
- * by the OwnerDO's alarm in batches that fit one free-plan invocation. Alarms run at least once,
- * so every row is marked `sending` (persisted before the request leaves: output gates) and then
- * `delivered` or back to `queued`/`failed`; a retried alarm only ever picks up `queued` rows.
- * A row found still `sending` was interrupted mid-request: on LINE and Discord it is sent again
- * with the same key (the platform drops the duplicate); on Telegram, which has no such key, it is
- * marked failed (`interrupted`) rather than risk a second message. Each row records whether the
- * message it sent offered Approve, so a tap can approve only from a message that showed every effect.
+ * by the OwnerDO's alarm in batches that fit one free-plan invocation. Delivery is at least once:
+ * every row is marked `sending` (persisted before the request leaves: output gates) and then
+ * `delivered`, back to `queued`, or `failed` with its reason. A row found still `sending` when no
+ * drain runs in this object was interrupted (the object died mid-send): it is queued again and sent
+ * at once, later ones with backoff, within MAX_ATTEMPTS. Once a send may have reached the platform
+ * (interrupted, 5xx, no answer), every later send of the row is a resend: it carries the resend
+ * mark and the same key (LINE and Discord drop the duplicate; Telegram has no such guard, so the
+ * mark is what tells the owner). Each row records whether the message it sent offered Approve, so
+ * a tap can approve only from a message that showed every effect.
  */
 import type { ChatEnv } from "../../src/chat/config.js";
 import type { DeliveryResult } from "../../src/chat/delivery.js";
 import type { Outgoing } from "../../src/chat/render.js";
-import { DEDUPES, idempotencyKey, messageFor, offersApprove, sendTo } from "../../src/chat/send.js";
+import { idempotencyKey, messageFor, offersApprove, sendTo } from "../../src/chat/send.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
+import type { FailureReason, UndeliveredRecord } from "../../src/protocol/schemas/owner.js";
 import type { Bindings, Channel } from "./bindings.js";
 import type { AttemptLog } from "./health.js";
 import type { Inbox } from "./inbox.js";
 
 /** Deliveries per alarm: a free-plan invocation allows 50 subrequests; keep a margin. */
 export const DELIVERY_BATCH = 40;
-/** Attempts before a retryable failure becomes final. */
+/** Attempts per row, interrupted ones included, before a retryable failure becomes final. */
 export const MAX_ATTEMPTS = 5;
 /** First retry delay; doubled per attempt. */
 export const BACKOFF_MS = 30_000;
+
+/** The wait before the next send after `failed` failed attempts: none after none, then BACKOFF_MS doubling. */
+export function retryDelay(failed: number): number {
+  return failed <= 0 ? 0 : BACKOFF_MS * 2 ** (failed - 1);
+}
 
 /** What a drain did. */
 export interface DrainReport {
@@ -31,6 +39,23 @@ export interface DrainReport {
   failed: number;
   /** When the next alarm should run, or null when nothing is queued. */
   next: number | null;
+}
+
+/** One send of a row: its attempt number, whether it is a resend, and the resends so far including it. */
+interface Sent {
+  eventId: string;
+  attempts: number;
+  resend: boolean;
+  resends: number;
+}
+
+/** Columns a state change writes (names are fixed here, never from input). */
+interface RowUpdate {
+  state: "queued" | "delivered" | "failed";
+  next_at: number;
+  updated_at: number;
+  maybe_sent?: 0 | 1;
+  reason?: FailureReason;
 }
 
 /** One OwnerDO's outbox. */
@@ -54,7 +79,7 @@ export class Outbox {
       ).rowsWritten;
       if (written === 0) continue;
       queued += 1;
-      this.log.record({ platform: channel.platform, account: channel.account, event: event.id, status: "queued", http_status: null, reason: null, detail: null, at: now });
+      this.log.record({ platform: channel.platform, account: channel.account, event: event.id, status: "queued", http_status: null, reason: null, detail: null, resends: 0, at: now });
     }
     return queued;
   }
@@ -76,11 +101,14 @@ export class Outbox {
     this.sql.exec("DELETE FROM outbox WHERE platform = ? AND account = ? AND state IN ('queued', 'sending')", platform, account);
   }
 
-  /** Sends up to DELIVERY_BATCH due rows, recording each attempt. */
+  /** Sends up to DELIVERY_BATCH due rows, recording each attempt; call it only while no other drain of this object runs. */
   async drain(env: ChatEnv, now: () => number): Promise<DrainReport> {
     this.recoverInterrupted(now());
     const rows = this.sql
-      .exec("SELECT event_id, platform, account, key, attempts FROM outbox WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, event_id LIMIT ?", now(), DELIVERY_BATCH)
+      .exec(
+        "SELECT event_id, platform, account, key, attempts, maybe_sent, resends FROM outbox WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, event_id LIMIT ?",
+        now(), DELIVERY_BATCH,
+      )
       .toArray();
     const report: DrainReport = { sent: 0, delivered: 0, failed: 0, next: null };
     for (const row of rows) {
@@ -93,13 +121,16 @@ export class Outbox {
         this.sql.exec("DELETE FROM outbox WHERE event_id = ? AND platform = ? AND account = ?", eventId, platform, account);
         continue;
       }
-      const attempts = Number(row.attempts) + 1;
-      const message = messageFor(platform, event, this.ownerKey, channel.lang);
-      this.setState(eventId, platform, account, "sending", attempts, now(), now());
-      this.sql.exec("UPDATE outbox SET approve = ? WHERE event_id = ? AND platform = ? AND account = ?", offersApprove(message) ? 1 : 0, eventId, platform, account);
+      const resend = Number(row.maybe_sent) === 1;
+      const attempt: Sent = { eventId, attempts: Number(row.attempts) + 1, resend, resends: Number(row.resends) + (resend ? 1 : 0) };
+      const message = messageFor(platform, event, this.ownerKey, channel.lang, resend);
+      this.sql.exec(
+        "UPDATE outbox SET state = 'sending', attempts = ?, resends = ?, approve = ?, updated_at = ? WHERE event_id = ? AND platform = ? AND account = ?",
+        attempt.attempts, attempt.resends, offersApprove(message) ? 1 : 0, now(), eventId, platform, account,
+      );
       report.sent += 1;
       const result = await sendTo(env, platform, channel.chat, message, String(row.key));
-      this.settle(channel, eventId, attempts, result, now());
+      this.settle(channel, attempt, result, now());
       if (result.ok) report.delivered += 1;
       else report.failed += 1;
     }
@@ -107,39 +138,58 @@ export class Outbox {
     return report;
   }
 
-  private settle(channel: Channel, eventId: string, attempts: number, result: DeliveryResult, at: number): void {
+  private settle(channel: Channel, sent: Sent, result: DeliveryResult, at: number): void {
     const { platform, account } = channel;
+    const { eventId, attempts, resends } = sent;
     if (result.ok) {
-      this.setState(eventId, platform, account, "delivered", attempts, at, at);
+      this.update(eventId, platform, account, { state: "delivered", next_at: at, updated_at: at });
       this.bindings.delivered(platform, account, at);
-      this.log.record({ platform, account, event: eventId, status: "delivered", http_status: result.status, reason: null, detail: null, at });
+      this.log.record({ platform, account, event: eventId, status: "delivered", http_status: result.status, reason: null, detail: null, resends, at });
       return;
     }
     const again = result.retry && attempts < MAX_ATTEMPTS;
-    const next = at + (result.retryAfterMs ?? BACKOFF_MS * 2 ** (attempts - 1));
-    this.setState(eventId, platform, account, again ? "queued" : "failed", attempts, again ? next : at, at);
-    this.log.record({ platform, account, event: eventId, status: "failed", http_status: result.status, reason: result.reason, detail: result.detail, at });
+    const next = at + (result.retryAfterMs ?? retryDelay(attempts));
+    const maybeSent = sent.resend || result.maybeDelivered ? 1 : 0;
+    this.update(
+      eventId, platform, account,
+      again ? { state: "queued", next_at: next, maybe_sent: maybeSent, updated_at: at } : { state: "failed", next_at: at, maybe_sent: maybeSent, reason: result.reason, updated_at: at },
+    );
+    this.log.record({ platform, account, event: eventId, status: "failed", http_status: result.status, reason: result.reason, detail: result.detail, resends, at });
   }
 
+  /** Rows left `sending` by a drain that died mid-request: queued again as resends, or failed once out of attempts. */
   private recoverInterrupted(at: number): void {
-    for (const row of this.sql.exec("SELECT event_id, platform, account, attempts FROM outbox WHERE state = 'sending'").toArray()) {
+    for (const row of this.sql.exec("SELECT event_id, platform, account, attempts, resends FROM outbox WHERE state = 'sending'").toArray()) {
       const platform = String(row.platform) as ChatPlatform;
-      const [eventId, account] = [String(row.event_id), String(row.account)];
-      if (DEDUPES[platform]) {
-        this.setState(eventId, platform, account, "queued", Number(row.attempts), at, at);
-        continue;
-      }
-      this.setState(eventId, platform, account, "failed", Number(row.attempts), at, at);
-      const detail = "the send was interrupted before its answer was recorded; not resent, to never deliver twice";
-      this.log.record({ platform, account, event: eventId, status: "failed", http_status: null, reason: "interrupted", detail, at });
+      const [eventId, account, attempts] = [String(row.event_id), String(row.account), Number(row.attempts)];
+      const again = attempts < MAX_ATTEMPTS;
+      const reason: FailureReason = "interrupted";
+      this.update(
+        eventId, platform, account,
+        again ? { state: "queued", next_at: at + retryDelay(attempts - 1), maybe_sent: 1, updated_at: at } : { state: "failed", next_at: at, maybe_sent: 1, reason, updated_at: at },
+      );
+      const detail = again
+        ? "interrupted before the platform's answer was recorded; sent again, marked as a resend"
+        : `interrupted before the platform's answer was recorded; given up after ${attempts} attempts`;
+      this.log.record({ platform, account, event: eventId, status: "failed", http_status: null, reason, detail, resends: Number(row.resends), at });
     }
   }
 
-  private setState(eventId: string, platform: string, account: string, state: string, attempts: number, nextAt: number, at: number): void {
+  private update(eventId: string, platform: string, account: string, fields: RowUpdate): void {
+    const names = Object.keys(fields) as (keyof RowUpdate)[];
     this.sql.exec(
-      "UPDATE outbox SET state = ?, attempts = ?, next_at = ?, updated_at = ? WHERE event_id = ? AND platform = ? AND account = ?",
-      state, attempts, nextAt, at, eventId, platform, account,
+      `UPDATE outbox SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE event_id = ? AND platform = ? AND account = ?`,
+      ...names.map((n) => fields[n] ?? null), eventId, platform, account,
     );
+  }
+
+  /** How many of `platform`/`account`'s notifications were given up on (never delivered), and the newest of them. */
+  undelivered(platform: ChatPlatform, account: string): { count: number; last: UndeliveredRecord | null } {
+    const where = "FROM outbox WHERE platform = ? AND account = ? AND state = 'failed'";
+    const count = Number(this.sql.exec(`SELECT COUNT(*) AS n ${where}`, platform, account).toArray()[0]?.n ?? 0);
+    const row = this.sql.exec(`SELECT event_id, reason, updated_at ${where} ORDER BY updated_at DESC, event_id LIMIT 1`, platform, account).toArray()[0];
+    const last = row ? { event: String(row.event_id), reason: row.reason === null ? null : (String(row.reason) as FailureReason), at: Number(row.updated_at) } : null;
+    return { count, last };
   }
 
   /** The earliest time a queued row is due (now if one is already due), or null. */

@@ -15,7 +15,7 @@ import { guarded, type Result } from "../result.js";
 import { Bindings, type Channel } from "./bindings.js";
 import { AttemptLog } from "./health.js";
 import { Inbox, type OwnerTable } from "./inbox.js";
-import { Outbox, type DrainReport } from "./outbox.js";
+import { BACKOFF_MS, Outbox, type DrainReport } from "./outbox.js";
 import { migrateOwner } from "./schema.js";
 
 /** What the `status` and `tables` commands show. */
@@ -38,6 +38,8 @@ export type NewBinding = Omit<Channel, "delivered" | "last_delivered_at" | "boun
 export class OwnerDO extends DurableObject<Env> {
   private readonly bindings: Bindings;
   private readonly log: AttemptLog;
+  /** Whether a drain runs in this instance: its `sending` rows are in flight, not interrupted (a killed object comes back without this). */
+  private draining = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -100,8 +102,8 @@ export class OwnerDO extends DurableObject<Env> {
   /** Every channel with its health (GET /owners/:key/channels; the Worker checked the signature). */
   async channels(ownerKey: string): Promise<Result<ChannelsResponse>> {
     return guarded(() => {
-      this.parts(ownerKey);
-      const channels = this.bindings.all().map((c) => this.log.health(c));
+      const { outbox } = this.parts(ownerKey);
+      const channels = this.bindings.all().map((c) => this.log.health(c, outbox.undelivered(c.platform, c.account)));
       return { owner_key: ownerKey, channels, has_proven_channel: channels.some((c) => c.delivered > 0) };
     });
   }
@@ -135,18 +137,34 @@ export class OwnerDO extends DurableObject<Env> {
     });
   }
 
-  /** Drains one batch of the outbox and schedules the next alarm while rows remain. */
+  /**
+   * Drains one batch of the outbox. The alarm stays armed while the batch is in flight, so an
+   * object killed mid-send is woken again to resend; afterwards it is set for the next due row, or cleared.
+   */
   override async alarm(): Promise<void> {
     const ownerKey = this.storedKey();
     if (!ownerKey) return;
     const { outbox } = this.parts(ownerKey);
-    await outbox.drain(this.env, () => this.now());
-    await this.schedule(outbox);
+    await this.ctx.storage.setAlarm(this.now() + BACKOFF_MS);
+    await this.drainOnce(outbox);
+    const next = this.nextBatch(outbox);
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(next);
   }
 
   /** One drain of the outbox without rescheduling (the alarm's body), for tests and diagnostics. */
   async drain(ownerKey: string): Promise<Result<DrainReport>> {
-    return guarded(() => this.parts(ownerKey).outbox.drain(this.env, () => this.now()));
+    return guarded(() => this.drainOnce(this.parts(ownerKey).outbox));
+  }
+
+  private async drainOnce(outbox: Outbox): Promise<DrainReport> {
+    if (this.draining) return { sent: 0, delivered: 0, failed: 0, next: outbox.nextDue(this.now()) };
+    this.draining = true;
+    try {
+      return await outbox.drain(this.env, () => this.now());
+    } finally {
+      this.draining = false;
+    }
   }
 
   private parts(ownerKey: string) {
@@ -162,12 +180,17 @@ export class OwnerDO extends DurableObject<Env> {
     return row ? String(row.value) : undefined;
   }
 
+  /** Brings the alarm forward to the next batch, if one is queued. */
   private async schedule(outbox: Outbox): Promise<void> {
-    const due = outbox.nextDue(this.now());
-    if (due === null) return;
-    const next = Math.max(due, this.now() + outboxDelay(this.env));
+    const next = this.nextBatch(outbox);
+    if (next === null) return;
     const current = await this.ctx.storage.getAlarm();
-    // Inside alarm() the running alarm is already cleared, so the next batch is always scheduled.
     if (current === null || current > next) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** When the next batch goes: its earliest due row, not before OUTBOX_DELAY_MS from now; null when nothing is queued. */
+  private nextBatch(outbox: Outbox): number | null {
+    const due = outbox.nextDue(this.now());
+    return due === null ? null : Math.max(due, this.now() + outboxDelay(this.env));
   }
 }

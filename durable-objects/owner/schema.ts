@@ -1,7 +1,8 @@
 /**
  * The OwnerDO's SQLite schema: bound channels, received events (the inbox, with the owner's
  * table list), the outbox (one row per event and channel, with whether its message offered
- * Approve) and the attempt log.
+ * Approve, whether an earlier send may have arrived, how often it was sent again, and why it was
+ * given up) and the attempt log.
  */
 import { runMigrations } from "../sqlite.js";
 
@@ -31,6 +32,14 @@ export const OWNER_MIGRATIONS: readonly string[] = [
    CREATE INDEX attempts_channel ON attempts (platform, account, id);`,
   // Whether the message sent for a row offered Approve; rows sent before this count as not (a tap there cannot approve).
   `ALTER TABLE outbox ADD COLUMN approve INTEGER NOT NULL DEFAULT 0;`,
+  // At-least-once delivery (docs/SPEC.md §11.4): whether an earlier send of the row may have reached
+  // the platform (its next send is a resend, marked), how many resends went out, and why a row
+  // ended `failed`; each attempt records the resend count it went out with.
+  `ALTER TABLE outbox ADD COLUMN maybe_sent INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE outbox ADD COLUMN resends INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE outbox ADD COLUMN reason TEXT;
+   ALTER TABLE attempts ADD COLUMN resends INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX outbox_failed ON outbox (platform, account, state, updated_at);`,
 ];
 
 /** Brings the owner schema up to date. */

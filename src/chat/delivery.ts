@@ -1,14 +1,19 @@
 /**
  * The outcome of one delivery attempt to a chat platform, classified from the HTTP answer:
- * delivered, or failed with a reason and whether a later retry may help. LINE's monthly quota
- * 429 is told apart from an ordinary rate limit by its documented message, and is not retried.
+ * delivered, or failed with a reason, whether a later retry may help, and whether the platform may
+ * have taken the message anyway (a 5xx, or no answer at all: the next send is then a resend).
+ * LINE's monthly quota 429 is told apart from an ordinary rate limit by its documented message,
+ * and is not retried.
  */
 import type { FailureReason } from "../protocol/schemas/owner.js";
 
 /** How an attempt ended. */
 export type DeliveryResult =
   | { ok: true; status: number }
-  | { ok: false; status: number | null; reason: FailureReason; detail: string; retry: boolean; retryAfterMs?: number };
+  | { ok: false; status: number | null; reason: FailureReason; detail: string; retry: boolean; retryAfterMs?: number; maybeDelivered: boolean };
+
+/** How long one send waits for the platform's answer before it counts as a network failure. */
+export const SEND_TIMEOUT_MS = 10_000;
 
 /** Longest failure detail kept (the platform's own description, cut). */
 export const DETAIL_CHARS = 200;
@@ -16,7 +21,7 @@ export const DETAIL_CHARS = 200;
 /** A failed result for an HTTP status, with the platform's description and optional retry hint. */
 export function failureOf(status: number, detail: string, retryAfterMs?: number): DeliveryResult {
   const cut = detail.slice(0, DETAIL_CHARS);
-  const base = { ok: false as const, status, detail: cut };
+  const base = { ok: false as const, status, detail: cut, maybeDelivered: status >= 500 };
   if (status === 429) return { ...base, reason: "rate_limited", retry: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
   if (status === 401) return { ...base, reason: "unauthorized", retry: false };
   if (status === 403) return { ...base, reason: "blocked", retry: false };
@@ -24,9 +29,11 @@ export function failureOf(status: number, detail: string, retryAfterMs?: number)
   return { ...base, reason: "bad_request", retry: false };
 }
 
-/** A failure before any HTTP answer (DNS, connection reset, timeout). */
+/** A failure before any HTTP answer (DNS, connection reset, no answer within SEND_TIMEOUT_MS); the request may have reached the platform. */
 export function networkFailure(error: unknown): DeliveryResult {
-  return { ok: false, status: null, reason: "network", detail: String(error instanceof Error ? error.message : error).slice(0, DETAIL_CHARS), retry: true };
+  const timedOut = error instanceof Error && error.name === "TimeoutError";
+  const detail = timedOut ? "no answer in time" : String(error instanceof Error ? error.message : error);
+  return { ok: false, status: null, reason: "network", detail: detail.slice(0, DETAIL_CHARS), retry: true, maybeDelivered: true };
 }
 
 /**
@@ -43,7 +50,7 @@ export function withoutSecrets(result: DeliveryResult, secrets: readonly (string
 
 /** A platform this relay has no credentials for. */
 export function notConfigured(what: string): DeliveryResult {
-  return { ok: false, status: null, reason: "not_configured", detail: `${what} is not set on this relay`, retry: false };
+  return { ok: false, status: null, reason: "not_configured", detail: `${what} is not set on this relay`, retry: false, maybeDelivered: false };
 }
 
 /** The response body as text, never throwing. */

@@ -1,7 +1,7 @@
 /**
  * Discord (interactions + REST): markdown-escaped content within 2000 characters, button
  * components (custom_id within 100 characters), channel messages sent with an enforced nonce so a
- * retried send is not posted twice, and interaction parsing. Interactions are authenticated by
+ * send retried within a few minutes is not posted twice, and interaction parsing. Interactions are authenticated by
  * Ed25519 over timestamp + raw body with the application's public key (worker/chat/discord.ts).
  */
 import { z } from "zod";
@@ -63,8 +63,8 @@ export function discordReply(text: string): Record<string, unknown> {
   return { type: 4, data: { content: fitRendered(text, DISCORD_CONTENT_CHARS, escapeDiscord), flags: EPHEMERAL, allowed_mentions: { parse: [] } } };
 }
 
-/** Posts `message` to channel `channelId`, with `nonce` enforced so a repeat returns the first message. */
-export async function sendDiscord(env: ChatEnv, channelId: string, message: ChatMessage, nonce: string): Promise<DeliveryResult> {
+/** Posts `message` to channel `channelId`, giving up when `signal` aborts, with `nonce` enforced so a repeat within a few minutes returns the first message. */
+export async function sendDiscord(env: ChatEnv, channelId: string, message: ChatMessage, nonce: string, signal: AbortSignal): Promise<DeliveryResult> {
   if (!env.DISCORD_BOT_TOKEN) return notConfigured("DISCORD_BOT_TOKEN");
   const url = `${apiBase(env.DISCORD_API_BASE, API_BASES.discord)}/channels/${channelId}/messages`;
   let res: Response;
@@ -73,6 +73,7 @@ export async function sendDiscord(env: ChatEnv, channelId: string, message: Chat
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bot ${env.DISCORD_BOT_TOKEN}` },
       body: JSON.stringify({ ...formatDiscord(message), nonce: nonce.slice(0, DISCORD_NONCE_CHARS), enforce_nonce: true }),
+      signal,
     });
   } catch (error) {
     return networkFailure(error);

@@ -64,8 +64,8 @@ export function retryKeyOf(hash: Uint8Array): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** Pushes `message` to user `to`; a 409 for a retry key LINE already accepted counts as delivered. */
-export async function sendLine(env: ChatEnv, to: string, message: ChatMessage, retryKey: string): Promise<DeliveryResult> {
+/** Pushes `message` to user `to`, giving up when `signal` aborts; a 409 for a retry key LINE already accepted counts as delivered. */
+export async function sendLine(env: ChatEnv, to: string, message: ChatMessage, retryKey: string, signal: AbortSignal): Promise<DeliveryResult> {
   if (!env.LINE_CHANNEL_ACCESS_TOKEN) return notConfigured("LINE_CHANNEL_ACCESS_TOKEN");
   const url = `${apiBase(env.LINE_API_BASE, API_BASES.line)}/v2/bot/message/push`;
   let res: Response;
@@ -74,6 +74,7 @@ export async function sendLine(env: ChatEnv, to: string, message: ChatMessage, r
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${env.LINE_CHANNEL_ACCESS_TOKEN}`, "x-line-retry-key": retryKey },
       body: JSON.stringify({ to, messages: formatLine(message) }),
+      signal,
     });
   } catch (error) {
     return networkFailure(error);
@@ -84,7 +85,7 @@ export async function sendLine(env: ChatEnv, to: string, message: ChatMessage, r
   const description = LineErrorSchema.safeParse(safeJson(text));
   const detail = description.success ? description.data.message : text;
   if (res.status === 429 && MONTHLY_QUOTA.test(detail)) {
-    return { ok: false, status: 429, reason: "quota_exhausted", detail: detail.slice(0, 200), retry: false };
+    return { ok: false, status: 429, reason: "quota_exhausted", detail: detail.slice(0, 200), retry: false, maybeDelivered: false };
   }
   return failureOf(res.status, detail);
 }

@@ -1,23 +1,22 @@
 /**
  * One delivery to one bound chat, whatever the platform: the message rendered to fit that
- * platform's limits, and the outbox's idempotency key turned into the platform's own duplicate
- * guard where it has one (LINE X-Line-Retry-Key, Discord enforced nonce). Telegram has none, which
- * the outbox accounts for (see outbox.ts).
+ * platform's limits, with the resend mark when it may repeat an earlier send, and the outbox's
+ * idempotency key turned into the platform's own duplicate guard where it has one (LINE
+ * X-Line-Retry-Key, Discord enforced nonce). Telegram has none: there the mark is what tells the
+ * owner a message is a repeat (docs/SPEC.md §11.4).
  */
 import { toBase64url, utf8 } from "../protocol/bytes.js";
 import { sha256 } from "../protocol/hash.js";
 import type { ChatPlatform } from "../protocol/schemas/control.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import type { ChatEnv } from "./config.js";
-import { withoutSecrets, type DeliveryResult } from "./delivery.js";
+import { SEND_TIMEOUT_MS, withoutSecrets, type DeliveryResult } from "./delivery.js";
 import { fitsDiscord, sendDiscord } from "./discord.js";
+import { t } from "./i18n.js";
 import { fitsLine, retryKeyOf, sendLine } from "./line.js";
 import type { ChatMessage, Fits } from "./message.js";
 import { renderNotification, type Outgoing } from "./render.js";
 import { fitsTelegram, sendTelegram } from "./telegram.js";
-
-/** Whether a platform drops a repeated send carrying the same key (so an interrupted send may be retried). */
-export const DEDUPES: Record<ChatPlatform, boolean> = { telegram: false, line: true, discord: true };
 
 /** The idempotency key of one message to one chat: 22 base64url chars of SHA-256(owner, event, platform, account). */
 export function idempotencyKey(ownerKey: string, eventId: string, platform: ChatPlatform, account: string): string {
@@ -27,9 +26,15 @@ export function idempotencyKey(ownerKey: string, eventId: string, platform: Chat
 /** Each platform's test of whether a message fits its limits uncut. */
 export const FITS: Record<ChatPlatform, Fits> = { telegram: fitsTelegram, line: fitsLine, discord: fitsDiscord };
 
-/** The message for `event` to `ownerKey`'s channel on `platform` in `lang`, fitted to that platform. */
-export function messageFor(platform: ChatPlatform, event: Outgoing, ownerKey: string, lang: Lang): ChatMessage {
-  return renderNotification(event, ownerKey, lang, FITS[platform]);
+/**
+ * The message for `event` to `ownerKey`'s channel on `platform` in `lang`, fitted to that platform;
+ * a `resend` carries the resend mark in its title. It is fitted as if marked either way, so whether
+ * it offers Approve never depends on the mark.
+ */
+export function messageFor(platform: ChatPlatform, event: Outgoing, ownerKey: string, lang: Lang, resend = false): ChatMessage {
+  const marked = (message: ChatMessage): ChatMessage => ({ ...message, title: t(lang, "mark.resend", { title: message.title }) });
+  const message = renderNotification(event, ownerKey, lang, (m) => FITS[platform](marked(m)));
+  return resend ? marked(message) : message;
 }
 
 /** Whether a message offers the Approve button (a message that could not show every effect does not). */
@@ -37,9 +42,12 @@ export function offersApprove(message: ChatMessage): boolean {
   return message.actions.some((a) => a.style === "approve");
 }
 
-/** Sends `message` to `chat` on `platform`, carrying `key` where the platform can use it; no credential of the relay's is ever in the result. */
-export async function sendTo(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string): Promise<DeliveryResult> {
-  return withoutSecrets(await send(env, platform, chat, message, key), [
+/**
+ * Sends `message` to `chat` on `platform`, carrying `key` where the platform can use it, waiting at
+ * most `timeoutMs` for the answer; no credential of the relay's is ever in the result.
+ */
+export async function sendTo(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string, timeoutMs = SEND_TIMEOUT_MS): Promise<DeliveryResult> {
+  return withoutSecrets(await send(env, platform, chat, message, key, AbortSignal.timeout(timeoutMs)), [
     env.TELEGRAM_BOT_TOKEN,
     env.TELEGRAM_WEBHOOK_SECRET,
     env.LINE_CHANNEL_ACCESS_TOKEN,
@@ -48,13 +56,13 @@ export async function sendTo(env: ChatEnv, platform: ChatPlatform, chat: string,
   ]);
 }
 
-function send(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string): Promise<DeliveryResult> {
+function send(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string, signal: AbortSignal): Promise<DeliveryResult> {
   switch (platform) {
     case "telegram":
-      return sendTelegram(env, chat, message);
+      return sendTelegram(env, chat, message, signal);
     case "line":
-      return sendLine(env, chat, message, retryKeyOf(sha256(utf8(key))));
+      return sendLine(env, chat, message, retryKeyOf(sha256(utf8(key))), signal);
     case "discord":
-      return sendDiscord(env, chat, message, key);
+      return sendDiscord(env, chat, message, key, signal);
   }
 }

@@ -56,13 +56,13 @@ export function telegramAnswer(callbackId: string, text: string): Record<string,
   return { method: "answerCallbackQuery", callback_query_id: callbackId, text: fitRendered(text, TELEGRAM_ALERT_CHARS, (s) => s), show_alert: true };
 }
 
-/** Sends `message` to chat `chatId`. Telegram has no idempotency key; the outbox never resends an interrupted send. */
-export async function sendTelegram(env: ChatEnv, chatId: string, message: ChatMessage): Promise<DeliveryResult> {
+/** Sends `message` to chat `chatId`, giving up when `signal` aborts. Telegram has no idempotency key: a resend shows its resend mark instead (outbox.ts). */
+export async function sendTelegram(env: ChatEnv, chatId: string, message: ChatMessage, signal: AbortSignal): Promise<DeliveryResult> {
   if (!env.TELEGRAM_BOT_TOKEN) return notConfigured("TELEGRAM_BOT_TOKEN");
   const url = `${apiBase(env.TELEGRAM_API_BASE, API_BASES.telegram)}/bot${env.TELEGRAM_BOT_TOKEN}/sendMessage`;
   let res: Response;
   try {
-    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: chatId, ...formatTelegram(message) }) });
+    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: chatId, ...formatTelegram(message) }), signal });
   } catch (error) {
     return networkFailure(error);
   }

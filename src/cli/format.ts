@@ -147,12 +147,17 @@ export function reportLines(report: VerifyReport, c: Styles): string[] {
   return lines;
 }
 
-/** One channel as a line: platform, account, label and language, state, deliveries, newest attempt (the label and the platform's words reduced to one safe line). */
+/**
+ * One channel as a line: platform, account, label and language, state, deliveries, newest attempt,
+ * and the notifications it gave up on (the label and the platform's words reduced to one safe line).
+ */
 export function channelLine(channel: ChannelHealth, c: Styles): string {
   const who = `${channel.platform} ${channel.account} (${oneLine(channel.label)}, ${channel.lang})`;
   const delivered = channel.delivered > 0 ? `${channel.delivered} delivered, last ${iso(channel.last_delivered_at)}` : "never delivered";
   const last = channel.last_attempt ? `; last attempt ${attemptText(channel.last_attempt)}` : "";
-  return `${who}  ${stateText(channel, c)}  ${delivered}${last}`;
+  const lost = channel.last_undelivered;
+  const undelivered = channel.undelivered > 0 && lost ? c.red(`; ${channel.undelivered} NOT DELIVERED, newest ${oneLine(lost.event)} (${lost.reason ?? "failed"}) at ${iso(lost.at)}`) : "";
+  return `${who}  ${stateText(channel, c)}  ${delivered}${last}${undelivered}`;
 }
 
 function stateText(channel: ChannelHealth, c: Styles): string {
@@ -172,7 +177,8 @@ function attemptText(attempt: AttemptRecord): string {
   const status = attempt.http_status === null ? "" : ` HTTP ${attempt.http_status}`;
   const reason = attempt.reason === null ? "" : ` ${attempt.reason}`;
   const detail = attempt.detail === null ? "" : `: ${oneLine(attempt.detail)}`;
-  return `${attempt.status}${status}${reason}${detail} at ${iso(attempt.at)}`;
+  const resends = attempt.resends > 0 ? ` (resend ${attempt.resends})` : "";
+  return `${attempt.status}${status}${reason}${resends}${detail} at ${iso(attempt.at)}`;
 }
 
 function iso(ms: number | null): string {

@@ -26,6 +26,30 @@ export async function requests(match: string): Promise<RecordedRequest[]> {
   return (await (await fetch(`${fakeBase()}/__control/requests?match=${encodeURIComponent(match)}`)).json()) as RecordedRequest[];
 }
 
+/** Resolves once the fake has seen `count` requests whose "path body" contains `match`. */
+export async function arrived(match: string, count = 1): Promise<void> {
+  await fetch(`${fakeBase()}/__control/wait?match=${encodeURIComponent(match)}&count=${count}`);
+}
+
+/**
+ * Runs `key`'s OwnerDO alarm and kills the object while the platform holds the send matching
+ * `match` unanswered, as a restart, an eviction or an isolate reset mid-send would: with
+ * "after-delivery" the platform took the message first (killed after the ack, before the outcome
+ * was recorded), with "before-delivery" it never did. Resolves once the object is gone.
+ */
+export async function killedMidSend(key: string, match: string, hang: NonNullable<Script["hang"]>): Promise<void> {
+  const seen = (await requests(match)).length;
+  await script({ match, hang });
+  const alarm = runAlarm(key).then(
+    (ran) => (ran ? "finished without that send" : "was not set"),
+    () => "killed",
+  );
+  const first = await Promise.race([arrived(match, seen + 1).then(() => "sent"), alarm]);
+  if (first !== "sent") throw new Error(`no send matching ${match} left: the alarm ${first}`);
+  await runInDurableObject(ownerDO(key), (_o: OwnerDO, state) => state.abort("killed mid-send")).catch(() => undefined);
+  if ((await alarm) !== "killed") throw new Error("the alarm finished: the object was not killed mid-send");
+}
+
 /** A response's status and parsed JSON body. */
 export interface HookReply {
   status: number;

@@ -5,8 +5,14 @@
  * using their own chat ids. Like the real APIs, LINE answers a repeated X-Line-Retry-Key with 409
  * and Discord a repeated enforced nonce with the first message, and neither delivers twice.
  *
- * Control (JSON): POST /__control/script { match, status, body?, headers?, times? },
- * GET /__control/requests?match=..., which returns what was recorded.
+ * A script may hang instead of answering, as a platform whose answer never reaches the relay:
+ * `hang: "after-delivery"` takes the message as delivered first (LINE keeps its retry key, Discord
+ * its nonce), `hang: "before-delivery"` never processes it. A hung request stays open until the
+ * client goes away (the relay's object is killed) or the fake stops.
+ *
+ * Control (JSON): POST /__control/script { match, status, body?, headers?, times?, hang? },
+ * GET /__control/requests?match=..., which returns what was recorded, and
+ * GET /__control/wait?match=...&count=n, which answers once n matching requests (default 1) have arrived.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,10 +31,13 @@ export interface RecordedRequest {
 /** One scripted answer. */
 export interface Script {
   match: string;
-  status: number;
+  /** The status to answer with (default 200). */
+  status?: number;
   body?: unknown;
   headers?: Record<string, string>;
   times?: number;
+  /** Never answer: the platform took the message first ("after-delivery") or never processed it ("before-delivery"). */
+  hang?: "after-delivery" | "before-delivery";
 }
 
 /** A running fake and its base URL. */
@@ -45,6 +54,9 @@ export async function startFakeChatApi(): Promise<FakeChatApi> {
   const scripts: Script[] = [];
   const lineKeys = new Set<string>();
   const discordNonces = new Set<string>();
+  const waiting: { match: string; count: number; resolve: () => void }[] = [];
+  const matches = (r: RecordedRequest, match: string) => `${r.path} ${JSON.stringify(r.body)}`.includes(match);
+  const arrived = (match: string, count: number) => recorded.filter((r) => matches(r, match)).length >= count;
 
   const server = createServer(async (req, res) => {
     const text = await readBody(req);
@@ -59,19 +71,34 @@ export async function startFakeChatApi(): Promise<FakeChatApi> {
     }
     if (url.pathname === "/__control/requests") {
       const match = url.searchParams.get("match") ?? "";
-      return send(200, recorded.filter((r) => `${r.path} ${JSON.stringify(r.body)}`.includes(match)));
+      return send(200, recorded.filter((r) => matches(r, match)));
+    }
+    if (url.pathname === "/__control/wait") {
+      const match = url.searchParams.get("match") ?? "";
+      const count = Number(url.searchParams.get("count") ?? 1);
+      if (arrived(match, count)) return send(200, { ok: true });
+      waiting.push({ match, count, resolve: () => send(200, { ok: true }) });
+      return;
     }
     const platform = url.pathname.split("/")[1] ?? "";
     const body = parse(text);
     const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])));
     const entry: RecordedRequest = { platform, method: req.method ?? "GET", path: url.pathname, headers, body, delivered: true };
     recorded.push(entry);
+    for (const w of waiting.filter((w) => arrived(w.match, w.count))) {
+      waiting.splice(waiting.indexOf(w), 1);
+      w.resolve();
+    }
     const haystack = `${url.pathname} ${text}`;
     const script = scripts.find((s) => haystack.includes(s.match) && (s.times ?? 1) > 0);
-    if (script) {
-      script.times = (script.times ?? 1) - 1;
+    if (script) script.times = (script.times ?? 1) - 1;
+    if (script?.hang === "before-delivery") {
       entry.delivered = false;
-      return send(script.status, script.body ?? {}, script.headers);
+      return;
+    }
+    if (script && !script.hang) {
+      entry.delivered = false;
+      return send(script.status ?? 200, script.body ?? {}, script.headers);
     }
     if (platform === "line" && url.pathname.endsWith("/push")) {
       const key = headers["x-line-retry-key"] ?? "";
@@ -86,6 +113,7 @@ export async function startFakeChatApi(): Promise<FakeChatApi> {
       if (discordNonces.has(nonce)) entry.delivered = false;
       discordNonces.add(nonce);
     }
+    if (script?.hang === "after-delivery") return;
     if (platform === "telegram") return send(200, { ok: true, result: { message_id: recorded.length } });
     if (platform === "discord") return send(200, { id: String(recorded.length) });
     return send(200, {});

@@ -12,5 +12,10 @@ declare module "vitest" {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const fake = await startFakeChatApi();
   project.provide("fakeChatApi", fake.url);
-  return () => new Promise<void>((resolve) => fake.server.close(() => resolve()));
+  // Hung requests (scripts with `hang`) are still open: close them, or close() would wait for them.
+  return () =>
+    new Promise<void>((resolve) => {
+      fake.server.close(() => resolve());
+      fake.server.closeAllConnections();
+    });
 }

@@ -1,7 +1,8 @@
 /**
  * Notification delivery (docs/SPEC.md §11.4): tables emit events to owners' OwnerDOs, the outbox
  * drains them to the loopback fakes of Telegram, LINE and Discord, every attempt is recorded, and
- * an alarm retry never sends twice.
+ * an alarm retry never sends a delivered message twice (sends cut short by a killed object:
+ * chat-resend.test.ts).
  */
 import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -172,34 +173,6 @@ describe("when an alarm runs again", () => {
     await runInDurableObject(ownerDO(owner.publicKeyText), (o: OwnerDO) => o.alarm());
     await runInDurableObject(ownerDO(owner.publicKeyText), (o: OwnerDO) => o.alarm());
     expect(await requests('"chat_id":"8061"')).toHaveLength(3);
-  });
-
-  it("does not resend an interrupted Telegram send; resends an interrupted LINE push with its retry key, delivered once", async () => {
-    const owner = await keyOf("owner:deliver-interrupt");
-    await bindVia("telegram", owner, "8071");
-    await bindVia("line", owner, "U8072");
-    await drain(owner.publicKeyText);
-    await notify(owner, [closed("interrupt", 6)]);
-    // LINE: the push went out, then the object died before recording the answer.
-    await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) => {
-      state.storage.sql.exec("UPDATE outbox SET state = 'sending', attempts = 1 WHERE state = 'queued' AND platform = 'telegram'");
-    });
-    await drain(owner.publicKeyText);
-    await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) => {
-      state.storage.sql.exec("UPDATE outbox SET state = 'sending' WHERE event_id = 'interrupt:6:table_closed' AND platform = 'line'");
-    });
-    await drain(owner.publicKeyText);
-
-    expect(await requests('"chat_id":"8071"')).toHaveLength(1);
-    const tg = (await ownerClient(owner).channels()).channels.find((c) => c.platform === "telegram")!;
-    expect(tg.last_attempt).toMatchObject({ status: "failed", reason: "interrupted" });
-
-    const pushes = (await requests('"to":"U8072"')).slice(1);
-    expect(pushes).toHaveLength(2);
-    expect(pushes[0]!.headers["x-line-retry-key"]).toBe(pushes[1]!.headers["x-line-retry-key"]);
-    expect(pushes.map((p) => p.delivered)).toEqual([true, false]);
-    const line = (await ownerClient(owner).channels()).channels.find((c) => c.platform === "line")!;
-    expect(line.last_attempt).toMatchObject({ status: "delivered", http_status: 409 });
   });
 
   it("sends at most 40 messages per alarm and schedules the rest", async () => {

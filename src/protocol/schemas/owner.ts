@@ -102,16 +102,25 @@ export type FailureReason = z.infer<typeof FailureReasonSchema>;
 export const ChannelStateSchema = z.enum(["unproven", "ok", "failing", "quota_exhausted"]);
 export type ChannelState = z.infer<typeof ChannelStateSchema>;
 
-/** One attempt as recorded. */
+/** One attempt as recorded; `resends` counts the resends of its notification to its channel so far (0: the first send). */
 export const AttemptRecordSchema = z.strictObject({
   event: z.string(),
   status: AttemptStatusSchema,
   http_status: z.int().nullable(),
   reason: FailureReasonSchema.nullable(),
   detail: z.string().nullable(),
+  resends: z.int().min(0),
   at: MillisSchema,
 });
 export type AttemptRecord = z.infer<typeof AttemptRecordSchema>;
+
+/** A notification a channel gave up on: refused for good, or out of attempts (`reason` is null only for rows older than this field). */
+export const UndeliveredRecordSchema = z.strictObject({
+  event: z.string(),
+  reason: FailureReasonSchema.nullable(),
+  at: MillisSchema,
+});
+export type UndeliveredRecord = z.infer<typeof UndeliveredRecordSchema>;
 
 /** One bound chat account and its delivery health. */
 export const ChannelHealthSchema = z.strictObject({
@@ -125,6 +134,9 @@ export const ChannelHealthSchema = z.strictObject({
   last_delivered_at: MillisSchema.nullable(),
   last_attempt: AttemptRecordSchema.nullable(),
   recent: z.array(AttemptRecordSchema),
+  /** Notifications this channel never delivered and will not retry, and the newest of them. */
+  undelivered: z.int().min(0),
+  last_undelivered: UndeliveredRecordSchema.nullable(),
 });
 export type ChannelHealth = z.infer<typeof ChannelHealthSchema>;
 

@@ -1,6 +1,7 @@
 /**
  * A failed delivery's detail is shown to owners (trestle channels), so it never carries the relay's
- * credentials, even when the error repeats the request URL that holds Telegram's bot token.
+ * credentials, even when the error repeats the request URL that holds Telegram's bot token. A send
+ * that gets no answer gives up in time, as a retryable failure that may have reached the platform.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,12 +18,20 @@ const echo = createServer((req, res) => {
   res.writeHead(404, { "content-type": "text/plain" });
   res.end(`Cannot ${req.method} ${req.url} (authorization: ${req.headers.authorization ?? "none"})`);
 });
+/** A platform that takes every request and never answers. */
+const silent = createServer(() => undefined);
 let base: string;
+let silentBase: string;
 beforeAll(async () => {
   await new Promise<void>((resolve) => echo.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`;
+  silentBase = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => echo.close(() => resolve())));
+afterAll(async () => {
+  silent.closeAllConnections();
+  await Promise.all([echo, silent].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+});
 
 function envFor(apiBase: string): ChatEnv {
   return {
@@ -50,6 +59,13 @@ describe("sendTo", () => {
       const result = await sendTo(envFor(base), platform, "5551234", MESSAGE, "key");
       expect(result).toMatchObject({ ok: false, status: 404, reason: "bad_request" });
       expect(JSON.stringify(result)).not.toContain(TOKEN);
+    });
+  });
+
+  describe("when the platform never answers", () => {
+    it.each(["telegram", "line", "discord"] as ChatPlatform[])("gives up on %s after the timeout: a network failure to retry, which may have arrived", async (platform) => {
+      const result = await sendTo(envFor(silentBase), platform, "5551234", MESSAGE, "key", 50);
+      expect(result).toEqual({ ok: false, status: null, reason: "network", detail: "no answer in time", retry: true, maybeDelivered: true });
     });
   });
 });

@@ -109,11 +109,33 @@ describe("channelLine", () => {
       state: "failing",
       delivered: 1,
       last_delivered_at: 0,
-      last_attempt: { event: "e1", at: 0, status: "failed", http_status: 400, reason: "bad_request", detail: `Bad Request\r\nok  3 delivered\u001b[1A` },
+      last_attempt: { event: "e1", at: 0, status: "failed", http_status: 400, reason: "bad_request", detail: `Bad Request\r\nok  3 delivered\u001b[1A`, resends: 0 },
       recent: [],
+      undelivered: 1,
+      last_undelivered: { event: `e1\n${FORGED}`, reason: "bad_request", at: 0 },
     };
     const line = channelLine(channel, PLAIN);
     expect(line.split(NEWLINES)).toHaveLength(1);
     expect(line).not.toMatch(ACTIVE);
+  });
+
+  it("says how many notifications the channel gave up on, the newest with its reason, and a resent attempt's count", () => {
+    const channel: ChannelHealth = {
+      platform: "telegram",
+      account: "5551234",
+      label: "@jenny",
+      lang: "en",
+      bound_at: 0,
+      state: "ok",
+      delivered: 3,
+      last_delivered_at: 0,
+      last_attempt: { event: "t:4:approval_needed", at: 0, status: "delivered", http_status: 200, reason: null, detail: null, resends: 1 },
+      recent: [],
+      undelivered: 2,
+      last_undelivered: { event: "t:3:approval_needed", reason: "interrupted", at: 0 },
+    };
+    const line = channelLine(channel, PLAIN);
+    expect(line).toContain("last attempt delivered HTTP 200 (resend 1) at 1970-01-01T00:00:00.000Z");
+    expect(line).toContain("; 2 NOT DELIVERED, newest t:3:approval_needed (interrupted) at 1970-01-01T00:00:00.000Z");
   });
 });
