@@ -61,7 +61,8 @@ describe("the A2A agent card", () => {
   });
 });
 
-describe("the card a running relay serves", () => {
+// The first request to a freshly started relay starts its objects, which takes seconds on a busy machine.
+describe("the card a running relay serves", { timeout: 20_000 }, () => {
   it("gives a v0.3 reading the same interface: the main url with the trestle transport", async () => {
     const raw: unknown = await (await fetch(`${relay().url}/.well-known/agent-card.json`)).json();
     expect(v03Errors(raw)).toEqual([]);

@@ -130,7 +130,8 @@ describe("the public viewer", () => {
     expect(await p.textContent("main")).not.toMatch(INVISIBLE);
   });
 
-  it("stops following a table deleted while it is open, saying why, and keeps what it verified", async () => {
+  // A table made, seated, shown, verified and deleted, then a socket's close: more than most tests here.
+  it("stops following a table deleted while it is open, saying why, and keeps what it verified", { timeout: 20_000 }, async () => {
     const { client, k } = await publicDebate();
     const p = await openPage(`/view/${client.table}`);
     await p.waitForSelector(".live.on");
