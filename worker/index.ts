@@ -3,17 +3,17 @@
  * Objects. Every error leaves as the one envelope `{ error: { code, message } }`; no stack traces.
  */
 import { Hono } from "hono";
-import { accepts } from "hono/accepts";
 import { TrestleError } from "../src/protocol/errors.js";
-import { TableIdSchema } from "../src/protocol/schemas/primitives.js";
 import type { Env } from "../durable-objects/env.js";
-import { errorResponse } from "../durable-objects/result.js";
+import { errorResponse, unwrap } from "../durable-objects/result.js";
 import { tables } from "./routes/tables.js";
 import { wellKnown } from "./routes/well-known.js";
 import { hooks } from "./routes/hooks.js";
 import { owners } from "./routes/owners.js";
 import { publicTables } from "./routes/public.js";
-import { htmlResponse } from "./site/html.js";
+import { htmlResponse, prefersHtml } from "./site/html.js";
+import { pageError } from "./site/error-page.js";
+import { tableStub } from "./http.js";
 import { landingHtml } from "./site/landing.js";
 import { wellKnownBody } from "./site/relay-info.js";
 import { viewerHtml } from "./site/viewer-page.js";
@@ -32,19 +32,22 @@ const app = new Hono<{ Bindings: Env }>();
 
 // The index: JSON unless the client prefers HTML (a browser), then the landing page (worker/site/).
 app.get("/", async (c) => {
-  if (accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html") {
+  if (prefersHtml(c)) {
     return htmlResponse(landingHtml(new URL(c.req.url).origin, await wellKnownBody(c.env)), 200, "Accept");
   }
   c.header("vary", "Accept");
   return c.json({ name: "trestle", protocol: "trestle/0.1", well_known: "/.well-known/trestle.json" });
 });
 app.get("/view", (c) => c.redirect(`/view/${encodeURIComponent(c.req.query("table") ?? "")}`, 303));
-app.get("/view/:id", (c) => {
+// Browsers ask for /favicon.ico whatever the page links; the icon is the static /favicon.svg.
+app.get("/favicon.ico", () => new Response(null, { status: 301, headers: { location: "/favicon.svg", "cache-control": "public, max-age=86400" } }));
+applyLimits(app);
+// The viewer's page, unless the id is not a table id or the table was deleted: then a page saying so for a browser, the envelope for a program.
+app.get("/view/:id", async (c) => {
   const id = c.req.param("id");
-  if (!TableIdSchema.safeParse(id).success) throw new TrestleError("E_TABLE_NOT_FOUND", `"${id}" is not a table id`);
+  unwrap(await tableStub(c, id).notDeleted());
   return htmlResponse(viewerHtml(id));
 });
-applyLimits(app);
 app.route("/.well-known", wellKnown);
 app.route("/tables", tables);
 app.route("/tables", publicTables);
@@ -52,7 +55,12 @@ app.route("/tables", custody);
 app.route("/owners", owners);
 app.route("/hooks", hooks);
 app.route("/invites", invites);
-app.notFound(() => errorResponse(new TrestleError("E_NOT_FOUND")));
-app.onError((error) => errorResponse(error));
+app.notFound((c) => pageError(c, new TrestleError("E_NOT_FOUND")));
+app.onError((error, c) => (isPage(c.req.path) ? pageError(c, error) : errorResponse(error)));
+
+/** Whether `path` is one of the relay's pages, whose refusals a browser gets as pages too (error-page.ts). */
+function isPage(path: string): boolean {
+  return path === "/" || path === "/view" || path.startsWith("/view/");
+}
 
 export default app;

@@ -1,8 +1,9 @@
 /**
  * Refusing a WebSocket upgrade over a rate limit or a cap (docs/SPEC.md §6.3): the socket is
  * accepted only to be told why, one `error` frame (E_RATE_LIMITED with `details.retry_after_ms`),
- * then closed with 4429, which clients take as "reconnect after that wait". An HTTP 429 would do the
- * same for some clients, but a browser's WebSocket never shows its status or headers.
+ * then closed with 4429, which clients take as "reconnect after that wait". An upgrade to a deleted
+ * table is refused the same way (E_TABLE_DELETED, 4410). An HTTP 429 or 410 would do the same for
+ * some clients, but a browser's WebSocket never shows its status or headers.
  */
 import { retryAfterOf, waitText } from "../../src/protocol/rate-limited.js";
 import { wsCloseCodeOf, type TrestleError } from "../../src/protocol/errors.js";

@@ -30,7 +30,7 @@ import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./r
 import { sendOwnerNote } from "./notes.js";
 import type { NoteResponse } from "../../src/protocol/schemas/room.js";
 import type { DeleteResponse } from "../../src/protocol/schemas/lifetime.js";
-import { closeOverLimit } from "../limits/refuse-socket.js";
+import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
 import { buryTable, canonicalRequest, claimCreation, deletedError, repeatedDelete, verifiedDelete } from "./lifetime.js";
 import type { CustodyResponse } from "../../src/protocol/schemas/custody.js";
 import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
@@ -256,12 +256,21 @@ export class TableDO extends TableCore {
     });
   }
 
-  /** GET /tables/:id/ws and /tables/:id/public/ws (upgrades) */
+  /** GET /view/:id asks this before serving the viewer's page: E_TABLE_DELETED for a deleted table, else ok (unknown and private tables are the page's to show). */
+  async notDeleted(): Promise<Result<null>> {
+    return guarded(() => {
+      if (this.burial) throw deletedError(this.burial.tombstone);
+      return null;
+    });
+  }
+
+  /** GET /tables/:id/ws and /tables/:id/public/ws (upgrades); a deleted table's socket carries only its refusal (E_TABLE_DELETED, then 4410), which a browser can read. */
   override async fetch(request: Request): Promise<Response> {
     try {
       if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
         throw new TrestleError("E_SCHEMA", "this route needs a WebSocket upgrade");
       }
+      if (this.burial) return refusedUpgrade(deletedError(this.burial.tombstone));
       if (isPublicUpgrade(request)) return await acceptPublic(this.ctx, request, this.sessionHost());
       const { response, deadline } = this.sessions.open(this.requireState().table, this.now(), this.limits);
       if (deadline !== null) this.alarms.armBy(deadline);

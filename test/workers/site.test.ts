@@ -55,13 +55,16 @@ describe("/.well-known/agent-card.json", () => {
   });
 });
 
+const BROWSER = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
 describe("the viewer's page", () => {
-  it("is served for any table id, carrying only the id; the viewer script reads the rest", async () => {
+  it("is served for any table id but a deleted table's (deleted-doors.test.ts), carrying only the id and the icon; the viewer script reads the rest", async () => {
     const res = await get("/view/t-459");
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
     const html = await res.text();
     expect(html).toContain('data-table="t-459"');
     expect(html).toContain('<script type="module" src="/assets/viewer.js"></script>');
+    expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
   });
 
   it("is where the landing page's form leads", async () => {
@@ -71,10 +74,43 @@ describe("the viewer's page", () => {
   });
 
   describe("when the id is not a table id", () => {
-    it("answers E_TABLE_NOT_FOUND, with nothing of the id in a page", async () => {
+    it("answers a program E_TABLE_NOT_FOUND as JSON", async () => {
       const res = await get(`/view/${encodeURIComponent('<script>alert("x")</script>')}`);
       expect(res.status).toBe(404);
+      expect(res.headers.get("vary")).toBe("Accept");
       expect(await res.json()).toMatchObject({ error: { code: "E_TABLE_NOT_FOUND" } });
     });
+
+    it("answers a browser with a 404 page naming the id only escaped", async () => {
+      const res = await get(`/view/${encodeURIComponent('<script>alert("x")</script>')}`, BROWSER);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+      const html = await res.text();
+      expect(html).toContain('<code id="error-code">E_TABLE_NOT_FOUND</code>');
+      expect(html).toContain("&#34;&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;&#34; is not a table id");
+      expect(html).not.toContain("<script>alert");
+    });
+  });
+});
+
+describe("a path no route serves", () => {
+  it("is E_NOT_FOUND as JSON for a program and a 404 page for a browser; API routes stay JSON for both", async () => {
+    expect(await (await get("/no/such/page")).json()).toMatchObject({ error: { code: "E_NOT_FOUND" } });
+    const page = await get("/no/such/page", BROWSER);
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain("<h1>Nothing here</h1>");
+    const api = await get("/tables/Bad%20Id/head", BROWSER);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toMatchObject({ error: { code: "E_TABLE_NOT_FOUND" } });
+  });
+});
+
+describe("/favicon.ico", () => {
+  it("leads to the icon, /favicon.svg, for a day", async () => {
+    const res = await get("/favicon.ico");
+    expect(res.status).toBe(301);
+    expect(res.headers.get("location")).toBe("/favicon.svg");
+    expect(res.headers.get("cache-control")).toBe("public, max-age=86400");
   });
 });

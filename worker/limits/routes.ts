@@ -3,7 +3,7 @@
  * the app before the routes they guard, so the route files stay as they are: table creation
  * (`POST /tables`, sub-tables, a table taken into custody), joins (by seat or by invite code),
  * socket upgrades and replica pages are counted by the client's GateDO;
- * unsigned reads that reach a table (its head, a public export) by Cloudflare's rate-limiting
+ * unsigned reads that reach a table (its head, a public export, the viewer's page) by Cloudflare's rate-limiting
  * binding. Refused HTTP requests get 429 with `Retry-After`; a refused upgrade gets a socket
  * that carries the refusal and closes 4429. On a public demo, chat apps, mirrors and imports are off
  * unless the operator allows them: their webhooks, bind codes, replica pages and custody requests are refused.
@@ -75,6 +75,7 @@ export function applyLimits(app: Hono<{ Bindings: Env }>): void {
   app.get("/tables/:id/public/ws", upgrade);
   app.get("/tables/:id/head", edgeRead);
   app.get("/tables/:id/public/export", edgeRead);
+  app.get("/view/:id", edgeRead);
   app.use("/hooks/*", chatApps);
   app.post("/owners/:key/bind-codes", chatApps);
 }

@@ -1,8 +1,11 @@
 /**
- * The A2A agent card at /.well-known/agent-card.json (A2A v1.0 AgentCard, JSON form): discovery
- * only. The relay does not speak A2A messages; its one interface is the trestle protocol at this
- * origin (binding `trestle/0.1`, docs/SPEC.md §6), and the skills say what an agent can do there.
- * See decision 0242.
+ * The A2A agent card at /.well-known/agent-card.json: discovery only. The relay does not speak A2A
+ * messages; its one interface is the trestle protocol at this origin (binding `trestle/0.1`,
+ * docs/SPEC.md §6), and the skills say what an agent can do there. One card for both A2A
+ * generations (decision 0242, 0335): an A2A v1.0 AgentCard (specification/a2a.proto, JSON form)
+ * that also carries the three fields the v0.3.0 JSON schema requires or defaults where v1.0 has
+ * `supportedInterfaces` (`url`, `preferredTransport`, `protocolVersion`), naming the same
+ * interface. v1.0 readers ignore fields they do not know; v0.3 readers ignore `supportedInterfaces`.
  */
 import { VERSION } from "./relay-info.js";
 
@@ -42,13 +45,20 @@ const SKILLS: readonly Skill[] = [
   },
 ];
 
+/** The binding of the relay's one interface: the trestle protocol, not an A2A transport. */
+const BINDING = "trestle/0.1";
+
 /** The card for the relay at `origin` (scheme, host and port, no trailing slash). */
 export function agentCard(origin: string) {
   return {
     name: "trestle relay",
     description:
       "A relay where people's AI agents sit at one shared, signed table: an append-only ledger with seats, a floor and termination, while each bot keeps its own model, memory and credentials at home. Bots propose; people approve.",
-    supportedInterfaces: [{ url: origin, protocolBinding: "trestle/0.1", protocolVersion: "1.0" }],
+    supportedInterfaces: [{ url: origin, protocolBinding: BINDING, protocolVersion: "1.0" }],
+    // A2A v0.3.0's form of the same interface: its main url, the transport there, and the schema's version.
+    url: origin,
+    preferredTransport: BINDING,
+    protocolVersion: "0.3.0",
     version: VERSION,
     documentationUrl: `${origin}/docs/SPEC.md`,
     capabilities: { streaming: false, pushNotifications: false },

@@ -1,8 +1,16 @@
 /**
  * The relay's HTML pages share one layout and one response: every interpolated value escaped, a
  * Content-Security-Policy that lets a page load scripts, styles and connections only from this
- * relay (so a page can reach nothing else), and no framing by other sites.
+ * relay (so a page can reach nothing else), and no framing by other sites. Whether a request gets a
+ * page at all is decided here too: only when its `Accept` prefers HTML (a browser).
  */
+import type { Context } from "hono";
+import { accepts } from "hono/accepts";
+
+/** Whether the request prefers `text/html` over JSON (a browser navigating); no `Accept`, a wildcard or JSON first is a program. */
+export function prefersHtml(c: Context): boolean {
+  return accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html";
+}
 
 /** `text` with the five HTML-special characters escaped, safe in element content and quoted attributes. */
 export function escapeHtml(text: string): string {
@@ -29,6 +37,7 @@ export function layout(title: string, body: string, script?: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
 ${script ? `<script type="module" src="${escapeHtml(script)}"></script>\n` : ""}</head>
 <body>

@@ -17,6 +17,11 @@ export const DOCS: readonly { file: string; title: string }[] = [
   { file: "SELF-HOST.md", title: "Running your own relay on a free Cloudflare account" },
 ];
 
+/** The attributes of a code block that may scroll sideways (a phone's width): reachable by keyboard, with a name a screen reader says. */
+function scrollable(name: string): string {
+  return `tabindex="0" role="region" aria-label="${escapeHtml(name)}"`;
+}
+
 /** The landing page for the relay at `origin`, described by its well-known document. */
 export function landingHtml(origin: string, info: WellKnown): string {
   const url = escapeHtml(origin);
@@ -51,9 +56,9 @@ export function landingHtml(origin: string, info: WellKnown): string {
 <p>First make an owner key on your own machine: <code>npx trestle keygen --owner you</code>. The table's creator lists your public key in its config; then:</p>
 <h3>An MCP agent (Claude Code, Codex, Cursor)</h3>
 <p>Paste into <code>.mcp.json</code> (or print yours with <code>npx trestle mcp --print-config claude</code>), then call <code>trestle_join</code>:</p>
-<pre><code id="snippet-mcp">${escapeHtml(mcp)}</code></pre>
+<pre ${scrollable("The .mcp.json entry")}><code id="snippet-mcp">${escapeHtml(mcp)}</code></pre>
 <h3>The command line</h3>
-<pre><code id="snippet-cli">${escapeHtml(
+<pre ${scrollable("Commands for the command line")}><code id="snippet-cli">${escapeHtml(
     [
       `export TRESTLE_RELAY=${origin} TRESTLE_TABLE=t-your-table`,
       "npx trestle join --seat bot-you --owner you",
@@ -62,7 +67,7 @@ export function landingHtml(origin: string, info: WellKnown): string {
     ].join("\n"),
   )}</code></pre>
 <h3>A program, with the client library</h3>
-<pre><code id="snippet-library">${escapeHtml(library)}</code></pre>
+<pre ${scrollable("A program with the client library")}><code id="snippet-library">${escapeHtml(library)}</code></pre>
 </section>
 <section id="watch">
 <h2>Watch a public table</h2>

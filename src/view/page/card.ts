@@ -46,6 +46,9 @@ export class TableCard {
     this.subtables = h(doc, "ul", "subtables");
     this.transcriptCount = h(doc, "summary", "", "Transcript");
     this.transcript = h(doc, "ol", "transcript");
+    // It scrolls (app.css caps its height): focusable and named, so a keyboard can scroll it too.
+    this.transcript.setAttribute("tabindex", "0");
+    this.transcript.setAttribute("aria-label", `Transcript of ${table}`);
     const tasks = h(doc, "details", "", this.tasksCount, this.tasks);
     const transcript = h(doc, "details", "", this.transcriptCount, this.transcript);
     tasks.open = true;

@@ -1,13 +1,18 @@
 /**
  * The relay's pages in real Chromium against a real relay: the landing page a browser gets at `/`,
- * and the public viewer, which reads a public table, verifies it in the page and follows it live.
- * Every page reaches nothing but the relay.
+ * the public viewer, which reads a public table, verifies it in the page and follows it live, and
+ * the pages a refusal gets (a deleted table, an id that is not one). Every page reaches nothing but
+ * the relay, shows the icon, and has no serious or critical axe-core violation at a phone's size or
+ * a desktop's.
  */
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
-import { HttpClient } from "../../../src/client/index.js";
+import { HttpClient, type TableClient } from "../../../src/client/index.js";
+import { signDelete } from "../../../src/client/owner-requests.js";
+import { expectAccessible } from "../../support/axe.js";
 import { relayAndChromium, requestLog, screenshot } from "../../support/browser.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
+import type { Cast } from "../../support/table-fixture.js";
 
 const started = relayAndChromium();
 let page: Page;
@@ -25,13 +30,21 @@ async function openPage(path: string): Promise<Page> {
   return page;
 }
 
-/** A public debate table with bot-tao's opening said. */
-async function publicDebate() {
+/** A public debate table with bot-tao's opening said (`topic` and `body` to say other words). */
+async function publicDebate(words: { topic?: string; body?: string } = {}) {
   const client = await tableClient(started.relay.url, uniqueTable("public"));
-  const k = await seatDebate(client, { public: true });
-  await client.submit(k.botTao, "bot-tao", { kind: "say", body: "Ship #459 first: the CSV export is what Friday's customer needs." });
+  const k = await seatDebate(client, { public: true, ...(words.topic ? { topic: words.topic } : {}) });
+  await client.submit(k.botTao, "bot-tao", { kind: "say", body: words.body ?? "Ship #459 first: the CSV export is what Friday's customer needs." });
   return { client, k };
 }
+
+/** Deletes the debate table behind `client`, signed by its creator ops. */
+async function deleteDebate(client: TableClient, k: Cast): Promise<void> {
+  await new HttpClient({ url: started.relay.url }).deleteTable(client.table, await signDelete(k.ops, { table: client.table, owner: "ops", now: Date.now() }));
+}
+
+/** Bidi embeddings, overrides and isolates, and zero-width characters: what the window and the CLI strip. */
+const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u;
 
 describe("the landing page", () => {
   it("tells a browser what trestle is, this relay's key and version, how to seat a bot three ways, and where the docs are", async () => {
@@ -107,6 +120,49 @@ describe("the public viewer", () => {
     });
   });
 
+  it("shows what seats wrote without bidi controls or zero-width characters, as the principal window and the CLI do", async () => {
+    const { client } = await publicDebate({ topic: "Ship \u202Egnp.exe\u202C first?", body: "pay \u202E01$\u202C now\u200B\nthen \u2066ring\u2069 twice\uFEFF" });
+    const p = await openPage(`/view/${client.table}`);
+    await p.waitForSelector(".verdict.clean");
+    expect(await p.textContent("#topic")).toBe("Ship gnp.exe first?");
+    expect(await p.textContent('li[data-seq="1"] .body')).toBe("topic: Ship gnp.exe first?");
+    expect(await p.textContent('li[data-seq="6"] .body')).toBe("pay 01$ now\nthen ring twice");
+    expect(await p.textContent("main")).not.toMatch(INVISIBLE);
+  });
+
+  // A table made, seated, shown, verified and deleted, then a socket's close: more than most tests here.
+  it("stops following a table deleted while it is open, saying why, and keeps what it verified", { timeout: 20_000 }, async () => {
+    const { client, k } = await publicDebate();
+    const p = await openPage(`/view/${client.table}`);
+    await p.waitForSelector(".live.on");
+    await deleteDebate(client, k);
+    await p.waitForSelector(".live.refused");
+    expect(await p.textContent("#live")).toMatch(new RegExp(`^stopped by the relay: E_TABLE_DELETED: table ${client.table} was deleted by its creator ops`));
+    expect(await p.locator(".entry").count()).toBe(7);
+  });
+
+  describe("when the table was deleted", () => {
+    it("is a page saying so (410), with when and by whom, and no viewer script", async () => {
+      const { client, k } = await publicDebate();
+      await deleteDebate(client, k);
+      const p = await openPage(`/view/${client.table}`);
+      expect(await p.title()).toBe("This table was deleted: trestle");
+      expect(await p.textContent("#error-code")).toBe("E_TABLE_DELETED");
+      expect(await p.textContent("main")).toContain(`table ${client.table} was deleted by its creator ops`);
+      expect(await p.locator("time").getAttribute("datetime")).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(await p.locator("script").count()).toBe(0);
+      await screenshot(p, "viewer-deleted");
+    });
+  });
+
+  describe("when the id is not a table id", () => {
+    it("is a page saying so (404), not the JSON a program gets", async () => {
+      const p = await openPage("/view/Bad%20Id");
+      expect(await p.textContent("h1")).toBe("No such table");
+      expect(await p.textContent("#error-message")).toBe('"Bad Id" is not a table id');
+    });
+  });
+
   describe("when the table is not public", () => {
     it("shows the relay's refusal and no entries", async () => {
       const client = await tableClient(started.relay.url, uniqueTable("private"));
@@ -116,5 +172,42 @@ describe("the public viewer", () => {
       expect(await p.textContent("#verdict")).toBe(`Cannot show this table: E_FORBIDDEN: table ${client.table} is not public`);
       expect(await p.locator(".entry").count()).toBe(0);
     });
+  });
+});
+
+describe("the icon", () => {
+  it("is linked from the pages, loaded by the browser and kept a day; /favicon.ico leads to it", async () => {
+    const p = await openPage("/");
+    expect(await p.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg");
+    const icon = await fetch(`${started.relay.url}/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(icon.headers.get("cache-control")).toBe("public, max-age=86400");
+    expect(await icon.text()).toMatch(/^<svg /);
+    const ico = await fetch(`${started.relay.url}/favicon.ico`, { redirect: "manual" });
+    expect(ico.status).toBe(301);
+    expect(ico.headers.get("location")).toBe("/favicon.svg");
+    expect(requests).toContain(`${started.relay.url}/favicon.svg`);
+  });
+});
+
+// axe-core checks the whole page twice (two sizes), which takes seconds of CPU on a busy machine.
+describe("accessibility (axe-core)", { timeout: 30_000 }, () => {
+  it("finds no serious or critical violation on the landing page", async () => {
+    await expectAccessible(await openPage("/"), "the landing page");
+  });
+
+  it("finds none on the viewer showing a public table", async () => {
+    const { client } = await publicDebate();
+    const p = await openPage(`/view/${client.table}`);
+    await expectAccessible(p, "the viewer", () => p.waitForSelector(".verdict.clean"));
+  });
+
+  it("finds none on the pages of a deleted table and of an id that is not one", async () => {
+    const { client, k } = await publicDebate();
+    await deleteDebate(client, k);
+    await expectAccessible(await openPage(`/view/${client.table}`), "a deleted table's page");
+    await page.close();
+    await expectAccessible(await openPage("/view/Bad%20Id"), "a bad id's page");
   });
 });

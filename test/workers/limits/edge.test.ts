@@ -1,5 +1,5 @@
 /**
- * Unsigned reads that reach a table (its head, a public export), counted per client address by
+ * Unsigned reads that reach a table (its head, a public export, the viewer's page), counted per client address by
  * Cloudflare's rate-limiting binding (worker/limits/routes.ts, decision 0260): past
  * edge_reads_per_min the Worker answers 429 without asking the table, and other addresses read on.
  */
@@ -20,6 +20,10 @@ describe("unsigned reads from one address", () => {
     expect(over.status).toBe(429);
     expect(over.headers.get("retry-after")).toBe("60");
     expect(await over.json()).toMatchObject({ error: { code: "E_RATE_LIMITED", details: { limit: "edge_reads_per_min", retry_after_ms: 60_000 } } });
+    const page = await c.fetch("https://relay.test/view/lim-edge", { headers: { accept: "text/html" } });
+    expect(page.status).toBe(429);
+    expect(page.headers.get("retry-after")).toBe("60");
+    expect(await page.text()).toContain('<code id="error-code">E_RATE_LIMITED</code>');
     expect((await fromAddress(fetcher, "192.0.2.202")("https://relay.test/tables/lim-edge/head")).status).toBe(200);
   });
 });

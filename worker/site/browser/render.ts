@@ -1,7 +1,11 @@
 /**
  * How the viewer shows a table: one list item per entry (seq, seat, kind, body as text, never as
- * HTML), and the verdict of the in-page verification in words, with what it covered.
+ * HTML), and the verdict of the in-page verification in words, with what it covered. What seats
+ * wrote is untrusted: it goes through the same reductions as in the principal window and the CLI
+ * (client/guards/framing.ts: NFKC, no control, bidi or zero-width character; one safe line for
+ * names and system lines, structured values as JSON with such characters escaped).
  */
+import { bodyLines, safeJson, safeLine } from "../../../src/client/guards/framing.js";
 import type { Entry, VerifyReport } from "../../../src/protocol/index.js";
 import { el, type ViewElement, type ViewPage } from "./dom.js";
 
@@ -12,7 +16,7 @@ export function entryItem(doc: ViewPage, entry: Entry): ViewElement {
   const item = el(doc, "li", `entry kind-${entry.kind}`);
   item.setAttribute("data-seq", String(entry.seq));
   const head = el(doc, "div", "entry-head");
-  head.append(el(doc, "span", "seq", `#${entry.seq}`), " ", el(doc, "span", "who", entry.seat ?? "relay"), " ", el(doc, "span", "what", kindOf(entry)));
+  head.append(el(doc, "span", "seq", `#${entry.seq}`), " ", el(doc, "span", "who", safeLine(entry.seat ?? "relay")), " ", el(doc, "span", "what", safeLine(kindOf(entry))));
   item.append(head);
   const text = bodyOf(entry);
   if (text) item.append(el(doc, "div", "body", text));
@@ -27,16 +31,21 @@ function kindOf(entry: Entry): string {
 
 function bodyOf(entry: Entry): string {
   if (entry.kind === "system") {
-    if (entry.subkind === "table_opened") return `topic: ${entry.data.config.topic}`;
-    if (entry.subkind === "seat_joined") return `${entry.data.join.seat} joined for ${entry.data.join.owner}${entry.data.join.human ? " (a person)" : ""}`;
-    if (entry.subkind === "floor") return entry.data.holder === null ? "nobody holds the floor" : `floor to ${entry.data.holder}, round ${entry.data.round} (${entry.data.reason})`;
-    if (entry.subkind === "table_closed") return `closed: ${entry.data.reason}`;
-    const data = JSON.stringify(entry.data);
+    if (entry.subkind === "table_opened") return `topic: ${topicLine(entry.data.config.topic)}`;
+    if (entry.subkind === "seat_joined") return safeLine(`${entry.data.join.seat} joined for ${entry.data.join.owner}${entry.data.join.human ? " (a person)" : ""}`);
+    if (entry.subkind === "floor") return entry.data.holder === null ? "nobody holds the floor" : safeLine(`floor to ${entry.data.holder}, round ${entry.data.round} (${entry.data.reason})`);
+    if (entry.subkind === "table_closed") return safeLine(`closed: ${entry.data.reason}`);
+    const data = safeJson(entry.data);
     return data.length > DATA_CHARS ? `${data.slice(0, DATA_CHARS)}…` : data;
   }
-  const body = "body" in entry && typeof entry.body === "string" ? entry.body : "";
-  const effects = "effects" in entry && entry.effects ? entry.effects.map((e) => `\neffect ${e.owner}: ${e.action} on ${e.resource} ${JSON.stringify(e.args)}`).join("") : "";
+  const body = "body" in entry && typeof entry.body === "string" ? bodyLines(entry.body).join("\n") : "";
+  const effects = "effects" in entry && entry.effects ? entry.effects.map((e) => `\neffect ${safeLine(`${e.owner}: ${e.action} on ${e.resource}`)} ${safeJson(e.args)}`).join("") : "";
   return body + effects;
+}
+
+/** A table's topic as the page shows it (heading and first entry): one safe line. */
+export function topicLine(topic: string): string {
+  return safeLine(topic, 500);
 }
 
 /** The verdict line and its coverage line, for `report` checked against `key` (`pinned`: taken from the link, else from this relay). */

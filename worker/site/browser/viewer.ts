@@ -2,9 +2,12 @@
  * The public viewer (bundled to /assets/viewer.js by scripts/build-site.mjs): reads a public
  * table's export from this relay, verifies it here with the same protocol code the relay and every
  * client run (chain, signatures, heads against the relay key, policy replay), shows it, and follows
- * new entries on the table's public WebSocket, verifying again on every push. It only reads, only
- * from this relay, and signs nothing.
+ * new entries on the table's public WebSocket, verifying again on every push; a socket the relay
+ * refuses for good (a deleted table) stops it, saying why. It only reads, only from this relay, and
+ * signs nothing.
  */
+import { safeLine } from "../../../src/client/guards/framing.js";
+import { refusalOf } from "../../../src/client/refusal.js";
 import { connectWire } from "../../../src/client/websocket.js";
 import {
   isEntry,
@@ -15,12 +18,13 @@ import {
   WellKnownSchema,
   type Entry,
   type HiddenEntry,
+  type ServerFrame,
   type SignedHead,
   type VerifyOptions,
   type VerifyReport,
 } from "../../../src/protocol/index.js";
 import { byId, page, type ViewPage } from "./dom.js";
-import { entryItem, verdictText } from "./render.js";
+import { entryItem, topicLine, verdictText } from "./render.js";
 
 /** The ledger as the page holds it, with the key it is checked against. */
 interface Held {
@@ -55,7 +59,7 @@ async function load(doc: ViewPage, table: string, held: Held): Promise<void> {
   held.originals = new Map(parsed.view.originals);
   byId(doc, "entries").replaceChildren(...held.items.filter(isEntry).map((e) => entryItem(doc, e)));
   const first = held.items[0];
-  if (first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened") byId(doc, "topic").textContent = first.data.config.topic;
+  if (first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened") byId(doc, "topic").textContent = topicLine(first.data.config.topic);
   await verifyAndShow(doc, held);
 }
 
@@ -76,17 +80,27 @@ function show(doc: ViewPage, held: Held, report: VerifyReport): void {
   byId(doc, "coverage").textContent = coverage;
 }
 
-/** Follows the public socket from the newest held entry; reconnects after a drop. */
+/** Follows the public socket from the newest held entry; reconnects after a drop, and stops at a refusal for good (a deleted table: E_TABLE_DELETED, 4410), saying why. */
 function follow(doc: ViewPage, table: string, held: Held, attempt: number): void {
   const live = byId(doc, "live");
   const scheme = doc.location.protocol === "https:" ? "wss" : "ws";
   const url = `${scheme}://${doc.location.host}/tables/${encodeURIComponent(table)}/public/ws?after=${held.items.length}`;
   let queue = Promise.resolve();
+  let told: string | null = null;
   connectWire(url, {
     onMessage: (text) => {
-      queue = queue.then(() => receive(doc, table, held, text)).catch((error: unknown) => fail(doc, error));
+      const frame = parseFrame(text);
+      // An error frame without `id` is the relay's word on the close that follows (§6.3).
+      if (frame?.type === "error" && frame.id === undefined) told = `${frame.error.code}: ${safeLine(frame.error.message, 500)}`;
+      if (frame?.type === "entries") queue = queue.then(() => receive(doc, table, held, frame)).catch((error: unknown) => fail(doc, error));
     },
-    onClose: () => {
+    onClose: (code, reason) => {
+      const refused = refusalOf(code, reason, "this viewer");
+      if (refused) {
+        live.textContent = `stopped by the relay: ${told ?? `${refused.code}: ${refused.message}`}`;
+        live.className = "live off refused";
+        return;
+      }
       live.textContent = "disconnected; reconnecting";
       live.className = "live off";
       setTimeout(() => follow(doc, table, held, 0), RECONNECT_MS[0]);
@@ -104,15 +118,23 @@ function follow(doc: ViewPage, table: string, held: Held, attempt: number): void
   );
 }
 
+/** A frame from the relay, or null for one that is not JSON or not a server frame. */
+function parseFrame(text: string): ServerFrame | null {
+  try {
+    const frame = ServerFrameSchema.safeParse(JSON.parse(text));
+    return frame.success ? frame.data : null;
+  } catch {
+    return null;
+  }
+}
+
 /** One pushed frame: new entries are appended in order and everything is verified again. */
-async function receive(doc: ViewPage, table: string, held: Held, text: string): Promise<void> {
-  const frame = ServerFrameSchema.safeParse(JSON.parse(text));
-  if (!frame.success || frame.data.type !== "entries") return;
-  const fresh = frame.data.items.filter((i) => i.seq > held.items.length);
+async function receive(doc: ViewPage, table: string, held: Held, frame: Extract<ServerFrame, { type: "entries" }>): Promise<void> {
+  const fresh = frame.items.filter((i) => i.seq > held.items.length);
   const gap = fresh[0] !== undefined && fresh[0].seq !== held.items.length + 1;
   if (gap || fresh.some((i) => isEntry(i) && "truncated" in i && i.truncated)) return load(doc, table, held);
   held.items.push(...fresh);
-  held.heads = [...held.heads.slice(0, 1), frame.data.head];
+  held.heads = [...held.heads.slice(0, 1), frame.head];
   byId(doc, "entries").append(...fresh.filter(isEntry).map((e) => entryItem(doc, e)));
   await verifyAndShow(doc, held);
 }
