@@ -70,7 +70,8 @@ export class GuardedSeat {
   readonly files: SeatFiles;
   readonly table: string;
   readonly seat: string;
-  private readonly client: TableClient;
+  /** The table client the seat reads and writes through (its head tracker holds this home's heads and evidence). */
+  readonly client: TableClient;
   private readonly signer: Signer;
   private readonly clock: Clock;
   private readonly home: string;
@@ -113,9 +114,9 @@ export class GuardedSeat {
     return { kind: "mechanism", op: "reveal", auction, bid: record.bid, salt: record.salt };
   }
 
-  /** A held message as its owner reads it: opened in an e2e room, with the money it binds (an accept's offer, a sealed bid). */
-  async readable(held: JournalRecordOf<"held">): Promise<{ submission: Submission; binds: Terms | null }> {
-    const transcript = await this.transcript();
+  /** A held message as its owner reads it: opened in an e2e room, with the money it binds (an accept's offer, a sealed bid), judged by `transcript` (read now when not given). */
+  async readable(held: JournalRecordOf<"held">, transcript?: Transcript): Promise<{ submission: Submission; binds: Terms | null }> {
+    transcript ??= await this.transcript();
     const wire = parseOrThrow(SubmissionSchema, held.submission, "held message");
     const room = await this.roomKey(transcript);
     const submission = room ? await openSubmission(room, wire) : wire;

@@ -5,7 +5,7 @@
  */
 import { safeJson, safeLine } from "../../client/guards/framing.js";
 import { termsText } from "../../owner/index.js";
-import { guardedSeat, printSent } from "../room.js";
+import { guardedSeat, printSent, unrefuted } from "../room.js";
 import { OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../exit.js";
@@ -29,8 +29,10 @@ export const gateList: Command = {
   flags: FLAGS,
   async run(ctx) {
     const seat = await guardedSeat(ctx);
-    // As the owner reads them: opened in an e2e room, with the money each binds (a sealed bid's from the journal).
-    const held = await Promise.all(seat.pending().map(async (h) => ({ ...h, ...(await seat.readable(h)) })));
+    const pending = seat.pending();
+    // As the owner reads them: opened in an e2e room, with the money each binds (a sealed bid's from the journal), from one verified transcript.
+    const transcript = pending.length === 0 ? undefined : unrefuted(await seat.transcript(), seat.client);
+    const held = await Promise.all(pending.map(async (h) => ({ ...h, ...(await seat.readable(h, transcript)) })));
     const lines =
       held.length === 0
         ? ["nothing is held"]

@@ -7,7 +7,7 @@ import { readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type 
 import { OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
 import { confirmKinds, mandateMoney, neverDisclose } from "../mandate-flags.js";
-import { money } from "../room.js";
+import { money, unrefuted } from "../room.js";
 import type { Command } from "./command.js";
 
 /** `mandate set`: signs and writes the seat's mandate (marked loosened when looser than the one it replaces). */
@@ -62,7 +62,8 @@ export const mandateShow: Command = {
   async run(ctx) {
     const table = ctx.tableId();
     const { seat, key } = await ctx.seat();
-    const transcript = await readTranscript(await ctx.table(table), { signer: key.signer, as: { seat } });
+    const client = await ctx.table(table);
+    const transcript = unrefuted(await readTranscript(client, { signer: key.signer, as: { seat } }), client);
     const ownerKey = seatOwnerKey(transcript, seat);
     const read = ownerKey === undefined ? null : await readMandate(seatFiles(ctx.home, table, seat).mandate, { table, seat, ownerKey });
     if (!read || !read.ok) {

@@ -6,7 +6,7 @@
  * with one key stand for one operator serving two histories of a table.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evidenceOf, MemoryHeadStore, runSeat, type TableClient } from "../../../src/client/index.js";
+import { evidenceOf, HttpClient, MemoryHeadStore, runSeat, TableClient, type FetchLike } from "../../../src/client/index.js";
 import { toBase64url, type SignedHead } from "../../../src/protocol/index.js";
 import type { Cast } from "../../support/table-fixture.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
@@ -105,6 +105,36 @@ describe("when a read's signed head shows the relay rolled back or forked", () =
       await expect(socket.start()).rejects.toMatchObject({ code: "E_FORK" });
       await expect(runSeat(() => null, { client: again, seat: "bot-tao", signer: k.botTao })).rejects.toMatchObject({ code: "E_FORK" });
     });
+  });
+});
+
+describe("when a relay serves an older export than one this client verified", () => {
+  it("keeps the head of an export it verified, so the older one, read by a later process, is a truncation kept as evidence", async () => {
+    const table = uniqueTable("export-trunc");
+    const store = new MemoryHeadStore();
+    const writer = await tableClient(honest.url, table);
+    const k = await seatDebate(writer);
+    const ops = { signer: k.ops, as: { owner: "ops" } } as const;
+    let stale: string | null = null;
+    let serveStale = false;
+    const replaying: FetchLike = async (input, init) => {
+      const response = await fetch(input, init);
+      if (!input.includes("/export")) return response;
+      const text = await response.text();
+      stale ??= text;
+      return new Response(serveStale ? stale : text, { status: response.status, headers: response.headers });
+    };
+    const reader = async () => TableClient.open({ http: new HttpClient({ url: honest.url, fetch: replaying }), table, relayKey: writer.tracker.relayKey, store });
+    expect((await (await reader()).exportLedger(ops)).report.verdict).toBe("CLEAN");
+    await turns(writer, k, 2);
+    expect((await (await reader()).exportLedger(ops)).report.verdict).toBe("CLEAN");
+    const newest = writer.tracker.held!;
+    expect(store.load(newest.relay, table)).toEqual(newest);
+    serveStale = true;
+    const { report } = await (await reader()).exportLedger(ops);
+    expect(report.verdict).toBe("REFUTED");
+    expect(store.evidence(newest.relay, table)).toEqual([expect.objectContaining({ kind: "truncation", heads: [newest, expect.anything()] })]);
+    expect(store.load(newest.relay, table)).toEqual(newest);
   });
 });
 
