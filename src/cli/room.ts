@@ -3,8 +3,9 @@
  * (every write goes through the owner-side guards), terms from --amount (an integer in the
  * currency's minor units), --currency and --text, and how a sent message is printed.
  */
-import { GuardedSeat, majorUnits } from "../owner/index.js";
-import { parseOrThrow, TermsSchema, type Terms } from "../protocol/index.js";
+import type { TableClient } from "../client/index.js";
+import { GuardedSeat, majorUnits, type Transcript } from "../owner/index.js";
+import { parseOrThrow, TermsSchema, TrestleError, type Terms } from "../protocol/index.js";
 import { integer, optional, type Flags } from "./args.js";
 import type { Context } from "./context.js";
 import { headRef } from "./format.js";
@@ -22,6 +23,14 @@ export async function guardedSeat(ctx: Context): Promise<GuardedSeat> {
   const table = ctx.tableId();
   const { seat, key } = await ctx.seat();
   return new GuardedSeat({ client: await ctx.table(table), seat, signer: key.signer, home: ctx.home, clock: ctx.io.clock });
+}
+
+/** `transcript` to show; a REFUTED one is refused (exit 4): E_FORK with the evidence when `client`'s home keeps some against the relay, else E_REFUTED with the first bad seq and why. */
+export function unrefuted(transcript: Transcript, client: TableClient): Transcript {
+  const { verdict, refuted } = transcript.report;
+  if (verdict !== "REFUTED") return transcript;
+  client.tracker.assertClean();
+  throw new TrestleError("E_REFUTED", `the table's transcript is REFUTED at ${refuted?.seq ?? "?"}: ${refuted?.reason ?? "no reason given"}`, { ...refuted });
 }
 
 /** The terms the flags give; E_SCHEMA naming the field when they are not flat, exact terms. */

@@ -41,7 +41,7 @@ import {
   type VerifyReport,
 } from "../protocol/index.js";
 import { signSubtable } from "../protocol/subtables.js";
-import { ChainFollower } from "./follow.js";
+import { ChainFollower, GENESIS } from "./follow.js";
 import { HeadTracker, type HeadStore } from "./heads.js";
 import type { HttpClient, Reader } from "./http.js";
 import { randomNonce } from "./random.js";
@@ -301,6 +301,19 @@ export class TableClient {
     return this.tracker.held;
   }
 
+  /**
+   * Keeps `head`, the current head of a ledger that verified with the held head in it (§8.3: every
+   * verified read keeps its head): its `items` after the held head are chained from it, so the head
+   * is adopted as `catchUp` adopts one, and a shorter ledger served later is a truncation.
+   */
+  private async keep(items: readonly (Entry | HiddenEntry)[], head: SignedHead): Promise<void> {
+    const since = this.tracker.held;
+    if (head.relay !== this.tracker.relayKey || (since && head.seq <= since.seq)) return;
+    const follower = new ChainFollower(this.tracker, since ? { seq: since.seq, link: since.link } : GENESIS);
+    follower.accept(items.filter((item) => item.seq > follower.position.seq && item.seq <= head.seq));
+    await this.tracker.observe(head, since);
+  }
+
   private async page(reader: Reader, after: number, since: SignedHead | null): Promise<ProjectionResponse> {
     const page = await this.http.projection(this.table, reader, after);
     if (page.cursor > page.head.seq) throw new TrestleError("E_BAD_RESPONSE", `the projection's cursor ${page.cursor} is past its head (${page.head.seq})`);
@@ -353,7 +366,8 @@ export class TableClient {
    * verified against the key of the relay holding it, with the heads this home holds from there
    * (E_MIRROR when it holds none). An export that verifies on its own but
    * contradicts one of those heads is kept as evidence: a truncation when it ends before that head,
-   * else a fork.
+   * else a fork. An export that is not REFUTED has its current head kept (adopted and stored), like
+   * any verified read, so a shorter one served later is a truncation.
    */
   async exportLedger(reader: Reader): Promise<{ text: string; report: VerifyReport }> {
     const text = await this.http.exportText(this.table, reader);
@@ -366,6 +380,7 @@ export class TableClient {
     const report = await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence });
     const parsed = parseExport(text);
     const relays = parsed.ok ? parsed.view.heads.reduce<SignedHead | null>((a, h) => (a && a.seq >= h.seq ? a : h), null) : null;
+    if (report.verdict !== "REFUTED" && parsed.ok && relays) await this.keep(parsed.view.items, relays);
     const contradicted = seen.find((head) => head.seq === report.refuted?.seq);
     if (report.verdict !== "REFUTED" || !contradicted || !relays || this.tracker.evidence.length > 0) return { text, report };
     if ((await verifyExportText(text, context)).verdict === "REFUTED") return { text, report };

@@ -7,7 +7,7 @@
  * outcome; and a rejection of the message wins over any approval of it, whenever it was signed.
  */
 import { randomNonce } from "../client/random.js";
-import { signStatement, TrestleError, verifyStatement, type Signer } from "../protocol/index.js";
+import { own, signStatement, TrestleError, verifyStatement, type Signer, type Submission, type TableState } from "../protocol/index.js";
 import type { Journal } from "./journal.js";
 import type { GateAnswerStatement, JournalRecordOf } from "./records.js";
 import { seatOwnerKey, type Transcript } from "./transcript.js";
@@ -36,16 +36,42 @@ export function pendingHeld(journal: Journal): JournalRecordOf<"held">[] {
   return [...pending.values()];
 }
 
+/** Where message `hash` stands in `journal`: never held, sent (as entry `seq`; a held message is sent once), rejected by the owner (final), or pending. */
+export type HeldState = { state: "unknown" } | { state: "sent"; seq: number } | { state: "rejected" } | { state: "pending"; held: JournalRecordOf<"held"> };
+
+/** The state of message `hash` in `journal` (a send outranks a rejection recorded after it). */
+export function heldState(journal: Journal, hash: string): HeldState {
+  const { records } = journal.read();
+  const held = records.find((r): r is JournalRecordOf<"held"> => r.type === "held" && r.message_sha256 === hash);
+  if (!held) return { state: "unknown" };
+  const sent = records.find((r) => r.type === "sent" && r.message_sha256 === hash);
+  if (sent?.type === "sent") return { state: "sent", seq: sent.seq };
+  if (records.some((r) => r.type === "gate_answer" && r.verdict === "reject" && r.message_sha256 === hash)) return { state: "rejected" };
+  return { state: "pending", held };
+}
+
+/** Why held message `s` can no longer be sent at `now`: its own expiry passed, or that of the offer it answers in `state`; null while it has not. */
+export function heldExpiry(s: Submission, state: TableState | null, now: number): string | null {
+  if ((s.kind === "offer" || s.kind === "counter" || s.kind === "grant") && s.expires !== undefined && s.expires <= now) return `its own expiry passed at ${iso(s.expires)}`;
+  if (s.kind !== "accept" && s.kind !== "counter" && s.kind !== "reject") return null;
+  const offer = state?.room ? own(state.room.offers, s.offer) : undefined;
+  return offer && offer.expires !== null && offer.expires <= now ? `the offer it answers (entry ${offer.seq}) expired at ${iso(offer.expires)}` : null;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
 /**
  * Records the owner's signed answer to held message `hash` in `journal` (what `trestle gate
- * approve|reject`, the MCP tool and the principal window share): E_GATE (reason `not_pending`)
- * unless the message is held and neither sent nor rejected, E_BAD_SIGNATURE unless `ownerSigner` is
+ * approve|reject`, the MCP tool and the principal window share): E_GATE (reason `not_pending`,
+ * `details.state` saying why) unless the message is held and neither sent nor rejected, E_BAD_SIGNATURE unless `ownerSigner` is
  * the seat's owner key in `transcript` (verified); nothing is recorded then.
  */
 export async function answerHeld(journal: Journal, transcript: Transcript, ownerSigner: Signer, hash: string, verdict: "approve" | "reject"): Promise<GateAnswer> {
   const { table, seat } = journal.where;
-  if (!pendingHeld(journal).some((h) => h.message_sha256 === hash)) {
-    throw new TrestleError("E_GATE", `no held message ${hash.slice(0, 16)}… is pending for seat ${seat} at ${table} (never held, already sent or rejected)`, { reason: "not_pending", message_sha256: hash });
+  const held = heldState(journal, hash);
+  if (held.state !== "pending") {
+    const why = held.state === "sent" ? `it was sent as entry #${held.seq}, and a held message is sent once` : held.state === "rejected" ? "the owner rejected it, and a rejection is final" : "none was held with that hash";
+    throw new TrestleError("E_GATE", `no held message ${hash.slice(0, 16)}… is pending for seat ${seat} at ${table}: ${why}`, { reason: "not_pending", state: held.state, message_sha256: hash });
   }
   if (seatOwnerKey(transcript, seat) !== ownerSigner.publicKeyText) {
     throw new TrestleError("E_BAD_SIGNATURE", `that owner key does not own seat ${seat} at ${table}; its answer would not count`);

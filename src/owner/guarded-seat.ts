@@ -31,7 +31,7 @@ import {
 } from "../protocol/index.js";
 import { boundTerms, gatedWhenLoosened, isCommitment } from "./commitments.js";
 import { authoredPart, findDisclosure } from "./disclosure.js";
-import { answerHeld, answersTo, pendingHeld, type GateAnswer } from "./gate.js";
+import { answerHeld, answersTo, heldExpiry, heldState, pendingHeld, type GateAnswer } from "./gate.js";
 import { seatJournal, type Journal } from "./journal.js";
 import { readMandate, type MandateRead } from "./mandate.js";
 import { seatFiles, type SeatFiles } from "./paths.js";
@@ -70,7 +70,8 @@ export class GuardedSeat {
   readonly files: SeatFiles;
   readonly table: string;
   readonly seat: string;
-  private readonly client: TableClient;
+  /** The table client the seat reads and writes through (its head tracker holds this home's heads and evidence). */
+  readonly client: TableClient;
   private readonly signer: Signer;
   private readonly clock: Clock;
   private readonly home: string;
@@ -92,11 +93,21 @@ export class GuardedSeat {
     return this.guardAndSend(submission, false);
   }
 
-  /** Sends the held message with hash `hash` exactly as it was held (sealed, in an e2e room), once the owner approved it. */
-  sendHeld(hash: string): Promise<Sent> {
-    const held = this.journal.ofType("held").find((h) => h.message_sha256 === hash);
-    if (!held) throw new TrestleError("E_GATE", `no held message ${hash.slice(0, 16)}… for seat ${this.seat} at ${this.table}`, { reason: "unknown", message_sha256: hash });
-    return this.guardAndSend(parseOrThrow(SubmissionSchema, held.submission, "held message"), true);
+  /**
+   * Sends the held message with hash `hash` exactly as it was held (sealed, in an e2e room), once the
+   * owner approved it. E_GATE before anything is spent or sent, `details.reason` naming its state:
+   * `unknown` (never held here), `spent` (already sent), `rejected` (by the owner), `expired` (it, or
+   * the offer it answers, expired while it waited).
+   */
+  async sendHeld(hash: string): Promise<Sent> {
+    const held = heldState(this.journal, hash);
+    const name = `held message ${hash.slice(0, 16)}…`;
+    const where = `seat ${this.seat} at ${this.table}`;
+    const details = { reason: held.state === "sent" ? "spent" : held.state, message_sha256: hash };
+    if (held.state === "unknown") throw new TrestleError("E_GATE", `no ${name} for ${where} (the gate lists what it holds)`, details);
+    if (held.state === "sent") throw new TrestleError("E_GATE", `${name} was already sent as entry #${held.seq}: a held message is sent once, and nothing was sent again; to say it again, write it anew (the gate holds it for the owner again)`, { ...details, seq: held.seq });
+    if (held.state === "rejected") throw new TrestleError("E_GATE", `the owner rejected ${name}; it will never be sent: write another message if the seat should say something else`, details);
+    return this.guardAndSend(parseOrThrow(SubmissionSchema, held.held.submission, "held message"), true);
   }
 
   /** The commit of a sealed bid of `bid` (minor units of the auction's currency) in the auction at `auction`, to be sent through the guards: the bid and its salt are kept in the journal first, only the commitment goes out. */
@@ -113,9 +124,9 @@ export class GuardedSeat {
     return { kind: "mechanism", op: "reveal", auction, bid: record.bid, salt: record.salt };
   }
 
-  /** A held message as its owner reads it: opened in an e2e room, with the money it binds (an accept's offer, a sealed bid). */
-  async readable(held: JournalRecordOf<"held">): Promise<{ submission: Submission; binds: Terms | null }> {
-    const transcript = await this.transcript();
+  /** A held message as its owner reads it: opened in an e2e room, with the money it binds (an accept's offer, a sealed bid), judged by `transcript` (read now when not given). */
+  async readable(held: JournalRecordOf<"held">, transcript?: Transcript): Promise<{ submission: Submission; binds: Terms | null }> {
+    transcript ??= await this.transcript();
     const wire = parseOrThrow(SubmissionSchema, held.submission, "held message");
     const room = await this.roomKey(transcript);
     const submission = room ? await openSubmission(room, wire) : wire;
@@ -172,6 +183,8 @@ export class GuardedSeat {
     }
     const { plain, wire } = await this.seal(transcript, given, held, refuse);
     hash = canonicalSha256(wire);
+    const expired = held ? heldExpiry(plain, transcript.state, this.clock()) : null;
+    if (expired) refuse("gate", "E_GATE", "expired", `held message ${hash.slice(0, 16)}… can no longer be sent: ${expired} while it waited for the owner. Nothing was sent and no approval was spent; write a new message`);
     const mandate = await this.mandate(transcript);
     let approval: string | undefined;
     if (!mandate.ok) {

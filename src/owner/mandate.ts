@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { schemaError, signStatement, verifyStatement, type Signer } from "../protocol/index.js";
+import { parseOrThrow, schemaError, signStatement, verifyStatement, type Signer } from "../protocol/index.js";
 import { MandateFileSchema, MandateSchema, type Mandate, type MandateFile } from "./records.js";
 
 /** Why there is no mandate to trust. */
@@ -73,16 +73,16 @@ export function loosens(prev: Mandate, next: Mandate): boolean {
   );
 }
 
-/** The mandate the owner signs next: `fields`, marked loosened if looser than `current` (or `current` was and the owner does not clear it). */
+/** The mandate the owner signs next: `fields`, marked loosened if looser than `current` (or `current` was and the owner does not clear it); E_SCHEMA (E_TOO_LARGE) naming the field a mandate cannot hold. */
 export function nextMandate(current: Mandate | null, fields: Omit<Mandate, "loosened" | "version">, clearLoosened: boolean): Mandate {
-  const draft: Mandate = MandateSchema.parse({ version: 1, ...fields, loosened: false });
+  const draft: Mandate = parseOrThrow(MandateSchema, { version: 1, ...fields, loosened: false }, "mandate");
   if (!current || clearLoosened) return draft;
   return { ...draft, loosened: loosens(current, draft) || current.loosened };
 }
 
-/** Signs `mandate` with the owner key (purpose `mandate`). */
+/** Signs `mandate` with the owner key (purpose `mandate`); E_SCHEMA for a value a mandate cannot hold. */
 export async function signMandate(ownerSigner: Signer, mandate: Mandate): Promise<MandateFile> {
-  const checked = MandateSchema.parse(mandate);
+  const checked = parseOrThrow(MandateSchema, mandate, "mandate");
   return { mandate: checked, owner_key: ownerSigner.publicKeyText, sig: await signStatement(ownerSigner, "mandate", checked) };
 }
 
@@ -90,7 +90,7 @@ export async function signMandate(ownerSigner: Signer, mandate: Mandate): Promis
 export function writeMandateFile(path: string, file: MandateFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(MandateFileSchema.parse(file), null, 2) + "\n", { mode: 0o600 });
+  writeFileSync(temp, JSON.stringify(parseOrThrow(MandateFileSchema, file, "mandate file"), null, 2) + "\n", { mode: 0o600 });
   renameSync(temp, path);
 }
 

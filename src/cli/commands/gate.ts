@@ -4,8 +4,8 @@
  * this machine, and the seat sends an approved message exactly as it was held.
  */
 import { safeJson, safeLine } from "../../client/guards/framing.js";
-import { termsText } from "../../owner/index.js";
-import { guardedSeat, printSent } from "../room.js";
+import { termsText, type GuardedSeat } from "../../owner/index.js";
+import { guardedSeat, printSent, unrefuted } from "../room.js";
 import { OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../exit.js";
@@ -13,12 +13,16 @@ import type { Command } from "./command.js";
 
 const FLAGS = { ...TABLE_FLAG, ...SEAT_FLAGS };
 
-/** The full hash of the held message `prefix` names (at least 8 hex characters). */
-function heldHash(hashes: readonly string[], prefix: string): string {
+/**
+ * The full hash of the message `prefix` names (at least 8 hex characters) among every message the
+ * gate ever held for the seat, sent and rejected ones too, so that acting on one of those answers
+ * E_GATE with its state; a prefix that names none is a usage error.
+ */
+function heldHash(seat: GuardedSeat, prefix: string): string {
   const text = prefix.toLowerCase();
   if (!/^[0-9a-f]{8,64}$/.test(text)) throw new UsageError("name the held message by its hash (at least 8 hex characters; trestle gate list shows them)");
-  const matches = hashes.filter((h) => h.startsWith(text));
-  if (matches.length !== 1) throw new UsageError(matches.length === 0 ? `no held message ${prefix} (trestle gate list)` : `${prefix} names ${matches.length} held messages; give more of the hash`);
+  const matches = [...new Set(seat.journal.ofType("held").map((h) => h.message_sha256))].filter((h) => h.startsWith(text));
+  if (matches.length !== 1) throw new UsageError(matches.length === 0 ? `no message ${prefix} was ever held for this seat (trestle gate list shows what is held)` : `${prefix} names ${matches.length} held messages; give more of the hash`);
   return matches[0]!;
 }
 
@@ -29,8 +33,10 @@ export const gateList: Command = {
   flags: FLAGS,
   async run(ctx) {
     const seat = await guardedSeat(ctx);
-    // As the owner reads them: opened in an e2e room, with the money each binds (a sealed bid's from the journal).
-    const held = await Promise.all(seat.pending().map(async (h) => ({ ...h, ...(await seat.readable(h)) })));
+    const pending = seat.pending();
+    // As the owner reads them: opened in an e2e room, with the money each binds (a sealed bid's from the journal), from one verified transcript.
+    const transcript = pending.length === 0 ? undefined : unrefuted(await seat.transcript(), seat.client);
+    const held = await Promise.all(pending.map(async (h) => ({ ...h, ...(await seat.readable(h, transcript)) })));
     const lines =
       held.length === 0
         ? ["nothing is held"]
@@ -42,7 +48,7 @@ export const gateList: Command = {
 async function answer(ctx: Context, verdict: "approve" | "reject"): Promise<void> {
   const [prefix] = positionals(ctx.args, ["hash"]);
   const seat = await guardedSeat(ctx);
-  const hash = heldHash(seat.pending().map((h) => h.message_sha256), prefix!);
+  const hash = heldHash(seat, prefix!);
   const { key } = await ctx.owner();
   await seat.answer(key.signer, hash, verdict);
   const next = verdict === "approve" ? `; the seat sends it with trestle gate send ${hash.slice(0, 12)}` : "; it will not be sent";
@@ -76,7 +82,7 @@ export const gateSend: Command = {
   async run(ctx) {
     const [prefix] = positionals(ctx.args, ["hash"]);
     const seat = await guardedSeat(ctx);
-    const hash = heldHash(seat.pending().map((h) => h.message_sha256), prefix!);
+    const hash = heldHash(seat, prefix!);
     printSent(ctx, "held message", await seat.sendHeld(hash));
   },
 };

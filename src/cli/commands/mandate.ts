@@ -4,13 +4,11 @@
  * require_confirm kinds, paused), and reads back the one in force, judged as the guards judge it.
  */
 import { readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
-import { parseOrThrow, CurrencySchema } from "../../protocol/index.js";
-import { integer, OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
+import { OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
-import { money } from "../room.js";
+import { confirmKinds, mandateMoney, neverDisclose } from "../mandate-flags.js";
+import { money, unrefuted } from "../room.js";
 import type { Command } from "./command.js";
-
-const list = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
 
 /** `mandate set`: signs and writes the seat's mandate (marked loosened when looser than the one it replaces). */
 export const mandateSet: Command = {
@@ -32,12 +30,10 @@ export const mandateSet: Command = {
     const table = ctx.tableId();
     const seat = optional(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
     if (seat === undefined) throw new UsageError("--seat is required (or set TRESTLE_SEAT)");
+    const limits = mandateMoney(ctx.args);
+    const never_disclose = neverDisclose(ctx.args);
+    const require_confirm = confirmKinds(ctx.args);
     const { owner, key } = await ctx.owner();
-    const cap = integer(ctx.args, "cap");
-    const floor = integer(ctx.args, "floor");
-    const currency = optional(ctx.args, "currency");
-    if ((cap === undefined) !== (currency === undefined)) throw new UsageError("--cap and --currency go together");
-    if (floor !== undefined && cap === undefined) throw new UsageError("--floor needs --cap and --currency");
     const file = await setMandate(
       seatFiles(ctx.home, table, seat).mandate,
       key.signer,
@@ -45,9 +41,9 @@ export const mandateSet: Command = {
         table,
         seat,
         owner,
-        ...(cap === undefined ? {} : { money: { currency: parseOrThrow(CurrencySchema, currency, "--currency"), cap, ...(floor === undefined ? {} : { floor }) } }),
-        never_disclose: list(ctx.args.values["never-disclose"]),
-        require_confirm: list(ctx.args.values["require-confirm"]),
+        ...(limits === undefined ? {} : { money: limits }),
+        never_disclose,
+        require_confirm,
         paused: ctx.args.values.paused === true,
       },
       { now: ctx.io.clock(), clearLoosened: ctx.args.values["clear-loosened"] === true },
@@ -66,7 +62,8 @@ export const mandateShow: Command = {
   async run(ctx) {
     const table = ctx.tableId();
     const { seat, key } = await ctx.seat();
-    const transcript = await readTranscript(await ctx.table(table), { signer: key.signer, as: { seat } });
+    const client = await ctx.table(table);
+    const transcript = unrefuted(await readTranscript(client, { signer: key.signer, as: { seat } }), client);
     const ownerKey = seatOwnerKey(transcript, seat);
     const read = ownerKey === undefined ? null : await readMandate(seatFiles(ctx.home, table, seat).mandate, { table, seat, ownerKey });
     if (!read || !read.ok) {

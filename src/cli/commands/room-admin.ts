@@ -7,6 +7,7 @@ import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
 import { auctionText, createRoom, ejectSeat, issueInvite, joinByInvite, openedSummary, roomConfigFor, roomKeyPath, roomSummary, readTranscript, termsText } from "../../owner/index.js";
 import { duration, integer, OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { headRef } from "../format.js";
+import { unrefuted } from "../room.js";
 import { shortHash } from "../room-format.js";
 import { safeLine } from "../../client/guards/framing.js";
 import type { Command } from "./command.js";
@@ -132,7 +133,7 @@ export const roomShow: Command = {
   flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS },
   async run(ctx) {
     const client = await ctx.table(ctx.tableId());
-    const transcript = await readTranscript(client, await ctx.reader());
+    const transcript = unrefuted(await readTranscript(client, await ctx.reader()), client);
     const room = await openedSummary(ctx.home, roomSummary(transcript, ctx.io.clock()));
     const line = (text: string) => safeLine(text, 1000);
     const lines = [

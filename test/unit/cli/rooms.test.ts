@@ -1,8 +1,8 @@
 /**
  * Rooms from the command line (docs/CLI.md "Rooms"): two owners on two machines (two homes) run
  * the real `trestle` process against a real relay: create, invite by link, join, mandates, offers
- * and counters, a refusal by the mandate, a held accept approved at the gate, the close, the
- * journal, and an export that verifies CLEAN.
+ * and counters, a refusal by the mandate, a held accept rejected at the gate (never sent), one
+ * approved and sent once, the close, the journal, and an export that verifies CLEAN.
  */
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -80,6 +80,19 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     expect((await sara.run(["room", "counter", String(await newestOffer(sara, "sara-bot")), ...as("sara-bot"), "--amount", "280000", "--currency", "TWD", "meet in the middle?"])).code).toBe(0);
   });
 
+  it("answers a send of a held message the owner rejected with E_GATE, and of a hash never held with a usage error", async () => {
+    const offer = String(await newestOffer(ben, "ben-bot"));
+    const held = await ben.json(["room", "accept", offer, ...as("ben-bot")]);
+    const hash = String(held.body!.error.details.message_sha256);
+    expect((await ben.run(["gate", "reject", hash.slice(0, 12), ...as("ben-bot"), "--owner", "ben"])).code).toBe(0);
+    const rejected = await ben.run(["gate", "send", hash.slice(0, 12), ...as("ben-bot")]);
+    expect(rejected.code).toBe(3);
+    expect(rejected.stderr).toMatch(/error E_GATE: the owner rejected held message [0-9a-f]{16}\S*; it will never be sent/);
+    const unknown = await ben.run(["gate", "send", "00000000ffff", ...as("ben-bot")]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error E_USAGE: no message 00000000ffff was ever held for this seat");
+  });
+
   it("holds the accept until the owner approves its hash at the gate, then sends it and closes with a deal", async () => {
     const offer = String(await newestOffer(ben, "ben-bot"));
     const held = await ben.run(["room", "accept", offer, ...as("ben-bot")]);
@@ -92,8 +105,13 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     const sent = await ben.run(["gate", "send", hash.slice(0, 12), ...as("ben-bot")]);
     expect(sent.code).toBe(0);
     expect(sent.stdout).toContain("held message written as entry");
-    const again = await ben.run(["gate", "send", hash.slice(0, 12), ...as("ben-bot")]);
-    expect(again.code).toBe(2);
+    const seq = /entry #(\d+)/.exec(sent.stdout)![1];
+    const again = await ben.json(["gate", "send", hash.slice(0, 12), ...as("ben-bot")]);
+    expect(again.code).toBe(3);
+    expect(again.body!.error).toMatchObject({ code: "E_GATE", details: { reason: "spent" }, message: expect.stringContaining(`already sent as entry #${seq}`) });
+    const reapproved = await ben.json(["gate", "approve", hash.slice(0, 12), ...as("ben-bot"), "--owner", "ben"]);
+    expect(reapproved.code).toBe(3);
+    expect(reapproved.body!.error).toMatchObject({ code: "E_GATE", details: { reason: "not_pending", state: "sent" } });
     const closed = await sara.run(["room", "close", ...as("sara-bot"), "--deal", offer]);
     expect(closed.code).toBe(0);
     expect((await ben.run(["room", "show", ...as("ben-bot")])).stdout).toMatch(/outcome: deal on offer [0-9a-f]{12}…/);

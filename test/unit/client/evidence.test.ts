@@ -6,11 +6,12 @@
  * with one key stand for one operator serving two histories of a table.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { evidenceOf, MemoryHeadStore, runSeat, type TableClient } from "../../../src/client/index.js";
+import { evidenceOf, HttpClient, MemoryHeadStore, runSeat, TableClient } from "../../../src/client/index.js";
 import { toBase64url, type SignedHead } from "../../../src/protocol/index.js";
 import type { Cast } from "../../support/table-fixture.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { staleExports } from "../../support/stale-exports.js";
 
 const SEED = toBase64url(new Uint8Array(32).fill(13));
 let honest: LocalRelay;
@@ -105,6 +106,28 @@ describe("when a read's signed head shows the relay rolled back or forked", () =
       await expect(socket.start()).rejects.toMatchObject({ code: "E_FORK" });
       await expect(runSeat(() => null, { client: again, seat: "bot-tao", signer: k.botTao })).rejects.toMatchObject({ code: "E_FORK" });
     });
+  });
+});
+
+describe("when a relay serves an older export than one this client verified", () => {
+  it("keeps the head of an export it verified, so the older one, read by a later process, is a truncation kept as evidence", async () => {
+    const table = uniqueTable("export-trunc");
+    const store = new MemoryHeadStore();
+    const writer = await tableClient(honest.url, table);
+    const k = await seatDebate(writer);
+    const ops = { signer: k.ops, as: { owner: "ops" } } as const;
+    const relaying = staleExports();
+    const reader = async () => TableClient.open({ http: new HttpClient({ url: honest.url, fetch: relaying.fetch }), table, relayKey: writer.tracker.relayKey, store });
+    expect((await (await reader()).exportLedger(ops)).report.verdict).toBe("CLEAN");
+    await turns(writer, k, 2);
+    expect((await (await reader()).exportLedger(ops)).report.verdict).toBe("CLEAN");
+    const newest = writer.tracker.held!;
+    expect(store.load(newest.relay, table)).toEqual(newest);
+    relaying.serveStale();
+    const { report } = await (await reader()).exportLedger(ops);
+    expect(report.verdict).toBe("REFUTED");
+    expect(store.evidence(newest.relay, table)).toEqual([expect.objectContaining({ kind: "truncation", heads: [newest, expect.anything()] })]);
+    expect(store.load(newest.relay, table)).toEqual(newest);
   });
 });
 

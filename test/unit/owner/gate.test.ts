@@ -1,6 +1,7 @@
 /**
  * The commitment gate on a real relay (docs/ROOMS.md): one owner approval, one message, spent
- * once; a rejection wins; an unknown send outcome keeps the approval spent; a loosened mandate
+ * once; a rejection wins; an unknown send outcome keeps the approval spent; a sent, rejected or
+ * expired held message is refused before anything is spent or sent; a loosened mandate
  * gates every accept, grant and priced offer; and the gate refuses to commit on a transcript that
  * does not verify completely (a body the relay altered under a real signature, a served prefix).
  */
@@ -20,8 +21,11 @@ import {
 } from "../../../src/protocol/index.js";
 import { rechain, refusal } from "../protocol/fixtures.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { mandate, offerFrom, strollerRoom, type Side } from "../../support/room-client.js";
+import { GuardedSeat } from "../../../src/owner/index.js";
+import { leafAt, mandate, offerFrom, strollerRoom, type Side } from "../../support/room-client.js";
+import { keyOf } from "../../support/table-fixture.js";
 import { twd } from "../../support/room-fixture.js";
+import { staleExports } from "../../support/stale-exports.js";
 
 /** The relay's signing seed, so a test can play a relay that re-signs heads over a ledger it altered. */
 const SEED = toBase64url(sha256(utf8("gate test relay")));
@@ -151,6 +155,60 @@ describe("confirmation by the owner", () => {
   });
 });
 
+describe("when a held message cannot be sent any more", () => {
+  it("answers a second send of a sent message with E_GATE naming its entry, even once the mandate no longer holds the kind", async () => {
+    const { ben } = await strollerRoom(relay.url);
+    await mandate(ben, { require_confirm: ["say"] });
+    const hash = await hold(ben, { kind: "say", body: "hello" });
+    await ben.guard.answer(ben.ownerKey, hash, "approve");
+    const sent = await ben.guard.sendHeld(hash);
+    await mandate(ben, { require_confirm: [] });
+    const error = await refusal(() => ben.guard.sendHeld(hash));
+    expect(error).toMatchObject({ code: "E_GATE", details: { reason: "spent", seq: sent.seq } });
+    expect(error.message).toContain(`already sent as entry #${sent.seq}`);
+    expect(ben.guard.journal.ofType("sent").filter((r) => r.message_sha256 === hash)).toHaveLength(1);
+  });
+
+  it("never sends a message the owner rejected, even once the mandate no longer holds the kind", async () => {
+    const { ben } = await strollerRoom(relay.url);
+    await mandate(ben, { require_confirm: ["say"] });
+    const hash = await hold(ben, { kind: "say", body: "hello" });
+    await ben.guard.answer(ben.ownerKey, hash, "reject");
+    await mandate(ben, { require_confirm: [] });
+    const head = (await ben.client.head()).seq;
+    const error = await refusal(() => ben.guard.sendHeld(hash));
+    expect(error).toMatchObject({ code: "E_GATE", details: { reason: "rejected" } });
+    expect(error.message).toMatch(/the owner rejected held message [0-9a-f]{16}…; it will never be sent/);
+    expect((await ben.client.head()).seq).toBe(head);
+  });
+
+  it.each([
+    ["an accept of an offer that expired while it waited", "the offer it answers"],
+    ["an offer whose own expiry passed while it waited", "its own expiry passed"],
+  ])("refuses %s as expired, sending nothing and spending no approval", async (what, why) => {
+    const { sara, ben } = await strollerRoom(relay.url);
+    const expires = Date.now() + 60_000;
+    await mandate(sara, { money: { currency: "TWD", cap: 400000 } });
+    await mandate(ben, { require_confirm: ["accept", "offer"] });
+    const ask = leafAt(sara, (await sara.guard.send({ kind: "offer", terms: twd(280000), expires })).seq);
+    const hash = await hold(ben, what.startsWith("an accept") ? { kind: "accept", offer: await ask } : { kind: "offer", terms: twd(250000), expires });
+    const approval = await ben.guard.answer(ben.ownerKey, hash, "approve");
+    const late = new GuardedSeat({ client: ben.client, seat: ben.seat, signer: await keyOf("seat:ben-bot"), home: ben.home, clock: () => expires + 1 });
+    const head = (await ben.client.head()).seq;
+    const error = await refusal(() => late.sendHeld(hash));
+    expect(error).toMatchObject({ code: "E_GATE", details: { reason: "expired" } });
+    expect(error.message).toContain(why);
+    expect(error.message).toContain("no approval was spent");
+    expect(ben.guard.journal.spent(approval.nonce)).toBe(false);
+    expect((await ben.client.head()).seq).toBe(head);
+  });
+
+  it("answers a hash never held with E_GATE unknown", async () => {
+    const { ben } = await strollerRoom(relay.url);
+    expect(await refusal(() => ben.guard.sendHeld("ab".repeat(32)))).toMatchObject({ code: "E_GATE", details: { reason: "unknown" } });
+  });
+});
+
 describe("a loosened mandate", () => {
   it("gates every accept, grant and priced offer, but not a say, until the owner clears it", async () => {
     const { sara, ben } = await strollerRoom(relay.url);
@@ -188,23 +246,15 @@ describe("the transcript the gate commits on", () => {
   });
 
   it("refuses to commit on a served prefix of the transcript (an older export, after a newer head was seen)", async () => {
-    let stale: string | null = null;
-    let serveStale = false;
-    const replaying: FetchLike = async (input, init) => {
-      const response = await fetch(input, init);
-      if (!input.includes("/export")) return response;
-      const text = await response.text();
-      stale ??= text;
-      return new Response(serveStale ? stale : text, { status: response.status, headers: response.headers });
-    };
-    const { sara, ben } = await strollerRoom(relay.url, { fetch: replaying });
+    const relaying = staleExports();
+    const { sara, ben } = await strollerRoom(relay.url, { fetch: relaying.fetch });
     await mandate(sara, { money: { currency: "TWD", cap: 400000 } });
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
     await ben.guard.transcript();
     const ask = await offerFrom(sara, twd(280000));
     await sara.guard.send({ kind: "withdraw", offer: ask });
     await ben.client.head();
-    serveStale = true;
+    relaying.serveStale();
     const error = await refusal(() => ben.guard.send({ kind: "accept", offer: ask }));
     expect(error).toMatchObject({ code: "E_GATE", details: { reason: "unverified", verdict: "REFUTED" } });
     expect(error.message).toMatch(/truncated/);

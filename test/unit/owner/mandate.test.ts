@@ -1,9 +1,10 @@
 /** Mandates (docs/ROOMS.md): owner-signed files read fail-closed, with a reason for each problem; loosening is marked in what the owner signs. */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loosens, nextMandate, readMandate, setMandate, signMandate, writeMandateFile, type Mandate, type MandateFields } from "../../../src/owner/index.js";
+import { TrestleError } from "../../../src/protocol/index.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 const dir = () => mkdtempSync(join(tmpdir(), "trestle-mandate-"));
@@ -81,6 +82,20 @@ describe("reading a mandate", () => {
       writeFileSync(path, JSON.stringify({ ...signed, mandate: { ...signed.mandate, money: { currency: "TWD", cap: 9_000_000 } } }));
       expect(await readMandate(path, { ...FOR, ownerKey: ben.publicKeyText })).toMatchObject({ ok: false, reason: "not_signed" });
     });
+  });
+});
+
+describe("when a mandate to sign holds a value a mandate cannot", () => {
+  it.each([
+    ["a kind that does not exist", { require_confirm: ["ACCEPT"] }, "E_SCHEMA", "mandate at require_confirm[0]"],
+    ["an empty never_disclose string", { never_disclose: [""] }, "E_SCHEMA", "mandate at never_disclose[0]"],
+    ["more never_disclose strings than the limit", { never_disclose: Array.from({ length: 65 }, (_, i) => `s${i}`) }, "E_TOO_LARGE", "mandate at never_disclose"],
+  ])("refuses %s with a protocol error naming the field, and writes nothing", async (_, change, code, where) => {
+    const path = join(dir(), "m.json");
+    const error = await setMandate(path, await keyOf("owner:ben"), fields(change), { now: 1 }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(TrestleError);
+    expect(error).toMatchObject({ code, message: expect.stringContaining(where) });
+    expect(existsSync(path)).toBe(false);
   });
 });
 

@@ -1,0 +1,63 @@
+/**
+ * The limits flags of `trestle mandate set` (docs/CLI.md), checked before anything is signed: a
+ * value the mandate cannot hold is a usage error naming what is allowed, never an unexpected
+ * failure. Nothing is normalized: the owner signs exactly what they typed, so a near miss ("ACCEPT",
+ * " accept ", "twd") is refused with the value it probably meant, and a never_disclose string is
+ * named by its position, never echoed. Repeats are dropped (they mean nothing twice).
+ */
+import { foldText, MandateSchema, WritableKindSchema, type MandateMoney } from "../owner/index.js";
+import { CurrencySchema } from "../protocol/index.js";
+import { integer, optional, type Parsed } from "./args.js";
+import { UsageError } from "./exit.js";
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
+const unique = (values: readonly string[]): string[] => [...new Set(values)];
+
+/** The --require-confirm kinds, each exactly a writable kind, once each; a usage error otherwise. */
+export function confirmKinds(parsed: Parsed): string[] {
+  const kinds: readonly string[] = WritableKindSchema.options;
+  for (const given of strings(parsed.values["require-confirm"])) {
+    if (kinds.includes(given)) continue;
+    const near = kinds.find((kind) => kind === given.trim().toLowerCase());
+    throw new UsageError(`--require-confirm "${given}" is not a kind${near === undefined ? "" : `; did you mean ${near}?`} (kinds: ${kinds.join(", ")})`);
+  }
+  return unique(strings(parsed.values["require-confirm"]));
+}
+
+/**
+ * The --never-disclose strings, once each; a usage error for one that the check would ignore (empty,
+ * or only invisible characters), one with spaces around it (the check would look for the spaces too,
+ * so "2400," would pass), or one or a list over the mandate's limits.
+ */
+export function neverDisclose(parsed: Parsed): string[] {
+  const given = strings(parsed.values["never-disclose"]);
+  given.forEach((text, i) => {
+    if (foldText(text).trim() === "") throw new UsageError(`--never-disclose #${i + 1} is empty (or only spaces and invisible characters): it would match nothing`);
+    if (text.trim() !== text) throw new UsageError(`--never-disclose #${i + 1} has spaces around it, and the check would look for them too (so the text followed by a comma would pass); give it without them`);
+  });
+  const list = unique(given);
+  const checked = MandateSchema.shape.never_disclose.safeParse(list);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const at = typeof issue.path[0] === "number" ? ` #${given.indexOf(list[issue.path[0]]!) + 1}` : "";
+    throw new UsageError(`--never-disclose${at}: ${issue.message}`);
+  }
+  return list;
+}
+
+/** The money limits of --currency, --cap and --floor, or undefined without --cap (cap 0); a usage error for an unknown currency or a floor above the cap. */
+export function mandateMoney(parsed: Parsed): MandateMoney | undefined {
+  const cap = integer(parsed, "cap");
+  const floor = integer(parsed, "floor");
+  const given = optional(parsed, "currency");
+  if ((cap === undefined) !== (given === undefined)) throw new UsageError("--cap and --currency go together");
+  if (floor !== undefined && cap === undefined) throw new UsageError("--floor needs --cap and --currency");
+  if (cap === undefined || given === undefined) return undefined;
+  const currency = CurrencySchema.safeParse(given);
+  if (!currency.success) {
+    const near = CurrencySchema.safeParse(given.trim().toUpperCase());
+    throw new UsageError(`--currency "${given}" is not an ISO 4217 code${near.success ? `; did you mean ${near.data}?` : " (such as TWD, USD, JPY)"}`);
+  }
+  if (floor !== undefined && floor > cap) throw new UsageError(`--floor ${floor} is above --cap ${cap}: no amount could be committed`);
+  return { currency: currency.data, cap, ...(floor === undefined ? {} : { floor }) };
+}
