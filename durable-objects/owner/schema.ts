@@ -31,6 +31,8 @@ export const OWNER_MIGRATIONS: readonly string[] = [
    CREATE INDEX attempts_channel ON attempts (platform, account, id);`,
   // Whether the message sent for a row offered Approve; rows sent before this count as not (a tap there cannot approve).
   `ALTER TABLE outbox ADD COLUMN approve INTEGER NOT NULL DEFAULT 0;`,
+  // Who holds which pause at each table (JSON PauseHolder[]), from the newest pause or lift event that said so.
+  `ALTER TABLE tables ADD COLUMN pauses TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 /** Brings the owner schema up to date. */
