@@ -9,7 +9,9 @@
  */
 import { bodyLines, safeJson, safeLine } from "../client/guards/framing.js";
 import {
+  ControlViaSchema,
   isEntry,
+  viaText,
   type AttemptRecord,
   type ChannelHealth,
   projectEntry,
@@ -107,8 +109,9 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
     case "task_state":
       return `task ${String(data.task)} → ${String(data.state)} (${String(data.reason)}${data.cause === null ? "" : ` #${String(data.cause)}`})`;
     case "table_paused":
+      return `${String(data.owner)} paused the table (${controlVia(data.via)})`;
     case "table_resumed":
-      return `table ${subkind === "table_paused" ? "paused" : "resumed"} by ${String(data.owner)} (${String(data.via)})`;
+      return `${String(data.owner)} lifted their own pause (${controlVia(data.via)})`;
     case "decision":
       return `decision by quorum on #${String(data.proposal)} (${String(data.yes)} yes of ${String(data.electorate)})`;
     case "subtable_opened":
@@ -122,6 +125,12 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
     default:
       return `${subkind} ${safeJson(data)}`;
   }
+}
+
+/** How a control entry was made, in words ("owner key", or the chat app). */
+function controlVia(via: unknown): string {
+  const parsed = ControlViaSchema.safeParse(via);
+  return parsed.success ? viaText(parsed.data) : oneLine(via);
 }
 
 /** A verification report: verdict, what was refuted or left unchecked, and the coverage. */
