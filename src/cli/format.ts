@@ -10,6 +10,7 @@
 import { bodyLines, safeJson, safeLine } from "../client/guards/framing.js";
 import {
   ControlViaSchema,
+  holdersText,
   isEntry,
   viaText,
   type AttemptRecord,
@@ -18,6 +19,7 @@ import {
   type Effect,
   type Entry,
   type HiddenEntry,
+  type PauseHolder,
   type ProjectedEntry,
   type SignedHead,
   type TaskState,
@@ -125,6 +127,11 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
     default:
       return `${subkind} ${safeJson(data)}`;
   }
+}
+
+/** The pauses in force in words: who holds each and how, or that none holds (docs/SPEC.md §5.5). */
+export function pausesText(holders: readonly PauseHolder[]): string {
+  return holders.length === 0 ? "no pause holds: the table takes writes" : `paused by ${holdersText(holders)}: no seat writes until each of them lifts their own pause`;
 }
 
 /** How a control entry was made, in words ("owner key", or the chat app). */

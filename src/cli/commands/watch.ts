@@ -3,22 +3,16 @@
  * session (a live approver: while it is open, proposals with effects on this owner's resources may
  * wait for the owner instead of being refused with E_NO_APPROVER; docs/SPEC.md §5.6, §6.3). Every
  * entry is chain-verified and every head checked against the pinned relay key before it is
- * printed, and after each pause or lift a note names every pause in force; the socket reconnects and
- * resumes by itself. Ends once the table has closed and every
- * task it saw opened is final, on Ctrl-C, or when the relay is caught forking or truncating (exit
- * 4, with the evidence).
+ * printed, and after each pause or lift a note names every pause in force; the socket reconnects
+ * and resumes by itself. Ends once the table has closed and every task it saw opened is final, on
+ * Ctrl-C, or when the relay is caught forking or truncating (exit 4, with the evidence).
  */
 import { TaskLog, type TableSocket } from "../../client/index.js";
-import { foldControl, holdersText, isEntry, pauseHolders, type PauseHolder, type PauseState } from "../../protocol/index.js";
+import { foldControl, isEntry, pauseHolders, type PauseState } from "../../protocol/index.js";
 import { integer, optional, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { EXIT } from "../exit.js";
-import { entryLine } from "../format.js";
+import { entryLine, pausesText } from "../format.js";
 import type { Command } from "./command.js";
-
-/** Who holds which pause after a pause or a lift, as a note under the entry. */
-function pausesNote(holders: readonly PauseHolder[]): string {
-  return holders.length === 0 ? "no pause holds: the table takes writes" : `paused by ${holdersText(holders)}: no seat writes until each of them lifts their own pause`;
-}
 
 /** `watch`: verified live tail until the table's work is done (exit 0) or the relay is caught (exit 4). */
 export const watch: Command = {
@@ -57,7 +51,7 @@ export const watch: Command = {
             if (isEntry(item) && item.kind === "system" && item.subkind === "table_closed") closed = true;
             if (isEntry(item) && item.kind === "system" && (item.subkind === "table_paused" || item.subkind === "table_resumed")) {
               foldControl(pauses, item);
-              if (item.seq > after) ctx.out.note(pausesNote(pauseHolders(pauses)));
+              if (item.seq > after) ctx.out.note(pausesText(pauseHolders(pauses)));
             }
           }
           for (const move of tasks.accept(items)) {

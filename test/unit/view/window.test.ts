@@ -101,7 +101,7 @@ describe("the principal window", () => {
     expect(await refusedCode()).toBe("E_PAUSED");
     // jenny puts her own pause on: the chip names both; tao's button lifts only tao's.
     await new OwnerClient(room.relay, k.jenny).control(table, "jenny", "pause");
-    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes("jenny"), `${card} .chip.paused`);
+    await page.waitForSelector(`${card} .chip.paused:has-text('jenny')`);
     expect(await page.textContent(`${card} .chip.paused`)).toBe("PAUSED by tao (owner key, yours), jenny (owner key)");
     expect(await page.textContent(`${card} button.resume`)).toBe("Lift your pause (sign)");
     await page.click(`${card} button.resume`);
