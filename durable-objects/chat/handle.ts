@@ -9,11 +9,12 @@ import type { Env } from "../env.js";
 import { unwrap } from "../result.js";
 import { t } from "../../src/chat/i18n.js";
 import type { Command, Inbound, Sender } from "../../src/chat/inbound.js";
-import { shortKey, signCommand, topicLine } from "../../src/chat/render.js";
+import { holdersWords, shortKey, signCommand, topicLine } from "../../src/chat/render.js";
 import type { CallbackData } from "../../src/chat/callback.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
 import { ApprovalNeededSchema } from "../../src/protocol/schemas/notify.js";
+import type { OwnerTable } from "../owner/inbox.js";
 import type { ChatDirectoryDO } from "./directory.js";
 import { tapOutcome, tapReply } from "./taps.js";
 import { directory, ownerStub, tableStubOf } from "./stubs.js";
@@ -66,6 +67,7 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
         const s = unwrap(await ownerStub(env, key).summary(key));
         const count = (state: string) => s.tables.filter((x) => x.state === state).length;
         lines.push(t(lang, "reply.status", { key: shortKey(key), channels: s.channels, proven: s.proven, open: count("open"), paused: count("paused") }));
+        for (const x of s.tables) if (x.state === "paused" && x.pauses.length > 0) lines.push(t(lang, "reply.status_paused", { table: x.id, holders: holdersWords(lang, x.pauses) }));
       }
       return lines.join("\n");
     }
@@ -73,7 +75,8 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
       const tables = [];
       for (const key of owners) tables.push(...unwrap(await ownerStub(env, key).summary(key)).tables);
       if (tables.length === 0) return t(lang, "reply.tables_none");
-      const lines = tables.map((x) => t(lang, "reply.table_line", { table: x.id, state: t(lang, `state.${x.state}`), topic: topicLine(x.topic) }));
+      const state = (x: OwnerTable) => (x.state === "paused" && x.pauses.length > 0 ? t(lang, "state.paused_by", { holders: holdersWords(lang, x.pauses) }) : t(lang, `state.${x.state}`));
+      const lines = tables.map((x) => t(lang, "reply.table_line", { table: x.id, state: state(x), topic: topicLine(x.topic) }));
       return [t(lang, "reply.tables_head"), ...lines].join("\n");
     }
     case "pause":

@@ -1,18 +1,24 @@
 /**
  * Events a table sent this owner, each stored once by its id (a repeated event is ignored; the
  * newest 1000 are kept, and any the outbox has yet to send), and the owner's table list those
- * events maintain (for the `tables` and `status` commands).
+ * events maintain (for the `tables` and `status` commands), with who holds which pause as the
+ * newest pause or lift event said.
  */
+import { z } from "zod";
 import type { Outgoing } from "../../src/chat/render.js";
 import { approvalRef } from "../../src/chat/callback.js";
+import { PauseHolderSchema, type PauseHolder } from "../../src/protocol/schemas/control.js";
 import type { ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
 
-/** A table as this owner last heard of it. */
+/** A table as this owner last heard of it; `pauses` is empty when no event named the holders. */
 export interface OwnerTable {
   id: string;
   topic: string;
   state: "open" | "paused" | "closed";
+  pauses: PauseHolder[];
 }
+
+const PausesSchema = z.array(PauseHolderSchema);
 
 const KEEP_EVENTS = 1000;
 
@@ -57,18 +63,39 @@ export class Inbox {
   /** The owner's tables, most recently changed first. */
   tables(): OwnerTable[] {
     return this.sql
-      .exec("SELECT id, topic, state FROM tables ORDER BY updated_at DESC, id LIMIT 50")
+      .exec("SELECT id, topic, state, pauses FROM tables ORDER BY updated_at DESC, id LIMIT 50")
       .toArray()
-      .map((r) => ({ id: String(r.id), topic: String(r.topic), state: String(r.state) as OwnerTable["state"] }));
+      .map((r) => ({ id: String(r.id), topic: String(r.topic), state: String(r.state) as OwnerTable["state"], pauses: PausesSchema.parse(JSON.parse(String(r.pauses))) }));
   }
 
   private track(event: Extract<Outgoing, { table: string }>, now: number): void {
-    const state = event.type === "table_closed" ? "closed" : event.type === "table_paused" ? "paused" : event.type === "table_resumed" || event.type === "table_opened" ? "open" : null;
+    const { state, pauses } = tableState(event);
+    const held = pauses === null ? null : JSON.stringify(pauses);
     this.sql.exec(
-      `INSERT INTO tables (id, topic, state, updated_at) VALUES (?, ?, ?, ?)
+      `INSERT INTO tables (id, topic, state, pauses, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET topic = excluded.topic, updated_at = excluded.updated_at,
-         state = CASE WHEN tables.state = 'closed' THEN 'closed' WHEN ? IS NULL THEN tables.state ELSE ? END`,
-      event.table, event.topic, state ?? "open", now, state, state,
+         state = CASE WHEN tables.state = 'closed' THEN 'closed' WHEN ? IS NULL THEN tables.state ELSE ? END,
+         pauses = CASE WHEN ? IS NULL THEN tables.pauses ELSE ? END`,
+      event.table, event.topic, state ?? "open", held ?? "[]", now, state, state, held, held,
     );
+  }
+}
+
+/**
+ * What `event` says about its table: its state (null: unchanged; a new table is open) and the
+ * pauses in force (null: unchanged). A lift leaves the table paused while other pauses hold; an
+ * older control event without `pauses` says paused or open as it did before pauses were per owner.
+ */
+function tableState(event: Extract<Outgoing, { table: string }>): { state: OwnerTable["state"] | null; pauses: PauseHolder[] | null } {
+  switch (event.type) {
+    case "table_closed":
+      return { state: "closed", pauses: null };
+    case "table_paused":
+    case "table_resumed": {
+      const pauses = event.pauses ?? (event.type === "table_paused" ? null : []);
+      return { state: event.type === "table_paused" || (pauses !== null && pauses.length > 0) ? "paused" : "open", pauses };
+    }
+    default:
+      return { state: null, pauses: null };
   }
 }

@@ -40,6 +40,8 @@ export const OWNER_MIGRATIONS: readonly string[] = [
    ALTER TABLE outbox ADD COLUMN reason TEXT;
    ALTER TABLE attempts ADD COLUMN resends INTEGER NOT NULL DEFAULT 0;
    CREATE INDEX outbox_failed ON outbox (platform, account, state, updated_at);`,
+  // Who holds which pause at each table (JSON PauseHolder[]), from the newest pause or lift event that said so.
+  `ALTER TABLE tables ADD COLUMN pauses TEXT NOT NULL DEFAULT '[]';`,
 ];
 
 /** Brings the owner schema up to date. */

@@ -1,10 +1,11 @@
 /**
  * Pause and resume writes (docs/SPEC.md §5.5): an owner-signed control request, or a relay-attested
  * one from a bound chat account (the Worker has already checked the binding). Both go through the
- * same admit as every other write; a repeated nonce returns the first entry.
+ * same admit as every other write, which lets an owner lift only their own pause; a repeated nonce
+ * returns the first entry.
  */
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { controlDraft, seatedOwnerByKey } from "../../src/protocol/policy/pause.js";
+import { controlDraft, controlOwnerByKey } from "../../src/protocol/policy/pause.js";
 import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../src/protocol/schemas/control.js";
 import { checkSignature, commit, countedOwnerWrite, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
 import { chatEventNonce } from "./chat-nonce.js";
@@ -29,11 +30,11 @@ export async function writeControl(host: TableHost, body: unknown): Promise<Writ
   return countedOwnerWrite(host, draft, control.owner);
 }
 
-/** Appends a relay-attested control for the owner holding `owner_key` with a seat here. */
+/** Appends a relay-attested control for the owner holding `owner_key`: a pause needs their seat here, lifting their own pause does not. */
 export function writeAttestedControl(host: TableHost, input: AttestedControl): WriteOutcome {
   const state = requireTable(host);
-  const owner = seatedOwnerByKey(state, input.owner_key);
-  if (!owner) throw new TrestleError("E_FORBIDDEN", "you hold no seat at this table");
+  const owner = controlOwnerByKey(state, input.owner_key, input.action);
+  if (!owner) throw new TrestleError("E_FORBIDDEN", input.action === "pause" ? "you hold no seat at this table" : "you are not an owner of this table");
   const draft = controlDraft(state, { owner, action: input.action, via: input.via, nonce: chatEventNonce("chat-control", input.event_id) });
   return commit(host, draft);
 }

@@ -119,7 +119,7 @@ export const DISCORD_COMMANDS = [
   { name: "status", description: "Your channels and tables" },
   { name: "tables", description: "Your tables" },
   { name: "pause", description: "Pause a table where you own a seat", options: [{ type: 3, name: "table", description: "Table id", required: true }] },
-  { name: "resume", description: "Resume a paused table where you own a seat", options: [{ type: 3, name: "table", description: "Table id", required: true }] },
+  { name: "resume", description: "Lift your own pause on a table", options: [{ type: 3, name: "table", description: "Table id", required: true }] },
   { name: "unbind", description: "Stop notifications to this account" },
   { name: "help", description: "How to use trestle here" },
 ] as const;

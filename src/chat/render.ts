@@ -1,7 +1,8 @@
 /**
  * Notifications as neutral chat messages, in the owner's language: effects spelled out in plain
  * words (who, what action, on which resource, with which arguments), approve/reject buttons on
- * approval requests with whether a tap can approve, and a record of every tap that did. The topic
+ * approval requests with whether a tap can approve, a record of every tap that did, and who holds
+ * which pause after a pause or a lift. The topic
  * is another party's text and stays on the table's line (client/guards/framing.ts, pure); an
  * end-to-end encrypted room's events have none, and say so.
  * An approval request is fitted to the platform's limits here (fit-approval.ts), so a tap never
@@ -11,7 +12,7 @@ import { safeLine } from "../client/guards/framing.js";
 import { canonicalize } from "../protocol/canonical.js";
 import type { ApprovalNeeded, Notification, NotifyEffect } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
-import type { ChatPlatform } from "../protocol/schemas/control.js";
+import type { ChatPlatform, ControlVia, PauseHolder } from "../protocol/schemas/control.js";
 import { approvalRef, encodeCallback, type TapVerb } from "./callback.js";
 import { fitApproval, type ApprovalParts } from "./fit-approval.js";
 import { t, type MessageKey } from "./i18n.js";
@@ -52,7 +53,7 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
       return { title, lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as const) })], actions: [] };
     case "table_paused":
     case "table_resumed":
-      return { title, lines: [head, t(lang, "line.control", { owner: event.owner, via: event.via })], actions: [] };
+      return { title, lines: [head, t(lang, event.type === "table_paused" ? "line.paused" : "line.lifted", { owner: event.owner, via: viaWords(lang, event.via) }), ...pausesLines(lang, event.pauses)], actions: [] };
     case "table_opened":
       return { title, lines: [head], actions: [] };
     case "owner_note":
@@ -62,6 +63,22 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
       return { title, lines: [head, done, t(lang, "line.chat_warning")], actions: [] };
     }
   }
+}
+
+/** Who holds a pause after a control, when the event says (older events do not). */
+function pausesLines(lang: Lang, pauses: readonly PauseHolder[] | undefined): string[] {
+  if (pauses === undefined) return [];
+  return [pauses.length === 0 ? t(lang, "line.no_pauses") : t(lang, "line.pauses", { holders: holdersWords(lang, pauses) })];
+}
+
+/** Every pause holder with how they paused, in `lang`, e.g. "alice (owner key), bob (Telegram)". */
+export function holdersWords(lang: Lang, pauses: readonly PauseHolder[]): string {
+  return pauses.map((p) => t(lang, "pause.holder", { owner: p.owner, via: viaWords(lang, p.via) })).join(t(lang, "list.sep"));
+}
+
+/** How a control was made, in `lang`: the owner key, or the chat app by name. */
+function viaWords(lang: Lang, via: ControlVia): string {
+  return via === "owner" ? t(lang, "via.owner") : platformName(via);
 }
 
 /** An approval request in pieces: the complete form says whether a tap counts; the partial one, how to approve by key. */

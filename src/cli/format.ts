@@ -9,13 +9,17 @@
  */
 import { bodyLines, safeJson, safeLine } from "../client/guards/framing.js";
 import {
+  ControlViaSchema,
+  holdersText,
   isEntry,
+  viaText,
   type AttemptRecord,
   type ChannelHealth,
   projectEntry,
   type Effect,
   type Entry,
   type HiddenEntry,
+  type PauseHolder,
   type ProjectedEntry,
   type SignedHead,
   type TaskState,
@@ -107,8 +111,9 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
     case "task_state":
       return `task ${String(data.task)} → ${String(data.state)} (${String(data.reason)}${data.cause === null ? "" : ` #${String(data.cause)}`})`;
     case "table_paused":
+      return `${String(data.owner)} paused the table (${controlVia(data.via)})`;
     case "table_resumed":
-      return `table ${subkind === "table_paused" ? "paused" : "resumed"} by ${String(data.owner)} (${String(data.via)})`;
+      return `${String(data.owner)} lifted their own pause (${controlVia(data.via)})`;
     case "decision":
       return `decision by quorum on #${String(data.proposal)} (${String(data.yes)} yes of ${String(data.electorate)})`;
     case "subtable_opened":
@@ -122,6 +127,17 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
     default:
       return `${subkind} ${safeJson(data)}`;
   }
+}
+
+/** The pauses in force in words: who holds each and how, or that none holds (docs/SPEC.md §5.5). */
+export function pausesText(holders: readonly PauseHolder[]): string {
+  return holders.length === 0 ? "no pause holds: the table takes writes" : `paused by ${holdersText(holders)}: no seat writes until each of them lifts their own pause`;
+}
+
+/** How a control entry was made, in words ("owner key", or the chat app). */
+function controlVia(via: unknown): string {
+  const parsed = ControlViaSchema.safeParse(via);
+  return parsed.success ? viaText(parsed.data) : oneLine(via);
 }
 
 /** A verification report: verdict, what was refuted or left unchecked, and the coverage. */

@@ -5,7 +5,7 @@
  * the last read on, capped so one result stays readable (the rest comes with the next read).
  */
 import { frameInert, safeLine, type InertItem } from "../client/guards/framing.js";
-import type { Projection, ProjectedEntry } from "../protocol/index.js";
+import { holdersText, type Projection, type ProjectedEntry } from "../protocol/index.js";
 import { entryItem, prefixItems } from "./render.js";
 import { openedProjection } from "../owner/index.js";
 import type { ToolContext, ToolReply } from "./tool.js";
@@ -58,6 +58,7 @@ export function deliver(ctx: ToolContext, view: View, limit: number, lead: reado
     ...lead,
     `table ${table}: you are seat ${seat}.`,
     floorLine(p),
+    ...(p.pauses.length > 0 ? [`The table is paused by ${holdersText(p.pauses)}: every write is refused (E_PAUSED) until each of them lifts their own pause; trestle_wait meanwhile.`] : []),
     ...taskLines(p, seat),
     `${shown.length} new ${shown.length === 1 ? "entry" : "entries"} below; read up to #${cursor}.${more ? " More follow: call trestle_read again." : ""}`,
     sendPrefix

@@ -9,9 +9,10 @@
  * - tasks (assignments): every task opened, with its owner, effects, latest state and executor
  *   (the seat whose `progress` first moved it to running, as the policy's fold records it);
  * - open requests: requests no response answered yet, with who asked whom;
- * - the table's state (closed and why, paused) and how much of the ledger this reader could see.
+ * - the table's state (closed and why, every owner's pause in force) and how much of the ledger
+ *   this reader could see.
  */
-import { isEntry, type Effect, type Entry, type HiddenEntry, type TaskStatus } from "../protocol/index.js";
+import { foldControl, isEntry, pauseHolders, type Effect, type Entry, type HiddenEntry, type PauseHolder, type PauseState, type TaskStatus } from "../protocol/index.js";
 
 /** One decision in force. */
 export interface MemoryDecision {
@@ -55,7 +56,8 @@ export interface TableMemory {
   table: string | null;
   topic: string | null;
   closed: string | null;
-  paused: boolean;
+  /** Every owner's pause in force, oldest first, as far as this reader saw the controls. */
+  pauses: PauseHolder[];
   subtables: MemorySubtable[];
   decisions: MemoryDecision[];
   tasks: MemoryTask[];
@@ -67,7 +69,8 @@ export interface TableMemory {
 
 /** Folds a verified ledger (as one reader sees it) into table memory. */
 export function tableMemory(items: readonly (Entry | HiddenEntry)[]): TableMemory {
-  const memory: TableMemory = { table: null, topic: null, closed: null, paused: false, subtables: [], decisions: [], tasks: [], requests: [], entries: items.length, hidden: 0 };
+  const memory: TableMemory = { table: null, topic: null, closed: null, pauses: [], subtables: [], decisions: [], tasks: [], requests: [], entries: items.length, hidden: 0 };
+  const pauses: Record<string, PauseState> = {};
   const tasks = new Map<string, MemoryTask>();
   const requests = new Map<string, MemoryRequest>();
   for (const item of items) {
@@ -76,8 +79,10 @@ export function tableMemory(items: readonly (Entry | HiddenEntry)[]): TableMemor
       continue;
     }
     memory.table ??= item.table;
+    if (item.kind === "system" && (item.subkind === "table_paused" || item.subkind === "table_resumed")) foldControl(pauses, item);
     apply(memory, tasks, requests, item);
   }
+  memory.pauses = pauseHolders(pauses);
   memory.tasks = [...tasks.values()];
   memory.requests = [...requests.values()];
   return memory;
@@ -113,12 +118,6 @@ function applySystem(memory: TableMemory, tasks: Map<string, MemoryTask>, entry:
       return;
     case "table_closed":
       memory.closed = entry.data.reason;
-      return;
-    case "table_paused":
-      memory.paused = true;
-      return;
-    case "table_resumed":
-      memory.paused = false;
       return;
     case "decision":
       memory.decisions.push({ seq: entry.seq, seat: entry.data.seat, body: entry.data.body, refs: entry.data.refs ?? [], by: "quorum" });

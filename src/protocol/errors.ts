@@ -32,8 +32,8 @@ export const ERROR_CODES = {
   E_NOT_EXECUTOR: { http: 403, message: "only the task's executor, a seat of its owner, may do this" },
   E_SELF_VERIFY: { http: 403, message: "the executor cannot verify its own task" },
   E_APPROVAL_MISMATCH: { http: 409, message: "the approval is bound to another proposal or other effects" },
-  // Chat approvals (docs/SPEC.md §5.6): a relay-attested tap does not count here.
-  E_NEEDS_SIGNATURE: { http: 403, message: "this approval needs the owner's own signature; a chat tap does not count here" },
+  // Chat approvals and pauses (docs/SPEC.md §5.6, §5.5): a relay-attested chat action does not count here.
+  E_NEEDS_SIGNATURE: { http: 403, message: "this needs the owner's own signature; a chat command or tap does not count here" },
   E_UNKNOWN_REQUEST: { http: 404, message: "no request with this request_id" },
   E_WRONG_RESPONSE_TYPE: { http: 409, message: "the response's type differs from the request's" },
   E_ALREADY_RESOLVED: { http: 409, message: "the request was already answered" },

@@ -10,6 +10,7 @@ import { own } from "./records.js";
 import { ownerKeyOf, ownerKeys } from "./policy/owners.js";
 import type { TableState } from "./policy/state.js";
 import { isE2eRoom } from "./policy/sealed.js";
+import { pauseHolders } from "./policy/pause.js";
 import type { Entry } from "./schemas/entry.js";
 import { NOTIFY_TEXT_CHARS, type Notification } from "./schemas/notify.js";
 
@@ -62,7 +63,7 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
         break;
       case "table_paused":
       case "table_resumed":
-        add(everyone, { ...base, type: entry.subkind, id: id(entry.subkind), seq: entry.seq, owner: entry.data.owner, via: entry.data.via });
+        add(everyone, { ...base, type: entry.subkind, id: id(entry.subkind), seq: entry.seq, owner: entry.data.owner, via: entry.data.via, pauses: pauseHolders(state.pauses) });
         break;
       // Commit gateway (§5.6): a task waiting for its owner (not auto-approved), and a stalled one.
       case "task_opened": {

@@ -7,6 +7,7 @@ import { canonicalSha256 } from "./hash.js";
 import { LIMITS } from "./limits.js";
 import { cutText } from "./text.js";
 import { presentSeats, type DecisionState, type TableState } from "./policy/state.js";
+import { pauseHolders } from "./policy/pause.js";
 import { canReadTask, ruleOf, seatCanReadDecision } from "./visibility.js";
 import type { Entry } from "./schemas/entry.js";
 import type { Prefix, ProjectedEntry, Projection } from "./schemas/projection.js";
@@ -114,6 +115,7 @@ export function buildProjection(
     more: page.more,
     floor: { holder, round: state.floor.round, yours: holder === seat },
     closed: state.closed?.reason ?? null,
+    pauses: pauseHolders(state.pauses),
     tasks: openTasks(state, (task) => canReadTask(state, { seat }, task)),
   };
 }

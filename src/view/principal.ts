@@ -117,12 +117,12 @@ export class Principal implements WatchSink {
     return { ok: true, seq: answer.seq, message: `task ${answer.task} ${done} with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})` };
   }
 
-  /** Signs a pause or resume of `table` as this owner (as `trestle` and the MCP `close` tool do). */
+  /** Signs a pause of `table` as this owner, or lifts this owner's own pause (as the MCP `close` tool does). */
   async control({ table, action }: ControlBody): Promise<ActionResult> {
     this.followed(table);
     const me = this.options.owner.name;
     const { seq } = await this.owners.control(table, me, action);
-    return { ok: true, seq, message: `table ${table} ${action === "pause" ? "paused" : "resumed"} with ${me}'s key (entry #${seq})` };
+    return { ok: true, seq, message: `${action === "pause" ? `table ${table} paused` : `${me}'s pause on table ${table} lifted`} with ${me}'s key (entry #${seq})` };
   }
 
   /**

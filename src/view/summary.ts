@@ -2,11 +2,12 @@
  * A table's summary for the principal window (wire.ts TableSummary), derived purely from the
  * verified entries an owner session followed and the policy's own fold of them (docs/SPEC.md §3):
  * floor holder, budgets used, seats, tasks with their effects in plain words and what this owner
- * may do about each (§5.6), sub-tables (§5.9), pause (§5.5), and the verification verdict (§8.2).
+ * may do about each (§5.6), sub-tables (§5.9), every owner's pause and what this owner may sign
+ * about pausing (§5.5), and the verification verdict (§8.2).
  */
 import { oneLine, reportLines } from "../cli/format.js";
 import { stylesFor } from "../cli/output.js";
-import { own, type Entry, type SignedHead, type TableState, type TaskState, type VerifyReport } from "../protocol/index.js";
+import { has, own, pauseHolders, presentSeats, type Entry, type SignedHead, type TableState, type TaskState, type VerifyReport } from "../protocol/index.js";
 import { effectWords, safeBody } from "./entry-view.js";
 import type { SessionStatus, TableSummary, TaskView, Verification } from "./wire.js";
 
@@ -36,17 +37,24 @@ export function tableSummary(input: SummaryInput): TableSummary {
     status: input.status,
     problem: input.problem ? { code: input.problem.code, message: oneLine(input.problem.message) } : null,
     closed: state?.closed?.reason ?? null,
-    paused: state?.paused ? { owner: state.paused.owner, via: state.paused.via, seq: state.paused.seq } : null,
+    pauses: state ? pauseHolders(state.pauses).map((p) => ({ ...p, mine: p.owner === me })) : [],
     floor: state?.floor.holder ?? null,
     round: state?.floor.round ?? 0,
     budgets: state ? budgets(state) : [],
     seats: seats.map((s) => ({ name: s.name, owner: s.owner, human: s.human, present: s.left === null, mine: s.owner === me })),
-    can_control: state !== null && state.closed === null && seats.some((s) => s.owner === me && s.left === null),
+    control: state ? controlFor(state, me) : null,
     tasks: state ? Object.values(state.tasks).sort((a, b) => a.opened - b.opened).map((task) => taskView(task, input.items, me)) : [],
     subtables: state ? subtables(state, input.items) : [],
     head: input.head ? { seq: input.head.seq, link: input.head.link.slice(0, 12) } : null,
     verification: input.report ? verification(input.report) : null,
   };
+}
+
+/** What `me` can sign at an open table: lift their own pause (no seat needed), else pause it from a present seat (§5.5). */
+function controlFor(state: TableState, me: string): TableSummary["control"] {
+  if (state.closed !== null) return null;
+  if (has(state.pauses, me)) return "resume";
+  return presentSeats(state).some((s) => s.owner === me) ? "pause" : null;
 }
 
 /** Tokens spent, entries written and rounds played (once the topology has rounds), each with the limit the config sets (null: none). */

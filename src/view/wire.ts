@@ -85,13 +85,14 @@ export const TableSummarySchema = z.strictObject({
   status: SessionStatusSchema,
   problem: z.strictObject({ code: z.string(), message: z.string() }).nullable(),
   closed: z.string().nullable(),
-  paused: z.strictObject({ owner: z.string(), via: z.string(), seq: z.int() }).nullable(),
+  /** Every owner's pause in force, oldest first (docs/SPEC.md §5.5); `mine` is this owner's own. */
+  pauses: z.array(z.strictObject({ owner: z.string(), via: z.string(), seq: z.int(), mine: z.boolean() })),
   floor: z.string().nullable(),
   round: z.int().min(0),
   budgets: z.array(z.strictObject({ label: z.string(), used: z.int().min(0), limit: z.int().min(1).nullable() })),
   seats: z.array(z.strictObject({ name: z.string(), owner: z.string(), human: z.boolean(), present: z.boolean(), mine: z.boolean() })),
-  /** This owner holds a present seat and the table is open: pause or resume can be signed. */
-  can_control: z.boolean(),
+  /** What this owner's button signs at an open table: lift their own pause, put one on (they hold a present seat), or nothing. */
+  control: ControlActionSchema.nullable(),
   tasks: z.array(TaskViewSchema),
   subtables: z.array(z.strictObject({ table: z.string(), topic: z.string(), closed: z.string().nullable() })),
   head: z.strictObject({ seq: z.int().min(0), link: z.string() }).nullable(),
@@ -134,7 +135,7 @@ export type ViewEvent = z.infer<typeof ViewEventSchema>;
 export const ApproveBodySchema = z.strictObject({ table: TableIdSchema, task: TaskIdSchema, verdict: ApprovalVerdictSchema });
 export type ApproveBody = z.infer<typeof ApproveBodySchema>;
 
-/** `POST /api/control`: sign a pause or resume of the table as its owner. */
+/** `POST /api/control`: sign a pause of the table as its owner, or lift this owner's own pause. */
 export const ControlBodySchema = z.strictObject({ table: TableIdSchema, action: ControlActionSchema });
 export type ControlBody = z.infer<typeof ControlBodySchema>;
 

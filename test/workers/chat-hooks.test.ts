@@ -149,7 +149,7 @@ describe("chat commands", () => {
     const said = await headUnmoved(relay, id, () => relay.say(id, k.y, { seat: "y", kind: "say", body: "still here?" }));
     expect(said).toMatchObject({ status: 409, body: { error: { code: "E_PAUSED" } } });
 
-    expect((await postTelegram(telegramText(9030, `/resume ${id}`))).body.text).toContain("Resumed hook-pause");
+    expect((await postTelegram(telegramText(9030, `/resume ${id}`))).body.text).toContain("Lifted your pause on hook-pause");
     expect((await relay.say(id, k.y, { seat: "y", kind: "say", body: "back" })).status).toBe(201);
   });
 
@@ -163,7 +163,7 @@ describe("chat commands", () => {
     await bindVia("line", k.jenny, "U9041");
     await postLine([lineText("U9041", `resume ${id}`)]);
     const replies = await requests("reply-U9041-");
-    expect(JSON.stringify(replies.at(-1)!.body)).toContain("Resumed hook-pause-2");
+    expect(JSON.stringify(replies.at(-1)!.body)).toContain("Lifted your pause on hook-pause-2");
   });
 
   it("refuses to pause for an owner without a seat there, and changes nothing", async () => {

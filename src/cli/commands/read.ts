@@ -1,6 +1,6 @@
-/** `trestle read`: the seat's projection (what its model reads): rules, seats, decisions, floor and the tail (opened, in an e2e room whose key this home holds). */
+/** `trestle read`: the seat's projection (what its model reads): rules, seats, decisions, floor, pauses and the tail (opened, in an e2e room whose key this home holds). */
 import { integer, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import { bodyText, oneLine, projectedLine } from "../format.js";
+import { bodyText, oneLine, pausesText, projectedLine } from "../format.js";
 import type { Command } from "./command.js";
 import { openedProjection } from "../../owner/index.js";
 
@@ -22,6 +22,7 @@ export const read: Command = {
         `topology ${oneLine(p.prefix.rules.topology.kind)}; seats ${p.prefix.seats.map((s) => `${s.name} (${s.owner}${s.human ? ", human" : ""})`).join(", ")}`,
         ...p.prefix.decisions.map((d) => `decision #${d.seq} by ${d.seat}: ${bodyText(d.body)}`),
         `floor: ${floor}`,
+        ...(p.pauses.length > 0 ? [c.yellow(pausesText(p.pauses))] : []),
         ...p.tail.map((e) => projectedLine(e, c)),
         c.dim(`cursor ${p.cursor}${p.more ? " (more follow)" : ""}; prefix ${p.prefix_sha256.slice(0, 12)}…`),
       ],

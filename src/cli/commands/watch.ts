@@ -3,15 +3,15 @@
  * session (a live approver: while it is open, proposals with effects on this owner's resources may
  * wait for the owner instead of being refused with E_NO_APPROVER; docs/SPEC.md §5.6, §6.3). Every
  * entry is chain-verified and every head checked against the pinned relay key before it is
- * printed; the socket reconnects and resumes by itself. Ends once the table has closed and every
- * task it saw opened is final, on Ctrl-C, or when the relay is caught forking or truncating (exit
- * 4, with the evidence).
+ * printed, and after each pause or lift a note names every pause in force; the socket reconnects
+ * and resumes by itself. Ends once the table has closed and every task it saw opened is final, on
+ * Ctrl-C, or when the relay is caught forking or truncating (exit 4, with the evidence).
  */
 import { TaskLog, type TableSocket } from "../../client/index.js";
-import { isEntry } from "../../protocol/index.js";
+import { foldControl, isEntry, pauseHolders, type PauseState } from "../../protocol/index.js";
 import { integer, optional, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { EXIT } from "../exit.js";
-import { entryLine } from "../format.js";
+import { entryLine, pausesText } from "../format.js";
 import type { Command } from "./command.js";
 
 /** `watch`: verified live tail until the table's work is done (exit 0) or the relay is caught (exit 4). */
@@ -39,6 +39,7 @@ export const watch: Command = {
     if (client.tracker.awaitingCustody) await client.follow(reader); // a table that moved here (docs/SPEC.md §8.4)
     await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
     const tasks = new TaskLog();
+    const pauses: Record<string, PauseState> = {};
     let closed = false;
     const socket: TableSocket = client.socket({
       ...reader.as,
@@ -48,6 +49,10 @@ export const watch: Command = {
           for (const item of items) {
             if (item.seq > after) ctx.out.line(entryLine(item, ctx.out.c), item);
             if (isEntry(item) && item.kind === "system" && item.subkind === "table_closed") closed = true;
+            if (isEntry(item) && item.kind === "system" && (item.subkind === "table_paused" || item.subkind === "table_resumed")) {
+              foldControl(pauses, item);
+              if (item.seq > after) ctx.out.note(pausesText(pauseHolders(pauses)));
+            }
           }
           for (const move of tasks.accept(items)) {
             if (owner !== undefined && move.owner === owner && move.state === "awaiting_approval" && move.seq > after) {

@@ -1,11 +1,11 @@
 /**
  * `trestle_memory`: the table's memory, folded from the verified ledger as this seat (or owner)
  * sees it (src/mcp/table-memory.ts): topic and sub-tables, decisions in force, tasks with their
- * effects, state and executor, and open requests.
+ * effects, state and executor, open requests, and who holds which pause.
  */
 import { z } from "zod";
 import { frameInert, type InertItem } from "../../client/guards/framing.js";
-import { FINAL_TASK_STATES } from "../../protocol/index.js";
+import { FINAL_TASK_STATES, holdersText } from "../../protocol/index.js";
 import { tableMemory, type TableMemory } from "../table-memory.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
@@ -30,7 +30,7 @@ export const memory = defineTool({
     return {
       status: [
         `Memory of ${id} as ${who}, from ${m.entries} entries chain-verified up to the relay's signed head #${head.seq}${m.hidden > 0 ? ` (${m.hidden} hidden from this reader, so this covers only what it may read)` : ""}.`,
-        `${m.closed ? `Closed (${m.closed}).` : m.paused ? "Paused by an owner." : "Open."} ${m.decisions.length} decisions in force, ${m.tasks.length} tasks (${open} open), ${m.requests.length} unanswered requests, ${m.subtables.length} sub-tables.`,
+        `${m.closed ? `Closed (${m.closed}).` : m.pauses.length > 0 ? `Paused by ${holdersText(m.pauses)}: no seat writes until each of them lifts their own pause.` : "Open."} ${m.decisions.length} decisions in force, ${m.tasks.length} tasks (${open} open), ${m.requests.length} unanswered requests, ${m.subtables.length} sub-tables.`,
       ],
       data: frameInert(memoryItems(m), ctx.boundary()),
     };

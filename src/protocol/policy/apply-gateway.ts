@@ -1,7 +1,7 @@
 /**
  * The commit gateway's part of the fold (docs/SPEC.md §5.6): tasks open and move only on
  * task_opened and task_state entries; a `progress` entry names its executor and restarts the
- * watchdog's clock, as resuming a paused table does; requests open and resolve; an owner's
+ * watchdog's clock, as lifting a table's last pause does; requests open and resolve; an owner's
  * endorsing join makes its rules count; a task its owner's chat_approve rules cover is recorded.
  */
 import { own } from "../records.js";
@@ -46,7 +46,7 @@ export function applyGatewayAuthored(state: TableState, entry: UnchainedEntry): 
   applyRequestEntry(state, entry);
 }
 
-/** On resume, every watched task's watchdog clock starts again at `ts` (the pause kept its executor from writing). */
+/** When the last pause is lifted, every watched task's watchdog clock starts again at `ts` (the pauses kept its executor from writing). */
 export function restartTaskClocks(state: TableState, ts: number): void {
   for (const task of Object.values(state.tasks)) if (task.state === "approved" || task.state === "running") task.since = ts;
 }

@@ -9,7 +9,7 @@ import { applyFloorEntry, TURN_KINDS } from "./floor.js";
 import { applyEndorsement, applyGatewayAuthored, applyTaskEntry, restartTaskClocks } from "./apply-gateway.js";
 import { frozenConfig, type TableState } from "./state.js";
 import { tokenCost } from "./termination.js";
-import { applyControl } from "./pause.js";
+import { foldControl, isPaused } from "./pause.js";
 import { carriedSeats } from "./admit-subtable.js";
 import { applyBallot, applyQuorumDecision } from "./votes.js";
 import { own } from "../records.js";
@@ -40,7 +40,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     authored: 0,
     decisions: [],
     closed: null,
-    paused: null,
+    pauses: {},
     tasks: {},
     requests: {},
     // A sub-table's config is signed by the opening seat's key, not by any owner: nobody endorsed it.
@@ -114,8 +114,9 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     case "table_paused":
     case "table_resumed":
-      applyControl(state, entry);
-      if (entry.subkind === "table_resumed") restartTaskClocks(state, entry.ts);
+      foldControl(state.pauses, entry);
+      // The table runs again once the last pause is lifted: the watchdog's clocks start over then.
+      if (entry.subkind === "table_resumed" && !isPaused(state)) restartTaskClocks(state, entry.ts);
       return;
     case "task_opened":
     case "task_state":

@@ -20,6 +20,12 @@ export interface SeatState {
   left: number | null;
 }
 
+/** One owner's pause in force (§5.5): its `table_paused` entry and how it was made (`owner`: signed with the owner key). */
+export interface PauseState {
+  seq: number;
+  via: ControlVia;
+}
+
 /**
  * Who may speak. `cursor` is the next rotation slot (round, pos) still to be granted; `holder` may
  * be a rotation speaker, a raised hand, or a human the bot-depth rule handed the floor to.
@@ -93,8 +99,8 @@ export interface TableState {
   authored: number;
   decisions: DecisionState[];
   closed: { reason: CloseReason; seq: number } | null;
-  /** Set by `table_paused`, cleared by `table_resumed` (policy/pause.ts). */
-  paused: { seq: number; owner: string; via: ControlVia } | null;
+  /** Each owner's pause, by owner name: set by their `table_paused`, cleared only by their own `table_resumed` (policy/pause.ts). */
+  pauses: Record<string, PauseState>;
   /** Commit gateway (§5.6): tasks by id, requests by request_id, owners who signed the config. */
   tasks: Record<string, TaskState>;
   requests: Record<string, RequestState>;
@@ -119,7 +125,7 @@ export interface TableState {
  * notices such a change): a relay's stored checkpoints of another version are then ignored and the
  * state is folded from the ledger again.
  */
-export const STATE_VERSION = 4;
+export const STATE_VERSION = 5;
 
 /**
  * A copy of the state that admit may change freely: every part is copied except the config, which

@@ -8,18 +8,19 @@ import { TrestleError } from "../errors.js";
 import { LIMITS } from "../limits.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { TaskState } from "../schemas/task.js";
+import { isPaused } from "./pause.js";
 import type { TableState } from "./state.js";
 import { taskOf, taskStateDraft } from "./tasks.js";
 
 /**
  * When the watchdog may stall `task`, or null if it never will in its current state. Nothing
- * stalls while the table is paused (its executor cannot write then; resuming restarts the clock)
+ * stalls while any pause holds (its executor cannot write then; lifting the last pause restarts the clock)
  * or once the ledger holds `maxEntries` entries (the limit admit judges by, §5.4).
  */
 export function stallAt(state: TableState, task: TaskState, maxEntries: number = LIMITS.entries): number | null {
   const heartbeat = state.config.watchdog?.heartbeat_ms;
   if (heartbeat === undefined || (task.state !== "approved" && task.state !== "running")) return null;
-  if (state.paused !== null || state.seq >= maxEntries) return null;
+  if (isPaused(state) || state.seq >= maxEntries) return null;
   return task.since + heartbeat;
 }
 

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { CloseReasonSchema } from "./entry.js";
-import { ControlViaSchema } from "./control.js";
+import { ControlViaSchema, PauseHolderSchema } from "./control.js";
 import { LabelSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
 import { ApprovalVerdictSchema, ApprovalViaSchema, TaskIdSchema } from "./task.js";
 
@@ -62,13 +62,14 @@ export const DecisionReachedSchema = z.strictObject({
 });
 /** The table closed. */
 export const TableClosedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_closed"), seq: SeqSchema, reason: CloseReasonSchema });
-/** An owner paused or resumed the table. */
+/** An owner paused the table or lifted their own pause; `pauses` are those in force after it (absent in older events). */
 export const TableControlNoticeSchema = z.strictObject({
   ...Base,
   type: z.enum(["table_paused", "table_resumed"]),
   seq: SeqSchema,
   owner: OwnerNameSchema,
   via: ControlViaSchema,
+  pauses: z.array(PauseHolderSchema).optional(),
 });
 /** A task of this owner was approved or rejected by a tap in a chat app: relay-attested, so the owner hears of it everywhere. */
 export const ChatApprovalNoticeSchema = z.strictObject({

@@ -9,6 +9,7 @@ import { FloorConfigSchema, TerminationSchema } from "./config.js";
 import { OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, TableIdSchema } from "./primitives.js";
 import { TopologySchema } from "./topology.js";
 import { TaskIdSchema, TaskStatusSchema } from "./task.js";
+import { PauseHolderSchema } from "./control.js";
 import { VisibilityRuleSchema } from "./visibility.js";
 
 /** The part of a projection that changes only on join, leave or decision. */
@@ -75,6 +76,8 @@ export const ProjectionSchema = z.strictObject({
   more: z.boolean(),
   floor: z.strictObject({ holder: SeatNameSchema.nullable(), round: z.int().min(0), yours: z.boolean() }),
   closed: z.string().nullable(),
+  /** Every owner's pause in force, oldest first (§5.5); outside the prefix, which changes only on seat and decision changes. */
+  pauses: z.array(PauseHolderSchema),
   tasks: z.array(ProjectedTaskSchema),
 });
 export type Projection = z.infer<typeof ProjectionSchema>;

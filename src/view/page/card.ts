@@ -8,7 +8,7 @@ import type { EntryView, TableSummary } from "../wire.js";
 import { button, h, type Doc, type El } from "./dom.js";
 import { entryItem, signatureBadge, taskRow, type Answer } from "./render.js";
 
-/** What a card's buttons do besides answering tasks: ask the server to sign a pause or resume. */
+/** What a card's buttons do besides answering tasks: ask the server to sign a pause, or lift this owner's own pause. */
 export type Control = (table: string, action: "pause" | "resume", button: El) => void;
 
 /** A table's card and the parts it refills. */
@@ -132,9 +132,9 @@ export class TableCard {
   }
 
   private fillControls(summary: TableSummary): void {
-    if (!summary.can_control) return this.controls.replaceChildren();
-    const action = summary.paused === null ? "pause" : "resume";
-    const label = action === "pause" ? "Pause this table (sign)" : "Resume this table (sign)";
+    const action = summary.control;
+    if (action === null) return this.controls.replaceChildren();
+    const label = action === "pause" ? "Pause this table (sign)" : "Lift your pause (sign)";
     const b: El = button(this.doc, action, label, () => this.control(summary.table, action, b));
     this.controls.replaceChildren(b);
   }
@@ -143,7 +143,7 @@ export class TableCard {
 function chips(doc: Doc, s: TableSummary): El[] {
   const out = [h(doc, "span", `chip status-${s.status}`, s.status === "caught" ? "RELAY CAUGHT" : s.status)];
   if (s.closed !== null) out.push(h(doc, "span", "chip closed", `closed: ${s.closed}`));
-  if (s.paused !== null) out.push(h(doc, "span", "chip paused", `PAUSED by ${s.paused.owner}${s.paused.via === "owner" ? "" : ` via ${s.paused.via}`}`));
+  if (s.pauses.length > 0) out.push(h(doc, "span", "chip paused", `PAUSED by ${s.pauses.map((p) => `${p.owner} (${p.via === "owner" ? "owner key" : p.via}${p.mine ? ", yours" : ""})`).join(", ")}`));
   if (s.problem !== null) out.push(h(doc, "span", "chip problem", `${s.problem.code}: ${s.problem.message}`));
   return out;
 }

@@ -109,6 +109,30 @@ describe("languages", () => {
     }
   });
 
+  it("names every pause holder and how each paused after a pause or a lift, in every language", () => {
+    const pauses = [{ owner: "alice", via: "owner" as const, seq: 5 }, { owner: "bob", via: "telegram" as const, seq: 7 }];
+    const event = (type: "table_paused" | "table_resumed", held: typeof pauses | undefined): Notification => ({
+      type, id: `t-459:9:${type}`, table: "t-459", topic: "Ship?", seq: 9, owner: "bob", via: "telegram", ...(held ? { pauses: held } : {}),
+    });
+    expect(renderNotification(event("table_paused", pauses), KEY, "en", fitsTelegram).lines.slice(1)).toEqual([
+      "bob put their pause on it (Telegram).",
+      "Paused by alice (owner key), bob (Telegram). It takes writes again once each of them lifts their own pause.",
+    ]);
+    expect(renderNotification(event("table_resumed", pauses.slice(0, 1)), KEY, "en", fitsTelegram).lines.slice(1)).toEqual([
+      "bob lifted their own pause (Telegram).",
+      "Paused by alice (owner key). It takes writes again once each of them lifts their own pause.",
+    ]);
+    expect(renderNotification(event("table_resumed", []), KEY, "en", fitsTelegram).lines.at(-1)).toBe("No pause holds now: the table takes writes again.");
+    // An event from before pauses were per owner carries no holders: it says what it knows.
+    expect(renderNotification(event("table_resumed", undefined), KEY, "en", fitsTelegram).lines).toHaveLength(2);
+    for (const lang of LangSchema.options) {
+      const text = renderNotification(event("table_paused", pauses), KEY, lang, fitsTelegram).lines.join("\n");
+      expect(text).toContain(MESSAGES[lang]["via.owner"]);
+      expect(text).toContain("Telegram");
+      expect(text).not.toMatch(/[{}]|via\./);
+    }
+  });
+
   it("maps platform language tags to the nearest supported language", () => {
     expect(["zh-hans", "zh-CN", "zh", "zh-SG", "zh-TW", "zh-HK", "zh-Hant-TW", "ja", "ja-JP", "en-GB", "fr", undefined].map((x) => negotiateLang(x))).toEqual([
       "zh-Hans", "zh-Hans", "zh-Hans", "zh-Hans", "zh-Hant", "zh-Hant", "zh-Hant", "ja", "ja", "en", "en", "en",

@@ -2,13 +2,14 @@
  * The commit gateway from the `trestle` command line, end to end against a real local relay: a
  * decision with --effect, E_NO_APPROVER until the owner keeps `trestle watch --owner` open, approve
  * and reject with the owner key, tasks, progress, receipt and verify --task, votes, and every
- * refusal with the relay's own code, the documented exit code and the ledger head unchanged.
+ * refusal with the relay's own code, the documented exit code and the ledger head unchanged; and
+ * who holds which pause, as watch and read show it.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKeyFile, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
+import { createKeyFile, OwnerClient, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
 import { signCommand } from "../../../src/chat/render.js";
 import { sha256, utf8, type TableConfig } from "../../../src/protocol/index.js";
 import { cli } from "../../support/cli.js";
@@ -277,5 +278,32 @@ describe("effects on the command line", () => {
       expect(run.code).toBe(3);
       expect(run.body).toMatchObject({ error: { code: "E_SCHEMA" } });
     });
+  });
+});
+
+describe("pauses on the command line", () => {
+  it("watch notes every pause in force after each pause and lift, and read names the holders", async () => {
+    const table = uniqueTable("cli-pause");
+    const client = await tableClient(relay.url, table);
+    const k = await seatDebate(client);
+    const watching = t.start(["watch", "--table", table, "--owner", "tao"]);
+    await watching.printed(/watching .* as owner tao/);
+    const tao = new OwnerClient(relay.url, k.tao);
+    const jenny = new OwnerClient(relay.url, k.jenny);
+    const first = (await tao.control(table, "tao", "pause")).seq;
+    const second = (await jenny.control(table, "jenny", "pause")).seq;
+    const both = `tao (owner key, entry ${first}), jenny (owner key, entry ${second})`;
+    await watching.printed(new RegExp(`paused by ${both.replace(/[()]/g, "\\$&")}: no seat writes until each of them lifts their own pause`));
+    const read = await t.run(["read", "--table", table, "--seat", "bot-tao"]);
+    expect(read.stdout).toContain(`paused by ${both}`);
+
+    await tao.control(table, "tao", "resume");
+    await watching.printed(new RegExp(`paused by jenny \\(owner key, entry ${second}\\): no seat writes`));
+    await jenny.control(table, "jenny", "resume");
+    await watching.printed(/no pause holds: the table takes writes/);
+    watching.child.kill("SIGINT");
+    const watched = await watching.done;
+    expect(watched.stdout).toMatch(new RegExp(`\\[#${first}\\] .*tao paused the table \\(owner key\\)`));
+    expect(watched.stdout).toMatch(/tao lifted their own pause \(owner key\)/);
   });
 });

@@ -420,7 +420,8 @@ describe("owners' tools", () => {
     const { mcp, harness } = await seated();
     expect(textOf(await mcp.call("trestle_close"))).toMatch(/^Table .* paused by owner tao/);
     await expect(jennySays(harness, "anyone?")).rejects.toMatchObject({ code: "E_PAUSED" });
-    expect(textOf(await mcp.call("trestle_close", { action: "resume" }))).toMatch(/^Table .* resumed by owner tao/);
+    expect(blocksOf(await mcp.call("trestle_memory")).join("\n")).toMatch(/Paused by tao \(owner key, entry \d+\): no seat writes until each of them lifts their own pause\./);
+    expect(textOf(await mcp.call("trestle_close", { action: "resume" }))).toMatch(/^Owner tao's pause on table .* lifted/);
     await jennySays(harness, "back");
   });
 

@@ -21,7 +21,7 @@ describe("tableMemory", () => {
     await t.write("c", { kind: "decision", body: "ship #459", refs: [`entry:${done}`] });
 
     const memory = tableMemory(t.l.entries);
-    expect(memory).toMatchObject({ table: "t-gateway", topic: "Who updates the taskboard?", closed: null, paused: false, hidden: 0, entries: t.l.entries.length });
+    expect(memory).toMatchObject({ table: "t-gateway", topic: "Who updates the taskboard?", closed: null, pauses: [], hidden: 0, entries: t.l.entries.length });
     expect(memory.decisions).toEqual([{ seq: expect.any(Number), seat: "c", body: "ship #459", refs: [`entry:${done}`], by: "seat" }]);
     expect(memory.tasks).toEqual([
       { id: `${done}.jenny`, owner: "jenny", proposal: done, effects: [CARD_EFFECT], state: "verified", executor: "y" },
@@ -42,6 +42,6 @@ describe("tableMemory", () => {
   it("records the close and its reason", async () => {
     const t = await gatewayTable(await cast(), { termination: { any: ["decision"] } });
     await t.write("x", { kind: "decision", body: "done" });
-    expect(tableMemory(t.l.entries)).toMatchObject({ closed: "decision", paused: false });
+    expect(tableMemory(t.l.entries)).toMatchObject({ closed: "decision", pauses: [] });
   });
 });

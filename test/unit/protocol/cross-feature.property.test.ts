@@ -14,6 +14,8 @@ import {
   controlDraft,
   dueTasks,
   fold,
+  has,
+  isPaused,
   notificationsFor,
   stalledDraft,
   TrestleError,
@@ -121,8 +123,8 @@ async function step(t: TestTable, [pick, a, b]: Step, n: number): Promise<void> 
       for (const id of dueTasks(t.state, t.l.now)) t.l.append(stalledDraft(t.state, id));
       return;
     case 12:
-      if (!t.state.paused && b % 2 === 0) return;
-      return void t.l.append(controlDraft(t.state, { owner, action: t.state.paused ? "resume" : "pause", via: "line", nonce: `ctl-${n}-nonce-0123456789` }));
+      if (!isPaused(t.state) && b % 2 === 0) return;
+      return void t.l.append(controlDraft(t.state, { owner, action: has(t.state.pauses, owner) ? "resume" : "pause", via: "line", nonce: `ctl-${n}-nonce-0123456789` }));
     case 13: {
       await write({ kind: "request", request_id: `bye-${n}`, type: "shutdown", to: [other], body: "please leave" });
       if (b % 2 === 0) await t.write(other, { kind: "response", request_id: `bye-${n}`, type: "shutdown", verdict: "approve", nonce: `bye-${n}-nonce-0123456789` });

@@ -88,15 +88,19 @@ describe("the watchdog", () => {
     expect(watchdogDeadline(unwatched.state)).toBeNull();
   });
 
-  it("holds still while the table is paused, and restarts its clock when it resumes", async () => {
+  it("holds still while any pause holds, and restarts its clock when the last is lifted", async () => {
     const { t, id, since } = await approvedTask();
-    const control = (action: "pause" | "resume") => controlDraft(t.state, { owner: "tao", action, via: "telegram", nonce: nonceOf(`watchdog ${action}`) });
+    const control = (owner: "tao" | "jenny", action: "pause" | "resume") => controlDraft(t.state, { owner, action, via: "telegram", nonce: nonceOf(`watchdog ${owner} ${action}`) });
     t.l.now = since + 10_000;
-    t.l.append(control("pause"));
+    t.l.append(control("tao", "pause"));
+    t.l.append(control("jenny", "pause"));
     expect(watchdogDeadline(t.state)).toBeNull();
     await refused(t, "E_TASK_STATE", () => stallAt(t, id, since + 10 * HEARTBEAT));
+    t.l.now = since + 5 * HEARTBEAT;
+    t.l.append(control("tao", "resume"));
+    expect(watchdogDeadline(t.state)).toBeNull();
     t.l.now = since + 10 * HEARTBEAT;
-    const [resumed] = t.l.append(control("resume"));
+    const [resumed] = t.l.append(control("jenny", "resume"));
     expect(watchdogDeadline(t.state)).toBe(resumed!.ts + HEARTBEAT);
     await refused(t, "E_TASK_STATE", () => stallAt(t, id, resumed!.ts + HEARTBEAT - 1));
     stallAt(t, id, resumed!.ts + HEARTBEAT);

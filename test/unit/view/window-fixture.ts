@@ -78,6 +78,7 @@ export async function openWindow(relay: string, home: string, owner = "tao"): Pr
 /** A seated room, tao's window onto it, and a page open at the URL the window printed, logging its requests. */
 export interface RoomPage {
   table: string;
+  relay: string;
   home: string;
   k: Cast;
   owner: TableClient;
@@ -110,7 +111,7 @@ export async function roomPage(
   const requests = requestLog(page);
   await page.goto(window.server.url);
   await page.waitForSelector(`#table-${table} .chip.status-live`);
-  return { ...room, table, home, window, page, requests };
+  return { ...room, table, relay, home, window, page, requests };
 }
 
 /** Checks the page requested nothing but its own window, then closes the page and the window. */

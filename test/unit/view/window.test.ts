@@ -2,14 +2,14 @@
  * The principal window in real Chromium against a real relay (docs/VIEW.md): tao opens the page
  * `trestle view` serves, sees the table's entries arrive live, approves a task by click (the
  * approval in the ledger is signed with tao's key), pauses the table (bot-tao's next write is
- * refused) and resumes it, and reads what never left the machine (the seats' private journals).
+ * refused) and lifts only tao's own pause while jenny's holds, and reads what never left the machine (the seats' private journals).
  * The page requests nothing but its own local server.
  */
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import type { TableClient } from "../../../src/client/index.js";
+import { OwnerClient, type TableClient } from "../../../src/client/index.js";
 import { isEntry, TrestleError, type Entry } from "../../../src/protocol/index.js";
 import { ARTIFACTS, screenshot } from "../../support/browser.js";
 import type { Cast } from "../../support/table-fixture.js";
@@ -94,15 +94,22 @@ describe("the principal window", () => {
     const room = await opened("pause");
     const { table, k, bots } = room;
     const card = `#table-${table}`;
+    const refusedCode = async () => ((await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "one more thing" }).catch((e: unknown) => e)) as TrestleError).code;
     await page.click(`${card} button.pause`);
     await page.waitForSelector(`${card} .chip.paused`);
-    expect(await page.textContent(`${card} .chip.paused`)).toBe("PAUSED by tao");
-    const refused = await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "one more thing" }).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(TrestleError);
-    expect((refused as TrestleError).code).toBe("E_PAUSED");
+    expect(await page.textContent(`${card} .chip.paused`)).toBe("PAUSED by tao (owner key, yours)");
+    expect(await refusedCode()).toBe("E_PAUSED");
+    // jenny puts her own pause on: the chip names both; tao's button lifts only tao's.
+    await new OwnerClient(room.relay, k.jenny).control(table, "jenny", "pause");
+    await page.waitForSelector(`${card} .chip.paused:has-text('jenny')`);
+    expect(await page.textContent(`${card} .chip.paused`)).toBe("PAUSED by tao (owner key, yours), jenny (owner key)");
+    expect(await page.textContent(`${card} button.resume`)).toBe("Lift your pause (sign)");
     await page.click(`${card} button.resume`);
     await page.waitForSelector(`${card} button.pause`);
-    expect(await page.locator(`${card} .chip.paused`).count()).toBe(0);
+    expect(await page.textContent(`${card} .chip.paused`)).toBe("PAUSED by jenny (owner key)");
+    expect(await refusedCode()).toBe("E_PAUSED");
+    await new OwnerClient(room.relay, k.jenny).control(table, "jenny", "resume");
+    await page.waitForSelector(`${card} .chip.paused`, { state: "detached" });
     const { seq } = await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "one more thing" });
     await page.waitForSelector(`${card} .transcript li[data-seq="${seq}"]`);
     const paused = (await ledger(room)).find((e) => e.kind === "system" && e.subkind === "table_paused");
