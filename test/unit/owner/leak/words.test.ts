@@ -1,0 +1,105 @@
+/** Number words (src/owner/leak/words-en.ts, words-cjk.ts): small grammars, read by value. */
+import { describe, expect, it } from "vitest";
+import { decKey } from "../../../../src/owner/leak/decimal.js";
+import { numberText } from "../../../../src/owner/leak/fold.js";
+import { readCjk } from "../../../../src/owner/leak/words-cjk.js";
+import { readEnglish } from "../../../../src/owner/leak/words-en.js";
+import { entryValues } from "../../../../src/owner/leak/numbers.js";
+
+const english = (text: string) => new Set(readEnglish(numberText(text)).map((r) => decKey(r.value)));
+const cjk = (text: string) => new Set(readCjk(numberText(text)).map((r) => decKey(r.value)));
+
+describe("readEnglish", () => {
+  it.each([
+    ["two thousand four hundred", "2400"],
+    ["Two Thousand, Four Hundred", "2400"],
+    ["two thousand and four hundred", "2400"],
+    ["twenty-four hundred", "2400"],
+    ["twenty four hundred", "2400"],
+    ["24 hundred", "2400"],
+    ["2 thousand 4 hundred", "2400"],
+    ["2.4 thousand", "2400"],
+    ["two point four thousand", "2400"],
+    ["two four zero zero", "2400"],
+    ["two four oh oh", "2400"],
+    ["twentyfourhundred", "2400"],
+    ["two-thousand-four-hundred", "2400"],
+    ["a thousand", "1000"],
+    ["four hundred and twenty", "420"],
+    ["one million two hundred thousand", "1200000"],
+    ["twenty-four hundred thousand", "2400000"],
+    ["three lakh", "300000"],
+    ["2.4 grand", "2400"],
+  ])("reads %j as %s", (text, value) => {
+    expect(english(text)).toContain(value);
+  });
+
+  describe("when the words say another number", () => {
+    it.each([
+      ["two thousand four hundred and fifty", "2450"],
+      ["twenty-two thousand four hundred", "22400"],
+      ["three hundred twenty-four thousand", "324000"],
+    ])("reads %j only as %s", (text, value) => {
+      expect(english(text)).toEqual(new Set([value]));
+    });
+
+    it("reads nothing in text without number words", () => {
+      expect(english("the stroller folds flat and is nearly new")).toEqual(new Set());
+    });
+  });
+});
+
+describe("readCjk", () => {
+  it.each([
+    ["二千四百", "2400"],
+    ["两千四百", "2400"],
+    ["兩千四百", "2400"],
+    ["兩千四", "2400"],
+    ["两千四", "2400"],
+    ["贰仟肆佰", "2400"],
+    ["貳仟肆佰元", "2400"],
+    ["2千4百", "2400"],
+    ["2.4千", "2400"],
+    ["二點四千", "2400"],
+    ["二四〇〇", "2400"],
+    ["二千四百円です", "2400"],
+    ["弐千四百", "2400"],
+    ["三百五", "350"],
+    ["两万四", "24000"],
+    ["二千零四", "2004"],
+    ["一万二千四百", "12400"],
+    ["二千四百万", "24000000"],
+    ["一亿二千万", "120000000"],
+  ])("reads %j as %s", (text, value) => {
+    expect(cjk(text)).toContain(value);
+  });
+
+  describe("when the numerals say another number", () => {
+    it.each([
+      ["二千四百五十", "2450"],
+      ["三十二万四千", "324000"],
+      ["一万二千四百", "12400"],
+    ])("reads %j only as %s", (text, value) => {
+      expect(cjk(text)).toEqual(new Set([value]));
+    });
+  });
+});
+
+describe("entryValues", () => {
+  it.each([
+    ["2400", ["2400"]],
+    ["2,400", ["2400", "2.4"]],
+    ["NT$2,400", ["2400", "2.4"]],
+    ["2400 TWD", ["2400"]],
+    ["2400元", ["2400"]],
+    ["two thousand four hundred", ["2400"]],
+    ["二千四百", ["2400"]],
+    ["2400.50", ["2400.5"]],
+  ])("reads the entry %j as one number", (entry, keys) => {
+    expect(entryValues(entry)).toEqual(new Set(keys));
+  });
+
+  it.each(["floor", "Sara's address", "2400 Main St", "room 12"])("keeps %j as text", (entry) => {
+    expect(entryValues(entry)).toBeNull();
+  });
+});
