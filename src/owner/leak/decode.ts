@@ -10,6 +10,7 @@
  * the call reports `overflow` and the gate refuses the message unread rather than let a hostile
  * message buy an expensive check (or an unchecked one).
  */
+import { fromUtf8 } from "../../protocol/index.js";
 
 /** Decoding layers applied: the text, its decodings, and theirs. */
 export const DECODE_LAYERS = 2;
@@ -23,14 +24,12 @@ export interface Decoded {
   overflow: boolean;
 }
 
-const fatal = new TextDecoder("utf-8", { fatal: true });
-
 /** `bytes` as text when they are valid UTF-8 and at least 3/4 printable; else null. */
 function asText(bytes: Uint8Array): string | null {
   if (bytes.length < 2) return null;
   let text: string;
   try {
-    text = fatal.decode(bytes);
+    text = fromUtf8(bytes);
   } catch {
     return null;
   }
