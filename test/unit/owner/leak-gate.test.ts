@@ -106,9 +106,13 @@ describe("a refusal writes the secret down nowhere (issue 22, point 5)", () => {
   /** Every spelling of the secret a reader of the journal or the error could recognise. */
   const SPELLINGS = ["2400", "2,400", "2 400", "MjQwMA", "32343030", "two thousand four hundred", "二千四百"];
 
-  it.each(["2400", "MjQwMA", "two thousand four hundred", "二千四百"])("keeps a secret used as a JSON key (%j) out of the journal and the error", async (key) => {
-    const { ben: seat } = await strollerRoom(relay.url);
+  let seat: Side;
+  beforeAll(async () => {
+    ({ ben: seat } = await strollerRoom(relay.url));
     await mandate(seat, { never_disclose: ["2400"] });
+  }, 60_000);
+
+  it.each(["2400", "MjQwMA", "two thousand four hundred", "二千四百"])("keeps a secret used as a JSON key (%j) out of the journal and the error", async (key) => {
     const journal = seatFiles(seat.home, seat.client.table, seat.seat).journal;
     const proposal = { kind: "proposal" as const, body: "see the args", effects: [{ owner: "ben", resource: "stroller", action: "buy", args: { x: { [key]: 1 } } }] };
     const error = await refusedAt(seat, () => seat.guard.send(proposal));
