@@ -1,9 +1,9 @@
 /**
  * `trestle mandate show|set` (docs/ROOMS.md): the owner signs a seat's mandate with the owner key
- * on this machine (money cap, floor and currency in minor units, never_disclose strings,
- * require_confirm kinds, paused), and reads back the one in force, judged as the guards judge it.
+ * on this machine (money cap, floor and currency in minor units, never_disclose strings and
+ * secret_amount, require_confirm kinds, paused), and reads back the one in force, judged as the guards judge it.
  */
-import { readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
+import { readMandate, readTranscript, SecretAmountSchema, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
 import { parseOrThrow, CurrencySchema } from "../../protocol/index.js";
 import { integer, OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
@@ -25,6 +25,7 @@ export const mandateSet: Command = {
     floor: { type: "string", value: "N", help: "the least the seat may commit to, in minor units" },
     "never-disclose": { type: "string", multiple: true, value: "TEXT", help: "a string the seat must never write, in any field (repeatable)" },
     "require-confirm": { type: "string", multiple: true, value: "KIND", help: "a kind held until you approve each message, e.g. accept (repeatable)" },
+    "secret-amount": { type: "string", value: "refuse|allow", help: "an amount equal to a --never-disclose number: refuse it (default) or allow it" },
     paused: { type: "boolean", help: "the seat writes nothing" },
     "clear-loosened": { type: "boolean", help: "trust the new limits as they are: no more per-message approvals for having loosened them" },
   },
@@ -38,6 +39,9 @@ export const mandateSet: Command = {
     const currency = optional(ctx.args, "currency");
     if ((cap === undefined) !== (currency === undefined)) throw new UsageError("--cap and --currency go together");
     if (floor !== undefined && cap === undefined) throw new UsageError("--floor needs --cap and --currency");
+    const amountFlag = optional(ctx.args, "secret-amount");
+    const secretAmount = amountFlag === undefined ? undefined : SecretAmountSchema.safeParse(amountFlag).data;
+    if (amountFlag !== undefined && secretAmount === undefined) throw new UsageError(`--secret-amount is ${SecretAmountSchema.options.join(" or ")}, not "${amountFlag}"`);
     const file = await setMandate(
       seatFiles(ctx.home, table, seat).mandate,
       key.signer,
@@ -47,6 +51,7 @@ export const mandateSet: Command = {
         owner,
         ...(cap === undefined ? {} : { money: { currency: parseOrThrow(CurrencySchema, currency, "--currency"), cap, ...(floor === undefined ? {} : { floor }) } }),
         never_disclose: list(ctx.args.values["never-disclose"]),
+        ...(secretAmount === undefined ? {} : { secret_amount: secretAmount }),
         require_confirm: list(ctx.args.values["require-confirm"]),
         paused: ctx.args.values.paused === true,
       },
@@ -80,7 +85,7 @@ export const mandateShow: Command = {
 
 function describe(m: Mandate): string {
   const parts = [m.money ? `cap ${money(m.money.cap, m.money.currency)}${m.money.floor === undefined ? "" : `, floor ${money(m.money.floor, m.money.currency)}`}` : "cap 0 (no money commitments)"];
-  parts.push(`${m.never_disclose.length} never_disclose strings`);
+  parts.push(`${m.never_disclose.length} never_disclose strings${m.secret_amount === "allow" ? " (amounts equal to one allowed)" : ""}`);
   if (m.require_confirm.length > 0) parts.push(`confirm ${m.require_confirm.join(", ")}`);
   if (m.paused) parts.push("PAUSED");
   return parts.join("; ");
