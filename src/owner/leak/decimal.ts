@@ -13,7 +13,7 @@ export interface Dec {
 }
 
 /** Most significant digits a value may have (a 64-digit account number still fits). */
-export const MAX_DIGITS = 64;
+const MAX_DIGITS = 64;
 
 function normal(n: bigint, s: number): Dec {
   while (s > 0 && n % 10n === 0n) {
@@ -57,11 +57,6 @@ export function plus(a: Dec, b: Dec): Dec {
 export function less(a: Dec, b: Dec): boolean {
   const s = Math.max(a.s, b.s);
   return a.n * 10n ** BigInt(s - a.s) < b.n * 10n ** BigInt(s - b.s);
-}
-
-/** Whether `d` is a whole number. */
-export function isWhole(d: Dec): boolean {
-  return d.s === 0;
 }
 
 /** The canonical text of `d` ("2400", "2.4", "0.05"): equal values, equal keys. */

@@ -17,7 +17,7 @@ const LOOKALIKE: Record<string, string> = Object.fromEntries(
 const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", $: "s", "|": "i", "!": "i" };
 
 /** `folded` (from foldText) in its loose form. */
-export function looseText(folded: string): string {
+function looseText(folded: string): string {
   return folded
     .normalize("NFD")
     .replace(/\p{M}/gu, "")

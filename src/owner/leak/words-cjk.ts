@@ -22,10 +22,12 @@ const BIG: Record<string, number> = { 万: 4, 萬: 4, 亿: 8, 億: 8, 兆: 12 };
 const POINT = new Set(["点", "點"]);
 const RUN = /[0-9.〇零○一壹壱弌二貳贰弐弍两兩三叁參参弎四肆五伍六陸陆七柒八捌九玖十拾什百佰千仟阡万萬亿億兆点點]+/gu;
 const ZERO = new Set(["〇", "零", "○"]);
+const ASCII = /[0-9]+(?:\.[0-9]+)?/y;
 
 /** A digit at `i` of `s`: one numeral character, ASCII digits (with a fraction), either with 点 and fraction digits; its value and the next index. */
 function digitAt(s: string, i: number): { value: Dec; next: number; single: boolean } | null {
-  const ascii = /^[0-9]+(?:\.[0-9]+)?/.exec(s.slice(i));
+  ASCII.lastIndex = i;
+  const ascii = ASCII.exec(s);
   let whole: string;
   let next: number;
   if (ascii) {

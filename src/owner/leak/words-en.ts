@@ -21,6 +21,7 @@ const TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "si
 const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 /** Powers of ten of the scale words at or above a thousand. */
 const SCALES: Record<string, number> = { thousand: 3, grand: 3, k: 3, lakh: 5, lakhs: 5, million: 6, crore: 7, billion: 9, trillion: 12 };
+const MAX_DIGIT_WORDS = 64;
 const DIGIT_WORD: Record<string, number> = { ...Object.fromEntries(UNITS.map((w, i) => [w, i])), oh: 0, nought: 0, naught: 0 };
 
 type Token = { kind: "word"; word: string; start: number; end: number } | { kind: "num"; value: Dec; start: number; end: number } | { kind: "mark"; mark: string; start: number; end: number };
@@ -158,11 +159,11 @@ class Parser {
     }
   }
 
-  /** digits at `i`: two or more digit words read digit by digit. */
+  /** digits at `i`: two or more digit words read digit by digit (at most MAX_DIGIT_WORDS, so a long run costs a bounded amount per start). */
   digits(i: number): Parsed | null {
     let text = "";
     let j = i;
-    while (this.word(j) !== undefined && DIGIT_WORD[this.word(j)!] !== undefined) text += String(DIGIT_WORD[this.word(j++)!]);
+    while (j - i < MAX_DIGIT_WORDS && this.word(j) !== undefined && DIGIT_WORD[this.word(j)!] !== undefined) text += String(DIGIT_WORD[this.word(j++)!]);
     const value = text.length >= 2 ? decOf(text) : null;
     return value ? { value, next: j } : null;
   }
