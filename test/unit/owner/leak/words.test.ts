@@ -1,4 +1,5 @@
 /** Number words (src/owner/leak/words-en.ts, words-cjk.ts): small grammars, read by value. */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decKey } from "../../../../src/owner/leak/decimal.js";
 import { numberText } from "../../../../src/owner/leak/fold.js";
@@ -8,6 +9,45 @@ import { entryValues } from "../../../../src/owner/leak/numbers.js";
 
 const english = (text: string) => new Set(readEnglish(numberText(text)).map((r) => decKey(r.value)));
 const cjk = (text: string) => new Set(readCjk(numberText(text)).map((r) => decKey(r.value)));
+
+const ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+
+/** `n` (below a billion) in English words, as a person writes it: "two thousand four hundred and five". */
+function inWords(n: number, sep: string): string {
+  const below100 = (k: number) => (k < 20 ? ONES[k]! : TENS[Math.floor(k / 10)]! + (k % 10 ? `${sep}${ONES[k % 10]}` : ""));
+  const below1000 = (k: number) => [k >= 100 ? `${ONES[Math.floor(k / 100)]} hundred` : "", k % 100 ? below100(k % 100) : ""].filter(Boolean).join(" and ");
+  if (n === 0) return "zero";
+  const parts = [[1_000_000, "million"], [1000, "thousand"], [1, ""]] as const;
+  return parts
+    .filter(([unit]) => Math.floor(n / unit) % 1000 > 0)
+    .map(([unit, word]) => `${below1000(Math.floor(n / unit) % 1000)}${word ? ` ${word}` : ""}`)
+    .join(" ");
+}
+
+const DIGITS_ZH = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
+
+/** `n` (below a hundred million) in Chinese numerals, with 零 for skipped places as written. */
+function inChinese(n: number): string {
+  const section = (k: number) => {
+    let out = "";
+    let zero = false;
+    for (const [unit, mark] of [[1000, "千"], [100, "百"], [10, "十"], [1, ""]] as const) {
+      const d = Math.floor(k / unit) % 10;
+      if (d === 0) {
+        zero = out !== "";
+        continue;
+      }
+      out += (zero ? "零" : "") + DIGITS_ZH[d] + mark;
+      zero = false;
+    }
+    return out;
+  };
+  if (n === 0) return "零";
+  const high = Math.floor(n / 10000);
+  const low = n % 10000;
+  return (high ? `${section(high)}万` : "") + (high && low && low < 1000 ? "零" : "") + (low ? section(low) : "");
+}
 
 describe("readEnglish", () => {
   it.each([
@@ -46,6 +86,24 @@ describe("readEnglish", () => {
     it("reads nothing in text without number words", () => {
       expect(english("the stroller folds flat and is nearly new")).toEqual(new Set());
     });
+  });
+});
+
+describe("every number in words (property)", () => {
+  it("reads any number below a billion written in English words as that number", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 999_999_999 }), fc.constantFrom(" ", "-"), (n, sep) => {
+        expect(english(`it is ${inWords(n, sep)} dollars`)).toContain(String(n));
+      }),
+    );
+  });
+
+  it("reads any number below a hundred million written in Chinese numerals as that number", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 99_999_999 }), (n) => {
+        expect(cjk(`價格${inChinese(n)}元`)).toContain(String(n));
+      }),
+    );
   });
 });
 
