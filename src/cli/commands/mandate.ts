@@ -1,7 +1,8 @@
 /**
  * `trestle mandate show|set` (docs/ROOMS.md): the owner signs a seat's mandate with the owner key
  * on this machine (money cap, floor and currency in minor units, never_disclose strings and
- * secret_amount, require_confirm kinds, paused), and reads back the one in force, judged as the guards judge it.
+ * secret_amount, require_confirm kinds, paused), and reads back the one in force, judged as the
+ * guards judge it.
  */
 import { readMandate, readTranscript, SecretAmountSchema, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
 import { parseOrThrow, CurrencySchema } from "../../protocol/index.js";
