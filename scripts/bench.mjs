@@ -2,7 +2,8 @@
  * `npm run bench`: bundles the benchmark suite (test/bench/main.ts and what it imports) with
  * esbuild into dist/bench.mjs, npm packages left as imports, and runs it with the arguments given
  * (`npm run bench -- --quick`). Results go to bench/results.json (docs/BENCHMARKS.md). With
- * `--profile` it runs test/bench/profile.ts instead: a CPU profile of the relay under load.
+ * `--profile` it runs test/bench/profile.ts instead: a CPU profile of the relay under load; with
+ * `--leaks`, test/bench/leaks.ts: the leak gate's catch and false-positive rates on its corpus.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -12,9 +13,10 @@ import { build } from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(ROOT, "dist", "bench.mjs");
+const entry = process.argv.includes("--profile") ? "profile.ts" : process.argv.includes("--leaks") ? "leaks.ts" : "main.ts";
 mkdirSync(dirname(out), { recursive: true });
 await build({
-  entryPoints: [join(ROOT, "test/bench", process.argv.includes("--profile") ? "profile.ts" : "main.ts")],
+  entryPoints: [join(ROOT, "test/bench", entry)],
   outfile: out,
   bundle: true,
   platform: "node",

@@ -5,7 +5,7 @@
  * " accept ", "twd") is refused with the value it probably meant, and a never_disclose string is
  * named by its position, never echoed. Repeats are dropped (they mean nothing twice).
  */
-import { foldText, MandateSchema, WritableKindSchema, type MandateMoney } from "../owner/index.js";
+import { foldText, MandateSchema, SecretAmountSchema, WritableKindSchema, type MandateMoney, type SecretAmount } from "../owner/index.js";
 import { CurrencySchema } from "../protocol/index.js";
 import { integer, optional, type Parsed } from "./args.js";
 import { UsageError } from "./exit.js";
@@ -60,4 +60,13 @@ export function mandateMoney(parsed: Parsed): MandateMoney | undefined {
   }
   if (floor !== undefined && floor > cap) throw new UsageError(`--floor ${floor} is above --cap ${cap}: no amount could be committed`);
   return { currency: currency.data, cap, ...(floor === undefined ? {} : { floor }) };
+}
+
+/** The --secret-amount choice (refuse or allow an amount equal to a numeric secret), undefined when not given; a usage error otherwise. */
+export function secretAmount(parsed: Parsed): SecretAmount | undefined {
+  const given = optional(parsed, "secret-amount");
+  if (given === undefined) return undefined;
+  const choice = SecretAmountSchema.safeParse(given);
+  if (!choice.success) throw new UsageError(`--secret-amount is ${SecretAmountSchema.options.join(" or ")}, not "${given}"`);
+  return choice.data;
 }

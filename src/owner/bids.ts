@@ -29,7 +29,7 @@ export type BidRecord = JournalRecordOf<"bid">;
 export function bidSalt(never: readonly string[]): string {
   for (let attempt = 0; attempt < 64; attempt++) {
     const salt = toBase64url(randomBytes(18));
-    if (findDisclosure(salt, never) === null) return salt;
+    if (findDisclosure(salt, { never }) === null) return salt;
   }
   throw new TrestleError("E_MANDATE", "no salt avoids the mandate's never_disclose strings; shorten the ones made of letters and digits", { reason: "disclose" });
 }

@@ -1,11 +1,28 @@
 /**
- * The `never_disclose` check (docs/ROOMS.md): every key and every string or number value anywhere
- * in what a seat is about to sign, however deeply nested (`__proto__` is an ordinary key here),
- * compared with each listed string after both are folded the same way: Unicode NFKC (so NFD and
- * full-width forms meet their plain form), case folded, and stripped of invisible format and
- * default-ignorable characters (zero-width spaces and joiners, bidi controls). The check is
- * literal: "2400" is caught in "２４００" or "2\u200b400", "twenty-four hundred" is not.
+ * The `never_disclose` check (docs/ROOMS.md), on everything a seat is about to sign: every key and
+ * every string or number value at any depth (`__proto__` is an ordinary key here), each string
+ * also decoded (leak/decode.ts), and the message's free text read together with the seat's recent
+ * free text in the room, so a secret split over messages is found too.
+ *
+ * An entry that is one number ("2400", "2,400", "two thousand four hundred") is looked for by value:
+ * any spelling of that value in text (leak/numbers.ts), and any number value equal to it; a money
+ * amount (a number under `amount` or `bid`) is read both as the integer it is and in its currency's
+ * major unit (240000 TWD is 2400), and one equal to a secret is refused unless the mandate's
+ * `secret_amount` is `allow`. Another amount is never refused for its digits (324000 holds "2400"
+ * but is not 2400). Any other entry is looked for as text (leak/text-match.ts).
+ *
+ * A refusal's path names protocol fields by name and every other key by its position
+ * (`$.effects[0].args.<key 1>`), so neither the journal nor the error ever spells the secret.
  */
+import { decInt, decKey, shift } from "./leak/decimal.js";
+import { MAX_DECODED } from "./leak/decode.js";
+import { protocolFieldNames } from "./leak/field-names.js";
+import { foldText } from "./leak/fold.js";
+import { compileSecrets, scanText, secretOfValue, type Secret, type TextScan } from "./leak/scan.js";
+import type { SecretAmount } from "./records.js";
+import { currencyDigits } from "./room-view.js";
+
+export { foldText };
 
 /**
  * Top-level fields of a submission that carry nothing the agent wrote: `nonce` (drawn by the
@@ -13,8 +30,7 @@
  * of an entry already in the ledger, which the schema requires to be one) and a sealed bid's
  * `commitment` (a SHA-256 over the bid and a random salt; the bid itself is checked, as `reveals`).
  * Checking them would refuse honest messages whose random nonce or hash happens to contain a listed
- * string ("2400" turns up in about one random nonce in a hundred); they cannot carry new words, so
- * they are left out.
+ * string; they cannot carry new words, so they are left out.
  */
 const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant", "auction", "commitment"]);
 
@@ -23,49 +39,122 @@ export function authoredPart(submission: Record<string, unknown>): Record<string
   return Object.fromEntries(Object.entries(submission).filter(([key]) => !NOT_AUTHORED.has(key)));
 }
 
-/** `text` folded for comparison: NFKC, case folded, invisible characters removed. */
-export function foldText(text: string): string {
-  return text
-    .normalize("NFKC")
-    .toUpperCase()
-    .toLowerCase()
-    .normalize("NFKC")
-    .replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "");
+/** What to check a message against. */
+export interface LeakCheck {
+  never: readonly string[];
+  /** The seat's recent free text in this room, oldest first (recentText in leak/recent-text.ts). */
+  recent?: readonly string[];
+  /** The mandate's `secret_amount`: absent is `refuse`. */
+  secretAmount?: SecretAmount | undefined;
+  /** The currency of a money number without a `currency` beside it (a bid's: its auction's). */
+  currency?: string | undefined;
 }
 
-/** Where a listed string was found: its index in `never_disclose` and the path of the field. */
+/**
+ * How a secret was found: in `text`, only once `encoded` text was decoded, as a `number` value, as a
+ * money `amount`, `split` over this message and the seat's recent ones, or `unread` (the message
+ * decodes to more than the gate reads, so it is refused unchecked).
+ */
+export type DisclosureForm = "text" | "encoded" | "number" | "amount" | "split" | "unread";
+
+/** Where a never_disclose entry was found: its index in the list (null when `unread`), the path of the field by position, and how. */
 export interface Disclosure {
-  index: number;
+  index: number | null;
   path: string;
+  form: DisclosureForm;
 }
 
-/** The first listed string found in any key or value of `value`, or null when none is. */
-export function findDisclosure(value: unknown, never: readonly string[]): Disclosure | null {
-  const needles = never.map(foldText).map((needle, index) => ({ needle, index })).filter((n) => n.needle !== "");
-  if (needles.length === 0) return null;
-  const hit = (text: string, path: string): Disclosure | null => {
-    const folded = foldText(text);
-    const found = needles.find((n) => folded.includes(n.needle));
-    return found ? { index: found.index, path } : null;
+/** The free text of a message or entry: its `body` and its terms' `text`, in that order, when not empty. */
+export function freeText(message: Record<string, unknown>): string[] {
+  const terms = message.terms;
+  const text = typeof terms === "object" && terms !== null && "text" in terms ? terms.text : undefined;
+  return [message.body, text].filter((t): t is string => typeof t === "string" && t !== "");
+}
+
+function fromScan(scan: TextScan, secrets: readonly Secret[], path: string): Disclosure | null {
+  if (scan.overflow) return { index: null, path, form: "unread" };
+  const at = scan.counts.findIndex((c) => c > 0);
+  return at < 0 ? null : { index: secrets[at]!.index, path, form: scan.encoded[at] ? "encoded" : "text" };
+}
+
+/** The readings (by decKey) of number `n` at a money key: the integer, and in major units when the currency is known. */
+function moneyKeys(n: number, currency: string | undefined): string[] {
+  const keys = [decKey(decInt(n))];
+  if (currency !== undefined) keys.push(decKey(shift(decInt(n), -currencyDigits(currency))));
+  return keys;
+}
+
+/** The first never_disclose entry `value` discloses, or null when none is; `value` is what the agent wrote (authoredPart). */
+export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | null {
+  const secrets = compileSecrets(check.never);
+  if (secrets.length === 0) return null;
+  const fields = protocolFieldNames();
+  const allowAmount = check.secretAmount === "allow";
+  const number = (n: number, path: string, money: boolean, currency: string | undefined): Disclosure | null => {
+    if (!Number.isSafeInteger(n) || n < 0) return fromScan(scanText(String(n), secrets), secrets, path);
+    for (const key of money ? moneyKeys(n, currency) : [decKey(decInt(n))]) {
+      const secret = secretOfValue(key, secrets);
+      if (secret && !(money && allowAmount)) return { index: secret.index, path, form: money ? "amount" : "number" };
+    }
+    return null;
   };
-  const walk = (v: unknown, path: string, seen: Set<object>): Disclosure | null => {
-    if (typeof v === "string") return hit(v, path);
-    if (typeof v === "number" || typeof v === "bigint") return hit(String(v), path);
+  const walk = (v: unknown, path: string, seen: Set<object>, money: boolean, currency: string | undefined): Disclosure | null => {
+    if (typeof v === "string") return fromScan(scanText(v, secrets), secrets, path);
+    if (typeof v === "number") return number(v, path, money, currency);
+    if (typeof v === "bigint") return fromScan(scanText(String(v), secrets), secrets, path);
     if (typeof v !== "object" || v === null || seen.has(v)) return null;
     seen.add(v);
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
-        const found = walk(v[i], `${path}[${i}]`, seen);
+        const found = walk(v[i], `${path}[${i}]`, seen, false, currency);
         if (found) return found;
       }
       return null;
     }
-    for (const key of Object.keys(v)) {
-      const inner = `${path}.${key}`;
-      const found = hit(key, inner) ?? walk((v as Record<string, unknown>)[key], inner, seen);
+    const record = v as Record<string, unknown>;
+    const here = typeof record.currency === "string" ? record.currency : check.currency;
+    const keys = Object.keys(record);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const byPosition = `${path}.<key ${i + 1}>`;
+      const found =
+        fromScan(scanText(key, secrets), secrets, byPosition) ??
+        walk(record[key], fields.has(key) ? `${path}.${key}` : byPosition, seen, key === "amount" || key === "bid", here);
       if (found) return found;
     }
     return null;
   };
-  return walk(value, "$", new Set());
+  const found = walk(value, "$", new Set(), false, check.currency);
+  if (found || typeof value !== "object" || value === null || Array.isArray(value)) return found;
+  return splitDisclosure(freeText(value as Record<string, unknown>), check.recent ?? [], secrets);
+}
+
+/** A secret that the free text `current` states only together with `recent` (joined as written, or with a space): split over messages or fields. */
+function splitDisclosure(current: string[], recent: readonly string[], secrets: readonly Secret[]): Disclosure | null {
+  if (current.length === 0 || recent.length + current.length < 2) return null;
+  for (const joiner of ["", " "]) {
+    const before = scanText(recent.join(joiner), secrets);
+    const after = scanText([...recent, ...current].join(joiner), secrets);
+    if (after.overflow) return { index: null, path: "$", form: "unread" };
+    const at = after.counts.findIndex((c, i) => c > before.counts[i]!);
+    if (at >= 0) return { index: secrets[at]!.index, path: "$", form: "split" };
+  }
+  return null;
+}
+
+/** The refusal's message for `d`: it names the entry by number and the field by position, never the entry itself. */
+export function disclosureMessage(d: Disclosure): string {
+  const entry = `never_disclose entry #${(d.index ?? 0) + 1}`;
+  switch (d.form) {
+    case "unread":
+      return `the message decodes to more than the never_disclose check reads (${MAX_DECODED} decoded characters); it was not sent unchecked`;
+    case "split":
+      return `the message contains ${entry} when read with this seat's last messages in the room (split over messages or fields); it was not sent`;
+    case "amount":
+      return `the message contains ${entry} at ${d.path} as its amount (the mandate's secret_amount is refuse, the default); it was not sent`;
+    case "encoded":
+      return `the message contains ${entry} at ${d.path}, once decoded; it was not sent`;
+    default:
+      return `the message contains ${entry} at ${d.path}; it was not sent`;
+  }
 }

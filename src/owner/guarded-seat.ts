@@ -30,7 +30,8 @@ import {
   type Terms,
 } from "../protocol/index.js";
 import { boundTerms, gatedWhenLoosened, isCommitment } from "./commitments.js";
-import { authoredPart, findDisclosure } from "./disclosure.js";
+import { authoredPart, disclosureMessage, findDisclosure } from "./disclosure.js";
+import { recentText } from "./leak/recent-text.js";
 import { answerHeld, answersTo, heldExpiry, heldState, pendingHeld, type GateAnswer } from "./gate.js";
 import { seatJournal, type Journal } from "./journal.js";
 import { readMandate, type MandateRead } from "./mandate.js";
@@ -181,7 +182,7 @@ export class GuardedSeat {
       const why = verdict === "REFUTED" ? `REFUTED at ${transcript.report.refuted?.seq ?? "?"}: ${transcript.report.refuted?.reason ?? ""}` : `${verdict}: ${transcript.report.unchecked.join("; ")}`;
       refuse("gate", "E_GATE", "unverified", `the table's transcript does not verify completely (${why}); nothing is ${commitment ? "committed" : "sent"}`, { verdict });
     }
-    const { plain, wire } = await this.seal(transcript, given, held, refuse);
+    const { plain, wire, room } = await this.seal(transcript, given, held, refuse);
     hash = canonicalSha256(wire);
     const expired = held ? heldExpiry(plain, transcript.state, this.clock()) : null;
     if (expired) refuse("gate", "E_GATE", "expired", `held message ${hash.slice(0, 16)}… can no longer be sent: ${expired} while it waited for the owner. Nothing was sent and no approval was spent; write a new message`);
@@ -190,7 +191,8 @@ export class GuardedSeat {
     if (!mandate.ok) {
       if (mandate.reason !== "no_mandate" || commitment) refuse("mandate", "E_MANDATE", mandate.reason, mandate.message);
     } else {
-      this.checkMandate(mandate.mandate, plain, transcript, refuse);
+      const recent = mandate.mandate.never_disclose.length > 0 ? await recentText(transcript.entries, this.table, this.seat, room) : [];
+      this.checkMandate(mandate.mandate, plain, transcript, recent, refuse);
       approval = await this.approvalFor(mandate.mandate, wire, hash, mandate.file.owner_key, refuse);
     }
     return this.sendExact(wire, hash, approval);
@@ -208,7 +210,7 @@ export class GuardedSeat {
   }
 
   /** The plaintext the guards judge and the message that is signed: sealed under the room key in an e2e room, else the same. */
-  private async seal(transcript: Transcript, given: Submission, held: boolean, refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): Promise<{ plain: Submission; wire: Submission }> {
+  private async seal(transcript: Transcript, given: Submission, held: boolean, refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): Promise<{ plain: Submission; wire: Submission; room: RoomKey | null }> {
     let room: RoomKey | null;
     try {
       room = await this.roomKey(transcript);
@@ -216,12 +218,12 @@ export class GuardedSeat {
       if (!(error instanceof TrestleError)) throw error;
       return refuse("e2e", error.code, "no_room_key", `${error.message}; nothing was sent`);
     }
-    if (!room) return { plain: given, wire: given };
-    if (held) return { plain: await openSubmission(room, given), wire: given };
+    if (!room) return { plain: given, wire: given, room };
+    if (held) return { plain: await openSubmission(room, given), wire: given, room };
     const wire = await sealSubmission(room, given);
     const max = transcript.state ? maxChars(transcript.state.config) : Infinity;
     if (wire.body.length > max) refuse("e2e", "E_TOO_LARGE", "sealed_too_long", `sealed, the body is ${wire.body.length} chars, over this room's max_chars ${max} (a sealed body is never cut); write less`);
-    return { plain: given, wire };
+    return { plain: given, wire, room };
   }
 
   /** The money `s` binds the owner to: a sealed bid's (journal) or a reveal's, else the terms of boundTerms. */
@@ -229,23 +231,23 @@ export class GuardedSeat {
     return bidTerms(this.journal, state, s) ?? boundTerms(state, s);
   }
 
-  /** Applies the mandate's limits to `s`; calls `refuse` (which throws) on the first it breaks. */
-  private checkMandate(m: Mandate, s: Submission, transcript: Transcript, refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): void {
+  /** Applies the mandate's limits to `s` (with `recent`, the seat's recent free text in the room); calls `refuse` (which throws) on the first it breaks. */
+  private checkMandate(m: Mandate, s: Submission, transcript: Transcript, recent: string[], refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): void {
     if (m.paused) refuse("mandate", "E_MANDATE", "paused", `the owner paused seat ${this.seat} at ${this.table}: it writes nothing until they resume it`);
-    const later = revealedLater(this.journal, s);
-    const found = findDisclosure(authoredPart(later ? { ...s, reveals: later } : s), m.never_disclose);
-    if (found) {
-      refuse("disclosure", "E_MANDATE", "disclose", `the message contains never_disclose entry #${found.index + 1} at ${found.path}; it was not sent`, { index: found.index, path: found.path });
-    }
-    const judged = isCommitment(s) || (s.kind === "mechanism" && s.op === "reveal");
-    if (!judged || !transcript.state) return;
-    let terms: Terms | null;
+    const judged = (isCommitment(s) || (s.kind === "mechanism" && s.op === "reveal")) && transcript.state !== null;
+    let terms: Terms | null = null;
+    let unbound: TrestleError | null = null;
     try {
-      terms = this.binds(transcript.state, s);
+      terms = judged ? this.binds(transcript.state!, s) : null;
     } catch (error) {
       if (!(error instanceof TrestleError)) throw error;
-      return refuse("mandate", error.code, String(error.details?.reason ?? "unknown"), error.message);
+      unbound = error;
     }
+    const later = revealedLater(this.journal, s);
+    const check = { never: m.never_disclose, recent, secretAmount: m.secret_amount, currency: terms?.currency };
+    const found = findDisclosure(authoredPart(later ? { ...s, reveals: later } : s), check);
+    if (found) refuse("disclosure", "E_MANDATE", "disclose", disclosureMessage(found), { index: found.index, path: found.path, form: found.form });
+    if (unbound) return refuse("mandate", unbound.code, String(unbound.details?.reason ?? "unknown"), unbound.message);
     if (terms?.amount === undefined) return;
     const money = m.money;
     const said = `${terms.amount} ${terms.currency} (minor units)`;

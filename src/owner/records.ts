@@ -31,6 +31,10 @@ export const WritableKindSchema = z.enum(AuthoredKindSchema.options as [string, 
 export const MandateMoneySchema = z.strictObject({ currency: CurrencySchema, cap: AmountSchema, floor: AmountSchema.optional() });
 export type MandateMoney = z.infer<typeof MandateMoneySchema>;
 
+/** What the guard does with a money amount (an offer's, counter's, accept's, grant's or bid's) equal to a never_disclose number: `refuse` it (the default) or `allow` it. */
+export const SecretAmountSchema = z.enum(["refuse", "allow"]);
+export type SecretAmount = z.infer<typeof SecretAmountSchema>;
+
 /** What the owner signs (purpose `mandate`): the limits one seat at one table works under. */
 export const MandateSchema = z.strictObject({
   version: z.literal(1),
@@ -39,8 +43,10 @@ export const MandateSchema = z.strictObject({
   owner: OwnerNameSchema,
   /** Absent: cap 0, so no priced commitment. */
   money: MandateMoneySchema.optional(),
-  /** Strings that must appear in no field of anything the seat writes (any case, any Unicode form). */
+  /** Strings that must appear in no field of anything the seat writes (any case, any Unicode form; a number in any spelling of its value). */
   never_disclose: z.array(z.string().min(1).max(256)).max(64),
+  /** Absent: `refuse`, so a listed number is never committed to as an amount either. */
+  secret_amount: SecretAmountSchema.optional(),
   /** Kinds held until the owner approves that exact message. */
   require_confirm: z.array(WritableKindSchema).max(32),
   /** While true the seat writes nothing. */

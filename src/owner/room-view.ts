@@ -92,14 +92,18 @@ export function termsText(terms: Terms): string {
   return parts.join(": ");
 }
 
+/** How many digits of `currency`'s minor unit make its major unit (TWD 2, JPY 0; 2 when the platform does not know it). */
+export function currencyDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
 /** `amount` minor units of `currency` in major units, e.g. 280000 TWD is "2,800.00". */
 export function majorUnits(amount: number, currency: string): string {
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    digits = 2;
-  }
+  const digits = currencyDigits(currency);
   const scale = 10 ** digits;
   const whole = Math.trunc(amount / scale).toLocaleString("en");
   return digits === 0 ? whole : `${whole}.${String(amount % scale).padStart(digits, "0")}`;

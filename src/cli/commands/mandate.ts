@@ -1,12 +1,13 @@
 /**
  * `trestle mandate show|set` (docs/ROOMS.md): the owner signs a seat's mandate with the owner key
- * on this machine (money cap, floor and currency in minor units, never_disclose strings,
- * require_confirm kinds, paused), and reads back the one in force, judged as the guards judge it.
+ * on this machine (money cap, floor and currency in minor units, never_disclose strings and
+ * secret_amount, require_confirm kinds, paused), and reads back the one in force, judged as the
+ * guards judge it.
  */
 import { readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
 import { OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
-import { confirmKinds, mandateMoney, neverDisclose } from "../mandate-flags.js";
+import { confirmKinds, mandateMoney, neverDisclose, secretAmount } from "../mandate-flags.js";
 import { money, unrefuted } from "../room.js";
 import type { Command } from "./command.js";
 
@@ -23,6 +24,7 @@ export const mandateSet: Command = {
     floor: { type: "string", value: "N", help: "the least the seat may commit to, in minor units" },
     "never-disclose": { type: "string", multiple: true, value: "TEXT", help: "a string the seat must never write, in any field (repeatable)" },
     "require-confirm": { type: "string", multiple: true, value: "KIND", help: "a kind held until you approve each message, e.g. accept (repeatable)" },
+    "secret-amount": { type: "string", value: "refuse|allow", help: "an amount equal to a --never-disclose number: refuse it (default) or allow it" },
     paused: { type: "boolean", help: "the seat writes nothing" },
     "clear-loosened": { type: "boolean", help: "trust the new limits as they are: no more per-message approvals for having loosened them" },
   },
@@ -33,6 +35,7 @@ export const mandateSet: Command = {
     const limits = mandateMoney(ctx.args);
     const never_disclose = neverDisclose(ctx.args);
     const require_confirm = confirmKinds(ctx.args);
+    const secret_amount = secretAmount(ctx.args);
     const { owner, key } = await ctx.owner();
     const file = await setMandate(
       seatFiles(ctx.home, table, seat).mandate,
@@ -43,6 +46,7 @@ export const mandateSet: Command = {
         owner,
         ...(limits === undefined ? {} : { money: limits }),
         never_disclose,
+        ...(secret_amount === undefined ? {} : { secret_amount }),
         require_confirm,
         paused: ctx.args.values.paused === true,
       },
@@ -77,7 +81,7 @@ export const mandateShow: Command = {
 
 function describe(m: Mandate): string {
   const parts = [m.money ? `cap ${money(m.money.cap, m.money.currency)}${m.money.floor === undefined ? "" : `, floor ${money(m.money.floor, m.money.currency)}`}` : "cap 0 (no money commitments)"];
-  parts.push(`${m.never_disclose.length} never_disclose strings`);
+  parts.push(`${m.never_disclose.length} never_disclose strings${m.secret_amount === "allow" ? " (amounts equal to one allowed)" : ""}`);
   if (m.require_confirm.length > 0) parts.push(`confirm ${m.require_confirm.join(", ")}`);
   if (m.paused) parts.push("PAUSED");
   return parts.join("; ");

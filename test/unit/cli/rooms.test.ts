@@ -93,6 +93,13 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     expect(unknown.stderr).toContain("error E_USAGE: no message 00000000ffff was ever held for this seat");
   });
 
+  it("refuses a secret split over two trestle processes: the second say is refused, read with the first from the ledger", async () => {
+    expect((await ben.run(["say", ...as("ben-bot"), "my cap starts with thirty"])).code).toBe(0);
+    const second = await ben.run(["say", ...as("ben-bot"), "hundred"]);
+    expect(second.code).toBe(3);
+    expect(second.stderr).toMatch(/E_MANDATE.*never_disclose entry #1 when read with this seat's last messages/);
+  });
+
   it("holds the accept until the owner approves its hash at the gate, then sends it and closes with a deal", async () => {
     const offer = String(await newestOffer(ben, "ben-bot"));
     const held = await ben.run(["room", "accept", offer, ...as("ben-bot")]);

@@ -1,28 +1,29 @@
-/** The never_disclose check (docs/ROOMS.md): every key and value, any depth, any case and Unicode form; literal, so spelled-out numbers pass. */
+/**
+ * The never_disclose check (docs/ROOMS.md): every key and value, any depth, any case and Unicode
+ * form; numbers by value in any spelling; encoded text decoded; a secret split over the seat's
+ * recent messages; money amounts by value under the mandate's secret_amount; paths by position.
+ */
 import { describe, expect, it } from "vitest";
-import { authoredPart, findDisclosure, foldText } from "../../../src/owner/index.js";
+import { authoredPart, disclosureMessage, findDisclosure, foldText, type LeakCheck } from "../../../src/owner/index.js";
 
 const NEVER = ["2400", "floor", "Sara's address"];
+const check = (over: Partial<LeakCheck> = {}): LeakCheck => ({ never: NEVER, ...over });
 
 describe("findDisclosure", () => {
   it("finds a listed string in a top-level body", () => {
-    expect(findDisclosure({ kind: "say", body: "my floor is low" }, NEVER)).toEqual({ index: 1, path: "$.body" });
+    expect(findDisclosure({ kind: "say", body: "my floor is low" }, check())).toEqual({ index: 1, path: "$.body", form: "text" });
   });
 
-  it("finds it in a nested field of any depth", () => {
+  it("finds it in a nested field of any depth, naming keys the protocol does not define by position", () => {
     const value = { kind: "offer", terms: { text: "ok" }, extra: { a: [{ b: { c: "at least 2400, sorry" } }] } };
-    expect(findDisclosure(value, NEVER)).toEqual({ index: 0, path: "$.extra.a[0].b.c" });
+    expect(findDisclosure(value, check())).toEqual({ index: 0, path: "$.<key 3>.<key 1>[0].<key 1>.<key 1>", form: "text" });
   });
 
   it("finds it in a __proto__ key and in its value, as ordinary keys", () => {
     const asKey = JSON.parse('{"kind":"say","body":"x","__proto__":{"FLOOR":1}}') as unknown;
-    expect(findDisclosure(asKey, NEVER)).toEqual({ index: 1, path: "$.__proto__.FLOOR" });
+    expect(findDisclosure(asKey, check())).toEqual({ index: 1, path: "$.<key 3>.<key 1>", form: "text" });
     const asValue = JSON.parse('{"kind":"say","body":"x","__proto__":"2400"}') as unknown;
-    expect(findDisclosure(asValue, NEVER)).toEqual({ index: 0, path: "$.__proto__" });
-  });
-
-  it("finds it in a number: an amount of 240000 minor units holds 2400", () => {
-    expect(findDisclosure({ terms: { amount: 240000, currency: "TWD" } }, NEVER)).toEqual({ index: 0, path: "$.terms.amount" });
+    expect(findDisclosure(asValue, check())).toEqual({ index: 0, path: "$.<key 3>", form: "text" });
   });
 
   it.each([
@@ -32,29 +33,87 @@ describe("findDisclosure", () => {
     ["zero-width characters inside", "2\u200b4\u200d00"],
     ["a bidi override inside", "fl\u202eoor"],
   ])("finds it written in %s", (_, body) => {
-    expect(findDisclosure({ body }, NEVER)).not.toBeNull();
+    expect(findDisclosure({ body }, check())).not.toBeNull();
   });
 
   it("matches decomposed (NFD) text against a composed listed string, and the other way round", () => {
     const composed = "caf\u00e9 on Main St";
     const decomposed = "cafe\u0301 on Main St";
-    expect(findDisclosure({ body: decomposed }, [composed])).toEqual({ index: 0, path: "$.body" });
-    expect(findDisclosure({ body: composed }, [decomposed])).toEqual({ index: 0, path: "$.body" });
+    expect(findDisclosure({ body: decomposed }, { never: [composed] })).toEqual({ index: 0, path: "$.body", form: "text" });
+    expect(findDisclosure({ body: composed }, { never: [decomposed] })).toEqual({ index: 0, path: "$.body", form: "text" });
+  });
+
+  it("says when a secret was found only once decoded", () => {
+    expect(findDisclosure({ body: "see MjQwMA==" }, check())).toEqual({ index: 0, path: "$.body", form: "encoded" });
+  });
+
+  describe("a number on the list, by value", () => {
+    it("finds a number value equal to it, outside money", () => {
+      expect(findDisclosure({ kind: "say", body: "x", re: 2400 }, check())).toEqual({ index: 0, path: "$.re", form: "number" });
+    });
+
+    it("finds a money amount equal to it in major units (240000 TWD is 2400.00) or as the integer, and refuses it by default", () => {
+      expect(findDisclosure({ kind: "offer", terms: { amount: 240000, currency: "TWD" } }, check())).toEqual({ index: 0, path: "$.terms.amount", form: "amount" });
+      expect(findDisclosure({ kind: "offer", terms: { amount: 2400, currency: "JPY" } }, check())).toEqual({ index: 0, path: "$.terms.amount", form: "amount" });
+      expect(findDisclosure({ kind: "mechanism", op: "reveal", bid: 240000 }, check({ currency: "TWD" }))).toEqual({ index: 0, path: "$.bid", form: "amount" });
+    });
+
+    it("lets a money amount equal to it through when the mandate's secret_amount is allow, but never the text", () => {
+      expect(findDisclosure({ kind: "offer", terms: { amount: 240000, currency: "TWD" } }, check({ secretAmount: "allow" }))).toBeNull();
+      expect(findDisclosure({ kind: "offer", terms: { amount: 240000, currency: "TWD", text: "my floor price" } }, check({ secretAmount: "allow" }))).toMatchObject({ index: 1, form: "text" });
+      expect(findDisclosure({ kind: "offer", body: "2,400 is my last word", terms: { amount: 240000, currency: "TWD" } }, check({ secretAmount: "allow" }))).toMatchObject({ index: 0, path: "$.body" });
+    });
+  });
+
+  describe("the recent text of the seat", () => {
+    it("finds a secret split over the seat's last messages and this one", () => {
+      expect(findDisclosure({ kind: "say", body: "00" }, check({ recent: ["my floor? it starts with", "24"] }))).toEqual({ index: 0, path: "$", form: "split" });
+      expect(findDisclosure({ kind: "say", body: "four hundred" }, check({ recent: ["two thousand"] }))).toMatchObject({ index: 0, form: "split" });
+      expect(findDisclosure({ kind: "say", body: "oor" }, check({ recent: ["fl"] }))).toMatchObject({ index: 1, form: "split" });
+    });
+
+    it("finds a secret split over a message's body and its terms text", () => {
+      expect(findDisclosure({ kind: "offer", body: "24", terms: { text: "00" } }, check())).toMatchObject({ index: 0, form: "split" });
+    });
+
+    it("does not blame this message for a secret the recent text already held", () => {
+      expect(findDisclosure({ kind: "say", body: "the stroller folds flat" }, check({ recent: ["it was 2400 last year"] }))).toBeNull();
+    });
   });
 
   describe("when nothing listed appears", () => {
     it("finds nothing in an unrelated message, and nothing for an empty list", () => {
-      expect(findDisclosure({ body: "I can do 2,800", terms: { amount: 280000, currency: "TWD" } }, NEVER)).toBeNull();
-      expect(findDisclosure({ body: "2400" }, [])).toBeNull();
+      expect(findDisclosure({ body: "I can do 2,800", terms: { amount: 280000, currency: "TWD" } }, check())).toBeNull();
+      expect(findDisclosure({ body: "2400" }, { never: [] })).toBeNull();
     });
 
-    it("is literal: a number spelled out in words is not caught", () => {
-      expect(findDisclosure({ body: "I would not go under twenty-four hundred" }, ["2400"])).toBeNull();
+    it("never refuses an amount or a text for digits that merely contain the secret", () => {
+      expect(findDisclosure({ kind: "offer", terms: { amount: 324000, currency: "TWD" } }, check())).toBeNull();
+      expect(findDisclosure({ kind: "offer", terms: { amount: 32400, currency: "JPY" } }, check())).toBeNull();
+      expect(findDisclosure({ kind: "say", body: "they paid 324,000 for the flat" }, check())).toBeNull();
+      expect(findDisclosure({ kind: "offer", expires: 1_764_602_400_000, terms: { amount: 250000, currency: "TWD" } }, check())).toBeNull();
+    });
+
+    it("does not read meaning: a bit under two and a half thousand passes", () => {
+      expect(findDisclosure({ body: "a bit under two and a half thousand" }, check())).toBeNull();
     });
   });
 
   it("folds text by NFKC, case and invisible characters", () => {
     expect(foldText("\uff21B\u200bc")).toBe("abc");
+  });
+});
+
+describe("a refusal's path and message (issue 22, point 5)", () => {
+  const forms = ["2400", "2,400", "MjQwMA", "two thousand four hundred"];
+
+  it.each(forms)("names a secret used as a JSON key (%j) by its position, never by the key", (key) => {
+    const message = { kind: "proposal", body: "x", effects: [{ owner: "o", resource: "r", action: "a", args: { x: { [key]: 1 } } }] };
+    const found = findDisclosure(message, check());
+    expect(found).toEqual({ index: 0, path: "$.effects[0].args.<key 1>.<key 1>", form: expect.stringMatching(/text|encoded/) });
+    const message_text = disclosureMessage(found!);
+    expect(message_text).toContain("never_disclose entry #1");
+    expect(findDisclosure({ path: found!.path, message: message_text }, check())).toBeNull();
   });
 });
 
@@ -69,11 +128,11 @@ describe("authoredPart", () => {
   };
 
   it("leaves out the nonce, the seat's place and the entry a message names, which cannot carry the agent's words", () => {
-    expect(findDisclosure(authoredPart(accept), ["2400"])).toBeNull();
+    expect(findDisclosure(authoredPart(accept), { never: ["2400"] })).toBeNull();
   });
 
   it("keeps everything the agent wrote, nested or not", () => {
-    expect(findDisclosure(authoredPart({ ...accept, body: "my floor is 2400" }), ["2400"])).toEqual({ index: 0, path: "$.body" });
-    expect(findDisclosure(authoredPart({ ...accept, terms: { amount: 240000, currency: "TWD" } }), ["2400"])).toEqual({ index: 0, path: "$.terms.amount" });
+    expect(findDisclosure(authoredPart({ ...accept, body: "my floor is 2400" }), { never: ["2400"] })).toEqual({ index: 0, path: "$.body", form: "text" });
+    expect(findDisclosure(authoredPart({ ...accept, terms: { amount: 240000, currency: "TWD" } }), { never: ["2400"] })).toEqual({ index: 0, path: "$.terms.amount", form: "amount" });
   });
 });

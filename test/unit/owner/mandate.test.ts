@@ -55,6 +55,7 @@ describe("reading a mandate", () => {
       ["a require_confirm kind that does not exist", { require_confirm: ["buy"] }, "mandate.require_confirm"],
       ["a lowercase currency", { money: { currency: "twd", cap: 1 } }, "mandate.money.currency"],
       ["an unknown key", { spending_limit: 1 }, "mandate"],
+      ["a secret_amount that is neither refuse nor allow", { secret_amount: "maybe" }, "mandate.secret_amount"],
     ])("reports a mandate value of the wrong type: %s, naming %s", async (_, change, path) => {
       const ben = await keyOf("owner:ben");
       const file = await signMandate(ben, mandate());
@@ -107,6 +108,7 @@ describe("loosening", () => {
     ["a never_disclose string dropped", { never_disclose: ["3000"] }],
     ["a require_confirm kind dropped", { require_confirm: [] }],
     ["unpausing", { paused: false }],
+    ["a secret amount allowed", { secret_amount: "allow" as const }],
   ])("marks %s as looser", (_, change) => {
     const prev = mandate({ money: { currency: "TWD", cap: 300000, floor: 200 }, require_confirm: ["accept"], paused: true });
     expect(loosens(prev, { ...prev, ...change })).toBe(true);
@@ -117,6 +119,8 @@ describe("loosening", () => {
     expect(loosens(prev, prev)).toBe(false);
     expect(loosens(prev, mandate({ money: { currency: "TWD", cap: 200000 }, never_disclose: ["3000", "300000", "more"], paused: true }))).toBe(false);
     expect(loosens(prev, mandate({ money: undefined }))).toBe(false);
+    expect(loosens(prev, mandate({ secret_amount: "refuse" }))).toBe(false);
+    expect(loosens(mandate({ secret_amount: "allow" }), prev)).toBe(false);
   });
 
   it("keeps a loosened mandate loosened through later tightening, until the owner clears it", () => {

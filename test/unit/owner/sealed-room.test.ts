@@ -102,6 +102,14 @@ describe("an end-to-end encrypted room", () => {
       expect(error.details).toMatchObject({ reason: "disclose" });
     });
 
+    it("reads the seat's earlier sealed messages opened, so a secret split over two of them is caught", async () => {
+      const { sara } = await strollerRoom(relay().url, { e2e: true });
+      await mandate(sara, { never_disclose: ["2400"] });
+      expect((await sara.guard.send({ kind: "say", body: "my floor starts with twenty-four" })).seq).toBeGreaterThan(0);
+      const error = await refusedAt(sara, () => sara.guard.send({ kind: "say", body: "hundred" }));
+      expect(error.details).toMatchObject({ reason: "disclose", form: "split" });
+    });
+
     it("sends a note to the owner sealed, and keeps the plaintext in the journal", async () => {
       const { sara } = await strollerRoom(relay().url, { e2e: true });
       const answer = await sara.guard.tellOwner("ben asked twice about the rain cover");

@@ -1,0 +1,22 @@
+/**
+ * `npm run bench -- --leaks`: runs the leak corpus (test/vectors/leak-corpus.json) through the
+ * leak gate and prints the catch rate, the false-positive rate and what is missed (docs/ROOMS.md
+ * "never_disclose"). Exits 1 when a clean case is flagged.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runCorpus } from "../support/leak-corpus.js";
+import { ROOT } from "./harness/root.js";
+
+const run = runCorpus(readFileSync(join(ROOT, "test/vectors/leak-corpus.json"), "utf8"));
+const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
+process.stdout.write(
+  [
+    `leak corpus: ${run.leaks + run.clean} cases`,
+    `caught ${run.caught.length} of ${run.leaks} leaks: catch rate ${percent(run.catchRate)}`,
+    `flagged ${run.falsePositives.length} of ${run.clean} clean cases: false-positive rate ${percent(run.falsePositiveRate)}`,
+    `missed: ${run.missed.join(", ") || "none"}`,
+    ...(run.falsePositives.length > 0 ? [`false positives: ${run.falsePositives.join(", ")}`] : []),
+  ].join("\n") + "\n",
+);
+process.exit(run.falsePositives.length > 0 ? 1 : 0);
