@@ -21,9 +21,15 @@ export async function guarded<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
  * Any thrown value as a TrestleError: a failure the Durable Object runtime marks as its own
  * (`retryable` or `overloaded`, and not `remote`: an object that could not be reached or run, a
  * quota of the host's used up) is E_UNAVAILABLE; anything else unexpected is logged and becomes
- * E_INTERNAL.
+ * E_INTERNAL. Every error the relay answers passes here (DO results, HTTP responses, socket
+ * frames and closes), so an E_RATE_LIMITED without a wait in its details, which `rateLimited`
+ * cannot build, is a relay bug: logged and answered E_INTERNAL, never sent as a 429 (SPEC §9).
  */
 export function toTrestleError(error: unknown): TrestleError {
+  if (error instanceof TrestleError && error.code === "E_RATE_LIMITED" && retryAfterOf(error) === null) {
+    console.error("a rate-limit refusal without a wait", error);
+    return new TrestleError("E_INTERNAL");
+  }
   if (error instanceof TrestleError) return error;
   console.error("unexpected error", error);
   if (isInfrastructureFailure(error)) {
@@ -45,7 +51,7 @@ export function unwrap<T>(result: Result<T>): T {
   throw new TrestleError(result.error.code, result.error.message, result.error.details);
 }
 
-/** The HTTP response for an error: the wire envelope with the code's status, and `Retry-After` (whole seconds) for a rate limit with a wait. */
+/** The HTTP response for an error: the wire envelope with the code's status, and for every 429 `Retry-After`, its details' wait in whole seconds. */
 export function errorResponse(error: unknown): Response {
   const err = toTrestleError(error);
   const wait = retryAfterOf(err);

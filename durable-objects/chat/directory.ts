@@ -9,6 +9,7 @@ import { toHex, utf8 } from "../../src/protocol/bytes.js";
 import { sha256 } from "../../src/protocol/hash.js";
 import { outboxDelay } from "../../src/chat/config.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
+import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.js";
 import type { Env } from "../env.js";
@@ -50,7 +51,8 @@ export class ChatDirectoryDO extends SqliteObject {
       const fresh = this.sql.exec("INSERT OR IGNORE INTO nonces (owner_key, nonce, at) VALUES (?, ?, ?)", statement.owner_key, statement.nonce, now).rowsWritten;
       if (fresh === 0) throw new TrestleError("E_NONCE_REUSED", "this bind request was already used; sign a new one");
       if (this.count(`owner:${statement.owner_key}`, CODE_LIMITS.window_ms, now) > CODE_LIMITS.per_owner) {
-        throw new TrestleError("E_RATE_LIMITED", `at most ${CODE_LIMITS.per_owner} bind codes per ${CODE_LIMITS.window_ms / 60_000} minutes`);
+        const wait = untilWindowEnds(now, CODE_LIMITS.window_ms);
+        throw rateLimited("bind_codes_per_owner", wait, `at most ${CODE_LIMITS.per_owner} bind codes per ${CODE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`);
       }
       const code = newCode(crypto.getRandomValues(new Uint8Array(8)));
       const expires = now + CODE_LIMITS.ttl_ms;

@@ -77,7 +77,7 @@ export class GateDO extends SqliteObject {
     if (rate.count <= 0) return;
     const row = this.sql.exec("SELECT tat FROM buckets WHERE name = ?", name).toArray()[0];
     const { tat, waitMs } = step(rate, row ? Number(row.tat) : undefined, now);
-    if (waitMs > 0) throw rateLimited(name, waitMs, `too many ${WHAT[limit]} (${name}: ${rate.count}); retry in ${waitText(waitMs)}`);
+    if (waitMs > 0) throw rateLimited(limit, waitMs, `too many ${WHAT[limit]} (${name}: ${rate.count}); retry in ${waitText(waitMs)}`);
     this.sql.exec("INSERT INTO buckets (name, tat) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET tat = excluded.tat", name, tat);
   }
 }

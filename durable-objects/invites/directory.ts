@@ -11,6 +11,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { toHex, utf8 } from "../../src/protocol/bytes.js";
 import { TrestleError } from "../../src/protocol/errors.js";
+import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
 import { sha256 } from "../../src/protocol/hash.js";
 import { normalizeInviteCode } from "../../src/protocol/schemas/room.js";
 import type { Env } from "../env.js";
@@ -84,7 +85,7 @@ export class InviteDirectoryDO extends DurableObject<Env> {
 
   /**
    * Where `typed` points, for `client` (an IP address or other per-client key): a locked-out client
-   * or relay-wide guessing is refused (E_RATE_LIMITED) before the code is looked at; a code that is
+   * or relay-wide guessing is refused (E_RATE_LIMITED, with the wait until its window ends) before the code is looked at; a code that is
    * unknown, spent, rotated or expired is E_INVITE and counts against both limits.
    */
   async resolve(typed: string, client: string): Promise<Result<InviteTarget>> {
@@ -92,10 +93,12 @@ export class InviteDirectoryDO extends DurableObject<Env> {
       const now = this.now();
       const clientKey = `miss:${client}`;
       if (this.peek(clientKey, INVITE_LIMITS.window_ms, now) >= INVITE_LIMITS.misses_per_client) {
-        throw new TrestleError("E_RATE_LIMITED", `too many wrong invite codes from here; try again in up to ${INVITE_LIMITS.window_ms / 60_000} minutes`);
+        const wait = untilWindowEnds(now, INVITE_LIMITS.window_ms);
+        throw rateLimited("invite_misses_per_client", wait, `too many wrong invite codes from here; try again in ${waitText(wait)}`);
       }
       if (this.peek("miss:*", INVITE_LIMITS.global_window_ms, now) >= INVITE_LIMITS.misses_global) {
-        throw new TrestleError("E_RATE_LIMITED", "too many wrong invite codes on this relay; redemption is paused for up to an hour");
+        const wait = untilWindowEnds(now, INVITE_LIMITS.global_window_ms);
+        throw rateLimited("invite_misses_relay", wait, `too many wrong invite codes on this relay; redemption is paused for ${waitText(wait)}`);
       }
       const code = normalizeInviteCode(typed);
       const row = code === null ? undefined : this.sql.exec("SELECT * FROM codes WHERE hash = ?", codeHash(code)).toArray()[0];

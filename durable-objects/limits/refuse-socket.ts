@@ -8,9 +8,11 @@
 import { retryAfterOf, waitText } from "../../src/protocol/rate-limited.js";
 import { wsCloseCodeOf, type TrestleError } from "../../src/protocol/errors.js";
 import type { ServerFrame } from "../../src/protocol/schemas/ws.js";
+import { toTrestleError } from "../result.js";
 
-/** Tells an open socket it is over a limit and closes it: the error frame, then close 4000 + status. */
-export function closeOverLimit(ws: WebSocket, error: TrestleError): void {
+/** Tells an open socket it is over a limit and closes it: the error frame, then close 4000 + status (4429 with the wait in its reason). */
+export function closeOverLimit(ws: WebSocket, refusal: TrestleError): void {
+  const error = toTrestleError(refusal);
   const frame: ServerFrame = { type: "error", error: error.toEnvelope().error };
   try {
     ws.send(JSON.stringify(frame));

@@ -11,6 +11,7 @@
 import { verifyStatement } from "../../src/protocol/crypto.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import { LIMITS } from "../../src/protocol/limits.js";
+import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
 import { ownerKeyOf } from "../../src/protocol/policy/owners.js";
 import { own } from "../../src/protocol/records.js";
 import type { Notification } from "../../src/protocol/schemas/notify.js";
@@ -43,7 +44,10 @@ export async function sendOwnerNote(host: TableHost, storage: DurableObjectStora
   if ((await storage.get<number>(seen)) !== undefined) return { id, queued: 0 };
   const counter = `notes:${note.seat}:${windowOf(now, NOTE_LIMITS.window_ms)}`;
   const sent = (await storage.get<number>(counter)) ?? 0;
-  if (sent >= NOTE_LIMITS.per_window) throw new TrestleError("E_RATE_LIMITED", `a seat sends its owner at most ${NOTE_LIMITS.per_window} notes per ${NOTE_LIMITS.window_ms / 60_000} minutes`);
+  if (sent >= NOTE_LIMITS.per_window) {
+    const wait = untilWindowEnds(now, NOTE_LIMITS.window_ms);
+    throw rateLimited("notes_per_seat", wait, `a seat sends its owner at most ${NOTE_LIMITS.per_window} notes per ${NOTE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`);
+  }
   await storage.put({ [seen]: now, [counter]: sent + 1 });
   const ownerKey = ownerKeyOf(state, seat.owner);
   if (ownerKey === undefined) throw new TrestleError("E_INTERNAL", "a seated seat always has an owner");

@@ -3,21 +3,32 @@
  * relay holds, or an import on its way in. It is fed pages (anyone may send them): each one must be
  * a verified extension of the chain it holds, ending at a head signed by the relay holding custody
  * there (src/protocol/replica-verify.ts); entries it holds already may be sent again and must be
- * the same. A page that contradicts its chain under that relay's own signature is a fork: the
- * evidence is kept and every later page refused with it. Its entries go into the ordinary ledger
+ * the same, judged by their leaves recomputed from their content. A page that contradicts its chain
+ * under that relay's own signature is a fork: the evidence is kept and every later page refused
+ * with it. Any other page that does not verify is E_REFUTED, stores nothing, and is recorded among
+ * the mirror's newest refusals, which stop nothing (decision 0330). Its entries go into the ordinary ledger
  * (so reads, sockets and wakes work as for any table), the heads it was fed into `kept_heads`,
  * which after a custody change keep the past relay's signatures; the `replica` meta row marks the
  * table read-only until custody passes to this relay (custody.ts).
  */
 import { GENESIS_LINK } from "../../src/protocol/chain.js";
+import { verifyHeadSignature } from "../../src/protocol/head.js";
 import { exportLineBytes } from "../../src/protocol/export.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import { forkEvidence } from "../../src/protocol/replica-fork.js";
-import { EMPTY_TIP, verifyExtension } from "../../src/protocol/replica-verify.js";
+import { EMPTY_TIP, heldDifference, verifyExtension } from "../../src/protocol/replica-verify.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import { MirrorEvidenceSchema, ReplicaPageSchema, type MirrorEvidence, type ReplicaPage } from "../../src/protocol/schemas/replica.js";
+import {
+  MIRROR_REFUSALS_KEPT,
+  MirrorEvidenceSchema,
+  MirrorRefusalSchema,
+  ReplicaPageSchema,
+  type MirrorEvidence,
+  type MirrorRefusal,
+  type ReplicaPage,
+} from "../../src/protocol/schemas/replica.js";
 import { SignedHeadSchema } from "../../src/protocol/schemas/head.js";
 import { Refuted } from "../../src/protocol/verify.js";
 import { checkpointText } from "./checkpoint.js";
@@ -58,6 +69,18 @@ export class Replica {
   evidence(): MirrorEvidence[] {
     if (!hasSchema(this.sql)) return [];
     return this.sql.exec("SELECT body FROM mirror_evidence ORDER BY id").toArray().map((row) => MirrorEvidenceSchema.parse(JSON.parse(String(row.body))));
+  }
+
+  /** The newest pages refused as not verifying, oldest first (at most MIRROR_REFUSALS_KEPT). */
+  refusals(): MirrorRefusal[] {
+    if (!hasSchema(this.sql)) return [];
+    return this.sql.exec("SELECT body FROM mirror_refusals ORDER BY id").toArray().map((row) => MirrorRefusalSchema.parse(JSON.parse(String(row.body))));
+  }
+
+  /** Records `refusal` and drops all but the newest MIRROR_REFUSALS_KEPT; synchronous. */
+  refused(refusal: MirrorRefusal): void {
+    this.sql.exec("INSERT INTO mirror_refusals (body) VALUES (?)", JSON.stringify(refusal));
+    this.sql.exec("DELETE FROM mirror_refusals WHERE id NOT IN (SELECT id FROM mirror_refusals ORDER BY id DESC LIMIT ?)", MIRROR_REFUSALS_KEPT);
   }
 
   /** Ends read-only mode: custody passed to this relay. Synchronous, so it commits with the custody entry written just before. */
@@ -104,7 +127,7 @@ export interface ReplicaHost {
  * Accepts a page into the replica; returns the entries it appended (none when it held them all
  * already). The page that starts a mirror counts it as a table opened by its creator's key
  * (`claim`, as a create does: E_QUOTA, E_RATE_LIMITED), undone when the page is then not stored.
- * Throws E_SCHEMA, E_TABLE_EXISTS, E_REFUTED or E_FORK (evidence kept).
+ * Throws E_SCHEMA, E_TABLE_EXISTS, E_REFUTED (recorded at a mirror) or E_FORK (evidence kept).
  */
 export async function acceptPage(host: ReplicaHost, body: unknown, claim: CreateClaim): Promise<Entry[]> {
   if (host.burial) throw deletedError(host.burial.tombstone);
@@ -115,15 +138,16 @@ export async function acceptPage(host: ReplicaHost, body: unknown, claim: Create
   }
   const kept = host.replica.evidence()[0];
   if (kept) throw new TrestleError("E_FORK", `this mirror caught relay ${kept.evidence.heads[0]!.relay} forking the table and follows it no further`, { evidence: kept.evidence });
-  const fresh = await newItems(host, page);
-  if (fresh.length === 0) return [];
-  const tip = state ? { state, link: host.ledger.link, nonceUsed: (key: string) => host.ledger.byNonce(key) !== undefined } : EMPTY_TIP;
   const originals = new Map(page.originals.map((o) => [o.seq, o.body]));
+  let fresh: Entry[];
   let verified;
   try {
+    fresh = await newItems(host, page, originals);
+    if (fresh.length === 0) return [];
+    const tip = state ? { state, link: host.ledger.link, nonceUsed: (key: string) => host.ledger.byNonce(key) !== undefined } : EMPTY_TIP;
     verified = await verifyExtension(tip, { items: fresh, originals, head: page.head }, host.maxEntries);
   } catch (error) {
-    if (error instanceof Refuted) throw new TrestleError("E_REFUTED", `the page does not verify at entry ${error.seq ?? "?"}: ${error.reason}`, { seq: error.seq, reason: error.reason });
+    if (error instanceof Refuted) throw refutation(host, error);
     throw error;
   }
   const undo = state ? null : await claimMirror(verified.state, claim);
@@ -150,20 +174,24 @@ async function claimMirror(state: TableState, claim: CreateClaim): Promise<(() =
 }
 
 /**
- * The page's entries this replica does not hold yet, once those it holds are found the same. A
+ * The page's entries this replica does not hold yet, once those it holds are found the same (their
+ * leaves recomputed, heldDifference) and a page of held entries only ends at a head over them. A
  * page that disagrees with the held chain is a fork when the relay's signature proves it (kept,
- * E_FORK), another table under this id when its relay is another (E_TABLE_EXISTS), else E_REFUTED.
+ * E_FORK), another table under this id when its relay is another (E_TABLE_EXISTS), else it is
+ * refuted (Refuted, naming the first held entry that differs).
  */
-async function newItems(host: ReplicaHost, page: ReplicaPage): Promise<Entry[]> {
+async function newItems(host: ReplicaHost, page: ReplicaPage, originals: ReadonlyMap<number, string>): Promise<Entry[]> {
   const held = host.state?.seq ?? 0;
   if (page.items.length === 0 && page.head.seq > held) {
     throw new TrestleError("E_SCHEMA", `a head beyond the replica's last entry (${held}) comes with the entries up to it`, { seq: held });
   }
   const overlap = page.items.filter((e) => e.seq <= held);
-  const mine = overlap.length > 0 ? host.ledger.range(overlap[0]!.seq, held, overlap.length) : [];
-  const agrees = overlap.every((e, i) => mine[i]?.seq === e.seq && mine[i]?.leaf === e.leaf);
-  const headAgrees = page.items.length > 0 || (page.head.seq <= held && host.ledger.linkAt(page.head.seq) === page.head.link);
-  if (agrees && headAgrees) {
+  const from = overlap[0]?.seq ?? 1;
+  const mine = overlap.length > 0 ? host.ledger.range(from, held, overlap.length) : [];
+  const differs = heldDifference(mine, overlap, { held: host.ledger.originals(from, held), sent: originals });
+  const last = page.items[page.items.length - 1];
+  const headAgrees = last === undefined ? host.ledger.linkAt(page.head.seq) === page.head.link : last.seq > held || (await headOverHeld(host, page.head, last.seq));
+  if (!differs && headAgrees) {
     const fresh = page.items.filter((e) => e.seq > held);
     if (fresh.length > 0 && fresh[0]!.seq !== held + 1) {
       throw new TrestleError("E_SCHEMA", `a page continues the replica at entry ${held + 1}`, { seq: held });
@@ -179,6 +207,21 @@ async function newItems(host: ReplicaHost, page: ReplicaPage): Promise<Entry[]> 
   if (host.state && page.head.relay !== host.state.relay && page.items[0]?.seq === 1) {
     throw new TrestleError("E_TABLE_EXISTS", `this relay mirrors another table ${host.state.table}, held by relay ${host.state.relay}`, { relay: host.state.relay });
   }
-  throw new TrestleError("E_REFUTED", "the page disagrees with the entries this mirror holds, and its head does not prove the relay signed it");
+  throw differs ?? new Refuted(page.head.seq, "the page's head is not a head of the chain this mirror holds over the page's last entry, and does not prove the relay signed another");
+}
+
+/** Whether `head` is over held entry `seq`: that seq, the held link there, this table, and a signature that verifies. */
+async function headOverHeld(host: ReplicaHost, head: SignedHead, seq: number): Promise<boolean> {
+  return head.table === host.state?.table && head.seq === seq && head.link === host.ledger.linkAt(seq) && (await verifyHeadSignature(head));
+}
+
+/**
+ * E_REFUTED for a page that does not verify (`details: { seq, reason }`). At a mirror the refusal
+ * is recorded first (synchronously, so it is kept though the call fails); it stops nothing.
+ */
+function refutation(host: ReplicaHost, error: Refuted): TrestleError {
+  const seq = error.seq !== null && error.seq > 0 ? error.seq : null;
+  if (host.state) host.replica.refused({ recorded_at: host.now(), seq, reason: error.reason.slice(0, 1000) });
+  return new TrestleError("E_REFUTED", `the page does not verify at entry ${seq ?? "?"}: ${error.reason}`, { seq, reason: error.reason });
 }
 

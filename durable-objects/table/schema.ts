@@ -27,6 +27,8 @@ export const MIGRATIONS: readonly string[] = [
   // evidence a mirror keeps against that relay.
   `CREATE TABLE IF NOT EXISTS kept_heads (seq INTEGER PRIMARY KEY, head TEXT NOT NULL, bytes INTEGER NOT NULL);
    CREATE TABLE IF NOT EXISTS mirror_evidence (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);`,
+  // The newest pages a mirror refused as not verifying (replica.ts, decision 0330).
+  `CREATE TABLE IF NOT EXISTS mirror_refusals (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);`,
 ];
 
 /** Brings the schema up to date; returns the version reached. */

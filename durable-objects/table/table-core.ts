@@ -228,7 +228,7 @@ export abstract class TableCore extends DurableObject<Env> {
 
   protected async statusNow(): Promise<ReplicaStatus> {
     const state = this.requireState();
-    return { table: state.table, mirror: this.replica.mirror, relay: state.relay, seq: this.ledger.seq, link: this.ledger.link, head: await this.currentHead(), evidence: this.replica.evidence() };
+    return { table: state.table, mirror: this.replica.mirror, relay: state.relay, seq: this.ledger.seq, link: this.ledger.link, head: await this.currentHead(), evidence: this.replica.evidence(), refused: this.replica.refusals() };
   }
 
   /** A write: refused while the table is a read-only mirror here (E_MIRROR), else run as any guarded call. */

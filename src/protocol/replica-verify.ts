@@ -4,9 +4,10 @@
  * with `admit` so it reproduces every caused entry, custody entries' past heads), run only over the
  * new entries from the replica's folded state and last link, so following a table costs the size
  * of each extension, never of the whole ledger. The extension must end at a head signed by the
- * relay holding custody there. Input is attacker-controlled: anyone may feed a replica.
+ * relay holding custody there. Entries the replica holds already may come again and must be the
+ * same, judged by their recomputed leaves. Input is attacker-controlled: anyone may feed a replica.
  */
-import { GENESIS_LINK } from "./chain.js";
+import { GENESIS_LINK, leafOf } from "./chain.js";
 import { isCustody } from "./custody.js";
 import { verifyHeadSignature } from "./head.js";
 import type { TableState } from "./policy/state.js";
@@ -68,4 +69,28 @@ export async function verifyExtension(
   if (head.relay !== state.relay) throw new Refuted(head.seq, `the head is not signed by relay ${state.relay}, which holds the table at entry ${head.seq}`);
   if (!(await verifyHeadSignature(head))) throw new Refuted(head.seq, "a head's signature does not verify");
   return { state, entries: [...items], links, head };
+}
+
+/**
+ * The first way `sent` (a page's entries at seqs the replica holds, in page order) differs from
+ * `held` (the held entries from the first of those seqs on), or null when they are the same. Each
+ * sent entry's leaf is recomputed from its content, never read from the page, and its `leaf` and
+ * `link` fields must be the held entry's; an original the page carries for a held seq must be the
+ * one held (`originals.held`, by seq).
+ */
+export function heldDifference(
+  held: readonly Entry[],
+  sent: readonly Entry[],
+  originals: { held: ReadonlyMap<number, string>; sent: ReadonlyMap<number, string> },
+): Refuted | null {
+  for (const [i, entry] of sent.entries()) {
+    const mine = held[i];
+    if (!mine || mine.seq !== entry.seq) return new Refuted(entry.seq, `the page repeats held entries out of order (entry ${entry.seq} where ${mine?.seq ?? "none"} is held)`);
+    const leaf = leafOf(entry);
+    if (leaf !== mine.leaf) return new Refuted(entry.seq, `the page changes held entry ${entry.seq}: its content hashes to leaf ${leaf}, the held entry's leaf is ${mine.leaf}`);
+    if (entry.leaf !== mine.leaf || entry.link !== mine.link) return new Refuted(entry.seq, `the page gives held entry ${entry.seq} another leaf or link than the held chain's`);
+    const original = originals.sent.get(entry.seq);
+    if (original !== undefined && original !== originals.held.get(entry.seq)) return new Refuted(entry.seq, `the page gives held entry ${entry.seq} another original body than the one held`);
+  }
+  return null;
 }

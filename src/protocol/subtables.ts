@@ -5,7 +5,7 @@
  * and the cross-check of a parent's result against the child's own ledger.
  */
 import { canonicalize } from "./canonical.js";
-import { GENESIS_LINK, linkOf } from "./chain.js";
+import { GENESIS_LINK, leafOf, linkOf } from "./chain.js";
 import { signStatement, type Signer } from "./crypto.js";
 import { TrestleError } from "./errors.js";
 import { validateConfig } from "./policy/config-check.js";
@@ -100,7 +100,8 @@ export function subtableResultDraft(request: SubtableResultRequest, relayKey: st
  * Checks a parent's subtable_result against the child's ledger as a reader holds it (entries in
  * seq order from 1): the child closed at exactly the reported (seq, link), for the reported reason,
  * with the reported decision. Task work after the close (§5.6) may follow it. Returns null when
- * they agree, else why not. (Each ledger is verified on its own first.)
+ * they agree, else why not. A full entry's leaf is recomputed from its content, never read from it
+ * (each ledger is still verified on its own first).
  */
 export function checkResultAgainstChild(result: Entry, child: readonly (Entry | HiddenEntry)[]): string | null {
   if (result.kind !== "system" || result.subkind !== "subtable_result") return "not a subtable_result entry";
@@ -113,7 +114,7 @@ export function checkResultAgainstChild(result: Entry, child: readonly (Entry | 
   const upToClose = child.slice(0, seq);
   const closing = upToClose[upToClose.length - 1];
   if (!closing || closing.seq !== seq) return `the child's ledger does not reach the reported seq ${seq}`;
-  const chained = upToClose.reduce((prev, item) => linkOf(prev, item.leaf), GENESIS_LINK);
+  const chained = upToClose.reduce((prev, item) => linkOf(prev, "kind" in item ? leafOf(item) : item.leaf), GENESIS_LINK);
   if (chained !== link) return `the child's ledger does not have the reported link at seq ${seq}`;
   if (!("kind" in closing) || closing.kind !== "system" || closing.subkind !== "table_closed" || closing.data.reason !== reason) {
     return `the child did not close at ${seq} for "${reason}"`;

@@ -3,20 +3,28 @@
  * wrangler's `unstable_startWorker` (workerd through miniflare) on a random loopback port, with
  * in-memory storage (or, with `persist`, storage in that directory, which outlives the relay: stop it,
  * copy or restore the directory, start another). Start one per test file; `signingKey` fixes the
- * relay key (RELAY_SIGNING_KEY).
+ * relay key (RELAY_SIGNING_KEY). Each relay serves its own copy of the built site: wrangler restarts
+ * a relay whenever its static files' folder changes, even with `watch: false`, so a rebuild of
+ * dist/site by another process (npm run build, the package tests) would otherwise answer a write in
+ * flight with wrangler's 503 "Your worker restarted mid-request" (docs/SELF-HOST.md).
  */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { unstable_startWorker } from "wrangler";
 
-/** A running relay. */
+/** A running relay; `site` is the folder its static files are served from (its own copy of dist/site). */
 export interface LocalRelay {
   url: string;
   port: number;
+  site: string;
   dispose(): Promise<void>;
 }
 
 const CONFIG = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
+const SITE = fileURLToPath(new URL("../../dist/site", import.meta.url));
 
 /** Starts the Worker on 127.0.0.1 at a free port; `vars` are extra plain-text settings (chat apps' tokens and API bases). */
 export async function startRelay(options: { signingKey?: string; vars?: Record<string, string>; persist?: string } = {}): Promise<LocalRelay> {
@@ -24,14 +32,28 @@ export async function startRelay(options: { signingKey?: string; vars?: Record<s
   // No network here: miniflare would try to download the Request.cf object on every start.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   const bindings = plainTextBindings({ ...options.vars, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) });
+  const site = siteCopy();
   const worker = await unstable_startWorker({
     config: CONFIG,
+    assets: site,
     ...(Object.keys(bindings).length > 0 ? { bindings } : {}),
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: options.persist ?? false, logLevel: "error", watch: false },
   });
   await worker.ready;
   const url = new URL(await worker.url);
-  return { url: url.origin, port: Number(url.port), dispose: () => worker.dispose() };
+  const dispose = async () => {
+    await worker.dispose();
+    rmSync(site, { recursive: true, force: true });
+  };
+  return { url: url.origin, port: Number(url.port), site, dispose };
+}
+
+/** A fresh folder holding a copy of dist/site as it is now (empty when the site is not built). */
+function siteCopy(): string {
+  const site = mkdtempSync(join(tmpdir(), "trestle-site-"));
+  if (existsSync(SITE)) cpSync(SITE, site, { recursive: true });
+  else mkdirSync(site, { recursive: true });
+  return site;
 }
 
 /** Settings as wrangler's plain-text bindings, for `unstable_startWorker`. */

@@ -9,7 +9,9 @@ import {
   canonicalize,
   custodyStatementFor,
   exportHeadPoints,
+  leafOf,
   LIMITS,
+  MIRROR_REFUSALS_KEPT,
   parseExport,
   signCustody,
   verifyExport,
@@ -87,6 +89,51 @@ describe("a replica fed another relay's ledger", () => {
       expect((await relay.request("GET", `/tables/${id}/head`)).body.error.code).toBe("E_TABLE_NOT_FOUND");
     });
 
+    it("refuses a page that changes an entry the mirror holds or brings an altered one (E_REFUTED), stores none of it, and records each across eviction", async () => {
+      const id = "replica-altered";
+      const { k, l } = await elsewhere(id);
+      const held = await l.head();
+      await relay.request("POST", `/tables/${id}/replica`, page(l.entries, held));
+      await l.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: "con, after the mirror took its page" });
+      const next = await l.head();
+      const fresh = held.seq + 1;
+      const altered = {
+        "a held entry with its old leaf": [reworded(l.entries.slice(0, held.seq), 6), held, 6],
+        "a held entry with its old leaf, before a true new entry": [reworded(l.entries, 6), next, 6],
+        "a held entry with its leaf recomputed but its old link": [reworded(l.entries.slice(0, held.seq), 6, { leaf: true }), held, 6],
+        "a new entry with its old leaf": [reworded(l.entries, fresh), next, fresh],
+      } as const;
+      const before = await ledgerOf(id);
+      for (const [what, [items, head, seq]] of Object.entries(altered)) {
+        const refused = await relay.request("POST", `/tables/${id}/replica`, page(items, head));
+        expect(refused.status, what).toBe(422);
+        expect(refused.body.error, what).toMatchObject({ code: "E_REFUTED", details: { seq } });
+      }
+      expect(await ledgerOf(id)).toBe(before);
+
+      await evictDurableObject(stub(id));
+      const status = (await relay.request("GET", `/tables/${id}/replica`)).body;
+      expect(status).toMatchObject({ seq: held.seq, head: held, evidence: [] });
+      expect(status.refused.map((r: { seq: number }) => r.seq)).toEqual(Object.values(altered).map(([, , seq]) => seq));
+      expect(status.refused[0].reason).toMatch(/changes held entry 6/);
+      // A refused page proves nothing about the relay (anyone may send one): the mirror follows on.
+      expect((await relay.request("POST", `/tables/${id}/replica`, page(l.entries, next))).body).toMatchObject({ seq: next.seq, head: next });
+    });
+
+    it("keeps only the newest refused pages", async () => {
+      const id = "replica-refusals-kept";
+      const { l } = await elsewhere(id);
+      const held = await l.head();
+      await relay.request("POST", `/tables/${id}/replica`, page(l.entries, held));
+      for (let i = 0; i <= MIRROR_REFUSALS_KEPT; i++) {
+        const items = reworded(l.entries, 1 + (i % held.seq));
+        expect((await relay.request("POST", `/tables/${id}/replica`, page(items, held))).status).toBe(422);
+      }
+      const { refused } = (await relay.request("GET", `/tables/${id}/replica`)).body;
+      expect(refused).toHaveLength(MIRROR_REFUSALS_KEPT);
+      expect(refused[0].seq).toBe(2);
+    });
+
     it("refuses a page for an id this relay holds itself (E_TABLE_EXISTS)", async () => {
       const id = "replica-taken";
       const { k, l } = await elsewhere(id);
@@ -130,6 +177,19 @@ describe("a replica fed another relay's ledger", () => {
     expect(next.body.error.code).toBe("E_FORK");
   });
 });
+
+/** `items` with entry `seq` changed, keeping its leaf and link (or, with `leaf`, its leaf recomputed from the change but its old link). */
+function reworded(items: readonly Entry[], seq: number, options: { leaf?: boolean } = {}): Entry[] {
+  const copy = structuredClone(items) as Entry[];
+  const entry = copy[seq - 1]!;
+  if (entry.kind === "say") entry.body = `${entry.body}, as a sender would like it`;
+  else entry.ts += 1;
+  if (options.leaf) entry.leaf = leafOf(entry);
+  return copy;
+}
+
+/** The ledger the table object holds, as text. */
+const ledgerOf = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.ledger.all()));
 
 /** The same debate as `elsewhere` with bot-tao's say worded `body`: another chain from entry 6, under the same relay key. */
 async function elsewhereFrom(id: string, k: Cast, body: string): Promise<MemoryLedger> {

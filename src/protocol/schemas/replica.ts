@@ -1,6 +1,6 @@
 /**
  * Mirrors (docs/SPEC.md §8.4): the verified pages a replica is fed with, the evidence a mirror
- * keeps against the relay it follows, and what a replica reports about itself.
+ * keeps against the relay it follows, the pages it refused, and what a replica reports about itself.
  */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
@@ -34,10 +34,25 @@ export const MirrorEvidenceSchema = z.strictObject({
 });
 export type MirrorEvidence = z.infer<typeof MirrorEvidenceSchema>;
 
+/** How many refused pages a mirror keeps a record of (the newest; older ones are dropped). */
+export const MIRROR_REFUSALS_KEPT = 16;
+
+/**
+ * A page a mirror refused as not verifying (E_REFUTED): when, the first entry that failed (null:
+ * the page as a whole) and why. It proves nothing about the relay the mirror follows (anyone may
+ * send pages, so its sender may have altered it) and never stops the mirror taking later pages.
+ */
+export const MirrorRefusalSchema = z.strictObject({
+  recorded_at: MillisSchema,
+  seq: SeqSchema.nullable(),
+  reason: z.string().max(1000),
+});
+export type MirrorRefusal = z.infer<typeof MirrorRefusalSchema>;
+
 /**
  * GET /tables/:id/replica (and the answer to a page): whether this relay holds the table as a
  * read-only mirror, the relay key holding custody, its tip, the newest head that key signed that
- * this relay holds, and any evidence kept.
+ * this relay holds, any evidence kept, and the newest pages it refused, oldest first.
  */
 export const ReplicaStatusSchema = z.strictObject({
   table: TableIdSchema,
@@ -47,5 +62,6 @@ export const ReplicaStatusSchema = z.strictObject({
   link: Sha256Schema,
   head: SignedHeadSchema,
   evidence: z.array(MirrorEvidenceSchema),
+  refused: z.array(MirrorRefusalSchema).max(MIRROR_REFUSALS_KEPT),
 });
 export type ReplicaStatus = z.infer<typeof ReplicaStatusSchema>;

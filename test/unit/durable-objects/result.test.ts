@@ -24,6 +24,13 @@ describe("toTrestleError", () => {
       expect(toTrestleError(new TypeError("x is undefined")).code).toBe("E_INTERNAL");
       expect(toTrestleError(runtimeError({ remote: true, retryable: true })).code).toBe("E_INTERNAL");
     });
+
+    it("is E_INTERNAL for a rate-limit refusal without a wait: no 429 leaves the relay without one", () => {
+      vi.spyOn(console, "error").mockImplementation(() => undefined);
+      expect(toTrestleError(new TrestleError("E_RATE_LIMITED", "slow down")).code).toBe("E_INTERNAL");
+      expect(toTrestleError(new TrestleError("E_RATE_LIMITED", "slow down", { limit: "notes_per_seat" })).code).toBe("E_INTERNAL");
+      expect(errorResponse(new TrestleError("E_RATE_LIMITED", "slow down")).status).toBe(500);
+    });
   });
 });
 

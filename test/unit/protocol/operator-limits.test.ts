@@ -1,6 +1,6 @@
 /** The operator's limits (src/protocol/operator-limits.ts): defaults, the demo profile, settings that override them, and settings refused loudly. */
 import { describe, expect, it } from "vitest";
-import { DEMO_LIMITS, OPERATOR_LIMITS, resolveOperatorLimits, retryAfterSeconds, waitText, type TrestleError } from "../../../src/protocol/index.js";
+import { DEMO_LIMITS, OPERATOR_LIMITS, rateLimited, resolveOperatorLimits, retryAfterOf, retryAfterSeconds, untilWindowEnds, waitText, type TrestleError } from "../../../src/protocol/index.js";
 
 const from = (settings: Record<string, string>) => (name: string) => settings[name];
 
@@ -52,5 +52,19 @@ describe("waits in words and in Retry-After", () => {
     expect(waitText(500)).toBe("1 s");
     expect(waitText(150_000)).toBe("3 min");
     expect(waitText(3 * 3_600_000)).toBe("3 h");
+  });
+});
+
+describe("a refusal's wait", () => {
+  it("is at least a whole millisecond: a refusal never says to retry at once", () => {
+    expect(retryAfterOf(rateLimited("reads_per_min", 0.2, "slow down"))).toBe(1);
+    expect(retryAfterOf(rateLimited("reads_per_min", 1500.5, "slow down"))).toBe(1501);
+  });
+
+  it("of a fixed window runs to the window's end, when its count starts again", () => {
+    const window = 15 * 60_000;
+    expect(untilWindowEnds(3 * window, window)).toBe(window);
+    expect(untilWindowEnds(3 * window + 1, window)).toBe(window - 1);
+    expect(untilWindowEnds(4 * window - 1, window)).toBe(1);
   });
 });

@@ -10,6 +10,8 @@ import {
   forkEvidence,
   fold,
   GENESIS_LINK,
+  heldDifference,
+  leafOf,
   Refuted,
   signHead,
   verifyExtension,
@@ -95,6 +97,42 @@ describe("verifyExtension", () => {
       const tip = tipOf(entries.slice(0, 7));
       const error = await refutedBy(async () => verifyExtension({ ...tip, nonceUsed: () => true }, { items: entries.slice(7), originals: none, head: await headOver(k.relay, entries) }, 20_000));
       expect(error.reason).toMatch(/nonce/);
+    });
+  });
+});
+
+describe("heldDifference", () => {
+  const held = entries.slice(0, 6);
+  const originals = { held: new Map([[4, "the held original"]]), sent: none };
+  /** `held` from seq 3 on, with entry `seq` changed by `change`. */
+  const sentWith = (seq: number, change: (e: Entry) => void) => {
+    const sent = copy(held.slice(2));
+    change(sent[seq - 3]!);
+    return sent;
+  };
+
+  it("finds held entries sent again the same", () => {
+    expect(heldDifference(held.slice(2), copy(held.slice(2)), originals)).toBeNull();
+    expect(heldDifference(held.slice(2), copy(held.slice(2)), { ...originals, sent: new Map([[4, "the held original"]]) })).toBeNull();
+  });
+
+  describe("when a held entry comes back otherwise", () => {
+    it("recomputes its leaf from its content: another content under the held leaf differs", () => {
+      expect(heldDifference(held.slice(2), sentWith(5, (e) => (e.ts += 1)), originals)).toMatchObject({ seq: 5, reason: expect.stringMatching(/changes held entry 5/) });
+    });
+
+    it("finds its leaf recomputed but its link kept, or its link field changed alone", () => {
+      const releafed = sentWith(4, (e) => {
+        e.ts += 1;
+        e.leaf = leafOf(e);
+      });
+      expect(heldDifference(held.slice(2), releafed, originals)).toMatchObject({ seq: 4 });
+      expect(heldDifference(held.slice(2), sentWith(3, (e) => (e.link = GENESIS_LINK)), originals)).toMatchObject({ seq: 3, reason: expect.stringMatching(/another leaf or link/) });
+    });
+
+    it("finds another original for a held entry, and entries out of order", () => {
+      expect(heldDifference(held.slice(2), copy(held.slice(2)), { ...originals, sent: new Map([[4, "another original"]]) })).toMatchObject({ seq: 4 });
+      expect(heldDifference(held.slice(2), copy(held.slice(2)).reverse(), originals)).toMatchObject({ seq: 6 });
     });
   });
 });

@@ -307,6 +307,15 @@ describe("closing a sub-table", () => {
     expect(checkResultAgainstChild(forged, child.l.entries)).toMatch(/does not have the reported link/);
   });
 
+  it("recomputes the child's leaves from their content: an altered child entry that keeps its leaf does not match", async () => {
+    const { root, child } = await decided();
+    const [result] = await root.report(child);
+    const altered = copy(child.l.entries);
+    const entry = altered.find((e) => e.seq < 5 && e.kind === "system")!;
+    entry.ts += 1;
+    expect(checkResultAgainstChild(result!, altered)).toMatch(/does not have the reported link/);
+  });
+
   it("reports a close without a decision with decision null", async () => {
     const root = await parentTable();
     const child = await root.openChild("a", childConfig(root, "t-child", ["a", "b"]));
