@@ -74,6 +74,14 @@ export interface RequestState {
   resolved: number | null;
 }
 
+/** A seat key its owner revoked (policy/seat-revoke.ts): refused at this table from entry `seq` on. */
+export interface RevokedKeyState {
+  seat: string;
+  owner: string;
+  key: string;
+  seq: number;
+}
+
 /** An authored entry that opened tasks: who wrote it and as what; visibility judges the task's entries by it (§5.3). */
 export interface OriginState {
   seat: string;
@@ -111,6 +119,8 @@ export interface TableState {
   room: RoomState | null;
   /** Custody (§8.4): seq of the newest custody entry (from it on, `relay` holds the table); null while the first relay does. */
   custody: number | null;
+  /** Revocation (§5.13): every seat key revoked here, oldest first; each is refused from its entry on. */
+  revoked: RevokedKeyState[];
 }
 
 /**
@@ -119,7 +129,7 @@ export interface TableState {
  * notices such a change): a relay's stored checkpoints of another version are then ignored and the
  * state is folded from the ledger again.
  */
-export const STATE_VERSION = 4;
+export const STATE_VERSION = 5;
 
 /**
  * A copy of the state that admit may change freely: every part is copied except the config, which
