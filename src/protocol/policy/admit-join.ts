@@ -37,6 +37,7 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   if (!isStrongPublicKey(fromBase64url(join.seat_key))) {
     throw new TrestleError("E_SCHEMA", "seat_key is not a usable Ed25519 public key (small-order or non-canonical)");
   }
+  checkNotRevoked(state, join.seat_key);
   if (canonicalSha256(card) !== join.card_sha256) {
     throw new TrestleError("E_SCHEMA", "the capability card does not match card_sha256");
   }
@@ -54,7 +55,6 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
     const freed = reseatable(state, taken, taken.owner);
     throw new TrestleError("E_SEAT_TAKEN", freed ? `seat "${join.seat}" was revoked by ${taken.owner}: only ${taken.owner} seats it again` : `seat "${join.seat}" is already taken`);
   }
-  checkNotRevoked(state, join.seat_key);
   const sameKey = Object.values(state.seats).find((s) => s.key === join.seat_key);
   if (sameKey) throw new TrestleError("E_FORBIDDEN", `that seat key already holds seat "${sameKey.name}"`);
   if (keysSeated(state) >= LIMITS.seats) throw new TrestleError("E_SEAT_LIMIT", `a table seats at most ${LIMITS.seats} keys in its life, revoked ones included`);
