@@ -1,6 +1,6 @@
 /**
  * The owner's side over HTTP: get a bind code, unbind an account, read channel health, pause or
- * resume a table, revoke one of the owner's seats, delete a table. Each method is one signed request; `trestle bind|unbind|channels|delete`
+ * resume a table, delete a table. Each method is one signed request; `trestle bind|unbind|channels|delete`
  * and the MCP `notify_status`, `close` and `delete_table` tools are thin wrappers over these, made
  * with `openOwner` (open.ts) so the relay is pinned first.
  */
@@ -17,7 +17,7 @@ import {
 } from "../protocol/schemas/owner.js";
 import { z } from "zod";
 import { HttpClient, type FetchLike } from "./http.js";
-import { signBindCode, signControl, signDelete, signOwnerAuth, signRevoke, signUnbind } from "./owner-requests.js";
+import { signBindCode, signControl, signDelete, signOwnerAuth, signUnbind } from "./owner-requests.js";
 import type { DeleteResponse } from "../protocol/schemas/lifetime.js";
 import { randomNonce, systemClock } from "./random.js";
 
@@ -82,16 +82,6 @@ export class OwnerClient {
   async control(table: string, owner: string, action: ControlAction): Promise<{ seq: number }> {
     const body = await signControl(this.signer, { table, owner, action, nonce: this.nonce() });
     return this.http.ownerRequest(ControlResponseSchema, "POST", `/tables/${encodeURIComponent(table)}/control`, { body, retry: true });
-  }
-
-  /**
-   * Revokes seat `seat` of `table`, held by `seatKey`, signed as its owner `owner` (docs/SPEC.md §5.13):
-   * the seat leaves and the relay refuses that key from then on. Retried with the same nonce, so
-   * a lost answer never revokes twice.
-   */
-  async revoke(table: string, owner: string, seat: string, seatKey: string): Promise<{ seq: number }> {
-    const body = await signRevoke(this.signer, { table, owner, seat, seat_key: seatKey, nonce: this.nonce() });
-    return this.http.ownerRequest(ControlResponseSchema, "POST", `/tables/${encodeURIComponent(table)}/revoke`, { body, retry: true });
   }
 
   /** Deletes `table` for good on this relay, signed as its creator `owner` (its storage is freed; its id is never used again). */

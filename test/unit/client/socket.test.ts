@@ -9,8 +9,8 @@ import {
   connectWire,
   DEFAULT_BACKOFF,
   HttpClient,
-  OwnerClient,
   refusalOf,
+  revokeSeat,
   TableClient,
   TableSocket,
   type ChainPoint,
@@ -249,7 +249,7 @@ describe("TableSocket", () => {
       const k = await seatDebate(client);
       const w = watch(client, "bot-tao", k.botTao);
       await w.socket.start();
-      await new OwnerClient(proxy.url, k.tao, { http: client.http }).revoke(client.table, "tao", "bot-tao", k.botTao.publicKeyText);
+      await revokeSeat(client, "tao", k.tao, "bot-tao");
       expect(await w.socket.ended).toMatchObject({ reason: "error", error: { code: "E_REVOKED", details: { seat: "bot-tao" } } });
       expect(w.statuses).not.toContain("reconnecting");
       await expect(w.socket.submit({ kind: "say", body: "the leaked key speaks" })).rejects.toMatchObject({ code: "E_REVOKED" });
