@@ -8,13 +8,14 @@ import {
   statementOf,
   verifyExport,
   verifyStatement,
+  type Entry,
   type EntryDraft,
   type Signer,
   type TableConfig,
 } from "../../../src/protocol/index.js";
 import { signRevoke } from "../../../src/client/owner-requests.js";
 import { RoomLedger, twd } from "../../support/room-fixture.js";
-import { cast, keyOf, nonceOf } from "../../support/table-fixture.js";
+import { cast, keyOf, nonceOf, type MemoryLedger } from "../../support/table-fixture.js";
 import { broadcastConfig, debateTable, exportOf, headOver, kindOf, openConfig, rechain, refusal, TestTable } from "./fixtures.js";
 
 /** The revocation draft the relay builds from `owner`'s signed statement (signed by `signer`, default that owner's key) revoking `seat`'s present key. */
@@ -104,7 +105,7 @@ describe("revoking a seat", () => {
     t.l.append(await revocation(t, "jenny", "b"));
     expect(t.state.proposals[0]!.votes).toEqual([]);
     const fresh = await reseat(t, "b", "jenny");
-    await t.l.submit(fresh, { seat: "b", kind: "vote", re: proposal!.seq, choice: "no" });
+    await t.l.submit(fresh, { seat: "b", kind: "vote", re: proposal!.seq, choice: "no" } as Parameters<MemoryLedger["submit"]>[1]);
     expect(t.state.proposals[0]!.votes).toEqual([{ seat: "b", owner: "jenny", choice: "no" }]);
   });
 
@@ -173,7 +174,7 @@ describe("when a verifier replays a ledger with a revocation", () => {
     const [revoked] = t.l.append(draft);
     // A lying relay records another owner's valid signature over the same statement.
     const forged = await signRevoke(t.k.jenny, { ...draft.data, table: t.state.table });
-    const entries = rechain(t.l.entries.map((e) => (e.seq === revoked!.seq ? { ...e, author: { key: t.k.jenny.publicKeyText, sig: forged.sig } } : e)));
+    const entries = rechain(t.l.entries.map((e) => (e.seq === revoked!.seq ? ({ ...e, author: { key: t.k.jenny.publicKeyText, sig: forged.sig } } as Entry) : e)));
     const report = await verifyExport(exportOf(t.k.relay, entries, [await headOver(t.k.relay, entries)]), { relayKey: t.k.relay.publicKeyText });
     expect(report.verdict).toBe("REFUTED");
     expect(report.refuted).toMatchObject({ seq: revoked!.seq, reason: expect.stringContaining("E_BAD_SIGNATURE") });
