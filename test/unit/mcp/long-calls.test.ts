@@ -147,7 +147,7 @@ describe("trestle_revoke_seat", () => {
   });
 
   describe("when the revocation is not the model's to make", () => {
-    it("refuses with E_FORBIDDEN naming the setting, before signing anything", async () => {
+    it("refuses with E_FORBIDDEN naming TRESTLE_ALLOW_REVOKE, before signing anything", async () => {
       const { mcp, id } = await openTable({ any: ["decision"] });
       const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () => mcp.call("trestle_revoke_seat", { seat: "bot-tao" }));
       expect(result.isError).toBe(true);
