@@ -22,7 +22,7 @@ const RECORDED: Record<number, string> = {
   // Custody (issue 17), merged after sealed bids: the relay holding the table moves with a custody entry (state.custody).
   4: "0ad62a85c744dd57b8411466088865ebe88aa621f6c9186774794bae35c9d648",
   // Seat revocation (issue 22): revoked keys fold into the state (state.revoked); a revoked name is seated again in place.
-  5: "df297a6b9d05ea2fc13dfa823b608e603b99d2f927a0e320ebf68681fc95ebeb",
+  5: "8aa0a10d27a7d6ed3f8dfd7d7939d0ad92a732435aa843ada84a53375ed34e9a",
 };
 
 function fingerprint(): string {
