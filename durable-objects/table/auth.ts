@@ -2,7 +2,7 @@
  * Authorizing reads: an `Authorization: Trestle ...` header carries a statement signed by a seat
  * key (reads as that seat) or an owner key (reads as that owner), bound to this table, method and
  * path, within LIMITS.auth_window_ms of the relay's clock. Replaying it inside the window repeats
- * the same read and nothing else.
+ * the same read and nothing else. A seat key its owner revoked is refused with E_REVOKED (§5.13).
  */
 import { verifyStatement } from "../../src/protocol/crypto.js";
 import { TrestleError } from "../../src/protocol/errors.js";
@@ -12,6 +12,7 @@ import { readAuthorization } from "../../src/protocol/requests.js";
 import { HttpAuthSchema, type Principal } from "../../src/protocol/schemas/auth.js";
 import { own } from "../../src/protocol/records.js";
 import { ownerKeyOf } from "../../src/protocol/policy/owners.js";
+import { refuseRevokedSigner } from "./revoked-signer.js";
 
 /** The principal a read is authorized as; throws E_AUTH otherwise. */
 export async function authorizeRead(
@@ -31,6 +32,7 @@ export async function authorizeRead(
   }
   const key = principalKey(state, statement.as);
   if (!key || !(await verifyStatement(key, "auth", statement, sig))) {
+    if ("seat" in statement.as) await refuseRevokedSigner(state, statement.as.seat, "auth", statement, sig);
     throw new TrestleError("E_AUTH", "the authorization's signature does not verify for that seat or owner");
   }
   return statement.as;

@@ -23,6 +23,8 @@ import type { Env } from "../env.js";
 import { unwrap } from "../result.js";
 import { windowOf } from "../chat/codes.js";
 import { requireTable, type TableHost } from "./writes.js";
+import { checkNotRevoked } from "../../src/protocol/policy/seat-revoke.js";
+import { refuseRevokedSigner } from "./revoked-signer.js";
 
 /** How many notes a seat may send its owner per window. */
 export const NOTE_LIMITS = { per_window: 10, window_ms: 10 * 60 * 1000 } as const;
@@ -33,8 +35,12 @@ export async function sendOwnerNote(host: TableHost, storage: DurableObjectStora
   const state = requireTable(host);
   if (note.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the note is for table "${note.table}"`);
   const seat = own(state.seats, note.seat);
+  if (seat) checkNotRevoked(state, seat.key);
   if (!seat || seat.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${note.seat}" is not at this table`);
-  if (!(await verifyStatement(seat.key, "note", note, sig))) throw new TrestleError("E_BAD_SIGNATURE", "the note is not signed by the seat's key");
+  if (!(await verifyStatement(seat.key, "note", note, sig))) {
+    await refuseRevokedSigner(state, seat.name, "note", note, sig);
+    throw new TrestleError("E_BAD_SIGNATURE", "the note is not signed by the seat's key");
+  }
   const sealed = isE2eRoom(state);
   if (sealed && !isSealedText(note.text)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a note to the owner is sealed text (e2e1:…)", { path: "text" });
   const now = host.now();

@@ -3,7 +3,9 @@
  * challenge, its seat (or, for an owner session, its owner) once authenticated, and the last seq
  * it was sent, so pushes after a wake neither skip nor repeat entries. Seat sockets submit entries
  * and their pushes apply the seat's visibility (entries it may not read go out as `{ seq, leaf }`);
- * owner sessions approve and read everything. Frames are parsed by schema, never cast.
+ * owner sessions approve and read everything. Frames are parsed by schema, never cast. A seat
+ * socket whose key its owner revoked (§5.13) is closed with E_REVOKED the moment the revocation is
+ * appended, and never authenticates again.
  */
 import { toBase64url, utf8 } from "../../src/protocol/bytes.js";
 import { verifyStatement } from "../../src/protocol/crypto.js";
@@ -25,6 +27,9 @@ import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
 import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
 import { PUBLIC_TAG } from "./public-read.js";
 import type { TableLimits } from "./limits.js";
+import { revocationOf, revokedError } from "../../src/protocol/policy/seat-revoke.js";
+import type { RevokedKeyState } from "../../src/protocol/policy/state.js";
+import { refuseRevokedSigner } from "./revoked-signer.js";
 
 /** What a socket remembers across hibernation. */
 interface Attachment {
@@ -34,6 +39,8 @@ interface Attachment {
   cursor: number;
   /** The owner of an owner session (absent on sockets accepted before owner sessions existed). */
   owner?: string | null;
+  /** The key a seat socket authenticated with (absent on sockets authenticated before revocations existed). */
+  key?: string;
 }
 
 /** What sessions need from the table. */
@@ -142,6 +149,8 @@ export class Sessions {
       id = f.id;
       const owner = attachment.owner ?? null;
       if (attachment.seat === null && owner === null) throw new TrestleError("E_AUTH", "answer the challenge first");
+      const revoked = host.state ? revokedSocket(attachment, host.state) : undefined;
+      if (revoked) return closeOverLimit(ws, revokedError(revoked));
       if (f.type === "approve") {
         if (owner === null) throw new TrestleError("E_FORBIDDEN", "approvals come from the owner's session, not a seat's");
         if (f.request.owner !== owner) throw new TrestleError("E_FORBIDDEN", `this session speaks for owner ${owner}`);
@@ -158,6 +167,7 @@ export class Sessions {
       id ??= frameId(raw);
       send(ws, id === undefined ? { type: "error", error: err.toEnvelope().error } : { type: "error", id, error: err.toEnvelope().error });
       if (err.code === "E_AUTH") ws.close(wsCloseCodeOf("E_AUTH"), err.message.slice(0, 120));
+      if (err.code === "E_REVOKED") ws.close(wsCloseCodeOf("E_REVOKED"), `E_REVOKED: ${err.message}`.slice(0, 120));
     }
   }
 
@@ -175,6 +185,7 @@ export class Sessions {
     const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
     if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {
+      if ("seat" in principal) await refuseRevokedSigner(state, principal.seat, "auth", statement, frame.sig);
       throw new TrestleError("E_AUTH", `the challenge answer does not verify for that ${"seat" in principal ? "seat" : "owner"}`);
     }
     const over = host.limits.capped("sockets_per_seat", this.socketsOf(principal, ws), "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`);
@@ -182,7 +193,7 @@ export class Sessions {
     const cursor = Math.min(frame.cursor ?? 0, state.seq);
     const seat = "seat" in principal ? principal.seat : null;
     const owner = "owner" in principal ? principal.owner : null;
-    ws.serializeAttachment({ ...attachment, seat, owner, cursor } satisfies Attachment);
+    ws.serializeAttachment({ ...attachment, seat, owner, cursor, ...(seat === null ? {} : { key }) } satisfies Attachment);
     // Its deadline no longer counts; the next one is found again when needed.
     if (this.deadline === attachment.issued + host.limits.values.socket_auth_ms) this.deadline = undefined;
     let head = await host.currentHead();
@@ -205,13 +216,22 @@ export class Sessions {
     return count;
   }
 
+  /** Closes every seat socket whose key was revoked (an E_REVOKED error frame, then 4403 with reason E_REVOKED): run as soon as a revocation is appended. */
+  closeRevoked(state: TableState): void {
+    for (const ws of this.ctx.getWebSockets()) {
+      const attachment = ws.deserializeAttachment() as Partial<Attachment> | null;
+      const revoked = attachment ? revokedSocket(attachment, state) : undefined;
+      if (revoked) closeOverLimit(ws, revokedError(revoked));
+    }
+  }
+
   /** Owners who can answer an approval now: a live owner session, or a socket of one of their present human seats. */
   answerers(state: TableState): Set<string> {
     const owners = new Set<string>();
     for (const ws of this.ctx.getWebSockets()) {
       const attachment = ws.deserializeAttachment() as Attachment | null;
       if (attachment?.owner) owners.add(attachment.owner);
-      const seat = attachment?.seat ? own(state.seats, attachment.seat) : undefined;
+      const seat = attachment?.seat && !revokedSocket(attachment, state) ? own(state.seats, attachment.seat) : undefined;
       if (seat?.human && seat.left === null) owners.add(seat.owner);
     }
     return owners;
@@ -314,10 +334,17 @@ function pending(ws: WebSocket): Attachment | null {
   return attachment.seat === null && (attachment.owner ?? null) === null ? (attachment as Attachment) : null;
 }
 
-/** A refusal as the socket gets it: before the challenge is answered, every refusal of the client's is E_AUTH (§6.3). */
+/** The revocation of the key a seat socket speaks with; undefined for owner, public and unauthenticated sockets and for live keys. */
+function revokedSocket(attachment: Partial<Attachment>, state: TableState): RevokedKeyState | undefined {
+  if (!attachment.seat) return undefined;
+  const key = attachment.key ?? own(state.seats, attachment.seat)?.key;
+  return key === undefined ? undefined : revocationOf(state, key);
+}
+
+/** A refusal as the socket gets it: before the challenge is answered, every refusal of the client's but E_REVOKED is E_AUTH (§6.3). */
 function beforeAuth(err: TrestleError, attachment: Attachment): TrestleError {
   const authenticated = attachment.seat !== null || (attachment.owner ?? null) !== null;
-  if (authenticated || err.code === "E_AUTH" || httpStatusOf(err.code) >= 500) return err;
+  if (authenticated || err.code === "E_AUTH" || err.code === "E_REVOKED" || httpStatusOf(err.code) >= 500) return err;
   return new TrestleError("E_AUTH", `not an answer to the challenge: ${err.message}`, err.details);
 }
 

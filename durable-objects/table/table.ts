@@ -3,7 +3,7 @@
  * heads. A thin shell of routes over its core (table-core.ts: state, heads, what follows a write,
  * pushes in push-queue.ts): the ledger (ledger.ts), write path (writes.ts), reads (reads.ts), read
  * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts),
- * pause/resume (control.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
+ * pause/resume (control.ts), a seat's revocation by its owner (revoke.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
  * sub-tables (subtables.ts, results.ts), a room's invites, ejections and joins by invite (rooms.ts),
  * a seat's notes to its owner (notes.ts), the one alarm for the watchdog, auctions and result
  * delivery (alarms.ts), and a table held as a read-only replica and taken into custody here
@@ -22,6 +22,7 @@ import { deliverResult } from "./results.js";
 import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./subtables.js";
 import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
+import { writeRevoke } from "./revoke.js";
 import { writeAttestedApproval, type AttestedApproval } from "./chat-approvals.js";
 import { ownerNotify } from "./notify.js";
 import { runAuctions, runWatchdog } from "./alarms.js";
@@ -174,6 +175,15 @@ export class TableDO extends TableCore {
   async control(body: unknown): Promise<Result<SubmitResponse>> {
     return this.writing(async () => {
       const outcome = await writeControl(this, body);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+    });
+  }
+
+  /** POST /tables/:id/revoke: an owner's signed revocation of one of its seats; the seat's open sockets close at once (E_REVOKED). */
+  async revoke(body: unknown): Promise<Result<SubmitResponse>> {
+    return this.writing(async () => {
+      const outcome = await writeRevoke(this, body);
+      this.sessions.closeRevoked(this.requireState());
       return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
     });
   }

@@ -16,7 +16,7 @@ import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "
 import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
 import { ApprovalRequestSchema } from "../../src/protocol/schemas/approval.js";
 import { requireApprovers, waitingOwners, type ChannelProbe } from "./approvers.js";
-import { nonceKeyOf, statementOf } from "../../src/protocol/statements.js";
+import { nonceKeyOf, statementOf, submissionStatement } from "../../src/protocol/statements.js";
 import { checkpointText } from "./checkpoint.js";
 import type { Ledger } from "./ledger.js";
 import type { Notices } from "./notify.js";
@@ -24,6 +24,8 @@ import { own } from "../../src/protocol/records.js";
 import { notificationsFor } from "../../src/protocol/notifications.js";
 import type { TableLimits } from "./limits.js";
 import { deletedError, type Burial } from "./lifetime.js";
+import { checkNotRevoked } from "../../src/protocol/policy/seat-revoke.js";
+import { refuseRevokedSigner } from "./revoked-signer.js";
 
 /** What a write produced: the primary entry and everything appended with it (empty on a retry). */
 export interface WriteOutcome {
@@ -98,8 +100,13 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
   if (submission.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `submission is for table "${submission.table}"`);
   const seat = own(state.seats, submission.seat);
   if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${submission.seat}" is not at this table`);
+  // A revoked key is refused before anything is counted; admit refuses it again for a write queued behind the revocation.
+  checkNotRevoked(state, seat.key);
   const draft = submissionDraft(state, request, seat.key);
-  await checkSignature(draft);
+  await checkSignature(draft).catch(async (error: unknown) => {
+    await refuseRevokedSigner(state, seat.name, "entry", submissionStatement(submission), request.sig);
+    throw error;
+  });
   // A retry returns its first entry before anything else is asked (nobody may be online to approve now).
   const retry = retried(host, draft);
   if (retry) return retry;

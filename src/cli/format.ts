@@ -124,6 +124,8 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
       return `invite ${String(data.invite).slice(0, 8)}… issued by ${String(data.by)}, until ${new Date(Number(data.expires)).toISOString()}${data.replaces === undefined ? "" : ` (replacing ${String(data.replaces).slice(0, 8)}…)`}`;
     case "seat_ejected":
       return `${String(data.seat)} ejected by ${String(data.by)}`;
+    case "seat_revoked":
+      return `${String(data.seat)} REVOKED by its owner ${String(data.owner)}: key ${String(data.seat_key).slice(0, 8)}… is refused here from now on`;
     default:
       return `${subkind} ${safeJson(data)}`;
   }

@@ -23,6 +23,7 @@ const HINTS: Record<ErrorCode, string> = {
   E_NOT_ALLOWED: "the table's rules do not allow this entry now; trestle read shows the floor and rules",
   E_CLOSED: "the table is closed (task work still goes on: approve, progress, receipt, verify --task); trestle history shows how it ended",
   E_PAUSED: "an owner paused the table; writes go through again once every owner the error names lifts their own pause",
+  E_REVOKED: "the seat's owner revoked this seat key here; the owner can seat a bot again with a new key (trestle join), never with this one",
   E_FORK: "the relay served a history that contradicts one it signed before; this home keeps the evidence (trestle evidence) and every command on the table exits 4 until you set it aside on purpose (trestle evidence --clear --table ID)",
   E_NO_APPROVER:
     "nobody can answer for that owner now: they can keep `trestle watch --owner <name>` open, bind a chat app, or set \"approvals\": \"async\" in the config",

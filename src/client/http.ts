@@ -55,6 +55,7 @@ import {
 } from "../protocol/schemas/room.js";
 import { CustodyResponseSchema, type CustodyRequest, type CustodyResponse } from "../protocol/schemas/custody.js";
 import { ReplicaStatusSchema, type ReplicaPage, type ReplicaStatus } from "../protocol/schemas/replica.js";
+import type { SeatRevokeRequest } from "../protocol/schemas/revoke.js";
 import type { z } from "zod";
 import { systemClock, type Clock } from "./random.js";
 
@@ -175,6 +176,11 @@ export class HttpClient {
   /** POST /tables/:id/eject: the room creator's signed ejection of a seat. */
   eject(table: string, request: EjectRequest): Promise<SubmitResponse> {
     return this.json(SubmitResponseSchema, "POST", `/tables/${enc(table)}/eject`, { body: request });
+  }
+
+  /** POST /tables/:id/revoke: an owner's signed revocation of one of its seats (docs/SPEC.md §5.13). */
+  revoke(table: string, request: SeatRevokeRequest): Promise<SubmitResponse> {
+    return this.json(SubmitResponseSchema, "POST", `/tables/${enc(table)}/revoke`, { body: request });
   }
 
   /** POST /invites/lookup: the room an invite code opens (wrong codes are counted against this client). */

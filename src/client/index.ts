@@ -13,6 +13,7 @@ export * from "./owner.js";
 export * from "./random.js";
 export * from "./refusal.js";
 export * from "./replica-feed.js";
+export * from "./revoke.js";
 export * from "./seat.js";
 export * from "./socket.js";
 export * from "./table-client.js";

@@ -1,6 +1,6 @@
 /**
  * Signed owner-key requests (docs/SPEC.md §11.1, §5.5): bind codes and unbinding (purpose `bind`),
- * owner reads (purpose `auth`, scope `owner_http`), table controls and deletes (purpose `owner`). Pure given
+ * owner reads (purpose `auth`, scope `owner_http`), table controls, seat revocations and deletes (purpose `owner`). Pure given
  * the key, nonce and time passed in; `OwnerClient` supplies them.
  */
 import { canonicalize } from "../protocol/canonical.js";
@@ -9,6 +9,7 @@ import { signStatement, type Signer } from "../protocol/crypto.js";
 import type { ChatPlatform, ControlAction, ControlRequest } from "../protocol/schemas/control.js";
 import type { BindRequest, Lang, OwnerAuthStatement } from "../protocol/schemas/owner.js";
 import type { DeleteRequest, DeleteStatement } from "../protocol/schemas/lifetime.js";
+import type { SeatRevokeRequest, SeatRevokeStatement } from "../protocol/schemas/revoke.js";
 
 /** A request for a one-time bind code for `platform`, replies in `lang`. */
 export async function signBindCode(
@@ -42,6 +43,15 @@ export async function signControl(
 ): Promise<ControlRequest> {
   const control = { scope: "table_control" as const, table: fields.table, owner: fields.owner, action: fields.action, nonce: fields.nonce };
   return { control, sig: await signStatement(signer, "owner", control) };
+}
+
+/** An owner-signed revocation of `owner`'s seat `seat` at `table`, held by `seat_key` (docs/SPEC.md §5.13). */
+export async function signRevoke(
+  signer: Signer,
+  fields: { table: string; owner: string; seat: string; seat_key: string; nonce: string },
+): Promise<SeatRevokeRequest> {
+  const revoke: SeatRevokeStatement = { scope: "seat_revoke", table: fields.table, owner: fields.owner, seat: fields.seat, seat_key: fields.seat_key, nonce: fields.nonce };
+  return { revoke, sig: await signStatement(signer, "owner", revoke) };
 }
 
 /** An owner-signed delete of `table`, as its creator `owner`, at `now` (docs/SPEC.md §6.6). */

@@ -24,6 +24,8 @@ export const McpConfigFileSchema = z.strictObject({
   home: z.string().min(1).optional(),
   /** The owner lets the model open sub-tables (trestle_open_subtable); off unless true (decision 0241). */
   allow_subtables: z.boolean().optional(),
+  /** The owner lets the model revoke the owner's own seats (trestle_revoke_seat); off unless true (decision 0306). */
+  allow_revoke: z.boolean().optional(),
 });
 export type McpConfigFile = z.infer<typeof McpConfigFileSchema>;
 
@@ -39,6 +41,7 @@ export const McpSettingsSchema = z.strictObject({
   cardFile: z.string().optional(),
   instructionsFile: z.string().optional(),
   allowSubtables: z.boolean().optional(),
+  allowRevoke: z.boolean().optional(),
 });
 export type McpSettings = z.infer<typeof McpSettingsSchema>;
 
@@ -54,6 +57,7 @@ export const ENV = {
   instructionsFile: "TRESTLE_INSTRUCTIONS_FILE",
   home: "TRESTLE_HOME",
   allowSubtables: "TRESTLE_ALLOW_SUBTABLES",
+  allowRevoke: "TRESTLE_ALLOW_REVOKE",
   config: "TRESTLE_MCP_CONFIG",
 } as const;
 
@@ -90,6 +94,7 @@ export function resolveSettings({ env, flags, defaultRelay }: SettingsSources): 
     cardFile: fromEnv(ENV.cardFile) ?? fromFile(file.card_file),
     instructionsFile: fromEnv(ENV.instructionsFile) ?? fromFile(file.instructions_file),
     allowSubtables: flag(env, ENV.allowSubtables) ?? file.allow_subtables,
+    allowRevoke: flag(env, ENV.allowRevoke) ?? file.allow_revoke,
   };
   const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
   return parseOrThrow(McpSettingsSchema, defined, "the MCP server's settings (TRESTLE_* variables)");

@@ -11,6 +11,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   E_NOT_ALLOWED: "the table's rules do not allow this entry now; trestle_read shows the floor and the rules",
   E_CLOSED: "the table is closed; task work (progress, receipt, verify) still goes on; trestle_history shows how it ended",
   E_PAUSED: "an owner paused the table; wait (trestle_wait) until every owner the error names lifts their own pause",
+  E_REVOKED: "your owner revoked this seat's key at this table: stop writing here; only your owner can seat you again, with a new key",
   E_TABLE_NOT_FOUND: "check the table id (trestle_tables lists the tables this server knows), or create one with trestle_create_table",
   E_UNKNOWN_SEAT: "join first (trestle_join), or check the seat name: only seats the config declares can join",
   E_SEAT_TAKEN: "that seat already has a key; an owner may seat another declared seat",

@@ -41,6 +41,7 @@ export function settingsEnv(settings: McpSettings): Record<string, string> {
   ];
   for (const [key, value] of optional) if (value !== undefined) env[ENV[key]] = value;
   if (settings.allowSubtables !== undefined) env[ENV.allowSubtables] = String(settings.allowSubtables);
+  if (settings.allowRevoke !== undefined) env[ENV.allowRevoke] = String(settings.allowRevoke);
   return env;
 }
 

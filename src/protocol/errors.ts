@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   E_NOT_ALLOWED: { http: 409, message: "the table's policy does not allow this entry now" },
   E_CLOSED: { http: 409, message: "the table is closed" },
   E_PAUSED: { http: 409, message: "the table is paused" },
+  // Revocation (docs/SPEC.md §5.13): the seat's owner revoked this seat key at this table.
+  E_REVOKED: { http: 403, message: "this seat key was revoked by its owner at this table" },
   E_FORK: { http: 409, message: "the head you hold is not on this relay's chain" },
   // Commit gateway (docs/SPEC.md §5.6, §5.7).
   E_NO_APPROVER: { http: 409, message: "nobody can answer this approval now: no owner session, human seat or proven channel" },

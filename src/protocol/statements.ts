@@ -14,6 +14,7 @@ import { resultStatementOf, subtableStatement } from "./subtable-statements.js";
 import type { EjectStatement, InviteStatement } from "./schemas/room.js";
 import type { SystemDraftOf } from "./schemas/entry.js";
 import { custodyStatementOf } from "./custody.js";
+import { revokeNonceKey, revokeStatement } from "./policy/seat-revoke.js";
 
 /** A statement, its purpose, and the key and signature recorded for it. */
 export interface RecordedStatement {
@@ -53,7 +54,7 @@ export function ejectStatementOf(entry: Pick<SystemDraftOf<"seat_ejected">, "tab
 
 /**
  * The key under which an entry's nonce is used once: per seat for entries, per table for joins,
- * per owner for approvals and for pause/resume controls, per table for a room's invites (by invite
+ * per owner for approvals, pause/resume controls and seat revocations, per table for a room's invites (by invite
  * id) and ejections, per position for a custody change (the seq it follows); null for entries
  * without a nonce. The
  * relay indexes it; verifiers check it.
@@ -68,6 +69,7 @@ export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.subkind === "invite_issued") return `invite:${entry.data.invite}`;
   if (entry.subkind === "seat_ejected") return `eject:${entry.data.nonce}`;
   if (entry.subkind === "custody") return `custody:${entry.data.head.seq}`;
+  if (entry.subkind === "seat_revoked") return revokeNonceKey(entry);
   return null;
 }
 
@@ -106,6 +108,8 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
         return { purpose: "room", statement: ejectStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       case "custody":
         return { purpose: "custody", statement: custodyStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
+      case "seat_revoked":
+        return { purpose: "owner", statement: revokeStatement(entry), key: entry.author.key, sig: entry.author.sig };
       default:
         return null;
     }

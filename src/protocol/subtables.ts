@@ -10,6 +10,7 @@ import { signStatement, type Signer } from "./crypto.js";
 import { TrestleError } from "./errors.js";
 import { validateConfig } from "./policy/config-check.js";
 import type { TableState } from "./policy/state.js";
+import { checkNotRevoked } from "./policy/seat-revoke.js";
 import { own } from "./records.js";
 import type { TableConfig } from "./schemas/config.js";
 import type { Entry, SystemDraftOf } from "./schemas/entry.js";
@@ -32,6 +33,7 @@ export async function signSubtable(seatSigner: Signer, config: TableConfig, seat
 export function subtableOpenedDraft(state: TableState, request: SubtableRequest): SystemDraftOf<"subtable_opened"> {
   const config = validateConfig(request.config);
   const opener = own(state.seats, request.seat);
+  if (opener) checkNotRevoked(state, opener.key);
   if (!opener || opener.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${request.seat}" is not at table "${state.table}"`);
   return {
     table: state.table,

@@ -16,14 +16,16 @@ export function entryView(entry: Entry, state: TableState | null, me: string): E
   if (entry.kind === "system") {
     const projected = projectEntry(entry);
     const control = entry.subkind === "table_paused" || entry.subkind === "table_resumed" ? entry.data : null;
+    // An owner's own word: a control, or a revocation of one of its seats (owner-signed, §5.13).
+    const owner = control?.owner ?? (entry.subkind === "seat_revoked" ? entry.data.owner : null);
     return {
       ...base,
-      who: control ? `owner ${oneLine(control.owner)}` : "relay",
-      role: control ? "owner" : "relay",
+      who: owner !== null ? `owner ${oneLine(owner)}` : "relay",
+      role: owner !== null ? "owner" : "relay",
       kind: entry.subkind,
       lines: [oneLine(systemText(entry.subkind, projected.data ?? {})), ...(projected.body === undefined ? [] : safeBody(projected.body))],
       via: control && control.via !== "owner" ? control.via : null,
-      mine: control?.owner === me,
+      mine: owner === me,
     };
   }
   if (entry.kind === "approval") {

@@ -4,7 +4,8 @@
  * docs/SPEC.md §8.3) and the owner's notification channels (§11.4). It turns all of it into the
  * page's events (wire.ts) and signs the page's actions with the owner key, exactly as the CLI
  * does: an approval through TableClient.approve (`trestle approve`), a pause or resume through
- * OwnerClient.control, and an answer to a message the commitment gate holds for one of this
+ * OwnerClient.control, a revocation of one of this owner's seats through client/revoke.ts revokeSeat
+ * (`trestle revoke`), and an answer to a message the commitment gate holds for one of this
  * owner's seats through owner/gate.ts answerHeld (`trestle gate approve|reject`; the seat sends it). The tables followed are those named at start, every table this home holds a
  * head for at this relay (looked at again every `pollMs`, with the evidence, the seats' private
  * journals and the channels), and each sub-table opened at one of them that lists this owner.
@@ -15,6 +16,7 @@ import {
   openTable,
   pinRelay,
   PinStore,
+  revokeSeat,
   systemClock,
   type Clock,
   type Evidence,
@@ -27,7 +29,7 @@ import { answerHeld, readTranscript, seatJournal } from "../owner/index.js";
 import { TrestleError } from "../protocol/index.js";
 import { JournalReader } from "./journal-reader.js";
 import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
-import type { ActionResult, ApproveBody, ControlBody, EvidenceView, GateBody, GateResult, SessionStatus, ViewEvent } from "./wire.js";
+import type { ActionResult, ApproveBody, ControlBody, EvidenceView, GateBody, GateResult, RevokeBody, SessionStatus, ViewEvent } from "./wire.js";
 
 /** What the window is opened with. */
 export interface PrincipalOptions {
@@ -108,11 +110,7 @@ export class Principal implements WatchSink {
     const owner = task.slice(dot + 1);
     const me = this.options.owner;
     if (owner !== me.name) throw new TrestleError("E_FORBIDDEN", `task ${task} is ${owner}'s; this window signs for ${me.name} only`);
-    const answer = await watch.client.approve(me.signer, me.name, Number(task.slice(0, dot)), verdict).catch((error: unknown) => {
-      // Reading the proposal may catch the relay: the banner shows it now, not at the next poll.
-      if (error instanceof TrestleError && error.code === "E_FORK") this.readEvidence();
-      throw error;
-    });
+    const answer = await watch.client.approve(me.signer, me.name, Number(task.slice(0, dot)), verdict).catch((error: unknown) => this.caughtBy(error));
     const done = verdict === "approve" ? "approved" : "rejected";
     return { ok: true, seq: answer.seq, message: `task ${answer.task} ${done} with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})` };
   }
@@ -123,6 +121,17 @@ export class Principal implements WatchSink {
     const me = this.options.owner.name;
     const { seq } = await this.owners.control(table, me, action);
     return { ok: true, seq, message: `${action === "pause" ? `table ${table} paused` : `${me}'s pause on table ${table} lifted`} with ${me}'s key (entry #${seq})` };
+  }
+
+  /**
+   * Signs a revocation of `seat` at `table` with the owner key, over the key the verified ledger
+   * says holds it (as `trestle revoke`); a seat that is not this owner's is refused before sending.
+   */
+  async revoke({ table, seat }: RevokeBody): Promise<ActionResult> {
+    const watch = this.followed(table);
+    const me = this.options.owner;
+    const revoked = await revokeSeat(watch.client, me.name, me.signer, seat).catch((error: unknown) => this.caughtBy(error));
+    return { ok: true, seq: revoked.seq, message: `seat ${seat} at ${table} revoked with ${me.name}'s key (entry #${revoked.seq}): it left the table, and its key ${revoked.seat_key.slice(0, 12)}… is refused there from now on` };
   }
 
   /**
@@ -169,6 +178,12 @@ export class Principal implements WatchSink {
 
   subtable(table: string): void {
     void this.follow(table);
+  }
+
+  /** Rethrows `error`; reading the ledger before signing may catch the relay, and the banner then shows it now, not at the next poll. */
+  private caughtBy(error: unknown): never {
+    if (error instanceof TrestleError && error.code === "E_FORK") this.readEvidence();
+    throw error;
   }
 
   private followed(table: string): TableWatch {

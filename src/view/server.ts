@@ -1,8 +1,8 @@
 /**
  * The principal window's local HTTP server (docs/VIEW.md), on 127.0.0.1 only: the page's static
  * files, the live stream of events (`GET /api/stream`, one JSON object per line) and the page's
- * three actions (`POST /api/approve`, `POST /api/control`, `POST /api/gate`), which the owner key
- * signs here. Every
+ * four actions (`POST /api/approve`, `POST /api/control`, `POST /api/revoke`, `POST /api/gate`),
+ * which the owner key signs here. Every
  * request passes guard.ts first; no response carries a CORS header, and the page may load nothing
  * and connect nowhere but here (Content-Security-Policy). Refusals use the protocol's error codes
  * and envelope.
@@ -15,10 +15,10 @@ import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } fro
 import type { Asset } from "./assets.js";
 import { apiRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
 import type { Principal } from "./principal.js";
-import { ApproveBodySchema, ControlBodySchema, GateBodySchema, type ActionResult, type GateResult, type ViewEvent } from "./wire.js";
+import { ApproveBodySchema, ControlBodySchema, GateBodySchema, RevokeBodySchema, type ActionResult, type GateResult, type ViewEvent } from "./wire.js";
 
 /** What the server serves: the principal's events and actions. */
-export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "gate">;
+export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "revoke" | "gate">;
 
 /** Options for serveWindow. */
 export interface ServeOptions {
@@ -93,6 +93,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ServeO
   if (req.method === "GET" && path === "/api/stream") return stream(req, res, options, streams);
   if (req.method === "POST" && path === "/api/approve") return answer(res, await options.backend.approve(await body(req, ApproveBodySchema)));
   if (req.method === "POST" && path === "/api/control") return answer(res, await options.backend.control(await body(req, ControlBodySchema)));
+  if (req.method === "POST" && path === "/api/revoke") return answer(res, await options.backend.revoke(await body(req, RevokeBodySchema)));
   if (req.method === "POST" && path === "/api/gate") return answer(res, await options.backend.gate(await body(req, GateBodySchema)));
   refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} ${path} here`));
 }

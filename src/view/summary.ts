@@ -3,11 +3,11 @@
  * verified entries an owner session followed and the policy's own fold of them (docs/SPEC.md §3):
  * floor holder, budgets used, seats, tasks with their effects in plain words and what this owner
  * may do about each (§5.6), sub-tables (§5.9), every owner's pause and what this owner may sign
- * about pausing (§5.5), and the verification verdict (§8.2).
+ * about pausing (§5.5), seats revoked and revocable (§5.13), and the verification verdict (§8.2).
  */
 import { oneLine, reportLines } from "../cli/format.js";
 import { stylesFor } from "../cli/output.js";
-import { has, own, pauseHolders, presentSeats, type Entry, type SignedHead, type TableState, type TaskState, type VerifyReport } from "../protocol/index.js";
+import { has, own, pauseHolders, presentSeats, revocationOf, type Entry, type SignedHead, type TableState, type TaskState, type VerifyReport } from "../protocol/index.js";
 import { effectWords, safeBody } from "./entry-view.js";
 import type { SessionStatus, TableSummary, TaskView, Verification } from "./wire.js";
 
@@ -41,7 +41,15 @@ export function tableSummary(input: SummaryInput): TableSummary {
     floor: state?.floor.holder ?? null,
     round: state?.floor.round ?? 0,
     budgets: state ? budgets(state) : [],
-    seats: seats.map((s) => ({ name: s.name, owner: s.owner, human: s.human, present: s.left === null, mine: s.owner === me })),
+    seats: seats.map((s) => ({
+      name: s.name,
+      owner: s.owner,
+      human: s.human,
+      present: s.left === null,
+      mine: s.owner === me,
+      revoked: state ? (revocationOf(state, s.key)?.seq ?? null) : null,
+      can_revoke: s.owner === me && s.left === null,
+    })),
     control: state ? controlFor(state, me) : null,
     tasks: state ? Object.values(state.tasks).sort((a, b) => a.opened - b.opened).map((task) => taskView(task, input.items, me)) : [],
     subtables: state ? subtables(state, input.items) : [],

@@ -1,7 +1,7 @@
 /**
  * What the principal window's page and its local server say to each other (docs/VIEW.md): the
  * server's events on the live stream (everything already verified and reduced to safe text on the
- * server, so the page only shows it), and the bodies of the page's three actions. The page imports
+ * server, so the page only shows it), and the bodies of the page's four actions. The page imports
  * these as types only; the server parses every body it receives with the action schemas.
  */
 import { z } from "zod";
@@ -90,7 +90,19 @@ export const TableSummarySchema = z.strictObject({
   floor: z.string().nullable(),
   round: z.int().min(0),
   budgets: z.array(z.strictObject({ label: z.string(), used: z.int().min(0), limit: z.int().min(1).nullable() })),
-  seats: z.array(z.strictObject({ name: z.string(), owner: z.string(), human: z.boolean(), present: z.boolean(), mine: z.boolean() })),
+  seats: z.array(
+    z.strictObject({
+      name: z.string(),
+      owner: z.string(),
+      human: z.boolean(),
+      present: z.boolean(),
+      mine: z.boolean(),
+      /** The entry that revoked the key holding this seat (it left, not seated again), else null (docs/SPEC.md §5.13). */
+      revoked: z.int().min(1).nullable(),
+      /** This owner's seat, present: the page offers to revoke it. */
+      can_revoke: z.boolean(),
+    }),
+  ),
   /** What this owner's button signs at an open table: lift their own pause, put one on (they hold a present seat), or nothing. */
   control: ControlActionSchema.nullable(),
   tasks: z.array(TaskViewSchema),
@@ -138,6 +150,10 @@ export type ApproveBody = z.infer<typeof ApproveBodySchema>;
 /** `POST /api/control`: sign a pause of the table as its owner, or lift this owner's own pause. */
 export const ControlBodySchema = z.strictObject({ table: TableIdSchema, action: ControlActionSchema });
 export type ControlBody = z.infer<typeof ControlBodySchema>;
+
+/** `POST /api/revoke`: sign a revocation of one of this owner's seats at the table (as `trestle revoke`). */
+export const RevokeBodySchema = z.strictObject({ table: TableIdSchema, seat: SeatNameSchema });
+export type RevokeBody = z.infer<typeof RevokeBodySchema>;
 
 /** `POST /api/gate`: sign the owner's answer to a message the commitment gate holds for one of this owner's seats (as `trestle gate approve|reject`). */
 export const GateBodySchema = z.strictObject({ table: TableIdSchema, seat: SeatNameSchema, message_sha256: Sha256Schema, verdict: ApprovalVerdictSchema });

@@ -1,4 +1,4 @@
-/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners; delete. */
+/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners; an owner's revocation of its seat; delete. */
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
@@ -31,6 +31,7 @@ tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id
 tables.post("/:id/entries", async (c) => json(c, await tableStub(c, c.req.param("id")).submit(await readJson(c)), 201));
 
 tables.post("/:id/control", async (c) => json(c, await tableStub(c, c.req.param("id")).control(await readJson(c)), 201));
+tables.post("/:id/revoke", async (c) => json(c, await tableStub(c, c.req.param("id")).revoke(await readJson(c)), 201));
 tables.post("/:id/delete", async (c) => json(c, await tableStub(c, c.req.param("id")).deleteTable(await readJson(c))));
 tables.post("/:id/subtables", async (c) => {
   const parent = c.req.param("id");

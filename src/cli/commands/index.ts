@@ -25,6 +25,7 @@ import { raiseHand } from "./raise-hand.js";
 import { read } from "./read.js";
 import { receipt } from "./receipt.js";
 import { reject } from "./reject.js";
+import { revoke } from "./revoke.js";
 import { request } from "./request.js";
 import { respond } from "./respond.js";
 import { say } from "./say.js";
@@ -71,6 +72,8 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   pin,
   evidence,
+  // An owner's seat taken off a table, its key refused there (docs/SPEC.md §5.13).
+  revoke,
   // A table's end on its relay (docs/SPEC.md §6.6).
   deleteCommand,
   // Moving a table between relays, and mirrors (docs/SPEC.md §8.4).

@@ -23,6 +23,7 @@ import { receipt } from "./receipt.js";
 import { reject } from "./reject.js";
 import { request } from "./request.js";
 import { respond } from "./respond.js";
+import { revokeSeat } from "./revoke-seat.js";
 import { say } from "./say.js";
 import { tables } from "./tables.js";
 import { verify } from "./verify.js";
@@ -63,6 +64,7 @@ export const TOOLS: readonly Tool[] = [
   verifyChain,
   tables,
   close,
+  revokeSeat,
   deleteTable,
   notifyStatus,
   // Rooms (docs/ROOMS.md): owners' agents negotiating under mandates the agents cannot move.

@@ -1,7 +1,8 @@
 /**
  * Judging a join (docs/SPEC.md §4.2): the owner is listed and signed with its own key, the seat
  * is free (and declared for that owner when the config declares seats), the card matches its
- * hash, and the statement is inside its validity window.
+ * hash, and the statement is inside its validity window. A seat whose key its owner revoked is
+ * free again for that owner only, and a revoked key never seats again (§5.13).
  */
 import { fromBase64url } from "../bytes.js";
 import { isStrongPublicKey } from "../crypto.js";
@@ -10,9 +11,10 @@ import { canonicalSha256 } from "../hash.js";
 import { LIMITS } from "../limits.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { TableState } from "./state.js";
-import { has, own } from "../records.js";
+import { own } from "../records.js";
 import { checkInviteJoin, checkPartyRejoin, joinsByInvite } from "./invites.js";
 import { ownerKeyOf } from "./owners.js";
+import { checkNotRevoked, keysSeated, reseatable } from "./seat-revoke.js";
 
 /** Throws the refusal for a join draft at time `now`, or returns when the policy accepts it. */
 export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">, now: number): void {
@@ -35,6 +37,7 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   if (!isStrongPublicKey(fromBase64url(join.seat_key))) {
     throw new TrestleError("E_SCHEMA", "seat_key is not a usable Ed25519 public key (small-order or non-canonical)");
   }
+  checkNotRevoked(state, join.seat_key);
   if (canonicalSha256(card) !== join.card_sha256) {
     throw new TrestleError("E_SCHEMA", "the capability card does not match card_sha256");
   }
@@ -47,8 +50,12 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
       throw new TrestleError("E_FORBIDDEN", `seat "${join.seat}" is declared ${seat.human ? "human" : "bot"}`);
     }
   }
-  if (has(state.seats, join.seat)) throw new TrestleError("E_SEAT_TAKEN", `seat "${join.seat}" is already taken`);
+  const taken = own(state.seats, join.seat);
+  if (taken && !reseatable(state, taken, join.owner)) {
+    const freed = reseatable(state, taken, taken.owner);
+    throw new TrestleError("E_SEAT_TAKEN", freed ? `seat "${join.seat}" was revoked by ${taken.owner}: only ${taken.owner} seats it again` : `seat "${join.seat}" is already taken`);
+  }
   const sameKey = Object.values(state.seats).find((s) => s.key === join.seat_key);
   if (sameKey) throw new TrestleError("E_FORBIDDEN", `that seat key already holds seat "${sameKey.name}"`);
-  if (Object.keys(state.seats).length >= LIMITS.seats) throw new TrestleError("E_SEAT_LIMIT");
+  if (keysSeated(state) >= LIMITS.seats) throw new TrestleError("E_SEAT_LIMIT", `a table seats at most ${LIMITS.seats} keys in its life, revoked ones included`);
 }

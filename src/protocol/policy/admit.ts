@@ -40,6 +40,7 @@ import { checkRoomKind, roomKindCloses, roomKindSettles } from "./kinds/registry
 import { checkSettlement } from "./auctions.js";
 import { checkSealed } from "./sealed.js";
 import { checkCustody, isCustodyDraft } from "./custody.js";
+import { checkNotRevoked, checkRevoke, revokedSeatLeft } from "./seat-revoke.js";
 
 /** What an accepted draft produces. */
 export interface Admitted {
@@ -57,7 +58,8 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
   if (draft.kind === "system" && draft.subkind === "table_opened") return admitOpening(state, draft, now);
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
-  if (state.closed && !isCustodyDraft(draft) && !worksAfterClose(state, draft, maxEntries)) {
+  // A revocation is a brake: it lands after the close too, where a revoked key could still do task work.
+  if (state.closed && !isCustodyDraft(draft) && !isRevokeDraft(draft) && !worksAfterClose(state, draft, maxEntries)) {
     throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   }
   if (draft.kind === "system") {
@@ -65,6 +67,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
   } else if (draft.kind === "approval") {
     checkApproval(state, draft);
   } else {
+    checkNotRevoked(state, draft.author.key);
     checkNotPaused(state, draft.seat);
     checkAuthored(state, draft);
     checkGateway(state, draft);
@@ -111,9 +114,15 @@ function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "syst
       return checkSettlement(state, draft, now);
     case "custody":
       return checkCustody(state, draft);
+    case "seat_revoked":
+      return checkRevoke(state, draft);
     default:
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
   }
+}
+
+function isRevokeDraft(draft: EntryDraft): boolean {
+  return draft.kind === "system" && draft.subkind === "seat_revoked";
 }
 
 function admitOpening(state: TableState | null, draft: SystemDraftOf<"table_opened">, now: number): Admitted {
@@ -172,6 +181,8 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   yield* requestConsequences(state, entry);
   // Rooms (§5.10): an ejection removes its seat; a close ends the room whatever termination says.
   if (entry.kind === "system" && entry.subkind === "seat_ejected") yield ejectedSeatLeft(state, entry.data.seat);
+  // Revocation (§5.13): the revoked seat leaves; the floor moves on below as when any holder leaves.
+  if (entry.kind === "system" && entry.subkind === "seat_revoked") yield revokedSeatLeft(state, entry.data.seat);
   // Sealed-bid auctions (§5.11): the reveal that decides an auction settles it.
   const settled = roomKindSettles(state, entry);
   if (settled) yield settled;

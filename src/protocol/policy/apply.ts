@@ -18,6 +18,7 @@ import { applyRoomKind } from "./kinds/registry.js";
 import { emptyRoom } from "./room-state.js";
 import { applySettlement } from "./auctions.js";
 import { applyCustody } from "./custody.js";
+import { applyRevoke } from "./seat-revoke.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -51,6 +52,7 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     origins: {},
     room: entry.data.config.room ? emptyRoom() : null,
     custody: null,
+    revoked: [],
   };
 }
 
@@ -86,6 +88,7 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       throw new TrestleError("E_INTERNAL", "table_opened can only be the first entry");
     case "seat_joined": {
       const { join, card } = entry.data;
+      // A name whose key was revoked is seated again in place (§5.13): the revoked key stays in state.revoked.
       state.seats[join.seat] = {
         name: join.seat,
         owner: join.owner,
@@ -144,6 +147,9 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     case "custody":
       applyCustody(state, entry);
+      return;
+    case "seat_revoked":
+      applyRevoke(state, entry);
       return;
   }
 }

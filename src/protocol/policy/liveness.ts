@@ -2,7 +2,8 @@
  * Liveness of the floor (docs/SPEC.md §5.2, decision 0190): a floor move that ends the
  * topology's floor, or leaves a topology that has a floor with nobody holding it, closes the
  * table. Once nobody holds such a floor nobody can be granted it again (only a holder's turn moves
- * it, and a seat that left never returns), so the table would otherwise stay open with nobody to
+ * it; a seat that left never returns, and a name seated again after a revocation, §5.13, is not
+ * granted the floor by its join), so the table would otherwise stay open with nobody to
  * speak: a hub_spoke whose hub left, a delegation with nobody present up the line, a rotation
  * whose every seat left.
  */

@@ -101,16 +101,17 @@ export function requireRoom(state: TableState, what: string): RoomState {
   return state.room;
 }
 
-/** Whether seat `seat` has joined and not left. */
-function seated(state: TableState, seat: string): boolean {
-  return own(state.seats, seat)?.left === null;
+/** Whether seat `seat` has joined, not left, and held its name when entry `since` was written (a name seated again after a revocation, §5.13, does not revive what the revoked key wrote). */
+function seated(state: TableState, seat: string, since: number): boolean {
+  const held = own(state.seats, seat);
+  return held !== undefined && held.left === null && held.joined < since;
 }
 
 /** Why `offer` is not live at `now`, or null when it is. */
 export function offerNotLive(state: TableState, offer: OfferState, now: number): string | null {
   if (offer.status !== "open") return `it was ${offer.status} at entry ${offer.ended}`;
   if (offer.expires !== null && now >= offer.expires) return `it expired at ${offer.expires}`;
-  if (!seated(state, offer.seat)) return `its author ${offer.seat} left the room`;
+  if (!seated(state, offer.seat, offer.seq)) return `its author ${offer.seat} left the room`;
   return null;
 }
 
@@ -118,7 +119,7 @@ export function offerNotLive(state: TableState, offer: OfferState, now: number):
 export function grantNotLive(state: TableState, grant: GrantState, now: number): string | null {
   if (grant.revoked !== null) return `it was revoked at entry ${grant.revoked}`;
   if (now >= grant.expires) return `it expired at ${grant.expires}`;
-  if (!seated(state, grant.seat)) return `its grantor ${grant.seat} left the room`;
+  if (!seated(state, grant.seat, grant.seq)) return `its grantor ${grant.seat} left the room`;
   return null;
 }
 

@@ -80,6 +80,14 @@ export interface RequestState {
   resolved: number | null;
 }
 
+/** A seat key its owner revoked (policy/seat-revoke.ts): refused at this table from entry `seq` on. */
+export interface RevokedKeyState {
+  seat: string;
+  owner: string;
+  key: string;
+  seq: number;
+}
+
 /** An authored entry that opened tasks: who wrote it and as what; visibility judges the task's entries by it (§5.3). */
 export interface OriginState {
   seat: string;
@@ -117,6 +125,8 @@ export interface TableState {
   room: RoomState | null;
   /** Custody (§8.4): seq of the newest custody entry (from it on, `relay` holds the table); null while the first relay does. */
   custody: number | null;
+  /** Revocation (§5.13): every seat key revoked here, oldest first; each is refused from its entry on. */
+  revoked: RevokedKeyState[];
 }
 
 /**

@@ -27,6 +27,7 @@ import { ElectorateSchema } from "./config.js";
 import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
 import { AuctionSettledDataSchema, MechanismCommitSchema, MechanismOpenSchema, MechanismRevealSchema, MechanismSubmissionSchema } from "./mechanism.js";
 import { CustodyDataSchema } from "./custody.js";
+import { SeatRevokeDataSchema } from "./revoke.js";
 import {
   AcceptSubmissionSchema,
   CloseSubmissionSchema,
@@ -380,6 +381,8 @@ export const SeatEjectedEntrySchema = system("seat_ejected", EjectDataSchema, Au
 export const AuctionSettledEntrySchema = system("auction_settled", AuctionSettledDataSchema, z.null());
 /** Custody (§8.4): the table moved to relay `to`, authorised by its owners; signed by `to` (purpose `custody`). */
 export const CustodyEntrySchema = system("custody", CustodyDataSchema, AuthorSchema);
+/** Revocation (§5.13): a seat's owner revoked it and its key (signed with purpose `owner`); the `seat_left` it causes follows. */
+export const SeatRevokedEntrySchema = system("seat_revoked", SeatRevokeDataSchema, AuthorSchema);
 
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
@@ -398,6 +401,7 @@ const SYSTEM_ENTRIES = [
   SeatEjectedEntrySchema,
   AuctionSettledEntrySchema,
   CustodyEntrySchema,
+  SeatRevokedEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */

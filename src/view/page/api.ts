@@ -1,9 +1,9 @@
 /**
  * The page's two ways of talking to its local server (and to nothing else): the live stream of
- * events, read line by line and reconnected with backoff, and the three actions, each a JSON POST
+ * events, read line by line and reconnected with backoff, and the four actions, each a JSON POST
  * carrying the window's token. The server signs; the page only asks.
  */
-import type { ActionResult, ApproveBody, ControlBody, GateBody, GateResult, ViewEvent } from "../wire.js";
+import type { ActionResult, ApproveBody, ControlBody, GateBody, GateResult, RevokeBody, ViewEvent } from "../wire.js";
 
 /** The header the token goes in (guard.ts TOKEN_HEADER). */
 const TOKEN_HEADER = "x-trestle-token";
@@ -64,12 +64,17 @@ export function control(token: string, body: ControlBody): Promise<Outcome> {
   return post(token, "/api/control", body);
 }
 
+/** Asks the server to sign a revocation of one of the owner's seats. */
+export function revoke(token: string, body: RevokeBody): Promise<Outcome> {
+  return post(token, "/api/revoke", body);
+}
+
 /** Asks the server to sign an answer to a held message (recorded in the seat's journal). */
 export function gate(token: string, body: GateBody): Promise<Outcome> {
   return post(token, "/api/gate", body);
 }
 
-async function post(token: string, path: string, body: ApproveBody | ControlBody | GateBody): Promise<Outcome> {
+async function post(token: string, path: string, body: ApproveBody | ControlBody | RevokeBody | GateBody): Promise<Outcome> {
   try {
     const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify(body) });
     if (!response.ok) return { ok: false, message: await errorText(response) };

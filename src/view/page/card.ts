@@ -2,7 +2,8 @@
  * One table's card in the principal window: built once, then filled again from each summary the
  * server sends (its parts are replaced in place, so an open or closed <details> stays as the owner
  * left it), and its transcript appended to as entries arrive. Signature badges follow the table's
- * verification.
+ * verification. Each of the owner's own seats has a Revoke button that asks once more in the page
+ * before the server is asked to sign.
  */
 import type { EntryView, TableSummary } from "../wire.js";
 import { button, h, type Doc, type El } from "./dom.js";
@@ -10,6 +11,9 @@ import { entryItem, signatureBadge, taskRow, type Answer } from "./render.js";
 
 /** What a card's buttons do besides answering tasks: ask the server to sign a pause, or lift this owner's own pause. */
 export type Control = (table: string, action: "pause" | "resume", button: El) => void;
+
+/** What a seat's confirmed Revoke does: ask the server to sign a revocation of `seat`; `done` is called with whether it was signed. */
+export type Revoke = (table: string, seat: string, buttons: El[], done: (ok: boolean) => void) => void;
 
 /** A table's card and the parts it refills. */
 export class TableCard {
@@ -28,12 +32,15 @@ export class TableCard {
   private readonly signed: { seq: number; sig: El }[] = [];
   private entries = 0;
   private summary: TableSummary | null = null;
+  /** The seat whose revocation the owner is being asked to confirm, if any (kept across summaries). */
+  private confirming: string | null = null;
 
   constructor(
     private readonly doc: Doc,
     readonly table: string,
     private readonly answer: Answer,
     private readonly control: Control,
+    private readonly revoke: Revoke,
   ) {
     this.title = h(doc, "h2", "topic", table);
     this.chips = h(doc, "div", "chips");
@@ -83,9 +90,7 @@ export class TableCard {
     this.fillControls(summary);
     this.tasksCount.textContent = `Tasks (${summary.tasks.length})`;
     this.tasks.replaceChildren(...summary.tasks.map((task) => taskRow(doc, summary.table, task, this.answer)));
-    this.seats.replaceChildren(
-      ...summary.seats.map((s) => h(doc, "li", s.mine ? "mine" : "", `${s.name} (owner ${s.owner}${s.human ? ", human" : ""}${s.present ? "" : ", left"})${s.mine ? " · yours" : ""}`)),
-    );
+    this.fillSeats(summary);
     this.subtables.replaceChildren(
       ...summary.subtables.map((s) => h(doc, "li", "", `${s.table}: ${s.topic}${s.closed === null ? " (open)" : ` (closed: ${s.closed})`}`)),
     );
@@ -112,6 +117,43 @@ export class TableCard {
     this.entries += items.length;
     this.transcriptCount.textContent = `Transcript (${this.entries})`;
     if (atEnd) list.scrollTop = list.scrollHeight;
+  }
+
+  /** The seats, a revoked one marked as such, and on each of the owner's present seats Revoke, then its confirmation. */
+  private fillSeats(summary: TableSummary): void {
+    const doc = this.doc;
+    if (!summary.seats.some((s) => s.can_revoke && s.name === this.confirming)) this.confirming = null;
+    this.seats.replaceChildren(
+      ...summary.seats.map((s) => {
+        const gone = s.revoked !== null ? `, REVOKED at #${s.revoked}` : s.present ? "" : ", left";
+        const item = h(doc, "li", [s.mine ? "mine" : "", s.revoked !== null ? "revoked" : ""].join(" ").trim(), `${s.name} (owner ${s.owner}${s.human ? ", human" : ""}${gone})${s.mine ? " · yours" : ""}`);
+        item.setAttribute("data-seat", s.name);
+        if (s.can_revoke) item.append(this.revokeActions(summary.table, s.name));
+        return item;
+      }),
+    );
+  }
+
+  /** Revoke…; once clicked, what it does and Yes (sign) or Cancel. */
+  private revokeActions(table: string, seat: string): El {
+    const doc = this.doc;
+    const redraw = (confirming: string | null) => {
+      this.confirming = confirming;
+      if (this.summary) this.fillSeats(this.summary);
+    };
+    if (this.confirming !== seat) return h(doc, "span", "seat-actions", button(doc, "revoke small", "Revoke…", () => redraw(seat)));
+    const buttons: El[] = [];
+    const yes = button(doc, "revoke-confirm small", "Yes, revoke (sign)", () => this.revoke(table, seat, buttons, (ok) => (ok ? redraw(null) : undefined)));
+    const cancel = button(doc, "cancel small", "Cancel", () => redraw(null));
+    buttons.push(yes, cancel);
+    return h(
+      doc,
+      "div",
+      "confirm",
+      h(doc, "span", "", `Revoke ${seat} with your owner key? It leaves the table now, its open sockets close, and the relay refuses its key here from then on. Only you can seat a bot there again, with a new key.`),
+      yes,
+      cancel,
+    );
   }
 
   private fillVerdict(summary: TableSummary): void {

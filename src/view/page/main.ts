@@ -3,12 +3,13 @@
  * takes the window's token from the URL's fragment (keeping it for this tab only, out of the
  * address bar), follows the local server's live stream, and
  * shows what the server verified: tables, transcripts, tasks, channels, the evidence banner and
- * what never left the machine (held messages with their Approve and Reject).
+ * what never left the machine (held messages with their Approve and Reject), and a Revoke, confirmed
+ * in the page, on each of the owner's seats.
  * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
  */
 import type { TableSummary, ViewEvent } from "../wire.js";
-import { approve, control, follow, gate, type Outcome } from "./api.js";
-import { TableCard } from "./card.js";
+import { approve, control, follow, gate, revoke, type Outcome } from "./api.js";
+import { TableCard, type Revoke } from "./card.js";
 import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
 import { channelItem, evidenceBanner, localItems, waitingCard, type Answer, type GateAnswer } from "./render.js";
 
@@ -63,10 +64,19 @@ function main(doc: Doc, tab: Tab): void {
     });
   };
 
+  const revokeSeat: Revoke = (table, seat, buttons, done) => {
+    for (const b of buttons) b.disabled = true;
+    void revoke(token, { table, seat }).then((outcome) => {
+      say(outcome);
+      if (!outcome.ok) for (const b of buttons) b.disabled = false;
+      done(outcome.ok);
+    });
+  };
+
   const shown = (summary: TableSummary): Shown => {
     let entry = tables.get(summary.table);
     if (!entry) {
-      const card = new TableCard(doc, summary.table, answer, pauseOrResume);
+      const card = new TableCard(doc, summary.table, answer, pauseOrResume, revokeSeat);
       byId(doc, "tables").append(card.element);
       entry = { card, summary };
       tables.set(summary.table, entry);

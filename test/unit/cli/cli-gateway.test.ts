@@ -163,6 +163,33 @@ describe("approving and rejecting", () => {
   });
 });
 
+describe("revoking a seat from the command line", () => {
+  it("revokes the owner's own seat and says what it did; the seat's key is refused after", async () => {
+    const table = uniqueTable("cli-revoke");
+    const client = await tableClient(relay.url, table);
+    const k = await seatDebate(client);
+    const revoked = await t.run(["revoke", "--table", table, "--seat", "bot-jenny", "--owner", "jenny"]);
+    expect(revoked.code).toBe(0);
+    expect(revoked.stdout).toMatch(/^bot-jenny revoked at \S+ by its owner jenny as entry #\d+ .*: it left the table\n/);
+    expect(revoked.stdout).toContain(`its key ${k.botJenny.publicKeyText.slice(0, 12)}… is refused there from now on`);
+    const json = await t.json(["revoke", "--table", table, "--seat", "judge", "--owner", "ops"]);
+    expect(json.body).toMatchObject({ seat: "judge", seat_key: k.judge.publicKeyText, seq: expect.any(Number), head: expect.any(Object) });
+    await refused(client, ["say", "--table", table, "--seat", "bot-jenny", "still here"], "E_REVOKED");
+  }, 15_000);
+
+  describe("when the seat is not the owner's to revoke", () => {
+    it("refuses another owner's seat (E_FORBIDDEN), an unknown one (E_UNKNOWN_SEAT) and one already revoked (E_NOT_ALLOWED), sending nothing", async () => {
+      const table = uniqueTable("cli-revoke-refused");
+      const client = await tableClient(relay.url, table);
+      await seatDebate(client);
+      await refused(client, ["revoke", "--table", table, "--seat", "bot-jenny", "--owner", "tao"], "E_FORBIDDEN");
+      await refused(client, ["revoke", "--table", table, "--seat", "nobody", "--owner", "tao"], "E_UNKNOWN_SEAT");
+      expect((await t.run(["revoke", "--table", table, "--seat", "bot-tao", "--owner", "tao"])).code).toBe(0);
+      await refused(client, ["revoke", "--table", table, "--seat", "bot-tao", "--owner", "tao"], "E_NOT_ALLOWED");
+    }, 15_000);
+  });
+});
+
 describe("endorsing the table's config when joining", () => {
   /** A one-round debate whose config gives jenny auto_approve for reordering her taskboard, and her a second seat, helper. */
   async function withJennysRules(table: string): Promise<{ client: TableClient; k: Cast; config: TableConfig }> {

@@ -29,6 +29,12 @@ describe("projectedLine", () => {
     expect(linesOf({ seq: 6, kind: "say", seat: "bot-tao", body: "ship #459 first" })).toEqual(["[#6] bot-tao say: ship #459 first"]);
   });
 
+  it("prints a revoked seat as revoked by its owner, with the start of the key now refused", () => {
+    const revoked = { seq: 12, kind: "system", subkind: "seat_revoked", data: { owner: "jenny", seat: "bot-jenny", seat_key: "AbCdEfGh12345678", nonce: "n" } } as const;
+    expect(linesOf(revoked)).toEqual(["[#12] bot-jenny REVOKED by its owner jenny: key AbCdEfGh... is refused here from now on"]);
+    expect(linesOf({ seq: 13, kind: "system", subkind: "seat_left", data: { seat: "bot-jenny", reason: "revoked" } })).toEqual(["[#13] bot-jenny left (revoked)"]);
+  });
+
   it("prints each further line of a body marked as part of it", () => {
     expect(linesOf({ seq: 8, kind: "say", seat: "bot-jenny", body: "no:\n#461 fixes data loss" })).toEqual(["[#8] bot-jenny say: no:", "      | #461 fixes data loss"]);
   });

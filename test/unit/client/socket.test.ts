@@ -10,6 +10,7 @@ import {
   DEFAULT_BACKOFF,
   HttpClient,
   refusalOf,
+  revokeSeat,
   TableClient,
   TableSocket,
   type ChainPoint,
@@ -91,6 +92,8 @@ describe("refusalOf", () => {
     expect(refusalOf(4403, "seat left", "x")).toMatchObject({ code: "E_UNKNOWN_SEAT" });
     expect(refusalOf(4404, "", "x")).toMatchObject({ code: "E_TABLE_NOT_FOUND" });
     expect(refusalOf(4409, "", "x")).toMatchObject({ code: "E_FORBIDDEN", details: { close_code: 4409 } });
+    expect(refusalOf(4403, "E_REVOKED: tao revoked this key", "x")).toMatchObject({ code: "E_REVOKED", details: { close_code: 4403 } });
+    expect(refusalOf(4401, "E_REVOKED", "x")).toMatchObject({ code: "E_AUTH" });
   });
 
   describe("when the close is transient", () => {
@@ -236,6 +239,20 @@ describe("TableSocket", () => {
       expect(w.seen.at(-1)?.seq).toBe(left.seq + 1);
       expect(w.statuses).not.toContain("reconnecting");
       await expect(w.socket.submit({ kind: "say", body: "still here?" })).rejects.toMatchObject({ code: "E_UNKNOWN_SEAT" });
+    });
+  });
+
+  describe("when the seat's owner revokes its key", () => {
+    it("ends at once with E_REVOKED, does not reconnect, and refuses a write over it", async () => {
+      proxy.retarget(a.port);
+      const client = await proxiedClient(uniqueTable("ws-revoked"));
+      const k = await seatDebate(client);
+      const w = watch(client, "bot-tao", k.botTao);
+      await w.socket.start();
+      await revokeSeat(client, "tao", k.tao, "bot-tao");
+      expect(await w.socket.ended).toMatchObject({ reason: "error", error: { code: "E_REVOKED", details: { seat: "bot-tao" } } });
+      expect(w.statuses).not.toContain("reconnecting");
+      await expect(w.socket.submit({ kind: "say", body: "the leaked key speaks" })).rejects.toMatchObject({ code: "E_REVOKED" });
     });
   });
 

@@ -51,6 +51,17 @@ describe("resolveSettings", () => {
     expect(settingsEnv({ url: DEFAULT, home: "/h", allowSubtables: true })).toMatchObject({ TRESTLE_ALLOW_SUBTABLES: "true" });
   });
 
+  it("lets the model revoke the owner's seats only when the owner says so: TRESTLE_ALLOW_REVOKE over allow_revoke in the file", () => {
+    const file = join(dir(), "mcp.json");
+    writeFileSync(file, JSON.stringify({ allow_revoke: true }));
+    const resolve = (env: Record<string, string>) => resolveSettings({ env, flags: {}, defaultRelay: DEFAULT }).allowRevoke;
+    expect(resolve({})).toBeUndefined();
+    expect(resolve({ TRESTLE_MCP_CONFIG: file })).toBe(true);
+    expect(resolve({ TRESTLE_MCP_CONFIG: file, TRESTLE_ALLOW_REVOKE: "0" })).toBe(false);
+    expect(() => resolve({ TRESTLE_ALLOW_REVOKE: "yes" })).toThrow(/TRESTLE_ALLOW_REVOKE must be 1, true, 0 or false, not "yes"/);
+    expect(settingsEnv({ url: DEFAULT, home: "/h", allowRevoke: true })).toMatchObject({ TRESTLE_ALLOW_REVOKE: "true" });
+  });
+
   it("falls back to the CLI's TRESTLE_RELAY, then the default relay", () => {
     expect(resolveSettings({ env: { TRESTLE_RELAY: "https://cli.example" }, flags: {}, defaultRelay: DEFAULT }).url).toBe("https://cli.example");
     expect(resolveSettings({ env: {}, flags: {}, defaultRelay: DEFAULT }).url).toBe(DEFAULT);

@@ -1,7 +1,8 @@
 /**
  * Issue 16's MCP tools and behaviours against a real local relay: progress notifications while a
  * long call runs (only for a client that asked with a progressToken), `trestle_vote` deciding a
- * quorum table, and `trestle_open_subtable`, which only an owner who allowed it lets the model use.
+ * quorum table, and `trestle_open_subtable`, which only an owner who allowed it lets the model use;
+ * and issue 22's `trestle_revoke_seat`, allowed the same way.
  */
 import type { Progress as SdkProgress, ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -130,6 +131,33 @@ describe("trestle_open_subtable", () => {
       const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () => mcp.call("trestle_open_subtable", { config: side(`${id}-x`.slice(0, 64), config) }));
       expect(result.isError).toBe(true);
       expect(blocksOf(result)[0]).toMatch(/^error E_FORBIDDEN: this server's owner has not allowed sub-tables: they set TRESTLE_ALLOW_SUBTABLES=1/);
+    });
+  });
+});
+
+describe("trestle_revoke_seat", () => {
+  it("revokes the owner's own seat when the owner allowed it; the relay refuses its key after", async () => {
+    const { mcp, harness, id, home } = await openTable({ any: ["decision"] }, { allowRevoke: true });
+    const result = await mcp.call("trestle_revoke_seat", { seat: "bot-tao" });
+    expect(blocksOf(result)[0]).toMatch(new RegExp(`^Seat bot-tao at ${id} revoked by its owner tao \\(entry #\\d+\\): it left the table, and the relay refuses its key ${home.seat.publicKeyText.slice(0, 12)}`));
+    const entries = (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry);
+    expect(entries.slice(-2)).toMatchObject([{ subkind: "seat_revoked", data: { owner: "tao", seat: "bot-tao", seat_key: home.seat.publicKeyText } }, { subkind: "seat_left", data: { reason: "revoked" } }]);
+    const said = await mcp.call("trestle_say", { text: "the revoked key speaks" });
+    expect(blocksOf(said)[0]).toMatch(/^error E_REVOKED: /);
+  });
+
+  describe("when the revocation is not the model's to make", () => {
+    it("refuses with E_FORBIDDEN naming TRESTLE_ALLOW_REVOKE, before signing anything", async () => {
+      const { mcp, id } = await openTable({ any: ["decision"] });
+      const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () => mcp.call("trestle_revoke_seat", { seat: "bot-tao" }));
+      expect(result.isError).toBe(true);
+      expect(blocksOf(result)[0]).toMatch(/^error E_FORBIDDEN: this server's owner has not allowed revoking seats: they set TRESTLE_ALLOW_REVOKE=1/);
+    });
+
+    it("refuses another owner's seat with E_FORBIDDEN even when allowed, and sends nothing", async () => {
+      const { mcp, id } = await openTable({ any: ["decision"] }, { allowRevoke: true });
+      const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () => mcp.call("trestle_revoke_seat", { seat: "bot-jenny" }));
+      expect(blocksOf(result)[0]).toMatch(/^error E_FORBIDDEN: seat "bot-jenny" is jenny's: only its own owner revokes it/);
     });
   });
 });

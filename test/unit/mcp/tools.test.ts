@@ -29,6 +29,8 @@ const ISSUE_TOOLS = [
   "delete_table",
   // Sealed-bid auctions (issue 17).
   "room_auction", "room_bid", "room_reveal",
+  // Issue 22: an owner's own seat revoked, where the owner allows it.
+  "revoke_seat",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */

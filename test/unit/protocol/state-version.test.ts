@@ -21,8 +21,9 @@ const RECORDED: Record<number, string> = {
   3: "5063a3ff1c9a4ce47e179e0f8df9b72c996063e715cb90c1bb16c5bdde546c0f",
   // Custody (issue 17), merged after sealed bids: the relay holding the table moves with a custody entry (state.custody).
   4: "0ad62a85c744dd57b8411466088865ebe88aa621f6c9186774794bae35c9d648",
-  // Pauses per owner (issue 22): state.pauses replaces state.paused; a resume lifts only its owner's pause.
-  5: "156bc3291a596d8f0966244acb6ba3f8d7d90ba708dfab56297ce9579a57db14",
+  // Pauses per owner and seat revocation (issue 22): state.pauses replaces state.paused (a resume lifts only its owner's pause);
+  // revoked keys fold into the state (state.revoked) and a revoked name is seated again in place.
+  5: "a703423b5d28f5ba80f901afa8c24db2a119fac8a1e27fbe91d0a9372e860fa4",
 };
 
 function fingerprint(): string {

@@ -3,7 +3,8 @@
  * would: requests without the token or with a wrong one, with another Host (DNS rebinding), from a
  * foreign Origin or another site, and a real page on another local origin in Chromium that knows
  * the token and still cannot make the window sign. Every refusal leaves the table's ledger, and the
- * gate answers in the seat's journal (`POST /api/gate`), as they were.
+ * gate answers in the seat's journal (`POST /api/gate`), as they were; a refused revocation
+ * (`POST /api/revoke`) leaves the seat seated.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, request, type Server } from "node:http";
@@ -61,6 +62,7 @@ const pause = JSON.stringify({ table: "", action: "pause" });
 const pauseBody = () => pause.replace('""', JSON.stringify(table));
 const gateBody = () => JSON.stringify({ table, seat: "bot-tao", message_sha256: HELD, verdict: "approve" });
 const answers = () => seatJournal(home, table, "bot-tao", Date.now).ofType("gate_answer").length;
+const revokeBody = () => JSON.stringify({ table, seat: "bot-tao" });
 
 /** Resolves once tao's window has read the table's seats (its session reached the ledger). */
 function seated(): Promise<void> {
@@ -120,6 +122,11 @@ describe("the window's API", () => {
       await refused(() => send("POST", "/api/control", { ...own(), "content-type": "application/json" }, pauseBody()), 401, "E_AUTH");
     });
 
+    it("refuses a revocation with E_AUTH, token missing or wrong", async () => {
+      await refused(() => send("POST", "/api/revoke", { ...own(), "content-type": "application/json" }, revokeBody()), 401, "E_AUTH");
+      await refused(() => send("POST", "/api/revoke", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, revokeBody()), 401, "E_AUTH");
+    });
+
     it("refuses a gate answer with E_AUTH, token missing or wrong, and records none", async () => {
       await refused(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json" }, gateBody()), 401, "E_AUTH");
       await refused(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, gateBody()), 401, "E_AUTH");
@@ -142,7 +149,15 @@ describe("the window's API", () => {
       for (const origin of ["https://attacker.example", `http://127.0.0.1:${window.server.port + 1}`, "null"]) {
         await refused(() => send("POST", "/api/control", { ...own(), ...token(), origin }, pauseBody()), 403, "E_FORBIDDEN");
         await refused(() => send("POST", "/api/gate", { ...own(), ...token(), origin }, gateBody()), 403, "E_FORBIDDEN");
+        await refused(() => send("POST", "/api/revoke", { ...own(), ...token(), origin }, revokeBody()), 403, "E_FORBIDDEN");
       }
+    });
+
+    it("refuses a revocation from another Host, without an Origin or marked cross-site", async () => {
+      const host = `trestle.attacker.example:${window.server.port}`;
+      await refused(() => send("POST", "/api/revoke", { ...token(), host, origin: `http://${host}` }, revokeBody()), 403, "E_FORBIDDEN");
+      await refused(() => send("POST", "/api/revoke", { host: own().host, ...token() }, revokeBody()), 403, "E_FORBIDDEN");
+      await refused(() => send("POST", "/api/revoke", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, revokeBody()), 403, "E_FORBIDDEN");
     });
 
     it("refuses a gate answer from another Host, without an Origin or marked cross-site", async () => {
@@ -178,6 +193,18 @@ describe("the window's API", () => {
       for (const bad of [{ ...body, extra: 1 }, { ...body, message_sha256: HELD.slice(0, 16) }, { ...body, verdict: "maybe" }, { ...body, seat: "Bot Tao" }]) {
         await refused(() => send("POST", "/api/gate", headers(), JSON.stringify(bad)), 400, "E_SCHEMA");
       }
+    });
+
+    it("refuses a revocation that is not the strict schema: an extra field, a seat name that is none, no seat", async () => {
+      for (const bad of [{ table, seat: "bot-tao", extra: 1 }, { table, seat: "Bot Tao" }, { table }]) {
+        await refused(() => send("POST", "/api/revoke", headers(), JSON.stringify(bad)), 400, "E_SCHEMA");
+      }
+    });
+
+    it("refuses a revocation at a table the window does not follow, and of another owner's seat", async () => {
+      await refused(() => send("POST", "/api/revoke", headers(), JSON.stringify({ table: "not-followed", seat: "bot-tao" })), 404, "E_TABLE_NOT_FOUND");
+      await seated();
+      await refused(() => send("POST", "/api/revoke", headers(), JSON.stringify({ table, seat: "bot-jenny" })), 403, "E_FORBIDDEN");
     });
 
     it("refuses a table the window does not follow and another owner's task", async () => {
