@@ -23,6 +23,7 @@ import {
 } from "../protocol/index.js";
 import type { Styles } from "./output.js";
 import { roomText } from "./room-format.js";
+import { moneyText } from "../text/terms.js";
 
 /** `#seq link…` of a head. */
 export function headRef(head: SignedHead): string {
@@ -119,6 +120,8 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
       return `invite ${String(data.invite).slice(0, 8)}… issued by ${String(data.by)}, until ${new Date(Number(data.expires)).toISOString()}${data.replaces === undefined ? "" : ` (replacing ${String(data.replaces).slice(0, 8)}…)`}`;
     case "seat_ejected":
       return `${String(data.seat)} ejected by ${String(data.by)}`;
+    case "auction_settled":
+      return `auction ${String(data.auction).slice(0, 12)}… settled: ${data.outcome === "deal" && typeof data.price === "number" ? `deal at ${moneyText(data.price, String(data.currency))}` : `no deal (${String(data.reason)})`}`;
     default:
       return `${subkind} ${safeJson(data)}`;
   }

@@ -3,7 +3,8 @@
  * (every write goes through the owner-side guards), terms from --amount (an integer in the
  * currency's minor units), --currency and --text, and how a sent message is printed.
  */
-import { GuardedSeat, majorUnits } from "../owner/index.js";
+import { GuardedSeat } from "../owner/index.js";
+import { majorUnits } from "../text/terms.js";
 import { parseOrThrow, TermsSchema, type Terms } from "../protocol/index.js";
 import { integer, optional, type Flags } from "./args.js";
 import type { Context } from "./context.js";
