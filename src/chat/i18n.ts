@@ -1,9 +1,11 @@
 /**
  * Localized chat text (en, zh-Hans, zh-Hant, ja). Every key exists in every language (a test
  * checks it); `{name}` placeholders are filled with plain text, and escaping for a platform's
- * markup happens later, in that platform's formatter, never here.
+ * markup happens later, in that platform's formatter, never here. The English words around terms
+ * are src/text/terms.ts's, which the other languages translate.
  */
 import type { Lang } from "../protocol/schemas/owner.js";
+import { EN_TERMS } from "../text/terms.js";
 
 const EN = {
   "title.table_opened": "Table opened",
@@ -27,6 +29,14 @@ const EN = {
   "line.floor": "Seat {seat} holds the floor (round {round}).",
   "line.decided": "{seat} decided:",
   "line.closed": "Reason: {reason}",
+  "line.deal": "Deal: {terms}",
+  "terms.minor": EN_TERMS.minor,
+  "terms.item": EN_TERMS.item,
+  "terms.expires": EN_TERMS.expires,
+  "terms.no_expiry": EN_TERMS.noExpiry,
+  "terms.offer": EN_TERMS.offer,
+  "terms.auction": EN_TERMS.auction,
+  "terms.sealed": EN_TERMS.sealed,
   "line.control": "{owner} did this (via {via}).",
   "reason.decision": "a decision was reached",
   "reason.rounds_exhausted": "all rounds were used",
@@ -113,6 +123,14 @@ const ZH_HANS: Record<MessageKey, string> = {
   "line.floor": "席位 {seat} 获得发言权（第 {round} 轮）。",
   "line.decided": "{seat} 决定：",
   "line.closed": "原因：{reason}",
+  "line.deal": "成交：{terms}",
+  "terms.minor": "{amount} 个最小货币单位",
+  "terms.item": "内容 {text}",
+  "terms.expires": "有效期至 {at}",
+  "terms.no_expiry": "无有效期限",
+  "terms.offer": "{seat} 的报价 #{seq}",
+  "terms.auction": "拍卖 #{seq}",
+  "terms.sealed": "[加密文字，未在此解开]",
   "line.control": "由 {owner} 操作（通过 {via}）。",
   "reason.decision": "已作出决定",
   "reason.rounds_exhausted": "所有轮次已用完",
@@ -196,6 +214,14 @@ const ZH_HANT: Record<MessageKey, string> = {
   "line.floor": "席位 {seat} 取得發言權（第 {round} 輪）。",
   "line.decided": "{seat} 決定：",
   "line.closed": "原因：{reason}",
+  "line.deal": "成交：{terms}",
+  "terms.minor": "{amount} 個最小貨幣單位",
+  "terms.item": "內容 {text}",
+  "terms.expires": "有效期至 {at}",
+  "terms.no_expiry": "無有效期限",
+  "terms.offer": "{seat} 的報價 #{seq}",
+  "terms.auction": "拍賣 #{seq}",
+  "terms.sealed": "[加密文字，未在此解開]",
   "line.control": "由 {owner} 操作（透過 {via}）。",
   "reason.decision": "已作出決定",
   "reason.rounds_exhausted": "所有回合已用完",
@@ -279,6 +305,14 @@ const JA: Record<MessageKey, string> = {
   "line.floor": "席 {seat} が発言権を持っています（ラウンド {round}）。",
   "line.decided": "{seat} の決定：",
   "line.closed": "理由：{reason}",
+  "line.deal": "成立：{terms}",
+  "terms.minor": "{amount} 最小通貨単位",
+  "terms.item": "内容 {text}",
+  "terms.expires": "有効期限 {at}",
+  "terms.no_expiry": "有効期限なし",
+  "terms.offer": "{seat} のオファー #{seq}",
+  "terms.auction": "オークション #{seq}",
+  "terms.sealed": "[暗号化されたテキスト、ここでは開けません]",
   "line.control": "{owner} が操作しました（{via} 経由）。",
   "reason.decision": "決定が出た",
   "reason.rounds_exhausted": "すべてのラウンドが終わった",
