@@ -55,11 +55,11 @@ function answered(named: Named, leaf: string): string {
   return offer ? offerText({ ...offer, terms: opened(named, offer.seat, offer.terms) }) : unseenOffer(leaf);
 }
 
-/** The auction `leaf` named, at its price once it settled with a deal. */
-function auctionName(named: Named, leaf: string): string {
+/** The auction `leaf` named; `priced`: with the price it settled at, once it settled with a deal. */
+function auctionName(named: Named, leaf: string, priced = false): string {
   const auction = named.auction(leaf);
   if (!auction) return `an auction this view cannot see (${shortHash(leaf)})`;
-  return auction.price === null ? fill(EN_TERMS.auction, { seq: auction.seq }) : auctionDealText({ ...auction, price: auction.price });
+  return priced && auction.price !== null ? auctionDealText({ ...auction, price: auction.price }) : fill(EN_TERMS.auction, { seq: auction.seq });
 }
 
 /**
@@ -85,7 +85,7 @@ export function commitmentText(w: Submission, named: Named): string | null {
     }
     case "close":
       if (w.outcome === "no_deal") return "no deal";
-      return w.offer !== undefined ? `a deal on ${answered(named, w.offer)}` : w.auction !== undefined ? `a deal in ${auctionName(named, w.auction)}` : "a deal";
+      return w.offer !== undefined ? `a deal on ${answered(named, w.offer)}` : w.auction !== undefined ? `a deal in ${auctionName(named, w.auction, true)}` : "a deal";
     case "mechanism":
       return mechanismText(w, named);
     default:

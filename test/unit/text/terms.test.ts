@@ -4,14 +4,14 @@
  * with that offer's terms from the state, or saying it cannot be seen; sealed text never as terms.
  */
 import { describe, expect, it } from "vitest";
-import { SEALED_PREFIX, type Entry, type Submission } from "../../../src/protocol/index.js";
+import { SEALED_PREFIX, type AuctionState, type Entry, type Submission } from "../../../src/protocol/index.js";
 import { commitmentLine, heldLines, namedIn } from "../../../src/text/commitment.js";
 import { majorUnits, moneyText, offerTermsText, offerText, termsText } from "../../../src/text/terms.js";
 import { RoomLedger, twd } from "../../support/room-fixture.js";
 
 const SEALED = `${SEALED_PREFIX}${"A".repeat(60)}`;
 
-/** The entry of a room kind at the end of `entries`, as a submission (an entry is one with the relay's fields). */
+/** The write itself: the first entry `entries` appended (an entry is a submission with the relay's fields). */
 const written = (entries: Entry[]): Submission => entries[0] as Submission;
 
 describe("amounts", () => {
@@ -120,6 +120,30 @@ describe("what a room write commits to", () => {
         "counter 0.01 TWD (1 minor units), no expiry; answers an offer this view cannot see (3f2a9c01b7e4…)",
       );
     });
+  });
+});
+
+describe("an auction's entries", () => {
+  const leaf = "a".repeat(64);
+  const settled: AuctionState = {
+    seq: 5,
+    seat: "sara-bot",
+    sides: { buyer: "ben-bot", seller: "sara-bot" },
+    k: { num: 1, den: 2 },
+    currency: "KWD",
+    deadline: 0,
+    reveal_deadline: 1000,
+    commits: { buyer: "b".repeat(64), seller: "c".repeat(64) },
+    bids: { buyer: 3000, seller: 2500 },
+    settled: 9,
+    price: 2750,
+  };
+  const named = { ...namedIn(null), auction: (l: string) => (l === leaf ? settled : undefined) };
+  const base = { table: "r-1", seat: "ben-bot", nonce: "n".repeat(22), body: "" };
+
+  it("show a reveal's bid in the auction's currency, and a deal in it at the price it settled at", () => {
+    expect(commitmentLine({ ...base, kind: "mechanism", op: "reveal", auction: leaf, bid: 3000, salt: "s".repeat(22) }, named)).toBe("mechanism reveals a bid of 3.000 KWD (3000 minor units) in auction #5");
+    expect(commitmentLine({ ...base, kind: "close", outcome: "deal", auction: leaf }, named)).toBe("close a deal in auction #5: 2.750 KWD (2750 minor units)");
   });
 });
 
