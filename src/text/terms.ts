@@ -49,8 +49,8 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
-/** The currency's minor digits (ISO 4217 as the platform's Intl knows it: 0 for JPY, 3 for KWD), 2 when it does not know the code. */
-function minorDigits(currency: string): number {
+/** How many digits of `currency`'s minor unit make its major unit (ISO 4217 as the platform's Intl knows it: TWD 2, JPY 0, KWD 3; 2 when it does not know the code). */
+export function currencyDigits(currency: string): number {
   try {
     return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
   } catch {
@@ -61,7 +61,7 @@ function minorDigits(currency: string): number {
 /** `amount` minor units of `currency` in major units, digits grouped: 280000 TWD is "2,800.00", 2800 JPY "2,800", 1500 KWD "1.500". Exact for every safe integer. */
 export function majorUnits(amount: number, currency: string): string {
   if (!Number.isSafeInteger(amount) || amount < 0) return String(amount);
-  const digits = minorDigits(currency);
+  const digits = currencyDigits(currency);
   const text = String(amount).padStart(digits + 1, "0");
   const whole = text.slice(0, text.length - digits).replace(/\B(?=(\d{3})+$)/g, ",");
   return digits === 0 ? whole : `${whole}.${text.slice(text.length - digits)}`;
