@@ -1,9 +1,11 @@
 /**
  * Localized chat text (en, zh-Hans, zh-Hant, ja). Every key exists in every language (a test
  * checks it); `{name}` placeholders are filled with plain text, and escaping for a platform's
- * markup happens later, in that platform's formatter, never here.
+ * markup happens later, in that platform's formatter, never here. The English words around terms
+ * are src/text/terms.ts's, which the other languages translate.
  */
 import type { Lang } from "../protocol/schemas/owner.js";
+import { EN_TERMS } from "../text/terms.js";
 
 const EN = {
   "title.table_opened": "Table opened",
@@ -35,6 +37,14 @@ const EN = {
   "via.owner": "owner key",
   "pause.holder": "{owner} ({via})",
   "list.sep": ", ",
+  "line.deal": "Deal: {terms}",
+  "terms.minor": EN_TERMS.minor,
+  "terms.item": EN_TERMS.item,
+  "terms.expires": EN_TERMS.expires,
+  "terms.no_expiry": EN_TERMS.noExpiry,
+  "terms.offer": EN_TERMS.offer,
+  "terms.auction": EN_TERMS.auction,
+  "terms.sealed": EN_TERMS.sealed,
   "reason.decision": "a decision was reached",
   "reason.rounds_exhausted": "all rounds were used",
   "reason.budget_tokens": "the token budget ran out",
@@ -130,6 +140,14 @@ const ZH_HANS: Record<MessageKey, string> = {
   "via.owner": "所有者密钥",
   "pause.holder": "{owner}（{via}）",
   "list.sep": "、",
+  "line.deal": "成交：{terms}",
+  "terms.minor": "{amount} 个最小货币单位",
+  "terms.item": "内容 {text}",
+  "terms.expires": "有效期至 {at}",
+  "terms.no_expiry": "无有效期限",
+  "terms.offer": "{seat} 的报价 #{seq}",
+  "terms.auction": "拍卖 #{seq}",
+  "terms.sealed": "[加密文字，未在此解开]",
   "reason.decision": "已作出决定",
   "reason.rounds_exhausted": "所有轮次已用完",
   "reason.budget_tokens": "令牌预算已用完",
@@ -222,6 +240,14 @@ const ZH_HANT: Record<MessageKey, string> = {
   "via.owner": "擁有者金鑰",
   "pause.holder": "{owner}（{via}）",
   "list.sep": "、",
+  "line.deal": "成交：{terms}",
+  "terms.minor": "{amount} 個最小貨幣單位",
+  "terms.item": "內容 {text}",
+  "terms.expires": "有效期至 {at}",
+  "terms.no_expiry": "無有效期限",
+  "terms.offer": "{seat} 的報價 #{seq}",
+  "terms.auction": "拍賣 #{seq}",
+  "terms.sealed": "[加密文字，未在此解開]",
   "reason.decision": "已作出決定",
   "reason.rounds_exhausted": "所有回合已用完",
   "reason.budget_tokens": "權杖預算已用完",
@@ -314,6 +340,14 @@ const JA: Record<MessageKey, string> = {
   "via.owner": "オーナー鍵",
   "pause.holder": "{owner}（{via}）",
   "list.sep": "、",
+  "line.deal": "成立：{terms}",
+  "terms.minor": "{amount} 最小通貨単位",
+  "terms.item": "内容 {text}",
+  "terms.expires": "有効期限 {at}",
+  "terms.no_expiry": "有効期限なし",
+  "terms.offer": "{seat} のオファー #{seq}",
+  "terms.auction": "オークション #{seq}",
+  "terms.sealed": "[暗号化されたテキスト、ここでは開けません]",
   "reason.decision": "決定が出た",
   "reason.rounds_exhausted": "すべてのラウンドが終わった",
   "reason.budget_tokens": "トークン予算を使い切った",

@@ -7,15 +7,18 @@
  * end-to-end encrypted room's events have none, and say so.
  * An approval request is fitted to the platform's limits here (fit-approval.ts), so a tap never
  * approves an effect it did not show; escaping and cutting other messages is the formatters' job.
+ * A room that closed with a deal says what the deal binds, in the words every surface uses for
+ * terms (src/text/terms.ts) in the owner's language.
  */
 import { safeLine } from "../client/guards/framing.js";
 import { canonicalize } from "../protocol/canonical.js";
-import type { ApprovalNeeded, Notification, NotifyEffect } from "../protocol/schemas/notify.js";
+import type { ApprovalNeeded, DealNotice, Notification, NotifyEffect } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import type { ChatPlatform, ControlVia, PauseHolder } from "../protocol/schemas/control.js";
 import { approvalRef, encodeCallback, type TapVerb } from "./callback.js";
 import { fitApproval, type ApprovalParts } from "./fit-approval.js";
-import { t, type MessageKey } from "./i18n.js";
+import { MESSAGES, t, type MessageKey } from "./i18n.js";
+import { auctionDealText, offerText, type TermsWords } from "../text/terms.js";
 import { ellipsize, type ChatMessage, type Fits } from "./message.js";
 
 /** A message the owner's DO sends on its own: the test message that proves a new channel. */
@@ -49,8 +52,10 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
       return { title, lines: [head, t(lang, "line.stalled", { task: event.task })], actions: [] };
     case "decision_reached":
       return { title, lines: [head, t(lang, "line.decided", { seat: event.seat }), said(event.body)], actions: [] };
-    case "table_closed":
-      return { title, lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as const) })], actions: [] };
+    case "table_closed": {
+      const deal = event.deal ? [t(lang, "line.deal", { terms: dealText(event.deal, termsWords(lang)) })] : [];
+      return { title, lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as const) }), ...deal], actions: [] };
+    }
     case "table_paused":
     case "table_resumed":
       return { title, lines: [head, t(lang, event.type === "table_paused" ? "line.paused" : "line.lifted", { owner: event.owner, via: viaWords(lang, event.via) }), ...pausesLines(lang, event.pauses)], actions: [] };
@@ -107,6 +112,25 @@ function effectLines(lang: Lang, effect: NotifyEffect, argsChars: number): strin
     lines.push(`  ${t(lang, "line.effect_args", { args: ellipsize(canonicalize(effect.args), argsChars) })}`);
   }
   return lines;
+}
+
+/** The words around terms (src/text/terms.ts) in `lang`. */
+function termsWords(lang: Lang): TermsWords {
+  const words = MESSAGES[lang];
+  return {
+    minor: words["terms.minor"],
+    item: words["terms.item"],
+    expires: words["terms.expires"],
+    noExpiry: words["terms.no_expiry"],
+    offer: words["terms.offer"],
+    auction: words["terms.auction"],
+    sealed: words["terms.sealed"],
+  };
+}
+
+/** What a deal binds, in the words every surface uses: the accepted offer named and in full, or the auction at its price. */
+function dealText(deal: DealNotice, words: TermsWords): string {
+  return "offer" in deal ? offerText(deal.offer, words) : auctionDealText(deal.auction, words);
 }
 
 /**

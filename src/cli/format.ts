@@ -27,6 +27,7 @@ import {
 } from "../protocol/index.js";
 import type { Styles } from "./output.js";
 import { roomText } from "./room-format.js";
+import { moneyText } from "../text/terms.js";
 
 /** `#seq link…` of a head. */
 export function headRef(head: SignedHead): string {
@@ -126,6 +127,8 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
       return `${String(data.seat)} ejected by ${String(data.by)}`;
     case "seat_revoked":
       return `${String(data.seat)} REVOKED by its owner ${String(data.owner)}: key ${String(data.seat_key).slice(0, 8)}… is refused here from now on`;
+    case "auction_settled":
+      return `auction ${String(data.auction).slice(0, 12)}… settled: ${data.outcome === "deal" && typeof data.price === "number" ? `deal at ${moneyText(data.price, String(data.currency))}` : `no deal (${String(data.reason)})`}`;
     default:
       return `${subkind} ${safeJson(data)}`;
   }

@@ -1,37 +1,47 @@
 /**
- * Room entries as CLI text (docs/ROOMS.md): an offer's terms in words, the offer or grant an
- * answer names (by the first characters of its entry hash, as `trestle room show` lists them), a
- * grant's scope and grantee, a close's outcome. Terms text is the other party's: one safe line.
+ * Room entries as CLI text (docs/ROOMS.md): an offer's terms and expiry in the words every surface
+ * uses (src/text/terms.ts), the offer or grant an answer names (by the first characters of its
+ * entry hash, as `trestle room show` lists them; a projected entry carries no state to read the
+ * offer from), a grant's scope and grantee, a close's outcome. The fields come from the relay's
+ * projection and are parsed before they are shown; what another party wrote stays one safe line.
  */
-import type { ProjectedEntry, Terms } from "../protocol/index.js";
-import { termsText } from "../owner/room-view.js";
+import { z } from "zod";
+import { EntryHashSchema, MillisSchema, TermsSchema, type ProjectedEntry } from "../protocol/index.js";
 import { safeLine } from "../client/guards/framing.js";
+import { expiryText, offerTermsText, shortHash } from "../text/terms.js";
 
 const oneLine = (value: unknown): string => safeLine(String(value), 1000);
 
-/** A hash as shown and typed back: its first 12 characters. */
-export function shortHash(hash: unknown): string {
-  return `${String(hash).slice(0, 12)}…`;
-}
+/** The room fields of a projected entry's data the CLI shows; anything else in them is not read. */
+const RoomDataSchema = z.object({
+  terms: TermsSchema.optional(),
+  expires: MillisSchema.optional(),
+  offer: EntryHashSchema.optional(),
+  grant: EntryHashSchema.optional(),
+});
 
 /** What a room entry says besides its body, as text after its kind; "" for other kinds. */
 export function roomText(e: ProjectedEntry): string {
   const data = e.data ?? {};
+  const parsed = RoomDataSchema.safeParse(data);
+  const room = parsed.success ? parsed.data : {};
+  const terms = room.terms && offerTermsText({ terms: room.terms, expires: room.expires ?? null });
+  const offer = room.offer === undefined ? "?" : shortHash(room.offer);
   switch (e.kind) {
     case "offer":
-      return ` ${oneLine(termsText(data.terms as Terms))}`;
+      return terms ? ` ${terms}` : "";
     case "counter":
-      return ` ${oneLine(termsText(data.terms as Terms))} (countering ${shortHash(data.offer)})`;
+      return terms ? ` ${terms} (countering ${offer})` : ` (countering ${offer})`;
     case "accept":
     case "reject":
     case "withdraw":
-      return ` offer ${shortHash(data.offer)}`;
+      return ` offer ${offer}`;
     case "grant":
-      return ` ${oneLine(data.scope)} to ${oneLine(data.grantee)} until ${new Date(Number(data.expires)).toISOString()}`;
+      return ` ${oneLine(data.scope)} to ${oneLine(data.grantee)}, ${typeof data.expires === "number" ? expiryText(data.expires) : "?"}`;
     case "revoke":
-      return ` grant ${shortHash(data.grant)}`;
+      return ` grant ${room.grant === undefined ? "?" : shortHash(room.grant)}`;
     case "close":
-      return data.offer === undefined ? ` ${oneLine(data.outcome)}` : ` ${oneLine(data.outcome)} on offer ${shortHash(data.offer)}`;
+      return room.offer === undefined ? ` ${oneLine(data.outcome)}` : ` ${oneLine(data.outcome)} on offer ${offer}`;
     default:
       return "";
   }

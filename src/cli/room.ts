@@ -4,7 +4,8 @@
  * currency's minor units), --currency and --text, and how a sent message is printed.
  */
 import type { TableClient } from "../client/index.js";
-import { GuardedSeat, majorUnits, type Transcript } from "../owner/index.js";
+import { GuardedSeat, type Transcript } from "../owner/index.js";
+import { majorUnits } from "../text/terms.js";
 import { parseOrThrow, TermsSchema, TrestleError, type Terms } from "../protocol/index.js";
 import { integer, optional, type Flags } from "./args.js";
 import type { Context } from "./context.js";

@@ -8,10 +8,11 @@
  * approve anything.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { safeJson, safeLine } from "../client/guards/framing.js";
+import { safeJson } from "../client/guards/framing.js";
 import type { SeatSubmission } from "../client/index.js";
-import { GuardedSeat, termsText, type JournalRecordOf, type Sent } from "../owner/index.js";
-import { TrestleError, type Terms } from "../protocol/index.js";
+import { GuardedSeat, type JournalRecordOf, type Sent } from "../owner/index.js";
+import { TrestleError, type Submission } from "../protocol/index.js";
+import { heldLines, type Named } from "../text/commitment.js";
 import type { ToolContext } from "./tool.js";
 
 /** This server's seat at `table` as a GuardedSeat (journal and mandate in the server's trestle home). */
@@ -35,21 +36,24 @@ export async function approveHeld(ctx: ToolContext, seat: GuardedSeat, hash: str
   const record = seat.pending().find((h) => h.message_sha256 === hash);
   if (!record || !ctx.session.hasOwner || !ctx.canElicit()) throw held;
   const owner = await ctx.session.ownerKey();
-  const { submission, binds } = await seat.readable(record);
-  await confirm(ctx, heldMessage(seat, { ...record, submission }, owner.name, binds), record.message_sha256);
+  const { submission, named } = await seat.readable(record);
+  await confirm(ctx, heldMessage(seat, { ...record, submission }, owner.name, named), record.message_sha256);
   await seat.answer(owner.signer, hash, "approve");
   return { sent: await seat.sendHeld(hash), approved: true };
 }
 
-/** The elicitation text for a held message (opened, in an e2e room) and the terms it binds the owner to (from the verified transcript, or a sealed bid's from the journal): plain words, every value from the room as a safe line. */
-export function heldMessage(seat: GuardedSeat, record: Omit<JournalRecordOf<"held">, "submission"> & { submission: Record<string, unknown> }, owner: string, bound: Terms | null): string {
+/**
+ * The elicitation text for a held message (opened, in an e2e room): what it commits the owner to in
+ * the words every surface uses (src/text/commitment.ts: an accept's offer named and in full from the
+ * verified transcript, a sealed bid's amount from the journal), its message, and the exact message.
+ */
+export function heldMessage(seat: GuardedSeat, record: Omit<JournalRecordOf<"held">, "submission"> & { submission: Submission }, owner: string, named: Named): string {
   const s = record.submission;
   const lines = [
-    `trestle: sign with your owner key (${owner}) to let seat ${seat.seat} send this ${safeLine(String(s.kind), 32)} at room ${seat.table}?`,
-    record.why === "require_confirm" ? `Your mandate holds every ${safeLine(String(s.kind), 32)} for you.` : "You loosened this seat's mandate, so each commitment needs you.",
-    ...(bound ? [`It binds you to: ${safeLine(termsText(bound), 500)}${s.kind === "accept" ? " (the offer's terms, from the verified ledger)" : s.kind === "mechanism" ? " (your sealed bid, kept on this machine until it is revealed)" : ""}`] : []),
-    ...(typeof s.offer === "string" ? [`It answers offer ${s.offer.slice(0, 16)}….`] : []),
-    ...(typeof s.body === "string" && s.body !== "" ? [`Message, as your agent wrote it: "${safeLine(s.body, 300)}"`] : []),
+    `trestle: sign with your owner key (${owner}) to let seat ${seat.seat} send this ${s.kind} at room ${seat.table}?`,
+    record.why === "require_confirm" ? `Your mandate holds every ${s.kind} for you.` : "You loosened this seat's mandate, so each commitment needs you.",
+    "What it commits you to (read from the verified ledger; a sealed bid's amount from this machine; text in quotes is the seat's, not verified):",
+    ...heldLines(s, named).map((line) => `  ${line}`),
     `The whole message: ${safeJson(s)}`,
     `Your signature covers exactly this message (sha256 ${record.message_sha256.slice(0, 16)}…), once.`,
     "",

@@ -20,7 +20,7 @@ import { protocolFieldNames } from "./leak/field-names.js";
 import { foldText } from "./leak/fold.js";
 import { compileSecrets, scanText, secretOfValue, type Secret, type TextScan } from "./leak/scan.js";
 import type { SecretAmount } from "./records.js";
-import { currencyDigits } from "./room-view.js";
+import { currencyDigits } from "../text/terms.js";
 
 export { foldText };
 

@@ -17,6 +17,7 @@ import {
   canonicalSha256,
   isE2eRoom,
   maxChars,
+  own,
   parseOrThrow,
   signSubmission,
   SubmissionSchema,
@@ -39,10 +40,11 @@ import { seatFiles, type SeatFiles } from "./paths.js";
 import type { JournalRecordOf, Mandate } from "./records.js";
 import { readTranscript, seatOwnerKey, type Transcript } from "./transcript.js";
 import { recordRationale, tellOwner } from "./notes.js";
-import { bidTerms, committedBid, recordBid, revealedLater } from "./bids.js";
+import { bidByCommitment, bidTerms, committedBid, recordBid, revealedLater } from "./bids.js";
 import { roomState } from "./room-view.js";
 import { loadRoomKey } from "./room-key.js";
-import { openSubmission, sealSubmission, sealText, type RoomKey } from "./sealing.js";
+import { OpenedTexts, openSubmission, sealSubmission, sealText, type RoomKey } from "./sealing.js";
+import { namedIn, type Named } from "../text/commitment.js";
 
 /** What a guarded seat needs. */
 export interface GuardedSeatOptions {
@@ -125,13 +127,26 @@ export class GuardedSeat {
     return { kind: "mechanism", op: "reveal", auction, bid: record.bid, salt: record.salt };
   }
 
-  /** A held message as its owner reads it: opened in an e2e room, with the money it binds (an accept's offer, a sealed bid), judged by `transcript` (read now when not given). */
-  async readable(held: JournalRecordOf<"held">, transcript?: Transcript): Promise<{ submission: Submission; binds: Terms | null }> {
+  /**
+   * A held message as its owner reads it: opened in an e2e room, with the money it binds (an
+   * accept's offer, a sealed bid), and where its words (src/text/commitment.ts) find what it names:
+   * the verified state, the answered offer's text opened, this journal's sealed bids; judged by
+   * `transcript` (read now when not given).
+   */
+  async readable(held: JournalRecordOf<"held">, transcript?: Transcript): Promise<{ submission: Submission; binds: Terms | null; named: Named }> {
     transcript ??= await this.transcript();
     const wire = parseOrThrow(SubmissionSchema, held.submission, "held message");
     const room = await this.roomKey(transcript);
     const submission = room ? await openSubmission(room, wire) : wire;
-    return { submission, binds: transcript.state ? this.binds(transcript.state, submission) : null };
+    const state = transcript.state;
+    const texts = new OpenedTexts(this.table, room);
+    const answered = "offer" in submission && submission.offer !== undefined && state?.room ? own(state.room.offers, submission.offer) : undefined;
+    if (answered?.terms.text !== undefined) await texts.add(answered.seat, "terms.text", answered.terms.text);
+    const bid = (commitment: string) => {
+      const record = bidByCommitment(this.journal, commitment);
+      return record && { amount: record.bid, currency: record.currency };
+    };
+    return { submission, binds: state ? this.binds(state, submission) : null, named: namedIn(state, { bid, open: texts.open }) };
   }
 
   /** The held messages not yet sent and not rejected, oldest first. */

@@ -1,10 +1,10 @@
 /**
  * A room as the CLI and the MCP tools show it, from the verified transcript (docs/ROOMS.md): who
  * is in it, the live offers and grants and the auctions (each with its entry's seq and leaf hash,
- * how a seat names it back), and the outcome; and naming an offer or grant by seq, hash or a hash prefix. Amounts
- * are shown in the currency's major unit with the minor-unit integer beside them.
+ * how a seat names it back), and the outcome; and naming an offer or grant by seq, hash or a hash prefix. The words
+ * for terms and auctions are src/text/terms.ts.
  */
-import { liveGrants, liveOffers, TrestleError, type AuctionState, type GrantState, type OfferState, type RoomState, type TableState, type Terms } from "../protocol/index.js";
+import { liveGrants, liveOffers, TrestleError, type AuctionState, type GrantState, type OfferState, type RoomState, type TableState } from "../protocol/index.js";
 import type { Transcript } from "./transcript.js";
 
 /** A live offer or grant with the seq and leaf hash of the entry that made it. */
@@ -62,14 +62,6 @@ export type RoomRef = "offer" | "grant" | "auction";
 
 const UNKNOWN = { offer: "E_UNKNOWN_OFFER", grant: "E_UNKNOWN_GRANT", auction: "E_UNKNOWN_AUCTION" } as const;
 
-/** An auction in one line (named by `ref`): its sides, k, and where it stands (commits, reveals, settlement). */
-export function auctionText(a: AuctionState, ref: string): string {
-  const head = `auction #${a.seq} ${ref}: ${a.sides.buyer} buys from ${a.sides.seller} in ${a.currency}, k ${a.k.num}/${a.k.den}`;
-  if (a.settled !== null) return `${head}: settled at entry #${a.settled}, ${a.price === null ? "no deal" : `deal at ${majorUnits(a.price, a.currency)} ${a.currency} (${a.price} minor units)`}`;
-  const sides = (["buyer", "seller"] as const).map((s) => `${s} ${a.bids[s] !== null ? "revealed" : a.commits[s] !== null ? "committed" : "not committed"}`);
-  return `${head}: ${sides.join(", ")}; commits until ${new Date(a.deadline).toISOString()}, reveals until ${new Date(a.reveal_deadline).toISOString()}`;
-}
-
 /** The leaf hash of the offer or counter (or grant, or auction) `ref` names: its entry's seq, its hash, or a prefix of at least 8 hex chars. */
 export function resolveRef(transcript: Transcript, ref: string | number, what: RoomRef): string {
   const state = roomState(transcript);
@@ -82,29 +74,4 @@ export function resolveRef(transcript: Transcript, ref: string | number, what: R
   if (matches.length === 0) throw new TrestleError(UNKNOWN[what], `no ${what} ${String(ref)} in room ${state.table}`);
   if (matches.length > 1) throw new TrestleError("E_SCHEMA", `${String(ref)} names ${matches.length} ${what}s; give more of the hash`);
   return matches[0]!;
-}
-
-/** Terms in words: "2,800.00 TWD (280000 minor units): text". */
-export function termsText(terms: Terms): string {
-  const parts: string[] = [];
-  if (terms.amount !== undefined && terms.currency !== undefined) parts.push(`${majorUnits(terms.amount, terms.currency)} ${terms.currency} (${terms.amount} minor units)`);
-  if (terms.text !== undefined) parts.push(terms.text);
-  return parts.join(": ");
-}
-
-/** How many digits of `currency`'s minor unit make its major unit (TWD 2, JPY 0; 2 when the platform does not know it). */
-export function currencyDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
-}
-
-/** `amount` minor units of `currency` in major units, e.g. 280000 TWD is "2,800.00". */
-export function majorUnits(amount: number, currency: string): string {
-  const digits = currencyDigits(currency);
-  const scale = 10 ** digits;
-  const whole = Math.trunc(amount / scale).toLocaleString("en");
-  return digits === 0 ? whole : `${whole}.${String(amount % scale).padStart(digits, "0")}`;
 }

@@ -11,6 +11,7 @@ import {
   concatBytes,
   fromBase64url,
   fromUtf8,
+  isSealedText,
   parseOrThrow,
   SEALED_IV_BYTES,
   SEALED_PREFIX,
@@ -110,4 +111,39 @@ export async function openProjected(room: RoomKey, table: string, e: ProjectedEn
   const terms = e.data?.terms as { text?: unknown } | undefined;
   if (terms && typeof terms.text === "string") out.data = { ...e.data, terms: { ...terms, text: await open("terms.text", terms.text) } };
   return out;
+}
+
+/**
+ * Sealed texts of one room opened ahead of time, for words that are made synchronously
+ * (src/text): `add` opens a text with the room key (if this machine holds one), `open` answers with
+ * the plaintext of a text added before, and with the text as given otherwise (still sealed, which
+ * the words show as sealed, never as terms).
+ */
+export class OpenedTexts {
+  private readonly texts = new Map<string, string>();
+
+  constructor(
+    private readonly table: string,
+    private readonly room: RoomKey | null,
+  ) {}
+
+  /** Opens `seat`'s `field` text; one that is not sealed, or does not open under the key, is left as it is. */
+  async add(seat: string, field: SealedField, text: string): Promise<void> {
+    const key = textKey(seat, field, text);
+    if (!this.room || !isSealedText(text) || this.texts.has(key)) return;
+    const plain = await openText(this.room, { table: this.table, seat, field }, text);
+    if (plain !== null) this.texts.set(key, plain);
+  }
+
+  /** Opens every sealed field of `s` (its body, its terms text). */
+  async addSubmission(s: Submission): Promise<void> {
+    for (const [field, text] of sealedFieldsOf(s)) await this.add(s.seat, field, text);
+  }
+
+  /** `seat`'s `field` text opened if it was added and opened, else `text` as given. */
+  readonly open = (seat: string, field: SealedField, text: string): string => this.texts.get(textKey(seat, field, text)) ?? text;
+}
+
+function textKey(seat: string, field: SealedField, text: string): string {
+  return `${seat}\n${field}\n${text}`;
 }

@@ -3,6 +3,8 @@
  * calls it after persisting, with the state after the batch, and sends each owner its events.
  * Event ids are `<table>:<seq>:<type>`, so the same batch always yields the same ids. About an
  * end-to-end encrypted room (§5.12) an event carries no content: no topic, no body (`e2e: true`).
+ * A room that closes with a deal tells every owner what the deal binds (the offer's terms or the
+ * auction's price), except about an e2e room.
  */
 import { cutText } from "./text.js";
 import { chatRefusal } from "./policy/chat-approve.js";
@@ -12,7 +14,7 @@ import type { TableState } from "./policy/state.js";
 import { isE2eRoom } from "./policy/sealed.js";
 import { pauseHolders } from "./policy/pause.js";
 import type { Entry } from "./schemas/entry.js";
-import { NOTIFY_TEXT_CHARS, type Notification } from "./schemas/notify.js";
+import { NOTIFY_TEXT_CHARS, type DealNotice, type Notification } from "./schemas/notify.js";
 
 /** What every event about `state`'s table carries: its id and topic, or for an e2e room no topic and `e2e`. */
 export function noticeBase(state: TableState): { table: string; topic: string; e2e?: true } {
@@ -55,9 +57,11 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
         }
         break;
       }
-      case "table_closed":
-        add(everyone, { ...base, type: "table_closed", id: id("table_closed"), seq: entry.seq, reason: entry.data.reason });
+      case "table_closed": {
+        const deal = base.e2e ? null : dealOf(state);
+        add(everyone, { ...base, type: "table_closed", id: id("table_closed"), seq: entry.seq, reason: entry.data.reason, ...(deal ? { deal } : {}) });
         break;
+      }
       case "decision":
         add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.data.seat, body: text(entry.data.body) });
         break;
@@ -87,4 +91,15 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
     }
   }
   return out;
+}
+
+/** What the room's deal binds: the accepted offer, or the auction's price; null when the room did not close with a deal. */
+function dealOf(state: TableState): DealNotice | null {
+  const outcome = state.room?.outcome;
+  if (!outcome || outcome.outcome !== "deal") return null;
+  const offer = outcome.offer === null ? undefined : own(state.room!.offers, outcome.offer);
+  if (offer) return { offer: { seq: offer.seq, seat: offer.seat, terms: offer.terms, expires: offer.expires } };
+  const auction = outcome.auction === null ? undefined : own(state.room!.auctions, outcome.auction);
+  if (auction && auction.price !== null) return { auction: { seq: auction.seq, price: auction.price, currency: auction.currency } };
+  return null;
 }

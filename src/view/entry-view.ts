@@ -3,15 +3,24 @@
  * who wrote it, its kind, what it is about, its body and effects, and the facts its badges show.
  * What seats and the relay wrote is untrusted: every string goes through the inbound framing's
  * reductions (one safe line each; no control, bidi or zero-width character), and the page puts it
- * in the document as text, never as markup. The words are the CLI's (cli/format.ts).
+ * in the document as text, never as markup. The words are the CLI's (cli/format.ts); a room
+ * entry's are src/text/commitment.ts's, with the offer an answer names read from the table state
+ * and, in an e2e room, texts opened with this home's room key (a text that does not open reads as sealed).
  */
 import { bodyLines } from "../client/guards/framing.js";
 import { effectText, gatewayText, oneLine, systemText } from "../cli/format.js";
-import { own, projectEntry, type Effect, type Entry, type TableState } from "../protocol/index.js";
+import { isSealedText, own, projectEntry, type Effect, type Entry, type SealedField, type TableState } from "../protocol/index.js";
+import { commitmentText, namedIn } from "../text/commitment.js";
+import { EN_TERMS } from "../text/terms.js";
 import type { EffectWords, EntryView } from "./wire.js";
 
-/** `entry` for the transcript, read with the table state right after it and this owner's name. */
-export function entryView(entry: Entry, state: TableState | null, me: string): EntryView {
+/** Opens a seat's sealed text where this home holds the room key; else gives it back as it is. */
+export type Opener = (seat: string, field: SealedField, text: string) => string;
+
+const asGiven: Opener = (_seat, _field, text) => text;
+
+/** `entry` for the transcript, read with the table state right after it, this owner's name and the room's opened texts. */
+export function entryView(entry: Entry, state: TableState | null, me: string, open: Opener = asGiven): EntryView {
   const base = { seq: entry.seq, signed: entry.author !== null, truncated: null, effects: [] as string[], about: "" };
   if (entry.kind === "system") {
     const projected = projectEntry(entry);
@@ -46,8 +55,8 @@ export function entryView(entry: Entry, state: TableState | null, me: string): E
     who: oneLine(entry.seat),
     role: "seat",
     kind: entry.kind,
-    about: gatewayText(projectEntry(entry)).trim(),
-    lines: safeBody(entry.body),
+    about: gatewayText(projectEntry(entry)).trim() || (commitmentText(entry, namedIn(state, { open })) ?? ""),
+    lines: shownBody(open(entry.seat, "body", entry.body)),
     effects: effects.map(effectText),
     via: null,
     truncated: entry.truncated ? entry.truncated.chars : null,
@@ -63,6 +72,11 @@ export function effectWords(effect: Effect): EffectWords {
     resource: oneLine(effect.resource),
     args: Object.entries(effect.args).map(([key, value]) => oneLine(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)),
   };
+}
+
+/** A body as the transcript shows it: safe lines, or one line saying it is sealed when it did not open. */
+function shownBody(body: string): string[] {
+  return isSealedText(body) ? [EN_TERMS.sealed] : safeBody(body);
 }
 
 /** A body as safe lines, with no trailing empty ones; none for an empty body. */

@@ -5,6 +5,7 @@
  * messages held for the owner's approval (with where the owner's answer stands). Nothing here was sent to a relay. A line that is not a
  * record of that seat and table is counted as unreadable, never shown as if it were one (the journal
  * is a file anyone with the owner's account can edit). Files are read again only when they change.
+ * A held message is shown in the lines its caller gives (what it binds: src/text/commitment.ts).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -25,9 +26,13 @@ export interface LocalRead {
   unreadable: number;
 }
 
+/** The lines a held message is shown with (each one safe line), from its record and the other records of its seat's journal (its sealed bids). */
+export type HeldWords = (table: string, held: JournalRecordOf<"held">, records: readonly JournalRecord[]) => Promise<string[]>;
+
 interface Cached {
   stamp: string;
-  items: LocalItem[];
+  records: JournalRecord[];
+  states: Map<string, HeldState>;
   unreadable: number;
 }
 
@@ -37,20 +42,21 @@ export class JournalReader {
 
   constructor(private readonly home: string) {}
 
-  /** The newest items of the journals of `tables`, for the seats `mine` accepts, newest first. */
-  read(tables: Iterable<string>, mine: (table: string, seat: string) => boolean): LocalRead {
-    const items: LocalItem[] = [];
+  /** The newest items of the journals of `tables`, for the seats `mine` accepts, newest first; a held message in the lines `words` gives it. */
+  async read(tables: Iterable<string>, mine: (table: string, seat: string) => boolean, words: HeldWords): Promise<LocalRead> {
+    const shown: { record: ShownRecord; file: Cached }[] = [];
     let unreadable = 0;
     for (const table of tables) {
       for (const seat of this.seats(table)) {
         if (!mine(table, seat)) continue;
         const file = this.file(table, seat);
-        items.push(...file.items);
+        for (const record of file.records) if (isShown(record)) shown.push({ record, file });
         unreadable += file.unreadable;
       }
     }
-    items.sort((a, b) => b.at - a.at);
-    return { items: items.slice(0, LOCAL_ITEMS), unreadable };
+    shown.sort((a, b) => b.record.at - a.record.at);
+    const items = await Promise.all(shown.slice(0, LOCAL_ITEMS).map(({ record, file }) => localItem(record, file, words)));
+    return { items, unreadable };
   }
 
   /** Seats with a journal at `table`. */
@@ -67,31 +73,28 @@ export class JournalReader {
 
   private file(table: string, seat: string): Cached {
     const path = seatFiles(this.home, table, seat).journal;
-    let stamp: string;
+    const read: Cached = { stamp: "", records: [], states: new Map(), unreadable: 0 };
     try {
       const stat = statSync(path);
-      stamp = `${stat.mtimeMs}:${stat.size}`;
+      read.stamp = `${stat.mtimeMs}:${stat.size}`;
     } catch {
-      return { stamp: "", items: [], unreadable: 0 };
+      return read;
     }
     const cached = this.cache.get(path);
-    if (cached?.stamp === stamp) return cached;
-    const read: Cached = { stamp, items: [], unreadable: 0 };
+    if (cached?.stamp === read.stamp) return cached;
     let text: string;
     try {
       text = readFileSync(path, "utf8");
     } catch {
       return { ...read, unreadable: 1 }; // not readable by this user: said, not hidden
     }
-    const records: JournalRecord[] = [];
     for (const line of text.split("\n")) {
       if (line === "") continue;
       const parsed = JournalRecordSchema.safeParse(safeJson(line));
       if (!parsed.success || parsed.data.table !== table || parsed.data.seat !== seat) read.unreadable += 1;
-      else records.push(parsed.data);
+      else read.records.push(parsed.data);
     }
-    const states = heldStates(records);
-    for (const record of records) if (isShown(record)) read.items.push(localItem(record, states));
+    read.states = heldStates(read.records);
     this.cache.set(path, read);
     return read;
   }
@@ -113,8 +116,8 @@ function heldStates(records: readonly JournalRecord[]): Map<string, HeldState> {
   return states;
 }
 
-/** A record as the panel shows it: when, where, what it is, its text as safe lines, and for a held message where it stands. */
-function localItem(record: ShownRecord, states: ReadonlyMap<string, HeldState>): LocalItem {
+/** A record as the panel shows it: when, where, what it is, its text as safe lines, and for a held message its words and where it stands. */
+async function localItem(record: ShownRecord, file: Cached, words: HeldWords): Promise<LocalItem> {
   const where = { at: record.at, table: record.table, seat: record.seat, held: null };
   switch (record.type) {
     case "rationale":
@@ -131,10 +134,8 @@ function localItem(record: ShownRecord, states: ReadonlyMap<string, HeldState>):
         lines: [oneLine(`${record.kind}: ${record.message}`)],
       };
     case "held": {
-      const body = record.submission.body;
-      const kind = typeof record.submission.kind === "string" ? record.submission.kind : "message";
-      const held = { message_sha256: record.message_sha256, state: states.get(record.message_sha256) ?? "pending" };
-      return { ...where, kind: "held", title: `held for your approval (${record.why})`, lines: [oneLine(`${kind}${typeof body === "string" ? `: ${body}` : ""}`)], held };
+      const held = { message_sha256: record.message_sha256, state: file.states.get(record.message_sha256) ?? "pending" };
+      return { ...where, kind: "held", title: `held for your approval (${record.why})`, lines: await words(record.table, record, file.records), held };
     }
   }
 }

@@ -28,6 +28,7 @@ import { stylesFor } from "../cli/output.js";
 import { answerHeld, readTranscript, seatJournal } from "../owner/index.js";
 import { TrestleError } from "../protocol/index.js";
 import { JournalReader } from "./journal-reader.js";
+import { heldWords } from "./held-words.js";
 import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
 import type { ActionResult, ApproveBody, ControlBody, EvidenceView, GateBody, GateResult, RevokeBody, SessionStatus, ViewEvent } from "./wire.js";
 
@@ -67,6 +68,7 @@ export class Principal implements WatchSink {
   private last: Record<Kept, ViewEvent | null> = { channels: null, evidence: null, local: null };
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
+  private journalReads: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly options: PrincipalOptions,
@@ -148,7 +150,7 @@ export class Principal implements WatchSink {
     const journal = seatJournal(this.options.home, table, seat, this.clock);
     const transcript = await readTranscript(watch.client, { signer: me.signer, as: { owner: me.name } });
     await answerHeld(journal, transcript, me.signer, message_sha256, verdict);
-    this.readJournals();
+    await this.readJournals();
     const short = message_sha256.slice(0, 16);
     const message =
       verdict === "approve"
@@ -168,8 +170,8 @@ export class Principal implements WatchSink {
   changed(watch: TableWatch, added: Parameters<WatchSink["changed"]>[1], reset: boolean): void {
     this.emit({ type: "table", summary: watch.summary() });
     if (reset || added.length > 0) this.emit({ type: "entries", table: watch.table, reset, items: added });
-    // New entries may seat this owner (or say whose a seat is): its journals are read again (cheap while unchanged).
-    if (added.length > 0) this.readJournals();
+    // New entries may seat this owner (or say whose a seat is, or show the offer a held accept answers): its journals are read again (cheap while unchanged).
+    if (added.length > 0) void this.readJournals();
   }
 
   caught(_evidence: Evidence): void {
@@ -197,24 +199,31 @@ export class Principal implements WatchSink {
     const evidence = this.readEvidence();
     const tables = new Set([...(this.options.tables ?? []), ...this.store.tables(this.relayKey), ...evidence]);
     await Promise.all([...tables].map((table) => this.follow(table)));
-    this.readJournals();
+    await this.readJournals();
     await this.readChannels();
+  }
+
+  /** Reads the journals again after any read under way (reads run one at a time, in order). */
+  private readJournals(): Promise<void> {
+    this.journalReads = this.journalReads.then(() => this.readJournalsNow()).catch(() => undefined);
+    return this.journalReads;
   }
 
   /**
    * Emits what this owner's seats kept on this machine, when it changed: only seats the table's
    * ledger gives this owner, or, where the session cannot read the ledger (caught, refused, down),
-   * every seat with a journal there.
+   * every seat with a journal there. A held message is shown by what it binds (heldWords).
    */
-  private readJournals(): void {
+  private async readJournalsNow(): Promise<void> {
     const me = this.options.owner.name;
     const summaries = new Map([...this.watches].map(([table, watch]) => [table, watch.summary()]));
-    const { items, unreadable } = this.journals.read(summaries.keys(), (table, seat) => {
+    const mine = (table: string, seat: string) => {
       const summary = summaries.get(table);
       if (!summary) return false;
       if (summary.seats.length === 0) return !LEARNING.has(summary.status);
       return summary.seats.some((s) => s.name === seat && s.owner === me);
-    });
+    };
+    const { items, unreadable } = await this.journals.read(summaries.keys(), mine, (table, held, records) => heldWords(this.watches.get(table), held, records));
     this.remember("local", { type: "local", items, unreadable });
   }
 
@@ -225,7 +234,7 @@ export class Principal implements WatchSink {
       const { relay, home } = this.options;
       const client = await openTable({ relay, table, home, clock: this.clock });
       if (this.closed) return;
-      const watch = new TableWatch(client, this.options.owner, this);
+      const watch = new TableWatch(client, this.options.owner, this, home);
       this.watches.set(table, watch);
       this.emit({ type: "table", summary: watch.summary() });
       watch.start();

@@ -5,7 +5,8 @@
  * run again after new entries (at most one run at a time). While it is open the relay counts the
  * owner as somebody who can answer approvals (§5.6). A session the relay refuses for good
  * (refusal.ts) or that catches the relay (E_FORK, with evidence kept) stops; one that cannot
- * connect at all is tried again with backoff.
+ * connect at all is tried again with backoff. In an end-to-end encrypted room the sealed texts of
+ * each batch are opened (room-texts.ts) before its entries are shown, one batch at a time, in order.
  */
 import { backoffDelay, DEFAULT_BACKOFF, systemRandom, type Evidence, type TableClient, type TableSocket } from "../client/index.js";
 import {
@@ -22,6 +23,7 @@ import {
   type VerifyReport,
 } from "../protocol/index.js";
 import { entryView } from "./entry-view.js";
+import { RoomTexts } from "./room-texts.js";
 import { ownsTable, tableSummary } from "./summary.js";
 import type { EntryView, SessionStatus, TableSummary } from "./wire.js";
 
@@ -59,12 +61,26 @@ export class TableWatch {
   private verifying = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private wake: (() => void) | null = null;
+  /** Batches are shown one after another: each waits for the one before (and for its texts to open). */
+  private batches: Promise<void> = Promise.resolve();
+  /** Counts new sessions: a batch of an earlier one is dropped. */
+  private session = 0;
+  /** The room's sealed texts, opened with this home's room key. */
+  readonly texts: RoomTexts;
 
   constructor(
     readonly client: TableClient,
     private readonly me: Identity,
     private readonly sink: WatchSink,
-  ) {}
+    home: string,
+  ) {
+    this.texts = new RoomTexts(home, client.table);
+  }
+
+  /** The table state folded so far (null before the table's opening entry). */
+  get folded(): TableState | null {
+    return this.state;
+  }
 
   /** The table's id. */
   get table(): string {
@@ -104,7 +120,7 @@ export class TableWatch {
         owner: this.me.name,
         signer: this.me.signer,
         handlers: {
-          onEntries: (items, head) => this.accept(items, head),
+          onEntries: (items, head) => this.queue(items, head),
           onStatus: (status) => {
             if (status === "open" || status === "reconnecting") this.setStatus(status === "open" ? "live" : "reconnecting", null);
           },
@@ -127,6 +143,7 @@ export class TableWatch {
 
   /** A new session starts from entry 1: what the page holds is replaced. */
   private restart(): void {
+    this.session += 1;
     if (this.items.length === 0) return;
     this.items = [];
     this.views = [];
@@ -135,13 +152,22 @@ export class TableWatch {
     this.sink.changed(this, [], true);
   }
 
+  /** Shows a pushed batch after the ones before it, once its sealed texts are opened; a batch of an earlier session is dropped. */
+  private queue(items: (Entry | HiddenEntry)[], head: SignedHead): void {
+    const session = this.session;
+    this.batches = this.batches.then(async () => {
+      await this.texts.addEntries(items.filter(isEntry)).catch(() => undefined); // a text that does not open is shown as sealed
+      if (session === this.session && !this.closed) this.accept(items, head);
+    });
+  }
+
   private accept(items: (Entry | HiddenEntry)[], head: SignedHead): void {
     const added: EntryView[] = [];
     for (const item of items) {
       this.items.push(item);
       if (!isEntry(item)) continue;
       this.fold(item);
-      added.push(entryView(item, this.state, this.me.name));
+      added.push(entryView(item, this.state, this.me.name, this.texts.open));
       if (item.kind === "system" && item.subkind === "subtable_opened" && ownsTable(item.data.config.owners, this.me.name, this.me.signer.publicKeyText)) {
         this.sink.subtable(item.data.config.id);
       }

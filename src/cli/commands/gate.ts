@@ -1,10 +1,11 @@
 /**
  * `trestle gate list|approve|reject|send` (docs/ROOMS.md): the owner sees what the commitment gate
- * holds for a seat (opened in an e2e room, with the money it binds), signs an approval or a rejection of one message's hash with the owner key on
+ * holds for a seat (opened in an e2e room, with the terms it binds in the words every surface uses,
+ * src/text/commitment.ts), signs an approval or a rejection of one message's hash with the owner key on
  * this machine, and the seat sends an approved message exactly as it was held.
  */
-import { safeJson, safeLine } from "../../client/guards/framing.js";
-import { termsText, type GuardedSeat } from "../../owner/index.js";
+import type { GuardedSeat } from "../../owner/index.js";
+import { heldLines } from "../../text/commitment.js";
 import { guardedSeat, printSent, unrefuted } from "../room.js";
 import { OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
@@ -34,13 +35,18 @@ export const gateList: Command = {
   async run(ctx) {
     const seat = await guardedSeat(ctx);
     const pending = seat.pending();
-    // As the owner reads them: opened in an e2e room, with the money each binds (a sealed bid's from the journal), from one verified transcript.
+    // As the owner reads them: opened in an e2e room, with what each binds (an accept's offer from the verified ledger, a sealed bid's from the journal), from one verified transcript.
     const transcript = pending.length === 0 ? undefined : unrefuted(await seat.transcript(), seat.client);
-    const held = await Promise.all(pending.map(async (h) => ({ ...h, ...(await seat.readable(h, transcript)) })));
+    const held = await Promise.all(
+      pending.map(async (h) => {
+        const { submission, binds, named } = await seat.readable(h, transcript);
+        return { ...h, submission, binds, words: heldLines(submission, named) };
+      }),
+    );
     const lines =
       held.length === 0
         ? ["nothing is held"]
-        : held.map((h) => `${h.message_sha256.slice(0, 16)}  ${h.why}  ${safeJson(h.submission)}${h.binds ? `  binds ${safeLine(termsText(h.binds), 500)}` : ""}`);
+        : held.map((h) => `${h.message_sha256.slice(0, 16)}  ${h.why}  ${h.words.join("; ")}`);
     ctx.out.result(lines, held);
   },
 };

@@ -4,11 +4,11 @@
  * eject a seat; and `room show`, the room as the verified transcript has it.
  */
 import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
-import { auctionText, createRoom, ejectSeat, issueInvite, joinByInvite, openedSummary, roomConfigFor, roomKeyPath, roomSummary, readTranscript, termsText } from "../../owner/index.js";
+import { createRoom, ejectSeat, issueInvite, joinByInvite, openedSummary, roomConfigFor, roomKeyPath, roomSummary, readTranscript } from "../../owner/index.js";
+import { auctionText, expiryText, offerTermsText, shortHash } from "../../text/terms.js";
 import { duration, integer, OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { headRef } from "../format.js";
 import { unrefuted } from "../room.js";
-import { shortHash } from "../room-format.js";
 import { safeLine } from "../../client/guards/framing.js";
 import type { Command } from "./command.js";
 
@@ -139,8 +139,8 @@ export const roomShow: Command = {
     const lines = [
       `room ${room.table}: ${line(room.topic)} (${transcript.report.verdict}; created by ${room.creator})`,
       `seats: ${room.seats.map((s) => `${s.name} (${s.owner})`).join(", ") || "none"}`,
-      ...(room.offers.length === 0 ? ["no live offers"] : room.offers.map((o) => `offer #${o.seq} ${shortHash(o.leaf)} by ${o.seat}: ${line(termsText(o.terms))}${o.expires === null ? "" : ` (until ${new Date(o.expires).toISOString()})`}`)),
-      ...room.grants.map((g) => `grant #${g.seq} ${shortHash(g.leaf)} by ${g.seat} to ${g.grantee}: ${line(g.scope)} until ${new Date(g.expires).toISOString()}`),
+      ...(room.offers.length === 0 ? ["no live offers"] : room.offers.map((o) => `offer #${o.seq} ${shortHash(o.leaf)} by ${o.seat}: ${offerTermsText(o)}`)),
+      ...room.grants.map((g) => `grant #${g.seq} ${shortHash(g.leaf)} by ${g.seat} to ${g.grantee}: ${line(g.scope)}, ${expiryText(g.expires)}`),
       ...room.auctions.map((a) => auctionText(a, shortHash(a.leaf))),
       ...(room.e2e ? ["end-to-end encrypted: bodies and terms text are sealed under the room key"] : []),
       room.outcome ? `outcome: ${room.outcome.outcome}${room.outcome.offer ? ` on offer ${shortHash(room.outcome.offer)}` : ""}${room.outcome.auction ? ` in auction ${shortHash(room.outcome.auction)}` : ""} (entry #${room.outcome.seq})` : room.closed ? `closed (${room.closed})` : "open",

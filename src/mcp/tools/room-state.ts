@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { frameInert, type InertItem } from "../../client/guards/framing.js";
-import { auctionText, majorUnits, openedSummary, roomSummary, termsText, type MandateRead } from "../../owner/index.js";
+import { openedSummary, roomSummary, type MandateRead } from "../../owner/index.js";
+import { auctionText, expiryText, majorUnits, termsText } from "../../text/terms.js";
 import { guardedSeat } from "../room-seat.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
@@ -40,7 +41,7 @@ export const roomState = defineTool({
     const items: InertItem[] = [
       { header: `room ${room.table}, topic: ${room.topic}` },
       { header: `seats: ${room.seats.map((s) => `${s.name} (owner ${s.owner})${s.name === seat.seat ? " (you)" : ""}`).join(", ")}` },
-      ...room.offers.map((o) => ({ header: `live ${o.kind} #${o.seq} hash ${o.leaf.slice(0, 16)} by ${o.seat}${o.seat === seat.seat ? " (you)" : ""}${o.expires === null ? "" : ` until ${new Date(o.expires).toISOString()}`}`, body: termsText(o.terms) })),
+      ...room.offers.map((o) => ({ header: `live ${o.kind} #${o.seq} hash ${o.leaf.slice(0, 16)} by ${o.seat}${o.seat === seat.seat ? " (you)" : ""}, ${expiryText(o.expires)}`, body: termsText(o.terms) })),
       ...room.grants.map((g) => ({ header: `live grant #${g.seq} hash ${g.leaf.slice(0, 16)} by ${g.seat} to ${g.grantee}: ${g.scope} until ${new Date(g.expires).toISOString()}` })),
       ...room.auctions.map((a) => ({ header: auctionText(a, `hash ${a.leaf.slice(0, 16)}`) })),
     ];

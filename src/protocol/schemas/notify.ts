@@ -8,7 +8,8 @@
 import { z } from "zod";
 import { CloseReasonSchema } from "./entry.js";
 import { ControlViaSchema, PauseHolderSchema } from "./control.js";
-import { LabelSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+import { LabelSchema, MillisSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+import { AmountSchema, CurrencySchema, TermsSchema } from "./room.js";
 import { ApprovalVerdictSchema, ApprovalViaSchema, TaskIdSchema } from "./task.js";
 
 /** Longest decision or effect text a notification carries; platforms cut further. */
@@ -60,8 +61,19 @@ export const DecisionReachedSchema = z.strictObject({
   seat: SeatNameSchema,
   body: z.string().max(NOTIFY_TEXT_CHARS),
 });
-/** The table closed. */
-export const TableClosedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_closed"), seq: SeqSchema, reason: CloseReasonSchema });
+/**
+ * What a room closed with a deal binds (§5.10, §5.11): the accepted offer (its entry's seq, author,
+ * terms and expiry) or the auction that settled with a deal (its entry's seq and price). Never
+ * about an end-to-end encrypted room.
+ */
+export const DealNoticeSchema = z.union([
+  z.strictObject({ offer: z.strictObject({ seq: SeqSchema, seat: SeatNameSchema, terms: TermsSchema, expires: MillisSchema.nullable() }) }),
+  z.strictObject({ auction: z.strictObject({ seq: SeqSchema, price: AmountSchema, currency: CurrencySchema }) }),
+]);
+export type DealNotice = z.infer<typeof DealNoticeSchema>;
+
+/** The table closed; a room that closed with a deal says what the deal binds (absent in older events and about e2e rooms). */
+export const TableClosedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_closed"), seq: SeqSchema, reason: CloseReasonSchema, deal: DealNoticeSchema.optional() });
 /** An owner paused the table or lifted their own pause; `pauses` are those in force after it (absent in older events). */
 export const TableControlNoticeSchema = z.strictObject({
   ...Base,

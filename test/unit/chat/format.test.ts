@@ -133,6 +133,19 @@ describe("languages", () => {
     }
   });
 
+  it("says what a room's deal binds, in the words every surface uses for terms, in the owner's language", () => {
+    const offer = { seq: 12, seat: "sara-bot", terms: { amount: 280000, currency: "TWD" as const, text: "stroller, folds flat" }, expires: Date.UTC(2027, 0, 2, 10) };
+    const closed: Notification = { type: "table_closed", id: "r-1:15:table_closed", table: "r-1", topic: "Stroller", seq: 15, reason: "deal", deal: { offer } };
+    expect(renderNotification(closed, KEY, "en", fitsTelegram).lines[2]).toBe(
+      'Deal: offer #12 by sara-bot: 2,800.00 TWD (280000 minor units) for "stroller, folds flat", expires 2027-01-02T10:00:00.000Z',
+    );
+    expect(renderNotification(closed, KEY, "ja", fitsTelegram).lines[2]).toBe(
+      '成立：sara-bot のオファー #12: 2,800.00 TWD (280000 最小通貨単位) 内容 "stroller, folds flat", 有効期限 2027-01-02T10:00:00.000Z',
+    );
+    const auction: Notification = { ...closed, deal: { auction: { seq: 9, price: 275000, currency: "TWD" } } };
+    expect(renderNotification(auction, KEY, "en", fitsTelegram).lines[2]).toBe("Deal: auction #9: 2,750.00 TWD (275000 minor units)");
+  });
+
   it("maps platform language tags to the nearest supported language", () => {
     expect(["zh-hans", "zh-CN", "zh", "zh-SG", "zh-TW", "zh-HK", "zh-Hant-TW", "ja", "ja-JP", "en-GB", "fr", undefined].map((x) => negotiateLang(x))).toEqual([
       "zh-Hans", "zh-Hans", "zh-Hans", "zh-Hans", "zh-Hant", "zh-Hant", "zh-Hant", "ja", "ja", "en", "en", "en",

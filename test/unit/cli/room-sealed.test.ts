@@ -45,10 +45,10 @@ describe("k for an auction", () => {
   });
 });
 
-/** Ben lists what the gate holds (one message, binding `binds`), approves it with his owner key and sends it. */
-async function approveHeld(binds: string): Promise<void> {
+/** Ben lists what the gate holds (one message, shown as `shown`), approves it with his owner key and sends it. */
+async function approveHeld(shown: string): Promise<void> {
   const list = await ben.run(["gate", "list", ...as("ben-bot")]);
-  expect(list.stdout).toContain(`binds ${binds}`);
+  expect(list.stdout).toContain(shown);
   const hash = /^([0-9a-f]{16}) /m.exec(list.stdout)![1]!;
   expect((await ben.run(["gate", "approve", hash, ...as("ben-bot"), "--owner", "ben"])).code).toBe(0);
   expect((await ben.run(["gate", "send", hash, ...as("ben-bot")])).code).toBe(0);
@@ -89,12 +89,12 @@ describe("an end-to-end encrypted room from the command line", { timeout: 60_000
     expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300001"])).stderr).toMatch(/E_MANDATE.*above the mandate's cap/);
     // Ben's mandate holds every mechanism entry: he sees the bid the commitment hides, and approves it.
     expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300000"])).stderr).toContain("E_HELD");
-    await approveHeld("3,000.00 TWD (300000 minor units)");
+    await approveHeld(`mechanism commits a sealed bid of 3,000.00 TWD (300000 minor units) as the buyer in auction #${auction}; the room sees only its hash`);
     // Her floor is on her never_disclose list, and a bid is public once revealed: bidding it is refused.
     expect((await sara.run(["room", "bid", auction, ...as("sara-bot"), "--amount", "240000"])).stderr).toMatch(/E_MANDATE.*never_disclose entry #1 at \$\.reveals\.bid/);
     expect((await sara.run(["room", "bid", auction, ...as("sara-bot"), "--amount", "250000"])).code).toBe(0);
     expect((await ben.run(["room", "reveal", auction, ...as("ben-bot")])).stderr).toContain("E_HELD");
-    await approveHeld("3,000.00 TWD (300000 minor units)");
+    await approveHeld(`mechanism reveals a bid of 3,000.00 TWD (300000 minor units) in auction #${auction}`);
     expect((await sara.run(["room", "reveal", auction, ...as("sara-bot")])).code).toBe(0);
     const shown = await ben.run(["room", "show", ...as("ben-bot")]);
     expect(shown.stdout).toMatch(/auction #\d+ [0-9a-f]{12}…: ben-bot buys from sara-bot in TWD, k 1\/2: settled at entry #\d+, deal at 2,750\.00 TWD/);

@@ -69,7 +69,7 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
   it("negotiates: offer, counter, and a say the buyer's mandate refuses before signing", async () => {
     expect((await sara.run(["room", "offer", ...as("sara-bot"), "--amount", "360000", "--currency", "TWD", "--text", "stroller, folds flat"])).code).toBe(0);
     const shown = await ben.run(["room", "show", ...as("ben-bot")]);
-    expect(shown.stdout).toMatch(/offer #\d+ [0-9a-f]{12}… by sara-bot: 3,600\.00 TWD \(360000 minor units\): stroller, folds flat/);
+    expect(shown.stdout).toMatch(/offer #\d+ [0-9a-f]{12}… by sara-bot: 3,600\.00 TWD \(360000 minor units\) for "stroller, folds flat", no expiry/);
     expect((await ben.run(["room", "counter", String(await newestOffer(ben, "ben-bot")), ...as("ben-bot"), "--amount", "250000", "--currency", "TWD"])).code).toBe(0);
     const leak = await ben.run(["say", ...as("ben-bot"), "I can go up to 3000, no more"]);
     expect(leak.code).toBe(3);
@@ -106,6 +106,9 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     expect(held.code).toBe(3);
     expect(held.stderr).toContain("E_HELD");
     expect(held.stderr).toContain("trestle gate approve");
+    // The owner sees what the accept binds: the offer it answers, named and in full, from the verified ledger.
+    const shown = await ben.run(["gate", "list", ...as("ben-bot")]);
+    expect(shown.stdout).toMatch(new RegExp(`^[0-9a-f]{16}  require_confirm  accept offer #${offer} by sara-bot: 2,800\\.00 TWD \\(280000 minor units\\), no expiry$`, "m"));
     const list = await ben.json(["gate", "list", ...as("ben-bot")]);
     const hash = (list.body as unknown as { message_sha256: string }[])[0]!.message_sha256;
     expect((await ben.run(["gate", "approve", hash.slice(0, 12), ...as("ben-bot"), "--owner", "ben"])).code).toBe(0);

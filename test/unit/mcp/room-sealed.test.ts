@@ -38,7 +38,7 @@ describe("an end-to-end encrypted room through MCP", () => {
     const auction = Number(/mechanism written as entry #(\d+)/.exec(textOf(opened))![1]);
     const bid = await ben.call("trestle_room_bid", { table, auction, amount: 300000 });
     expect(bid.isError).toBeFalsy();
-    expect(JSON.stringify(ben.asked[0]!.params)).toContain("3,000.00 TWD (300000 minor units) (your sealed bid");
+    expect(JSON.stringify(ben.asked[0]!.params)).toContain(`mechanism commits a sealed bid of 3,000.00 TWD (300000 minor units) as the buyer in auction #${auction}`);
     expect((await sara.call("trestle_room_bid", { table, auction, amount: 250000 })).isError).toBeFalsy();
     expect((await ben.call("trestle_room_reveal", { table, auction })).isError).toBeFalsy();
     expect((await sara.call("trestle_room_reveal", { table, auction })).isError).toBeFalsy();

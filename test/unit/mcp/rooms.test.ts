@@ -70,7 +70,8 @@ describe("a room through MCP", () => {
     expect(accepted.isError).toBeFalsy();
     expect(textOf(accepted)).toContain("Your owner approved this exact message in person");
     expect(ben.asked).toHaveLength(1);
-    expect(JSON.stringify(ben.asked[0]!.params)).toContain("2,800.00 TWD (280000 minor units)");
+    // The owner is shown what the accept binds, in the words gate list and the window use: the offer it answers, named and in full.
+    expect(ben.asked[0]!.params.message).toContain(`\n  accept offer #${seq} by sara-bot: 2,800.00 TWD (280000 minor units), no expiry\n`);
     expect(textOf(await ben.call("trestle_room_state", { table }))).toContain("0 live offers");
     await closeAll(sara, ben);
   });

@@ -1,7 +1,7 @@
 /** Which owners a table notifies about a batch (docs/SPEC.md §11.3). */
 import { describe, expect, it } from "vitest";
 import { notificationsFor, NotificationSchema, SEALED_PREFIX, stalledDraft } from "../../../src/protocol/index.js";
-import { RoomLedger } from "../../support/room-fixture.js";
+import { RoomLedger, twd } from "../../support/room-fixture.js";
 import { cast } from "../../support/table-fixture.js";
 import { openConfig, TestTable } from "./fixtures.js";
 import { approve, CARD_EFFECT, gatewayConfig, gatewayTable, propose } from "./gateway-fixtures.js";
@@ -34,6 +34,28 @@ describe("notificationsFor", () => {
   });
 });
 
+describe("notificationsFor a room that closes with a deal", () => {
+  it("tells every owner what the deal binds: the accepted offer's entry, author, terms and expiry", async () => {
+    const r = await RoomLedger.open();
+    const expires = r.l.now + 3_600_000;
+    const leaf = await r.offer("sara-bot", twd(280000, "stroller, folds flat"), { expires });
+    await r.write("ben-bot", { kind: "accept", offer: leaf });
+    const added = await r.write("sara-bot", { kind: "close", outcome: "deal", offer: leaf });
+    const seq = r.state.room!.offers[leaf]!.seq;
+    for (const owner of [r.k.sara, r.k.ben]) {
+      const [closed] = notificationsFor(r.state, added).get(owner.publicKeyText)!;
+      expect(closed).toMatchObject({ type: "table_closed", reason: "deal", deal: { offer: { seq, seat: "sara-bot", terms: twd(280000, "stroller, folds flat"), expires } } });
+      expect(NotificationSchema.parse(closed)).toEqual(closed);
+    }
+  });
+
+  it("says nothing of a deal when the room closes without one", async () => {
+    const r = await RoomLedger.open();
+    const added = await r.write("ben-bot", { kind: "close", outcome: "no_deal" });
+    expect(notificationsFor(r.state, added).get(r.k.ben.publicKeyText)![0]).not.toHaveProperty("deal");
+  });
+});
+
 describe("notificationsFor an end-to-end encrypted room", () => {
   it("carries no content: no topic and no decision body, marked e2e", async () => {
     const r = await RoomLedger.open({ config: { room: { e2e: true }, topic: "Secret stroller deal" } });
@@ -45,6 +67,16 @@ describe("notificationsFor an end-to-end encrypted room", () => {
       expect(NotificationSchema.parse(event)).toEqual(event);
     }
     expect(events[0]).toMatchObject({ body: "" });
+  });
+
+  it("says nothing of what a deal binds", async () => {
+    const r = await RoomLedger.open({ config: { room: { e2e: true } } });
+    const leaf = await r.offer("sara-bot", twd(280000));
+    await r.write("ben-bot", { kind: "accept", offer: leaf });
+    const added = await r.write("sara-bot", { kind: "close", outcome: "deal", offer: leaf });
+    const [closed] = notificationsFor(r.state, added).get(r.k.ben.publicKeyText)!;
+    expect(closed).toMatchObject({ type: "table_closed", reason: "deal", e2e: true });
+    expect(closed).not.toHaveProperty("deal");
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * src/protocol is pure (STYLE.md habit 1): no Node or Workers globals, no network, no clock, no
- * randomness, no logging. This scans every source file for the tokens that would break that.
+ * randomness, no logging. This scans every source file for the tokens that would break that, and
+ * src/text's too (the shared words, which the Worker's chat code uses).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -8,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../../../src/protocol/", import.meta.url));
+const TEXT = fileURLToPath(new URL("../../../src/text/", import.meta.url));
 
 /** Each forbidden token, and what it would bring in. */
 const FORBIDDEN: [RegExp, string][] = [
@@ -77,5 +79,19 @@ describe("src/protocol purity", () => {
   it("mentions no Node or Workers global, I/O, clock, randomness or logging in any file", () => {
     const found = files.flatMap((file) => violations(relative(ROOT, file), readFileSync(file, "utf8")));
     expect(found).toEqual([]);
+  });
+});
+
+describe("src/text purity", () => {
+  const files = sourceFiles(TEXT);
+
+  it("mentions no Node or Workers global, I/O, clock, randomness or logging in any file", () => {
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.flatMap((file) => violations(relative(TEXT, file), readFileSync(file, "utf8")))).toEqual([]);
+  });
+
+  it("imports only the protocol, the inbound framing and itself, so the Worker's chat code can use it", () => {
+    const imports = files.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/from "([^"]+)"/g)].map((m) => m[1]!));
+    expect(imports.filter((path) => !/^(\.\/|\.\.\/protocol\/|\.\.\/client\/guards\/framing\.js$)/.test(path))).toEqual([]);
   });
 });

@@ -4,24 +4,26 @@
  * in the page, the window signs the answer with tao's key into the seat's journal (the same
  * answerHeld as `trestle gate approve`), and the seat then sends it; a rejection clicked after an
  * approval wins; a hash that is not pending and a seat that is not tao's are refused, the error in
- * the page and nothing recorded.
+ * the page and nothing recorded. Before tao answers, the held card shows what the accept binds (the
+ * offer it answers: amount with currency, item, expiry), and the transcript shows the terms of every
+ * offer, counter and accept, in an e2e room opened with the room key tao's home holds.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { answersTo, GuardedSeat, seatFiles, setMandate } from "../../../src/owner/index.js";
-import { TrestleError } from "../../../src/protocol/index.js";
+import { answersTo, GuardedSeat, roomKeyForNewRoom, sealText, seatFiles, setMandate } from "../../../src/owner/index.js";
+import { SEALED_PREFIX, TrestleError, type TableConfig } from "../../../src/protocol/index.js";
 import { twd } from "../../support/room-fixture.js";
 import { roomPages, type RoomPage } from "./window-fixture.js";
 
 const pages = roomPages();
 let page: Page;
 
-/** tao's window on a fresh room where bot-tao writes through the guards of tao's home, its mandate holding every accept. */
-async function gatedRoom(prefix: string): Promise<{ room: RoomPage; seat: GuardedSeat }> {
+/** tao's window on a fresh room (`overrides` to its config) where bot-tao writes through the guards of tao's home, its mandate holding every accept. */
+async function gatedRoom(prefix: string, overrides: Partial<TableConfig> = { room: {}, seats: undefined }): Promise<{ room: RoomPage; seat: GuardedSeat }> {
   const room = await pages.open(prefix, {
-    overrides: { room: {}, seats: undefined },
+    overrides,
     prepare: async (home, table, k) => {
       const fields = { table, seat: "bot-tao", owner: "tao", money: { currency: "TWD" as const, cap: 300000 }, never_disclose: [], require_confirm: ["accept" as const], paused: false };
       await setMandate(seatFiles(home, table, "bot-tao").mandate, k.tao, fields, { now: Date.now() });
@@ -116,5 +118,64 @@ describe("the principal window's gate buttons", () => {
       writeFileSync(theirs, `${JSON.stringify({ ...held, seat: "bot-jenny" })}\n`);
       await forgedClick(room, hash, (body) => ({ ...body, seat: "bot-jenny" }), new RegExp(`^E_FORBIDDEN: seat bot-jenny at ${room.table} is not tao's`));
     });
+  });
+});
+
+describe("what the window shows before tao signs", () => {
+  /** The held message's card in the page. */
+  const heldCard = (hash: string) => `#local .item:has(.gate[data-hash="${hash}"])`;
+  /** Entry `seq`'s "about" in the transcript. */
+  const about = (table: string, seq: number) => `#table-${table} .transcript li[data-seq="${seq}"] .about`;
+
+  it("shows the held accept's terms and the offer it answers, and every offer, counter and accept in the transcript with theirs", async () => {
+    const { room, seat } = await gatedRoom("gate-terms");
+    const until = Date.now() + 3_600_000;
+    const iso = new Date(until).toISOString();
+    const first = await room.bots.submit(room.k.botJenny, "bot-jenny", { kind: "offer", terms: twd(250000, "the stroller, Saturday"), expires: until });
+    const leafOf = async (seq: number) => (await seat.transcript()).entries.find((e) => e.seq === seq)!.leaf;
+    const countered = await seat.send({ kind: "counter", offer: await leafOf(first.seq), terms: twd(240000, "stroller and rain cover") });
+    const second = await room.bots.submit(room.k.botJenny, "bot-jenny", { kind: "counter", offer: await leafOf(countered.seq), terms: twd(245000, "stroller and rain cover, Saturday"), expires: until });
+    const held = await seat.send({ kind: "accept", offer: await leafOf(second.seq), body: "deal" }).then(
+      () => null,
+      (e: unknown) => e as TrestleError,
+    );
+    const hash = String(held!.details!.message_sha256);
+    const answered = `offer #${second.seq} by bot-jenny: 2,450.00 TWD (245000 minor units) for "stroller and rain cover, Saturday", expires ${iso}`;
+    await page.waitForSelector(`${heldCard(hash)} .gate.held-pending`);
+    expect(await page.textContent(`${heldCard(hash)} .body`)).toBe(`accept ${answered}\nmessage "deal"`);
+
+    const card = `#table-${room.table}`;
+    await page.waitForSelector(`${card} .transcript li[data-seq="${second.seq}"]`);
+    expect(await page.textContent(about(room.table, first.seq))).toBe(`2,500.00 TWD (250000 minor units) for "the stroller, Saturday", expires ${iso}`);
+    expect(await page.textContent(about(room.table, countered.seq))).toBe(
+      `2,400.00 TWD (240000 minor units) for "stroller and rain cover", no expiry; answers offer #${first.seq} by bot-jenny: 2,500.00 TWD (250000 minor units) for "the stroller, Saturday", expires ${iso}`,
+    );
+    expect(await page.textContent(about(room.table, second.seq))).toContain(`2,450.00 TWD (245000 minor units) for "stroller and rain cover, Saturday", expires ${iso}; answers offer #${countered.seq} by bot-tao`);
+
+    await page.click(`${gate(hash)}.held-pending button.approve`);
+    await page.waitForSelector(`${gate(hash)}.held-approved`);
+    const sent = await seat.sendHeld(hash);
+    await page.waitForSelector(`${card} .transcript li[data-seq="${sent.seq}"]`);
+    expect(await page.textContent(`${card} .transcript li[data-seq="${sent.seq}"] .kind`)).toBe("accept");
+    expect(await page.textContent(about(room.table, sent.seq))).toBe(answered);
+  });
+
+  it("opens the terms of an end-to-end encrypted room with the room key tao's home holds, and never shows them sealed as terms", async () => {
+    const { room, seat } = await gatedRoom("gate-e2e", { room: { e2e: true }, seats: undefined });
+    const key = await roomKeyForNewRoom(room.home, room.table);
+    const sealed = await sealText(key, { table: room.table, seat: "bot-jenny", field: "terms.text" }, "the stroller, Saturday");
+    const first = await room.bots.submit(room.k.botJenny, "bot-jenny", { kind: "offer", terms: twd(250000, sealed) });
+    const leaf = (await seat.transcript()).entries.find((e) => e.seq === first.seq)!.leaf;
+    const held = await seat.send({ kind: "accept", offer: leaf }).then(
+      () => null,
+      (e: unknown) => e as TrestleError,
+    );
+    const hash = String(held!.details!.message_sha256);
+    const answered = `offer #${first.seq} by bot-jenny: 2,500.00 TWD (250000 minor units) for "the stroller, Saturday", no expiry`;
+    await page.waitForSelector(`${heldCard(hash)} .gate.held-pending`);
+    expect(await page.textContent(`${heldCard(hash)} .body`)).toBe(`accept ${answered}`);
+    await page.waitForSelector(`#table-${room.table} .transcript li[data-seq="${first.seq}"]`);
+    expect(await page.textContent(about(room.table, first.seq))).toBe(`2,500.00 TWD (250000 minor units) for "the stroller, Saturday", no expiry`);
+    expect(await page.textContent("body")).not.toContain(SEALED_PREFIX);
   });
 });

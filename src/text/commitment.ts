@@ -1,0 +1,129 @@
+/**
+ * What a room write commits its owner to, in words (docs/SECURITY.md "Never a signature without
+ * what it binds"), from the words of terms.ts: an offer's or counter's own terms and expiry; for an
+ * accept, counter, reject, withdraw or deal, the offer it answers named and in full, read from the
+ * verified state, or plainly that the offer cannot be seen; a grant's scope, grantee and expiry; a
+ * sealed bid's amount where this machine holds it. The window's held messages and transcript,
+ * `trestle gate list` and the MCP elicitation of a held message all show this line.
+ * Pure: no I/O, no clock, no Node or Workers globals.
+ */
+import { safeJson, safeLine } from "../client/guards/framing.js";
+import { own } from "../protocol/records.js";
+import type { SealedField } from "../protocol/sealed-text.js";
+import type { AuctionState, GrantState, OfferState } from "../protocol/policy/room-state.js";
+import type { TableState } from "../protocol/policy/state.js";
+import type { Submission } from "../protocol/schemas/entry.js";
+import type { Terms } from "../protocol/schemas/room.js";
+import { auctionDealText, EN_TERMS, expiryText, fill, moneyText, offerTermsText, offerText, quotedText, shortHash } from "./terms.js";
+
+/** What an answer says when the offer it names is not in the state it was looked up in. */
+export function unseenOffer(leaf: string): string {
+  return `an offer this view cannot see (${shortHash(leaf)})`;
+}
+
+/** Where the words find what a write names: offers, auctions and grants by leaf, a sealed bid's amount, and sealed text opened. */
+export interface Named {
+  offer(leaf: string): OfferState | undefined;
+  auction(leaf: string): AuctionState | undefined;
+  grant(leaf: string): GrantState | undefined;
+  /** The bid a commitment hides, where this machine holds it (the seat's journal). */
+  bid(commitment: string): { amount: number; currency: string } | undefined;
+  /** `seat`'s sealed `field` opened where this machine holds the room key; otherwise `text` as given. */
+  open(seat: string, field: SealedField, text: string): string;
+}
+
+/** Lookups in `state` (the verified table state, or null when there is none), with the caller's bids and opener. */
+export function namedIn(state: TableState | null, extra: Partial<Pick<Named, "bid" | "open">> = {}): Named {
+  const room = state?.room;
+  return {
+    offer: (leaf) => (room ? own(room.offers, leaf) : undefined),
+    auction: (leaf) => (room ? own(room.auctions, leaf) : undefined),
+    grant: (leaf) => (room ? own(room.grants, leaf) : undefined),
+    bid: extra.bid ?? (() => undefined),
+    open: extra.open ?? ((_seat, _field, text) => text),
+  };
+}
+
+/** `terms` with its text opened by `named` for `seat`. */
+function opened(named: Named, seat: string, terms: Terms): Terms {
+  return terms.text === undefined ? terms : { ...terms, text: named.open(seat, "terms.text", terms.text) };
+}
+
+/** The offer `leaf` named and in full from `named`, or that it cannot be seen. */
+function answered(named: Named, leaf: string): string {
+  const offer = named.offer(leaf);
+  return offer ? offerText({ ...offer, terms: opened(named, offer.seat, offer.terms) }) : unseenOffer(leaf);
+}
+
+/** The auction `leaf` named; `priced`: with the price it settled at, once it settled with a deal. */
+function auctionName(named: Named, leaf: string, priced = false): string {
+  const auction = named.auction(leaf);
+  if (!auction) return `an auction this view cannot see (${shortHash(leaf)})`;
+  return priced && auction.price !== null ? auctionDealText({ ...auction, price: auction.price }) : fill(EN_TERMS.auction, { seq: auction.seq });
+}
+
+/**
+ * What room write `w` (a submission, or an entry: a submission with the relay's fields) commits
+ * to, in words after its kind; null for a kind that is not a room's. `named` holds the verified
+ * state the offers, auctions and grants it names are read from.
+ */
+export function commitmentText(w: Submission, named: Named): string | null {
+  switch (w.kind) {
+    case "offer":
+      return offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null });
+    case "counter":
+      return `${offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null })}; answers ${answered(named, w.offer)}`;
+    case "accept":
+    case "reject":
+    case "withdraw":
+      return answered(named, w.offer);
+    case "grant":
+      return `${safeLine(w.scope, 64)} to ${safeLine(w.grantee, 64)}, ${expiryText(w.expires)}`;
+    case "revoke": {
+      const grant = named.grant(w.grant);
+      return grant ? `grant #${grant.seq}: ${safeLine(grant.scope, 64)} to ${safeLine(grant.grantee, 64)}` : `a grant this view cannot see (${shortHash(w.grant)})`;
+    }
+    case "close":
+      if (w.outcome === "no_deal") return "no deal";
+      return w.offer !== undefined ? `a deal on ${answered(named, w.offer)}` : w.auction !== undefined ? `a deal in ${auctionName(named, w.auction, true)}` : "a deal";
+    case "mechanism":
+      return mechanismText(w, named);
+    default:
+      return null;
+  }
+}
+
+/** A sealed-bid auction entry in words: what opens, the bid a commitment hides (where this machine knows it), the bid a reveal shows. */
+function mechanismText(w: Extract<Submission, { kind: "mechanism" }>, named: Named): string {
+  switch (w.op) {
+    case "open":
+      return `opens a sealed-bid auction: ${safeLine(w.sides.buyer, 64)} buys from ${safeLine(w.sides.seller, 64)} in ${w.currency}, k ${w.k.num}/${w.k.den}, bids until ${new Date(w.deadline).toISOString()}, reveals until ${new Date(w.reveal_deadline).toISOString()}`;
+    case "commit": {
+      const bid = named.bid(w.commitment);
+      const what = bid ? `a sealed bid of ${moneyText(bid.amount, bid.currency)}` : "a sealed bid (its amount is not on this machine)";
+      return `commits ${what} as the ${w.side} in ${auctionName(named, w.auction)}; the room sees only its hash until it is revealed`;
+    }
+    case "reveal": {
+      const auction = named.auction(w.auction);
+      const bid = auction ? moneyText(w.bid, auction.currency) : `${w.bid} minor units`;
+      return `reveals a bid of ${bid} in ${auctionName(named, w.auction)}`;
+    }
+  }
+}
+
+/** `w` as one line a person approves: its kind, then what it commits to (`accept offer #12 by bob: 2,800.00 TWD …`). */
+export function commitmentLine(w: Submission, named: Named): string {
+  const text = commitmentText(w, named);
+  return text === null || text === "" ? w.kind : `${w.kind} ${text}`;
+}
+
+/**
+ * A message held for its owner's approval, as the lines they approve it by: what it commits to (a
+ * room kind), or its kind with its fields as safe JSON (any other kind the mandate holds), then its
+ * message text quoted, when it has one.
+ */
+export function heldLines(s: Submission, named: Named): string[] {
+  const { table: _table, seat: _seat, nonce: _nonce, kind, body, ...fields } = s;
+  const first = commitmentText(s, named) !== null ? commitmentLine(s, named) : Object.keys(fields).length === 0 ? kind : `${kind} ${safeJson(fields)}`;
+  return body === "" ? [first] : [first, `message ${quotedText(body)}`];
+}
