@@ -12,13 +12,14 @@ import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type Deli
 import { parseCallback } from "./callback.js";
 import { negotiateLang } from "./i18n.js";
 import { normalizeCode, type Command, type Inbound } from "./inbound.js";
-import { fitRendered, type ChatMessage } from "./message.js";
+import { codePoints, fitRendered, type ChatMessage } from "./message.js";
 
 /**
  * Discord's limits (https://discord.com/developers/docs/resources/message#create-message and
  * https://discord.com/developers/docs/components/reference#button): message `content` up to 2000
- * characters (embeds, up to 6000 characters in total, are not used); a button's `label` up to 80
- * and `custom_id` up to 100 characters, at most 5 buttons in an action row; `nonce` up to 25.
+ * characters (counted by discordContentChars; embeds, up to 6000 characters in total, are not
+ * used); a button's `label` up to 80 and `custom_id` up to 100 characters, at most 5 buttons in an
+ * action row; `nonce` up to 25.
  */
 export const DISCORD_CONTENT_CHARS = 2000;
 export const DISCORD_LABEL_CHARS = 80;
@@ -32,15 +33,24 @@ export function escapeDiscord(text: string): string {
   return text.replace(/[\\*_~`|>#\-[\]()]/g, "\\$&");
 }
 
-/** Whether `message` fits the content limit as formatDiscord renders it, uncut. */
+/**
+ * The length Discord checks against DISCORD_CONTENT_CHARS: `content` as sent, markdown escapes
+ * included (they are characters of the content), in Unicode code points, as Discord's API counts
+ * strings (Python's `len`: an emoji is one, not two UTF-16 units).
+ */
+export function discordContentChars(content: string): number {
+  return codePoints(content);
+}
+
+/** Whether `message` fits the content limit, counted as Discord counts, as formatDiscord renders it, uncut. */
 export function fitsDiscord(message: ChatMessage): boolean {
-  return renderer(message.title)(message.lines.join("\n")).length <= DISCORD_CONTENT_CHARS;
+  return discordContentChars(renderer(message.title)(message.lines.join("\n"))) <= DISCORD_CONTENT_CHARS;
 }
 
 /** The message fields: bold title, escaped lines, a row of buttons; mentions never ping. */
 export function formatDiscord(message: ChatMessage): Record<string, unknown> {
   const fields: Record<string, unknown> = {
-    content: fitRendered(message.lines.join("\n"), DISCORD_CONTENT_CHARS, renderer(message.title)),
+    content: fitRendered(message.lines.join("\n"), DISCORD_CONTENT_CHARS, renderer(message.title), discordContentChars),
     allowed_mentions: { parse: [] },
   };
   if (message.actions.length > 0) {
@@ -60,7 +70,7 @@ function renderer(title: string): (body: string) => string {
 
 /** An ephemeral interaction reply with escaped plain text. */
 export function discordReply(text: string): Record<string, unknown> {
-  return { type: 4, data: { content: fitRendered(text, DISCORD_CONTENT_CHARS, escapeDiscord), flags: EPHEMERAL, allowed_mentions: { parse: [] } } };
+  return { type: 4, data: { content: fitRendered(text, DISCORD_CONTENT_CHARS, escapeDiscord, discordContentChars), flags: EPHEMERAL, allowed_mentions: { parse: [] } } };
 }
 
 /** Posts `message` to channel `channelId`, giving up when `signal` aborts, with `nonce` enforced so a repeat within a few minutes returns the first message. */

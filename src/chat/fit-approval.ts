@@ -2,8 +2,9 @@
  * Fitting an approval request into one platform message without ever letting a tap approve what
  * the message did not show (docs/SPEC.md §11.6). The complete form lists every effect with its
  * arguments in full, then the line saying whether a tap counts, with Approve and Reject. When a
- * platform's limit cannot hold that, the partial form lists as many effects as fit (arguments cut),
- * says how many are not shown, offers Reject only, and ends with how to approve with the owner key.
+ * platform's limit, counted as that platform counts (the `Fits` given), cannot hold that, the
+ * partial form lists as many effects as fit (arguments cut), says how many are not shown, offers
+ * Reject only, and ends with how to approve with the owner key.
  * The task lines and the last line are never cut; only the table's topic is, and it goes first.
  */
 import type { ChatAction, ChatMessage, Fits } from "./message.js";

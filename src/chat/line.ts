@@ -17,9 +17,9 @@ import { toHex } from "../protocol/bytes.js";
  * max 5000 characters; a template message's `altText` max 400; the confirm template's `text` max
  * 240 with exactly 2 actions; the buttons template's `text` max 160 (without image or title) with
  * 1-4 actions; an action's `label` max 20; postback `data` max 300; at most 5 messages per push or
- * reply. LINE counts text in UTF-16 code units and template and action fields in grapheme
- * clusters (https://developers.line.biz/en/docs/messaging-api/text-character-count/); a JS
- * string's length is UTF-16 code units, never fewer than either, so checking it is safe.
+ * reply. LINE counts text in UTF-16 code units (lineTextChars) and template and action fields in
+ * grapheme clusters (https://developers.line.biz/en/docs/messaging-api/text-character-count/); the
+ * template and action fields are cut in UTF-16 code units, never fewer than grapheme clusters.
  */
 export const LINE_TEXT_CHARS = 5000;
 export const LINE_CONFIRM_TEXT_CHARS = 240;
@@ -31,9 +31,14 @@ export const LINE_POSTBACK_DATA_CHARS = 300;
 /** The text LINE sends with a 429 when the monthly message quota is used up. */
 const MONTHLY_QUOTA = /monthly limit/i;
 
-/** Whether `message` fits the text message's limit as formatLine renders it, uncut. */
+/** The length LINE checks against LINE_TEXT_CHARS: a text message's `text` in UTF-16 code units (an emoji is two), a JS string's length. */
+export function lineTextChars(text: string): number {
+  return text.length;
+}
+
+/** Whether `message` fits the text message's limit, counted as LINE counts, as formatLine renders it, uncut. */
 export function fitsLine(message: ChatMessage): boolean {
-  return lineText(message).length <= LINE_TEXT_CHARS;
+  return lineTextChars(lineText(message)) <= LINE_TEXT_CHARS;
 }
 
 /** The messages for one push: the full text, then the buttons in a template (confirm for two, buttons for one). */

@@ -17,8 +17,16 @@ export interface ChatMessage {
   actions: ChatAction[];
 }
 
-/** Whether a message fits one platform's limits once that platform's formatter renders it. */
+/** Whether a message fits one platform's limits once that platform's formatter renders it, counted as that platform counts. */
 export type Fits = (message: ChatMessage) => boolean;
+
+/** How long a platform counts a rendered text: never less than that platform's own count of it. */
+type Measure = (rendered: string) => number;
+
+/** The number of Unicode code points in `text`: a surrogate pair counts once, any other UTF-16 unit once. */
+export function codePoints(text: string): number {
+  return text.length - (text.match(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g)?.length ?? 0);
+}
 
 /** Cuts `text` to at most `max` UTF-16 units, ending in "…" when cut, never splitting a surrogate pair. */
 export function ellipsize(text: string, max: number): string {
@@ -29,17 +37,18 @@ export function ellipsize(text: string, max: number): string {
 }
 
 /**
- * The longest rendering of `body` that fits `limit` after `render` (which escapes and decorates):
- * a binary search over how many plain characters of `body` to keep, cut with "…".
+ * The longest rendering of `body` whose `measure` (UTF-16 code units unless given) is within `limit`
+ * after `render` (which escapes and decorates): a binary search over how many plain characters of
+ * `body` to keep, cut with "…".
  */
-export function fitRendered(body: string, limit: number, render: (body: string) => string): string {
+export function fitRendered(body: string, limit: number, render: (body: string) => string, measure: Measure = (s) => s.length): string {
   const full = render(body);
-  if (full.length <= limit) return full;
+  if (measure(full) <= limit) return full;
   let lo = 0;
   let hi = body.length;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
-    if (render(ellipsize(body, mid)).length <= limit) lo = mid;
+    if (measure(render(ellipsize(body, mid))) <= limit) lo = mid;
     else hi = mid - 1;
   }
   return render(ellipsize(body, lo));

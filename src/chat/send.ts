@@ -23,7 +23,7 @@ export function idempotencyKey(ownerKey: string, eventId: string, platform: Chat
   return toBase64url(sha256(utf8(`${ownerKey}\n${eventId}\n${platform}\n${account}`))).slice(0, 22);
 }
 
-/** Each platform's test of whether a message fits its limits uncut. */
+/** Each platform's test of whether a message fits its limits uncut, counted as that platform counts (telegramTextChars, lineTextChars, discordContentChars). */
 export const FITS: Record<ChatPlatform, Fits> = { telegram: fitsTelegram, line: fitsLine, discord: fitsDiscord };
 
 /**

@@ -1,6 +1,7 @@
 /**
- * Telegram (Bot API): HTML formatting within 4096 characters, inline-keyboard approve/reject
- * buttons (callback_data within 64 bytes), sending with sendMessage, and parsing webhook updates.
+ * Telegram (Bot API): HTML formatting within 4096 characters of parsed text, inline-keyboard
+ * approve/reject buttons (callback_data within 64 bytes), sending with sendMessage, and parsing
+ * webhook updates.
  * The webhook itself is authenticated by the secret-token header (worker/chat/telegram.ts).
  */
 import { z } from "zod";
@@ -9,12 +10,12 @@ import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type Deli
 import { negotiateLang } from "./i18n.js";
 import { parseCommandText, type Inbound } from "./inbound.js";
 import { parseCallback } from "./callback.js";
-import { fitRendered, type ChatMessage } from "./message.js";
+import { codePoints, fitRendered, type ChatMessage } from "./message.js";
 
 /**
  * Telegram's limits (https://core.telegram.org/bots/api): sendMessage `text` "1-4096 characters
- * after entities parsing" (we count the HTML before parsing, which is never shorter), and
- * InlineKeyboardButton `callback_data` "1-64 bytes".
+ * after entities parsing" (counted by telegramTextChars), and InlineKeyboardButton `callback_data`
+ * "1-64 bytes".
  */
 export const TELEGRAM_TEXT_CHARS = 4096;
 export const TELEGRAM_CALLBACK_BYTES = 64;
@@ -26,14 +27,25 @@ export function escapeTelegramHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** Whether `message` fits sendMessage's text limit as formatTelegram renders it, uncut. */
-export function fitsTelegram(message: ChatMessage): boolean {
-  return renderer(message.title)(message.lines.join("\n")).length <= TELEGRAM_TEXT_CHARS;
+/**
+ * The length Telegram checks against TELEGRAM_TEXT_CHARS for `html` sent with parse_mode HTML: the
+ * text after entities parsing (tags removed; &lt; &gt; &amp; &quot; and numeric entities one
+ * character each) in Unicode code points, which TDLib, behind the Bot API, counts with
+ * `utf8_length` (an emoji is one, not two UTF-16 units). Telegram then trims surrounding
+ * whitespace, so this is never less than its count.
+ */
+export function telegramTextChars(html: string): number {
+  return codePoints(html.replace(/<[^>]*>/g, "").replace(/&(?:lt|gt|amp|quot|#[0-9]+|#x[0-9a-fA-F]+);/g, "&"));
 }
 
-/** The sendMessage fields for a message: bold title, escaped lines, inline keyboard. */
+/** Whether `message` fits sendMessage's text limit, counted as Telegram counts, as formatTelegram renders it, uncut. */
+export function fitsTelegram(message: ChatMessage): boolean {
+  return telegramTextChars(renderer(message.title)(message.lines.join("\n"))) <= TELEGRAM_TEXT_CHARS;
+}
+
+/** The sendMessage fields for a message: bold title, escaped lines (cut only past the parsed-text limit), inline keyboard. */
 export function formatTelegram(message: ChatMessage) {
-  const text = fitRendered(message.lines.join("\n"), TELEGRAM_TEXT_CHARS, renderer(message.title));
+  const text = fitRendered(message.lines.join("\n"), TELEGRAM_TEXT_CHARS, renderer(message.title), telegramTextChars);
   const fields: Record<string, unknown> = { text, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
   if (message.actions.length > 0) {
     fields.reply_markup = { inline_keyboard: [message.actions.map((a) => ({ text: a.label, callback_data: a.data }))] };
@@ -47,7 +59,7 @@ function renderer(title: string): (body: string) => string {
 
 /** Plain text for a webhook reply (sendMessage returned as the webhook response). */
 export function telegramReply(chatId: string, text: string): Record<string, unknown> {
-  const body = fitRendered(text, TELEGRAM_TEXT_CHARS, escapeTelegramHtml);
+  const body = fitRendered(text, TELEGRAM_TEXT_CHARS, escapeTelegramHtml, telegramTextChars);
   return { method: "sendMessage", chat_id: chatId, text: body, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
 }
 

@@ -3,7 +3,11 @@
  * by test/support/fake-chat-global.ts). It records every request and answers 200 unless a script
  * says otherwise; scripts match a substring of "path body" so concurrent test files stay apart by
  * using their own chat ids. Like the real APIs, LINE answers a repeated X-Line-Retry-Key with 409
- * and Discord a repeated enforced nonce with the first message, and neither delivers twice.
+ * and Discord a repeated enforced nonce with the first message, and neither delivers twice; and
+ * each refuses a message text longer than it takes, counted as it counts (test/support/chat-limits.ts),
+ * with its own error: Telegram 400 "Bad Request: message is too long" (or "message text is
+ * empty"), LINE 400 "Length must be between 0 and 5000" for that text, Discord 400 50035
+ * "Must be 2000 or fewer in length.".
  *
  * A script may hang instead of answering, as a platform whose answer never reaches the relay:
  * `hang: "after-delivery"` takes the message as delivered first (LINE keeps its retry key, Discord
@@ -16,6 +20,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { textChars } from "./chat-limits.js";
 
 /** One recorded request. */
 export interface RecordedRequest {
@@ -100,6 +105,11 @@ export async function startFakeChatApi(): Promise<FakeChatApi> {
       entry.delivered = false;
       return send(script.status ?? 200, script.body ?? {}, script.headers);
     }
+    const refused = tooLong(platform, url.pathname, body);
+    if (refused) {
+      entry.delivered = false;
+      return send(400, refused);
+    }
     if (platform === "line" && url.pathname.endsWith("/push")) {
       const key = headers["x-line-retry-key"] ?? "";
       if (lineKeys.has(key)) {
@@ -121,6 +131,31 @@ export async function startFakeChatApi(): Promise<FakeChatApi> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, server };
+}
+
+/**
+ * The platform's refusal of a message whose text it would not take (too long, or Telegram's empty
+ * text), as each answers it; null when the text is within its limit or the request sends none.
+ */
+function tooLong(platform: string, path: string, body: unknown): Record<string, unknown> | null {
+  if (typeof body !== "object" || body === null) return null;
+  const fields = body as Record<string, unknown>;
+  if (platform === "telegram" && path.endsWith("/sendMessage")) {
+    const chars = textChars("telegram", String(fields.text ?? ""), fields.parse_mode === "HTML");
+    if (chars === 0) return { ok: false, error_code: 400, description: "Bad Request: message text is empty" };
+    return chars > 4096 ? { ok: false, error_code: 400, description: "Bad Request: message is too long" } : null;
+  }
+  if (platform === "line" && (path.endsWith("/push") || path.endsWith("/reply"))) {
+    const messages = Array.isArray(fields.messages) ? (fields.messages as Record<string, unknown>[]) : [];
+    const details = messages.flatMap((m, i) =>
+      m.type === "text" && textChars("line", String(m.text)) > 5000 ? [{ message: "Length must be between 0 and 5000", property: `messages[${i}].text` }] : [],
+    );
+    return details.length > 0 ? { message: `The request body has ${details.length} error(s)`, details } : null;
+  }
+  if (platform === "discord" && path.endsWith("/messages") && textChars("discord", String(fields.content ?? "")) > 2000) {
+    return { message: "Invalid Form Body", code: 50035, errors: { content: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 2000 or fewer in length." }] } } };
+  }
+  return null;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -2,7 +2,9 @@
  * Approval requests at each platform's real limits (src/chat/fit-approval.ts): a message either
  * shows every effect in full and offers Approve, or lists what fits, says how many effects it does
  * not show, offers Reject alone and ends, uncut, with how to approve with the owner key. Checked on
- * the body each formatter produces, against the limits written out in test/support/chat-limits.ts.
+ * the body each formatter produces, against the limits written out in test/support/chat-limits.ts
+ * and counted as each platform counts: Telegram the text after entities parsing in code points,
+ * LINE its text message in UTF-16 code units, Discord the content as sent in code points.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -14,7 +16,7 @@ import { signCommand } from "../../../src/chat/render.js";
 import { messageFor } from "../../../src/chat/send.js";
 import { formatTelegram } from "../../../src/chat/telegram.js";
 import { LangSchema, type ApprovalNeeded, type ChatPlatform, type Lang } from "../../../src/protocol/index.js";
-import { buttonVerbs, limitViolations, visibleText } from "../../support/chat-limits.js";
+import { bodyChars, buttonVerbs, limitViolations, visibleText } from "../../support/chat-limits.js";
 
 const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
 const PLATFORMS: readonly ChatPlatform[] = ["telegram", "line", "discord"];
@@ -42,6 +44,59 @@ function sent(platform: ChatPlatform, event: ApprovalNeeded, lang: Lang = "en") 
 }
 
 const effectLine = "• jenny: create_card on taskboard";
+
+/** Each platform's limit on the text that shows the effects (sendMessage text, LINE's text message, Discord's content). */
+const LIMIT: Record<ChatPlatform, number> = { telegram: 4096, line: 5000, discord: 2000 };
+
+describe("an approval request counted as its platform counts", () => {
+  it("keeps Approve on Telegram when the HTML is over 4096 characters but the text after entities parsing fits", () => {
+    const event = request([{ owner: "jenny", resource: "taskboard", action: "create_card", args: { note: "<&>".repeat(600) } }]);
+    const message = messageFor("telegram", event, KEY, "en");
+    const body = wire("telegram", message);
+    expect(String(body.text).length).toBeGreaterThan(4096);
+    expect(bodyChars("telegram", body)).toBeLessThanOrEqual(4096);
+    expect(limitViolations("telegram", body)).toEqual([]);
+    expect(buttonVerbs("telegram", body)).toEqual(["approve", "reject"]);
+    expect(visibleText("telegram", body)).toBe([message.title, ...message.lines].join("\n"));
+    expect(visibleText("telegram", body)).toContain(`{"note":"${"<&>".repeat(600)}"}`);
+  });
+
+  // One effect whose arguments are `n` copies of `unit`, and no topic to cut first: the message
+  // offers Approve exactly while its text, counted as the platform counts, is within the limit.
+  it.each<[ChatPlatform, string, string]>([
+    ["telegram", "<", "&lt; in the HTML, one character after entities parsing"],
+    ["telegram", "😀", "one code point, two UTF-16 code units"],
+    ["telegram", "x", "one character"],
+    ["discord", "x", "one character"],
+    ["discord", "*", "sent escaped as \\*, two characters"],
+    ["discord", "😀", "one code point, two UTF-16 code units"],
+    ["line", "x", "one character"],
+    ["line", "<", "one character"],
+    ["line", "😀", "two UTF-16 code units, as LINE counts"],
+  ])("on %s, with arguments of %j (%s), offers Approve up to the last unit of room and past it Reject alone with how to approve by key", (platform, unit) => {
+    const event = (n: number) => request([{ owner: "jenny", resource: "taskboard", action: "create_card", args: { note: unit.repeat(n) } }], { topic: "" });
+    // Sent again, the title carries the resend mark the fit always reserves room for.
+    const sentAgain = (n: number) => wire(platform, messageFor(platform, event(n), KEY, "en", true));
+    const offers = (n: number) => buttonVerbs(platform, sentAgain(n)).includes("approve");
+    let [lo, hi] = [0, 6000];
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (offers(mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    const last = sentAgain(lo);
+    const step = bodyChars(platform, last) - bodyChars(platform, sentAgain(lo - 1));
+    expect(limitViolations(platform, last)).toEqual([]);
+    expect(visibleText(platform, last)).toContain(`{"note":"${unit.repeat(lo)}"}`);
+    expect(bodyChars(platform, last)).toBeLessThanOrEqual(LIMIT[platform]);
+    expect(bodyChars(platform, last) + step, "one more unit would not fit").toBeGreaterThan(LIMIT[platform]);
+
+    const over = sentAgain(lo + 1);
+    expect(limitViolations(platform, over)).toEqual([]);
+    expect(buttonVerbs(platform, over)).toEqual(["reject"]);
+    expect(visibleText(platform, over).split("\n").at(-1)).toBe(t("en", "line.chat_cut", { total: 1, command: signCommand("approve", "t-459", "12.jenny") }));
+  });
+});
 
 describe("an approval request that fits", () => {
   it.each(PLATFORMS)("shows every effect with its arguments in full on %s, offers Approve and ends with whether a tap counts", (platform) => {
@@ -95,14 +150,16 @@ describe("whatever the effects, the topic and the language", () => {
   it("never offers Approve on a message that leaves out an effect or cuts its arguments, and never cuts the last line", () => {
     const arbitrary = fc.record({
       sizes: fc.array(fc.integer({ min: 0, max: 2000 }), { minLength: 1, maxLength: 16 }),
+      unit: fc.constantFrom("x", "<&>", "😀", "*_"),
       topic: fc.string({ maxLength: 500 }),
       chat: fc.constantFrom(true, false, undefined),
       lang: fc.constantFrom(...LangSchema.options),
       platform: fc.constantFrom(...PLATFORMS),
     });
     fc.assert(
-      fc.property(arbitrary, ({ sizes, topic, chat, lang, platform }) => {
-        const { chat_approve: _, ...base } = request(sizes.map((n, i) => effect(i, n)), { topic });
+      fc.property(arbitrary, ({ sizes, unit, topic, chat, lang, platform }) => {
+        const note = (n: number) => unit.repeat(Math.ceil(n / unit.length));
+        const { chat_approve: _, ...base } = request(sizes.map((n, i) => ({ ...effect(i, 0), args: { i, note: note(n) } })), { topic });
         const event: ApprovalNeeded = chat === undefined ? base : { ...base, chat_approve: chat };
         const { message, text, lines, verbs, violations } = sent(platform, event, lang);
         expect(violations).toEqual([]);
@@ -111,7 +168,7 @@ describe("whatever the effects, the topic and the language", () => {
         const listed = lines.filter((l) => l === `• ${t(lang, "line.effect", { owner: "jenny", action: "create_card", resource: "taskboard" })}`).length;
         if (verbs.includes("approve")) {
           expect(listed).toBe(sizes.length);
-          for (const [i, n] of sizes.entries()) expect(text).toContain(`{"i":${i},"note":"${"x".repeat(n)}"}`);
+          for (const [i, n] of sizes.entries()) expect(text).toContain(`{"i":${i},"note":"${note(n)}"}`);
           const last = chat === undefined ? undefined : chat ? t(lang, "line.chat_yes") : t(lang, "line.chat_no", { command });
           if (last) expect(lines.at(-1)).toBe(last);
         } else {

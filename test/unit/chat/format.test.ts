@@ -1,15 +1,16 @@
 /** Chat formatting: escaping, platform limits, callback data, languages, command parsing. */
 import { describe, expect, it } from "vitest";
 import { approvalRef, CALLBACK_DATA_BYTES, encodeCallback, parseCallback } from "../../../src/chat/callback.js";
-import { DISCORD_CONTENT_CHARS, DISCORD_CUSTOM_ID_CHARS, escapeDiscord, formatDiscord } from "../../../src/chat/discord.js";
+import { DISCORD_CONTENT_CHARS, DISCORD_CUSTOM_ID_CHARS, discordContentChars, escapeDiscord, formatDiscord } from "../../../src/chat/discord.js";
 import { failureOf } from "../../../src/chat/delivery.js";
 import { MESSAGES, negotiateLang, t } from "../../../src/chat/i18n.js";
 import { normalizeCode, parseCommandText } from "../../../src/chat/inbound.js";
-import { formatLine, LINE_POSTBACK_DATA_CHARS, LINE_TEXT_CHARS, retryKeyOf } from "../../../src/chat/line.js";
+import { formatLine, LINE_POSTBACK_DATA_CHARS, LINE_TEXT_CHARS, lineTextChars, retryKeyOf } from "../../../src/chat/line.js";
 import { ellipsize, type ChatMessage } from "../../../src/chat/message.js";
 import { renderNotification } from "../../../src/chat/render.js";
-import { escapeTelegramHtml, fitsTelegram, formatTelegram, parseTelegramUpdate, TELEGRAM_CALLBACK_BYTES, TELEGRAM_TEXT_CHARS } from "../../../src/chat/telegram.js";
+import { escapeTelegramHtml, fitsTelegram, formatTelegram, parseTelegramUpdate, TELEGRAM_CALLBACK_BYTES, TELEGRAM_TEXT_CHARS, telegramTextChars } from "../../../src/chat/telegram.js";
 import { CloseReasonSchema, LangSchema, sha256, utf8, type Notification } from "../../../src/protocol/index.js";
+import { bodyChars } from "../../support/chat-limits.js";
 
 const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
 const approval: Notification = {
@@ -36,18 +37,25 @@ describe("escaping", () => {
 });
 
 describe("platform limits", () => {
-  it("cuts Telegram text to 4096 characters after escaping, ending with …", () => {
-    const text = formatTelegram(long(5000)).text as string;
-    expect(text.length).toBeLessThanOrEqual(TELEGRAM_TEXT_CHARS);
-    expect(text.length).toBeGreaterThan(TELEGRAM_TEXT_CHARS - 10);
+  it("cuts Telegram text to 4096 characters after entities parsing, ending with …", () => {
+    const body = formatTelegram(long(5000));
+    const text = body.text as string;
+    expect(bodyChars("telegram", body)).toBeLessThanOrEqual(TELEGRAM_TEXT_CHARS);
+    expect(bodyChars("telegram", body)).toBeGreaterThan(TELEGRAM_TEXT_CHARS - 10);
     expect(text.endsWith("…")).toBe(true);
     expect(text).not.toMatch(/&[a-z]*…$/);
   });
 
   it("cuts Discord content to 2000 characters and LINE text to 5000", () => {
-    expect((formatDiscord(long(5000)).content as string).length).toBeLessThanOrEqual(DISCORD_CONTENT_CHARS);
+    expect(bodyChars("discord", formatDiscord(long(5000)))).toBeLessThanOrEqual(DISCORD_CONTENT_CHARS);
     const [text] = formatLine(long(5000)) as { text: string }[];
     expect(text!.text.length).toBe(LINE_TEXT_CHARS);
+  });
+
+  it("counts as each platform counts: Telegram the parsed text and Discord the content as sent in code points, LINE in UTF-16 code units", () => {
+    expect(telegramTextChars("<b>T</b>\n&lt;&amp;&gt;&quot;&#128512;😀")).toBe(8);
+    expect(discordContentChars("**T**\n\\*😀")).toBe(9);
+    expect(lineTextChars("T\n😀")).toBe(4);
   });
 
   it("never splits a surrogate pair when cutting", () => {
