@@ -4,7 +4,7 @@
  * currency's minor units), --currency and --text, and how a sent message is printed.
  */
 import { GuardedSeat, majorUnits } from "../owner/index.js";
-import { parseOrThrow, TermsSchema, type Terms } from "../protocol/index.js";
+import { parseOrThrow, TermsSchema, type CurrencyCode, type Terms } from "../protocol/index.js";
 import { integer, optional, type Flags } from "./args.js";
 import type { Context } from "./context.js";
 import { headRef } from "./format.js";
@@ -38,6 +38,6 @@ export function printSent(ctx: Context, label: string, sent: Sent): void {
 }
 
 /** An amount in words: "2,800.00 TWD". */
-export function money(amount: number, currency: string): string {
+export function money(amount: number, currency: CurrencyCode): string {
   return `${majorUnits(amount, currency)} ${currency}`;
 }

@@ -2,9 +2,10 @@
  * A room as the CLI and the MCP tools show it, from the verified transcript (docs/ROOMS.md): who
  * is in it, the live offers and grants and the auctions (each with its entry's seq and leaf hash,
  * how a seat names it back), and the outcome; and naming an offer or grant by seq, hash or a hash prefix. Amounts
- * are shown in the currency's major unit with the minor-unit integer beside them.
+ * are shown in the currency's major unit (ISO 4217's minor digits, as SPEC §5.10 lists them) with
+ * the minor-unit integer beside them.
  */
-import { liveGrants, liveOffers, TrestleError, type AuctionState, type GrantState, type OfferState, type RoomState, type TableState, type Terms } from "../protocol/index.js";
+import { liveGrants, liveOffers, minorDigits, TrestleError, type AuctionState, type CurrencyCode, type GrantState, type OfferState, type RoomState, type TableState, type Terms } from "../protocol/index.js";
 import type { Transcript } from "./transcript.js";
 
 /** A live offer or grant with the seq and leaf hash of the entry that made it. */
@@ -92,14 +93,9 @@ export function termsText(terms: Terms): string {
   return parts.join(": ");
 }
 
-/** `amount` minor units of `currency` in major units, e.g. 280000 TWD is "2,800.00". */
-export function majorUnits(amount: number, currency: string): string {
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    digits = 2;
-  }
+/** `amount` minor units of `currency` in major units, by ISO 4217's minor digits (minorDigits): 280000 TWD is "2,800.00", 280000 JPY "280,000", 280000 KWD "280.000". */
+export function majorUnits(amount: number, currency: CurrencyCode): string {
+  const digits = minorDigits(currency);
   const scale = 10 ** digits;
   const whole = Math.trunc(amount / scale).toLocaleString("en");
   return digits === 0 ? whole : `${whole}.${String(amount % scale).padStart(digits, "0")}`;
