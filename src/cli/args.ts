@@ -108,11 +108,13 @@ export function required(parsed: Parsed, name: string, envName?: string, env: No
   return value;
 }
 
-/** A non-negative integer flag, or `fallback`. */
+/** A whole-number flag from 0 to 2^53 − 1 (the protocol's largest integer, SPEC §2), or `fallback`. */
 export function integer(parsed: Parsed, name: string, fallback?: number): number | undefined {
   const value = parsed.values[name];
   if (value === undefined) return fallback;
-  if (typeof value !== "string" || !/^[0-9]{1,15}$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer`);
+  if (typeof value !== "string" || !/^[0-9]{1,16}$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  }
   return Number(value);
 }
 
