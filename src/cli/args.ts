@@ -1,7 +1,8 @@
 /**
  * Command-line parsing with node:util `parseArgs` (strict: an unknown flag is a usage error).
- * Global flags apply to every command; each command declares its own. Table, seat and owner fall
- * back to TRESTLE_TABLE, TRESTLE_SEAT and TRESTLE_OWNER so a shell session can set them once.
+ * Global flags apply to every command, before or after its name; each command declares its own.
+ * Table, seat and owner fall back to TRESTLE_TABLE, TRESTLE_SEAT and TRESTLE_OWNER so a shell
+ * session can set them once.
  */
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "./exit.js";
@@ -26,6 +27,44 @@ export const GLOBAL_FLAGS: Flags = {
   "no-color": { type: "boolean", help: "never colour the output (NO_COLOR does the same)" },
   help: { type: "boolean", short: "h", help: "show help for the command" },
 };
+
+/** The flags `trestle` answers without a command: `--version` and its short form. */
+export const VERSION_FLAGS: readonly string[] = ["--version", "-V"];
+
+/** The global flag `token` spells (`--json`, `--home=DIR`, `-h`), or undefined. */
+export function globalFlagOf(token: string): FlagSpec | undefined {
+  if (token.startsWith("--")) {
+    const name = token.slice(2).split("=")[0]!;
+    return Object.hasOwn(GLOBAL_FLAGS, name) ? GLOBAL_FLAGS[name] : undefined;
+  }
+  return Object.values(GLOBAL_FLAGS).find((flag) => flag.short !== undefined && token === `-${flag.short}`);
+}
+
+/**
+ * `argv` with the command's words first: global flags written before the command, or between a
+ * family and its verb, move after them (with a string flag's value), so `trestle --json room
+ * --home D show` runs as `trestle room show --json --home D`. The scan stops at any other flag,
+ * at `--` and after two words; what follows keeps its place. Global flags mean the same anywhere.
+ * `--version` and `-V` count as words, since they stand for a command.
+ */
+export function commandFirst(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  const globals: string[] = [];
+  let i = 0;
+  for (; i < argv.length && words.length < 2; i += 1) {
+    const token = argv[i]!;
+    const flag = globalFlagOf(token);
+    if (flag === undefined) {
+      if (token.startsWith("-") && token !== "-" && !VERSION_FLAGS.includes(token)) break;
+      words.push(token);
+      continue;
+    }
+    globals.push(token);
+    if (flag.type === "string" && !token.includes("=") && i + 1 < argv.length) globals.push(argv[++i]!);
+  }
+  // No command word: the flag that stopped the scan comes first, so it is what is reported.
+  return words.length > 0 ? [...words, ...globals, ...argv.slice(i)] : [...argv.slice(i), ...globals];
+}
 
 /** --table: the table a command acts on. */
 export const TABLE_FLAG: Flags = { table: { type: "string", value: "ID", help: "the table id (default $TRESTLE_TABLE)" } };
@@ -69,11 +108,13 @@ export function required(parsed: Parsed, name: string, envName?: string, env: No
   return value;
 }
 
-/** A non-negative integer flag, or `fallback`. */
+/** A whole-number flag from 0 to 2^53 − 1 (the protocol's largest integer, SPEC §2), or `fallback`. */
 export function integer(parsed: Parsed, name: string, fallback?: number): number | undefined {
   const value = parsed.values[name];
   if (value === undefined) return fallback;
-  if (typeof value !== "string" || !/^[0-9]{1,15}$/.test(value)) throw new UsageError(`--${name} must be a non-negative integer`);
+  if (typeof value !== "string" || !/^[0-9]{1,16}$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`--${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER}`);
+  }
   return Number(value);
 }
 

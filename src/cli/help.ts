@@ -15,7 +15,7 @@ export function overview(): string[] {
     "commands:",
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     "",
-    "global flags:",
+    "global flags (before or after the command):",
     ...flagLines(GLOBAL_FLAGS),
     "",
     "exit codes:",

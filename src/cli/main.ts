@@ -4,7 +4,7 @@
  * TRESTLE_DEBUG=1 adds one to stderr for an unexpected failure.
  */
 import pkg from "../../package.json" with { type: "json" };
-import { parse } from "./args.js";
+import { commandFirst, globalFlagOf, parse, VERSION_FLAGS } from "./args.js";
 import { commandFor } from "./commands/index.js";
 import type { Command } from "./commands/command.js";
 import { Context, type Io } from "./context.js";
@@ -13,12 +13,17 @@ import { commandHelp, familyHelp, familyVerbs, overview } from "./help.js";
 import { colorAllowed, Output } from "./output.js";
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
-export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
-  const [name, ...rest] = argv;
+export async function main(given: readonly string[], io: Io): Promise<ExitCode> {
+  const argv = commandFirst(given);
+  const helpAsked = argv.includes("--help") || argv.includes("-h");
+  // Only global flags and no command: `trestle --json --help` is help, `trestle --home D` is bare `trestle`.
+  const name = argv[0] === undefined || globalFlagOf(argv[0]) !== undefined ? (helpAsked ? "--help" : undefined) : argv[0];
+  const rest = argv.slice(1);
   const json = argv.includes("--json");
   const fallback = new Output(json, colorAllowed(io.env, argv.includes("--no-color")), io.stdout, io.stderr);
   if (name === undefined || name === "help" || name === "--help" || name === "-h") {
-    const topic = name === "help" && rest.length > 0 ? rest : undefined;
+    const words = rest.slice(0, leadingWords(rest));
+    const topic = name === "help" && words.length > 0 ? words : undefined;
     const command = topic === undefined ? undefined : commandFor(topic)?.command;
     const verbs = topic?.length === 1 && !command ? familyVerbs(topic[0]!) : [];
     if (verbs.length > 0) return family(fallback, topic![0]!, verbs, true);
@@ -26,13 +31,14 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     fallback.result(command ? commandHelp(command) : overview(), { help: command?.name ?? null });
     return name === undefined ? EXIT.USAGE : EXIT.OK;
   }
-  if (name === "--version" || name === "-V") {
+  if (VERSION_FLAGS.includes(name)) {
     fallback.result([`trestle ${pkg.version}`], { version: pkg.version });
     return EXIT.OK;
   }
   const found = commandFor(argv);
   const verbs = found ? [] : familyVerbs(name);
-  if (verbs.length > 0) return family(fallback, name, verbs, argv.includes("--help") || argv.includes("-h"), rest[0]);
+  if (verbs.length > 0) return family(fallback, name, verbs, helpAsked, rest[0]);
+  if (!found && name.startsWith("-")) return usage(fallback, `${name} is no global flag; a command's own flags come after the command (trestle help)`);
   if (!found) return usage(fallback, `unknown command "${name}"`);
   const { command } = found;
   let ctx: Context;
@@ -64,6 +70,12 @@ function family(out: Output, name: string, verbs: readonly Command[], help: bool
   const known = verbs.map((c) => c.name.slice(name.length + 1)).join(", ");
   const what = given === undefined || given.startsWith("-") ? `"${name}" needs a verb` : `"${name} ${given}" is no command`;
   return usage(out, `${what}; ${name}'s verbs: ${known} (trestle help ${name})`);
+}
+
+/** How many of `args` come before the first flag. */
+function leadingWords(args: readonly string[]): number {
+  const first = args.findIndex((a) => a.startsWith("-") && a !== "-");
+  return first === -1 ? args.length : first;
 }
 
 function usage(out: Output, message: string): ExitCode {

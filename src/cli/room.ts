@@ -6,7 +6,7 @@
 import type { TableClient } from "../client/index.js";
 import { GuardedSeat, type Transcript } from "../owner/index.js";
 import { majorUnits } from "../text/terms.js";
-import { parseOrThrow, TermsSchema, TrestleError, type Terms } from "../protocol/index.js";
+import { parseOrThrow, TermsSchema, TrestleError, type CurrencyCode, type Terms } from "../protocol/index.js";
 import { integer, optional, type Flags } from "./args.js";
 import type { Context } from "./context.js";
 import { headRef } from "./format.js";
@@ -48,6 +48,6 @@ export function printSent(ctx: Context, label: string, sent: Sent): void {
 }
 
 /** An amount in words: "2,800.00 TWD". */
-export function money(amount: number, currency: string): string {
+export function money(amount: number, currency: CurrencyCode): string {
   return `${majorUnits(amount, currency)} ${currency}`;
 }

@@ -121,17 +121,28 @@ export function wsCloseCodeOf(code: ErrorCode): number {
 }
 
 /**
- * Turns zod issues into one error naming the first failing path: E_TOO_LARGE for a size limit,
- * E_NOT_CANONICAL for a value without a canonical form (an issue with `params.code`), else E_SCHEMA.
+ * Turns zod issues into one error naming the first failing path, with one code per cause
+ * (docs/SPEC.md §9, decision 0340): E_NOT_CANONICAL for a number outside the §2 profile (a
+ * fraction, or an integer past 2^53 − 1, where a schema wants an integer) or a value without a
+ * canonical form (an issue with `params.code`); E_TOO_LARGE past a stated maximum (a length, a
+ * count, a size, a bound); else E_SCHEMA, patterns included (their lengths are part of the pattern).
  */
 export function schemaError(issues: readonly z.core.$ZodIssue[], what = "input"): TrestleError {
   const first = issues[0];
   const path = first ? pathString(first.path) : "";
   const message = first ? `${what}${path ? ` at ${path}` : ""}: ${first.message}` : `${what} is invalid`;
-  const code = first?.code === "too_big" ? "E_TOO_LARGE" : first?.code === "custom" && first.params?.code === "E_NOT_CANONICAL" ? "E_NOT_CANONICAL" : "E_SCHEMA";
-  return new TrestleError(code, message, {
+  return new TrestleError(first ? issueCode(first) : "E_SCHEMA", message, {
     issues: issues.slice(0, 8).map((i) => ({ path: pathString(i.path), message: i.message })),
   });
+}
+
+/** The one code for a zod issue (schemaError). */
+function issueCode(issue: z.core.$ZodIssue): ErrorCode {
+  // zod's safe-integer checks: `format: "safeint"` for a fraction, origin "int" for a magnitude past 2^53 − 1.
+  if (issue.code === "invalid_type" && issue.expected === "int" && "format" in issue && issue.format === "safeint") return "E_NOT_CANONICAL";
+  if ((issue.code === "too_big" || issue.code === "too_small") && issue.origin === "int") return "E_NOT_CANONICAL";
+  if (issue.code === "custom" && issue.params?.code === "E_NOT_CANONICAL") return "E_NOT_CANONICAL";
+  return issue.code === "too_big" ? "E_TOO_LARGE" : "E_SCHEMA";
 }
 
 function pathString(path: readonly PropertyKey[]): string {

@@ -14,7 +14,8 @@ import { safeJson, safeLine } from "../client/guards/framing.js";
 import { LIMITS } from "../protocol/limits.js";
 import { isSealedText } from "../protocol/sealed-text.js";
 import type { AuctionState } from "../protocol/policy/room-state.js";
-import type { Terms } from "../protocol/schemas/room.js";
+import { CurrencySchema, type Terms } from "../protocol/schemas/room.js";
+import { minorDigits } from "../protocol/currencies.js";
 
 /** The fixed words around terms, with `{name}` placeholders; chat passes them in the owner's language. */
 export interface TermsWords {
@@ -49,16 +50,13 @@ export function fill(template: string, values: Record<string, string | number>):
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
 }
 
-/** How many digits of `currency`'s minor unit make its major unit (ISO 4217 as the platform's Intl knows it: TWD 2, JPY 0, KWD 3; 2 when it does not know the code). */
+/** How many digits of `currency`'s minor unit make its major unit: ISO 4217's, as SPEC §5.10 lists them (TWD 2, JPY 0, KWD 3); 2 for a code the protocol does not accept. */
 export function currencyDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
+  const code = CurrencySchema.safeParse(currency);
+  return code.success ? minorDigits(code.data) : 2;
 }
 
-/** `amount` minor units of `currency` in major units, digits grouped: 280000 TWD is "2,800.00", 2800 JPY "2,800", 1500 KWD "1.500". Exact for every safe integer. */
+/** `amount` minor units of `currency` in major units: 280000 TWD is "2,800.00", 280000 JPY "280,000", 280000 KWD "280.000". */
 export function majorUnits(amount: number, currency: string): string {
   if (!Number.isSafeInteger(amount) || amount < 0) return String(amount);
   const digits = currencyDigits(currency);

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
-import { OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from "./primitives.js";
+import { membersAtMost, OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from "./primitives.js";
 import { TopologySchema } from "./topology.js";
 import { AutoApproveRuleSchema } from "./task.js";
 import { VisibilitySchema } from "./visibility.js";
@@ -76,12 +76,11 @@ export const TableConfigSchema = z.strictObject({
   topic: z.string().min(1).max(LIMITS.topic_chars),
   owners: z
     .record(OwnerNameSchema, OwnerConfigSchema)
-    .refine((o) => Object.keys(o).length >= 1 && Object.keys(o).length <= LIMITS.owners, {
-      message: `between 1 and ${LIMITS.owners} owners`,
-    }),
+    .refine((o) => Object.keys(o).length >= 1, { message: "at least 1 owner" })
+    .superRefine(membersAtMost(LIMITS.owners, "owners")),
   seats: z
     .record(SeatNameSchema, SeatConfigSchema)
-    .refine((s) => Object.keys(s).length <= LIMITS.seats, { message: `at most ${LIMITS.seats} seats` })
+    .superRefine(membersAtMost(LIMITS.seats, "seats"))
     .optional(),
   topology: TopologySchema,
   floor: FloorConfigSchema.optional(),

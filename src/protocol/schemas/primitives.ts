@@ -66,6 +66,14 @@ export function canonicalAtMost(maxBytes: number, what: string) {
   };
 }
 
+/** A refinement: an object (a record) has at most `max` members, else `too_big` (E_TOO_LARGE) naming `what`. */
+export function membersAtMost(max: number, what: string) {
+  return (value: object, ctx: z.RefinementCtx): void => {
+    const count = Object.keys(value).length;
+    if (count > max) ctx.addIssue({ code: "too_big", origin: "object", maximum: max, inclusive: true, message: `at most ${max} ${what}, not ${count}` });
+  };
+}
+
 /** A short single-purpose label (roles, reasons, types). */
 export const LabelSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, "label: 1-64 of [a-z0-9_.:-]");
 

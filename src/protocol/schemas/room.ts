@@ -57,8 +57,11 @@ export type Terms = z.infer<typeof TermsSchema>;
 /** An offer, counter or grant is named by its entry's leaf hash. */
 export const EntryHashSchema = Sha256Schema;
 
-/** A grant's scope: what it lets the grantee do, 1-64 of `[a-z0-9_.:/-]`, starting alphanumeric. */
-export const GrantScopeSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:/-]{0,63}$/, "scope: 1-64 of [a-z0-9_.:/-]");
+/** A grant scope's pattern (docs/SPEC.md §3.1, §5.10): 1-64 of `[a-z0-9_.:/-]`, the first a lowercase letter or digit. */
+export const GRANT_SCOPE = /^[a-z0-9][a-z0-9_.:/-]{0,63}$/;
+
+/** A grant's scope: what it lets the grantee do, a label the parties agree on (the relay checks only its pattern). */
+export const GrantScopeSchema = z.string().regex(GRANT_SCOPE, "scope: 1-64 of [a-z0-9_.:/-], the first a lowercase letter or digit");
 
 /** How a room ended. */
 export const RoomOutcomeSchema = z.enum(["deal", "no_deal"]);
@@ -192,12 +195,16 @@ export const NoteStatementSchema = z.strictObject({
   scope: z.literal("owner_note"),
   table: TableIdSchema,
   seat: SeatNameSchema,
-  /** At most LIMITS.note_chars, or that much sealed (an e2e room's note, §5.12). */
+  /** At most LIMITS.note_chars, or that much sealed (an e2e room's note, §5.12); longer is E_TOO_LARGE, as for every published limit. */
   text: z
     .string()
     .min(1)
     .max(sealedChars(LIMITS.note_chars))
-    .refine((t) => t.length <= LIMITS.note_chars || isSealedText(t), { message: `a note is at most ${LIMITS.note_chars} chars` }),
+    .superRefine((t, ctx) => {
+      if (t.length > LIMITS.note_chars && !isSealedText(t)) {
+        ctx.addIssue({ code: "too_big", origin: "string", maximum: LIMITS.note_chars, inclusive: true, message: `a note is at most ${LIMITS.note_chars} chars, not ${t.length}` });
+      }
+    }),
   nonce: NonceSchema,
   ts: MillisSchema,
 });

@@ -3,7 +3,7 @@
  * each references seats by name, and every referenced seat must be declared in `seats`.
  */
 import { z } from "zod";
-import { SeatNameSchema } from "./primitives.js";
+import { membersAtMost, SeatNameSchema } from "./primitives.js";
 
 const Rounds = z.int().min(1).max(1000);
 
@@ -50,7 +50,8 @@ export const DelegationTopologySchema = z.strictObject({
   lead: SeatNameSchema,
   reports: z
     .record(SeatNameSchema, z.array(SeatNameSchema).min(1).max(16))
-    .refine((r) => Object.keys(r).length >= 1 && Object.keys(r).length <= 63, { message: "between 1 and 63 managers" }),
+    .refine((r) => Object.keys(r).length >= 1, { message: "at least 1 manager" })
+    .superRefine(membersAtMost(63, "managers")),
 });
 
 /** Every topology the relay runs. */

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
-import { SeatNameSchema } from "./primitives.js";
+import { membersAtMost, SeatNameSchema } from "./primitives.js";
 
 /** Entry kinds a rule can name; every system entry is `system`, except relay-recorded decisions (`decision`). */
 export const VisibleKindSchema = z.enum([
@@ -52,5 +52,5 @@ export type VisibilityRule = z.infer<typeof VisibilityRuleSchema>;
 /** Rules by seat name; seats not listed read everything. */
 export const VisibilitySchema = z
   .record(SeatNameSchema, VisibilityRuleSchema)
-  .refine((v) => Object.keys(v).length <= LIMITS.seats, { message: `at most ${LIMITS.seats} rules` });
+  .superRefine(membersAtMost(LIMITS.seats, "rules"));
 export type Visibility = z.infer<typeof VisibilitySchema>;

@@ -123,6 +123,14 @@ describe("when the arguments are wrong", () => {
     expect(blocksOf(result)[0]).toMatch(/^error E_NOT_CANONICAL: submission at effects\[0\]\.args/);
   });
 
+  it("refuses an amount past 2^53 - 1 or a fraction with E_NOT_CANONICAL, the relay's own code for them", async () => {
+    for (const amount of [2 ** 53, 2 ** 53 + 2, 10.5]) {
+      const result = await mcp.call("trestle_room_offer", { amount, currency: "TWD" });
+      expect(result.isError).toBe(true);
+      expect(blocksOf(result)[0]).toMatch(/^error E_NOT_CANONICAL: arguments at amount/);
+    }
+  });
+
   it("reports an unreachable relay as E_NETWORK with a hint about TRESTLE_URL", async () => {
     const result = await mcp.call("trestle_read");
     expect(result.isError).toBe(true);

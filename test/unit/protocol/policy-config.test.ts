@@ -87,7 +87,6 @@ describe("validateConfig", () => {
       ["no owners", (c) => (c.owners = {}), "owners"],
       ["an unknown topology kind", (c) => (c.topology.kind = "star"), "topology.kind"],
       ["zero debate rounds", (c) => (c.topology.rounds = 0), "topology.rounds"],
-      ["a non-integer round count", (c) => (c.topology.rounds = 1.5), "topology.rounds"],
       ["a floor max_chars of 0", (c) => (c.floor = { max_chars: 0 }), "floor.max_chars"],
       ["an unknown termination condition", (c) => (c.termination = { any: ["never"] }), "termination.any[0]"],
       ["a termination budget of 0", (c) => (c.termination = { any: [{ budget_tokens: 0 }] }), "termination.any[0].budget_tokens"],
@@ -100,6 +99,12 @@ describe("validateConfig", () => {
       expect(error.code).toBe("E_SCHEMA");
       expect((error.details as { issues: { path: string }[] }).issues[0]!.path).toBe(path);
       if (path !== "") expect(error.message).toContain(`at ${path}`);
+    });
+
+    it("refuses a non-integer round count with E_NOT_CANONICAL, as the relay refuses the number itself (§2.1)", async () => {
+      const error = await refusal(() => validateConfig(mutated((c) => (c.topology.rounds = 1.5))));
+      expect(error.code).toBe("E_NOT_CANONICAL");
+      expect(error.message).toContain("at topology.rounds");
     });
 
     it("refuses a value that is not an object with E_SCHEMA", async () => {
