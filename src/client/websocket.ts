@@ -2,7 +2,11 @@
  * One small adapter over the two WebSocket implementations the client runs on: the global
  * WHATWG WebSocket where it exists (browsers, Node >= 22, Deno, workerd) and the `ws` package in
  * Node 20, which has none. Both are reduced to text frames in, text frames out, and one close.
+ * Each socket sends the keepalive ping once as it opens: the relay's runtime (workerd) ends the
+ * connection of a socket that never sent a frame only about 10 s after the relay closed it, and
+ * neither implementation reports a close before its connection has ended (decision 0350).
  */
+import { PING_FRAME } from "../protocol/schemas/ws.js";
 
 /** A connected socket, reduced to what the client needs. */
 export interface WireSocket {
@@ -10,7 +14,7 @@ export interface WireSocket {
   close(code?: number, reason?: string): void;
 }
 
-/** Callbacks a connection reports to; `onClose` is called exactly once. */
+/** Callbacks a connection reports to; `onClose` is called exactly once. The answer to the opening ping, `{"type":"pong"}`, comes to `onMessage` like any frame. */
 export interface WireHandlers {
   onMessage(text: string): void;
   onClose(code: number, reason: string): void;
@@ -31,7 +35,7 @@ interface StandardSocket {
 
 type SocketConstructor = new (url: string) => StandardSocket;
 
-/** The default connector: the global WebSocket if the runtime has one, else the `ws` package. */
+/** The default connector: the global WebSocket if the runtime has one, else the `ws` package; sends `{"type":"ping"}` as the socket opens. */
 export const connectWire: WireConnect = async (url, handlers) => {
   const global = (globalThis as { WebSocket?: SocketConstructor }).WebSocket;
   const Impl: SocketConstructor = global ?? ((await import("ws")).WebSocket as unknown as SocketConstructor);
@@ -44,6 +48,7 @@ function open(socket: StandardSocket, handlers: WireHandlers): Promise<WireSocke
     let closed = false;
     socket.addEventListener("open", () => {
       opened = true;
+      socket.send(PING_FRAME);
       resolve({ send: (text) => socket.send(text), close: (code, reason) => socket.close(code, reason) });
     });
     socket.addEventListener("message", (event) => {

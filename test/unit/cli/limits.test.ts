@@ -1,7 +1,8 @@
 /**
  * The CLI at a relay with its operator limits on: a write over the seat's rate is waited out with a
- * note on stderr and lands; `trestle delete` deletes only with --yes, and the table's id then
- * answers E_TABLE_DELETED (exit 3) with a hint.
+ * note on stderr and lands; `trestle delete` deletes only with --yes, a `trestle watch` open on the
+ * table then ends at once with E_TABLE_DELETED, and the table's id answers E_TABLE_DELETED (exit 3)
+ * with a hint.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +13,7 @@ import { cli } from "../../support/cli.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { limitSettings } from "../../support/limits-env.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { beforeTimer } from "../../support/order.js";
 
 const WRITES = 20;
 let relay: LocalRelay;
@@ -52,10 +54,17 @@ describe("trestle delete", () => {
     expect((await t.run(["read", "--table", table, "--seat", "bot"])).code).toBe(0);
   });
 
-  it("deletes the table with --yes, after which its id answers E_TABLE_DELETED (exit 3) with a hint", async () => {
+  it("deletes the table with --yes: a watch open on it ends at once (exit 3), and its id answers E_TABLE_DELETED with a hint", async () => {
+    const watching = t.start(["watch", "--table", table, "--seat", "bot"]);
+    await watching.printed(/watching /);
     const run = await t.json(["delete", "--table", table, "--owner", "ops", "--yes"]);
     expect(run.code).toBe(0);
     expect(run.body).toMatchObject({ table, reason: "owner", owner: "ops", deleted_at: expect.any(Number) });
+    // At once: before a timer started once the delete has answered and running far longer than a close takes.
+    expect(await beforeTimer(watching.done, 5_000)).toBe("event");
+    const watched = await watching.done;
+    expect(watched.code).toBe(3);
+    expect(watched.stderr).toContain("error E_TABLE_DELETED");
     const read = await t.run(["read", "--table", table, "--seat", "bot"]);
     expect(read.code).toBe(3);
     expect(read.stderr).toContain("error E_TABLE_DELETED");
