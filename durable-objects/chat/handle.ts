@@ -66,7 +66,7 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
       for (const key of owners) {
         const s = unwrap(await ownerStub(env, key).summary(key));
         const count = (state: string) => s.tables.filter((x) => x.state === state).length;
-        lines.push(t(lang, "reply.status", { key: shortKey(key), channels: s.channels, proven: s.proven, open: count("open"), paused: count("paused") }));
+        lines.push(t(lang, "reply.status", { key: shortKey(key), channels: s.channels, proven: s.proven, open: count("open"), paused: count("paused"), pending: s.pending }));
         for (const x of s.tables) if (x.state === "paused" && x.pauses.length > 0) lines.push(t(lang, "reply.status_paused", { table: x.id, holders: holdersWords(lang, x.pauses) }));
       }
       return lines.join("\n");

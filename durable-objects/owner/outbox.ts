@@ -192,6 +192,11 @@ export class Outbox {
     return { count, last };
   }
 
+  /** How many rows still wait to be delivered (queued, or sending right now): neither delivered nor given up on. */
+  pending(): number {
+    return Number(this.sql.exec("SELECT COUNT(*) AS n FROM outbox WHERE state IN ('queued', 'sending')").toArray()[0]?.n ?? 0);
+  }
+
   /** The earliest time a queued row is due (now if one is already due), or null. */
   nextDue(now: number): number | null {
     const row = this.sql.exec("SELECT MIN(next_at) AS next FROM outbox WHERE state = 'queued'").toArray()[0];

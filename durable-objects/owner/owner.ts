@@ -22,6 +22,8 @@ import { migrateOwner } from "./schema.js";
 export interface OwnerSummary {
   channels: number;
   proven: number;
+  /** Notices in the outbox not yet delivered (Outbox.pending). */
+  pending: number;
   tables: OwnerTable[];
 }
 
@@ -119,12 +121,12 @@ export class OwnerDO extends DurableObject<Env> {
     });
   }
 
-  /** Channel counts and the table list, for chat commands. */
+  /** Channel counts, the notices not yet delivered and the table list, for chat commands. */
   async summary(ownerKey: string): Promise<Result<OwnerSummary>> {
     return guarded(() => {
-      const { inbox } = this.parts(ownerKey);
+      const { inbox, outbox } = this.parts(ownerKey);
       const channels = this.bindings.all();
-      return { channels: channels.length, proven: channels.filter((c) => c.delivered > 0).length, tables: inbox.tables() };
+      return { channels: channels.length, proven: channels.filter((c) => c.delivered > 0).length, pending: outbox.pending(), tables: inbox.tables() };
     });
   }
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { apiBase, API_BASES, timingSafeEqual, type ChatEnv } from "./config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "./delivery.js";
+import { bodyText, failureOf, networkFailure, notConfigured, safeJson, SEND_TIMEOUT_MS, type DeliveryResult } from "./delivery.js";
 import { parseCallback } from "./callback.js";
 import { parseCommandText, type Inbound } from "./inbound.js";
 import { ellipsize, type ChatAction, type ChatMessage } from "./message.js";
@@ -95,8 +95,8 @@ export async function sendLine(env: ChatEnv, to: string, message: ChatMessage, r
   return failureOf(res.status, detail);
 }
 
-/** Replies with plain text to a webhook event's reply token (free of the monthly quota). */
-export async function replyLine(env: ChatEnv, replyToken: string, text: string): Promise<DeliveryResult> {
+/** Replies with plain text to a webhook event's reply token (free of the monthly quota), waiting at most `timeoutMs` for LINE's answer. */
+export async function replyLine(env: ChatEnv, replyToken: string, text: string, timeoutMs = SEND_TIMEOUT_MS): Promise<DeliveryResult> {
   if (!env.LINE_CHANNEL_ACCESS_TOKEN) return notConfigured("LINE_CHANNEL_ACCESS_TOKEN");
   const url = `${apiBase(env.LINE_API_BASE, API_BASES.line)}/v2/bot/message/reply`;
   try {
@@ -104,6 +104,7 @@ export async function replyLine(env: ChatEnv, replyToken: string, text: string):
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${env.LINE_CHANNEL_ACCESS_TOKEN}` },
       body: JSON.stringify({ replyToken, messages: [{ type: "text", text: ellipsize(text, LINE_TEXT_CHARS) }] }),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     return res.ok ? { ok: true, status: res.status } : failureOf(res.status, await bodyText(res));
   } catch (error) {

@@ -6,8 +6,8 @@
  * named by its position, never echoed. Repeats are dropped (they mean nothing twice).
  */
 import { foldText, MandateSchema, SecretAmountSchema, WritableKindSchema, type MandateMoney, type SecretAmount } from "../owner/index.js";
-import { CurrencySchema } from "../protocol/index.js";
 import { integer, optional, type Parsed } from "./args.js";
+import { currencyFlag } from "./currency-flag.js";
 import { UsageError } from "./exit.js";
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : []);
@@ -52,14 +52,10 @@ export function mandateMoney(parsed: Parsed): MandateMoney | undefined {
   const given = optional(parsed, "currency");
   if ((cap === undefined) !== (given === undefined)) throw new UsageError("--cap and --currency go together");
   if (floor !== undefined && cap === undefined) throw new UsageError("--floor needs --cap and --currency");
-  if (cap === undefined || given === undefined) return undefined;
-  const currency = CurrencySchema.safeParse(given);
-  if (!currency.success) {
-    const near = CurrencySchema.safeParse(given.trim().toUpperCase());
-    throw new UsageError(`--currency "${given}" is not an ISO 4217 code${near.success ? `; did you mean ${near.data}?` : " (such as TWD, USD, JPY)"}`);
-  }
+  const currency = currencyFlag(parsed);
+  if (cap === undefined || currency === undefined) return undefined;
   if (floor !== undefined && floor > cap) throw new UsageError(`--floor ${floor} is above --cap ${cap}: no amount could be committed`);
-  return { currency: currency.data, cap, ...(floor === undefined ? {} : { floor }) };
+  return { currency, cap, ...(floor === undefined ? {} : { floor }) };
 }
 
 /** The --secret-amount choice (refuse or allow an amount equal to a numeric secret), undefined when not given; a usage error otherwise. */

@@ -9,6 +9,7 @@ import { majorUnits } from "../text/terms.js";
 import { parseOrThrow, TermsSchema, TrestleError, type CurrencyCode, type Terms } from "../protocol/index.js";
 import { integer, optional, type Flags } from "./args.js";
 import type { Context } from "./context.js";
+import { currencyFlag } from "./currency-flag.js";
 import { headRef } from "./format.js";
 import type { Sent } from "../owner/index.js";
 
@@ -34,10 +35,10 @@ export function unrefuted(transcript: Transcript, client: TableClient): Transcri
   throw new TrestleError("E_REFUTED", `the table's transcript is REFUTED at ${refuted?.seq ?? "?"}: ${refuted?.reason ?? "no reason given"}`, { ...refuted });
 }
 
-/** The terms the flags give; E_SCHEMA naming the field when they are not flat, exact terms. */
+/** The terms the flags give; a usage error for a --currency that is not a code, E_SCHEMA naming the field when the terms are not flat, exact terms. */
 export function termsFrom(ctx: Context): Terms {
   const amount = integer(ctx.args, "amount");
-  const currency = optional(ctx.args, "currency");
+  const currency = currencyFlag(ctx.args);
   const text = optional(ctx.args, "text");
   return parseOrThrow(TermsSchema, { ...(amount === undefined ? {} : { amount }), ...(currency === undefined ? {} : { currency }), ...(text === undefined ? {} : { text }) }, "terms");
 }

@@ -24,6 +24,7 @@ import {
   postLine,
   postTelegram,
   requests,
+  script,
   telegramTap,
   telegramText,
 } from "../support/chat-driver.js";
@@ -135,6 +136,16 @@ describe("chat commands", () => {
     expect(status.body.text).toContain("1 channel(s), 1 proven; 1 open table(s), 0 paused");
     const tables = await postTelegram(telegramText(9020, "/tables"));
     expect(tables.body.text).toContain(`${id} (open): Who pays for the GPUs?`);
+  });
+
+  it("says in status how many notices wait in the outbox, not yet delivered", async () => {
+    const id = "hook-status-pending";
+    const k = await room(id);
+    await script({ match: '"chat_id":"9021"', status: 500, body: { ok: false, description: "Internal Server Error" } });
+    await bindVia("telegram", k.tao, "9021");
+    await drain(k.tao.publicKeyText);
+    const status = await postTelegram(telegramText(9021, "/status"));
+    expect(status.body.text).toContain("1 channel(s), 0 proven; 1 open table(s), 0 paused; 1 notice(s) not yet delivered.");
   });
 
   it("pauses and resumes a table from Telegram as relay-attested entries; writes in between get E_PAUSED", async () => {

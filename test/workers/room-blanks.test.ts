@@ -2,14 +2,15 @@
  * What a client written from docs/SPEC.md §5.10 alone relies on, at the relay: the grant scope
  * pattern, the currencies, a zero amount, amounts past 2^53 − 1 (E_NOT_CANONICAL over HTTP and
  * WebSocket alike), E_TOO_LARGE for every published length, what `max_parties` counts, and that an
- * ejection removes one seat, not its owner. Every refusal leaves the head where it was.
+ * ejection of an invited party's seat ejects the party (every seat of it), while an owner the config
+ * lists loses that seat only. Every refusal leaves the head where it was.
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIMITS, signNote, signSubmission, type Entry } from "../../src/protocol/index.js";
 import { headUnmoved, RelayHttp, type Reply } from "../support/relay-http.js";
 import { RoomHttp } from "../support/room-http.js";
-import { twd } from "../support/room-fixture.js";
+import { roomCast, twd } from "../support/room-fixture.js";
 import { TestSocket } from "../support/socket.js";
 import { nonceOf } from "../support/table-fixture.js";
 
@@ -140,23 +141,42 @@ describe("max_parties", () => {
       return refused(room, "E_SEAT_LIMIT", 409, () => room.joinWith(invite.body.code, room.k.cleo, "cleo", "cleo-bot", invite.body.invite));
     };
     expect((await cleo()).body.error.message).toContain("at most 1 invited owner");
-    for (const seat of ["ben-bot", "ben-2"]) expect((await room.eject(seat)).status).toBe(201);
+    expect((await room.eject("ben-bot")).status).toBe(201);
     await cleo();
   });
 });
 
 describe("ejecting a seat", () => {
-  it("removes that seat only: the owner's other seat writes on, the owner seats no other and still reads as an owner", async () => {
+  it("ejects an invited party: its other seat leaves in the same batch, its socket closes, it seats no other and still reads as an owner", async () => {
     const room = await stroller("blanks-eject");
     expect((await relay.join(room.id, room.k.ben, "ben", "ben-2", await room.seatKey("ben-2"))).status).toBe(201);
+    const socket = await TestSocket.open(fetcher, room.id);
+    await socket.auth(room.id, "ben-2", await room.seatKey("ben-2"));
     expect((await room.write("sara-bot", { kind: "offer", terms: twd(300000) })).status).toBe(201);
     const offer = (await last(room)).leaf;
-    expect((await room.eject("ben-bot")).status).toBe(201);
-    await refused(room, "E_UNKNOWN_SEAT", 403, () => room.write("ben-bot", { kind: "accept", offer }));
-    expect((await room.write("ben-2", { kind: "accept", offer })).status).toBe(201);
-    expect(await last(room)).toMatchObject({ kind: "accept", seat: "ben-2" });
+    const ejected = await room.eject("ben-bot");
+    expect(ejected.status).toBe(201);
+    const batch = (await relay.read(room.id, `/tables/${room.id}/entries?from=${ejected.body.seq}`, room.k.sara, { owner: "sara" })).body.items;
+    expect(batch).toMatchObject([
+      { subkind: "seat_ejected", data: { seat: "ben-bot", by: "sara" } },
+      { subkind: "seat_left", data: { seat: "ben-bot", reason: "ejected" } },
+      { subkind: "seat_left", data: { seat: "ben-2", reason: "ejected" } },
+    ]);
+    expect(ejected.body.head.seq).toBe(batch.at(-1).seq);
+    expect((await socket.whenClosed()).reason).toBe("seat ben-2 left the table");
+    for (const seat of ["ben-bot", "ben-2"]) await refused(room, "E_UNKNOWN_SEAT", 403, () => room.write(seat, { kind: "accept", offer }));
     await refused(room, "E_FORBIDDEN", 403, async () => relay.join(room.id, room.k.ben, "ben", "ben-3", await room.seatKey("ben-3")));
-    expect((await room.eject("ben-2")).status).toBe(201);
     expect((await relay.read(room.id, `/tables/${room.id}/export`, room.k.ben, { owner: "ben" })).status).toBe(200);
+  });
+
+  it("ejects only that seat of an owner the config lists, whose other seat writes on and who may seat again", async () => {
+    const k = await roomCast();
+    const listed = await RoomHttp.open(relay, "blanks-eject-listed", { overrides: { owners: { sara: { public_key: k.sara.publicKeyText }, cleo: { public_key: k.cleo.publicKeyText } } } });
+    for (const seat of ["cleo-bot", "cleo-2"]) expect((await relay.join(listed.id, listed.k.cleo, "cleo", seat, await listed.seatKey(seat))).status).toBe(201);
+    const ejected = await listed.eject("cleo-bot");
+    expect(ejected.status).toBe(201);
+    expect(ejected.body.head.seq).toBe(ejected.body.seq + 1);
+    expect((await listed.write("cleo-2", { kind: "offer", terms: twd(250000) })).status).toBe(201);
+    expect((await relay.join(listed.id, listed.k.cleo, "cleo", "cleo-3", await listed.seatKey("cleo-3"))).status).toBe(201);
   });
 });

@@ -42,6 +42,7 @@ import { MANDATE } from "./mandate.js";
 import { GATE } from "./gate.js";
 import { PRIVATE } from "./private.js";
 import { CUSTODY } from "./custody.js";
+import { CONTROL } from "./pause.js";
 
 /** Every command, by its place in the help list. */
 export const COMMANDS: readonly Command[] = [
@@ -72,6 +73,8 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   pin,
   evidence,
+  // An owner's own brake: each owner's pause holds until that owner lifts it (docs/SPEC.md §5.5).
+  ...CONTROL,
   // An owner's seat taken off a table, its key refused there (docs/SPEC.md §5.13).
   revoke,
   // A table's end on its relay (docs/SPEC.md §6.6).

@@ -35,7 +35,7 @@ import { checkControl, checkNotPaused } from "./pause.js";
 import { quorumDecision } from "./votes.js";
 import { own } from "../records.js";
 import { LIMITS } from "../limits.js";
-import { checkEject, checkInvite, ejectedSeatLeft } from "./invites.js";
+import { checkEject, checkInvite, ejectedSeatsLeft } from "./invites.js";
 import { checkRoomKind, roomKindCloses, roomKindSettles } from "./kinds/registry.js";
 import { checkSettlement } from "./auctions.js";
 import { checkSealed } from "./sealed.js";
@@ -179,8 +179,9 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   // Commit gateway (§5.6, §5.7): tasks and leaving seats first; after the close only task work goes on.
   yield* taskConsequences(state, entry);
   yield* requestConsequences(state, entry);
-  // Rooms (§5.10): an ejection removes its seat; a close ends the room whatever termination says.
-  if (entry.kind === "system" && entry.subkind === "seat_ejected") yield ejectedSeatLeft(state, entry.data.seat);
+  // Rooms (§5.10): an ejection removes its seat (an invited party's: every seat of it, in join order);
+  // a close ends the room whatever termination says.
+  if (entry.kind === "system" && entry.subkind === "seat_ejected") yield* ejectedSeatsLeft(state, entry.data.seat);
   // Revocation (§5.13): the revoked seat leaves; the floor moves on below as when any holder leaves.
   if (entry.kind === "system" && entry.subkind === "seat_revoked") yield revokedSeatLeft(state, entry.data.seat);
   // Sealed-bid auctions (§5.11): the reveal that decides an auction settles it.

@@ -1,7 +1,8 @@
 /**
- * Who gets into a room (docs/SPEC.md §5.10, decision 0220): the creator issues invites and ejects
- * seats with its own signature; an owner new to the room joins with a live invite and its own key,
- * and becomes a party. Pure: `check*` judge a draft at time `now`, `apply*` fold an entry.
+ * Who gets into a room (docs/SPEC.md §5.10, decisions 0220, 0355): the creator issues invites and
+ * ejects seats with its own signature; an owner new to the room joins with a live invite and its own
+ * key, and becomes a party; ejecting a party's seat ejects the party, all its seats. Pure: `check*`
+ * judge a draft at time `now`, `apply*` fold an entry.
  */
 import { fromBase64url } from "../bytes.js";
 import { isStrongPublicKey } from "../crypto.js";
@@ -11,8 +12,8 @@ import { own } from "../records.js";
 import type { JoinStatement } from "../schemas/join.js";
 import type { SystemDraftOf, SystemEntryOf } from "../schemas/entry.js";
 import { ownerEntries, ownerKeyOf } from "./owners.js";
-import { requireRoom, type RoomState } from "./room-state.js";
-import type { TableState } from "./state.js";
+import { requireRoom, type PartyState, type RoomState } from "./room-state.js";
+import { presentSeats, type TableState } from "./state.js";
 
 /** Throws unless `author` is the room creator's own signature on an entry `by` names. */
 function checkCreator(state: TableState, by: string, authorKey: string, what: string): void {
@@ -100,14 +101,25 @@ export function checkEject(state: TableState, draft: SystemDraftOf<"seat_ejected
   if (seat.owner === state.creator) throw new TrestleError("E_NOT_ALLOWED", "the creator does not eject its own seats");
 }
 
-/** Folds an ejection: the seat's owner, if a party, can no longer join (the caused seat_left removes the seat). */
+/** The invited party that holds `seat`, if its owner came by invite (an owner the config lists is never one). */
+function partyOf(state: TableState, seat: string): PartyState | undefined {
+  const owner = own(state.seats, seat)?.owner;
+  return owner === undefined || !state.room ? undefined : own(state.room.parties, owner);
+}
+
+/** Folds an ejection: the seat's owner, if a party, is ejected and can no longer join (the caused seat_lefts remove its seats). */
 export function applyEject(state: TableState, entry: Pick<SystemEntryOf<"seat_ejected">, "seq" | "data">): void {
-  const owner = own(state.seats, entry.data.seat)?.owner;
-  const party = owner === undefined || !state.room ? undefined : own(state.room.parties, owner);
+  const party = partyOf(state, entry.data.seat);
   if (party) party.ejected = entry.seq;
 }
 
-/** The seat_left an ejection causes. */
-export function ejectedSeatLeft(state: TableState, seat: string): SystemDraftOf<"seat_left"> {
-  return { table: state.table, seat: null, kind: "system", subkind: "seat_left", data: { seat, reason: "ejected" }, author: null };
+/**
+ * The seat_lefts an ejection of `seat` causes, in seat-join order: an invited party's ejection
+ * ejects the party, so every present seat of its owner leaves; an owner the config lists loses
+ * that seat alone (the signed config keeps it an owner, and it may seat again).
+ */
+export function ejectedSeatsLeft(state: TableState, seat: string): SystemDraftOf<"seat_left">[] {
+  const owner = own(state.seats, seat)?.owner;
+  const seats = partyOf(state, seat) ? presentSeats(state).filter((s) => s.owner === owner).map((s) => s.name) : [seat];
+  return seats.map((name) => ({ table: state.table, seat: null, kind: "system", subkind: "seat_left", data: { seat: name, reason: "ejected" }, author: null }));
 }

@@ -1,12 +1,14 @@
 /**
  * A failed delivery's detail is shown to owners (trestle channels), so it never carries the relay's
  * credentials, even when the error repeats the request URL that holds Telegram's bot token. A send
- * that gets no answer gives up in time, as a retryable failure that may have reached the platform.
+ * that gets no answer gives up in time, as a retryable failure that may have reached the platform;
+ * so does a LINE reply, which would otherwise hold the queue of LINE events behind it.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChatEnv } from "../../../src/chat/config.js";
+import { replyLine } from "../../../src/chat/line.js";
 import { sendTo } from "../../../src/chat/send.js";
 import type { ChatPlatform } from "../../../src/protocol/index.js";
 
@@ -65,6 +67,15 @@ describe("sendTo", () => {
   describe("when the platform never answers", () => {
     it.each(["telegram", "line", "discord"] as ChatPlatform[])("gives up on %s after the timeout: a network failure to retry, which may have arrived", async (platform) => {
       const result = await sendTo(envFor(silentBase), platform, "5551234", MESSAGE, "key", 50);
+      expect(result).toEqual({ ok: false, status: null, reason: "network", detail: "no answer in time", retry: true, maybeDelivered: true });
+    });
+  });
+});
+
+describe("replyLine", () => {
+  describe("when LINE never answers", () => {
+    it("gives up after the timeout as a network failure, so the next event is answered", async () => {
+      const result = await replyLine(envFor(silentBase), "reply-token", "Paused t-1 (entry 7).", 50);
       expect(result).toEqual({ ok: false, status: null, reason: "network", detail: "no answer in time", retry: true, maybeDelivered: true });
     });
   });

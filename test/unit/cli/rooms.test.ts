@@ -80,6 +80,19 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     expect((await sara.run(["room", "counter", String(await newestOffer(sara, "sara-bot")), ...as("sara-bot"), "--amount", "280000", "--currency", "TWD", "meet in the middle?"])).code).toBe(0);
   });
 
+  describe("when the currency is not an ISO 4217 code as written", () => {
+    it.each([
+      ["in lower case", "usd", /--currency "usd" is not an ISO 4217 code; did you mean USD\?/],
+      ["unknown", "XYZ", /--currency "XYZ" is not an ISO 4217 code \(such as TWD, USD, JPY\)/],
+    ])("refuses an offer with a currency %s as a usage error (exit 2), sending nothing", async (_, currency, message) => {
+      const before = await newestOffer(sara, "sara-bot");
+      const run = await sara.run(["room", "offer", ...as("sara-bot"), "--amount", "300000", "--currency", currency]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(message);
+      expect(await newestOffer(sara, "sara-bot")).toBe(before);
+    });
+  });
+
   it("answers a send of a held message the owner rejected with E_GATE, and of a hash never held with a usage error", async () => {
     const offer = String(await newestOffer(ben, "ben-bot"));
     const held = await ben.json(["room", "accept", offer, ...as("ben-bot")]);

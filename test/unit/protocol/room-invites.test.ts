@@ -161,6 +161,40 @@ describe("ejecting a seat", () => {
     await refused("E_UNKNOWN_SEAT", () => r.offer("ben-bot", twd(1)));
   });
 
+  it("ejects the party: every present seat of its owner leaves, in seat-join order, in the same batch", async () => {
+    await r.l.join(r.k.ben, "ben", "ben-2", await r.seatKey("ben-2"));
+    await r.l.join(r.k.ben, "ben", "ben-3", await r.seatKey("ben-3"));
+    const added = await r.eject("ben-2");
+    expect(added.map(kindOf)).toEqual(["seat_ejected", "seat_left", "seat_left", "seat_left"]);
+    expect(added.slice(1).map((e) => e.kind === "system" && e.data)).toEqual(["ben-bot", "ben-2", "ben-3"].map((seat) => ({ seat, reason: "ejected" })));
+    expect(r.state.room!.parties.ben!.ejected).toBe(added[0]!.seq);
+    for (const seat of ["ben-bot", "ben-2", "ben-3"]) await refused("E_UNKNOWN_SEAT", () => r.offer(seat, twd(1)));
+    await r.offer("sara-bot", twd(300000));
+    expect(fold(r.l.entries)).toEqual(r.state);
+  });
+
+  it("moves the floor on when the party's ejected seat held it", async () => {
+    r = await RoomLedger.open({ config: { floor: { max_bot_depth: 2 } } });
+    await r.l.join(r.k.ben, "ben", "ben-human", await r.seatKey("ben-human"), { human: true });
+    await r.write("sara-bot", { kind: "say", body: "3,600 TWD, folds flat" });
+    await r.write("ben-bot", { kind: "say", body: "too much" });
+    expect(r.state.floor.holder).toBe("ben-human");
+    const added = await r.eject("ben-bot");
+    expect(added.map(kindOf)).toEqual(["seat_ejected", "seat_left", "seat_left", "floor"]);
+    expect(added[3]).toMatchObject({ data: { holder: null } });
+    expect((await r.write("sara-bot", { kind: "say", body: "anyone else?" })).map(kindOf)).toEqual(["say"]);
+  });
+
+  it("ejects only that seat of an owner the config lists, who may seat another", async () => {
+    r = await RoomLedger.open({ ben: false, config: { owners: { sara: { public_key: r.k.sara.publicKeyText }, cleo: { public_key: r.k.cleo.publicKeyText } } } });
+    await r.l.join(r.k.cleo, "cleo", "cleo-bot", await r.seatKey("cleo-bot"));
+    await r.l.join(r.k.cleo, "cleo", "cleo-2", await r.seatKey("cleo-2"));
+    expect((await r.eject("cleo-bot")).map(kindOf)).toEqual(["seat_ejected", "seat_left"]);
+    await r.offer("cleo-2", twd(250000));
+    await r.l.join(r.k.cleo, "cleo", "cleo-3", await r.seatKey("cleo-3"));
+    expect(r.state.seats["cleo-3"]).toMatchObject({ owner: "cleo", left: null });
+  });
+
   it("keeps an ejected party out: it cannot seat another bot", async () => {
     await r.eject("ben-bot");
     await refused("E_FORBIDDEN", async () => r.l.join(r.k.ben, "ben", "ben-2", await r.seatKey("ben-2")));

@@ -81,6 +81,36 @@ describe("a room's export", () => {
       expect(report.refuted!.reason).toMatch(/E_INVITE/);
     });
 
+    describe("after a party was ejected", () => {
+      /** sara's room with ben's two seats; ben ejected through ben-bot. */
+      async function ejected(): Promise<RoomLedger> {
+        const r = await RoomLedger.open();
+        await r.l.join(r.k.ben, "ben", "ben-2", await r.seatKey("ben-2"));
+        await r.eject("ben-bot");
+        return r;
+      }
+      /** ben-2's offer, signed with its real key, as the entry after `entries`. */
+      const byOtherSeat = async (r: RoomLedger, entries: readonly (Entry | UnchainedEntry)[]) =>
+        handSigned(await r.seatKey("ben-2"), { seat: "ben-2", kind: "offer", terms: twd(200000), table: "r-stroller" } as Parameters<typeof handSigned>[1], { seq: entries.length + 1, ts: r.l.now });
+
+      it("refutes a later entry by the party's other seat", async () => {
+        const r = await ejected();
+        const entries = [...r.l.entries, await byOtherSeat(r, r.l.entries)];
+        const report = await verifyExport(await forged(r, entries), pinned(r));
+        expect(report.verdict).toBe("REFUTED");
+        expect(report.refuted).toMatchObject({ seq: entries.length, reason: expect.stringMatching(/E_UNKNOWN_SEAT/) });
+      });
+
+      it("refutes a ledger that let the party's other seat stay (one seat_left, as a relay ejecting one seat would record)", async () => {
+        const r = await ejected();
+        const oneSeat = r.l.entries.filter((e) => !(e.kind === "system" && e.subkind === "seat_left" && e.data.seat === "ben-2"));
+        const entries = [...oneSeat, await byOtherSeat(r, oneSeat)];
+        const report = await verifyExport(await forged(r, entries), pinned(r));
+        expect(report.verdict).toBe("REFUTED");
+        expect(report.refuted).toMatchObject({ seq: oneSeat.length + 1, reason: expect.stringContaining('expected system seat_left {"reason":"ejected","seat":"ben-2"}') });
+      });
+    });
+
     it("refutes a ledger that drops the close's table_closed", async () => {
       const { r } = await negotiation();
       const report = await verifyExport(await forged(r, r.l.entries.slice(0, -1)), pinned(r));

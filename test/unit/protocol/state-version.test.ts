@@ -24,6 +24,8 @@ const RECORDED: Record<number, string> = {
   // Pauses per owner and seat revocation (issue 22): state.pauses replaces state.paused (a resume lifts only its owner's pause);
   // revoked keys fold into the state (state.revoked) and a revoked name is seated again in place.
   5: "a703423b5d28f5ba80f901afa8c24db2a119fac8a1e27fbe91d0a9372e860fa4",
+  // Ejecting a party (decision 0355): ejecting an invited party's seat makes every present seat of that owner leave.
+  6: "f6eae4f5ff5bc982ac36dee2d0aa5ba68e62f80b041c1f07d185e1d6d23f3957",
 };
 
 function fingerprint(): string {
