@@ -1,5 +1,4 @@
 /** Bindings the Worker and Durable Objects share (see wrangler.toml). */
-import type { ChatEnv } from "../src/chat/config.js";
 import type { ChatDirectoryDO } from "./chat/directory.js";
 import type { GateDO } from "./gate/gate.js";
 import type { OwnerDO } from "./owner/owner.js";
@@ -7,8 +6,8 @@ import type { RelayDO } from "./relay/relay.js";
 import type { TableDO } from "./table/table.js";
 import type { InviteDirectoryDO } from "./invites/directory.js";
 
-/** The environment: DO namespaces, the optional relay signing key secret (base64url seed), chat-app settings; operator limits are read as settings (limits/config.ts). */
-export interface Env extends ChatEnv {
+/** The environment: DO namespaces, the optional relay signing key secret (base64url seed), other optional settings are read by settings.ts and limits/config.ts. */
+export interface Env {
   TABLES: DurableObjectNamespace<TableDO>;
   RELAY: DurableObjectNamespace<RelayDO>;
   OWNERS: DurableObjectNamespace<OwnerDO>;

@@ -2,7 +2,7 @@
  * The platform-neutral half of every chat webhook: given a verified, parsed event, do what it
  * asks and return the reply text in the sender's language (docs/SPEC.md §11.5). Commands from an
  * account act only for the owner keys that account is bound to; a redelivered event id does nothing.
- * The Worker runs it for each webhook, and the chat directory's alarm for LINE events it queued.
+ * The Worker runs it for each webhook, and the chat directory's alarm for the events a webhook deferred.
  */
 import { z } from "zod";
 import type { Env } from "../env.js";
@@ -11,7 +11,9 @@ import { t } from "../../src/chat/i18n.js";
 import type { Command, Inbound, Sender } from "../../src/chat/inbound.js";
 import { holdersWords, shortKey, signCommand, topicLine } from "../../src/chat/render.js";
 import type { CallbackData } from "../../src/chat/callback.js";
+import type { HookContext } from "../../src/chat/platforms/platform.js";
 import { TrestleError } from "../../src/protocol/errors.js";
+import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
 import { ApprovalNeededSchema } from "../../src/protocol/schemas/notify.js";
 import type { OwnerTable } from "../owner/inbox.js";
@@ -23,7 +25,17 @@ import { directory, ownerStub, tableStubOf } from "./stubs.js";
 const TappedSchema = z.strictObject({ request: ApprovalNeededSchema, approve_offered: z.boolean() });
 
 /** The directory calls handling makes: through its stub from the Worker, on the object itself inside its alarm. */
-export type Directory = Pick<ChatDirectoryDO, "seen" | "owners" | "redeem" | "unindex">;
+export type Directory = Pick<ChatDirectoryDO, "seen" | "owners" | "redeem" | "unindex" | "defer">;
+
+/** What `platform`'s hook may ask of the relay: handle a verified event, or defer events to the directory's alarm. */
+export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = directory(env)): HookContext {
+  return {
+    handle: (inbound) => handleInbound(env, inbound, dir),
+    defer: async (events) => {
+      unwrap(await dir.defer(platform, events));
+    },
+  };
+}
 
 /** The reply to send back, or null to stay silent. */
 export async function handleInbound(env: Env, inbound: Inbound, dir: Directory = directory(env)): Promise<string | null> {

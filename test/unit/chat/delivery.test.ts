@@ -6,8 +6,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatEnv } from "../../../src/chat/config.js";
-import { sendTo } from "../../../src/chat/send.js";
+import { sendTo, type ConnectedPlatforms } from "../../../src/chat/send.js";
+import { chatPlatforms } from "../../../durable-objects/settings.js";
 import type { ChatPlatform } from "../../../src/protocol/index.js";
 
 const TOKEN = "123456:AAE-relay-operators-secret-token";
@@ -33,15 +33,15 @@ afterAll(async () => {
   await Promise.all([echo, silent].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
 });
 
-function envFor(apiBase: string): ChatEnv {
-  return {
+function envFor(apiBase: string): ConnectedPlatforms {
+  return chatPlatforms({
     TELEGRAM_BOT_TOKEN: TOKEN,
     TELEGRAM_API_BASE: apiBase,
     LINE_CHANNEL_ACCESS_TOKEN: TOKEN,
     LINE_API_BASE: apiBase,
     DISCORD_BOT_TOKEN: TOKEN,
     DISCORD_API_BASE: apiBase,
-  };
+  });
 }
 
 describe("sendTo", () => {
