@@ -21,7 +21,7 @@ import { isSealedText } from "../../src/protocol/sealed-text.js";
 import { NoteRequestSchema, type NoteResponse } from "../../src/protocol/schemas/room.js";
 import type { Env } from "../env.js";
 import { unwrap } from "../result.js";
-import { windowOf } from "../chat/codes.js";
+import { windowOf } from "../chat-directory/codes.js";
 import { requireTable, type TableHost } from "./writes.js";
 import { checkNotRevoked } from "../../src/protocol/policy/seat-revoke.js";
 import { refuseRevokedSigner } from "./revoked-signer.js";

@@ -6,7 +6,7 @@
  */
 import { Hono } from "hono";
 import type { Env } from "../../durable-objects/env.js";
-import { hookContext } from "../../durable-objects/chat/handle.js";
+import { hookContext } from "../../durable-objects/chat-directory/handle.js";
 import { chatPlatforms } from "../../durable-objects/settings.js";
 import { ChatPlatformSchema } from "../../src/protocol/schemas/control.js";
 import { readBytes } from "../http.js";

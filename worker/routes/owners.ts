@@ -10,7 +10,7 @@ import { chatPlatforms } from "../../durable-objects/settings.js";
 import type { BindCodeResponse, UnbindResponse } from "../../src/protocol/schemas/owner.js";
 import { json, readJson, signedPath, type AppContext } from "../http.js";
 import { authorizeOwnerRead, ownerKeyParam, verifiedBindStatement } from "../owner-auth.js";
-import { directory, ownerStub } from "../../durable-objects/chat/stubs.js";
+import { directory, ownerStub } from "../../durable-objects/chat-directory/stubs.js";
 
 /** The /owners routes. */
 export const owners = new Hono<{ Bindings: Env }>();

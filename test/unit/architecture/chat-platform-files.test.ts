@@ -18,7 +18,7 @@ const SHARED = ["src/protocol/schemas/control.ts", "src/chat/platforms/index.ts"
 
 /** Files that name one platform for history, not as a list a new platform joins (each with its reason). */
 const HISTORY: Record<string, string> = {
-  "durable-objects/chat/directory.ts": "a migration names the platform whose deferred events were queued before the queue was every platform's (decision 0360)",
+  "durable-objects/chat-directory/directory.ts": "a migration names the platform whose deferred events were queued before the queue was every platform's (decision 0360)",
 };
 
 /** Files where a platform's id is an ordinary word, not the platform. */
