@@ -4,7 +4,6 @@
  */
 import { Hono } from "hono";
 import { TrestleError } from "../src/protocol/errors.js";
-import type { Env } from "../durable-objects/env.js";
 import { errorResponse, unwrap } from "../durable-objects/result.js";
 import { tables } from "./routes/tables.js";
 import { wellKnown } from "./routes/well-known.js";

@@ -12,20 +12,12 @@ import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
 import { ChatPlatformSchema, type ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.js";
-import type { Env } from "../env.js";
 import { chatPlatforms, outboxDelay } from "../settings.js";
 import { SqliteObject } from "../sqlite-object.js";
 import { guarded, type Result } from "../result.js";
 import { CODE_LIMITS, newCode, windowOf } from "./codes.js";
 import { DeferredEventsSchema, DeferredQueue } from "./deferred.js";
-import { hookContext } from "./handle.js";
-
-/** What redeeming a code found. */
-export type Redeemed =
-  | { outcome: "bound"; owner_key: string; lang: Lang }
-  | { outcome: "bad" }
-  | { outcome: "wrong_platform"; platform: ChatPlatform }
-  | { outcome: "too_many" };
+import { hookContext, type Redeemed } from "./handle.js";
 
 const MIGRATIONS = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);

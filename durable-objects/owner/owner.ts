@@ -9,7 +9,6 @@ import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import { NotifyBatchSchema, SILENT_NOTIFICATIONS, type ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
 import type { ChannelsResponse, Lang } from "../../src/protocol/schemas/owner.js";
-import type { Env } from "../env.js";
 import { chatPlatforms, outboxDelay } from "../settings.js";
 import { guarded, type Result } from "../result.js";
 import { Bindings, type Channel } from "./bindings.js";

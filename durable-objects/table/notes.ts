@@ -19,7 +19,6 @@ import { noticeBase } from "../../src/protocol/notifications.js";
 import { isE2eRoom } from "../../src/protocol/policy/sealed.js";
 import { isSealedText } from "../../src/protocol/sealed-text.js";
 import { NoteRequestSchema, type NoteResponse } from "../../src/protocol/schemas/room.js";
-import type { Env } from "../env.js";
 import { unwrap } from "../result.js";
 import { windowOf } from "../chat-directory/codes.js";
 import { requireTable, type TableHost } from "./writes.js";

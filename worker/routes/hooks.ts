@@ -5,7 +5,6 @@
  * name that is no platform is not found, as any other unknown path.
  */
 import { Hono } from "hono";
-import type { Env } from "../../durable-objects/env.js";
 import { hookContext } from "../../durable-objects/chat-directory/handle.js";
 import { chatPlatforms } from "../../durable-objects/settings.js";
 import { ChatPlatformSchema } from "../../src/protocol/schemas/control.js";

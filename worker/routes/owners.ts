@@ -4,7 +4,6 @@
  * and the MCP `notify_status` tool call these through src/client/owner.ts.
  */
 import { Hono } from "hono";
-import type { Env } from "../../durable-objects/env.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { chatPlatforms } from "../../durable-objects/settings.js";
 import type { BindCodeResponse, UnbindResponse } from "../../src/protocol/schemas/owner.js";

@@ -5,10 +5,8 @@
  */
 import pkg from "../../package.json" with { type: "json" };
 import { PUBLISHED_LIMITS, type WellKnown } from "../../src/protocol/schemas/responses.js";
-import { chatAppsAllowed, limitsOf, mirrorsAllowed, publicDemo } from "../../durable-objects/limits/config.js";
 import { relaySigner } from "../../durable-objects/relay/relay-key.js";
-import { chatPlatforms } from "../../durable-objects/settings.js";
-import type { Env } from "../../durable-objects/env.js";
+import { chatAppsAllowed, chatPlatforms, limitsOf, mirrorsAllowed, publicDemo } from "../../durable-objects/settings.js";
 
 /** The relay's software version, the package's semver. */
 export const VERSION: string = pkg.version;
