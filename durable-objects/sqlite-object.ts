@@ -1,6 +1,5 @@
 /** The shell of a Durable Object whose whole state is one SQLite schema (sqlite.ts), brought up to date when it wakes. */
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "./env.js";
 import { runMigrations } from "./sqlite.js";
 
 /** A Durable Object over its SQLite schema; `now` is the clock tests replace. */

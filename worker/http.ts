@@ -8,7 +8,6 @@ import { TrestleError } from "../src/protocol/errors.js";
 import { parseInboundJson } from "../src/protocol/inbound-json.js";
 import { LIMITS } from "../src/protocol/limits.js";
 import { TableIdSchema } from "../src/protocol/schemas/primitives.js";
-import type { Env } from "../durable-objects/env.js";
 import { unwrap, type Result } from "../durable-objects/result.js";
 
 /** Hono context for this app. */

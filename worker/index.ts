@@ -4,7 +4,6 @@
  */
 import { Hono } from "hono";
 import { TrestleError } from "../src/protocol/errors.js";
-import type { Env } from "../durable-objects/env.js";
 import { errorResponse, unwrap } from "../durable-objects/result.js";
 import { tables } from "./routes/tables.js";
 import { wellKnown } from "./routes/well-known.js";
@@ -24,7 +23,7 @@ import { custody } from "./routes/custody.js";
 export { RelayDO } from "../durable-objects/relay/relay.js";
 export { TableDO } from "../durable-objects/table/table.js";
 export { OwnerDO } from "../durable-objects/owner/owner.js";
-export { ChatDirectoryDO } from "../durable-objects/chat/directory.js";
+export { ChatDirectoryDO } from "../durable-objects/chat-directory/directory.js";
 export { InviteDirectoryDO } from "../durable-objects/invites/directory.js";
 export { GateDO } from "../durable-objects/gate/gate.js";
 

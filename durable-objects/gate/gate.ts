@@ -9,8 +9,8 @@
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { OperatorLimitName } from "../../src/protocol/operator-limits.js";
 import { rateLimited, waitText } from "../../src/protocol/rate-limited.js";
-import type { Env } from "../env.js";
-import { limitsOf, rateOf } from "../limits/config.js";
+import { rateOf } from "../limits/config.js";
+import { limitsOf } from "../settings.js";
 import { step } from "../limits/gcra.js";
 import { guarded, type Result } from "../result.js";
 import { SqliteObject } from "../sqlite-object.js";

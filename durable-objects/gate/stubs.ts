@@ -1,5 +1,4 @@
 /** The GateDO of a client address or of an owner key (gate.ts): one object each, so one flood reaches one object. */
-import type { Env } from "../env.js";
 
 /** The gate counting traffic from client `address` (already reduced by clientAddress). */
 export function clientGate(env: Env, address: string) {

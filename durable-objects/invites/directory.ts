@@ -14,8 +14,7 @@ import { TrestleError } from "../../src/protocol/errors.js";
 import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
 import { sha256 } from "../../src/protocol/hash.js";
 import { normalizeInviteCode } from "../../src/protocol/schemas/room.js";
-import type { Env } from "../env.js";
-import { newCode, windowOf } from "../chat/codes.js";
+import { newCode, windowOf } from "../chat-directory/codes.js";
 import { guarded, type Result } from "../result.js";
 import { runMigrations } from "../sqlite.js";
 

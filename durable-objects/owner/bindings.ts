@@ -1,6 +1,6 @@
 /**
  * The owner's bound chat accounts: where to deliver (chat id), in which language, and how often
- * each has delivered. A binding is made only by redeeming a one-time code (durable-objects/chat/handle.ts),
+ * each has delivered. A binding is made only by redeeming a one-time code (durable-objects/chat-directory/handle.ts),
  * removed by the owner's signed unbind or by /unbind from that account.
  */
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";

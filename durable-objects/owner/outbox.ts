@@ -10,10 +10,9 @@
  * mark is what tells the owner). Each row records whether the message it sent offered Approve, so
  * a tap can approve only from a message that showed every effect.
  */
-import type { ChatEnv } from "../../src/chat/config.js";
 import type { DeliveryResult } from "../../src/chat/delivery.js";
 import type { Outgoing } from "../../src/chat/render.js";
-import { idempotencyKey, messageFor, offersApprove, sendTo } from "../../src/chat/send.js";
+import { idempotencyKey, messageFor, offersApprove, sendTo, type ConnectedPlatforms } from "../../src/chat/send.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { FailureReason, UndeliveredRecord } from "../../src/protocol/schemas/owner.js";
 import type { Bindings, Channel } from "./bindings.js";
@@ -102,7 +101,7 @@ export class Outbox {
   }
 
   /** Sends up to DELIVERY_BATCH due rows, recording each attempt; call it only while no other drain of this object runs. */
-  async drain(env: ChatEnv, now: () => number): Promise<DrainReport> {
+  async drain(platforms: ConnectedPlatforms, now: () => number): Promise<DrainReport> {
     this.recoverInterrupted(now());
     const rows = this.sql
       .exec(
@@ -129,7 +128,7 @@ export class Outbox {
         attempt.attempts, attempt.resends, offersApprove(message) ? 1 : 0, now(), eventId, platform, account,
       );
       report.sent += 1;
-      const result = await sendTo(env, platform, channel.chat, message, String(row.key));
+      const result = await sendTo(platforms, platform, channel.chat, message, String(row.key));
       this.settle(channel, attempt, result, now());
       if (result.ok) report.delivered += 1;
       else report.failed += 1;

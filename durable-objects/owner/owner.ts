@@ -5,12 +5,11 @@
  * Every method names the owner key it expects; the Worker addresses the object by that key.
  */
 import { DurableObject } from "cloudflare:workers";
-import { outboxDelay } from "../../src/chat/config.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import { NotifyBatchSchema, SILENT_NOTIFICATIONS, type ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
 import type { ChannelsResponse, Lang } from "../../src/protocol/schemas/owner.js";
-import type { Env } from "../env.js";
+import { chatPlatforms, outboxDelay } from "../settings.js";
 import { guarded, type Result } from "../result.js";
 import { Bindings, type Channel } from "./bindings.js";
 import { AttemptLog } from "./health.js";
@@ -163,7 +162,7 @@ export class OwnerDO extends DurableObject<Env> {
     if (this.draining) return { sent: 0, delivered: 0, failed: 0, next: outbox.nextDue(this.now()) };
     this.draining = true;
     try {
-      return await outbox.drain(this.env, () => this.now());
+      return await outbox.drain(chatPlatforms(this.env), () => this.now());
     } finally {
       this.draining = false;
     }

@@ -5,13 +5,13 @@
 import { fromBase64url } from "../../src/protocol/bytes.js";
 import { ed25519, type Signer } from "../../src/protocol/crypto.js";
 import { TrestleError } from "../../src/protocol/errors.js";
-import type { Env } from "../env.js";
+import { relaySigningKey } from "../settings.js";
 
 let cached: { source: string; signer: Promise<Signer> } | undefined;
 
 /** The relay signer for this deployment. */
 export function relaySigner(env: Env): Promise<Signer> {
-  const source = env.RELAY_SIGNING_KEY ?? "relay-do";
+  const source = relaySigningKey(env) ?? "relay-do";
   if (cached?.source !== source) cached = { source, signer: load(env) };
   const current = cached;
   current.signer.catch(() => {
@@ -21,7 +21,7 @@ export function relaySigner(env: Env): Promise<Signer> {
 }
 
 async function load(env: Env): Promise<Signer> {
-  const text = env.RELAY_SIGNING_KEY ?? (await env.RELAY.get(env.RELAY.idFromName("relay")).seed());
+  const text = relaySigningKey(env) ?? (await env.RELAY.get(env.RELAY.idFromName("relay")).seed());
   let seed: Uint8Array;
   try {
     seed = fromBase64url(text.trim());

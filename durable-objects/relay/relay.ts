@@ -5,7 +5,6 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { toBase64url } from "../../src/protocol/bytes.js";
-import type { Env } from "../env.js";
 
 const SEED_KEY = "relay_signing_seed";
 

@@ -9,7 +9,6 @@ import { TrestleError } from "../../src/protocol/errors.js";
 import type { Admitted } from "../../src/protocol/policy/admit.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import { own } from "../../src/protocol/records.js";
-import type { Env } from "../env.js";
 import { unwrap } from "../result.js";
 
 /** Whether an owner (by name and owner key) has a notification channel that has delivered before; never throws. */

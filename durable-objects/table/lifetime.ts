@@ -15,7 +15,6 @@ import type { TableState } from "../../src/protocol/policy/state.js";
 import { own } from "../../src/protocol/records.js";
 import { DeleteRequestSchema, TombstoneSchema, type Tombstone } from "../../src/protocol/schemas/lifetime.js";
 import type { Ledger } from "./ledger.js";
-import type { Env } from "../env.js";
 import { ownerGate } from "../gate/stubs.js";
 import { closeOverLimit } from "../limits/refuse-socket.js";
 import { unwrap } from "../result.js";

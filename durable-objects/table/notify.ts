@@ -9,7 +9,6 @@
  */
 import type { ErrorCode } from "../../src/protocol/errors.js";
 import type { Notification } from "../../src/protocol/schemas/notify.js";
-import type { Env } from "../env.js";
 import type { Result } from "../result.js";
 
 /** First retry of a row not yet taken; doubled per attempt, up to NOTICE_RETRY_MAX_MS. */

@@ -11,7 +11,6 @@ import type { ApproveResponse, SubmitResponse } from "../../src/protocol/schemas
 import { own } from "../../src/protocol/records.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { PING_FRAME, PONG_FRAME } from "../../src/protocol/schemas/ws.js";
-import type { Env } from "../env.js";
 import { relaySigner } from "../relay/relay-key.js";
 import { guarded, type Result } from "../result.js";
 import { authorizeRead } from "./auth.js";
@@ -26,7 +25,7 @@ import { ownerChannels, type ChannelProbe } from "./approvers.js";
 import { Alarm, auctionAt, watchdogAt } from "./alarms.js";
 import { pushPublic } from "./public-read.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
-import { limitsOf } from "../limits/config.js";
+import { limitsOf } from "../settings.js";
 import { TableLimits } from "./limits.js";
 import { buryTable, deletedError, Expiry, readBurial, type Burial, type BurialHost } from "./lifetime.js";
 import { exportHeadPoints } from "../../src/protocol/export.js";

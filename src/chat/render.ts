@@ -14,7 +14,7 @@ import { safeLine } from "../client/guards/framing.js";
 import { canonicalize } from "../protocol/canonical.js";
 import type { ApprovalNeeded, DealNotice, Notification, NotifyEffect } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
-import type { ChatPlatform, ControlVia, PauseHolder } from "../protocol/schemas/control.js";
+import { CHAT_PLATFORM_NAMES, type ChatPlatform, type ControlVia, type PauseHolder } from "../protocol/schemas/control.js";
 import { approvalRef, encodeCallback, type TapVerb } from "./callback.js";
 import { fitApproval, type ApprovalParts } from "./fit-approval.js";
 import { MESSAGES, t, type MessageKey } from "./i18n.js";
@@ -148,10 +148,8 @@ export function signCommand(verb: TapVerb, table: string, task: string): string 
 
 /** A chat app's name as people write it. */
 export function platformName(platform: ChatPlatform): string {
-  return PLATFORM_NAMES[platform];
+  return CHAT_PLATFORM_NAMES[platform];
 }
-
-const PLATFORM_NAMES: Record<ChatPlatform, string> = { telegram: "Telegram", line: "LINE", discord: "Discord" };
 
 /** The first 8 characters of a key, enough to tell one's own keys apart in a chat. */
 export function shortKey(key: string): string {

@@ -9,22 +9,20 @@ import { toBase64url, utf8 } from "../protocol/bytes.js";
 import { sha256 } from "../protocol/hash.js";
 import type { ChatPlatform } from "../protocol/schemas/control.js";
 import type { Lang } from "../protocol/schemas/owner.js";
-import type { ChatEnv } from "./config.js";
 import { SEND_TIMEOUT_MS, withoutSecrets, type DeliveryResult } from "./delivery.js";
-import { fitsDiscord, sendDiscord } from "./discord.js";
 import { t } from "./i18n.js";
-import { fitsLine, retryKeyOf, sendLine } from "./line.js";
-import type { ChatMessage, Fits } from "./message.js";
+import type { ChatMessage } from "./message.js";
+import { PLATFORMS } from "./platforms/index.js";
+import type { Connected } from "./platforms/platform.js";
 import { renderNotification, type Outgoing } from "./render.js";
-import { fitsTelegram, sendTelegram } from "./telegram.js";
 
 /** The idempotency key of one message to one chat: 22 base64url chars of SHA-256(owner, event, platform, account). */
 export function idempotencyKey(ownerKey: string, eventId: string, platform: ChatPlatform, account: string): string {
   return toBase64url(sha256(utf8(`${ownerKey}\n${eventId}\n${platform}\n${account}`))).slice(0, 22);
 }
 
-/** Each platform's test of whether a message fits its limits uncut, counted as that platform counts (telegramTextChars, lineTextChars, discordContentChars). */
-export const FITS: Record<ChatPlatform, Fits> = { telegram: fitsTelegram, line: fitsLine, discord: fitsDiscord };
+/** Every platform with this relay's settings for it (read by durable-objects/settings.ts). */
+export type ConnectedPlatforms = Readonly<Record<ChatPlatform, Connected>>;
 
 /**
  * The message for `event` to `ownerKey`'s channel on `platform` in `lang`, fitted to that platform;
@@ -33,7 +31,7 @@ export const FITS: Record<ChatPlatform, Fits> = { telegram: fitsTelegram, line: 
  */
 export function messageFor(platform: ChatPlatform, event: Outgoing, ownerKey: string, lang: Lang, resend = false): ChatMessage {
   const marked = (message: ChatMessage): ChatMessage => ({ ...message, title: t(lang, "mark.resend", { title: message.title }) });
-  const message = renderNotification(event, ownerKey, lang, (m) => FITS[platform](marked(m)));
+  const message = renderNotification(event, ownerKey, lang, (m) => PLATFORMS[platform].fits(marked(m)));
   return resend ? marked(message) : message;
 }
 
@@ -44,25 +42,9 @@ export function offersApprove(message: ChatMessage): boolean {
 
 /**
  * Sends `message` to `chat` on `platform`, carrying `key` where the platform can use it, waiting at
- * most `timeoutMs` for the answer; no credential of the relay's is ever in the result.
+ * most `timeoutMs` for the answer; no credential of the relay's, for any platform, is ever in the result.
  */
-export async function sendTo(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string, timeoutMs = SEND_TIMEOUT_MS): Promise<DeliveryResult> {
-  return withoutSecrets(await send(env, platform, chat, message, key, AbortSignal.timeout(timeoutMs)), [
-    env.TELEGRAM_BOT_TOKEN,
-    env.TELEGRAM_WEBHOOK_SECRET,
-    env.LINE_CHANNEL_ACCESS_TOKEN,
-    env.LINE_CHANNEL_SECRET,
-    env.DISCORD_BOT_TOKEN,
-  ]);
-}
-
-function send(env: ChatEnv, platform: ChatPlatform, chat: string, message: ChatMessage, key: string, signal: AbortSignal): Promise<DeliveryResult> {
-  switch (platform) {
-    case "telegram":
-      return sendTelegram(env, chat, message, signal);
-    case "line":
-      return sendLine(env, chat, message, retryKeyOf(sha256(utf8(key))), signal);
-    case "discord":
-      return sendDiscord(env, chat, message, key, signal);
-  }
+export async function sendTo(platforms: ConnectedPlatforms, platform: ChatPlatform, chat: string, message: ChatMessage, key: string, timeoutMs = SEND_TIMEOUT_MS): Promise<DeliveryResult> {
+  const result = await platforms[platform].send(chat, message, key, AbortSignal.timeout(timeoutMs));
+  return withoutSecrets(result, Object.values(platforms).flatMap((p) => p.secrets));
 }

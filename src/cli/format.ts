@@ -9,6 +9,7 @@
  */
 import { bodyLines, safeJson, safeLine } from "../client/guards/framing.js";
 import {
+  CHAT_PLATFORM_NAMES,
   ControlViaSchema,
   holdersText,
   isEntry,
@@ -190,7 +191,7 @@ function stateText(channel: ChannelHealth, c: Styles): string {
     case "failing":
       return c.red("failed");
     case "quota_exhausted":
-      return c.red(`${channel.platform === "line" ? "LINE" : channel.platform} monthly quota exhausted`);
+      return c.red(`${CHAT_PLATFORM_NAMES[channel.platform]} monthly quota exhausted`);
   }
 }
 

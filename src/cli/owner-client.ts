@@ -4,7 +4,7 @@
  * pins it before talking to it.
  */
 import { openOwner, type OwnerClient } from "../client/node.js";
-import { ChatPlatformSchema, type ChatPlatform, type Signer } from "../protocol/index.js";
+import { ChatPlatformSchema, chatPlatformsInWords, type ChatPlatform, type Signer } from "../protocol/index.js";
 import type { Context } from "./context.js";
 import { UsageError } from "./exit.js";
 
@@ -18,6 +18,6 @@ export async function ownerClientOf(ctx: Context): Promise<{ owner: string; sign
 /** A chat platform named on the command line. */
 export function platformArg(text: string): ChatPlatform {
   const parsed = ChatPlatformSchema.safeParse(text);
-  if (!parsed.success) throw new UsageError(`"${text}" is not a chat app: use telegram, line or discord`);
+  if (!parsed.success) throw new UsageError(`"${text}" is not a chat app: use ${chatPlatformsInWords("id", "or")}`);
   return parsed.data;
 }

@@ -14,7 +14,7 @@ import { buttonData as buttons } from "./chat-limits.js";
 import type { RecordedRequest, Script } from "./fake-chat-api.js";
 import { nonceOf } from "./table-fixture.js";
 
-const fakeBase = () => env.TELEGRAM_API_BASE!.replace(/\/telegram$/, "");
+const fakeBase = () => String(Reflect.get(env, "TELEGRAM_API_BASE")).replace(/\/telegram$/, "");
 
 /** Makes the fake answer the next matching request(s) with `script`. */
 export async function script(s: Script): Promise<void> {

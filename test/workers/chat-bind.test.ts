@@ -2,7 +2,7 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { signBindCode, signOwnerAuth } from "../../src/client/owner-requests.js";
-import type { ChatDirectoryDO } from "../../durable-objects/chat/directory.js";
+import type { ChatDirectoryDO } from "../../durable-objects/chat-directory/directory.js";
 import { bindVia, drain, ownerClient, postTelegram, requests, telegramText } from "../support/chat-driver.js";
 import { keyOf, nonceOf } from "../support/table-fixture.js";
 import { RelayHttp } from "../support/relay-http.js";

@@ -103,6 +103,16 @@ describe("when a webhook is unsigned or mis-signed", () => {
   });
 });
 
+describe("when the path names no chat platform", () => {
+  it("answers 404 E_NOT_FOUND, as any unknown path, however the request is signed", async () => {
+    for (const path of ["/hooks/whatsapp", "/hooks/Telegram", "/hooks/telegram/extra"]) {
+      const res = await SELF.fetch(`https://relay.test${path}`, { method: "POST", headers: { "x-telegram-bot-api-secret-token": "test-telegram-webhook-secret" }, body: "{}" });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toMatchObject({ error: { code: "E_NOT_FOUND" } });
+    }
+  });
+});
+
 describe("Discord PING", () => {
   it("answers PONG", async () => {
     expect(await postDiscord({ id: "2", application_id: "4242424242", type: 1, token: "t", version: 1 })).toEqual({ status: 200, body: { type: 1 } });

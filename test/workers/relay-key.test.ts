@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import app from "../../worker/index.js";
 import { fromBase64url, nobleEd25519, toBase64url } from "../../src/protocol/index.js";
 import { PUBLISHED_LIMITS } from "../../src/protocol/schemas/responses.js";
-import { limitsOf } from "../../durable-objects/limits/config.js";
+import { limitsOf } from "../../durable-objects/settings.js";
 import { features, VERSION } from "../../worker/site/relay-info.js";
 
 const SECRET = toBase64url(new Uint8Array(32).fill(42));

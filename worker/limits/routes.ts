@@ -11,10 +11,9 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { rateLimited } from "../../src/protocol/rate-limited.js";
-import type { Env } from "../../durable-objects/env.js";
 import { clientGate } from "../../durable-objects/gate/stubs.js";
 import type { ClientLimit } from "../../durable-objects/gate/gate.js";
-import { chatAppsAllowed, limitsOf, mirrorsAllowed } from "../../durable-objects/limits/config.js";
+import { chatAppsAllowed, limitsOf, mirrorsAllowed } from "../../durable-objects/settings.js";
 import { refusedUpgrade } from "../../durable-objects/limits/refuse-socket.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { clientAddress } from "./client-address.js";

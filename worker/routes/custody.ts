@@ -4,7 +4,6 @@
  */
 import { Hono } from "hono";
 import { LIMITS } from "../../src/protocol/limits.js";
-import type { Env } from "../../durable-objects/env.js";
 import { json, readJson, tableStub } from "../http.js";
 
 /** The /tables/:id/replica and /tables/:id/custody routes. */

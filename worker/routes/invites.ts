@@ -5,7 +5,6 @@
  * checks like any other. A code is spent by the join it admits.
  */
 import { Hono } from "hono";
-import type { Env } from "../../durable-objects/env.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { parseOrThrow } from "../../src/protocol/errors.js";
 import { InviteJoinRequestSchema, InviteLookupRequestSchema, type InviteLookupResponse } from "../../src/protocol/schemas/room.js";

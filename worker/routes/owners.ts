@@ -4,13 +4,12 @@
  * and the MCP `notify_status` tool call these through src/client/owner.ts.
  */
 import { Hono } from "hono";
-import type { Env } from "../../durable-objects/env.js";
 import { unwrap } from "../../durable-objects/result.js";
+import { chatPlatforms } from "../../durable-objects/settings.js";
 import type { BindCodeResponse, UnbindResponse } from "../../src/protocol/schemas/owner.js";
 import { json, readJson, signedPath, type AppContext } from "../http.js";
 import { authorizeOwnerRead, ownerKeyParam, verifiedBindStatement } from "../owner-auth.js";
-import { sendInstructions } from "../chat/instructions.js";
-import { directory, ownerStub } from "../../durable-objects/chat/stubs.js";
+import { directory, ownerStub } from "../../durable-objects/chat-directory/stubs.js";
 
 /** The /owners routes. */
 export const owners = new Hono<{ Bindings: Env }>();
@@ -19,7 +18,7 @@ owners.post("/:key/bind-codes", async (c) => {
   const key = ownerKeyParam(c.req.param("key"));
   const statement = await verifiedBindStatement(await readJson(c), key, "code", Date.now());
   const { code, expires } = unwrap(await directory(c.env).createCode(statement));
-  const body: BindCodeResponse = { code, platform: statement.platform, expires, send: sendInstructions(c.env, statement.platform, code) };
+  const body: BindCodeResponse = { code, platform: statement.platform, expires, send: chatPlatforms(c.env)[statement.platform].instructions(code) };
   return c.json(body, 201);
 });
 

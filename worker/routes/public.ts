@@ -5,7 +5,6 @@
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { unwrap } from "../../durable-objects/result.js";
-import type { Env } from "../../durable-objects/env.js";
 import { tableStub } from "../http.js";
 
 /** The /tables/:id/public routes. */

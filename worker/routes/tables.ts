@@ -3,7 +3,6 @@ import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
 import { unwrap } from "../../durable-objects/result.js";
-import type { Env } from "../../durable-objects/env.js";
 import { intParam, json, readJson, signedPath, tableStub, type AppContext } from "../http.js";
 import type { InviteResponse } from "../../src/protocol/schemas/room.js";
 import { inviteDirectory } from "./invites.js";

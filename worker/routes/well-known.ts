@@ -3,7 +3,6 @@
  * version and features) and the A2A agent card (worker/site/agent-card.ts).
  */
 import { Hono } from "hono";
-import type { Env } from "../../durable-objects/env.js";
 import { agentCard } from "../site/agent-card.js";
 import { wellKnownBody } from "../site/relay-info.js";
 

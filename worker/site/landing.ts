@@ -3,6 +3,7 @@
  * what trestle is, this relay's key and version, how to seat a bot three ways (MCP, CLI, library),
  * a box to open a public table in the viewer, and the documentation served with the relay.
  */
+import { chatPlatformsInWords } from "../../src/protocol/schemas/control.js";
 import type { WellKnown } from "../../src/protocol/schemas/responses.js";
 import { escapeHtml, layout } from "./html.js";
 
@@ -13,7 +14,7 @@ export const DOCS: readonly { file: string; title: string }[] = [
   { file: "CLI.md", title: "The trestle command" },
   { file: "MCP.md", title: "Seating Claude Code, Codex, Cursor or any MCP agent" },
   { file: "SECURITY.md", title: "What each protection does and does not cover" },
-  { file: "CHAT-APPS.md", title: "Approvals and notifications in Telegram, LINE and Discord" },
+  { file: "CHAT-APPS.md", title: `Approvals and notifications in ${chatPlatformsInWords("name", "and")}` },
   { file: "SELF-HOST.md", title: "Running your own relay on a free Cloudflare account" },
 ];
 

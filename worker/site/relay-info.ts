@@ -5,9 +5,8 @@
  */
 import pkg from "../../package.json" with { type: "json" };
 import { PUBLISHED_LIMITS, type WellKnown } from "../../src/protocol/schemas/responses.js";
-import { chatAppsAllowed, limitsOf, mirrorsAllowed, publicDemo } from "../../durable-objects/limits/config.js";
 import { relaySigner } from "../../durable-objects/relay/relay-key.js";
-import type { Env } from "../../durable-objects/env.js";
+import { chatAppsAllowed, chatPlatforms, limitsOf, mirrorsAllowed, publicDemo } from "../../durable-objects/settings.js";
 
 /** The relay's software version, the package's semver. */
 export const VERSION: string = pkg.version;
@@ -28,13 +27,9 @@ export const MIRROR_FEATURES = ["custody", "mirrors"] as const;
 
 /** `features`: the built-in ones, the mirror features where allowed, `public_demo` on a public demo, then `chat:<platform>` for each chat app whose secrets this deployment set (on a demo, only if chat apps are allowed there). */
 export function features(env: Env): string[] {
-  const chat = [
-    ["telegram", env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET],
-    ["line", env.LINE_CHANNEL_ACCESS_TOKEN && env.LINE_CHANNEL_SECRET],
-    ["discord", env.DISCORD_BOT_TOKEN && env.DISCORD_PUBLIC_KEY],
-  ] as const;
   const demo = publicDemo(env) ? ["public_demo"] : [];
-  const chats = chatAppsAllowed(env) ? chat.filter(([, set]) => Boolean(set)).map(([platform]) => `chat:${platform}`) : [];
+  const configured = Object.entries(chatPlatforms(env)).filter(([, platform]) => platform.configured);
+  const chats = chatAppsAllowed(env) ? configured.map(([name]) => `chat:${name}`) : [];
   const mirrors = mirrorsAllowed(env) ? MIRROR_FEATURES : [];
   return [...BUILT_IN_FEATURES, ...mirrors, ...demo, ...chats];
 }

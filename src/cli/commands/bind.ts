@@ -1,5 +1,5 @@
-/** `trestle bind <telegram|line|discord>`: a one-time code that binds a chat account to the owner key. */
-import { LangSchema } from "../../protocol/index.js";
+/** `trestle bind <platform>`: a one-time code that binds a chat account to the owner key. */
+import { ChatPlatformSchema, chatPlatformsInWords, LangSchema } from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, positionals } from "../args.js";
 import { UsageError } from "../exit.js";
 import { ownerClientOf, platformArg } from "../owner-client.js";
@@ -8,8 +8,8 @@ import type { Command } from "./command.js";
 /** `bind`: asks the relay for a code (signed with the owner key) and says what to send to which bot. */
 export const bind: Command = {
   name: "bind",
-  summary: "get a one-time code that binds a Telegram, LINE or Discord account to your owner key",
-  args: "<telegram|line|discord>",
+  summary: `get a one-time code that binds a ${chatPlatformsInWords("name", "or")} account to your owner key`,
+  args: `<${ChatPlatformSchema.options.join("|")}>`,
   flags: {
     ...OWNER_FLAGS,
     lang: { type: "string", value: "LANG", help: "language of that chat's notifications: en (default), zh-Hans, zh-Hant or ja" },

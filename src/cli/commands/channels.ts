@@ -3,6 +3,7 @@
  * an owner-signed authorization. A channel that never delivered is UNPROVEN (it does not count as a
  * way to reach the owner); LINE's monthly quota is shown as such.
  */
+import { ChatPlatformSchema } from "../../protocol/index.js";
 import { OWNER_FLAGS } from "../args.js";
 import { channelLine } from "../format.js";
 import { ownerClientOf } from "../owner-client.js";
@@ -18,7 +19,7 @@ export const channels: Command = {
     const health = await client.channels();
     const c = ctx.out.c;
     const lines = health.channels.map((channel) => channelLine(channel, c));
-    if (lines.length === 0) lines.push("no chat account is bound: trestle bind telegram|line|discord");
+    if (lines.length === 0) lines.push(`no chat account is bound: trestle bind ${ChatPlatformSchema.options.join("|")}`);
     else if (!health.has_proven_channel) {
       lines.push(c.yellow("no channel has delivered yet: proposals that need your approval get E_NO_APPROVER unless you are online"));
     }

@@ -1,5 +1,5 @@
-/** `trestle unbind <telegram|line|discord> <account>`: removes one bound chat account (signed with the owner key). */
-import { AccountIdSchema } from "../../protocol/index.js";
+/** `trestle unbind <platform> <account>`: removes one bound chat account (signed with the owner key). */
+import { AccountIdSchema, ChatPlatformSchema } from "../../protocol/index.js";
 import { OWNER_FLAGS, positionals } from "../args.js";
 import { UsageError } from "../exit.js";
 import { ownerClientOf, platformArg } from "../owner-client.js";
@@ -9,7 +9,7 @@ import type { Command } from "./command.js";
 export const unbind: Command = {
   name: "unbind",
   summary: "remove a bound chat account (trestle channels lists them)",
-  args: "<telegram|line|discord> <account>",
+  args: `<${ChatPlatformSchema.options.join("|")}> <account>`,
   flags: { ...OWNER_FLAGS },
   async run(ctx) {
     const [name, account] = positionals(ctx.args, ["platform", "account"]);

@@ -1,5 +1,6 @@
 /** `trestle_notify_status`: the owner's chat channels and their delivery health (docs/SPEC.md §11.4). */
 import { z } from "zod";
+import { CHAT_PLATFORM_NAMES } from "../../protocol/index.js";
 import { channelLine } from "../../cli/format.js";
 import { stylesFor } from "../../cli/output.js";
 import { defineTool } from "../tool.js";
@@ -11,7 +12,7 @@ export const notifyStatus = defineTool({
   name: "trestle_notify_status",
   title: "Check your owner's notification channels",
   description:
-    "Whether your owner can be reached: each chat account bound to their key (Telegram, LINE, Discord) with its delivery health. A channel that never delivered is UNPROVEN and does not count as a way to reach them.",
+    `Whether your owner can be reached: each chat account bound to their key (${Object.values(CHAT_PLATFORM_NAMES).join(", ")}) with its delivery health. A channel that never delivered is UNPROVEN and does not count as a way to reach them.`,
   input: z.strictObject({}),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run(_args, ctx) {

@@ -6,7 +6,7 @@
  * `trestle_mandate` (what the owner's mandate allows, never its secret strings).
  */
 import { z } from "zod";
-import { LIMITS, SeqSchema, Sha256Schema, TrestleError } from "../../protocol/index.js";
+import { CHAT_PLATFORM_NAMES, LIMITS, SeqSchema, Sha256Schema, TrestleError } from "../../protocol/index.js";
 import { approveHeld, guardedSeat } from "../room-seat.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
@@ -17,7 +17,7 @@ export const tellOwner = defineTool({
   name: "trestle_tell_owner",
   title: "Tell your owner something",
   description:
-    "Send your owner a short note in their bound chat apps (Telegram, LINE, Discord) through the relay. It never reaches the table or the other parties. Use it to report, or to ask them to approve a held message.",
+    `Send your owner a short note in their bound chat apps (${Object.values(CHAT_PLATFORM_NAMES).join(", ")}) through the relay. It never reaches the table or the other parties. Use it to report, or to ask them to approve a held message.`,
   input: z.strictObject({ table: TableArg, text: z.string().min(1).max(LIMITS.note_chars).describe("the note") }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ table, text }, ctx) {

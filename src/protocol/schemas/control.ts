@@ -7,12 +7,25 @@
 import { z } from "zod";
 import { NonceSchema, OwnerNameSchema, SeqSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
 
-/** The chat apps an owner can act from; `owner` means signed with the owner key itself. */
+/**
+ * The chat apps an owner can act from: the one list of platform ids. A new platform is added here
+ * and in CHAT_PLATFORM_NAMES; src/chat/platforms/index.ts is typed against it, so the compiler
+ * names what else is missing (docs/CHAT-APPS.md "Adding a platform").
+ */
 export const ChatPlatformSchema = z.enum(["telegram", "line", "discord"]);
 export type ChatPlatform = z.infer<typeof ChatPlatformSchema>;
 
-/** Who made a control happen: the owner's own signature, or a chat tap the relay attests. */
-export const ControlViaSchema = z.enum(["owner", "telegram", "line", "discord"]);
+/** Each chat app's name as people write it, for messages, help and docs. */
+export const CHAT_PLATFORM_NAMES: Readonly<Record<ChatPlatform, string>> = { telegram: "Telegram", line: "LINE", discord: "Discord" };
+
+/** Every chat app in prose, by id or by name, the last after `conjunction`: e.g. "telegram, line or discord". */
+export function chatPlatformsInWords(by: "id" | "name", conjunction: "or" | "and"): string {
+  const words = ChatPlatformSchema.options.map((platform) => (by === "id" ? platform : CHAT_PLATFORM_NAMES[platform]));
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} ${conjunction} ${words.at(-1)}`;
+}
+
+/** Who made a control happen: the owner's own signature (`owner`), or a chat tap the relay attests. */
+export const ControlViaSchema = z.enum(["owner", ...ChatPlatformSchema.options]);
 export type ControlVia = z.infer<typeof ControlViaSchema>;
 
 /** Pause puts the owner's own brake on (every authored write gets E_PAUSED); resume lifts that owner's brake only. */

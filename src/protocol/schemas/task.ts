@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { canonicalAtMost, OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, MillisSchema } from "./primitives.js";
+import { ChatPlatformSchema } from "./control.js";
 
 /** A resource of an owner: 1-128 of `[a-z0-9._:/@-]`, starting alphanumeric (`taskboard`, `github:tao/app`). */
 export const ResourceSchema = z.string().regex(/^[a-z0-9][a-z0-9._:/@-]{0,127}$/, "resource: 1-128 of [a-z0-9._:/@-]");
@@ -73,7 +74,7 @@ export const VerifyVerdictSchema = z.enum(["pass", "fail"]);
 export type VerifyVerdict = z.infer<typeof VerifyVerdictSchema>;
 
 /** A chat app that relays an owner's tap: a relay-attested approval, counted only where `chat_approve` allows (§5.6). */
-export const ApprovalViaSchema = z.enum(["telegram", "line", "discord"]);
+export const ApprovalViaSchema = z.enum(ChatPlatformSchema.options);
 export type ApprovalVia = z.infer<typeof ApprovalViaSchema>;
 
 /** Why a relay-attested approve does not count (E_NEEDS_SIGNATURE `details.reason`, §5.6). */

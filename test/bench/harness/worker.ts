@@ -7,7 +7,6 @@
  */
 import app from "../../../worker/index.js";
 import { TableDO as ProductionTableDO } from "../../../durable-objects/table/table.js";
-import type { Env } from "../../../durable-objects/env.js";
 import { ed25519 } from "../../../src/protocol/crypto.js";
 
 // Every production Durable Object, except TableDO, which the metered class below shadows.

@@ -8,13 +8,13 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatDiscord } from "../../../src/chat/discord.js";
+import { formatDiscord } from "../../../src/chat/platforms/discord.js";
 import { t } from "../../../src/chat/i18n.js";
-import { formatLine } from "../../../src/chat/line.js";
+import { formatLine } from "../../../src/chat/platforms/line.js";
 import type { ChatMessage } from "../../../src/chat/message.js";
 import { signCommand } from "../../../src/chat/render.js";
 import { messageFor } from "../../../src/chat/send.js";
-import { formatTelegram } from "../../../src/chat/telegram.js";
+import { formatTelegram } from "../../../src/chat/platforms/telegram.js";
 import { LangSchema, type ApprovalNeeded, type ChatPlatform, type Lang } from "../../../src/protocol/index.js";
 import { bodyChars, buttonVerbs, limitViolations, visibleText } from "../../support/chat-limits.js";
 

@@ -7,9 +7,9 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChatEnv } from "../../../src/chat/config.js";
-import { replyLine } from "../../../src/chat/line.js";
-import { sendTo } from "../../../src/chat/send.js";
+import { sendTo, type ConnectedPlatforms } from "../../../src/chat/send.js";
+import { chatPlatforms } from "../../../durable-objects/settings.js";
+import { replyLine } from "../../../src/chat/platforms/line.js";
 import type { ChatPlatform } from "../../../src/protocol/index.js";
 
 const TOKEN = "123456:AAE-relay-operators-secret-token";
@@ -35,15 +35,15 @@ afterAll(async () => {
   await Promise.all([echo, silent].map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
 });
 
-function envFor(apiBase: string): ChatEnv {
-  return {
+function envFor(apiBase: string): ConnectedPlatforms {
+  return chatPlatforms({
     TELEGRAM_BOT_TOKEN: TOKEN,
     TELEGRAM_API_BASE: apiBase,
     LINE_CHANNEL_ACCESS_TOKEN: TOKEN,
     LINE_API_BASE: apiBase,
     DISCORD_BOT_TOKEN: TOKEN,
     DISCORD_API_BASE: apiBase,
-  };
+  });
 }
 
 describe("sendTo", () => {
@@ -75,7 +75,7 @@ describe("sendTo", () => {
 describe("replyLine", () => {
   describe("when LINE never answers", () => {
     it("gives up after the timeout as a network failure, so the next event is answered", async () => {
-      const result = await replyLine(envFor(silentBase), "reply-token", "Paused t-1 (entry 7).", 50);
+      const result = await replyLine({ LINE_CHANNEL_ACCESS_TOKEN: TOKEN, LINE_API_BASE: silentBase }, "reply-token", "Paused t-1 (entry 7).", 50);
       expect(result).toEqual({ ok: false, status: null, reason: "network", detail: "no answer in time", retry: true, maybeDelivered: true });
     });
   });

@@ -1,14 +1,14 @@
 /** Chat formatting: escaping, platform limits, callback data, languages, command parsing. */
 import { describe, expect, it } from "vitest";
 import { approvalRef, CALLBACK_DATA_BYTES, encodeCallback, parseCallback } from "../../../src/chat/callback.js";
-import { DISCORD_CONTENT_CHARS, DISCORD_CUSTOM_ID_CHARS, discordContentChars, escapeDiscord, formatDiscord } from "../../../src/chat/discord.js";
+import { DISCORD_CONTENT_CHARS, DISCORD_CUSTOM_ID_CHARS, discordContentChars, escapeDiscord, formatDiscord } from "../../../src/chat/platforms/discord.js";
 import { failureOf } from "../../../src/chat/delivery.js";
 import { MESSAGES, negotiateLang, t } from "../../../src/chat/i18n.js";
 import { normalizeCode, parseCommandText } from "../../../src/chat/inbound.js";
-import { formatLine, LINE_POSTBACK_DATA_CHARS, LINE_TEXT_CHARS, lineTextChars, retryKeyOf } from "../../../src/chat/line.js";
+import { formatLine, LINE_POSTBACK_DATA_CHARS, LINE_TEXT_CHARS, lineTextChars, retryKeyOf } from "../../../src/chat/platforms/line.js";
 import { ellipsize, type ChatMessage } from "../../../src/chat/message.js";
 import { renderNotification } from "../../../src/chat/render.js";
-import { escapeTelegramHtml, fitsTelegram, formatTelegram, parseTelegramUpdate, TELEGRAM_CALLBACK_BYTES, TELEGRAM_TEXT_CHARS, telegramTextChars } from "../../../src/chat/telegram.js";
+import { escapeTelegramHtml, fitsTelegram, formatTelegram, parseTelegramUpdate, TELEGRAM_CALLBACK_BYTES, TELEGRAM_TEXT_CHARS, telegramTextChars } from "../../../src/chat/platforms/telegram.js";
 import { CloseReasonSchema, LangSchema, sha256, utf8, type Notification } from "../../../src/protocol/index.js";
 import { bodyChars } from "../../support/chat-limits.js";
 

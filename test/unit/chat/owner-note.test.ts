@@ -1,8 +1,8 @@
 /** A seat's note to its owner (docs/SPEC.md §5.10) as a chat message: in each language, the seat named, the note as written (none about an e2e room, §5.12), escaped by each platform. */
 import { describe, expect, it } from "vitest";
-import { formatDiscord } from "../../../src/chat/discord.js";
+import { formatDiscord } from "../../../src/chat/platforms/discord.js";
 import { renderNotification } from "../../../src/chat/render.js";
-import { fitsTelegram, formatTelegram } from "../../../src/chat/telegram.js";
+import { fitsTelegram, formatTelegram } from "../../../src/chat/platforms/telegram.js";
 import { LangSchema, NotificationSchema, type Notification } from "../../../src/protocol/index.js";
 
 const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";

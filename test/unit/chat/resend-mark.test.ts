@@ -4,12 +4,12 @@
  * approval request offers Approve never depends on the mark.
  */
 import { describe, expect, it } from "vitest";
-import { formatDiscord } from "../../../src/chat/discord.js";
+import { formatDiscord } from "../../../src/chat/platforms/discord.js";
 import { t } from "../../../src/chat/i18n.js";
-import { formatLine } from "../../../src/chat/line.js";
+import { formatLine } from "../../../src/chat/platforms/line.js";
 import type { ChatMessage } from "../../../src/chat/message.js";
 import { messageFor } from "../../../src/chat/send.js";
-import { formatTelegram } from "../../../src/chat/telegram.js";
+import { formatTelegram } from "../../../src/chat/platforms/telegram.js";
 import { LangSchema, type ApprovalNeeded, type ChatPlatform, type Notification } from "../../../src/protocol/index.js";
 import { buttonVerbs, limitViolations, visibleText } from "../../support/chat-limits.js";
 

@@ -1,8 +1,8 @@
 /** Webhook signatures as each platform makes them: LINE HMAC-SHA256 (checked against Node's crypto) and Discord Ed25519. */
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { verifyDiscordSignature } from "../../../src/chat/discord.js";
-import { verifyLineSignature } from "../../../src/chat/line.js";
+import { verifyDiscordSignature } from "../../../src/chat/platforms/discord.js";
+import { verifyLineSignature } from "../../../src/chat/platforms/line.js";
 import { toHex, utf8 } from "../../../src/protocol/index.js";
 import { keyOf } from "../../support/table-fixture.js";
 

@@ -13,7 +13,7 @@ import { signSubmission, untilWindowEnds, waitText, type RateLimitName } from ".
 import type { InviteDirectoryDO } from "../../../durable-objects/invites/directory.js";
 import { INVITE_LIMITS } from "../../../durable-objects/invites/directory.js";
 import { NOTE_LIMITS } from "../../../durable-objects/table/notes.js";
-import { CODE_LIMITS } from "../../../durable-objects/chat/codes.js";
+import { CODE_LIMITS } from "../../../durable-objects/chat-directory/codes.js";
 import { CAP_RETRY_MS } from "../../../durable-objects/table/limits.js";
 import { clientAt, fromAddress, openTable, type Client } from "../../support/limited.js";
 import { LIMITS_UNDER_TEST } from "../../support/limits-env.js";

@@ -1,5 +1,4 @@
 /** Durable Object stubs for the chat paths: the one chat directory, an owner's object, a table's object. */
-import type { Env } from "../env.js";
 
 /** The chat directory (one instance). */
 export function directory(env: Env) {

@@ -2,28 +2,51 @@
  * The platform-neutral half of every chat webhook: given a verified, parsed event, do what it
  * asks and return the reply text in the sender's language (docs/SPEC.md §11.5). Commands from an
  * account act only for the owner keys that account is bound to; a redelivered event id does nothing.
- * The Worker runs it for each webhook, and the chat directory's alarm for LINE events it queued.
+ * The Worker runs it for each webhook, and the chat directory's alarm for the events a webhook deferred.
  */
 import { z } from "zod";
-import type { Env } from "../env.js";
-import { unwrap } from "../result.js";
+import { unwrap, type Result } from "../result.js";
 import { t } from "../../src/chat/i18n.js";
 import type { Command, Inbound, Sender } from "../../src/chat/inbound.js";
 import { holdersWords, shortKey, signCommand, topicLine } from "../../src/chat/render.js";
 import type { CallbackData } from "../../src/chat/callback.js";
+import type { HookContext } from "../../src/chat/platforms/platform.js";
 import { TrestleError } from "../../src/protocol/errors.js";
+import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
 import { ApprovalNeededSchema } from "../../src/protocol/schemas/notify.js";
 import type { OwnerTable } from "../owner/inbox.js";
-import type { ChatDirectoryDO } from "./directory.js";
 import { tapOutcome, tapReply } from "./taps.js";
 import { directory, ownerStub, tableStubOf } from "./stubs.js";
 
 /** What an owner's object answers for a tapped ref (OwnerDO.approval), parsed on this side of the RPC. */
 const TappedSchema = z.strictObject({ request: ApprovalNeededSchema, approve_offered: z.boolean() });
 
-/** The directory calls handling makes: through its stub from the Worker, on the object itself inside its alarm. */
-export type Directory = Pick<ChatDirectoryDO, "seen" | "owners" | "redeem" | "unindex">;
+/** What redeeming a code found. */
+export type Redeemed =
+  | { outcome: "bound"; owner_key: string; lang: Lang }
+  | { outcome: "bad" }
+  | { outcome: "wrong_platform"; platform: ChatPlatform }
+  | { outcome: "too_many" };
+
+/** The directory calls handling makes (ChatDirectoryDO's): through its stub from the Worker, on the object itself inside its alarm. */
+export interface Directory {
+  seen(id: string): Promise<Result<boolean>>;
+  owners(platform: ChatPlatform, account: string): Promise<Result<string[]>>;
+  redeem(platform: ChatPlatform, account: string, code: string): Promise<Result<Redeemed>>;
+  unindex(platform: ChatPlatform, account: string, ownerKey?: string): Promise<Result<number>>;
+  defer(platform: ChatPlatform, events: unknown): Promise<Result<{ queued: number }>>;
+}
+
+/** What `platform`'s hook may ask of the relay: handle a verified event, or defer events to the directory's alarm. */
+export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = directory(env)): HookContext {
+  return {
+    handle: (inbound) => handleInbound(env, inbound, dir),
+    defer: async (events) => {
+      unwrap(await dir.defer(platform, events));
+    },
+  };
+}
 
 /** The reply to send back, or null to stay silent. */
 export async function handleInbound(env: Env, inbound: Inbound, dir: Directory = directory(env)): Promise<string | null> {

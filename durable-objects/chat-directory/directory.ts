@@ -2,28 +2,22 @@
  * ChatDirectoryDO: one instance (named "directory") that routes chat accounts to owners
  * (docs/SPEC.md §11.2). It holds the one-time bind codes (hashed; 10 minutes, single use), the
  * guess limits on redeeming them, which owner keys each chat account is bound to, the ids of
- * webhook events already handled (platforms redeliver), and the LINE events a webhook left for its
- * alarm to answer (line-events.ts). Owners' own state lives in OwnerDO.
+ * webhook events already handled (platforms redeliver), and the events a platform's webhook left
+ * for its alarm to answer (deferred.ts). Owners' own state lives in OwnerDO.
  */
 import { toHex, utf8 } from "../../src/protocol/bytes.js";
 import { sha256 } from "../../src/protocol/hash.js";
-import { outboxDelay } from "../../src/chat/config.js";
+import { EVENTS_PER_INVOCATION } from "../../src/chat/platforms/platform.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
-import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
+import { ChatPlatformSchema, type ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.js";
-import type { Env } from "../env.js";
+import { chatPlatforms, outboxDelay } from "../settings.js";
 import { SqliteObject } from "../sqlite-object.js";
 import { guarded, type Result } from "../result.js";
 import { CODE_LIMITS, newCode, windowOf } from "./codes.js";
-import { answerLineEvent, LINE_EVENTS_PER_INVOCATION, LineEventsSchema, LineQueue } from "./line-events.js";
-
-/** What redeeming a code found. */
-export type Redeemed =
-  | { outcome: "bound"; owner_key: string; lang: Lang }
-  | { outcome: "bad" }
-  | { outcome: "wrong_platform"; platform: ChatPlatform }
-  | { outcome: "too_many" };
+import { DeferredEventsSchema, DeferredQueue } from "./deferred.js";
+import { hookContext, type Redeemed } from "./handle.js";
 
 const MIGRATIONS = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -35,6 +29,9 @@ const MIGRATIONS = [
      PRIMARY KEY (platform, account, owner_key));
    CREATE TABLE seen (id TEXT PRIMARY KEY, at INTEGER NOT NULL);`,
   `CREATE TABLE line_queue (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, event TEXT NOT NULL, at INTEGER NOT NULL);`,
+  // The queue above became every platform's (decision 0360); the rows already in it came from the one platform that used it.
+  `ALTER TABLE line_queue RENAME TO deferred;
+   ALTER TABLE deferred ADD COLUMN platform TEXT NOT NULL DEFAULT 'line';`,
 ];
 
 /** The chat directory. */
@@ -112,24 +109,26 @@ export class ChatDirectoryDO extends SqliteObject {
     });
   }
 
-  /** Queues LINE events the webhook could not answer within its invocation, for the alarm. */
-  async queueLine(events: unknown): Promise<Result<{ queued: number }>> {
+  /** Queues events `platform`'s webhook could not answer within its invocation, for the alarm. */
+  async defer(platform: ChatPlatform, events: unknown): Promise<Result<{ queued: number }>> {
     return guarded(async () => {
-      const queued = new LineQueue(this.sql).add(parseOrThrow(LineEventsSchema, events, "LINE events"), this.now());
+      const queued = new DeferredQueue(this.sql).add(parseOrThrow(ChatPlatformSchema, platform, "platform"), parseOrThrow(DeferredEventsSchema, events, "deferred events"), this.now());
       if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(this.now() + outboxDelay(this.env));
       return { queued };
     });
   }
 
-  /** Answers the next LINE_EVENTS_PER_INVOCATION queued LINE events, each once, and comes back while any wait. */
+  /** Answers the next EVENTS_PER_INVOCATION deferred events, each once, through its platform's `replay`, and comes back while any wait. */
   override async alarm(): Promise<void> {
-    const queue = new LineQueue(this.sql);
-    for (const { seq, event } of queue.take(LINE_EVENTS_PER_INVOCATION)) {
+    const queue = new DeferredQueue(this.sql);
+    for (const { seq, platform, event } of queue.take(EVENTS_PER_INVOCATION)) {
       try {
-        await answerLineEvent(this.env, event, this);
+        const connected = chatPlatforms(this.env)[platform];
+        if (!connected.replay) throw new Error(`${platform} defers no events`);
+        await connected.replay(event, hookContext(this.env, platform, this));
       } catch (error) {
         // Its event id is already marked seen: a retry would do nothing, so it leaves the queue either way.
-        console.error("a queued LINE event failed", error);
+        console.error("a deferred webhook event failed", error);
       }
       queue.done(seq);
     }

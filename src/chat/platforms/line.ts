@@ -3,14 +3,33 @@
  * postback approve/reject actions (or a buttons template with Reject alone), push with an
  * X-Line-Retry-Key so a retried push is never delivered twice, replies by reply token, the
  * monthly-quota 429 recognised, and webhook signatures (base64 HMAC-SHA256 of the raw body).
+ * POST /hooks/line is authenticated by X-Line-Signature over the raw body with the channel secret.
+ * LINE batches events; each is handled once (by webhookEventId) and answered with its reply token,
+ * which costs no monthly quota. The webhook answers the first EVENTS_PER_INVOCATION events and
+ * defers the rest to the chat directory's alarm, so no delivery, however large, makes more LINE
+ * API calls in one invocation (docs/SPEC.md §11.5).
  */
 import { z } from "zod";
-import { apiBase, API_BASES, timingSafeEqual, type ChatEnv } from "./config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, SEND_TIMEOUT_MS, type DeliveryResult } from "./delivery.js";
-import { parseCallback } from "./callback.js";
-import { parseCommandText, type Inbound } from "./inbound.js";
-import { ellipsize, type ChatAction, type ChatMessage } from "./message.js";
-import { toHex } from "../protocol/bytes.js";
+import { fromUtf8, toHex, utf8 } from "../../protocol/bytes.js";
+import { TrestleError } from "../../protocol/errors.js";
+import { sha256 } from "../../protocol/hash.js";
+import { apiBase, timingSafeEqual } from "../config.js";
+import { bodyText, failureOf, networkFailure, notConfigured, safeJson, SEND_TIMEOUT_MS, type DeliveryResult } from "../delivery.js";
+import { parseCallback } from "../callback.js";
+import { parseCommandText, type Inbound } from "../inbound.js";
+import { ellipsize, type ChatAction, type ChatMessage } from "../message.js";
+import { EVENTS_PER_INVOCATION, type Connected, type HookContext, type HookRequest, type Platform } from "./platform.js";
+
+/** LINE's settings: the channel access token and channel secret (secrets) and the API base (a var). */
+export const LineSettingsSchema = z.object({
+  LINE_CHANNEL_ACCESS_TOKEN: z.string().optional(),
+  LINE_CHANNEL_SECRET: z.string().optional(),
+  LINE_API_BASE: z.string().optional(),
+});
+export type LineSettings = z.infer<typeof LineSettingsSchema>;
+
+/** The public Messaging API base. */
+export const LINE_API_BASE = "https://api.line.me";
 
 /**
  * LINE's limits (https://developers.line.biz/en/reference/messaging-api/): a text message's `text`
@@ -70,9 +89,9 @@ export function retryKeyOf(hash: Uint8Array): string {
 }
 
 /** Pushes `message` to user `to`, giving up when `signal` aborts; a 409 for a retry key LINE already accepted counts as delivered. */
-export async function sendLine(env: ChatEnv, to: string, message: ChatMessage, retryKey: string, signal: AbortSignal): Promise<DeliveryResult> {
+export async function sendLine(env: LineSettings, to: string, message: ChatMessage, retryKey: string, signal: AbortSignal): Promise<DeliveryResult> {
   if (!env.LINE_CHANNEL_ACCESS_TOKEN) return notConfigured("LINE_CHANNEL_ACCESS_TOKEN");
-  const url = `${apiBase(env.LINE_API_BASE, API_BASES.line)}/v2/bot/message/push`;
+  const url = `${apiBase(env.LINE_API_BASE, LINE_API_BASE)}/v2/bot/message/push`;
   let res: Response;
   try {
     res = await fetch(url, {
@@ -96,9 +115,9 @@ export async function sendLine(env: ChatEnv, to: string, message: ChatMessage, r
 }
 
 /** Replies with plain text to a webhook event's reply token (free of the monthly quota), waiting at most `timeoutMs` for LINE's answer. */
-export async function replyLine(env: ChatEnv, replyToken: string, text: string, timeoutMs = SEND_TIMEOUT_MS): Promise<DeliveryResult> {
+export async function replyLine(env: LineSettings, replyToken: string, text: string, timeoutMs = SEND_TIMEOUT_MS): Promise<DeliveryResult> {
   if (!env.LINE_CHANNEL_ACCESS_TOKEN) return notConfigured("LINE_CHANNEL_ACCESS_TOKEN");
-  const url = `${apiBase(env.LINE_API_BASE, API_BASES.line)}/v2/bot/message/reply`;
+  const url = `${apiBase(env.LINE_API_BASE, LINE_API_BASE)}/v2/bot/message/reply`;
   try {
     const res = await fetch(url, {
       method: "POST",
@@ -149,3 +168,46 @@ export function parseLineEvent(event: LineEvent): Inbound {
   const command = parseCommandText(event.message.text);
   return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "not a command" };
 }
+
+/** Handles a raw webhook body after checking its signature: answers the first EVENTS_PER_INVOCATION events and defers the rest. */
+export async function lineHook(env: LineSettings, request: HookRequest, context: HookContext): Promise<Record<string, unknown>> {
+  if (!env.LINE_CHANNEL_SECRET || !(await verifyLineSignature(env.LINE_CHANNEL_SECRET, request.body, request.header("x-line-signature")))) {
+    throw new TrestleError("E_AUTH", "the LINE signature is missing or wrong");
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(fromUtf8(request.body));
+  } catch {
+    throw new TrestleError("E_SCHEMA", "not a LINE webhook body");
+  }
+  const parsed = LineWebhookSchema.safeParse(json);
+  if (!parsed.success) throw new TrestleError("E_SCHEMA", "not a LINE webhook body");
+  const { events } = parsed.data;
+  const later = events.slice(EVENTS_PER_INVOCATION);
+  if (later.length > 0) await context.defer(later.map((event) => ({ id: event.webhookEventId, event })));
+  for (const event of events.slice(0, EVENTS_PER_INVOCATION)) await answerLineEvent(env, event, context);
+  return {};
+}
+
+/** Does what one LINE event asks and replies with its reply token: at most one LINE API call. */
+export async function answerLineEvent(env: LineSettings, event: LineEvent, context: HookContext): Promise<void> {
+  const reply = await context.handle(parseLineEvent(event));
+  if (reply === null || !event.replyToken) return;
+  const sent = await replyLine(env, event.replyToken, reply);
+  if (!sent.ok) console.error("LINE reply failed", sent.status, sent.reason);
+}
+
+/** LINE in the registry (index.ts); the outbox's key becomes the push's X-Line-Retry-Key. */
+export const line: Platform = {
+  fits: fitsLine,
+  settings: LineSettingsSchema.transform(
+    (env): Connected => ({
+      configured: Boolean(env.LINE_CHANNEL_ACCESS_TOKEN && env.LINE_CHANNEL_SECRET),
+      secrets: [env.LINE_CHANNEL_ACCESS_TOKEN, env.LINE_CHANNEL_SECRET].filter((s) => s !== undefined),
+      send: (chat, message, key, signal) => sendLine(env, chat, message, retryKeyOf(sha256(utf8(key))), signal),
+      instructions: (code) => `Send "${code}" to the relay's LINE official account within 10 minutes.`,
+      hook: (request, context) => lineHook(env, request, context),
+      replay: (event, context) => answerLineEvent(env, LineEventSchema.parse(event), context),
+    }),
+  ),
+};

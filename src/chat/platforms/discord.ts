@@ -1,18 +1,36 @@
 /**
  * Discord (interactions + REST): markdown-escaped content within 2000 characters, button
  * components (custom_id within 100 characters), channel messages sent with an enforced nonce so a
- * send retried within a few minutes is not posted twice, and interaction parsing. Interactions are authenticated by
- * Ed25519 over timestamp + raw body with the application's public key (worker/chat/discord.ts).
+ * send retried within a few minutes is not posted twice, and interaction parsing. POST
+ * /hooks/discord is authenticated by Ed25519 over X-Signature-Timestamp + raw body with the
+ * application's public key. PING is answered with PONG before anything else is touched (Discord
+ * wants an answer within 3 seconds); a timestamp more than 5 minutes off is refused, and each
+ * interaction id is handled once, so a captured request cannot be replayed.
  */
 import { z } from "zod";
-import { fromHex, utf8, concatBytes } from "../protocol/bytes.js";
-import { ed25519 } from "../protocol/crypto.js";
-import { apiBase, API_BASES, type ChatEnv } from "./config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "./delivery.js";
-import { parseCallback } from "./callback.js";
-import { negotiateLang } from "./i18n.js";
-import { normalizeCode, type Command, type Inbound } from "./inbound.js";
-import { codePoints, fitRendered, type ChatMessage } from "./message.js";
+import { fromHex, fromUtf8, utf8, concatBytes } from "../../protocol/bytes.js";
+import { ed25519 } from "../../protocol/crypto.js";
+import { TrestleError } from "../../protocol/errors.js";
+import { LIMITS } from "../../protocol/limits.js";
+import { apiBase } from "../config.js";
+import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
+import { parseCallback } from "../callback.js";
+import { negotiateLang } from "../i18n.js";
+import { normalizeCode, type Command, type Inbound } from "../inbound.js";
+import { codePoints, fitRendered, type ChatMessage } from "../message.js";
+import type { Connected, HookContext, HookRequest, Platform } from "./platform.js";
+
+/** Discord's settings: the bot token (a secret), the application's public key and id, and the API base (vars). */
+export const DiscordSettingsSchema = z.object({
+  DISCORD_BOT_TOKEN: z.string().optional(),
+  DISCORD_PUBLIC_KEY: z.string().optional(),
+  DISCORD_APPLICATION_ID: z.string().optional(),
+  DISCORD_API_BASE: z.string().optional(),
+});
+export type DiscordSettings = z.infer<typeof DiscordSettingsSchema>;
+
+/** The public REST API base, version 10. */
+export const DISCORD_API_BASE = "https://discord.com/api/v10";
 
 /**
  * Discord's limits (https://discord.com/developers/docs/resources/message#create-message and
@@ -74,9 +92,9 @@ export function discordReply(text: string): Record<string, unknown> {
 }
 
 /** Posts `message` to channel `channelId`, giving up when `signal` aborts, with `nonce` enforced so a repeat within a few minutes returns the first message. */
-export async function sendDiscord(env: ChatEnv, channelId: string, message: ChatMessage, nonce: string, signal: AbortSignal): Promise<DeliveryResult> {
+export async function sendDiscord(env: DiscordSettings, channelId: string, message: ChatMessage, nonce: string, signal: AbortSignal): Promise<DeliveryResult> {
   if (!env.DISCORD_BOT_TOKEN) return notConfigured("DISCORD_BOT_TOKEN");
-  const url = `${apiBase(env.DISCORD_API_BASE, API_BASES.discord)}/channels/${channelId}/messages`;
+  const url = `${apiBase(env.DISCORD_API_BASE, DISCORD_API_BASE)}/channels/${channelId}/messages`;
   let res: Response;
   try {
     res = await fetch(url, {
@@ -171,3 +189,40 @@ function commandOf(name: string | undefined, arg: string): Command | null {
       return null;
   }
 }
+
+/** The interaction response for a raw body and its signature headers. */
+export async function discordHook(env: DiscordSettings, request: HookRequest, context: HookContext): Promise<Record<string, unknown>> {
+  const key = env.DISCORD_PUBLIC_KEY;
+  const timestamp = request.header("x-signature-timestamp");
+  if (!key || !(await verifyDiscordSignature(key, timestamp, request.body, request.header("x-signature-ed25519")))) {
+    throw new TrestleError("E_AUTH", "the Discord signature is missing or wrong");
+  }
+  if (!/^[0-9]{1,12}$/.test(timestamp ?? "") || Math.abs(request.now - Number(timestamp) * 1000) > LIMITS.auth_window_ms) {
+    throw new TrestleError("E_AUTH", "the Discord timestamp is outside the window");
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(fromUtf8(request.body));
+  } catch {
+    throw new TrestleError("E_SCHEMA", "not a Discord interaction");
+  }
+  const parsed = DiscordInteractionSchema.safeParse(json);
+  if (!parsed.success) throw new TrestleError("E_SCHEMA", "not a Discord interaction");
+  if (parsed.data.type === INTERACTION.PING) return { type: 1 };
+  const reply = await context.handle(parseDiscordInteraction(parsed.data, env.DISCORD_APPLICATION_ID));
+  return discordReply(reply ?? "…");
+}
+
+/** Discord in the registry (index.ts); the outbox's key becomes the message's enforced nonce. */
+export const discord: Platform = {
+  fits: fitsDiscord,
+  settings: DiscordSettingsSchema.transform(
+    (env): Connected => ({
+      configured: Boolean(env.DISCORD_BOT_TOKEN && env.DISCORD_PUBLIC_KEY),
+      secrets: [env.DISCORD_BOT_TOKEN].filter((s) => s !== undefined),
+      send: (chat, message, key, signal) => sendDiscord(env, chat, message, key, signal),
+      instructions: (code) => `Use "/bind code:${code}" with the relay's Discord app (in a DM with it, or a channel it can post to) within 10 minutes.`,
+      hook: (request, context) => discordHook(env, request, context),
+    }),
+  ),
+};

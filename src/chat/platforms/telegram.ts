@@ -1,16 +1,33 @@
 /**
  * Telegram (Bot API): HTML formatting within 4096 characters of parsed text, inline-keyboard
  * approve/reject buttons (callback_data within 64 bytes), sending with sendMessage, and parsing
- * webhook updates.
- * The webhook itself is authenticated by the secret-token header (worker/chat/telegram.ts).
+ * webhook updates. POST /hooks/telegram is authenticated by the X-Telegram-Bot-Api-Secret-Token
+ * header (the secret given to setWebhook), compared in constant time; the reply rides back in the
+ * webhook response as a Bot API method (sendMessage, or answerCallbackQuery for a button tap), so
+ * no extra request.
  */
 import { z } from "zod";
-import { apiBase, API_BASES, type ChatEnv } from "./config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "./delivery.js";
-import { negotiateLang } from "./i18n.js";
-import { parseCommandText, type Inbound } from "./inbound.js";
-import { parseCallback } from "./callback.js";
-import { codePoints, fitRendered, type ChatMessage } from "./message.js";
+import { fromUtf8 } from "../../protocol/bytes.js";
+import { TrestleError } from "../../protocol/errors.js";
+import { apiBase, timingSafeEqual } from "../config.js";
+import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
+import { negotiateLang } from "../i18n.js";
+import { parseCommandText, type Inbound } from "../inbound.js";
+import { parseCallback } from "../callback.js";
+import { codePoints, fitRendered, type ChatMessage } from "../message.js";
+import type { Connected, HookContext, HookRequest, Platform } from "./platform.js";
+
+/** Telegram's settings: the bot token and webhook secret (secrets), the bot's username and the API base (vars). */
+export const TelegramSettingsSchema = z.object({
+  TELEGRAM_BOT_TOKEN: z.string().optional(),
+  TELEGRAM_WEBHOOK_SECRET: z.string().optional(),
+  TELEGRAM_BOT_USERNAME: z.string().optional(),
+  TELEGRAM_API_BASE: z.string().optional(),
+});
+export type TelegramSettings = z.infer<typeof TelegramSettingsSchema>;
+
+/** The public Bot API base. */
+export const TELEGRAM_API_BASE = "https://api.telegram.org";
 
 /**
  * Telegram's limits (https://core.telegram.org/bots/api): sendMessage `text` "1-4096 characters
@@ -69,9 +86,9 @@ export function telegramAnswer(callbackId: string, text: string): Record<string,
 }
 
 /** Sends `message` to chat `chatId`, giving up when `signal` aborts. Telegram has no idempotency key: a resend shows its resend mark instead (outbox.ts). */
-export async function sendTelegram(env: ChatEnv, chatId: string, message: ChatMessage, signal: AbortSignal): Promise<DeliveryResult> {
+export async function sendTelegram(env: TelegramSettings, chatId: string, message: ChatMessage, signal: AbortSignal): Promise<DeliveryResult> {
   if (!env.TELEGRAM_BOT_TOKEN) return notConfigured("TELEGRAM_BOT_TOKEN");
-  const url = `${apiBase(env.TELEGRAM_API_BASE, API_BASES.telegram)}/bot${env.TELEGRAM_BOT_TOKEN}/sendMessage`;
+  const url = `${apiBase(env.TELEGRAM_API_BASE, TELEGRAM_API_BASE)}/bot${env.TELEGRAM_BOT_TOKEN}/sendMessage`;
   let res: Response;
   try {
     res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: chatId, ...formatTelegram(message) }), signal });
@@ -143,3 +160,49 @@ function label(user: z.infer<typeof User>): string {
 function langOf(user: z.infer<typeof User>) {
   return user.language_code ? negotiateLang(user.language_code) : null;
 }
+
+/** The webhook response for a raw update body and its secret-token header. */
+export async function telegramHook(env: TelegramSettings, request: HookRequest, context: HookContext): Promise<Record<string, unknown>> {
+  const secret = request.header("x-telegram-bot-api-secret-token");
+  if (!env.TELEGRAM_WEBHOOK_SECRET || !secret || !timingSafeEqual(secret, env.TELEGRAM_WEBHOOK_SECRET)) {
+    throw new TrestleError("E_AUTH", "the Telegram secret token is missing or wrong");
+  }
+  const parsed = TelegramUpdateSchema.safeParse(jsonOf(request.body));
+  if (!parsed.success) throw new TrestleError("E_SCHEMA", "not a Telegram update");
+  const inbound = parseTelegramUpdate(parsed.data, env.TELEGRAM_BOT_USERNAME);
+  const reply = await context.handle(inbound);
+  if (inbound.kind === "tap") {
+    const id = parsed.data.callback_query?.id ?? "";
+    return reply === null ? { method: "answerCallbackQuery", callback_query_id: id } : telegramAnswer(id, reply);
+  }
+  return reply === null || inbound.kind === "ignored" ? {} : telegramReply(inbound.sender.chat, reply);
+}
+
+function jsonOf(body: Uint8Array): unknown {
+  try {
+    return JSON.parse(fromUtf8(body));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the owner does with a new bind code: open the bot's start link, or send /start with it. */
+export function telegramInstructions(env: TelegramSettings, code: string): string {
+  return env.TELEGRAM_BOT_USERNAME
+    ? `Open https://t.me/${env.TELEGRAM_BOT_USERNAME}?start=${code.replace("-", "")} or send "/start ${code}" to @${env.TELEGRAM_BOT_USERNAME} within 10 minutes.`
+    : `Send "/start ${code}" to the relay's Telegram bot within 10 minutes.`;
+}
+
+/** Telegram in the registry (index.ts). */
+export const telegram: Platform = {
+  fits: fitsTelegram,
+  settings: TelegramSettingsSchema.transform(
+    (env): Connected => ({
+      configured: Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET),
+      secrets: [env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_WEBHOOK_SECRET].filter((s) => s !== undefined),
+      send: (chat, message, _key, signal) => sendTelegram(env, chat, message, signal),
+      instructions: (code) => telegramInstructions(env, code),
+      hook: (request, context) => telegramHook(env, request, context),
+    }),
+  ),
+};

@@ -6,7 +6,6 @@
  * relay-attested approval (`via`) if its policy allows: a reject always, an approve only where the
  * owner's chat_approve rules cover the task. Otherwise the tapper learns how to sign instead.
  */
-import type { Env } from "../env.js";
 import { unwrap } from "../result.js";
 import type { TapVerb } from "../../src/chat/callback.js";
 import { t } from "../../src/chat/i18n.js";

@@ -1,0 +1,72 @@
+/**
+ * How many files a new chat platform touches (issue 24; docs/CHAT-APPS.md "Adding a platform"):
+ * every source file is read with its comments removed, and a file names a platform when it has the
+ * platform's id in quotes, its name as people write it, its settings prefix, or imports its module.
+ * Only the protocol's list, the registry and the platform's own module may; everything else goes
+ * through the registry, so a fourth platform touches those three files and the compiler flags the rest.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { CHAT_PLATFORM_NAMES, ChatPlatformSchema, type ChatPlatform } from "../../../src/protocol/index.js";
+
+const ROOT = new URL("../../../", import.meta.url).pathname;
+const FOLDERS = ["src", "worker", "durable-objects"];
+
+/** The list of platforms, and the registry typed against it. */
+const SHARED = ["src/protocol/schemas/control.ts", "src/chat/platforms/index.ts"];
+
+/** Files that name one platform for history, not as a list a new platform joins (each with its reason). */
+const HISTORY: Record<string, string> = {
+  "durable-objects/chat-directory/directory.ts": "a migration names the platform whose deferred events were queued before the queue was every platform's (decision 0360)",
+};
+
+/** Files where a platform's id is an ordinary word, not the platform. */
+const SAME_WORD: Record<string, { platform: ChatPlatform; reason: string }> = {
+  "src/view/page/card.ts": { platform: "line", reason: 'the CSS class "line" of a verdict line' },
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return /\.(ts|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+}
+
+function names(code: string, platform: ChatPlatform): boolean {
+  const name = CHAT_PLATFORM_NAMES[platform];
+  const markers = [
+    new RegExp(`["'\`]${platform}["'\`]`),
+    new RegExp(`(?<![A-Za-z])${name}(?![A-Za-z])`),
+    new RegExp(`(?<![A-Za-z])${platform.toUpperCase()}_[A-Z]`),
+    new RegExp(`["'][^"']*/${platform}(/[^"']*)?\\.js["']`),
+  ];
+  return markers.some((marker) => marker.test(code));
+}
+
+const FILES = FOLDERS.flatMap(sources).map((path) => ({ path: relative(ROOT, join(ROOT, path)), code: withoutComments(readFileSync(join(ROOT, path), "utf8")) }));
+
+function own(path: string, platform: ChatPlatform): boolean {
+  return path === `src/chat/platforms/${platform}.ts` || path.startsWith(`src/chat/platforms/${platform}/`);
+}
+
+describe("the files a chat platform touches", () => {
+  it.each(ChatPlatformSchema.options)("names %s only in the protocol's list, the registry and its own module", (platform) => {
+    const naming = FILES.filter((f) => names(f.code, platform) && SAME_WORD[f.path]?.platform !== platform).map((f) => f.path);
+    const expected = [...SHARED, ...naming.filter((path) => own(path, platform)), ...Object.keys(HISTORY).filter((path) => naming.includes(path))];
+    expect(naming.sort()).toEqual(expected.sort());
+    expect(naming.filter((path) => own(path, platform)).length).toBeGreaterThan(0);
+  });
+
+  it("adds up to three files for a new platform: the list, the registry and one module", () => {
+    const everyPlatform = FILES.filter((f) => ChatPlatformSchema.options.every((platform) => names(f.code, platform))).map((f) => f.path);
+    expect(everyPlatform.sort()).toEqual([...SHARED].sort());
+    const modules = ChatPlatformSchema.options.map((platform) => FILES.filter((f) => own(f.path, platform)).length);
+    expect(SHARED.length + Math.max(...modules)).toBeLessThanOrEqual(3);
+  });
+});
