@@ -11,6 +11,12 @@ export default defineConfig({
           name: "node",
           include: ["test/unit/**/*.test.ts"],
           environment: "node",
+          // One module graph per worker, not per file: the files share no mutable module state
+          // (each opens its own homes, relays and tables), and importing src/ once per worker
+          // instead of once per file was half the node project's time (docs/BENCHMARKS.md).
+          isolate: false,
+          // A spy a file leaves (vi.spyOn) is undone before the next test, as a fresh module graph would.
+          restoreMocks: true,
         },
       },
       {

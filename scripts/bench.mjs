@@ -3,7 +3,8 @@
  * esbuild into dist/bench.mjs, npm packages left as imports, and runs it with the arguments given
  * (`npm run bench -- --quick`). Results go to bench/results.json (docs/BENCHMARKS.md). With
  * `--profile` it runs test/bench/profile.ts instead: a CPU profile of the relay under load; with
- * `--leaks`, test/bench/leaks.ts: the leak gate's catch and false-positive rates on its corpus.
+ * `--leaks`, test/bench/leaks.ts: the leak gate's catch and false-positive rates on its corpus; with
+ * `--verify`, test/bench/verify.ts: `trestle verify` of a 10,000-entry export, end to end.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -13,7 +14,8 @@ import { build } from "esbuild";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(ROOT, "dist", "bench.mjs");
-const entry = process.argv.includes("--profile") ? "profile.ts" : process.argv.includes("--leaks") ? "leaks.ts" : "main.ts";
+const modes = { "--profile": "profile.ts", "--leaks": "leaks.ts", "--verify": "verify.ts" };
+const entry = Object.entries(modes).find(([flag]) => process.argv.includes(flag))?.[1] ?? "main.ts";
 mkdirSync(dirname(out), { recursive: true });
 await build({
   entryPoints: [join(ROOT, "test/bench", entry)],

@@ -1,6 +1,7 @@
 /**
- * Bundles the CLI (src/cli/run.ts, the MCP server included) and the demo (src/demo/run.ts), with what they import from
- * src/, into dist/trestle.mjs and dist/demo.mjs with esbuild: one ESM file each for Node 20, npm
+ * Bundles the CLI (src/cli/run.ts, the MCP server included), its verify worker (src/client/verify-worker.ts) and the demo
+ * (src/demo/run.ts), with what they import from src/, into dist/trestle.mjs, dist/verify-worker.mjs and dist/demo.mjs
+ * with esbuild: one ESM file each for Node 20, npm
  * packages left as imports. `npm install` / `npm ci` run it (the `prepare` script), `npm test` runs
  * it, and bin/trestle.mjs and scripts/demo.mjs run it again whenever a source file is newer than a
  * bundle. Writes to temporary files and renames, so concurrent builds never leave half a bundle.
@@ -20,6 +21,8 @@ export const DEMO_BUNDLE = join(ROOT, "dist", "demo.mjs");
 const ENTRIES = [
   { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
+  // The worker threads `trestle verify` checks signatures on (src/client/verify-pool.ts), beside the CLI's bundle.
+  { entry: join(ROOT, "src/client/verify-worker.ts"), out: join(ROOT, "dist", "verify-worker.mjs") },
 ];
 const SOURCES = ["src/protocol", "src/client", "src/owner", "src/cli", "src/mcp", "src/demo", "src/view", "package.json"].map((d) => join(ROOT, d));
 
@@ -33,7 +36,7 @@ export function isStale() {
   );
 }
 
-/** Builds both bundles and the window's page. */
+/** Builds the bundles and the window's page. */
 export async function buildCli() {
   const { build } = await import("esbuild");
   mkdirSync(dirname(BUNDLE), { recursive: true });

@@ -6,19 +6,19 @@
  * client keeps against the relay for that table makes the verdict REFUTED whatever the export
  * says (docs/SPEC.md §8.3): a relay once caught is not cleared by serving a tidy export.
  */
-import { parseExport, verifyExport, verifyLedger, type Evidence, type LedgerView, type SignedHead, type VerifyReport } from "../protocol/index.js";
+import { parseExport, verifyExport, verifyLedger, type EntryChecker, type Evidence, type LedgerView, type ParsedExport, type SignedHead, type VerifyOptions, type VerifyReport } from "../protocol/index.js";
 
-/** What the caller brings: the pinned relay key (if any), heads it holds for this table, evidence it keeps, and the relay's published ledger limit (default LIMITS.entries). */
+/** What the caller brings: the pinned relay key (if any), heads it holds for this table, evidence it keeps, the relay's published ledger limit (default LIMITS.entries), and who checks leaves and signatures (default the protocol's `checkEntries`; in Node, verify-pool.ts spreads them over the cores). */
 export interface VerifyContext {
   relayKey?: string;
   held?: readonly SignedHead[];
   evidence?: readonly Evidence[];
   maxEntries?: number;
+  checker?: EntryChecker;
 }
 
-/** Verifies export text; REFUTED, CLEAN or INCONCLUSIVE exactly as docs/SPEC.md §8.2 defines, and REFUTED while evidence is kept (§8.3). */
-export async function verifyExportText(text: string, context: VerifyContext = {}): Promise<VerifyReport> {
-  const parsed = parseExport(text);
+/** Verifies export text (`parsed`: its parse, when the caller has it already); REFUTED, CLEAN or INCONCLUSIVE exactly as docs/SPEC.md §8.2 defines, and REFUTED while evidence is kept (§8.3). */
+export async function verifyExportText(text: string, context: VerifyContext = {}, parsed: ParsedExport = parseExport(text)): Promise<VerifyReport> {
   if (!parsed.ok) return verifyExport(text, optionsOf(context));
   return verifyHeldView({ ...parsed.view, table: parsed.header.table }, context);
 }
@@ -34,15 +34,15 @@ export async function verifyHeldView(view: LedgerView & { table: string }, conte
   return { ...report, verdict: "REFUTED", refuted: { seq: evidence.seq, reason } };
 }
 
-function optionsOf(context: VerifyContext): { relayKey?: string; maxEntries?: number } {
+function optionsOf(context: VerifyContext): VerifyOptions {
   return {
     ...(context.relayKey === undefined ? {} : { relayKey: context.relayKey }),
     ...(context.maxEntries === undefined ? {} : { maxEntries: context.maxEntries }),
+    ...(context.checker === undefined ? {} : { checker: context.checker }),
   };
 }
 
-/** The table and relay key an export's header names, or null if the text is not an export. */
-export function exportIdentity(text: string): { table: string; relay: string } | null {
-  const parsed = parseExport(text);
+/** The table and relay key an export's header names, or null if the text is not an export (`parsed`: its parse, when the caller has it already). */
+export function exportIdentity(text: string, parsed: ParsedExport = parseExport(text)): { table: string; relay: string } | null {
   return parsed.ok ? { table: parsed.header.table, relay: parsed.header.relay } : null;
 }

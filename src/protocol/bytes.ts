@@ -21,20 +21,33 @@ export function fromUtf8(bytes: Uint8Array): string {
   }
 }
 
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 /** Lowercase hex of bytes. */
 export function toHex(bytes: Uint8Array): string {
   let out = "";
-  for (const b of bytes) out += b.toString(16).padStart(2, "0");
+  for (const b of bytes) out += HEX_PAIRS[b]!;
   return out;
+}
+
+/** The value of one hex digit's char code (0-9, a-f, A-F), or -1. */
+function nibble(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 97 && code <= 102) return code - 87;
+  if (code >= 65 && code <= 70) return code - 55;
+  return -1;
 }
 
 /** Bytes of an even-length hex string; throws E_SCHEMA on anything else. */
 export function fromHex(hex: string): Uint8Array {
-  if (hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
-    throw new TrestleError("E_SCHEMA", "not a hex string");
-  }
+  if (hex.length % 2 !== 0) throw new TrestleError("E_SCHEMA", "not a hex string");
   const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  for (let i = 0; i < out.length; i++) {
+    const high = nibble(hex.charCodeAt(2 * i));
+    const low = nibble(hex.charCodeAt(2 * i + 1));
+    if (high < 0 || low < 0) throw new TrestleError("E_SCHEMA", "not a hex string");
+    out[i] = (high << 4) | low;
+  }
   return out;
 }
 

@@ -16,6 +16,7 @@ export * from "./projection-gateway.js";
 export * from "./requests.js";
 export * from "./statements.js";
 export * from "./verify.js";
+export * from "./entry-check.js";
 export * from "./policy/admit.js";
 export * from "./policy/apply.js";
 export * from "./policy/config-check.js";

@@ -6,9 +6,8 @@
  * the entries it recorded. The steps are exported for replicas, which verify a ledger's extension
  * from where their verified chain ends (replica-verify.ts).
  */
-import { leafOf, linkOf, GENESIS_LINK } from "./chain.js";
+import { linkOf, GENESIS_LINK } from "./chain.js";
 import { canonicalize, jsonEqual } from "./canonical.js";
-import { verifyStatement } from "./crypto.js";
 import { TrestleError } from "./errors.js";
 import { LIMITS } from "./limits.js";
 import { textSha256 } from "./hash.js";
@@ -21,9 +20,8 @@ import type { HiddenEntry } from "./schemas/export.js";
 import type { SignedHead } from "./schemas/head.js";
 import type { Coverage, VerifyReport } from "./schemas/verify.js";
 import type { TableConfig } from "./schemas/config.js";
-import { nonceKeyOf, statementOf, type RecordedStatement } from "./statements.js";
-import { embeddedStatementsOf } from "./subtable-statements.js";
-import { custodyStatementsOf } from "./custody.js";
+import { nonceKeyOf } from "./statements.js";
+import { checkEntries, recordedStatements, type EntryCheck, type EntryChecker } from "./entry-check.js";
 import { checkHeads } from "./verify-heads.js";
 
 /** A ledger as a reader holds it: entries by content or by hash, in seq order, plus heads. */
@@ -42,6 +40,8 @@ export interface VerifyOptions {
   relayKey?: string;
   /** The relay's published ledger limit (its /.well-known/trestle.json `entries`); default LIMITS.entries. */
   maxEntries?: number;
+  /** Who does each entry's leaf hash and signature checks (default `checkEntries`, here); a Node caller may spread them over threads. */
+  checker?: EntryChecker;
 }
 
 /** A refutation at `seq` (null: the input as a whole), with the reason; every check throws it. */
@@ -89,7 +89,7 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
     ...extra,
   });
   try {
-    const links = await checkChainAndSignatures(view, table, coverage);
+    const links = await checkChainAndSignatures(view, table, coverage, undefined, options.checker);
     checkNonces(view);
     checkOriginals(view, coverage);
     const context = { table, items: view.items, heads: view.heads, ...(view.relay === undefined ? {} : { relay: view.relay }), ...(options.relayKey === undefined ? {} : { relayKey: options.relayKey }) };
@@ -106,8 +106,11 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
   }
 }
 
-/** Entries per window: their signatures are checked off the main thread while their chain is checked on it. */
+/** Entries per window: each window's entries are checked (leaf, signatures) off the chain's path while the chain is checked in order. */
 const WINDOW = 256;
+
+/** Windows handed to the checker ahead of the one being judged, so a checker with several threads is never idle while the chain is checked. */
+const AHEAD = 4;
 
 /** Where a chain check starts: after entry `seq` (0: before entry 1), whose link is `link`. */
 export interface ChainStart {
@@ -116,44 +119,54 @@ export interface ChainStart {
 }
 
 /**
- * The chain and the signatures, window by window: each window's signature checks are started
- * (WebCrypto verifies off the main thread: Node's thread pool, workerd's), its chain is checked
- * meanwhile, then its signatures are judged in ledger order, so the report names the first bad
- * entry. The items continue the chain after `from`. Returns each item's link.
+ * The chain and the signatures, window by window: each window's full entries go to `checker`
+ * (leaf hashes and signature checks, up to AHEAD windows in flight), its chain is checked in
+ * order against those leaves, then its signatures are judged in ledger order, so the report names
+ * the first bad entry whichever checker ran. The items continue the chain after `from`. Returns
+ * each item's link.
  */
 export async function checkChainAndSignatures(
   view: Pick<LedgerView, "items">,
   table: string | null,
   coverage: Coverage,
   from: ChainStart = { seq: 0, link: GENESIS_LINK },
+  checker: EntryChecker = checkEntries,
 ): Promise<string[]> {
   const chain = { links: [] as string[], prev: from.link };
   const seatKeys = new Map<string, string>();
-  for (let start = 0; start < view.items.length; start += WINDOW) {
-    const window = view.items.slice(start, start + WINDOW);
-    const recorded = window.map((item) => (isEntry(item) ? recordedStatements(item) : []));
-    const valid = Promise.all(recorded.map((statements) => Promise.all(statements.map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig)))));
-    valid.catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
-    window.forEach((item, i) => checkLink(item, from.seq + start + i + 1, table, chain, coverage));
-    const results = await valid;
+  const windows: (Entry | HiddenEntry)[][] = [];
+  for (let start = 0; start < view.items.length; start += WINDOW) windows.push(view.items.slice(start, start + WINDOW));
+  const pending: Promise<EntryCheck[]>[] = [];
+  const request = (w: number) => {
+    if (w >= windows.length || pending[w]) return;
+    pending[w] = checker(windows[w]!.filter(isEntry));
+    pending[w].catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
+  };
+  for (let w = 0; w < windows.length; w += 1) {
+    for (let ahead = w; ahead <= w + AHEAD; ahead += 1) request(ahead);
+    const window = windows[w]!;
+    const checks = await pending[w]!;
+    let next = 0;
+    const checked = window.map((item) => (isEntry(item) ? checks[next++]! : null));
+    window.forEach((item, i) => checkLink(item, from.seq + w * WINDOW + i + 1, table, chain, coverage, checked[i]?.leaf));
     window.forEach((item, i) => {
       if (!isEntry(item)) return;
-      const bad = results[i]!.indexOf(false);
-      if (bad >= 0) throw new Refuted(item.seq, `the ${recorded[i]![bad]!.purpose} signature does not verify`);
-      coverage.signatures += recorded[i]!.length;
+      const bad = checked[i]!.signatures.indexOf(false);
+      if (bad >= 0) throw new Refuted(item.seq, `the ${recordedStatements(item)[bad]!.purpose} signature does not verify`);
+      coverage.signatures += checked[i]!.signatures.length;
       checkSeatKey(item, seatKeys);
     });
   }
   return chain.links;
 }
 
-function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null, chain: { links: string[]; prev: string }, coverage: Coverage): void {
+function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null, chain: { links: string[]; prev: string }, coverage: Coverage, computed: string | undefined): void {
   if (item.seq !== seq) throw new Refuted(seq, `expected entry ${seq}, found ${item.seq} (reordered, missing or duplicated)`);
   let leaf = item.leaf;
   if (isEntry(item)) {
     coverage.by_content += 1;
     if (item.table !== table) throw new Refuted(seq, `entry belongs to table "${item.table}", not "${table}"`);
-    leaf = leafOf(item);
+    leaf = computed!;
     if (leaf !== item.leaf) throw new Refuted(seq, "content does not match its leaf hash (altered)");
   } else {
     coverage.by_hash += 1;
@@ -162,12 +175,6 @@ function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null,
   if (isEntry(item) && link !== item.link) throw new Refuted(seq, "link does not follow from the previous entry");
   chain.links.push(link);
   chain.prev = link;
-}
-
-/** The statements a full entry records: its own and any it carries (a sub-table's carried joins, a custody change's owners and past head). */
-function recordedStatements(item: Entry): RecordedStatement[] {
-  const primary = statementOf(item as EntryDraft);
-  return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft), ...custodyStatementsOf(item as EntryDraft)];
 }
 
 /** An authored entry must be signed by the key that holds its seat (seats as joined so far). */

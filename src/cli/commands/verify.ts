@@ -8,13 +8,17 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../../client/node.js";
-import { PublicKeySchema, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
+import { checkerPool } from "../../client/verify-pool.js";
+import { parseExport, PublicKeySchema, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
 import { reportLines } from "../format.js";
 import type { Command } from "./command.js";
 import { bodyOf, submitEntry } from "./write.js";
+
+/** The worker script of the leaf and signature checks: the CLI bundle's neighbour dist/verify-worker.mjs (scripts/build-cli.mjs), as this file runs only bundled. */
+const VERIFY_WORKER = new URL("./verify-worker.mjs", import.meta.url);
 
 /** `verify`: exit 0 CLEAN, 4 REFUTED, 5 INCONCLUSIVE; with --task, a verify entry (exit 0 when written). */
 export const verify: Command = {
@@ -53,17 +57,24 @@ async function verifyTask(ctx: Context): Promise<void> {
 
 /** The export file at `path` and its verification against --relay-key (or its header's key, if pinned here), the head held and the evidence kept for its table. */
 export async function verifyFile(ctx: Context, path: string): Promise<{ text: string; report: VerifyReport }> {
+  // Started first: the threads load while the file is read and parsed.
+  const pool = checkerPool(VERIFY_WORKER);
   const text = readExport(path);
+  const parsed = parseExport(text);
   const given = optional(ctx.args, "relay-key");
   if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
-  const identity = exportIdentity(text);
+  const identity = exportIdentity(text, parsed);
   const pinned = identity && new PinStore(ctx.home).pins(identity.relay) ? identity.relay : undefined;
   const relayKey = given ?? pinned;
   if (relayKey === undefined) ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
   const store = new FileHeadStore(ctx.home);
   const held = identity ? store.load(identity.relay, identity.table) : null;
   const evidence = identity ? store.evidence(identity.relay, identity.table) : [];
-  return { text, report: await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence }) };
+  try {
+    return { text, report: await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence, checker: pool.check }, parsed) };
+  } finally {
+    await pool.close();
+  }
 }
 
 /** The export file's text; a path that cannot be read as a file (a directory, no permission) is a usage error naming it. */

@@ -1,0 +1,30 @@
+/**
+ * `npm test`: the type check (`tsc --noEmit`) and the build then every test (`vitest run`, with
+ * any arguments given) at once rather than one after the other, so the single-threaded type
+ * check runs while the tests wait on relays, browsers and processes. Fails when either fails; the
+ * type check's output is printed after the tests', whole.
+ */
+import { spawn } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const bin = (name) => join(ROOT, "node_modules", ".bin", name);
+
+/** Runs `command` in the checkout; resolves with its exit code (1 if a signal ended it) and, when `capture`, what it printed. */
+function run(command, args, capture = false) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: capture ? ["ignore", "pipe", "pipe"] : "inherit" });
+    let output = "";
+    if (capture) for (const stream of [child.stdout, child.stderr]) stream.setEncoding("utf8").on("data", (chunk) => (output += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+const typecheck = run(bin("tsc"), ["--noEmit"], true);
+const build = await run(process.execPath, [join(ROOT, "scripts/build.mjs")]);
+const tests = build.code === 0 ? await run(bin("vitest"), ["run", ...process.argv.slice(2)]) : build;
+const types = await typecheck;
+process.stdout.write(types.code === 0 ? "tsc --noEmit: no type errors\n" : `tsc --noEmit failed:\n${types.output}`);
+process.exit(build.code || tests.code || types.code);
