@@ -9,7 +9,7 @@ import { majorUnits } from "../text/terms.js";
 import { parseOrThrow, TermsSchema, TrestleError, type CurrencyCode, type Terms } from "../protocol/index.js";
 import { integer, optional, type Flags } from "./args.js";
 import type { Context } from "./context.js";
-import { headRef } from "./format.js";
+import { headRef } from "../text/format.js";
 import type { Sent } from "../owner/index.js";
 
 /** --amount, --currency and --text. */

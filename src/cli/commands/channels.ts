@@ -4,7 +4,7 @@
  * way to reach the owner); LINE's monthly quota is shown as such.
  */
 import { OWNER_FLAGS } from "../args.js";
-import { channelLine } from "../format.js";
+import { channelLine } from "../../text/format.js";
 import { ownerClientOf } from "../owner-client.js";
 import type { Command } from "./command.js";
 

@@ -1,6 +1,6 @@
 /**
- * Room entries as CLI text (docs/ROOMS.md): an offer's terms and expiry in the words every surface
- * uses (src/text/terms.ts), the offer or grant an answer names (by the first characters of its
+ * Room entries as the one-line text of format.ts's entry lines (docs/ROOMS.md): an offer's terms
+ * and expiry in the words every surface uses (src/text/terms.ts), the offer or grant an answer names (by the first characters of its
  * entry hash, as `trestle room show` lists them; a projected entry carries no state to read the
  * offer from), a grant's scope and grantee, a close's outcome. The fields come from the relay's
  * projection and are parsed before they are shown; what another party wrote stays one safe line.
@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { EntryHashSchema, MillisSchema, TermsSchema, type ProjectedEntry } from "../protocol/index.js";
 import { safeLine } from "../client/guards/framing.js";
-import { expiryText, offerTermsText, shortHash } from "../text/terms.js";
+import { expiryText, offerTermsText, shortHash } from "./terms.js";
 
 const oneLine = (value: unknown): string => safeLine(String(value), 1000);
 
