@@ -26,7 +26,7 @@ import {
   type VerifyReport,
 } from "../protocol/index.js";
 import type { Styles } from "./styles.js";
-import { roomText } from "./room-format.js";
+import { roomText } from "./commitment.js";
 import { moneyText } from "./terms.js";
 
 /** `#seq link…` of a head. */
