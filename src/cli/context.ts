@@ -19,7 +19,8 @@ import type { Clock } from "../client/index.js";
 import { waitText } from "../protocol/index.js";
 import { optional, required, type Parsed } from "./args.js";
 import { UsageError } from "./exit.js";
-import { colorAllowed, Output, type TextSink } from "./output.js";
+import { Output } from "./output.js";
+import { colorAllowed, type TextSink } from "../text/styles.js";
 
 /** Process-level inputs. */
 export interface Io {

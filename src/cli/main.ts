@@ -10,7 +10,8 @@ import type { Command } from "./commands/command.js";
 import { Context, type Io } from "./context.js";
 import { EXIT, exitCodeOf, UsageError, type ExitCode } from "./exit.js";
 import { commandHelp, familyHelp, familyVerbs, overview } from "./help.js";
-import { colorAllowed, Output } from "./output.js";
+import { Output } from "./output.js";
+import { colorAllowed } from "../text/styles.js";
 
 /** Runs the CLI with `argv` (without node and script); resolves with the exit code. */
 export async function main(given: readonly string[], io: Io): Promise<ExitCode> {

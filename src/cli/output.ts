@@ -8,47 +8,8 @@
 import { safeLine } from "../client/guards/framing.js";
 import { TrestleError } from "../protocol/index.js";
 import { UsageError } from "./exit.js";
-import { hintFor } from "./hints.js";
-
-/** A writable text stream (process.stdout/stderr, or a test's). */
-export interface TextSink {
-  write(text: string): unknown;
-  isTTY?: boolean;
-}
-
-/** ANSI styles; identity functions when colour is off. */
-export interface Styles {
-  bold(text: string): string;
-  dim(text: string): string;
-  red(text: string): string;
-  green(text: string): string;
-  yellow(text: string): string;
-  cyan(text: string): string;
-}
-
-const style = (on: boolean, open: number, close: number) => (text: string) => (on ? `\u001b[${open}m${text}\u001b[${close}m` : text);
-
-/** Whether to colour: a TTY, no NO_COLOR, no --no-color. */
-export function wantsColor(sink: TextSink, env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
-  return sink.isTTY === true && colorAllowed(env, noColorFlag);
-}
-
-/** Whether colour is allowed at all: NO_COLOR unset or empty (no-color.org) and no --no-color; each stream still needs a TTY. */
-export function colorAllowed(env: NodeJS.ProcessEnv, noColorFlag: boolean): boolean {
-  return !noColorFlag && !env.NO_COLOR;
-}
-
-/** ANSI styles when `color`, identity functions otherwise. */
-export function stylesFor(color: boolean): Styles {
-  return {
-    bold: style(color, 1, 22),
-    dim: style(color, 2, 22),
-    red: style(color, 31, 39),
-    green: style(color, 32, 39),
-    yellow: style(color, 33, 39),
-    cyan: style(color, 36, 39),
-  };
-}
+import { hintFor } from "../text/hints.js";
+import { stylesFor, type Styles, type TextSink } from "../text/styles.js";
 
 /** The CLI's printer. */
 export class Output {

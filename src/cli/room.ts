@@ -1,16 +1,18 @@
 /**
- * What the room verbs share (docs/CLI.md "Rooms"): the seat of --seat at --table as a GuardedSeat
+ * What the room verbs share (docs/CLI.md "Rooms"): how a verb is made (`roomVerb`), the seat of --seat at --table as a GuardedSeat
  * (every write goes through the owner-side guards), terms from --amount (an integer in the
  * currency's minor units), --currency and --text, and how a sent message is printed.
  */
-import type { TableClient } from "../client/index.js";
-import { GuardedSeat, type Transcript } from "../owner/index.js";
+import type { SeatSubmission, TableClient } from "../client/index.js";
+import { GuardedSeat, resolveRef, type RoomRef, type Transcript } from "../owner/index.js";
 import { majorUnits } from "../text/terms.js";
 import { parseOrThrow, TermsSchema, TrestleError, type CurrencyCode, type Terms } from "../protocol/index.js";
-import { integer, optional, type Flags } from "./args.js";
+import { integer, optional, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags } from "./args.js";
+import type { Command } from "./commands/command.js";
+import { bodyOf } from "./commands/write.js";
 import type { Context } from "./context.js";
 import { currencyFlag } from "./currency-flag.js";
-import { headRef } from "./format.js";
+import { headRef } from "../text/format.js";
 import type { Sent } from "../owner/index.js";
 
 /** --amount, --currency and --text. */
@@ -51,4 +53,29 @@ export function printSent(ctx: Context, label: string, sent: Sent): void {
 /** An amount in words: "2,800.00 TWD". */
 export function money(amount: number, currency: CurrencyCode): string {
   return `${majorUnits(amount, currency)} ${currency}`;
+}
+
+const MESSAGE = "[message | -]";
+
+/** A room verb: `args` names its positionals before the optional message; `build` makes the submission (through `seat`, for a sealed bid). */
+export function roomVerb(
+  name: string,
+  summary: string,
+  shape: { args: string[]; flags?: Flags },
+  build: (ctx: Context, named: string[], resolve: (ref: string, what: RoomRef) => Promise<string>, seat: GuardedSeat) => SeatSubmission | Promise<SeatSubmission>,
+): Command {
+  return {
+    name: `room ${name}`,
+    summary,
+    args: [...shape.args.map((a) => `<${a}>`), MESSAGE].join(" "),
+    flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...shape.flags },
+    async run(ctx) {
+      const given = positionals(ctx.args, [...shape.args, "message"], shape.args.length);
+      const seat = await guardedSeat(ctx);
+      const resolve = async (ref: string, what: RoomRef) => resolveRef(await seat.transcript(), ref, what);
+      const body = await bodyOf(ctx, given[shape.args.length], null);
+      const submission = await build(ctx, given.slice(0, shape.args.length), resolve, seat);
+      printSent(ctx, name, await seat.send({ ...submission, body } as SeatSubmission));
+    },
+  };
 }

@@ -9,7 +9,7 @@ import { constants, tmpdir } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { TrestleError } from "../protocol/index.js";
-import { wantsColor, type TextSink } from "../cli/output.js";
+import { wantsColor, type TextSink } from "../text/styles.js";
 import { DemoError } from "./errors.js";
 import { repoRoot } from "./paths.js";
 import { ensureRelay, type DemoRelay } from "./relay.js";

@@ -4,8 +4,8 @@
  * the CLI's own one-line format (`[#15] judge decision: …`). Lines are printed as they come (unless
  * quiet, for --json) and kept as plain text for the summary.
  */
-import { entryLine } from "../cli/format.js";
-import { stylesFor, type Styles } from "../cli/output.js";
+import { entryLine } from "../text/format.js";
+import { stylesFor, type Styles } from "../text/styles.js";
 import type { Entry, HiddenEntry } from "../protocol/index.js";
 
 const PLAIN = stylesFor(false);

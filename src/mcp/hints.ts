@@ -1,8 +1,8 @@
 /**
  * Hints under an MCP tool error, by code: what the model can do next, in tool names. Codes whose
- * CLI hint already fits (src/cli/hints.ts) fall back to it, so there is one hint per situation.
+ * CLI hint already fits (src/text/hints.ts) fall back to it, so there is one hint per situation.
  */
-import { hintFor } from "../cli/hints.js";
+import { hintFor } from "../text/hints.js";
 import type { ErrorCode } from "../protocol/index.js";
 
 const HINTS: Partial<Record<ErrorCode, string>> = {

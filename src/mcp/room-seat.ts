@@ -1,5 +1,6 @@
 /**
- * This server's seat writing through the owner-side guards (docs/ROOMS.md, docs/MCP.md "Rooms"):
+ * This server's seat writing through the owner-side guards (docs/ROOMS.md, docs/MCP.md "Rooms"),
+ * and how a tool writing one room kind is made (`roomTool`, with its ref and message arguments):
  * every room kind, and every other write once the seat has a mandate. A message the gate holds
  * for the owner is shown to the human through elicitation when the client can ask and this
  * server holds the owner key; only their explicit yes signs the approval (with the owner key, over
@@ -8,12 +9,13 @@
  * approve anything.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { safeJson } from "../client/guards/framing.js";
 import type { SeatSubmission } from "../client/index.js";
-import { GuardedSeat, type JournalRecordOf, type Sent } from "../owner/index.js";
-import { TrestleError, type Submission } from "../protocol/index.js";
+import { GuardedSeat, resolveRef, type JournalRecordOf, type RoomRef, type Sent } from "../owner/index.js";
+import { BodySchema, TrestleError, type Submission } from "../protocol/index.js";
 import { heldLines, type Named } from "../text/commitment.js";
-import type { ToolContext } from "./tool.js";
+import { defineTool, type Tool, type ToolContext } from "./tool.js";
 
 /** This server's seat at `table` as a GuardedSeat (journal and mandate in the server's trestle home). */
 export async function guardedSeat(ctx: ToolContext, table: string): Promise<GuardedSeat> {
@@ -77,4 +79,44 @@ async function confirm(ctx: ToolContext, message: string, hash: string): Promise
   if (answer.action === "accept" && answer.content?.confirm === true) return;
   const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
   throw new TrestleError("E_NOT_CONFIRMED", `your owner did not confirm (${reason}); message ${hash.slice(0, 12)} stays held`, { reason, message_sha256: hash });
+}
+
+/** A ref argument: an offer, grant or auction by its entry's seq or hash. */
+export const RefArg = (what: string) =>
+  z.union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)]).describe(`the ${what}: its entry's seq, or its hash (8 or more hex characters), as trestle_room_state lists it`);
+/** The optional message sent with a write. */
+export const MessageArg = BodySchema.optional().describe("a message to the other parties, sent with it");
+
+type Resolve = (ref: string | number, what: RoomRef) => Promise<string>;
+
+/** A tool writing one room kind; `build` turns its arguments into the submission (through `seat`, for a sealed bid). */
+export function roomTool<S extends z.ZodObject>(spec: {
+  name: `trestle_room_${string}`;
+  title: string;
+  description: string;
+  input: S;
+  build(args: z.output<S>, resolve: Resolve, ctx: ToolContext, seat: GuardedSeat): SeatSubmission | Promise<SeatSubmission>;
+}): Tool {
+  return defineTool({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input: spec.input,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    async run(args, ctx) {
+      const table = ctx.session.tableId((args as { table?: string }).table);
+      const seat = await guardedSeat(ctx, table);
+      const resolve: Resolve = async (ref, what) => resolveRef(await seat.transcript(), ref, what);
+      const message = (args as { message?: string }).message;
+      const submission = { ...(await spec.build(args, resolve, ctx, seat)), ...(message === undefined ? {} : { body: message }) } as SeatSubmission;
+      const { sent, approved } = await sendGuarded(ctx, seat, submission);
+      return {
+        status: [
+          `${submission.kind} written as entry #${sent.seq} at ${table} by seat ${seat.seat} (head #${sent.head.seq}).`,
+          ...(approved ? ["Your owner approved this exact message in person; their approval is now spent."] : []),
+          "trestle_room_state shows the room now.",
+        ],
+      };
+    },
+  });
 }

@@ -1,10 +1,10 @@
 /**
  * A table's export, read as this server's seat or owner and verified on this machine against the
  * pinned relay key and every head this home holds (docs/SPEC.md §8.2), with the report in the
- * CLI's own words (src/cli/format.ts). Shared by trestle_history and trestle_verify_chain.
+ * CLI's own words (src/text/format.ts). Shared by trestle_history and trestle_verify_chain.
  */
-import { reportLines } from "../cli/format.js";
-import { stylesFor } from "../cli/output.js";
+import { reportLines } from "../text/format.js";
+import { stylesFor } from "../text/styles.js";
 import { parseExport, type Entry, type HiddenEntry, type Principal, type VerifyReport } from "../protocol/index.js";
 import type { ToolContext } from "./tool.js";
 

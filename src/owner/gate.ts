@@ -8,6 +8,7 @@
  */
 import { randomNonce } from "../client/random.js";
 import { own, signStatement, TrestleError, verifyStatement, type Signer, type Submission, type TableState } from "../protocol/index.js";
+import { roomCommitment } from "../protocol/policy/kinds/registry.js";
 import type { Journal } from "./journal.js";
 import type { GateAnswerStatement, JournalRecordOf } from "./records.js";
 import { seatOwnerKey, type Transcript } from "./transcript.js";
@@ -52,9 +53,10 @@ export function heldState(journal: Journal, hash: string): HeldState {
 
 /** Why held message `s` can no longer be sent at `now`: its own expiry passed, or that of the offer it answers in `state`; null while it has not. */
 export function heldExpiry(s: Submission, state: TableState | null, now: number): string | null {
-  if ((s.kind === "offer" || s.kind === "counter" || s.kind === "grant") && s.expires !== undefined && s.expires <= now) return `its own expiry passed at ${iso(s.expires)}`;
-  if (s.kind !== "accept" && s.kind !== "counter" && s.kind !== "reject") return null;
-  const offer = state?.room ? own(state.room.offers, s.offer) : undefined;
+  const { expires, answers } = roomCommitment(s);
+  if (expires !== undefined && expires <= now) return `its own expiry passed at ${iso(expires)}`;
+  if (answers === undefined) return null;
+  const offer = state?.room ? own(state.room.offers, answers) : undefined;
   return offer && offer.expires !== null && offer.expires <= now ? `the offer it answers (entry ${offer.seq}) expired at ${iso(offer.expires)}` : null;
 }
 

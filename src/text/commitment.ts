@@ -4,16 +4,25 @@
  * accept, counter, reject, withdraw or deal, the offer it answers named and in full, read from the
  * verified state, or plainly that the offer cannot be seen; a grant's scope, grantee and expiry; a
  * sealed bid's amount where this machine holds it. The window's held messages and transcript,
- * `trestle gate list` and the MCP elicitation of a held message all show this line.
+ * `trestle gate list` and the MCP elicitation of a held message all show this line. Also a room
+ * entry's words on the one-line rendering of the relay's projection (format.ts), which carries no
+ * state: there an answer names its offer or grant by the first characters of its entry hash, as
+ * `trestle room show` lists them. Both are in one table by room kind (ROOM_TEXT), so a new kind's
+ * words are one entry there and the compiler flags a kind without them.
  * Pure: no I/O, no clock, no Node or Workers globals.
  */
+import { z } from "zod";
 import { safeJson, safeLine } from "../client/guards/framing.js";
+import { isRoomKind } from "../protocol/policy/kinds/registry.js";
+import type { RoomSubmissionOf } from "../protocol/policy/kinds/kind-policy.js";
+import type { ProjectedEntry } from "../protocol/schemas/projection.js";
 import { own } from "../protocol/records.js";
 import type { SealedField } from "../protocol/sealed-text.js";
 import type { AuctionState, GrantState, OfferState } from "../protocol/policy/room-state.js";
 import type { TableState } from "../protocol/policy/state.js";
 import type { Submission } from "../protocol/schemas/entry.js";
-import type { Terms } from "../protocol/schemas/room.js";
+import { MillisSchema } from "../protocol/schemas/primitives.js";
+import { EntryHashSchema, TermsSchema, type RoomKind, type Terms } from "../protocol/schemas/room.js";
 import { auctionDealText, EN_TERMS, expiryText, fill, moneyText, offerTermsText, offerText, quotedText, shortHash } from "./terms.js";
 
 /** What an answer says when the offer it names is not in the state it was looked up in. */
@@ -62,35 +71,88 @@ function auctionName(named: Named, leaf: string, priced = false): string {
   return priced && auction.price !== null ? auctionDealText({ ...auction, price: auction.price }) : fill(EN_TERMS.auction, { seq: auction.seq });
 }
 
+/** The room fields of a projected entry's data the one-line rendering shows; anything else in them is not read. */
+const RoomDataSchema = z.object({
+  terms: TermsSchema.optional(),
+  expires: MillisSchema.optional(),
+  offer: EntryHashSchema.optional(),
+  grant: EntryHashSchema.optional(),
+});
+
+/** What a room kind's line is made of: the projected entry's parsed room fields and raw data, its terms in words, the offer it names by short hash. */
+interface LineParts {
+  readonly room: z.infer<typeof RoomDataSchema>;
+  readonly data: Record<string, unknown>;
+  readonly terms: string | undefined;
+  readonly offer: string;
+}
+
+/** A room kind's words: `line`, after its kind on a projected entry's line (with a leading space; "" for none); `commits`, what a write of it commits to. */
+interface RoomKindText<K extends RoomKind> {
+  line(p: LineParts): string;
+  commits(w: RoomSubmissionOf<K>, named: Named): string;
+}
+
+const oneLine = (value: unknown): string => safeLine(String(value), 1000);
+const answerLine = (p: LineParts): string => ` offer ${p.offer}`;
+const answerCommits = (w: { offer: string }, named: Named): string => answered(named, w.offer);
+
+/** Every room kind's words, by kind (docs/ROOMS.md "Adding a room kind"). */
+const ROOM_TEXT: { [K in RoomKind]: RoomKindText<K> } = {
+  offer: {
+    line: (p) => (p.terms ? ` ${p.terms}` : ""),
+    commits: (w, named) => offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null }),
+  },
+  counter: {
+    line: (p) => (p.terms ? ` ${p.terms} (countering ${p.offer})` : ` (countering ${p.offer})`),
+    commits: (w, named) => `${offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null })}; answers ${answered(named, w.offer)}`,
+  },
+  accept: { line: answerLine, commits: answerCommits },
+  reject: { line: answerLine, commits: answerCommits },
+  withdraw: { line: answerLine, commits: answerCommits },
+  grant: {
+    line: ({ data }) => ` ${oneLine(data.scope)} to ${oneLine(data.grantee)}, ${typeof data.expires === "number" ? expiryText(data.expires) : "?"}`,
+    commits: (w) => `${safeLine(w.scope, 64)} to ${safeLine(w.grantee, 64)}, ${expiryText(w.expires)}`,
+  },
+  revoke: {
+    line: ({ room }) => ` grant ${room.grant === undefined ? "?" : shortHash(room.grant)}`,
+    commits: (w, named) => {
+      const grant = named.grant(w.grant);
+      return grant ? `grant #${grant.seq}: ${safeLine(grant.scope, 64)} to ${safeLine(grant.grantee, 64)}` : `a grant this view cannot see (${shortHash(w.grant)})`;
+    },
+  },
+  close: {
+    line: ({ room, data, offer }) => (room.offer === undefined ? ` ${oneLine(data.outcome)}` : ` ${oneLine(data.outcome)} on offer ${offer}`),
+    commits: (w, named) => {
+      if (w.outcome === "no_deal") return "no deal";
+      return w.offer !== undefined ? `a deal on ${answered(named, w.offer)}` : w.auction !== undefined ? `a deal in ${auctionName(named, w.auction, true)}` : "a deal";
+    },
+  },
+  mechanism: { line: () => "", commits: (w, named) => mechanismText(w, named) },
+};
+
+function textOf<K extends RoomKind>(kind: K): RoomKindText<K> {
+  return ROOM_TEXT[kind];
+}
+
+/** What a room entry says besides its body, as text after its kind on its line (format.ts); "" for other kinds. */
+export function roomText(e: ProjectedEntry): string {
+  if (!isRoomKind(e.kind)) return "";
+  const data = e.data ?? {};
+  const parsed = RoomDataSchema.safeParse(data);
+  const room = parsed.success ? parsed.data : {};
+  const terms = room.terms && offerTermsText({ terms: room.terms, expires: room.expires ?? null });
+  return textOf(e.kind).line({ room, data, terms, offer: room.offer === undefined ? "?" : shortHash(room.offer) });
+}
+
 /**
  * What room write `w` (a submission, or an entry: a submission with the relay's fields) commits
  * to, in words after its kind; null for a kind that is not a room's. `named` holds the verified
  * state the offers, auctions and grants it names are read from.
  */
 export function commitmentText(w: Submission, named: Named): string | null {
-  switch (w.kind) {
-    case "offer":
-      return offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null });
-    case "counter":
-      return `${offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null })}; answers ${answered(named, w.offer)}`;
-    case "accept":
-    case "reject":
-    case "withdraw":
-      return answered(named, w.offer);
-    case "grant":
-      return `${safeLine(w.scope, 64)} to ${safeLine(w.grantee, 64)}, ${expiryText(w.expires)}`;
-    case "revoke": {
-      const grant = named.grant(w.grant);
-      return grant ? `grant #${grant.seq}: ${safeLine(grant.scope, 64)} to ${safeLine(grant.grantee, 64)}` : `a grant this view cannot see (${shortHash(w.grant)})`;
-    }
-    case "close":
-      if (w.outcome === "no_deal") return "no deal";
-      return w.offer !== undefined ? `a deal on ${answered(named, w.offer)}` : w.auction !== undefined ? `a deal in ${auctionName(named, w.auction, true)}` : "a deal";
-    case "mechanism":
-      return mechanismText(w, named);
-    default:
-      return null;
-  }
+  if (!isRoomKind(w.kind)) return null;
+  return textOf(w.kind).commits(w as RoomSubmissionOf<typeof w.kind>, named);
 }
 
 /** A sealed-bid auction entry in words: what opens, the bid a commitment hides (where this machine knows it), the bid a reveal shows. */

@@ -3,12 +3,12 @@
  * who wrote it, its kind, what it is about, its body and effects, and the facts its badges show.
  * What seats and the relay wrote is untrusted: every string goes through the inbound framing's
  * reductions (one safe line each; no control, bidi or zero-width character), and the page puts it
- * in the document as text, never as markup. The words are the CLI's (cli/format.ts); a room
+ * in the document as text, never as markup. The words are the CLI's (src/text/format.ts); a room
  * entry's are src/text/commitment.ts's, with the offer an answer names read from the table state
  * and, in an e2e room, texts opened with this home's room key (a text that does not open reads as sealed).
  */
 import { bodyLines } from "../client/guards/framing.js";
-import { effectText, gatewayText, oneLine, systemText } from "../cli/format.js";
+import { effectText, gatewayText, oneLine, systemText } from "../text/format.js";
 import { isSealedText, own, projectEntry, type Effect, type Entry, type SealedField, type TableState } from "../protocol/index.js";
 import { commitmentText, namedIn } from "../text/commitment.js";
 import { EN_TERMS } from "../text/terms.js";

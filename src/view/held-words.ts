@@ -6,7 +6,7 @@
  * cannot see it; a sealed bid's amount from the seat's journal; in an e2e room, its texts opened
  * with this home's room key (a text that does not open reads as sealed, never as terms).
  */
-import { oneLine } from "../cli/format.js";
+import { oneLine } from "../text/format.js";
 import { SubmissionSchema } from "../protocol/index.js";
 import type { JournalRecord, JournalRecordOf } from "../owner/records.js";
 import { heldLines, namedIn } from "../text/commitment.js";

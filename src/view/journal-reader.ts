@@ -9,7 +9,7 @@
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { oneLine } from "../cli/format.js";
+import { oneLine } from "../text/format.js";
 import { SeatNameSchema } from "../protocol/index.js";
 import { safeBody } from "./entry-view.js";
 import { seatFiles } from "../owner/paths.js";

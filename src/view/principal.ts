@@ -23,8 +23,8 @@ import {
   type HttpClient,
   type OwnerClient,
 } from "../client/node.js";
-import { channelLine } from "../cli/format.js";
-import { stylesFor } from "../cli/output.js";
+import { channelLine } from "../text/format.js";
+import { stylesFor } from "../text/styles.js";
 import { answerHeld, readTranscript, seatJournal } from "../owner/index.js";
 import { TrestleError } from "../protocol/index.js";
 import { JournalReader } from "./journal-reader.js";

@@ -5,8 +5,8 @@
  * may do about each (§5.6), sub-tables (§5.9), every owner's pause and what this owner may sign
  * about pausing (§5.5), seats revoked and revocable (§5.13), and the verification verdict (§8.2).
  */
-import { oneLine, reportLines } from "../cli/format.js";
-import { stylesFor } from "../cli/output.js";
+import { oneLine, reportLines } from "../text/format.js";
+import { stylesFor } from "../text/styles.js";
 import { has, own, pauseHolders, presentSeats, revocationOf, type Entry, type SignedHead, type TableState, type TaskState, type VerifyReport } from "../protocol/index.js";
 import { effectWords, safeBody } from "./entry-view.js";
 import type { SessionStatus, TableSummary, TaskView, Verification } from "./wire.js";

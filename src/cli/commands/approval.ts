@@ -9,7 +9,7 @@
 import { TaskIdSchema, TrestleError, type ApprovalVerdict } from "../../protocol/index.js";
 import { OWNER_FLAGS, positionals, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
-import { headRef } from "../format.js";
+import { headRef } from "../../text/format.js";
 import type { Command } from "./command.js";
 
 /** The command that answers a task with `verdict`. */

@@ -5,7 +5,7 @@
  */
 import { ChatPlatformSchema } from "../../protocol/index.js";
 import { OWNER_FLAGS } from "../args.js";
-import { channelLine } from "../format.js";
+import { channelLine } from "../../text/format.js";
 import { ownerClientOf } from "../owner-client.js";
 import type { Command } from "./command.js";
 

@@ -3,7 +3,7 @@ import { ownerKeyPath, readKeyFile } from "../../client/node.js";
 import { validateConfig } from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, positionals } from "../args.js";
 import { UsageError } from "../exit.js";
-import { headRef } from "../format.js";
+import { headRef } from "../../text/format.js";
 import { readJsonFile } from "../json-file.js";
 import type { Command } from "./command.js";
 

@@ -19,7 +19,7 @@ import { CustodySignatureSchema, isEntry, parseExport, signCustody, TrestleError
 import { OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, type Flags } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError, type ExitCode } from "../exit.js";
-import { reportLines } from "../format.js";
+import { reportLines } from "../../text/format.js";
 import { readJsonFile } from "../json-file.js";
 import type { Command } from "./command.js";
 import { verifyFile } from "./verify.js";

@@ -9,7 +9,7 @@ import { PublicKeySchema } from "../../protocol/index.js";
 import { optional, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
-import { oneLine } from "../format.js";
+import { oneLine } from "../../text/format.js";
 import type { Command } from "./command.js";
 
 /** `evidence`: exit 4 while any is kept (for --table: for that table), 0 when none; --clear sets one table's aside. */

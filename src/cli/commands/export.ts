@@ -6,7 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { optional, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { EXIT } from "../exit.js";
-import { reportLines } from "../format.js";
+import { reportLines } from "../../text/format.js";
 import type { Command } from "./command.js";
 
 /** `export`: the JSONL export, verified; exits 4 when REFUTED (the file is written anyway). */

@@ -1,6 +1,6 @@
 /** `trestle history`: the whole ledger as this owner or seat may read it, chain and head verified. */
 import { integer, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import { entryLine, headRef } from "../format.js";
+import { entryLine, headRef } from "../../text/format.js";
 import type { Command } from "./command.js";
 
 /** `history`: every entry, chain verified, as an owner or a seat. */

@@ -37,7 +37,6 @@ import { view } from "./view.js";
 import { watch } from "./watch.js";
 import { ROOM_ADMIN } from "./room-admin.js";
 import { ROOM_WRITES } from "./room-write.js";
-import { ROOM_AUCTION } from "./room-auction.js";
 import { MANDATE } from "./mandate.js";
 import { GATE } from "./gate.js";
 import { PRIVATE } from "./private.js";
@@ -90,7 +89,6 @@ export const COMMANDS: readonly Command[] = [
   // Rooms (docs/ROOMS.md): owners' agents negotiating, under mandates the agents cannot move.
   ...ROOM_ADMIN,
   ...ROOM_WRITES,
-  ...ROOM_AUCTION,
   ...MANDATE,
   ...GATE,
   ...PRIVATE,

@@ -3,7 +3,7 @@ import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
 import { canonicalSha256, CapabilityCardSchema, parseOrThrow, PublicKeySchema, validateConfig, type CapabilityCard } from "../../protocol/index.js";
 import { duration, OWNER_FLAGS, optional, required, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
-import { headRef } from "../format.js";
+import { headRef } from "../../text/format.js";
 import { readJsonFile } from "../json-file.js";
 import type { Command } from "./command.js";
 

@@ -1,6 +1,6 @@
 /** `trestle read`: the seat's projection (what its model reads): rules, seats, decisions, floor, pauses and the tail (opened, in an e2e room whose key this home holds). */
 import { integer, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import { bodyText, oneLine, pausesText, projectedLine } from "../format.js";
+import { bodyText, oneLine, pausesText, projectedLine } from "../../text/format.js";
 import type { Command } from "./command.js";
 import { openedProjection } from "../../owner/index.js";
 

@@ -6,7 +6,7 @@
  */
 import { revokeSeat } from "../../client/index.js";
 import { OWNER_FLAGS, required, TABLE_FLAG } from "../args.js";
-import { headRef } from "../format.js";
+import { headRef } from "../../text/format.js";
 import type { Command } from "./command.js";
 
 /** `revoke`: the owner-signed revocation of one of the owner's seats; prints the entry, the key now refused and how to seat a bot again. */

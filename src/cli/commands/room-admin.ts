@@ -7,7 +7,7 @@ import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
 import { createRoom, ejectSeat, issueInvite, joinByInvite, openedSummary, roomConfigFor, roomKeyPath, roomSummary, readTranscript } from "../../owner/index.js";
 import { auctionText, expiryText, offerTermsText, shortHash } from "../../text/terms.js";
 import { duration, integer, OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import { headRef } from "../format.js";
+import { headRef } from "../../text/format.js";
 import { unrefuted } from "../room.js";
 import { safeLine } from "../../client/guards/framing.js";
 import type { Command } from "./command.js";

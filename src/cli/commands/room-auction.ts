@@ -7,7 +7,7 @@
 import { AuctionKSchema, CurrencySchema, parseOrThrow, type AuctionK } from "../../protocol/index.js";
 import { duration, integer, required } from "../args.js";
 import { UsageError } from "../exit.js";
-import { roomVerb } from "./room-write.js";
+import { roomVerb } from "../room.js";
 import type { Command } from "./command.js";
 
 /** k as the CLI takes it: a fraction `1/2` or a decimal in [0, 1] with at most 6 places (`0.5`). */

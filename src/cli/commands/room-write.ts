@@ -1,43 +1,16 @@
 /**
  * The room verbs a seat writes (docs/SPEC.md §5.10): offer, counter, accept, reject, withdraw,
- * grant, revoke, close. Offers and grants are named by their entry's seq or hash (`trestle room
+ * grant, revoke, close, and the auction's (room-auction.ts), in one table by room kind. Offers and grants are named by their entry's seq or hash (`trestle room
  * show` lists them); every write goes through the owner-side guards (mandate, never_disclose, the
  * commitment gate) before it is signed.
  */
-import { resolveRef, type RoomRef } from "../../owner/index.js";
-import type { SeatSubmission } from "../../client/index.js";
-import { duration, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags } from "../args.js";
+import type { RoomKind } from "../../protocol/index.js";
+import { duration, type Flags } from "../args.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../exit.js";
-import { guardedSeat, printSent, termsFrom, TERMS_FLAGS } from "../room.js";
-import type { GuardedSeat } from "../../owner/index.js";
-import { bodyOf } from "./write.js";
+import { roomVerb, termsFrom, TERMS_FLAGS } from "../room.js";
 import type { Command } from "./command.js";
-
-const MESSAGE = "[message | -]";
-
-/** A room verb: `args` names its positionals before the optional message; `build` makes the submission (through `seat`, for a sealed bid). */
-export function roomVerb(
-  name: string,
-  summary: string,
-  shape: { args: string[]; flags?: Flags },
-  build: (ctx: Context, named: string[], resolve: (ref: string, what: RoomRef) => Promise<string>, seat: GuardedSeat) => SeatSubmission | Promise<SeatSubmission>,
-): Command {
-  return {
-    name: `room ${name}`,
-    summary,
-    args: [...shape.args.map((a) => `<${a}>`), MESSAGE].join(" "),
-    flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...shape.flags },
-    async run(ctx) {
-      const given = positionals(ctx.args, [...shape.args, "message"], shape.args.length);
-      const seat = await guardedSeat(ctx);
-      const resolve = async (ref: string, what: RoomRef) => resolveRef(await seat.transcript(), ref, what);
-      const body = await bodyOf(ctx, given[shape.args.length], null);
-      const submission = await build(ctx, given.slice(0, shape.args.length), resolve, seat);
-      printSent(ctx, name, await seat.send({ ...submission, body } as SeatSubmission));
-    },
-  };
-}
+import { ROOM_AUCTION } from "./room-auction.js";
 
 const EXPIRES: Flags = { "expires-in": { type: "string", value: "DURATION", help: "the offer ends after this long, e.g. 30m, 2h, 1d (default: until answered)" } };
 const expiresAt = (ctx: Context) => (ctx.args.values["expires-in"] === undefined ? {} : { expires: ctx.io.clock() + duration(ctx.args, "expires-in", "1d") });
@@ -116,5 +89,18 @@ export const roomClose = roomVerb(
   },
 );
 
-/** Every room verb a seat writes, in help order. */
-export const ROOM_WRITES: readonly Command[] = [roomOffer, roomCounter, roomAccept, roomReject, roomWithdraw, roomGrant, roomRevoke, roomClose];
+/** Every room kind's verbs, by kind (docs/ROOMS.md "Adding a room kind"): the compiler flags a kind without its verb. */
+const ROOM_KIND_VERBS: { [K in RoomKind]: readonly Command[] } = {
+  offer: [roomOffer],
+  counter: [roomCounter],
+  accept: [roomAccept],
+  reject: [roomReject],
+  withdraw: [roomWithdraw],
+  grant: [roomGrant],
+  revoke: [roomRevoke],
+  close: [roomClose],
+  mechanism: ROOM_AUCTION,
+};
+
+/** Every room verb a seat writes, in help order (the room kinds' order). */
+export const ROOM_WRITES: readonly Command[] = Object.values(ROOM_KIND_VERBS).flat();

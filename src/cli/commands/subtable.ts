@@ -6,7 +6,7 @@
 import { validateConfig } from "../../protocol/index.js";
 import { optional, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
-import { headRef } from "../format.js";
+import { headRef } from "../../text/format.js";
 import { readJsonFile } from "../json-file.js";
 import type { Command } from "./command.js";
 

@@ -1,6 +1,6 @@
 /** `trestle tasks`: every task of a table with its state and executor (docs/SPEC.md §5.6), read as an owner or a seat. */
 import { OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import { taskLine } from "../format.js";
+import { taskLine } from "../../text/format.js";
 import type { Command } from "./command.js";
 
 /** `tasks`: the table's tasks in opening order. */

@@ -13,7 +13,7 @@ import { parseExport, PublicKeySchema, TableIdSchema, type VerifyReport } from "
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
-import { reportLines } from "../format.js";
+import { reportLines } from "../../text/format.js";
 import type { Command } from "./command.js";
 import { bodyOf, submitEntry } from "./write.js";
 

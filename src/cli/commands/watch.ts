@@ -11,7 +11,7 @@ import { TaskLog, type TableSocket } from "../../client/index.js";
 import { foldControl, isEntry, pauseHolders, type PauseState } from "../../protocol/index.js";
 import { integer, optional, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { EXIT } from "../exit.js";
-import { entryLine, pausesText } from "../format.js";
+import { entryLine, pausesText } from "../../text/format.js";
 import type { Command } from "./command.js";
 
 /** `watch`: verified live tail until the table's work is done (exit 0) or the relay is caught (exit 4). */

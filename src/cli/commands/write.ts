@@ -11,7 +11,7 @@ import { positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { fieldFlags, readFields, type EntryField } from "../entry-fields.js";
 import { UsageError } from "../exit.js";
-import { headRef, taskLine } from "../format.js";
+import { headRef, taskLine } from "../../text/format.js";
 import type { Command } from "./command.js";
 import { GuardedSeat, writesGuarded } from "../../owner/index.js";
 

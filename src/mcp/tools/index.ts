@@ -34,7 +34,6 @@ import { whoami } from "./whoami.js";
 import { roomCreate, roomEject, roomInvite, roomJoin } from "./room-admin.js";
 import { roomState } from "./room-state.js";
 import { ROOM_WRITE_TOOLS } from "./room-write.js";
-import { ROOM_AUCTION_TOOLS } from "./room-auction.js";
 import { mandate, rationale, sendHeld, tellOwner } from "./owner-private.js";
 
 /** Every tool the server offers. */
@@ -74,7 +73,6 @@ export const TOOLS: readonly Tool[] = [
   roomEject,
   roomState,
   ...ROOM_WRITE_TOOLS,
-  ...ROOM_AUCTION_TOOLS,
   sendHeld,
   mandate,
   rationale,

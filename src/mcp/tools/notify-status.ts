@@ -1,8 +1,8 @@
 /** `trestle_notify_status`: the owner's chat channels and their delivery health (docs/SPEC.md §11.4). */
 import { z } from "zod";
 import { CHAT_PLATFORM_NAMES } from "../../protocol/index.js";
-import { channelLine } from "../../cli/format.js";
-import { stylesFor } from "../../cli/output.js";
+import { channelLine } from "../../text/format.js";
+import { stylesFor } from "../../text/styles.js";
 import { defineTool } from "../tool.js";
 
 const PLAIN = stylesFor(false);

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { AmountSchema, CurrencySchema, K_DEN_MAX, SeatNameSchema } from "../../protocol/index.js";
 import type { Tool } from "../tool.js";
 import { TableArg } from "./args.js";
-import { MessageArg, RefArg, roomTool } from "./room-write.js";
+import { MessageArg, RefArg, roomTool } from "../room-seat.js";
 
 /** `trestle_room_auction`. */
 export const roomAuction = roomTool({

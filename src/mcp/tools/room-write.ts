@@ -1,62 +1,22 @@
 /**
  * The room kinds this seat writes (docs/SPEC.md §5.10, docs/MCP.md "Rooms"): offer, counter,
- * accept, reject, withdraw, grant, revoke, close. Offers and grants are named by the seq or hash
+ * accept, reject, withdraw, grant, revoke, close, and the auction's (room-auction.ts), in one table by room kind. Offers and grants are named by the seq or hash
  * trestle_room_state lists; an accept takes no terms (it inherits the offer's). Every write goes
  * through the owner-side guards; a held one is put to the human (room-seat.ts).
  */
 import { z } from "zod";
-import type { SeatSubmission } from "../../client/index.js";
-import { resolveRef, type GuardedSeat, type RoomRef } from "../../owner/index.js";
-import { AmountSchema, BodySchema, CurrencySchema, GrantScopeSchema, LIMITS, parseOrThrow, SeatNameSchema, TermsSchema, TrestleError } from "../../protocol/index.js";
-import { guardedSeat, sendGuarded } from "../room-seat.js";
-import { defineTool, type Tool, type ToolContext } from "../tool.js";
+import { AmountSchema, CurrencySchema, GrantScopeSchema, LIMITS, parseOrThrow, SeatNameSchema, TermsSchema, TrestleError, type RoomKind } from "../../protocol/index.js";
+import { MessageArg, RefArg, roomTool } from "../room-seat.js";
+import type { Tool, ToolContext } from "../tool.js";
 import { TableArg } from "./args.js";
+import { ROOM_AUCTION_TOOLS } from "./room-auction.js";
 
-/** A ref argument: an offer, grant or auction by its entry's seq or hash. */
-export const RefArg = (what: string) =>
-  z.union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)]).describe(`the ${what}: its entry's seq, or its hash (8 or more hex characters), as trestle_room_state lists it`);
-/** The optional message sent with a write. */
-export const MessageArg = BodySchema.optional().describe("a message to the other parties, sent with it");
 const PRICE = {
   amount: AmountSchema.optional().describe("the amount as an integer in the currency's minor units (2,800.00 TWD is 280000)"),
   currency: CurrencySchema.optional().describe("ISO 4217 currency of the amount, e.g. TWD"),
   text: z.string().min(1).max(LIMITS.terms_text_chars).optional().describe("the terms in words"),
   expires_in_minutes: z.int().min(1).max(10_080).optional().describe("the offer ends after this many minutes (default: until answered)"),
 };
-
-type Resolve = (ref: string | number, what: RoomRef) => Promise<string>;
-
-/** A tool writing one room kind; `build` turns its arguments into the submission (through `seat`, for a sealed bid). */
-export function roomTool<S extends z.ZodObject>(spec: {
-  name: `trestle_room_${string}`;
-  title: string;
-  description: string;
-  input: S;
-  build(args: z.output<S>, resolve: Resolve, ctx: ToolContext, seat: GuardedSeat): SeatSubmission | Promise<SeatSubmission>;
-}): Tool {
-  return defineTool({
-    name: spec.name,
-    title: spec.title,
-    description: spec.description,
-    input: spec.input,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    async run(args, ctx) {
-      const table = ctx.session.tableId((args as { table?: string }).table);
-      const seat = await guardedSeat(ctx, table);
-      const resolve: Resolve = async (ref, what) => resolveRef(await seat.transcript(), ref, what);
-      const message = (args as { message?: string }).message;
-      const submission = { ...(await spec.build(args, resolve, ctx, seat)), ...(message === undefined ? {} : { body: message }) } as SeatSubmission;
-      const { sent, approved } = await sendGuarded(ctx, seat, submission);
-      return {
-        status: [
-          `${submission.kind} written as entry #${sent.seq} at ${table} by seat ${seat.seat} (head #${sent.head.seq}).`,
-          ...(approved ? ["Your owner approved this exact message in person; their approval is now spent."] : []),
-          "trestle_room_state shows the room now.",
-        ],
-      };
-    },
-  });
-}
 
 function termsOf(args: { amount?: number | undefined; currency?: string | undefined; text?: string | undefined }) {
   const { amount, currency, text } = args;
@@ -158,5 +118,18 @@ export const roomClose = roomTool({
   },
 });
 
-/** Every room kind tool, in list order. */
-export const ROOM_WRITE_TOOLS: readonly Tool[] = [roomOffer, roomCounter, roomAccept, roomReject, roomWithdraw, roomGrant, roomRevoke, roomClose];
+/** Every room kind's tools, by kind (docs/ROOMS.md "Adding a room kind"): the compiler flags a kind without its tool. */
+const ROOM_KIND_TOOLS: { [K in RoomKind]: readonly Tool[] } = {
+  offer: [roomOffer],
+  counter: [roomCounter],
+  accept: [roomAccept],
+  reject: [roomReject],
+  withdraw: [roomWithdraw],
+  grant: [roomGrant],
+  revoke: [roomRevoke],
+  close: [roomClose],
+  mechanism: ROOM_AUCTION_TOOLS,
+};
+
+/** Every room kind tool, in list order (the room kinds' order). */
+export const ROOM_WRITE_TOOLS: readonly Tool[] = Object.values(ROOM_KIND_TOOLS).flat();

@@ -105,7 +105,7 @@ export const CloseSubmissionSchema = z.strictObject({
   auction: EntryHashSchema.optional(),
 });
 
-/** Every room kind's submission schema, in registry order. */
+/** Every room kind's submission schema, in registry order (a new kind's schema goes here; docs/ROOMS.md "Adding a room kind"). */
 export const ROOM_SUBMISSIONS = [
   OfferSubmissionSchema,
   CounterSubmissionSchema,
@@ -117,8 +117,8 @@ export const ROOM_SUBMISSIONS = [
   CloseSubmissionSchema,
 ] as const;
 
-/** The room kinds; `mechanism` (the sealed-bid auction, §5.11) has its schemas in mechanism.ts. */
-export const RoomKindSchema = z.enum(["offer", "counter", "accept", "reject", "withdraw", "grant", "revoke", "close", "mechanism"]);
+/** The room kinds: those ROOM_SUBMISSIONS writes, in its order, then `mechanism` (the sealed-bid auction, §5.11; its schemas are in mechanism.ts). */
+export const RoomKindSchema = z.enum([...ROOM_SUBMISSIONS.map((schema) => schema.shape.kind.value), "mechanism"]);
 export type RoomKind = z.infer<typeof RoomKindSchema>;
 
 /** What the creator signs (purpose `room`) to issue an invite, rotating `replaces` if given. */

@@ -5,8 +5,9 @@
 import { z } from "zod";
 import { LIMITS } from "../limits.js";
 import { membersAtMost, SeatNameSchema } from "./primitives.js";
+import { RoomKindSchema } from "./room.js";
 
-/** Entry kinds a rule can name; every system entry is `system`, except relay-recorded decisions (`decision`). */
+/** Entry kinds a rule can name; every system entry is `system`, except relay-recorded decisions (`decision`); the room kinds are RoomKindSchema's. */
 export const VisibleKindSchema = z.enum([
   "say",
   "pass",
@@ -21,15 +22,7 @@ export const VisibleKindSchema = z.enum([
   "request",
   "response",
   // Rooms (§5.10).
-  "offer",
-  "counter",
-  "accept",
-  "reject",
-  "withdraw",
-  "grant",
-  "revoke",
-  "close",
-  "mechanism",
+  ...RoomKindSchema.options,
   "system",
 ]);
 export type VisibleKind = z.infer<typeof VisibleKindSchema>;

@@ -1,7 +1,8 @@
 /** The CLI's printer and exit codes: colour only on a terminal without NO_COLOR, JSON for scripts, errors with hints and no stack. */
 import { describe, expect, it } from "vitest";
 import { EXIT, exitCodeOf, UsageError } from "../../../src/cli/exit.js";
-import { Output, wantsColor, type TextSink } from "../../../src/cli/output.js";
+import { Output } from "../../../src/cli/output.js";
+import { wantsColor, type TextSink } from "../../../src/text/styles.js";
 import { TrestleError } from "../../../src/protocol/index.js";
 
 function sink(isTTY: boolean): TextSink & { text: string } {

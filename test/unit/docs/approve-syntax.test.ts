@@ -11,7 +11,7 @@ import { t, type MessageKey } from "../../../src/chat/i18n.js";
 import { parse } from "../../../src/cli/args.js";
 import { approve } from "../../../src/cli/commands/approve.js";
 import { reject } from "../../../src/cli/commands/reject.js";
-import { hintFor } from "../../../src/cli/hints.js";
+import { hintFor } from "../../../src/text/hints.js";
 import { mcpHint } from "../../../src/mcp/hints.js";
 import { ERROR_CODES, LangSchema, type ErrorCode } from "../../../src/protocol/index.js";
 

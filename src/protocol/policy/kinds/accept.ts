@@ -5,11 +5,12 @@
  */
 import { canonicalize } from "../../canonical.js";
 import { TrestleError } from "../../errors.js";
-import { checkOtherParty, endOffer, liveOffer, offerOf, type RoomKindPolicy } from "./kind-policy.js";
+import { checkOtherParty, endOffer, liveOffer, offerOf, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The accept policy. */
 export const acceptPolicy: RoomKindPolicy<"accept"> = {
   kind: "accept",
+  commitment: { ...NO_COMMITMENT, commits: () => true, gatedWhenLoosened: () => true, binds: (s) => ({ offer: s.offer }), answers: (s) => s.offer },
   check(state, room, draft, now) {
     const offer = liveOffer(state, room, draft.offer, now);
     checkOtherParty(state, offer, draft.seat, "accept");

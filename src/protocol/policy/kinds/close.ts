@@ -7,11 +7,12 @@
 import { TrestleError } from "../../errors.js";
 import { auctionOf } from "../auctions.js";
 import type { RoomState } from "../room-state.js";
-import { offerOf, type RoomDraftOf, type RoomKindPolicy } from "./kind-policy.js";
+import { offerOf, type RoomDraftOf, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The close policy. */
 export const closePolicy: RoomKindPolicy<"close"> = {
   kind: "close",
+  commitment: { ...NO_COMMITMENT, commits: (s) => s.outcome === "deal", binds: (s) => (s.offer === undefined ? null : { offer: s.offer }) },
   check(_state, room, draft) {
     const named = (draft.offer === undefined ? 0 : 1) + (draft.auction === undefined ? 0 : 1);
     if (draft.outcome === "no_deal") {

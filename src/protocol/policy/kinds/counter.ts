@@ -4,6 +4,13 @@ import { checkFuture, checkOtherParty, endOffer, liveOffer, offerOf, openOffer, 
 /** The counter policy: only another party's live offer can be countered. */
 export const counterPolicy: RoomKindPolicy<"counter"> = {
   kind: "counter",
+  commitment: {
+    commits: () => true,
+    gatedWhenLoosened: (s) => s.terms.amount !== undefined,
+    binds: (s) => ({ terms: s.terms }),
+    expires: (s) => s.expires,
+    answers: (s) => s.offer,
+  },
   check(state, room, draft, now) {
     checkOtherParty(state, liveOffer(state, room, draft.offer, now), draft.seat, "counter");
     checkFuture(draft.expires, now, "counter");

@@ -6,7 +6,7 @@
  */
 import { TrestleError } from "../../errors.js";
 import { own } from "../../records.js";
-import type { AuthoredDraft, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
+import type { AuthoredDraft, Submission, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
 import type { RoomKind, Terms } from "../../schemas/room.js";
 import { offerNotLive, type OfferState, type RoomState } from "../room-state.js";
 import type { TableState } from "../state.js";
@@ -16,9 +16,37 @@ export type RoomDraftOf<K extends RoomKind> = Extract<AuthoredDraft, { kind: K }
 /** An admitted entry of room kind K (seq and ts assigned). */
 export type RoomEntryOf<K extends RoomKind> = Extract<UnchainedEntry, { kind: K }>;
 
-/** How one room kind is judged and folded; pure functions of the state. */
+/** A submission of room kind K, as its seat signs it. */
+export type RoomSubmissionOf<K extends RoomKind> = Extract<Submission, { kind: K }>;
+
+/** What a write of one room kind commits its owner to, as the owner-side guards read it (docs/ROOMS.md "Mandates"). */
+export interface RoomKindCommitment<K extends RoomKind> {
+  /** Whether writing `s` commits the seat's owner to something. */
+  commits(s: RoomSubmissionOf<K>): boolean;
+  /** Whether `s` needs the owner's approval of its hash while the mandate is loosened. */
+  gatedWhenLoosened(s: RoomSubmissionOf<K>): boolean;
+  /** The terms `s` binds the owner to: its own, or those of the offer it names (by leaf); null when it names none. */
+  binds(s: RoomSubmissionOf<K>): { terms: Terms } | { offer: string } | null;
+  /** When `s` itself stops being sendable, if it has an expiry. */
+  expires(s: RoomSubmissionOf<K>): number | undefined;
+  /** The offer `s` answers, whose expiry also ends a held `s`; undefined when it answers none. */
+  answers(s: RoomSubmissionOf<K>): string | undefined;
+}
+
+/** The commitment facts of a kind that commits nobody, answers nothing and has no expiry of its own. */
+export const NO_COMMITMENT = {
+  commits: () => false,
+  gatedWhenLoosened: () => false,
+  binds: () => null,
+  expires: () => undefined,
+  answers: () => undefined,
+} as const satisfies RoomKindCommitment<RoomKind>;
+
+/** How one room kind is judged and folded (pure functions of the state), and what a write of it commits. */
 export interface RoomKindPolicy<K extends RoomKind> {
   readonly kind: K;
+  /** What a write of this kind commits its owner to. */
+  readonly commitment: RoomKindCommitment<K>;
   /** Throws the refusal for `draft` at `now`; seat, key, pause and body were already checked. */
   check(state: TableState, room: RoomState, draft: RoomDraftOf<K>, now: number): void;
   /** Folds an admitted entry (whose leaf hash is `leaf`) into `room` (mutates it). */

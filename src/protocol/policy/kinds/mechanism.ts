@@ -13,11 +13,12 @@ import type { AuctionSides } from "../../schemas/mechanism.js";
 import { auctionOf, settledDraft, settlementOf, sideOf, uncommitted } from "../auctions.js";
 import type { AuctionState, RoomState } from "../room-state.js";
 import type { TableState } from "../state.js";
-import { checkFuture, type RoomDraftOf, type RoomKindPolicy } from "./kind-policy.js";
+import { checkFuture, type RoomDraftOf, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The mechanism policy: one auction's open, each side's commit, each side's reveal. */
 export const mechanismPolicy: RoomKindPolicy<"mechanism"> = {
   kind: "mechanism",
+  commitment: { ...NO_COMMITMENT, commits: (s) => s.op === "commit", gatedWhenLoosened: (s) => s.op === "commit" },
   check(state, room, draft, now) {
     if (draft.op === "open") return checkOpen(state, room, draft, now);
     const auction = liveAuction(room, draft.auction);

@@ -1,9 +1,16 @@
 /** `offer` (docs/SPEC.md §5.10): a seat puts terms on the table for the other parties; it is live until answered, withdrawn or expired. */
-import { checkFuture, openOffer, type RoomKindPolicy } from "./kind-policy.js";
+import { checkFuture, openOffer, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The offer policy: any seat may offer; an expiry must lie ahead. */
 export const offerPolicy: RoomKindPolicy<"offer"> = {
   kind: "offer",
+  commitment: {
+    ...NO_COMMITMENT,
+    commits: () => true,
+    gatedWhenLoosened: (s) => s.terms.amount !== undefined,
+    binds: (s) => ({ terms: s.terms }),
+    expires: (s) => s.expires,
+  },
   check(_state, _room, draft, now) {
     checkFuture(draft.expires, now, "offer");
   },

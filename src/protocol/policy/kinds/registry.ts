@@ -1,18 +1,19 @@
 /**
- * The room kind registry (docs/SPEC.md §5.10): every room kind's policy by kind, and the three
- * calls admit and the fold make. A new kind is one module in this folder, its schema in
- * schemas/room.ts (or its own file, as the auction's schemas/mechanism.ts) and one line here.
+ * The room kind registry (docs/SPEC.md §5.10): every room kind's policy by kind, the calls admit
+ * and the fold make, and what a write of each kind commits its owner to (the owner-side guards
+ * read it). A new kind is one module in this folder, its schema in schemas/room.ts and one line
+ * here (docs/ROOMS.md "Adding a room kind").
  */
 import { leafOf } from "../../chain.js";
-import type { AuthoredDraft, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
-import { RoomKindSchema, type RoomKind } from "../../schemas/room.js";
+import type { AuthoredDraft, Submission, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
+import { RoomKindSchema, type RoomKind, type Terms } from "../../schemas/room.js";
 import { requireRoom } from "../room-state.js";
 import type { TableState } from "../state.js";
 import { acceptPolicy } from "./accept.js";
 import { closePolicy } from "./close.js";
 import { counterPolicy } from "./counter.js";
 import { grantPolicy } from "./grant.js";
-import type { RoomDraftOf, RoomEntryOf, RoomKindPolicy } from "./kind-policy.js";
+import type { RoomDraftOf, RoomEntryOf, RoomKindPolicy, RoomSubmissionOf } from "./kind-policy.js";
 import { offerPolicy } from "./offer.js";
 import { rejectPolicy } from "./reject.js";
 import { revokePolicy } from "./revoke.js";
@@ -63,4 +64,23 @@ export function roomKindCloses(state: TableState, entry: UnchainedEntry): System
 export function roomKindSettles(state: TableState, entry: UnchainedEntry): SystemDraftOf<"auction_settled"> | null {
   if (entry.kind === "system" || entry.kind === "approval" || !isRoomKind(entry.kind)) return null;
   return policyOf(entry.kind).causes?.(state, entry as RoomEntryOf<typeof entry.kind>) ?? null;
+}
+
+/** What one write commits its owner to (RoomKindCommitment applied to it). */
+export interface RoomCommitment {
+  readonly commits: boolean;
+  readonly gatedWhenLoosened: boolean;
+  readonly binds: { terms: Terms } | { offer: string } | null;
+  readonly expires: number | undefined;
+  readonly answers: string | undefined;
+}
+
+const NOT_A_ROOM_WRITE: RoomCommitment = { commits: false, gatedWhenLoosened: false, binds: null, expires: undefined, answers: undefined };
+
+/** What writing `s` commits its owner to, by its kind's module; a kind that is not a room's commits nothing. */
+export function roomCommitment(s: Submission): RoomCommitment {
+  if (!isRoomKind(s.kind)) return NOT_A_ROOM_WRITE;
+  const facts = policyOf(s.kind).commitment;
+  const w = s as RoomSubmissionOf<typeof s.kind>;
+  return { commits: facts.commits(w), gatedWhenLoosened: facts.gatedWhenLoosened(w), binds: facts.binds(w), expires: facts.expires(w), answers: facts.answers(w) };
 }

@@ -1,9 +1,10 @@
 /** `reject` (docs/SPEC.md §5.10): turns down another party's live offer, which ends. */
-import { checkOtherParty, endOffer, liveOffer, offerOf, type RoomKindPolicy } from "./kind-policy.js";
+import { checkOtherParty, endOffer, liveOffer, offerOf, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The reject policy: only another party's live offer. */
 export const rejectPolicy: RoomKindPolicy<"reject"> = {
   kind: "reject",
+  commitment: { ...NO_COMMITMENT, answers: (s) => s.offer },
   check(state, room, draft, now) {
     checkOtherParty(state, liveOffer(state, room, draft.offer, now), draft.seat, "reject");
   },

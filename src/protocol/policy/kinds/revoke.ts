@@ -2,11 +2,12 @@
 import { TrestleError } from "../../errors.js";
 import { own } from "../../records.js";
 import { grantNotLive } from "../room-state.js";
-import type { RoomKindPolicy } from "./kind-policy.js";
+import { NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The revoke policy: only the seat that granted, only while the grant is live. */
 export const revokePolicy: RoomKindPolicy<"revoke"> = {
   kind: "revoke",
+  commitment: NO_COMMITMENT,
   check(state, room, draft, now) {
     const grant = own(room.grants, draft.grant);
     if (!grant) throw new TrestleError("E_UNKNOWN_GRANT", `no grant ${draft.grant.slice(0, 16)}… in this room`, { grant: draft.grant });

@@ -4,8 +4,8 @@
  * field can reach the terminal with an escape sequence, a bidi override or a line break of its own.
  */
 import { describe, expect, it } from "vitest";
-import { channelLine, projectedLine, reportLines } from "../../../src/cli/format.js";
-import { stylesFor } from "../../../src/cli/output.js";
+import { channelLine, projectedLine, reportLines } from "../../../src/text/format.js";
+import { stylesFor } from "../../../src/text/styles.js";
 import { NEWLINES } from "../../../src/client/guards/framing.js";
 import type { ChannelHealth, ProjectedEntry, VerifyReport } from "../../../src/protocol/index.js";
 

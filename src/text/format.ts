@@ -1,5 +1,5 @@
 /**
- * Human renderings shared by the commands: one line per ledger entry (`[#15] judge decision: …`,
+ * Human renderings shared by the CLI commands, the MCP tools, the principal window and the demo: one line per ledger entry (`[#15] judge decision: …`,
  * task moves and approvals included), effects as `owner: action on resource {args}`, tasks, a
  * verification report with its coverage, a chat channel's health, and short head references. What seats and the relay
  * wrote is untrusted and goes through the inbound framing's reductions (client/guards/framing.ts):
@@ -26,9 +26,9 @@ import {
   type TaskState,
   type VerifyReport,
 } from "../protocol/index.js";
-import type { Styles } from "./output.js";
-import { roomText } from "./room-format.js";
-import { moneyText } from "../text/terms.js";
+import type { Styles } from "./styles.js";
+import { roomText } from "./commitment.js";
+import { moneyText } from "./terms.js";
 
 /** `#seq link…` of a head. */
 export function headRef(head: SignedHead): string {

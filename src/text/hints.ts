@@ -1,5 +1,6 @@
 /**
- * One-line hints shown under an error, by code: what to do next, in the CLI's own terms. Every
+ * One-line hints shown under an error, by code: what to do next, in the CLI's own terms (the MCP
+ * server falls back to them, src/mcp/hints.ts). Every
  * code in the closed list has one (the record is total, so a new code cannot land without it).
  */
 import type { ErrorCode } from "../protocol/index.js";

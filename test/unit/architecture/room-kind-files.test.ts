@@ -1,0 +1,75 @@
+/**
+ * A room kind lives in few places (issue 24, decision 0366, docs/ROOMS.md "Adding a room kind"):
+ * its schema in schemas/room.ts, its module in protocol/policy/kinds (policy and what it
+ * commits), one line in the registry, its words in src/text/commitment.ts, its CLI verb and its
+ * MCP tool. Every other list (room kinds, visible kinds, projection, the owner-side commitment
+ * checks, the help and tool lists) is derived. Shown on the code as it is: the files whose code
+ * names a kind, and the lists that must hold every kind.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOM_WRITES } from "../../../src/cli/commands/room-write.js";
+import { ROOM_WRITE_TOOLS } from "../../../src/mcp/tools/room-write.js";
+import { AuthoredKindSchema, RoomKindSchema, VisibleKindSchema } from "../../../src/protocol/index.js";
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+
+/** The source files a new room kind touches: the only ones whose code may name a room kind. */
+const KIND_FILES = [
+  "src/protocol/schemas/room.ts",
+  "src/protocol/policy/kinds/<kind>.ts",
+  "src/protocol/policy/kinds/registry.ts",
+  "src/text/commitment.ts",
+  "src/cli/commands/room-write.ts",
+  "src/mcp/tools/room-write.ts",
+];
+
+/** Every .ts file under src, worker and durable-objects, relative to the repository, with its code (comments removed). */
+function sources(): { path: string; code: string }[] {
+  return ["src", "worker", "durable-objects"].flatMap((top) =>
+    readdirSync(join(ROOT, top), { withFileTypes: true, recursive: true })
+      .filter((d) => d.isFile() && d.name.endsWith(".ts"))
+      .map((d) => join(d.parentPath, d.name))
+      .map((file) => ({ path: relative(ROOT, file).replace(/\\/g, "/"), code: codeOf(readFileSync(file, "utf8")) })),
+  );
+}
+
+/** `text` without its block and line comments (a line comment starts at `//` not inside a string or URL). */
+function codeOf(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
+describe("a room kind's files", () => {
+  const files = sources();
+
+  it(`are ${KIND_FILES.length}: only they name withdraw, the kind whose word means nothing else in the code`, () => {
+    expect(files.length).toBeGreaterThan(200);
+    const naming = files.filter((f) => /\bwithdraw\b/.test(f.code)).map((f) => f.path);
+    expect(naming.sort()).toEqual(KIND_FILES.map((f) => f.replace("<kind>", "withdraw")).sort());
+  });
+
+  it("are the only ones that tell a room kind by its name, but for the auction's own sealed-bid steps", () => {
+    const kinds = RoomKindSchema.options.join("|");
+    const test = new RegExp(`kind\\s*[!=]==\\s*"(${kinds})"|case "(${kinds})":`, "g");
+    const allowed = (path: string, match: string) =>
+      path.startsWith("src/protocol/policy/kinds/") || (match.includes("mechanism") && ["src/owner/bids.ts", "src/owner/guarded-seat.ts"].includes(path));
+    const found = files.flatMap((f) => [...f.code.matchAll(test)].map((m) => ({ path: f.path, match: m[0] }))).filter((x) => !allowed(x.path, x.match));
+    expect(found).toEqual([]);
+  });
+});
+
+describe("the lists derived from the room kinds", () => {
+  const kinds = RoomKindSchema.options;
+  const written = kinds.filter((k) => k !== "mechanism");
+
+  it("hold every room kind, in the registry's order", () => {
+    expect(VisibleKindSchema.options.filter((k) => (kinds as readonly string[]).includes(k))).toEqual(kinds);
+    expect(AuthoredKindSchema.options.filter((k) => (kinds as readonly string[]).includes(k))).toEqual(kinds);
+  });
+
+  it("give every room kind a CLI verb and an MCP tool (the auction's three each)", () => {
+    expect(ROOM_WRITES.map((c) => c.name)).toEqual([...written.map((k) => `room ${k}`), "room auction", "room bid", "room reveal"]);
+    expect(ROOM_WRITE_TOOLS.map((t) => t.name)).toEqual([...written.map((k) => `trestle_room_${k}`), "trestle_room_auction", "trestle_room_bid", "trestle_room_reveal"]);
+  });
+});
