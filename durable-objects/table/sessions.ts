@@ -13,17 +13,14 @@ import { httpStatusOf, schemaError, TrestleError, wsCloseCodeOf } from "../../sr
 import { checkInboundJson, parseJsonText } from "../../src/protocol/inbound-json.js";
 import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { ApprovalRequest } from "../../src/protocol/schemas/approval.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import type { HiddenEntry } from "../../src/protocol/schemas/export.js";
-import { ClientFrameSchema, FrameWithIdSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
-import { viewOf } from "../../src/protocol/visibility.js";
+import { ClientFrameSchema, FrameWithIdSchema } from "../../src/protocol/schemas/ws.js";
 import { toTrestleError } from "../result.js";
 import { principalKey } from "./auth.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { own } from "../../src/protocol/records.js";
-import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
+import { catchUp, send, type FanOutSource } from "./fan-out.js";
 import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
 import { PUBLIC_TAG } from "./public-read.js";
 import type { TableLimits } from "./limits.js";
@@ -44,14 +41,10 @@ interface Attachment {
 }
 
 /** What sessions need from the table. */
-export interface SessionHost {
-  readonly state: TableState | null;
+export interface SessionHost extends FanOutSource {
   /** The table's limits: the authentication deadline, the sockets per seat. */
   readonly limits: TableLimits;
   now(): number;
-  /** Entries after `cursor` up to the newest, at most `limit`. */
-  entriesAfter(cursor: number, limit: number): Entry[];
-  currentHead(): Promise<SignedHead>;
   submit(body: unknown): Promise<{ seq: number; head: SignedHead }>;
   approve(request: ApprovalRequest): Promise<{ seq: number; head: SignedHead }>;
 }
@@ -196,14 +189,9 @@ export class Sessions {
     ws.serializeAttachment({ ...attachment, seat, owner, cursor, ...(seat === null ? {} : { key }) } satisfies Attachment);
     // Its deadline no longer counts; the next one is found again when needed.
     if (this.deadline === attachment.issued + host.limits.values.socket_auth_ms) this.deadline = undefined;
-    let head = await host.currentHead();
+    const head = await host.currentHead();
     send(ws, "seat" in principal ? { type: "welcome", seat: principal.seat, cursor, head } : { type: "owner_welcome", owner: principal.owner, cursor, head });
-    // Catch up to the newest head; entries appended meanwhile are covered by the next round.
-    for (;;) {
-      sendUpTo(ws, head, host);
-      if (head.seq >= (host.state?.seq ?? 0)) return;
-      head = await host.currentHead();
-    }
+    await catchUp(ws, head, host);
   }
 
   /** Authenticated sockets speaking for `principal`, other than `except`. */
@@ -236,75 +224,6 @@ export class Sessions {
     }
     return owners;
   }
-
-  /**
-   * Sends the batch of `frames` to every authenticated socket: one that was sent everything up to
-   * the batch gets its class's frame as built once (frames.ts); one that is behind, or a seat that
-   * left, is brought up to `frames`' head from SQLite.
-   */
-  push(frames: Frames, host: SessionHost): void {
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        const attachment = ws.deserializeAttachment() as Attachment | null;
-        if ((!attachment?.seat && !attachment?.owner) || attachment.cursor >= frames.last) continue;
-        const reader: Principal = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
-        const present = attachment.seat === null || (host.state && own(host.state.seats, attachment.seat)?.left) === null;
-        const text = attachment.cursor === frames.before && present ? frames.for(reader) : null;
-        if (text === null) {
-          sendUpTo(ws, frames.head, host);
-          continue;
-        }
-        ws.send(text);
-        ws.serializeAttachment({ ...attachment, cursor: frames.last } satisfies Attachment);
-      } catch {
-        // A socket closing mid-send is dropped; its client resumes from its own cursor.
-      }
-    }
-  }
-}
-
-/**
- * Sends a socket its entries in (cursor, head.seq] in frames of bounded size; synchronous, so
- * two callers can never send the same entry twice. A seat that left reads nothing after its
- * seat_left (§6.2): its socket gets entries up to that one, then closes (E_UNKNOWN_SEAT).
- */
-function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
-  const attachment = ws.deserializeAttachment() as Attachment | null;
-  if (!attachment?.seat && !attachment?.owner) return;
-  const left = attachment.seat !== null && host.state ? (own(host.state.seats, attachment.seat)?.left ?? null) : null;
-  const until = left === null ? head.seq : Math.min(head.seq, left);
-  let cursor = attachment.cursor;
-  while (cursor < until) {
-    const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= until);
-    if (batch.length === 0 || !host.state) break;
-    const reader = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
-    cursor = sendEntries(ws, viewOf(host.state, reader, batch), head);
-  }
-  if (cursor !== attachment.cursor) ws.serializeAttachment({ ...attachment, cursor });
-  if (left !== null && cursor >= left) ws.close(wsCloseCodeOf("E_UNKNOWN_SEAT"), `seat ${attachment.seat} left the table`);
-}
-
-function sendEntries(ws: WebSocket, entries: readonly (Entry | HiddenEntry)[], head: SignedHead): number {
-  let frame: (Entry | HiddenEntry)[] = [];
-  let bytes = 0;
-  let cursor = 0;
-  for (const entry of entries) {
-    const size = JSON.stringify(entry).length;
-    if (frame.length > 0 && bytes + size > FRAME_BUDGET_CHARS) {
-      send(ws, { type: "entries", items: frame, head });
-      frame = [];
-      bytes = 0;
-    }
-    frame.push(entry);
-    bytes += size;
-    cursor = entry.seq;
-  }
-  if (frame.length > 0) send(ws, { type: "entries", items: frame, head });
-  return cursor;
-}
-
-function send(ws: WebSocket, frame: ServerFrame): void {
-  ws.send(JSON.stringify(frame));
 }
 
 /** A client frame's text: at most LIMITS.request_bytes UTF-8 bytes, and text, not binary. */

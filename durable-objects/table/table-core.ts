@@ -24,7 +24,7 @@ import type { WriteOutcome } from "./writes.js";
 import { Notices, ownerNotify } from "./notify.js";
 import { ownerChannels, type ChannelProbe } from "./approvers.js";
 import { Alarm, auctionAt, watchdogAt } from "./alarms.js";
-import { pushPublic } from "./public-read.js";
+import { push } from "./fan-out.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { limitsOf } from "../limits/config.js";
 import { TableLimits } from "./limits.js";
@@ -156,10 +156,7 @@ export abstract class TableCore extends DurableObject<Env> {
         return table.state;
       },
       head: () => (this.replica.mirror ? this.currentHead() : this.headSigner().current()),
-      send: (frames) => {
-        this.sessions.push(frames, this.sessionHost());
-        pushPublic(this.ctx, frames, this.sessionHost());
-      },
+      send: (frames) => push(this.ctx.getWebSockets(), frames, this.sessionHost()),
     };
   }
 
