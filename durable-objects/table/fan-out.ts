@@ -17,15 +17,8 @@ import type { HiddenEntry } from "../../src/protocol/schemas/export.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { ServerFrame } from "../../src/protocol/schemas/ws.js";
 import { viewOf } from "../../src/protocol/visibility.js";
+import type { TableContext } from "./context.js";
 import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
-
-/** What the fan-out needs from the table: its state, its ledger's entries and its head. */
-export interface FanOutSource {
-  readonly state: TableState | null;
-  /** Entries after `cursor` up to the newest, at most `limit`. */
-  entriesAfter(cursor: number, limit: number): Entry[];
-  currentHead(): Promise<SignedHead>;
-}
 
 /** The part of any socket's attachment the fan-out reads: a public viewer's flag, a seat's or an owner's name, the last seq sent. */
 interface Followed {
@@ -53,14 +46,14 @@ function followerOf(ws: WebSocket, state: TableState | null): Follower | null {
 }
 
 /** Sends the batch of `frames` to every socket in `sockets` that follows the table (see the file comment). */
-export function push(sockets: readonly WebSocket[], frames: Frames, source: FanOutSource): void {
+export function push(sockets: readonly WebSocket[], frames: Frames, table: TableContext): void {
   for (const ws of sockets) {
     try {
-      const follower = followerOf(ws, source.state);
+      const follower = followerOf(ws, table.state);
       if (!follower || follower.attachment.cursor >= frames.last) continue;
       const text = follower.attachment.cursor === frames.before && follower.left === null ? frames.for(follower.reader) : null;
       if (text === null) {
-        sendUpTo(ws, frames.head, source);
+        sendUpTo(ws, frames.head, table);
         continue;
       }
       ws.send(text);
@@ -72,23 +65,23 @@ export function push(sockets: readonly WebSocket[], frames: Frames, source: FanO
 }
 
 /** Brings a socket that starts following at `head` up to the newest head; entries appended meanwhile are covered by the next round. */
-export async function catchUp(ws: WebSocket, head: SignedHead, source: FanOutSource): Promise<void> {
+export async function catchUp(ws: WebSocket, head: SignedHead, table: TableContext): Promise<void> {
   for (;;) {
-    sendUpTo(ws, head, source);
-    if (head.seq >= (source.state?.seq ?? 0)) return;
-    head = await source.currentHead();
+    sendUpTo(ws, head, table);
+    if (head.seq >= (table.state?.seq ?? 0)) return;
+    head = await table.currentHead();
   }
 }
 
 /** Sends a socket its entries in (cursor, head.seq] as it may read them; synchronous, so two callers never send the same entry twice. */
-function sendUpTo(ws: WebSocket, head: SignedHead, source: FanOutSource): void {
-  const state = source.state;
+function sendUpTo(ws: WebSocket, head: SignedHead, table: TableContext): void {
+  const state = table.state;
   const follower = followerOf(ws, state);
   if (!follower || !state) return;
   const until = follower.left === null ? head.seq : Math.min(head.seq, follower.left);
   let cursor = follower.attachment.cursor;
   while (cursor < until) {
-    const batch = source.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= until);
+    const batch = table.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= until);
     if (batch.length === 0) break;
     const items = follower.reader === null ? batch : viewOf(state, follower.reader, batch);
     for (const frame of framesOf(items)) send(ws, { type: "entries", items: frame, head });

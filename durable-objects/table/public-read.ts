@@ -8,9 +8,9 @@ import { exportText } from "../../src/protocol/export.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import { catchUp, send, type FanOutSource } from "./fan-out.js";
+import type { TableContext } from "./context.js";
+import { catchUp, send } from "./fan-out.js";
 import type { Ledger } from "./ledger.js";
-import type { TableLimits } from "./limits.js";
 import { refusedUpgrade } from "../limits/refuse-socket.js";
 
 /** The hibernation tag of public sockets; seat and owner sockets carry none. */
@@ -34,12 +34,6 @@ export function publicExport(state: TableState, ledger: Pick<Ledger, "seq" | "al
   return exportText({ table: state.table, relay: state.relay }, ledger.all(), [...earlier, head], ledger.originals(1, ledger.seq));
 }
 
-/** What public sockets need from the table. */
-export interface PublicHost extends FanOutSource {
-  /** The cap on public sockets (public_sockets_per_table). */
-  readonly limits: TableLimits;
-}
-
 /** Whether an upgrade request is for the public socket (the Worker forwards /tables/:id/public/ws as is). */
 export function isPublicUpgrade(request: Request): boolean {
   return new URL(request.url).pathname.endsWith("/public/ws");
@@ -55,19 +49,19 @@ export function isPublicSocket(ctx: DurableObjectState, ws: WebSocket): boolean 
  * the ledger) and sends it everything up to the current head at once; past the cap, a socket that
  * only carries the refusal (4429).
  */
-export async function acceptPublic(ctx: DurableObjectState, request: Request, host: PublicHost): Promise<Response> {
-  const state = host.state;
+export async function acceptPublic(t: TableContext, request: Request): Promise<Response> {
+  const state = t.state;
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   requirePublic(state);
   const raw = new URL(request.url).searchParams.get("after") ?? "0";
   if (!/^[0-9]{1,15}$/.test(raw)) throw new TrestleError("E_SCHEMA", 'query parameter "after" must be a non-negative integer');
-  const over = host.limits.capped("public_sockets_per_table", ctx.getWebSockets(PUBLIC_TAG).length, `table ${state.table}'s public view`);
+  const over = t.limits.capped("public_sockets_per_table", t.ctx.getWebSockets(PUBLIC_TAG).length, `table ${state.table}'s public view`);
   if (over) return refusedUpgrade(over);
   const pair = new WebSocketPair();
   const server = pair[1];
-  ctx.acceptWebSocket(server, [PUBLIC_TAG]);
+  t.ctx.acceptWebSocket(server, [PUBLIC_TAG]);
   server.serializeAttachment({ public: true, cursor: Math.min(Number(raw), state.seq) } satisfies PublicAttachment);
-  await catchUp(server, await host.currentHead(), host);
+  await catchUp(server, await t.currentHead(), t);
   return new Response(null, { status: 101, webSocket: pair[0] });
 }
 

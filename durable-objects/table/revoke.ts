@@ -7,12 +7,13 @@
 import { parseOrThrow } from "../../src/protocol/errors.js";
 import { revokeDraft } from "../../src/protocol/policy/seat-revoke.js";
 import { SeatRevokeRequestSchema } from "../../src/protocol/schemas/revoke.js";
-import { checkSignature, countedOwnerWrite, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
+import { checkSignature, countedOwnerWrite, requireTable, type WriteOutcome } from "./writes.js";
+import type { TableContext } from "./context.js";
 
 /** Appends an owner-signed revocation of one of that owner's seats. */
-export async function writeRevoke(host: TableHost, body: unknown): Promise<WriteOutcome> {
+export async function writeRevoke(t: TableContext, body: unknown): Promise<WriteOutcome> {
   const request = parseOrThrow(SeatRevokeRequestSchema, body, "revoke request");
-  const draft = revokeDraft(requireTable(host), request.revoke, request.sig);
+  const draft = revokeDraft(requireTable(t), request.revoke, request.sig);
   await checkSignature(draft);
-  return countedOwnerWrite(host, draft, request.revoke.owner);
+  return countedOwnerWrite(t, draft, request.revoke.owner);
 }

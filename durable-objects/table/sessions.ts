@@ -13,14 +13,14 @@ import { httpStatusOf, schemaError, TrestleError, wsCloseCodeOf } from "../../sr
 import { checkInboundJson, parseJsonText } from "../../src/protocol/inbound-json.js";
 import { LIMITS } from "../../src/protocol/limits.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
-import type { ApprovalRequest } from "../../src/protocol/schemas/approval.js";
-import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { ClientFrameSchema, FrameWithIdSchema } from "../../src/protocol/schemas/ws.js";
 import { toTrestleError } from "../result.js";
 import { principalKey } from "./auth.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { own } from "../../src/protocol/records.js";
-import { catchUp, send, type FanOutSource } from "./fan-out.js";
+import { catchUp, send } from "./fan-out.js";
+import type { TableContext } from "./context.js";
+import { approve, submit } from "./submit.js";
 import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
 import { PUBLIC_TAG } from "./public-read.js";
 import type { TableLimits } from "./limits.js";
@@ -38,15 +38,6 @@ interface Attachment {
   owner?: string | null;
   /** The key a seat socket authenticated with (absent on sockets authenticated before revocations existed). */
   key?: string;
-}
-
-/** What sessions need from the table. */
-export interface SessionHost extends FanOutSource {
-  /** The table's limits: the authentication deadline, the sockets per seat. */
-  readonly limits: TableLimits;
-  now(): number;
-  submit(body: unknown): Promise<{ seq: number; head: SignedHead }>;
-  approve(request: ApprovalRequest): Promise<{ seq: number; head: SignedHead }>;
 }
 
 // A socket that has not answered by its deadline timed out, it was not refused: a new socket gets
@@ -126,7 +117,7 @@ export class Sessions {
    * Handles one client frame. Until the socket is authenticated, the only frame it may send is a
    * well-formed answer to the challenge: any refusal before then is E_AUTH and closes with 4401.
    */
-  async message(ws: WebSocket, data: string | ArrayBuffer, host: SessionHost): Promise<void> {
+  async message(ws: WebSocket, data: string | ArrayBuffer, t: TableContext): Promise<void> {
     let raw: unknown;
     let id: string | undefined;
     try {
@@ -137,23 +128,23 @@ export class Sessions {
       if (!frame.success) throw schemaError(frame.error.issues, "frame");
       const attachment = ws.deserializeAttachment() as Attachment;
       const f = frame.data;
-      if (f.type === "auth") return await this.authenticate(ws, attachment, { seat: f.seat }, f, host);
-      if (f.type === "owner_auth") return await this.authenticate(ws, attachment, { owner: f.owner }, f, host);
+      if (f.type === "auth") return await this.authenticate(ws, attachment, { seat: f.seat }, f, t);
+      if (f.type === "owner_auth") return await this.authenticate(ws, attachment, { owner: f.owner }, f, t);
       id = f.id;
       const owner = attachment.owner ?? null;
       if (attachment.seat === null && owner === null) throw new TrestleError("E_AUTH", "answer the challenge first");
-      const revoked = host.state ? revokedSocket(attachment, host.state) : undefined;
+      const revoked = t.state ? revokedSocket(attachment, t.state) : undefined;
       if (revoked) return closeOverLimit(ws, revokedError(revoked));
       if (f.type === "approve") {
         if (owner === null) throw new TrestleError("E_FORBIDDEN", "approvals come from the owner's session, not a seat's");
         if (f.request.owner !== owner) throw new TrestleError("E_FORBIDDEN", `this session speaks for owner ${owner}`);
-        const { seq, head } = await host.approve(f.request);
+        const { seq, head } = await approve(t, f.request);
         return send(ws, { type: "ack", id, seq, head });
       }
       if (f.request.submission.seat !== attachment.seat) {
         throw new TrestleError("E_FORBIDDEN", attachment.seat ? `this socket speaks for ${attachment.seat}` : "an owner session does not speak for a seat");
       }
-      const { seq, head } = await host.submit(f.request);
+      const { seq, head } = await submit(t, f.request);
       send(ws, { type: "ack", id, seq, head });
     } catch (error) {
       const err = beforeAuth(toTrestleError(error), ws.deserializeAttachment() as Attachment);
@@ -169,29 +160,29 @@ export class Sessions {
     attachment: Attachment,
     principal: Principal,
     frame: { sig: string; cursor?: number | undefined },
-    host: SessionHost,
+    t: TableContext,
   ): Promise<void> {
-    const state = host.state;
+    const state = t.state;
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
     if (attachment.seat !== null || (attachment.owner ?? null) !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
-    if (host.now() - attachment.issued > host.limits.values.socket_auth_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
+    if (t.now() - attachment.issued > t.limits.values.socket_auth_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
     const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
     if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {
       if ("seat" in principal) await refuseRevokedSigner(state, principal.seat, "auth", statement, frame.sig);
       throw new TrestleError("E_AUTH", `the challenge answer does not verify for that ${"seat" in principal ? "seat" : "owner"}`);
     }
-    const over = host.limits.capped("sockets_per_seat", this.socketsOf(principal, ws), "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`);
+    const over = t.limits.capped("sockets_per_seat", this.socketsOf(principal, ws), "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`);
     if (over) return closeOverLimit(ws, over);
     const cursor = Math.min(frame.cursor ?? 0, state.seq);
     const seat = "seat" in principal ? principal.seat : null;
     const owner = "owner" in principal ? principal.owner : null;
     ws.serializeAttachment({ ...attachment, seat, owner, cursor, ...(seat === null ? {} : { key }) } satisfies Attachment);
     // Its deadline no longer counts; the next one is found again when needed.
-    if (this.deadline === attachment.issued + host.limits.values.socket_auth_ms) this.deadline = undefined;
-    const head = await host.currentHead();
+    if (this.deadline === attachment.issued + t.limits.values.socket_auth_ms) this.deadline = undefined;
+    const head = await t.currentHead();
     send(ws, "seat" in principal ? { type: "welcome", seat: principal.seat, cursor, head } : { type: "owner_welcome", owner: principal.owner, cursor, head });
-    await catchUp(ws, head, host);
+    await catchUp(ws, head, t);
   }
 
   /** Authenticated sockets speaking for `principal`, other than `except`. */

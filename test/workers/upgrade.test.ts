@@ -19,7 +19,7 @@ const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const NEXT_VERSION = [...MIGRATIONS, "CREATE TABLE upgrade_probe (key TEXT PRIMARY KEY); ALTER TABLE entries ADD COLUMN probe TEXT;"];
 
 const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
-const stateOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.state));
+const stateOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.table.state));
 
 describe("a table created before an upgrade", () => {
   it("keeps its ledger through an appended SQLite migration and a rollback: same state, CLEAN export, new writes", async () => {

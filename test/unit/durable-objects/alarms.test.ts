@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { runWatchdog } from "../../../durable-objects/table/alarms.js";
-import type { TableHost } from "../../../durable-objects/table/writes.js";
+import type { Writer } from "../../../durable-objects/table/writes.js";
 import type { Ledger } from "../../../durable-objects/table/ledger.js";
 import type { Notices } from "../../../durable-objects/table/notify.js";
 import { TableLimits } from "../../../durable-objects/table/limits.js";
@@ -22,7 +22,7 @@ beforeAll(async () => {
 const TWO_OWNERS: Effect[] = [CARD_EFFECT, { owner: "tao", resource: "calendar", action: "book", args: { day: "friday" } }];
 
 /** A host over `state` whose ledger takes whatever admit appends. */
-function hostOver(state: TableState, now: number): TableHost {
+function hostOver(state: TableState, now: number): Writer {
   const ledger = {
     byNonce: () => undefined,
     append: (entries: Entry[]) => entries.map((e) => ({ ...e, leaf: "leaf", link: "link" })),
