@@ -13,25 +13,25 @@ import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { Env } from "../env.js";
 import { relaySigner } from "../relay/relay-key.js";
-import { authorizeRead } from "./auth.js";
-import { Heads } from "./heads.js";
-import { Ledger } from "./ledger.js";
-import { wakeState } from "./checkpoint.js";
-import { Sessions } from "./sessions.js";
-import { deliverResult, deliveryAt } from "./results.js";
-import { requireTable, type WriteOutcome } from "./writes.js";
-import { Notices, ownerNotify } from "./notify.js";
-import { ownerChannels, type ChannelProbe } from "./approvers.js";
-import { Alarm, auctionAt, watchdogAt } from "./alarms.js";
+import { authorizeRead } from "./sockets/auth.js";
+import { Heads } from "./reading/heads.js";
+import { Ledger } from "./storage/ledger.js";
+import { wakeState } from "./storage/checkpoint.js";
+import { Sessions } from "./sockets/sessions.js";
+import { deliverResult, deliveryAt } from "./writing/results.js";
+import { requireTable, type WriteOutcome } from "./writing/writes.js";
+import { Notices, ownerNotify } from "./writing/notify.js";
+import { ownerChannels, type ChannelProbe } from "./writing/approvers.js";
+import { Alarm, auctionAt, watchdogAt } from "./writing/alarms.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { limitsOf } from "../limits/config.js";
 import { TableLimits } from "./limits.js";
-import { buryTable, Expiry, readBurial, type Burial } from "./lifetime.js";
+import { buryTable, Expiry, readBurial, type Burial } from "./storage/lifetime.js";
 import { exportHeadPoints } from "../../src/protocol/export.js";
 import { LIMITS } from "../../src/protocol/limits.js";
 import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
-import { Replica } from "./replica.js";
-import { PushQueue } from "./push-queue.js";
+import { Replica } from "./reading/replica.js";
+import { PushQueue } from "./sockets/push-queue.js";
 import type { TableDO } from "./table.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
@@ -44,22 +44,22 @@ export interface ReadAuth {
 export class TableContext {
   state: TableState | null = null;
   ledger: Ledger;
-  /** Set once the table is deleted (lifetime.ts): every request then reads it as E_TABLE_DELETED. */
+  /** Set once the table is deleted (storage/lifetime.ts): every request then reads it as E_TABLE_DELETED. */
   burial: Burial | null;
   readonly storage: DurableObjectStorage;
   /** Rates and socket caps this table counts itself (limits.ts). */
   readonly limits: TableLimits;
   readonly expiry: Expiry;
-  /** The seat and owner sockets' sessions (sessions.ts). */
+  /** The seat and owner sockets' sessions (sockets/sessions.ts). */
   readonly sessions: Sessions;
-  /** Appended entries waiting for the next push to the sockets (push-queue.ts). */
+  /** Appended entries waiting for the next push to the sockets (sockets/push-queue.ts). */
   readonly pushQueue: PushQueue;
   readonly alarms: Alarm;
-  /** Owner notifications recorded with their entries and not yet handed over (notify.ts). */
+  /** Owner notifications recorded with their entries and not yet handed over (writing/notify.ts). */
   readonly notices: Notices;
   /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
   readonly channels: ChannelProbe;
-  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (replica.ts). */
+  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (reading/replica.ts). */
   readonly replica: Replica;
   /** The ledger limit this relay publishes (LIMITS.entries); a replica's pages are judged with it. */
   readonly maxEntries = LIMITS.entries;
@@ -178,7 +178,7 @@ export class TableContext {
     return kept ?? this.headSigner().at({ seq: this.ledger.seq, link: this.ledger.link });
   }
 
-  /** A head at or after every entry appended so far, for a push: one signature shared by the writes meanwhile (heads.ts). */
+  /** A head at or after every entry appended so far, for a push: one signature shared by the writes meanwhile (reading/heads.ts). */
   pushHead(): Promise<SignedHead> {
     return this.replica.mirror ? this.currentHead() : this.headSigner().current();
   }
@@ -220,7 +220,7 @@ export class TableContext {
 
   /**
    * After a write: a head at or after its entries (one signature shared by the writes meanwhile,
-   * heads.ts), the owner notifications it recorded handed over, the push queued, the alarm moved.
+   * reading/heads.ts), the owner notifications it recorded handed over, the push queued, the alarm moved.
    */
   async afterWrite(outcome: WriteOutcome): Promise<SignedHead> {
     if (outcome.appended.length === 0) return this.currentHead();

@@ -1,14 +1,12 @@
 /**
  * TableDO: one Durable Object per table. It totally orders the table's entries and signs its
- * heads. One class of routes holding one context (context.ts: storage, state, ledger, relay key,
- * heads, what follows a write), which it hands to the modules doing the work: the ledger (ledger.ts), write path (writes.ts, and submit.ts, the one submit of HTTP and socket writes), reads (reads.ts), read
- * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts, and fan-out.ts, the one push to every kind of socket), approvers (approvers.ts),
- * pause/resume (control.ts), a seat's revocation by its owner (revoke.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
- * sub-tables (subtables.ts, results.ts), a room's invites, ejections and joins by invite (rooms.ts),
- * a seat's notes to its owner (notes.ts), the one alarm for the watchdog, auctions and result
- * delivery (alarms.ts), and a table held as a read-only replica and taken into custody here
- * (replica.ts, custody.ts) do the work. The folded state lives in memory and is rebuilt from
- * SQLite on every wake, identically.
+ * heads. One class of routes holding one context (context.ts: storage, env, the folded state, the
+ * ledger, the relay key, the heads, what follows a write), which it hands to the modules doing the
+ * work, by role: writing/ (the one submit of HTTP and socket writes, verify-admit-append, controls,
+ * rooms, sub-tables, custody, notes, notifications, the alarm's jobs), reading/ (reads, the public
+ * read, heads, the replica), sockets/ (read authorization, sessions, the one fan-out to every kind
+ * of socket) and storage/ (schema, ledger and its checkpoints, the tombstone). The folded state
+ * lives in memory and is rebuilt from SQLite on every wake, identically.
  */
 import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
@@ -17,28 +15,28 @@ import type { Env } from "../env.js";
 import type { ApproveResponse, CreateResponse, EntriesResponse, JoinResponse, ProjectionResponse, SubmitResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { errorResponse, guarded, type Result } from "../result.js";
-import { readEntries, readExport, readProjection, readTasks } from "./reads.js";
-import { refuseFrame } from "./sessions.js";
-import { deliverResult } from "./results.js";
-import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./subtables.js";
-import { writeCreate, writeJoin, type WriteOutcome } from "./writes.js";
-import { approvalResponse, approve, submit } from "./submit.js";
-import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
-import { writeRevoke } from "./revoke.js";
-import { writeAttestedApproval, type AttestedApproval } from "./chat-approvals.js";
-import { ownerNotify } from "./notify.js";
-import { runAuctions, runWatchdog } from "./alarms.js";
-import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePublicMessage } from "./public-read.js";
-import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./rooms.js";
-import { sendOwnerNote } from "./notes.js";
+import { readEntries, readExport, readProjection, readTasks } from "./reading/reads.js";
+import { refuseFrame } from "./sockets/sessions.js";
+import { deliverResult } from "./writing/results.js";
+import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./writing/subtables.js";
+import { writeCreate, writeJoin, type WriteOutcome } from "./writing/writes.js";
+import { approvalResponse, approve, submit } from "./writing/submit.js";
+import { writeAttestedControl, writeControl, type AttestedControl } from "./writing/control.js";
+import { writeRevoke } from "./writing/revoke.js";
+import { writeAttestedApproval, type AttestedApproval } from "./writing/chat-approvals.js";
+import { ownerNotify } from "./writing/notify.js";
+import { runAuctions, runWatchdog } from "./writing/alarms.js";
+import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePublicMessage } from "./reading/public-read.js";
+import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./writing/rooms.js";
+import { sendOwnerNote } from "./writing/notes.js";
 import type { NoteResponse } from "../../src/protocol/schemas/room.js";
 import type { DeleteResponse } from "../../src/protocol/schemas/lifetime.js";
 import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
-import { buryTable, canonicalRequest, claimCreation, deletedError, repeatedDelete, verifiedDelete } from "./lifetime.js";
+import { buryTable, canonicalRequest, claimCreation, deletedError, repeatedDelete, verifiedDelete } from "./storage/lifetime.js";
 import type { CustodyResponse } from "../../src/protocol/schemas/custody.js";
 import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
-import { acceptPage } from "./replica.js";
-import { writeCustody } from "./custody.js";
+import { acceptPage } from "./reading/replica.js";
+import { writeCustody } from "./writing/custody.js";
 
 import { TableContext, type ReadAuth } from "./context.js";
 
@@ -249,7 +247,7 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** GET /tables/:id/public/export: no authorization, public tables only (public-read.ts). */
+  /** GET /tables/:id/public/export: no authorization, public tables only (reading/public-read.ts). */
   async publicExport(): Promise<Result<string>> {
     return guarded(async () => {
       const head = await this.table.currentHead();

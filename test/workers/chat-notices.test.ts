@@ -7,7 +7,7 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { writeSubmission } from "../../durable-objects/table/writes.js";
+import { writeSubmission } from "../../durable-objects/table/writing/writes.js";
 import { signSubmission } from "../../src/protocol/index.js";
 import { drain, requests } from "../support/chat-driver.js";
 import { bound, CARD, proposed, relay, room } from "../support/chat-room.js";

@@ -251,7 +251,7 @@ describe("when the same proposal arrives twice while the relay asks whether some
         await all;
         return true;
       };
-      Object.assign(t, { channels: probe });
+      Object.assign(t.table, { channels: probe });
     });
   }
 

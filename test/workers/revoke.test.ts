@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalize, revokeDraft, signSubmission, type Signer } from "../../src/protocol/index.js";
 import { signRevoke } from "../../src/client/owner-requests.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { commit } from "../../durable-objects/table/writes.js";
+import { commit } from "../../durable-objects/table/writing/writes.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 import { TestSocket } from "../support/socket.js";

@@ -16,8 +16,8 @@ import {
   type TableConfig,
 } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { deliveryOf } from "../../durable-objects/table/results.js";
-import { readExport } from "../../durable-objects/table/reads.js";
+import { deliveryOf } from "../../durable-objects/table/writing/results.js";
+import { readExport } from "../../durable-objects/table/reading/reads.js";
 import { headUnmoved, RelayHttp, type Reply } from "../support/relay-http.js";
 import { cast, castOwners, keyOf, type Cast } from "../support/table-fixture.js";
 import { approveHttp, CARD_EFFECT } from "../support/gateway.js";

@@ -8,7 +8,7 @@ import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:te
 import { describe, expect, it } from "vitest";
 import { canonicalize, verifyExport } from "../../src/protocol/index.js";
 import { runMigrations } from "../../durable-objects/sqlite.js";
-import { migrate, MIGRATIONS } from "../../durable-objects/table/schema.js";
+import { migrate, MIGRATIONS } from "../../durable-objects/table/storage/schema.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";

@@ -8,7 +8,7 @@ import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:te
 import { describe, expect, it } from "vitest";
 import { canonicalize, fold, signSubmission, verifyHeadSignature, type SignedHead, type SubmitRequest, type SubmitResponse } from "../../src/protocol/index.js";
 import type { Result } from "../../durable-objects/result.js";
-import { CHECKPOINT_EVERY } from "../../durable-objects/table/checkpoint.js";
+import { CHECKPOINT_EVERY } from "../../durable-objects/table/storage/ledger.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";

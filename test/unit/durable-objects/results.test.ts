@@ -1,11 +1,11 @@
 /**
- * Sub-table result delivery (durable-objects/table/results.ts): each attempt is recorded and the
+ * Sub-table result delivery (durable-objects/table/writing/results.ts): each attempt is recorded and the
  * table's alarm re-armed for the retry before it starts, a final answer (recorded or refused) is
  * stored and drops the retry deadline, a transient answer or a thrown call keeps it, and a delivery
  * that ended is never attempted again.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { deliverResult, deliveryAt, deliveryOf, RESULT_RETRY_MS, type ParentResults, type Deliverer } from "../../../durable-objects/table/results.js";
+import { deliverResult, deliveryAt, deliveryOf, RESULT_RETRY_MS, type ParentResults, type Deliverer } from "../../../durable-objects/table/writing/results.js";
 import type { Result } from "../../../durable-objects/result.js";
 import { verifyStatement, type SubtableResultRequest, type TableConfig } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";

@@ -5,14 +5,14 @@
  * write, which accepts an approve only where the owner's chat_approve rules allow it. The nonce
  * comes from the platform's event id, so a redelivered callback returns the first entry.
  */
-import { TrestleError } from "../../src/protocol/errors.js";
-import { chatApprovalDraft } from "../../src/protocol/policy/chat-approve.js";
-import { taskOf } from "../../src/protocol/policy/tasks.js";
-import { own } from "../../src/protocol/records.js";
-import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import type { ApprovalVerdict } from "../../src/protocol/schemas/task.js";
+import { TrestleError } from "../../../src/protocol/errors.js";
+import { chatApprovalDraft } from "../../../src/protocol/policy/chat-approve.js";
+import { taskOf } from "../../../src/protocol/policy/tasks.js";
+import { own } from "../../../src/protocol/records.js";
+import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
+import type { ApprovalVerdict } from "../../../src/protocol/schemas/task.js";
 import { commit, requireTable, type WriteOutcome } from "./writes.js";
-import type { TableContext } from "./context.js";
+import type { TableContext } from "../context.js";
 import { chatEventNonce } from "./chat-nonce.js";
 
 /** A tap on an approve or reject button, attested by the relay. */

@@ -5,9 +5,9 @@
  * notifications not yet taken (notify.ts). After every write the alarm is set to the earliest
  * deadline any job has. Alarms run at least once: a second run finds nothing due and appends nothing.
  */
-import type { TableState } from "../../src/protocol/policy/state.js";
-import { dueTasks, stalledDraft, watchdogDeadline } from "../../src/protocol/policy/watchdog.js";
-import { auctionDeadline, dueSettlements } from "../../src/protocol/policy/auctions.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { dueTasks, stalledDraft, watchdogDeadline } from "../../../src/protocol/policy/watchdog.js";
+import { auctionDeadline, dueSettlements } from "../../../src/protocol/policy/auctions.js";
 import { commit, type Writer, type WriteOutcome } from "./writes.js";
 
 /** Keeps the Durable Object alarm at the earliest deadline of its jobs. */

@@ -7,14 +7,14 @@
  * through the ordinary write path, and ends read-only mode in the same batch of writes. From then
  * on the table takes writes here, with heads signed by this relay.
  */
-import { canonicalize } from "../../src/protocol/canonical.js";
-import { signStatement, verifyStatement, type Signer } from "../../src/protocol/crypto.js";
-import { custodyDraft, custodyStatementOf, custodyStatementsOf } from "../../src/protocol/custody.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { ownerKeyOf } from "../../src/protocol/policy/owners.js";
-import { CustodyRequestSchema, type CustodyOwner } from "../../src/protocol/schemas/custody.js";
+import { canonicalize } from "../../../src/protocol/canonical.js";
+import { signStatement, verifyStatement, type Signer } from "../../../src/protocol/crypto.js";
+import { custodyDraft, custodyStatementOf, custodyStatementsOf } from "../../../src/protocol/custody.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
+import { CustodyRequestSchema, type CustodyOwner } from "../../../src/protocol/schemas/custody.js";
 import { checkSignature, commit, requireTable, type WriteOutcome } from "./writes.js";
-import type { TableContext } from "./context.js";
+import type { TableContext } from "../context.js";
 
 /** Appends the custody entry for an owners' custody request, signed by `signer` (this relay's key); a retry returns the first entry. */
 export async function writeCustody(t: TableContext, body: unknown, signer: Signer): Promise<WriteOutcome> {

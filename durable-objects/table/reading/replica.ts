@@ -11,15 +11,15 @@
  * which after a custody change keep the past relay's signatures; the `replica` meta row marks the
  * table read-only until custody passes to this relay (custody.ts).
  */
-import { GENESIS_LINK } from "../../src/protocol/chain.js";
-import { verifyHeadSignature } from "../../src/protocol/head.js";
-import { exportLineBytes } from "../../src/protocol/export.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { forkEvidence } from "../../src/protocol/replica-fork.js";
-import { EMPTY_TIP, heldDifference, verifyExtension } from "../../src/protocol/replica-verify.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Entry } from "../../src/protocol/schemas/entry.js";
-import type { SignedHead } from "../../src/protocol/schemas/head.js";
+import { GENESIS_LINK } from "../../../src/protocol/chain.js";
+import { verifyHeadSignature } from "../../../src/protocol/head.js";
+import { exportLineBytes } from "../../../src/protocol/export.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { forkEvidence } from "../../../src/protocol/replica-fork.js";
+import { EMPTY_TIP, heldDifference, verifyExtension } from "../../../src/protocol/replica-verify.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import type { Entry } from "../../../src/protocol/schemas/entry.js";
+import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import {
   MIRROR_REFUSALS_KEPT,
   MirrorEvidenceSchema,
@@ -28,15 +28,15 @@ import {
   type MirrorEvidence,
   type MirrorRefusal,
   type ReplicaPage,
-} from "../../src/protocol/schemas/replica.js";
-import { SignedHeadSchema } from "../../src/protocol/schemas/head.js";
-import { Refuted } from "../../src/protocol/verify.js";
-import { checkpointText } from "./checkpoint.js";
-import type { Ledger } from "./ledger.js";
-import { hasSchema } from "./schema.js";
-import { deletedError, type Burial } from "./lifetime.js";
-import type { CreateClaim } from "./writes.js";
-import type { TableContext } from "./context.js";
+} from "../../../src/protocol/schemas/replica.js";
+import { SignedHeadSchema } from "../../../src/protocol/schemas/head.js";
+import { Refuted } from "../../../src/protocol/verify.js";
+import { checkpointText } from "../storage/checkpoint.js";
+import type { Ledger } from "../storage/ledger.js";
+import { hasSchema } from "../storage/schema.js";
+import { deletedError, type Burial } from "../storage/lifetime.js";
+import type { CreateClaim } from "../writing/writes.js";
+import type { TableContext } from "../context.js";
 
 const REPLICA_KEY = "replica";
 

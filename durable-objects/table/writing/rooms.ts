@@ -4,15 +4,15 @@
  * directory checked the code), never POST /tables/:id/join. Each goes through the same signature
  * check and admit as every other write; a retried statement returns its first entry.
  */
-import { ejectDraft, inviteDraft, joinDraft } from "../../src/protocol/drafts.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { joinsByInvite } from "../../src/protocol/policy/invites.js";
-import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
-import { EjectRequestSchema, InviteRequestSchema, type EjectRequest, type InviteRequest } from "../../src/protocol/schemas/room.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import type { EntryDraft } from "../../src/protocol/schemas/entry.js";
+import { ejectDraft, inviteDraft, joinDraft } from "../../../src/protocol/drafts.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { joinsByInvite } from "../../../src/protocol/policy/invites.js";
+import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
+import { EjectRequestSchema, InviteRequestSchema, type EjectRequest, type InviteRequest } from "../../../src/protocol/schemas/room.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import type { EntryDraft } from "../../../src/protocol/schemas/entry.js";
 import { checkSignature, commit, requireTable, type WriteOutcome } from "./writes.js";
-import type { TableContext } from "./context.js";
+import type { TableContext } from "../context.js";
 
 /** Appends the creator's signed invite (or rotation). */
 export function writeInvite(t: TableContext, body: unknown): Promise<WriteOutcome> {

@@ -4,14 +4,14 @@
  * full, the originals of truncated bodies, the signed head), as the export, and follows it live on
  * a hibernatable public WebSocket that only receives. Nothing here writes to the ledger.
  */
-import { exportText } from "../../src/protocol/export.js";
-import { TrestleError } from "../../src/protocol/errors.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import type { TableContext } from "./context.js";
-import { catchUp, send } from "./fan-out.js";
-import type { Ledger } from "./ledger.js";
-import { refusedUpgrade } from "../limits/refuse-socket.js";
+import { exportText } from "../../../src/protocol/export.js";
+import { TrestleError } from "../../../src/protocol/errors.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import type { SignedHead } from "../../../src/protocol/schemas/head.js";
+import type { TableContext } from "../context.js";
+import { catchUp, send } from "../sockets/fan-out.js";
+import type { Ledger } from "../storage/ledger.js";
+import { refusedUpgrade } from "../../limits/refuse-socket.js";
 
 /** The hibernation tag of public sockets; seat and owner sockets carry none. */
 export const PUBLIC_TAG = "public";

@@ -8,23 +8,23 @@
  * be sealed (E_PLAINTEXT otherwise) and the notification carries none of it: the owner reads it on
  * the seat's machine.
  */
-import { verifyStatement } from "../../src/protocol/crypto.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { LIMITS } from "../../src/protocol/limits.js";
-import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
-import { ownerKeyOf } from "../../src/protocol/policy/owners.js";
-import { own } from "../../src/protocol/records.js";
-import type { Notification } from "../../src/protocol/schemas/notify.js";
-import { noticeBase } from "../../src/protocol/notifications.js";
-import { isE2eRoom } from "../../src/protocol/policy/sealed.js";
-import { isSealedText } from "../../src/protocol/sealed-text.js";
-import { NoteRequestSchema, type NoteResponse } from "../../src/protocol/schemas/room.js";
-import type { Env } from "../env.js";
-import { unwrap } from "../result.js";
-import { windowOf } from "../chat/codes.js";
+import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { LIMITS } from "../../../src/protocol/limits.js";
+import { rateLimited, untilWindowEnds, waitText } from "../../../src/protocol/rate-limited.js";
+import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
+import { own } from "../../../src/protocol/records.js";
+import type { Notification } from "../../../src/protocol/schemas/notify.js";
+import { noticeBase } from "../../../src/protocol/notifications.js";
+import { isE2eRoom } from "../../../src/protocol/policy/sealed.js";
+import { isSealedText } from "../../../src/protocol/sealed-text.js";
+import { NoteRequestSchema, type NoteResponse } from "../../../src/protocol/schemas/room.js";
+import type { Env } from "../../env.js";
+import { unwrap } from "../../result.js";
+import { windowOf } from "../../chat/codes.js";
 import { requireTable } from "./writes.js";
-import type { TableContext } from "./context.js";
-import { checkNotRevoked } from "../../src/protocol/policy/seat-revoke.js";
+import type { TableContext } from "../context.js";
+import { checkNotRevoked } from "../../../src/protocol/policy/seat-revoke.js";
 import { refuseRevokedSigner } from "./revoked-signer.js";
 
 /** How many notes a seat may send its owner per window. */

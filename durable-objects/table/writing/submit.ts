@@ -1,14 +1,14 @@
 /**
  * The one submit: a seat's signed submission and an owner's signed approval, whether they came
- * over HTTP (table.ts) or a socket (sessions.ts), go through the same function here: refused on a
+ * over HTTP (table.ts) or a socket (sockets/sessions.ts), go through the same function here: refused on a
  * mirror (E_MIRROR), written (writes.ts), then what follows every write (the context's afterWrite:
  * the head, the notifications, the push, the alarm). Refusals are thrown; each caller answers them
  * in its own way (an HTTP error, an error frame).
  */
-import { TrestleError } from "../../src/protocol/errors.js";
-import { own } from "../../src/protocol/records.js";
-import type { ApproveResponse, SubmitResponse } from "../../src/protocol/schemas/responses.js";
-import type { TableContext } from "./context.js";
+import { TrestleError } from "../../../src/protocol/errors.js";
+import { own } from "../../../src/protocol/records.js";
+import type { ApproveResponse, SubmitResponse } from "../../../src/protocol/schemas/responses.js";
+import type { TableContext } from "../context.js";
 import { writeApproval, writeSubmission, type WriteOutcome } from "./writes.js";
 
 /** Appends a seat's signed submission and answers with its seq, whether its body was truncated, and a head at or after it. */

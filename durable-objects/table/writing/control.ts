@@ -4,11 +4,11 @@
  * same admit as every other write, which lets an owner lift only their own pause; a repeated nonce
  * returns the first entry.
  */
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { controlDraft, controlOwnerByKey } from "../../src/protocol/policy/pause.js";
-import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../src/protocol/schemas/control.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { controlDraft, controlOwnerByKey } from "../../../src/protocol/policy/pause.js";
+import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../../src/protocol/schemas/control.js";
 import { checkSignature, commit, countedOwnerWrite, requireTable, type WriteOutcome } from "./writes.js";
-import type { TableContext } from "./context.js";
+import type { TableContext } from "../context.js";
 import { chatEventNonce } from "./chat-nonce.js";
 
 /** A chat app's request to pause or resume, attested by the relay. */

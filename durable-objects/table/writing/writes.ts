@@ -5,24 +5,24 @@
  * batch with the owner notifications it causes, and only then update the in-memory state. Nothing
  * is written unless all of that passed.
  */
-import { canonicalize } from "../../src/protocol/canonical.js";
-import { verifyStatement } from "../../src/protocol/crypto.js";
-import { approvalDraft, createDraft, joinDraft, submissionDraft } from "../../src/protocol/drafts.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { admit } from "../../src/protocol/policy/admit.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import { CreateRequestSchema } from "../../src/protocol/schemas/create.js";
-import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "../../src/protocol/schemas/entry.js";
-import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
-import { ApprovalRequestSchema } from "../../src/protocol/schemas/approval.js";
+import { canonicalize } from "../../../src/protocol/canonical.js";
+import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { approvalDraft, createDraft, joinDraft, submissionDraft } from "../../../src/protocol/drafts.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { admit } from "../../../src/protocol/policy/admit.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { CreateRequestSchema } from "../../../src/protocol/schemas/create.js";
+import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "../../../src/protocol/schemas/entry.js";
+import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
+import { ApprovalRequestSchema } from "../../../src/protocol/schemas/approval.js";
 import { requireApprovers, waitingOwners } from "./approvers.js";
-import { nonceKeyOf, statementOf, submissionStatement } from "../../src/protocol/statements.js";
-import { checkpointText } from "./checkpoint.js";
-import { own } from "../../src/protocol/records.js";
-import { notificationsFor } from "../../src/protocol/notifications.js";
-import { deletedError } from "./lifetime.js";
-import type { TableContext } from "./context.js";
-import { checkNotRevoked } from "../../src/protocol/policy/seat-revoke.js";
+import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/protocol/statements.js";
+import { checkpointText } from "../storage/checkpoint.js";
+import { own } from "../../../src/protocol/records.js";
+import { notificationsFor } from "../../../src/protocol/notifications.js";
+import { deletedError } from "../storage/lifetime.js";
+import type { TableContext } from "../context.js";
+import { checkNotRevoked } from "../../../src/protocol/policy/seat-revoke.js";
 import { refuseRevokedSigner } from "./revoked-signer.js";
 
 /** What a write produced: the primary entry and everything appended with it (empty on a retry). */

@@ -6,20 +6,20 @@
  * id is never a fresh, empty object again, and every later request for it (a create included)
  * reads the tombstone as E_TABLE_DELETED.
  */
-import { canonicalize } from "../../src/protocol/canonical.js";
-import { verifyStatement } from "../../src/protocol/crypto.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { LIMITS } from "../../src/protocol/limits.js";
-import type { OperatorLimits } from "../../src/protocol/operator-limits.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import { own } from "../../src/protocol/records.js";
-import { DeleteRequestSchema, TombstoneSchema, type Tombstone } from "../../src/protocol/schemas/lifetime.js";
+import { canonicalize } from "../../../src/protocol/canonical.js";
+import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { LIMITS } from "../../../src/protocol/limits.js";
+import type { OperatorLimits } from "../../../src/protocol/operator-limits.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { own } from "../../../src/protocol/records.js";
+import { DeleteRequestSchema, TombstoneSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
 import type { Ledger } from "./ledger.js";
-import type { Env } from "../env.js";
-import { ownerGate } from "../gate/stubs.js";
-import { closeOverLimit } from "../limits/refuse-socket.js";
-import { unwrap } from "../result.js";
-import type { TableContext } from "./context.js";
+import type { Env } from "../../env.js";
+import { ownerGate } from "../../gate/stubs.js";
+import { closeOverLimit } from "../../limits/refuse-socket.js";
+import { unwrap } from "../../result.js";
+import type { TableContext } from "../context.js";
 
 /** The tombstone of a deleted table, with the canonical text of the signed delete that made it (none for an expiry). */
 export interface Burial {

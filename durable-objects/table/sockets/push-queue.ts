@@ -3,8 +3,8 @@
  * and one push runs after the answers to the writes so far have gone out (a writer's ack before
  * the fan-out), sending everything queued meanwhile as one batch, in ledger order, with one head.
  */
-import type { Entry } from "../../src/protocol/schemas/entry.js";
-import type { TableContext } from "./context.js";
+import type { Entry } from "../../../src/protocol/schemas/entry.js";
+import type { TableContext } from "../context.js";
 import { push } from "./fan-out.js";
 import { Frames } from "./frames.js";
 
