@@ -1,55 +1,62 @@
 /**
  * TableDO: one Durable Object per table. It totally orders the table's entries and signs its
- * heads. A thin shell of routes over its core (table-core.ts: state, heads, what follows a write,
- * pushes in push-queue.ts): the ledger (ledger.ts), write path (writes.ts), reads (reads.ts), read
- * authorization (auth.ts), heads (heads.ts), sockets (sessions.ts), approvers (approvers.ts),
- * pause/resume (control.ts), a seat's revocation by its owner (revoke.ts), chat approvals (chat-approvals.ts), notifications (notify.ts),
- * sub-tables (subtables.ts, results.ts), a room's invites, ejections and joins by invite (rooms.ts),
- * a seat's notes to its owner (notes.ts), the one alarm for the watchdog, auctions and result
- * delivery (alarms.ts), and a table held as a read-only replica and taken into custody here
- * (replica.ts, custody.ts) do the work. The folded state lives in memory and is rebuilt from
- * SQLite on every wake, identically.
+ * heads. One class of routes holding one context (context.ts: storage, env, the folded state, the
+ * ledger, the relay key, the heads, what follows a write), which it hands to the modules doing the
+ * work, by role: writing/ (the one submit of HTTP and socket writes, verify-admit-append, controls,
+ * rooms, sub-tables, custody, notes, notifications, the alarm's jobs), reading/ (reads, the public
+ * read, heads, the replica), sockets/ (read authorization, sessions, the one fan-out to every kind
+ * of socket) and storage/ (schema, ledger and its checkpoints, the tombstone). The folded state
+ * lives in memory and is rebuilt from SQLite on every wake, identically.
  */
+import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
+import { PING_FRAME, PONG_FRAME } from "../../src/protocol/schemas/ws.js";
 import type { ApproveResponse, CreateResponse, EntriesResponse, JoinResponse, ProjectionResponse, SubmitResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
-import { own } from "../../src/protocol/records.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import { relaySigner } from "../relay/relay-key.js";
 import { errorResponse, guarded, type Result } from "../result.js";
-import { readEntries, readExport, readProjection, readTasks } from "./reads.js";
-import { refuseFrame } from "./sessions.js";
-import { deliverResult } from "./results.js";
-import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./subtables.js";
-import { writeApproval, writeCreate, writeJoin, writeSubmission, type WriteOutcome } from "./writes.js";
-import { writeAttestedControl, writeControl, type AttestedControl } from "./control.js";
-import { writeRevoke } from "./revoke.js";
-import { writeAttestedApproval, type AttestedApproval } from "./chat-approvals.js";
-import { ownerNotify } from "./notify.js";
-import { runAuctions, runWatchdog } from "./alarms.js";
-import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePublicMessage } from "./public-read.js";
-import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./rooms.js";
-import { sendOwnerNote } from "./notes.js";
+import { readEntries, readExport, readProjection, readTasks } from "./reading/reads.js";
+import { refuseFrame } from "./sockets/sessions.js";
+import { deliverResult } from "./writing/results.js";
+import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./writing/subtables.js";
+import { writeCreate, writeJoin, type WriteOutcome } from "./writing/writes.js";
+import { approvalResponse, approve, submit } from "./writing/submit.js";
+import { writeAttestedControl, writeControl, type AttestedControl } from "./writing/control.js";
+import { writeRevoke } from "./writing/revoke.js";
+import { writeAttestedApproval, type AttestedApproval } from "./writing/chat-approvals.js";
+import { ownerNotify } from "./writing/notify.js";
+import { runAuctions, runWatchdog } from "./writing/alarms.js";
+import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePublicMessage } from "./reading/public-read.js";
+import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./writing/rooms.js";
+import { sendOwnerNote } from "./writing/notes.js";
 import type { NoteResponse } from "../../src/protocol/schemas/room.js";
 import type { DeleteResponse } from "../../src/protocol/schemas/lifetime.js";
 import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
-import { buryTable, canonicalRequest, claimCreation, deletedError, repeatedDelete, verifiedDelete } from "./lifetime.js";
+import { buryTable, canonicalRequest, claimCreation, deletedError, repeatedDelete, verifiedDelete } from "./storage/lifetime.js";
 import type { CustodyResponse } from "../../src/protocol/schemas/custody.js";
 import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
-import { acceptPage } from "./replica.js";
-import { writeCustody } from "./custody.js";
+import { acceptPage } from "./reading/replica.js";
+import { writeCustody } from "./writing/custody.js";
 
-import { TableCore, type ReadAuth } from "./table-core.js";
+import { TableContext, type ReadAuth } from "./context.js";
 
-export type { ReadAuth } from "./table-core.js";
+export type { ReadAuth } from "./context.js";
 
 /** The Durable Object for one table. */
-export class TableDO extends TableCore {
+export class TableDO extends DurableObject<Env> {
+  /** The table's one context: every role module is handed this. */
+  readonly table: TableContext;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
+    this.table = new TableContext(ctx, env);
+  }
   /** POST /tables */
   async create(body: unknown): Promise<Result<CreateResponse>> {
     return this.writing(async () => {
-      const signer = await relaySigner(this.env);
-      const outcome = await writeCreate(this, body, signer.publicKeyText, (draft) => claimCreation(this.burialHost(), draft));
-      return { table: outcome.primary.table, head: await this.afterWrite(outcome) };
+      const signer = await this.table.signer();
+      const outcome = await writeCreate(this.table, body, signer.publicKeyText, (draft) => claimCreation(this.table, draft));
+      return { table: outcome.primary.table, head: await this.table.afterWrite(outcome) };
     });
   }
 
@@ -57,86 +64,67 @@ export class TableDO extends TableCore {
   async join(body: unknown): Promise<Result<JoinResponse>> {
     return this.writing(async () => {
       refuseInviteJoin(body);
-      return this.joinResponse(await writeJoin(this, body));
+      return this.joinResponse(await writeJoin(this.table, body));
     });
   }
 
   /** POST /invites/join, after the invite directory resolved the code to `invite` of this room. */
   async joinInvited(body: unknown, invite: string): Promise<Result<JoinResponse>> {
-    return this.writing(async () => this.joinResponse(await writeInvitedJoin(this, body, invite)));
+    return this.writing(async () => this.joinResponse(await writeInvitedJoin(this.table, body, invite)));
   }
 
   private async joinResponse(outcome: WriteOutcome): Promise<JoinResponse> {
     const primary = outcome.primary;
     const seat = primary.kind === "system" && primary.subkind === "seat_joined" ? primary.data.join.seat : "";
-    return { seat, seq: primary.seq, head: await this.afterWrite(outcome) };
+    return { seat, seq: primary.seq, head: await this.table.afterWrite(outcome) };
   }
 
   /** POST /tables/:id/invites: the creator's signed invite; the Worker then registers its code. */
   async issueInvite(body: unknown): Promise<Result<{ invite: string; expires: number; replaces?: string; seq: number; head: SignedHead }>> {
     return this.writing(async () => {
-      const outcome = await writeInvite(this, body);
+      const outcome = await writeInvite(this.table, body);
       const primary = outcome.primary;
       if (primary.kind !== "system" || primary.subkind !== "invite_issued") throw new TrestleError("E_INTERNAL", "an invite write records an invite");
       const { invite, expires, replaces } = primary.data;
-      return { invite, expires, ...(replaces === undefined ? {} : { replaces }), seq: primary.seq, head: await this.afterWrite(outcome) };
+      return { invite, expires, ...(replaces === undefined ? {} : { replaces }), seq: primary.seq, head: await this.table.afterWrite(outcome) };
     });
   }
 
   /** POST /tables/:id/eject: the creator's signed ejection of a seat. */
   async eject(body: unknown): Promise<Result<SubmitResponse>> {
     return this.writing(async () => {
-      const outcome = await writeEject(this, body);
-      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+      const outcome = await writeEject(this.table, body);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.table.afterWrite(outcome) };
     });
   }
 
   /** POST /tables/:id/notes: a seat's note to its owner's chat channels; never an entry. */
   async noteOwner(body: unknown): Promise<Result<NoteResponse>> {
-    return this.writing(() => sendOwnerNote(this, this.ctx.storage, this.env, body));
+    return this.writing(() => sendOwnerNote(this.table, this.ctx.storage, this.env, body));
   }
 
-  /** POST /tables/:id/entries */
+  /** POST /tables/:id/entries: the one submit (submit.ts), as a seat's socket frame also takes it. */
   async submit(body: unknown): Promise<Result<SubmitResponse>> {
-    return this.writing(() => this.submitUnguarded(body));
+    return guarded(() => submit(this.table, body));
   }
 
-  protected override async submitUnguarded(body: unknown): Promise<SubmitResponse> {
-    this.refuseMirror();
-    const outcome = await writeSubmission(this, body);
-    return { seq: outcome.primary.seq, truncated: "truncated" in outcome.primary && outcome.primary.truncated !== undefined, head: await this.afterWrite(outcome) };
-  }
-
-  /** POST /tables/:id/approvals */
+  /** POST /tables/:id/approvals: the one approval (submit.ts), as an owner session's frame also takes it. */
   async approve(body: unknown): Promise<Result<ApproveResponse>> {
-    return this.writing(() => this.approveUnguarded(body));
-  }
-
-  protected override async approveUnguarded(body: unknown): Promise<ApproveResponse> {
-    this.refuseMirror();
-    return this.approvalResponse(await writeApproval(this, body));
+    return guarded(() => approve(this.table, body));
   }
 
   /** A relay-attested approval or rejection from a bound chat account (the Worker checked the binding, §5.6). */
   async approveAttested(input: AttestedApproval): Promise<Result<ApproveResponse>> {
-    return this.writing(() => this.approvalResponse(writeAttestedApproval(this, input)));
-  }
-
-  private async approvalResponse(outcome: WriteOutcome): Promise<ApproveResponse> {
-    const head = await this.afterWrite(outcome);
-    const id = outcome.primary.kind === "approval" ? outcome.primary.task : "";
-    const task = own(this.requireState().tasks, id);
-    if (!task) throw new TrestleError("E_INTERNAL", "an approval entry always names a task");
-    return { seq: outcome.primary.seq, task: task.id, state: task.state, head };
+    return this.writing(() => approvalResponse(this.table, writeAttestedApproval(this.table, input)));
   }
 
   /** GET /tables/:id/tasks?after=, with the head the task states were computed at (§7). */
   async tasks(auth: ReadAuth, after: number): Promise<Result<TasksResponse>> {
     return guarded(async () => {
-      const principal = await this.reader(auth);
+      const principal = await this.table.reader(auth);
       // Read and head in one synchronous step: no write can land between them.
-      const head = this.currentHead();
-      const page = readTasks(this.requireState(), after, principal);
+      const head = this.table.currentHead();
+      const page = readTasks(this.table.requireState(), after, principal);
       return { ...page, head: await head };
     });
   }
@@ -147,69 +135,69 @@ export class TableDO extends TableCore {
    * notifications not yet taken. At least once: a repeated run appends nothing.
    */
   override async alarm(): Promise<void> {
-    this.alarms.fired();
-    if (this.burial) return;
-    const limits = this.limits.values;
-    this.sessions.expireUnauthenticated(this.now(), limits.socket_auth_ms);
-    const expiry = this.expiry.at(this.state, limits);
-    if (expiry !== null && expiry <= this.now()) return this.expire();
+    this.table.alarms.fired();
+    if (this.table.burial) return;
+    const limits = this.table.limits.values;
+    this.table.sessions.expireUnauthenticated(this.table.now(), limits.socket_auth_ms);
+    const expiry = this.table.expiry.at(this.table.state, limits);
+    if (expiry !== null && expiry <= this.table.now()) return this.table.expire();
     // A mirror runs no jobs but its own lifetime here: its relay's watchdog, results and notifications are that relay's.
-    if (this.replica.mirror) return this.reschedule();
-    for (const outcome of runWatchdog(this)) await this.afterWrite(outcome);
-    for (const outcome of runAuctions(this)) await this.afterWrite(outcome);
-    await deliverResult(this.resultHost());
-    await this.notices.handOffDue(ownerNotify(this.env), () => this.now());
-    await this.reschedule();
+    if (this.table.replica.mirror) return this.table.reschedule();
+    for (const outcome of runWatchdog(this.table)) await this.table.afterWrite(outcome);
+    for (const outcome of runAuctions(this.table)) await this.table.afterWrite(outcome);
+    await deliverResult(this.table);
+    await this.table.notices.handOffDue(ownerNotify(this.env), () => this.table.now());
+    await this.table.reschedule();
   }
 
   /** POST /tables/:id/delete: the creator's signed delete (lifetime.ts); the same request again gets the same answer. */
   async deleteTable(body: unknown): Promise<Result<DeleteResponse>> {
     return guarded(async () => {
-      if (this.burial) return repeatedDelete(this.burial, canonicalRequest(body));
-      const owner = await verifiedDelete(this.requireState(), body, this.now());
-      return buryTable(this.burialHost(), { table: this.requireState().table, deleted_at: this.now(), reason: "owner", owner }, canonicalRequest(body));
+      if (this.table.burial) return repeatedDelete(this.table.burial, canonicalRequest(body));
+      const owner = await verifiedDelete(this.table.requireState(), body, this.table.now());
+      return buryTable(this.table, { table: this.table.requireState().table, deleted_at: this.table.now(), reason: "owner", owner }, canonicalRequest(body));
     });
   }
 
   /** POST /tables/:id/control (owner-signed pause or resume) */
   async control(body: unknown): Promise<Result<SubmitResponse>> {
     return this.writing(async () => {
-      const outcome = await writeControl(this, body);
-      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+      const outcome = await writeControl(this.table, body);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.table.afterWrite(outcome) };
     });
   }
 
   /** POST /tables/:id/revoke: an owner's signed revocation of one of its seats; the seat's open sockets close at once (E_REVOKED). */
   async revoke(body: unknown): Promise<Result<SubmitResponse>> {
     return this.writing(async () => {
-      const outcome = await writeRevoke(this, body);
-      this.sessions.closeRevoked(this.requireState());
-      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+      const outcome = await writeRevoke(this.table, body);
+      this.table.sessions.closeRevoked(this.table.requireState());
+      return { seq: outcome.primary.seq, truncated: false, head: await this.table.afterWrite(outcome) };
     });
   }
 
   /** A relay-attested pause or resume from a bound chat account (the Worker checked the binding). */
   async controlAttested(input: AttestedControl): Promise<Result<SubmitResponse>> {
     return this.writing(async () => {
-      const outcome = writeAttestedControl(this, input);
-      return { seq: outcome.primary.seq, truncated: false, head: await this.afterWrite(outcome) };
+      const outcome = writeAttestedControl(this.table, input);
+      return { seq: outcome.primary.seq, truncated: false, head: await this.table.afterWrite(outcome) };
     });
   }
 
   /** POST /tables/:parent/subtables, on the child's object: opens this table through its parent. */
   async openSubtable(parent: string, body: unknown): Promise<Result<CreateResponse>> {
     return this.writing(async () => {
-      const signer = await relaySigner(this.env);
-      const outcome = await writeChildOpening(this, parent, body, { parent: this.table(parent), relayKey: signer.publicKeyText });
-      return { table: outcome.primary.table, head: await this.afterWrite(outcome) };
+      const signer = await this.table.signer();
+      const outcome = await writeChildOpening(this.table, parent, body, { parent: this.table.table(parent), relayKey: signer.publicKeyText });
+      return { table: outcome.primary.table, head: await this.table.afterWrite(outcome) };
     });
   }
 
   /** RPC from a child's object: records its opening here and returns the carried joins. */
   async registerSubtable(body: unknown): Promise<Result<SubtableRegistration>> {
     return this.writing(async () => {
-      const { outcome, registration } = await writeSubtableOpened(this, body);
-      await this.afterWrite(outcome);
+      const { outcome, registration } = await writeSubtableOpened(this.table, body);
+      await this.table.afterWrite(outcome);
       return registration;
     });
   }
@@ -217,25 +205,25 @@ export class TableDO extends TableCore {
   /** RPC from a closed child's object: records its relay-signed result here, once. */
   async reportSubtable(body: unknown): Promise<Result<{ seq: number }>> {
     return this.writing(async () => {
-      const signer = await relaySigner(this.env);
-      const outcome = await writeSubtableResult(this, body, signer.publicKeyText);
-      await this.afterWrite(outcome);
+      const signer = await this.table.signer();
+      const outcome = await writeSubtableResult(this.table, body, signer.publicKeyText);
+      await this.table.afterWrite(outcome);
       return { seq: outcome.primary.seq };
     });
   }
 
   /** GET /tables/:id/head */
   async head(): Promise<Result<SignedHead>> {
-    return guarded(() => this.currentHead());
+    return guarded(() => this.table.currentHead());
   }
 
   /** GET /tables/:id/projection?after=, with the head it was computed at (§7). */
   async projection(auth: ReadAuth, after: number): Promise<Result<ProjectionResponse>> {
     return guarded(async () => {
-      const principal = await this.reader(auth);
+      const principal = await this.table.reader(auth);
       // Read and head in one synchronous step: no write can land between them.
-      const head = this.currentHead();
-      const projection = readProjection(this.requireState(), this.ledger, principal, after);
+      const head = this.table.currentHead();
+      const projection = readProjection(this.table.requireState(), this.table.ledger, principal, after);
       return { ...projection, head: await head };
     });
   }
@@ -243,33 +231,33 @@ export class TableDO extends TableCore {
   /** GET /tables/:id/entries?from=&to= */
   async entries(auth: ReadAuth, from: number, to: number): Promise<Result<EntriesResponse>> {
     return guarded(async () => {
-      const principal = await this.reader(auth);
-      const head = await this.currentHead();
-      return readEntries(this.requireState(), this.ledger, principal, { from, to: Math.min(to, head.seq) }, head);
+      const principal = await this.table.reader(auth);
+      const head = await this.table.currentHead();
+      return readEntries(this.table.requireState(), this.table.ledger, principal, { from, to: Math.min(to, head.seq) }, head);
     });
   }
 
   /** GET /tables/:id/export */
   async exportLedger(auth: ReadAuth): Promise<Result<string>> {
     return guarded(async () => {
-      const principal = await this.reader(auth);
-      const head = await this.currentHead();
-      return readExport(this.requireState(), this.ledger, principal, head, await this.earlierHeads(head));
+      const principal = await this.table.reader(auth);
+      const head = await this.table.currentHead();
+      return readExport(this.table.requireState(), this.table.ledger, principal, head, await this.table.earlierHeads(head));
     });
   }
 
-  /** GET /tables/:id/public/export: no authorization, public tables only (public-read.ts). */
+  /** GET /tables/:id/public/export: no authorization, public tables only (reading/public-read.ts). */
   async publicExport(): Promise<Result<string>> {
     return guarded(async () => {
-      const head = await this.currentHead();
-      return publicExport(this.requireState(), this.ledger, head, await this.earlierHeads(head));
+      const head = await this.table.currentHead();
+      return publicExport(this.table.requireState(), this.table.ledger, head, await this.table.earlierHeads(head));
     });
   }
 
   /** GET /view/:id asks this before serving the viewer's page: E_TABLE_DELETED for a deleted table, else ok (unknown and private tables are the page's to show). */
   async notDeleted(): Promise<Result<null>> {
     return guarded(() => {
-      if (this.burial) throw deletedError(this.burial.tombstone);
+      if (this.table.burial) throw deletedError(this.table.burial.tombstone);
       return null;
     });
   }
@@ -280,10 +268,10 @@ export class TableDO extends TableCore {
       if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
         throw new TrestleError("E_SCHEMA", "this route needs a WebSocket upgrade");
       }
-      if (this.burial) return refusedUpgrade(deletedError(this.burial.tombstone));
-      if (isPublicUpgrade(request)) return await acceptPublic(this.ctx, request, this.sessionHost());
-      const { response, deadline } = this.sessions.open(this.requireState().table, this.now(), this.limits);
-      if (deadline !== null) this.alarms.armBy(deadline);
+      if (this.table.burial) return refusedUpgrade(deletedError(this.table.burial.tombstone));
+      if (isPublicUpgrade(request)) return await acceptPublic(this.table, request);
+      const { response, deadline } = this.table.sessions.open(this.table.requireState().table, this.table.now(), this.table.limits);
+      if (deadline !== null) this.table.alarms.armBy(deadline);
       return response;
     } catch (error) {
       return errorResponse(error);
@@ -291,12 +279,12 @@ export class TableDO extends TableCore {
   }
 
   override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    if (this.burial) return closeOverLimit(ws, deletedError(this.burial.tombstone));
-    const frame = this.limits.frame(ws, this.now());
+    if (this.table.burial) return closeOverLimit(ws, deletedError(this.table.burial.tombstone));
+    const frame = this.table.limits.frame(ws, this.table.now());
     if (frame.verdict === "close") return closeOverLimit(ws, frame.error);
     if (frame.verdict === "refuse") return refuseFrame(ws, message, frame.error);
     if (isPublicSocket(this.ctx, ws)) return refusePublicMessage(ws);
-    await this.sessions.message(ws, message, this.sessionHost());
+    await this.table.sessions.message(ws, message, this.table);
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
@@ -309,26 +297,34 @@ export class TableDO extends TableCore {
 
   /** GET /tables/:id/replica: whether the table is a mirror here, the relay holding it, its tip and head, evidence kept. */
   async replicaStatus(): Promise<Result<ReplicaStatus>> {
-    return guarded(() => this.statusNow());
+    return guarded(() => this.table.statusNow());
   }
 
   /** POST /tables/:id/replica: a verified chain extension for the replica (replica.ts); pushed to readers once stored. */
   async replicate(body: unknown): Promise<Result<ReplicaStatus>> {
     return guarded(async () => {
-      const appended = await acceptPage(this, body, (draft) => claimCreation(this.burialHost(), draft));
+      const appended = await acceptPage(this.table, body, (draft) => claimCreation(this.table, draft));
       if (appended.length > 0) {
-        this.pushQueue.queue(appended);
-        await this.reschedule();
+        this.table.pushQueue.queue(appended);
+        await this.table.reschedule();
       }
-      return this.statusNow();
+      return this.table.statusNow();
     });
   }
 
   /** POST /tables/:id/custody: the owners' custody statement; this relay takes the table over (custody.ts). */
   async takeCustody(body: unknown): Promise<Result<CustodyResponse>> {
     return guarded(async () => {
-      const outcome = await writeCustody(this, body, await relaySigner(this.env));
-      return { seq: outcome.primary.seq, head: await this.afterWrite(outcome) };
+      const outcome = await writeCustody(this.table, body, await this.table.signer());
+      return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
+    });
+  }
+
+  /** A write: refused while the table is a read-only mirror here (E_MIRROR), else run as any guarded call. */
+  private writing<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
+    return guarded(() => {
+      this.table.refuseMirror();
+      return fn();
     });
   }
 }

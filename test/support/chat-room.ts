@@ -17,7 +17,7 @@ export const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 /** The table's signed head. */
 export const head = async (table: string) => (await relay.request("GET", `/tables/${table}/head`)).body;
 /** Resolves once the table's owner notifications reached the owners' objects. */
-export const settle = (table: string) => runInDurableObject(env.TABLES.get(env.TABLES.idFromName(table)), (t: TableDO) => t.noticesSettled());
+export const settle = (table: string) => runInDurableObject(env.TABLES.get(env.TABLES.idFromName(table)), (t: TableDO) => t.table.noticesSettled());
 
 /** An effect jenny's default rules cover, one they do not, and one of tao's. */
 export const CARD: Effect = { owner: "jenny", resource: "taskboard", action: "create_card", args: { title: "ship #459" } };

@@ -177,10 +177,10 @@ describe("the table's side of a tap", () => {
     const id = "chat-approve-evict";
     const k = await room(id, { approvals: "async" });
     const task = await proposed(id, k);
-    const before = await runInDurableObject(table(id), (t: TableDO) => canonicalize(t.state));
+    const before = await runInDurableObject(table(id), (t: TableDO) => canonicalize(t.table.state));
     expect(JSON.parse(before).chat_covered).toEqual({ [task]: true });
     await evictDurableObject(table(id));
-    expect(await runInDurableObject(table(id), (t: TableDO) => canonicalize(t.state))).toBe(before);
+    expect(await runInDurableObject(table(id), (t: TableDO) => canonicalize(t.table.state))).toBe(before);
     const input = { owner_key: k.jenny.publicKeyText, task, verdict: "approve" as const, via: "discord" as const, event_id: "discord:123" };
     expect(await runInDurableObject(table(id), (t: TableDO) => t.approveAttested(input))).toMatchObject({ ok: true, value: { state: "approved" } });
   });

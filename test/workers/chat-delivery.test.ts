@@ -32,7 +32,7 @@ async function chatTable(id: string, overrides: Partial<TableConfig> = {}) {
 }
 
 async function settled(table: string): Promise<void> {
-  await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(table)), (t: TableDO) => t.noticesSettled());
+  await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(table)), (t: TableDO) => t.table.noticesSettled());
 }
 
 /** Sends `events` straight to an owner's DO, as a table (or, next round, the gateway) does. */

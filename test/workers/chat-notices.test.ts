@@ -7,7 +7,7 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { writeSubmission } from "../../durable-objects/table/writes.js";
+import { writeSubmission } from "../../durable-objects/table/writing/writes.js";
 import { signSubmission } from "../../src/protocol/index.js";
 import { drain, requests } from "../support/chat-driver.js";
 import { bound, CARD, proposed, relay, room } from "../support/chat-room.js";
@@ -27,7 +27,7 @@ describe("when the table's object dies between a write and its hand-over", () =>
     await bound("telegram", k.jenny, "97001");
     const request = await signSubmission(k.x, { table: id, seat: "x", kind: "proposal", body: "put #459 on the board", effects: [CARD], nonce: nonceOf("notice-kill") });
     // The write commits; the object dies before the DO shell's afterWrite starts the hand-off.
-    const task = await runInDurableObject(table(id), async (t: TableDO) => `${(await writeSubmission(t, request)).primary.seq}.jenny`);
+    const task = await runInDurableObject(table(id), async (t: TableDO) => `${(await writeSubmission(t.table, request)).primary.seq}.jenny`);
     await evictDurableObject(table(id));
     expect(await drain(k.jenny.publicKeyText)).toMatchObject({ sent: 0 });
     const [row] = await noticeRows(id);

@@ -25,7 +25,7 @@ import { cast, debateConfig, keyOf, MemoryLedger, seatedDebate, type Cast } from
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const relayKey = async (): Promise<string> => (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key;
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
-const stateOf = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.state));
+const stateOf = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state));
 
 /** A debate another relay (key "relay-elsewhere") ordered: seated, with a say by bot-tao. */
 async function elsewhere(id: string): Promise<{ k: Cast; l: MemoryLedger }> {
@@ -189,7 +189,7 @@ function reworded(items: readonly Entry[], seq: number, options: { leaf?: boolea
 }
 
 /** The ledger the table object holds, as text. */
-const ledgerOf = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.ledger.all()));
+const ledgerOf = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.ledger.all()));
 
 /** The same debate as `elsewhere` with bot-tao's say worded `body`: another chain from entry 6, under the same relay key. */
 async function elsewhereFrom(id: string, k: Cast, body: string): Promise<MemoryLedger> {

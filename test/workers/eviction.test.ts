@@ -8,7 +8,7 @@ import { seatedDebate } from "../support/seated.js";
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 
 const stateOf = (stub: DurableObjectStub<TableDO>) =>
-  runInDurableObject(stub, (instance: TableDO) => canonicalize(instance.state));
+  runInDurableObject(stub, (instance: TableDO) => canonicalize(instance.table.state));
 
 describe("eviction", () => {
   it("rebuilds the identical state from the ledger after the table is evicted", async () => {

@@ -12,7 +12,7 @@ import { cast, keyOf, type Cast } from "../support/table-fixture.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
-const stateOf = (id: string) => runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.state));
+const stateOf = (id: string) => runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.table.state));
 
 let k: Cast;
 const keys: Record<string, Signer> = {};

@@ -39,7 +39,7 @@ async function approvedTask(k: Cast, id: string, jenny: Signer = k.jenny): Promi
 /** Moves the table's clock `ms` ahead (the instance keeps it until evicted). */
 const advance = (stub: DurableObjectStub<TableDO>, ms: number) =>
   runInDurableObject(stub, (instance: TableDO) => {
-    instance.now = () => Date.now() + ms;
+    instance.table.now = () => Date.now() + ms;
   });
 
 /** A signed read at the table's moved clock (reads are only valid within minutes of the relay's time). */
@@ -57,7 +57,7 @@ describe("the watchdog alarm", () => {
     const k = await cast();
     const id = "gw-alarm";
     const { task, stub } = await approvedTask(k, id);
-    const [alarm, since] = await runInDurableObject(stub, async (instance: TableDO, state) => [await state.storage.getAlarm(), instance.state!.tasks[task]!.since]);
+    const [alarm, since] = await runInDurableObject(stub, async (instance: TableDO, state) => [await state.storage.getAlarm(), instance.table.state!.tasks[task]!.since]);
     expect(alarm).toBe(since + HEARTBEAT);
 
     // Firing before the deadline (as a retried or early alarm might) stalls nothing, and re-arms the alarm.
@@ -105,7 +105,7 @@ describe("the watchdog's stall in chat", () => {
     const { task, stub } = await approvedTask(k, id, jenny);
     await advance(stub, AHEAD);
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    await runInDurableObject(stub, (t: TableDO) => t.noticesSettled());
+    await runInDurableObject(stub, (t: TableDO) => t.table.noticesSettled());
     await drain(jenny.publicKeyText);
     const pushes = (await requests('"to":"U8611"')).map((r) => JSON.stringify(r.body));
     expect(pushes.filter((text) => text.includes("タスクが停滞しています") && text.includes(task))).toHaveLength(1);
@@ -120,11 +120,11 @@ describe("eviction with open tasks", () => {
     const y = await keyOf("seat:y");
     expect((await relay.say(id, y, { seat: "y", kind: "progress", task, body: "working" })).status).toBe(201);
     expect((await relay.say(id, y, { seat: "y", kind: "request", request_id: "plan-1", type: "plan_approval", to: ["c"], body: "ok?" })).status).toBe(201);
-    const before = await runInDurableObject(stub, async (instance: TableDO, state) => [canonicalize(instance.state), await state.storage.getAlarm()] as const);
+    const before = await runInDurableObject(stub, async (instance: TableDO, state) => [canonicalize(instance.table.state), await state.storage.getAlarm()] as const);
     expect(JSON.parse(before[0]).tasks[task]).toMatchObject({ state: "running", executor: "y" });
 
     await evictDurableObject(stub);
-    const after = await runInDurableObject(stub, async (instance: TableDO, state) => [canonicalize(instance.state), await state.storage.getAlarm()] as const);
+    const after = await runInDurableObject(stub, async (instance: TableDO, state) => [canonicalize(instance.table.state), await state.storage.getAlarm()] as const);
     expect(after).toEqual(before);
 
     const receipt = await relay.say(id, y, { seat: "y", kind: "receipt", task, body: "done" });

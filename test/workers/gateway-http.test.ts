@@ -232,7 +232,7 @@ describe("E_NO_APPROVER", () => {
     expect(unwrap(await ownerDO(tao.publicKeyText).hasProvenChannel(tao.publicKeyText))).toBe(true);
     const proposed = await write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] });
     expect(proposed.status).toBe(201);
-    await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (t: TableDO) => t.noticesSettled());
+    await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (t: TableDO) => t.table.noticesSettled());
     await drain(tao.publicKeyText);
     const texts = (await requests('"chat_id":"8501"')).map((r) => (r.body as { text: string }).text);
     expect(texts.some((text) => text.includes(`${proposed.body.seq}.tao`) && text.includes("merge"))).toBe(true);
@@ -251,7 +251,7 @@ describe("when the same proposal arrives twice while the relay asks whether some
         await all;
         return true;
       };
-      Object.assign(t, { channels: probe });
+      Object.assign(t.table, { channels: probe });
     });
   }
 

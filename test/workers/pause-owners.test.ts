@@ -19,7 +19,7 @@ import { nonceOf } from "../support/table-fixture.js";
 type Room = Awaited<ReturnType<typeof room>>;
 
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
-const stateOf = (id: string) => runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.state));
+const stateOf = (id: string) => runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.table.state));
 
 let nonces = 0;
 /** POST /tables/:id/control signed by `owner` as `name`. */

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalize, revokeDraft, signSubmission, type Signer } from "../../src/protocol/index.js";
 import { signRevoke } from "../../src/client/owner-requests.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { commit } from "../../durable-objects/table/writes.js";
+import { commit } from "../../durable-objects/table/writing/writes.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 import { TestSocket } from "../support/socket.js";
@@ -85,7 +85,7 @@ describe("revoking a seat", () => {
     await ws.auth(id, "bot-tao", k.botTao);
     const revoke = await revokeBody(k, id, "tao", "bot-tao", k.botTao);
     // Appended without the route's closing of sockets: the socket is still open when its next frame arrives.
-    await runInDurableObject(stub(id), (instance: TableDO) => commit(instance, revokeDraft(instance.state!, revoke.revoke, revoke.sig)));
+    await runInDurableObject(stub(id), (instance: TableDO) => commit(instance.table, revokeDraft(instance.table.state!, revoke.revoke, revoke.sig)));
     const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf(`${id}:late`), kind: "say", body: "too late" });
     await headUnmoved(relay, id, async () => {
       ws.send({ type: "submit", id: "w1", request });
@@ -101,8 +101,8 @@ describe("revoking a seat", () => {
     const { outcome, seq, revoked } = await runInDurableObject(stub(id), async (instance: TableDO) => {
       // The write is in flight (its signature being checked) when the revocation lands.
       const pending = instance.submit(say);
-      const landed = commit(instance, revokeDraft(instance.state!, revoke.revoke, revoke.sig));
-      return { outcome: await pending, seq: instance.state!.seq, revoked: landed.appended.at(-1)!.seq };
+      const landed = commit(instance.table, revokeDraft(instance.table.state!, revoke.revoke, revoke.sig));
+      return { outcome: await pending, seq: instance.table.state!.seq, revoked: landed.appended.at(-1)!.seq };
     });
     expect(outcome).toMatchObject({ ok: false, error: { code: "E_REVOKED" } });
     expect(seq).toBe(revoked);
@@ -126,9 +126,9 @@ describe("revoking a seat", () => {
     const id = "revoke-evicted";
     const k = await seatedDebate(relay, id);
     await revokeTao(k, id);
-    const before = await runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.state));
+    const before = await runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state));
     await evictDurableObject(stub(id));
-    expect(await runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.state))).toBe(before);
+    expect(await runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state))).toBe(before);
     expect(JSON.parse(before).revoked).toMatchObject([{ seat: "bot-tao", owner: "tao", key: k.botTao.publicKeyText }]);
     expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "after the wake" })).body.error.code).toBe("E_REVOKED");
     expect((await refusedSocket(id, "bot-tao", k.botTao)).error).toMatchObject({ error: { code: "E_REVOKED" } });

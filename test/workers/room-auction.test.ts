@@ -72,19 +72,19 @@ describe("a sealed-bid auction at the relay", () => {
     const { room, auction } = await auctionRoom("room-auction-alarm");
     expect201(await commit(room, "ben-bot", auction, "buyer", 300000));
     const table = stub(room.id);
-    const [alarm, due] = await runInDurableObject(table, async (instance: TableDO, state) => [await state.storage.getAlarm(), instance.state!.room!.auctions[auction]!.reveal_deadline]);
+    const [alarm, due] = await runInDurableObject(table, async (instance: TableDO, state) => [await state.storage.getAlarm(), instance.table.state!.room!.auctions[auction]!.reveal_deadline]);
     expect(alarm).toBe(due);
     const before = await headSeq(room.id);
     await runInDurableObject(table, (instance: TableDO) => {
-      instance.now = () => due;
+      instance.table.now = () => due;
     });
     expect(await runDurableObjectAlarm(table)).toBe(true);
     expect(await headSeq(room.id)).toBe(before + 1);
     await runInDurableObject(table, (instance: TableDO) => instance.alarm());
     expect(await headSeq(room.id)).toBe(before + 1);
-    const settled = await runInDurableObject(table, (instance: TableDO) => instance.state!.room!.auctions[auction]);
+    const settled = await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.auctions[auction]);
     await evictDurableObject(table);
-    expect(await runInDurableObject(table, (instance: TableDO) => instance.state!.room!.auctions[auction])).toEqual(settled);
+    expect(await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.auctions[auction])).toEqual(settled);
     expect(settled).toMatchObject({ settled: before + 1, price: null });
     const { text, report } = await exported(room);
     expect(report.verdict).toBe("CLEAN");
@@ -116,7 +116,7 @@ describe("an end-to-end encrypted room at the relay", () => {
     const note = sealedLooking("note");
     expect((await room.note("ben-bot", note)).status).toBe(201);
     expect201(await room.write("ben-bot", { kind: "close", outcome: "no_deal" }));
-    await runInDurableObject(stub(room.id), (instance: TableDO) => instance.noticesSettled());
+    await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.noticesSettled());
     await drain(room.k.ben.publicKeyText);
     const sent = (await requests('"chat_id":"8201"')).map((r) => JSON.stringify(r.body)).filter((body) => body.includes(room.id));
     expect(sent).toHaveLength(2);

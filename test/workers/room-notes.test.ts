@@ -4,7 +4,7 @@
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { NOTE_LIMITS } from "../../durable-objects/table/notes.js";
+import { NOTE_LIMITS } from "../../durable-objects/table/writing/notes.js";
 import { bindVia, drain, requests } from "../support/chat-driver.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { RoomHttp } from "../support/room-http.js";

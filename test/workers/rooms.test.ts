@@ -14,7 +14,7 @@ import { twd } from "../support/room-fixture.js";
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
-const folded = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.state));
+const folded = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state));
 
 async function entries(room: RoomHttp): Promise<Entry[]> {
   const reply = await relay.read(room.id, `/tables/${room.id}/entries?from=1`, room.k.sara, { owner: "sara" });
@@ -164,7 +164,7 @@ describe("negotiating in a room over HTTP", () => {
     expect(await folded(room.id)).toBe(before);
     // The invite issued before the eviction still admits, and the spent one still does not.
     expect((await room.joinWith(unused.body.code, room.k.cleo, "cleo", "cleo-bot", unused.body.invite)).status).toBe(201);
-    const state = await runInDurableObject(stub(room.id), (instance: TableDO) => instance.state!.room!);
+    const state = await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.state!.room!);
     expect(Object.keys(state.parties).sort()).toEqual(["ben", "cleo"]);
   });
 });

@@ -16,8 +16,8 @@ import {
   type TableConfig,
 } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { deliveryOf } from "../../durable-objects/table/results.js";
-import { readExport } from "../../durable-objects/table/reads.js";
+import { deliveryOf } from "../../durable-objects/table/writing/results.js";
+import { readExport } from "../../durable-objects/table/reading/reads.js";
 import { headUnmoved, RelayHttp, type Reply } from "../support/relay-http.js";
 import { cast, castOwners, keyOf, type Cast } from "../support/table-fixture.js";
 import { approveHttp, CARD_EFFECT } from "../support/gateway.js";
@@ -183,13 +183,13 @@ describe("sub-tables over HTTP", () => {
     // Delivered at the close, so the one alarm now waits only for the watchdog; move the child's clock past it.
     await runInDurableObject(stub(child), async (instance: TableDO, state) => {
       expect(deliveryOf(state.storage)).toMatchObject({ delivered: expect.any(Number) });
-      expect(await state.storage.getAlarm()).toBe(instance.state!.tasks[task]!.since + heartbeat);
-      instance.now = () => Date.now() + heartbeat + 60_000;
+      expect(await state.storage.getAlarm()).toBe(instance.table.state!.tasks[task]!.since + heartbeat);
+      instance.table.now = () => Date.now() + heartbeat + 60_000;
     });
     expect(await runDurableObjectAlarm(stub(child))).toBe(true);
     const { text, state } = await runInDurableObject(stub(child), async (instance: TableDO) => ({
-      text: readExport(instance.state!, instance.ledger, { owner: "ops" }, await instance.currentHead()),
-      state: instance.state!.tasks[task]!.state,
+      text: readExport(instance.table.state!, instance.table.ledger, { owner: "ops" }, await instance.table.currentHead()),
+      state: instance.table.state!.tasks[task]!.state,
     }));
     expect(state).toBe("stalled");
     expect(await headOf(root)).toEqual(rootHead);
@@ -209,7 +209,7 @@ describe("sub-tables over HTTP", () => {
     expect(await headOf(root)).toEqual(rootHead);
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => deliveryOf(state.storage))).toEqual({ refused: "E_CLOSED" });
     // The close's owner notifications are handed over after the write; until then their retry keeps the alarm set.
-    await runInDurableObject(stub(child), (instance: TableDO) => instance.noticesSettled());
+    await runInDurableObject(stub(child), (instance: TableDO) => instance.table.noticesSettled());
     expect(await runInDurableObject(stub(child), (_: TableDO, state) => state.storage.getAlarm())).toBeNull();
   });
 
@@ -220,11 +220,11 @@ describe("sub-tables over HTTP", () => {
     await say(child, "b", { kind: "say", body: "b" });
     await say(child, "c", { kind: "say", body: "c" });
     for (const table of [root, child]) {
-      const before = await runInDurableObject(stub(table), (instance: TableDO) => canonicalize(instance.state));
+      const before = await runInDurableObject(stub(table), (instance: TableDO) => canonicalize(instance.table.state));
       await evictDurableObject(stub(table));
-      expect(await runInDurableObject(stub(table), (instance: TableDO) => canonicalize(instance.state))).toBe(before);
+      expect(await runInDurableObject(stub(table), (instance: TableDO) => canonicalize(instance.table.state))).toBe(before);
     }
-    const state = await runInDurableObject(stub(root), (instance: TableDO) => instance.state!.subtables[child]);
+    const state = await runInDurableObject(stub(root), (instance: TableDO) => instance.table.state!.subtables[child]);
     expect(state).toMatchObject({ result: expect.any(Number) });
   });
 

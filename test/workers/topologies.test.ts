@@ -69,9 +69,9 @@ describe("topologies over HTTP", () => {
     await seated(id, ["a", "b", "c"], { kind: "broadcast", order: ["a", "b", "c"] }, { any: [{ quorum: { n: 2, of: "owners" } }] });
     const proposal = await write(id, "a", { kind: "proposal", body: "freeze on Friday" });
     expect((await write(id, "b", { kind: "vote", re: proposal.body.seq, choice: "yes" })).status).toBe(201);
-    const before = await runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.state));
+    const before = await runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.table.state));
     await evictDurableObject(stub(id));
-    expect(await runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.state))).toBe(before);
+    expect(await runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.table.state))).toBe(before);
     const closing = await write(id, "c", { kind: "vote", re: proposal.body.seq, choice: "yes" });
     expect(closing.status).toBe(201);
     const page = await relay.read(id, `/tables/${id}/entries?from=${closing.body.seq}`, k.ops, { owner: "ops" });

@@ -8,7 +8,7 @@ import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:te
 import { describe, expect, it } from "vitest";
 import { canonicalize, verifyExport } from "../../src/protocol/index.js";
 import { runMigrations } from "../../durable-objects/sqlite.js";
-import { migrate, MIGRATIONS } from "../../durable-objects/table/schema.js";
+import { migrate, MIGRATIONS } from "../../durable-objects/table/storage/schema.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
@@ -19,7 +19,7 @@ const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const NEXT_VERSION = [...MIGRATIONS, "CREATE TABLE upgrade_probe (key TEXT PRIMARY KEY); ALTER TABLE entries ADD COLUMN probe TEXT;"];
 
 const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
-const stateOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.state));
+const stateOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.table.state));
 
 describe("a table created before an upgrade", () => {
   it("keeps its ledger through an appended SQLite migration and a rollback: same state, CLEAN export, new writes", async () => {

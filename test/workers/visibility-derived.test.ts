@@ -75,10 +75,10 @@ describe("a judge who may not read the proposer", () => {
 
     // The entries that opened tasks are folded state: eviction rebuilds them, and the judge's view with them.
     const stub = env.TABLES.get(env.TABLES.idFromName(id));
-    const before = await runInDurableObject(stub, (t: TableDO) => canonicalize(t.state));
+    const before = await runInDurableObject(stub, (t: TableDO) => canonicalize(t.table.state));
     expect(JSON.parse(before).origins).toEqual({ [String(proposal.body.seq)]: { seat: "h", kind: "proposal" } });
     await evictDurableObject(stub);
-    expect(await runInDurableObject(stub, (t: TableDO) => canonicalize(t.state))).toBe(before);
+    expect(await runInDurableObject(stub, (t: TableDO) => canonicalize(t.table.state))).toBe(before);
     expect((await relay.read(id, `/tables/${id}/entries?from=1&to=${head}`, k.judge, { seat: "judge" })).body.items).toEqual(page);
   });
 });

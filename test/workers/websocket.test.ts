@@ -141,7 +141,7 @@ describe("the table WebSocket's refusals", () => {
       const socket = await TestSocket.open(fetcher, id);
       await socket.next("challenge");
       await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (instance: TableDO) => {
-        instance.now = () => Date.now() + LIMITS.auth_window_ms + 1000;
+        instance.table.now = () => Date.now() + LIMITS.auth_window_ms + 1000;
       });
       const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })));
       await socket.answer(id, "bot-tao", k.botTao);

@@ -8,7 +8,7 @@ import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:te
 import { describe, expect, it } from "vitest";
 import { canonicalize, fold, signSubmission, verifyHeadSignature, type SignedHead, type SubmitRequest, type SubmitResponse } from "../../src/protocol/index.js";
 import type { Result } from "../../durable-objects/result.js";
-import { CHECKPOINT_EVERY } from "../../durable-objects/table/checkpoint.js";
+import { CHECKPOINT_EVERY } from "../../durable-objects/table/storage/ledger.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
@@ -35,8 +35,8 @@ async function write(id: string, k: Cast, count: number, parallel = 16): Promise
   }
 }
 
-const stateOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.state));
-const foldedOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(fold(instance.ledger.all())));
+const stateOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.table.state));
+const foldedOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(fold(instance.table.ledger.all())));
 
 describe("the write path", () => {
   it("writes one SQLite row per entry, index writes included", async () => {
@@ -52,13 +52,13 @@ describe("the write path", () => {
         cursors.push(cursor);
         return cursor;
       }) as typeof sql.exec;
-      const before = instance.ledger.seq;
+      const before = instance.table.ledger.seq;
       try {
         expect((await instance.submit(request)).ok).toBe(true);
       } finally {
         sql.exec = exec as typeof sql.exec;
       }
-      return { written: cursors.reduce((sum, c) => sum + c.rowsWritten, 0), appended: instance.ledger.seq - before };
+      return { written: cursors.reduce((sum, c) => sum + c.rowsWritten, 0), appended: instance.table.ledger.seq - before };
     });
     expect(rows.appended).toBe(1);
     expect(rows.written).toBe(1);
@@ -92,7 +92,7 @@ describe("the write path", () => {
       expect(answer.value.head.seq).toBeGreaterThanOrEqual(answer.value.seq);
       heads.set(answer.value.head.seq, answer.value.head);
     }
-    const links = await runInDurableObject(stubOf(id), (instance: TableDO) => instance.ledger.all().map((e) => e.link));
+    const links = await runInDurableObject(stubOf(id), (instance: TableDO) => instance.table.ledger.all().map((e) => e.link));
     for (const head of heads.values()) {
       expect(await verifyHeadSignature(head)).toBe(true);
       expect(head.link).toBe(links[head.seq - 1]);

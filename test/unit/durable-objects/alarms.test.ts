@@ -1,13 +1,13 @@
 /**
- * The watchdog's alarm run (durable-objects/table/alarms.ts): every task due at the alarm's time
+ * The watchdog's alarm run (durable-objects/table/writing/alarms.ts): every task due at the alarm's time
  * is judged against the state the previous stall left, so the stall that fills the ledger ends
  * the run instead of the next one throwing (and losing the push of those already committed).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { runWatchdog } from "../../../durable-objects/table/alarms.js";
-import type { TableHost } from "../../../durable-objects/table/writes.js";
-import type { Ledger } from "../../../durable-objects/table/ledger.js";
-import type { Notices } from "../../../durable-objects/table/notify.js";
+import { runWatchdog } from "../../../durable-objects/table/writing/alarms.js";
+import type { Writer } from "../../../durable-objects/table/writing/writes.js";
+import type { Ledger } from "../../../durable-objects/table/storage/ledger.js";
+import type { Notices } from "../../../durable-objects/table/writing/notify.js";
 import { TableLimits } from "../../../durable-objects/table/limits.js";
 import { cloneState, dueTasks, LIMITS, OPERATOR_LIMITS, watchdogDeadline, type Effect, type Entry, type TableState } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
@@ -22,7 +22,7 @@ beforeAll(async () => {
 const TWO_OWNERS: Effect[] = [CARD_EFFECT, { owner: "tao", resource: "calendar", action: "book", args: { day: "friday" } }];
 
 /** A host over `state` whose ledger takes whatever admit appends. */
-function hostOver(state: TableState, now: number): TableHost {
+function hostOver(state: TableState, now: number): Writer {
   const ledger = {
     byNonce: () => undefined,
     append: (entries: Entry[]) => entries.map((e) => ({ ...e, leaf: "leaf", link: "link" })),

@@ -1,11 +1,11 @@
 /**
- * Waking from a checkpoint (durable-objects/table/checkpoint.ts): with a usable checkpoint only
+ * Waking from a checkpoint (durable-objects/table/storage/checkpoint.ts): with a usable checkpoint only
  * the entries after it are read and folded onto it, and the result is the fold of the whole
  * ledger; a checkpoint of another policy version, of another row, or not JSON is not used.
  */
 import { describe, expect, it } from "vitest";
-import { checkpointText, restore, wakeState } from "../../../durable-objects/table/checkpoint.js";
-import type { StoredCheckpoint } from "../../../durable-objects/table/ledger.js";
+import { checkpointText, restore, wakeState } from "../../../durable-objects/table/storage/checkpoint.js";
+import type { StoredCheckpoint } from "../../../durable-objects/table/storage/ledger.js";
 import { canonicalize, fold, STATE_VERSION, type Entry } from "../../../src/protocol/index.js";
 import { cast, debateConfig, MemoryLedger } from "../../support/table-fixture.js";
 

@@ -1,11 +1,11 @@
 /**
- * Sub-table result delivery (durable-objects/table/results.ts): each attempt is recorded and the
+ * Sub-table result delivery (durable-objects/table/writing/results.ts): each attempt is recorded and the
  * table's alarm re-armed for the retry before it starts, a final answer (recorded or refused) is
  * stored and drops the retry deadline, a transient answer or a thrown call keeps it, and a delivery
  * that ended is never attempted again.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { deliverResult, deliveryAt, deliveryOf, RESULT_RETRY_MS, type ParentResults, type ResultHost } from "../../../durable-objects/table/results.js";
+import { deliverResult, deliveryAt, deliveryOf, RESULT_RETRY_MS, type ParentResults, type Deliverer } from "../../../durable-objects/table/writing/results.js";
 import type { Result } from "../../../durable-objects/result.js";
 import { verifyStatement, type SubtableResultRequest, type TableConfig } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
@@ -60,13 +60,13 @@ async function closedChild(answer: () => Promise<Result<{ seq: number }>>) {
     },
   };
   // The table arms its one alarm at the earliest job deadline; here delivery is the only job.
-  const host: ResultHost = {
+  const host: Deliverer = {
     state: child.state,
     ledger: { linkAt: (seq) => child.l.entries[seq - 1]?.link },
     storage,
     now: () => 1_000,
     signer: async () => k.relay,
-    parent: () => parent,
+    table: () => parent,
     reschedule: async () => void (box.alarm = deliveryAt(storage, host.state, 1_000)),
   };
   return { host, storage, box, sent };

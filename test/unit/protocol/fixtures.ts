@@ -226,7 +226,7 @@ export class TestTable {
     return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [await this.l.head()], this.originals);
   }
 
-  /** This ledger as the TableDO's read paths (durable-objects/table/reads.ts) see it, live. */
+  /** This ledger as the TableDO's read paths (durable-objects/table/reading/reads.ts) see it, live. */
   reader() {
     const entries = this.l.entries;
     const originals = this.originals;

@@ -1,5 +1,5 @@
 /**
- * Relays keep checkpoints of the folded state (durable-objects/table/checkpoint.ts) under the
+ * Relays keep checkpoints of the folded state (durable-objects/table/storage/checkpoint.ts) under the
  * STATE_VERSION of the policy that folded them. A change to the policy code could fold the same
  * entries differently, so it must come with a new STATE_VERSION (old checkpoints are then ignored):
  * this test notices a change to src/protocol/policy and asks for the bump.

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { verifyExport, type Entry, type TableConfig } from "../../../src/protocol/index.js";
-import { readEntries, readExport, readProjection, readTasks } from "../../../durable-objects/table/reads.js";
+import { readEntries, readExport, readProjection, readTasks } from "../../../durable-objects/table/reading/reads.js";
 import { cast, debateConfig, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, kindOf, TestTable } from "./fixtures.js";
 import { approve, CARD_EFFECT, propose } from "./gateway-fixtures.js";

@@ -13,7 +13,7 @@ import {
   type Projection,
   type TableConfig,
 } from "../../../src/protocol/index.js";
-import { readEntries, readExport, readProjection, readTasks } from "../../../durable-objects/table/reads.js";
+import { readEntries, readExport, readProjection, readTasks } from "../../../durable-objects/table/reading/reads.js";
 import { cast } from "../../support/table-fixture.js";
 import { broadcastConfig, broadcastTable, debateTable, refusal, TestTable } from "./fixtures.js";
 import { gatewayTable, propose } from "./gateway-fixtures.js";

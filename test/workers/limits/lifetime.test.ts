@@ -1,5 +1,5 @@
 /**
- * A table's end on the relay (durable-objects/table/lifetime.ts): its creator's signed delete frees
+ * A table's end on the relay (durable-objects/table/storage/lifetime.ts): its creator's signed delete frees
  * its storage and alarm, closes its sockets (4410) and leaves a tombstone, so its id is never opened
  * again by anyone, also after the object is evicted; the operator's lifetime after closing is run by
  * the table's alarm. Refused deletes change nothing.
@@ -143,14 +143,14 @@ describe("the lifetime after closing", () => {
     const closing = await c.relay.say("lim-ttl", k.botTao, { seat: "bot-tao", kind: "say", body: "the first authored entry closes it" });
     expect(closing.status).toBe(201);
     const closedAt = await runInDurableObject(stub("lim-ttl"), async (instance: TableDO) => {
-      expect(instance.state?.closed).not.toBeNull();
+      expect(instance.table.state?.closed).not.toBeNull();
       // The close notifies the owners; once their objects took it, the close's lifetime is the next deadline.
-      await instance.noticesSettled();
-      return instance.ledger.range(instance.state!.closed!.seq, instance.state!.closed!.seq, 1)[0]!.ts;
+      await instance.table.noticesSettled();
+      return instance.table.ledger.range(instance.table.state!.closed!.seq, instance.table.state!.closed!.seq, 1)[0]!.ts;
     });
     expect(await alarmOf("lim-ttl")).toBe(closedAt + LIMITS_UNDER_TEST.closed_table_ttl_ms);
     await runInDurableObject(stub("lim-ttl"), (instance: TableDO) => {
-      instance.now = () => closedAt + LIMITS_UNDER_TEST.closed_table_ttl_ms;
+      instance.table.now = () => closedAt + LIMITS_UNDER_TEST.closed_table_ttl_ms;
     });
     expect(await runDurableObjectAlarm(stub("lim-ttl"))).toBe(true);
     const head = await c.relay.request("GET", "/tables/lim-ttl/head");
@@ -168,7 +168,7 @@ describe("the lifetime after closing", () => {
     const openedAt = l.entries[0]!.ts;
     expect(await alarmOf("lim-ttl-mirror")).toBe(openedAt + LIMITS_UNDER_TEST.table_ttl_ms);
     await runInDurableObject(stub("lim-ttl-mirror"), (instance: TableDO) => {
-      instance.now = () => openedAt + LIMITS_UNDER_TEST.table_ttl_ms;
+      instance.table.now = () => openedAt + LIMITS_UNDER_TEST.table_ttl_ms;
     });
     expect(await runDurableObjectAlarm(stub("lim-ttl-mirror"))).toBe(true);
     const head = await c.relay.request("GET", "/tables/lim-ttl-mirror/head");
@@ -180,10 +180,10 @@ describe("the lifetime after closing", () => {
   it("leaves an open table alone until its own lifetime (table_ttl_ms) ends", async () => {
     const c = await clientAt(fetcher, "192.0.2.108", "ttl-open");
     await openTable(c, "lim-ttl-open");
-    const openedAt = await runInDurableObject(stub("lim-ttl-open"), (instance: TableDO) => instance.ledger.range(1, 1, 1)[0]!.ts);
+    const openedAt = await runInDurableObject(stub("lim-ttl-open"), (instance: TableDO) => instance.table.ledger.range(1, 1, 1)[0]!.ts);
     expect(await alarmOf("lim-ttl-open")).toBe(openedAt + LIMITS_UNDER_TEST.table_ttl_ms);
     await runInDurableObject(stub("lim-ttl-open"), (instance: TableDO) => {
-      instance.now = () => openedAt + LIMITS_UNDER_TEST.table_ttl_ms - 1;
+      instance.table.now = () => openedAt + LIMITS_UNDER_TEST.table_ttl_ms - 1;
     });
     expect(await runDurableObjectAlarm(stub("lim-ttl-open"))).toBe(true);
     expect((await c.relay.request("GET", "/tables/lim-ttl-open/head")).status).toBe(200);

@@ -12,7 +12,7 @@ import { signBindCode, signControl, signDelete } from "../../../src/client/owner
 import { signSubmission, untilWindowEnds, waitText, type RateLimitName } from "../../../src/protocol/index.js";
 import type { InviteDirectoryDO } from "../../../durable-objects/invites/directory.js";
 import { INVITE_LIMITS } from "../../../durable-objects/invites/directory.js";
-import { NOTE_LIMITS } from "../../../durable-objects/table/notes.js";
+import { NOTE_LIMITS } from "../../../durable-objects/table/writing/notes.js";
 import { CODE_LIMITS } from "../../../durable-objects/chat-directory/codes.js";
 import { CAP_RETRY_MS } from "../../../durable-objects/table/limits.js";
 import { clientAt, fromAddress, openTable, type Client } from "../../support/limited.js";

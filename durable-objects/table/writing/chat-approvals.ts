@@ -5,13 +5,14 @@
  * write, which accepts an approve only where the owner's chat_approve rules allow it. The nonce
  * comes from the platform's event id, so a redelivered callback returns the first entry.
  */
-import { TrestleError } from "../../src/protocol/errors.js";
-import { chatApprovalDraft } from "../../src/protocol/policy/chat-approve.js";
-import { taskOf } from "../../src/protocol/policy/tasks.js";
-import { own } from "../../src/protocol/records.js";
-import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import type { ApprovalVerdict } from "../../src/protocol/schemas/task.js";
-import { commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
+import { TrestleError } from "../../../src/protocol/errors.js";
+import { chatApprovalDraft } from "../../../src/protocol/policy/chat-approve.js";
+import { taskOf } from "../../../src/protocol/policy/tasks.js";
+import { own } from "../../../src/protocol/records.js";
+import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
+import type { ApprovalVerdict } from "../../../src/protocol/schemas/task.js";
+import { commit, requireTable, type WriteOutcome } from "./writes.js";
+import type { TableContext } from "../context.js";
 import { chatEventNonce } from "./chat-nonce.js";
 
 /** A tap on an approve or reject button, attested by the relay. */
@@ -26,12 +27,12 @@ export interface AttestedApproval {
 }
 
 /** Appends the relay-attested approval or rejection of `input.task` by its owner, or refuses it. */
-export function writeAttestedApproval(host: TableHost, input: AttestedApproval): WriteOutcome {
-  const state = requireTable(host);
+export function writeAttestedApproval(t: TableContext, input: AttestedApproval): WriteOutcome {
+  const state = requireTable(t);
   const task = taskOf(state, input.task);
   if (own(state.config.owners, task.owner)?.public_key !== input.owner_key) {
     throw new TrestleError("E_FORBIDDEN", `task ${task.id} belongs to ${task.owner}, whose key this chat account is not bound to`);
   }
   const draft = chatApprovalDraft(state, { task: task.id, verdict: input.verdict, via: input.via, nonce: chatEventNonce("chat-approval", input.event_id) });
-  return commit(host, draft);
+  return commit(t, draft);
 }

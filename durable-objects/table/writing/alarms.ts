@@ -5,10 +5,10 @@
  * notifications not yet taken (notify.ts). After every write the alarm is set to the earliest
  * deadline any job has. Alarms run at least once: a second run finds nothing due and appends nothing.
  */
-import type { TableState } from "../../src/protocol/policy/state.js";
-import { dueTasks, stalledDraft, watchdogDeadline } from "../../src/protocol/policy/watchdog.js";
-import { auctionDeadline, dueSettlements } from "../../src/protocol/policy/auctions.js";
-import { commit, type TableHost, type WriteOutcome } from "./writes.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { dueTasks, stalledDraft, watchdogDeadline } from "../../../src/protocol/policy/watchdog.js";
+import { auctionDeadline, dueSettlements } from "../../../src/protocol/policy/auctions.js";
+import { commit, type Writer, type WriteOutcome } from "./writes.js";
 
 /** Keeps the Durable Object alarm at the earliest deadline of its jobs. */
 export class Alarm {
@@ -55,16 +55,16 @@ export function watchdogAt(state: TableState | null): number | null {
 }
 
 /**
- * Appends one stalled entry per task due at the host's time; returns what was appended. Each task
+ * Appends one stalled entry per task due at the t's time; returns what was appended. Each task
  * is judged again against the state the previous stall left: the stall that fills the ledger
  * leaves the rest not due (never a refusal that would throw after some stalls were committed).
  */
-export function runWatchdog(host: TableHost): WriteOutcome[] {
-  const now = host.now();
+export function runWatchdog(t: Writer): WriteOutcome[] {
+  const now = t.now();
   const outcomes: WriteOutcome[] = [];
-  for (const task of host.state ? dueTasks(host.state, now) : []) {
-    const state = host.state!;
-    if (dueTasks(state, now).includes(task)) outcomes.push(commit(host, stalledDraft(state, task)));
+  for (const task of t.state ? dueTasks(t.state, now) : []) {
+    const state = t.state!;
+    if (dueTasks(state, now).includes(task)) outcomes.push(commit(t, stalledDraft(state, task)));
   }
   return outcomes;
 }
@@ -75,14 +75,14 @@ export function auctionAt(state: TableState | null): number | null {
 }
 
 /**
- * Appends one auction_settled entry per auction due at the host's time; returns what was appended.
+ * Appends one auction_settled entry per auction due at the t's time; returns what was appended.
  * Each is judged against the state the previous one left: a settled auction is never due again.
  */
-export function runAuctions(host: TableHost): WriteOutcome[] {
-  const now = host.now();
+export function runAuctions(t: Writer): WriteOutcome[] {
+  const now = t.now();
   const outcomes: WriteOutcome[] = [];
-  for (let next = host.state ? dueSettlements(host.state, now)[0] : undefined; next; next = dueSettlements(host.state!, now)[0]) {
-    outcomes.push(commit(host, next));
+  for (let next = t.state ? dueSettlements(t.state, now)[0] : undefined; next; next = dueSettlements(t.state!, now)[0]) {
+    outcomes.push(commit(t, next));
   }
   return outcomes;
 }

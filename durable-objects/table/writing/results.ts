@@ -5,12 +5,13 @@
  * Each attempt is recorded before it starts and the table's alarm (alarms.ts) is re-armed for the
  * retry, so a crash or an unreachable parent means a later retry, never a lost or doubled result.
  */
-import { signStatement, type Signer } from "../../src/protocol/crypto.js";
-import type { ErrorCode } from "../../src/protocol/errors.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import { resultStatement } from "../../src/protocol/subtables.js";
-import type { Result } from "../result.js";
-import type { Ledger } from "./ledger.js";
+import { signStatement, type Signer } from "../../../src/protocol/crypto.js";
+import type { ErrorCode } from "../../../src/protocol/errors.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { resultStatement } from "../../../src/protocol/subtables.js";
+import type { Result } from "../../result.js";
+import type { Ledger } from "../storage/ledger.js";
+import type { TableContext } from "../context.js";
 
 const DELIVERY_KEY = "subtable_result_delivery";
 const ATTEMPT_KEY = "subtable_result_attempt";
@@ -27,17 +28,12 @@ export interface ParentResults {
   reportSubtable(body: unknown): Promise<Result<{ seq: number }>>;
 }
 
-/** What delivery needs from the child's object. */
-export interface ResultHost {
-  readonly state: TableState | null;
+/** What delivery reads of the child's context (the context itself; tests hand over a fake of just this). */
+export type Deliverer = Pick<TableContext, "state" | "storage" | "now" | "signer" | "reschedule"> & {
   readonly ledger: Pick<Ledger, "linkAt">;
-  readonly storage: DurableObjectStorage;
-  now(): number;
-  signer(): Promise<Signer>;
-  parent(id: string): ParentResults;
-  /** Re-arms the table's alarm at the earliest deadline of every job (deliveryAt among them). */
-  reschedule(): Promise<void>;
-}
+  /** The object of table `id` (the parent). */
+  table(id: string): ParentResults;
+};
 
 /** The recorded outcome of this table's result delivery, if it ended. */
 export function deliveryOf(storage: DurableObjectStorage): Delivery | undefined {
@@ -53,23 +49,23 @@ export function deliveryAt(storage: DurableObjectStorage, state: TableState | nu
 }
 
 /** Delivers this closed sub-table's result to its parent unless that already ended; safe to call any number of times. */
-export async function deliverResult(host: ResultHost): Promise<void> {
-  const state = host.state;
-  if (!state?.closed || !state.config.parent || deliveryOf(host.storage)) return;
+export async function deliverResult(t: Deliverer): Promise<void> {
+  const state = t.state;
+  if (!state?.closed || !state.config.parent || deliveryOf(t.storage)) return;
   // Record the attempt and arm the retry before anything can fail, so a crash still means a later attempt.
-  host.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", ATTEMPT_KEY, String(host.now()));
-  await host.reschedule();
-  const statement = resultStatement(state, host.ledger);
+  t.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", ATTEMPT_KEY, String(t.now()));
+  await t.reschedule();
+  const statement = resultStatement(state, t.ledger);
   let answer: Result<{ seq: number }>;
   try {
-    const sig = await signStatement(await host.signer(), "result", statement);
-    answer = await host.parent(statement.parent).reportSubtable({ statement, sig });
+    const sig = await signStatement(await t.signer(), "result", statement);
+    answer = await t.table(statement.parent).reportSubtable({ statement, sig });
   } catch (error) {
     console.error("sub-table result delivery failed; the alarm retries", error);
     return;
   }
   if (!answer.ok && TRANSIENT.has(answer.error.code)) return;
   const delivery: Delivery = answer.ok ? { delivered: answer.value.seq } : { refused: answer.error.code };
-  host.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", DELIVERY_KEY, JSON.stringify(delivery));
-  await host.reschedule();
+  t.storage.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", DELIVERY_KEY, JSON.stringify(delivery));
+  await t.reschedule();
 }

@@ -7,39 +7,34 @@
  * through the ordinary write path, and ends read-only mode in the same batch of writes. From then
  * on the table takes writes here, with heads signed by this relay.
  */
-import { canonicalize } from "../../src/protocol/canonical.js";
-import { signStatement, verifyStatement, type Signer } from "../../src/protocol/crypto.js";
-import { custodyDraft, custodyStatementOf, custodyStatementsOf } from "../../src/protocol/custody.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { ownerKeyOf } from "../../src/protocol/policy/owners.js";
-import { CustodyRequestSchema, type CustodyOwner } from "../../src/protocol/schemas/custody.js";
-import type { Replica } from "./replica.js";
-import { checkSignature, commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
-
-/** What taking custody needs from the table object. */
-export interface CustodyHost extends TableHost {
-  readonly replica: Replica;
-}
+import { canonicalize } from "../../../src/protocol/canonical.js";
+import { signStatement, verifyStatement, type Signer } from "../../../src/protocol/crypto.js";
+import { custodyDraft, custodyStatementOf, custodyStatementsOf } from "../../../src/protocol/custody.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
+import { CustodyRequestSchema, type CustodyOwner } from "../../../src/protocol/schemas/custody.js";
+import { checkSignature, commit, requireTable, type WriteOutcome } from "./writes.js";
+import type { TableContext } from "../context.js";
 
 /** Appends the custody entry for an owners' custody request, signed by `signer` (this relay's key); a retry returns the first entry. */
-export async function writeCustody(host: CustodyHost, body: unknown, signer: Signer): Promise<WriteOutcome> {
+export async function writeCustody(t: TableContext, body: unknown, signer: Signer): Promise<WriteOutcome> {
   const { statement, owners } = parseOrThrow(CustodyRequestSchema, body, "custody request");
-  const state = requireTable(host);
+  const state = requireTable(t);
   if (statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the custody statement is for table "${statement.table}"`);
-  const recorded = host.ledger.byNonce(`custody:${statement.seq}`);
+  const recorded = t.ledger.byNonce(`custody:${statement.seq}`);
   if (recorded && recorded.kind === "system" && recorded.subkind === "custody" && canonicalize(custodyStatementOf(recorded)) === canonicalize(statement)) {
     return { primary: recorded, appended: [] };
   }
-  if (!host.replica.mirror) throw new TrestleError("E_NOT_ALLOWED", `this relay holds table ${state.table} already`, { relay: state.relay });
+  if (!t.replica.mirror) throw new TrestleError("E_NOT_ALLOWED", `this relay holds table ${state.table} already`, { relay: state.relay });
   if (statement.to !== signer.publicKeyText) {
     throw new TrestleError("E_NOT_ALLOWED", `the owners authorised custody by relay ${statement.to}; this relay's key is ${signer.publicKeyText}`);
   }
-  if (host.ledger.linkAt(statement.seq) !== statement.link) {
-    throw new TrestleError("E_FORK", `the owners authorised a chain this relay does not hold at entry ${statement.seq}`, { seq: host.ledger.seq });
+  if (t.ledger.linkAt(statement.seq) !== statement.link) {
+    throw new TrestleError("E_FORK", `the owners authorised a chain this relay does not hold at entry ${statement.seq}`, { seq: t.ledger.seq });
   }
-  const head = host.replica.newest();
-  if (statement.seq !== host.ledger.seq || !head) {
-    throw new TrestleError("E_NOT_ALLOWED", `this relay holds the table up to entry ${host.ledger.seq}; custody passes after its last entry`, { seq: host.ledger.seq });
+  const head = t.replica.newest();
+  if (statement.seq !== t.ledger.seq || !head) {
+    throw new TrestleError("E_NOT_ALLOWED", `this relay holds the table up to entry ${t.ledger.seq}; custody passes after its last entry`, { seq: t.ledger.seq });
   }
   const signed: CustodyOwner[] = owners.map(({ owner, sig }) => {
     const key = ownerKeyOf(state, owner);
@@ -55,7 +50,7 @@ export async function writeCustody(host: CustodyHost, body: unknown, signer: Sig
     }
   }
   // No await from here: the custody entry and the end of read-only mode commit together.
-  const outcome = commit(host, draft);
-  host.replica.release();
+  const outcome = commit(t, draft);
+  t.replica.release();
   return outcome;
 }

@@ -11,15 +11,15 @@
  * which after a custody change keep the past relay's signatures; the `replica` meta row marks the
  * table read-only until custody passes to this relay (custody.ts).
  */
-import { GENESIS_LINK } from "../../src/protocol/chain.js";
-import { verifyHeadSignature } from "../../src/protocol/head.js";
-import { exportLineBytes } from "../../src/protocol/export.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { forkEvidence } from "../../src/protocol/replica-fork.js";
-import { EMPTY_TIP, heldDifference, verifyExtension } from "../../src/protocol/replica-verify.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Entry } from "../../src/protocol/schemas/entry.js";
-import type { SignedHead } from "../../src/protocol/schemas/head.js";
+import { GENESIS_LINK } from "../../../src/protocol/chain.js";
+import { verifyHeadSignature } from "../../../src/protocol/head.js";
+import { exportLineBytes } from "../../../src/protocol/export.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { forkEvidence } from "../../../src/protocol/replica-fork.js";
+import { EMPTY_TIP, heldDifference, verifyExtension } from "../../../src/protocol/replica-verify.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import type { Entry } from "../../../src/protocol/schemas/entry.js";
+import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import {
   MIRROR_REFUSALS_KEPT,
   MirrorEvidenceSchema,
@@ -28,14 +28,15 @@ import {
   type MirrorEvidence,
   type MirrorRefusal,
   type ReplicaPage,
-} from "../../src/protocol/schemas/replica.js";
-import { SignedHeadSchema } from "../../src/protocol/schemas/head.js";
-import { Refuted } from "../../src/protocol/verify.js";
-import { checkpointText } from "./checkpoint.js";
-import type { Ledger } from "./ledger.js";
-import { hasSchema } from "./schema.js";
-import { deletedError, type Burial } from "./lifetime.js";
-import type { CreateClaim } from "./writes.js";
+} from "../../../src/protocol/schemas/replica.js";
+import { SignedHeadSchema } from "../../../src/protocol/schemas/head.js";
+import { Refuted } from "../../../src/protocol/verify.js";
+import { checkpointText } from "../storage/checkpoint.js";
+import type { Ledger } from "../storage/ledger.js";
+import { hasSchema } from "../storage/schema.js";
+import { deletedError, type Burial } from "../storage/lifetime.js";
+import type { CreateClaim } from "../writing/writes.js";
+import type { TableContext } from "../context.js";
 
 const REPLICA_KEY = "replica";
 
@@ -111,55 +112,43 @@ export class Replica {
 
 const HALF_PAGE = 512 * 1024;
 
-/** What accepting a page needs from the table object. */
-export interface ReplicaHost {
-  state: TableState | null;
-  readonly ledger: Ledger;
-  readonly replica: Replica;
-  now(): number;
-  /** The tombstone, once the table was deleted here: its id never takes a replica either. */
-  readonly burial: Burial | null;
-  /** The ledger limit the policy replay judges with (this relay's). */
-  readonly maxEntries: number;
-}
-
 /**
  * Accepts a page into the replica; returns the entries it appended (none when it held them all
  * already). The page that starts a mirror counts it as a table opened by its creator's key
  * (`claim`, as a create does: E_QUOTA, E_RATE_LIMITED), undone when the page is then not stored.
  * Throws E_SCHEMA, E_TABLE_EXISTS, E_REFUTED (recorded at a mirror) or E_FORK (evidence kept).
  */
-export async function acceptPage(host: ReplicaHost, body: unknown, claim: CreateClaim): Promise<Entry[]> {
-  if (host.burial) throw deletedError(host.burial.tombstone);
+export async function acceptPage(t: TableContext, body: unknown, claim: CreateClaim): Promise<Entry[]> {
+  if (t.burial) throw deletedError(t.burial.tombstone);
   const page = parseOrThrow(ReplicaPageSchema, body, "replica page");
-  const state = host.state;
-  if (state && !host.replica.mirror) {
+  const state = t.state;
+  if (state && !t.replica.mirror) {
     throw new TrestleError("E_TABLE_EXISTS", `table ${state.table} is held by this relay itself, not mirrored here`, { relay: state.relay });
   }
-  const kept = host.replica.evidence()[0];
+  const kept = t.replica.evidence()[0];
   if (kept) throw new TrestleError("E_FORK", `this mirror caught relay ${kept.evidence.heads[0]!.relay} forking the table and follows it no further`, { evidence: kept.evidence });
   const originals = new Map(page.originals.map((o) => [o.seq, o.body]));
   let fresh: Entry[];
   let verified;
   try {
-    fresh = await newItems(host, page, originals);
+    fresh = await newItems(t, page, originals);
     if (fresh.length === 0) return [];
-    const tip = state ? { state, link: host.ledger.link, nonceUsed: (key: string) => host.ledger.byNonce(key) !== undefined } : EMPTY_TIP;
-    verified = await verifyExtension(tip, { items: fresh, originals, head: page.head }, host.maxEntries);
+    const tip = state ? { state, link: t.ledger.link, nonceUsed: (key: string) => t.ledger.byNonce(key) !== undefined } : EMPTY_TIP;
+    verified = await verifyExtension(tip, { items: fresh, originals, head: page.head }, t.maxEntries);
   } catch (error) {
-    if (error instanceof Refuted) throw refutation(host, error);
+    if (error instanceof Refuted) throw refutation(t, error);
     throw error;
   }
   const undo = state ? null : await claimMirror(verified.state, claim);
   try {
-    if (host.state !== state) throw new TrestleError("E_UNAVAILABLE", "another page landed meanwhile; send this one again");
+    if (t.state !== state) throw new TrestleError("E_UNAVAILABLE", "another page landed meanwhile; send this one again");
     const bytes = fresh.reduce((sum, e) => sum + exportLineBytes(e, originals.get(e.seq)), 0);
-    const appended = host.ledger.append(verified.entries, {
+    const appended = t.ledger.append(verified.entries, {
       originals: new Map([...originals].filter(([seq]) => seq > (state?.seq ?? 0))),
       checkpoint: () => checkpointText(verified.state),
-      alongside: () => host.replica.record(verified.head, bytes),
+      alongside: () => t.replica.record(verified.head, bytes),
     });
-    host.state = verified.state;
+    t.state = verified.state;
     return appended;
   } catch (error) {
     await undo?.();
@@ -180,17 +169,17 @@ async function claimMirror(state: TableState, claim: CreateClaim): Promise<(() =
  * E_FORK), another table under this id when its relay is another (E_TABLE_EXISTS), else it is
  * refuted (Refuted, naming the first held entry that differs).
  */
-async function newItems(host: ReplicaHost, page: ReplicaPage, originals: ReadonlyMap<number, string>): Promise<Entry[]> {
-  const held = host.state?.seq ?? 0;
+async function newItems(t: TableContext, page: ReplicaPage, originals: ReadonlyMap<number, string>): Promise<Entry[]> {
+  const held = t.state?.seq ?? 0;
   if (page.items.length === 0 && page.head.seq > held) {
     throw new TrestleError("E_SCHEMA", `a head beyond the replica's last entry (${held}) comes with the entries up to it`, { seq: held });
   }
   const overlap = page.items.filter((e) => e.seq <= held);
   const from = overlap[0]?.seq ?? 1;
-  const mine = overlap.length > 0 ? host.ledger.range(from, held, overlap.length) : [];
-  const differs = heldDifference(mine, overlap, { held: host.ledger.originals(from, held), sent: originals });
+  const mine = overlap.length > 0 ? t.ledger.range(from, held, overlap.length) : [];
+  const differs = heldDifference(mine, overlap, { held: t.ledger.originals(from, held), sent: originals });
   const last = page.items[page.items.length - 1];
-  const headAgrees = last === undefined ? host.ledger.linkAt(page.head.seq) === page.head.link : last.seq > held || (await headOverHeld(host, page.head, last.seq));
+  const headAgrees = last === undefined ? t.ledger.linkAt(page.head.seq) === page.head.link : last.seq > held || (await headOverHeld(t, page.head, last.seq));
   if (!differs && headAgrees) {
     const fresh = page.items.filter((e) => e.seq > held);
     if (fresh.length > 0 && fresh[0]!.seq !== held + 1) {
@@ -198,30 +187,30 @@ async function newItems(host: ReplicaHost, page: ReplicaPage, originals: Readonl
     }
     return fresh;
   }
-  const head = host.replica.newest();
-  const evidence = head && (await forkEvidence({ head, leafAt: (seq) => host.ledger.range(seq, seq, 1)[0]?.leaf, linkAt: (seq) => (seq === 0 ? GENESIS_LINK : host.ledger.linkAt(seq)) }, page, host.now()));
+  const head = t.replica.newest();
+  const evidence = head && (await forkEvidence({ head, leafAt: (seq) => t.ledger.range(seq, seq, 1)[0]?.leaf, linkAt: (seq) => (seq === 0 ? GENESIS_LINK : t.ledger.linkAt(seq)) }, page, t.now()));
   if (evidence) {
-    host.replica.keep(evidence);
+    t.replica.keep(evidence);
     throw new TrestleError("E_FORK", evidence.evidence.message, { evidence: evidence.evidence });
   }
-  if (host.state && page.head.relay !== host.state.relay && page.items[0]?.seq === 1) {
-    throw new TrestleError("E_TABLE_EXISTS", `this relay mirrors another table ${host.state.table}, held by relay ${host.state.relay}`, { relay: host.state.relay });
+  if (t.state && page.head.relay !== t.state.relay && page.items[0]?.seq === 1) {
+    throw new TrestleError("E_TABLE_EXISTS", `this relay mirrors another table ${t.state.table}, held by relay ${t.state.relay}`, { relay: t.state.relay });
   }
   throw differs ?? new Refuted(page.head.seq, "the page's head is not a head of the chain this mirror holds over the page's last entry, and does not prove the relay signed another");
 }
 
 /** Whether `head` is over held entry `seq`: that seq, the held link there, this table, and a signature that verifies. */
-async function headOverHeld(host: ReplicaHost, head: SignedHead, seq: number): Promise<boolean> {
-  return head.table === host.state?.table && head.seq === seq && head.link === host.ledger.linkAt(seq) && (await verifyHeadSignature(head));
+async function headOverHeld(t: TableContext, head: SignedHead, seq: number): Promise<boolean> {
+  return head.table === t.state?.table && head.seq === seq && head.link === t.ledger.linkAt(seq) && (await verifyHeadSignature(head));
 }
 
 /**
  * E_REFUTED for a page that does not verify (`details: { seq, reason }`). At a mirror the refusal
  * is recorded first (synchronously, so it is kept though the call fails); it stops nothing.
  */
-function refutation(host: ReplicaHost, error: Refuted): TrestleError {
+function refutation(t: TableContext, error: Refuted): TrestleError {
   const seq = error.seq !== null && error.seq > 0 ? error.seq : null;
-  if (host.state) host.replica.refused({ recorded_at: host.now(), seq, reason: error.reason.slice(0, 1000) });
+  if (t.state) t.replica.refused({ recorded_at: t.now(), seq, reason: error.reason.slice(0, 1000) });
   return new TrestleError("E_REFUTED", `the page does not verify at entry ${seq ?? "?"}: ${error.reason}`, { seq, reason: error.reason });
 }
 

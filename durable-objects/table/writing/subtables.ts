@@ -4,24 +4,25 @@
  * signature and seats and returns each seat's original join), then appends its own table_opened
  * carrying those joins. Both steps are idempotent, so a retried opening returns the same table.
  */
-import { canonicalize } from "../../src/protocol/canonical.js";
-import { TrestleError, parseOrThrow } from "../../src/protocol/errors.js";
-import { validateConfig } from "../../src/protocol/policy/config-check.js";
-import { own } from "../../src/protocol/records.js";
-import type { SystemEntryOf } from "../../src/protocol/schemas/entry.js";
+import { canonicalize } from "../../../src/protocol/canonical.js";
+import { TrestleError, parseOrThrow } from "../../../src/protocol/errors.js";
+import { validateConfig } from "../../../src/protocol/policy/config-check.js";
+import { own } from "../../../src/protocol/records.js";
+import type { SystemEntryOf } from "../../../src/protocol/schemas/entry.js";
 import {
   SubtableRequestSchema,
   SubtableResultRequestSchema,
   type CarriedJoin,
   type SubtableRequest,
-} from "../../src/protocol/schemas/subtable.js";
-import { statementOf } from "../../src/protocol/statements.js";
-import { embeddedStatementsOf, subtableStatement } from "../../src/protocol/subtable-statements.js";
-import { carriedJoinOf, childOpeningDraft, subtableOpenedDraft, subtableResultDraft } from "../../src/protocol/subtables.js";
-import { verifyStatement } from "../../src/protocol/crypto.js";
-import type { Result } from "../result.js";
-import { unwrap } from "../result.js";
-import { checkSignature, commit, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
+} from "../../../src/protocol/schemas/subtable.js";
+import { statementOf } from "../../../src/protocol/statements.js";
+import { embeddedStatementsOf, subtableStatement } from "../../../src/protocol/subtable-statements.js";
+import { carriedJoinOf, childOpeningDraft, subtableOpenedDraft, subtableResultDraft } from "../../../src/protocol/subtables.js";
+import { verifyStatement } from "../../../src/protocol/crypto.js";
+import type { Result } from "../../result.js";
+import { unwrap } from "../../result.js";
+import { checkSignature, commit, requireTable, type WriteOutcome } from "./writes.js";
+import type { TableContext } from "../context.js";
 
 /** What the parent returns to a child it registered: its subtable_opened entry and each seat's original join. */
 export interface SubtableRegistration {
@@ -35,17 +36,17 @@ export interface ParentTable {
 }
 
 /** Parent side: records a seat's opening of a child (once per child id) and returns the carried joins. */
-export async function writeSubtableOpened(host: TableHost, body: unknown): Promise<{ outcome: WriteOutcome; registration: SubtableRegistration }> {
+export async function writeSubtableOpened(t: TableContext, body: unknown): Promise<{ outcome: WriteOutcome; registration: SubtableRegistration }> {
   const request = parseOrThrow(SubtableRequestSchema, body, "sub-table request");
-  const draft = subtableOpenedDraft(requireTable(host), request);
+  const draft = subtableOpenedDraft(requireTable(t), request);
   await checkSignature(draft);
-  const outcome = commit(host, draft);
+  const outcome = commit(t, draft);
   const opened = outcome.primary;
   if (opened.kind !== "system" || opened.subkind !== "subtable_opened") throw new TrestleError("E_INTERNAL", "not a subtable_opened entry");
-  const state = requireTable(host);
+  const state = requireTable(t);
   const joins = Object.keys(opened.data.config.seats ?? {}).map((name) => {
     const seat = own(state.seats, name);
-    const seatedBy = seat ? host.ledger.range(seat.joined, seat.joined, 1)[0] : undefined;
+    const seatedBy = seat ? t.ledger.range(seat.joined, seat.joined, 1)[0] : undefined;
     const join = seatedBy ? carriedJoinOf(seatedBy, name) : undefined;
     if (!join) throw new TrestleError("E_INTERNAL", `no recorded join for seat "${name}"`);
     return join;
@@ -54,18 +55,18 @@ export async function writeSubtableOpened(host: TableHost, body: unknown): Promi
 }
 
 /** Parent side: records a child's relay-signed result once; a repeat returns the first entry. */
-export async function writeSubtableResult(host: TableHost, body: unknown, relayKey: string): Promise<WriteOutcome> {
+export async function writeSubtableResult(t: TableContext, body: unknown, relayKey: string): Promise<WriteOutcome> {
   const request = parseOrThrow(SubtableResultRequestSchema, body, "sub-table result");
-  const state = requireTable(host);
+  const state = requireTable(t);
   const draft = subtableResultDraft(request, relayKey);
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the result is for parent "${draft.table}"`);
   await checkSignature(draft);
-  return commit(host, draft);
+  return commit(t, draft);
 }
 
 /** Child side: opens this table as a sub-table of `parentId` through the parent's object. */
 export async function writeChildOpening(
-  host: TableHost,
+  t: TableContext,
   parentId: string,
   body: unknown,
   deps: { parent: ParentTable; relayKey: string },
@@ -73,7 +74,7 @@ export async function writeChildOpening(
   const request = parseOrThrow(SubtableRequestSchema, body, "sub-table request");
   const config = validateConfig(request.config);
   if (config.parent !== parentId) throw new TrestleError("E_WRONG_TABLE", `the config names parent "${config.parent ?? ""}", not "${parentId}"`);
-  const existing = sameOpening(host, request);
+  const existing = sameOpening(t, request);
   if (existing) return existing;
   const registration = unwrap(await deps.parent.registerSubtable(request));
   const draft = childOpeningDraft(registration.opened, { seq: registration.opened.seq, joins: registration.joins }, deps.relayKey);
@@ -84,17 +85,17 @@ export async function writeChildOpening(
     }
   }
   // Another opening may have landed while the parent answered or the signatures were checked.
-  return sameOpening(host, request) ?? commit(host, draft);
+  return sameOpening(t, request) ?? commit(t, draft);
 }
 
 /** The recorded opening when this table already exists: the same signed opening again, or E_TABLE_EXISTS. */
-function sameOpening(host: TableHost, request: SubtableRequest): WriteOutcome | undefined {
-  if (!host.state) return undefined;
-  const first = host.ledger.range(1, 1, 1)[0];
+function sameOpening(t: TableContext, request: SubtableRequest): WriteOutcome | undefined {
+  if (!t.state) return undefined;
+  const first = t.ledger.range(1, 1, 1)[0];
   const recorded = first ? statementOf(first) : null;
   const config = validateConfig(request.config);
   if (recorded?.purpose === "subtable" && recorded.sig === request.sig && canonicalize(recorded.statement) === canonicalize(subtableStatement(config, request.seat))) {
     return { primary: first!, appended: [] };
   }
-  throw new TrestleError("E_TABLE_EXISTS", `table "${host.state.table}" already exists`);
+  throw new TrestleError("E_TABLE_EXISTS", `table "${t.state.table}" already exists`);
 }

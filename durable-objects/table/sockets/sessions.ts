@@ -7,29 +7,26 @@
  * socket whose key its owner revoked (§5.13) is closed with E_REVOKED the moment the revocation is
  * appended, and never authenticates again.
  */
-import { toBase64url, utf8 } from "../../src/protocol/bytes.js";
-import { verifyStatement } from "../../src/protocol/crypto.js";
-import { httpStatusOf, schemaError, TrestleError, wsCloseCodeOf } from "../../src/protocol/errors.js";
-import { checkInboundJson, parseJsonText } from "../../src/protocol/inbound-json.js";
-import { LIMITS } from "../../src/protocol/limits.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Entry } from "../../src/protocol/schemas/entry.js";
-import type { ApprovalRequest } from "../../src/protocol/schemas/approval.js";
-import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import type { HiddenEntry } from "../../src/protocol/schemas/export.js";
-import { ClientFrameSchema, FrameWithIdSchema, type ServerFrame } from "../../src/protocol/schemas/ws.js";
-import { viewOf } from "../../src/protocol/visibility.js";
-import { toTrestleError } from "../result.js";
+import { toBase64url, utf8 } from "../../../src/protocol/bytes.js";
+import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { httpStatusOf, schemaError, TrestleError, wsCloseCodeOf } from "../../../src/protocol/errors.js";
+import { checkInboundJson, parseJsonText } from "../../../src/protocol/inbound-json.js";
+import { LIMITS } from "../../../src/protocol/limits.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { ClientFrameSchema, FrameWithIdSchema } from "../../../src/protocol/schemas/ws.js";
+import { toTrestleError } from "../../result.js";
 import { principalKey } from "./auth.js";
-import type { Principal } from "../../src/protocol/schemas/auth.js";
-import { own } from "../../src/protocol/records.js";
-import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
-import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
-import { PUBLIC_TAG } from "./public-read.js";
-import type { TableLimits } from "./limits.js";
-import { revocationOf, revokedError } from "../../src/protocol/policy/seat-revoke.js";
-import type { RevokedKeyState } from "../../src/protocol/policy/state.js";
-import { refuseRevokedSigner } from "./revoked-signer.js";
+import type { Principal } from "../../../src/protocol/schemas/auth.js";
+import { own } from "../../../src/protocol/records.js";
+import { catchUp, send } from "./fan-out.js";
+import type { TableContext } from "../context.js";
+import { approve, submit } from "../writing/submit.js";
+import { closeOverLimit, refusedUpgrade } from "../../limits/refuse-socket.js";
+import { PUBLIC_TAG } from "../reading/public-read.js";
+import type { TableLimits } from "../limits.js";
+import { revocationOf, revokedError } from "../../../src/protocol/policy/seat-revoke.js";
+import type { RevokedKeyState } from "../../../src/protocol/policy/state.js";
+import { refuseRevokedSigner } from "../writing/revoked-signer.js";
 
 /** What a socket remembers across hibernation. */
 interface Attachment {
@@ -41,19 +38,6 @@ interface Attachment {
   owner?: string | null;
   /** The key a seat socket authenticated with (absent on sockets authenticated before revocations existed). */
   key?: string;
-}
-
-/** What sessions need from the table. */
-export interface SessionHost {
-  readonly state: TableState | null;
-  /** The table's limits: the authentication deadline, the sockets per seat. */
-  readonly limits: TableLimits;
-  now(): number;
-  /** Entries after `cursor` up to the newest, at most `limit`. */
-  entriesAfter(cursor: number, limit: number): Entry[];
-  currentHead(): Promise<SignedHead>;
-  submit(body: unknown): Promise<{ seq: number; head: SignedHead }>;
-  approve(request: ApprovalRequest): Promise<{ seq: number; head: SignedHead }>;
 }
 
 // A socket that has not answered by its deadline timed out, it was not refused: a new socket gets
@@ -133,7 +117,7 @@ export class Sessions {
    * Handles one client frame. Until the socket is authenticated, the only frame it may send is a
    * well-formed answer to the challenge: any refusal before then is E_AUTH and closes with 4401.
    */
-  async message(ws: WebSocket, data: string | ArrayBuffer, host: SessionHost): Promise<void> {
+  async message(ws: WebSocket, data: string | ArrayBuffer, t: TableContext): Promise<void> {
     let raw: unknown;
     let id: string | undefined;
     try {
@@ -144,23 +128,23 @@ export class Sessions {
       if (!frame.success) throw schemaError(frame.error.issues, "frame");
       const attachment = ws.deserializeAttachment() as Attachment;
       const f = frame.data;
-      if (f.type === "auth") return await this.authenticate(ws, attachment, { seat: f.seat }, f, host);
-      if (f.type === "owner_auth") return await this.authenticate(ws, attachment, { owner: f.owner }, f, host);
+      if (f.type === "auth") return await this.authenticate(ws, attachment, { seat: f.seat }, f, t);
+      if (f.type === "owner_auth") return await this.authenticate(ws, attachment, { owner: f.owner }, f, t);
       id = f.id;
       const owner = attachment.owner ?? null;
       if (attachment.seat === null && owner === null) throw new TrestleError("E_AUTH", "answer the challenge first");
-      const revoked = host.state ? revokedSocket(attachment, host.state) : undefined;
+      const revoked = t.state ? revokedSocket(attachment, t.state) : undefined;
       if (revoked) return closeOverLimit(ws, revokedError(revoked));
       if (f.type === "approve") {
         if (owner === null) throw new TrestleError("E_FORBIDDEN", "approvals come from the owner's session, not a seat's");
         if (f.request.owner !== owner) throw new TrestleError("E_FORBIDDEN", `this session speaks for owner ${owner}`);
-        const { seq, head } = await host.approve(f.request);
+        const { seq, head } = await approve(t, f.request);
         return send(ws, { type: "ack", id, seq, head });
       }
       if (f.request.submission.seat !== attachment.seat) {
         throw new TrestleError("E_FORBIDDEN", attachment.seat ? `this socket speaks for ${attachment.seat}` : "an owner session does not speak for a seat");
       }
-      const { seq, head } = await host.submit(f.request);
+      const { seq, head } = await submit(t, f.request);
       send(ws, { type: "ack", id, seq, head });
     } catch (error) {
       const err = beforeAuth(toTrestleError(error), ws.deserializeAttachment() as Attachment);
@@ -176,34 +160,29 @@ export class Sessions {
     attachment: Attachment,
     principal: Principal,
     frame: { sig: string; cursor?: number | undefined },
-    host: SessionHost,
+    t: TableContext,
   ): Promise<void> {
-    const state = host.state;
+    const state = t.state;
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
     if (attachment.seat !== null || (attachment.owner ?? null) !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
-    if (host.now() - attachment.issued > host.limits.values.socket_auth_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
+    if (t.now() - attachment.issued > t.limits.values.socket_auth_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
     const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
     if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {
       if ("seat" in principal) await refuseRevokedSigner(state, principal.seat, "auth", statement, frame.sig);
       throw new TrestleError("E_AUTH", `the challenge answer does not verify for that ${"seat" in principal ? "seat" : "owner"}`);
     }
-    const over = host.limits.capped("sockets_per_seat", this.socketsOf(principal, ws), "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`);
+    const over = t.limits.capped("sockets_per_seat", this.socketsOf(principal, ws), "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`);
     if (over) return closeOverLimit(ws, over);
     const cursor = Math.min(frame.cursor ?? 0, state.seq);
     const seat = "seat" in principal ? principal.seat : null;
     const owner = "owner" in principal ? principal.owner : null;
     ws.serializeAttachment({ ...attachment, seat, owner, cursor, ...(seat === null ? {} : { key }) } satisfies Attachment);
     // Its deadline no longer counts; the next one is found again when needed.
-    if (this.deadline === attachment.issued + host.limits.values.socket_auth_ms) this.deadline = undefined;
-    let head = await host.currentHead();
+    if (this.deadline === attachment.issued + t.limits.values.socket_auth_ms) this.deadline = undefined;
+    const head = await t.currentHead();
     send(ws, "seat" in principal ? { type: "welcome", seat: principal.seat, cursor, head } : { type: "owner_welcome", owner: principal.owner, cursor, head });
-    // Catch up to the newest head; entries appended meanwhile are covered by the next round.
-    for (;;) {
-      sendUpTo(ws, head, host);
-      if (head.seq >= (host.state?.seq ?? 0)) return;
-      head = await host.currentHead();
-    }
+    await catchUp(ws, head, t);
   }
 
   /** Authenticated sockets speaking for `principal`, other than `except`. */
@@ -236,75 +215,6 @@ export class Sessions {
     }
     return owners;
   }
-
-  /**
-   * Sends the batch of `frames` to every authenticated socket: one that was sent everything up to
-   * the batch gets its class's frame as built once (frames.ts); one that is behind, or a seat that
-   * left, is brought up to `frames`' head from SQLite.
-   */
-  push(frames: Frames, host: SessionHost): void {
-    for (const ws of this.ctx.getWebSockets()) {
-      try {
-        const attachment = ws.deserializeAttachment() as Attachment | null;
-        if ((!attachment?.seat && !attachment?.owner) || attachment.cursor >= frames.last) continue;
-        const reader: Principal = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
-        const present = attachment.seat === null || (host.state && own(host.state.seats, attachment.seat)?.left) === null;
-        const text = attachment.cursor === frames.before && present ? frames.for(reader) : null;
-        if (text === null) {
-          sendUpTo(ws, frames.head, host);
-          continue;
-        }
-        ws.send(text);
-        ws.serializeAttachment({ ...attachment, cursor: frames.last } satisfies Attachment);
-      } catch {
-        // A socket closing mid-send is dropped; its client resumes from its own cursor.
-      }
-    }
-  }
-}
-
-/**
- * Sends a socket its entries in (cursor, head.seq] in frames of bounded size; synchronous, so
- * two callers can never send the same entry twice. A seat that left reads nothing after its
- * seat_left (§6.2): its socket gets entries up to that one, then closes (E_UNKNOWN_SEAT).
- */
-function sendUpTo(ws: WebSocket, head: SignedHead, host: SessionHost): void {
-  const attachment = ws.deserializeAttachment() as Attachment | null;
-  if (!attachment?.seat && !attachment?.owner) return;
-  const left = attachment.seat !== null && host.state ? (own(host.state.seats, attachment.seat)?.left ?? null) : null;
-  const until = left === null ? head.seq : Math.min(head.seq, left);
-  let cursor = attachment.cursor;
-  while (cursor < until) {
-    const batch = host.entriesAfter(cursor, LIMITS.page).filter((e) => e.seq <= until);
-    if (batch.length === 0 || !host.state) break;
-    const reader = attachment.seat !== null ? { seat: attachment.seat } : { owner: attachment.owner! };
-    cursor = sendEntries(ws, viewOf(host.state, reader, batch), head);
-  }
-  if (cursor !== attachment.cursor) ws.serializeAttachment({ ...attachment, cursor });
-  if (left !== null && cursor >= left) ws.close(wsCloseCodeOf("E_UNKNOWN_SEAT"), `seat ${attachment.seat} left the table`);
-}
-
-function sendEntries(ws: WebSocket, entries: readonly (Entry | HiddenEntry)[], head: SignedHead): number {
-  let frame: (Entry | HiddenEntry)[] = [];
-  let bytes = 0;
-  let cursor = 0;
-  for (const entry of entries) {
-    const size = JSON.stringify(entry).length;
-    if (frame.length > 0 && bytes + size > FRAME_BUDGET_CHARS) {
-      send(ws, { type: "entries", items: frame, head });
-      frame = [];
-      bytes = 0;
-    }
-    frame.push(entry);
-    bytes += size;
-    cursor = entry.seq;
-  }
-  if (frame.length > 0) send(ws, { type: "entries", items: frame, head });
-  return cursor;
-}
-
-function send(ws: WebSocket, frame: ServerFrame): void {
-  ws.send(JSON.stringify(frame));
 }
 
 /** A client frame's text: at most LIMITS.request_bytes UTF-8 bytes, and text, not binary. */

@@ -7,9 +7,9 @@
  * again by the alarm, with backoff. So every notification reaches the OwnerDO at least once, and the
  * OwnerDO stores each event id once (its idempotency key), so a repeat is never queued twice.
  */
-import type { ErrorCode } from "../../src/protocol/errors.js";
-import type { Notification } from "../../src/protocol/schemas/notify.js";
-import type { Result } from "../result.js";
+import type { ErrorCode } from "../../../src/protocol/errors.js";
+import type { Notification } from "../../../src/protocol/schemas/notify.js";
+import type { Result } from "../../result.js";
 
 /** First retry of a row not yet taken; doubled per attempt, up to NOTICE_RETRY_MAX_MS. */
 export const NOTICE_RETRY_MS = 30_000;

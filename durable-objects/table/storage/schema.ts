@@ -2,7 +2,7 @@
  * The table's SQLite schema and its ordered migrations. `meta.schema_version` records how many
  * migrations ran; a migration is never edited once shipped, only appended.
  */
-import { runMigrations } from "../sqlite.js";
+import { runMigrations } from "../../sqlite.js";
 
 /** Ordered migrations; index i brings the schema from version i to i + 1. */
 export const MIGRATIONS: readonly string[] = [
@@ -17,7 +17,7 @@ export const MIGRATIONS: readonly string[] = [
   `CREATE TABLE notices (id INTEGER PRIMARY KEY AUTOINCREMENT, owner_key TEXT NOT NULL, events TEXT NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL);
    CREATE INDEX notices_due ON notices (next_at);`,
   // One row written per entry (issue 12): no index on nonce_key (the nonces are kept in memory,
-  // ledger.ts), and a `checkpoint` column a row carries every CHECKPOINT_EVERY entries (checkpoint.ts).
+  // ledger.ts), and a `checkpoint` column a row carries every CHECKPOINT_EVERY entries (the constant is ledger.ts's; what it holds, checkpoint.ts).
   `CREATE TABLE entries_v3 (seq INTEGER PRIMARY KEY, nonce_key TEXT, entry TEXT NOT NULL, checkpoint TEXT);
    INSERT INTO entries_v3 (seq, nonce_key, entry) SELECT seq, nonce_key, entry FROM entries;
    DROP TABLE entries;

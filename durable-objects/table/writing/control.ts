@@ -4,10 +4,11 @@
  * same admit as every other write, which lets an owner lift only their own pause; a repeated nonce
  * returns the first entry.
  */
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { controlDraft, controlOwnerByKey } from "../../src/protocol/policy/pause.js";
-import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../src/protocol/schemas/control.js";
-import { checkSignature, commit, countedOwnerWrite, requireTable, type TableHost, type WriteOutcome } from "./writes.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { controlDraft, controlOwnerByKey } from "../../../src/protocol/policy/pause.js";
+import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../../src/protocol/schemas/control.js";
+import { checkSignature, commit, countedOwnerWrite, requireTable, type WriteOutcome } from "./writes.js";
+import type { TableContext } from "../context.js";
 import { chatEventNonce } from "./chat-nonce.js";
 
 /** A chat app's request to pause or resume, attested by the relay. */
@@ -20,21 +21,21 @@ export interface AttestedControl {
 }
 
 /** Appends an owner-signed control. */
-export async function writeControl(host: TableHost, body: unknown): Promise<WriteOutcome> {
+export async function writeControl(t: TableContext, body: unknown): Promise<WriteOutcome> {
   const request = parseOrThrow(ControlRequestSchema, body, "control request");
-  const state = requireTable(host);
+  const state = requireTable(t);
   const { control, sig } = request;
   if (control.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `control is for table "${control.table}"`);
   const draft = controlDraft(state, { owner: control.owner, action: control.action, via: "owner", nonce: control.nonce, sig });
   await checkSignature(draft);
-  return countedOwnerWrite(host, draft, control.owner);
+  return countedOwnerWrite(t, draft, control.owner);
 }
 
 /** Appends a relay-attested control for the owner holding `owner_key`: a pause needs their seat here, lifting their own pause does not. */
-export function writeAttestedControl(host: TableHost, input: AttestedControl): WriteOutcome {
-  const state = requireTable(host);
+export function writeAttestedControl(t: TableContext, input: AttestedControl): WriteOutcome {
+  const state = requireTable(t);
   const owner = controlOwnerByKey(state, input.owner_key, input.action);
   if (!owner) throw new TrestleError("E_FORBIDDEN", input.action === "pause" ? "you hold no seat at this table" : "you are not an owner of this table");
   const draft = controlDraft(state, { owner, action: input.action, via: input.via, nonce: chatEventNonce("chat-control", input.event_id) });
-  return commit(host, draft);
+  return commit(t, draft);
 }

@@ -6,18 +6,19 @@
  * id is never a fresh, empty object again, and every later request for it (a create included)
  * reads the tombstone as E_TABLE_DELETED.
  */
-import { canonicalize } from "../../src/protocol/canonical.js";
-import { verifyStatement } from "../../src/protocol/crypto.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { LIMITS } from "../../src/protocol/limits.js";
-import type { OperatorLimits } from "../../src/protocol/operator-limits.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import { own } from "../../src/protocol/records.js";
-import { DeleteRequestSchema, TombstoneSchema, type Tombstone } from "../../src/protocol/schemas/lifetime.js";
+import { canonicalize } from "../../../src/protocol/canonical.js";
+import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { LIMITS } from "../../../src/protocol/limits.js";
+import type { OperatorLimits } from "../../../src/protocol/operator-limits.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { own } from "../../../src/protocol/records.js";
+import { DeleteRequestSchema, TombstoneSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
 import type { Ledger } from "./ledger.js";
-import { ownerGate } from "../gate/stubs.js";
-import { closeOverLimit } from "../limits/refuse-socket.js";
-import { unwrap } from "../result.js";
+import { ownerGate } from "../../gate/stubs.js";
+import { closeOverLimit } from "../../limits/refuse-socket.js";
+import { unwrap } from "../../result.js";
+import type { TableContext } from "../context.js";
 
 /** The tombstone of a deleted table, with the canonical text of the signed delete that made it (none for an expiry). */
 export interface Burial {
@@ -42,42 +43,30 @@ export function bury(storage: DurableObjectStorage, burial: Burial): Promise<voi
   return deleted;
 }
 
-/** What burying a table needs from its object. */
-export interface BurialHost {
-  readonly env: Env;
-  readonly storage: DurableObjectStorage;
-  readonly state: TableState | null;
-  readonly burial: Burial | null;
-  /** Every socket of the table, seat, owner and public. */
-  sockets(): WebSocket[];
-  /** Forgets everything the object holds in memory, keeping `burial`. */
-  forget(burial: Burial): void;
-}
-
 /**
- * Deletes the table `host` holds: its creator's key stops counting it (first, since a failure there
+ * Deletes the table `t` holds: its creator's key stops counting it (first, since a failure there
  * must leave the table whole), then storage goes and the tombstone stays, then every socket is told
  * (E_TABLE_DELETED) and closed with 4410. A delete that raced this one and won decides the answer.
  */
-export async function buryTable(host: BurialHost, tombstone: Tombstone, request: string | null): Promise<Tombstone> {
-  const state = host.state;
+export async function buryTable(t: TableContext, tombstone: Tombstone, request: string | null): Promise<Tombstone> {
+  const state = t.state;
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   const creator = state.config.parent === undefined ? state.config.owners[state.creator]?.public_key : undefined;
-  if (creator) unwrap(await ownerGate(host.env, creator).releaseTable(state.table));
-  if (host.burial) return repeatedDelete(host.burial, request);
+  if (creator) unwrap(await ownerGate(t.env, creator).releaseTable(state.table));
+  if (t.burial) return repeatedDelete(t.burial, request);
   const burial: Burial = { tombstone, request };
-  host.forget(burial);
-  await bury(host.storage, burial);
-  for (const ws of host.sockets()) closeOverLimit(ws, deletedError(tombstone));
+  t.forget(burial);
+  await bury(t.storage, burial);
+  for (const ws of t.sockets()) closeOverLimit(ws, deletedError(tombstone));
   return tombstone;
 }
 
 /** Counts a new table against its creator's key (gate/gate.ts); resolves with what undoes that count when the creation then fails. */
-export async function claimCreation(host: Pick<BurialHost, "env" | "state">, draft: { table: string; author: { key: string } }): Promise<() => Promise<void>> {
-  const gate = ownerGate(host.env, draft.author.key);
+export async function claimCreation(t: Pick<TableContext, "env" | "state">, draft: { table: string; author: { key: string } }): Promise<() => Promise<void>> {
+  const gate = ownerGate(t.env, draft.author.key);
   const { counted } = unwrap(await gate.claimTable(draft.table));
   return async () => {
-    const state = host.state;
+    const state = t.state;
     const createdByThisKey = state !== null && state.config.owners[state.creator]?.public_key === draft.author.key;
     if (counted && !createdByThisKey) unwrap(await gate.releaseTable(draft.table));
   };

@@ -10,11 +10,13 @@
  * batch, with whatever else must commit with them (the owner notifications they cause,
  * notify.ts); never updated or deleted.
  */
-import { chainEntry, GENESIS_LINK } from "../../src/protocol/chain.js";
-import type { Entry, UnchainedEntry } from "../../src/protocol/schemas/entry.js";
-import { nonceKeyOf } from "../../src/protocol/statements.js";
-import { CHECKPOINT_EVERY } from "./checkpoint.js";
+import { chainEntry, GENESIS_LINK } from "../../../src/protocol/chain.js";
+import type { Entry, UnchainedEntry } from "../../../src/protocol/schemas/entry.js";
+import { nonceKeyOf } from "../../../src/protocol/statements.js";
 import { hasSchema, migrate } from "./schema.js";
+
+/** Every this many entries, the row of the entry that crosses the mark carries the state after it (checkpoint.ts says what it holds). */
+export const CHECKPOINT_EVERY = 256;
 
 /** Links of this many of the newest entries stay in memory, for writers' `known_head` checks. */
 const RECENT_LINKS = 4096;

@@ -5,11 +5,11 @@
  * its own view) is sent the same text. A batch whose frame would pass the frame budget yields
  * null, and its sockets are sent their entries page by page instead.
  */
-import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Principal } from "../../src/protocol/schemas/auth.js";
-import type { Entry } from "../../src/protocol/schemas/entry.js";
-import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import { ruleOf, viewOf } from "../../src/protocol/visibility.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import type { Principal } from "../../../src/protocol/schemas/auth.js";
+import type { Entry } from "../../../src/protocol/schemas/entry.js";
+import type { SignedHead } from "../../../src/protocol/schemas/head.js";
+import { ruleOf, viewOf } from "../../../src/protocol/visibility.js";
 
 /** Keep each pushed frame well under the 1 MiB WebSocket message limit. */
 export const FRAME_BUDGET_CHARS = 512 * 1024;

@@ -8,30 +8,31 @@
  * be sealed (E_PLAINTEXT otherwise) and the notification carries none of it: the owner reads it on
  * the seat's machine.
  */
-import { verifyStatement } from "../../src/protocol/crypto.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { LIMITS } from "../../src/protocol/limits.js";
-import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
-import { ownerKeyOf } from "../../src/protocol/policy/owners.js";
-import { own } from "../../src/protocol/records.js";
-import type { Notification } from "../../src/protocol/schemas/notify.js";
-import { noticeBase } from "../../src/protocol/notifications.js";
-import { isE2eRoom } from "../../src/protocol/policy/sealed.js";
-import { isSealedText } from "../../src/protocol/sealed-text.js";
-import { NoteRequestSchema, type NoteResponse } from "../../src/protocol/schemas/room.js";
-import { unwrap } from "../result.js";
-import { windowOf } from "../chat-directory/codes.js";
-import { requireTable, type TableHost } from "./writes.js";
-import { checkNotRevoked } from "../../src/protocol/policy/seat-revoke.js";
+import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { LIMITS } from "../../../src/protocol/limits.js";
+import { rateLimited, untilWindowEnds, waitText } from "../../../src/protocol/rate-limited.js";
+import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
+import { own } from "../../../src/protocol/records.js";
+import type { Notification } from "../../../src/protocol/schemas/notify.js";
+import { noticeBase } from "../../../src/protocol/notifications.js";
+import { isE2eRoom } from "../../../src/protocol/policy/sealed.js";
+import { isSealedText } from "../../../src/protocol/sealed-text.js";
+import { NoteRequestSchema, type NoteResponse } from "../../../src/protocol/schemas/room.js";
+import { unwrap } from "../../result.js";
+import { windowOf } from "../../chat-directory/codes.js";
+import { requireTable } from "./writes.js";
+import type { TableContext } from "../context.js";
+import { checkNotRevoked } from "../../../src/protocol/policy/seat-revoke.js";
 import { refuseRevokedSigner } from "./revoked-signer.js";
 
 /** How many notes a seat may send its owner per window. */
 export const NOTE_LIMITS = { per_window: 10, window_ms: 10 * 60 * 1000 } as const;
 
 /** Verifies a seat's note and queues it for its owner's chat channels; answers the event id and how many channels it went to. */
-export async function sendOwnerNote(host: TableHost, storage: DurableObjectStorage, env: Env, body: unknown): Promise<NoteResponse> {
+export async function sendOwnerNote(t: TableContext, storage: DurableObjectStorage, env: Env, body: unknown): Promise<NoteResponse> {
   const { note, sig } = parseOrThrow(NoteRequestSchema, body, "note request");
-  const state = requireTable(host);
+  const state = requireTable(t);
   if (note.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the note is for table "${note.table}"`);
   const seat = own(state.seats, note.seat);
   if (seat) checkNotRevoked(state, seat.key);
@@ -42,7 +43,7 @@ export async function sendOwnerNote(host: TableHost, storage: DurableObjectStora
   }
   const sealed = isE2eRoom(state);
   if (sealed && !isSealedText(note.text)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a note to the owner is sealed text (e2e1:…)", { path: "text" });
-  const now = host.now();
+  const now = t.now();
   if (Math.abs(now - note.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the note's time is outside the window; check your clock");
   const id = `${state.table}:note:${note.seat}:${note.nonce}`;
   const seen = `note:${note.seat}:${note.nonce}`;

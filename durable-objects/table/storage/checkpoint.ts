@@ -1,16 +1,13 @@
 /**
- * Checkpoints of the folded state, so a table object wakes in O(CHECKPOINT_EVERY) instead of
+ * Checkpoints of the folded state, so a table object wakes in O(CHECKPOINT_EVERY, ledger.ts) instead of
  * folding its whole ledger. A checkpoint is a cache, never the truth: it rides in the row of the
  * entry that crosses each mark (no extra row written), carries the STATE_VERSION of the policy
  * that folded it, and is used only when that version is this code's and it names its own row's
  * seq; anything else is ignored and the ledger folded from the start.
  */
-import { fold, foldOnto } from "../../src/protocol/policy/apply.js";
-import { frozenConfig, STATE_VERSION, type TableState } from "../../src/protocol/policy/state.js";
+import { fold, foldOnto } from "../../../src/protocol/policy/apply.js";
+import { frozenConfig, STATE_VERSION, type TableState } from "../../../src/protocol/policy/state.js";
 import type { Ledger, StoredCheckpoint } from "./ledger.js";
-
-/** Every this many entries, the row of the entry that crosses the mark carries the state after it. */
-export const CHECKPOINT_EVERY = 256;
 
 /** What a checkpoint row carries: `state` after the row's entry, folded by policy `version`. */
 export function checkpointText(state: TableState): string {

@@ -5,26 +5,24 @@
  * batch with the owner notifications it causes, and only then update the in-memory state. Nothing
  * is written unless all of that passed.
  */
-import { canonicalize } from "../../src/protocol/canonical.js";
-import { verifyStatement } from "../../src/protocol/crypto.js";
-import { approvalDraft, createDraft, joinDraft, submissionDraft } from "../../src/protocol/drafts.js";
-import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { admit } from "../../src/protocol/policy/admit.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import { CreateRequestSchema } from "../../src/protocol/schemas/create.js";
-import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "../../src/protocol/schemas/entry.js";
-import { JoinRequestSchema } from "../../src/protocol/schemas/join.js";
-import { ApprovalRequestSchema } from "../../src/protocol/schemas/approval.js";
-import { requireApprovers, waitingOwners, type ChannelProbe } from "./approvers.js";
-import { nonceKeyOf, statementOf, submissionStatement } from "../../src/protocol/statements.js";
-import { checkpointText } from "./checkpoint.js";
-import type { Ledger } from "./ledger.js";
-import type { Notices } from "./notify.js";
-import { own } from "../../src/protocol/records.js";
-import { notificationsFor } from "../../src/protocol/notifications.js";
-import type { TableLimits } from "./limits.js";
-import { deletedError, type Burial } from "./lifetime.js";
-import { checkNotRevoked } from "../../src/protocol/policy/seat-revoke.js";
+import { canonicalize } from "../../../src/protocol/canonical.js";
+import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { approvalDraft, createDraft, joinDraft, submissionDraft } from "../../../src/protocol/drafts.js";
+import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
+import { admit } from "../../../src/protocol/policy/admit.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { CreateRequestSchema } from "../../../src/protocol/schemas/create.js";
+import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "../../../src/protocol/schemas/entry.js";
+import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
+import { ApprovalRequestSchema } from "../../../src/protocol/schemas/approval.js";
+import { requireApprovers, waitingOwners } from "./approvers.js";
+import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/protocol/statements.js";
+import { checkpointText } from "../storage/checkpoint.js";
+import { own } from "../../../src/protocol/records.js";
+import { notificationsFor } from "../../../src/protocol/notifications.js";
+import { deletedError } from "../storage/lifetime.js";
+import type { TableContext } from "../context.js";
+import { checkNotRevoked } from "../../../src/protocol/policy/seat-revoke.js";
 import { refuseRevokedSigner } from "./revoked-signer.js";
 
 /** What a write produced: the primary entry and everything appended with it (empty on a retry). */
@@ -33,22 +31,8 @@ export interface WriteOutcome {
   appended: Entry[];
 }
 
-/** Holder of the live state; the DO shell owns one. */
-export interface TableHost {
-  state: TableState | null;
-  readonly ledger: Ledger;
-  now(): number;
-  /** Owners who can answer an approval now (owner sessions, connected human seats). */
-  answerers(): ReadonlySet<string>;
-  /** Whether an owner has a notification channel that delivered before (OwnerDO health). */
-  readonly channels: ChannelProbe;
-  /** Owner notifications not yet handed over, recorded with the entries that cause them. */
-  readonly notices: Notices;
-  /** The rates this table counts (writes per seat and per owner). */
-  readonly limits: TableLimits;
-  /** The tombstone, once the table was deleted. */
-  readonly burial: Burial | null;
-}
+/** What a write reads and changes of the table's context (the context itself; tests hand over a fake of just this). */
+export type Writer = Pick<TableContext, "state" | "ledger" | "now" | "answerers" | "channels" | "notices" | "limits" | "burial">;
 
 /** Counts a new table against its creator before it is written; resolves with what undoes that count if the write then fails. */
 export type CreateClaim = (draft: { table: string; author: { key: string } }) => Promise<() => Promise<void>>;
@@ -57,17 +41,17 @@ export type CreateClaim = (draft: { table: string; author: { key: string } }) =>
  * Creates the table from a signed create request. A config admit would refuse is refused before
  * `claim` counts anything; a count whose write then fails is undone. A deleted id is refused.
  */
-export async function writeCreate(host: TableHost, body: unknown, relayKey: string, claim: CreateClaim): Promise<WriteOutcome> {
+export async function writeCreate(t: Writer, body: unknown, relayKey: string, claim: CreateClaim): Promise<WriteOutcome> {
   const request = parseOrThrow(CreateRequestSchema, body, "create request");
   const draft = createDraft(request, relayKey);
   await checkSignature(draft);
-  const existing = createdAlready(host, draft);
+  const existing = createdAlready(t, draft);
   if (existing) return existing;
-  admit(null, draft, host.now());
+  admit(null, draft, t.now());
   const undo = await claim(draft);
   try {
     // The same create may have landed while the claim was counted.
-    return createdAlready(host, draft) ?? commit(host, draft);
+    return createdAlready(t, draft) ?? commit(t, draft);
   } catch (error) {
     await undo();
     throw error;
@@ -75,27 +59,27 @@ export async function writeCreate(host: TableHost, body: unknown, relayKey: stri
 }
 
 /** The table's first entry when this very create was already written; E_TABLE_EXISTS for another; E_TABLE_DELETED for a deleted id. */
-function createdAlready(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
-  if (host.burial) throw deletedError(host.burial.tombstone);
-  if (!host.state) return undefined;
-  const first = host.ledger.range(1, 1, 1)[0]!;
+function createdAlready(t: Writer, draft: EntryDraft): WriteOutcome | undefined {
+  if (t.burial) throw deletedError(t.burial.tombstone);
+  if (!t.state) return undefined;
+  const first = t.ledger.range(1, 1, 1)[0]!;
   if (sameStatement(first, draft)) return { primary: first, appended: [] };
   throw new TrestleError("E_TABLE_EXISTS", `table "${draft.table}" already exists`);
 }
 
 /** Seats a join signed by an owner of this table. */
-export async function writeJoin(host: TableHost, body: unknown): Promise<WriteOutcome> {
+export async function writeJoin(t: Writer, body: unknown): Promise<WriteOutcome> {
   const request = parseOrThrow(JoinRequestSchema, body, "join request");
-  const state = requireTable(host);
+  const state = requireTable(t);
   const draft = joinDraft(state, request);
   await checkSignature(draft);
-  return commit(host, draft);
+  return commit(t, draft);
 }
 
 /** Appends a seat's signed submission. */
-export async function writeSubmission(host: TableHost, body: unknown): Promise<WriteOutcome> {
+export async function writeSubmission(t: Writer, body: unknown): Promise<WriteOutcome> {
   const request = parseOrThrow(SubmitRequestSchema, body, "submit request");
-  const state = requireTable(host);
+  const state = requireTable(t);
   const { submission } = request;
   if (submission.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `submission is for table "${submission.table}"`);
   const seat = own(state.seats, submission.seat);
@@ -108,42 +92,42 @@ export async function writeSubmission(host: TableHost, body: unknown): Promise<W
     throw error;
   });
   // A retry returns its first entry before anything else is asked (nobody may be online to approve now).
-  const retry = retried(host, draft);
+  const retry = retried(t, draft);
   if (retry) return retry;
-  host.limits.seatWrite(seat.name, host.now());
-  await checkApprovers(host, draft);
-  if (request.known_head) checkKnownHead(host, request.known_head);
-  return commit(host, draft, draft.truncated ? submission.body : undefined);
+  t.limits.seatWrite(seat.name, t.now());
+  await checkApprovers(t, draft);
+  if (request.known_head) checkKnownHead(t, request.known_head);
+  return commit(t, draft, draft.truncated ? submission.body : undefined);
 }
 
 /** Appends an owner's signed approval or rejection of a task (§5.6). */
-export async function writeApproval(host: TableHost, body: unknown): Promise<WriteOutcome> {
+export async function writeApproval(t: Writer, body: unknown): Promise<WriteOutcome> {
   const request = parseOrThrow(ApprovalRequestSchema, body, "approval request");
-  const state = requireTable(host);
+  const state = requireTable(t);
   if (request.approval.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `approval is for table "${request.approval.table}"`);
   const draft = approvalDraft(state, request);
   await checkSignature(draft);
-  return countedOwnerWrite(host, draft, request.owner);
+  return countedOwnerWrite(t, draft, request.owner);
 }
 
 /** Commits an owner-signed draft, counted against `owner`'s write rate unless it retries one already recorded. */
-export function countedOwnerWrite(host: TableHost, draft: EntryDraft, owner: string): WriteOutcome {
-  if (!retried(host, draft)) host.limits.ownerWrite(owner, host.now());
-  return commit(host, draft);
+export function countedOwnerWrite(t: Writer, draft: EntryDraft, owner: string): WriteOutcome {
+  if (!retried(t, draft)) t.limits.ownerWrite(owner, t.now());
+  return commit(t, draft);
 }
 
 /** E_NO_APPROVER: the policy's preview of a proposal names the owners it would wait for; somebody must answer for each. */
-async function checkApprovers(host: TableHost, draft: EntryDraft): Promise<void> {
+async function checkApprovers(t: Writer, draft: EntryDraft): Promise<void> {
   if ((draft.kind !== "proposal" && draft.kind !== "decision") || !draft.effects) return;
-  const preview = admit(host.state, draft, host.now());
-  await requireApprovers(preview.state, waitingOwners(preview), host.answerers(), host.channels);
+  const preview = admit(t.state, draft, t.now());
+  await requireApprovers(preview.state, waitingOwners(preview), t.answerers(), t.channels);
 }
 
 /** The live state, or E_TABLE_NOT_FOUND before the table exists (E_TABLE_DELETED after). */
-export function requireTable(host: TableHost): TableState {
-  if (host.burial) throw deletedError(host.burial.tombstone);
-  if (!host.state) throw new TrestleError("E_TABLE_NOT_FOUND");
-  return host.state;
+export function requireTable(t: Writer): TableState {
+  if (t.burial) throw deletedError(t.burial.tombstone);
+  if (!t.state) throw new TrestleError("E_TABLE_NOT_FOUND");
+  return t.state;
 }
 
 /** Verifies the signature over the statement the draft records (E_BAD_SIGNATURE otherwise). */
@@ -156,9 +140,9 @@ export async function checkSignature(draft: EntryDraft): Promise<void> {
 }
 
 /** A retry of an already-recorded statement returns its entry; the same nonce on another statement is refused. */
-function retried(host: TableHost, draft: EntryDraft): WriteOutcome | undefined {
+function retried(t: Writer, draft: EntryDraft): WriteOutcome | undefined {
   const key = nonceKeyOf(draft);
-  const existing = key ? host.ledger.byNonce(key) : undefined;
+  const existing = key ? t.ledger.byNonce(key) : undefined;
   if (!existing) return undefined;
   if (!sameStatement(existing, draft)) throw new TrestleError("E_NONCE_REUSED", "this nonce already signed a different statement");
   return { primary: existing, appended: [] };
@@ -174,12 +158,12 @@ export function sameStatement(entry: Entry, draft: EntryDraft): boolean {
   return canonicalize(recorded) === canonicalize(statementOf(draft));
 }
 
-function checkKnownHead(host: TableHost, head: HeadRef): void {
-  const link = head.seq <= host.ledger.seq ? host.ledger.linkAt(head.seq) : undefined;
+function checkKnownHead(t: Writer, head: HeadRef): void {
+  const link = head.seq <= t.ledger.seq ? t.ledger.linkAt(head.seq) : undefined;
   if (link !== head.link) {
-    throw new TrestleError("E_FORK", `your head at ${head.seq} is not on this relay's chain (latest ${host.ledger.seq})`, {
+    throw new TrestleError("E_FORK", `your head at ${head.seq} is not on this relay's chain (latest ${t.ledger.seq})`, {
       seq: head.seq,
-      latest: host.ledger.seq,
+      latest: t.ledger.seq,
     });
   }
 }
@@ -189,23 +173,23 @@ function checkKnownHead(host: TableHost, head: HeadRef): void {
  * (no await in between). A nonce already recorded returns its first entry (or E_NONCE_REUSED), also
  * when the same request raced past an earlier check while the write awaited something.
  */
-export function commit(host: TableHost, draft: EntryDraft, original?: string): WriteOutcome {
+export function commit(t: Writer, draft: EntryDraft, original?: string): WriteOutcome {
   // No await between the nonce check, admit and the state swap: the policy judges the state the batch lands on.
-  const retry = retried(host, draft);
+  const retry = retried(t, draft);
   if (retry) return retry;
-  const now = host.now();
-  const result = admit(host.state, draft, now);
+  const now = t.now();
+  const result = admit(t.state, draft, now);
   const primarySeq = result.entries[0]!.seq;
   let noticed = false;
-  const appended = host.ledger.append(result.entries, {
+  const appended = t.ledger.append(result.entries, {
     ...(original === undefined ? {} : { originals: new Map([[primarySeq, original]]) }),
     alongside: (entries) => {
-      noticed = host.notices.record(notificationsFor(result.state, entries), now);
+      noticed = t.notices.record(notificationsFor(result.state, entries), now);
     },
     checkpoint: () => checkpointText(result.state),
   });
   // Still no await: the alarm that retries the notifications is set with the same writes.
-  if (noticed) host.notices.armRetry(now);
-  host.state = result.state;
+  if (noticed) t.notices.armRetry(now);
+  t.state = result.state;
   return { primary: appended[0]!, appended };
 }

@@ -5,11 +5,11 @@
  * delivered before. Presence and channel health are not in the ledger, so this is a relay-side
  * refusal before admit (never an entry, never replayed).
  */
-import { TrestleError } from "../../src/protocol/errors.js";
-import type { Admitted } from "../../src/protocol/policy/admit.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import { own } from "../../src/protocol/records.js";
-import { unwrap } from "../result.js";
+import { TrestleError } from "../../../src/protocol/errors.js";
+import type { Admitted } from "../../../src/protocol/policy/admit.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { own } from "../../../src/protocol/records.js";
+import { unwrap } from "../../result.js";
 
 /** Whether an owner (by name and owner key) has a notification channel that has delivered before; never throws. */
 export type ChannelProbe = (owner: { name: string; public_key: string }) => Promise<boolean>;

@@ -3,20 +3,10 @@
  * and one push runs after the answers to the writes so far have gone out (a writer's ack before
  * the fan-out), sending everything queued meanwhile as one batch, in ledger order, with one head.
  */
-import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Entry } from "../../src/protocol/schemas/entry.js";
-import type { SignedHead } from "../../src/protocol/schemas/head.js";
+import type { Entry } from "../../../src/protocol/schemas/entry.js";
+import type { TableContext } from "../context.js";
+import { push } from "./fan-out.js";
 import { Frames } from "./frames.js";
-
-/** What a push needs from the table object. */
-export interface PushHost {
-  /** The folded state now (null once the table is gone). */
-  readonly state: TableState | null;
-  /** A signed head at or after every entry appended so far. */
-  head(): Promise<SignedHead>;
-  /** Sends one batch's frames to the table's sockets. */
-  send(frames: Frames): void;
-}
 
 /** Entries appended and not pushed yet; at most one push is queued at a time, and pushes run one after another. */
 export class PushQueue {
@@ -24,7 +14,7 @@ export class PushQueue {
   private unpushed: Entry[] = [];
   private queued = false;
 
-  constructor(private readonly host: PushHost) {}
+  constructor(private readonly table: TableContext) {}
 
   /** Queues `entries` (consecutive, after those queued before) for the next push. */
   queue(entries: readonly Entry[]): void {
@@ -44,12 +34,12 @@ export class PushQueue {
 
   private async flush(): Promise<void> {
     const batch = this.unpushed.splice(0);
-    if (batch.length === 0 || !this.host.state) return;
+    if (batch.length === 0 || !this.table.state) return;
     try {
-      const head = await this.host.head();
-      const state = this.host.state;
+      const head = await this.table.pushHead();
+      const state = this.table.state;
       if (!state) return;
-      this.host.send(new Frames(state, batch, head));
+      push(this.table.sockets(), new Frames(state, batch, head), this.table);
     } catch (error) {
       console.error("push failed", error);
     }

@@ -4,9 +4,9 @@
  * owner revoked for that seat name, so a leaked key of a seat seated again hears E_REVOKED rather
  * than E_BAD_SIGNATURE or E_AUTH. Only ever run on a refusal, over at most the seat's revoked keys.
  */
-import { verifyStatement, type SigningPurpose } from "../../src/protocol/crypto.js";
-import { revokedError, revokedKeysOf } from "../../src/protocol/policy/seat-revoke.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
+import { verifyStatement, type SigningPurpose } from "../../../src/protocol/crypto.js";
+import { revokedError, revokedKeysOf } from "../../../src/protocol/policy/seat-revoke.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
 
 /** Throws E_REVOKED when `sig` over `statement` verifies under a key revoked for seat `seat`; returns otherwise. */
 export async function refuseRevokedSigner(state: TableState, seat: string, purpose: SigningPurpose, statement: unknown, sig: string): Promise<void> {
