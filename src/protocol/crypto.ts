@@ -199,6 +199,14 @@ export const SIGNING_PURPOSES = [
 ] as const;
 export type SigningPurpose = (typeof SIGNING_PURPOSES)[number];
 
+/** A statement, its purpose, and the key and signature recorded for it. */
+export interface RecordedStatement {
+  purpose: SigningPurpose;
+  statement: unknown;
+  key: string;
+  sig: string;
+}
+
 /** Protocol label inside every signed message; a new major version changes every signature. */
 export const PROTOCOL_LABEL = "trestle/0.1";
 

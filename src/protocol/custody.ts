@@ -4,13 +4,12 @@
  * and the statements a custody entry carries. A head counts only when signed by the relay that
  * held custody at its seq; verifiers, mirrors and clients all read custody with these functions.
  */
-import { signStatement, type Signer } from "./crypto.js";
+import { signStatement, type RecordedStatement, type Signer } from "./crypto.js";
 import { TrestleError } from "./errors.js";
 import type { CustodyOwner, CustodySignature, CustodyStatement } from "./schemas/custody.js";
 import type { Entry, EntryDraft, SystemDraftOf } from "./schemas/entry.js";
 import type { HiddenEntry } from "./schemas/export.js";
 import type { SignedHead } from "./schemas/head.js";
-import type { RecordedStatement } from "./statements.js";
 
 /** A span of the ledger one relay key held: entries `from` to `to` (null: up to the end), in order. */
 export interface CustodySpan {

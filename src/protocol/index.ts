@@ -57,6 +57,7 @@ export * from "./policy/chat-approve.js";
 export * from "./currencies.js";
 export * from "./schemas/room.js";
 export * from "./policy/room-state.js";
+export * from "./policy/room-live.js";
 export * from "./policy/owners.js";
 export * from "./policy/invites.js";
 export { isRoomKind } from "./policy/kinds/registry.js";

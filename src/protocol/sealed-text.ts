@@ -9,7 +9,6 @@
 import { concatBytes, fromBase64url, utf8 } from "./bytes.js";
 import { canonicalBytes } from "./canonical.js";
 import { PROTOCOL_LABEL } from "./crypto.js";
-import type { Submission } from "./schemas/entry.js";
 
 /** What every sealed text starts with; the version of this format. */
 export const SEALED_PREFIX = "e2e1:";
@@ -57,9 +56,8 @@ export function isSealedText(text: string): boolean {
 }
 
 /** The free-text fields of a submission, with their text: what an e2e room carries sealed (an empty body carries nothing and stays ""). */
-export function sealedFieldsOf(s: Submission): [SealedField, string][] {
+export function sealedFieldsOf(s: { body: string; terms?: { text?: string } }): [SealedField, string][] {
   const fields: [SealedField, string][] = s.body === "" ? [] : [["body", s.body]];
-  const terms = "terms" in s ? s.terms : undefined;
-  if (terms?.text !== undefined) fields.push(["terms.text", terms.text]);
+  if (s.terms?.text !== undefined) fields.push(["terms.text", s.terms.text]);
   return fields;
 }

@@ -3,7 +3,7 @@
  * signature against `statementOf(draft)` and an offline verifier checks the stored entry with the
  * very same function, so both always verify the same bytes (docs/SPEC.md §4).
  */
-import type { SigningPurpose } from "./crypto.js";
+import type { RecordedStatement } from "./crypto.js";
 import { canonicalSha256, textSha256 } from "./hash.js";
 import type { TableConfig } from "./schemas/config.js";
 import type { CreateStatement } from "./schemas/create.js";
@@ -15,14 +15,6 @@ import type { EjectStatement, InviteStatement } from "./schemas/room.js";
 import type { SystemDraftOf } from "./schemas/entry.js";
 import { custodyStatementOf } from "./custody.js";
 import { revokeNonceKey, revokeStatement } from "./policy/seat-revoke.js";
-
-/** A statement, its purpose, and the key and signature recorded for it. */
-export interface RecordedStatement {
-  purpose: SigningPurpose;
-  statement: unknown;
-  key: string;
-  sig: string;
-}
 
 /** What a seat signs for a submission: the submission with `body` replaced by `body_sha256`. */
 export function submissionStatement(submission: Submission): Record<string, unknown> {

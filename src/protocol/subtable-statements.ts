@@ -9,7 +9,7 @@ import { own } from "./records.js";
 import type { TableConfig } from "./schemas/config.js";
 import type { EntryDraft, SystemDraftOf } from "./schemas/entry.js";
 import type { SubtableResultStatement, SubtableStatement } from "./schemas/subtable.js";
-import type { RecordedStatement } from "./statements.js";
+import type { RecordedStatement } from "./crypto.js";
 
 /** What the opening seat signs (purpose `subtable`) for a child config. */
 export function subtableStatement(config: TableConfig, seat: string): SubtableStatement {

@@ -8,6 +8,10 @@
  */
 import { linkOf, GENESIS_LINK } from "./chain.js";
 import { canonicalize, jsonEqual } from "./canonical.js";
+<<<<<<< HEAD
+=======
+import { verifyStatement, type RecordedStatement } from "./crypto.js";
+>>>>>>> 16f3020 (Protocol: break the four type-only import circles (RecordedStatement beside SigningPurpose, Readable beside its sources, room liveness out of the room state's types, sealed fields read structurally) (issue 24))
 import { TrestleError } from "./errors.js";
 import { LIMITS } from "./limits.js";
 import { textSha256 } from "./hash.js";
@@ -20,8 +24,14 @@ import type { HiddenEntry } from "./schemas/export.js";
 import type { SignedHead } from "./schemas/head.js";
 import type { Coverage, VerifyReport } from "./schemas/verify.js";
 import type { TableConfig } from "./schemas/config.js";
+<<<<<<< HEAD
 import { nonceKeyOf } from "./statements.js";
 import { checkEntries, recordedStatements, type EntryCheck, type EntryChecker } from "./entry-check.js";
+=======
+import { nonceKeyOf, statementOf } from "./statements.js";
+import { embeddedStatementsOf } from "./subtable-statements.js";
+import { custodyStatementsOf } from "./custody.js";
+>>>>>>> 16f3020 (Protocol: break the four type-only import circles (RecordedStatement beside SigningPurpose, Readable beside its sources, room liveness out of the room state's types, sealed fields read structurally) (issue 24))
 import { checkHeads } from "./verify-heads.js";
 
 /** A ledger as a reader holds it: entries by content or by hash, in seq order, plus heads. */

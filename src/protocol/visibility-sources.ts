@@ -9,7 +9,13 @@
 import { own } from "./records.js";
 import type { TableState } from "./policy/state.js";
 import type { Entry } from "./schemas/entry.js";
-import type { Readable } from "./visibility.js";
+
+/** What a rule looks at: an entry's kind (and subkind), and its author seat (null for system entries). */
+export interface Readable {
+  kind: Entry["kind"];
+  subkind?: string;
+  seat: string | null;
+}
 
 /** What visibility reads besides the entry: the config's rules, the tasks, and the entries that opened them. */
 export type ReadContext = Pick<TableState, "config" | "tasks" | "origins">;

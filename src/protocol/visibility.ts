@@ -14,20 +14,13 @@ import type { HiddenEntry } from "./schemas/export.js";
 import type { VisibilityRule, VisibleKind } from "./schemas/visibility.js";
 import type { TaskState } from "./schemas/task.js";
 import type { DecisionState } from "./policy/state.js";
-import { quorumDecisionSource, sourcesOf, taskSource, type ReadContext } from "./visibility-sources.js";
+import { quorumDecisionSource, sourcesOf, taskSource, type ReadContext, type Readable } from "./visibility-sources.js";
 
 export type { ReadContext } from "./visibility-sources.js";
 
 /** The rule for `seat`, or undefined when it reads everything. */
 export function ruleOf(config: TableConfig, seat: string): VisibilityRule | undefined {
   return config.visibility ? own(config.visibility, seat) : undefined;
-}
-
-/** What a rule looks at: an entry's kind (and subkind), and its author seat (null for system entries). */
-export interface Readable {
-  kind: Entry["kind"];
-  subkind?: string;
-  seat: string | null;
 }
 
 /** The kind a rule matches an entry by. */

@@ -12,7 +12,8 @@ import { own } from "../records.js";
 import type { JoinStatement } from "../schemas/join.js";
 import type { SystemDraftOf, SystemEntryOf } from "../schemas/entry.js";
 import { ownerEntries, ownerKeyOf } from "./owners.js";
-import { requireRoom, type PartyState, type RoomState } from "./room-state.js";
+import { requireRoom } from "./room-live.js";
+import type { PartyState, RoomState } from "./room-state.js";
 import { presentSeats, type TableState } from "./state.js";
 
 /** Throws unless `author` is the room creator's own signature on an entry `by` names. */

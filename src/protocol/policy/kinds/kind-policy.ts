@@ -8,7 +8,8 @@ import { TrestleError } from "../../errors.js";
 import { own } from "../../records.js";
 import type { AuthoredDraft, Submission, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
 import type { RoomKind, Terms } from "../../schemas/room.js";
-import { offerNotLive, type OfferState, type RoomState } from "../room-state.js";
+import { offerNotLive } from "../room-live.js";
+import type { OfferState, RoomState } from "../room-state.js";
 import type { TableState } from "../state.js";
 
 /** A draft of room kind K. */

@@ -7,7 +7,7 @@
 import { leafOf } from "../../chain.js";
 import type { AuthoredDraft, Submission, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
 import { RoomKindSchema, type RoomKind, type Terms } from "../../schemas/room.js";
-import { requireRoom } from "../room-state.js";
+import { requireRoom } from "../room-live.js";
 import type { TableState } from "../state.js";
 import { acceptPolicy } from "./accept.js";
 import { closePolicy } from "./close.js";

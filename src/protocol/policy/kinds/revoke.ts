@@ -1,7 +1,7 @@
 /** `revoke` (docs/SPEC.md §5.10): the grantor ends its own live grant. */
 import { TrestleError } from "../../errors.js";
 import { own } from "../../records.js";
-import { grantNotLive } from "../room-state.js";
+import { grantNotLive } from "../room-live.js";
 import { NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The revoke policy: only the seat that granted, only while the grant is live. */
