@@ -3,7 +3,7 @@
  * so every DO method returns `{ ok, value }` or `{ ok: false, error }` and the Worker rethrows.
  */
 import { httpStatusOf, TrestleError, type ErrorEnvelope } from "../src/protocol/errors.js";
-import { retryAfterOf, retryAfterSeconds } from "../src/protocol/rate-limited.js";
+import { retryAfterOf, retryAfterSeconds } from "../src/protocol/limits/rate-limited.js";
 
 /** A DO method's outcome; `error` is a wire error, never a stack trace. */
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorEnvelope["error"] };

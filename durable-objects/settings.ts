@@ -3,7 +3,7 @@
  * declare, so the generated Env (worker-configuration.d.ts) has no field for them: each chat
  * platform's tokens and API bases (as the platform declares them, src/chat/platforms),
  * RELAY_SIGNING_KEY, OUTBOX_DELAY_MS, and the operator limits (`TRESTLE_LIMIT_*`,
- * `TRESTLE_PUBLIC_DEMO`, `TRESTLE_DEMO_*`, with their defaults in src/protocol/operator-limits.ts).
+ * `TRESTLE_PUBLIC_DEMO`, `TRESTLE_DEMO_*`, with their defaults in src/protocol/limits/operator-limits.ts).
  * Each is parsed per environment object, its default here or in its schema; a malformed setting
  * throws E_UNAVAILABLE. Nothing else reads `env.X` for an optional setting.
  */
@@ -11,7 +11,7 @@ import { z } from "zod";
 import { eachPlatform } from "../src/chat/platforms/index.js";
 import type { ConnectedPlatforms } from "../src/chat/send.js";
 import { TrestleError } from "../src/protocol/errors.js";
-import { flag, isPublicDemo, resolveOperatorLimits, type OperatorLimits } from "../src/protocol/operator-limits.js";
+import { flag, isPublicDemo, resolveOperatorLimits, type OperatorLimits } from "../src/protocol/limits/operator-limits.js";
 
 const platformsCache = new WeakMap<object, ConnectedPlatforms>();
 
@@ -42,7 +42,7 @@ export function relaySigningKey(env: object): string | undefined {
 
 const limitsCache = new WeakMap<object, OperatorLimits>();
 
-/** One setting of `env` as given, for the operator limits' own parser (src/protocol/operator-limits.ts). */
+/** One setting of `env` as given, for the operator limits' own parser (src/protocol/limits/operator-limits.ts). */
 function settingOf(env: object, name: string): unknown {
   return Reflect.get(env, name) as unknown;
 }

@@ -5,8 +5,8 @@
  */
 import type { Context } from "hono";
 import { TrestleError } from "../src/protocol/errors.js";
-import { parseInboundJson } from "../src/protocol/inbound-json.js";
-import { LIMITS } from "../src/protocol/limits.js";
+import { parseInboundJson } from "../src/protocol/encoding/inbound-json.js";
+import { LIMITS } from "../src/protocol/limits/limits.js";
 import { TableIdSchema } from "../src/protocol/schemas/primitives.js";
 import { unwrap, type Result } from "../durable-objects/result.js";
 

@@ -3,10 +3,10 @@
  * unbind) or an `owner_http` read authorization in the Authorization header. Each must name the
  * owner key in the path, be within LIMITS.auth_window_ms of the relay's clock, and verify.
  */
-import { verifyStatement } from "../src/protocol/crypto.js";
+import { verifyStatement } from "../src/protocol/signing/crypto.js";
 import { parseOrThrow, TrestleError } from "../src/protocol/errors.js";
-import { LIMITS } from "../src/protocol/limits.js";
-import { readAuthorization } from "../src/protocol/requests.js";
+import { LIMITS } from "../src/protocol/limits/limits.js";
+import { readAuthorization } from "../src/protocol/requests/requests.js";
 import { PublicKeySchema } from "../src/protocol/schemas/primitives.js";
 import { BindRequestSchema, OwnerAuthSchema, type BindStatement } from "../src/protocol/schemas/owner.js";
 

@@ -5,11 +5,11 @@
  * webhook events already handled (platforms redeliver), and the events a platform's webhook left
  * for its alarm to answer (deferred.ts). Owners' own state lives in OwnerDO.
  */
-import { toHex, utf8 } from "../../src/protocol/bytes.js";
-import { sha256 } from "../../src/protocol/hash.js";
+import { toHex, utf8 } from "../../src/protocol/encoding/bytes.js";
+import { sha256 } from "../../src/protocol/encoding/hash.js";
 import { EVENTS_PER_INVOCATION } from "../../src/chat/platforms/platform.js";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
-import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
+import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/limits/rate-limited.js";
 import { ChatPlatformSchema, type ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.js";
 import { chatPlatforms, outboxDelay } from "../settings.js";

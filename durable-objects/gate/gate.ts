@@ -7,8 +7,8 @@
  * written for a refusal), so they outlive a wake, unlike the per-table counters in memory.
  */
 import { TrestleError } from "../../src/protocol/errors.js";
-import type { OperatorLimitName } from "../../src/protocol/operator-limits.js";
-import { rateLimited, waitText } from "../../src/protocol/rate-limited.js";
+import type { OperatorLimitName } from "../../src/protocol/limits/operator-limits.js";
+import { rateLimited, waitText } from "../../src/protocol/limits/rate-limited.js";
 import { rateOf } from "../limits/config.js";
 import { limitsOf } from "../settings.js";
 import { step } from "../limits/gcra.js";

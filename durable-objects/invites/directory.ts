@@ -9,10 +9,10 @@
  * it admits.
  */
 import { DurableObject } from "cloudflare:workers";
-import { toHex, utf8 } from "../../src/protocol/bytes.js";
+import { toHex, utf8 } from "../../src/protocol/encoding/bytes.js";
 import { TrestleError } from "../../src/protocol/errors.js";
-import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/rate-limited.js";
-import { sha256 } from "../../src/protocol/hash.js";
+import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/limits/rate-limited.js";
+import { sha256 } from "../../src/protocol/encoding/hash.js";
 import { normalizeInviteCode } from "../../src/protocol/schemas/room.js";
 import { newCode, windowOf } from "../chat-directory/codes.js";
 import { guarded, type Result } from "../result.js";

@@ -2,7 +2,7 @@
  * The rate each `*_per_s`, `*_per_min` and `*_per_hour` operator limit stands for. The limits in
  * effect are read from the environment by the settings reader (durable-objects/settings.ts).
  */
-import type { OperatorLimitName, OperatorLimits } from "../../src/protocol/operator-limits.js";
+import type { OperatorLimitName, OperatorLimits } from "../../src/protocol/limits/operator-limits.js";
 import type { Rate } from "./gcra.js";
 
 const PERIODS: readonly [suffix: string, ms: number][] = [

@@ -5,7 +5,7 @@
  * table is refused the same way (E_TABLE_DELETED, 4410). An HTTP 429 or 410 would do the same for
  * some clients, but a browser's WebSocket never shows its status or headers.
  */
-import { retryAfterOf, waitText } from "../../src/protocol/rate-limited.js";
+import { retryAfterOf, waitText } from "../../src/protocol/limits/rate-limited.js";
 import { wsCloseCodeOf, type TrestleError } from "../../src/protocol/errors.js";
 import type { ServerFrame } from "../../src/protocol/schemas/ws.js";
 import { toTrestleError } from "../result.js";

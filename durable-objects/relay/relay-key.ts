@@ -2,8 +2,8 @@
  * The relay's signing key: the RELAY_SIGNING_KEY secret (base64url 32-byte seed) when set,
  * otherwise the seed RelayDO generated. Cached per isolate.
  */
-import { fromBase64url } from "../../src/protocol/bytes.js";
-import { ed25519, type Signer } from "../../src/protocol/crypto.js";
+import { fromBase64url } from "../../src/protocol/encoding/bytes.js";
+import { ed25519, type Signer } from "../../src/protocol/signing/crypto.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { relaySigningKey } from "../settings.js";
 

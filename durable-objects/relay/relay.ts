@@ -4,7 +4,7 @@
  * fresh `wrangler deploy` needs no setup.
  */
 import { DurableObject } from "cloudflare:workers";
-import { toBase64url } from "../../src/protocol/bytes.js";
+import { toBase64url } from "../../src/protocol/encoding/bytes.js";
 
 const SEED_KEY = "relay_signing_seed";
 

@@ -8,7 +8,7 @@
  */
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Signer } from "../../src/protocol/crypto.js";
+import type { Signer } from "../../src/protocol/signing/crypto.js";
 import type { Entry } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { relaySigner } from "../relay/relay-key.js";
@@ -26,8 +26,8 @@ import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { limitsOf } from "../settings.js";
 import { TableLimits } from "./limits.js";
 import { buryTable, Expiry, readBurial, type Burial } from "./storage/lifetime.js";
-import { exportHeadPoints } from "../../src/protocol/export.js";
-import { LIMITS } from "../../src/protocol/limits.js";
+import { exportHeadPoints } from "../../src/protocol/ledger/export.js";
+import { LIMITS } from "../../src/protocol/limits/limits.js";
 import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
 import { Replica } from "./reading/replica.js";
 import { PushQueue } from "./sockets/push-queue.js";

@@ -7,8 +7,8 @@
  * mostly refilled anyway (docs/SECURITY.md says what this leaves open).
  */
 import type { TrestleError } from "../../src/protocol/errors.js";
-import type { OperatorLimits } from "../../src/protocol/operator-limits.js";
-import { rateLimited, waitText } from "../../src/protocol/rate-limited.js";
+import type { OperatorLimits } from "../../src/protocol/limits/operator-limits.js";
+import { rateLimited, waitText } from "../../src/protocol/limits/rate-limited.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { rateOf } from "../limits/config.js";
 import { Buckets, overdrawn, step } from "../limits/gcra.js";

@@ -5,8 +5,8 @@
  * event id, so a button names one owner's one approval and nothing else. The data is attacker-
  * controlled on the way back: it is parsed strictly and only ever used to look up that ref.
  */
-import { toBase64url, utf8 } from "../protocol/bytes.js";
-import { sha256 } from "../protocol/hash.js";
+import { toBase64url, utf8 } from "../protocol/encoding/bytes.js";
+import { sha256 } from "../protocol/encoding/hash.js";
 
 /** The two things a button can say. */
 export type TapVerb = "approve" | "reject";

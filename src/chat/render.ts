@@ -10,8 +10,8 @@
  * A room that closed with a deal says what the deal binds, in the words every surface uses for
  * terms (src/text/terms.ts) in the owner's language.
  */
-import { safeLine } from "../client/guards/framing.js";
-import { canonicalize } from "../protocol/canonical.js";
+import { safeLine } from "../text/framing.js";
+import { canonicalize } from "../protocol/encoding/canonical.js";
 import type { ApprovalNeeded, DealNotice, Notification, NotifyEffect } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import { CHAT_PLATFORM_NAMES, type ChatPlatform, type ControlVia, type PauseHolder } from "../protocol/schemas/control.js";

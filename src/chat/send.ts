@@ -5,8 +5,8 @@
  * X-Line-Retry-Key, Discord enforced nonce). Telegram has none: there the mark is what tells the
  * owner a message is a repeat (docs/SPEC.md §11.4).
  */
-import { toBase64url, utf8 } from "../protocol/bytes.js";
-import { sha256 } from "../protocol/hash.js";
+import { toBase64url, utf8 } from "../protocol/encoding/bytes.js";
+import { sha256 } from "../protocol/encoding/hash.js";
 import type { ChatPlatform } from "../protocol/schemas/control.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import { SEND_TIMEOUT_MS, withoutSecrets, type DeliveryResult } from "./delivery.js";

@@ -5,7 +5,7 @@
  * as the trestle error envelope plus a hint. Never a stack trace, and never an error message as the
  * relay sent it: it is reduced to one safe line (no escape sequence reaches the terminal).
  */
-import { safeLine } from "../client/guards/framing.js";
+import { safeLine } from "../text/framing.js";
 import { TrestleError } from "../protocol/index.js";
 import { UsageError } from "./exit.js";
 import { hintFor } from "../text/hints.js";

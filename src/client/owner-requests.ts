@@ -3,9 +3,9 @@
  * owner reads (purpose `auth`, scope `owner_http`), table controls, seat revocations and deletes (purpose `owner`). Pure given
  * the key, nonce and time passed in; `OwnerClient` supplies them.
  */
-import { canonicalize } from "../protocol/canonical.js";
-import { toBase64url, utf8 } from "../protocol/bytes.js";
-import { signStatement, type Signer } from "../protocol/crypto.js";
+import { canonicalize } from "../protocol/encoding/canonical.js";
+import { toBase64url, utf8 } from "../protocol/encoding/bytes.js";
+import { signStatement, type Signer } from "../protocol/signing/crypto.js";
 import type { ChatPlatform, ControlAction, ControlRequest } from "../protocol/schemas/control.js";
 import type { BindRequest, Lang, OwnerAuthStatement } from "../protocol/schemas/owner.js";
 import type { DeleteRequest, DeleteStatement } from "../protocol/schemas/lifetime.js";

@@ -4,7 +4,7 @@
  * and the MCP `notify_status`, `close` and `delete_table` tools are thin wrappers over these, made
  * with `openOwner` (open.ts) so the relay is pinned first.
  */
-import type { Signer } from "../protocol/crypto.js";
+import type { Signer } from "../protocol/signing/crypto.js";
 import type { ChatPlatform, ControlAction } from "../protocol/schemas/control.js";
 import {
   BindCodeResponseSchema,

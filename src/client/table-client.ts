@@ -40,7 +40,7 @@ import {
   type TableConfig,
   type VerifyReport,
 } from "../protocol/index.js";
-import { signSubtable } from "../protocol/subtables.js";
+import { signSubtable } from "../protocol/requests/subtables.js";
 import { ChainFollower, GENESIS } from "./follow.js";
 import { HeadTracker, type HeadStore } from "./heads.js";
 import type { HttpClient, Reader } from "./http.js";

@@ -6,7 +6,7 @@
  * cannot elicit, a decline, a cancel or no answer is E_NOT_CONFIRMED and nothing is signed; the
  * owner can always answer from a terminal instead (`trestle approve` / `trestle reject`).
  */
-import { safeJson, safeLine } from "../client/guards/framing.js";
+import { safeJson, safeLine } from "../text/framing.js";
 import type { ProposalEntry } from "../client/index.js";
 import {
   canonicalSha256,

@@ -4,7 +4,7 @@
  * on the first read and again only when `prefix_sha256` changes; the tail only from the cursor of
  * the last read on, capped so one result stays readable (the rest comes with the next read).
  */
-import { frameInert, safeLine, type InertItem } from "../client/guards/framing.js";
+import { frameInert, safeLine, type InertItem } from "../text/framing.js";
 import { holdersText, type Projection, type ProjectedEntry } from "../protocol/index.js";
 import { entryItem, prefixItems } from "./render.js";
 import { openedProjection } from "../owner/index.js";

@@ -1,10 +1,10 @@
 /**
- * What the table wrote, as items of an inert data block (src/client/guards/framing.ts): the
+ * What the table wrote, as items of an inert data block (src/text/framing.ts): the
  * projection prefix (topic, rules, seats with their cards, decisions in force), projected entries,
  * and ledger entries read from history. Every name, title, body and value here may have been
  * chosen by another seat or by the relay, so all of it goes through the framing, never around it.
  */
-import type { InertItem } from "../client/guards/framing.js";
+import type { InertItem } from "../text/framing.js";
 import { isEntry, projectEntry, type CapabilityCard, type Entry, type HiddenEntry, type Prefix, type ProjectedEntry } from "../protocol/index.js";
 
 /** The prefix as items: the table and its topic, the rules, each seat with its card, each decision in force. */

@@ -10,7 +10,7 @@
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { safeJson } from "../client/guards/framing.js";
+import { safeJson } from "../text/framing.js";
 import type { SeatSubmission } from "../client/index.js";
 import { GuardedSeat, resolveRef, type JournalRecordOf, type RoomRef, type Sent } from "../owner/index.js";
 import { BodySchema, TrestleError, type Submission } from "../protocol/index.js";

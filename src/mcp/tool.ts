@@ -9,7 +9,7 @@
  */
 import type { CallToolResult, ElicitRequestFormParams, ElicitResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { safeLine, safeJson } from "../client/guards/framing.js";
+import { safeLine, safeJson } from "../text/framing.js";
 import { schemaError, TrestleError } from "../protocol/index.js";
 import { mcpHint } from "./hints.js";
 import type { McpSession } from "./session.js";

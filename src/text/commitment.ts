@@ -12,12 +12,12 @@
  * Pure: no I/O, no clock, no Node or Workers globals.
  */
 import { z } from "zod";
-import { safeJson, safeLine } from "../client/guards/framing.js";
+import { safeJson, safeLine } from "./framing.js";
 import { isRoomKind } from "../protocol/policy/kinds/registry.js";
 import type { RoomSubmissionOf } from "../protocol/policy/kinds/kind-policy.js";
 import type { ProjectedEntry } from "../protocol/schemas/projection.js";
-import { own } from "../protocol/records.js";
-import type { SealedField } from "../protocol/sealed-text.js";
+import { own } from "../protocol/encoding/records.js";
+import type { SealedField } from "../protocol/signing/sealed-text.js";
 import type { AuctionState, GrantState, OfferState } from "../protocol/policy/room-state.js";
 import type { TableState } from "../protocol/policy/state.js";
 import type { Submission } from "../protocol/schemas/entry.js";

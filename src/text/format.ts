@@ -7,7 +7,7 @@
  * `      | `, and structured values are escaped JSON, so nothing printed can pass for another
  * entry or reach the terminal as an escape sequence.
  */
-import { bodyLines, safeJson, safeLine } from "../client/guards/framing.js";
+import { bodyLines, safeJson, safeLine } from "./framing.js";
 import {
   CHAT_PLATFORM_NAMES,
   ControlViaSchema,

@@ -10,12 +10,12 @@
  * room) that was not opened reads as sealed, never as terms.
  * Pure: no I/O, no clock, no Node or Workers globals, so the Worker's chat code uses it too.
  */
-import { safeJson, safeLine } from "../client/guards/framing.js";
-import { LIMITS } from "../protocol/limits.js";
-import { isSealedText } from "../protocol/sealed-text.js";
+import { safeJson, safeLine } from "./framing.js";
+import { LIMITS } from "../protocol/limits/limits.js";
+import { isSealedText } from "../protocol/signing/sealed-text.js";
 import type { AuctionState } from "../protocol/policy/room-state.js";
 import { CurrencySchema, type Terms } from "../protocol/schemas/room.js";
-import { minorDigits } from "../protocol/currencies.js";
+import { minorDigits } from "../protocol/rooms/currencies.js";
 
 /** The fixed words around terms, with `{name}` placeholders; chat passes them in the owner's language. */
 export interface TermsWords {

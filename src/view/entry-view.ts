@@ -7,7 +7,7 @@
  * entry's are src/text/commitment.ts's, with the offer an answer names read from the table state
  * and, in an e2e room, texts opened with this home's room key (a text that does not open reads as sealed).
  */
-import { bodyLines } from "../client/guards/framing.js";
+import { bodyLines } from "../text/framing.js";
 import { effectText, gatewayText, oneLine, systemText } from "../text/format.js";
 import { isSealedText, own, projectEntry, type Effect, type Entry, type SealedField, type TableState } from "../protocol/index.js";
 import { commitmentText, namedIn } from "../text/commitment.js";

@@ -5,7 +5,7 @@
  */
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { OwnerClient } from "../../src/client/owner.js";
-import { toHex, utf8 } from "../../src/protocol/bytes.js";
+import { toHex, utf8 } from "../../src/protocol/encoding/bytes.js";
 import type { ChatPlatform, Lang, Signer } from "../../src/protocol/index.js";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import { unwrap } from "../../durable-objects/result.js";

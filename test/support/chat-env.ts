@@ -3,7 +3,7 @@
  * key (a fixture key, so tests can sign interactions as Discord does), and API bases pointing at
  * the loopback fake. Used by vitest.config.ts and by the tests that sign webhooks.
  */
-import { toHex } from "../../src/protocol/bytes.js";
+import { toHex } from "../../src/protocol/encoding/bytes.js";
 import { keyOf } from "./table-fixture.js";
 
 /** Test values for every chat setting (what `wrangler secret put` would set in production). */

@@ -4,7 +4,7 @@
  * so their relays run with the rate limits, caps and quotas off; test/workers/limits/ runs the
  * same Worker with small, known limits, set as an operator sets them.
  */
-import { limitSetting, OPERATOR_LIMITS, SOCKET_AUTH_MAX_MS, type OperatorLimitName } from "../../src/protocol/operator-limits.js";
+import { limitSetting, OPERATOR_LIMITS, SOCKET_AUTH_MAX_MS, type OperatorLimitName } from "../../src/protocol/limits/operator-limits.js";
 
 /** `TRESTLE_LIMIT_*` settings for `limits`. */
 export function limitSettings(limits: Partial<Record<OperatorLimitName, number>>): Record<string, string> {

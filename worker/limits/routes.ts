@@ -10,7 +10,7 @@
  */
 import type { Hono, MiddlewareHandler } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
-import { rateLimited } from "../../src/protocol/rate-limited.js";
+import { rateLimited } from "../../src/protocol/limits/rate-limited.js";
 import { clientGate } from "../../durable-objects/gate/stubs.js";
 import type { ClientLimit } from "../../durable-objects/gate/gate.js";
 import { chatAppsAllowed, limitsOf, mirrorsAllowed } from "../../durable-objects/settings.js";

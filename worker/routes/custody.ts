@@ -3,7 +3,7 @@
  * replica's status, and hand a table to this relay with its owners' custody statement.
  */
 import { Hono } from "hono";
-import { LIMITS } from "../../src/protocol/limits.js";
+import { LIMITS } from "../../src/protocol/limits/limits.js";
 import { json, readJson, tableStub } from "../http.js";
 
 /** The /tables/:id/replica and /tables/:id/custody routes. */

@@ -6,8 +6,8 @@
  * and a burst of writes costs one signature, not one each. Reads ask for the head of exactly the
  * state they were computed from.
  */
-import type { Signer } from "../../../src/protocol/crypto.js";
-import { signHead } from "../../../src/protocol/head.js";
+import type { Signer } from "../../../src/protocol/signing/crypto.js";
+import { signHead } from "../../../src/protocol/signing/head.js";
 import type { HeadRef } from "../../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 

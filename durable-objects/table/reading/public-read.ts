@@ -4,7 +4,7 @@
  * full, the originals of truncated bodies, the signed head), as the export, and follows it live on
  * a hibernatable public WebSocket that only receives. Nothing here writes to the ledger.
  */
-import { exportText } from "../../../src/protocol/export.js";
+import { exportText } from "../../../src/protocol/ledger/export.js";
 import { TrestleError } from "../../../src/protocol/errors.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";

@@ -4,16 +4,16 @@
  * path applies the reader's visibility (docs/SPEC.md §5.3): a projection skips what the seat may
  * not read (its cursor still advances past it); entries and exports show it as `{ seq, leaf }`.
  */
-import { exportText } from "../../../src/protocol/export.js";
+import { exportText } from "../../../src/protocol/ledger/export.js";
 import { TrestleError } from "../../../src/protocol/errors.js";
-import { LIMITS } from "../../../src/protocol/limits.js";
+import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
-import { buildProjection } from "../../../src/protocol/projection.js";
+import { buildProjection } from "../../../src/protocol/reading/projection.js";
 import type { Principal } from "../../../src/protocol/schemas/auth.js";
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import type { Projection } from "../../../src/protocol/schemas/projection.js";
 import type { EntriesResponse, TasksResponse } from "../../../src/protocol/schemas/responses.js";
-import { canRead, canReadTask, viewOf } from "../../../src/protocol/visibility.js";
+import { canRead, canReadTask, viewOf } from "../../../src/protocol/reading/visibility.js";
 import type { Ledger } from "../storage/ledger.js";
 
 /** What reads need from the ledger: its length, ranges by seq, and truncated originals. */

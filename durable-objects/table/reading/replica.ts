@@ -2,7 +2,7 @@
  * A table this relay holds as a read-only replica (docs/SPEC.md §8.4): a mirror of a table another
  * relay holds, or an import on its way in. It is fed pages (anyone may send them): each one must be
  * a verified extension of the chain it holds, ending at a head signed by the relay holding custody
- * there (src/protocol/replica-verify.ts); entries it holds already may be sent again and must be
+ * there (src/protocol/ledger/replica-verify.ts); entries it holds already may be sent again and must be
  * the same, judged by their leaves recomputed from their content. A page that contradicts its chain
  * under that relay's own signature is a fork: the evidence is kept and every later page refused
  * with it. Any other page that does not verify is E_REFUTED, stores nothing, and is recorded among
@@ -11,12 +11,12 @@
  * which after a custody change keep the past relay's signatures; the `replica` meta row marks the
  * table read-only until custody passes to this relay (custody.ts).
  */
-import { GENESIS_LINK } from "../../../src/protocol/chain.js";
-import { verifyHeadSignature } from "../../../src/protocol/head.js";
-import { exportLineBytes } from "../../../src/protocol/export.js";
+import { GENESIS_LINK } from "../../../src/protocol/ledger/chain.js";
+import { verifyHeadSignature } from "../../../src/protocol/signing/head.js";
+import { exportLineBytes } from "../../../src/protocol/ledger/export.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
-import { forkEvidence } from "../../../src/protocol/replica-fork.js";
-import { EMPTY_TIP, heldDifference, verifyExtension } from "../../../src/protocol/replica-verify.js";
+import { forkEvidence } from "../../../src/protocol/ledger/replica-fork.js";
+import { EMPTY_TIP, heldDifference, verifyExtension } from "../../../src/protocol/ledger/replica-verify.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { Entry } from "../../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
@@ -30,7 +30,7 @@ import {
   type ReplicaPage,
 } from "../../../src/protocol/schemas/replica.js";
 import { SignedHeadSchema } from "../../../src/protocol/schemas/head.js";
-import { Refuted } from "../../../src/protocol/verify.js";
+import { Refuted } from "../../../src/protocol/ledger/verify.js";
 import { checkpointText } from "../storage/checkpoint.js";
 import type { Ledger } from "../storage/ledger.js";
 import { hasSchema } from "../storage/schema.js";

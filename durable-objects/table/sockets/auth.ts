@@ -4,13 +4,13 @@
  * path, within LIMITS.auth_window_ms of the relay's clock. Replaying it inside the window repeats
  * the same read and nothing else. A seat key its owner revoked is refused with E_REVOKED (§5.13).
  */
-import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { TrestleError } from "../../../src/protocol/errors.js";
-import { LIMITS } from "../../../src/protocol/limits.js";
+import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
-import { readAuthorization } from "../../../src/protocol/requests.js";
+import { readAuthorization } from "../../../src/protocol/requests/requests.js";
 import { HttpAuthSchema, type Principal } from "../../../src/protocol/schemas/auth.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
 import { refuseRevokedSigner } from "../writing/revoked-signer.js";
 

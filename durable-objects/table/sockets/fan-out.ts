@@ -8,15 +8,15 @@
  * seat_left (§6.2): its socket gets entries up to that one, then closes (E_UNKNOWN_SEAT).
  */
 import { wsCloseCodeOf } from "../../../src/protocol/errors.js";
-import { LIMITS } from "../../../src/protocol/limits.js";
+import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import type { Principal } from "../../../src/protocol/schemas/auth.js";
 import type { Entry } from "../../../src/protocol/schemas/entry.js";
 import type { HiddenEntry } from "../../../src/protocol/schemas/export.js";
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import type { ServerFrame } from "../../../src/protocol/schemas/ws.js";
-import { viewOf } from "../../../src/protocol/visibility.js";
+import { viewOf } from "../../../src/protocol/reading/visibility.js";
 import type { TableContext } from "../context.js";
 import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
 

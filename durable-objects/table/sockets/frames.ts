@@ -9,7 +9,7 @@ import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { Principal } from "../../../src/protocol/schemas/auth.js";
 import type { Entry } from "../../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
-import { ruleOf, viewOf } from "../../../src/protocol/visibility.js";
+import { ruleOf, viewOf } from "../../../src/protocol/reading/visibility.js";
 
 /** Keep each pushed frame well under the 1 MiB WebSocket message limit. */
 export const FRAME_BUDGET_CHARS = 512 * 1024;

@@ -7,17 +7,17 @@
  * socket whose key its owner revoked (§5.13) is closed with E_REVOKED the moment the revocation is
  * appended, and never authenticates again.
  */
-import { toBase64url, utf8 } from "../../../src/protocol/bytes.js";
-import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { toBase64url, utf8 } from "../../../src/protocol/encoding/bytes.js";
+import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { httpStatusOf, schemaError, TrestleError, wsCloseCodeOf } from "../../../src/protocol/errors.js";
-import { checkInboundJson, parseJsonText } from "../../../src/protocol/inbound-json.js";
-import { LIMITS } from "../../../src/protocol/limits.js";
+import { checkInboundJson, parseJsonText } from "../../../src/protocol/encoding/inbound-json.js";
+import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { ClientFrameSchema, FrameWithIdSchema } from "../../../src/protocol/schemas/ws.js";
 import { toTrestleError } from "../../result.js";
 import { principalKey } from "./auth.js";
 import type { Principal } from "../../../src/protocol/schemas/auth.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import { catchUp, send } from "./fan-out.js";
 import type { TableContext } from "../context.js";
 import { approve, submit } from "../writing/submit.js";

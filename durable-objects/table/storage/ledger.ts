@@ -10,9 +10,9 @@
  * batch, with whatever else must commit with them (the owner notifications they cause,
  * notify.ts); never updated or deleted.
  */
-import { chainEntry, GENESIS_LINK } from "../../../src/protocol/chain.js";
+import { chainEntry, GENESIS_LINK } from "../../../src/protocol/ledger/chain.js";
 import type { Entry, UnchainedEntry } from "../../../src/protocol/schemas/entry.js";
-import { nonceKeyOf } from "../../../src/protocol/statements.js";
+import { nonceKeyOf } from "../../../src/protocol/signing/statements.js";
 import { hasSchema, migrate } from "./schema.js";
 
 /** Every this many entries, the row of the entry that crosses the mark carries the state after it (checkpoint.ts says what it holds). */

@@ -6,13 +6,13 @@
  * id is never a fresh, empty object again, and every later request for it (a create included)
  * reads the tombstone as E_TABLE_DELETED.
  */
-import { canonicalize } from "../../../src/protocol/canonical.js";
-import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { canonicalize } from "../../../src/protocol/encoding/canonical.js";
+import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
-import { LIMITS } from "../../../src/protocol/limits.js";
-import type { OperatorLimits } from "../../../src/protocol/operator-limits.js";
+import { LIMITS } from "../../../src/protocol/limits/limits.js";
+import type { OperatorLimits } from "../../../src/protocol/limits/operator-limits.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import { DeleteRequestSchema, TombstoneSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
 import type { Ledger } from "./ledger.js";
 import { ownerGate } from "../../gate/stubs.js";

@@ -8,7 +8,7 @@
 import { TrestleError } from "../../../src/protocol/errors.js";
 import type { Admitted } from "../../../src/protocol/policy/admit.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import { unwrap } from "../../result.js";
 
 /** Whether an owner (by name and owner key) has a notification channel that has delivered before; never throws. */

@@ -8,7 +8,7 @@
 import { TrestleError } from "../../../src/protocol/errors.js";
 import { chatApprovalDraft } from "../../../src/protocol/policy/chat-approve.js";
 import { taskOf } from "../../../src/protocol/policy/tasks.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import type { ApprovalVerdict } from "../../../src/protocol/schemas/task.js";
 import { commit, requireTable, type WriteOutcome } from "./writes.js";

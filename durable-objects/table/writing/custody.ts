@@ -7,9 +7,9 @@
  * through the ordinary write path, and ends read-only mode in the same batch of writes. From then
  * on the table takes writes here, with heads signed by this relay.
  */
-import { canonicalize } from "../../../src/protocol/canonical.js";
-import { signStatement, verifyStatement, type Signer } from "../../../src/protocol/crypto.js";
-import { custodyDraft, custodyStatementOf, custodyStatementsOf } from "../../../src/protocol/custody.js";
+import { canonicalize } from "../../../src/protocol/encoding/canonical.js";
+import { signStatement, verifyStatement, type Signer } from "../../../src/protocol/signing/crypto.js";
+import { custodyDraft, custodyStatementOf, custodyStatementsOf } from "../../../src/protocol/signing/custody.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
 import { CustodyRequestSchema, type CustodyOwner } from "../../../src/protocol/schemas/custody.js";

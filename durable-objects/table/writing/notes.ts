@@ -8,16 +8,16 @@
  * be sealed (E_PLAINTEXT otherwise) and the notification carries none of it: the owner reads it on
  * the seat's machine.
  */
-import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
-import { LIMITS } from "../../../src/protocol/limits.js";
-import { rateLimited, untilWindowEnds, waitText } from "../../../src/protocol/rate-limited.js";
+import { LIMITS } from "../../../src/protocol/limits/limits.js";
+import { rateLimited, untilWindowEnds, waitText } from "../../../src/protocol/limits/rate-limited.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import type { Notification } from "../../../src/protocol/schemas/notify.js";
-import { noticeBase } from "../../../src/protocol/notifications.js";
+import { noticeBase } from "../../../src/protocol/reading/notifications.js";
 import { isE2eRoom } from "../../../src/protocol/policy/sealed.js";
-import { isSealedText } from "../../../src/protocol/sealed-text.js";
+import { isSealedText } from "../../../src/protocol/signing/sealed-text.js";
 import { NoteRequestSchema, type NoteResponse } from "../../../src/protocol/schemas/room.js";
 import { unwrap } from "../../result.js";
 import { windowOf } from "../../chat-directory/codes.js";

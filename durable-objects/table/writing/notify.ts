@@ -1,6 +1,6 @@
 /**
  * Owner notifications that survive a crash (docs/SPEC.md §11.3). The batches an append causes
- * (src/protocol/notifications.ts) are written in the same SQLite transaction as its entries, one
+ * (src/protocol/reading/notifications.ts) are written in the same SQLite transaction as its entries, one
  * row per owner, and only when the append causes any; the same writes arm the table's alarm. Right
  * after the write the table hands each row to its owner's OwnerDO and deletes it once the OwnerDO
  * took it. A row still there (the object died first, or the OwnerDO did not answer) is handed over

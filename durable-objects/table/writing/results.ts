@@ -5,10 +5,10 @@
  * Each attempt is recorded before it starts and the table's alarm (alarms.ts) is re-armed for the
  * retry, so a crash or an unreachable parent means a later retry, never a lost or doubled result.
  */
-import { signStatement, type Signer } from "../../../src/protocol/crypto.js";
+import { signStatement, type Signer } from "../../../src/protocol/signing/crypto.js";
 import type { ErrorCode } from "../../../src/protocol/errors.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
-import { resultStatement } from "../../../src/protocol/subtables.js";
+import { resultStatement } from "../../../src/protocol/requests/subtables.js";
 import type { Result } from "../../result.js";
 import type { Ledger } from "../storage/ledger.js";
 import type { TableContext } from "../context.js";

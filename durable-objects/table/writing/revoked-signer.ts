@@ -4,7 +4,7 @@
  * owner revoked for that seat name, so a leaked key of a seat seated again hears E_REVOKED rather
  * than E_BAD_SIGNATURE or E_AUTH. Only ever run on a refusal, over at most the seat's revoked keys.
  */
-import { verifyStatement, type SigningPurpose } from "../../../src/protocol/crypto.js";
+import { verifyStatement, type SigningPurpose } from "../../../src/protocol/signing/crypto.js";
 import { revokedError, revokedKeysOf } from "../../../src/protocol/policy/seat-revoke.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 

@@ -4,7 +4,7 @@
  * directory checked the code), never POST /tables/:id/join. Each goes through the same signature
  * check and admit as every other write; a retried statement returns its first entry.
  */
-import { ejectDraft, inviteDraft, joinDraft } from "../../../src/protocol/drafts.js";
+import { ejectDraft, inviteDraft, joinDraft } from "../../../src/protocol/requests/drafts.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { joinsByInvite } from "../../../src/protocol/policy/invites.js";
 import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";

@@ -6,7 +6,7 @@
  * in its own way (an HTTP error, an error frame).
  */
 import { TrestleError } from "../../../src/protocol/errors.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import type { ApproveResponse, SubmitResponse } from "../../../src/protocol/schemas/responses.js";
 import type { TableContext } from "../context.js";
 import { writeApproval, writeSubmission, type WriteOutcome } from "./writes.js";

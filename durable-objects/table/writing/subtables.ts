@@ -4,10 +4,10 @@
  * signature and seats and returns each seat's original join), then appends its own table_opened
  * carrying those joins. Both steps are idempotent, so a retried opening returns the same table.
  */
-import { canonicalize } from "../../../src/protocol/canonical.js";
+import { canonicalize } from "../../../src/protocol/encoding/canonical.js";
 import { TrestleError, parseOrThrow } from "../../../src/protocol/errors.js";
 import { validateConfig } from "../../../src/protocol/policy/config-check.js";
-import { own } from "../../../src/protocol/records.js";
+import { own } from "../../../src/protocol/encoding/records.js";
 import type { SystemEntryOf } from "../../../src/protocol/schemas/entry.js";
 import {
   SubtableRequestSchema,
@@ -15,10 +15,10 @@ import {
   type CarriedJoin,
   type SubtableRequest,
 } from "../../../src/protocol/schemas/subtable.js";
-import { statementOf } from "../../../src/protocol/statements.js";
-import { embeddedStatementsOf, subtableStatement } from "../../../src/protocol/subtable-statements.js";
-import { carriedJoinOf, childOpeningDraft, subtableOpenedDraft, subtableResultDraft } from "../../../src/protocol/subtables.js";
-import { verifyStatement } from "../../../src/protocol/crypto.js";
+import { statementOf } from "../../../src/protocol/signing/statements.js";
+import { embeddedStatementsOf, subtableStatement } from "../../../src/protocol/signing/subtable-statements.js";
+import { carriedJoinOf, childOpeningDraft, subtableOpenedDraft, subtableResultDraft } from "../../../src/protocol/requests/subtables.js";
+import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import type { Result } from "../../result.js";
 import { unwrap } from "../../result.js";
 import { checkSignature, commit, requireTable, type WriteOutcome } from "./writes.js";

@@ -5,9 +5,9 @@
  * batch with the owner notifications it causes, and only then update the in-memory state. Nothing
  * is written unless all of that passed.
  */
-import { canonicalize } from "../../../src/protocol/canonical.js";
-import { verifyStatement } from "../../../src/protocol/crypto.js";
-import { approvalDraft, createDraft, joinDraft, submissionDraft } from "../../../src/protocol/drafts.js";
+import { canonicalize } from "../../../src/protocol/encoding/canonical.js";
+import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
+import { approvalDraft, createDraft, joinDraft, submissionDraft } from "../../../src/protocol/requests/drafts.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { admit } from "../../../src/protocol/policy/admit.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
@@ -16,10 +16,10 @@ import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "
 import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
 import { ApprovalRequestSchema } from "../../../src/protocol/schemas/approval.js";
 import { requireApprovers, waitingOwners } from "./approvers.js";
-import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/protocol/statements.js";
+import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/protocol/signing/statements.js";
 import { checkpointText } from "../storage/checkpoint.js";
-import { own } from "../../../src/protocol/records.js";
-import { notificationsFor } from "../../../src/protocol/notifications.js";
+import { own } from "../../../src/protocol/encoding/records.js";
+import { notificationsFor } from "../../../src/protocol/reading/notifications.js";
 import { deletedError } from "../storage/lifetime.js";
 import type { TableContext } from "../context.js";
 import { checkNotRevoked } from "../../../src/protocol/policy/seat-revoke.js";

@@ -8,10 +8,10 @@
  * interaction id is handled once, so a captured request cannot be replayed.
  */
 import { z } from "zod";
-import { fromHex, fromUtf8, utf8, concatBytes } from "../../protocol/bytes.js";
-import { ed25519 } from "../../protocol/crypto.js";
+import { fromHex, fromUtf8, utf8, concatBytes } from "../../protocol/encoding/bytes.js";
+import { ed25519 } from "../../protocol/signing/crypto.js";
 import { TrestleError } from "../../protocol/errors.js";
-import { LIMITS } from "../../protocol/limits.js";
+import { LIMITS } from "../../protocol/limits/limits.js";
 import { apiBase } from "../config.js";
 import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
 import { parseCallback } from "../callback.js";

@@ -10,9 +10,9 @@
  * API calls in one invocation (docs/SPEC.md §11.5).
  */
 import { z } from "zod";
-import { fromUtf8, toHex, utf8 } from "../../protocol/bytes.js";
+import { fromUtf8, toHex, utf8 } from "../../protocol/encoding/bytes.js";
 import { TrestleError } from "../../protocol/errors.js";
-import { sha256 } from "../../protocol/hash.js";
+import { sha256 } from "../../protocol/encoding/hash.js";
 import { apiBase, timingSafeEqual } from "../config.js";
 import { bodyText, failureOf, networkFailure, notConfigured, safeJson, SEND_TIMEOUT_MS, type DeliveryResult } from "../delivery.js";
 import { parseCallback } from "../callback.js";

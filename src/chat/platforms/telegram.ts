@@ -7,7 +7,7 @@
  * no extra request.
  */
 import { z } from "zod";
-import { fromUtf8 } from "../../protocol/bytes.js";
+import { fromUtf8 } from "../../protocol/encoding/bytes.js";
 import { TrestleError } from "../../protocol/errors.js";
 import { apiBase, timingSafeEqual } from "../config.js";
 import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";

@@ -7,7 +7,7 @@
  */
 import { fold, isEntry, pauseHolders, type ControlAction } from "../../protocol/index.js";
 import { OWNER_FLAGS, TABLE_FLAG } from "../args.js";
-import { headRef, pausesText } from "../format.js";
+import { headRef, pausesText } from "../../text/format.js";
 import { ownerClientOf } from "../owner-client.js";
 import type { Command } from "./command.js";
 

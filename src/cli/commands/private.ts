@@ -4,7 +4,7 @@
  * journal on this machine; `journal` shows the journal: rationale, notes, what the guards refused
  * or held and why, the owner's answers and what was sent.
  */
-import { bodyLines, safeJson, safeLine } from "../../client/guards/framing.js";
+import { bodyLines, safeJson, safeLine } from "../../text/framing.js";
 import type { JournalRecord } from "../../owner/index.js";
 import { integer, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { guardedSeat, money } from "../room.js";

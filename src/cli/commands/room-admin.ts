@@ -9,7 +9,7 @@ import { auctionText, expiryText, offerTermsText, shortHash } from "../../text/t
 import { duration, integer, OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { headRef } from "../../text/format.js";
 import { unrefuted } from "../room.js";
-import { safeLine } from "../../client/guards/framing.js";
+import { safeLine } from "../../text/framing.js";
 import type { Command } from "./command.js";
 
 /** `room create`: opens a room (topology open, joined by invite) created by --owner. */

@@ -1,6 +1,6 @@
 /** `trestle_history`: the ledger as this seat (or owner) may read it, verified on this machine, with the verdict and coverage. */
 import { z } from "zod";
-import { frameInert, safeLine } from "../../client/guards/framing.js";
+import { frameInert, safeLine } from "../../text/framing.js";
 import { LIMITS, SeqSchema } from "../../protocol/index.js";
 import { historyItem } from "../render.js";
 import { defineTool } from "../tool.js";

@@ -4,7 +4,7 @@
  * effects, state and executor, open requests, and who holds which pause.
  */
 import { z } from "zod";
-import { frameInert, type InertItem } from "../../client/guards/framing.js";
+import { frameInert, type InertItem } from "../../text/framing.js";
 import { FINAL_TASK_STATES, holdersText } from "../../protocol/index.js";
 import { tableMemory, type TableMemory } from "../table-memory.js";
 import { defineTool } from "../tool.js";

@@ -5,7 +5,7 @@
  * mandate allows (not its never_disclose strings). Everything other seats wrote is framed as data.
  */
 import { z } from "zod";
-import { frameInert, type InertItem } from "../../client/guards/framing.js";
+import { frameInert, type InertItem } from "../../text/framing.js";
 import { openedSummary, roomSummary, type MandateRead } from "../../owner/index.js";
 import { auctionText, expiryText, majorUnits, termsText } from "../../text/terms.js";
 import { guardedSeat } from "../room-seat.js";

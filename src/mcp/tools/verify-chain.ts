@@ -1,6 +1,6 @@
 /** `trestle_verify_chain`: verify the table's whole ledger on this machine: CLEAN, REFUTED or INCONCLUSIVE. */
 import { z } from "zod";
-import { safeLine } from "../../client/guards/framing.js";
+import { safeLine } from "../../text/framing.js";
 import { defineTool } from "../tool.js";
 import { verifiedExport } from "../verification.js";
 import { TableArg } from "./args.js";

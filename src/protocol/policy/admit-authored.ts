@@ -3,13 +3,13 @@
  * body size against the floor's character budget, floor holder, raised hands, who may decide.
  */
 import { TrestleError } from "../errors.js";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { AuthoredDraft } from "../schemas/entry.js";
 import { TURN_KINDS } from "./floor.js";
 import type { TableState } from "./state.js";
 import { topologyOf } from "./topology.js";
-import { has, own } from "../records.js";
+import { has, own } from "../encoding/records.js";
 import { checkVote } from "./votes.js";
 
 /** The floor's per-entry character budget for a config. */

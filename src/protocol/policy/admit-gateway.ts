@@ -6,12 +6,12 @@
  * executor reports, and only another seat verifies. Each refusal has its own code.
  */
 import { TrestleError } from "../errors.js";
-import { canonicalSha256 } from "../hash.js";
-import { own } from "../records.js";
+import { canonicalSha256 } from "../encoding/hash.js";
+import { own } from "../encoding/records.js";
 import type { ApprovalDraft, AuthoredDraft, EntryDraft, SystemDraftOf } from "../schemas/entry.js";
 import type { Effect, TaskState, TaskStatus } from "../schemas/task.js";
 import { checkChatApproval } from "./chat-approve.js";
-import { checkRequest, checkResponse } from "./requests.js";
+import { checkRequest, checkResponse } from "./exchanges.js";
 import type { TableState } from "./state.js";
 import { executorLeft, rejectable, taskOf } from "./tasks.js";
 

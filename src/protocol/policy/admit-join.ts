@@ -4,14 +4,14 @@
  * hash, and the statement is inside its validity window. A seat whose key its owner revoked is
  * free again for that owner only, and a revoked key never seats again (§5.13).
  */
-import { fromBase64url } from "../bytes.js";
-import { isStrongPublicKey } from "../crypto.js";
+import { fromBase64url } from "../encoding/bytes.js";
+import { isStrongPublicKey } from "../signing/crypto.js";
 import { TrestleError } from "../errors.js";
-import { canonicalSha256 } from "../hash.js";
-import { LIMITS } from "../limits.js";
+import { canonicalSha256 } from "../encoding/hash.js";
+import { LIMITS } from "../limits/limits.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { TableState } from "./state.js";
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import { checkInviteJoin, checkPartyRejoin, joinsByInvite } from "./invites.js";
 import { ownerKeyOf } from "./owners.js";
 import { checkNotRevoked, keysSeated, reseatable } from "./seat-revoke.js";

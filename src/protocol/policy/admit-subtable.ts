@@ -4,12 +4,12 @@
  * `subtable_result` (the relay reports a registered child's close, once); at the child, the
  * `table_opened` that seats the child's seats with their carried joins.
  */
-import { fromBase64url } from "../bytes.js";
-import { isStrongPublicKey } from "../crypto.js";
+import { fromBase64url } from "../encoding/bytes.js";
+import { isStrongPublicKey } from "../signing/crypto.js";
 import { TrestleError } from "../errors.js";
-import { canonicalSha256 } from "../hash.js";
-import { LIMITS } from "../limits.js";
-import { has, own } from "../records.js";
+import { canonicalSha256 } from "../encoding/hash.js";
+import { LIMITS } from "../limits/limits.js";
+import { has, own } from "../encoding/records.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { ParentLink } from "../schemas/subtable.js";

@@ -4,12 +4,12 @@
  * watchdog's clock, as lifting a table's last pause does; requests open and resolve; an owner's
  * endorsing join makes its rules count; a task its owner's chat_approve rules cover is recorded.
  */
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import type { JoinStatement } from "../schemas/join.js";
 import type { SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { chatCovers } from "./chat-approve.js";
 import { executorLeft } from "./tasks.js";
-import { applyRequestEntry } from "./requests.js";
+import { applyRequestEntry } from "./exchanges.js";
 import type { TableState } from "./state.js";
 
 type TaskEntry =

@@ -12,7 +12,7 @@ import { tokenCost } from "./termination.js";
 import { foldControl, isPaused } from "./pause.js";
 import { carriedSeats } from "./admit-subtable.js";
 import { applyBallot, applyQuorumDecision } from "./votes.js";
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import { applyEject, applyInvite, applyPartyJoin } from "./invites.js";
 import { applyRoomKind } from "./kinds/registry.js";
 import { emptyRoom } from "./room-state.js";

@@ -6,10 +6,10 @@
  * reveal that decided it, or submitted by the relay's alarm when it is due (judged at the entry's
  * own `ts`, like a watchdog stall), so every verifier recomputes the same settlement.
  */
-import { canonicalize } from "../canonical.js";
-import { clearingPrice } from "../auction.js";
+import { canonicalize } from "../encoding/canonical.js";
+import { clearingPrice } from "../rooms/auction.js";
 import { TrestleError } from "../errors.js";
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { AuctionSettledData, AuctionSide } from "../schemas/mechanism.js";
 import type { AuctionState, RoomState } from "./room-state.js";

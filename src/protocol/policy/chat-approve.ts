@@ -8,7 +8,7 @@
  * direction (decision 0174).
  */
 import { TrestleError } from "../errors.js";
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { ApprovalDraft } from "../schemas/entry.js";
 import type { ApprovalVerdict, ApprovalVia, ChatRefusal, Effect } from "../schemas/task.js";

@@ -2,12 +2,12 @@
  * Validating a table config before a table opens: schema first, then the rules a schema cannot
  * say (every referenced seat declared, owners known, a termination condition that can fire).
  */
-import { fromBase64url } from "../bytes.js";
-import { isStrongPublicKey } from "../crypto.js";
+import { fromBase64url } from "../encoding/bytes.js";
+import { isStrongPublicKey } from "../signing/crypto.js";
 import { TrestleError, parseOrThrow } from "../errors.js";
 import { TableConfigSchema, type TableConfig, type TerminationCondition } from "../schemas/config.js";
 import { topologyOf } from "./topology.js";
-import { has } from "../records.js";
+import { has } from "../encoding/records.js";
 
 /** Parses and checks a config; throws E_NO_TERMINATION, or E_SCHEMA naming the offending path. */
 export function validateConfig(raw: unknown): TableConfig {

@@ -6,7 +6,7 @@
  * `state.relay` to the new relay; nothing else changes.
  */
 import { TrestleError } from "../errors.js";
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import type { SystemDraftOf, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
 import { ownerEntries } from "./owners.js";
 import type { TableState } from "./state.js";

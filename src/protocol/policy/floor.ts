@@ -9,7 +9,7 @@ import type { TableState } from "./state.js";
 import { presentSeats } from "./state.js";
 import { topologyOf } from "./topology.js";
 import type { FloorMove, Turn } from "./topologies/policy.js";
-import { has } from "../records.js";
+import { has } from "../encoding/records.js";
 
 export type { FloorMove } from "./topologies/policy.js";
 

@@ -4,11 +4,11 @@
  * key, and becomes a party; ejecting a party's seat ejects the party, all its seats. Pure: `check*`
  * judge a draft at time `now`, `apply*` fold an entry.
  */
-import { fromBase64url } from "../bytes.js";
-import { isStrongPublicKey } from "../crypto.js";
+import { fromBase64url } from "../encoding/bytes.js";
+import { isStrongPublicKey } from "../signing/crypto.js";
 import { TrestleError } from "../errors.js";
-import { LIMITS } from "../limits.js";
-import { own } from "../records.js";
+import { LIMITS } from "../limits/limits.js";
+import { own } from "../encoding/records.js";
 import type { JoinStatement } from "../schemas/join.js";
 import type { SystemDraftOf, SystemEntryOf } from "../schemas/entry.js";
 import { ownerEntries, ownerKeyOf } from "./owners.js";

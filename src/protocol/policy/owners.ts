@@ -3,7 +3,7 @@
  * creator's invites admitted (docs/SPEC.md §5.10). Every check of "this owner's key" that a party
  * must pass too (joins, pause and resume, owner reads, notifications) looks here.
  */
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import type { TableState } from "./state.js";
 
 /** The public key of owner `name`: listed in the config, or a party admitted by invite; undefined for anyone else. */

@@ -7,7 +7,7 @@
  * Pure: `checkControl` judges, `foldControl` folds, `controlStatement` rebuilds what was signed.
  */
 import { TrestleError } from "../errors.js";
-import { has, own } from "../records.js";
+import { has, own } from "../encoding/records.js";
 import { ownerEntries, ownerKeyOf } from "./owners.js";
 import type { ControlAction, ControlStatement, ControlVia, PauseHolder } from "../schemas/control.js";
 import type { SystemDraftOf } from "../schemas/entry.js";

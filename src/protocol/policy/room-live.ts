@@ -3,7 +3,7 @@
  * seated and that have not ended or expired, derived from the folded state, never stored.
  */
 import { TrestleError } from "../errors.js";
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import type { GrantState, OfferState, RoomState } from "./room-state.js";
 import type { TableState } from "./state.js";
 

@@ -7,7 +7,7 @@
  */
 import { TrestleError } from "../errors.js";
 import type { AuthoredDraft } from "../schemas/entry.js";
-import { isSealedText, sealedFieldsOf } from "../sealed-text.js";
+import { isSealedText, sealedFieldsOf } from "../signing/sealed-text.js";
 import type { TableState } from "./state.js";
 
 /** Whether `state` is an end-to-end encrypted room. */

@@ -8,7 +8,7 @@
  * was signed.
  */
 import { TrestleError } from "../errors.js";
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import type { SystemDraftOf, SystemEntryOf } from "../schemas/entry.js";
 import type { SeatRevokeStatement } from "../schemas/revoke.js";
 import { ownerKeyOf } from "./owners.js";

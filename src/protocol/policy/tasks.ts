@@ -4,10 +4,10 @@
  * replay use: task ids, grouping effects by owner, auto-approve matching, and which states accept
  * which moves.
  */
-import { leafOf } from "../chain.js";
+import { leafOf } from "../ledger/chain.js";
 import { TrestleError } from "../errors.js";
-import { canonicalSha256 } from "../hash.js";
-import { own } from "../records.js";
+import { canonicalSha256 } from "../encoding/hash.js";
+import { own } from "../encoding/records.js";
 import type { SystemDraftOf, UnchainedEntry } from "../schemas/entry.js";
 import type { AutoApproveRule, Effect, TaskReason, TaskState, TaskStatus } from "../schemas/task.js";
 import type { TableState } from "./state.js";

@@ -6,10 +6,10 @@
  * quorum condition closes the table.
  */
 import { TrestleError } from "../errors.js";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import type { Electorate, Quorum, TableConfig } from "../schemas/config.js";
 import type { AuthoredDraft, SystemDraftOf, SystemEntryOf, UnchainedEntry } from "../schemas/entry.js";
-import { own } from "../records.js";
+import { own } from "../encoding/records.js";
 import { presentSeats, type ProposalState, type TableState } from "./state.js";
 
 type VoteDraft = Extract<AuthoredDraft, { kind: "vote" }>;

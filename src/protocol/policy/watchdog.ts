@@ -5,7 +5,7 @@
  * were due then, and a second alarm run finds nothing left to do.
  */
 import { TrestleError } from "../errors.js";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import type { TaskState } from "../schemas/task.js";
 import { isPaused } from "./pause.js";

@@ -3,7 +3,7 @@
  * prefix). Its hash is part of the owner-signed join, so the relay cannot alter it.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { canonicalAtMost } from "./primitives.js";
 
 const Line = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f\u007f]*$/, "one line, no control characters");

@@ -4,7 +4,7 @@
  * first ledger entry, so it is strict: no key a signature covers can be dropped or added.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { membersAtMost, OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from "./primitives.js";
 import { TopologySchema } from "./topology.js";
 import { AutoApproveRuleSchema } from "./task.js";

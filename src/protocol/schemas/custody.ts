@@ -4,7 +4,7 @@
  * custody entry that records it. Replica pages and status are in replica.ts.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { SignedHeadSchema } from "./head.js";
 import { OwnerNameSchema, PublicKeySchema, SeqSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
 

@@ -4,7 +4,7 @@
  * statement can be rebuilt from the entry alone; a system entry carries typed `data`.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { CapabilityCardSchema } from "./card.js";
 import { TableConfigSchema } from "./config.js";
 import { ControlDataSchema } from "./control.js";

@@ -3,8 +3,8 @@
  * sequence numbers and bounded text. Patterns are strict so that no two spellings mean one thing.
  */
 import { z } from "zod";
-import { canonicalBytes } from "../canonical.js";
-import { LIMITS } from "../limits.js";
+import { canonicalBytes } from "../encoding/canonical.js";
+import { LIMITS } from "../limits/limits.js";
 
 /** Table id: 3-64 chars of lowercase letters, digits, `.`, `_`, `-`, starting alphanumeric. */
 export const TableIdSchema = z.string().regex(/^[a-z0-9][a-z0-9._-]{2,63}$/, "table id: 3-64 of [a-z0-9._-]");

@@ -3,7 +3,7 @@
  * keeps against the relay it follows, the pages it refused, and what a replica reports about itself.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { EntrySchema } from "./entry.js";
 import { EvidenceSchema } from "./evidence.js";
 import { HiddenEntrySchema, OriginalBodySchema } from "./export.js";

@@ -3,7 +3,7 @@
  * the one error envelope from errors.ts.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { EntrySchema } from "./entry.js";
 import { HiddenEntrySchema } from "./export.js";
 import { SignedHeadSchema } from "./head.js";

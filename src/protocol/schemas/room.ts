@@ -6,8 +6,8 @@
  * coerced, no unknown field.
  */
 import { z } from "zod";
-import { ISO_4217 } from "../currencies.js";
-import { LIMITS } from "../limits.js";
+import { ISO_4217 } from "../rooms/currencies.js";
+import { LIMITS } from "../limits/limits.js";
 import {
   AuthoredFields,
   BodySchema,
@@ -24,7 +24,7 @@ import {
 import { SignedHeadSchema } from "./head.js";
 import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";
-import { isSealedText, sealedChars } from "../sealed-text.js";
+import { isSealedText, sealedChars } from "../signing/sealed-text.js";
 
 /**
  * `room` in a table config: the table is a room (topology `open`, no declared seats); `max_parties`
@@ -36,7 +36,7 @@ export const RoomConfigSchema = z.strictObject({
 });
 export type RoomConfig = z.infer<typeof RoomConfigSchema>;
 
-/** An ISO 4217 alphabetic code (src/protocol/currencies.ts). */
+/** An ISO 4217 alphabetic code (src/protocol/rooms/currencies.ts). */
 export const CurrencySchema = z.enum(ISO_4217);
 export type Currency = z.infer<typeof CurrencySchema>;
 

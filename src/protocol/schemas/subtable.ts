@@ -5,7 +5,7 @@
  * appends one relay-signed result (its decision and the head it closed at) to the parent.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";
 import {

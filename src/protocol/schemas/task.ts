@@ -4,7 +4,7 @@
  * Effects are signed with the submission, so they are strict and bounded.
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { canonicalAtMost, OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, MillisSchema } from "./primitives.js";
 import { ChatPlatformSchema } from "./control.js";
 

@@ -3,7 +3,7 @@
  * read. A seat without a rule reads everything; owners always read everything (decision 0003).
  */
 import { z } from "zod";
-import { LIMITS } from "../limits.js";
+import { LIMITS } from "../limits/limits.js";
 import { membersAtMost, SeatNameSchema } from "./primitives.js";
 import { RoomKindSchema } from "./room.js";
 

@@ -11,7 +11,7 @@ import { unstable_startWorker } from "wrangler";
 import { ROOT } from "./root.js";
 import { limitSettings } from "../../support/limits-env.js";
 import { plainTextBindings } from "../../support/local-relay.js";
-import { OPERATOR_LIMITS, type OperatorLimitName } from "../../../src/protocol/operator-limits.js";
+import { OPERATOR_LIMITS, type OperatorLimitName } from "../../../src/protocol/limits/operator-limits.js";
 
 const CONFIG = join(ROOT, "wrangler.toml");
 const ENTRY = { webcrypto: "worker.ts", noble: "worker-noble.ts" } as const;

@@ -1,7 +1,7 @@
 /**
  * The bench relay with @noble/ed25519 doing every signature in the isolate instead of WebCrypto:
  * what a pure-JavaScript design pays. WebCrypto's Ed25519 is made to fail here before anything
- * signs, so the protocol's self-test falls back to noble (src/protocol/crypto.ts `ed25519()`).
+ * signs, so the protocol's self-test falls back to noble (src/protocol/signing/crypto.ts `ed25519()`).
  * Bench only, never deployed.
  */
 const prototype = Object.getPrototypeOf(crypto.subtle) as SubtleCrypto;

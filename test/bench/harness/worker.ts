@@ -7,7 +7,7 @@
  */
 import app from "../../../worker/index.js";
 import { TableDO as ProductionTableDO } from "../../../durable-objects/table/table.js";
-import { ed25519 } from "../../../src/protocol/crypto.js";
+import { ed25519 } from "../../../src/protocol/signing/crypto.js";
 
 // Every production Durable Object, except TableDO, which the metered class below shadows.
 export * from "../../../worker/index.js";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { INERT_NOTICE } from "../../../src/client/guards/framing.js";
+import { INERT_NOTICE } from "../../../src/text/framing.js";
 import type { TableClient } from "../../../src/client/index.js";
 import type { Signer, TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";

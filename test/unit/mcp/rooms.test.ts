@@ -5,7 +5,7 @@
  * the client cannot ask), notes to the owner and private rationale.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BODY_MARK, INERT_NOTICE } from "../../../src/client/guards/framing.js";
+import { BODY_MARK, INERT_NOTICE } from "../../../src/text/framing.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { blocksOf, confirmYes, inProcess, makeHome, seatMandate, textOf, type Mcp } from "../../support/mcp.js";
 import { uniqueTable } from "../../support/client-table.js";

@@ -1,4 +1,4 @@
-/** The operator's limits (src/protocol/operator-limits.ts): defaults, the demo profile, settings that override them, and settings refused loudly. */
+/** The operator's limits (src/protocol/limits/operator-limits.ts): defaults, the demo profile, settings that override them, and settings refused loudly. */
 import { describe, expect, it } from "vitest";
 import { DEMO_LIMITS, OPERATOR_LIMITS, rateLimited, resolveOperatorLimits, retryAfterOf, retryAfterSeconds, untilWindowEnds, waitText, type TrestleError } from "../../../src/protocol/index.js";
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { channelLine, projectedLine, reportLines } from "../../../src/text/format.js";
 import { stylesFor } from "../../../src/text/styles.js";
-import { NEWLINES } from "../../../src/client/guards/framing.js";
+import { NEWLINES } from "../../../src/text/framing.js";
 import type { ChannelHealth, ProjectedEntry, VerifyReport } from "../../../src/protocol/index.js";
 
 const PLAIN = stylesFor(false);

@@ -5,7 +5,7 @@
  * (client/guards/framing.ts: NFKC, no control, bidi or zero-width character; one safe line for
  * names and system lines, structured values as JSON with such characters escaped).
  */
-import { bodyLines, safeJson, safeLine } from "../../../src/client/guards/framing.js";
+import { bodyLines, safeJson, safeLine } from "../../../src/text/framing.js";
 import type { Entry, VerifyReport } from "../../../src/protocol/index.js";
 import { el, type ViewElement, type ViewPage } from "./dom.js";
 

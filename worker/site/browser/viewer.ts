@@ -6,7 +6,7 @@
  * refuses for good (a deleted table) stops it, saying why. It only reads, only from this relay, and
  * signs nothing.
  */
-import { safeLine } from "../../../src/client/guards/framing.js";
+import { safeLine } from "../../../src/text/framing.js";
 import { refusalOf } from "../../../src/client/refusal.js";
 import { connectWire } from "../../../src/client/websocket.js";
 import {

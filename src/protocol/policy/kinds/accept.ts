@@ -3,7 +3,7 @@
  * accept inherits the terms; restating different ones (another amount, currency or text, or
  * leaving one out) is refused with E_TERMS_MISMATCH, so what was agreed is always the offer's.
  */
-import { canonicalize } from "../../canonical.js";
+import { canonicalize } from "../../encoding/canonical.js";
 import { TrestleError } from "../../errors.js";
 import { checkOtherParty, endOffer, liveOffer, offerOf, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 

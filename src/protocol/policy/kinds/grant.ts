@@ -1,6 +1,6 @@
 /** `grant` (docs/SPEC.md §5.10): lets another seated seat act within a scope until an expiry; live until revoked or expired. */
 import { TrestleError } from "../../errors.js";
-import { own } from "../../records.js";
+import { own } from "../../encoding/records.js";
 import { checkFuture, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The grant policy: the grantee is another seat in the room; the expiry lies ahead. */

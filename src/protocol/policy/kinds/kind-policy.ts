@@ -5,7 +5,7 @@
  * Also the rules several kinds share: finding an offer by leaf, liveness, who may answer it.
  */
 import { TrestleError } from "../../errors.js";
-import { own } from "../../records.js";
+import { own } from "../../encoding/records.js";
 import type { AuthoredDraft, Submission, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
 import type { RoomKind, Terms } from "../../schemas/room.js";
 import { offerNotLive } from "../room-live.js";

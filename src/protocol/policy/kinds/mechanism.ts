@@ -5,10 +5,10 @@
  * side committed or commits closed, so every commit precedes every reveal on the chain; the reveal
  * that decides the auction causes the relay's `auction_settled` (policy/auctions.ts).
  */
-import { bidCommitment } from "../../auction.js";
+import { bidCommitment } from "../../rooms/auction.js";
 import { TrestleError } from "../../errors.js";
-import { LIMITS } from "../../limits.js";
-import { own } from "../../records.js";
+import { LIMITS } from "../../limits/limits.js";
+import { own } from "../../encoding/records.js";
 import type { AuctionSides } from "../../schemas/mechanism.js";
 import { auctionOf, settledDraft, settlementOf, sideOf, uncommitted } from "../auctions.js";
 import type { AuctionState, RoomState } from "../room-state.js";

@@ -4,7 +4,7 @@
  * read it). A new kind is one module in this folder, its schema in schemas/room.ts and one line
  * here (docs/ROOMS.md "Adding a room kind").
  */
-import { leafOf } from "../../chain.js";
+import { leafOf } from "../../ledger/chain.js";
 import type { AuthoredDraft, Submission, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
 import { RoomKindSchema, type RoomKind, type Terms } from "../../schemas/room.js";
 import { requireRoom } from "../room-live.js";

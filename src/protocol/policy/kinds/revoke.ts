@@ -1,6 +1,6 @@
 /** `revoke` (docs/SPEC.md §5.10): the grantor ends its own live grant. */
 import { TrestleError } from "../../errors.js";
-import { own } from "../../records.js";
+import { own } from "../../encoding/records.js";
 import { grantNotLive } from "../room-live.js";
 import { NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 

@@ -9,7 +9,7 @@
  */
 import type { z } from "zod";
 import type { DelegationTopologySchema } from "../../schemas/topology.js";
-import { own } from "../../records.js";
+import { own } from "../../encoding/records.js";
 import type { TableState } from "../state.js";
 import { isPresent, notAllowed, oldestHand, type TopologyPolicy } from "./policy.js";
 

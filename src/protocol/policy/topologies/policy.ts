@@ -7,7 +7,7 @@
 import { TrestleError } from "../../errors.js";
 import type { FloorReason, SystemEntryOf } from "../../schemas/entry.js";
 import type { TableState } from "../state.js";
-import { own } from "../../records.js";
+import { own } from "../../encoding/records.js";
 
 /** A floor move: the next holder, or the end of the topology's floor (rounds_exhausted). */
 export type FloorMove = { holder: string | null; round: number; reason: FloorReason } | { exhausted: true };

@@ -1,0 +1,36 @@
+/**
+ * The order-free part of verifying a ledger (docs/SPEC.md §8.2): each full entry's leaf hash
+ * recomputed from its content, and each signature it records checked. Nothing here depends on
+ * other entries, so a caller may run it on several threads at once (the Node client does,
+ * src/client/verify-pool.ts); verify.ts judges the results in ledger order, whoever computed them.
+ */
+import { leafOf } from "./chain.js";
+import { verifyStatement, type RecordedStatement } from "../signing/crypto.js";
+import { custodyStatementsOf } from "../signing/custody.js";
+import type { Entry, EntryDraft } from "../schemas/entry.js";
+import { statementOf } from "../signing/statements.js";
+import { embeddedStatementsOf } from "../signing/subtable-statements.js";
+
+/** The order-free work on one full entry: its recomputed leaf hash, and for each statement it records (`recordedStatements`) whether its signature verifies. */
+export interface EntryCheck {
+  leaf: string;
+  signatures: boolean[];
+}
+
+/** Checks a window of full entries, one EntryCheck each in the same order; any implementation must compute exactly what `checkEntries` computes. */
+export type EntryChecker = (entries: readonly Entry[]) => Promise<EntryCheck[]>;
+
+/** The reference checker, in this thread: WebCrypto still verifies off the main thread (Node's thread pool, workerd's, the browser's). */
+export const checkEntries: EntryChecker = (entries) =>
+  Promise.all(
+    entries.map(async (entry) => ({
+      leaf: leafOf(entry),
+      signatures: await Promise.all(recordedStatements(entry).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig))),
+    })),
+  );
+
+/** The statements a full entry records: its own and any it carries (a sub-table's carried joins, a custody change's owners and past head). */
+export function recordedStatements(item: Entry): RecordedStatement[] {
+  const primary = statementOf(item as EntryDraft);
+  return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft), ...custodyStatementsOf(item as EntryDraft)];
+}
