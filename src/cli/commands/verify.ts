@@ -58,19 +58,20 @@ async function verifyTask(ctx: Context): Promise<void> {
 /** The export file at `path` and its verification against --relay-key (or its header's key, if pinned here), the head held and the evidence kept for its table. */
 export async function verifyFile(ctx: Context, path: string): Promise<{ text: string; report: VerifyReport }> {
   // Started first: the threads load while the file is read and parsed.
+  // Closed whatever happens below: a thread left open would keep the process alive after a refusal.
   const pool = checkerPool(VERIFY_WORKER);
-  const text = readExport(path);
-  const parsed = parseExport(text);
-  const given = optional(ctx.args, "relay-key");
-  if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
-  const identity = exportIdentity(text, parsed);
-  const pinned = identity && new PinStore(ctx.home).pins(identity.relay) ? identity.relay : undefined;
-  const relayKey = given ?? pinned;
-  if (relayKey === undefined) ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
-  const store = new FileHeadStore(ctx.home);
-  const held = identity ? store.load(identity.relay, identity.table) : null;
-  const evidence = identity ? store.evidence(identity.relay, identity.table) : [];
   try {
+    const text = readExport(path);
+    const parsed = parseExport(text);
+    const given = optional(ctx.args, "relay-key");
+    if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
+    const identity = exportIdentity(text, parsed);
+    const pinned = identity && new PinStore(ctx.home).pins(identity.relay) ? identity.relay : undefined;
+    const relayKey = given ?? pinned;
+    if (relayKey === undefined) ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
+    const store = new FileHeadStore(ctx.home);
+    const held = identity ? store.load(identity.relay, identity.table) : null;
+    const evidence = identity ? store.evidence(identity.relay, identity.table) : [];
     return { text, report: await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence, checker: pool.check }, parsed) };
   } finally {
     await pool.close();
