@@ -50,7 +50,7 @@ describe("src/protocol purity", () => {
 
   it("finds the protocol sources, policy and schemas included", () => {
     const names = files.map((f) => relative(ROOT, f).replace(/\\/g, "/"));
-    expect(names).toEqual(expect.arrayContaining(["canonical.ts", "crypto.ts", "verify.ts", "policy/admit.ts", "schemas/entry.ts"]));
+    expect(names).toEqual(expect.arrayContaining(["encoding/canonical.ts", "signing/crypto.ts", "ledger/verify.ts", "policy/admit.ts", "schemas/entry.ts"]));
   });
 
   it("detects each forbidden token in a sample line", () => {

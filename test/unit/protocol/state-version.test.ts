@@ -25,7 +25,9 @@ const RECORDED: Record<number, string> = {
   // revoked keys fold into the state (state.revoked) and a revoked name is seated again in place.
   5: "a703423b5d28f5ba80f901afa8c24db2a119fac8a1e27fbe91d0a9372e860fa4",
   // Ejecting a party (decision 0355): ejecting an invited party's seat makes every present seat of that owner leave.
-  6: "f6eae4f5ff5bc982ac36dee2d0aa5ba68e62f80b041c1f07d185e1d6d23f3957",
+  // Re-recorded for the same version after a refactor that folds nothing differently (decision 0380: the protocol
+  // grouped by job, room liveness in room-live.ts, the gateway's exchanges.ts).
+  6: "b870b748351218bb1d8178328c6115f296f92496466ff89ba6da1e552c2de33a",
 };
 
 function fingerprint(): string {
