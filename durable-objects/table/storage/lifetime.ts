@@ -12,7 +12,7 @@ import type { TableState } from "../../../src/protocol/policy/state.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { DeleteRequestSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
 import type { Ledger } from "./ledger.js";
-import { ownerGate } from "../../gate/stubs.js";
+import { ownerCounters } from "../../counters/stubs.js";
 import { closeOverLimit } from "../../limits/refuse-socket.js";
 import { unwrap } from "../../result.js";
 import type { TableContext } from "../context.js";
@@ -27,7 +27,7 @@ export async function buryTable(t: TableContext, tombstone: Tombstone, request: 
   const state = t.state;
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   const creator = state.config.parent === undefined ? state.config.owners[state.creator]?.public_key : undefined;
-  if (creator) unwrap(await ownerGate(t.env, creator).releaseTable(state.table));
+  if (creator) unwrap(await ownerCounters(t.env, creator).releaseTable(state.table));
   if (t.burial) return repeatedDelete(t.burial, request);
   const burial: Burial = { tombstone, request };
   t.forget(burial);
@@ -36,14 +36,14 @@ export async function buryTable(t: TableContext, tombstone: Tombstone, request: 
   return tombstone;
 }
 
-/** Counts a new table against its creator's key (gate/gate.ts); resolves with what undoes that count when the creation then fails. */
+/** Counts a new table against its creator's key (counters/counters.ts); resolves with what undoes that count when the creation then fails. */
 export async function claimCreation(t: Pick<TableContext, "env" | "state">, draft: { table: string; author: { key: string } }): Promise<() => Promise<void>> {
-  const gate = ownerGate(t.env, draft.author.key);
-  const { counted } = unwrap(await gate.claimTable(draft.table));
+  const counters = ownerCounters(t.env, draft.author.key);
+  const { counted } = unwrap(await counters.claimTable(draft.table));
   return async () => {
     const state = t.state;
     const createdByThisKey = state !== null && state.config.owners[state.creator]?.public_key === draft.author.key;
-    if (counted && !createdByThisKey) unwrap(await gate.releaseTable(draft.table));
+    if (counted && !createdByThisKey) unwrap(await counters.releaseTable(draft.table));
   };
 }
 
