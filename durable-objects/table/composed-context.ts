@@ -40,7 +40,7 @@ import type { ReadAuth, TableContext } from "./context.js";
 export class ComposedContext implements TableContext {
   state: TableState | null = null;
   ledger: Ledger;
-  /** Set once the table is deleted (storage/lifetime.ts): every request then reads it as E_TABLE_DELETED. */
+  /** Set once the table is deleted (storage/tombstone.ts): every request then reads it as E_TABLE_DELETED. */
   burial: Burial | null;
   readonly storage: DurableObjectStorage;
   /** Rates and socket caps this table counts itself (limits.ts). */

@@ -29,7 +29,7 @@ export interface TableContext {
   /** The folded state, rebuilt from SQLite on every wake identically; null before the table exists and once it is deleted. */
   state: TableState | null;
   readonly ledger: Ledger;
-  /** Set once the table is deleted (storage/lifetime.ts): every request then reads it as E_TABLE_DELETED. */
+  /** Set once the table is deleted (storage/tombstone.ts): every request then reads it as E_TABLE_DELETED. */
   readonly burial: Burial | null;
   /** The Durable Object's own state: storage, sockets, waitUntil. */
   readonly ctx: DurableObjectState;
