@@ -25,7 +25,7 @@ export { TableDO } from "../durable-objects/table/table.js";
 export { OwnerDO } from "../durable-objects/owner/owner.js";
 export { ChatDirectoryDO } from "../durable-objects/chat-directory/directory.js";
 export { InviteDirectoryDO } from "../durable-objects/invites/directory.js";
-export { GateDO } from "../durable-objects/gate/gate.js";
+export { CounterDO } from "../durable-objects/counters/counters.js";
 
 const app = new Hono<{ Bindings: Env }>();
 

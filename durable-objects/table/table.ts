@@ -1,12 +1,13 @@
 /**
  * TableDO: one Durable Object per table. It totally orders the table's entries and signs its
- * heads. One class of routes holding one context (context.ts: storage, env, the folded state, the
- * ledger, the relay key, the heads, what follows a write), which it hands to the modules doing the
- * work, by role: writing/ (the one submit of HTTP and socket writes, verify-admit-append, controls,
- * rooms, sub-tables, custody, notes, notifications, the alarm's jobs), reading/ (reads, the public
- * read, heads, the replica), sockets/ (read authorization, sessions, the one fan-out to every kind
- * of socket) and storage/ (schema, ledger and its checkpoints, the tombstone). The folded state
- * lives in memory and is rebuilt from SQLite on every wake, identically.
+ * heads. One class of routes holding one context (composed-context.ts: storage, env, the folded
+ * state, the ledger, the relay key, the heads, what follows a write), which it hands to the modules
+ * doing the work, by role, as the TableContext they see (context.ts, which imports none of them):
+ * writing/ (the one submit of HTTP and socket writes, verify-admit-append, controls, rooms,
+ * sub-tables, custody, notes, notifications, the alarm's jobs), reading/ (reads, the public read,
+ * heads, the replica and the pages it is fed), sockets/ (read authorization, sessions, the one
+ * fan-out to every kind of socket) and storage/ (schema, ledger and its checkpoints, lifetimes, the
+ * tombstone). The folded state lives in memory and is rebuilt from SQLite on every wake, identically.
  */
 import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
@@ -18,7 +19,8 @@ import { readEntries, readExport, readProjection, readTasks } from "./reading/re
 import { refuseFrame } from "./sockets/sessions.js";
 import { deliverResult } from "./writing/results.js";
 import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./writing/subtables.js";
-import { writeCreate, writeJoin, type WriteOutcome } from "./writing/writes.js";
+import { writeCreate, writeJoin } from "./writing/writes.js";
+import type { WriteOutcome } from "./writing/outcome.js";
 import { approvalResponse, approve, submit } from "./writing/submit.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./writing/control.js";
 import { writeRevoke } from "./writing/revoke.js";
@@ -31,25 +33,27 @@ import { sendOwnerNote } from "./writing/notes.js";
 import type { NoteResponse } from "../../src/protocol/schemas/room.js";
 import type { DeleteResponse } from "../../src/protocol/schemas/lifetime.js";
 import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
-import { buryTable, canonicalRequest, claimCreation, deletedError, repeatedDelete, verifiedDelete } from "./storage/lifetime.js";
+import { buryTable, canonicalRequest, claimCreation, verifiedDelete } from "./storage/lifetime.js";
+import { deletedError, repeatedDelete } from "./storage/tombstone.js";
 import type { CustodyResponse } from "../../src/protocol/schemas/custody.js";
 import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
-import { acceptPage } from "./reading/replica.js";
+import { acceptPage } from "./reading/replica-page.js";
 import { writeCustody } from "./writing/custody.js";
 
-import { TableContext, type ReadAuth } from "./context.js";
+import { ComposedContext } from "./composed-context.js";
+import type { ReadAuth } from "./context.js";
 
 export type { ReadAuth } from "./context.js";
 
 /** The Durable Object for one table. */
 export class TableDO extends DurableObject<Env> {
-  /** The table's one context: every role module is handed this. */
-  readonly table: TableContext;
+  /** The table's one context: every role module is handed this (as the TableContext of context.ts). */
+  readonly table: ComposedContext;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
-    this.table = new TableContext(ctx, env);
+    this.table = new ComposedContext(ctx, env);
   }
   /** POST /tables */
   async create(body: unknown): Promise<Result<CreateResponse>> {

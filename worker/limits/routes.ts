@@ -2,7 +2,7 @@
  * The per-address limits in front of the routes (docs/SPEC.md §10.1, decision 0260), registered on
  * the app before the routes they guard, so the route files stay as they are: table creation
  * (`POST /tables`, sub-tables, a table taken into custody), joins (by seat or by invite code),
- * socket upgrades and replica pages are counted by the client's GateDO;
+ * socket upgrades and replica pages are counted by the client's CounterDO;
  * unsigned reads that reach a table (its head, a public export, the viewer's page) by Cloudflare's rate-limiting
  * binding. Refused HTTP requests get 429 with `Retry-After`; a refused upgrade gets a socket
  * that carries the refusal and closes 4429. On a public demo, chat apps, mirrors and imports are off
@@ -11,8 +11,8 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { rateLimited } from "../../src/protocol/limits/rate-limited.js";
-import { clientGate } from "../../durable-objects/gate/stubs.js";
-import type { ClientLimit } from "../../durable-objects/gate/gate.js";
+import { clientCounters } from "../../durable-objects/counters/stubs.js";
+import type { ClientLimit } from "../../durable-objects/counters/counters.js";
 import { chatAppsAllowed, limitsOf, mirrorsAllowed } from "../../durable-objects/settings.js";
 import { refusedUpgrade } from "../../durable-objects/limits/refuse-socket.js";
 import { unwrap } from "../../durable-objects/result.js";
@@ -20,10 +20,10 @@ import { clientAddress } from "./client-address.js";
 
 type Middleware = MiddlewareHandler<{ Bindings: Env }>;
 
-/** Counts the request against the client's `limit` in its GateDO before the route runs. */
+/** Counts the request against the client's `limit` in its CounterDO before the route runs. */
 function counted(limit: ClientLimit): Middleware {
   return async (c, next) => {
-    unwrap(await clientGate(c.env, clientAddress(c.req.raw)).take(limit));
+    unwrap(await clientCounters(c.env, clientAddress(c.req.raw)).take(limit));
     await next();
   };
 }
@@ -32,7 +32,7 @@ function counted(limit: ClientLimit): Middleware {
 const upgrade: Middleware = async (c, next) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") return next();
   try {
-    unwrap(await clientGate(c.env, clientAddress(c.req.raw)).take("client_connects_per_min"));
+    unwrap(await clientCounters(c.env, clientAddress(c.req.raw)).take("client_connects_per_min"));
   } catch (error) {
     if (error instanceof TrestleError && error.code === "E_RATE_LIMITED") return refusedUpgrade(error);
     throw error;

@@ -1,10 +1,7 @@
 /**
- * A table's end on this relay (docs/SPEC.md §6.6, decision 0261): the creator's signed delete,
- * the operator's lifetimes (`table_ttl_ms`, `closed_table_ttl_ms`, run by the table's alarm), and
- * the tombstone. Burying deletes all of the object's storage (its alarm with it) and writes the
- * tombstone in the same batch of writes, with no await between them, so they commit together: the
- * id is never a fresh, empty object again, and every later request for it (a create included)
- * reads the tombstone as E_TABLE_DELETED.
+ * A table's end on this relay (docs/SPEC.md §6.6, decision 0261): the creator's signed delete and
+ * the operator's lifetimes (`table_ttl_ms`, `closed_table_ttl_ms`, run by the table's alarm), both
+ * ending in the tombstone (tombstone.ts).
  */
 import { canonicalize } from "../../../src/protocol/encoding/canonical.js";
 import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
@@ -13,35 +10,13 @@ import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { OperatorLimits } from "../../../src/protocol/limits/operator-limits.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { own } from "../../../src/protocol/encoding/records.js";
-import { DeleteRequestSchema, TombstoneSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
+import { DeleteRequestSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
 import type { Ledger } from "./ledger.js";
-import { ownerGate } from "../../gate/stubs.js";
+import { ownerCounters } from "../../counters/stubs.js";
 import { closeOverLimit } from "../../limits/refuse-socket.js";
 import { unwrap } from "../../result.js";
 import type { TableContext } from "../context.js";
-
-/** The tombstone of a deleted table, with the canonical text of the signed delete that made it (none for an expiry). */
-export interface Burial {
-  tombstone: Tombstone;
-  request: string | null;
-}
-
-/** The tombstone this object holds, or null for a table (or an id) that was never deleted. */
-export function readBurial(sql: SqlStorage): Burial | null {
-  const exists = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tombstone'").toArray().length > 0;
-  const row = exists ? sql.exec("SELECT body, request FROM tombstone WHERE id = 1").toArray()[0] : undefined;
-  if (!row) return null;
-  return { tombstone: TombstoneSchema.parse(JSON.parse(String(row.body))), request: row.request === null ? null : String(row.request) };
-}
-
-/** Deletes everything the object stores (alarm included) and writes `burial` in the same batch; resolves once the deletion is done. */
-export function bury(storage: DurableObjectStorage, burial: Burial): Promise<void> {
-  const deleted = storage.deleteAll();
-  // No await before these: they commit with the deletion, never without it.
-  storage.sql.exec("CREATE TABLE tombstone (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL, request TEXT)");
-  storage.sql.exec("INSERT INTO tombstone (id, body, request) VALUES (1, ?, ?)", JSON.stringify(burial.tombstone), burial.request);
-  return deleted;
-}
+import { bury, deletedError, repeatedDelete, type Burial } from "./tombstone.js";
 
 /**
  * Deletes the table `t` holds: its creator's key stops counting it (first, since a failure there
@@ -52,7 +27,7 @@ export async function buryTable(t: TableContext, tombstone: Tombstone, request: 
   const state = t.state;
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   const creator = state.config.parent === undefined ? state.config.owners[state.creator]?.public_key : undefined;
-  if (creator) unwrap(await ownerGate(t.env, creator).releaseTable(state.table));
+  if (creator) unwrap(await ownerCounters(t.env, creator).releaseTable(state.table));
   if (t.burial) return repeatedDelete(t.burial, request);
   const burial: Burial = { tombstone, request };
   t.forget(burial);
@@ -61,27 +36,15 @@ export async function buryTable(t: TableContext, tombstone: Tombstone, request: 
   return tombstone;
 }
 
-/** Counts a new table against its creator's key (gate/gate.ts); resolves with what undoes that count when the creation then fails. */
+/** Counts a new table against its creator's key (counters/counters.ts); resolves with what undoes that count when the creation then fails. */
 export async function claimCreation(t: Pick<TableContext, "env" | "state">, draft: { table: string; author: { key: string } }): Promise<() => Promise<void>> {
-  const gate = ownerGate(t.env, draft.author.key);
-  const { counted } = unwrap(await gate.claimTable(draft.table));
+  const counters = ownerCounters(t.env, draft.author.key);
+  const { counted } = unwrap(await counters.claimTable(draft.table));
   return async () => {
     const state = t.state;
     const createdByThisKey = state !== null && state.config.owners[state.creator]?.public_key === draft.author.key;
-    if (counted && !createdByThisKey) unwrap(await gate.releaseTable(draft.table));
+    if (counted && !createdByThisKey) unwrap(await counters.releaseTable(draft.table));
   };
-}
-
-/** The refusal of every request for a deleted table, its tombstone as details. */
-export function deletedError(tombstone: Tombstone): TrestleError {
-  const why = tombstone.reason === "owner" ? `by its creator ${tombstone.owner ?? ""}`.trim() : "when its lifetime on this relay ended";
-  return new TrestleError("E_TABLE_DELETED", `table ${tombstone.table} was deleted ${why}; its id is never used again`, { ...tombstone });
-}
-
-/** A repeat of the signed delete that made `burial` (`request`: its canonical text) gets its tombstone again; anything else is E_TABLE_DELETED. */
-export function repeatedDelete(burial: Burial, request: string | null): Tombstone {
-  if (request !== null && request === burial.request) return burial.tombstone;
-  throw deletedError(burial.tombstone);
 }
 
 /** The canonical text of a delete request body, or null when it has no canonical form. */

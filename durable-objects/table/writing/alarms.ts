@@ -8,7 +8,8 @@
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { dueTasks, stalledDraft, watchdogDeadline } from "../../../src/protocol/policy/watchdog.js";
 import { auctionDeadline, dueSettlements } from "../../../src/protocol/policy/auctions.js";
-import { commit, type Writer, type WriteOutcome } from "./writes.js";
+import { commit, type Writer } from "./writes.js";
+import type { WriteOutcome } from "./outcome.js";
 
 /** Keeps the Durable Object alarm at the earliest deadline of its jobs. */
 export class Alarm {

@@ -13,7 +13,8 @@ import { custodyDraft, custodyStatementOf, custodyStatementsOf } from "../../../
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
 import { CustodyRequestSchema, type CustodyOwner } from "../../../src/protocol/schemas/custody.js";
-import { checkSignature, commit, requireTable, type WriteOutcome } from "./writes.js";
+import { checkSignature, commit, requireTable } from "./writes.js";
+import type { WriteOutcome } from "./outcome.js";
 import type { TableContext } from "../context.js";
 
 /** Appends the custody entry for an owners' custody request, signed by `signer` (this relay's key); a retry returns the first entry. */

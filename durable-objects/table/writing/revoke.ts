@@ -7,7 +7,8 @@
 import { parseOrThrow } from "../../../src/protocol/errors.js";
 import { revokeDraft } from "../../../src/protocol/policy/seat-revoke.js";
 import { SeatRevokeRequestSchema } from "../../../src/protocol/schemas/revoke.js";
-import { checkSignature, countedOwnerWrite, requireTable, type WriteOutcome } from "./writes.js";
+import { checkSignature, countedOwnerWrite, requireTable } from "./writes.js";
+import type { WriteOutcome } from "./outcome.js";
 import type { TableContext } from "../context.js";
 
 /** Appends an owner-signed revocation of one of that owner's seats. */

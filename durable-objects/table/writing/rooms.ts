@@ -11,7 +11,8 @@ import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
 import { EjectRequestSchema, InviteRequestSchema, type EjectRequest, type InviteRequest } from "../../../src/protocol/schemas/room.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { EntryDraft } from "../../../src/protocol/schemas/entry.js";
-import { checkSignature, commit, requireTable, type WriteOutcome } from "./writes.js";
+import { checkSignature, commit, requireTable } from "./writes.js";
+import type { WriteOutcome } from "./outcome.js";
 import type { TableContext } from "../context.js";
 
 /** Appends the creator's signed invite (or rotation). */

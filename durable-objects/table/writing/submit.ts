@@ -9,7 +9,8 @@ import { TrestleError } from "../../../src/protocol/errors.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import type { ApproveResponse, SubmitResponse } from "../../../src/protocol/schemas/responses.js";
 import type { TableContext } from "../context.js";
-import { writeApproval, writeSubmission, type WriteOutcome } from "./writes.js";
+import { writeApproval, writeSubmission } from "./writes.js";
+import type { WriteOutcome } from "./outcome.js";
 
 /** Appends a seat's signed submission and answers with its seq, whether its body was truncated, and a head at or after it. */
 export async function submit(t: TableContext, body: unknown): Promise<SubmitResponse> {

@@ -20,16 +20,11 @@ import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/proto
 import { checkpointText } from "../storage/checkpoint.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { notificationsFor } from "../../../src/protocol/reading/notifications.js";
-import { deletedError } from "../storage/lifetime.js";
+import { deletedError } from "../storage/tombstone.js";
 import type { TableContext } from "../context.js";
+import type { WriteOutcome } from "./outcome.js";
 import { checkNotRevoked } from "../../../src/protocol/policy/seat-revoke.js";
 import { refuseRevokedSigner } from "./revoked-signer.js";
-
-/** What a write produced: the primary entry and everything appended with it (empty on a retry). */
-export interface WriteOutcome {
-  primary: Entry;
-  appended: Entry[];
-}
 
 /** What a write reads and changes of the table's context (the context itself; tests hand over a fake of just this). */
 export type Writer = Pick<TableContext, "state" | "ledger" | "now" | "answerers" | "channels" | "notices" | "limits" | "burial">;

@@ -96,35 +96,6 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
-/**
- * Circles known and not yet undone, each with where it runs (docs/ARCHITECTURE.md, "What is left").
- * The table object's role modules take its one context by type while the context builds some of
- * them: type-only, none at run time. Any other circle, or this one grown, fails.
- */
-const KNOWN_CIRCLES: readonly (readonly string[])[] = [
-  [
-    "durable-objects/table/context.ts",
-    "durable-objects/table/reading/public-read.ts",
-    "durable-objects/table/reading/replica.ts",
-    "durable-objects/table/sockets/fan-out.ts",
-    "durable-objects/table/sockets/push-queue.ts",
-    "durable-objects/table/sockets/sessions.ts",
-    "durable-objects/table/storage/lifetime.ts",
-    "durable-objects/table/table.ts",
-    "durable-objects/table/writing/alarms.ts",
-    "durable-objects/table/writing/chat-approvals.ts",
-    "durable-objects/table/writing/control.ts",
-    "durable-objects/table/writing/custody.ts",
-    "durable-objects/table/writing/notes.ts",
-    "durable-objects/table/writing/results.ts",
-    "durable-objects/table/writing/revoke.ts",
-    "durable-objects/table/writing/rooms.ts",
-    "durable-objects/table/writing/submit.ts",
-    "durable-objects/table/writing/subtables.ts",
-    "durable-objects/table/writing/writes.ts",
-  ],
-];
-
 const graph = importGraph(sources());
 
 describe("the import rules", () => {
@@ -133,8 +104,8 @@ describe("the import rules", () => {
     expect(new Set([...graph.keys()].map(topOf))).toEqual(new Set(Object.keys(MAY_IMPORT)));
   });
 
-  it("has no import circles, type-only ones included, beyond the one known", () => {
-    expect(circles(graph)).toEqual(KNOWN_CIRCLES);
+  it("has no import circles, type-only ones included", () => {
+    expect(circles(graph)).toEqual([]);
   });
 
   it("has no arrow from a top folder to one it may not import", () => {

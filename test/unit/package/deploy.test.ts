@@ -64,16 +64,28 @@ describe("the deployable Worker", () => {
     expect(assets.map((f) => f.slice(join(ROOT, "dist/site").length))).toContain("/assets/viewer.js");
   });
 
-  it("declares every Durable Object class in exactly one SQLite migration, with unique tags, so an upgrade keeps every object", () => {
+  it("declares every Durable Object class in exactly one SQLite migration, renamed only by a later one, with unique tags, so an upgrade keeps every object", () => {
     const config = DeployConfigSchema.parse(unstable_readConfig({ config: join(ROOT, "wrangler.toml") }));
     const tags = config.migrations.map((m) => m.tag);
     expect(new Set(tags).size).toBe(tags.length);
-    const created = config.migrations.flatMap((m) => m.new_sqlite_classes ?? []);
-    // No class is ever deleted or renamed, and none is key-value backed (the free plan has SQLite objects only).
-    expect(config.migrations.flatMap((m) => [...(m.deleted_classes ?? []), ...(m.renamed_classes ?? []).map((r) => r.from), ...(m.new_classes ?? [])])).toEqual([]);
-    expect([...created].sort()).toEqual(config.durable_objects.bindings.map((b) => b.class_name).sort());
+    // No class is ever deleted, and none is key-value backed (the free plan has SQLite objects only).
+    expect(config.migrations.flatMap((m) => [...(m.deleted_classes ?? []), ...(m.new_classes ?? [])])).toEqual([]);
+    // The classes as the migrations leave them: each created once, a renamed one kept under its new name (its objects with it).
+    const live = new Set<string>();
+    for (const m of config.migrations) {
+      for (const name of m.new_sqlite_classes ?? []) {
+        expect(live.has(name), `${name} is created twice`).toBe(false);
+        live.add(name);
+      }
+      for (const { from, to } of m.renamed_classes ?? []) {
+        expect(live.has(from) && !live.has(to), `${m.tag} renames ${from}, which is not a live class, or to ${to}, which is`).toBe(true);
+        live.delete(from);
+        live.add(to);
+      }
+    }
+    expect([...live].sort()).toEqual(config.durable_objects.bindings.map((b) => b.class_name).sort());
     const index = readFileSync(join(ROOT, "worker/index.ts"), "utf8");
-    for (const name of created) expect(index).toMatch(new RegExp(`^export \\{ ${name} \\} from `, "m"));
+    for (const name of live) expect(index).toMatch(new RegExp(`^export \\{ ${name} \\} from `, "m"));
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Counting across tables (durable-objects/gate/gate.ts): tables opened and joins sent per client
+ * Counting across tables (durable-objects/counters/counters.ts): tables opened and joins sent per client
  * address, tables opened per owner key and the tables it holds. The counters live in SQLite, one
  * object per address or key, so they outlive a wake; a refused creation opens nothing.
  */
@@ -7,14 +7,14 @@ import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:te
 import { describe, expect, it } from "vitest";
 import { signCreate } from "../../../src/protocol/index.js";
 import { signDelete } from "../../../src/client/owner-requests.js";
-import type { GateDO } from "../../../durable-objects/gate/gate.js";
+import type { CounterDO } from "../../../durable-objects/counters/counters.js";
 import { clientAt, fromAddress } from "../../support/limited.js";
 import { LIMITS_UNDER_TEST } from "../../support/limits-env.js";
 import { RelayHttp } from "../../support/relay-http.js";
 import { debateConfig, keyOf, seatedDebate, type Cast } from "../../support/table-fixture.js";
 
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
-const gate = (name: string) => env.GATES.get(env.GATES.idFromName(name));
+const counters = (name: string) => env.COUNTERS.get(env.COUNTERS.idFromName(name));
 
 /** Creates debate table `id` as ops of `k` through `relay`. */
 const create = (relay: RelayHttp, k: Cast, id: string) => relay.create(k.ops, "ops", debateConfig(k, { id }));
@@ -34,7 +34,7 @@ describe("tables opened from one address", () => {
   it("keeps counting after the address's object is evicted", async () => {
     const c = await clientAt(fetcher, "203.0.113.3", "create-evicted");
     for (let i = 0; i < LIMITS_UNDER_TEST.client_tables_per_hour; i++) await create(c.relay, c.k, `lim-evicted-${i}`);
-    await evictDurableObject(gate("client:203.0.113.3"));
+    await evictDurableObject(counters("client:203.0.113.3"));
     expect((await create(c.relay, c.k, "lim-evicted-over")).status).toBe(429);
   });
 
@@ -76,7 +76,7 @@ describe("tables one owner key holds", () => {
     const request = await signCreate(c.k.ops, debateConfig(c.k, { id: "lim-retry" }), "ops");
     expect((await c.relay.request("POST", "/tables", request)).status).toBe(201);
     expect((await other.request("POST", "/tables", request)).status).toBe(201);
-    const held = await runInDurableObject(gate(`owner:${c.k.ops.publicKeyText}`), (_: GateDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray());
+    const held = await runInDurableObject(counters(`owner:${c.k.ops.publicKeyText}`), (_: CounterDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray());
     expect(held).toEqual([{ id: "lim-retry" }]);
   });
 
@@ -91,7 +91,7 @@ describe("tables one owner key holds", () => {
     const over = await feed("lim-mirror-over", "203.0.113.19");
     expect(over).toMatchObject({ status: 403, body: { error: { code: "E_QUOTA", details: { limit: "owner_tables" } } } });
     expect((await new RelayHttp(fetcher).request("GET", "/tables/lim-mirror-over/head")).status).toBe(404);
-    const held = await runInDurableObject(gate(`owner:${k.ops.publicKeyText}`), (_: GateDO, state) => state.storage.sql.exec("SELECT id FROM tables ORDER BY id").toArray().map((r) => r.id));
+    const held = await runInDurableObject(counters(`owner:${k.ops.publicKeyText}`), (_: CounterDO, state) => state.storage.sql.exec("SELECT id FROM tables ORDER BY id").toArray().map((r) => r.id));
     expect(held).toEqual(["lim-mirror-0", "lim-mirror-1", "lim-mirror-2"]);
   });
 
@@ -100,7 +100,7 @@ describe("tables one owner key holds", () => {
       const c = await clientAt(fetcher, "203.0.113.70", "create-forged");
       const forged = await signCreate(c.k.tao, debateConfig(c.k, { id: "lim-forged" }), "ops");
       expect((await c.relay.request("POST", "/tables", forged)).body.error.code).toBe("E_BAD_SIGNATURE");
-      const held = await runInDurableObject(gate(`owner:${c.k.ops.publicKeyText}`), (_: GateDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray());
+      const held = await runInDurableObject(counters(`owner:${c.k.ops.publicKeyText}`), (_: CounterDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray());
       expect(held).toEqual([]);
     });
   });

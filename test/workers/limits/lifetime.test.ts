@@ -11,7 +11,7 @@ import { signDelete } from "../../../src/client/owner-requests.js";
 import { refusalOf } from "../../../src/client/refusal.js";
 import { verifyExport, type Signer, type TableConfig } from "../../../src/protocol/index.js";
 import type { TableDO } from "../../../durable-objects/table/table.js";
-import type { GateDO } from "../../../durable-objects/gate/gate.js";
+import type { CounterDO } from "../../../durable-objects/counters/counters.js";
 import { headUnmoved, type RelayHttp } from "../../support/relay-http.js";
 import { clientAt, openTable, type Client } from "../../support/limited.js";
 import { LIMITS_UNDER_TEST } from "../../support/limits-env.js";
@@ -23,7 +23,7 @@ const storedTables = (id: string) =>
   runInDurableObject(stub(id), (_: TableDO, state) => state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").toArray().map((r) => r.name));
 const alarmOf = (id: string) => runInDurableObject(stub(id), (_: TableDO, state) => state.storage.getAlarm());
 const heldBy = (k: Cast) =>
-  runInDurableObject(env.GATES.get(env.GATES.idFromName(`owner:${k.ops.publicKeyText}`)), (_: GateDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray().map((r) => r.id));
+  runInDurableObject(env.COUNTERS.get(env.COUNTERS.idFromName(`owner:${k.ops.publicKeyText}`)), (_: CounterDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray().map((r) => r.id));
 
 /** POST /tables/:id/delete as `owner` with `key`, at `now`. */
 async function deleteAs(relay: RelayHttp, id: string, key: Signer, owner: string, fields: { table?: string; now?: number } = {}) {

@@ -1,5 +1,5 @@
 /**
- * GateDO: one Durable Object per client address (`client:<address>`) or owner key
+ * CounterDO: one Durable Object per client address (`client:<address>`) or owner key
  * (`owner:<key>`), counting what happens across tables exactly (decision 0260): creations, joins,
  * socket upgrades and replica pages per client address; creations per owner key and the tables it holds. Only
  * traffic from that one address or key reaches its object, so a flood slows nobody else. Its
@@ -33,7 +33,7 @@ const WHAT: Record<ClientLimit | "owner_tables_per_hour", string> = {
 };
 
 /** The counters of one client address or one owner key. */
-export class GateDO extends SqliteObject {
+export class CounterDO extends SqliteObject {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, MIGRATIONS);
   }
