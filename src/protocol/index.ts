@@ -86,3 +86,4 @@ export * from "./tlog/checkpoint.js";
 export * from "./tlog/note.js";
 export * from "./tlog/cosignature.js";
 export * from "./tlog/tiles.js";
+export * from "./tlog/witness.js";

@@ -9,6 +9,7 @@ import {
   inclusionProof,
   leafHash,
   memoryHashSource,
+  rangeHash,
   rootOfLeafHashes,
   toHex,
   TrestleError,
@@ -127,6 +128,13 @@ describe("consistency proofs", () => {
       expect(verifyConsistency(0, 5, [], roots[0]!, roots[5]!)).toBe(true);
       expect(verifyConsistency(0, 5, [roots[5]!], roots[0]!, roots[5]!)).toBe(false);
     });
+  });
+});
+
+describe("range hashes", () => {
+  it("give the empty tree's root for no leaves, and every prefix's root", () => {
+    expect(toHex(rangeHash(0, 0, source))).toBe(toHex(roots[0]!));
+    for (let n = 1; n <= MAX; n++) expect(toHex(rangeHash(0, n, source))).toBe(toHex(roots[n]!));
   });
 });
 
