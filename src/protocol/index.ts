@@ -10,6 +10,7 @@ export * from "./encoding/hash.js";
 export * from "./signing/head.js";
 export * from "./encoding/inbound-json.js";
 export * from "./limits/limits.js";
+export * from "./limits/registry.js";
 export * from "./reading/notifications.js";
 export * from "./reading/projection.js";
 export * from "./reading/projection-gateway.js";
