@@ -68,6 +68,7 @@ export * from "./limits/operator-limits.js";
 export * from "./limits/rate-limited.js";
 export * from "./schemas/lifetime.js";
 export * from "./rooms/auction.js";
+export * from "./rooms/room-writes.js";
 export * from "./signing/sealed-text.js";
 export * from "./schemas/mechanism.js";
 export * from "./policy/auctions.js";
