@@ -12,20 +12,21 @@ import { DurableObject } from "cloudflare:workers";
 import { toHex, utf8 } from "../../src/protocol/encoding/bytes.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/limits/rate-limited.js";
+import { LIMIT_TABLE } from "../../src/protocol/limits/registry.js";
 import { sha256 } from "../../src/protocol/encoding/hash.js";
 import { normalizeInviteCode } from "../../src/protocol/schemas/room.js";
 import { newCode, windowOf } from "../chat-directory/codes.js";
 import { guarded, type Result } from "../result.js";
 import { runMigrations } from "../sqlite.js";
 
-/** Guess limits on redeeming invite codes. */
+/** Guess limits on redeeming invite codes (their rows in src/protocol/limits/registry.ts). */
 export const INVITE_LIMITS = {
-  /** Wrong codes one client may send per window before it is refused outright. */
-  misses_per_client: 5,
-  window_ms: 15 * 60 * 1000,
-  /** Wrong codes the whole relay accepts per global window before all redemption pauses. */
-  misses_global: 100,
-  global_window_ms: 60 * 60 * 1000,
+  /** Wrong codes one client may send per window before it is refused outright (`invite_misses_per_client`). */
+  misses_per_client: LIMIT_TABLE.invite_misses_per_client.count,
+  window_ms: LIMIT_TABLE.invite_misses_per_client.window_ms,
+  /** Wrong codes the whole relay accepts per global window before all redemption pauses (`invite_misses_relay`). */
+  misses_global: LIMIT_TABLE.invite_misses_relay.count,
+  global_window_ms: LIMIT_TABLE.invite_misses_relay.window_ms,
   /** Spent, rotated and expired codes and old counters are kept this long. */
   keep_ms: 24 * 60 * 60 * 1000,
 } as const;

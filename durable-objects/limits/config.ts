@@ -1,19 +1,15 @@
 /**
- * The rate each `*_per_s`, `*_per_min` and `*_per_hour` operator limit stands for. The limits in
- * effect are read from the environment by the settings reader (durable-objects/settings.ts).
+ * The rate each rate-type operator limit stands for: its count per the period its row in the
+ * table of limits names (src/protocol/limits/registry.ts). The limits in effect are read from the
+ * environment by the settings reader (durable-objects/settings.ts).
  */
 import type { OperatorLimitName, OperatorLimits } from "../../src/protocol/limits/operator-limits.js";
+import { LIMIT_TABLE } from "../../src/protocol/limits/registry.js";
 import type { Rate } from "./gcra.js";
 
-const PERIODS: readonly [suffix: string, ms: number][] = [
-  ["_per_s", 1000],
-  ["_per_min", 60_000],
-  ["_per_hour", 3_600_000],
-];
-
-/** The rate limit `name` stands for: its value per the period its name ends with. */
+/** The rate limit `name` stands for: its value per the period of its row. */
 export function rateOf(limits: OperatorLimits, name: OperatorLimitName): Rate {
-  const period = PERIODS.find(([suffix]) => name.endsWith(suffix));
-  if (!period) throw new RangeError(`${name} is not a rate`);
-  return { count: limits[name], periodMs: period[1] };
+  const row = LIMIT_TABLE[name];
+  if (!("period_ms" in row)) throw new RangeError(`${name} is not a rate`);
+  return { count: limits[name], periodMs: row.period_ms };
 }

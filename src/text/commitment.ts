@@ -7,8 +7,9 @@
  * `trestle gate list` and the MCP elicitation of a held message all show this line. Also a room
  * entry's words on the one-line rendering of the relay's projection (format.ts), which carries no
  * state: there an answer names its offer or grant by the first characters of its entry hash, as
- * `trestle room show` lists them. Both are in one table by room kind (ROOM_TEXT), so a new kind's
- * words are one entry there and the compiler flags a kind without them.
+ * `trestle room show` lists them. And, for a kind whose write takes only common fields, how its
+ * derived CLI verb and MCP tool are described. All are in one table by room kind (ROOM_TEXT), so a
+ * new kind's words are one entry there and the compiler flags a kind without them.
  * Pure: no I/O, no clock, no Node or Workers globals.
  */
 import { z } from "zod";
@@ -23,6 +24,7 @@ import type { TableState } from "../protocol/policy/state.js";
 import type { Submission } from "../protocol/schemas/entry.js";
 import { MillisSchema } from "../protocol/schemas/primitives.js";
 import { EntryHashSchema, TermsSchema, type RoomKind, type Terms } from "../protocol/schemas/room.js";
+import type { CommonKind } from "../protocol/rooms/room-writes.js";
 import { auctionDealText, EN_TERMS, expiryText, fill, moneyText, offerTermsText, offerText, quotedText, shortHash } from "./terms.js";
 
 /** What an answer says when the offer it names is not in the state it was looked up in. */
@@ -87,11 +89,22 @@ interface LineParts {
   readonly offer: string;
 }
 
-/** A room kind's words: `line`, after its kind on a projected entry's line (with a leading space; "" for none); `commits`, what a write of it commits to. */
-interface RoomKindText<K extends RoomKind> {
+/** How a kind's derived verb and tool are described: the `trestle room <kind>` summary, the `trestle_room_<kind>` tool's title and description. */
+export interface RoomWriteWords {
+  readonly summary: string;
+  readonly title: string;
+  readonly description: string;
+}
+
+/**
+ * A room kind's words: `line`, after its kind on a projected entry's line (with a leading space;
+ * "" for none); `commits`, what a write of it commits to; and for a kind whose write takes only
+ * common fields (CommonKind), `write`, the words of its derived verb and tool.
+ */
+type RoomKindText<K extends RoomKind> = {
   line(p: LineParts): string;
   commits(w: RoomSubmissionOf<K>, named: Named): string;
-}
+} & (K extends CommonKind ? { readonly write: RoomWriteWords } : unknown);
 
 const oneLine = (value: unknown): string => safeLine(String(value), 1000);
 const answerLine = (p: LineParts): string => ` offer ${p.offer}`;
@@ -100,21 +113,50 @@ const answerCommits = (w: { offer: string }, named: Named): string => answered(n
 /** Every room kind's words, by kind (docs/ROOMS.md "Adding a room kind"). */
 const ROOM_TEXT: { [K in RoomKind]: RoomKindText<K> } = {
   offer: {
+    write: {
+      summary: "offer terms in a room (bound if another party accepts)",
+      title: "Make an offer in the room",
+      description:
+        "Put terms on the table: an amount (integer minor units) with its currency, and/or text. Your owner is bound if another party accepts while it is live. Your owner's mandate is checked first (cap, floor, currency, never_disclose); it may hold the offer for their approval.",
+    },
     line: (p) => (p.terms ? ` ${p.terms}` : ""),
     commits: (w, named) => offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null }),
   },
   counter: {
+    write: {
+      summary: "answer another party's live offer with your terms",
+      title: "Counter another party's offer",
+      description: "Answer another party's live offer with your own terms; their offer ends and yours is live. Checked against your owner's mandate first.",
+    },
     line: (p) => (p.terms ? ` ${p.terms} (countering ${p.offer})` : ` (countering ${p.offer})`),
     commits: (w, named) => `${offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null })}; answers ${answered(named, w.offer)}`,
   },
-  accept: { line: answerLine, commits: answerCommits },
-  reject: { line: answerLine, commits: answerCommits },
-  withdraw: { line: answerLine, commits: answerCommits },
+  accept: {
+    write: {
+      summary: "accept another party's live offer (on exactly its terms)",
+      title: "Accept another party's offer",
+      description:
+        "Accept another party's live offer on exactly its terms (you do not restate them; your owner's mandate judges the offer's amount). This commits your owner; their mandate may hold it for their approval.",
+    },
+    line: answerLine,
+    commits: answerCommits,
+  },
+  reject: {
+    write: { summary: "turn down another party's live offer", title: "Reject another party's offer", description: "Turn down another party's live offer; it ends." },
+    line: answerLine,
+    commits: answerCommits,
+  },
+  withdraw: {
+    write: { summary: "take back your own live offer", title: "Withdraw your own offer", description: "Take back your own live offer (only its author can)." },
+    line: answerLine,
+    commits: answerCommits,
+  },
   grant: {
     line: ({ data }) => ` ${oneLine(data.scope)} to ${oneLine(data.grantee)}, ${typeof data.expires === "number" ? expiryText(data.expires) : "?"}`,
     commits: (w) => `${safeLine(w.scope, 64)} to ${safeLine(w.grantee, 64)}, ${expiryText(w.expires)}`,
   },
   revoke: {
+    write: { summary: "end your own live grant", title: "Revoke your own grant", description: "End a live grant you made (only the grantor can)." },
     line: ({ room }) => ` grant ${room.grant === undefined ? "?" : shortHash(room.grant)}`,
     commits: (w, named) => {
       const grant = named.grant(w.grant);
@@ -133,6 +175,11 @@ const ROOM_TEXT: { [K in RoomKind]: RoomKindText<K> } = {
 
 function textOf<K extends RoomKind>(kind: K): RoomKindText<K> {
   return ROOM_TEXT[kind];
+}
+
+/** The words of common kind `kind`'s derived verb and tool (src/cli/commands/room-write.ts, src/mcp/tools/room-write.ts). */
+export function roomWriteWords(kind: CommonKind): RoomWriteWords {
+  return ROOM_TEXT[kind].write;
 }
 
 /** What a room entry says besides its body, as text after its kind on its line (format.ts); "" for other kinds. */

@@ -1,10 +1,13 @@
 /**
- * The room verbs a seat writes (docs/SPEC.md §5.10): offer, counter, accept, reject, withdraw,
- * grant, revoke, close, and the auction's (room-auction.ts), in one table by room kind. Offers and grants are named by their entry's seq or hash (`trestle room
- * show` lists them); every write goes through the owner-side guards (mandate, never_disclose, the
- * commitment gate) before it is signed.
+ * The room verbs a seat writes (docs/SPEC.md §5.10), one or more per room kind in the kinds' order.
+ * A kind whose write takes only common fields (an offer or grant it names, terms, an expiry;
+ * src/protocol/rooms/room-writes.ts) gets its verb derived from its schema and its words; grant,
+ * close and the auction's (room-auction.ts) are written here. Offers and grants are named by their
+ * entry's seq or hash (`trestle room show` lists them); every write goes through the owner-side
+ * guards (mandate, never_disclose, the commitment gate) before it is signed.
  */
-import type { RoomKind } from "../../protocol/index.js";
+import { commonFields, commonWrite, isCommonKind, RoomKindSchema, type CommonKind, type RoomKind } from "../../protocol/index.js";
+import { roomWriteWords } from "../../text/commitment.js";
 import { duration, type Flags } from "../args.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../exit.js";
@@ -15,38 +18,18 @@ import { ROOM_AUCTION } from "./room-auction.js";
 const EXPIRES: Flags = { "expires-in": { type: "string", value: "DURATION", help: "the offer ends after this long, e.g. 30m, 2h, 1d (default: until answered)" } };
 const expiresAt = (ctx: Context) => (ctx.args.values["expires-in"] === undefined ? {} : { expires: ctx.io.clock() + duration(ctx.args, "expires-in", "1d") });
 
-/** `room offer`: terms the seat's owner is bound to if another party accepts. */
-export const roomOffer = roomVerb("offer", "offer terms in a room (bound if another party accepts)", { args: [], flags: { ...TERMS_FLAGS, ...EXPIRES } }, (ctx) => ({
-  kind: "offer",
-  terms: termsFrom(ctx),
-  ...expiresAt(ctx),
-}));
-
-/** `room counter <offer>`: answers another party's live offer with new terms. */
-export const roomCounter = roomVerb("counter", "answer another party's live offer with your terms", { args: ["offer"], flags: { ...TERMS_FLAGS, ...EXPIRES } }, async (ctx, [offer], resolve) => ({
-  kind: "counter",
-  offer: await resolve(offer!, "offer"),
-  terms: termsFrom(ctx),
-  ...expiresAt(ctx),
-}));
-
-/** `room accept <offer>`: agrees to another party's live offer on its own terms. */
-export const roomAccept = roomVerb("accept", "accept another party's live offer (on exactly its terms)", { args: ["offer"] }, async (_ctx, [offer], resolve) => ({
-  kind: "accept",
-  offer: await resolve(offer!, "offer"),
-}));
-
-/** `room reject <offer>`: turns down another party's live offer. */
-export const roomReject = roomVerb("reject", "turn down another party's live offer", { args: ["offer"] }, async (_ctx, [offer], resolve) => ({
-  kind: "reject",
-  offer: await resolve(offer!, "offer"),
-}));
-
-/** `room withdraw <offer>`: takes back this seat's own live offer. */
-export const roomWithdraw = roomVerb("withdraw", "take back your own live offer", { args: ["offer"] }, async (_ctx, [offer], resolve) => ({
-  kind: "withdraw",
-  offer: await resolve(offer!, "offer"),
-}));
+/** The verb of a kind whose write takes only common fields: the offer or grant it names as its positional, terms and expiry as flags, its summary from its words. */
+function commonVerb(kind: CommonKind): Command {
+  const { ref, terms, expires } = commonFields(kind);
+  const flags: Flags = { ...(terms ? TERMS_FLAGS : {}), ...(expires ? EXPIRES : {}) };
+  return roomVerb(kind, roomWriteWords(kind).summary, { args: ref === null ? [] : [ref], flags }, async (ctx, [named], resolve) =>
+    commonWrite(kind, {
+      ...(ref === null ? {} : { ref: await resolve(named!, ref) }),
+      ...(terms ? { terms: termsFrom(ctx) } : {}),
+      ...(expires ? expiresAt(ctx) : {}),
+    }),
+  );
+}
 
 /** `room grant <seat>`: lets another seat act within a scope until it expires or is revoked. */
 export const roomGrant = roomVerb(
@@ -59,12 +42,6 @@ export const roomGrant = roomVerb(
     return { kind: "grant", grantee: grantee!, scope, expires: ctx.io.clock() + duration(ctx.args, "ttl", "1d") };
   },
 );
-
-/** `room revoke <grant>`: ends this seat's own live grant. */
-export const roomRevoke = roomVerb("revoke", "end your own live grant", { args: ["grant"] }, async (_ctx, [grant], resolve) => ({
-  kind: "revoke",
-  grant: await resolve(grant!, "grant"),
-}));
 
 /** `room close`: ends the room with a deal (naming the accepted offer, or the auction that settled with one) or without one. */
 export const roomClose = roomVerb(
@@ -89,18 +66,12 @@ export const roomClose = roomVerb(
   },
 );
 
-/** Every room kind's verbs, by kind (docs/ROOMS.md "Adding a room kind"): the compiler flags a kind without its verb. */
-const ROOM_KIND_VERBS: { [K in RoomKind]: readonly Command[] } = {
-  offer: [roomOffer],
-  counter: [roomCounter],
-  accept: [roomAccept],
-  reject: [roomReject],
-  withdraw: [roomWithdraw],
+/** The verbs of the room kinds with fields of their own, by kind (docs/ROOMS.md "Adding a room kind"): the compiler flags such a kind without its verbs. */
+const OWN_VERBS: { [K in Exclude<RoomKind, CommonKind>]: readonly Command[] } = {
   grant: [roomGrant],
-  revoke: [roomRevoke],
   close: [roomClose],
   mechanism: ROOM_AUCTION,
 };
 
 /** Every room verb a seat writes, in help order (the room kinds' order). */
-export const ROOM_WRITES: readonly Command[] = Object.values(ROOM_KIND_VERBS).flat();
+export const ROOM_WRITES: readonly Command[] = RoomKindSchema.options.flatMap((kind) => (isCommonKind(kind) ? [commonVerb(kind)] : OWN_VERBS[kind]));

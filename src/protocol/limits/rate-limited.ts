@@ -7,22 +7,10 @@
  */
 import { z } from "zod";
 import { TrestleError } from "../errors.js";
-import type { OperatorLimitName } from "./operator-limits.js";
+import type { RateLimitName } from "./registry.js";
 
-/** The fixed limits of §10 a relay refuses with E_RATE_LIMITED, each counted in a fixed window (its wait: until the window ends). */
-export const WINDOW_LIMITS = {
-  /** Wrong invite codes from one client address (§5.10). */
-  invite_misses_per_client: "wrong invite codes from one client address",
-  /** Wrong invite codes relay-wide (§5.10). */
-  invite_misses_relay: "wrong invite codes on the whole relay",
-  /** Notes one seat sends its owner (§5.10). */
-  notes_per_seat: "notes one seat sends its owner",
-  /** Bind codes one owner key asks for (§11.1). */
-  bind_codes_per_owner: "bind codes one owner key asks for",
-} as const;
-
-/** Every limit a relay refuses with E_RATE_LIMITED: the operator's rates and socket caps (§10.1) and the fixed windows (§10). */
-export type RateLimitName = Exclude<OperatorLimitName, "socket_auth_ms" | "owner_tables" | "table_ttl_ms" | "closed_table_ttl_ms"> | keyof typeof WINDOW_LIMITS;
+/** Every limit a relay refuses with E_RATE_LIMITED: the operator's rates and socket caps (§10.1) and the fixed windows (§10), as registry.ts names them. */
+export type { RateLimitName } from "./registry.js";
 
 /** The `details` of an E_RATE_LIMITED refusal: which published limit, and how long to wait before a retry can pass. */
 export const RateLimitDetailsSchema = z.looseObject({

@@ -1,29 +1,24 @@
 /**
- * A room kind lives in few places (issue 24, decision 0366, docs/ROOMS.md "Adding a room kind"):
- * its schema in schemas/room.ts, its module in protocol/policy/kinds (policy and what it
- * commits), one line in the registry, its words in src/text/commitment.ts, its CLI verb and its
- * MCP tool. Every other list (room kinds, visible kinds, projection, the owner-side commitment
- * checks, the help and tool lists) is derived. Shown on the code as it is: the files whose code
- * names a kind, and the lists that must hold every kind.
+ * A room kind lives in few places (issue 24, decisions 0366 and 0388, docs/ROOMS.md "Adding a room
+ * kind"): its schema in schemas/room.ts, its module in protocol/policy/kinds (policy and what it
+ * commits), one line in the registry, and its words in src/text/commitment.ts. Its CLI verb and
+ * MCP tool are derived when its write takes only common fields (an offer or grant it names, terms,
+ * an expiry); a kind with fields of its own has them written out too. Every other list (room
+ * kinds, visible kinds, projection, the owner-side commitment checks, the help and tool lists) is
+ * derived. Shown on the code as it is: the files whose code names a kind, and the lists that must
+ * hold every kind.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOM_WRITES } from "../../../src/cli/commands/room-write.js";
 import { ROOM_WRITE_TOOLS } from "../../../src/mcp/tools/room-write.js";
-import { AuthoredKindSchema, RoomKindSchema, VisibleKindSchema } from "../../../src/protocol/index.js";
+import { AuthoredKindSchema, isCommonKind, RoomKindSchema, VisibleKindSchema } from "../../../src/protocol/index.js";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 
-/** The source files a new room kind touches: the only ones whose code may name a room kind. */
-const KIND_FILES = [
-  "src/protocol/schemas/room.ts",
-  "src/protocol/policy/kinds/<kind>.ts",
-  "src/protocol/policy/kinds/registry.ts",
-  "src/text/commitment.ts",
-  "src/cli/commands/room-write.ts",
-  "src/mcp/tools/room-write.ts",
-];
+/** The source files a new room kind whose write takes only common fields touches: the only ones whose code may name such a kind. */
+const KIND_FILES = ["src/protocol/schemas/room.ts", "src/protocol/policy/kinds/<kind>.ts", "src/protocol/policy/kinds/registry.ts", "src/text/commitment.ts"];
 
 /** Every .ts file under src, worker and durable-objects, relative to the repository, with its code (comments removed). */
 function sources(): { path: string; code: string }[] {
@@ -66,6 +61,10 @@ describe("the lists derived from the room kinds", () => {
   it("hold every room kind, in the registry's order", () => {
     expect(VisibleKindSchema.options.filter((k) => (kinds as readonly string[]).includes(k))).toEqual(kinds);
     expect(AuthoredKindSchema.options.filter((k) => (kinds as readonly string[]).includes(k))).toEqual(kinds);
+  });
+
+  it("derive the verb and tool of every kind whose write takes only common fields; grant, close and the auction have fields of their own", () => {
+    expect(kinds.filter((k) => !isCommonKind(k))).toEqual(["grant", "close", "mechanism"]);
   });
 
   it("give every room kind a CLI verb and an MCP tool (the auction's three each)", () => {
