@@ -43,7 +43,7 @@ function names(code: string, platform: ChatPlatform): boolean {
   const markers = [
     new RegExp(`["'\`]${platform}["'\`]`),
     new RegExp(`(?<![A-Za-z])${name}(?![A-Za-z])`),
-    new RegExp(`(?<![A-Za-z])${platform.toUpperCase()}_[A-Z]`),
+    new RegExp(`(?<![A-Za-z_])${platform.toUpperCase()}_[A-Z]`),
     new RegExp(`["'][^"']*/${platform}(/[^"']*)?\\.js["']`),
   ];
   return markers.some((marker) => marker.test(code));
