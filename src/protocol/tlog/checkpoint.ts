@@ -15,10 +15,10 @@ export const CHECKPOINT_MAX_EXTENSIONS = 16;
 /** An origin or extension line is at most this many characters. */
 export const CHECKPOINT_MAX_LINE_CHARS = 1024;
 
-const LINE = /^[^\u0000-\u001f]+$/;
+const ONE_LINE = /^[^\u0000-\u001f]+$/;
 
 /** A checkpoint line: non-empty, no ASCII control character (signed-note forbids them; the newline ends it). */
-const LineSchema = z.string().max(CHECKPOINT_MAX_LINE_CHARS).regex(LINE, "a non-empty line without control characters");
+const LineSchema = z.string().max(CHECKPOINT_MAX_LINE_CHARS).regex(ONE_LINE, "a non-empty line without control characters");
 
 /** The base64 of a 32-byte SHA-256 root: 44 characters, one `=`, canonical tail bits. */
 export const RootHashBase64Schema = z.string().regex(/^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/, "base64 of a 32-byte hash");

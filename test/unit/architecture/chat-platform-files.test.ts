@@ -42,7 +42,7 @@ function names(code: string, platform: ChatPlatform): boolean {
   const name = CHAT_PLATFORM_NAMES[platform];
   const markers = [
     new RegExp(`["'\`]${platform}["'\`]`),
-    new RegExp(`(?<![A-Za-z])${name}(?![A-Za-z])`),
+    new RegExp(`(?<![A-Za-z_])${name}(?![A-Za-z_])`),
     new RegExp(`(?<![A-Za-z_])${platform.toUpperCase()}_[A-Z]`),
     new RegExp(`["'][^"']*/${platform}(/[^"']*)?\\.js["']`),
   ];
