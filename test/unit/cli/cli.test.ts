@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isForkProof, toBase64url } from "../../../src/protocol/index.js";
-import { cli, type CliRun } from "../../support/cli.js";
+import { spawnedCli as cli, type CliRun } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 

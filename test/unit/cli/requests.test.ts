@@ -1,6 +1,6 @@
 /**
- * `trestle request`, `respond` and `subtable` end to end: spawned as real processes against a real
- * local relay. A request is answered (its type read from the history), a shutdown approved takes
+ * `trestle request`, `respond` and `subtable` end to end: the CLI run in this process against a real
+ * local relay (test/support/cli.ts). A request is answered (its type read from the history), a shutdown approved takes
  * the seat off the table (and ends its live watch for good), and a sub-table opened from the command line reports its result to the
  * parent; each refusal exits with its documented code and a hint, and moves no head.
  */

@@ -45,7 +45,8 @@ async function firstEvents(url: string, count: number): Promise<Record<string, u
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-describe("trestle view", () => {
+// A spawned `view` process starts and loads the bundle in each of the first two tests: a slow machine is not a failure.
+describe("trestle view", { timeout: 30_000 }, () => {
   it("with one owner key needs no flag: prints the URL, serves the page and follows the tables the home holds heads for, until Ctrl-C", async () => {
     const dir = home();
     const t = cli(dir, relay.url);
