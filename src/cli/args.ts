@@ -94,16 +94,20 @@ export function parse(argv: readonly string[], flags: Flags): Parsed {
   }
 }
 
-/** A string flag's value, or the environment fallback, or undefined. */
-export function optional(parsed: Parsed, name: string, envName?: string, env: NodeJS.ProcessEnv = process.env): string | undefined {
+/** A string flag's value, or the fallback `envName` in `env` (the command's Io, never this process's), or undefined. */
+export function optional(parsed: Parsed, name: string): string | undefined;
+export function optional(parsed: Parsed, name: string, envName: string, env: NodeJS.ProcessEnv): string | undefined;
+export function optional(parsed: Parsed, name: string, envName?: string, env: NodeJS.ProcessEnv = {}): string | undefined {
   const value = parsed.values[name];
   if (typeof value === "string") return value;
   return envName ? env[envName] || undefined : undefined;
 }
 
-/** A required string flag (or its environment fallback). */
-export function required(parsed: Parsed, name: string, envName?: string, env: NodeJS.ProcessEnv = process.env): string {
-  const value = optional(parsed, name, envName, env);
+/** A required string flag (or its fallback `envName` in `env`, the command's Io). */
+export function required(parsed: Parsed, name: string): string;
+export function required(parsed: Parsed, name: string, envName: string, env: NodeJS.ProcessEnv): string;
+export function required(parsed: Parsed, name: string, envName?: string, env: NodeJS.ProcessEnv = {}): string {
+  const value = envName === undefined ? optional(parsed, name) : optional(parsed, name, envName, env);
   if (value === undefined) throw new UsageError(`--${name} is required${envName ? ` (or set ${envName})` : ""}`);
   return value;
 }

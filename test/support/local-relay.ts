@@ -2,8 +2,10 @@
  * A real relay for Node tests: the Worker and its Durable Objects started in-process with
  * wrangler's `unstable_startWorker` (workerd through miniflare) on a random loopback port, with
  * in-memory storage (or, with `persist`, storage in that directory, which outlives the relay: stop it,
- * copy or restore the directory, start another). Start one per test file; `signingKey` fixes the
- * relay key (RELAY_SIGNING_KEY). Each relay serves its own copy of the built site: wrangler restarts
+ * copy or restore the directory, start another). `signingKey` fixes the relay key (RELAY_SIGNING_KEY).
+ * A file that needs no setting of its own takes the vitest worker's shared relay (`sharedRelay`,
+ * decision 0389) and its own table ids; a file that sets limits, keys, storage or chat fakes, or
+ * restarts its relay, starts its own. Each relay serves its own copy of the built site: wrangler restarts
  * a relay whenever its static files' folder changes, even with `watch: false`, so a rebuild of
  * dist/site by another process (npm run build, the package tests) would otherwise answer a write in
  * flight with wrangler's 503 "Your worker restarted mid-request" (docs/SELF-HOST.md).
@@ -14,6 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
 import { unstable_startWorker } from "wrangler";
+import { limitSettings } from "./limits-env.js";
 
 /** A running relay; `site` is the folder its static files are served from (its own copy of dist/site). */
 export interface LocalRelay {
@@ -74,4 +77,42 @@ export function relayPerFile(options: Parameters<typeof startRelay>[0] = {}): ()
     if (!relay) throw new Error("the relay is not started yet");
     return relay;
   };
+}
+
+/**
+ * The settings of the shared relay: the defaults, but the limits counted per client address or per
+ * owner key off, as every file reaches it from one address and several use the same fixed test
+ * keys (so those counts would add up across files); the limits per seat and per table, which each
+ * file's own tables keep apart, stay at their defaults.
+ */
+const SHARED_SETTINGS = limitSettings({
+  client_tables_per_hour: 0,
+  client_joins_per_min: 0,
+  client_connects_per_min: 0,
+  client_pages_per_hour: 0,
+  edge_reads_per_min: 0,
+  owner_tables_per_hour: 0,
+  owner_tables: 0,
+});
+
+let shared: Promise<LocalRelay> | undefined;
+
+/**
+ * This vitest worker's shared relay (the node project runs files with `isolate: false`, so one
+ * module state per worker): started by the first file that asks, reused by the next ones, and
+ * stopped with the worker process (miniflare stops workerd when its process exits). Its `dispose`
+ * does nothing, so a file may dispose whatever relay it holds. Tests on it use unique table ids.
+ */
+export function sharedRelay(): Promise<LocalRelay> {
+  shared ??= startRelay({ vars: SHARED_SETTINGS }).then(
+    (relay) => {
+      process.once("exit", () => rmSync(relay.site, { recursive: true, force: true }));
+      return { ...relay, dispose: async () => {} };
+    },
+    (error: unknown) => {
+      shared = undefined;
+      throw error;
+    },
+  );
+  return shared;
 }

@@ -8,13 +8,13 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, OwnerClient, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
 import { signCommand } from "../../../src/chat/render.js";
 import { sha256, utf8, type TableConfig } from "../../../src/protocol/index.js";
 import { cli } from "../../support/cli.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { cast, debateConfig, keyOf, type Cast } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
@@ -23,7 +23,7 @@ let t: ReturnType<typeof cli>;
 let checker: Awaited<ReturnType<typeof keyOf>>;
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   home = mkdtempSync(join(tmpdir(), "trestle-cli-gateway-"));
   t = cli(home, relay.url);
   // The cast's keys (test/support/table-fixture.ts) as this home's key files.
@@ -31,7 +31,6 @@ beforeAll(async () => {
   for (const seat of ["bot-tao", "bot-jenny", "judge", "checker"]) await createKeyFile(seatKeyPath(home, seat), "seat", seat, { seed: sha256(utf8(`seat:${seat}`)) });
   checker = await keyOf("seat:checker");
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 const REORDER = 'jenny:taskboard:reorder:{"first":"#461"}';
 

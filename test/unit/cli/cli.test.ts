@@ -1,13 +1,15 @@
 /**
- * The `trestle` CLI end to end: spawned as a real process against a real local relay, from key
- * generation through a whole debate to verifying the export, plus each documented exit code.
+ * The `trestle` CLI end to end against a real local relay, from key generation through a whole
+ * debate to verifying the export, plus each documented exit code. Commands run in this process
+ * (test/support/cli.ts); stdin piping, a live watch, verify and each exit code of "trestle errors"
+ * go through a real `node bin/trestle.mjs` process (decision 0389).
  */
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isForkProof, toBase64url } from "../../../src/protocol/index.js";
-import { cli, type CliRun } from "../../support/cli.js";
+import { cli, spawnedCli, type CliRun } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 
@@ -17,6 +19,8 @@ let relay: LocalRelay;
 let twin: LocalRelay;
 let home: string;
 let t: ReturnType<typeof cli>;
+/** The same home and relay, each command a real process. */
+let p: ReturnType<typeof spawnedCli>;
 const table = uniqueTable("cli");
 let exportPath: string;
 
@@ -24,6 +28,7 @@ beforeAll(async () => {
   [relay, twin] = await Promise.all([startRelay({ signingKey: SEED }), startRelay({ signingKey: SEED })]);
   home = mkdtempSync(join(tmpdir(), "trestle-cli-"));
   t = cli(home, relay.url);
+  p = spawnedCli(home, relay.url);
 }, 60_000);
 afterAll(() => Promise.all([relay?.dispose(), twin?.dispose()]));
 
@@ -34,7 +39,8 @@ function expectNoStack(run: CliRun): void {
 
 const seat = (name: string) => ["--table", table, "--seat", name];
 
-describe("trestle, a whole table from the command line", () => {
+// A fresh relay starts its objects on the first write, and each spawned command starts Node and loads the bundle: a slow machine is not a failure.
+describe("trestle, a whole table from the command line", { timeout: 30_000 }, () => {
   it("generates owner keys with mode 0600 and prints their public keys", async () => {
     for (const owner of ["ops", "tao", "jenny"]) {
       const { code, body } = await t.json(["keygen", "--owner", owner]);
@@ -76,7 +82,7 @@ describe("trestle, a whole table from the command line", () => {
     const hand = await t.run(["raise-hand", ...seat("bot-tao"), "one more point"]);
     expect(hand.code).toBe(0);
     expect(hand.stdout).toMatch(/raise_hand written as entry #\d+/);
-    const piped = await t.run(["say", ...seat("bot-jenny"), "-", "--re", String(said.body!.seq)], { input: "no: #461 fixes the data loss\n" });
+    const piped = await p.run(["say", ...seat("bot-jenny"), "-", "--re", String(said.body!.seq)], { input: "no: #461 fixes the data loss\n" });
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/say written as entry #\d+/);
     const proposed = await t.run(["propose", ...seat("bot-tao"), "ship both, #461 first", "--to", "judge", "--ref", `entry:${said.body!.seq}`]);
@@ -97,7 +103,7 @@ describe("trestle, a whole table from the command line", () => {
   });
 
   it("watches live over WebSocket until the judge decides and the table closes", async () => {
-    const watching = t.run(["watch", ...seat("bot-tao")]);
+    const watching = p.run(["watch", ...seat("bot-tao")]);
     const decided = await t.run(["decide", ...seat("judge"), "ship #461 first"]);
     expect(decided.code).toBe(0);
     const watched = await watching;
@@ -184,9 +190,9 @@ describe("trestle, a whole table from the command line", () => {
   });
 });
 
-describe("trestle errors", () => {
+describe("trestle errors", { timeout: 30_000 }, () => {
   it("shows the relay's code and a hint, never a stack trace, with exit code 3", async () => {
-    const run = await t.run(["say", ...seat("bot-jenny"), "after the end"]);
+    const run = await p.run(["say", ...seat("bot-jenny"), "after the end"]);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/^error E_CLOSED: /m);
     expect(run.stderr).toMatch(/^hint: /m);
@@ -194,7 +200,7 @@ describe("trestle errors", () => {
   });
 
   it("prints the error envelope with a hint under --json", async () => {
-    const run = await t.json(["say", ...seat("bot-jenny"), "after the end"]);
+    const run = await p.json(["say", ...seat("bot-jenny"), "after the end"]);
     expect(run.code).toBe(3);
     expect(run.body).toMatchObject({ error: { code: "E_CLOSED", hint: expect.any(String) } });
   });
@@ -206,20 +212,20 @@ describe("trestle errors", () => {
     ["a missing argument", ["create"]],
     ["an unreadable config", ["create", "/nonexistent/config.json"]],
   ])("exits 2 for %s", async (_, args) => {
-    const run = await t.run(args);
+    const run = await p.run(args);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^error E_USAGE: /m);
     expectNoStack(run);
   });
 
   it("exits 3 with E_TABLE_NOT_FOUND when watching a table the relay does not have", async () => {
-    const run = await t.run(["watch", "--table", "no-such-table", "--seat", "judge"]);
+    const run = await p.run(["watch", "--table", "no-such-table", "--seat", "judge"]);
     expect(run.code).toBe(3);
     expect(run.stderr).toMatch(/^error E_TABLE_NOT_FOUND: /m);
   });
 
   it("exits 6 when the relay cannot be reached", async () => {
-    const run = await t.run(["read", ...seat("judge"), "--relay", "http://127.0.0.1:9"]);
+    const run = await p.run(["read", ...seat("judge"), "--relay", "http://127.0.0.1:9"]);
     expect(run.code).toBe(6);
     expect(run.stderr).toMatch(/^error E_NETWORK: /m);
   });
@@ -228,7 +234,7 @@ describe("trestle errors", () => {
     const path = join(home, "seats", "judge.json");
     chmodSync(path, 0o644);
     try {
-      const run = await t.run(["read", ...seat("judge")]);
+      const run = await p.run(["read", ...seat("judge")]);
       expect(run.code).toBe(7);
       expect(run.stderr).toContain("chmod 600");
     } finally {
@@ -242,7 +248,7 @@ describe("trestle errors", () => {
     const pinned = JSON.parse(original).relays[relay.url].relay_key as string;
     writeFileSync(pins, original.replace(pinned, "B".repeat(42) + "A"));
     try {
-      const run = await t.run(["read", ...seat("judge")]);
+      const run = await p.run(["read", ...seat("judge")]);
       expect(run.code).toBe(7);
       expect(run.stderr).toContain("THE RELAY KEY CHANGED");
       expect(run.stderr).toContain("trestle pin --forget");

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GLOBAL_FLAGS } from "../../../src/cli/args.js";
 import { main } from "../../../src/cli/main.js";
-import { cli } from "../../support/cli.js";
+import { spawnedCli } from "../../support/cli.js";
 
 interface Run {
   code: number;
@@ -114,7 +114,7 @@ describe("global flags", () => {
 
   it("runs trestle --json keygen as the real process does", async () => {
     const home = fresh();
-    const got = await cli(home, "http://127.0.0.1:9").run(["--json", "keygen", "--owner", "ops"]);
+    const got = await spawnedCli(home, "http://127.0.0.1:9").run(["--json", "keygen", "--owner", "ops"]);
     expect(got.code).toBe(0);
     expect(JSON.parse(got.stdout)).toMatchObject({ role: "owner", name: "ops" });
   });

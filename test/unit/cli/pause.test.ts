@@ -7,25 +7,24 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
 import { sha256, utf8 } from "../../../src/protocol/index.js";
 import { cli } from "../../support/cli.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
 let relay: LocalRelay;
 let t: ReturnType<typeof cli>;
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   const home = mkdtempSync(join(tmpdir(), "trestle-cli-pause-"));
   t = cli(home, relay.url);
   // The cast's keys (test/support/table-fixture.ts) as this home's key files.
   for (const owner of ["tao", "jenny", "ops"]) await createKeyFile(ownerKeyPath(home, owner), "owner", owner, { seed: sha256(utf8(`owner:${owner}`)) });
   await createKeyFile(seatKeyPath(home, "bot-tao"), "seat", "bot-tao", { seed: sha256(utf8("seat:bot-tao")) });
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 /** A seated debate table (owners tao, jenny and ops, each with a seat). */
 async function seated(prefix: string): Promise<{ client: TableClient; table: string }> {

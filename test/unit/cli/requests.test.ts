@@ -1,16 +1,16 @@
 /**
- * `trestle request`, `respond` and `subtable` end to end: spawned as real processes against a real
- * local relay. A request is answered (its type read from the history), a shutdown approved takes
+ * `trestle request`, `respond` and `subtable` end to end: the CLI run in this process against a real
+ * local relay (test/support/cli.ts). A request is answered (its type read from the history), a shutdown approved takes
  * the seat off the table (and ends its live watch for good), and a sub-table opened from the command line reports its result to the
  * parent; each refusal exits with its documented code and a hint, and moves no head.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli, type CliRun } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
 let relay: LocalRelay;
 let home: string;
@@ -38,7 +38,7 @@ function expectRefused(run: CliRun, exit: number, code: string): void {
 }
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   home = mkdtempSync(join(tmpdir(), "trestle-cli-req-"));
   t = cli(home, relay.url);
   for (const owner of ["ops", "tao", "jenny"]) expect((await t.run(["keygen", "--owner", owner])).code).toBe(0);
@@ -56,7 +56,6 @@ beforeAll(async () => {
     expect((await t.run(["join", ...seat(name), "--owner", owner])).code).toBe(0);
   }
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 describe("trestle request and respond", () => {
   it("opens a request with a fresh id and answers it, the type read from the history", async () => {

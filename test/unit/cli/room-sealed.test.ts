@@ -9,12 +9,12 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseK } from "../../../src/cli/commands/room-auction.js";
 import { roomKeyPath } from "../../../src/owner/index.js";
 import { cli } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
 let relay: LocalRelay;
 let sara: ReturnType<typeof cli>;
@@ -25,13 +25,12 @@ const table = uniqueTable("r-sealed");
 let auction = "";
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   saraHome = mkdtempSync(join(tmpdir(), "trestle-sara-"));
   benHome = mkdtempSync(join(tmpdir(), "trestle-ben-"));
   sara = cli(saraHome, relay.url);
   ben = cli(benHome, relay.url);
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 const as = (seat: string) => ["--table", table, "--seat", seat];
 

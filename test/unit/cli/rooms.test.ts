@@ -7,10 +7,10 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
 let relay: LocalRelay;
 let sara: ReturnType<typeof cli>;
@@ -20,12 +20,11 @@ const table = uniqueTable("r-cli");
 let link = "";
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   sara = cli(mkdtempSync(join(tmpdir(), "trestle-sara-")), relay.url);
   benHome = mkdtempSync(join(tmpdir(), "trestle-ben-"));
   ben = cli(benHome, relay.url);
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 const as = (seat: string) => ["--table", table, "--seat", seat];
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FileHeadStore } from "../../../src/client/node.js";
 import { toBase64url } from "../../../src/protocol/index.js";
-import { cli } from "../../support/cli.js";
+import { cli, spawnedCli } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { startProxy, type TcpProxy } from "../../support/tcp-proxy.js";
@@ -83,7 +83,8 @@ describe("a command that verified a newer ledger, then meets an older prefix of 
 
     it.each(commands)("`trestle %s` catches the truncation: exit 4, the newer head and the evidence kept", async (name, args) => {
       const home = homeFor(name);
-      const run = await cli(home, proxy.url).run(args(home));
+      // A new process: connections this process keeps open would still reach the live relay behind the proxy.
+      const run = await spawnedCli(home, proxy.url).run(args(home));
       expect(run.code, run.stdout + run.stderr).toBe(4);
       expect(headOf(home).seq).toBe(newest);
       expect(new FileHeadStore(home).evidence(relayKey, table)).toEqual([expect.objectContaining({ kind: "truncation", table, seq: expect.any(Number) })]);

@@ -1,14 +1,13 @@
 /** TableClient.approve and tasks against a real relay: the owner signs over the effects it read from the verified ledger. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { debateConfig, cast } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 /** A debate where jenny approves asynchronously, and the judge's decision carries an effect on jenny's taskboard. */
 async function decidedWithEffect() {

@@ -1,15 +1,14 @@
 /** The HTTP client against a real relay: every route parsed by schema, relay codes kept, network and protocol failures named. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { HttpClient } from "../../../src/client/index.js";
 import { TrestleError, verifyExport } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
 let relay: LocalRelay;
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 async function refusal(promise: Promise<unknown>): Promise<TrestleError> {
   const error = await promise.then(() => undefined, (e: unknown) => e);

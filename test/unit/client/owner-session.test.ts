@@ -3,18 +3,17 @@
  * the owner key reads every entry verified, is a live approver for E_NO_APPROVER, and cannot write
  * as a seat; TaskLog follows the tasks it sees.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TableSocket, TaskLog, type TableClient, type TaskMove } from "../../../src/client/index.js";
 import type { Effect, Entry, HiddenEntry, Signer } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import type { Cast } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 const REORDER: Effect = { owner: "jenny", resource: "taskboard", action: "reorder", args: { first: "#461" } };
 

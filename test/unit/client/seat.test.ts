@@ -1,16 +1,15 @@
 /** runSeat against a real relay: handlers called on their floor, writes submitted, races survived, the loop ending with the table. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runSeat, type SeatEvent, type SeatHandler, type SeatTurn, type TableClient } from "../../../src/client/index.js";
 import type { Signer } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { cast } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 function seatRunner(client: TableClient, seat: string, signer: Signer, handler: SeatHandler) {
   const turns: SeatTurn[] = [];

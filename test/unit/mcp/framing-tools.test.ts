@@ -12,7 +12,7 @@ import { INERT_NOTICE } from "../../../src/text/framing.js";
 import type { TableClient } from "../../../src/client/index.js";
 import type { Signer, TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { blocksOf, confirmYes, inProcess, makeHome, type Mcp } from "../../support/mcp.js";
 import { keyOf } from "../../support/table-fixture.js";
 
@@ -34,7 +34,7 @@ let mcp: Mcp;
 let harness: TableClient;
 let taoTask = "";
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   jenny = await keyOf("owner:jenny");
   botJenny = await keyOf("seat:bot-jenny");
   const home = await makeHome(relay.url, "tao", "bot-tao");
@@ -76,7 +76,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();
-  await relay?.dispose();
 });
 
 /** The result's blocks: seat text only in the one data block, every line there marked, nothing active anywhere. */

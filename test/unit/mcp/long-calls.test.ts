@@ -10,7 +10,7 @@ import { startProgress } from "../../../src/mcp/progress.js";
 import { isEntry, type Signer, type TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { headUnmoved, RelayHttp } from "../../support/relay-http.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { blocksOf, inProcess, makeHome, type Home, type Mcp } from "../../support/mcp.js";
 import { keyOf } from "../../support/table-fixture.js";
 
@@ -19,11 +19,10 @@ let jenny: Signer;
 let botJenny: Signer;
 const open: Mcp[] = [];
 beforeAll(async () => {
-  [relay, jenny, botJenny] = await Promise.all([startRelay(), keyOf("owner:jenny"), keyOf("seat:bot-jenny")]);
+  [relay, jenny, botJenny] = await Promise.all([sharedRelay(), keyOf("owner:jenny"), keyOf("seat:bot-jenny")]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all(open.map((m) => m.close()));
-  await relay?.dispose();
 });
 
 /** A table (open unless `topology` says otherwise) of bot-tao (this server's seat) and bot-jenny (the harness), ending by `termination`. */

@@ -4,12 +4,16 @@
  * and carried by the invite link, room text opened for the model on the other machine, a bid held
  * for the owner and put to them with its amount, reveals, and the settlement in the room state.
  */
-import { describe, expect, it } from "vitest";
-import { relayPerFile } from "../../support/local-relay.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { blocksOf, confirmYes, inProcess, makeHome, seatMandate, textOf } from "../../support/mcp.js";
 import { uniqueTable } from "../../support/client-table.js";
 
-const relay = relayPerFile();
+let shared: LocalRelay;
+beforeAll(async () => {
+  shared = await sharedRelay();
+}, 60_000);
+const relay = () => shared;
 
 describe("an end-to-end encrypted room through MCP", () => {
   it("opens sealed text for the model, holds a sealed bid for the owner with its amount, and settles the auction", async () => {

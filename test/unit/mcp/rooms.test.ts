@@ -4,17 +4,16 @@
  * a mandate refusal, a held accept the human approves through elicitation (or that stays held when
  * the client cannot ask), notes to the owner and private rationale.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { BODY_MARK, INERT_NOTICE } from "../../../src/text/framing.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { blocksOf, confirmYes, inProcess, makeHome, seatMandate, textOf, type Mcp } from "../../support/mcp.js";
 import { uniqueTable } from "../../support/client-table.js";
 
 let relay: LocalRelay;
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 /** Sara's room with her seat and ben's joined by the link; each side's server, with ben's client answering elicitations with `benElicits`. */
 async function room(benElicits: Parameters<typeof inProcess>[1] = confirmYes) {

@@ -9,7 +9,7 @@ import type { TableClient } from "../../../src/client/index.js";
 import { PinStore } from "../../../src/client/node.js";
 import { isEntry, type Entry, type Signer, type TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { blocksOf, confirmYes, inProcess, makeHome, textOf, type Elicitor, type Home, type Mcp } from "../../support/mcp.js";
 import { keyOf } from "../../support/table-fixture.js";
 
@@ -18,13 +18,12 @@ let jenny: Signer;
 let botJenny: Signer;
 const open: Mcp[] = [];
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   jenny = await keyOf("owner:jenny");
   botJenny = await keyOf("seat:bot-jenny");
 }, 60_000);
 afterAll(async () => {
   await Promise.all(open.map((m) => m.close()));
-  await relay?.dispose();
 });
 
 const EFFECT = { owner: "tao", resource: "taskboard", action: "create_card", args: { title: "ship #461", column: "doing" } };

@@ -12,7 +12,7 @@ import type { TableClient } from "../../../src/client/index.js";
 import { isEntry, type Signer } from "../../../src/protocol/index.js";
 import { TOOLS } from "../../../src/mcp/tools/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { settingsEnv } from "../../../src/mcp/print-config.js";
 import { blocksOf, makeHome, overStdio, textOf, type Home } from "../../support/mcp.js";
 import { keyOf } from "../../support/table-fixture.js";
@@ -28,7 +28,7 @@ let myTask = "";
 let herTask = "";
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   home = await makeHome(relay.url, "tao", "bot-tao");
   jenny = await keyOf("owner:jenny");
   botJenny = await keyOf("seat:bot-jenny");
@@ -36,7 +36,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();
-  await relay?.dispose();
 });
 
 describe("trestle mcp over stdio, a whole session", () => {

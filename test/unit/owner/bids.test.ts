@@ -4,11 +4,15 @@
  * journal, and only its commitment reaches the ledger until the reveal reads both back; the relay
  * settles the auction when the last side reveals.
  */
-import { describe, expect, it } from "vitest";
-import { relayPerFile } from "../../support/local-relay.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { leafAt, mandate, refusedAt, type Side, strollerRoom } from "../../support/room-client.js";
 
-const relay = relayPerFile();
+let shared: LocalRelay;
+beforeAll(async () => {
+  shared = await sharedRelay();
+}, 60_000);
+const relay = () => shared;
 
 /** Opens an auction (ben buys, sara sells, k = 1/2, ten minutes to commit and ten to reveal) as sara; returns its leaf. */
 async function openAuction(sara: Side): Promise<string> {

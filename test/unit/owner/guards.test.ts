@@ -4,20 +4,17 @@
  * field, and every refusal is in the journal with its reason and nothing reached the relay.
  */
 import { readFileSync, writeFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { seatFiles } from "../../../src/owner/index.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { mandate, offerFrom, refusedAt, strollerRoom, type Side } from "../../support/room-client.js";
 import { twd } from "../../support/room-fixture.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
 }, 60_000);
-afterAll(async () => {
-  await relay?.dispose();
-});
 
 const lastRefusal = (side: Side) => side.guard.journal.ofType("refusal").at(-1);
 

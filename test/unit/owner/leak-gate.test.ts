@@ -6,10 +6,10 @@
  * nowhere: not in the journal, not in the error.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { GuardedSeat, seatFiles } from "../../../src/owner/index.js";
 import { TrestleError } from "../../../src/protocol/index.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { mandate, refusedAt, strollerRoom, type Side } from "../../support/room-client.js";
 import { twd } from "../../support/room-fixture.js";
 import { keyOf } from "../../support/table-fixture.js";
@@ -17,13 +17,10 @@ import { keyOf } from "../../support/table-fixture.js";
 let relay: LocalRelay;
 let ben: Side;
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   ({ ben } = await strollerRoom(relay.url));
   await mandate(ben, { money: { currency: "TWD", cap: 400000 }, never_disclose: ["2400"] });
 }, 60_000);
-afterAll(async () => {
-  await relay?.dispose();
-});
 
 const lastRefusal = (side: Side) => side.guard.journal.ofType("refusal").at(-1);
 

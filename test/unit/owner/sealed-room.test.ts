@@ -6,14 +6,18 @@
  * sends nothing.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { inviteLink, loadRoomKey, openedProjection, openedSummary, openText, parseInviteLink, roomKeyPath, roomSummary, sealText, UNREADABLE } from "../../../src/owner/index.js";
 import { isSealedText, signNote } from "../../../src/protocol/index.js";
-import { relayPerFile } from "../../support/local-relay.js";
+import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { mandate, refusedAt, type Side, strollerRoom } from "../../support/room-client.js";
 import { keyOf } from "../../support/table-fixture.js";
 
-const relay = relayPerFile();
+let shared: LocalRelay;
+beforeAll(async () => {
+  shared = await sharedRelay();
+}, 60_000);
+const relay = () => shared;
 
 /** `side`'s seat reads its projection, opened with its home's room key. */
 async function readOpened(side: Side) {

@@ -8,17 +8,16 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
 let relay: LocalRelay;
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
 }, 60_000);
-afterAll(() => relay?.dispose());
 
 /** A port nothing listens on right now. */
 async function freePort(): Promise<number> {
@@ -45,7 +44,8 @@ async function firstEvents(url: string, count: number): Promise<Record<string, u
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-describe("trestle view", () => {
+// A spawned `view` process starts and loads the bundle in each of the first two tests: a slow machine is not a failure.
+describe("trestle view", { timeout: 30_000 }, () => {
   it("with one owner key needs no flag: prints the URL, serves the page and follows the tables the home holds heads for, until Ctrl-C", async () => {
     const dir = home();
     const t = cli(dir, relay.url);

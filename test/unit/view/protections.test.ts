@@ -17,7 +17,7 @@ import { dirname } from "node:path";
 import { launchChromium } from "../../support/browser.js";
 import { cast } from "../../support/table-fixture.js";
 import { uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { openWindow, ownerHome, seatedRoom, type OpenWindow } from "./window-fixture.js";
 
 let relay: LocalRelay;
@@ -29,7 +29,7 @@ let home: string;
 const HELD = "c4".repeat(32);
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   home = await ownerHome("guard");
   table = uniqueTable("guard");
   ({ bots } = await seatedRoom(relay.url, home, table));
@@ -40,7 +40,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await window?.close();
-  await relay?.dispose();
 });
 
 /** A raw request to the window with exactly these headers; the answer's status, headers and body. */
