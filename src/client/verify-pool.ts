@@ -56,14 +56,14 @@ export function checkerPool(script: URL, threads = availableParallelism()): Chec
     return worker;
   });
   let serial = 0;
-  const check: EntryChecker = (entries) =>
+  const check: EntryChecker = (entries, texts) =>
     new Promise((resolve, reject) => {
       const id = (serial += 1);
       const worker = workers[id % workers.length]!;
       waiting.set(id, { resolve, reject, worker });
       out.set(worker, (out.get(worker) ?? 0) + 1);
       worker.ref();
-      worker.postMessage({ id, entries });
+      worker.postMessage({ id, entries, texts });
     });
   return {
     check,

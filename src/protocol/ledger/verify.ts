@@ -10,7 +10,7 @@ import { linkOf, GENESIS_LINK } from "./chain.js";
 import { canonicalize, jsonEqual } from "../encoding/canonical.js";
 import { TrestleError } from "../errors.js";
 import { LIMITS } from "../limits/limits.js";
-import { textSha256 } from "../encoding/hash.js";
+import { textSha256, type HashFunction } from "../encoding/hash.js";
 import { maxChars } from "../policy/admit-authored.js";
 import { cutText } from "../encoding/text.js";
 import { admit } from "../policy/admit.js";
@@ -32,6 +32,8 @@ export interface LedgerView {
   /** Original bodies of truncated entries, by seq, where the reader has them. */
   originals?: ReadonlyMap<number, string>;
   items: readonly (Entry | HiddenEntry)[];
+  /** Each item's canonical JSON text where the reader has it and it is exactly canonicalize(item) (an export line's entry; null where not): leaves are hashed from it, not written again. */
+  texts?: readonly (string | null)[];
   heads: readonly SignedHead[];
 }
 
@@ -42,6 +44,8 @@ export interface VerifyOptions {
   maxEntries?: number;
   /** Who does each entry's leaf hash and signature checks (default `checkEntries`, here); a Node caller may spread them over threads. */
   checker?: EntryChecker;
+  /** The SHA-256 of the links (default the protocol's own); a caller may pass its runtime's native one. */
+  sha256?: HashFunction;
 }
 
 /** A refutation at `seq` (null: the input as a whole), with the reason; every check throws it. */
@@ -89,7 +93,7 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
     ...extra,
   });
   try {
-    const links = await checkChainAndSignatures(view, table, coverage, undefined, options.checker);
+    const links = await checkChainAndSignatures(view, table, coverage, undefined, options.checker, options.sha256);
     checkNonces(view);
     checkOriginals(view, coverage);
     const context = { table, items: view.items, heads: view.heads, ...(view.relay === undefined ? {} : { relay: view.relay }), ...(options.relayKey === undefined ? {} : { relayKey: options.relayKey }) };
@@ -126,20 +130,23 @@ export interface ChainStart {
  * each item's link.
  */
 export async function checkChainAndSignatures(
-  view: Pick<LedgerView, "items">,
+  view: Pick<LedgerView, "items" | "texts">,
   table: string | null,
   coverage: Coverage,
   from: ChainStart = { seq: 0, link: GENESIS_LINK },
   checker: EntryChecker = checkEntries,
+  hash?: HashFunction,
 ): Promise<string[]> {
-  const chain = { links: [] as string[], prev: from.link };
+  const chain = { links: [] as string[], prev: from.link, hash };
   const seatKeys = new Map<string, string>();
   const windows: (Entry | HiddenEntry)[][] = [];
   for (let start = 0; start < view.items.length; start += WINDOW) windows.push(view.items.slice(start, start + WINDOW));
   const pending: Promise<EntryCheck[]>[] = [];
   const request = (w: number) => {
     if (w >= windows.length || pending[w]) return;
-    pending[w] = checker(windows[w]!.filter(isEntry));
+    const window = windows[w]!;
+    const texts = view.texts?.slice(w * WINDOW, w * WINDOW + window.length).filter((_, i) => isEntry(window[i]!));
+    pending[w] = checker(window.filter(isEntry), texts);
     pending[w].catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
   };
   for (let w = 0; w < windows.length; w += 1) {
@@ -160,7 +167,7 @@ export async function checkChainAndSignatures(
   return chain.links;
 }
 
-function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null, chain: { links: string[]; prev: string }, coverage: Coverage, computed: string | undefined): void {
+function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null, chain: { links: string[]; prev: string; hash: HashFunction | undefined }, coverage: Coverage, computed: string | undefined): void {
   if (item.seq !== seq) throw new Refuted(seq, `expected entry ${seq}, found ${item.seq} (reordered, missing or duplicated)`);
   let leaf = item.leaf;
   if (isEntry(item)) {
@@ -171,7 +178,7 @@ function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null,
   } else {
     coverage.by_hash += 1;
   }
-  const link = linkOf(chain.prev, leaf);
+  const link = linkOf(chain.prev, leaf, chain.hash);
   if (isEntry(item) && link !== item.link) throw new Refuted(seq, "link does not follow from the previous entry");
   chain.links.push(link);
   chain.prev = link;
