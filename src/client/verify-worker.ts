@@ -14,12 +14,21 @@ if (!port) throw new Error("verify-worker.ts runs only as a worker thread (verif
 const checkEntries = entryChecker(nodeSha256);
 // The main thread's own parsed export, not wire input: each text is exactly canonicalize(entry) of
 // an entry it parsed with the schema (export.ts checks that), so the text's JSON value is that entry.
+// Windows are checked one after another (each one's signatures still all at once): the pool
+// posts every window up front, and checking them all together only grows the heap to collect.
+let previous: Promise<void> = Promise.resolve();
 port.on("message", (message: CheckRequest) => {
-  const reply = (body: Omit<CheckReply, "id">) => port.postMessage({ id: message.id, ...body });
-  let next = 0;
-  const entries = message.texts.map((text) => (text === null ? message.untexted[next++]! : (JSON.parse(text) as Entry)));
-  checkEntries(entries, message.texts).then(
-    (checks) => reply({ checks }),
-    (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
-  );
+  previous = previous.then(() => checkWindow(message));
 });
+
+/** Checks one window and posts its checks, or why it could not check them; never rejects, so the next window always runs. */
+async function checkWindow(message: CheckRequest): Promise<void> {
+  const reply = (body: Omit<CheckReply, "id">) => port!.postMessage({ id: message.id, ...body });
+  try {
+    let next = 0;
+    const entries = message.texts.map((text) => (text === null ? message.untexted[next++]! : (JSON.parse(text) as Entry)));
+    reply({ checks: await checkEntries(entries, message.texts) });
+  } catch (error) {
+    reply({ error: error instanceof Error ? error.message : String(error) });
+  }
+}
