@@ -1,5 +1,5 @@
 /**
- * The --currency flag wherever the CLI takes one (`mandate set`, the room verbs' terms): exactly an
+ * The --currency flag wherever the CLI takes one (`mandate set`, the room verbs' terms, `room auction`): exactly an
  * ISO 4217 code the protocol accepts, never normalized, so "usd" is a usage error that names the
  * code it probably meant instead of a refusal from the relay.
  */

@@ -8,7 +8,18 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { EntryCheck, EntryChecker } from "../protocol/index.js";
+import type { Entry, EntryCheck, EntryChecker } from "../protocol/index.js";
+
+/**
+ * A window as it is posted to a worker: each entry's canonical text where it has one (a string is
+ * copied whole, an object field by field), and as a cloned object only the entries without one.
+ */
+export interface CheckRequest {
+  id: number;
+  texts: (string | null)[];
+  /** The entries whose text is null, in order. */
+  untexted: Entry[];
+}
 
 /** What a worker posts back for window `id`: its checks, or why it could not check them. */
 export interface CheckReply {
@@ -56,14 +67,15 @@ export function checkerPool(script: URL, threads = availableParallelism()): Chec
     return worker;
   });
   let serial = 0;
-  const check: EntryChecker = (entries) =>
+  const check: EntryChecker = (entries, texts = []) =>
     new Promise((resolve, reject) => {
       const id = (serial += 1);
       const worker = workers[id % workers.length]!;
       waiting.set(id, { resolve, reject, worker });
       out.set(worker, (out.get(worker) ?? 0) + 1);
       worker.ref();
-      worker.postMessage({ id, entries });
+      const request: CheckRequest = { id, texts: entries.map((_, i) => texts[i] ?? null), untexted: entries.filter((_, i) => !texts[i]) };
+      worker.postMessage(request);
     });
   return {
     check,

@@ -6,15 +6,16 @@
  * client keeps against the relay for that table makes the verdict REFUTED whatever the export
  * says (docs/SPEC.md §8.3): a relay once caught is not cleared by serving a tidy export.
  */
-import { parseExport, verifyExport, verifyLedger, type EntryChecker, type Evidence, type LedgerView, type ParsedExport, type SignedHead, type VerifyOptions, type VerifyReport } from "../protocol/index.js";
+import { parseExport, verifyExport, verifyLedger, type EntryChecker, type Evidence, type LedgerView, type ParsedExport, type HashFunction, type SignedHead, type VerifyOptions, type VerifyReport } from "../protocol/index.js";
 
-/** What the caller brings: the pinned relay key (if any), heads it holds for this table, evidence it keeps, the relay's published ledger limit (default LIMITS.entries), and who checks leaves and signatures (default the protocol's `checkEntries`; in Node, verify-pool.ts spreads them over the cores). */
+/** What the caller brings: the pinned relay key (if any), heads it holds for this table, evidence it keeps, the relay's published ledger limit (default LIMITS.entries), who checks leaves and signatures (default the protocol's `checkEntries`; in Node, verify-pool.ts spreads them over the cores), and the links' SHA-256 (default the protocol's; in Node, node-sha256.ts). */
 export interface VerifyContext {
   relayKey?: string;
   held?: readonly SignedHead[];
   evidence?: readonly Evidence[];
   maxEntries?: number;
   checker?: EntryChecker;
+  sha256?: HashFunction;
 }
 
 /** Verifies export text (`parsed`: its parse, when the caller has it already); REFUTED, CLEAN or INCONCLUSIVE exactly as docs/SPEC.md §8.2 defines, and REFUTED while evidence is kept (§8.3). */
@@ -39,6 +40,7 @@ function optionsOf(context: VerifyContext): VerifyOptions {
     ...(context.relayKey === undefined ? {} : { relayKey: context.relayKey }),
     ...(context.maxEntries === undefined ? {} : { maxEntries: context.maxEntries }),
     ...(context.checker === undefined ? {} : { checker: context.checker }),
+    ...(context.sha256 === undefined ? {} : { sha256: context.sha256 }),
   };
 }
 

@@ -4,8 +4,9 @@
  * here and judged by the owner's mandate like any commitment; it stays with its salt in the seat's
  * journal and only its commitment is sent, until the reveal reads both back.
  */
-import { AuctionKSchema, CurrencySchema, parseOrThrow, type AuctionK } from "../../protocol/index.js";
+import { AuctionKSchema, parseOrThrow, type AuctionK } from "../../protocol/index.js";
 import { duration, integer, required } from "../args.js";
+import { currencyFlag } from "../currency-flag.js";
 import { UsageError } from "../exit.js";
 import { roomVerb } from "../room.js";
 import type { Command } from "./command.js";
@@ -37,12 +38,14 @@ export const roomAuction = roomVerb(
   (ctx) => {
     const deadline = ctx.io.clock() + duration(ctx.args, "commit-for", "1h");
     const k = ctx.args.values.k;
+    const currency = currencyFlag(ctx.args);
+    if (currency === undefined) throw new UsageError("--currency is required");
     return {
       kind: "mechanism",
       op: "open",
       sides: { buyer: required(ctx.args, "buyer"), seller: required(ctx.args, "seller") },
       k: parseK(typeof k === "string" ? k : "1/2"),
-      currency: parseOrThrow(CurrencySchema, required(ctx.args, "currency"), "currency"),
+      currency,
       deadline,
       reveal_deadline: deadline + duration(ctx.args, "reveal-for", "1h"),
     };

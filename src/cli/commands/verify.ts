@@ -8,6 +8,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../../client/node.js";
+import { nodeSha256 } from "../../client/node-sha256.js";
 import { checkerPool } from "../../client/verify-pool.js";
 import { parseExport, PublicKeySchema, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
@@ -72,7 +73,7 @@ export async function verifyFile(ctx: Context, path: string): Promise<{ text: st
     const store = new FileHeadStore(ctx.home);
     const held = identity ? store.load(identity.relay, identity.table) : null;
     const evidence = identity ? store.evidence(identity.relay, identity.table) : [];
-    return { text, report: await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence, checker: pool.check }, parsed) };
+    return { text, report: await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence, checker: pool.check, sha256: nodeSha256 }, parsed) };
   } finally {
     await pool.close();
   }

@@ -6,6 +6,9 @@ import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
 import { toHex } from "./bytes.js";
 import { canonicalBytes } from "./canonical.js";
 
+/** A SHA-256 implementation (the name Sha256 is the hex digest's schema type): 32 bytes out for any bytes in (a caller may pass a native one where its runtime has it). */
+export type HashFunction = (bytes: Uint8Array) => Uint8Array;
+
 /** SHA-256 of bytes: 32 bytes out. */
 export function sha256(bytes: Uint8Array): Uint8Array {
   return nobleSha256(bytes);

@@ -95,7 +95,7 @@ function nextBackslash(text: string, from: number): number {
 }
 
 /** Index of the quote that closes the string opening at `start` (the text is valid JSON). */
-function stringEnd(text: string, start: number): number {
+export function stringEnd(text: string, start: number): number {
   let end = text.indexOf('"', start + 1);
   for (;;) {
     let backslashes = 0;

@@ -4,7 +4,8 @@
  * other entries, so a caller may run it on several threads at once (the Node client does,
  * src/client/verify-pool.ts); verify.ts judges the results in ledger order, whoever computed them.
  */
-import { leafOf } from "./chain.js";
+import { leafOf, leafOfCanonical } from "./chain.js";
+import { sha256, type HashFunction } from "../encoding/hash.js";
 import { verifyStatement, type RecordedStatement } from "../signing/crypto.js";
 import { custodyStatementsOf } from "../signing/custody.js";
 import type { Entry, EntryDraft } from "../schemas/entry.js";
@@ -17,17 +18,29 @@ export interface EntryCheck {
   signatures: boolean[];
 }
 
-/** Checks a window of full entries, one EntryCheck each in the same order; any implementation must compute exactly what `checkEntries` computes. */
-export type EntryChecker = (entries: readonly Entry[]) => Promise<EntryCheck[]>;
+/**
+ * Checks a window of full entries, one EntryCheck each in the same order; `texts[i]`, where given
+ * and not null, is exactly canonicalize(entries[i]) (an export line's entry), whose leaf is then
+ * hashed from it (leafOfCanonical). Any implementation must compute exactly what `checkEntries` computes.
+ */
+export type EntryChecker = (entries: readonly Entry[], texts?: readonly (string | null)[]) => Promise<EntryCheck[]>;
 
-/** The reference checker, in this thread: WebCrypto still verifies off the main thread (Node's thread pool, workerd's, the browser's). */
-export const checkEntries: EntryChecker = (entries) =>
-  Promise.all(
-    entries.map(async (entry) => ({
-      leaf: leafOf(entry),
-      signatures: await Promise.all(recordedStatements(entry).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig))),
-    })),
-  );
+/** The reference checker, in this thread, hashing leaves with `hash` (a native SHA-256 where the caller has one): WebCrypto still verifies off the calling thread (Node's thread pool, workerd's, the browser's). */
+export function entryChecker(hash: HashFunction = sha256): EntryChecker {
+  return (entries, texts) =>
+    Promise.all(
+      entries.map(async (entry, i) => {
+        const text = texts?.[i];
+        return {
+          leaf: (text ? leafOfCanonical(text, hash) : null) ?? leafOf(entry),
+          signatures: await Promise.all(recordedStatements(entry).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig))),
+        };
+      }),
+    );
+}
+
+/** The reference checker with the protocol's own SHA-256. */
+export const checkEntries: EntryChecker = entryChecker();
 
 /** The statements a full entry records: its own and any it carries (a sub-table's carried joins, a custody change's owners and past head). */
 export function recordedStatements(item: Entry): RecordedStatement[] {

@@ -3,7 +3,7 @@
  * must be canonical JSON (RFC 8785) and exactly one export line shape, in order, so any changed
  * byte either breaks a line or changes what a later check sees.
  */
-import { canonicalBytes, canonicalize } from "../encoding/canonical.js";
+import { canonicalBytes, canonicalize, jsonEqual } from "../encoding/canonical.js";
 import { LIMITS } from "../limits/limits.js";
 import { isCaused } from "../policy/admit.js";
 import { ExportHeaderSchema, ExportLineSchema, type ExportHeader, type HiddenEntry } from "../schemas/export.js";
@@ -72,6 +72,7 @@ export function parseExport(text: string): ParsedExport {
   const header = ExportHeaderSchema.safeParse(values[0]);
   if (!header.success) return { ok: false, line: 1, reason: "line 1 is not a trestle export header" };
   const items: (Entry | HiddenEntry)[] = [];
+  const texts: (string | null)[] = [];
   const heads: SignedHead[] = [];
   const originals = new Map<number, string>();
   for (let i = 1; i < values.length; i++) {
@@ -94,8 +95,9 @@ export function parseExport(text: string): ParsedExport {
       continue;
     }
     items.push(data.type === "entry" ? data.entry : data.hidden);
+    texts.push(data.type === "entry" ? entryText(lines[i]!, values[i], data.entry) : null);
   }
-  return { ok: true, header: header.data, view: { table: header.data.table, relay: header.data.relay, items, heads, originals } };
+  return { ok: true, header: header.data, view: { table: header.data.table, relay: header.data.relay, items, texts, heads, originals } };
 }
 
 function canonicalLine(line: string): unknown {
@@ -105,6 +107,20 @@ function canonicalLine(line: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+const ENTRY_LINE_START = '{"entry":';
+const ENTRY_LINE_END = ',"type":"entry"}';
+
+/**
+ * The canonical text of an entry line's entry, a slice of the line (which is canonical, and has
+ * exactly the keys `entry` and `type`), when the parsed entry is exactly what the line holds: the
+ * schema fills in defaults (`body`), so an entry the line wrote without one is null here and its
+ * leaf is computed from the parsed entry, as before.
+ */
+function entryText(line: string, value: unknown, entry: Entry): string | null {
+  const raw = typeof value === "object" && value !== null && "entry" in value ? value.entry : undefined;
+  return jsonEqual(raw, entry) ? line.slice(ENTRY_LINE_START.length, -ENTRY_LINE_END.length) : null;
 }
 
 function countLines(text: string): number {

@@ -10,7 +10,7 @@ import { linkOf, GENESIS_LINK } from "./chain.js";
 import { canonicalize, jsonEqual } from "../encoding/canonical.js";
 import { TrestleError } from "../errors.js";
 import { LIMITS } from "../limits/limits.js";
-import { textSha256 } from "../encoding/hash.js";
+import { textSha256, type HashFunction } from "../encoding/hash.js";
 import { maxChars } from "../policy/admit-authored.js";
 import { cutText } from "../encoding/text.js";
 import { admit } from "../policy/admit.js";
@@ -32,6 +32,8 @@ export interface LedgerView {
   /** Original bodies of truncated entries, by seq, where the reader has them. */
   originals?: ReadonlyMap<number, string>;
   items: readonly (Entry | HiddenEntry)[];
+  /** Each item's canonical JSON text where the reader has it and it is exactly canonicalize(item) (an export line's entry; null where not): leaves are hashed from it, not written again. */
+  texts?: readonly (string | null)[];
   heads: readonly SignedHead[];
 }
 
@@ -42,6 +44,8 @@ export interface VerifyOptions {
   maxEntries?: number;
   /** Who does each entry's leaf hash and signature checks (default `checkEntries`, here); a Node caller may spread them over threads. */
   checker?: EntryChecker;
+  /** The SHA-256 of the links (default the protocol's own); a caller may pass its runtime's native one. */
+  sha256?: HashFunction;
 }
 
 /** A refutation at `seq` (null: the input as a whole), with the reason; every check throws it. */
@@ -89,13 +93,19 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
     ...extra,
   });
   try {
-    const links = await checkChainAndSignatures(view, table, coverage, undefined, options.checker);
+    // The checker has every window before the replay starts, so the replay runs while it checks;
+    // its outcome is judged only after the chain, signatures, nonces, originals and heads passed,
+    // so the report names what it named when the replay ran last.
+    const chained = checkChainAndSignatures(view, table, coverage, undefined, options.checker, options.sha256);
+    chained.catch(() => undefined); // awaited below; never an unhandled rejection while the replay runs
+    const replay = view.items.length > 0 && view.items.every(isEntry) ? outcomeOf(() => replayPolicy(view.items as readonly Entry[], options.maxEntries ?? LIMITS.entries)) : null;
+    const links = await chained;
     checkNonces(view);
     checkOriginals(view, coverage);
     const context = { table, items: view.items, heads: view.heads, ...(view.relay === undefined ? {} : { relay: view.relay }), ...(options.relayKey === undefined ? {} : { relayKey: options.relayKey }) };
     await checkHeads(context, links, coverage, (seq, reason) => new Refuted(seq, reason));
-    if (coverage.by_hash === 0 && view.items.length > 0) {
-      replayPolicy(view.items as readonly Entry[], options.maxEntries ?? LIMITS.entries);
+    if (replay) {
+      if (replay.failed) throw replay.error;
       coverage.policy_replay = "full";
     }
     const unchecked = uncheckedParts(view, coverage);
@@ -106,11 +116,18 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
   }
 }
 
+/** What running `run` came to: done, or the error it threw (kept to be thrown when its turn comes). */
+function outcomeOf(run: () => unknown): { failed: false } | { failed: true; error: unknown } {
+  try {
+    run();
+    return { failed: false };
+  } catch (error) {
+    return { failed: true, error };
+  }
+}
+
 /** Entries per window: each window's entries are checked (leaf, signatures) off the chain's path while the chain is checked in order. */
 const WINDOW = 256;
-
-/** Windows handed to the checker ahead of the one being judged, so a checker with several threads is never idle while the chain is checked. */
-const AHEAD = 4;
 
 /** Where a chain check starts: after entry `seq` (0: before entry 1), whose link is `link`. */
 export interface ChainStart {
@@ -119,31 +136,32 @@ export interface ChainStart {
 }
 
 /**
- * The chain and the signatures, window by window: each window's full entries go to `checker`
- * (leaf hashes and signature checks, up to AHEAD windows in flight), its chain is checked in
+ * The chain and the signatures, window by window: every window's full entries go to `checker`
+ * at once (leaf hashes and signature checks; a checker with several threads is then never idle
+ * while the chain and the policy replay run here), each window's chain is checked in
  * order against those leaves, then its signatures are judged in ledger order, so the report names
  * the first bad entry whichever checker ran. The items continue the chain after `from`. Returns
  * each item's link.
  */
 export async function checkChainAndSignatures(
-  view: Pick<LedgerView, "items">,
+  view: Pick<LedgerView, "items" | "texts">,
   table: string | null,
   coverage: Coverage,
   from: ChainStart = { seq: 0, link: GENESIS_LINK },
   checker: EntryChecker = checkEntries,
+  hash?: HashFunction,
 ): Promise<string[]> {
-  const chain = { links: [] as string[], prev: from.link };
+  const chain = { links: [] as string[], prev: from.link, hash };
   const seatKeys = new Map<string, string>();
   const windows: (Entry | HiddenEntry)[][] = [];
   for (let start = 0; start < view.items.length; start += WINDOW) windows.push(view.items.slice(start, start + WINDOW));
-  const pending: Promise<EntryCheck[]>[] = [];
-  const request = (w: number) => {
-    if (w >= windows.length || pending[w]) return;
-    pending[w] = checker(windows[w]!.filter(isEntry));
-    pending[w].catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
-  };
+  const pending = windows.map((window, w) => {
+    const texts = view.texts?.slice(w * WINDOW, w * WINDOW + window.length).filter((_, i) => isEntry(window[i]!));
+    const checks = checker(window.filter(isEntry), texts);
+    checks.catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
+    return checks;
+  });
   for (let w = 0; w < windows.length; w += 1) {
-    for (let ahead = w; ahead <= w + AHEAD; ahead += 1) request(ahead);
     const window = windows[w]!;
     const checks = await pending[w]!;
     let next = 0;
@@ -160,7 +178,7 @@ export async function checkChainAndSignatures(
   return chain.links;
 }
 
-function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null, chain: { links: string[]; prev: string }, coverage: Coverage, computed: string | undefined): void {
+function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null, chain: { links: string[]; prev: string; hash: HashFunction | undefined }, coverage: Coverage, computed: string | undefined): void {
   if (item.seq !== seq) throw new Refuted(seq, `expected entry ${seq}, found ${item.seq} (reordered, missing or duplicated)`);
   let leaf = item.leaf;
   if (isEntry(item)) {
@@ -171,7 +189,7 @@ function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null,
   } else {
     coverage.by_hash += 1;
   }
-  const link = linkOf(chain.prev, leaf);
+  const link = linkOf(chain.prev, leaf, chain.hash);
   if (isEntry(item) && link !== item.link) throw new Refuted(seq, "link does not follow from the previous entry");
   chain.links.push(link);
   chain.prev = link;

@@ -7,7 +7,8 @@ import { checkerPool, type CheckerPool } from "../../../src/client/verify-pool.j
 import { exportText, signHead, type Entry } from "../../../src/protocol/index.js";
 import { buildCli, isStale } from "../../../scripts/build-cli.mjs";
 import { bigLedger, type BigLedger } from "../../support/big-export.js";
-import { copy, rechain } from "../protocol/fixtures.js";
+import { cast } from "../../support/table-fixture.js";
+import { copy, exportLines, exportOf, rechain, seatedDebate, unlines } from "../protocol/fixtures.js";
 
 /** Deep in the export: the 7th window of 256 entries, not its first entry. */
 const TAMPERED = 1_777;
@@ -49,6 +50,21 @@ describe("the parallel verifier", () => {
       const parallel = await verifyExportText(text, { ...context, checker: pool.check });
       expect(parallel.refuted).toEqual({ seq: TAMPERED, reason: "the entry signature does not verify" });
       expect(parallel).toEqual(await verifyExportText(text, context));
+    }, 60_000);
+  });
+
+  describe("when an entry line leaves out a body the schema fills in", () => {
+    it("checks that entry from its parsed object, with the serial verifier's report", async () => {
+      const k = await cast();
+      const l = await seatedDebate(k);
+      await l.submit(k.botTao, { seat: "bot-tao", kind: "pass", body: "" });
+      const ls = exportLines(exportOf(k.relay, l.entries, [await l.head()]));
+      const at = ls.findIndex((line) => line.includes('"body":"",'));
+      ls[at] = ls[at]!.replace('"body":"",', "");
+      const context = { relayKey: k.relay.publicKeyText };
+      const parallel = await verifyExportText(unlines(ls), { ...context, checker: pool.check });
+      expect(parallel.verdict).toBe("CLEAN");
+      expect(parallel).toEqual(await verifyExportText(unlines(ls), context));
     }, 60_000);
   });
 

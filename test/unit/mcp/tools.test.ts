@@ -48,7 +48,7 @@ const SAMPLES: Record<string, { good: Record<string, unknown>[]; bad: Record<str
   trestle_room_close: { good: [{ outcome: "no_deal" }, { outcome: "deal", offer: 9 }, { outcome: "deal", auction: "0123abcd" }], bad: [{ outcome: "won" }, {}, { outcome: "deal", auction: 0 }] },
   trestle_room_auction: {
     good: [{ buyer: "ben-bot", seller: "sara-bot", currency: "TWD", commit_minutes: 10, reveal_minutes: 10 }, { buyer: "b", seller: "s", currency: "USD", k: { num: 1, den: 3 }, commit_minutes: 1, reveal_minutes: 1 }],
-    bad: [{ buyer: "b", seller: "s", currency: "TWD", k: { num: 1, den: 0 }, commit_minutes: 10, reveal_minutes: 10 }, { buyer: "b", seller: "s", currency: "TWD", commit_minutes: 0, reveal_minutes: 10 }, {}],
+    bad: [{ buyer: "b", seller: "s", currency: "usd", commit_minutes: 10, reveal_minutes: 10 }, { buyer: "b", seller: "s", currency: "TWD", k: { num: 1, den: 0 }, commit_minutes: 10, reveal_minutes: 10 }, { buyer: "b", seller: "s", currency: "TWD", commit_minutes: 0, reveal_minutes: 10 }, {}],
   },
   trestle_room_bid: { good: [{ auction: 3, amount: 280000 }, { auction: "0123abcd", amount: 0 }], bad: [{ auction: 3 }, { auction: 3, amount: 1.5 }, { auction: 3, amount: -1 }] },
   trestle_room_reveal: { good: [{ auction: 3 }], bad: [{}, { auction: 3, bid: 1 }] },
@@ -129,6 +129,12 @@ describe("when the arguments are wrong", () => {
       expect(result.isError).toBe(true);
       expect(blocksOf(result)[0]).toMatch(/^error E_NOT_CANONICAL: arguments at amount/);
     }
+  });
+
+  it("refuses an auction in a lower-case currency with E_SCHEMA at currency, before anything is signed", async () => {
+    const result = await mcp.call("trestle_room_auction", { buyer: "ben-bot", seller: "bot-tao", currency: "usd", commit_minutes: 10, reveal_minutes: 10 });
+    expect(result.isError).toBe(true);
+    expect(blocksOf(result)[0]).toMatch(/^error E_SCHEMA: arguments at currency: /);
   });
 
   it("reports an unreachable relay as E_NETWORK with a hint about TRESTLE_URL", async () => {

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { canonicalize, chainEntry, GENESIS_LINK, leafOf, linkOf, type Entry, type UnchainedEntry } from "../../../src/protocol/index.js";
+import { canonicalize, chainEntry, GENESIS_LINK, leafOf, leafOfCanonical, linkOf, type Entry, type UnchainedEntry } from "../../../src/protocol/index.js";
 import { debateToDecision } from "./fixtures.js";
 
 const sha256hex = (...parts: Uint8Array[]): string => {
@@ -35,6 +35,20 @@ describe("leafOf and linkOf", () => {
       expect(linkOf(prev, entry.leaf)).toBe(entry.link);
       prev = entry.link;
     }
+  });
+
+  it("computes the same leaf from an entry's canonical text as from the entry, with any SHA-256", () => {
+    const native = (bytes: Uint8Array) => new Uint8Array(createHash("sha256").update(bytes).digest());
+    for (const entry of entries) {
+      expect(leafOfCanonical(canonicalize(entry))).toBe(entry.leaf);
+      expect(leafOfCanonical(canonicalize(entry), native)).toBe(entry.leaf);
+      expect(linkOf(GENESIS_LINK, entry.leaf, native)).toBe(linkOf(GENESIS_LINK, entry.leaf));
+    }
+  });
+
+  it("has no leaf from a canonical text without its link", () => {
+    const { link: _k, ...unlinked } = entries[3]!;
+    expect(leafOfCanonical(canonicalize(unlinked))).toBeNull();
   });
 
   it("ignores leaf and link already present on the entry", () => {

@@ -119,6 +119,14 @@ describe("verifyExport refutes", () => {
       expect(await refutation(text)).toMatchObject({ seq: 7, reason: expect.stringMatching(/policy replay expected system floor/) });
     });
 
+    it("names the heads' refutation, not the replay's, when both refute (the replay runs beside the earlier checks, judged after them)", async () => {
+      const tampered = copy(entries);
+      const floor = tampered[6]!;
+      if (floor.kind !== "system" || floor.subkind !== "floor") throw new Error("entry 7 is a floor move");
+      floor.data.holder = "judge";
+      expect(await refutation(exportOf(k.relay, rechain(tampered), [head]))).toMatchObject({ seq: 15, reason: expect.stringMatching(/^fork/) });
+    });
+
     it("refutes a bad seat signature at its seq", async () => {
       const tampered = copy(entries);
       const other = await handSigned(k.botTao, { seat: "bot-tao", kind: "say", body: "something else" }, { seq: 6, ts: 0 });
