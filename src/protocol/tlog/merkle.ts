@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { concatBytes, fromHex, toHex } from "../encoding/bytes.js";
-import { sha256 } from "../encoding/hash.js";
+import { sha256, type HashFunction } from "../encoding/hash.js";
 import { Sha256Schema } from "../schemas/primitives.js";
 
 /** A SHA-256 digest is 32 bytes. */
@@ -14,14 +14,24 @@ export const HASH_BYTES = 32;
 /** MTH({}) = SHA-256 of the empty string, the root of the empty tree (RFC 9162 §2.1.1). */
 export const EMPTY_ROOT: Uint8Array = sha256(new Uint8Array(0));
 
+/** RFC 9162 §2.1.1's two hashes over a given SHA-256 (`hash`): a chain's `leaf` is `leaf` of its entry's canonical bytes and its `link` is `node` of the previous link and the leaf (ledger/chain.ts, SPEC §4.3). */
+export function treeHashes(hash: HashFunction): { leaf(data: Uint8Array): Uint8Array; node(left: Uint8Array, right: Uint8Array): Uint8Array } {
+  return {
+    leaf: (data) => hash(concatBytes(Uint8Array.of(0), data)),
+    node: (left, right) => hash(concatBytes(Uint8Array.of(1), left, right)),
+  };
+}
+
+const HASHES = treeHashes(sha256);
+
 /** Leaf hash: SHA-256(0x00 || data) (RFC 9162 §2.1.1); equals a chain entry's `leaf` (SPEC §4.3). */
 export function leafHash(data: Uint8Array): Uint8Array {
-  return sha256(concatBytes(Uint8Array.of(0), data));
+  return HASHES.leaf(data);
 }
 
 /** Interior node hash: SHA-256(0x01 || left || right) (RFC 9162 §2.1.1). */
 export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  return sha256(concatBytes(Uint8Array.of(1), left, right));
+  return HASHES.node(left, right);
 }
 
 /** The largest power of two strictly below n (n ≥ 2), the split point k of RFC 9162 §2.1.1. */
