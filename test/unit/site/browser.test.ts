@@ -46,7 +46,7 @@ async function deleteDebate(client: TableClient, k: Cast): Promise<void> {
 /** Bidi embeddings, overrides and isolates, and zero-width characters: what the window and the CLI strip. */
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/u;
 
-describe("the landing page", () => {
+describe("the landing page", { timeout: 30_000 }, () => {
   it("tells a browser what trestle is, this relay's key and version, how to seat a bot three ways, and where the docs are", async () => {
     const known = await new HttpClient({ url: started.relay.url }).wellKnown();
     const p = await openPage("/");
@@ -71,7 +71,7 @@ describe("the landing page", () => {
   });
 });
 
-describe("the public viewer", () => {
+describe("the public viewer", { timeout: 30_000 }, () => {
   it("shows a public table verified in the page, then each new entry as it is written", async () => {
     const { client, k } = await publicDebate();
     const p = await openPage(`/view/${client.table}`);
@@ -175,7 +175,7 @@ describe("the public viewer", () => {
   });
 });
 
-describe("the icon", () => {
+describe("the icon", { timeout: 30_000 }, () => {
   it("is linked from the pages, loaded by the browser and kept a day; /favicon.ico leads to it", async () => {
     const p = await openPage("/");
     expect(await p.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg");

@@ -45,7 +45,7 @@ async function opened(prefix: string, overrides: Partial<TableConfig> = {}, prep
   return open;
 }
 
-describe("the principal window", () => {
+describe("the principal window", { timeout: 30_000 }, () => {
   it("rejects a task by click, signed with the owner key", async () => {
     const { table, k, bots, owner } = await opened("reject");
     await bots.submit(k.botJenny, "bot-jenny", { kind: "proposal", body: "Pay the deposit now.", effects: [{ owner: "tao", resource: "bank", action: "transfer", args: { amount: 50000 } }] });

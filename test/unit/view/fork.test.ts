@@ -49,7 +49,7 @@ async function turns(client: Awaited<ReturnType<typeof tableClient>>, k: Cast, c
   }
 }
 
-describe("when the relay was rolled back and then forked past the head this home held", () => {
+describe("when the relay was rolled back and then forked past the head this home held", { timeout: 30_000 }, () => {
   const storage = join(work, "storage");
   let relay: LocalRelay | undefined;
   let home: string;
@@ -119,7 +119,7 @@ describe("when the relay was rolled back and then forked past the head this home
   });
 });
 
-describe("when the connection behind the window's URL drops, or the relay there is replaced by one with another history", () => {
+describe("when the connection behind the window's URL drops, or the relay there is replaced by one with another history", { timeout: 30_000 }, () => {
   let honest: LocalRelay;
   let other: LocalRelay;
   let proxy: TcpProxy;

@@ -49,7 +49,7 @@ async function heldAccept(room: RoomPage, seat: GuardedSeat): Promise<string> {
 /** The held message's actions in the page. */
 const gate = (hash: string) => `#local .gate[data-hash="${hash}"]`;
 
-describe("the principal window's gate buttons", () => {
+describe("the principal window's gate buttons", { timeout: 30_000 }, () => {
   it("approves a held accept by click with tao's key into the seat's journal; the seat then sends it", async () => {
     const { room, seat } = await gatedRoom("gate-ok");
     const hash = await heldAccept(room, seat);
@@ -121,7 +121,7 @@ describe("the principal window's gate buttons", () => {
   });
 });
 
-describe("what the window shows before tao signs", () => {
+describe("what the window shows before tao signs", { timeout: 30_000 }, () => {
   /** The held message's card in the page. */
   const heldCard = (hash: string) => `#local .item:has(.gate[data-hash="${hash}"])`;
   /** Entry `seq`'s "about" in the transcript. */

@@ -235,7 +235,7 @@ const tries = [
 })();
 </script>`;
 
-describe("a page on another local origin, in Chromium", () => {
+describe("a page on another local origin, in Chromium", { timeout: 30_000 }, () => {
   let browser: Browser;
   let attacker: Server;
   let attackerUrl: string;

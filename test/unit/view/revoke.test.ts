@@ -23,7 +23,7 @@ async function seatsShown(prefix: string): Promise<{ room: RoomPage; row: (seat:
   return { room, row: (seat) => `${card} .seats li[data-seat="${seat}"]` };
 }
 
-describe("the principal window's Revoke", () => {
+describe("the principal window's Revoke", { timeout: 30_000 }, () => {
   it("revokes the owner's seat by click after a confirm step: the seat shows REVOKED and the relay refuses its key", async () => {
     const { room, row } = await seatsShown("revoke-ok");
     expect(await page.locator(`${row("bot-jenny")} button`).count()).toBe(0);

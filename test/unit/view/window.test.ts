@@ -40,7 +40,7 @@ async function ledger(room: { owner: TableClient; k: Cast }): Promise<Entry[]> {
   return items.filter(isEntry);
 }
 
-describe("the principal window", () => {
+describe("the principal window", { timeout: 30_000 }, () => {
   it("shows the owner's table with its seats, then each entry as the bots write it, with its signature verified", async () => {
     const { table, k, bots } = await opened("live");
     const card = `#table-${table}`;
