@@ -99,7 +99,9 @@ describe("never_disclose", () => {
     expect(error.code).toBe("E_MANDATE");
     expect(error.details).toMatchObject({ reason: "disclose", index: 0 });
     expect(lastRefusal(ben)).toMatchObject({ guard: "disclosure", reason: "disclose", detail: { index: 0 } });
-    expect(JSON.stringify(lastRefusal(ben))).not.toContain("3000");
+    // The time, the table's random name and the hash are numbers and hex that may hold "3000" by chance.
+    const { at: _at, table: _table, message_sha256: _hash, ...words } = lastRefusal(ben)!;
+    expect(JSON.stringify(words)).not.toContain("3000");
   });
 });
 
