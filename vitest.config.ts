@@ -2,6 +2,7 @@ import { defineConfig } from "vitest/config";
 import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
 import { chatBindings } from "./test/support/chat-env.js";
 import { LIMITS_OFF, LIMITS_UNDER_TEST, limitSettings } from "./test/support/limits-env.js";
+import { witnessBindings } from "./test/support/witness-env.js";
 
 export default defineConfig({
   test: {
@@ -41,6 +42,11 @@ export default defineConfig({
           })),
         ],
         test: { name: "workers-limits", include: ["test/workers/limits/**/*.test.ts"], globalSetup: ["test/support/fake-chat-global.ts"] },
+      },
+      // The witness Worker, deployed alone (wrangler.witness.toml, decision 0399).
+      {
+        plugins: [cloudflareTest(async () => ({ wrangler: { configPath: "./wrangler.witness.toml" }, miniflare: { bindings: await witnessBindings() } }))],
+        test: { name: "workers-witness", include: ["test/workers-witness/**/*.test.ts"] },
       },
     ],
   },

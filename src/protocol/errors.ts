@@ -53,6 +53,10 @@ export const ERROR_CODES = {
   // Custody and mirrors (docs/SPEC.md §8.4).
   E_REFUTED: { http: 422, message: "the ledger or page does not verify" },
   E_MIRROR: { http: 409, message: "this relay holds the table as a read-only mirror" },
+  // Witnesses (docs/SPEC.md §12, C2SP tlog-witness): an add-checkpoint refused.
+  E_UNKNOWN_LOG: { http: 404, message: "this witness does not witness a log with this origin" },
+  E_OLD_SIZE: { http: 409, message: "the old size is not the size this witness last cosigned" },
+  E_INCONSISTENT: { http: 422, message: "the checkpoint is not consistent with the one this witness cosigned" },
   E_TABLE_NOT_FOUND: { http: 404, message: "no table with this id" },
   // Table lifetime (docs/SPEC.md §6.6): a deleted table's id is never used again.
   E_TABLE_DELETED: { http: 410, message: "this table was deleted; its id is never used again" },

@@ -89,3 +89,6 @@ export * from "./tlog/note.js";
 export * from "./tlog/cosignature.js";
 export * from "./tlog/tiles.js";
 export * from "./tlog/witness.js";
+export * from "./tlog/witness-logs.js";
+export * from "./tlog/witness-judge.js";
+export * from "./tlog/witness-service.js";

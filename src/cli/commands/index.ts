@@ -35,6 +35,7 @@ import { verify } from "./verify.js";
 import { vote } from "./vote.js";
 import { view } from "./view.js";
 import { watch } from "./watch.js";
+import { witness } from "./witness.js";
 import { ROOM_ADMIN } from "./room-admin.js";
 import { ROOM_WRITES } from "./room-write.js";
 import { MANDATE } from "./mandate.js";
@@ -80,6 +81,8 @@ export const COMMANDS: readonly Command[] = [
   deleteCommand,
   // Moving a table between relays, and mirrors (docs/SPEC.md §8.4).
   ...CUSTODY,
+  // A transparency-log witness on this machine (docs/SPEC.md §12).
+  witness,
   // The MCP server (docs/MCP.md).
   mcp,
   // Chat apps (docs/CHAT-APPS.md): the owner's notification channels.

@@ -14,6 +14,7 @@ import { EXIT, UsageError } from "../exit.js";
 import { assetDir, loadAssets } from "../../view/assets.js";
 import { Principal } from "../../view/principal.js";
 import { serveWindow } from "../../view/server.js";
+import { interrupted } from "../interrupted.js";
 import type { Command } from "./command.js";
 
 /** `view`: serves the window until interrupted (exit 0). */
@@ -70,17 +71,4 @@ function onlyOwner(ctx: Context): string | undefined {
   if (names.length === 1) return names[0]!.slice(0, -".json".length);
   if (names.length === 0) throw new UsageError(`no owner key in ${ctx.home}: create one with trestle keygen --owner NAME, or name it with --owner`);
   throw new UsageError(`this home has ${names.length} owner keys: name one with --owner (${names.map((n) => n.slice(0, -".json".length)).join(", ")})`);
-}
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function interrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve();
-    };
-    process.once("SIGINT", done);
-    process.once("SIGTERM", done);
-  });
 }

@@ -252,7 +252,8 @@ type cosigner struct {
 }
 
 func newCosigner(vkey string) (*cosigner, error) {
-	parts := strings.Split(vkey, "+")
+	// The key's base64 may hold a '+': split at the first two only, as note.NewVerifier does.
+	parts := strings.SplitN(vkey, "+", 3)
 	if len(parts) != 3 {
 		return nil, errors.New("not name+hash+key")
 	}

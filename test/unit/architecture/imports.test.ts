@@ -25,10 +25,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/chat": ["src/protocol", "src/text"],
   "src/view": ["src/protocol", "src/text", "src/client", "src/owner"],
   "src/mcp": ["src/protocol", "src/text", "src/client", "src/owner"],
-  "src/cli": ["src/protocol", "src/text", "src/client", "src/owner", "src/view", "src/mcp"],
+  "src/witness": ["src/protocol", "src/text", "src/client"],
+  "src/cli": ["src/protocol", "src/text", "src/client", "src/owner", "src/view", "src/mcp", "src/witness"],
   "src/demo": ["src/protocol", "src/text", "src/client", "src/owner", "src/cli"],
   "durable-objects": ["src/protocol", "src/text", "src/chat"],
-  worker: ["src/protocol", "src/text", "src/client", "src/chat", "durable-objects"],
+  worker: ["src/protocol", "src/text", "src/client", "src/chat", "src/witness", "durable-objects"],
 };
 
 /** Every TypeScript source file under the three source roots. */

@@ -12,11 +12,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import {
+  addCheckpoint,
   checkpointOf,
   consistencyProof,
   cosignatureSigner,
   ed25519,
   ed25519NoteSigner,
+  formatAddCheckpoint,
   formatCheckpoint,
   formatVerifierKey,
   inclusionProof,
@@ -32,6 +34,9 @@ import {
   tilesForSize,
   toBase64,
   utf8,
+  witnessedLogs,
+  witnessVerifierKey,
+  type WitnessRecord,
 } from "../../../../src/protocol/index.js";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
@@ -112,6 +117,26 @@ async function makeCases(): Promise<GoCase[]> {
     if (first > 1) cases.push({ id: `consistency ${first} to ${second}, another old root`, want: false, ...base, first_root: b64(root(first - 1)), proof: proof.map(b64) });
   }
 
+  // The witness (witness-service.ts) cosigning the table as it grows: each answer's cosignature line
+  // after the relay's note, and the note it keeps for monitors. Its key's base64 holds a '+'.
+  const w = { name: "witness.example/trestle", signer: await impl.signer(new Uint8Array(32).fill(0x2a)) };
+  const wVkey = witnessVerifierKey(w);
+  const records = new Map<string, WitnessRecord>();
+  const store = { record: (o: string) => records.get(o), save: (r: WitnessRecord) => void records.set(r.origin, r), keep: () => {} };
+  let held = 0;
+  for (const size of [3, 100, 700]) {
+    const note = await signNoteText(formatCheckpoint(checkpointOf(origin, size, root(size))), [ed25519NoteSigner(origin, relay)]);
+    const body = formatAddCheckpoint({ oldSize: held, proof: consistencyProof(held, size, source), note });
+    const answer = await addCheckpoint(body, { logs: witnessedLogs([`${origin}=${vkey}`]), store, witness: w, now: 1767225600_000 + size * 1000 });
+    if (answer.status !== 200) throw new Error(`the witness refused size ${size}: ${answer.body}`);
+    held = size;
+    cases.push({ id: `witness cosignature ${size}`, kind: "note", want: true, note: `${note}${answer.body}`, vkeys: [vkey], cosigner_vkeys: [wVkey] });
+    cases.push({ id: `witness cosignature ${size} alone`, kind: "note", want: true, note: `${note.slice(0, note.indexOf("\n\n") + 2)}${answer.body}`, cosigner_vkeys: [wVkey] });
+    cases.push({ id: `witness kept checkpoint ${size}`, kind: "checkpoint", want: true, note: records.get(origin)!.note, vkeys: [vkey], cosigner_vkeys: [wVkey], leaves });
+    const other = answer.body.replace(/ (\S)(\S+)\n$/, (_, c: string, rest: string) => ` ${c}${rest.slice(0, 20)}${rest[20] === "A" ? "B" : "A"}${rest.slice(21)}\n`);
+    cases.push({ id: `witness cosignature ${size} tampered`, kind: "note", want: false, note: `${note}${other}`, vkeys: [vkey], cosigner_vkeys: [wVkey] });
+  }
+
   for (const size of [1, 255, 256, 257, 700]) {
     const tiles = tilesForSize(size).map((t) => ({ path: tilePath(t), data: b64(tileBytes(t, source)) }));
     cases.push({ id: `tiles of ${size}`, kind: "tiles", want: true, size, leaves: leaves.slice(0, size), tiles });
@@ -146,5 +171,6 @@ describe("Go's x/mod sumdb/note and sumdb/tlog", () => {
     expect(cases.filter((c) => c.want).length).toBeGreaterThan(50);
     expect(cases.filter((c) => !c.want).length).toBeGreaterThan(50);
     expect(verdicts.get("checkpoint 700")?.detail).toBe("relay.example/tables/deal-42 relay.example/tables/deal-42,witness.example/w1");
+    expect(verdicts.get("witness kept checkpoint 700")?.detail).toBe("relay.example/tables/deal-42 relay.example/tables/deal-42,witness.example/trestle");
   });
 });
