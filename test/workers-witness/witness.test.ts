@@ -27,7 +27,7 @@ describe("the witness Worker", () => {
     expect(vkey).toMatch(/^witness\.test\/w1\+[0-9a-f]{8}\+/);
   });
 
-  it("cosigns a log's checkpoints, refuses a stale old size and a fork, serves the cosigned checkpoint and the evidence", async () => {
+  it("cosigns a log's checkpoints, refuses a stale old size and a fork, serves the cosigned checkpoint and the evidence, kept once", async () => {
     const first = await post(await log.body(0, 5));
     expect(first.status).toBe(200);
     await openNote(`${await log.note(5)}${await first.text()}`, [cosignatureVerifierFromKey(vkey)]);
@@ -38,6 +38,8 @@ describe("the witness Worker", () => {
 
     const fork = await post(await forked.body(9, 9));
     expect([fork.status, ((await fork.json()) as { error: { code: string } }).error.code]).toEqual([422, "E_INCONSISTENT"]);
+    // The same conflicting note again, with a stale old size this time: refused, kept once.
+    expect((await post(await forked.body(0, 9))).status).toBe(409);
 
     const monitor = await (await get(`/${originHash(WITNESSED)}/checkpoint`)).text();
     const opened = await openNote(monitor, [ed25519VerifierFromKey(log.vkey), cosignatureVerifierFromKey(vkey)]);
