@@ -40,7 +40,8 @@ function runBot(env: Record<string, string>): Promise<{ code: number | null; std
   });
 }
 
-describe("docs/CLIENT.md bot example", () => {
+// Three spawned processes: 30 s per test, as the other spawned files allow.
+describe("docs/CLIENT.md bot example", { timeout: 30_000 }, () => {
   it("is examples/seat-bot.ts, word for word", () => {
     const doc = readFileSync(join(ROOT, "docs/CLIENT.md"), "utf8");
     expect(doc).toContain("```ts\n" + readFileSync(EXAMPLE, "utf8") + "```");
