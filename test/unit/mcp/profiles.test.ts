@@ -52,6 +52,18 @@ describe("the role profiles", () => {
   });
 });
 
+describe("the server's instructions to the model", () => {
+  it.each([...ROLE_PROFILES, "all"] as const)("in profile %s name only tools the profile offers", async (profile) => {
+    const mcp = await inProcess(home.settings, null, [], { tools: profileTools(profile) });
+    open.push(mcp);
+    const text = mcp.client.getInstructions() ?? "";
+    const named = [...text.matchAll(/trestle_[a-z_]+[a-z]/g)].map((m) => m[0]).filter((name) => name !== "trestle_room");
+    expect(named.length).toBeGreaterThan(0);
+    const offered = profileTools(profile).map((t) => t.name);
+    expect(named.filter((name) => !offered.includes(name))).toEqual([]);
+  });
+});
+
 describe("the default profile", () => {
   it("is owner without a seat key, table for a seat, room for a seat under a mandate at the active table", async () => {
     const { seat: _seat, seatKeyFile: _file, ...ownerOnly } = home.settings;
