@@ -3,7 +3,8 @@
  * configuration, launching this same `trestle mcp` with the settings resolved now (absolute
  * paths; key file paths only, never a key). Formats as each client documents them: Claude Code
  * `.mcp.json` (`mcpServers`, `type: "stdio"`), Codex `~/.codex/config.toml` (`[mcp_servers.NAME]`
- * with an `env` table), Cursor `~/.cursor/mcp.json` or `.cursor/mcp.json` (`mcpServers`).
+ * with an `env` table), Cursor `~/.cursor/mcp.json` or `.cursor/mcp.json` (`mcpServers`). With
+ * `--http`, the URL-server entry instead (`urlConfig`): the URL and this run's bearer token.
  */
 import { z } from "zod";
 import { ENV, type McpSettings } from "./config.js";
@@ -76,4 +77,30 @@ export function printConfig(client: McpClient, launch: Launch, env: Record<strin
 /** A TOML basic string: JSON's string escapes are all valid TOML escapes. */
 function toml(value: string): string {
   return JSON.stringify(value);
+}
+
+/** The variable a Codex URL entry reads the bearer token from (Codex takes no inline token). */
+export const TOKEN_ENV = "TRESTLE_MCP_TOKEN";
+
+/** The snippet for `client` naming the running `trestle mcp --http` at `url`, with its bearer token. */
+export function urlConfig(client: McpClient, url: string, token: string): Snippet {
+  const headers = { Authorization: `Bearer ${token}` };
+  const once = "; the token holds until that trestle mcp --http exits, then print the config again";
+  switch (client) {
+    case "claude":
+      return {
+        text: JSON.stringify({ mcpServers: { [SERVER_NAME]: { type: "http", url, headers } } }, null, 2),
+        where: `paste into .mcp.json at your project's root (or merge its mcpServers entry into ~/.claude.json)${once}`,
+      };
+    case "cursor":
+      return {
+        text: JSON.stringify({ mcpServers: { [SERVER_NAME]: { url, headers } } }, null, 2),
+        where: `paste into ~/.cursor/mcp.json or .cursor/mcp.json, merging mcpServers if the file exists${once}`,
+      };
+    case "codex":
+      return {
+        text: [`[mcp_servers.${SERVER_NAME}]`, `url = ${toml(url)}`, `bearer_token_env_var = ${toml(TOKEN_ENV)}`].join("\n"),
+        where: `append to ~/.codex/config.toml and start Codex with ${TOKEN_ENV} set to the bearer token printed above${once}`,
+      };
+  }
 }

@@ -1,7 +1,7 @@
 /**
  * MCP test support: the official SDK client connected to the trestle MCP server, in process over
- * a linked transport pair (fast, for the many small cases) or over a real stdio process
- * (`node bin/trestle.mjs mcp`); a home directory with owner and seat key files; and helpers that
+ * a linked transport pair (fast, for the many small cases), over a real stdio process
+ * (`node bin/trestle.mjs mcp`) or over Streamable HTTP (`trestle mcp --http`); a home directory with owner and seat key files; and helpers that
  * read a tool result's text blocks.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { createKeyFile } from "../../src/client/node.js";
@@ -100,6 +101,15 @@ export async function overStdio(env: Record<string, string>, elicit: Elicitor = 
   transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
   await client.connect(transport);
   return { ...wrap(client, asked, () => client.close()), stderr: () => stderr };
+}
+
+/** The SDK's Streamable HTTP client connected to a running `trestle mcp --http` at `url` with the bearer `token`. */
+export async function overHttp(url: string, token: string, elicit: Elicitor = null): Promise<Mcp & { transport: StreamableHTTPClientTransport }> {
+  const asked: ElicitRequest[] = [];
+  const client = testClient(elicit, asked);
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  await client.connect(transport);
+  return { ...wrap(client, asked, () => client.close()), transport };
 }
 
 /** Every text block of a result, joined by blank lines. */

@@ -1,40 +1,78 @@
 /**
- * `trestle mcp`: runs the stdio MCP server (src/mcp/server.ts) for an agent such as Claude Code,
- * Codex or Cursor; stdout then carries the MCP protocol and nothing else, notes go to stderr.
- * `--print-config CLIENT` prints the snippet that makes that client start this server.
+ * `trestle mcp`: runs the MCP server (src/mcp/server.ts) for an agent such as Claude Code, Codex
+ * or Cursor, on stdio (stdout then carries the MCP protocol and nothing else, notes go to stderr)
+ * or with `--http` over Streamable HTTP on 127.0.0.1 (src/mcp/http.ts). `--tools` chooses the
+ * tools it offers (src/mcp/profiles.ts). `--print-config CLIENT` prints the snippet that makes
+ * that client start this server, or with `--http` reach it at its URL.
  */
 import { realpathSync } from "node:fs";
-import { resolveSettings } from "../../mcp/config.js";
-import { McpClientSchema, printConfig, settingsEnv } from "../../mcp/print-config.js";
+import { resolveSettings, type McpSettings } from "../../mcp/config.js";
+import { serveHttp } from "../../mcp/http.js";
+import { McpClientSchema, printConfig, settingsEnv, urlConfig, type McpClient, type Snippet } from "../../mcp/print-config.js";
+import { selectTools, type ToolSelection } from "../../mcp/profiles.js";
 import { serveStdio } from "../../mcp/server.js";
-import { optional } from "../args.js";
-import { DEFAULT_RELAY } from "../context.js";
+import { integer, optional } from "../args.js";
+import { DEFAULT_RELAY, type Context } from "../context.js";
 import { UsageError } from "../exit.js";
 import type { Command } from "./command.js";
 
-/** `mcp`: serve MCP on stdio until the client closes stdin, or print a client's config snippet. */
+/** `mcp`: serve MCP on stdio until the client closes stdin, over HTTP until stopped, or print a client's config snippet. */
 export const mcp: Command = {
   name: "mcp",
   summary: "run the MCP server an agent (Claude Code, Codex, Cursor) mounts, or print its config",
   flags: {
     config: { type: "string", value: "FILE", help: "a JSON settings file (default $TRESTLE_MCP_CONFIG); TRESTLE_* variables override it" },
-    "print-config": { type: "string", value: "CLIENT", help: "print the snippet for claude, codex or cursor and exit" },
+    "print-config": { type: "string", value: "CLIENT", help: "print the snippet for claude, codex or cursor (with --http: once serving, with the URL and token)" },
+    tools: { type: "string", value: "PROFILE|NAMES", help: "the tools offered: table, room, owner or all, or tool names separated by commas (default: from the settings)" },
+    http: { type: "boolean", help: "serve over Streamable HTTP on 127.0.0.1 instead of stdio, with a bearer token printed once" },
+    port: { type: "string", value: "N", help: "the --http port (default 0: a free one; the URL is printed)" },
   },
   async run(ctx) {
     const flags = { relay: optional(ctx.args, "relay"), home: optional(ctx.args, "home"), config: optional(ctx.args, "config") };
     const settings = resolveSettings({ env: ctx.io.env, flags, defaultRelay: DEFAULT_RELAY });
-    const client = optional(ctx.args, "print-config");
-    if (client !== undefined) {
-      const parsed = McpClientSchema.safeParse(client);
-      if (!parsed.success) throw new UsageError(`--print-config takes claude, codex or cursor, not "${client}"`);
-      const snippet = printConfig(parsed.data, { command: process.execPath, args: [launcherPath(), "mcp"] }, settingsEnv(settings));
-      ctx.out.result(snippet.text, { client: parsed.data, snippet: snippet.text, where: snippet.where });
-      ctx.out.note(snippet.where);
+    const toolsFlag = optional(ctx.args, "tools");
+    const selection = toolSelection(toolsFlag, settings);
+    const client = clientFlag(ctx);
+    const log = (text: string) => void ctx.io.stderr.write(`${text}\n`);
+    if (ctx.args.values.http === true) {
+      const port = integer(ctx.args, "port", 0)!;
+      if (port > 65535) throw new UsageError("--port must be from 0 to 65535");
+      await serveHttp(settings, { log }, selection, port, ({ url, token }) => {
+        if (client !== undefined) show(ctx, client, urlConfig(client, url, token));
+      });
       return;
     }
-    await serveStdio(settings, { log: (text) => ctx.io.stderr.write(`${text}\n`) });
+    if (ctx.args.values.port !== undefined) throw new UsageError("--port goes with --http");
+    if (client !== undefined) {
+      const args = [launcherPath(), "mcp", ...(toolsFlag === undefined ? [] : ["--tools", toolsFlag])];
+      show(ctx, client, printConfig(client, { command: process.execPath, args }, settingsEnv(settings)));
+      return;
+    }
+    await serveStdio(settings, { log }, selection);
   },
 };
+
+/** The tools `--tools` names (or the settings' default profile); a usage error names what is no tool. */
+function toolSelection(spec: string | undefined, settings: McpSettings): ToolSelection {
+  const selection = selectTools(spec, settings);
+  if ("unknown" in selection) {
+    throw new UsageError(`--tools takes table, room, owner or all, or tool names separated by commas; no tool named ${selection.unknown.join(", ")} (docs/MCP.md "Profiles" lists them)`);
+  }
+  return selection;
+}
+
+function clientFlag(ctx: Context): McpClient | undefined {
+  const client = optional(ctx.args, "print-config");
+  if (client === undefined) return undefined;
+  const parsed = McpClientSchema.safeParse(client);
+  if (!parsed.success) throw new UsageError(`--print-config takes claude, codex or cursor, not "${client}"`);
+  return parsed.data;
+}
+
+function show(ctx: Context, client: McpClient, snippet: Snippet): void {
+  ctx.out.result(snippet.text, { client, snippet: snippet.text, where: snippet.where });
+  ctx.out.note(snippet.where);
+}
 
 /** The absolute path of the script that started this process (bin/trestle.mjs), links resolved. */
 function launcherPath(): string {

@@ -13,7 +13,7 @@ export const receipt = writeTool({
     table: TableArg,
     task: TaskArg,
     text: BodySchema.min(1).describe("what you did"),
-    result: z.record(z.string(), z.unknown()).optional().describe("a JSON object with the outcome (integers only, at most 2048 bytes)"),
+    result: z.record(z.string(), z.json()).optional().describe("a JSON object with the outcome (integers only, at most 2048 bytes)"),
     refs: RefsArg,
   }),
   build: ({ task, text, result, refs }) => ({ kind: "receipt", task, body: text, result, refs }),

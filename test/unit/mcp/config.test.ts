@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { resolveSettings } from "../../../src/mcp/config.js";
-import { printConfig, settingsEnv } from "../../../src/mcp/print-config.js";
+import { printConfig, settingsEnv, TOKEN_ENV, urlConfig } from "../../../src/mcp/print-config.js";
 import { cli } from "../../support/cli.js";
 
 const DEFAULT = "http://127.0.0.1:8787";
@@ -106,6 +106,16 @@ describe("printConfig", () => {
     expect(values).toEqual(env);
   });
 
+  it("prints a URL server's entry for trestle mcp --http: the URL, and the token as each client takes it", () => {
+    const url = "http://127.0.0.1:41237/mcp";
+    const headers = { Authorization: "Bearer tok" };
+    expect(JSON.parse(urlConfig("claude", url, "tok").text).mcpServers.trestle).toEqual({ type: "http", url, headers });
+    expect(JSON.parse(urlConfig("cursor", url, "tok").text).mcpServers.trestle).toEqual({ url, headers });
+    const codex = urlConfig("codex", url, "tok");
+    expect(codex.text.split("\n")).toEqual(["[mcp_servers.trestle]", `url = "${url}"`, `bearer_token_env_var = "${TOKEN_ENV}"`]);
+    expect(codex.where).toContain(TOKEN_ENV);
+  });
+
   it("is what `trestle mcp --print-config` prints, and a wrong client is a usage error", async () => {
     const home = dir();
     const t = cli(home, DEFAULT);
@@ -116,5 +126,5 @@ describe("printConfig", () => {
     const wrong = await t.run(["mcp", "--print-config", "vim"]);
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain("--print-config takes claude, codex or cursor");
-  });
+  }, 30_000);
 });

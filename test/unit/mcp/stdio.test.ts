@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
 import { isEntry, type Signer } from "../../../src/protocol/index.js";
-import { TOOLS } from "../../../src/mcp/tools/index.js";
+import { profileTools } from "../../../src/mcp/profiles.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { settingsEnv } from "../../../src/mcp/print-config.js";
@@ -39,10 +39,10 @@ afterAll(async () => {
 });
 
 describe("trestle mcp over stdio, a whole session", () => {
-  it("lists the tools and logs to stderr only", async () => {
+  it("lists the table seat's tools (a seat key, no mandate) and logs to stderr only", async () => {
     const { tools } = await mcp.client.listTools();
-    expect(tools).toHaveLength(TOOLS.length);
-    expect(mcp.stderr()).toContain(`trestle mcp: serving ${TOOLS.length} tools on stdio`);
+    expect(tools.map((t) => t.name)).toEqual(profileTools("table").map((t) => t.name));
+    expect(mcp.stderr()).toContain(`trestle mcp: serving ${tools.length} tools (profile table) on stdio`);
   });
 
   it("creates the table and takes its seat", async () => {

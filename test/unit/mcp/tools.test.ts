@@ -91,6 +91,12 @@ describe("tools/list", () => {
     }
   });
 
+  it("types every schema in every tool's JSON Schema: no bare {} (MCP Inspector's strict mode warns about one)", async () => {
+    const { tools } = await mcp.client.listTools();
+    const untyped = tools.flatMap((t) => untypedSchemas(t.inputSchema, t.name));
+    expect(untyped).toEqual([]);
+  });
+
   it.each(Object.entries(SAMPLES))("%s: the JSON Schema and the zod schema accept and refuse the same arguments", async (name, { good, bad }) => {
     const validator = new AjvJsonSchemaValidator();
     const { tools } = await mcp.client.listTools();
@@ -153,3 +159,20 @@ describe("when the arguments are wrong", () => {
     expect((error as McpError).message).toBe("MCP error -32602: no tool named trestle_fly; tools/list names every tool");
   });
 });
+
+/** Where a JSON Schema holds a schema: keywords whose value is a schema, a list of them, or a map of them. */
+const SCHEMA_AT = { one: ["items", "additionalProperties", "propertyNames", "not"], list: ["anyOf", "oneOf", "allOf"], map: ["properties", "definitions", "$defs"] };
+const TYPED = ["type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"];
+
+/** The paths of every schema under `schema` that says nothing of its type (`{}`, or only a description). */
+function untypedSchemas(schema: unknown, path: string): string[] {
+  if (typeof schema !== "object" || schema === null) return [];
+  const node = schema as Record<string, unknown>;
+  const here = TYPED.some((key) => key in node) ? [] : [path];
+  const children: [string, unknown][] = [
+    ...SCHEMA_AT.one.filter((key) => key in node).map((key): [string, unknown] => [`${path}.${key}`, node[key]]),
+    ...SCHEMA_AT.list.flatMap((key) => (Array.isArray(node[key]) ? node[key].map((s, i): [string, unknown] => [`${path}.${key}[${i}]`, s]) : [])),
+    ...SCHEMA_AT.map.flatMap((key) => Object.entries((node[key] ?? {}) as Record<string, unknown>).map(([name, s]): [string, unknown] => [`${path}.${key}.${name}`, s])),
+  ];
+  return [...here, ...children.flatMap(([at, child]) => untypedSchemas(child, at))];
+}

@@ -1,0 +1,127 @@
+/**
+ * `trestle mcp --http`: the same MCP server over the Streamable HTTP transport (docs/MCP.md "Over
+ * HTTP", decision 0409), for hosts that take only URL servers. It listens on 127.0.0.1 only; every
+ * request passes ./http-guard.ts (Host, Origin, the bearer token printed once per run) before
+ * the SDK's StreamableHTTPServerTransport sees it. Each MCP session (Mcp-Session-Id, opened by an
+ * initialize) gets its own McpSession and server, as one stdio process would, and an in-memory
+ * event store so a client that lost a stream resumes it with Last-Event-ID.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { randomBytes } from "../client/index.js";
+import { toBase64url } from "../protocol/index.js";
+import type { McpSettings } from "./config.js";
+import { MemoryEventStore } from "./event-store.js";
+import { checkRequest } from "./http-guard.js";
+import type { ToolSelection } from "./profiles.js";
+import { createServer, selectionText } from "./server.js";
+import { McpSession, type SessionDeps } from "./session.js";
+
+/** The path the server answers MCP on. */
+export const MCP_PATH = "/mcp";
+/** The largest request body read (the SDK transport's own default bound). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A running HTTP server: its URL, this run's token, and how to stop it. */
+export interface HttpServing {
+  url: string;
+  token: string;
+  /** Closes every MCP session and the listener. */
+  close(): Promise<void>;
+}
+
+/** Starts listening on 127.0.0.1:`port` (0: a free port) with a fresh token; logs the URL and the token once. */
+export async function startHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number): Promise<HttpServing> {
+  const token = toBase64url(randomBytes(32));
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  let bound = 0;
+
+  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
+    const { server } = createServer(new McpSession(settings, deps), { tools: selection.tools });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new MemoryEventStore(),
+      onsessioninitialized: (id) => void sessions.set(id, transport),
+    });
+    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
+    await server.connect(transport);
+    return transport;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const refusal = checkRequest(req.headers, bound, token);
+    if (refusal) return reply(res, refusal.status, refusal.reason, refusal.status === 401 ? { "www-authenticate": 'Bearer realm="trestle mcp"' } : {});
+    if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== MCP_PATH) return reply(res, 404, `MCP is served at ${MCP_PATH}`);
+    const id = req.headers["mcp-session-id"];
+    const body = req.method === "POST" ? await readJson(req) : undefined;
+    if (body instanceof Error) return reply(res, 400, body.message);
+    if (id === undefined && req.method === "POST" && isInitializeRequest(body)) return (await openSession()).handleRequest(req, res, body);
+    const transport = typeof id === "string" ? sessions.get(id) : undefined;
+    if (!transport) return reply(res, id === undefined ? 400 : 404, id === undefined ? "no Mcp-Session-Id: initialize first" : "no such MCP session (it ended, or this server restarted)");
+    return transport.handleRequest(req, res, body);
+  };
+
+  const http = createHttpServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      deps.log(`trestle mcp: an HTTP request failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!res.headersSent) reply(res, 500, "the request failed in the trestle MCP server");
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    http.once("error", reject);
+    http.listen(port, "127.0.0.1", () => resolve());
+  });
+  bound = (http.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${bound}${MCP_PATH}`;
+  deps.log(`trestle mcp: serving ${selectionText(selection)} at ${url}; relay ${settings.url}${settings.table ? `, table ${settings.table}` : ""}`);
+  deps.log(`trestle mcp: bearer token ${token} (printed once; valid until this process exits)`);
+  return {
+    url,
+    token,
+    async close() {
+      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** Serves until SIGINT or SIGTERM; `ready` runs once the URL and token are known. */
+export async function serveHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number, ready: (serving: HttpServing) => void): Promise<void> {
+  const serving = await startHttp(settings, deps, selection, port);
+  ready(serving);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      void serving.close().then(resolve);
+    };
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  });
+}
+
+/** The request's body as JSON, or an Error saying why not (too large, not JSON). */
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) return new Error(`the request body is over ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString("utf8")) as unknown;
+  } catch {
+    return new Error("the request body is not JSON");
+  }
+}
+
+/** A JSON-RPC error body with `status` (the transport's own shape for its refusals). */
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
