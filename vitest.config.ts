@@ -6,6 +6,10 @@ import { witnessBindings } from "./test/support/witness-env.js";
 
 export default defineConfig({
   test: {
+    // Vitest's default is one file at a time on two cores (cores - 1), for all projects together:
+    // the whole suite ran in series and used 1.15 cores. Two at once fill the waits for relays,
+    // processes and browsers (docs/BENCHMARKS.md).
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -18,6 +22,9 @@ export default defineConfig({
           isolate: false,
           // A spy a file leaves (vi.spyOn) is undone before the next test, as a fresh module graph would.
           restoreMocks: true,
+          // A test's time limit only stops a hang: with two files at once on two cores, a test that
+          // starts a relay, a process or a browser can take several seconds, and 5 s failed by chance.
+          testTimeout: 30_000,
         },
       },
       {
