@@ -125,16 +125,17 @@ describe("npm run demo", () => {
     expect(entries.find((e) => e.kind === "verify")).toMatchObject({ seat: "checker", task, verdict: "pass" });
   }, 60_000);
 
-  it("plays the room: a deal at 2,800 under both mandates, a CLEAN export, and neither the floor nor the cap in the ledger", async () => {
+  it("plays the room: a deal at 2,800 under both mandates signed by both owners, a CLEAN export and certificate, and neither the floor nor the cap in the ledger", async () => {
     const out = tempDir("trestle-demo-room-");
     const run = await demo(["room", "--relay", relay.url, "--out", out, "--json"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout);
-    expect(summary).toMatchObject({ ok: true, scenario: "room", outcome: "deal", deal: { amount: 280000, currency: "TWD" }, verify: "CLEAN", floor_absent: true, cap_absent: true });
+    expect(summary).toMatchObject({ ok: true, scenario: "room", outcome: "deal", deal: { amount: 280000, currency: "TWD" }, verify: "CLEAN", deal_signed: true, floor_absent: true, cap_absent: true });
     expect(summary.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([
       ["deal", true],
       ["verify_clean", true],
+      ["deal_signed", true],
       ["guard_refused", true],
       ["floor_absent", true],
       ["cap_absent", true],
