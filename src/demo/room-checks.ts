@@ -1,6 +1,7 @@
 /**
  * What the room scenario must show: a deal closed at 2,800.00 TWD, the export CLEAN by the CLI's
- * own `trestle verify`, ben's guard refusing his seat's attempt to write his cap, and neither
+ * own `trestle verify`, the deal signed by both owners with a certificate `trestle deal verify`
+ * accepts offline, ben's guard refusing his seat's attempt to write his cap, and neither
  * sara's floor nor ben's cap anywhere in the ledger, in any of the forms they could be written
  * (case-insensitive, over every field but the random ones: ids, hashes, keys, signatures, nonces,
  * times, in which a 4-digit run appears by chance).
@@ -10,7 +11,7 @@ import { exportContent, type RoomOutcome } from "./room.js";
 
 /** One check of the room scenario. */
 export interface RoomCheck {
-  name: "deal" | "verify_clean" | "guard_refused" | "floor_absent" | "cap_absent";
+  name: "deal" | "verify_clean" | "deal_signed" | "guard_refused" | "floor_absent" | "cap_absent";
   ok: boolean;
   text: string;
 }
@@ -32,6 +33,11 @@ export function roomChecksOf(outcome: RoomOutcome): RoomCheck[] {
   return [
     { name: "deal", ok: deal, text: deal ? "the room closed with a deal at 2,800.00 TWD" : `the room ended ${outcome.outcome ?? "without an outcome"} at ${JSON.stringify(outcome.deal)}` },
     { name: "verify_clean", ok: verdict === "CLEAN" && outcome.verify.code === 0, text: `trestle verify on the export: ${verdict || "no verdict"} (exit ${outcome.verify.code})` },
+    {
+      name: "deal_signed",
+      ok: outcome.dealStatus === "done" && outcome.certificate.code === 0,
+      text: `the deal is ${outcome.dealStatus ?? "missing"}; trestle deal verify on its certificate, offline with the relay key: exit ${outcome.certificate.code}`,
+    },
     {
       name: "guard_refused",
       ok: outcome.refused?.kind === "say" && outcome.refused.reason === "disclose",

@@ -4,14 +4,16 @@
  * and joins from his by her invite link. Each owner signs a mandate for their seat; the scripted
  * seats negotiate through the owner-side guards: ben's seat tries to tell the seller its cap and
  * its own guard refuses before signing; the accept is held for ben, who approves it with
- * `trestle gate approve`; sara closes with the deal at 2,800. Then the export is written and
- * checked with `trestle verify`. Returns what the checks need.
+ * `trestle gate approve`; both owners sign the deal's final terms with their owner keys (`trestle
+ * deal sign`) and sara closes with the deal at 2,800. Then the export is written and checked with
+ * `trestle verify`, and the deal certificate with `trestle deal verify`, offline with only the
+ * relay key. Returns what the checks need.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createKeyFile, openTable, ownerKeyPath, randomBytes, seatKeyPath, type LoadedKey, type TableClient } from "../client/node.js";
 import { GuardedSeat, issueInvite, joinByInvite, roomConfigFor, seatFiles, setMandate, type MandateFields, type Sent } from "../owner/index.js";
-import { isEntry, parseExport, toHex, TrestleError, type Terms } from "../protocol/index.js";
+import { dealStatus, isEntry, parseExport, toHex, TrestleError, type Terms } from "../protocol/index.js";
 import { DemoError } from "./errors.js";
 import type { SessionOptions } from "./session-459.js";
 import { shortPath } from "./paths.js";
@@ -27,6 +29,9 @@ export interface RoomOutcome {
   exportPath: string;
   exportText: string;
   verify: { code: number | null; stdout: string };
+  /** The deal's status as the verified ledger folds it, and `trestle deal verify` on its certificate. */
+  dealStatus: string | null;
+  certificate: { code: number | null; stdout: string };
   /** The guard's refusal of ben's seat telling its cap, as ben's journal records it. */
   refused: { kind: string; reason: string } | null;
   /** Every way sara's floor and ben's cap could be written. */
@@ -105,6 +110,13 @@ export async function playRoom(o: SessionOptions): Promise<RoomOutcome> {
   await ben.seat.sendHeld(hash);
   await ben.seat.tellOwner("Deal at 2,800.00 TWD, under your cap. Pick-up details to follow.");
   t.say("ben-bot told ben (his chat apps, through the relay; never the room): \"Deal at 2,800.00 TWD …\"");
+
+  t.section("both owners sign the deal's final terms with their owner keys; until both have, it is pending");
+  const saraCli = trestleCli(o.root, saraHome, o.relay.url);
+  await signAs(t, trestle, "ben", table, final);
+  const pendingArgs = ["deal", "show", final.slice(0, 12), "--table", table, "--owner", "sara"];
+  await t.command(pendingArgs, () => saraCli(pendingArgs));
+  await signAs(t, saraCli, "sara", table, final);
   await sara.seat.send({ kind: "close", outcome: "deal", offer: final, body: "Deal. Thank you!" });
   await show(t, ben, shown);
 
@@ -115,7 +127,14 @@ export async function playRoom(o: SessionOptions): Promise<RoomOutcome> {
   writeFileSync(exportPath, text);
   t.say(`export (as owner sara, every entry): ${shortPath(exportPath)}`);
   const verifyArgs = ["verify", shortPath(exportPath)];
-  const verified = await t.command(verifyArgs, () => trestleCli(o.root, saraHome, o.relay.url)(verifyArgs));
+  const verified = await t.command(verifyArgs, () => saraCli(verifyArgs));
+  const certificatePath = join(o.outDir, `${table}.deal.json`);
+  const shownDeal = await saraCli(["deal", "show", final.slice(0, 12), "--table", table, "--owner", "sara", "--json"]);
+  if (shownDeal.code !== 0) throw new DemoError(`trestle deal show exited ${shownDeal.code}`);
+  writeFileSync(certificatePath, shownDeal.stdout);
+  t.say(`deal certificate (trestle deal show --json, the export inside): ${shortPath(certificatePath)}`);
+  const certificateArgs = ["deal", "verify", shortPath(certificatePath), "--relay-key", o.relay.relayKey];
+  const certificate = await t.command(certificateArgs, () => trestleCli(o.root, join(o.work, "anyone"), o.relay.url)(certificateArgs));
   const room = (await sara.seat.transcript()).state?.room ?? null;
   const dealOffer = room?.outcome?.offer ? room.offers[room.outcome.offer] : undefined;
   return {
@@ -125,10 +144,19 @@ export async function playRoom(o: SessionOptions): Promise<RoomOutcome> {
     exportPath,
     exportText: text,
     verify: { code: verified.code, stdout: verified.stdout },
+    dealStatus: room && Object.hasOwn(room.deals, final) ? dealStatus(room.deals[final]!) : null,
+    certificate: { code: certificate.code, stdout: certificate.stdout },
     refused,
     floor: FLOOR,
     cap: CAP,
   };
+}
+
+/** `owner` signs the deal on `offer` with `trestle deal sign`, their seat recording it. */
+async function signAs(t: Transcript, cli: ReturnType<typeof trestleCli>, owner: string, table: string, offer: string): Promise<void> {
+  const args = ["deal", "sign", offer.slice(0, 12), "--table", table, "--seat", `${owner}-bot`, "--owner", owner];
+  const signed = await t.command(args, () => cli(args));
+  if (signed.code !== 0) throw new DemoError(`trestle deal sign as ${owner} exited ${signed.code}`);
 }
 
 /** Signs `seat`'s mandate at `table` with `owner`'s key into `home`. */
@@ -187,6 +215,6 @@ export function exportContent(text: string): string[] {
 
 /** Fields whose values are random or clock-made (a 4-digit run can appear in them by chance). */
 const RANDOM_FIELDS: ReadonlySet<string> = new Set([
-  "seq", "ts", "leaf", "link", "author", "nonce", "sig", "relay", "public_key", "seat_key", "owner_key", "card_sha256",
+  "seq", "ts", "leaf", "link", "author", "nonce", "sig", "relay", "public_key", "seat_key", "owner_key", "owner_sig", "deal", "card_sha256",
   "config_sha256", "body_sha256", "expires", "invite", "replaces", "offer", "grant", "table", "id",
 ]);

@@ -53,6 +53,7 @@ export const SCENARIOS = {
         outcome: outcome.outcome,
         deal: outcome.deal,
         verify: verdictOf(outcome),
+        deal_signed: ok("deal_signed"),
         floor_absent: ok("floor_absent"),
         cap_absent: ok("cap_absent"),
       };

@@ -19,3 +19,4 @@ export * from "./transcript.js";
 export * from "./room-view.js";
 export * from "./room-key.js";
 export * from "./sealing.js";
+export * from "./deals.js";

@@ -4,7 +4,7 @@
  * how a seat names it back), and the outcome; and naming an offer or grant by seq, hash or a hash prefix. The words
  * for terms and auctions are src/text/terms.ts.
  */
-import { liveGrants, liveOffers, TrestleError, type AuctionState, type GrantState, type OfferState, type RoomState, type TableState } from "../protocol/index.js";
+import { dealStatus, liveGrants, liveOffers, TrestleError, type AuctionState, type DealStatus, type DealTerms, type GrantState, type OfferState, type RoomState, type TableState } from "../protocol/index.js";
 import type { Transcript } from "./transcript.js";
 
 /** A live offer or grant with the seq and leaf hash of the entry that made it. */
@@ -25,6 +25,8 @@ export interface RoomSummary {
   e2e: boolean;
   outcome: RoomState["outcome"];
   closed: string | null;
+  /** Every deal (an accepted offer's), pending or done, with the owners who signed it, in accept order. */
+  deals: { leaf: string; terms: DealTerms; status: DealStatus; signed: string[] }[];
 }
 
 /** The room's state from a verified transcript; E_GATE when the transcript could not be folded. */
@@ -54,6 +56,9 @@ export function roomSummary(transcript: Transcript, now: number): RoomSummary {
     e2e: state.config.room?.e2e === true,
     outcome: room.outcome,
     closed: state.closed?.reason ?? null,
+    deals: Object.entries(room.deals)
+      .map(([leaf, d]) => ({ leaf, terms: d.terms, status: dealStatus(d), signed: Object.keys(d.signed) }))
+      .sort((a, b) => a.terms.accept_seq - b.terms.accept_seq),
   };
 }
 

@@ -57,6 +57,8 @@ export * from "./policy/votes.js";
 export * from "./policy/chat-approve.js";
 export * from "./rooms/currencies.js";
 export * from "./schemas/room.js";
+export * from "./schemas/deal.js";
+export * from "./policy/deals.js";
 export * from "./policy/room-state.js";
 export * from "./policy/room-live.js";
 export * from "./policy/owners.js";

@@ -170,6 +170,10 @@ const ROOM_TEXT: { [K in RoomKind]: RoomKindText<K> } = {
       return w.offer !== undefined ? `a deal on ${answered(named, w.offer)}` : w.auction !== undefined ? `a deal in ${auctionName(named, w.auction, true)}` : "a deal";
     },
   },
+  deal_sign: {
+    line: (p) => ` the deal on offer ${p.offer}, signed by its owner`,
+    commits: (w, named) => `the owner's signature of the deal on ${answered(named, w.offer)}`,
+  },
   mechanism: { line: () => "", commits: (w, named) => mechanismText(w, named) },
 };
 

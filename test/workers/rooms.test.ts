@@ -5,7 +5,7 @@
  */
 import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { canonicalize, InviteResponseSchema, verifyExport, type Entry } from "../../src/protocol/index.js";
+import { canonicalize, dealStatement, dealStatus, InviteResponseSchema, signStatement, verifyExport, type Entry, type Signer } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { RoomHttp } from "../support/room-http.js";
@@ -166,5 +166,33 @@ describe("negotiating in a room over HTTP", () => {
     expect((await room.joinWith(unused.body.code, room.k.cleo, "cleo", "cleo-bot", unused.body.invite)).status).toBe(201);
     const state = await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.state!.room!);
     expect(Object.keys(state.parties).sort()).toEqual(["ben", "cleo"]);
+  });
+});
+
+describe("a deal both owners sign over HTTP", () => {
+  /** `seat` records the deal_sign on `offer` signed by `owner`, naming `as` (default `owner`'s own key). */
+  async function sign(room: RoomHttp, seat: string, offer: string, owner: Signer, as: string = owner.publicKeyText) {
+    const deal = await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.state!.room!.deals[offer]!.terms_sha256);
+    const owner_sig = await signStatement(owner, "deal", dealStatement(room.id, deal));
+    return room.write(seat, { kind: "deal_sign", offer, deal, owner_key: as, owner_sig });
+  }
+
+  it("refuses an owner signature by another key (E_BAD_SIGNATURE), records both owners' own, and folds the done deal identically after eviction", async () => {
+    const room = await RoomHttp.open(relay, "room-deal-sign-1");
+    await room.admit(room.k.ben, "ben", "ben-bot");
+    await room.admit(room.k.cleo, "cleo", "cleo-bot");
+    await room.write("sara-bot", { kind: "offer", terms: twd(280000) });
+    const offer = (await entries(room)).at(-1)!.leaf;
+    await room.write("ben-bot", { kind: "accept", offer });
+    const forged = await headUnmoved(relay, room.id, () => sign(room, "ben-bot", offer, room.k.cleo, room.k.ben.publicKeyText));
+    expect(forged.status).toBe(401);
+    expect(forged.body.error).toMatchObject({ code: "E_BAD_SIGNATURE", message: expect.stringMatching(/deal signature/) });
+    expect((await sign(room, "ben-bot", offer, room.k.ben)).status).toBe(201);
+    expect((await sign(room, "sara-bot", offer, room.k.sara)).status).toBe(201);
+    const before = await folded(room.id);
+    await evictDurableObject(stub(room.id));
+    expect(await folded(room.id)).toBe(before);
+    const deal = await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.state!.room!.deals[offer]!);
+    expect(dealStatus(deal)).toBe("done");
   });
 });

@@ -17,6 +17,7 @@ import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
 import { ApprovalRequestSchema } from "../../../src/protocol/schemas/approval.js";
 import { requireApprovers, waitingOwners } from "./approvers.js";
 import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/protocol/signing/statements.js";
+import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
 import { checkpointText } from "../storage/checkpoint.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { notificationsFor } from "../../../src/protocol/reading/notifications.js";
@@ -125,12 +126,12 @@ export function requireTable(t: Writer): TableState {
   return t.state;
 }
 
-/** Verifies the signature over the statement the draft records (E_BAD_SIGNATURE otherwise). */
+/** Verifies the signature over the statement the draft records, and the owner's deal signature a deal_sign carries (E_BAD_SIGNATURE otherwise). */
 export async function checkSignature(draft: EntryDraft): Promise<void> {
   const recorded = statementOf(draft);
   if (!recorded) throw new TrestleError("E_INTERNAL", "a request draft always records a statement");
-  if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
-    throw new TrestleError("E_BAD_SIGNATURE", `the ${recorded.purpose} signature does not verify`);
+  for (const r of [recorded, ...dealStatementsOf(draft)]) {
+    if (!(await verifyStatement(r.key, r.purpose, r.statement, r.sig))) throw new TrestleError("E_BAD_SIGNATURE", `the ${r.purpose} signature does not verify`);
   }
 }
 

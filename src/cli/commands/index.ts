@@ -40,6 +40,7 @@ import { ROOM_ADMIN } from "./room-admin.js";
 import { ROOM_WRITES } from "./room-write.js";
 import { MANDATE } from "./mandate.js";
 import { GATE } from "./gate.js";
+import { DEAL } from "./deal.js";
 import { PRIVATE } from "./private.js";
 import { CUSTODY } from "./custody.js";
 import { CONTROL } from "./pause.js";
@@ -94,6 +95,7 @@ export const COMMANDS: readonly Command[] = [
   ...ROOM_WRITES,
   ...MANDATE,
   ...GATE,
+  ...DEAL,
   ...PRIVATE,
 ];
 

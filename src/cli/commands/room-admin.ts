@@ -11,6 +11,7 @@ import { headRef } from "../../text/format.js";
 import { unrefuted } from "../room.js";
 import { safeLine } from "../../text/framing.js";
 import type { Command } from "./command.js";
+import { dealStatusText } from "../../text/deal.js";
 
 /** `room create`: opens a room (topology open, joined by invite) created by --owner. */
 export const roomCreate: Command = {
@@ -126,7 +127,7 @@ export const roomEject: Command = {
   },
 };
 
-/** `room show`: who is in the room, the live offers and grants and the auctions (by seq and hash), the outcome; terms opened in an e2e room. */
+/** `room show`: who is in the room, the live offers and grants and the auctions (by seq and hash), each deal pending or done, the outcome; terms opened in an e2e room. */
 export const roomShow: Command = {
   name: "room show",
   summary: "the room from its verified transcript: seats, live offers and grants, auctions, outcome",
@@ -142,6 +143,7 @@ export const roomShow: Command = {
       ...(room.offers.length === 0 ? ["no live offers"] : room.offers.map((o) => `offer #${o.seq} ${shortHash(o.leaf)} by ${o.seat}: ${offerTermsText(o)}`)),
       ...room.grants.map((g) => `grant #${g.seq} ${shortHash(g.leaf)} by ${g.seat} to ${g.grantee}: ${line(g.scope)}, ${expiryText(g.expires)}`),
       ...room.auctions.map((a) => auctionText(a, shortHash(a.leaf))),
+      ...room.deals.map((d) => `deal on offer #${d.terms.offer_seq} ${shortHash(d.leaf)}: ${dealStatusText(d.status, d.terms, d.signed)}`),
       ...(room.e2e ? ["end-to-end encrypted: bodies and terms text are sealed under the room key"] : []),
       room.outcome ? `outcome: ${room.outcome.outcome}${room.outcome.offer ? ` on offer ${shortHash(room.outcome.offer)}` : ""}${room.outcome.auction ? ` in auction ${shortHash(room.outcome.auction)}` : ""} (entry #${room.outcome.seq})` : room.closed ? `closed (${room.closed})` : "open",
     ];

@@ -14,6 +14,7 @@ import { UsageError } from "../exit.js";
 import { roomVerb, termsFrom, TERMS_FLAGS } from "../room.js";
 import type { Command } from "./command.js";
 import { ROOM_AUCTION } from "./room-auction.js";
+import { dealSign } from "./deal.js";
 
 const EXPIRES: Flags = { "expires-in": { type: "string", value: "DURATION", help: "the offer ends after this long, e.g. 30m, 2h, 1d (default: until answered)" } };
 const expiresAt = (ctx: Context) => (ctx.args.values["expires-in"] === undefined ? {} : { expires: ctx.io.clock() + duration(ctx.args, "expires-in", "1d") });
@@ -70,6 +71,7 @@ export const roomClose = roomVerb(
 const OWN_VERBS: { [K in Exclude<RoomKind, CommonKind>]: readonly Command[] } = {
   grant: [roomGrant],
   close: [roomClose],
+  deal_sign: [dealSign],
   mechanism: ROOM_AUCTION,
 };
 

@@ -4,6 +4,7 @@
  */
 import type { Tool } from "../tool.js";
 import { approve } from "./approve.js";
+import { dealSign } from "./deal-sign.js";
 import { close } from "./close.js";
 import { createTable } from "./create-table.js";
 import { decide } from "./decide.js";
@@ -74,6 +75,7 @@ export const TOOLS: readonly Tool[] = [
   roomState,
   ...ROOM_WRITE_TOOLS,
   sendHeld,
+  dealSign,
   mandate,
   rationale,
   tellOwner,

@@ -11,6 +11,7 @@ import { auctionText, expiryText, majorUnits, termsText } from "../../text/terms
 import { guardedSeat } from "../room-seat.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
+import { dealStatusText } from "../../text/deal.js";
 
 /** What the mandate lets this seat do, in words (never its never_disclose strings). */
 export function mandateLines(read: MandateRead): string[] {
@@ -50,6 +51,7 @@ export const roomState = defineTool({
       status: [
         `Room ${id}, transcript ${transcript.report.verdict} (verified on this machine). ${outcome}`,
         `${room.offers.length} live offers, ${room.grants.length} live grants, ${room.auctions.length} auctions.${room.e2e ? " End-to-end encrypted: texts were opened on this machine." : ""}`,
+        ...room.deals.map((d) => `Deal on offer #${d.terms.offer_seq}: ${dealStatusText(d.status, d.terms, d.signed)} (trestle_deal_sign).`),
         ...mandateLines(await seat.mandate(transcript)),
       ],
       data: frameInert(items, ctx.boundary()),

@@ -111,6 +111,8 @@ export const roomClose = roomTool({
 const OWN_TOOLS: { [K in Exclude<RoomKind, CommonKind>]: readonly Tool[] } = {
   grant: [roomGrant],
   close: [roomClose],
+  // A seat cannot sign for its owner: trestle_deal_sign asks the owner in person (deal-sign.ts).
+  deal_sign: [],
   mechanism: ROOM_AUCTION_TOOLS,
 };
 

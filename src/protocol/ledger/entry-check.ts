@@ -8,6 +8,7 @@ import { leafOf, leafOfCanonical } from "./chain.js";
 import { sha256, type HashFunction } from "../encoding/hash.js";
 import { verifyStatement, type RecordedStatement } from "../signing/crypto.js";
 import { custodyStatementsOf } from "../signing/custody.js";
+import { dealStatementsOf } from "../signing/deal.js";
 import type { Entry, EntryDraft } from "../schemas/entry.js";
 import { statementOf } from "../signing/statements.js";
 import { embeddedStatementsOf } from "../signing/subtable-statements.js";
@@ -42,8 +43,8 @@ export function entryChecker(hash: HashFunction = sha256): EntryChecker {
 /** The reference checker with the protocol's own SHA-256. */
 export const checkEntries: EntryChecker = entryChecker();
 
-/** The statements a full entry records: its own and any it carries (a sub-table's carried joins, a custody change's owners and past head). */
+/** The statements a full entry records: its own and any it carries (a sub-table's carried joins, a custody change's owners and past head, a deal_sign's owner signature). */
 export function recordedStatements(item: Entry): RecordedStatement[] {
   const primary = statementOf(item as EntryDraft);
-  return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft), ...custodyStatementsOf(item as EntryDraft)];
+  return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft), ...custodyStatementsOf(item as EntryDraft), ...dealStatementsOf(item as EntryDraft)];
 }

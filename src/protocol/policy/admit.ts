@@ -36,11 +36,16 @@ import { quorumDecision } from "./votes.js";
 import { own } from "../encoding/records.js";
 import { LIMITS } from "../limits/limits.js";
 import { checkEject, checkInvite, ejectedSeatsLeft } from "./invites.js";
-import { checkRoomKind, roomKindCloses, roomKindSettles } from "./kinds/registry.js";
+import { checkRoomKind, roomKindAfterClose, roomKindCloses, roomKindSettles } from "./kinds/registry.js";
 import { checkSettlement } from "./auctions.js";
 import { checkSealed } from "./sealed.js";
 import { checkCustody, isCustodyDraft } from "./custody.js";
 import { checkNotRevoked, checkRevoke, revokedSeatLeft } from "./seat-revoke.js";
+
+/** Whether `draft` is a room write its kind lets land after the close (a deal's signature), while the ledger holds fewer than `maxEntries` entries. */
+function signsAfterClose(state: TableState, draft: EntryDraft, maxEntries: number): boolean {
+  return draft.kind !== "system" && draft.kind !== "approval" && state.seq < maxEntries && roomKindAfterClose(state, draft);
+}
 
 /** What an accepted draft produces. */
 export interface Admitted {
@@ -59,7 +64,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
   // A revocation is a brake: it lands after the close too, where a revoked key could still do task work.
-  if (state.closed && !isCustodyDraft(draft) && !isRevokeDraft(draft) && !worksAfterClose(state, draft, maxEntries)) {
+  if (state.closed && !isCustodyDraft(draft) && !isRevokeDraft(draft) && !worksAfterClose(state, draft, maxEntries) && !signsAfterClose(state, draft, maxEntries)) {
     throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   }
   if (draft.kind === "system") {

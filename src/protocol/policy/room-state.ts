@@ -7,6 +7,7 @@
  */
 import type { Currency, RoomOutcome, Terms } from "../schemas/room.js";
 import type { AuctionK, AuctionSides } from "../schemas/mechanism.js";
+import type { DealTerms } from "../schemas/deal.js";
 
 /** An invite: `open` until a party joins with it (`used`) or the creator rotates it (`replaced`), at entry `ended`. */
 export interface InviteState {
@@ -76,6 +77,13 @@ export interface AuctionState {
   price: number | null;
 }
 
+/** A deal on an accepted offer (by the offer's leaf): its final terms, their hash, and each party owner's deal_sign by owner name (seq); done when both signed. */
+export interface DealState {
+  terms: DealTerms;
+  terms_sha256: string;
+  signed: Record<string, number>;
+}
+
 /** Everything a room adds to the table state. */
 export interface RoomState {
   invites: Record<string, InviteState>;
@@ -83,11 +91,13 @@ export interface RoomState {
   offers: Record<string, OfferState>;
   grants: Record<string, GrantState>;
   auctions: Record<string, AuctionState>;
+  /** Deals on accepted offers, by the offer's leaf (opened by the accept, signed by deal_sign). */
+  deals: Record<string, DealState>;
   /** How the room closed; a deal names the accepted offer or the auction it settled in. */
   outcome: { seq: number; outcome: RoomOutcome; offer: string | null; auction: string | null } | null;
 }
 
 /** The room state of a room that was just opened. */
 export function emptyRoom(): RoomState {
-  return { invites: {}, parties: {}, offers: {}, grants: {}, auctions: {}, outcome: null };
+  return { invites: {}, parties: {}, offers: {}, grants: {}, auctions: {}, deals: {}, outcome: null };
 }

@@ -32,6 +32,7 @@ import {
   AcceptSubmissionSchema,
   CloseSubmissionSchema,
   CounterSubmissionSchema,
+  DealSignSubmissionSchema,
   EjectDataSchema,
   GrantSubmissionSchema,
   InviteDataSchema,
@@ -430,6 +431,7 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   authoredEntry(GrantSubmissionSchema),
   authoredEntry(RevokeSubmissionSchema),
   authoredEntry(CloseSubmissionSchema),
+  authoredEntry(DealSignSubmissionSchema),
   z.discriminatedUnion("op", [authoredEntry(MechanismOpenSchema), authoredEntry(MechanismCommitSchema), authoredEntry(MechanismRevealSchema)]),
 ]);
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;

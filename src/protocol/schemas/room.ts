@@ -1,6 +1,6 @@
 /**
  * Rooms (docs/SPEC.md §5.10, docs/ROOMS.md): the room section of a config, the typed commitments
- * seats sign (offer, counter, accept, reject, withdraw, grant, revoke, close), the creator's
+ * seats sign (offer, counter, accept, reject, withdraw, grant, revoke, close, deal_sign), the creator's
  * invite and eject statements, and the invite routes' bodies. Terms are flat and strict: an
  * amount is a safe integer in minor units with its ISO 4217 currency; nothing nested, nothing
  * coerced, no unknown field.
@@ -15,6 +15,7 @@ import {
   MillisSchema,
   NonceSchema,
   OwnerNameSchema,
+  PublicKeySchema,
   SeatNameSchema,
   SeqSchema,
   Sha256Schema,
@@ -105,6 +106,16 @@ export const CloseSubmissionSchema = z.strictObject({
   auction: EntryHashSchema.optional(),
 });
 
+/** `deal_sign`: the seat's owner signed (`owner_sig`, purpose `deal`, by `owner_key`) the final terms of the deal on accepted offer `offer`, whose hash is `deal`. */
+export const DealSignSubmissionSchema = z.strictObject({
+  ...Room,
+  kind: z.literal("deal_sign"),
+  offer: EntryHashSchema,
+  deal: Sha256Schema,
+  owner_key: PublicKeySchema,
+  owner_sig: SignatureSchema,
+});
+
 /** Every room kind's submission schema, in registry order (a new kind's schema goes here; docs/ROOMS.md "Adding a room kind"). */
 export const ROOM_SUBMISSIONS = [
   OfferSubmissionSchema,
@@ -115,6 +126,7 @@ export const ROOM_SUBMISSIONS = [
   GrantSubmissionSchema,
   RevokeSubmissionSchema,
   CloseSubmissionSchema,
+  DealSignSubmissionSchema,
 ] as const;
 
 /** The room kinds: those ROOM_SUBMISSIONS writes, in its order, then `mechanism` (the sealed-bid auction, §5.11; its schemas are in mechanism.ts). */

@@ -196,6 +196,8 @@ export const SIGNING_PURPOSES = [
   "commit",
   // Custody (§8.4): a table's owners and the relay taking it over authorise a move to that relay.
   "custody",
+  // Deals (§5.10): an owner signs the final terms of a room's deal; a deal_sign entry carries it.
+  "deal",
 ] as const;
 export type SigningPurpose = (typeof SIGNING_PURPOSES)[number];
 

@@ -63,12 +63,13 @@ describe("the lists derived from the room kinds", () => {
     expect(AuthoredKindSchema.options.filter((k) => (kinds as readonly string[]).includes(k))).toEqual(kinds);
   });
 
-  it("derive the verb and tool of every kind whose write takes only common fields; grant, close and the auction have fields of their own", () => {
-    expect(kinds.filter((k) => !isCommonKind(k))).toEqual(["grant", "close", "mechanism"]);
+  it("derive the verb and tool of every kind whose write takes only common fields; grant, close, deal_sign and the auction have fields of their own", () => {
+    expect(kinds.filter((k) => !isCommonKind(k))).toEqual(["grant", "close", "deal_sign", "mechanism"]);
   });
 
-  it("give every room kind a CLI verb and an MCP tool (the auction's three each)", () => {
-    expect(ROOM_WRITES.map((c) => c.name)).toEqual([...written.map((k) => `room ${k}`), "room auction", "room bid", "room reveal"]);
-    expect(ROOM_WRITE_TOOLS.map((t) => t.name)).toEqual([...written.map((k) => `trestle_room_${k}`), "trestle_room_auction", "trestle_room_bid", "trestle_room_reveal"]);
+  it("give every room kind a CLI verb and an MCP tool (the auction's three each; a deal's signature is the owner's, so its verb is deal sign and no seat tool has it)", () => {
+    const seats = written.filter((k) => k !== "deal_sign");
+    expect(ROOM_WRITES.map((c) => c.name)).toEqual([...seats.map((k) => `room ${k}`), "deal sign", "room auction", "room bid", "room reveal"]);
+    expect(ROOM_WRITE_TOOLS.map((t) => t.name)).toEqual([...seats.map((k) => `trestle_room_${k}`), "trestle_room_auction", "trestle_room_bid", "trestle_room_reveal"]);
   });
 });

@@ -125,16 +125,17 @@ describe("npm run demo", () => {
     expect(entries.find((e) => e.kind === "verify")).toMatchObject({ seat: "checker", task, verdict: "pass" });
   }, 60_000);
 
-  it("plays the room: a deal at 2,800 under both mandates, a CLEAN export, and neither the floor nor the cap in the ledger", async () => {
+  it("plays the room: a deal at 2,800 under both mandates signed by both owners, a CLEAN export and certificate, and neither the floor nor the cap in the ledger", async () => {
     const out = tempDir("trestle-demo-room-");
     const run = await demo(["room", "--relay", relay.url, "--out", out, "--json"]);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     const summary = JSON.parse(run.stdout);
-    expect(summary).toMatchObject({ ok: true, scenario: "room", outcome: "deal", deal: { amount: 280000, currency: "TWD" }, verify: "CLEAN", floor_absent: true, cap_absent: true });
+    expect(summary).toMatchObject({ ok: true, scenario: "room", outcome: "deal", deal: { amount: 280000, currency: "TWD" }, verify: "CLEAN", deal_signed: true, floor_absent: true, cap_absent: true });
     expect(summary.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([
       ["deal", true],
       ["verify_clean", true],
+      ["deal_signed", true],
       ["guard_refused", true],
       ["floor_absent", true],
       ["cap_absent", true],
@@ -143,6 +144,10 @@ describe("npm run demo", () => {
     expect(lines).toContainEqual(expect.stringMatching(/refused on ben's machine before signing: E_MANDATE \(disclose\)/));
     expect(lines).toContainEqual(expect.stringMatching(/^\$ trestle gate approve [0-9a-f]{12} --table r-stroller-/));
     expect(lines).toContainEqual(expect.stringMatching(/^ +CLEAN +table r-stroller-/));
+    // The deal is shown pending after ben's signature, and done in the certificate checked offline.
+    expect(lines).toContainEqual(expect.stringMatching(/^ +deal on offer #\d+ in room r-stroller-\S+: PENDING: not final, waiting for sara to sign$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +CLEAN: the certificate holds under relay key /));
+    expect(lines).toContainEqual(expect.stringMatching(/^ +deal on offer #\d+ in room r-stroller-\S+: DONE: both owners signed the same terms$/));
 
     // The export, checked here without the demo's word for it.
     const text = readFileSync(summary.export, "utf8");
@@ -151,7 +156,7 @@ describe("npm run demo", () => {
     const parsed = parseExport(text);
     if (!parsed.ok) throw new Error("the export does not parse");
     const entries = parsed.view.items.filter(isEntry);
-    expect(entries.map((e) => e.kind).filter((k) => k !== "system")).toEqual(["offer", "counter", "counter", "accept", "close"]);
+    expect(entries.map((e) => e.kind).filter((k) => k !== "system")).toEqual(["offer", "counter", "counter", "accept", "deal_sign", "deal_sign", "close"]);
     expect(entries.at(-1)).toMatchObject({ kind: "system", subkind: "table_closed", data: { reason: "deal" } });
     for (const entry of entries) {
       const { leaf: _l, link: _k, author: _a, nonce: _n, ts: _t, table: _tb, ...content } = entry as unknown as Record<string, unknown>;

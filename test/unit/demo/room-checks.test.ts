@@ -23,6 +23,8 @@ async function good(): Promise<RoomOutcome> {
     exportPath: "/out/r-stroller.jsonl",
     exportText: await exported(),
     verify: { code: 0, stdout: "CLEAN  table r-stroller, 12 entries\n" },
+    dealStatus: "done",
+    certificate: { code: 0, stdout: "CLEAN: the certificate holds …\n" },
     refused: { kind: "say", reason: "disclose" },
     floor: ["2400", "2,400", "240000"],
     cap: ["3000", "3,000", "300000"],
@@ -48,6 +50,8 @@ describe("the room scenario's checks", () => {
       ["a deal at another price", { deal: twd(300000) }, ["deal"]],
       ["verify is REFUTED", { verify: { code: 4, stdout: "REFUTED  table …\n" } }, ["verify_clean"]],
       ["the guard refused nothing", { refused: null }, ["guard_refused"]],
+      ["one owner has not signed the deal", { dealStatus: "pending" }, ["deal_signed"]],
+      ["the deal certificate does not verify", { certificate: { code: 4, stdout: "REFUTED: …\n" } }, ["deal_signed"]],
     ] as const)("fails when %s", async (_, change, names) => {
       expect(failing({ ...(await good()), ...change })).toEqual(names);
     });

@@ -108,4 +108,25 @@ describe("a room through MCP", () => {
     expect(history).not.toContain("under my cap");
     await closeAll(sara, ben);
   });
+
+  it("asks each owner in person to sign the deal, showing it pending until both signed, and refuses when the owner declines", async () => {
+    const { table, sara, ben } = await room();
+    await sara.call("trestle_room_offer", { table, amount: 280000, currency: "TWD" });
+    const seq = Number(/live offer #(\d+)/.exec(textOf(await ben.call("trestle_room_state", { table })))![1]);
+    expect((await ben.call("trestle_room_accept", { table, offer: seq })).isError).toBeFalsy();
+    const signed = await ben.call("trestle_deal_sign", { table, offer: seq });
+    expect(textOf(signed)).toContain(`Your owner signed the deal on offer #${seq}`);
+    const shown = String(ben.asked.at(-1)!.params.message);
+    expect(shown).toContain("PENDING: not final, waiting for sara and ben to sign");
+    expect(shown).toContain("terms: 2,800.00 TWD (280000 minor units)");
+    expect(textOf(await ben.call("trestle_room_state", { table }))).toContain(`Deal on offer #${seq}: PENDING: not final, waiting for sara to sign`);
+    const again = await ben.call("trestle_deal_sign", { table, offer: seq });
+    expect(textOf(again)).toMatch(/error E_NOT_ALLOWED: ben already signed this deal/);
+    const declining = await inProcess(sara.session.settings, () => ({ action: "decline" }));
+    expect(textOf(await declining.call("trestle_deal_sign", { table, offer: seq }))).toMatch(/error E_NOT_CONFIRMED: your owner did not confirm \(declined\)/);
+    await sara.call("trestle_deal_sign", { table, offer: seq });
+    expect(String(sara.asked.at(-1)!.params.message)).toContain("PENDING: not final, waiting for sara to sign");
+    expect(textOf(await ben.call("trestle_room_state", { table }))).toContain(`Deal on offer #${seq}: DONE: both owners signed the same terms`);
+    await closeAll(sara, ben, declining);
+  });
 });

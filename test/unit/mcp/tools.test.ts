@@ -31,6 +31,8 @@ const ISSUE_TOOLS = [
   "room_auction", "room_bid", "room_reveal",
   // Issue 22: an owner's own seat revoked, where the owner allows it.
   "revoke_seat",
+  // Issue 25: a deal both owners sign, each asked in person.
+  "deal_sign",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */

@@ -28,6 +28,9 @@ const RECORDED: Record<number, string> = {
   // Re-recorded for the same version after a refactor that folds nothing differently (decision 0380: the protocol
   // grouped by job, room liveness in room-live.ts, the gateway's exchanges.ts).
   6: "b870b748351218bb1d8178328c6115f296f92496466ff89ba6da1e552c2de33a",
+  // Deals both owners sign (issue 25): an accept opens a deal (room.deals), deal_sign records each owner's signature,
+  // and a deal's signature may land after the close with that deal.
+  7: "d011e4d12ef396fcc6bf2450802798efc8f4c912e4b714961a50c829f42ad712",
 };
 
 function fingerprint(): string {

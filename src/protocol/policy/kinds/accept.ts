@@ -2,9 +2,11 @@
  * `accept` (docs/SPEC.md §5.10): agrees to another party's live offer on exactly its terms. The
  * accept inherits the terms; restating different ones (another amount, currency or text, or
  * leaving one out) is refused with E_TERMS_MISMATCH, so what was agreed is always the offer's.
+ * An accept opens the deal both owners then sign (deal_sign, policy/deals.ts).
  */
 import { canonicalize } from "../../encoding/canonical.js";
 import { TrestleError } from "../../errors.js";
+import { openDeal } from "../deals.js";
 import { checkOtherParty, endOffer, liveOffer, offerOf, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
 /** The accept policy. */
@@ -20,9 +22,10 @@ export const acceptPolicy: RoomKindPolicy<"accept"> = {
       });
     }
   },
-  apply(_state, room, entry) {
+  apply(state, room, entry) {
     const offer = offerOf(room, entry.offer);
     endOffer(offer, "accepted", entry.seq);
     offer.accepted_by = entry.seat;
+    openDeal(state, room, entry.offer, offer, entry.seq, entry.seat);
   },
 };

@@ -56,6 +56,8 @@ export interface RoomKindPolicy<K extends RoomKind> {
   closes?(state: TableState, entry: RoomEntryOf<K>): SystemDraftOf<"table_closed"> | null;
   /** The auction settlement the entry causes (judged on the state after it), if any. */
   causes?(state: TableState, entry: RoomEntryOf<K>): SystemDraftOf<"auction_settled"> | null;
+  /** Whether `draft` may still land after the table closed (absent: never). */
+  signsAfterClose?(state: TableState, draft: RoomDraftOf<K>): boolean;
 }
 
 /** The offer or counter whose entry has leaf `leaf`; E_UNKNOWN_OFFER when the room has none. */

@@ -12,6 +12,7 @@ import type { TableState } from "../state.js";
 import { acceptPolicy } from "./accept.js";
 import { closePolicy } from "./close.js";
 import { counterPolicy } from "./counter.js";
+import { dealSignPolicy } from "./deal-sign.js";
 import { grantPolicy } from "./grant.js";
 import type { RoomDraftOf, RoomEntryOf, RoomKindPolicy, RoomSubmissionOf } from "./kind-policy.js";
 import { offerPolicy } from "./offer.js";
@@ -29,6 +30,7 @@ const POLICIES: { [K in RoomKind]: RoomKindPolicy<K> } = {
   grant: grantPolicy,
   revoke: revokePolicy,
   close: closePolicy,
+  deal_sign: dealSignPolicy,
   mechanism: mechanismPolicy,
 };
 
@@ -52,6 +54,12 @@ export function checkRoomKind(state: TableState, draft: AuthoredDraft, now: numb
 export function applyRoomKind(state: TableState, entry: UnchainedEntry): void {
   if (entry.kind === "system" || entry.kind === "approval" || !isRoomKind(entry.kind) || !state.room) return;
   policyOf(entry.kind).apply(state, state.room, entry as RoomEntryOf<typeof entry.kind>, leafOf(entry));
+}
+
+/** Whether a room kind draft may land after the table closed (a deal's signature after the close with that deal); other drafts may not. */
+export function roomKindAfterClose(state: TableState, draft: AuthoredDraft): boolean {
+  if (!isRoomKind(draft.kind)) return false;
+  return policyOf(draft.kind).signsAfterClose?.(state, draft as RoomDraftOf<typeof draft.kind>) ?? false;
 }
 
 /** The table_closed a room kind entry causes (a close), if any. */

@@ -1,0 +1,49 @@
+/**
+ * `deal_sign` (docs/SPEC.md §5.10, docs/ROOMS.md "Deals"): a seat records its owner's signature
+ * (owner key, purpose `deal`) over the final terms of the deal on an accepted offer. The owner must
+ * be one of the deal's two parties, the key the ledger records for that owner, the hash the
+ * deal's own, and each owner signs once; the signature itself is checked wherever the entry is
+ * (the relay before admitting it, every verifier after). A deal is done when both owners signed.
+ * It may land after the room closed with that deal, never after another close.
+ */
+import { TrestleError } from "../../errors.js";
+import { own } from "../../encoding/records.js";
+import { dealOwners } from "../deals.js";
+import { ownerKeyOf } from "../owners.js";
+import type { DealState, RoomState } from "../room-state.js";
+import { offerOf, ownerOfSeat, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
+
+/** The deal on offer `leaf`; E_UNKNOWN_OFFER for no offer, E_NOT_ALLOWED for an offer nobody accepted. */
+function dealOf(room: RoomState, leaf: string): DealState {
+  const offer = offerOf(room, leaf);
+  const deal = own(room.deals, leaf);
+  if (!deal) throw new TrestleError("E_NOT_ALLOWED", `offer entry ${offer.seq} was not accepted (it is ${offer.status}): there is no deal to sign`, { reason: "no_deal" });
+  return deal;
+}
+
+/** The deal_sign policy. */
+export const dealSignPolicy: RoomKindPolicy<"deal_sign"> = {
+  kind: "deal_sign",
+  commitment: NO_COMMITMENT,
+  check(state, room, draft) {
+    const deal = dealOf(room, draft.offer);
+    const owner = ownerOfSeat(state, draft.seat);
+    if (!dealOwners(deal).includes(owner)) {
+      throw new TrestleError("E_FORBIDDEN", `${owner} is not a party to the deal on offer entry ${deal.terms.offer_seq}; only ${dealOwners(deal).join(" and ")} sign it`);
+    }
+    if (draft.owner_key !== ownerKeyOf(state, owner)) {
+      throw new TrestleError("E_NOT_OWNER", `the deal signature is not by ${owner}'s owner key as this room records it`, { owner });
+    }
+    if (draft.deal !== deal.terms_sha256) {
+      throw new TrestleError("E_TERMS_MISMATCH", `the signature is over another deal than the one on offer entry ${deal.terms.offer_seq}`, { deal: deal.terms_sha256 });
+    }
+    const signed = own(deal.signed, owner);
+    if (signed !== undefined) throw new TrestleError("E_NOT_ALLOWED", `${owner} already signed this deal (entry ${signed})`, { reason: "already_signed", seq: signed });
+  },
+  apply(state, room, entry) {
+    own(room.deals, entry.offer)!.signed[ownerOfSeat(state, entry.seat)] = entry.seq;
+  },
+  signsAfterClose(state, draft) {
+    return state.room?.outcome?.offer === draft.offer;
+  },
+};
