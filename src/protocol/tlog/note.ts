@@ -117,8 +117,10 @@ export function formatVerifierKey(name: string, type: number, publicKey: Uint8Ar
 
 /** The parts of a verifier key; E_SCHEMA when malformed or when its key ID does not match its name and key. */
 export function parseVerifierKey(vkey: string): { name: string; keyId: number; type: number; publicKey: Uint8Array } {
-  const parts = vkey.split("+");
-  if (parts.length !== 3 || !/^[0-9a-f]{8}$/.test(parts[1]!)) throw new TrestleError("E_SCHEMA", "a verifier key is <name>+<8 lowercase hex>+<base64>");
+  // The base64 part may itself hold `+`: only the first two separate fields (as Go's note.NewVerifier reads it).
+  const first = vkey.indexOf("+");
+  const parts = first < 0 ? [] : [vkey.slice(0, first), vkey.slice(first + 1, first + 9), vkey.slice(first + 10)];
+  if (parts.length !== 3 || vkey[first + 9] !== "+" || !/^[0-9a-f]{8}$/.test(parts[1]!)) throw new TrestleError("E_SCHEMA", "a verifier key is <name>+<8 lowercase hex>+<base64>");
   const name = keyNameOf(parts[0]!);
   const material = fromBase64(parts[2]!);
   if (material.length < 2) throw new TrestleError("E_SCHEMA", "a verifier key holds a type byte and a key");

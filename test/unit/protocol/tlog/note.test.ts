@@ -10,6 +10,7 @@ import {
   ed25519VerifierFromKey,
   formatVerifierKey,
   fromBase64,
+  toHex,
   keyIdHex,
   noteKeyId,
   openNote,
@@ -58,6 +59,14 @@ describe("signed notes", () => {
     const key = parseVerifierKey(PETER_VKEY);
     expect([key.name, keyIdHex(key.keyId), key.type]).toEqual(["PeterNeumann", "c74f20a3", 1]);
     expect(noteKeyId("PeterNeumann", 1, signer.publicKey)).toBe(0xc74f20a3);
+  });
+
+  it("read back a verifier key whose base64 holds `+` (only the first two `+` separate its fields)", async () => {
+    const signer = await (await ed25519()).signer(new Uint8Array(32).fill(11));
+    const vkey = formatVerifierKey("witness.test/w1", 4, signer.publicKey);
+    expect(vkey.split("+").length).toBeGreaterThan(3);
+    const key = parseVerifierKey(vkey);
+    expect([key.name, key.type, toHex(key.publicKey)]).toEqual(["witness.test/w1", 4, toHex(signer.publicKey)]);
   });
 
   it("verify the known signature and set the unknown one aside, as Go's TestOpen does", async () => {
