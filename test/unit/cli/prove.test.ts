@@ -11,6 +11,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, seatKeyPath } from "../../../src/client/node.js";
 import { sha256, utf8 } from "../../../src/protocol/index.js";
 import { toBase64 } from "../../../src/protocol/tlog/base64.js";
+import { SIG_TYPE_COSIGNATURE } from "../../../src/protocol/tlog/cosignature.js";
+import { formatVerifierKey } from "../../../src/protocol/tlog/note.js";
 import { cli } from "../../support/cli.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
@@ -82,6 +84,16 @@ describe("proving one entry of a table", () => {
     expect({ code: unpinned.code, error: unpinned.body?.error?.code }).toEqual({ code: 7, error: "E_RELAY_KEY" });
     const given = await verifyProof(proof, ["--relay-key", proof.relay_key], stranger);
     expect(given.code).toBe(0);
+  });
+
+  it("counts the --witness keys that cosigned the checkpoint, and exits 5 when fewer than --witness-k did", async () => {
+    const { path } = await proved(tables[0], 2);
+    const witness = formatVerifierKey("witness.example/w1", SIG_TYPE_COSIGNATURE, new Uint8Array(32).fill(5));
+    const run = await t.run(["verify", "--proof", path, "--witness", witness]);
+    expect(run.code).toBe(5);
+    expect(run.stdout).toContain("PROVEN BY THE RELAY ONLY: entry 2");
+    expect(run.stdout).toContain("witnessed by 0 of 1 (policy: 1 of 1)");
+    expect((await t.run(["verify", "--proof", path, "--witness", witness, "--witness-k", "2"])).code).toBe(2);
   });
 
   describe("when the proof is tampered with", () => {
