@@ -10,6 +10,7 @@ import { wellKnown } from "./routes/well-known.js";
 import { hooks } from "./routes/hooks.js";
 import { owners } from "./routes/owners.js";
 import { publicTables } from "./routes/public.js";
+import { tlog } from "./routes/tlog.js";
 import { htmlResponse, prefersHtml } from "./site/html.js";
 import { pageError } from "./site/error-page.js";
 import { tableStub } from "./http.js";
@@ -50,6 +51,7 @@ app.get("/view/:id", async (c) => {
 app.route("/.well-known", wellKnown);
 app.route("/tables", tables);
 app.route("/tables", publicTables);
+app.route("/tables", tlog);
 app.route("/tables", custody);
 app.route("/owners", owners);
 app.route("/hooks", hooks);

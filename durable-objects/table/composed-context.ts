@@ -35,6 +35,8 @@ import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
 import { Replica } from "./reading/replica.js";
 import { PushQueue } from "./sockets/push-queue.js";
 import type { ReadAuth, TableContext } from "./context.js";
+import { submitToWitnesses, witnessesBehind, WITNESS_BATCH_MS, WITNESS_RETRY_MS } from "./writing/witnessing.js";
+import { fetchWitness, type WitnessSubmit } from "./writing/witness-submit.js";
 
 /** Everything one table's object holds; one per object, built when it wakes. */
 export class ComposedContext implements TableContext {
@@ -59,6 +61,10 @@ export class ComposedContext implements TableContext {
   readonly replica: Replica;
   /** The ledger limit this relay publishes (LIMITS.entries); a replica's pages are judged with it. */
   readonly maxEntries = LIMITS.entries;
+  /** How checkpoints reach the table's witnesses (writing/witness-submit.ts); tests swap it. */
+  witnessSubmit: WitnessSubmit = fetchWitness;
+  /** When the alarm next submits the checkpoint to the witnesses behind it; null while none is (kept in memory: a wake finds them behind again). */
+  private witnessDue: number | null = null;
   private heads: Heads | undefined;
   private handoffs: Promise<void> = Promise.resolve();
 
@@ -111,14 +117,22 @@ export class ComposedContext implements TableContext {
     return this.state ? this.sessions.answerers(this.state) : new Set();
   }
 
-  /** Arms the alarm at the earliest deadline of the watchdog, an auction's settlement, a pending result delivery, a notification not yet taken, a socket's authentication and the table's end of life. */
+  /** Arms the alarm at the earliest deadline of the watchdog, an auction's settlement, a pending result delivery, a notification not yet taken, a checkpoint for the witnesses, a socket's authentication and the table's end of life. */
   reschedule(): Promise<void> {
     if (this.burial) return Promise.resolve();
     const limits = this.limits.values;
     const ends = [this.sessions.authDeadline(limits.socket_auth_ms), this.expiry.at(this.state, limits)];
     if (this.replica.mirror) return this.alarms.schedule(ends);
     const notices = this.state ? this.notices.nextAt() : null;
-    return this.alarms.schedule([watchdogAt(this.state), auctionAt(this.state), deliveryAt(this.storage, this.state, this.now()), notices, ...ends]);
+    if (this.witnessDue === null && witnessesBehind(this)) this.witnessDue = this.now() + WITNESS_BATCH_MS;
+    return this.alarms.schedule([watchdogAt(this.state), auctionAt(this.state), deliveryAt(this.storage, this.state, this.now()), notices, this.witnessDue, ...ends]);
+  }
+
+  /** The alarm's submission of the checkpoint to the witnesses behind it, once due (writing/witnessing.ts); retried later when one fails. */
+  async witness(): Promise<void> {
+    if (this.witnessDue === null || this.witnessDue > this.now()) return;
+    this.witnessDue = null;
+    if (!(await submitToWitnesses(this, this.witnessSubmit))) this.witnessDue = this.now() + WITNESS_RETRY_MS;
   }
 
   /** The alarm's deletion of a table whose lifetime ended; retried a minute later when it cannot finish. */

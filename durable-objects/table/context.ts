@@ -17,6 +17,7 @@ import type { Notices } from "./writing/notify.js";
 import type { ChannelProbe } from "./writing/approvers.js";
 import type { WriteOutcome } from "./writing/outcome.js";
 import type { Replica } from "./reading/replica.js";
+import type { Principal } from "../../src/protocol/schemas/auth.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
 export interface ReadAuth {
@@ -62,6 +63,8 @@ export interface TableContext {
   pushHead(): Promise<SignedHead>;
   /** The live state; E_TABLE_DELETED for a deleted table, E_TABLE_NOT_FOUND before it exists. */
   requireState(): TableState;
+  /** The principal a signed read is made as (E_AUTH unless it verifies), counted against its read rate. */
+  reader(auth: ReadAuth): Promise<Principal>;
   /** E_MIRROR while the table is a read-only mirror here: every write is refused. */
   refuseMirror(): void;
   /** After a write: a head at or after its entries, the notifications handed over, the push queued, the alarm moved. */

@@ -39,6 +39,7 @@ import type { CustodyResponse } from "../../src/protocol/schemas/custody.js";
 import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
 import { acceptPage } from "./reading/replica-page.js";
 import { writeCustody } from "./writing/custody.js";
+import { originHost, readTile, signedCheckpoint, type TileBody } from "./reading/tlog.js";
 
 import { ComposedContext } from "./composed-context.js";
 import type { ReadAuth } from "./context.js";
@@ -55,11 +56,12 @@ export class TableDO extends DurableObject<Env> {
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
     this.table = new ComposedContext(ctx, env);
   }
-  /** POST /tables */
-  async create(body: unknown): Promise<Result<CreateResponse>> {
+  /** POST /tables; `host` (the relay host the request reached) becomes the table's log origin (reading/tlog.ts). */
+  async create(body: unknown, host?: string): Promise<Result<CreateResponse>> {
     return this.writing(async () => {
       const signer = await this.table.signer();
       const outcome = await writeCreate(this.table, body, signer.publicKeyText, (draft) => claimCreation(this.table, draft));
+      if (host !== undefined) originHost(this.ctx.storage.sql, host);
       return { table: outcome.primary.table, head: await this.table.afterWrite(outcome) };
     });
   }
@@ -136,7 +138,7 @@ export class TableDO extends DurableObject<Env> {
   /**
    * The table's alarm (alarms.ts): sockets past their authentication deadline, the table's end of
    * life, the task watchdog, auctions due to settle, any pending sub-table result delivery, owner
-   * notifications not yet taken. At least once: a repeated run appends nothing.
+   * notifications not yet taken, the checkpoint for the witnesses. At least once: a repeated run appends nothing.
    */
   override async alarm(): Promise<void> {
     this.table.alarms.fired();
@@ -151,6 +153,7 @@ export class TableDO extends DurableObject<Env> {
     for (const outcome of runAuctions(this.table)) await this.table.afterWrite(outcome);
     await deliverResult(this.table);
     await this.table.notices.handOffDue(ownerNotify(this.env), () => this.table.now());
+    await this.table.witness();
     await this.table.reschedule();
   }
 
@@ -219,6 +222,16 @@ export class TableDO extends DurableObject<Env> {
   /** GET /tables/:id/head */
   async head(): Promise<Result<SignedHead>> {
     return guarded(() => this.table.currentHead());
+  }
+
+  /** GET /tables/:id/checkpoint: the signed checkpoint note and the cosignatures kept for it (reading/tlog.ts). */
+  async checkpoint(host: string): Promise<Result<string>> {
+    return guarded(() => signedCheckpoint(this.table, host));
+  }
+
+  /** GET /tables/:id/tile/...: a hash tile or entry bundle, read as the ledger is (reading/tlog.ts). */
+  async tile(auth: ReadAuth, path: string): Promise<Result<TileBody>> {
+    return guarded(() => readTile(this.table, path, auth));
   }
 
   /** GET /tables/:id/projection?after=, with the head it was computed at (§7). */

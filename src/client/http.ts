@@ -168,6 +168,16 @@ export class HttpClient {
     return response.text;
   }
 
+  /** GET /tables/:id/checkpoint: the relay's signed checkpoint note, unverified (tlog-reader.ts opens it). */
+  async checkpoint(table: string): Promise<string> {
+    return (await this.send("GET", `/tables/${enc(table)}/checkpoint`, {})).text;
+  }
+
+  /** GET /tables/:id/tile/...: a hash tile's bytes, read as `reader` (a private table's tiles need a signed read). */
+  async tile(table: string, path: string, reader?: Reader): Promise<Uint8Array> {
+    return (await this.send("GET", `/tables/${enc(table)}/${path}`, reader ? { reader, table } : {})).bytes;
+  }
+
   /** POST /tables/:id/invites: the room creator's signed invite; the answer carries the code (docs/SPEC.md §5.10). */
   invite(table: string, request: InviteRequest): Promise<InviteResponse> {
     return this.json(InviteResponseSchema, "POST", `/tables/${enc(table)}/invites`, { body: request });
@@ -255,7 +265,7 @@ export class HttpClient {
   }
 
   /** Sends once, then again after each rate-limit refusal the policy waits out (`options.retry` false: never). */
-  private async send(method: "GET" | "POST", path: string, options: SendOptions): Promise<{ status: number; text: string }> {
+  private async send(method: "GET" | "POST", path: string, options: SendOptions): Promise<Answer> {
     const policy = { ...DEFAULT_RATE_LIMIT, ...this.rateLimit };
     for (let attempt = 0; ; attempt += 1) {
       try {
@@ -269,7 +279,7 @@ export class HttpClient {
     }
   }
 
-  private async sendOnce(method: "GET" | "POST", path: string, options: SendOptions): Promise<{ status: number; text: string }> {
+  private async sendOnce(method: "GET" | "POST", path: string, options: SendOptions): Promise<Answer> {
     const url = new URL(this.url + path);
     const headers: Record<string, string> = {};
     if (options.body !== undefined) headers["content-type"] = "application/json";
@@ -286,17 +296,18 @@ export class HttpClient {
     const init: RequestInit = { method, headers, signal: AbortSignal.timeout(this.timeoutMs) };
     if (options.body !== undefined) init.body = JSON.stringify(options.body);
     let status: number;
-    let text: string;
+    let bytes: Uint8Array;
     let retryAfter: number | null;
     try {
       const response = await this.fetchImpl(url.href, init);
       status = response.status;
       retryAfter = retryAfterHeader(response.headers.get("retry-after"));
-      text = await response.text();
+      bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
       throw new TrestleError("E_NETWORK", `cannot reach the relay at ${this.url}: ${causeOf(error)}`);
     }
-    if (status >= 200 && status < 300) return { status, text };
+    const text = new TextDecoder().decode(bytes);
+    if (status >= 200 && status < 300) return { status, text, bytes };
     const envelope = ErrorEnvelopeSchema.safeParse(parseJson(text));
     if (envelope.success) {
       const { code, message, details } = envelope.data.error;
@@ -306,6 +317,13 @@ export class HttpClient {
     if (status === 429) throw withRetryAfter(new TrestleError("E_RATE_LIMITED", `${method} ${path}: HTTP 429 from the relay's host, without a trestle error envelope`), retryAfter);
     throw new TrestleError("E_BAD_RESPONSE", `${method} ${path}: HTTP ${status} without a trestle error envelope`);
   }
+}
+
+/** A successful answer: its status and body, as text and as the bytes it was sent as. */
+interface Answer {
+  status: number;
+  text: string;
+  bytes: Uint8Array;
 }
 
 /** What one request carries; `retry: false` never waits out a rate limit. */

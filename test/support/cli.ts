@@ -16,12 +16,12 @@ const BIN = fileURLToPath(new URL("../../bin/trestle.mjs", import.meta.url));
 /**
  * Whether `args` is a command that runs only as a process, so `cli` spawns it too: checking an
  * export (`verify` without --task, `import`) starts worker threads from the bundle's
- * dist/verify-worker.mjs, and `mcp` serves on the process's own stdin and stdout and names the
+ * dist/verify-worker.mjs (a proof file's check, `--proof`, does not), and `mcp` serves on the process's own stdin and stdout and names the
  * running script in the config it prints.
  */
 function processOnly(args: readonly string[]): boolean {
   const [command] = args;
-  return command === "mcp" || command === "import" || (command === "verify" && !args.includes("--task"));
+  return command === "mcp" || command === "import" || (command === "verify" && !args.includes("--task") && !args.includes("--proof"));
 }
 
 /** What one run printed and returned. */

@@ -6,6 +6,7 @@ import { unwrap } from "../../durable-objects/result.js";
 import { intParam, json, readJson, signedPath, tableStub, type AppContext } from "../http.js";
 import type { InviteResponse } from "../../src/protocol/schemas/room.js";
 import { inviteDirectory } from "./invites.js";
+import { requestHost } from "./tlog.js";
 
 /** The /tables routes. */
 export const tables = new Hono<{ Bindings: Env }>();
@@ -22,7 +23,7 @@ function configId(body: unknown): string {
 
 tables.post("/", async (c) => {
   const body = await readJson(c);
-  return json(c, await tableStub(c, configId(body)).create(body), 201);
+  return json(c, await tableStub(c, configId(body)).create(body, requestHost(c)), 201);
 });
 
 tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id")).join(await readJson(c)), 201));

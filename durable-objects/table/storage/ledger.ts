@@ -8,11 +8,12 @@
  * The original body of every entry the relay truncated is kept beside it (the seat signed its
  * hash; verifiers check the cut against it). Rows are written in one transaction per admitted
  * batch, with whatever else must commit with them (the owner notifications they cause,
- * notify.ts); never updated or deleted.
+ * notify.ts, and the Merkle tree's tiles they fill, merkle-tree.ts); never updated or deleted.
  */
 import { chainEntry, GENESIS_LINK } from "../../../src/protocol/ledger/chain.js";
 import type { Entry, UnchainedEntry } from "../../../src/protocol/schemas/entry.js";
 import { nonceKeyOf } from "../../../src/protocol/signing/statements.js";
+import { MerkleTree } from "./merkle-tree.js";
 import { hasSchema, migrate } from "./schema.js";
 
 /** Every this many entries, the row of the entry that crosses the mark carries the state after it (checkpoint.ts says what it holds). */
@@ -34,8 +35,11 @@ export class Ledger {
   /** Nonce key -> seq of every entry that has one; null until the first lookup or write after a wake. */
   private nonces: Map<string, number> | null = null;
   private readonly recentLinks = new Map<number, string>();
+  /** The Merkle tree over the entries' leaves (docs/SPEC.md §12): its full tiles are written with the entries that fill them. */
+  readonly tree: MerkleTree;
 
   constructor(private readonly storage: DurableObjectStorage) {
+    this.tree = new MerkleTree(storage.sql, () => this.lastSeq);
     if (hasSchema(storage.sql)) {
       migrate(storage.sql);
       const row = storage.sql.exec("SELECT seq, entry FROM entries ORDER BY seq DESC LIMIT 1").toArray()[0];
@@ -77,7 +81,7 @@ export class Ledger {
     const last = chained[chained.length - 1];
     const marked = last !== undefined && Math.floor(last.seq / CHECKPOINT_EVERY) > Math.floor(this.lastSeq / CHECKPOINT_EVERY);
     const checkpoint = marked ? options.checkpoint?.() : undefined;
-    this.storage.transactionSync(() => {
+    const tails = this.storage.transactionSync(() => {
       if (this.lastSeq === 0) migrate(sql);
       for (const entry of chained) {
         const text = entry === last ? (checkpoint ?? null) : null;
@@ -86,7 +90,9 @@ export class Ledger {
         if (original !== undefined) sql.exec("INSERT INTO originals (seq, body) VALUES (?, ?)", entry.seq, original);
       }
       options.alongside?.(chained);
+      return this.tree.grow(chained.map((entry) => entry.leaf));
     });
+    this.tree.adopt(tails);
     for (const entry of chained) {
       const key = nonceKeyOf(entry);
       if (key !== null) nonces.set(key, entry.seq);

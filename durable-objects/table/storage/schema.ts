@@ -29,6 +29,10 @@ export const MIGRATIONS: readonly string[] = [
    CREATE TABLE IF NOT EXISTS mirror_evidence (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);`,
   // The newest pages a mirror refused as not verifying (replica.ts, decision 0330).
   `CREATE TABLE IF NOT EXISTS mirror_refusals (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL);`,
+  // The transparency log (docs/SPEC.md §12, decision 0395): one row per full tile (merkle-tree.ts),
+  // and the newest cosignature each configured witness gave (witness-cosignatures.ts).
+  `CREATE TABLE IF NOT EXISTS tlog_tiles (level INTEGER NOT NULL, idx INTEGER NOT NULL, hashes BLOB NOT NULL, root BLOB NOT NULL, PRIMARY KEY (level, idx));
+   CREATE TABLE IF NOT EXISTS tlog_cosignatures (witness TEXT PRIMARY KEY, size INTEGER NOT NULL, checkpoint TEXT NOT NULL, line TEXT NOT NULL);`,
 ];
 
 /** Brings the schema up to date; returns the version reached. */

@@ -20,6 +20,7 @@ import { mcp } from "./mcp.js";
 import { pass } from "./pass.js";
 import { pin } from "./pin.js";
 import { progress } from "./progress.js";
+import { prove } from "./prove.js";
 import { propose } from "./propose.js";
 import { raiseHand } from "./raise-hand.js";
 import { read } from "./read.js";
@@ -71,6 +72,7 @@ export const COMMANDS: readonly Command[] = [
   view,
   history,
   verify,
+  prove,
   exportCommand,
   pin,
   evidence,

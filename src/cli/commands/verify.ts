@@ -4,7 +4,8 @@
  * header's key if this home pinned it for some relay; a table id is exported from the relay first
  * (as --owner or --seat). Heads this home holds for the table are checked too.
  * `trestle verify --task <id> --verdict pass|fail <reason>` instead writes a `verify` entry: a seat
- * other than the executor checks a reported task (§5.6).
+ * other than the executor checks a reported task (§5.6). `trestle verify --proof FILE` checks a
+ * proof file of `trestle prove` offline (verify-proof.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../../client/node.js";
@@ -17,6 +18,7 @@ import { EXIT, UsageError } from "../exit.js";
 import { reportLines } from "../../text/format.js";
 import type { Command } from "./command.js";
 import { bodyOf, submitEntry } from "./write.js";
+import { verifyProofFile } from "../verify-proof.js";
 
 /** The worker script of the leaf and signature checks: the CLI bundle's neighbour dist/verify-worker.mjs (scripts/build-cli.mjs), as this file runs only bundled. */
 const VERIFY_WORKER = new URL("./verify-worker.mjs", import.meta.url);
@@ -25,17 +27,22 @@ const VERIFY_WORKER = new URL("./verify-worker.mjs", import.meta.url);
 export const verify: Command = {
   name: "verify",
   summary: "verify a table or export: CLEAN, REFUTED or INCONCLUSIVE (--task: check a reported task)",
-  args: "<table | export.jsonl>  |  --task ID --verdict pass|fail <reason | ->",
+  args: "<table | export.jsonl>  |  --proof FILE  |  --task ID --verdict pass|fail <reason | ->",
   flags: {
     ...OWNER_FLAGS,
     ...SEAT_FLAGS,
     "relay-key": { type: "string", value: "KEY", help: "the relay key to trust for a file (default: its header's key if pinned here)" },
+    proof: { type: "string", value: "FILE", help: "check a proof file of `trestle prove` offline instead" },
+    witness: { type: "string", value: "KEY,…", help: "with --proof: witness cosignature keys (tlog-cosignature) to count on its checkpoint" },
+    "witness-k": { type: "string", value: "K", help: "with --proof: how many of the --witness keys must have cosigned (default: all)" },
     task: { type: "string", value: "ID", help: "write a verify entry for this reported task instead (as --seat, not its executor)" },
     verdict: { type: "string", value: "pass|fail", help: "with --task: what the check found" },
     ...TABLE_FLAG,
   },
   async run(ctx) {
     if (ctx.args.values.task !== undefined) return verifyTask(ctx);
+    const proof = optional(ctx.args, "proof");
+    if (proof !== undefined) return verifyProofFile(ctx, proof);
     if (ctx.args.values.verdict !== undefined || ctx.args.values.table !== undefined) {
       throw new UsageError("--verdict and --table go with --task; to verify a table's transcript, name it: trestle verify <table>");
     }

@@ -14,10 +14,15 @@ import type { Entry, UnchainedEntry } from "../schemas/entry.js";
 /** The link before entry 1. */
 export const GENESIS_LINK = "0".repeat(64);
 
+/** The bytes an entry's leaf hashes (its Merkle leaf data, an entry bundle's entry): JCS of the entry without `leaf` and `link`. */
+export function leafData(entry: UnchainedEntry | Entry): Uint8Array {
+  const { leaf: _leaf, link: _link, ...rest } = entry as Entry;
+  return canonicalBytes(rest);
+}
+
 /** Leaf hash (hex) of an entry; any `leaf`/`link` fields present are ignored. */
 export function leafOf(entry: UnchainedEntry | Entry): string {
-  const { leaf: _leaf, link: _link, ...rest } = entry as Entry;
-  return toHex(leafHash(canonicalBytes(rest)));
+  return toHex(leafHash(leafData(entry)));
 }
 
 /**

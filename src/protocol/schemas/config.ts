@@ -10,6 +10,7 @@ import { TopologySchema } from "./topology.js";
 import { AutoApproveRuleSchema } from "./task.js";
 import { VisibilitySchema } from "./visibility.js";
 import { RoomConfigSchema } from "./room.js";
+import { WitnessesSchema } from "./witnesses.js";
 
 /** One owner: a principal whose key signs joins and approvals. */
 export const OwnerConfigSchema = z.strictObject({
@@ -94,5 +95,7 @@ export const TableConfigSchema = z.strictObject({
   public: z.boolean().optional(),
   /** The table is a room (docs/SPEC.md §5.10): open topology, owners joined by invite, room kinds allowed. */
   room: RoomConfigSchema.optional(),
+  /** The witnesses the relay submits the table's checkpoints to, and how many a reader requires (docs/SPEC.md §12). */
+  witnesses: WitnessesSchema.optional(),
 });
 export type TableConfig = z.infer<typeof TableConfigSchema>;

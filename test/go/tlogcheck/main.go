@@ -25,7 +25,7 @@ import (
 // A Case is one thing to check; Kind selects which fields matter.
 type Case struct {
 	ID   string `json:"id"`
-	Kind string `json:"kind"` // note, checkpoint, inclusion, consistency, tiles
+	Kind string `json:"kind"` // note, checkpoint, inclusion, consistency, tiles, served (served.go)
 
 	Note           string   `json:"note"`
 	Vkeys          []string `json:"vkeys"`
@@ -40,6 +40,9 @@ type Case struct {
 	FirstRoot      string   `json:"first_root"`
 	Tiles          []Tile   `json:"tiles"`
 	WantSignatures []string `json:"want_signatures"`
+	URL            string   `json:"url"`      // served: the log's prefix on a running relay, ending in "/"
+	Indexes        []int64  `json:"indexes"`  // served: records to prove
+	OldNote        string   `json:"old_note"` // served: an earlier checkpoint the current one must extend
 }
 
 // A Tile is a C2SP tile path and its bytes (base64).
@@ -114,6 +117,8 @@ func check(c Case) (string, error) {
 		return "", tlog.CheckTree(tlog.TreeProof(proof), c.Size, second, c.First, first)
 	case "tiles":
 		return checkTiles(c)
+	case "served":
+		return checkServed(c)
 	}
 	return "", fmt.Errorf("unknown case kind %q", c.Kind)
 }

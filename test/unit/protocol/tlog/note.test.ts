@@ -10,6 +10,7 @@ import {
   ed25519VerifierFromKey,
   formatVerifierKey,
   fromBase64,
+  toHex,
   keyIdHex,
   noteKeyId,
   openNote,
