@@ -6,7 +6,6 @@
 import { realpathSync } from "node:fs";
 import { resolveSettings } from "../../mcp/config.js";
 import { McpClientSchema, printConfig, settingsEnv } from "../../mcp/print-config.js";
-import { serveStdio } from "../../mcp/server.js";
 import { optional } from "../args.js";
 import { DEFAULT_RELAY } from "../context.js";
 import { UsageError } from "../exit.js";
@@ -32,6 +31,8 @@ export const mcp: Command = {
       ctx.out.note(snippet.where);
       return;
     }
+    // Imported here, not above: the MCP SDK is loaded by `trestle mcp` alone, not by every command's start.
+    const { serveStdio } = await import("../../mcp/server.js");
     await serveStdio(settings, { log: (text) => ctx.io.stderr.write(`${text}\n`) });
   },
 };
