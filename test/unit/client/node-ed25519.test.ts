@@ -58,7 +58,7 @@ describe("node:crypto Ed25519", () => {
         const [sigA, sigB] = [await a.sign(message), await b.sign(message)];
         expect(sigB).toEqual(sigA);
         expect(await nodeEd25519.verify(a.publicKey, message, sigA)).toBe(true);
-        sigA[0] ^= 1;
+        sigA[0] = sigA[0]! ^ 1;
         expect(await nodeEd25519.verify(a.publicKey, message, sigA)).toBe(false);
       }),
       { seed: 8032, numRuns: 40 },
