@@ -3,36 +3,11 @@
  * RFC 8032 §7.1 and every Wycheproof vector, and answer for answer against @noble/ed25519 in strict
  * RFC 8032 mode, small-order and non-canonical keys included.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { outcome, RFC8032, WYCHEPROOF_TESTS } from "../../support/ed25519-vectors.js";
 import { nodeEd25519 } from "../../../src/client/node-ed25519.js";
-import { fromHex, nobleEd25519, toHex, utf8, type Ed25519 } from "../../../src/protocol/index.js";
-
-interface RfcVector {
-  name: string;
-  secret_key: string;
-  public_key: string;
-  message: string;
-  signature: string;
-}
-interface WycheproofFile {
-  testGroups: { publicKey: { pk: string }; tests: { tcId: number; comment: string; msg: string; sig: string; result: string }[] }[];
-}
-
-const readVector = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../vectors/${name}`, import.meta.url), "utf8")) as T;
-const RFC8032 = readVector<RfcVector[]>("ed25519-rfc8032.json");
-const WYCHEPROOF_TESTS = readVector<WycheproofFile>("ed25519-wycheproof.json").testGroups.flatMap((g) => g.tests.map((t) => ({ ...t, pk: g.publicKey.pk })));
-
-/** verify's answer, with a throw (malformed input) counted as "throws". */
-async function outcome(impl: Ed25519, pk: string, msg: string, sig: string): Promise<boolean | "throws"> {
-  try {
-    return await impl.verify(fromHex(pk), fromHex(msg), fromHex(sig));
-  } catch (error) {
-    if (error instanceof TypeError || error instanceof RangeError) return "throws";
-    throw error;
-  }
-}
+import { fromHex, nobleEd25519, toHex, utf8 } from "../../../src/protocol/index.js";
 
 describe("node:crypto Ed25519", () => {
   it.each(RFC8032.map((v) => [v.name, v] as const))("RFC 8032 %s: derives the key, reproduces the signature and verifies it", async (_n, v) => {
