@@ -7,8 +7,8 @@
  * bundle. Writes to temporary files and renames, so concurrent builds never leave half a bundle.
  * The principal window's page (build-view.mjs) is built and checked for staleness with them.
  */
-import { mkdirSync, renameSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { outdated } from "./freshness.mjs";
 import { buildView, viewStale } from "./build-view.mjs";
@@ -18,8 +18,10 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const BUNDLE = join(ROOT, "dist", "trestle.mjs");
 /** The demo's bundle. */
 export const DEMO_BUNDLE = join(ROOT, "dist", "demo.mjs");
+/** Where the CLI bundle's split-off parts go (what only some commands import, loaded when they run: the MCP server). */
+const CHUNKS = join(ROOT, "dist", "chunks");
 const ENTRIES = [
-  { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE },
+  { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE, split: true },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
   // The worker threads `trestle verify` checks signatures on (src/client/verify-pool.ts), beside the CLI's bundle.
   { entry: join(ROOT, "src/client/verify-worker.ts"), out: join(ROOT, "dist", "verify-worker.mjs") },
@@ -42,21 +44,32 @@ export async function buildCli() {
   mkdirSync(dirname(BUNDLE), { recursive: true });
   await Promise.all([
     buildView(),
-    ...ENTRIES.map(async ({ entry, out }) => {
+    ...ENTRIES.map(async ({ entry, out, split }) => {
+      const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "warning" };
+      if (split) return buildSplit(options, out);
       const temp = `${out}.${process.pid}.tmp`;
-      await build({
-        entryPoints: [entry],
-        outfile: temp,
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        packages: "external",
-        logLevel: "warning",
-      });
+      await build({ ...options, outfile: temp });
       renameSync(temp, out);
     }),
   ]);
+}
+
+/**
+ * Builds `out` with its dynamic imports split into dist/chunks/ (content-hashed names): into a
+ * folder of its own, then the chunks are moved in before the entry, so a concurrent run never finds
+ * an entry without its chunks; chunks no longer used are removed.
+ */
+async function buildSplit(options, out) {
+  const { build } = await import("esbuild");
+  const temp = join(dirname(out), `.build-${process.pid}`);
+  rmSync(temp, { recursive: true, force: true });
+  await build({ ...options, splitting: true, outdir: temp, entryNames: basename(out, ".mjs"), chunkNames: "chunks/[name]-[hash]", outExtension: { ".js": ".mjs" } });
+  mkdirSync(CHUNKS, { recursive: true });
+  const made = readdirSync(join(temp, "chunks"));
+  for (const name of made) renameSync(join(temp, "chunks", name), join(CHUNKS, name));
+  renameSync(join(temp, basename(out)), out);
+  rmSync(temp, { recursive: true, force: true });
+  for (const name of readdirSync(CHUNKS)) if (!made.includes(name)) rmSync(join(CHUNKS, name), { force: true });
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildCli();

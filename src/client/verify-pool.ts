@@ -1,10 +1,13 @@
 /**
  * An export's order-free checks (each entry's leaf hash and recorded signatures, the protocol's
- * `checkEntries`) spread over Node worker threads, one per core: the `checker` a Node caller
- * passes to `verifyExportText`. Each worker runs exactly the protocol's reference code on the
- * windows it is handed; the protocol still judges every result in ledger order, so the verdict
- * and the refuted seq are those of the serial check. Workers hold the process open only while a
- * window is out, so a caller never has to close the pool.
+ * `checkEntries`) spread over Node worker threads and, where a `local` checker is given, the
+ * calling thread: the `checker` a Node caller passes to `verifyExportText`. Windows wait in one
+ * queue; each worker is kept two windows ahead from its front, and the calling thread, whenever it
+ * is free (after the policy replay, between the chain checks), takes the window at its back, so
+ * no core idles while windows wait and no worker is started for a core the calling thread can use.
+ * Each checker runs exactly the protocol's reference code; the protocol still judges every result
+ * in ledger order, so the verdict and the refuted seq are those of the serial check. Workers hold
+ * the process open only while a window is out, so a caller never has to close the pool.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -34,53 +37,94 @@ export interface CheckerPool {
   close(): Promise<void>;
 }
 
-/** Starts `threads` workers from `script` (the bundled verify-worker.ts) and hands each window to the next one in turn. */
-export function checkerPool(script: URL, threads = availableParallelism()): CheckerPool {
-  const waiting = new Map<number, { resolve(checks: EntryCheck[]): void; reject(error: Error): void; worker: Worker }>();
-  const out = new Map<Worker, number>();
-  const settle = (worker: Worker) => {
-    const left = (out.get(worker) ?? 1) - 1;
-    out.set(worker, left);
-    if (left === 0) worker.unref();
+/** A window waiting for a checker, and how to settle its promise. */
+interface Job {
+  id: number;
+  entries: readonly Entry[];
+  texts: readonly (string | null)[];
+  resolve(checks: EntryCheck[]): void;
+  reject(error: Error): void;
+}
+
+/** Windows each worker has out at once: the next is already there when it posts one back. */
+const AHEAD = 2;
+
+/** The threads to start beside a calling thread that checks too: one for each other core. */
+export function threadsBeside(): number {
+  return availableParallelism() - 1;
+}
+
+/**
+ * Starts `threads` workers from `script` (the bundled verify-worker.ts) and, with `local`, checks
+ * windows on the calling thread too (then `threads` may be 0); without it at least one worker starts.
+ */
+export function checkerPool(script: URL, threads = availableParallelism(), local?: EntryChecker): CheckerPool {
+  const queue: Job[] = [];
+  const out = new Map<Worker, Map<number, Job>>();
+  let serial = 0;
+  let stealing = false;
+  let closed = false;
+  const send = (worker: Worker, job: Job) => {
+    out.get(worker)!.set(job.id, job);
+    worker.ref();
+    const request: CheckRequest = { id: job.id, texts: job.entries.map((_, i) => job.texts[i] ?? null), untexted: job.entries.filter((_, i) => !job.texts[i]) };
+    worker.postMessage(request);
   };
-  const workers = Array.from({ length: Math.max(1, threads) }, () => {
+  const feed = () => {
+    for (const [worker, jobs] of out) while (jobs.size < AHEAD && queue.length > 0) send(worker, queue.shift()!);
+  };
+  // The calling thread's turn: one window from the back, then back to the event loop (replies, the chain check) before the next.
+  const steal = () => {
+    const job = closed ? undefined : queue.pop();
+    if (!job || !local) {
+      stealing = false;
+      return;
+    }
+    local(job.entries, job.texts).then(job.resolve, job.reject);
+    setImmediate(steal);
+  };
+  const start = () => {
     const worker = new Worker(script);
     worker.unref();
+    out.set(worker, new Map());
     worker.on("message", (reply: CheckReply) => {
-      const request = waiting.get(reply.id);
-      if (!request) return;
-      waiting.delete(reply.id);
-      settle(worker);
-      if (reply.checks) request.resolve(reply.checks);
-      else request.reject(new Error(`a verify worker failed: ${reply.error ?? "no reply"}`));
+      const jobs = out.get(worker);
+      const job = jobs?.get(reply.id);
+      if (!jobs || !job) return;
+      jobs.delete(reply.id);
+      if (jobs.size === 0) worker.unref();
+      if (reply.checks) job.resolve(reply.checks);
+      else job.reject(new Error(`a verify worker failed: ${reply.error ?? "no reply"}`));
+      feed();
     });
     const fail = (error: Error) => {
-      for (const [id, request] of waiting) {
-        if (request.worker !== worker) continue;
-        waiting.delete(id);
-        settle(worker);
-        request.reject(error);
-      }
+      const jobs = out.get(worker);
+      if (!jobs) return;
+      out.delete(worker);
+      for (const job of jobs.values()) job.reject(error);
+      // No thread left to check what waits: it fails with this one.
+      if (out.size === 0 && !local) for (const job of queue.splice(0)) job.reject(error);
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`a verify worker exited (code ${code})`)));
-    return worker;
-  });
-  let serial = 0;
+  };
+  for (let i = 0; i < (local ? Math.max(0, threads) : Math.max(1, threads)); i += 1) start();
   const check: EntryChecker = (entries, texts = []) =>
     new Promise((resolve, reject) => {
-      const id = (serial += 1);
-      const worker = workers[id % workers.length]!;
-      waiting.set(id, { resolve, reject, worker });
-      out.set(worker, (out.get(worker) ?? 0) + 1);
-      worker.ref();
-      const request: CheckRequest = { id, texts: entries.map((_, i) => texts[i] ?? null), untexted: entries.filter((_, i) => !texts[i]) };
-      worker.postMessage(request);
+      queue.push({ id: (serial += 1), entries, texts, resolve, reject });
+      feed();
+      if (local && !stealing && queue.length > 0) {
+        stealing = true;
+        // Not now: the caller hands over every window before its own sequential work (the policy replay).
+        setImmediate(steal);
+      }
     });
   return {
     check,
     close: async () => {
-      await Promise.all(workers.map((worker) => worker.terminate()));
+      closed = true;
+      queue.length = 0;
+      await Promise.all([...out.keys()].map((worker) => worker.terminate()));
     },
   };
 }

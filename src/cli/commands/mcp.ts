@@ -7,10 +7,8 @@
  */
 import { realpathSync } from "node:fs";
 import { resolveSettings, type McpSettings } from "../../mcp/config.js";
-import { serveHttp } from "../../mcp/http.js";
 import { McpClientSchema, printConfig, settingsEnv, urlConfig, type McpClient, type Snippet } from "../../mcp/print-config.js";
-import { selectTools, type ToolSelection } from "../../mcp/profiles.js";
-import { serveStdio } from "../../mcp/server.js";
+import type { ToolSelection } from "../../mcp/profiles.js";
 import { integer, optional } from "../args.js";
 import { DEFAULT_RELAY, type Context } from "../context.js";
 import { UsageError } from "../exit.js";
@@ -31,12 +29,14 @@ export const mcp: Command = {
     const flags = { relay: optional(ctx.args, "relay"), home: optional(ctx.args, "home"), config: optional(ctx.args, "config") };
     const settings = resolveSettings({ env: ctx.io.env, flags, defaultRelay: DEFAULT_RELAY });
     const toolsFlag = optional(ctx.args, "tools");
-    const selection = toolSelection(toolsFlag, settings);
+    // The MCP server, its tools and the SDK are imported here, not above: `trestle mcp` alone loads them, not every command's start.
+    const selection = await toolSelection(toolsFlag, settings);
     const client = clientFlag(ctx);
     const log = (text: string) => void ctx.io.stderr.write(`${text}\n`);
     if (ctx.args.values.http === true) {
       const port = integer(ctx.args, "port", 0)!;
       if (port > 65535) throw new UsageError("--port must be from 0 to 65535");
+      const { serveHttp } = await import("../../mcp/http.js");
       await serveHttp(settings, { log }, selection, port, ({ url, token }) => {
         if (client !== undefined) show(ctx, client, urlConfig(client, url, token));
       });
@@ -48,12 +48,14 @@ export const mcp: Command = {
       show(ctx, client, printConfig(client, { command: process.execPath, args }, settingsEnv(settings)));
       return;
     }
+    const { serveStdio } = await import("../../mcp/server.js");
     await serveStdio(settings, { log }, selection);
   },
 };
 
 /** The tools `--tools` names (or the settings' default profile); a usage error names what is no tool. */
-function toolSelection(spec: string | undefined, settings: McpSettings): ToolSelection {
+async function toolSelection(spec: string | undefined, settings: McpSettings): Promise<ToolSelection> {
+  const { selectTools } = await import("../../mcp/profiles.js");
   const selection = selectTools(spec, settings);
   if ("unknown" in selection) {
     throw new UsageError(`--tools takes table, room, owner or all, or tool names separated by commas; no tool named ${selection.unknown.join(", ")} (docs/MCP.md "Profiles" lists them)`);

@@ -9,9 +9,10 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../../client/node.js";
+import { nodeEd25519 } from "../../client/node-ed25519.js";
 import { nodeSha256 } from "../../client/node-sha256.js";
-import { checkerPool } from "../../client/verify-pool.js";
-import { parseExport, PublicKeySchema, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
+import { checkerPool, threadsBeside } from "../../client/verify-pool.js";
+import { entryChecker, parseExport, PublicKeySchema, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -65,9 +66,10 @@ async function verifyTask(ctx: Context): Promise<void> {
 
 /** The export file at `path` and its verification against --relay-key (or its header's key, if pinned here), the head held and the evidence kept for its table. */
 export async function verifyFile(ctx: Context, path: string): Promise<{ text: string; report: VerifyReport }> {
-  // Started first: the threads load while the file is read and parsed.
+  // Started first: the threads load while the file is read and parsed. This thread checks windows
+  // too, once its replay is done, so a thread is started for each other core only.
   // Closed whatever happens below: a thread left open would keep the process alive after a refusal.
-  const pool = checkerPool(VERIFY_WORKER);
+  const pool = checkerPool(VERIFY_WORKER, threadsBeside(), entryChecker(nodeSha256, nodeEd25519));
   try {
     const text = readExport(path);
     const parsed = parseExport(text);

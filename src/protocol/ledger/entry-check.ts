@@ -6,7 +6,7 @@
  */
 import { leafOf, leafOfCanonical } from "./chain.js";
 import { sha256, type HashFunction } from "../encoding/hash.js";
-import { verifyStatement, type RecordedStatement } from "../signing/crypto.js";
+import { verifyStatement, type Ed25519, type RecordedStatement } from "../signing/crypto.js";
 import { custodyStatementsOf } from "../signing/custody.js";
 import { dealStatementsOf } from "../signing/deal.js";
 import type { Entry, EntryDraft } from "../schemas/entry.js";
@@ -26,15 +26,19 @@ export interface EntryCheck {
  */
 export type EntryChecker = (entries: readonly Entry[], texts?: readonly (string | null)[]) => Promise<EntryCheck[]>;
 
-/** The reference checker, in this thread, hashing leaves with `hash` (a native SHA-256 where the caller has one): WebCrypto still verifies off the calling thread (Node's thread pool, workerd's, the browser's). */
-export function entryChecker(hash: HashFunction = sha256): EntryChecker {
+/**
+ * The reference checker, in this thread, hashing leaves with `hash` (a native SHA-256 where the
+ * caller has one) and verifying with `ed` (default the runtime's choice, `ed25519()`: WebCrypto
+ * verifies off the calling thread, on Node's thread pool, workerd's or the browser's).
+ */
+export function entryChecker(hash: HashFunction = sha256, ed?: Ed25519): EntryChecker {
   return (entries, texts) =>
     Promise.all(
       entries.map(async (entry, i) => {
         const text = texts?.[i];
         return {
           leaf: (text ? leafOfCanonical(text, hash) : null) ?? leafOf(entry),
-          signatures: await Promise.all(recordedStatements(entry).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig))),
+          signatures: await Promise.all(recordedStatements(entry).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig, ed))),
         };
       }),
     );

@@ -28,12 +28,13 @@ export interface Signer {
 
 /** One Ed25519 implementation; `verify` is false for a bad signature and throws only on wrong lengths. */
 export interface Ed25519 {
-  readonly name: "webcrypto" | "noble";
+  readonly name: "webcrypto" | "noble" | "node";
   signer(seed: Uint8Array): Promise<Signer>;
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): Promise<boolean>;
 }
 
-function checkLength(bytes: Uint8Array, length: number, what: string): void {
+/** Throws TypeError unless `bytes` is a Uint8Array, RangeError unless it is `length` bytes long (every implementation's argument check). */
+export function checkLength(bytes: Uint8Array, length: number, what: string): void {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array`);
   if (bytes.length !== length) throw new RangeError(`${what} must be ${length} bytes, got ${bytes.length}`);
 }
@@ -89,8 +90,8 @@ export const nobleEd25519: Ed25519 = {
   },
 };
 
-// RFC 8410 §7 PKCS#8 wrapping of a raw Ed25519 seed.
-const PKCS8_PREFIX = Uint8Array.from([
+/** RFC 8410 §7 PKCS#8 wrapping of a raw Ed25519 seed: these 16 bytes, then the seed. */
+export const PKCS8_PREFIX = Uint8Array.from([
   0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
 ]);
 const ALGORITHM = { name: "Ed25519" } as const;

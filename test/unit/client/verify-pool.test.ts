@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { verifyExportText } from "../../../src/client/verify.js";
 import { checkerPool, type CheckerPool } from "../../../src/client/verify-pool.js";
-import { exportText, signHead, type Entry } from "../../../src/protocol/index.js";
+import { checkEntries, exportText, signHead, type Entry, type EntryChecker } from "../../../src/protocol/index.js";
 import { buildCli, isStale } from "../../../scripts/build-cli.mjs";
 import { bigLedger, type BigLedger } from "../../support/big-export.js";
 import { cast } from "../../support/table-fixture.js";
@@ -65,6 +65,42 @@ describe("the parallel verifier", () => {
       const parallel = await verifyExportText(unlines(ls), { ...context, checker: pool.check });
       expect(parallel.verdict).toBe("CLEAN");
       expect(parallel).toEqual(await verifyExportText(unlines(ls), context));
+    }, 60_000);
+  });
+
+  describe("when the calling thread checks windows too", () => {
+    /** The reference checker, counting the entries it is handed. */
+    const counting = () => {
+      const seen = { entries: 0 };
+      const local: EntryChecker = (entries, texts) => {
+        seen.entries += entries.length;
+        return checkEntries(entries, texts);
+      };
+      return { seen, local };
+    };
+
+    it("checks every window itself with no thread beside it, with the serial verifier's report", async () => {
+      const { seen, local } = counting();
+      const alone = checkerPool(pathToFileURL(join(import.meta.dirname, "../../../dist/verify-worker.mjs")), 0, local);
+      const text = await swappedSignature(TAMPERED);
+      const context = { relayKey: big.relay.publicKeyText };
+      const report = await verifyExportText(text, { ...context, checker: alone.check });
+      await alone.close();
+      expect(seen.entries).toBe(2_000);
+      expect(report.refuted).toEqual({ seq: TAMPERED, reason: "the entry signature does not verify" });
+      expect(report).toEqual(await verifyExportText(text, context));
+    }, 60_000);
+
+    it("shares the windows with one worker and reports a large export CLEAN as the serial verifier does", async () => {
+      const { seen, local } = counting();
+      const shared = checkerPool(pathToFileURL(join(import.meta.dirname, "../../../dist/verify-worker.mjs")), 1, local);
+      const context = { relayKey: big.relay.publicKeyText };
+      const report = await verifyExportText(big.text, { ...context, checker: shared.check });
+      await shared.close();
+      expect(seen.entries).toBeGreaterThan(0);
+      expect(seen.entries).toBeLessThan(2_000);
+      expect(report.coverage.signatures).toBe(2_000);
+      expect(report).toEqual(await verifyExportText(big.text, context));
     }, 60_000);
   });
 

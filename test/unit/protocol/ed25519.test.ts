@@ -2,27 +2,10 @@
  * Both Ed25519 implementations (WebCrypto and @noble/ed25519 in strict RFC 8032 mode) against
  * RFC 8032 §7.1 and every Wycheproof vector, and against each other.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { outcome, RFC8032, WYCHEPROOF, WYCHEPROOF_TESTS } from "../../support/ed25519-vectors.js";
 import { ed25519, fromHex, isStrongPublicKey, nobleEd25519, toHex, utf8, webCryptoEd25519, type Ed25519 } from "../../../src/protocol/index.js";
-
-interface RfcVector {
-  name: string;
-  secret_key: string;
-  public_key: string;
-  message: string;
-  signature: string;
-}
-interface WycheproofFile {
-  numberOfTests: number;
-  testGroups: { publicKey: { pk: string }; tests: { tcId: number; comment: string; msg: string; sig: string; result: string }[] }[];
-}
-
-const readVector = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../../vectors/${name}`, import.meta.url), "utf8")) as T;
-const RFC8032 = readVector<RfcVector[]>("ed25519-rfc8032.json");
-const WYCHEPROOF = readVector<WycheproofFile>("ed25519-wycheproof.json");
-const WYCHEPROOF_TESTS = WYCHEPROOF.testGroups.flatMap((g) => g.tests.map((t) => ({ ...t, pk: g.publicKey.pk })));
 
 let webcrypto: Ed25519;
 beforeAll(async () => {
@@ -31,16 +14,6 @@ beforeAll(async () => {
   webcrypto = impl;
 });
 const impls = (): Ed25519[] => [nobleEd25519, webcrypto];
-
-/** verify's answer, with a throw (malformed input) counted as "throws". */
-async function outcome(impl: Ed25519, pk: string, msg: string, sig: string): Promise<boolean | "throws"> {
-  try {
-    return await impl.verify(fromHex(pk), fromHex(msg), fromHex(sig));
-  } catch (error) {
-    if (error instanceof TypeError || error instanceof RangeError) return "throws";
-    throw error;
-  }
-}
 
 describe("Ed25519 implementations", () => {
   it("prefers WebCrypto where the runtime has it", async () => {

@@ -34,9 +34,12 @@ const POLICIES: { [K in RoomKind]: RoomKindPolicy<K> } = {
   mechanism: mechanismPolicy,
 };
 
-/** Whether `kind` is a room kind. */
+/** The room kinds as a set: admit asks of every entry, and a failed zod parse for each non-room kind cost the policy replay ~5%. */
+const ROOM_KINDS: ReadonlySet<string> = new Set(RoomKindSchema.options);
+
+/** Whether `kind` is a room kind (one of RoomKindSchema's). */
 export function isRoomKind(kind: string): kind is RoomKind {
-  return RoomKindSchema.safeParse(kind).success;
+  return ROOM_KINDS.has(kind);
 }
 
 function policyOf<K extends RoomKind>(kind: K): RoomKindPolicy<K> {

@@ -1,0 +1,34 @@
+/** The Ed25519 test vectors (test/vectors: RFC 8032 §7.1 and Wycheproof) and one verify's outcome, for every Ed25519 implementation's tests. */
+import { readFileSync } from "node:fs";
+import { fromHex, type Ed25519 } from "../../src/protocol/index.js";
+
+/** One RFC 8032 §7.1 test, in lowercase hex; `secret_key` is the 32-byte seed. */
+export interface RfcVector {
+  name: string;
+  secret_key: string;
+  public_key: string;
+  message: string;
+  signature: string;
+}
+interface WycheproofFile {
+  numberOfTests: number;
+  testGroups: { publicKey: { pk: string }; tests: { tcId: number; comment: string; msg: string; sig: string; result: string }[] }[];
+}
+
+const readVector = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../vectors/${name}`, import.meta.url), "utf8")) as T;
+/** RFC 8032 §7.1's tests. */
+export const RFC8032 = readVector<RfcVector[]>("ed25519-rfc8032.json");
+/** Wycheproof's ed25519_test.json as it is. */
+export const WYCHEPROOF = readVector<WycheproofFile>("ed25519-wycheproof.json");
+/** Every Wycheproof test with its group's public key. */
+export const WYCHEPROOF_TESTS = WYCHEPROOF.testGroups.flatMap((g) => g.tests.map((t) => ({ ...t, pk: g.publicKey.pk })));
+
+/** verify's answer on hex inputs, with a throw (malformed input) counted as "throws". */
+export async function outcome(impl: Ed25519, pk: string, msg: string, sig: string): Promise<boolean | "throws"> {
+  try {
+    return await impl.verify(fromHex(pk), fromHex(msg), fromHex(sig));
+  } catch (error) {
+    if (error instanceof TypeError || error instanceof RangeError) return "throws";
+    throw error;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * node:crypto's Ed25519 (the verify workers' implementation, src/client/node-ed25519.ts) against
+ * RFC 8032 §7.1 and every Wycheproof vector, and answer for answer against @noble/ed25519 in strict
+ * RFC 8032 mode, small-order and non-canonical keys included.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { outcome, RFC8032, WYCHEPROOF_TESTS } from "../../support/ed25519-vectors.js";
+import { nodeEd25519 } from "../../../src/client/node-ed25519.js";
+import { fromHex, nobleEd25519, toHex, utf8 } from "../../../src/protocol/index.js";
+
+describe("node:crypto Ed25519", () => {
+  it.each(RFC8032.map((v) => [v.name, v] as const))("RFC 8032 %s: derives the key, reproduces the signature and verifies it", async (_n, v) => {
+    const signer = await nodeEd25519.signer(fromHex(v.secret_key));
+    expect(toHex(signer.publicKey)).toBe(v.public_key);
+    expect(toHex(await signer.sign(fromHex(v.message)))).toBe(v.signature);
+    expect(await nodeEd25519.verify(fromHex(v.public_key), fromHex(v.message), fromHex(v.signature))).toBe(true);
+  });
+
+  it("gives the expected answer on every Wycheproof test, and noble's", async () => {
+    for (const t of WYCHEPROOF_TESTS) {
+      const [node, noble] = [await outcome(nodeEd25519, t.pk, t.msg, t.sig), await outcome(nobleEd25519, t.pk, t.msg, t.sig)];
+      expect(node === true, `tcId ${t.tcId} (${t.comment})`).toBe(t.result === "valid");
+      expect(node, `tcId ${t.tcId}`).toBe(noble);
+    }
+  });
+
+  it("signs what noble signs from the same seed, and each verifies the other's signature", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 300 }), async (seed, message) => {
+        const [a, b] = [await nobleEd25519.signer(seed), await nodeEd25519.signer(seed)];
+        expect(b.publicKey).toEqual(a.publicKey);
+        const [sigA, sigB] = [await a.sign(message), await b.sign(message)];
+        expect(sigB).toEqual(sigA);
+        expect(await nodeEd25519.verify(a.publicKey, message, sigA)).toBe(true);
+        sigA[0] = sigA[0]! ^ 1;
+        expect(await nodeEd25519.verify(a.publicKey, message, sigA)).toBe(false);
+      }),
+      { seed: 8032, numRuns: 40 },
+    );
+  });
+
+  describe("when the public key is a small-order point or a non-canonical encoding", () => {
+    // The eight small-order points and four non-canonical encodings (ed25519.test.ts lists why);
+    // (R = identity, S = 0) is the universal forgery OpenSSL accepts under the identity on its own.
+    const WEAK_KEYS = [
+      "0100000000000000000000000000000000000000000000000000000000000000",
+      "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+      "0000000000000000000000000000000000000000000000000000000000000000",
+      "0000000000000000000000000000000000000000000000000000000000000080",
+      "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+      "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+      "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+      "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+      "0100000000000000000000000000000000000000000000000000000000000080",
+      "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+      "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+      "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+    ];
+
+    it.each(WEAK_KEYS)("verifies false under %s, whatever the signature, as noble does", async (pk) => {
+      for (const sig of ["01" + "00".repeat(63), pk + "00".repeat(32)]) {
+        for (const msg of ["", "74726573746c65", toHex(utf8("trestle 0"))]) {
+          expect(await outcome(nodeEd25519, pk, msg, sig)).toBe(false);
+          expect(await outcome(nobleEd25519, pk, msg, sig)).toBe(false);
+        }
+      }
+    });
+  });
+
+  describe("when the input has the wrong type or length", () => {
+    it("throws RangeError for a 31-byte key, a 63-byte signature or a 33-byte seed, as the others do", async () => {
+      await expect(nodeEd25519.verify(new Uint8Array(31), new Uint8Array(0), new Uint8Array(64))).rejects.toThrow(RangeError);
+      await expect(nodeEd25519.verify(new Uint8Array(32), new Uint8Array(0), new Uint8Array(63))).rejects.toThrow(RangeError);
+      await expect(nodeEd25519.signer(new Uint8Array(33))).rejects.toThrow(RangeError);
+    });
+  });
+});
