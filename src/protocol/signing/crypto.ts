@@ -196,6 +196,10 @@ export const SIGNING_PURPOSES = [
   "commit",
   // Custody (§8.4): a table's owners and the relay taking it over authorise a move to that relay.
   "custody",
+  // A seat and its own owner (§5.14): the seat's question, the owner's answer and instruction.
+  "question",
+  "answer",
+  "instruction",
 ] as const;
 export type SigningPurpose = (typeof SIGNING_PURPOSES)[number];
 
