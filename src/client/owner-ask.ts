@@ -17,6 +17,7 @@ import {
   type OwnerAnswer,
   type OwnerInstruction,
   type QuestionRecord,
+  type QuestionResponse,
   type Signer,
 } from "../protocol/index.js";
 import type { HttpClient } from "./http.js";
@@ -37,6 +38,8 @@ export interface AskWaiting {
   seal?: (plain: string) => Promise<string>;
   /** The seat's owner's public key: an answer marked verified must carry its signature. */
   owner_key?: string;
+  /** Called once the relay took the question, before the wait. */
+  asked?: (taken: QuestionResponse) => void;
 }
 
 /**
@@ -49,7 +52,7 @@ export async function askOwner(http: HttpClient, table: string, seatSigner: Sign
   const choices = ask.choices === undefined ? undefined : await Promise.all(ask.choices.map(seal));
   const ts = waiting.clock();
   const request = await signQuestion(seatSigner, { table, seat, question: randomNonce(), text, ...(choices ? { choices } : {}), deadline: ts + ask.wait_ms, ts });
-  await http.askOwner(table, request);
+  waiting.asked?.(await http.askOwner(table, request));
   const reader = { signer: seatSigner, as: { seat } };
   for (;;) {
     const record = await http.question(table, request.question.question, reader);

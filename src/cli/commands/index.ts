@@ -40,6 +40,7 @@ import { ROOM_WRITES } from "./room-write.js";
 import { MANDATE } from "./mandate.js";
 import { GATE } from "./gate.js";
 import { PRIVATE } from "./private.js";
+import { OWNER_ASK } from "./owner-ask.js";
 import { CUSTODY } from "./custody.js";
 import { CONTROL } from "./pause.js";
 
@@ -92,6 +93,8 @@ export const COMMANDS: readonly Command[] = [
   ...MANDATE,
   ...GATE,
   ...PRIVATE,
+  // A seat and its own owner (docs/SPEC.md §5.14): questions, answers, instructions.
+  ...OWNER_ASK,
 ];
 
 /** The command named `name`, if any. */
