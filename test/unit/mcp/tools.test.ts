@@ -31,6 +31,8 @@ const ISSUE_TOOLS = [
   "room_auction", "room_bid", "room_reveal",
   // Issue 22: an owner's own seat revoked, where the owner allows it.
   "revoke_seat",
+  // Issue 25: a seat asks its own owner and reads the owner's instructions.
+  "ask_owner", "owner_instructions",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */
