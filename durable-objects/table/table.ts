@@ -31,6 +31,9 @@ import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePubl
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./writing/rooms.js";
 import { sendOwnerNote } from "./writing/notes.js";
 import type { NoteResponse } from "../../src/protocol/schemas/room.js";
+import { answerAttested, answerQuestion, askOwner, listQuestions, readQuestion, type AttestedAnswer } from "./writing/owner-ask.js";
+import { instructAttested, instructSeat, readInstructions, type AttestedInstruction } from "./writing/owner-instructions.js";
+import type { InstructionList, InstructionResponse, OwnerAnswer, QuestionList, QuestionRecord, QuestionResponse } from "../../src/protocol/schemas/owner-ask.js";
 import type { DeleteResponse } from "../../src/protocol/schemas/lifetime.js";
 import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
 import { buryTable, canonicalRequest, claimCreation, verifiedDelete } from "./storage/lifetime.js";
@@ -107,6 +110,50 @@ export class TableDO extends DurableObject<Env> {
   /** POST /tables/:id/notes: a seat's note to its owner's chat channels; never an entry. */
   async noteOwner(body: unknown): Promise<Result<NoteResponse>> {
     return this.writing(() => sendOwnerNote(this.table, this.ctx.storage, this.env, body));
+  }
+
+  /** POST /tables/:id/questions: a seat's question to its own owner (§5.14); never an entry. */
+  async askOwner(body: unknown): Promise<Result<QuestionResponse>> {
+    return this.writing(() => askOwner(this.table, body));
+  }
+
+  /** POST /tables/:id/questions/:q/answer: the seat's owner's signed answer. */
+  async answerQuestion(id: string, body: unknown): Promise<Result<OwnerAnswer>> {
+    return this.writing(() => answerQuestion(this.table, id, body));
+  }
+
+  /** A relay-attested answer from a bound chat account (the Worker checked the binding). */
+  async answerAttested(input: AttestedAnswer): Promise<Result<OwnerAnswer>> {
+    return this.writing(() => answerAttested(this.table, input));
+  }
+
+  /** GET /tables/:id/questions: the reader's questions (a seat's own, or an owner's seats'). */
+  async questions(auth: ReadAuth): Promise<Result<QuestionList>> {
+    return guarded(async () => listQuestions(this.table, await this.table.reader(auth)));
+  }
+
+  /** GET /tables/:id/questions/:q: one question, for the seat that asked or its owner. */
+  async question(auth: ReadAuth, id: string): Promise<Result<QuestionRecord>> {
+    return guarded(async () => readQuestion(this.table, await this.table.reader(auth), id));
+  }
+
+  /** POST /tables/:id/instructions: the seat's owner's signed instruction to it (§5.14); never an entry. */
+  async instruct(body: unknown): Promise<Result<InstructionResponse>> {
+    return this.writing(() => instructSeat(this.table, body));
+  }
+
+  /** A relay-attested instruction from a bound chat account (the Worker checked the binding). */
+  async instructAttested(input: AttestedInstruction): Promise<Result<InstructionResponse>> {
+    return this.writing(() => instructAttested(this.table, input));
+  }
+
+  /** GET /tables/:id/instructions?after=N: the reading seat's own instructions; nobody else reads them. */
+  async instructions(auth: ReadAuth, after: number): Promise<Result<InstructionList>> {
+    return guarded(async () => {
+      const principal = await this.table.reader(auth);
+      if (!("seat" in principal)) throw new TrestleError("E_FORBIDDEN", "a seat reads its own instructions; its owner keeps what it sent");
+      return readInstructions(this.table, principal.seat, after);
+    });
   }
 
   /** POST /tables/:id/entries: the one submit (submit.ts), as a seat's socket frame also takes it. */

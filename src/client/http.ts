@@ -9,6 +9,23 @@
  * `details.retry_after_ms` (docs/CLIENT.md).
  */
 import {
+  InstructionListSchema,
+  InstructionResponseSchema,
+  OwnerAnswerSchema,
+  QuestionListSchema,
+  QuestionRecordSchema,
+  QuestionResponseSchema,
+  type AnswerRequest,
+  type InstructionList,
+  type InstructionRequest,
+  type InstructionResponse,
+  type OwnerAnswer,
+  type QuestionList,
+  type QuestionRecord,
+  type QuestionRequest,
+  type QuestionResponse,
+} from "../protocol/schemas/owner-ask.js";
+import {
   ApproveResponseSchema,
   CreateResponseSchema,
   DeleteResponseSchema,
@@ -206,6 +223,36 @@ export class HttpClient {
   /** POST /tables/:id/notes: a seat's signed note to its owner's chat apps (never the table). */
   noteOwner(table: string, request: NoteRequest): Promise<NoteResponse> {
     return this.json(NoteResponseSchema, "POST", `/tables/${enc(table)}/notes`, { body: request });
+  }
+
+  /** POST /tables/:id/questions: a seat's signed question to its own owner (never the table, §5.14). */
+  askOwner(table: string, request: QuestionRequest): Promise<QuestionResponse> {
+    return this.json(QuestionResponseSchema, "POST", `/tables/${enc(table)}/questions`, { body: request });
+  }
+
+  /** GET /tables/:id/questions: the reader's questions (a seat's own, or an owner's seats'). */
+  questions(table: string, reader: Reader): Promise<QuestionList> {
+    return this.json(QuestionListSchema, "GET", `/tables/${enc(table)}/questions`, { reader, table });
+  }
+
+  /** GET /tables/:id/questions/:q: one question, for the seat that asked or its owner. */
+  question(table: string, id: string, reader: Reader): Promise<QuestionRecord> {
+    return this.json(QuestionRecordSchema, "GET", `/tables/${enc(table)}/questions/${enc(id)}`, { reader, table });
+  }
+
+  /** POST /tables/:id/questions/:q/answer: the seat's owner's signed answer. */
+  answerQuestion(table: string, request: AnswerRequest): Promise<OwnerAnswer> {
+    return this.json(OwnerAnswerSchema, "POST", `/tables/${enc(table)}/questions/${enc(request.answer.question)}/answer`, { body: request });
+  }
+
+  /** POST /tables/:id/instructions: the seat's owner's signed instruction to it. */
+  instruct(table: string, request: InstructionRequest): Promise<InstructionResponse> {
+    return this.json(InstructionResponseSchema, "POST", `/tables/${enc(table)}/instructions`, { body: request });
+  }
+
+  /** GET /tables/:id/instructions?after=N: the reading seat's own instructions numbered after N. */
+  instructions(table: string, reader: Reader, after = 0): Promise<InstructionList> {
+    return this.json(InstructionListSchema, "GET", `/tables/${enc(table)}/instructions?after=${after}`, { reader, table });
   }
 
   /** POST /tables/:id/delete: the creator's signed delete (docs/SPEC.md §6.6); the same request again gets the same answer. */

@@ -10,6 +10,7 @@ export * from "./follow-custody.js";
 export * from "./heads.js";
 export * from "./http.js";
 export * from "./owner.js";
+export * from "./owner-ask.js";
 export * from "./random.js";
 export * from "./refusal.js";
 export * from "./replica-feed.js";

@@ -15,7 +15,7 @@ export const ROLE_PROFILES = ["table", "room", "owner"] as const;
 export type RoleProfile = (typeof ROLE_PROFILES)[number];
 
 /** The most tools a role profile lists: "about 20", a cost every session pays in context. */
-export const MAX_PROFILE_TOOLS = 22;
+export const MAX_PROFILE_TOOLS = 24;
 
 /** The tool names of each role profile, at most MAX_PROFILE_TOOLS, in the order the tools are listed. */
 export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
@@ -24,6 +24,7 @@ export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
     "trestle_whoami", "trestle_create_table", "trestle_join", "trestle_read", "trestle_wait", "trestle_say", "trestle_pass",
     "trestle_raise_hand", "trestle_propose", "trestle_decide", "trestle_vote", "trestle_approve", "trestle_reject",
     "trestle_progress", "trestle_receipt", "trestle_verify", "trestle_request", "trestle_respond", "trestle_memory", "trestle_history",
+    "trestle_ask_owner", "trestle_owner_instructions",
   ],
   // A seat negotiating in a room under its owner's mandate.
   room: [

@@ -45,6 +45,9 @@ export const ERROR_CODES = {
   E_NOT_LIVE: { http: 409, message: "the offer or grant is no longer live" },
   E_TERMS_MISMATCH: { http: 409, message: "an accept restates terms other than the offer's" },
   E_INVITE: { http: 403, message: "no live invite matches this code or statement" },
+  // A seat and its own owner (docs/SPEC.md §5.14).
+  E_NO_ANSWERER: { http: 409, message: "nobody can answer this question now: no owner session, window or proven chat channel" },
+  E_UNKNOWN_QUESTION: { http: 404, message: "no question with this id at this table" },
   // Sealed-bid auctions and end-to-end encrypted rooms (docs/SPEC.md §5.11, §5.12).
   E_UNKNOWN_AUCTION: { http: 404, message: "no auction with this entry hash in this room" },
   E_REVEAL_MISMATCH: { http: 409, message: "the revealed bid and salt do not hash to the side's commitment" },

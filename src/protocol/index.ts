@@ -66,6 +66,8 @@ export * from "./policy/invites.js";
 export { isRoomKind } from "./policy/kinds/registry.js";
 export * from "./reading/projection-room.js";
 export * from "./requests/room-requests.js";
+export * from "./schemas/owner-ask.js";
+export * from "./requests/owner-ask-requests.js";
 export * from "./limits/operator-limits.js";
 export * from "./limits/rate-limited.js";
 export * from "./schemas/lifetime.js";

@@ -41,6 +41,8 @@ const HINTS: Record<ErrorCode, string> = {
   E_UNKNOWN_GRANT: "no grant with that hash in this room; trestle room show lists the live grants by hash",
   E_NOT_LIVE: "that offer or grant was withdrawn, answered, countered, revoked or has expired; trestle room show lists what is live",
   E_TERMS_MISMATCH: "an accept takes the offer's terms as they are; leave the terms out, or counter with your own",
+  E_NO_ANSWERER: "your owner cannot answer now: have them open trestle view, run trestle watch --owner, or bind a chat app that has delivered (trestle bind); then ask again",
+  E_UNKNOWN_QUESTION: "no such question at this table; trestle answer --list --table <table> shows the open ones",
   E_INVITE: "the invite code is wrong, used, rotated or expired; ask the room's creator for a new one (trestle room invite)",
   E_UNKNOWN_AUCTION: "no auction with that hash in this room; trestle room show lists the auctions by hash",
   E_REVEAL_MISMATCH: "the bid and salt do not match this side's commitment; trestle room reveal reads them from this seat's journal",

@@ -1,4 +1,4 @@
-/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners; an owner's revocation of its seat; delete. */
+/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners; a seat's questions to its owner, the answers and the owner's instructions; an owner's revocation of its seat; delete. */
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
@@ -52,6 +52,14 @@ tables.post("/:id/invites", async (c) => {
 tables.post("/:id/eject", async (c) => json(c, await tableStub(c, c.req.param("id")).eject(await readJson(c)), 201));
 
 tables.post("/:id/notes", async (c) => json(c, await tableStub(c, c.req.param("id")).noteOwner(await readJson(c)), 201));
+
+// A seat and its own owner (§5.14): questions, answers and instructions; never entries.
+tables.post("/:id/questions", async (c) => json(c, await tableStub(c, c.req.param("id")).askOwner(await readJson(c)), 201));
+tables.get("/:id/questions", async (c) => json(c, await tableStub(c, c.req.param("id")).questions(readAuth(c))));
+tables.get("/:id/questions/:q", async (c) => json(c, await tableStub(c, c.req.param("id")).question(readAuth(c), c.req.param("q"))));
+tables.post("/:id/questions/:q/answer", async (c) => json(c, await tableStub(c, c.req.param("id")).answerQuestion(c.req.param("q"), await readJson(c)), 201));
+tables.post("/:id/instructions", async (c) => json(c, await tableStub(c, c.req.param("id")).instruct(await readJson(c)), 201));
+tables.get("/:id/instructions", async (c) => json(c, await tableStub(c, c.req.param("id")).instructions(readAuth(c), intParam(c, "after", 0))));
 
 tables.post("/:id/approvals", async (c) => json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201));
 

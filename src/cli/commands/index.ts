@@ -43,6 +43,7 @@ import { MANDATE } from "./mandate.js";
 import { GATE } from "./gate.js";
 import { DEAL } from "./deal.js";
 import { PRIVATE } from "./private.js";
+import { OWNER_ASK } from "./owner-ask.js";
 import { CUSTODY } from "./custody.js";
 import { CONTROL } from "./pause.js";
 
@@ -99,6 +100,8 @@ export const COMMANDS: readonly Command[] = [
   ...GATE,
   ...DEAL,
   ...PRIVATE,
+  // A seat and its own owner (docs/SPEC.md §5.14): questions, answers, instructions.
+  ...OWNER_ASK,
 ];
 
 /** The command named `name`, if any. */

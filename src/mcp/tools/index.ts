@@ -36,6 +36,7 @@ import { roomCreate, roomEject, roomInvite, roomJoin } from "./room-admin.js";
 import { roomState } from "./room-state.js";
 import { ROOM_WRITE_TOOLS } from "./room-write.js";
 import { mandate, rationale, sendHeld, tellOwner } from "./owner-private.js";
+import { askOwnerTool, ownerInstructions } from "./owner-ask.js";
 
 /** Every tool the server offers. */
 export const TOOLS: readonly Tool[] = [
@@ -79,6 +80,8 @@ export const TOOLS: readonly Tool[] = [
   mandate,
   rationale,
   tellOwner,
+  askOwnerTool,
+  ownerInstructions,
 ];
 
 /** The tool named `name`, if any. */

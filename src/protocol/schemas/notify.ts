@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { CloseReasonSchema } from "./entry.js";
 import { ControlViaSchema, PauseHolderSchema } from "./control.js";
-import { LabelSchema, MillisSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+import { LabelSchema, MillisSchema, NonceSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
 import { AmountSchema, CurrencySchema, TermsSchema } from "./room.js";
 import { ApprovalVerdictSchema, ApprovalViaSchema, TaskIdSchema } from "./task.js";
 
@@ -102,6 +102,20 @@ export const OwnerNoteSchema = z
   })
   .refine((n) => n.e2e === true || n.text !== "", { message: "a note's text is empty only about an e2e room", path: ["text"] });
 
+/** A seat of this owner asks it a question (§5.14); never in the ledger. Text and choices are empty only about an e2e room. */
+export const OwnerQuestionNoticeSchema = z
+  .strictObject({
+    ...Base,
+    type: z.literal("owner_question"),
+    seat: SeatNameSchema,
+    question: NonceSchema,
+    text: z.string().max(NOTIFY_TEXT_CHARS),
+    choices: z.array(z.string().max(64)).max(8),
+    deadline: MillisSchema,
+  })
+  .refine((n) => n.e2e === true || n.text !== "", { message: "a question's text is empty only about an e2e room", path: ["text"] });
+export type OwnerQuestionNotice = z.infer<typeof OwnerQuestionNoticeSchema>;
+
 /** The table was opened with this owner listed (silent). */
 export const TableOpenedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_opened"), seq: SeqSchema });
 
@@ -116,6 +130,7 @@ export const NotificationSchema = z.union([
   TableOpenedNoticeSchema,
   ChatApprovalNoticeSchema,
   OwnerNoteSchema,
+  OwnerQuestionNoticeSchema,
 ]);
 export type Notification = z.infer<typeof NotificationSchema>;
 export type NotificationType = Notification["type"];

@@ -25,7 +25,7 @@ import {
 import { SignedHeadSchema } from "./head.js";
 import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";
-import { isSealedText, sealedChars } from "../signing/sealed-text.js";
+import { sealableText } from "./owner-ask.js";
 
 /**
  * `room` in a table config: the table is a room (topology `open`, no declared seats); `max_parties`
@@ -208,15 +208,7 @@ export const NoteStatementSchema = z.strictObject({
   table: TableIdSchema,
   seat: SeatNameSchema,
   /** At most LIMITS.note_chars, or that much sealed (an e2e room's note, §5.12); longer is E_TOO_LARGE, as for every published limit. */
-  text: z
-    .string()
-    .min(1)
-    .max(sealedChars(LIMITS.note_chars))
-    .superRefine((t, ctx) => {
-      if (t.length > LIMITS.note_chars && !isSealedText(t)) {
-        ctx.addIssue({ code: "too_big", origin: "string", maximum: LIMITS.note_chars, inclusive: true, message: `a note is at most ${LIMITS.note_chars} chars, not ${t.length}` });
-      }
-    }),
+  text: sealableText(LIMITS.note_chars, "a note"),
   nonce: NonceSchema,
   ts: MillisSchema,
 });

@@ -199,6 +199,10 @@ export const SIGNING_PURPOSES = [
   "custody",
   // Deals (§5.10): an owner signs the final terms of a room's deal; a deal_sign entry carries it.
   "deal",
+  // A seat and its own owner (§5.14): the seat's question, the owner's answer and instruction.
+  "question",
+  "answer",
+  "instruction",
 ] as const;
 export type SigningPurpose = (typeof SIGNING_PURPOSES)[number];
 

@@ -21,8 +21,8 @@ export function sealedChars(chars: number): number {
   return SEALED_PREFIX.length + Math.ceil(((SEALED_IV_BYTES + 3 * chars + SEALED_TAG_BYTES) * 4) / 3);
 }
 
-/** A field that holds sealed text in an e2e room: an entry's body, an offer's terms text, a seat's note to its owner. */
-export type SealedField = "body" | "terms.text" | "note";
+/** A field that holds sealed text in an e2e room: an entry's body, an offer's terms text, a seat's note to its owner, its question (text and choices), the owner's answer and instruction. */
+export type SealedField = "body" | "terms.text" | "note" | "question" | "answer" | "instruction";
 
 /** Where a sealed text belongs: its associated data, so a ciphertext moved to another table, seat or field does not open. */
 export interface SealedPlace {

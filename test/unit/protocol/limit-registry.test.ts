@@ -66,9 +66,9 @@ describe("the table of limits", () => {
   });
 
   it("agrees with the note window the table object counts by", () => {
-    const text = readFileSync(join(ROOT, "durable-objects/table/writing/notes.ts"), "utf8");
+    const text = readFileSync(join(ROOT, "durable-objects/table/writing/owner-channel.ts"), "utf8");
     const m = /NOTE_LIMITS = \{ per_window: (\d+), window_ms: (\d+) \* (\d+) \* (\d+) \}/.exec(text);
-    expect(m, "NOTE_LIMITS in notes.ts").not.toBeNull();
+    expect(m, "NOTE_LIMITS in owner-channel.ts").not.toBeNull();
     const [, count, a, b, c] = m!.map(Number);
     expect({ count, window_ms: a! * b! * c! }).toEqual({ count: LIMIT_TABLE.notes_per_seat.count, window_ms: LIMIT_TABLE.notes_per_seat.window_ms });
   });

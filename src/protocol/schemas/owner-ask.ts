@@ -1,0 +1,128 @@
+/**
+ * A seat and its own owner, apart from the room (docs/SPEC.md §5.14, docs/ROOMS.md, decision 0403):
+ * a seat's question to its owner (purpose `question`), the owner's answer (purpose `answer`, or
+ * relay-attested from a bound chat account), and the owner's instruction to the seat (purpose
+ * `instruction`, or relay-attested from chat). None of them is a ledger entry: the relay keeps them
+ * for the seat and its owner alone, and in an end-to-end encrypted room every text in them is
+ * sealed (§5.12), so the relay holds nothing it can read.
+ */
+import { z } from "zod";
+import { LIMITS } from "../limits/limits.js";
+import { isSealedText, sealedChars } from "../signing/sealed-text.js";
+import { ChatPlatformSchema } from "./control.js";
+import { MillisSchema, NonceSchema, OwnerNameSchema, SeatNameSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
+
+/** How long a question may wait for its answer, and how many choices it may offer. */
+export const OWNER_ASK_LIMITS = { max_wait_ms: 24 * 60 * 60 * 1000, choices: 8, choice_chars: 64 } as const;
+
+/** Text of at most `chars` UTF-16 units, or that much sealed (an e2e room, §5.12); longer is E_TOO_LARGE. */
+export function sealableText(chars: number, what: string) {
+  return z
+    .string()
+    .min(1)
+    .max(sealedChars(chars))
+    .superRefine((t, ctx) => {
+      if (t.length > chars && !isSealedText(t)) {
+        ctx.addIssue({ code: "too_big", origin: "string", maximum: chars, inclusive: true, message: `${what} is at most ${chars} chars, not ${t.length}` });
+      }
+    });
+}
+
+/** What a seat signs (purpose `question`) to ask its own owner; `question` (a fresh nonce) is its id at the table. */
+export const QuestionStatementSchema = z
+  .strictObject({
+    scope: z.literal("owner_question"),
+    table: TableIdSchema,
+    seat: SeatNameSchema,
+    question: NonceSchema,
+    text: sealableText(LIMITS.note_chars, "a question"),
+    /** Absent: a free-text answer. Present: the answer is exactly one of these (2-8, distinct). */
+    choices: z.array(sealableText(OWNER_ASK_LIMITS.choice_chars, "a choice")).min(2).max(OWNER_ASK_LIMITS.choices).optional(),
+    deadline: MillisSchema,
+    ts: MillisSchema,
+  })
+  .refine((q) => q.choices === undefined || new Set(q.choices).size === q.choices.length, { message: "choices are distinct", path: ["choices"] })
+  .refine((q) => q.deadline > q.ts && q.deadline - q.ts <= OWNER_ASK_LIMITS.max_wait_ms, {
+    message: `the deadline is after the question's time and at most ${OWNER_ASK_LIMITS.max_wait_ms / 3_600_000} h later`,
+    path: ["deadline"],
+  });
+export type QuestionStatement = z.infer<typeof QuestionStatementSchema>;
+
+/** POST /tables/:id/questions body. */
+export const QuestionRequestSchema = z.strictObject({ question: QuestionStatementSchema, sig: SignatureSchema });
+export type QuestionRequest = z.infer<typeof QuestionRequestSchema>;
+
+/** What the seat's owner signs (purpose `answer`) to answer one question of one seat. */
+export const AnswerStatementSchema = z.strictObject({
+  scope: z.literal("owner_answer"),
+  table: TableIdSchema,
+  owner: OwnerNameSchema,
+  seat: SeatNameSchema,
+  question: NonceSchema,
+  value: sealableText(LIMITS.note_chars, "an answer"),
+  ts: MillisSchema,
+});
+export type AnswerStatement = z.infer<typeof AnswerStatementSchema>;
+
+/** POST /tables/:id/questions/:q/answer body. */
+export const AnswerRequestSchema = z.strictObject({ answer: AnswerStatementSchema, sig: SignatureSchema });
+export type AnswerRequest = z.infer<typeof AnswerRequestSchema>;
+
+/** An answer as the seat receives it: signed by the owner key (verified), or the relay's word that a bound chat account gave it (unverified). */
+export const OwnerAnswerSchema = z.discriminatedUnion("verified", [
+  z.strictObject({ verified: z.literal(true), via: z.literal("owner_key"), value: z.string(), at: MillisSchema, answer: AnswerStatementSchema, sig: SignatureSchema }),
+  z.strictObject({ verified: z.literal(false), via: ChatPlatformSchema, value: z.string(), at: MillisSchema }),
+]);
+export type OwnerAnswer = z.infer<typeof OwnerAnswerSchema>;
+
+/** Where a question stands: open until its deadline, then expired unless answered. */
+export const QuestionStateSchema = z.enum(["open", "answered", "expired"]);
+export type QuestionState = z.infer<typeof QuestionStateSchema>;
+
+/** A question as the relay keeps it (GET /tables/:id/questions[/:q]): the seat's signed question, its state and its answer once given. */
+export const QuestionRecordSchema = z.strictObject({
+  question: QuestionStatementSchema,
+  sig: SignatureSchema,
+  state: QuestionStateSchema,
+  answer: OwnerAnswerSchema.optional(),
+});
+export type QuestionRecord = z.infer<typeof QuestionRecordSchema>;
+
+/** POST /tables/:id/questions answer: the question's id, its deadline and how many of the owner's chat channels it was queued for. */
+export const QuestionResponseSchema = z.strictObject({ question: NonceSchema, deadline: MillisSchema, queued: z.int().min(0) });
+export type QuestionResponse = z.infer<typeof QuestionResponseSchema>;
+
+/** GET /tables/:id/questions answer: the reader's questions (a seat's own, or every seat's of an owner), oldest first. */
+export const QuestionListSchema = z.strictObject({ questions: z.array(QuestionRecordSchema) });
+export type QuestionList = z.infer<typeof QuestionListSchema>;
+
+/** What an owner signs (purpose `instruction`) to tell one of its own seats what to do. */
+export const InstructionStatementSchema = z.strictObject({
+  scope: z.literal("owner_instruction"),
+  table: TableIdSchema,
+  owner: OwnerNameSchema,
+  seat: SeatNameSchema,
+  text: sealableText(LIMITS.note_chars, "an instruction"),
+  nonce: NonceSchema,
+  ts: MillisSchema,
+});
+export type InstructionStatement = z.infer<typeof InstructionStatementSchema>;
+
+/** POST /tables/:id/instructions body. */
+export const InstructionRequestSchema = z.strictObject({ instruction: InstructionStatementSchema, sig: SignatureSchema });
+export type InstructionRequest = z.infer<typeof InstructionRequestSchema>;
+
+/** An instruction as its seat receives it, numbered from 1 per seat: owner-signed (verified) or relay-attested from chat (unverified). */
+export const OwnerInstructionSchema = z.discriminatedUnion("verified", [
+  z.strictObject({ n: z.int().min(1), verified: z.literal(true), via: z.literal("owner_key"), text: z.string(), at: MillisSchema, instruction: InstructionStatementSchema, sig: SignatureSchema }),
+  z.strictObject({ n: z.int().min(1), verified: z.literal(false), via: ChatPlatformSchema, text: z.string(), at: MillisSchema }),
+]);
+export type OwnerInstruction = z.infer<typeof OwnerInstructionSchema>;
+
+/** GET /tables/:id/instructions?after=N answer: the reading seat's instructions numbered after N. */
+export const InstructionListSchema = z.strictObject({ instructions: z.array(OwnerInstructionSchema) });
+export type InstructionList = z.infer<typeof InstructionListSchema>;
+
+/** POST /tables/:id/instructions answer: the instruction's number for its seat. */
+export const InstructionResponseSchema = z.strictObject({ n: z.int().min(1) });
+export type InstructionResponse = z.infer<typeof InstructionResponseSchema>;
