@@ -31,7 +31,7 @@ export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
     "trestle_whoami", "trestle_read", "trestle_wait", "trestle_say", "trestle_room_state", "trestle_room_offer", "trestle_room_counter",
     "trestle_room_accept", "trestle_room_reject", "trestle_room_withdraw", "trestle_room_grant", "trestle_room_revoke",
     "trestle_room_close", "trestle_room_auction", "trestle_room_bid", "trestle_room_reveal", "trestle_room_send_held",
-    "trestle_deal_sign", "trestle_mandate", "trestle_rationale", "trestle_tell_owner",
+    "trestle_deal_sign", "trestle_mandate", "trestle_rationale", "trestle_tell_owner", "trestle_ask_owner", "trestle_owner_instructions",
   ],
   // An owner's own session: make tables and rooms, seat, approve, pause, revoke, delete, check.
   owner: [
