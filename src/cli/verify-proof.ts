@@ -9,12 +9,13 @@
  * relay key is not one to trust.
  */
 import { PinStore } from "../client/node.js";
-import { parseEntryProof, verifyEntryProof, witnessPolicy } from "../protocol/tlog/entry-proof.js";
+import { parseEntryProof, verifyEntryProof } from "../protocol/tlog/entry-proof.js";
 import { PublicKeySchema, TrestleError } from "../protocol/index.js";
-import { integer, optional } from "./args.js";
+import { optional } from "./args.js";
 import type { Context } from "./context.js";
 import { EXIT, UsageError, type ExitCode } from "./exit.js";
 import { readJsonFile } from "./json-file.js";
+import { witnessReport, witnessRule } from "./witness-report.js";
 
 /** Verifies the proof file --proof names and prints what it shows and who witnessed it. */
 export async function verifyProofFile(ctx: Context, path: string): Promise<ExitCode> {
@@ -24,15 +25,11 @@ export async function verifyProofFile(ctx: Context, path: string): Promise<ExitC
   const relayKey = given ?? (new PinStore(ctx.home).pins(proof.relay_key) ? proof.relay_key : undefined);
   if (relayKey === undefined) throw new TrestleError("E_RELAY_KEY", `the proof's relay key ${proof.relay_key} is not pinned here; pass --relay-key with a key you trust`, { relay_key: proof.relay_key });
   const proven = await verifyEntryProof(proof, relayKey);
-  const keys = (optional(ctx.args, "witness") ?? "").split(",").filter((key) => key !== "");
-  const k = integer(ctx.args, "witness-k", keys.length)!;
-  if (k > keys.length) throw new UsageError(`--witness-k ${k} is more than the ${keys.length} --witness keys given`);
-  const policy = await witnessPolicy(proven, proof.checkpoint, keys, k);
-  const others = proven.others.map((s) => s.name);
-  const witnessed = policy.witnessed.map((w) => `${w.name} (at ${new Date(w.time * 1000).toISOString()})`);
+  const rule = witnessRule(ctx);
+  const policy = await witnessReport(proven, proof.checkpoint, rule);
   const lines = [
     `${policy.met ? "PROVEN" : "PROVEN BY THE RELAY ONLY"}: entry ${proven.seq} of table ${proven.table} is in the log ${proven.checkpoint.origin} at size ${proven.checkpoint.size}, signed by relay key ${relayKey}`,
-    keys.length > 0 ? `witnessed by ${policy.witnessed.length} of ${keys.length} (policy: ${k} of ${keys.length})${witnessed.length > 0 ? `: ${witnessed.join(", ")}` : ""}` : `other signatures on the checkpoint (give --witness keys to check them): ${others.length > 0 ? others.join(", ") : "none"}`,
+    policy.line,
   ];
   ctx.out.result(lines, {
     proven: policy.met,
@@ -43,8 +40,8 @@ export async function verifyProofFile(ctx: Context, path: string): Promise<ExitC
     root: proven.checkpoint.root,
     relay_key: relayKey,
     witnessed: policy.witnessed,
-    witness_k: k,
-    other_signatures: others,
+    witness_k: rule.k,
+    other_signatures: proven.others.map((s) => s.name),
   });
   return policy.met ? EXIT.OK : EXIT.INCONCLUSIVE;
 }

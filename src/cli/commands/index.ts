@@ -7,6 +7,7 @@ import type { Command } from "./command.js";
 import { approve } from "./approve.js";
 import { bind } from "./bind.js";
 import { channels } from "./channels.js";
+import { checkpoint } from "./checkpoint.js";
 import { unbind } from "./unbind.js";
 import { create } from "./create.js";
 import { decide } from "./decide.js";
@@ -74,6 +75,7 @@ export const COMMANDS: readonly Command[] = [
   history,
   verify,
   prove,
+  checkpoint,
   exportCommand,
   pin,
   evidence,

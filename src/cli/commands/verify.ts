@@ -12,7 +12,7 @@ import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../..
 import { nodeEd25519 } from "../../client/node-ed25519.js";
 import { nodeSha256 } from "../../client/node-sha256.js";
 import { checkerPool, threadsBeside } from "../../client/verify-pool.js";
-import { entryChecker, parseExport, PublicKeySchema, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
+import { configOf, entryChecker, parseExport, PublicKeySchema, type ParsedExport, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -20,6 +20,10 @@ import { reportLines } from "../../text/format.js";
 import type { Command } from "./command.js";
 import { bodyOf, submitEntry } from "./write.js";
 import { verifyProofFile } from "../verify-proof.js";
+import { tableWitnesses, WITNESS_FLAGS } from "../witness-report.js";
+import { TlogReader } from "../../client/tlog-reader.js";
+import type { NoteSignature } from "../../protocol/tlog/note.js";
+import type { Witnesses } from "../../protocol/schemas/witnesses.js";
 
 /** The worker script of the leaf and signature checks: the CLI bundle's neighbour dist/verify-worker.mjs (scripts/build-cli.mjs), as this file runs only bundled. */
 const VERIFY_WORKER = new URL("./verify-worker.mjs", import.meta.url);
@@ -34,8 +38,7 @@ export const verify: Command = {
     ...SEAT_FLAGS,
     "relay-key": { type: "string", value: "KEY", help: "the relay key to trust for a file (default: its header's key if pinned here)" },
     proof: { type: "string", value: "FILE", help: "check a proof file of `trestle prove` offline instead" },
-    witness: { type: "string", value: "KEY,…", help: "with --proof: witness cosignature keys (tlog-cosignature) to count on its checkpoint" },
-    "witness-k": { type: "string", value: "K", help: "with --proof: how many of the --witness keys must have cosigned (default: all)" },
+    ...WITNESS_FLAGS,
     task: { type: "string", value: "ID", help: "write a verify entry for this reported task instead (as --seat, not its executor)" },
     verdict: { type: "string", value: "pass|fail", help: "with --task: what the check found" },
     ...TABLE_FLAG,
@@ -50,8 +53,9 @@ export const verify: Command = {
     const [target] = positionals(ctx.args, ["table | export.jsonl"]);
     const isFile = existsSync(target!);
     if (!isFile && !TableIdSchema.safeParse(target).success) throw new UsageError(`no file ${target}, and it is not a table id (3-64 of [a-z0-9._-])`);
-    const report = isFile ? (await verifyFile(ctx, target!)).report : await verifyTable(ctx, target!);
-    ctx.out.result(reportLines(report, ctx.out.c), report);
+    const { report, witnesses, signed } = isFile ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
+    const named = witnesses ? await tableWitnesses(ctx, witnesses, signed) : undefined;
+    ctx.out.result([...reportLines(report, ctx.out.c), ...(named?.lines ?? [])], named ? { ...report, witnesses: named.json } : report);
     return report.verdict === "CLEAN" ? EXIT.OK : report.verdict === "REFUTED" ? EXIT.REFUTED : EXIT.INCONCLUSIVE;
   },
 };
@@ -65,7 +69,7 @@ async function verifyTask(ctx: Context): Promise<void> {
 }
 
 /** The export file at `path` and its verification against --relay-key (or its header's key, if pinned here), the head held and the evidence kept for its table. */
-export async function verifyFile(ctx: Context, path: string): Promise<{ text: string; report: VerifyReport }> {
+export async function verifyFile(ctx: Context, path: string): Promise<Verified> {
   // Started first: the threads load while the file is read and parsed. This thread checks windows
   // too, once its replay is done, so a thread is started for each other core only.
   // Closed whatever happens below: a thread left open would keep the process alive after a refusal.
@@ -82,7 +86,8 @@ export async function verifyFile(ctx: Context, path: string): Promise<{ text: st
     const store = new FileHeadStore(ctx.home);
     const held = identity ? store.load(identity.relay, identity.table) : null;
     const evidence = identity ? store.evidence(identity.relay, identity.table) : [];
-    return { text, report: await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence, checker: pool.check, sha256: nodeSha256 }, parsed) };
+    const report = await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence, checker: pool.check, sha256: nodeSha256 }, parsed);
+    return { text, report, witnesses: witnessesOf(parsed) };
   } finally {
     await pool.close();
   }
@@ -97,8 +102,25 @@ function readExport(path: string): string {
   }
 }
 
-async function verifyTable(ctx: Context, table: string): Promise<VerifyReport> {
+/** The table exported from the relay (as --owner or --seat) and verified, with the relay's checkpoint now when its config names witnesses. */
+async function verifyTable(ctx: Context, table: string): Promise<Verified> {
   const reader = await ctx.reader();
   const client = await ctx.table(table);
-  return (await client.exportLedger(reader)).report;
+  const { text, report } = await client.exportLedger(reader);
+  const witnesses = witnessesOf(parseExport(text));
+  if (!witnesses) return { text, report };
+  const signed = await new TlogReader(client.http, table, client.tracker.relayKey).checkpoint();
+  return { text, report, witnesses, signed: { note: signed.note, size: signed.checkpoint.size, others: signed.others } };
+}
+
+/** An export verified: its text, the report, the witnesses its config names and (online) the relay's checkpoint now. */
+export interface Verified {
+  text: string;
+  report: VerifyReport;
+  witnesses?: Witnesses;
+  signed?: { note: string; size: number; others: readonly NoteSignature[] };
+}
+
+function witnessesOf(parsed: ParsedExport): Witnesses | undefined {
+  return parsed.ok ? configOf(parsed.view)?.witnesses : undefined;
 }

@@ -236,7 +236,8 @@ export function checkOriginals(view: Pick<LedgerView, "items" | "originals">, co
   }
 }
 
-function configOf(view: Pick<LedgerView, "items">): TableConfig | null {
+/** The table's config as its first entry (table_opened) holds it, or null when the view does not start there. */
+export function configOf(view: Pick<LedgerView, "items">): TableConfig | null {
   const first = view.items[0];
   return first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened" ? first.data.config : null;
 }

@@ -87,11 +87,11 @@ export interface WitnessedBy {
 
 /**
  * The witnesses among `keys` (cosignature verifier keys, type 0x04) whose cosignature of the
- * checkpoint verifies, and whether at least `k` did (the witness policy, k of n). A cosignature
+ * checkpoint `note` verifies (`proven`: the note opened, an entry's proof or a checkpoint read now), and whether at least `k` did (the witness policy, k of n). A cosignature
  * that names a given key but does not verify refuses the whole checkpoint (E_BAD_SIGNATURE), as
  * openNote does; a key with no line on the note is simply not counted.
  */
-export async function witnessPolicy(proven: ProvenEntry, note: string, keys: readonly string[], k: number): Promise<{ witnessed: WitnessedBy[]; met: boolean }> {
+export async function witnessPolicy(proven: Pick<ProvenEntry, "others">, note: string, keys: readonly string[], k: number): Promise<{ witnessed: WitnessedBy[]; met: boolean }> {
   const verifiers = keys.map(cosignatureVerifierFromKey);
   const named = proven.others.filter((s) => verifiers.some((v) => v.name === s.name && v.keyId === s.keyId));
   if (named.length === 0) return { witnessed: [], met: k <= 0 };
