@@ -102,7 +102,8 @@ describe("the principal window", { timeout: 30_000 }, () => {
       await fetch(`${relay.url}/hooks/telegram`, { method: "POST", body, headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": SECRETS.TELEGRAM_WEBHOOK_SECRET } });
     }
     await page.waitForSelector("#channels .channel.ok", { timeout: 10_000 });
-    await page.waitForSelector("#channels .channel.unproven", { timeout: 10_000 });
+    // The channel shows as UNPROVEN from the moment it is queued; wait for the failed attempt itself.
+    await page.locator("#channels .channel.unproven", { hasText: "failed HTTP 401" }).waitFor({ timeout: 10_000 });
     expect(await page.textContent("#channels .channel.ok")).toMatch(/^ok telegram 8801 \(T, en\) {2}ok {2}1 delivered/);
     expect(await page.textContent("#channels .channel.unproven")).toMatch(/^UNPROVEN telegram 8802 .* never delivered; last attempt failed HTTP 401/);
   });
