@@ -28,20 +28,7 @@ import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
 import { AuctionSettledDataSchema, MechanismCommitSchema, MechanismOpenSchema, MechanismRevealSchema, MechanismSubmissionSchema } from "./mechanism.js";
 import { CustodyDataSchema } from "./custody.js";
 import { SeatRevokeDataSchema } from "./revoke.js";
-import {
-  AcceptSubmissionSchema,
-  CloseSubmissionSchema,
-  CounterSubmissionSchema,
-  DealSignSubmissionSchema,
-  EjectDataSchema,
-  GrantSubmissionSchema,
-  InviteDataSchema,
-  OfferSubmissionSchema,
-  RejectSubmissionSchema,
-  RevokeSubmissionSchema,
-  ROOM_SUBMISSIONS,
-  WithdrawSubmissionSchema,
-} from "./room.js";
+import { EjectDataSchema, InviteDataSchema, ROOM_SUBMISSIONS } from "./room.js";
 import {
   AuthoredFields,
   BodySchema,
@@ -229,6 +216,10 @@ const Relay = { seq: SeqSchema, ts: MillisSchema, leaf: Sha256Schema, link: Sha2
 
 const authoredEntry = <S extends Exclude<(typeof SUBMISSIONS)[number], typeof MechanismSubmissionSchema> | (typeof MechanismSubmissionSchema.options)[number]>(s: S) =>
   s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
+
+/** authoredEntry over each schema of a tuple, in its order, each keeping its own type: the room kinds come from ROOM_SUBMISSIONS alone. */
+const authoredEntries = <T extends readonly (typeof ROOM_SUBMISSIONS)[number][]>(list: T) =>
+  list.map((s) => authoredEntry(s)) as { -readonly [K in keyof T]: ReturnType<typeof authoredEntry<T[K]>> };
 
 const system = <K extends string, D extends z.ZodType, A extends z.ZodType>(subkind: K, data: D, author: A) =>
   z.strictObject({
@@ -423,15 +414,7 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   authoredEntry(RequestSubmissionSchema),
   authoredEntry(ResponseSubmissionSchema),
   authoredEntry(VoteSubmissionSchema),
-  authoredEntry(OfferSubmissionSchema),
-  authoredEntry(CounterSubmissionSchema),
-  authoredEntry(AcceptSubmissionSchema),
-  authoredEntry(RejectSubmissionSchema),
-  authoredEntry(WithdrawSubmissionSchema),
-  authoredEntry(GrantSubmissionSchema),
-  authoredEntry(RevokeSubmissionSchema),
-  authoredEntry(CloseSubmissionSchema),
-  authoredEntry(DealSignSubmissionSchema),
+  ...authoredEntries(ROOM_SUBMISSIONS),
   z.discriminatedUnion("op", [authoredEntry(MechanismOpenSchema), authoredEntry(MechanismCommitSchema), authoredEntry(MechanismRevealSchema)]),
 ]);
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
