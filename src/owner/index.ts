@@ -13,6 +13,7 @@ export * from "./invites.js";
 export * from "./journal.js";
 export * from "./mandate.js";
 export * from "./notes.js";
+export * from "./owner-words-sealing.js";
 export * from "./paths.js";
 export * from "./records.js";
 export * from "./transcript.js";
