@@ -21,3 +21,4 @@ export * from "./room-view.js";
 export * from "./room-key.js";
 export * from "./sealing.js";
 export * from "./deals.js";
+export * from "./standing-deals.js";
