@@ -46,8 +46,7 @@ describe("an owner answering its seats' questions through elicitation", { timeou
     const asking = seat.call("trestle_ask_owner", { table, text: "Accept 2,800 for the stroller?", choices: ["yes", "no, hold at 2,900"], wait_seconds: 60 });
     const put = textOf(await owner.call("trestle_owner_questions", { table, wait_seconds: 60 }));
     expect(put).toContain('answered "no, hold at 2,900" (signed with your owner key)');
-    const schema = owner.asked[0]!.params.requestedSchema as { properties: { answer: { enum?: string[] } } };
-    expect(schema.properties.answer.enum).toEqual(["yes", "no, hold at 2,900"]);
+    expect(owner.asked[0]!.params).toMatchObject({ requestedSchema: { properties: { answer: { type: "string", enum: ["yes", "no, hold at 2,900"] } }, required: ["answer"] } });
     expect(owner.asked[0]!.params.message).toContain('"Accept 2,800 for the stroller?"');
     const asked = textOf(await asking);
     expect(asked).toContain("your owner answered (verified: signed with your owner's key)");
@@ -65,9 +64,8 @@ describe("an owner answering its seats' questions through elicitation", { timeou
     const { table, seat, owner } = await saraRoom(false, () => ({ action: "accept", content: { answer: "Saturday morning" } }));
     const asking = seat.call("trestle_ask_owner", { table, text: "When can you hand it over?", wait_seconds: 60 });
     expect(textOf(await owner.call("trestle_owner_questions", { table, wait_seconds: 60 }))).toContain('answered "Saturday morning"');
-    const schema = owner.asked[0]!.params.requestedSchema as { properties: { answer: { type: string; enum?: string[] } } };
-    expect(schema.properties.answer).toMatchObject({ type: "string" });
-    expect(schema.properties.answer.enum).toBeUndefined();
+    expect(owner.asked[0]!.params).toMatchObject({ requestedSchema: { properties: { answer: { type: "string", minLength: 1 } } } });
+    expect(JSON.stringify(owner.asked[0]!.params)).not.toContain('"enum"');
     expect(textOf(await asking)).toContain("Saturday morning");
     await closeAll(seat, owner);
   });
