@@ -33,6 +33,17 @@ async function signBoth(r: RoomLedger, leaf: string): Promise<void> {
   }
 }
 
+/** The stroller room's auction with ben bidding `bid` and sara asking `ask`, both revealed; the settlement is the last entry. */
+async function settledAuction(bid: number, ask: number) {
+  const r = await RoomLedger.open();
+  const auction = await openAuction(r);
+  await commit(r, "ben-bot", auction, "buyer", bid);
+  await commit(r, "sara-bot", auction, "seller", ask);
+  await reveal(r, "ben-bot", auction, bid);
+  const settled = await reveal(r, "sara-bot", auction, ask);
+  return { r, auction, settled };
+}
+
 describe("a deal certificate", () => {
   it("holds offline under the relay key, with both owners' signatures, once both signed", async () => {
     const { r, cert } = await certificate(true);
@@ -77,12 +88,7 @@ describe("a deal certificate", () => {
 
   describe("of a deal a sealed-bid auction settled", () => {
     it("names the seller and the buyer at the clearing price, and holds offline once both owners signed", async () => {
-      const r = await RoomLedger.open();
-      const auction = await openAuction(r);
-      await commit(r, "ben-bot", auction, "buyer", 300000);
-      await commit(r, "sara-bot", auction, "seller", 250000);
-      await reveal(r, "ben-bot", auction, 300000);
-      const settled = await reveal(r, "sara-bot", auction, 250000);
+      const { r, auction, settled } = await settledAuction(300000, 250000);
       const deal = r.state.room!.deals[auction]!;
       expect(deal.terms).toMatchObject({ via: "auction", offer_seq: r.state.room!.auctions[auction]!.seq, accept_seq: settled.at(-1)!.seq, offered_by: { owner: "sara", seat: "sara-bot" }, accepted_by: { owner: "ben", seat: "ben-bot" }, terms: { amount: 275000, currency: "TWD" } });
       await signBoth(r, auction);
@@ -95,12 +101,7 @@ describe("a deal certificate", () => {
 
     describe("when the auction settled without a deal", () => {
       it("refuses a deal_sign on it (E_NOT_ALLOWED, no_deal)", async () => {
-        const r = await RoomLedger.open();
-        const auction = await openAuction(r);
-        await commit(r, "ben-bot", auction, "buyer", 200000);
-        await commit(r, "sara-bot", auction, "seller", 250000);
-        await reveal(r, "ben-bot", auction, 200000);
-        await reveal(r, "sara-bot", auction, 250000);
+        const { r, auction } = await settledAuction(200000, 250000);
         const owner_sig = await signStatement(r.k.ben, "deal", dealStatement(r.state.table, "0".repeat(64)));
         await expect(r.write("ben-bot", { kind: "deal_sign", offer: auction, deal: "0".repeat(64), owner_key: r.k.ben.publicKeyText, owner_sig })).rejects.toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "no_deal" } });
       });
