@@ -68,6 +68,14 @@ export async function signDealsWithinMandate(seat: GuardedSeat, home: string): P
   return out;
 }
 
+/** What the standing rule did after a message, one line per deal, plus a line when it could not run; none when it had nothing to do. */
+export function standingDealLines(sent: { deals?: StandingDeal[]; deals_error?: string }): string[] {
+  const lines = (sent.deals ?? []).map((d) =>
+    d.signed ? `your standing rule signed the deal on #${d.offer_seq} with your owner key (entry #${d.seq})` : `the deal on #${d.offer_seq} waits for your signature: ${d.reason}`,
+  );
+  return sent.deals_error === undefined ? lines : [...lines, `your standing rule could not run (${sent.deals_error}); your deals stay pending`];
+}
+
 /** Whether the mandate file at `path` names a standing rule at all (read unchecked, only to skip the verified read when it does not). */
 function namesStandingRule(path: string): boolean {
   let text: string;

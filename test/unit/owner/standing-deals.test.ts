@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, ownerKeyPath } from "../../../src/client/node.js";
-import { dealIn, dealSignatures, roomState, type StandingDeal } from "../../../src/owner/index.js";
+import { dealIn, dealSignatures, roomState, standingDealLines, type StandingDeal } from "../../../src/owner/index.js";
 import { dealStatus, sha256, utf8 } from "../../../src/protocol/index.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { mandate, offerFrom, strollerRoom, type Side } from "../../support/room-client.js";
@@ -34,6 +34,7 @@ describe("the standing rule to sign deals within the mandate", { timeout: 60_000
 
     const accepted = await ben.guard.send({ kind: "accept", offer });
     expect(accepted.deals).toEqual([{ offer, offer_seq: expect.any(Number), signed: true, seq: accepted.seq + 1 }] satisfies StandingDeal[]);
+    expect(standingDealLines(accepted)).toEqual([`your standing rule signed the deal on #${accepted.deals![0]!.offer_seq} with your owner key (entry #${accepted.seq + 1})`]);
     const saraSide = await sara.guard.signStandingDeals();
     expect(saraSide).toEqual([{ offer, offer_seq: expect.any(Number), signed: false, reason: expect.stringMatching(/2,800\.00 TWD .* is below the mandate's floor 2,900\.00 TWD/) }]);
 
