@@ -4,7 +4,7 @@
  * currency's minor units), --currency and --text, and how a sent message is printed.
  */
 import type { SeatSubmission, TableClient } from "../client/index.js";
-import { GuardedSeat, resolveRef, type RoomRef, type Transcript } from "../owner/index.js";
+import { GuardedSeat, resolveRef, standingDealLines, type RoomRef, type Transcript } from "../owner/index.js";
 import { majorUnits } from "../text/terms.js";
 import { parseOrThrow, TermsSchema, TrestleError, type CurrencyCode, type Terms } from "../protocol/index.js";
 import { integer, optional, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags } from "./args.js";
@@ -47,7 +47,7 @@ export function termsFrom(ctx: Context): Terms {
 
 /** Prints that `label` was written as an entry, with its message hash. */
 export function printSent(ctx: Context, label: string, sent: Sent): void {
-  ctx.out.result(`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), message ${sent.message_sha256.slice(0, 12)}…`, sent);
+  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), message ${sent.message_sha256.slice(0, 12)}…`, ...standingDealLines(sent)], sent);
 }
 
 /** An amount in words: "2,800.00 TWD". */

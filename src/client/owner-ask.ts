@@ -49,7 +49,8 @@ export interface AskWaiting {
 export async function askOwner(http: HttpClient, table: string, seatSigner: Signer, seat: string, ask: Ask, waiting: AskWaiting): Promise<QuestionRecord> {
   const seal = waiting.seal ?? (async (plain: string) => plain);
   const text = await seal(parseOrThrow(QuestionStatementSchema.shape.text, ask.text, "question"));
-  const choices = ask.choices === undefined ? undefined : await Promise.all(ask.choices.map(seal));
+  const choice = QuestionStatementSchema.shape.choices.unwrap().element;
+  const choices = ask.choices === undefined ? undefined : await Promise.all(ask.choices.map((c) => seal(parseOrThrow(choice, c, "choice"))));
   const ts = waiting.clock();
   const request = await signQuestion(seatSigner, { table, seat, question: randomNonce(), text, ...(choices ? { choices } : {}), deadline: ts + ask.wait_ms, ts });
   waiting.asked?.(await http.askOwner(table, request));

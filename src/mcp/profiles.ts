@@ -33,12 +33,12 @@ export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
     "trestle_room_close", "trestle_room_auction", "trestle_room_bid", "trestle_room_reveal", "trestle_room_send_held",
     "trestle_deal_sign", "trestle_mandate", "trestle_rationale", "trestle_tell_owner", "trestle_ask_owner", "trestle_owner_instructions",
   ],
-  // An owner's own session: make tables and rooms, seat, approve, pause, revoke, delete, check.
+  // An owner's own session: make tables and rooms, seat, approve, answer its seats' questions, pause, revoke, delete, check.
   owner: [
     "trestle_whoami", "trestle_create_table", "trestle_invite", "trestle_join", "trestle_tables", "trestle_read", "trestle_memory",
     "trestle_history", "trestle_verify_chain", "trestle_approve", "trestle_reject", "trestle_close", "trestle_revoke_seat",
     "trestle_delete_table", "trestle_notify_status", "trestle_open_subtable", "trestle_room_create", "trestle_room_invite",
-    "trestle_room_join", "trestle_room_eject",
+    "trestle_room_join", "trestle_room_eject", "trestle_owner_questions",
   ],
 };
 

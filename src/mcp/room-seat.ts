@@ -12,7 +12,7 @@ import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { safeJson } from "../text/framing.js";
 import type { SeatSubmission } from "../client/index.js";
-import { GuardedSeat, resolveRef, type JournalRecordOf, type RoomRef, type Sent } from "../owner/index.js";
+import { GuardedSeat, resolveRef, standingDealLines, type JournalRecordOf, type RoomRef, type Sent } from "../owner/index.js";
 import { BodySchema, TrestleError, type Submission } from "../protocol/index.js";
 import { heldLines, type Named } from "../text/commitment.js";
 import { defineTool, type Tool, type ToolContext } from "./tool.js";
@@ -114,6 +114,7 @@ export function roomTool<S extends z.ZodObject>(spec: {
         status: [
           `${submission.kind} written as entry #${sent.seq} at ${table} by seat ${seat.seat} (head #${sent.head.seq}).`,
           ...(approved ? ["Your owner approved this exact message in person; their approval is now spent."] : []),
+          ...standingDealLines(sent).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}.`),
           "trestle_room_state shows the room now.",
         ],
       };

@@ -10,6 +10,8 @@
  * In an end-to-end encrypted room (docs/SPEC.md §5.12) the guards judge the plaintext and the
  * message is sealed before it is hashed, held and signed; without the room key nothing is sent.
  * Sealed bids (§5.11) are chosen here, judged like any commitment, and kept in the journal.
+ * After each message that left, the owner's standing rule (a mandate with `sign_deals`) signs the
+ * deals it covers with the owner key in this home (standing-deals.ts).
  */
 import type { Clock, SeatSubmission, TableClient } from "../client/index.js";
 import { randomNonce, systemClock } from "../client/random.js";
@@ -45,6 +47,7 @@ import { roomState } from "./room-view.js";
 import { loadRoomKey } from "./room-key.js";
 import { OpenedTexts, openSubmission, sealSubmission, sealText, type RoomKey } from "./sealing.js";
 import { namedIn, type Named } from "../text/commitment.js";
+import { signDealsWithinMandate, type StandingDeal } from "./standing-deals.js";
 
 /** What a guarded seat needs. */
 export interface GuardedSeatOptions {
@@ -63,6 +66,10 @@ export interface Sent {
   head: SignedHead;
   truncated: boolean;
   message_sha256: string;
+  /** What the owner's standing rule did with the seat's unsigned deals after this message (absent: nothing to do). */
+  deals?: StandingDeal[];
+  /** Why the standing rule could not run after this message (its deals stay pending). */
+  deals_error?: string;
 }
 
 type Guard = JournalRecordOf<"refusal">["guard"];
@@ -78,6 +85,8 @@ export class GuardedSeat {
   private readonly signer: Signer;
   private readonly clock: Clock;
   private readonly home: string;
+  /** While the standing rule signs, its own deal_sign messages do not start it again. */
+  private sendingDeal = false;
 
   constructor(options: GuardedSeatOptions) {
     this.home = options.home;
@@ -91,9 +100,28 @@ export class GuardedSeat {
   }
 
   /** Signs and sends `input` (with a fresh nonce, sealed in an e2e room) if the guards allow it; throws their refusal (E_MANDATE, E_HELD, E_GATE, E_KEY_FILE) otherwise. */
-  send(input: SeatSubmission): Promise<Sent> {
+  async send(input: SeatSubmission): Promise<Sent> {
     const submission = parseOrThrow(SubmissionSchema, { ...input, table: this.table, seat: this.seat, nonce: randomNonce() }, "submission");
-    return this.guardAndSend(submission, false);
+    return this.withStandingDeals(await this.guardAndSend(submission, false));
+  }
+
+  /** Signs, under the owner's standing rule, the deals it covers (none without the rule); the rest stay pending, each with its reason. */
+  signStandingDeals(): Promise<StandingDeal[]> {
+    return signDealsWithinMandate(this, this.home);
+  }
+
+  /** `sent` with what the standing rule did after it (the rule's own deal_signs start nothing); a failure of the rule leaves the deals pending and is said in `deals_error`, since `sent` has left. */
+  private async withStandingDeals(sent: Sent): Promise<Sent> {
+    if (this.sendingDeal) return sent;
+    this.sendingDeal = true;
+    try {
+      const deals = await this.signStandingDeals();
+      return deals.length > 0 ? { ...sent, deals } : sent;
+    } catch (error) {
+      return { ...sent, deals_error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      this.sendingDeal = false;
+    }
   }
 
   /**
@@ -110,7 +138,7 @@ export class GuardedSeat {
     if (held.state === "unknown") throw new TrestleError("E_GATE", `no ${name} for ${where} (the gate lists what it holds)`, details);
     if (held.state === "sent") throw new TrestleError("E_GATE", `${name} was already sent as entry #${held.seq}: a held message is sent once, and nothing was sent again; to say it again, write it anew (the gate holds it for the owner again)`, { ...details, seq: held.seq });
     if (held.state === "rejected") throw new TrestleError("E_GATE", `the owner rejected ${name}; it will never be sent: write another message if the seat should say something else`, details);
-    return this.guardAndSend(parseOrThrow(SubmissionSchema, held.held.submission, "held message"), true);
+    return this.withStandingDeals(await this.guardAndSend(parseOrThrow(SubmissionSchema, held.held.submission, "held message"), true));
   }
 
   /** The commit of a sealed bid of `bid` (minor units of the auction's currency) in the auction at `auction`, to be sent through the guards: the bid and its salt are kept in the journal first, only the commitment goes out. */

@@ -51,6 +51,8 @@ export const MandateSchema = z.strictObject({
   require_confirm: z.array(WritableKindSchema).max(32),
   /** While true the seat writes nothing. */
   paused: z.boolean(),
+  /** The owner's standing rule for deals (decision 0420): `within_mandate`, the owner's own client signs a deal whose final terms this mandate allows; absent, the owner signs each deal. */
+  sign_deals: z.enum(["within_mandate"]).optional(),
   /** Signed looser than the mandate it replaced: accepts, grants and priced offers need the owner's approval per message. */
   loosened: z.boolean(),
   signed_at: MillisSchema,

@@ -62,15 +62,16 @@ export function roomSummary(transcript: Transcript, now: number): RoomSummary {
   };
 }
 
-/** What a seat names back by seq or hash. */
-export type RoomRef = "offer" | "grant" | "auction";
+/** What a seat names back by seq or hash; a `deal` is named by its offer or by the auction that settled it. */
+export type RoomRef = "offer" | "grant" | "auction" | "deal";
 
-const UNKNOWN = { offer: "E_UNKNOWN_OFFER", grant: "E_UNKNOWN_GRANT", auction: "E_UNKNOWN_AUCTION" } as const;
+const UNKNOWN = { offer: "E_UNKNOWN_OFFER", grant: "E_UNKNOWN_GRANT", auction: "E_UNKNOWN_AUCTION", deal: "E_UNKNOWN_OFFER" } as const;
 
-/** The leaf hash of the offer or counter (or grant, or auction) `ref` names: its entry's seq, its hash, or a prefix of at least 8 hex chars. */
+/** The leaf hash of the offer or counter (or grant, or auction; for a deal, either an offer or an auction) `ref` names: its entry's seq, its hash, or a prefix of at least 8 hex chars. */
 export function resolveRef(transcript: Transcript, ref: string | number, what: RoomRef): string {
   const state = roomState(transcript);
-  const held: Record<string, { seq: number }> = what === "offer" ? state.room!.offers : what === "grant" ? state.room!.grants : state.room!.auctions;
+  const room = state.room!;
+  const held: Record<string, { seq: number }> = what === "offer" ? room.offers : what === "grant" ? room.grants : what === "auction" ? room.auctions : { ...room.offers, ...room.auctions };
   const text = String(ref).trim().toLowerCase();
   let matches: string[];
   if (/^[1-9][0-9]{0,15}$/.test(text)) matches = Object.keys(held).filter((leaf) => held[leaf]!.seq === Number(text));

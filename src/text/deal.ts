@@ -18,11 +18,12 @@ const party = (p: DealParty, role: string) => `${role} ${p.owner} (owner key ${p
 /** The certificate's lines: status, parties, terms, hash, signatures and, when given, the head that contains them. */
 export function dealLines(d: { terms: DealTerms; deal: string; status: DealStatus; signatures: readonly DealSignature[]; head?: { seq: number; link: string } }): string[] {
   const { terms } = d;
+  const auction = terms.via === "auction";
   return [
-    `deal on offer #${terms.offer_seq} in room ${terms.table}: ${dealStatusText(d.status, terms, d.signatures.map((s) => s.owner))}`,
-    party(terms.offered_by, "offered by"),
-    party(terms.accepted_by, "accepted by"),
-    `terms: ${termsText(terms.terms)} (accepted at entry #${terms.accept_seq})`,
+    `deal ${auction ? "settled by auction" : "on offer"} #${terms.offer_seq} in room ${terms.table}: ${dealStatusText(d.status, terms, d.signatures.map((s) => s.owner))}`,
+    party(terms.offered_by, auction ? "seller" : "offered by"),
+    party(terms.accepted_by, auction ? "buyer" : "accepted by"),
+    `terms: ${termsText(terms.terms)} (${auction ? "settled" : "accepted"} at entry #${terms.accept_seq})`,
     `terms hash: ${d.deal}`,
     ...d.signatures.map((s) => `signed by ${s.owner} in entry #${s.seq} (seat ${s.seat}): ${s.sig}`),
     ...(d.head ? [`head: entry #${d.head.seq}, link ${d.head.link}`] : []),

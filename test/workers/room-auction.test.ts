@@ -2,13 +2,14 @@
  * Sealed-bid auctions and end-to-end encrypted rooms through the table object (docs/SPEC.md §5.11,
  * §5.12): the relay refuses a reveal before every side committed, settles the auction the moment
  * the last reveal decides it, and settles one that nobody finished at its deadline from the alarm
- * (once, and the same after an eviction); an e2e room takes no plaintext and its notifications
+ * (once, and the same after an eviction); a deal it settled is signed by both owners and folded the
+ * same after an eviction; an e2e room takes no plaintext and its notifications
  * carry no content.
  */
 import { SELF, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { bidCommitment, SEALED_PREFIX, toBase64url, verifyExport, type Entry } from "../../src/protocol/index.js";
+import { bidCommitment, dealStatement, dealStatus, SEALED_PREFIX, signStatement, toBase64url, verifyExport, type Entry } from "../../src/protocol/index.js";
 import { bindVia, drain, requests } from "../support/chat-driver.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { expect201, RoomHttp } from "../support/room-http.js";
@@ -58,6 +59,25 @@ describe("a sealed-bid auction at the relay", () => {
     expect(report.verdict).toBe("CLEAN");
     expect(text).toContain('"subkind":"auction_settled"');
     expect(text).toMatch(/"outcome":"deal","price":270000/);
+  });
+
+  it("opens a deal both owners sign on the settlement, folded the same after an eviction", async () => {
+    const { room, auction } = await auctionRoom("room-auction-deal-sign");
+    expect201(await commit(room, "ben-bot", auction, "buyer", 300000));
+    expect201(await commit(room, "sara-bot", auction, "seller", 240000));
+    expect201(await reveal(room, "ben-bot", auction, 300000));
+    expect201(await reveal(room, "sara-bot", auction, 240000));
+    const table = stub(room.id);
+    const deal = await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.deals[auction]!.terms_sha256);
+    for (const [seat, owner] of [["ben-bot", room.k.ben], ["sara-bot", room.k.sara]] as const) {
+      expect201(await room.write(seat, { kind: "deal_sign", offer: auction, deal, owner_key: owner.publicKeyText, owner_sig: await signStatement(owner, "deal", dealStatement(room.id, deal)) }));
+    }
+    const signed = await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.deals[auction]);
+    await evictDurableObject(table);
+    expect(await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.deals[auction])).toEqual(signed);
+    expect(signed).toMatchObject({ terms: { via: "auction", terms: { amount: 270000, currency: "TWD" }, offered_by: { owner: "sara" }, accepted_by: { owner: "ben" } } });
+    expect(dealStatus(signed!)).toBe("done");
+    expect((await exported(room)).report.verdict).toBe("CLEAN");
   });
 
   it("refuses a reveal before the other side committed, and leaves the ledger as it was", async () => {

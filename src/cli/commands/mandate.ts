@@ -26,6 +26,7 @@ export const mandateSet: Command = {
     "require-confirm": { type: "string", multiple: true, value: "KIND", help: "a kind held until you approve each message, e.g. accept (repeatable)" },
     "secret-amount": { type: "string", value: "refuse|allow", help: "an amount equal to a --never-disclose number: refuse it (default) or allow it" },
     paused: { type: "boolean", help: "the seat writes nothing" },
+    "sign-deals": { type: "boolean", help: "standing rule: your client signs, with your owner key in this home, each deal of this seat whose final terms this mandate allows" },
     "clear-loosened": { type: "boolean", help: "trust the new limits as they are: no more per-message approvals for having loosened them" },
   },
   async run(ctx) {
@@ -49,6 +50,7 @@ export const mandateSet: Command = {
         ...(secret_amount === undefined ? {} : { secret_amount }),
         require_confirm,
         paused: ctx.args.values.paused === true,
+        ...(ctx.args.values["sign-deals"] === true ? { sign_deals: "within_mandate" as const } : {}),
       },
       { now: ctx.io.clock(), clearLoosened: ctx.args.values["clear-loosened"] === true },
     );
@@ -84,6 +86,7 @@ function describe(m: Mandate): string {
   parts.push(`${m.never_disclose.length} never_disclose strings${m.secret_amount === "allow" ? " (amounts equal to one allowed)" : ""}`);
   if (m.require_confirm.length > 0) parts.push(`confirm ${m.require_confirm.join(", ")}`);
   if (m.paused) parts.push("PAUSED");
+  if (m.sign_deals) parts.push("deals within it signed by your client");
   return parts.join("; ");
 }
 

@@ -2,10 +2,11 @@
  * A seat and its own owner (docs/SPEC.md §5.14): `ask` (the seat asks and waits for the answer),
  * `answer` (the owner answers, signed with the owner key, or lists open questions), `instruct`
  * (the owner tells its seat) and `instructions` (the seat reads them, framed as its owner's). None
- * of it is a table entry. Plaintext rooms and tables; an e2e room's texts are sealed by the library
- * callers that hold the room key.
+ * of it is a table entry. In an end-to-end encrypted room every text is sealed with the room key
+ * this home holds and opened here when read (src/owner/owner-words-sealing.ts).
  */
 import { askOwner, answerQuestion, instructSeat, readInstructions } from "../../client/index.js";
+import { OwnerWords, requireChoice } from "../../owner/index.js";
 import { TrestleError, type QuestionRecord } from "../../protocol/index.js";
 import { safeLine } from "../../text/framing.js";
 import { frameOwnerAnswer, frameOwnerInstructions } from "../../text/owner-words.js";
@@ -30,7 +31,9 @@ export const ask: Command = {
     const { seat, key } = await ctx.seat();
     const choices = ctx.args.values.choice;
     const wait = integer(ctx.args, "wait", 600) ?? 600;
-    const record = await askOwner(
+    const words = await OwnerWords.at(ctx.home, table);
+    const seal = words.sealer(seat, "question");
+    const asked = await askOwner(
       ctx.http(),
       table,
       key.signer,
@@ -39,9 +42,11 @@ export const ask: Command = {
       {
         clock: ctx.io.clock,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        ...(seal ? { seal } : {}),
         asked: (taken) => ctx.out.note(`asked your owner: question ${taken.question}, waiting until ${new Date(taken.deadline).toISOString()}`),
       },
     );
+    const record = await words.openQuestion(asked);
     if (!record.answer) throw new TrestleError("E_EXPIRED", `your owner did not answer question ${record.question.question} by ${new Date(record.question.deadline).toISOString()}`);
     ctx.out.result(frameOwnerAnswer(record.answer).split("\n"), record);
   },
@@ -56,17 +61,21 @@ export const answer: Command = {
   async run(ctx) {
     const table = ctx.tableId();
     const { owner, key } = await ctx.owner();
+    const words = await OwnerWords.at(ctx.home, table);
+    const listed = await ctx.http().questions(table, { signer: key.signer, as: { owner } });
+    const questions = await Promise.all(listed.questions.map((q) => words.openQuestion(q)));
     if (ctx.args.values.list === true) {
-      const { questions } = await ctx.http().questions(table, { signer: key.signer, as: { owner } });
       ctx.out.result(questions.length === 0 ? ["no questions from your seats here"] : questions.map(questionLine), { questions });
       return;
     }
     const [question, value] = positionals(ctx.args, ["question", "value"]);
-    const { questions } = await ctx.http().questions(table, { signer: key.signer, as: { owner } });
     const asked = questions.find((q) => q.question.question === question);
     if (!asked) throw new TrestleError("E_UNKNOWN_QUESTION", `no question "${question}" of your seats at ${table}`);
-    const given = await answerQuestion(ctx.http(), table, key.signer, owner, asked.question.seat, question!, value!, ctx.io.clock);
-    ctx.out.result(`answered ${asked.question.seat}'s question ${question} (signed with your owner key)`, given);
+    requireChoice(asked, value!);
+    const { seat } = asked.question;
+    const sealed = await words.seal(seat, "answer", value!);
+    const given = await words.openAnswer(seat, await answerQuestion(ctx.http(), table, key.signer, owner, seat, question!, sealed, ctx.io.clock));
+    ctx.out.result(`answered ${seat}'s question ${question} (signed with your owner key${words.sealed ? ", sealed with the room key" : ""})`, given);
   },
 };
 
@@ -81,7 +90,9 @@ export const instruct: Command = {
     const table = ctx.tableId();
     const { owner, key } = await ctx.owner();
     const seat = required(ctx.args, "seat");
-    const sent = await instructSeat(ctx.http(), table, key.signer, owner, seat, await bodyOf(ctx, text, "an instruction"), ctx.io.clock);
+    const words = await OwnerWords.at(ctx.home, table);
+    const sealed = await words.seal(seat, "instruction", await bodyOf(ctx, text, "an instruction"));
+    const sent = await instructSeat(ctx.http(), table, key.signer, owner, seat, sealed, ctx.io.clock);
     ctx.out.result(`instruction #${sent.n} kept for ${seat} (it reads it with trestle instructions)`, sent);
   },
 };
@@ -100,7 +111,8 @@ export const instructions: Command = {
     const table = ctx.tableId();
     const { seat, key } = await ctx.seat();
     const ownerKey = typeof ctx.args.values["check-key"] === "string" ? ctx.args.values["check-key"] : undefined;
-    const list = await readInstructions(ctx.http(), table, key.signer, seat, integer(ctx.args, "after", 0) ?? 0, ownerKey);
+    const read = await readInstructions(ctx.http(), table, key.signer, seat, integer(ctx.args, "after", 0) ?? 0, ownerKey);
+    const list = { instructions: await (await OwnerWords.at(ctx.home, table)).openInstructions(seat, read.instructions) };
     ctx.out.result(list.instructions.length === 0 ? ["no instructions from your owner"] : frameOwnerInstructions(list.instructions).split("\n"), list);
   },
 };

@@ -19,7 +19,7 @@ export const dealSign = defineTool({
   title: "Ask your owner to sign a deal",
   description:
     "Ask your owner, in person, to sign the final terms of the deal on an accepted offer with their owner key. The deal is final only when both parties' owners signed. The server shows them the deal as the verified ledger fixes it and signs only if they confirm; your call alone signs nothing. Refused (E_NOT_CONFIRMED) when this client cannot ask them or they decline; they can always sign with `trestle deal sign` in a terminal.",
-  input: z.strictObject({ table: TableArg, offer: RefArg("accepted offer") }),
+  input: z.strictObject({ table: TableArg, offer: RefArg("accepted offer, or the auction that settled with a deal") }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ table, offer }, ctx) {
     const id = ctx.session.tableId(table);
@@ -27,7 +27,7 @@ export const dealSign = defineTool({
     requireElicitation(ctx, unsigned);
     const seat = await guardedSeat(ctx, id);
     const transcript = await seat.transcript();
-    const leaf = resolveRef(transcript, offer, "offer");
+    const leaf = resolveRef(transcript, offer, "deal");
     const deal = dealIn(roomState(transcript), leaf);
     const owner = await ctx.session.ownerKey();
     const shown = dealLines({ terms: deal.terms, deal: deal.terms_sha256, status: dealStatus(deal), signatures: dealSignatures(transcript.entries, deal) });

@@ -37,6 +37,7 @@ import { roomState } from "./room-state.js";
 import { ROOM_WRITE_TOOLS } from "./room-write.js";
 import { mandate, rationale, sendHeld, tellOwner } from "./owner-private.js";
 import { askOwnerTool, ownerInstructions } from "./owner-ask.js";
+import { ownerQuestions } from "./owner-questions.js";
 
 /** Every tool the server offers. */
 export const TOOLS: readonly Tool[] = [
@@ -82,6 +83,7 @@ export const TOOLS: readonly Tool[] = [
   tellOwner,
   askOwnerTool,
   ownerInstructions,
+  ownerQuestions,
 ];
 
 /** The tool named `name`, if any. */

@@ -3,10 +3,12 @@
  * the owner and waits for the answer (refused at once, E_NO_ANSWERER, when nobody can answer), and
  * `trestle_owner_instructions` reads what the owner told this seat. Both come back in the reply's
  * status (this server's words, outside every data block), each line marked as the owner's and
- * verified (signed with the owner key) or unverified (from a chat app).
+ * verified (signed with the owner key) or unverified (from a chat app). In an end-to-end encrypted
+ * room the texts are sealed with the room key this home holds and opened here.
  */
 import { z } from "zod";
 import { askOwner, readInstructions } from "../../client/index.js";
+import { OwnerWords } from "../../owner/index.js";
 import { LIMITS, OWNER_ASK_LIMITS, TrestleError } from "../../protocol/index.js";
 import { frameOwnerAnswer, frameOwnerInstructions } from "../../text/owner-words.js";
 import { defineTool } from "../tool.js";
@@ -32,11 +34,15 @@ export const askOwnerTool = defineTool({
     const id = ctx.session.tableId(table);
     const seat = await ctx.session.seatKey();
     const client = await ctx.session.client(id);
-    const record = await askOwner(client.http, id, seat.signer, seat.name, { text, ...(choices ? { choices } : {}), wait_ms: (wait_seconds ?? 120) * 1000 }, {
+    const words = await OwnerWords.at(ctx.session.settings.home, id);
+    const seal = words.sealer(seat.name, "question");
+    const asked = await askOwner(client.http, id, seat.signer, seat.name, { text, ...(choices ? { choices } : {}), wait_ms: (wait_seconds ?? 120) * 1000 }, {
       clock: () => ctx.now(),
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      ...(seal ? { seal } : {}),
       asked: () => ctx.progress("waiting for your owner's answer"),
     });
+    const record = await words.openQuestion(asked);
     if (!record.answer) throw new TrestleError("E_EXPIRED", "your owner did not answer in time");
     return { status: [`Your owner answered question ${record.question.question}:`, ...frameOwnerAnswer(record.answer).split("\n")] };
   },
@@ -53,7 +59,8 @@ export const ownerInstructions = defineTool({
     const id = ctx.session.tableId(table);
     const seat = await ctx.session.seatKey();
     const client = await ctx.session.client(id);
-    const { instructions } = await readInstructions(client.http, id, seat.signer, seat.name, after ?? 0);
+    const read = await readInstructions(client.http, id, seat.signer, seat.name, after ?? 0);
+    const instructions = await (await OwnerWords.at(ctx.session.settings.home, id)).openInstructions(seat.name, read.instructions);
     if (instructions.length === 0) return { status: "No instructions from your owner." };
     return { status: [`${instructions.length} instruction(s) from your owner, the newest #${instructions.at(-1)!.n}:`, ...frameOwnerInstructions(instructions).split("\n")] };
   },

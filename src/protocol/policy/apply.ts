@@ -143,7 +143,7 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       applyEject(state, entry);
       return;
     case "auction_settled":
-      if (state.room) applySettlement(state.room, entry);
+      if (state.room) applySettlement(state, state.room, entry);
       return;
     case "custody":
       applyCustody(state, entry);

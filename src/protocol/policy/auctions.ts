@@ -14,6 +14,7 @@ import type { SystemDraftOf } from "../schemas/entry.js";
 import type { AuctionSettledData, AuctionSide } from "../schemas/mechanism.js";
 import type { AuctionState, RoomState } from "./room-state.js";
 import type { TableState } from "./state.js";
+import { openAuctionDeal } from "./deals.js";
 
 /** Both sides, buyer first. */
 export const AUCTION_SIDES: readonly AuctionSide[] = ["buyer", "seller"];
@@ -96,10 +97,11 @@ export function checkSettlement(state: TableState, draft: SystemDraftOf<"auction
   }
 }
 
-/** Folds an `auction_settled` entry into its auction (mutates the room). */
-export function applySettlement(room: RoomState, entry: { seq: number; data: AuctionSettledData }): void {
+/** Folds an `auction_settled` entry into its auction (mutates the room); a settlement with a deal opens the deal both owners sign. */
+export function applySettlement(state: TableState, room: RoomState, entry: { seq: number; data: AuctionSettledData }): void {
   const auction = own(room.auctions, entry.data.auction);
   if (!auction) return;
   auction.settled = entry.seq;
   auction.price = entry.data.outcome === "deal" ? entry.data.price : null;
+  if (entry.data.outcome === "deal") openAuctionDeal(state, room, entry.data.auction, auction, entry.seq, entry.data.price);
 }

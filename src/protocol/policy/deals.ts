@@ -2,14 +2,15 @@
  * Deals both owners sign (docs/SPEC.md §5.10): an accept opens the deal on its offer with the
  * final terms (both parties with the owner keys the ledger records, the offer's terms, the offer's
  * and the accept's place), and the deal is done once each party's owner recorded a deal_sign over
- * the SHA-256 of those terms; until then it is pending. Pure: the fold and every verifier compute
- * the same terms from the same entries.
+ * the SHA-256 of those terms; until then it is pending. An auction that settles with a deal opens one
+ * the same way, between its seller's and its buyer's owners at the clearing price. Pure: the fold
+ * and every verifier compute the same terms from the same entries.
  */
 import { canonicalSha256 } from "../encoding/hash.js";
 import { own } from "../encoding/records.js";
 import type { DealParty, DealStatement, DealStatus, DealTerms } from "../schemas/deal.js";
 import { ownerKeyOf } from "./owners.js";
-import type { DealState, OfferState, RoomState } from "./room-state.js";
+import type { AuctionState, DealState, OfferState, RoomState } from "./room-state.js";
 import type { TableState } from "./state.js";
 
 /** The deal's party for `seat` (the owner of record and its key); the seat was checked seated by admit. */
@@ -29,6 +30,24 @@ export function openDeal(state: TableState, room: RoomState, leaf: string, offer
     offered_by: partyOf(state, offer.seat),
     accepted_by: partyOf(state, acceptor),
     terms: offer.terms,
+  };
+  room.deals[leaf] = { terms, terms_sha256: dealHash(terms), signed: {} };
+}
+
+/** Opens the deal auction `leaf` settled with at `price` in entry `settledSeq` (mutates `room`): the seller offered, the buyer accepted; none when a side's seat has left with its owner. */
+export function openAuctionDeal(state: TableState, room: RoomState, leaf: string, auction: AuctionState, settledSeq: number, price: number): void {
+  const [seller, buyer] = [partyOf(state, auction.sides.seller), partyOf(state, auction.sides.buyer)];
+  if (![seller, buyer].every((p) => p.owner !== "" && p.key !== "")) return;
+  const terms: DealTerms = {
+    scope: "deal",
+    table: state.table,
+    offer: leaf,
+    offer_seq: auction.seq,
+    accept_seq: settledSeq,
+    offered_by: seller,
+    accepted_by: buyer,
+    terms: { amount: price, currency: auction.currency },
+    via: "auction",
   };
   room.deals[leaf] = { terms, terms_sha256: dealHash(terms), signed: {} };
 }

@@ -12,7 +12,12 @@ import { TermsSchema } from "./room.js";
 export const DealPartySchema = z.strictObject({ owner: OwnerNameSchema, key: PublicKeySchema, seat: SeatNameSchema });
 export type DealParty = z.infer<typeof DealPartySchema>;
 
-/** The final terms of a deal: the room, the accepted offer (its entry hash and seq), the accept's seq, both parties and the offer's terms. */
+/**
+ * The final terms of a deal: the room, the accepted offer (its entry hash and seq), the accept's
+ * seq, both parties and the offer's terms. A deal an auction settled (`via: "auction"`) names the
+ * auction's open entry as `offer`, its settlement as `accept_seq`, the seller as `offered_by`, the
+ * buyer as `accepted_by`, and the clearing price as its terms.
+ */
 export const DealTermsSchema = z.strictObject({
   scope: z.literal("deal"),
   table: TableIdSchema,
@@ -22,6 +27,8 @@ export const DealTermsSchema = z.strictObject({
   offered_by: DealPartySchema,
   accepted_by: DealPartySchema,
   terms: TermsSchema,
+  /** Absent: an accepted offer. `auction`: a sealed-bid auction's settlement (§5.11). */
+  via: z.literal("auction").optional(),
 });
 export type DealTerms = z.infer<typeof DealTermsSchema>;
 

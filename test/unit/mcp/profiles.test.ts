@@ -43,7 +43,7 @@ describe("the role profiles", () => {
   it.each([
     ["table", 22],
     ["room", 23],
-    ["owner", 20],
+    ["owner", 21],
     ["all", TOOLS.length],
   ] as const)("tools/list in profile %s lists %i tools, in the registry's order", async (profile, count) => {
     const names = await listed(profile);

@@ -34,7 +34,7 @@ const ISSUE_TOOLS = [
   // Issue 25: a deal both owners sign, each asked in person.
   "deal_sign",
   // Issue 25: a seat asks its own owner and reads the owner's instructions.
-  "ask_owner", "owner_instructions",
+  "ask_owner", "owner_instructions", "owner_questions",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */

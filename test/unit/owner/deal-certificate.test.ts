@@ -9,6 +9,7 @@ import { checkDealCertificate, dealCertificateOf } from "../../../src/owner/inde
 import { dealStatement, signStatement, verifyExport, type DealCertificate } from "../../../src/protocol/index.js";
 import { dealLines } from "../../../src/text/deal.js";
 import { RoomLedger, twd } from "../../support/room-fixture.js";
+import { commit, openAuction, reveal } from "../../support/auction-fixture.js";
 
 /** The stroller room with an accepted offer, signed by ben and, with `both`, by sara; its certificate. */
 async function certificate(both: boolean): Promise<{ r: RoomLedger; cert: DealCertificate }> {
@@ -22,6 +23,25 @@ async function certificate(both: boolean): Promise<{ r: RoomLedger; cert: DealCe
   }
   const text = await r.exportText();
   return { r, cert: dealCertificateOf(text, await verifyExport(text, { relayKey: r.k.relay.publicKeyText }), offer) };
+}
+
+/** Each owner's deal_sign of the deal on `leaf`, written by their seat. */
+async function signBoth(r: RoomLedger, leaf: string): Promise<void> {
+  for (const [seat, owner] of [["ben-bot", r.k.ben], ["sara-bot", r.k.sara]] as const) {
+    const deal = r.state.room!.deals[leaf]!.terms_sha256;
+    await r.write(seat, { kind: "deal_sign", offer: leaf, deal, owner_key: owner.publicKeyText, owner_sig: await signStatement(owner, "deal", dealStatement(r.state.table, deal)) });
+  }
+}
+
+/** The stroller room's auction with ben bidding `bid` and sara asking `ask`, both revealed; the settlement is the last entry. */
+async function settledAuction(bid: number, ask: number) {
+  const r = await RoomLedger.open();
+  const auction = await openAuction(r);
+  await commit(r, "ben-bot", auction, "buyer", bid);
+  await commit(r, "sara-bot", auction, "seller", ask);
+  await reveal(r, "ben-bot", auction, bid);
+  const settled = await reveal(r, "sara-bot", auction, ask);
+  return { r, auction, settled };
 }
 
 describe("a deal certificate", () => {
@@ -63,6 +83,28 @@ describe("a deal certificate", () => {
       const altered = { ...cert, export: cert.export.replace(sig, `${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}`) };
       expect(await checkDealCertificate(altered, r.k.relay.publicKeyText)).toMatchObject({ ok: false, reason: expect.stringMatching(/REFUTED/) });
       expect(await checkDealCertificate(cert, r.k.sara.publicKeyText)).toMatchObject({ ok: false, reason: expect.stringMatching(/not the one you trust/) });
+    });
+  });
+
+  describe("of a deal a sealed-bid auction settled", () => {
+    it("names the seller and the buyer at the clearing price, and holds offline once both owners signed", async () => {
+      const { r, auction, settled } = await settledAuction(300000, 250000);
+      const deal = r.state.room!.deals[auction]!;
+      expect(deal.terms).toMatchObject({ via: "auction", offer_seq: r.state.room!.auctions[auction]!.seq, accept_seq: settled.at(-1)!.seq, offered_by: { owner: "sara", seat: "sara-bot" }, accepted_by: { owner: "ben", seat: "ben-bot" }, terms: { amount: 275000, currency: "TWD" } });
+      await signBoth(r, auction);
+      const text = await r.exportText();
+      const cert = dealCertificateOf(text, await verifyExport(text, { relayKey: r.k.relay.publicKeyText }), auction);
+      expect(cert).toMatchObject({ status: "done", signatures: [{ owner: "ben" }, { owner: "sara" }] });
+      expect(dealLines(cert)[0]).toMatch(/^deal settled by auction #\d+ .*DONE: both owners signed the same terms/);
+      expect(await checkDealCertificate(JSON.parse(JSON.stringify(cert)), r.k.relay.publicKeyText)).toMatchObject({ ok: true });
+    });
+
+    describe("when the auction settled without a deal", () => {
+      it("refuses a deal_sign on it (E_NOT_ALLOWED, no_deal)", async () => {
+        const { r, auction } = await settledAuction(200000, 250000);
+        const owner_sig = await signStatement(r.k.ben, "deal", dealStatement(r.state.table, "0".repeat(64)));
+        await expect(r.write("ben-bot", { kind: "deal_sign", offer: auction, deal: "0".repeat(64), owner_key: r.k.ben.publicKeyText, owner_sig })).rejects.toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "no_deal" } });
+      });
     });
   });
 });

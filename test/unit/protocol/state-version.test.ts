@@ -31,6 +31,9 @@ const RECORDED: Record<number, string> = {
   // Deals both owners sign (issue 25): an accept opens a deal (room.deals), deal_sign records each owner's signature,
   // and a deal's signature may land after the close with that deal.
   7: "d011e4d12ef396fcc6bf2450802798efc8f4c912e4b714961a50c829f42ad712",
+  // Deals from auctions (issue 25, decision 0421): an auction that settles with a deal opens a deal between the seller's and
+  // the buyer's owners at the clearing price (room.deals by the auction's leaf), which deal_sign signs like an accepted offer's.
+  8: "cf1b874fb7d4e9860e3339f3b1afd34c2e2e33da3329feee774136a33c8fbe26",
 };
 
 function fingerprint(): string {

@@ -1,6 +1,7 @@
 /**
  * `deal_sign` (docs/SPEC.md §5.10, docs/ROOMS.md "Deals"): a seat records its owner's signature
- * (owner key, purpose `deal`) over the final terms of the deal on an accepted offer. The owner must
+ * (owner key, purpose `deal`) over the final terms of the deal on an accepted offer, or on an
+ * auction that settled with a deal (its open entry's leaf in `offer`). The owner must
  * be one of the deal's two parties, the key the ledger records for that owner, the hash the
  * deal's own, and each owner signs once; the signature itself is checked wherever the entry is
  * (the relay before admitting it, every verifier after). A deal is done when both owners signed.
@@ -13,12 +14,14 @@ import { ownerKeyOf } from "../owners.js";
 import type { DealState, RoomState } from "../room-state.js";
 import { offerOf, ownerOfSeat, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
-/** The deal on offer `leaf`; E_UNKNOWN_OFFER for no offer, E_NOT_ALLOWED for an offer nobody accepted. */
+/** The deal on offer (or auction) `leaf`; E_UNKNOWN_OFFER for neither, E_NOT_ALLOWED for an offer nobody accepted or an auction that settled no deal. */
 function dealOf(room: RoomState, leaf: string): DealState {
-  const offer = offerOf(room, leaf);
   const deal = own(room.deals, leaf);
-  if (!deal) throw new TrestleError("E_NOT_ALLOWED", `offer entry ${offer.seq} was not accepted (it is ${offer.status}): there is no deal to sign`, { reason: "no_deal" });
-  return deal;
+  if (deal) return deal;
+  const auction = own(room.auctions, leaf);
+  if (auction) throw new TrestleError("E_NOT_ALLOWED", `auction entry ${auction.seq} ${auction.settled === null ? "has not settled" : "settled without a deal"}: there is no deal to sign`, { reason: "no_deal" });
+  const offer = offerOf(room, leaf);
+  throw new TrestleError("E_NOT_ALLOWED", `offer entry ${offer.seq} was not accepted (it is ${offer.status}): there is no deal to sign`, { reason: "no_deal" });
 }
 
 /** The deal_sign policy. */
@@ -44,6 +47,7 @@ export const dealSignPolicy: RoomKindPolicy<"deal_sign"> = {
     own(room.deals, entry.offer)!.signed[ownerOfSeat(state, entry.seat)] = entry.seq;
   },
   signsAfterClose(state, draft) {
-    return state.room?.outcome?.offer === draft.offer;
+    const outcome = state.room?.outcome;
+    return outcome?.offer === draft.offer || outcome?.auction === draft.offer;
   },
 };
