@@ -27,6 +27,11 @@ export function randomNonce(): string {
   return toBase64url(randomBytes(18));
 }
 
+/** A fresh boundary for one inert data block (src/text/framing.ts): 24 random letters and digits (144 bits). */
+export function randomBoundary(): string {
+  return toBase64url(randomBytes(18)).replace(/[-_]/g, "x");
+}
+
 /** A fresh Ed25519 seed (32 bytes, RFC 8032 §5.1.5). */
 export function randomSeed(): Uint8Array {
   return randomBytes(SEED_BYTES);

@@ -6,7 +6,7 @@
  */
 import { frameInert, safeLine, type InertItem } from "../text/framing.js";
 import { holdersText, type Projection, type ProjectedEntry } from "../protocol/index.js";
-import { entryItem, prefixItems } from "./render.js";
+import { entryItem, prefixItems } from "../text/projection-items.js";
 import { openedProjection } from "../owner/index.js";
 import type { ToolContext, ToolReply } from "./tool.js";
 

@@ -10,8 +10,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import pkg from "../../package.json" with { type: "json" };
-import { toBase64url } from "../protocol/index.js";
-import { randomBytes } from "../client/index.js";
+import { randomBoundary } from "../client/index.js";
 import type { McpSettings } from "./config.js";
 import { holdOwnerSession } from "./owner-session.js";
 import { PROGRESS_EVERY_MS, startProgress } from "./progress.js";
@@ -91,7 +90,7 @@ export function createServer(session: McpSession, options: ServerOptions = {}): 
       session,
       canElicit,
       elicit: (params) => server.elicitInput(params, { signal: extra.signal, timeout: ELICIT_TIMEOUT_MS }),
-      boundary: () => toBase64url(randomBytes(18)).replace(/[-_]/g, "x"),
+      boundary: randomBoundary,
       signal: extra.signal,
       now: () => Date.now(),
       progress: (message) => progress.report(message),

@@ -22,3 +22,6 @@ export * from "./room-key.js";
 export * from "./sealing.js";
 export * from "./deals.js";
 export * from "./standing-deals.js";
+export * from "./agent-turn.js";
+export * from "./seat-driver.js";
+export * from "./exec-agent.js";

@@ -108,6 +108,17 @@ export const RefusalRecordSchema = z.strictObject({
   detail: z.record(z.string(), z.unknown()).optional(),
 });
 
+/** A turn the seat's agent failed (a command or an A2A agent, docs/AGENTS.md): nothing it gave was written. */
+export const AgentRefusalRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("agent_refusal"),
+  driver: z.enum(["exec", "a2a"]),
+  reason: z.string().min(1).max(64),
+  message: z.string().max(2000),
+  /** What the seat wrote instead: a pass when it held the floor, nothing otherwise. */
+  then: z.enum(["pass", "wait"]),
+});
+
 /** A message held until the owner approves it: the exact submission (its hash is what the owner signs). */
 export const HeldRecordSchema = z.strictObject({
   ...Base,
@@ -166,6 +177,7 @@ export const JournalRecordSchema = z.discriminatedUnion("type", [
   RationaleRecordSchema,
   NoteRecordSchema,
   RefusalRecordSchema,
+  AgentRefusalRecordSchema,
   HeldRecordSchema,
   GateAnswerRecordSchema,
   SentRecordSchema,

@@ -80,6 +80,8 @@ export const ERROR_CODES = {
   E_MANDATE: { http: 403, message: "the owner's mandate for this seat does not allow this" },
   E_HELD: { http: 403, message: "held until the owner approves this exact message" },
   E_GATE: { http: 403, message: "the commitment gate refuses to send this" },
+  // Seat drivers (src/owner/seat-driver.ts, docs/AGENTS.md): the agent behind a seat failed its turn.
+  E_AGENT: { http: 502, message: "the seat's agent (a command or an A2A agent) failed its turn or answered outside the protocol" },
 } as const satisfies Record<string, { http: number; message: string }>;
 
 /** A code from the closed list. */

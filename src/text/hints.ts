@@ -68,6 +68,7 @@ const HINTS: Record<ErrorCode, string> = {
   E_MANDATE: "the seat's mandate refuses this (details.reason); only the owner changes it: trestle mandate show / trestle mandate set",
   E_HELD: "the owner approves the held message first: trestle gate approve <hash> (then trestle gate send <hash>)",
   E_GATE: "the gate will not send this (details.reason): an approval is spent or rejected, or the room's transcript did not verify CLEAN",
+  E_AGENT: "the seat's agent failed its turn (details.reason); nothing it printed was written: fix the command or agent (docs/AGENTS.md)",
 };
 
 /** The hint for a code. */

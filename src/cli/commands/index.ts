@@ -31,6 +31,7 @@ import { revoke } from "./revoke.js";
 import { request } from "./request.js";
 import { respond } from "./respond.js";
 import { say } from "./say.js";
+import { seat } from "./seat.js";
 import { subtable } from "./subtable.js";
 import { tasks } from "./tasks.js";
 import { verify } from "./verify.js";
@@ -70,6 +71,8 @@ export const COMMANDS: readonly Command[] = [
   receipt,
   read,
   watch,
+  // Any agent in a seat: a command or an A2A agent, turn by turn (docs/AGENTS.md).
+  seat,
   // The principal window (docs/VIEW.md).
   view,
   history,

@@ -62,6 +62,8 @@ function recordLine(r: JournalRecord): string {
       return `${at} note to owner${r.error ? ` (failed: ${r.error})` : ""}: ${safeLine(r.text, 1000)}`;
     case "refusal":
       return `${at} REFUSED ${r.kind} (${r.guard}: ${r.reason}): ${safeLine(r.message, 1000)}`;
+    case "agent_refusal":
+      return `${at} AGENT FAILED its turn (${r.driver}: ${r.reason}), then ${r.then === "pass" ? "passed" : "waited"}: ${safeLine(r.message, 1000)}`;
     case "held":
       return `${at} held ${r.message_sha256.slice(0, 16)} (${r.why}): ${safeJson(r.submission)}`;
     case "gate_answer":

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { frameInert, safeLine } from "../../text/framing.js";
 import { LIMITS, SeqSchema } from "../../protocol/index.js";
-import { historyItem } from "../render.js";
+import { historyItem } from "../../text/projection-items.js";
 import { defineTool } from "../tool.js";
 import { verifiedExport } from "../verification.js";
 import { TableArg } from "./args.js";

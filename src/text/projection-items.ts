@@ -4,7 +4,7 @@
  * and ledger entries read from history. Every name, title, body and value here may have been
  * chosen by another seat or by the relay, so all of it goes through the framing, never around it.
  */
-import type { InertItem } from "../text/framing.js";
+import type { InertItem } from "./framing.js";
 import { isEntry, projectEntry, type CapabilityCard, type Entry, type HiddenEntry, type Prefix, type ProjectedEntry } from "../protocol/index.js";
 
 /** The prefix as items: the table and its topic, the rules, each seat with its card, each decision in force. */

@@ -1,0 +1,100 @@
+/**
+ * A seat driven by an agent outside trestle (docs/AGENTS.md): the library's seat loop
+ * (src/client/seat.ts) calls the agent whenever the seat holds the floor (or an open table moved),
+ * and the agent's entry is written through the owner-side guards as every write of the CLI and the
+ * MCP server is (guarded-seat.ts, when the seat has a mandate or the home holds the room key, and
+ * always for a commitment), so mandates and the gate apply. An agent that fails its turn (E_AGENT,
+ * or an owner question nobody can answer) or whose entry is refused has written nothing; the
+ * refusal goes to the seat's journal and to `onEvent`, and then the seat passes when it holds the
+ * floor (so the table moves on) or writes nothing on an open table. A relay caught misbehaving
+ * ends the run (the promise rejects), as in runSeat.
+ */
+import { runSeat, type Clock, type RunSeatOptions, type SeatEvent, type SeatRun, type TableClient } from "../client/index.js";
+import { systemClock } from "../client/random.js";
+import { TrestleError, type Signer, type Submission } from "../protocol/index.js";
+import { agentTurn, passEntry, replyEntry, type AgentReply, type AgentTurn } from "./agent-turn.js";
+import { isCommitment } from "./commitments.js";
+import { GuardedSeat } from "./guarded-seat.js";
+import { openedProjection, writesGuarded } from "./room-key.js";
+import { resolveRef, type RoomRef } from "./room-view.js";
+
+/** An agent behind a seat. */
+export interface SeatAgent {
+  readonly driver: "exec" | "a2a";
+  /** The agent's answer to this turn; throws E_AGENT when the turn failed. `signal` aborts when the seat stops. */
+  turn(turn: AgentTurn, signal: AbortSignal): Promise<AgentReply>;
+}
+
+/** Progress of a driven seat: the loop's events, each entry written, each refused turn and what the seat did then. */
+export type DriverEvent =
+  | SeatEvent
+  | { type: "written"; seq: number; kind: string }
+  | { type: "refused"; code: string; reason: string; message: string; then: "pass" | "wait" };
+
+/** What driveSeat needs. */
+export interface DriveSeatOptions {
+  client: TableClient;
+  seat: string;
+  signer: Signer;
+  /** The trestle home holding the seat's mandate, room key and journal. */
+  home: string;
+  clock?: Clock;
+  signal?: AbortSignal;
+  onEvent?(event: DriverEvent): void;
+  socket?: RunSeatOptions["socket"];
+}
+
+/** Codes that mean the relay or this machine cannot be trusted: they end the run instead of becoming a pass. */
+const FATAL = new Set(["E_FORK", "E_REFUTED", "E_BAD_RESPONSE", "E_RELAY_KEY", "E_KEY_FILE"]);
+
+/** Seats `agent` until the table closes or `signal` aborts. */
+export async function driveSeat(agent: SeatAgent, options: DriveSeatOptions): Promise<SeatRun> {
+  const { client, seat, signer, home } = options;
+  const emit = (event: DriverEvent) => options.onEvent?.(event);
+  const guarded = new GuardedSeat({ client, seat, signer, home, clock: options.clock ?? systemClock });
+  const stop = new AbortController();
+  const aborted = () => stop.abort();
+  options.signal?.addEventListener("abort", aborted, { once: true });
+
+  const resolve = async (ref: string | number, what: RoomRef) => resolveRef(await guarded.transcript(), ref, what);
+  const write = async (entry: Submission): Promise<void> => {
+    const sent = writesGuarded(home, client.table, seat) || isCommitment(entry) ? await guarded.send(entry) : await client.submit(signer, seat, entry);
+    emit({ type: "written", seq: sent.seq, kind: entry.kind });
+  };
+
+  /** Records a failed or refused turn; holding the floor, passes (a pass that is itself refused is only reported). */
+  const refused = async (error: TrestleError, turn: AgentTurn): Promise<void> => {
+    const then = turn.reason === "floor" ? "pass" : "wait";
+    const why = String(error.details?.reason ?? error.code);
+    guarded.journal.append({ type: "agent_refusal", driver: agent.driver, reason: why.slice(0, 64), message: `${error.code}: ${error.message}`.slice(0, 2000), then });
+    emit({ type: "refused", code: error.code, reason: why, message: error.message, then });
+    if (then === "wait") return;
+    try {
+      await write(passEntry(turn));
+    } catch (failed) {
+      if (!(failed instanceof TrestleError) || FATAL.has(failed.code)) throw failed;
+      emit({ type: "refused", code: failed.code, reason: String(failed.details?.reason ?? failed.code), message: `the pass after a failed turn was refused too: ${failed.message}`, then: "wait" });
+    }
+  };
+
+  const handler = async ({ projection, reason }: { projection: AgentTurn["projection"]; reason: AgentTurn["reason"] }): Promise<null> => {
+    const turn = agentTurn(seat, reason, await openedProjection(home, client.table, projection));
+    try {
+      const entry = await replyEntry(turn, await agent.turn(turn, stop.signal), resolve);
+      if (entry !== null) await write(entry);
+    } catch (error) {
+      if (!(error instanceof TrestleError) || FATAL.has(error.code)) throw error;
+      if (stop.signal.aborted) return null;
+      if (error.code === "E_NOT_FLOOR" || error.code === "E_CLOSED") emit({ type: "race", code: error.code, message: error.message });
+      else await refused(error, turn);
+    }
+    return null;
+  };
+
+  try {
+    return await runSeat(handler, { client, seat, signer, signal: stop.signal, onEvent: emit, ...(options.socket ? { socket: options.socket } : {}) });
+  } finally {
+    options.signal?.removeEventListener("abort", aborted);
+    stop.abort();
+  }
+}

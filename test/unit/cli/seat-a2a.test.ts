@@ -1,0 +1,131 @@
+/**
+ * `trestle seat --a2a` (docs/AGENTS.md) against a real relay and an A2A agent built with
+ * @a2a-js/sdk's own server classes (DefaultRequestHandler, InMemoryTaskStore, an AgentExecutor,
+ * the express JSON-RPC and agent-card handlers) on 127.0.0.1: a debate turn answered with a data
+ * part, a task in input-required answered by the owner and completed in the same task, the same
+ * question passed when nobody can answer, and a failed task refused clearly.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import type { AddressInfo, Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import express from "express";
+import { Message, Task, TaskState, type AgentCard } from "@a2a-js/sdk";
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from "@a2a-js/sdk/server";
+import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cli } from "../../support/cli.js";
+import { authoredEntries, cliDebate } from "../../support/cli-debate.js";
+import { sharedRelay } from "../../support/local-relay.js";
+
+let home: string;
+let t: ReturnType<typeof cli>;
+let server: Server;
+let url: string;
+/** What the agent does for each seat: reply, ask the owner, or fail. */
+const modes = new Map<string, "reply" | "ask" | "fail">();
+/** The turns the agent received: the seat, and whether a framed text part and the turn's data part came with it. */
+const received: { seat: string; framed: boolean; reason: string }[] = [];
+
+const agentMessage = (contextId: string, part: { text: string } | { data: unknown }) =>
+  Message.fromJSON({ messageId: crypto.randomUUID(), contextId, role: "ROLE_AGENT", parts: [part] });
+
+/** The agent: the turn's data part names the seat, and the seat's mode says what it answers. */
+const executor: AgentExecutor = {
+  async execute(context, bus) {
+    const { taskId, contextId } = context;
+    const parts = context.userMessage.parts;
+    if (context.task) {
+      // The owner's answer, in the same task: complete with a say that carries it.
+      const answer = parts.flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : [])).join("");
+      bus.publish(AgentEvent.task(context.task));
+      const status = { state: TaskState.TASK_STATE_COMPLETED, message: agentMessage(contextId, { data: { kind: "say", body: `my owner says: ${answer}` } }), timestamp: undefined };
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
+      return bus.finished();
+    }
+    const turn = parts.find((p) => p.content?.$case === "data")?.content?.value as { seat: string; reason: string };
+    received.push({ seat: turn.seat, framed: parts.some((p) => p.content?.$case === "text" && p.content.value.includes("<<<TRESTLE-DATA ")), reason: turn.reason });
+    const mode = modes.get(turn.seat) ?? "reply";
+    if (mode === "reply") {
+      bus.publish(AgentEvent.message(agentMessage(contextId, { text: `${turn.seat} argues over A2A` })));
+      return bus.finished();
+    }
+    const [state, text] = mode === "ask" ? ["TASK_STATE_INPUT_REQUIRED", "Which release ships first?"] : ["TASK_STATE_FAILED", "model quota exceeded"];
+    bus.publish(AgentEvent.task(Task.fromJSON({ id: taskId, contextId, status: { state, message: { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: [{ text }] } } })));
+    bus.finished();
+  },
+  async cancelTask() {},
+};
+
+beforeAll(async () => {
+  const relay = await sharedRelay();
+  home = mkdtempSync(join(tmpdir(), "trestle-seat-a2a-"));
+  t = cli(home, relay.url);
+  for (const owner of ["tao", "jenny", "ops"]) expect((await t.run(["keygen", "--owner", owner])).code).toBe(0);
+  const app = express();
+  server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const card: AgentCard = {
+    name: "debater",
+    description: "argues one side of a trestle debate",
+    supportedInterfaces: [{ url: `${url}/a2a/jsonrpc`, protocolBinding: "JSONRPC", tenant: "", protocolVersion: "1.0" }],
+    provider: undefined,
+    version: "1.0.0",
+    capabilities: { streaming: false, extensions: [] },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain", "application/json"],
+    defaultOutputModes: ["text/plain", "application/json"],
+    skills: [],
+    signatures: [],
+  };
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => card }));
+  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+}, 60_000);
+afterAll(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
+
+/** The judge, a one-line script that decides. */
+function judgeScript(): string {
+  const path = join(home, "judge.sh");
+  writeFileSync(path, `#!/bin/sh\ncat > /dev/null\necho '{"kind":"decision","body":"decided"}'\n`, { mode: 0o755 });
+  return path;
+}
+
+async function authored(table: string): Promise<string[]> {
+  return (await authoredEntries(t, table)).map((e) => `${e.seat} ${e.kind}: ${e.body}`);
+}
+
+describe("trestle seat --a2a", { timeout: 90_000 }, () => {
+  it("takes debate turns from the agent's reply, and refuses a failed task clearly, then passes", async () => {
+    const table = await cliDebate(t, home, "seat-a2a", 1);
+    modes.set("bot-tao", "reply").set("bot-jenny", "fail");
+    const seat = (name: string) => t.run(["seat", "--table", table, "--seat", name, "--a2a", url]);
+    const [pro, con, judge] = await Promise.all([seat("bot-tao"), seat("bot-jenny"), t.run(["seat", "--table", table, "--seat", "judge", "--exec", judgeScript()])]);
+    for (const run of [pro, con, judge]) expect(run.code, run.stderr).toBe(0);
+    expect(await authored(table)).toEqual(["bot-tao say: bot-tao argues over A2A", "bot-jenny pass: ", "judge decision: decided"]);
+    expect(received.filter((r) => r.seat === "bot-tao")).toEqual([{ seat: "bot-tao", framed: true, reason: "floor" }]);
+    expect(con.stderr).toMatch(/turn refused: E_AGENT \(failed\): the A2A agent's task ended failed \(it said: model quota exceeded\); nothing was written; the seat passed/);
+  });
+
+  it("puts the agent's input-required question to the owner and sends the answer back in the same task; with nobody to answer, the seat passes", async () => {
+    const table = await cliDebate(t, home, "seat-a2a-ask", 1);
+    modes.set("bot-tao", "ask").set("bot-jenny", "ask");
+    // tao is live (an owner session), so tao's seat can ask; jenny is not, so hers cannot (E_NO_ANSWERER).
+    const watching = t.start(["watch", "--table", table, "--owner", "tao"]);
+    await watching.printed(/watching .* as owner tao/);
+    const pro = t.start(["seat", "--table", table, "--seat", "bot-tao", "--a2a", url]);
+    const con = t.run(["seat", "--table", table, "--seat", "bot-jenny", "--a2a", url]);
+    const judge = t.run(["seat", "--table", table, "--seat", "judge", "--exec", judgeScript()]);
+    const [, question] = await pro.printed(/the agent asked the owner: question (\S+)/);
+    const listed = await t.json(["answer", "--list", "--table", table, "--owner", "tao"]);
+    expect(listed.body!.questions).toMatchObject([{ question: { question, seat: "bot-tao", text: "Which release ships first?" }, state: "open" }]);
+    expect((await t.run(["answer", question!, "#461 first", "--table", table, "--owner", "tao"])).code).toBe(0);
+    for (const run of await Promise.all([pro.done, con, judge])) expect(run.code, run.stderr).toBe(0);
+    watching.child.kill("SIGINT");
+    await watching.done;
+    expect(await authored(table)).toEqual(["bot-tao say: my owner says: #461 first", "bot-jenny pass: ", "judge decision: decided"]);
+  });
+});
