@@ -20,6 +20,7 @@ import { fitApproval, type ApprovalParts } from "./fit-approval.js";
 import { MESSAGES, t, type MessageKey } from "./i18n.js";
 import { auctionDealText, offerText, type TermsWords } from "../text/terms.js";
 import { ellipsize, type ChatMessage, type Fits } from "./message.js";
+import { newsMessage } from "./render-news.js";
 
 /** A message the owner's DO sends on its own: the test message that proves a new channel. */
 export interface ChannelTest {
@@ -39,8 +40,10 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
   if (event.type === "channel_bound") {
     return { title: t(lang, "title.channel_bound"), lines: [t(lang, "line.channel_bound", { key: shortKey(event.owner_key) })], actions: [] };
   }
-  const title = t(lang, `title.${event.type}` as MessageKey);
   const head = event.e2e ? t(lang, "line.table_e2e", { table: event.table }) : t(lang, "line.table", { table: event.table, topic: topicLine(event.topic) });
+  // Room news (render-news.ts): titled by its kind.
+  if (event.type === "room_news") return newsMessage(event, lang, head, termsWords(lang));
+  const title = t(lang, `title.${event.type}` as MessageKey);
   // An end-to-end encrypted room's events carry no content (docs/SPEC.md §5.12): say where to read it.
   const said = (text: string) => (event.e2e ? t(lang, "line.e2e") : text);
   switch (event.type) {

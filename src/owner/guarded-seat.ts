@@ -41,7 +41,8 @@ import { readMandate, type MandateRead } from "./mandate.js";
 import { seatFiles, type SeatFiles } from "./paths.js";
 import type { JournalRecordOf, Mandate } from "./records.js";
 import { readTranscript, seatOwnerKey, type Transcript } from "./transcript.js";
-import { recordRationale, tellOwner } from "./notes.js";
+import { recordRationale, tellOwner, type HeldAbout } from "./notes.js";
+import { heldNotice } from "./held-notice.js";
 import { bidByCommitment, bidTerms, committedBid, recordBid, revealedLater } from "./bids.js";
 import { roomState } from "./room-view.js";
 import { loadRoomKey } from "./room-key.js";
@@ -192,11 +193,11 @@ export class GuardedSeat {
     return recordRationale(this.journal, text, re);
   }
 
-  /** Tells the seat's owner `text` through their chat apps, never the table; sealed when this home holds the room's key, and refused (E_KEY_FILE, nothing sent) in an e2e room without it. */
-  async tellOwner(text: string): Promise<NoteResponse> {
+  /** Tells the seat's owner `text` through their chat apps, never the table (of a held message when `about` says); sealed when this home holds the room's key, and refused (E_KEY_FILE, nothing sent) in an e2e room without it. */
+  async tellOwner(text: string, about?: HeldAbout): Promise<NoteResponse> {
     const room = (await loadRoomKey(this.home, this.table)) ?? (await this.roomKey(await this.transcript()));
     const seal = room ? (plain: string) => sealText(room, { table: this.table, seat: this.seat, field: "note" }, plain) : undefined;
-    return tellOwner(this.client, this.signer, this.seat, this.journal, text, this.clock, seal);
+    return tellOwner(this.client, this.signer, this.seat, this.journal, text, this.clock, seal, about);
   }
 
   /** The verified transcript as this seat reads it. */
@@ -236,9 +237,19 @@ export class GuardedSeat {
     } else {
       const recent = mandate.mandate.never_disclose.length > 0 ? await recentText(transcript.entries, this.table, this.seat, room) : [];
       this.checkMandate(mandate.mandate, plain, transcript, recent, refuse);
-      approval = await this.approvalFor(mandate.mandate, wire, hash, mandate.file.owner_key, refuse);
+      approval = await this.approvalFor(mandate.mandate, wire, hash, mandate.file.owner_key, refuse).catch((error: unknown) => this.toldHeld(error, plain, hash, transcript, room !== null));
     }
     return this.sendExact(wire, hash, approval);
+  }
+
+  /** Rethrows `error`; an E_HELD first tells the owner's chat apps of held message `plain` (held-notice.ts), best effort: a failed note is in the journal. */
+  private async toldHeld(error: unknown, plain: Submission, hash: string, transcript: Transcript, sealed: boolean): Promise<never> {
+    if (error instanceof TrestleError && error.code === "E_HELD") {
+      const state = transcript.state;
+      const notice = heldNotice(plain, hash, state ? this.bindsOrNull(state, plain) : null, namedIn(state), sealed);
+      await this.tellOwner(notice.text, notice.about).catch(() => undefined);
+    }
+    throw error;
   }
 
   /** The room key when this room is sealed: this home holds one, or the verified config says `e2e` (then E_KEY_FILE without one). */
@@ -272,6 +283,16 @@ export class GuardedSeat {
   /** The money `s` binds the owner to: a sealed bid's (journal) or a reveal's, else the terms of boundTerms. */
   private binds(state: TableState, s: Submission): Terms | null {
     return bidTerms(this.journal, state, s) ?? boundTerms(state, s);
+  }
+
+  /** The money `s` binds, or null when it names nothing it binds (an offer this machine has not seen). */
+  private bindsOrNull(state: TableState, s: Submission): Terms | null {
+    try {
+      return this.binds(state, s);
+    } catch (error) {
+      if (error instanceof TrestleError) return null;
+      throw error;
+    }
   }
 
   /** Applies the mandate's limits to `s` (with `recent`, the seat's recent free text in the room); calls `refuse` (which throws) on the first it breaks. */

@@ -139,7 +139,8 @@ describe("an end-to-end encrypted room at the relay", () => {
     await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.noticesSettled());
     await drain(room.k.ben.publicKeyText);
     const sent = (await requests('"chat_id":"8201"')).map((r) => JSON.stringify(r.body)).filter((body) => body.includes(room.id));
-    expect(sent).toHaveLength(2);
+    // The note, the close without a deal as room news (ben's default, decision 0415), and the table closing.
+    expect(sent).toHaveLength(3);
     for (const body of sent) {
       expect(body).not.toContain("Secret stroller");
       expect(body).not.toContain(note.slice(0, 20));

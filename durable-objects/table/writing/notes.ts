@@ -6,7 +6,9 @@
  * of the relay's clock, each nonce once, and at most NOTE_LIMITS.per_window per seat per window
  * (counted exactly, in this object's storage, together with its questions). In an end-to-end encrypted room (§5.12) the note must
  * be sealed (E_PLAINTEXT otherwise) and the notification carries none of it: the owner reads it on
- * the seat's machine.
+ * the seat's machine. A note with `held` tells the owner that its gate holds a message (room news
+ * `held`, docs/CHAT-APPS.md "Room news"): it goes out only when the owner's `room_news` setting
+ * asks for held messages, and in an e2e room it may not carry terms (E_PLAINTEXT).
  */
 import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
@@ -14,6 +16,7 @@ import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { Notification } from "../../../src/protocol/schemas/notify.js";
 import { noticeBase } from "../../../src/protocol/reading/notifications.js";
 import { isE2eRoom } from "../../../src/protocol/policy/sealed.js";
+import { roomNewsSetting, wantsNews } from "../../../src/protocol/reading/room-news.js";
 import { isSealedText } from "../../../src/protocol/signing/sealed-text.js";
 import { NoteRequestSchema, type NoteResponse } from "../../../src/protocol/schemas/room.js";
 import { countToOwner, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
@@ -36,6 +39,7 @@ export async function sendOwnerNote(t: TableContext, storage: DurableObjectStora
   }
   const sealed = isE2eRoom(state);
   if (sealed && !isSealedText(note.text)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a note to the owner is sealed text (e2e1:…)", { path: "text" });
+  if (sealed && note.held?.terms !== undefined) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a held message's note carries no terms", { path: "held.terms" });
   const now = t.now();
   if (Math.abs(now - note.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the note's time is outside the window; check your clock");
   const id = `${state.table}:note:${note.seat}:${note.nonce}`;
@@ -44,6 +48,12 @@ export async function sendOwnerNote(t: TableContext, storage: DurableObjectStora
   await countToOwner(storage, note.seat, now);
   await storage.put(seen, now);
   const ownerKey = requireOwnerKey(state, seat.owner);
+  if (note.held) {
+    if (!wantsNews(roomNewsSetting(state, seat.owner), "held")) return { id, queued: 0 };
+    const { terms, ...held } = note.held;
+    const event: Notification = { ...noticeBase(state), type: "room_news", id, news: "held", seat: note.seat, held, ...(terms ? { terms } : {}) };
+    return { id, queued: await notifyOwner(env, ownerKey, event) };
+  }
   const event: Notification = { ...noticeBase(state), type: "owner_note", id, seat: note.seat, text: sealed ? "" : note.text };
   return { id, queued: await notifyOwner(env, ownerKey, event) };
 }

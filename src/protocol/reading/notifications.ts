@@ -4,7 +4,8 @@
  * Event ids are `<table>:<seq>:<type>`, so the same batch always yields the same ids. About an
  * end-to-end encrypted room (§5.12) an event carries no content: no topic, no body (`e2e: true`).
  * A room that closes with a deal tells every owner what the deal binds (the offer's terms or the
- * auction's price), except about an e2e room.
+ * auction's price), except about an e2e room. Room news (room-news.ts) goes to the owners whose
+ * config asks for its kind.
  */
 import { cutText } from "../encoding/text.js";
 import { chatRefusal } from "../policy/chat-approve.js";
@@ -13,6 +14,7 @@ import { ownerKeyOf, ownerKeys } from "../policy/owners.js";
 import type { TableState } from "../policy/state.js";
 import { isE2eRoom } from "../policy/sealed.js";
 import { pauseHolders } from "../policy/pause.js";
+import { newsReaders, roomNewsOf } from "./room-news.js";
 import type { Entry } from "../schemas/entry.js";
 import { NOTIFY_TEXT_CHARS, type DealNotice, type Notification } from "../schemas/notify.js";
 
@@ -32,6 +34,8 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
   };
   for (const entry of entries) {
     const id = (type: string) => `${state.table}:${entry.seq}:${type}`;
+    const news = roomNewsOf(state, entry, base);
+    if (news) add(newsReaders(state, news.news), news);
     // Chat approvals (§5.6): a relay-attested approval is told to its owner on every channel.
     if (entry.kind === "approval" && entry.via !== undefined) {
       const key = own(state.config.owners, entry.owner)?.public_key;

@@ -12,6 +12,14 @@ import { VisibilitySchema } from "./visibility.js";
 import { RoomConfigSchema } from "./room.js";
 import { WitnessesSchema } from "./witnesses.js";
 
+/**
+ * Room news (§11.3): which room events reach an owner's chat apps: `all` (offers, counters and
+ * rejections too), `commitments` (accepts, deals, held messages, settlements, ejections; the
+ * default) or `none`.
+ */
+export const RoomNewsSettingSchema = z.enum(["all", "commitments", "none"]);
+export type RoomNewsSetting = z.infer<typeof RoomNewsSettingSchema>;
+
 /** One owner: a principal whose key signs joins and approvals. */
 export const OwnerConfigSchema = z.strictObject({
   public_key: PublicKeySchema,
@@ -21,6 +29,8 @@ export const OwnerConfigSchema = z.strictObject({
   auto_approve: z.array(AutoApproveRuleSchema).min(1).max(LIMITS.auto_approve_rules).optional(),
   /** Chat apps (§5.6): effects a relay-attested tap may approve; like auto_approve, they count once this owner signed the config. */
   chat_approve: z.array(AutoApproveRuleSchema).min(1).max(LIMITS.chat_approve_rules).optional(),
+  /** Room news (§11.3): which room events this owner's chat apps get; default `commitments`. */
+  room_news: RoomNewsSettingSchema.optional(),
 });
 export type OwnerConfig = z.infer<typeof OwnerConfigSchema>;
 

@@ -9,7 +9,8 @@ import { z } from "zod";
 import { CloseReasonSchema } from "./entry.js";
 import { ControlViaSchema, PauseHolderSchema } from "./control.js";
 import { LabelSchema, MillisSchema, NonceSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
-import { AmountSchema, CurrencySchema, TermsSchema } from "./room.js";
+import { AmountSchema, CurrencySchema, HeldNoticeSchema, TermsSchema } from "./room.js";
+import { NoDealReasonSchema } from "./mechanism.js";
 import { ApprovalVerdictSchema, ApprovalViaSchema, TaskIdSchema } from "./task.js";
 
 /** Longest decision or effect text a notification carries; platforms cut further. */
@@ -116,6 +117,42 @@ export const OwnerQuestionNoticeSchema = z
   .refine((n) => n.e2e === true || n.text !== "", { message: "a question's text is empty only about an e2e room", path: ["text"] });
 export type OwnerQuestionNotice = z.infer<typeof OwnerQuestionNoticeSchema>;
 
+/**
+ * Room news (§11.3): what happened in a room, by kind. `deal_done` and `deal_pending` follow a
+ * deal_sign or a close with a deal (done once both owners signed), `auction_deal` and
+ * `auction_no_deal` an auction's settlement, `held` a message the owner gate holds on the owner's
+ * machine (told through the note route, never the ledger).
+ */
+export const RoomNewsKindSchema = z.enum(["offer", "counter", "accept", "reject", "deal_pending", "deal_done", "no_deal", "auction_deal", "auction_no_deal", "ejected", "held"]);
+export type RoomNewsKind = z.infer<typeof RoomNewsKindSchema>;
+
+/** The kinds an owner whose config says `room_news: "commitments"` gets; `all` gets every kind, `none` none. */
+export const COMMITMENT_NEWS: ReadonlySet<RoomNewsKind> = new Set(["accept", "deal_pending", "deal_done", "no_deal", "auction_deal", "auction_no_deal", "ejected", "held"]);
+
+/** One piece of room news: its kind and the seat that acted; what it binds only outside an e2e room (there, the kind and the seat). */
+export const RoomNewsSchema = z
+  .strictObject({
+    ...Base,
+    type: z.literal("room_news"),
+    news: RoomNewsKindSchema,
+    /** Who acted: offered, answered, signed or closed, opened the auction, was ejected, or wrote the held message. */
+    seat: SeatNameSchema,
+    /** The entry it is about; absent for a held message, which is not in the ledger. */
+    seq: SeqSchema.optional(),
+    /** What it binds: the offer's or deal's terms, the auction's price; never about an e2e room. */
+    terms: TermsSchema.optional(),
+    /** A pending deal: the owners who have not signed it yet. */
+    waiting: z.array(OwnerNameSchema).max(2).optional(),
+    /** An ejection: the owner who ejected the seat. */
+    by: OwnerNameSchema.optional(),
+    /** An auction that settled without a deal: why. */
+    reason: NoDealReasonSchema.optional(),
+    /** A held message: its kind and the hash the owner approves it by (terms ride in `terms`). */
+    held: HeldNoticeSchema.omit({ terms: true }).optional(),
+  })
+  .refine((n) => n.e2e !== true || n.terms === undefined, { message: "news about an e2e room carries no terms", path: ["terms"] });
+export type RoomNews = z.infer<typeof RoomNewsSchema>;
+
 /** The table was opened with this owner listed (silent). */
 export const TableOpenedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_opened"), seq: SeqSchema });
 
@@ -131,6 +168,7 @@ export const NotificationSchema = z.union([
   ChatApprovalNoticeSchema,
   OwnerNoteSchema,
   OwnerQuestionNoticeSchema,
+  RoomNewsSchema,
 ]);
 export type Notification = z.infer<typeof NotificationSchema>;
 export type NotificationType = Notification["type"];

@@ -202,13 +202,25 @@ export type InviteJoinRequest = z.infer<typeof InviteJoinRequestSchema>;
 export const InviteLookupResponseSchema = z.strictObject({ table: TableIdSchema, invite: InviteIdSchema, expires: MillisSchema });
 export type InviteLookupResponse = z.infer<typeof InviteLookupResponseSchema>;
 
-/** What a seat signs (purpose `note`) to tell its owner something through the owner's chat apps, never the room. */
+/**
+ * A note that tells the owner its gate holds a message (§11.3 room news): the held message's kind,
+ * its hash (what `trestle gate approve` names) and, outside an e2e room, the terms it binds.
+ */
+export const HeldNoticeSchema = z.strictObject({
+  kind: z.string().regex(/^[a-z][a-z_]{0,31}$/, "kind: 1-32 of [a-z_]"),
+  message_sha256: Sha256Schema,
+  terms: TermsSchema.optional(),
+});
+export type HeldNotice = z.infer<typeof HeldNoticeSchema>;
+
+/** What a seat signs (purpose `note`) to tell its owner something through the owner's chat apps, never the room; `held` when it tells of a held message. */
 export const NoteStatementSchema = z.strictObject({
   scope: z.literal("owner_note"),
   table: TableIdSchema,
   seat: SeatNameSchema,
   /** At most LIMITS.note_chars, or that much sealed (an e2e room's note, §5.12); longer is E_TOO_LARGE, as for every published limit. */
   text: sealableText(LIMITS.note_chars, "a note"),
+  held: HeldNoticeSchema.optional(),
   nonce: NonceSchema,
   ts: MillisSchema,
 });

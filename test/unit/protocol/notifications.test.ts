@@ -43,7 +43,7 @@ describe("notificationsFor a room that closes with a deal", () => {
     const added = await r.write("sara-bot", { kind: "close", outcome: "deal", offer: leaf });
     const seq = r.state.room!.offers[leaf]!.seq;
     for (const owner of [r.k.sara, r.k.ben]) {
-      const [closed] = notificationsFor(r.state, added).get(owner.publicKeyText)!;
+      const closed = notificationsFor(r.state, added).get(owner.publicKeyText)!.find((e) => e.type === "table_closed")!;
       expect(closed).toMatchObject({ type: "table_closed", reason: "deal", deal: { offer: { seq, seat: "sara-bot", terms: twd(280000, "stroller, folds flat"), expires } } });
       expect(NotificationSchema.parse(closed)).toEqual(closed);
     }
@@ -74,7 +74,7 @@ describe("notificationsFor an end-to-end encrypted room", () => {
     const leaf = await r.offer("sara-bot", twd(280000));
     await r.write("ben-bot", { kind: "accept", offer: leaf });
     const added = await r.write("sara-bot", { kind: "close", outcome: "deal", offer: leaf });
-    const [closed] = notificationsFor(r.state, added).get(r.k.ben.publicKeyText)!;
+    const closed = notificationsFor(r.state, added).get(r.k.ben.publicKeyText)!.find((e) => e.type === "table_closed")!;
     expect(closed).toMatchObject({ type: "table_closed", reason: "deal", e2e: true });
     expect(closed).not.toHaveProperty("deal");
   });

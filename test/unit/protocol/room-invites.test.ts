@@ -81,8 +81,9 @@ describe("invites", () => {
     expect(notificationsFor(r.state, joined).get(r.k.ben.publicKeyText)).toMatchObject([{ type: "table_opened" }]);
     const closed = await r.write("ben-bot", { kind: "close", outcome: "no_deal" });
     const events = notificationsFor(r.state, closed);
-    expect(events.get(r.k.ben.publicKeyText)).toMatchObject([{ type: "table_closed", reason: "no_deal" }]);
-    expect(events.get(r.k.sara.publicKeyText)).toMatchObject([{ type: "table_closed", reason: "no_deal" }]);
+    // Room news (a close without a deal) comes first, to owners with the default setting.
+    expect(events.get(r.k.ben.publicKeyText)).toMatchObject([{ type: "room_news", news: "no_deal" }, { type: "table_closed", reason: "no_deal" }]);
+    expect(events.get(r.k.sara.publicKeyText)).toMatchObject([{ type: "room_news", news: "no_deal" }, { type: "table_closed", reason: "no_deal" }]);
   });
 
   describe("when an invite is not allowed", () => {
