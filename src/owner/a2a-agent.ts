@@ -16,6 +16,7 @@ import { ClientFactory, type Client } from "@a2a-js/sdk/client";
 import { askOwner, type Clock, type HttpClient } from "../client/index.js";
 import { TrestleError, type Signer } from "../protocol/index.js";
 import { agentFailed, turnJson, turnText, type AgentReply } from "./agent-turn.js";
+import type { OwnerWords } from "./owner-words-sealing.js";
 import type { SeatAgent } from "./seat-driver.js";
 
 /** How long the owner has to answer an agent's question. */
@@ -35,6 +36,8 @@ export interface A2aAgentOptions {
   seat: string;
   /** The seat key: the seat asks its owner. */
   signer: Signer;
+  /** The owner words at this table: sealed with the room key in an end-to-end encrypted room. */
+  words: OwnerWords;
   clock: Clock;
   /** A fresh random data-block boundary. */
   boundary(): string;
@@ -86,12 +89,14 @@ export async function a2aAgent(options: A2aAgentOptions): Promise<SeatAgent> {
 async function ownerAnswer(options: A2aAgentOptions, text: string): Promise<string | null> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   try {
-    const record = await askOwner(options.http, options.table, options.signer, options.seat, { text: text.slice(0, 2000), wait_ms: OWNER_WAIT_MS }, {
+    const seal = options.words.sealer(options.seat, "question");
+    const asked = await askOwner(options.http, options.table, options.signer, options.seat, { text: text.slice(0, 2000), wait_ms: OWNER_WAIT_MS }, {
       clock: options.clock,
       sleep,
+      ...(seal ? { seal } : {}),
       asked: (taken) => options.onAsk?.(taken.question),
     });
-    return record.answer?.value ?? null;
+    return (await options.words.openQuestion(asked)).answer?.value ?? null;
   } catch (error) {
     if (error instanceof TrestleError && error.code === "E_NO_ANSWERER") return null;
     throw error;

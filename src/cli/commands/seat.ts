@@ -9,7 +9,7 @@
  */
 import { randomBoundary } from "../../client/random.js";
 import type { Signer } from "../../protocol/index.js";
-import { driveSeat, execAgent, type DriverEvent, type SeatAgent } from "../../owner/index.js";
+import { driveSeat, execAgent, OwnerWords, type DriverEvent, type SeatAgent } from "../../owner/index.js";
 import { integer, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { UsageError } from "../exit.js";
@@ -56,7 +56,8 @@ export const seat: Command = {
 /** The A2A agent at `url`, its client loaded now (docs/AGENTS.md): owner questions go through this seat's ask-the-owner path. */
 async function a2aAgent(ctx: Context, url: string, timeoutMs: number, table: string, seat: string, signer: Signer): Promise<SeatAgent> {
   const { a2aAgent: connect } = await import("../../owner/a2a-agent.js");
-  return connect({ url, timeoutMs, http: ctx.http(), table, seat, signer, clock: ctx.io.clock, boundary: randomBoundary, onAsk: (question) => ctx.out.note(`the agent asked the owner: question ${question}`) });
+  const words = await OwnerWords.at(ctx.home, table);
+  return connect({ url, timeoutMs, http: ctx.http(), table, seat, signer, words, clock: ctx.io.clock, boundary: randomBoundary, onAsk: (question) => ctx.out.note(`the agent asked the owner: question ${question}`) });
 }
 
 function show(ctx: Context, event: DriverEvent): void {
