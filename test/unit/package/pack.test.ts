@@ -44,7 +44,7 @@ beforeAll(async () => {
     await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, packed!.filename)], { cwd: project });
   };
   [relay] = await Promise.all([startRelay(), installed()]);
-}, 120_000);
+}, 300_000);
 afterAll(() => relay?.dispose());
 
 /** Runs node with `args` in the project with only `env` (and PATH); a non-zero exit is returned, not thrown. */
