@@ -105,16 +105,16 @@ describe("the packed package", () => {
 
     it("types the bot's Node helpers under Node's module resolution", async () => {
       expect(await typecheck({ "bot.ts": BOT }, NODENEXT)).toBe("");
-    }, 30_000);
+    }, 120_000);
 
     it("types the bot's Node helpers under a bundler's module resolution", async () => {
       expect(await typecheck({ "bot.ts": BOT }, BUNDLER)).toBe("");
-    }, 30_000);
+    }, 120_000);
 
     it("types the portable entry, without the Node helpers, for a bundler with the browser condition", async () => {
       const page = 'import { runSeat, readKeyFile } from "trestle";\nexport const used = [runSeat, readKeyFile];\n';
       expect(await typecheck({ "page.ts": page }, { ...BUNDLER, customConditions: ["browser"] })).toMatch(/page\.ts\(1,19\): error TS2305: Module '"trestle"' has no exported member 'readKeyFile'/);
-    }, 30_000);
+    }, 120_000);
 
     it("declares the wire types and schemas as plain types, with no zod object type spelled out", async () => {
       const lib = join(project, "node_modules/trestle/dist/lib");
@@ -124,7 +124,7 @@ describe("the packed package", () => {
       expect(spelled).toEqual([]);
       const use = 'import { EntrySchema, type Entry } from "trestle/protocol";\nconst entry: Entry = EntrySchema.parse(JSON.parse("{}"));\nexport const kind: string = entry.kind;\n';
       expect(await typecheck({ "use.ts": use }, NODENEXT)).toBe("");
-    }, 30_000);
+    }, 120_000);
   });
 
   it("exports TrestleError and the error codes from the Node and the browser entries", async () => {
