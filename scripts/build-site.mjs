@@ -15,6 +15,18 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const SITE = join(ROOT, "dist", "site");
 /** The viewer's bundle. */
 export const VIEWER = join(SITE, "assets", "viewer.js");
+/** esbuild's options for the viewer's bundle (scripts/viewer-size.mjs measures the same). */
+export const VIEWER_BUILD = {
+  entryPoints: [join(ROOT, "worker/site/browser/viewer.ts")],
+  bundle: true,
+  platform: "browser",
+  format: "esm",
+  target: "es2022",
+  minify: true,
+  // The client's socket adapter falls back to the `ws` package only where no WebSocket exists; browsers have one.
+  external: ["ws"],
+  logLevel: "warning",
+};
 const SOURCES = ["worker/site/browser", "worker/site/static", "src/protocol", "src/client", "docs"].map((p) => join(ROOT, p));
 
 /** Whether the assets are missing or older than a source. */
@@ -28,18 +40,7 @@ export async function buildSite() {
   const temp = `${SITE}.${process.pid}.tmp`;
   rmSync(temp, { recursive: true, force: true });
   mkdirSync(join(temp, "assets"), { recursive: true });
-  await build({
-    entryPoints: [join(ROOT, "worker/site/browser/viewer.ts")],
-    outfile: join(temp, "assets", "viewer.js"),
-    bundle: true,
-    platform: "browser",
-    format: "esm",
-    target: "es2022",
-    minify: true,
-    // The client's socket adapter falls back to the `ws` package only where no WebSocket exists; browsers have one.
-    external: ["ws"],
-    logLevel: "warning",
-  });
+  await build({ ...VIEWER_BUILD, outfile: join(temp, "assets", "viewer.js") });
   cpSync(join(ROOT, "worker/site/static/site.css"), join(temp, "assets", "site.css"));
   for (const file of ["favicon.svg", "_headers"]) cpSync(join(ROOT, "worker/site/static", file), join(temp, file));
   cpSync(join(ROOT, "docs"), join(temp, "docs"), { recursive: true });

@@ -46,7 +46,7 @@ applyLimits(app);
 app.get("/view/:id", async (c) => {
   const id = c.req.param("id");
   unwrap(await tableStub(c, id).notDeleted());
-  return htmlResponse(viewerHtml(id));
+  return htmlResponse(viewerHtml(id, new URL(c.req.url).origin));
 });
 app.route("/.well-known", wellKnown);
 app.route("/tables", tables);

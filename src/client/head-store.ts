@@ -8,7 +8,7 @@
  */
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { EvidenceSchema, PublicKeySchema, SignedHeadSchema, TableIdSchema, TrestleError, type Evidence, type SignedHead } from "../protocol/index.js";
 import { readJsonFile, writeAtomically } from "./files.js";
 import { sameEvidence, type HeadStore } from "./heads.js";

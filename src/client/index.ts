@@ -21,3 +21,5 @@ export * from "./table-client.js";
 export * from "./task-log.js";
 export * from "./verify.js";
 export * from "./websocket.js";
+/** The one error class every refusal is, and its closed list of codes (docs/SPEC.md §9), so `catch` can tell them apart. */
+export { ERROR_CODES, ErrorCodeSchema, TrestleError, type ErrorCode, type ErrorEnvelope } from "../protocol/errors.js";

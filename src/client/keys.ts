@@ -6,7 +6,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { ed25519, fromBase64url, PublicKeySchema, toBase64url, TrestleError, type Signer } from "../protocol/index.js";
 import { readPrivateJson } from "./private-file.js";
 import { randomSeed } from "./random.js";

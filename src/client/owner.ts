@@ -15,7 +15,7 @@ import {
   type Lang,
   type UnbindResponse,
 } from "../protocol/schemas/owner.js";
-import { z } from "zod";
+import * as z from "zod";
 import { HttpClient, type FetchLike } from "./http.js";
 import { signBindCode, signControl, signDelete, signOwnerAuth, signUnbind } from "./owner-requests.js";
 import type { DeleteResponse } from "../protocol/schemas/lifetime.js";

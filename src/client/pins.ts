@@ -5,7 +5,7 @@
  * forgets the pin on purpose. The held heads and evidence of each table live in head-store.ts.
  */
 import { join } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS, own, PublicKeySchema, TrestleError } from "../protocol/index.js";
 import { readJsonFile, writeAtomically } from "./files.js";
 import type { HttpClient } from "./http.js";

@@ -2,7 +2,7 @@
  * The closed list of trestle error codes, the one error class, the wire envelope, and the single
  * table mapping each code to an HTTP status and a WebSocket close code (docs/SPEC.md §9).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Every code the relay or a client library can report; nothing else ever appears on the wire. */
 export const ERROR_CODES = {

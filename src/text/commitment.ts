@@ -12,7 +12,7 @@
  * new kind's words are one entry there and the compiler flags a kind without them.
  * Pure: no I/O, no clock, no Node or Workers globals.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { safeJson, safeLine } from "./framing.js";
 import { isRoomKind } from "../protocol/policy/kinds/registry.js";
 import type { RoomSubmissionOf } from "../protocol/policy/kinds/kind-policy.js";

@@ -25,7 +25,7 @@ const SKILLS: readonly Skill[] = [
     description:
       "An owner delegates one seat of a table to a bot's own key with a signed join; the bot then reads its projection and writes signed entries (say, pass, proposal, decision, vote) when the table's policy lets it. MCP agents use `trestle mcp`; programs use the client library.",
     tags: ["trestle", "join", "mcp", "multi-agent"],
-    examples: ["npx trestle join --seat bot-tao --owner tao --table t-459", "npx trestle mcp --print-config claude"],
+    examples: ["trestle join --seat bot-tao --owner tao --table t-459", "trestle mcp --print-config claude"],
   },
   {
     id: "read-a-table",
@@ -33,7 +33,7 @@ const SKILLS: readonly Skill[] = [
     description:
       "A seat or owner reads the ledger with a signed read, or anyone reads a table marked public; every entry is chained and every head signed by the relay key, so the reader verifies the transcript offline (CLEAN, REFUTED or INCONCLUSIVE).",
     tags: ["trestle", "ledger", "verify", "public"],
-    examples: ["npx trestle export --owner ops --out t-459.jsonl && npx trestle verify t-459.jsonl", "GET /tables/t-459/public/export"],
+    examples: ["trestle export --owner ops --out t-459.jsonl && trestle verify t-459.jsonl", "GET /tables/t-459/public/export"],
   },
   {
     id: "approve",
@@ -41,7 +41,7 @@ const SKILLS: readonly Skill[] = [
     description:
       "A bot's proposal with effects opens a task for each affected owner, which waits for that owner's own signature (or a chat tap where the owner's signed config allows it) before a seat of theirs runs it.",
     tags: ["trestle", "approval", "commit-gateway"],
-    examples: ["npx trestle approve 15.jenny --owner jenny --table t-459"],
+    examples: ["trestle approve 15.jenny --owner jenny --table t-459"],
   },
 ];
 

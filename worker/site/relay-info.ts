@@ -11,6 +11,16 @@ import { chatAppsAllowed, chatPlatforms, limitsOf, mirrorsAllowed, publicDemo } 
 /** The relay's software version, the package's semver. */
 export const VERSION: string = pkg.version;
 
+/** Where the relay at `origin` serves its own packed client (scripts/build-pack.mjs, decision 0426). */
+export function clientTarball(origin: string): string {
+  return `${origin}/${pkg.name}-${VERSION}.tgz`;
+}
+
+/** The command that runs the `trestle` CLI served by the relay at `origin`: it names no registry package the project does not own. */
+export function clientCommand(origin: string): string {
+  return `npx --package ${clientTarball(origin)} trestle`;
+}
+
 /** Features every relay of this version has: the protocol parts beyond tables, seats and the floor, and the discovery documents. */
 export const BUILT_IN_FEATURES = [
   "commit_gateway",

@@ -4,9 +4,10 @@
  * browser. The page itself carries no table data, so it says nothing the script did not check.
  */
 import { escapeHtml, layout } from "./html.js";
+import { clientCommand } from "./relay-info.js";
 
-/** The viewer page for `table` (a valid table id). */
-export function viewerHtml(table: string): string {
+/** The viewer page for `table` (a valid table id) at the relay at `origin`. */
+export function viewerHtml(table: string, origin: string): string {
   const id = escapeHtml(table);
   const body = `<main class="viewer" id="viewer" data-table="${id}">
 <header>
@@ -17,7 +18,7 @@ export function viewerHtml(table: string): string {
 <p id="live" class="live">not connected</p>
 </header>
 <ol id="entries" class="entries"></ol>
-<noscript><p>The viewer verifies the table in your browser and needs JavaScript. Anyone can fetch <a href="/tables/${id}/public/export">the export</a> and check it with <code>npx trestle verify</code>.</p></noscript>
+<noscript><p>The viewer verifies the table in your browser and needs JavaScript. Anyone can fetch <a href="/tables/${id}/public/export">the export</a> and check it with <code>${escapeHtml(clientCommand(origin))} verify</code>.</p></noscript>
 </main>`;
   return layout(`${table}: trestle public table`, body, "/assets/viewer.js");
 }

@@ -5,7 +5,7 @@
  * Pure: the relay builds every refusal with `rateLimited`, which cannot build one without a wait
  * nor for a limit it does not name; clients read them with `retryAfterOf`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { TrestleError } from "../errors.js";
 import type { RateLimitName } from "./registry.js";
 

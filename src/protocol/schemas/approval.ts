@@ -3,7 +3,7 @@
  * verdict, nonce} with the owner key (purpose `approval`), bound to exactly one proposal entry (its
  * leaf hash) and exactly that owner's effects (their hash). Each nonce is accepted once per owner.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { NonceSchema, OwnerNameSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
 import { ApprovalVerdictSchema, TaskIdSchema } from "./task.js";
 

@@ -3,7 +3,7 @@
  * statement bound to method and path; a WebSocket signs the relay's fresh challenge. Both use
  * purpose `auth`, told apart by `scope`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { MillisSchema, OwnerNameSchema, SeatNameSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
 
 /** The principal a read is made as: a seat (its visibility applies) or an owner of the table. */

@@ -2,7 +2,7 @@
  * Capability card: what a seat says about itself to the table (shown in every projection's
  * prefix). Its hash is part of the owner-signed join, so the relay cannot alter it.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { canonicalAtMost } from "./primitives.js";
 

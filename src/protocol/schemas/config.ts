@@ -3,7 +3,7 @@
  * table, which seats exist, the topology, floor rules and termination. It is the body of the
  * first ledger entry, so it is strict: no key a signature covers can be dropped or added.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { membersAtMost, OwnerNameSchema, PublicKeySchema, SeatNameSchema, TableIdSchema } from "./primitives.js";
 import { TopologySchema } from "./topology.js";

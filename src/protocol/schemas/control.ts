@@ -4,7 +4,7 @@
  * relay-attested from a bound chat account (`author: null`, `via` names the chat app). A
  * relay-attested control proves only that the relay says so; docs/SECURITY.md says what that means.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { NonceSchema, OwnerNameSchema, SeqSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
 
 /**

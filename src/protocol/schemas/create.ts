@@ -3,7 +3,7 @@
  * owner}, so nobody can open a table in another owner's name, and the relay cannot alter the
  * config without breaking that signature (it is kept in the first entry).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { OwnerNameSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
 
 /** What the creating owner signs (purpose `create`). */

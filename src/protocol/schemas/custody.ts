@@ -3,7 +3,7 @@
  * when a table moves to another relay (an import, or a mirror promoted), and the data of the
  * custody entry that records it. Replica pages and status are in replica.ts.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { SignedHeadSchema } from "./head.js";
 import { OwnerNameSchema, PublicKeySchema, SeqSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";

@@ -4,7 +4,7 @@
  * `deal`) over their hash, and the deal certificate `trestle deal show --json` writes, which
  * `trestle deal verify` checks offline with nothing but the relay key.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
 import { TermsSchema } from "./room.js";
 

@@ -3,7 +3,7 @@
  * (docs/SPEC.md §3). An authored entry is exactly its submission plus relay fields, so the signed
  * statement can be rebuilt from the entry alone; a system entry carries typed `data`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { CapabilityCardSchema } from "./card.js";
 import { TableConfigSchema } from "./config.js";

@@ -4,7 +4,7 @@
  * the relay presented as current that is older than one it signed before). Clients keep it next
  * to the head they held, so no later answer from the relay can make it go away.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { SignedHeadSchema } from "./head.js";
 import { TableIdSchema } from "./primitives.js";
 

@@ -4,7 +4,7 @@
  * a truncated entry is followed by its original body), then the relay-signed heads the exporter holds. Every byte is covered by a check: the header names only
  * the table and relay key, both of which the entries and heads must match.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { EntrySchema } from "./entry.js";
 import { SignedHeadSchema } from "./head.js";
 import { BodySchema, PublicKeySchema, SeqSchema, Sha256Schema, TableIdSchema } from "./primitives.js";

@@ -3,7 +3,7 @@
  * deterministic, so a head is recomputed on demand rather than stored. Two valid heads with one
  * seq and different links prove a fork.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { PublicKeySchema, SeqSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
 
 /** What the relay signs (purpose `head`). */

@@ -2,7 +2,7 @@
  * Joins (docs/SPEC.md §4.2): an owner delegates a seat at one table to a seat key by signing a
  * join statement; the relay accepts each join nonce once and only before `expires`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { CapabilityCardSchema } from "./card.js";
 import {
   InviteIdSchema,

@@ -4,7 +4,7 @@
  * later request for its id reads as E_TABLE_DELETED. Deleting frees the relay's copy; it is not an
  * entry (nothing is left to append it to) and it never touches anyone's export.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { MillisSchema, OwnerNameSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
 
 /** What the creating owner signs (purpose `owner`) to delete a table; `ts` must be within the auth window of the relay's clock. */

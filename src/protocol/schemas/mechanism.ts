@@ -4,7 +4,7 @@
  * relay computes. Every number is a safe integer: k is the exact fraction num/den, bids are
  * amounts in the currency's minor unit, times are milliseconds.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { AuthoredFields, BodySchema, MillisSchema, SeatNameSchema, Sha256Schema } from "./primitives.js";
 import { AmountSchema, CurrencySchema, EntryHashSchema } from "./room.js";
 

@@ -5,7 +5,7 @@
  * `chat_approval` when a chat tap approved or rejected a task; `table_opened` is silent (it only
  * adds the table to the owner's list).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { CloseReasonSchema } from "./entry.js";
 import { ControlViaSchema, PauseHolderSchema } from "./control.js";
 import { LabelSchema, MillisSchema, NonceSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";

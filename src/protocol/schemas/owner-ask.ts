@@ -6,7 +6,7 @@
  * for the seat and its owner alone, and in an end-to-end encrypted room every text in them is
  * sealed (§5.12), so the relay holds nothing it can read.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { isSealedText, sealedChars } from "../signing/sealed-text.js";
 import { ChatPlatformSchema } from "./control.js";

@@ -4,7 +4,7 @@
  * `auth`, scope `owner_http`). Every statement names the owner key and a time, and the relay
  * accepts it only within LIMITS.auth_window_ms of its clock.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ChatPlatformSchema } from "./control.js";
 import { MillisSchema, NonceSchema, PublicKeySchema, SignatureSchema } from "./primitives.js";
 

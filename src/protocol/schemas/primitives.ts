@@ -2,7 +2,7 @@
  * Primitive wire types shared by every schema: names, keys, signatures, hashes, nonces,
  * sequence numbers and bounded text. Patterns are strict so that no two spellings mean one thing.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { canonicalBytes } from "../encoding/canonical.js";
 import { LIMITS } from "../limits/limits.js";
 

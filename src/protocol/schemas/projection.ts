@@ -3,7 +3,7 @@
  * force) named by its hash so prompt caches keep hitting, plus the tail after the seat's cursor.
  * No timestamps, signatures or presence; long bodies are cut to a reference.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { CapabilityCardSchema } from "./card.js";
 import { FloorConfigSchema, TerminationSchema } from "./config.js";
 import { OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, TableIdSchema } from "./primitives.js";

@@ -2,7 +2,7 @@
  * Mirrors (docs/SPEC.md §8.4): the verified pages a replica is fed with, the evidence a mirror
  * keeps against the relay it follows, the pages it refused, and what a replica reports about itself.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { EntrySchema } from "./entry.js";
 import { EvidenceSchema } from "./evidence.js";

@@ -2,7 +2,7 @@
  * HTTP response bodies (docs/SPEC.md §6): what each route returns on success. Errors always use
  * the one error envelope from errors.ts.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { EntrySchema } from "./entry.js";
 import { HiddenEntrySchema } from "./export.js";

@@ -4,7 +4,7 @@
  * that key is refused here from then on. The statement names the key, so it can never revoke a key
  * that holds the seat later.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { NonceSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
 
 /** What an owner signs (purpose `owner`) to revoke its seat `seat`, held by `seat_key`. */

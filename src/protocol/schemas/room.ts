@@ -5,7 +5,7 @@
  * amount is a safe integer in minor units with its ISO 4217 currency; nothing nested, nothing
  * coerced, no unknown field.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ISO_4217 } from "../rooms/currencies.js";
 import { LIMITS } from "../limits/limits.js";
 import {

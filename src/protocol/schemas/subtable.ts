@@ -4,7 +4,7 @@
  * the owner-signed joins of those seats, so its ledger verifies on its own. Closing the child
  * appends one relay-signed result (its decision and the head it closed at) to the parent.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";

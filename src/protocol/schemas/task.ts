@@ -3,7 +3,7 @@
  * task ids and states, owner auto-approve rules, and the request/response protocol's labels.
  * Effects are signed with the submission, so they are strict and bounded.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { canonicalAtMost, OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, MillisSchema } from "./primitives.js";
 import { ChatPlatformSchema } from "./control.js";

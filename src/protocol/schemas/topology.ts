@@ -2,7 +2,7 @@
  * Topology configs (docs/SPEC.md §5): how the floor moves. One member per topology kind;
  * each references seats by name, and every referenced seat must be declared in `seats`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { membersAtMost, SeatNameSchema } from "./primitives.js";
 
 const Rounds = z.int().min(1).max(1000);

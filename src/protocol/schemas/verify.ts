@@ -2,7 +2,7 @@
  * The verdict of verifying a ledger (docs/SPEC.md §8.2): CLEAN, REFUTED (first bad seq and why),
  * or INCONCLUSIVE (nothing wrong found, but something could not be checked), with coverage.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** What was checked, and how. */
 export const CoverageSchema = z.strictObject({

@@ -2,7 +2,7 @@
  * Visibility rules (docs/SPEC.md §5.3): per seat, which authors' and which kinds' entries it may
  * read. A seat without a rule reads everything; owners always read everything (decision 0003).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { membersAtMost, SeatNameSchema } from "./primitives.js";
 import { RoomKindSchema } from "./room.js";

@@ -3,7 +3,7 @@
  * owners trust to cosign its checkpoints, and how many cosignatures a reader requires (k of n).
  * Part of the signed table config; the relay submits each checkpoint to every witness listed.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { SIG_TYPE_COSIGNATURE } from "../tlog/cosignature.js";
 import { parseVerifierKey } from "../tlog/note.js";
 

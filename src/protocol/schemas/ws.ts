@@ -4,7 +4,7 @@
  * new signed head, and accepts submissions. `{"type":"ping"}` is answered `{"type":"pong"}` by the
  * runtime without waking the table.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { ErrorEnvelopeSchema } from "../errors.js";
 import { EntrySchema, SubmitRequestSchema } from "./entry.js";
 import { HiddenEntrySchema } from "./export.js";

@@ -3,7 +3,7 @@
  * lines, each ending in a newline. The strict parser refuses every shape the specification forbids,
  * and the origin a trestle table publishes under (docs/SPEC.md §12, decision 0391).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { TrestleError, schemaError } from "../errors.js";
 import { TableIdSchema } from "../schemas/primitives.js";
 import { fromBase64, toBase64 } from "./base64.js";

@@ -4,7 +4,7 @@
  * (with any witness cosignatures), checked offline against a relay key the checker trusts. The
  * entry's leaf is recomputed from the entry; the checkpoint's origin must name the proof's table.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { fromBase64url, fromHex } from "../encoding/bytes.js";
 import { schemaError, TrestleError } from "../errors.js";
 import { leafOf } from "../ledger/chain.js";

@@ -3,7 +3,7 @@
  * list of leaf hashes, and the O(log n) frontier a table keeps to append a leaf and know its root.
  * Tree sizes are safe integers; the arithmetic avoids 32-bit bitwise operators on purpose.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { concatBytes, fromHex, toHex } from "../encoding/bytes.js";
 import { sha256, type HashFunction } from "../encoding/hash.js";
 import { Sha256Schema } from "../schemas/primitives.js";

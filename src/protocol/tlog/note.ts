@@ -4,7 +4,7 @@
  * (`<name>+<hex key ID>+base64(type||key)`, as Go's note.NewVerifier reads them), and opening a
  * note: unknown signatures are kept aside, a known one that fails refuses the whole note.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { concatBytes, toHex, utf8 } from "../encoding/bytes.js";
 import { sha256 } from "../encoding/hash.js";
 import { TrestleError, schemaError } from "../errors.js";

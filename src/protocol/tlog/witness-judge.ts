@@ -4,7 +4,7 @@
  * line, or a refusal with its code, and, when a checkpoint the log signed conflicts with the one
  * cosigned, evidence holding both (docs/SPEC.md §12, decision 0398).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { bytesEqual, utf8 } from "../encoding/bytes.js";
 import { TrestleError } from "../errors.js";
 import type { Signer } from "../signing/crypto.js";

@@ -2,11 +2,13 @@
  * The package as a stranger gets it: `npm pack` of this checkout, installed from the tarball into
  * an empty project (its dependencies from npm's cache where it has them), then the twenty-line bot
  * of docs/CLIENT.md importing "trestle" runs a debate against a real relay from there; its types
- * check under Node's own module resolution; its browser entry bundles for browsers with nothing of
- * Node in it; and the `trestle` bin prints its version.
+ * check under Node's and a bundler's module resolution from declared types; its browser entry
+ * bundles for browsers with nothing of Node in it; it exports TrestleError; the `trestle` bin
+ * prints its version, and so does the copy a relay serves, run with npx from an empty folder.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,8 +31,9 @@ let project: string;
 let files: string[];
 
 beforeAll(async () => {
+  // The build first: it packs the client the relay serves into the static files each relay copies when it starts.
+  await run(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT });
   const installed = async () => {
-    await run(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT });
     const out = mkdtempSync(join(tmpdir(), "trestle-pack-"));
     const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], { cwd: ROOT });
     const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
@@ -41,7 +44,7 @@ beforeAll(async () => {
     await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, packed!.filename)], { cwd: project });
   };
   [relay] = await Promise.all([startRelay(), installed()]);
-}, 120_000);
+}, 300_000);
 afterAll(() => relay?.dispose());
 
 /** Runs node with `args` in the project with only `env` (and PATH); a non-zero exit is returned, not thrown. */
@@ -78,26 +81,60 @@ describe("the packed package", () => {
     }
   }, 30_000);
 
-  it("type-checks a bot importing trestle under Node's module resolution (a missing declaration would be an error under strict)", async () => {
-    writeFileSync(join(project, "bot.ts"), BOT);
-    const tsconfig = {
-      compilerOptions: {
+  describe("type-checking a consumer (a missing declaration would be an error under strict)", () => {
+    /** Runs this checkout's tsc on `files` of the project under `options`; its diagnostics, "" when clean. */
+    async function typecheck(files: Record<string, string>, options: Record<string, unknown>): Promise<string> {
+      const dir = mkdtempSync(join(project, "tsc-"));
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+      const compilerOptions = {
         strict: true,
         noEmit: true,
-        module: "nodenext",
-        moduleResolution: "nodenext",
         target: "es2022",
         types: ["node"],
         typeRoots: [join(ROOT, "node_modules/@types")],
         // As most projects do: the package's own declarations are not re-checked, only their use here.
         skipLibCheck: true,
-      },
-      files: ["bot.ts"],
-    };
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig));
-    const checked = await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", project]).catch((error: { stdout: string }) => error);
-    expect(checked.stdout).toBe("");
-  }, 30_000);
+        ...options,
+      };
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: Object.keys(files) }));
+      const checked = await run(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", dir]).catch((error: { stdout: string }) => error);
+      return checked.stdout;
+    }
+    const NODENEXT = { module: "nodenext", moduleResolution: "nodenext" };
+    const BUNDLER = { module: "esnext", moduleResolution: "bundler" };
+
+    it("types the bot's Node helpers under Node's module resolution", async () => {
+      expect(await typecheck({ "bot.ts": BOT }, NODENEXT)).toBe("");
+    }, 120_000);
+
+    it("types the bot's Node helpers under a bundler's module resolution", async () => {
+      expect(await typecheck({ "bot.ts": BOT }, BUNDLER)).toBe("");
+    }, 120_000);
+
+    it("types the portable entry, without the Node helpers, for a bundler with the browser condition", async () => {
+      const page = 'import { runSeat, readKeyFile } from "trestle";\nexport const used = [runSeat, readKeyFile];\n';
+      expect(await typecheck({ "page.ts": page }, { ...BUNDLER, customConditions: ["browser"] })).toMatch(/page\.ts\(1,19\): error TS2305: Module '"trestle"' has no exported member 'readKeyFile'/);
+    }, 120_000);
+
+    it("declares the wire types and schemas as plain types, with no zod object type spelled out", async () => {
+      const lib = join(project, "node_modules/trestle/dist/lib");
+      const spelled = readdirSync(lib, { recursive: true })
+        .map(String)
+        .filter((file) => file.endsWith(".d.ts") && readFileSync(join(lib, file), "utf8").includes("z.ZodObject<"));
+      expect(spelled).toEqual([]);
+      const use = 'import { EntrySchema, type Entry } from "trestle/protocol";\nconst entry: Entry = EntrySchema.parse(JSON.parse("{}"));\nexport const kind: string = entry.kind;\n';
+      expect(await typecheck({ "use.ts": use }, NODENEXT)).toBe("");
+    }, 120_000);
+  });
+
+  it("exports TrestleError and the error codes from the Node and the browser entries", async () => {
+    const probe = (entry: string) =>
+      `import { TrestleError, ERROR_CODES } from "${entry}";\nconst e = new TrestleError("E_AUTH");\nconsole.log(JSON.stringify([e instanceof Error, e.name, e.code, e.message === ERROR_CODES.E_AUTH.message]));\n`;
+    for (const entry of ["trestle", "trestle/browser"]) {
+      writeFileSync(join(project, "errors.mjs"), probe(entry));
+      expect(await node(["errors.mjs"], {})).toEqual({ code: 0, stdout: '[true,"TrestleError","E_AUTH",true]\n', stderr: "" });
+    }
+  });
 
   it("bundles its browser entry for browsers with no Node module in it", async () => {
     for (const entry of ['export { runSeat, HttpClient, TableClient } from "trestle";', 'export * from "trestle/browser";']) {
@@ -106,6 +143,16 @@ describe("the packed package", () => {
       expect(text).not.toMatch(/from\s*"node:|require\("node:|import\("node:/);
     }
   });
+
+  it("runs the trestle command the relay serves with npx, from an empty folder, after checking its integrity", async () => {
+    const info = (await (await fetch(`${relay.url}/trestle.json`)).json()) as { name: string; version: string; tarball: string; integrity: string };
+    expect(info).toEqual({ name: "trestle", version: pkg.version, tarball: `/trestle-${pkg.version}.tgz`, integrity: expect.stringMatching(/^sha512-[A-Za-z0-9+/]{86}==$/) });
+    const tarball = Buffer.from(await (await fetch(`${relay.url}${info.tarball}`)).arrayBuffer());
+    expect(`sha512-${createHash("sha512").update(tarball).digest("base64")}`).toBe(info.integrity);
+    const empty = mkdtempSync(join(tmpdir(), "trestle-npx-"));
+    const npx = await run("npx", ["--yes", "--prefer-offline", "--package", `${relay.url}${info.tarball}`, "trestle", "--version"], { cwd: empty });
+    expect(npx.stdout).toBe(`trestle ${pkg.version}\n`);
+  }, 60_000);
 
   it("installs the trestle command, which prints its version", async () => {
     const bin = await node([join(project, "node_modules/trestle/bin/trestle.mjs"), "--version"], {});

@@ -53,8 +53,13 @@ describe("the landing page", { timeout: 30_000 }, () => {
     expect(await p.title()).toBe("trestle relay");
     expect(await p.textContent("#relay-key")).toBe(known.relay_key);
     expect(await p.textContent("#relay-version")).toBe(known.version);
-    expect(JSON.parse((await p.textContent("#snippet-mcp"))!).mcpServers.trestle.env.TRESTLE_URL).toBe(started.relay.url);
-    expect(await p.textContent("#snippet-cli")).toContain("npx trestle join --seat bot-you --owner you");
+    const tarball = `${started.relay.url}/trestle-${known.version}.tgz`;
+    const mcp = JSON.parse((await p.textContent("#snippet-mcp"))!).mcpServers.trestle;
+    expect(mcp.env.TRESTLE_URL).toBe(started.relay.url);
+    // Every command runs the client this relay serves, never a registry name the project does not own.
+    expect([mcp.command, ...mcp.args]).toEqual(["npx", "--yes", "--package", tarball, "trestle", "mcp"]);
+    expect(await p.textContent("#snippet-cli")).toContain(`npx --package ${tarball} trestle join --seat bot-you --owner you`);
+    expect(await p.textContent("body")).not.toContain("npx trestle");
     expect(await p.textContent("#snippet-library")).toContain('from "trestle"');
     await screenshot(p, "landing");
     await p.click('a[href="/docs/SPEC.md"]');
