@@ -15,8 +15,7 @@ import { dealOwners, dealStatus, isSealedText, own, TrestleError, type DealState
 import { dealStatusText } from "../text/deal.js";
 import { bodyLines, safeLine } from "../text/framing.js";
 import { EN_TERMS, termsText } from "../text/terms.js";
-import type { Identity } from "./table-watch.js";
-import type { TableWatch } from "./table-watch.js";
+import type { Identity, TableWatch } from "./table-watch.js";
 import type { AnswerBody, DealView, InstructionView, LoopEvent, QuestionView, SeatLoop } from "./wire.js";
 
 /** What reading and signing at one table needs besides its watch. */
@@ -27,7 +26,7 @@ export interface LoopContext {
 }
 
 /** This owner's seats at `state` that still hold their seat (not revoked, not left), by the folded ledger. */
-export function ownSeats(state: TableState | null, owner: string): string[] {
+function ownSeats(state: TableState | null, owner: string): string[] {
   if (!state) return [];
   return Object.values(state.seats)
     .filter((s) => s.owner === owner && s.left === null)
