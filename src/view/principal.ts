@@ -6,7 +6,9 @@
  * does: an approval through TableClient.approve (`trestle approve`), a pause or resume through
  * OwnerClient.control, a revocation of one of this owner's seats through client/revoke.ts revokeSeat
  * (`trestle revoke`), and an answer to a message the commitment gate holds for one of this
- * owner's seats through owner/gate.ts answerHeld (`trestle gate approve|reject`; the seat sends it). The tables followed are those named at start, every table this home holds a
+ * owner's seats through owner/gate.ts answerHeld (`trestle gate approve|reject`; the seat sends it);
+ * and the owner in the loop (loops.ts, owner-loop.ts): its seats' questions with the answers it signs, its
+ * instructions to them, and the room's deals it signs. The tables followed are those named at start, every table this home holds a
  * head for at this relay (looked at again every `pollMs`, with the evidence, the seats' private
  * journals and the channels), and each sub-table opened at one of them that lists this owner.
  */
@@ -29,8 +31,24 @@ import { answerHeld, readTranscript, seatJournal } from "../owner/index.js";
 import { TrestleError } from "../protocol/index.js";
 import { JournalReader } from "./journal-reader.js";
 import { heldWords } from "./held-words.js";
+import { Loops } from "./loops.js";
+import { answer, instruct, signDealHere, type LoopContext } from "./owner-loop.js";
 import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
-import type { ActionResult, ApproveBody, ControlBody, EvidenceView, GateBody, GateResult, RevokeBody, SessionStatus, ViewEvent } from "./wire.js";
+import type {
+  ActionResult,
+  AnswerBody,
+  ApproveBody,
+  ControlBody,
+  DealBody,
+  EvidenceView,
+  GateBody,
+  GateResult,
+  InstructBody,
+  LoopResult,
+  RevokeBody,
+  SessionStatus,
+  ViewEvent,
+} from "./wire.js";
 
 /** What the window is opened with. */
 export interface PrincipalOptions {
@@ -65,6 +83,8 @@ export class Principal implements WatchSink {
   private readonly store: FileHeadStore;
   private readonly clock: Clock;
   private readonly journals: JournalReader;
+  private readonly loops: Loops;
+  private readonly loopCtx: LoopContext;
   private last: Record<Kept, ViewEvent | null> = { channels: null, evidence: null, local: null };
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
@@ -78,6 +98,8 @@ export class Principal implements WatchSink {
     this.clock = options.clock ?? systemClock;
     this.store = new FileHeadStore(options.home, this.clock);
     this.journals = new JournalReader(options.home);
+    this.loopCtx = { home: options.home, owner: options.owner, clock: this.clock };
+    this.loops = new Loops(this.loopCtx, (event) => this.emit(event));
   }
 
   /** Pins the relay (trust on first use, as every command does), opens every table's session and starts reading the home and channels. */
@@ -101,6 +123,7 @@ export class Principal implements WatchSink {
       listener({ type: "entries", table: watch.table, reset: true, items: watch.transcript() });
     }
     for (const event of Object.values(this.last)) if (event) listener(event);
+    for (const event of this.loops.events()) listener(event);
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -159,6 +182,21 @@ export class Principal implements WatchSink {
     return { ok: true, message_sha256, verdict, message };
   }
 
+  /** Signs this owner's answer to one of its seats' questions with the owner key and sends it (as `trestle answer`). */
+  async answer(body: AnswerBody): Promise<LoopResult> {
+    return this.inLoop(body.table, (watch) => answer(this.loopCtx, watch, body));
+  }
+
+  /** Signs an instruction to one of this owner's seats with the owner key and sends it (as `trestle instruct`). */
+  async instruct({ table, seat, text }: InstructBody): Promise<LoopResult> {
+    return this.inLoop(table, (watch) => instruct(this.loopCtx, watch, seat, text));
+  }
+
+  /** Signs the deal on an accepted offer with the owner key; this owner's seat in it records the signature (as `trestle deal sign`). */
+  async deal({ table, offer }: DealBody): Promise<LoopResult> {
+    return this.inLoop(table, (watch) => signDealHere(this.loopCtx, watch, offer).catch((error: unknown) => this.caughtBy(error)));
+  }
+
   /** Ends every session and stops reading the home. */
   close(): void {
     this.closed = true;
@@ -171,7 +209,10 @@ export class Principal implements WatchSink {
     this.emit({ type: "table", summary: watch.summary() });
     if (reset || added.length > 0) this.emit({ type: "entries", table: watch.table, reset, items: added });
     // New entries may seat this owner (or say whose a seat is, or show the offer a held accept answers): its journals are read again (cheap while unchanged).
-    if (added.length > 0) void this.readJournals();
+    if (added.length > 0) {
+      void this.readJournals();
+      void this.loops.read(watch);
+    }
   }
 
   caught(_evidence: Evidence): void {
@@ -180,6 +221,14 @@ export class Principal implements WatchSink {
 
   subtable(table: string): void {
     void this.follow(table);
+  }
+
+  /** Runs `act` at followed table `table`, then reads its owner loop again (the page shows the outcome there too). */
+  private async inLoop(table: string, act: (watch: TableWatch) => Promise<string>): Promise<LoopResult> {
+    const watch = this.followed(table);
+    const message = await act(watch);
+    await this.loops.read(watch);
+    return { ok: true, message };
   }
 
   /** Rethrows `error`; reading the ledger before signing may catch the relay, and the banner then shows it now, not at the next poll. */
@@ -200,6 +249,7 @@ export class Principal implements WatchSink {
     const tables = new Set([...(this.options.tables ?? []), ...this.store.tables(this.relayKey), ...evidence]);
     await Promise.all([...tables].map((table) => this.follow(table)));
     await this.readJournals();
+    await Promise.all([...this.watches.values()].map((watch) => this.loops.read(watch)));
     await this.readChannels();
   }
 

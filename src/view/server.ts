@@ -1,8 +1,8 @@
 /**
  * The principal window's local HTTP server (docs/VIEW.md), on 127.0.0.1 only: the page's static
  * files, the live stream of events (`GET /api/stream`, one JSON object per line) and the page's
- * four actions (`POST /api/approve`, `POST /api/control`, `POST /api/revoke`, `POST /api/gate`),
- * which the owner key signs here. Every
+ * actions (`POST /api/approve`, `/api/control`, `/api/revoke`, `/api/gate`, and the owner in the loop's
+ * `/api/answer`, `/api/instruct`, `/api/deal`), which the owner key signs here. Every
  * request passes guard.ts first; no response carries a CORS header, and the page may load nothing
  * and connect nowhere but here (Content-Security-Policy). Refusals use the protocol's error codes
  * and envelope.
@@ -15,10 +15,22 @@ import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } fro
 import type { Asset } from "./assets.js";
 import { apiRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
 import type { Principal } from "./principal.js";
-import { ApproveBodySchema, ControlBodySchema, GateBodySchema, RevokeBodySchema, type ActionResult, type GateResult, type ViewEvent } from "./wire.js";
+import {
+  AnswerBodySchema,
+  ApproveBodySchema,
+  ControlBodySchema,
+  DealBodySchema,
+  GateBodySchema,
+  InstructBodySchema,
+  RevokeBodySchema,
+  type ActionResult,
+  type GateResult,
+  type LoopResult,
+  type ViewEvent,
+} from "./wire.js";
 
 /** What the server serves: the principal's events and actions. */
-export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "revoke" | "gate">;
+export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "revoke" | "gate" | "answer" | "instruct" | "deal">;
 
 /** Options for serveWindow. */
 export interface ServeOptions {
@@ -95,6 +107,9 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ServeO
   if (req.method === "POST" && path === "/api/control") return answer(res, await options.backend.control(await body(req, ControlBodySchema)));
   if (req.method === "POST" && path === "/api/revoke") return answer(res, await options.backend.revoke(await body(req, RevokeBodySchema)));
   if (req.method === "POST" && path === "/api/gate") return answer(res, await options.backend.gate(await body(req, GateBodySchema)));
+  if (req.method === "POST" && path === "/api/answer") return answer(res, await options.backend.answer(await body(req, AnswerBodySchema)));
+  if (req.method === "POST" && path === "/api/instruct") return answer(res, await options.backend.instruct(await body(req, InstructBodySchema)));
+  if (req.method === "POST" && path === "/api/deal") return answer(res, await options.backend.deal(await body(req, DealBodySchema)));
   refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} ${path} here`));
 }
 
@@ -143,7 +158,7 @@ async function body<S extends z.ZodType>(req: IncomingMessage, schema: S): Promi
   return parsed.data;
 }
 
-function answer(res: ServerResponse, result: ActionResult | GateResult): void {
+function answer(res: ServerResponse, result: ActionResult | GateResult | LoopResult): void {
   res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/json" });
   res.end(JSON.stringify(result));
 }

@@ -5,7 +5,20 @@
  * these as types only; the server parses every body it receives with the action schemas.
  */
 import { z } from "zod";
-import { ApprovalVerdictSchema, ControlActionSchema, SeatNameSchema, Sha256Schema, TableIdSchema, TaskIdSchema, TaskStatusSchema } from "../protocol/index.js";
+import {
+  ApprovalVerdictSchema,
+  ControlActionSchema,
+  DealStatusSchema,
+  LIMITS,
+  NonceSchema,
+  OWNER_ASK_LIMITS,
+  QuestionStateSchema,
+  SeatNameSchema,
+  Sha256Schema,
+  TableIdSchema,
+  TaskIdSchema,
+  TaskStatusSchema,
+} from "../protocol/index.js";
 
 /** One ledger entry as the transcript shows it; every string is one safe line (client/guards/framing.ts). */
 export const EntryViewSchema = z.strictObject({
@@ -129,6 +142,51 @@ export const LocalItemSchema = z.strictObject({
 });
 export type LocalItem = z.infer<typeof LocalItemSchema>;
 
+/** A question one of this owner's seats asked it (docs/SPEC.md §5.14), its texts opened with this home's room key in an e2e room, as safe lines. */
+export const QuestionViewSchema = z.strictObject({
+  id: NonceSchema,
+  seat: z.string(),
+  lines: z.array(z.string()),
+  /** The choices the answer is one of, each one safe line; null: a free-text answer. */
+  choices: z.array(z.string()).nullable(),
+  deadline: z.int().min(0),
+  state: QuestionStateSchema,
+  /** The answer once given: its value in safe lines, and whether the owner key signed it (else the chat app it came through). */
+  answer: z.strictObject({ lines: z.array(z.string()), verified: z.boolean(), via: z.string() }).nullable(),
+});
+export type QuestionView = z.infer<typeof QuestionViewSchema>;
+
+/** An instruction this owner gave one of its seats, as that seat reads it: numbered, owner-signed (checked against this owner key) or relay-attested from chat. */
+export const InstructionViewSchema = z.strictObject({ n: z.int().min(1), lines: z.array(z.string()), verified: z.boolean(), via: z.string(), at: z.int().min(0) });
+export type InstructionView = z.infer<typeof InstructionViewSchema>;
+
+/** One of this owner's present seats at a table: its instructions so far, or why they cannot be read from this machine. */
+export const SeatLoopSchema = z.strictObject({ seat: z.string(), instructions: z.array(InstructionViewSchema), problem: z.string().nullable() });
+export type SeatLoop = z.infer<typeof SeatLoopSchema>;
+
+/** A room's deal (docs/ROOMS.md "Deals") as the verified ledger folds it: pending until both owners signed, in words; `can_sign` while this owner has not. */
+export const DealViewSchema = z.strictObject({
+  offer: Sha256Schema,
+  offer_seq: z.int().min(1),
+  status: DealStatusSchema,
+  lines: z.array(z.string()),
+  /** The owners who signed, in the ledger's order. */
+  signed: z.array(z.string()),
+  can_sign: z.boolean(),
+});
+export type DealView = z.infer<typeof DealViewSchema>;
+
+/** The owner in the loop at one table (owner-loop.ts): its seats' questions, its instructions, the room's deals, and why the questions could not be read (else null). */
+export const LoopEventSchema = z.strictObject({
+  type: z.literal("loop"),
+  table: z.string(),
+  questions: z.array(QuestionViewSchema),
+  seats: z.array(SeatLoopSchema),
+  deals: z.array(DealViewSchema),
+  problem: z.string().nullable(),
+});
+export type LoopEvent = z.infer<typeof LoopEventSchema>;
+
 /** An event on the live stream (`GET /api/stream`, one JSON object per line). */
 export const ViewEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("hello"), owner: z.string(), owner_key: z.string(), relay: z.string(), relay_key: z.string() }),
@@ -139,6 +197,7 @@ export const ViewEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("evidence"), items: z.array(EvidenceViewSchema) }),
   /** The newest records of this owner's seats' private journals, newest first, and how many lines could not be read. */
   z.strictObject({ type: z.literal("local"), items: z.array(LocalItemSchema), unreadable: z.int().min(0) }),
+  LoopEventSchema,
   z.strictObject({ type: z.literal("ping") }),
 ]);
 export type ViewEvent = z.infer<typeof ViewEventSchema>;
@@ -166,3 +225,23 @@ export type GateResult = z.infer<typeof GateResultSchema>;
 /** The answer to an action: the entry it became, in words. */
 export const ActionResultSchema = z.strictObject({ ok: z.literal(true), seq: z.int().min(1), message: z.string() });
 export type ActionResult = z.infer<typeof ActionResultSchema>;
+
+/** `POST /api/answer`: sign this owner's answer to its seat's question: the choice's index, or free text. */
+export const AnswerBodySchema = z.strictObject({
+  table: TableIdSchema,
+  question: NonceSchema,
+  answer: z.union([z.strictObject({ choice: z.int().min(0).max(OWNER_ASK_LIMITS.choices - 1) }), z.strictObject({ text: z.string().min(1).max(LIMITS.note_chars) })]),
+});
+export type AnswerBody = z.infer<typeof AnswerBodySchema>;
+
+/** `POST /api/instruct`: sign an instruction to one of this owner's seats (as `trestle instruct`). */
+export const InstructBodySchema = z.strictObject({ table: TableIdSchema, seat: SeatNameSchema, text: z.string().min(1).max(LIMITS.note_chars) });
+export type InstructBody = z.infer<typeof InstructBodySchema>;
+
+/** `POST /api/deal`: sign the deal on accepted offer `offer` (its entry hash) with the owner key; this owner's seat in it records the signature (as `trestle deal sign`). */
+export const DealBodySchema = z.strictObject({ table: TableIdSchema, offer: Sha256Schema });
+export type DealBody = z.infer<typeof DealBodySchema>;
+
+/** The answer to an answer, instruction or deal signature, in words. */
+export const LoopResultSchema = z.strictObject({ ok: z.literal(true), message: z.string() });
+export type LoopResult = z.infer<typeof LoopResultSchema>;

@@ -1,9 +1,9 @@
 /**
  * The page's two ways of talking to its local server (and to nothing else): the live stream of
- * events, read line by line and reconnected with backoff, and the four actions, each a JSON POST
+ * events, read line by line and reconnected with backoff, and the actions, each a JSON POST
  * carrying the window's token. The server signs; the page only asks.
  */
-import type { ActionResult, ApproveBody, ControlBody, GateBody, GateResult, RevokeBody, ViewEvent } from "../wire.js";
+import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, GateBody, GateResult, InstructBody, LoopResult, RevokeBody, ViewEvent } from "../wire.js";
 
 /** The header the token goes in (guard.ts TOKEN_HEADER). */
 const TOKEN_HEADER = "x-trestle-token";
@@ -74,11 +74,26 @@ export function gate(token: string, body: GateBody): Promise<Outcome> {
   return post(token, "/api/gate", body);
 }
 
-async function post(token: string, path: string, body: ApproveBody | ControlBody | RevokeBody | GateBody): Promise<Outcome> {
+/** Asks the server to sign an answer to one of the owner's seats' questions. */
+export function answer(token: string, body: AnswerBody): Promise<Outcome> {
+  return post(token, "/api/answer", body);
+}
+
+/** Asks the server to sign an instruction to one of the owner's seats. */
+export function instruct(token: string, body: InstructBody): Promise<Outcome> {
+  return post(token, "/api/instruct", body);
+}
+
+/** Asks the server to sign a room's deal (the owner's seat in it records the signature). */
+export function deal(token: string, body: DealBody): Promise<Outcome> {
+  return post(token, "/api/deal", body);
+}
+
+async function post(token: string, path: string, body: ApproveBody | ControlBody | RevokeBody | GateBody | AnswerBody | InstructBody | DealBody): Promise<Outcome> {
   try {
     const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify(body) });
     if (!response.ok) return { ok: false, message: await errorText(response) };
-    const result = (await response.json()) as ActionResult | GateResult;
+    const result = (await response.json()) as ActionResult | GateResult | LoopResult;
     return { ok: true, message: result.message };
   } catch (error) {
     return { ok: false, message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})` };

@@ -6,11 +6,14 @@
 
 /** An element, as far as the page touches one. */
 export interface El {
+  id: string;
   textContent: string | null;
   className: string;
   hidden: boolean;
   /** For buttons. */
   disabled: boolean;
+  /** For inputs and text areas. */
+  value: string;
   /** For <details>. */
   open: boolean;
   scrollTop: number;

@@ -3,14 +3,16 @@
  * takes the window's token from the URL's fragment (keeping it for this tab only, out of the
  * address bar), follows the local server's live stream, and
  * shows what the server verified: tables, transcripts, tasks, channels, the evidence banner and
- * what never left the machine (held messages with their Approve and Reject), and a Revoke, confirmed
- * in the page, on each of the owner's seats.
+ * what never left the machine (held messages with their Approve and Reject), a Revoke, confirmed
+ * in the page, on each of the owner's seats, and the owner in the loop (loop.ts: questions,
+ * instructions, deals).
  * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
  */
 import type { TableSummary, ViewEvent } from "../wire.js";
-import { approve, control, follow, gate, revoke, type Outcome } from "./api.js";
+import { answer as answerQuestion, approve, control, deal, follow, gate, instruct, revoke, type Outcome } from "./api.js";
 import { TableCard, type Revoke } from "./card.js";
 import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
+import { LoopPanel } from "./loop.js";
 import { channelItem, evidenceBanner, localItems, waitingCard, type Answer, type GateAnswer } from "./render.js";
 
 /** A table the page shows: its card and the latest summary. */
@@ -42,20 +44,17 @@ function main(doc: Doc, tab: Tab): void {
     return say({ ok: false, message: "This page needs the full address trestle view printed (it ends with # and the window's token)." });
   }
   const tables = new Map<string, Shown>();
-  const answer: Answer = (table, task, verdict, buttons) => {
+  /** Runs `ask` with `buttons` disabled, says its outcome, enables them again unless it was signed, and tells `done`. */
+  const signing = (buttons: El[], ask: () => Promise<Outcome>, done: (ok: boolean) => void = () => undefined) => {
     for (const b of buttons) b.disabled = true;
-    void approve(token, { table, task, verdict }).then((outcome) => {
+    void ask().then((outcome) => {
       say(outcome);
       if (!outcome.ok) for (const b of buttons) b.disabled = false;
+      done(outcome.ok);
     });
   };
-  const answerHeld: GateAnswer = (table, seat, message_sha256, verdict, buttons) => {
-    for (const b of buttons) b.disabled = true;
-    void gate(token, { table, seat, message_sha256, verdict }).then((outcome) => {
-      say(outcome);
-      if (!outcome.ok) for (const b of buttons) b.disabled = false;
-    });
-  };
+  const answer: Answer = (table, task, verdict, buttons) => signing(buttons, () => approve(token, { table, task, verdict }));
+  const answerHeld: GateAnswer = (table, seat, message_sha256, verdict, buttons) => signing(buttons, () => gate(token, { table, seat, message_sha256, verdict }));
   const pauseOrResume = (table: string, action: "pause" | "resume", b: El) => {
     b.disabled = true;
     void control(token, { table, action }).then((outcome) => {
@@ -64,14 +63,19 @@ function main(doc: Doc, tab: Tab): void {
     });
   };
 
-  const revokeSeat: Revoke = (table, seat, buttons, done) => {
-    for (const b of buttons) b.disabled = true;
-    void revoke(token, { table, seat }).then((outcome) => {
-      say(outcome);
-      if (!outcome.ok) for (const b of buttons) b.disabled = false;
-      done(outcome.ok);
-    });
-  };
+  const revokeSeat: Revoke = (table, seat, buttons, done) => signing(buttons, () => revoke(token, { table, seat }), done);
+
+  const loop = new LoopPanel(
+    doc,
+    byId(doc, "loop"),
+    byId(doc, "questions-count"),
+    {
+      answer: (table, question, given, buttons, done) => signing(buttons, () => answerQuestion(token, { table, question, answer: given }), done),
+      instruct: (table, seat, text, buttons, done) => signing(buttons, () => instruct(token, { table, seat, text }), done),
+      deal: (table, offer, buttons) => signing(buttons, () => deal(token, { table, offer })),
+    },
+    (table) => tables.get(table)?.summary.topic || table,
+  );
 
   const shown = (summary: TableSummary): Shown => {
     let entry = tables.get(summary.table);
@@ -117,6 +121,8 @@ function main(doc: Doc, tab: Tab): void {
         return evidenceBanner(doc, byId(doc, "banner"), event.items);
       case "local":
         return byId(doc, "local").replaceChildren(...localItems(doc, event.items, event.unreadable, answerHeld));
+      case "loop":
+        return loop.update(event);
       case "ping":
         return;
     }

@@ -58,12 +58,12 @@ export interface OpenWindow {
   close(): Promise<void>;
 }
 
-/** Opens tao's window (or `owner`'s) onto `relay` from `home`. */
-export async function openWindow(relay: string, home: string, owner = "tao"): Promise<OpenWindow> {
+/** Opens tao's window (or `owner`'s) onto `relay` from `home`, reading the home again every `pollMs` (default 1 s). */
+export async function openWindow(relay: string, home: string, owner = "tao", pollMs = 1000): Promise<OpenWindow> {
   if (viewStale()) await buildView();
   const k = await cast();
   const signer = owner === "tao" ? k.tao : owner === "jenny" ? k.jenny : k.ops;
-  const principal = await Principal.open({ relay: new HttpClient({ url: relay }), home, owner: { name: owner, signer }, pollMs: 1000 });
+  const principal = await Principal.open({ relay: new HttpClient({ url: relay }), home, owner: { name: owner, signer }, pollMs });
   const server = await serveWindow({ backend: principal, assets: loadAssets(assetDir()) });
   return {
     principal,
@@ -92,6 +92,8 @@ export interface RoomPage {
 export interface RoomPageOptions {
   overrides?: Partial<TableConfig>;
   viewport?: { width: number; height: number };
+  /** How often the window reads the home and the owner loop again (default 1 s). */
+  pollMs?: number;
   prepare?(home: string, table: string, k: Cast): void | Promise<void>;
 }
 
@@ -106,7 +108,7 @@ export async function roomPage(
   const table = uniqueTable(prefix);
   const room = await seatedRoom(relay, home, table, options.overrides);
   await options.prepare?.(home, table, room.k);
-  const window = await openWindow(relay, home);
+  const window = await openWindow(relay, home, "tao", options.pollMs);
   const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 } });
   const requests = requestLog(page);
   await page.goto(window.server.url);
