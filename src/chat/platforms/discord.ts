@@ -1,6 +1,6 @@
 /**
  * Discord (interactions + REST): markdown-escaped content within 2000 characters, button
- * components (custom_id within 100 characters), channel messages sent with an enforced nonce so a
+ * components in rows of 5 (custom_id within 100 characters), channel messages sent with an enforced nonce so a
  * send retried within a few minutes is not posted twice, and interaction parsing. POST
  * /hooks/discord is authenticated by Ed25519 over X-Signature-Timestamp + raw body with the
  * application's public key. PING is answered with PONG before anything else is touched (Discord

@@ -1,6 +1,7 @@
 /**
  * LINE (Messaging API): plain-text messages within 5000 characters, a confirm template with
- * postback approve/reject actions (or a buttons template with Reject alone), push with an
+ * postback approve/reject actions (or a buttons template with Reject alone), a question's choices
+ * as quick-reply postbacks, push with an
  * X-Line-Retry-Key so a retried push is never delivered twice, replies by reply token, the
  * monthly-quota 429 recognised, and webhook signatures (base64 HMAC-SHA256 of the raw body).
  * POST /hooks/line is authenticated by X-Line-Signature over the raw body with the channel secret.

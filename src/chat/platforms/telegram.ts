@@ -1,6 +1,7 @@
 /**
  * Telegram (Bot API): HTML formatting within 4096 characters of parsed text, inline-keyboard
- * approve/reject buttons (callback_data within 64 bytes), sending with sendMessage, and parsing
+ * approve/reject buttons and a question's choices (callback_data within 64 bytes), the reply field
+ * for a free-text question (a private reply to it is `/answer`), sending with sendMessage, and parsing
  * webhook updates. POST /hooks/telegram is authenticated by the X-Telegram-Bot-Api-Secret-Token
  * header (the secret given to setWebhook), compared in constant time; the reply rides back in the
  * webhook response as a Bot API method (sendMessage, or answerCallbackQuery for a button tap), so
