@@ -52,7 +52,9 @@ export async function askOwner(http: HttpClient, table: string, seatSigner: Sign
   const choices = ask.choices === undefined ? undefined : await Promise.all(ask.choices.map(seal));
   const ts = waiting.clock();
   const request = await signQuestion(seatSigner, { table, seat, question: randomNonce(), text, ...(choices ? { choices } : {}), deadline: ts + ask.wait_ms, ts });
-  waiting.asked?.(await http.askOwner(table, request));
+  // Posted whether or not the caller listens: `asked?.(await …)` would skip the request with no `asked`.
+  const taken = await http.askOwner(table, request);
+  waiting.asked?.(taken);
   const reader = { signer: seatSigner, as: { seat } };
   for (;;) {
     const record = await http.question(table, request.question.question, reader);

@@ -186,6 +186,16 @@ describe("when an answer from chat is refused", () => {
   });
 });
 
+describe("when a free-text answer from chat is too long", () => {
+  it("refuses it with E_TOO_LARGE, as a signed answer of that length would be", async () => {
+    const room = await RoomHttp.open(relay, "chat-answer-too-long");
+    const question = await asked(room, "sara-bot", room.k.sara, { text: "What is your ceiling?" });
+    const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
+    expect(await say("telegram", "97001", `/answer ${ref} ${"9".repeat(1001)}`)).toContain("E_TOO_LARGE");
+    expect((await read(room, "sara-bot", question)).answer).toBeUndefined();
+  });
+});
+
 describe("a question about an end-to-end encrypted room", () => {
   it("reaches the chat as a pointer to the window and the CLI, with no text, no buttons and no code; a crafted tap is refused", async () => {
     const room = await RoomHttp.open(relay, "chat-answer-e2e", { overrides: { room: { e2e: true } } });
