@@ -71,7 +71,7 @@ async function say(platform: ChatPlatform, account: string, text: string, chat =
   if (platform === "telegram") return visibleText("telegram", (await postTelegram(telegramText(Number(account), text))).body);
   if (platform === "discord") {
     const [name, first, ...rest] = text.replace(/^\//, "").split(" ");
-    const options = name === "answer" ? { code: first!, text: rest.join(" ") } : { seat: first!, text: rest.join(" ") };
+    const options: Record<string, string> = name === "answer" ? { code: first!, text: rest.join(" ") } : { seat: first!, text: rest.join(" ") };
     return unescapeDiscord((await postDiscord(discordSlash(account, chat, name!, options))).body.data.content);
   }
   const event = lineText(account, text);
