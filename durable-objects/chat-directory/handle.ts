@@ -17,6 +17,7 @@ import type { Lang } from "../../src/protocol/schemas/owner.js";
 import { ApprovalNeededSchema } from "../../src/protocol/schemas/notify.js";
 import type { OwnerTable } from "../owner/inbox.js";
 import { tapOutcome, tapReply } from "./taps.js";
+import { answerFromChat, instructFromChat } from "./owner-chat.js";
 import { directory, ownerStub, tableStubOf } from "./stubs.js";
 
 /** What an owner's object answers for a tapped ref (OwnerDO.approval), parsed on this side of the RPC. */
@@ -59,7 +60,10 @@ export async function handleInbound(env: Env, inbound: Inbound, dir: Directory =
   const lang = sender.lang ?? (await boundLang(env, owners, sender)) ?? "en";
   if (cmd?.name === "help") return t(lang, "reply.help", { platform: sender.platform });
   if (owners.length === 0) return t(lang, "reply.not_bound", { platform: sender.platform });
-  if (inbound.kind === "tap") return tap(env, owners, lang, inbound.tap, sender);
+  if (inbound.kind === "tap") {
+    const data = inbound.tap;
+    return data?.verb === "choose" ? answerFromChat(env, owners, lang, sender, data.ref, { choice: data.choice }) : tap(env, owners, lang, data, sender);
+  }
   return cmd ? command(env, dir, sender, owners, lang, cmd) : null;
 }
 
@@ -105,6 +109,10 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
     case "pause":
     case "resume":
       return control(env, sender, owners, lang, cmd.name, cmd.table);
+    case "answer":
+      return answerFromChat(env, owners, lang, sender, cmd.ref, { text: cmd.text });
+    case "instruct":
+      return instructFromChat(env, owners, lang, sender, cmd.seat, cmd.table, cmd.text);
     case "unbind":
       unwrap(await dir.unindex(sender.platform, sender.account));
       for (const key of owners) unwrap(await ownerStub(env, key).unbind(key, sender.platform, sender.account));

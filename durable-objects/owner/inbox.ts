@@ -7,8 +7,9 @@
 import { z } from "zod";
 import type { Outgoing } from "../../src/chat/render.js";
 import { approvalRef } from "../../src/chat/callback.js";
+import { questionRef } from "../../src/chat/question.js";
 import { PauseHolderSchema, type PauseHolder } from "../../src/protocol/schemas/control.js";
-import type { ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
+import type { ApprovalNeeded, OwnerQuestionNotice } from "../../src/protocol/schemas/notify.js";
 
 /** A table as this owner last heard of it; `pauses` is empty when no event named the holders. */
 export interface OwnerTable {
@@ -32,7 +33,8 @@ export class Inbox {
   /** Stores `event`; false if an event with its id was already stored. Updates the table list. */
   add(event: Outgoing, now: number): boolean {
     const table = "table" in event ? event.table : null;
-    const ref = event.type === "approval_needed" ? approvalRef(this.ownerKey, event.id) : null;
+    // Approval requests and questions are named by a ref their chat buttons and commands carry back (callback.ts, question.ts).
+    const ref = event.type === "approval_needed" ? approvalRef(this.ownerKey, event.id) : event.type === "owner_question" ? questionRef(this.ownerKey, event.id) : null;
     const inserted = this.sql.exec(
       "INSERT OR IGNORE INTO events (id, type, table_id, ref, body, received_at) VALUES (?, ?, ?, ?, ?, ?)",
       event.id, event.type, table, ref, JSON.stringify(event), now,
@@ -58,6 +60,12 @@ export class Inbox {
   approval(ref: string): ApprovalNeeded | undefined {
     const row = this.sql.exec("SELECT body FROM events WHERE ref = ? AND type = 'approval_needed'", ref).toArray()[0];
     return row ? (JSON.parse(String(row.body)) as ApprovalNeeded) : undefined;
+  }
+
+  /** The question a button's or an `/answer` command's ref names, if this owner received it. */
+  question(ref: string): OwnerQuestionNotice | undefined {
+    const row = this.sql.exec("SELECT body FROM events WHERE ref = ? AND type = 'owner_question'", ref).toArray()[0];
+    return row ? (JSON.parse(String(row.body)) as OwnerQuestionNotice) : undefined;
   }
 
   /** The owner's tables, most recently changed first. */

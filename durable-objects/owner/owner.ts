@@ -7,7 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import { NotifyBatchSchema, SILENT_NOTIFICATIONS, type ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
+import { NotifyBatchSchema, SILENT_NOTIFICATIONS, type ApprovalNeeded, type OwnerQuestionNotice } from "../../src/protocol/schemas/notify.js";
 import type { ChannelsResponse, Lang } from "../../src/protocol/schemas/owner.js";
 import { chatPlatforms, outboxDelay } from "../settings.js";
 import { guarded, type Result } from "../result.js";
@@ -136,6 +136,11 @@ export class OwnerDO extends DurableObject<Env> {
       const request = inbox.approval(ref);
       return request ? { request, approve_offered: outbox.approveOffered(request.id, platform, chat) } : null;
     });
+  }
+
+  /** The question a chat answer's ref names, if this owner received it (the caller parses it). */
+  async question(ownerKey: string, ref: string): Promise<Result<OwnerQuestionNotice | null>> {
+    return guarded(() => this.parts(ownerKey).inbox.question(ref) ?? null);
   }
 
   /**

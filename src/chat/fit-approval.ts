@@ -57,8 +57,8 @@ export function fitApproval(parts: ApprovalParts, fits: Fits): ChatMessage {
   return longestTopic(partial(lo), parts.topicChars, fits) ?? partial(0)(0);
 }
 
-/** `form` with the longest topic that fits, or null when even no topic does not fit. */
-function longestTopic(form: (topic: number) => ChatMessage, topicChars: number, fits: Fits): ChatMessage | null {
+/** `form` with the longest topic (or other cut text) that fits, or null when even none does not fit. */
+export function longestTopic(form: (topic: number) => ChatMessage, topicChars: number, fits: Fits): ChatMessage | null {
   if (fits(form(topicChars))) return form(topicChars);
   if (!fits(form(0))) return null;
   let lo = 0;

@@ -5,7 +5,9 @@
  */
 import type { ChatPlatform } from "../protocol/schemas/control.js";
 import type { Lang } from "../protocol/schemas/owner.js";
-import type { CallbackData } from "./callback.js";
+import { parseCallback, type CallbackData } from "./callback.js";
+import { parseOwnerCommand } from "./owner-command.js";
+import { parseChoice, type ChoiceTap } from "./question.js";
 
 /** A chat command. */
 export type Command =
@@ -15,7 +17,11 @@ export type Command =
   | { name: "pause"; table: string | null }
   | { name: "resume"; table: string | null }
   | { name: "unbind" }
-  | { name: "help" };
+  | { name: "help" }
+  /** Answers the question `ref` names (owner-command.ts); null: the arguments did not match, say how. */
+  | { name: "answer"; ref: string | null; text: string }
+  /** Instructs the owner's seat, at `table` when named; null seat: the arguments did not match, say how. */
+  | { name: "instruct"; seat: string | null; table: string | null; text: string };
 
 /** Who wrote, from where, in which language, and the platform's id for this event (for dedupe). */
 export interface Sender {
@@ -30,7 +36,7 @@ export interface Sender {
 /** A parsed inbound event. */
 export type Inbound =
   | { kind: "command"; sender: Sender; command: Command }
-  | { kind: "tap"; sender: Sender; tap: CallbackData | null }
+  | { kind: "tap"; sender: Sender; tap: CallbackData | ChoiceTap | null }
   | { kind: "ignored"; reason: string };
 
 const CODE_ALPHABET = /^[A-HJ-NP-Z2-9]{8}$/;
@@ -44,6 +50,8 @@ export function normalizeCode(text: string): string | null {
 
 /** The command in a message's text (leading `/` optional; a bare code means bind), or null. */
 export function parseCommandText(text: string): Command | null {
+  const owner = parseOwnerCommand(text);
+  if (owner) return owner;
   const words = text.trim().split(/\s+/).filter((w) => w.length > 0);
   if (words.length === 0 || words.length > 3) return null;
   const bare = normalizeCode(words.join(""));
@@ -67,4 +75,9 @@ export function parseCommandText(text: string): Command | null {
     default:
       return null;
   }
+}
+
+/** What a button's data names: an approval's Approve or Reject (callback.ts) or a question's choice (question.ts), or null. */
+export function parseTap(data: unknown): CallbackData | ChoiceTap | null {
+  return parseCallback(data) ?? parseChoice(data);
 }

@@ -3,11 +3,11 @@
  * actions. Nothing here is escaped; each platform's formatter escapes and cuts to its limits.
  */
 
-/** A button: its label and the callback data a tap sends back (see callback.ts). */
+/** A button: its label and the callback data a tap sends back (see callback.ts, question.ts for `choice`). */
 export interface ChatAction {
   label: string;
   data: string;
-  style: "approve" | "reject";
+  style: "approve" | "reject" | "choice";
 }
 
 /** What gets sent: plain text parts and actions. */
@@ -15,6 +15,8 @@ export interface ChatMessage {
   title: string;
   lines: string[];
   actions: ChatAction[];
+  /** The message asks for a reply (a free-text question): Telegram opens the reply field (force_reply). */
+  reply?: boolean;
 }
 
 /** Whether a message fits one platform's limits once that platform's formatter renders it, counted as that platform counts. */

@@ -12,11 +12,12 @@
  */
 import { safeLine } from "../text/framing.js";
 import { canonicalize } from "../protocol/encoding/canonical.js";
-import type { ApprovalNeeded, DealNotice, Notification, NotifyEffect, OwnerQuestionNotice } from "../protocol/schemas/notify.js";
+import type { ApprovalNeeded, DealNotice, Notification, NotifyEffect } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import { CHAT_PLATFORM_NAMES, type ChatPlatform, type ControlVia, type PauseHolder } from "../protocol/schemas/control.js";
 import { approvalRef, encodeCallback, type TapVerb } from "./callback.js";
 import { fitApproval, type ApprovalParts } from "./fit-approval.js";
+import { questionMessage } from "./question.js";
 import { MESSAGES, t, type MessageKey } from "./i18n.js";
 import { auctionDealText, offerText, type TermsWords } from "../text/terms.js";
 import { ellipsize, type ChatMessage, type Fits } from "./message.js";
@@ -67,19 +68,12 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
     case "owner_note":
       return { title, lines: [head, t(lang, "line.owner_note", { seat: event.seat }), said(event.text)], actions: [] };
     case "owner_question":
-      return { title, lines: [head, ...questionLines(event, lang, said)], actions: [] };
+      return questionMessage(event, ownerKey, lang, { line: (chars) => (event.e2e ? head : t(lang, "line.table", { table: event.table, topic: ellipsize(topicLine(event.topic), chars) })), topicChars: topicLine(event.topic).length }, fits);
     case "chat_approval": {
       const done = t(lang, event.verdict === "approve" ? "line.chat_approved" : "line.chat_rejected", { task: event.task, via: platformName(event.via), seq: event.seq });
       return { title, lines: [head, done, t(lang, "line.chat_warning")], actions: [] };
     }
   }
-}
-
-/** A seat's question to its owner: who asks, by when, the text and choices (none about an e2e room), and how to answer by key. */
-function questionLines(event: OwnerQuestionNotice, lang: Lang, said: (text: string) => string): string[] {
-  const asks = t(lang, "line.owner_question", { seat: event.seat, deadline: new Date(event.deadline).toISOString() });
-  const choices = event.choices.length > 0 ? [t(lang, "line.question_choices", { choices: event.choices.map((c) => safeLine(c, 64)).join(" | ") })] : [];
-  return [asks, said(event.text), ...choices, t(lang, "line.question_answer", { question: event.question, table: event.table })];
 }
 
 /** Who holds a pause after a control, when the event says (older events do not). */

@@ -8,11 +8,13 @@
  * - Telegram (https://core.telegram.org/bots/api#sendmessage, #inlinekeyboardbutton): text
  *   "1-4096 characters after entities parsing": the Bot API parses the HTML (tags removed, &lt;
  *   &gt; &amp; &quot; and numeric entities decoded) and TDLib compares `utf8_length` of the result,
- *   Unicode code points, to 4096 (td/telegram/MessageContent.cpp); callback_data "1-64 bytes".
+ *   Unicode code points, to 4096 (td/telegram/MessageContent.cpp); callback_data "1-64 bytes";
+ *   reply_markup is an InlineKeyboardMarkup or a ForceReply (`force_reply: true`), one or the other.
  * - LINE (https://developers.line.biz/en/reference/messaging-api/#send-push-message, #text-message,
  *   #template-messages, #buttons, #confirm, #postback-action): 1-5 messages; text max 5000; altText
  *   max 400; confirm text max 240 with 2 actions; buttons text max 160 (no image or title), 1-4
- *   actions; action label max 20; postback data max 300. Text is counted in UTF-16 code units, the
+ *   actions; action label max 20; postback data max 300, displayText max 300; a quick reply
+ *   (#quick-reply, #items-object) at most 13 items, each `type: "action"`. Text is counted in UTF-16 code units, the
  *   template texts and action labels in grapheme clusters
  *   (https://developers.line.biz/en/docs/messaging-api/text-character-count/).
  * - Discord (https://discord.com/developers/docs/resources/message#create-message,
@@ -65,6 +67,11 @@ export function limitViolations(platform: ChatPlatform, body: Json): string[] {
   if (platform === "telegram") {
     const chars = bodyChars("telegram", body);
     check(chars >= 1 && chars <= 4096, `text has ${chars} characters after entities parsing`);
+    const markup = body.reply_markup as Json | undefined;
+    if (markup !== undefined) {
+      const kinds = ["inline_keyboard", "force_reply"].filter((k) => k in markup);
+      check(kinds.length === 1 && (markup.force_reply === undefined || markup.force_reply === true), `reply_markup ${JSON.stringify(Object.keys(markup))}`);
+    }
     for (const button of (body.reply_markup?.inline_keyboard ?? []).flat() as Json[]) {
       const bytes = new TextEncoder().encode(String(button.callback_data ?? "")).length;
       check(bytes >= 1 && bytes <= 64, `callback_data of ${bytes} bytes`);
@@ -76,6 +83,15 @@ export function limitViolations(platform: ChatPlatform, body: Json): string[] {
     check(messages.length >= 1 && messages.length <= 5, `${messages.length} messages in one push`);
     for (const m of messages) {
       if (m.type === "text") check(textChars("line", String(m.text)) <= 5000, `text of ${textChars("line", String(m.text))} characters`);
+      const items = (m.quickReply?.items ?? []) as Json[];
+      check(items.length <= 13, `quick reply of ${items.length} items`);
+      for (const item of items) {
+        const a = item.action as Json;
+        check(item.type === "action" && a.type === "postback", `quick reply item ${item.type}/${a?.type}`);
+        check(clusters(String(a.label)) <= 20, `quick reply label of ${clusters(String(a.label))} characters`);
+        check(String(a.data).length <= 300, `postback data of ${String(a.data).length} characters`);
+        check(a.displayText === undefined || String(a.displayText).length <= 300, `displayText of ${String(a.displayText).length} characters`);
+      }
       if (m.type !== "template") continue;
       check(String(m.altText).length <= 400, `altText of ${String(m.altText).length} characters`);
       const template = m.template as Json;
@@ -122,10 +138,13 @@ export function visibleText(platform: ChatPlatform, body: Json): string {
   return String(body.content).replace(/^\*\*(.*?)\*\*\n/, "$1\n").replace(/\\(.)/g, "$1");
 }
 
-/** The data of the buttons a message carries, in order (callback_data, postback data, custom_id). */
+/** The data of the buttons a message carries, in order (callback_data, postback data of template actions and quick replies, custom_id). */
 export function buttonData(platform: ChatPlatform, body: Json): string[] {
   if (platform === "telegram") return ((body.reply_markup?.inline_keyboard ?? []).flat() as Json[]).map((b) => String(b.callback_data));
-  if (platform === "line") return ((body.messages ?? []) as Json[]).flatMap((m) => (m.template?.actions ?? []) as Json[]).map((a) => String(a.data));
+  if (platform === "line") {
+    const actions = ((body.messages ?? []) as Json[]).flatMap((m) => [...((m.template?.actions ?? []) as Json[]), ...((m.quickReply?.items ?? []) as Json[]).map((i) => i.action as Json)]);
+    return actions.map((a) => String(a.data));
+  }
   return ((body.components ?? []) as Json[]).flatMap((row) => (row.components ?? []) as Json[]).map((b) => String(b.custom_id));
 }
 

@@ -22,6 +22,7 @@ import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import {
   AnswerRequestSchema,
+  AnswerStatementSchema,
   QuestionRecordSchema,
   QuestionRequestSchema,
   type OwnerAnswer,
@@ -123,7 +124,7 @@ export async function answerAttested(t: TableContext, input: AttestedAnswer): Pr
     value = chosen;
   } else {
     if (choices && !choices.includes(input.value.text)) throw new TrestleError("E_SCHEMA", `the answer is one of the question's choices: ${choices.join(" | ")}`);
-    value = input.value.text;
+    value = parseOrThrow(AnswerStatementSchema.shape.value, input.value.text, "answer text");
   }
   const given: OwnerAnswer = { verified: false, via: input.via, value, at: t.now() };
   await t.storage.put(KEY(input.question), { ...record, state: "answered", answer: given } satisfies QuestionRecord);

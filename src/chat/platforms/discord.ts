@@ -1,6 +1,6 @@
 /**
  * Discord (interactions + REST): markdown-escaped content within 2000 characters, button
- * components (custom_id within 100 characters), channel messages sent with an enforced nonce so a
+ * components in rows of 5 (custom_id within 100 characters), channel messages sent with an enforced nonce so a
  * send retried within a few minutes is not posted twice, and interaction parsing. POST
  * /hooks/discord is authenticated by Ed25519 over X-Signature-Timestamp + raw body with the
  * application's public key. PING is answered with PONG before anything else is touched (Discord
@@ -14,10 +14,10 @@ import { TrestleError } from "../../protocol/errors.js";
 import { LIMITS } from "../../protocol/limits/limits.js";
 import { apiBase } from "../config.js";
 import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
-import { parseCallback } from "../callback.js";
 import { negotiateLang } from "../i18n.js";
-import { normalizeCode, type Command, type Inbound } from "../inbound.js";
-import { codePoints, fitRendered, type ChatMessage } from "../message.js";
+import { normalizeCode, parseTap, type Command, type Inbound } from "../inbound.js";
+import { ownerCommandOf } from "../owner-command.js";
+import { codePoints, fitRendered, type ChatAction, type ChatMessage } from "../message.js";
 import type { Connected, HookContext, HookRequest, Platform } from "./platform.js";
 
 /** Discord's settings: the bot token (a secret), the application's public key and id, and the API base (vars). */
@@ -43,6 +43,10 @@ export const DISCORD_CONTENT_CHARS = 2000;
 export const DISCORD_LABEL_CHARS = 80;
 export const DISCORD_CUSTOM_ID_CHARS = 100;
 export const DISCORD_NONCE_CHARS = 25;
+/** Buttons in one action row, at most. */
+export const DISCORD_ROW_BUTTONS = 5;
+/** Button styles: Success (green) approves, Danger (red) rejects, Primary for a question's choices. */
+const BUTTON_STYLE: Record<ChatAction["style"], number> = { approve: 3, reject: 4, choice: 1 };
 /** Interaction response flag: only the person who acted sees the reply. */
 export const EPHEMERAL = 64;
 
@@ -72,12 +76,10 @@ export function formatDiscord(message: ChatMessage): Record<string, unknown> {
     allowed_mentions: { parse: [] },
   };
   if (message.actions.length > 0) {
-    fields.components = [
-      {
-        type: 1,
-        components: message.actions.map((a) => ({ type: 2, style: a.style === "approve" ? 3 : 4, label: a.label.slice(0, DISCORD_LABEL_CHARS), custom_id: a.data.slice(0, DISCORD_CUSTOM_ID_CHARS) })),
-      },
-    ];
+    const button = (a: ChatAction) => ({ type: 2, style: BUTTON_STYLE[a.style], label: a.label.slice(0, DISCORD_LABEL_CHARS), custom_id: a.data.slice(0, DISCORD_CUSTOM_ID_CHARS) });
+    const rows: ChatAction[][] = [];
+    for (let i = 0; i < message.actions.length; i += DISCORD_ROW_BUTTONS) rows.push(message.actions.slice(i, i + DISCORD_ROW_BUTTONS));
+    fields.components = rows.map((row) => ({ type: 1, components: row.map(button) }));
   }
   return fields;
 }
@@ -122,7 +124,8 @@ export async function verifyDiscordSignature(publicKeyHex: string, timestamp: st
 }
 
 const DiscordUser = z.looseObject({ id: z.string().regex(/^[0-9]{1,20}$/), username: z.string().max(64).optional() });
-const OptionSchema = z.looseObject({ name: z.string().max(32), value: z.union([z.string().max(100), z.number(), z.boolean()]).optional() });
+/** A string option is at most 6000 characters (Discord's limit for `max_length`); what reads it checks it further. */
+const OptionSchema = z.looseObject({ name: z.string().max(32), value: z.union([z.string().max(6000), z.number(), z.boolean()]).optional() });
 
 /** The parts of an interaction this relay reads. */
 export const DiscordInteractionSchema = z.looseObject({
@@ -150,6 +153,23 @@ export const DISCORD_COMMANDS = [
   { name: "resume", description: "Lift your own pause on a table", options: [{ type: 3, name: "table", description: "Table id", required: true }] },
   { name: "unbind", description: "Stop notifications to this account" },
   { name: "help", description: "How to use trestle here" },
+  {
+    name: "answer",
+    description: "Answer your seat's question (the code is in the question's message)",
+    options: [
+      { type: 3, name: "code", description: "The question's code", required: true, max_length: 16 },
+      { type: 3, name: "text", description: "Your answer", required: true, max_length: 1000 },
+    ],
+  },
+  {
+    name: "instruct",
+    description: "Tell one of your seats what to do",
+    options: [
+      { type: 3, name: "seat", description: "Seat name", required: true, max_length: 64 },
+      { type: 3, name: "text", description: "The instruction", required: true, max_length: 1000 },
+      { type: 3, name: "table", description: "Table id, when you have more than one open table", required: false, max_length: 64 },
+    ],
+  },
 ] as const;
 
 /** What an interaction asks for; interactions for another application are ignored. */
@@ -165,9 +185,10 @@ export function parseDiscordInteraction(interaction: DiscordInteraction, applica
     lang: interaction.locale ? negotiateLang(interaction.locale) : null,
     eventId: `discord:${interaction.id}`,
   };
-  if (interaction.type === INTERACTION.COMPONENT) return { kind: "tap", sender, tap: parseCallback(interaction.data?.custom_id) };
+  if (interaction.type === INTERACTION.COMPONENT) return { kind: "tap", sender, tap: parseTap(interaction.data?.custom_id) };
   if (interaction.type !== INTERACTION.COMMAND) return { kind: "ignored", reason: `interaction type ${interaction.type}` };
-  const command = commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
+  const option = (name: string) => String(interaction.data?.options?.find((o) => o.name === name)?.value ?? "");
+  const command = ownerCommandOf(interaction.data?.name, option) ?? commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
   return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "unknown command" };
 }
 

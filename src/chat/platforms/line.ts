@@ -1,6 +1,7 @@
 /**
  * LINE (Messaging API): plain-text messages within 5000 characters, a confirm template with
- * postback approve/reject actions (or a buttons template with Reject alone), push with an
+ * postback approve/reject actions (or a buttons template with Reject alone), a question's choices
+ * as quick-reply postbacks, push with an
  * X-Line-Retry-Key so a retried push is never delivered twice, replies by reply token, the
  * monthly-quota 429 recognised, and webhook signatures (base64 HMAC-SHA256 of the raw body).
  * POST /hooks/line is authenticated by X-Line-Signature over the raw body with the channel secret.
@@ -15,8 +16,7 @@ import { TrestleError } from "../../protocol/errors.js";
 import { sha256 } from "../../protocol/encoding/hash.js";
 import { apiBase, timingSafeEqual } from "../config.js";
 import { bodyText, failureOf, networkFailure, notConfigured, safeJson, SEND_TIMEOUT_MS, type DeliveryResult } from "../delivery.js";
-import { parseCallback } from "../callback.js";
-import { parseCommandText, type Inbound } from "../inbound.js";
+import { parseCommandText, parseTap, type Inbound } from "../inbound.js";
 import { ellipsize, type ChatAction, type ChatMessage } from "../message.js";
 import { EVENTS_PER_INVOCATION, type Connected, type HookContext, type HookRequest, type Platform } from "./platform.js";
 
@@ -46,6 +46,9 @@ export const LINE_BUTTONS_TEXT_CHARS = 160;
 export const LINE_ALT_TEXT_CHARS = 400;
 export const LINE_LABEL_CHARS = 20;
 export const LINE_POSTBACK_DATA_CHARS = 300;
+/** A postback action's `displayText`: max 300 characters; a quick reply holds at most 13 items. */
+export const LINE_DISPLAY_TEXT_CHARS = 300;
+export const LINE_QUICK_REPLY_ITEMS = 13;
 
 /** The text LINE sends with a 429 when the monthly message quota is used up. */
 const MONTHLY_QUOTA = /monthly limit/i;
@@ -62,7 +65,10 @@ export function fitsLine(message: ChatMessage): boolean {
 
 /** The messages for one push: the full text, then the buttons in a template (confirm for two, buttons for one). */
 export function formatLine(message: ChatMessage): unknown[] {
-  const messages: unknown[] = [{ type: "text", text: ellipsize(lineText(message), LINE_TEXT_CHARS) }];
+  const text = ellipsize(lineText(message), LINE_TEXT_CHARS);
+  // A question's choices (question.ts) ride as quick-reply postbacks on the text: up to 8 of LINE's 13, where a template holds at most 4.
+  if (message.actions.some((a) => a.style === "choice")) return [{ type: "text", text, quickReply: { items: message.actions.map((a) => ({ type: "action", action: choice(a) })) } }];
+  const messages: unknown[] = [{ type: "text", text }];
   if (message.actions.length > 0) {
     const actions = message.actions.map(postback);
     const template =
@@ -80,6 +86,11 @@ function lineText(message: ChatMessage): string {
 
 function postback(action: ChatAction) {
   return { type: "postback", label: ellipsize(action.label, LINE_LABEL_CHARS), data: action.data.slice(0, LINE_POSTBACK_DATA_CHARS) };
+}
+
+/** A choice as a postback that also posts the whole choice as the owner's message (displayText), since its label may be cut. */
+function choice(action: ChatAction) {
+  return { ...postback(action), displayText: ellipsize(action.label, LINE_DISPLAY_TEXT_CHARS) };
 }
 
 /** A UUID (the format X-Line-Retry-Key requires) derived from an idempotency key's hash bytes. */
@@ -161,7 +172,7 @@ export function parseLineEvent(event: LineEvent): Inbound {
   const userId = event.source?.type === "user" ? event.source.userId : undefined;
   if (!userId) return { kind: "ignored", reason: "not a one-to-one chat with a user" };
   const sender = { platform: "line" as const, account: userId, chat: userId, label: userId, lang: null, eventId: `line:${event.webhookEventId}` };
-  if (event.type === "postback" && event.postback) return { kind: "tap", sender, tap: parseCallback(event.postback.data) };
+  if (event.type === "postback" && event.postback) return { kind: "tap", sender, tap: parseTap(event.postback.data) };
   if (event.type !== "message" || event.message?.type !== "text" || event.message.text === undefined) {
     return { kind: "ignored", reason: `LINE ${event.type} event` };
   }

@@ -1,6 +1,7 @@
 /**
  * Telegram (Bot API): HTML formatting within 4096 characters of parsed text, inline-keyboard
- * approve/reject buttons (callback_data within 64 bytes), sending with sendMessage, and parsing
+ * approve/reject buttons and a question's choices (callback_data within 64 bytes), the reply field
+ * for a free-text question (a private reply to it is `/answer`), sending with sendMessage, and parsing
  * webhook updates. POST /hooks/telegram is authenticated by the X-Telegram-Bot-Api-Secret-Token
  * header (the secret given to setWebhook), compared in constant time; the reply rides back in the
  * webhook response as a Bot API method (sendMessage, or answerCallbackQuery for a button tap), so
@@ -12,9 +13,9 @@ import { TrestleError } from "../../protocol/errors.js";
 import { apiBase, timingSafeEqual } from "../config.js";
 import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
 import { negotiateLang } from "../i18n.js";
-import { parseCommandText, type Inbound } from "../inbound.js";
-import { parseCallback } from "../callback.js";
-import { codePoints, fitRendered, type ChatMessage } from "../message.js";
+import { parseCommandText, parseTap, type Inbound } from "../inbound.js";
+import { refOfQuoted } from "../question.js";
+import { codePoints, fitRendered, type ChatAction, type ChatMessage } from "../message.js";
 import type { Connected, HookContext, HookRequest, Platform } from "./platform.js";
 
 /** Telegram's settings: the bot token and webhook secret (secrets), the bot's username and the API base (vars). */
@@ -65,7 +66,12 @@ export function formatTelegram(message: ChatMessage) {
   const text = fitRendered(message.lines.join("\n"), TELEGRAM_TEXT_CHARS, renderer(message.title), telegramTextChars);
   const fields: Record<string, unknown> = { text, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
   if (message.actions.length > 0) {
-    fields.reply_markup = { inline_keyboard: [message.actions.map((a) => ({ text: a.label, callback_data: a.data }))] };
+    const button = (a: ChatAction) => ({ text: a.label, callback_data: a.data });
+    // Approve and Reject share a row; a question's choices (question.ts) take a row each, so no label is squeezed.
+    const rows = message.actions.some((a) => a.style === "choice") ? message.actions.map((a) => [button(a)]) : [message.actions.map(button)];
+    fields.reply_markup = { inline_keyboard: rows };
+  } else if (message.reply) {
+    fields.reply_markup = { force_reply: true };
   }
   return fields;
 }
@@ -119,7 +125,9 @@ const Chat = z.looseObject({ id: z.int(), type: z.string().max(32) });
 /** The parts of an Update this relay reads; everything else is ignored. */
 export const TelegramUpdateSchema = z.looseObject({
   update_id: z.int(),
-  message: z.looseObject({ from: User.optional(), chat: Chat, text: z.string().max(4096).optional() }).optional(),
+  message: z
+    .looseObject({ from: User.optional(), chat: Chat, text: z.string().max(4096).optional(), reply_to_message: z.looseObject({ text: z.string().max(4096).optional() }).optional() })
+    .optional(),
   callback_query: z
     .looseObject({ id: z.string().max(128), from: User, message: z.looseObject({ chat: Chat }).optional(), data: z.string().max(256).optional() })
     .optional(),
@@ -137,7 +145,7 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
     // A tap is one callback query whatever update carries it: its id keys the tap (and its approval nonce).
     const chat = query.message?.chat.id ?? query.from.id;
     const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), label: label(query.from), lang: langOf(query.from), eventId: `telegram:cb:${query.id}` };
-    return { kind: "tap", sender, tap: parseCallback(query.data) };
+    return { kind: "tap", sender, tap: parseTap(query.data) };
   }
   const message = update.message;
   if (!message?.text || !message.from || message.from.is_bot) return { kind: "ignored", reason: "not a text message from a person" };
@@ -146,10 +154,13 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
   if (addressed && !mine) return { kind: "ignored", reason: "addressed to another bot" };
   const isPrivate = message.chat.type === "private";
   if (!isPrivate && !mine) return { kind: "ignored", reason: "group message not addressed to this bot" };
+  const sender = { platform: "telegram" as const, account: String(message.from.id), chat: String(message.chat.id), label: label(message.from), lang: langOf(message.from), eventId };
+  // A private reply to a free-text question's message is `/answer <ref> <text>`, the ref read from the message's last line (question.ts).
+  const quoted = isPrivate && !message.text.startsWith("/") ? refOfQuoted(message.reply_to_message?.text) : null;
+  if (quoted) return { kind: "command", sender, command: { name: "answer", ref: quoted, text: message.text } };
   const command = parseCommandText(addressed ? message.text.replace(/^(\/[A-Za-z_]+)@[A-Za-z0-9_]+/, "$1") : message.text);
   if (!command) return { kind: "ignored", reason: "not a command" };
   if (command.name === "bind" && !isPrivate) return { kind: "ignored", reason: "bind codes are taken in private chats only" };
-  const sender = { platform: "telegram" as const, account: String(message.from.id), chat: String(message.chat.id), label: label(message.from), lang: langOf(message.from), eventId };
   return { kind: "command", sender, command };
 }
 
