@@ -7,7 +7,7 @@
  * its owners authorised (the policy replay checks that, so the reader must see every entry), and
  * end at a head B signed. Then B's head is held, and the move never looks like a fork.
  */
-import { custodySpans, parseExport, TrestleError, type SignedHead, type VerifyReport } from "../protocol/index.js";
+import { custodySpans, parseExport, TrestleError, type ParsedExport, type SignedHead, type VerifyReport } from "../protocol/index.js";
 import type { HeadTracker } from "./heads.js";
 import type { HttpClient, Reader } from "./http.js";
 import { verifyExportText } from "./verify.js";
@@ -20,17 +20,17 @@ export interface Followed {
 }
 
 /**
- * Verifies the relay's ledger (`text`, its export as `reader` reads it, fetched when not given)
+ * Verifies the relay's ledger (`exported`, its export as `reader` reads it and its parse, fetched when not given)
  * against the heads this home holds for the table at past relays and adopts the relay's head;
  * returns it. Throws E_MIRROR (the relay only mirrors it), E_RELAY_KEY, E_FORBIDDEN,
  * E_BAD_RESPONSE or E_FORK (evidence kept).
  */
-export async function followCustody(client: Followed, reader: Reader, maxEntries?: number, text?: string): Promise<SignedHead> {
+export async function followCustody(client: Followed, reader: Reader, maxEntries?: number, exported?: Exported): Promise<SignedHead> {
   const { http, table, tracker } = client;
-  text ??= await http.exportText(table, reader);
-  const parsed = parseExport(text);
+  const text = exported?.text ?? (await http.exportText(table, reader));
+  const parsed = exported?.parsed ?? parseExport(text);
   if (!parsed.ok) throw new TrestleError("E_BAD_RESPONSE", `the relay's export of ${table} is malformed: ${parsed.reason}`);
-  const holder = mirrorHolder(text, tracker.relayKey);
+  const holder = mirrorHolder(parsed, tracker.relayKey);
   if (holder !== null) throw mirrorError(tracker, table, holder);
   const custodians = new Set(custodySpans(parsed.view.items).map((s) => s.relay));
   const relevant = tracker.past.filter((h) => custodians.has(h.relay));
@@ -46,7 +46,7 @@ export async function followCustody(client: Followed, reader: Reader, maxEntries
   await tracker.loadPastEvidence(relevant.map((h) => h.relay));
   tracker.assertClean();
   const newest = parsed.view.heads.reduce<SignedHead | null>((a, h) => (a && a.seq >= h.seq ? a : h), null);
-  const report = await verifyExportText(text, { relayKey: tracker.relayKey, held: [...tracker.seen, ...relevant], ...(maxEntries === undefined ? {} : { maxEntries }) });
+  const report = await verifyExportText(text, { relayKey: tracker.relayKey, held: [...tracker.seen, ...relevant], ...(maxEntries === undefined ? {} : { maxEntries }) }, parsed);
   if (report.verdict === "REFUTED") {
     const reason = report.refuted?.reason ?? "";
     const against = relevant.find((h) => h.seq === report.refuted?.seq);
@@ -68,9 +68,14 @@ export async function followCustody(client: Followed, reader: Reader, maxEntries
   return newest;
 }
 
-/** The relay key holding the table when export `text` comes from a relay (key `relayKey`) that only mirrors it (§8.4), else null. */
-export function mirrorHolder(text: string, relayKey: string): string | null {
-  const parsed = parseExport(text);
+/** An export's text as a relay served it, with its one parse. */
+export interface Exported {
+  text: string;
+  parsed: ParsedExport;
+}
+
+/** The relay key holding the table when the export (`parsed`) comes from a relay (key `relayKey`) that only mirrors it (§8.4), else null. */
+export function mirrorHolder(parsed: ParsedExport, relayKey: string): string | null {
   if (!parsed.ok) return null;
   const spans = custodySpans(parsed.view.items);
   const holder = spans[spans.length - 1]!.relay ?? parsed.header.relay;
@@ -82,12 +87,12 @@ export function mirrorHolder(text: string, relayKey: string): string | null {
  * heads and the evidence this home holds from that relay: the mirror is only a way to the holder's
  * ledger. Throws E_MIRROR when this home holds no head from the holder, so nothing vouches for its key.
  */
-export async function verifyMirrored(client: Followed, text: string, holder: string, maxEntries?: number): Promise<VerifyReport> {
+export async function verifyMirrored(client: Followed, { text, parsed }: Exported, holder: string, maxEntries?: number): Promise<VerifyReport> {
   const held = client.tracker.past.filter((h) => h.relay === holder);
   if (held.length === 0) throw mirrorError(client.tracker, client.table, holder);
   await client.tracker.loadPastEvidence([holder]);
   const context = { relayKey: holder, held, evidence: client.tracker.evidence, ...(maxEntries === undefined ? {} : { maxEntries }) };
-  return verifyExportText(text, context);
+  return verifyExportText(text, context, parsed);
 }
 
 function mirrorError(tracker: HeadTracker, table: string, holder: string): TrestleError {

@@ -31,6 +31,7 @@ import {
   type HiddenEntry,
   type JoinResponse,
   type JoinStatement,
+  type ParsedExport,
   type ProjectionResponse,
   type SignedHead,
   type Signer,
@@ -47,7 +48,7 @@ import type { HttpClient, Reader } from "./http.js";
 import { randomNonce } from "./random.js";
 import { TableSocket, type SeatSubmission, type TableSocketOptions } from "./socket.js";
 import { verifyExportText, verifyHeldView } from "./verify.js";
-import { followCustody, mirrorHolder, verifyMirrored } from "./follow-custody.js";
+import { followCustody, mirrorHolder, verifyMirrored, type Exported } from "./follow-custody.js";
 
 /** Options for a TableClient. */
 export interface TableClientOptions {
@@ -359,7 +360,7 @@ export class TableClient {
   }
 
   /**
-   * The export text and its verification against the pinned key, every signed head this client
+   * The export text, its one parse and its verification against the pinned key, every signed head this client
    * has seen for the table (held or not yet chained: each is the relay's commitment), the heads
    * this home holds at relays the export names as past custodians (§8.4), and the evidence it
    * keeps (REFUTED while there is any, §8.3). From a relay that only mirrors the table, the export is
@@ -369,21 +370,22 @@ export class TableClient {
    * else a fork. An export that is not REFUTED has its current head kept (adopted and stored), like
    * any verified read, so a shorter one served later is a truncation.
    */
-  async exportLedger(reader: Reader): Promise<{ text: string; report: VerifyReport }> {
+  async exportLedger(reader: Reader): Promise<ExportedLedger> {
     const text = await this.http.exportText(this.table, reader);
-    const holder = mirrorHolder(text, this.tracker.relayKey);
-    if (holder !== null) return { text, report: await verifyMirrored(this, text, holder, this.maxEntries) };
-    if (this.tracker.awaitingCustody) await followCustody(this, reader, this.maxEntries, text);
-    const seen = this.tracker.seen;
-    const held = [...seen, ...pastCustodians(text, this.tracker.past)];
-    const context = { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries };
-    const report = await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence });
     const parsed = parseExport(text);
+    const exported = { text, parsed };
+    const holder = mirrorHolder(parsed, this.tracker.relayKey);
+    if (holder !== null) return { ...exported, report: await verifyMirrored(this, exported, holder, this.maxEntries) };
+    if (this.tracker.awaitingCustody) await followCustody(this, reader, this.maxEntries, exported);
+    const seen = this.tracker.seen;
+    const held = [...seen, ...pastCustodians(parsed, this.tracker.past)];
+    const context = { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries };
+    const report = await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence }, parsed);
     const relays = parsed.ok ? parsed.view.heads.reduce<SignedHead | null>((a, h) => (a && a.seq >= h.seq ? a : h), null) : null;
     if (report.verdict !== "REFUTED" && parsed.ok && relays) await this.keep(parsed.view.items, relays);
     const contradicted = seen.find((head) => head.seq === report.refuted?.seq);
-    if (report.verdict !== "REFUTED" || !contradicted || !relays || this.tracker.evidence.length > 0) return { text, report };
-    if ((await verifyExportText(text, context)).verdict === "REFUTED") return { text, report };
+    if (report.verdict !== "REFUTED" || !contradicted || !relays || this.tracker.evidence.length > 0) return { ...exported, report };
+    if ((await verifyExportText(text, context, parsed)).verdict === "REFUTED") return { ...exported, report };
     const kind = relays.seq < contradicted.seq ? "truncation" : "fork";
     this.tracker.caught({
       kind,
@@ -392,14 +394,18 @@ export class TableClient {
       heads: [contradicted, relays],
       message: `${kind}: the relay's export (signed head at ${relays.seq}) does not contain the chain of the head it signed at ${contradicted.seq}`,
     });
-    return { text, report: await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence }) };
+    return { ...exported, report: await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence }, parsed) };
   }
 }
 
+/** An export as the relay served it (`text`), its one parse, and its verification. */
+export interface ExportedLedger extends Exported {
+  report: VerifyReport;
+}
+
 /** The `past` heads held at relays the export names as the table's past custodians: they must sit on its chain too. */
-function pastCustodians(text: string, past: readonly SignedHead[]): SignedHead[] {
-  const parsed = past.length > 0 ? parseExport(text) : null;
-  if (!parsed?.ok) return [];
+function pastCustodians(parsed: ParsedExport, past: readonly SignedHead[]): SignedHead[] {
+  if (past.length === 0 || !parsed.ok) return [];
   const relays = new Set(custodySpans(parsed.view.items).map((s) => s.relay));
   return past.filter((h) => relays.has(h.relay));
 }

@@ -5,7 +5,7 @@
  */
 import { reportLines } from "../text/format.js";
 import { stylesFor } from "../text/styles.js";
-import { parseExport, type Entry, type HiddenEntry, type Principal, type VerifyReport } from "../protocol/index.js";
+import { type Entry, type HiddenEntry, type Principal, type VerifyReport } from "../protocol/index.js";
 import type { ToolContext } from "./tool.js";
 
 const PLAIN = stylesFor(false);
@@ -27,8 +27,7 @@ export interface Verified {
 export async function verifiedExport(ctx: ToolContext, table: string, as: ReadAs): Promise<Verified> {
   const reader = await ctx.session.reader(as);
   const client = await ctx.session.client(table);
-  const { text, report } = await client.exportLedger(reader);
-  const parsed = parseExport(text);
+  const { report, parsed } = await client.exportLedger(reader);
   const who = "seat" in reader.as ? `seat ${reader.as.seat}` : `owner ${reader.as.owner}`;
   return { report, lines: reportLines(report, PLAIN), items: parsed.ok ? [...parsed.view.items] : null, as: reader.as, who };
 }

@@ -6,7 +6,7 @@
  * is taken from here: the ledger, not a file an agent could swap.
  */
 import type { Reader, TableClient } from "../client/index.js";
-import { fold, isEntry, ownerKeyOf, parseExport, type Entry, type TableState, type VerifyReport } from "../protocol/index.js";
+import { fold, isEntry, ownerKeyOf, type Entry, type TableState, type VerifyReport } from "../protocol/index.js";
 
 /** A transcript as the guards use it. */
 export interface Transcript {
@@ -19,8 +19,7 @@ export interface Transcript {
 
 /** Reads and verifies the table's export as `reader`. */
 export async function readTranscript(client: TableClient, reader: Reader): Promise<Transcript> {
-  const { text, report } = await client.exportLedger(reader);
-  const parsed = parseExport(text);
+  const { report, parsed } = await client.exportLedger(reader);
   if (!parsed.ok) return { report, entries: [], state: null };
   const entries = parsed.view.items.filter(isEntry);
   const whole = report.verdict !== "REFUTED" && entries.length === parsed.view.items.length && entries.length > 0;

@@ -39,15 +39,31 @@ export function requestLog(page: Page): string[] {
   return urls;
 }
 
-/** A local relay and Chromium for the calling test file: started before its tests, closed after them; read them through the returned object. */
+let shared: Promise<Browser> | undefined;
+
+/**
+ * This vitest worker's Chromium (the node project runs files with `isolate: false`, one module
+ * state per worker): launched by the first file that asks, reused by the next ones, and killed
+ * with the worker process (playwright kills the browsers it launched on exit). Each test opens its
+ * own page in a fresh browser context (`browser.newPage`), so no cookie, storage or cache crosses
+ * files; a file never closes it.
+ */
+export function sharedChromium(): Promise<Browser> {
+  shared ??= launchChromium().catch((error: unknown) => {
+    shared = undefined;
+    throw error;
+  });
+  return shared;
+}
+
+/** A local relay for the calling test file and the vitest worker's Chromium: started before its tests, the relay disposed after them; read them through the returned object. */
 export function relayAndChromium(): { readonly relay: LocalRelay; readonly browser: Browser } {
   let relay: LocalRelay | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [relay, browser] = await Promise.all([startRelay(), launchChromium()]);
+    [relay, browser] = await Promise.all([startRelay(), sharedChromium()]);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
     await relay?.dispose();
   });
   return {

@@ -1,6 +1,8 @@
-/** The Ed25519 test vectors (test/vectors: RFC 8032 §7.1 and Wycheproof) and one verify's outcome, for every Ed25519 implementation's tests. */
+/** The Ed25519 test vectors (test/vectors: RFC 8032 §7.1 and Wycheproof), one verify's outcome and the property against noble, for every Ed25519 implementation's tests. */
 import { readFileSync } from "node:fs";
-import { fromHex, type Ed25519 } from "../../src/protocol/index.js";
+import fc from "fast-check";
+import { expect } from "vitest";
+import { fromHex, nobleEd25519, type Ed25519 } from "../../src/protocol/index.js";
 
 /** One RFC 8032 §7.1 test, in lowercase hex; `secret_key` is the 32-byte seed. */
 export interface RfcVector {
@@ -31,4 +33,25 @@ export async function outcome(impl: Ed25519, pk: string, msg: string, sig: strin
     if (error instanceof TypeError || error instanceof RangeError) return "throws";
     throw error;
   }
+}
+
+/**
+ * The property every other implementation holds against @noble/ed25519 (strict RFC 8032): from the
+ * same seed the same public key and the same signature of any message, each verifies the other's
+ * signature, and `impl` refuses noble's signature with one bit flipped. 40 runs, a fixed seed.
+ */
+export async function signsAsNobleDoes(impl: Ed25519): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 300 }), async (seed, message) => {
+      const [noble, other] = [await nobleEd25519.signer(seed), await impl.signer(seed)];
+      expect(other.publicKey).toEqual(noble.publicKey);
+      const [sigNoble, sigOther] = [await noble.sign(message), await other.sign(message)];
+      expect(sigOther).toEqual(sigNoble);
+      expect(await impl.verify(noble.publicKey, message, sigNoble)).toBe(true);
+      expect(await nobleEd25519.verify(other.publicKey, message, sigOther)).toBe(true);
+      sigNoble[0] = sigNoble[0]! ^ 1;
+      expect(await impl.verify(noble.publicKey, message, sigNoble)).toBe(false);
+    }),
+    { seed: 8032, numRuns: 40 },
+  );
 }

@@ -106,8 +106,8 @@ function readExport(path: string): string {
 async function verifyTable(ctx: Context, table: string): Promise<Verified> {
   const reader = await ctx.reader();
   const client = await ctx.table(table);
-  const { text, report } = await client.exportLedger(reader);
-  const witnesses = witnessesOf(parseExport(text));
+  const { text, report, parsed } = await client.exportLedger(reader);
+  const witnesses = witnessesOf(parsed);
   if (!witnesses) return { text, report };
   const signed = await new TlogReader(client.http, table, client.tracker.relayKey).checkpoint();
   return { text, report, witnesses, signed: { note: signed.note, size: signed.checkpoint.size, others: signed.others } };

@@ -6,63 +6,31 @@
  * head it held, whether it is the first to notice or the evidence was kept by an earlier one
  * (docs/SPEC.md §8.3, issue 11).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toBase64url } from "../../../src/protocol/index.js";
 import { cli } from "../../support/cli.js";
-import { uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { RolledBackRelay } from "../../support/rolled-back-relay.js";
 
-const SEED = toBase64url(new Uint8Array(32).fill(11));
-const table = uniqueTable("rollback");
-const work = mkdtempSync(join(tmpdir(), "trestle-rollback-"));
-const storage = join(work, "storage");
-const honestHome = join(work, "honest");
-let relay: LocalRelay | undefined;
+const rig = new RolledBackRelay("rollback", 11);
+const { table, work, honestHome, otherHome } = rig;
 let honestHead: { seq: number; link: string };
 let relayKey: string;
 
-const seat = (name: string) => ["--table", table, "--seat", name];
+const seat = (name: string) => rig.seat(name);
 const headFile = (home: string) => join(home, "heads", relayKey, `${table}.json`);
 
-async function restart(): Promise<string> {
-  await relay?.dispose();
-  relay = await startRelay({ signingKey: SEED, persist: storage });
-  return relay.url;
-}
-
 beforeAll(async () => {
-  let url = await restart();
-  let t = cli(honestHome, url);
-  for (const owner of ["oa", "ob"]) expect((await t.run(["keygen", "--owner", owner])).code).toBe(0);
-  const key = (owner: string) => JSON.parse(readFileSync(join(honestHome, "owners", `${owner}.json`), "utf8")).public_key as string;
-  const config = {
-    id: table,
-    topic: "a stroller, second hand",
-    owners: { oa: { public_key: key("oa"), approvals: "async" }, ob: { public_key: key("ob"), approvals: "async" } },
-    seats: { sa: { owner: "oa" }, sb: { owner: "ob" } },
-    topology: { kind: "open" },
-    termination: { any: [{ max_entries: 500 }] },
-  };
-  writeFileSync(join(work, "config.json"), JSON.stringify(config));
-  expect((await t.run(["create", join(work, "config.json"), "--owner", "oa"])).code).toBe(0);
-  expect((await t.run(["join", ...seat("sa"), "--owner", "oa"])).code).toBe(0);
-  expect((await t.run(["join", ...seat("sb"), "--owner", "ob"])).code).toBe(0);
-  expect((await t.run(["say", ...seat("sa"), "the old copy ends here"])).code).toBe(0);
+  let url = await rig.restart();
+  await rig.seatTwoOwners();
   relayKey = JSON.parse(readFileSync(join(honestHome, "pins.json"), "utf8")).relays[url].relay_key;
 
   // The older copy: the relay's storage, and a client home that saw no more than it.
-  await relay!.dispose();
-  relay = undefined;
-  cpSync(storage, join(work, "storage-old"), { recursive: true });
-  const otherHome = join(work, "other");
-  cpSync(honestHome, otherHome, { recursive: true });
+  await rig.keepOldCopy();
 
   // The honest history goes on, with a task, and the honest client holds its head.
-  url = await restart();
-  t = cli(honestHome, url);
+  url = await rig.restart();
+  const t = cli(honestHome, url);
   expect((await t.run(["say", ...seat("sa"), "asking 3,600"])).code).toBe(0);
   expect((await t.run(["propose", ...seat("sb"), "deliver on Saturday", "--effect", 'oa:calendar:book:{"day":"sat"}'])).code).toBe(0);
   expect((await t.run(["say", ...seat("sa"), "Saturday works"])).code).toBe(0);
@@ -70,19 +38,12 @@ beforeAll(async () => {
   honestHead = JSON.parse(readFileSync(headFile(honestHome), "utf8"));
 
   // Rolled back to the older copy, then written past the old length by a client that never saw more.
-  await relay!.dispose();
-  relay = undefined;
-  rmSync(storage, { recursive: true, force: true });
-  cpSync(join(work, "storage-old"), storage, { recursive: true });
-  url = await restart();
+  url = await rig.rollBack();
   const other = cli(otherHome, url);
   for (let i = 0; i < honestHead.seq; i += 1) expect((await other.run(["say", ...seat("sb"), `another history, turn ${i}`])).code).toBe(0);
 }, 120_000);
 
-afterAll(async () => {
-  await relay?.dispose();
-  rmSync(work, { recursive: true, force: true });
-});
+afterAll(() => rig.dispose());
 
 /** A copy of the honest home as it was before any command met the forked relay. */
 function freshHonestHome(name: string): string {
@@ -102,16 +63,16 @@ const commands: [string, string[]][] = [
 describe("when the relay was rolled back and then forked past the head a client held", () => {
   it.each(commands)("`trestle %s` is the first to notice: exit 4, the honest head kept, the evidence kept", async (name, args) => {
     const home = freshHonestHome(name);
-    const run = await cli(home, relay!.url).run(args);
+    const run = await cli(home, rig.relay.url).run(args);
     expect(run.code).toBe(4);
     expect(JSON.parse(readFileSync(headFile(home), "utf8"))).toEqual(honestHead);
-    const listed = await cli(home, relay!.url).json(["evidence", "--table", table]);
+    const listed = await cli(home, rig.relay.url).json(["evidence", "--table", table]);
     expect(listed.code).toBe(4);
     expect(listed.body!.items[0].items[0].evidence).toMatchObject({ kind: "fork", table });
   });
 
   it("every command keeps exiting 4 with the honest head in place, run after run, until the owner clears the evidence", async () => {
-    const t = cli(honestHome, relay!.url);
+    const t = cli(honestHome, rig.relay.url);
     for (const [, args] of [...commands, ...commands]) {
       const run = await t.run(args);
       expect(run.code, `${args.join(" ")}\n${run.stdout}${run.stderr}`).toBe(4);

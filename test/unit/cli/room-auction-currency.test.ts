@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 
 let relay: LocalRelay;
 let sara: ReturnType<typeof cli>;
@@ -17,7 +17,7 @@ const table = uniqueTable("r-auction-cur");
 const as = ["--table", table, "--seat", "sara-bot"];
 
 beforeAll(async () => {
-  relay = await startRelay();
+  relay = await sharedRelay();
   sara = cli(mkdtempSync(join(tmpdir(), "trestle-sara-")), relay.url);
   expect((await sara.run(["keygen", "--owner", "sara"])).code).toBe(0);
   expect((await sara.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara"])).code).toBe(0);

@@ -8,23 +8,17 @@
  * written differently to the same length: the witness refuses the forked checkpoint and keeps both
  * as evidence, and an empty home given the witness key finds the checkpoint witnessed by none.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fromBase64url, toBase64url } from "../../../src/protocol/index.js";
+import { fromBase64url } from "../../../src/protocol/index.js";
 import { tableOrigin } from "../../../src/protocol/tlog/checkpoint.js";
 import { formatVerifierKey, SIG_TYPE_ED25519 } from "../../../src/protocol/tlog/note.js";
 import { cli, type CliProcess, type CliRun } from "../../support/cli.js";
-import { uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { RolledBackRelay } from "../../support/rolled-back-relay.js";
 
-const SEED = toBase64url(new Uint8Array(32).fill(27));
-const table = uniqueTable("witnessed-fork");
-const work = mkdtempSync(join(tmpdir(), "trestle-witnessed-fork-"));
-const storage = join(work, "storage");
-const honestHome = join(work, "honest");
-let relay: LocalRelay | undefined;
+const rig = new RolledBackRelay("witnessed-fork", 27);
+const { table, work, honestHome, otherHome } = rig;
 let witness: CliProcess;
 let witnessUrl: string;
 let witnessKey: string;
@@ -33,22 +27,11 @@ let forkedNote: string;
 /** What an empty home printed for the honest relay's checkpoint, and `verify` of the table and of its export. */
 let honest: { checkpoint: CliRun; verifyTable: CliRun; verifyFile: CliRun };
 
-const seat = (name: string) => ["--table", table, "--seat", name];
+const seat = (name: string) => rig.seat(name);
 const emptyHome = () => mkdtempSync(join(work, "empty-"));
-const checkpointNote = async () => (await fetch(`${relay!.url}/tables/${table}/checkpoint`)).text();
+const checkpointNote = async () => (await fetch(`${rig.relay.url}/tables/${table}/checkpoint`)).text();
 const sizeOf = (note: string) => Number(note.split("\n")[1]);
 const bodyOf = (note: string) => note.split("\n").slice(0, 3).join("\n");
-
-async function restart(): Promise<string> {
-  await relay?.dispose();
-  relay = await startRelay({ signingKey: SEED, persist: storage });
-  return relay.url;
-}
-
-async function stop(): Promise<void> {
-  await relay!.dispose();
-  relay = undefined;
-}
 
 /** The relay's checkpoint once it carries the witness's cosignature (the alarm submits ~2 s after writes); polled at most 120 times. */
 async function cosigned(): Promise<string> {
@@ -78,7 +61,7 @@ async function evidence(): Promise<Evidence[]> {
 }
 
 beforeAll(async () => {
-  let url = await restart();
+  let url = await rig.restart();
   const relayKey = ((await (await fetch(`${url}/.well-known/trestle.json`)).json()) as { relay_key: string }).relay_key;
   // The table's origin names the host its create request reached; it stays that after restarts.
   const origin = tableOrigin(new URL(url).host, table);
@@ -86,35 +69,15 @@ beforeAll(async () => {
   const info = JSON.parse((await witness.printed(/^\{.*\}$/m))[0]) as { url: string; verifier_key: string };
   witnessUrl = info.url;
   witnessKey = info.verifier_key;
-
-  let t = cli(honestHome, url);
-  for (const owner of ["oa", "ob"]) expect((await t.run(["keygen", "--owner", owner])).code).toBe(0);
-  const key = (owner: string) => JSON.parse(readFileSync(join(honestHome, "owners", `${owner}.json`), "utf8")).public_key as string;
-  const config = {
-    id: table,
-    topic: "a stroller, second hand",
-    owners: { oa: { public_key: key("oa"), approvals: "async" }, ob: { public_key: key("ob"), approvals: "async" } },
-    seats: { sa: { owner: "oa" }, sb: { owner: "ob" } },
-    topology: { kind: "open" },
-    termination: { any: [{ max_entries: 500 }] },
-    witnesses: { k: 1, list: [{ key: witnessKey, url: witnessUrl }] },
-  };
-  writeFileSync(join(work, "config.json"), JSON.stringify(config));
-  expect((await t.run(["create", join(work, "config.json"), "--owner", "oa"])).code).toBe(0);
-  expect((await t.run(["join", ...seat("sa"), "--owner", "oa"])).code).toBe(0);
-  expect((await t.run(["join", ...seat("sb"), "--owner", "ob"])).code).toBe(0);
-  expect((await t.run(["say", ...seat("sa"), "the old copy ends here"])).code).toBe(0);
+  await rig.seatTwoOwners({ witnesses: { k: 1, list: [{ key: witnessKey, url: witnessUrl }] } });
   await cosigned();
 
   // The older copy of the relay's storage, whose newest checkpoint the witness cosigned.
-  await stop();
-  cpSync(storage, join(work, "storage-old"), { recursive: true });
-  const otherHome = join(work, "other");
-  cpSync(honestHome, otherHome, { recursive: true });
+  await rig.keepOldCopy();
 
   // The honest history goes on and is witnessed; an empty home reads it, the honest one verifies it.
-  url = await restart();
-  t = cli(honestHome, url);
+  url = await rig.restart();
+  const t = cli(honestHome, url);
   for (const line of ["asking 3,600", "3,400 then", "done at 3,500"]) expect((await t.run(["say", ...seat("sa"), line])).code).toBe(0);
   honestNote = await cosigned();
   const exported = join(work, "export.jsonl");
@@ -126,19 +89,16 @@ beforeAll(async () => {
   };
 
   // Rolled back to the older copy, then written differently to the same length.
-  await stop();
-  rmSync(storage, { recursive: true, force: true });
-  cpSync(join(work, "storage-old"), storage, { recursive: true });
-  url = await restart();
+  url = await rig.rollBack();
   const other = cli(otherHome, url);
   for (let i = 0; sizeOf(await checkpointNote()) < sizeOf(honestNote); i++) expect((await other.run(["say", ...seat("sb"), `another history, turn ${i}`])).code).toBe(0);
   forkedNote = await checkpointNote();
 }, 180_000);
 
 afterAll(async () => {
-  await relay?.dispose();
   witness?.child.kill("SIGTERM");
   await witness?.done;
+  await rig.dispose();
 });
 
 describe("a table its config has a witness cosign", { timeout: 60_000 }, () => {
@@ -161,7 +121,7 @@ describe("a table its config has a witness cosign", { timeout: 60_000 }, () => {
     it("is caught by a reader with an empty home: the forked checkpoint is witnessed by none (exit 5)", async () => {
       expect(sizeOf(forkedNote)).toBe(sizeOf(honestNote));
       expect(bodyOf(forkedNote)).not.toBe(bodyOf(honestNote));
-      const read = await cli(emptyHome(), relay!.url).run(["checkpoint", "--table", table, "--witness", witnessKey, "--witness-k", "1"]);
+      const read = await cli(emptyHome(), rig.relay.url).run(["checkpoint", "--table", table, "--witness", witnessKey, "--witness-k", "1"]);
       expect(read.code).toBe(5);
       expect(read.stdout).toContain(`SIGNED BY THE RELAY ONLY: the log ${bodyOf(forkedNote).split("\n")[0]} at size ${sizeOf(forkedNote)}`);
       expect(read.stdout).toContain("witnessed by 0 of 1 (policy: 1 of 1)");

@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { custodyRequest, custodyStatementAt, feedReplica, HttpClient, MemoryHeadStore, type Reader, type TableClient } from "../../../src/client/index.js";
 import { signCustody, TrestleError, type SignedHead } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { sharedRelay, startRelay, type LocalRelay } from "../../support/local-relay.js";
 import type { Cast } from "../../support/table-fixture.js";
 
 let a: LocalRelay;
 let b: LocalRelay;
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([startRelay(), startRelay()]);
+  [a, b] = await Promise.all([sharedRelay(), startRelay()]);
 }, 60_000);
 afterAll(() => Promise.all([a?.dispose(), b?.dispose()]));
 

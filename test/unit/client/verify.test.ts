@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exportIdentity, HttpClient, verifyExportText } from "../../../src/client/index.js";
 import { openTable } from "../../../src/client/node.js";
-import { exportText, signHead, type SignedHead } from "../../../src/protocol/index.js";
+import { exportText, parseExport, signHead, type SignedHead } from "../../../src/protocol/index.js";
 import { cast, keyOf, MemoryLedger, seatedDebate } from "../../support/table-fixture.js";
 import { broadcastConfig, TestTable } from "../protocol/fixtures.js";
 
@@ -60,6 +60,20 @@ describe("verifyExportText", () => {
     expect((await published.exportLedger(reader)).report.verdict).toBe("CLEAN");
     const unpublished = await openTable({ relay: served({}), table: t.state.table, home: mkdtempSync(join(tmpdir(), "trestle-verify-")) });
     expect((await unpublished.exportLedger(reader)).report.verdict).toBe("REFUTED");
+  });
+
+  it("hands back the export it verified with its parse, so a caller (trestle verify, a transcript) does not parse the text again", async () => {
+    const { k, t, text } = await filledToLimit();
+    const relay = new HttpClient({
+      url: "http://relay.test",
+      fetch: async (url) =>
+        new Response(String(url).endsWith("/export") ? text : JSON.stringify({ protocol: "trestle/0.1", relay_key: k.relay.publicKeyText, limits: { entries: t.l.maxEntries } })),
+    });
+    const client = await openTable({ relay, table: t.state.table, home: mkdtempSync(join(tmpdir(), "trestle-verify-")) });
+    const exported = await client.exportLedger({ signer: k.ops, as: { owner: "ops" } });
+    expect(exported.text).toBe(text);
+    expect(exported.parsed).toEqual(parseExport(text));
+    expect(exported.report.verdict).toBe("CLEAN");
   });
 
   describe("when the client holds a head the export contradicts", () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, seatKeyPath } from "../../../src/client/node.js";
 import { sha256, utf8 } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { cast } from "../../support/table-fixture.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -22,7 +22,7 @@ const BUNDLE = join(ROOT, "dist/examples/seat-bot.mjs");
 let relay: LocalRelay;
 beforeAll(async () => {
   [relay] = await Promise.all([
-    startRelay(),
+    sharedRelay(),
     build({ entryPoints: [EXAMPLE], outfile: BUNDLE, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "warning" }),
   ]);
 }, 60_000);

@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTable } from "../../../src/client/node.js";
 import { ejectSeat, inviteLink, issueInvite, joinByInvite, parseInviteLink } from "../../../src/owner/index.js";
 import { refusal } from "../protocol/fixtures.js";
-import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { sharedRelay, startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { strollerRoom, tempHome } from "../../support/room-client.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
 let other: LocalRelay;
 beforeAll(async () => {
-  [relay, other] = await Promise.all([startRelay(), startRelay()]);
+  [relay, other] = await Promise.all([sharedRelay(), startRelay()]);
 }, 60_000);
 afterAll(async () => {
   await Promise.all([relay?.dispose(), other?.dispose()]);

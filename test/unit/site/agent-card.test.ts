@@ -12,11 +12,11 @@ import { AgentCard } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver } from "@a2a-js/sdk/client";
 import { parseLegacyAgentCard } from "@a2a-js/sdk/compat/v0_3/client";
 import { Ajv } from "ajv";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { agentCard } from "../../../worker/site/agent-card.js";
 import pkg from "../../../package.json" with { type: "json" };
-import { relayPerFile } from "../../support/local-relay.js";
+import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 
 const card = JSON.parse(JSON.stringify(agentCard("https://relay.example")));
 const { url, preferredTransport, protocolVersion, ...v1 } = card;
@@ -24,7 +24,11 @@ const v03Schema = z.looseObject({ definitions: z.record(z.string(), z.unknown())
 const validV03 = new Ajv().compile({ ...v03Schema, $ref: "#/definitions/AgentCard" });
 /** The schema's complaints about `value` as a v0.3 AgentCard; none when it is one. */
 const v03Errors = (value: unknown) => (validV03(value) ? [] : validV03.errors);
-const relay = relayPerFile();
+let shared: LocalRelay | undefined;
+beforeAll(async () => {
+  shared = await sharedRelay();
+}, 60_000);
+const relay = (): LocalRelay => shared!;
 
 describe("the A2A agent card", () => {
   it("is a valid AgentCard under the published A2A v0.3.0 JSON schema", () => {

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OwnerClient } from "../../../src/client/index.js";
 import { openTable } from "../../../src/client/node.js";
 import { isEntry, type TableConfig } from "../../../src/protocol/index.js";
-import { launchChromium } from "../../support/browser.js";
+import { sharedChromium } from "../../support/browser.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { startFakeChatApi, type FakeChatApi } from "../../support/fake-chat-api.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
@@ -26,10 +26,9 @@ let page: Page;
 
 beforeAll(async () => {
   fake = await startFakeChatApi();
-  [relay, browser] = await Promise.all([startRelay({ vars: { ...SECRETS, TELEGRAM_API_BASE: `${fake.url}/telegram` } }), launchChromium()]);
+  [relay, browser] = await Promise.all([startRelay({ vars: { ...SECRETS, TELEGRAM_API_BASE: `${fake.url}/telegram` } }), sharedChromium()]);
 }, 60_000);
 afterAll(async () => {
-  await browser?.close();
   await relay?.dispose();
   await new Promise<void>((resolve) => fake?.server.close(() => resolve()));
 });

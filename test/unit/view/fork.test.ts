@@ -11,10 +11,10 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { FileHeadStore, openTable } from "../../../src/client/node.js";
 import { toBase64url } from "../../../src/protocol/index.js";
-import { launchChromium, screenshot } from "../../support/browser.js";
+import { sharedChromium, screenshot } from "../../support/browser.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { startProxy, type TcpProxy } from "../../support/tcp-proxy.js";
@@ -24,18 +24,29 @@ import { openWindow, ownerHome, roomConfig, seatedRoom, type OpenWindow } from "
 const SEED = toBase64url(new Uint8Array(32).fill(21));
 const work = mkdtempSync(join(tmpdir(), "trestle-view-fork-"));
 let browser: Browser;
+/** The pages a test opened, closed after it (the browser is the vitest worker's, shared with other files). */
+const pages: Page[] = [];
 
 beforeAll(async () => {
-  browser = await launchChromium();
+  browser = await sharedChromium();
 }, 30_000);
+afterEach(async () => {
+  await Promise.all(pages.splice(0).map((page) => page.close()));
+});
 afterAll(async () => {
-  await browser?.close();
   rmSync(work, { recursive: true, force: true });
 });
 
+/** A new page in the shared browser, closed after the test. */
+async function newPage(options?: Parameters<Browser["newPage"]>[0]): Promise<Page> {
+  const page = await browser.newPage(options);
+  pages.push(page);
+  return page;
+}
+
 /** Opens the window's page and waits for the banner; returns the page. */
 async function banner(window: OpenWindow): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(window.server.url);
   await page.waitForSelector("#banner:not([hidden])");
   return page;
@@ -137,7 +148,7 @@ describe("when the connection behind the window's URL drops, or the relay there 
     const { k, bots } = await seatedRoom(proxy.url, home, table);
     const window = await openWindow(proxy.url, home);
     try {
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.goto(window.server.url);
       await page.waitForSelector(`#table-${table} .chip.status-live`);
       proxy.cut();
@@ -164,7 +175,7 @@ describe("when the connection behind the window's URL drops, or the relay there 
     await elsewhere.create(k.tao, "tao", roomConfig(k, table));
     const window = await openWindow(proxy.url, home);
     try {
-      const page = await browser.newPage();
+      const page = await newPage();
       await page.goto(window.server.url);
       await page.waitForSelector(`#table-${table} .transcript li[data-seq="7"]`);
       expect(await page.isHidden("#banner")).toBe(true);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
 import { seatFiles, seatJournal } from "../../../src/owner/index.js";
 import { dirname } from "node:path";
-import { launchChromium } from "../../support/browser.js";
+import { sharedChromium } from "../../support/browser.js";
 import { cast } from "../../support/table-fixture.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
@@ -241,13 +241,12 @@ describe("a page on another local origin, in Chromium", { timeout: 30_000 }, () 
   let attackerUrl: string;
 
   beforeAll(async () => {
-    browser = await launchChromium();
+    browser = await sharedChromium();
     attacker = createServer((_req, res) => res.writeHead(200, { "content-type": "text/html" }).end(ATTACKER_PAGE));
     await new Promise<void>((resolve) => attacker.listen(0, "127.0.0.1", resolve));
     attackerUrl = `http://127.0.0.1:${(attacker.address() as AddressInfo).port}/`;
   }, 30_000);
   afterAll(async () => {
-    await browser?.close();
     await new Promise((resolve) => attacker?.close(resolve));
   });
 

@@ -125,7 +125,7 @@ export async function closeRoomPage(open: RoomPage | undefined): Promise<void> {
   await open.window.close();
 }
 
-/** Starts a relay and Chromium for the calling test file (closed after it) and closes each test's room page after the test; `open` opens one. */
+/** Starts a relay for the calling test file (disposed after it), takes the vitest worker's Chromium, and closes each test's room page after the test; `open` opens one. */
 export function roomPages(): { open(prefix: string, options?: RoomPageOptions): Promise<RoomPage> } {
   const started = relayAndChromium();
   let current: RoomPage | undefined;
