@@ -34,7 +34,8 @@ export default defineConfig({
             miniflare: { bindings: { ...(await chatBindings(inject("fakeChatApi"))), ...LIMITS_OFF } },
           })),
         ],
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"], exclude: ["test/workers/limits/**"], globalSetup: ["test/support/fake-chat-global.ts"] },
+        // A time limit only stops a hang, as in the node project: a long table's export took over 5 s beside a type check.
+        test: { name: "workers", include: ["test/workers/**/*.test.ts"], exclude: ["test/workers/limits/**"], globalSetup: ["test/support/fake-chat-global.ts"], testTimeout: 30_000 },
       },
       // The same Worker with the operator limits on and small (test/support/limits-env.ts).
       {

@@ -6,7 +6,7 @@
 import type { ChatPlatform } from "../protocol/schemas/control.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import { parseCallback, type CallbackData } from "./callback.js";
-import { parseOwnerCommand } from "./owner-command.js";
+import { parseOwnerCommand, type OwnerCommand } from "./owner-command.js";
 import { parseChoice, type ChoiceTap } from "./question.js";
 
 /** A chat command. */
@@ -18,10 +18,7 @@ export type Command =
   | { name: "resume"; table: string | null }
   | { name: "unbind" }
   | { name: "help" }
-  /** Answers the question `ref` names (owner-command.ts); null: the arguments did not match, say how. */
-  | { name: "answer"; ref: string | null; text: string }
-  /** Instructs the owner's seat, at `table` when named; null seat: the arguments did not match, say how. */
-  | { name: "instruct"; seat: string | null; table: string | null; text: string };
+  | OwnerCommand;
 
 /** Who wrote, from where, in which language, and the platform's id for this event (for dedupe). */
 export interface Sender {

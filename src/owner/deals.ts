@@ -5,7 +5,7 @@
  * plus the whole export, and checking one needs nothing but the relay key.
  */
 import { verifyExportText } from "../client/verify.js";
-import type { Reader, TableClient } from "../client/index.js";
+import type { Reader, SeatSubmission, TableClient } from "../client/index.js";
 import {
   canonicalize,
   DealCertificateSchema,
@@ -25,7 +25,7 @@ import {
   type TableState,
   type VerifyReport,
 } from "../protocol/index.js";
-import type { GuardedSeat, Sent } from "./guarded-seat.js";
+import type { Transcript } from "./transcript.js";
 import { roomState } from "./room-view.js";
 
 /** The deal on accepted offer `leaf` in `state`; E_NOT_ALLOWED when nobody accepted it. */
@@ -35,8 +35,15 @@ export function dealIn(state: TableState, leaf: string): DealState {
   return deal;
 }
 
+/** A seat that sends through its owner's guards (a GuardedSeat), as signDeal needs it: its table, its transcript and its send. */
+export interface DealSigningSeat<R> {
+  readonly table: string;
+  transcript(): Promise<Transcript>;
+  send(input: SeatSubmission): Promise<R>;
+}
+
 /** Signs the deal on accepted offer `leaf` with the owner key `owner` and sends the deal_sign through the seat's guards. */
-export async function signDeal(seat: GuardedSeat, owner: Signer, leaf: string): Promise<Sent> {
+export async function signDeal<R>(seat: DealSigningSeat<R>, owner: Signer, leaf: string): Promise<R> {
   const deal = dealIn(roomState(await seat.transcript()), leaf);
   const owner_sig = await signStatement(owner, "deal", dealStatement(seat.table, deal.terms_sha256));
   return seat.send({ kind: "deal_sign", offer: leaf, deal: deal.terms_sha256, owner_key: owner.publicKeyText, owner_sig });

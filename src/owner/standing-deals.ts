@@ -10,13 +10,22 @@ import { ownerKeyPath } from "../client/home.js";
 import { readKeyFile } from "../client/keys.js";
 import type { DealState } from "../protocol/index.js";
 import { moneyText } from "../text/terms.js";
-import { signDeal } from "./deals.js";
-import type { GuardedSeat } from "./guarded-seat.js";
+import { signDeal, type DealSigningSeat } from "./deals.js";
+import type { MandateRead } from "./mandate.js";
+import type { SeatFiles } from "./paths.js";
+import type { Transcript } from "./transcript.js";
 import { MandateFileSchema, type Mandate } from "./records.js";
 import { roomState } from "./room-view.js";
 
 /** What the standing rule did with one deal of the seat's owner: signed in entry `seq`, or left pending and why. */
 export type StandingDeal = { offer: string; offer_seq: number; signed: true; seq: number } | { offer: string; offer_seq: number; signed: false; reason: string };
+
+/** A seat that sends through its owner's guards (a GuardedSeat), as the standing rule needs it: its name, files and mandate, and a deal signer. */
+export interface StandingSeat extends DealSigningSeat<{ seq: number }> {
+  readonly seat: string;
+  readonly files: SeatFiles;
+  mandate(transcript?: Transcript): Promise<MandateRead>;
+}
 
 /** Why `mandate`'s standing rule does not cover `deal`, or null when its final terms are within the mandate. */
 export function outsideMandate(mandate: Mandate, deal: DealState): string | null {
@@ -40,7 +49,7 @@ export function outsideMandate(mandate: Mandate, deal: DealState): string | null
  * (`home`/owners/<owner>.json, which must be the key that signed the mandate), and reports the
  * others as pending. Nothing happens without the rule.
  */
-export async function signDealsWithinMandate(seat: GuardedSeat, home: string): Promise<StandingDeal[]> {
+export async function signDealsWithinMandate(seat: StandingSeat, home: string): Promise<StandingDeal[]> {
   if (!namesStandingRule(seat.files.mandate)) return [];
   const transcript = await seat.transcript();
   const mandate = await seat.mandate(transcript);

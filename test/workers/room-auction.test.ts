@@ -131,14 +131,14 @@ describe("an end-to-end encrypted room at the relay", () => {
   it("sends notifications with no content: no topic, no note text, only where to read it", async () => {
     const room = await RoomHttp.open(relay, "room-e2e-notice", { overrides: { room: { e2e: true }, topic: "Secret stroller deal" } });
     await room.admit(room.k.ben, "ben", "ben-bot");
-    await bindVia("telegram", room.k.ben, "8201");
+    await bindVia("telegram", room.k.ben, "93201");
     await drain(room.k.ben.publicKeyText);
     const note = sealedLooking("note");
     expect((await room.note("ben-bot", note)).status).toBe(201);
     expect201(await room.write("ben-bot", { kind: "close", outcome: "no_deal" }));
     await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.noticesSettled());
     await drain(room.k.ben.publicKeyText);
-    const sent = (await requests('"chat_id":"8201"')).map((r) => JSON.stringify(r.body)).filter((body) => body.includes(room.id));
+    const sent = (await requests('"chat_id":"93201"')).map((r) => JSON.stringify(r.body)).filter((body) => body.includes(room.id));
     // The note, the close without a deal as room news (ben's default, decision 0415), and the table closing.
     expect(sent).toHaveLength(3);
     for (const body of sent) {

@@ -9,6 +9,7 @@
 import { canonicalSha256 } from "../encoding/hash.js";
 import { own } from "../encoding/records.js";
 import type { DealParty, DealStatement, DealStatus, DealTerms } from "../schemas/deal.js";
+import type { Terms } from "../schemas/room.js";
 import { ownerKeyOf } from "./owners.js";
 import type { AuctionState, DealState, OfferState, RoomState } from "./room-state.js";
 import type { TableState } from "./state.js";
@@ -70,4 +71,10 @@ export function dealOwners(deal: DealState): [string, string] {
 /** `done` when every party's owner signed, else `pending`. */
 export function dealStatus(deal: DealState): DealStatus {
   return dealOwners(deal).every((owner) => Object.hasOwn(deal.signed, owner)) ? "done" : "pending";
+}
+
+/** A deal's news: done once both owners signed, else pending with the owners who have not; with its terms. */
+export function dealNews(deal: DealState): { news: "deal_done" | "deal_pending"; terms: Terms; waiting?: string[] } {
+  const waiting = dealOwners(deal).filter((owner, i, all) => !Object.hasOwn(deal.signed, owner) && all.indexOf(owner) === i);
+  return { news: waiting.length === 0 ? "deal_done" : "deal_pending", terms: deal.terms.terms, ...(waiting.length > 0 ? { waiting } : {}) };
 }

@@ -8,14 +8,14 @@
  * Pure, like notifications.ts, which calls it.
  */
 import { own } from "../encoding/records.js";
-import { dealOwners, dealStatus } from "../policy/deals.js";
+import { roomKindNews } from "../policy/kinds/registry.js";
+import type { KindNews } from "../policy/kinds/kind-policy.js";
 import { ownerEntries } from "../policy/owners.js";
-import type { DealState } from "../policy/room-state.js";
+import type { RoomState } from "../policy/room-state.js";
 import type { TableState } from "../policy/state.js";
 import type { RoomNewsSetting } from "../schemas/config.js";
 import type { Entry } from "../schemas/entry.js";
 import { COMMITMENT_NEWS, type RoomNews, type RoomNewsKind } from "../schemas/notify.js";
-import type { Terms } from "../schemas/room.js";
 
 /** What every piece of news about the table carries (notifications.ts noticeBase). */
 type Base = { table: string; topic: string; e2e?: true };
@@ -24,52 +24,26 @@ type Base = { table: string; topic: string; e2e?: true };
 export function roomNewsOf(state: TableState, entry: Entry, base: Base): RoomNews | null {
   const room = state.room;
   if (!room) return null;
-  const news = (news: RoomNewsKind, seat: string, fields: { terms?: Terms | undefined; waiting?: string[]; by?: string; reason?: RoomNews["reason"] } = {}): RoomNews => {
-    const { terms, ...rest } = fields;
-    return { ...base, type: "room_news", id: `${state.table}:${entry.seq}:${news}`, news, seat, seq: entry.seq, ...rest, ...(terms && !base.e2e ? { terms } : {}) };
-  };
-  switch (entry.kind) {
-    case "offer":
-    case "counter":
-      return news(entry.kind, entry.seat, { terms: entry.terms });
-    case "accept":
-      return news("accept", entry.seat, { terms: own(room.offers, entry.offer)?.terms });
-    case "reject":
-      return news("reject", entry.seat, { terms: own(room.offers, entry.offer)?.terms });
-    case "deal_sign": {
-      const deal = own(room.deals, entry.offer);
-      return deal ? news(dealNews(deal), entry.seat, dealFields(deal)) : null;
-    }
-    case "close": {
-      if (entry.outcome === "no_deal") return news("no_deal", entry.seat);
-      const deal = entry.offer === undefined ? undefined : own(room.deals, entry.offer);
-      return deal ? news(dealNews(deal), entry.seat, dealFields(deal)) : null;
-    }
-    case "system": {
-      if (entry.subkind === "seat_ejected") return news("ejected", entry.data.seat, { by: entry.data.by });
-      if (entry.subkind !== "auction_settled") return null;
-      const auction = own(room.auctions, entry.data.auction);
-      if (!auction) return null;
-      const settled = entry.data;
-      return settled.outcome === "deal"
-        ? news("auction_deal", auction.seat, { terms: { amount: settled.price, currency: settled.currency } })
-        : news("auction_no_deal", auction.seat, { reason: settled.reason });
-    }
-    default:
-      return null;
-  }
+  const told = entry.kind === "system" ? systemNews(state, room, entry) : roomKindNews(state, entry);
+  if (!told) return null;
+  const { news, terms, ...rest } = told;
+  return { ...base, type: "room_news", id: `${state.table}:${entry.seq}:${news}`, news, seq: entry.seq, ...rest, ...(terms && !base.e2e ? { terms } : {}) };
 }
 
-/** Whether a deal is done (both owners signed) or pending. */
-function dealNews(deal: DealState): RoomNewsKind {
-  return dealStatus(deal) === "done" ? "deal_done" : "deal_pending";
+/** The news of a system entry in a room: an ejection, or an auction's settlement. */
+function systemNews(state: TableState, room: RoomState, entry: Extract<Entry, { kind: "system" }>): SystemNews | null {
+  if (entry.subkind === "seat_ejected") return { news: "ejected", seat: entry.data.seat, by: entry.data.by };
+  if (entry.subkind !== "auction_settled") return null;
+  const auction = own(room.auctions, entry.data.auction);
+  if (!auction) return null;
+  const settled = entry.data;
+  return settled.outcome === "deal"
+    ? { news: "auction_deal", seat: auction.seat, terms: { amount: settled.price, currency: settled.currency } }
+    : { news: "auction_no_deal", seat: auction.seat, reason: settled.reason };
 }
 
-/** A deal's terms and, while pending, the owners who have not signed it. */
-function dealFields(deal: DealState): { terms: Terms; waiting?: string[] } {
-  const waiting = dealOwners(deal).filter((owner, i, all) => !Object.hasOwn(deal.signed, owner) && all.indexOf(owner) === i);
-  return { terms: deal.terms.terms, ...(waiting.length > 0 ? { waiting } : {}) };
-}
+/** What a system entry tells the owners: a room kind's news, or who ejected the seat, or why an auction ended without a deal. */
+type SystemNews = KindNews & { by?: string; reason?: RoomNews["reason"] };
 
 /** Owner `name`'s room news setting: its config entry's `room_news`, or `commitments`. */
 export function roomNewsSetting(state: TableState, name: string): RoomNewsSetting {

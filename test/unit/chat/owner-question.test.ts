@@ -5,6 +5,7 @@
  * platform's published limits; no content, buttons or ref about an e2e room.
  */
 import { describe, expect, it } from "vitest";
+import { t } from "../../../src/chat/i18n.js";
 import { renderNotification } from "../../../src/chat/render.js";
 import { parseCommandText } from "../../../src/chat/inbound.js";
 import { ANSWER_DATA_BYTES, encodeChoice, parseChoice, questionRef, refOfQuoted } from "../../../src/chat/question.js";
@@ -132,5 +133,15 @@ describe("answering and instructing by command", () => {
       const update = { update_id: 2, message: { from: { id: 7, first_name: "S" }, chat: { id: 7, type: "private" }, text: "yes", reply_to_message: { text: quoted } } };
       expect(parseTelegramUpdate(update, "bot")).toMatchObject({ kind: "ignored" });
     });
+  });
+});
+
+describe("the /help reply", () => {
+  it("names /answer and /instruct in every language", () => {
+    for (const lang of LangSchema.options) {
+      const help = t(lang, "reply.help", { platform: "telegram" });
+      expect(help, lang).toContain("/answer ");
+      expect(help, lang).toContain("/instruct ");
+    }
   });
 });

@@ -33,7 +33,7 @@ const RECORDED: Record<number, string> = {
   7: "d011e4d12ef396fcc6bf2450802798efc8f4c912e4b714961a50c829f42ad712",
   // Deals from auctions (issue 25, decision 0421): an auction that settles with a deal opens a deal between the seller's and
   // the buyer's owners at the clearing price (room.deals by the auction's leaf), which deal_sign signs like an accepted offer's.
-  8: "cf1b874fb7d4e9860e3339f3b1afd34c2e2e33da3329feee774136a33c8fbe26",
+  8: "863843d9453c76cf3d287f6f316e70144c182ce683b7f45f6d358aed4c7947b2",
 };
 
 function fingerprint(): string {

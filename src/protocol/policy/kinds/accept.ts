@@ -6,6 +6,7 @@
  */
 import { canonicalize } from "../../encoding/canonical.js";
 import { TrestleError } from "../../errors.js";
+import { own } from "../../encoding/records.js";
 import { openDeal } from "../deals.js";
 import { checkOtherParty, endOffer, liveOffer, offerOf, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
@@ -28,4 +29,5 @@ export const acceptPolicy: RoomKindPolicy<"accept"> = {
     offer.accepted_by = entry.seat;
     openDeal(state, room, entry.offer, offer, entry.seq, entry.seat);
   },
+  news: (_state, room, entry) => ({ news: "accept", seat: entry.seat, terms: own(room.offers, entry.offer)?.terms }),
 };

@@ -5,7 +5,9 @@
  * by any seat. Either closes the table at once (reason `deal` or `no_deal`).
  */
 import { TrestleError } from "../../errors.js";
+import { own } from "../../encoding/records.js";
 import { auctionOf } from "../auctions.js";
+import { dealNews } from "../deals.js";
 import type { RoomState } from "../room-state.js";
 import { offerOf, type RoomDraftOf, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
@@ -32,6 +34,11 @@ export const closePolicy: RoomKindPolicy<"close"> = {
   },
   closes(state, entry) {
     return { table: state.table, seat: null, kind: "system", subkind: "table_closed", data: { reason: entry.outcome }, author: null };
+  },
+  news(_state, room, entry) {
+    if (entry.outcome === "no_deal") return { news: "no_deal", seat: entry.seat };
+    const deal = entry.offer === undefined ? undefined : own(room.deals, entry.offer);
+    return deal ? { ...dealNews(deal), seat: entry.seat } : null;
   },
 };
 

@@ -19,4 +19,5 @@ export const counterPolicy: RoomKindPolicy<"counter"> = {
     endOffer(offerOf(room, entry.offer), "countered", entry.seq);
     room.offers[leaf] = openOffer(state, entry, "counter", entry.offer);
   },
+  news: (_state, _room, entry) => ({ news: "counter", seat: entry.seat, terms: entry.terms }),
 };

@@ -9,7 +9,7 @@
  */
 import { TrestleError } from "../../errors.js";
 import { own } from "../../encoding/records.js";
-import { dealOwners } from "../deals.js";
+import { dealNews, dealOwners } from "../deals.js";
 import { ownerKeyOf } from "../owners.js";
 import type { DealState, RoomState } from "../room-state.js";
 import { offerOf, ownerOfSeat, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
@@ -49,5 +49,9 @@ export const dealSignPolicy: RoomKindPolicy<"deal_sign"> = {
   signsAfterClose(state, draft) {
     const outcome = state.room?.outcome;
     return outcome?.offer === draft.offer || outcome?.auction === draft.offer;
+  },
+  news(_state, room, entry) {
+    const deal = own(room.deals, entry.offer);
+    return deal ? { ...dealNews(deal), seat: entry.seat } : null;
   },
 };

@@ -7,6 +7,7 @@
 import { TrestleError } from "../../errors.js";
 import { own } from "../../encoding/records.js";
 import type { AuthoredDraft, Submission, SystemDraftOf, UnchainedEntry } from "../../schemas/entry.js";
+import type { RoomNewsKind } from "../../schemas/notify.js";
 import type { RoomKind, Terms } from "../../schemas/room.js";
 import { offerNotLive } from "../room-live.js";
 import type { OfferState, RoomState } from "../room-state.js";
@@ -58,6 +59,16 @@ export interface RoomKindPolicy<K extends RoomKind> {
   causes?(state: TableState, entry: RoomEntryOf<K>): SystemDraftOf<"auction_settled"> | null;
   /** Whether `draft` may still land after the table closed (absent: never). */
   signsAfterClose?(state: TableState, draft: RoomDraftOf<K>): boolean;
+  /** The news the entry is for its owners' chat apps, judged on the state after its batch (absent: none; docs/CHAT-APPS.md "Room news"). */
+  news?(state: TableState, room: RoomState, entry: RoomEntryOf<K>): KindNews | null;
+}
+
+/** What a room kind entry tells the owners: the kind of news, the seat it is about, the terms and, for a pending deal, who has not signed. */
+export interface KindNews {
+  news: RoomNewsKind;
+  seat: string;
+  terms?: Terms | undefined;
+  waiting?: string[];
 }
 
 /** The offer or counter whose entry has leaf `leaf`; E_UNKNOWN_OFFER when the room has none. */

@@ -17,4 +17,5 @@ export const offerPolicy: RoomKindPolicy<"offer"> = {
   apply(state, room, entry, leaf) {
     room.offers[leaf] = openOffer(state, entry, "offer", null);
   },
+  news: (_state, _room, entry) => ({ news: "offer", seat: entry.seat, terms: entry.terms }),
 };

@@ -14,7 +14,7 @@ import { closePolicy } from "./close.js";
 import { counterPolicy } from "./counter.js";
 import { dealSignPolicy } from "./deal-sign.js";
 import { grantPolicy } from "./grant.js";
-import type { RoomDraftOf, RoomEntryOf, RoomKindPolicy, RoomSubmissionOf } from "./kind-policy.js";
+import type { KindNews, RoomDraftOf, RoomEntryOf, RoomKindPolicy, RoomSubmissionOf } from "./kind-policy.js";
 import { offerPolicy } from "./offer.js";
 import { rejectPolicy } from "./reject.js";
 import { revokePolicy } from "./revoke.js";
@@ -69,6 +69,12 @@ export function roomKindAfterClose(state: TableState, draft: AuthoredDraft): boo
 export function roomKindCloses(state: TableState, entry: UnchainedEntry): SystemDraftOf<"table_closed"> | null {
   if (entry.kind === "system" || entry.kind === "approval" || !isRoomKind(entry.kind)) return null;
   return policyOf(entry.kind).closes?.(state, entry as RoomEntryOf<typeof entry.kind>) ?? null;
+}
+
+/** The news a room kind entry is for its owners' chat apps (judged on the state after its batch), if any. */
+export function roomKindNews(state: TableState, entry: UnchainedEntry): KindNews | null {
+  if (entry.kind === "system" || entry.kind === "approval" || !isRoomKind(entry.kind) || !state.room) return null;
+  return policyOf(entry.kind).news?.(state, state.room, entry as RoomEntryOf<typeof entry.kind>) ?? null;
 }
 
 /** The auction settlement a room kind entry causes (a deciding reveal), if any. */
