@@ -18,6 +18,8 @@ export interface DemoRelay {
 }
 
 const POLL_MS = 300;
+/** How long one look at a relay may take: a relay that is up but busy (its first request compiles the Worker) took over 2 s beside a type check. Nothing listening answers at once. */
+const PROBE_MS = 15_000;
 const START_LIMIT_MS = 120_000;
 
 /** The relay to use: `--relay` (which must be up), or the local one on `port`, started if need be. */
@@ -60,7 +62,7 @@ export async function ensureRelay(options: {
 /** The relay key served at `url`, or null when nothing trestle answers there. */
 async function relayKeyAt(url: string): Promise<string | null> {
   try {
-    return (await new HttpClient({ url, timeoutMs: 2000 }).wellKnown()).relay_key;
+    return (await new HttpClient({ url, timeoutMs: PROBE_MS }).wellKnown()).relay_key;
   } catch {
     return null;
   }
