@@ -25,6 +25,26 @@ export const WYCHEPROOF = readVector<WycheproofFile>("ed25519-wycheproof.json");
 /** Every Wycheproof test with its group's public key. */
 export const WYCHEPROOF_TESTS = WYCHEPROOF.testGroups.flatMap((g) => g.tests.map((t) => ({ ...t, pk: g.publicKey.pk })));
 
+/** The eight small-order points of edwards25519 (their canonical encodings): no key may be one (hex). */
+export const SMALL_ORDER_KEYS = [
+  "0100000000000000000000000000000000000000000000000000000000000000",
+  "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+  "0000000000000000000000000000000000000000000000000000000000000000",
+  "0000000000000000000000000000000000000000000000000000000000000080",
+  "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
+  "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
+  "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
+];
+
+/** Non-canonical key encodings (y >= p, or x = 0 with the sign bit set; RFC 8032 §5.1.3): refused as keys (hex). */
+export const NON_CANONICAL_KEYS = [
+  "0100000000000000000000000000000000000000000000000000000000000080",
+  "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+  "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+  "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+];
+
 /** verify's answer on hex inputs, with a throw (malformed input) counted as "throws". */
 export async function outcome(impl: Ed25519, pk: string, msg: string, sig: string): Promise<boolean | "throws"> {
   try {

@@ -4,7 +4,7 @@
  * RFC 8032 mode, small-order and non-canonical keys included.
  */
 import { describe, expect, it } from "vitest";
-import { outcome, RFC8032, signsAsNobleDoes, WYCHEPROOF_TESTS } from "../../support/ed25519-vectors.js";
+import { NON_CANONICAL_KEYS, outcome, RFC8032, signsAsNobleDoes, SMALL_ORDER_KEYS, WYCHEPROOF_TESTS } from "../../support/ed25519-vectors.js";
 import { nodeEd25519 } from "../../../src/client/node-ed25519.js";
 import { fromHex, nobleEd25519, toHex, utf8 } from "../../../src/protocol/index.js";
 
@@ -29,22 +29,9 @@ describe("node:crypto Ed25519", () => {
   });
 
   describe("when the public key is a small-order point or a non-canonical encoding", () => {
-    // The eight small-order points and four non-canonical encodings (ed25519.test.ts lists why);
+    // The small-order points and non-canonical encodings (test/support/ed25519-vectors.ts);
     // (R = identity, S = 0) is the universal forgery OpenSSL accepts under the identity on its own.
-    const WEAK_KEYS = [
-      "0100000000000000000000000000000000000000000000000000000000000000",
-      "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-      "0000000000000000000000000000000000000000000000000000000000000000",
-      "0000000000000000000000000000000000000000000000000000000000000080",
-      "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",
-      "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa",
-      "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",
-      "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85",
-      "0100000000000000000000000000000000000000000000000000000000000080",
-      "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-      "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
-      "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
-    ];
+    const WEAK_KEYS = [...SMALL_ORDER_KEYS, ...NON_CANONICAL_KEYS];
 
     it.each(WEAK_KEYS)("verifies false under %s, whatever the signature, as noble does", async (pk) => {
       for (const sig of ["01" + "00".repeat(63), pk + "00".repeat(32)]) {
