@@ -3,8 +3,9 @@
  * a seat's question reaches its owner's bound chat with a button per choice, and a tap (or, for
  * free text, a Telegram reply, LINE's `/answer` or Discord's `/answer`), signed exactly as each
  * platform signs webhooks, reaches the seat relay-attested (`verified: false`, `via` the platform).
- * `/instruct` reaches the owner's seat the same way. Each refusal is a reply naming its code and
- * records nothing; about an e2e room the message says only that there is a question.
+ * `/instruct` reaches the owner's seat the same way (the table may go unnamed when the owner has one
+ * open table). Each refusal is a reply naming its code and records nothing; about an e2e room the
+ * message says only that there is a question.
  */
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +14,7 @@ import { questionRef } from "../../src/chat/question.js";
 import { signQuestion, type ChatPlatform, type Signer } from "../../src/protocol/index.js";
 import { discordCommand, drain, ownerDO, postDiscord, postLine, postTelegram, requests, tapVia, telegramText, lineText } from "../support/chat-driver.js";
 import { buttonData, limitViolations, visibleText } from "../support/chat-limits.js";
-import { bound, relay } from "../support/chat-room.js";
+import { accountsFrom, bound, relay, room as taskRoom } from "../support/chat-room.js";
 import { ownerSession } from "../support/gateway.js";
 import { headUnmoved } from "../support/relay-http.js";
 import { RoomHttp } from "../support/room-http.js";
@@ -223,6 +224,19 @@ describe("an instruction from chat", () => {
       const reply = await headUnmoved(relay, room.id, () => (platform === "discord" ? discordInstruct(account, chat, room.id) : say(platform, account, `/instruct ${target} Hold at 2,800.`)));
       expect(reply).toContain(`Sent to seat sara-bot at ${room.id}`);
       const read = await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), { seat: "sara-bot" });
+      expect(read.body.instructions).toMatchObject([{ n: 1, verified: false, via: platform, text: "Hold at 2,800." }]);
+    },
+  );
+
+  it.each(accountsFrom(97021))(
+    "reaches the seat named without @table from %s when its owner has exactly one open table",
+    async (platform, account, chat) => {
+      const id = `chat-instruct-one-table-${platform}`;
+      const k = await taskRoom(id);
+      await bound(platform, k.jenny, account, chat);
+      const reply = await headUnmoved(relay, id, () => say(platform, account, "/instruct y Hold at 2,800.", chat));
+      expect(reply).toContain(`Sent to seat y at ${id}`);
+      const read = await relay.read(id, `/tables/${id}/instructions?after=0`, k.y, { seat: "y" });
       expect(read.body.instructions).toMatchObject([{ n: 1, verified: false, via: platform, text: "Hold at 2,800." }]);
     },
   );
