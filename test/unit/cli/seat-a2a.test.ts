@@ -3,7 +3,9 @@
  * @a2a-js/sdk's own server classes (DefaultRequestHandler, InMemoryTaskStore, an AgentExecutor,
  * the express JSON-RPC and agent-card handlers) on 127.0.0.1: a debate turn answered with a data
  * part, a task in input-required answered by the owner and completed in the same task, the same
- * question passed when nobody can answer, and a failed task refused clearly.
+ * question passed when nobody can answer, and a failed task refused clearly. In an end-to-end
+ * encrypted room the question and the answer are sealed with the room key on the relay, and the
+ * agent gets the answer opened.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import type { AddressInfo, Server } from "node:net";
@@ -14,16 +16,21 @@ import { Message, Task, TaskState, type AgentCard } from "@a2a-js/sdk";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HttpClient, ownerKeyPath, readKeyFile } from "../../../src/client/node.js";
 import { cli } from "../../support/cli.js";
 import { authoredEntries, cliDebate } from "../../support/cli-debate.js";
+import { uniqueTable } from "../../support/client-table.js";
 import { sharedRelay } from "../../support/local-relay.js";
 
 let home: string;
 let t: ReturnType<typeof cli>;
 let server: Server;
 let url: string;
-/** What the agent does for each seat: reply, ask the owner, or fail. */
-const modes = new Map<string, "reply" | "ask" | "fail">();
+let relayUrl: string;
+/** What the agent does for each seat: reply, ask the owner, fail, or answer nothing. */
+const modes = new Map<string, "reply" | "ask" | "fail" | "silent">();
+/** The owners' answers as the agent received them, in the task that asked. */
+const answers: string[] = [];
 /** The turns the agent received: the seat, and whether a framed text part and the turn's data part came with it. */
 const received: { seat: string; framed: boolean; reason: string }[] = [];
 
@@ -38,6 +45,7 @@ const executor: AgentExecutor = {
     if (context.task) {
       // The owner's answer, in the same task: complete with a say that carries it.
       const answer = parts.flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : [])).join("");
+      answers.push(answer);
       bus.publish(AgentEvent.task(context.task));
       const status = { state: TaskState.TASK_STATE_COMPLETED, message: agentMessage(contextId, { data: { kind: "say", body: `my owner says: ${answer}` } }), timestamp: undefined };
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
@@ -46,8 +54,8 @@ const executor: AgentExecutor = {
     const turn = parts.find((p) => p.content?.$case === "data")?.content?.value as { seat: string; reason: string };
     received.push({ seat: turn.seat, framed: parts.some((p) => p.content?.$case === "text" && p.content.value.includes("<<<TRESTLE-DATA ")), reason: turn.reason });
     const mode = modes.get(turn.seat) ?? "reply";
-    if (mode === "reply") {
-      bus.publish(AgentEvent.message(agentMessage(contextId, { text: `${turn.seat} argues over A2A` })));
+    if (mode === "reply" || mode === "silent") {
+      bus.publish(AgentEvent.message(agentMessage(contextId, { text: mode === "reply" ? `${turn.seat} argues over A2A` : "" })));
       return bus.finished();
     }
     const [state, text] = mode === "ask" ? ["TASK_STATE_INPUT_REQUIRED", "Which release ships first?"] : ["TASK_STATE_FAILED", "model quota exceeded"];
@@ -59,6 +67,7 @@ const executor: AgentExecutor = {
 
 beforeAll(async () => {
   const relay = await sharedRelay();
+  relayUrl = relay.url;
   home = mkdtempSync(join(tmpdir(), "trestle-seat-a2a-"));
   t = cli(home, relay.url);
   for (const owner of ["tao", "jenny", "ops"]) expect((await t.run(["keygen", "--owner", owner])).code).toBe(0);
@@ -127,5 +136,39 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
     watching.child.kill("SIGINT");
     await watching.done;
     expect(await authored(table)).toEqual(["bot-tao say: my owner says: #461 first", "bot-jenny pass: ", "judge decision: decided"]);
+  });
+
+  it("in an end-to-end encrypted room seals the agent's question and the owner's answer for the relay, and gives the agent the answer opened", async () => {
+    const table = uniqueTable("seat-a2a-e2e");
+    expect((await t.run(["keygen", "--owner", "sara"])).code).toBe(0);
+    expect((await t.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara", "--e2e"])).code).toBe(0);
+    expect((await t.run(["join", "--table", table, "--owner", "sara", "--seat", "sara-bot"])).code).toBe(0);
+    modes.set("sara-bot", "ask");
+    const watching = t.start(["watch", "--table", table, "--owner", "sara"]);
+    await watching.printed(/watching .* as owner sara/);
+    const seat = t.start(["seat", "--table", table, "--seat", "sara-bot", "--a2a", url]);
+    const [, question] = await seat.printed(/the agent asked the owner: question (\S+)/);
+    // Later turns (the room moved) get nothing from the agent: one question, one answer.
+    modes.set("sara-bot", "silent");
+
+    const relay = new HttpClient({ url: relayUrl });
+    const owner = await readKeyFile(ownerKeyPath(home, "sara"), "owner");
+    const stored = async () => (await relay.questions(table, { signer: owner.signer, as: { owner: "sara" } })).questions;
+    const asked = await stored();
+    expect(asked).toMatchObject([{ question: { question, seat: "sara-bot" }, state: "open" }]);
+    expect(asked[0]!.question.text).toMatch(/^e2e1:/);
+    expect(JSON.stringify(asked)).not.toContain("Which release ships first?");
+    const listed = await t.json(["answer", "--list", "--table", table, "--owner", "sara"]);
+    expect(listed.body!.questions).toMatchObject([{ question: { question, text: "Which release ships first?" } }]);
+
+    expect((await t.run(["answer", question!, "#461 first", "--table", table, "--owner", "sara"])).code).toBe(0);
+    await seat.printed(/wrote say as entry #\d+/);
+    expect(answers.at(-1)).toBe("#461 first");
+    const [answered] = await stored();
+    expect(answered!.answer!.value).toMatch(/^e2e1:/);
+    expect(JSON.stringify(answered)).not.toContain("#461 first");
+    for (const run of [seat, watching]) run.child.kill("SIGINT");
+    const [ran] = await Promise.all([seat.done, watching.done]);
+    expect(ran.code, ran.stderr).toBe(0);
   });
 });
