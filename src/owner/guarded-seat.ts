@@ -11,44 +11,34 @@
  * message is sealed before it is hashed, held and signed; without the room key nothing is sent.
  * Sealed bids (§5.11) are chosen here, judged like any commitment, and kept in the journal.
  * After each message that left, the owner's standing rule (a mandate with `sign_deals`) signs the
- * deals it covers with the owner key in this home (standing-deals.ts).
+ * deals it covers with the owner key in this home (standing-deals.ts). This file orders the steps;
+ * each is its own file: message-sealing.ts, mandate-limits.ts, approval-spend.ts (the gate),
+ * guard-refusal.ts (how any of them refuses) and exact-send.ts.
  */
 import type { Clock, SeatSubmission, TableClient } from "../client/index.js";
 import { randomNonce, systemClock } from "../client/random.js";
-import {
-  canonicalSha256,
-  isE2eRoom,
-  maxChars,
-  own,
-  parseOrThrow,
-  signSubmission,
-  SubmissionSchema,
-  TrestleError,
-  type ErrorCode,
-  type NoteResponse,
-  type SignedHead,
-  type Signer,
-  type Submission,
-  type TableState,
-  type Terms,
-} from "../protocol/index.js";
-import { boundTerms, gatedWhenLoosened, isCommitment } from "./commitments.js";
-import { authoredPart, disclosureMessage, findDisclosure } from "./disclosure.js";
+import { canonicalSha256, own, parseOrThrow, SubmissionSchema, TrestleError, type NoteResponse, type Signer, type Submission, type TableState, type Terms } from "../protocol/index.js";
+import { isCommitment } from "./commitments.js";
 import { recentText } from "./leak/recent-text.js";
-import { answerHeld, answersTo, heldExpiry, heldState, pendingHeld, type GateAnswer } from "./gate.js";
+import { answerHeld, heldExpiry, heldState, pendingHeld, type GateAnswer } from "./gate.js";
 import { seatJournal, type Journal } from "./journal.js";
 import { readMandate, type MandateRead } from "./mandate.js";
 import { seatFiles, type SeatFiles } from "./paths.js";
-import type { JournalRecordOf, Mandate } from "./records.js";
+import type { JournalRecordOf } from "./records.js";
 import { readTranscript, seatOwnerKey, type Transcript } from "./transcript.js";
 import { recordRationale, tellOwner, type HeldAbout } from "./notes.js";
 import { heldNotice } from "./held-notice.js";
-import { bidByCommitment, bidTerms, committedBid, recordBid, revealedLater } from "./bids.js";
+import { bidByCommitment, committedBid, recordBid } from "./bids.js";
 import { roomState } from "./room-view.js";
 import { loadRoomKey } from "./room-key.js";
-import { OpenedTexts, openSubmission, sealSubmission, sealText, type RoomKey } from "./sealing.js";
+import { OpenedTexts, openSubmission, sealText } from "./sealing.js";
 import { namedIn, type Named } from "../text/commitment.js";
 import { signDealsWithinMandate, type StandingDeal } from "./standing-deals.js";
+import { refuser } from "./guard-refusal.js";
+import { checkMandateLimits, moneyBound } from "./mandate-limits.js";
+import { approvalToSpend } from "./approval-spend.js";
+import { sendExact, type ExactSent } from "./exact-send.js";
+import { requiredRoomKey, sealForSend } from "./message-sealing.js";
 
 /** What a guarded seat needs. */
 export interface GuardedSeatOptions {
@@ -61,19 +51,13 @@ export interface GuardedSeatOptions {
   clock?: Clock;
 }
 
-/** A message that left, with its hash. */
-export interface Sent {
-  seq: number;
-  head: SignedHead;
-  truncated: boolean;
-  message_sha256: string;
+/** A message that left, with its hash, and what the owner's standing rule did after it. */
+export interface Sent extends ExactSent {
   /** What the owner's standing rule did with the seat's unsigned deals after this message (absent: nothing to do). */
   deals?: StandingDeal[];
   /** Why the standing rule could not run after this message (its deals stay pending). */
   deals_error?: string;
 }
-
-type Guard = JournalRecordOf<"refusal">["guard"];
 
 /** One seat at one table, writing through the owner-side guards. */
 export class GuardedSeat {
@@ -165,7 +149,7 @@ export class GuardedSeat {
   async readable(held: JournalRecordOf<"held">, transcript?: Transcript): Promise<{ submission: Submission; binds: Terms | null; named: Named }> {
     transcript ??= await this.transcript();
     const wire = parseOrThrow(SubmissionSchema, held.submission, "held message");
-    const room = await this.roomKey(transcript);
+    const room = await requiredRoomKey(this.home, this.table, transcript);
     const submission = room ? await openSubmission(room, wire) : wire;
     const state = transcript.state;
     const texts = new OpenedTexts(this.table, room);
@@ -175,7 +159,7 @@ export class GuardedSeat {
       const record = bidByCommitment(this.journal, commitment);
       return record && { amount: record.bid, currency: record.currency };
     };
-    return { submission, binds: state ? this.binds(state, submission) : null, named: namedIn(state, { bid, open: texts.open }) };
+    return { submission, binds: state ? moneyBound(this.journal, state, submission) : null, named: namedIn(state, { bid, open: texts.open }) };
   }
 
   /** The held messages not yet sent and not rejected, oldest first. */
@@ -195,7 +179,7 @@ export class GuardedSeat {
 
   /** Tells the seat's owner `text` through their chat apps, never the table (of a held message when `about` says); sealed when this home holds the room's key, and refused (E_KEY_FILE, nothing sent) in an e2e room without it. */
   async tellOwner(text: string, about?: HeldAbout): Promise<NoteResponse> {
-    const room = (await loadRoomKey(this.home, this.table)) ?? (await this.roomKey(await this.transcript()));
+    const room = (await loadRoomKey(this.home, this.table)) ?? (await requiredRoomKey(this.home, this.table, await this.transcript()));
     const seal = room ? (plain: string) => sealText(room, { table: this.table, seat: this.seat, field: "note" }, plain) : undefined;
     return tellOwner(this.client, this.signer, this.seat, this.journal, text, this.clock, seal, about);
   }
@@ -215,10 +199,7 @@ export class GuardedSeat {
   /** `given` is plaintext to be sealed (or not, outside an e2e room), or with `held` the exact message that was held. */
   private async guardAndSend(given: Submission, held: boolean): Promise<Sent> {
     let hash = canonicalSha256(given);
-    const refuse = (guard: Guard, code: ErrorCode, reason: string, message: string, detail?: Record<string, unknown>): never => {
-      this.journal.append({ type: "refusal", guard, code, reason, message, kind: given.kind, message_sha256: hash, ...(detail ? { detail } : {}) });
-      throw new TrestleError(code, message, { reason, message_sha256: hash, ...detail });
-    };
+    const refuse = refuser(this.journal, given.kind, () => hash);
     const transcript = await this.transcript();
     const commitment = isCommitment(given);
     const { verdict } = transcript.report;
@@ -226,7 +207,7 @@ export class GuardedSeat {
       const why = verdict === "REFUTED" ? `REFUTED at ${transcript.report.refuted?.seq ?? "?"}: ${transcript.report.refuted?.reason ?? ""}` : `${verdict}: ${transcript.report.unchecked.join("; ")}`;
       refuse("gate", "E_GATE", "unverified", `the table's transcript does not verify completely (${why}); nothing is ${commitment ? "committed" : "sent"}`, { verdict });
     }
-    const { plain, wire, room } = await this.seal(transcript, given, held, refuse);
+    const { plain, wire, room } = await sealForSend(this.home, this.table, transcript, given, held, refuse);
     hash = canonicalSha256(wire);
     const expired = held ? heldExpiry(plain, transcript.state, this.clock()) : null;
     if (expired) refuse("gate", "E_GATE", "expired", `held message ${hash.slice(0, 16)}… can no longer be sent: ${expired} while it waited for the owner. Nothing was sent and no approval was spent; write a new message`);
@@ -236,10 +217,10 @@ export class GuardedSeat {
       if (mandate.reason !== "no_mandate" || commitment) refuse("mandate", "E_MANDATE", mandate.reason, mandate.message);
     } else {
       const recent = mandate.mandate.never_disclose.length > 0 ? await recentText(transcript.entries, this.table, this.seat, room) : [];
-      this.checkMandate(mandate.mandate, plain, transcript, recent, refuse);
-      approval = await this.approvalFor(mandate.mandate, wire, hash, mandate.file.owner_key, refuse).catch((error: unknown) => this.toldHeld(error, plain, hash, transcript, room !== null));
+      checkMandateLimits(mandate.mandate, plain, { seat: this.seat, table: this.table, journal: this.journal, state: transcript.state, recent }, refuse);
+      approval = await approvalToSpend(this.journal, mandate.mandate, wire, hash, mandate.file.owner_key, refuse).catch((error: unknown) => this.toldHeld(error, plain, hash, transcript, room !== null));
     }
-    return this.sendExact(wire, hash, approval);
+    return sendExact(this.client, this.signer, this.journal, wire, hash, approval);
   }
 
   /** Rethrows `error`; an E_HELD first tells the owner's chat apps of held message `plain` (held-notice.ts), best effort: a failed note is in the journal. */
@@ -252,117 +233,13 @@ export class GuardedSeat {
     throw error;
   }
 
-  /** The room key when this room is sealed: this home holds one, or the verified config says `e2e` (then E_KEY_FILE without one). */
-  private async roomKey(transcript: Transcript): Promise<RoomKey | null> {
-    const room = await loadRoomKey(this.home, this.table);
-    const opened = transcript.entries[0];
-    const sealed = opened?.kind === "system" && opened.subkind === "table_opened" && opened.data.config.room?.e2e === true;
-    if (!room && (sealed || (transcript.state !== null && isE2eRoom(transcript.state)))) {
-      throw new TrestleError("E_KEY_FILE", `room ${this.table} is end-to-end encrypted and this machine has no key for it; join with the full invite link, which carries it`, { reason: "no_room_key" });
-    }
-    return room;
-  }
-
-  /** The plaintext the guards judge and the message that is signed: sealed under the room key in an e2e room, else the same. */
-  private async seal(transcript: Transcript, given: Submission, held: boolean, refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): Promise<{ plain: Submission; wire: Submission; room: RoomKey | null }> {
-    let room: RoomKey | null;
-    try {
-      room = await this.roomKey(transcript);
-    } catch (error) {
-      if (!(error instanceof TrestleError)) throw error;
-      return refuse("e2e", error.code, "no_room_key", `${error.message}; nothing was sent`);
-    }
-    if (!room) return { plain: given, wire: given, room };
-    if (held) return { plain: await openSubmission(room, given), wire: given, room };
-    const wire = await sealSubmission(room, given);
-    const max = transcript.state ? maxChars(transcript.state.config) : Infinity;
-    if (wire.body.length > max) refuse("e2e", "E_TOO_LARGE", "sealed_too_long", `sealed, the body is ${wire.body.length} chars, over this room's max_chars ${max} (a sealed body is never cut); write less`);
-    return { plain: given, wire, room };
-  }
-
-  /** The money `s` binds the owner to: a sealed bid's (journal) or a reveal's, else the terms of boundTerms. */
-  private binds(state: TableState, s: Submission): Terms | null {
-    return bidTerms(this.journal, state, s) ?? boundTerms(state, s);
-  }
-
   /** The money `s` binds, or null when it names nothing it binds (an offer this machine has not seen). */
   private bindsOrNull(state: TableState, s: Submission): Terms | null {
     try {
-      return this.binds(state, s);
+      return moneyBound(this.journal, state, s);
     } catch (error) {
       if (error instanceof TrestleError) return null;
       throw error;
     }
-  }
-
-  /** Applies the mandate's limits to `s` (with `recent`, the seat's recent free text in the room); calls `refuse` (which throws) on the first it breaks. */
-  private checkMandate(m: Mandate, s: Submission, transcript: Transcript, recent: string[], refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never): void {
-    if (m.paused) refuse("mandate", "E_MANDATE", "paused", `the owner paused seat ${this.seat} at ${this.table}: it writes nothing until they resume it`);
-    const judged = (isCommitment(s) || (s.kind === "mechanism" && s.op === "reveal")) && transcript.state !== null;
-    let terms: Terms | null = null;
-    let unbound: TrestleError | null = null;
-    try {
-      terms = judged ? this.binds(transcript.state!, s) : null;
-    } catch (error) {
-      if (!(error instanceof TrestleError)) throw error;
-      unbound = error;
-    }
-    const later = revealedLater(this.journal, s);
-    const check = { never: m.never_disclose, recent, secretAmount: m.secret_amount, currency: terms?.currency };
-    const found = findDisclosure(authoredPart(later ? { ...s, reveals: later } : s), check);
-    if (found) refuse("disclosure", "E_MANDATE", "disclose", disclosureMessage(found), { index: found.index, path: found.path, form: found.form });
-    if (unbound) return refuse("mandate", unbound.code, String(unbound.details?.reason ?? "unknown"), unbound.message);
-    if (terms?.amount === undefined) return;
-    const money = m.money;
-    const said = `${terms.amount} ${terms.currency} (minor units)`;
-    if (!money) refuse("mandate", "E_MANDATE", "cap", `the mandate allows no money commitment (cap 0); ${said} was not committed`, { amount: terms.amount });
-    else if (terms.currency !== money.currency) refuse("mandate", "E_MANDATE", "currency", `the mandate's money is in ${money.currency}, not ${terms.currency}; nothing was committed`);
-    else if (terms.amount > money.cap) refuse("mandate", "E_MANDATE", "cap", `${said} is above the mandate's cap; it was not committed`);
-    else if (money.floor !== undefined && terms.amount < money.floor) refuse("mandate", "E_MANDATE", "floor", `${said} is below the mandate's floor; it was not committed`);
-  }
-
-  /** The nonce of the owner's approval this message spends, or undefined when it needs none; holds or refuses it otherwise. */
-  private async approvalFor(
-    m: Mandate,
-    s: Submission,
-    hash: string,
-    ownerKey: string,
-    refuse: (g: Guard, c: ErrorCode, r: string, m: string, d?: Record<string, unknown>) => never,
-  ): Promise<string | undefined> {
-    const why = m.require_confirm.includes(s.kind) ? "require_confirm" : m.loosened && gatedWhenLoosened(s) ? "loosened" : null;
-    if (why === null) return undefined;
-    const { approvals, rejected } = await answersTo(this.journal, hash, ownerKey);
-    if (rejected) refuse("gate", "E_GATE", "rejected", "the owner rejected this message; it will not be sent");
-    const unspent = approvals.find((a) => !this.journal.spent(a.nonce));
-    if (!unspent) {
-      if (approvals.length > 0) refuse("gate", "E_GATE", "spent", "the owner's approval of this message was already spent; they approve it again to send it again");
-      if (!this.journal.ofType("held").some((h) => h.message_sha256 === hash)) {
-        this.journal.append({ type: "held", message_sha256: hash, why, submission: s as unknown as Record<string, unknown> });
-      }
-      const because = why === "require_confirm" ? `the mandate holds every ${s.kind} for the owner` : "the mandate was loosened, so each commitment needs the owner";
-      throw new TrestleError("E_HELD", `held: ${because}; the owner approves message ${hash} (trestle gate approve ${hash.slice(0, 12)})`, { message_sha256: hash, why });
-    }
-    if (!this.journal.spend(unspent.nonce)) refuse("gate", "E_GATE", "spent", "the owner's approval of this message was spent by another process");
-    return unspent.nonce;
-  }
-
-  /** Signs exactly `submission` and sends it with the newest verified head; records whether it left. */
-  private async sendExact(submission: Submission, hash: string, approval: string | undefined): Promise<Sent> {
-    const spent = approval === undefined ? {} : { approval };
-    const since = this.client.tracker.held;
-    const request = await signSubmission(this.signer, submission, this.client.tracker.knownHead());
-    let response;
-    try {
-      response = await this.client.http.submit(this.table, request);
-    } catch (error) {
-      const code = error instanceof TrestleError ? error.code : "E_INTERNAL";
-      // A refusal in the relay's envelope is definite; no answer, or one that is not the protocol's, leaves the outcome unknown.
-      const outcome = code === "E_NETWORK" || code === "E_BAD_RESPONSE" || code === "E_INTERNAL" ? "unknown" : "refused";
-      this.journal.append({ type: "send_failed", message_sha256: hash, kind: submission.kind, outcome, code, ...spent });
-      throw error;
-    }
-    this.journal.append({ type: "sent", message_sha256: hash, kind: submission.kind, seq: response.seq, ...spent });
-    await this.client.tracker.observe(response.head, since);
-    return { seq: response.seq, head: response.head, truncated: response.truncated, message_sha256: hash };
   }
 }

@@ -48,7 +48,7 @@ describe("a room kind's files", () => {
     const kinds = RoomKindSchema.options.join("|");
     const test = new RegExp(`kind\\s*[!=]==\\s*"(${kinds})"|case "(${kinds})":`, "g");
     const allowed = (path: string, match: string) =>
-      path.startsWith("src/protocol/policy/kinds/") || (match.includes("mechanism") && ["src/owner/bids.ts", "src/owner/guarded-seat.ts"].includes(path));
+      path.startsWith("src/protocol/policy/kinds/") || (match.includes("mechanism") && ["src/owner/bids.ts", "src/owner/mandate-limits.ts"].includes(path));
     const found = files.flatMap((f) => [...f.code.matchAll(test)].map((m) => ({ path: f.path, match: m[0] }))).filter((x) => !allowed(x.path, x.match));
     expect(found).toEqual([]);
   });
