@@ -1,54 +1,25 @@
 /**
  * The principal window's state on the owner's machine: the owner key, one verified owner session
- * per table (table-watch.ts), the evidence this home keeps against the relay (client/head-store.ts,
- * docs/SPEC.md §8.3) and the owner's notification channels (§11.4). It turns all of it into the
- * page's events (wire.ts) and signs the page's actions with the owner key, exactly as the CLI
- * does: an approval through TableClient.approve (`trestle approve`), a pause or resume through
- * OwnerClient.control, a revocation of one of this owner's seats through client/revoke.ts revokeSeat
- * (`trestle revoke`), and an answer to a message the commitment gate holds for one of this
- * owner's seats through owner/gate.ts answerHeld (`trestle gate approve|reject`; the seat sends it);
- * and the owner in the loop (loops.ts, owner-loop.ts): its seats' questions with the answers it signs, its
- * instructions to them, and the room's deals it signs. The tables followed are those named at start, every table this home holds a
- * head for at this relay (looked at again every `pollMs`, with the evidence, the seats' private
- * journals and the channels), and each sub-table opened at one of them that lists this owner.
+ * per table (table-watch.ts), the evidence this home keeps against the relay and the owner's
+ * notification channels (window-reads.ts). It turns all of it into the page's events (wire.ts) and
+ * signs the page's actions with the owner key, exactly as the CLI does: an approval, a revocation
+ * and an answer to a message the commitment gate holds (window-actions.ts), a pause or resume
+ * through OwnerClient.control, and the owner in the loop (loops.ts, owner-loop.ts): its seats'
+ * questions with the answers it signs, its instructions to them, and the room's deals it signs.
+ * The tables followed are those named at start, every table this home holds a head for at this
+ * relay (looked at again every `pollMs`, with the evidence, the seats' private journals and the
+ * channels), and each sub-table opened at one of them that lists this owner.
  */
-import {
-  FileHeadStore,
-  openOwner,
-  openTable,
-  pinRelay,
-  PinStore,
-  revokeSeat,
-  systemClock,
-  type Clock,
-  type Evidence,
-  type HttpClient,
-  type OwnerClient,
-} from "../client/node.js";
-import { channelLine } from "../text/format.js";
-import { stylesFor } from "../text/styles.js";
-import { answerHeld, readTranscript, seatJournal } from "../owner/index.js";
+import { FileHeadStore, openOwner, openTable, pinRelay, PinStore, systemClock, type Clock, type Evidence, type HttpClient, type OwnerClient } from "../client/node.js";
 import { TrestleError } from "../protocol/index.js";
 import { JournalReader } from "./journal-reader.js";
 import { heldWords } from "./held-words.js";
 import { Loops } from "./loops.js";
 import { answer, instruct, signDealHere, type LoopContext } from "./owner-loop.js";
 import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
-import type {
-  ActionResult,
-  AnswerBody,
-  ApproveBody,
-  ControlBody,
-  DealBody,
-  EvidenceView,
-  GateBody,
-  GateResult,
-  InstructBody,
-  LoopResult,
-  RevokeBody,
-  SessionStatus,
-  ViewEvent,
-} from "./wire.js";
+import { answerGate, approveTask, revokeOwnSeat } from "./window-actions.js";
+import { channelsEvent, evidenceViews } from "./window-reads.js";
+import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, GateBody, GateResult, InstructBody, LoopResult, RevokeBody, SessionStatus, ViewEvent } from "./wire.js";
 
 /** What the window is opened with. */
 export interface PrincipalOptions {
@@ -66,8 +37,6 @@ export interface PrincipalOptions {
 
 /** A listener of the page's events. */
 export type ViewListener = (event: ViewEvent) => void;
-
-const PLAIN = stylesFor(false);
 
 /** Session states in which the table's seats are still to come. */
 const LEARNING: ReadonlySet<SessionStatus> = new Set(["connecting", "live", "reconnecting"]);
@@ -129,15 +98,8 @@ export class Principal implements WatchSink {
   }
 
   /** Signs `verdict` on this owner's task with the owner key, over the proposal read from the verified ledger (as `trestle approve`). */
-  async approve({ table, task, verdict }: ApproveBody): Promise<ActionResult> {
-    const watch = this.followed(table);
-    const dot = task.indexOf(".");
-    const owner = task.slice(dot + 1);
-    const me = this.options.owner;
-    if (owner !== me.name) throw new TrestleError("E_FORBIDDEN", `task ${task} is ${owner}'s; this window signs for ${me.name} only`);
-    const answer = await watch.client.approve(me.signer, me.name, Number(task.slice(0, dot)), verdict).catch((error: unknown) => this.caughtBy(error));
-    const done = verdict === "approve" ? "approved" : "rejected";
-    return { ok: true, seq: answer.seq, message: `task ${answer.task} ${done} with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})` };
+  async approve({ table, ...body }: ApproveBody): Promise<ActionResult> {
+    return approveTask(this.options.owner, this.followed(table), body).catch((error: unknown) => this.caughtBy(error));
   }
 
   /** Signs a pause of `table` as this owner, or lifts this owner's own pause (as the MCP `close` tool does). */
@@ -153,10 +115,7 @@ export class Principal implements WatchSink {
    * says holds it (as `trestle revoke`); a seat that is not this owner's is refused before sending.
    */
   async revoke({ table, seat }: RevokeBody): Promise<ActionResult> {
-    const watch = this.followed(table);
-    const me = this.options.owner;
-    const revoked = await revokeSeat(watch.client, me.name, me.signer, seat).catch((error: unknown) => this.caughtBy(error));
-    return { ok: true, seq: revoked.seq, message: `seat ${seat} at ${table} revoked with ${me.name}'s key (entry #${revoked.seq}): it left the table, and its key ${revoked.seat_key.slice(0, 12)}… is refused there from now on` };
+    return revokeOwnSeat(this.options.owner, this.followed(table), seat).catch((error: unknown) => this.caughtBy(error));
   }
 
   /**
@@ -164,22 +123,10 @@ export class Principal implements WatchSink {
    * the table's ledger, into the seat's journal (as `trestle gate approve|reject`: the same
    * answerHeld, over the transcript read and verified as this owner). It sends nothing: the seat does.
    */
-  async gate({ table, seat, message_sha256, verdict }: GateBody): Promise<GateResult> {
-    const watch = this.followed(table);
-    const me = this.options.owner;
-    if (!watch.summary().seats.some((s) => s.name === seat && s.owner === me.name)) {
-      throw new TrestleError("E_FORBIDDEN", `seat ${seat} at ${table} is not ${me.name}'s by the table's ledger; this window answers for ${me.name}'s seats only`);
-    }
-    const journal = seatJournal(this.options.home, table, seat, this.clock);
-    const transcript = await readTranscript(watch.client, { signer: me.signer, as: { owner: me.name } });
-    await answerHeld(journal, transcript, me.signer, message_sha256, verdict);
+  async gate({ table, ...body }: GateBody): Promise<GateResult> {
+    const result = await answerGate(this.loopCtx, this.followed(table), body);
     await this.readJournals();
-    const short = message_sha256.slice(0, 16);
-    const message =
-      verdict === "approve"
-        ? `message ${short}… approved with ${me.name}'s key; the seat sends it (trestle gate send ${message_sha256.slice(0, 12)} --table ${table} --seat ${seat}, or its agent's gate tool): this window sends nothing`
-        : `message ${short}… rejected with ${me.name}'s key; it will not be sent`;
-    return { ok: true, message_sha256, verdict, message };
+    return result;
   }
 
   /** Signs this owner's answer to one of its seats' questions with the owner key and sends it (as `trestle answer`). */
@@ -297,27 +244,13 @@ export class Principal implements WatchSink {
 
   /** Emits the evidence kept for this relay when it changed; returns the tables it names. */
   private readEvidence(): string[] {
-    let items: EvidenceView[];
-    try {
-      items = this.store
-        .allEvidence()
-        .filter((found) => found.relay === this.relayKey)
-        .flatMap((found) => found.items.map(({ recorded_at, evidence: e }) => ({ table: found.table, kind: e.kind, seq: e.seq, message: e.message, recorded_at })));
-    } catch (error) {
-      // A damaged evidence file is never read as "no evidence" (head-store.ts): say so as loudly.
-      const message = error instanceof Error ? error.message : String(error);
-      items = [{ table: "?", kind: "fork", seq: 0, message: `cannot read the evidence kept in this home: ${message}`, recorded_at: null }];
-    }
+    const items = evidenceViews(this.store, this.relayKey);
     this.remember("evidence", { type: "evidence", items });
     return [...new Set(items.map((item) => item.table).filter((table) => table !== "?"))];
   }
 
   private async readChannels(): Promise<void> {
-    const event: ViewEvent = await this.owners.channels().then(
-      (health) => ({ type: "channels", channels: health.channels.map((c) => ({ state: c.state, line: channelLine(c, PLAIN) })), error: null }),
-      (error: unknown) => ({ type: "channels", channels: [], error: error instanceof Error ? error.message : String(error) }),
-    );
-    this.remember("channels", event);
+    this.remember("channels", await channelsEvent(this.owners));
   }
 
   /** Keeps `event` as the latest of its kind and emits it when it differs from the one before. */
