@@ -138,13 +138,13 @@ export class Sessions {
       if (f.type === "approve") {
         if (owner === null) throw new TrestleError("E_FORBIDDEN", "approvals come from the owner's session, not a seat's");
         if (f.request.owner !== owner) throw new TrestleError("E_FORBIDDEN", `this session speaks for owner ${owner}`);
-        const { seq, head } = await approve(t, f.request);
+        const { seq, head } = await approve(t, { parsed: f.request });
         return send(ws, { type: "ack", id, seq, head });
       }
       if (f.request.submission.seat !== attachment.seat) {
         throw new TrestleError("E_FORBIDDEN", attachment.seat ? `this socket speaks for ${attachment.seat}` : "an owner session does not speak for a seat");
       }
-      const { seq, head } = await submit(t, f.request);
+      const { seq, head } = await submit(t, { parsed: f.request });
       send(ws, { type: "ack", id, seq, head });
     } catch (error) {
       const err = beforeAuth(toTrestleError(error), ws.deserializeAttachment() as Attachment);
