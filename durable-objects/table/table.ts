@@ -158,12 +158,12 @@ export class TableDO extends DurableObject<Env> {
 
   /** POST /tables/:id/entries: the one submit (submit.ts), as a seat's socket frame also takes it. */
   async submit(body: unknown): Promise<Result<SubmitResponse>> {
-    return guarded(() => submit(this.table, body));
+    return guarded(() => submit(this.table, { body }));
   }
 
   /** POST /tables/:id/approvals: the one approval (submit.ts), as an owner session's frame also takes it. */
   async approve(body: unknown): Promise<Result<ApproveResponse>> {
-    return guarded(() => approve(this.table, body));
+    return guarded(() => approve(this.table, { body }));
   }
 
   /** A relay-attested approval or rejection from a bound chat account (the Worker checked the binding, §5.6). */

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { signSocketAuth, signSubmission } from "../../src/protocol/index.js";
+import { LIMITS, signSocketAuth, signSubmission } from "../../src/protocol/index.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 import { TestSocket } from "../support/socket.js";
@@ -73,6 +73,18 @@ describe("the table WebSocket after the challenge is answered", () => {
       const error = await socket.next("error", (f) => f.id === "bad-shape");
       expect(error).toMatchObject({ error: { code: "E_SCHEMA", message: expect.stringContaining("request.submission.body") } });
       expect(socket.closed).toBeNull();
+      socket.ws.close();
+    });
+
+    it("refuses a frame over LIMITS.request_bytes in UTF-8, though not in UTF-16 code units, with E_TOO_LARGE and writes nothing", async () => {
+      const id = "ws-frame-utf8-size";
+      const { socket, request } = await taoSocket(id);
+      // Three UTF-8 bytes a character: about 87,000 characters, over 262,144 bytes (a frame read past its size would be E_SCHEMA for the unknown field).
+      const pad = "€".repeat(Math.ceil(LIMITS.request_bytes / 3) + 10);
+      await headUnmoved(relay, id, async () => {
+        socket.send({ type: "submit", id: "wide", request, pad });
+        expect(await socket.next("error")).toMatchObject({ error: { code: "E_TOO_LARGE" } });
+      });
       socket.ws.close();
     });
 

@@ -138,13 +138,13 @@ export class Sessions {
       if (f.type === "approve") {
         if (owner === null) throw new TrestleError("E_FORBIDDEN", "approvals come from the owner's session, not a seat's");
         if (f.request.owner !== owner) throw new TrestleError("E_FORBIDDEN", `this session speaks for owner ${owner}`);
-        const { seq, head } = await approve(t, f.request);
+        const { seq, head } = await approve(t, { parsed: f.request });
         return send(ws, { type: "ack", id, seq, head });
       }
       if (f.request.submission.seat !== attachment.seat) {
         throw new TrestleError("E_FORBIDDEN", attachment.seat ? `this socket speaks for ${attachment.seat}` : "an owner session does not speak for a seat");
       }
-      const { seq, head } = await submit(t, f.request);
+      const { seq, head } = await submit(t, { parsed: f.request });
       send(ws, { type: "ack", id, seq, head });
     } catch (error) {
       const err = beforeAuth(toTrestleError(error), ws.deserializeAttachment() as Attachment);
@@ -219,10 +219,16 @@ export class Sessions {
 
 /** A client frame's text: at most LIMITS.request_bytes UTF-8 bytes, and text, not binary. */
 function frameText(data: string | ArrayBuffer): string {
-  const size = typeof data === "string" ? utf8(data).byteLength : data.byteLength;
-  if (size > LIMITS.request_bytes) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
+  const over = typeof data === "string" ? utf8Over(data, LIMITS.request_bytes) : data.byteLength > LIMITS.request_bytes;
+  if (over) throw new TrestleError("E_TOO_LARGE", `frames are limited to ${LIMITS.request_bytes} bytes`);
   if (typeof data !== "string") throw new TrestleError("E_SCHEMA", "frames are JSON text");
   return data;
+}
+
+/** Whether `text` is over `limit` UTF-8 bytes; encoded only when its length leaves that open (a UTF-16 code unit is 1 to 3 UTF-8 bytes). */
+function utf8Over(text: string, limit: number): boolean {
+  if (text.length * 3 <= limit) return false;
+  return text.length > limit || utf8(text).byteLength > limit;
 }
 
 /** Answers a frame over the socket's rate with an error frame (carrying the frame's `id` when it has one); the frame is not handled. */

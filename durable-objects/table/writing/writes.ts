@@ -12,9 +12,9 @@ import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { admit } from "../../../src/protocol/policy/admit.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { CreateRequestSchema } from "../../../src/protocol/schemas/create.js";
-import { SubmitRequestSchema, type Entry, type EntryDraft, type HeadRef } from "../../../src/protocol/schemas/entry.js";
+import type { Entry, EntryDraft, HeadRef, SubmitRequest } from "../../../src/protocol/schemas/entry.js";
 import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
-import { ApprovalRequestSchema } from "../../../src/protocol/schemas/approval.js";
+import type { ApprovalRequest } from "../../../src/protocol/schemas/approval.js";
 import { requireApprovers, waitingOwners } from "./approvers.js";
 import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/protocol/signing/statements.js";
 import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
@@ -72,9 +72,8 @@ export async function writeJoin(t: Writer, body: unknown): Promise<WriteOutcome>
   return commit(t, draft);
 }
 
-/** Appends a seat's signed submission. */
-export async function writeSubmission(t: Writer, body: unknown): Promise<WriteOutcome> {
-  const request = parseOrThrow(SubmitRequestSchema, body, "submit request");
+/** Appends a seat's signed submission (parsed by SubmitRequestSchema). */
+export async function writeSubmission(t: Writer, request: SubmitRequest): Promise<WriteOutcome> {
   const state = requireTable(t);
   const { submission } = request;
   if (submission.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `submission is for table "${submission.table}"`);
@@ -96,9 +95,8 @@ export async function writeSubmission(t: Writer, body: unknown): Promise<WriteOu
   return commit(t, draft, draft.truncated ? submission.body : undefined);
 }
 
-/** Appends an owner's signed approval or rejection of a task (§5.6). */
-export async function writeApproval(t: Writer, body: unknown): Promise<WriteOutcome> {
-  const request = parseOrThrow(ApprovalRequestSchema, body, "approval request");
+/** Appends an owner's signed approval or rejection of a task (§5.6; parsed by ApprovalRequestSchema). */
+export async function writeApproval(t: Writer, request: ApprovalRequest): Promise<WriteOutcome> {
   const state = requireTable(t);
   if (request.approval.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `approval is for table "${request.approval.table}"`);
   const draft = approvalDraft(state, request);
