@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { cloudflareTest } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
 import { chatBindings } from "./test/support/chat-env.js";
 import { LIMITS_OFF, LIMITS_UNDER_TEST, limitSettings } from "./test/support/limits-env.js";
 import { witnessBindings } from "./test/support/witness-env.js";
@@ -34,8 +34,19 @@ export default defineConfig({
             miniflare: { bindings: { ...(await chatBindings(inject("fakeChatApi"))), ...LIMITS_OFF } },
           })),
         ],
-        // A time limit only stops a hang, as in the node project: a long table's export took over 5 s beside a type check.
-        test: { name: "workers", include: ["test/workers/**/*.test.ts"], exclude: ["test/workers/limits/**"], globalSetup: ["test/support/fake-chat-global.ts"], testTimeout: 30_000 },
+        test: {
+          name: "workers",
+          include: ["test/workers/**/*.test.ts"],
+          exclude: ["test/workers/limits/**"],
+          globalSetup: ["test/support/fake-chat-global.ts"],
+          // A time limit only stops a hang, as in the node project: a long table's export took over 5 s beside a type check.
+          testTimeout: 30_000,
+          // One Miniflare and one Worker isolate per vitest worker, not per file: loading the Worker into
+          // a fresh isolate for every file was most of the suite's import time (decision 0432). The
+          // files share its storage, so each uses its own table ids, chat ids and, where it binds chat
+          // accounts (counted per owner key), its own owner keys (`cast`, `roomCast` labels).
+          isolate: false,
+        },
       },
       // The same Worker with the operator limits on and small (test/support/limits-env.ts).
       {

@@ -8,10 +8,14 @@ import { cast, debateConfig, type Cast } from "./table-fixture.js";
 
 let counter = 0;
 
-/** A table id unique to this run and test file. */
+/**
+ * A table id unique to this run and test file. The process id is written in base 36: in decimal it
+ * put numbers like 3000 into ids, which tests that check an amount never shows (a mandate's secret
+ * cap) then found in the id (it happened in a whole run whose worker was pid 3000).
+ */
 export function uniqueTable(prefix: string): string {
   counter += 1;
-  return `${prefix}-${process.pid}-${counter}-${Date.now().toString(36)}`.slice(0, 64);
+  return `${prefix}-${process.pid.toString(36)}-${counter}-${Date.now().toString(36)}`.slice(0, 64);
 }
 
 /** A TableClient for `table` at `url`, pinned to the key the relay serves. */

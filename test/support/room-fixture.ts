@@ -21,13 +21,14 @@ import {
 } from "../../src/protocol/index.js";
 import { keyOf, MemoryLedger, nonceOf } from "./table-fixture.js";
 
-/** The keys of the stroller room's cast: owners sara, ben and cleo, and the relay. */
-export async function roomCast() {
+/** The keys of the stroller room's cast: owners sara, ben and cleo, and the relay; with a `label`, the same cast with keys of its own (for files that count per owner key on a relay other files share). */
+export async function roomCast(label?: string) {
+  const k = (name: string) => keyOf(label === undefined ? name : `${label}/${name}`);
   return {
-    relay: await keyOf("relay"),
-    sara: await keyOf("owner:sara"),
-    ben: await keyOf("owner:ben"),
-    cleo: await keyOf("owner:cleo"),
+    relay: await k("relay"),
+    sara: await k("owner:sara"),
+    ben: await k("owner:ben"),
+    cleo: await k("owner:cleo"),
   };
 }
 export type RoomCast = Awaited<ReturnType<typeof roomCast>>;

@@ -33,9 +33,9 @@ export class RoomHttp {
     readonly k: RoomCast,
   ) {}
 
-  /** Creates the stroller room as `id` (sara creating it; `notRoom`: the same open table without `room`) and seats sara-bot. */
-  static async open(relay: RelayHttp, id: string, options: { overrides?: Partial<TableConfig>; notRoom?: boolean } = {}): Promise<RoomHttp> {
-    const k = await roomCast();
+  /** Creates the stroller room as `id` (sara creating it; `notRoom`: the same open table without `room`; `cast`: the label of the cast's keys, see roomCast) and seats sara-bot. */
+  static async open(relay: RelayHttp, id: string, options: { overrides?: Partial<TableConfig>; notRoom?: boolean; cast?: string } = {}): Promise<RoomHttp> {
+    const k = await roomCast(options.cast);
     const room = new RoomHttp(relay, id, k);
     const { room: _room, ...plain } = roomConfig(k, { id, ...options.overrides });
     expect201(await relay.create(k.sara, "sara", options.notRoom ? plain : { ...plain, room: _room }));

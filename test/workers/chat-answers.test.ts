@@ -22,6 +22,9 @@ import { roomCast } from "../support/room-fixture.js";
 import { nonceOf } from "../support/table-fixture.js";
 import { unwrap } from "../../durable-objects/result.js";
 
+/** This file's own owner keys: chat bindings and bind codes count per owner key, and other files share the relay. */
+const CAST = "chat-answers";
+
 let unique = 0;
 const fresh = (label: string) => nonceOf(`${label}:${(unique += 1)}:${Math.random()}`);
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
@@ -89,14 +92,14 @@ const ACCOUNTS: readonly (readonly [ChatPlatform, string, string])[] = [
 const BEN = "97004";
 
 beforeAll(async () => {
-  const k = await roomCast();
+  const k = await roomCast(CAST);
   for (const [platform, account, chat] of ACCOUNTS) await bound(platform, k.sara, account, chat);
   await bound("telegram", k.ben, BEN);
 });
 
 describe("a question with choices in a bound chat", () => {
   it.each(ACCOUNTS)("is answered by a tap on %s, and the seat gets it relay-attested", async (platform, account, chat) => {
-    const room = await RoomHttp.open(relay, `chat-answer-tap-${platform}`);
+    const room = await RoomHttp.open(relay, `chat-answer-tap-${platform}`, { cast: CAST });
     const question = await asked(room, "sara-bot", room.k.sara);
     const body = await lastSent(platform, chat);
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
@@ -111,7 +114,7 @@ describe("a question with choices in a bound chat", () => {
 
 describe("a free-text question in a bound chat", () => {
   it("is answered by a reply to its Telegram message", async () => {
-    const room = await RoomHttp.open(relay, "chat-answer-reply");
+    const room = await RoomHttp.open(relay, "chat-answer-reply", { cast: CAST });
     const question = await asked(room, "sara-bot", room.k.sara, { text: "What is your ceiling?" });
     const body = await lastSent("telegram", "97001");
     expect(body.reply_markup).toEqual({ force_reply: true });
@@ -122,7 +125,7 @@ describe("a free-text question in a bound chat", () => {
   });
 
   it.each(ACCOUNTS.slice(1))("is answered by /answer <code> <text> on %s", async (platform, account, chat) => {
-    const room = await RoomHttp.open(relay, `chat-answer-command-${platform}`);
+    const room = await RoomHttp.open(relay, `chat-answer-command-${platform}`, { cast: CAST });
     const question = await asked(room, "sara-bot", room.k.sara, { text: "What is your ceiling?" });
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
     expect(visibleText(platform, await lastSent(platform, chat))).toContain(`/answer ${ref} <your answer>`);
@@ -133,7 +136,7 @@ describe("a free-text question in a bound chat", () => {
 
 describe("when an answer from chat is refused", () => {
   it("refuses a question past its deadline with E_EXPIRED", async () => {
-    const room = await RoomHttp.open(relay, "chat-answer-expired");
+    const room = await RoomHttp.open(relay, "chat-answer-expired", { cast: CAST });
     const question = await asked(room, "sara-bot", room.k.sara);
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
     await runInDurableObject(stub(room.id), (instance: TableDO) => {
@@ -144,7 +147,7 @@ describe("when an answer from chat is refused", () => {
   });
 
   it("refuses a second answer with E_ALREADY_RESOLVED and keeps the first", async () => {
-    const room = await RoomHttp.open(relay, "chat-answer-twice");
+    const room = await RoomHttp.open(relay, "chat-answer-twice", { cast: CAST });
     const question = await asked(room, "sara-bot", room.k.sara);
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
     expect((await tap("telegram", "97001", `q1.${ref}.0`)).text).toContain("Answered");
@@ -153,7 +156,7 @@ describe("when an answer from chat is refused", () => {
   });
 
   it("refuses an account bound to another owner with E_UNKNOWN_QUESTION: it finds no such question among its own", async () => {
-    const room = await RoomHttp.open(relay, "chat-answer-other-account");
+    const room = await RoomHttp.open(relay, "chat-answer-other-account", { cast: CAST });
     await room.admit(room.k.ben, "ben", "ben-bot");
     const question = await asked(room, "sara-bot", room.k.sara);
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
@@ -163,7 +166,7 @@ describe("when an answer from chat is refused", () => {
   });
 
   it("refuses, at the table, a question of a seat another owner holds with E_FORBIDDEN, even when that question reached this owner", async () => {
-    const room = await RoomHttp.open(relay, "chat-answer-other-seat");
+    const room = await RoomHttp.open(relay, "chat-answer-other-seat", { cast: CAST });
     await room.admit(room.k.ben, "ben", "ben-bot");
     const question = await asked(room, "sara-bot", room.k.sara);
     // Plant sara-bot's question in ben's own object, as if it had been sent to him.
@@ -176,7 +179,7 @@ describe("when an answer from chat is refused", () => {
   });
 
   it("refuses an unknown question with E_UNKNOWN_QUESTION, and a choice not among the choices with E_SCHEMA", async () => {
-    const room = await RoomHttp.open(relay, "chat-answer-bad-choice");
+    const room = await RoomHttp.open(relay, "chat-answer-bad-choice", { cast: CAST });
     const question = await asked(room, "sara-bot", room.k.sara);
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
     expect((await tap("telegram", "97001", `q1.${"A".repeat(16)}.0`)).text).toContain("E_UNKNOWN_QUESTION");
@@ -189,7 +192,7 @@ describe("when an answer from chat is refused", () => {
 
 describe("when a free-text answer from chat is too long", () => {
   it("refuses it with E_TOO_LARGE, as a signed answer of that length would be", async () => {
-    const room = await RoomHttp.open(relay, "chat-answer-too-long");
+    const room = await RoomHttp.open(relay, "chat-answer-too-long", { cast: CAST });
     const question = await asked(room, "sara-bot", room.k.sara, { text: "What is your ceiling?" });
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
     expect(await say("telegram", "97001", `/answer ${ref} ${"9".repeat(1001)}`)).toContain("E_TOO_LARGE");
@@ -199,7 +202,7 @@ describe("when a free-text answer from chat is too long", () => {
 
 describe("a question about an end-to-end encrypted room", () => {
   it("reaches the chat as a pointer to the window and the CLI, with no text, no buttons and no code; a crafted tap is refused", async () => {
-    const room = await RoomHttp.open(relay, "chat-answer-e2e", { overrides: { room: { e2e: true } } });
+    const room = await RoomHttp.open(relay, "chat-answer-e2e", { cast: CAST, overrides: { room: { e2e: true } } });
     const session = await ownerSession(fetcher, room.id, "sara", room.k.sara);
     const question = await asked(room, "sara-bot", room.k.sara, { text: `e2e1:${"A".repeat(60)}`, choices: [`e2e1:${"B".repeat(60)}`, `e2e1:${"C".repeat(60)}`] });
     const body = await lastSent("telegram", "97001");
@@ -219,7 +222,7 @@ describe("an instruction from chat", () => {
   it.each(ACCOUNTS)(
     "reaches the owner's seat from %s, relay-attested",
     async (platform, account, chat) => {
-      const room = await RoomHttp.open(relay, `chat-instruct-${platform}`);
+      const room = await RoomHttp.open(relay, `chat-instruct-${platform}`, { cast: CAST });
       const target = platform === "discord" ? "sara-bot" : `sara-bot@${room.id}`;
       const reply = await headUnmoved(relay, room.id, () => (platform === "discord" ? discordInstruct(account, chat, room.id) : say(platform, account, `/instruct ${target} Hold at 2,800.`)));
       expect(reply).toContain(`Sent to seat sara-bot at ${room.id}`);
@@ -243,8 +246,8 @@ describe("an instruction from chat", () => {
 
   describe("when an instruction from chat is refused", () => {
     it("refuses a seat its owner does not hold with E_FORBIDDEN, an unknown seat with E_UNKNOWN_SEAT, and asks for the table when several are open", async () => {
-      const room = await RoomHttp.open(relay, "chat-instruct-refused");
-      await RoomHttp.open(relay, "chat-instruct-refused-2");
+      const room = await RoomHttp.open(relay, "chat-instruct-refused", { cast: CAST });
+      await RoomHttp.open(relay, "chat-instruct-refused-2", { cast: CAST });
       await room.admit(room.k.ben, "ben", "ben-bot");
       expect(await say("telegram", "97001", `/instruct ben-bot@${room.id} Accept anything.`)).toContain("E_FORBIDDEN");
       expect(await say("telegram", "97001", `/instruct nobody@${room.id} Accept anything.`)).toContain("E_UNKNOWN_SEAT");

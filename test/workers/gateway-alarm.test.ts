@@ -54,7 +54,7 @@ const headSeq = async (id: string) => (await relay.request("GET", `/tables/${id}
 
 describe("the watchdog alarm", () => {
   it("is set for the approved task's deadline and marks it stalled when it fires; a second run appends nothing", async () => {
-    const k = await cast();
+    const k = await cast("gateway-alarm");
     const id = "gw-alarm";
     const { task, stub } = await approvedTask(k, id);
     const [alarm, since] = await runInDurableObject(stub, async (instance: TableDO, state) => [await state.storage.getAlarm(), instance.table.state!.tasks[task]!.since]);
@@ -84,7 +84,7 @@ describe("the watchdog alarm", () => {
   });
 
   it("fires through the runtime's alarm runner once the deadline passed", async () => {
-    const k = await cast();
+    const k = await cast("gateway-alarm");
     const id = "gw-alarm-runner";
     const { task, stub } = await approvedTask(k, id);
     await advance(stub, AHEAD);
@@ -98,7 +98,7 @@ describe("the watchdog alarm", () => {
 
 describe("the watchdog's stall in chat", () => {
   it("tells the task's owner on their bound channel, in the language the bind code carried, once the alarm stalls the task", async () => {
-    const k = await cast();
+    const k = await cast("gateway-alarm");
     const id = "gw-alarm-notice";
     const jenny = await keyOf(`owner:${id}:jenny`);
     await bindVia("line", jenny, "U8611", "U8611", "ja");
@@ -114,7 +114,7 @@ describe("the watchdog's stall in chat", () => {
 
 describe("eviction with open tasks", () => {
   it("rebuilds the identical state, tasks and requests included, and keeps the alarm", async () => {
-    const k = await cast();
+    const k = await cast("gateway-alarm");
     const id = "gw-evict";
     const { task, stub } = await approvedTask(k, id);
     const y = await keyOf("seat:y");

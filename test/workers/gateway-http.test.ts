@@ -27,7 +27,7 @@ const MERGE: Effect = { owner: "tao", resource: "github:tao/app", action: "merge
 let k: Cast;
 
 beforeAll(async () => {
-  k = await cast();
+  k = await cast("gateway-http");
 });
 
 /** Opens a gateway room `id` (jenny accepts async approvals, tao does not) with every seat joined; `keys.tao` replaces tao's key. */

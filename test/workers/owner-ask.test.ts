@@ -14,6 +14,9 @@ import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { RoomHttp } from "../support/room-http.js";
 import { nonceOf } from "../support/table-fixture.js";
 
+/** This file's own owner keys: chat bindings and bind codes count per owner key, and other files share the relay. */
+const CAST = "owner-ask";
+
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
 let unique = 0;
@@ -44,7 +47,7 @@ const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
 
 describe("a seat's question to its owner", () => {
   it("is answered once by its owner's key, read only by the seat and its owner, and kept across an eviction", async () => {
-    const room = await RoomHttp.open(relay, "owner-ask-signed");
+    const room = await RoomHttp.open(relay, "owner-ask-signed", { cast: CAST });
     await room.admit(room.k.ben, "ben", "ben-bot");
     const session = await ownerSession(fetcher, room.id, "sara", room.k.sara);
     const { request, reply } = await headUnmoved(relay, room.id, () => ask(room, "sara-bot", { choices: ["accept", "hold"] }));
@@ -68,7 +71,7 @@ describe("a seat's question to its owner", () => {
   });
 
   it("reaches the owner's proven chat channel, and a chat answer comes marked unverified", async () => {
-    const room = await RoomHttp.open(relay, "owner-ask-chat");
+    const room = await RoomHttp.open(relay, "owner-ask-chat", { cast: CAST });
     await bindVia("telegram", room.k.sara, "8301");
     await drain(room.k.sara.publicKeyText);
     const { request, reply } = await ask(room, "sara-bot", { text: "Go up to 2,900?", choices: ["yes", "no"] });
@@ -84,7 +87,7 @@ describe("a seat's question to its owner", () => {
   describe("when a question or an answer is refused", () => {
     it("refuses at once, with nothing kept, a question nobody can answer now", async () => {
       // Ben binds no chat in this file (owner objects are per key, shared by the file's tests).
-      const room = await RoomHttp.open(relay, "owner-ask-nobody");
+      const room = await RoomHttp.open(relay, "owner-ask-nobody", { cast: CAST });
       await room.admit(room.k.ben, "ben", "ben-bot");
       const { reply } = await headUnmoved(relay, room.id, () => ask(room, "ben-bot"));
       expect(reply.status).toBe(409);
@@ -93,7 +96,7 @@ describe("a seat's question to its owner", () => {
     });
 
     it("refuses a second answer, another owner's answer, an answer for another seat, and a value outside the choices", async () => {
-      const room = await RoomHttp.open(relay, "owner-ask-refusals");
+      const room = await RoomHttp.open(relay, "owner-ask-refusals", { cast: CAST });
       await room.admit(room.k.ben, "ben", "ben-bot");
       const session = await ownerSession(fetcher, room.id, "sara", room.k.sara);
       const { request } = await ask(room, "sara-bot", { choices: ["accept", "hold"] });
@@ -113,7 +116,7 @@ describe("a seat's question to its owner", () => {
     });
 
     it("refuses an answer after the deadline, and reads the question as expired", async () => {
-      const room = await RoomHttp.open(relay, "owner-ask-expired");
+      const room = await RoomHttp.open(relay, "owner-ask-expired", { cast: CAST });
       const session = await ownerSession(fetcher, room.id, "sara", room.k.sara);
       const { request } = await ask(room, "sara-bot", { deadline: Date.now() + 5_000 });
       const id = request.question.question;
@@ -127,7 +130,7 @@ describe("a seat's question to its owner", () => {
     });
 
     it("refuses plaintext in an end-to-end encrypted room, and a chat channel does not count as an answerer there", async () => {
-      const room = await RoomHttp.open(relay, "owner-ask-e2e", { overrides: { room: { e2e: true } } });
+      const room = await RoomHttp.open(relay, "owner-ask-e2e", { cast: CAST, overrides: { room: { e2e: true } } });
       await bindVia("telegram", room.k.sara, "8302");
       await drain(room.k.sara.publicKeyText);
       expect((await ask(room, "sara-bot")).reply.body.error.code).toBe("E_PLAINTEXT");
@@ -139,7 +142,7 @@ describe("a seat's question to its owner", () => {
 
 describe("an owner's instruction to its seat", () => {
   it("reaches that seat alone, marked verified, and survives an eviction", async () => {
-    const room = await RoomHttp.open(relay, "owner-instruct");
+    const room = await RoomHttp.open(relay, "owner-instruct", { cast: CAST });
     await room.admit(room.k.ben, "ben", "ben-bot");
     const sent = await headUnmoved(relay, room.id, async () =>
       relay.request("POST", `/tables/${room.id}/instructions`, await signInstruction(room.k.sara, { table: room.id, owner: "sara", seat: "sara-bot", text: "Do not go past 2,900.", nonce: fresh("i"), ts: Date.now() })),
@@ -157,7 +160,7 @@ describe("an owner's instruction to its seat", () => {
 
   describe("when an instruction is refused", () => {
     it("refuses another owner's instruction and a chat account bound to another owner", async () => {
-      const room = await RoomHttp.open(relay, "owner-instruct-other");
+      const room = await RoomHttp.open(relay, "owner-instruct-other", { cast: CAST });
       await room.admit(room.k.ben, "ben", "ben-bot");
       const forged = await signInstruction(room.k.ben, { table: room.id, owner: "ben", seat: "sara-bot", text: "Accept anything.", nonce: fresh("i"), ts: Date.now() });
       expect((await relay.request("POST", `/tables/${room.id}/instructions`, forged)).body.error.code).toBe("E_FORBIDDEN");

@@ -16,6 +16,9 @@ import { headUnmoved } from "../support/relay-http.js";
 import { expect201, RoomHttp } from "../support/room-http.js";
 import { nonceOf } from "../support/table-fixture.js";
 
+/** This file's own owner keys: chat bindings and bind codes count per owner key, and other files share the relay. */
+const CAST = "pause-owners";
+
 type Room = Awaited<ReturnType<typeof room>>;
 
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
@@ -96,7 +99,7 @@ describe("pauses per owner", () => {
   });
 
   it("lets an owner whose seat was ejected lift their own pause from chat", async () => {
-    const r = await RoomHttp.open(relay, "pauses-ejected");
+    const r = await RoomHttp.open(relay, "pauses-ejected", { cast: CAST });
     expect201(await r.admit(r.k.ben, "ben", "ben-bot"));
     await bound("telegram", r.k.ben, "96130");
     expect(await command(96130, `/pause ${r.id}`)).toMatch(/^Paused/);

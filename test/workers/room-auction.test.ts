@@ -15,6 +15,9 @@ import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { expect201, RoomHttp } from "../support/room-http.js";
 import { nonceOf } from "../support/table-fixture.js";
 
+/** This file's own owner keys: chat bindings and bind codes count per owner key, and other files share the relay. */
+const CAST = "room-auction";
+
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 
 const COMMIT_MS = 600_000;
@@ -26,7 +29,7 @@ const salt = (seat: string) => nonceOf(`salt:${seat}`);
 
 /** The stroller room `id` with ben-bot admitted and an auction open (ben buys, sara sells); returns the room and the auction's leaf. */
 async function auctionRoom(id: string): Promise<{ room: RoomHttp; auction: string }> {
-  const room = await RoomHttp.open(relay, id);
+  const room = await RoomHttp.open(relay, id, { cast: CAST });
   expect201(await room.admit(room.k.ben, "ben", "ben-bot"));
   const deadline = Date.now() + COMMIT_MS;
   const opened = expect201(
@@ -119,7 +122,7 @@ function sealedLooking(label: string): string {
 
 describe("an end-to-end encrypted room at the relay", () => {
   it("takes sealed text and refuses plaintext, in a body and in terms", async () => {
-    const room = await RoomHttp.open(relay, "room-e2e-plain", { overrides: { room: { e2e: true } } });
+    const room = await RoomHttp.open(relay, "room-e2e-plain", { cast: CAST, overrides: { room: { e2e: true } } });
     expect201(await room.write("sara-bot", { kind: "say", body: sealedLooking("hello") }));
     const plain = await headUnmoved(relay, room.id, () => room.write("sara-bot", { kind: "say", body: "hello in the clear" }));
     expect(plain.status).toBe(400);
@@ -129,7 +132,7 @@ describe("an end-to-end encrypted room at the relay", () => {
   });
 
   it("sends notifications with no content: no topic, no note text, only where to read it", async () => {
-    const room = await RoomHttp.open(relay, "room-e2e-notice", { overrides: { room: { e2e: true }, topic: "Secret stroller deal" } });
+    const room = await RoomHttp.open(relay, "room-e2e-notice", { cast: CAST, overrides: { room: { e2e: true }, topic: "Secret stroller deal" } });
     await room.admit(room.k.ben, "ben", "ben-bot");
     await bindVia("telegram", room.k.ben, "93201");
     await drain(room.k.ben.publicKeyText);

@@ -18,6 +18,9 @@ import { expect201, RoomHttp } from "../support/room-http.js";
 import { roomCast, twd } from "../support/room-fixture.js";
 import { nonceOf } from "../support/table-fixture.js";
 
+/** This file's own owner keys: chat bindings and bind codes count per owner key, and other files share the relay. */
+const CAST = "room-news";
+
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
 
 /** The room's entries as sara reads them. */
@@ -62,12 +65,12 @@ function newsTitles(texts: string[]): string[] {
 
 /** Opens a room with sara's and cleo's room_news as given (ben, admitted by invite, has the default). */
 async function newsRoom(id: string, sara: TableConfig["owners"][string]["room_news"], cleo: TableConfig["owners"][string]["room_news"], extra: Partial<TableConfig> = {}) {
-  const k = await roomCast();
+  const k = await roomCast(CAST);
   const owners: TableConfig["owners"] = {
     sara: { public_key: k.sara.publicKeyText, ...(sara ? { room_news: sara } : {}) },
     cleo: { public_key: k.cleo.publicKeyText, ...(cleo ? { room_news: cleo } : {}) },
   };
-  const room = await RoomHttp.open(relay, id, { overrides: { owners, ...extra } });
+  const room = await RoomHttp.open(relay, id, { cast: CAST, overrides: { owners, ...extra } });
   expect201(await room.admit(room.k.ben, "ben", "ben-bot"));
   return room;
 }
@@ -170,7 +173,7 @@ describe("room news", () => {
 
   describe("when the config or a held note is wrong", () => {
     it("refuses a room_news value the schema does not know (E_SCHEMA) and opens nothing", async () => {
-      const k = await roomCast();
+      const k = await roomCast(CAST);
       const config = { id: "room-news-bad", topic: "bad", owners: { sara: { public_key: k.sara.publicKeyText, room_news: "everything" } }, topology: { kind: "open" }, termination: { any: ["decision"] }, room: {} };
       const reply = await relay.create(k.sara, "sara", config as unknown as TableConfig);
       expect(reply.body.error.code).toBe("E_SCHEMA");

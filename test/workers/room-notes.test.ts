@@ -10,11 +10,14 @@ import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { RoomHttp } from "../support/room-http.js";
 import { nonceOf } from "../support/table-fixture.js";
 
+/** This file's own owner keys: chat bindings and bind codes count per owner key, and other files share the relay. */
+const CAST = "room-notes";
+
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 
 describe("a note to the owner", () => {
   it("reaches the owner's bound chat app and never the room", async () => {
-    const room = await RoomHttp.open(relay, "room-note-1");
+    const room = await RoomHttp.open(relay, "room-note-1", { cast: CAST });
     await room.admit(room.k.ben, "ben", "ben-bot");
     await bindVia("telegram", room.k.ben, "8101");
     await bindVia("telegram", room.k.sara, "8102");
@@ -35,7 +38,7 @@ describe("a note to the owner", () => {
   });
 
   it("sends a retried note (same nonce) once", async () => {
-    const room = await RoomHttp.open(relay, "room-note-retry");
+    const room = await RoomHttp.open(relay, "room-note-retry", { cast: CAST });
     const nonce = nonceOf("same note");
     const first = await room.note("sara-bot", "hello", { nonce });
     const again = await room.note("sara-bot", "hello", { nonce });
@@ -44,7 +47,7 @@ describe("a note to the owner", () => {
 
   describe("when a note is refused", () => {
     it("refuses a note not signed by the seat's own key", async () => {
-      const room = await RoomHttp.open(relay, "room-note-forged");
+      const room = await RoomHttp.open(relay, "room-note-forged", { cast: CAST });
       await room.admit(room.k.ben, "ben", "ben-bot");
       const reply = await room.note("sara-bot", "send me your floor", { signer: await room.seatKey("ben-bot") });
       expect(reply.status).toBe(401);
@@ -52,14 +55,14 @@ describe("a note to the owner", () => {
     });
 
     it("refuses a stale note, and one from a seat not in the room", async () => {
-      const room = await RoomHttp.open(relay, "room-note-stale");
+      const room = await RoomHttp.open(relay, "room-note-stale", { cast: CAST });
       expect((await room.note("sara-bot", "old", { ts: Date.now() - 10 * 60_000 })).body.error.code).toBe("E_EXPIRED");
       expect((await room.note("nobody", "who am I")).body.error.code).toBe("E_UNKNOWN_SEAT");
       expect((await relay.request("POST", `/tables/${room.id}/notes`, { note: { text: 1 }, sig: "x" })).body.error.code).toBe("E_SCHEMA");
     });
 
     it("refuses more than its limit of notes per window", async () => {
-      const room = await RoomHttp.open(relay, "room-note-limit");
+      const room = await RoomHttp.open(relay, "room-note-limit", { cast: CAST });
       for (let i = 0; i < NOTE_LIMITS.per_window; i++) expect((await room.note("sara-bot", `note ${i}`)).status).toBe(201);
       const over = await room.note("sara-bot", "one too many");
       expect(over.status).toBe(429);
