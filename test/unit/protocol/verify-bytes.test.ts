@@ -20,8 +20,10 @@ async function verdictWith(at: number, by: number): Promise<string> {
   return (await verifyExport(new TextDecoder().decode(altered), { relayKey })).verdict;
 }
 
-// Exhaustive loops over every byte: seconds of CPU, more on a loaded 2-core machine.
-describe("altering one byte of a CLEAN export", { timeout: 60_000 }, () => {
+// Exhaustive loops over every byte: about 30 s of CPU for the lowest-bit loop alone, and twice that
+// when the files beside it take the other core and more (it missed 60 s in two whole runs at load
+// 5-12). The limit only stops a hang.
+describe("altering one byte of a CLEAN export", { timeout: 180_000 }, () => {
   it("starts from a CLEAN export ending in a newline", async () => {
     expect((await verifyExport(new TextDecoder().decode(bytes), { relayKey })).verdict).toBe("CLEAN");
     expect(bytes.at(-1)).toBe(0x0a);
