@@ -43,19 +43,36 @@ export async function witnessReport(opened: { others: readonly NoteSignature[] }
   return { ...policy, line };
 }
 
-/** What `verify` adds for a table whose config names witnesses: the list and policy and, when the relay's checkpoint was read, who cosigned it at which size. */
+/** What `verify` adds for a table whose config names witnesses: the list and policy and, when the relay's checkpoint was read, who cosigned it at which size; read through a mirror, the relay holding the table instead. */
 export interface TableWitnesses {
   k: number;
   list: { name: string; key: string; url: string }[];
   checkpoint?: { size: number; witnessed: WitnessedBy[]; met: boolean };
+  mirror_of?: { relay: string; url?: string };
 }
 
-/** The lines and JSON of `verify` for the config's `witnesses`; `signed` is the relay's checkpoint now (online), checked against --witness/--witness-k or else the config's policy. */
-export async function tableWitnesses(ctx: Context, witnesses: Witnesses, signed?: { note: string; size: number; others: readonly NoteSignature[] }): Promise<{ lines: string[]; json: TableWitnesses }> {
+/** A table read through a relay (`mirror`, its URL) that only mirrors it: no checkpoint there; the key of the relay holding it, and its URL when this home pinned one to that key. */
+export interface MirroredFrom {
+  table: string;
+  mirror: string;
+  relay: string;
+  url?: string;
+}
+
+/**
+ * The lines and JSON of `verify` for the config's `witnesses`; `read` is the relay's checkpoint now (online), checked against
+ * --witness/--witness-k or else the config's policy, or the relay holding the table when the relay read only mirrors it.
+ */
+export async function tableWitnesses(ctx: Context, witnesses: Witnesses, read?: { note: string; size: number; others: readonly NoteSignature[] } | MirroredFrom): Promise<{ lines: string[]; json: TableWitnesses }> {
   const list = witnesses.list.map((w) => ({ name: witnessName(w), key: w.key, url: w.url }));
   const lines = [`witnesses named by the config (policy: ${witnesses.k} of ${list.length}): ${list.map((w) => `${w.name} <${w.url}>`).join(", ")}`];
-  if (!signed) return { lines: [...lines, "check who cosigned its checkpoint online: trestle checkpoint --table <id>"], json: { k: witnesses.k, list } };
-  const policy = await witnessReport(signed, signed.note, witnessRule(ctx, witnesses));
-  lines.push(`the relay's checkpoint at size ${signed.size}: ${policy.line}`);
-  return { lines, json: { k: witnesses.k, list, checkpoint: { size: signed.size, witnessed: policy.witnessed, met: policy.met } } };
+  if (!read) return { lines: [...lines, "check who cosigned its checkpoint online: trestle checkpoint --table <id>"], json: { k: witnesses.k, list } };
+  if ("mirror" in read) {
+    const where = `trestle checkpoint --table ${read.table} --relay ${read.url ?? "<its URL>"}`;
+    lines.push(`relay ${read.mirror} only mirrors the table and serves no checkpoint: read it where relay ${read.relay} holds the table: ${where}`);
+    return { lines, json: { k: witnesses.k, list, mirror_of: { relay: read.relay, ...(read.url === undefined ? {} : { url: read.url }) } } };
+  }
+  const policy = await witnessReport(read, read.note, witnessRule(ctx, witnesses));
+  lines.push(`the relay's checkpoint at size ${read.size}: ${policy.line}`);
+  return { lines, json: { k: witnesses.k, list, checkpoint: { size: read.size, witnessed: policy.witnessed, met: policy.met } } };
 }

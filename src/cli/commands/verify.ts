@@ -9,10 +9,11 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { exportIdentity, FileHeadStore, PinStore, verifyExportText } from "../../client/node.js";
+import { mirrorHolder } from "../../client/follow-custody.js";
 import { nodeEd25519 } from "../../client/node-ed25519.js";
 import { nodeSha256 } from "../../client/node-sha256.js";
 import { checkerPool, threadsBeside } from "../../client/verify-pool.js";
-import { configOf, entryChecker, parseExport, PublicKeySchema, type ParsedExport, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
+import { configOf, entryChecker, expectedCheckWindows, parseExport, PublicKeySchema, type ParsedExport, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -20,7 +21,7 @@ import { reportLines } from "../../text/format.js";
 import type { Command } from "./command.js";
 import { bodyOf, submitEntry } from "./write.js";
 import { verifyProofFile } from "../verify-proof.js";
-import { tableWitnesses, WITNESS_FLAGS } from "../witness-report.js";
+import { tableWitnesses, WITNESS_FLAGS, type MirroredFrom } from "../witness-report.js";
 import { TlogReader } from "../../client/tlog-reader.js";
 import type { NoteSignature } from "../../protocol/tlog/note.js";
 import type { Witnesses } from "../../protocol/schemas/witnesses.js";
@@ -53,8 +54,8 @@ export const verify: Command = {
     const [target] = positionals(ctx.args, ["table | export.jsonl"]);
     const isFile = existsSync(target!);
     if (!isFile && !TableIdSchema.safeParse(target).success) throw new UsageError(`no file ${target}, and it is not a table id (3-64 of [a-z0-9._-])`);
-    const { report, witnesses, signed } = isFile ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
-    const named = witnesses ? await tableWitnesses(ctx, witnesses, signed) : undefined;
+    const { report, witnesses, signed, mirrored } = isFile ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
+    const named = witnesses ? await tableWitnesses(ctx, witnesses, signed ?? mirrored) : undefined;
     ctx.out.result([...reportLines(report, ctx.out.c), ...(named?.lines ?? [])], named ? { ...report, witnesses: named.json } : report);
     return report.verdict === "CLEAN" ? EXIT.OK : report.verdict === "REFUTED" ? EXIT.REFUTED : EXIT.INCONCLUSIVE;
   },
@@ -76,6 +77,9 @@ export async function verifyFile(ctx: Context, path: string): Promise<Verified> 
   const pool = checkerPool(VERIFY_WORKER, threadsBeside(), entryChecker(nodeSha256, nodeEd25519));
   try {
     const text = readExport(path);
+    // The workers start on the windows the export's lines promise while this thread parses it;
+    // what they compute answers only windows the parse then gives with exactly those texts.
+    pool.prefetch(expectedCheckWindows(text));
     const parsed = parseExport(text);
     const given = optional(ctx.args, "relay-key");
     if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
@@ -102,23 +106,35 @@ function readExport(path: string): string {
   }
 }
 
-/** The table exported from the relay (as --owner or --seat) and verified, with the relay's checkpoint now when its config names witnesses. */
+/**
+ * The table exported from the relay (as --owner or --seat) and verified, with the relay's checkpoint now when its config names witnesses;
+ * from a relay that only mirrors the table, which serves no checkpoint (its log is the holding relay's), where to read it instead.
+ */
 async function verifyTable(ctx: Context, table: string): Promise<Verified> {
   const reader = await ctx.reader();
   const client = await ctx.table(table);
   const { text, report, parsed } = await client.exportLedger(reader);
   const witnesses = witnessesOf(parsed);
   if (!witnesses) return { text, report };
+  const holder = mirrorHolder(parsed, client.tracker.relayKey);
+  if (holder !== null) return { text, report, witnesses, mirrored: mirroredFrom(ctx, table, holder) };
   const signed = await new TlogReader(client.http, table, client.tracker.relayKey).checkpoint();
   return { text, report, witnesses, signed: { note: signed.note, size: signed.checkpoint.size, others: signed.others } };
 }
 
-/** An export verified: its text, the report, the witnesses its config names and (online) the relay's checkpoint now. */
+/** The table read through the mirror at --relay, held by relay key `holder`, with the URL this home pinned to that key, if any. */
+function mirroredFrom(ctx: Context, table: string, holder: string): MirroredFrom {
+  const url = Object.entries(new PinStore(ctx.home).all()).find(([, pin]) => pin.relay_key === holder)?.[0];
+  return { table, mirror: ctx.relayUrl, relay: holder, ...(url === undefined ? {} : { url }) };
+}
+
+/** An export verified: its text, the report, the witnesses its config names and (online) the relay's checkpoint now, or the relay holding the table when --relay only mirrors it. */
 export interface Verified {
   text: string;
   report: VerifyReport;
   witnesses?: Witnesses;
   signed?: { note: string; size: number; others: readonly NoteSignature[] };
+  mirrored?: MirroredFrom;
 }
 
 function witnessesOf(parsed: ParsedExport): Witnesses | undefined {

@@ -20,6 +20,45 @@ export function canonicalBytes(value: unknown): Uint8Array {
   return utf8(canonicalize(value));
 }
 
+/**
+ * The value `text` holds when `text` is exactly its canonical JSON, else undefined: what
+ * `canonicalize(JSON.parse(text)) === text` says (never throwing), mostly without writing it again.
+ * The native writer emits members in property order, so when its output is `text`, every
+ * object's keys are in canonical order and every number is a safe integer, `text` is canonical; a
+ * `\ud800`-`\udfff` escape (how it writes a lone surrogate) or any other difference is left to
+ * `canonicalize` (an object whose integer-like keys JavaScript orders first, for one).
+ */
+export function parseCanonical(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (JSON.stringify(value) === text && !ESCAPED_SURROGATE.test(text) && sortedIntegral(value)) return value;
+  try {
+    return canonicalize(value) === text ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How JSON.stringify writes a surrogate (lone ones only; paired ones it writes as they are). */
+const ESCAPED_SURROGATE = /\\ud[89a-f]/;
+
+/** Whether every object in a parsed JSON value has its keys in RFC 8785 order (UTF-16 code units) and every number is a safe integer. */
+function sortedIntegral(value: unknown): boolean {
+  if (typeof value === "number") return Number.isSafeInteger(value);
+  if (typeof value !== "object" || value === null) return true;
+  if (Array.isArray(value)) return value.every(sortedIntegral);
+  let previous: string | undefined;
+  for (const [key, member] of Object.entries(value)) {
+    if ((previous !== undefined && previous >= key) || !sortedIntegral(member)) return false;
+    previous = key;
+  }
+  return true;
+}
+
 const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

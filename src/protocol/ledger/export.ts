@@ -3,14 +3,14 @@
  * must be canonical JSON (RFC 8785) and exactly one export line shape, in order, so any changed
  * byte either breaks a line or changes what a later check sees.
  */
-import { canonicalBytes, canonicalize, jsonEqual } from "../encoding/canonical.js";
+import { canonicalBytes, canonicalize, jsonEqual, parseCanonical } from "../encoding/canonical.js";
 import { LIMITS } from "../limits/limits.js";
 import { isCaused } from "../policy/admit.js";
 import { ExportHeaderSchema, ExportLineSchema, type ExportHeader, type HiddenEntry } from "../schemas/export.js";
 import type { Entry } from "../schemas/entry.js";
 import type { SignedHead } from "../schemas/head.js";
 import type { Coverage, VerifyReport } from "../schemas/verify.js";
-import { emptyCoverage, verifyLedger, type LedgerView, type VerifyOptions } from "./verify.js";
+import { CHECK_WINDOW, emptyCoverage, verifyLedger, type LedgerView, type VerifyOptions } from "./verify.js";
 
 /** The export text: header, entries (or hidden leaves, each truncated entry followed by its original), heads. */
 export function exportText(
@@ -65,7 +65,7 @@ export function parseExport(text: string): ParsedExport {
   const lines = text.slice(0, -1).split("\n");
   const values: unknown[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const value = canonicalLine(lines[i]!);
+    const value = parseCanonical(lines[i]!);
     if (value === undefined) return { ok: false, line: i + 1, reason: `line ${i + 1} is not canonical JSON` };
     values.push(value);
   }
@@ -100,15 +100,6 @@ export function parseExport(text: string): ParsedExport {
   return { ok: true, header: header.data, view: { table: header.data.table, relay: header.data.relay, items, texts, heads, originals } };
 }
 
-function canonicalLine(line: string): unknown {
-  try {
-    const value: unknown = JSON.parse(line);
-    return canonicalize(value) === line ? value : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const ENTRY_LINE_START = '{"entry":';
 const ENTRY_LINE_END = ',"type":"entry"}';
 
@@ -121,6 +112,33 @@ const ENTRY_LINE_END = ',"type":"entry"}';
 function entryText(line: string, value: unknown, entry: Entry): string | null {
   const raw = typeof value === "object" && value !== null && "entry" in value ? value.entry : undefined;
   return jsonEqual(raw, entry) ? line.slice(ENTRY_LINE_START.length, -ENTRY_LINE_END.length) : null;
+}
+
+/**
+ * The texts a verification of export `text` will most likely hand its checker, window by window
+ * (checkChainAndSignatures: CHECK_WINDOW items, the full entries' canonical texts), read off its
+ * lines without parsing them: so a checker may start before the parse is done. Only a guess, from
+ * lines nobody checked yet: a checker may use what it computed for a window only when the verification
+ * later hands it exactly these texts, which the parse then checked, and must check any other window afresh.
+ */
+export function expectedCheckWindows(text: string): string[][] {
+  const windows: string[][] = [];
+  let items = 0;
+  let from = text.indexOf("\n") + 1;
+  while (from > 0 && from < text.length) {
+    const end = text.indexOf("\n", from);
+    const line = text.slice(from, end < 0 ? text.length : end);
+    from = end + 1;
+    const entry = line.startsWith(ENTRY_LINE_START) && line.endsWith(ENTRY_LINE_END);
+    if (!entry && !line.startsWith('{"hidden":')) {
+      if (line.startsWith('{"head":')) break;
+      continue;
+    }
+    if (items % CHECK_WINDOW === 0) windows.push([]);
+    items += 1;
+    if (entry) windows[windows.length - 1]!.push(line.slice(ENTRY_LINE_START.length, -ENTRY_LINE_END.length));
+  }
+  return windows;
 }
 
 function countLines(text: string): number {

@@ -126,8 +126,8 @@ function outcomeOf(run: () => unknown): { failed: false } | { failed: true; erro
   }
 }
 
-/** Entries per window: each window's entries are checked (leaf, signatures) off the chain's path while the chain is checked in order. */
-const WINDOW = 256;
+/** Items per window: each window's full entries are checked (leaf, signatures) off the chain's path while the chain is checked in order. */
+export const CHECK_WINDOW = 256;
 
 /** Where a chain check starts: after entry `seq` (0: before entry 1), whose link is `link`. */
 export interface ChainStart {
@@ -154,9 +154,9 @@ export async function checkChainAndSignatures(
   const chain = { links: [] as string[], prev: from.link, hash };
   const seatKeys = new Map<string, string>();
   const windows: (Entry | HiddenEntry)[][] = [];
-  for (let start = 0; start < view.items.length; start += WINDOW) windows.push(view.items.slice(start, start + WINDOW));
+  for (let start = 0; start < view.items.length; start += CHECK_WINDOW) windows.push(view.items.slice(start, start + CHECK_WINDOW));
   const pending = windows.map((window, w) => {
-    const texts = view.texts?.slice(w * WINDOW, w * WINDOW + window.length).filter((_, i) => isEntry(window[i]!));
+    const texts = view.texts?.slice(w * CHECK_WINDOW, w * CHECK_WINDOW + window.length).filter((_, i) => isEntry(window[i]!));
     const checks = checker(window.filter(isEntry), texts);
     checks.catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
     return checks;
@@ -166,7 +166,7 @@ export async function checkChainAndSignatures(
     const checks = await pending[w]!;
     let next = 0;
     const checked = window.map((item) => (isEntry(item) ? checks[next++]! : null));
-    window.forEach((item, i) => checkLink(item, from.seq + w * WINDOW + i + 1, table, chain, coverage, checked[i]?.leaf));
+    window.forEach((item, i) => checkLink(item, from.seq + w * CHECK_WINDOW + i + 1, table, chain, coverage, checked[i]?.leaf));
     window.forEach((item, i) => {
       if (!isEntry(item)) return;
       const bad = checked[i]!.signatures.indexOf(false);

@@ -38,8 +38,8 @@ afterAll(() => Promise.all([originGone ? undefined : origin?.dispose(), twin?.di
 const keyOf = (owner: string) => JSON.parse(readFileSync(join(home, "owners", `${owner}.json`), "utf8")).public_key as string;
 const relayKeyOf = async (relay: LocalRelay) => ((await (await fetch(`${relay.url}/.well-known/trestle.json`)).json()) as { relay_key: string }).relay_key;
 
-/** Creates a debate at `relay` with three owners, seats two bots and has one speak. */
-async function tableAt(relay: LocalRelay, table: string): Promise<void> {
+/** Creates a debate at `relay` with three owners (`extra` merged into its config), seats two bots and has one speak. */
+async function tableAt(relay: LocalRelay, table: string, extra: Record<string, unknown> = {}): Promise<void> {
   const config = {
     id: table,
     topic: "Ship #459 first?",
@@ -47,6 +47,7 @@ async function tableAt(relay: LocalRelay, table: string): Promise<void> {
     seats: { "bot-tao": { owner: "tao" }, "bot-jenny": { owner: "jenny" }, judge: { owner: "ops" } },
     topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 2 },
     termination: { any: ["decision", "rounds_exhausted"] },
+    ...extra,
   };
   const path = join(home, `${table}.config.json`);
   writeFileSync(path, JSON.stringify(config));
@@ -152,6 +153,28 @@ describe("trestle mirror", () => {
     const read = await t.json(["verify", table, "--relay", target.url, "--owner", "ops"]);
     expect(read.code).toBe(0);
     expect(read.body).toMatchObject({ verdict: "CLEAN", last_seq: head.seq, coverage: { head_seq: head.seq } });
+  }, 60_000);
+
+  it("verifies a table whose config names witnesses through the mirror, which serves no checkpoint, and says where to read it", async () => {
+    const witnessed = uniqueTable("mirrored-witnessed");
+    // A witness nobody runs: the relay's submissions to it fail, which changes nothing here.
+    const key = (await t.json(["witness", "--print-key"])).body!.verifier_key as string;
+    await tableAt(origin, witnessed, { witnesses: { k: 1, list: [{ key, url: "http://127.0.0.1:9/witness" }] } });
+    expect((await t.run(["mirror", witnessed, "--from", origin.url, "--relay", target.url, "--owner", "ops"])).code).toBe(0);
+
+    const text = await t.run(["verify", witnessed, "--relay", target.url, "--owner", "ops"]);
+    expect(text.stderr).toBe("");
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("CLEAN");
+    expect(text.stdout).toContain(`witnesses named by the config (policy: 1 of 1): ${key.slice(0, key.indexOf("+"))} <http://127.0.0.1:9/witness>`);
+    const originKey = await relayKeyOf(origin);
+    expect(text.stdout).toContain(
+      `relay ${target.url} only mirrors the table and serves no checkpoint: read it where relay ${originKey} holds the table: trestle checkpoint --table ${witnessed} --relay ${origin.url}`,
+    );
+    const json = await t.json(["verify", witnessed, "--relay", target.url, "--owner", "ops"]);
+    expect(json.code).toBe(0);
+    expect(json.body).toMatchObject({ verdict: "CLEAN", witnesses: { k: 1, mirror_of: { relay: originKey, url: origin.url } } });
+    expect(json.body!.witnesses).not.toHaveProperty("checkpoint");
   }, 60_000);
 
   describe("when the origin's operator serves another history under the same key", () => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalBytes, canonicalize, fromHex, jsonEqual, TrestleError } from "../../../src/protocol/index.js";
+import { canonicalBytes, canonicalize, fromHex, jsonEqual, parseCanonical, TrestleError } from "../../../src/protocol/index.js";
 import { integerJson } from "./fixtures.js";
 
 const JCS = new URL("../../vectors/jcs/", import.meta.url);
@@ -144,6 +144,56 @@ describe("canonicalize: the trestle profile", () => {
           expect(canonicalize(JSON.parse(text))).toBe(text);
         }),
         { seed: 8785, numRuns: 500 },
+      );
+    });
+  });
+});
+
+/** What parseCanonical must say of `text`: its value when canonicalize(JSON.parse(text)) is `text`, else undefined. */
+function canonicalValue(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return canonicalize(value) === text ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+describe("parseCanonical", () => {
+  it("gives the value of a canonical text, as canonicalize would accept it", () => {
+    fc.assert(
+      fc.property(integerJson, (value) => {
+        const text = canonicalize(value);
+        expect(parseCanonical(text)).toEqual(JSON.parse(text));
+      }),
+      { seed: 8785, numRuns: 500 },
+    );
+  });
+
+  it("accepts integer-like keys in canonical order, which JavaScript orders otherwise", () => {
+    expect(parseCanonical('{"10":1,"9":2,"a":3}')).toEqual({ 10: 1, 9: 2, a: 3 });
+    expect(parseCanonical('{"\\u0000":1,"\\u001f":2}')).toEqual({ "\u0000": 1, "\u001f": 2 });
+    expect(parseCanonical('["\\\\ud800"]')).toEqual(["\\ud800"]);
+  });
+
+  describe("when the text is not canonical", () => {
+    it("says so exactly when canonicalize of its parse differs or refuses", () => {
+      const texts = [
+        '{"b":1,"a":2}', '{"a":1,"a":1}', '{"a":1, "b":2}', '{"9":1,"10":2}', "1.5", "1e2", "-0", "9007199254740994", '"\\ud800"',
+        '{"\\ud800":1}', '["\\u0041"]', '"\\u00e9"', '"\\/"', '["\\ud83d\\ude00"]', "[1,]", "", " 1", "01", '{"__proto__":1,"a":{"c":1,"b":2}}', "true ", "nul",
+      ];
+      for (const text of texts) {
+        expect(canonicalValue(text)).toBeUndefined();
+        expect(parseCanonical(text)).toBeUndefined();
+      }
+    });
+
+    it("agrees with canonicalize on texts written without its rules", () => {
+      fc.assert(
+        fc.property(fc.json(), (text) => {
+          expect(parseCanonical(text)).toEqual(canonicalValue(text));
+        }),
+        { seed: 8785, numRuns: 1000 },
       );
     });
   });
