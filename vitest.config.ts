@@ -7,9 +7,10 @@ import { witnessBindings } from "./test/support/witness-env.js";
 export default defineConfig({
   test: {
     // Vitest's default is one file at a time on two cores (cores - 1), for all projects together:
-    // the whole suite ran in series and used 1.15 cores. Two at once fill the waits for relays,
-    // processes and browsers (docs/BENCHMARKS.md).
-    maxWorkers: 2,
+    // the whole suite ran in series and used 1.15 cores. Three at once fill the waits for relays,
+    // processes and browsers: a fresh clone's run took 9 min 12 s with two, 7 min 47 s with three and
+    // 7 min 31 s with four, whose files each ran longer (docs/BENCHMARKS.md).
+    maxWorkers: 3,
     projects: [
       {
         test: {
