@@ -19,11 +19,11 @@ import {
   type TableState,
   type Terms,
 } from "../../src/protocol/index.js";
-import { keyOf, MemoryLedger, nonceOf } from "./table-fixture.js";
+import { castKey, keyOf, MemoryLedger, nonceOf } from "./table-fixture.js";
 
 /** The keys of the stroller room's cast: owners sara, ben and cleo, and the relay; with a `label`, the same cast with keys of its own (for files that count per owner key on a relay other files share). */
 export async function roomCast(label?: string) {
-  const k = (name: string) => keyOf(label === undefined ? name : `${label}/${name}`);
+  const k = (name: string) => castKey(name, label);
   return {
     relay: await k("relay"),
     sara: await k("owner:sara"),

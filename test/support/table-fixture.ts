@@ -37,9 +37,14 @@ export function nonceOf(label: string): string {
   return toBase64url(sha256(utf8(`nonce:${label}`))).slice(0, 22);
 }
 
+/** The deterministic key named `name`, or with a `label` another one of its own (`label/name`): a cast's keys, kept apart from other files' casts. */
+export function castKey(name: string, label?: string): Promise<Signer> {
+  return keyOf(label === undefined ? name : `${label}/${name}`);
+}
+
 /** The keys of the design's #459/#461 cast; with a `label`, the same cast with keys of its own (for tests that count per owner key). */
 export async function cast(label?: string) {
-  const k = (name: string) => keyOf(label === undefined ? name : `${label}/${name}`);
+  const k = (name: string) => castKey(name, label);
   return {
     relay: await k("relay"),
     tao: await k("owner:tao"),
