@@ -2,15 +2,14 @@
  * The worker thread of verify-pool.ts: runs the protocol's own checker (leaf hashes and signature
  * checks), with Node's native SHA-256 for the leaves and node:crypto's Ed25519 (node-ed25519.ts) for
  * the signatures, on each window of entries the pool sends (as
- * their canonical texts where the export gave them, else as objects), and posts the checks back by id;
- * windows prefetched before the export is parsed (verify-pool.ts) only once it claimed them.
+ * their canonical texts where the export gave them, else as objects), and posts the checks back by id.
  * Bundled to dist/verify-worker.mjs beside the CLI (scripts/build-cli.mjs).
  */
 import { parentPort } from "node:worker_threads";
 import { entryChecker, type Entry } from "../protocol/index.js";
 import { nodeEd25519 } from "./node-ed25519.js";
 import { nodeSha256 } from "./node-sha256.js";
-import type { CheckReply, CheckRequest, PrefetchRequest } from "./verify-pool.js";
+import type { CheckReply, CheckRequest } from "./verify-pool.js";
 
 const port = parentPort;
 if (!port) throw new Error("verify-worker.ts runs only as a worker thread (verify-pool.ts starts it)");
@@ -20,17 +19,9 @@ const checkEntries = entryChecker(nodeSha256, nodeEd25519);
 // Windows are checked one after another (each one's signatures still all at once): the pool
 // posts every window up front, and checking them all together only grows the heap to collect.
 let previous: Promise<void> = Promise.resolve();
-port.on("message", (message: CheckRequest | PrefetchRequest) => {
-  previous = previous.then(() => ("claims" in message ? prefetchWindows(message) : checkWindow(message)));
+port.on("message", (message: CheckRequest) => {
+  previous = previous.then(() => checkWindow(message));
 });
-
-/** Checks each prefetched window this thread claims first, in order, and says which it left to others. */
-async function prefetchWindows({ claims, windows }: PrefetchRequest): Promise<void> {
-  for (const [index, { id, texts }] of windows.entries()) {
-    if (Atomics.compareExchange(claims, index, 0, 1) === 0) await checkWindow({ id, texts, untexted: [] });
-    else port!.postMessage({ id, skipped: true } satisfies CheckReply);
-  }
-}
 
 /** Checks one window and posts its checks, or why it could not check them; never rejects, so the next window always runs. */
 async function checkWindow(message: CheckRequest): Promise<void> {

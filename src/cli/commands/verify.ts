@@ -13,7 +13,7 @@ import { mirrorHolder } from "../../client/follow-custody.js";
 import { nodeEd25519 } from "../../client/node-ed25519.js";
 import { nodeSha256 } from "../../client/node-sha256.js";
 import { checkerPool, threadsBeside } from "../../client/verify-pool.js";
-import { configOf, entryChecker, expectedCheckWindows, parseExport, PublicKeySchema, type ParsedExport, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
+import { configOf, entryChecker, parseExport, PublicKeySchema, type ParsedExport, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -77,9 +77,6 @@ export async function verifyFile(ctx: Context, path: string): Promise<Verified> 
   const pool = checkerPool(VERIFY_WORKER, threadsBeside(), entryChecker(nodeSha256, nodeEd25519));
   try {
     const text = readExport(path);
-    // The workers start on the windows the export's lines promise while this thread parses it;
-    // what they compute answers only windows the parse then gives with exactly those texts.
-    pool.prefetch(expectedCheckWindows(text));
     const parsed = parseExport(text);
     const given = optional(ctx.args, "relay-key");
     if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");

@@ -10,7 +10,7 @@ import { ExportHeaderSchema, ExportLineSchema, type ExportHeader, type HiddenEnt
 import type { Entry } from "../schemas/entry.js";
 import type { SignedHead } from "../schemas/head.js";
 import type { Coverage, VerifyReport } from "../schemas/verify.js";
-import { CHECK_WINDOW, emptyCoverage, verifyLedger, type LedgerView, type VerifyOptions } from "./verify.js";
+import { emptyCoverage, verifyLedger, type LedgerView, type VerifyOptions } from "./verify.js";
 
 /** The export text: header, entries (or hidden leaves, each truncated entry followed by its original), heads. */
 export function exportText(
@@ -112,33 +112,6 @@ const ENTRY_LINE_END = ',"type":"entry"}';
 function entryText(line: string, value: unknown, entry: Entry): string | null {
   const raw = typeof value === "object" && value !== null && "entry" in value ? value.entry : undefined;
   return jsonEqual(raw, entry) ? line.slice(ENTRY_LINE_START.length, -ENTRY_LINE_END.length) : null;
-}
-
-/**
- * The texts a verification of export `text` will most likely hand its checker, window by window
- * (checkChainAndSignatures: CHECK_WINDOW items, the full entries' canonical texts), read off its
- * lines without parsing them: so a checker may start before the parse is done. Only a guess, from
- * lines nobody checked yet: a checker may use what it computed for a window only when the verification
- * later hands it exactly these texts, which the parse then checked, and must check any other window afresh.
- */
-export function expectedCheckWindows(text: string): string[][] {
-  const windows: string[][] = [];
-  let items = 0;
-  let from = text.indexOf("\n") + 1;
-  while (from > 0 && from < text.length) {
-    const end = text.indexOf("\n", from);
-    const line = text.slice(from, end < 0 ? text.length : end);
-    from = end + 1;
-    const entry = line.startsWith(ENTRY_LINE_START) && line.endsWith(ENTRY_LINE_END);
-    if (!entry && !line.startsWith('{"hidden":')) {
-      if (line.startsWith('{"head":')) break;
-      continue;
-    }
-    if (items % CHECK_WINDOW === 0) windows.push([]);
-    items += 1;
-    if (entry) windows[windows.length - 1]!.push(line.slice(ENTRY_LINE_START.length, -ENTRY_LINE_END.length));
-  }
-  return windows;
 }
 
 function countLines(text: string): number {

@@ -127,7 +127,7 @@ function outcomeOf(run: () => unknown): { failed: false } | { failed: true; erro
 }
 
 /** Items per window: each window's full entries are checked (leaf, signatures) off the chain's path while the chain is checked in order. */
-export const CHECK_WINDOW = 256;
+const CHECK_WINDOW = 256;
 
 /** Where a chain check starts: after entry `seq` (0: before entry 1), whose link is `link`. */
 export interface ChainStart {

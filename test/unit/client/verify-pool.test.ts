@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { verifyExportText } from "../../../src/client/verify.js";
 import { checkerPool, type CheckerPool } from "../../../src/client/verify-pool.js";
-import { checkEntries, expectedCheckWindows, exportText, signHead, type Entry, type EntryChecker } from "../../../src/protocol/index.js";
+import { checkEntries, exportText, signHead, type Entry, type EntryChecker } from "../../../src/protocol/index.js";
 import { buildCli, isStale } from "../../../scripts/build-cli.mjs";
 import { bigLedger, type BigLedger } from "../../support/big-export.js";
 import { cast } from "../../support/table-fixture.js";
@@ -101,51 +101,6 @@ describe("the parallel verifier", () => {
       expect(seen.entries).toBeLessThan(2_000);
       expect(report.coverage.signatures).toBe(2_000);
       expect(report).toEqual(await verifyExportText(big.text, context));
-    }, 60_000);
-  });
-
-  describe("when the windows are prefetched from the export's lines before it is parsed", () => {
-    const worker = () => pathToFileURL(join(import.meta.dirname, "../../../dist/verify-worker.mjs"));
-
-    it("expects exactly the texts the verification hands its checker, window by window", async () => {
-      const handed: (string | null)[][] = [];
-      const recording: EntryChecker = (entries, texts = []) => {
-        handed.push([...texts]);
-        return checkEntries(entries, texts);
-      };
-      await verifyExportText(big.text, { relayKey: big.relay.publicKeyText, checker: recording });
-      expect(expectedCheckWindows(big.text)).toEqual(handed);
-    }, 60_000);
-
-    it("reports a large export CLEAN as the serial verifier does, with the calling thread checking too", async () => {
-      const shared = checkerPool(worker(), 1, checkEntries);
-      shared.prefetch(expectedCheckWindows(big.text));
-      const context = { relayKey: big.relay.publicKeyText };
-      const report = await verifyExportText(big.text, { ...context, checker: shared.check });
-      await shared.close();
-      expect(report.coverage.signatures).toBe(2_000);
-      expect(report).toEqual(await verifyExportText(big.text, context));
-    }, 60_000);
-
-    it("checks afresh every window whose texts differ from those prefetched: a signature swapped after the clean lines were prefetched is refuted", async () => {
-      const text = await swappedSignature(TAMPERED);
-      const shared = checkerPool(worker(), 1, checkEntries);
-      shared.prefetch(expectedCheckWindows(big.text));
-      const context = { relayKey: big.relay.publicKeyText };
-      const report = await verifyExportText(text, { ...context, checker: shared.check });
-      await shared.close();
-      expect(report.refuted).toEqual({ seq: TAMPERED, reason: "the entry signature does not verify" });
-      expect(report).toEqual(await verifyExportText(text, context));
-    }, 60_000);
-
-    it("refutes an export whose lines were prefetched as they are, tampered", async () => {
-      const text = await swappedSignature(TAMPERED);
-      const shared = checkerPool(worker(), 1, checkEntries);
-      shared.prefetch(expectedCheckWindows(text));
-      const context = { relayKey: big.relay.publicKeyText };
-      const report = await verifyExportText(text, { ...context, checker: shared.check });
-      await shared.close();
-      expect(report.refuted).toEqual({ seq: TAMPERED, reason: "the entry signature does not verify" });
     }, 60_000);
   });
 
