@@ -7,7 +7,7 @@ import type { SubmitRequest } from "../../../src/protocol/index.js";
 import type { BenchRelay } from "../harness/relay.js";
 import { percentile, round } from "../harness/stats.js";
 import { headOf, openRoom, post, presign } from "../harness/table.js";
-import { pipeline, WsSeat } from "../harness/ws-seat.js";
+import { pipeline, WsSeat, type Push } from "../harness/ws-seat.js";
 
 /** One run's figures. */
 export interface AppendRun {
@@ -17,6 +17,10 @@ export interface AppendRun {
   entries: number;
   relay_cpu_ms_per_append: number;
   rows_written_per_entry: number;
+  /** Over WebSocket: the share of the run's entries pushed to the first seat's socket before the run's last ack (readers follow a burst while it lasts). */
+  pushed_during_run?: number;
+  /** Over WebSocket: the most entries one push to the first seat's socket carried. */
+  largest_push?: number;
 }
 
 /** Writes `perSeat` entries from each of `seats` seats with `inFlight` in flight each, over `transport`, into a fresh table. */
@@ -28,11 +32,14 @@ export async function appendRun(relay: BenchRelay, id: string, o: { transport: "
   const senders = table.seats.map((_, i) =>
     o.transport === "ws" ? sockets[i]! : (request: SubmitRequest) => post(`${table.url}/tables/${table.id}/entries`, request),
   );
+  const pushes: Push[] = [];
+  if (sockets[0]) sockets[0].onPush = (push) => pushes.push(push);
   await meter(relay, id);
   const cpu = relay.cpuSeconds();
   const t0 = performance.now();
   const latencies = (await Promise.all(senders.map((send, i) => pipeline(send, signed[i]!, o.inFlight)))).flat();
-  const elapsed = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  const elapsed = (t1 - t0) / 1000;
   const cpuUsed = relay.cpuSeconds() - cpu;
   const end = (await headOf(table)).seq;
   const rows = await meter(relay, id);
@@ -45,6 +52,12 @@ export async function appendRun(relay: BenchRelay, id: string, o: { transport: "
     entries: appended,
     relay_cpu_ms_per_append: round((cpuUsed * 1000) / latencies.length, 3),
     rows_written_per_entry: round(rows.rows_written / appended, 3),
+    ...(o.transport === "ws"
+      ? {
+          pushed_during_run: round(pushes.filter((p) => p.at <= t1).reduce((sum, p) => sum + p.seqs.length, 0) / appended, 3),
+          largest_push: Math.max(0, ...pushes.map((p) => p.seqs.length)),
+        }
+      : {}),
   };
 }
 
