@@ -19,7 +19,7 @@ export function canonicalSha256(value: unknown): string {
   return toHex(sha256(canonicalBytes(value)));
 }
 
-/** Lowercase hex SHA-256 of a string's UTF-8 bytes. */
-export function textSha256(text: string): string {
-  return toHex(sha256(new TextEncoder().encode(text)));
+/** Lowercase hex SHA-256 of a string's UTF-8 bytes, hashed with `hash` (a native SHA-256 where the caller has one). */
+export function textSha256(text: string, hash: HashFunction = sha256): string {
+  return toHex(hash(new TextEncoder().encode(text)));
 }

@@ -27,7 +27,7 @@ export interface EntryCheck {
 export type EntryChecker = (entries: readonly Entry[], texts?: readonly (string | null)[]) => Promise<EntryCheck[]>;
 
 /**
- * The reference checker, in this thread, hashing leaves with `hash` (a native SHA-256 where the
+ * The reference checker, in this thread, hashing leaves and bodies with `hash` (a native SHA-256 where the
  * caller has one) and verifying with `ed` (default the runtime's choice, `ed25519()`: WebCrypto
  * verifies off the calling thread, on Node's thread pool, workerd's or the browser's).
  */
@@ -38,7 +38,7 @@ export function entryChecker(hash: HashFunction = sha256, ed?: Ed25519): EntryCh
         const text = texts?.[i];
         return {
           leaf: (text ? leafOfCanonical(text, hash) : null) ?? leafOf(entry),
-          signatures: await Promise.all(recordedStatements(entry).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig, ed))),
+          signatures: await Promise.all(recordedStatements(entry, hash).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig, ed))),
         };
       }),
     );
@@ -47,8 +47,8 @@ export function entryChecker(hash: HashFunction = sha256, ed?: Ed25519): EntryCh
 /** The reference checker with the protocol's own SHA-256. */
 export const checkEntries: EntryChecker = entryChecker();
 
-/** The statements a full entry records: its own and any it carries (a sub-table's carried joins, a custody change's owners and past head, a deal_sign's owner signature). */
-export function recordedStatements(item: Entry): RecordedStatement[] {
-  const primary = statementOf(item as EntryDraft);
+/** The statements a full entry records: its own (its body hashed with `hash`) and any it carries (a sub-table's carried joins, a custody change's owners and past head, a deal_sign's owner signature). */
+export function recordedStatements(item: Entry, hash: HashFunction = sha256): RecordedStatement[] {
+  const primary = statementOf(item as EntryDraft, hash);
   return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft), ...custodyStatementsOf(item as EntryDraft), ...dealStatementsOf(item as EntryDraft)];
 }

@@ -4,7 +4,7 @@
  * very same function, so both always verify the same bytes (docs/SPEC.md §4).
  */
 import type { RecordedStatement } from "./crypto.js";
-import { canonicalSha256, textSha256 } from "../encoding/hash.js";
+import { canonicalSha256, sha256, textSha256, type HashFunction } from "../encoding/hash.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { CreateStatement } from "../schemas/create.js";
 import type { ApprovalDraft, EntryDraft, Submission } from "../schemas/entry.js";
@@ -65,8 +65,8 @@ export function nonceKeyOf(entry: EntryDraft): string | null {
   return null;
 }
 
-/** The signed statement an entry records; null for entries the relay makes on its own authority. */
-export function statementOf(entry: EntryDraft): RecordedStatement | null {
+/** The signed statement an entry records (a submission's body hashed with `hash`, the same digest whichever SHA-256 computes it); null for entries the relay makes on its own authority. */
+export function statementOf(entry: EntryDraft, hash: HashFunction = sha256): RecordedStatement | null {
   if (entry.kind === "system") {
     switch (entry.subkind) {
       case "table_opened":
@@ -115,7 +115,7 @@ export function statementOf(entry: EntryDraft): RecordedStatement | null {
   const { seq: _s, ts: _t, leaf: _l, link: _k, ...authored } = rest as typeof rest & Record<string, unknown>;
   return {
     purpose: "entry",
-    statement: { ...authored, body_sha256: truncated?.body_sha256 ?? textSha256(body) },
+    statement: { ...authored, body_sha256: truncated?.body_sha256 ?? textSha256(body, hash) },
     key: author.key,
     sig: author.sig,
   };
