@@ -34,17 +34,22 @@ function log(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
-async function relayFigures(relay: BenchRelay): Promise<void> {
+/** The median append run over `transport` at `relay` (4 seats, 8 in flight each), with its runs and load. */
+async function appendFigures(relay: BenchRelay, transport: "ws" | "http", prefix: string) {
   const load = { seats: 4, inFlight: 8 };
-  const ws = await medianRun(RUNS, () => appendRun(relay, fresh("ws"), { transport: "ws", ...load, perSeat: quick ? 200 : 1500 }), (r) => r.appends_per_s);
-  figures.appends_ws = { ...ws.median, runs: ws.runs, seats: load.seats, in_flight_per_seat: load.inFlight };
-  figures.rows_written_per_entry = ws.median.rows_written_per_entry;
+  const perSeat = transport === "ws" ? (quick ? 200 : 1500) : quick ? 50 : 500;
+  const run = await medianRun(RUNS, () => appendRun(relay, fresh(prefix), { transport, ...load, perSeat }), (r) => r.appends_per_s);
+  log(`appends/s over ${transport} (${prefix}): ${run.median.appends_per_s} (runs ${run.runs.join(", ")})`);
+  return { ...run.median, runs: run.runs, seats: load.seats, in_flight_per_seat: load.inFlight };
+}
+
+async function relayFigures(relay: BenchRelay): Promise<void> {
+  const ws = await appendFigures(relay, "ws", "ws");
+  figures.appends_ws = ws;
+  figures.rows_written_per_entry = ws.rows_written_per_entry;
   figures.rows_written_to_open = await openingRows(relay, fresh("open"), 3);
   log(`rows written to open a table and seat 3: ${JSON.stringify(figures.rows_written_to_open)}`);
-  log(`appends/s over WebSocket: ${ws.median.appends_per_s} (runs ${ws.runs.join(", ")})`);
-  const http = await medianRun(RUNS, () => appendRun(relay, fresh("http"), { transport: "http", ...load, perSeat: quick ? 50 : 500 }), (r) => r.appends_per_s);
-  figures.appends_http = { ...http.median, runs: http.runs, seats: load.seats, in_flight_per_seat: load.inFlight };
-  log(`appends/s over HTTP: ${http.median.appends_per_s} (runs ${http.runs.join(", ")})`);
+  figures.appends_http = await appendFigures(relay, "http", "http");
 
   const seconds = quick ? 1 : 5;
   figures.steady_ws = await steadyRun(relay, fresh("steady-ws"), { transport: "ws", rate: 200, seconds });
@@ -146,6 +151,15 @@ async function main(): Promise<void> {
     log(`noble baseline: ${JSON.stringify(figures.noble_baseline)}`);
   } finally {
     await nobleRelay.dispose();
+  }
+
+  // The same appends in one workerd: a deployed Worker has no wrangler dev proxy in front (harness/relay.ts).
+  const directRelay = await startBenchRelay({ persist: join(work, "direct"), direct: true });
+  try {
+    figures.appends_ws_direct = await appendFigures(directRelay, "ws", "ws-direct");
+    figures.appends_http_direct = await appendFigures(directRelay, "http", "http-direct");
+  } finally {
+    await directRelay.dispose();
   }
 
   const results = {

@@ -1,6 +1,7 @@
 /**
- * `npm run bench -- --profile [ws|http]`: a CPU profile of the relay's user worker while four
- * seats append over WebSocket (or HTTP), to find where an append's time goes. Writes the V8
+ * `npm run bench -- --profile [ws|http] [direct]`: a CPU profile of the relay's user worker while four
+ * seats append over WebSocket (or HTTP), to find where an append's time goes; `direct` runs the relay
+ * in one workerd without wrangler dev's proxy (harness/relay.ts). Writes the V8
  * profile to bench/relay.cpuprofile (open it in Chrome DevTools) and prints the hottest functions
  * by self time. Profiling slows the relay; its throughput here is not a benchmark figure.
  */
@@ -15,7 +16,7 @@ import { appendRun } from "./suites/appends.js";
 const INSPECTOR_PORT = 9333;
 const transport = process.argv.includes("http") ? "http" : "ws";
 const storage = mkdtempSync(join(tmpdir(), "trestle-profile-"));
-const relay = await startBenchRelay({ persist: storage, inspectorPort: INSPECTOR_PORT });
+const relay = await startBenchRelay({ persist: storage, inspectorPort: INSPECTOR_PORT, direct: process.argv.includes("direct") });
 try {
   const load = { transport, seats: 4, inFlight: 8 } as const;
   await appendRun(relay, `warm-${Date.now().toString(36)}`, { ...load, perSeat: 100 });

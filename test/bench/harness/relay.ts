@@ -1,13 +1,18 @@
 /**
  * A bench relay: the production Worker and Durable Objects in workerd, started the way
- * `wrangler dev` starts them (`unstable_startWorker`), on a loopback port, with the metered entry
- * (worker.ts) or the noble baseline (worker-noble.ts), storage in a directory (so it survives a
- * restart), and the workerd process found for its CPU time and memory. The operator limits are set
- * out of the bench's reach but on (BENCH_LIMITS), so every write still pays for being counted.
+ * `wrangler dev` starts them (`unstable_startWorker`: a second workerd in front proxies every
+ * request and socket frame), or with `direct` in one workerd through Miniflare with the bindings
+ * wrangler.toml gives (as a deployed Worker has no dev proxy; static assets left out, as Cloudflare
+ * serves them without the Worker), on a loopback port, with the metered entry (worker.ts) or the
+ * noble baseline (worker-noble.ts), storage in a directory (so it survives a restart), and the
+ * workerd processes found for their CPU time and memory. The operator limits are set out of the
+ * bench's reach but on (BENCH_LIMITS), so every write still pays for being counted.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { unstable_startWorker } from "wrangler";
+import { build } from "esbuild";
+import { Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions, unstable_startWorker } from "wrangler";
 import { ROOT } from "./root.js";
 import { limitSettings } from "../../support/limits-env.js";
 import { plainTextBindings } from "../../support/local-relay.js";
@@ -40,19 +45,23 @@ export interface BenchRelay {
   dispose(): Promise<void>;
 }
 
-/** Starts a bench relay with `crypto` signatures, storage under `persist` (a directory), the user worker's inspector on `inspectorPort` if given. */
-export async function startBenchRelay(options: { persist: string; crypto?: keyof typeof ENTRY; signingKey?: string; inspectorPort?: number }): Promise<BenchRelay> {
+/** How to start a bench relay: storage under `persist` (a directory), `crypto` signatures, the user worker's inspector on `inspectorPort` if given, in one workerd with `direct`. */
+export interface BenchRelayOptions {
+  persist: string;
+  crypto?: keyof typeof ENTRY;
+  signingKey?: string;
+  inspectorPort?: number;
+  direct?: boolean;
+}
+
+/** Starts a bench relay (see BenchRelayOptions); it is up and signing with the asked Ed25519 when this resolves. */
+export async function startBenchRelay(options: BenchRelayOptions): Promise<BenchRelay> {
   process.env.WRANGLER_SEND_METRICS = "false";
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   const before = new Set(workerdPids());
-  const worker = await unstable_startWorker({
-    config: CONFIG,
-    entrypoint: join(ROOT, "test/bench/harness", ENTRY[options.crypto ?? "webcrypto"]),
-    bindings: plainTextBindings({ ...BENCH_LIMITS, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) }),
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: options.inspectorPort ? { hostname: "127.0.0.1", port: options.inspectorPort } : false, persist: options.persist, logLevel: "error", watch: false },
-  });
-  await worker.ready;
-  const url = new URL(await worker.url).origin;
+  const settings = { ...BENCH_LIMITS, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) };
+  const entry = join(ROOT, "test/bench/harness", ENTRY[options.crypto ?? "webcrypto"]);
+  const { url, dispose } = options.direct ? await startDirect(entry, settings, options) : await startDev(entry, settings, options);
   const used = ((await (await fetch(`${url}/__bench/crypto`)).json()) as { ed25519: string }).ed25519;
   if (used !== (options.crypto ?? "webcrypto")) throw new Error(`the bench relay signs with ${used}, not ${options.crypto ?? "webcrypto"}`);
   // wrangler starts more than one workerd, some only once traffic arrives: look them up each time.
@@ -61,8 +70,49 @@ export async function startBenchRelay(options: { persist: string; crypto?: keyof
     url,
     cpuSeconds: () => pids().reduce((sum, pid) => sum + cpuTicks(pid), 0) / TICKS_PER_SECOND,
     rssBytes: () => pids().reduce((sum, pid) => sum + rss(pid), 0),
-    dispose: () => worker.dispose(),
+    dispose,
   };
+}
+
+/** The relay as `wrangler dev` runs it. */
+async function startDev(entrypoint: string, settings: Record<string, string>, options: BenchRelayOptions): Promise<{ url: string; dispose(): Promise<void> }> {
+  const worker = await unstable_startWorker({
+    config: CONFIG,
+    entrypoint,
+    bindings: plainTextBindings(settings),
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: options.inspectorPort ? { hostname: "127.0.0.1", port: options.inspectorPort } : false, persist: options.persist, logLevel: "error", watch: false },
+  });
+  await worker.ready;
+  return { url: new URL(await worker.url).origin, dispose: () => worker.dispose() };
+}
+
+/** The relay in one workerd: `entrypoint` bundled for workerd, with wrangler.toml's bindings, migrations and dates. */
+async function startDirect(entrypoint: string, settings: Record<string, string>, options: BenchRelayOptions): Promise<{ url: string; dispose(): Promise<void> }> {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(CONFIG);
+  const { assets: _assets, ...bound } = workerOptions;
+  const bundle = await build({
+    entryPoints: [entrypoint],
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["browser", "module", "main"],
+    target: "es2024",
+    external: ["cloudflare:*"],
+    logLevel: "warning",
+  });
+  const mf = new Miniflare({
+    ...bound,
+    modules: [{ type: "ESModule", path: "worker.mjs", contents: bundle.outputFiles[0]!.text }],
+    bindings: { ...bound.bindings, ...settings },
+    host: "127.0.0.1",
+    port: 0,
+    ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
+    durableObjectsPersist: join(options.persist, "do"),
+    defaultPersistRoot: options.persist,
+  });
+  return { url: (await mf.ready).origin, dispose: () => mf.dispose() };
 }
 
 /** Pids of workerd processes descended from this process. */
