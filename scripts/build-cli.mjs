@@ -20,20 +20,22 @@ export const BUNDLE = join(ROOT, "dist", "trestle.mjs");
 export const DEMO_BUNDLE = join(ROOT, "dist", "demo.mjs");
 /** Where the CLI bundle's split-off parts go (what only some commands import, loaded when they run: the MCP server). */
 const CHUNKS = join(ROOT, "dist", "chunks");
-const ENTRIES = [
+/** The CLI's, the demo's and the verify worker's entries, each into its bundle. */
+export const ENTRIES = [
   { entry: join(ROOT, "src/cli/run.ts"), out: BUNDLE, split: true },
   { entry: join(ROOT, "src/demo/run.ts"), out: DEMO_BUNDLE },
   // The worker threads `trestle verify` checks signatures on (src/client/verify-pool.ts), beside the CLI's bundle.
   { entry: join(ROOT, "src/client/verify-worker.ts"), out: join(ROOT, "dist", "verify-worker.mjs") },
 ];
-const SOURCES = ["src/protocol", "src/client", "src/owner", "src/cli", "src/mcp", "src/demo", "src/view", "package.json"].map((d) => join(ROOT, d));
+/** What the bundles are built from, watched for staleness: all of src/ (what they import of it changes as they grow) and package.json. */
+export const CLI_SOURCES = ["src", "package.json"].map((d) => join(ROOT, d));
 
 /** Whether a bundle (or the window's page) is missing or older than a source file. */
 export function isStale() {
   if (viewStale()) return true;
   return outdated(
     ENTRIES.map(({ out }) => out),
-    SOURCES,
+    CLI_SOURCES,
     [".ts", "package.json"],
   );
 }

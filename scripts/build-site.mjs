@@ -27,11 +27,12 @@ export const VIEWER_BUILD = {
   external: ["ws"],
   logLevel: "warning",
 };
-const SOURCES = ["worker/site/browser", "worker/site/static", "src/protocol", "src/client", "docs"].map((p) => join(ROOT, p));
+/** What the assets are built from, watched for staleness: the viewer's script and static files, all of src/ (what the viewer imports of it), the docs. */
+export const SITE_SOURCES = ["worker/site/browser", "worker/site/static", "src", "docs"].map((p) => join(ROOT, p));
 
 /** Whether the assets are missing or older than a source. */
 export function siteStale() {
-  return outdated([VIEWER, join(SITE, "assets", "site.css"), join(SITE, "favicon.svg"), join(SITE, "_headers"), join(SITE, "docs", "SPEC.md")], SOURCES, [".ts", ".css", ".svg", "_headers", ".md"]);
+  return outdated([VIEWER, join(SITE, "assets", "site.css"), join(SITE, "favicon.svg"), join(SITE, "_headers"), join(SITE, "docs", "SPEC.md")], SITE_SOURCES, [".ts", ".css", ".svg", "_headers", ".md"]);
 }
 
 /** Builds every asset into a fresh folder, then swaps it in whole. */

@@ -2,6 +2,10 @@
 
 /** Where the page is built (dist/view). */
 export const VIEW_DIR: string;
+/** The page script's entry. */
+export const VIEW_ENTRY: string;
+/** What the page is built from, watched for staleness. */
+export const VIEW_SOURCES: string[];
 /** Whether the page is missing or older than a source. */
 export function viewStale(): boolean;
 /** Builds the page into dist/view/. */

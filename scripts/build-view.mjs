@@ -15,10 +15,14 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const VIEW_DIR = join(ROOT, "dist", "view");
 const SOURCE = join(ROOT, "src", "view");
 const STATIC = ["index.html", "app.css"];
+/** The page script's entry. */
+export const VIEW_ENTRY = join(SOURCE, "page", "main.ts");
+/** What the page is built from, watched for staleness: src/view, its script, what it imports (types alone from elsewhere) and its static files. */
+export const VIEW_SOURCES = [SOURCE];
 
-/** Whether the page is missing or older than any of its sources (its script, what it imports from src/view, the static files). */
+/** Whether the page is missing or older than any of its sources. */
 export function viewStale() {
-  return outdated(["app.js", ...STATIC].map((file) => join(VIEW_DIR, file)), [SOURCE], [""]);
+  return outdated(["app.js", ...STATIC].map((file) => join(VIEW_DIR, file)), VIEW_SOURCES, [""]);
 }
 
 /** Builds the page into dist/view/. */
@@ -28,7 +32,7 @@ export async function buildView() {
   rmSync(temp, { recursive: true, force: true });
   mkdirSync(temp, { recursive: true });
   await build({
-    entryPoints: [join(SOURCE, "page", "main.ts")],
+    entryPoints: [VIEW_ENTRY],
     outfile: join(temp, "app.js"),
     bundle: true,
     platform: "browser",
