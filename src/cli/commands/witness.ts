@@ -4,7 +4,6 @@
  * home, and prints its verifier key and URL; runs until Ctrl-C. `--print-key` prints the verifier key only.
  */
 import { logEntryLines, witnessedLogs, witnessVerifierKey } from "../../protocol/index.js";
-import { localWitnessKey, serveLocalWitness } from "../../witness/local.js";
 import { integer } from "../args.js";
 import { EXIT, UsageError } from "../exit.js";
 import { interrupted } from "../interrupted.js";
@@ -20,6 +19,8 @@ export const witness: Command = {
     "print-key": { type: "boolean", help: "print the witness's verifier key and exit" },
   },
   async run(ctx) {
+    // Loaded here, not at the top: its server brings hono, which every other command would load for nothing.
+    const { localWitnessKey, serveLocalWitness } = await import("../../witness/local.js");
     const key = await localWitnessKey(ctx.home);
     const vkey = witnessVerifierKey(key);
     if (ctx.args.values["print-key"] === true) {
