@@ -51,6 +51,13 @@ export interface TableWitnesses {
   mirror_of?: { relay: string; url?: string };
 }
 
+/** The relay's checkpoint as read now: its signed note, its tree size, and the signatures on it besides the relay's. */
+export interface CheckpointRead {
+  note: string;
+  size: number;
+  others: readonly NoteSignature[];
+}
+
 /** A table read through a relay (`mirror`, its URL) that only mirrors it: no checkpoint there; the key of the relay holding it, and its URL when this home pinned one to that key. */
 export interface MirroredFrom {
   table: string;
@@ -63,7 +70,7 @@ export interface MirroredFrom {
  * The lines and JSON of `verify` for the config's `witnesses`; `read` is the relay's checkpoint now (online), checked against
  * --witness/--witness-k or else the config's policy, or the relay holding the table when the relay read only mirrors it.
  */
-export async function tableWitnesses(ctx: Context, witnesses: Witnesses, read?: { note: string; size: number; others: readonly NoteSignature[] } | MirroredFrom): Promise<{ lines: string[]; json: TableWitnesses }> {
+export async function tableWitnesses(ctx: Context, witnesses: Witnesses, read?: CheckpointRead | MirroredFrom): Promise<{ lines: string[]; json: TableWitnesses }> {
   const list = witnesses.list.map((w) => ({ name: witnessName(w), key: w.key, url: w.url }));
   const lines = [`witnesses named by the config (policy: ${witnesses.k} of ${list.length}): ${list.map((w) => `${w.name} <${w.url}>`).join(", ")}`];
   if (!read) return { lines: [...lines, "check who cosigned its checkpoint online: trestle checkpoint --table <id>"], json: { k: witnesses.k, list } };

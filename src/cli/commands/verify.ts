@@ -21,9 +21,8 @@ import { reportLines } from "../../text/format.js";
 import type { Command } from "./command.js";
 import { bodyOf, submitEntry } from "./write.js";
 import { verifyProofFile } from "../verify-proof.js";
-import { tableWitnesses, WITNESS_FLAGS, type MirroredFrom } from "../witness-report.js";
+import { tableWitnesses, WITNESS_FLAGS, type CheckpointRead, type MirroredFrom } from "../witness-report.js";
 import { TlogReader } from "../../client/tlog-reader.js";
-import type { NoteSignature } from "../../protocol/tlog/note.js";
 import type { Witnesses } from "../../protocol/schemas/witnesses.js";
 
 /** The worker script of the leaf and signature checks: the CLI bundle's neighbour dist/verify-worker.mjs (scripts/build-cli.mjs), as this file runs only bundled. */
@@ -130,7 +129,7 @@ export interface Verified {
   text: string;
   report: VerifyReport;
   witnesses?: Witnesses;
-  signed?: { note: string; size: number; others: readonly NoteSignature[] };
+  signed?: CheckpointRead;
   mirrored?: MirroredFrom;
 }
 
