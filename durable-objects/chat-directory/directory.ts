@@ -40,17 +40,24 @@ export class ChatDirectoryDO extends SqliteObject {
     super(ctx, env, MIGRATIONS);
   }
 
-  /** A new code for a verified bind-code statement; each nonce once, at most CODE_LIMITS.per_owner codes per window. */
+  /**
+   * A new code for a verified bind-code statement; each nonce once, at most CODE_LIMITS.per_owner
+   * codes per window. Both are checked before anything is written: a refused request spends
+   * neither its nonce nor the window's count, so sent again it is refused the same way.
+   */
   async createCode(statement: BindCodeStatement): Promise<Result<{ code: string; expires: number }>> {
     return guarded(() => {
       const now = this.now();
       this.prune(now);
-      const fresh = this.sql.exec("INSERT OR IGNORE INTO nonces (owner_key, nonce, at) VALUES (?, ?, ?)", statement.owner_key, statement.nonce, now).rowsWritten;
-      if (fresh === 0) throw new TrestleError("E_NONCE_REUSED", "this bind request was already used; sign a new one");
-      if (this.count(`owner:${statement.owner_key}`, CODE_LIMITS.window_ms, now) > CODE_LIMITS.per_owner) {
+      const used = this.sql.exec("SELECT 1 FROM nonces WHERE owner_key = ? AND nonce = ?", statement.owner_key, statement.nonce).toArray().length > 0;
+      if (used) throw new TrestleError("E_NONCE_REUSED", "this bind request was already used; sign a new one");
+      const counter = `owner:${statement.owner_key}`;
+      if (this.peek(counter, CODE_LIMITS.window_ms, now) >= CODE_LIMITS.per_owner) {
         const wait = untilWindowEnds(now, CODE_LIMITS.window_ms);
         throw rateLimited("bind_codes_per_owner", wait, `at most ${CODE_LIMITS.per_owner} bind codes per ${CODE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`);
       }
+      this.sql.exec("INSERT INTO nonces (owner_key, nonce, at) VALUES (?, ?, ?)", statement.owner_key, statement.nonce, now);
+      this.count(counter, CODE_LIMITS.window_ms, now);
       const code = newCode(crypto.getRandomValues(new Uint8Array(8)));
       const expires = now + CODE_LIMITS.ttl_ms;
       this.sql.exec(

@@ -126,6 +126,16 @@ describe("when a bind-code request is not right", () => {
     await expect(client.bindCode("discord")).rejects.toMatchObject({ code: "E_RATE_LIMITED" });
   });
 
+  it("spends nothing on a request over the rate: the same signed request sent again is refused the same way", async () => {
+    const owner = await keyOf("owner:bind-rate-again");
+    const client = ownerClient(owner);
+    for (let i = 0; i < 5; i++) await client.bindCode("discord");
+    const request = await signBindCode(owner, { platform: "discord", lang: "en", nonce: nonceOf("rate-again"), now: Date.now() });
+    const first = await post(owner.publicKeyText, request);
+    expect(first).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit: "bind_codes_per_owner" } } } });
+    expect(await post(owner.publicKeyText, request)).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit: "bind_codes_per_owner" } } } });
+  });
+
   it("refuses a malformed owner key in the path", async () => {
     expect((await post("not-a-key", {})).body.error.code).toBe("E_SCHEMA");
   });

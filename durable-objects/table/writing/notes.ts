@@ -18,8 +18,9 @@ import { noticeBase } from "../../../src/protocol/reading/notifications.js";
 import { isE2eRoom } from "../../../src/protocol/policy/sealed.js";
 import { roomNewsSetting, wantsNews } from "../../../src/protocol/reading/room-news.js";
 import { isSealedText } from "../../../src/protocol/signing/sealed-text.js";
-import { NoteRequestSchema, type NoteResponse } from "../../../src/protocol/schemas/room.js";
-import { countToOwner, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
+import { noteRequestFor, type NoteResponse, type NoteStatement } from "../../../src/protocol/schemas/room.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import { keepCounted, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
 import { requireTable } from "./writes.js";
 import type { TableContext } from "../context.js";
 import { refuseRevokedSigner } from "./revoked-signer.js";
@@ -27,33 +28,39 @@ import { refuseRevokedSigner } from "./revoked-signer.js";
 /** How many notes (and questions, §5.14) a seat may send its owner per window. */
 export { NOTE_LIMITS } from "./owner-channel.js";
 
-/** Verifies a seat's note and queues it for its owner's chat channels; answers the event id and how many channels it went to. */
+/**
+ * Verifies a seat's note and queues it for its owner's chat channels; answers the event id and how
+ * many channels it went to. Every check comes before the note's nonce and count are kept; the same
+ * signed note sent again hands its event over again (the owner's object keeps it once), so a
+ * hand-off that failed is completed by the resend.
+ */
 export async function sendOwnerNote(t: TableContext, storage: DurableObjectStorage, env: Env, body: unknown): Promise<NoteResponse> {
-  const { note, sig } = parseOrThrow(NoteRequestSchema, body, "note request");
   const state = requireTable(t);
+  const sealed = isE2eRoom(state);
+  const { note, sig } = parseOrThrow(noteRequestFor(sealed), body, "note request");
   if (note.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the note is for table "${note.table}"`);
   const seat = presentSeat(state, note.seat);
   if (!(await verifyStatement(seat.key, "note", note, sig))) {
     await refuseRevokedSigner(state, seat.name, "note", note, sig);
     throw new TrestleError("E_BAD_SIGNATURE", "the note is not signed by the seat's key");
   }
-  const sealed = isE2eRoom(state);
   if (sealed && !isSealedText(note.text)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a note to the owner is sealed text (e2e1:…)", { path: "text" });
   if (sealed && note.held?.terms !== undefined) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a held message's note carries no terms", { path: "held.terms" });
   const now = t.now();
   if (Math.abs(now - note.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the note's time is outside the window; check your clock");
   const id = `${state.table}:note:${note.seat}:${note.nonce}`;
   const seen = `note:${note.seat}:${note.nonce}`;
-  if ((await storage.get<number>(seen)) !== undefined) return { id, queued: 0 };
-  await countToOwner(storage, note.seat, now);
-  await storage.put(seen, now);
-  const ownerKey = requireOwnerKey(state, seat.owner);
+  if ((await storage.get<number>(seen)) === undefined) await keepCounted(storage, note.seat, now, { [seen]: now });
+  const event = noteEvent(state, seat.owner, id, note);
+  return { id, queued: event ? await notifyOwner(env, requireOwnerKey(state, seat.owner), event) : 0 };
+}
+
+/** The notification a note makes: a held message's news when the owner's `room_news` asks for it (else none), or the note itself (its text only outside an e2e room). */
+function noteEvent(state: TableState, owner: string, id: string, note: NoteStatement): Notification | null {
   if (note.held) {
-    if (!wantsNews(roomNewsSetting(state, seat.owner), "held")) return { id, queued: 0 };
+    if (!wantsNews(roomNewsSetting(state, owner), "held")) return null;
     const { terms, ...held } = note.held;
-    const event: Notification = { ...noticeBase(state), type: "room_news", id, news: "held", seat: note.seat, held, ...(terms ? { terms } : {}) };
-    return { id, queued: await notifyOwner(env, ownerKey, event) };
+    return { ...noticeBase(state), type: "room_news", id, news: "held", seat: note.seat, held, ...(terms ? { terms } : {}) };
   }
-  const event: Notification = { ...noticeBase(state), type: "owner_note", id, seat: note.seat, text: sealed ? "" : note.text };
-  return { id, queued: await notifyOwner(env, ownerKey, event) };
+  return { ...noticeBase(state), type: "owner_note", id, seat: note.seat, text: isE2eRoom(state) ? "" : note.text };
 }

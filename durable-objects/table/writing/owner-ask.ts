@@ -21,10 +21,8 @@ import type { Principal } from "../../../src/protocol/schemas/auth.js";
 import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import {
-  AnswerRequestSchema,
-  AnswerStatementSchema,
+  ownerRequestsFor,
   QuestionRecordSchema,
-  QuestionRequestSchema,
   type OwnerAnswer,
   type QuestionList,
   type QuestionRecord,
@@ -33,7 +31,7 @@ import {
 import type { TableContext } from "../context.js";
 import { requireTable } from "./writes.js";
 import { refuseRevokedSigner } from "./revoked-signer.js";
-import { countToOwner, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
+import { keepCounted, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
 
 const KEY = (id: string) => `ask:q:${id}`;
 
@@ -46,31 +44,27 @@ export interface AttestedAnswer {
   value: { choice: number } | { text: string };
 }
 
-/** Verifies a seat's question, refuses it when nobody can answer, keeps it and tells the owner's chat channels. */
+/**
+ * Verifies a seat's question, refuses it when nobody can answer, keeps it and tells the owner's
+ * chat channels. Every check comes before the question and its count are kept; the same signed
+ * question sent again while open hands its event over again (the owner's object keeps it once), so
+ * a hand-off that failed is completed by the resend.
+ */
 export async function askOwner(t: TableContext, body: unknown): Promise<QuestionResponse> {
-  const { question, sig } = parseOrThrow(QuestionRequestSchema, body, "question request");
   const state = requireTable(t);
+  const sealed = isE2eRoom(state);
+  const { question, sig } = parseOrThrow(ownerRequestsFor(sealed).question, body, "question request");
   if (question.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the question is for table "${question.table}"`);
   const seat = presentSeat(state, question.seat);
   if (!(await verifyStatement(seat.key, "question", question, sig))) {
     await refuseRevokedSigner(state, seat.name, "question", question, sig);
     throw new TrestleError("E_BAD_SIGNATURE", "the question is not signed by the seat's key");
   }
-  const sealed = isE2eRoom(state);
   const texts = [question.text, ...(question.choices ?? [])];
   if (sealed && !texts.every(isSealedText)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a question's text and choices are sealed text (e2e1:…)", { path: "text" });
   const now = t.now();
   if (Math.abs(now - question.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the question's time is outside the window; check your clock");
-  const kept = await readRecord(t, question.question);
-  if (kept) {
-    if (canonicalize(kept.question) !== canonicalize(question)) throw new TrestleError("E_NONCE_REUSED", `question id "${question.question}" was already used for another question`);
-    return { question: question.question, deadline: question.deadline, queued: 0 };
-  }
   const ownerKey = requireOwnerKey(state, seat.owner);
-  await requireAnswerer(t, seat.owner, ownerKey, sealed);
-  await countToOwner(t.storage, question.seat, now);
-  const record: QuestionRecord = { question, sig, state: "open" };
-  await t.storage.put(KEY(question.question), record);
   const event = {
     ...noticeBase(state),
     type: "owner_question" as const,
@@ -81,14 +75,21 @@ export async function askOwner(t: TableContext, body: unknown): Promise<Question
     choices: sealed ? [] : (question.choices ?? []),
     deadline: question.deadline,
   };
-  const queued = await notifyOwner(t.env, ownerKey, event);
-  return { question: question.question, deadline: question.deadline, queued };
+  const reply = { question: question.question, deadline: question.deadline };
+  const kept = await readRecord(t, question.question);
+  if (kept) {
+    if (canonicalize(kept.question) !== canonicalize(question)) throw new TrestleError("E_NONCE_REUSED", `question id "${question.question}" was already used for another question`);
+    return { ...reply, queued: withState(kept, now).state === "open" ? await notifyOwner(t.env, ownerKey, event) : 0 };
+  }
+  await requireAnswerer(t, seat.owner, ownerKey, sealed);
+  await keepCounted(t.storage, question.seat, now, { [KEY(question.question)]: { question, sig, state: "open" } satisfies QuestionRecord });
+  return { ...reply, queued: await notifyOwner(t.env, ownerKey, event) };
 }
 
 /** Records the seat's owner's signed answer; refuses another owner, another seat, a second answer and one past the deadline. */
 export async function answerQuestion(t: TableContext, id: string, body: unknown): Promise<OwnerAnswer> {
-  const { answer, sig } = parseOrThrow(AnswerRequestSchema, body, "answer request");
   const state = requireTable(t);
+  const { answer, sig } = parseOrThrow(ownerRequestsFor(isE2eRoom(state)).answer, body, "answer request");
   if (answer.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the answer is for table "${answer.table}"`);
   if (answer.question !== id) throw new TrestleError("E_SCHEMA", `the answer names question "${answer.question}", not "${id}"`, { path: "answer.question" });
   const record = await requireRecord(t, id);
@@ -124,7 +125,7 @@ export async function answerAttested(t: TableContext, input: AttestedAnswer): Pr
     value = chosen;
   } else {
     if (choices && !choices.includes(input.value.text)) throw new TrestleError("E_SCHEMA", `the answer is one of the question's choices: ${choices.join(" | ")}`);
-    value = parseOrThrow(AnswerStatementSchema.shape.value, input.value.text, "answer text");
+    value = parseOrThrow(ownerRequestsFor(false).answer.shape.answer.shape.value, input.value.text, "answer text");
   }
   const given: OwnerAnswer = { verified: false, via: input.via, value, at: t.now() };
   await t.storage.put(KEY(input.question), { ...record, state: "answered", answer: given } satisfies QuestionRecord);

@@ -13,7 +13,7 @@ import { isSealedText } from "../../../src/protocol/signing/sealed-text.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
 import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import {
-  InstructionRequestSchema,
+  ownerRequestsFor,
   OwnerInstructionSchema,
   type InstructionList,
   type InstructionResponse,
@@ -39,8 +39,8 @@ export interface AttestedInstruction {
 
 /** Records the seat's owner's signed instruction; refuses another owner's and one for a seat not at the table. */
 export async function instructSeat(t: TableContext, body: unknown): Promise<InstructionResponse> {
-  const { instruction, sig } = parseOrThrow(InstructionRequestSchema, body, "instruction request");
   const state = requireTable(t);
+  const { instruction, sig } = parseOrThrow(ownerRequestsFor(isE2eRoom(state)).instruction, body, "instruction request");
   if (instruction.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the instruction is for table "${instruction.table}"`);
   const seat = presentSeat(state, instruction.seat);
   if (instruction.owner !== seat.owner) throw new TrestleError("E_FORBIDDEN", `only ${seat.owner}, who owns seat ${seat.name}, instructs it`);
@@ -52,9 +52,7 @@ export async function instructSeat(t: TableContext, body: unknown): Promise<Inst
   const seen = `ask:i-nonce:${seat.name}:${instruction.nonce}`;
   const earlier = await t.storage.get<number>(seen);
   if (earlier !== undefined) return { n: earlier };
-  const n = await append(t, seat.name, (n) => ({ n, verified: true, via: "owner_key", text: instruction.text, at: t.now(), instruction, sig }));
-  await t.storage.put(seen, n);
-  return { n };
+  return { n: await append(t, seat.name, (n) => ({ n, verified: true, via: "owner_key", text: instruction.text, at: t.now(), instruction, sig }), seen) };
 }
 
 /** Records a relay-attested instruction from chat for a seat of the bound owner; never about an e2e room. */
@@ -63,7 +61,7 @@ export async function instructAttested(t: TableContext, input: AttestedInstructi
   const seat = presentSeat(state, input.seat);
   if (ownerKeyOf(state, seat.owner) !== input.owner_key) throw new TrestleError("E_FORBIDDEN", `seat ${seat.name} is not a seat of the owner this chat account is bound to`);
   if (isE2eRoom(state)) throw new TrestleError("E_NEEDS_SIGNATURE", "this room is end-to-end encrypted: instruct your seat on your machine (trestle instruct, trestle view)");
-  const text = parseOrThrow(InstructionRequestSchema.shape.instruction.shape.text, input.text, "instruction text");
+  const text = parseOrThrow(ownerRequestsFor(false).instruction.shape.instruction.shape.text, input.text, "instruction text");
   return { n: await append(t, seat.name, (n) => ({ n, verified: false, via: input.via, text, at: t.now() })) };
 }
 
@@ -73,9 +71,9 @@ export async function readInstructions(t: TableContext, seat: string, after: num
   return { instructions: [...kept.values()].map((raw) => parseOrThrow(OwnerInstructionSchema, raw, "kept instruction")) };
 }
 
-/** Stores the seat's next instruction, numbered one past its last, in one transaction. */
-async function append(t: TableContext, seat: string, make: (n: number) => OwnerInstruction): Promise<number> {
+/** Stores the seat's next instruction, numbered one past its last, in one put with its number under `seen` (an owner-signed nonce) when given. */
+async function append(t: TableContext, seat: string, make: (n: number) => OwnerInstruction, seen?: string): Promise<number> {
   const n = ((await t.storage.get<number>(COUNT(seat))) ?? 0) + 1;
-  await t.storage.put({ [COUNT(seat)]: n, [KEY(seat, n)]: make(n) });
+  await t.storage.put({ [COUNT(seat)]: n, [KEY(seat, n)]: make(n), ...(seen === undefined ? {} : { [seen]: n }) });
   return n;
 }

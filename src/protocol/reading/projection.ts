@@ -14,6 +14,7 @@ import type { Prefix, ProjectedEntry, Projection } from "../schemas/projection.j
 import { gatewayData, openTasks, projectApproval, taskOpenedData } from "./projection-gateway.js";
 import { roomData } from "./projection-room.js";
 import { isSealedText } from "../signing/sealed-text.js";
+import { isE2eRoom } from "../policy/sealed.js";
 
 /**
  * The stable prefix: rules, present seats with cards, decisions in force. For `seat`, the rules
@@ -35,12 +36,17 @@ export function projectionPrefix(state: TableState, seat?: string): Prefix {
   };
 }
 
-/** One entry as a model reads it: no signatures, hashes or timestamps; long bodies cut. */
-export function projectEntry(entry: Entry): ProjectedEntry {
+/**
+ * One entry as a model reads it: no signatures, hashes or timestamps; long bodies cut, except a
+ * sealed body of an end-to-end encrypted room (`e2e`: the entry's table is one), as a cut
+ * ciphertext opens for nobody. Anywhere else text that only looks sealed is cut like any other
+ * (decision 0448).
+ */
+export function projectEntry(entry: Entry, e2e = false): ProjectedEntry {
   if (entry.kind === "system") {
     const out: ProjectedEntry = { seq: entry.seq, kind: "system", subkind: entry.subkind, data: systemData(entry) };
-    if (entry.subkind === "decision") withBody(out, entry.data.body);
-    if (entry.subkind === "subtable_result" && entry.data.decision) withBody(out, entry.data.decision.body);
+    if (entry.subkind === "decision") withBody(out, entry.data.body, e2e);
+    if (entry.subkind === "subtable_result" && entry.data.decision) withBody(out, entry.data.decision.body, e2e);
     return out;
   }
   if (entry.kind === "approval") return projectApproval(entry);
@@ -49,16 +55,16 @@ export function projectEntry(entry: Entry): ProjectedEntry {
   if ("re" in entry && entry.re !== undefined) out.re = entry.re;
   if ("refs" in entry && entry.refs) out.refs = entry.refs;
   if (entry.kind === "vote") out.choice = entry.choice;
-  withBody(out, entry.body);
+  withBody(out, entry.body, e2e);
   if (entry.truncated) out.truncated = true;
   const data = gatewayData(entry) ?? roomData(entry);
   if (data) out.data = data;
   return out;
 }
 
-/** Sets a projected entry's body, cut to the projection limit with a reference to the full entry; sealed text (§5.12) is never cut, as a cut one opens for nobody. */
-function withBody(out: ProjectedEntry, body: string): void {
-  if (body.length > LIMITS.projection_body_chars && !isSealedText(body)) {
+/** Sets a projected entry's body, cut to the projection limit with a reference to the full entry; in an e2e room (§5.12) sealed text is never cut. */
+function withBody(out: ProjectedEntry, body: string, e2e: boolean): void {
+  if (body.length > LIMITS.projection_body_chars && !(e2e && isSealedText(body))) {
     out.body = cutText(body, LIMITS.projection_body_chars);
     out.more = `entry:${out.seq}`;
   } else if (body !== "") {
@@ -103,7 +109,8 @@ export function buildProjection(
   page: { entries: readonly Entry[]; cursor: number; more: boolean },
 ): Projection {
   const prefix = projectionPrefix(state, seat);
-  const tail = page.entries.map(projectEntry);
+  const e2e = isE2eRoom(state);
+  const tail = page.entries.map((entry) => projectEntry(entry, e2e));
   const holder = state.floor.holder;
   return {
     table: state.table,

@@ -12,6 +12,8 @@ import { LabelSchema, MillisSchema, NonceSchema, OwnerNameSchema, PublicKeySchem
 import { AmountSchema, CurrencySchema, HeldNoticeSchema, TermsSchema } from "./room.js";
 import { NoDealReasonSchema } from "./mechanism.js";
 import { ApprovalVerdictSchema, ApprovalViaSchema, TaskIdSchema } from "./task.js";
+import { OWNER_ASK_LIMITS } from "./owner-ask.js";
+import { LIMITS } from "../limits/limits.js";
 
 /** Longest decision or effect text a notification carries; platforms cut further. */
 export const NOTIFY_TEXT_CHARS = 1000;
@@ -99,7 +101,8 @@ export const OwnerNoteSchema = z
     ...Base,
     type: z.literal("owner_note"),
     seat: SeatNameSchema,
-    text: z.string().max(NOTIFY_TEXT_CHARS),
+    /** Whatever the table took (LIMITS.note_chars), so a note the table took is never refused here. */
+    text: z.string().max(LIMITS.note_chars),
   })
   .refine((n) => n.e2e === true || n.text !== "", { message: "a note's text is empty only about an e2e room", path: ["text"] });
 
@@ -110,8 +113,9 @@ export const OwnerQuestionNoticeSchema = z
     type: z.literal("owner_question"),
     seat: SeatNameSchema,
     question: NonceSchema,
-    text: z.string().max(NOTIFY_TEXT_CHARS),
-    choices: z.array(z.string().max(64)).max(8),
+    /** Whatever the table took (a question's limits), so a question the table took is never refused here. */
+    text: z.string().max(LIMITS.note_chars),
+    choices: z.array(z.string().max(OWNER_ASK_LIMITS.choice_chars)).max(OWNER_ASK_LIMITS.choices),
     deadline: MillisSchema,
   })
   .refine((n) => n.e2e === true || n.text !== "", { message: "a question's text is empty only about an e2e room", path: ["text"] });

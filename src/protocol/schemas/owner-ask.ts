@@ -15,53 +15,72 @@ import { MillisSchema, NonceSchema, OwnerNameSchema, SeatNameSchema, SignatureSc
 /** How long a question may wait for its answer, and how many choices it may offer. */
 export const OWNER_ASK_LIMITS = { max_wait_ms: 24 * 60 * 60 * 1000, choices: 8, choice_chars: 64 } as const;
 
-/** Text of at most `chars` UTF-16 units, or that much sealed (an e2e room, §5.12); longer is E_TOO_LARGE. */
-export function sealableText(chars: number, what: string) {
+/**
+ * Text of at most `chars` UTF-16 units; with `sealed` (the table is an end-to-end encrypted room,
+ * §5.12) also sealed text up to the length `chars` of plaintext seals to. No other table gives that
+ * allowance (decision 0448): text that only looks sealed is plain text there. Longer is E_TOO_LARGE.
+ * The exported statement schemas are the wire form (sealed allowed); a table parses a request with
+ * its own (`ownerRequestsFor`, `noteRequestFor`).
+ */
+export function ownerText(chars: number, what: string, sealed: boolean) {
+  const tooLong = (length: number) => `${what} is at most ${chars} chars, not ${length}`;
+  if (!sealed) return z.string().min(1).max(chars, { error: (issue) => tooLong(String(issue.input).length) });
   return z
     .string()
     .min(1)
     .max(sealedChars(chars))
     .superRefine((t, ctx) => {
       if (t.length > chars && !isSealedText(t)) {
-        ctx.addIssue({ code: "too_big", origin: "string", maximum: chars, inclusive: true, message: `${what} is at most ${chars} chars, not ${t.length}` });
+        ctx.addIssue({ code: "too_big", origin: "string", maximum: chars, inclusive: true, message: tooLong(t.length) });
       }
     });
 }
 
+/** A seat's question as a table takes it; `sealed`: an e2e room's, whose texts may be sealed. */
+function questionStatement(sealed: boolean) {
+  return z
+    .strictObject({
+      scope: z.literal("owner_question"),
+      table: TableIdSchema,
+      seat: SeatNameSchema,
+      question: NonceSchema,
+      text: ownerText(LIMITS.note_chars, "a question", sealed),
+      /** Absent: a free-text answer. Present: the answer is exactly one of these (2-8, distinct). */
+      choices: z.array(ownerText(OWNER_ASK_LIMITS.choice_chars, "a choice", sealed)).min(2).max(OWNER_ASK_LIMITS.choices).optional(),
+      deadline: MillisSchema,
+      ts: MillisSchema,
+    })
+    .refine((q) => q.choices === undefined || new Set(q.choices).size === q.choices.length, { message: "choices are distinct", path: ["choices"] })
+    .refine((q) => q.deadline > q.ts && q.deadline - q.ts <= OWNER_ASK_LIMITS.max_wait_ms, {
+      message: `the deadline is after the question's time and at most ${OWNER_ASK_LIMITS.max_wait_ms / 3_600_000} h later`,
+      path: ["deadline"],
+    });
+}
+
 /** What a seat signs (purpose `question`) to ask its own owner; `question` (a fresh nonce) is its id at the table. */
-export const QuestionStatementSchema = z
-  .strictObject({
-    scope: z.literal("owner_question"),
-    table: TableIdSchema,
-    seat: SeatNameSchema,
-    question: NonceSchema,
-    text: sealableText(LIMITS.note_chars, "a question"),
-    /** Absent: a free-text answer. Present: the answer is exactly one of these (2-8, distinct). */
-    choices: z.array(sealableText(OWNER_ASK_LIMITS.choice_chars, "a choice")).min(2).max(OWNER_ASK_LIMITS.choices).optional(),
-    deadline: MillisSchema,
-    ts: MillisSchema,
-  })
-  .refine((q) => q.choices === undefined || new Set(q.choices).size === q.choices.length, { message: "choices are distinct", path: ["choices"] })
-  .refine((q) => q.deadline > q.ts && q.deadline - q.ts <= OWNER_ASK_LIMITS.max_wait_ms, {
-    message: `the deadline is after the question's time and at most ${OWNER_ASK_LIMITS.max_wait_ms / 3_600_000} h later`,
-    path: ["deadline"],
-  });
+export const QuestionStatementSchema = questionStatement(true);
 export type QuestionStatement = z.infer<typeof QuestionStatementSchema>;
 
 /** POST /tables/:id/questions body. */
 export const QuestionRequestSchema = z.strictObject({ question: QuestionStatementSchema, sig: SignatureSchema });
 export type QuestionRequest = z.infer<typeof QuestionRequestSchema>;
 
+/** What every statement of an owner to its own seat names: the table, the owner and the seat. */
+const OWNER_TO_SEAT = { table: TableIdSchema, owner: OwnerNameSchema, seat: SeatNameSchema };
+
+/** The owner's answer as a table takes it; `sealed`: an e2e room's, whose answer may be sealed. */
+function answerStatement(sealed: boolean) {
+  return z.strictObject({
+    scope: z.literal("owner_answer"),
+    ...OWNER_TO_SEAT,
+    question: NonceSchema,
+    value: ownerText(LIMITS.note_chars, "an answer", sealed),
+    ts: MillisSchema,
+  });
+}
+
 /** What the seat's owner signs (purpose `answer`) to answer one question of one seat. */
-export const AnswerStatementSchema = z.strictObject({
-  scope: z.literal("owner_answer"),
-  table: TableIdSchema,
-  owner: OwnerNameSchema,
-  seat: SeatNameSchema,
-  question: NonceSchema,
-  value: sealableText(LIMITS.note_chars, "an answer"),
-  ts: MillisSchema,
-});
+export const AnswerStatementSchema = answerStatement(true);
 export type AnswerStatement = z.infer<typeof AnswerStatementSchema>;
 
 /** POST /tables/:id/questions/:q/answer body. */
@@ -96,16 +115,19 @@ export type QuestionResponse = z.infer<typeof QuestionResponseSchema>;
 export const QuestionListSchema = z.strictObject({ questions: z.array(QuestionRecordSchema) });
 export type QuestionList = z.infer<typeof QuestionListSchema>;
 
+/** An owner's instruction as a table takes it; `sealed`: an e2e room's, whose text may be sealed. */
+function instructionStatement(sealed: boolean) {
+  return z.strictObject({
+    scope: z.literal("owner_instruction"),
+    ...OWNER_TO_SEAT,
+    text: ownerText(LIMITS.note_chars, "an instruction", sealed),
+    nonce: NonceSchema,
+    ts: MillisSchema,
+  });
+}
+
 /** What an owner signs (purpose `instruction`) to tell one of its own seats what to do. */
-export const InstructionStatementSchema = z.strictObject({
-  scope: z.literal("owner_instruction"),
-  table: TableIdSchema,
-  owner: OwnerNameSchema,
-  seat: SeatNameSchema,
-  text: sealableText(LIMITS.note_chars, "an instruction"),
-  nonce: NonceSchema,
-  ts: MillisSchema,
-});
+export const InstructionStatementSchema = instructionStatement(true);
 export type InstructionStatement = z.infer<typeof InstructionStatementSchema>;
 
 /** POST /tables/:id/instructions body. */
@@ -126,3 +148,18 @@ export type InstructionList = z.infer<typeof InstructionListSchema>;
 /** POST /tables/:id/instructions answer: the instruction's number for its seat. */
 export const InstructionResponseSchema = z.strictObject({ n: z.int().min(1) });
 export type InstructionResponse = z.infer<typeof InstructionResponseSchema>;
+
+/** The three requests as an end-to-end encrypted room takes them: texts plain within the limits, or sealed. */
+const E2E_REQUESTS = { question: QuestionRequestSchema, answer: AnswerRequestSchema, instruction: InstructionRequestSchema };
+
+/** The three requests as every other table takes them: texts plain within the limits, whatever their shape. */
+const PLAIN_REQUESTS = {
+  question: z.strictObject({ question: questionStatement(false), sig: SignatureSchema }),
+  answer: z.strictObject({ answer: answerStatement(false), sig: SignatureSchema }),
+  instruction: z.strictObject({ instruction: instructionStatement(false), sig: SignatureSchema }),
+};
+
+/** The question, answer and instruction requests as a table takes them (decision 0448): sealed text's larger allowance only when `e2e`. */
+export function ownerRequestsFor(e2e: boolean): typeof PLAIN_REQUESTS | typeof E2E_REQUESTS {
+  return e2e ? E2E_REQUESTS : PLAIN_REQUESTS;
+}

@@ -25,7 +25,7 @@ import {
 import { SignedHeadSchema } from "./head.js";
 import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";
-import { sealableText } from "./owner-ask.js";
+import { ownerText } from "./owner-ask.js";
 
 /**
  * `room` in a table config: the table is a room (topology `open`, no declared seats); `max_parties`
@@ -213,22 +213,34 @@ export const HeldNoticeSchema = z.strictObject({
 });
 export type HeldNotice = z.infer<typeof HeldNoticeSchema>;
 
+/** A seat's note as a table takes it; `sealed`: an e2e room's, whose text may be sealed. */
+function noteStatement(sealed: boolean) {
+  return z.strictObject({
+    scope: z.literal("owner_note"),
+    table: TableIdSchema,
+    seat: SeatNameSchema,
+    /** At most LIMITS.note_chars, or in an e2e room that much sealed (§5.12); longer is E_TOO_LARGE, as for every published limit. */
+    text: ownerText(LIMITS.note_chars, "a note", sealed),
+    held: HeldNoticeSchema.optional(),
+    nonce: NonceSchema,
+    ts: MillisSchema,
+  });
+}
+
 /** What a seat signs (purpose `note`) to tell its owner something through the owner's chat apps, never the room; `held` when it tells of a held message. */
-export const NoteStatementSchema = z.strictObject({
-  scope: z.literal("owner_note"),
-  table: TableIdSchema,
-  seat: SeatNameSchema,
-  /** At most LIMITS.note_chars, or that much sealed (an e2e room's note, §5.12); longer is E_TOO_LARGE, as for every published limit. */
-  text: sealableText(LIMITS.note_chars, "a note"),
-  held: HeldNoticeSchema.optional(),
-  nonce: NonceSchema,
-  ts: MillisSchema,
-});
+export const NoteStatementSchema = noteStatement(true);
 export type NoteStatement = z.infer<typeof NoteStatementSchema>;
 
 /** POST /tables/:id/notes body. */
 export const NoteRequestSchema = z.strictObject({ note: NoteStatementSchema, sig: SignatureSchema });
 export type NoteRequest = z.infer<typeof NoteRequestSchema>;
+
+const PLAIN_NOTE_REQUEST = z.strictObject({ note: noteStatement(false), sig: SignatureSchema });
+
+/** POST /tables/:id/notes body as a table takes it (decision 0448): sealed text's larger allowance only when `e2e`. */
+export function noteRequestFor(e2e: boolean): typeof NoteRequestSchema | typeof PLAIN_NOTE_REQUEST {
+  return e2e ? NoteRequestSchema : PLAIN_NOTE_REQUEST;
+}
 
 /** POST /tables/:id/notes answer: the notification id and how many of the owner's channels it was queued for. */
 export const NoteResponseSchema = z.strictObject({ id: z.string(), queued: z.int().min(0) });

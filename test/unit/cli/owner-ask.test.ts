@@ -49,7 +49,7 @@ describe("asking the owner from the command line", { timeout: 60_000 }, () => {
     const asked = await asking.done;
     expect(asked.code).toBe(0);
     expect(asked.stdout).toContain("your owner answered (verified: signed with your owner's key)");
-    expect(asked.stdout).toContain("‖   no");
+    expect(asked.stdout).toContain("‖| no");
     const again = await sara.run(["answer", id!, "yes", "--table", table, "--owner", "sara"]);
     expect(again.code).toBe(3);
     expect(again.stderr).toContain("E_ALREADY_RESOLVED");
@@ -60,7 +60,7 @@ describe("asking the owner from the command line", { timeout: 60_000 }, () => {
   it("carries an instruction to the seat alone, framed as its owner's", async () => {
     expect((await sara.run(["instruct", "--table", table, "--owner", "sara", "--seat", "sara-bot", "Do not go past 2,900."])).code).toBe(0);
     const read = await sara.run(["instructions", ...as]);
-    expect(read.stdout.split("\n").slice(0, 2)).toEqual(["‖ instruction #1 from your owner (verified: signed with your owner's key):", "‖   Do not go past 2,900."]);
+    expect(read.stdout.split("\n").slice(0, 2)).toEqual(["‖ instruction #1 from your owner (verified: signed with your owner's key):", "‖| Do not go past 2,900."]);
   });
 });
 
@@ -81,11 +81,11 @@ describe("asking the owner in an end-to-end encrypted room", { timeout: 60_000 }
     expect(wrong.stderr).toContain("E_SCHEMA");
     expect((await sara.run(["answer", id!, "hold at 2,900", "--table", sealed, "--owner", "sara"])).code).toBe(0);
     const asked = await asking.done;
-    expect(asked.stdout).toContain("‖   hold at 2,900");
+    expect(asked.stdout).toContain("‖| hold at 2,900");
     watching.child.kill("SIGINT");
     await watching.done;
     expect((await sara.run(["instruct", "--table", sealed, "--owner", "sara", "--seat", "sara-bot", "Do not go past 2,900."])).code).toBe(0);
-    expect((await sara.run(["instructions", ...here])).stdout).toContain("‖   Do not go past 2,900.");
+    expect((await sara.run(["instructions", ...here])).stdout).toContain("‖| Do not go past 2,900.");
 
     const relay = new HttpClient({ url: relayUrl });
     const owner = await readKeyFile(ownerKeyPath(home, "sara"), "owner");

@@ -184,6 +184,13 @@ describe("long bodies in the tail", () => {
     expect(projected.body).toBe("b".repeat(LIMITS.projection_body_chars - 1));
     expect(projected.more).toBe("entry:6");
   });
+
+  it("cuts a body shaped as sealed text outside an e2e room, and keeps it whole only in one", async () => {
+    const body = `e2e1:${"A".repeat(LIMITS.projection_body_chars + 500)}`;
+    const say = await saidBody(body);
+    expect(projectEntry(say)).toMatchObject({ body: body.slice(0, LIMITS.projection_body_chars), more: "entry:6" });
+    expect(projectEntry(say, true)).toEqual({ seq: 6, kind: "say", seat: "bot-tao", body });
+  });
 });
 
 describe("prefix_sha256 over a whole session", () => {
