@@ -80,7 +80,7 @@ export class LoopPanel {
 
   private deal(table: string, d: DealView): El {
     const doc = this.doc;
-    const item = h(doc, "div", `deal deal-${d.status}`, h(doc, "span", `badge ${d.status === "done" ? "ok" : "warn"}`, d.status === "done" ? "DONE" : "PENDING"), h(doc, "div", "body", d.lines.join("\n")));
+    const item = h(doc, "div", `deal deal-${d.status}`, h(doc, "span", `badge ${d.status === "done" ? "ok" : "warn"}`, d.label), h(doc, "div", "body", d.lines.join("\n")));
     item.setAttribute("data-offer", d.offer);
     if (d.can_sign) {
       const buttons: El[] = [];

@@ -11,6 +11,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { askOwner, createKeyFile, readInstructions, seatKeyPath, type Ask } from "../../../src/client/node.js";
 import { GuardedSeat, openText, roomKeyForNewRoom, roomState, sealText, signDeal } from "../../../src/owner/index.js";
@@ -35,6 +36,12 @@ function botTaoAsks(room: RoomPage, ask: Ask, seal?: (plain: string) => Promise<
     owner_key: room.k.tao.publicKeyText,
     ...(seal ? { seal } : {}),
   });
+}
+
+/** How often each status label appears in the deal at `selector`: the badge says it, the lines do not repeat it. */
+async function statusWordsIn(page: Page, selector: string): Promise<Record<"PENDING" | "DONE", number>> {
+  const text = (await page.textContent(selector)) ?? "";
+  return { PENDING: text.split("PENDING").length - 1, DONE: text.split("DONE").length - 1 };
 }
 
 const question = (room: RoomPage, state = "open") => `#loop [data-table="${room.table}"] .question-${state}`;
@@ -117,8 +124,9 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     await signDeal(jenny, k.jenny, offer);
     const deal = `#loop [data-table="${table}"] .deal[data-offer="${offer}"]`;
     await page.waitForSelector(`${deal}.deal-pending:has-text("signed by jenny")`);
-    expect(await page.textContent(`${deal} .body`)).toContain("PENDING: not final, waiting for tao to sign");
     expect(await page.textContent(`${deal} .badge`)).toBe("PENDING");
+    expect(await page.textContent(`${deal} .body`)).toMatch(/^not final, waiting for tao to sign\n/);
+    expect(await statusWordsIn(page, deal)).toEqual({ PENDING: 1, DONE: 0 });
 
     const asked = botTaoAsks(room, { text: "Sign the deal?", choices: ["yes", "no"], wait_ms: 60_000 });
     await page.waitForSelector(`${question(room)} button.choice`);
@@ -131,7 +139,8 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.click(`${deal} button:text-is("Sign the deal (sign)")`);
     await page.waitForSelector(`${deal}.deal-done`);
-    expect(await page.textContent(`${deal} .body`)).toContain("DONE: both owners signed the same terms");
+    expect(await page.textContent(`${deal} .body`)).toMatch(/^both owners signed the same terms\n/);
+    expect(await statusWordsIn(page, deal)).toEqual({ PENDING: 0, DONE: 1 });
     expect(await page.locator(`${deal} button`).count()).toBe(0);
     const folded = roomState(await jenny.transcript()).room!.deals[offer]!;
     expect({ status: dealStatus(folded), signers: Object.keys(folded.signed).sort() }).toEqual({ status: "done", signers: ["jenny", "tao"] });
