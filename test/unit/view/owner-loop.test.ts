@@ -13,9 +13,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { askOwner, createKeyFile, readInstructions, seatKeyPath, type Ask } from "../../../src/client/node.js";
+import { askOwner, createKeyFile, randomNonce, readInstructions, seatKeyPath, type Ask } from "../../../src/client/node.js";
 import { GuardedSeat, openText, roomKeyForNewRoom, roomState, sealText, signDeal } from "../../../src/owner/index.js";
-import { dealStatus, SEALED_PREFIX, sha256, utf8, type QuestionRecord } from "../../../src/protocol/index.js";
+import { dealStatus, SEALED_PREFIX, sha256, signQuestion, utf8, type QuestionRecord } from "../../../src/protocol/index.js";
 import { expectAccessible } from "../../support/axe.js";
 import { twd } from "../../support/room-fixture.js";
 import { roomPages, type RoomPage } from "./window-fixture.js";
@@ -81,6 +81,29 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     expect(await openText(key, { table: room.table, seat: "bot-tao", field: "answer" }, answer!.value)).toBe("2,800 TWD");
     await room.page.waitForSelector(question(room, "answered"));
     expect(await room.page.textContent("body")).not.toContain(SEALED_PREFIX);
+  });
+
+  it("shows a question's deadline on the viewer's clock and in its time zone, and how far it is, with the exact instant in a <time>", async () => {
+    const room = await pages.open("loop-deadline", { zone: { timezoneId: "Asia/Kolkata", locale: "en-GB" } });
+    const { page } = room;
+    // Asked without waiting for the answer (askOwner would poll for the hour).
+    const ts = Date.now();
+    const deadline = ts + 3_600_000;
+    const statement = { table: room.table, seat: "bot-tao", question: randomNonce(), text: "Deliver on Saturday?", choices: ["yes", "no"], deadline, ts };
+    await room.bots.http.askOwner(room.table, await signQuestion(room.k.botTao, statement));
+    const deadlineOf = `${question(room)} .where time`;
+    await page.waitForSelector(deadlineOf);
+    // The page's clock, pinned 23 minutes before the deadline: the words it shows then do not depend on when the test runs.
+    await page.clock.install();
+    await page.reload();
+    await page.waitForSelector(deadlineOf);
+    await page.clock.pauseAt(deadline - 23 * 60_000 - 30_000);
+    await page.clock.runFor(30_000);
+    const clock = new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Kolkata", hour: "2-digit", minute: "2-digit" }).format(deadline);
+    await page.locator(deadlineOf, { hasText: `${clock} (in 23 min)` }).waitFor();
+    expect(await page.textContent(`${question(room)} .where`)).toMatch(new RegExp(`^from bot-tao · answer by (.+, )?${clock} \\(in 23 min\\)$`));
+    expect(await page.getAttribute(deadlineOf, "datetime")).toBe(new Date(deadline).toISOString());
+    expect(await page.getAttribute(deadlineOf, "title")).toMatch(new RegExp(`${clock}:\\d\\d GMT\\+5:30$`));
   });
 
   describe("when the question's deadline passed", () => {
