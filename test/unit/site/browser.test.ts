@@ -5,13 +5,16 @@
  * the relay, shows the icon, and has no serious or critical axe-core violation at a phone's size or
  * a desktop's.
  */
+import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpClient, type TableClient } from "../../../src/client/index.js";
 import { signDelete } from "../../../src/client/owner-requests.js";
+import { FAVICON_ICO } from "../../../scripts/favicon.mjs";
 import { expectAccessible } from "../../support/axe.js";
 import { relayAndChromium, requestLog, screenshot } from "../../support/browser.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
+import { readIco } from "../../support/ico.js";
 import type { Cast } from "../../support/table-fixture.js";
 
 const started = relayAndChromium();
@@ -181,18 +184,31 @@ describe("the public viewer", { timeout: 30_000 }, () => {
 });
 
 describe("the icon", { timeout: 30_000 }, () => {
-  it("is linked from the pages, loaded by the browser and kept a day; /favicon.ico leads to it", async () => {
+  it("is linked from the pages, loaded by the browser and kept a day", async () => {
     const p = await openPage("/");
-    expect(await p.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg");
+    expect(await p.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => [l.getAttribute("href"), l.getAttribute("type") ?? l.getAttribute("sizes")]))).toEqual([
+      ["/favicon.ico", "16x16 32x32"],
+      ["/favicon.svg", "image/svg+xml"],
+    ]);
     const icon = await fetch(`${started.relay.url}/favicon.svg`);
     expect(icon.status).toBe(200);
     expect(icon.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
     expect(icon.headers.get("cache-control")).toBe("public, max-age=86400");
     expect(await icon.text()).toMatch(/^<svg /);
-    const ico = await fetch(`${started.relay.url}/favicon.ico`, { redirect: "manual" });
-    expect(ico.status).toBe(301);
-    expect(ico.headers.get("location")).toBe("/favicon.svg");
     expect(requests).toContain(`${started.relay.url}/favicon.svg`);
+  });
+
+  it("is at /favicon.ico itself, as an icon file a browser decodes, kept a day", async () => {
+    const ico = await fetch(`${started.relay.url}/favicon.ico`, { redirect: "manual" });
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get("content-type")).toBe("image/vnd.microsoft.icon");
+    expect(ico.headers.get("cache-control")).toBe("public, max-age=86400");
+    const bytes = new Uint8Array(await ico.arrayBuffer());
+    expect(bytes).toEqual(new Uint8Array(readFileSync(FAVICON_ICO)));
+    expect(readIco(bytes).map((image) => image.size)).toEqual([16, 32]);
+    // What a browser or crawler that asks for /favicon.ico gets: Chromium shows it as an image.
+    const p = await openPage("/favicon.ico");
+    expect(await p.evaluate("[document.images[0].naturalWidth, document.images[0].naturalHeight]")).toEqual([32, 32]);
   });
 });
 
