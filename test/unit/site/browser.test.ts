@@ -16,20 +16,24 @@ import { relayAndChromium, requestLog, screenshot } from "../../support/browser.
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { readIco } from "../../support/ico.js";
 import type { Cast } from "../../support/table-fixture.js";
+import { startUpgradeGate, type UpgradeGate, type UpgradeMode } from "../../support/upgrade-gate.js";
 
 const started = relayAndChromium();
 let page: Page;
 let requests: string[];
+/** Where the test's page was opened: the relay, or a gate in front of it. */
+let origin: string;
 afterEach(async () => {
-  expect(requests.filter((url) => !url.startsWith(started.relay.url) && !url.startsWith(started.relay.url.replace("http", "ws")))).toEqual([]);
+  expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith(origin.replace("http", "ws")))).toEqual([]);
   await page.close();
 });
 
-/** A fresh page logging its requests, at `path` on the relay. */
-async function openPage(path: string): Promise<Page> {
+/** A fresh page logging its requests, at `path` on the relay (or at `at`, a proxy in front of it). */
+async function openPage(path: string, at = started.relay.url): Promise<Page> {
+  origin = at;
   page = await started.browser.newPage({ viewport: { width: 1000, height: 800 } });
   requests = requestLog(page);
-  await page.goto(`${started.relay.url}${path}`);
+  await page.goto(`${at}${path}`);
   return page;
 }
 
@@ -149,6 +153,43 @@ describe("the public viewer", { timeout: 30_000 }, () => {
     expect(await p.locator(".entry").count()).toBe(7);
   });
 
+  describe("when the relay is slow to accept its socket or refuses it", () => {
+    /** A public debate opened in the viewer through a gate in front of the relay that answers upgrades as `mode` says. */
+    async function behindGate(mode: UpgradeMode): Promise<{ p: Page; gate: UpgradeGate }> {
+      const { client } = await publicDebate();
+      const gate = await startUpgradeGate(started.relay.port, mode);
+      gates.push(gate);
+      return { p: await openPage(`/view/${client.table}`, gate.url), gate };
+    }
+    const gates: UpgradeGate[] = [];
+    afterEach(async () => {
+      await Promise.all(gates.splice(0).map((g) => g.close()));
+    });
+
+    it("says connecting… until the socket is open, never not connected, then live", async () => {
+      const { p, gate } = await behindGate("hold");
+      await p.waitForSelector(".verdict.clean");
+      await gate.held();
+      expect(await p.textContent("#live")).toBe("connecting…");
+      expect(await p.isVisible("#live")).toBe(true);
+      gate.set("pass");
+      await p.waitForSelector(".live.on");
+      expect(await p.textContent("#live")).toBe("live: new entries appear as they are written");
+    });
+
+    it("says not connected and when it tries again while the relay refuses, connecting… as it tries, then live once it accepts", async () => {
+      const { p, gate } = await behindGate("refuse");
+      await p.waitForSelector(".live.off");
+      expect(await p.textContent("#live")).toMatch(/^not connected; trying again in \d+ s$/);
+      gate.set("hold");
+      await gate.held();
+      expect(await p.textContent("#live")).toBe("connecting…");
+      gate.set("pass");
+      await p.waitForSelector(".live.on");
+      expect(gate.refusals()).toBeGreaterThan(0);
+    });
+  });
+
   describe("when the table was deleted", () => {
     it("is a page saying so (410), with when and by whom, and no viewer script", async () => {
       const { client, k } = await publicDebate();
@@ -179,6 +220,7 @@ describe("the public viewer", { timeout: 30_000 }, () => {
       await p.waitForSelector(".verdict.error");
       expect(await p.textContent("#verdict")).toBe(`Cannot show this table: E_FORBIDDEN: table ${client.table} is not public`);
       expect(await p.locator(".entry").count()).toBe(0);
+      expect(await p.textContent("#live")).toBe("not connected");
     });
   });
 });
