@@ -124,14 +124,13 @@ describe("the packed package", () => {
         "",
       ].join("\n");
 
-      it("types the Node entry's declarations, checked too, with TypeScript's own libraries", async () => {
-        expect(await typecheck({ "use.ts": LIBRARY_ONLY }, WITHOUT_NODE_TYPES)).toBe("");
-      }, 120_000);
-
-      it("fails on the bot's own use of Node's globals, with TypeScript's advice to install @types/node", async () => {
-        const errors = await typecheck({ "bot.ts": BOT }, WITHOUT_NODE_TYPES);
-        expect(errors).toMatch(/bot\.ts\(\d+,\d+\): error TS25\d\d: Cannot find name 'process'\. Do you need to install type definitions for node\? Try `npm i --save-dev @types\/node`/);
-        expect(errors).not.toContain("node_modules/trestle/");
+      // One compiler run for both files: checking the declarations too (no skipLibCheck) is most of its time.
+      it("types the Node entry's declarations, checked too, with TypeScript's own libraries; only the bot's own process needs @types/node, and tsc says so", async () => {
+        const errors = (await typecheck({ "use.ts": LIBRARY_ONLY, "bot.ts": BOT }, WITHOUT_NODE_TYPES)).trim().split("\n");
+        expect(errors.length).toBeGreaterThan(0);
+        for (const error of errors) {
+          expect(error).toMatch(/\/bot\.ts\(\d+,\d+\): error TS25\d\d: Cannot find name 'process'\. Do you need to install type definitions for node\? Try `npm i --save-dev @types\/node`/);
+        }
       }, 120_000);
     });
 
