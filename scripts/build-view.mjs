@@ -1,12 +1,13 @@
 /**
  * Builds the principal window's page (src/view: `trestle view`) into dist/view/: the page script
  * (src/view/page/main.ts, bundled for browsers by esbuild into one minified app.js) beside its
- * index.html and app.css. scripts/build-cli.mjs runs it with the CLI bundle, so `npm install`,
+ * index.html and app.css, and the icon the relay's pages use (worker/site/static/favicon.svg and
+ * favicon.ico, decision 0455). scripts/build-cli.mjs runs it with the CLI bundle, so `npm install`,
  * `npm test` and the `trestle` launcher build it too; users never run a build step. Builds into a
  * fresh folder and swaps it in whole, so a concurrent build never leaves half a page. Types: build-view.d.mts.
  */
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { outdated } from "./freshness.mjs";
 
@@ -15,14 +16,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 export const VIEW_DIR = join(ROOT, "dist", "view");
 const SOURCE = join(ROOT, "src", "view");
 const STATIC = ["index.html", "app.css"];
+/** The icon, shared with the relay's pages. */
+const ICONS = ["favicon.ico", "favicon.svg"].map((file) => join(ROOT, "worker", "site", "static", file));
 /** The page script's entry. */
 export const VIEW_ENTRY = join(SOURCE, "page", "main.ts");
-/** What the page is built from, watched for staleness: src/view, its script, what it imports (types alone from elsewhere) and its static files. */
-export const VIEW_SOURCES = [SOURCE];
+/** What the page is built from, watched for staleness: src/view, its script, what it imports (types alone from elsewhere), its static files and the icon. */
+export const VIEW_SOURCES = [SOURCE, ...ICONS];
 
 /** Whether the page is missing or older than any of its sources. */
 export function viewStale() {
-  return outdated(["app.js", ...STATIC].map((file) => join(VIEW_DIR, file)), VIEW_SOURCES, [""]);
+  return outdated(["app.js", ...STATIC, ...ICONS.map((icon) => basename(icon))].map((file) => join(VIEW_DIR, file)), VIEW_SOURCES, [""]);
 }
 
 /** Builds the page into dist/view/. */
@@ -42,6 +45,7 @@ export async function buildView() {
     logLevel: "warning",
   });
   for (const file of STATIC) cpSync(join(SOURCE, "static", file), join(temp, file));
+  for (const icon of ICONS) cpSync(icon, join(temp, basename(icon)));
   rmSync(VIEW_DIR, { recursive: true, force: true });
   try {
     renameSync(temp, VIEW_DIR);

@@ -39,8 +39,6 @@ app.get("/", async (c) => {
   return c.json({ name: "trestle", protocol: "trestle/0.1", well_known: "/.well-known/trestle.json" });
 });
 app.get("/view", (c) => c.redirect(`/view/${encodeURIComponent(c.req.query("table") ?? "")}`, 303));
-// Browsers ask for /favicon.ico whatever the page links; the icon is the static /favicon.svg.
-app.get("/favicon.ico", () => new Response(null, { status: 301, headers: { location: "/favicon.svg", "cache-control": "public, max-age=86400" } }));
 applyLimits(app);
 // The viewer's page, unless the id is not a table id or the table was deleted: then a page saying so for a browser, the envelope for a program.
 app.get("/view/:id", async (c) => {

@@ -8,8 +8,8 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { OwnerNameSchema, parseOrThrow, SeatNameSchema } from "../protocol/index.js";
 
-/** The trestle home directory to use. */
-export function trestleHome(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+/** The trestle home directory to use; `env` is the environment to read (typed without Node's own types, so the declarations need no @types/node). */
+export function trestleHome(explicit?: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (explicit) return resolve(explicit);
   if (env.TRESTLE_HOME) return resolve(env.TRESTLE_HOME);
   const config = env.XDG_CONFIG_HOME || join(homedir(), ".config");

@@ -6,11 +6,17 @@
 import type { DealParty, DealSignature, DealStatus, DealTerms } from "../protocol/index.js";
 import { termsText } from "./terms.js";
 
-/** A deal's status in words, given the owners who signed: a pending deal names who has not signed, never reads as done. */
-export function dealStatusText(status: DealStatus, terms: DealTerms, signed: readonly string[]): string {
-  if (status === "done") return "DONE: both owners signed the same terms";
+/** A deal's status as its label (DONE or PENDING) and what that means, given the owners who signed: a pending deal names who has not signed, never reads as done. */
+export function dealStatusWords(status: DealStatus, terms: DealTerms, signed: readonly string[]): { label: string; meaning: string } {
+  if (status === "done") return { label: "DONE", meaning: "both owners signed the same terms" };
   const missing = [terms.offered_by.owner, terms.accepted_by.owner].filter((o) => !signed.includes(o));
-  return `PENDING: not final, waiting for ${missing.join(" and ")} to sign`;
+  return { label: "PENDING", meaning: `not final, waiting for ${missing.join(" and ")} to sign` };
+}
+
+/** A deal's status in one line: its label, then what it means (dealStatusWords). */
+export function dealStatusText(status: DealStatus, terms: DealTerms, signed: readonly string[]): string {
+  const { label, meaning } = dealStatusWords(status, terms, signed);
+  return `${label}: ${meaning}`;
 }
 
 const party = (p: DealParty, role: string) => `${role} ${p.owner} (owner key ${p.key}), seat ${p.seat}`;

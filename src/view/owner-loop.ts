@@ -12,7 +12,7 @@
 import { answerQuestion, instructSeat, readInstructions, readKeyFile, seatKeyPath, type Clock, type LoadedKey } from "../client/node.js";
 import { GuardedSeat, loadRoomKey, openText, sealText, signDeal, type RoomKey } from "../owner/index.js";
 import { dealOwners, dealStatus, isSealedText, own, TrestleError, type DealState, type QuestionRecord, type SealedField, type TableState } from "../protocol/index.js";
-import { dealStatusText } from "../text/deal.js";
+import { dealStatusWords } from "../text/deal.js";
 import { bodyLines, safeLine } from "../text/framing.js";
 import { EN_TERMS, termsText } from "../text/terms.js";
 import type { Identity, TableWatch } from "./table-watch.js";
@@ -152,13 +152,15 @@ function dealView(watch: TableWatch, offer: string, deal: DealState, me: string)
     .sort(([, a], [, b]) => a - b)
     .map(([owner]) => owner);
   const status = dealStatus(deal);
+  const words = dealStatusWords(status, terms, signed);
   const text = terms.terms.text === undefined ? {} : { text: watch.texts.open(terms.offered_by.seat, "terms.text", terms.terms.text) };
   return {
     offer,
     offer_seq: terms.offer_seq,
     status,
+    label: words.label,
     lines: [
-      dealStatusText(status, terms, signed),
+      words.meaning,
       `${termsText({ ...terms.terms, ...text })}: offered by ${terms.offered_by.owner} (${terms.offered_by.seat}) in #${terms.offer_seq}, accepted by ${terms.accepted_by.owner} (${terms.accepted_by.seat}) in #${terms.accept_seq}`,
       signed.length === 0 ? "signed by nobody yet" : `signed by ${signed.map((o) => `${o} (#${deal.signed[o]})`).join(" and ")}`,
     ],

@@ -96,7 +96,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ServeO
   if (asset) {
     const refusal = pageRefusal(facts, identity);
     if (refusal) return refuse(res, refusal);
-    res.writeHead(200, { ...SECURITY_HEADERS, "content-type": asset.type });
+    res.writeHead(200, { ...SECURITY_HEADERS, "content-type": asset.type, "cache-control": asset.cache });
     return void res.end(asset.body);
   }
   if (!path.startsWith("/api/")) return refuse(res, new TrestleError("E_NOT_FOUND", `no ${path} here`));

@@ -169,6 +169,8 @@ export const DealViewSchema = z.strictObject({
   offer: Sha256Schema,
   offer_seq: z.int().min(1),
   status: DealStatusSchema,
+  /** The status's label (DONE, PENDING), shown once as the deal's badge; `lines` start with what it means. */
+  label: z.string(),
   lines: z.array(z.string()),
   /** The owners who signed, in the ledger's order. */
   signed: z.array(z.string()),

@@ -64,7 +64,7 @@ describe("the viewer's page", () => {
     const html = await res.text();
     expect(html).toContain('data-table="t-459"');
     expect(html).toContain('<script type="module" src="/assets/viewer.js"></script>');
-    expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    expect(html).toContain('<link rel="icon" href="/favicon.ico" sizes="16x16 32x32">\n<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
   });
 
   it("is where the landing page's form leads", async () => {
@@ -103,14 +103,5 @@ describe("a path no route serves", () => {
     const api = await get("/tables/Bad%20Id/head", BROWSER);
     expect(api.status).toBe(404);
     expect(await api.json()).toMatchObject({ error: { code: "E_TABLE_NOT_FOUND" } });
-  });
-});
-
-describe("/favicon.ico", () => {
-  it("leads to the icon, /favicon.svg, for a day", async () => {
-    const res = await get("/favicon.ico");
-    expect(res.status).toBe(301);
-    expect(res.headers.get("location")).toBe("/favicon.svg");
-    expect(res.headers.get("cache-control")).toBe("public, max-age=86400");
   });
 });

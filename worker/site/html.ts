@@ -37,6 +37,7 @@ export function layout(title: string, body: string, script?: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="/favicon.ico" sizes="16x16 32x32">
 <link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/assets/site.css">
 ${script ? `<script type="module" src="${escapeHtml(script)}"></script>\n` : ""}</head>

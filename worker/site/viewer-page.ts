@@ -15,7 +15,7 @@ export function viewerHtml(table: string, origin: string): string {
 <h1 id="topic">${id}</h1>
 <p id="verdict" class="verdict pending" role="status">Reading the table…</p>
 <p id="coverage" class="coverage"></p>
-<p id="live" class="live">not connected</p>
+<p id="live" class="live" hidden></p>
 </header>
 <ol id="entries" class="entries"></ol>
 <noscript><p>The viewer verifies the table in your browser and needs JavaScript. Anyone can fetch <a href="/tables/${id}/public/export">the export</a> and check it with <code>${escapeHtml(clientCommand(origin))} verify</code>.</p></noscript>

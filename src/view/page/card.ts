@@ -8,6 +8,7 @@
 import type { EntryView, TableSummary } from "../wire.js";
 import { button, h, type Doc, type El } from "./dom.js";
 import { entryItem, signatureBadge, taskRow, type Answer } from "./render.js";
+import { withTimes } from "./time.js";
 
 /** What a card's buttons do besides answering tasks: ask the server to sign a pause, or lift this owner's own pause. */
 export type Control = (table: string, action: "pause" | "resume", button: El) => void;
@@ -92,7 +93,7 @@ export class TableCard {
     this.tasks.replaceChildren(...summary.tasks.map((task) => taskRow(doc, summary.table, task, this.answer)));
     this.fillSeats(summary);
     this.subtables.replaceChildren(
-      ...summary.subtables.map((s) => h(doc, "li", "", `${s.table}: ${s.topic}${s.closed === null ? " (open)" : ` (closed: ${s.closed})`}`)),
+      ...summary.subtables.map((s) => h(doc, "li", "", ...withTimes(doc, `${s.table}: ${s.topic}${s.closed === null ? " (open)" : ` (closed: ${s.closed})`}`))),
     );
     for (const { seq, sig } of this.signed) signatureBadge(sig, seq, summary.verification);
   }
@@ -170,7 +171,7 @@ export class TableCard {
     }
     this.verdict.className = `verdict ${v.verdict.toLowerCase()}`;
     const where = v.refuted_seq === null ? "" : ` at #${v.refuted_seq}`;
-    this.verdict.replaceChildren(h(this.doc, "strong", "", `chain ${v.verdict}${where}`), ...v.lines.map((line) => h(this.doc, "div", "line", line)));
+    this.verdict.replaceChildren(h(this.doc, "strong", "", `chain ${v.verdict}${where}`), ...v.lines.map((line) => h(this.doc, "div", "line", ...withTimes(this.doc, line))));
   }
 
   private fillControls(summary: TableSummary): void {
@@ -186,6 +187,6 @@ function chips(doc: Doc, s: TableSummary): El[] {
   const out = [h(doc, "span", `chip status-${s.status}`, s.status === "caught" ? "RELAY CAUGHT" : s.status)];
   if (s.closed !== null) out.push(h(doc, "span", "chip closed", `closed: ${s.closed}`));
   if (s.pauses.length > 0) out.push(h(doc, "span", "chip paused", `PAUSED by ${s.pauses.map((p) => `${p.owner} (${p.via === "owner" ? "owner key" : p.via}${p.mine ? ", yours" : ""})`).join(", ")}`));
-  if (s.problem !== null) out.push(h(doc, "span", "chip problem", `${s.problem.code}: ${s.problem.message}`));
+  if (s.problem !== null) out.push(h(doc, "span", "chip problem", ...withTimes(doc, `${s.problem.code}: ${s.problem.message}`)));
   return out;
 }

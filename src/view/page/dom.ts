@@ -22,6 +22,7 @@ export interface El {
   append(...nodes: (El | string)[]): void;
   replaceChildren(...nodes: (El | string)[]): void;
   setAttribute(name: string, value: string): void;
+  getAttribute(name: string): string | null;
   addEventListener(type: "click", listener: () => void): void;
 }
 
@@ -29,6 +30,7 @@ export interface El {
 export interface Doc {
   getElementById(id: string): El | null;
   createElement(tag: string): El;
+  querySelectorAll(selector: string): Iterable<El>;
   readonly location: { readonly hash: string };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The principal window's "Your agents" panel (docs/VIEW.md): per table, the questions the owner's
- * seats asked (choice buttons or a text field, the deadline; answered and expired ones said as
+ * seats asked (choice buttons or a text field, the deadline as a <time>; answered and expired ones said as
  * such), a box per seat to instruct it with the instructions it holds (numbered, verified or
  * unverified), and the room's deals (pending or done, who signed, a Sign button while this owner
  * has not). Its text fields are kept across updates, so what the owner is typing survives a new
@@ -8,6 +8,7 @@
  */
 import type { AnswerBody, DealView, LoopEvent, QuestionView, SeatLoop } from "../wire.js";
 import { button, h, type Doc, type El } from "./dom.js";
+import { timeElement, withTimes } from "./time.js";
 
 /** What the panel's buttons do: ask the server to sign; each disables `buttons` while it asks and calls `done` with whether it was signed. */
 export interface LoopActions {
@@ -43,7 +44,7 @@ export class LoopPanel {
     const doc = this.doc;
     const part = h(doc, "article", "loop-table", h(doc, "h3", "", `${this.topic(e.table)} · table ${e.table}`));
     part.setAttribute("data-table", e.table);
-    if (e.problem !== null) part.append(h(doc, "p", "badge bad", `cannot read your seats' questions: ${e.problem}`));
+    if (e.problem !== null) part.append(h(doc, "p", "badge bad", ...withTimes(doc, `cannot read your seats' questions: ${e.problem}`)));
     if (e.questions.length > 0) part.append(h(doc, "h4", "", "Questions from your seats"), h(doc, "div", "questions", ...e.questions.map((q) => this.question(e.table, q))));
     if (e.deals.length > 0) part.append(h(doc, "h4", "", "Deals"), h(doc, "div", "deals", ...e.deals.map((d) => this.deal(e.table, d))));
     for (const seat of e.seats) part.append(this.seat(e.table, seat));
@@ -52,7 +53,7 @@ export class LoopPanel {
 
   private question(table: string, q: QuestionView): El {
     const doc = this.doc;
-    const item = h(doc, "div", `question question-${q.state}`, h(doc, "div", "where", `from ${q.seat} · ${stateWords(q)}`), h(doc, "blockquote", "body", q.lines.join("\n")));
+    const item = h(doc, "div", `question question-${q.state}`, h(doc, "div", "where", `from ${q.seat} · `, ...stateWords(doc, q)), h(doc, "blockquote", "body", q.lines.join("\n")));
     item.setAttribute("data-question", q.id);
     if (q.answer) {
       const how = q.answer.verified ? "signed with your key" : `via ${q.answer.via}: the relay's word, not a signature`;
@@ -80,7 +81,7 @@ export class LoopPanel {
 
   private deal(table: string, d: DealView): El {
     const doc = this.doc;
-    const item = h(doc, "div", `deal deal-${d.status}`, h(doc, "span", `badge ${d.status === "done" ? "ok" : "warn"}`, d.status === "done" ? "DONE" : "PENDING"), h(doc, "div", "body", d.lines.join("\n")));
+    const item = h(doc, "div", `deal deal-${d.status}`, h(doc, "span", `badge ${d.status === "done" ? "ok" : "warn"}`, d.label), h(doc, "div", "body", ...withTimes(doc, d.lines.join("\n"))));
     item.setAttribute("data-offer", d.offer);
     if (d.can_sign) {
       const buttons: El[] = [];
@@ -94,7 +95,7 @@ export class LoopPanel {
     const doc = this.doc;
     const item = h(doc, "div", "seat-loop", h(doc, "h4", "", `Instruct ${s.seat}`));
     item.setAttribute("data-seat", s.seat);
-    if (s.problem !== null) item.append(h(doc, "p", "hint", `Its instructions cannot be listed from this machine: ${s.problem}`));
+    if (s.problem !== null) item.append(h(doc, "p", "hint", ...withTimes(doc, `Its instructions cannot be listed from this machine: ${s.problem}`)));
     if (s.instructions.length > 0) {
       item.append(
         h(
@@ -144,9 +145,8 @@ export class LoopPanel {
   }
 }
 
-function stateWords(q: QuestionView): string {
-  const at = new Date(q.deadline).toISOString();
-  if (q.state === "open") return `answer by ${at}`;
-  if (q.state === "expired") return `expired at ${at}: not answered`;
-  return "answered";
+function stateWords(doc: Doc, q: QuestionView): (El | string)[] {
+  if (q.state === "open") return ["answer by ", timeElement(doc, q.deadline)];
+  if (q.state === "expired") return ["expired at ", timeElement(doc, q.deadline), ": not answered"];
+  return ["answered"];
 }

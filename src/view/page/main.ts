@@ -14,6 +14,7 @@ import { TableCard, type Revoke } from "./card.js";
 import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
 import { LoopPanel } from "./loop.js";
 import { channelItem, evidenceBanner, localItems, waitingCard, type Answer, type GateAnswer } from "./render.js";
+import { refreshTimes, withTimes } from "./time.js";
 
 /** A table the page shows: its card and the latest summary. */
 interface Shown {
@@ -38,7 +39,7 @@ function main(doc: Doc, tab: Tab): void {
   const say = (outcome: Outcome) => {
     notice.hidden = false;
     notice.className = `notice ${outcome.ok ? "ok" : "bad"}`;
-    notice.textContent = outcome.message;
+    notice.replaceChildren(...withTimes(doc, outcome.message));
   };
   if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
     return say({ ok: false, message: "This page needs the full address trestle view printed (it ends with # and the window's token)." });
@@ -95,7 +96,7 @@ function main(doc: Doc, tab: Tab): void {
     byId(doc, "waiting-count").textContent = String(waiting.length);
     const refused = all.filter((s) => s.status === "refused");
     byId(doc, "elsewhere-panel").hidden = refused.length === 0;
-    byId(doc, "elsewhere").replaceChildren(...refused.map((s) => h(doc, "li", "", `${s.table}: ${s.problem?.code ?? "refused"} ${s.problem?.message ?? ""}`.trim())));
+    byId(doc, "elsewhere").replaceChildren(...refused.map((s) => h(doc, "li", "", ...withTimes(doc, `${s.table}: ${s.problem?.code ?? "refused"} ${s.problem?.message ?? ""}`.trim()))));
     for (const t of tables.values()) t.card.element.hidden = t.summary.status === "refused";
   };
 
@@ -114,7 +115,7 @@ function main(doc: Doc, tab: Tab): void {
         return tables.get(event.table)?.card.add(event.items, event.reset);
       case "channels": {
         const list = byId(doc, "channels");
-        if (event.error !== null) return list.replaceChildren(h(doc, "li", "channel failing", `cannot read the channels: ${event.error}`));
+        if (event.error !== null) return list.replaceChildren(h(doc, "li", "channel failing", ...withTimes(doc, `cannot read the channels: ${event.error}`)));
         return list.replaceChildren(...(event.channels.length > 0 ? event.channels.map((c) => channelItem(doc, c)) : [h(doc, "li", "empty", "No chat app is bound to this owner key (trestle bind).")]));
       }
       case "evidence":
@@ -128,6 +129,8 @@ function main(doc: Doc, tab: Tab): void {
     }
   };
 
+  // The relative words of every time shown ("in 23 min") follow the clock.
+  setInterval(() => refreshTimes(doc), 30_000);
   const live = byId(doc, "live");
   void follow(token, {
     event: on,

@@ -3,10 +3,12 @@
  * badges, a task waiting for the owner with its effects in plain words and the buttons that ask
  * the server to sign, a task's line, a channel's line, the evidence banner and what never left the
  * machine (with the buttons that answer a held message). Everything shown
- * arrives as text and is put in the document as text.
+ * arrives as text and is put in the document as text; every instant in trestle's own words is a
+ * <time> in the viewer's zone (time.ts), while what a seat wrote is shown as it wrote it.
  */
 import type { ChannelView, EffectWords, EntryView, EvidenceView, LocalItem, TaskView, Verification } from "../wire.js";
 import { button, h, type Doc, type El } from "./dom.js";
+import { timeElement, withTimes } from "./time.js";
 
 /** What a task's buttons do: ask the server to sign `verdict` on `task` of `table`. */
 export type Answer = (table: string, task: string, verdict: "approve" | "reject", buttons: El[]) => void;
@@ -17,7 +19,7 @@ export type GateAnswer = (table: string, seat: string, hash: string, verdict: "a
 /** One transcript entry, and its signature badge (null for entries nobody signed) for `signatureBadge` to update. */
 export function entryItem(doc: Doc, e: EntryView): { item: El; sig: El | null } {
   const head = h(doc, "div", "entry-head", h(doc, "span", "seq", `#${e.seq}`), h(doc, "span", "who", e.who), h(doc, "span", "kind", e.kind));
-  if (e.about !== "") head.append(h(doc, "span", "about", e.about));
+  if (e.about !== "") head.append(h(doc, "span", "about", ...withTimes(doc, e.about)));
   const sig = e.signed ? h(doc, "span", "badge pending", "signature: checking") : null;
   head.append(sig ?? h(doc, "span", "badge relay", "written by the relay"));
   if (e.via !== null) head.append(h(doc, "span", "badge warn", `via ${e.via}: the relay's word, not a signature`));
@@ -25,8 +27,9 @@ export function entryItem(doc: Doc, e: EntryView): { item: El; sig: El | null } 
   if (e.mine) head.append(h(doc, "span", "badge mine", "yours"));
   const item = h(doc, "li", `entry role-${e.role}${e.mine ? " mine" : ""}`, head);
   item.setAttribute("data-seq", String(e.seq));
-  if (e.lines.length > 0) item.append(h(doc, "div", "body", e.lines.join("\n")));
-  if (e.effects.length > 0) item.append(h(doc, "ul", "effects", ...e.effects.map((text) => h(doc, "li", "", `effect ${text}`))));
+  // A seat's body is its own words; the relay's and an owner's entries are trestle's words about them.
+  if (e.lines.length > 0) item.append(h(doc, "div", "body", ...(e.role === "seat" ? [e.lines.join("\n")] : withTimes(doc, e.lines.join("\n")))));
+  if (e.effects.length > 0) item.append(h(doc, "ul", "effects", ...e.effects.map((text) => h(doc, "li", "", ...withTimes(doc, `effect ${text}`)))));
   return { item, sig };
 }
 
@@ -93,7 +96,7 @@ export function taskRow(doc: Doc, table: string, task: TaskView, answer: Answer)
 /** One notification channel. */
 export function channelItem(doc: Doc, channel: ChannelView): El {
   const label = { ok: "ok", unproven: "UNPROVEN", failing: "failing", quota_exhausted: "quota exhausted" }[channel.state];
-  return h(doc, "li", `channel ${channel.state}`, h(doc, "span", `badge ${channel.state === "ok" ? "ok" : channel.state === "unproven" ? "warn" : "bad"}`, label), " ", channel.line);
+  return h(doc, "li", `channel ${channel.state}`, h(doc, "span", `badge ${channel.state === "ok" ? "ok" : channel.state === "unproven" ? "warn" : "bad"}`, label), " ", ...withTimes(doc, channel.line));
 }
 
 /** The loud banner: every piece of evidence this home keeps against the relay, and what to do. */
@@ -113,7 +116,7 @@ export function evidenceBanner(doc: Doc, banner: El, items: readonly EvidenceVie
       doc,
       "ul",
       "",
-      ...items.map((e) => h(doc, "li", "", `${e.table}: ${e.kind} at #${e.seq}${e.recorded_at === null ? "" : `, recorded ${new Date(e.recorded_at).toISOString()}`}: ${e.message}`)),
+      ...items.map((e) => h(doc, "li", "", `${e.table}: ${e.kind} at #${e.seq}`, ...(e.recorded_at === null ? [] : [", recorded ", timeElement(doc, e.recorded_at)]), ": ", ...withTimes(doc, e.message))),
     ),
     h(doc, "p", "hint", `The evidence is kept in this home: trestle evidence ${tables.length === 1 ? `--table ${tables[0]}` : ""}`.trim()),
   );
@@ -127,10 +130,11 @@ export function localItems(doc: Doc, items: readonly LocalItem[], unreadable: nu
       doc,
       "div",
       `item local-${item.kind}`,
-      h(doc, "div", "entry-head", h(doc, "span", badge, item.title)),
-      h(doc, "div", "where", `${new Date(item.at).toISOString()} · ${item.table} · ${item.seat}`),
+      h(doc, "div", "entry-head", h(doc, "span", badge, ...withTimes(doc, item.title))),
+      h(doc, "div", "where", timeElement(doc, item.at), ` · ${item.table} · ${item.seat}`),
     );
-    if (item.lines.length > 0) element.append(h(doc, "div", "body", item.lines.join("\n")));
+    // A held message is described in trestle's words; a rationale, a note or a refused message is the seat's own.
+    if (item.lines.length > 0) element.append(h(doc, "div", "body", ...(item.kind === "held" ? withTimes(doc, item.lines.join("\n")) : [item.lines.join("\n")])));
     if (item.held) element.append(heldActions(doc, item, item.held, answer));
     return element;
   });

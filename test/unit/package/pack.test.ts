@@ -2,7 +2,8 @@
  * The package as a stranger gets it: `npm pack` of this checkout, installed from the tarball into
  * an empty project (its dependencies from npm's cache where it has them), then the twenty-line bot
  * of docs/CLIENT.md importing "trestle" runs a debate against a real relay from there; its types
- * check under Node's and a bundler's module resolution from declared types; its browser entry
+ * check under Node's and a bundler's module resolution from declared types, and need no
+ * @types/node (only the bot's own `process` does, and TypeScript says so); its browser entry
  * bundles for browsers with nothing of Node in it; it exports TrestleError; the `trestle` bin
  * prints its version, and so does the copy a relay serves, run with npx from an empty folder.
  */
@@ -110,6 +111,28 @@ describe("the packed package", () => {
     it("types the bot's Node helpers under a bundler's module resolution", async () => {
       expect(await typecheck({ "bot.ts": BOT }, BUNDLER)).toBe("");
     }, 120_000);
+
+    describe("when the project has no @types/node", () => {
+      const WITHOUT_NODE_TYPES = { ...NODENEXT, types: [], typeRoots: [], skipLibCheck: false };
+      /** The bot's library calls alone: no `process`, nothing but what "trestle" exports. */
+      const LIBRARY_ONLY = [
+        'import { openTable, readKeyFile, runSeat, seatKeyPath, trestleHome } from "trestle";',
+        'const client = await openTable({ relay: "http://127.0.0.1:8787", table: "t-1" });',
+        'const { signer } = await readKeyFile(seatKeyPath(trestleHome(), "bot-you"), "seat");',
+        'const run = await runSeat(() => ({ kind: "say", body: "hello" }), { client, seat: "bot-you", signer });',
+        "export const closed = run.closed;",
+        "",
+      ].join("\n");
+
+      // One compiler run for both files: checking the declarations too (no skipLibCheck) is most of its time.
+      it("types the Node entry's declarations, checked too, with TypeScript's own libraries; only the bot's own process needs @types/node, and tsc says so", async () => {
+        const errors = (await typecheck({ "use.ts": LIBRARY_ONLY, "bot.ts": BOT }, WITHOUT_NODE_TYPES)).trim().split("\n");
+        expect(errors.length).toBeGreaterThan(0);
+        for (const error of errors) {
+          expect(error).toMatch(/\/bot\.ts\(\d+,\d+\): error TS25\d\d: Cannot find name 'process'\. Do you need to install type definitions for node\? Try `npm i --save-dev @types\/node`/);
+        }
+      }, 120_000);
+    });
 
     it("types the portable entry, without the Node helpers, for a bundler with the browser condition", async () => {
       const page = 'import { runSeat, readKeyFile } from "trestle";\nexport const used = [runSeat, readKeyFile];\n';

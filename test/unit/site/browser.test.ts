@@ -5,28 +5,35 @@
  * the relay, shows the icon, and has no serious or critical axe-core violation at a phone's size or
  * a desktop's.
  */
+import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { HttpClient, type TableClient } from "../../../src/client/index.js";
 import { signDelete } from "../../../src/client/owner-requests.js";
+import { FAVICON_ICO } from "../../../scripts/favicon.mjs";
 import { expectAccessible } from "../../support/axe.js";
 import { relayAndChromium, requestLog, screenshot } from "../../support/browser.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
+import { readIco } from "../../support/ico.js";
 import type { Cast } from "../../support/table-fixture.js";
+import { startUpgradeGate, type UpgradeGate, type UpgradeMode } from "../../support/upgrade-gate.js";
 
 const started = relayAndChromium();
 let page: Page;
 let requests: string[];
+/** Where the test's page was opened: the relay, or a gate in front of it. */
+let origin: string;
 afterEach(async () => {
-  expect(requests.filter((url) => !url.startsWith(started.relay.url) && !url.startsWith(started.relay.url.replace("http", "ws")))).toEqual([]);
+  expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith(origin.replace("http", "ws")))).toEqual([]);
   await page.close();
 });
 
-/** A fresh page logging its requests, at `path` on the relay. */
-async function openPage(path: string): Promise<Page> {
+/** A fresh page logging its requests, at `path` on the relay (or at `at`, a proxy in front of it). */
+async function openPage(path: string, at = started.relay.url): Promise<Page> {
+  origin = at;
   page = await started.browser.newPage({ viewport: { width: 1000, height: 800 } });
   requests = requestLog(page);
-  await page.goto(`${started.relay.url}${path}`);
+  await page.goto(`${at}${path}`);
   return page;
 }
 
@@ -146,6 +153,43 @@ describe("the public viewer", { timeout: 30_000 }, () => {
     expect(await p.locator(".entry").count()).toBe(7);
   });
 
+  describe("when the relay is slow to accept its socket or refuses it", () => {
+    /** A public debate opened in the viewer through a gate in front of the relay that answers upgrades as `mode` says. */
+    async function behindGate(mode: UpgradeMode): Promise<{ p: Page; gate: UpgradeGate }> {
+      const { client } = await publicDebate();
+      const gate = await startUpgradeGate(started.relay.port, mode);
+      gates.push(gate);
+      return { p: await openPage(`/view/${client.table}`, gate.url), gate };
+    }
+    const gates: UpgradeGate[] = [];
+    afterEach(async () => {
+      await Promise.all(gates.splice(0).map((g) => g.close()));
+    });
+
+    it("says connecting… until the socket is open, never not connected, then live", async () => {
+      const { p, gate } = await behindGate("hold");
+      await p.waitForSelector(".verdict.clean");
+      await gate.held();
+      expect(await p.textContent("#live")).toBe("connecting…");
+      expect(await p.isVisible("#live")).toBe(true);
+      gate.set("pass");
+      await p.waitForSelector(".live.on");
+      expect(await p.textContent("#live")).toBe("live: new entries appear as they are written");
+    });
+
+    it("says not connected and when it tries again while the relay refuses, connecting… as it tries, then live once it accepts", async () => {
+      const { p, gate } = await behindGate("refuse");
+      await p.waitForSelector(".live.off");
+      expect(await p.textContent("#live")).toMatch(/^not connected; trying again in \d+ s$/);
+      gate.set("hold");
+      await gate.held();
+      expect(await p.textContent("#live")).toBe("connecting…");
+      gate.set("pass");
+      await p.waitForSelector(".live.on");
+      expect(gate.refusals()).toBeGreaterThan(0);
+    });
+  });
+
   describe("when the table was deleted", () => {
     it("is a page saying so (410), with when and by whom, and no viewer script", async () => {
       const { client, k } = await publicDebate();
@@ -176,23 +220,37 @@ describe("the public viewer", { timeout: 30_000 }, () => {
       await p.waitForSelector(".verdict.error");
       expect(await p.textContent("#verdict")).toBe(`Cannot show this table: E_FORBIDDEN: table ${client.table} is not public`);
       expect(await p.locator(".entry").count()).toBe(0);
+      expect(await p.textContent("#live")).toBe("not connected");
     });
   });
 });
 
 describe("the icon", { timeout: 30_000 }, () => {
-  it("is linked from the pages, loaded by the browser and kept a day; /favicon.ico leads to it", async () => {
+  it("is linked from the pages, loaded by the browser and kept a day", async () => {
     const p = await openPage("/");
-    expect(await p.locator('link[rel="icon"]').getAttribute("href")).toBe("/favicon.svg");
+    expect(await p.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => [l.getAttribute("href"), l.getAttribute("type") ?? l.getAttribute("sizes")]))).toEqual([
+      ["/favicon.ico", "16x16 32x32"],
+      ["/favicon.svg", "image/svg+xml"],
+    ]);
     const icon = await fetch(`${started.relay.url}/favicon.svg`);
     expect(icon.status).toBe(200);
     expect(icon.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
     expect(icon.headers.get("cache-control")).toBe("public, max-age=86400");
     expect(await icon.text()).toMatch(/^<svg /);
-    const ico = await fetch(`${started.relay.url}/favicon.ico`, { redirect: "manual" });
-    expect(ico.status).toBe(301);
-    expect(ico.headers.get("location")).toBe("/favicon.svg");
     expect(requests).toContain(`${started.relay.url}/favicon.svg`);
+  });
+
+  it("is at /favicon.ico itself, as an icon file a browser decodes, kept a day", async () => {
+    const ico = await fetch(`${started.relay.url}/favicon.ico`, { redirect: "manual" });
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get("content-type")).toBe("image/vnd.microsoft.icon");
+    expect(ico.headers.get("cache-control")).toBe("public, max-age=86400");
+    const bytes = new Uint8Array(await ico.arrayBuffer());
+    expect(bytes).toEqual(new Uint8Array(readFileSync(FAVICON_ICO)));
+    expect(readIco(bytes).map((image) => image.size)).toEqual([16, 32]);
+    // What a browser or crawler that asks for /favicon.ico gets: Chromium shows it as an image.
+    const p = await openPage("/favicon.ico");
+    expect(await p.evaluate("[document.images[0].naturalWidth, document.images[0].naturalHeight]")).toEqual([32, 32]);
   });
 });
 

@@ -105,5 +105,10 @@ describe("the principal window", { timeout: 30_000 }, () => {
     await page.locator("#channels .channel.unproven", { hasText: "failed HTTP 401" }).waitFor({ timeout: 10_000 });
     expect(await page.textContent("#channels .channel.ok")).toMatch(/^ok telegram 8801 \(T, en\) {2}ok {2}1 delivered/);
     expect(await page.textContent("#channels .channel.unproven")).toMatch(/^UNPROVEN telegram 8802 .* never delivered; last attempt failed HTTP 401/);
+    // Each time in a channel's line reads on the viewer's clock (a <time> with the exact instant), never as the raw UTC instant.
+    const times = page.locator("#channels .channel.ok time");
+    expect(await times.count()).toBeGreaterThan(0);
+    for (const datetime of await times.evaluateAll((all) => all.map((t) => (t as unknown as { dateTime: string }).dateTime))) expect(datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(await page.textContent("#channels")).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
   });
 });

@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { answersTo, GuardedSeat, roomKeyForNewRoom, sealText, seatFiles, setMandate } from "../../../src/owner/index.js";
 import { SEALED_PREFIX, TrestleError, type TableConfig } from "../../../src/protocol/index.js";
 import { twd } from "../../support/room-fixture.js";
-import { roomPages, type RoomPage } from "./window-fixture.js";
+import { roomPages, textWithInstants, type RoomPage } from "./window-fixture.js";
 
 const pages = roomPages();
 let page: Page;
@@ -142,22 +142,25 @@ describe("what the window shows before tao signs", { timeout: 30_000 }, () => {
     const hash = String(held!.details!.message_sha256);
     const answered = `offer #${second.seq} by bot-jenny: 2,450.00 TWD (245000 minor units) for "stroller and rain cover, Saturday", expires ${iso}`;
     await page.waitForSelector(`${heldCard(hash)} .gate.held-pending`);
-    expect(await page.textContent(`${heldCard(hash)} .body`)).toBe(`accept ${answered}\nmessage "deal"`);
+    expect(await textWithInstants(page, `${heldCard(hash)} .body`)).toBe(`accept ${answered}\nmessage "deal"`);
 
     const card = `#table-${room.table}`;
     await page.waitForSelector(`${card} .transcript li[data-seq="${second.seq}"]`);
-    expect(await page.textContent(about(room.table, first.seq))).toBe(`2,500.00 TWD (250000 minor units) for "the stroller, Saturday", expires ${iso}`);
-    expect(await page.textContent(about(room.table, countered.seq))).toBe(
+    expect(await textWithInstants(page, about(room.table, first.seq))).toBe(`2,500.00 TWD (250000 minor units) for "the stroller, Saturday", expires ${iso}`);
+    // The expiry reads on the viewer's clock, the exact instant in the <time>'s datetime.
+    expect(await page.getAttribute(`${about(room.table, first.seq)} time`, "datetime")).toBe(iso);
+    expect(await page.textContent(about(room.table, first.seq))).not.toContain(iso);
+    expect(await textWithInstants(page, about(room.table, countered.seq))).toBe(
       `2,400.00 TWD (240000 minor units) for "stroller and rain cover", no expiry; answers offer #${first.seq} by bot-jenny: 2,500.00 TWD (250000 minor units) for "the stroller, Saturday", expires ${iso}`,
     );
-    expect(await page.textContent(about(room.table, second.seq))).toContain(`2,450.00 TWD (245000 minor units) for "stroller and rain cover, Saturday", expires ${iso}; answers offer #${countered.seq} by bot-tao`);
+    expect(await textWithInstants(page, about(room.table, second.seq))).toContain(`2,450.00 TWD (245000 minor units) for "stroller and rain cover, Saturday", expires ${iso}; answers offer #${countered.seq} by bot-tao`);
 
     await page.click(`${gate(hash)}.held-pending button.approve`);
     await page.waitForSelector(`${gate(hash)}.held-approved`);
     const sent = await seat.sendHeld(hash);
     await page.waitForSelector(`${card} .transcript li[data-seq="${sent.seq}"]`);
     expect(await page.textContent(`${card} .transcript li[data-seq="${sent.seq}"] .kind`)).toBe("accept");
-    expect(await page.textContent(about(room.table, sent.seq))).toBe(answered);
+    expect(await textWithInstants(page, about(room.table, sent.seq))).toBe(answered);
   });
 
   it("opens the terms of an end-to-end encrypted room with the room key tao's home holds, and never shows them sealed as terms", async () => {

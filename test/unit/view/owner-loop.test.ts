@@ -11,10 +11,11 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { askOwner, createKeyFile, readInstructions, seatKeyPath, type Ask } from "../../../src/client/node.js";
+import { askOwner, createKeyFile, randomNonce, readInstructions, seatKeyPath, type Ask } from "../../../src/client/node.js";
 import { GuardedSeat, openText, roomKeyForNewRoom, roomState, sealText, signDeal } from "../../../src/owner/index.js";
-import { dealStatus, SEALED_PREFIX, sha256, utf8, type QuestionRecord } from "../../../src/protocol/index.js";
+import { dealStatus, SEALED_PREFIX, sha256, signQuestion, utf8, type QuestionRecord } from "../../../src/protocol/index.js";
 import { expectAccessible } from "../../support/axe.js";
 import { twd } from "../../support/room-fixture.js";
 import { roomPages, type RoomPage } from "./window-fixture.js";
@@ -35,6 +36,12 @@ function botTaoAsks(room: RoomPage, ask: Ask, seal?: (plain: string) => Promise<
     owner_key: room.k.tao.publicKeyText,
     ...(seal ? { seal } : {}),
   });
+}
+
+/** How often each status label appears in the deal at `selector`: the badge says it, the lines do not repeat it. */
+async function statusWordsIn(page: Page, selector: string): Promise<Record<"PENDING" | "DONE", number>> {
+  const text = (await page.textContent(selector)) ?? "";
+  return { PENDING: text.split("PENDING").length - 1, DONE: text.split("DONE").length - 1 };
 }
 
 const question = (room: RoomPage, state = "open") => `#loop [data-table="${room.table}"] .question-${state}`;
@@ -74,6 +81,29 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     expect(await openText(key, { table: room.table, seat: "bot-tao", field: "answer" }, answer!.value)).toBe("2,800 TWD");
     await room.page.waitForSelector(question(room, "answered"));
     expect(await room.page.textContent("body")).not.toContain(SEALED_PREFIX);
+  });
+
+  it("shows a question's deadline on the viewer's clock and in its time zone, and how far it is, with the exact instant in a <time>", async () => {
+    const room = await pages.open("loop-deadline", { zone: { timezoneId: "Asia/Kolkata", locale: "en-GB" } });
+    const { page } = room;
+    // Asked without waiting for the answer (askOwner would poll for the hour).
+    const ts = Date.now();
+    const deadline = ts + 3_600_000;
+    const statement = { table: room.table, seat: "bot-tao", question: randomNonce(), text: "Deliver on Saturday?", choices: ["yes", "no"], deadline, ts };
+    await room.bots.http.askOwner(room.table, await signQuestion(room.k.botTao, statement));
+    const deadlineOf = `${question(room)} .where time`;
+    await page.waitForSelector(deadlineOf);
+    // The page's clock, pinned 23 minutes before the deadline: the words it shows then do not depend on when the test runs.
+    await page.clock.install();
+    await page.reload();
+    await page.waitForSelector(deadlineOf);
+    await page.clock.pauseAt(deadline - 23 * 60_000 - 30_000);
+    await page.clock.runFor(30_000);
+    const clock = new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Kolkata", hour: "2-digit", minute: "2-digit" }).format(deadline);
+    await page.locator(deadlineOf, { hasText: `${clock} (in 23 min)` }).waitFor();
+    expect(await page.textContent(`${question(room)} .where`)).toMatch(new RegExp(`^from bot-tao · answer by (.+, )?${clock} \\(in 23 min\\)$`));
+    expect(await page.getAttribute(deadlineOf, "datetime")).toBe(new Date(deadline).toISOString());
+    expect(await page.getAttribute(deadlineOf, "title")).toMatch(new RegExp(`${clock}:\\d\\d GMT\\+5:30$`));
   });
 
   describe("when the question's deadline passed", () => {
@@ -117,8 +147,9 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     await signDeal(jenny, k.jenny, offer);
     const deal = `#loop [data-table="${table}"] .deal[data-offer="${offer}"]`;
     await page.waitForSelector(`${deal}.deal-pending:has-text("signed by jenny")`);
-    expect(await page.textContent(`${deal} .body`)).toContain("PENDING: not final, waiting for tao to sign");
     expect(await page.textContent(`${deal} .badge`)).toBe("PENDING");
+    expect(await page.textContent(`${deal} .body`)).toMatch(/^not final, waiting for tao to sign\n/);
+    expect(await statusWordsIn(page, deal)).toEqual({ PENDING: 1, DONE: 0 });
 
     const asked = botTaoAsks(room, { text: "Sign the deal?", choices: ["yes", "no"], wait_ms: 60_000 });
     await page.waitForSelector(`${question(room)} button.choice`);
@@ -131,7 +162,8 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.click(`${deal} button:text-is("Sign the deal (sign)")`);
     await page.waitForSelector(`${deal}.deal-done`);
-    expect(await page.textContent(`${deal} .body`)).toContain("DONE: both owners signed the same terms");
+    expect(await page.textContent(`${deal} .body`)).toMatch(/^both owners signed the same terms\n/);
+    expect(await statusWordsIn(page, deal)).toEqual({ PENDING: 0, DONE: 1 });
     expect(await page.locator(`${deal} button`).count()).toBe(0);
     const folded = roomState(await jenny.transcript()).room!.deals[offer]!;
     expect({ status: dealStatus(folded), signers: Object.keys(folded.signed).sort() }).toEqual({ status: "done", signers: ["jenny", "tao"] });

@@ -5,7 +5,7 @@
  * through their own TableClients, as another machine would.
  */
 import { mkdtempSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterEach, expect } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -94,6 +94,8 @@ export interface RoomPageOptions {
   viewport?: { width: number; height: number };
   /** How often the window reads the home and the owner loop again (default 1 s). */
   pollMs?: number;
+  /** The browser's time zone and locale for the page (default: the machine's). */
+  zone?: Pick<BrowserContextOptions, "timezoneId" | "locale">;
   prepare?(home: string, table: string, k: Cast): void | Promise<void>;
 }
 
@@ -109,11 +111,17 @@ export async function roomPage(
   const room = await seatedRoom(relay, home, table, options.overrides);
   await options.prepare?.(home, table, room.k);
   const window = await openWindow(relay, home, "tao", options.pollMs);
-  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 } });
+  const page = await browser.newPage({ viewport: options.viewport ?? { width: 1280, height: 900 }, ...options.zone });
   const requests = requestLog(page);
   await page.goto(window.server.url);
   await page.waitForSelector(`#table-${table} .chip.status-live`);
   return { ...room, table, relay, home, window, page, requests };
+}
+
+/** The text of the first element `selector` finds, each <time> in it read as its datetime (the exact instant, ISO 8601 in UTC). */
+export async function textWithInstants(page: Page, selector: string): Promise<string> {
+  const read = `(() => { const copy = document.querySelector(${JSON.stringify(selector)}).cloneNode(true); for (const t of copy.querySelectorAll("time")) t.replaceWith(t.getAttribute("datetime")); return copy.textContent; })()`;
+  return String(await page.evaluate(read));
 }
 
 /** Checks the page requested nothing but its own window, then closes the page and the window. */

@@ -5,12 +5,13 @@
  * refused) and lifts only tao's own pause while jenny's holds, and reads what never left the machine (the seats' private journals).
  * The page requests nothing but its own local server.
  */
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { OwnerClient, type TableClient } from "../../../src/client/index.js";
 import { isEntry, TrestleError, type Entry } from "../../../src/protocol/index.js";
+import { FAVICON_ICO } from "../../../scripts/favicon.mjs";
 import { ARTIFACTS, screenshot } from "../../support/browser.js";
 import type { Cast } from "../../support/table-fixture.js";
 import { roomPages, type RoomPage, type RoomPageOptions } from "./window-fixture.js";
@@ -165,5 +166,22 @@ describe("the principal window", { timeout: 30_000 }, () => {
     const widest = await page.evaluate("document.documentElement.scrollWidth");
     expect(widest).toBeLessThanOrEqual(390);
     await screenshot(page, "principal-window-phone");
+  });
+
+  it("has the relay's icon: linked from the page, loaded by it, and at /favicon.ico as an icon file, kept a day", async () => {
+    const { window } = await opened("icon");
+    const origin = `http://127.0.0.1:${window.server.port}`;
+    expect(await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute("href")))).toEqual(["/favicon.ico", "/favicon.svg"]);
+    expect(open!.requests).toContain(`${origin}/favicon.svg`);
+    // Asked for as a browser or a crawler asks, without the page: no token, only this window's Host.
+    const ico = await fetch(`${origin}/favicon.ico`);
+    expect(ico.status).toBe(200);
+    expect(ico.headers.get("content-type")).toBe("image/vnd.microsoft.icon");
+    expect(ico.headers.get("cache-control")).toBe("public, max-age=86400");
+    expect(new Uint8Array(await ico.arrayBuffer())).toEqual(new Uint8Array(readFileSync(FAVICON_ICO)));
+    const svg = await fetch(`${origin}/favicon.svg`);
+    expect([svg.status, svg.headers.get("content-type"), svg.headers.get("cache-control")]).toEqual([200, "image/svg+xml", "public, max-age=86400"]);
+    // The page itself is never kept.
+    expect((await fetch(`${origin}/`)).headers.get("cache-control")).toBe("no-store");
   });
 });

@@ -7,6 +7,7 @@
 export interface ViewElement {
   textContent: string | null;
   className: string;
+  hidden: boolean;
   append(...nodes: (ViewElement | string)[]): void;
   replaceChildren(...nodes: (ViewElement | string)[]): void;
   getAttribute(name: string): string | null;

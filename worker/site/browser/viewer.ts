@@ -3,8 +3,8 @@
  * table's export from this relay, verifies it here with the same protocol code the relay and every
  * client run (chain, signatures, heads against the relay key, policy replay), shows it, and follows
  * new entries on the table's public WebSocket, verifying again on every push; a socket the relay
- * refuses for good (a deleted table) stops it, saying why. It only reads, only from this relay, and
- * signs nothing.
+ * refuses for good (a deleted table) stops it, saying why. Its live line says connecting until the
+ * socket is open (live.ts). It only reads, only from this relay, and signs nothing.
  */
 import { safeLine } from "../../../src/text/framing.js";
 import { refusalOf } from "../../../src/client/refusal.js";
@@ -24,6 +24,7 @@ import {
   type VerifyReport,
 } from "../../../src/protocol/index.js";
 import { byId, page, type ViewPage } from "./dom.js";
+import { showLive } from "./live.js";
 import { entryItem, topicLine, verdictText } from "./render.js";
 
 /** The ledger as the page holds it, with the key it is checked against. */
@@ -39,6 +40,7 @@ interface Held {
 const RECONNECT_MS = [1000, 2000, 5000, 10_000, 30_000];
 
 async function main(doc: ViewPage): Promise<void> {
+  showLive(doc, { kind: "connecting" });
   const table = byId(doc, "viewer").getAttribute("data-table") ?? "";
   const known = WellKnownSchema.parse(await getJson("/.well-known/trestle.json"));
   const linked = /(?:^#|&)key=([A-Za-z0-9_-]{43})(?:&|$)/.exec(doc.location.hash)?.[1];
@@ -82,7 +84,7 @@ function show(doc: ViewPage, held: Held, report: VerifyReport): void {
 
 /** Follows the public socket from the newest held entry; reconnects after a drop, and stops at a refusal for good (a deleted table: E_TABLE_DELETED, 4410), saying why. */
 function follow(doc: ViewPage, table: string, held: Held, attempt: number): void {
-  const live = byId(doc, "live");
+  showLive(doc, { kind: "connecting" });
   const scheme = doc.location.protocol === "https:" ? "wss" : "ws";
   const url = `${scheme}://${doc.location.host}/tables/${encodeURIComponent(table)}/public/ws?after=${held.items.length}`;
   let queue = Promise.resolve();
@@ -96,26 +98,20 @@ function follow(doc: ViewPage, table: string, held: Held, attempt: number): void
     },
     onClose: (code, reason) => {
       const refused = refusalOf(code, reason, "this viewer");
-      if (refused) {
-        live.textContent = `stopped by the relay: ${told ?? `${refused.code}: ${refused.message}`}`;
-        live.className = "live off refused";
-        return;
-      }
-      live.textContent = "disconnected; reconnecting";
-      live.className = "live off";
-      setTimeout(() => follow(doc, table, held, 0), RECONNECT_MS[0]);
+      if (refused) return showLive(doc, { kind: "refused", why: told ?? `${refused.code}: ${refused.message}` });
+      retry(doc, table, held, 0);
     },
   }).then(
-    () => {
-      live.textContent = "live: new entries appear as they are written";
-      live.className = "live on";
-    },
-    () => {
-      live.textContent = "cannot connect; retrying";
-      live.className = "live off";
-      setTimeout(() => follow(doc, table, held, attempt + 1), RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)]);
-    },
+    () => showLive(doc, { kind: "live" }),
+    () => retry(doc, table, held, attempt),
   );
+}
+
+/** Says the socket is not connected and when it tries again (backing off with `attempt`), then does. */
+function retry(doc: ViewPage, table: string, held: Held, attempt: number): void {
+  const inMs = RECONNECT_MS[Math.min(attempt, RECONNECT_MS.length - 1)]!;
+  showLive(doc, { kind: "retrying", inMs });
+  setTimeout(() => follow(doc, table, held, attempt + 1), inMs);
 }
 
 /** A frame from the relay, or null for one that is not JSON or not a server frame. */
@@ -163,4 +159,7 @@ function fail(doc: ViewPage, error: unknown): void {
 }
 
 const doc = page();
-main(doc).catch((error: unknown) => fail(doc, error));
+main(doc).catch((error: unknown) => {
+  fail(doc, error);
+  showLive(doc, { kind: "down" });
+});
