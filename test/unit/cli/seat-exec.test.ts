@@ -148,7 +148,7 @@ esac
       const [pro, con, judge] = await Promise.all([seat("bot-tao", failing), seat("bot-jenny", ok), seat("judge", decide)]);
       for (const run of [pro, con, judge]) expect(run.code, run.stderr).toBe(0);
       expect(pro.stderr).toMatch(/turn refused: E_AGENT \(timeout\): the command ran past its timeout of 2 s and was killed; nothing was written; the seat passed/);
-      expect(pro.stderr).toMatch(/turn refused: E_AGENT \(exit\): the command exited with status 3; nothing was written; the seat passed/);
+      expect(pro.stderr).toMatch(/turn refused: E_AGENT \(exit\): the command exited with status 3; nothing was written. Its own last words \(not trestle's\): on stdout "half a thought"; the seat passed/);
       expect(pro.stderr).toMatch(/turn refused: E_AGENT \(too_large\): the agent's entry is 300 chars, over this table's 200; nothing was written/);
       expect(pro.stderr).toMatch(/turn refused: E_AGENT \(not_an_entry\): the agent's answer starts with \{ but is not one JSON object/);
       const entries = await authoredEntries(t, table);
