@@ -25,7 +25,7 @@ export interface AgentTurn {
 }
 
 /** The reasons an agent's turn fails (details.reason of E_AGENT). */
-export type AgentFailure = "timeout" | "exit" | "too_large" | "not_an_entry" | "failed" | "no_reply";
+export type AgentFailure = "timeout" | "exit" | "too_large" | "not_an_entry" | "failed" | "no_reply" | "redirected";
 
 /** How an agent answers, in words it reads with every turn. */
 export const REPLY_RULES =

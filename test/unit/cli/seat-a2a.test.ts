@@ -28,7 +28,9 @@ let server: Server;
 let url: string;
 let relayUrl: string;
 /** What the agent does for each seat: reply, ask the owner, fail, or answer nothing. */
-const modes = new Map<string, "reply" | "ask" | "fail" | "silent">();
+const modes = new Map<string, "reply" | "ask" | "ask-long" | "fail" | "silent">();
+/** The question of mode ask-long: longer than a question to the owner may be (1000 chars). */
+const LONG_QUESTION = `Which release ships first? ${"Weigh #459 against #461 with care. ".repeat(40)}Answer in one line.`;
 /** The owners' answers as the agent received them, in the task that asked. */
 const answers: string[] = [];
 /** The turns the agent received: the seat, and whether a framed text part and the turn's data part came with it. */
@@ -58,7 +60,8 @@ const executor: AgentExecutor = {
       bus.publish(AgentEvent.message(agentMessage(contextId, { text: mode === "reply" ? `${turn.seat} argues over A2A` : "" })));
       return bus.finished();
     }
-    const [state, text] = mode === "ask" ? ["TASK_STATE_INPUT_REQUIRED", "Which release ships first?"] : ["TASK_STATE_FAILED", "model quota exceeded"];
+    const [state, text] =
+      mode === "ask" ? ["TASK_STATE_INPUT_REQUIRED", "Which release ships first?"] : mode === "ask-long" ? ["TASK_STATE_INPUT_REQUIRED", LONG_QUESTION] : ["TASK_STATE_FAILED", "model quota exceeded"];
     bus.publish(AgentEvent.task(Task.fromJSON({ id: taskId, contextId, status: { state, message: { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: [{ text }] } } })));
     bus.finished();
   },
@@ -136,6 +139,45 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
     watching.child.kill("SIGINT");
     await watching.done;
     expect(await authored(table)).toEqual(["bot-tao say: my owner says: #461 first", "bot-jenny pass: ", "judge decision: decided"]);
+  });
+
+  it("puts a question longer than the owner's 1000 characters to the owner cut to fit, with a mark saying so", async () => {
+    const table = await cliDebate(t, home, "seat-a2a-long", 1);
+    modes.set("bot-tao", "ask-long").set("bot-jenny", "reply");
+    const watching = t.start(["watch", "--table", table, "--owner", "tao"]);
+    await watching.printed(/watching .* as owner tao/);
+    const pro = t.start(["seat", "--table", table, "--seat", "bot-tao", "--a2a", url]);
+    const [, question] = await pro.printed(/the agent asked the owner: question (\S+)/);
+    const listed = await t.json(["answer", "--list", "--table", table, "--owner", "tao"]);
+    const text = (listed.body!.questions as { question: { text: string } }[])[0]!.question.text;
+    expect(LONG_QUESTION.length).toBeGreaterThan(1000);
+    expect(text).toHaveLength(1000);
+    expect(text).toMatch(new RegExp(`^Which release ships first\\? Weigh #459 .* \\[…cut: the agent's question is ${LONG_QUESTION.length} characters, a question to you at most 1000\\]$`));
+    expect(LONG_QUESTION.startsWith(text.slice(0, text.indexOf(" […cut")))).toBe(true);
+    expect((await t.run(["answer", question!, "#461 first", "--table", table, "--owner", "tao"])).code).toBe(0);
+    await pro.printed(/wrote say as entry #\d+/);
+    pro.child.kill("SIGINT");
+    watching.child.kill("SIGINT");
+    const [ran] = await Promise.all([pro.done, watching.done]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(answers.at(-1)).toBe("#461 first");
+  });
+
+  it("ends at once on SIGTERM while the agent's question waits for the owner, saying the wait was cancelled", async () => {
+    const table = await cliDebate(t, home, "seat-a2a-term", 1);
+    modes.set("bot-tao", "ask");
+    const watching = t.start(["watch", "--table", table, "--owner", "tao"]);
+    await watching.printed(/watching .* as owner tao/);
+    const pro = t.start(["seat", "--table", table, "--seat", "bot-tao", "--a2a", url]);
+    const [, question] = await pro.printed(/the agent asked the owner: question (\S+)/);
+    pro.child.kill("SIGTERM");
+    const ran = await pro.done;
+    watching.child.kill("SIGINT");
+    await watching.done;
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(ran.stderr).toContain("SIGTERM: stopping the seat");
+    expect(ran.stderr).toContain(`stopped waiting for the owner's answer to question ${question}: the seat is stopping, and an answer given now reaches no agent`);
+    expect(ran.stdout).toMatch(/seat bot-tao at \S+: stopped at entry #\d+/);
   });
 
   it("in an end-to-end encrypted room seals the agent's question and the owner's answer for the relay, and gives the agent the answer opened", async () => {

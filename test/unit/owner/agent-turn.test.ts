@@ -5,26 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { agentTurn, replyEntry, turnEnv, turnText, type RefResolver } from "../../../src/owner/agent-turn.js";
-import { TrestleError, type Projection } from "../../../src/protocol/index.js";
+import { TrestleError } from "../../../src/protocol/index.js";
+import { unitProjection } from "../../support/agent-turn.js";
 
 const LEAF = "ab".repeat(32);
 
-function projection(kind: "open" | "debate", tail: Projection["tail"] = []): Projection {
-  const topology = kind === "open" ? { kind } : { kind, pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 };
-  return {
-    table: "t-unit",
-    seat: "bot-tao",
-    prefix: { table: "t-unit", topic: "A stroller", rules: { topology, floor: { max_chars: 20 }, termination: { any: ["decision"] } }, seats: [], decisions: [] },
-    prefix_sha256: "00".repeat(32),
-    tail,
-    cursor: tail.at(-1)?.seq ?? 0,
-    more: false,
-    floor: { holder: kind === "open" ? null : "bot-tao", round: 1, yours: kind !== "open" },
-    closed: null,
-    pauses: [],
-    tasks: [],
-  };
-}
+const projection = unitProjection;
 
 const floorTurn = agentTurn("bot-tao", "floor", projection("debate"));
 const openTurn = agentTurn("bot-tao", "open", projection("open"));

@@ -6,26 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { agentTurn } from "../../../src/owner/agent-turn.js";
 import { execAgent } from "../../../src/owner/exec-agent.js";
-import { TrestleError, type Projection } from "../../../src/protocol/index.js";
-
-const projection: Projection = {
-  table: "t-unit",
-  seat: "bot-tao",
-  prefix: { table: "t-unit", topic: "A stroller", rules: { topology: { kind: "open" }, termination: { any: ["decision"] } }, seats: [], decisions: [] },
-  prefix_sha256: "00".repeat(32),
-  tail: [],
-  cursor: 0,
-  more: false,
-  floor: { holder: null, round: 1, yours: false },
-  closed: null,
-  pauses: [],
-  tasks: [],
-};
+import { TrestleError } from "../../../src/protocol/index.js";
+import { unitProjection } from "../../support/agent-turn.js";
 
 /** The E_AGENT the command `command` fails its turn with. */
 async function failure(command: string): Promise<TrestleError> {
   const agent = execAgent({ command, json: false, timeoutMs: 20_000, env: { PATH: process.env.PATH }, boundary: () => "B".repeat(24) });
-  const error = await agent.turn(agentTurn("bot-tao", "open", projection), new AbortController().signal).then(
+  const error = await agent.turn(agentTurn("bot-tao", "open", unitProjection("open")), new AbortController().signal).then(
     () => null,
     (e: unknown) => e,
   );
