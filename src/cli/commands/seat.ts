@@ -2,10 +2,10 @@
  * `trestle seat`: any agent takes a seat (docs/AGENTS.md). With --exec a command runs at each of
  * the seat's turns (the turn on stdin, its stdout the entry); with --a2a an A2A agent gets each turn
  * as a message and its reply is the entry. Both write through the owner-side guards, as every
- * other write does (src/owner/seat-driver.ts). Runs until the table closes (exit 0) or Ctrl-C or SIGTERM (at once, even while an A2A agent's
- * question waits for the owner); a
- * failed turn is shown on stderr and kept in the seat's journal (trestle journal), and the seat
- * passes when it held the floor. The A2A client is imported only when --a2a is given, so every
+ * other write does (src/owner/seat-driver.ts). Runs until the table closes (exit 0), or Ctrl-C or
+ * SIGTERM (at once, even while an A2A agent's question waits for the owner); a failed turn is shown
+ * on stderr and kept in the seat's journal (trestle journal), and the seat passes when it held the
+ * floor. The A2A client is imported only when --a2a is given, so every
  * other command starts without it.
  */
 import { randomBoundary } from "../../client/random.js";
