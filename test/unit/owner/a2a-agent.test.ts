@@ -7,7 +7,7 @@
  */
 import type { AddressInfo, Server } from "node:net";
 import express from "express";
-import { Message, type AgentCard } from "@a2a-js/sdk";
+import { Message } from "@a2a-js/sdk";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor } from "@a2a-js/sdk/server";
 import { agentCardHandler, jsonRpcHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,6 +16,7 @@ import { a2aAgent } from "../../../src/owner/a2a-agent.js";
 import { agentTurn } from "../../../src/owner/agent-turn.js";
 import { OwnerWords } from "../../../src/owner/index.js";
 import { TrestleError } from "../../../src/protocol/index.js";
+import { debaterCard } from "../../support/a2a-card.js";
 import { unitProjection } from "../../support/agent-turn.js";
 import { keyOf } from "../../support/table-fixture.js";
 
@@ -49,27 +50,9 @@ function executor(name: string): AgentExecutor {
   };
 }
 
-/** The v1.0 card of an agent whose JSON-RPC endpoint is `rpc` (an interface of `version`). */
-function card(rpc: string, version = "1.0"): AgentCard {
-  return {
-    name: "debater",
-    description: "argues one side",
-    supportedInterfaces: [{ url: rpc, protocolBinding: "JSONRPC", tenant: "", protocolVersion: version }],
-    provider: undefined,
-    version: "1.0.0",
-    capabilities: { streaming: false, extensions: [] },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ["text/plain", "application/json"],
-    defaultOutputModes: ["text/plain", "application/json"],
-    skills: [],
-    signatures: [],
-  };
-}
-
 /** Mounts agent `name` (the SDK's handler) at `path` of `app`, with its v1.0 card at the well-known path unless `served` is false. */
 function mountAgent(app: express.Express, url: string, name: string, path: string, options: { served?: boolean; legacy?: boolean } = {}): void {
-  const agentCard = card(`${url}${path}`, options.legacy ? "0.3" : "1.0");
+  const agentCard = debaterCard(`${url}${path}`, options.legacy ? "0.3" : "1.0");
   const handler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), executor(name));
   if (options.served !== false) app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => agentCard }));
   app.use(path, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...(options.legacy ? { legacyCompat: { enabled: true } } : {}) }));
@@ -138,7 +121,7 @@ describe("a redirect", () => {
   it("within the agent's origin is followed, and the turn answered", async () => {
     const url = await serve((app, url) => {
       mountAgent(app, url, "moved", "/a2a/jsonrpc", { served: false });
-      app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => card(`${url}/old/jsonrpc`) }));
+      app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/old/jsonrpc`) }));
       redirect(app, "/old/jsonrpc", "/a2a/jsonrpc", 308);
     });
     expect(await (await connect(url)).turn(turn, stop)).toEqual({ text: "moved answers" });
@@ -147,7 +130,7 @@ describe("a redirect", () => {
   describe("when it leaves the agent's origin", () => {
     it("refuses the turn with E_AGENT and sends nothing to the other origin", async () => {
       const url = await serve((app, url) => {
-        app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => card(`${url}/a2a/jsonrpc`) }));
+        app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/a2a/jsonrpc`) }));
         redirect(app, "/a2a/jsonrpc", `${elsewhere}/a2a/jsonrpc`);
       });
       const agent = await connect(url);
@@ -169,7 +152,7 @@ describe("a redirect", () => {
   describe("when it never ends", () => {
     it("refuses the turn with E_AGENT after a bounded number of redirects", async () => {
       const url = await serve((app, url) => {
-        app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => card(`${url}/loop`) }));
+        app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/loop`) }));
         redirect(app, "/loop", "/loop");
       });
       const error = await refusal(async () => (await connect(url)).turn(turn, stop));
