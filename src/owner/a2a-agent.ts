@@ -104,7 +104,7 @@ function clientFactory(): ClientFactory {
 }
 
 /** The agent's question `text` as a question to the owner: whole when it fits LIMITS.note_chars, else its start and a mark saying how much was cut. */
-export function fitQuestion(text: string): string {
+function fitQuestion(text: string): string {
   if (text.length <= LIMITS.note_chars) return text;
   const mark = ` […cut: the agent's question is ${text.length} characters, a question to you at most ${LIMITS.note_chars}]`;
   return `${cutText(text, LIMITS.note_chars - mark.length)}${mark}`;
