@@ -5,7 +5,7 @@
  * " accept ", "twd") is refused with the value it probably meant, and a never_disclose string is
  * named by its position, never echoed. Repeats are dropped (they mean nothing twice).
  */
-import { foldText, MandateSchema, SecretAmountSchema, WritableKindSchema, type MandateMoney, type SecretAmount } from "../owner/index.js";
+import { AgentViewSchema, foldText, MandateSchema, SecretAmountSchema, WritableKindSchema, type AgentView, type MandateMoney, type SecretAmount } from "../owner/index.js";
 import { integer, optional, type Parsed } from "./args.js";
 import { currencyFlag } from "./currency-flag.js";
 import { UsageError } from "./exit.js";
@@ -60,9 +60,19 @@ export function mandateMoney(parsed: Parsed): MandateMoney | undefined {
 
 /** The --secret-amount choice (refuse or allow an amount equal to a numeric secret), undefined when not given; a usage error otherwise. */
 export function secretAmount(parsed: Parsed): SecretAmount | undefined {
-  const given = optional(parsed, "secret-amount");
+  return choiceFlag(parsed, "secret-amount", SecretAmountSchema.options);
+}
+
+/** The --agent-view choice (the agent told the cap and floor as figures, or only as rules), undefined when not given; a usage error otherwise. */
+export function agentView(parsed: Parsed): AgentView | undefined {
+  return choiceFlag(parsed, "agent-view", AgentViewSchema.options);
+}
+
+/** Flag `name`'s value, exactly one of `options`; undefined when not given, a usage error naming them otherwise. */
+function choiceFlag<T extends string>(parsed: Parsed, name: string, options: readonly T[]): T | undefined {
+  const given = optional(parsed, name);
   if (given === undefined) return undefined;
-  const choice = SecretAmountSchema.safeParse(given);
-  if (!choice.success) throw new UsageError(`--secret-amount is ${SecretAmountSchema.options.join(" or ")}, not "${given}"`);
-  return choice.data;
+  const choice = options.find((option) => option === given);
+  if (choice === undefined) throw new UsageError(`--${name} is ${options.join(" or ")}, not "${given}"`);
+  return choice;
 }

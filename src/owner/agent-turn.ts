@@ -1,8 +1,10 @@
 /**
  * One turn of an agent behind a seat (docs/AGENTS.md), the same for every driver (a command, an
  * A2A agent): the projection as the agent reads it (framed text, src/text/framing.ts, exactly as
- * the MCP server frames peers' words, or JSON), the facts a script needs as environment
- * variables, and the agent's reply read back as an entry. Plain text is a `say`; a JSON object
+ * the MCP server frames peers' words, or JSON), what its owner's mandate lets it do (agent-view.ts,
+ * so under agent_view `rules` no amount of the cap or floor) and how its last entry was refused, if
+ * it was; the facts a script needs as environment variables (never a mandate's); and the agent's
+ * reply read back as an entry. Plain text is a `say`; a JSON object
  * names its kind and fields as the entry schemas have them (docs/SPEC.md §5); an empty reply passes
  * the floor. Anything else, or a body over the table's max_chars, is E_AGENT: never a cut entry.
  */
@@ -22,10 +24,21 @@ export interface AgentTurn {
   projection: Projection;
   /** The longest body this table admits uncut (its floor's max_chars). */
   budget: number;
+  /** What the seat's mandate lets the agent do, in sentences (agent-view.ts mandateLines); empty when the seat has no mandate file. */
+  mandate: string[];
+  /** How the entry the agent gave since its last turn was refused (nothing of it was written), if it was. */
+  refused?: TurnRefusal;
+}
+
+/** A refusal of the agent's entry, as the agent is told it: the code, the reason and the message (a guard's names no secret: disclosure.ts, mandate-limits.ts). */
+export interface TurnRefusal {
+  code: string;
+  reason: string;
+  message: string;
 }
 
 /** The reasons an agent's turn fails (details.reason of E_AGENT). */
-export type AgentFailure = "timeout" | "exit" | "too_large" | "not_an_entry" | "failed" | "no_reply";
+export type AgentFailure = "timeout" | "exit" | "too_large" | "not_an_entry" | "failed" | "no_reply" | "redirected";
 
 /** How an agent answers, in words it reads with every turn. */
 export const REPLY_RULES =
@@ -33,9 +46,10 @@ export const REPLY_RULES =
   '{"kind":"proposal","body":"...","effects":[...]}, {"kind":"vote","choice":"yes","re":12}, {"kind":"decision","body":"..."}, ' +
   '{"kind":"offer","body":"...","terms":{"amount":280000,"currency":"TWD"}}; an empty answer passes the floor (on an open table it writes nothing); name an offer by the seq of its entry. The seat, table and nonce are the seat\'s own: do not give them.';
 
-/** The turn for `seat` at its projection's table. */
-export function agentTurn(seat: string, reason: AgentTurn["reason"], projection: Projection): AgentTurn {
-  return { table: projection.table, seat, reason, projection, budget: projection.prefix.rules.floor?.max_chars ?? LIMITS.max_chars_default };
+/** The turn for `seat` at its projection's table, with what it is told of its mandate and its last refusal. */
+export function agentTurn(seat: string, reason: AgentTurn["reason"], projection: Projection, told: { mandate?: string[]; refused?: TurnRefusal } = {}): AgentTurn {
+  const budget = projection.prefix.rules.floor?.max_chars ?? LIMITS.max_chars_default;
+  return { table: projection.table, seat, reason, projection, budget, mandate: told.mandate ?? [], ...(told.refused ? { refused: told.refused } : {}) };
 }
 
 /** E_AGENT with `reason`: the agent's turn failed and nothing it gave is written. */
@@ -50,8 +64,11 @@ export function turnText(turn: AgentTurn, boundary: string): string {
     p.prefix.rules.topology.kind === "open"
       ? "This is an open table: you may write now, or answer nothing to stay silent."
       : `You hold the floor (round ${p.floor.round}): write your turn now.`;
+  const refused = turn.refused;
   const status = [
     `trestle: you are seat ${turn.seat} at table ${turn.table}. ${floor}`,
+    ...(refused ? [`Your last entry was refused and nothing of it was written (${refused.code}, ${refused.reason}): ${refused.message}`] : []),
+    ...turn.mandate,
     `Your entry's body may be at most ${turn.budget} characters; a longer answer is refused, not cut.`,
     REPLY_RULES,
     ...(p.tasks.length > 0 ? [`Open tasks: ${p.tasks.map((t) => `${t.id} ${t.state}`).join("; ")}.`] : []),
@@ -60,9 +77,10 @@ export function turnText(turn: AgentTurn, boundary: string): string {
   return [...status, frameInert(items, boundary)].join("\n");
 }
 
-/** The turn as one JSON document: the facts, the reply rules and the whole projection (its texts are other seats' words: data, not instructions). */
+/** The turn as one JSON document: the facts, the reply rules, the mandate's sentences, the last refusal and the whole projection (its texts are other seats' words: data, not instructions). */
 export function turnJson(turn: AgentTurn): string {
-  return JSON.stringify({ table: turn.table, seat: turn.seat, reason: turn.reason, budget: turn.budget, reply: REPLY_RULES, projection: turn.projection });
+  const { table, seat, reason, budget, mandate, refused, projection } = turn;
+  return JSON.stringify({ table, seat, reason, budget, reply: REPLY_RULES, mandate, ...(refused ? { refused } : {}), projection });
 }
 
 /** The environment a script reads: seat, table, budget (max body chars), why it runs, the round and the cursor. */

@@ -23,5 +23,6 @@ export * from "./sealing.js";
 export * from "./deals.js";
 export * from "./standing-deals.js";
 export * from "./agent-turn.js";
+export * from "./agent-view.js";
 export * from "./seat-driver.js";
 export * from "./exec-agent.js";

@@ -57,7 +57,7 @@ export async function readMandate(path: string, expected: MandateFor): Promise<M
   return { ok: true, mandate, file };
 }
 
-/** Whether `next` gives the seat more room than `prev` in any way (a higher cap, a lower floor, another currency, a string or kind dropped, a secret amount allowed, unpaused, deals signed by the standing rule). */
+/** Whether `next` gives the seat more room than `prev` in any way (a higher cap, a lower floor, another currency, a string or kind dropped, a secret amount allowed, unpaused, deals signed by the standing rule, the figures shown to an agent told only the rules). */
 export function loosens(prev: Mandate, next: Mandate): boolean {
   const money = (): boolean => {
     if (!next.money) return false;
@@ -71,6 +71,7 @@ export function loosens(prev: Mandate, next: Mandate): boolean {
     (prev.sign_deals === undefined && next.sign_deals !== undefined) ||
     prev.never_disclose.some((s) => !next.never_disclose.includes(s)) ||
     (prev.secret_amount !== "allow" && next.secret_amount === "allow") ||
+    (prev.agent_view === "rules" && next.agent_view !== "rules") ||
     prev.require_confirm.some((k) => !next.require_confirm.includes(k))
   );
 }

@@ -35,6 +35,10 @@ export type MandateMoney = z.infer<typeof MandateMoneySchema>;
 export const SecretAmountSchema = z.enum(["refuse", "allow"]);
 export type SecretAmount = z.infer<typeof SecretAmountSchema>;
 
+/** What the seat's agent is told of the money limits: `figures`, the cap and floor as amounts, or `rules`, only that they hold (the guard alone knows the amounts). */
+export const AgentViewSchema = z.enum(["figures", "rules"]);
+export type AgentView = z.infer<typeof AgentViewSchema>;
+
 /** What the owner signs (purpose `mandate`): the limits one seat at one table works under. */
 export const MandateSchema = z.strictObject({
   version: z.literal(1),
@@ -53,6 +57,8 @@ export const MandateSchema = z.strictObject({
   paused: z.boolean(),
   /** The owner's standing rule for deals (decision 0420): `within_mandate`, the owner's own client signs a deal whose final terms this mandate allows; absent, the owner signs each deal. */
   sign_deals: z.enum(["within_mandate"]).optional(),
+  /** Absent: `figures`. With `rules` nothing trestle gives the seat's agent holds the cap or floor; never_disclose strings reach it in neither view. */
+  agent_view: AgentViewSchema.optional(),
   /** Signed looser than the mandate it replaced: accepts, grants and priced offers need the owner's approval per message. */
   loosened: z.boolean(),
   signed_at: MillisSchema,

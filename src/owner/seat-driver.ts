@@ -1,6 +1,7 @@
 /**
  * A seat driven by an agent outside trestle (docs/AGENTS.md): the library's seat loop
  * (src/client/seat.ts) calls the agent whenever the seat holds the floor (or an open table moved),
+ * telling it what its owner's mandate lets it do (agent-view.ts) and how its last entry was refused,
  * and the agent's entry is written through the owner-side guards as every write of the CLI and the
  * MCP server is (guarded-seat.ts, when the seat has a mandate or the home holds the room key, and
  * always for a commitment), so mandates and the gate apply. An agent that fails its turn (E_AGENT,
@@ -9,10 +10,12 @@
  * floor (so the table moves on) or writes nothing on an open table. A relay caught misbehaving
  * ends the run (the promise rejects), as in runSeat.
  */
+import { existsSync } from "node:fs";
 import { runSeat, type Clock, type RunSeatOptions, type SeatEvent, type SeatRun, type TableClient } from "../client/index.js";
 import { systemClock } from "../client/random.js";
 import { TrestleError, type Signer, type Submission } from "../protocol/index.js";
-import { agentTurn, passEntry, replyEntry, type AgentReply, type AgentTurn } from "./agent-turn.js";
+import { agentTurn, passEntry, replyEntry, type AgentReply, type AgentTurn, type TurnRefusal } from "./agent-turn.js";
+import { mandateLines } from "./agent-view.js";
 import { isCommitment } from "./commitments.js";
 import { GuardedSeat } from "./guarded-seat.js";
 import { openedProjection, writesGuarded } from "./room-key.js";
@@ -62,10 +65,14 @@ export async function driveSeat(agent: SeatAgent, options: DriveSeatOptions): Pr
     emit({ type: "written", seq: sent.seq, kind: entry.kind });
   };
 
-  /** Records a failed or refused turn; holding the floor, passes (a pass that is itself refused is only reported). */
+  /** The refusal the agent is told of at its next turn. */
+  let lastRefusal: TurnRefusal | undefined;
+
+  /** Records a failed or refused turn, to be told to the agent next turn; holding the floor, passes (a pass that is itself refused is only reported). */
   const refused = async (error: TrestleError, turn: AgentTurn): Promise<void> => {
     const then = turn.reason === "floor" ? "pass" : "wait";
     const why = String(error.details?.reason ?? error.code);
+    lastRefusal = { code: error.code, reason: why, message: error.message };
     guarded.journal.append({ type: "agent_refusal", driver: agent.driver, reason: why.slice(0, 64), message: `${error.code}: ${error.message}`.slice(0, 2000), then });
     emit({ type: "refused", code: error.code, reason: why, message: error.message, then });
     if (then === "wait") return;
@@ -77,9 +84,15 @@ export async function driveSeat(agent: SeatAgent, options: DriveSeatOptions): Pr
     }
   };
 
+  /** What the seat's mandate lets the agent do (agent-view.ts), read and verified now; nothing without a mandate file. */
+  const toldMandate = async (): Promise<string[]> => (existsSync(guarded.files.mandate) ? mandateLines(await guarded.mandate()) : []);
+
   const handler = async ({ projection, reason }: { projection: AgentTurn["projection"]; reason: AgentTurn["reason"] }): Promise<null> => {
-    const turn = agentTurn(seat, reason, await openedProjection(home, client.table, projection));
+    const opened = await openedProjection(home, client.table, projection);
+    let turn = agentTurn(seat, reason, opened);
     try {
+      turn = agentTurn(seat, reason, opened, { mandate: await toldMandate(), ...(lastRefusal ? { refused: lastRefusal } : {}) });
+      lastRefusal = undefined;
       const entry = await replyEntry(turn, await agent.turn(turn, stop.signal), resolve);
       if (entry !== null) await write(entry);
     } catch (error) {

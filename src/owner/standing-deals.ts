@@ -27,7 +27,7 @@ export interface StandingSeat extends DealSigningSeat<{ seq: number }> {
   mandate(transcript?: Transcript): Promise<MandateRead>;
 }
 
-/** Why `mandate`'s standing rule does not cover `deal`, or null when its final terms are within the mandate. */
+/** Why `mandate`'s standing rule does not cover `deal` (the cap's or floor's amount only under agent_view `figures`), or null when its final terms are within the mandate. */
 export function outsideMandate(mandate: Mandate, deal: DealState): string | null {
   if (mandate.sign_deals !== "within_mandate") return "the mandate holds no standing rule to sign deals";
   if (mandate.paused) return "the owner paused the seat";
@@ -38,8 +38,10 @@ export function outsideMandate(mandate: Mandate, deal: DealState): string | null
   if (!money) return "the mandate allows no money (cap 0)";
   if (currency !== money.currency) return `the deal is in ${currency}, the mandate's money in ${money.currency}`;
   const price = moneyText(amount, currency);
-  if (amount > money.cap) return `${price} is above the mandate's cap ${moneyText(money.cap, currency)}`;
-  if (money.floor !== undefined && amount < money.floor) return `${price} is below the mandate's floor ${moneyText(money.floor, currency)}`;
+  // The reason reaches the seat's agent (a tool's result, the CLI's output): under agent_view `rules` it names no limit's amount.
+  const figure = (limit: number) => (mandate.agent_view === "rules" ? "" : ` ${moneyText(limit, currency)}`);
+  if (amount > money.cap) return `${price} is above the mandate's cap${figure(money.cap)}`;
+  if (money.floor !== undefined && amount < money.floor) return `${price} is below the mandate's floor${figure(money.floor)}`;
   return null;
 }
 

@@ -1,13 +1,16 @@
 /**
  * `trestle mandate show|set` (docs/ROOMS.md): the owner signs a seat's mandate with the owner key
  * on this machine (money cap, floor and currency in minor units, never_disclose strings and
- * secret_amount, require_confirm kinds, paused), and reads back the one in force, judged as the
- * guards judge it.
+ * secret_amount, require_confirm kinds, paused, what the agent is told of the cap and floor), and
+ * reads back the one in force, judged as the guards judge it: with the seat's key alone as its agent
+ * is told it (never a never_disclose string; under agent_view `rules` no amount of the cap or
+ * floor), and whole with the owner key that signed it.
  */
-import { readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
+import { mandateLines, readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
+import { TrestleError } from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
-import { confirmKinds, mandateMoney, neverDisclose, secretAmount } from "../mandate-flags.js";
+import { agentView, confirmKinds, mandateMoney, neverDisclose, secretAmount } from "../mandate-flags.js";
 import { money, unrefuted } from "../room.js";
 import type { Command } from "./command.js";
 
@@ -26,6 +29,7 @@ export const mandateSet: Command = {
     "require-confirm": { type: "string", multiple: true, value: "KIND", help: "a kind held until you approve each message, e.g. accept (repeatable)" },
     "secret-amount": { type: "string", value: "refuse|allow", help: "an amount equal to a --never-disclose number: refuse it (default) or allow it" },
     paused: { type: "boolean", help: "the seat writes nothing" },
+    "agent-view": { type: "string", value: "figures|rules", help: "what the seat's agent is told of --cap and --floor: the figures (default), or only the rules, the amounts kept from it" },
     "sign-deals": { type: "boolean", help: "standing rule: your client signs, with your owner key in this home, each deal of this seat whose final terms this mandate allows" },
     "clear-loosened": { type: "boolean", help: "trust the new limits as they are: no more per-message approvals for having loosened them" },
   },
@@ -37,6 +41,7 @@ export const mandateSet: Command = {
     const never_disclose = neverDisclose(ctx.args);
     const require_confirm = confirmKinds(ctx.args);
     const secret_amount = secretAmount(ctx.args);
+    const agent_view = agentView(ctx.args);
     const { owner, key } = await ctx.owner();
     const file = await setMandate(
       seatFiles(ctx.home, table, seat).mandate,
@@ -51,6 +56,7 @@ export const mandateSet: Command = {
         require_confirm,
         paused: ctx.args.values.paused === true,
         ...(ctx.args.values["sign-deals"] === true ? { sign_deals: "within_mandate" as const } : {}),
+        ...(agent_view === undefined ? {} : { agent_view }),
       },
       { now: ctx.io.clock(), clearLoosened: ctx.args.values["clear-loosened"] === true },
     );
@@ -60,11 +66,11 @@ export const mandateSet: Command = {
   },
 };
 
-/** `mandate show`: the seat's mandate as the guards judge it now. */
+/** `mandate show`: the seat's mandate as the guards judge it now: what its agent is told of it, or with --owner (the key that signed it) the whole mandate. */
 export const mandateShow: Command = {
   name: "mandate show",
-  summary: "show a seat's mandate as the guards judge it (and why it does not count, if it does not)",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS },
+  summary: "show a seat's mandate as its agent is told it (the whole of it with --owner), and why it does not count, if it does not",
+  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS },
   async run(ctx) {
     const table = ctx.tableId();
     const { seat, key } = await ctx.seat();
@@ -77,6 +83,14 @@ export const mandateShow: Command = {
       ctx.out.result(ctx.out.c.yellow(`no mandate in force for ${seat} at ${table}: ${why}`), { ok: false, ...(read && !read.ok ? { reason: read.reason } : {}), message: why });
       return;
     }
+    // Run with the seat's key alone, this shows what the seat's agent is told (agent-view.ts): an agent that runs it learns nothing more.
+    if (optional(ctx.args, "owner") === undefined && optional(ctx.args, "owner-key") === undefined) {
+      const told = mandateLines(read);
+      ctx.out.result([`the mandate of ${seat} at ${table}, as its agent is told it:`, ...told.map((line) => `  ${line}`)], { ok: true, agent_view: read.mandate.agent_view ?? "figures", told });
+      return;
+    }
+    const { key: owner } = await ctx.owner();
+    if (owner.signer.publicKeyText !== read.file.owner_key) throw new TrestleError("E_BAD_SIGNATURE", `that owner key did not sign the mandate of ${seat} at ${table}; only the key that signed it shows the whole of it`);
     ctx.out.result(`mandate of ${seat} at ${table}: ${describe(read.mandate)}`, { ok: true, mandate: read.mandate });
   },
 };
@@ -87,6 +101,7 @@ function describe(m: Mandate): string {
   if (m.require_confirm.length > 0) parts.push(`confirm ${m.require_confirm.join(", ")}`);
   if (m.paused) parts.push("PAUSED");
   if (m.sign_deals) parts.push("deals within it signed by your client");
+  if (m.agent_view === "rules") parts.push("the agent told the rules, not the figures");
   return parts.join("; ");
 }
 

@@ -2,9 +2,10 @@
  * `trestle seat`: any agent takes a seat (docs/AGENTS.md). With --exec a command runs at each of
  * the seat's turns (the turn on stdin, its stdout the entry); with --a2a an A2A agent gets each turn
  * as a message and its reply is the entry. Both write through the owner-side guards, as every
- * other write does (src/owner/seat-driver.ts). Runs until the table closes (exit 0) or Ctrl-C; a
- * failed turn is shown on stderr and kept in the seat's journal (trestle journal), and the seat
- * passes when it held the floor. The A2A client is imported only when --a2a is given, so every
+ * other write does (src/owner/seat-driver.ts). Runs until the table closes (exit 0), or Ctrl-C or
+ * SIGTERM (at once, even while an A2A agent's question waits for the owner); a failed turn is shown
+ * on stderr and kept in the seat's journal (trestle journal), and the seat passes when it held the
+ * floor. The A2A client is imported only when --a2a is given, so every
  * other command starts without it.
  */
 import { randomBoundary } from "../../client/random.js";
@@ -37,7 +38,10 @@ export const seat: Command = {
     const client = await ctx.table(table);
     const agent = command !== undefined ? execAgent({ command, json: ctx.args.values.json === true, timeoutMs, env: ctx.io.env, boundary: randomBoundary }) : await a2aAgent(ctx, url!, timeoutMs, table, name, key.signer);
     const stop = new AbortController();
-    const interrupt = () => stop.abort();
+    const interrupt = (signal: NodeJS.Signals) => {
+      ctx.out.note(`${signal}: stopping the seat`);
+      stop.abort();
+    };
     process.once("SIGINT", interrupt);
     process.once("SIGTERM", interrupt);
     ctx.out.note(`seat ${name} at ${table} is driven by ${command !== undefined ? `the command: ${command}` : `the A2A agent at ${url}`}; Ctrl-C to stop`);
@@ -57,7 +61,19 @@ export const seat: Command = {
 async function a2aAgent(ctx: Context, url: string, timeoutMs: number, table: string, seat: string, signer: Signer): Promise<SeatAgent> {
   const { a2aAgent: connect } = await import("../../owner/a2a-agent.js");
   const words = await OwnerWords.at(ctx.home, table);
-  return connect({ url, timeoutMs, http: ctx.http(), table, seat, signer, words, clock: ctx.io.clock, boundary: randomBoundary, onAsk: (question) => ctx.out.note(`the agent asked the owner: question ${question}`) });
+  return connect({
+    url,
+    timeoutMs,
+    http: ctx.http(),
+    table,
+    seat,
+    signer,
+    words,
+    clock: ctx.io.clock,
+    boundary: randomBoundary,
+    onAsk: (question) => ctx.out.note(`the agent asked the owner: question ${question}`),
+    onAskCancelled: (question) => ctx.out.note(`stopped waiting for the owner's answer to question ${question}: the seat is stopping, and an answer given now reaches no agent`),
+  });
 }
 
 function show(ctx: Context, event: DriverEvent): void {

@@ -3,14 +3,15 @@
  * owner's chat apps, through the relay, never the table), `trestle_rationale` (why you did
  * something, kept on this machine, never sent), `trestle_room_send_held` (send a message the gate
  * holds, once the owner approved it, asking them in person when this client can), and
- * `trestle_mandate` (what the owner's mandate allows, never its secret strings).
+ * `trestle_mandate` (what the owner's mandate allows, never its secret strings, and only its rules
+ * when the owner keeps its amounts from the agent).
  */
 import { z } from "zod";
+import { mandateLines } from "../../owner/index.js";
 import { CHAT_PLATFORM_NAMES, LIMITS, SeqSchema, Sha256Schema, TrestleError } from "../../protocol/index.js";
 import { approveHeld, guardedSeat } from "../room-seat.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
-import { mandateLines } from "./room-state.js";
 
 /** `trestle_tell_owner`. */
 export const tellOwner = defineTool({
@@ -66,7 +67,7 @@ export const sendHeld = defineTool({
 export const mandate = defineTool({
   name: "trestle_mandate",
   title: "What your owner's mandate allows",
-  description: "What your owner's mandate lets this seat commit to, and what it holds for them, as the guards judge it now (the strings you must never write are not shown). Only your owner can change it.",
+  description: "What your owner's mandate lets this seat commit to, and what it holds for them, as the guards judge it now (the strings you must never write are not shown, nor the amounts when your owner keeps them to themselves). Only your owner can change it.",
   input: z.strictObject({ table: TableArg }),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run({ table }, ctx) {

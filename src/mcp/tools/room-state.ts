@@ -2,29 +2,17 @@
  * `trestle_room_state` (docs/MCP.md "Rooms"): the room from its verified transcript: seats, the
  * live offers and grants and the auctions with the seq and hash to name them by, the outcome
  * (terms opened on this machine in an e2e room); and what this seat's
- * mandate allows (not its never_disclose strings). Everything other seats wrote is framed as data.
+ * mandate allows (owner/agent-view.ts: never its never_disclose strings, nor under agent_view
+ * `rules` the amounts of its cap and floor). Everything other seats wrote is framed as data.
  */
 import { z } from "zod";
 import { frameInert, type InertItem } from "../../text/framing.js";
-import { openedSummary, roomSummary, type MandateRead } from "../../owner/index.js";
-import { auctionText, expiryText, majorUnits, termsText } from "../../text/terms.js";
+import { mandateLines, openedSummary, roomSummary } from "../../owner/index.js";
+import { auctionText, expiryText, termsText } from "../../text/terms.js";
 import { guardedSeat } from "../room-seat.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
 import { dealStatusText } from "../../text/deal.js";
-
-/** What the mandate lets this seat do, in words (never its never_disclose strings). */
-export function mandateLines(read: MandateRead): string[] {
-  if (!read.ok) return [`No mandate in force (${read.reason}): ${read.message}.`];
-  const m = read.mandate;
-  const money = m.money ? `commit at most ${majorUnits(m.money.cap, m.money.currency)} ${m.money.currency}${m.money.floor === undefined ? "" : `, at least ${majorUnits(m.money.floor, m.money.currency)}`}` : "commit no money (cap 0)";
-  return [
-    `Your owner's mandate: ${money}; ${m.never_disclose.length} strings you must never write (checked before signing).`,
-    ...(m.require_confirm.length > 0 ? [`Held for your owner's approval: every ${m.require_confirm.join(", ")}.`] : []),
-    ...(m.loosened ? ["Your owner loosened the mandate: each accept, grant and priced offer waits for their approval."] : []),
-    ...(m.paused ? ["Your owner PAUSED this seat: it writes nothing."] : []),
-  ];
-}
 
 /** Shows the room. */
 export const roomState = defineTool({

@@ -5,14 +5,17 @@
  * each refusal (timeout, non-zero exit, output over max_chars, output that is no entry), each logged
  * on stderr and in the seat's journal and followed by a pass, never a written piece of the output.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
 import { authoredEntries, cliDebate } from "../../support/cli-debate.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
+import { leaks, UNDER_FLOOR } from "../../support/owner-secrets.js";
+import { refusedThenTurn, rulesRoom } from "../../support/rules-room.js";
 
 let relay: LocalRelay;
 let home: string;
@@ -127,6 +130,48 @@ if offers:
     expect((await t.run(["journal", ...as("ben-bot")])).stdout).toMatch(new RegExp(`sent accept as entry #${acceptSeq}`));
   });
 
+  it("under --agent-view rules gives the command no spelling of a secret on stdin, in its environment or from the CLI it runs, refusals included", async () => {
+    expect((await t.run(["keygen", "--owner", "mia"])).code).toBe(0);
+    const room = await rulesRoom(t, "mia", "seat-exec-rules");
+    const seen = join(home, `${room.table}.seen`);
+    mkdirSync(seen);
+    const bin = fileURLToPath(new URL("../../../bin/trestle.mjs", import.meta.url));
+    const agent = script(
+      "rules-agent.sh",
+      `#!/bin/bash
+# Keeps what it is given each turn; at its first turn also runs the trestle CLI itself, then offers under the floor.
+dir=${JSON.stringify(seen)}
+n=$(( $(ls "$dir" | grep -c '^turn-') + 1 ))
+cat > "$dir/turn-$n.txt"
+env > "$dir/env-$n.txt"
+if [ "$n" = 1 ]; then
+  ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} room offer --table "$TRESTLE_TABLE" --seat "$TRESTLE_SEAT" --amount ${UNDER_FLOOR} --currency TWD --text "the house" > "$dir/cli-1.txt" 2>&1
+  ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} room show --table "$TRESTLE_TABLE" --seat "$TRESTLE_SEAT" >> "$dir/cli-1.txt" 2>&1
+  ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} mandate show --table "$TRESTLE_TABLE" --seat "$TRESTLE_SEAT" >> "$dir/cli-1.txt" 2>&1
+  ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} mandate show --json --table "$TRESTLE_TABLE" --seat "$TRESTLE_SEAT" >> "$dir/cli-1.txt" 2>&1
+  echo '{"kind":"offer","body":"the house","terms":{"amount":${UNDER_FLOOR},"currency":"TWD"}}'
+else
+  echo "still here"
+fi
+`,
+    );
+    await refusedThenTurn(t, room, ["--exec", agent]);
+
+    const given = Object.fromEntries(readdirSync(seen).map((name) => [name, readFileSync(join(seen, name), "utf8")]));
+    expect(Object.keys(given).sort()).toEqual(["cli-1.txt", "env-1.txt", "env-2.txt", "turn-1.txt", "turn-2.txt"]);
+    for (const [name, text] of Object.entries(given)) expect(leaks(text), name).toEqual([]);
+    expect(given["turn-1.txt"]).toContain("above your owner's cap or below their floor is refused before it is signed, and you are told when one is");
+    expect(given["cli-1.txt"]).toContain("is below the mandate's floor; it was not committed");
+    expect(given["cli-1.txt"]).toContain("as its agent is told it:\n  Your owner's mandate: commit money in TWD only;");
+    // The owner, with the owner key that signed it, sees the whole mandate.
+    const whole = await t.run(["mandate", "show", ...room.as(room.bot), "--owner", "mia"]);
+    expect(whole.stdout).toContain("the agent told the rules, not the figures");
+    expect(leaks(whole.stdout)).not.toEqual([]);
+    expect(given["turn-2.txt"]).toContain(
+      "Your last entry was refused and nothing of it was written (E_MANDATE, floor): 5000000000 TWD (minor units) is below the mandate's floor; it was not committed",
+    );
+  });
+
   describe("when the command fails its turn", () => {
     it("refuses a timeout, a non-zero exit, output over max_chars and output that is no entry, logs each, and passes", async () => {
       const table = await cliDebate(t, home, "seat-exec-refusals", 4, { max_chars: 200 });
@@ -148,7 +193,7 @@ esac
       const [pro, con, judge] = await Promise.all([seat("bot-tao", failing), seat("bot-jenny", ok), seat("judge", decide)]);
       for (const run of [pro, con, judge]) expect(run.code, run.stderr).toBe(0);
       expect(pro.stderr).toMatch(/turn refused: E_AGENT \(timeout\): the command ran past its timeout of 2 s and was killed; nothing was written; the seat passed/);
-      expect(pro.stderr).toMatch(/turn refused: E_AGENT \(exit\): the command exited with status 3; nothing was written; the seat passed/);
+      expect(pro.stderr).toMatch(/turn refused: E_AGENT \(exit\): the command exited with status 3; nothing was written. Its own last words \(not trestle's\): on stdout "half a thought"; the seat passed/);
       expect(pro.stderr).toMatch(/turn refused: E_AGENT \(too_large\): the agent's entry is 300 chars, over this table's 200; nothing was written/);
       expect(pro.stderr).toMatch(/turn refused: E_AGENT \(not_an_entry\): the agent's answer starts with \{ but is not one JSON object/);
       const entries = await authoredEntries(t, table);

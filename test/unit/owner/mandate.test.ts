@@ -123,6 +123,14 @@ describe("loosening", () => {
     expect(loosens(mandate({ secret_amount: "allow" }), prev)).toBe(false);
   });
 
+  it("marks showing the figures to an agent told only the rules as looser, and the reverse as not", () => {
+    const rules = mandate({ agent_view: "rules" });
+    expect(loosens(rules, mandate({ agent_view: "figures" }))).toBe(true);
+    expect(loosens(rules, mandate())).toBe(true);
+    expect(loosens(mandate(), rules)).toBe(false);
+    expect(loosens(mandate({ agent_view: "figures" }), rules)).toBe(false);
+  });
+
   it("keeps a loosened mandate loosened through later tightening, until the owner clears it", () => {
     const loosened = nextMandate(mandate(), { ...fields({ money: { currency: "TWD", cap: 320000 } }), signed_at: 2 }, false);
     expect(loosened.loosened).toBe(true);

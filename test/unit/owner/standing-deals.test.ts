@@ -44,6 +44,19 @@ describe("the standing rule to sign deals within the mandate", { timeout: 60_000
     expect(dealSignatures(transcript.entries, deal)).toMatchObject([{ owner: "ben", seat: "ben-bot", key: ben.ownerKey.publicKeyText }]);
   });
 
+  it("under agent_view rules names no amount of the cap or floor in why a deal waits", async () => {
+    const { sara, ben } = await strollerRoom(relay.url);
+    await Promise.all([ownerKeyHere(sara), ownerKeyHere(ben)]);
+    await mandate(sara, { money: { currency: "TWD", cap: 500000, floor: 240000 }, sign_deals: "within_mandate", agent_view: "rules" });
+    await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
+    const offer = await offerFrom(sara, twd(280000, "stroller, folds flat"));
+    await mandate(sara, { money: { currency: "TWD", cap: 500000, floor: 290000 }, sign_deals: "within_mandate", agent_view: "rules" });
+    await ben.guard.send({ kind: "accept", offer });
+    const [waiting] = await sara.guard.signStandingDeals();
+    expect(waiting).toEqual({ offer, offer_seq: expect.any(Number), signed: false, reason: "2,800.00 TWD (280000 minor units) is below the mandate's floor" });
+    expect(standingDealLines({ deals: [waiting!] }).join("\n")).not.toMatch(/2,?900|290000/);
+  });
+
   describe("when the mandate holds no standing rule", () => {
     it("signs nothing: the deal waits for both owners", async () => {
       const { sara, ben } = await strollerRoom(relay.url);
