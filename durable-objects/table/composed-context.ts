@@ -10,7 +10,7 @@
 import { TrestleError } from "../../src/protocol/errors.js";
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Signer } from "../../src/protocol/signing/crypto.js";
-import type { Entry } from "../../src/protocol/schemas/entry.js";
+import type { Entry, HeadRef } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { relaySigner } from "../relay/relay-key.js";
 import { authorizeRead } from "./sockets/auth.js";
@@ -37,6 +37,9 @@ import { PushQueue } from "./sockets/push-queue.js";
 import type { ReadAuth, TableContext } from "./context.js";
 import { submitToWitnesses, witnessesBehind, WITNESS_BATCH_MS, WITNESS_RETRY_MS } from "./writing/witnessing.js";
 import { fetchWitness, type WitnessSubmit } from "./writing/witness-submit.js";
+import { hasDoneDeal } from "./market/market-deals.js";
+import { dealStatementsOf } from "../../src/protocol/signing/deal.js";
+import { unwrap } from "../result.js";
 
 /** Everything one table's object holds; one per object, built when it wakes. */
 export class ComposedContext implements TableContext {
@@ -193,6 +196,12 @@ export class ComposedContext implements TableContext {
     return this.replica.mirror ? this.currentHead() : this.headSigner().current();
   }
 
+  /** This relay's signed head at exactly `point` (E_MIRROR on a mirror, which signs nothing of the table). */
+  headAt(point: HeadRef): Promise<SignedHead> {
+    this.refuseMirror();
+    return this.headSigner().at(point);
+  }
+
   /**
    * The heads an export carries before `current` (§8.1): those kept from the relays that held the
    * table before (or the one a mirror follows), and this relay's own after each run of
@@ -238,6 +247,12 @@ export class ComposedContext implements TableContext {
     if (this.notices.pending) this.ctx.waitUntil((this.handoffs = this.handoffs.then(() => this.handOff())));
     this.pushQueue.queue(outcome.appended);
     await this.reschedule();
+    const match = this.state?.config.room?.match;
+    if (match && outcome.appended.some((e) => dealStatementsOf(e).length > 0) && hasDoneDeal(this.state)) {
+      // The deal is committed whatever happens here; a record that fails is asked for again by a client (POST /tables/:market/deals).
+      const room = this.state!.table;
+      this.ctx.waitUntil(this.table(match.market).recordDeal({ room }).then((r) => void unwrap(r)).catch((error: unknown) => console.error(`recording the deal of ${room} in market ${match.market} failed`, error)));
+    }
     if (this.state?.config.parent && outcome.appended.some((e) => e.kind === "system" && e.subkind === "table_closed")) {
       await head;
       // The close is committed whatever happens here; a delivery that fails is retried by the alarm.

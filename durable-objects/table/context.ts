@@ -8,7 +8,7 @@
  */
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Signer } from "../../src/protocol/signing/crypto.js";
-import type { Entry } from "../../src/protocol/schemas/entry.js";
+import type { Entry, HeadRef } from "../../src/protocol/schemas/entry.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { Ledger } from "./storage/ledger.js";
 import type { Burial } from "./storage/tombstone.js";
@@ -61,6 +61,8 @@ export interface TableContext {
   currentHead(): Promise<SignedHead>;
   /** A head at or after every entry appended so far, for a push (one signature shared by the writes meanwhile). */
   pushHead(): Promise<SignedHead>;
+  /** This relay's signed head at exactly `point` of the ledger (E_MIRROR on a mirror, which signs nothing). */
+  headAt(point: HeadRef): Promise<SignedHead>;
   /** The live state; E_TABLE_DELETED for a deleted table, E_TABLE_NOT_FOUND before it exists. */
   requireState(): TableState;
   /** The principal a signed read is made as (E_AUTH unless it verifies), counted against its read rate. */

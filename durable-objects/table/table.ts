@@ -43,6 +43,11 @@ import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
 import { acceptPage } from "./reading/replica-page.js";
 import { writeCustody } from "./writing/custody.js";
 import { originHost, readTile, signedCheckpoint, type TileBody } from "./reading/tlog.js";
+import { readListings, readMatch, marketReader } from "./market/market-reads.js";
+import { roomDeal, writeDealRecord } from "./market/market-deals.js";
+import type { DealRecordResponse, ListingsResponse, MatchResponse } from "../../src/protocol/schemas/market.js";
+import type { RoomDeal } from "../../src/protocol/schemas/market-deal.js";
+import { unwrap } from "../result.js";
 
 import { ComposedContext } from "./composed-context.js";
 import type { ReadAuth } from "./context.js";
@@ -72,7 +77,7 @@ export class TableDO extends DurableObject<Env> {
   /** POST /tables/:id/join (a join by invite is refused here: it needs the code, POST /invites/join). */
   async join(body: unknown): Promise<Result<JoinResponse>> {
     return this.writing(async () => {
-      refuseInviteJoin(body);
+      refuseInviteJoin(this.table.state, body);
       return this.joinResponse(await writeJoin(this.table, body));
     });
   }
@@ -382,6 +387,35 @@ export class TableDO extends DurableObject<Env> {
       const outcome = await writeCustody(this.table, body, await this.table.signer());
       return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
     });
+  }
+
+  /** GET /tables/:id/listings: a market's live listings that fit the query (a signed read; anyone at a public market). */
+  async listings(auth: ReadAuth, query: unknown): Promise<Result<ListingsResponse>> {
+    return guarded(async () => {
+      await marketReader(this.table, auth);
+      return { items: readListings(this.table, query), head: await this.table.currentHead() };
+    });
+  }
+
+  /** GET /tables/:id/matches/:seq: a market's match with the citation its room's config carries (a signed read; anyone at a public market). */
+  async match(auth: ReadAuth, seq: number): Promise<Result<MatchResponse>> {
+    return guarded(async () => {
+      await marketReader(this.table, auth);
+      return readMatch(this.table, seq);
+    });
+  }
+
+  /** POST /tables/:id/deals: the market records the done deal of the match room the body names (asked of that room's object). */
+  async recordDeal(body: unknown): Promise<Result<DealRecordResponse>> {
+    return this.writing(async () => {
+      const outcome = await writeDealRecord(this.table, body, async (room) => unwrap(await this.table.table(room).roomDeal()));
+      return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
+    });
+  }
+
+  /** A match room's done deal, as its market asks for it (market-deals.ts). */
+  async roomDeal(): Promise<Result<RoomDeal>> {
+    return guarded(() => roomDeal(this.table));
   }
 
   /** A write: refused while the table is a read-only mirror here (E_MIRROR), else run as any guarded call. */

@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   // Rooms (docs/SPEC.md §5.10).
   E_UNKNOWN_OFFER: { http: 404, message: "no offer with this entry hash in this room" },
   E_UNKNOWN_GRANT: { http: 404, message: "no grant with this entry hash in this room" },
-  E_NOT_LIVE: { http: 409, message: "the offer or grant is no longer live" },
+  E_NOT_LIVE: { http: 409, message: "the offer, grant or listing is no longer live" },
   E_TERMS_MISMATCH: { http: 409, message: "an accept restates terms other than the offer's" },
   E_INVITE: { http: 403, message: "no live invite matches this code or statement" },
   // A seat and its own owner (docs/SPEC.md §5.14).
@@ -53,6 +53,9 @@ export const ERROR_CODES = {
   E_REVEAL_MISMATCH: { http: 409, message: "the revealed bid and salt do not hash to the side's commitment" },
   E_PLAINTEXT: { http: 400, message: "an end-to-end encrypted room admits only sealed text" },
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
+  // Markets (docs/SPEC.md §5.15).
+  E_UNKNOWN_LISTING: { http: 404, message: "no listing with this entry hash in this market" },
+  E_UNKNOWN_MATCH: { http: 404, message: "no match at this seq in this market" },
   // Custody and mirrors (docs/SPEC.md §8.4).
   E_REFUTED: { http: 422, message: "the ledger or page does not verify" },
   E_MIRROR: { http: 409, message: "this relay holds the table as a read-only mirror" },

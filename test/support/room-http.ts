@@ -20,7 +20,7 @@ import { keyOf, nonceOf } from "./table-fixture.js";
 let unique = 0;
 
 /** A fresh label for nonces and invite ids. */
-function fresh(label: string): string {
+export function fresh(label: string): string {
   unique += 1;
   return nonceOf(`${label}:${unique}:${Math.random()}`);
 }

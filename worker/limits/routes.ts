@@ -3,7 +3,7 @@
  * the app before the routes they guard, so the route files stay as they are: table creation
  * (`POST /tables`, sub-tables, a table taken into custody), joins (by seat or by invite code),
  * socket upgrades and replica pages are counted by the client's CounterDO;
- * unsigned reads that reach a table (its head, a public export, the viewer's page) by Cloudflare's rate-limiting
+ * unsigned reads that reach a table (its head, a public export, the viewer's page, a public market's listings and matches) by Cloudflare's rate-limiting
  * binding. Refused HTTP requests get 429 with `Retry-After`; a refused upgrade gets a socket
  * that carries the refusal and closes 4429. On a public demo, chat apps, mirrors and imports are off
  * unless the operator allows them: their webhooks, bind codes, replica pages and custody requests are refused.
@@ -50,6 +50,9 @@ const edgeRead: Middleware = async (c, next) => {
   await next();
 };
 
+/** Counts a read at the edge when it carries no signed authorization (a public market's listings and matches); a signed read is counted by its table. */
+const unsignedRead: Middleware = (c, next) => (c.req.header("authorization") ? next() : edgeRead(c, next));
+
 /** Refuses chat-app routes on a public demo that does not allow chat apps (TRESTLE_DEMO_CHAT_APPS). */
 const chatApps: Middleware = async (c, next) => {
   if (!chatAppsAllowed(c.env)) throw new TrestleError("E_FORBIDDEN", "chat apps are off on this public demo relay");
@@ -75,6 +78,8 @@ export function applyLimits(app: Hono<{ Bindings: Env }>): void {
   app.get("/tables/:id/head", edgeRead);
   app.get("/tables/:id/public/export", edgeRead);
   app.get("/view/:id", edgeRead);
+  app.get("/tables/:id/listings", unsignedRead);
+  app.get("/tables/:id/matches/:seq", unsignedRead);
   app.use("/hooks/*", chatApps);
   app.post("/owners/:key/bind-codes", chatApps);
 }

@@ -1,4 +1,4 @@
-/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners; a seat's questions to its owner, the answers and the owner's instructions; an owner's revocation of its seat; delete. */
+/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners; a market's listings, matches and deals; a seat's questions to its owner, the answers and the owner's instructions; an owner's revocation of its seat; delete. */
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
@@ -12,6 +12,12 @@ import { requestHost } from "./tlog.js";
 export const tables = new Hono<{ Bindings: Env }>();
 
 const readAuth = (c: AppContext) => ({ header: c.req.header("authorization") ?? null, path: signedPath(c) });
+
+/** A seq in a path: E_SCHEMA unless it is a positive integer. */
+function seqParam(raw: string): number {
+  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new TrestleError("E_SCHEMA", "the seq in the path must be a positive integer");
+  return Number(raw);
+}
 
 /** The table id a create or sub-table request's config names (the object that handles it); E_SCHEMA unless it is one. */
 function configId(body: unknown): string {
@@ -60,6 +66,11 @@ tables.get("/:id/questions/:q", async (c) => json(c, await tableStub(c, c.req.pa
 tables.post("/:id/questions/:q/answer", async (c) => json(c, await tableStub(c, c.req.param("id")).answerQuestion(c.req.param("q"), await readJson(c)), 201));
 tables.post("/:id/instructions", async (c) => json(c, await tableStub(c, c.req.param("id")).instruct(await readJson(c)), 201));
 tables.get("/:id/instructions", async (c) => json(c, await tableStub(c, c.req.param("id")).instructions(readAuth(c), intParam(c, "after", 0))));
+
+// Markets (§5.15): the live listings that fit a query, a match with its citation, and recording a match room's deal.
+tables.get("/:id/listings", async (c) => json(c, await tableStub(c, c.req.param("id")).listings(readAuth(c), Object.fromEntries(new URL(c.req.url).searchParams))));
+tables.get("/:id/matches/:seq", async (c) => json(c, await tableStub(c, c.req.param("id")).match(readAuth(c), seqParam(c.req.param("seq")))));
+tables.post("/:id/deals", async (c) => json(c, await tableStub(c, c.req.param("id")).recordDeal(await readJson(c)), 201));
 
 tables.post("/:id/approvals", async (c) => json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201));
 

@@ -6,7 +6,7 @@
  */
 import { ejectDraft, inviteDraft, joinDraft } from "../../../src/protocol/requests/drafts.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
-import { joinsByInvite } from "../../../src/protocol/policy/invites.js";
+import { joinsByInvite, joinsWithoutCode } from "../../../src/protocol/policy/invites.js";
 import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
 import { EjectRequestSchema, InviteRequestSchema, type EjectRequest, type InviteRequest } from "../../../src/protocol/schemas/room.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
@@ -51,10 +51,10 @@ export async function writeInvitedJoin(t: TableContext, body: unknown, invite: s
   return commit(t, draft);
 }
 
-/** Refuses a join by invite on the plain join route: only the code says an invite may be used. */
-export function refuseInviteJoin(body: unknown): void {
+/** Refuses a join by invite on the plain join route: only the code says an invite may be used, unless the invite is bound to the joining key (or, in a match's room, the join names none). */
+export function refuseInviteJoin(state: TableState | null, body: unknown): void {
   const parsed = JoinRequestSchema.safeParse(body);
-  if (parsed.success && joinsByInvite(parsed.data.join)) {
+  if (parsed.success && joinsByInvite(parsed.data.join) && !joinsWithoutCode(state, parsed.data.join)) {
     throw new TrestleError("E_INVITE", "a join by invite goes through POST /invites/join with the invite's code");
   }
 }

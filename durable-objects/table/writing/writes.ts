@@ -18,6 +18,8 @@ import type { ApprovalRequest } from "../../../src/protocol/schemas/approval.js"
 import { requireApprovers, waitingOwners } from "./approvers.js";
 import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/protocol/signing/statements.js";
 import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
+import { marketStatementsOf } from "../../../src/protocol/signing/market.js";
+import type { RecordedStatement } from "../../../src/protocol/signing/crypto.js";
 import { checkpointText } from "../storage/checkpoint.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { notificationsFor } from "../../../src/protocol/reading/notifications.js";
@@ -124,11 +126,16 @@ export function requireTable(t: Writer): TableState {
   return t.state;
 }
 
-/** Verifies the signature over the statement the draft records, and the owner's deal signature a deal_sign carries (E_BAD_SIGNATURE otherwise). */
+/** Verifies the signature over the statement the draft records, and those it carries: a deal_sign's owner signature, a match room's market head (E_BAD_SIGNATURE otherwise). */
 export async function checkSignature(draft: EntryDraft): Promise<void> {
   const recorded = statementOf(draft);
   if (!recorded) throw new TrestleError("E_INTERNAL", "a request draft always records a statement");
-  for (const r of [recorded, ...dealStatementsOf(draft)]) {
+  await checkStatements([recorded, ...dealStatementsOf(draft), ...marketStatementsOf(draft)]);
+}
+
+/** Verifies each recorded statement's signature; E_BAD_SIGNATURE naming the purpose of the first that fails. */
+export async function checkStatements(statements: readonly RecordedStatement[]): Promise<void> {
+  for (const r of statements) {
     if (!(await verifyStatement(r.key, r.purpose, r.statement, r.sig))) throw new TrestleError("E_BAD_SIGNATURE", `the ${r.purpose} signature does not verify`);
   }
 }

@@ -12,6 +12,7 @@ import { dealStatementsOf } from "../signing/deal.js";
 import type { Entry, EntryDraft } from "../schemas/entry.js";
 import { statementOf } from "../signing/statements.js";
 import { embeddedStatementsOf } from "../signing/subtable-statements.js";
+import { marketStatementsOf } from "../signing/market.js";
 
 /** The order-free work on one full entry: its recomputed leaf hash, and for each statement it records (`recordedStatements`) whether its signature verifies. */
 export interface EntryCheck {
@@ -47,8 +48,9 @@ export function entryChecker(hash: HashFunction = sha256, ed?: Ed25519): EntryCh
 /** The reference checker with the protocol's own SHA-256. */
 export const checkEntries: EntryChecker = entryChecker();
 
-/** The statements a full entry records: its own (its body hashed with `hash`) and any it carries (a sub-table's carried joins, a custody change's owners and past head, a deal_sign's owner signature). */
+/** The statements a full entry records: its own (its body hashed with `hash`) and any it carries (a sub-table's carried joins, a custody change's owners and past head, a deal_sign's owner signature, a match room's market head, a recorded deal's owner signatures). */
 export function recordedStatements(item: Entry, hash: HashFunction = sha256): RecordedStatement[] {
-  const primary = statementOf(item as EntryDraft, hash);
-  return [...(primary ? [primary] : []), ...embeddedStatementsOf(item as EntryDraft), ...custodyStatementsOf(item as EntryDraft), ...dealStatementsOf(item as EntryDraft)];
+  const draft = item as EntryDraft;
+  const primary = statementOf(draft, hash);
+  return [...(primary ? [primary] : []), ...embeddedStatementsOf(draft), ...custodyStatementsOf(draft), ...dealStatementsOf(draft), ...marketStatementsOf(draft)];
 }

@@ -57,5 +57,6 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   }
   const sameKey = Object.values(state.seats).find((s) => s.key === join.seat_key);
   if (sameKey) throw new TrestleError("E_FORBIDDEN", `that seat key already holds seat "${sameKey.name}"`);
-  if (keysSeated(state) >= LIMITS.seats) throw new TrestleError("E_SEAT_LIMIT", `a table seats at most ${LIMITS.seats} keys in its life, revoked ones included`);
+  const most = state.market ? LIMITS.market_seats : LIMITS.seats;
+  if (keysSeated(state) >= most) throw new TrestleError("E_SEAT_LIMIT", `a ${state.market ? "market" : "table"} seats at most ${most} keys in its life, revoked ones included`);
 }

@@ -41,6 +41,9 @@ import { checkSettlement } from "./auctions.js";
 import { checkSealed } from "./sealed.js";
 import { checkCustody, isCustodyDraft } from "./custody.js";
 import { checkNotRevoked, checkRevoke, revokedSeatLeft } from "./seat-revoke.js";
+import { checkMarketKind, marketConsequences } from "./market/registry.js";
+import { checkDealRecorded } from "./market/recorded-deals.js";
+import { checkMatchRoomCreator } from "./market/citation.js";
 
 /** Whether `draft` is a room write its kind lets land after the close (a deal's signature), while the ledger holds fewer than `maxEntries` entries. */
 function signsAfterClose(state: TableState, draft: EntryDraft, maxEntries: number): boolean {
@@ -77,6 +80,7 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
     checkAuthored(state, draft);
     checkGateway(state, draft);
     checkRoomKind(state, draft, now);
+    checkMarketKind(state, draft, now);
     checkSealed(state, draft);
   }
   const before = state.seq;
@@ -121,6 +125,8 @@ function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "syst
       return checkCustody(state, draft);
     case "seat_revoked":
       return checkRevoke(state, draft);
+    case "deal_recorded":
+      return checkDealRecorded(state, draft);
     default:
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
   }
@@ -138,6 +144,7 @@ function admitOpening(state: TableState | null, draft: SystemDraftOf<"table_open
   if (!creator) throw new TrestleError("E_NOT_OWNER", `"${draft.data.creator}" is not an owner in the config`);
   if (draft.author.key !== creator.public_key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the creator's key");
   if (draft.table !== config.id) throw new TrestleError("E_WRONG_TABLE", "entry table differs from config id");
+  checkMatchRoomCreator(config, draft.data.creator);
   const entry = { ...draft, seq: 1, ts: now } as SystemEntryOf<"table_opened">;
   return { entries: [entry as UnchainedEntry], state: openedState(entry) };
 }
@@ -157,10 +164,11 @@ type Consequence =
   | SystemDraftOf<"task_opened">
   | SystemDraftOf<"task_state">
   | SystemDraftOf<"seat_left">
-  | SystemDraftOf<"auction_settled">;
+  | SystemDraftOf<"auction_settled">
+  | SystemDraftOf<"match">;
 
 /** Subkinds admit only ever produces as consequences (a task_state without a cause is the watchdog's, an input of its own). */
-const CAUSED: ReadonlySet<string> = new Set<Consequence["subkind"]>(["floor", "table_closed", "decision", "task_opened", "task_state", "seat_left"]);
+const CAUSED: ReadonlySet<string> = new Set<Consequence["subkind"]>(["floor", "table_closed", "decision", "task_opened", "task_state", "seat_left", "match"]);
 
 /** Whether `entry` was caused by the entry before it, in the same admitted batch: a relay's heads never fall right before one. */
 export function isCaused(entry: Entry): boolean {
@@ -189,6 +197,8 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   if (entry.kind === "system" && entry.subkind === "seat_ejected") yield* ejectedSeatsLeft(state, entry.data.seat);
   // Revocation (§5.13): the revoked seat leaves; the floor moves on below as when any holder leaves.
   if (entry.kind === "system" && entry.subkind === "seat_revoked") yield revokedSeatLeft(state, entry.data.seat);
+  // Markets (§5.15): a listing's matches, each applied before the next is judged.
+  yield* marketConsequences(state, entry);
   // Sealed-bid auctions (§5.11): the reveal that decides an auction settles it.
   const settled = roomKindSettles(state, entry);
   if (settled) yield settled;

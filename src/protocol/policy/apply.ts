@@ -19,6 +19,8 @@ import { emptyRoom } from "./room-state.js";
 import { applySettlement } from "./auctions.js";
 import { applyCustody } from "./custody.js";
 import { applyRevoke } from "./seat-revoke.js";
+import { applyMarketDeal, applyMarketKind, applyMatch } from "./market/registry.js";
+import { emptyMarket } from "./market/market-state.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -50,7 +52,8 @@ export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "
     proposals: [],
     subtables: {},
     origins: {},
-    room: entry.data.config.room ? emptyRoom() : null,
+    room: entry.data.config.room || entry.data.config.market ? emptyRoom() : null,
+    market: entry.data.config.market ? emptyMarket(entry.data.config.market.categories) : null,
     custody: null,
     revoked: [],
   };
@@ -79,6 +82,7 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
   if (entry.kind === "proposal" || entry.kind === "vote") applyBallot(state, entry);
   applyGatewayAuthored(state, entry);
   applyRoomKind(state, entry);
+  applyMarketKind(state, entry);
   return state;
 }
 
@@ -150,6 +154,12 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     case "seat_revoked":
       applyRevoke(state, entry);
+      return;
+    case "match":
+      applyMatch(state, entry);
+      return;
+    case "deal_recorded":
+      applyMarketDeal(state, entry);
       return;
   }
 }

@@ -8,6 +8,7 @@ import { TrestleError, parseOrThrow } from "../errors.js";
 import { TableConfigSchema, type TableConfig, type TerminationCondition } from "../schemas/config.js";
 import { topologyOf } from "./topology.js";
 import { has } from "../encoding/records.js";
+import { checkMatchRoomConfig } from "./market/citation.js";
 
 /** Parses and checks a config; throws E_NO_TERMINATION, or E_SCHEMA naming the offending path. */
 export function validateConfig(raw: unknown): TableConfig {
@@ -24,7 +25,18 @@ export function validateConfig(raw: unknown): TableConfig {
   checkVisibility(config);
   checkParent(config);
   checkRoom(config);
+  checkMarket(config);
+  checkMatchRoomConfig(config);
   return config;
+}
+
+/** A market (§5.15) has the open topology, no declared seats and is no room: its members arrive by invite and list, and their rooms are tables of their own. */
+function checkMarket(config: TableConfig): void {
+  if (!config.market) return;
+  if (config.topology.kind !== "open") fail("market", `a market has the open topology, not ${config.topology.kind}`);
+  if (config.seats) fail("seats", "a market declares no seats: its members take any free seat name");
+  if (config.room) fail("room", "a market is not a room: the rooms of its matches are tables of their own");
+  if (config.parent !== undefined) fail("parent", "a market is not a sub-table");
 }
 
 /** A room (§5.10) has the open topology and no declared seats: its owners arrive by invite and take any free seat name. */

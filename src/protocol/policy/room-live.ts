@@ -7,9 +7,15 @@ import { own } from "../encoding/records.js";
 import type { GrantState, OfferState, RoomState } from "./room-state.js";
 import type { TableState } from "./state.js";
 
-/** The room state; E_NOT_ALLOWED when the table is not a room (its config has no `room`). */
+/** The room state; E_NOT_ALLOWED when the table is not a room (its config has no `room`: a market's members are not a room). */
 export function requireRoom(state: TableState, what: string): RoomState {
-  if (!state.room) throw new TrestleError("E_NOT_ALLOWED", `${what} only happens in a room (a table whose config has "room")`);
+  if (!state.room || !state.config.room) throw new TrestleError("E_NOT_ALLOWED", `${what} only happens in a room (a table whose config has "room")`);
+  return state.room;
+}
+
+/** The state of the owners a room or a market admits by invite; E_NOT_ALLOWED at any other table. */
+export function requireGuests(state: TableState, what: string): RoomState {
+  if (!state.room) throw new TrestleError("E_NOT_ALLOWED", `${what} only happens in a room or a market`);
   return state.room;
 }
 

@@ -15,12 +15,14 @@ export interface InviteState {
   expires: number;
   state: "open" | "used" | "replaced";
   ended: number | null;
+  /** The one owner key that may use it (no code needed), when the creator bound it to one (§5.15). */
+  owner_key?: string;
 }
 
-/** An owner admitted by invite: its key, the invite it used, when it joined and, once ejected, when. */
+/** An owner admitted by invite (or, in a match's room, as the match's other side: `invite` null): its key, the invite it used, when it joined and, once ejected, when. */
 export interface PartyState {
   public_key: string;
-  invite: string;
+  invite: string | null;
   joined: number;
   ejected: number | null;
 }

@@ -8,6 +8,7 @@ import type { CloseReason } from "../schemas/entry.js";
 import type { ControlVia } from "../schemas/control.js";
 import type { TaskState } from "../schemas/task.js";
 import type { RoomState } from "./room-state.js";
+import type { MarketState } from "./market/market-state.js";
 
 /** A seat as the ledger recorded it. */
 export interface SeatState {
@@ -121,8 +122,10 @@ export interface TableState {
   subtables: Record<string, SubtableState>;
   /** Entries that opened tasks, by seq (decimal): visibility of what they caused (decision 0192). */
   origins: Record<string, OriginState>;
-  /** Rooms (§5.10): invites, parties, offers, grants and the outcome; null unless the config has `room`. */
+  /** Rooms (§5.10): invites, parties, offers, grants and the outcome; null unless the config has `room` or `market` (a market admits its members as a room admits parties). */
   room: RoomState | null;
+  /** Markets (§5.15): listings, matches and the open index; null unless the config has `market`. */
+  market: MarketState | null;
   /** Custody (§8.4): seq of the newest custody entry (from it on, `relay` holds the table); null while the first relay does. */
   custody: number | null;
   /** Revocation (§5.13): every seat key revoked here, oldest first; each is refused from its entry on. */
@@ -135,7 +138,7 @@ export interface TableState {
  * notices such a change): a relay's stored checkpoints of another version are then ignored and the
  * state is folded from the ledger again.
  */
-export const STATE_VERSION = 8;
+export const STATE_VERSION = 9;
 
 /**
  * A copy of the state that admit may change freely: every part is copied except the config, which

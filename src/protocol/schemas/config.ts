@@ -11,6 +11,7 @@ import { AutoApproveRuleSchema } from "./task.js";
 import { VisibilitySchema } from "./visibility.js";
 import { RoomConfigSchema } from "./room.js";
 import { WitnessesSchema } from "./witnesses.js";
+import { MarketConfigSchema } from "./market.js";
 
 /**
  * Room news (§11.3): which room events reach an owner's chat apps: `all` (offers, counters and
@@ -105,6 +106,8 @@ export const TableConfigSchema = z.strictObject({
   public: z.boolean().optional(),
   /** The table is a room (docs/SPEC.md §5.10): open topology, owners joined by invite, room kinds allowed. */
   room: RoomConfigSchema.optional(),
+  /** The table is a market (docs/SPEC.md §5.15): open topology, members admitted by invite, listings and matches. */
+  market: MarketConfigSchema.optional(),
   /** The witnesses the relay submits the table's checkpoints to, and how many a reader requires (docs/SPEC.md §12). */
   witnesses: WitnessesSchema.optional(),
 });

@@ -29,6 +29,8 @@ import { AuctionSettledDataSchema, MechanismCommitSchema, MechanismOpenSchema, M
 import { CustodyDataSchema } from "./custody.js";
 import { SeatRevokeDataSchema } from "./revoke.js";
 import { EjectDataSchema, InviteDataSchema, ROOM_SUBMISSIONS } from "./room.js";
+import { DealRecordedDataSchema, MARKET_SUBMISSIONS } from "./market.js";
+import { MatchDataSchema } from "./match.js";
 import {
   AuthoredFields,
   BodySchema,
@@ -176,6 +178,8 @@ const SUBMISSIONS = [
   // Rooms (§5.10): one schema per room kind; the auction's `mechanism` (§5.11) is told apart by `op`.
   ...ROOM_SUBMISSIONS,
   MechanismSubmissionSchema,
+  // Markets (§5.15): a member's listings.
+  ...MARKET_SUBMISSIONS,
 ] as const;
 
 /** Any seat submission, parsed; defaults applied, so it is exactly what the seat signs. */
@@ -217,8 +221,8 @@ const Relay = { seq: SeqSchema, ts: MillisSchema, leaf: Sha256Schema, link: Sha2
 const authoredEntry = <S extends Exclude<(typeof SUBMISSIONS)[number], typeof MechanismSubmissionSchema> | (typeof MechanismSubmissionSchema.options)[number]>(s: S) =>
   s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
 
-/** authoredEntry over each schema of a tuple, in its order, each keeping its own type: the room kinds come from ROOM_SUBMISSIONS alone. */
-const authoredEntries = <T extends readonly (typeof ROOM_SUBMISSIONS)[number][]>(list: T) =>
+/** authoredEntry over each schema of a tuple, in its order, each keeping its own type: the room and market kinds come from ROOM_SUBMISSIONS and MARKET_SUBMISSIONS alone. */
+const authoredEntries = <T extends readonly ((typeof ROOM_SUBMISSIONS)[number] | (typeof MARKET_SUBMISSIONS)[number])[]>(list: T) =>
   list.map((s) => authoredEntry(s)) as { -readonly [K in keyof T]: ReturnType<typeof authoredEntry<T[K]>> };
 
 const system = <K extends string, D extends z.ZodType, A extends z.ZodType>(subkind: K, data: D, author: A) =>
@@ -375,6 +379,10 @@ export const AuctionSettledEntrySchema = system("auction_settled", AuctionSettle
 export const CustodyEntrySchema = system("custody", CustodyDataSchema, AuthorSchema);
 /** Revocation (§5.13): a seat's owner revoked it and its key (signed with purpose `owner`); the `seat_left` it causes follows. */
 export const SeatRevokedEntrySchema = system("seat_revoked", SeatRevokeDataSchema, AuthorSchema);
+/** Markets (§5.15): the market matched an offer and a want; caused by the listing written just before. */
+export const MatchEntrySchema = system("match", MatchDataSchema, z.null());
+/** Markets (§5.15): a match's room closed a deal both owners signed (their signatures are recorded and checked). */
+export const DealRecordedEntrySchema = system("deal_recorded", DealRecordedDataSchema, z.null());
 
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
@@ -394,6 +402,8 @@ const SYSTEM_ENTRIES = [
   AuctionSettledEntrySchema,
   CustodyEntrySchema,
   SeatRevokedEntrySchema,
+  MatchEntrySchema,
+  DealRecordedEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */
@@ -416,6 +426,7 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   authoredEntry(VoteSubmissionSchema),
   ...authoredEntries(ROOM_SUBMISSIONS),
   z.discriminatedUnion("op", [authoredEntry(MechanismOpenSchema), authoredEntry(MechanismCommitSchema), authoredEntry(MechanismRevealSchema)]),
+  ...authoredEntries(MARKET_SUBMISSIONS),
 ]);
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
 

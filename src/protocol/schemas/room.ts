@@ -26,14 +26,17 @@ import { SignedHeadSchema } from "./head.js";
 import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";
 import { ownerText } from "./owner-ask.js";
+import { MatchCitationSchema } from "./match.js";
 
 /**
  * `room` in a table config: the table is a room (topology `open`, no declared seats); `max_parties`
- * caps invited owners; `e2e: true` makes it end-to-end encrypted (§5.12: only sealed text is admitted).
+ * caps invited owners; `e2e: true` makes it end-to-end encrypted (§5.12: only sealed text is admitted);
+ * `match` makes it the room of a market's match (§5.15), which the other side of the match joins.
  */
 export const RoomConfigSchema = z.strictObject({
   max_parties: z.int().min(1).max(LIMITS.owners).optional(),
   e2e: z.literal(true).optional(),
+  match: MatchCitationSchema.optional(),
 });
 export type RoomConfig = z.infer<typeof RoomConfigSchema>;
 
@@ -133,13 +136,14 @@ export const ROOM_SUBMISSIONS = [
 export const RoomKindSchema = z.enum([...ROOM_SUBMISSIONS.map((schema) => schema.shape.kind.value), "mechanism"]);
 export type RoomKind = z.infer<typeof RoomKindSchema>;
 
-/** What the creator signs (purpose `room`) to issue an invite, rotating `replaces` if given. */
+/** What the creator signs (purpose `room`) to issue an invite, rotating `replaces` if given; with `owner_key`, only that key may use it, and it needs no code (§5.15). */
 export const InviteStatementSchema = z.strictObject({
   scope: z.literal("invite"),
   table: TableIdSchema,
   invite: InviteIdSchema,
   expires: MillisSchema,
   replaces: InviteIdSchema.optional(),
+  owner_key: PublicKeySchema.optional(),
 });
 export type InviteStatement = z.infer<typeof InviteStatementSchema>;
 
@@ -148,6 +152,7 @@ export const InviteDataSchema = z.strictObject({
   invite: InviteIdSchema,
   expires: MillisSchema,
   replaces: InviteIdSchema.optional(),
+  owner_key: PublicKeySchema.optional(),
   by: OwnerNameSchema,
 });
 

@@ -6,8 +6,9 @@ import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { membersAtMost, SeatNameSchema } from "./primitives.js";
 import { RoomKindSchema } from "./room.js";
+import { MarketKindSchema } from "./market.js";
 
-/** Entry kinds a rule can name; every system entry is `system`, except relay-recorded decisions (`decision`); the room kinds are RoomKindSchema's. */
+/** Entry kinds a rule can name; every system entry is `system`, except relay-recorded decisions (`decision`); the room and market kinds are RoomKindSchema's and MarketKindSchema's. */
 export const VisibleKindSchema = z.enum([
   "say",
   "pass",
@@ -23,6 +24,8 @@ export const VisibleKindSchema = z.enum([
   "response",
   // Rooms (§5.10).
   ...RoomKindSchema.options,
+  // Markets (§5.15).
+  ...MarketKindSchema.options,
   "system",
 ]);
 export type VisibleKind = z.infer<typeof VisibleKindSchema>;

@@ -5,14 +5,14 @@
  * this test notices a change to src/protocol/policy and asks for the bump.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { sha256, STATE_VERSION, toHex, utf8 } from "../../../src/protocol/index.js";
 
 const POLICY = fileURLToPath(new URL("../../../src/protocol/policy", import.meta.url));
 
-/** The policy code each STATE_VERSION was recorded with (sha256 over its files, sorted by name). */
+/** The policy code each STATE_VERSION was recorded with (sha256 over its files, sorted by name; from 9 on, the files of its sub-folders too). */
 const RECORDED: Record<number, string> = {
   1: "40d38f0641725068fa0046f05812218d822b9ae4a16f48101a7e9b875ea082b5",
   // Rooms (issue 13): room state and the room kinds fold into the state.
@@ -34,11 +34,22 @@ const RECORDED: Record<number, string> = {
   // Deals from auctions (issue 25, decision 0421): an auction that settles with a deal opens a deal between the seller's and
   // the buyer's owners at the clearing price (room.deals by the auction's leaf), which deal_sign signs like an accepted offer's.
   8: "863843d9453c76cf3d287f6f316e70144c182ce683b7f45f6d358aed4c7947b2",
+  // Markets (issue 35, decision 0460): listings, matches and recorded deals fold into state.market, a market admits members
+  // as a room admits parties (invites bound to a key), and a match's room admits the match's other side. From this version on
+  // the fingerprint covers the policy's sub-folders too (kinds/, topologies/, market/).
+  9: "601c68d1febb56e9f0431e9a44a408818950f4898ef21045a82760d118cba6cb",
 };
 
+/** Every .ts file under the policy folder, its sub-folders included (kinds/, topologies/, market/), by path from it. */
+function policyFiles(): string[] {
+  return readdirSync(POLICY, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".ts"))
+    .map((name) => name.split(sep).join("/"))
+    .sort();
+}
+
 function fingerprint(): string {
-  const files = readdirSync(POLICY).filter((name) => name.endsWith(".ts")).sort();
-  return toHex(sha256(utf8(files.map((name) => `${name}\n${readFileSync(join(POLICY, name), "utf8")}`).join("\n"))));
+  return toHex(sha256(utf8(policyFiles().map((name) => `${name}\n${readFileSync(join(POLICY, name), "utf8")}`).join("\n"))));
 }
 
 describe("the policy's STATE_VERSION", () => {

@@ -1,0 +1,72 @@
+/**
+ * The market kinds members' seats write (docs/SPEC.md §5.15): `listing` (an offer or a want, or a
+ * new version of one: `supersedes`) and `unlist` (withdraw). `check*` judge a draft at time `now`
+ * (seat, key, pause and body were already checked); `apply*` fold an admitted entry.
+ */
+import { TrestleError } from "../../errors.js";
+import type { AuthoredDraft, UnchainedEntry } from "../../schemas/entry.js";
+import { ownerOfSeat } from "../kinds/kind-policy.js";
+import type { TableState } from "../state.js";
+import { listingWords } from "./listing-words.js";
+import { endListing, listingOf, liveListing, liveListingsOf, requireMarket } from "./listing-live.js";
+import type { MarketState } from "./market-state.js";
+
+type ListingDraft = Extract<AuthoredDraft, { kind: "listing" }>;
+type UnlistDraft = Extract<AuthoredDraft, { kind: "unlist" }>;
+
+/** Throws the refusal for a listing draft at `now`. */
+export function checkListing(state: TableState, draft: ListingDraft, now: number): void {
+  const market = requireMarket(state, "a listing");
+  const rules = state.config.market!;
+  if (!rules.categories.includes(draft.category)) {
+    throw new TrestleError("E_SCHEMA", `category "${draft.category}" is not one of this market's: ${rules.categories.join(", ")}`, { issues: [{ path: "category", message: "not one of this market's categories" }] });
+  }
+  if (draft.expires <= now) throw new TrestleError("E_EXPIRED", "the listing expires before it is written");
+  if (draft.expires > now + rules.listing_ttl_ms) throw new TrestleError("E_EXPIRED", `a listing here may live at most ${rules.listing_ttl_ms} ms`);
+  const owner = ownerOfSeat(state, draft.seat);
+  if (draft.supersedes !== undefined) {
+    const old = liveListing(state, market, draft.supersedes, now);
+    if (old.owner !== owner) throw new TrestleError("E_FORBIDDEN", `listing ${draft.supersedes.slice(0, 16)}… is ${old.owner}'s: only its owner writes a new version`);
+    if (old.side !== draft.side) throw new TrestleError("E_NOT_ALLOWED", `a new version keeps the side: listing ${draft.supersedes.slice(0, 16)}… is a ${old.side}`, { reason: "side" });
+  }
+  const live = liveListingsOf(state, market, owner, now).length - (draft.supersedes === undefined ? 0 : 1);
+  if (live >= rules.listings_per_member) {
+    throw new TrestleError("E_NOT_ALLOWED", `${owner} holds ${live} live listings here, the most this market allows`, { reason: "listings_per_member", limit: rules.listings_per_member });
+  }
+}
+
+/** Folds an admitted listing (whose leaf is `leaf`): it is open and indexed, and a version it supersedes ends. */
+export function applyListing(state: TableState, market: MarketState, entry: Extract<UnchainedEntry, { kind: "listing" }>, leaf: string): void {
+  market.listings[leaf] = {
+    seq: entry.seq,
+    seat: entry.seat,
+    owner: ownerOfSeat(state, entry.seat),
+    side: entry.side,
+    title: entry.title,
+    category: entry.category,
+    quantity: entry.quantity,
+    closed: 0,
+    price: entry.price ?? null,
+    expires: entry.expires,
+    words: listingWords(entry.title),
+    supersedes: entry.supersedes ?? null,
+    status: "open",
+    ended: null,
+  };
+  market.open[entry.category]?.[entry.side].push(leaf);
+  if (entry.supersedes !== undefined) endListing(market, entry.supersedes, listingOf(market, entry.supersedes), "superseded", entry.seq);
+}
+
+/** Throws the refusal for an unlist draft at `now`: only the listing's owner, only while it is live. */
+export function checkUnlist(state: TableState, draft: UnlistDraft, now: number): void {
+  const market = requireMarket(state, "unlisting");
+  const listing = listingOf(market, draft.listing);
+  const owner = ownerOfSeat(state, draft.seat);
+  if (listing.owner !== owner) throw new TrestleError("E_FORBIDDEN", `listing ${draft.listing.slice(0, 16)}… is ${listing.owner}'s: only its owner withdraws it`);
+  liveListing(state, market, draft.listing, now);
+}
+
+/** Folds an admitted unlist: the listing is withdrawn. */
+export function applyUnlist(market: MarketState, entry: Extract<UnchainedEntry, { kind: "unlist" }>): void {
+  endListing(market, entry.listing, listingOf(market, entry.listing), "withdrawn", entry.seq);
+}

@@ -1,0 +1,68 @@
+/**
+ * A market's part of the folded state (docs/SPEC.md §5.15, decision 0460): every listing by the
+ * leaf of the entry that wrote it, the matches by seq, and per category the listings still open on
+ * each side, in the order they were written (the index matching reads). Liveness is derived, never
+ * stored: a listing is live while it is open, before its expiry at the time judged, its author
+ * still seated, and with quantity left, so a replay judges it exactly as the relay did.
+ */
+import type { ListingSide, PriceRange } from "../../schemas/market.js";
+import type { MatchParty } from "../../schemas/match.js";
+
+/** How a listing stopped being open (`open` while nothing ended it; `filled` once deals closed its whole quantity). */
+export type ListingStatus = "open" | "withdrawn" | "superseded" | "filled";
+
+/** A listing, by the leaf of its entry. */
+export interface ListingState {
+  seq: number;
+  seat: string;
+  owner: string;
+  side: ListingSide;
+  title: string;
+  category: string;
+  quantity: number;
+  /** Quantity closed by recorded deals. */
+  closed: number;
+  price: PriceRange | null;
+  expires: number;
+  /** The title's words as matching compares them (listing-words.ts). */
+  words: string[];
+  /** The listing this one superseded (its leaf). */
+  supersedes: string | null;
+  status: ListingStatus;
+  /** The entry that ended it. */
+  ended: number | null;
+}
+
+/** A match, by the seq of its entry (decimal): the two listings, the quantity, both owners, its room's id and, once recorded, its deal's entry. */
+export interface MatchState {
+  leaf: string;
+  offer: string;
+  want: string;
+  quantity: number;
+  offered_by: MatchParty;
+  wanted_by: MatchParty;
+  room: string;
+  deal: number | null;
+}
+
+/** The open listings of one category, by side, as leaves in the order they were written. */
+export interface CategoryIndex {
+  offer: string[];
+  want: string[];
+}
+
+/** Everything a market adds to the table state. */
+export interface MarketState {
+  listings: Record<string, ListingState>;
+  matches: Record<string, MatchState>;
+  open: Record<string, CategoryIndex>;
+  /** How many deals the market recorded. */
+  deals: number;
+}
+
+/** The market state of a market that was just opened. */
+export function emptyMarket(categories: readonly string[]): MarketState {
+  const open: Record<string, CategoryIndex> = {};
+  for (const category of categories) open[category] = { offer: [], want: [] };
+  return { listings: {}, matches: {}, open, deals: 0 };
+}

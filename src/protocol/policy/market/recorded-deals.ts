@@ -1,0 +1,58 @@
+/**
+ * Deals recorded back in a market (docs/SPEC.md §5.15): a match's room closed a deal both owners
+ * signed, and the market records its terms hash with both signatures (checked by the relay and by
+ * every verifier, signing/market.ts) and closes the quantity it settles on both listings. One deal
+ * per match; the quantity is recomputed here, so a relay cannot close more than the match and the
+ * listings leave.
+ */
+import { TrestleError } from "../../errors.js";
+import { own } from "../../encoding/records.js";
+import type { SystemDraftOf, SystemEntryOf } from "../../schemas/entry.js";
+import type { MatchParty } from "../../schemas/match.js";
+import type { RecordedDealSignature } from "../../schemas/market.js";
+import type { TableState } from "../state.js";
+import { endListing, listingOf, quantityLeft, requireMarket } from "./listing-live.js";
+import type { MarketState, MatchState } from "./market-state.js";
+
+/** The match at `seq`; E_UNKNOWN_MATCH when the market has none. */
+export function matchAt(market: MarketState, seq: number): MatchState {
+  const match = own(market.matches, String(seq));
+  if (!match) throw new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in this market`, { match: seq });
+  return match;
+}
+
+/** The quantity a deal on `match` closes: the match's, at most what each listing has left. */
+export function dealQuantity(market: MarketState, match: MatchState): number {
+  return Math.min(match.quantity, quantityLeft(listingOf(market, match.offer)), quantityLeft(listingOf(market, match.want)));
+}
+
+function checkSigner(signature: RecordedDealSignature, party: MatchParty, side: string): void {
+  if (signature.owner !== party.owner || signature.key !== party.key) {
+    throw new TrestleError("E_NOT_OWNER", `the ${side} signature is not by ${party.owner}'s key as the match names it`);
+  }
+}
+
+/** Throws the refusal for a deal record the relay submits: a known match without a deal yet, its own room, both sides' keys, the quantity it closes. */
+export function checkDealRecorded(state: TableState, draft: SystemDraftOf<"deal_recorded">): void {
+  const market = requireMarket(state, "recording a deal");
+  const { data } = draft;
+  const match = matchAt(market, data.match);
+  if (match.deal !== null) throw new TrestleError("E_NOT_ALLOWED", `the deal of match ${data.match} was recorded at entry ${match.deal}`, { reason: "already_recorded" });
+  if (data.room !== match.room) throw new TrestleError("E_WRONG_TABLE", `the room of match ${data.match} is ${match.room}, not ${data.room}`);
+  checkSigner(data.signatures[0], match.offered_by, "first (offering)");
+  checkSigner(data.signatures[1], match.wanted_by, "second (wanting)");
+  const quantity = dealQuantity(market, match);
+  if (data.quantity !== quantity) throw new TrestleError("E_NOT_ALLOWED", `the deal closes ${quantity} units, not ${data.quantity}`, { reason: "quantity", quantity });
+}
+
+/** Folds a recorded deal: the match has its deal, each listing's closed quantity grows, and a listing with none left is filled. */
+export function applyDealRecorded(market: MarketState, entry: Pick<SystemEntryOf<"deal_recorded">, "seq" | "data">): void {
+  const match = matchAt(market, entry.data.match);
+  match.deal = entry.seq;
+  market.deals += 1;
+  for (const leaf of [match.offer, match.want]) {
+    const listing = listingOf(market, leaf);
+    listing.closed += entry.data.quantity;
+    if (listing.status === "open" && quantityLeft(listing) === 0) endListing(market, leaf, listing, "filled", entry.seq);
+  }
+}
