@@ -5,13 +5,13 @@
  * tools it offers (src/mcp/profiles.ts). `--print-config CLIENT` prints the snippet that makes
  * that client start this server, or with `--http` reach it at its URL.
  */
-import { realpathSync } from "node:fs";
 import { resolveSettings, type McpSettings } from "../../mcp/config.js";
 import { McpClientSchema, printConfig, settingsEnv, urlConfig, type McpClient, type Snippet } from "../../mcp/print-config.js";
 import type { ToolSelection } from "../../mcp/profiles.js";
 import { DEFAULT_SESSION_LIMITS } from "../../mcp/http-sessions.js";
 import { duration, integer, optional } from "../args.js";
 import { DEFAULT_RELAY, type Context } from "../context.js";
+import { ownLaunch } from "../own-launch.js";
 import { UsageError } from "../exit.js";
 import type { Command } from "./command.js";
 
@@ -54,8 +54,9 @@ export const mcp: Command = {
     }
     for (const flag of ["port", "max-sessions", "session-idle"]) if (ctx.args.values[flag] !== undefined) throw new UsageError(`--${flag} goes with --http`);
     if (client !== undefined) {
-      const args = [launcherPath(), "mcp", ...(toolsFlag === undefined ? [] : ["--tools", toolsFlag])];
-      show(ctx, client, printConfig(client, { command: process.execPath, args }, settingsEnv(settings)));
+      const trestle = ownLaunch(process.argv[1]);
+      const args = [...trestle.args, "mcp", ...(toolsFlag === undefined ? [] : ["--tools", toolsFlag])];
+      show(ctx, client, printConfig(client, { command: trestle.command, args }, settingsEnv(settings)));
       return;
     }
     const { serveStdio } = await import("../../mcp/server.js");
@@ -84,11 +85,4 @@ function clientFlag(ctx: Context): McpClient | undefined {
 function show(ctx: Context, client: McpClient, snippet: Snippet): void {
   ctx.out.result(snippet.text, { client, snippet: snippet.text, where: snippet.where });
   ctx.out.note(snippet.where);
-}
-
-/** The absolute path of the script that started this process (bin/trestle.mjs), links resolved. */
-function launcherPath(): string {
-  const script = process.argv[1];
-  if (script === undefined) throw new UsageError("cannot tell which script is running; pass the path to bin/trestle.mjs yourself");
-  return realpathSync(script);
 }
