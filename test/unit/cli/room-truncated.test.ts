@@ -4,14 +4,14 @@
  * command to meet the truncated relay exits 4 (E_FORK, the evidence kept) exactly as every later
  * command does, not 3 (E_GATE) because the guards refused an unverified transcript.
  */
-import { cpSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
 import { RolledBackRelay } from "../../support/rolled-back-relay.js";
 
 const rig = new RolledBackRelay("room-truncated", 34);
-const { table, work, honestHome } = rig;
+const { table, honestHome } = rig;
 let offer = 0;
 let honestHead: { seq: number; link: string };
 const headFile = (home: string) => {
@@ -46,19 +46,12 @@ beforeAll(async () => {
 
 afterAll(() => rig.dispose());
 
-/** A copy of the honest home as it was before any command met the truncated relay. */
-function freshHonestHome(name: string): string {
-  const home = join(work, `honest-${name}`);
-  cpSync(honestHome, home, { recursive: true });
-  return home;
-}
-
 describe("when the relay was rolled back to a prefix of the room a client saw", () => {
   it.each([
     ["accept", () => ["room", "accept", String(offer), ...rig.seat("sb")]],
     ["offer", () => ["room", "offer", ...rig.seat("sb"), "--amount", "250000", "--currency", "TWD"]],
   ])("`trestle room %s` is the first to notice: exit 4 with the truncation, as every later command, the honest head kept", async (name, args) => {
-    const home = freshHonestHome(name);
+    const home = rig.honestCopy(name);
     const first = await cli(home, rig.relay.url).json(args());
     expect(first.code, JSON.stringify(first.body)).toBe(4);
     expect(first.body!.error).toMatchObject({ code: "E_FORK", details: { evidence: { kind: "truncation", table } } });

@@ -6,11 +6,11 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { freePort } from "../../support/free-port.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const storage = mkdtempSync(join(tmpdir(), "trestle-start-"));
@@ -20,15 +20,6 @@ afterAll(async () => {
   await stop?.();
   rmSync(storage, { recursive: true, force: true });
 });
-
-/** A port nothing listens on now (the system's pick for a listener closed at once). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Runs `npm start -- ...args` until wrangler says it is ready (its URL) or exits (its output, thrown). */
 function npmStart(args: string[]): Promise<string> {
