@@ -45,7 +45,8 @@ export const mcp: Command = {
       const max = integer(ctx.args, "max-sessions", DEFAULT_SESSION_LIMITS.max)!;
       if (max < 1) throw new UsageError("--max-sessions must be at least 1");
       const idleMs = duration(ctx.args, "session-idle", IDLE_DEFAULT);
-      if (idleMs < 1000) throw new UsageError("--session-idle must be at least 1s");
+      // A timer runs at most 2^31-1 ms (24.8 days); Node fires a longer one at once.
+      if (idleMs < 1000 || idleMs > 24 * 86_400_000) throw new UsageError("--session-idle must be from 1s to 24d");
       const { serveHttp } = await import("../../mcp/http.js");
       await serveHttp(settings, { log }, selection, port, { max, idleMs }, ({ url, token }) => {
         if (client !== undefined) show(ctx, client, urlConfig(client, url, token));
