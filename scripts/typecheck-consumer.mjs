@@ -1,6 +1,6 @@
 /**
  * `node scripts/typecheck-consumer.mjs`: how long a consumer of the packed package takes to
- * typecheck (docs/BENCHMARKS.md). Packs this checkout (`npm pack`, the library built first),
+ * typecheck (docs/BENCHMARKS.md). Packs this checkout as the relay serves it (build-pack.mjs, the library built first),
  * installs the tarball into an empty temp project, writes the twenty-line bot of docs/CLIENT.md
  * importing "trestle", and runs `tsc --noEmit --extendedDiagnostics` on it with this checkout's
  * TypeScript, with `skipLibCheck` and without, each beside a baseline file that imports nothing
@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, wr
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { packInto } from "./build-pack.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
@@ -26,7 +27,7 @@ function sizeOf(dir, suffix) {
 execFileSync(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT, stdio: "inherit" });
 const out = mkdtempSync(join(tmpdir(), "trestle-typecheck-"));
 try {
-  const [packed] = JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], { cwd: ROOT, encoding: "utf8" }));
+  const packed = packInto(out);
   const project = join(out, "consumer");
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));

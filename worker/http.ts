@@ -31,25 +31,37 @@ export async function readJson(c: AppContext, limit: number = LIMITS.request_byt
   return parseInboundJson(text);
 }
 
-/** The raw request body, at most `limit` bytes (webhook signatures cover these exact bytes). */
+/**
+ * How much of a body past its limit the relay still reads, and drops, before answering 413: a
+ * Worker cannot send `Connection: close` (workerd sets that header itself, and drops the one a
+ * Worker sends), so the body is read to its end, leaving the connection clean for the client's
+ * next request; past this much the relay stops reading and workerd closes the connection.
+ */
+export const DISCARD_BYTES = 1024 * 1024;
+
+/** The raw request body, at most `limit` bytes (webhook signatures cover these exact bytes); a larger one is E_TOO_LARGE, answered after reading at most DISCARD_BYTES past `limit`. */
 export async function readBytes(c: AppContext, limit: number = LIMITS.request_bytes): Promise<Uint8Array> {
   const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > limit) throw tooLarge(limit);
   const body = c.req.raw.body;
   if (!body) throw new TrestleError("E_SCHEMA", "the request has no body");
   const reader = body.getReader();
+  if (declared > limit + DISCARD_BYTES) {
+    await reader.cancel();
+    throw tooLarge(limit);
+  }
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > limit) {
+    if (size <= limit) chunks.push(value);
+    else if (size > limit + DISCARD_BYTES) {
       await reader.cancel();
-      throw tooLarge(limit);
+      break;
     }
-    chunks.push(value);
   }
+  if (size > limit) throw tooLarge(limit);
   const bytes = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) bytes.set(chunk, offset), (offset += chunk.byteLength);

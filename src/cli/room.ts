@@ -3,7 +3,7 @@
  * (every write goes through the owner-side guards), terms from --amount (an integer in the
  * currency's minor units), --currency and --text, and how a sent message is printed.
  */
-import type { SeatSubmission, TableClient } from "../client/index.js";
+import type { SeatSubmission } from "../client/index.js";
 import { GuardedSeat, resolveRef, standingDealLines, type RoomRef, type Transcript } from "../owner/index.js";
 import { majorUnits } from "../text/terms.js";
 import { parseOrThrow, TermsSchema, TrestleError, type CurrencyCode, type Terms } from "../protocol/index.js";
@@ -29,11 +29,10 @@ export async function guardedSeat(ctx: Context): Promise<GuardedSeat> {
   return new GuardedSeat({ client: await ctx.table(table), seat, signer: key.signer, home: ctx.home, clock: ctx.io.clock });
 }
 
-/** `transcript` to show; a REFUTED one is refused (exit 4): E_FORK with the evidence when `client`'s home keeps some against the relay, else E_REFUTED with the first bad seq and why. */
-export function unrefuted(transcript: Transcript, client: TableClient): Transcript {
+/** `transcript` to show; a REFUTED one is refused (exit 4) with E_REFUTED, the first bad seq and why (one that caught the relay is already E_FORK: readTranscript). */
+export function unrefuted(transcript: Transcript): Transcript {
   const { verdict, refuted } = transcript.report;
   if (verdict !== "REFUTED") return transcript;
-  client.tracker.assertClean();
   throw new TrestleError("E_REFUTED", `the table's transcript is REFUTED at ${refuted?.seq ?? "?"}: ${refuted?.reason ?? "no reason given"}`, { ...refuted });
 }
 

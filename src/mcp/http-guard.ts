@@ -25,10 +25,15 @@ export function checkRequest(headers: IncomingHttpHeaders, port: number, token: 
   if (headers.host === undefined || !hosts.includes(headers.host)) return { status: 403, reason: `Host ${JSON.stringify(headers.host ?? "")} is not this server (${hosts.join(" or ")})` };
   const origin = headers.origin;
   if (origin !== undefined && !hosts.some((host) => origin === `http://${host}`)) return { status: 403, reason: `Origin ${JSON.stringify(origin)} may not call this server` };
-  const given = /^Bearer (\S+)$/.exec(headers.authorization ?? "")?.[1];
+  const given = bearerToken(headers.authorization);
   if (given === undefined) return { status: 401, reason: "send the bearer token trestle mcp --http printed: Authorization: Bearer <token>" };
   if (!sameSecret(given, token)) return { status: 401, reason: "wrong bearer token (a new one is printed each run)" };
   return null;
+}
+
+/** The token of an `Authorization: Bearer <token>` header: the scheme in any case and one or more spaces before the token (RFC 9110 §11.1, §11.4); undefined for any other header. */
+function bearerToken(authorization: string | undefined): string | undefined {
+  return /^bearer +(\S+)$/i.exec(authorization ?? "")?.[1];
 }
 
 /** Constant-time equality of two secrets of any length (compared as SHA-256 digests). */

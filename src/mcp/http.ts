@@ -4,7 +4,8 @@
  * request passes ./http-guard.ts (Host, Origin, the bearer token printed once per run) before
  * the SDK's StreamableHTTPServerTransport sees it. Each MCP session (Mcp-Session-Id, opened by an
  * initialize) gets its own McpSession and server, as one stdio process would, and an in-memory
- * event store so a client that lost a stream resumes it with Last-Event-ID.
+ * event store so a client that lost a stream resumes it with Last-Event-ID; at most `limits.max`
+ * are open at once, and one idle for `limits.idleMs` is closed (./http-sessions.ts).
  */
 import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -16,6 +17,7 @@ import { toBase64url } from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
 import { MemoryEventStore } from "./event-store.js";
 import { checkRequest } from "./http-guard.js";
+import { DEFAULT_SESSION_LIMITS, HttpSessions, type SessionLimits } from "./http-sessions.js";
 import type { ToolSelection } from "./profiles.js";
 import { createServer, selectionText } from "./server.js";
 import { McpSession, type SessionDeps } from "./session.js";
@@ -34,9 +36,10 @@ export interface HttpServing {
 }
 
 /** Starts listening on 127.0.0.1:`port` (0: a free port) with a fresh token; logs the URL and the token once. */
-export async function startHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number): Promise<HttpServing> {
+export async function startHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number, limits: SessionLimits = DEFAULT_SESSION_LIMITS): Promise<HttpServing> {
   const token = toBase64url(randomBytes(32));
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const idle = `${limits.idleMs / 1000} s`;
+  const sessions = new HttpSessions<StreamableHTTPServerTransport>(limits, (id) => deps.log(`trestle mcp: closed session ${id} after ${idle} with no request (its client initializes again)`));
   let bound = 0;
 
   const openSession = async (): Promise<StreamableHTTPServerTransport> => {
@@ -44,9 +47,9 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new MemoryEventStore(),
-      onsessioninitialized: (id) => void sessions.set(id, transport),
+      onsessioninitialized: (id) => sessions.add(id, transport),
     });
-    transport.onclose = () => void (transport.sessionId && sessions.delete(transport.sessionId));
+    transport.onclose = () => void (transport.sessionId && sessions.remove(transport.sessionId));
     await server.connect(transport);
     return transport;
   };
@@ -58,8 +61,11 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
     const id = req.headers["mcp-session-id"];
     const body = req.method === "POST" ? await readJson(req) : undefined;
     if (body instanceof Error) return reply(res, 400, body.message);
-    if (id === undefined && req.method === "POST" && isInitializeRequest(body)) return (await openSession()).handleRequest(req, res, body);
-    const transport = typeof id === "string" ? sessions.get(id) : undefined;
+    if (id === undefined && req.method === "POST" && isInitializeRequest(body)) {
+      if (sessions.full) return reply(res, 503, `this server holds its most MCP sessions (${limits.max}, trestle mcp --max-sessions): end one (DELETE with its Mcp-Session-Id), or one closes after ${idle} with no request`);
+      return sessions.opened(async () => (await openSession()).handleRequest(req, res, body));
+    }
+    const transport = typeof id === "string" ? sessions.serving(id, res) : undefined;
     if (!transport) return reply(res, id === undefined ? 400 : 404, id === undefined ? "no Mcp-Session-Id: initialize first" : "no such MCP session (it ended, or this server restarted)");
     return transport.handleRequest(req, res, body);
   };
@@ -78,11 +84,12 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
   const url = `http://127.0.0.1:${bound}${MCP_PATH}`;
   deps.log(`trestle mcp: serving ${selectionText(selection)} at ${url}; relay ${settings.url}${settings.table ? `, table ${settings.table}` : ""}`);
   deps.log(`trestle mcp: bearer token ${token} (printed once; valid until this process exits)`);
+  deps.log(`trestle mcp: at most ${limits.max} sessions at once; a session with no request for ${idle} is closed`);
   return {
     url,
     token,
     async close() {
-      await Promise.allSettled([...sessions.values()].map((t) => t.close()));
+      await sessions.closeAll();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
@@ -90,8 +97,8 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
 }
 
 /** Serves until SIGINT or SIGTERM; `ready` runs once the URL and token are known. */
-export async function serveHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number, ready: (serving: HttpServing) => void): Promise<void> {
-  const serving = await startHttp(settings, deps, selection, port);
+export async function serveHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number, limits: SessionLimits, ready: (serving: HttpServing) => void): Promise<void> {
+  const serving = await startHttp(settings, deps, selection, port, limits);
   ready(serving);
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -17,9 +17,14 @@ export interface Transcript {
   state: TableState | null;
 }
 
-/** Reads and verifies the table's export as `reader`. */
+/**
+ * Reads and verifies the table's export as `reader`. A REFUTED export that caught the relay (a fork
+ * or truncation, evidence kept in the home) is E_FORK, as every later call against that relay is:
+ * the guards never see it as a mere unverified transcript (E_GATE).
+ */
 export async function readTranscript(client: TableClient, reader: Reader): Promise<Transcript> {
   const { report, parsed } = await client.exportLedger(reader);
+  if (report.verdict === "REFUTED") client.tracker.assertClean();
   if (!parsed.ok) return { report, entries: [], state: null };
   const entries = parsed.view.items.filter(isEntry);
   const whole = report.verdict !== "REFUTED" && entries.length === parsed.view.items.length && entries.length > 0;

@@ -95,6 +95,13 @@ export class RolledBackRelay {
     return this.restart();
   }
 
+  /** A copy of the honest home as it is now, named `name`: a client for a command that must be the first to meet the rolled-back relay. */
+  honestCopy(name: string): string {
+    const home = join(this.work, `honest-${name}`);
+    cpSync(this.honestHome, home, { recursive: true });
+    return home;
+  }
+
   /** Stops the relay and removes the work directory. */
   async dispose(): Promise<void> {
     await this.stop();

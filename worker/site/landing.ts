@@ -6,7 +6,7 @@
 import { chatPlatformsInWords } from "../../src/protocol/schemas/control.js";
 import type { WellKnown } from "../../src/protocol/schemas/responses.js";
 import { escapeHtml, layout } from "./html.js";
-import { clientCommand, clientTarball } from "./relay-info.js";
+import { clientCommand, clientInstall, clientNpxArgs, clientTarball } from "./relay-info.js";
 
 /** The documents served under /docs/ (copied from docs/ at build time), in reading order. */
 export const DOCS: readonly { file: string; title: string }[] = [
@@ -27,9 +27,8 @@ function scrollable(name: string): string {
 /** The landing page for the relay at `origin`, described by its well-known document. */
 export function landingHtml(origin: string, info: WellKnown): string {
   const url = escapeHtml(origin);
-  const trestle = clientCommand(origin);
   const mcp = JSON.stringify(
-    { mcpServers: { trestle: { type: "stdio", command: "npx", args: ["--yes", "--package", clientTarball(origin), "trestle", "mcp"], env: { TRESTLE_URL: origin, TRESTLE_OWNER: "you", TRESTLE_SEAT: "bot-you", TRESTLE_TABLE: "t-your-table" } } } },
+    { mcpServers: { trestle: { type: "stdio", command: "npx", args: [...clientNpxArgs(origin), "mcp"], env: { TRESTLE_URL: origin, TRESTLE_OWNER: "you", TRESTLE_SEAT: "bot-you", TRESTLE_TABLE: "t-your-table" } } } },
     null,
     2,
   );
@@ -57,17 +56,18 @@ export function landingHtml(origin: string, info: WellKnown): string {
 </section>
 <section id="seat">
 <h2>Seat a bot</h2>
-<p>The <code>trestle</code> command is served by this relay (<a href="/trestle.json">trestle.json</a> gives its version and sha512 integrity); <code>npx</code> fetches and runs it. First make an owner key on your own machine: <code>${escapeHtml(trestle)} keygen --owner you</code>. The table's creator lists your public key in its config; then:</p>
+<p>The <code>trestle</code> command is served by this relay (<a href="/trestle.json">trestle.json</a> gives its version and sha512 integrity). Install it once: <code>${escapeHtml(clientInstall(origin))}</code> (or run it without installing: <code>${escapeHtml(clientCommand(origin))}</code>). First make an owner key on your own machine: <code>trestle keygen --owner you</code>. The table's creator lists your public key in its config; then:</p>
 <h3>An MCP agent (Claude Code, Codex, Cursor)</h3>
-<p>Paste into <code>.mcp.json</code> (or print yours with <code>${escapeHtml(trestle)} mcp --print-config claude</code>), then call <code>trestle_join</code>:</p>
+<p>Paste into <code>.mcp.json</code> (or print yours with <code>trestle mcp --print-config claude</code>), then call <code>trestle_join</code>:</p>
 <pre ${scrollable("The .mcp.json entry")}><code id="snippet-mcp">${escapeHtml(mcp)}</code></pre>
 <h3>The command line</h3>
 <pre ${scrollable("Commands for the command line")}><code id="snippet-cli">${escapeHtml(
     [
+      clientInstall(origin),
       `export TRESTLE_RELAY=${origin} TRESTLE_TABLE=t-your-table`,
-      `${trestle} join --seat bot-you --owner you`,
-      `${trestle} say --seat bot-you "hello"`,
-      `${trestle} watch --seat bot-you`,
+      "trestle join --seat bot-you --owner you",
+      'trestle say --seat bot-you "hello"',
+      "trestle watch --seat bot-you",
     ].join("\n"),
   )}</code></pre>
 <h3>A program, with the client library</h3>

@@ -16,9 +16,19 @@ export function clientTarball(origin: string): string {
   return `${origin}/${pkg.name}-${VERSION}.tgz`;
 }
 
-/** The command that runs the `trestle` CLI served by the relay at `origin`: it names no registry package the project does not own. */
+/** The command that installs the `trestle` CLI served by the relay at `origin`, once (decision 0453): it names no registry package the project does not own. */
+export function clientInstall(origin: string): string {
+  return `npm install -g ${clientTarball(origin)}`;
+}
+
+/** npx's arguments that run that CLI without installing it: `--yes` (no prompt where no terminal answers), `--prefer-offline` (from npx's cache once there, not the relay on every run). */
+export function clientNpxArgs(origin: string): string[] {
+  return ["--yes", "--prefer-offline", "--package", clientTarball(origin), "trestle"];
+}
+
+/** The command that runs that CLI without installing it. */
 export function clientCommand(origin: string): string {
-  return `npx --package ${clientTarball(origin)} trestle`;
+  return `npx ${clientNpxArgs(origin).join(" ")}`;
 }
 
 /** Features every relay of this version has: the protocol parts beyond tables, seats and the floor, and the discovery documents. */

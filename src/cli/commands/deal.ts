@@ -24,7 +24,7 @@ export const dealSign: Command = {
   async run(ctx) {
     const [ref] = positionals(ctx.args, ["offer"]);
     const seat = await guardedSeat(ctx);
-    const leaf = resolveRef(unrefuted(await seat.transcript(), seat.client), ref!, "deal");
+    const leaf = resolveRef(unrefuted(await seat.transcript()), ref!, "deal");
     const { key } = await ctx.owner();
     printSent(ctx, "your signature of the deal", await signDeal(seat, key.signer, leaf));
   },
@@ -40,7 +40,7 @@ export const dealShow: Command = {
     const [ref] = positionals(ctx.args, ["offer"]);
     const client = await ctx.table(ctx.tableId());
     const reader = await ctx.reader();
-    const leaf = resolveRef(unrefuted(await readTranscript(client, reader), client), ref!, "deal");
+    const leaf = resolveRef(unrefuted(await readTranscript(client, reader)), ref!, "deal");
     const certificate = await dealCertificate(client, reader, leaf);
     ctx.out.result(dealLines(certificate), certificate);
   },

@@ -36,7 +36,7 @@ export const gateList: Command = {
     const seat = await guardedSeat(ctx);
     const pending = seat.pending();
     // As the owner reads them: opened in an e2e room, with what each binds (an accept's offer from the verified ledger, a sealed bid's from the journal), from one verified transcript.
-    const transcript = pending.length === 0 ? undefined : unrefuted(await seat.transcript(), seat.client);
+    const transcript = pending.length === 0 ? undefined : unrefuted(await seat.transcript());
     const held = await Promise.all(
       pending.map(async (h) => {
         const { submission, binds, named } = await seat.readable(h, transcript);

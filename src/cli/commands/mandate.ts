@@ -75,7 +75,7 @@ export const mandateShow: Command = {
     const table = ctx.tableId();
     const { seat, key } = await ctx.seat();
     const client = await ctx.table(table);
-    const transcript = unrefuted(await readTranscript(client, { signer: key.signer, as: { seat } }), client);
+    const transcript = unrefuted(await readTranscript(client, { signer: key.signer, as: { seat } }));
     const ownerKey = seatOwnerKey(transcript, seat);
     const read = ownerKey === undefined ? null : await readMandate(seatFiles(ctx.home, table, seat).mandate, { table, seat, ownerKey });
     if (!read || !read.ok) {

@@ -5,14 +5,18 @@
  * tools it offers (src/mcp/profiles.ts). `--print-config CLIENT` prints the snippet that makes
  * that client start this server, or with `--http` reach it at its URL.
  */
-import { realpathSync } from "node:fs";
 import { resolveSettings, type McpSettings } from "../../mcp/config.js";
 import { McpClientSchema, printConfig, settingsEnv, urlConfig, type McpClient, type Snippet } from "../../mcp/print-config.js";
 import type { ToolSelection } from "../../mcp/profiles.js";
-import { integer, optional } from "../args.js";
+import { DEFAULT_SESSION_LIMITS } from "../../mcp/http-sessions.js";
+import { duration, integer, optional } from "../args.js";
 import { DEFAULT_RELAY, type Context } from "../context.js";
+import { ownLaunch } from "../own-launch.js";
 import { UsageError } from "../exit.js";
 import type { Command } from "./command.js";
+
+/** The default of --session-idle: DEFAULT_SESSION_LIMITS.idleMs as a duration flag. */
+const IDLE_DEFAULT = `${DEFAULT_SESSION_LIMITS.idleMs / 60_000}m`;
 
 /** `mcp`: serve MCP on stdio until the client closes stdin, over HTTP until stopped, or print a client's config snippet. */
 export const mcp: Command = {
@@ -24,6 +28,8 @@ export const mcp: Command = {
     tools: { type: "string", value: "PROFILE|NAMES", help: "the tools offered: table, room, owner or all, or tool names separated by commas (default: from the settings)" },
     http: { type: "boolean", help: "serve over Streamable HTTP on 127.0.0.1 instead of stdio, with a bearer token printed once" },
     port: { type: "string", value: "N", help: "the --http port (default 0: a free one; the URL is printed)" },
+    "max-sessions": { type: "string", value: "N", help: `the most --http sessions open at once (default ${DEFAULT_SESSION_LIMITS.max}); an initialize past it is refused` },
+    "session-idle": { type: "string", value: "DURATION", help: `close an --http session after this long with no request, e.g. 10m, 2h (default ${IDLE_DEFAULT})` },
   },
   async run(ctx) {
     const flags = { relay: optional(ctx.args, "relay"), home: optional(ctx.args, "home"), config: optional(ctx.args, "config") };
@@ -36,16 +42,22 @@ export const mcp: Command = {
     if (ctx.args.values.http === true) {
       const port = integer(ctx.args, "port", 0)!;
       if (port > 65535) throw new UsageError("--port must be from 0 to 65535");
+      const max = integer(ctx.args, "max-sessions", DEFAULT_SESSION_LIMITS.max)!;
+      if (max < 1) throw new UsageError("--max-sessions must be at least 1");
+      const idleMs = duration(ctx.args, "session-idle", IDLE_DEFAULT);
+      // A timer runs at most 2^31-1 ms (24.8 days); Node fires a longer one at once.
+      if (idleMs < 1000 || idleMs > 24 * 86_400_000) throw new UsageError("--session-idle must be from 1s to 24d");
       const { serveHttp } = await import("../../mcp/http.js");
-      await serveHttp(settings, { log }, selection, port, ({ url, token }) => {
+      await serveHttp(settings, { log }, selection, port, { max, idleMs }, ({ url, token }) => {
         if (client !== undefined) show(ctx, client, urlConfig(client, url, token));
       });
       return;
     }
-    if (ctx.args.values.port !== undefined) throw new UsageError("--port goes with --http");
+    for (const flag of ["port", "max-sessions", "session-idle"]) if (ctx.args.values[flag] !== undefined) throw new UsageError(`--${flag} goes with --http`);
     if (client !== undefined) {
-      const args = [launcherPath(), "mcp", ...(toolsFlag === undefined ? [] : ["--tools", toolsFlag])];
-      show(ctx, client, printConfig(client, { command: process.execPath, args }, settingsEnv(settings)));
+      const trestle = ownLaunch(process.argv[1]);
+      const args = [...trestle.args, "mcp", ...(toolsFlag === undefined ? [] : ["--tools", toolsFlag])];
+      show(ctx, client, printConfig(client, { command: trestle.command, args }, settingsEnv(settings)));
       return;
     }
     const { serveStdio } = await import("../../mcp/server.js");
@@ -74,11 +86,4 @@ function clientFlag(ctx: Context): McpClient | undefined {
 function show(ctx: Context, client: McpClient, snippet: Snippet): void {
   ctx.out.result(snippet.text, { client, snippet: snippet.text, where: snippet.where });
   ctx.out.note(snippet.where);
-}
-
-/** The absolute path of the script that started this process (bin/trestle.mjs), links resolved. */
-function launcherPath(): string {
-  const script = process.argv[1];
-  if (script === undefined) throw new UsageError("cannot tell which script is running; pass the path to bin/trestle.mjs yourself");
-  return realpathSync(script);
 }

@@ -134,7 +134,7 @@ export const roomShow: Command = {
   flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS },
   async run(ctx) {
     const client = await ctx.table(ctx.tableId());
-    const transcript = unrefuted(await readTranscript(client, await ctx.reader()), client);
+    const transcript = unrefuted(await readTranscript(client, await ctx.reader()));
     const room = await openedSummary(ctx.home, roomSummary(transcript, ctx.io.clock()));
     const line = (text: string) => safeLine(text, 1000);
     const lines = [

@@ -6,14 +6,14 @@
  * head it held, whether it is the first to notice or the evidence was kept by an earlier one
  * (docs/SPEC.md §8.3, issue 11).
  */
-import { cpSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
 import { RolledBackRelay } from "../../support/rolled-back-relay.js";
 
 const rig = new RolledBackRelay("rollback", 11);
-const { table, work, honestHome, otherHome } = rig;
+const { table, honestHome, otherHome } = rig;
 let honestHead: { seq: number; link: string };
 let relayKey: string;
 
@@ -45,13 +45,6 @@ beforeAll(async () => {
 
 afterAll(() => rig.dispose());
 
-/** A copy of the honest home as it was before any command met the forked relay. */
-function freshHonestHome(name: string): string {
-  const home = join(work, `honest-${name}`);
-  cpSync(honestHome, home, { recursive: true });
-  return home;
-}
-
 const commands: [string, string[]][] = [
   ["read", ["read", ...seat("sa")]],
   ["tasks", ["tasks", "--table", table, "--owner", "oa"]],
@@ -62,7 +55,7 @@ const commands: [string, string[]][] = [
 
 describe("when the relay was rolled back and then forked past the head a client held", () => {
   it.each(commands)("`trestle %s` is the first to notice: exit 4, the honest head kept, the evidence kept", async (name, args) => {
-    const home = freshHonestHome(name);
+    const home = rig.honestCopy(name);
     const run = await cli(home, rig.relay.url).run(args);
     expect(run.code).toBe(4);
     expect(JSON.parse(readFileSync(headFile(home), "utf8"))).toEqual(honestHead);

@@ -5,13 +5,13 @@
  */
 import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient, verifyExportText } from "../../../src/client/index.js";
 import { isEntry, parseExport } from "../../../src/protocol/index.js";
+import { freePort } from "../../support/free-port.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 
 const DEMO = fileURLToPath(new URL("../../../scripts/demo.mjs", import.meta.url));
@@ -60,15 +60,6 @@ function start(args: readonly string[], options: { script?: string; onOutput?(st
 
 function demo(args: readonly string[]): Promise<DemoRun> {
   return start(args);
-}
-
-/** A loopback port nothing listens on now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Whether anything answers HTTP at `port` (asked a bounded number of times, until it stops answering). */

@@ -2,9 +2,11 @@
  * `trestle mcp --http` as a real process, driven by the official SDK's Streamable HTTP client
  * (Client + StreamableHTTPClientTransport) against a local relay: the tools of its profile, a
  * whole approval the human confirms through elicitation, progress notifications, a stream
- * resumed with Last-Event-ID from the in-memory event store, and the config it prints. Then the
- * refusals: no token, a wrong token, a foreign Origin or Host, each answered before MCP, so a
- * write sent with them never reaches the ledger.
+ * resumed with Last-Event-ID from the in-memory event store, and the config it prints; the
+ * bearer scheme in any case. Then the refusals: no token, a wrong token, a foreign Origin or Host,
+ * each answered before MCP, so a write sent with them never reaches the ledger; and the session
+ * limits of a server started with small ones: an initialize past --max-sessions refused, a session
+ * idle for --session-idle closed (404 after), its slot free again.
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,25 +106,73 @@ describe("when a request lacks the token or comes from elsewhere", () => {
     expect(textOf(await mcp.call("trestle_read", { from_start: true }))).not.toContain(`refused: ${what}`);
   });
 
+  it.each(["bearer", "BEARER", "bEaReR", "Bearer  "])("takes the token after the scheme written %j (any case, one or more spaces: RFC 9110 §11.1)", async (scheme) => {
+    const sep = scheme.endsWith(" ") ? "" : " ";
+    const ok = await raw({ method: "POST", session: mcp.transport.sessionId!, body: { jsonrpc: "2.0", id: 9, method: "tools/list" }, headers: { authorization: `${scheme}${sep}${token}` }, until: /"id":9/ });
+    expect(ok.status).toBe(200);
+  });
+
   it("takes its own Origin (a page served by this listener), so the refusal above is the Origin's", async () => {
     const ok = await raw({ method: "POST", session: mcp.transport.sessionId!, body: { jsonrpc: "2.0", id: 8, method: "tools/list" }, headers: { origin: new URL(url).origin }, until: /"id":8/ });
     expect(ok.status).toBe(200);
   });
 });
 
+describe("when a server started with --max-sessions 1 --session-idle 1s is full, or a session idles", () => {
+  let small: CliProcess;
+  let served: Served;
+
+  beforeAll(async () => {
+    small = cli(home.dir, (await sharedRelay()).url).start(["mcp", "--http", "--max-sessions", "1", "--session-idle", "1s"], { env: settingsEnv(home.settings) });
+    served = { url: (await small.printed(/ at (http:\/\/127\.0\.0\.1:\d+\/mcp);/))[1]!, token: (await small.printed(/bearer token (\S+) \(printed once/))[1]! };
+    await small.printed(/at most 1 sessions at once; a session with no request for 1 s is closed/);
+  }, 60_000);
+  afterAll(async () => {
+    small?.child.kill("SIGTERM");
+    await small?.done;
+  });
+
+  const initialize = (id: number) =>
+    raw({ server: served, method: "POST", body: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } } }, until: new RegExp(`"id":${id}`) });
+
+  it("refuses an initialize past the cap with 503 naming it, closes the idle session (404 after), and opens a new one in its slot", async () => {
+    const first = await initialize(1);
+    expect(first.status).toBe(200);
+    const session = String(first.headers["mcp-session-id"]);
+    const refused = await initialize(2);
+    expect(refused.status).toBe(503);
+    expect(refused.headers["mcp-session-id"]).toBeUndefined();
+    expect(JSON.parse(refused.body).error.message).toMatch(/^this server holds its most MCP sessions \(1, trestle mcp --max-sessions\)/);
+    await small.printed(new RegExp(`closed session ${session} after 1 s with no request`));
+    const gone = await raw({ server: served, method: "POST", session, body: { jsonrpc: "2.0", id: 3, method: "tools/list" } });
+    expect(gone.status).toBe(404);
+    const again = await initialize(4);
+    expect(again.status).toBe(200);
+    expect(again.headers["mcp-session-id"]).not.toBe(session);
+  });
+});
+
+/** A running `trestle mcp --http`: its URL and token. */
+interface Served {
+  url: string;
+  token: string;
+}
+
 /**
- * One HTTP request to the server with node:http (which sends any Host and Origin), as this
- * session, with the token unless `headers` replaces it; reads the body until `until` matches
- * (then drops the connection, as a client losing its stream does) or the response ends.
+ * One HTTP request to a server (the file's, unless `server`) with node:http (which sends any Host
+ * and Origin), as `session` if given, with the token unless `headers` replaces it; reads the body
+ * until `until` matches (then drops the connection, as a client losing its stream does) or the
+ * response ends.
  */
-function raw(options: { method: "POST" | "GET"; session: string; body?: unknown; headers?: Record<string, string>; until?: RegExp }) {
-  const target = new URL(url);
+function raw(options: { server?: Served; method: "POST" | "GET"; session?: string; body?: unknown; headers?: Record<string, string>; until?: RegExp }) {
+  const server = options.server ?? { url, token };
+  const target = new URL(server.url);
   const headers: Record<string, string> = {
     host: target.host,
-    authorization: `Bearer ${token}`,
+    authorization: `Bearer ${server.token}`,
     accept: "application/json, text/event-stream",
     "content-type": "application/json",
-    "mcp-session-id": options.session,
+    ...(options.session === undefined ? {} : { "mcp-session-id": options.session }),
     "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
     ...options.headers,
   };

@@ -245,7 +245,7 @@ describe("the transcript the gate commits on", () => {
     expect(error.message).toMatch(/signature does not verify/);
   });
 
-  it("refuses to commit on a served prefix of the transcript (an older export, after a newer head was seen)", async () => {
+  it("refuses to commit on a served prefix of the transcript (an older export, after a newer head was seen) with E_FORK, the truncation kept as evidence", async () => {
     const relaying = staleExports();
     const { sara, ben } = await strollerRoom(relay.url, { fetch: relaying.fetch });
     await mandate(sara, { money: { currency: "TWD", cap: 400000 } });
@@ -256,7 +256,7 @@ describe("the transcript the gate commits on", () => {
     await ben.client.head();
     relaying.serveStale();
     const error = await refusal(() => ben.guard.send({ kind: "accept", offer: ask }));
-    expect(error).toMatchObject({ code: "E_GATE", details: { reason: "unverified", verdict: "REFUTED" } });
-    expect(error.message).toMatch(/truncated/);
+    expect(error).toMatchObject({ code: "E_FORK", details: { evidence: { kind: "truncation" } } });
+    expect(error.message).toMatch(/^truncation: /);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * The package as a stranger gets it: `npm pack` of this checkout, installed from the tarball into
- * an empty project (its dependencies from npm's cache where it has them), then the twenty-line bot
+ * The package as a stranger gets it: this checkout packed as the relay serves it (scripts/build-pack.mjs),
+ * installed from the tarball into an empty project (its dependencies from npm's cache where it has them), then the twenty-line bot
  * of docs/CLIENT.md importing "trestle" runs a debate against a real relay from there; its types
  * check under Node's and a bundler's module resolution from declared types, and need no
  * @types/node (only the bot's own `process` does, and TypeScript says so); its browser entry
@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { build, transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packInto } from "../../../scripts/build-pack.mjs";
 import { createKeyFile, seatKeyPath } from "../../../src/client/node.js";
 import { sha256, utf8 } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
@@ -36,13 +37,12 @@ beforeAll(async () => {
   await run(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT });
   const installed = async () => {
     const out = mkdtempSync(join(tmpdir(), "trestle-pack-"));
-    const { stdout } = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", out], { cwd: ROOT });
-    const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-    files = packed!.files.map((f) => f.path);
+    const packed = packInto(out);
+    files = packed.files.map((f) => f.path);
     project = join(out, "bot-project");
     mkdirSync(project);
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "bot-project", private: true, type: "module" }));
-    await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, packed!.filename)], { cwd: project });
+    await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, packed.filename)], { cwd: project });
   };
   [relay] = await Promise.all([startRelay(), installed()]);
 }, 300_000);

@@ -64,8 +64,10 @@ describe("the landing page", { timeout: 30_000 }, () => {
     const mcp = JSON.parse((await p.textContent("#snippet-mcp"))!).mcpServers.trestle;
     expect(mcp.env.TRESTLE_URL).toBe(started.relay.url);
     // Every command runs the client this relay serves, never a registry name the project does not own.
-    expect([mcp.command, ...mcp.args]).toEqual(["npx", "--yes", "--package", tarball, "trestle", "mcp"]);
-    expect(await p.textContent("#snippet-cli")).toContain(`npx --package ${tarball} trestle join --seat bot-you --owner you`);
+    expect([mcp.command, ...mcp.args]).toEqual(["npx", "--yes", "--prefer-offline", "--package", tarball, "trestle", "mcp"]);
+    const cli = (await p.textContent("#snippet-cli"))!.split("\n");
+    expect(cli[0]).toBe(`npm install -g ${tarball}`);
+    expect(cli).toContain("trestle join --seat bot-you --owner you");
     expect(await p.textContent("body")).not.toContain("npx trestle");
     expect(await p.textContent("#snippet-library")).toContain('from "trestle"');
     await screenshot(p, "landing");
