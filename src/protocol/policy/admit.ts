@@ -45,7 +45,6 @@ import { checkMarketKind, marketConsequences } from "./market/registry.js";
 import { checkDealRecorded } from "./market/recorded-deals.js";
 import { checkListingSettled } from "./market/sealed-settlement.js";
 import { checkMatchRoomCreator } from "./market/citation.js";
-import { checkSaleRoom } from "./market/sale-room.js";
 
 /** Whether `draft` is a room write its kind lets land after the close (a deal's signature), while the ledger holds fewer than `maxEntries` entries. */
 function signsAfterClose(state: TableState, draft: EntryDraft, maxEntries: number): boolean {
@@ -81,7 +80,6 @@ export function admit(state: TableState | null, draft: EntryDraft, now: number, 
     checkNotPaused(state, draft.seat);
     checkAuthored(state, draft);
     checkGateway(state, draft);
-    checkSaleRoom(state, draft);
     checkRoomKind(state, draft, now);
     checkMarketKind(state, draft, now);
     checkSealed(state, draft);

@@ -17,8 +17,10 @@ import {
   sealedDeadline,
   signJoin,
   verifyExport,
+  type DistributiveOmit,
   type Entry,
   type ListingSettledData,
+  type SubmissionInput,
   type SystemEntryOf,
   type UnchainedEntry,
 } from "../../../src/protocol/index.js";
@@ -299,20 +301,26 @@ describe("the room of a sale", () => {
     return { m, seq: match!.seq };
   }
 
-  it("opens as any match's room, its citation carrying the price, and takes offers at that price only (E_NOT_ALLOWED, sale_price)", async () => {
+  it("opens as any match's room, its citation carrying the price, and takes offers and counters at that price only (E_NOT_ALLOWED, sale_price)", async () => {
     const { m, seq } = await sold();
     const room = await m.openRoom(seq, "ben");
     expect(room.state!.config.room!.match!.data.sale).toEqual({ price: 250000, currency: "TWD" });
     const ben = await m.seatKey("ben-room");
     const request = await signJoin(m.k.owners.ben, { table: room.state!.table, seat: "ben-room", owner: "ben", seat_key: ben.publicKeyText, human: false, nonce: "join-ben-room-000000", expires: room.now + 60_000 }, { summary: "ben" });
     room.append(joinDraft(room.state!, request));
-    await room.submit(ben, { seat: "ben-room", kind: "offer", terms: { amount: 250000, currency: "TWD", text: "pick up Saturday" } });
+    const write = (input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">) => room.submit(ben, { seat: "ben-room", ...input } as Parameters<typeof room.submit>[1]);
+    const [offer] = await write({ kind: "offer", terms: { amount: 250000, currency: "TWD", text: "pick up Saturday" } });
+    const anaSeat = await m.seatKey("ana-room");
+    const anaJoin = await signJoin(m.k.owners.ana, { table: room.state!.table, seat: "ana-room", owner: "ana", seat_key: anaSeat.publicKeyText, human: false, nonce: "join-ana-room-000000", expires: room.now + 60_000, owner_key: m.k.owners.ana.publicKeyText }, { summary: "ana" });
+    room.append(joinDraft(room.state!, anaJoin));
+    const counter = { seat: "ana-room", kind: "counter", offer: offer!.leaf, terms: { amount: 260000, currency: "TWD" } } as Parameters<typeof room.submit>[1];
+    expect(await refusal(() => room.submit(anaSeat, counter))).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sale_price" } });
     for (const terms of [{ amount: 240000, currency: "TWD" as const }, { amount: 250000, currency: "USD" as const }, { text: "let us talk" }]) {
-      const error = await refusal(() => room.submit(ben, { seat: "ben-room", kind: "offer", terms }));
+      const error = await refusal(() => write({ kind: "offer", terms }));
       expect(error).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sale_price" } });
     }
     const auction = await refusal(() =>
-      room.submit(ben, { seat: "ben-room", kind: "mechanism", op: "open", sides: { buyer: "ben-room", seller: "ben-room" }, k: { num: 1, den: 2 }, currency: "TWD", deadline: room.now + HOUR, reveal_deadline: room.now + 2 * HOUR }),
+      write({ kind: "mechanism", op: "open", sides: { buyer: "ben-room", seller: "ben-room" }, k: { num: 1, den: 2 }, currency: "TWD", deadline: room.now + HOUR, reveal_deadline: room.now + 2 * HOUR }),
     );
     expect(auction).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sale_price" } });
   });
