@@ -26,3 +26,6 @@ export * from "./agent-turn.js";
 export * from "./agent-view.js";
 export * from "./seat-driver.js";
 export * from "./exec-agent.js";
+export * from "./entry-ref.js";
+export * from "./market-view.js";
+export * from "./market-rooms.js";
