@@ -46,7 +46,7 @@ export const marketUpdate: Command = {
 /** `market withdraw <listing>`: the seat withdraws one of its owner's live listings. */
 export const marketWithdraw: Command = {
   name: "market withdraw",
-  summary: "withdraw your live listing",
+  summary: "take down your live listing (an unlist entry)",
   args: "<listing>",
   flags: { ...TABLE_FLAG, ...SEAT_FLAGS },
   async run(ctx) {
