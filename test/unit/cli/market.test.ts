@@ -74,9 +74,11 @@ describe("a market from the command line", { timeout: 90_000 }, () => {
     expect(joined.stdout).toContain(`ben-bot joined market ${market} for ben`);
   });
 
-  it("refuses ben's use of an invite bound to ana's key (E_INVITE)", async () => {
+  it("refuses ben's use of an invite bound to ana's key (E_INVITE), by the invite or by its link", async () => {
     const admitted = await hana.json(["market", "admit", "--table", market, "--owner", "hana", "--key", keys.ana!]);
     await refused(ben, ["market", "join", "--table", market, "--invite", admitted.body!.invite, "--owner", "ben", "--seat", "ben-2"], 3, "E_INVITE");
+    const error = await refused(ben, ["market", "join", admitted.body!.link, "--owner", "ben", "--seat", "ben-2"], 3, "E_INVITE");
+    expect(error.details).toMatchObject({ reason: "other_key" });
   });
 
   it("lists an offer and a want, which match at once, and finds them by words and category", async () => {
