@@ -19,6 +19,7 @@ import { MAX_DECODED } from "./leak/decode.js";
 import { protocolFieldNames } from "./leak/field-names.js";
 import { foldText } from "./leak/fold.js";
 import { compileSecrets, scanText, secretOfValue, type Secret, type TextScan } from "./leak/scan.js";
+import { splitSecret } from "./leak/split.js";
 import type { SecretAmount } from "./records.js";
 import { currencyDigits } from "../text/terms.js";
 
@@ -130,17 +131,11 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
   return splitDisclosure(freeText(value as Record<string, unknown>), check.recent ?? [], secrets);
 }
 
-/** A secret that the free text `current` states only together with `recent` (joined as written, or with a space): split over messages or fields. */
+/** A secret that the free text `current` states only together with `recent` (leak/split.ts): split over messages or fields. */
 function splitDisclosure(current: string[], recent: readonly string[], secrets: readonly Secret[]): Disclosure | null {
-  if (current.length === 0 || recent.length + current.length < 2) return null;
-  for (const joiner of ["", " "]) {
-    const before = scanText(recent.join(joiner), secrets);
-    const after = scanText([...recent, ...current].join(joiner), secrets);
-    if (after.overflow) return { index: null, path: "$", form: "unread" };
-    const at = after.counts.findIndex((c, i) => c > before.counts[i]!);
-    if (at >= 0) return { index: secrets[at]!.index, path: "$", form: "split" };
-  }
-  return null;
+  const at = splitSecret(current, recent, secrets);
+  if (at === "unread") return { index: null, path: "$", form: "unread" };
+  return at === null ? null : { index: secrets[at]!.index, path: "$", form: "split" };
 }
 
 /** The refusal's message for `d`: it names the entry by number and the field by position, never the entry itself. */
