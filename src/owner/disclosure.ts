@@ -48,7 +48,7 @@ export interface LeakCheck {
   recent?: readonly string[];
   /** The mandate's `secret_amount`: absent is `refuse`. */
   secretAmount?: SecretAmount | undefined;
-  /** The currency of a money number without a `currency` beside it (a bid's: its auction's). */
+  /** The currency of a money number without a `currency` beside it (a bid's: its auction's); also the currency of a number in text written in minor units ("240000 cents"). */
   currency?: string | undefined;
 }
 
@@ -92,8 +92,10 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
   if (secrets.length === 0) return null;
   const fields = protocolFieldNames();
   const allowAmount = check.secretAmount === "allow";
+  const minor = check.currency === undefined ? [] : [currencyDigits(check.currency)];
+  const scan = (text: string) => scanText(text, secrets, minor);
   const number = (n: number, path: string, money: boolean, currency: string | undefined): Disclosure | null => {
-    if (!Number.isSafeInteger(n) || n < 0) return fromScan(scanText(String(n), secrets), secrets, path);
+    if (!Number.isSafeInteger(n) || n < 0) return fromScan(scan(String(n)), secrets, path);
     for (const key of money ? moneyKeys(n, currency) : [decKey(decInt(n))]) {
       const secret = secretOfValue(key, secrets);
       if (secret && !(money && allowAmount)) return { index: secret.index, path, form: money ? "amount" : "number" };
@@ -101,9 +103,9 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
     return null;
   };
   const walk = (v: unknown, path: string, seen: Set<object>, money: boolean, currency: string | undefined): Disclosure | null => {
-    if (typeof v === "string") return fromScan(scanText(v, secrets), secrets, path);
+    if (typeof v === "string") return fromScan(scan(v), secrets, path);
     if (typeof v === "number") return number(v, path, money, currency);
-    if (typeof v === "bigint") return fromScan(scanText(String(v), secrets), secrets, path);
+    if (typeof v === "bigint") return fromScan(scan(String(v)), secrets, path);
     if (typeof v !== "object" || v === null || seen.has(v)) return null;
     seen.add(v);
     if (Array.isArray(v)) {
@@ -120,7 +122,7 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
       const key = keys[i]!;
       const byPosition = `${path}.<key ${i + 1}>`;
       const found =
-        fromScan(scanText(key, secrets), secrets, byPosition) ??
+        fromScan(scan(key), secrets, byPosition) ??
         walk(record[key], fields.has(key) ? `${path}.${key}` : byPosition, seen, key === "amount" || key === "bid", here);
       if (found) return found;
     }

@@ -123,8 +123,8 @@ export function readArithmetic(view: string, readings: readonly Reading[]): Read
   const list = operands(readings);
   const out: Reading[] = [];
   const gapOp = (a: Operand, b: Operand): Op | "%" | null => {
+    if (b.start - a.end > 16) return null;
     const gap = skeleton(view.slice(a.end, b.start));
-    if (gap.length > 16) return null;
     if (PERCENT_OF.test(gap)) return "%";
     return OPS.find(([re]) => re.test(gap))?.[1] ?? null;
   };
@@ -139,7 +139,8 @@ export function readArithmetic(view: string, readings: readonly Reading[]): Read
       chain.push(list[i + chain.length]!);
     }
     const head = chain[0]!;
-    const prefix = PREFIXES.find(([re]) => re.test(skeleton(view.slice(Math.max(0, head.start - 16), head.start))));
+    const before = view.slice(Math.max(0, head.start - 16), head.start);
+    const prefix = /\p{L}\s*$/u.test(before) ? PREFIXES.find(([re]) => re.test(skeleton(before))) : undefined;
     const last = chain.at(-1)!;
     const sized = ops.includes("x") && chain.every((o) => o.values.every((v) => less(SMALL_FACTOR, v)));
     const dated = ops.includes("d") && (chain.length > 2 || chain[0]!.values.some((v) => less(v, decInt(100))) || chain[1]!.values.some((v) => less(SMALL_FACTOR, v)));

@@ -36,11 +36,6 @@ interface Atom {
   value: bigint | null;
 }
 
-interface Node {
-  next: Map<string, Node>;
-  atoms: Atom[];
-}
-
 interface Lang {
   id: string;
   order: Order;
@@ -51,28 +46,27 @@ interface Lang {
   powers: number[];
 }
 
-/** A compiled lexicon: its languages and a trie of the skeletons of their words. */
+/** A compiled lexicon: its languages, the skeletons of their words, and the lengths of those by first character (longest first). */
 export interface Lexicon {
   langs: Lang[];
-  root: Node;
+  forms: Map<string, Atom[]>;
+  lengths: Map<string, number[]>;
 }
 
 const GLUED = /[\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Hangul}]/u;
 /** The character that stands for a numeral in a stream of letters. */
 const NUMERAL = "\u0000";
+/** The character that stands for one outside the Basic Multilingual Plane (no lexicon word has one). */
+const OTHER = "\uffff";
 const MAX_DIGIT_WORDS = 64;
 const MIN_DIGIT_WORDS = 3;
 const MIN_SINGLE_LETTERS = 4;
 
-/** The exponent k when `v` is 10^k (k >= 2), else null. */
+const POWERS = new Map<bigint, number>(Array.from({ length: 30 }, (_, k) => [10n ** BigInt(k + 2), k + 2]));
+
+/** The exponent k when `v` is 10^k (2 <= k < 32), else null. */
 function powerOf(v: bigint): number | null {
-  if (v < 100n) return null;
-  let k = 0;
-  for (let x = v; x > 1n; x /= 10n) {
-    if (x % 10n !== 0n) return null;
-    k++;
-  }
-  return k;
+  return POWERS.get(v) ?? null;
 }
 
 /**
@@ -80,15 +74,13 @@ function powerOf(v: bigint): number | null {
  * `value=form,form;...` with forms folded and without separators (scripts/lexicon/lexicon.ts).
  */
 export function compileLexicon(lines: readonly string[]): Lexicon {
-  const root: Node = { next: new Map(), atoms: [] };
+  const forms = new Map<string, Atom[]>();
+  const lengths = new Map<string, Set<number>>();
   const add = (form: string, atom: Atom) => {
-    let node = root;
-    for (const ch of [...form].map(skeletonOf).join("")) {
-      let child = node.next.get(ch);
-      if (!child) node.next.set(ch, (child = { next: new Map(), atoms: [] }));
-      node = child;
-    }
-    if (!node.atoms.some((a) => a.lang === atom.lang && a.value === atom.value)) node.atoms.push(atom);
+    const key = [...form].map(skeletonOf).join("");
+    const atoms = forms.get(key) ?? [];
+    if (!atoms.some((a) => a.lang === atom.lang && a.value === atom.value)) forms.set(key, [...atoms, atom]);
+    lengths.set(key[0]!, (lengths.get(key[0]!) ?? new Set()).add(key.length));
   };
   const langs: Lang[] = [];
   lines.forEach((line, lang) => {
@@ -109,7 +101,7 @@ export function compileLexicon(lines: readonly string[]): Lexicon {
     for (const c of connectors.split(",").filter((c) => c !== "")) add(c, { lang, value: null });
     langs.push({ id, order, powerFirst: pm === "pm", glued, powers: [...powers].sort((a, b) => a - b) });
   });
-  return { langs, root };
+  return { langs, forms, lengths: new Map([...lengths].map(([ch, set]) => [ch, [...set].sort((a, b) => a - b)])) };
 }
 
 let compiled: Lexicon | null = null;
@@ -120,9 +112,9 @@ export function defaultLexicon(): Lexicon {
   return compiled;
 }
 
-/** A run of words apart only by spaces, hyphens or soft hyphens, as one stream of skeleton letters (a numeral is one NUMERAL character). */
+/** A run of words apart only by spaces, hyphens or soft hyphens, as one string of skeleton letters, one code unit each (a numeral is one NUMERAL, a character outside the BMP one OTHER). */
 class Stream {
-  readonly chars: string[] = [];
+  text = "";
   /** For each stream position, its offset in the text; one more for the end. */
   readonly origin: number[] = [];
   readonly wordStart = new Set<number>();
@@ -132,29 +124,31 @@ class Stream {
 
   constructor(
     words: { text: string; at: number }[],
-    private readonly root: Node,
+    private readonly lexicon: Lexicon,
   ) {
+    const chars: string[] = [];
     for (const word of words) {
-      this.wordStart.add(this.chars.length);
+      this.wordStart.add(chars.length);
       if (/^[0-9]/.test(word.text)) {
         const [whole, frac] = word.text.split(/[.,]/);
         const value = decOf(whole!, frac ?? "");
-        if (value) this.numerals.set(this.chars.length, value);
-        this.chars.push(NUMERAL);
+        if (value) this.numerals.set(chars.length, value);
+        chars.push(NUMERAL);
         this.origin.push(word.at);
       } else {
         let offset = word.at;
         for (const ch of [...word.text]) {
           for (const s of skeletonOf(ch)) {
-            this.chars.push(s);
+            chars.push(s.length === 1 ? s : OTHER);
             this.origin.push(offset);
           }
           offset += ch.length;
         }
       }
-      this.wordEnd.add(this.chars.length);
-      this.origin[this.chars.length] = word.at + word.text.length;
+      this.wordEnd.add(chars.length);
+      this.origin[chars.length] = word.at + word.text.length;
     }
+    this.text = chars.join("");
   }
 
   /** Every atom that starts at `pos`, with where it ends. */
@@ -162,11 +156,9 @@ class Stream {
     let found = this.hits.get(pos);
     if (found) return found;
     found = [];
-    let node: Node | undefined = this.root;
-    for (let i = pos; i < this.chars.length && node; ) {
-      node = node.next.get(this.chars[i]!);
-      i++;
-      if (node) for (const atom of node.atoms) found.push({ atom, end: i });
+    for (const length of this.lexicon.lengths.get(this.text[pos]!) ?? []) {
+      if (pos + length > this.text.length) break;
+      for (const atom of this.lexicon.forms.get(this.text.slice(pos, pos + length)) ?? []) found.push({ atom, end: pos + length });
     }
     this.hits.set(pos, found);
     return found;
@@ -184,7 +176,7 @@ interface Parse {
 
 /** The parser of one language over one stream (memoised by position and power). */
 class LangParser {
-  private readonly memo = new Map<string, Parse[]>();
+  private readonly memo = new Map<number, Parse[]>();
 
   constructor(
     private readonly s: Stream,
@@ -192,17 +184,29 @@ class LangParser {
     private readonly rules: Lang,
   ) {}
 
+  private readonly atoms = new Map<number, { values: { value: bigint; end: number }[]; joins: number[] }>();
+
+  /** The language's atoms at `pos`: its number words (with their values) and `pos` with the end of each connector word. */
+  private at(pos: number): { values: { value: bigint; end: number }[]; joins: number[] } {
+    let found = this.atoms.get(pos);
+    if (found) return found;
+    found = { values: [], joins: [pos] };
+    for (const { atom, end } of this.s.atomsAt(pos)) {
+      if (atom.lang !== this.lang) continue;
+      if (atom.value === null) found.joins.push(end);
+      else found.values.push({ value: atom.value, end });
+    }
+    this.atoms.set(pos, found);
+    return found;
+  }
+
   private values(pos: number): { value: bigint; end: number }[] {
-    const out: { value: bigint; end: number }[] = [];
-    for (const { atom, end } of this.s.atomsAt(pos)) if (atom.lang === this.lang && atom.value !== null) out.push({ value: atom.value, end });
-    return out;
+    return this.at(pos).values;
   }
 
   /** `pos` and every end of a connector word at `pos`. */
   private joins(pos: number): number[] {
-    const out = [pos];
-    for (const { atom, end } of this.s.atomsAt(pos)) if (atom.lang === this.lang && atom.value === null) out.push(end);
-    return out;
+    return this.at(pos).joins;
   }
 
   private below100(pos: number): Parse[] {
@@ -226,7 +230,7 @@ class LangParser {
   }
 
   private chunk(pos: number): Parse[] {
-    const numeral = this.s.chars[pos] === NUMERAL ? this.s.numerals.get(pos) : undefined;
+    const numeral = this.s.text[pos] === NUMERAL ? this.s.numerals.get(pos) : undefined;
     if (numeral) return [{ end: pos + 1, value: numeral, atoms: 1, words: 0, power: 0 }];
     const out = this.below100(pos);
     for (const a of this.values(pos)) {
@@ -238,57 +242,58 @@ class LangParser {
     return out;
   }
 
-  /** Terms at `pos` whose power is below `ceiling`; a chunk only when below 10^ceiling. */
-  private terms(pos: number, ceiling: number): Parse[] {
-    const out: Parse[] = [];
-    const bound = Number.isFinite(ceiling) ? shift(decInt(1), ceiling) : null;
-    for (const c of this.chunk(pos)) if (bound === null || less(c.value, bound)) out.push(c);
+  /**
+   * Every parse at `pos`, whatever its power, built by power ascending: the chunks; then for each
+   * power p, the terms of power p (a multiplier read below p times a word for 10^p, the word alone,
+   * a word of a group such as két|ezer, or the word before its multiplier) each followed or not by
+   * a rest below 10^p. Remembered by position: a text costs one computation per position.
+   */
+  private all(pos: number): Parse[] {
+    const known = this.memo.get(pos);
+    if (known) return known;
+    const out: Parse[] = [...this.chunk(pos)];
+    const byPower = new Map<number, Parse[]>();
+    const term = (t: Parse) => byPower.set(t.power, [...(byPower.get(t.power) ?? []), t]);
     for (const a of this.values(pos)) {
       const power = powerOf(a.value);
-      if (a.value >= 1000n && power === null) {
-        const zeros = a.value.toString().length - a.value.toString().replace(/0+$/, "").length;
-        if (zeros < ceiling) out.push({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power: zeros });
-      } else if (power !== null && power < ceiling) {
-        out.push({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power });
+      if (a.value >= 1000n && power === null) term({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power: a.value.toString().length - a.value.toString().replace(/0+$/, "").length });
+      else if (power !== null) {
+        term({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power });
         if (!this.rules.powerFirst) continue;
         for (const j of this.joins(a.end)) {
-          for (const m of this.number(j, power)) if (m.value.n > 1n || m.value.s > 0) out.push({ end: m.end, value: shift(m.value, power), atoms: m.atoms + 1, words: m.words + 1, power });
+          for (const m of this.number(j, power)) if (m.value.n > 1n || m.value.s > 0) term({ end: m.end, value: shift(m.value, power), atoms: m.atoms + 1, words: m.words + 1, power });
         }
       }
     }
-    for (const power of this.rules.powers) {
-      if (power >= ceiling) break;
-      for (const m of this.number(pos, power)) {
-        for (const j of this.joins(m.end)) {
-          for (const w of this.values(j)) {
-            if (powerOf(w.value) !== power) continue;
-            out.push({ end: w.end, value: shift(m.value, power), atoms: m.atoms + 1, words: m.words + 1, power });
+    for (const power of [...new Set([...this.rules.powers, ...byPower.keys()])].sort((x, y) => x - y)) {
+      const bound = shift(decInt(1), power);
+      const terms = byPower.get(power) ?? [];
+      if (this.rules.powers.includes(power)) {
+        for (const m of out) {
+          if (m.power >= power) continue;
+          for (const j of this.joins(m.end)) {
+            for (const w of this.values(j)) {
+              if (powerOf(w.value) !== power || (m.power === 0 && !less(m.value, bound))) continue;
+              terms.push({ end: w.end, value: shift(m.value, power), atoms: m.atoms + 1, words: m.words + 1, power });
+            }
           }
         }
       }
+      for (const t of terms) {
+        out.push(t);
+        if (power < 2) continue;
+        for (const j of this.joins(t.end)) {
+          for (const r of this.number(j, power)) if (less(r.value, bound)) out.push({ end: r.end, value: plus(t.value, r.value), atoms: t.atoms + r.atoms, words: t.words + r.words, power });
+        }
+      }
     }
+    this.memo.set(pos, out);
     return out;
   }
 
   /** Every number at `pos` whose powers are all below `ceiling`. */
   number(pos: number, ceiling: number): Parse[] {
-    const key = `${pos}:${ceiling}`;
-    const known = this.memo.get(key);
-    if (known) return known;
-    this.memo.set(key, []);
-    const out: Parse[] = [];
-    for (const t of this.terms(pos, ceiling)) {
-      out.push(t);
-      if (t.power < 2) continue;
-      const bound = shift(decInt(1), t.power);
-      for (const j of this.joins(t.end)) {
-        for (const r of this.number(j, t.power)) {
-          if (less(r.value, bound)) out.push({ end: r.end, value: plus(t.value, r.value), atoms: t.atoms + r.atoms, words: t.words + r.words, power: t.power });
-        }
-      }
-    }
-    this.memo.set(key, out);
-    return out;
+    return this.all(pos).filter((r) => r.power < ceiling);
   }
 
   /** Three or more unit words (0-9) from `pos`, read digit by digit; each a whole word unless the script is written without spaces. */
@@ -331,7 +336,7 @@ export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Rea
   const out: Reading[] = [];
   for (const words of runs(text)) {
     if (!words.some((w) => /\p{L}/u.test(w.text))) continue;
-    const s = new Stream(words, lexicon.root);
+    const s = new Stream(words, lexicon);
     const parsers = new Map<number, LangParser>();
     const parser = (lang: number) => {
       let p = parsers.get(lang);
@@ -339,9 +344,9 @@ export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Rea
       return p;
     };
     let pos = 0;
-    while (pos < s.chars.length) {
+    while (pos < s.text.length) {
       const langs = new Set<number>();
-      const next = s.chars[pos] === NUMERAL && s.wordStart.has(pos + 1) ? pos + 1 : pos;
+      const next = s.text[pos] === NUMERAL && s.wordStart.has(pos + 1) ? pos + 1 : pos;
       for (const { atom } of s.atomsAt(next)) if (s.wordStart.has(pos) || lexicon.langs[atom.lang]!.glued) langs.add(atom.lang);
       let furthest = pos;
       for (const lang of langs) {
@@ -370,7 +375,7 @@ export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Rea
 
 /** For one word `form` of language `lang`: the values (by decKey) of each number the grammar reads from position `from`, by where it ends (the lexicon builder's and its test's check). */
 export function spansOf(form: string, lang: number, lexicon: Lexicon): (from: number) => Map<number, Set<string>> {
-  const s = new Stream([{ text: form, at: 0 }], lexicon.root);
+  const s = new Stream([{ text: form, at: 0 }], lexicon);
   const p = new LangParser(s, lang, lexicon.langs[lang]!);
   return (from) => {
     const out = new Map<number, Set<string>>();
