@@ -60,9 +60,9 @@ function samples(): Sample[] {
   return out;
 }
 
-/** A spelling as the lexicon keeps it: folded, with everything but letters, marks and digits dropped. */
+/** A spelling as the lexicon keeps it: folded, with everything but letters, marks and digits dropped, and the marks a skeleton drops (a combining tilde the letter before has no precomposed form with) too. */
 export function formOf(spelled: string): string {
-  return foldText(spelled).replace(/[^\p{L}\p{M}\p{N}]/gu, "");
+  return [...foldText(spelled).replace(/[^\p{L}\p{M}\p{N}]/gu, "")].filter((ch) => skeletonOf(ch) !== "").join("");
 }
 
 /** The language of a locale (de-CH and de are one language). */
