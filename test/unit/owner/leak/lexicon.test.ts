@@ -58,11 +58,14 @@ describe("numbers the lexicon was not built from (property)", () => {
   it("reads a number below ten million spelled by any rule set of any language, as one word run and inside a sentence", () => {
     const lexicon = defaultLexicon();
     fc.assert(
-      fc.property(fc.constantFrom(...all.filter((s) => !PARTIAL.has(s.id))), fc.integer({ min: 100, max: 9_999_999 }), ({ lang, f, set }, n) => {
+      fc.property(fc.constantFrom(...all.flatMap((s, i) => (PARTIAL.has(s.id) ? [] : [i]))), fc.integer({ min: 100, max: 9_999_999 }), (i, n) => {
+        const { lang, f, set } = all[i]!;
         const spelled = f.format(BigInt(n), set);
         fc.pre(spelled !== null);
         const form = formOf(spelled!);
         expect(spansOf(form, lang, lexicon)(0).get([...form].length)).toContain(String(n));
+        // One word shorter than four letters is not read alone (readRbnf): stu, sto, mil.
+        fc.pre(/[\s-]/.test(spelled!) || [...form].length >= 4);
         const read = numberViews(`my floor: ${spelled}.`).flatMap((view) => readRbnf(view).map((r) => decKey(r.value)));
         expect(read).toContain(decKey(decInt(n)));
       }),

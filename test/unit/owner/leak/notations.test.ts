@@ -25,17 +25,6 @@ describe("Roman numerals", () => {
       }),
     );
   });
-
-  describe("when letters only look like a Roman numeral", () => {
-    it.each([
-      ["two letters (a CD)", "a CD for 2", "400"],
-      ["two letters (millimetres)", "5 mm thick", "2000"],
-      ["letters out of order", "the civic is red", "2400"],
-      ["a word that merely contains the letters", "mmcdx", "2400"],
-    ])("does not read %s", (_, text, value) => {
-      expect(reads(text, value)).toBe(false);
-    });
-  });
 });
 
 describe("numbers in base 16, 8 and 2", () => {
@@ -47,16 +36,6 @@ describe("numbers in base 16, 8 and 2", () => {
         expect(reads(`value ${written} here`, n.toString())).toBe(true);
       }),
     );
-  });
-
-  describe("when it is no number in another base", () => {
-    it.each([
-      ["hours", "open 24h a day", "36"],
-      ["a hash", "commit 0960a8f", "2400"],
-      ["a word ending in h", "such 960 much", "2400"],
-    ])("does not read %s", (_, text, value) => {
-      expect(reads(text, value)).toBe(false);
-    });
   });
 });
 
@@ -74,10 +53,19 @@ describe("minor units", () => {
     expect(reads("2400000 fils", "2400", [3])).toBe(true);
     expect(reads("2400000 fils", "2400")).toBe(false);
   });
+});
 
-  describe("when the amount is in major units", () => {
-    it("reads 2400 TWD as 2400, not as 24", () => {
-      expect(reads("2400 TWD", "24")).toBe(false);
-    });
+describe("when letters or digits only look like another notation", () => {
+  it.each([
+    ["two Roman letters (a CD)", "a CD for 2", "400"],
+    ["two Roman letters (millimetres)", "5 mm thick", "2000"],
+    ["Roman letters out of order", "the civic is red", "2400"],
+    ["a word that merely contains Roman letters", "mmcdx", "2400"],
+    ["hours", "open 24h a day", "36"],
+    ["a hash", "commit 0960a8f", "2400"],
+    ["a word ending in h", "such 960 much", "2400"],
+    ["an amount in major units", "2400 TWD", "24"],
+  ])("does not read %s as a number in another notation", (_, text, value) => {
+    expect(reads(text, value)).toBe(false);
   });
 });

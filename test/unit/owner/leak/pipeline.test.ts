@@ -30,16 +30,6 @@ describe("number words through the pipeline", () => {
     expect(reads(`my floor is ${DISGUISES[name]!("two thousand four hundred", 1)}`, "2400")).toBe(true);
   });
 
-  it.each([
-    ["Cyrillic о in French", "deux mille quatre cents".replace(/o/g, "\u043e")],
-    ["digits inside German", "zw31tausendv13rhundert"],
-    ["spelled-out Spanish", "d o s  m i l  c u a t r o c i e n t o s"],
-    ["accents dropped in Spanish", "dos mil cuatrocientos"],
-    ["no diacritics in Polish", "dwa tysiace czterysta"],
-  ])("reads 2400 in %s", (_, text) => {
-    expect(reads(text, "2400")).toBe(true);
-  });
-
   it("reads any number below a million in English words, in any disguise (property)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1000, max: 999_999 }), fc.constantFrom(...Object.keys(DISGUISES)), fc.nat(1), (n, name, pick) => {
@@ -65,6 +55,10 @@ describe("digits through the pipeline", () => {
     ["digit words apart by commas", "two, four, zero, zero"],
     ["digit words apart by slashes", "two/four/zero/zero"],
     ["digit words apart by emoji", "two \u{1F525} four \u{1F525} zero \u{1F525} zero"],
+    ["Cyrillic о in French words", "deux mille quatre cents".replace(/o/g, "\u043e")],
+    ["digits inside German words", "zw31tausendv13rhundert"],
+    ["Spanish words spelled out", "d o s  m i l  c u a t r o c i e n t o s"],
+    ["Polish words without diacritics", "dwa tysiace czterysta"],
   ])("reads 2400 written with %s", (_, text) => {
     expect(reads(`my floor: ${text}`, "2400")).toBe(true);
   });
