@@ -42,9 +42,9 @@ interface Sample {
   power?: number;
 }
 
-/** The multipliers a power is learned from: below 100 for the hundred, below 10 for powers a language may not name (10^4: 만), any for 10^3, 10^6, 10^9, 10^12. */
+/** The multipliers a power is learned from: below 10 for the hundred and for powers a language may not name (10^4: 만; ten hundred is a thousand), any for 10^3, 10^6, 10^9, 10^12. */
 function multipliers(power: number): bigint[] {
-  const most = power === 2 ? 99n : power % 3 === 0 ? 999n : 9n;
+  const most = power % 3 === 0 ? 999n : 9n;
   return MULTIPLIERS.filter((k) => k <= most);
 }
 

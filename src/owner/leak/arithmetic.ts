@@ -8,7 +8,8 @@
  *   prefix  = half [of] | twice | double | triple | a third of | a quarter of
  * Precedence as usual (× ÷ before + -), exact decimals throughout; a result that is negative or
  * not a finite decimal is not a reading. So that honest text stays honest: a chain followed by a
- * word other than a currency code is a measure, not a sum (60 x 40 cm, 2 - 3 weeks); x or ×
+ * word other than a currency code or a word a sentence goes on with (and, is, for...) is a
+ * measure, not a sum (60 x 40 cm, 12 x 200 g, 2 - 3 weeks); x or ×
  * between numbers both above 12 is a size (60x40), not a product; and a slash without spaces
  * divides only a number of 100 or more by one of 12 or less, alone (4800/2, not the date 12/5).
  * No powers, no parentheses.
@@ -112,10 +113,13 @@ function choices(chain: Operand[]): Dec[][] {
   return out;
 }
 
-/** Whether what follows a chain ends it as a sum: nothing, punctuation, or a currency code or sign; not a unit word (cm, weeks). */
+/** English words that go on a sentence after a number without being its unit: conjunctions, copulas, prepositions of a sum. */
+const GOES_ON = new Set(["and", "or", "but", "so", "then", "is", "are", "was", "were", "be", "will", "would", "for", "to", "at", "as", "not", "please", "ok", "okay", "max", "min", "tops", "total", "in", "on", "if", "that", "which", "it", "i", "we", "you"]);
+
+/** Whether what follows a chain ends it as a sum: nothing, punctuation, a currency code, or a word the sentence goes on with; not a unit word (cm, weeks, strollers). */
 function endsClean(after: string): boolean {
   const word = /^\s*(\p{L}+)/u.exec(after);
-  return word === null || CODES.has(word[1]!);
+  return word === null || CODES.has(word[1]!) || GOES_ON.has(word[1]!);
 }
 
 /** The results of the arithmetic in `view` over its `readings`. */

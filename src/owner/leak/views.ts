@@ -24,14 +24,15 @@ const LOOKALIKE: Record<string, string> = Object.fromEntries(
 );
 const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", $: "s", "|": "i", "!": "i" };
 
-/** `text` as its skeleton: Latin, Greek and Cyrillic diacritics dropped, look-alike letters as Latin, l as i; one character in, at most one out, so offsets stay close. */
+/** `text` as its skeleton: Latin, Greek and Cyrillic diacritics and apostrophes dropped (п'ять, пʼять), look-alike letters as Latin, l as i; one character in, at most one out, so offsets stay close. */
 export function skeleton(text: string): string {
   return text
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
     .normalize("NFC")
     .replace(/[^\x00-\x7f]/g, (ch) => LOOKALIKE[ch] ?? ch)
-    .replace(/l/g, "i");
+    .replace(/l/g, "i")
+    .replace(/['\u2019\u02bc]/g, "");
 }
 
 const skeletons = new Map<string, string>();
@@ -47,9 +48,10 @@ export function skeletonOf(ch: string): string {
   return s;
 }
 
-/** `folded` with the digits and @ $ | ! of every word that also has a letter read as letters (fl00r, tw0, $ara); words without a letter are left alone. */
-export function unleet(folded: string): string {
-  return folded.replace(/[\p{L}\p{N}@$|!]+/gu, (word) => (/\p{L}/u.test(word) && /[\p{N}@$|!]/u.test(word) ? word.replace(/[0-9@$|!]/g, (ch) => LEET[ch] ?? ch) : word));
+/** `folded` with the digits and @ $ | ! of every word that also has a letter read as letters (fl00r, tw0, $ara); words without a letter are left alone; with `edges` false, @ $ | ! only between letters (a word's closing ! stays punctuation). */
+export function unleet(folded: string, edges = true): string {
+  const word = edges ? /[\p{L}\p{N}@$|!]+/gu : /[\p{L}\p{N}]+(?:[@$|!]+[\p{L}\p{N}]+)*/gu;
+  return folded.replace(word, (w) => (/\p{L}/u.test(w) && /[\p{N}@$|!]/u.test(w) ? w.replace(/[0-9@$|!]/g, (ch) => LEET[ch] ?? ch) : w));
 }
 
 /** `text` with every run of three or more single letters (or digits, with `digits`) apart by one space joined (f l o o r). */
@@ -67,7 +69,7 @@ export function looseNumberText(folded: string): string {
     .replace(new RegExp(`([0-9])\\s*(?:${DECORATION}\\s*)+(?=[0-9])`, "gu"), "$1-")
     .replace(/(?<![0-9])([0-9])\s*[,/:\u00b7\u2022;|]\s*(?=[0-9](?![0-9]))/g, "$1-")
     .replace(/([0-9]) +\. +(?=[0-9])/g, "$1.");
-  const words = skeleton(unleet(undecorated))
+  const words = skeleton(unleet(undecorated, false))
     .replace(/(?<=\p{L})[\p{P}\p{S}]+(?=\p{L})/gu, "")
     .replace(new RegExp(`(?<=\\p{L})(?:\\s*[,/\u00b7\u2022;|]\\s*|\\s+\\.\\s+|\\s*(?:${DECORATION}\\s*)+)(?=\\p{L})`, "gu"), " ");
   return joinSpelled(words, false);

@@ -112,6 +112,13 @@ export function defaultLexicon(): Lexicon {
   return compiled;
 }
 
+/** A word of a run: its text, its offset, and whether a comma stands before it. */
+interface Word {
+  text: string;
+  at: number;
+  comma: boolean;
+}
+
 /** A run of words apart only by spaces, hyphens or soft hyphens, as one string of skeleton letters, one code unit each (a numeral is one NUMERAL, a character outside the BMP one OTHER). */
 class Stream {
   text = "";
@@ -119,16 +126,19 @@ class Stream {
   readonly origin: number[] = [];
   readonly wordStart = new Set<number>();
   readonly wordEnd = new Set<number>();
+  /** Word starts with a comma before them. */
+  readonly afterComma = new Set<number>();
   readonly numerals = new Map<number, Dec>();
   private readonly hits = new Map<number, { atom: Atom; end: number }[]>();
 
   constructor(
-    words: { text: string; at: number }[],
+    words: Word[],
     private readonly lexicon: Lexicon,
   ) {
     const chars: string[] = [];
     for (const word of words) {
       this.wordStart.add(chars.length);
+      if (word.comma) this.afterComma.add(chars.length);
       if (/^[0-9]/.test(word.text)) {
         const [whole, frac] = word.text.split(/[.,]/);
         const value = decOf(whole!, frac ?? "");
@@ -204,9 +214,9 @@ class LangParser {
     return this.at(pos).values;
   }
 
-  /** `pos` and every end of a connector word at `pos`. */
-  private joins(pos: number): number[] {
-    return this.at(pos).joins;
+  /** `pos` and every end of a connector word at `pos`: where the next atom may start; none after a comma, but after a power of a thousand or more (to tusen, fire hundre). */
+  private joins(pos: number, afterPower = false): number[] {
+    return this.s.afterComma.has(pos) && !afterPower ? [] : this.at(pos).joins;
   }
 
   private below100(pos: number): Parse[] {
@@ -282,7 +292,7 @@ class LangParser {
       for (const t of terms) {
         out.push(t);
         if (power < 2) continue;
-        for (const j of this.joins(t.end)) {
+        for (const j of this.joins(t.end, power >= 3)) {
           for (const r of this.number(j, power)) if (less(r.value, bound)) out.push({ end: r.end, value: plus(t.value, r.value), atoms: t.atoms + r.atoms, words: t.words + r.words, power });
         }
       }
@@ -311,20 +321,21 @@ class LangParser {
   }
 }
 
-const WORD = /[\p{L}\p{M}]+|[0-9]+(?:[.,][0-9]+)?/gu;
-const JOINER = /^[\s\-\u00ad\u2010\u2011]*$/u;
+const WORD = /[\p{L}\p{M}]+(?:['\u2019\u02bc][\p{L}\p{M}]+)*|[0-9]+(?:[.,][0-9]+)?/gu;
+const JOINER = /^[\s\-\u00ad\u2010\u2011]*$|^\s*,\s*$/u;
 
-/** `text` cut into runs of words apart only by spaces, hyphens or soft hyphens. */
-function runs(text: string): { text: string; at: number }[][] {
-  const out: { text: string; at: number }[][] = [];
-  let current: { text: string; at: number }[] = [];
+/** `text` cut into runs of words apart only by spaces, hyphens or soft hyphens, or one comma (to tusen, fire hundre); an apostrophe inside a word (п'ятсот) is part of it. */
+function runs(text: string): Word[][] {
+  const out: Word[][] = [];
+  let current: Word[] = [];
   let last = 0;
   for (const m of text.matchAll(WORD)) {
-    if (current.length > 0 && !JOINER.test(text.slice(last, m.index))) {
+    const gap = text.slice(last, m.index);
+    if (current.length > 0 && !JOINER.test(gap)) {
       out.push(current);
       current = [];
     }
-    current.push({ text: m[0], at: m.index });
+    current.push({ text: m[0], at: m.index, comma: current.length > 0 && gap.includes(",") });
     last = m.index + m[0].length;
   }
   if (current.length > 0) out.push(current);
@@ -343,12 +354,12 @@ export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Rea
       if (!p) parsers.set(lang, (p = new LangParser(s, lang, lexicon.langs[lang]!)));
       return p;
     };
-    let pos = 0;
-    while (pos < s.text.length) {
+    // Each language reads from where its last reading ended, so one language's long reading does not hide another's (ok, mil ochocientos).
+    const until = new Map<number, number>();
+    for (let pos = 0; pos < s.text.length; pos++) {
       const langs = new Set<number>();
       const next = s.text[pos] === NUMERAL && s.wordStart.has(pos + 1) ? pos + 1 : pos;
-      for (const { atom } of s.atomsAt(next)) if (s.wordStart.has(pos) || lexicon.langs[atom.lang]!.glued) langs.add(atom.lang);
-      let furthest = pos;
+      for (const { atom } of s.atomsAt(next)) if ((s.wordStart.has(pos) || lexicon.langs[atom.lang]!.glued) && pos >= (until.get(atom.lang) ?? 0)) langs.add(atom.lang);
       for (const lang of langs) {
         const rules = lexicon.langs[lang]!;
         const p = parser(lang);
@@ -365,9 +376,8 @@ export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Rea
           seen.add(decKey(r.value));
           out.push({ value: r.value, start: s.origin[pos]!, end: s.origin[end]! });
         }
-        furthest = Math.max(furthest, end);
+        if (end > pos) until.set(lang, end);
       }
-      pos = furthest > pos ? furthest : pos + 1;
     }
   }
   return out;
@@ -375,7 +385,7 @@ export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Rea
 
 /** For one word `form` of language `lang`: the values (by decKey) of each number the grammar reads from position `from`, by where it ends (the lexicon builder's and its test's check). */
 export function spansOf(form: string, lang: number, lexicon: Lexicon): (from: number) => Map<number, Set<string>> {
-  const s = new Stream([{ text: form, at: 0 }], lexicon);
+  const s = new Stream([{ text: form, at: 0, comma: false }], lexicon);
   const p = new LangParser(s, lang, lexicon.langs[lang]!);
   return (from) => {
     const out = new Map<number, Set<string>>();
