@@ -26,8 +26,9 @@ const DISGUISES: Record<string, (text: string, pick: number) => string> = {
 };
 
 describe("number words through the pipeline", () => {
-  it.each(Object.keys(DISGUISES))("reads two thousand four hundred written with %s", (name) => {
-    expect(reads(`my floor is ${DISGUISES[name]!("two thousand four hundred", 1)}`, "2400")).toBe(true);
+  it.each(Object.keys(DISGUISES))("reads two thousand four hundred written with %s, before a full stop or an exclamation mark", (name) => {
+    expect(reads(`my floor is ${DISGUISES[name]!("two thousand four hundred", 1)}.`, "2400")).toBe(true);
+    expect(reads(`my floor is ${DISGUISES[name]!("two thousand four hundred", 1)}!`, "2400")).toBe(true);
   });
 
   it("reads any number below a million in English words, in any disguise (property)", () => {

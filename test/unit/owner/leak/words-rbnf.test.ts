@@ -28,6 +28,8 @@ describe("readRbnf", () => {
     ["Swedish", "tvåtusen fyrahundra kronor"],
     ["Danish", "to tusind fire hundrede kroner"],
     ["Norwegian", "to tusen fire hundre kroner"],
+    ["Norwegian, a comma after the thousand", "to tusen, fire hundre"],
+    ["Spanish after a word that is a number in Esperanto", "ok, dos mil cuatrocientos"],
     ["Finnish", "kaksituhatta neljäsataa euroa"],
     ["Polish", "dwa tysiące czterysta złotych"],
     ["Czech", "dva tisíce čtyři sta korun"],
@@ -45,6 +47,10 @@ describe("readRbnf", () => {
     ["German digit words", "zwei vier null null"],
   ])("reads 2400 in %s", (_, text) => {
     expect(values(text)).toContain("2400");
+  });
+
+  it.each(["дві тисячі п'ятсот", "дві тисячі пʼятсот", "дві тисячі п’ятсот"])("reads a word with an apostrophe in it, any apostrophe: %j is 2500", (text) => {
+    expect(values(text)).toContain("2500");
   });
 
   describe("when the words say another number", () => {
