@@ -46,7 +46,7 @@ interface Lang {
   powers: number[];
 }
 
-/** A compiled lexicon: its languages, the skeletons of their words, and the lengths of those by first character (longest first). */
+/** A compiled lexicon: its languages, the skeletons of their words, and the lengths of those by their first two characters (or one, for a one-character word). */
 export interface Lexicon {
   langs: Lang[];
   forms: Map<string, Atom[]>;
@@ -80,7 +80,7 @@ export function compileLexicon(lines: readonly string[]): Lexicon {
     const key = [...form].map(skeletonOf).join("");
     const atoms = forms.get(key) ?? [];
     if (!atoms.some((a) => a.lang === atom.lang && a.value === atom.value)) forms.set(key, [...atoms, atom]);
-    lengths.set(key[0]!, (lengths.get(key[0]!) ?? new Set()).add(key.length));
+    lengths.set(key.slice(0, 2), (lengths.get(key.slice(0, 2)) ?? new Set()).add(key.length));
   };
   const langs: Lang[] = [];
   lines.forEach((line, lang) => {
@@ -166,9 +166,13 @@ class Stream {
     let found = this.hits.get(pos);
     if (found) return found;
     found = [];
-    for (const length of this.lexicon.lengths.get(this.text[pos]!) ?? []) {
-      if (pos + length > this.text.length) break;
-      for (const atom of this.lexicon.forms.get(this.text.slice(pos, pos + length)) ?? []) found.push({ atom, end: pos + length });
+    for (const key of [this.text.slice(pos, pos + 1), this.text.slice(pos, pos + 2)]) {
+      if (key.length === 2 && key[1] === undefined) continue;
+      for (const length of this.lexicon.lengths.get(key) ?? []) {
+        if (pos + length > this.text.length) break;
+        if ((length === 1) !== (key.length === 1)) continue;
+        for (const atom of this.lexicon.forms.get(this.text.slice(pos, pos + length)) ?? []) found.push({ atom, end: pos + length });
+      }
     }
     this.hits.set(pos, found);
     return found;
@@ -212,6 +216,12 @@ class LangParser {
 
   private values(pos: number): { value: bigint; end: number }[] {
     return this.at(pos).values;
+  }
+
+  /** Whether a reading at `pos` could be kept: a word of four letters or more starts there, or another atom of the language follows one (a numeral at `pos` always could). */
+  worthReading(pos: number): boolean {
+    if (this.s.text[pos] === NUMERAL) return true;
+    return this.values(pos).some((a) => a.end - pos >= MIN_SINGLE_LETTERS || this.joins(a.end, true).some((j) => j < this.s.text.length && (this.values(j).length > 0 || this.s.text[j] === NUMERAL)));
   }
 
   /** `pos` and every end of a connector word at `pos`: where the next atom may start; none after a comma, but after a power of a thousand or more (to tusen, fire hundre). */
@@ -357,12 +367,14 @@ export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Rea
     // Each language reads from where its last reading ended, so one language's long reading does not hide another's (ok, mil ochocientos).
     const until = new Map<number, number>();
     for (let pos = 0; pos < s.text.length; pos++) {
+      if (!s.wordStart.has(pos) && !GLUED.test(s.text[pos]!)) continue;
       const langs = new Set<number>();
       const next = s.text[pos] === NUMERAL && s.wordStart.has(pos + 1) ? pos + 1 : pos;
       for (const { atom } of s.atomsAt(next)) if ((s.wordStart.has(pos) || lexicon.langs[atom.lang]!.glued) && pos >= (until.get(atom.lang) ?? 0)) langs.add(atom.lang);
       for (const lang of langs) {
         const rules = lexicon.langs[lang]!;
         const p = parser(lang);
+        if (!p.worthReading(pos)) continue;
         const parses = [...p.number(pos, Infinity), p.digits(pos)].filter((r): r is Parse => {
           if (r === null || r.words === 0) return false;
           if (r.atoms === 1 && r.end - pos < MIN_SINGLE_LETTERS) return false;
