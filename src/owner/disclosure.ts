@@ -1,11 +1,14 @@
 /**
  * The `never_disclose` check (docs/ROOMS.md), on everything a seat is about to sign: every key and
  * every string or number value at any depth (`__proto__` is an ordinary key here), each string
- * also decoded (leak/decode.ts), and the message's free text read together with the seat's recent
- * free text in the room, so a secret split over messages is found too.
+ * also decoded (leak/decode.ts) and read through one normalisation pipeline (leak/views.ts), and
+ * the message's free text read together with the seat's recent free text in the room, joined and
+ * over the numbers inside its sentences (leak/split.ts), so a secret split over messages is found
+ * too.
  *
  * An entry that is one number ("2400", "2,400", "two thousand four hundred") is looked for by value:
- * any spelling of that value in text (leak/numbers.ts), and any number value equal to it; a money
+ * any spelling of that value in text (leak/numbers.ts: digits, words of 75 languages, Roman
+ * numerals, other bases, minor units, bounded arithmetic), and any number value equal to it; a money
  * amount (a number under `amount` or `bid`) is read both as the integer it is and in its currency's
  * major unit (240000 TWD is 2400), and one equal to a secret is refused unless the mandate's
  * `secret_amount` is `allow`. Another amount is never refused for its digits (324000 holds "2400"
