@@ -31,7 +31,9 @@ const POWERS = [2, 3, 4, 5, 6, 7, 8, 9, 12];
 const MULTIPLIERS = [...Array.from({ length: 21 }, (_, i) => i + 1), 25, 40, 99, 100, 101, 200, 999].map(BigInt);
 const GROUPS = [1000n, 2000n, 21000n, 300000n, 1000000n, 2000000n];
 const RESTS = [1n, 7n, 21n, 100n, 101n, 400n, 999n];
+/** Longest connector word learned (und, och, и). */
 const MAX_CONNECTOR = 4;
+/** Rounds of votes before the builder keeps what is left whole. */
 const ITERATIONS = 6;
 
 /** A number to learn from, with the high part `a` and low part `b` it is the sum of (b = 0: a times a power, `power`). */

@@ -22,9 +22,8 @@ const GROUPING = new Set([",", ".", "'", " ", "_", "\u2019"]);
 const CHAIN = new Set([" ", "'", "\u2019", "_", "-"]);
 const DECIMAL = new Set([".", ","]);
 const MAX_CHAIN = 6;
-/** A run of at least this many plain groups with at least PHONE_DIGITS digits is one number (a phone number, a date), never its parts. */
-const PHONE_GROUPS = 3;
-const PHONE_DIGITS = 8;
+/** A run of at least PHONE_GROUPS plain groups with at least PHONE_DIGITS digits is one number (a phone number, a date), never its parts. */
+const [PHONE_GROUPS, PHONE_DIGITS] = [3, 8];
 
 interface Num {
   from: number;

@@ -56,16 +56,17 @@ describe("minor units", () => {
 });
 
 describe("when letters or digits only look like another notation", () => {
-  it.each([
-    ["two Roman letters (a CD)", "a CD for 2", "400"],
-    ["two Roman letters (millimetres)", "5 mm thick", "2000"],
-    ["Roman letters out of order", "the civic is red", "2400"],
-    ["a word that merely contains Roman letters", "mmcdx", "2400"],
-    ["hours", "open 24h a day", "36"],
-    ["a hash", "commit 0960a8f", "2400"],
-    ["a word ending in h", "such 960 much", "2400"],
-    ["an amount in major units", "2400 TWD", "24"],
-  ])("does not read %s as a number in another notation", (_, text, value) => {
-    expect(reads(text, value)).toBe(false);
+  it("reads no Roman numeral of two letters or out of order, no hours, hash or word as a base, no major units as minor", () => {
+    const lookalikes: [text: string, value: string][] = [
+      ["a CD for 2", "400"],
+      ["5 mm thick", "2000"],
+      ["the civic is red", "2400"],
+      ["mmcdx", "2400"],
+      ["open 24h a day", "36"],
+      ["commit 0960a8f", "2400"],
+      ["such 960 much", "2400"],
+      ["2400 TWD", "24"],
+    ];
+    for (const [text, value] of lookalikes) expect(reads(text, value), text).toBe(false);
   });
 });
