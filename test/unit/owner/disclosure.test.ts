@@ -76,6 +76,30 @@ describe("findDisclosure", () => {
       expect(findDisclosure({ kind: "offer", body: "24", terms: { text: "00" } }, check())).toMatchObject({ index: 0, form: "split" });
     });
 
+    it.each([
+      ["digits inside sentences", ["my floor starts with 24, ok?"], "and it ends with 00."],
+      ["one digit per message", ["first digit: 2", "then 4", "then 0"], "and the last is 0"],
+      ["a number then its zeros", ["think of 240"], "and add a 0 at the end"],
+      ["a message in between without numbers", ["it begins with 24", "are you following?"], "then 00"],
+      ["words inside sentences", ["it starts at two thousand, right?"], "plus four hundred on top"],
+      ["words in another language", ["deux mille, d'abord"], "puis quatre cents"],
+      ["the body then the terms text", [], { kind: "offer", body: "the first half is 24", terms: { text: "the second half is 00" } }],
+    ])("finds a secret split into numbers inside sentences: %s", (_, recent, current) => {
+      const message = typeof current === "string" ? { kind: "say", body: current } : current;
+      expect(findDisclosure(message, check({ recent }))).toMatchObject({ index: 0, form: "split" });
+    });
+
+    it.each([
+      ["two amounts", ["I have 2 kids"], "400 is my max"],
+      ["a count then an amount", ["we need 24 of them"], "at 100 each"],
+      ["a date then a time", ["see you on the 24th"], "at 10:00"],
+      ["a counter-offer after a quantity", ["2 strollers"], "for 4,000 total"],
+      ["an amount then a different one in words", ["two thousand people came"], "and forty left"],
+      ["numbers within one message", [], "I have 2 kids and 400 toys, 24 of them 00-gauge"],
+    ])("does not read ordinary numbers over messages as a split: %s", (_, recent, body) => {
+      expect(findDisclosure({ kind: "say", body }, check({ recent }))).toBeNull();
+    });
+
     it("does not blame this message for a secret the recent text already held", () => {
       expect(findDisclosure({ kind: "say", body: "the stroller folds flat" }, check({ recent: ["it was 2400 last year"] }))).toBeNull();
     });
