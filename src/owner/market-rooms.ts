@@ -76,12 +76,13 @@ export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRo
   if (!source.ok && source.reason !== "no_mandate") throw new TrestleError("E_MANDATE", `the mandate of ${marketSeat} at ${market.table} does not hold, so none can be carried into the room: ${source.message}`, { reason: source.reason });
   const match = await new MarketClient(market).match(seq, reader);
   const seat = options.seat ?? marketSeat;
+  const presence = await roomPresence(market.http, match.room);
+  if (presence === "deleted") throw new TrestleError("E_TABLE_DELETED", `the room of match ${seq} (${match.room}) was deleted`);
   const room = await openTable({ relay: market.http, table: match.room, home: options.home, clock });
+  // The room seat's limits are in place before the seat exists, so no write of it ever goes unguarded.
   if (source.ok) await carryMandate(options.home, source.mandate, { table: match.room, seat, ownerKey }, ownerSigner, clock());
   const join = { seat, owner, seatKey: await options.seatKey(seat), card: options.card ?? {}, expires: clock() + (options.ttlMs ?? 600_000) };
   const entered = (how: EnteredRoom["how"], joined: JoinResponse): EnteredRoom => ({ room: match.room, match: seq, how, seat, seq: joined.seq, head: joined.head, mandate: source.ok ? "carried" : "none", client: room });
-  const presence = await roomPresence(market.http, match.room);
-  if (presence === "deleted") throw new TrestleError("E_TABLE_DELETED", `the room of match ${seq} (${match.room}) was deleted`);
   if (presence === "none" && (await created(room, ownerSigner, owner, matchRoomConfigFor(match, { owner, ownerKey })))) return entered("opened", await room.join(ownerSigner, join));
   try {
     return entered("joined", await room.join(ownerSigner, { ...join, newcomer: {} }));

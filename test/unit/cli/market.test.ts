@@ -7,9 +7,9 @@
  * `market matches` and `market room` take one match to its room from both sides, the room seat
  * carrying the market seat's mandate; and every bad input is a clear code, the ledger unchanged.
  */
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
@@ -23,11 +23,14 @@ let ben: Cli;
 const market = uniqueTable("m-cli");
 const keys: Record<string, string> = {};
 let matchSeq = 0;
+let secondMatch = 0;
+let benHome = "";
 
 beforeAll(async () => {
   relay = await sharedRelay();
   const home = (name: string) => mkdtempSync(join(tmpdir(), `trestle-market-${name}-`));
-  [hana, ana, ben] = [cli(home("hana"), relay.url), cli(home("ana"), relay.url), cli(home("ben"), relay.url)];
+  benHome = home("ben");
+  [hana, ana, ben] = [cli(home("hana"), relay.url), cli(home("ana"), relay.url), cli(benHome, relay.url)];
   for (const [name, side] of [["hana", hana], ["ana", ana], ["ben", ben]] as const) keys[name] = (await side.json(["keygen", "--owner", name])).body!.public_key;
 }, 60_000);
 
@@ -153,11 +156,23 @@ describe("a market from the command line", { timeout: 90_000 }, () => {
     const wanted = await ben.json(["market", "list", ...at("ben-bot"), "--side", "want", "--title", "Fox stroller rain cover", "--category", "baby-gear"]);
     expect(wanted.code, wanted.stderr).toBe(0);
     const seq = wanted.body!.matches[0];
+    secondMatch = seq;
     await watching.printed(new RegExp(`\\[#${wanted.body!.seq}\\] ben-bot lists a want [0-9a-f]{12}…: "Fox stroller rain cover" \\(baby-gear\\), 1 unit, ask`));
     await watching.printed(new RegExp(`\\[#${seq}\\] match: ana's offer #\\d+ with ben's want #${wanted.body!.seq}, 1 unit \\(words: fox, stroller\\); its room is mr-[0-9a-f]{40}`));
     await watching.printed(new RegExp(`match #${seq} is yours: open or join its room with trestle market room ${seq} --table ${market} --owner ana`));
     watching.child.kill("SIGINT");
     expect((await watching.done).code).toBe(0);
+  });
+
+  it("refuses to open a match's room while the market seat's mandate does not hold (E_MANDATE), opening nothing", async () => {
+    const path = join(benHome, "mandates", market, "ben-bot.json");
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, "{ not a mandate", { mode: 0o600 });
+    const error = await refused(ben, ["market", "room", String(secondMatch), "--table", market, "--owner", "ben"], 3, "E_MANDATE");
+    expect(error).toMatchObject({ message: expect.stringContaining("does not hold"), details: { reason: "malformed" } });
+    const listed = await ben.json(["market", "matches", "--table", market, "--owner", "ben"]);
+    expect(listed.body!.find((m: { seq: number }) => m.seq === secondMatch)).toMatchObject({ room_presence: "none" });
+    rmSync(path);
   });
 
   describe("when the input does not fit", () => {
