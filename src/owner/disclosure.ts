@@ -31,14 +31,15 @@ export { foldText };
 
 /**
  * Top-level fields of a submission that carry nothing the agent wrote: `nonce` (drawn by the
- * client library), `table` and `seat` (the seat's own place), `offer` / `grant` / `auction` (the hash
- * of an entry already in the ledger, which the schema requires to be one) and a sealed bid's
+ * client library), `table` and `seat` (the seat's own place), `offer` / `grant` / `auction` and a
+ * market's `listing` / `supersedes` (the hash of an entry already in the ledger, which the schema
+ * requires to be one) and a sealed bid's
  * `commitment` (a SHA-256 over the bid and a random salt; the bid itself is checked, as `reveals`),
  * and a deal_sign's `deal` hash and owner key and signature (the deal's terms are the ledger's).
  * Checking them would refuse honest messages whose random nonce or hash happens to contain a listed
  * string; they cannot carry new words, so they are left out.
  */
-const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant", "auction", "commitment", "deal", "owner_key", "owner_sig"]);
+const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant", "auction", "listing", "supersedes", "commitment", "deal", "owner_key", "owner_sig"]);
 
 /** What of a submission the agent wrote: every field but those in NOT_AUTHORED (at the top level only). */
 export function authoredPart(submission: Record<string, unknown>): Record<string, unknown> {

@@ -155,6 +155,14 @@ describe("authoredPart", () => {
     expect(findDisclosure(authoredPart(accept), { never: ["2400"] })).toBeNull();
   });
 
+  it("leaves out the listing a market withdrawal or new version names, which is the hash of an entry in the ledger", () => {
+    const listing = `ab2400cd${"0".repeat(56)}`;
+    expect(findDisclosure(authoredPart({ kind: "unlist", table: "m-2400", seat: "bot", nonce: "n".repeat(22), listing, body: "" }), { never: ["2400"] })).toBeNull();
+    const version = { kind: "listing", side: "offer", title: "Stroller", category: "baby-gear", quantity: 1, expires: 1, supersedes: listing, body: "" };
+    expect(findDisclosure(authoredPart(version), { never: ["2400"] })).toBeNull();
+    expect(findDisclosure(authoredPart({ ...version, text: "not under 2400" }), { never: ["2400"] })).toEqual({ index: 0, path: "$.text", form: "text" });
+  });
+
   it("keeps everything the agent wrote, nested or not", () => {
     expect(findDisclosure(authoredPart({ ...accept, body: "my floor is 2400" }), { never: ["2400"] })).toEqual({ index: 0, path: "$.body", form: "text" });
     expect(findDisclosure(authoredPart({ ...accept, terms: { amount: 240000, currency: "TWD" } }), { never: ["2400"] })).toEqual({ index: 0, path: "$.terms.amount", form: "amount" });
