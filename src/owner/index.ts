@@ -1,8 +1,9 @@
 /**
  * The owner's side (docs/ROOMS.md): guards that run on the owner's machine before anything is
  * signed (mandates, the never_disclose check, the commitment gate), the journal of what never
- * leaves the machine, notes to the owner, and rooms from the owner's side (invites, links,
- * joining, ejecting). Used by the client library's users, the CLI and the MCP server alike.
+ * leaves the machine, notes to the owner, rooms from the owner's side (invites, links,
+ * joining, ejecting), and markets' (reading one, and entering a match's room with the market
+ * seat's mandate carried). Used by the client library's users, the CLI and the MCP server alike.
  * Node only (files under the trestle home); depends on src/client and src/protocol.
  */
 export * from "./commitments.js";
@@ -27,3 +28,6 @@ export * from "./agent-turn.js";
 export * from "./agent-view.js";
 export * from "./seat-driver.js";
 export * from "./exec-agent.js";
+export * from "./entry-ref.js";
+export * from "./market-view.js";
+export * from "./market-rooms.js";

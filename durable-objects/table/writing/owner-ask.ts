@@ -22,6 +22,7 @@ import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import {
   ownerRequestsFor,
+  PlainAnswerValueSchema,
   QuestionRecordSchema,
   type OwnerAnswer,
   type QuestionList,
@@ -125,7 +126,7 @@ export async function answerAttested(t: TableContext, input: AttestedAnswer): Pr
     value = chosen;
   } else {
     if (choices && !choices.includes(input.value.text)) throw new TrestleError("E_SCHEMA", `the answer is one of the question's choices: ${choices.join(" | ")}`);
-    value = parseOrThrow(ownerRequestsFor(false).answer.shape.answer.shape.value, input.value.text, "answer text");
+    value = parseOrThrow(PlainAnswerValueSchema, input.value.text, "answer text");
   }
   const given: OwnerAnswer = { verified: false, via: input.via, value, at: t.now() };
   await t.storage.put(KEY(input.question), { ...record, state: "answered", answer: given } satisfies QuestionRecord);

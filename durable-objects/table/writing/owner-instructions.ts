@@ -14,6 +14,7 @@ import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
 import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import {
   ownerRequestsFor,
+  PlainInstructionTextSchema,
   OwnerInstructionSchema,
   type InstructionList,
   type InstructionResponse,
@@ -61,7 +62,7 @@ export async function instructAttested(t: TableContext, input: AttestedInstructi
   const seat = presentSeat(state, input.seat);
   if (ownerKeyOf(state, seat.owner) !== input.owner_key) throw new TrestleError("E_FORBIDDEN", `seat ${seat.name} is not a seat of the owner this chat account is bound to`);
   if (isE2eRoom(state)) throw new TrestleError("E_NEEDS_SIGNATURE", "this room is end-to-end encrypted: instruct your seat on your machine (trestle instruct, trestle view)");
-  const text = parseOrThrow(ownerRequestsFor(false).instruction.shape.instruction.shape.text, input.text, "instruction text");
+  const text = parseOrThrow(PlainInstructionTextSchema, input.text, "instruction text");
   return { n: await append(t, seat.name, (n) => ({ n, verified: false, via: input.via, text, at: t.now() })) };
 }
 

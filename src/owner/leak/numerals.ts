@@ -3,11 +3,14 @@
  * groups joined by one separator each (, . space ' ’ _ -). A run is read left to right as numbers:
  *   grouped  = 1-3 digits, then groups of exactly 3 after the same separator (2,400  2 400  2.400
  *              2'400  1,234,567), or Indian lakh grouping (2,40,000), or any groups joined by _
- *              (24_00, as in program text), or 3+ single digits after the same separator (2-4-0-0);
+ *              (24_00, as in program text), or 3+ single digits after the same separator but a dot
+ *              (2-4-0-0; 2.4.0.0 is a version or an address);
  *   decimal  = a grouped number, then "." or "," (not its grouping separator) and digits (2400.00,
  *              2.400,00); "2.400" is read both ways (2400 and 2.4), "24.000" only as 24000;
  *   chain    = 2 to 6 neighbouring numbers joined by a space, ', ’, _ or - read as one (24 00,
- *              0912 345 678), since that is how digits are split to pass a check.
+ *              0912 345 678), since that is how digits are split to pass a check; a run of three
+ *              or more plain groups with 8 or more digits (02 2400 1234, 2024-01-15) is a phone
+ *              number or a date, read only whole, never its parts.
  * A number's value is compared, never its digits: "324,000" reads 324000 and nothing else.
  * Shorthand (2.4k, 2k4, 1.2m, 3bn) and exponents (2.4e3) are read separately.
  */
@@ -19,6 +22,8 @@ const GROUPING = new Set([",", ".", "'", " ", "_", "\u2019"]);
 const CHAIN = new Set([" ", "'", "\u2019", "_", "-"]);
 const DECIMAL = new Set([".", ","]);
 const MAX_CHAIN = 6;
+/** A run of at least PHONE_GROUPS plain groups with at least PHONE_DIGITS digits is one number (a phone number, a date), never its parts. */
+const [PHONE_GROUPS, PHONE_DIGITS] = [3, 8];
 
 interface Num {
   from: number;
@@ -47,7 +52,7 @@ function groupedEnd(groups: string[], seps: string[], i: number): number {
     while (j + 1 < n && seps[j] === "_") j++;
     best = Math.max(best, j);
   }
-  if (len(i) === 1) {
+  if (len(i) === 1 && seps[i] !== ".") {
     let j = i;
     while (j + 1 < n && seps[j] === seps[i] && len(j + 1) === 1) j++;
     if (j - i >= 2) best = Math.max(best, j);
@@ -80,6 +85,11 @@ function readRun(groups: string[], seps: string[], offsets: number[]): Reading[]
     if (j === i + 1 && frac === null && grouping !== undefined && DECIMAL.has(grouping) && !spelled && groups[j] !== "000") push(decOf(groups[i]!, groups[j]!), i, j);
     nums.push({ from: i, to, digits, frac });
     i = to + 1;
+  }
+  const plain = nums.every((n) => n.from === n.to && n.frac === null) && nums.slice(1).every((n, k) => CHAIN.has(seps[nums[k]!.to]!));
+  if (plain && nums.length >= PHONE_GROUPS && nums.reduce((sum, n) => sum + n.digits.length, 0) >= PHONE_DIGITS) {
+    const whole = decOf(nums.map((n) => n.digits).join(""));
+    return whole ? [{ value: whole, ...span(0, groups.length - 1) }] : [];
   }
   for (let a = 0; a < nums.length; a++) {
     let digits = nums[a]!.digits;

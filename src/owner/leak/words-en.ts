@@ -11,10 +11,11 @@
  *   decimal  = below100 ("point" | "dot") unit-word {unit-word}, before a scale (two point four thousand)
  * so "twenty-four hundred", "24 hundred", "2.4 thousand", "two grand" and "2 thousand 4 hundred"
  * all read 2400. Scales: hundred, thousand (and "grand", "k" after a number), lakh, million, crore,
- * billion, trillion.
+ * billion, trillion. Words are compared by skeleton (views.ts), so look-alike letters read too.
  */
 import { decInt, decOf, less, plus, shift, times, tooLong, type Dec } from "./decimal.js";
 import type { Reading } from "./reading.js";
+import { skeleton, skeletonOf } from "./views.js";
 
 const UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
 const TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
@@ -26,22 +27,31 @@ const DIGIT_WORD: Record<string, number> = { ...Object.fromEntries(UNITS.map((w,
 
 type Token = { kind: "word"; word: string; start: number; end: number } | { kind: "num"; value: Dec; start: number; end: number } | { kind: "mark"; mark: string; start: number; end: number };
 
-const VOCAB = [...UNITS, ...TEENS, ...TENS.filter((w) => w !== ""), "hundred", "and", "point", ...Object.keys(SCALES).filter((w) => w.length > 1)].sort((a, b) => b.length - a.length);
+const VOCAB = [...UNITS, ...TEENS, ...TENS.filter((w) => w !== ""), "hundred", "and", "point", ...Object.keys(SCALES).filter((w) => w.length > 1)];
+/** Every word the grammar compares, by its skeleton (views.ts): a look-alike spelling (tweive, fоur with a Cyrillic о) is the word. */
+const BY_SKELETON = new Map([...VOCAB, ...Object.keys(DIGIT_WORD), "a", "an", "dot", "k"].map((w) => [skeleton(w), w]));
+const GLUED = [...VOCAB].sort((a, b) => b.length - a.length).map((w) => [skeleton(w), w] as const);
+
+/** `word` as the grammar's word it spells (by skeleton), or itself. */
+function canonical(word: string): string {
+  return BY_SKELETON.get([...word].map(skeletonOf).join("")) ?? word;
+}
 
 /** `word` cut into number words when it is nothing else ("twentyfourhundred"), longest word first; null otherwise. */
 function segments(word: string): string[] | null {
+  const bare = [...word].map(skeletonOf).join("");
   const out: string[] = [];
   let at = 0;
-  while (at < word.length) {
-    const next = VOCAB.find((w) => word.startsWith(w, at));
+  while (at < bare.length) {
+    const next = GLUED.find(([sk]) => bare.startsWith(sk, at));
     if (next === undefined) return null;
-    out.push(next);
-    at += next.length;
+    out.push(next[1]);
+    at += next[0].length;
   }
   return out;
 }
 
-const TOKEN = /([a-z]+)|([0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)|(,)|([\s-]+)|./gsu;
+const TOKEN = /(\p{L}+)|([0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)|(,)|([\s-]+)|./gsu;
 
 /** `text` as words, numerals and the one mark the grammar reads (","); spaces and hyphens separate, anything else is a break. */
 function tokens(text: string): Token[] {
@@ -49,7 +59,7 @@ function tokens(text: string): Token[] {
   for (const m of text.matchAll(TOKEN)) {
     const start = m.index;
     const end = start + m[0].length;
-    if (m[1] !== undefined) for (const word of (m[1].length > 7 && segments(m[1])) || [m[1]]) out.push({ kind: "word", word, start, end });
+    if (m[1] !== undefined) for (const word of (m[1].length > 7 && segments(m[1])) || [canonical(m[1])]) out.push({ kind: "word", word, start, end });
     else if (m[2] !== undefined) {
       const [whole, frac] = m[2].replace(/,/g, "").split(".");
       const value = decOf(whole!, frac ?? "");
@@ -171,7 +181,7 @@ class Parser {
 
 /** Every number written in English words (mixed with numerals or not) in `text` (folded by numberText). */
 export function readEnglish(text: string): Reading[] {
-  if (!/[a-z]/.test(text)) return [];
+  if (!/\p{L}/u.test(text)) return [];
   const t = tokens(text);
   const parser = new Parser(t);
   const out: Reading[] = [];

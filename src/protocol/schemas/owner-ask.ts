@@ -159,7 +159,20 @@ const PLAIN_REQUESTS = {
   instruction: z.strictObject({ instruction: instructionStatement(false), sig: SignatureSchema }),
 };
 
+/** The three requests a table parses, as plain types (the published declarations spell no zod object type). */
+export interface OwnerRequestSchemas {
+  question: z.ZodType<QuestionRequest>;
+  answer: z.ZodType<AnswerRequest>;
+  instruction: z.ZodType<InstructionRequest>;
+}
+
 /** The question, answer and instruction requests as a table takes them (decision 0448): sealed text's larger allowance only when `e2e`. */
-export function ownerRequestsFor(e2e: boolean): typeof PLAIN_REQUESTS | typeof E2E_REQUESTS {
+export function ownerRequestsFor(e2e: boolean): OwnerRequestSchemas {
   return e2e ? E2E_REQUESTS : PLAIN_REQUESTS;
 }
+
+/** An answer's text as a table takes it from a chat app (plain: a chat never answers in an e2e room). */
+export const PlainAnswerValueSchema: z.ZodType<string> = answerStatement(false).shape.value;
+
+/** An instruction's text as a table takes it from a chat app (plain: a chat never instructs in an e2e room). */
+export const PlainInstructionTextSchema: z.ZodType<string> = instructionStatement(false).shape.text;

@@ -239,7 +239,7 @@ export type NoteRequest = z.infer<typeof NoteRequestSchema>;
 const PLAIN_NOTE_REQUEST = z.strictObject({ note: noteStatement(false), sig: SignatureSchema });
 
 /** POST /tables/:id/notes body as a table takes it (decision 0448): sealed text's larger allowance only when `e2e`. */
-export function noteRequestFor(e2e: boolean): typeof NoteRequestSchema | typeof PLAIN_NOTE_REQUEST {
+export function noteRequestFor(e2e: boolean): z.ZodType<NoteRequest> {
   return e2e ? NoteRequestSchema : PLAIN_NOTE_REQUEST;
 }
 

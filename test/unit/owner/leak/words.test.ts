@@ -6,24 +6,10 @@ import { numberText } from "../../../../src/owner/leak/fold.js";
 import { readCjk } from "../../../../src/owner/leak/words-cjk.js";
 import { readEnglish } from "../../../../src/owner/leak/words-en.js";
 import { entryValues } from "../../../../src/owner/leak/numbers.js";
+import { inWords } from "../../../support/spell-numbers.js";
 
 const english = (text: string) => new Set(readEnglish(numberText(text)).map((r) => decKey(r.value)));
 const cjk = (text: string) => new Set(readCjk(numberText(text)).map((r) => decKey(r.value)));
-
-const ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
-const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-
-/** `n` (below a billion) in English words, as a person writes it: "two thousand four hundred and five". */
-function inWords(n: number, sep: string): string {
-  const below100 = (k: number) => (k < 20 ? ONES[k]! : TENS[Math.floor(k / 10)]! + (k % 10 ? `${sep}${ONES[k % 10]}` : ""));
-  const below1000 = (k: number) => [k >= 100 ? `${ONES[Math.floor(k / 100)]} hundred` : "", k % 100 ? below100(k % 100) : ""].filter(Boolean).join(" and ");
-  if (n === 0) return "zero";
-  const parts = [[1_000_000, "million"], [1000, "thousand"], [1, ""]] as const;
-  return parts
-    .filter(([unit]) => Math.floor(n / unit) % 1000 > 0)
-    .map(([unit, word]) => `${below1000(Math.floor(n / unit) % 1000)}${word ? ` ${word}` : ""}`)
-    .join(" ");
-}
 
 const DIGITS_ZH = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
 
