@@ -14,6 +14,7 @@ import {
   joinDraft,
   listingBidCommitment,
   listingSettledDraft,
+  matchSeatOf,
   sealedDeadline,
   signJoin,
   verifyExport,
@@ -323,6 +324,13 @@ describe("the room of a sale", () => {
       write({ kind: "mechanism", op: "open", sides: { buyer: "ben-room", seller: "ben-room" }, k: { num: 1, den: 2 }, currency: "TWD", deadline: room.now + HOUR, reveal_deadline: room.now + 2 * HOUR }),
     );
     expect(auction).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sale_price" } });
+  });
+
+  it("names the seat behind each side: the listing's author for the seller, the bid's for the winner (where an owner's client finds the mandate to carry)", async () => {
+    const { m, seq } = await sold();
+    expect(matchSeatOf(m.state.market!, seq, m.k.owners.ana.publicKeyText)).toBe("ana-bot");
+    expect(matchSeatOf(m.state.market!, seq, m.k.owners.ben.publicKeyText)).toBe("ben-bot");
+    expect(matchSeatOf(m.state.market!, seq, m.k.owners.chen.publicKeyText)).toBeUndefined();
   });
 
   it("records its deal back, which fills the listing", async () => {

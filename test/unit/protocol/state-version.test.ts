@@ -40,7 +40,7 @@ const RECORDED: Record<number, string> = {
   9: "601c68d1febb56e9f0431e9a44a408818950f4898ef21045a82760d118cba6cb",
   // Sealed bids on a listing (issue 35, decision 0469): a listing's sealed bids, their settlement and a sale's match fold into
   // state.market (listing.sealed, market.sealed, match.sale); a sealed listing leaves the matching index.
-  10: "16d5d4289c0498a0e71c35a384b619147d92047a70831c4d3b690c3d42886d29",
+  10: "c85958cde067440b2391670f380654f6f3500b408a732c5a4523231542ff3c8e",
 };
 
 /** Every .ts file under the policy folder, its sub-folders included (kinds/, topologies/, market/), by path from it. */

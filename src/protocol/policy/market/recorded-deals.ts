@@ -21,6 +21,15 @@ export function matchAt(market: MarketState, seq: number): MatchState {
   return match;
 }
 
+/** The seat that wrote the side of the match at `seq` whose owner key is `key`: its listing's author, or for a sale's winner the seat that committed the bid; undefined when `key` is neither side. */
+export function matchSeatOf(market: MarketState, seq: number, key: string): string | undefined {
+  const match = matchAt(market, seq);
+  if (key === match.offered_by.key) return listingOf(market, match.offer).seat;
+  if (key !== match.wanted_by.key) return undefined;
+  if (!match.sale) return listingOf(market, match.want).seat;
+  return own(listingOf(market, match.offer).sealed?.commits ?? {}, match.wanted_by.owner)?.seat;
+}
+
 /** The listings a deal on `match` closes: the offer and the want, or a sale's listing alone (its `want` is the winning bid). */
 function dealtListings(match: MatchState): string[] {
   return match.sale ? [match.offer] : [match.offer, match.want];
