@@ -5,7 +5,7 @@
  */
 import { TrestleError, type Submission, type TableState, type Terms } from "../protocol/index.js";
 import { bidTerms, revealedLater } from "./bids.js";
-import { marketBidRevealedLater, marketBidTerms } from "./market-bids.js";
+import { marketBidTerms } from "./market-bids.js";
 import { boundTerms, isCommitment } from "./commitments.js";
 import { authoredPart, disclosureMessage, findDisclosure } from "./disclosure.js";
 import type { Refuse } from "./guard-refusal.js";
@@ -38,7 +38,7 @@ export function checkMandateLimits(m: Mandate, s: Submission, at: LimitsContext,
     if (!(error instanceof TrestleError)) throw error;
     unbound = error;
   }
-  const later = revealedLater(at.journal, s) ?? marketBidRevealedLater(at.journal, s);
+  const later = revealedLater(at.journal, s);
   const check = { never: m.never_disclose, recent: at.recent, secretAmount: m.secret_amount, currency: terms?.currency };
   const found = findDisclosure(authoredPart(later ? { ...s, reveals: later } : s), check);
   if (found) refuse("disclosure", "E_MANDATE", "disclose", disclosureMessage(found), { index: found.index, path: found.path, form: found.form });

@@ -5,7 +5,8 @@
  * once revealed), kept with its secret salt in the seat's journal, and only its commitment, bound
  * to the market, the listing and the bidding owner, goes to the ledger. The reveal reads the bid
  * and salt back from the journal: the one whose commitment the verified ledger holds for this
- * seat's owner, so any seat of the owner on this machine can reveal it.
+ * seat's owner, so any seat of the owner on this machine can reveal it. What a commit reveals later
+ * is judged by bids.ts's revealedLater, for both kinds of sealed bid.
  */
 import type { SeatSubmission } from "../client/index.js";
 import {
@@ -20,7 +21,7 @@ import {
   type TableState,
   type Terms,
 } from "../protocol/index.js";
-import { bidSalt } from "./bids.js";
+import { bidSalt, committedTerms, revealable, sealedBid } from "./bids.js";
 import type { Journal } from "./journal.js";
 import type { MandateRead } from "./mandate.js";
 import type { Transcript } from "./transcript.js";
@@ -63,33 +64,20 @@ export function recordMarketBid(journal: Journal, state: TableState, leaf: strin
 
 /** The journal's market bid whose commitment is `commitment`, or undefined. */
 export function marketBidByCommitment(journal: Journal, commitment: string): MarketBidRecord | undefined {
-  return journal.ofType("market_bid").find((b) => b.commitment === commitment);
+  return sealedBid(journal, "market_bid", commitment);
 }
 
 /** The bid `seat`'s owner committed to on the listing at `leaf`, as the verified ledger holds its commitment; E_NOT_ALLOWED when it committed none or the journal lost it. */
 export function committedMarketBid(journal: Journal, state: TableState, leaf: string, seat: string): MarketBidRecord {
   const { listing, sealed, bidder } = seatListing(state, leaf, seat);
-  const commit = own(sealed.commits, bidder);
-  if (!commit) throw new TrestleError("E_NOT_ALLOWED", `${bidder} has not committed a bid on listing entry ${listing.seq}`);
-  const record = marketBidByCommitment(journal, commit.commitment);
-  if (!record) throw new TrestleError("E_NOT_ALLOWED", `the journal holds no bid for ${bidder}'s commitment on listing entry ${listing.seq}: it cannot be revealed from this machine`);
-  return record;
+  return revealable(journal, "market_bid", own(sealed.commits, bidder)?.commitment ?? null, bidder, `listing entry ${listing.seq}`);
 }
 
 /** The money a bid entry binds or shows: a commit's bid (from the journal; E_MANDATE without one), a reveal's bid in its listing's currency; null for another kind. */
 export function marketBidTerms(journal: Journal, state: TableState, s: Submission): Terms | null {
   if (s.kind !== "bid") return null;
   if (s.op === "reveal") return { amount: s.bid, currency: seatListing(state, s.listing, s.seat).sealed.currency };
-  const record = marketBidByCommitment(journal, s.commitment);
-  if (!record) throw new TrestleError("E_MANDATE", "this commitment is to no market bid the journal holds, so no mandate can judge it; commit through marketBidMessage", { reason: "unknown_bid" });
-  return { amount: record.bid, currency: record.currency };
-}
-
-/** What a bid commit will reveal later (the bid and its salt), for the never_disclose check now; null for anything else. */
-export function marketBidRevealedLater(journal: Journal, s: Submission): { bid: number; salt: string } | null {
-  if (s.kind !== "bid" || s.op !== "commit") return null;
-  const record = marketBidByCommitment(journal, s.commitment);
-  return record ? { bid: record.bid, salt: record.salt } : null;
+  return committedTerms(marketBidByCommitment(journal, s.commitment));
 }
 
 /** The commit of a sealed bid of `bid` (minor units of the listing's currency) on the listing at `listing`, to be sent through `seat`'s guards: the bid and its salt are kept in the journal first, only the commitment goes out. */

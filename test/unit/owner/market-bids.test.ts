@@ -9,17 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openTable } from "../../../src/client/node.js";
 import { checkMandateLimits } from "../../../src/owner/mandate-limits.js";
-import {
-  committedMarketBid,
-  gatedWhenLoosened,
-  GuardedSeat,
-  isCommitment,
-  marketBidMessage,
-  marketRevealMessage,
-  recordMarketBid,
-  seatJournal,
-  type Mandate,
-} from "../../../src/owner/index.js";
+import { committedMarketBid, gatedWhenLoosened, GuardedSeat, isCommitment, marketBidMessage, marketRevealMessage, recordMarketBid, seatJournal, type Mandate } from "../../../src/owner/index.js";
 import { TrestleError, type Submission } from "../../../src/protocol/index.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { marketCast, marketConfig, MarketLedger } from "../../support/market-fixture.js";
