@@ -17,7 +17,7 @@
  */
 import type { Clock, SeatSubmission, TableClient } from "../client/index.js";
 import { randomNonce, systemClock } from "../client/random.js";
-import { canonicalSha256, own, parseOrThrow, SubmissionSchema, TrestleError, type NoteResponse, type Signer, type Submission, type TableState, type Terms } from "../protocol/index.js";
+import { canonicalSha256, own, parseOrThrow, SubmissionSchema, TrestleError, type MatchCitation, type NoteResponse, type Signer, type Submission, type TableState, type Terms } from "../protocol/index.js";
 import { isCommitment } from "./commitments.js";
 import { recentText } from "./leak/recent-text.js";
 import { answerHeld, heldExpiry, heldState, pendingHeld, type GateAnswer } from "./gate.js";
@@ -37,7 +37,10 @@ import { signDealsWithinMandate, type StandingDeal } from "./standing-deals.js";
 import { refuser } from "./guard-refusal.js";
 import { checkMandateLimits, moneyBound } from "./mandate-limits.js";
 import { approvalToSpend } from "./approval-spend.js";
-import { sendExact, type ExactSent } from "./exact-send.js";
+import { refusedByRelay, sendExact, type ExactSent } from "./exact-send.js";
+import { reserveAllowance, type Reservation } from "./allowance.js";
+import { checkMarketScope, matchCategories } from "./market-scope.js";
+import type { Mandate } from "./records.js";
 import { requiredRoomKey, sealForSend } from "./message-sealing.js";
 
 /** What a guarded seat needs. */
@@ -72,6 +75,8 @@ export class GuardedSeat {
   private readonly home: string;
   /** While the standing rule signs, its own deal_sign messages do not start it again. */
   private sendingDeal = false;
+  /** The categories of matches' listings as read from their markets, by market and match seq (they never change). */
+  private readonly categoriesRead = new Map<string, Promise<string[]>>();
 
   constructor(options: GuardedSeatOptions) {
     this.home = options.home;
@@ -213,14 +218,43 @@ export class GuardedSeat {
     if (expired) refuse("gate", "E_GATE", "expired", `held message ${hash.slice(0, 16)}… can no longer be sent: ${expired} while it waited for the owner. Nothing was sent and no approval was spent; write a new message`);
     const mandate = await this.mandate(transcript);
     let approval: string | undefined;
+    let reservation: Reservation | null = null;
     if (!mandate.ok) {
       if (mandate.reason !== "no_mandate" || commitment) refuse("mandate", "E_MANDATE", mandate.reason, mandate.message);
     } else {
       const recent = mandate.mandate.never_disclose.length > 0 ? await recentText(transcript.entries, this.table, this.seat, room) : [];
       checkMandateLimits(mandate.mandate, plain, { seat: this.seat, table: this.table, journal: this.journal, state: transcript.state, recent }, refuse);
-      approval = await approvalToSpend(this.journal, mandate.mandate, wire, hash, mandate.file.owner_key, refuse).catch((error: unknown) => this.toldHeld(error, plain, hash, transcript, room !== null));
+      const categories = (citation: MatchCitation) => this.matchCategories(mandate.mandate, mandate.file.owner_key, citation);
+      await checkMarketScope(mandate.mandate, plain, { seat: this.seat, table: this.table, state: transcript.state, categories }, refuse);
+      reservation = await reserveAllowance(mandate.mandate, plain, wire, hash, { home: this.home, seat: this.seat, table: this.table, journal: this.journal, transcript, clock: this.clock }, refuse);
+      approval = await approvalToSpend(this.journal, mandate.mandate, wire, hash, mandate.file.owner_key, refuse)
+        .catch((error: unknown) => this.toldHeld(error, plain, hash, transcript, room !== null))
+        .catch(async (error: unknown) => {
+          await reservation?.dropped();
+          throw error;
+        });
     }
-    return sendExact(this.client, this.signer, this.journal, wire, hash, approval);
+    let sent: ExactSent;
+    try {
+      sent = await sendExact(this.client, this.signer, this.journal, wire, hash, approval);
+    } catch (error) {
+      if (refusedByRelay(error)) await reservation?.dropped();
+      throw error;
+    }
+    await reservation?.sent(sent.seq);
+    return sent;
+  }
+
+  /** The categories of the listings `citation`'s match cites, read once per match by this seat (market-scope.ts matchCategories). */
+  private matchCategories(m: Mandate, ownerKey: string, citation: MatchCitation): Promise<string[]> {
+    const key = `${citation.market}/${citation.seq}`;
+    let read = this.categoriesRead.get(key);
+    if (!read) {
+      read = matchCategories(this.client.http, this.home, m, ownerKey, citation);
+      this.categoriesRead.set(key, read);
+      read.catch(() => this.categoriesRead.delete(key));
+    }
+    return read;
   }
 
   /** Rethrows `error`; an E_HELD first tells the owner's chat apps of held message `plain` (held-notice.ts), best effort: a failed note is in the journal. */
