@@ -6,7 +6,8 @@
  * counts its amount against the total; either side's counts as one open commitment. A write on a
  * deal the store already counts (a deal_sign after the accept) reserves nothing more. The store's
  * commitments in this room are first brought up to date from the verified transcript the guard just
- * read (allowance-ledger.ts); the write is refused when it would pass the total or the number open.
+ * read (allowance-ledger.ts); a write that would pass the total or the number open is judged again
+ * once the other rooms were brought up to date from their own ledgers, and refused if it still would.
  * The reservation is released when the write does not leave (held, refused by the relay), and keeps
  * its entry's seq when it does; an unknown outcome leaves it reserved.
  */
@@ -24,7 +25,7 @@ import type { Mandate, MandateAllowance } from "./records.js";
 import { roomCommitment } from "../protocol/policy/kinds/registry.js";
 import { seatOwnerKey, type Transcript } from "./transcript.js";
 
-/** Where a write is judged: the trestle home, the seat, its table and journal, the verified transcript and the clock. */
+/** Where a write is judged: the trestle home, the seat, its table and journal, the verified transcript and the clock, and how the store's other rooms are brought up to date before a refusal (none: they are not). */
 export interface AllowanceContext {
   home: string;
   seat: string;
@@ -32,6 +33,7 @@ export interface AllowanceContext {
   journal: Journal;
   transcript: Transcript;
   clock: Clock;
+  reconcile?(store: AllowanceStore): Promise<unknown>;
 }
 
 /** A write's reservation, made before it was signed: `sent` records the entry it became, `dropped` releases it (it was held or refused, so nothing left). */
@@ -106,14 +108,21 @@ export async function reserveAllowance(m: Mandate, plain: Submission, wire: Subm
     process: thisProcess(),
     at: now,
   };
-  let verdict: Verdict;
-  try {
-    verdict = await store.update((list) => {
+  const judged = () =>
+    store.update((list) => {
       const settled = settleRoom(list, { room: at.table, state, entries: at.transcript.entries, now, ended: () => false });
       const counted = spend.deal !== null && settled.some((c) => c.room === at.table && c.deal === spend.deal);
       const result: Verdict = counted ? "counted" : judge(allowance, settled, record);
       return { commitments: result === "reserve" ? [...settled, record] : settled, result };
     });
+  let verdict: Verdict;
+  try {
+    verdict = await judged();
+    // What other rooms ended is only known from their ledgers: read them before refusing for what they hold.
+    if (typeof verdict === "object" && (verdict.reason === "allowance" || verdict.reason === "open") && at.reconcile) {
+      await at.reconcile(store);
+      verdict = await judged();
+    }
   } catch (error) {
     if (error instanceof TrestleError) refuse("mandate", error.code, "allowance_store", error.message, error.details);
     throw error;

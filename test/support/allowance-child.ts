@@ -3,7 +3,8 @@
  * its bundle: argv[2] is a JSON job. It says "ready" once it opened what it works on, waits for "go"
  * on stdin, then works and prints its outcome as one JSON line:
  * - `accept`: accepts the offer in the room through the owner-side guard;
- * - `crash`: reserves that accept in the allowance as the guard does, then is killed before it signs;
+ * - `crash`: reserves that accept in the allowance as the guard does, says "reserved", and waits,
+ *   never signing, until the test kills it;
  * - `append`: adds `count` commitments to the allowance store, one change each;
  * - `die-locked`: is killed while it holds the allowance store's lock.
  */
@@ -59,12 +60,15 @@ if (onStore(job)) {
     const hash = canonicalSha256(accept);
     const at = { home: job.home, seat: job.seat, table: job.room, journal: guard.journal, transcript, clock: () => Date.now() };
     await reserveAllowance(mandate.mandate, accept, accept, hash, at, refuser(guard.journal, accept.kind, () => hash));
-    process.kill(process.pid, "SIGKILL");
-  }
-  try {
-    done({ ok: true, seq: (await guard.send({ kind: "accept", offer: job.offer })).seq });
-  } catch (error) {
-    if (!(error instanceof TrestleError)) throw error;
-    done({ ok: false, code: error.code, reason: error.details?.reason, message: error.message });
+    // Reserved and never signed: it waits here until the test kills it, as a crash would.
+    process.stdout.write("reserved\n");
+    setInterval(() => undefined, 60_000);
+  } else {
+    try {
+      done({ ok: true, seq: (await guard.send({ kind: "accept", offer: job.offer })).seq });
+    } catch (error) {
+      if (!(error instanceof TrestleError)) throw error;
+      done({ ok: false, code: error.code, reason: error.details?.reason, message: error.message });
+    }
   }
 }

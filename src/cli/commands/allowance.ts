@@ -27,44 +27,32 @@ function totalsText(totals: AllowanceTotals, file: AllowanceFile): string {
   return `spent ${amount(totals.spent)}, reserved ${amount(totals.reserved)}, ${totals.open} open`;
 }
 
-/** `allowance show`: what the store counts. */
-export const allowanceShow: Command = {
-  name: "allowance show",
-  summary: "show what your allowance in a market counts: spent, reserved and open commitments across its rooms",
-  flags: FLAGS,
-  async run(ctx) {
-    const store = await storeOf(ctx);
-    const file = store.read();
-    const open = file.commitments.filter((c) => c.state === "open");
-    const lines = [
-      `${file.owner} in market ${file.market}: ${totalsText(allowanceTotals(file.commitments), file)}`,
-      ...open.map((c) => `  ${c.room}  ${c.kind}${c.seq === undefined ? " (not yet seen in its room)" : ` #${c.seq}`}  ${c.side}${c.currency === undefined ? "" : `  ${money(c.amount, c.currency)}`}`),
-    ];
-    ctx.out.result(lines, file);
-  },
-};
+/** The verb `allowance <verb>`, run on the store of --owner in --market. */
+function allowanceVerb(verb: string, summary: string, run: (ctx: Context, store: AllowanceStore) => Promise<void>): Command {
+  return { name: `allowance ${verb}`, summary, flags: FLAGS, run: async (ctx) => run(ctx, await storeOf(ctx)) };
+}
 
-/** `allowance reconcile`: brings the store up to date from every room's ledger. */
-export const allowanceReconcile: Command = {
-  name: "allowance reconcile",
-  summary: "release or spend what your market rooms' verified ledgers ended, across all of a market's rooms",
-  flags: FLAGS,
-  async run(ctx) {
-    const store = await storeOf(ctx);
-    const read = async (room: string, seat: string) => {
-      const key = await readKeyFile(seatKeyPath(ctx.home, seat), "seat");
-      return readTranscript(await ctx.table(room), { signer: key.signer, as: { seat } });
-    };
-    const done = await reconcileAllowance(store, read, ctx.io.clock);
-    const file = store.read();
-    const lines = [
-      `before: ${totalsText(done.before, file)}`,
-      `after:  ${totalsText(done.after, file)}`,
-      ...done.rooms.map((r) => (r.ok ? `  ${r.room}: brought up to date` : ctx.out.c.yellow(`  ${r.room}: kept as it was (${r.reason})`))),
-    ];
-    ctx.out.result(lines, done);
-  },
-};
+/** `allowance show`: what the store counts. */
+export const allowanceShow = allowanceVerb("show", "show what your allowance in a market counts: spent, reserved and open commitments across its rooms", async (ctx, store) => {
+  const file = store.read();
+  const open = file.commitments.filter((c) => c.state === "open").map((c) => {
+    const entry = c.seq === undefined ? " (not yet seen in its room)" : ` #${c.seq}`;
+    return `  ${c.room}  ${c.kind}${entry}  ${c.side}${c.currency === undefined ? "" : `  ${money(c.amount, c.currency)}`}`;
+  });
+  ctx.out.result([`${file.owner} in market ${file.market}: ${totalsText(allowanceTotals(file.commitments), file)}`, ...open], file);
+});
+
+/** `allowance reconcile`: brings the store up to date from every room's ledger, each read as the seat that wrote there. */
+export const allowanceReconcile = allowanceVerb("reconcile", "release or spend what your market rooms' verified ledgers ended, across all of a market's rooms", async (ctx, store) => {
+  const read = async (room: string, seat: string) => {
+    const key = await readKeyFile(seatKeyPath(ctx.home, seat), "seat");
+    return readTranscript(await ctx.table(room), { signer: key.signer, as: { seat } });
+  };
+  const done = await reconcileAllowance(store, read, ctx.io.clock);
+  const file = store.read();
+  const rooms = done.rooms.map((r) => (r.ok ? `  ${r.room}: brought up to date` : ctx.out.c.yellow(`  ${r.room}: kept as it was (${r.reason})`)));
+  ctx.out.result([`before: ${totalsText(done.before, file)}`, `after:  ${totalsText(done.after, file)}`, ...rooms], done);
+});
 
 /** The allowance verbs, in help order. */
 export const ALLOWANCE: readonly Command[] = [allowanceShow, allowanceReconcile];

@@ -6,11 +6,13 @@
  * that died), a damaged store commits nothing, and the mandate's markets and categories hold.
  */
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AllowanceStore, readTranscript, reconcileAllowance, allowanceTotals, type AllowanceOwner, type GuardedSeat } from "../../../src/owner/index.js";
 import { dealStatement, signStatement, TrestleError, type Entry } from "../../../src/protocol/index.js";
+import { seatKeyPath } from "../../../src/client/node.js";
+import { cli } from "../../support/cli.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { tempHome } from "../../support/room-client.js";
 import { keyOf } from "../../support/table-fixture.js";
@@ -26,7 +28,7 @@ beforeAll(async () => {
 /** What one buyer process printed: the accept's entry, or the refusal. */
 type Outcome = { ok: true; seq: number } | { ok: false; code: string; reason: string; message: string };
 
-/** A buyer process accepting `offer` in `room` (reserving it and dying, with `crash`). */
+/** A buyer process accepting `offer` in `room` (with `crash`, reserving it and waiting to be killed). */
 function buyerProcess(f: MarketRooms, room: string, offer: string, crash = false) {
   return childProcess({ mode: crash ? "crash" : "accept", relay: f.url, home: f.home, room, seat: seatOf("ana"), offer });
 }
@@ -36,16 +38,17 @@ function storeProcess(home: string, store: AllowanceOwner, count: number, dieLoc
   return childProcess({ mode: dieLocked ? "die-locked" : "append", home, store, count });
 }
 
-/** The child process (allowance-child.ts) running `job`: ready once it opened what it works on, working on `go`, done with its outcome (null when it was killed). */
+/** The child process (allowance-child.ts) running `job`: ready once it opened what it works on, working on `go`, done with its outcome (null when it was killed); `printed` waits for a line it prints. */
 function childProcess(job: ChildJob) {
   const proc = spawn(process.execPath, [child, JSON.stringify(job)], { stdio: ["pipe", "pipe", "pipe"] });
   let out = "";
   let err = "";
-  let markReady: () => void;
-  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const waiting: { line: string; resolve: () => void }[] = [];
+  const printed = (line: string) => new Promise<void>((resolve) => waiting.push({ line, resolve }));
+  const ready = printed("ready");
   proc.stdout.setEncoding("utf8").on("data", (chunk: string) => {
     out += chunk;
-    if (out.includes("ready\n")) markReady();
+    for (const w of waiting) if (out.includes(`${w.line}\n`)) w.resolve();
   });
   proc.stderr.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
   const done = new Promise<Outcome | null>((resolve, reject) =>
@@ -56,7 +59,7 @@ function childProcess(job: ChildJob) {
       resolve(JSON.parse(line) as Outcome);
     }),
   );
-  return { ready, go: () => proc.stdin.end("go\n"), done };
+  return { ready, printed, go: () => proc.stdin.write("go\n"), kill: () => proc.kill("SIGKILL"), done };
 }
 
 /** Starts every process, lets them all go at once when every one has opened its room, and returns their outcomes. */
@@ -86,6 +89,17 @@ async function refused(attempt: () => Promise<unknown>): Promise<TrestleError> {
 /** Reconciles `store` reading each room as ana from her home. */
 function reconcile(f: MarketRooms, store: AllowanceStore) {
   return reconcileAllowance(store, async (room, seat) => readTranscript((await guardOf(f, room)).client, { signer: await f.m.seatKey(seat), as: { seat } }), () => Date.now());
+}
+
+/** Ana's market rooms under the usual mandates, where she offered 6,000 in ben's room and ben rejected it: `mine` is her offer. */
+async function rejectedOffer() {
+  const f = await marketRooms(relay.url);
+  for (const room of Object.values(f.rooms)) await mandateAt(f, room);
+  const inBen = await guardOf(f, f.rooms.ben!);
+  const mine = await inBen.send({ kind: "offer", terms: { amount: 6_000, currency: "USD" } });
+  const leaf = (await inBen.transcript()).entries.find((e) => e.seq === mine.seq)!.leaf;
+  await writeIn(f, "ben", f.rooms.ben!, { kind: "reject", offer: leaf });
+  return { f, mine };
 }
 
 describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, () => {
@@ -178,34 +192,45 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       expect((await (await guardOf(f, f.rooms.chen!)).send({ kind: "accept", offer: offers.chen })).seq).toBeGreaterThan(0);
     });
 
-    it("releases at the next reconcile an offer of hers that ended without a deal, counting it until then", async () => {
-      const f = await marketRooms(relay.url);
-      for (const room of Object.values(f.rooms)) await mandateAt(f, room);
-      const inBen = await guardOf(f, f.rooms.ben!);
-      const mine = await inBen.send({ kind: "offer", terms: { amount: 6_000, currency: "USD" } });
-      const leaf = (await inBen.transcript()).entries.find((e) => e.seq === mine.seq)!.leaf;
-      await writeIn(f, "ben", f.rooms.ben!, { kind: "reject", offer: leaf });
-      const chens = await sellerOffers(f, "chen", 6_000);
-      const inChen = await guardOf(f, f.rooms.chen!);
-      expect((await refused(() => inChen.send({ kind: "accept", offer: chens }))).details).toMatchObject({ reason: "allowance" });
-      const done = await reconcile(f, storeOf(f));
-      expect(done).toMatchObject({ before: { reserved: 6_000, open: 1 }, after: { reserved: 0, open: 0 }, rooms: [{ room: f.rooms.ben, ok: true }] });
-      expect((await inChen.send({ kind: "accept", offer: chens })).seq).toBeGreaterThan(0);
+    it("counts an offer of hers that ended without a deal until a reconcile (trestle allowance reconcile) reads its room", async () => {
+      const { f, mine } = await rejectedOffer();
+      const t = cli(f.home, relay.url);
+      const flags = ["--owner", "ana", "--market", f.m.id];
+      expect((await t.run(["allowance", "show", ...flags])).stdout).toContain(`ana in market ${f.m.id}: spent 0.00 USD, reserved 60.00 USD, 1 open\n  ${f.rooms.ben}  offer #${mine.seq}  buyer  60.00 USD`);
+      const done = await t.json(["allowance", "reconcile", ...flags]);
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.body).toMatchObject({ before: { reserved: 6_000, open: 1 }, after: { reserved: 0, open: 0 }, rooms: [{ room: f.rooms.ben, ok: true }] });
     });
 
-    it("counts the reservation of a process that died before signing until a reconcile finds it ended", async () => {
+    it("reads the other rooms before refusing, so an offer rejected there no longer holds what an accept here needs, unless this home cannot read them", async () => {
+      const { f } = await rejectedOffer();
+      const chens = await sellerOffers(f, "chen", 6_000);
+      const inChen = await guardOf(f, f.rooms.chen!);
+      const keyFile = seatKeyPath(f.home, seatOf("ana"));
+      renameSync(keyFile, `${keyFile}.away`);
+      expect((await refused(() => inChen.send({ kind: "accept", offer: chens }))).details).toMatchObject({ reason: "allowance" });
+      renameSync(`${keyFile}.away`, keyFile);
+      expect((await inChen.send({ kind: "accept", offer: chens })).seq).toBeGreaterThan(0);
+      expect(allowanceTotals(storeOf(f).read().commitments)).toEqual({ spent: 0, reserved: 6_000, open: 1 });
+    });
+
+    it("counts the reservation of a process that reserved and never signed while it runs, and releases it once it was killed", async () => {
       const f = await marketRooms(relay.url);
       for (const room of Object.values(f.rooms)) await mandateAt(f, room);
       const offers = { ben: await sellerOffers(f, "ben", 6_000), chen: await sellerOffers(f, "chen", 6_000) };
-      expect(await raced([buyerProcess(f, f.rooms.ben!, offers.ben, true)])).toEqual([null]);
-      const store = storeOf(f);
-      expect(store.read().commitments).toEqual([expect.objectContaining({ room: f.rooms.ben, kind: "accept", amount: 6_000, state: "open" })]);
-      expect(store.read().commitments[0]!.seq).toBeUndefined();
+      const crashing = buyerProcess(f, f.rooms.ben!, offers.ben, true);
+      await crashing.ready;
+      crashing.go();
+      await crashing.printed("reserved");
+      const [reservation] = storeOf(f).read().commitments;
+      expect(reservation).toMatchObject({ room: f.rooms.ben, kind: "accept", amount: 6_000, state: "open" });
+      expect(reservation!.seq).toBeUndefined();
       const inChen = await guardOf(f, f.rooms.chen!);
       expect((await refused(() => inChen.send({ kind: "accept", offer: offers.chen }))).details).toMatchObject({ reason: "allowance" });
-      await reconcile(f, store);
-      expect(store.read().commitments).toEqual([]);
+      crashing.kill();
+      expect(await crashing.done).toBeNull();
       expect((await inChen.send({ kind: "accept", offer: offers.chen })).seq).toBeGreaterThan(0);
+      expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ room: f.rooms.chen, kind: "accept" })]);
       expect(acceptsBy(await roomEntries(f, f.rooms.ben!), seatOf("ana"))).toBe(0);
     });
   });
