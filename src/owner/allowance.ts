@@ -42,22 +42,11 @@ export interface Reservation {
   dropped(): Promise<void>;
 }
 
-/** The leaf a deal on what `s` commits to is keyed by (null for an offer or counter: its own, known once it lands); undefined when `s` commits to no deal. */
-export function dealKeyOf(s: Submission): string | null | undefined {
-  if (s.kind === "deal_sign") return s.offer;
-  if (s.kind === "mechanism") return s.op === "commit" ? s.auction : undefined;
-  if (s.kind === "close") return s.outcome === "deal" ? (s.offer ?? s.auction) : undefined;
-  const binds = roomCommitment(s).binds;
-  if (binds === null) return undefined;
-  return "offer" in binds ? binds.offer : null;
-}
-
-/** What `s` spends: the deal it is keyed by and the terms it binds the owner to (a deal's own for a deal_sign or a close); null when it commits to no deal. */
+/** What `s` spends: the leaf of the offer or auction whose deal it is about (its kind's module says; null for an offer's or counter's own) and the terms it binds the owner to (the deal's, when it names a deal by no offer it answers); null when it is about no deal. */
 function spendOf(journal: Journal, state: TableState, s: Submission): { deal: string | null; terms: Terms | null } | null {
-  const deal = dealKeyOf(s);
+  const deal = roomCommitment(s).deal;
   if (deal === undefined) return null;
-  const terms = deal !== null && (s.kind === "deal_sign" || s.kind === "close") ? dealIn(state, deal).terms.terms : moneyBound(journal, state, s);
-  return { deal, terms };
+  return { deal, terms: moneyBound(journal, state, s) ?? (deal === null ? null : dealIn(state, deal).terms.terms) };
 }
 
 /**
@@ -68,7 +57,7 @@ function spendOf(journal: Journal, state: TableState, s: Submission): { deal: st
  */
 export async function reserveAllowance(m: Mandate, plain: Submission, wire: Submission, hash: string, at: AllowanceContext, refuse: Refuse): Promise<Reservation | null> {
   const allowance = m.allowance;
-  if (!allowance || dealKeyOf(plain) === undefined) return null;
+  if (!allowance || roomCommitment(plain).deal === undefined) return null;
   const state = at.transcript.state;
   if (!state || at.transcript.report.verdict !== "CLEAN") {
     return refuse("mandate", "E_MANDATE", "allowance", `the room's transcript is ${at.transcript.report.verdict}, so what this commits against the owner's allowance cannot be judged; nothing was committed`);

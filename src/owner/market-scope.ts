@@ -13,6 +13,7 @@ import { ownerKeyPath } from "../client/home.js";
 import type { HttpClient } from "../client/index.js";
 import { existsSync } from "node:fs";
 import { isEntry, leafOf, TrestleError, type MatchCitation, type Submission, type TableConfig, type TableState } from "../protocol/index.js";
+import { roomCommitment } from "../protocol/policy/kinds/registry.js";
 import { isCommitment } from "./commitments.js";
 import type { Refuse } from "./guard-refusal.js";
 import type { Mandate } from "./records.js";
@@ -23,9 +24,9 @@ export function marketOf(config: TableConfig): string | null {
   return config.room?.match?.market ?? null;
 }
 
-/** Whether writing `s` trades: a listing, a commitment, or an owner's signature of a deal. */
+/** Whether writing `s` trades: a listing, a commitment, or a write about a deal (an owner's signature of it). */
 export function trades(s: Submission): boolean {
-  return s.kind === "listing" || s.kind === "deal_sign" || isCommitment(s);
+  return s.kind === "listing" || isCommitment(s) || roomCommitment(s).deal !== undefined;
 }
 
 /** Where a write is judged: the seat, its table, the verified state (null when it cannot be folded), and how the categories of a match's listings are read. */

@@ -10,12 +10,12 @@ import { existsSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AllowanceStore, readTranscript, reconcileAllowance, allowanceTotals, type AllowanceOwner, type GuardedSeat } from "../../../src/owner/index.js";
-import { dealStatement, signStatement, TrestleError, type Entry } from "../../../src/protocol/index.js";
+import { bidCommitment, dealStatement, signStatement, TrestleError, type Entry } from "../../../src/protocol/index.js";
 import { seatKeyPath } from "../../../src/client/node.js";
 import { cli } from "../../support/cli.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { tempHome } from "../../support/room-client.js";
-import { keyOf } from "../../support/table-fixture.js";
+import { keyOf, nonceOf } from "../../support/table-fixture.js";
 import type { ChildJob } from "../../support/allowance-child.js";
 import { buildChild, guardOf, mandateAt, marketRooms, memberHome, seatOf, sellerOffers, storeOf, writeIn, type MarketRooms } from "../../support/market-rooms.js";
 
@@ -144,6 +144,28 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     expect((await f.m.signDeal("chen", f.rooms.chen!, seatOf("chen"), offer, deal.terms_sha256)).status).toBe(201);
     await reconcile(f, storeOf(f));
     expect(allowanceTotals(storeOf(f).read().commitments)).toEqual({ spent: 4_000, reserved: 0, open: 0 });
+  });
+
+  it("counts a sealed bid at its bid until the auction settles, then the deal at the clearing price", async () => {
+    const f = await marketRooms(relay.url, ["chen"]);
+    const room = f.rooms.chen!;
+    await mandateAt(f, room);
+    const deadline = Date.now() + 600_000;
+    const open = { kind: "mechanism", op: "open", sides: { buyer: seatOf("ana"), seller: seatOf("chen") }, k: { num: 1, den: 2 }, currency: "USD", deadline, reveal_deadline: deadline + 600_000 } as const;
+    const auction = await writeIn(f, "chen", room, open);
+    const ana = await guardOf(f, room);
+    await ana.send(await ana.bidMessage(auction, 6_000));
+    expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ kind: "mechanism", amount: 6_000, deal: auction, state: "open" })]);
+    const salt = nonceOf(`salt:${f.m.id}`);
+    await writeIn(f, "chen", room, { kind: "mechanism", op: "commit", auction, side: "seller", commitment: bidCommitment({ table: room, auction, side: "seller", bid: 4_000, salt }) });
+    await ana.send(await ana.revealMessage(auction));
+    await writeIn(f, "chen", room, { kind: "mechanism", op: "reveal", auction, bid: 4_000, salt });
+    const deal = (await ana.transcript()).state!.room!.deals[auction]!;
+    const sig = await signStatement(f.ownerKey, "deal", dealStatement(room, deal.terms_sha256));
+    await ana.send({ kind: "deal_sign", offer: auction, deal: deal.terms_sha256, owner_key: f.ownerKey.publicKeyText, owner_sig: sig });
+    expect((await f.m.signDeal("chen", room, seatOf("chen"), auction, deal.terms_sha256)).status).toBe(201);
+    await reconcile(f, storeOf(f));
+    expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ kind: "mechanism", amount: 5_000, state: "spent" })]);
   });
 
   it("holds a seller to the number of open commitments, counting none of its amounts", async () => {
