@@ -9,6 +9,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openTable } from "../../../src/client/node.js";
 import { checkMandateLimits } from "../../../src/owner/mandate-limits.js";
+import { checkMarketScope, citedListings } from "../../../src/owner/market-scope.js";
 import { committedMarketBid, gatedWhenLoosened, GuardedSeat, isCommitment, marketBidMessage, marketRevealMessage, recordMarketBid, seatJournal, type Mandate } from "../../../src/owner/index.js";
 import { TrestleError, type Submission } from "../../../src/protocol/index.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
@@ -42,6 +43,25 @@ function judged(m: Mandate, s: Submission, journal: ReturnType<typeof seatJourna
     throw error;
   }
 }
+
+describe("a market bid and the mandate's markets and categories", () => {
+  it("trades in its listing's category, and a sale's room in the one listing its match cites", async () => {
+    const m = await MarketLedger.open();
+    const until = m.l.now + HOUR;
+    const [listed] = await m.list("ana", { side: "offer", title: "Stroller", category: "baby-gear", quantity: 1, price: TWD(0), sealed: { until, reveal_until: until + HOUR } });
+    const commit: Submission = { table: m.state.table, seat: "ben-bot", nonce: "n-market-bid-000000004", kind: "bid", body: "", op: "commit", listing: listed!.leaf, commitment: "c".repeat(64) };
+    const scoped = (categories: string[]) =>
+      checkMarketScope({ ...mandateOf({ currency: "TWD", cap: 300000 }), categories }, commit, { seat: "ben-bot", table: m.state.table, state: m.state, categories: async () => [] }, (_guard, code, reason, message) => {
+        throw new TrestleError(code, message, { reason });
+      });
+    await scoped(["baby-gear"]);
+    await expect(scoped(["books"])).rejects.toMatchObject({ code: "E_MANDATE", details: { reason: "category" } });
+    await m.commitBid("ben", listed!.leaf, 300000);
+    m.l.now = until;
+    const [sale] = MarketLedger.matches(await m.revealBid("ben", listed!.leaf, 300000));
+    expect(citedListings(await m.cite(sale!.seq))).toEqual([[listed!.seq, listed!.leaf]]);
+  });
+});
 
 describe("a market bid on the owner's machine", () => {
   it("keeps the bid and its salt in the journal, commits only the hash, and reveals them after until", async () => {
