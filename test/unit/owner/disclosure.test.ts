@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { authoredPart, disclosureMessage, findDisclosure, foldText, type LeakCheck } from "../../../src/owner/index.js";
+import { JOIN_REACH } from "../../../src/owner/leak/split.js";
 
 const NEVER = ["2400", "floor", "Sara's address"];
 const check = (over: Partial<LeakCheck> = {}): LeakCheck => ({ never: NEVER, ...over });
@@ -98,6 +99,19 @@ describe("findDisclosure", () => {
       ["numbers within one message", [], "I have 2 kids and 400 toys, 24 of them 00-gauge"],
     ])("does not read ordinary numbers over messages as a split: %s", (_, recent, body) => {
       expect(findDisclosure({ kind: "say", body }, check({ recent }))).toBeNull();
+    });
+
+    it("finds a split at the start of a long message, past a long recent text", () => {
+      const filler = "The stroller folds flat and has a rain cover. ".repeat(80);
+      expect(findDisclosure({ kind: "say", body: `00, that is the rest. ${filler}` }, check({ recent: [filler, "my floor starts with 24"] }))).toMatchObject({ index: 0, form: "split" });
+    });
+
+    it(`reads a message joined to the recent text ${JOIN_REACH} characters on and up to a sentence end, never a number cut short there`, () => {
+      const before = "24 ";
+      const phrase = "two thousand four hundred and fifty people came.";
+      const padding = "x ".repeat((JOIN_REACH - phrase.indexOf(" and") + 2) / 2);
+      expect(before.length + padding.length + phrase.indexOf(" and")).toBeGreaterThanOrEqual(JOIN_REACH);
+      expect(findDisclosure({ kind: "say", body: padding + phrase }, check({ recent: [before] }))).toBeNull();
     });
 
     it("does not blame this message for a secret the recent text already held", () => {
