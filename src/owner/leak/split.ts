@@ -9,10 +9,12 @@
  *             last number of one text through the first number of each later text (a text in
  *             between with no number is passed over; one the chain goes on past must state just
  *             that number) and ends in this message:
- *               digits = up to MAX_CHAIN numbers written in digits whose digits, put together, are
- *                        the secret's; every piece after the first starts with 0 or is one digit
- *                        (00, 0, 4), which an amount on its own is not, so "2 kids" then "400 is my
- *                        max" is two amounts, not 2400;
+ *               digits = up to MAX_CHAIN numbers written in digits or said digit by digit (two
+ *                        zeros, double zero), the first also a whole number in words
+ *                        (twenty-four), whose digits, put together, are the secret's; every
+ *                        piece after the first starts with 0 or is one digit (00, 0, 4), which an
+ *                        amount on its own is not, so "2 kids" then "400 is my max" is two amounts,
+ *                        not 2400;
  *               words  = numbers written in words, each after the first below the power of ten
  *                        the sum so far ends in, at least a thousand ("two thousand" then "four
  *                        hundred").
@@ -26,7 +28,7 @@ import { scanText, type Secret } from "./scan.js";
 /** Most pieces in one chain. */
 export const MAX_CHAIN = 6;
 
-/** One number a text states: its digits as written (null when written in words or another notation) and its value. */
+/** One number a text states: its digits as written or said one by one (two zeros; null when written in words or another notation) and its value. */
 interface Piece {
   digits: string | null;
   value: Dec;
@@ -41,7 +43,7 @@ function piecesOf(text: string): Piece[] {
   for (const r of readings) {
     if (r.start < end) continue;
     const written = view.slice(r.start, r.end);
-    const digits = /^[0-9][0-9,.' _\u2019-]*$/.test(written) && r.value.s === 0 ? written.replace(/[^0-9]/g, "") : null;
+    const digits = r.digits ?? (/^[0-9][0-9,.' _\u2019-]*$/.test(written) && r.value.s === 0 ? written.replace(/[^0-9]/g, "") : null);
     out.push({ digits, value: r.value });
     end = r.end;
   }
@@ -63,7 +65,7 @@ function chainValues(texts: readonly string[], from: number): Set<string> {
   for (let a = 0; a < texts.length - 1; a++) {
     const first = pieces[a]!.at(-1);
     if (!first) continue;
-    let digits = first.digits;
+    let digits = first.digits ?? (first.value.s === 0 ? first.value.n.toString() : null);
     let sum: Dec | null = first.digits === null ? first.value : null;
     let count = 1;
     for (let b = a + 1; b < texts.length && count < MAX_CHAIN; b++) {

@@ -75,6 +75,49 @@ describe("readEnglish", () => {
   });
 });
 
+describe("digits and words mixed in one number", () => {
+  const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+
+  it.each([
+    ["twenty-4 hundred", "2400"],
+    ["twenty 4 hundred", "2400"],
+    ["2 thousand 4 hundred", "2400"],
+    ["2 thousand four hundred", "2400"],
+    ["two thousand 4 hundred", "2400"],
+    ["24 hundred", "2400"],
+    ["24 zero zero", "2400"],
+    ["2 four 0 0", "2400"],
+  ])("reads %j as %s", (text, value) => {
+    expect(english(text)).toContain(value);
+  });
+
+  it("reads a tens word with a digit, before hundred or thousand, and a number's digits in words and numerals (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.constantFrom(["hundred", 100], ["thousand", 1000]), fc.constantFrom("-", " "), (tens, unit, [scale, times], sep) => {
+        expect(english(`about ${TENS[tens]}${sep}${unit} ${scale} of them`)).toContain(String((tens * 10 + unit) * (times as number)));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1000, max: 99_999_999 }), fc.infiniteStream(fc.boolean()), (n, words) => {
+        const digits = String(n).split("");
+        const said = digits.map((d) => (words.next().value ? ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][Number(d)] : d));
+        fc.pre(said.filter((d) => /[a-z]/.test(d)).length >= 2);
+        expect(english(`code ${said.join(" ")} ok`)).toContain(String(n));
+      }),
+    );
+  });
+
+  describe("when digits and words are a count and a thing", () => {
+    it.each([
+      ["I have 2 two-year-olds", "22"],
+      ["twenty 4-packs", "24"],
+      ["2 one-bedroom flats", "21"],
+    ])("does not read %j as %s", (text, value) => {
+      expect(english(text)).not.toContain(value);
+    });
+  });
+});
+
 describe("every number in words (property)", () => {
   it("reads any number below a billion written in English words as that number", () => {
     fc.assert(
