@@ -84,6 +84,7 @@ describe("findDisclosure", () => {
       ["a message in between without numbers", ["it begins with 24", "are you following?"], "then 00"],
       ["words inside sentences", ["it starts at two thousand, right?"], "plus four hundred on top"],
       ["words in another language", ["deux mille, d'abord"], "puis quatre cents"],
+      ["a quantity then its unit price, whose total it is", ["we need 24 of them"], "at 100 each"],
       ["the body then the terms text", [], { kind: "offer", body: "the first half is 24", terms: { text: "the second half is 00" } }],
     ])("finds a secret split into numbers inside sentences: %s", (_, recent, current) => {
       const message = typeof current === "string" ? { kind: "say", body: current } : current;
@@ -92,7 +93,7 @@ describe("findDisclosure", () => {
 
     it.each([
       ["two amounts", ["I have 2 kids"], "400 is my max"],
-      ["a count then an amount", ["we need 24 of them"], "at 100 each"],
+      ["a count then an amount", ["we need 24 of them"], "the budget is 100"],
       ["a date then a time", ["see you on the 24th"], "at 10:00"],
       ["a counter-offer after a quantity", ["2 strollers"], "for 4,000 total"],
       ["an amount then a different one in words", ["two thousand people came"], "and forty left"],
