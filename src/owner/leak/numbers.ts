@@ -23,14 +23,14 @@ function readPlain(view: string): Reading[] {
   return [...readNumerals(view), ...readEnglish(view), ...readCjk(view)];
 }
 
-/** Every number `view` (a view from views.ts) writes down itself, in any notation: no minor units, no arithmetic. */
-export function statedNumbers(view: string): Reading[] {
-  return [...readPlain(view), ...readRbnf(view), ...readNotations(view)];
+/** Every number `view` (a view from views.ts; `skeletal` when it is the loose one) writes down itself, in any notation: no minor units, no arithmetic. */
+export function statedNumbers(view: string, skeletal = false): Reading[] {
+  return [...readPlain(view), ...readRbnf(view), ...readNotations(view, skeletal)];
 }
 
-/** Every reading of every number in `view` (a view from views.ts), in no particular order; `minorDigits`: the minor-unit digits of the currency the check knows, if any. */
-export function readNumbers(view: string, minorDigits: readonly number[] = []): Reading[] {
-  const stated = statedNumbers(view);
+/** Every reading of every number in `view` (a view from views.ts; `skeletal` when it is the loose one), in no particular order; `minorDigits`: the minor-unit digits of the currency the check knows, if any. */
+export function readNumbers(view: string, minorDigits: readonly number[] = [], skeletal = false): Reading[] {
+  const stated = statedNumbers(view, skeletal);
   const minor = readMinorUnits(view, stated, minorDigits);
   return [...stated, ...minor, ...readArithmetic(view, [...stated, ...minor])];
 }
@@ -38,9 +38,9 @@ export function readNumbers(view: string, minorDigits: readonly number[] = []): 
 /** How many readings of each value (by decKey) `text` holds: in whichever view holds the most. */
 export function valueCounts(text: string, minorDigits: readonly number[] = []): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const view of numberViews(text)) {
+  for (const [k, view] of numberViews(text).entries()) {
     const here = new Map<string, number>();
-    for (const r of readNumbers(view, minorDigits)) {
+    for (const r of readNumbers(view, minorDigits, k > 0)) {
       const key = decKey(r.value);
       here.set(key, (here.get(key) ?? 0) + 1);
     }

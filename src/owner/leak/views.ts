@@ -8,7 +8,7 @@
  *            colon or middle dot (with or without spaces) and digits around a spaced dot read as
  *            one number's separators, digits and @ $ | ! inside a word read as letters (tw0, f1ve),
  *            punctuation inside a word dropped (f.o.u.r), words apart by a comma, slash or emoji
- *            read as neighbours, and letters spelled out one by one joined (t w o);
+ *            read as neighbours, and letters spelled out one by one joined (t w o, M. M. C. D.);
  * and every word a grammar compares is compared by its skeleton: diacritics (Latin, Greek and
  * Cyrillic combining marks) dropped, Cyrillic and Greek look-alike letters read as Latin, l read as
  * i (1 and l look alike). text-match.ts builds its loose view from the same steps.
@@ -54,10 +54,10 @@ export function unleet(folded: string, edges = true): string {
   return folded.replace(word, (w) => (/\p{L}/u.test(w) && /[\p{N}@$|!]/u.test(w) ? w.replace(/[0-9@$|!]/g, (ch) => LEET[ch] ?? ch) : w));
 }
 
-/** `text` with every run of three or more single letters (or digits, with `digits`) apart by one space joined (f l o o r). */
+/** `text` with every run of three or more single letters (or digits, with `digits`) apart by one space, or a full stop and a space, joined (f l o o r, M. M. C. D.). */
 export function joinSpelled(text: string, digits: boolean): string {
-  const run = digits ? /(?<![\p{L}\p{N}])[\p{L}\p{N}](?: [\p{L}\p{N}]){2,}(?![\p{L}\p{N}])/gu : /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){2,}(?![\p{L}\p{N}])/gu;
-  return text.replace(run, (spelled) => spelled.replace(/ /g, ""));
+  const run = digits ? /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:\.? [\p{L}\p{N}]){2,}(?![\p{L}\p{N}])/gu : /(?<![\p{L}\p{N}])\p{L}(?:\.? \p{L}){2,}(?![\p{L}\p{N}])/gu;
+  return text.replace(run, (spelled) => spelled.replace(/\.? /g, ""));
 }
 
 const DECORATION = /[\p{Extended_Pictographic}\p{So}]/u.source;

@@ -15,7 +15,8 @@
  *              strictly falling, each part below the scale before it (two thousand, four hundred;
  *              one million two hundred thousand; a million and a half)
  *   part     = small "hundred" [["and"] below100] [fraction] | small
- *   small    = (below100 | numeral) [fraction] | "a" | "an"     (numeral: 24, 2.4, 2,400 written with digits)
+ *   small    = (below100 | numeral) [fraction] | "a" | "an" | roman     (numeral: 24, 2.4, 2,400 written
+ *              with digits; roman: a Roman numeral of two letters or more, before a scale: XXIV hundred)
  *   fraction = "and" ("a" | "one") ("half" | "quarter") | "and three quarters"
  *   below100 = tens unit | tens | teen | unit      (words apart by spaces or hyphens; the unit may be
  *              a digit after a hyphen or before a scale: twenty-4, twenty 4 hundred)
@@ -26,6 +27,7 @@
  * compared by skeleton (views.ts), so look-alike letters read too.
  */
 import { decInt, decOf, less, plus, shift, times, tooLong, type Dec } from "./decimal.js";
+import { romanValue } from "./notations.js";
 import type { Reading } from "./reading.js";
 import { skeleton, skeletonOf } from "./views.js";
 
@@ -154,6 +156,10 @@ class Parser {
     let base: Parsed | null;
     if (token?.kind === "num") base = { value: token.value, next: i + 1 };
     else if (token?.kind === "word" && (token.word === "a" || token.word === "an")) return this.scaleAt(i + 1) !== null || this.word(i + 1) === "hundred" ? { value: decInt(1), next: i + 1 } : null;
+    else if (token?.kind === "word" && token.word.length >= 2 && /^[ivxlcdm]+$/.test(token.word) && (this.scaleAt(i + 1) !== null || this.word(i + 1) === "hundred")) {
+      const roman = romanValue(token.word);
+      return roman === null ? null : { value: decInt(roman), next: i + 1 };
+    }
     else base = this.below100(i);
     if (!base) return null;
     const fraction = this.fraction(base.next);
