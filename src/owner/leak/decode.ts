@@ -1,15 +1,19 @@
 /**
  * What an encoded-looking stretch of text says, so the leak gate reads it too (docs/ROOMS.md
- * "never_disclose"): percent-encoding (and "+" as a space), \x / \u / &#...; escapes, base64 and
- * base64url tokens, and hex tokens (optionally with a space or ":" between bytes). Only a decoding
- * that is text (valid UTF-8, at least 3/4 printable) is kept. Decoding is applied to its own
- * output once more (base64 of percent-encoded text), never a third time.
+ * "never_disclose", decision 0475): percent-encoding (and "+" as a space), \x / \u / &#...;
+ * escapes, base64 and base64url tokens, hex tokens (optionally with a space or ":" between
+ * bytes), Morse code (dots and dashes, letters apart by a space, words by a slash, a bar or more
+ * spaces) and ROT13, when the text holds two or more English number words in ROT13 (gjb gubhfnaq).
+ * Only a decoding that is text (valid UTF-8, at least 3/4 printable) is kept. Decoding is applied
+ * to its own output once more (base64 of percent-encoded text), never a third time.
  *
  * Bound: every decoding is no longer than what it decodes, each layer examines its input a fixed
  * number of times, and at most MAX_DECODED characters of decoded text are kept per call; past that
  * the call reports `overflow` and the gate refuses the message unread rather than let a hostile
  * message buy an expensive check (or an unchecked one).
  */
+
+import { NUMBER_WORDS } from "./words-en.js";
 
 /** Decoding layers applied: the text, its decodings, and theirs. */
 export const DECODE_LAYERS = 2;
@@ -92,6 +96,48 @@ function hexBytes(token: string): Uint8Array {
   return out;
 }
 
+/** The International Morse code of letters and digits, by code. */
+const MORSE: Record<string, string> = Object.fromEntries(
+  (
+    "a.- b-... c-.-. d-.. e. f..-. g--. h.... i.. j.--- k-.- l.-.. m-- n-. o--- p.--. q--.- r.-. s... t- u..- v...- w.-- x-..- y-.-- z--.. " +
+    "0----- 1.---- 2..--- 3...-- 4....- 5..... 6-.... 7--... 8---.. 9----."
+  )
+    .split(" ")
+    .map((pair) => [pair.slice(1), pair[0]!]),
+);
+/** A run of at least two Morse letters: dots (. · •) and dashes (- – — − _), letters apart by a space, words by a slash, a bar or two spaces or more. */
+const MORSE_RUN = /(?<![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6}(?:(?: +| *[/|] *)[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6})+(?![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])/gu;
+
+/** The Morse code runs of `text` decoded, each letter or digit in place of its code (null when none decodes whole). */
+function morseDecoded(text: string): string | null {
+  let found = false;
+  const out = text.replace(MORSE_RUN, (run) => {
+    const words = run.split(/ *[/|] *| {2,}/).map((word) =>
+      word
+        .split(" ")
+        .filter((code) => code !== "")
+        .map((code) => MORSE[code.replace(/[\u00b7\u2022]/g, ".").replace(/[\u2013\u2014\u2212_]/g, "-")] ?? "\u0000")
+        .join(""),
+    );
+    const decoded = words.join(" ");
+    if (decoded.includes("\u0000")) return run;
+    found = true;
+    return decoded;
+  });
+  return found ? out : null;
+}
+
+/** `text` with its ASCII letters rotated by 13 (ROT13, its own inverse). */
+export const rot13 = (text: string): string => text.replace(/[a-z]/gi, (ch) => String.fromCharCode(((ch.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (ch <= "Z" ? 65 : 97)));
+const ROT13_NUMBER = new RegExp(`(?<![\\p{L}])(?:${NUMBER_WORDS.map(rot13).join("|")})(?![\\p{L}])`, "giu");
+
+/** `text` in ROT13 when it holds two or more English number words so written (gjb gubhfnaq); else null. */
+function rot13Decoded(text: string): string | null {
+  let count = 0;
+  for (const _ of text.matchAll(ROT13_NUMBER)) if (++count >= 2) return rot13(text);
+  return null;
+}
+
 /** One layer: every decoding `text` holds. */
 function layer(text: string): string[] {
   const out: string[] = [];
@@ -100,6 +146,8 @@ function layer(text: string): string[] {
   };
   keep(percentDecoded(text));
   keep(unescaped(text));
+  keep(morseDecoded(text));
+  keep(rot13Decoded(text));
   for (const m of text.matchAll(new RegExp(`[A-Za-z0-9+/_-]{${MIN_TOKEN},}={0,2}`, "g"))) {
     const bytes = base64Bytes(m[0]);
     if (bytes) keep(asText(bytes));

@@ -12,12 +12,16 @@
  *            of a base's name, before or after it, in one clause: hexadecimal, hex, octal, binary,
  *            ternary, duodecimal, base N or radix N (N from 2 to 36): "960 in hex", "in base 7 it
  *            reads 6666", "binary: 1001 0110 0000";
+ *   reversed = digits (written, or said one by one) within a clause of a word that says they are
+ *            reversed (backwards, reversed, in reverse, right to left), read the other way round:
+ *            "0042 backwards" is 2400;
  *   minor  = a number followed by a minor-unit word (cents, ¢, minor units, centavos, pence,
  *            kopeks, øre, satang, paise, fils, sen, fen, 分) read in the major unit: divided by 100
  *            and by 10 to the digits of the currency the check knows, when it knows one.
  */
-import { decInt, decKey, shift, type Dec } from "./decimal.js";
+import { decInt, decKey, decOf, shift, type Dec } from "./decimal.js";
 import type { Reading } from "./reading.js";
+import { skeleton } from "./views.js";
 
 const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100, d: 500, m: 1000 };
 const SUBTRACTIVE = new Set(["iv", "ix", "xl", "xc", "cd", "cm"]);
@@ -148,6 +152,34 @@ export function readMinorUnits(view: string, readings: readonly Reading[], digit
       seen.add(decKey(value));
       out.push({ value, start: r.start, end: r.end + m[0].length });
     }
+  }
+  return out;
+}
+
+const REVERSAL = new RegExp(
+  `(?<![\\p{L}])(?:${[...new Set(["backwards", "backward", "reversed", "in reverse", "reverse order", "right to left"].flatMap((w) => [w, skeleton(w)]))].map((w) => w.replace(/ /g, "\\s+")).join("|")})(?![\\p{L}])`,
+  "gu",
+);
+/** What may stand between digits and the word that reverses them: no other digit, no end of a clause, at most MAX_REVERSAL_GAP characters. */
+const REVERSAL_GAP = /^[^\p{N}.!?;\n]*$/u;
+const MAX_REVERSAL_GAP = 24;
+
+/** Each reading in `view` whose digits were written or said one by one, read the other way round when a word next to it says it is reversed ("0042 backwards"). */
+export function readReversals(view: string, readings: readonly Reading[]): Reading[] {
+  const words = [...view.matchAll(REVERSAL)];
+  if (words.length === 0) return [];
+  const out: Reading[] = [];
+  for (const r of readings) {
+    const written = view.slice(r.start, r.end);
+    const digits = r.digits ?? (/^[0-9]+$/.test(written) ? written : null);
+    if (digits === null || digits.length < 2) continue;
+    const near = words.some((w) => {
+      const [from, to] = w.index >= r.end ? [r.end, w.index] : [w.index + w[0].length, r.start];
+      return to >= from && to - from <= MAX_REVERSAL_GAP && REVERSAL_GAP.test(view.slice(from, to));
+    });
+    const reversed = [...digits].reverse().join("");
+    const value = near ? decOf(reversed) : null;
+    if (value) out.push({ value, start: r.start, end: r.end, digits: reversed });
   }
   return out;
 }

@@ -3,14 +3,15 @@
  * pipeline (views.ts), written with digits of any script and any grouping (numerals.ts), in English
  * words (words-en.ts), in Chinese or Japanese numerals (words-cjk.ts), in the words of the other
  * languages of the CLDR spellout rules (words-rbnf.ts), as a Roman numeral or in base 16, 8 or 2
- * (notations.ts), in minor units (notations.ts), or as arithmetic over those (arithmetic.ts); and
+ * (notations.ts), in minor units (notations.ts), reversed where the text says so (notations.ts),
+ * or as arithmetic over those (arithmetic.ts); and
  * whether a never_disclose entry is itself one number.
  */
 import { ISO_4217 } from "../../protocol/index.js";
 import { readArithmetic } from "./arithmetic.js";
 import { decKey } from "./decimal.js";
 import { numberText } from "./fold.js";
-import { readMinorUnits, readNotations } from "./notations.js";
+import { readMinorUnits, readNotations, readReversals } from "./notations.js";
 import { readNumerals } from "./numerals.js";
 import type { Reading } from "./reading.js";
 import { numberViews } from "./views.js";
@@ -32,7 +33,7 @@ export function statedNumbers(view: string, skeletal = false): Reading[] {
 export function readNumbers(view: string, minorDigits: readonly number[] = [], skeletal = false): Reading[] {
   const stated = statedNumbers(view, skeletal);
   const minor = readMinorUnits(view, stated, minorDigits);
-  return [...stated, ...minor, ...readArithmetic(view, [...stated, ...minor])];
+  return [...stated, ...minor, ...readArithmetic(view, [...stated, ...minor]), ...readReversals(view, stated)];
 }
 
 /** How many readings of each value (by decKey) `text` holds: in whichever view holds the most. */

@@ -61,6 +61,8 @@ type Token =
   | { kind: "mark"; mark: string; start: number; end: number };
 
 const VOCAB = [...UNITS, ...TEENS, ...TENS.filter((w) => w !== ""), "hundred", "and", "point", ...Object.keys(SCALES).filter((w) => w.length > 1)];
+/** The English number words (zero to ninety, hundred and the scales): what a ROT13 of number words is looked for by (decode.ts). */
+export const NUMBER_WORDS: readonly string[] = VOCAB.filter((w) => w !== "and" && w !== "point");
 /** Every word the grammar compares, by its skeleton (views.ts): a look-alike spelling (tweive, fоur with a Cyrillic о) is the word. */
 const BY_SKELETON = new Map(
   [...VOCAB, ...Object.keys(DIGIT_WORD), ...Object.keys(PLURAL), ...Object.keys(REPEAT), ...FRACTIONS.flatMap(([w]) => w), ...CONNECTORS.flat(), "s", "pair", "couple", "of", "a", "an", "dot", "k"].map((w) => [skeleton(w), w]),

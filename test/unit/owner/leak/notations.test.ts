@@ -148,6 +148,29 @@ describe("minor units", () => {
   });
 });
 
+describe("digits said to be reversed", () => {
+  it.each([["0042 backwards"], ["read it backwards: 0042"], ["reversed, it is 0042"], ["zero zero four two, reversed"], ["0042 (right to left)"]])("reads 2400 from %j", (text) => {
+    expect(reads(`floor: ${text}.`, "2400")).toBe(true);
+  });
+
+  it("reads any number's digits reversed, in digits or words, with the word before or after them (property)", () => {
+    const WORD = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+    fc.assert(
+      fc.property(fc.integer({ min: 10, max: 99_999_999 }), fc.boolean(), fc.constantFrom("backwards", "reversed", "in reverse"), fc.boolean(), (n, words, word, before) => {
+        const reversed = [...String(n)].reverse();
+        const written = words ? reversed.map((d) => WORD[Number(d)]).join(" ") : reversed.join("");
+        expect(reads(before ? `${word}: ${written}.` : `${written} ${word}.`, String(n))).toBe(true);
+      }),
+    );
+  });
+
+  it("reads no reversal in another clause, or of a number with a point", () => {
+    expect(reads("it went backwards. Then 0042 came", "2400")).toBe(false);
+    expect(reads("backwards compatible with 4.2", "24")).toBe(false);
+    expect(reads("reversed in 2023, we sold 42", "2400")).toBe(false);
+  });
+});
+
 describe("when letters or digits only look like another notation", () => {
   it("reads no Roman numeral of two letters or out of order, no hours, hash or word as a base, no major units as minor", () => {
     const lookalikes: [text: string, value: string][] = [
