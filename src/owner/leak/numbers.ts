@@ -1,7 +1,7 @@
 /**
  * Every number a text states, by value (docs/ROOMS.md "never_disclose"): in each view of the
  * pipeline (views.ts), written with digits of any script and any grouping (numerals.ts), in English
- * words (words-en.ts), in Chinese or Japanese numerals (words-cjk.ts), in the words of the other
+ * words (words-en.ts), in Chinese or Japanese numerals or Japanese kana (words-cjk.ts), in the words of the other
  * languages of the CLDR spellout rules (words-rbnf.ts), as a Roman numeral or in base 16, 8 or 2
  * (notations.ts), in minor units (notations.ts), reversed where the text says so (notations.ts),
  * or as arithmetic over those (arithmetic.ts); and
@@ -15,13 +15,13 @@ import { readMinorUnits, readNotations, readReversals } from "./notations.js";
 import { readNumerals } from "./numerals.js";
 import type { Reading } from "./reading.js";
 import { numberViews } from "./views.js";
-import { readCjk } from "./words-cjk.js";
+import { readCjk, readKana } from "./words-cjk.js";
 import { readEnglish } from "./words-en.js";
 import { readRbnf } from "./words-rbnf.js";
 
-/** Every reading in `view` of the readers an entry is compiled with: digits, English words, Chinese and Japanese numerals. */
+/** Every reading in `view` of the readers an entry is compiled with: digits, English words, Chinese and Japanese numerals (and kana). */
 function readPlain(view: string): Reading[] {
-  return [...readNumerals(view), ...readEnglish(view), ...readCjk(view)];
+  return [...readNumerals(view), ...readEnglish(view), ...readCjk(view), ...readKana(view)];
 }
 
 /** Every number `view` (a view from views.ts; `skeletal` when it is the loose one) writes down itself, in any notation: no minor units, no arithmetic. */
