@@ -231,7 +231,7 @@ class LangParser {
         const after = this.s.wordStart.has(point) ? [point] : this.joins(point);
         for (const k of after) {
           const digits = this.digits(k, 1);
-          const tails = [...(digits ? [digits] : []), ...this.below100(k).filter((b) => b.atoms > 1 || b.value.n >= 10n)];
+          const tails = [...(digits ? [digits] : []), ...this.below100(k)];
           for (const t of tails) {
             const frac = t === digits ? t.value.n.toString().padStart(t.atoms, "0") : t.value.n.toString();
             const value = decOf(p.value.n.toString(), frac);
