@@ -272,13 +272,26 @@ class Parser {
     return after > i && this.counted(after) ? after : i;
   }
 
+  /** A whole number in words at `i` that a counted group follows, ending before an "and" that joins that group when the number alone would take it (four hundred | and two zeros). */
+  private head(i: number): Parsed | null {
+    const whole = this.scaled(i);
+    if (whole === null || whole.value.s !== 0) return null;
+    if (this.connected(whole.next) !== whole.next) return whole;
+    for (let k = whole.next - 1; k > i; k--) {
+      if (this.word(k) !== "and" || this.connected(k) === k) continue;
+      const before = new Parser(this.t.slice(0, k), this.text).scaled(i);
+      if (before && before.next === k && before.value.s === 0) return before;
+    }
+    return null;
+  }
+
   /** digits at `i` (see the grammar above), at most MAX_DIGIT_WORDS items, so a long run costs a bounded amount per start. */
   digits(i: number): (Parsed & { digits: string }) | null {
     let digits = "";
     let j = i;
     let [items, words, groups] = [0, 0, 0];
-    const head = this.scaled(i);
-    if (head && head.value.s === 0 && this.t[i]!.kind === "word" && this.connected(head.next) !== head.next) {
+    const head = this.t[i]?.kind === "word" ? this.head(i) : null;
+    if (head) {
       digits = head.value.n.toString();
       j = head.next;
       items = 1;
