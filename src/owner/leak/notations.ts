@@ -103,11 +103,15 @@ function readNamedBases(view: string): Reading[] {
   if (names.length === 0) return [];
   const out: Reading[] = [];
   const tokens = [...view.matchAll(BASE_DIGITS)];
+  let first = 0;
   for (const name of names) {
     const base = name[1] !== undefined ? BASE_NAMES[name[1]]! : Number(name[2]);
     if (base < 2 || base > 36) continue;
     const end = name.index + name[0].length;
-    for (const token of tokens) {
+    // Names and tokens are both in text order: only the tokens within MAX_BASE_GAP of this name are tried.
+    while (first < tokens.length && tokens[first]!.index + tokens[first]![0].length < name.index - MAX_BASE_GAP) first++;
+    for (let k = first; k < tokens.length && tokens[k]!.index <= end + MAX_BASE_GAP; k++) {
+      const token = tokens[k]!;
       const [from, to] = token.index < name.index ? [token.index + token[0].length, name.index] : [end, token.index];
       if (to < from || to - from > MAX_BASE_GAP || !BASE_GAP.test(view.slice(from, to))) continue;
       for (const value of inBase(token[0], base)) out.push({ value: decInt(value), start: Math.min(token.index, name.index), end: Math.max(token.index + token[0].length, end) });
@@ -173,7 +177,15 @@ export function readReversals(view: string, readings: readonly Reading[]): Readi
     const written = view.slice(r.start, r.end);
     const digits = r.digits ?? (/^[0-9]+$/.test(written) ? written : null);
     if (digits === null || digits.length < 2) continue;
-    const near = words.some((w) => {
+    // The reversal words are in text order: only the last one before the reading and the first one after it can be near.
+    let [after, hi] = [0, words.length];
+    while (after < hi) {
+      const mid = (after + hi) >> 1;
+      if (words[mid]!.index < r.end) after = mid + 1;
+      else hi = mid;
+    }
+    const near = [words[after - 1], words[after]].some((w) => {
+      if (w === undefined) return false;
       const [from, to] = w.index >= r.end ? [r.end, w.index] : [w.index + w[0].length, r.start];
       return to >= from && to - from <= MAX_REVERSAL_GAP && REVERSAL_GAP.test(view.slice(from, to));
     });

@@ -279,8 +279,8 @@ class Parser {
     if (this.connected(whole.next) !== whole.next) return whole;
     for (let k = whole.next - 1; k > i; k--) {
       if (this.word(k) !== "and" || this.connected(k) === k) continue;
-      const before = new Parser(this.t.slice(0, k), this.text).scaled(i);
-      if (before && before.next === k && before.value.s === 0) return before;
+      const before = new Parser(this.t.slice(i, k), this.text).scaled(0);
+      if (before && before.next === k - i && before.value.s === 0) return { value: before.value, next: k };
     }
     return null;
   }
@@ -296,23 +296,22 @@ class Parser {
       j = head.next;
       items = 1;
     }
+    // At most MAX_DIGIT_WORDS digits: a longer run is read as its first part, then the rest, so each token is tried a bounded number of times.
     while (items < MAX_DIGIT_WORDS) {
       const at = items > 0 ? this.connected(j) : j;
       const group = this.counted(at);
       const word = this.word(at);
       const token = this.t[at];
+      const piece = group ? group.digits : word !== undefined && DIGIT_WORD[word] !== undefined ? String(DIGIT_WORD[word]) : token?.kind === "num" && token.digits !== null ? token.digits : null;
+      if (piece === null || digits.length + piece.length > MAX_DIGIT_WORDS) break;
+      digits += piece;
       if (group) {
-        digits += group.digits;
         j = group.next;
         groups++;
-      } else if (word !== undefined && DIGIT_WORD[word] !== undefined) {
-        digits += String(DIGIT_WORD[word]);
+      } else {
         j = at + 1;
-        words++;
-      } else if (token?.kind === "num" && token.digits !== null) {
-        digits += token.digits;
-        j = at + 1;
-      } else break;
+        if (token?.kind === "word") words++;
+      }
       items++;
     }
     const enough = groups > 0 || words >= 2 || (words >= 1 && items >= 3);
