@@ -10,7 +10,8 @@
  *            and an h: 24h is a day), at most 64 bits;
  *   named  = digits (one group, or groups of one length apart by a space or _) within three words
  *            of a base's name, before or after it, in one clause: hexadecimal, hex, octal, binary,
- *            ternary, duodecimal, base N or radix N (N from 2 to 36): "960 in hex", "in base 7 it
+ *            ternary, duodecimal, base N or radix N (N from 2 to 36, in digits or English words):
+ *            "960 in hex", "in base 7 it
  *            reads 6666", "binary: 1001 0110 0000";
  *   reversed = digits (written, or said one by one) within a clause of a word that says they are
  *            reversed (backwards, reversed, in reverse, right to left), read the other way round:
@@ -21,39 +22,9 @@
  */
 import { decInt, decKey, decOf, shift, type Dec } from "./decimal.js";
 import type { Reading } from "./reading.js";
+import { romanValue } from "./roman.js";
 import { skeleton } from "./views.js";
-
-const ROMAN: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100, d: 500, m: 1000 };
-const SUBTRACTIVE = new Set(["iv", "ix", "xl", "xc", "cd", "cm"]);
-const MAX_REPEAT = 4;
-
-/** The value of a Roman numeral in the usual order (letters falling, a subtractive pair at most once per place), or null. */
-export function romanValue(word: string): number | null {
-  let total = 0;
-  let last = Infinity;
-  let repeat = 0;
-  for (let i = 0; i < word.length; ) {
-    const pair = word.slice(i, i + 2);
-    if (SUBTRACTIVE.has(pair)) {
-      const value = ROMAN[pair[1]!]! - ROMAN[pair[0]!]!;
-      if (value >= last) return null;
-      total += value;
-      last = ROMAN[pair[0]!]!;
-      repeat = 0;
-      i += 2;
-      continue;
-    }
-    const value = ROMAN[word[i]!]!;
-    if (value > last) return null;
-    repeat = value === last ? repeat + 1 : 1;
-    const fives = value === 5 || value === 50 || value === 500;
-    if (repeat > (fives ? 1 : MAX_REPEAT) && value !== 1000) return null;
-    total += value;
-    last = value;
-    i += 1;
-  }
-  return total;
-}
+import { readEnglish } from "./words-en.js";
 
 const ROMAN_WORD = /(?<![\p{L}\p{N}])[ivxlcdm]{3,}(?![\p{L}\p{N}])/gu;
 const VINCULUM = /(?<![\p{L}\p{N}])((?:[ivxlcdm][\u0304\u0305]|\u012b)+)([ivxlcdm]*)(?![\p{L}\p{N}\p{M}])/gu;
@@ -77,7 +48,7 @@ function romanValues(word: string, skeletal: boolean): number[] {
 }
 const RADIX = /(?<![\p{L}\p{N}])(?:0x([0-9a-f]{1,16})|0o([0-7]{1,22})|0b([01]{1,64})|([0-9][0-9a-f]{2,15})h)(?![\p{L}\p{N}])/gu;
 const BASE_NAMES: Record<string, number> = { hexadecimal: 16, hex: 16, octal: 8, binary: 2, ternary: 3, duodecimal: 12 };
-const BASE_NAME = /(?<![\p{L}\p{N}])(?:(hexadecimal|hex|octal|binary|ternary|duodecimal)|(?:base|radix)[ -]?([0-9]{1,2}))(?![\p{L}\p{N}])/gu;
+const BASE_NAME = /(?<![\p{L}\p{N}])(?:(hexadecimal|hex|octal|binary|ternary|duodecimal)|(?:base|radix)[ -]?(?:([0-9]{1,2})|([a-z]+(?:-[a-z]+)?)))(?![\p{L}\p{N}])/gu;
 /** Digits in some base: groups of letters and digits with a digit in each, apart by a space or _. */
 const BASE_DIGITS = /(?<![\p{L}\p{N}])[0-9a-z]*[0-9][0-9a-z]*(?:[ _][0-9a-z]*[0-9][0-9a-z]*)*(?![\p{L}\p{N}])/gu;
 /** What may stand between a base's name and its digits: up to three words and punctuation that does not end a clause. */
@@ -97,16 +68,23 @@ function inBase(digits: string, base: number): bigint[] {
   return [...out];
 }
 
+/** A base said in English words (sixteen, thirty-six), or null. */
+function spelledBase(words: string): number | null {
+  const whole = readEnglish(words).find((r) => r.start === 0 && r.end === words.length && r.value.s === 0);
+  return whole ? Number(whole.value.n) : null;
+}
+
 /** Numbers whose base is named in words next to them ("960 in hex", "in base 7 it reads 6666"). */
 function readNamedBases(view: string): Reading[] {
   const names = [...view.matchAll(BASE_NAME)];
   if (names.length === 0) return [];
   const out: Reading[] = [];
-  const tokens = [...view.matchAll(BASE_DIGITS)];
+  // The names blanked out first, so "base 2 1001" is the name and 1001, never the digits "2 1001".
+  const tokens = [...view.replace(BASE_NAME, (name) => " ".repeat(name.length)).matchAll(BASE_DIGITS)];
   let first = 0;
   for (const name of names) {
-    const base = name[1] !== undefined ? BASE_NAMES[name[1]]! : Number(name[2]);
-    if (base < 2 || base > 36) continue;
+    const base = name[1] !== undefined ? BASE_NAMES[name[1]]! : name[2] !== undefined ? Number(name[2]) : spelledBase(name[3]!);
+    if (base === null || base < 2 || base > 36) continue;
     const end = name.index + name[0].length;
     // Names and tokens are both in text order: only the tokens within MAX_BASE_GAP of this name are tried.
     while (first < tokens.length && tokens[first]!.index + tokens[first]![0].length < name.index - MAX_BASE_GAP) first++;

@@ -108,8 +108,8 @@ const MULTIPLIER: Record<string, number> = { k: 3, m: 6, mn: 6, mm: 6, b: 9, bn:
 // Each starts only where a run of digits starts, so a long run is tried once, not once per digit.
 const SHORTHAND = /(?<![0-9])([0-9]+)(?:[.,]([0-9]+))? ?(k|mn|mm|m|bn|b)([0-9]{1,3})?(?![\p{L}\p{N}])/gu;
 const EXPONENT = /(?<![0-9])([0-9]+)(?:\.([0-9]+))?e\+?([0-9]{1,2})(?![\p{L}\p{N}])/gu;
-/** A mantissa times a power of ten: 2.4 × 10^3, 1,25·10^4, 2.4*10**3, 2.4 x 10³ (folded to 10^3). */
-const SCIENTIFIC = /(?<![0-9.,])([0-9]+)(?:[.,]([0-9]+))?\s*(?:[x\u00d7*\u00b7\u22c5\u2219]|times)\s*10\s*(?:\^|\*\*)\s*([+-]?)([0-9]{1,2})(?![0-9])/gu;
+/** A mantissa times a power of ten: 2.4 × 10^3, 1,25·10^4, 2.4*10**3, 2.4 x 10³ (folded to 10^3), 2.4 times 10 to the power of 3. */
+const SCIENTIFIC = /(?<![0-9.,])([0-9]+)(?:[.,]([0-9]+))?\s*(?:[x\u00d7*\u00b7\u22c5\u2219]|times)\s*10\s*(?:\^|\*\*|to the(?: power(?: of)?)?)\s*([+-]?)([0-9]{1,2})(?:st|nd|rd|th)?(?![0-9])/gu;
 
 /** Shorthand with a multiplier: 2.4k, 2k4 (2.4k), 2.4 k, 1.2m, 3bn; exponents: 2.4e3, 2.4 × 10^3. */
 function readShorthand(text: string): Reading[] {

@@ -9,12 +9,14 @@
  *             or ASCII digits with an optional fraction ("2.4千"), or digit 点/點 digits
  * A single digit right after a unit with no 零 between is the next place down, as people say it:
  * 两千四 is 2400, 三百五 is 350, 两万四 is 24000. So 二千四百, 兩千四, 贰仟肆佰, 2千4百 all read 2400.
+ * Katakana that look like numerals (ニ, ハ, ー) read as 二, 八, 一 in a run with a unit (ニ千四百).
  *
  * Japanese numbers written in kana (にせんよんひゃく, ニセンヨンヒャク) are read by the same grammar
  * once each reading is put back as its numeral: the on and kun readings of the digits and units
  * (いち, に, さん, よん, ご, ろく, なな/しち, はち, きゅう, ぜろ/れい; じゅう, ひゃく, せん, まん,
  * おく, ちょう) with their sound changes before a unit (いっ, ろっ, はっ, じゅっ; びゃく, ぴゃく,
- * ぜん), katakana and a long-vowel mark (キュー) read as hiragana; し and く are left out (a word
+ * ぜん), katakana and a long-vowel mark (キュー) read as hiragana, spaces between readings
+ * dropped; し and く are left out (a word
  * of their own too often). A kana number is two readings or more with a unit among them, or three
  * digits or more; no npm package or CLDR rule set gives these readings (decision 0474).
  */
@@ -28,7 +30,10 @@ for (const [value, chars] of ["〇零○", "一壹壱弌", "二貳贰弐弍两�
 const UNITS: Record<string, number> = { 十: 1, 拾: 1, 什: 1, 百: 2, 佰: 2, 千: 3, 仟: 3, 阡: 3 };
 const BIG: Record<string, number> = { 万: 4, 萬: 4, 亿: 8, 億: 8, 兆: 12 };
 const POINT = new Set(["点", "點"]);
-const RUN = /[0-9.〇零○一壹壱弌二貳贰弐弍两兩三叁參参弎四肆五伍六陸陆七柒八捌九玖十拾什百佰千仟阡万萬亿億兆点點]+/gu;
+const RUN = /[0-9.〇零○一壹壱弌二貳贰弐弍两兩三叁參参弎四肆五伍六陸陆七柒八捌九玖十拾什百佰千仟阡万萬亿億兆点點ニハー]+/gu;
+/** Katakana that look like numerals (ニ and 二, ハ and 八, the long-vowel mark ー and 一), read as those in a run with a unit in it (ニ千四百), else not at all (ハート). */
+const LOOKALIKE: Record<string, string> = { ニ: "二", ハ: "八", ー: "一" };
+const HAS_UNIT = /[十拾什百佰千仟阡万萬亿億兆]/u;
 const ZERO = new Set(["〇", "零", "○"]);
 const ASCII = /[0-9]+(?:\.[0-9]+)?/y;
 
@@ -125,8 +130,9 @@ function numberAt(s: string, i: number, colloquial = true): { value: Dec | null;
 export function readCjk(text: string): Reading[] {
   const out: Reading[] = [];
   for (const m of text.matchAll(RUN)) {
-    const run = m[0];
-    if (!/[^0-9.]/.test(run)) continue;
+    const unit = HAS_UNIT.test(m[0]);
+    const run = m[0].replace(/[ニハー]/gu, (ch) => (unit ? LOOKALIKE[ch]! : "|"));
+    if (!/[^0-9.|]/.test(run)) continue;
     let i = 0;
     while (i < run.length) {
       const { value, next } = numberAt(run, i);
@@ -134,7 +140,7 @@ export function readCjk(text: string): Reading[] {
         i += 1;
         continue;
       }
-      if (value && !tooLong(value) && /[^0-9.]/.test(run.slice(i, next))) out.push({ value, start: m.index + i, end: m.index + next });
+      if (value && !tooLong(value) && /[^0-9.|]/.test(run.slice(i, next))) out.push({ value, start: m.index + i, end: m.index + next });
       i = next;
     }
   }
@@ -171,7 +177,7 @@ const KANA: Record<string, string> = {
   ちょう: "兆",
 };
 const KANA_LONGEST = Math.max(...Object.keys(KANA).map((k) => k.length));
-const KANA_RUN = /[\u3041-\u3096\u30a1-\u30fa\u30fc]+/gu;
+const KANA_RUN = /[\u3041-\u3096\u30a1-\u30fa\u30fc]+(?: [\u3041-\u3096\u30a1-\u30fa\u30fc]+)*/gu;
 
 /** A run of kana as hiragana: katakana shifted to hiragana, a long-vowel mark as う (キュー is きゅう). */
 function hiragana(run: string): string {
@@ -182,7 +188,10 @@ function hiragana(run: string): string {
 export function readKana(text: string): Reading[] {
   const out: Reading[] = [];
   for (const m of text.matchAll(KANA_RUN)) {
-    const run = hiragana(m[0]);
+    // Spaces between the readings are dropped (にせん よんひゃく); `origin` keeps where each kana was.
+    const origin = [...m[0].matchAll(/[^ ]/gu)].map((c) => c.index);
+    origin.push(m[0].length);
+    const run = hiragana(m[0].replace(/ /g, ""));
     let at = 0;
     while (at < run.length) {
       let numerals = "";
@@ -206,7 +215,7 @@ export function readKana(text: string): Reading[] {
         if (next === i) break;
         const part = numerals.slice(i, next);
         const units = [...part].filter((ch) => UNITS[ch] !== undefined || BIG[ch] !== undefined).length;
-        if (value && !tooLong(value) && (part.length >= 3 ? true : part.length === 2 && units > 0)) out.push({ value, start: m.index + starts[i]!, end: m.index + starts[next]! });
+        if (value && !tooLong(value) && (part.length >= 3 || (part.length === 2 && units > 0))) out.push({ value, start: m.index + origin[starts[i]!]!, end: m.index + origin[starts[next]!]! });
         i = next;
       }
       at = j;

@@ -27,7 +27,7 @@
  * compared by skeleton (views.ts), so look-alike letters read too.
  */
 import { decInt, decOf, less, plus, shift, times, tooLong, type Dec } from "./decimal.js";
-import { romanValue } from "./notations.js";
+import { romanValue } from "./roman.js";
 import type { Reading } from "./reading.js";
 import { skeleton, skeletonOf } from "./views.js";
 

@@ -81,6 +81,8 @@ describe("numbers in a base named in words", () => {
     ["binary 1001 0110 0000"],
     ["4540 in octal"],
     ["6666 in base 7"],
+    ["written in base sixteen: 960"],
+    ["base-2 100101100000"],
   ])("reads 2400 from %j", (text) => {
     expect(reads(`floor: ${text}.`, "2400")).toBe(true);
   });
@@ -105,6 +107,7 @@ describe("a mantissa times a power of ten", () => {
     ["2.4*10**3", "2400"],
     ["2,4 · 10^3", "2400"],
     ["240000 × 10⁻²", "2400"],
+    ["2.4 times 10 to the power of 3", "2400"],
   ])("reads %j as %s", (text, value) => {
     expect(reads(`floor: ${text}`, value)).toBe(true);
   });

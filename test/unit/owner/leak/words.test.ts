@@ -173,6 +173,8 @@ describe("readCjk", () => {
     ["一万二千四百", "12400"],
     ["二千四百万", "24000000"],
     ["一亿二千万", "120000000"],
+    ["ニ千四百", "2400"],
+    ["ハ千ー百", "8100"],
   ])("reads %j as %s", (text, value) => {
     expect(cjk(text)).toContain(value);
   });
@@ -184,6 +186,10 @@ describe("readCjk", () => {
       ["一万二千四百", "12400"],
     ])("reads %j only as %s", (text, value) => {
       expect(cjk(text)).toEqual(new Set([value]));
+    });
+
+    it("reads katakana that look like numerals only beside a unit: ハート and ニコニコ are words", () => {
+      expect(cjk("ハート、ニコニコ、コーヒー")).toEqual(new Set());
     });
   });
 });
@@ -197,6 +203,7 @@ describe("readKana", () => {
     ["はっせんろっぴゃく", "8600"],
     ["いちまんにせん", "12000"],
     ["キューセン", "9000"],
+    ["にせん よんひゃく", "2400"],
   ])("reads %j as %s", (text, value) => {
     expect(kana(text)).toContain(value);
   });
