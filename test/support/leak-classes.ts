@@ -6,7 +6,7 @@
  */
 import { ToWords } from "to-words";
 import { findDisclosure } from "../../src/owner/index.js";
-import { inRoman, inWords } from "./spell-numbers.js";
+import { inKana, inRoman, inWords } from "./spell-numbers.js";
 
 /** One text to check: a say's `body`, with the seat's `recent` text when the class is a split. */
 export interface ClassCase {
@@ -32,20 +32,6 @@ const say = (locale: string, n: number) => new ToWords({ localeCode: locale }).c
 const UNIT = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
 const MORSE = ["-----", ".----", "..---", "...--", "....-", ".....", "-....", "--...", "---..", "----."];
 const rot13 = (t: string) => t.replace(/[a-z]/g, (ch) => String.fromCharCode(((ch.charCodeAt(0) - 97 + 13) % 26) + 97));
-const KANA = ["", "いち", "に", "さん", "よん", "ご", "ろく", "なな", "はち", "きゅう"];
-
-/** `n` (below a hundred million) read aloud in hiragana. */
-function inKana(n: number): string {
-  const section = (k: number) => {
-    const [th, hu, te, un] = [Math.floor(k / 1000), Math.floor(k / 100) % 10, Math.floor(k / 10) % 10, k % 10];
-    const thousands = th === 0 ? "" : th === 1 ? "せん" : th === 3 ? "さんぜん" : th === 8 ? "はっせん" : `${KANA[th]}せん`;
-    const hundreds = hu === 0 ? "" : hu === 1 ? "ひゃく" : hu === 3 ? "さんびゃく" : hu === 6 ? "ろっぴゃく" : hu === 8 ? "はっぴゃく" : `${KANA[hu]}ひゃく`;
-    return thousands + hundreds + (te === 0 ? "" : te === 1 ? "じゅう" : `${KANA[te]}じゅう`) + KANA[un];
-  };
-  const high = Math.floor(n / 10000);
-  return (high ? `${high === 1 ? "いち" : section(high)}まん` : "") + section(n % 10000);
-}
-
 /** A divisor pair of `v` with both factors above 12, if any. */
 function factors(v: number): [number, number] | null {
   for (let a = Math.floor(Math.sqrt(v)); a > 12; a--) if (v % a === 0 && v / a > 12) return [a, v / a];

@@ -6,26 +6,12 @@ import { numberText } from "../../../../src/owner/leak/fold.js";
 import { readCjk, readKana } from "../../../../src/owner/leak/words-cjk.js";
 import { readEnglish } from "../../../../src/owner/leak/words-en.js";
 import { entryValues } from "../../../../src/owner/leak/numbers.js";
-import { inWords } from "../../../support/spell-numbers.js";
+import { inKana, inWords } from "../../../support/spell-numbers.js";
 
 const english = (text: string) => new Set(readEnglish(numberText(text)).map((r) => decKey(r.value)));
 const cjk = (text: string) => new Set(readCjk(numberText(text)).map((r) => decKey(r.value)));
 const kana = (text: string) => new Set(readKana(numberText(text)).map((r) => decKey(r.value)));
 
-const KANA_DIGITS = ["", "いち", "に", "さん", "よん", "ご", "ろく", "なな", "はち", "きゅう"];
-
-/** `n` (below a hundred million) read aloud in hiragana, with the sound changes of standard Japanese (さんびゃく, はっせん). */
-function inKana(n: number): string {
-  const section = (k: number) => {
-    const [th, hu, te, un] = [Math.floor(k / 1000), Math.floor(k / 100) % 10, Math.floor(k / 10) % 10, k % 10];
-    const thousands = th === 0 ? "" : th === 1 ? "せん" : th === 3 ? "さんぜん" : th === 8 ? "はっせん" : `${KANA_DIGITS[th]}せん`;
-    const hundreds = hu === 0 ? "" : hu === 1 ? "ひゃく" : hu === 3 ? "さんびゃく" : hu === 6 ? "ろっぴゃく" : hu === 8 ? "はっぴゃく" : `${KANA_DIGITS[hu]}ひゃく`;
-    const tens = te === 0 ? "" : te === 1 ? "じゅう" : `${KANA_DIGITS[te]}じゅう`;
-    return thousands + hundreds + tens + KANA_DIGITS[un];
-  };
-  const high = Math.floor(n / 10000);
-  return (high ? `${high === 1 ? "いち" : section(high)}まん` : "") + section(n % 10000);
-}
 
 const DIGITS_ZH = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
 
