@@ -26,6 +26,8 @@ const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "
 
 /** `text` as its skeleton: Latin, Greek and Cyrillic diacritics and apostrophes dropped (п'ять, пʼять), look-alike letters as Latin, l as i; one character in, at most one out, so offsets stay close. */
 export function skeleton(text: string): string {
+  // ASCII has no marks and no look-alikes: only l and the apostrophe change (most text the gate reads, and every short slice arithmetic.ts compares).
+  if (!/[^\x00-\x7f]/.test(text)) return text.replace(/l/g, "i").replace(/'/g, "");
   return text
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")

@@ -272,9 +272,8 @@ class Parser {
     return after > i && this.counted(after) ? after : i;
   }
 
-  /** A whole number in words at `i` that a counted group follows, ending before an "and" that joins that group when the number alone would take it (four hundred | and two zeros). */
-  private head(i: number): Parsed | null {
-    const whole = this.scaled(i);
+  /** A whole number in words at `i` (`whole`, its scaled parse) that a counted group follows, ending before an "and" that joins that group when the number alone would take it (four hundred | and two zeros). */
+  private head(i: number, whole: Parsed | null): Parsed | null {
     if (whole === null || whole.value.s !== 0) return null;
     if (this.connected(whole.next) !== whole.next) return whole;
     for (let k = whole.next - 1; k > i; k--) {
@@ -286,11 +285,11 @@ class Parser {
   }
 
   /** digits at `i` (see the grammar above), at most MAX_DIGIT_WORDS items, so a long run costs a bounded amount per start. */
-  digits(i: number): (Parsed & { digits: string }) | null {
+  digits(i: number, scaled: Parsed | null = this.scaled(i)): (Parsed & { digits: string }) | null {
     let digits = "";
     let j = i;
     let [items, words, groups] = [0, 0, 0];
-    const head = this.t[i]?.kind === "word" ? this.head(i) : null;
+    const head = this.t[i]?.kind === "word" ? this.head(i, scaled) : null;
     if (head) {
       digits = head.value.n.toString();
       j = head.next;
@@ -328,7 +327,8 @@ export function readEnglish(text: string): Reading[] {
   const out: Reading[] = [];
   let i = 0;
   while (i < t.length) {
-    const found = [parser.scaled(i), parser.digits(i)].filter((p): p is Parsed => p !== null);
+    const scaled = parser.scaled(i);
+    const found = [scaled, parser.digits(i, scaled)].filter((p): p is Parsed => p !== null);
     const words = found.filter((p) => p.next > i + 1 || t[i]!.kind === "word");
     if (words.length === 0) {
       i++;
