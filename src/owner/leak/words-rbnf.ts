@@ -1,7 +1,7 @@
 /**
- * Number words in the languages of the Unicode CLDR spellout rules, read with one grammar over a
- * lexicon generated from those rules (lexicon.ts, by scripts/number-lexicon.mjs from cldr-rbnf;
- * decision 0440). The lexicon gives, per language, the words of its numbers (each with its value),
+ * Number words in the languages of the Unicode CLDR spellout rules (and, for those CLDR has none
+ * for, of to-words), read with one grammar over a lexicon generated from those rules (lexicon.ts,
+ * by scripts/number-lexicon.mjs from cldr-rbnf and to-words; decisions 0440 and 0474). The lexicon gives, per language, the words of its numbers (each with its value),
  * the connector words it puts between them (und, y, og, et...) and whether it writes units before
  * tens (vierundzwanzig). The grammar, in text folded by numberText and compared by skeleton
  * (views.ts), where spaces, hyphens and soft hyphens between words may be there or not:
