@@ -1,11 +1,11 @@
 /**
  * Every number a text states, by value (docs/ROOMS.md "never_disclose"): in each view of the
- * pipeline (views.ts), written with digits of any script and any grouping (numerals.ts), in English
- * words (words-en.ts), in Chinese or Japanese numerals or Japanese kana (words-cjk.ts), in the words of the other
- * languages of the CLDR spellout rules and to-words (words-rbnf.ts), as a Roman numeral, in base
- * 16, 8 or 2 or a base named beside it (notations.ts), in minor units (notations.ts), reversed where the text says so (notations.ts),
- * or as arithmetic over those (arithmetic.ts); and
- * whether a never_disclose entry is itself one number.
+ * pipeline (views.ts), written with digits of any script and any grouping (numerals.ts), in
+ * English words (words-en.ts), in Chinese or Japanese numerals or Japanese kana (words-cjk.ts),
+ * in the words of the other languages of the CLDR spellout rules and to-words (words-rbnf.ts), as
+ * a Roman numeral, in base 16, 8 or 2 or a base named beside it (notations.ts), in minor units
+ * (notations.ts), reversed where the text says so (notations.ts), or as arithmetic over those
+ * (arithmetic.ts); and whether a never_disclose entry is itself one number.
  */
 import { ISO_4217 } from "../../protocol/index.js";
 import { readArithmetic } from "./arithmetic.js";
