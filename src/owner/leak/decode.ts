@@ -3,7 +3,8 @@
  * "never_disclose", decision 0475): percent-encoding (and "+" as a space), \x / \u / &#...;
  * escapes, base64 and base64url tokens, hex tokens (optionally with a space or ":" between
  * bytes), Morse code (dots and dashes, letters apart by a space, words by a slash, a bar or more
- * spaces) and ROT13, when the text holds two or more English number words in ROT13 (gjb gubhfnaq).
+ * spaces) and ROT13, when the text holds two or more English number words in ROT13 (gjb gubhfnaq);
+ * of those two, only the stretches around what is decoded are kept, not a copy of the whole text.
  * Only a decoding that is text (valid UTF-8, at least 3/4 printable) is kept. Decoding is applied
  * to its own output once more (base64 of percent-encoded text), never a third time.
  *
@@ -108,34 +109,50 @@ const MORSE: Record<string, string> = Object.fromEntries(
 /** A run of at least two Morse letters: dots (. · •) and dashes (- – — − _), letters apart by a space, words by a slash, a bar or two spaces or more. */
 const MORSE_RUN = /(?<![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6}(?:(?: +| *[/|] *)[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6})+(?![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])/gu;
 
-/** The Morse code runs of `text` decoded, each letter or digit in place of its code (null when none decodes whole). */
-function morseDecoded(text: string): string | null {
-  let found = false;
-  const out = text.replace(MORSE_RUN, (run) => {
-    const words = run.split(/ *[/|] *| {2,}/).map((word) =>
+/** How many characters of the text around a Morse run or ROT13 number words a decoding keeps on each side (my floor: ..--- ....-): enough for the words a number is read with. */
+const CONTEXT = 32;
+
+/** The stretches of `text` from CONTEXT before each of `spans` to CONTEXT after it (stretches that meet are one), each put through `decode`, one per line: a decoding no longer than what it decodes, and never a copy of a whole long text. */
+function stretches(text: string, spans: readonly [number, number][], decode: (stretch: string) => string): string {
+  const merged: [number, number][] = [];
+  for (const [from, to] of spans) {
+    const [start, end] = [Math.max(0, from - CONTEXT), Math.min(text.length, to + CONTEXT)];
+    const last = merged.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged.map(([start, end]) => decode(text.slice(start, end))).join("\n");
+}
+
+/** A Morse run decoded, each letter or digit in place of its code, or null when a code is not one. */
+function morseRun(run: string): string | null {
+  const decoded = run
+    .split(/ *[/|] *| {2,}/)
+    .map((word) =>
       word
         .split(" ")
         .filter((code) => code !== "")
         .map((code) => MORSE[code.replace(/[\u00b7\u2022]/g, ".").replace(/[\u2013\u2014\u2212_]/g, "-")] ?? "\u0000")
         .join(""),
-    );
-    const decoded = words.join(" ");
-    if (decoded.includes("\u0000")) return run;
-    found = true;
-    return decoded;
-  });
-  return found ? out : null;
+    )
+    .join(" ");
+  return decoded.includes("\u0000") ? null : decoded;
+}
+
+/** The stretches of `text` around its Morse code runs, each run decoded in place (null when none decodes whole). */
+function morseDecoded(text: string): string | null {
+  const spans = [...text.matchAll(MORSE_RUN)].filter((m) => morseRun(m[0]) !== null).map((m): [number, number] => [m.index, m.index + m[0].length]);
+  return spans.length === 0 ? null : stretches(text, spans, (stretch) => stretch.replace(MORSE_RUN, (run) => morseRun(run) ?? run));
 }
 
 /** `text` with its ASCII letters rotated by 13 (ROT13, its own inverse). */
 export const rot13 = (text: string): string => text.replace(/[a-z]/gi, (ch) => String.fromCharCode(((ch.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (ch <= "Z" ? 65 : 97)));
 const ROT13_NUMBER = new RegExp(`(?<![\\p{L}])(?:${NUMBER_WORDS.map(rot13).join("|")})(?![\\p{L}])`, "giu");
 
-/** `text` in ROT13 when it holds two or more English number words so written (gjb gubhfnaq); else null. */
+/** The stretches of `text` around its English number words in ROT13, in ROT13, when it holds two or more (gjb gubhfnaq); else null. */
 function rot13Decoded(text: string): string | null {
-  let count = 0;
-  for (const _ of text.matchAll(ROT13_NUMBER)) if (++count >= 2) return rot13(text);
-  return null;
+  const spans = [...text.matchAll(ROT13_NUMBER)].map((m): [number, number] => [m.index, m.index + m[0].length]);
+  return spans.length < 2 ? null : stretches(text, spans, rot13);
 }
 
 /** One layer: every decoding `text` holds. */

@@ -73,6 +73,14 @@ describe("decodedForms", () => {
     });
   });
 
+  it("keeps only the stretches around Morse code and ROT13 number words, never a copy of a long text", () => {
+    const filler = "The tool reads the room and lists its offers, bar none. ".repeat(3000);
+    const { forms, overflow } = decodedForms(`${filler}my floor: ..--- ....- ----- ----- and gjb gubhfnaq ${filler}`);
+    expect(overflow).toBe(false);
+    expect(forms.some((f) => f.includes("2400")) && forms.some((f) => f.includes("two thousand"))).toBe(true);
+    expect(forms.reduce((n, f) => n + f.length, 0)).toBeLessThan(1000);
+  });
+
   describe("when a hostile message is built to decode a lot", () => {
     it(`keeps at most ${MAX_DECODED} decoded characters and says it stopped`, () => {
       const layer = b64(encodeURIComponent("2400 ".repeat(40)));
