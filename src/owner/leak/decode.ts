@@ -3,7 +3,7 @@
  * "never_disclose", decision 0475): percent-encoding (and "+" as a space), \x / \u / &#...;
  * escapes, base64 and base64url tokens, hex tokens (optionally with a space or ":" between
  * bytes), Morse code (dots and dashes, letters apart by a space, words by a slash, a bar or more
- * spaces) and ROT13, when the text holds two or more English number words in ROT13 (gjb gubhfnaq);
+ * spaces) and ROT13, where two or more English number words in ROT13 stand together (gjb gubhfnaq);
  * of those two, only the stretches around what is decoded are kept, not a copy of the whole text.
  * Only a decoding that is text (valid UTF-8, at least 3/4 printable) is kept. Decoding is applied
  * to its own output once more (base64 of percent-encoded text), never a third time.
@@ -149,10 +149,26 @@ function morseDecoded(text: string): string | null {
 export const rot13 = (text: string): string => text.replace(/[a-z]/gi, (ch) => String.fromCharCode(((ch.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (ch <= "Z" ? 65 : 97)));
 const ROT13_NUMBER = new RegExp(`(?<![\\p{L}])(?:${NUMBER_WORDS.map(rot13).join("|")})(?![\\p{L}])`, "giu");
 
-/** The stretches of `text` around its English number words in ROT13, in ROT13, when it holds two or more (gjb gubhfnaq); else null. */
+/** Most characters between two English number words in ROT13 that read as one number (gjragl-sbhe uhaqerq). */
+const ROT13_GAP = 4;
+
+/** The stretches of `text` around two or more English number words in ROT13 next to each other (gjb gubhfnaq), in ROT13; null when there are none (a lone "bar" is not "one"). */
 function rot13Decoded(text: string): string | null {
-  const spans = [...text.matchAll(ROT13_NUMBER)].map((m): [number, number] => [m.index, m.index + m[0].length]);
-  return spans.length < 2 ? null : stretches(text, spans, rot13);
+  const spans: [number, number][] = [];
+  let run: [number, number] | null = null;
+  let words = 0;
+  for (const m of text.matchAll(ROT13_NUMBER)) {
+    if (run && m.index - run[1] <= ROT13_GAP && /^[\s,-]*$/u.test(text.slice(run[1], m.index))) {
+      run[1] = m.index + m[0].length;
+      words++;
+      continue;
+    }
+    if (run && words >= 2) spans.push(run);
+    run = [m.index, m.index + m[0].length];
+    words = 1;
+  }
+  if (run && words >= 2) spans.push(run);
+  return spans.length === 0 ? null : stretches(text, spans, rot13);
 }
 
 /** One layer: every decoding `text` holds. */
