@@ -74,25 +74,24 @@ function spelledBase(words: string): number | null {
   return whole ? Number(whole.value.n) : null;
 }
 
+/** How far around a base's name its digits are looked for (a 64-digit binary number in groups fits). */
+const BASE_REACH = 160;
+
 /** Numbers whose base is named in words next to them ("960 in hex", "in base 7 it reads 6666"). */
 function readNamedBases(view: string): Reading[] {
-  const names = [...view.matchAll(BASE_NAME)];
-  if (names.length === 0) return [];
   const out: Reading[] = [];
-  // The names blanked out first, so "base 2 1001" is the name and 1001, never the digits "2 1001".
-  const tokens = [...view.replace(BASE_NAME, (name) => " ".repeat(name.length)).matchAll(BASE_DIGITS)];
-  let first = 0;
-  for (const name of names) {
+  for (const name of view.matchAll(BASE_NAME)) {
     const base = name[1] !== undefined ? BASE_NAMES[name[1]]! : name[2] !== undefined ? Number(name[2]) : spelledBase(name[3]!);
     if (base === null || base < 2 || base > 36) continue;
     const end = name.index + name[0].length;
-    // Names and tokens are both in text order: only the tokens within MAX_BASE_GAP of this name are tried.
-    while (first < tokens.length && tokens[first]!.index + tokens[first]![0].length < name.index - MAX_BASE_GAP) first++;
-    for (let k = first; k < tokens.length && tokens[k]!.index <= end + MAX_BASE_GAP; k++) {
-      const token = tokens[k]!;
-      const [from, to] = token.index < name.index ? [token.index + token[0].length, name.index] : [end, token.index];
-      if (to < from || to - from > MAX_BASE_GAP || !BASE_GAP.test(view.slice(from, to))) continue;
-      for (const value of inBase(token[0], base)) out.push({ value: decInt(value), start: Math.min(token.index, name.index), end: Math.max(token.index + token[0].length, end) });
+    // Only the text around this name is searched for digits, with every name in it blanked out, so "base 2 1001" is the name and 1001, never the digits "2 1001".
+    const from = Math.max(0, name.index - BASE_REACH);
+    const near = view.slice(from, Math.min(view.length, end + BASE_REACH)).replace(BASE_NAME, (n) => " ".repeat(n.length));
+    for (const token of near.matchAll(BASE_DIGITS)) {
+      const [at, after] = [from + token.index, from + token.index + token[0].length];
+      const [gapFrom, gapTo] = at < name.index ? [after, name.index] : [end, at];
+      if (gapTo < gapFrom || gapTo - gapFrom > MAX_BASE_GAP || !BASE_GAP.test(view.slice(gapFrom, gapTo))) continue;
+      for (const value of inBase(token[0], base)) out.push({ value: decInt(value), start: Math.min(at, name.index), end: Math.max(after, end) });
     }
   }
   return out;
