@@ -1,10 +1,12 @@
 /**
  * `npm run bench -- --leaks`: runs the leak corpus (test/vectors/leak-corpus.json) through the
  * leak gate and prints the catch rate, the false-positive rate and what is missed (docs/ROOMS.md
- * "never_disclose"). Exits 1 when a clean case is flagged.
+ * "never_disclose"), then the same by class over the spellings and honest texts generated from
+ * each secret's value (test/support/leak-classes.ts). Exits 1 when a clean case is flagged.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { classCounts } from "../support/leak-classes.js";
 import { runCorpus } from "../support/leak-corpus.js";
 import { ROOT } from "./harness/root.js";
 
@@ -19,4 +21,11 @@ process.stdout.write(
     ...(run.falsePositives.length > 0 ? [`false positives: ${run.falsePositives.join(", ")}`] : []),
   ].join("\n") + "\n",
 );
-process.exit(run.falsePositives.length > 0 ? 1 : 0);
+const classes = classCounts();
+process.stdout.write(
+  [
+    "by class (generated from the secrets' values):",
+    ...Object.entries(classes).map(([name, k]) => `  ${name.padEnd(11)} caught ${k.caught} of ${k.leaks} spellings, refused ${k.refused} of ${k.clean} honest texts`),
+  ].join("\n") + "\n",
+);
+process.exit(run.falsePositives.length > 0 || Object.values(classes).some((k) => k.refused > 0) ? 1 : 0);
