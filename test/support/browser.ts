@@ -32,6 +32,16 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** Saves a screenshot of `page` from the top of the first element `from` finds to the bottom of the first `to` finds (default `from`) as test-artifacts/<name>.png; returns its path. */
+export async function elementShot(page: Page, name: string, from: string, to = from): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  const [top, bottom] = await Promise.all([page.locator(from).first().boundingBox(), page.locator(to).first().boundingBox()]);
+  if (!top || !bottom) throw new Error(`${from} or ${to} is not shown`);
+  await page.screenshot({ path, fullPage: true, clip: { x: top.x, y: top.y, width: Math.max(top.width, bottom.width), height: bottom.y + bottom.height - top.y } });
+  return path;
+}
+
 /** Every URL `page` requests from now on (to check a page reaches nothing but its relay). */
 export function requestLog(page: Page): string[] {
   const urls: string[] = [];
