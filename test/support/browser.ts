@@ -36,9 +36,10 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 export async function elementShot(page: Page, name: string, from: string, to = from): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const path = join(ARTIFACTS, `${name}.png`);
-  const [top, bottom] = await Promise.all([page.locator(from).first().boundingBox(), page.locator(to).first().boundingBox()]);
-  if (!top || !bottom) throw new Error(`${from} or ${to} is not shown`);
-  await page.screenshot({ path, fullPage: true, clip: { x: top.x, y: top.y, width: Math.max(top.width, bottom.width), height: bottom.y + bottom.height - top.y } });
+  // Measured in the page's own coordinates (the viewport's, plus how far it is scrolled), as a full-page clip is.
+  const measure = `(() => { const a = document.querySelector(${JSON.stringify(from)}).getBoundingClientRect(); const b = document.querySelector(${JSON.stringify(to)}).getBoundingClientRect(); return [a.left + scrollX, a.top + scrollY, Math.max(a.width, b.width), b.bottom - a.top]; })()`;
+  const [x, y, width, height] = (await page.evaluate(measure)) as number[];
+  await page.screenshot({ path, fullPage: true, clip: { x: x!, y: y!, width: width!, height: height! } });
   return path;
 }
 
