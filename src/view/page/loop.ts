@@ -7,8 +7,8 @@
  * event. The buttons only ask the server to sign.
  */
 import type { AnswerBody, DealView, LoopEvent, QuestionView, SeatLoop } from "../wire.js";
-import { button, h, type Doc, type El } from "./dom.js";
-import { timeElement, withTimes } from "./time.js";
+import { button, h, type Doc, type El } from "../../page/dom.js";
+import { timeElement, withTimes } from "../../page/time.js";
 
 /** What the panel's buttons do: ask the server to sign; each disables `buttons` while it asks and calls `done` with whether it was signed. */
 export interface LoopActions {

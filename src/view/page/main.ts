@@ -12,11 +12,11 @@
 import type { TableSummary, ViewEvent } from "../wire.js";
 import { answer as answerQuestion, approve, control, deal, enterRoom, follow, gate, instruct, reconcile, revoke, type Outcome } from "./api.js";
 import { TableCard, type Revoke } from "./card.js";
-import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
+import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "../../page/dom.js";
 import { LoopPanel } from "./loop.js";
 import { MarketsPanel } from "./markets.js";
 import { channelItem, evidenceBanner, localItems, waitingCard, type Answer, type GateAnswer } from "./render.js";
-import { refreshTimes, withTimes } from "./time.js";
+import { refreshTimes, withTimes } from "../../page/time.js";
 
 /** A table the page shows: its card and the latest summary. */
 interface Shown {

@@ -6,12 +6,11 @@
  * the owner is in it), and its allowance across the market's rooms (the figures, every commitment,
  * and Reconcile). The panel is hidden while there is no market. Buttons only ask the server.
  */
-import { unitsText } from "../../text/market.js";
 import type { AllowanceView, MarketEvent, MarketMatch } from "../wire.js";
-import { button, h, type Doc, type El } from "./dom.js";
-import { listingItem } from "./listing-item.js";
+import { button, h, type Doc, type El } from "../../page/dom.js";
+import { listingItem } from "../../page/listing-item.js";
 import { dealItem } from "./loop.js";
-import { withTimes } from "./time.js";
+import { withTimes } from "../../page/time.js";
 
 /** What the panel's buttons do: ask the server; each disables `buttons` while it asks. */
 export interface MarketActions {
@@ -69,7 +68,7 @@ export class MarketsPanel {
       doc,
       "li",
       `match room-${m.state}`,
-      h(doc, "div", "match-head", h(doc, "span", "seq", `#${m.seq}`), ` your ${m.side} `, h(doc, "q", "", m.title), ` with ${m.other}'s ${theirs} `, h(doc, "q", "", m.their_title), ` · ${unitsText(m.quantity)}`),
+      h(doc, "div", "match-head", h(doc, "span", "seq", `#${m.seq}`), ` your ${m.side} `, h(doc, "q", "", m.title), ` with ${m.other}'s ${theirs} `, h(doc, "q", "", m.their_title), ` · ${m.quantity} unit${m.quantity === 1 ? "" : "s"}`),
       h(doc, "div", "match-words", `words in common: ${m.words.length === 0 ? "none" : m.words.join(", ")}`),
       h(doc, "div", "match-room", h(doc, "span", ["chip", ROOM_CHIP[m.state]].filter((c) => c !== "").join(" "), m.state.replace("_", " ")), " room ", h(doc, "code", "", m.room)),
       h(doc, "div", "match-state", m.state_words),

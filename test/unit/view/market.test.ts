@@ -170,7 +170,7 @@ describe("a market in the principal window", { timeout: 90_000 }, () => {
     await page.click(`${row} button:text-is("Sign the deal (sign)")`);
     await page.waitForSelector(`.notice.ok:has-text("signed with ana's key")`);
     await page.waitForSelector(`${row}[data-state="deal_done"] .deal-done`);
-    await page.waitForFunction((selector) => /^deal done: both owners signed, recorded in the market at #\d+$/.test(document.querySelector(selector)?.textContent ?? ""), `${row} .match-state`);
+    await page.locator(`${row} .match-state`, { hasText: /^deal done: both owners signed, recorded in the market at #\d+$/ }).waitFor();
     // Ana wanted one stroller: the recorded deal filled her want.
     await page.waitForSelector(`${market(f.m)} li.listing[data-standing="filled"]`);
     expect(await page.textContent(`${market(f.m)} li.listing .listing-facts`)).toMatch(/ · 0 of 1 left · ask$/);
@@ -179,7 +179,7 @@ describe("a market in the principal window", { timeout: 90_000 }, () => {
     await page.click(`${market(f.m)} .allowance button:text-is("Reconcile with the rooms")`);
     await page.waitForSelector(`.notice.ok:has-text("reconciled")`);
     expect(await page.textContent(".notice.ok")).toBe(`allowance in ${f.m.id} reconciled with ana's seats' keys; before: spent 0.00 USD, reserved 25.00 USD, 1 open; after: spent 25.00 USD, reserved 0.00 USD, 0 open; ${room} brought up to date`);
-    await page.waitForFunction((selector) => document.querySelector(selector)?.textContent === "25.00 USD", `${market(f.m)} .allowance dd[data-figure="spent"]`);
+    await page.locator(`${market(f.m)} .allowance dd[data-figure="spent"]`, { hasText: /^25\.00 USD$/ }).waitFor();
     expect(await figures()).toEqual({ total: "100.00 USD", spent: "25.00 USD", reserved: "0.00 USD", left: "75.00 USD", open: "0 of at most 4" });
     expect(storeOf(f).read().commitments.map((c) => c.state)).toEqual(["spent"]);
     await expectAccessible(page, "a market's deal and allowance in the window", async () => {

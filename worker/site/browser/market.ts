@@ -1,7 +1,7 @@
 /**
  * A public market in the viewer (docs/VIEW.md "A public market"): after each verification, the
  * market's listings (live first, each ended one with how it ended; the same items as the principal
- * window's, src/view/page/listing-item.ts), its matches (both sides, the words they share, the room,
+ * window's, src/page/listing-item.ts), its matches (both sides, the words they share, the room,
  * the recorded deal) and the deals it recorded (the match, the room, the quantity closed, both
  * owners; the price stays in the room), folded from what the page verified (verified-board.ts),
  * with the basis said above them. Members' words go into the page as text.
@@ -9,8 +9,8 @@
 import type { VerifyReport } from "../../../src/protocol/index.js";
 import type { BoardDeal, BoardMatch } from "../../../src/text/market-board.js";
 import { unitsText } from "../../../src/text/market.js";
-import { h, type Doc, type El } from "../../../src/view/page/dom.js";
-import { listingItem } from "../../../src/view/page/listing-item.js";
+import { h, type Doc, type El } from "../../../src/page/dom.js";
+import { listingItem } from "../../../src/page/listing-item.js";
 import type { VerifiedBoard } from "./verified-board.js";
 
 /** Fills `section` with `shown` (hidden when null: no market, or nothing of it verified), its basis in words from `report`. */

@@ -29,8 +29,8 @@ import { byId, page, type ViewPage } from "./dom.js";
 import { showLive } from "./live.js";
 import { showMarket } from "./market.js";
 import { verifiedBoard } from "./verified-board.js";
-import { byId as windowById, theDocument } from "../../../src/view/page/dom.js";
-import { refreshTimes } from "../../../src/view/page/time.js";
+import { byId as windowById, theDocument } from "../../../src/page/dom.js";
+import { refreshTimes } from "../../../src/page/time.js";
 import { entryItem, topicLine, verdictText } from "./render.js";
 
 /** The ledger as the page holds it, with the key it is checked against. */

@@ -5,7 +5,7 @@
  * (a <time>, time.ts) or how it ended, and its text. Titles and texts are the member's words, put in
  * the document as text; how it ended is trestle's, its instants as <time>.
  */
-import type { BoardListing } from "../../text/market-board.js";
+import type { BoardListing } from "../text/market-board.js";
 import { h, type Doc, type El } from "./dom.js";
 import { timeElement, withTimes } from "./time.js";
 
