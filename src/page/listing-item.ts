@@ -2,7 +2,7 @@
  * One market listing as a page shows it, the same in the principal window (the owner's listings)
  * and in the public viewer (every listing of a public market, worker/site/browser/market.ts): its
  * side, title and standing, then its entry, category, quantity left, public price and when it ends
- * (a <time>, time.ts) or how it ended, and its text. Titles and texts are the member's words, put in
+ * (a <time>, time.ts) or how it ended, where its sealed bids stand (if it takes them), and its text. Titles and texts are the member's words, put in
  * the document as text; how it ended is trestle's, its instants as <time>.
  */
 import type { BoardListing } from "../text/market-board.js";
@@ -32,6 +32,7 @@ export function listingItem(doc: Doc, l: ShownListing): El {
   item.setAttribute("data-seq", String(l.seq));
   item.setAttribute("data-standing", l.standing);
   item.append(l.ended === null ? h(doc, "div", "listing-when", "ends ", timeElement(doc, l.expires)) : h(doc, "div", "listing-when", ...withTimes(doc, l.ended)));
+  if (l.sealed !== null) item.append(h(doc, "div", "listing-sealed", ...withTimes(doc, l.sealed)));
   if (l.text !== null) item.append(h(doc, "div", "listing-text body", l.text));
   return item;
 }

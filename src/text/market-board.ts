@@ -1,6 +1,7 @@
 /**
  * A market's board (docs/MARKETS.md "Watching a market"): its listings (live first, each ended one
- * with how it ended), its matches with the words they share, and the deals it recorded, read from a
+ * with how it ended; a sealed one with where its bids stand), its matches with the words they share
+ * (or a sale's settled price), and the deals it recorded, read from a
  * fold of its ledger and the entries folded. The principal window (src/view/markets.ts) shows an
  * owner's part of it; the public viewer (worker/site/browser/market.ts) all of it, from what it
  * verified in the browser. What members wrote (titles, texts, words) is one safe line each; the
@@ -8,12 +9,13 @@
  */
 import { own } from "../protocol/encoding/records.js";
 import { listingNotLive, quantityLeft } from "../protocol/policy/market/listing-live.js";
-import type { ListingState, MarketState, MatchState } from "../protocol/policy/market/market-state.js";
+import type { ListingState, MarketState, MatchState, SealedState } from "../protocol/policy/market/market-state.js";
 import type { TableState } from "../protocol/policy/state.js";
 import type { Entry } from "../protocol/schemas/entry.js";
 import type { ListingSide } from "../protocol/schemas/market.js";
 import { safeLine } from "./framing.js";
 import { priceText } from "./market.js";
+import { moneyText } from "./terms.js";
 
 /** How a listing stands: live, or how it stopped being live. */
 export type ListingStanding = "live" | "withdrawn" | "superseded" | "filled" | "expired" | "left";
@@ -38,6 +40,8 @@ export interface BoardListing {
   standing: ListingStanding;
   /** How it ended, in trestle's words ("withdrawn at #12", "expired at 2025-…Z"); null while live. */
   ended: string | null;
+  /** For a listing that takes sealed bids, where they stand in words (until when, how many, how it settled); else null. */
+  sealed: string | null;
 }
 
 /** One side of a match: its listing's entry, owner and title ("?" when the market holds no listing by that leaf). */
@@ -53,8 +57,11 @@ export interface BoardSide {
 export interface BoardMatch {
   seq: number;
   offer: BoardSide;
+  /** For a sale by sealed bids, the winner's bid (its commit entry), titled so. */
   want: BoardSide;
   words: string[];
+  /** A sale by sealed bids: its settled price in words ("450.00 TWD (45000 minor units)"); null for a match by words. */
+  sale: string | null;
   quantity: number;
   room: string;
   deal: number | null;
@@ -80,7 +87,7 @@ export interface MarketBoard {
 /** The board of `market` (the fold of `state`, whose ledger `entries` are, from entry 1) as of `now`. */
 export function marketBoard(state: TableState, market: MarketState, entries: readonly Entry[], now: number): MarketBoard {
   const listings = Object.entries(market.listings)
-    .map(([leaf, listing]) => boardListing(state, leaf, listing, entryAt(entries, listing.seq), now))
+    .map(([leaf, listing]) => boardListing(state, leaf, listing, entries, now))
     .sort((a, b) => Number(b.standing === "live") - Number(a.standing === "live") || b.seq - a.seq);
   const matches = Object.entries(market.matches)
     .map(([seq, match]) => boardMatch(market, Number(seq), match, entryAt(entries, Number(seq))))
@@ -100,7 +107,8 @@ function entryAt(entries: readonly Entry[], seq: number): Entry | undefined {
   return at?.seq === seq ? at : entries.find((e) => e.seq === seq);
 }
 
-function boardListing(state: TableState, leaf: string, l: ListingState, entry: Entry | undefined, now: number): BoardListing {
+function boardListing(state: TableState, leaf: string, l: ListingState, entries: readonly Entry[], now: number): BoardListing {
+  const entry = entryAt(entries, l.seq);
   const text = entry?.kind === "listing" && entry.text !== undefined ? safeLine(entry.text, 500) : null;
   const { standing, ended } = standingOf(state, l, now);
   return {
@@ -118,7 +126,19 @@ function boardListing(state: TableState, leaf: string, l: ListingState, entry: E
     expires: l.expires,
     standing,
     ended,
+    sealed: l.sealed ? sealedWords(l.sealed, entries) : null,
   };
+}
+
+/** Where a listing's sealed bids stand: open for commits or reveals (until when, how many committed), or how its settlement (an entry of `entries`) went. */
+function sealedWords(sealed: SealedState, entries: readonly Entry[]): string {
+  const commits = Object.keys(sealed.commits).length;
+  const settled = sealed.settled === null ? undefined : entryAt(entries, sealed.settled);
+  if (settled?.kind === "system" && settled.subkind === "listing_settled") {
+    const d = settled.data;
+    return d.outcome === "sold" ? `sold by sealed bids to ${safeLine(d.winner.owner)} at ${moneyText(d.price, d.currency)}, settled at #${settled.seq}` : `sealed bids settled at #${settled.seq}: unsold (${d.reason.replace("_", " ")})`;
+  }
+  return `sealed bids: commits until ${new Date(sealed.until).toISOString()}, reveals until ${new Date(sealed.reveal_until).toISOString()}; ${commits} committed`;
 }
 
 /** Whether `l` is live at `now` and, when not, how it ended in words: by an entry (withdrawn, superseded, filled), its expiry, or its author leaving. */
@@ -132,13 +152,14 @@ function standingOf(state: TableState, l: ListingState, now: number): { standing
 }
 
 function boardMatch(market: MarketState, seq: number, m: MatchState, entry: Entry | undefined): BoardMatch {
-  const side = (leaf: string, party: MatchState["offered_by"], at: number): BoardSide => ({ leaf, seq: at, owner: safeLine(party.owner), key: party.key, title: safeLine(own(market.listings, leaf)?.title ?? "?") });
+  const side = (leaf: string, party: MatchState["offered_by"], at: number, title: string | undefined): BoardSide => ({ leaf, seq: at, owner: safeLine(party.owner), key: party.key, title: safeLine(title ?? "?") });
   const data = entry?.kind === "system" && entry.subkind === "match" ? entry.data : null;
   return {
     seq,
-    offer: side(m.offer, m.offered_by, data?.offer_seq ?? own(market.listings, m.offer)?.seq ?? 0),
-    want: side(m.want, m.wanted_by, data?.want_seq ?? own(market.listings, m.want)?.seq ?? 0),
+    offer: side(m.offer, m.offered_by, data?.offer_seq ?? own(market.listings, m.offer)?.seq ?? 0, own(market.listings, m.offer)?.title),
+    want: side(m.want, m.wanted_by, data?.want_seq ?? own(market.listings, m.want)?.seq ?? 0, m.sale ? "winning sealed bid" : own(market.listings, m.want)?.title),
     words: (data?.words ?? []).map((w) => safeLine(w, 64)),
+    sale: m.sale ? moneyText(m.sale.price, m.sale.currency) : null,
     quantity: m.quantity,
     room: m.room,
     deal: m.deal,

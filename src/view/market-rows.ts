@@ -45,6 +45,7 @@ export function matchRow(m: BoardMatch, me: string, myKey: string, seen: RoomSee
     their_title: theirs.title,
     other: theirs.owner,
     words: m.words,
+    sale: m.sale,
     quantity: m.quantity,
     room: m.room,
     ...roomStanding(m, me, myKey, seen),

@@ -211,6 +211,8 @@ export const MarketListingSchema = z.strictObject({
   standing: ListingStandingSchema,
   /** How it ended, in words; null while live. */
   ended: z.string().nullable(),
+  /** For a listing that takes sealed bids, where they stand in words; else null. */
+  sealed: z.string().nullable(),
 });
 export type MarketListing = z.infer<typeof MarketListingSchema>;
 
@@ -228,6 +230,8 @@ export const MarketMatchSchema = z.strictObject({
   /** The other side's owner. */
   other: z.string(),
   words: z.array(z.string()),
+  /** A sale by sealed bids: its settled price in words; null for a match by words. */
+  sale: z.string().nullable(),
   quantity: z.int().min(1),
   room: TableIdSchema,
   state: MatchRoomStateSchema,

@@ -69,7 +69,7 @@ export class MarketsPanel {
       "li",
       `match room-${m.state}`,
       h(doc, "div", "match-head", h(doc, "span", "seq", `#${m.seq}`), ` your ${m.side} `, h(doc, "q", "", m.title), ` with ${m.other}'s ${theirs} `, h(doc, "q", "", m.their_title), ` · ${m.quantity} unit${m.quantity === 1 ? "" : "s"}`),
-      h(doc, "div", "match-words", `words in common: ${m.words.length === 0 ? "none" : m.words.join(", ")}`),
+      h(doc, "div", "match-words", m.sale === null ? `words in common: ${m.words.join(", ")}` : `sold by sealed bids at ${m.sale}`),
       h(doc, "div", "match-room", h(doc, "span", ["chip", ROOM_CHIP[m.state]].filter((c) => c !== "").join(" "), m.state.replace("_", " ")), " room ", h(doc, "code", "", m.room)),
       h(doc, "div", "match-state", m.state_words),
     );

@@ -2,7 +2,8 @@
  * A market's board (src/text/market-board.ts), from the swap market's ledger driven through the
  * real admit and fold: listings live first, each ended one saying how (withdrawn, superseded,
  * filled by a recorded deal, expired, its author ejected), members' words reduced to one safe line;
- * matches with both sides and the words they share; recorded deals with both owners.
+ * a sealed listing's bids and how it sold; matches with both sides and the words they share (a
+ * sale's with its settled price); recorded deals with both owners.
  */
 import { describe, expect, it } from "vitest";
 import { ejectDraft, signEject, type Entry } from "../../../src/protocol/index.js";
@@ -58,12 +59,30 @@ describe("a market's board", () => {
         offer: { leaf: match.data.offer, seq: offer.seq, owner: "ben", key: m.k.owners.ben.publicKeyText, title: "Stroller, barely used" },
         want: { leaf: want!.leaf, seq: want!.seq, owner: "ana", key: m.k.owners.ana.publicKeyText, title: "Stroller wanted" },
         words: ["stroller"],
+        sale: null,
         quantity: 1,
         room: m.state.market!.matches[String(match.seq)]!.room,
         deal: recorded!.seq,
       },
     ]);
     expect(board.deals).toEqual([{ seq: recorded!.seq, match: match.seq, room: board.matches[0]!.room, quantity: 1, owners: ["ben", "ana"], deal: "ab".repeat(32) }]);
+  });
+
+  it("says where a sealed listing's bids stand, how it sold, and the sale's match at the settled price", async () => {
+    const m = await MarketLedger.open();
+    const until = m.l.now + 3_600_000;
+    const [listing] = await m.list("ana", { side: "offer", title: "Bugaboo stroller", category: "baby-gear", quantity: 1, price: { currency: "TWD", min: 200000 }, sealed: { until, reveal_until: until + 3_600_000 } });
+    await m.commitBid("ben", listing!.leaf, 300000);
+    await m.commitBid("chen", listing!.leaf, 250000);
+    expect(boardOf(m).listings[0]!.sealed).toBe(`sealed bids: commits until ${new Date(until).toISOString()}, reveals until ${new Date(until + 3_600_000).toISOString()}; 2 committed`);
+    m.l.now = until;
+    await m.revealBid("ben", listing!.leaf, 300000);
+    const caused = await m.revealBid("chen", listing!.leaf, 250000);
+    const settled = caused.find((e) => e.kind === "system" && e.subkind === "listing_settled")!;
+    const board = boardOf(m);
+    expect(board.listings[0]).toMatchObject({ title: "Bugaboo stroller", standing: "live", price: "2,000.00 TWD or more", sealed: `sold by sealed bids to ben at 2,500.00 TWD (250000 minor units), settled at #${settled.seq}` });
+    expect(board.matches).toHaveLength(1);
+    expect(board.matches[0]).toMatchObject({ offer: { owner: "ana", title: "Bugaboo stroller" }, want: { owner: "ben", title: "winning sealed bid" }, words: [], sale: "2,500.00 TWD (250000 minor units)" });
   });
 
   it("reduces what members wrote to one safe line: no control, bidi or zero-width character", async () => {

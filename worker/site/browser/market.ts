@@ -47,7 +47,7 @@ function matchItem(doc: Doc, m: BoardMatch): El {
   const head = h(doc, "div", "match-head", h(doc, "span", "seq", `#${m.seq}`), " ", h(doc, "span", "who", m.offer.owner), "'s offer ", h(doc, "q", "", m.offer.title), ` (#${m.offer.seq}) with `);
   head.append(h(doc, "span", "who", m.want.owner), "'s want ", h(doc, "q", "", m.want.title), ` (#${m.want.seq}) · ${unitsText(m.quantity)}`);
   const recorded = m.deal === null ? " · no deal recorded yet" : ` · deal recorded at #${m.deal}`;
-  const item = entryItem(doc, "match", m.seq, head, h(doc, "div", "match-words", `words in common: ${m.words.length === 0 ? "none" : m.words.join(", ")}`), h(doc, "div", "match-room", "room ", h(doc, "code", "", m.room), recorded));
+  const item = entryItem(doc, "match", m.seq, head, h(doc, "div", "match-words", m.sale === null ? `words in common: ${m.words.join(", ")}` : `sold by sealed bids at ${m.sale}`), h(doc, "div", "match-room", "room ", h(doc, "code", "", m.room), recorded));
   item.setAttribute("data-room", m.room);
   return item;
 }
