@@ -7,11 +7,13 @@
  * before the ledger was read (so whatever it sent is there). A room that cannot be read, or whose
  * transcript does not verify CLEAN, keeps everything it counts, and is reported.
  */
-import type { Clock } from "../client/index.js";
+import type { Clock, TableClient } from "../client/index.js";
+import { seatKeyPath } from "../client/home.js";
+import { readKeyFile } from "../client/keys.js";
 import { settleRoom } from "./allowance-ledger.js";
 import { allowanceTotals, type AllowanceCommitment, type AllowanceStore, type AllowanceTotals } from "./allowance-store.js";
 import { processEnded } from "./process-identity.js";
-import type { Transcript } from "./transcript.js";
+import { readTranscript, type Transcript } from "./transcript.js";
 
 /** How one room went: brought up to date, or kept as it was and why. */
 export type RoomReconciled = { room: string; ok: true } | { room: string; ok: false; reason: string };
@@ -25,6 +27,14 @@ export interface AllowanceReconciled {
 
 /** Reads `room`'s verified transcript as `seat` (a seat of the owner that wrote there). */
 export type RoomTranscript = (room: string, seat: string) => Promise<Transcript>;
+
+/** Reads a room as the seat that wrote there, with that seat's key file in trestle home `home`, through the client `open` gives for the room. */
+export function seatReader(home: string, open: (room: string) => Promise<TableClient>): RoomTranscript {
+  return async (room, seat) => {
+    const key = await readKeyFile(seatKeyPath(home, seat), "seat");
+    return readTranscript(await open(room), { signer: key.signer, as: { seat } });
+  };
+}
 
 /** Brings every room `store` counts an open commitment in up to date from its ledger, read with `read`, at `clock()`. */
 export async function reconcileAllowance(store: AllowanceStore, read: RoomTranscript, clock: Clock): Promise<AllowanceReconciled> {

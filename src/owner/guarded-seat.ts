@@ -41,11 +41,9 @@ import { checkMandateLimits, moneyBound } from "./mandate-limits.js";
 import { approvalToSpend } from "./approval-spend.js";
 import { refusedByRelay, sendExact, type ExactSent } from "./exact-send.js";
 import { reserveAllowance, type Reservation } from "./allowance.js";
-import { reconcileAllowance, type AllowanceReconciled } from "./allowance-reconcile.js";
+import { reconcileAllowance, seatReader, type AllowanceReconciled } from "./allowance-reconcile.js";
 import type { AllowanceStore } from "./allowance-store.js";
 import { FileHeadStore } from "../client/head-store.js";
-import { readKeyFile } from "../client/keys.js";
-import { seatKeyPath } from "../client/home.js";
 import { checkMarketScope, matchCategories } from "./market-scope.js";
 import type { Mandate } from "./records.js";
 import { requiredRoomKey, sealForSend } from "./message-sealing.js";
@@ -259,12 +257,8 @@ export class GuardedSeat {
    * key file in this home (a room whose key is not here keeps what it counts).
    */
   reconcileAllowance(store: AllowanceStore): Promise<AllowanceReconciled> {
-    const read = async (room: string, seat: string) => {
-      if (room === this.table && seat === this.seat) return this.transcript();
-      const key = await readKeyFile(seatKeyPath(this.home, seat), "seat");
-      const client = await TableClient.open({ http: this.client.http, table: room, relayKey: this.client.tracker.relayKey, store: new FileHeadStore(this.home, this.clock) });
-      return readTranscript(client, { signer: key.signer, as: { seat } });
-    };
+    const other = seatReader(this.home, (room) => TableClient.open({ http: this.client.http, table: room, relayKey: this.client.tracker.relayKey, store: new FileHeadStore(this.home, this.clock) }));
+    const read = (room: string, seat: string) => (room === this.table && seat === this.seat ? this.transcript() : other(room, seat));
     return reconcileAllowance(store, read, this.clock);
   }
 

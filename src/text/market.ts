@@ -17,6 +17,11 @@ export function quotedListing(text: string): string {
   return JSON.stringify(safeLine(text, 200));
 }
 
+/** A quantity in words: "1 unit", "3 units". */
+export function unitsText(quantity: number): string {
+  return `${quantity} unit${quantity === 1 ? "" : "s"}`;
+}
+
 /** A public price range in words: "3,000.00-3,600.00 TWD", "3,000.00 TWD or more", "up to 3,600.00 TWD", or "ask" when there is none. */
 export function priceText(price: PriceRange | null | undefined): string {
   if (!price) return "ask";

@@ -1,8 +1,9 @@
 /**
  * The principal window's local HTTP server (docs/VIEW.md), on 127.0.0.1 only: the page's static
  * files, the live stream of events (`GET /api/stream`, one JSON object per line) and the page's
- * actions (`POST /api/approve`, `/api/control`, `/api/revoke`, `/api/gate`, and the owner in the loop's
- * `/api/answer`, `/api/instruct`, `/api/deal`), which the owner key signs here. Every
+ * actions (`POST /api/approve`, `/api/control`, `/api/revoke`, `/api/gate`, the owner in the loop's
+ * `/api/answer`, `/api/instruct`, `/api/deal`, and a market's `/api/market-room` and
+ * `/api/reconcile`), which the owner key signs (or the owner's home answers) here. Every
  * request passes guard.ts first; no response carries a CORS header, and the page may load nothing
  * and connect nowhere but here (Content-Security-Policy). Refusals use the protocol's error codes
  * and envelope.
@@ -22,6 +23,8 @@ import {
   DealBodySchema,
   GateBodySchema,
   InstructBodySchema,
+  MarketRoomBodySchema,
+  ReconcileBodySchema,
   RevokeBodySchema,
   type ActionResult,
   type GateResult,
@@ -30,7 +33,7 @@ import {
 } from "./wire.js";
 
 /** What the server serves: the principal's events and actions. */
-export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "revoke" | "gate" | "answer" | "instruct" | "deal">;
+export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "revoke" | "gate" | "answer" | "instruct" | "deal" | "enterRoom" | "reconcile">;
 
 /** Options for serveWindow. */
 export interface ServeOptions {
@@ -110,6 +113,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ServeO
   if (req.method === "POST" && path === "/api/answer") return answer(res, await options.backend.answer(await body(req, AnswerBodySchema)));
   if (req.method === "POST" && path === "/api/instruct") return answer(res, await options.backend.instruct(await body(req, InstructBodySchema)));
   if (req.method === "POST" && path === "/api/deal") return answer(res, await options.backend.deal(await body(req, DealBodySchema)));
+  if (req.method === "POST" && path === "/api/market-room") return answer(res, await options.backend.enterRoom(await body(req, MarketRoomBodySchema)));
+  if (req.method === "POST" && path === "/api/reconcile") return answer(res, await options.backend.reconcile(await body(req, ReconcileBodySchema)));
   refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} ${path} here`));
 }
 

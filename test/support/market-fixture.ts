@@ -183,6 +183,16 @@ export class MarketLedger {
     };
   }
 
+  /** Copies of the ledger's entries with a match the rules never made inserted right after match `seq`: a copy of it naming `wanter` as the wanting side; renumbered, not chained again. */
+  withInventedMatch(seq: number, wanter: Member): Entry[] {
+    const entries = structuredClone(this.l.entries) as Entry[];
+    const invented = { ...structuredClone(entries[seq - 1]!), seq: seq + 1 };
+    if (invented.kind !== "system" || invented.subkind !== "match") throw new Error(`entry ${seq} is not a match`);
+    invented.data.wanted_by = { owner: wanter, key: this.k.owners[wanter].publicKeyText };
+    entries.splice(seq, 0, invented);
+    return entries.map((e, i) => ({ ...e, seq: i + 1 }));
+  }
+
   /** The export of the whole ledger with a head over it. */
   async exportText(): Promise<string> {
     return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [await this.l.head()]);

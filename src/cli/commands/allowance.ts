@@ -4,11 +4,11 @@
  * room), and brings it up to date from every room's verified ledger, reading each room as the seat
  * that wrote there with its key in this home; what the rooms ended is released or spent.
  */
-import { readKeyFile, seatKeyPath } from "../../client/node.js";
-import { allowanceTotals, AllowanceStore, readTranscript, reconcileAllowance, type AllowanceFile, type AllowanceTotals } from "../../owner/index.js";
+import { allowanceTotals, AllowanceStore, reconcileAllowance, seatReader, type AllowanceFile, type AllowanceTotals } from "../../owner/index.js";
 import { OWNER_FLAGS, required, type Flags } from "../args.js";
 import type { Context } from "../context.js";
 import { money } from "../room.js";
+import { allowanceTotalsText } from "../../text/allowance.js";
 import type { Command } from "./command.js";
 
 const FLAGS: Flags = { ...OWNER_FLAGS, market: { type: "string", value: "ID", help: "the market (its table id; default $TRESTLE_MARKET)" } };
@@ -22,9 +22,7 @@ async function storeOf(ctx: Context): Promise<AllowanceStore> {
 
 /** The totals in words, in the currency the buyer's commitments are in. */
 function totalsText(totals: AllowanceTotals, file: AllowanceFile): string {
-  const currency = file.commitments.find((c) => c.currency !== undefined)?.currency;
-  const amount = (n: number) => (currency === undefined ? String(n) : money(n, currency));
-  return `spent ${amount(totals.spent)}, reserved ${amount(totals.reserved)}, ${totals.open} open`;
+  return allowanceTotalsText(totals, file.commitments.find((c) => c.currency !== undefined)?.currency);
 }
 
 /** The verb `allowance <verb>`, run on the store of --owner in --market. */
@@ -44,11 +42,7 @@ export const allowanceShow = allowanceVerb("show", "show what your allowance in 
 
 /** `allowance reconcile`: brings the store up to date from every room's ledger, each read as the seat that wrote there. */
 export const allowanceReconcile = allowanceVerb("reconcile", "release or spend what your market rooms' verified ledgers ended, across all of a market's rooms", async (ctx, store) => {
-  const read = async (room: string, seat: string) => {
-    const key = await readKeyFile(seatKeyPath(ctx.home, seat), "seat");
-    return readTranscript(await ctx.table(room), { signer: key.signer, as: { seat } });
-  };
-  const done = await reconcileAllowance(store, read, ctx.io.clock);
+  const done = await reconcileAllowance(store, seatReader(ctx.home, (room) => ctx.table(room)), ctx.io.clock);
   const file = store.read();
   const rooms = done.rooms.map((r) => (r.ok ? `  ${r.room}: brought up to date` : ctx.out.c.yellow(`  ${r.room}: kept as it was (${r.reason})`)));
   ctx.out.result([`before: ${totalsText(done.before, file)}`, `after:  ${totalsText(done.after, file)}`, ...rooms], done);

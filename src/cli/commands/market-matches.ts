@@ -5,13 +5,14 @@
  * seat carrying its market seat's mandate, decision 0461), and ask the market to record a room's deal.
  */
 import { MarketClient, type Reader } from "../../client/index.js";
-import { enterMatchRoom, marketState, matchViews, readTranscript, type EnteredRoom } from "../../owner/index.js";
+import { enterMatchRoom, marketState, matchViews, readTranscript } from "../../owner/index.js";
 import { isEntry, MATCH_ROOM_PREFIX, TableIdSchema } from "../../protocol/index.js";
 import { duration, integer, OWNER_FLAGS, optional, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
 import { followLive } from "../live.js";
 import { headRef } from "../../text/format.js";
 import { marketEntryText, ownMatchLine } from "../../text/market.js";
+import { enteredRoomLines } from "../../text/match-room.js";
 import type { Command } from "./command.js";
 
 /** `market watch`: new listings, withdrawals, matches and recorded deals as they are written, verified; a match of the reader's owner says how to open its room. */
@@ -90,24 +91,9 @@ export const marketRoom: Command = {
       clock: ctx.io.clock,
     });
     const { client: _client, ...data } = entered;
-    ctx.out.result(roomLines(entered, market.table, ctx.out.c.bold), data);
+    ctx.out.result(enteredRoomLines(entered, market.table, ctx.out.c.bold), data);
   },
 };
-
-function roomLines(e: EnteredRoom, market: string, bold: (text: string) => string): string[] {
-  const where = `room ${bold(e.room)} of match #${e.match}`;
-  const first =
-    e.how === "opened"
-      ? `opened ${where} and seated ${e.seat} there as entry #${e.seq} (head ${headRef(e.head)}); the other side joins it with trestle market room ${e.match}`
-      : e.how === "joined"
-        ? `joined ${where} as its other side, seating ${e.seat} as entry #${e.seq} (head ${headRef(e.head)})`
-        : `seated ${e.seat} in ${where} as entry #${e.seq} (head ${headRef(e.head)})`;
-  const mandate =
-    e.mandate === "carried"
-      ? `${e.seat}'s mandate there: the limits your market seat has at ${market}, signed again with your owner key`
-      : `no mandate: ${e.seat} commits to nothing there until you sign one (trestle mandate set --table ${e.room} --seat ${e.seat})`;
-  return [first, mandate, `negotiate there: trestle room show --table ${e.room} --seat ${e.seat}`];
-}
 
 /** `market record <match | room>`: asks the market to record the deal both owners signed in a match's room (the room asks by itself; this asks again). */
 export const marketRecord: Command = {
