@@ -42,6 +42,7 @@ import { witness } from "./witness.js";
 import { ROOM_ADMIN } from "./room-admin.js";
 import { ROOM_WRITES } from "./room-write.js";
 import { MANDATE } from "./mandate.js";
+import { ALLOWANCE } from "./allowance.js";
 import { GATE } from "./gate.js";
 import { DEAL } from "./deal.js";
 import { PRIVATE } from "./private.js";
@@ -105,6 +106,7 @@ export const COMMANDS: readonly Command[] = [
   ...ROOM_ADMIN,
   ...ROOM_WRITES,
   ...MANDATE,
+  ...ALLOWANCE,
   ...GATE,
   ...DEAL,
   ...PRIVATE,

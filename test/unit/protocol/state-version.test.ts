@@ -37,7 +37,7 @@ const RECORDED: Record<number, string> = {
   // Markets (issue 35, decision 0460): listings, matches and recorded deals fold into state.market, a market admits members
   // as a room admits parties (invites bound to a key), and a match's room admits the match's other side. From this version on
   // the fingerprint covers the policy's sub-folders too (kinds/, topologies/, market/).
-  9: "0a7e28053df7dd22bf84d593550e08425afcfad7c11bdec507a3c8f664e53592",
+  9: "6a28ca2966130e4ec663b568caa19f9461a99f81544a0937b65e651cae308cf5",
 };
 
 /** Every .ts file under the policy folder, its sub-folders included (kinds/, topologies/, market/), by path from it. */

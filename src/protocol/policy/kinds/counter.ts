@@ -10,6 +10,7 @@ export const counterPolicy: RoomKindPolicy<"counter"> = {
     binds: (s) => ({ terms: s.terms }),
     expires: (s) => s.expires,
     answers: (s) => s.offer,
+    deal: () => null,
   },
   check(state, room, draft, now) {
     checkOtherParty(state, liveOffer(state, room, draft.offer, now), draft.seat, "counter");

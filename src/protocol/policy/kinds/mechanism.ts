@@ -18,7 +18,7 @@ import { checkFuture, type RoomDraftOf, NO_COMMITMENT, type RoomKindPolicy } fro
 /** The mechanism policy: one auction's open, each side's commit, each side's reveal. */
 export const mechanismPolicy: RoomKindPolicy<"mechanism"> = {
   kind: "mechanism",
-  commitment: { ...NO_COMMITMENT, commits: (s) => s.op === "commit", gatedWhenLoosened: (s) => s.op === "commit" },
+  commitment: { ...NO_COMMITMENT, commits: (s) => s.op === "commit", gatedWhenLoosened: (s) => s.op === "commit", deal: (s) => (s.op === "commit" ? s.auction : undefined) },
   check(state, room, draft, now) {
     if (draft.op === "open") return checkOpen(state, room, draft, now);
     const auction = liveAuction(room, draft.auction);

@@ -10,6 +10,7 @@ export const offerPolicy: RoomKindPolicy<"offer"> = {
     gatedWhenLoosened: (s) => s.terms.amount !== undefined,
     binds: (s) => ({ terms: s.terms }),
     expires: (s) => s.expires,
+    deal: () => null,
   },
   check(_state, _room, draft, now) {
     checkFuture(draft.expires, now, "offer");
