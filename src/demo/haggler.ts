@@ -5,7 +5,8 @@
  * by a step, a buyer starts low and goes up by one; each accepts the other's price once it is no
  * further than its own next step. Its limits are what the mandate's sentences state (agent_view
  * `figures`); under `rules` they state none, so the agent learns only that a price it tried was
- * refused and splits the difference with its last one. Deterministic: the same turns give the same answers.
+ * refused and splits the difference with its last one, as it does when a price would pass its
+ * owner's allowance (what the owner's other rooms spent is not in this room's turn). Deterministic: the same turns give the same answers.
  */
 import type { AgentReply, AgentTurn } from "../owner/index.js";
 import type { ProjectedEntry } from "../protocol/index.js";
@@ -22,6 +23,9 @@ export interface HaggleScript {
   /** The terms' text of a seller's opening offer. */
   pitch?: string;
 }
+
+/** The reasons a guard refuses a price for (mandate-limits.ts, allowance.ts): a price nearer the agent's own side may pass. */
+const MONEY_LIMITS: ReadonlySet<string> = new Set(["floor", "cap", "allowance"]);
 
 /** A price on the table: whose, and at which entry. */
 interface Priced {
@@ -54,7 +58,7 @@ export class Haggler {
   reply(turn: AgentTurn): AgentReply {
     const { side, currency, step } = this.script;
     const sells = side === "sell";
-    if (turn.refused && this.tried !== null && (turn.refused.reason === "floor" || turn.refused.reason === "cap")) this.refusedAt = this.tried;
+    if (turn.refused && this.tried !== null && MONEY_LIMITS.has(turn.refused.reason)) this.refusedAt = this.tried;
     const told = toldLimits(turn.mandate, currency);
     const priced = prices(turn.projection.tail, turn.seat);
     const mine = priced.filter((p) => p.mine).at(-1);

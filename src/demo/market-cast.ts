@@ -1,9 +1,10 @@
 /**
  * Who trades what in the market scenario (`npm run demo -- market`): five parents, a dozen listings
  * of used baby gear, each member's private limits (in the mandate of its market seat, carried into
- * every match room that seat enters) and each room's scripted agents. Amounts are in minor units
- * (TWD has 2 digits). The figures are chosen so that no public price, offer or counter ever equals
- * anyone's private limit: the checks can then say that none reached any ledger or a `rules` agent.
+ * every match room that seat enters; ben's allowance counts both his rooms) and each room's scripted
+ * agents. Amounts are in minor units (TWD has 2 digits). The figures are chosen so that no public
+ * price, offer or counter ever equals anyone's private limit: the checks can then say that none
+ * reached any ledger or a `rules` agent.
  */
 import type { ListingSide, PriceRange } from "../protocol/index.js";
 import { currencyDigits } from "../text/terms.js";
@@ -19,7 +20,8 @@ export const CATEGORIES = ["baby-gear", "books", "toys"] as const;
 /** A private limit of one member: what it is, and the amount its mandate holds. */
 export interface PrivateFigure {
   owner: Member;
-  what: "floor" | "cap";
+  /** The least it sells for, the most it pays in one deal, or the most it spends across all its rooms. */
+  what: "floor" | "cap" | "allowance";
   amount: number;
 }
 
@@ -32,15 +34,17 @@ export function secretOf(figure: PrivateFigure): string {
 export interface CastMandate {
   /** The least it sells for (a seller), or the most it pays (a buyer), in TWD minor units. */
   figure: PrivateFigure;
-  /** Under `rules` the agent is told that the guard holds the limit, never the amount. */
+  /** What it may spend as the buyer across all the rooms of the market's matches (docs/MARKETS.md "An owner's allowance"). */
+  allowance?: PrivateFigure;
+  /** Under `rules` the agent is told that the guard holds the limits, never the amounts. */
   agentView?: "rules";
 }
 
-/** Each member's market seat mandate. TODO(#35): ben's allowance across his two rooms (branch allowance) joins his mandate here when it lands on main. */
+/** Each member's market seat mandate; ben buys in two rooms, under one allowance for both. */
 export const MANDATES: Record<Member, CastMandate> = {
   hana: { figure: { owner: "hana", what: "cap", amount: 125000 } },
   ana: { figure: { owner: "ana", what: "floor", amount: 310000 }, agentView: "rules" },
-  ben: { figure: { owner: "ben", what: "cap", amount: 320000 } },
+  ben: { figure: { owner: "ben", what: "cap", amount: 320000 }, allowance: { owner: "ben", what: "allowance", amount: 430000 } },
   chen: { figure: { owner: "chen", what: "floor", amount: 200000 } },
   dara: { figure: { owner: "dara", what: "floor", amount: 65000 } },
 };
@@ -105,5 +109,5 @@ export const ROOMS: readonly CastRoom[] = [
   { offer: "Bugaboo stroller", want: "Stroller, any brand", opener: "buyer", seller: sell(360000, 30000, "Bugaboo stroller, folds flat, with the rain cover"), buyer: buy(280000, 20000), ends: 315000 },
   { offer: "Baby car seat", want: "Car seat for a toddler", opener: "seller", seller: sell(240000, 30000, "Baby car seat, Isofix"), buyer: buy(100000, 15000), ends: null },
   { offer: "Picture books, a box of 20", want: "Picture books for a 3-year-old", opener: "buyer", seller: sell(100000, 10000, "A box of 20 picture books"), buyer: buy(75000, 10000), ends: 85000 },
-  { offer: "Wooden train set", want: "Train set, wooden or plastic", opener: "seller", seller: sell(140000, 10000, "Wooden train set, 40 pieces"), buyer: buy(100000, 10000), ends: 120000 },
+  { offer: "Wooden train set", want: "Train set, wooden or plastic", opener: "seller", seller: sell(140000, 10000, "Wooden train set, 40 pieces"), buyer: buy(100000, 10000), ends: 115000 },
 ];

@@ -3,7 +3,8 @@
  * three rooms closed with deals at the scripted prices, both owners' signatures on each and each
  * recorded in the market with its listings' quantity closed; one room closed without a deal and
  * nothing recorded; a guard refused the agent's accept under its floor in a room and a listing's
- * draft naming a never_disclose value; the `rules` agent was given no figure of its owner's in any
+ * draft naming a never_disclose value; a buyer's allowance refused a commitment in its second room
+ * and its deals stayed within it; the `rules` agent was given no figure of its owner's in any
  * turn (while a `figures` agent was given its own); no member's private figure is in any ledger;
  * and `trestle verify` found every export CLEAN.
  */
@@ -16,14 +17,14 @@ import { priceWords } from "./market-room.js";
 
 /** One check of the market scenario. */
 export interface MarketCheck {
-  name: "matched" | "deals_signed" | "deals_recorded" | "no_deal" | "guard_refused" | "rules_view" | "figures_absent" | "verify_clean";
+  name: "matched" | "deals_signed" | "deals_recorded" | "no_deal" | "guard_refused" | "allowance" | "rules_view" | "figures_absent" | "verify_clean";
   ok: boolean;
   text: string;
 }
 
 /** The market scenario's checks, in order. */
 export function marketChecksOf(o: MarketOutcome): MarketCheck[] {
-  return [matched(o), dealsSigned(o), dealsRecorded(o), noDeal(o), guardRefused(o), rulesView(o), figuresAbsent(o), verifyClean(o)];
+  return [matched(o), dealsSigned(o), dealsRecorded(o), noDeal(o), guardRefused(o), allowance(o), rulesView(o), figuresAbsent(o), verifyClean(o)];
 }
 
 function matched(o: MarketOutcome): MarketCheck {
@@ -86,13 +87,28 @@ function guardRefused(o: MarketOutcome): MarketCheck {
   };
 }
 
+function allowance(o: MarketOutcome): MarketCheck {
+  const figure = o.figures.find((f) => f.what === "allowance");
+  const bought = o.rooms.filter((r) => r.buyer === figure?.owner && r.outcome === "deal");
+  const spent = bought.reduce((sum, r) => sum + (r.price ?? 0), 0);
+  const refused = o.rooms.flatMap((r) => r.refusals).find((r) => r.owner === figure?.owner && r.reason === "allowance");
+  const ok = figure !== undefined && refused !== undefined && bought.length > 1 && spent <= figure.amount;
+  return {
+    name: "allowance",
+    ok,
+    text: ok
+      ? `${figure.owner}'s allowance across ${figure.owner}'s rooms refused the ${refused.kind} that would have passed it, before signing; the ${bought.length} deals came to ${priceWords(spent)}, within it`
+      : `${figure?.owner ?? "no one"}'s allowance: ${refused ? "a refusal" : "no refusal"}, ${bought.length} deals for ${priceWords(spent)} against ${priceWords(figure?.amount ?? null)}`,
+  };
+}
+
 function rulesView(o: MarketOutcome): MarketCheck {
   const figure = o.figures.find((f) => f.owner === o.rulesView)!;
   const room = o.rooms.find((r) => r.seller === o.rulesView || r.buyer === o.rulesView);
   const turns = room ? (room.seller === o.rulesView ? room.turns.seller : room.turns.buyer) : [];
   const told = turns.filter((turn) => statesFigure(turn, figure)).length;
   const other = room ? (room.seller === o.rulesView ? { owner: room.buyer, turns: room.turns.buyer } : { owner: room.seller, turns: room.turns.seller }) : null;
-  const otherFigure = o.figures.find((f) => f.owner === other?.owner);
+  const otherFigure = o.figures.find((f) => f.owner === other?.owner && f.what !== "allowance");
   const otherTold = other && otherFigure ? other.turns.filter((turn) => statesFigure(turn.mandate, otherFigure)).length : 0;
   const ok = turns.length > 0 && told === 0 && other !== null && otherTold === other.turns.length && otherTold > 0;
   return {
@@ -114,7 +130,7 @@ function figuresAbsent(o: MarketOutcome): MarketCheck {
   return {
     name: "figures_absent",
     ok: found.length === 0,
-    text: found.length === 0 ? `no member's private floor or cap is in any ledger, in any form (${ledgers.length} ledgers, ${entries} entries)` : `a private figure is in a ledger: ${found.join("; ")}`,
+    text: found.length === 0 ? `no member's private floor, cap or allowance is in any ledger, in any form (${ledgers.length} ledgers, ${entries} entries)` : `a private figure is in a ledger: ${found.join("; ")}`,
   };
 }
 

@@ -80,6 +80,12 @@ interface Side {
   turns: AgentTurn[];
 }
 
+/** What a guard's refusal in a room shows, by its reason. */
+const REFUSAL_NOTES: Partial<Record<string, string>> = {
+  floor: "the guard holds the floor; its words name none",
+  allowance: "one allowance counts every room: this one did not know what the others spent",
+};
+
 /** The most turns a room may take before the demo calls it a failure. */
 const MAX_TURNS = 16;
 
@@ -174,7 +180,7 @@ async function negotiate(t: Transcript, sides: [Side, Side], view: ShownLedger, 
       refused = { code: error.code, reason: String(error.details?.reason), message: error.message };
       refusals.push({ owner: side.m.name, table: side.client.table, kind: entry.kind, reason: refused.reason, message: error.message });
       t.say(`${side.m.seat}'s agent answers: ${entry.kind}${entry.kind === "accept" ? " of the counter above" : ""}`);
-      t.say(`  refused on ${side.m.name}'s machine before signing: ${error.code} (${refused.reason}): ${error.message}`, "the guard holds the floor; its words name none");
+      t.say(`  refused on ${side.m.name}'s machine before signing: ${error.code} (${refused.reason}): ${error.message}`, REFUSAL_NOTES[refused.reason]);
       t.say(`  ${side.m.seat}'s agent is told so at once, and answers again`);
       continue;
     }
@@ -223,7 +229,7 @@ function openingNote(p: RoomPlay, opener: MemberMachine, joiner: MemberMachine):
 function negotiationNote(owner: Member, afterRefusal: boolean): EntryNote {
   return (e) => {
     if (e.kind === "offer") return "typed terms, signed through the seller's guards";
-    if (e.kind === "counter" && afterRefusal) return `${owner}'s agent split the difference; still no figure told`;
+    if (e.kind === "counter" && afterRefusal) return `${owner}'s agent split the difference with its last price`;
     if (e.kind === "accept") return "an accept binds; both owners must still sign";
     if (e.kind === "close" && "outcome" in e && e.outcome === "no_deal") return "no deal: nothing binds either owner";
     return undefined;

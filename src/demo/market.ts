@@ -7,9 +7,11 @@
  * list wants and the relay matches them at once. Each match's room is opened by one side and
  * joined by the other (ben opens the first with `trestle market room`), where the scripted agents
  * negotiate under the carried mandates (market-room.ts): the stroller's seller agent, which never
- * knows its floor, tries an accept under it and the guard refuses; three rooms end in deals both
- * owners sign and the market records (listings filled), one ends without a deal. Then every
- * ledger is exported and checked with `trestle verify`. Returns what the checks need.
+ * knows its floor, tries an accept under it and the guard refuses; ben buys in two rooms under one
+ * allowance, which refuses his agent's accept in the second (`trestle allowance reconcile` then
+ * shows what his deals spent); three rooms end in deals both owners sign and the market records
+ * (listings filled), one ends without a deal. Then every ledger is exported and checked with
+ * `trestle verify`. Returns what the checks need.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -107,11 +109,18 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
   t.section("each member signs its market seat's mandate on its own machine");
   for (const name of MEMBERS) {
     const m = machines[name];
-    const { figure, agentView } = MANDATES[name];
+    const { figure, allowance, agentView } = MANDATES[name];
     const money = figure.what === "floor" ? { currency: "TWD" as const, cap: SELLER_CAP, floor: figure.amount } : { currency: "TWD" as const, cap: figure.amount };
-    await signSeatMandate(m.home, m.owner, market, m.seat, { money, never_disclose: [secretOf(figure)], ...(agentView ? { agent_view: agentView } : {}) });
-    const limit = figure.what === "floor" ? `sell for no less than ${majorUnits(figure.amount, "TWD")} TWD` : `pay at most ${majorUnits(figure.amount, "TWD")} TWD`;
-    t.say(`${name}: ${limit} (private), never written in any form${agentView ? `; agent_view ${agentView}` : ""}`, agentView ? `${name}'s agent is told the rule, never the figure` : undefined);
+    await signSeatMandate(m.home, m.owner, market, m.seat, {
+      money,
+      never_disclose: [figure, ...(allowance ? [allowance] : [])].map(secretOf),
+      ...(allowance ? { allowance: { currency: "TWD" as const, total: allowance.amount } } : {}),
+      ...(agentView ? { agent_view: agentView } : {}),
+    });
+    const twd = (f: PrivateFigure) => `${majorUnits(f.amount, "TWD")} TWD`;
+    const limit = figure.what === "floor" ? `sell for no less than ${twd(figure)}` : `pay at most ${twd(figure)} a deal${allowance ? `, ${twd(allowance)} in all across the market's rooms (an allowance)` : ""}`;
+    const note = agentView ? `${name}'s agent is told the rule, never the figure` : allowance ? "one allowance for every room his seat enters" : undefined;
+    t.say(`${name}: ${limit}; private, never written in any form${agentView ? `; agent_view ${agentView}` : ""}`, note);
   }
 
   t.section("the sellers' agents list offers: a public price range, or none (ask)");
@@ -153,6 +162,10 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
     await ledger.show(t, (e) => (e.kind === "system" && e.subkind === "deal_recorded" ? "the market records it: the price stays in the room" : undefined));
   }
 
+  const buyer = MEMBERS.find((name) => MANDATES[name].allowance)!;
+  const allowanceArgs = ["allowance", "reconcile", "--owner", buyer, "--market", market];
+  await t.command(allowanceArgs, () => cli(machines[buyer], allowanceArgs), { note: `${buyer}'s allowance, from his rooms' verified ledgers` });
+
   t.section("the market afterwards: listings filled by the deals");
   const end = marketState(await readTranscript(clients.hana, hana.reader));
   const listings = Object.values(end.market.listings).map((l) => ({ owner: l.owner, side: l.side, title: l.title, status: l.status, quantity: l.quantity, closed: l.closed }));
@@ -181,7 +194,7 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
     rooms,
     refusals,
     exports,
-    figures: MEMBERS.map((name) => MANDATES[name].figure),
+    figures: MEMBERS.flatMap((name) => [MANDATES[name].figure, ...(MANDATES[name].allowance ? [MANDATES[name].allowance!] : [])]),
     rulesView: MEMBERS.find((name) => MANDATES[name].agentView === "rules")!,
   };
 }

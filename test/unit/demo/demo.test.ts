@@ -157,15 +157,15 @@ describe("npm run demo", () => {
     }
   }, 60_000);
 
-  it("plays the market: four matches made at once, three deals both owners signed and the market recorded, one room without a deal, the guards' refusals, a rules agent never given its floor, and every export CLEAN", async () => {
+  it("plays the market: four matches made at once, three deals both owners signed and the market recorded, one room without a deal, the guards' refusals (a floor, a listing's text, an allowance across rooms), a rules agent never given its floor, and every export CLEAN", async () => {
     const { out, summary, checks, lines } = await played(["market"], "trestle-demo-market-");
     expect(summary).toMatchObject({ ok: true, scenario: "market", matches: 4 });
-    expect(checks).toEqual(["matched", "deals_signed", "deals_recorded", "no_deal", "guard_refused", "rules_view", "figures_absent", "verify_clean"].map((name) => [name, true]));
+    expect(checks).toEqual(["matched", "deals_signed", "deals_recorded", "no_deal", "guard_refused", "allowance", "rules_view", "figures_absent", "verify_clean"].map((name) => [name, true]));
     expect(summary.rooms.map((r: { outcome: string; price: number | null; deal: string | null; recorded: number | null }) => [r.outcome, r.price, r.deal, r.recorded !== null])).toEqual([
       ["deal", 315000, "done", true],
       ["no_deal", null, null, false],
       ["deal", 85000, "done", true],
-      ["deal", 120000, "done", true],
+      ["deal", 115000, "done", true],
     ]);
     const has = (pattern: RegExp, times = 1) => expect(lines.filter((line) => pattern.test(line)), String(pattern)).toHaveLength(times);
     has(/^\$ trestle market create --table m-swap-[0-9a-f]{6} --owner hana --topic "Parents' swap: used baby gear" --categories baby-gear,books,toys/);
@@ -180,6 +180,8 @@ describe("npm run demo", () => {
     has(/^ +refused on ana's machine before signing: E_MANDATE \(floor\): 300000 TWD \(minor units\) is below the mandate's floor/);
     has(/^\[#\d+\] ben-bot accept offer [0-9a-f]{12}…: Deal at 3,150\.00 TWD\./);
     has(/^\[#\d+\] hana-bot close no_deal/);
+    has(/^ +refused on ben's machine before signing: E_MANDATE \(allowance\): 120000 TWD \(minor units\) would bring .* to 4,350\.00 TWD .*past their allowance of 4,300\.00 TWD/);
+    has(/^ +after: +spent 4,300\.00 TWD, reserved 0\.00 TWD, 0 open$/);
     has(/^\[#\d+\] deal recorded for match #\d+ \(room mr-[0-9a-f]{40}\), closing 1 unit/, 3);
     has(/^ +CLEAN +table m-swap-[0-9a-f]{6}, \d+ entries$/);
     has(/^ +CLEAN +table mr-[0-9a-f]{40}, \d+ entries$/, 4);
@@ -191,7 +193,7 @@ describe("npm run demo", () => {
     for (const name of files) {
       const text = readFileSync(join(out, name), "utf8");
       expect((await verifyExportText(text, { relayKey })).verdict, name).toBe("CLEAN");
-      for (const figure of ["3,100", "3,200", "1,250", "2,000"]) expect(text, name).not.toContain(figure);
+      for (const figure of ["3,100", "3,200", "4,300", "1,250", "2,000"]) expect(text, name).not.toContain(figure);
     }
     const parsed = parseExport(readFileSync(summary.export, "utf8"));
     if (!parsed.ok) throw new Error("the market's export does not parse");

@@ -59,6 +59,14 @@ describe("the demo's scripted agent", () => {
       expect(agent.reply(turn(tail, sellerRules, refused))).toEqual({ data: { kind: "counter", offer: 4, terms: { amount: 315000, currency: "TWD" }, body: "3,150.00 TWD is the best I can do." } });
     });
 
+    it("as a buyer past its owner's allowance (what other rooms spent is not in its turn), splits the difference downward", () => {
+      const agent = new Haggler({ ...BUY, open: 100000, step: 10000 });
+      const tail = [priced(1, "dara-bot", 140000), priced(2, "bot-tao", 100000), priced(3, "dara-bot", 130000), priced(4, "bot-tao", 110000), priced(5, "dara-bot", 120000)];
+      expect(agent.reply(turn(tail, buyerFigures))).toMatchObject({ data: { kind: "accept", offer: 5 } });
+      const refused = { code: "E_MANDATE", reason: "allowance", message: "120000 TWD (minor units) would bring what the owner spent … past their allowance" };
+      expect(agent.reply(turn(tail, buyerFigures, refused))).toMatchObject({ data: { kind: "counter", offer: 5, terms: { amount: 115000 } } });
+    });
+
     it("under figures, never tries a price past its floor", () => {
       const tail = [priced(1, "bot-tao", 360000), priced(2, "ben-bot", 280000), priced(3, "bot-tao", 330000), priced(4, "ben-bot", 300000)];
       expect(new Haggler(SELL).reply(turn(tail, sellerFigures))).toEqual({ text: "3,300.00 TWD is as far as I can go." });

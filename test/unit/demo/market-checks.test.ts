@@ -1,8 +1,8 @@
 /**
  * The market scenario's checks (src/demo/market-checks.ts) fail loudly on a match missing, a deal
  * at another price, unsigned or unrecorded, a listing whose quantity was not closed, a no-deal room
- * with a deal, a refusal that did not happen, a `rules` agent given its owner's figure, a private
- * figure in any ledger, or a verify that is not CLEAN.
+ * with a deal, a refusal that did not happen, a buyer's deals past its allowance, a `rules` agent
+ * given its owner's figure, a private figure in any ledger, or a verify that is not CLEAN.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { agentTurn, mandateLines, type AgentTurn, type Mandate } from "../../../src/owner/index.js";
@@ -24,6 +24,12 @@ const anaMoney = { currency: "TWD", cap: 500000, floor: MANDATES.ana.figure.amou
 const benMoney = { currency: "TWD", cap: MANDATES.ben.figure.amount } as const;
 const clean = { code: 0, stdout: "CLEAN  table x, 12 entries\n" };
 
+/** The member who listed `title`. */
+const ownerOf = (title: string) => [...OFFERS, ...WANTS].find((l) => l.title === title)!.owner;
+
+/** A guard's refusal of `owner`'s accept in a room, for `reason`. */
+const refusal = (owner: "ana" | "ben", reason: string) => ({ owner, table: "mr-x", kind: "accept", reason, message: `refused (${reason}); it was not committed` });
+
 let text = "";
 beforeAll(async () => {
   text = await strollerExport();
@@ -37,15 +43,15 @@ function good(): MarketOutcome {
     match: 20 + i,
     offer: cast.offer,
     want: cast.want,
-    opener: "ben",
-    joiner: "ana",
-    seller: i === 0 ? "ana" : "dara",
-    buyer: "ben",
+    opener: ownerOf(cast.want),
+    joiner: ownerOf(cast.offer),
+    seller: ownerOf(cast.offer),
+    buyer: ownerOf(cast.want),
     outcome: cast.ends === null ? "no_deal" : "deal",
     price: cast.ends,
     dealStatus: cast.ends === null ? null : "done",
     recorded: cast.ends === null ? null : 30 + i,
-    refusals: i === 0 ? [{ owner: "ana", table: `mr-${i}`, kind: "accept", reason: "floor", message: "300000 TWD (minor units) is below the mandate's floor; it was not committed" }] : [],
+    refusals: i === 0 ? [refusal("ana", "floor")] : i === 3 ? [refusal("ben", "allowance")] : [],
     turns: i === 0 ? { seller: [turnTold(anaMoney, "rules"), turnTold(anaMoney, "rules")], buyer: [turnTold(benMoney)] } : { seller: [], buyer: [] },
     exportText: text,
   }));
@@ -60,7 +66,7 @@ function good(): MarketOutcome {
     rooms,
     refusals: [{ owner: "chen", table: "m-swap", kind: "listing", reason: "disclose", message: "the message contains never_disclose entry #1 at $.text; it was not sent" }],
     exports: ["m-swap", ...rooms.map((r) => r.room)].map((table) => ({ table, path: `/out/${table}.jsonl`, text, verify: clean })),
-    figures: MEMBERS.map((name) => MANDATES[name].figure),
+    figures: MEMBERS.flatMap((name) => [MANDATES[name].figure, ...(MANDATES[name].allowance ? [MANDATES[name].allowance!] : [])]),
     rulesView: "ana",
   };
 }
@@ -83,12 +89,13 @@ describe("the market scenario's checks", () => {
     });
 
     it.each([
-      ["a deal at another price", 0, { price: 316000 }, ["deals_signed"]],
+      ["a deal at another price", 2, { price: 86000 }, ["deals_signed"]],
       ["a deal one owner has not signed", 2, { dealStatus: "pending" }, ["deals_signed"]],
-      ["a room meant for a deal ended without one", 3, { outcome: "no_deal" }, ["deals_signed"]],
+      ["a room meant for a deal ended without one", 2, { outcome: "no_deal" }, ["deals_signed"]],
       ["a deal the market did not record", 2, { recorded: null }, ["deals_recorded"]],
       ["the no-deal room closed with a deal", 1, { outcome: "deal" }, ["no_deal"]],
       ["the guard let the accept under the floor pass", 0, { refusals: [] }, ["guard_refused"]],
+      ["the allowance refused nothing in the buyer's second room", 3, { refusals: [] }, ["allowance"]],
     ] as const)("fails on %s", (_, i, change, names) => {
       expect(failing(withRoom(good(), i, change))).toEqual(names);
     });
@@ -96,6 +103,11 @@ describe("the market scenario's checks", () => {
     it("fails when a traded listing's quantity was not closed", () => {
       const o = good();
       expect(failing({ ...o, listings: o.listings.map((l) => (l.title === "Bugaboo stroller" ? { ...l, closed: 0, status: "open" as const } : l)) })).toEqual(["deals_recorded"]);
+    });
+
+    it("fails when the buyer's deals came to more than its allowance", () => {
+      const o = good();
+      expect(failing({ ...o, figures: o.figures.map((f) => (f.what === "allowance" ? { ...f, amount: 400000 } : f)) })).toEqual(["allowance"]);
     });
 
     it("fails when the listing's draft naming a floor was not refused", () => {
