@@ -9,7 +9,7 @@
  * owner's allowance (what the owner's other rooms spent is not in this room's turn). Deterministic: the same turns give the same answers.
  */
 import type { AgentReply, AgentTurn } from "../owner/index.js";
-import type { ProjectedEntry } from "../protocol/index.js";
+import { TermsSchema, type ProjectedEntry } from "../protocol/index.js";
 import { currencyDigits, majorUnits } from "../text/terms.js";
 
 /** What the owner told the agent, all of it public or the agent's own tactics: its side, where it opens, how far it moves a turn, and its first words. */
@@ -82,7 +82,7 @@ export class Haggler {
       const body = this.refusedAt === null ? `How about ${money(next)}?` : `${money(next)} is the best I can do.`;
       return this.priced(next, { kind: "counter", offer: theirs.seq, terms: { amount: next, currency }, body });
     }
-    const held = turn.projection.tail.filter((e) => e.kind === "say" && e.seat !== turn.seat).length > 0;
+    const held = turn.projection.tail.some((e) => e.kind === "say" && e.seat !== turn.seat);
     if (held || mine === undefined) return { data: { kind: "close", outcome: "no_deal", body: "We are too far apart. Thank you, and good luck with it." } };
     return { text: `${money(mine.amount)} is as far as I can go.` };
   }
@@ -97,8 +97,8 @@ export class Haggler {
 /** Every priced offer and counter in `tail`, oldest first, marked when `seat` wrote it. */
 function prices(tail: readonly ProjectedEntry[], seat: string): Priced[] {
   return tail.flatMap((e) => {
-    const terms = e.data?.terms as { amount?: unknown } | undefined;
-    return (e.kind === "offer" || e.kind === "counter") && typeof terms?.amount === "number" ? [{ seq: e.seq, amount: terms.amount, mine: e.seat === seat }] : [];
+    const terms = TermsSchema.safeParse(e.data?.terms);
+    return (e.kind === "offer" || e.kind === "counter") && terms.success && terms.data.amount !== undefined ? [{ seq: e.seq, amount: terms.data.amount, mine: e.seat === seat }] : [];
   });
 }
 

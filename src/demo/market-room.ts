@@ -166,8 +166,8 @@ async function negotiate(t: Transcript, sides: [Side, Side], view: ShownLedger, 
   let refused: TurnRefusal | undefined;
   for (let n = 0; n < MAX_TURNS; n++) {
     const side = sides[mover]!;
-    const turn = await turnOf(side, refused);
-    if (full && side.turns.length === 0) t.say(`${side.m.seat}'s agent is told: "${turn.mandate.join(" ")}"`, toldNote(turn));
+    const { turn, rules } = await turnOf(side, refused);
+    if (full && side.turns.length === 0) t.say(`${side.m.seat}'s agent is told: "${turn.mandate.join(" ")}"`, rules ? "agent_view rules: no figure at all" : "agent_view figures: the limits, as amounts");
     side.turns.push(turn);
     const entry = await replyEntry(turn, side.agent.reply(turn), async (ref, what) => resolveRef(await side.seat.transcript(), ref, what));
     if (entry === null) throw new DemoError(`${side.m.seat}'s agent wrote nothing on its turn`);
@@ -191,27 +191,24 @@ async function negotiate(t: Transcript, sides: [Side, Side], view: ShownLedger, 
   throw new DemoError(`the room did not end within ${MAX_TURNS} turns`);
 }
 
-/** What `side`'s agent is given for a turn, as the seat driver gives it: the seat's projection, its mandate's sentences (agent_view decides whether they hold figures), and its last refusal. */
-async function turnOf(side: Side, refused: TurnRefusal | undefined): Promise<AgentTurn> {
+/** What `side`'s agent is given for a turn, as the seat driver gives it: the seat's projection, its mandate's sentences (agent_view decides whether they hold figures), and its last refusal; and whether the mandate's view is `rules`. */
+async function turnOf(side: Side, refused: TurnRefusal | undefined): Promise<{ turn: AgentTurn; rules: boolean }> {
   const { head: _head, ...projection } = await side.client.projection({ signer: side.m.seatKey.signer, as: { seat: side.m.seat } }, 0);
-  return agentTurn(side.m.seat, "open", projection, { mandate: mandateLines(await side.seat.mandate()), ...(refused ? { refused } : {}) });
+  const read = await side.seat.mandate();
+  const turn = agentTurn(side.m.seat, "open", projection, { mandate: mandateLines(read), ...(refused ? { refused } : {}) });
+  return { turn, rules: read.ok && read.mandate.agent_view === "rules" };
 }
 
 /** Both owners sign the deal on accepted offer `offer` with their owner keys: the buyer (with the CLI, when the play says so), then the seller. */
 async function signBoth(t: Transcript, p: RoomPlay, seller: Side, buyer: Side, offer: string): Promise<void> {
   if (p.signWithCli) {
     const args = ["deal", "sign", offer.slice(0, 12), "--table", seller.client.table, "--seat", buyer.m.seat, "--owner", buyer.m.name];
-    const run = await t.command(args, () => p.signWithCli!(buyer.m, args), { note: `${buyer.m.name} signs the final terms with his owner key`, maxLines: 1 });
+    const run = await t.command(args, () => p.signWithCli!(buyer.m, args), { note: `${buyer.m.name} signs the final terms with the owner key`, maxLines: 1 });
     if (run.code !== 0) throw new DemoError(`trestle deal sign as ${buyer.m.name} exited ${run.code}: ${run.stderr.trim()}`);
   } else {
     await signDeal(buyer.seat, buyer.m.owner.signer, offer);
   }
   await signDeal(seller.seat, seller.m.owner.signer, offer);
-}
-
-/** What a turn's mandate sentences show: a figure, or only the rule. */
-function toldNote(turn: AgentTurn): string {
-  return /[0-9],?[0-9]{3}\.[0-9]{2}/.test(turn.mandate.join(" ")) ? "agent_view figures: the cap, as an amount" : "agent_view rules: no figure at all";
 }
 
 /** The notes of a room's first entries: the opening and the joins when the play prints them in full, nothing of them otherwise. */
