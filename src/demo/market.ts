@@ -90,7 +90,8 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
     const shown = name === first;
     let invite: string;
     if (shown) {
-      const args = ["market", "admit", "--table", market, "--owner", "hana", "--key", key];
+      // One key in 64 starts with "-", which would read as a flag after a bare --key.
+      const args = ["market", "admit", "--table", market, "--owner", "hana", `--key=${key}`];
       const admitted = await t.command(args, () => cli(hana, args), { note: `an invite only ${name}'s owner key can use`, maxLines: 2 });
       const named = /^invite (\S+) \(entry #/m.exec(admitted.stdout)?.[1];
       if (admitted.code !== 0 || named === undefined) throw new DemoError(`trestle market admit exited ${admitted.code}: ${admitted.stderr.trim()}`);

@@ -169,7 +169,7 @@ describe("npm run demo", () => {
     ]);
     const has = (pattern: RegExp, times = 1) => expect(lines.filter((line) => pattern.test(line)), String(pattern)).toHaveLength(times);
     has(/^\$ trestle market create --table m-swap-[0-9a-f]{6} --owner hana --topic "Parents' swap: used baby gear" --categories baby-gear,books,toys/);
-    has(/^\$ trestle market admit --table m-swap-[0-9a-f]{6} --owner hana --key [A-Za-z0-9_-]{43} +← an invite only ana's owner key can use$/);
+    has(/^\$ trestle market admit --table m-swap-[0-9a-f]{6} --owner hana --key=[A-Za-z0-9_-]{43} +← an invite only ana's owner key can use$/);
     has(/^\[#\d+\] ana-bot joined \(owner ana\) +← admitted by key, joined with no code$/);
     has(/^ +refused on chen's machine before signing: E_MANDATE \(disclose\)/);
     has(/^\[#\d+\] match: ana's offer #\d+ with ben's want #\d+, 1 unit \(words: stroller\); its room is mr-[0-9a-f]{40}/);
