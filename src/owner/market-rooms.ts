@@ -11,7 +11,7 @@
 import { MarketClient, matchRoomConfigFor, matchesOf, roomPresence, type Clock, type TableClient } from "../client/index.js";
 import { openTable } from "../client/node.js";
 import { systemClock } from "../client/random.js";
-import { TrestleError, type CapabilityCard, type JoinResponse, type Signer, type TableConfig } from "../protocol/index.js";
+import { matchSeatOf, TrestleError, type CapabilityCard, type JoinResponse, type Signer, type TableConfig } from "../protocol/index.js";
 import type { Mandate } from "./records.js";
 import { readMandate, nextMandate, signMandate, writeMandateFile, type MandateFor } from "./mandate.js";
 import { marketState } from "./market-view.js";
@@ -71,7 +71,7 @@ export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRo
     if (Object.hasOwn(state.market.matches, String(seq))) throw new TrestleError("E_FORBIDDEN", `match ${seq} of ${market.table} is not ${owner}'s: this owner key is neither side`);
     throw new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in market ${market.table}`, { match: seq });
   }
-  const marketSeat = state.market.listings[mine.mine]!.seat;
+  const marketSeat = matchSeatOf(state.market, seq, ownerKey)!;
   const source = await readMandate(seatFiles(options.home, market.table, marketSeat).mandate, { table: market.table, seat: marketSeat, ownerKey });
   if (!source.ok && source.reason !== "no_mandate") throw new TrestleError("E_MANDATE", `the mandate of ${marketSeat} at ${market.table} does not hold, so none can be carried into the room: ${source.message}`, { reason: source.reason });
   const match = await new MarketClient(market).match(seq, reader);

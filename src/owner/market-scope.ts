@@ -2,8 +2,8 @@
  * The markets and categories a mandate lets a seat trade in (docs/MARKETS.md "An owner's
  * allowance"): with `markets` or `categories`, a write that trades (a listing, a commitment, a
  * deal_sign) is refused before signing unless its table is one of those markets, or the room of a
- * match of one, and its category is one of those: a listing's own, or in a match's room both
- * listings' the match cites. At any other table such a mandate trades nothing, since nothing there
+ * match of one, and its category is one of those: a listing's own, a sealed bid's listing's, or in
+ * a match's room both listings' the match cites (a sale's one listing). At any other table such a mandate trades nothing, since nothing there
  * shows a market or a category. The listings are read from the market as the owner (the owner key
  * in this home) and each is checked against the leaf the room's verified citation names, so a relay
  * cannot pass another listing off as the matched one.
@@ -12,7 +12,7 @@ import { readKeyFile } from "../client/keys.js";
 import { ownerKeyPath } from "../client/home.js";
 import type { HttpClient } from "../client/index.js";
 import { existsSync } from "node:fs";
-import { isEntry, leafOf, TrestleError, type MatchCitation, type Submission, type TableConfig, type TableState } from "../protocol/index.js";
+import { isEntry, leafOf, own, TrestleError, type MatchCitation, type Submission, type TableConfig, type TableState } from "../protocol/index.js";
 import { roomCommitment } from "../protocol/policy/kinds/registry.js";
 import { isCommitment } from "./commitments.js";
 import type { Refuse } from "./guard-refusal.js";
@@ -52,10 +52,16 @@ export async function checkMarketScope(m: Mandate, s: Submission, at: ScopeConte
   const citation = at.state?.config.room?.match;
   let categories: string[];
   if (s.kind === "listing") categories = [s.category];
+  else if (s.kind === "bid") categories = [bidCategory(at.state, s.listing) ?? refuse("mandate", "E_MANDATE", "category", `the listing this bid names is not in the verified transcript, so its category cannot be established; nothing was committed`)];
   else if (citation) categories = await at.categories(citation).catch((error: unknown) => refuse("mandate", "E_MANDATE", "category", `the categories of the listings this room's match cites cannot be established (${errorText(error)}); nothing was committed`));
   else return refuse("mandate", "E_MANDATE", "category", `the mandate lets seat ${at.seat} trade only in categories ${allowed.join(", ")}, and at market ${market} only a listing has a category; nothing was committed`);
   const outside = categories.find((c) => !allowed.includes(c));
   if (outside !== undefined) refuse("mandate", "E_MANDATE", "category", `the mandate does not let seat ${at.seat} trade in category ${outside} (only in ${allowed.join(", ") || "none"}); nothing was committed`);
+}
+
+/** The category of the listing at `leaf` a sealed bid names, from the verified state; undefined when the state holds no such listing. */
+function bidCategory(state: TableState | null, leaf: string): string | undefined {
+  return state?.market ? own(state.market.listings, leaf)?.category : undefined;
 }
 
 /** The markets and categories of `m` in words. */
@@ -91,5 +97,11 @@ export async function matchCategories(http: HttpClient, home: string, m: Mandate
     }
     return entry.category;
   };
-  return [await read(data.offer_seq, data.offer), await read(data.want_seq, data.want)];
+  return Promise.all(citedListings(citation).map(([seq, leaf]) => read(seq, leaf)));
+}
+
+/** The listings a match cites, as [seq, leaf]: the offer and the want, or a sale's listing alone (its `want` is the winning bid, whose listing is the offer). */
+export function citedListings(citation: MatchCitation): [number, string][] {
+  const { data } = citation;
+  return data.sale ? [[data.offer_seq, data.offer]] : [[data.offer_seq, data.offer], [data.want_seq, data.want]];
 }

@@ -202,6 +202,18 @@ export const BidRecordSchema = z.strictObject({
   commitment: Sha256Schema,
 });
 
+/** A sealed bid this seat made on a market's listing (docs/SPEC.md §5.15): the bid and its secret salt for the bidding owner, kept here until the reveal; the ledger holds only the commitment. */
+export const MarketBidRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("market_bid"),
+  listing: Sha256Schema,
+  bidder: OwnerNameSchema,
+  bid: AmountSchema,
+  currency: CurrencySchema,
+  salt: BidSaltSchema,
+  commitment: Sha256Schema,
+});
+
 /** One line of a seat's journal. */
 export const JournalRecordSchema = z.discriminatedUnion("type", [
   RationaleRecordSchema,
@@ -213,6 +225,7 @@ export const JournalRecordSchema = z.discriminatedUnion("type", [
   SentRecordSchema,
   SendFailedRecordSchema,
   BidRecordSchema,
+  MarketBidRecordSchema,
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 /** A journal record of one type. */

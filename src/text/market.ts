@@ -1,6 +1,7 @@
 /**
  * Markets in words (docs/SPEC.md §5.15): a listing's public price range, a listing as a search
- * answers it, a match from one owner's side, and the market's entries as a live tail shows them.
+ * answers it, a match from one owner's side, and the market's entries as a live tail shows them
+ * (sealed bids, their settlement and a sale's match included).
  * Titles and texts are other members' words: each is quoted on one safe line, so nothing in it can
  * pass for a price, a quantity or an expiry. Pure: no I/O, no clock.
  */
@@ -9,7 +10,7 @@ import type { Entry } from "../protocol/schemas/entry.js";
 import type { ListingSide, ListingView, PriceRange } from "../protocol/schemas/market.js";
 import type { MatchParty } from "../protocol/schemas/match.js";
 import { safeLine } from "./framing.js";
-import { majorUnits, shortHash } from "./terms.js";
+import { majorUnits, moneyText, shortHash } from "./terms.js";
 
 /** A title or text as another member wrote it: quoted, on one safe line. */
 export function quotedListing(text: string): string {
@@ -36,17 +37,25 @@ export function ownMatchLine(m: { seq: number; side: ListingSide; title: string;
   return `match #${m.seq}: your ${m.side} ${quotedListing(m.title)} with ${m.other.owner}'s ${theirs} ${quotedListing(m.their_title)}, ${m.quantity} unit${m.quantity === 1 ? "" : "s"}; room ${m.room} ${room}`;
 }
 
-/** A market entry as a live tail shows it (a listing, a withdrawal, a match, a recorded deal); null for any other entry. */
+/** A market entry as a live tail shows it (a listing, a withdrawal, a sealed bid, a settlement, a match or sale, a recorded deal); null for any other entry. */
 export function marketEntryText(e: Entry): string | null {
   if (e.kind === "listing") {
     const version = e.supersedes === undefined ? "" : ` (new version of ${shortHash(e.supersedes)})`;
-    return `${e.seat} lists ${e.side === "offer" ? "an offer" : "a want"} ${shortHash(e.leaf)}${version}: ${quotedListing(e.title)} (${e.category}), ${e.quantity} unit${e.quantity === 1 ? "" : "s"}, ${priceText(e.price)}, until ${new Date(e.expires).toISOString()}`;
+    const price = e.sealed ? `sealed bids until ${new Date(e.sealed.until).toISOString()} (reveals until ${new Date(e.sealed.reveal_until).toISOString()}), reserve ${priceText(e.price)}` : priceText(e.price);
+    return `${e.seat} lists ${e.side === "offer" ? "an offer" : "a want"} ${shortHash(e.leaf)}${version}: ${quotedListing(e.title)} (${e.category}), ${e.quantity} unit${e.quantity === 1 ? "" : "s"}, ${price}, until ${new Date(e.expires).toISOString()}`;
   }
   if (e.kind === "unlist") return `${e.seat} withdraws listing ${shortHash(e.listing)}`;
+  if (e.kind === "bid") return e.op === "commit" ? `${e.seat} commits a sealed bid on listing ${shortHash(e.listing)}` : `${e.seat} reveals a bid of ${e.bid} (minor units) on listing ${shortHash(e.listing)}`;
   if (e.kind !== "system") return null;
   if (e.subkind === "match") {
     const d = e.data;
-    return `match: ${d.offered_by.owner}'s offer #${d.offer_seq} with ${d.wanted_by.owner}'s want #${d.want_seq}, ${d.quantity} unit${d.quantity === 1 ? "" : "s"} (words: ${d.words.map((w) => safeLine(w, 64)).join(", ")}); its room is ${matchRoomId(e.leaf)}`;
+    const units = `${d.quantity} unit${d.quantity === 1 ? "" : "s"}`;
+    if (d.sale) return `sale: ${d.offered_by.owner}'s listing #${d.offer_seq} to ${d.wanted_by.owner}'s bid #${d.want_seq}, ${units} at ${moneyText(d.sale.price, d.sale.currency)}; its room is ${matchRoomId(e.leaf)}`;
+    return `match: ${d.offered_by.owner}'s offer #${d.offer_seq} with ${d.wanted_by.owner}'s want #${d.want_seq}, ${units} (words: ${d.words.map((w) => safeLine(w, 64)).join(", ")}); its room is ${matchRoomId(e.leaf)}`;
+  }
+  if (e.subkind === "listing_settled") {
+    const d = e.data;
+    return d.outcome === "sold" ? `listing ${shortHash(d.listing)} sold by sealed bids to ${d.winner.owner} at ${moneyText(d.price, d.currency)}` : `listing ${shortHash(d.listing)} settled unsold (${d.reason})`;
   }
   if (e.subkind === "deal_recorded") return `deal recorded for match #${e.data.match} (room ${e.data.room}), closing ${e.data.quantity} unit${e.data.quantity === 1 ? "" : "s"}`;
   return null;

@@ -1,7 +1,8 @@
 /** `counter` (docs/SPEC.md §5.10): answers another party's live offer with new terms; the countered offer ends and the counter is live. */
+import { checkSalePrice } from "../market/sale-room.js";
 import { checkFuture, checkOtherParty, endOffer, liveOffer, offerOf, openOffer, type RoomKindPolicy } from "./kind-policy.js";
 
-/** The counter policy: only another party's live offer can be countered. */
+/** The counter policy: only another party's live offer can be countered; in a sale's room, at the settled price. */
 export const counterPolicy: RoomKindPolicy<"counter"> = {
   kind: "counter",
   commitment: {
@@ -15,6 +16,7 @@ export const counterPolicy: RoomKindPolicy<"counter"> = {
   check(state, room, draft, now) {
     checkOtherParty(state, liveOffer(state, room, draft.offer, now), draft.seat, "counter");
     checkFuture(draft.expires, now, "counter");
+    checkSalePrice(state, draft.terms);
   },
   apply(state, room, entry, leaf) {
     endOffer(offerOf(room, entry.offer), "countered", entry.seq);

@@ -6,6 +6,7 @@
  * that decides the auction causes the relay's `auction_settled` (policy/auctions.ts).
  */
 import { bidCommitment } from "../../rooms/auction.js";
+import { checkSalePrice } from "../market/sale-room.js";
 import { TrestleError } from "../../errors.js";
 import { LIMITS } from "../../limits/limits.js";
 import { own } from "../../encoding/records.js";
@@ -47,6 +48,7 @@ export const mechanismPolicy: RoomKindPolicy<"mechanism"> = {
 };
 
 function checkOpen(state: TableState, room: RoomState, draft: Extract<RoomDraftOf<"mechanism">, { op: "open" }>, now: number): void {
+  checkSalePrice(state, null);
   checkSides(state, draft.sides);
   checkFuture(draft.deadline, now, "auction's commit deadline");
   if (draft.reveal_deadline <= draft.deadline) throw new TrestleError("E_SCHEMA", "an auction's reveal_deadline comes after its deadline for commits");
