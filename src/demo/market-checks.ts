@@ -2,7 +2,8 @@
  * What the market scenario must show: the relay matched exactly the pairs the listings call for;
  * three rooms closed with deals at the scripted prices, both owners' signatures on each and each
  * recorded in the market with its listings' quantity closed; one room closed without a deal and
- * nothing recorded; a guard refused the agent's accept under its floor in a room and a listing's
+ * nothing recorded; the sealed bids sold their listing to the highest bidder at the second price,
+ * and the sale's room closed with that deal, recorded; a guard refused the agent's accept under its floor in a room and a listing's
  * draft naming a never_disclose value; a buyer's allowance refused a commitment in its second room
  * and its deals stayed within it; the `rules` agent was given no figure of its owner's in any
  * turn (while a `figures` agent was given its own); no member's private figure is in any ledger;
@@ -11,20 +12,20 @@
 import { isEntry, parseExport } from "../protocol/index.js";
 import { verdictOf } from "./checks.js";
 import { statesFigure } from "./figures.js";
-import { ROOMS } from "./market-cast.js";
+import { ROOMS, SEALED } from "./market-cast.js";
 import type { MarketOutcome } from "./market.js";
 import { priceWords } from "./market-room.js";
 
 /** One check of the market scenario. */
 export interface MarketCheck {
-  name: "matched" | "deals_signed" | "deals_recorded" | "no_deal" | "guard_refused" | "allowance" | "rules_view" | "figures_absent" | "verify_clean";
+  name: "matched" | "deals_signed" | "deals_recorded" | "no_deal" | "sealed_bids" | "guard_refused" | "allowance" | "rules_view" | "figures_absent" | "verify_clean";
   ok: boolean;
   text: string;
 }
 
 /** The market scenario's checks, in order. */
 export function marketChecksOf(o: MarketOutcome): MarketCheck[] {
-  return [matched(o), dealsSigned(o), dealsRecorded(o), noDeal(o), guardRefused(o), allowance(o), rulesView(o), figuresAbsent(o), verifyClean(o)];
+  return [matched(o), dealsSigned(o), dealsRecorded(o), noDeal(o), sealedBids(o), guardRefused(o), allowance(o), rulesView(o), figuresAbsent(o), verifyClean(o)];
 }
 
 function matched(o: MarketOutcome): MarketCheck {
@@ -72,6 +73,21 @@ function noDeal(o: MarketOutcome): MarketCheck {
   const played = o.rooms.find((r) => r.offer === cast.offer);
   const ok = played?.outcome === "no_deal" && played.recorded === null && played.dealStatus === null;
   return { name: "no_deal", ok, text: ok ? `the room for "${cast.offer}" closed without a deal, and the market recorded nothing for it` : `the room for "${cast.offer}" ended ${played?.outcome ?? "unplayed"}` };
+}
+
+function sealedBids(o: MarketOutcome): MarketCheck {
+  const room = o.rooms.find((r) => r.offer === SEALED.title);
+  const listing = o.listings.find((l) => l.title === SEALED.title);
+  const sold = o.sealed.outcome === "sold" && o.sealed.winner === SEALED.winner && o.sealed.price === SEALED.price;
+  const dealt = room?.outcome === "deal" && room.price === SEALED.price && room.dealStatus === "done" && room.recorded !== null && listing?.status === "filled";
+  return {
+    name: "sealed_bids",
+    ok: sold && dealt,
+    text:
+      sold && dealt
+        ? `the sealed bids sold "${SEALED.title}" to ${SEALED.winner} at the second price, ${priceWords(SEALED.price)}; the sale's room closed with the deal both owners signed, recorded, the listing filled`
+        : `the sealed bids: ${o.sealed.outcome} to ${o.sealed.winner ?? "nobody"} at ${priceWords(o.sealed.price)}; the sale's room ${room ? `ended ${room.outcome ?? "open"} at ${priceWords(room.price)}, ${room.dealStatus ?? "unsigned"}, ${room.recorded === null ? "not recorded" : "recorded"}` : "was not played"}; the listing ${listing?.status ?? "is missing"}`,
+  };
 }
 
 function guardRefused(o: MarketOutcome): MarketCheck {

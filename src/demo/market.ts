@@ -10,19 +10,22 @@
  * knows its floor, tries an accept under it and the guard refuses; ben buys in two rooms under one
  * allowance, which refuses his agent's accept in the second (`trestle allowance reconcile` then
  * shows what his deals spent); three rooms end in deals both owners sign and the market records
- * (listings filled), one ends without a deal. Then every ledger is exported and checked with
- * `trestle verify`. Returns what the checks need.
+ * (listings filled), one ends without a deal. dara's cot takes sealed bids instead: ben's and
+ * hana's agents commit theirs as soon as it is listed and reveal them once bidding has closed
+ * (market-sealed.ts), and the sale's room closes at the second price. Then every ledger is exported
+ * and checked with `trestle verify`. Returns what the checks need.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes, type TableClient } from "../client/node.js";
-import { issueInvite, marketState, readTranscript, type GuardedSeat } from "../owner/index.js";
+import { issueInvite, listingEntry, marketState, readTranscript, type GuardedSeat } from "../owner/index.js";
 import { toHex, TrestleError, type ListingStatus } from "../protocol/index.js";
 import { majorUnits } from "../text/terms.js";
 import { DemoError } from "./errors.js";
-import { CATEGORIES, MANDATES, MEMBERS, OFFERS, ROOMS, SELLER_CAP, WANTS, secretOf, type CastListing, type Member, type PrivateFigure } from "./market-cast.js";
+import { CATEGORIES, MANDATES, MEMBERS, OFFERS, ROOMS, SALE_ROOM, SEALED, SELLER_CAP, WANTS, secretOf, type CastListing, type Member, type PrivateFigure } from "./market-cast.js";
 import { marketSeat, memberMachine, tableAt, type MemberMachine } from "./market-member.js";
 import { playMatchRoom, type GuardRefusal, type PlayedRoom } from "./market-room.js";
+import { commitBids, revealBids, type SealedSale } from "./market-sealed.js";
 import { signSeatMandate } from "./owner-files.js";
 import { shortPath } from "./paths.js";
 import type { SessionOptions } from "./session-459.js";
@@ -54,7 +57,10 @@ export interface MarketOutcome {
   /** Each match as offer title and want title, in ledger order. */
   matches: { seq: number; offer: string; want: string }[];
   listings: ListingEnd[];
+  /** The rooms of the matches by words, then the sale's. */
   rooms: PlayedRoom[];
+  /** How the sealed bids settled. */
+  sealed: SealedSale;
   /** Guard refusals outside the rooms (a listing's draft). */
   refusals: readonly GuardRefusal[];
   /** The market's export first, then each room's. */
@@ -127,11 +133,17 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
   t.section("the sellers' agents list offers: a public price range, or none (ask)");
   const seats = Object.fromEntries(MEMBERS.map((name) => [name, marketSeat(machines[name], clients[name])])) as Record<Member, GuardedSeat>;
   const refusals: GuardRefusal[] = [];
+  let sealed: { leaf: string; until: number } | null = null;
   for (const listing of OFFERS) {
     if (listing.draft !== undefined) refusals.push(await refusedDraft(t, seats[listing.owner], listing, listing.draft));
-    await list(seats[listing.owner], listing);
+    const until = listing.sealed ? Date.now() + SEALED.windowMs : undefined;
+    const leaf = await list(seats[listing.owner], listing, listing.text, until);
     await ledger.show(t, (e) => (e.kind === "listing" ? listing.note : undefined));
+    if (until === undefined) continue;
+    sealed = { leaf, until };
+    await commitBids(t, seats, ledger, leaf);
   }
+  if (sealed === null) throw new DemoError("no listing of the cast takes sealed bids");
 
   t.section("the buyers' agents list wants; the relay matches them at once");
   for (const listing of WANTS) {
@@ -148,7 +160,7 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
     if (!match) throw new DemoError(`the market did not match "${cast.offer}" with "${cast.want}"`);
     const seller = machines[OFFERS.find((l) => l.title === cast.offer)!.owner];
     const buyer = machines[WANTS.find((l) => l.title === cast.want)!.owner];
-    t.section(`room ${i + 1} of 4, for match #${match.seq}: ${seller.name}'s "${cast.offer}", ${buyer.name}'s "${cast.want}"`);
+    t.section(`room ${i + 1} of ${ROOMS.length + 1}, for match #${match.seq}: ${seller.name}'s "${cast.offer}", ${buyer.name}'s "${cast.want}"`);
     const played = await playMatchRoom(t, {
       relay: o.relay,
       market,
@@ -162,6 +174,15 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
     rooms.push(played);
     await ledger.show(t, (e) => (e.kind === "system" && e.subkind === "deal_recorded" ? "the market records it: the price stays in the room" : undefined));
   }
+
+  const seller = machines[OFFERS.find((l) => l.sealed)!.owner];
+  t.section(`the sealed bids on ${seller.name}'s "${SEALED.title}": revealed once bidding closed, settled by the second price`);
+  const sale = await revealBids(t, seats, ledger, sealed.leaf, sealed.until);
+  if (sale.match === null) throw new DemoError(`the sealed bids on "${SEALED.title}" made no sale (${sale.outcome})`);
+  t.section(`room ${ROOMS.length + 1} of ${ROOMS.length + 1}, for the sale #${sale.match}: ${seller.name}'s "${SEALED.title}" to ${SEALED.winner}`);
+  t.say(`in the sale's room an offer or counter may state only ${majorUnits(SEALED.price, "TWD")} TWD, the price the bids set`, "the room's config cites the sale");
+  rooms.push(await playMatchRoom(t, { relay: o.relay, market, match: sale.match, cast: SALE_ROOM, seller, buyer: machines[SEALED.winner], full: false }));
+  await ledger.show(t, () => undefined);
 
   const buyer = MEMBERS.find((name) => MANDATES[name].allowance)!;
   const allowanceArgs = ["allowance", "reconcile", "--owner", buyer, "--market", market];
@@ -193,6 +214,7 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
     matches,
     listings,
     rooms,
+    sealed: sale,
     refusals,
     exports,
     figures: MEMBERS.flatMap((name) => [MANDATES[name].figure, ...(MANDATES[name].allowance ? [MANDATES[name].allowance!] : [])]),
@@ -200,9 +222,9 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
   };
 }
 
-/** Writes `listing` through its member's market seat. */
-async function list(seat: GuardedSeat, listing: CastListing, text = listing.text): Promise<void> {
-  await seat.send({
+/** Writes `listing` through its member's market seat (with `text`; for sealed bids until `until`, revealed within ten minutes after); returns its entry's leaf. */
+async function list(seat: GuardedSeat, listing: CastListing, text = listing.text, until?: number): Promise<string> {
+  const sent = await seat.send({
     kind: "listing",
     side: listing.side,
     title: listing.title,
@@ -211,7 +233,9 @@ async function list(seat: GuardedSeat, listing: CastListing, text = listing.text
     expires: Date.now() + 3_600_000,
     ...(text === undefined ? {} : { text }),
     ...(listing.price ? { price: listing.price } : {}),
+    ...(until === undefined ? {} : { sealed: { until, reveal_until: until + 600_000 } }),
   });
+  return listingEntry(await seat.transcript(), sent.seq).leaf;
 }
 
 /** A member's agent drafts `listing` with the text `draft`, which names its owner's private figure; the owner's guard must refuse it before signing. */

@@ -12,7 +12,7 @@ export class ShownLedger {
 
   constructor(
     readonly client: TableClient,
-    private readonly reader: Reader,
+    readonly reader: Reader,
   ) {}
 
   /** Prints every entry written since the last call (with `note`'s note, or none when it says null), and returns them all, printed or not. */

@@ -157,15 +157,16 @@ describe("npm run demo", () => {
     }
   }, 60_000);
 
-  it("plays the market: four matches made at once, three deals both owners signed and the market recorded, one room without a deal, the guards' refusals (a floor, a listing's text, an allowance across rooms), a rules agent never given its floor, and every export CLEAN", async () => {
+  it("plays the market: four matches made at once, deals both owners signed and the market recorded, one room without a deal, a sale by sealed bids, the guards' refusals (a floor, a listing's text, an allowance across rooms), a rules agent never given its floor, and every export CLEAN", async () => {
     const { out, summary, checks, lines } = await played(["market"], "trestle-demo-market-");
     expect(summary).toMatchObject({ ok: true, scenario: "market", matches: 4 });
-    expect(checks).toEqual(["matched", "deals_signed", "deals_recorded", "no_deal", "guard_refused", "allowance", "rules_view", "figures_absent", "verify_clean"].map((name) => [name, true]));
+    expect(checks).toEqual(["matched", "deals_signed", "deals_recorded", "no_deal", "sealed_bids", "guard_refused", "allowance", "rules_view", "figures_absent", "verify_clean"].map((name) => [name, true]));
     expect(summary.rooms.map((r: { outcome: string; price: number | null; deal: string | null; recorded: number | null }) => [r.outcome, r.price, r.deal, r.recorded !== null])).toEqual([
       ["deal", 315000, "done", true],
       ["no_deal", null, null, false],
       ["deal", 85000, "done", true],
       ["deal", 115000, "done", true],
+      ["deal", 90000, "done", true],
     ]);
     const has = (pattern: RegExp, times = 1) => expect(lines.filter((line) => pattern.test(line)), String(pattern)).toHaveLength(times);
     has(/^\$ trestle market create --table m-swap-[0-9a-f]{6} --owner hana --topic "Parents' swap: used baby gear" --categories baby-gear,books,toys/);
@@ -182,14 +183,17 @@ describe("npm run demo", () => {
     has(/^\[#\d+\] hana-bot close no_deal/);
     has(/^ +refused on ben's machine before signing: E_MANDATE \(allowance\): 120000 TWD \(minor units\) would bring .* to 4,350\.00 TWD .*past their allowance of 4,300\.00 TWD/);
     has(/^ +after: +spent 4,300\.00 TWD, reserved 0\.00 TWD, 0 open$/);
-    has(/^\[#\d+\] deal recorded for match #\d+ \(room mr-[0-9a-f]{40}\), closing 1 unit/, 3);
+    has(/^\[#\d+\] (ben|hana)-bot commits a sealed bid on listing [0-9a-f]{12}…/, 2);
+    has(/^\[#\d+\] listing [0-9a-f]{12}… sold by sealed bids to hana at 900\.00 TWD/);
+    has(/^\[#\d+\] sale: dara's listing #\d+ to hana's bid #\d+, 1 unit at 900\.00 TWD/);
+    has(/^\[#\d+\] deal recorded for match #\d+ \(room mr-[0-9a-f]{40}\), closing 1 unit/, 4);
     has(/^ +CLEAN +table m-swap-[0-9a-f]{6}, \d+ entries$/);
-    has(/^ +CLEAN +table mr-[0-9a-f]{40}, \d+ entries$/, 4);
+    has(/^ +CLEAN +table mr-[0-9a-f]{40}, \d+ entries$/, 5);
 
-    // The exports, checked here without the demo's word for them: each CLEAN under the relay's key, the market's recording 3 deals of its 4 matches, no private figure written out.
+    // The exports, checked here without the demo's word for them: each CLEAN under the relay's key, the market's holding 4 matches by words and a sale, 4 deals recorded, no private figure written out.
     const relayKey = (await new HttpClient({ url: relay.url }).wellKnown()).relay_key;
     const files = readdirSync(out).filter((name) => name.endsWith(".jsonl"));
-    expect(files).toHaveLength(5);
+    expect(files).toHaveLength(6);
     for (const name of files) {
       const text = readFileSync(join(out, name), "utf8");
       expect((await verifyExportText(text, { relayKey })).verdict, name).toBe("CLEAN");
@@ -198,8 +202,9 @@ describe("npm run demo", () => {
     const parsed = parseExport(readFileSync(summary.export, "utf8"));
     if (!parsed.ok) throw new Error("the market's export does not parse");
     const subkinds = parsed.view.items.filter(isEntry).flatMap((e) => (e.kind === "system" ? [e.subkind] : []));
-    expect(subkinds.filter((k) => k === "match")).toHaveLength(4);
-    expect(subkinds.filter((k) => k === "deal_recorded")).toHaveLength(3);
+    expect(subkinds.filter((k) => k === "match")).toHaveLength(5);
+    expect(subkinds.filter((k) => k === "listing_settled")).toHaveLength(1);
+    expect(subkinds.filter((k) => k === "deal_recorded")).toHaveLength(4);
   }, 90_000);
 
   describe("when it cannot play", () => {

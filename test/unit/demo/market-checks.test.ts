@@ -1,13 +1,14 @@
 /**
  * The market scenario's checks (src/demo/market-checks.ts) fail loudly on a match missing, a deal
  * at another price, unsigned or unrecorded, a listing whose quantity was not closed, a no-deal room
- * with a deal, a refusal that did not happen, a buyer's deals past its allowance, a `rules` agent
+ * with a deal, a sealed listing sold to another bidder or at another price, a refusal that did not
+ * happen, a buyer's deals past its allowance, a `rules` agent
  * given its owner's figure, a private figure in any ledger, or a verify that is not CLEAN.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { agentTurn, mandateLines, type AgentTurn, type Mandate } from "../../../src/owner/index.js";
 import type { ProjectedEntry } from "../../../src/protocol/index.js";
-import { MANDATES, MEMBERS, OFFERS, ROOMS, WANTS } from "../../../src/demo/market-cast.js";
+import { MANDATES, MEMBERS, OFFERS, ROOMS, SALE_ROOM, SEALED, WANTS } from "../../../src/demo/market-cast.js";
 import { marketChecksOf } from "../../../src/demo/market-checks.js";
 import type { MarketOutcome } from "../../../src/demo/market.js";
 import type { PlayedRoom } from "../../../src/demo/market-room.js";
@@ -55,15 +56,31 @@ function good(): MarketOutcome {
     turns: i === 0 ? { seller: [turnTold(anaMoney, "rules"), turnTold(anaMoney, "rules")], buyer: [turnTold(benMoney)] } : { seller: [], buyer: [] },
     exportText: text,
   }));
+  const sale: PlayedRoom = {
+    ...rooms[2]!,
+    room: "mr-sale",
+    match: 40,
+    offer: SALE_ROOM.offer,
+    want: SALE_ROOM.want,
+    opener: SEALED.winner,
+    joiner: ownerOf(SEALED.title),
+    seller: ownerOf(SEALED.title),
+    buyer: SEALED.winner,
+    price: SEALED.price,
+    recorded: 41,
+    refusals: [],
+  };
+  rooms.push(sale);
   return {
     market: "m-swap",
     matches: ROOMS.map((r, i) => ({ seq: 20 + i, offer: r.offer, want: r.want })),
     listings: [...OFFERS, ...WANTS].map((l) => {
-      const closed = traded.has(l.title) ? 1 : 0;
+      const closed = traded.has(l.title) || l.title === SEALED.title ? 1 : 0;
       const quantity = l.quantity ?? 1;
       return { owner: l.owner, side: l.side, title: l.title, quantity, closed, status: closed === quantity ? ("filled" as const) : ("open" as const) };
     }),
     rooms,
+    sealed: { outcome: "sold", winner: SEALED.winner, price: SEALED.price, match: 40 },
     refusals: [{ owner: "chen", table: "m-swap", kind: "listing", reason: "disclose", message: "the message contains never_disclose entry #1 at $.text; it was not sent" }],
     exports: ["m-swap", ...rooms.map((r) => r.room)].map((table) => ({ table, path: `/out/${table}.jsonl`, text, verify: clean })),
     figures: MEMBERS.flatMap((name) => [MANDATES[name].figure, ...(MANDATES[name].allowance ? [MANDATES[name].allowance!] : [])]),
@@ -105,6 +122,13 @@ describe("the market scenario's checks", () => {
       expect(failing({ ...o, listings: o.listings.map((l) => (l.title === "Bugaboo stroller" ? { ...l, closed: 0, status: "open" as const } : l)) })).toEqual(["deals_recorded"]);
     });
 
+    it("fails when the sealed bids sold to another bidder or at another price, or the sale's deal was not recorded", () => {
+      const o = good();
+      expect(failing({ ...o, sealed: { ...o.sealed, winner: "ben" } })).toEqual(["sealed_bids"]);
+      expect(failing({ ...o, sealed: { ...o.sealed, price: 110000 } })).toEqual(["sealed_bids"]);
+      expect(failing(withRoom(o, 4, { recorded: null }))).toEqual(["sealed_bids"]);
+    });
+
     it("fails when the buyer's deals came to more than its allowance", () => {
       const o = good();
       expect(failing({ ...o, figures: o.figures.map((f) => (f.what === "allowance" ? { ...f, amount: 400000 } : f)) })).toEqual(["allowance"]);
@@ -138,7 +162,7 @@ describe("the market scenario's checks", () => {
     it("fails when an export is not CLEAN, or one is missing", () => {
       const o = good();
       expect(failing({ ...o, exports: o.exports.map((x, i) => (i === 3 ? { ...x, verify: { code: 4, stdout: "REFUTED  table x …\n" } } : x)) })).toEqual(["verify_clean"]);
-      expect(failing({ ...o, exports: o.exports.slice(0, 4) })).toEqual(["verify_clean"]);
+      expect(failing({ ...o, exports: o.exports.slice(0, 5) })).toEqual(["verify_clean"]);
     });
   });
 });
