@@ -185,14 +185,13 @@ export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
   await ledger.show(t, () => undefined);
 
   const buyer = MEMBERS.find((name) => MANDATES[name].allowance)!;
-  const allowanceArgs = ["allowance", "reconcile", "--owner", buyer, "--market", market];
-  await t.command(allowanceArgs, () => cli(machines[buyer], allowanceArgs), { note: `${buyer}'s allowance, from his rooms' verified ledgers` });
-
-  t.section("the market afterwards: listings filled by the deals");
+  t.section(`the market afterwards: listings filled by the deals, and ${buyer}'s allowance`);
   const end = marketState(await readTranscript(clients.hana, hana.reader));
   const listings = Object.values(end.market.listings).map((l) => ({ owner: l.owner, side: l.side, title: l.title, status: l.status, quantity: l.quantity, closed: l.closed }));
   for (const l of listings.filter((x) => x.closed > 0)) t.say(`${l.owner}'s ${l.side} "${l.title}": ${l.status === "filled" ? "filled" : `${l.quantity - l.closed} of ${l.quantity} left`}`);
   t.say(`${listings.filter((l) => l.closed === 0).length} other listings stay open (no match, or no deal)`);
+  const allowanceArgs = ["allowance", "reconcile", "--owner", buyer, "--market", market];
+  await t.command(allowanceArgs, () => cli(machines[buyer], allowanceArgs), { note: `${buyer}'s allowance, from his rooms' verified ledgers` });
 
   t.section("exports, and trestle verify on the market and on every room");
   mkdirSync(o.outDir, { recursive: true });
