@@ -1,7 +1,8 @@
 /**
  * `node scripts/number-lexicon.mjs`: regenerates src/owner/leak/lexicon.ts, the leak gate's number
- * words of every language in the Unicode CLDR spellout rules (the cldr-rbnf devDependency), with
- * scripts/lexicon/ (decision 0440). Bundles scripts/lexicon/write.ts with esbuild into
+ * words of every language in the Unicode CLDR spellout rules (the cldr-rbnf devDependency) and of
+ * the languages CLDR has none for from to-words (a devDependency too), with scripts/lexicon/
+ * (decisions 0440 and 0474). Bundles scripts/lexicon/write.ts with esbuild into
  * dist/number-lexicon.mjs and runs it. test/unit/owner/leak/lexicon.test.ts fails when the committed
  * file is not what this writes.
  */

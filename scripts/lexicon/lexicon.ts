@@ -1,6 +1,7 @@
 /**
  * Builds the number lexicon of the leak gate (src/owner/leak/lexicon.ts, read by words-rbnf.ts;
- * decision 0440) from the Unicode CLDR spellout rules in cldr-rbnf: for every language but those
+ * decisions 0440 and 0474) from the Unicode CLDR spellout rules in cldr-rbnf, and for the languages
+ * CLDR has no spellout rules for, from the converters of to-words: for every language but those
  * the gate reads with grammars of its own (English: words-en.ts; Chinese, Japanese, Cantonese:
  * words-cjk.ts), every cardinal and numbering rule set spells 0-999, the powers 10^2..10^12 times
  * sample multipliers, and sample sums over them (rbnf.ts); the builder keeps the words of 0-19, the
@@ -8,8 +9,11 @@
  * words (tausend, тысячи), the forms a word takes before another (veinti-, két-), the connector
  * words (und, y, og) and whether units come before tens; a spelling of 0-999 it still cannot read is
  * kept whole. A spelling of a sample above 999 it cannot read is reported (missed), never guessed.
+ * Each language's decimal words (Komma, virgule, দশমিক) are taken from its CLDR `x.x` rule, or from
+ * to-words' spelling of 2.5 less those of 2 and 5.
  */
 import { readdirSync, readFileSync } from "node:fs";
+import { LOCALES, ToWords } from "to-words";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { decKey, decInt } from "../../src/owner/leak/decimal.js";
@@ -26,6 +30,10 @@ export const RBNF_ROOT = dirname(require.resolve("cldr-rbnf/package.json"));
 
 /** Languages read by grammars of their own (words-en.ts, words-cjk.ts), and the root rules. */
 const OWN_GRAMMAR = new Set(["en", "zh", "ja", "yue", "und", "root"]);
+/** to-words' codes for languages CLDR has under another (nb is CLDR's no, Norwegian Bokmål; np is Nepali, ne). */
+const SAME_LANGUAGE: Record<string, string> = { nb: "no", np: "ne" };
+/** Where to-words is installed. */
+const TO_WORDS_ROOT = dirname(dirname(dirname(require.resolve("to-words"))));
 const RULE_SET = /^%spellout-(numbering|cardinal)(?!.*(year|ordinal))/;
 const POWERS = [2, 3, 4, 5, 6, 7, 8, 9, 12];
 const MULTIPLIERS = [...Array.from({ length: 21 }, (_, i) => i + 1), 25, 40, 99, 100, 101, 200, 999].map(BigInt);
@@ -72,9 +80,27 @@ function languageOf(locale: string): string {
   return locale.split(/[-_]/)[0]!;
 }
 
-/** Every spelling of each sample in the cardinal and numbering rule sets of `locales`. */
-function spellings(locales: string[], list: Sample[]): Map<bigint, Set<string>> {
-  const out = new Map<bigint, Set<string>>();
+/** What a language is learned from: the spellings of each sample, and its decimal words. */
+interface Spelled {
+  forms: Map<bigint, Set<string>>;
+  points: Set<string>;
+}
+
+/** Adds `spelled` (one spelling of `n`) to `out` when its form is one the lexicon can keep (letters only, one code unit each). */
+function addSpelling(out: Map<bigint, Set<string>>, n: bigint, form: string): void {
+  if (form !== "" && !/[0-9]/.test(form) && [...form].every((ch) => skeletonOf(ch).length === 1)) out.set(n, (out.get(n) ?? new Set()).add(form));
+}
+
+/** The words between the two numbers of a rule for decimals (`x.x`: "←← Komma →→"), or null when the rule is no such pair. */
+function pointOf(rule: string): string | null {
+  const m = /^←[^←]*←([^←→$[\]]*)→[^→]*→→?;?\s*$/u.exec(rule);
+  const form = m ? formOf(m[1]!) : "";
+  return form === "" ? null : form;
+}
+
+/** Every spelling of each sample in the cardinal and numbering rule sets of `locales`, and their decimal words. */
+function spellings(locales: string[], list: Sample[]): Spelled {
+  const out: Spelled = { forms: new Map(), points: new Set() };
   for (const locale of locales) {
     const json = JSON.parse(readFileSync(join(RBNF_ROOT, "rbnf", `${locale}.json`), "utf8")) as { rbnf: { rbnf: { SpelloutRules?: SpelloutJson } } };
     const rules = json.rbnf.rbnf.SpelloutRules;
@@ -82,13 +108,32 @@ function spellings(locales: string[], list: Sample[]): Map<bigint, Set<string>> 
     const f = new Formatter(ruleSets(rules), locale);
     const folded = new Map<string, string>();
     for (const set of f.names().filter((name) => RULE_SET.test(name))) {
+      for (const [key, text] of Array.isArray(rules[set]) ? rules[set] : []) {
+        const point = key === "x.x" || key === "x,x" ? pointOf(text) : null;
+        if (point !== null) out.points.add(point);
+      }
       for (const { n } of list) {
         const spelled = f.format(n, set);
         if (spelled === null) continue;
         let form = folded.get(spelled);
         if (form === undefined) folded.set(spelled, (form = formOf(spelled)));
-        if (form !== "" && !/[0-9]/.test(form) && [...form].every((ch) => skeletonOf(ch).length === 1)) out.set(n, (out.get(n) ?? new Set()).add(form));
+        addSpelling(out.forms, n, form);
       }
+    }
+  }
+  return out;
+}
+
+/** Every spelling of each sample by the to-words converters of `locales`, and their decimal words (the spelling of 2.5 less those of 2 and 5). */
+function toWordsSpellings(locales: string[], list: Sample[]): Spelled {
+  const out: Spelled = { forms: new Map(), points: new Set() };
+  for (const locale of locales) {
+    const t = new ToWords({ localeCode: locale });
+    for (const { n } of list) addSpelling(out.forms, n, formOf(t.convert(Number(n))));
+    const [whole, part, both] = [t.convert(2), t.convert(5), t.convert(2.5)];
+    if (both.startsWith(whole) && both.endsWith(part) && both.length > whole.length + part.length) {
+      const point = formOf(both.slice(whole.length, both.length - part.length));
+      if (point !== "") out.points.add(point);
     }
   }
   return out;
@@ -99,6 +144,7 @@ interface Knowledge {
   id: string;
   atoms: Map<bigint, Set<string>>;
   connectors: Set<string>;
+  points: Set<string>;
   order: Order;
   powerFirst: boolean;
   /** The spellings ("n:form") the grammar has read: adding words never takes a reading away, so each is parsed until it reads. */
@@ -111,7 +157,7 @@ function lineOf(k: Knowledge): string {
     .filter(([, forms]) => forms.size > 0)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([value, forms]) => `${value}=${[...forms].sort().join(",")}`);
-  return `${k.id}|${k.order}${k.powerFirst ? "+pm" : ""}|${[...k.connectors].sort().join(",")}|${entries.join(";")}`;
+  return `${k.id}|${k.order}${k.powerFirst ? "+pm" : ""}|${[...k.connectors].sort().join(",")}|${entries.join(";")}|${[...k.points].sort().join(",")}`;
 }
 
 /** One language's reading of its spellings: which samples it reads whole, and the parse spans of one spelling. */
@@ -244,12 +290,12 @@ function addAtom(k: Knowledge, value: bigint, form: string): void {
   k.atoms.set(value, (k.atoms.get(value) ?? new Set()).add(form));
 }
 
-/** Learns one language from the spellings of `locales`. */
-function learn(id: string, locales: string[]): Built | null {
+/** Learns one language from `source`'s spellings of the samples. */
+function learn(id: string, source: (list: Sample[]) => Spelled): Built | null {
   const list = samples();
-  const spelled = spellings(locales, list);
+  const { forms: spelled, points } = source(list);
   if (spelled.size === 0) return null;
-  const k: Knowledge = { id, atoms: new Map(), connectors: new Set(), order: "tu", powerFirst: false, read: new Set() };
+  const k: Knowledge = { id, atoms: new Map(), connectors: new Set(), points, order: "tu", powerFirst: false, read: new Set() };
   const orders = new Set<string>();
   for (const { n } of list) if (n < 20n || (n < 100n && n % 10n === 0n) || (n < 1000n && n % 100n === 0n)) for (const form of spelled.get(n) ?? []) addAtom(k, n, form);
   let r = reader(k);
@@ -290,14 +336,34 @@ export function languages(): Map<string, string[]> {
   return out;
 }
 
-/** Every language's line and what it misses. */
+/** The locales to-words has converters for, by language, for the languages CLDR has no spellout rules for (and those with grammars of their own left out). */
+export function toWordsLanguages(): Map<string, string[]> {
+  const cldr = languages();
+  const out = new Map<string, string[]>();
+  for (const locale of Object.keys(LOCALES).sort()) {
+    const lang = languageOf(locale);
+    if (!OWN_GRAMMAR.has(lang) && !cldr.has(SAME_LANGUAGE[lang] ?? lang) && lang !== "en") out.set(lang, [...(out.get(lang) ?? []), locale]);
+  }
+  return out;
+}
+
+/** Every language's line and what it misses: CLDR's languages, then to-words' others. */
 export function buildLexicon(): Built[] {
   const out: Built[] = [];
   for (const [id, locales] of languages()) {
-    const built = learn(id, locales);
+    const built = learn(id, (list) => spellings(locales, list));
+    if (built) out.push(built);
+  }
+  for (const [id, locales] of toWordsLanguages()) {
+    const built = learn(id, (list) => toWordsSpellings(locales, list));
     if (built) out.push(built);
   }
   return out;
+}
+
+/** The version of to-words the lexicon's other languages are built from. */
+export function toWordsVersion(): string {
+  return (JSON.parse(readFileSync(join(TO_WORDS_ROOT, "package.json"), "utf8")) as { version: string }).version;
 }
 
 /** The version of cldr-rbnf the lexicon is built from. */
@@ -310,10 +376,11 @@ export function lexiconModule(built: Built[]): string {
   return [
     "/**",
     ` * The number words of ${built.length} languages, generated by scripts/number-lexicon.mjs from the Unicode CLDR`,
-    ` * spellout rules (cldr-rbnf ${rbnfVersion()}, Unicode License v3); read by words-rbnf.ts. Do not edit:`,
+    ` * spellout rules (cldr-rbnf ${rbnfVersion()}, Unicode License v3) and, for languages CLDR has no spellout rules`,
+    ` * for, the converters of to-words ${toWordsVersion()} (MIT); read by words-rbnf.ts. Do not edit:`,
     " * test/unit/owner/leak/lexicon.test.ts fails when this file is not what the script writes.",
-    " * A line: language|order|connectors|value=form,form;... where order is tu (tens before units), ut or both,",
-    " * with +pm when a power comes before its multiplier (scripts/lexicon/lexicon.ts).",
+    " * A line: language|order|connectors|value=form,form;...|decimal words, where order is tu (tens before units),",
+    " * ut or both, with +pm when a power comes before its multiplier (scripts/lexicon/lexicon.ts).",
     " */",
     "",
     "/** One line per language. */",

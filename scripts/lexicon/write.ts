@@ -1,4 +1,4 @@
-/** Writes src/owner/leak/lexicon.ts under the checkout given as the first argument, from cldr-rbnf (run by scripts/number-lexicon.mjs), and says what it holds. */
+/** Writes src/owner/leak/lexicon.ts under the checkout given as the first argument, from cldr-rbnf and to-words (run by scripts/number-lexicon.mjs), and says what it holds. */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildLexicon, lexiconModule, LEXICON_FILE } from "./lexicon.js";

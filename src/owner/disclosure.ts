@@ -8,7 +8,8 @@
  *
  * An entry that is one number ("2400", "2,400", "two thousand four hundred") is looked for by value:
  * any spelling of that value in text (leak/numbers.ts: digits, the words of English, Chinese,
- * Japanese and 73 more languages, Roman numerals, other bases, minor units, bounded arithmetic),
+ * Japanese and 90 more languages, Roman numerals, other bases, powers of ten, minor units, bounded
+ * arithmetic and totals at a unit price, digits said to be reversed),
  * and any number value equal to it; a money
  * amount (a number under `amount` or `bid`) is read both as the integer it is and in its currency's
  * major unit (240000 TWD is 2400), and one equal to a secret is refused unless the mandate's

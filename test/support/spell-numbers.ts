@@ -23,3 +23,17 @@ export function inRoman(n: number): string {
   for (const [value, letters] of ROMAN) for (; n >= value; n -= value) out += letters;
   return out;
 }
+
+const KANA = ["", "いち", "に", "さん", "よん", "ご", "ろく", "なな", "はち", "きゅう"];
+
+/** `n` (below a hundred million) read aloud in hiragana, with the sound changes of standard Japanese (さんびゃく, はっせん). */
+export function inKana(n: number): string {
+  const section = (k: number) => {
+    const [th, hu, te, un] = [Math.floor(k / 1000), Math.floor(k / 100) % 10, Math.floor(k / 10) % 10, k % 10];
+    const thousands = th === 0 ? "" : th === 1 ? "せん" : th === 3 ? "さんぜん" : th === 8 ? "はっせん" : `${KANA[th]}せん`;
+    const hundreds = hu === 0 ? "" : hu === 1 ? "ひゃく" : hu === 3 ? "さんびゃく" : hu === 6 ? "ろっぴゃく" : hu === 8 ? "はっぴゃく" : `${KANA[hu]}ひゃく`;
+    return thousands + hundreds + (te === 0 ? "" : te === 1 ? "じゅう" : `${KANA[te]}じゅう`) + KANA[un];
+  };
+  const high = Math.floor(n / 10000);
+  return (high ? `${high === 1 ? "いち" : section(high)}まん` : "") + section(n % 10000);
+}

@@ -1,46 +1,47 @@
 /**
  * Every number a text states, by value (docs/ROOMS.md "never_disclose"): in each view of the
- * pipeline (views.ts), written with digits of any script and any grouping (numerals.ts), in English
- * words (words-en.ts), in Chinese or Japanese numerals (words-cjk.ts), in the words of the other
- * languages of the CLDR spellout rules (words-rbnf.ts), as a Roman numeral or in base 16, 8 or 2
- * (notations.ts), in minor units (notations.ts), or as arithmetic over those (arithmetic.ts); and
- * whether a never_disclose entry is itself one number.
+ * pipeline (views.ts), written with digits of any script and any grouping (numerals.ts), in
+ * English words (words-en.ts), in Chinese or Japanese numerals or Japanese kana (words-cjk.ts),
+ * in the words of the other languages of the CLDR spellout rules and to-words (words-rbnf.ts), as
+ * a Roman numeral, in base 16, 8 or 2 or a base named beside it (notations.ts), in minor units
+ * (notations.ts), reversed where the text says so (notations.ts), or as arithmetic over those
+ * (arithmetic.ts); and whether a never_disclose entry is itself one number.
  */
 import { ISO_4217 } from "../../protocol/index.js";
 import { readArithmetic } from "./arithmetic.js";
 import { decKey } from "./decimal.js";
 import { numberText } from "./fold.js";
-import { readMinorUnits, readNotations } from "./notations.js";
+import { readMinorUnits, readNotations, readReversals } from "./notations.js";
 import { readNumerals } from "./numerals.js";
 import type { Reading } from "./reading.js";
 import { numberViews } from "./views.js";
-import { readCjk } from "./words-cjk.js";
+import { readCjk, readKana } from "./words-cjk.js";
 import { readEnglish } from "./words-en.js";
 import { readRbnf } from "./words-rbnf.js";
 
-/** Every reading in `view` of the readers an entry is compiled with: digits, English words, Chinese and Japanese numerals. */
+/** Every reading in `view` of the readers an entry is compiled with: digits, English words, Chinese and Japanese numerals (and kana). */
 function readPlain(view: string): Reading[] {
-  return [...readNumerals(view), ...readEnglish(view), ...readCjk(view)];
+  return [...readNumerals(view), ...readEnglish(view), ...readCjk(view), ...readKana(view)];
 }
 
-/** Every number `view` (a view from views.ts) writes down itself, in any notation: no minor units, no arithmetic. */
-export function statedNumbers(view: string): Reading[] {
-  return [...readPlain(view), ...readRbnf(view), ...readNotations(view)];
+/** Every number `view` (a view from views.ts; `skeletal` when it is the loose one) writes down itself, in any notation: no minor units, no arithmetic. */
+export function statedNumbers(view: string, skeletal = false): Reading[] {
+  return [...readPlain(view), ...readRbnf(view), ...readNotations(view, skeletal)];
 }
 
-/** Every reading of every number in `view` (a view from views.ts), in no particular order; `minorDigits`: the minor-unit digits of the currency the check knows, if any. */
-export function readNumbers(view: string, minorDigits: readonly number[] = []): Reading[] {
-  const stated = statedNumbers(view);
+/** Every reading of every number in `view` (a view from views.ts; `skeletal` when it is the loose one), in no particular order; `minorDigits`: the minor-unit digits of the currency the check knows, if any. */
+export function readNumbers(view: string, minorDigits: readonly number[] = [], skeletal = false): Reading[] {
+  const stated = statedNumbers(view, skeletal);
   const minor = readMinorUnits(view, stated, minorDigits);
-  return [...stated, ...minor, ...readArithmetic(view, [...stated, ...minor])];
+  return [...stated, ...minor, ...readArithmetic(view, [...stated, ...minor]), ...readReversals(view, stated)];
 }
 
 /** How many readings of each value (by decKey) `text` holds: in whichever view holds the most. */
 export function valueCounts(text: string, minorDigits: readonly number[] = []): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const view of numberViews(text)) {
+  for (const [k, view] of numberViews(text).entries()) {
     const here = new Map<string, number>();
-    for (const r of readNumbers(view, minorDigits)) {
+    for (const r of readNumbers(view, minorDigits, k > 0)) {
       const key = decKey(r.value);
       here.set(key, (here.get(key) ?? 0) + 1);
     }

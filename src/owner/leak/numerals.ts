@@ -12,7 +12,7 @@
  *              or more plain groups with 8 or more digits (02 2400 1234, 2024-01-15) is a phone
  *              number or a date, read only whole, never its parts.
  * A number's value is compared, never its digits: "324,000" reads 324000 and nothing else.
- * Shorthand (2.4k, 2k4, 1.2m, 3bn) and exponents (2.4e3) are read separately.
+ * Shorthand (2.4k, 2k4, 1.2m, 3bn) and exponents (2.4e3, 2.4 × 10^3, 1.25·10⁴) are read separately.
  */
 import { decOf, shift, type Dec } from "./decimal.js";
 import type { Reading } from "./reading.js";
@@ -108,8 +108,10 @@ const MULTIPLIER: Record<string, number> = { k: 3, m: 6, mn: 6, mm: 6, b: 9, bn:
 // Each starts only where a run of digits starts, so a long run is tried once, not once per digit.
 const SHORTHAND = /(?<![0-9])([0-9]+)(?:[.,]([0-9]+))? ?(k|mn|mm|m|bn|b)([0-9]{1,3})?(?![\p{L}\p{N}])/gu;
 const EXPONENT = /(?<![0-9])([0-9]+)(?:\.([0-9]+))?e\+?([0-9]{1,2})(?![\p{L}\p{N}])/gu;
+/** A mantissa times a power of ten: 2.4 × 10^3, 1,25·10^4, 2.4*10**3, 2.4 x 10³ (folded to 10^3), 2.4 times 10 to the power of 3. */
+const SCIENTIFIC = /(?<![0-9.,])([0-9]+)(?:[.,]([0-9]+))?\s*(?:[x\u00d7*\u00b7\u22c5\u2219]|times)\s*10\s*(?:\^|\*\*|to the(?: power(?: of)?)?)\s*([+-]?)([0-9]{1,2})(?:st|nd|rd|th)?(?![0-9])/gu;
 
-/** Shorthand with a multiplier: 2.4k, 2k4 (2.4k), 2.4 k, 1.2m, 3bn; exponents: 2.4e3. */
+/** Shorthand with a multiplier: 2.4k, 2k4 (2.4k), 2.4 k, 1.2m, 3bn; exponents: 2.4e3, 2.4 × 10^3. */
 function readShorthand(text: string): Reading[] {
   const out: Reading[] = [];
   for (const m of text.matchAll(SHORTHAND)) {
@@ -121,6 +123,10 @@ function readShorthand(text: string): Reading[] {
   for (const m of text.matchAll(EXPONENT)) {
     const value = decOf(m[1]!, m[2] ?? "");
     if (value) out.push({ value: shift(value, Number(m[3])), start: m.index, end: m.index + m[0].length });
+  }
+  for (const m of text.matchAll(SCIENTIFIC)) {
+    const value = decOf(m[1]!, m[2] ?? "");
+    if (value) out.push({ value: shift(value, (m[3] === "-" ? -1 : 1) * Number(m[4])), start: m.index, end: m.index + m[0].length });
   }
   return out;
 }

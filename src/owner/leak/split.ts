@@ -9,10 +9,12 @@
  *             last number of one text through the first number of each later text (a text in
  *             between with no number is passed over; one the chain goes on past must state just
  *             that number) and ends in this message:
- *               digits = up to MAX_CHAIN numbers written in digits whose digits, put together, are
- *                        the secret's; every piece after the first starts with 0 or is one digit
- *                        (00, 0, 4), which an amount on its own is not, so "2 kids" then "400 is my
- *                        max" is two amounts, not 2400;
+ *               digits = up to MAX_CHAIN numbers written in digits or said digit by digit (two
+ *                        zeros, double zero), the first also a whole number in words
+ *                        (twenty-four), whose digits, put together, are the secret's; every
+ *                        piece after the first starts with 0 or is one digit (00, 0, 4), which an
+ *                        amount on its own is not, so "2 kids" then "400 is my max" is two amounts,
+ *                        not 2400;
  *               words  = numbers written in words, each after the first below the power of ten
  *                        the sum so far ends in, at least a thousand ("two thousand" then "four
  *                        hundred").
@@ -26,7 +28,7 @@ import { scanText, type Secret } from "./scan.js";
 /** Most pieces in one chain. */
 export const MAX_CHAIN = 6;
 
-/** One number a text states: its digits as written (null when written in words or another notation) and its value. */
+/** One number a text states: its digits as written or said one by one (two zeros; null when written in words or another notation) and its value. */
 interface Piece {
   digits: string | null;
   value: Dec;
@@ -41,7 +43,7 @@ function piecesOf(text: string): Piece[] {
   for (const r of readings) {
     if (r.start < end) continue;
     const written = view.slice(r.start, r.end);
-    const digits = /^[0-9][0-9,.' _\u2019-]*$/.test(written) && r.value.s === 0 ? written.replace(/[^0-9]/g, "") : null;
+    const digits = r.digits ?? (/^[0-9][0-9,.' _\u2019-]*$/.test(written) && r.value.s === 0 ? written.replace(/[^0-9]/g, "") : null);
     out.push({ digits, value: r.value });
     end = r.end;
   }
@@ -63,7 +65,7 @@ function chainValues(texts: readonly string[], from: number): Set<string> {
   for (let a = 0; a < texts.length - 1; a++) {
     const first = pieces[a]!.at(-1);
     if (!first) continue;
-    let digits = first.digits;
+    let digits = first.digits ?? (first.value.s === 0 ? first.value.n.toString() : null);
     let sum: Dec | null = first.digits === null ? first.value : null;
     let count = 1;
     for (let b = a + 1; b < texts.length && count < MAX_CHAIN; b++) {
@@ -85,17 +87,47 @@ function chainValues(texts: readonly string[], from: number): Set<string> {
   return out;
 }
 
+/** How far the joined reading looks back from the start of each of this message's texts, and on into it (to the first sentence end past this): a reading across a boundary longer than this is not a split. */
+export const JOIN_REACH = 1000;
+
+/** Where `joined` may be cut at or before `at` without cutting a word: just after a whitespace, or 0. */
+function cutBefore(joined: string, at: number): number {
+  if (at <= 0) return 0;
+  const space = joined.slice(0, at + 1).search(/\s\S*$/u);
+  return space < 0 ? 0 : space + 1;
+}
+
+/** Where `joined` may be cut at or after `at` without cutting a number: at the first sentence end (". ", "! ", "? " or a line break), or its end. */
+function cutAfter(joined: string, at: number): number {
+  if (at >= joined.length) return joined.length;
+  const end = /[.!?]\s|\n/gu;
+  end.lastIndex = at;
+  const m = end.exec(joined);
+  return m ? m.index + 1 : joined.length;
+}
+
 /** The first of `secrets` that `current` (this message's free texts) states only together with `recent` (the seat's recent free text, oldest first): its position in `secrets`, or "unread" when the joined text decodes past the bound; null when none. */
 export function splitSecret(current: readonly string[], recent: readonly string[], secrets: readonly Secret[]): number | "unread" | null {
   if (current.length === 0 || recent.length + current.length < 2) return null;
+  const texts = [...recent, ...current];
   for (const joiner of ["", " "]) {
-    const before = scanText(recent.join(joiner), secrets);
-    const after = scanText([...recent, ...current].join(joiner), secrets);
-    if (after.overflow) return "unread";
-    const at = after.counts.findIndex((c, i) => c > before.counts[i]!);
-    if (at >= 0) return at;
+    const joined = texts.join(joiner);
+    let at = 0;
+    for (let k = 0; k < texts.length; k++) {
+      if (k > 0) at += joiner.length;
+      const boundary = at;
+      at += texts[k]!.length;
+      if (k < recent.length || k === 0) continue;
+      // Each of this message's texts was scanned alone, so an occurrence here that the text before the boundary lacks crosses it.
+      const from = cutBefore(joined, boundary - JOIN_REACH);
+      const before = scanText(joined.slice(from, boundary), secrets);
+      const after = scanText(joined.slice(from, cutAfter(joined, boundary + JOIN_REACH)), secrets);
+      if (after.overflow) return "unread";
+      const hit = after.counts.findIndex((c, i) => c > before.counts[i]!);
+      if (hit >= 0) return hit;
+    }
   }
-  const chained = chainValues([...recent, ...current], recent.length);
-  const at = secrets.findIndex((s) => "values" in s && [...s.values].some((v) => chained.has(v)));
-  return at >= 0 ? at : null;
+  const chained = chainValues(texts, recent.length);
+  const hit = secrets.findIndex((s) => "values" in s && [...s.values].some((v) => chained.has(v)));
+  return hit >= 0 ? hit : null;
 }

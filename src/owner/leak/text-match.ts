@@ -5,8 +5,10 @@
  * Latin (flооr with Cyrillic о), read digits and @ $ | ! inside a word as letters (fl00r, $ara),
  * read l as i (1 and l look alike), drop punctuation and symbols (f.l.o.o.r, fl-oor, Sara's),
  * and join letters spelled out one by one (f l o o r): the steps of the gate's pipeline (views.ts).
- * A needle of several words also matches with its spaces dropped (sarasaddress).
+ * A needle of several words also matches with its spaces dropped (sarasaddress), and one of five
+ * letters or more in ROT13 (sybbe).
  */
+import { rot13 } from "./decode.js";
 import { foldText } from "./fold.js";
 import { joinSpelled, skeleton, unleet } from "./views.js";
 
@@ -25,12 +27,15 @@ export interface TextNeedle {
   loose: string[];
 }
 
-/** `entry` as a needle; null when folding leaves nothing to find. */
+/** Fewest ASCII letters an entry has for its ROT13 to be looked for too (a shorter word's ROT13 is too often a word: bar, one). */
+const MIN_ROT13 = 5;
+
+/** `entry` as a needle; null when folding leaves nothing to find. Its loose forms include its ROT13 (sybbe for floor) when it has MIN_ROT13 letters or more. */
 export function textNeedle(entry: string): TextNeedle | null {
   const folded = foldText(entry);
   if (folded === "") return null;
-  const loose = looseText(folded);
-  const forms = new Set([loose, loose.replace(/ /g, "")].filter((s) => s !== ""));
+  const looses = [looseText(folded), ...((folded.match(/[a-z]/g)?.length ?? 0) >= MIN_ROT13 ? [looseText(rot13(folded))] : [])];
+  const forms = new Set(looses.flatMap((loose) => [loose, loose.replace(/ /g, "")]).filter((s) => s !== ""));
   return { folded, loose: [...forms] };
 }
 

@@ -8,7 +8,7 @@
  *            colon or middle dot (with or without spaces) and digits around a spaced dot read as
  *            one number's separators, digits and @ $ | ! inside a word read as letters (tw0, f1ve),
  *            punctuation inside a word dropped (f.o.u.r), words apart by a comma, slash or emoji
- *            read as neighbours, and letters spelled out one by one joined (t w o);
+ *            read as neighbours, and letters spelled out one by one joined (t w o, M. M. C. D.);
  * and every word a grammar compares is compared by its skeleton: diacritics (Latin, Greek and
  * Cyrillic combining marks) dropped, Cyrillic and Greek look-alike letters read as Latin, l read as
  * i (1 and l look alike). text-match.ts builds its loose view from the same steps.
@@ -26,6 +26,8 @@ const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "
 
 /** `text` as its skeleton: Latin, Greek and Cyrillic diacritics and apostrophes dropped (п'ять, пʼять), look-alike letters as Latin, l as i; one character in, at most one out, so offsets stay close. */
 export function skeleton(text: string): string {
+  // ASCII has no marks and no look-alikes: only l and the apostrophe change (most text the gate reads, and every short slice arithmetic.ts compares).
+  if (!/[^\x00-\x7f]/.test(text)) return text.replace(/l/g, "i").replace(/'/g, "");
   return text
     .normalize("NFD")
     .replace(/[\u0300-\u036f]/g, "")
@@ -54,10 +56,10 @@ export function unleet(folded: string, edges = true): string {
   return folded.replace(word, (w) => (/\p{L}/u.test(w) && /[\p{N}@$|!]/u.test(w) ? w.replace(/[0-9@$|!]/g, (ch) => LEET[ch] ?? ch) : w));
 }
 
-/** `text` with every run of three or more single letters (or digits, with `digits`) apart by one space joined (f l o o r). */
+/** `text` with every run of three or more single letters (or digits, with `digits`) apart by one space, or a full stop and a space, joined (f l o o r, M. M. C. D.). */
 export function joinSpelled(text: string, digits: boolean): string {
-  const run = digits ? /(?<![\p{L}\p{N}])[\p{L}\p{N}](?: [\p{L}\p{N}]){2,}(?![\p{L}\p{N}])/gu : /(?<![\p{L}\p{N}])\p{L}(?: \p{L}){2,}(?![\p{L}\p{N}])/gu;
-  return text.replace(run, (spelled) => spelled.replace(/ /g, ""));
+  const run = digits ? /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:\.? [\p{L}\p{N}]){2,}(?![\p{L}\p{N}])/gu : /(?<![\p{L}\p{N}])\p{L}(?:\.? \p{L}){2,}(?![\p{L}\p{N}])/gu;
+  return text.replace(run, (spelled) => spelled.replace(/\.? /g, ""));
 }
 
 const DECORATION = /[\p{Extended_Pictographic}\p{So}]/u.source;

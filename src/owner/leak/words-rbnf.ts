@@ -1,7 +1,7 @@
 /**
- * Number words in the languages of the Unicode CLDR spellout rules, read with one grammar over a
- * lexicon generated from those rules (lexicon.ts, by scripts/number-lexicon.mjs from cldr-rbnf;
- * decision 0440). The lexicon gives, per language, the words of its numbers (each with its value),
+ * Number words in the languages of the Unicode CLDR spellout rules (and, for those CLDR has none
+ * for, of to-words), read with one grammar over a lexicon generated from those rules (lexicon.ts,
+ * by scripts/number-lexicon.mjs from cldr-rbnf and to-words; decisions 0440 and 0474). The lexicon gives, per language, the words of its numbers (each with its value),
  * the connector words it puts between them (und, y, og, et...) and whether it writes units before
  * tens (vierundzwanzig). The grammar, in text folded by numberText and compared by skeleton
  * (views.ts), where spaces, hyphens and soft hyphens between words may be there or not:
@@ -13,6 +13,9 @@
  *   below100 = direct | round [conn] small | unit [conn] tens   round: 20, 30 ... 90; small: 1-19 (soixante-quinze,
  *              ოცდაათი); units before tens where the language writes them so
  *   digits   = three or more unit words, each a whole word, read digit by digit
+ *   decimal  = number point (unit words read digit by digit | below100)   point: the language's
+ *              decimal word from its CLDR x.x rule (Komma, virgule, coma, запятая), before a power
+ *              too (zwei Komma vier Tausend)
  * so "zweitausendvierhundert", "deux mille quatre cents", "dos mil cuatrocientos", "две тысячи
  * четыреста", "kétezer-négyszáz", "이천사백" and "2,4 Tausend" all read 2400. A reading covers
  * whole words (except in scripts written without spaces: Thai, Lao, Khmer, Myanmar, Hangul), and
@@ -32,8 +35,10 @@ export type Order = "tu" | "ut" | "both";
 
 interface Atom {
   lang: number;
-  /** The atom's value; null for a connector. */
+  /** The atom's value; null for a connector or a decimal word. */
   value: bigint | null;
+  /** Whether it is a decimal word (Komma, virgule) rather than a connector. */
+  point?: true;
 }
 
 interface Lang {
@@ -70,8 +75,9 @@ function powerOf(v: bigint): number | null {
 }
 
 /**
- * Compiles lexicon lines: `lang|order|connectors|entries`, connectors comma-separated, entries
- * `value=form,form;...` with forms folded and without separators (scripts/lexicon/lexicon.ts).
+ * Compiles lexicon lines: `lang|order|connectors|entries|points`, connectors and decimal words
+ * comma-separated, entries `value=form,form;...` with forms folded and without separators
+ * (scripts/lexicon/lexicon.ts).
  */
 export function compileLexicon(lines: readonly string[]): Lexicon {
   const forms = new Map<string, Atom[]>();
@@ -79,12 +85,12 @@ export function compileLexicon(lines: readonly string[]): Lexicon {
   const add = (form: string, atom: Atom) => {
     const key = [...form].map(skeletonOf).join("");
     const atoms = forms.get(key) ?? [];
-    if (!atoms.some((a) => a.lang === atom.lang && a.value === atom.value)) forms.set(key, [...atoms, atom]);
+    if (!atoms.some((a) => a.lang === atom.lang && a.value === atom.value && a.point === atom.point)) forms.set(key, [...atoms, atom]);
     lengths.set(key.slice(0, 2), (lengths.get(key.slice(0, 2)) ?? new Set()).add(key.length));
   };
   const langs: Lang[] = [];
   lines.forEach((line, lang) => {
-    const [id, orders, connectors, entries] = line.split("|") as [string, string, string, string];
+    const [id, orders, connectors, entries, points = ""] = line.split("|") as [string, string, string, string, string?];
     const [order, pm] = orders.split("+") as [Order, string | undefined];
     const powers = new Set<number>();
     let glued = false;
@@ -99,6 +105,7 @@ export function compileLexicon(lines: readonly string[]): Lexicon {
       }
     }
     for (const c of connectors.split(",").filter((c) => c !== "")) add(c, { lang, value: null });
+    for (const p of points.split(",").filter((p) => p !== "")) add(p, { lang, value: null, point: true });
     langs.push({ id, order, powerFirst: pm === "pm", glued, powers: [...powers].sort((a, b) => a - b) });
   });
   return { langs, forms, lengths: new Map([...lengths].map(([ch, set]) => [ch, [...set].sort((a, b) => a - b)])) };
@@ -198,30 +205,54 @@ class LangParser {
     private readonly rules: Lang,
   ) {}
 
-  private readonly atoms = new Map<number, { values: { value: bigint; end: number }[]; joins: number[] }>();
+  private readonly atoms = new Map<number, { values: { value: bigint; end: number }[]; joins: number[]; points: number[] }>();
 
-  /** The language's atoms at `pos`: its number words (with their values) and `pos` with the end of each connector word. */
-  private at(pos: number): { values: { value: bigint; end: number }[]; joins: number[] } {
+  /** The language's atoms at `pos`: its number words (with their values), `pos` with the end of each connector word, and the end of each decimal word. */
+  private at(pos: number): { values: { value: bigint; end: number }[]; joins: number[]; points: number[] } {
     let found = this.atoms.get(pos);
     if (found) return found;
-    found = { values: [], joins: [pos] };
+    found = { values: [], joins: [pos], points: [] };
     for (const { atom, end } of this.s.atomsAt(pos)) {
       if (atom.lang !== this.lang) continue;
-      if (atom.value === null) found.joins.push(end);
+      if (atom.point) found.points.push(end);
+      else if (atom.value === null) found.joins.push(end);
       else found.values.push({ value: atom.value, end });
     }
     this.atoms.set(pos, found);
     return found;
   }
 
+  /** `p` with each decimal tail after it: a decimal word, then unit words read digit by digit or one number below a hundred (zwei Komma vier, dos coma veinticinco). */
+  private decimals(p: Parse): Parse[] {
+    const out: Parse[] = [];
+    if (p.value.s > 0) return out;
+    for (const j of this.joins(p.end)) {
+      for (const point of this.at(j).points) {
+        const after = this.s.wordStart.has(point) ? [point] : this.joins(point);
+        for (const k of after) {
+          const digits = this.digits(k, 1);
+          const tails = [...(digits ? [digits] : []), ...this.below100(k)];
+          for (const t of tails) {
+            const frac = t === digits ? t.value.n.toString().padStart(t.atoms, "0") : t.value.n.toString();
+            const value = decOf(p.value.n.toString(), frac);
+            if (value) out.push({ end: t.end, value, atoms: p.atoms + 1 + t.atoms, words: p.words + 1 + t.words, power: p.power });
+          }
+        }
+      }
+    }
+    return out;
+  }
+
   private values(pos: number): { value: bigint; end: number }[] {
     return this.at(pos).values;
   }
 
-  /** Whether a reading at `pos` could be kept: a word of four letters or more starts there, or another atom of the language follows one (a numeral at `pos` always could). */
+  /** Whether a reading at `pos` could be kept: a word of four letters or more starts there, or another atom of the language (a number word, a decimal word, a numeral) follows one (a numeral at `pos` always could). */
   worthReading(pos: number): boolean {
     if (this.s.text[pos] === NUMERAL) return true;
-    return this.values(pos).some((a) => a.end - pos >= MIN_SINGLE_LETTERS || this.joins(a.end, true).some((j) => j < this.s.text.length && (this.values(j).length > 0 || this.s.text[j] === NUMERAL)));
+    return this.values(pos).some(
+      (a) => a.end - pos >= MIN_SINGLE_LETTERS || this.joins(a.end, true).some((j) => j < this.s.text.length && (this.values(j).length > 0 || this.at(j).points.length > 0 || this.s.text[j] === NUMERAL)),
+    );
   }
 
   /** `pos` and every end of a connector word at `pos`: where the next atom may start; none after a comma, but after a power of a thousand or more (to tusen, fire hundre). */
@@ -271,7 +302,7 @@ class LangParser {
   private all(pos: number): Parse[] {
     const known = this.memo.get(pos);
     if (known) return known;
-    const out: Parse[] = [...this.chunk(pos)];
+    const out: Parse[] = this.chunk(pos).flatMap((c) => [c, ...this.decimals(c)]);
     const byPower = new Map<number, Parse[]>();
     const term = (t: Parse) => byPower.set(t.power, [...(byPower.get(t.power) ?? []), t]);
     for (const a of this.values(pos)) {
@@ -300,7 +331,7 @@ class LangParser {
         }
       }
       for (const t of terms) {
-        out.push(t);
+        out.push(t, ...this.decimals(t));
         if (power < 2) continue;
         for (const j of this.joins(t.end, power >= 3)) {
           for (const r of this.number(j, power)) if (less(r.value, bound)) out.push({ end: r.end, value: plus(t.value, r.value), atoms: t.atoms + r.atoms, words: t.words + r.words, power });
@@ -316,8 +347,8 @@ class LangParser {
     return this.all(pos).filter((r) => r.power < ceiling);
   }
 
-  /** Three or more unit words (0-9) from `pos`, read digit by digit; each a whole word unless the script is written without spaces. */
-  digits(pos: number): Parse | null {
+  /** `fewest` (three unless said) or more unit words (0-9) from `pos`, read digit by digit; each a whole word unless the script is written without spaces. */
+  digits(pos: number, fewest = MIN_DIGIT_WORDS): Parse | null {
     let text = "";
     let at = pos;
     while (text.length < MAX_DIGIT_WORDS) {
@@ -326,7 +357,7 @@ class LangParser {
       text += unit.value.toString();
       at = unit.end;
     }
-    const value = text.length >= MIN_DIGIT_WORDS ? decOf(text) : null;
+    const value = text.length >= fewest ? decOf(text) : null;
     return value ? { end: at, value, atoms: text.length, words: text.length, power: 0 } : null;
   }
 }

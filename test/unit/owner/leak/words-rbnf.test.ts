@@ -1,8 +1,9 @@
 /**
  * Number words of the languages of the CLDR spellout rules (src/owner/leak/words-rbnf.ts): one
  * grammar over the generated lexicon, read by value in sentences as people write them (glued,
- * spaced, with or without diacritics), and never a longer number's first part or an English word
- * that happens to be a number word elsewhere.
+ * spaced, with or without diacritics, with each language's decimal word), in the languages
+ * to-words adds, and never a longer number's first part or an English word that happens to be a
+ * number word elsewhere.
  */
 import { describe, expect, it } from "vitest";
 import { decKey } from "../../../../src/owner/leak/decimal.js";
@@ -45,6 +46,18 @@ describe("readRbnf", () => {
     ["Greek", "δύο χιλιάδες τετρακόσια ευρώ"],
     ["Swahili", "elfu mbili mia nne"],
     ["German digit words", "zwei vier null null"],
+    ["Bengali (to-words)", "দুই হাজার চার শত টাকা"],
+    ["Marathi (to-words)", "दोन हजार चारशे रुपये"],
+    ["Punjabi (to-words)", "ਦੋ ਹਜ਼ਾਰ ਚਾਰ ਸੌ ਰੁਪਏ"],
+    ["Urdu (to-words)", "دو ہزار چار سو روپے"],
+    ["Telugu (to-words)", "రెండు వెయ్యి నాలుగు వంద"],
+    ["Kannada (to-words)", "ಎರಡು ಸಾವಿರ ನಾಲ್ಕು ನೂರು"],
+    ["Hausa (to-words)", "biyu dubu da huɗu ɗari naira"],
+    ["Yoruba (to-words)", "méjì ẹgbẹ̀rún mẹ́rin ọgọ́rùn"],
+    ["German, a decimal before a power", "zwei Komma vier Tausend"],
+    ["Spanish, a decimal before a power", "dos coma cuatro mil"],
+    ["French, a decimal before a power", "deux virgule quatre mille"],
+    ["Bengali, a decimal before a power", "দুই দশমিক চার হাজার"],
   ])("reads 2400 in %s", (_, text) => {
     expect(values(text)).toContain("2400");
   });
@@ -60,6 +73,10 @@ describe("readRbnf", () => {
       ["zweiundzwanzigtausendvierhundert", "22400"],
       ["двадцать две тысячи четыреста", "22400"],
       ["deux mille quatre cent huitante", "2480"],
+      ["zwei Komma fünf Tausend", "2500"],
+      ["dos coma cuatro cinco", "2.45"],
+      ["দুই হাজার পাঁচ শত", "2500"],
+      ["biyu dubu da biyar ɗari", "2500"],
     ])("reads %j as %s, not 2400", (text, value) => {
       const read = values(text);
       expect(read).toContain(value);
@@ -75,6 +92,8 @@ describe("readRbnf", () => {
       ["Sept 24 meeting, mille grazie", ["2400", "724"]],
       ["do re mi fa sol", ["2400"]],
       ["an elf, an ent and a troll", ["11", "2400"]],
+      ["a comma, four of them", ["0.4", "2.4"]],
+      ["the point is two thousand", ["2000.4", "2400"]],
     ])("reads none of the values a short word alone would give in %j", (text, absent) => {
       const read = values(text);
       for (const value of absent) expect(read).not.toContain(value);
