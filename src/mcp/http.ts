@@ -1,17 +1,22 @@
 /**
  * `trestle mcp --http`: the same MCP server over the Streamable HTTP transport (docs/MCP.md "Over
- * HTTP", decision 0409), for hosts that take only URL servers. It listens on 127.0.0.1 only; every
- * request passes ./http-guard.ts (Host, Origin, the bearer token printed once per run) before
- * the SDK's StreamableHTTPServerTransport sees it. Each MCP session (Mcp-Session-Id, opened by an
- * initialize) gets its own McpSession and server, as one stdio process would, and an in-memory
- * event store so a client that lost a stream resumes it with Last-Event-ID; at most `limits.max`
- * are open at once, and one idle for `limits.idleMs` is closed (./http-sessions.ts).
+ * HTTP", decisions 0409 and 0481), for hosts that take only URL servers, to clients of both
+ * revisions at one URL. It listens on 127.0.0.1 only; every request passes ./http-guard.ts (Host,
+ * Origin, the bearer token printed once per run) before the SDK sees it. Then the SDK's own
+ * classification (`isLegacyRequest`) routes it: a 2026-07-28 request (its revision and
+ * capabilities in its `_meta`) is served alone by the SDK's per-request handler from one
+ * stateless session the process shares (tools take `table` and `cursor`; `subscriptions/listen`
+ * streams hear of new entries); a 2025-11-25 one belongs to an MCP session (Mcp-Session-Id,
+ * opened by an initialize) with its own McpSession and server, as one stdio process would, and an
+ * in-memory event store so a client that lost a stream resumes it with Last-Event-ID; at most
+ * `limits.max` sessions are open at once, and one idle for `limits.idleMs` is closed
+ * (./http-sessions.ts).
  */
 import { randomUUID } from "node:crypto";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
+import { createMcpHandler, isInitializeRequest, isLegacyRequest } from "@modelcontextprotocol/server";
 import { randomBytes } from "../client/index.js";
 import { toBase64url } from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
@@ -19,7 +24,8 @@ import { MemoryEventStore } from "./event-store.js";
 import { checkRequest } from "./http-guard.js";
 import { DEFAULT_SESSION_LIMITS, HttpSessions, type SessionLimits } from "./http-sessions.js";
 import type { ToolSelection } from "./profiles.js";
-import { createServer, selectionText } from "./server.js";
+import { follow, listenedUris, parseTableUri } from "./resources.js";
+import { createHost, createServer, selectionText } from "./server.js";
 import { McpSession, type SessionDeps } from "./session.js";
 
 /** The path the server answers MCP on. */
@@ -39,17 +45,31 @@ export interface HttpServing {
 export async function startHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number, limits: SessionLimits = DEFAULT_SESSION_LIMITS): Promise<HttpServing> {
   const token = toBase64url(randomBytes(32));
   const idle = `${limits.idleMs / 1000} s`;
-  const sessions = new HttpSessions<StreamableHTTPServerTransport>(limits, (id) => deps.log(`trestle mcp: closed session ${id} after ${idle} with no request (its client initializes again)`));
+  const host = createHost(deps.log);
+  const sessions = new HttpSessions<NodeStreamableHTTPServerTransport>(limits, (id) => deps.log(`trestle mcp: closed session ${id} after ${idle} with no request (its client initializes again)`));
   let bound = 0;
 
-  const openSession = async (): Promise<StreamableHTTPServerTransport> => {
-    const { server } = createServer(new McpSession(settings, deps), { tools: selection.tools });
-    const transport = new StreamableHTTPServerTransport({
+  // 2026-07-28: one stateless session for every request (its clients and sockets are caches, it remembers no conversation).
+  const stateless = new McpSession(settings, deps, { stateless: true });
+  const feed = (uri: string) => modern.notify.resourceUpdated(uri);
+  const modern = createMcpHandler(() => createServer(stateless, { host, tools: selection.tools, feed }).server, {
+    legacy: "reject",
+    onerror: (error) => deps.log(`trestle mcp: ${error.message}`),
+  });
+  const serveModern = toNodeHandler(modern);
+
+  const openSession = async (): Promise<NodeStreamableHTTPServerTransport> => {
+    const session = new McpSession(settings, deps);
+    const { server } = createServer(session, { host, tools: selection.tools });
+    const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new MemoryEventStore(),
       onsessioninitialized: (id) => sessions.add(id, transport),
     });
-    transport.onclose = () => void (transport.sessionId && sessions.remove(transport.sessionId));
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.remove(transport.sessionId);
+      session.close();
+    };
     await server.connect(transport);
     return transport;
   };
@@ -61,6 +81,10 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
     const id = req.headers["mcp-session-id"];
     const body = req.method === "POST" ? await readJson(req) : undefined;
     if (body instanceof Error) return reply(res, 400, body.message);
+    if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      for (const uri of listenedUris(body)) void follow(stateless, parseTableUri(uri)!.table, feed, false);
+      return serveModern(req, res, body);
+    }
     if (id === undefined && req.method === "POST" && isInitializeRequest(body)) {
       if (sessions.full) return reply(res, 503, `this server holds its most MCP sessions (${limits.max}, trestle mcp --max-sessions): end one (DELETE with its Mcp-Session-Id), or one closes after ${idle} with no request`);
       return sessions.opened(async () => (await openSession()).handleRequest(req, res, body));
@@ -90,6 +114,9 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
     token,
     async close() {
       await sessions.closeAll();
+      await modern.close();
+      stateless.close();
+      await host.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },

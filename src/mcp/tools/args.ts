@@ -1,5 +1,6 @@
-/** Argument schemas several tools share, taken from the protocol's own submission schemas. */
-import { SaySubmissionSchema, TableIdSchema, TaskIdSchema } from "../../protocol/index.js";
+/** Argument and result schemas several tools share, taken from the protocol's own schemas. */
+import { z } from "zod";
+import { SaySubmissionSchema, SeatNameSchema, TableIdSchema, TaskIdSchema } from "../../protocol/index.js";
 
 const say = SaySubmissionSchema.shape;
 
@@ -20,3 +21,12 @@ export const TokensArg = say.budget.unwrap().shape.tokens.optional().describe("t
 
 /** `task`: a task id. */
 export const TaskArg = TaskIdSchema.describe("the task id, <seq>.<owner> (e.g. 12.tao)");
+
+/** The structured result of a tool that wrote one entry as this seat: where, as whom, which kind, its seq and the head after it. */
+export const WrittenOutput = z.object({
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  kind: z.string().describe("the entry's kind"),
+  seq: z.int().min(1).describe("the entry's seq"),
+  head: z.int().min(1).describe("the head's seq after it"),
+});

@@ -20,7 +20,7 @@ export const tables = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ use }, ctx) {
     const { session } = ctx;
-    if (use !== undefined) session.active = use;
+    const using = use === undefined ? null : session.use(use);
     const pin = new PinStore(session.settings.home).get(session.settings.url);
     const stored = pin ? new FileHeadStore(session.settings.home).tables(pin.relay_key) : [];
     const ids = [...new Set([...(session.active ? [session.active] : []), ...session.tables, ...stored])].slice(0, MAX_LISTED);
@@ -29,6 +29,7 @@ export const tables = defineTool({
       status: [
         `Tables at ${session.settings.url}${pin ? ` (relay key ${pin.relay_key})` : " (relay not pinned yet)"}:`,
         ...(lines.length > 0 ? lines : ["  none yet: trestle_create_table, or trestle_join with a table id"]),
+        ...(using === null ? [] : [`Using ${use}: ${using}.`]),
       ],
     };
   },

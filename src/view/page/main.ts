@@ -5,12 +5,14 @@
  * shows what the server verified: tables, transcripts, tasks, channels, the evidence banner and
  * what never left the machine (held messages with their Approve and Reject), a Revoke, confirmed
  * in the page, on each of the owner's seats, and the owner in the loop (loop.ts: questions,
- * instructions, deals).
+ * instructions, deals). Opened at one decision an agent asked for (`#decision=…`, decision.ts), it
+ * shows that decision alone.
  * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
  */
 import type { TableSummary, ViewEvent } from "../wire.js";
 import { answer as answerQuestion, approve, control, deal, follow, gate, instruct, revoke, type Outcome } from "./api.js";
 import { TableCard, type Revoke } from "./card.js";
+import { showDecision, takeDecision } from "./decision.js";
 import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
 import { LoopPanel } from "./loop.js";
 import { channelItem, evidenceBanner, localItems, waitingCard, type Answer, type GateAnswer } from "./render.js";
@@ -34,6 +36,8 @@ function takeToken(doc: Doc, tab: Tab): string {
 }
 
 function main(doc: Doc, tab: Tab): void {
+  const decision = takeDecision(doc, tab);
+  if (decision !== null) return showDecision(doc, decision);
   const token = takeToken(doc, tab);
   const notice = byId(doc, "notice");
   const say = (outcome: Outcome) => {
