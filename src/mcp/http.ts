@@ -23,13 +23,17 @@ import type { McpSettings } from "./config.js";
 import { MemoryEventStore } from "./event-store.js";
 import { checkRequest } from "./http-guard.js";
 import { DEFAULT_SESSION_LIMITS, HttpSessions, type SessionLimits } from "./http-sessions.js";
+import { HEADER_MISMATCH, mirroredArguments, paramHeaderMismatch } from "./param-headers.js";
 import type { ToolSelection } from "./profiles.js";
 import { follow, listenedUris, parseTableUri } from "./resources.js";
 import { createHost, createServer, selectionText } from "./server.js";
 import { McpSession, type SessionDeps } from "./session.js";
+import { inputJsonSchema } from "./tool.js";
 
 /** The path the server answers MCP on. */
 export const MCP_PATH = "/mcp";
+/** How long a 2025-11-25 client waits before it reconnects to a closed stream. */
+const RETRY_MS = 1000;
 /** The largest request body read (the SDK transport's own default bound). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -57,6 +61,7 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
     onerror: (error) => deps.log(`trestle mcp: ${error.message}`),
   });
   const serveModern = toNodeHandler(modern);
+  const mirrored = new Map(selection.tools.map((tool) => [tool.name, mirroredArguments(inputJsonSchema(tool))]));
 
   const openSession = async (): Promise<NodeStreamableHTTPServerTransport> => {
     const session = new McpSession(settings, deps);
@@ -64,6 +69,8 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
     const transport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       eventStore: new MemoryEventStore(),
+      // How long a client waits before reconnecting to a stream the server closed (sent with each stream's first, priming, event).
+      retryInterval: RETRY_MS,
       onsessioninitialized: (id) => sessions.add(id, transport),
     });
     transport.onclose = () => {
@@ -82,6 +89,8 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
     const body = req.method === "POST" ? await readJson(req) : undefined;
     if (body instanceof Error) return reply(res, 400, body.message);
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
+      const mismatch = paramMismatch(body, mirrored, req);
+      if (mismatch) return reply(res, 400, `Bad Request: the request headers and body disagree: ${mismatch.why}`, {}, HEADER_MISMATCH, mismatch.id);
       for (const uri of listenedUris(body)) void follow(stateless, parseTableUri(uri)!.table, feed, false);
       return serveModern(req, res, body);
     }
@@ -154,8 +163,22 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** Why a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers disagree with its arguments (./param-headers.ts), with its id; null when they agree or it is no such call. */
+function paramMismatch(body: unknown, mirrored: ReadonlyMap<string, ReadonlyMap<string, string>>, req: IncomingMessage): { why: string; id: string | number | null } | null {
+  if (typeof body !== "object" || body === null || (body as { method?: unknown }).method !== "tools/call") return null;
+  const call = body as { id?: string | number; params?: { name?: unknown; arguments?: unknown } };
+  const declared = mirrored.get(String(call.params?.name));
+  if (!declared) return null;
+  const header = (name: string) => {
+    const value = req.headers[name.toLowerCase()];
+    return typeof value === "string" ? value : undefined;
+  };
+  const why = paramHeaderMismatch(declared, call.params?.arguments, header);
+  return why === null ? null : { why, id: call.id ?? null };
+}
+
 /** A JSON-RPC error body with `status` (the transport's own shape for its refusals). */
-function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000, id: string | number | null = null): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
-  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
 }

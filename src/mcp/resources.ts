@@ -40,6 +40,9 @@ export function tableUri(table: string, kind: Kind): string {
   return `trestle://tables/${table}/${kind}`;
 }
 
+/** The URI templates of a table's resources, in KINDS order. */
+export const TEMPLATE_URIS: readonly string[] = KINDS.map((kind) => tableUri("{table}", kind));
+
 /** The table and kind a `trestle://tables/…` URI names, or null. */
 export function parseTableUri(uri: string): { table: string; kind: Kind } | null {
   const match = /^trestle:\/\/tables\/([^/]+)\/([a-z]+)$/.exec(uri);

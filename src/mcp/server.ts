@@ -4,8 +4,8 @@
  * whose connection opens with `initialize` and is one session (./session.ts), and 2026-07-28,
  * whose every request stands alone (a stateless session: tools take `table` and `cursor`). It
  * holds the owner's and the seat's keys and turns the table into tool calls (./tools), offering
- * one profile's (./profiles.ts), the live tables as resources (./resources.ts) and prompts for the
- * common roles (./prompts.ts). On stdio, stdout is the protocol; every diagnostic goes to stderr.
+ * one profile's (./profiles.ts), the live tables as resources (./resources.ts), prompts for the
+ * common roles (./prompts.ts) and completion of table ids (./completions.ts). On stdio, stdout is the protocol; every diagnostic goes to stderr.
  * Built on the official SDK's low-level `Server`, so each tool's zod schema is both its listed
  * JSON Schema and its argument parser (./tool.ts), and argument errors come back as isError
  * results with a trestle code and a hint. A tool that must ask the owner answers input-required;
@@ -32,6 +32,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { randomBoundary, randomBytes } from "../client/index.js";
 import type { McpSettings } from "./config.js";
 import { TOOL_ICONS } from "./icons.js";
+import { registerCompletions } from "./completions.js";
 import { holdOwnerSession } from "./owner-session.js";
 import { DECISION_TTL_MS, OwnerWindow } from "./owner-window.js";
 import { PROGRESS_EVERY_MS, startProgress } from "./progress.js";
@@ -107,7 +108,8 @@ export function createServer(session: McpSession, options: ServerOptions): McpSe
   const server = new Server(
     { name: "trestle", title: "trestle", version: pkg.version, icons: TOOL_ICONS },
     {
-      capabilities: { tools: {}, resources: { subscribe: true }, prompts: {} },
+      // `logging`: a 2025-11-25 client may set a level (logging/setLevel); this server sends no log notifications, its notes go to stderr.
+      capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, completions: {}, logging: {} },
       instructions: instructions(offered),
       requestState: { verify: host.codec.verify },
       inputRequired: { roundTimeoutMs: DECISION_TTL_MS },
@@ -162,6 +164,7 @@ export function createServer(session: McpSession, options: ServerOptions): McpSe
 
   const listened = registerResources(server, session, host.window, modes, options.feed);
   registerPrompts(server, offered);
+  registerCompletions(server, session, offered);
 
   server.oninitialized = () => {
     const table = session.active;

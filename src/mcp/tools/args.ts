@@ -4,8 +4,14 @@ import { SaySubmissionSchema, SeatNameSchema, TableIdSchema, TaskIdSchema } from
 
 const say = SaySubmissionSchema.shape;
 
-/** `table`: which table; the active one when left out. */
-export const TableArg = TableIdSchema.optional().describe("the table id; default: the active table (TRESTLE_TABLE, or the last one created or joined)");
+/**
+ * `table`: which table; the active one when left out. Over HTTP a 2026-07-28 client mirrors it in
+ * an `Mcp-Param-Table` header (SEP-2243), so what routes or logs requests can see the table
+ * without reading the body; the server refuses a header that disagrees with the body.
+ */
+export const TableArg = TableIdSchema.optional()
+  .describe("the table id; default: the active table (TRESTLE_TABLE, or the last one created or joined)")
+  .meta({ "x-mcp-header": "Table" });
 
 /** `to`: the seats an entry is addressed to. */
 export const ToArg = say.to.describe("seats this is addressed to");

@@ -4,7 +4,8 @@
  * signed head (verified). `use` makes one of them the active table.
  */
 import { z } from "zod";
-import { FileHeadStore, PinStore } from "../../client/node.js";
+import { PinStore } from "../../client/node.js";
+import { knownTables } from "../completions.js";
 import { TableIdSchema, TrestleError } from "../../protocol/index.js";
 import type { McpSession } from "../session.js";
 import { defineTool } from "../tool.js";
@@ -22,8 +23,7 @@ export const tables = defineTool({
     const { session } = ctx;
     const using = use === undefined ? null : session.use(use);
     const pin = new PinStore(session.settings.home).get(session.settings.url);
-    const stored = pin ? new FileHeadStore(session.settings.home).tables(pin.relay_key) : [];
-    const ids = [...new Set([...(session.active ? [session.active] : []), ...session.tables, ...stored])].slice(0, MAX_LISTED);
+    const ids = knownTables(session).slice(0, MAX_LISTED);
     const lines = await Promise.all(ids.map(async (id) => `  ${id}${id === session.active ? " (active)" : ""}: ${await headText(session, id)}`));
     return {
       status: [

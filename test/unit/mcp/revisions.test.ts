@@ -83,6 +83,24 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
     expect(templates).toEqual(["trestle://tables/{table}/seat", "trestle://tables/{table}/room", "trestle://tables/{table}/pending"]);
   });
 
+  it("completes a table id for a role prompt and a resource template from the tables it knows", async () => {
+    const prompt = await modern.client.complete({ ref: { type: "ref/prompt", name: "trestle_debater" }, argument: { name: "table", value: table.slice(0, 8) } });
+    expect(prompt.completion.values).toContain(table);
+    const template = await modern.client.complete({ ref: { type: "ref/resource", uri: "trestle://tables/{table}/seat" }, argument: { name: "table", value: "no-such-prefix" } });
+    expect(template.completion.values).toEqual([]);
+  });
+
+  it("mirrors the table in Mcp-Param-Table and refuses a call whose header says another table (400, -32020)", async () => {
+    const mismatched = await rawModern("tools/call", { name: "trestle_read", arguments: { table } }, { "mcp-param-table": "another-table" });
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.error).toMatchObject({ code: -32020, message: expect.stringContaining("the Mcp-Param-Table header decodes to \"another-table\"") });
+    const missing = await rawModern("tools/call", { name: "trestle_read", arguments: { table } }, {});
+    expect(missing.error).toMatchObject({ code: -32020, message: expect.stringContaining("the Mcp-Param-Table header is absent") });
+    const agreed = await rawModern("tools/call", { name: "trestle_read", arguments: { table } }, { "mcp-param-table": `=?base64?${Buffer.from(table).toString("base64")}?=` });
+    expect(agreed.status).toBe(200);
+    expect(agreed.result).toMatchObject({ structuredContent: { table } });
+  });
+
   it("remembers no read: the cursor and prefix hash come back in the result and go in the next call", async () => {
     const first = await modern.call("trestle_read", { table });
     const { cursor, prefix_sha256 } = first.structuredContent as { cursor: number; prefix_sha256: string };
@@ -190,8 +208,8 @@ describe("a 2026-07-28 client over stdio", { timeout: 30_000 }, () => {
   });
 });
 
-/** One 2026-07-28 request, as a client writes it by hand: the envelope, the standard headers and the token. */
-async function rawModern(method: string, params: Record<string, unknown>): Promise<{ result?: unknown; error?: { code: number; message: string } }> {
+/** One 2026-07-28 request, as a client writes it by hand: the envelope, the standard headers (the table's Mcp-Param-Table unless `extra` replaces it) and the token. */
+async function rawModern(method: string, params: Record<string, unknown>, extra?: Record<string, string>): Promise<{ status: number; result?: unknown; error?: { code: number; message: string } }> {
   const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } } };
   const response = await fetch(url, {
     method: "POST",
@@ -202,10 +220,11 @@ async function rawModern(method: string, params: Record<string, unknown>): Promi
       "mcp-protocol-version": "2026-07-28",
       "mcp-method": method,
       "mcp-name": String(params.name),
+      ...(extra ?? (params.arguments && typeof (params.arguments as { table?: unknown }).table === "string" ? { "mcp-param-table": String((params.arguments as { table: string }).table) } : {})),
     },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: envelope } }),
   });
   const text = await response.text();
   const json = text.startsWith("{") ? text : /^data: (.*)$/m.exec(text.split("\n\n").filter((e) => e.includes('"id":1')).at(-1) ?? "")?.[1] ?? "{}";
-  return JSON.parse(json) as { result?: unknown; error?: { code: number; message: string } };
+  return { status: response.status, ...(JSON.parse(json) as { result?: unknown; error?: { code: number; message: string } }) };
 }
