@@ -7,7 +7,7 @@
  * Every scenario passes except the checks its baseline lists (test/conformance/), each calling a
  * tool, prompt or resource of the suite's own reference server; the suite itself fails the run on
  * an unlisted failure or a listed check that passes, and this file also fails on a listed failure
- * whose scenario names no such fixture. The suite needs Node 22 (test/support/node22.ts).
+ * whose scenario names no such fixture. The suite needs Node 22 (test/support/node-versions.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { settingsEnv } from "../../../src/mcp/print-config.js";
 import { cli, type CliProcess } from "../../support/cli.js";
 import { makeHome } from "../../support/mcp.js";
-import { node22 } from "../../support/node22.js";
+import { node22 } from "../../support/node-versions.js";
 import { startTokenProxy, type TokenProxy } from "../../support/token-proxy.js";
 
 /** Each revision, the suite that checks it, and its baseline. */
