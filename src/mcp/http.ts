@@ -58,6 +58,8 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
   const feed = (uri: string) => modern.notify.resourceUpdated(uri);
   const modern = createMcpHandler(() => createServer(stateless, { host, tools: selection.tools, feed }).server, {
     legacy: "reject",
+    // A listen stream is what a 2026-07-28 client holds open, as a 2025 one holds a session: the same cap.
+    maxSubscriptions: limits.max,
     onerror: (error) => deps.log(`trestle mcp: ${error.message}`),
   });
   const serveModern = toNodeHandler(modern);
@@ -117,7 +119,7 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
   const url = `http://127.0.0.1:${bound}${MCP_PATH}`;
   deps.log(`trestle mcp: serving ${selectionText(selection)} at ${url}; relay ${settings.url}${settings.table ? `, table ${settings.table}` : ""}`);
   deps.log(`trestle mcp: bearer token ${token} (printed once; valid until this process exits)`);
-  deps.log(`trestle mcp: at most ${limits.max} sessions at once; a session with no request for ${idle} is closed`);
+  deps.log(`trestle mcp: at most ${limits.max} sessions (and ${limits.max} listen streams) at once; a session with no request for ${idle} is closed`);
   return {
     url,
     token,

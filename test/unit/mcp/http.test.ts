@@ -129,7 +129,7 @@ describe("when a server started with --max-sessions 1 --session-idle 1s is full,
   beforeAll(async () => {
     small = cli(home.dir, (await sharedRelay()).url).start(["mcp", "--http", "--max-sessions", "1", "--session-idle", "1s"], { env: settingsEnv(home.settings) });
     served = { url: (await small.printed(/ at (http:\/\/127\.0\.0\.1:\d+\/mcp);/))[1]!, token: (await small.printed(/bearer token (\S+) \(printed once/))[1]! };
-    await small.printed(/at most 1 sessions at once; a session with no request for 1 s is closed/);
+    await small.printed(/at most 1 sessions \(and 1 listen streams\) at once; a session with no request for 1 s is closed/);
   }, 60_000);
   afterAll(async () => {
     small?.child.kill("SIGTERM");

@@ -10,6 +10,7 @@
 import { Client as V1Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as V1Transport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
 import { settingsEnv } from "../../../src/mcp/print-config.js";
@@ -137,6 +138,20 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
     expect(approval).toMatchObject({ owner: "tao", task, verdict: "approve", author: { key: home.owner.publicKeyText } });
   });
 
+  describe("when a 2026-07-28 request lacks the token or comes from elsewhere", () => {
+    it.each([
+      ["no token", 401, { authorization: "" }],
+      ["a foreign Origin", 403, { origin: "http://evil.example" }],
+      ["a foreign Host", 403, { host: "evil.example" }],
+    ] as const)("refuses %s with %i before MCP, and the write never reaches the ledger", async (what, status, headers) => {
+      const refused = await rawNode({ name: "trestle_say", arguments: { table, text: `refused: ${what}` } }, headers);
+      expect(refused.status).toBe(status);
+      expect(refused.body).not.toContain(token);
+      const seen = (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry);
+      expect(seen.some((e) => e.kind === "say" && e.body === `refused: ${what}`)).toBe(false);
+    });
+  });
+
   describe("when a retry brings back request state that is not this server's, for this call", () => {
     it("refuses it before the tool runs: tampered (-32602, the SDK's words), or sealed for another call", async () => {
       const proposed = textOf(await modern.call("trestle_propose", { table, text: "another card", effects: [EFFECT] }));
@@ -207,6 +222,33 @@ describe("a 2026-07-28 client over stdio", { timeout: 30_000 }, () => {
     }
   });
 });
+
+/** A 2026-07-28 tools/call sent with node:http (which sends any Host and Origin), with the token unless `headers` replaces it. */
+function rawNode(params: Record<string, unknown>, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  const target = new URL(url);
+  const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const all: Record<string, string> = {
+    host: target.host,
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": String(params.name),
+    "mcp-param-table": table,
+    ...headers,
+  };
+  if (all.authorization === "") delete all.authorization;
+  return new Promise((resolve, reject) => {
+    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: all }, (res) => {
+      let body = "";
+      res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope } }));
+  });
+}
 
 /** One 2026-07-28 request, as a client writes it by hand: the envelope, the standard headers (the table's Mcp-Param-Table unless `extra` replaces it) and the token. */
 async function rawModern(method: string, params: Record<string, unknown>, extra?: Record<string, string>): Promise<{ status: number; result?: unknown; error?: { code: number; message: string } }> {
