@@ -130,6 +130,8 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
   it("asks the owner by an input-required result carrying the link, and signs after their click in the window", async () => {
     const proposed = textOf(await modern.call("trestle_propose", { table, text: "a card", effects: [EFFECT] }));
     const task = /It opened a task: (\d+\.tao)/.exec(proposed)![1]!;
+    const pending = await modern.client.readResource({ uri: `trestle://tables/${table}/pending` });
+    expect((pending.contents[0] as { text: string }).text).toContain(`  task ${task} awaits approval`);
     const approved = await modern.call("trestle_approve", { table, task });
     expect(textOf(approved)).toContain(`task ${task} approved`);
     expect(modern.asked.at(-1)).toMatchObject({ mode: "url", url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#decision=/) });

@@ -75,6 +75,8 @@ describe("a room through MCP", () => {
     expect(ben.asked).toHaveLength(1);
     // The owner is shown what the accept binds, in the words gate list and the window use: the offer it answers, named and in full.
     expect(benSaw[0]!.lines).toContain(`  accept offer #${seq} by sara-bot: 2,800.00 TWD (280000 minor units), no expiry`);
+    const state = await ben.client.readResource({ uri: `trestle://tables/${table}/room` });
+    expect((state.contents[0] as { text: string }).text).toContain("0 live offers");
     expect(textOf(await ben.call("trestle_room_state", { table }))).toContain("0 live offers");
     await closeAll(sara, ben);
   });
