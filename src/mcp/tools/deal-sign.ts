@@ -14,7 +14,7 @@ import { guardedSeat, RefArg } from "../room-seat.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
 
-/** Signs a deal of this server's owner, after the human confirms through elicitation. */
+/** Signs a deal of this server's owner, once the human approves it in the principal window. */
 export const dealSign = defineTool({
   name: "trestle_deal_sign",
   title: "Ask your owner to sign a deal",
