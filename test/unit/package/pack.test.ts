@@ -25,7 +25,7 @@ import { createKeyFile, seatKeyPath } from "../../../src/client/node.js";
 import { sha256, utf8 } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { NODE_FLOOR, nodeFloor } from "../../support/node-versions.js";
+import { NODE_FLOOR, nodeFloor, withNode } from "../../support/node-versions.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -187,25 +187,26 @@ describe("the packed package", () => {
     expect(bin).toEqual({ code: 0, stdout: `trestle ${pkg.version}\n`, stderr: "" });
   });
 
-  it("runs on the oldest Node it declares: the command, and its MCP server to a client of each revision", async () => {
-    const floor = nodeFloor();
-    expect((await run(floor, ["-p", "process.versions.node"])).stdout.trim()).toMatch(new RegExp(`^${NODE_FLOOR.replace(".", "\\.")}\\.`));
-    const bin = join(project, "node_modules/trestle/bin/trestle.mjs");
-    expect((await run(floor, [bin, "--version"], { cwd: project })).stdout).toBe(`trestle ${pkg.version}\n`);
-    const home = mkdtempSync(join(tmpdir(), "trestle-floor-"));
-    await run(floor, [bin, "--home", home, "keygen", "--owner", "tao"], { cwd: project });
-    for (const revision of ["2025-11-25", "2026-07-28"] as const) {
-      const versionNegotiation = revision === "2026-07-28" ? { versionNegotiation: { mode: { pin: revision } } } : {};
-      const client = new Client({ name: "floor", version: "1.0.0" }, versionNegotiation);
-      const env = { PATH: process.env.PATH ?? "", TRESTLE_HOME: home, TRESTLE_OWNER: "tao", TRESTLE_URL: relay.url };
-      await client.connect(new StdioClientTransport({ command: floor, args: [bin, "mcp"], env, cwd: project, stderr: "ignore" }));
-      try {
-        expect(client.getProtocolEra()).toBe(revision === "2026-07-28" ? "modern" : "legacy");
-        expect((await client.listTools()).tools.map((t) => t.name)).toContain("trestle_create_table");
-        expect(JSON.parse((await client.readResource({ uri: "trestle://server" })).contents.map((c) => ("text" in c ? c.text : "")).join(""))).toMatchObject({ relay: relay.url, owner: "tao" });
-      } finally {
-        await client.close();
+  withNode(nodeFloor(), (floor) => {
+    it("runs on the oldest Node it declares: the command, and its MCP server to a client of each revision", async () => {
+      expect((await run(floor, ["-p", "process.versions.node"])).stdout.trim()).toMatch(new RegExp(`^${NODE_FLOOR.replace(".", "\\.")}\\.`));
+      const bin = join(project, "node_modules/trestle/bin/trestle.mjs");
+      expect((await run(floor, [bin, "--version"], { cwd: project })).stdout).toBe(`trestle ${pkg.version}\n`);
+      const home = mkdtempSync(join(tmpdir(), "trestle-floor-"));
+      await run(floor, [bin, "--home", home, "keygen", "--owner", "tao"], { cwd: project });
+      for (const revision of ["2025-11-25", "2026-07-28"] as const) {
+        const versionNegotiation = revision === "2026-07-28" ? { versionNegotiation: { mode: { pin: revision } } } : {};
+        const client = new Client({ name: "floor", version: "1.0.0" }, versionNegotiation);
+        const env = { PATH: process.env.PATH ?? "", TRESTLE_HOME: home, TRESTLE_OWNER: "tao", TRESTLE_URL: relay.url };
+        await client.connect(new StdioClientTransport({ command: floor, args: [bin, "mcp"], env, cwd: project, stderr: "ignore" }));
+        try {
+          expect(client.getProtocolEra()).toBe(revision === "2026-07-28" ? "modern" : "legacy");
+          expect((await client.listTools()).tools.map((t) => t.name)).toContain("trestle_create_table");
+          expect(JSON.parse((await client.readResource({ uri: "trestle://server" })).contents.map((c) => ("text" in c ? c.text : "")).join(""))).toMatchObject({ relay: relay.url, owner: "tao" });
+        } finally {
+          await client.close();
+        }
       }
-    }
-  }, 60_000);
+    }, 60_000);
+  });
 });
