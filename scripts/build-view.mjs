@@ -20,8 +20,8 @@ const STATIC = ["index.html", "app.css"];
 const ICONS = ["favicon.ico", "favicon.svg"].map((file) => join(ROOT, "worker", "site", "static", file));
 /** The page script's entry. */
 export const VIEW_ENTRY = join(SOURCE, "page", "main.ts");
-/** What the page is built from, watched for staleness: src/view, its script, what it imports (types alone from elsewhere), its static files and the icon. */
-export const VIEW_SOURCES = [SOURCE, ...ICONS];
+/** What the page is built from, watched for staleness: src/view, its script, the DOM pieces it shares with the viewer (src/page), what it imports (types alone from elsewhere), its static files and the icon. */
+export const VIEW_SOURCES = [SOURCE, join(ROOT, "src", "page"), ...ICONS];
 
 /** Whether the page is missing or older than any of its sources. */
 export function viewStale() {

@@ -23,7 +23,7 @@ import { requireTable } from "./writing/writes.js";
 import type { WriteOutcome } from "./writing/outcome.js";
 import { Notices, ownerNotify } from "./writing/notify.js";
 import { ownerChannels, type ChannelProbe } from "./writing/approvers.js";
-import { Alarm, auctionAt, watchdogAt } from "./writing/alarms.js";
+import { Alarm, settlementAt, watchdogAt } from "./writing/alarms.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 import { limitsOf } from "../settings.js";
 import { TableLimits } from "./limits.js";
@@ -120,7 +120,7 @@ export class ComposedContext implements TableContext {
     return this.state ? this.sessions.answerers(this.state) : new Set();
   }
 
-  /** Arms the alarm at the earliest deadline of the watchdog, an auction's settlement, a pending result delivery, a notification not yet taken, a checkpoint for the witnesses, a socket's authentication and the table's end of life. */
+  /** Arms the alarm at the earliest deadline of the watchdog, an auction's or sealed listing's settlement, a pending result delivery, a notification not yet taken, a checkpoint for the witnesses, a socket's authentication and the table's end of life. */
   reschedule(): Promise<void> {
     if (this.burial) return Promise.resolve();
     const limits = this.limits.values;
@@ -128,7 +128,7 @@ export class ComposedContext implements TableContext {
     if (this.replica.mirror) return this.alarms.schedule(ends);
     const notices = this.state ? this.notices.nextAt() : null;
     if (this.witnessDue === null && witnessesBehind(this)) this.witnessDue = this.now() + WITNESS_BATCH_MS;
-    return this.alarms.schedule([watchdogAt(this.state), auctionAt(this.state), deliveryAt(this.storage, this.state, this.now()), notices, this.witnessDue, ...ends]);
+    return this.alarms.schedule([watchdogAt(this.state), settlementAt(this.state), deliveryAt(this.storage, this.state, this.now()), notices, this.witnessDue, ...ends]);
   }
 
   /** The alarm's submission of the checkpoint to the witnesses behind it, once due (writing/witnessing.ts); retried later when one fails. */

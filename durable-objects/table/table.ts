@@ -26,7 +26,7 @@ import { writeAttestedControl, writeControl, type AttestedControl } from "./writ
 import { writeRevoke } from "./writing/revoke.js";
 import { writeAttestedApproval, type AttestedApproval } from "./writing/chat-approvals.js";
 import { ownerNotify } from "./writing/notify.js";
-import { runAuctions, runWatchdog } from "./writing/alarms.js";
+import { runSettlements, runWatchdog } from "./writing/alarms.js";
 import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePublicMessage } from "./reading/public-read.js";
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./writing/rooms.js";
 import { sendOwnerNote } from "./writing/notes.js";
@@ -189,7 +189,7 @@ export class TableDO extends DurableObject<Env> {
 
   /**
    * The table's alarm (alarms.ts): sockets past their authentication deadline, the table's end of
-   * life, the task watchdog, auctions due to settle, any pending sub-table result delivery, owner
+   * life, the task watchdog, auctions and sealed listings due to settle, any pending sub-table result delivery, owner
    * notifications not yet taken, the checkpoint for the witnesses. At least once: a repeated run appends nothing.
    */
   override async alarm(): Promise<void> {
@@ -202,7 +202,7 @@ export class TableDO extends DurableObject<Env> {
     // A mirror runs no jobs but its own lifetime here: its relay's watchdog, results and notifications are that relay's.
     if (this.table.replica.mirror) return this.table.reschedule();
     for (const outcome of runWatchdog(this.table)) await this.table.afterWrite(outcome);
-    for (const outcome of runAuctions(this.table)) await this.table.afterWrite(outcome);
+    for (const outcome of runSettlements(this.table)) await this.table.afterWrite(outcome);
     await deliverResult(this.table);
     await this.table.notices.handOffDue(ownerNotify(this.env), () => this.table.now());
     await this.table.witness();

@@ -6,6 +6,7 @@
  */
 import {
   HttpClient,
+  loadOrCreateKeyFile,
   openTable,
   ownerKeyPath,
   readKeyFile,
@@ -82,6 +83,14 @@ export class Context {
   async seat(): Promise<{ seat: string; key: LoadedKey }> {
     const seat = required(this.args, "seat", "TRESTLE_SEAT", this.io.env);
     return { seat, key: await readKeyFile(optional(this.args, "key") ?? seatKeyPath(this.home, seat), "seat") };
+  }
+
+  /** The key of seat `seat` a join delegates to: --key or the default file, created (and said so on stderr) when missing. */
+  async newSeatKey(seat: string): Promise<LoadedKey> {
+    const path = optional(this.args, "key") ?? seatKeyPath(this.home, seat);
+    const { key, created } = await loadOrCreateKeyFile(path, "seat", seat);
+    if (created) this.out.note(`created seat key ${path}`);
+    return key;
   }
 
   /** The owner from --owner / TRESTLE_OWNER (else `fallback`, when the command names one) and their key (--owner-key or the default file). */

@@ -5,7 +5,9 @@
  * " accept ", "twd") is refused with the value it probably meant, and a never_disclose string is
  * named by its position, never echoed. Repeats are dropped (they mean nothing twice).
  */
-import { AgentViewSchema, foldText, MandateSchema, SecretAmountSchema, WritableKindSchema, type AgentView, type MandateMoney, type SecretAmount } from "../owner/index.js";
+import { AgentViewSchema, foldText, MandateAllowanceSchema, MandateSchema, SecretAmountSchema, WritableKindSchema, type AgentView, type MandateAllowance, type MandateMoney, type SecretAmount } from "../owner/index.js";
+import { CategorySchema, TableIdSchema } from "../protocol/index.js";
+import type { z } from "zod";
 import { integer, optional, type Parsed } from "./args.js";
 import { currencyFlag } from "./currency-flag.js";
 import { UsageError } from "./exit.js";
@@ -56,6 +58,41 @@ export function mandateMoney(parsed: Parsed): MandateMoney | undefined {
   if (cap === undefined || currency === undefined) return undefined;
   if (floor !== undefined && floor > cap) throw new UsageError(`--floor ${floor} is above --cap ${cap}: no amount could be committed`);
   return { currency, cap, ...(floor === undefined ? {} : { floor }) };
+}
+
+/** The allowance of --allowance (minor units of the money's currency) and --allowance-open, or undefined without --allowance; a usage error without --cap and --currency, or for --allowance-open alone. */
+export function mandateAllowance(parsed: Parsed, money: MandateMoney | undefined): MandateAllowance | undefined {
+  const total = integer(parsed, "allowance");
+  const open = integer(parsed, "allowance-open");
+  if (total === undefined) {
+    if (open !== undefined) throw new UsageError("--allowance-open needs --allowance");
+    return undefined;
+  }
+  if (!money) throw new UsageError("--allowance needs --cap and --currency: it is counted in the money's currency");
+  const checked = MandateAllowanceSchema.safeParse({ currency: money.currency, total, ...(open === undefined ? {} : { open }) });
+  if (!checked.success) throw new UsageError(`--allowance-open: ${checked.error.issues[0]!.message}`);
+  return checked.data;
+}
+
+/** The --market table ids, once each, or undefined when none is given (any market); a usage error for one that is not a table id. */
+export function mandateMarkets(parsed: Parsed): string[] | undefined {
+  return namesFlag(parsed, "market", TableIdSchema);
+}
+
+/** The --category names, once each, or undefined when none is given (any category); a usage error for one that is not a category name. */
+export function mandateCategories(parsed: Parsed): string[] | undefined {
+  return namesFlag(parsed, "category", CategorySchema);
+}
+
+/** Repeatable flag `name`'s values, each one `schema` takes, once each; undefined when not given. */
+function namesFlag(parsed: Parsed, name: string, schema: z.ZodType<string>): string[] | undefined {
+  const given = strings(parsed.values[name]);
+  if (given.length === 0) return undefined;
+  for (const value of given) {
+    const checked = schema.safeParse(value);
+    if (!checked.success) throw new UsageError(`--${name} "${value}": ${checked.error.issues[0]!.message}`);
+  }
+  return unique(given);
 }
 
 /** The --secret-amount choice (refuse or allow an amount equal to a numeric secret), undefined when not given; a usage error otherwise. */

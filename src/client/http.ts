@@ -70,6 +70,15 @@ import {
   type NoteRequest,
   type NoteResponse,
 } from "../protocol/schemas/room.js";
+import {
+  DealRecordResponseSchema,
+  ListingsResponseSchema,
+  MatchResponseSchema,
+  type DealRecordResponse,
+  type ListingQuery,
+  type ListingsResponse,
+  type MatchResponse,
+} from "../protocol/schemas/market.js";
 import { CustodyResponseSchema, type CustodyRequest, type CustodyResponse } from "../protocol/schemas/custody.js";
 import { ReplicaStatusSchema, type ReplicaPage, type ReplicaStatus } from "../protocol/schemas/replica.js";
 import type { SeatRevokeRequest } from "../protocol/schemas/revoke.js";
@@ -218,6 +227,25 @@ export class HttpClient {
   /** POST /invites/join: a new owner's signed join by invite, with the code. */
   joinByInvite(request: InviteJoinRequest): Promise<JoinResponse> {
     return this.json(JoinResponseSchema, "POST", "/invites/join", { body: request });
+  }
+
+  /** GET /tables/:id/listings?…: a market's live listings that fit `query` (docs/SPEC.md §5.15), read as `reader`; unsigned (no reader) only at a public market. */
+  listings(table: string, query: ListingQuery, reader?: Reader): Promise<ListingsResponse> {
+    const search = Object.entries(query)
+      .filter(([, value]) => value !== undefined)
+      .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
+      .join("&");
+    return this.json(ListingsResponseSchema, "GET", `/tables/${enc(table)}/listings${search === "" ? "" : `?${search}`}`, reader ? { reader, table } : {});
+  }
+
+  /** GET /tables/:id/matches/:seq: a market's match, the citation its room's config carries and its room's id, read as `reader` (unsigned only at a public market). */
+  match(table: string, seq: number, reader?: Reader): Promise<MatchResponse> {
+    return this.json(MatchResponseSchema, "GET", `/tables/${enc(table)}/matches/${seq}`, reader ? { reader, table } : {});
+  }
+
+  /** POST /tables/:id/deals: asks the market to record the done deal of match room `room` (idempotent: a recorded deal answers its entry). */
+  recordDeal(table: string, room: string): Promise<DealRecordResponse> {
+    return this.json(DealRecordResponseSchema, "POST", `/tables/${enc(table)}/deals`, { body: { room } });
   }
 
   /** POST /tables/:id/notes: a seat's signed note to its owner's chat apps (never the table). */

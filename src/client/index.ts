@@ -9,6 +9,7 @@ export * from "./follow.js";
 export * from "./follow-custody.js";
 export * from "./heads.js";
 export * from "./http.js";
+export * from "./market.js";
 export * from "./owner.js";
 export * from "./owner-ask.js";
 export * from "./random.js";

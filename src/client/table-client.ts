@@ -120,10 +120,13 @@ export class TableClient {
    * Seats `seat` with `seatKey` (a public key), signed by its owner; the signed join is valid until
    * `expires`. With `configSha256` (canonicalSha256 of the table's config) the owner also signs the
    * config, so their own `auto_approve` and `chat_approve` rules in it count (docs/SPEC.md §4.2).
+   * With `newcomer` the owner is new to the table and joins with its own key (`owner_key`): naming
+   * `newcomer.invite`, an invite bound to that key (a market's member, §5.15), or no invite (the
+   * other side of a match, in its room).
    */
   async join(
     ownerSigner: Signer,
-    fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number; configSha256?: string },
+    fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number; configSha256?: string; newcomer?: { invite?: string } },
   ): Promise<JoinResponse> {
     const statement: Omit<JoinStatement, "card_sha256"> = {
       table: this.table,
@@ -134,6 +137,8 @@ export class TableClient {
       nonce: randomNonce(),
       expires: fields.expires,
       ...(fields.configSha256 === undefined ? {} : { config_sha256: fields.configSha256 }),
+      ...(fields.newcomer?.invite === undefined ? {} : { invite: fields.newcomer.invite }),
+      ...(fields.newcomer === undefined ? {} : { owner_key: ownerSigner.publicKeyText }),
     };
     await this.ready({ signer: ownerSigner, as: { owner: fields.owner } });
     const since = this.tracker.held;

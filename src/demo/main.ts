@@ -1,8 +1,9 @@
 /**
  * `npm run demo [-- <scenario>] [flags]`: finds or starts a relay, plays a scenario with scripted
  * seats, prints the transcript, and checks the outcome, failing loudly (exit 1) unless every check
- * holds. Scenarios (scenarios.ts): `debate` (the default: the #459/#461 session) and `room` (two
- * owners' agents settle on a second-hand stroller under their mandates).
+ * holds. Scenarios (scenarios.ts): `debate` (the default: the #459/#461 session), `room` (two
+ * owners' agents settle on a second-hand stroller under their mandates) and `market` (five owners
+ * trade a dozen items: listings, matches, rooms, deals recorded).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
@@ -13,7 +14,7 @@ import { wantsColor, type TextSink } from "../text/styles.js";
 import { DemoError } from "./errors.js";
 import { repoRoot } from "./paths.js";
 import { ensureRelay, type DemoRelay } from "./relay.js";
-import { isScenario, SCENARIOS } from "./scenarios.js";
+import { isScenario, SCENARIOS, type Played } from "./scenarios.js";
 import { Transcript } from "./transcript.js";
 
 /** Process-level inputs of the demo. */
@@ -29,14 +30,15 @@ export const DEMO_EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const;
 /** Signals that end the demo early: the relay it started is stopped and its keys deleted first. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-const USAGE = `usage: npm run demo [-- [debate | room] [--relay URL] [--port N] [--out DIR] [--keep] [--json] [--no-color]]
+const USAGE = `usage: npm run demo [-- [debate | room | market] [--relay URL] [--port N] [--out DIR] [--keep] [--json] [--no-color]]
 
   debate        the #459/#461 session (default)
   room          two owners' agents settle on a stroller in a room, under their mandates
+  market        five owners' agents list a dozen items in a market; matches, rooms, deals
   --relay URL   play on this relay (it must be running); default: the local relay
   --port N      the local relay's port (default 8787); started with wrangler dev if none answers
-  --out DIR     where the export is written (default ./demo-out)
-  --keep        keep the work directory (keys, jenny's taskboard.json; the room's mandates and journals)
+  --out DIR     where the exports are written (default ./demo-out)
+  --keep        keep the work directory (keys, jenny's taskboard.json; the owners' mandates and journals)
   --json        print one JSON summary (with the transcript) instead of the transcript
   --no-color    never colour the output (NO_COLOR does the same)`;
 
@@ -78,7 +80,8 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
     transcript.section(`trestle demo: ${played.title}`);
     transcript.say(`relay ${relay.url} (${relay.started ? "started by the demo; stopped at the end" : "already running"}), key ${relay.relayKey}`);
     transcript.say(`work directory ${work} (${played.work})`);
-    const { checks, exportPath, summary: fields } = await played.play({ relay, root, work, outDir: resolve(values.out ?? "demo-out"), transcript });
+    const result: Played = await played.play({ relay, root, work, outDir: resolve(values.out ?? "demo-out"), transcript });
+    const { checks, exportPath, verified, summary: fields } = result;
     transcript.section("checks");
     for (const check of checks) transcript.check(check.ok, check.text);
     const ok = checks.every((c) => c.ok);
@@ -90,7 +93,7 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
       io.stderr.write(`DEMO FAILED: ${checks.filter((c) => !c.ok).map((c) => c.text).join("; ")}\n`);
       return DEMO_EXIT.FAILED;
     }
-    if (!json) io.stdout.write(`\n${transcript.c.green(transcript.c.bold("demo passed"))}: the export ${exportPath} verifies CLEAN with trestle verify\n`);
+    if (!json) io.stdout.write(`\n${transcript.c.green(transcript.c.bold("demo passed"))}: ${verified ?? `the export ${exportPath}`} verif${verified ? "y" : "ies"} CLEAN with trestle verify\n`);
     return DEMO_EXIT.OK;
   } catch (error) {
     io.stderr.write(`DEMO FAILED: ${describe(error)}\n`);

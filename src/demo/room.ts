@@ -12,11 +12,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createKeyFile, openTable, ownerKeyPath, randomBytes, seatKeyPath, type LoadedKey, type TableClient } from "../client/node.js";
-import { GuardedSeat, issueInvite, joinByInvite, roomConfigFor, seatFiles, setMandate, type MandateFields, type Sent } from "../owner/index.js";
+import { GuardedSeat, issueInvite, joinByInvite, roomConfigFor, type Sent } from "../owner/index.js";
 import { dealStatus, isEntry, parseExport, toHex, TrestleError, type Terms } from "../protocol/index.js";
 import { DemoError } from "./errors.js";
+import { signSeatMandate } from "./owner-files.js";
 import type { SessionOptions } from "./session-459.js";
 import { shortPath } from "./paths.js";
+import { ShownLedger } from "./shown-ledger.js";
 import { trestleCli } from "./trestle-cli.js";
 import type { Transcript } from "./transcript.js";
 
@@ -57,7 +59,6 @@ export async function playRoom(o: SessionOptions): Promise<RoomOutcome> {
   const table = `r-stroller-${toHex(randomBytes(3))}`;
   const saraHome = join(o.work, "sara");
   const benHome = join(o.work, "ben");
-  const shown = new Set<number>();
 
   t.section("sara opens the room on her machine");
   const saraOwner = await createKeyFile(ownerKeyPath(saraHome, "sara"), "owner", "sara");
@@ -66,7 +67,7 @@ export async function playRoom(o: SessionOptions): Promise<RoomOutcome> {
   if (saraClient.tracker.relayKey !== o.relay.relayKey) throw new DemoError(`the relay's key changed during the demo (pinned ${saraClient.tracker.relayKey})`);
   await saraClient.create(saraOwner.signer, "sara", roomConfigFor({ id: table, topic: "A second-hand stroller", owner: "sara", ownerKey: saraOwner.signer.publicKeyText, maxParties: 1 }));
   await saraClient.join(saraOwner.signer, { seat: "sara-bot", owner: "sara", seatKey: saraSeat.signer.publicKeyText, card: { summary: "sells sara's stroller" }, expires: Date.now() + 600_000 });
-  await mandate(saraHome, saraOwner, table, "sara-bot", { money: { currency: "TWD", cap: 400000, floor: 240000 }, never_disclose: FLOOR });
+  await signSeatMandate(saraHome, saraOwner, table, "sara-bot", { money: { currency: "TWD", cap: 400000, floor: 240000 }, never_disclose: FLOOR });
   t.say("sara signs sara-bot's mandate: commit between 2,400.00 and 4,000.00 TWD, never write \"2400\" in any form (her private floor)");
   const invite = await issueInvite(saraClient, saraOwner.signer, { ttlMs: 3_600_000 });
   t.say(`invite link (carries the relay key sara pinned): ${invite.link.replace(/code=[^&]+/, "code=XXXX-XXXX")}`);
@@ -85,20 +86,21 @@ export async function playRoom(o: SessionOptions): Promise<RoomOutcome> {
     card: { summary: "buys a stroller for ben" },
     ttlMs: 600_000,
   });
-  await mandate(benHome, benOwner, table, "ben-bot", { money: { currency: "TWD", cap: 300000 }, never_disclose: CAP, require_confirm: ["accept"] });
+  await signSeatMandate(benHome, benOwner, table, "ben-bot", { money: { currency: "TWD", cap: 300000 }, never_disclose: CAP, require_confirm: ["accept"] });
   t.say("ben signs ben-bot's mandate: commit at most 3,000.00 TWD, never write \"3000\" in any form, and every accept waits for him");
   const ben: Side = { home: benHome, owner: benOwner, client: benClient, seat: new GuardedSeat({ client: benClient, seat: "ben-bot", signer: benSeat.signer, home: benHome }) };
-  await show(t, ben, shown);
+  const bens = new ShownLedger(benClient, { signer: benOwner.signer, as: { owner: "ben" } });
+  await bens.show(t);
 
   t.section("the negotiation (scripted seats, no model calls), each write through its owner's guards");
   const ask = await leafOf(sara, await sara.seat.send({ kind: "offer", terms: { ...twd(360000), text: "stroller, folds flat, with the rain cover" }, body: "Asking 3,600." }));
   ben.seat.rationale("The listing matches what ben wants; 2,500 leaves room under his cap.");
   const counter = await leafOf(ben, await ben.seat.send({ kind: "counter", offer: ask, terms: twd(250000), body: "Would you take 2,500?" }));
-  await show(t, ben, shown);
+  await bens.show(t);
   const refused = await attemptLeak(t, ben);
   sara.seat.rationale("2,800 is comfortably inside sara's mandate; hold there.");
   const final = await leafOf(sara, await sara.seat.send({ kind: "counter", offer: counter, terms: twd(280000), body: "I can do 2,800, and that is final." }));
-  await show(t, ben, shown);
+  await bens.show(t);
 
   t.section("ben's seat accepts; the gate holds it until ben approves on his machine");
   const hash = await heldAccept(ben, final);
@@ -118,7 +120,7 @@ export async function playRoom(o: SessionOptions): Promise<RoomOutcome> {
   await t.command(pendingArgs, () => saraCli(pendingArgs));
   await signAs(t, saraCli, "sara", table, final);
   await sara.seat.send({ kind: "close", outcome: "deal", offer: final, body: "Deal. Thank you!" });
-  await show(t, ben, shown);
+  await bens.show(t);
 
   t.section("export, and the CLI's own verification");
   const { text } = await saraClient.exportLedger({ signer: saraOwner.signer, as: { owner: "sara" } });
@@ -159,26 +161,11 @@ async function signAs(t: Transcript, cli: ReturnType<typeof trestleCli>, owner: 
   if (signed.code !== 0) throw new DemoError(`trestle deal sign as ${owner} exited ${signed.code}`);
 }
 
-/** Signs `seat`'s mandate at `table` with `owner`'s key into `home`. */
-async function mandate(home: string, owner: LoadedKey, table: string, seat: string, fields: Partial<MandateFields>): Promise<void> {
-  const all: MandateFields = { table, seat, owner: owner.name, never_disclose: [], require_confirm: [], paused: false, ...fields };
-  await setMandate(seatFiles(home, table, seat).mandate, owner.signer, all, { now: Date.now() });
-}
-
 /** The leaf hash of the entry a send wrote, from that side's verified transcript. */
 async function leafOf(side: Side, sent: Sent): Promise<string> {
   const entry = (await side.seat.transcript()).entries.find((e) => e.seq === sent.seq);
   if (!entry) throw new DemoError(`entry #${sent.seq} is not in the verified transcript`);
   return entry.leaf;
-}
-
-/** Prints the entries of ben's verified history not shown yet. */
-async function show(t: Transcript, side: Side, shown: Set<number>): Promise<void> {
-  const { items } = await side.client.history({ signer: side.owner.signer, as: { owner: side.owner.name } });
-  for (const item of items.filter((i) => !shown.has(i.seq))) {
-    shown.add(item.seq);
-    t.entry(item);
-  }
 }
 
 /** ben's seat drafts a message naming its cap; its own guard must refuse it before signing. */

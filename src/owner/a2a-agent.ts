@@ -8,7 +8,8 @@
  * last artifact) is read like a command's output: a data part holding an entry object, else its text.
  * A task in `input-required` becomes a question to the seat's owner (src/client/owner-ask.ts), cut
  * to fit a question's length with a mark saying so, whose answer goes back in the same task and
- * context; when nobody can answer (E_NO_ANSWERER) or the question expires, the seat passes, and when
+ * context, framed as the owner's words with whether it is verified (a text part, owner-words.ts) and
+ * as data (`{ owner_answer: { value, verified, via } }`); when nobody can answer (E_NO_ANSWERER) or the question expires, the seat passes, and when
  * the seat stops meanwhile the wait ends at once. A failed, rejected or canceled task, an agent that
  * needs authentication, an error or a timeout is E_AGENT. Not streamed: the entry is written whole
  * only once the agent finished, so partial output would change nothing at the table.
@@ -17,7 +18,8 @@ import { randomUUID } from "node:crypto";
 import { Message, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
 import { askOwner, type Clock, type HttpClient } from "../client/index.js";
-import { cutText, LIMITS, TrestleError, type Signer } from "../protocol/index.js";
+import { cutText, LIMITS, TrestleError, type OwnerAnswer, type Signer } from "../protocol/index.js";
+import { frameOwnerAnswer } from "../text/owner-words.js";
 import { sameOriginFetch } from "./a2a-fetch.js";
 import { agentFailed, turnJson, turnText, type AgentReply } from "./agent-turn.js";
 import type { OwnerWords } from "./owner-words-sealing.js";
@@ -87,7 +89,8 @@ export async function a2aAgent(options: A2aAgentOptions): Promise<SeatAgent> {
         if (asked >= MAX_QUESTIONS) throw agentFailed("failed", `the A2A agent asked ${MAX_QUESTIONS} questions in one turn; nothing was written`);
         const answer = await ownerAnswer(options, textOf(reply.status?.message?.parts ?? []) || "The agent needs your input to go on.", signal);
         if (answer === null) return { data: { kind: "pass", body: "" } };
-        reply = await send(message(reply.contextId, reply.id, [{ text: answer }]), signal);
+        const told = { owner_answer: { value: answer.value, verified: answer.verified, via: answer.via } };
+        reply = await send(message(reply.contextId, reply.id, [{ text: frameOwnerAnswer(answer) }, { data: told }]), signal);
       }
     },
   };
@@ -111,7 +114,7 @@ function fitQuestion(text: string): string {
 }
 
 /** The owner's answer to the agent's question `text`, or null when nobody can answer now or it expired; E_AGENT at once when `signal` aborts (the seat stops) while it waits. */
-async function ownerAnswer(options: A2aAgentOptions, text: string, signal: AbortSignal): Promise<string | null> {
+async function ownerAnswer(options: A2aAgentOptions, text: string, signal: AbortSignal): Promise<OwnerAnswer | null> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let question: string | null = null;
   const stopped = () => agentFailed("failed", `the seat stopped while the agent's question${question === null ? "" : ` ${question}`} waited for the owner; the wait was cancelled and nothing was written`);
@@ -137,7 +140,7 @@ async function ownerAnswer(options: A2aAgentOptions, text: string, signal: Abort
         options.onAsk?.(taken.question);
       },
     });
-    return (await options.words.openQuestion(asked)).answer?.value ?? null;
+    return (await options.words.openQuestion(asked)).answer ?? null;
   } catch (error) {
     if (error instanceof TrestleError && error.code === "E_NO_ANSWERER") return null;
     if (signal.aborted && question !== null) options.onAskCancelled?.(question);

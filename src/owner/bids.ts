@@ -14,6 +14,7 @@ import {
   TrestleError,
   type AuctionState,
   type AuctionSide,
+  type Currency,
   type Submission,
   type TableState,
   type Terms,
@@ -51,33 +52,46 @@ export function recordBid(journal: Journal, state: TableState, leaf: string, sea
   return journal.append({ type: "bid", auction: leaf, side, bid, currency: auction.currency, salt, commitment }) as BidRecord;
 }
 
+/** The journal's sealed bid of `type` (an auction's `bid`, a listing's `market_bid`) whose commitment is `commitment`, or undefined. */
+export function sealedBid<T extends "bid" | "market_bid">(journal: Journal, type: T, commitment: string): JournalRecordOf<T> | undefined {
+  return journal.ofType(type).find((b) => (b as JournalRecordOf<"bid" | "market_bid">).commitment === commitment);
+}
+
 /** The journal's bid whose commitment is `commitment`, or undefined. */
 export function bidByCommitment(journal: Journal, commitment: string): BidRecord | undefined {
-  return journal.ofType("bid").find((b) => b.commitment === commitment);
+  return sealedBid(journal, "bid", commitment);
+}
+
+/** `record`, the journal's bid for `whose` commitment `where` as the verified ledger holds it; E_NOT_ALLOWED when there is no commitment (null) or the journal lost its bid (undefined). */
+export function revealable<T extends "bid" | "market_bid">(journal: Journal, type: T, commitment: string | null, whose: string, where: string): JournalRecordOf<T> {
+  if (commitment === null) throw new TrestleError("E_NOT_ALLOWED", `${whose} has not committed to ${where}`);
+  const record = sealedBid(journal, type, commitment);
+  if (!record) throw new TrestleError("E_NOT_ALLOWED", `the journal holds no bid for ${whose}'s commitment to ${where}: it cannot be revealed from this machine`);
+  return record;
 }
 
 /** The bid this seat committed to in the auction at `leaf`, as the verified ledger holds its commitment; E_NOT_ALLOWED when it committed none or the journal lost it. */
 export function committedBid(journal: Journal, state: TableState, leaf: string, seat: string): BidRecord {
   const { auction, side } = seatAuction(state, leaf, seat);
-  const commitment = auction.commits[side];
-  if (commitment === null) throw new TrestleError("E_NOT_ALLOWED", `${seat} has not committed to auction entry ${auction.seq}`);
-  const record = bidByCommitment(journal, commitment);
-  if (!record) throw new TrestleError("E_NOT_ALLOWED", `the journal holds no bid for ${seat}'s commitment in auction entry ${auction.seq}: it cannot be revealed from this machine`);
-  return record;
+  return revealable(journal, "bid", auction.commits[side], seat, `auction entry ${auction.seq}`);
+}
+
+/** The money the journal's bid for a commitment binds; E_MANDATE (`unknown_bid`) when this machine chose no bid with it, so no mandate can judge it. */
+export function committedTerms(record: { bid: number; currency: Currency } | undefined): Terms {
+  if (!record) throw new TrestleError("E_MANDATE", "this commitment is to no bid the journal holds, so no mandate can judge it; commit through the bid verb", { reason: "unknown_bid" });
+  return { amount: record.bid, currency: record.currency };
 }
 
 /** The money a mechanism entry binds or shows: a commit's bid (from the journal; E_MANDATE without one), a reveal's bid; null for an open or another kind. */
 export function bidTerms(journal: Journal, state: TableState, s: Submission): Terms | null {
   if (s.kind !== "mechanism" || s.op === "open") return null;
   if (s.op === "reveal") return { amount: s.bid, currency: seatAuction(state, s.auction, s.seat).auction.currency };
-  const record = bidByCommitment(journal, s.commitment);
-  if (!record) throw new TrestleError("E_MANDATE", "this commitment is to no bid the journal holds, so no mandate can judge it; commit through the bid verb", { reason: "unknown_bid" });
-  return { amount: record.bid, currency: record.currency };
+  return committedTerms(bidByCommitment(journal, s.commitment));
 }
 
-/** What a commit will reveal later (the bid and its salt), for the never_disclose check now; null for anything else. */
+/** What a commit will reveal later (the bid and its salt), an auction's or a listing's, for the never_disclose check now; null for anything else. */
 export function revealedLater(journal: Journal, s: Submission): { bid: number; salt: string } | null {
-  if (s.kind !== "mechanism" || s.op !== "commit") return null;
-  const record = bidByCommitment(journal, s.commitment);
+  if ((s.kind !== "mechanism" && s.kind !== "bid") || s.op !== "commit") return null;
+  const record = sealedBid(journal, s.kind === "bid" ? "market_bid" : "bid", s.commitment);
   return record ? { bid: record.bid, salt: record.salt } : null;
 }

@@ -1,11 +1,16 @@
 /**
  * The `never_disclose` check (docs/ROOMS.md), on everything a seat is about to sign: every key and
  * every string or number value at any depth (`__proto__` is an ordinary key here), each string
- * also decoded (leak/decode.ts), and the message's free text read together with the seat's recent
- * free text in the room, so a secret split over messages is found too.
+ * also decoded (leak/decode.ts) and read through one normalisation pipeline (leak/views.ts), and
+ * the message's free text read together with the seat's recent free text in the room, joined and
+ * over the numbers inside its sentences (leak/split.ts), so a secret split over messages is found
+ * too.
  *
  * An entry that is one number ("2400", "2,400", "two thousand four hundred") is looked for by value:
- * any spelling of that value in text (leak/numbers.ts), and any number value equal to it; a money
+ * any spelling of that value in text (leak/numbers.ts: digits, the words of English, Chinese,
+ * Japanese and 90 more languages, Roman numerals, other bases, powers of ten, minor units, bounded
+ * arithmetic and totals at a unit price, digits said to be reversed),
+ * and any number value equal to it; a money
  * amount (a number under `amount` or `bid`) is read both as the integer it is and in its currency's
  * major unit (240000 TWD is 2400), and one equal to a secret is refused unless the mandate's
  * `secret_amount` is `allow`. Another amount is never refused for its digits (324000 holds "2400"
@@ -19,6 +24,7 @@ import { MAX_DECODED } from "./leak/decode.js";
 import { protocolFieldNames } from "./leak/field-names.js";
 import { foldText } from "./leak/fold.js";
 import { compileSecrets, scanText, secretOfValue, type Secret, type TextScan } from "./leak/scan.js";
+import { splitSecret } from "./leak/split.js";
 import type { SecretAmount } from "./records.js";
 import { currencyDigits } from "../text/terms.js";
 
@@ -26,14 +32,15 @@ export { foldText };
 
 /**
  * Top-level fields of a submission that carry nothing the agent wrote: `nonce` (drawn by the
- * client library), `table` and `seat` (the seat's own place), `offer` / `grant` / `auction` (the hash
- * of an entry already in the ledger, which the schema requires to be one) and a sealed bid's
+ * client library), `table` and `seat` (the seat's own place), `offer` / `grant` / `auction` and a
+ * market's `listing` / `supersedes` (the hash of an entry already in the ledger, which the schema
+ * requires to be one) and a sealed bid's
  * `commitment` (a SHA-256 over the bid and a random salt; the bid itself is checked, as `reveals`),
  * and a deal_sign's `deal` hash and owner key and signature (the deal's terms are the ledger's).
  * Checking them would refuse honest messages whose random nonce or hash happens to contain a listed
  * string; they cannot carry new words, so they are left out.
  */
-const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant", "auction", "commitment", "deal", "owner_key", "owner_sig"]);
+const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant", "auction", "listing", "supersedes", "commitment", "deal", "owner_key", "owner_sig"]);
 
 /** What of a submission the agent wrote: every field but those in NOT_AUTHORED (at the top level only). */
 export function authoredPart(submission: Record<string, unknown>): Record<string, unknown> {
@@ -47,7 +54,7 @@ export interface LeakCheck {
   recent?: readonly string[];
   /** The mandate's `secret_amount`: absent is `refuse`. */
   secretAmount?: SecretAmount | undefined;
-  /** The currency of a money number without a `currency` beside it (a bid's: its auction's). */
+  /** The currency of a money number without a `currency` beside it (a bid's: its auction's); also the currency of a number in text written in minor units ("240000 cents"). */
   currency?: string | undefined;
 }
 
@@ -91,8 +98,10 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
   if (secrets.length === 0) return null;
   const fields = protocolFieldNames();
   const allowAmount = check.secretAmount === "allow";
+  const minor = check.currency === undefined ? [] : [currencyDigits(check.currency)];
+  const scan = (text: string) => scanText(text, secrets, minor);
   const number = (n: number, path: string, money: boolean, currency: string | undefined): Disclosure | null => {
-    if (!Number.isSafeInteger(n) || n < 0) return fromScan(scanText(String(n), secrets), secrets, path);
+    if (!Number.isSafeInteger(n) || n < 0) return fromScan(scan(String(n)), secrets, path);
     for (const key of money ? moneyKeys(n, currency) : [decKey(decInt(n))]) {
       const secret = secretOfValue(key, secrets);
       if (secret && !(money && allowAmount)) return { index: secret.index, path, form: money ? "amount" : "number" };
@@ -100,9 +109,9 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
     return null;
   };
   const walk = (v: unknown, path: string, seen: Set<object>, money: boolean, currency: string | undefined): Disclosure | null => {
-    if (typeof v === "string") return fromScan(scanText(v, secrets), secrets, path);
+    if (typeof v === "string") return fromScan(scan(v), secrets, path);
     if (typeof v === "number") return number(v, path, money, currency);
-    if (typeof v === "bigint") return fromScan(scanText(String(v), secrets), secrets, path);
+    if (typeof v === "bigint") return fromScan(scan(String(v)), secrets, path);
     if (typeof v !== "object" || v === null || seen.has(v)) return null;
     seen.add(v);
     if (Array.isArray(v)) {
@@ -119,7 +128,7 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
       const key = keys[i]!;
       const byPosition = `${path}.<key ${i + 1}>`;
       const found =
-        fromScan(scanText(key, secrets), secrets, byPosition) ??
+        fromScan(scan(key), secrets, byPosition) ??
         walk(record[key], fields.has(key) ? `${path}.${key}` : byPosition, seen, key === "amount" || key === "bid", here);
       if (found) return found;
     }
@@ -130,17 +139,11 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
   return splitDisclosure(freeText(value as Record<string, unknown>), check.recent ?? [], secrets);
 }
 
-/** A secret that the free text `current` states only together with `recent` (joined as written, or with a space): split over messages or fields. */
+/** A secret that the free text `current` states only together with `recent` (leak/split.ts): split over messages or fields. */
 function splitDisclosure(current: string[], recent: readonly string[], secrets: readonly Secret[]): Disclosure | null {
-  if (current.length === 0 || recent.length + current.length < 2) return null;
-  for (const joiner of ["", " "]) {
-    const before = scanText(recent.join(joiner), secrets);
-    const after = scanText([...recent, ...current].join(joiner), secrets);
-    if (after.overflow) return { index: null, path: "$", form: "unread" };
-    const at = after.counts.findIndex((c, i) => c > before.counts[i]!);
-    if (at >= 0) return { index: secrets[at]!.index, path: "$", form: "split" };
-  }
-  return null;
+  const at = splitSecret(current, recent, secrets);
+  if (at === "unread") return { index: null, path: "$", form: "unread" };
+  return at === null ? null : { index: secrets[at]!.index, path: "$", form: "split" };
 }
 
 /** The refusal's message for `d`: it names the entry by number and the field by position, never the entry itself. */

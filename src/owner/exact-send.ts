@@ -15,6 +15,12 @@ export interface ExactSent {
   message_sha256: string;
 }
 
+/** Whether a send failed with the relay's definite refusal (its envelope's code); no answer, or one that is not the protocol's, leaves the outcome unknown. */
+export function refusedByRelay(error: unknown): boolean {
+  const code = error instanceof TrestleError ? error.code : "E_INTERNAL";
+  return code !== "E_NETWORK" && code !== "E_BAD_RESPONSE" && code !== "E_INTERNAL";
+}
+
 /** Signs exactly `submission` (hash `hash`) with `signer` and sends it; records whether it left, spending `approval` when given. */
 export async function sendExact(client: TableClient, signer: Signer, journal: Journal, submission: Submission, hash: string, approval: string | undefined): Promise<ExactSent> {
   const spent = approval === undefined ? {} : { approval };
@@ -25,9 +31,7 @@ export async function sendExact(client: TableClient, signer: Signer, journal: Jo
     response = await client.http.submit(client.table, request);
   } catch (error) {
     const code = error instanceof TrestleError ? error.code : "E_INTERNAL";
-    // A refusal in the relay's envelope is definite; no answer, or one that is not the protocol's, leaves the outcome unknown.
-    const outcome = code === "E_NETWORK" || code === "E_BAD_RESPONSE" || code === "E_INTERNAL" ? "unknown" : "refused";
-    journal.append({ type: "send_failed", message_sha256: hash, kind: submission.kind, outcome, code, ...spent });
+    journal.append({ type: "send_failed", message_sha256: hash, kind: submission.kind, outcome: refusedByRelay(error) ? "refused" : "unknown", code, ...spent });
     throw error;
   }
   journal.append({ type: "sent", message_sha256: hash, kind: submission.kind, seq: response.seq, ...spent });

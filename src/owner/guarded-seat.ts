@@ -2,9 +2,11 @@
  * A seat whose writes pass the owner-side guards before they are signed (docs/ROOMS.md), used by
  * the client library, the CLI and the MCP server alike. In order: the verified transcript (REFUTED
  * stops everything; a commitment needs CLEAN), the mandate (paused, never_disclose over every
- * field, money cap, floor and currency over the terms a commitment binds), then the gate (the
- * owner's signed approval of this exact message when the mandate requires confirmation of the kind
- * or was loosened). Every refusal and every held message is written to the seat's journal with its
+ * field, money cap, floor and currency over the terms a commitment binds, the markets and
+ * categories it may trade in), the allowance across a market's rooms (a commitment reserved in the
+ * owner's store before it is signed, released when it does not leave), then the gate (the owner's
+ * signed approval of this exact message when the mandate requires confirmation of the kind or was
+ * loosened). Every refusal and every held message is written to the seat's journal with its
  * reason; nothing refused is signed. The message is signed exactly as approved: its hash covers
  * the nonce, so a resend of a held message is the same statement, which the relay records once.
  * In an end-to-end encrypted room (docs/SPEC.md §5.12) the guards judge the plaintext and the
@@ -12,12 +14,12 @@
  * Sealed bids (§5.11) are chosen here, judged like any commitment, and kept in the journal.
  * After each message that left, the owner's standing rule (a mandate with `sign_deals`) signs the
  * deals it covers with the owner key in this home (standing-deals.ts). This file orders the steps;
- * each is its own file: message-sealing.ts, mandate-limits.ts, approval-spend.ts (the gate),
- * guard-refusal.ts (how any of them refuses) and exact-send.ts.
+ * each is its own file: message-sealing.ts, mandate-limits.ts, market-scope.ts, allowance.ts,
+ * approval-spend.ts (the gate), guard-refusal.ts (how any of them refuses) and exact-send.ts.
  */
-import type { Clock, SeatSubmission, TableClient } from "../client/index.js";
+import { TableClient, type Clock, type SeatSubmission } from "../client/index.js";
 import { randomNonce, systemClock } from "../client/random.js";
-import { canonicalSha256, own, parseOrThrow, SubmissionSchema, TrestleError, type NoteResponse, type Signer, type Submission, type TableState, type Terms } from "../protocol/index.js";
+import { canonicalSha256, own, parseOrThrow, SubmissionSchema, TrestleError, type MatchCitation, type NoteResponse, type Signer, type Submission, type TableState, type Terms } from "../protocol/index.js";
 import { isCommitment } from "./commitments.js";
 import { recentText } from "./leak/recent-text.js";
 import { answerHeld, heldExpiry, heldState, pendingHeld, type GateAnswer } from "./gate.js";
@@ -37,7 +39,13 @@ import { signDealsWithinMandate, type StandingDeal } from "./standing-deals.js";
 import { refuser } from "./guard-refusal.js";
 import { checkMandateLimits, moneyBound } from "./mandate-limits.js";
 import { approvalToSpend } from "./approval-spend.js";
-import { sendExact, type ExactSent } from "./exact-send.js";
+import { refusedByRelay, sendExact, type ExactSent } from "./exact-send.js";
+import { reserveAllowance, type Reservation } from "./allowance.js";
+import { reconcileAllowance, seatReader, type AllowanceReconciled } from "./allowance-reconcile.js";
+import type { AllowanceStore } from "./allowance-store.js";
+import { FileHeadStore } from "../client/head-store.js";
+import { checkMarketScope, matchCategories } from "./market-scope.js";
+import type { Mandate } from "./records.js";
 import { requiredRoomKey, sealForSend } from "./message-sealing.js";
 
 /** What a guarded seat needs. */
@@ -72,6 +80,8 @@ export class GuardedSeat {
   private readonly home: string;
   /** While the standing rule signs, its own deal_sign messages do not start it again. */
   private sendingDeal = false;
+  /** The categories of matches' listings as read from their markets, by market and match seq (they never change). */
+  private readonly categoriesRead = new Map<string, Promise<string[]>>();
 
   constructor(options: GuardedSeatOptions) {
     this.home = options.home;
@@ -213,14 +223,55 @@ export class GuardedSeat {
     if (expired) refuse("gate", "E_GATE", "expired", `held message ${hash.slice(0, 16)}… can no longer be sent: ${expired} while it waited for the owner. Nothing was sent and no approval was spent; write a new message`);
     const mandate = await this.mandate(transcript);
     let approval: string | undefined;
+    let reservation: Reservation | null = null;
     if (!mandate.ok) {
       if (mandate.reason !== "no_mandate" || commitment) refuse("mandate", "E_MANDATE", mandate.reason, mandate.message);
     } else {
       const recent = mandate.mandate.never_disclose.length > 0 ? await recentText(transcript.entries, this.table, this.seat, room) : [];
       checkMandateLimits(mandate.mandate, plain, { seat: this.seat, table: this.table, journal: this.journal, state: transcript.state, recent }, refuse);
-      approval = await approvalToSpend(this.journal, mandate.mandate, wire, hash, mandate.file.owner_key, refuse).catch((error: unknown) => this.toldHeld(error, plain, hash, transcript, room !== null));
+      const categories = (citation: MatchCitation) => this.matchCategories(mandate.mandate, mandate.file.owner_key, citation);
+      await checkMarketScope(mandate.mandate, plain, { seat: this.seat, table: this.table, state: transcript.state, categories }, refuse);
+      const allowanceAt = { home: this.home, seat: this.seat, table: this.table, journal: this.journal, transcript, clock: this.clock, reconcile: (store: AllowanceStore) => this.reconcileAllowance(store) };
+      reservation = await reserveAllowance(mandate.mandate, plain, wire, hash, allowanceAt, refuse);
+      approval = await approvalToSpend(this.journal, mandate.mandate, wire, hash, mandate.file.owner_key, refuse)
+        .catch((error: unknown) => this.toldHeld(error, plain, hash, transcript, room !== null))
+        .catch(async (error: unknown) => {
+          await reservation?.dropped();
+          throw error;
+        });
     }
-    return sendExact(this.client, this.signer, this.journal, wire, hash, approval);
+    let sent: ExactSent;
+    try {
+      sent = await sendExact(this.client, this.signer, this.journal, wire, hash, approval);
+    } catch (error) {
+      if (refusedByRelay(error)) await reservation?.dropped();
+      throw error;
+    }
+    await reservation?.sent(sent.seq);
+    return sent;
+  }
+
+  /**
+   * Brings every room `store` counts an open commitment in up to date from its verified ledger
+   * (allowance-reconcile.ts): this room as this seat, another as the seat that wrote there with its
+   * key file in this home (a room whose key is not here keeps what it counts).
+   */
+  reconcileAllowance(store: AllowanceStore): Promise<AllowanceReconciled> {
+    const other = seatReader(this.home, (room) => TableClient.open({ http: this.client.http, table: room, relayKey: this.client.tracker.relayKey, store: new FileHeadStore(this.home, this.clock) }));
+    const read = (room: string, seat: string) => (room === this.table && seat === this.seat ? this.transcript() : other(room, seat));
+    return reconcileAllowance(store, read, this.clock);
+  }
+
+  /** The categories of the listings `citation`'s match cites, read once per match by this seat (market-scope.ts matchCategories). */
+  private matchCategories(m: Mandate, ownerKey: string, citation: MatchCitation): Promise<string[]> {
+    const key = `${citation.market}/${citation.seq}`;
+    let read = this.categoriesRead.get(key);
+    if (!read) {
+      read = matchCategories(this.client.http, this.home, m, ownerKey, citation);
+      this.categoriesRead.set(key, read);
+      read.catch(() => this.categoriesRead.delete(key));
+    }
+    return read;
   }
 
   /** Rethrows `error`; an E_HELD first tells the owner's chat apps of held message `plain` (held-notice.ts), best effort: a failed note is in the journal. */

@@ -86,15 +86,22 @@ export interface IssuedInvite {
   link: string;
 }
 
-/** Issues an invite to `client`'s room, signed by its creator (a rotation of `replaces` if given), valid for `ttlMs`; the link carries the room key `home` holds for it, if any. */
-export async function issueInvite(client: TableClient, creator: Signer, options: { ttlMs: number; replaces?: string; clock?: Clock; home?: string }): Promise<IssuedInvite> {
+/**
+ * Issues an invite to `client`'s room or market, signed by its creator (a rotation of `replaces` if
+ * given), valid for `ttlMs`; the link carries the room key `home` holds for it, if any. With
+ * `ownerKey` only that owner key may use it, and that owner needs no code: a plain signed join
+ * naming the invite (TableClient.join's `newcomer`, docs/SPEC.md §5.15).
+ */
+export async function issueInvite(client: TableClient, creator: Signer, options: { ttlMs: number; replaces?: string; ownerKey?: string; clock?: Clock; home?: string }): Promise<IssuedInvite> {
   const clock = options.clock ?? systemClock;
   if (options.replaces !== undefined && !InviteIdSchema.safeParse(options.replaces).success) throw new TrestleError("E_SCHEMA", "replaces must be an invite id");
+  if (options.ownerKey !== undefined && !PublicKeySchema.safeParse(options.ownerKey).success) throw new TrestleError("E_SCHEMA", "the owner key an invite is bound to must be a 43-char base64url Ed25519 public key");
   const request = await signInvite(creator, {
     table: client.table,
     invite: randomNonce(),
     expires: clock() + options.ttlMs,
     ...(options.replaces === undefined ? {} : { replaces: options.replaces }),
+    ...(options.ownerKey === undefined ? {} : { owner_key: options.ownerKey }),
   });
   const since = client.tracker.held;
   const issued = await client.http.invite(client.table, request);

@@ -5,15 +5,16 @@
  */
 import { TrestleError, type Submission, type TableState, type Terms } from "../protocol/index.js";
 import { bidTerms, revealedLater } from "./bids.js";
+import { marketBidTerms } from "./market-bids.js";
 import { boundTerms, isCommitment } from "./commitments.js";
 import { authoredPart, disclosureMessage, findDisclosure } from "./disclosure.js";
 import type { Refuse } from "./guard-refusal.js";
 import type { Journal } from "./journal.js";
 import type { Mandate } from "./records.js";
 
-/** The money `s` binds the owner to: a sealed bid's (from the journal) or a reveal's, else the terms of boundTerms; throws what boundTerms throws. */
+/** The money `s` binds the owner to: a sealed bid's (from the journal) or a reveal's, an auction's or a listing's, else the terms of boundTerms; throws what boundTerms throws. */
 export function moneyBound(journal: Journal, state: TableState, s: Submission): Terms | null {
-  return bidTerms(journal, state, s) ?? boundTerms(state, s);
+  return bidTerms(journal, state, s) ?? marketBidTerms(journal, state, s) ?? boundTerms(state, s);
 }
 
 /** Where the message is judged: the seat, its table and journal, the verified state (null before the table opened) and the seat's recent free text. */
@@ -28,7 +29,7 @@ export interface LimitsContext {
 /** Applies mandate `m`'s limits to `s`; calls `refuse` (which throws) on the first it breaks, and returns only when `s` keeps them all. */
 export function checkMandateLimits(m: Mandate, s: Submission, at: LimitsContext, refuse: Refuse): void {
   if (m.paused) refuse("mandate", "E_MANDATE", "paused", `the owner paused seat ${at.seat} at ${at.table}: it writes nothing until they resume it`);
-  const judged = (isCommitment(s) || (s.kind === "mechanism" && s.op === "reveal")) && at.state !== null;
+  const judged = (isCommitment(s) || (s.kind === "mechanism" && s.op === "reveal") || s.kind === "bid") && at.state !== null;
   let terms: Terms | null = null;
   let unbound: TrestleError | null = null;
   try {

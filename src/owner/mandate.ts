@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseOrThrow, schemaError, signStatement, verifyStatement, type Signer } from "../protocol/index.js";
-import { MandateFileSchema, MandateSchema, type Mandate, type MandateFile } from "./records.js";
+import { MandateFileSchema, MandateSchema, type Mandate, type MandateAllowance, type MandateFile } from "./records.js";
 
 /** Why there is no mandate to trust. */
 export type MandateProblem = "no_mandate" | "unreadable" | "malformed" | "not_signed";
@@ -57,7 +57,7 @@ export async function readMandate(path: string, expected: MandateFor): Promise<M
   return { ok: true, mandate, file };
 }
 
-/** Whether `next` gives the seat more room than `prev` in any way (a higher cap, a lower floor, another currency, a string or kind dropped, a secret amount allowed, unpaused, deals signed by the standing rule, the figures shown to an agent told only the rules). */
+/** Whether `next` gives the seat more room than `prev` in any way (a higher cap, a lower floor, another currency, a string or kind dropped, a secret amount allowed, unpaused, deals signed by the standing rule, the figures shown to an agent told only the rules, a wider or dropped allowance, a market or category added or the restriction dropped). */
 export function loosens(prev: Mandate, next: Mandate): boolean {
   const money = (): boolean => {
     if (!next.money) return false;
@@ -67,6 +67,9 @@ export function loosens(prev: Mandate, next: Mandate): boolean {
   };
   return (
     money() ||
+    widensAllowance(prev.allowance, next.allowance) ||
+    widensList(prev.markets, next.markets) ||
+    widensList(prev.categories, next.categories) ||
     (prev.paused && !next.paused) ||
     (prev.sign_deals === undefined && next.sign_deals !== undefined) ||
     prev.never_disclose.some((s) => !next.never_disclose.includes(s)) ||
@@ -74,6 +77,19 @@ export function loosens(prev: Mandate, next: Mandate): boolean {
     (prev.agent_view === "rules" && next.agent_view !== "rules") ||
     prev.require_confirm.some((k) => !next.require_confirm.includes(k))
   );
+}
+
+/** Whether allowance `next` lets the owner spend or hold open more than `prev`: dropped, another currency, a higher total, or a higher or dropped `open`. */
+function widensAllowance(prev: MandateAllowance | undefined, next: MandateAllowance | undefined): boolean {
+  if (!prev) return false;
+  if (!next || next.currency !== prev.currency || next.total > prev.total) return true;
+  return prev.open !== undefined && (next.open === undefined || next.open > prev.open);
+}
+
+/** Whether restriction `next` (absent: anything) allows a name `prev` did not. */
+function widensList(prev: readonly string[] | undefined, next: readonly string[] | undefined): boolean {
+  if (!prev) return false;
+  return !next || next.some((name) => !prev.includes(name));
 }
 
 /** The mandate the owner signs next: `fields`, marked loosened if looser than `current` (or `current` was and the owner does not clear it); E_SCHEMA (E_TOO_LARGE) naming the field a mandate cannot hold. */

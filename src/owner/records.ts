@@ -11,8 +11,10 @@ import {
   AuctionSideSchema,
   AuthoredKindSchema,
   BidSaltSchema,
+  CategorySchema,
   CurrencySchema,
   ErrorCodeSchema,
+  LIMITS,
   MillisSchema,
   NonceSchema,
   OwnerNameSchema,
@@ -30,6 +32,22 @@ export const WritableKindSchema = z.enum(AuthoredKindSchema.options as [string, 
 /** Money a seat may commit to, in one currency: at most `cap`, and at least `floor` if set (minor units). */
 export const MandateMoneySchema = z.strictObject({ currency: CurrencySchema, cap: AmountSchema, floor: AmountSchema.optional() });
 export type MandateMoney = z.infer<typeof MandateMoneySchema>;
+
+/**
+ * The owner's allowance across every room of one market (docs/MARKETS.md "An owner's allowance"):
+ * at most `total` (minor units of `currency`) spent or reserved by the owner as the buyer of its
+ * matches, and with `open`, at most that many commitments open at once (either side).
+ */
+export const MandateAllowanceSchema = z.strictObject({ currency: CurrencySchema, total: AmountSchema, open: z.int().min(0).max(10_000).optional() });
+export type MandateAllowance = z.infer<typeof MandateAllowanceSchema>;
+
+/** A list of distinct names, at most `max` of them. */
+function distinct<T extends z.ZodType<string>>(item: T, max: number, what: string) {
+  return z
+    .array(item)
+    .max(max)
+    .refine((list) => new Set(list).size === list.length, `${what} must be distinct`);
+}
 
 /** What the guard does with a money amount (an offer's, counter's, accept's, grant's or bid's) equal to a never_disclose number: `refuse` it (the default) or `allow` it. */
 export const SecretAmountSchema = z.enum(["refuse", "allow"]);
@@ -57,6 +75,12 @@ export const MandateSchema = z.strictObject({
   paused: z.boolean(),
   /** The owner's standing rule for deals (decision 0420): `within_mandate`, the owner's own client signs a deal whose final terms this mandate allows; absent, the owner signs each deal. */
   sign_deals: z.enum(["within_mandate"]).optional(),
+  /** Absent: no allowance across rooms (each room's `money` still holds). In the room of a market's match, what the owner may spend and hold open across all of that market's rooms. */
+  allowance: MandateAllowanceSchema.optional(),
+  /** Absent: any market. The markets (table ids) the seat may trade in: a market itself, or the room of one of its matches; elsewhere it commits nothing. */
+  markets: distinct(TableIdSchema, 64, "markets").optional(),
+  /** Absent: any category. The categories the seat may list in and trade in (a match's room: both listings the match cites); elsewhere it commits nothing. */
+  categories: distinct(CategorySchema, LIMITS.market_categories, "categories").optional(),
   /** Absent: `figures`. With `rules` nothing trestle gives the seat's agent holds the cap or floor; never_disclose strings reach it in neither view. */
   agent_view: AgentViewSchema.optional(),
   /** Signed looser than the mandate it replaced: accepts, grants and priced offers need the owner's approval per message. */
@@ -178,6 +202,18 @@ export const BidRecordSchema = z.strictObject({
   commitment: Sha256Schema,
 });
 
+/** A sealed bid this seat made on a market's listing (docs/SPEC.md §5.15): the bid and its secret salt for the bidding owner, kept here until the reveal; the ledger holds only the commitment. */
+export const MarketBidRecordSchema = z.strictObject({
+  ...Base,
+  type: z.literal("market_bid"),
+  listing: Sha256Schema,
+  bidder: OwnerNameSchema,
+  bid: AmountSchema,
+  currency: CurrencySchema,
+  salt: BidSaltSchema,
+  commitment: Sha256Schema,
+});
+
 /** One line of a seat's journal. */
 export const JournalRecordSchema = z.discriminatedUnion("type", [
   RationaleRecordSchema,
@@ -189,6 +225,7 @@ export const JournalRecordSchema = z.discriminatedUnion("type", [
   SentRecordSchema,
   SendFailedRecordSchema,
   BidRecordSchema,
+  MarketBidRecordSchema,
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 /** A journal record of one type. */

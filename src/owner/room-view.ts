@@ -6,6 +6,7 @@
  */
 import { dealStatus, liveGrants, liveOffers, TrestleError, type AuctionState, type DealStatus, type DealTerms, type GrantState, type OfferState, type RoomState, type TableState } from "../protocol/index.js";
 import type { Transcript } from "./transcript.js";
+import { entryRef } from "./entry-ref.js";
 
 /** A live offer or grant with the seq and leaf hash of the entry that made it. */
 export type Named<T> = T & { leaf: string };
@@ -72,12 +73,5 @@ export function resolveRef(transcript: Transcript, ref: string | number, what: R
   const state = roomState(transcript);
   const room = state.room!;
   const held: Record<string, { seq: number }> = what === "offer" ? room.offers : what === "grant" ? room.grants : what === "auction" ? room.auctions : { ...room.offers, ...room.auctions };
-  const text = String(ref).trim().toLowerCase();
-  let matches: string[];
-  if (/^[1-9][0-9]{0,15}$/.test(text)) matches = Object.keys(held).filter((leaf) => held[leaf]!.seq === Number(text));
-  else if (/^[0-9a-f]{8,64}$/.test(text)) matches = Object.keys(held).filter((leaf) => leaf.startsWith(text));
-  else throw new TrestleError("E_SCHEMA", `name the ${what} by its entry's seq or its hash (at least 8 hex characters), not "${String(ref)}"`);
-  if (matches.length === 0) throw new TrestleError(UNKNOWN[what], `no ${what} ${String(ref)} in room ${state.table}`);
-  if (matches.length > 1) throw new TrestleError("E_SCHEMA", `${String(ref)} names ${matches.length} ${what}s; give more of the hash`);
-  return matches[0]!;
+  return entryRef(held, ref, what, UNKNOWN[what], `room ${state.table}`);
 }

@@ -50,7 +50,7 @@ export const ERROR_CODES = {
   E_UNKNOWN_QUESTION: { http: 404, message: "no question with this id at this table" },
   // Sealed-bid auctions and end-to-end encrypted rooms (docs/SPEC.md §5.11, §5.12).
   E_UNKNOWN_AUCTION: { http: 404, message: "no auction with this entry hash in this room" },
-  E_REVEAL_MISMATCH: { http: 409, message: "the revealed bid and salt do not hash to the side's commitment" },
+  E_REVEAL_MISMATCH: { http: 409, message: "the revealed bid and salt do not hash to the commitment (the side's, or the bidding owner's)" },
   E_PLAINTEXT: { http: 400, message: "an end-to-end encrypted room admits only sealed text" },
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
   // Markets (docs/SPEC.md §5.15).

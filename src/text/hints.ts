@@ -45,7 +45,7 @@ const HINTS: Record<ErrorCode, string> = {
   E_UNKNOWN_QUESTION: "no such question at this table; trestle answer --list --table <table> shows the open ones",
   E_INVITE: "the invite code is wrong, used, rotated or expired; ask the room's creator for a new one (trestle room invite)",
   E_UNKNOWN_AUCTION: "no auction with that hash in this room; trestle room show lists the auctions by hash",
-  E_UNKNOWN_LISTING: "no listing with that hash in this market; trestle market listings shows them by hash",
+  E_UNKNOWN_LISTING: "no listing with that seq or hash in this market; trestle market search shows the live ones",
   E_UNKNOWN_MATCH: "no match at that entry in this market; trestle market matches lists yours",
   E_REVEAL_MISMATCH: "the bid and salt do not match this side's commitment; trestle room reveal reads them from this seat's journal",
   E_PLAINTEXT: "this room is end-to-end encrypted: write through trestle room verbs or a seat with the room key (trestle room join with the full link)",

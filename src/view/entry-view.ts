@@ -5,12 +5,15 @@
  * reductions (one safe line each; no control, bidi or zero-width character), and the page puts it
  * in the document as text, never as markup. The words are the CLI's (src/text/format.ts); a room
  * entry's are src/text/commitment.ts's, with the offer an answer names read from the table state
- * and, in an e2e room, texts opened with this home's room key (a text that does not open reads as sealed).
+ * and, in an e2e room, texts opened with this home's room key (a text that does not open reads as
+ * sealed); a market's listings, withdrawals, matches and recorded deals are in `trestle market
+ * watch`'s words (src/text/market.ts).
  */
 import { bodyLines } from "../text/framing.js";
 import { effectText, gatewayText, oneLine, systemText } from "../text/format.js";
 import { isSealedText, own, projectEntry, type Effect, type Entry, type SealedField, type TableState } from "../protocol/index.js";
 import { commitmentText, namedIn } from "../text/commitment.js";
+import { marketEntryText } from "../text/market.js";
 import { EN_TERMS } from "../text/terms.js";
 import type { EffectWords, EntryView } from "./wire.js";
 
@@ -32,7 +35,7 @@ export function entryView(entry: Entry, state: TableState | null, me: string, op
       who: owner !== null ? `owner ${oneLine(owner)}` : "relay",
       role: owner !== null ? "owner" : "relay",
       kind: entry.subkind,
-      lines: [oneLine(systemText(entry.subkind, projected.data ?? {})), ...(projected.body === undefined ? [] : safeBody(projected.body))],
+      lines: [oneLine(marketEntryText(entry) ?? systemText(entry.subkind, projected.data ?? {})), ...(projected.body === undefined ? [] : safeBody(projected.body))],
       via: control && control.via !== "owner" ? control.via : null,
       mine: owner === me,
     };
@@ -55,7 +58,7 @@ export function entryView(entry: Entry, state: TableState | null, me: string, op
     who: oneLine(entry.seat),
     role: "seat",
     kind: entry.kind,
-    about: gatewayText(projectEntry(entry)).trim() || (commitmentText(entry, namedIn(state, { open })) ?? ""),
+    about: gatewayText(projectEntry(entry)).trim() || (commitmentText(entry, namedIn(state, { open })) ?? marketEntryText(entry) ?? ""),
     lines: shownBody(open(entry.seat, "body", entry.body)),
     effects: effects.map(effectText),
     via: null,

@@ -44,7 +44,7 @@ export async function readLoop(ctx: LoopContext, watch: TableWatch): Promise<Loo
     const list = await watch.client.http.questions(watch.table, { signer: me.signer, as: { owner: me.name } });
     questions = await Promise.all(list.questions.map((q) => questionView(room, watch.table, q)));
   } catch (error) {
-    problem = words(error);
+    problem = errorWords(error);
   }
   const seats = await Promise.all(ownSeats(state, me.name).map((seat) => seatLoop(ctx, watch, room, seat)));
   return { type: "loop", table: watch.table, questions, seats, deals: dealViews(watch, me.name), problem };
@@ -114,7 +114,7 @@ async function seatLoop(ctx: LoopContext, watch: TableWatch, room: RoomKey | nul
     );
     return { seat, instructions: views, problem: null };
   } catch (error) {
-    return { seat, instructions: [], problem: words(error) };
+    return { seat, instructions: [], problem: errorWords(error) };
   }
 }
 
@@ -139,7 +139,8 @@ async function opened(room: RoomKey | null, table: string, seat: string, field: 
   return (room ? await openText(room, { table, seat, field }, text) : null) ?? EN_TERMS.sealed;
 }
 
-function dealViews(watch: TableWatch, me: string): DealView[] {
+/** The deals of the room `watch` follows, as its verified ledger folds them, oldest offer first. */
+export function dealViews(watch: TableWatch, me: string): DealView[] {
   const deals = watch.folded?.room?.deals ?? {};
   return Object.entries(deals)
     .map(([offer, deal]) => dealView(watch, offer, deal, me))
@@ -169,7 +170,8 @@ function dealView(watch: TableWatch, offer: string, deal: DealState, me: string)
   };
 }
 
-function words(error: unknown): string {
+/** An error in words: a protocol error's code and message, else its message. */
+export function errorWords(error: unknown): string {
   if (error instanceof TrestleError) return `${error.code}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }

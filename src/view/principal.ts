@@ -4,8 +4,10 @@
  * notification channels (window-reads.ts). It turns all of it into the page's events (wire.ts) and
  * signs the page's actions with the owner key, exactly as the CLI does: an approval, a revocation
  * and an answer to a message the commitment gate holds (window-actions.ts), a pause or resume
- * through OwnerClient.control, and the owner in the loop (loops.ts, owner-loop.ts): its seats'
- * questions with the answers it signs, its instructions to them, and the room's deals it signs.
+ * through OwnerClient.control, and the owner in the loop (table-reads.ts, owner-loop.ts): its seats'
+ * questions with the answers it signs, its instructions to them, and the room's deals it signs; and
+ * its markets (markets.ts): its listings, its matches with their rooms (entering one as `trestle
+ * market room` does) and its allowance across them (reconciled as `trestle allowance reconcile`).
  * The tables followed are those named at start, every table this home holds a head for at this
  * relay (looked at again every `pollMs`, with the evidence, the seats' private journals and the
  * channels), and each sub-table opened at one of them that lists this owner.
@@ -14,12 +16,13 @@ import { FileHeadStore, openOwner, openTable, pinRelay, PinStore, systemClock, t
 import { TrestleError } from "../protocol/index.js";
 import { JournalReader } from "./journal-reader.js";
 import { heldWords } from "./held-words.js";
-import { Loops } from "./loops.js";
-import { answer, instruct, signDealHere, type LoopContext } from "./owner-loop.js";
+import { enterRoom, reconcile, readMarket, type MarketContext } from "./markets.js";
+import { answer, instruct, readLoop, signDealHere, type LoopContext } from "./owner-loop.js";
+import { TableReads } from "./table-reads.js";
 import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
 import { answerGate, approveTask, revokeOwnSeat } from "./window-actions.js";
 import { channelsEvent, evidenceViews } from "./window-reads.js";
-import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, GateBody, GateResult, InstructBody, LoopResult, RevokeBody, SessionStatus, ViewEvent } from "./wire.js";
+import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, GateBody, GateResult, InstructBody, LoopEvent, LoopResult, MarketEvent, MarketRoomBody, ReconcileBody, RevokeBody, SessionStatus, ViewEvent } from "./wire.js";
 
 /** What the window is opened with. */
 export interface PrincipalOptions {
@@ -52,8 +55,10 @@ export class Principal implements WatchSink {
   private readonly store: FileHeadStore;
   private readonly clock: Clock;
   private readonly journals: JournalReader;
-  private readonly loops: Loops;
+  private readonly loops: TableReads<LoopEvent>;
+  private readonly markets: TableReads<MarketEvent>;
   private readonly loopCtx: LoopContext;
+  private readonly marketCtx: MarketContext;
   private last: Record<Kept, ViewEvent | null> = { channels: null, evidence: null, local: null };
   private timer: ReturnType<typeof setInterval> | undefined;
   private closed = false;
@@ -68,7 +73,9 @@ export class Principal implements WatchSink {
     this.store = new FileHeadStore(options.home, this.clock);
     this.journals = new JournalReader(options.home);
     this.loopCtx = { home: options.home, owner: options.owner, clock: this.clock };
-    this.loops = new Loops(this.loopCtx, (event) => this.emit(event));
+    this.marketCtx = { ...this.loopCtx, relay: options.relay, watchOf: (table) => this.watches.get(table) };
+    this.loops = new TableReads((watch) => readLoop(this.loopCtx, watch), (event) => this.emit(event));
+    this.markets = new TableReads((watch) => readMarket(this.marketCtx, watch), (event) => this.emit(event));
   }
 
   /** Pins the relay (trust on first use, as every command does), opens every table's session and starts reading the home and channels. */
@@ -93,6 +100,7 @@ export class Principal implements WatchSink {
     }
     for (const event of Object.values(this.last)) if (event) listener(event);
     for (const event of this.loops.events()) listener(event);
+    for (const event of this.markets.events()) listener(event);
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -144,6 +152,27 @@ export class Principal implements WatchSink {
     return this.inLoop(table, (watch) => signDealHere(this.loopCtx, watch, offer).catch((error: unknown) => this.caughtBy(error)));
   }
 
+  /**
+   * Opens the room of this owner's match `match` in market `table`, or enters the one the other side
+   * opened, seating its bot there with its market seat's mandate carried (as `trestle market room`),
+   * and follows the room from then on.
+   */
+  async enterRoom({ table, match }: MarketRoomBody): Promise<LoopResult> {
+    const watch = this.followed(table);
+    const { room, message } = await enterRoom(this.marketCtx, watch, match).catch((error: unknown) => this.caughtBy(error));
+    await this.follow(room);
+    await this.markets.read(watch);
+    return { ok: true, message };
+  }
+
+  /** Brings this owner's allowance in market `table` up to date from its rooms' verified ledgers (as `trestle allowance reconcile`). */
+  async reconcile({ table }: ReconcileBody): Promise<LoopResult> {
+    const watch = this.followed(table);
+    const message = await reconcile(this.marketCtx, watch);
+    await this.markets.read(watch);
+    return { ok: true, message };
+  }
+
   /** Ends every session and stops reading the home. */
   close(): void {
     this.closed = true;
@@ -159,6 +188,7 @@ export class Principal implements WatchSink {
     if (added.length > 0) {
       void this.readJournals();
       void this.loops.read(watch);
+      void this.readMarketOf(watch);
     }
   }
 
@@ -170,11 +200,18 @@ export class Principal implements WatchSink {
     void this.follow(table);
   }
 
+  /** Reads again the market `watch` follows, or the market whose match room it follows (its deals and state show there). */
+  private readMarketOf(watch: TableWatch): Promise<void> {
+    const market = watch.folded?.config.room?.match?.market;
+    const marketWatch = market === undefined ? watch : this.watches.get(market);
+    return marketWatch ? this.markets.read(marketWatch) : Promise.resolve();
+  }
+
   /** Runs `act` at followed table `table`, then reads its owner loop again (the page shows the outcome there too). */
   private async inLoop(table: string, act: (watch: TableWatch) => Promise<string>): Promise<LoopResult> {
     const watch = this.followed(table);
     const message = await act(watch);
-    await this.loops.read(watch);
+    await Promise.all([this.loops.read(watch), this.readMarketOf(watch)]);
     return { ok: true, message };
   }
 
@@ -197,6 +234,7 @@ export class Principal implements WatchSink {
     await Promise.all([...tables].map((table) => this.follow(table)));
     await this.readJournals();
     await Promise.all([...this.watches.values()].map((watch) => this.loops.read(watch)));
+    await Promise.all([...this.watches.values()].map((watch) => this.markets.read(watch)));
     await this.readChannels();
   }
 

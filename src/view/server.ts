@@ -1,12 +1,13 @@
 /**
  * The principal window's local HTTP server (docs/VIEW.md), on 127.0.0.1 only: the page's static
  * files, the live stream of events (`GET /api/stream`, one JSON object per line) and the page's
- * actions (`POST /api/approve`, `/api/control`, `/api/revoke`, `/api/gate`, and the owner in the loop's
- * `/api/answer`, `/api/instruct`, `/api/deal`), which the owner key signs here; and, for `trestle mcp`,
- * one decision an agent asked the owner for at a time (`/api/decision`, decisions.ts). Every
- * request passes guard.ts first; no response carries a CORS header, and the page may load nothing
- * and connect nowhere but here (Content-Security-Policy). Refusals use the protocol's error codes
- * and envelope.
+ * actions (`POST /api/approve`, `/api/control`, `/api/revoke`, `/api/gate`, the owner in the loop's
+ * `/api/answer`, `/api/instruct`, `/api/deal`, and a market's `/api/market-room` and
+ * `/api/reconcile`), which the owner key signs (or the owner's home answers) here; and, for
+ * `trestle mcp`, one decision an agent asked the owner for at a time (`/api/decision`,
+ * decisions.ts). Every request passes guard.ts first; no response carries a CORS header, and the
+ * page may load nothing and connect nowhere but here (Content-Security-Policy). Refusals use the
+ * protocol's error codes and envelope.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,6 +25,8 @@ import {
   DealBodySchema,
   GateBodySchema,
   InstructBodySchema,
+  MarketRoomBodySchema,
+  ReconcileBodySchema,
   RevokeBodySchema,
   DecisionBodySchema,
   type ActionResult,
@@ -34,7 +37,7 @@ import {
 } from "./wire.js";
 
 /** What the server serves: the principal's events and actions. */
-export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "revoke" | "gate" | "answer" | "instruct" | "deal">;
+export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "revoke" | "gate" | "answer" | "instruct" | "deal" | "enterRoom" | "reconcile">;
 
 /** Options for serveWindow. */
 export interface ServeOptions {
@@ -120,6 +123,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ServeO
   if (req.method === "POST" && path === "/api/answer") return answer(res, await backend.answer(await body(req, AnswerBodySchema)));
   if (req.method === "POST" && path === "/api/instruct") return answer(res, await backend.instruct(await body(req, InstructBodySchema)));
   if (req.method === "POST" && path === "/api/deal") return answer(res, await backend.deal(await body(req, DealBodySchema)));
+  if (req.method === "POST" && path === "/api/market-room") return answer(res, await backend.enterRoom(await body(req, MarketRoomBodySchema)));
+  if (req.method === "POST" && path === "/api/reconcile") return answer(res, await backend.reconcile(await body(req, ReconcileBodySchema)));
   refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} ${path} here`));
 }
 

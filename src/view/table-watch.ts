@@ -94,11 +94,16 @@ export class TableWatch {
 
   /** The summary as of now. */
   summary(): TableSummary {
-    const entries = this.items.filter(isEntry);
+    const entries = this.entries();
     const problem = this.problem ? { code: this.problem.code, message: this.problem.message } : null;
     // Before the session reached a head (or when it caught the relay first), the head this home holds.
     const head = this.head ?? this.client.tracker.held;
     return tableSummary({ table: this.table, me: this.me.name, state: this.state, items: entries, status: this.status, problem, head, report: this.report });
+  }
+
+  /** Every entry followed so far, verified as the summary's verification says, entry 1 first. */
+  entries(): Entry[] {
+    return this.items.filter(isEntry);
   }
 
   /** Every transcript entry so far. */

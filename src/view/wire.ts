@@ -1,7 +1,7 @@
 /**
  * What the principal window's page and its local server say to each other (docs/VIEW.md): the
  * server's events on the live stream (everything already verified and reduced to safe text on the
- * server, so the page only shows it), and the bodies of the page's four actions. The page imports
+ * server, so the page only shows it), and the bodies of the page's actions. The page imports
  * these as types only; the server parses every body it receives with the action schemas.
  */
 import { z } from "zod";
@@ -10,6 +10,7 @@ import {
   ControlActionSchema,
   DealStatusSchema,
   LIMITS,
+  ListingSideSchema,
   NonceSchema,
   OWNER_ASK_LIMITS,
   QuestionStateSchema,
@@ -189,6 +190,101 @@ export const LoopEventSchema = z.strictObject({
 });
 export type LoopEvent = z.infer<typeof LoopEventSchema>;
 
+/** How one of this owner's listings stands: live, or how it stopped being live (src/text/market-board.ts). */
+export const ListingStandingSchema = z.enum(["live", "withdrawn", "superseded", "filled", "expired", "left"]);
+
+/** One of this owner's listings in a market, live or ended: the member's words one safe line each, the rest trestle's (instants as ISO 8601 in UTC). */
+export const MarketListingSchema = z.strictObject({
+  leaf: Sha256Schema,
+  seq: z.int().min(1),
+  seat: z.string(),
+  side: ListingSideSchema,
+  title: z.string(),
+  text: z.string().nullable(),
+  category: z.string(),
+  quantity: z.int().min(1),
+  /** The quantity no recorded deal closed. */
+  left: z.int().min(0),
+  /** The public price range in words ("ask" when there is none). */
+  price: z.string(),
+  expires: z.int().min(0),
+  standing: ListingStandingSchema,
+  /** How it ended, in words; null while live. */
+  ended: z.string().nullable(),
+  /** For a listing that takes sealed bids, where they stand in words; else null. */
+  sealed: z.string().nullable(),
+});
+export type MarketListing = z.infer<typeof MarketListingSchema>;
+
+/** Where the room of a match stands for this owner: nobody opened it, open (negotiating), a deal waiting for a signature, a deal both owners signed, closed (or deleted) with no deal, or not known (the relay did not say whether it exists). */
+export const MatchRoomStateSchema = z.enum(["not_opened", "open", "deal_pending", "deal_done", "no_deal", "unknown"]);
+export type MatchRoomState = z.infer<typeof MatchRoomStateSchema>;
+
+/** One of this owner's matches in a market: both listings (this owner's first), the other side, the words they share, its room and how the room stands, and what the page may do. */
+export const MarketMatchSchema = z.strictObject({
+  seq: z.int().min(1),
+  /** The side of this owner's listing. */
+  side: ListingSideSchema,
+  title: z.string(),
+  their_title: z.string(),
+  /** The other side's owner. */
+  other: z.string(),
+  words: z.array(z.string()),
+  /** A sale by sealed bids: its settled price in words; null for a match by words. */
+  sale: z.string().nullable(),
+  quantity: z.int().min(1),
+  room: TableIdSchema,
+  state: MatchRoomStateSchema,
+  /** The state in words, with what it rests on. */
+  state_words: z.string(),
+  /** This owner is a party of the room (its creator, or the side that joined). */
+  entered: z.boolean(),
+  /** What the page's button does (as `trestle market room`): open the room nobody opened, or enter the one the other side opened; null: nothing to do. */
+  action: z.enum(["open", "enter"]).nullable(),
+  /** The room's deals, from its verified ledger when this window follows the room. */
+  deals: z.array(DealViewSchema),
+  /** The market's deal_recorded entry for the match, else null. */
+  recorded: z.int().min(1).nullable(),
+});
+export type MarketMatch = z.infer<typeof MarketMatchSchema>;
+
+/** This owner's allowance across the market's rooms (docs/MARKETS.md "An owner's allowance"): the limits its market seat's mandate sets, and what the allowance store counts, read-only. */
+export const AllowanceViewSchema = z.strictObject({
+  /** The currency of the amounts (the mandate's allowance, else the store's), null when neither names one. */
+  currency: z.string().nullable(),
+  /** The mandate's `allowance.total` and `allowance.open`, and the mandate they are read from; null when no mandate of this owner's market seats in this home sets one. */
+  total: z.int().min(0).nullable(),
+  open_limit: z.int().min(0).nullable(),
+  source: z.string().nullable(),
+  spent: z.int().min(0),
+  reserved: z.int().min(0),
+  open: z.int().min(0),
+  /** The figures in words, in the page's order: the allowance, spent, reserved, what is left (with an allowance), commitments open. */
+  figures: z.array(z.strictObject({ name: z.enum(["total", "spent", "reserved", "left", "open"]), label: z.string(), value: z.string() })),
+  /** Where the limits come from, in words. */
+  lines: z.array(z.string()),
+  /** Each commitment the store holds, open ones first, in words. */
+  commitments: z.array(z.strictObject({ state: z.enum(["open", "spent"]), words: z.string() })),
+  /** Why the store or a mandate cannot be trusted (fail closed), else null. */
+  problem: z.string().nullable(),
+});
+export type AllowanceView = z.infer<typeof AllowanceViewSchema>;
+
+/** A market this owner created or is a member of (src/view/markets.ts): this owner's listings (live first), matches with their rooms, and allowance. */
+export const MarketEventSchema = z.strictObject({
+  type: z.literal("market"),
+  table: z.string(),
+  topic: z.string(),
+  role: z.enum(["creator", "member"]),
+  public: z.boolean(),
+  listings: z.array(MarketListingSchema),
+  matches: z.array(MarketMatchSchema),
+  allowance: AllowanceViewSchema,
+  /** Why a room's presence could not be read, else null. */
+  problem: z.string().nullable(),
+});
+export type MarketEvent = z.infer<typeof MarketEventSchema>;
+
 /** An event on the live stream (`GET /api/stream`, one JSON object per line). */
 export const ViewEventSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("hello"), owner: z.string(), owner_key: z.string(), relay: z.string(), relay_key: z.string() }),
@@ -200,6 +296,7 @@ export const ViewEventSchema = z.discriminatedUnion("type", [
   /** The newest records of this owner's seats' private journals, newest first, and how many lines could not be read. */
   z.strictObject({ type: z.literal("local"), items: z.array(LocalItemSchema), unreadable: z.int().min(0) }),
   LoopEventSchema,
+  MarketEventSchema,
   z.strictObject({ type: z.literal("ping") }),
 ]);
 export type ViewEvent = z.infer<typeof ViewEventSchema>;
@@ -262,3 +359,11 @@ export type DecisionViewWire = z.infer<typeof DecisionViewSchema>;
 /** The answer to an answer, instruction or deal signature, in words. */
 export const LoopResultSchema = z.strictObject({ ok: z.literal(true), message: z.string() });
 export type LoopResult = z.infer<typeof LoopResultSchema>;
+
+/** `POST /api/market-room`: open or enter the room of this owner's match `match` (its entry's seq) in market `table`, seating its bot (as `trestle market room`). */
+export const MarketRoomBodySchema = z.strictObject({ table: TableIdSchema, match: z.int().min(1).max(Number.MAX_SAFE_INTEGER) });
+export type MarketRoomBody = z.infer<typeof MarketRoomBodySchema>;
+
+/** `POST /api/reconcile`: bring this owner's allowance in market `table` up to date from its rooms' verified ledgers (as `trestle allowance reconcile`). */
+export const ReconcileBodySchema = z.strictObject({ table: TableIdSchema });
+export type ReconcileBody = z.infer<typeof ReconcileBodySchema>;

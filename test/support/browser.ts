@@ -32,6 +32,17 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return path;
 }
 
+/** Saves a screenshot of `page` from the top of the first element `from` finds to the bottom of the first `to` finds (default `from`) as test-artifacts/<name>.png; returns its path. */
+export async function elementShot(page: Page, name: string, from: string, to = from): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const path = join(ARTIFACTS, `${name}.png`);
+  // Measured in the page's own coordinates (the viewport's, plus how far it is scrolled), as a full-page clip is.
+  const measure = `(() => { const a = document.querySelector(${JSON.stringify(from)}).getBoundingClientRect(); const b = document.querySelector(${JSON.stringify(to)}).getBoundingClientRect(); return [a.left + scrollX, a.top + scrollY, Math.max(a.width, b.width), b.bottom - a.top]; })()`;
+  const [x, y, width, height] = (await page.evaluate(measure)) as number[];
+  await page.screenshot({ path, fullPage: true, clip: { x: x!, y: y!, width: width!, height: height! } });
+  return path;
+}
+
 /** Every URL `page` requests from now on (to check a page reaches nothing but its relay). */
 export function requestLog(page: Page): string[] {
   const urls: string[] = [];

@@ -7,10 +7,12 @@
 import {
   citeMatch,
   createDraft,
+  dealQuantity,
   dealStatement,
   exportText,
   inviteDraft,
   joinDraft,
+  listingBidCommitment,
   matchRoomId,
   signCreate,
   signHead,
@@ -52,6 +54,11 @@ export function marketConfig(k: MarketCast, overrides: Partial<TableConfig> = {}
     market: { categories: ["baby-gear", "books"], listing_ttl_ms: 7 * 86_400_000, listings_per_member: 5 },
     ...overrides,
   };
+}
+
+/** The salt the fixture uses for `member`'s sealed bids (fixed, so a test can reveal it again). */
+export function bidSalt(member: string): string {
+  return nonceOf(`listing-bid-salt:${member}`);
 }
 
 /** A listing as a test writes it: everything but the authored fields, `expires` defaulted to a day on. */
@@ -105,6 +112,17 @@ export class MarketLedger {
     return this.write(`${member}-bot`, { kind: "listing", expires: this.l.now + 86_400_000, ...input });
   }
 
+  /** `member`'s seat commits a sealed bid of `bid` on the listing at `listing`, salted with bidSalt(member) unless `salt` is given. */
+  commitBid(member: Member, listing: string, bid: number, salt = bidSalt(member)): Promise<Entry[]> {
+    const commitment = listingBidCommitment({ table: this.state.table, listing, bidder: member, bid, salt });
+    return this.write(`${member}-bot`, { kind: "bid", op: "commit", listing, commitment });
+  }
+
+  /** `member`'s seat reveals `bid` on the listing at `listing` with bidSalt(member) unless `salt` is given; returns every entry written (a deciding reveal's settlement and match follow it). */
+  revealBid(member: Member, listing: string, bid: number, salt = bidSalt(member)): Promise<Entry[]> {
+    return this.write(`${member}-bot`, { kind: "bid", op: "reveal", listing, bid, salt });
+  }
+
   /** The matches among `entries`. */
   static matches(entries: readonly Entry[]): SystemEntryOf<"match">[] {
     return entries.filter((e): e is SystemEntryOf<"match"> => e.kind === "system" && e.subkind === "match");
@@ -154,7 +172,7 @@ export class MarketLedger {
       sig: await signStatement(this.k.owners[owner], "deal", dealStatement(room, deal)),
     });
     const signatures = [await sign(offering, match.offered_by), await sign(wanting, match.wanted_by)] as const;
-    const quantity = options.quantity ?? Math.min(match.quantity, ...[match.offer, match.want].map((l) => this.state.market!.listings[l]!.quantity - this.state.market!.listings[l]!.closed));
+    const quantity = options.quantity ?? dealQuantity(this.state.market!, match);
     return {
       table: this.state.table,
       seat: null,
@@ -163,6 +181,16 @@ export class MarketLedger {
       data: { match: seq, room, deal, signatures: [signatures[0], signatures[1]] as [typeof signatures[0], typeof signatures[1]], quantity },
       author: null,
     };
+  }
+
+  /** Copies of the ledger's entries with a match the rules never made inserted right after match `seq`: a copy of it naming `wanter` as the wanting side; renumbered, not chained again. */
+  withInventedMatch(seq: number, wanter: Member): Entry[] {
+    const entries = structuredClone(this.l.entries) as Entry[];
+    const invented = { ...structuredClone(entries[seq - 1]!), seq: seq + 1 };
+    if (invented.kind !== "system" || invented.subkind !== "match") throw new Error(`entry ${seq} is not a match`);
+    invented.data.wanted_by = { owner: wanter, key: this.k.owners[wanter].publicKeyText };
+    entries.splice(seq, 0, invented);
+    return entries.map((e, i) => ({ ...e, seq: i + 1 }));
   }
 
   /** The export of the whole ledger with a head over it. */

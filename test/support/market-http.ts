@@ -1,12 +1,13 @@
 /**
  * Drives a market over the relay's HTTP routes (docs/SPEC.md §5.15) with the swap market's cast:
  * the creator's invites bound to members' keys, members' plain joins and listings, searches,
- * matches with their citations, the room of a match (created by one side, joined by the other
+ * sealed bids on a listing, matches with their citations, the room of a match (created by one side, joined by the other
  * without an invite), its deal both owners sign, and the market's record of it. Any fetch
  * (SELF.fetch in workerd, or a real server).
  */
 import {
   dealStatement,
+  listingBidCommitment,
   signInvite,
   signJoin,
   signStatement,
@@ -16,7 +17,7 @@ import {
   type SubmissionInput,
   type TableConfig,
 } from "../../src/protocol/index.js";
-import { marketCast, marketConfig, type ListingInput, type MarketCast, type Member } from "./market-fixture.js";
+import { bidSalt, marketCast, marketConfig, type ListingInput, type MarketCast, type Member } from "./market-fixture.js";
 import { expect201, fresh } from "./room-http.js";
 import { RelayHttp, type Reply } from "./relay-http.js";
 import { keyOf } from "./table-fixture.js";
@@ -71,6 +72,17 @@ export class MarketHttp {
   /** `member`'s seat lists `input` (expiring in a day unless given). */
   list(member: Member, input: ListingInput): Promise<Reply> {
     return this.write(`${member}-bot`, { kind: "listing", expires: Date.now() + 86_400_000, ...input });
+  }
+
+  /** `member`'s seat commits a sealed bid of `bid` on the listing at `listing`, salted with the fixture's bidSalt(member). */
+  commitBid(member: Member, listing: string, bid: number): Promise<Reply> {
+    const commitment = listingBidCommitment({ table: this.id, listing, bidder: member, bid, salt: bidSalt(member) });
+    return this.write(`${member}-bot`, { kind: "bid", op: "commit", listing, commitment });
+  }
+
+  /** `member`'s seat reveals `bid` on the listing at `listing` with the fixture's bidSalt(member). */
+  revealBid(member: Member, listing: string, bid: number): Promise<Reply> {
+    return this.write(`${member}-bot`, { kind: "bid", op: "reveal", listing, bid, salt: bidSalt(member) });
   }
 
   /** A signed GET of `path` as `member` (an owner read). */

@@ -165,3 +165,14 @@ export class RoomLedger {
     return this.l.state!;
   }
 }
+
+/** A real room ledger's export: sara asks 3,600, ben counters `counterAmount` (default 2,500), sara 2,800, ben accepts with `body`, and sara closes with the deal. */
+export async function strollerExport(body = "Deal at 2,800.", counterAmount = 250000): Promise<string> {
+  const r = await RoomLedger.open();
+  const ask = await r.offer("sara-bot", twd(360000, "stroller"));
+  const counter = await r.counter("ben-bot", ask, twd(counterAmount));
+  const final = await r.counter("sara-bot", counter, twd(280000));
+  await r.write("ben-bot", { kind: "accept", offer: final, body });
+  await r.write("sara-bot", { kind: "close", outcome: "deal", offer: final });
+  return r.exportText();
+}

@@ -7,7 +7,7 @@
  */
 import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { canonicalize, verifyExport, type Entry } from "../../src/protocol/index.js";
+import { canonicalize, signInvite, verifyExport, type Entry } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { MarketHttp } from "../support/market-http.js";
@@ -58,6 +58,15 @@ describe("a market over HTTP", () => {
       const bad = await headUnmoved(relay, m.id, () => m.list("ana", { side: "offer", title: "Bike", category: "bikes", quantity: 1 }));
       expect(bad.body.error.code).toBe("E_SCHEMA");
     });
+  });
+
+  it("refuses another owner's key on an invite bound to a key, on the plain join route, with the reason (E_INVITE, other_key)", async () => {
+    const m = await MarketHttp.open(relay, "market-http-other-key", { members: [] });
+    const invite = "bound-to-dora-0000";
+    expect201(await relay.request("POST", `/tables/${m.id}/invites`, await signInvite(m.k.owners.hana, { table: m.id, invite, expires: Date.now() + 60_000, owner_key: m.k.owners.dora.publicKeyText })));
+    const join = await headUnmoved(relay, m.id, () => m.joinAs("chen", m.id, "chen-bot", { invite }));
+    expect(join.body.error).toMatchObject({ code: "E_INVITE", details: { reason: "other_key" } });
+    expect201(await m.joinAs("dora", m.id, "dora-bot", { invite }));
   });
 
   it("lets anyone search a public market without a signature", async () => {

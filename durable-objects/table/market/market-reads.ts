@@ -42,6 +42,7 @@ export function readListings(t: TableContext, query: unknown): ListingView[] {
       left: quantityLeft(listing),
       ...(listing.price === null ? {} : { price: listing.price }),
       expires: listing.expires,
+      ...(listing.sealed === null ? {} : { sealed: { until: listing.sealed.until, reveal_until: listing.sealed.reveal_until, bids: Object.keys(listing.sealed.commits).length } }),
     };
   });
 }

@@ -1,13 +1,16 @@
 /**
  * The table's one Durable Object alarm, shared by every job that needs a wake-up: the task
  * watchdog (docs/SPEC.md §5.6: each due task gets one stalled entry, judged by admit at that
- * entry's time), the settlement of sealed-bid auctions due at a deadline (§5.11, the same way), the retry of a sub-table result delivery (results.ts) and the hand-over of owner
+ * entry's time), the settlement of sealed-bid auctions and of sealed listings due at a deadline
+ * (§5.11, §5.15, the same way), the retry of a sub-table result delivery (results.ts) and the hand-over of owner
  * notifications not yet taken (notify.ts). After every write the alarm is set to the earliest
  * deadline any job has. Alarms run at least once: a second run finds nothing due and appends nothing.
  */
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { dueTasks, stalledDraft, watchdogDeadline } from "../../../src/protocol/policy/watchdog.js";
 import { auctionDeadline, dueSettlements } from "../../../src/protocol/policy/auctions.js";
+import { dueListingSettlements, sealedDeadline } from "../../../src/protocol/policy/market/sealed-settlement.js";
+import type { EntryDraft } from "../../../src/protocol/schemas/entry.js";
 import { commit, type Writer } from "./writes.js";
 import type { WriteOutcome } from "./outcome.js";
 
@@ -70,19 +73,26 @@ export function runWatchdog(t: Writer): WriteOutcome[] {
   return outcomes;
 }
 
-/** When the next auction settles on its own (a deadline passed without the entry that decides it), or null. */
-export function auctionAt(state: TableState | null): number | null {
-  return state ? auctionDeadline(state) : null;
+/** When the next auction or sealed listing settles on its own (a deadline passed without the entry that decides it), or null. */
+export function settlementAt(state: TableState | null): number | null {
+  const due = state ? [auctionDeadline(state), sealedDeadline(state)].filter((d): d is number => d !== null) : [];
+  return due.length > 0 ? Math.min(...due) : null;
+}
+
+/** The settlements the alarm submits at `now`: the auctions' due by then, then the sealed listings'. */
+function dueAt(state: TableState, now: number): EntryDraft[] {
+  return [...dueSettlements(state, now), ...dueListingSettlements(state, now)];
 }
 
 /**
- * Appends one auction_settled entry per auction due at the t's time; returns what was appended.
- * Each is judged against the state the previous one left: a settled auction is never due again.
+ * Appends one settlement per auction and sealed listing due at the t's time (a sale's match comes
+ * in the same batch); returns what was appended. Each is judged against the state the previous one
+ * left: a settled auction or listing is never due again.
  */
-export function runAuctions(t: Writer): WriteOutcome[] {
+export function runSettlements(t: Writer): WriteOutcome[] {
   const now = t.now();
   const outcomes: WriteOutcome[] = [];
-  for (let next = t.state ? dueSettlements(t.state, now)[0] : undefined; next; next = dueSettlements(t.state!, now)[0]) {
+  for (let next = t.state ? dueAt(t.state, now)[0] : undefined; next; next = dueAt(t.state!, now)[0]) {
     outcomes.push(commit(t, next));
   }
   return outcomes;

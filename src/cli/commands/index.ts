@@ -42,12 +42,16 @@ import { witness } from "./witness.js";
 import { ROOM_ADMIN } from "./room-admin.js";
 import { ROOM_WRITES } from "./room-write.js";
 import { MANDATE } from "./mandate.js";
+import { ALLOWANCE } from "./allowance.js";
 import { GATE } from "./gate.js";
 import { DEAL } from "./deal.js";
 import { PRIVATE } from "./private.js";
 import { OWNER_ASK } from "./owner-ask.js";
 import { CUSTODY } from "./custody.js";
 import { CONTROL } from "./pause.js";
+import { MARKET_ADMIN } from "./market-admin.js";
+import { MARKET_LISTINGS } from "./market-listings.js";
+import { MARKET_MATCHES } from "./market-matches.js";
 
 /** Every command, by its place in the help list. */
 export const COMMANDS: readonly Command[] = [
@@ -102,11 +106,16 @@ export const COMMANDS: readonly Command[] = [
   ...ROOM_ADMIN,
   ...ROOM_WRITES,
   ...MANDATE,
+  ...ALLOWANCE,
   ...GATE,
   ...DEAL,
   ...PRIVATE,
   // A seat and its own owner (docs/SPEC.md §5.14): questions, answers, instructions.
   ...OWNER_ASK,
+  // Markets (docs/SPEC.md §5.15): members' agents list, are matched, and meet in the match's room.
+  ...MARKET_ADMIN,
+  ...MARKET_LISTINGS,
+  ...MARKET_MATCHES,
 ];
 
 /** The command named `name`, if any. */

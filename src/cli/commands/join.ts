@@ -1,5 +1,4 @@
 /** `trestle join`: an owner seats a bot, delegating the seat to the seat's key (and, with --endorse, signs the table's config too). */
-import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
 import { canonicalSha256, CapabilityCardSchema, parseOrThrow, PublicKeySchema, validateConfig, type CapabilityCard } from "../../protocol/index.js";
 import { duration, OWNER_FLAGS, optional, required, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
@@ -45,10 +44,7 @@ async function seatPublicKey(ctx: Parameters<Command["run"]>[0], seat: string): 
     if (!PublicKeySchema.safeParse(given).success) throw new UsageError("--seat-public-key must be a 43-char base64url Ed25519 key");
     return given;
   }
-  const path = optional(ctx.args, "key") ?? seatKeyPath(ctx.home, seat);
-  const { key, created } = await loadOrCreateKeyFile(path, "seat", seat);
-  if (created) ctx.out.note(`created seat key ${path}`);
-  return key.signer.publicKeyText;
+  return (await ctx.newSeatKey(seat)).signer.publicKeyText;
 }
 
 function card(values: Record<string, unknown>): CapabilityCard {

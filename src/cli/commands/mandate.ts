@@ -1,7 +1,8 @@
 /**
  * `trestle mandate show|set` (docs/ROOMS.md): the owner signs a seat's mandate with the owner key
  * on this machine (money cap, floor and currency in minor units, never_disclose strings and
- * secret_amount, require_confirm kinds, paused, what the agent is told of the cap and floor), and
+ * secret_amount, require_confirm kinds, paused, what the agent is told of the cap and floor, the
+ * allowance across a market's rooms and the markets and categories it may trade in), and
  * reads back the one in force, judged as the guards judge it: with the seat's key alone as its agent
  * is told it (never a never_disclose string; under agent_view `rules` no amount of the cap or
  * floor), and whole with the owner key that signed it.
@@ -10,7 +11,7 @@ import { mandateLines, readMandate, readTranscript, seatFiles, seatOwnerKey, set
 import { TrestleError } from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
-import { agentView, confirmKinds, mandateMoney, neverDisclose, secretAmount } from "../mandate-flags.js";
+import { agentView, confirmKinds, mandateAllowance, mandateCategories, mandateMarkets, mandateMoney, neverDisclose, secretAmount } from "../mandate-flags.js";
 import { money, unrefuted } from "../room.js";
 import type { Command } from "./command.js";
 
@@ -29,6 +30,10 @@ export const mandateSet: Command = {
     "require-confirm": { type: "string", multiple: true, value: "KIND", help: "a kind held until you approve each message, e.g. accept (repeatable)" },
     "secret-amount": { type: "string", value: "refuse|allow", help: "an amount equal to a --never-disclose number: refuse it (default) or allow it" },
     paused: { type: "boolean", help: "the seat writes nothing" },
+    allowance: { type: "string", value: "N", help: "in a market's match rooms: the most your seats spend and hold reserved as buyers across all of that market's rooms, in minor units of --currency" },
+    "allowance-open": { type: "string", value: "N", help: "with --allowance: the most commitments open at once across that market's rooms (either side)" },
+    market: { type: "string", multiple: true, value: "ID", help: "a market the seat may trade in (its listings, its matches' rooms); repeatable; without it, any" },
+    category: { type: "string", multiple: true, value: "NAME", help: "a category the seat may list and trade in; repeatable; without it, any" },
     "agent-view": { type: "string", value: "figures|rules", help: "what the seat's agent is told of --cap and --floor: the figures (default), or only the rules, the amounts kept from it" },
     "sign-deals": { type: "boolean", help: "standing rule: your client signs, with your owner key in this home, each deal of this seat whose final terms this mandate allows" },
     "clear-loosened": { type: "boolean", help: "trust the new limits as they are: no more per-message approvals for having loosened them" },
@@ -38,6 +43,9 @@ export const mandateSet: Command = {
     const seat = optional(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
     if (seat === undefined) throw new UsageError("--seat is required (or set TRESTLE_SEAT)");
     const limits = mandateMoney(ctx.args);
+    const allowance = mandateAllowance(ctx.args, limits);
+    const markets = mandateMarkets(ctx.args);
+    const categories = mandateCategories(ctx.args);
     const never_disclose = neverDisclose(ctx.args);
     const require_confirm = confirmKinds(ctx.args);
     const secret_amount = secretAmount(ctx.args);
@@ -57,6 +65,9 @@ export const mandateSet: Command = {
         paused: ctx.args.values.paused === true,
         ...(ctx.args.values["sign-deals"] === true ? { sign_deals: "within_mandate" as const } : {}),
         ...(agent_view === undefined ? {} : { agent_view }),
+        ...(allowance === undefined ? {} : { allowance }),
+        ...(markets === undefined ? {} : { markets }),
+        ...(categories === undefined ? {} : { categories }),
       },
       { now: ctx.io.clock(), clearLoosened: ctx.args.values["clear-loosened"] === true },
     );
@@ -101,6 +112,12 @@ function describe(m: Mandate): string {
   if (m.require_confirm.length > 0) parts.push(`confirm ${m.require_confirm.join(", ")}`);
   if (m.paused) parts.push("PAUSED");
   if (m.sign_deals) parts.push("deals within it signed by your client");
+  if (m.allowance) {
+    const open = m.allowance.open === undefined ? "" : `, at most ${m.allowance.open} open`;
+    parts.push(`allowance ${money(m.allowance.total, m.allowance.currency)} across a market's rooms${open}`);
+  }
+  if (m.markets) parts.push(`markets ${m.markets.join(", ") || "none"}`);
+  if (m.categories) parts.push(`categories ${m.categories.join(", ") || "none"}`);
   if (m.agent_view === "rules") parts.push("the agent told the rules, not the figures");
   return parts.join("; ");
 }

@@ -74,6 +74,8 @@ function recordLine(r: JournalRecord): string {
       return `${at} send of ${r.kind} failed (${r.outcome}, ${r.code})`;
     case "bid":
       return `${at} sealed bid of ${money(r.bid, r.currency)} as the ${r.side} in auction ${r.auction.slice(0, 12)}… (commitment ${r.commitment.slice(0, 12)}…)`;
+    case "market_bid":
+      return `${at} sealed bid of ${money(r.bid, r.currency)} by ${r.bidder} on listing ${r.listing.slice(0, 12)}… (commitment ${r.commitment.slice(0, 12)}…)`;
   }
 }
 

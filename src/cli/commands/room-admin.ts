@@ -3,7 +3,6 @@
  * relay key this home pinned, and a short code), join by link or code with the owner's own key,
  * eject a seat; and `room show`, the room as the verified transcript has it.
  */
-import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
 import { createRoom, ejectSeat, issueInvite, joinByInvite, openedSummary, roomConfigFor, roomKeyPath, roomSummary, readTranscript } from "../../owner/index.js";
 import { auctionText, expiryText, offerTermsText, shortHash } from "../../text/terms.js";
 import { duration, integer, OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
@@ -91,9 +90,7 @@ export const roomJoin: Command = {
     const [invite] = positionals(ctx.args, ["link | code"]);
     const seat = required(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
     const { owner, key } = await ctx.owner();
-    const path = optional(ctx.args, "key") ?? seatKeyPath(ctx.home, seat);
-    const { key: seatKey, created } = await loadOrCreateKeyFile(path, "seat", seat);
-    if (created) ctx.out.note(`created seat key ${path}`);
+    const seatKey = await ctx.newSeatKey(seat);
     const summary = optional(ctx.args, "summary");
     const { client, joined } = await joinByInvite({
       invite: invite!,

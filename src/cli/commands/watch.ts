@@ -7,10 +7,10 @@
  * and resumes by itself. Ends once the table has closed and every task it saw opened is final, on
  * Ctrl-C, or when the relay is caught forking or truncating (exit 4, with the evidence).
  */
-import { TaskLog, type TableSocket } from "../../client/index.js";
+import { TaskLog } from "../../client/index.js";
 import { foldControl, isEntry, pauseHolders, type PauseState } from "../../protocol/index.js";
 import { integer, optional, OWNER_FLAGS, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import { EXIT } from "../exit.js";
+import { followLive } from "../live.js";
 import { entryLine, pausesText } from "../../text/format.js";
 import type { Command } from "./command.js";
 
@@ -36,48 +36,24 @@ export const watch: Command = {
     });
     const approveCommand = (task: string) => `trestle approve ${task} --table ${table}${carried.join("")}`;
     const client = await ctx.table(table);
-    if (client.tracker.awaitingCustody) await client.follow(reader); // a table that moved here (docs/SPEC.md §8.4)
-    await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
     const tasks = new TaskLog();
     const pauses: Record<string, PauseState> = {};
     let closed = false;
-    const socket: TableSocket = client.socket({
-      ...reader.as,
-      signer: reader.signer,
-      handlers: {
-        onEntries: (items) => {
-          for (const item of items) {
-            if (item.seq > after) ctx.out.line(entryLine(item, ctx.out.c), item);
-            if (isEntry(item) && item.kind === "system" && item.subkind === "table_closed") closed = true;
-            if (isEntry(item) && item.kind === "system" && (item.subkind === "table_paused" || item.subkind === "table_resumed")) {
-              foldControl(pauses, item);
-              if (item.seq > after) ctx.out.note(pausesText(pauseHolders(pauses)));
-            }
-          }
-          for (const move of tasks.accept(items)) {
-            if (owner !== undefined && move.owner === owner && move.state === "awaiting_approval" && move.seq > after) {
-              ctx.out.note(`task ${move.task} waits for you: ${approveCommand(move.task)} (or trestle reject …)`);
-            }
-          }
-          if (closed && tasks.open().length === 0) socket.close();
-        },
-        onStatus: (status, detail) => {
-          if (status === "reconnecting" && detail) ctx.out.note(`connection lost; reconnecting in ${Math.round(detail.delayMs)} ms (attempt ${detail.attempt})`);
-        },
-        onEvidence: (evidence) => ctx.out.warn(`RELAY CAUGHT: ${evidence.message}`),
-      },
+    return followLive(ctx, client, reader, (items, socket) => {
+      for (const item of items) {
+        if (item.seq > after) ctx.out.line(entryLine(item, ctx.out.c), item);
+        if (isEntry(item) && item.kind === "system" && item.subkind === "table_closed") closed = true;
+        if (isEntry(item) && item.kind === "system" && (item.subkind === "table_paused" || item.subkind === "table_resumed")) {
+          foldControl(pauses, item);
+          if (item.seq > after) ctx.out.note(pausesText(pauseHolders(pauses)));
+        }
+      }
+      for (const move of tasks.accept(items)) {
+        if (owner !== undefined && move.owner === owner && move.state === "awaiting_approval" && move.seq > after) {
+          ctx.out.note(`task ${move.task} waits for you: ${approveCommand(move.task)} (or trestle reject …)`);
+        }
+      }
+      if (closed && tasks.open().length === 0) socket.close();
     });
-    const interrupt = () => socket.close();
-    process.once("SIGINT", interrupt);
-    try {
-      await socket.start();
-      const who = "seat" in reader.as ? reader.as.seat : `owner ${reader.as.owner} (a live owner session)`;
-      ctx.out.note(`watching ${table} as ${who}; Ctrl-C to stop`);
-      const end = await socket.ended;
-      if (end.reason === "error") throw end.error;
-      return EXIT.OK;
-    } finally {
-      process.off("SIGINT", interrupt);
-    }
   },
 };

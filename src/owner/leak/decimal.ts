@@ -70,3 +70,27 @@ export function decKey(d: Dec): string {
 export function tooLong(d: Dec): boolean {
   return d.n.toString().length > MAX_DIGITS;
 }
+
+/** `a - b`, or null when it would be negative. */
+export function minus(a: Dec, b: Dec): Dec | null {
+  if (less(a, b)) return null;
+  const s = Math.max(a.s, b.s);
+  return normal(a.n * 10n ** BigInt(s - a.s) - b.n * 10n ** BigInt(s - b.s), s);
+}
+
+/** `a * b`. */
+export function product(a: Dec, b: Dec): Dec {
+  return normal(a.n * b.n, a.s + b.s);
+}
+
+/** `a / b` when it is a decimal of at most MAX_DIGITS fraction digits (4800 / 2, 9 / 4), else null (7 / 3, a zero divisor). */
+export function divide(a: Dec, b: Dec): Dec | null {
+  if (b.n === 0n) return null;
+  const num = a.n * 10n ** BigInt(b.s);
+  const den = b.n * 10n ** BigInt(a.s);
+  for (let s = 0; s <= MAX_DIGITS; s++) {
+    const scaled = num * 10n ** BigInt(s);
+    if (scaled % den === 0n) return normal(scaled / den, s);
+  }
+  return null;
+}

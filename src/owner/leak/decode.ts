@@ -1,16 +1,20 @@
 /**
  * What an encoded-looking stretch of text says, so the leak gate reads it too (docs/ROOMS.md
- * "never_disclose"): percent-encoding (and "+" as a space), \x / \u / &#...; escapes, base64 and
- * base64url tokens, and hex tokens (optionally with a space or ":" between bytes). Only a decoding
- * that is text (valid UTF-8, at least 3/4 printable) is kept. Decoding is applied to its own
- * output once more (base64 of percent-encoded text), never a third time.
+ * "never_disclose", decision 0475): percent-encoding (and "+" as a space), \x / \u / &#...;
+ * escapes, base64 and base64url tokens, hex tokens (optionally with a space or ":" between
+ * bytes), Morse code (dots and dashes, letters apart by a space, words by a slash, a bar or more
+ * spaces) and ROT13, where two or more English number words in ROT13 stand together (gjb gubhfnaq);
+ * of those two, only the stretches around what is decoded are kept, not a copy of the whole text.
+ * Only a decoding that is text (valid UTF-8, at least 3/4 printable) is kept. Decoding is applied
+ * to its own output once more (base64 of percent-encoded text), never a third time.
  *
  * Bound: every decoding is no longer than what it decodes, each layer examines its input a fixed
  * number of times, and at most MAX_DECODED characters of decoded text are kept per call; past that
  * the call reports `overflow` and the gate refuses the message unread rather than let a hostile
  * message buy an expensive check (or an unchecked one).
  */
-import { fromUtf8 } from "../../protocol/index.js";
+
+import { NUMBER_WORDS } from "./words-en.js";
 
 /** Decoding layers applied: the text, its decodings, and theirs. */
 export const DECODE_LAYERS = 2;
@@ -24,15 +28,14 @@ export interface Decoded {
   overflow: boolean;
 }
 
-/** `bytes` as text when they are valid UTF-8 and at least 3/4 printable; else null. */
+/** Replaces what is not UTF-8 with U+FFFD rather than throwing: most tokens tried are not text, and an exception per token costs more than the rest of the check. */
+const LENIENT = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/** `bytes` as text when they are valid UTF-8 (no U+FFFD once decoded) and at least 3/4 printable; else null. */
 function asText(bytes: Uint8Array): string | null {
   if (bytes.length < 2) return null;
-  let text: string;
-  try {
-    text = fromUtf8(bytes);
-  } catch {
-    return null;
-  }
+  const text = LENIENT.decode(bytes);
+  if (text.includes("\ufffd")) return null;
   const printable = text.match(/[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\t]/gu)?.length ?? 0;
   return printable * 4 >= [...text].length * 3 ? text : null;
 }
@@ -94,6 +97,80 @@ function hexBytes(token: string): Uint8Array {
   return out;
 }
 
+/** The International Morse code of letters and digits, by code. */
+const MORSE: Record<string, string> = Object.fromEntries(
+  (
+    "a.- b-... c-.-. d-.. e. f..-. g--. h.... i.. j.--- k-.- l.-.. m-- n-. o--- p.--. q--.- r.-. s... t- u..- v...- w.-- x-..- y-.-- z--.. " +
+    "0----- 1.---- 2..--- 3...-- 4....- 5..... 6-.... 7--... 8---.. 9----."
+  )
+    .split(" ")
+    .map((pair) => [pair.slice(1), pair[0]!]),
+);
+/** A run of at least two Morse letters: dots (. · •) and dashes (- – — − _), letters apart by a space, words by a slash, a bar or two spaces or more. */
+const MORSE_RUN = /(?<![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6}(?:(?: +| *[/|] *)[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6})+(?![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])/gu;
+
+/** How many characters of the text around a Morse run or ROT13 number words a decoding keeps on each side (my floor: ..--- ....-): enough for the words a number is read with. */
+const CONTEXT = 32;
+
+/** The stretches of `text` from CONTEXT before each of `spans` to CONTEXT after it (stretches that meet are one), each put through `decode`, one per line: a decoding no longer than what it decodes, and never a copy of a whole long text. */
+function stretches(text: string, spans: readonly [number, number][], decode: (stretch: string) => string): string {
+  const merged: [number, number][] = [];
+  for (const [from, to] of spans) {
+    const [start, end] = [Math.max(0, from - CONTEXT), Math.min(text.length, to + CONTEXT)];
+    const last = merged.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged.map(([start, end]) => decode(text.slice(start, end))).join("\n");
+}
+
+/** A Morse run decoded, each letter or digit in place of its code, or null when a code is not one. */
+function morseRun(run: string): string | null {
+  const decoded = run
+    .split(/ *[/|] *| {2,}/)
+    .map((word) =>
+      word
+        .split(" ")
+        .filter((code) => code !== "")
+        .map((code) => MORSE[code.replace(/[\u00b7\u2022]/g, ".").replace(/[\u2013\u2014\u2212_]/g, "-")] ?? "\u0000")
+        .join(""),
+    )
+    .join(" ");
+  return decoded.includes("\u0000") ? null : decoded;
+}
+
+/** The stretches of `text` around its Morse code runs, each run decoded in place (null when none decodes whole). */
+function morseDecoded(text: string): string | null {
+  const spans = [...text.matchAll(MORSE_RUN)].filter((m) => morseRun(m[0]) !== null).map((m): [number, number] => [m.index, m.index + m[0].length]);
+  return spans.length === 0 ? null : stretches(text, spans, (stretch) => stretch.replace(MORSE_RUN, (run) => morseRun(run) ?? run));
+}
+
+/** `text` with its ASCII letters rotated by 13 (ROT13, its own inverse). */
+export const rot13 = (text: string): string => text.replace(/[a-z]/gi, (ch) => String.fromCharCode(((ch.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (ch <= "Z" ? 65 : 97)));
+const ROT13_NUMBER = new RegExp(`(?<![\\p{L}])(?:${NUMBER_WORDS.map(rot13).join("|")})(?![\\p{L}])`, "giu");
+
+/** Most characters between two English number words in ROT13 that read as one number (gjragl-sbhe uhaqerq). */
+const ROT13_GAP = 4;
+
+/** The stretches of `text` around two or more English number words in ROT13 next to each other (gjb gubhfnaq), in ROT13; null when there are none (a lone "bar" is not "one"). */
+function rot13Decoded(text: string): string | null {
+  const spans: [number, number][] = [];
+  let run: [number, number] | null = null;
+  let words = 0;
+  for (const m of text.matchAll(ROT13_NUMBER)) {
+    if (run && m.index - run[1] <= ROT13_GAP && /^[\s,-]*$/u.test(text.slice(run[1], m.index))) {
+      run[1] = m.index + m[0].length;
+      words++;
+      continue;
+    }
+    if (run && words >= 2) spans.push(run);
+    run = [m.index, m.index + m[0].length];
+    words = 1;
+  }
+  if (run && words >= 2) spans.push(run);
+  return spans.length === 0 ? null : stretches(text, spans, rot13);
+}
+
 /** One layer: every decoding `text` holds. */
 function layer(text: string): string[] {
   const out: string[] = [];
@@ -102,6 +179,8 @@ function layer(text: string): string[] {
   };
   keep(percentDecoded(text));
   keep(unescaped(text));
+  keep(morseDecoded(text));
+  keep(rot13Decoded(text));
   for (const m of text.matchAll(new RegExp(`[A-Za-z0-9+/_-]{${MIN_TOKEN},}={0,2}`, "g"))) {
     const bytes = base64Bytes(m[0]);
     if (bytes) keep(asText(bytes));

@@ -4,7 +4,8 @@
  * case folded, invisible format and default-ignorable characters removed (zero-width spaces and
  * joiners, bidi controls); for numbers also the decimal digits of every script read as ASCII
  * digits (Unicode keeps each script's 0-9 contiguous, so a digit's value is its distance from its
- * script's zero), the Arabic decimal and thousands separators as "." and ",", and dashes as "-".
+ * script's zero), the Arabic decimal and thousands separators as "." and ",", dashes as "-", and a
+ * superscript exponent of 10 kept apart from it (10³ is 10^3, not 103).
  */
 
 /** `text` folded for comparison: NFKC, case folded, invisible characters removed. */
@@ -43,9 +44,13 @@ function digitValue(ch: string): number {
   return cp - zero;
 }
 
-/** `text` folded as foldText does, with every script's decimal digits as ASCII digits, Arabic separators as "." and ",", and dashes as "-". */
+const SUPERSCRIPT = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079";
+/** A power of ten written with a superscript exponent (10³, 10⁻²), which NFKC would fold into the digits 103. */
+const POWER_OF_TEN = new RegExp(`(?<![0-9])10([\u207a\u207b]?[${SUPERSCRIPT}]+)`, "gu");
+
+/** `text` folded as foldText does, with every script's decimal digits as ASCII digits, Arabic separators as "." and ",", dashes as "-", and 10 with a superscript exponent as 10^3. */
 export function numberText(text: string): string {
-  return foldText(text)
+  return foldText(text.replace(POWER_OF_TEN, (_, exponent: string) => `10^${[...exponent].map((ch) => (ch === "\u207b" ? "-" : ch === "\u207a" ? "" : String(SUPERSCRIPT.indexOf(ch)))).join("")}`))
     .replace(/\p{Nd}/gu, (ch) => (ch >= "0" && ch <= "9" ? ch : String(digitValue(ch))))
     .replace(/\u066b/g, ".")
     .replace(/\u066c/g, ",")

@@ -1,27 +1,51 @@
 /**
- * Every number a text states, by value (docs/ROOMS.md "never_disclose"): written with digits of any
- * script and any grouping (numerals.ts), in English words (words-en.ts), or in Chinese or Japanese
- * numerals (words-cjk.ts); and whether a never_disclose entry is itself one number.
+ * Every number a text states, by value (docs/ROOMS.md "never_disclose"): in each view of the
+ * pipeline (views.ts), written with digits of any script and any grouping (numerals.ts), in
+ * English words (words-en.ts), in Chinese or Japanese numerals or Japanese kana (words-cjk.ts),
+ * in the words of the other languages of the CLDR spellout rules and to-words (words-rbnf.ts), as
+ * a Roman numeral, in base 16, 8 or 2 or a base named beside it (notations.ts), in minor units
+ * (notations.ts), reversed where the text says so (notations.ts), or as arithmetic over those
+ * (arithmetic.ts); and whether a never_disclose entry is itself one number.
  */
 import { ISO_4217 } from "../../protocol/index.js";
+import { readArithmetic } from "./arithmetic.js";
 import { decKey } from "./decimal.js";
 import { numberText } from "./fold.js";
+import { readMinorUnits, readNotations, readReversals } from "./notations.js";
 import { readNumerals } from "./numerals.js";
 import type { Reading } from "./reading.js";
-import { readCjk } from "./words-cjk.js";
+import { numberViews } from "./views.js";
+import { readCjk, readKana } from "./words-cjk.js";
 import { readEnglish } from "./words-en.js";
+import { readRbnf } from "./words-rbnf.js";
 
-/** Every reading of every number in `folded` (text from numberText), in no particular order. */
-export function readNumbers(folded: string): Reading[] {
-  return [...readNumerals(folded), ...readEnglish(folded), ...readCjk(folded)];
+/** Every reading in `view` of the readers an entry is compiled with: digits, English words, Chinese and Japanese numerals (and kana). */
+function readPlain(view: string): Reading[] {
+  return [...readNumerals(view), ...readEnglish(view), ...readCjk(view), ...readKana(view)];
 }
 
-/** How many readings of each value (by decKey) `text` holds. */
-export function valueCounts(text: string): Map<string, number> {
+/** Every number `view` (a view from views.ts; `skeletal` when it is the loose one) writes down itself, in any notation: no minor units, no arithmetic. */
+export function statedNumbers(view: string, skeletal = false): Reading[] {
+  return [...readPlain(view), ...readRbnf(view), ...readNotations(view, skeletal)];
+}
+
+/** Every reading of every number in `view` (a view from views.ts; `skeletal` when it is the loose one), in no particular order; `minorDigits`: the minor-unit digits of the currency the check knows, if any. */
+export function readNumbers(view: string, minorDigits: readonly number[] = [], skeletal = false): Reading[] {
+  const stated = statedNumbers(view, skeletal);
+  const minor = readMinorUnits(view, stated, minorDigits);
+  return [...stated, ...minor, ...readArithmetic(view, [...stated, ...minor]), ...readReversals(view, stated)];
+}
+
+/** How many readings of each value (by decKey) `text` holds: in whichever view holds the most. */
+export function valueCounts(text: string, minorDigits: readonly number[] = []): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const r of readNumbers(numberText(text))) {
-    const key = decKey(r.value);
-    counts.set(key, (counts.get(key) ?? 0) + 1);
+  for (const [k, view] of numberViews(text).entries()) {
+    const here = new Map<string, number>();
+    for (const r of readNumbers(view, minorDigits, k > 0)) {
+      const key = decKey(r.value);
+      here.set(key, (here.get(key) ?? 0) + 1);
+    }
+    for (const [key, n] of here) counts.set(key, Math.max(n, counts.get(key) ?? 0));
   }
   return counts;
 }
@@ -40,9 +64,9 @@ function withoutCurrency(folded: string): string {
   return text.trim();
 }
 
-/** The values (by decKey) `entry` states when the whole of it is one number, maybe with a currency sign or code; null when it is not a number. */
+/** The values (by decKey) `entry` states when the whole of it is one number in digits, English words or Chinese or Japanese numerals, maybe with a currency sign or code; null when it is not a number. */
 export function entryValues(entry: string): Set<string> | null {
   const folded = withoutCurrency(numberText(entry));
-  const whole = readNumbers(folded).filter((r) => r.start === 0 && r.end === folded.length);
+  const whole = readPlain(folded).filter((r) => r.start === 0 && r.end === folded.length);
   return folded === "" || whole.length === 0 ? null : new Set(whole.map((r) => decKey(r.value)));
 }

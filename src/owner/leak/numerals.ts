@@ -3,13 +3,16 @@
  * groups joined by one separator each (, . space ' ’ _ -). A run is read left to right as numbers:
  *   grouped  = 1-3 digits, then groups of exactly 3 after the same separator (2,400  2 400  2.400
  *              2'400  1,234,567), or Indian lakh grouping (2,40,000), or any groups joined by _
- *              (24_00, as in program text), or 3+ single digits after the same separator (2-4-0-0);
+ *              (24_00, as in program text), or 3+ single digits after the same separator but a dot
+ *              (2-4-0-0; 2.4.0.0 is a version or an address);
  *   decimal  = a grouped number, then "." or "," (not its grouping separator) and digits (2400.00,
  *              2.400,00); "2.400" is read both ways (2400 and 2.4), "24.000" only as 24000;
  *   chain    = 2 to 6 neighbouring numbers joined by a space, ', ’, _ or - read as one (24 00,
- *              0912 345 678), since that is how digits are split to pass a check.
+ *              0912 345 678), since that is how digits are split to pass a check; a run of three
+ *              or more plain groups with 8 or more digits (02 2400 1234, 2024-01-15) is a phone
+ *              number or a date, read only whole, never its parts.
  * A number's value is compared, never its digits: "324,000" reads 324000 and nothing else.
- * Shorthand (2.4k, 2k4, 1.2m, 3bn) and exponents (2.4e3) are read separately.
+ * Shorthand (2.4k, 2k4, 1.2m, 3bn) and exponents (2.4e3, 2.4 × 10^3, 1.25·10⁴) are read separately.
  */
 import { decOf, shift, type Dec } from "./decimal.js";
 import type { Reading } from "./reading.js";
@@ -19,6 +22,8 @@ const GROUPING = new Set([",", ".", "'", " ", "_", "\u2019"]);
 const CHAIN = new Set([" ", "'", "\u2019", "_", "-"]);
 const DECIMAL = new Set([".", ","]);
 const MAX_CHAIN = 6;
+/** A run of at least PHONE_GROUPS plain groups with at least PHONE_DIGITS digits is one number (a phone number, a date), never its parts. */
+const [PHONE_GROUPS, PHONE_DIGITS] = [3, 8];
 
 interface Num {
   from: number;
@@ -47,7 +52,7 @@ function groupedEnd(groups: string[], seps: string[], i: number): number {
     while (j + 1 < n && seps[j] === "_") j++;
     best = Math.max(best, j);
   }
-  if (len(i) === 1) {
+  if (len(i) === 1 && seps[i] !== ".") {
     let j = i;
     while (j + 1 < n && seps[j] === seps[i] && len(j + 1) === 1) j++;
     if (j - i >= 2) best = Math.max(best, j);
@@ -81,6 +86,11 @@ function readRun(groups: string[], seps: string[], offsets: number[]): Reading[]
     nums.push({ from: i, to, digits, frac });
     i = to + 1;
   }
+  const plain = nums.every((n) => n.from === n.to && n.frac === null) && nums.slice(1).every((n, k) => CHAIN.has(seps[nums[k]!.to]!));
+  if (plain && nums.length >= PHONE_GROUPS && nums.reduce((sum, n) => sum + n.digits.length, 0) >= PHONE_DIGITS) {
+    const whole = decOf(nums.map((n) => n.digits).join(""));
+    return whole ? [{ value: whole, ...span(0, groups.length - 1) }] : [];
+  }
   for (let a = 0; a < nums.length; a++) {
     let digits = nums[a]!.digits;
     for (let b = a + 1; b < nums.length && b - a < MAX_CHAIN; b++) {
@@ -98,8 +108,10 @@ const MULTIPLIER: Record<string, number> = { k: 3, m: 6, mn: 6, mm: 6, b: 9, bn:
 // Each starts only where a run of digits starts, so a long run is tried once, not once per digit.
 const SHORTHAND = /(?<![0-9])([0-9]+)(?:[.,]([0-9]+))? ?(k|mn|mm|m|bn|b)([0-9]{1,3})?(?![\p{L}\p{N}])/gu;
 const EXPONENT = /(?<![0-9])([0-9]+)(?:\.([0-9]+))?e\+?([0-9]{1,2})(?![\p{L}\p{N}])/gu;
+/** A mantissa times a power of ten: 2.4 × 10^3, 1,25·10^4, 2.4*10**3, 2.4 x 10³ (folded to 10^3), 2.4 times 10 to the power of 3. */
+const SCIENTIFIC = /(?<![0-9.,])([0-9]+)(?:[.,]([0-9]+))?\s*(?:[x\u00d7*\u00b7\u22c5\u2219]|times)\s*10\s*(?:\^|\*\*|to the(?: power(?: of)?)?)\s*([+-]?)([0-9]{1,2})(?:st|nd|rd|th)?(?![0-9])/gu;
 
-/** Shorthand with a multiplier: 2.4k, 2k4 (2.4k), 2.4 k, 1.2m, 3bn; exponents: 2.4e3. */
+/** Shorthand with a multiplier: 2.4k, 2k4 (2.4k), 2.4 k, 1.2m, 3bn; exponents: 2.4e3, 2.4 × 10^3. */
 function readShorthand(text: string): Reading[] {
   const out: Reading[] = [];
   for (const m of text.matchAll(SHORTHAND)) {
@@ -111,6 +123,10 @@ function readShorthand(text: string): Reading[] {
   for (const m of text.matchAll(EXPONENT)) {
     const value = decOf(m[1]!, m[2] ?? "");
     if (value) out.push({ value: shift(value, Number(m[3])), start: m.index, end: m.index + m[0].length });
+  }
+  for (const m of text.matchAll(SCIENTIFIC)) {
+    const value = decOf(m[1]!, m[2] ?? "");
+    if (value) out.push({ value: shift(value, (m[3] === "-" ? -1 : 1) * Number(m[4])), start: m.index, end: m.index + m[0].length });
   }
   return out;
 }

@@ -32,14 +32,14 @@ export interface TextScan {
   overflow: boolean;
 }
 
-/** How often each of `secrets` occurs in `text` or any decoding of it. */
-export function scanText(text: string, secrets: readonly Secret[]): TextScan {
+/** How often each of `secrets` occurs in `text` or any decoding of it; `minorDigits`: the minor-unit digits of the currency the check knows (a number in cents is read in major units too). */
+export function scanText(text: string, secrets: readonly Secret[], minorDigits: readonly number[] = []): TextScan {
   const decoded = decodedForms(text);
   const counts = secrets.map(() => 0);
   const encoded = secrets.map(() => false);
   const byText = secrets.some((s) => "needle" in s);
   [text, ...decoded.forms].forEach((form, at) => {
-    const values = valueCounts(form);
+    const values = valueCounts(form, minorDigits);
     const views = byText ? textViews(form) : null;
     secrets.forEach((secret, i) => {
       const found = "values" in secret ? [...secret.values].reduce((sum, v) => sum + (values.get(v) ?? 0), 0) : textCount(views!, secret.needle);

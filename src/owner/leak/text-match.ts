@@ -4,31 +4,21 @@
  * where both sides also lose diacritics (flóor), read look-alike Cyrillic and Greek letters as
  * Latin (flооr with Cyrillic о), read digits and @ $ | ! inside a word as letters (fl00r, $ara),
  * read l as i (1 and l look alike), drop punctuation and symbols (f.l.o.o.r, fl-oor, Sara's),
- * and join letters spelled out one by one (f l o o r). A needle of several words also matches
- * with its spaces dropped (sarasaddress).
+ * and join letters spelled out one by one (f l o o r): the steps of the gate's pipeline (views.ts).
+ * A needle of several words also matches with its spaces dropped (sarasaddress), and one of five
+ * letters or more in ROT13 (sybbe).
  */
+import { rot13 } from "./decode.js";
 import { foldText } from "./fold.js";
+import { joinSpelled, skeleton, unleet } from "./views.js";
 
-const LOOKALIKE: Record<string, string> = Object.fromEntries(
-  ["аa", "вb", "еe", "кk", "мm", "нh", "оo", "рp", "сc", "тt", "уy", "хx", "іi", "јj", "ѕs", "ԁd", "һh", "ӏi", "αa", "βb", "εe", "ζz", "ηh", "ιi", "κk", "μm", "νv", "οo", "ρp", "τt", "υy", "χx", "ωw"].map(
-    (pair) => [pair[0]!, pair[1]!],
-  ),
-);
-const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", $: "s", "|": "i", "!": "i" };
-
-/** `folded` (from foldText) in its loose form. */
+/** `folded` (from foldText) in its loose form: the pipeline's skeleton of its letters (views.ts), punctuation and symbols dropped, spaces collapsed, spelled letters and digits joined. */
 function looseText(folded: string): string {
-  return folded
-    .normalize("NFD")
-    .replace(/\p{M}/gu, "")
-    .normalize("NFC")
-    .replace(/[^\x00-\x7f]/g, (ch) => LOOKALIKE[ch] ?? ch)
-    .replace(/[\p{L}\p{N}@$|!]+/gu, (word) => (/\p{L}/u.test(word) && /[\p{N}@$|!]/u.test(word) ? word.replace(/[0-9@$|!]/g, (ch) => LEET[ch] ?? ch) : word))
-    .replace(/l/g, "i")
+  const bare = skeleton(unleet(folded))
     .replace(/[^\p{L}\p{N}\s]/gu, "")
     .replace(/\s+/gu, " ")
-    .trim()
-    .replace(/(?<![\p{L}\p{N}])[\p{L}\p{N}](?: [\p{L}\p{N}]){2,}(?![\p{L}\p{N}])/gu, (spelled) => spelled.replace(/ /g, ""));
+    .trim();
+  return joinSpelled(bare, true);
 }
 
 /** A text entry ready to search for: its folded and loose forms. */
@@ -37,12 +27,15 @@ export interface TextNeedle {
   loose: string[];
 }
 
-/** `entry` as a needle; null when folding leaves nothing to find. */
+/** Fewest ASCII letters an entry has for its ROT13 to be looked for too (a shorter word's ROT13 is too often a word: bar, one). */
+const MIN_ROT13 = 5;
+
+/** `entry` as a needle; null when folding leaves nothing to find. Its loose forms include its ROT13 (sybbe for floor) when it has MIN_ROT13 letters or more. */
 export function textNeedle(entry: string): TextNeedle | null {
   const folded = foldText(entry);
   if (folded === "") return null;
-  const loose = looseText(folded);
-  const forms = new Set([loose, loose.replace(/ /g, "")].filter((s) => s !== ""));
+  const looses = [looseText(folded), ...((folded.match(/[a-z]/g)?.length ?? 0) >= MIN_ROT13 ? [looseText(rot13(folded))] : [])];
+  const forms = new Set(looses.flatMap((loose) => [loose, loose.replace(/ /g, "")]).filter((s) => s !== ""));
   return { folded, loose: [...forms] };
 }
 

@@ -114,7 +114,7 @@ export const LIMIT_TABLE = {
   invite_ttl_max_ms: published(7 * DAY, "ms", ["policy"], ["E_EXPIRED"], "how long after its issue an invite may stay valid"),
   note_chars: published(1000, "chars", ["schema"], ["E_TOO_LARGE"], "a note a seat sends its owner"),
   auctions: published(16, "auctions", ["policy"], ["E_TOO_LARGE"], "sealed-bid auctions one room may open"),
-  auction_ttl_max_ms: published(7 * DAY, "ms", ["policy"], ["E_EXPIRED"], "how long after its open an auction's reveal deadline may lie"),
+  auction_ttl_max_ms: published(7 * DAY, "ms", ["policy"], ["E_EXPIRED"], "how long after its open an auction's reveal deadline, or after it is written a sealed listing's reveal_until, may lie"),
   replica_page_bytes: published(1024 * 1024, "bytes", ["edge"], ["E_TOO_LARGE"], "the largest replica page a relay reads"),
   export_head_bytes: published(256 * 1024, "bytes", ["reading"], [], "an export carries a signed head after each run of entry lines longer than this"),
   market_members: published(1000, "owners", ["policy"], ["E_SEAT_LIMIT"], "members one market admits in its life (its `max_members` at most this)"),

@@ -43,6 +43,7 @@ import { checkCustody, isCustodyDraft } from "./custody.js";
 import { checkNotRevoked, checkRevoke, revokedSeatLeft } from "./seat-revoke.js";
 import { checkMarketKind, marketConsequences } from "./market/registry.js";
 import { checkDealRecorded } from "./market/recorded-deals.js";
+import { checkListingSettled } from "./market/sealed-settlement.js";
 import { checkMatchRoomCreator } from "./market/citation.js";
 
 /** Whether `draft` is a room write its kind lets land after the close (a deal's signature), while the ledger holds fewer than `maxEntries` entries. */
@@ -127,6 +128,8 @@ function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "syst
       return checkRevoke(state, draft);
     case "deal_recorded":
       return checkDealRecorded(state, draft);
+    case "listing_settled":
+      return checkListingSettled(state, draft, now);
     default:
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
   }
@@ -165,7 +168,8 @@ type Consequence =
   | SystemDraftOf<"task_state">
   | SystemDraftOf<"seat_left">
   | SystemDraftOf<"auction_settled">
-  | SystemDraftOf<"match">;
+  | SystemDraftOf<"match">
+  | SystemDraftOf<"listing_settled">;
 
 /** Subkinds admit only ever produces as consequences (a task_state without a cause is the watchdog's, an input of its own). */
 const CAUSED: ReadonlySet<string> = new Set<Consequence["subkind"]>(["floor", "table_closed", "decision", "task_opened", "task_state", "seat_left", "match"]);
@@ -197,7 +201,7 @@ function* consequences(state: TableState, entry: UnchainedEntry): Generator<Cons
   if (entry.kind === "system" && entry.subkind === "seat_ejected") yield* ejectedSeatsLeft(state, entry.data.seat);
   // Revocation (§5.13): the revoked seat leaves; the floor moves on below as when any holder leaves.
   if (entry.kind === "system" && entry.subkind === "seat_revoked") yield revokedSeatLeft(state, entry.data.seat);
-  // Markets (§5.15): a listing's matches, each applied before the next is judged.
+  // Markets (§5.15): a listing's matches, each applied before the next is judged; a sealed listing's settlement and its sale's match.
   yield* marketConsequences(state, entry);
   // Sealed-bid auctions (§5.11): the reveal that decides an auction settles it.
   const settled = roomKindSettles(state, entry);

@@ -21,6 +21,7 @@ import { applyCustody } from "./custody.js";
 import { applyRevoke } from "./seat-revoke.js";
 import { applyMarketDeal, applyMarketKind, applyMatch } from "./market/registry.js";
 import { emptyMarket } from "./market/market-state.js";
+import { applyListingSettled } from "./market/sealed-settlement.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -160,6 +161,9 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     case "deal_recorded":
       applyMarketDeal(state, entry);
+      return;
+    case "listing_settled":
+      applyListingSettled(state, entry);
       return;
   }
 }

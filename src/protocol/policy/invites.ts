@@ -64,11 +64,11 @@ export function joinSignerKey(state: TableState, join: JoinStatement): string | 
   return joinsByInvite(join) ? join.owner_key : ownerKeyOf(state, join.owner);
 }
 
-/** Whether a join may come by the plain join route without a code: its invite is bound to its own key, or it names no invite (a match's other side). */
+/** Whether a join may come by the plain join route without a code: its invite is bound to a key (admit then checks it is the join's own), or it names no invite (a match's other side). */
 export function joinsWithoutCode(state: TableState | null, join: JoinStatement): boolean {
   if (join.invite === undefined) return true;
   const invite = state?.room ? own(state.room.invites, join.invite) : undefined;
-  return invite?.owner_key !== undefined && invite.owner_key === join.owner_key;
+  return invite?.owner_key !== undefined;
 }
 
 /** The most owners a room or market admits by invite (or a match's other side), ejected ones included. */

@@ -31,6 +31,7 @@ import { SeatRevokeDataSchema } from "./revoke.js";
 import { EjectDataSchema, InviteDataSchema, ROOM_SUBMISSIONS } from "./room.js";
 import { DealRecordedDataSchema, MARKET_SUBMISSIONS } from "./market.js";
 import { MatchDataSchema } from "./match.js";
+import { BidCommitSchema, BidRevealSchema, BidSubmissionSchema, ListingSettledDataSchema } from "./listing-bid.js";
 import {
   AuthoredFields,
   BodySchema,
@@ -178,8 +179,9 @@ const SUBMISSIONS = [
   // Rooms (§5.10): one schema per room kind; the auction's `mechanism` (§5.11) is told apart by `op`.
   ...ROOM_SUBMISSIONS,
   MechanismSubmissionSchema,
-  // Markets (§5.15): a member's listings.
+  // Markets (§5.15): a member's listings; sealed bids on a listing are told apart by `op`.
   ...MARKET_SUBMISSIONS,
+  BidSubmissionSchema,
 ] as const;
 
 /** Any seat submission, parsed; defaults applied, so it is exactly what the seat signs. */
@@ -218,7 +220,14 @@ export type Truncated = z.infer<typeof TruncatedSchema>;
 
 const Relay = { seq: SeqSchema, ts: MillisSchema, leaf: Sha256Schema, link: Sha256Schema };
 
-const authoredEntry = <S extends Exclude<(typeof SUBMISSIONS)[number], typeof MechanismSubmissionSchema> | (typeof MechanismSubmissionSchema.options)[number]>(s: S) =>
+const authoredEntry = <
+  S extends
+    | Exclude<(typeof SUBMISSIONS)[number], typeof MechanismSubmissionSchema | typeof BidSubmissionSchema>
+    | (typeof MechanismSubmissionSchema.options)[number]
+    | (typeof BidSubmissionSchema.options)[number],
+>(
+  s: S,
+) =>
   s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
 
 /** authoredEntry over each schema of a tuple, in its order, each keeping its own type: the room and market kinds come from ROOM_SUBMISSIONS and MARKET_SUBMISSIONS alone. */
@@ -383,6 +392,8 @@ export const SeatRevokedEntrySchema = system("seat_revoked", SeatRevokeDataSchem
 export const MatchEntrySchema = system("match", MatchDataSchema, z.null());
 /** Markets (§5.15): a match's room closed a deal both owners signed (their signatures are recorded and checked). */
 export const DealRecordedEntrySchema = system("deal_recorded", DealRecordedDataSchema, z.null());
+/** Markets (§5.15): the relay settled a sealed listing's bids, caused by the last reveal or due at its reveal_until; a sale's match follows. */
+export const ListingSettledEntrySchema = system("listing_settled", ListingSettledDataSchema, z.null());
 
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
@@ -404,6 +415,7 @@ const SYSTEM_ENTRIES = [
   SeatRevokedEntrySchema,
   MatchEntrySchema,
   DealRecordedEntrySchema,
+  ListingSettledEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */
@@ -427,6 +439,7 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   ...authoredEntries(ROOM_SUBMISSIONS),
   z.discriminatedUnion("op", [authoredEntry(MechanismOpenSchema), authoredEntry(MechanismCommitSchema), authoredEntry(MechanismRevealSchema)]),
   ...authoredEntries(MARKET_SUBMISSIONS),
+  z.discriminatedUnion("op", [authoredEntry(BidCommitSchema), authoredEntry(BidRevealSchema)]),
 ]);
 export type AuthoredEntry = z.infer<typeof AuthoredEntrySchema>;
 

@@ -21,6 +21,7 @@ import {
 import { AmountSchema, CurrencySchema, EntryHashSchema } from "./room.js";
 import { MatchCitationSchema, MatchDataSchema } from "./match.js";
 import { SignedHeadSchema } from "./head.js";
+import { BidSubmissionSchema, SealedBidsSchema } from "./listing-bid.js";
 
 /** A category's name: 1-32 of `[a-z0-9-]`, the first a letter or digit ("baby-gear", "books"). */
 export const CategorySchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "category: 1-32 of [a-z0-9-], the first a letter or digit");
@@ -55,7 +56,9 @@ export type PriceRange = z.infer<typeof PriceRangeSchema>;
 
 /**
  * `listing`: an offer or a want. Without `price` the listing says "ask". With `supersedes` it is a
- * new version of the same owner's live listing, which it ends.
+ * new version of the same owner's live listing, which it ends. With `sealed` an offer takes sealed
+ * bids (listing-bid.ts): its `price` names their currency and its reserve (`min`), and it matches
+ * nobody by words.
  */
 export const ListingSubmissionSchema = z.strictObject({
   ...AuthoredFields,
@@ -69,16 +72,17 @@ export const ListingSubmissionSchema = z.strictObject({
   price: PriceRangeSchema.optional(),
   expires: MillisSchema,
   supersedes: EntryHashSchema.optional(),
+  sealed: SealedBidsSchema.optional(),
 });
 
 /** `unlist`: the listing's owner withdraws it (any seat of that owner). */
 export const UnlistSubmissionSchema = z.strictObject({ ...AuthoredFields, kind: z.literal("unlist"), body: BodySchema.default(""), listing: EntryHashSchema });
 
-/** Every market kind's submission schema, in registry order. */
+/** Every market kind's submission schema with one shape, in registry order; `bid` (BidSubmissionSchema) is told apart by `op`. */
 export const MARKET_SUBMISSIONS = [ListingSubmissionSchema, UnlistSubmissionSchema] as const;
 
-/** The market kinds: those MARKET_SUBMISSIONS writes, in its order. */
-export const MarketKindSchema = z.enum(MARKET_SUBMISSIONS.map((schema) => schema.shape.kind.value) as ["listing", "unlist"]);
+/** The market kinds: those MARKET_SUBMISSIONS writes, in its order, then `bid`. */
+export const MarketKindSchema = z.enum([...MARKET_SUBMISSIONS.map((schema) => schema.shape.kind.value), BidSubmissionSchema.options[0].shape.kind.value] as ["listing", "unlist", "bid"]);
 export type MarketKind = z.infer<typeof MarketKindSchema>;
 
 /** One owner's deal signature as a market records it: the owner, its key, and its signature (purpose `deal`). */
@@ -123,6 +127,8 @@ export const ListingViewSchema = z.strictObject({
   left: z.int().min(0),
   price: PriceRangeSchema.optional(),
   expires: MillisSchema,
+  /** A listing that takes sealed bids: until when they are committed and revealed, and how many owners committed so far. */
+  sealed: z.strictObject({ until: MillisSchema, reveal_until: MillisSchema, bids: z.int().min(0) }).optional(),
 });
 export type ListingView = z.infer<typeof ListingViewSchema>;
 

@@ -6,7 +6,6 @@
  * coerced, no unknown field.
  */
 import * as z from "zod";
-import { ISO_4217 } from "../rooms/currencies.js";
 import { LIMITS } from "../limits/limits.js";
 import {
   AuthoredFields,
@@ -27,6 +26,9 @@ import { CapabilityCardSchema } from "./card.js";
 import { JoinStatementSchema } from "./join.js";
 import { ownerText } from "./owner-ask.js";
 import { MatchCitationSchema } from "./match.js";
+import { AmountSchema, CurrencySchema } from "./money.js";
+
+export { AmountSchema, CurrencySchema, type Currency } from "./money.js";
 
 /**
  * `room` in a table config: the table is a room (topology `open`, no declared seats); `max_parties`
@@ -40,12 +42,6 @@ export const RoomConfigSchema = z.strictObject({
 });
 export type RoomConfig = z.infer<typeof RoomConfigSchema>;
 
-/** An ISO 4217 alphabetic code (src/protocol/rooms/currencies.ts). */
-export const CurrencySchema = z.enum(ISO_4217);
-export type Currency = z.infer<typeof CurrencySchema>;
-
-/** An amount in the currency's minor unit: a non-negative safe integer (a string "1000" is refused). */
-export const AmountSchema = z.int().min(0).max(Number.MAX_SAFE_INTEGER);
 
 /** Terms of an offer: flat; `amount` and `currency` go together; at least an amount or a text. */
 export const TermsSchema = z

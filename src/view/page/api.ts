@@ -3,7 +3,7 @@
  * events, read line by line and reconnected with backoff, and the actions, each a JSON POST
  * carrying the window's token. The server signs; the page only asks.
  */
-import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, DecisionViewWire, GateBody, GateResult, InstructBody, LoopResult, RevokeBody, ViewEvent } from "../wire.js";
+import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, DecisionViewWire, GateBody, GateResult, InstructBody, LoopResult, MarketRoomBody, ReconcileBody, RevokeBody, ViewEvent } from "../wire.js";
 
 /** The header the token goes in (guard.ts TOKEN_HEADER). */
 const TOKEN_HEADER = "x-trestle-token";
@@ -91,7 +91,17 @@ export function deal(token: string, body: DealBody): Promise<Outcome> {
   return post(token, "/api/deal", body);
 }
 
-async function post(token: string, path: string, body: ApproveBody | ControlBody | RevokeBody | GateBody | AnswerBody | InstructBody | DealBody): Promise<Outcome> {
+/** Asks the server to open or enter the room of one of the owner's matches (as `trestle market room`). */
+export function enterRoom(token: string, body: MarketRoomBody): Promise<Outcome> {
+  return post(token, "/api/market-room", body);
+}
+
+/** Asks the server to reconcile the owner's allowance in a market with its rooms' ledgers. */
+export function reconcile(token: string, body: ReconcileBody): Promise<Outcome> {
+  return post(token, "/api/reconcile", body);
+}
+
+async function post(token: string, path: string, body: ApproveBody | ControlBody | RevokeBody | GateBody | AnswerBody | InstructBody | DealBody | MarketRoomBody | ReconcileBody): Promise<Outcome> {
   try {
     const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify(body) });
     if (!response.ok) return { ok: false, message: await errorText(response) };

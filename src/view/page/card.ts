@@ -6,9 +6,9 @@
  * before the server is asked to sign.
  */
 import type { EntryView, TableSummary } from "../wire.js";
-import { button, h, type Doc, type El } from "./dom.js";
+import { button, h, type Doc, type El } from "../../page/dom.js";
 import { entryItem, signatureBadge, taskRow, type Answer } from "./render.js";
-import { withTimes } from "./time.js";
+import { withTimes } from "../../page/time.js";
 
 /** What a card's buttons do besides answering tasks: ask the server to sign a pause, or lift this owner's own pause. */
 export type Control = (table: string, action: "pause" | "resume", button: El) => void;

@@ -7,8 +7,8 @@
  */
 import type { DecisionViewWire } from "../wire.js";
 import { decide, decisionView, type Outcome } from "./api.js";
-import { button, byId, h, type Doc, type El, type Tab } from "./dom.js";
-import { withTimes } from "./time.js";
+import { button, byId, h, type Doc, type El, type Tab } from "../../page/dom.js";
+import { withTimes } from "../../page/time.js";
 
 /** Where the credential is kept for this tab. */
 const KEPT = "trestle-decision";

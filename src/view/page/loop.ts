@@ -7,8 +7,8 @@
  * event. The buttons only ask the server to sign.
  */
 import type { AnswerBody, DealView, LoopEvent, QuestionView, SeatLoop } from "../wire.js";
-import { button, h, type Doc, type El } from "./dom.js";
-import { timeElement, withTimes } from "./time.js";
+import { button, h, type Doc, type El } from "../../page/dom.js";
+import { timeElement, withTimes } from "../../page/time.js";
 
 /** What the panel's buttons do: ask the server to sign; each disables `buttons` while it asks and calls `done` with whether it was signed. */
 export interface LoopActions {
@@ -46,7 +46,7 @@ export class LoopPanel {
     part.setAttribute("data-table", e.table);
     if (e.problem !== null) part.append(h(doc, "p", "badge bad", ...withTimes(doc, `cannot read your seats' questions: ${e.problem}`)));
     if (e.questions.length > 0) part.append(h(doc, "h4", "", "Questions from your seats"), h(doc, "div", "questions", ...e.questions.map((q) => this.question(e.table, q))));
-    if (e.deals.length > 0) part.append(h(doc, "h4", "", "Deals"), h(doc, "div", "deals", ...e.deals.map((d) => this.deal(e.table, d))));
+    if (e.deals.length > 0) part.append(h(doc, "h4", "", "Deals"), h(doc, "div", "deals", ...e.deals.map((d) => dealItem(doc, d, (buttons) => this.actions.deal(e.table, d.offer, buttons)))));
     for (const seat of e.seats) part.append(this.seat(e.table, seat));
     return part;
   }
@@ -79,17 +79,6 @@ export class LoopPanel {
     return item;
   }
 
-  private deal(table: string, d: DealView): El {
-    const doc = this.doc;
-    const item = h(doc, "div", `deal deal-${d.status}`, h(doc, "span", `badge ${d.status === "done" ? "ok" : "warn"}`, d.label), h(doc, "div", "body", ...withTimes(doc, d.lines.join("\n"))));
-    item.setAttribute("data-offer", d.offer);
-    if (d.can_sign) {
-      const buttons: El[] = [];
-      buttons.push(button(doc, "approve small", "Sign the deal (sign)", () => this.actions.deal(table, d.offer, buttons)));
-      item.append(h(doc, "div", "actions", ...buttons));
-    }
-    return item;
-  }
 
   private seat(table: string, s: SeatLoop): El {
     const doc = this.doc;
@@ -143,6 +132,18 @@ export class LoopPanel {
     label.setAttribute("for", field.id);
     return h(this.doc, "div", "field-row", label, field);
   }
+}
+
+/** A room's deal: its status's label once, as the badge, what it means and its terms, and Sign the deal while this owner has not signed (`sign` asks the server, with the buttons to disable). */
+export function dealItem(doc: Doc, d: DealView, sign: (buttons: El[]) => void): El {
+  const item = h(doc, "div", `deal deal-${d.status}`, h(doc, "span", `badge ${d.status === "done" ? "ok" : "warn"}`, d.label), h(doc, "div", "body", ...withTimes(doc, d.lines.join("\n"))));
+  item.setAttribute("data-offer", d.offer);
+  if (d.can_sign) {
+    const buttons: El[] = [];
+    buttons.push(button(doc, "approve small", "Sign the deal (sign)", () => sign(buttons)));
+    item.append(h(doc, "div", "actions", ...buttons));
+  }
+  return item;
 }
 
 function stateWords(doc: Doc, q: QuestionView): (El | string)[] {

@@ -4,19 +4,21 @@
  * address bar), follows the local server's live stream, and
  * shows what the server verified: tables, transcripts, tasks, channels, the evidence banner and
  * what never left the machine (held messages with their Approve and Reject), a Revoke, confirmed
- * in the page, on each of the owner's seats, and the owner in the loop (loop.ts: questions,
- * instructions, deals). Opened at one decision an agent asked for (`#decision=…`, decision.ts), it
+ * in the page, on each of the owner's seats, the owner in the loop (loop.ts: questions,
+ * instructions, deals), and the owner's markets (markets.ts: listings, matches and their rooms,
+ * the allowance). Opened at one decision an agent asked for (`#decision=…`, decision.ts), it
  * shows that decision alone.
  * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
  */
 import type { TableSummary, ViewEvent } from "../wire.js";
-import { answer as answerQuestion, approve, control, deal, follow, gate, instruct, revoke, type Outcome } from "./api.js";
+import { answer as answerQuestion, approve, control, deal, enterRoom, follow, gate, instruct, reconcile, revoke, type Outcome } from "./api.js";
 import { TableCard, type Revoke } from "./card.js";
 import { showDecision, takeDecision } from "./decision.js";
-import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "./dom.js";
+import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "../../page/dom.js";
 import { LoopPanel } from "./loop.js";
+import { MarketsPanel } from "./markets.js";
 import { channelItem, evidenceBanner, localItems, waitingCard, type Answer, type GateAnswer } from "./render.js";
-import { refreshTimes, withTimes } from "./time.js";
+import { refreshTimes, withTimes } from "../../page/time.js";
 
 /** A table the page shows: its card and the latest summary. */
 interface Shown {
@@ -24,10 +26,13 @@ interface Shown {
   summary: TableSummary;
 }
 
-/** The window's token: from the URL's fragment (then kept for this tab only and taken out of the address bar, history and bookmarks), or as kept before a reload. */
+/** A window's token: 32 random bytes in base64url (server.ts). */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The window's token: from the URL's fragment (then kept for this tab only and taken out of the address bar, history and bookmarks), or as kept before a reload (a fragment that is no token, such as a link to a table's card, leaves it as kept). */
 function takeToken(doc: Doc, tab: Tab): string {
   const given = doc.location.hash.replace(/^#/, "");
-  if (given !== "") {
+  if (TOKEN.test(given)) {
     tab.sessionStorage.setItem("trestle-window-token", given);
     tab.history.replaceState(null, "", "/");
     return given;
@@ -45,7 +50,7 @@ function main(doc: Doc, tab: Tab): void {
     notice.className = `notice ${outcome.ok ? "ok" : "bad"}`;
     notice.replaceChildren(...withTimes(doc, outcome.message));
   };
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) {
+  if (!TOKEN.test(token)) {
     return say({ ok: false, message: "This page needs the full address trestle view printed (it ends with # and the window's token)." });
   }
   const tables = new Map<string, Shown>();
@@ -81,6 +86,14 @@ function main(doc: Doc, tab: Tab): void {
     },
     (table) => tables.get(table)?.summary.topic || table,
   );
+
+  const markets = new MarketsPanel(doc, byId(doc, "markets-panel"), byId(doc, "markets"), {
+    enterRoom: (table, match, buttons) => signing(buttons, () => enterRoom(token, { table, match })),
+    reconcile: (table, buttons) => signing(buttons, () => reconcile(token, { table }), () => {
+      for (const b of buttons) b.disabled = false;
+    }),
+    deal: (table, offer, buttons) => signing(buttons, () => deal(token, { table, offer })),
+  });
 
   const shown = (summary: TableSummary): Shown => {
     let entry = tables.get(summary.table);
@@ -128,6 +141,8 @@ function main(doc: Doc, tab: Tab): void {
         return byId(doc, "local").replaceChildren(...localItems(doc, event.items, event.unreadable, answerHeld));
       case "loop":
         return loop.update(event);
+      case "market":
+        return markets.update(event);
       case "ping":
         return;
     }

@@ -7,8 +7,8 @@
  * <time> in the viewer's zone (time.ts), while what a seat wrote is shown as it wrote it.
  */
 import type { ChannelView, EffectWords, EntryView, EvidenceView, LocalItem, TaskView, Verification } from "../wire.js";
-import { button, h, type Doc, type El } from "./dom.js";
-import { timeElement, withTimes } from "./time.js";
+import { button, h, type Doc, type El } from "../../page/dom.js";
+import { timeElement, withTimes } from "../../page/time.js";
 
 /** What a task's buttons do: ask the server to sign `verdict` on `task` of `table`. */
 export type Answer = (table: string, task: string, verdict: "approve" | "reject", buttons: El[]) => void;

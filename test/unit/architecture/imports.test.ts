@@ -15,21 +15,23 @@ const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 /**
  * What each top folder may import, lowest first. A folder not named here may not be imported by
  * any other. The browser's viewer script (worker/site/browser) is bundled from the client library,
- * so the worker folder may import src/client.
+ * so the worker folder may import src/client, and from the DOM pieces it shares with the principal
+ * window's page (src/page).
  */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/protocol": [],
   "src/text": ["src/protocol"],
+  "src/page": ["src/protocol", "src/text"],
   "src/client": ["src/protocol", "src/text"],
   "src/owner": ["src/protocol", "src/text", "src/client"],
   "src/chat": ["src/protocol", "src/text"],
-  "src/view": ["src/protocol", "src/text", "src/client", "src/owner"],
+  "src/view": ["src/protocol", "src/text", "src/client", "src/owner", "src/page"],
   "src/mcp": ["src/protocol", "src/text", "src/client", "src/owner", "src/view"],
   "src/witness": ["src/protocol", "src/text", "src/client"],
   "src/cli": ["src/protocol", "src/text", "src/client", "src/owner", "src/view", "src/mcp", "src/witness"],
   "src/demo": ["src/protocol", "src/text", "src/client", "src/owner", "src/cli"],
   "durable-objects": ["src/protocol", "src/text", "src/chat"],
-  worker: ["src/protocol", "src/text", "src/client", "src/chat", "src/witness", "durable-objects"],
+  worker: ["src/protocol", "src/text", "src/client", "src/chat", "src/witness", "src/page", "durable-objects"],
 };
 
 /** Every TypeScript source file under the three source roots. */

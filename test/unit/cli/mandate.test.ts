@@ -32,6 +32,10 @@ describe("when a mandate set flag has a value the mandate cannot hold", { timeou
     ["a currency in lowercase", ["--currency", "twd", "--cap", "100"], /--currency "twd" is not an ISO 4217 code; did you mean TWD\?/],
     ["a currency that does not exist", ["--currency", "XYZ", "--cap", "100"], /--currency "XYZ" is not an ISO 4217 code \(such as TWD, USD, JPY\)/],
     ["a floor above the cap", ["--currency", "TWD", "--cap", "100", "--floor", "200"], /--floor 200 is above --cap 100/],
+    ["an allowance without a cap", ["--allowance", "10000"], /--allowance needs --cap and --currency/],
+    ["a limit on open commitments without an allowance", ["--currency", "TWD", "--cap", "100", "--allowance-open", "3"], /--allowance-open needs --allowance/],
+    ["a market that is no table id", ["--market", "Parents Swap"], /--market "Parents Swap": /],
+    ["a category that is no category name", ["--category", "Baby Gear"], /--category "Baby Gear": category: 1-32 of \[a-z0-9-\]/],
   ])("refuses %s as a usage error naming what is allowed", async (_, flags, message) => {
     const run = await set(...flags);
     expect(run.code, run.stderr).toBe(2);
@@ -60,5 +64,13 @@ describe("a mandate set with good values", () => {
     const { mandate } = JSON.parse(readFileSync(mandatePath, "utf8"));
     expect(mandate.require_confirm).toEqual(["accept"]);
     expect(mandate.never_disclose).toEqual(["2400", "twenty-four hundred"]);
+  });
+
+  it("signs an allowance in the money's currency, and the markets and categories, each once", async () => {
+    const run = await set("--currency", "USD", "--cap", "6000", "--allowance", "10000", "--allowance-open", "4", "--market", "m-swap", "--market", "m-swap", "--category", "baby-gear", "--category", "books");
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("allowance 100.00 USD across a market's rooms, at most 4 open; markets m-swap; categories baby-gear, books");
+    const { mandate } = JSON.parse(readFileSync(mandatePath, "utf8"));
+    expect(mandate).toMatchObject({ allowance: { currency: "USD", total: 10000, open: 4 }, markets: ["m-swap"], categories: ["baby-gear", "books"] });
   });
 });

@@ -36,8 +36,10 @@ const modes = new Map<string, "reply" | "ask" | "ask-long" | "fail" | "silent" |
 const probed: string[] = [];
 /** The question of mode ask-long: longer than a question to the owner may be (1000 chars). */
 const LONG_QUESTION = `Which release ships first? ${"Weigh #459 against #461 with care. ".repeat(40)}Answer in one line.`;
-/** The owners' answers as the agent received them, in the task that asked. */
+/** The owners' answers as the agent received them in data, in the task that asked. */
 const answers: string[] = [];
+/** The same answers' text parts: framed as the owner's words. */
+const framedAnswers: string[] = [];
 /** The turns the agent received: the seat, and whether a framed text part and the turn's data part came with it. */
 const received: { seat: string; framed: boolean; reason: string }[] = [];
 
@@ -50,8 +52,10 @@ const executor: AgentExecutor = {
     const { taskId, contextId } = context;
     const parts = context.userMessage.parts;
     if (context.task) {
-      // The owner's answer, in the same task: complete with a say that carries it.
-      const answer = parts.flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : [])).join("");
+      // The owner's answer, in the same task, framed as the owner's (text) and as data: complete with a say that carries it.
+      framedAnswers.push(parts.flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : [])).join(""));
+      const told = parts.flatMap((p) => (p.content?.$case === "data" ? [p.content.value as { owner_answer: { value: string } }] : []))[0];
+      const answer = told?.owner_answer.value ?? "";
       answers.push(answer);
       bus.publish(AgentEvent.task(context.task));
       const status = { state: TaskState.TASK_STATE_COMPLETED, message: agentMessage(contextId, { data: { kind: "say", body: `my owner says: ${answer}` } }), timestamp: undefined };
@@ -145,6 +149,8 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
     watching.child.kill("SIGINT");
     await watching.done;
     expect(await authored(table)).toEqual(["bot-tao say: my owner says: #461 first", "bot-jenny pass: ", "judge decision: decided"]);
+    // The text part frames the answer as the owner's, saying it is verified (signed with the owner key), every line behind the body mark.
+    expect(framedAnswers.at(-1)).toMatch(/^‖ your owner answered \(verified: .*\):\n‖\| #461 first$/);
   });
 
   it("puts a question longer than the owner's 1000 characters to the owner cut to fit, with a mark saying so", async () => {

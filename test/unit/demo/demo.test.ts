@@ -1,10 +1,10 @@
 /**
- * `npm run demo` in CI: the real demo process (scripts/demo.mjs) plays the #459/#461 session on an
- * in-process relay given with --relay (no port 8787 needed), and its checks hold, read both from its
- * --json summary and, independently, from the export it wrote.
+ * `npm run demo` in CI: the real demo process (scripts/demo.mjs) plays each scenario (the #459/#461
+ * session, the room, the market) on one in-process relay given with --relay (no port 8787 needed),
+ * and its checks hold, read both from its --json summary and, independently, from the exports it wrote.
  */
 import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -62,6 +62,17 @@ function demo(args: readonly string[]): Promise<DemoRun> {
   return start(args);
 }
 
+/** Plays `scenario` (none: the default) on the shared relay with --json into a fresh directory, expecting a clean exit; its summary, the directory, and each check's name and verdict. */
+async function played(scenario: string[], prefix: string) {
+  const out = tempDir(prefix);
+  const run = await demo([...scenario, "--relay", relay.url, "--out", out, "--json"]);
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  const summary = JSON.parse(run.stdout);
+  const checks = (summary.checks as { name: string; ok: boolean }[]).map((c) => [c.name, c.ok]);
+  return { out, summary, checks, lines: summary.transcript as string[] };
+}
+
 /** Whether anything answers HTTP at `port` (asked a bounded number of times, until it stops answering). */
 async function stillAnswers(port: number): Promise<boolean> {
   for (let i = 0; i < 40; i++) {
@@ -77,18 +88,13 @@ async function stillAnswers(port: number): Promise<boolean> {
 
 describe("npm run demo", () => {
   it("plays the #459/#461 session to a verified task, a CLEAN export and no trace of the private note", async () => {
-    const out = tempDir("trestle-demo-test-");
-    const run = await demo(["--relay", relay.url, "--out", out, "--json"]);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    const summary = JSON.parse(run.stdout);
+    const { out, summary, checks, lines } = await played([], "trestle-demo-test-");
     expect(summary).toMatchObject({ ok: true, relay: relay.url, task_state: "verified", verify: "CLEAN", note_absent: true });
-    expect(summary.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([
+    expect(checks).toEqual([
       ["task_verified", true],
       ["verify_clean", true],
       ["note_absent", true],
     ]);
-    const lines: string[] = summary.transcript;
     expect(lines).toContainEqual(expect.stringMatching(/^\[#\d+\] judge decision: Ship #461 first/));
     expect(lines).toContainEqual(expect.stringMatching(/^ +effect jenny: reorder on taskboard \{"first":"#461","then":"#459"\}$/));
     expect(lines).toContainEqual(expect.stringMatching(/^\$ trestle approve \d+\.jenny --owner jenny/));
@@ -117,13 +123,9 @@ describe("npm run demo", () => {
   }, 60_000);
 
   it("plays the room: a deal at 2,800 under both mandates signed by both owners, a CLEAN export and certificate, and neither the floor nor the cap in the ledger", async () => {
-    const out = tempDir("trestle-demo-room-");
-    const run = await demo(["room", "--relay", relay.url, "--out", out, "--json"]);
-    expect(run.stderr).toBe("");
-    expect(run.code).toBe(0);
-    const summary = JSON.parse(run.stdout);
+    const { summary, checks, lines } = await played(["room"], "trestle-demo-room-");
     expect(summary).toMatchObject({ ok: true, scenario: "room", outcome: "deal", deal: { amount: 280000, currency: "TWD" }, verify: "CLEAN", deal_signed: true, floor_absent: true, cap_absent: true });
-    expect(summary.checks.map((c: { name: string; ok: boolean }) => [c.name, c.ok])).toEqual([
+    expect(checks).toEqual([
       ["deal", true],
       ["verify_clean", true],
       ["deal_signed", true],
@@ -131,7 +133,6 @@ describe("npm run demo", () => {
       ["floor_absent", true],
       ["cap_absent", true],
     ]);
-    const lines: string[] = summary.transcript;
     expect(lines).toContainEqual(expect.stringMatching(/refused on ben's machine before signing: E_MANDATE \(disclose\)/));
     expect(lines).toContainEqual(expect.stringMatching(/^\$ trestle gate approve [0-9a-f]{12} --table r-stroller-/));
     expect(lines).toContainEqual(expect.stringMatching(/^ +CLEAN +table r-stroller-/));
@@ -155,6 +156,56 @@ describe("npm run demo", () => {
       for (const secret of ["2,400", "3,000", "my cap is"]) expect(said.toLowerCase()).not.toContain(secret);
     }
   }, 60_000);
+
+  it("plays the market: four matches made at once, deals both owners signed and the market recorded, one room without a deal, a sale by sealed bids, the guards' refusals (a floor, a listing's text, an allowance across rooms), a rules agent never given its floor, and every export CLEAN", async () => {
+    const { out, summary, checks, lines } = await played(["market"], "trestle-demo-market-");
+    expect(summary).toMatchObject({ ok: true, scenario: "market", matches: 4 });
+    expect(checks).toEqual(["matched", "deals_signed", "deals_recorded", "no_deal", "sealed_bids", "guard_refused", "allowance", "rules_view", "figures_absent", "verify_clean"].map((name) => [name, true]));
+    expect(summary.rooms.map((r: { outcome: string; price: number | null; deal: string | null; recorded: number | null }) => [r.outcome, r.price, r.deal, r.recorded !== null])).toEqual([
+      ["deal", 315000, "done", true],
+      ["no_deal", null, null, false],
+      ["deal", 85000, "done", true],
+      ["deal", 115000, "done", true],
+      ["deal", 90000, "done", true],
+    ]);
+    const has = (pattern: RegExp, times = 1) => expect(lines.filter((line) => pattern.test(line)), String(pattern)).toHaveLength(times);
+    has(/^\$ trestle market create --table m-swap-[0-9a-f]{6} --owner hana --topic "Parents' swap: used baby gear" --categories baby-gear,books,toys/);
+    has(/^\$ trestle market admit --table m-swap-[0-9a-f]{6} --owner hana --key=[A-Za-z0-9_-]{43} +← an invite only ana's owner key can use$/);
+    has(/^\[#\d+\] ana-bot joined \(owner ana\) +← admitted by key, joined with no code$/);
+    has(/^ +refused on chen's machine before signing: E_MANDATE \(disclose\)/);
+    has(/^\[#\d+\] match: ana's offer #\d+ with ben's want #\d+, 1 unit \(words: stroller\); its room is mr-[0-9a-f]{40}/);
+    has(/^\[#\d+\] match: /, 4);
+    has(/^\$ trestle market room \d+ --table m-swap-[0-9a-f]{6} --owner ben/);
+    has(/^ +ana-bot's agent is told: "Your owner's mandate: commit money in TWD only; .*\(your owner keeps the amounts to themselves\)/);
+    has(/^ +ben-bot's agent is told: "Your owner's mandate: commit at most 3,200\.00 TWD;/);
+    has(/^ +refused on ana's machine before signing: E_MANDATE \(floor\): 300000 TWD \(minor units\) is below the mandate's floor/);
+    has(/^\[#\d+\] ben-bot accept offer [0-9a-f]{12}…: Deal at 3,150\.00 TWD\./);
+    has(/^\[#\d+\] hana-bot close no_deal/);
+    has(/^ +refused on ben's machine before signing: E_MANDATE \(allowance\): 120000 TWD \(minor units\) would bring .* to 4,350\.00 TWD .*past their allowance of 4,300\.00 TWD/);
+    has(/^ +after: +spent 4,300\.00 TWD, reserved 0\.00 TWD, 0 open$/);
+    has(/^\[#\d+\] (ben|hana)-bot commits a sealed bid on listing [0-9a-f]{12}…/, 2);
+    has(/^\[#\d+\] listing [0-9a-f]{12}… sold by sealed bids to hana at 900\.00 TWD/);
+    has(/^\[#\d+\] sale: dara's listing #\d+ to hana's bid #\d+, 1 unit at 900\.00 TWD/);
+    has(/^\[#\d+\] deal recorded for match #\d+ \(room mr-[0-9a-f]{40}\), closing 1 unit/, 4);
+    has(/^ +CLEAN +table m-swap-[0-9a-f]{6}, \d+ entries$/);
+    has(/^ +CLEAN +table mr-[0-9a-f]{40}, \d+ entries$/, 5);
+
+    // The exports, checked here without the demo's word for them: each CLEAN under the relay's key, the market's holding 4 matches by words and a sale, 4 deals recorded, no private figure written out.
+    const relayKey = (await new HttpClient({ url: relay.url }).wellKnown()).relay_key;
+    const files = readdirSync(out).filter((name) => name.endsWith(".jsonl"));
+    expect(files).toHaveLength(6);
+    for (const name of files) {
+      const text = readFileSync(join(out, name), "utf8");
+      expect((await verifyExportText(text, { relayKey })).verdict, name).toBe("CLEAN");
+      for (const figure of ["3,100", "3,200", "4,300", "1,250", "2,000"]) expect(text, name).not.toContain(figure);
+    }
+    const parsed = parseExport(readFileSync(summary.export, "utf8"));
+    if (!parsed.ok) throw new Error("the market's export does not parse");
+    const subkinds = parsed.view.items.filter(isEntry).flatMap((e) => (e.kind === "system" ? [e.subkind] : []));
+    expect(subkinds.filter((k) => k === "match")).toHaveLength(5);
+    expect(subkinds.filter((k) => k === "listing_settled")).toHaveLength(1);
+    expect(subkinds.filter((k) => k === "deal_recorded")).toHaveLength(4);
+  }, 90_000);
 
   describe("when it cannot play", () => {
     it("fails loudly when no relay answers at --relay (exit 1)", async () => {

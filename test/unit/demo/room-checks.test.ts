@@ -2,18 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { roomChecksOf } from "../../../src/demo/room-checks.js";
 import type { RoomOutcome } from "../../../src/demo/room.js";
-import { RoomLedger, twd } from "../../support/room-fixture.js";
-
-/** A real room ledger's export: offers, counters, an accept at 2,800 and the close, with `body` on the accept. */
-async function exported(body = "Deal at 2,800.", counterAmount = 250000): Promise<string> {
-  const r = await RoomLedger.open();
-  const ask = await r.offer("sara-bot", twd(360000, "stroller"));
-  const counter = await r.counter("ben-bot", ask, twd(counterAmount));
-  const final = await r.counter("sara-bot", counter, twd(280000));
-  await r.write("ben-bot", { kind: "accept", offer: final, body });
-  await r.write("sara-bot", { kind: "close", outcome: "deal", offer: final });
-  return r.exportText();
-}
+import { strollerExport as exported, twd } from "../../support/room-fixture.js";
 
 async function good(): Promise<RoomOutcome> {
   return {

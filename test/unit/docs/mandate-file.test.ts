@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { MandateFileSchema, MandateMoneySchema, MandateSchema, readMandate, seatFiles } from "../../../src/owner/index.js";
+import { MandateAllowanceSchema, MandateFileSchema, MandateMoneySchema, MandateSchema, readMandate, seatFiles } from "../../../src/owner/index.js";
 import { canonicalize } from "../../../src/protocol/index.js";
 
 const rooms = readFileSync(new URL("../../../docs/ROOMS.md", import.meta.url), "utf8");
@@ -25,8 +25,8 @@ function documentedFields(): string[] {
 const keys = (schema: z.ZodObject, prefix = "") => Object.keys(schema.shape).map((k) => `${prefix}${k}`);
 
 describe("docs/ROOMS.md, the mandate file", () => {
-  it("documents every field of the file, the mandate and its money, and no others", () => {
-    const fields = [...keys(MandateFileSchema), ...keys(MandateSchema, "mandate."), ...keys(MandateMoneySchema, "mandate.money.")];
+  it("documents every field of the file, the mandate, its money and its allowance, and no others", () => {
+    const fields = [...keys(MandateFileSchema), ...keys(MandateSchema, "mandate."), ...keys(MandateMoneySchema, "mandate.money."), ...keys(MandateAllowanceSchema, "mandate.allowance.")];
     expect(documentedFields().sort()).toEqual(fields.sort());
   });
 

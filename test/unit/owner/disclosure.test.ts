@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { authoredPart, disclosureMessage, findDisclosure, foldText, type LeakCheck } from "../../../src/owner/index.js";
+import { JOIN_REACH } from "../../../src/owner/leak/split.js";
 
 const NEVER = ["2400", "floor", "Sara's address"];
 const check = (over: Partial<LeakCheck> = {}): LeakCheck => ({ never: NEVER, ...over });
@@ -76,6 +77,44 @@ describe("findDisclosure", () => {
       expect(findDisclosure({ kind: "offer", body: "24", terms: { text: "00" } }, check())).toMatchObject({ index: 0, form: "split" });
     });
 
+    it.each([
+      ["digits inside sentences", ["my floor starts with 24, ok?"], "and it ends with 00."],
+      ["one digit per message", ["first digit: 2", "then 4", "then 0"], "and the last is 0"],
+      ["a number then its zeros", ["think of 240"], "and add a 0 at the end"],
+      ["a message in between without numbers", ["it begins with 24", "are you following?"], "then 00"],
+      ["words inside sentences", ["it starts at two thousand, right?"], "plus four hundred on top"],
+      ["words in another language", ["deux mille, d'abord"], "puis quatre cents"],
+      ["a quantity then its unit price, whose total it is", ["we need 24 of them"], "at 100 each"],
+      ["the body then the terms text", [], { kind: "offer", body: "the first half is 24", terms: { text: "the second half is 00" } }],
+    ])("finds a secret split into numbers inside sentences: %s", (_, recent, current) => {
+      const message = typeof current === "string" ? { kind: "say", body: current } : current;
+      expect(findDisclosure(message, check({ recent }))).toMatchObject({ index: 0, form: "split" });
+    });
+
+    it.each([
+      ["two amounts", ["I have 2 kids"], "400 is my max"],
+      ["a count then an amount", ["we need 24 of them"], "the budget is 100"],
+      ["a date then a time", ["see you on the 24th"], "at 10:00"],
+      ["a counter-offer after a quantity", ["2 strollers"], "for 4,000 total"],
+      ["an amount then a different one in words", ["two thousand people came"], "and forty left"],
+      ["numbers within one message", [], "I have 2 kids and 400 toys, 24 of them 00-gauge"],
+    ])("does not read ordinary numbers over messages as a split: %s", (_, recent, body) => {
+      expect(findDisclosure({ kind: "say", body }, check({ recent }))).toBeNull();
+    });
+
+    it("finds a split at the start of a long message, past a long recent text", () => {
+      const filler = "The stroller folds flat and has a rain cover. ".repeat(80);
+      expect(findDisclosure({ kind: "say", body: `00, that is the rest. ${filler}` }, check({ recent: [filler, "my floor starts with 24"] }))).toMatchObject({ index: 0, form: "split" });
+    });
+
+    it(`reads a message joined to the recent text ${JOIN_REACH} characters on and up to a sentence end, never a number cut short there`, () => {
+      const before = "24 ";
+      const phrase = "two thousand four hundred and fifty people came.";
+      const padding = "x ".repeat((JOIN_REACH - phrase.indexOf(" and") + 2) / 2);
+      expect(before.length + padding.length + phrase.indexOf(" and")).toBeGreaterThanOrEqual(JOIN_REACH);
+      expect(findDisclosure({ kind: "say", body: padding + phrase }, check({ recent: [before] }))).toBeNull();
+    });
+
     it("does not blame this message for a secret the recent text already held", () => {
       expect(findDisclosure({ kind: "say", body: "the stroller folds flat" }, check({ recent: ["it was 2400 last year"] }))).toBeNull();
     });
@@ -129,6 +168,14 @@ describe("authoredPart", () => {
 
   it("leaves out the nonce, the seat's place and the entry a message names, which cannot carry the agent's words", () => {
     expect(findDisclosure(authoredPart(accept), { never: ["2400"] })).toBeNull();
+  });
+
+  it("leaves out the listing a market withdrawal or new version names, which is the hash of an entry in the ledger", () => {
+    const listing = `ab2400cd${"0".repeat(56)}`;
+    expect(findDisclosure(authoredPart({ kind: "unlist", table: "m-2400", seat: "bot", nonce: "n".repeat(22), listing, body: "" }), { never: ["2400"] })).toBeNull();
+    const version = { kind: "listing", side: "offer", title: "Stroller", category: "baby-gear", quantity: 1, expires: 1, supersedes: listing, body: "" };
+    expect(findDisclosure(authoredPart(version), { never: ["2400"] })).toBeNull();
+    expect(findDisclosure(authoredPart({ ...version, text: "not under 2400" }), { never: ["2400"] })).toEqual({ index: 0, path: "$.text", form: "text" });
   });
 
   it("keeps everything the agent wrote, nested or not", () => {

@@ -48,6 +48,16 @@ describe("with never_disclose 2400, a say is refused before signing when it writ
     ["its URL encoding", "%32%34%30%30"],
     ["base64 of its URL encoding", "JTMyJTM0JTMwJTMw"],
     ["its hex", "32343030"],
+    ["French words", "je ne descends pas sous deux mille quatre cents"],
+    ["German words glued", "mindestens zweitausendvierhundert"],
+    ["Cyrillic look-alike letters in English words", "tw\u043e th\u043eusand f\u043eur hundred"],
+    ["digits inside words", "tw0 th0usand f0ur hundr3d"],
+    ["digits apart by a comma and a space", "2, 4, 0, 0"],
+    ["keycap digits", "2\ufe0f\u20e34\ufe0f\u20e30\ufe0f\u20e30\ufe0f\u20e3"],
+    ["a Roman numeral", "MMCD"],
+    ["hexadecimal", "0x960"],
+    ["minor units", "240000 cents"],
+    ["arithmetic", "1200 times 2"],
   ])("%s", async (_, body) => {
     const error = await refusedAt(ben, () => ben.guard.send({ kind: "say", body }));
     expect(error.code).toBe("E_MANDATE");
@@ -57,11 +67,14 @@ describe("with never_disclose 2400, a say is refused before signing when it writ
 });
 
 describe("a secret split over messages", () => {
-  it("refuses 00 after 24 was sent, and says it is a split", async () => {
+  it.each([
+    ["00 after 24", "24", "00"],
+    ["the second half of a number split inside sentences", "my floor starts with 24, ok?", "and it ends with 00"],
+  ])("refuses %s, and says it is a split", async (_, first, second) => {
     const { ben: seat } = await strollerRoom(relay.url);
     await mandate(seat, { never_disclose: ["2400"] });
-    expect((await seat.guard.send({ kind: "say", body: "24" })).seq).toBeGreaterThan(0);
-    const error = await refusedAt(seat, () => seat.guard.send({ kind: "say", body: "00" }));
+    expect((await seat.guard.send({ kind: "say", body: first })).seq).toBeGreaterThan(0);
+    const error = await refusedAt(seat, () => seat.guard.send({ kind: "say", body: second }));
     expect(error.details).toMatchObject({ reason: "disclose", index: 0, form: "split" });
   });
 

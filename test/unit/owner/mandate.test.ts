@@ -131,6 +131,30 @@ describe("loosening", () => {
     expect(loosens(mandate({ agent_view: "figures" }), rules)).toBe(false);
   });
 
+  describe("an allowance across a market's rooms, its markets and categories", () => {
+    const prev = mandate({ allowance: { currency: "TWD", total: 1_000_000, open: 3 }, markets: ["m-swap", "m-books"], categories: ["baby-gear"] });
+
+    it.each([
+      ["the allowance dropped", { allowance: undefined }],
+      ["a higher total", { allowance: { currency: "TWD" as const, total: 1_000_001, open: 3 } }],
+      ["another currency", { allowance: { currency: "USD" as const, total: 1_000_000, open: 3 } }],
+      ["more open commitments", { allowance: { currency: "TWD" as const, total: 1_000_000, open: 4 } }],
+      ["the limit on open commitments dropped", { allowance: { currency: "TWD" as const, total: 1_000_000 } }],
+      ["a market added", { markets: ["m-swap", "m-books", "m-bikes"] }],
+      ["the markets restriction dropped", { markets: undefined }],
+      ["a category added", { categories: ["baby-gear", "books"] }],
+      ["the categories restriction dropped", { categories: undefined }],
+    ])("marks %s as looser", (_, change) => {
+      expect(loosens(prev, { ...prev, ...change })).toBe(true);
+    });
+
+    it("does not mark a smaller allowance, fewer markets or categories, or a first restriction as looser", () => {
+      expect(loosens(prev, { ...prev, allowance: { currency: "TWD", total: 999_999, open: 2 } })).toBe(false);
+      expect(loosens(prev, { ...prev, markets: ["m-swap"], categories: [] })).toBe(false);
+      expect(loosens(mandate(), prev)).toBe(false);
+    });
+  });
+
   it("keeps a loosened mandate loosened through later tightening, until the owner clears it", () => {
     const loosened = nextMandate(mandate(), { ...fields({ money: { currency: "TWD", cap: 320000 } }), signed_at: 2 }, false);
     expect(loosened.loosened).toBe(true);

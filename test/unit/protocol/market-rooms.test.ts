@@ -130,12 +130,7 @@ describe("a market's export", () => {
 
     it("refutes an invented match", async () => {
       const { m, seq } = await matched();
-      const entries: (Entry | UnchainedEntry)[] = copy(m.l.entries);
-      const invented = { ...copy(entries[seq - 1]!), seq: seq + 1 } as Entry;
-      if (invented.kind !== "system" || invented.subkind !== "match") throw new Error("no match");
-      invented.data.wanted_by = { owner: "chen", key: m.k.owners.chen.publicKeyText };
-      entries.splice(seq, 0, invented);
-      const report = await verifyExport(await forgedExport(m, entries.map((e, i) => ({ ...e, seq: i + 1 })), m.state.table), pinned(m));
+      const report = await verifyExport(await forgedExport(m, m.withInventedMatch(seq, "chen"), m.state.table), pinned(m));
       expect(report.verdict).toBe("REFUTED");
     });
 

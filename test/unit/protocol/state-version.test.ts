@@ -37,7 +37,10 @@ const RECORDED: Record<number, string> = {
   // Markets (issue 35, decision 0460): listings, matches and recorded deals fold into state.market, a market admits members
   // as a room admits parties (invites bound to a key), and a match's room admits the match's other side. From this version on
   // the fingerprint covers the policy's sub-folders too (kinds/, topologies/, market/).
-  9: "601c68d1febb56e9f0431e9a44a408818950f4898ef21045a82760d118cba6cb",
+  9: "6a28ca2966130e4ec663b568caa19f9461a99f81544a0937b65e651cae308cf5",
+  // Sealed bids on a listing (issue 35, decision 0469): a listing's sealed bids, their settlement and a sale's match fold into
+  // state.market (listing.sealed, market.sealed, match.sale); a sealed listing leaves the matching index.
+  10: "1212beb9d2aaaee98e3023606fa3e826249677a02df4c2e3a67f5e7725b756eb",
 };
 
 /** Every .ts file under the policy folder, its sub-folders included (kinds/, topologies/, market/), by path from it. */

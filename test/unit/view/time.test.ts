@@ -1,10 +1,10 @@
 /**
  * How far an instant is from now, in the words the principal window's <time> elements show
- * (src/view/page/time.ts): rounded to the nearest minute up to 90 minutes, hour up to 36 hours,
+ * (src/page/time.ts): rounded to the nearest minute up to 90 minutes, hour up to 36 hours,
  * then day, ahead ("in …") or behind ("… ago").
  */
 import { describe, expect, it } from "vitest";
-import { relativeWords } from "../../../src/view/page/time.js";
+import { relativeWords } from "../../../src/page/time.js";
 
 const NOW = Date.UTC(2026, 5, 2, 8, 0, 0);
 const MIN = 60_000;

@@ -13,6 +13,7 @@ import { createKeyFile, HttpClient, openTable, ownerKeyPath, type TableClient } 
 import { sha256, utf8, type TableConfig } from "../../../src/protocol/index.js";
 import { assetDir, loadAssets } from "../../../src/view/assets.js";
 import { Principal } from "../../../src/view/principal.js";
+import type { Identity } from "../../../src/view/table-watch.js";
 import { serveWindow, type WindowServer } from "../../../src/view/server.js";
 import { buildView, viewStale } from "../../../scripts/build-view.mjs";
 import { cast, castOwners, type Cast } from "../../support/table-fixture.js";
@@ -60,10 +61,15 @@ export interface OpenWindow {
 
 /** Opens tao's window (or `owner`'s) onto `relay` from `home`, reading the home again every `pollMs` (default 1 s). */
 export async function openWindow(relay: string, home: string, owner = "tao", pollMs = 1000): Promise<OpenWindow> {
-  if (viewStale()) await buildView();
   const k = await cast();
   const signer = owner === "tao" ? k.tao : owner === "jenny" ? k.jenny : k.ops;
-  const principal = await Principal.open({ relay: new HttpClient({ url: relay }), home, owner: { name: owner, signer }, pollMs });
+  return windowOf(relay, home, { name: owner, signer }, { pollMs });
+}
+
+/** Opens `owner`'s window onto `relay` from `home` (the page built first when stale), following `tables` too and reading the home again every `pollMs` (default 1 s). */
+export async function windowOf(relay: string, home: string, owner: Identity, options: { pollMs?: number; tables?: string[] } = {}): Promise<OpenWindow> {
+  if (viewStale()) await buildView();
+  const principal = await Principal.open({ relay: new HttpClient({ url: relay }), home, owner, pollMs: options.pollMs ?? 1000, ...(options.tables ? { tables: options.tables } : {}) });
   const server = await serveWindow({ backend: principal, assets: loadAssets(assetDir()) });
   return {
     principal,
@@ -125,7 +131,7 @@ export async function textWithInstants(page: Page, selector: string): Promise<st
 }
 
 /** Checks the page requested nothing but its own window, then closes the page and the window. */
-export async function closeRoomPage(open: RoomPage | undefined): Promise<void> {
+export async function closeRoomPage(open: Pick<RoomPage, "page" | "window" | "requests"> | undefined): Promise<void> {
   if (!open) return;
   const origin = `http://127.0.0.1:${open.window.server.port}/`;
   expect(open.requests.filter((url) => !url.startsWith(origin))).toEqual([]);

@@ -1,11 +1,13 @@
 /**
  * How the viewer shows a table: one list item per entry (seq, seat, kind, body as text, never as
- * HTML), and the verdict of the in-page verification in words, with what it covered. What seats
+ * HTML; a market's listings, withdrawals, matches and recorded deals in `trestle market watch`'s
+ * words, src/text/market.ts), and the verdict of the in-page verification in words, with what it covered. What seats
  * wrote is untrusted: it goes through the same reductions as in the principal window and the CLI
  * (client/guards/framing.ts: NFKC, no control, bidi or zero-width character; one safe line for
  * names and system lines, structured values as JSON with such characters escaped).
  */
 import { bodyLines, safeJson, safeLine } from "../../../src/text/framing.js";
+import { marketEntryText } from "../../../src/text/market.js";
 import type { Entry, VerifyReport } from "../../../src/protocol/index.js";
 import { el, type ViewElement, type ViewPage } from "./dom.js";
 
@@ -30,6 +32,8 @@ function kindOf(entry: Entry): string {
 }
 
 function bodyOf(entry: Entry): string {
+  const market = marketEntryText(entry);
+  if (market !== null) return market;
   if (entry.kind === "system") {
     if (entry.subkind === "table_opened") return `topic: ${topicLine(entry.data.config.topic)}`;
     if (entry.subkind === "seat_joined") return safeLine(`${entry.data.join.seat} joined for ${entry.data.join.owner}${entry.data.join.human ? " (a person)" : ""}`);

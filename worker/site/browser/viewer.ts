@@ -4,7 +4,9 @@
  * client run (chain, signatures, heads against the relay key, policy replay), shows it, and follows
  * new entries on the table's public WebSocket, verifying again on every push; a socket the relay
  * refuses for good (a deleted table) stops it, saying why. Its live line says connecting until the
- * socket is open (live.ts). It only reads, only from this relay, and signs nothing.
+ * socket is open (live.ts). A public market's listings, matches and recorded deals are shown above
+ * its entries, folded from what was verified (market.ts), after every verification and as time
+ * passes (a listing expires). It only reads, only from this relay, and signs nothing.
  */
 import { safeLine } from "../../../src/text/framing.js";
 import { refusalOf } from "../../../src/client/refusal.js";
@@ -25,6 +27,10 @@ import {
 } from "../../../src/protocol/index.js";
 import { byId, page, type ViewPage } from "./dom.js";
 import { showLive } from "./live.js";
+import { showMarket } from "./market.js";
+import { verifiedBoard } from "./verified-board.js";
+import { byId as windowById, theDocument } from "../../../src/page/dom.js";
+import { refreshTimes } from "../../../src/page/time.js";
 import { entryItem, topicLine, verdictText } from "./render.js";
 
 /** The ledger as the page holds it, with the key it is checked against. */
@@ -35,6 +41,8 @@ interface Held {
   key: string;
   pinned: boolean;
   maxEntries: number | undefined;
+  /** The latest verification's report (null before the first). */
+  report: VerifyReport | null;
 }
 
 const RECONNECT_MS = [1000, 2000, 5000, 10_000, 30_000];
@@ -44,9 +52,14 @@ async function main(doc: ViewPage): Promise<void> {
   const table = byId(doc, "viewer").getAttribute("data-table") ?? "";
   const known = WellKnownSchema.parse(await getJson("/.well-known/trestle.json"));
   const linked = /(?:^#|&)key=([A-Za-z0-9_-]{43})(?:&|$)/.exec(doc.location.hash)?.[1];
-  const held: Held = { items: [], heads: [], originals: new Map(), key: linked ?? known.relay_key, pinned: linked !== undefined, maxEntries: known.limits.entries };
+  const held: Held = { items: [], heads: [], originals: new Map(), key: linked ?? known.relay_key, pinned: linked !== undefined, maxEntries: known.limits.entries, report: null };
   await load(doc, table, held);
   follow(doc, table, held, 0);
+  // A listing's standing and every time's relative words follow the clock.
+  setInterval(() => {
+    if (held.report) showBoard(held, held.report);
+    refreshTimes(theDocument());
+  }, 30_000);
 }
 
 /** Reads the whole export again (the start, a gap, or a truncated entry whose original only the export carries). */
@@ -61,7 +74,10 @@ async function load(doc: ViewPage, table: string, held: Held): Promise<void> {
   held.originals = new Map(parsed.view.originals);
   byId(doc, "entries").replaceChildren(...held.items.filter(isEntry).map((e) => entryItem(doc, e)));
   const first = held.items[0];
-  if (first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened") byId(doc, "topic").textContent = topicLine(first.data.config.topic);
+  if (first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened") {
+    byId(doc, "topic").textContent = topicLine(first.data.config.topic);
+    if (first.data.config.market) byId(doc, "kind").textContent = "public market";
+  }
   await verifyAndShow(doc, held);
 }
 
@@ -80,6 +96,16 @@ function show(doc: ViewPage, held: Held, report: VerifyReport): void {
   line.textContent = verdict;
   line.className = className;
   byId(doc, "coverage").textContent = coverage;
+  held.report = report;
+  showBoard(held, report);
+}
+
+/** A market's board, folded from what `report` verified of the held ledger (hidden for any other table). */
+function showBoard(held: Held, report: VerifyReport): void {
+  const doc = theDocument();
+  const section = windowById(doc, "market");
+  showMarket(doc, section, verifiedBoard(held.items, report, Date.now()), report);
+  windowById(doc, "entries-title").hidden = section.hidden;
 }
 
 /** Follows the public socket from the newest held entry; reconnects after a drop, and stops at a refusal for good (a deleted table: E_TABLE_DELETED, 4410), saying why. */

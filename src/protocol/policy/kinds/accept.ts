@@ -13,7 +13,7 @@ import { checkOtherParty, endOffer, liveOffer, offerOf, NO_COMMITMENT, type Room
 /** The accept policy. */
 export const acceptPolicy: RoomKindPolicy<"accept"> = {
   kind: "accept",
-  commitment: { ...NO_COMMITMENT, commits: () => true, gatedWhenLoosened: () => true, binds: (s) => ({ offer: s.offer }), answers: (s) => s.offer },
+  commitment: { ...NO_COMMITMENT, commits: () => true, gatedWhenLoosened: () => true, binds: (s) => ({ offer: s.offer }), answers: (s) => s.offer, deal: (s) => s.offer },
   check(state, room, draft, now) {
     const offer = liveOffer(state, room, draft.offer, now);
     checkOtherParty(state, offer, draft.seat, "accept");

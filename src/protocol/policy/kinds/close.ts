@@ -14,7 +14,12 @@ import { offerOf, type RoomDraftOf, NO_COMMITMENT, type RoomKindPolicy } from ".
 /** The close policy. */
 export const closePolicy: RoomKindPolicy<"close"> = {
   kind: "close",
-  commitment: { ...NO_COMMITMENT, commits: (s) => s.outcome === "deal", binds: (s) => (s.offer === undefined ? null : { offer: s.offer }) },
+  commitment: {
+    ...NO_COMMITMENT,
+    commits: (s) => s.outcome === "deal",
+    binds: (s) => (s.offer === undefined ? null : { offer: s.offer }),
+    deal: (s) => (s.outcome === "deal" ? (s.offer ?? s.auction) : undefined),
+  },
   check(_state, room, draft) {
     const named = (draft.offer === undefined ? 0 : 1) + (draft.auction === undefined ? 0 : 1);
     if (draft.outcome === "no_deal") {

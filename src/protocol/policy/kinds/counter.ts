@@ -1,7 +1,8 @@
 /** `counter` (docs/SPEC.md §5.10): answers another party's live offer with new terms; the countered offer ends and the counter is live. */
+import { checkSalePrice } from "../market/sale-room.js";
 import { checkFuture, checkOtherParty, endOffer, liveOffer, offerOf, openOffer, type RoomKindPolicy } from "./kind-policy.js";
 
-/** The counter policy: only another party's live offer can be countered. */
+/** The counter policy: only another party's live offer can be countered; in a sale's room, at the settled price. */
 export const counterPolicy: RoomKindPolicy<"counter"> = {
   kind: "counter",
   commitment: {
@@ -10,10 +11,12 @@ export const counterPolicy: RoomKindPolicy<"counter"> = {
     binds: (s) => ({ terms: s.terms }),
     expires: (s) => s.expires,
     answers: (s) => s.offer,
+    deal: () => null,
   },
   check(state, room, draft, now) {
     checkOtherParty(state, liveOffer(state, room, draft.offer, now), draft.seat, "counter");
     checkFuture(draft.expires, now, "counter");
+    checkSalePrice(state, draft.terms);
   },
   apply(state, room, entry, leaf) {
     endOffer(offerOf(room, entry.offer), "countered", entry.seq);

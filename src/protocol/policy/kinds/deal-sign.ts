@@ -27,7 +27,7 @@ function dealOf(room: RoomState, leaf: string): DealState {
 /** The deal_sign policy. */
 export const dealSignPolicy: RoomKindPolicy<"deal_sign"> = {
   kind: "deal_sign",
-  commitment: NO_COMMITMENT,
+  commitment: { ...NO_COMMITMENT, deal: (s) => s.offer },
   check(state, room, draft) {
     const deal = dealOf(room, draft.offer);
     const owner = ownerOfSeat(state, draft.seat);

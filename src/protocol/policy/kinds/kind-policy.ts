@@ -33,6 +33,8 @@ export interface RoomKindCommitment<K extends RoomKind> {
   expires(s: RoomSubmissionOf<K>): number | undefined;
   /** The offer `s` answers, whose expiry also ends a held `s`; undefined when it answers none. */
   answers(s: RoomSubmissionOf<K>): string | undefined;
+  /** The leaf of the offer or auction whose deal `s` commits its owner to or signs (null: its own leaf, for an offer or counter); undefined when it is about no deal. */
+  deal(s: RoomSubmissionOf<K>): string | null | undefined;
 }
 
 /** The commitment facts of a kind that commits nobody, answers nothing and has no expiry of its own. */
@@ -42,6 +44,7 @@ export const NO_COMMITMENT = {
   binds: () => null,
   expires: () => undefined,
   answers: () => undefined,
+  deal: () => undefined,
 } as const satisfies RoomKindCommitment<RoomKind>;
 
 /** How one room kind is judged and folded (pure functions of the state), and what a write of it commits. */

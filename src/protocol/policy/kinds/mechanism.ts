@@ -6,6 +6,7 @@
  * that decides the auction causes the relay's `auction_settled` (policy/auctions.ts).
  */
 import { bidCommitment } from "../../rooms/auction.js";
+import { checkSalePrice } from "../market/sale-room.js";
 import { TrestleError } from "../../errors.js";
 import { LIMITS } from "../../limits/limits.js";
 import { own } from "../../encoding/records.js";
@@ -18,7 +19,7 @@ import { checkFuture, type RoomDraftOf, NO_COMMITMENT, type RoomKindPolicy } fro
 /** The mechanism policy: one auction's open, each side's commit, each side's reveal. */
 export const mechanismPolicy: RoomKindPolicy<"mechanism"> = {
   kind: "mechanism",
-  commitment: { ...NO_COMMITMENT, commits: (s) => s.op === "commit", gatedWhenLoosened: (s) => s.op === "commit" },
+  commitment: { ...NO_COMMITMENT, commits: (s) => s.op === "commit", gatedWhenLoosened: (s) => s.op === "commit", deal: (s) => (s.op === "commit" ? s.auction : undefined) },
   check(state, room, draft, now) {
     if (draft.op === "open") return checkOpen(state, room, draft, now);
     const auction = liveAuction(room, draft.auction);
@@ -47,6 +48,7 @@ export const mechanismPolicy: RoomKindPolicy<"mechanism"> = {
 };
 
 function checkOpen(state: TableState, room: RoomState, draft: Extract<RoomDraftOf<"mechanism">, { op: "open" }>, now: number): void {
+  checkSalePrice(state, null);
   checkSides(state, draft.sides);
   checkFuture(draft.deadline, now, "auction's commit deadline");
   if (draft.reveal_deadline <= draft.deadline) throw new TrestleError("E_SCHEMA", "an auction's reveal_deadline comes after its deadline for commits");

@@ -1,7 +1,8 @@
 /** `offer` (docs/SPEC.md §5.10): a seat puts terms on the table for the other parties; it is live until answered, withdrawn or expired. */
+import { checkSalePrice } from "../market/sale-room.js";
 import { checkFuture, openOffer, NO_COMMITMENT, type RoomKindPolicy } from "./kind-policy.js";
 
-/** The offer policy: any seat may offer; an expiry must lie ahead. */
+/** The offer policy: any seat may offer; an expiry must lie ahead; in a sale's room, at the settled price. */
 export const offerPolicy: RoomKindPolicy<"offer"> = {
   kind: "offer",
   commitment: {
@@ -10,9 +11,11 @@ export const offerPolicy: RoomKindPolicy<"offer"> = {
     gatedWhenLoosened: (s) => s.terms.amount !== undefined,
     binds: (s) => ({ terms: s.terms }),
     expires: (s) => s.expires,
+    deal: () => null,
   },
-  check(_state, _room, draft, now) {
+  check(state, _room, draft, now) {
     checkFuture(draft.expires, now, "offer");
+    checkSalePrice(state, draft.terms);
   },
   apply(state, room, entry, leaf) {
     room.offers[leaf] = openOffer(state, entry, "offer", null);

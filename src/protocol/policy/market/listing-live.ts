@@ -50,10 +50,11 @@ export function liveListingsOf(state: TableState, market: MarketState, owner: st
     .sort((a, b) => a[1].seq - b[1].seq);
 }
 
-/** Ends `listing` with `status` at entry `seq`, and takes it out of its category's open index (mutates both). */
+/** Ends `listing` with `status` at entry `seq`, and takes it out of its category's open index and the sealed index (mutates all). */
 export function endListing(market: MarketState, leaf: string, listing: ListingState, status: Exclude<ListingState["status"], "open">, seq: number): void {
   listing.status = status;
   listing.ended = seq;
   const index = own(market.open, listing.category);
   if (index) index[listing.side] = index[listing.side].filter((l) => l !== leaf);
+  if (listing.sealed) market.sealed = market.sealed.filter((l) => l !== leaf);
 }

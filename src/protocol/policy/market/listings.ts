@@ -1,6 +1,6 @@
 /**
  * The market kinds members' seats write (docs/SPEC.md §5.15): `listing` (an offer or a want, or a
- * new version of one: `supersedes`) and `unlist` (withdraw). `check*` judge a draft at time `now`
+ * new version of one: `supersedes`; an offer may take sealed bids: sealed-bids.ts) and `unlist` (withdraw). `check*` judge a draft at time `now`
  * (seat, key, pause and body were already checked); `apply*` fold an admitted entry.
  */
 import { TrestleError } from "../../errors.js";
@@ -10,6 +10,7 @@ import type { TableState } from "../state.js";
 import { listingWords } from "./listing-words.js";
 import { endListing, listingOf, liveListing, liveListingsOf, requireMarket } from "./listing-live.js";
 import type { MarketState } from "./market-state.js";
+import { checkSealedEnds, checkSealedListing, openSealed } from "./sealed-bids.js";
 
 type ListingDraft = Extract<AuthoredDraft, { kind: "listing" }>;
 type UnlistDraft = Extract<AuthoredDraft, { kind: "unlist" }>;
@@ -23,11 +24,13 @@ export function checkListing(state: TableState, draft: ListingDraft, now: number
   }
   if (draft.expires <= now) throw new TrestleError("E_EXPIRED", "the listing expires before it is written");
   if (draft.expires > now + rules.listing_ttl_ms) throw new TrestleError("E_EXPIRED", `a listing here may live at most ${rules.listing_ttl_ms} ms`);
+  checkSealedListing(draft, now);
   const owner = ownerOfSeat(state, draft.seat);
   if (draft.supersedes !== undefined) {
     const old = liveListing(state, market, draft.supersedes, now);
     if (old.owner !== owner) throw new TrestleError("E_FORBIDDEN", `listing ${draft.supersedes.slice(0, 16)}… is ${old.owner}'s: only its owner writes a new version`);
     if (old.side !== draft.side) throw new TrestleError("E_NOT_ALLOWED", `a new version keeps the side: listing ${draft.supersedes.slice(0, 16)}… is a ${old.side}`, { reason: "side" });
+    checkSealedEnds(old, draft.supersedes, now, "supersedes");
   }
   const live = liveListingsOf(state, market, owner, now).length - (draft.supersedes === undefined ? 0 : 1);
   if (live >= rules.listings_per_member) {
@@ -52,8 +55,11 @@ export function applyListing(state: TableState, market: MarketState, entry: Extr
     supersedes: entry.supersedes ?? null,
     status: "open",
     ended: null,
+    sealed: openSealed(entry),
   };
-  market.open[entry.category]?.[entry.side].push(leaf);
+  // A sealed listing matches nobody by words (its bids set the price): it waits in the alarm's index, not the category's.
+  if (entry.sealed) market.sealed.push(leaf);
+  else market.open[entry.category]?.[entry.side].push(leaf);
   if (entry.supersedes !== undefined) endListing(market, entry.supersedes, listingOf(market, entry.supersedes), "superseded", entry.seq);
 }
 
@@ -64,6 +70,7 @@ export function checkUnlist(state: TableState, draft: UnlistDraft, now: number):
   const owner = ownerOfSeat(state, draft.seat);
   if (listing.owner !== owner) throw new TrestleError("E_FORBIDDEN", `listing ${draft.listing.slice(0, 16)}… is ${listing.owner}'s: only its owner withdraws it`);
   liveListing(state, market, draft.listing, now);
+  checkSealedEnds(listing, draft.listing, now, "withdraws");
 }
 
 /** Folds an admitted unlist: the listing is withdrawn. */

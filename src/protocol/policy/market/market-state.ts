@@ -1,15 +1,37 @@
 /**
  * A market's part of the folded state (docs/SPEC.md §5.15, decision 0460): every listing by the
- * leaf of the entry that wrote it, the matches by seq, and per category the listings still open on
- * each side, in the order they were written (the index matching reads). Liveness is derived, never
+ * leaf of the entry that wrote it, the matches by seq, per category the listings still open on
+ * each side, in the order they were written (the index matching reads; sealed listings are not in
+ * it), and the sealed listings not settled yet (the index the alarm reads). Liveness is derived, never
  * stored: a listing is live while it is open, before its expiry at the time judged, its author
  * still seated, and with quantity left, so a replay judges it exactly as the relay did.
  */
 import type { ListingSide, PriceRange } from "../../schemas/market.js";
-import type { MatchParty } from "../../schemas/match.js";
+import type { MatchParty, Sale } from "../../schemas/match.js";
+import type { Currency } from "../../schemas/money.js";
 
 /** How a listing stopped being open (`open` while nothing ended it; `filled` once deals closed its whole quantity). */
 export type ListingStatus = "open" | "withdrawn" | "superseded" | "filled";
+
+/** One owner's sealed bid on a listing: its commit entry (seq, leaf, the seat that wrote it), the commitment, and the bid once revealed. */
+export interface SealedCommitState {
+  seq: number;
+  leaf: string;
+  seat: string;
+  commitment: string;
+  bid: number | null;
+}
+
+/** A listing's sealed bids: the deadlines, the reserve and currency (its price's min and currency), each owner's commit by owner name, the settlement's entry and, when sold, the winning owner. */
+export interface SealedState {
+  until: number;
+  reveal_until: number;
+  reserve: number;
+  currency: Currency;
+  commits: Record<string, SealedCommitState>;
+  settled: number | null;
+  winner: string | null;
+}
 
 /** A listing, by the leaf of its entry. */
 export interface ListingState {
@@ -31,6 +53,8 @@ export interface ListingState {
   status: ListingStatus;
   /** The entry that ended it. */
   ended: number | null;
+  /** Its sealed bids; null for a listing that takes none. */
+  sealed: SealedState | null;
 }
 
 /** A match, by the seq of its entry (decimal): the two listings, the quantity, both owners, its room's id and, once recorded, its deal's entry. */
@@ -43,6 +67,8 @@ export interface MatchState {
   wanted_by: MatchParty;
   room: string;
   deal: number | null;
+  /** The settled price of a sale by sealed bids (whose `want` is the winner's commit, not a listing); null for a match by words. */
+  sale: Sale | null;
 }
 
 /** The open listings of one category, by side, as leaves in the order they were written. */
@@ -56,6 +82,8 @@ export interface MarketState {
   listings: Record<string, ListingState>;
   matches: Record<string, MatchState>;
   open: Record<string, CategoryIndex>;
+  /** The sealed listings not settled yet, as leaves in the order they were written (the alarm reads them). */
+  sealed: string[];
   /** How many deals the market recorded. */
   deals: number;
 }
@@ -64,5 +92,5 @@ export interface MarketState {
 export function emptyMarket(categories: readonly string[]): MarketState {
   const open: Record<string, CategoryIndex> = {};
   for (const category of categories) open[category] = { offer: [], want: [] };
-  return { listings: {}, matches: {}, open, deals: 0 };
+  return { listings: {}, matches: {}, open, sealed: [], deals: 0 };
 }

@@ -3,7 +3,8 @@
  * the state after it, so every verifier's replay computes the same `system/match` entries. A
  * listing matches a live listing of the other side in its category, of another owner, with a title
  * word in common, public price ranges that overlap in one currency (or a range that is absent), and
- * quantity left on both. The best LIMITS.matches_per_listing are kept: most words in common, then
+ * quantity left on both; a listing that takes sealed bids matches nobody this way (its bids set
+ * the price: sealed-settlement.ts). The best LIMITS.matches_per_listing are kept: most words in common, then
  * the oldest. Bounded: only the newest LIMITS.match_scan open listings of the other side are read.
  */
 import { own } from "../../encoding/records.js";
@@ -35,7 +36,7 @@ interface Candidate {
 /** The match entries the listing with leaf `leaf` (just applied to `state`, at time `now`) causes, best first. */
 export function matchesFor(state: TableState, market: MarketState, leaf: string, now: number): SystemDraftOf<"match">[] {
   const listing = own(market.listings, leaf);
-  if (!listing || listingNotLive(state, listing, now) !== null) return [];
+  if (!listing || listing.sealed !== null || listingNotLive(state, listing, now) !== null) return [];
   const index = own(market.open, listing.category);
   if (!index) return [];
   const others = index[listing.side === "offer" ? "want" : "offer"];

@@ -21,9 +21,23 @@ export function matchAt(market: MarketState, seq: number): MatchState {
   return match;
 }
 
-/** The quantity a deal on `match` closes: the match's, at most what each listing has left. */
+/** The seat that wrote the side of the match at `seq` whose owner key is `key`: its listing's author, or for a sale's winner the seat that committed the bid; undefined when `key` is neither side. */
+export function matchSeatOf(market: MarketState, seq: number, key: string): string | undefined {
+  const match = matchAt(market, seq);
+  if (key === match.offered_by.key) return listingOf(market, match.offer).seat;
+  if (key !== match.wanted_by.key) return undefined;
+  if (!match.sale) return listingOf(market, match.want).seat;
+  return own(listingOf(market, match.offer).sealed?.commits ?? {}, match.wanted_by.owner)?.seat;
+}
+
+/** The listings a deal on `match` closes: the offer and the want, or a sale's listing alone (its `want` is the winning bid). */
+function dealtListings(match: MatchState): string[] {
+  return match.sale ? [match.offer] : [match.offer, match.want];
+}
+
+/** The quantity a deal on `match` closes: the match's, at most what each of its listings has left. */
 export function dealQuantity(market: MarketState, match: MatchState): number {
-  return Math.min(match.quantity, quantityLeft(listingOf(market, match.offer)), quantityLeft(listingOf(market, match.want)));
+  return Math.min(match.quantity, ...dealtListings(match).map((leaf) => quantityLeft(listingOf(market, leaf))));
 }
 
 function checkSigner(signature: RecordedDealSignature, party: MatchParty, side: string): void {
@@ -50,7 +64,7 @@ export function applyDealRecorded(market: MarketState, entry: Pick<SystemEntryOf
   const match = matchAt(market, entry.data.match);
   match.deal = entry.seq;
   market.deals += 1;
-  for (const leaf of [match.offer, match.want]) {
+  for (const leaf of dealtListings(match)) {
     const listing = listingOf(market, leaf);
     listing.closed += entry.data.quantity;
     if (listing.status === "open" && quantityLeft(listing) === 0) endListing(market, leaf, listing, "filled", entry.seq);

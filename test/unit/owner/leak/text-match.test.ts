@@ -19,6 +19,8 @@ describe("textCount", () => {
     ["a hyphen inside", "fl-oor"],
     ["spaced letters", "f l o o r"],
     ["stars between the letters", "f*l*o*o*r"],
+    ["full stops and spaces between the letters", "f. l. o. o. r."],
+    ["ROT13", "Sybbe"],
   ])("finds 'floor' written with %s", (_, text) => {
     expect(found("floor", text)).toBe(true);
   });
@@ -30,6 +32,11 @@ describe("textCount", () => {
   describe("when the word is not there", () => {
     it.each(["the flow of the room", "if loo rolls", "a flat fee", "for lorries"])("does not find 'floor' in %j", (text) => {
       expect(found("floor", text)).toBe(false);
+    });
+
+    it("does not look for the ROT13 of a word shorter than five letters, which is too often a word (bar is one)", () => {
+      expect(found("bar", "one more")).toBe(false);
+      expect(found("Sara", "Fnen")).toBe(false);
     });
   });
 });

@@ -3,27 +3,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decKey } from "../../../../src/owner/leak/decimal.js";
 import { numberText } from "../../../../src/owner/leak/fold.js";
-import { readCjk } from "../../../../src/owner/leak/words-cjk.js";
+import { readCjk, readKana } from "../../../../src/owner/leak/words-cjk.js";
 import { readEnglish } from "../../../../src/owner/leak/words-en.js";
 import { entryValues } from "../../../../src/owner/leak/numbers.js";
+import { inKana, inWords } from "../../../support/spell-numbers.js";
 
 const english = (text: string) => new Set(readEnglish(numberText(text)).map((r) => decKey(r.value)));
 const cjk = (text: string) => new Set(readCjk(numberText(text)).map((r) => decKey(r.value)));
+const kana = (text: string) => new Set(readKana(numberText(text)).map((r) => decKey(r.value)));
 
-const ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
-const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
-
-/** `n` (below a billion) in English words, as a person writes it: "two thousand four hundred and five". */
-function inWords(n: number, sep: string): string {
-  const below100 = (k: number) => (k < 20 ? ONES[k]! : TENS[Math.floor(k / 10)]! + (k % 10 ? `${sep}${ONES[k % 10]}` : ""));
-  const below1000 = (k: number) => [k >= 100 ? `${ONES[Math.floor(k / 100)]} hundred` : "", k % 100 ? below100(k % 100) : ""].filter(Boolean).join(" and ");
-  if (n === 0) return "zero";
-  const parts = [[1_000_000, "million"], [1000, "thousand"], [1, ""]] as const;
-  return parts
-    .filter(([unit]) => Math.floor(n / unit) % 1000 > 0)
-    .map(([unit, word]) => `${below1000(Math.floor(n / unit) % 1000)}${word ? ` ${word}` : ""}`)
-    .join(" ");
-}
 
 const DIGITS_ZH = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
 
@@ -89,6 +77,49 @@ describe("readEnglish", () => {
   });
 });
 
+describe("digits and words mixed in one number", () => {
+  const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
+
+  it.each([
+    ["twenty-4 hundred", "2400"],
+    ["twenty 4 hundred", "2400"],
+    ["2 thousand 4 hundred", "2400"],
+    ["2 thousand four hundred", "2400"],
+    ["two thousand 4 hundred", "2400"],
+    ["24 hundred", "2400"],
+    ["24 zero zero", "2400"],
+    ["2 four 0 0", "2400"],
+  ])("reads %j as %s", (text, value) => {
+    expect(english(text)).toContain(value);
+  });
+
+  it("reads a tens word with a digit, before hundred or thousand, and a number's digits in words and numerals (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 2, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.constantFrom(["hundred", 100], ["thousand", 1000]), fc.constantFrom("-", " "), (tens, unit, [scale, times], sep) => {
+        expect(english(`about ${TENS[tens]}${sep}${unit} ${scale} of them`)).toContain(String((tens * 10 + unit) * (times as number)));
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1000, max: 99_999_999 }), fc.infiniteStream(fc.boolean()), (n, words) => {
+        const digits = String(n).split("");
+        const said = digits.map((d) => (words.next().value ? ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][Number(d)]! : d));
+        fc.pre(said.filter((d) => /[a-z]/.test(d)).length >= 2);
+        expect(english(`code ${said.join(" ")} ok`)).toContain(String(n));
+      }),
+    );
+  });
+
+  describe("when digits and words are a count and a thing", () => {
+    it.each([
+      ["I have 2 two-year-olds", "22"],
+      ["twenty 4-packs", "24"],
+      ["2 one-bedroom flats", "21"],
+    ])("does not read %j as %s", (text, value) => {
+      expect(english(text)).not.toContain(value);
+    });
+  });
+});
+
 describe("every number in words (property)", () => {
   it("reads any number below a billion written in English words as that number", () => {
     fc.assert(
@@ -128,6 +159,8 @@ describe("readCjk", () => {
     ["一万二千四百", "12400"],
     ["二千四百万", "24000000"],
     ["一亿二千万", "120000000"],
+    ["ニ千四百", "2400"],
+    ["ハ千ー百", "8100"],
   ])("reads %j as %s", (text, value) => {
     expect(cjk(text)).toContain(value);
   });
@@ -139,6 +172,42 @@ describe("readCjk", () => {
       ["一万二千四百", "12400"],
     ])("reads %j only as %s", (text, value) => {
       expect(cjk(text)).toEqual(new Set([value]));
+    });
+
+    it("reads katakana that look like numerals only beside a unit: ハート and ニコニコ are words", () => {
+      expect(cjk("ハート、ニコニコ、コーヒー")).toEqual(new Set());
+    });
+  });
+});
+
+describe("readKana", () => {
+  it.each([
+    ["にせんよんひゃく", "2400"],
+    ["ニセンヨンヒャク", "2400"],
+    ["にせんよんひゃくえんです", "2400"],
+    ["さんびゃくごじゅう", "350"],
+    ["はっせんろっぴゃく", "8600"],
+    ["いちまんにせん", "12000"],
+    ["キューセン", "9000"],
+    ["にせん よんひゃく", "2400"],
+  ])("reads %j as %s", (text, value) => {
+    expect(kana(text)).toContain(value);
+  });
+
+  it("reads any number below a hundred million read aloud in hiragana or katakana (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 11, max: 99_999_999 }), fc.boolean(), (n, katakana) => {
+        const said = inKana(n);
+        fc.pre(!/^(?:じゅう|ひゃく|せん|いちまん)$/.test(said));
+        const written = katakana ? said.replace(/[\u3041-\u3096]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0x60)) : said;
+        expect(kana(`ねだんは${written}えんです`)).toContain(String(n));
+      }),
+    );
+  });
+
+  describe("when kana spell a word, not a number", () => {
+    it.each(["さんにん", "いちご", "しごと", "せんせい", "こんにちは", "にほんご", "ごご", "にいさん", "ひゃくえん"])("reads no number of two places or more from %j", (text) => {
+      expect([...kana(text)].filter((v) => Number(v) >= 10)).toEqual([]);
     });
   });
 });

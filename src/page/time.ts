@@ -1,6 +1,6 @@
 /**
- * Every instant the principal window shows, one way: a <time> element whose text is the viewer's
- * local clock time and how far it is from now, "14:05 (in 23 min)", with the exact instant in its
+ * Every instant the principal window shows (and the relay's viewer, for a market's listings), one
+ * way: a <time> element whose text is the viewer's local clock time and how far it is from now, "14:05 (in 23 min)", with the exact instant in its
  * `datetime` (ISO 8601, UTC) and its `title` (the local date, time and time zone). The server's
  * words carry instants as the CLI prints them (ISO 8601 in UTC, `toISOString`); `withTimes` turns
  * each into such an element. `refreshTimes` redoes the relative words as time passes. The clock

@@ -1,5 +1,6 @@
 /**
- * The few DOM APIs the principal window's page uses, typed here: the project compiles against the
+ * The few DOM APIs the browser pages use (the principal window's page, src/view/page, and what the
+ * relay's viewer shares with it, worker/site/browser), typed here: the project compiles against the
  * Workers and Node types, which have no DOM. Text goes into the document only as text
  * (`textContent`, text nodes): nothing the relay or a seat wrote is ever parsed as markup.
  */

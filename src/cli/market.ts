@@ -1,0 +1,110 @@
+/**
+ * What the market verbs share (docs/CLI.md "Markets"): the flags of a listing and how they become
+ * one (a new listing, or a new version starting from the old one's fields), --categories, and how a
+ * written listing is printed with the matches it made at once. Every listing is written through the
+ * seat's GuardedSeat, so the mandate and the leak gate judge its title and text like any message.
+ */
+import { marketState, listingEntry, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
+import { CategorySchema, type Entry, type ListingSide, type PriceRange } from "../protocol/index.js";
+import type { SeatSubmission } from "../client/index.js";
+import { duration, integer, optional, type Flags, type Parsed } from "./args.js";
+import type { Context } from "./context.js";
+import { currencyFlag } from "./currency-flag.js";
+import { UsageError } from "./exit.js";
+import { headRef } from "../text/format.js";
+import { quotedListing } from "../text/market.js";
+
+/** The flags of a listing's fields, for `market list` and `market update`. */
+export const LISTING_FLAGS: Flags = {
+  title: { type: "string", value: "TEXT", help: "what is offered or wanted, in a few words (matching compares its words)" },
+  text: { type: "string", value: "TEXT", help: "a description: condition, where, when" },
+  category: { type: "string", value: "NAME", help: "one of the market's categories" },
+  quantity: { type: "string", value: "N", help: "how many units (default 1)" },
+  currency: { type: "string", value: "CODE", help: "the currency of --min and --max (ISO 4217)" },
+  min: { type: "string", value: "N", help: "the public price range's low end, in minor units" },
+  max: { type: "string", value: "N", help: "the public price range's high end, in minor units (no range at all: ask)" },
+  "expires-in": { type: "string", value: "DURATION", help: "the listing ends after this long, e.g. 2h, 3d (default: the longest the market allows, less a minute)" },
+};
+
+/** --categories: a comma-separated list of distinct category names; a usage error naming the first that is not one. */
+export function categoriesFlag(parsed: Parsed): string[] {
+  const given = optional(parsed, "categories");
+  if (given === undefined) throw new UsageError("--categories is required, e.g. --categories baby-gear,books");
+  const names = given.split(",").map((n) => n.trim());
+  const bad = names.find((n) => !CategorySchema.safeParse(n).success);
+  if (bad !== undefined) throw new UsageError(`--categories: "${bad}" is not a category name (1-32 of a-z, 0-9 and -, the first a letter or digit)`);
+  if (new Set(names).size !== names.length) throw new UsageError("--categories lists a category twice");
+  return names;
+}
+
+/** --side: offer or want. */
+export function sideFlag(parsed: Parsed): ListingSide {
+  const side = optional(parsed, "side");
+  if (side !== "offer" && side !== "want") throw new UsageError(`--side must be offer or want${side === undefined ? "" : `, not "${side}"`}`);
+  return side;
+}
+
+/** The price range the flags give: `fallback` when no price flag is given, none with --ask, else exactly the range named (--currency defaulting to `fallback`'s). */
+function priceFrom(parsed: Parsed, fallback: PriceRange | undefined): PriceRange | undefined {
+  const currency = currencyFlag(parsed);
+  const min = integer(parsed, "min");
+  const max = integer(parsed, "max");
+  const named = currency !== undefined || min !== undefined || max !== undefined;
+  if (parsed.values.ask === true) {
+    if (named) throw new UsageError("--ask leaves the price out: give no --currency, --min or --max with it");
+    return undefined;
+  }
+  if (!named) return fallback;
+  const code = currency ?? fallback?.currency;
+  if (code === undefined) throw new UsageError("--min and --max need --currency");
+  if (min === undefined && max === undefined) throw new UsageError("--currency needs --min, --max or both");
+  if (min !== undefined && max !== undefined && min > max) throw new UsageError("--min must be at most --max");
+  return { currency: code, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+}
+
+/** When the listing ends: --expires-in from now, or the longest `ttlMs` (the market's listing lifetime) allows, less a minute (half of it under two) for clocks that differ. */
+function expiresAt(ctx: Context, ttlMs: number): number {
+  const given = ctx.args.values["expires-in"] === undefined ? ttlMs - Math.min(60_000, ttlMs / 2) : duration(ctx.args, "expires-in", "1d");
+  return ctx.io.clock() + given;
+}
+
+/** The listing the flags describe for `seat`'s market (read in `transcript`); with `old` (the listing entry a new version supersedes), every field not given is the old one's. */
+export function listingFrom(ctx: Context, transcript: Transcript, old?: Extract<Entry, { kind: "listing" }>): SeatSubmission {
+  const rules = marketState(transcript).config.market!;
+  const field = (name: string, fallback: string | undefined) => optional(ctx.args, name) ?? fallback;
+  const title = field("title", old?.title);
+  const category = field("category", old?.category);
+  if (title === undefined) throw new UsageError("--title is required");
+  if (category === undefined) throw new UsageError(`--category is required (this market's: ${rules.categories.join(", ")})`);
+  const quantity = integer(ctx.args, "quantity", old?.quantity ?? 1)!;
+  if (quantity < 1) throw new UsageError("--quantity must be at least 1");
+  const text = field("text", old?.text);
+  const price = priceFrom(ctx.args, old?.price);
+  const submission: SeatSubmission = {
+    kind: "listing",
+    side: old?.side ?? sideFlag(ctx.args),
+    title,
+    category,
+    quantity,
+    expires: expiresAt(ctx, rules.listing_ttl_ms),
+    ...(text === undefined ? {} : { text }),
+    ...(price === undefined ? {} : { price }),
+    ...(old === undefined ? {} : { supersedes: old.leaf }),
+  };
+  return submission;
+}
+
+/** Sends `listing` through `seat`'s guards and prints it with the matches it made at once, read back from the verified transcript. */
+export async function sendListing(ctx: Context, seat: GuardedSeat, listing: SeatSubmission, label: string): Promise<void> {
+  const sent: Sent = await seat.send(listing);
+  const transcript = await seat.transcript();
+  const state = marketState(transcript);
+  const leaf = listingEntry(transcript, sent.seq).leaf;
+  const matches = Object.entries(state.market.matches).filter(([, m]) => m.offer === leaf || m.want === leaf);
+  const lines = matches.map(([seq, m]) => {
+    const other = m.offer === leaf ? { party: m.wanted_by, listing: m.want, side: "want" } : { party: m.offered_by, listing: m.offer, side: "offer" };
+    const title = state.market.listings[other.listing]?.title ?? "?";
+    return `matched at once: match #${seq} with ${other.party.owner}'s ${other.side} ${quotedListing(title)}; open its room with trestle market room ${seq} --table ${seat.table}`;
+  });
+  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), listing ${leaf.slice(0, 12)}…`, ...lines], { ...sent, leaf, matches: matches.map(([seq]) => Number(seq)) });
+}

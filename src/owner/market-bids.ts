@@ -1,0 +1,95 @@
+/**
+ * Sealed bids on a market's listing from the owner's side (docs/SPEC.md §5.15 "Sealed bids on a
+ * listing"), as bids.ts is for a room's auction: a bid is chosen on this machine, judged by the
+ * owner's mandate like any commitment (cap, floor, currency, never_disclose: it will be public
+ * once revealed), kept with its secret salt in the seat's journal, and only its commitment, bound
+ * to the market, the listing and the bidding owner, goes to the ledger. The reveal reads the bid
+ * and salt back from the journal: the one whose commitment the verified ledger holds for this
+ * seat's owner, so any seat of the owner on this machine can reveal it. What a commit reveals later
+ * is judged by bids.ts's revealedLater, for both kinds of sealed bid.
+ */
+import type { SeatSubmission } from "../client/index.js";
+import {
+  listingBidCommitment,
+  listingOf,
+  own,
+  requireMarket,
+  TrestleError,
+  type ListingState,
+  type SealedState,
+  type Submission,
+  type TableState,
+  type Terms,
+} from "../protocol/index.js";
+import { bidSalt, committedTerms, revealable, sealedBid } from "./bids.js";
+import type { Journal } from "./journal.js";
+import type { MandateRead } from "./mandate.js";
+import type { Transcript } from "./transcript.js";
+import type { JournalRecordOf } from "./records.js";
+import { roomState } from "./room-view.js";
+
+/** A market bid kept in the journal. */
+export type MarketBidRecord = JournalRecordOf<"market_bid">;
+
+/** What the message builders read of a guarded seat (a GuardedSeat, named here without importing it: it imports this file's judges). */
+export interface BiddingSeat {
+  readonly seat: string;
+  readonly journal: Journal;
+  transcript(): Promise<Transcript>;
+  mandate(transcript?: Transcript): Promise<MandateRead>;
+}
+
+/** Whether `s` commits a sealed bid on a listing (a commitment of its owner, judged from the journal). */
+export function isMarketBidCommit(s: Submission): boolean {
+  return s.kind === "bid" && s.op === "commit";
+}
+
+/** The sealed listing at `leaf` in the verified state, and the owner `seat` bids for (E_NOT_ALLOWED when it takes no sealed bids, E_FORBIDDEN for its seller's seat). */
+export function seatListing(state: TableState, leaf: string, seat: string): { listing: ListingState; sealed: SealedState; bidder: string } {
+  const listing = listingOf(requireMarket(state, "a sealed bid"), leaf);
+  if (!listing.sealed) throw new TrestleError("E_NOT_ALLOWED", `listing entry ${listing.seq} takes no sealed bids`, { reason: "not_sealed" });
+  const bidder = own(state.seats, seat)?.owner;
+  if (bidder === undefined) throw new TrestleError("E_UNKNOWN_SEAT", `${seat} is not seated in the verified transcript`);
+  if (bidder === listing.owner) throw new TrestleError("E_FORBIDDEN", `listing entry ${listing.seq} is ${bidder}'s: a seller does not bid on its own listing`);
+  return { listing, sealed: listing.sealed, bidder };
+}
+
+/** Records a new sealed bid of `bid` by `seat`'s owner on the listing at `leaf`, before anything is sent, and returns its record. */
+export function recordMarketBid(journal: Journal, state: TableState, leaf: string, seat: string, bid: number, never: readonly string[]): MarketBidRecord {
+  const { sealed, bidder } = seatListing(state, leaf, seat);
+  const salt = bidSalt(never);
+  const commitment = listingBidCommitment({ table: state.table, listing: leaf, bidder, bid, salt });
+  return journal.append({ type: "market_bid", listing: leaf, bidder, bid, currency: sealed.currency, salt, commitment }) as MarketBidRecord;
+}
+
+/** The journal's market bid whose commitment is `commitment`, or undefined. */
+export function marketBidByCommitment(journal: Journal, commitment: string): MarketBidRecord | undefined {
+  return sealedBid(journal, "market_bid", commitment);
+}
+
+/** The bid `seat`'s owner committed to on the listing at `leaf`, as the verified ledger holds its commitment; E_NOT_ALLOWED when it committed none or the journal lost it. */
+export function committedMarketBid(journal: Journal, state: TableState, leaf: string, seat: string): MarketBidRecord {
+  const { listing, sealed, bidder } = seatListing(state, leaf, seat);
+  return revealable(journal, "market_bid", own(sealed.commits, bidder)?.commitment ?? null, bidder, `listing entry ${listing.seq}`);
+}
+
+/** The money a bid entry binds or shows: a commit's bid (from the journal; E_MANDATE without one), a reveal's bid in its listing's currency; null for another kind. */
+export function marketBidTerms(journal: Journal, state: TableState, s: Submission): Terms | null {
+  if (s.kind !== "bid") return null;
+  if (s.op === "reveal") return { amount: s.bid, currency: seatListing(state, s.listing, s.seat).sealed.currency };
+  return committedTerms(marketBidByCommitment(journal, s.commitment));
+}
+
+/** The commit of a sealed bid of `bid` (minor units of the listing's currency) on the listing at `listing`, to be sent through `seat`'s guards: the bid and its salt are kept in the journal first, only the commitment goes out. */
+export async function marketBidMessage(seat: BiddingSeat, listing: string, bid: number): Promise<SeatSubmission> {
+  const transcript = await seat.transcript();
+  const mandate = await seat.mandate(transcript);
+  const record = recordMarketBid(seat.journal, roomState(transcript), listing, seat.seat, bid, mandate.ok ? mandate.mandate.never_disclose : []);
+  return { kind: "bid", op: "commit", listing, commitment: record.commitment };
+}
+
+/** The reveal of the bid `seat`'s owner committed to on the listing at `listing`, read back from the journal, to be sent through `seat`'s guards. */
+export async function marketRevealMessage(seat: BiddingSeat, listing: string): Promise<SeatSubmission> {
+  const record = committedMarketBid(seat.journal, roomState(await seat.transcript()), listing, seat.seat);
+  return { kind: "bid", op: "reveal", listing, bid: record.bid, salt: record.salt };
+}

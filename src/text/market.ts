@@ -1,0 +1,67 @@
+/**
+ * Markets in words (docs/SPEC.md §5.15): a listing's public price range, a listing as a search
+ * answers it, a match from one owner's side, and the market's entries as a live tail shows them
+ * (sealed bids, their settlement and a sale's match included).
+ * Titles and texts are other members' words: each is quoted on one safe line, so nothing in it can
+ * pass for a price, a quantity or an expiry. Pure: no I/O, no clock.
+ */
+import { matchRoomId } from "../protocol/policy/market/citation.js";
+import type { Entry } from "../protocol/schemas/entry.js";
+import type { ListingSide, ListingView, PriceRange } from "../protocol/schemas/market.js";
+import type { MatchParty } from "../protocol/schemas/match.js";
+import { safeLine } from "./framing.js";
+import { majorUnits, moneyText, shortHash } from "./terms.js";
+
+/** A title or text as another member wrote it: quoted, on one safe line. */
+export function quotedListing(text: string): string {
+  return JSON.stringify(safeLine(text, 200));
+}
+
+/** A quantity in words: "1 unit", "3 units". */
+export function unitsText(quantity: number): string {
+  return `${quantity} unit${quantity === 1 ? "" : "s"}`;
+}
+
+/** A public price range in words: "3,000.00-3,600.00 TWD", "3,000.00 TWD or more", "up to 3,600.00 TWD", or "ask" when there is none. */
+export function priceText(price: PriceRange | null | undefined): string {
+  if (!price) return "ask";
+  const at = (amount: number) => majorUnits(amount, price.currency);
+  if (price.min !== undefined && price.max !== undefined) return price.min === price.max ? `${at(price.min)} ${price.currency}` : `${at(price.min)}-${at(price.max)} ${price.currency}`;
+  return price.min !== undefined ? `${at(price.min)} ${price.currency} or more` : `up to ${at(price.max!)} ${price.currency}`;
+}
+
+/** A listing as a search answers it, on one line: its seq and hash, side, title, category, quantity left, price, owner and seat, expiry. */
+export function listingLine(l: ListingView): string {
+  return `#${l.seq} ${shortHash(l.leaf)} ${l.side} ${quotedListing(l.title)} (${l.category}), ${l.left} of ${l.quantity} left, ${priceText(l.price)}, by ${l.owner} (${l.seat}), until ${new Date(l.expires).toISOString()}`;
+}
+
+/** One owner's match in words: both listings (this owner's first), the quantity, and where its room stands. */
+export function ownMatchLine(m: { seq: number; side: ListingSide; title: string; their_title: string; other: MatchParty; quantity: number; room: string; room_presence: string; deal: number | null }): string {
+  const theirs = m.side === "offer" ? "want" : "offer";
+  const room = m.deal !== null ? `deal recorded at #${m.deal}` : m.room_presence === "none" ? "not opened yet" : m.room_presence === "deleted" ? "deleted" : "open";
+  return `match #${m.seq}: your ${m.side} ${quotedListing(m.title)} with ${m.other.owner}'s ${theirs} ${quotedListing(m.their_title)}, ${m.quantity} unit${m.quantity === 1 ? "" : "s"}; room ${m.room} ${room}`;
+}
+
+/** A market entry as a live tail shows it (a listing, a withdrawal, a sealed bid, a settlement, a match or sale, a recorded deal); null for any other entry. */
+export function marketEntryText(e: Entry): string | null {
+  if (e.kind === "listing") {
+    const version = e.supersedes === undefined ? "" : ` (new version of ${shortHash(e.supersedes)})`;
+    const price = e.sealed ? `sealed bids until ${new Date(e.sealed.until).toISOString()} (reveals until ${new Date(e.sealed.reveal_until).toISOString()}), reserve ${priceText(e.price)}` : priceText(e.price);
+    return `${e.seat} lists ${e.side === "offer" ? "an offer" : "a want"} ${shortHash(e.leaf)}${version}: ${quotedListing(e.title)} (${e.category}), ${e.quantity} unit${e.quantity === 1 ? "" : "s"}, ${price}, until ${new Date(e.expires).toISOString()}`;
+  }
+  if (e.kind === "unlist") return `${e.seat} withdraws listing ${shortHash(e.listing)}`;
+  if (e.kind === "bid") return e.op === "commit" ? `${e.seat} commits a sealed bid on listing ${shortHash(e.listing)}` : `${e.seat} reveals a bid of ${e.bid} (minor units) on listing ${shortHash(e.listing)}`;
+  if (e.kind !== "system") return null;
+  if (e.subkind === "match") {
+    const d = e.data;
+    const units = `${d.quantity} unit${d.quantity === 1 ? "" : "s"}`;
+    if (d.sale) return `sale: ${d.offered_by.owner}'s listing #${d.offer_seq} to ${d.wanted_by.owner}'s bid #${d.want_seq}, ${units} at ${moneyText(d.sale.price, d.sale.currency)}; its room is ${matchRoomId(e.leaf)}`;
+    return `match: ${d.offered_by.owner}'s offer #${d.offer_seq} with ${d.wanted_by.owner}'s want #${d.want_seq}, ${units} (words: ${d.words.map((w) => safeLine(w, 64)).join(", ")}); its room is ${matchRoomId(e.leaf)}`;
+  }
+  if (e.subkind === "listing_settled") {
+    const d = e.data;
+    return d.outcome === "sold" ? `listing ${shortHash(d.listing)} sold by sealed bids to ${d.winner.owner} at ${moneyText(d.price, d.currency)}` : `listing ${shortHash(d.listing)} settled unsold (${d.reason})`;
+  }
+  if (e.subkind === "deal_recorded") return `deal recorded for match #${e.data.match} (room ${e.data.room}), closing ${e.data.quantity} unit${e.data.quantity === 1 ? "" : "s"}`;
+  return null;
+}
