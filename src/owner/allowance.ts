@@ -13,6 +13,7 @@
  */
 import type { Clock } from "../client/index.js";
 import { TrestleError, type Currency, type Submission, type TableState, type Terms } from "../protocol/index.js";
+import { counted } from "../text/count.js";
 import { moneyText } from "../text/terms.js";
 import { settleRoom } from "./allowance-ledger.js";
 import { ALLOWANCE_COMMITMENTS, allowanceTotals, AllowanceStore, type AllowanceCommitment, type AllowanceSide } from "./allowance-store.js";
@@ -100,8 +101,8 @@ export async function reserveAllowance(m: Mandate, plain: Submission, wire: Subm
   const judged = () =>
     store.update((list) => {
       const settled = settleRoom(list, { room: at.table, state, entries: at.transcript.entries, now, ended: () => false });
-      const counted = spend.deal !== null && settled.some((c) => c.room === at.table && c.deal === spend.deal);
-      const result: Verdict = counted ? "counted" : judge(allowance, settled, record);
+      const already = spend.deal !== null && settled.some((c) => c.room === at.table && c.deal === spend.deal);
+      const result: Verdict = already ? "counted" : judge(allowance, settled, record);
       return { commitments: result === "reserve" ? [...settled, record] : settled, result };
     });
   let verdict: Verdict;
@@ -158,7 +159,7 @@ function refusalMessage(o: Overrun, a: MandateAllowance, figures: boolean, marke
     case "allowance_store":
       return `the owner's allowance store for market ${market} holds ${ALLOWANCE_COMMITMENTS} commitments, the most it counts; nothing was committed`;
     case "open":
-      return `the owner allows at most ${a.open} open commitments across market ${market}'s rooms and ${o.open} are open; nothing was committed until one ends (trestle allowance reconcile releases those whose rooms ended them)`;
+      return `the owner allows at most ${counted(a.open, "open commitment")} across market ${market}'s rooms and ${o.open} ${o.open === 1 ? "is" : "are"} open; nothing was committed until one ends (trestle allowance reconcile releases those whose rooms ended them)`;
     case "allowance":
       return figures
         ? `${said} would bring what the owner spent and holds reserved across market ${market}'s rooms to ${moneyText(o.used + record.amount, a.currency)}, past their allowance of ${moneyText(a.total, a.currency)}; it was not committed`

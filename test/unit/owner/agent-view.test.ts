@@ -42,6 +42,15 @@ describe("the mandate as its agent is told it", () => {
     );
     expect(leaks(told)).toEqual([]);
   });
+
+  it("counts in the singular what there is one of: one never_disclose string, one open commitment", () => {
+    const allowance = { total: 10_000, currency: "TWD", open: 1 } as const;
+    const told = mandateLines(read({ never_disclose: [SECRETS.never[0]!], allowance })).join("\n");
+    expect(told).toContain("; 1 string you must never write (checked before signing).");
+    expect(told).toContain("and at most 1 commitment open at once (either side)");
+    expect(told).not.toMatch(/\b1 (strings|commitments)\b/);
+    expect(mandateLines(read({ never_disclose: [] })).join("\n")).toContain("; 0 strings you must never write");
+  });
 });
 
 describe("a seat the library drives under agent_view rules", { timeout: 60_000 }, () => {
