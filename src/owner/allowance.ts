@@ -159,7 +159,7 @@ function refusalMessage(o: Overrun, a: MandateAllowance, figures: boolean, marke
     case "allowance_store":
       return `the owner's allowance store for market ${market} holds ${ALLOWANCE_COMMITMENTS} commitments, the most it counts; nothing was committed`;
     case "open":
-      return `the owner allows at most ${counted(a.open, "open commitment")} across market ${market}'s rooms and ${o.open} ${o.open === 1 ? "is" : "are"} open; nothing was committed until one ends (trestle allowance reconcile releases those whose rooms ended them)`;
+      return `the owner allows at most ${counted(a.open ?? 0, "open commitment")} across market ${market}'s rooms and ${o.open} ${o.open === 1 ? "is" : "are"} open; nothing was committed until one ends (trestle allowance reconcile releases those whose rooms ended them)`;
     case "allowance":
       return figures
         ? `${said} would bring what the owner spent and holds reserved across market ${market}'s rooms to ${moneyText(o.used + record.amount, a.currency)}, past their allowance of ${moneyText(a.total, a.currency)}; it was not committed`
