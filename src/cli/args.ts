@@ -79,18 +79,41 @@ export const OWNER_FLAGS: Flags = {
   "owner-key": { type: "string", value: "FILE", help: "the owner key file (default <home>/owners/<owner>.json)" },
 };
 
-/** Parses `argv` against the global flags and `flags`. */
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * `argv` with each flag that takes a value joined to the argument after it (`--key -Ab…` becomes
+ * `--key=-Ab…`), whatever that argument starts with, as getopt does for an option with a required
+ * argument: an owner key, a question id or a text may start with "-". Up to `--`, after which
+ * every argument is positional.
+ */
+export function valuesJoined(argv: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const token = argv[i]!;
+    if (token === "--") return [...out, ...argv.slice(i)];
+    const name = token.startsWith("--") ? token.slice(2) : /^-[^-]$/.test(token) ? Object.keys(options).find((n) => options[n]!.short === token[1]) : undefined;
+    const takesValue = name !== undefined && !name.includes("=") && Object.hasOwn(options, name) && options[name]!.type === "string";
+    if (takesValue && i + 1 < argv.length) out.push(`--${name}=${argv[++i]!}`);
+    else out.push(token);
+  }
+  return out;
+}
+
+/** Parses `argv` against the global flags and `flags`; a flag that takes a value takes the next argument, even one starting with "-" (valuesJoined). */
 export function parse(argv: readonly string[], flags: Flags): Parsed {
-  const options: NonNullable<ParseArgsConfig["options"]> = {};
+  const options: Options = {};
   for (const [name, spec] of Object.entries({ ...GLOBAL_FLAGS, ...flags })) {
     const { help: _help, value: _value, ...option } = spec;
     options[name] = option;
   }
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: valuesJoined(argv, options), options, allowPositionals: true, strict: true });
     return { values: values as Parsed["values"], positionals };
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, "") : String(error));
+    if (!(error instanceof Error)) throw new UsageError(String(error));
+    const unknown = (error as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
+    throw new UsageError(`${error.message.replace(/\. To specify.*$/s, "")}${unknown ? ' (an argument that starts with "-" goes after --, as in: -- -Xy)' : ""}`);
   }
 }
 

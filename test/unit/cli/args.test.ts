@@ -17,3 +17,42 @@ describe("integer flags", () => {
     });
   });
 });
+
+describe("a flag that takes a value", () => {
+  const flags = { key: { type: "string", help: "" }, json: { type: "boolean", help: "" }, choice: { type: "string", multiple: true, help: "" } } as const;
+
+  it.each([
+    ["an owner key", ["--key", "-RrBylAZUwBWS2IfXEJKHLx2k_l9Rx0ejwuP88LfpQQ"], "-RrBylAZUwBWS2IfXEJKHLx2k_l9Rx0ejwuP88LfpQQ"],
+    ["a double dash", ["--key", "--"], "--"],
+    ["a flag's spelling", ["--key", "--json"], "--json"],
+    ["a lone dash", ["--key", "-"], "-"],
+  ])("takes the next argument even when it starts with a dash: %s", (_what, argv, value) => {
+    const parsed = parse(argv, flags);
+    expect(parsed.values.key).toBe(value);
+    expect(parsed.values.json).toBeUndefined();
+  });
+
+  it("takes every value of a repeated flag, and a boolean flag takes none", () => {
+    const parsed = parse(["--choice", "-1", "--json", "--choice", "--2", "rest"], flags);
+    expect(parsed.values).toMatchObject({ choice: ["-1", "--2"], json: true });
+    expect(parsed.positionals).toEqual(["rest"]);
+  });
+
+  it("leaves every argument after -- positional", () => {
+    expect(parse(["--json", "--", "--key", "-Ab"], flags)).toMatchObject({ values: { json: true }, positionals: ["--key", "-Ab"] });
+  });
+
+  describe("when a positional argument starts with a dash", () => {
+    it("is a usage error saying it goes after --", () => {
+      expect(() => parse(["-Ab", "yes"], flags)).toThrow(UsageError);
+      expect(() => parse(["-Ab", "yes"], flags)).toThrow('an argument that starts with "-" goes after --');
+      expect(parse(["--", "-Ab", "yes"], flags).positionals).toEqual(["-Ab", "yes"]);
+    });
+  });
+
+  describe("when the flag is last", () => {
+    it("is a usage error: its value is missing", () => {
+      expect(() => parse(["--key"], flags)).toThrow(UsageError);
+    });
+  });
+});
