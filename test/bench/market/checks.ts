@@ -10,7 +10,7 @@
  */
 import { verifyExportText, type Reader, type TableClient } from "../../../src/client/node.js";
 import { authoredPart, checkDealCertificate, dealCertificateOf, disclosureCheck } from "../../../src/owner/index.js";
-import { dealStatus, fold, isEntry, parseExport, type Entry, type TableState } from "../../../src/protocol/index.js";
+import { dealStatus, fold, isEntry, parseExport, type Entry, type TableState, type VerifyReport } from "../../../src/protocol/index.js";
 import type { Haggled } from "./haggle.js";
 import type { Sold } from "./sealed.js";
 import { allowanceOf, secretsOf, type World } from "./scenario.js";
@@ -22,10 +22,11 @@ export interface Ledger {
   reader: Reader;
 }
 
-/** A ledger as the checks judge it: its export, the entries in it, their fold, and whether it verified CLEAN offline. */
+/** A ledger as the checks judge it: its export, the report of its offline verification, the entries in it, their fold, and whether it verified CLEAN. */
 export interface ReadLedger {
   table: string;
   text: string;
+  report: VerifyReport;
   entries: Entry[];
   state: TableState;
   clean: boolean;
@@ -61,7 +62,7 @@ export async function readExport(table: string, text: string, relayKey: string):
   const parsed = parseExport(text);
   const report = await verifyExportText(text, { relayKey }, parsed);
   const entries = parsed.ok ? parsed.view.items.filter(isEntry) : [];
-  return { table, text, entries, state: fold(entries), clean: report.verdict === "CLEAN" };
+  return { table, text, report, entries, state: fold(entries), clean: report.verdict === "CLEAN" };
 }
 
 /** Exports `ledger` as its reader and reads it (readExport). */
@@ -106,7 +107,7 @@ export async function judge(world: World, o: { relayKey: string; market: ReadLed
       if (dealStatus(deal) !== "done") continue;
       f.deals_cosigned += 1;
       spent.set(l.buyer, (spent.get(l.buyer) ?? 0) + (deal.terms.terms.amount ?? 0));
-      const certificate = dealCertificateOf(room.text, await verifyExportText(room.text, { relayKey: o.relayKey }), leaf);
+      const certificate = dealCertificateOf(room.text, room.report, leaf);
       if ((await checkDealCertificate(certificate, o.relayKey)).ok) f.deals_certified += 1;
       else problem(`${l.room}: the deal's certificate does not check offline`);
       const recorded = o.market.state.market?.matches[String(l.match)]?.deal;
