@@ -4,7 +4,7 @@
  * written listing is printed with the matches it made at once. Every listing is written through the
  * seat's GuardedSeat, so the mandate and the leak gate judge its title and text like any message.
  */
-import { marketState, listingEntry, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
+import { defaultListingLifetime, listingEntry, listingMatches, marketState, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
 import { CategorySchema, type Entry, type ListingSide, type PriceRange } from "../protocol/index.js";
 import type { SeatSubmission } from "../client/index.js";
 import { duration, integer, optional, type Flags, type Parsed } from "./args.js";
@@ -62,9 +62,9 @@ function priceFrom(parsed: Parsed, fallback: PriceRange | undefined): PriceRange
   return { currency: code, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
-/** When the listing ends: --expires-in from now, or the longest `ttlMs` (the market's listing lifetime) allows, less a minute (half of it under two) for clocks that differ. */
+/** When the listing ends: --expires-in from now, or by the market's listing lifetime `ttlMs` (defaultListingLifetime). */
 function expiresAt(ctx: Context, ttlMs: number): number {
-  const given = ctx.args.values["expires-in"] === undefined ? ttlMs - Math.min(60_000, ttlMs / 2) : duration(ctx.args, "expires-in", "1d");
+  const given = ctx.args.values["expires-in"] === undefined ? defaultListingLifetime(ttlMs) : duration(ctx.args, "expires-in", "1d");
   return ctx.io.clock() + given;
 }
 
@@ -98,13 +98,10 @@ export function listingFrom(ctx: Context, transcript: Transcript, old?: Extract<
 export async function sendListing(ctx: Context, seat: GuardedSeat, listing: SeatSubmission, label: string): Promise<void> {
   const sent: Sent = await seat.send(listing);
   const transcript = await seat.transcript();
-  const state = marketState(transcript);
   const leaf = listingEntry(transcript, sent.seq).leaf;
-  const matches = Object.entries(state.market.matches).filter(([, m]) => m.offer === leaf || m.want === leaf);
-  const lines = matches.map(([seq, m]) => {
-    const other = m.offer === leaf ? { party: m.wanted_by, listing: m.want, side: "want" } : { party: m.offered_by, listing: m.offer, side: "offer" };
-    const title = state.market.listings[other.listing]?.title ?? "?";
-    return `matched at once: match #${seq} with ${other.party.owner}'s ${other.side} ${quotedListing(title)}; open its room with trestle market room ${seq} --table ${seat.table}`;
-  });
-  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), listing ${leaf.slice(0, 12)}…`, ...lines], { ...sent, leaf, matches: matches.map(([seq]) => Number(seq)) });
+  const matches = listingMatches(marketState(transcript), leaf);
+  const lines = matches.map(
+    (m) => `matched at once: match #${m.seq} with ${m.party.owner}'s ${m.side} ${quotedListing(m.title)}; open its room with trestle market room ${m.seq} --table ${seat.table}`,
+  );
+  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), listing ${leaf.slice(0, 12)}…`, ...lines], { ...sent, leaf, matches: matches.map((m) => m.seq) });
 }
