@@ -46,7 +46,7 @@ export async function revealBids(t: Transcript, seats: Record<Member, GuardedSea
   }
   for (const { owner } of SEALED.bids) {
     const seat = seats[owner];
-    await seat.send(await marketRevealMessage(seat, listing));
+    await seat.send(await marketRevealMessage(seat, listing, Date.now()));
     await ledger.show(t, (e) =>
       e.kind === "bid" ? "the bid and its salt, read back from the journal: the hash must match" : e.kind === "system" && e.subkind === "listing_settled" ? "the highest bid wins, at the next one: every verifier recomputes it" : "the sale's match: its room may name only that price",
     );
