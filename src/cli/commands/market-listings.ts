@@ -1,7 +1,8 @@
 /**
- * A member's listings (docs/SPEC.md §5.15, docs/CLI.md "Markets"): list an offer or a want, write a
- * new version of one (it supersedes the old), withdraw one, each written by the seat through its
- * GuardedSeat (so its mandate and the leak gate judge the title and text); and search the market's
+ * A member's listings (docs/SPEC.md §5.15, docs/CLI.md "Markets"): list an offer or a want (or an
+ * offer for sealed bids), write a new version of one (it supersedes the old), withdraw one, each
+ * written by the seat through its GuardedSeat (so its mandate and the leak gate judge the title
+ * and text); and search the market's
  * live listings, signed as a seat or owner, or unsigned at a public market.
  */
 import { MarketClient } from "../../client/index.js";
@@ -9,7 +10,7 @@ import type { ListingQuery } from "../../protocol/index.js";
 import { listingEntry, marketState, resolveListing } from "../../owner/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
-import { LISTING_FLAGS, listingFrom, sendListing, sideFlag } from "../market.js";
+import { LISTING_FLAGS, listingFrom, SEALED_FLAGS, sendListing, sideFlag } from "../market.js";
 import { guardedSeat, printSent } from "../room.js";
 import { headRef } from "../../text/format.js";
 import { listingLine } from "../../text/market.js";
@@ -19,7 +20,7 @@ import type { Command } from "./command.js";
 export const marketList: Command = {
   name: "market list",
   summary: "list an offer or a want in a market (written by your seat, through its mandate and the leak gate)",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, side: { type: "string", value: "offer|want", help: "offer the item, or want it" }, ...LISTING_FLAGS },
+  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, side: { type: "string", value: "offer|want", help: "offer the item, or want it" }, ...LISTING_FLAGS, ...SEALED_FLAGS },
   async run(ctx) {
     positionals(ctx.args, []);
     sideFlag(ctx.args);
