@@ -4,10 +4,10 @@
  * does it for all of them: each room with an open commitment is read as a seat that wrote there,
  * and what its verified ledger ended is released or spent (allowance-ledger.ts); a market's sealed
  * bids are judged at the market, and one found won there is judged in its sale's room in the same
- * pass, read as the seat that bid (the room seat `trestle market room` takes by default). A reservation whose
- * write the ledger does not show is released only when the process that made it had certainly ended
- * before the ledger was read (so whatever it sent is there). A room that cannot be read, or whose
- * transcript does not verify CLEAN, keeps everything it counts, and is reported.
+ * pass, read as the seat that bid (the room seat `trestle market room` takes by default). A
+ * reservation whose write the ledger does not show is released only when the process that made it
+ * had certainly ended before the ledger was read (so whatever it sent is there). A room that cannot
+ * be read, or whose transcript does not verify CLEAN, keeps everything it counts, and is reported.
  */
 import type { Clock, TableClient } from "../client/index.js";
 import { seatKeyPath } from "../client/home.js";
