@@ -1,14 +1,16 @@
 /**
  * What the market verbs share (docs/CLI.md "Markets"): the flags of a listing and how they become
  * one (a new listing, or a new version starting from the old one's fields; an offer for sealed bids
- * with --sealed-until and --reveal-until), --categories, and how a written listing is printed with
- * the matches it made at once. Every listing is written through the
- * seat's GuardedSeat, so the mandate and the leak gate judge its title and text like any message.
+ * with --sealed-until and --reveal-until), --categories, how a verb on one listing is made, and how
+ * a written listing is printed with the matches it made at once. Every listing is written through
+ * the seat's GuardedSeat, so the mandate and the leak gate judge its title and text like any message.
  */
-import { marketState, listingEntry, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
-import { CategorySchema, type Entry, type ListingSide, type PriceRange } from "../protocol/index.js";
+import { marketState, listingEntry, resolveListing, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
+import { CategorySchema, type Entry, type ListingSide, type ListingState, type PriceRange } from "../protocol/index.js";
 import type { SeatSubmission } from "../client/index.js";
-import { duration, instant, integer, optional, type Flags, type Parsed } from "./args.js";
+import { duration, instant, integer, optional, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags, type Parsed } from "./args.js";
+import type { Command } from "./commands/command.js";
+import { guardedSeat } from "./room.js";
 import type { Context } from "./context.js";
 import { currencyFlag } from "./currency-flag.js";
 import { UsageError } from "./exit.js";
@@ -133,4 +135,28 @@ export async function sendListing(ctx: Context, seat: GuardedSeat, listing: Seat
   const sealed = listing.kind === "listing" ? listing.sealed : undefined;
   const bids = sealed === undefined ? [] : [`it takes sealed bids until ${new Date(sealed.until).toISOString()}, revealed until ${new Date(sealed.reveal_until).toISOString()}: members bid with trestle market bid ${sent.seq} --table ${seat.table} --amount N`];
   ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), listing ${leaf.slice(0, 12)}…`, ...bids, ...lines], { ...sent, leaf, matches: matches.map(([seq]) => Number(seq)), ...(sealed === undefined ? {} : { sealed }) });
+}
+
+/** What a verb on one listing acts on: the seat of --seat at --table (its writes guarded), the verified transcript it read, and the listing named, by leaf. */
+export interface OnListing {
+  seat: GuardedSeat;
+  transcript: Transcript;
+  leaf: string;
+  listing: ListingState;
+}
+
+/** The verb `market <name> <listing>` with `flags` besides the seat's: `run` acts on the listing named by its seq or hash in the seat's verified transcript (E_UNKNOWN_LISTING for none). */
+export function listingVerb(name: string, summary: string, flags: Flags, run: (ctx: Context, on: OnListing) => Promise<void>): Command {
+  return {
+    name: `market ${name}`,
+    summary,
+    args: "<listing>",
+    flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...flags },
+    async run(ctx) {
+      const [ref] = positionals(ctx.args, ["listing"]);
+      const seat = await guardedSeat(ctx);
+      const transcript = await seat.transcript();
+      await run(ctx, { seat, transcript, ...resolveListing(marketState(transcript), ref!) });
+    },
+  };
 }

@@ -6,74 +6,52 @@
  * never printed unless asked (--show-opening), and only its commitment is sent until the reveal
  * reads both back.
  */
-import { marketBidByCommitment, marketBidMessage, marketRevealMessage, marketState, resolveListing, type GuardedSeat } from "../../owner/index.js";
-import { integer, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
-import type { Context } from "../context.js";
+import { marketBidByCommitment, marketBidMessage, marketRevealMessage, marketState } from "../../owner/index.js";
+import { integer } from "../args.js";
 import { UsageError } from "../exit.js";
-import { guardedSeat } from "../room.js";
+import { listingVerb } from "../market.js";
 import { headRef } from "../../text/format.js";
 import { marketEntryText } from "../../text/market.js";
 import type { Command } from "./command.js";
 
-/** The seat of --seat at --table, and the sealed listing `ref` names in its verified transcript (by seq or hash). */
-async function bidding(ctx: Context, ref: string): Promise<{ seat: GuardedSeat; leaf: string; seq: number }> {
-  const seat = await guardedSeat(ctx);
-  const { leaf, listing } = resolveListing(marketState(await seat.transcript()), ref);
-  return { seat, leaf, seq: listing.seq };
-}
-
 /** `market bid <listing> --amount N`: commits this seat's owner's sealed bid (the commitment only; the bid and its salt stay in the journal). */
-export const marketBid: Command = {
-  name: "market bid",
-  summary: "commit a sealed bid on a listing that takes them (only its hash is sent; your mandate and allowance judge the bid)",
-  args: "<listing>",
-  flags: {
-    ...TABLE_FLAG,
-    ...SEAT_FLAGS,
+export const marketBid = listingVerb(
+  "bid",
+  "commit a sealed bid on a listing that takes them (only its hash is sent; your mandate and allowance judge the bid)",
+  {
     amount: { type: "string", value: "N", help: "the bid as an integer in the listing's currency's minor units (2,800.00 TWD is 280000)" },
     "show-opening": { type: "boolean", help: "also print the bid's opening, its amount and secret salt (whoever holds it can reveal the bid)" },
   },
-  async run(ctx) {
-    const [ref] = positionals(ctx.args, ["listing"]);
+  async (ctx, { seat, leaf, listing }) => {
     const amount = integer(ctx.args, "amount");
     if (amount === undefined) throw new UsageError("--amount is required");
-    const { seat, leaf, seq } = await bidding(ctx, ref!);
     const message = await marketBidMessage(seat, leaf, amount);
     const sent = await seat.send(message);
     const record = marketBidByCommitment(seat.journal, message.commitment)!;
     const sealed = marketState(await seat.transcript()).market.listings[leaf]!.sealed!;
-    const window = `from ${new Date(sealed.until).toISOString()} until ${new Date(sealed.reveal_until).toISOString()}`;
     const opening = ctx.args.values["show-opening"] === true ? { opening: { bid: record.bid, salt: record.salt } } : {};
     ctx.out.result(
       [
-        `sealed bid on listing #${seq} committed as entry #${sent.seq} (head ${headRef(sent.head)}), message ${sent.message_sha256.slice(0, 12)}…: only its hash is in the ledger; the bid and its salt stay in this home's journal`,
-        `reveal it ${window} with trestle market reveal ${seq} --table ${seat.table} --seat ${seat.seat}`,
+        `sealed bid on listing #${listing.seq} committed as entry #${sent.seq} (head ${headRef(sent.head)}), message ${sent.message_sha256.slice(0, 12)}…: only its hash is in the ledger; the bid and its salt stay in this home's journal`,
+        `reveal it from ${new Date(sealed.until).toISOString()} until ${new Date(sealed.reveal_until).toISOString()} with trestle market reveal ${listing.seq} --table ${seat.table} --seat ${seat.seat}`,
         ...(opening.opening ? [`opening (whoever holds it can reveal the bid): bid ${record.bid}, salt ${record.salt}`] : []),
       ],
       { ...sent, listing: leaf, commitment: record.commitment, until: sealed.until, reveal_until: sealed.reveal_until, ...opening },
     );
   },
-};
+);
 
 /** `market reveal <listing>`: reveals the bid this seat's owner committed from this home, read back from the journal, and prints the settlement it caused. */
-export const marketReveal: Command = {
-  name: "market reveal",
-  summary: "reveal the sealed bid you committed from this home, once bidding closed and before reveals close",
-  args: "<listing>",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS },
-  async run(ctx) {
-    const [ref] = positionals(ctx.args, ["listing"]);
-    const { seat, leaf, seq } = await bidding(ctx, ref!);
-    const sent = await seat.send(await marketRevealMessage(seat, leaf, ctx.io.clock()));
-    // A deciding reveal causes the settlement and, for a sale, the match at once.
-    const caused = (await seat.transcript()).entries.filter((e) => e.seq > sent.seq && e.kind === "system" && ((e.subkind === "listing_settled" && e.data.listing === leaf) || (e.subkind === "match" && e.data.offer === leaf)));
-    const sale = caused.find((e) => e.kind === "system" && e.subkind === "match");
-    const lines = caused.map((e) => `${ctx.out.c.dim(`[#${e.seq}]`)} ${marketEntryText(e) ?? ""}`);
-    const room = sale ? [`its room opens with trestle market room ${sale.seq} --table ${seat.table} (either side)`] : [];
-    const waiting = caused.length === 0 ? ["the bids settle once every bidder revealed, or when reveals close"] : [];
-    ctx.out.result([`bid on listing #${seq} revealed as entry #${sent.seq} (head ${headRef(sent.head)})`, ...lines, ...room, ...waiting], { ...sent, listing: leaf, caused });
-  },
-};
+export const marketReveal = listingVerb("reveal", "reveal the sealed bid you committed from this home, once bidding closed and before reveals close", {}, async (ctx, { seat, leaf, listing }) => {
+  const sent = await seat.send(await marketRevealMessage(seat, leaf, ctx.io.clock()));
+  // A deciding reveal causes the settlement and, for a sale, the match at once.
+  const caused = (await seat.transcript()).entries.filter((e) => e.seq > sent.seq && e.kind === "system" && ((e.subkind === "listing_settled" && e.data.listing === leaf) || (e.subkind === "match" && e.data.offer === leaf)));
+  const sale = caused.find((e) => e.kind === "system" && e.subkind === "match");
+  const lines = caused.map((e) => `${ctx.out.c.dim(`[#${e.seq}]`)} ${marketEntryText(e) ?? ""}`);
+  const room = sale ? [`its room opens with trestle market room ${sale.seq} --table ${seat.table} (either side)`] : [];
+  const waiting = caused.length === 0 ? ["the bids settle once every bidder revealed, or when reveals close"] : [];
+  ctx.out.result([`bid on listing #${listing.seq} revealed as entry #${sent.seq} (head ${headRef(sent.head)})`, ...lines, ...room, ...waiting], { ...sent, listing: leaf, caused });
+});
 
 /** The sealed-bid verbs, in help order. */
 export const MARKET_BIDS: readonly Command[] = [marketBid, marketReveal];

@@ -7,10 +7,10 @@
  */
 import { MarketClient } from "../../client/index.js";
 import type { ListingQuery } from "../../protocol/index.js";
-import { listingEntry, marketState, resolveListing } from "../../owner/index.js";
+import { listingEntry } from "../../owner/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
-import { LISTING_FLAGS, listingFrom, SEALED_FLAGS, sendListing, sideFlag } from "../market.js";
+import { LISTING_FLAGS, listingFrom, listingVerb, SEALED_FLAGS, sendListing, sideFlag } from "../market.js";
 import { guardedSeat, printSent } from "../room.js";
 import { headRef } from "../../text/format.js";
 import { listingLine } from "../../text/market.js";
@@ -30,33 +30,17 @@ export const marketList: Command = {
 };
 
 /** `market update <listing>`: a new version of one of the owner's live listings; every field not given is the old one's. */
-export const marketUpdate: Command = {
-  name: "market update",
-  summary: "write a new version of your live listing (it supersedes the old; what you do not give stays)",
-  args: "<listing>",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...LISTING_FLAGS, ask: { type: "boolean", help: "drop the price range: the new version says ask" } },
-  async run(ctx) {
-    const [ref] = positionals(ctx.args, ["listing"]);
-    const seat = await guardedSeat(ctx);
-    const transcript = await seat.transcript();
-    const { listing } = resolveListing(marketState(transcript), ref!);
-    await sendListing(ctx, seat, listingFrom(ctx, transcript, listingEntry(transcript, listing.seq)), "new version");
-  },
-};
+export const marketUpdate = listingVerb(
+  "update",
+  "write a new version of your live listing (it supersedes the old; what you do not give stays)",
+  { ...LISTING_FLAGS, ask: { type: "boolean", help: "drop the price range: the new version says ask" } },
+  async (ctx, { seat, transcript, listing }) => sendListing(ctx, seat, listingFrom(ctx, transcript, listingEntry(transcript, listing.seq)), "new version"),
+);
 
 /** `market withdraw <listing>`: the seat withdraws one of its owner's live listings. */
-export const marketWithdraw: Command = {
-  name: "market withdraw",
-  summary: "take down your live listing (an unlist entry)",
-  args: "<listing>",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS },
-  async run(ctx) {
-    const [ref] = positionals(ctx.args, ["listing"]);
-    const seat = await guardedSeat(ctx);
-    const { leaf } = resolveListing(marketState(await seat.transcript()), ref!);
-    printSent(ctx, "withdrawal", await seat.send({ kind: "unlist", listing: leaf }));
-  },
-};
+export const marketWithdraw = listingVerb("withdraw", "take down your live listing (an unlist entry)", {}, async (ctx, { seat, leaf }) => {
+  printSent(ctx, "withdrawal", await seat.send({ kind: "unlist", listing: leaf }));
+});
 
 /** `market search`: the market's live listings that fit, newest first, read as a seat or owner (or unsigned at a public market). */
 export const marketSearch: Command = {

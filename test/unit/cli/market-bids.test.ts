@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
+import { openCliMarket } from "../../support/cli-market.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
@@ -33,14 +34,7 @@ beforeAll(async () => {
     homes[name] = mkdtempSync(join(tmpdir(), `trestle-bids-${name}-`));
     sides[name] = cli(homes[name], relay.url);
   }
-  await ok("hana", ["keygen", "--owner", "hana"]);
-  await ok("hana", ["market", "create", "--table", market, "--owner", "hana", "--topic", "Parents' swap", "--categories", "baby-gear,books"]);
-  await ok("hana", ["join", "--table", market, "--owner", "hana", "--seat", "hana-bot"]);
-  for (const name of ["ana", "ben", "chen"] as const) {
-    const { public_key } = await ok(name, ["keygen", "--owner", name]);
-    const { invite } = await ok("hana", ["market", "admit", "--table", market, "--owner", "hana", "--key", public_key]);
-    await ok(name, ["market", "join", "--table", market, "--invite", invite, "--owner", name, "--seat", `${name}-bot`]);
-  }
+  await openCliMarket(ok, market, ["ana", "ben", "chen"]);
   await ok("ana", ["mandate", "set", ...at("ana"), "--owner", "ana", "--currency", "USD", "--cap", "8000"]);
   await ok("ben", ["mandate", "set", ...at("ben"), "--owner", "ben", "--currency", "USD", "--cap", "8000", "--allowance", "10000"]);
   await ok("chen", ["mandate", "set", ...at("chen"), "--owner", "chen", "--currency", "USD", "--cap", "8000", "--allowance", "6000"]);
