@@ -145,10 +145,10 @@ export interface OnListing {
   listing: ListingState;
 }
 
-/** The verb `market <name> <listing>` with `flags` besides the seat's: `run` acts on the listing named by its seq or hash in the seat's verified transcript (E_UNKNOWN_LISTING for none). */
+/** The verb `name` (`market <verb>`) taking `<listing>` and `flags` besides the seat's: `run` acts on the listing named by its seq or hash in the seat's verified transcript (E_UNKNOWN_LISTING for none). */
 export function listingVerb(name: string, summary: string, flags: Flags, run: (ctx: Context, on: OnListing) => Promise<void>): Command {
   return {
-    name: `market ${name}`,
+    name,
     summary,
     args: "<listing>",
     flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...flags },

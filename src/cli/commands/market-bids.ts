@@ -16,7 +16,7 @@ import type { Command } from "./command.js";
 
 /** `market bid <listing> --amount N`: commits this seat's owner's sealed bid (the commitment only; the bid and its salt stay in the journal). */
 export const marketBid = listingVerb(
-  "bid",
+  "market bid",
   "commit a sealed bid on a listing that takes them (only its hash is sent; your mandate and allowance judge the bid)",
   {
     amount: { type: "string", value: "N", help: "the bid as an integer in the listing's currency's minor units (2,800.00 TWD is 280000)" },
@@ -42,7 +42,7 @@ export const marketBid = listingVerb(
 );
 
 /** `market reveal <listing>`: reveals the bid this seat's owner committed from this home, read back from the journal, and prints the settlement it caused. */
-export const marketReveal = listingVerb("reveal", "reveal the sealed bid you committed from this home, once bidding closed and before reveals close", {}, async (ctx, { seat, leaf, listing }) => {
+export const marketReveal = listingVerb("market reveal", "reveal the sealed bid you committed from this home, once bidding closed and before reveals close", {}, async (ctx, { seat, leaf, listing }) => {
   const sent = await seat.send(await marketRevealMessage(seat, leaf, ctx.io.clock()));
   // A deciding reveal causes the settlement and, for a sale, the match at once.
   const caused = (await seat.transcript()).entries.filter((e) => e.seq > sent.seq && e.kind === "system" && ((e.subkind === "listing_settled" && e.data.listing === leaf) || (e.subkind === "match" && e.data.offer === leaf)));

@@ -31,14 +31,14 @@ export const marketList: Command = {
 
 /** `market update <listing>`: a new version of one of the owner's live listings; every field not given is the old one's. */
 export const marketUpdate = listingVerb(
-  "update",
+  "market update",
   "write a new version of your live listing (it supersedes the old; what you do not give stays)",
   { ...LISTING_FLAGS, ask: { type: "boolean", help: "drop the price range: the new version says ask" } },
   async (ctx, { seat, transcript, listing }) => sendListing(ctx, seat, listingFrom(ctx, transcript, listingEntry(transcript, listing.seq)), "new version"),
 );
 
 /** `market withdraw <listing>`: the seat withdraws one of its owner's live listings. */
-export const marketWithdraw = listingVerb("withdraw", "take down your live listing (an unlist entry)", {}, async (ctx, { seat, leaf }) => {
+export const marketWithdraw = listingVerb("market withdraw", "take down your live listing (an unlist entry)", {}, async (ctx, { seat, leaf }) => {
   printSent(ctx, "withdrawal", await seat.send({ kind: "unlist", listing: leaf }));
 });
 
