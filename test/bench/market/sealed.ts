@@ -83,7 +83,7 @@ export async function revealAndSell(members: Map<string, Member>, listed: readon
   let lastReveal = 0;
   await inBatches(reveals, width, async ({ l, b }) => {
     const bidder = members.get(b.owner)!;
-    lastReveal = Math.max(lastReveal, (await bidder.marketSeat.send(await marketRevealMessage(bidder.marketSeat.guarded, l.leaf))).seq);
+    lastReveal = Math.max(lastReveal, (await bidder.marketSeat.send(await marketRevealMessage(bidder.marketSeat.guarded, l.leaf, Date.now()))).seq);
   });
   const sold: Sold[] = [];
   await inBatches(listed, width, async (l) => {
