@@ -16,7 +16,7 @@ import type { Mandate } from "./records.js";
 import { readMandate, nextMandate, signMandate, writeMandateFile, type MandateFor } from "./mandate.js";
 import { marketState } from "./market-view.js";
 import { seatFiles } from "./paths.js";
-import { readTranscript } from "./transcript.js";
+import { readTranscript, type Transcript } from "./transcript.js";
 
 /** How an owner enters the room of a match. */
 export interface EnterMatchRoom {
@@ -36,6 +36,8 @@ export interface EnterMatchRoom {
   /** How long the signed join stays valid (default 10 minutes). */
   ttlMs?: number;
   clock?: Clock;
+  /** The market's verified transcript as this owner holds it (its market seat's live transcript, say); default: the market's export, read now as the owner. */
+  marketTranscript?: () => Promise<Transcript>;
 }
 
 /** Where an owner stands after entering a match's room. */
@@ -56,31 +58,34 @@ export interface EnteredRoom {
 
 /**
  * Opens the room of match `seq` (or joins it, when the other side opened it first) and seats the
- * owner's bot there, its mandate carried from the market seat. The match is read from the market's
- * verified transcript (E_UNKNOWN_MATCH, or E_FORBIDDEN when the owner's key is neither side) and its
- * citation checked against the pinned relay key before anything is signed.
+ * owner's bot there, its mandate carried from the market seat. The match and its room's id are read
+ * from the market's verified transcript (`marketTranscript`, or an export read now; E_UNKNOWN_MATCH,
+ * or E_FORBIDDEN when the owner's key is neither side); only to create the room is its citation read,
+ * and checked against the pinned relay key before anything is signed.
  */
 export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRoom> {
   const clock = options.clock ?? systemClock;
   const { market, seq, owner, ownerSigner } = options;
   const ownerKey = ownerSigner.publicKeyText;
   const reader = { signer: ownerSigner, as: { owner } };
-  const state = marketState(await readTranscript(market, reader));
+  const state = marketState(await (options.marketTranscript ? options.marketTranscript() : readTranscript(market, reader)));
   const mine = matchesOf(state, ownerKey).find((m) => m.seq === seq);
   if (!mine) throw notOwnMatch(state, seq, owner);
   const marketSeat = matchSeatOf(state.market, seq, ownerKey)!;
   const source = await readMandate(seatFiles(options.home, market.table, marketSeat).mandate, { table: market.table, seat: marketSeat, ownerKey });
   if (!source.ok && source.reason !== "no_mandate") throw new TrestleError("E_MANDATE", `the mandate of ${marketSeat} at ${market.table} does not hold, so none can be carried into the room: ${source.message}`, { reason: source.reason });
-  const match = await new MarketClient(market).match(seq, reader);
   const seat = options.seat ?? marketSeat;
-  const presence = await roomPresence(market.http, match.room);
-  if (presence === "deleted") throw new TrestleError("E_TABLE_DELETED", `the room of match ${seq} (${match.room}) was deleted`);
-  const room = await openTable({ relay: market.http, table: match.room, home: options.home, clock });
+  // The room's id is the one the verified match determines; its citation (MarketClient.match checks it determines the same) is read only to create the room.
+  const presence = await roomPresence(market.http, mine.room);
+  if (presence === "deleted") throw new TrestleError("E_TABLE_DELETED", `the room of match ${seq} (${mine.room}) was deleted`);
+  const room = await openTable({ relay: market.http, table: mine.room, home: options.home, clock });
   // The room seat's limits are in place before the seat exists, so no write of it ever goes unguarded.
-  if (source.ok) await carryMandate(options.home, source.mandate, { table: match.room, seat, ownerKey }, ownerSigner, clock());
+  if (source.ok) await carryMandate(options.home, source.mandate, { table: mine.room, seat, ownerKey }, ownerSigner, clock());
   const join = { seat, owner, seatKey: await options.seatKey(seat), card: options.card ?? {}, expires: clock() + (options.ttlMs ?? 600_000) };
-  const entered = (how: EnteredRoom["how"], joined: JoinResponse): EnteredRoom => ({ room: match.room, match: seq, how, seat, seq: joined.seq, head: joined.head, mandate: source.ok ? "carried" : "none", client: room });
-  if (presence === "none" && (await created(room, ownerSigner, owner, matchRoomConfigFor(match, { owner, ownerKey })))) return entered("opened", await room.join(ownerSigner, join));
+  const entered = (how: EnteredRoom["how"], joined: JoinResponse): EnteredRoom => ({ room: mine.room, match: seq, how, seat, seq: joined.seq, head: joined.head, mandate: source.ok ? "carried" : "none", client: room });
+  if (presence === "none" && (await created(room, ownerSigner, owner, matchRoomConfigFor(await new MarketClient(market).match(seq, reader), { owner, ownerKey })))) {
+    return entered("opened", await room.join(ownerSigner, join));
+  }
   try {
     return entered("joined", await room.join(ownerSigner, { ...join, newcomer: {} }));
   } catch (error) {

@@ -8,7 +8,7 @@ import type { AuthoredDraft, UnchainedEntry } from "../../schemas/entry.js";
 import { ownerOfSeat } from "../kinds/kind-policy.js";
 import type { TableState } from "../state.js";
 import { listingWords } from "./listing-words.js";
-import { endListing, listingOf, liveListing, liveListingsOf, requireMarket } from "./listing-live.js";
+import { endListing, listingOf, liveListing, liveListingCount, requireMarket } from "./listing-live.js";
 import type { MarketState } from "./market-state.js";
 import { checkSealedEnds, checkSealedListing, openSealed } from "./sealed-bids.js";
 
@@ -32,7 +32,7 @@ export function checkListing(state: TableState, draft: ListingDraft, now: number
     if (old.side !== draft.side) throw new TrestleError("E_NOT_ALLOWED", `a new version keeps the side: listing ${draft.supersedes.slice(0, 16)}… is a ${old.side}`, { reason: "side" });
     checkSealedEnds(old, draft.supersedes, now, "supersedes");
   }
-  const live = liveListingsOf(state, market, owner, now).length - (draft.supersedes === undefined ? 0 : 1);
+  const live = liveListingCount(state, market, owner, now) - (draft.supersedes === undefined ? 0 : 1);
   if (live >= rules.listings_per_member) {
     throw new TrestleError("E_NOT_ALLOWED", `${owner} holds ${live} live listings here, the most this market allows`, { reason: "listings_per_member", limit: rules.listings_per_member });
   }
