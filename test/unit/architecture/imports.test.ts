@@ -99,6 +99,33 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
+/** Every file `from` reaches by its imports, itself not included unless a circle returns to it. */
+function reachable(graph: ReadonlyMap<string, readonly string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const pending = [...(graph.get(from) ?? [])];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    pending.push(...(graph.get(file) ?? []));
+  }
+  return seen;
+}
+
+/** The import declarations of `file` that are not `import type`. */
+function valueImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  return source.statements
+    .filter(ts.isImportDeclaration)
+    .filter((d) => d.importClause?.isTypeOnly !== true)
+    .map((d) => (d.moduleSpecifier as ts.StringLiteral).text);
+}
+
+/** What src/protocol/tlog imports besides its own files (docs/ARCHITECTURE.md): the formats, and the one file that reads an entry. */
+const TLOG_IMPORTS = {
+  formats: ["src/protocol/encoding/", "src/protocol/signing/crypto.ts", "src/protocol/schemas/primitives.ts", "src/protocol/errors.ts"],
+  "src/protocol/tlog/entry-proof.ts": ["src/protocol/ledger/chain.ts", "src/protocol/schemas/entry.ts"],
+} as const;
+
 const graph = importGraph(sources());
 
 describe("the import rules", () => {
@@ -119,6 +146,26 @@ describe("the import rules", () => {
         if (from === to || relative(ROOT, target) === "package.json") continue;
         if (!MAY_IMPORT[from]!.includes(to)) wrong.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
       }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("keeps the table object's context below its role modules: it imports only types, and nothing it imports reaches it again", () => {
+    const context = join(ROOT, "durable-objects/table/context.ts");
+    expect(valueImports(context)).toEqual([]);
+    const returning = graph.get(context)!.filter((target) => target === context || reachable(graph, target).has(context));
+    expect(returning.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  it("keeps src/protocol/tlog to the encoding, crypto, primitives and errors, and entry-proof.ts alone to the chain and the entry schema", () => {
+    const wrong: string[] = [];
+    for (const [file, targets] of graph) {
+      const path = relative(ROOT, file);
+      if (!path.startsWith("src/protocol/tlog/")) continue;
+      const own = path in TLOG_IMPORTS ? TLOG_IMPORTS[path as keyof typeof TLOG_IMPORTS] : [];
+      const allowed = ["src/protocol/tlog/", ...TLOG_IMPORTS.formats, ...own];
+      const fits = (target: string) => allowed.some((a) => (a.endsWith("/") ? target.startsWith(a) : target === a));
+      wrong.push(...targets.map((f) => relative(ROOT, f)).filter((target) => !fits(target)).map((target) => `${path} -> ${target}`));
     }
     expect(wrong).toEqual([]);
   });
