@@ -4,7 +4,7 @@
  * actions (`POST /api/approve`, `/api/control`, `/api/revoke`, `/api/gate`, the owner in the loop's
  * `/api/answer`, `/api/instruct`, `/api/deal`, and a market's `/api/market-room` and
  * `/api/reconcile`), which the owner key signs (or the owner's home answers) here. Every
- * request passes guard.ts first; no response carries a CORS header, and the page may load nothing
+ * request passes access.ts first; no response carries a CORS header, and the page may load nothing
  * and connect nowhere but here (Content-Security-Policy). Refusals use the protocol's error codes
  * and envelope.
  */
@@ -14,7 +14,7 @@ import type { z } from "zod";
 import { randomBytes } from "../client/index.js";
 import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } from "../protocol/index.js";
 import type { Asset } from "./assets.js";
-import { apiRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
+import { apiRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./access.js";
 import type { Principal } from "./principal.js";
 import {
   AnswerBodySchema,

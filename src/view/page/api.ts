@@ -5,7 +5,7 @@
  */
 import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, GateBody, GateResult, InstructBody, LoopResult, MarketRoomBody, ReconcileBody, RevokeBody, ViewEvent } from "../wire.js";
 
-/** The header the token goes in (guard.ts TOKEN_HEADER). */
+/** The header the token goes in (access.ts TOKEN_HEADER). */
 const TOKEN_HEADER = "x-trestle-token";
 
 /** What the stream reports besides its events. */
