@@ -131,12 +131,7 @@ export async function reserveAllowance(m: Mandate, plain: Submission, wire: Subm
 type Verdict = "reserve" | "counted" | Overrun;
 
 /** Why a commitment would pass the allowance, with what the store counts. */
-interface Overrun {
-  reason: "allowance" | "open" | "currency" | "allowance_store";
-  used: number;
-  open: number;
-  currency?: Currency;
-}
+type Overrun = { reason: "allowance" | "currency" | "allowance_store"; used: number; open: number; currency?: Currency } | { reason: "open"; used: number; open: number; most: number };
 
 /** Whether `record` fits allowance `a` with `commitments` counted (the buyer's amounts, spent or reserved, in the allowance's currency; every open one). */
 function judge(a: MandateAllowance, commitments: readonly AllowanceCommitment[], record: AllowanceCommitment): Verdict {
@@ -146,7 +141,7 @@ function judge(a: MandateAllowance, commitments: readonly AllowanceCommitment[],
   if (foreign) return { reason: "currency", used, open, ...(foreign.currency === undefined ? {} : { currency: foreign.currency }) };
   if (commitments.length >= ALLOWANCE_COMMITMENTS) return { reason: "allowance_store", used, open };
   if (used + record.amount > a.total) return { reason: "allowance", used, open };
-  if (a.open !== undefined && open + 1 > a.open) return { reason: "open", used, open };
+  if (a.open !== undefined && open + 1 > a.open) return { reason: "open", used, open, most: a.open };
   return "reserve";
 }
 
@@ -159,7 +154,7 @@ function refusalMessage(o: Overrun, a: MandateAllowance, figures: boolean, marke
     case "allowance_store":
       return `the owner's allowance store for market ${market} holds ${ALLOWANCE_COMMITMENTS} commitments, the most it counts; nothing was committed`;
     case "open":
-      return `the owner allows at most ${counted(a.open, "open commitment")} across market ${market}'s rooms and ${o.open} ${o.open === 1 ? "is" : "are"} open; nothing was committed until one ends (trestle allowance reconcile releases those whose rooms ended them)`;
+      return `the owner allows at most ${counted(o.most, "open commitment")} across market ${market}'s rooms and ${o.open} ${o.open === 1 ? "is" : "are"} open; nothing was committed until one ends (trestle allowance reconcile releases those whose rooms ended them)`;
     case "allowance":
       return figures
         ? `${said} would bring what the owner spent and holds reserved across market ${market}'s rooms to ${moneyText(o.used + record.amount, a.currency)}, past their allowance of ${moneyText(a.total, a.currency)}; it was not committed`

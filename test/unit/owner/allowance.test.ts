@@ -176,7 +176,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     await ben.send({ kind: "offer", terms: { amount: 5_000, currency: "USD" } });
     const error = await refused(() => ben.send({ kind: "offer", terms: { amount: 4_000, currency: "USD" } }));
     expect(error.details).toMatchObject({ reason: "open" });
-    expect(error.message).toMatch(/at most 1 open commitments/);
+    expect(error.message).toMatch(/at most 1 open commitment across .* and 1 is open/);
     expect(allowanceTotals(storeOf(f, "ben", home).read().commitments)).toEqual({ spent: 0, reserved: 0, open: 1 });
   });
 
