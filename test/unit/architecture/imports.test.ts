@@ -4,13 +4,11 @@
  * mistake too), and no arrow from a top folder to one above it. Every relative import is walked,
  * including `import type`, `export … from` and `import()`.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+import { REPO_ROOT as ROOT, sourcePaths } from "../../support/source-tree.js";
 
 /**
  * What each top folder may import, lowest first. A folder not named here may not be imported by
@@ -33,20 +31,6 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "durable-objects": ["src/protocol", "src/text", "src/chat"],
   worker: ["src/protocol", "src/text", "src/client", "src/chat", "src/witness", "src/page", "durable-objects"],
 };
-
-/** Every TypeScript source file under the three source roots. */
-function sources(): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) found.push(path);
-    }
-  };
-  for (const top of ["src", "worker", "durable-objects"]) walk(join(ROOT, top));
-  return found;
-}
 
 /** The top folder a file belongs to: `src/<name>` under src, else the first path segment. */
 function topOf(file: string): string {
@@ -126,7 +110,7 @@ const TLOG_IMPORTS = {
   "src/protocol/tlog/entry-proof.ts": ["src/protocol/ledger/chain.ts", "src/protocol/schemas/entry.ts"],
 } as const;
 
-const graph = importGraph(sources());
+const graph = importGraph(sourcePaths().map((path) => join(ROOT, path)));
 
 describe("the import rules", () => {
   it("walks the whole house", () => {

@@ -9,14 +9,11 @@
  * derived. Shown on the code as it is: the files whose code names a kind, and the lists that must
  * hold every kind.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOM_WRITES } from "../../../src/cli/commands/room-write.js";
 import { ROOM_WRITE_TOOLS } from "../../../src/mcp/tools/room-write.js";
 import { AuthoredKindSchema, isCommonKind, RoomKindSchema, VisibleKindSchema } from "../../../src/protocol/index.js";
-
-const ROOT = resolve(import.meta.dirname, "../../..");
+import { sourceFiles } from "../../support/source-tree.js";
 
 /** The source files a new room kind whose write takes only common fields touches: the only ones whose code may name such a kind. */
 const KIND_FILES = [
@@ -39,23 +36,8 @@ function kindName(kind: string): RegExp {
   return new RegExp(`(?<![a-z])${snake}(?![a-z])|${camel}(?![a-z])`);
 }
 
-/** Every .ts file under src, worker and durable-objects, relative to the repository, with its code (comments removed). */
-function sources(): { path: string; code: string }[] {
-  return ["src", "worker", "durable-objects"].flatMap((top) =>
-    readdirSync(join(ROOT, top), { withFileTypes: true, recursive: true })
-      .filter((d) => d.isFile() && d.name.endsWith(".ts"))
-      .map((d) => join(d.parentPath, d.name))
-      .map((file) => ({ path: relative(ROOT, file).replace(/\\/g, "/"), code: codeOf(readFileSync(file, "utf8")) })),
-  );
-}
-
-/** `text` without its block and line comments (a line comment starts at `//` not inside a string or URL). */
-function codeOf(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
-}
-
 describe("a room kind's files", () => {
-  const files = sources();
+  const files = sourceFiles();
 
   it(`are ${KIND_FILES.length}: only they name withdraw, the kind whose word means nothing else in the code, in any spelling`, () => {
     expect(files.length).toBeGreaterThan(200);

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AllowanceStore, readTranscript, reconcileAllowance, allowanceTotals, type AllowanceOwner, type GuardedSeat } from "../../../src/owner/index.js";
-import { bidCommitment, dealStatement, signStatement, TrestleError, type Entry } from "../../../src/protocol/index.js";
+import { bidCommitment, dealStatement, signStatement, type Entry } from "../../../src/protocol/index.js";
 import { seatKeyPath } from "../../../src/client/node.js";
 import { cli } from "../../support/cli.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
@@ -18,6 +18,7 @@ import { tempHome } from "../../support/room-client.js";
 import { keyOf, nonceOf } from "../../support/table-fixture.js";
 import type { ChildJob } from "../../support/allowance-child.js";
 import { buildChild, guardOf, mandateAt, marketRooms, memberHome, seatOf, sellerOffers, storeOf, writeIn, type MarketRooms } from "../../support/market-rooms.js";
+import { refusal } from "../../support/refused.js";
 
 let relay: LocalRelay;
 let child: string;
@@ -75,16 +76,6 @@ async function roomEntries(f: MarketRooms, room: string, member: "ana" | "ben" |
 }
 
 const acceptsBy = (entries: readonly Entry[], seat: string) => entries.filter((e) => e.kind === "accept" && e.seat === seat).length;
-
-/** The refusal `attempt` throws, a TrestleError. */
-async function refused(attempt: () => Promise<unknown>): Promise<TrestleError> {
-  const error = await attempt().then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof TrestleError)) throw new Error(`expected a refusal, got ${String(error)}`);
-  return error;
-}
 
 /** Reconciles `store` reading each room as ana from her home. */
 function reconcile(f: MarketRooms, store: AllowanceStore) {
@@ -174,7 +165,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     await mandateAt(f, f.rooms.ben!, { allowance: { currency: "USD", total: 0, open: 1 } }, { member: "ben", home });
     const ben = await guardOf(f, f.rooms.ben!, { member: "ben", home });
     await ben.send({ kind: "offer", terms: { amount: 5_000, currency: "USD" } });
-    const error = await refused(() => ben.send({ kind: "offer", terms: { amount: 4_000, currency: "USD" } }));
+    const error = await refusal(() => ben.send({ kind: "offer", terms: { amount: 4_000, currency: "USD" } }));
     expect(error.details).toMatchObject({ reason: "open" });
     expect(error.message).toMatch(/at most 1 open commitment across .* and 1 is open/);
     expect(allowanceTotals(storeOf(f, "ben", home).read().commitments)).toEqual({ spent: 0, reserved: 0, open: 1 });
@@ -209,7 +200,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
         return fetch(url, init);
       };
       const ana = await guardOf(f, f.rooms.ben!, { fetch: late });
-      expect((await refused(() => ana.send({ kind: "accept", offer: offers.ben }))).code).toBe("E_NOT_LIVE");
+      expect((await refusal(() => ana.send({ kind: "accept", offer: offers.ben }))).code).toBe("E_NOT_LIVE");
       expect(storeOf(f).read().commitments).toEqual([]);
       expect((await (await guardOf(f, f.rooms.chen!)).send({ kind: "accept", offer: offers.chen })).seq).toBeGreaterThan(0);
     });
@@ -230,7 +221,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       const inChen = await guardOf(f, f.rooms.chen!);
       const keyFile = seatKeyPath(f.home, seatOf("ana"));
       renameSync(keyFile, `${keyFile}.away`);
-      expect((await refused(() => inChen.send({ kind: "accept", offer: chens }))).details).toMatchObject({ reason: "allowance" });
+      expect((await refusal(() => inChen.send({ kind: "accept", offer: chens }))).details).toMatchObject({ reason: "allowance" });
       renameSync(`${keyFile}.away`, keyFile);
       expect((await inChen.send({ kind: "accept", offer: chens })).seq).toBeGreaterThan(0);
       expect(allowanceTotals(storeOf(f).read().commitments)).toEqual({ spent: 0, reserved: 6_000, open: 1 });
@@ -248,7 +239,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       expect(reservation).toMatchObject({ room: f.rooms.ben, kind: "accept", amount: 6_000, state: "open" });
       expect(reservation!.seq).toBeUndefined();
       const inChen = await guardOf(f, f.rooms.chen!);
-      expect((await refused(() => inChen.send({ kind: "accept", offer: offers.chen }))).details).toMatchObject({ reason: "allowance" });
+      expect((await refusal(() => inChen.send({ kind: "accept", offer: offers.chen }))).details).toMatchObject({ reason: "allowance" });
       crashing.kill();
       expect(await crashing.done).toBeNull();
       expect((await inChen.send({ kind: "accept", offer: offers.chen })).seq).toBeGreaterThan(0);
@@ -267,7 +258,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       writeFileSync(store.path, '{"v":1,"commitments":"lost"}');
       const offer = await sellerOffers(f, "chen", 1_000);
       const before = (await roomEntries(f, f.rooms.chen!)).length;
-      const error = await refused(() => ana.send({ kind: "accept", offer }));
+      const error = await refusal(() => ana.send({ kind: "accept", offer }));
       expect(error.code).toBe("E_MANDATE");
       expect(error.details).toMatchObject({ reason: "allowance_store" });
       expect(error.message).toMatch(/cannot be trusted: .* is malformed/);
@@ -283,7 +274,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       const room = f.rooms.chen!;
       const offer = await sellerOffers(f, "chen", 1_000);
       const ana = await guardOf(f, room);
-      const reasonOf = async (seat: GuardedSeat, input: Parameters<GuardedSeat["send"]>[0]) => (await refused(() => seat.send(input))).details?.reason;
+      const reasonOf = async (seat: GuardedSeat, input: Parameters<GuardedSeat["send"]>[0]) => (await refusal(() => seat.send(input))).details?.reason;
       await mandateAt(f, room, { markets: ["m-another-market"] });
       expect(await reasonOf(ana, { kind: "accept", offer })).toBe("market");
       await mandateAt(f, room, { markets: [f.m.id], categories: ["books"] });
@@ -298,7 +289,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       await mandateAt(f, f.m.id, { categories: ["baby-gear"] });
       const ana = await guardOf(f, f.m.id);
       const listing = { kind: "listing", side: "offer", title: "Picture books", category: "books", quantity: 1, expires: Date.now() + 3_600_000 } as const;
-      expect((await refused(() => ana.send(listing))).details).toMatchObject({ reason: "category" });
+      expect((await refusal(() => ana.send(listing))).details).toMatchObject({ reason: "category" });
       expect((await ana.send({ ...listing, category: "baby-gear", title: "Baby monitor" })).seq).toBeGreaterThan(0);
     });
   });
