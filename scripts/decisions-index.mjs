@@ -22,7 +22,7 @@ export const NEW_STATUS_LINE = "**Status.** Accepted.";
 const FILE = /^(\d{4})-[a-z0-9]+(?:-[a-z0-9]+)*\.md$/;
 const STATUS = /^\*\*Status\.\*\* (Accepted|Withdrawn|(Partly superseded|Superseded) by (\d{4}(?:, \d{4})*))\.$/;
 /** Prose that says a record gave way to another, wherever it stands in the record. */
-const SUPERSEDED_BY = /superseded\**\s+by\s+decision\s+(\d{4})/gi;
+const SUPERSEDED_BY = /superseded\b[\s\w*,]{0,20}?\bby\s+decision\s+(\d{4})/gi;
 /** Prose that says a record replaces an earlier one. */
 const SUPERSEDES = /supersedes\**\s+decision\s+(\d{4})/gi;
 

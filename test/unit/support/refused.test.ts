@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { TrestleError } from "../../../src/protocol/index.js";
 import { refusal, refusalCode, refused } from "../../support/refused.js";
 
-const thrower = (code: "E_SCHEMA" | "E_FORBIDDEN", details?: Record<string, unknown>) => () => {
+const thrower = (code: "E_SCHEMA" | "E_FORBIDDEN", details?: Record<string, unknown>) => (): unknown => {
   throw new TrestleError(code, "no", details);
 };
 const reply = (status: number, code: string) => ({ status, body: { error: { code, message: "no" } } });
