@@ -1,8 +1,8 @@
 /** Process entry point of the bundled CLI (dist/trestle.mjs): real streams, environment and clock. */
 import { main } from "./main.js";
-import { guardProcess } from "./process-guards.js";
+import { catchProcessFailures } from "./process-failures.js";
 
-guardProcess(process, process.argv.includes("--json"));
+catchProcessFailures(process, process.argv.includes("--json"));
 
 async function readStdin(): Promise<string> {
   const chunks: Uint8Array[] = [];

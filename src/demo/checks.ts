@@ -3,7 +3,7 @@
  * CLI's own `trestle verify` (exit 0), and jenny's private note nowhere in the export (which, read
  * as an owner, holds every entry whole), in any case, nor its telling part.
  */
-import type { SessionOutcome } from "./session-459.js";
+import type { DebateOutcome } from "./debate.js";
 
 /** One check: a stable name for scripts, whether it held, and what it says. */
 export interface Check {
@@ -13,12 +13,12 @@ export interface Check {
 }
 
 /** The verdict `trestle verify` printed first (CLEAN, REFUTED or INCONCLUSIVE), or "" if none. */
-export function verdictOf(outcome: Pick<SessionOutcome, "verify">): string {
+export function verdictOf(outcome: Pick<DebateOutcome, "verify">): string {
   return /^(CLEAN|REFUTED|INCONCLUSIVE)\b/.exec(outcome.verify.stdout)?.[1] ?? "";
 }
 
 /** The demo's checks, in order. */
-export function checksOf(outcome: SessionOutcome): Check[] {
+export function checksOf(outcome: DebateOutcome): Check[] {
   const verdict = verdictOf(outcome);
   const exported = outcome.exportText.toLowerCase();
   const note = outcome.privateNote.toLowerCase();

@@ -28,7 +28,7 @@ import { playMatchRoom, type GuardRefusal, type PlayedRoom } from "./market-room
 import { commitBids, revealBids, type SealedSale } from "./market-sealed.js";
 import { signSeatMandate } from "./owner-files.js";
 import { shortPath } from "./paths.js";
-import type { SessionOptions } from "./session-459.js";
+import type { ScenarioOptions } from "./scenario-options.js";
 import { ShownLedger } from "./shown-ledger.js";
 import { trestleCli, type CliRun } from "./trestle-cli.js";
 import type { Transcript } from "./transcript.js";
@@ -71,7 +71,7 @@ export interface MarketOutcome {
 }
 
 /** Plays the market; throws DemoError when a step the story needs does not happen. */
-export async function playMarket(o: SessionOptions): Promise<MarketOutcome> {
+export async function playMarket(o: ScenarioOptions): Promise<MarketOutcome> {
   const t = o.transcript;
   const market = `m-swap-${toHex(randomBytes(3))}`;
   const machines = Object.fromEntries(await Promise.all(MEMBERS.map(async (name) => [name, await memberMachine(o.work, name)] as const))) as Record<Member, MemberMachine>;

@@ -16,7 +16,7 @@ import { GuardedSeat, issueInvite, joinByInvite, roomConfigFor, type Sent } from
 import { dealStatus, isEntry, parseExport, toHex, TrestleError, type Terms } from "../protocol/index.js";
 import { DemoError } from "./errors.js";
 import { signSeatMandate } from "./owner-files.js";
-import type { SessionOptions } from "./session-459.js";
+import type { ScenarioOptions } from "./scenario-options.js";
 import { shortPath } from "./paths.js";
 import { ShownLedger } from "./shown-ledger.js";
 import { trestleCli } from "./trestle-cli.js";
@@ -54,7 +54,7 @@ interface Side {
 }
 
 /** Plays the room; throws DemoError when a step the story needs does not happen. */
-export async function playRoom(o: SessionOptions): Promise<RoomOutcome> {
+export async function playRoom(o: ScenarioOptions): Promise<RoomOutcome> {
   const t = o.transcript;
   const table = `r-stroller-${toHex(randomBytes(3))}`;
   const saraHome = join(o.work, "sara");

@@ -10,7 +10,8 @@ import { playMarket } from "./market.js";
 import { shortPath } from "./paths.js";
 import { roomChecksOf } from "./room-checks.js";
 import { playRoom } from "./room.js";
-import { playSession459, type SessionOptions } from "./session-459.js";
+import { playDebate } from "./debate.js";
+import type { ScenarioOptions } from "./scenario-options.js";
 
 /** What a scenario played. */
 export interface Played {
@@ -26,16 +27,16 @@ export interface Played {
 export interface Scenario {
   title: string;
   work: string;
-  play(options: SessionOptions): Promise<Played>;
+  play(options: ScenarioOptions): Promise<Played>;
 }
 
 /** A scenario that plays to an outcome, checks it, and reports it (`ok`: whether the named check held). */
 function scenario<O>(
   title: string,
   work: string,
-  play: (options: SessionOptions) => Promise<O>,
+  play: (options: ScenarioOptions) => Promise<O>,
   checksOf: (outcome: O) => Played["checks"],
-  report: (outcome: O, ok: (name: string) => boolean, options: SessionOptions) => Omit<Played, "checks">,
+  report: (outcome: O, ok: (name: string) => boolean, options: ScenarioOptions) => Omit<Played, "checks">,
 ): Scenario {
   return {
     title,
@@ -50,7 +51,7 @@ function scenario<O>(
 
 /** Every scenario by name; `debate` is the default. */
 export const SCENARIOS = {
-  debate: scenario("the #459/#461 session", "keys; jenny's taskboard.json", playSession459, checksOf, (o, ok) => ({
+  debate: scenario("the #459/#461 session", "keys; jenny's taskboard.json", playDebate, checksOf, (o, ok) => ({
     exportPath: o.exportPath,
     summary: { table: o.table, task: o.task, task_state: o.taskState, verify: verdictOf(o), note_absent: ok("note_absent") },
   })),

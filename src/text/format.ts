@@ -2,7 +2,7 @@
  * Human renderings shared by the CLI commands, the MCP tools, the principal window and the demo: one line per ledger entry (`[#15] judge decision: …`,
  * task moves and approvals included), effects as `owner: action on resource {args}`, tasks, a
  * verification report with its coverage, a chat channel's health, and short head references. What seats and the relay
- * wrote is untrusted and goes through the inbound framing's reductions (client/guards/framing.ts):
+ * wrote is untrusted and goes through the inbound framing's reductions (src/text/framing.ts):
  * names, topics and reasons become one safe line, a body's further lines are each marked
  * `      | `, and structured values are escaped JSON, so nothing printed can pass for another
  * entry or reach the terminal as an escape sequence.

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "../client/index.js";
 import { toBase64url, TrestleError } from "../protocol/index.js";
-import { sameSecret } from "./guard.js";
+import { sameSecret } from "./access.js";
 import type { DecisionViewWire } from "./wire.js";
 
 /** What the owner is shown and what their Approve runs. */

@@ -5,7 +5,7 @@
  * `/api/answer`, `/api/instruct`, `/api/deal`, and a market's `/api/market-room` and
  * `/api/reconcile`), which the owner key signs (or the owner's home answers) here; and, for
  * `trestle mcp`, one decision an agent asked the owner for at a time (`/api/decision`,
- * decisions.ts). Every request passes guard.ts first; no response carries a CORS header, and the
+ * decisions.ts). Every request passes access.ts first; no response carries a CORS header, and the
  * page may load nothing and connect nowhere but here (Content-Security-Policy). Refusals use the
  * protocol's error codes and envelope.
  */
@@ -16,7 +16,7 @@ import { randomBytes } from "../client/index.js";
 import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } from "../protocol/index.js";
 import type { Asset } from "./assets.js";
 import type { Decisions } from "./decisions.js";
-import { apiRefusal, DECISION_HEADER, decisionRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
+import { apiRefusal, DECISION_HEADER, decisionRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./access.js";
 import type { Principal } from "./principal.js";
 import {
   AnswerBodySchema,

@@ -21,7 +21,7 @@ import {
   TaskStatusSchema,
 } from "../protocol/index.js";
 
-/** One ledger entry as the transcript shows it; every string is one safe line (client/guards/framing.ts). */
+/** One ledger entry as the transcript shows it; every string is one safe line (src/text/framing.ts). */
 export const EntryViewSchema = z.strictObject({
   seq: z.int().min(1),
   /** The seat that wrote it, `owner <name>` for an approval, or `relay` for a system entry. */

@@ -8,8 +8,11 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { EXIT } from "../../src/cli/exit.js";
 import { main } from "../../src/cli/main.js";
+import type { ErrorCode } from "../../src/protocol/index.js";
 import type { TextSink } from "../../src/text/styles.js";
+import { refused } from "./refused.js";
 
 const BIN = fileURLToPath(new URL("../../bin/trestle.mjs", import.meta.url));
 
@@ -107,4 +110,10 @@ function startProcess(args: readonly string[], env: Record<string, string>, inpu
       void done.then((run) => reject(new Error(`the CLI exited (${run.code}) before printing ${pattern}:\n${run.stdout}${run.stderr}`)));
     });
   return { child, printed, done };
+}
+
+/** Runs `args` with --json through `t`, expecting a refusal with `code` (exit 3, a hint) while `table`'s head stays where it was; returns the error envelope. */
+export async function refusedRun(t: Pick<ReturnType<typeof cli>, "json">, code: ErrorCode, args: readonly string[], table: { head(): Promise<{ seq: number }> }): Promise<Record<string, any>> {
+  const run = await refused(code, () => t.json(args), { exit: EXIT.REFUSED, unmoved: async () => (await table.head()).seq });
+  return run.body!.error;
 }

@@ -126,7 +126,7 @@ export async function overHttp(url: string, token: string, elicit: Elicitor = nu
   return { ...wrap(client, asked, () => client.close()), transport };
 }
 
-/** The header the window's page sends a decision's credential in (src/view/guard.ts). */
+/** The header the window's page sends a decision's credential in (src/view/access.ts). */
 const DECISION_HEADER = "x-trestle-decision";
 
 /** What the page opened at a decision's link sends: its credential from the fragment, and the page's own Origin. */

@@ -108,10 +108,16 @@ export class RelayHttp {
   }
 }
 
+/** Reads table `id`'s signed head as the relay answers it now: what a refusal must leave as it was (`refused`'s `unmoved`). */
+export function tableHead(relay: RelayHttp, id: string): () => Promise<unknown> {
+  return async () => (await relay.request("GET", `/tables/${id}/head`)).body;
+}
+
 /** Runs `attempt` and returns its reply (or any result), failing the test if table `id`'s signed head moved meanwhile. */
 export async function headUnmoved<T = Reply>(relay: RelayHttp, id: string, attempt: () => Promise<T>): Promise<T> {
-  const before = await relay.request("GET", `/tables/${id}/head`);
+  const head = tableHead(relay, id);
+  const before = await head();
   const reply = await attempt();
-  expect((await relay.request("GET", `/tables/${id}/head`)).body).toEqual(before.body);
+  expect(await head()).toEqual(before);
   return reply;
 }

@@ -12,6 +12,7 @@ import { createRoom, GuardedSeat, issueInvite, joinByInvite, roomConfigFor, setM
 import { TrestleError, type Signer, type Terms } from "../../src/protocol/index.js";
 import { expect } from "vitest";
 import { roomCast, type RoomCast } from "./room-fixture.js";
+import { refusal } from "./refused.js";
 import { keyOf } from "./table-fixture.js";
 import { uniqueTable } from "./client-table.js";
 
@@ -102,13 +103,7 @@ export async function leafAt(side: Side, seq: number): Promise<string> {
 /** The refusal `attempt` throws; fails the test if the relay's head moved meanwhile or nothing (or not a TrestleError) was thrown. */
 export async function refusedAt(side: Side, attempt: () => Promise<unknown>): Promise<TrestleError> {
   const before = await side.client.head();
-  let caught: unknown;
-  try {
-    await attempt();
-  } catch (error) {
-    caught = error;
-  }
-  if (!(caught instanceof TrestleError)) throw new Error(`expected a TrestleError, got ${String(caught)}`);
+  const error = await refusal(attempt);
   expect((await side.client.head()).seq).toBe(before.seq);
-  return caught;
+  return error;
 }

@@ -10,14 +10,14 @@ import {
   type ApprovalStatement,
   type Effect,
   type Entry,
-  type ErrorCode,
   type Signer,
 } from "../../src/protocol/index.js";
 import { unwrap } from "../../durable-objects/result.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { bindVia, drain, ownerDO, requests } from "../support/chat-driver.js";
 import { approveHttp, CARD_EFFECT, gatewayConfig, ownerSession } from "../support/gateway.js";
-import { headUnmoved, RelayHttp, type Reply } from "../support/relay-http.js";
+import { RelayHttp, tableHead, type Reply } from "../support/relay-http.js";
+import { refused } from "../support/refused.js";
 import { TestSocket } from "../support/socket.js";
 import { cast, keyOf, nonceOf, type Cast } from "../support/table-fixture.js";
 
@@ -63,15 +63,6 @@ async function statementFor(id: string, seq: number, change: Partial<ApprovalSta
   return { ...approvalStatementFor(entry, "jenny", { verdict: "approve", nonce: nonceOf(`${id}:${seq}:${JSON.stringify(change)}`) }), ...change };
 }
 
-/** Runs `attempt`, expects `code`, and checks the ledger head of `id` did not move. */
-async function refused(id: string, code: ErrorCode, attempt: () => Promise<Reply>): Promise<Reply> {
-  const reply = await headUnmoved(relay, id, attempt);
-  expect(reply.body, JSON.stringify(reply.body)).toMatchObject({ error: { code } });
-  expect(reply.status).toBeGreaterThanOrEqual(400);
-  expect(reply.status).toBeLessThan(500);
-  return reply;
-}
-
 describe("POST /tables/:id/approvals", () => {
   it("records the owner's approval and answers with the task's new state", async () => {
     const id = "gw-approve";
@@ -100,35 +91,34 @@ describe("POST /tables/:id/approvals", () => {
     });
 
     it("refuses jenny's approval signed with another owner's key (E_BAD_SIGNATURE)", async () =>
-      refused(id, "E_BAD_SIGNATURE", async () => approveHttp(relay, "jenny", k.tao, await statementFor(id, seq))));
+      refused("E_BAD_SIGNATURE", async () => approveHttp(relay, "jenny", k.tao, await statementFor(id, seq)), { unmoved: tableHead(relay, id) }));
 
     it("refuses another owner approving jenny's task with their own key (E_FORBIDDEN)", async () =>
-      refused(id, "E_FORBIDDEN", async () => approveHttp(relay, "tao", k.tao, await statementFor(id, seq))));
+      refused("E_FORBIDDEN", async () => approveHttp(relay, "tao", k.tao, await statementFor(id, seq)), { unmoved: tableHead(relay, id) }));
 
     it("refuses an approval for altered effects (E_APPROVAL_MISMATCH)", async () => {
       const altered = canonicalSha256([{ ...CARD_EFFECT, args: { title: "delete the board" } }]);
-      await refused(id, "E_APPROVAL_MISMATCH", async () => approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq, { effects_sha256: altered })));
+      await refused("E_APPROVAL_MISMATCH", async () => approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq, { effects_sha256: altered })), { unmoved: tableHead(relay, id) });
     });
 
     it("refuses an approval of a task that does not exist (E_UNKNOWN_TASK)", async () =>
-      refused(id, "E_UNKNOWN_TASK", async () => approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq, { task: `${seq + 50}.jenny` }))));
+      refused("E_UNKNOWN_TASK", async () => approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq, { task: `${seq + 50}.jenny` })), { unmoved: tableHead(relay, id) }));
 
     it("refuses an approval signed for another table (E_WRONG_TABLE)", async () => {
       const statement = await statementFor(id, seq, { table: "gw-elsewhere" });
-      await refused(id, "E_WRONG_TABLE", async () =>
-        relay.request("POST", `/tables/${id}/approvals`, await signApproval(k.jenny, "jenny", statement)),
-      );
+      await refused("E_WRONG_TABLE", async () =>
+        relay.request("POST", `/tables/${id}/approvals`, await signApproval(k.jenny, "jenny", statement)), { unmoved: tableHead(relay, id) });
     });
 
     it("refuses an approval in the name of someone who is not an owner (E_NOT_OWNER)", async () => {
       const mallory = await keyOf("owner:mallory");
-      await refused(id, "E_NOT_OWNER", async () => approveHttp(relay, "mallory", mallory, await statementFor(id, seq)));
+      await refused("E_NOT_OWNER", async () => approveHttp(relay, "mallory", mallory, await statementFor(id, seq)), { unmoved: tableHead(relay, id) });
     });
 
     it("refuses a malformed approval body (E_SCHEMA)", async () => {
       const request = await signApproval(k.jenny, "jenny", await statementFor(id, seq));
-      await refused(id, "E_SCHEMA", () => relay.request("POST", `/tables/${id}/approvals`, { ...request, extra: true }));
-      await refused(id, "E_SCHEMA", () => relay.request("POST", `/tables/${id}/approvals`, { ...request, approval: { ...request.approval, verdict: "maybe" } }));
+      await refused("E_SCHEMA", () => relay.request("POST", `/tables/${id}/approvals`, { ...request, extra: true }), { unmoved: tableHead(relay, id) });
+      await refused("E_SCHEMA", () => relay.request("POST", `/tables/${id}/approvals`, { ...request, approval: { ...request.approval, verdict: "maybe" } }), { unmoved: tableHead(relay, id) });
     });
   });
 
@@ -139,8 +129,8 @@ describe("POST /tables/:id/approvals", () => {
       const seq = await propose(id);
       const statement = await statementFor(id, seq);
       expect((await approveHttp(relay, "jenny", k.jenny, statement)).status).toBe(201);
-      await refused(id, "E_TASK_STATE", async () => approveHttp(relay, "jenny", k.jenny, { ...statement, nonce: nonceOf("fresh nonce") }));
-      await refused(id, "E_NONCE_REUSED", async () => approveHttp(relay, "jenny", k.jenny, { ...statement, verdict: "reject" }));
+      await refused("E_TASK_STATE", async () => approveHttp(relay, "jenny", k.jenny, { ...statement, nonce: nonceOf("fresh nonce") }), { unmoved: tableHead(relay, id) });
+      await refused("E_NONCE_REUSED", async () => approveHttp(relay, "jenny", k.jenny, { ...statement, verdict: "reject" }), { unmoved: tableHead(relay, id) });
     });
   });
 });
@@ -152,10 +142,10 @@ describe("task work over HTTP", () => {
     const seq = await propose(id);
     const task = `${seq}.jenny`;
     expect((await approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq))).status).toBe(201);
-    await refused(id, "E_NOT_EXECUTOR", () => write(id, "x", { kind: "progress", task }));
+    await refused("E_NOT_EXECUTOR", () => write(id, "x", { kind: "progress", task }), { unmoved: tableHead(relay, id) });
     expect((await write(id, "y", { kind: "progress", task })).status).toBe(201);
     expect((await write(id, "y", { kind: "receipt", task, body: "done" })).status).toBe(201);
-    await refused(id, "E_SELF_VERIFY", () => write(id, "y", { kind: "verify", task, verdict: "pass", body: "trust me" }));
+    await refused("E_SELF_VERIFY", () => write(id, "y", { kind: "verify", task, verdict: "pass", body: "trust me" }), { unmoved: tableHead(relay, id) });
     const failed = await write(id, "c", { kind: "verify", task, verdict: "fail", body: "no card" });
     expect(failed.status).toBe(201);
     const tasks = await relay.read(id, `/tables/${id}/tasks`, await keyOf("seat:c"), { seat: "c" });
@@ -165,11 +155,11 @@ describe("task work over HTTP", () => {
   it("refuses responses that match no open request, each with its own code", async () => {
     const id = "gw-requests";
     await room(id);
-    await refused(id, "E_UNKNOWN_REQUEST", () => write(id, "c", { kind: "response", request_id: "nope", type: "plan_approval", verdict: "approve" }));
+    await refused("E_UNKNOWN_REQUEST", () => write(id, "c", { kind: "response", request_id: "nope", type: "plan_approval", verdict: "approve" }), { unmoved: tableHead(relay, id) });
     expect((await write(id, "y", { kind: "request", request_id: "plan-1", type: "plan_approval", to: ["c"], body: "ok?" })).status).toBe(201);
-    await refused(id, "E_WRONG_RESPONSE_TYPE", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "shutdown", verdict: "approve" }));
+    await refused("E_WRONG_RESPONSE_TYPE", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "shutdown", verdict: "approve" }), { unmoved: tableHead(relay, id) });
     expect((await write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "approve" })).status).toBe(201);
-    await refused(id, "E_ALREADY_RESOLVED", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "reject" }));
+    await refused("E_ALREADY_RESOLVED", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "reject" }), { unmoved: tableHead(relay, id) });
   });
 
   it("stops pushing to the socket of a seat that left by shutdown: it gets its seat_left, then the socket closes", async () => {
@@ -201,7 +191,7 @@ describe("E_NO_APPROVER", () => {
   it("refuses a proposal whose task would wait for an owner nobody can answer for, changing nothing", async () => {
     const id = "gw-no-approver";
     await room(id);
-    const reply = await refused(id, "E_NO_APPROVER", () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE, CARD_EFFECT] }));
+    const reply = await refused("E_NO_APPROVER", () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE, CARD_EFFECT] }), { unmoved: tableHead(relay, id) });
     expect(reply.body.error.details).toEqual({ owners: ["tao"] });
   });
 
@@ -227,7 +217,7 @@ describe("E_NO_APPROVER", () => {
     const tao = await keyOf(`owner:${id}:tao`);
     await room(id, { tao });
     await bindVia("telegram", tao, "8501");
-    await refused(id, "E_NO_APPROVER", () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] }));
+    await refused("E_NO_APPROVER", () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] }), { unmoved: tableHead(relay, id) });
     await drain(tao.publicKeyText);
     expect(unwrap(await ownerDO(tao.publicKeyText).hasProvenChannel(tao.publicKeyText))).toBe(true);
     const proposed = await write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] });

@@ -1,7 +1,8 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { canonicalize, LIMITS, signHttpAuth, signSubmission, toBase64url, utf8, type ErrorCode } from "../../src/protocol/index.js";
-import { headUnmoved, RelayHttp, type Reply } from "../support/relay-http.js";
+import { canonicalize, LIMITS, signHttpAuth, signSubmission, toBase64url, utf8 } from "../../src/protocol/index.js";
+import { RelayHttp, tableHead } from "../support/relay-http.js";
+import { refused } from "../support/refused.js";
 import { seatedDebate } from "../support/seated.js";
 import { keyOf, nonceOf, type Cast } from "../support/table-fixture.js";
 
@@ -12,13 +13,6 @@ let k: Cast;
 beforeAll(async () => {
   k = await seatedDebate(relay, id);
 });
-
-/** Runs `attempt`, expects `code` with its status, and checks the ledger head did not move. */
-async function refused(code: ErrorCode, status: number, attempt: () => Promise<Reply>): Promise<Reply> {
-  const reply = await headUnmoved(relay, id, attempt);
-  expect(reply).toMatchObject({ status, body: { error: { code } } });
-  return reply;
-}
 
 /** bot-tao's signed say (it holds the floor), as JSON text. */
 async function sayText(fields: Record<string, unknown> = {}): Promise<string> {
@@ -31,7 +25,7 @@ const post = (path: string, text: string) => relay.request("POST", path, text);
 describe("when a request body holds a key twice", () => {
   it("refuses a signed say whose body key repeats, though its signature covers the last value (which a last-wins parser would keep)", async () => {
     const text = (await sayText({ body: "b" })).replace('"body":"b"', '"body":"a","body":"b"');
-    const reply = await refused("E_NOT_CANONICAL", 400, () => post(`/tables/${id}/entries`, text));
+    const reply = await refused("E_NOT_CANONICAL", () => post(`/tables/${id}/entries`, text), { status: 400, unmoved: tableHead(relay, id) });
     expect(reply.body.error.message).toContain('duplicate key "body"');
     expect(reply.body.error.details).toEqual({ path: "$.submission.body" });
   });
@@ -39,7 +33,7 @@ describe("when a request body holds a key twice", () => {
   it.each(["/tables", "/tables/:id/join", "/tables/:id/entries", "/tables/:id/control", "/tables/:id/subtables", "/tables/:id/approvals"])(
     "refuses it on POST %s with E_NOT_CANONICAL",
     async (route) => {
-      await refused("E_NOT_CANONICAL", 400, () => post(route.replace(":id", id), '{"sig":"x","sig":"y"}'));
+      await refused("E_NOT_CANONICAL", () => post(route.replace(":id", id), '{"sig":"x","sig":"y"}'), { status: 400, unmoved: tableHead(relay, id) });
     },
   );
 
@@ -52,37 +46,37 @@ describe("when a request body holds a key twice", () => {
 describe("when a number in a body is not a safe integer literal", () => {
   it("refuses a seq past 2^53 with E_NOT_CANONICAL, not E_TOO_LARGE", async () => {
     const text = (await sayText({ re: 1 })).replace('"re":1', '"re":9007199254740993');
-    await refused("E_NOT_CANONICAL", 400, () => post(`/tables/${id}/entries`, text));
+    await refused("E_NOT_CANONICAL", () => post(`/tables/${id}/entries`, text), { status: 400, unmoved: tableHead(relay, id) });
   });
 
   it("refuses a fraction in a budget, in effect args and in a known head with E_NOT_CANONICAL, not E_SCHEMA", async () => {
     const budget = (await sayText({ budget: { tokens: 7 } })).replace('"tokens":7', '"tokens":1.5');
     const args = (await sayText({ kind: "proposal", effects: [{ owner: "tao", resource: "repo:x", action: "merge", args: { pr: 7 } }] })).replace('"pr":7', '"pr":7.5');
     const head = JSON.stringify({ ...JSON.parse(await sayText()), known_head: { seq: 1.0, link: "ab".repeat(32) } }).replace('"seq":1,', '"seq":1.0,');
-    for (const text of [budget, args, head]) await refused("E_NOT_CANONICAL", 400, () => post(`/tables/${id}/entries`, text));
+    for (const text of [budget, args, head]) await refused("E_NOT_CANONICAL", () => post(`/tables/${id}/entries`, text), { status: 400, unmoved: tableHead(relay, id) });
   });
 
   it("refuses an exponent in a join's expiry with E_NOT_CANONICAL", async () => {
-    await refused("E_NOT_CANONICAL", 400, () => post(`/tables/${id}/join`, '{"join":{"expires":1e13},"card":{},"sig":"x"}'));
+    await refused("E_NOT_CANONICAL", () => post(`/tables/${id}/join`, '{"join":{"expires":1e13},"card":{},"sig":"x"}'), { status: 400, unmoved: tableHead(relay, id) });
   });
 });
 
 describe("when a string escapes a lone surrogate", () => {
   it("refuses it with E_NOT_CANONICAL (its UTF-8 would not be the text the seat hashed)", async () => {
     const text = (await sayText({ body: "b" })).replace('"body":"b"', '"body":"\\ud800"');
-    await refused("E_NOT_CANONICAL", 400, () => post(`/tables/${id}/entries`, text));
+    await refused("E_NOT_CANONICAL", () => post(`/tables/${id}/entries`, text), { status: 400, unmoved: tableHead(relay, id) });
   });
 });
 
 describe("when a published size limit is exceeded", () => {
   it("refuses a body over LIMITS.request_bytes with 413 E_TOO_LARGE", async () => {
-    await refused("E_TOO_LARGE", 413, () => post(`/tables/${id}/entries`, JSON.stringify({ pad: "x".repeat(LIMITS.request_bytes) })));
+    await refused("E_TOO_LARGE", () => post(`/tables/${id}/entries`, JSON.stringify({ pad: "x".repeat(LIMITS.request_bytes) })), { status: 413, unmoved: tableHead(relay, id) });
   });
 
   it("refuses effect args over their canonical byte limit with 413 E_TOO_LARGE", async () => {
     const small = await sayText({ kind: "proposal", effects: [{ owner: "tao", resource: "repo:x", action: "merge", args: { pad: "x" } }] });
     const text = small.replace('"pad":"x"', `"pad":"${"x".repeat(LIMITS.effect_args_bytes)}"`);
-    const reply = await refused("E_TOO_LARGE", 413, () => post(`/tables/${id}/entries`, text));
+    const reply = await refused("E_TOO_LARGE", () => post(`/tables/${id}/entries`, text), { status: 413, unmoved: tableHead(relay, id) });
     expect(reply.body.error.message).toContain("submission.effects[0].args");
   });
 
@@ -90,7 +84,7 @@ describe("when a published size limit is exceeded", () => {
     // 32 skills of 64 CJK characters fit the field limits but are 6 KB of UTF-8.
     const card = { skills: Array.from({ length: 32 }, () => "表".repeat(64)) };
     const seat = await keyOf("seat:inbound-card");
-    await refused("E_TOO_LARGE", 413, () => relay.join(id, k.tao, "tao", "card-seat", seat, { card }));
+    await refused("E_TOO_LARGE", () => relay.join(id, k.tao, "tao", "card-seat", seat, { card }), { status: 413, unmoved: tableHead(relay, id) });
   });
 });
 

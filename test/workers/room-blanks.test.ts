@@ -8,7 +8,8 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIMITS, signNote, signSubmission, type Entry } from "../../src/protocol/index.js";
-import { headUnmoved, RelayHttp, type Reply } from "../support/relay-http.js";
+import { headUnmoved, RelayHttp, tableHead, type Reply } from "../support/relay-http.js";
+import { refused } from "../support/refused.js";
 import { RoomHttp } from "../support/room-http.js";
 import { roomCast, twd } from "../support/room-fixture.js";
 import { TestSocket } from "../support/socket.js";
@@ -22,13 +23,6 @@ async function stroller(id: string, overrides = {}): Promise<RoomHttp> {
   const room = await RoomHttp.open(relay, id, { overrides });
   expect((await room.admit(room.k.ben, "ben", "ben-bot")).status).toBe(201);
   return room;
-}
-
-/** Expects `attempt` to be refused with `code` and `status`, the head unmoved. */
-async function refused(room: RoomHttp, code: string, status: number, attempt: () => Promise<Reply>): Promise<Reply> {
-  const reply = await headUnmoved(relay, room.id, attempt);
-  expect(reply).toMatchObject({ status, body: { error: { code } } });
-  return reply;
 }
 
 /**
@@ -58,7 +52,7 @@ describe("grant scopes", () => {
     it.each(["Pickup", "-pickup", "pickup address", "s".repeat(65), "", "pickup:é"])("refuses %j with E_SCHEMA", async (scope) => {
       const room = await stroller(`blanks-scope-bad-${Math.random().toString(36).slice(2, 8)}`);
       const grant = { kind: "grant", grantee: "ben-bot", scope: "pickup", expires: Date.now() + 60_000 };
-      const reply = await refused(room, "E_SCHEMA", 400, () => sent(room, "sara-bot", grant, { scope }));
+      const reply = await refused("E_SCHEMA", () => sent(room, "sara-bot", grant, { scope }), { status: 400, unmoved: tableHead(relay, room.id) });
       expect(reply.body.error.message).toContain("submission.scope");
     });
   });
@@ -83,7 +77,7 @@ describe("amounts and currencies", () => {
       ["a fund code", { amount: 1, currency: "BOV" }],
     ])("refuses %s with E_SCHEMA", async (_, terms) => {
       const room = await stroller(`blanks-terms-${Math.random().toString(36).slice(2, 8)}`);
-      await refused(room, "E_SCHEMA", 400, () => sent(room, "sara-bot", { kind: "offer", terms: twd(1) }, { terms }));
+      await refused("E_SCHEMA", () => sent(room, "sara-bot", { kind: "offer", terms: twd(1) }, { terms }), { status: 400, unmoved: tableHead(relay, room.id) });
     });
   });
 
@@ -99,7 +93,7 @@ describe("amounts and currencies", () => {
     it("refuses it over HTTP with E_NOT_CANONICAL naming the amount", async () => {
       const room = await stroller("blanks-big-http");
       for (const literal of ["9007199254740992", "9007199254740993", "1e300"]) {
-        const reply = await refused(room, "E_NOT_CANONICAL", 400, async () => relay.request("POST", `/tables/${room.id}/entries`, await offerText(room, literal)));
+        const reply = await refused("E_NOT_CANONICAL", async () => relay.request("POST", `/tables/${room.id}/entries`, await offerText(room, literal)), { status: 400, unmoved: tableHead(relay, room.id) });
         expect(reply.body.error.details).toEqual({ path: "$.submission.terms.amount" });
       }
     });
@@ -122,7 +116,7 @@ describe("amounts and currencies", () => {
 describe("published lengths", () => {
   it("refuses terms text and a note to the owner one char past their limits with E_TOO_LARGE, and takes them at the limit", async () => {
     const room = await stroller("blanks-lengths");
-    await refused(room, "E_TOO_LARGE", 413, () => sent(room, "sara-bot", { kind: "offer", terms: { text: "x" } }, { terms: { text: "x".repeat(LIMITS.terms_text_chars + 1) } }));
+    await refused("E_TOO_LARGE", () => sent(room, "sara-bot", { kind: "offer", terms: { text: "x" } }, { terms: { text: "x".repeat(LIMITS.terms_text_chars + 1) } }), { status: 413, unmoved: tableHead(relay, room.id) });
     expect((await room.write("sara-bot", { kind: "offer", terms: { text: "x".repeat(LIMITS.terms_text_chars) } })).status).toBe(201);
     const note = await signNote(await room.seatKey("sara-bot"), { table: room.id, seat: "sara-bot", text: "x", nonce: nonceOf(`note:${Math.random()}`), ts: Date.now() });
     const long = await relay.request("POST", `/tables/${room.id}/notes`, { ...note, note: { ...note.note, text: "x".repeat(LIMITS.note_chars + 1) } });
@@ -138,7 +132,7 @@ describe("max_parties", () => {
     expect((await relay.join(room.id, room.k.ben, "ben", "ben-2", await room.seatKey("ben-2"))).status).toBe(201);
     const cleo = async () => {
       const invite = await room.invite();
-      return refused(room, "E_SEAT_LIMIT", 409, () => room.joinWith(invite.body.code, room.k.cleo, "cleo", "cleo-bot", invite.body.invite));
+      return refused("E_SEAT_LIMIT", () => room.joinWith(invite.body.code, room.k.cleo, "cleo", "cleo-bot", invite.body.invite), { status: 409, unmoved: tableHead(relay, room.id) });
     };
     expect((await cleo()).body.error.message).toContain("at most 1 invited owner");
     expect((await room.eject("ben-bot")).status).toBe(201);
@@ -164,8 +158,8 @@ describe("ejecting a seat", () => {
     ]);
     expect(ejected.body.head.seq).toBe(batch.at(-1).seq);
     expect((await socket.whenClosed()).reason).toBe("seat ben-2 left the table");
-    for (const seat of ["ben-bot", "ben-2"]) await refused(room, "E_UNKNOWN_SEAT", 403, () => room.write(seat, { kind: "accept", offer }));
-    await refused(room, "E_FORBIDDEN", 403, async () => relay.join(room.id, room.k.ben, "ben", "ben-3", await room.seatKey("ben-3")));
+    for (const seat of ["ben-bot", "ben-2"]) await refused("E_UNKNOWN_SEAT", () => room.write(seat, { kind: "accept", offer }), { status: 403, unmoved: tableHead(relay, room.id) });
+    await refused("E_FORBIDDEN", async () => relay.join(room.id, room.k.ben, "ben", "ben-3", await room.seatKey("ben-3")), { status: 403, unmoved: tableHead(relay, room.id) });
     expect((await relay.read(room.id, `/tables/${room.id}/export`, room.k.ben, { owner: "ben" })).status).toBe(200);
   });
 

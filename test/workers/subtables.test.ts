@@ -18,7 +18,8 @@ import {
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { deliveryOf } from "../../durable-objects/table/writing/results.js";
 import { readExport } from "../../durable-objects/table/reading/reads.js";
-import { headUnmoved, RelayHttp, type Reply } from "../support/relay-http.js";
+import { headUnmoved, RelayHttp, tableHead, type Reply } from "../support/relay-http.js";
+import { refused } from "../support/refused.js";
 import { cast, castOwners, keyOf, type Cast } from "../support/table-fixture.js";
 import { approveHttp, CARD_EFFECT } from "../support/gateway.js";
 
@@ -232,44 +233,41 @@ describe("sub-tables over HTTP", () => {
     const root = "refuse-root";
     beforeAll(() => seatedRoot(root));
 
-    /** Sends `attempt`, expects `code`, and checks that the parent did not move and the child does not exist. */
-    async function refused(code: ErrorCode, child: string, attempt: () => Promise<Reply>): Promise<void> {
-      const reply = await headUnmoved(relay, root, attempt);
-      expect(reply.body).toMatchObject({ error: { code } });
+    /** Sends `attempt`, expects `code` with the parent unmoved, and checks that the child does not exist. */
+    async function refusedOpening(code: ErrorCode, child: string, attempt: () => Promise<Reply>): Promise<void> {
+      await refused(code, attempt, { unmoved: tableHead(relay, root) });
       expect((await relay.request("GET", `/tables/${child}/head`)).body).toMatchObject({ error: { code: "E_TABLE_NOT_FOUND" } });
     }
     const config = (child: string, seats: (keyof typeof OWNER_OF)[] = ["a", "b"]) =>
       subConfig(child, root, seats, { kind: "broadcast", order: seats, rounds: 1 });
 
     it("refuses an opening signed with another seat's key (E_BAD_SIGNATURE)", () =>
-      refused("E_BAD_SIGNATURE", "refuse-sig", () => relay.openSubtable(root, seatKeys.b!, "a", config("refuse-sig"))));
+      refusedOpening("E_BAD_SIGNATURE", "refuse-sig", () => relay.openSubtable(root, seatKeys.b!, "a", config("refuse-sig"))));
 
     it("refuses a config naming another parent than the route (E_WRONG_TABLE)", () =>
-      refused("E_WRONG_TABLE", "refuse-route", () => relay.openSubtable(root, seatKeys.a!, "a", { ...config("refuse-route"), parent: "elsewhere" })));
+      refusedOpening("E_WRONG_TABLE", "refuse-route", () => relay.openSubtable(root, seatKeys.a!, "a", { ...config("refuse-route"), parent: "elsewhere" })));
 
     it("refuses a parent that does not exist (E_TABLE_NOT_FOUND)", () =>
-      refused("E_TABLE_NOT_FOUND", "refuse-noparent", () => relay.openSubtable("no-such-root", seatKeys.a!, "a", { ...config("refuse-noparent"), parent: "no-such-root" })));
+      refusedOpening("E_TABLE_NOT_FOUND", "refuse-noparent", () => relay.openSubtable("no-such-root", seatKeys.a!, "a", { ...config("refuse-noparent"), parent: "no-such-root" })));
 
     it("refuses a malformed parent id (E_TABLE_NOT_FOUND)", () =>
-      refused("E_TABLE_NOT_FOUND", "refuse-badid", () => relay.openSubtable("Bad Id", seatKeys.a!, "a", config("refuse-badid"))));
+      refusedOpening("E_TABLE_NOT_FOUND", "refuse-badid", () => relay.openSubtable("Bad Id", seatKeys.a!, "a", config("refuse-badid"))));
 
     it("refuses a seat the parent does not have (E_UNKNOWN_SEAT)", async () => {
       const withGhost = config("refuse-ghost");
       withGhost.seats!.ghost = { owner: "tao" };
-      await refused("E_UNKNOWN_SEAT", "refuse-ghost", () => relay.openSubtable(root, seatKeys.a!, "a", withGhost));
+      await refusedOpening("E_UNKNOWN_SEAT", "refuse-ghost", () => relay.openSubtable(root, seatKeys.a!, "a", withGhost));
     });
 
     it("refuses a config without termination (E_NO_TERMINATION)", async () => {
       const { termination: _t, ...endless } = config("refuse-endless");
-      await refused("E_NO_TERMINATION", "refuse-endless", () => relay.openSubtable(root, seatKeys.a!, "a", endless as TableConfig));
+      await refusedOpening("E_NO_TERMINATION", "refuse-endless", () => relay.openSubtable(root, seatKeys.a!, "a", endless as TableConfig));
     });
 
     it("refuses an id an existing table holds (E_TABLE_EXISTS)", async () => {
-      const reply = await headUnmoved(relay, root, () => relay.openSubtable(root, seatKeys.a!, "a", config(root)));
-      expect(reply.body).toMatchObject({ error: { code: "E_SCHEMA" } });
+      await refused("E_SCHEMA", () => relay.openSubtable(root, seatKeys.a!, "a", config(root)), { unmoved: tableHead(relay, root) });
       await seatedRoot("refuse-taken");
-      const taken = await headUnmoved(relay, root, () => relay.openSubtable(root, seatKeys.a!, "a", config("refuse-taken")));
-      expect(taken.body).toMatchObject({ error: { code: "E_TABLE_EXISTS" } });
+      await refused("E_TABLE_EXISTS", () => relay.openSubtable(root, seatKeys.a!, "a", config("refuse-taken")), { unmoved: tableHead(relay, root) });
     });
   });
 

@@ -45,13 +45,13 @@ export async function bodyOf(ctx: Context, text: string | undefined, required: s
 }
 
 /** What a verb adds to the printed result: a label for the entry (default its kind) and fields for --json. */
-export interface WriteNote {
+export interface WriteExtras {
   label?: string;
   json?: Record<string, unknown>;
 }
 
 /** Signs and writes `submission` as the seat of --seat at --table (through the owner-side guards when the seat has a mandate or the home holds the room key, docs/ROOMS.md), and prints what it did. */
-export async function submitEntry(ctx: Context, submission: SeatSubmission, note: WriteNote = {}): Promise<void> {
+export async function submitEntry(ctx: Context, submission: SeatSubmission, extras: WriteExtras = {}): Promise<void> {
   const table = ctx.tableId();
   const { seat, key } = await ctx.seat();
   const client = await ctx.table(table);
@@ -60,12 +60,12 @@ export async function submitEntry(ctx: Context, submission: SeatSubmission, note
     : await client.submit(key.signer, seat, submission);
   const c = ctx.out.c;
   const cut = result.truncated ? c.yellow(" (truncated by the relay to the floor's max_chars)") : "";
-  const lines = [`${note.label ?? submission.kind} written as entry #${result.seq} (head ${headRef(result.head)})${cut}`];
+  const lines = [`${extras.label ?? submission.kind} written as entry #${result.seq} (head ${headRef(result.head)})${cut}`];
   let tasks: TaskState[] = [];
   if ("task" in submission || ("effects" in submission && submission.effects)) {
     const all = await client.tasks({ signer: key.signer, as: { seat } });
     tasks = all.filter((t) => ("task" in submission ? t.id === submission.task : t.proposal.seq === result.seq));
     lines.push(...tasks.map((t) => `task ${taskLine(t, c)}`));
   }
-  ctx.out.result(lines, { ...result, ...note.json, ...(tasks.length > 0 ? { tasks } : {}) });
+  ctx.out.result(lines, { ...result, ...extras.json, ...(tasks.length > 0 ? { tasks } : {}) });
 }

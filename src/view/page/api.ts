@@ -5,9 +5,9 @@
  */
 import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, DecisionViewWire, GateBody, GateResult, InstructBody, LoopResult, MarketRoomBody, ReconcileBody, RevokeBody, ViewEvent } from "../wire.js";
 
-/** The header the token goes in (guard.ts TOKEN_HEADER). */
+/** The header the token goes in (access.ts TOKEN_HEADER). */
 const TOKEN_HEADER = "x-trestle-token";
-/** The header a decision's credential goes in (guard.ts DECISION_HEADER). */
+/** The header a decision's credential goes in (access.ts DECISION_HEADER). */
 const DECISION_HEADER = "x-trestle-decision";
 
 /** What the stream reports besides its events. */

@@ -5,13 +5,9 @@
  * Only the protocol's list, the registry and the platform's own module may; everything else goes
  * through the registry, so a fourth platform touches those three files and the compiler flags the rest.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CHAT_PLATFORM_NAMES, ChatPlatformSchema, type ChatPlatform } from "../../../src/protocol/index.js";
-
-const ROOT = new URL("../../../", import.meta.url).pathname;
-const FOLDERS = ["src", "worker", "durable-objects"];
+import { sourceFiles } from "../../support/source-tree.js";
 
 /** The list of platforms, and the registry typed against it. */
 const SHARED = ["src/protocol/schemas/control.ts", "src/chat/platforms/index.ts"];
@@ -26,18 +22,6 @@ const SAME_WORD: Record<string, { platform: ChatPlatform; reason: string }> = {
   "src/view/page/card.ts": { platform: "line", reason: 'the CSS class "line" of a verdict line' },
 };
 
-function sources(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.(ts|mjs)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
-}
-
 function names(code: string, platform: ChatPlatform): boolean {
   const name = CHAT_PLATFORM_NAMES[platform];
   const markers = [
@@ -49,7 +33,8 @@ function names(code: string, platform: ChatPlatform): boolean {
   return markers.some((marker) => marker.test(code));
 }
 
-const FILES = FOLDERS.flatMap(sources).map((path) => ({ path: relative(ROOT, join(ROOT, path)), code: withoutComments(readFileSync(join(ROOT, path), "utf8")) }));
+/** Every source file, scripts of the browser (.mjs) included, with its code. */
+const FILES = sourceFiles(undefined, /(?<!\.d)\.(ts|mjs)$/);
 
 function own(path: string, platform: ChatPlatform): boolean {
   return path === `src/chat/platforms/${platform}.ts` || path.startsWith(`src/chat/platforms/${platform}/`);

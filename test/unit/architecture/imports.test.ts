@@ -4,13 +4,11 @@
  * mistake too), and no arrow from a top folder to one above it. Every relative import is walked,
  * including `import type`, `export … from` and `import()`.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+import { REPO_ROOT as ROOT, sourcePaths } from "../../support/source-tree.js";
 
 /**
  * What each top folder may import, lowest first. A folder not named here may not be imported by
@@ -33,20 +31,6 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "durable-objects": ["src/protocol", "src/text", "src/chat"],
   worker: ["src/protocol", "src/text", "src/client", "src/chat", "src/witness", "src/page", "durable-objects"],
 };
-
-/** Every TypeScript source file under the three source roots. */
-function sources(): string[] {
-  const found: string[] = [];
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) found.push(path);
-    }
-  };
-  for (const top of ["src", "worker", "durable-objects"]) walk(join(ROOT, top));
-  return found;
-}
 
 /** The top folder a file belongs to: `src/<name>` under src, else the first path segment. */
 function topOf(file: string): string {
@@ -99,7 +83,34 @@ function circles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return found;
 }
 
-const graph = importGraph(sources());
+/** Every file `from` reaches by its imports, itself not included unless a circle returns to it. */
+function reachable(graph: ReadonlyMap<string, readonly string[]>, from: string): Set<string> {
+  const seen = new Set<string>();
+  const pending = [...(graph.get(from) ?? [])];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    pending.push(...(graph.get(file) ?? []));
+  }
+  return seen;
+}
+
+/** The import declarations of `file` that are not `import type`. */
+function valueImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest);
+  return source.statements
+    .filter(ts.isImportDeclaration)
+    .filter((d) => d.importClause?.isTypeOnly !== true)
+    .map((d) => (d.moduleSpecifier as ts.StringLiteral).text);
+}
+
+/** What src/protocol/tlog imports besides its own files (docs/ARCHITECTURE.md): the formats, and the one file that reads an entry. */
+const TLOG_IMPORTS = {
+  formats: ["src/protocol/encoding/", "src/protocol/signing/crypto.ts", "src/protocol/schemas/primitives.ts", "src/protocol/errors.ts"],
+  "src/protocol/tlog/entry-proof.ts": ["src/protocol/ledger/chain.ts", "src/protocol/schemas/entry.ts"],
+} as const;
+
+const graph = importGraph(sourcePaths().map((path) => join(ROOT, path)));
 
 describe("the import rules", () => {
   it("walks the whole house", () => {
@@ -119,6 +130,26 @@ describe("the import rules", () => {
         if (from === to || relative(ROOT, target) === "package.json") continue;
         if (!MAY_IMPORT[from]!.includes(to)) wrong.push(`${relative(ROOT, file)} -> ${relative(ROOT, target)}`);
       }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("keeps the table object's context below its role modules: it imports only types, and nothing it imports reaches it again", () => {
+    const context = join(ROOT, "durable-objects/table/context.ts");
+    expect(valueImports(context)).toEqual([]);
+    const returning = graph.get(context)!.filter((target) => target === context || reachable(graph, target).has(context));
+    expect(returning.map((f) => relative(ROOT, f))).toEqual([]);
+  });
+
+  it("keeps src/protocol/tlog to the encoding, crypto, primitives and errors, and entry-proof.ts alone to the chain and the entry schema", () => {
+    const wrong: string[] = [];
+    for (const [file, targets] of graph) {
+      const path = relative(ROOT, file);
+      if (!path.startsWith("src/protocol/tlog/")) continue;
+      const own = path in TLOG_IMPORTS ? TLOG_IMPORTS[path as keyof typeof TLOG_IMPORTS] : [];
+      const allowed = ["src/protocol/tlog/", ...TLOG_IMPORTS.formats, ...own];
+      const fits = (target: string) => allowed.some((a) => (a.endsWith("/") ? target.startsWith(a) : target === a));
+      wrong.push(...targets.map((f) => relative(ROOT, f)).filter((target) => !fits(target)).map((target) => `${path} -> ${target}`));
     }
     expect(wrong).toEqual([]);
   });

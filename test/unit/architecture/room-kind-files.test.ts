@@ -1,48 +1,55 @@
 /**
  * A room kind lives in few places (issue 24, decisions 0366 and 0388, docs/ROOMS.md "Adding a room
  * kind"): its schema in schemas/room.ts, its module in protocol/policy/kinds (policy and what it
- * commits), one line in the registry, and its words in src/text/commitment.ts. Its CLI verb and
+ * commits), one line in the registry, its words in src/text/commitment.ts, and its tool's name in
+ * the MCP room profile (src/mcp/profiles.ts, a list written out). Its CLI verb and
  * MCP tool are derived when its write takes only common fields (an offer or grant it names, terms,
  * an expiry); a kind with fields of its own has them written out too. Every other list (room
  * kinds, visible kinds, projection, the owner-side commitment checks, the help and tool lists) is
  * derived. Shown on the code as it is: the files whose code names a kind, and the lists that must
  * hold every kind.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOM_WRITES } from "../../../src/cli/commands/room-write.js";
 import { ROOM_WRITE_TOOLS } from "../../../src/mcp/tools/room-write.js";
 import { AuthoredKindSchema, isCommonKind, RoomKindSchema, VisibleKindSchema } from "../../../src/protocol/index.js";
-
-const ROOT = resolve(import.meta.dirname, "../../..");
+import { sourceFiles } from "../../support/source-tree.js";
 
 /** The source files a new room kind whose write takes only common fields touches: the only ones whose code may name such a kind. */
-const KIND_FILES = ["src/protocol/schemas/room.ts", "src/protocol/policy/kinds/<kind>.ts", "src/protocol/policy/kinds/registry.ts", "src/text/commitment.ts"];
+const KIND_FILES = [
+  "src/protocol/schemas/room.ts",
+  "src/protocol/policy/kinds/<kind>.ts",
+  "src/protocol/policy/kinds/registry.ts",
+  "src/text/commitment.ts",
+  "src/mcp/profiles.ts",
+];
 
-/** Every .ts file under src, worker and durable-objects, relative to the repository, with its code (comments removed). */
-function sources(): { path: string; code: string }[] {
-  return ["src", "worker", "durable-objects"].flatMap((top) =>
-    readdirSync(join(ROOT, top), { withFileTypes: true, recursive: true })
-      .filter((d) => d.isFile() && d.name.endsWith(".ts"))
-      .map((d) => join(d.parentPath, d.name))
-      .map((file) => ({ path: relative(ROOT, file).replace(/\\/g, "/"), code: codeOf(readFileSync(file, "utf8")) })),
-  );
-}
-
-/** `text` without its block and line comments (a line comment starts at `//` not inside a string or URL). */
-function codeOf(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+/**
+ * Code that names room kind `kind` (snake_case) as a word or as a part of an identifier in any
+ * casing: `withdraw`, `"withdraw"`, `withdrawPolicy`, `WithdrawSubmissionSchema`,
+ * `trestle_room_withdraw`, `room-withdraw`, but not a longer word (`withdrawn`, `withdrawal`).
+ */
+function kindName(kind: string): RegExp {
+  const words = kind.split("_");
+  const snake = words.join("[_-]");
+  const camel = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
+  return new RegExp(`(?<![a-z])${snake}(?![a-z])|${camel}(?![a-z])`);
 }
 
 describe("a room kind's files", () => {
-  const files = sources();
+  const files = sourceFiles();
 
-  it(`are ${KIND_FILES.length}: only they name withdraw or its schemas, the kind whose word means nothing else in the code`, () => {
+  it(`are ${KIND_FILES.length}: only they name withdraw, the kind whose word means nothing else in the code, in any spelling`, () => {
     expect(files.length).toBeGreaterThan(200);
-    // A market's verb for its own `unlist` kind borrows the English word (docs/CLI.md): its name alone is not the room kind.
-    const naming = files.filter((f) => /\bwithdraw\b|\bWithdraw[A-Z]\w*Schema\b/.test(f.code.replaceAll('"market withdraw"', ""))).map((f) => f.path);
+    // A market's verb for its own `unlist` kind borrows the English word (docs/CLI.md): `market withdraw`, `marketWithdraw`, is not the room kind.
+    const naming = files.filter((f) => kindName("withdraw").test(f.code.replace(/market[ _-]?withdraw/gi, ""))).map((f) => f.path);
     expect(naming.sort()).toEqual(KIND_FILES.map((f) => f.replace("<kind>", "withdraw")).sort());
+  });
+
+  it("see a kind's name inside identifiers and tool names, and not inside longer words", () => {
+    const names = ["withdraw", '"withdraw"', "withdrawPolicy", "WithdrawSubmissionSchema", "trestle_room_withdraw", "room-withdraw", "deal_sign", "trestle_deal_sign", "DealSignSchema"];
+    expect(names.filter((n) => kindName("withdraw").test(n) || kindName("deal_sign").test(n))).toEqual(names);
+    expect(["withdrawn", "withdrawal", "isWithdrawn", "dealsign"].filter((n) => kindName("withdraw").test(n) || kindName("deal_sign").test(n))).toEqual([]);
   });
 
   it("are the only ones that tell a room kind by its name, but for the auction's own sealed-bid steps and the demo's scripts", () => {

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, OwnerClient, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
 import { signCommand } from "../../../src/chat/render.js";
 import { sha256, utf8, type TableConfig } from "../../../src/protocol/index.js";
-import { cli } from "../../support/cli.js";
+import { cli, refusedRun } from "../../support/cli.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { cast, debateConfig, keyOf, type Cast } from "../../support/table-fixture.js";
@@ -51,22 +51,12 @@ async function judgeToDecide(overrides: (k: Cast) => Partial<TableConfig> = () =
   return { client, k, table };
 }
 
-/** Runs `args` (with --json) and checks it was refused with `code` and exit 3 while the head stayed where it was. */
-async function refused(client: TableClient, args: readonly string[], code: string) {
-  const before = await client.head();
-  const run = await t.json(args);
-  expect(run.body).toMatchObject({ error: { code, hint: expect.any(String) } });
-  expect(run.code).toBe(3);
-  expect((await client.head()).seq).toBe(before.seq);
-  return run.body!.error;
-}
-
 describe("a task from decision to verified, from the command line", () => {
   it("waits for jenny's live owner session, then runs approve, progress, receipt and verify", async () => {
     const { client, table } = await judgeToDecide();
     const as = (seat: string) => ["--table", table, "--seat", seat];
 
-    const noApprover = await refused(client, ["decide", ...as("judge"), "ship #461 first", "--effect", REORDER], "E_NO_APPROVER");
+    const noApprover = await refusedRun(t, "E_NO_APPROVER", ["decide", ...as("judge"), "ship #461 first", "--effect", REORDER], client);
     expect(noApprover.details).toEqual({ owners: ["jenny"] });
 
     // --relay as a flag (the harness's TRESTLE_RELAY points nowhere for this run): the announced command must carry it.
@@ -88,13 +78,13 @@ describe("a task from decision to verified, from the command line", () => {
     expect(approved.code).toBe(0);
     expect(approved.stdout).toMatch(new RegExp(`^task ${task} approved by jenny: now approved \\(entry #\\d+`));
 
-    await refused(client, ["progress", ...as("bot-tao"), "--task", task], "E_NOT_EXECUTOR");
+    await refusedRun(t, "E_NOT_EXECUTOR", ["progress", ...as("bot-tao"), "--task", task], client);
     const running = await t.run(["progress", ...as("bot-jenny"), "--task", task, "reordering taskboard.json"]);
     expect(running.stdout).toContain(`task ${task}  running  owner jenny, executor bot-jenny`);
     const reported = await t.json(["receipt", ...as("bot-jenny"), "--task", task, "moved #461 above #459", "--result", '{"order":["#461","#459"]}']);
     expect(reported.body).toMatchObject({ tasks: [{ id: task, state: "reported", executor: "bot-jenny" }] });
 
-    await refused(client, ["verify", "--task", task, "--verdict", "pass", ...as("bot-jenny"), "it worked"], "E_SELF_VERIFY");
+    await refusedRun(t, "E_SELF_VERIFY", ["verify", "--task", task, "--verdict", "pass", ...as("bot-jenny"), "it worked"], client);
     const verified = await t.run(["verify", "--task", task, "--verdict", "pass", ...as("checker"), "-"], { input: "taskboard.json lists #461 first\n" });
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(`task ${task}  verified`);
@@ -130,7 +120,7 @@ describe("approving and rejecting", () => {
     expect(rejected.stdout).toMatch(new RegExp(`^task ${seq}\\.jenny rejected by jenny: now rejected`));
     const tasks = await t.json(["tasks", "--table", table, "--owner", "jenny"]);
     expect(tasks.body!.items).toEqual([expect.objectContaining({ id: `${seq}.jenny`, state: "rejected" })]);
-    const late = await refused(client, ["approve", `${seq}.jenny`, "--table", table, "--owner", "jenny"], "E_TASK_STATE");
+    const late = await refusedRun(t, "E_TASK_STATE", ["approve", `${seq}.jenny`, "--table", table, "--owner", "jenny"], client);
     expect(late.details).toMatchObject({ state: "rejected" });
   }, 15_000);
 
@@ -154,10 +144,10 @@ describe("approving and rejecting", () => {
       }));
       const decided = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effect", REORDER]);
       const task = `${decided.body!.seq}.jenny`;
-      await refused(client, ["approve", task, "--table", table, "--owner", "jenny", "--owner-key", ownerKeyPath(home, "tao")], "E_AUTH");
-      const other = await refused(client, ["approve", task, "--table", table, "--owner", "tao"], "E_FORBIDDEN");
+      await refusedRun(t, "E_AUTH", ["approve", task, "--table", table, "--owner", "jenny", "--owner-key", ownerKeyPath(home, "tao")], client);
+      const other = await refusedRun(t, "E_FORBIDDEN", ["approve", task, "--table", table, "--owner", "tao"], client);
       expect(other.message).toContain("jenny's");
-      await refused(client, ["approve", String(decided.body!.seq), "--table", table, "--owner", "tao"], "E_UNKNOWN_TASK");
+      await refusedRun(t, "E_UNKNOWN_TASK", ["approve", String(decided.body!.seq), "--table", table, "--owner", "tao"], client);
     }, 15_000);
   });
 });
@@ -173,7 +163,7 @@ describe("revoking a seat from the command line", () => {
     expect(revoked.stdout).toContain(`its key ${k.botJenny.publicKeyText.slice(0, 12)}… is refused there from now on`);
     const json = await t.json(["revoke", "--table", table, "--seat", "judge", "--owner", "ops"]);
     expect(json.body).toMatchObject({ seat: "judge", seat_key: k.judge.publicKeyText, seq: expect.any(Number), head: expect.any(Object) });
-    await refused(client, ["say", "--table", table, "--seat", "bot-jenny", "still here"], "E_REVOKED");
+    await refusedRun(t, "E_REVOKED", ["say", "--table", table, "--seat", "bot-jenny", "still here"], client);
   }, 15_000);
 
   describe("when the seat is not the owner's to revoke", () => {
@@ -181,10 +171,10 @@ describe("revoking a seat from the command line", () => {
       const table = uniqueTable("cli-revoke-refused");
       const client = await tableClient(relay.url, table);
       await seatDebate(client);
-      await refused(client, ["revoke", "--table", table, "--seat", "bot-jenny", "--owner", "tao"], "E_FORBIDDEN");
-      await refused(client, ["revoke", "--table", table, "--seat", "nobody", "--owner", "tao"], "E_UNKNOWN_SEAT");
+      await refusedRun(t, "E_FORBIDDEN", ["revoke", "--table", table, "--seat", "bot-jenny", "--owner", "tao"], client);
+      await refusedRun(t, "E_UNKNOWN_SEAT", ["revoke", "--table", table, "--seat", "nobody", "--owner", "tao"], client);
       expect((await t.run(["revoke", "--table", table, "--seat", "bot-tao", "--owner", "tao"])).code).toBe(0);
-      await refused(client, ["revoke", "--table", table, "--seat", "bot-tao", "--owner", "tao"], "E_NOT_ALLOWED");
+      await refusedRun(t, "E_NOT_ALLOWED", ["revoke", "--table", table, "--seat", "bot-tao", "--owner", "tao"], client);
     }, 15_000);
   });
 });
@@ -233,7 +223,7 @@ describe("endorsing the table's config when joining", () => {
       const { client, config } = await withJennysRules(table);
       const file = join(home, `${table}-other.json`);
       writeFileSync(file, JSON.stringify({ ...config, topic: "another table's question" }));
-      await refused(client, ["join", "--table", table, "--seat", "helper", "--owner", "jenny", "--endorse", file], "E_WRONG_TABLE");
+      await refusedRun(t, "E_WRONG_TABLE", ["join", "--table", table, "--seat", "helper", "--owner", "jenny", "--endorse", file], client);
     }, 15_000);
   });
 });
@@ -251,7 +241,7 @@ describe("votes", () => {
     const first = await t.run(["vote", "yes", ...as("judge"), "the data loss matters most"]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^vote written as entry #\d+/);
-    await refused(client, ["vote", "no", ...as("judge")], "E_NOT_ALLOWED");
+    await refusedRun(t, "E_NOT_ALLOWED", ["vote", "no", ...as("judge")], client);
     expect((await t.run(["vote", "yes", ...as("bot-jenny")])).code).toBe(0);
     const history = await t.run(["history", "--table", table, "--owner", "ops"]);
     expect(history.stdout).toMatch(/judge vote yes on #\d+: the data loss matters most/);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createKeyFile, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
 import { sha256, utf8 } from "../../../src/protocol/index.js";
-import { cli } from "../../support/cli.js";
+import { cli, refusedRun } from "../../support/cli.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
@@ -32,16 +32,6 @@ async function seated(prefix: string): Promise<{ client: TableClient; table: str
   const client = await tableClient(relay.url, table);
   await seatDebate(client);
   return { client, table };
-}
-
-/** Runs `args` (with --json) and checks it was refused with `code` and exit 3 while the head stayed where it was. */
-async function refused(client: TableClient, args: readonly string[], code: string) {
-  const before = await client.head();
-  const run = await t.json(args);
-  expect(run.body).toMatchObject({ error: { code } });
-  expect(run.code).toBe(3);
-  expect((await client.head()).seq).toBe(before.seq);
-  return run.body!.error;
 }
 
 describe("pausing and resuming from the command line", () => {
@@ -85,17 +75,17 @@ describe("pausing and resuming from the command line", () => {
     it("refuses a resume while only another owner's pause holds (E_FORBIDDEN, naming the holder), and the pause holds", async () => {
       const { client, table } = await seated("cli-brake-other");
       const paused = await t.json(["pause", "--table", table, "--owner", "jenny"]);
-      const error = await refused(client, ["resume", "--table", table, "--owner", "tao"], "E_FORBIDDEN");
+      const error = await refusedRun(t, "E_FORBIDDEN", ["resume", "--table", table, "--owner", "tao"], client);
       expect(error.message).toContain(`the table is paused by jenny (owner key, entry ${paused.body!.seq})`);
       expect(error.details).toMatchObject({ pauses: [{ owner: "jenny", via: "owner", seq: paused.body!.seq }] });
-      await refused(client, ["say", "--table", table, "--seat", "bot-tao", "lifted?"], "E_PAUSED");
+      await refusedRun(t, "E_PAUSED", ["say", "--table", table, "--seat", "bot-tao", "lifted?"], client);
     }, 15_000);
 
     it("refuses a resume where nothing is paused, and a second pause by the same owner (E_NOT_ALLOWED)", async () => {
       const { client, table } = await seated("cli-brake-twice");
-      await refused(client, ["resume", "--table", table, "--owner", "tao"], "E_NOT_ALLOWED");
+      await refusedRun(t, "E_NOT_ALLOWED", ["resume", "--table", table, "--owner", "tao"], client);
       expect((await t.run(["pause", "--table", table, "--owner", "tao"])).code).toBe(0);
-      const again = await refused(client, ["pause", "--table", table, "--owner", "tao"], "E_NOT_ALLOWED");
+      const again = await refusedRun(t, "E_NOT_ALLOWED", ["pause", "--table", table, "--owner", "tao"], client);
       expect(again.message).toContain("tao already holds a pause here");
     }, 15_000);
   });

@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { custodyRequest, custodyStatementAt, feedReplica, HttpClient, MemoryHeadStore, type Reader, type TableClient } from "../../../src/client/index.js";
-import { signCustody, TrestleError, type SignedHead } from "../../../src/protocol/index.js";
+import { signCustody, type SignedHead } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { sharedRelay, startRelay, type LocalRelay } from "../../support/local-relay.js";
 import type { Cast } from "../../support/table-fixture.js";
+import { refusal } from "../../support/refused.js";
 
 let a: LocalRelay;
 let b: LocalRelay;
@@ -38,15 +39,6 @@ async function moveToB(atA: TableClient, k: Cast): Promise<void> {
   await http.takeCustody(atA.table, await custodyRequest(statement, k.ops, "ops", [await signCustody(k.tao, "tao", statement)]));
 }
 
-async function refusal(promise: Promise<unknown>): Promise<TrestleError> {
-  const error = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(TrestleError);
-  return error as TrestleError;
-}
-
 describe("a table this home holds at relay A, met at relay B", () => {
   it("adopts nothing from B before following it, then holds B's head once the hand-over verifies", async () => {
     const store = new MemoryHeadStore();
@@ -72,7 +64,7 @@ describe("a table this home holds at relay A, met at relay B", () => {
       const impostor = await tableClient(b.url, table);
       await seatDebate(impostor);
       const atB = await tableClient(b.url, table, store);
-      const error = await refusal(atB.projection(owner(k)));
+      const error = await refusal(() => atB.projection(owner(k)));
       expect(error.code).toBe("E_RELAY_KEY");
       expect(atB.tracker.held).toBeNull();
     }, 60_000);
@@ -85,7 +77,7 @@ describe("a table this home holds at relay A, met at relay B", () => {
       await moveToB(atA, k);
       await atA.submit(k.botJenny, "bot-jenny", { kind: "say", body: "written at A after the move" });
       const atB = await tableClient(b.url, table, store);
-      const error = await refusal(atB.projection(owner(k)));
+      const error = await refusal(() => atB.projection(owner(k)));
       expect(error.code).toBe("E_FORK");
       const evidence = (error.details as { evidence: { heads: SignedHead[] } }).evidence;
       expect(evidence.heads.map((h) => h.relay)).toEqual([atA.tracker.relayKey, atB.tracker.relayKey]);
@@ -101,7 +93,7 @@ describe("a table this home holds at relay A, met at relay B", () => {
       await feedReplica(http, (await atA.exportLedger(owner(k))).text);
       const { statement } = await custodyStatementAt(http, table, (await http.wellKnown()).relay_key, () => null);
       const other = await signCustody(k.tao, "tao", { ...statement, seq: statement.seq - 1 });
-      expect((await refusal(custodyRequest(statement, k.ops, "ops", [other]))).code).toBe("E_SCHEMA");
+      expect((await refusal(() => custodyRequest(statement, k.ops, "ops", [other]))).code).toBe("E_SCHEMA");
     }, 60_000);
 
     it("refuses to sign over a mirror behind the head this home holds from its origin (E_FORK)", async () => {
@@ -111,7 +103,7 @@ describe("a table this home holds at relay A, met at relay B", () => {
       await feedReplica(http, (await atA.exportLedger(owner(k))).text);
       await atA.submit(k.botJenny, "bot-jenny", { kind: "say", body: "the mirror has not seen this" });
       const held = atA.tracker.held;
-      const error = await refusal(custodyStatementAt(http, table, (await http.wellKnown()).relay_key, () => held));
+      const error = await refusal(async () => custodyStatementAt(http, table, (await http.wellKnown()).relay_key, () => held));
       expect(error.code).toBe("E_FORK");
     }, 60_000);
   });

@@ -4,17 +4,12 @@ import { HttpClient } from "../../../src/client/index.js";
 import { TrestleError, verifyExport } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
+import { refusal } from "../../support/refused.js";
 
 let relay: LocalRelay;
 beforeAll(async () => {
   relay = await sharedRelay();
 }, 60_000);
-
-async function refusal(promise: Promise<unknown>): Promise<TrestleError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(TrestleError);
-  return error as TrestleError;
-}
 
 describe("HttpClient", () => {
   it("reads the well-known document", async () => {
@@ -49,21 +44,21 @@ describe("HttpClient", () => {
       const client = await tableClient(relay.url, uniqueTable("http-refuse"));
       const k = await seatDebate(client);
       const before = client.tracker.held;
-      const error = await refusal(client.submit(k.botJenny, "bot-jenny", { kind: "say", body: "out of turn" }));
+      const error = await refusal(() => client.submit(k.botJenny, "bot-jenny", { kind: "say", body: "out of turn" }));
       expect(error.code).toBe("E_NOT_FLOOR");
       expect(error.details).toMatchObject({ holder: "bot-tao" });
       expect(await client.http.head(client.table)).toEqual(before);
     });
 
     it("names an unknown table E_TABLE_NOT_FOUND", async () => {
-      const error = await refusal(new HttpClient({ url: relay.url }).head("no-such-table"));
+      const error = await refusal(() => new HttpClient({ url: relay.url }).head("no-such-table"));
       expect(error.code).toBe("E_TABLE_NOT_FOUND");
     });
   });
 
   describe("when the relay cannot be reached", () => {
     it("throws E_NETWORK naming the relay", async () => {
-      const error = await refusal(new HttpClient({ url: "http://127.0.0.1:9" }).wellKnown());
+      const error = await refusal(() => new HttpClient({ url: "http://127.0.0.1:9" }).wellKnown());
       expect(error.code).toBe("E_NETWORK");
       expect(error.message).toContain("127.0.0.1:9");
     });
@@ -77,7 +72,7 @@ describe("HttpClient", () => {
       ["an error with an unknown code", 409, JSON.stringify({ error: { code: "E_MADE_UP", message: "x" } })],
     ])("throws E_BAD_RESPONSE for %s", async (_, status, body) => {
       const http = new HttpClient({ url: "http://relay.invalid", fetch: async () => new Response(body, { status }) });
-      expect((await refusal(http.wellKnown())).code).toBe("E_BAD_RESPONSE");
+      expect((await refusal(() => http.wellKnown())).code).toBe("E_BAD_RESPONSE");
     });
 
     it("refuses a URL that is not http or https", () => {

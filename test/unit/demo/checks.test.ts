@@ -1,10 +1,10 @@
 /** The demo's own checks fail on any of: a task not verified, a verify that is not CLEAN, the private note in the export. */
 import { describe, expect, it } from "vitest";
 import { checksOf } from "../../../src/demo/checks.js";
-import type { SessionOutcome } from "../../../src/demo/session-459.js";
+import type { DebateOutcome } from "../../../src/demo/debate.js";
 import { INITIAL_BOARD, order, reorder } from "../../../src/demo/taskboard.js";
 
-const GOOD: SessionOutcome = {
+const GOOD: DebateOutcome = {
   table: "t-459-abcdef",
   task: "15.jenny",
   taskState: "verified",
@@ -14,7 +14,7 @@ const GOOD: SessionOutcome = {
   privateNote: "jenny is on leave next week",
 };
 
-const failing = (outcome: SessionOutcome) => checksOf(outcome).filter((c) => !c.ok).map((c) => c.name);
+const failing = (outcome: DebateOutcome) => checksOf(outcome).filter((c) => !c.ok).map((c) => c.name);
 
 describe("the demo's checks", () => {
   it("all hold for a verified task, a CLEAN verify and an export without the note", () => {

@@ -23,11 +23,11 @@ import {
   submissionStatement,
   SubmitRequestSchema,
   textSha256,
-  TrestleError,
   verifyStatement,
   type Signer,
 } from "../../../src/protocol/index.js";
 import { cast, debateConfig, MemoryLedger } from "../../support/table-fixture.js";
+import { refusalCode } from "../../support/refused.js";
 
 const spec = readFileSync(new URL("../../../docs/SPEC.md", import.meta.url), "utf8");
 
@@ -43,17 +43,6 @@ function example(start: string): Map<string, string> {
   const text = section(start, "\n```\n\n");
   const block = text.slice(text.indexOf("```\n") + 4);
   return new Map(block.split("\n").map((line) => line.split(/ {2,}/) as [string, string]));
-}
-
-/** The code's error code for `fn`, or "accepted". */
-function outcome(fn: () => unknown): string {
-  try {
-    fn();
-    return "accepted";
-  } catch (error) {
-    if (error instanceof TrestleError) return error.code;
-    throw error;
-  }
 }
 
 let seat: Signer;
@@ -154,7 +143,7 @@ describe("SPEC §4.2 capability card table", () => {
   }));
   const atLimit = (row: (typeof rows)[number], extra = 0) =>
     row.array ? Array.from({ length: row.items }, () => "s".repeat(row.chars + extra)) : "s".repeat(row.chars + extra);
-  const card = (fields: Record<string, unknown>) => outcome(() => parseOrThrow(CapabilityCardSchema, fields, "card"));
+  const card = (fields: Record<string, unknown>) => refusalCode(() => parseOrThrow(CapabilityCardSchema, fields, "card"));
 
   it("names exactly the schema's members", () => {
     expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(CapabilityCardSchema.shape).sort());
@@ -187,7 +176,7 @@ describe("SPEC §4.2 capability card table", () => {
 
 describe("SPEC §3.1 args key rule", () => {
   const stated = new RegExp(/keys each match `(\^[^`]+\$)`/.exec(spec)![1]!);
-  const effect = (key: string) => outcome(() => parseOrThrow(EffectSchema, { owner: "tao", resource: "repo", action: "merge", args: { [key]: 1 } }));
+  const effect = (key: string) => refusalCode(() => parseOrThrow(EffectSchema, { owner: "tao", resource: "repo", action: "merge", args: { [key]: 1 } }));
 
   it.each(["a", "Z", "pr", "A1", "a_b.c-d", "x".repeat(64), "x".repeat(65), "é", "ñame", "Ω", "1x", "9", "_x", "__proto__", "-x", ".x", "a b", "a/b", "a:b", ""])(
     "judges the key %j as the SPEC's pattern does",
@@ -208,7 +197,7 @@ describe("SPEC §2.1 number rule", () => {
     "judges the JSON number %s as the SPEC's literal pattern and the 2^53 - 1 bound do",
     (n) => {
       const inProfile = literal.test(n) && Math.abs(Number(n)) <= 2 ** 53 - 1;
-      expect(outcome(() => parseInboundJson(`[${n}]`))).toBe(inProfile ? "accepted" : "E_NOT_CANONICAL");
+      expect(refusalCode(() => parseInboundJson(`[${n}]`))).toBe(inProfile ? "accepted" : "E_NOT_CANONICAL");
     },
   );
 });

@@ -15,10 +15,10 @@ import { HttpClient } from "../../../src/client/node.js";
 import { a2aAgent } from "../../../src/owner/a2a-agent.js";
 import { agentTurn } from "../../../src/owner/agent-turn.js";
 import { OwnerWords } from "../../../src/owner/index.js";
-import { TrestleError } from "../../../src/protocol/index.js";
 import { debaterCard } from "../../support/a2a-card.js";
 import { unitProjection } from "../../support/agent-turn.js";
 import { keyOf } from "../../support/table-fixture.js";
+import { refusal } from "../../support/refused.js";
 
 const servers: Server[] = [];
 afterAll(() => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))));
@@ -80,16 +80,6 @@ async function connect(url: string) {
 
 const turn = agentTurn("bot-tao", "open", unitProjection("open"));
 const stop = new AbortController().signal;
-
-/** The E_AGENT `attempt` fails with. */
-async function refusal(attempt: () => Promise<unknown>): Promise<TrestleError> {
-  const error = await attempt().then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof TrestleError)) throw new Error(`expected E_AGENT, got ${String(error)}`);
-  return error;
-}
 
 /** The agent that a cross-origin redirect would reach: it must never get a turn. */
 const elsewhere = await serve((app, url) => mountAgent(app, url, "elsewhere", "/a2a/jsonrpc"));

@@ -8,16 +8,12 @@ import { agentTurn } from "../../../src/owner/agent-turn.js";
 import { execAgent } from "../../../src/owner/exec-agent.js";
 import { TrestleError } from "../../../src/protocol/index.js";
 import { unitProjection } from "../../support/agent-turn.js";
+import { refusal } from "../../support/refused.js";
 
 /** The E_AGENT the command `command` fails its turn with. */
-async function failure(command: string): Promise<TrestleError> {
+function failure(command: string): Promise<TrestleError> {
   const agent = execAgent({ command, json: false, timeoutMs: 20_000, env: { PATH: process.env.PATH }, boundary: () => "B".repeat(24) });
-  const error = await agent.turn(agentTurn("bot-tao", "open", unitProjection("open")), new AbortController().signal).then(
-    () => null,
-    (e: unknown) => e,
-  );
-  if (!(error instanceof TrestleError)) throw new Error(`expected E_AGENT, got ${String(error)}`);
-  return error;
+  return refusal(() => agent.turn(agentTurn("bot-tao", "open", unitProjection("open")), new AbortController().signal));
 }
 
 describe("when the command exits non-zero", () => {

@@ -8,7 +8,7 @@
  * stay within DOC_MARGIN of it.
  */
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -16,6 +16,7 @@ import { unstable_readConfig } from "wrangler";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { compressedBytes, dryRunDeploy, kib } from "../../../scripts/worker-size.mjs";
+import { filesUnder } from "../../support/source-tree.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -46,10 +47,6 @@ beforeAll(async () => {
   compressed = compressedBytes(out);
   console.info(`Worker bundle: ${compressed} bytes gzip (${kib(compressed)} KiB), measured as \`node scripts/worker-size.mjs\` does`);
 }, 120_000);
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
-}
 
 describe("the deployable Worker", () => {
   it("fits the free plan's Worker size limit after compression", () => {

@@ -9,19 +9,9 @@ import {
   fromUtf8,
   toBase64url,
   toHex,
-  TrestleError,
   utf8,
 } from "../../../src/protocol/index.js";
-
-function codeOf(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof TrestleError) return error.code;
-    throw error;
-  }
-  return "accepted";
-}
+import { refusalCode } from "../../support/refused.js";
 
 describe("hex", () => {
   it("writes lowercase, two digits per byte", () => {
@@ -46,7 +36,7 @@ describe("hex", () => {
       ["whitespace", "00 11"],
       ["a sign", "-1"],
     ])("refuses %s with E_SCHEMA", (_what, text) => {
-      expect(codeOf(() => fromHex(text))).toBe("E_SCHEMA");
+      expect(refusalCode(() => fromHex(text))).toBe("E_SCHEMA");
     });
   });
 });
@@ -97,13 +87,13 @@ describe("base64url", () => {
       ["non-zero tail bits after two bytes", "Zm9"],
       ["a non-ASCII character", "Zm9v\u00e9"],
     ])("refuses %s with E_SCHEMA", (_what, text) => {
-      expect(codeOf(() => fromBase64url(text))).toBe("E_SCHEMA");
+      expect(refusalCode(() => fromBase64url(text))).toBe("E_SCHEMA");
     });
 
     it("refuses every non-canonical spelling of one byte", () => {
       for (let c = 0; c < 64; c++) {
         const text = `A${"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"[c]}`;
-        expect(codeOf(() => fromBase64url(text))).toBe(c % 16 === 0 ? "accepted" : "E_SCHEMA");
+        expect(refusalCode(() => fromBase64url(text))).toBe(c % 16 === 0 ? "accepted" : "E_SCHEMA");
       }
     });
   });
@@ -130,7 +120,7 @@ describe("utf8", () => {
       ["an overlong encoding", [0xc0, 0xaf]],
       ["an encoded surrogate", [0xed, 0xa0, 0x80]],
     ])("refuses %s with E_SCHEMA", (_what, bytes) => {
-      expect(codeOf(() => fromUtf8(Uint8Array.from(bytes)))).toBe("E_SCHEMA");
+      expect(refusalCode(() => fromUtf8(Uint8Array.from(bytes)))).toBe("E_SCHEMA");
     });
   });
 });

@@ -3,8 +3,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalBytes, canonicalize, fromHex, jsonEqual, parseCanonical, TrestleError } from "../../../src/protocol/index.js";
+import { canonicalBytes, canonicalize, fromHex, jsonEqual, parseCanonical } from "../../../src/protocol/index.js";
 import { integerJson } from "./fixtures.js";
+import { refusal } from "../../support/refused.js";
 
 const JCS = new URL("../../vectors/jcs/", import.meta.url);
 const NAMES = readdirSync(new URL("input/", JCS))
@@ -18,17 +19,6 @@ const input = (name: string): unknown => JSON.parse(readFileSync(new URL(`input/
 const output = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`output/${name}.json`, JCS)));
 const outhex = (name: string): Uint8Array => fromHex(readFileSync(new URL(`outhex/${name}.txt`, JCS), "ascii").replace(/\s+/g, ""));
 
-/** The E_NOT_CANONICAL error canonicalize throws for `value`, or a failure if it throws none. */
-function refusal(value: unknown): TrestleError {
-  try {
-    canonicalize(value);
-  } catch (error) {
-    if (error instanceof TrestleError) return error;
-    throw error;
-  }
-  throw new Error(`canonicalize accepted ${String(value)}`);
-}
-
 describe("canonicalize: RFC 8785 vectors (cyberphone/json-canonicalization)", () => {
   it("finds all six published vectors", () => {
     expect(NAMES).toEqual(["arrays", "french", "structures", "unicode", "values", "weird"]);
@@ -40,7 +30,7 @@ describe("canonicalize: RFC 8785 vectors (cyberphone/json-canonicalization)", ()
   });
 
   it("refuses the non-integer values vector with E_NOT_CANONICAL naming the first bad number", () => {
-    const error = refusal(input("values"));
+    const error = refusal(() => canonicalize(input("values")));
     expect(error.code).toBe("E_NOT_CANONICAL");
     expect(error.details).toEqual({ path: "$.numbers[0]" });
   });
@@ -130,7 +120,7 @@ describe("canonicalize: the trestle profile", () => {
     ];
 
     it.each(cases)("refuses %s with E_NOT_CANONICAL", (_what, value, path) => {
-      const error = refusal(value);
+      const error = refusal(() => canonicalize(value));
       expect(error.code).toBe("E_NOT_CANONICAL");
       expect(error.details).toEqual({ path });
     });

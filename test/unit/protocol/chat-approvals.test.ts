@@ -18,13 +18,13 @@ import {
   type ApprovalVerdict,
   type Effect,
   type Entry,
-  type ErrorCode,
   type TableConfig,
   type UnchainedEntry,
 } from "../../../src/protocol/index.js";
 import { cast, nonceOf, type Cast } from "../../support/table-fixture.js";
 import { copy, exportOf, headOver, kindOf, rechain, refusal, TestTable } from "./fixtures.js";
 import { approve, CARD_EFFECT, endorsingJoin, gatewayConfig, propose, taskState } from "./gateway-fixtures.js";
+import { refused } from "../../support/refused.js";
 
 let k: Cast;
 beforeAll(async () => {
@@ -53,15 +53,6 @@ let taps = 0;
 /** The relay-attested tap of `verdict` on task `task`, from Telegram, with a fresh event's nonce. */
 function tap(t: TestTable, task: string, verdict: ApprovalVerdict = "approve"): ApprovalDraft {
   return chatApprovalDraft(t.state, { task, verdict, via: "telegram", nonce: nonceOf(`tap ${taps++}`) });
-}
-
-/** Expects `run` to be refused with `code` (and `reason` for E_NEEDS_SIGNATURE), the ledger unchanged. */
-async function refused(t: TestTable, code: ErrorCode, run: () => unknown, reason?: string): Promise<void> {
-  const before = t.l.entries.length;
-  const error = await refusal(run);
-  expect(error.code).toBe(code);
-  if (reason !== undefined) expect(error.details).toMatchObject({ reason });
-  expect(t.l.entries.length).toBe(before);
 }
 
 describe("a chat approval", () => {
@@ -118,7 +109,7 @@ describe("a chat approval", () => {
     const seq = await propose(t, "x", [CARD_EFFECT, MERGE]);
     t.l.append(tap(t, `${seq}.jenny`));
     expect(taskState(t, `${seq}.jenny`)).toBe("approved");
-    await refused(t, "E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.tao`)), "no_rules");
+    await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.tao`)), { unmoved: t, details: { reason: "no_rules" } });
   });
 
   it("takes rules of the same shape and limits as auto_approve in the config", () => {
@@ -141,51 +132,51 @@ describe("a chat approval", () => {
     it("refuses an approve for an owner whose config lists no chat_approve rules (no_rules)", async () => {
       const t = await room();
       const seq = await propose(t, "x", [MERGE]);
-      await refused(t, "E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.tao`)), "no_rules");
+      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.tao`)), { unmoved: t, details: { reason: "no_rules" } });
     });
 
     it("refuses an approve when only the creator wrote the rules: the owner never signed the config (not_endorsed)", async () => {
       const t = await room({ endorsed: false });
       const seq = await propose(t, "x");
-      await refused(t, "E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.jenny`)), "not_endorsed");
+      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.jenny`)), { unmoved: t, details: { reason: "not_endorsed" } });
       expect(taskState(t, `${seq}.jenny`)).toBe("awaiting_approval");
     });
 
     it("refuses an approve when one effect of the task is not covered (not_covered)", async () => {
       const t = await room();
       const seq = await propose(t, "x", [CARD_EFFECT, DELETE]);
-      await refused(t, "E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.jenny`)), "not_covered");
+      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.jenny`)), { unmoved: t, details: { reason: "not_covered" } });
     });
 
     it("refuses a second approve of an approved task, and a reject once it runs (E_TASK_STATE)", async () => {
       const t = await room();
       const seq = await propose(t, "x");
       t.l.append(tap(t, `${seq}.jenny`));
-      await refused(t, "E_TASK_STATE", () => t.l.append(tap(t, `${seq}.jenny`)));
+      await refused("E_TASK_STATE", () => t.l.append(tap(t, `${seq}.jenny`)), { unmoved: t });
       await t.write("y", { kind: "progress", task: `${seq}.jenny`, body: "adding it" });
-      await refused(t, "E_TASK_STATE", () => t.l.append(tap(t, `${seq}.jenny`, "reject")));
+      await refused("E_TASK_STATE", () => t.l.append(tap(t, `${seq}.jenny`, "reject")), { unmoved: t });
     });
 
     it("refuses a tap recorded in another owner's name (E_FORBIDDEN) or for an unknown task (E_UNKNOWN_TASK)", async () => {
       const t = await room();
       const seq = await propose(t, "x");
-      await refused(t, "E_FORBIDDEN", () => t.l.append({ ...tap(t, `${seq}.jenny`), owner: "tao" }));
-      await refused(t, "E_UNKNOWN_TASK", () => t.l.append({ ...tap(t, `${seq}.jenny`), task: "999.jenny" }));
-      await refused(t, "E_UNKNOWN_TASK", () => tap(t, "999.jenny"));
+      await refused("E_FORBIDDEN", () => t.l.append({ ...tap(t, `${seq}.jenny`), owner: "tao" }), { unmoved: t });
+      await refused("E_UNKNOWN_TASK", () => t.l.append({ ...tap(t, `${seq}.jenny`), task: "999.jenny" }), { unmoved: t });
+      await refused("E_UNKNOWN_TASK", () => tap(t, "999.jenny"), { unmoved: t });
     });
 
     it("refuses an entry that names an app and also carries a signature (E_SCHEMA)", async () => {
       const t = await room();
       const seq = await propose(t, "x");
       const author = { key: k.jenny.publicKeyText, sig: "A".repeat(86) };
-      await refused(t, "E_SCHEMA", () => t.l.append({ ...tap(t, `${seq}.jenny`), author }));
+      await refused("E_SCHEMA", () => t.l.append({ ...tap(t, `${seq}.jenny`), author }), { unmoved: t });
     });
 
     it("refuses an approval with neither a signature nor an app (E_BAD_SIGNATURE)", async () => {
       const t = await room();
       const seq = await propose(t, "x");
       const { via: _via, ...unsigned } = tap(t, `${seq}.jenny`);
-      await refused(t, "E_BAD_SIGNATURE", () => t.l.append(unsigned));
+      await refused("E_BAD_SIGNATURE", () => t.l.append(unsigned), { unmoved: t });
     });
   });
 });

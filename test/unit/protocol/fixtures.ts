@@ -18,7 +18,6 @@ import {
   GENESIS_LINK,
   signHead,
   signSubmission,
-  TrestleError,
   verifyExport,
   type DistributiveOmit,
   type Entry,
@@ -32,6 +31,9 @@ import {
   type VerifyReport,
 } from "../../../src/protocol/index.js";
 import { cast, castOwners, debateConfig, keyOf, MemoryLedger, nonceOf, type Cast } from "../../support/table-fixture.js";
+
+/** The TrestleError a call throws (test/support/refused.ts). */
+export { refusal } from "../../support/refused.js";
 
 /** A debate table (`config`, default debateConfig) created by ops with bot-tao, bot-jenny and judge joined in that order. */
 export async function seatedDebate(k: Cast, config: TableConfig = debateConfig(k)): Promise<MemoryLedger> {
@@ -136,16 +138,6 @@ export async function handSigned(
   return { ...request.submission, seq: at.seq, ts: at.ts, author: { key: seatKey.publicKeyText, sig: request.sig } } as UnchainedEntry;
 }
 
-/** The TrestleError a call throws (sync or async), or a failure if it throws none. */
-export async function refusal(run: () => unknown): Promise<TrestleError> {
-  try {
-    await run();
-  } catch (error) {
-    if (error instanceof TrestleError) return error;
-    throw error;
-  }
-  throw new Error("expected a TrestleError, but the call was accepted");
-}
 
 /** One seat of a TestTable: its owner, keys and whether a human operates it. */
 export interface SeatSpec {

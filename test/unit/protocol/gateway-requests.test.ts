@@ -3,9 +3,10 @@
  * a seat approving its own shutdown leaves the table and the rotation skips it.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { canonicalize, fold, verifyExport, type ErrorCode } from "../../../src/protocol/index.js";
+import { canonicalize, fold, verifyExport } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
-import { broadcastConfig, kindOf, moves, refusal, TestTable } from "./fixtures.js";
+import { broadcastConfig, kindOf, moves, TestTable } from "./fixtures.js";
+import { refused } from "../../support/refused.js";
 
 let k: Cast;
 beforeAll(async () => {
@@ -14,12 +15,6 @@ beforeAll(async () => {
 
 /** A broadcast a -> b -> c (two rounds) with human h; every seat joined, a holds the floor. */
 const table = () => TestTable.open(broadcastConfig(k), ["a", "b", "c", "h"], k);
-
-async function refused(t: TestTable, code: ErrorCode, run: () => unknown): Promise<void> {
-  const before = t.l.entries.length;
-  expect((await refusal(run)).code).toBe(code);
-  expect(t.l.entries.length).toBe(before);
-}
 
 const request = (t: TestTable, seat: string, id: string, type: string, to?: string[]) =>
   t.write(seat, { kind: "request", request_id: id, type, body: `${type}?`, ...(to ? { to } : {}) });
@@ -39,39 +34,39 @@ describe("a request", () => {
   it("of a free-form type takes a response without a verdict, from anyone but the requester when nobody is named", async () => {
     const t = await table();
     await request(t, "a", "q-1", "question");
-    await refused(t, "E_FORBIDDEN", () => respond(t, "a", "q-1", "question"));
+    await refused("E_FORBIDDEN", () => respond(t, "a", "q-1", "question"), { unmoved: t });
     expect((await respond(t, "h", "q-1", "question")).map(kindOf)).toEqual(["response"]);
   });
 
   describe("when the response does not match", () => {
     it("refuses a response to an unknown request (E_UNKNOWN_REQUEST)", async () => {
       const t = await table();
-      await refused(t, "E_UNKNOWN_REQUEST", () => respond(t, "c", "nope", "plan_approval", "approve"));
+      await refused("E_UNKNOWN_REQUEST", () => respond(t, "c", "nope", "plan_approval", "approve"), { unmoved: t });
     });
 
     it("refuses a response of the wrong type (E_WRONG_RESPONSE_TYPE)", async () => {
       const t = await table();
       await request(t, "b", "plan-1", "plan_approval", ["c"]);
-      await refused(t, "E_WRONG_RESPONSE_TYPE", () => respond(t, "c", "plan-1", "shutdown", "approve"));
+      await refused("E_WRONG_RESPONSE_TYPE", () => respond(t, "c", "plan-1", "shutdown", "approve"), { unmoved: t });
     });
 
     it("refuses a response to an answered request (E_ALREADY_RESOLVED)", async () => {
       const t = await table();
       await request(t, "b", "plan-1", "plan_approval", ["c", "h"]);
       await respond(t, "c", "plan-1", "plan_approval", "reject");
-      await refused(t, "E_ALREADY_RESOLVED", () => respond(t, "h", "plan-1", "plan_approval", "approve"));
+      await refused("E_ALREADY_RESOLVED", () => respond(t, "h", "plan-1", "plan_approval", "approve"), { unmoved: t });
     });
 
     it("refuses a response from a seat the request does not name (E_FORBIDDEN)", async () => {
       const t = await table();
       await request(t, "b", "plan-1", "plan_approval", ["c"]);
-      await refused(t, "E_FORBIDDEN", () => respond(t, "h", "plan-1", "plan_approval", "approve"));
+      await refused("E_FORBIDDEN", () => respond(t, "h", "plan-1", "plan_approval", "approve"), { unmoved: t });
     });
 
     it("refuses a shutdown or plan_approval response without a verdict (E_SCHEMA)", async () => {
       const t = await table();
       await request(t, "b", "plan-1", "plan_approval", ["c"]);
-      await refused(t, "E_SCHEMA", () => respond(t, "c", "plan-1", "plan_approval"));
+      await refused("E_SCHEMA", () => respond(t, "c", "plan-1", "plan_approval"), { unmoved: t });
     });
   });
 
@@ -79,18 +74,18 @@ describe("a request", () => {
     it("refuses a request id used before (E_NOT_ALLOWED)", async () => {
       const t = await table();
       await request(t, "b", "r-1", "question");
-      await refused(t, "E_NOT_ALLOWED", () => request(t, "c", "r-1", "question"));
+      await refused("E_NOT_ALLOWED", () => request(t, "c", "r-1", "question"), { unmoved: t });
     });
 
     it("refuses a shutdown that does not name exactly one seat (E_NOT_ALLOWED)", async () => {
       const t = await table();
-      await refused(t, "E_NOT_ALLOWED", () => request(t, "a", "s-1", "shutdown"));
-      await refused(t, "E_NOT_ALLOWED", () => request(t, "a", "s-1", "shutdown", ["b", "c"]));
+      await refused("E_NOT_ALLOWED", () => request(t, "a", "s-1", "shutdown"), { unmoved: t });
+      await refused("E_NOT_ALLOWED", () => request(t, "a", "s-1", "shutdown", ["b", "c"]), { unmoved: t });
     });
 
     it("refuses addressing a seat that is not at the table (E_UNKNOWN_SEAT)", async () => {
       const t = await table();
-      await refused(t, "E_UNKNOWN_SEAT", () => request(t, "a", "s-1", "shutdown", ["ghost"]));
+      await refused("E_UNKNOWN_SEAT", () => request(t, "a", "s-1", "shutdown", ["ghost"]), { unmoved: t });
     });
   });
 });
@@ -104,7 +99,7 @@ describe("a shutdown", () => {
     expect(left[1]).toMatchObject({ author: null, data: { seat: "b", reason: "shutdown" } });
     const turn = await t.say("a");
     expect(moves(turn)).toEqual([{ floor: { holder: "c", round: 1, reason: "turn" } }]);
-    await refused(t, "E_UNKNOWN_SEAT", () => t.say("b"));
+    await refused("E_UNKNOWN_SEAT", () => t.say("b"), { unmoved: t });
   });
 
   it("approved by the floor holder moves the floor on at once", async () => {

@@ -16,10 +16,9 @@ import {
   verifyStatement,
   type ApprovalDraft,
   type Effect,
-  type ErrorCode,
 } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
-import { kindOf, refusal, TestTable } from "./fixtures.js";
+import { kindOf, TestTable } from "./fixtures.js";
 import {
   approve,
   approveWith,
@@ -32,6 +31,7 @@ import {
   statementFor,
   taskState,
 } from "./gateway-fixtures.js";
+import { refused } from "../../support/refused.js";
 
 let k: Cast;
 beforeAll(async () => {
@@ -40,13 +40,6 @@ beforeAll(async () => {
 
 const MERGE: Effect = { owner: "tao", resource: "github:tao/app", action: "merge", args: { pr: 459 } };
 const DELETE: Effect = { owner: "jenny", resource: "taskboard", action: "delete_card", args: { id: 7 } };
-
-/** Expects `run` to be refused with `code` and the ledger to be unchanged. */
-async function refused(t: TestTable, code: ErrorCode, run: () => unknown): Promise<void> {
-  const before = t.l.entries.length;
-  expect((await refusal(run)).code).toBe(code);
-  expect(t.l.entries.length).toBe(before);
-}
 
 describe("a proposal with effects", () => {
   it("opens one task per affected owner, caused by the proposal, bound to its leaf and that owner's effects", async () => {
@@ -100,7 +93,7 @@ describe("a proposal with effects", () => {
 
     it("refuses an effect on someone who is not an owner of the table", async () => {
       const t = await gatewayTable(k);
-      await refused(t, "E_NOT_OWNER", () => propose(t, "x", [{ ...CARD_EFFECT, owner: "mallory" }]));
+      await refused("E_NOT_OWNER", () => propose(t, "x", [{ ...CARD_EFFECT, owner: "mallory" }]), { unmoved: t });
     });
 
     it("refuses more effects than the limit, an empty list, unknown keys, and bad resources", async () => {
@@ -182,7 +175,7 @@ describe("auto_approve rules", () => {
   describe("when a join signs another config", () => {
     it("refuses it with E_WRONG_TABLE", async () => {
       const t = await withoutY();
-      await refused(t, "E_WRONG_TABLE", () => endorsingJoin(t, "y", "ab".repeat(32)));
+      await refused("E_WRONG_TABLE", () => endorsingJoin(t, "y", "ab".repeat(32)), { unmoved: t });
     });
   });
 });
@@ -204,7 +197,7 @@ describe("an owner's approval", () => {
     const seq = await propose(t, "x");
     await approve(t, seq, "jenny", "reject");
     expect(taskState(t, `${seq}.jenny`)).toBe("rejected");
-    await refused(t, "E_TASK_STATE", () => approve(t, seq, "jenny"));
+    await refused("E_TASK_STATE", () => approve(t, seq, "jenny"), { unmoved: t });
   });
 
   it("lets a later rejection by the same owner win before execution starts", async () => {
@@ -213,7 +206,7 @@ describe("an owner's approval", () => {
     await approve(t, seq, "jenny");
     await approve(t, seq, "jenny", "reject");
     expect(taskState(t, `${seq}.jenny`)).toBe("rejected");
-    await refused(t, "E_TASK_STATE", () => t.write("y", { kind: "progress", task: `${seq}.jenny` }));
+    await refused("E_TASK_STATE", () => t.write("y", { kind: "progress", task: `${seq}.jenny` }), { unmoved: t });
   });
 
   it("needs each owner's own approval when effects touch several owners", async () => {
@@ -242,22 +235,22 @@ describe("an owner's approval", () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       const statement = { ...statementFor(t, seq, "jenny") };
-      await refused(t, "E_FORBIDDEN", () => approveWith(t, "tao", statement));
+      await refused("E_FORBIDDEN", () => approveWith(t, "tao", statement), { unmoved: t });
     });
 
     it("refuses an approval recorded under an owner's name with a key that is not theirs (E_BAD_SIGNATURE)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       const draft = await draftOf(t, seq);
-      await refused(t, "E_BAD_SIGNATURE", () => t.l.append({ ...draft, author: { ...draft.author!, key: k.tao.publicKeyText } }));
-      await refused(t, "E_BAD_SIGNATURE", () => t.l.append({ ...draft, author: null }));
+      await refused("E_BAD_SIGNATURE", () => t.l.append({ ...draft, author: { ...draft.author!, key: k.tao.publicKeyText } }), { unmoved: t });
+      await refused("E_BAD_SIGNATURE", () => t.l.append({ ...draft, author: null }), { unmoved: t });
     });
 
     it("refuses an approval for altered effects (E_APPROVAL_MISMATCH)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       const altered = canonicalSha256([{ ...CARD_EFFECT, args: { title: "delete everything" } }]);
-      await refused(t, "E_APPROVAL_MISMATCH", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { effects_sha256: altered })));
+      await refused("E_APPROVAL_MISMATCH", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { effects_sha256: altered })), { unmoved: t });
     });
 
     it("refuses an approval bound to another proposal (E_APPROVAL_MISMATCH)", async () => {
@@ -265,40 +258,40 @@ describe("an owner's approval", () => {
       const first = await propose(t, "x");
       const second = await propose(t, "x", [CARD_EFFECT], "again");
       const other = statementFor(t, first, "jenny").proposal;
-      await refused(t, "E_APPROVAL_MISMATCH", () => approveWith(t, "jenny", statementFor(t, second, "jenny", "approve", { proposal: other })));
+      await refused("E_APPROVAL_MISMATCH", () => approveWith(t, "jenny", statementFor(t, second, "jenny", "approve", { proposal: other })), { unmoved: t });
     });
 
     it("refuses an approval of a task that does not exist (E_UNKNOWN_TASK)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
-      await refused(t, "E_UNKNOWN_TASK", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { task: `${seq + 5}.jenny` })));
+      await refused("E_UNKNOWN_TASK", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { task: `${seq + 5}.jenny` })), { unmoved: t });
     });
 
     it("refuses an approval signed for another table (E_WRONG_TABLE)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
-      await refused(t, "E_WRONG_TABLE", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { table: "t-other" })));
+      await refused("E_WRONG_TABLE", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { table: "t-other" })), { unmoved: t });
     });
 
     it("refuses a second approval of an approved task (E_TASK_STATE)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       await approve(t, seq, "jenny");
-      await refused(t, "E_TASK_STATE", () => approve(t, seq, "jenny"));
+      await refused("E_TASK_STATE", () => approve(t, seq, "jenny"), { unmoved: t });
     });
 
     it("refuses a relay-attested chat approval for an owner without chat_approve rules (E_NEEDS_SIGNATURE)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       const draft = await draftOf(t, seq);
-      await refused(t, "E_NEEDS_SIGNATURE", () => t.l.append({ ...draft, via: "telegram", author: null }));
+      await refused("E_NEEDS_SIGNATURE", () => t.l.append({ ...draft, via: "telegram", author: null }), { unmoved: t });
     });
 
     it("refuses an approval in the name of someone who is not an owner (E_NOT_OWNER)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       const draft = await draftOf(t, seq);
-      await refused(t, "E_NOT_OWNER", () => t.l.append({ ...draft, owner: "mallory" }));
+      await refused("E_NOT_OWNER", () => t.l.append({ ...draft, owner: "mallory" }), { unmoved: t });
     });
   });
 });
@@ -342,7 +335,7 @@ describe("execution and verification", () => {
     const { t, id } = await approved();
     await t.write("y", { kind: "progress", task: id });
     await t.write("y", { kind: "receipt", task: id, body: "done" });
-    await refused(t, "E_SELF_VERIFY", () => t.write("y", { kind: "verify", task: id, verdict: "pass", body: "looks right to me" }));
+    await refused("E_SELF_VERIFY", () => t.write("y", { kind: "verify", task: id, verdict: "pass", body: "looks right to me" }), { unmoved: t });
     await t.write("y2", { kind: "verify", task: id, verdict: "pass", body: "checked" });
     expect(taskState(t, id)).toBe("verified");
   });
@@ -354,8 +347,8 @@ describe("execution and verification", () => {
     const failed = await t.write("c", { kind: "verify", task: id, verdict: "fail", body: "no card on the board" });
     expect(failed[1]).toMatchObject({ kind: "system", subkind: "task_state", data: { task: id, state: "failed", reason: "verify" } });
     expect(t.state.tasks[id]!.state).toBe("failed");
-    await refused(t, "E_TASK_STATE", () => t.write("y", { kind: "progress", task: id }));
-    await refused(t, "E_TASK_STATE", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "second look" }));
+    await refused("E_TASK_STATE", () => t.write("y", { kind: "progress", task: id }), { unmoved: t });
+    await refused("E_TASK_STATE", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "second look" }), { unmoved: t });
   });
 
   it("keeps accepting task work after the decision closed the table, and nothing else", async () => {
@@ -368,8 +361,8 @@ describe("execution and verification", () => {
     await t.write("y", { kind: "receipt", task: id, body: "done" });
     await t.write("c", { kind: "verify", task: id, verdict: "pass", body: "seen it" });
     expect(taskState(t, id)).toBe("verified");
-    await refused(t, "E_CLOSED", () => t.say("x"));
-    await refused(t, "E_CLOSED", () => propose(t, "x"));
+    await refused("E_CLOSED", () => t.say("x"), { unmoved: t });
+    await refused("E_CLOSED", () => propose(t, "x"), { unmoved: t });
   });
 
   it("is taken over by another seat of the owner, with progress, once its executor left the table", async () => {
@@ -377,12 +370,12 @@ describe("execution and verification", () => {
     await t.write("y", { kind: "progress", task: id });
     await t.write("x", { kind: "request", request_id: "bye-y", type: "shutdown", to: ["y"], body: "thanks, y" });
     await t.write("y", { kind: "response", request_id: "bye-y", type: "shutdown", verdict: "approve" });
-    await refused(t, "E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }));
-    await refused(t, "E_NOT_EXECUTOR", () => t.write("x", { kind: "progress", task: id }));
+    await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }), { unmoved: t });
+    await refused("E_NOT_EXECUTOR", () => t.write("x", { kind: "progress", task: id }), { unmoved: t });
     expect((await t.write("y2", { kind: "progress", task: id, body: "taking over" })).map(kindOf)).toEqual(["progress"]);
     expect(t.state.tasks[id]).toMatchObject({ state: "running", executor: "y2" });
     await t.write("y2", { kind: "receipt", task: id, body: "done" });
-    await refused(t, "E_SELF_VERIFY", () => t.write("y2", { kind: "verify", task: id, verdict: "pass", body: "mine" }));
+    await refused("E_SELF_VERIFY", () => t.write("y2", { kind: "verify", task: id, verdict: "pass", body: "mine" }), { unmoved: t });
     await t.write("c", { kind: "verify", task: id, verdict: "pass", body: "seen it" });
     expect(taskState(t, id)).toBe("verified");
     expect((await verifyExport(await t.exportText(), { relayKey: k.relay.publicKeyText })).verdict).toBe("CLEAN");
@@ -392,47 +385,47 @@ describe("execution and verification", () => {
     it("refuses progress before approval (E_TASK_STATE)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
-      await refused(t, "E_TASK_STATE", () => t.write("y", { kind: "progress", task: `${seq}.jenny` }));
+      await refused("E_TASK_STATE", () => t.write("y", { kind: "progress", task: `${seq}.jenny` }), { unmoved: t });
     });
 
     it("refuses progress from a seat of another owner (E_NOT_EXECUTOR)", async () => {
       const { t, id } = await approved();
-      await refused(t, "E_NOT_EXECUTOR", () => t.write("x", { kind: "progress", task: id }));
+      await refused("E_NOT_EXECUTOR", () => t.write("x", { kind: "progress", task: id }), { unmoved: t });
     });
 
     it("refuses progress and receipts from a second seat of the owner once one executes (E_NOT_EXECUTOR)", async () => {
       const { t, id } = await approved();
       await t.write("y", { kind: "progress", task: id });
-      await refused(t, "E_NOT_EXECUTOR", () => t.write("y2", { kind: "progress", task: id }));
-      await refused(t, "E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }));
+      await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "progress", task: id }), { unmoved: t });
+      await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }), { unmoved: t });
     });
 
     it("refuses a receipt before the task ran (E_TASK_STATE)", async () => {
       const { t, id } = await approved();
-      await refused(t, "E_TASK_STATE", () => t.write("y", { kind: "receipt", task: id, body: "done already" }));
+      await refused("E_TASK_STATE", () => t.write("y", { kind: "receipt", task: id, body: "done already" }), { unmoved: t });
     });
 
     it("refuses verification before a receipt (E_TASK_STATE)", async () => {
       const { t, id } = await approved();
       await t.write("y", { kind: "progress", task: id });
-      await refused(t, "E_TASK_STATE", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "too early" }));
+      await refused("E_TASK_STATE", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "too early" }), { unmoved: t });
     });
 
     it("refuses a rejection once execution started (E_TASK_STATE)", async () => {
       const { t, id, seq } = await approved();
       await t.write("y", { kind: "progress", task: id });
-      await refused(t, "E_TASK_STATE", () => approve(t, seq, "jenny", "reject"));
+      await refused("E_TASK_STATE", () => approve(t, seq, "jenny", "reject"), { unmoved: t });
     });
 
     it("refuses work on a task that does not exist (E_UNKNOWN_TASK)", async () => {
       const { t } = await approved();
-      await refused(t, "E_UNKNOWN_TASK", () => t.write("y", { kind: "progress", task: "999.jenny" }));
-      await refused(t, "E_UNKNOWN_TASK", () => t.write("c", { kind: "verify", task: "999.jenny", verdict: "fail", body: "?" }));
+      await refused("E_UNKNOWN_TASK", () => t.write("y", { kind: "progress", task: "999.jenny" }), { unmoved: t });
+      await refused("E_UNKNOWN_TASK", () => t.write("c", { kind: "verify", task: "999.jenny", verdict: "fail", body: "?" }), { unmoved: t });
     });
 
     it("refuses a verify without a reason (E_SCHEMA)", async () => {
       const { t, id } = await approved();
-      await refused(t, "E_SCHEMA", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "" }));
+      await refused("E_SCHEMA", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "" }), { unmoved: t });
     });
   });
 });

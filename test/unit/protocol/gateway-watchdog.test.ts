@@ -11,11 +11,11 @@ import {
   taskStateDraft,
   verifyExport,
   watchdogDeadline,
-  type ErrorCode,
 } from "../../../src/protocol/index.js";
 import { cast, nonceOf, type Cast } from "../../support/table-fixture.js";
-import { copy, exportOf, headOver, kindOf, rechain, refusal, TestTable } from "./fixtures.js";
+import { copy, exportOf, headOver, kindOf, rechain, TestTable } from "./fixtures.js";
 import { approve, gatewayConfig, gatewayTable, propose, taskState } from "./gateway-fixtures.js";
+import { refused } from "../../support/refused.js";
 
 let k: Cast;
 beforeAll(async () => {
@@ -38,12 +38,6 @@ function stallAt(t: TestTable, id: string, at: number) {
   return t.l.append(stalledDraft(t.state, id));
 }
 
-async function refused(t: TestTable, code: ErrorCode, run: () => unknown): Promise<void> {
-  const before = t.l.entries.length;
-  expect((await refusal(run)).code).toBe(code);
-  expect(t.l.entries.length).toBe(before);
-}
-
 describe("the watchdog", () => {
   it("stalls an approved task with no progress within heartbeat_ms, as an entry with no cause", async () => {
     const { t, id, since } = await approvedTask();
@@ -61,7 +55,7 @@ describe("the watchdog", () => {
     t.l.now = since + 50_000;
     const [progress] = await t.write("y", { kind: "progress", task: id });
     expect(watchdogDeadline(t.state)).toBe(progress!.ts + HEARTBEAT);
-    await refused(t, "E_TASK_STATE", () => stallAt(t, id, since + HEARTBEAT));
+    await refused("E_TASK_STATE", () => stallAt(t, id, since + HEARTBEAT), { unmoved: t });
     expect(stallAt(t, id, progress!.ts + HEARTBEAT).map(kindOf)).toEqual(["task_state"]);
   });
 
@@ -95,14 +89,14 @@ describe("the watchdog", () => {
     t.l.append(control("tao", "pause"));
     t.l.append(control("jenny", "pause"));
     expect(watchdogDeadline(t.state)).toBeNull();
-    await refused(t, "E_TASK_STATE", () => stallAt(t, id, since + 10 * HEARTBEAT));
+    await refused("E_TASK_STATE", () => stallAt(t, id, since + 10 * HEARTBEAT), { unmoved: t });
     t.l.now = since + 5 * HEARTBEAT;
     t.l.append(control("tao", "resume"));
     expect(watchdogDeadline(t.state)).toBeNull();
     t.l.now = since + 10 * HEARTBEAT;
     const [resumed] = t.l.append(control("jenny", "resume"));
     expect(watchdogDeadline(t.state)).toBe(resumed!.ts + HEARTBEAT);
-    await refused(t, "E_TASK_STATE", () => stallAt(t, id, resumed!.ts + HEARTBEAT - 1));
+    await refused("E_TASK_STATE", () => stallAt(t, id, resumed!.ts + HEARTBEAT - 1), { unmoved: t });
     stallAt(t, id, resumed!.ts + HEARTBEAT);
     expect((await verifyExport(await t.exportText(), { relayKey: k.relay.publicKeyText })).verdict).toBe("CLEAN");
   });
@@ -110,29 +104,29 @@ describe("the watchdog", () => {
   describe("when a stall is not due", () => {
     it("refuses a stall before heartbeat_ms passed (E_TASK_STATE)", async () => {
       const { t, id, since } = await approvedTask();
-      await refused(t, "E_TASK_STATE", () => stallAt(t, id, since + HEARTBEAT - 1));
+      await refused("E_TASK_STATE", () => stallAt(t, id, since + HEARTBEAT - 1), { unmoved: t });
     });
 
     it("refuses a second stall of the same task: a repeated alarm run appends nothing", async () => {
       const { t, id, since } = await approvedTask();
       stallAt(t, id, since + HEARTBEAT);
       expect(dueTasks(t.state, since + 10 * HEARTBEAT)).toEqual([]);
-      await refused(t, "E_TASK_STATE", () => stallAt(t, id, since + 10 * HEARTBEAT));
+      await refused("E_TASK_STATE", () => stallAt(t, id, since + 10 * HEARTBEAT), { unmoved: t });
     });
 
     it("refuses a stall of a task awaiting approval, and of an unknown task", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
-      await refused(t, "E_TASK_STATE", () => stallAt(t, `${seq}.jenny`, t.l.now + 10 * HEARTBEAT));
-      await refused(t, "E_UNKNOWN_TASK", () => stallAt(t, "99.jenny", t.l.now));
+      await refused("E_TASK_STATE", () => stallAt(t, `${seq}.jenny`, t.l.now + 10 * HEARTBEAT), { unmoved: t });
+      await refused("E_UNKNOWN_TASK", () => stallAt(t, "99.jenny", t.l.now), { unmoved: t });
     });
 
     it("refuses any other task_state submitted on its own (E_FORBIDDEN)", async () => {
       const { t, id, since } = await approvedTask();
       t.l.now = since + HEARTBEAT;
-      await refused(t, "E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "verified", "watchdog", null)));
-      await refused(t, "E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "stalled", "watchdog", 3)));
-      await refused(t, "E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "stalled", "approval", null)));
+      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "verified", "watchdog", null)), { unmoved: t });
+      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "stalled", "watchdog", 3)), { unmoved: t });
+      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "stalled", "approval", null)), { unmoved: t });
     });
   });
 
@@ -161,27 +155,27 @@ describe("the watchdog", () => {
         const { t, id, seq } = await approvedTask();
         const [progress] = await t.write("y", { kind: "progress", task: id });
         stallAt(t, id, progress!.ts + HEARTBEAT);
-        await refused(t, "E_TASK_STATE", () => approve(t, seq, "jenny", "reject"));
+        await refused("E_TASK_STATE", () => approve(t, seq, "jenny", "reject"), { unmoved: t });
         expect(taskState(t, id)).toBe("stalled");
       });
 
       it("refuses a second approval of a stalled task (E_TASK_STATE)", async () => {
         const { t, id, seq, since } = await approvedTask();
         stallAt(t, id, since + HEARTBEAT);
-        await refused(t, "E_TASK_STATE", () => approve(t, seq, "jenny"));
+        await refused("E_TASK_STATE", () => approve(t, seq, "jenny"), { unmoved: t });
       });
 
       it("refuses progress from another seat of the owner while its executor is still seated (E_NOT_EXECUTOR)", async () => {
         const { t, id } = await approvedTask();
         const [progress] = await t.write("y", { kind: "progress", task: id });
         stallAt(t, id, progress!.ts + HEARTBEAT);
-        await refused(t, "E_NOT_EXECUTOR", () => t.write("y2", { kind: "progress", task: id }));
+        await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "progress", task: id }), { unmoved: t });
       });
 
       it("refuses a receipt for a stalled task that never ran (E_TASK_STATE)", async () => {
         const { t, id, since } = await approvedTask();
         stallAt(t, id, since + HEARTBEAT);
-        await refused(t, "E_TASK_STATE", () => t.write("y", { kind: "receipt", task: id, body: "done?" }));
+        await refused("E_TASK_STATE", () => t.write("y", { kind: "receipt", task: id, body: "done?" }), { unmoved: t });
       });
     });
   });
@@ -192,7 +186,7 @@ describe("the watchdog", () => {
     const [receipt] = await t.write("y", { kind: "receipt", task: id, body: "card moved" });
     expect(watchdogDeadline(t.state)).toBeNull();
     expect(dueTasks(t.state, receipt!.ts + 10 * HEARTBEAT)).toEqual([]);
-    await refused(t, "E_TASK_STATE", () => stallAt(t, id, receipt!.ts + 10 * HEARTBEAT));
+    await refused("E_TASK_STATE", () => stallAt(t, id, receipt!.ts + 10 * HEARTBEAT), { unmoved: t });
   });
 
   describe("in a replay", () => {

@@ -4,23 +4,13 @@
  * LIMITS, OPERATOR_LIMITS, DEMO_LIMITS and the invite and bind-code windows are derived from it;
  * the note window of the table object is read from its source and compared.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEMO_LIMITS, LIMIT_LAYERS, LIMIT_TABLE, LIMITS, limitRows, limitSetting, OPERATOR_LIMITS, type LimitName, type OperatorLimitName } from "../../../src/protocol/index.js";
 import { ERROR_CODES } from "../../../src/protocol/errors.js";
+import { REPO_ROOT as ROOT, sourceFiles } from "../../support/source-tree.js";
 
-const ROOT = resolve(import.meta.dirname, "../../..");
-
-/** Every .ts file under src, worker and durable-objects with its text. */
-function sources(): { path: string; text: string }[] {
-  return ["src", "worker", "durable-objects"].flatMap((top) =>
-    readdirSync(join(ROOT, top), { withFileTypes: true, recursive: true })
-      .filter((d) => d.isFile() && d.name.endsWith(".ts"))
-      .map((d) => join(d.parentPath, d.name))
-      .map((file) => ({ path: relative(ROOT, file).replace(/\\/g, "/"), text: readFileSync(file, "utf8") })),
-  );
-}
 
 const names = new Set<string>(Object.keys(LIMIT_TABLE));
 const rowsOf = (kind: string) => limitRows().filter((r) => r.row.kind === kind).map((r) => r.name);
@@ -43,20 +33,20 @@ describe("the table of limits", () => {
   });
 
   it("names every limit a refusal in the code carries, with the code that refusal has", () => {
-    const refused = sources().flatMap((f) => [...f.text.matchAll(/rateLimited\(\s*"(\w+)"/g)].map((m) => ({ path: f.path, name: m[1]! })));
+    const refused = sourceFiles().flatMap((f) => [...f.text.matchAll(/rateLimited\(\s*"(\w+)"/g)].map((m) => ({ path: f.path, name: m[1]! })));
     expect(refused.length).toBeGreaterThan(5);
     for (const { path, name } of refused) {
       expect(names.has(name), `${path} refuses over "${name}", which is not a row`).toBe(true);
       expect(LIMIT_TABLE[name as LimitName].codes, `${path}: ${name}`).toContain("E_RATE_LIMITED");
     }
-    const detailed = sources().flatMap((f) => [...f.text.matchAll(/\{ limit: "(\w+)"/g)].map((m) => ({ path: f.path, name: m[1]! })));
+    const detailed = sourceFiles().flatMap((f) => [...f.text.matchAll(/\{ limit: "(\w+)"/g)].map((m) => ({ path: f.path, name: m[1]! })));
     for (const { path, name } of detailed) expect(names.has(name), `${path} names limit "${name}", which is not a row`).toBe(true);
   });
 
   it("has an operator row for every TRESTLE_LIMIT_ setting the code, wrangler.toml and the docs name", () => {
     const settings = new Set(rowsOf("operator").map((name) => limitSetting(name as OperatorLimitName)));
     const texts = [
-      ...sources().map((f) => f.text),
+      ...sourceFiles().map((f) => f.text),
       readFileSync(join(ROOT, "wrangler.toml"), "utf8"),
       ...["SELF-HOST.md", "SPEC.md", "SECURITY.md"].map((doc) => readFileSync(join(ROOT, "docs", doc), "utf8")),
     ];

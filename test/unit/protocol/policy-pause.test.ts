@@ -18,6 +18,7 @@ import { signControl } from "../../../src/client/owner-requests.js";
 import { RoomLedger } from "../../support/room-fixture.js";
 import { cast, nonceOf } from "../../support/table-fixture.js";
 import { openConfig, refusal, TestTable } from "./fixtures.js";
+import { refused } from "../../support/refused.js";
 
 let t: TestTable;
 beforeEach(async () => {
@@ -34,16 +35,6 @@ async function signed(owner: "tao" | "jenny" | "ops", action: "pause" | "resume"
 /** A relay-attested control draft, as a chat command produces it. */
 function attested(owner: string, action: "pause" | "resume", via: "telegram" | "line" | "discord" = "telegram"): ControlDraft {
   return controlDraft(t.state, { owner, action, via, nonce: nonceOf(`${owner}:${action}:${via}:${t.state.seq}`) });
-}
-
-/** Expects `run` to be refused with `code`, the ledger and the state unchanged; returns the refusal. */
-async function refused(code: string, run: () => unknown) {
-  const before = { entries: t.l.entries.length, state: JSON.stringify(t.state) };
-  const error = await refusal(run);
-  expect(error.code).toBe(code);
-  expect(t.l.entries.length).toBe(before.entries);
-  expect(JSON.stringify(t.state)).toBe(before.state);
-  return error;
 }
 
 /** The verdict of verifying the whole ledger with the relay key pinned. */
@@ -70,7 +61,7 @@ describe("pausing a table", () => {
 
   it("refuses every authored entry with E_PAUSED until resumed, then accepts again", async () => {
     t.l.append(attested("tao", "pause"));
-    const error = await refused("E_PAUSED", () => t.say("x"));
+    const error = await refused("E_PAUSED", () => t.say("x"), { unmoved: t });
     expect(error.details).toMatchObject({ pauses: [{ owner: "tao", via: "telegram", seq: t.state.seq }] });
     t.l.append(attested("tao", "resume"));
     expect(t.state.pauses).toEqual({});
@@ -100,12 +91,12 @@ describe("pauses per owner", () => {
   it("refuses writes while either of two pauses holds, naming both holders, and takes them once both are lifted", async () => {
     const [first] = t.l.append(await signed("tao", "pause"));
     const [second] = t.l.append(attested("jenny", "pause"));
-    const both = await refused("E_PAUSED", () => t.say("x"));
+    const both = await refused("E_PAUSED", () => t.say("x"), { unmoved: t });
     expect(both.message).toContain(`tao (owner key, entry ${first!.seq}), jenny (telegram, entry ${second!.seq})`);
     expect(both.details).toMatchObject({ pauses: [{ owner: "tao", via: "owner", seq: first!.seq }, { owner: "jenny", via: "telegram", seq: second!.seq }] });
 
     t.l.append(await signed("tao", "resume"));
-    const one = await refused("E_PAUSED", () => t.say("y"));
+    const one = await refused("E_PAUSED", () => t.say("y"), { unmoved: t });
     expect(one.details).toMatchObject({ pauses: [{ owner: "jenny", via: "telegram", seq: second!.seq }] });
 
     t.l.append(attested("jenny", "resume"));
@@ -138,7 +129,7 @@ describe("pauses per owner", () => {
 
 describe("when a control is not allowed", () => {
   it("refuses a pause by an owner with no seat at the table", async () => {
-    await refused("E_FORBIDDEN", () => t.l.append(attested("ops", "pause")));
+    await refused("E_FORBIDDEN", () => t.l.append(attested("ops", "pause")), { unmoved: t });
   });
 
   it("refuses a name that is not an owner", async () => {
@@ -147,27 +138,27 @@ describe("when a control is not allowed", () => {
   });
 
   it("refuses a second pause by the same owner, and resuming a table that is not paused", async () => {
-    await refused("E_NOT_ALLOWED", () => t.l.append(attested("tao", "resume")));
+    await refused("E_NOT_ALLOWED", () => t.l.append(attested("tao", "resume")), { unmoved: t });
     t.l.append(attested("tao", "pause"));
-    await refused("E_NOT_ALLOWED", () => t.l.append(attested("tao", "pause", "line")));
-    await refused("E_NOT_ALLOWED", async () => t.l.append(await signed("tao", "pause")));
+    await refused("E_NOT_ALLOWED", () => t.l.append(attested("tao", "pause", "line")), { unmoved: t });
+    await refused("E_NOT_ALLOWED", async () => t.l.append(await signed("tao", "pause")), { unmoved: t });
   });
 
   it("refuses another owner's resume, signed or from chat, naming who holds the pauses", async () => {
     const [paused] = t.l.append(await signed("tao", "pause"));
-    const byKey = await refused("E_FORBIDDEN", async () => t.l.append(await signed("jenny", "resume")));
+    const byKey = await refused("E_FORBIDDEN", async () => t.l.append(await signed("jenny", "resume")), { unmoved: t });
     expect(byKey.message).toContain(`paused by tao (owner key, entry ${paused!.seq})`);
     expect(byKey.details).toMatchObject({ pauses: [{ owner: "tao", via: "owner", seq: paused!.seq }] });
-    await refused("E_FORBIDDEN", () => t.l.append(attested("jenny", "resume")));
+    await refused("E_FORBIDDEN", () => t.l.append(attested("jenny", "resume")), { unmoved: t });
     // Also one without a seat, who never paused, and a chat pause's stranger.
-    await refused("E_FORBIDDEN", async () => t.l.append(await signed("ops", "resume")));
+    await refused("E_FORBIDDEN", async () => t.l.append(await signed("ops", "resume")), { unmoved: t });
     t.l.append(attested("jenny", "pause"));
-    await refused("E_FORBIDDEN", () => t.l.append(attested("ops", "resume", "line")));
+    await refused("E_FORBIDDEN", () => t.l.append(attested("ops", "resume", "line")), { unmoved: t });
   });
 
   it("refuses a chat resume of a pause signed with the owner key, even from that owner (E_NEEDS_SIGNATURE)", async () => {
     const [paused] = t.l.append(await signed("tao", "pause"));
-    const error = await refused("E_NEEDS_SIGNATURE", () => t.l.append(attested("tao", "resume")));
+    const error = await refused("E_NEEDS_SIGNATURE", () => t.l.append(attested("tao", "resume")), { unmoved: t });
     expect(error.details).toEqual({ owner: "tao", paused_at: paused!.seq });
     expect(error.message).toContain("signed resume");
     t.l.append(await signed("tao", "resume"));
@@ -177,21 +168,21 @@ describe("when a control is not allowed", () => {
   it("refuses an owner-signed control whose key is another owner's", async () => {
     const draft = await signed("tao", "pause");
     const forged = { ...draft, author: { ...draft.author!, key: t.k.jenny.publicKeyText } };
-    await refused("E_BAD_SIGNATURE", () => t.l.append(forged));
+    await refused("E_BAD_SIGNATURE", () => t.l.append(forged), { unmoved: t });
   });
 
   it("refuses a relay-attested control that claims to be owner-signed, and a signed one that claims a chat app", async () => {
     const draft = attested("tao", "pause");
-    await refused("E_SCHEMA", () => t.l.append({ ...draft, data: { ...draft.data, via: "owner" } }));
+    await refused("E_SCHEMA", () => t.l.append({ ...draft, data: { ...draft.data, via: "owner" } }), { unmoved: t });
     const sig = await signed("tao", "pause");
-    await refused("E_SCHEMA", () => t.l.append({ ...sig, data: { ...sig.data, via: "telegram" } }));
+    await refused("E_SCHEMA", () => t.l.append({ ...sig, data: { ...sig.data, via: "telegram" } }), { unmoved: t });
   });
 
   it("refuses a control on a closed table", async () => {
     const k = await cast();
     t = await TestTable.open(openConfig(k, { termination: { any: [{ max_entries: 1 }] } }), undefined, k);
     await t.say("x");
-    await refused("E_CLOSED", () => t.l.append(attested("tao", "pause")));
+    await refused("E_CLOSED", () => t.l.append(attested("tao", "pause")), { unmoved: t });
   });
 });
 

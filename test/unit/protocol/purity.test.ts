@@ -3,13 +3,8 @@
  * randomness, no logging. This scans every source file for the tokens that would break that, and
  * src/text's too (the shared words, which the Worker's chat code uses).
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-
-const ROOT = fileURLToPath(new URL("../../../src/protocol/", import.meta.url));
-const TEXT = fileURLToPath(new URL("../../../src/text/", import.meta.url));
+import { sourceFiles } from "../../support/source-tree.js";
 
 /** Each forbidden token, and what it would bring in. */
 const FORBIDDEN: [RegExp, string][] = [
@@ -32,12 +27,6 @@ const FORBIDDEN: [RegExp, string][] = [
   [/\bconsole\./, "logging"],
 ];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
-    d.isDirectory() ? sourceFiles(join(dir, d.name)) : d.name.endsWith(".ts") ? [join(dir, d.name)] : [],
-  );
-}
-
 /** `file:line: token (why)` for every forbidden token in `text`. */
 function violations(name: string, text: string): string[] {
   return text.split("\n").flatMap((line, i) =>
@@ -46,10 +35,10 @@ function violations(name: string, text: string): string[] {
 }
 
 describe("src/protocol purity", () => {
-  const files = sourceFiles(ROOT);
+  const files = sourceFiles(["src/protocol"]);
 
   it("finds the protocol sources, policy and schemas included", () => {
-    const names = files.map((f) => relative(ROOT, f).replace(/\\/g, "/"));
+    const names = files.map((f) => f.path.slice("src/protocol/".length));
     expect(names).toEqual(expect.arrayContaining(["encoding/canonical.ts", "signing/crypto.ts", "ledger/verify.ts", "policy/admit.ts", "schemas/entry.ts"]));
   });
 
@@ -77,21 +66,21 @@ describe("src/protocol purity", () => {
   });
 
   it("mentions no Node or Workers global, I/O, clock, randomness or logging in any file", () => {
-    const found = files.flatMap((file) => violations(relative(ROOT, file), readFileSync(file, "utf8")));
+    const found = files.flatMap((file) => violations(file.path, file.text));
     expect(found).toEqual([]);
   });
 });
 
 describe("src/text purity", () => {
-  const files = sourceFiles(TEXT);
+  const files = sourceFiles(["src/text"]);
 
   it("mentions no Node or Workers global, I/O, clock, randomness or logging in any file", () => {
     expect(files.length).toBeGreaterThan(0);
-    expect(files.flatMap((file) => violations(relative(TEXT, file), readFileSync(file, "utf8")))).toEqual([]);
+    expect(files.flatMap((file) => violations(file.path, file.text))).toEqual([]);
   });
 
   it("imports only zod, the protocol, the inbound framing and itself, so the Worker's chat code can use it", () => {
-    const imports = files.flatMap((file) => [...readFileSync(file, "utf8").matchAll(/from "([^"]+)"/g)].map((m) => m[1]!));
+    const imports = files.flatMap((file) => [...file.text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!));
     expect(imports.filter((path) => !/^(zod$|\.\/|\.\.\/protocol\/|\.\.\/client\/guards\/framing\.js$)/.test(path))).toEqual([]);
   });
 });

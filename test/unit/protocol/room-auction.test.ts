@@ -14,21 +14,12 @@ import { COMMIT_MS, commit, HALF, openAuction, reveal, REVEAL_MS, saltOf } from 
 import { RoomLedger } from "../../support/room-fixture.js";
 import { cast, MemoryLedger } from "../../support/table-fixture.js";
 import { copy, exportOf, headOver, kindOf, openConfig, rechain, refusal } from "./fixtures.js";
+import { refused } from "../../support/refused.js";
 
 let r: RoomLedger;
 beforeEach(async () => {
   r = await RoomLedger.open();
 });
-
-/** Runs `attempt` expecting a refusal with `code`, and checks that neither the ledger nor the state moved. */
-async function refused(code: string, attempt: () => Promise<unknown>): Promise<Record<string, unknown> | undefined> {
-  const before = { entries: r.l.entries.length, state: JSON.stringify(r.state) };
-  const error = await refusal(attempt);
-  expect(error.code).toBe(code);
-  expect(r.l.entries.length).toBe(before.entries);
-  expect(JSON.stringify(r.state)).toBe(before.state);
-  return error.details;
-}
 
 const settlement = (entries: readonly Entry[]) => entries.find((e) => e.kind === "system" && e.subkind === "auction_settled");
 
@@ -99,7 +90,7 @@ describe("an auction without a deal", () => {
     const last = await reveal(r, "sara-bot", auction, 240000);
     expect(settlement(last)).toMatchObject({ data: { auction, outcome: "no_deal", reason: "bids_do_not_cross" } });
     expect(r.state.room!.auctions[auction]!.price).toBeNull();
-    await refused("E_NOT_ALLOWED", () => r.write("ben-bot", { kind: "close", outcome: "deal", auction }));
+    await refused("E_NOT_ALLOWED", () => r.write("ben-bot", { kind: "close", outcome: "deal", auction }), { unmoved: r });
   });
 
   it("settles with no deal for a missing commit once the only committed side reveals after the deadline", async () => {
@@ -117,12 +108,12 @@ describe("an auction without a deal", () => {
     await reveal(r, "ben-bot", auction, 300000);
     expect(dueSettlements(r.state, r.l.now)).toEqual([]);
     const early = settledDraft(r.state, { auction, outcome: "no_deal", reason: "missing_reveal" });
-    await refused("E_NOT_ALLOWED", async () => r.l.append(early));
+    await refused("E_NOT_ALLOWED", async () => r.l.append(early), { unmoved: r });
     r.l.now = r.state.room!.auctions[auction]!.reveal_deadline;
     const [due] = dueSettlements(r.state, r.l.now);
     expect(due).toEqual(early);
     expect(r.l.append(due!).map(kindOf)).toEqual(["auction_settled"]);
-    await refused("E_NOT_ALLOWED", async () => r.l.append(due!));
+    await refused("E_NOT_ALLOWED", async () => r.l.append(due!), { unmoved: r });
   });
 
   it("is settled by the relay at the commit deadline when nobody committed", async () => {
@@ -137,7 +128,7 @@ describe("an auction without a deal", () => {
     await commit(r, "sara-bot", auction, "seller", 240000);
     await reveal(r, "ben-bot", auction, 300000);
     r.l.now += COMMIT_MS + REVEAL_MS;
-    await refused("E_NOT_ALLOWED", async () => r.l.append(settledDraft(r.state, { auction, outcome: "deal", price: 300000, currency: "TWD" })));
+    await refused("E_NOT_ALLOWED", async () => r.l.append(settledDraft(r.state, { auction, outcome: "deal", price: 300000, currency: "TWD" })), { unmoved: r });
   });
 });
 
@@ -145,31 +136,30 @@ describe("when a commit is not allowed", () => {
   it("refuses a late commit, after the commit deadline", async () => {
     const auction = await openAuction(r);
     r.l.now += COMMIT_MS;
-    const details = await refused("E_EXPIRED", () => commit(r, "sara-bot", auction, "seller", 240000));
-    expect(details).toMatchObject({ deadline: r.state.room!.auctions[auction]!.deadline });
+    await refused("E_EXPIRED", () => commit(r, "sara-bot", auction, "seller", 240000), { unmoved: r, details: { deadline: r.state.room!.auctions[auction]!.deadline } });
   });
 
   it("refuses a commit by a seat that is not that side, and a second commit by the side", async () => {
     const auction = await openAuction(r);
-    await refused("E_FORBIDDEN", () => commit(r, "sara-bot", auction, "buyer", 1));
+    await refused("E_FORBIDDEN", () => commit(r, "sara-bot", auction, "buyer", 1), { unmoved: r });
     await commit(r, "ben-bot", auction, "buyer", 300000);
-    await refused("E_NOT_ALLOWED", () => commit(r, "ben-bot", auction, "buyer", 310000));
+    await refused("E_NOT_ALLOWED", () => commit(r, "ben-bot", auction, "buyer", 310000), { unmoved: r });
   });
 
   it("refuses a commitment copied from the other side: a commitment binds its own side", async () => {
     const auction = await openAuction(r);
     const [buyer] = await commit(r, "ben-bot", auction, "buyer", 300000);
     if (buyer?.kind !== "mechanism" || buyer.op !== "commit") throw new Error("no commit");
-    await refused("E_NOT_ALLOWED", () => r.write("sara-bot", { kind: "mechanism", op: "commit", auction, side: "seller", commitment: buyer.commitment }));
+    await refused("E_NOT_ALLOWED", () => r.write("sara-bot", { kind: "mechanism", op: "commit", auction, side: "seller", commitment: buyer.commitment }), { unmoved: r });
   });
 
   it("refuses a commit to an auction that does not exist or has settled", async () => {
-    await refused("E_UNKNOWN_AUCTION", () => commit(r, "ben-bot", "a".repeat(64), "buyer", 1));
+    await refused("E_UNKNOWN_AUCTION", () => commit(r, "ben-bot", "a".repeat(64), "buyer", 1), { unmoved: r });
     const auction = await openAuction(r);
     r.l.now += COMMIT_MS;
     r.l.append(dueSettlements(r.state, r.l.now)[0]!);
     r.l.now -= COMMIT_MS;
-    await refused("E_NOT_LIVE", () => commit(r, "ben-bot", auction, "buyer", 1));
+    await refused("E_NOT_LIVE", () => commit(r, "ben-bot", auction, "buyer", 1), { unmoved: r });
   });
 });
 
@@ -177,24 +167,23 @@ describe("when a reveal is not allowed", () => {
   it("refuses a reveal before every side committed while commits are open", async () => {
     const auction = await openAuction(r);
     await commit(r, "ben-bot", auction, "buyer", 300000);
-    const details = await refused("E_NOT_ALLOWED", () => reveal(r, "ben-bot", auction, 300000));
-    expect(details).toMatchObject({ waiting_for: ["seller"] });
+    await refused("E_NOT_ALLOWED", () => reveal(r, "ben-bot", auction, 300000), { unmoved: r, details: { waiting_for: ["seller"] } });
   });
 
   it("refuses a reveal by a side that never committed", async () => {
     const auction = await openAuction(r);
     await commit(r, "ben-bot", auction, "buyer", 300000);
     r.l.now += COMMIT_MS;
-    await refused("E_NOT_ALLOWED", () => reveal(r, "sara-bot", auction, 240000));
+    await refused("E_NOT_ALLOWED", () => reveal(r, "sara-bot", auction, 240000), { unmoved: r });
   });
 
   it("refuses a bid or salt other than the committed one, and the other side's bid as one's own", async () => {
     const auction = await openAuction(r);
     await commit(r, "ben-bot", auction, "buyer", 300000);
     await commit(r, "sara-bot", auction, "seller", 240000);
-    await refused("E_REVEAL_MISMATCH", () => reveal(r, "ben-bot", auction, 290000));
-    await refused("E_REVEAL_MISMATCH", () => reveal(r, "ben-bot", auction, 300000, saltOf("sara-bot")));
-    await refused("E_REVEAL_MISMATCH", () => reveal(r, "sara-bot", auction, 300000, saltOf("ben-bot")));
+    await refused("E_REVEAL_MISMATCH", () => reveal(r, "ben-bot", auction, 290000), { unmoved: r });
+    await refused("E_REVEAL_MISMATCH", () => reveal(r, "ben-bot", auction, 300000, saltOf("sara-bot")), { unmoved: r });
+    await refused("E_REVEAL_MISMATCH", () => reveal(r, "sara-bot", auction, 300000, saltOf("ben-bot")), { unmoved: r });
   });
 
   it("refuses a reveal after the reveal deadline", async () => {
@@ -202,7 +191,7 @@ describe("when a reveal is not allowed", () => {
     await commit(r, "ben-bot", auction, "buyer", 300000);
     await commit(r, "sara-bot", auction, "seller", 240000);
     r.l.now += COMMIT_MS + REVEAL_MS;
-    await refused("E_EXPIRED", () => reveal(r, "ben-bot", auction, 300000));
+    await refused("E_EXPIRED", () => reveal(r, "ben-bot", auction, 300000), { unmoved: r });
   });
 
   it("binds a commitment to its room, auction and side", () => {
@@ -225,17 +214,17 @@ describe("when an auction cannot open", () => {
 
   it("refuses one seat or one owner (one owner key) on both sides", async () => {
     await r.l.join(r.k.sara, "sara", "sara-two", await r.seatKey("sara-two"));
-    await refused("E_FORBIDDEN", () => openAuction(r, { buyer: "sara-bot", seller: "sara-bot" }));
-    await refused("E_FORBIDDEN", () => openAuction(r, { buyer: "sara-two", seller: "sara-bot" }));
+    await refused("E_FORBIDDEN", () => openAuction(r, { buyer: "sara-bot", seller: "sara-bot" }), { unmoved: r });
+    await refused("E_FORBIDDEN", () => openAuction(r, { buyer: "sara-two", seller: "sara-bot" }), { unmoved: r });
   });
 
   it("refuses a side that is not seated, deadlines out of order or too far, k above 1, and auctions outside a room", async () => {
-    await refused("E_UNKNOWN_SEAT", () => openAuction(r, { buyer: "nobody" }));
+    await refused("E_UNKNOWN_SEAT", () => openAuction(r, { buyer: "nobody" }), { unmoved: r });
     const open = { kind: "mechanism" as const, op: "open" as const, sides: { buyer: "ben-bot", seller: "sara-bot" }, k: HALF, currency: "TWD" as const };
-    await refused("E_EXPIRED", () => r.write("sara-bot", { ...open, deadline: r.l.now - 1, reveal_deadline: r.l.now + 1000 }));
-    await refused("E_SCHEMA", () => r.write("sara-bot", { ...open, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 1000 }));
-    await refused("E_EXPIRED", () => r.write("sara-bot", { ...open, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 8 * 86_400_000 }));
-    await refused("E_SCHEMA", () => r.write("sara-bot", { ...open, k: { num: 3, den: 2 }, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 2000 }));
+    await refused("E_EXPIRED", () => r.write("sara-bot", { ...open, deadline: r.l.now - 1, reveal_deadline: r.l.now + 1000 }), { unmoved: r });
+    await refused("E_SCHEMA", () => r.write("sara-bot", { ...open, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 1000 }), { unmoved: r });
+    await refused("E_EXPIRED", () => r.write("sara-bot", { ...open, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 8 * 86_400_000 }), { unmoved: r });
+    await refused("E_SCHEMA", () => r.write("sara-bot", { ...open, k: { num: 3, den: 2 }, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 2000 }), { unmoved: r });
   });
 
   it("refuses an auction outside a room", async () => {

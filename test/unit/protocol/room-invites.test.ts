@@ -17,20 +17,12 @@ import { signControl } from "../../../src/client/owner-requests.js";
 import { RoomLedger, twd } from "../../support/room-fixture.js";
 import { nonceOf } from "../../support/table-fixture.js";
 import { kindOf, refusal } from "./fixtures.js";
+import { refused } from "../../support/refused.js";
 
 let r: RoomLedger;
 beforeEach(async () => {
   r = await RoomLedger.open({ ben: false });
 });
-
-async function refused(code: string, attempt: () => Promise<unknown>, reason?: string): Promise<void> {
-  const before = { entries: r.l.entries.length, state: JSON.stringify(r.state) };
-  const error = await refusal(attempt);
-  expect(error.code).toBe(code);
-  if (reason !== undefined) expect(error.details).toMatchObject({ reason });
-  expect(r.l.entries.length).toBe(before.entries);
-  expect(JSON.stringify(r.state)).toBe(before.state);
-}
 
 describe("invites", () => {
   it("records the creator's signed invite, whose statement verifies offline", async () => {
@@ -57,7 +49,7 @@ describe("invites", () => {
     const old = r.lastInvite;
     await r.invite({ replaces: old });
     expect(r.state.room!.invites[old]).toMatchObject({ state: "replaced" });
-    await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", old), "replaced");
+    await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", old), { unmoved: r, details: { reason: "replaced" } });
     await r.joinByInvite("ben", "ben-bot", r.lastInvite);
   });
 
@@ -91,43 +83,43 @@ describe("invites", () => {
       await r.admit("ben", "ben-bot");
       const request = { statement: { scope: "invite" as const, table: r.state.table, invite: nonceOf("ben's"), expires: r.l.now + 60_000 }, sig: await signStatement(r.k.ben, "room", {}) };
       const forged = { ...inviteDraft(r.state, request), data: { invite: nonceOf("ben's"), expires: r.l.now + 60_000, by: "ben" } };
-      await refused("E_FORBIDDEN", async () => r.l.append(forged));
-      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...forged, data: { ...forged.data, by: "sara" }, author: { key: r.k.ben.publicKeyText, sig: forged.author.sig } }));
+      await refused("E_FORBIDDEN", async () => r.l.append(forged), { unmoved: r });
+      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...forged, data: { ...forged.data, by: "sara" }, author: { key: r.k.ben.publicKeyText, sig: forged.author.sig } }), { unmoved: r });
     });
 
     it("refuses an invite that expires before it is issued, or more than 7 days on", async () => {
-      await refused("E_EXPIRED", () => r.invite({ expires: r.l.now }));
-      await refused("E_EXPIRED", () => r.invite({ expires: r.l.now + 8 * 24 * 3_600_000 }));
+      await refused("E_EXPIRED", () => r.invite({ expires: r.l.now }), { unmoved: r });
+      await refused("E_EXPIRED", () => r.invite({ expires: r.l.now + 8 * 24 * 3_600_000 }), { unmoved: r });
     });
 
     it("refuses an invite id issued before, and rotating an invite that was used", async () => {
       await r.invite({ invite: nonceOf("same") });
-      await refused("E_INVITE", () => r.invite({ invite: nonceOf("same") }));
+      await refused("E_INVITE", () => r.invite({ invite: nonceOf("same") }), { unmoved: r });
       await r.joinByInvite("ben", "ben-bot", nonceOf("same"));
-      await refused("E_INVITE", () => r.invite({ replaces: nonceOf("same") }));
+      await refused("E_INVITE", () => r.invite({ replaces: nonceOf("same") }), { unmoved: r });
     });
   });
 
   describe("when a join by invite is not allowed", () => {
     it("refuses an invite used once already", async () => {
       await r.admit("ben", "ben-bot");
-      await refused("E_INVITE", () => r.joinByInvite("cleo", "cleo-bot", r.lastInvite), "used");
+      await refused("E_INVITE", () => r.joinByInvite("cleo", "cleo-bot", r.lastInvite), { unmoved: r, details: { reason: "used" } });
     });
 
     it("refuses an invite that expired", async () => {
       await r.invite({ expires: r.l.now + 1500 });
       r.l.now += 10_000;
-      await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", r.lastInvite), "expired");
+      await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", r.lastInvite), { unmoved: r, details: { reason: "expired" } });
     });
 
     it("refuses an invite the creator never issued", async () => {
-      await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", nonceOf("never issued")), "unknown");
+      await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", nonceOf("never issued")), { unmoved: r, details: { reason: "unknown" } });
     });
 
     it("refuses an owner name already taken, and a key that is already an owner's, pointing an owner already here to a plain join", async () => {
       await r.invite();
-      await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }));
-      await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { signer: r.k.sara, ownerKey: r.k.sara.publicKeyText }));
+      await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }), { unmoved: r });
+      await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { signer: r.k.sara, ownerKey: r.k.sara.publicKeyText }), { unmoved: r });
       expect((await refusal(() => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }))).message).toMatch(/seats another bot with a plain join, without an invite/);
     });
 
@@ -138,14 +130,14 @@ describe("invites", () => {
       const recorded = statementOf(draft)!;
       expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(false);
       // A draft recording another key than the one the statement names is refused by the policy too.
-      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...draft, author: { ...draft.author, key: r.k.ben.publicKeyText } }));
+      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...draft, author: { ...draft.author, key: r.k.ben.publicKeyText } }), { unmoved: r });
     });
 
     it("refuses more invited owners than max_parties", async () => {
       r = await RoomLedger.open({ ben: false, config: { room: { max_parties: 1 } } });
       await r.admit("ben", "ben-bot");
       await r.invite();
-      await refused("E_SEAT_LIMIT", () => r.joinByInvite("cleo", "cleo-bot", r.lastInvite));
+      await refused("E_SEAT_LIMIT", () => r.joinByInvite("cleo", "cleo-bot", r.lastInvite), { unmoved: r });
     });
   });
 });
@@ -159,7 +151,7 @@ describe("ejecting a seat", () => {
     const added = await r.eject("ben-bot");
     expect(added.map(kindOf)).toEqual(["seat_ejected", "seat_left"]);
     expect(added[1]).toMatchObject({ data: { seat: "ben-bot", reason: "ejected" }, author: null });
-    await refused("E_UNKNOWN_SEAT", () => r.offer("ben-bot", twd(1)));
+    await refused("E_UNKNOWN_SEAT", () => r.offer("ben-bot", twd(1)), { unmoved: r });
   });
 
   it("ejects the party: every present seat of its owner leaves, in seat-join order, in the same batch", async () => {
@@ -169,7 +161,7 @@ describe("ejecting a seat", () => {
     expect(added.map(kindOf)).toEqual(["seat_ejected", "seat_left", "seat_left", "seat_left"]);
     expect(added.slice(1).map((e) => e.kind === "system" && e.data)).toEqual(["ben-bot", "ben-2", "ben-3"].map((seat) => ({ seat, reason: "ejected" })));
     expect(r.state.room!.parties.ben!.ejected).toBe(added[0]!.seq);
-    for (const seat of ["ben-bot", "ben-2", "ben-3"]) await refused("E_UNKNOWN_SEAT", () => r.offer(seat, twd(1)));
+    for (const seat of ["ben-bot", "ben-2", "ben-3"]) await refused("E_UNKNOWN_SEAT", () => r.offer(seat, twd(1)), { unmoved: r });
     await r.offer("sara-bot", twd(300000));
     expect(fold(r.l.entries)).toEqual(r.state);
   });
@@ -198,7 +190,7 @@ describe("ejecting a seat", () => {
 
   it("keeps an ejected party out: it cannot seat another bot", async () => {
     await r.eject("ben-bot");
-    await refused("E_FORBIDDEN", async () => r.l.join(r.k.ben, "ben", "ben-2", await r.seatKey("ben-2")));
+    await refused("E_FORBIDDEN", async () => r.l.join(r.k.ben, "ben", "ben-2", await r.seatKey("ben-2")), { unmoved: r });
   });
 
   it("folds to the same state the writes produced", async () => {
@@ -213,13 +205,13 @@ describe("ejecting a seat", () => {
       // The draft records the creator's key, so ben's signature does not verify; naming ben as its author is refused.
       const recorded = statementOf(draft)!;
       expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(false);
-      await refused("E_FORBIDDEN", async () => r.l.append({ ...draft, data: { ...draft.data, by: "ben" } }));
-      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...draft, author: { ...draft.author, key: r.k.ben.publicKeyText } }));
+      await refused("E_FORBIDDEN", async () => r.l.append({ ...draft, data: { ...draft.data, by: "ben" } }), { unmoved: r });
+      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...draft, author: { ...draft.author, key: r.k.ben.publicKeyText } }), { unmoved: r });
     });
 
     it("refuses ejecting the creator's own seat, and a seat not in the room", async () => {
-      await refused("E_NOT_ALLOWED", () => r.eject("sara-bot"));
-      await refused("E_UNKNOWN_SEAT", () => r.eject("nobody"));
+      await refused("E_NOT_ALLOWED", () => r.eject("sara-bot"), { unmoved: r });
+      await refused("E_UNKNOWN_SEAT", () => r.eject("nobody"), { unmoved: r });
     });
   });
 });

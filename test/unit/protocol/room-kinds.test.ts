@@ -4,20 +4,12 @@ import { fold, liveGrants, liveOffers, projectEntry, type Entry, type TableState
 import { RoomLedger, twd } from "../../support/room-fixture.js";
 import { cast, MemoryLedger } from "../../support/table-fixture.js";
 import { kindOf, openConfig, refusal } from "./fixtures.js";
+import { refused } from "../../support/refused.js";
 
 let r: RoomLedger;
 beforeEach(async () => {
   r = await RoomLedger.open();
 });
-
-/** Runs `attempt` expecting a refusal with `code`, and checks that neither the ledger nor the state moved. */
-async function refused(code: string, attempt: () => Promise<unknown>): Promise<void> {
-  const before = { entries: r.l.entries.length, state: JSON.stringify(r.state) };
-  const error = await refusal(attempt);
-  expect(error.code).toBe(code);
-  expect(r.l.entries.length).toBe(before.entries);
-  expect(JSON.stringify(r.state)).toBe(before.state);
-}
 
 const statusOf = (state: TableState, leaf: string) => state.room!.offers[leaf]!.status;
 
@@ -41,23 +33,23 @@ describe("offers and counters", () => {
     expect(liveOffers(r.state, r.l.now).length).toBe(1);
     r.l.now += 5000;
     expect(liveOffers(r.state, r.l.now).length).toBe(0);
-    await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: leaf }));
+    await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: leaf }), { unmoved: r });
   });
 
   describe("when a counter is not allowed", () => {
     it("refuses countering your own party's offer", async () => {
       const ask = await r.offer("sara-bot", twd(360000));
-      await refused("E_FORBIDDEN", () => r.write("sara-bot", { kind: "counter", offer: ask, terms: twd(300000) }));
+      await refused("E_FORBIDDEN", () => r.write("sara-bot", { kind: "counter", offer: ask, terms: twd(300000) }), { unmoved: r });
     });
 
     it("refuses countering an offer that is no longer live", async () => {
       const ask = await r.offer("sara-bot", twd(360000));
       await r.counter("ben-bot", ask, twd(250000));
-      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "counter", offer: ask, terms: twd(260000) }));
+      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "counter", offer: ask, terms: twd(260000) }), { unmoved: r });
     });
 
     it("refuses an offer whose expiry has already passed", async () => {
-      await refused("E_EXPIRED", () => r.write("sara-bot", { kind: "offer", terms: twd(360000), expires: r.l.now - 1 }));
+      await refused("E_EXPIRED", () => r.write("sara-bot", { kind: "offer", terms: twd(360000), expires: r.l.now - 1 }), { unmoved: r });
     });
   });
 });
@@ -84,36 +76,36 @@ describe("accepting", () => {
       ["text only", { text: "deal" }],
     ])("refuses restating %s with E_TERMS_MISMATCH", async (_, terms) => {
       const ask = await r.offer("sara-bot", twd(280000, "with the rain cover"));
-      await refused("E_TERMS_MISMATCH", () => r.write("ben-bot", { kind: "accept", offer: ask, terms }));
+      await refused("E_TERMS_MISMATCH", () => r.write("ben-bot", { kind: "accept", offer: ask, terms }), { unmoved: r });
     });
 
     it("refuses accepting your own party's offer", async () => {
       const ask = await r.offer("sara-bot", twd(280000));
       await r.l.join(r.k.sara, "sara", "sara-2", await r.seatKey("sara-2"));
-      await refused("E_FORBIDDEN", () => r.write("sara-2", { kind: "accept", offer: ask }));
+      await refused("E_FORBIDDEN", () => r.write("sara-2", { kind: "accept", offer: ask }), { unmoved: r });
     });
 
     it("refuses an offer hash the room does not hold", async () => {
-      await refused("E_UNKNOWN_OFFER", () => r.write("ben-bot", { kind: "accept", offer: "0".repeat(64) }));
+      await refused("E_UNKNOWN_OFFER", () => r.write("ben-bot", { kind: "accept", offer: "0".repeat(64) }), { unmoved: r });
     });
 
     it("refuses accepting twice, and accepting a withdrawn or rejected offer", async () => {
       const first = await r.offer("sara-bot", twd(280000));
       await r.write("ben-bot", { kind: "accept", offer: first });
-      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: first }));
+      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: first }), { unmoved: r });
       const second = await r.offer("sara-bot", twd(290000));
       await r.write("sara-bot", { kind: "withdraw", offer: second });
-      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: second }));
+      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: second }), { unmoved: r });
       const third = await r.offer("sara-bot", twd(300000));
       await r.write("ben-bot", { kind: "reject", offer: third });
-      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: third }));
+      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: third }), { unmoved: r });
     });
 
     it("refuses accepting the offer of a seat that was ejected", async () => {
       await r.admit("cleo", "cleo-bot");
       const ask = await r.offer("cleo-bot", twd(200000));
       await r.eject("cleo-bot");
-      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: ask }));
+      await refused("E_NOT_LIVE", () => r.write("ben-bot", { kind: "accept", offer: ask }), { unmoved: r });
     });
   });
 });
@@ -134,20 +126,20 @@ describe("rejecting and withdrawing", () => {
   describe("when it is not allowed", () => {
     it("refuses rejecting your own party's offer", async () => {
       const ask = await r.offer("sara-bot", twd(360000));
-      await refused("E_FORBIDDEN", () => r.write("sara-bot", { kind: "reject", offer: ask }));
+      await refused("E_FORBIDDEN", () => r.write("sara-bot", { kind: "reject", offer: ask }), { unmoved: r });
     });
 
     it("refuses a withdraw by anyone but the offer's author, even a seat of the same owner", async () => {
       const ask = await r.offer("sara-bot", twd(360000));
-      await refused("E_FORBIDDEN", () => r.write("ben-bot", { kind: "withdraw", offer: ask }));
+      await refused("E_FORBIDDEN", () => r.write("ben-bot", { kind: "withdraw", offer: ask }), { unmoved: r });
       await r.l.join(r.k.sara, "sara", "sara-2", await r.seatKey("sara-2"));
-      await refused("E_FORBIDDEN", () => r.write("sara-2", { kind: "withdraw", offer: ask }));
+      await refused("E_FORBIDDEN", () => r.write("sara-2", { kind: "withdraw", offer: ask }), { unmoved: r });
     });
 
     it("refuses withdrawing an offer that is no longer live", async () => {
       const ask = await r.offer("sara-bot", twd(360000));
       await r.write("ben-bot", { kind: "accept", offer: ask });
-      await refused("E_NOT_LIVE", () => r.write("sara-bot", { kind: "withdraw", offer: ask }));
+      await refused("E_NOT_LIVE", () => r.write("sara-bot", { kind: "withdraw", offer: ask }), { unmoved: r });
     });
   });
 });
@@ -164,20 +156,20 @@ describe("grants", () => {
 
   describe("when a grant or revoke is not allowed", () => {
     it("refuses a grantee that is not in the room, and granting to yourself", async () => {
-      await refused("E_UNKNOWN_SEAT", () => r.write("sara-bot", { kind: "grant", grantee: "nobody", scope: "x", expires: r.l.now + 60_000 }));
-      await refused("E_NOT_ALLOWED", () => r.write("sara-bot", { kind: "grant", grantee: "sara-bot", scope: "x", expires: r.l.now + 60_000 }));
+      await refused("E_UNKNOWN_SEAT", () => r.write("sara-bot", { kind: "grant", grantee: "nobody", scope: "x", expires: r.l.now + 60_000 }), { unmoved: r });
+      await refused("E_NOT_ALLOWED", () => r.write("sara-bot", { kind: "grant", grantee: "sara-bot", scope: "x", expires: r.l.now + 60_000 }), { unmoved: r });
     });
 
     it("refuses a grant that has already expired", async () => {
-      await refused("E_EXPIRED", () => r.write("sara-bot", { kind: "grant", grantee: "ben-bot", scope: "x", expires: r.l.now }));
+      await refused("E_EXPIRED", () => r.write("sara-bot", { kind: "grant", grantee: "ben-bot", scope: "x", expires: r.l.now }), { unmoved: r });
     });
 
     it("lets only the grantor revoke, only while live", async () => {
       const [g] = await r.write("sara-bot", { kind: "grant", grantee: "ben-bot", scope: "x", expires: r.l.now + 60_000 });
-      await refused("E_FORBIDDEN", () => r.write("ben-bot", { kind: "revoke", grant: g!.leaf }));
+      await refused("E_FORBIDDEN", () => r.write("ben-bot", { kind: "revoke", grant: g!.leaf }), { unmoved: r });
       await r.write("sara-bot", { kind: "revoke", grant: g!.leaf });
-      await refused("E_NOT_LIVE", () => r.write("sara-bot", { kind: "revoke", grant: g!.leaf }));
-      await refused("E_UNKNOWN_GRANT", () => r.write("sara-bot", { kind: "revoke", grant: "1".repeat(64) }));
+      await refused("E_NOT_LIVE", () => r.write("sara-bot", { kind: "revoke", grant: g!.leaf }), { unmoved: r });
+      await refused("E_UNKNOWN_GRANT", () => r.write("sara-bot", { kind: "revoke", grant: "1".repeat(64) }), { unmoved: r });
     });
   });
 });
@@ -190,7 +182,7 @@ describe("closing a room", () => {
     expect(added.map(kindOf)).toEqual(["close", "table_closed"]);
     expect(added[1]).toMatchObject({ data: { reason: "deal" } });
     expect(r.state.room!.outcome).toEqual({ seq: added[0]!.seq, outcome: "deal", offer: ask, auction: null });
-    await refused("E_CLOSED", () => r.offer("sara-bot", twd(1)));
+    await refused("E_CLOSED", () => r.offer("sara-bot", twd(1)), { unmoved: r });
   });
 
   it("closes without a deal, by any seat", async () => {
@@ -201,20 +193,20 @@ describe("closing a room", () => {
   describe("when the close does not fit", () => {
     it("refuses a deal on an offer nobody accepted", async () => {
       const ask = await r.offer("sara-bot", twd(280000));
-      await refused("E_NOT_ALLOWED", () => r.write("sara-bot", { kind: "close", outcome: "deal", offer: ask }));
+      await refused("E_NOT_ALLOWED", () => r.write("sara-bot", { kind: "close", outcome: "deal", offer: ask }), { unmoved: r });
     });
 
     it("refuses a deal without its offer, and no deal naming one", async () => {
       const ask = await r.offer("sara-bot", twd(280000));
-      await refused("E_SCHEMA", () => r.write("sara-bot", { kind: "close", outcome: "deal" }));
-      await refused("E_SCHEMA", () => r.write("sara-bot", { kind: "close", outcome: "no_deal", offer: ask }));
+      await refused("E_SCHEMA", () => r.write("sara-bot", { kind: "close", outcome: "deal" }), { unmoved: r });
+      await refused("E_SCHEMA", () => r.write("sara-bot", { kind: "close", outcome: "no_deal", offer: ask }), { unmoved: r });
     });
 
     it("refuses a deal closed by a seat that is not a party to it", async () => {
       await r.admit("cleo", "cleo-bot");
       const ask = await r.offer("sara-bot", twd(280000));
       await r.write("ben-bot", { kind: "accept", offer: ask });
-      await refused("E_FORBIDDEN", () => r.write("cleo-bot", { kind: "close", outcome: "deal", offer: ask }));
+      await refused("E_FORBIDDEN", () => r.write("cleo-bot", { kind: "close", outcome: "deal", offer: ask }), { unmoved: r });
     });
   });
 });

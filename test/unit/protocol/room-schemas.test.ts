@@ -8,22 +8,13 @@ import {
   TableConfigSchema,
   TermsSchema,
   validateConfig,
-  type TrestleError,
 } from "../../../src/protocol/index.js";
 import { nonceOf } from "../../support/table-fixture.js";
 import { roomCast, roomConfig } from "../../support/room-fixture.js";
+import { refusal } from "../../support/refused.js";
 
 const base = { table: "r-stroller", seat: "ben-bot", nonce: nonceOf("schema") };
 const offer = (terms: unknown) => ({ ...base, kind: "offer", terms });
-
-function refusal(value: unknown): TrestleError {
-  try {
-    parseOrThrow(SubmissionSchema, value, "submission");
-  } catch (error) {
-    return error as TrestleError;
-  }
-  throw new Error("expected a refusal");
-}
 
 describe("room terms", () => {
   it("accept an amount in minor units with its ISO 4217 currency, and text", () => {
@@ -51,22 +42,22 @@ describe("room terms", () => {
       ["an unknown field", { amount: 1000, currency: "TWD", shipping: 60 }, "terms"],
       ["a nested text", { text: { en: "stroller" } }, "terms.text"],
     ] as [string, unknown, string, string?][])("refuses %s", (_, terms, path, code = "E_SCHEMA") => {
-      const error = refusal(offer(terms));
+      const error = refusal(() => parseOrThrow(SubmissionSchema, offer(terms), "submission"));
       expect(error.code).toBe(code);
       expect(error.message).toContain(path);
     });
 
     it("refuses terms given as an array", () => {
-      expect(refusal(offer([{ amount: 1000, currency: "TWD" }])).code).toBe("E_SCHEMA");
+      expect(refusal(() => parseOrThrow(SubmissionSchema, offer([{ amount: 1000, currency: "TWD" }]), "submission")).code).toBe("E_SCHEMA");
     });
 
     it("refuses an unknown field on the submission rather than dropping it", () => {
-      expect(refusal({ ...offer({ amount: 1000, currency: "TWD" }), price: 1 }).code).toBe("E_SCHEMA");
-      expect(refusal({ ...base, kind: "accept", offer: "a".repeat(64), amount: 1000 }).code).toBe("E_SCHEMA");
+      expect(refusal(() => parseOrThrow(SubmissionSchema, { ...offer({ amount: 1000, currency: "TWD" }), price: 1 }, "submission")).code).toBe("E_SCHEMA");
+      expect(refusal(() => parseOrThrow(SubmissionSchema, { ...base, kind: "accept", offer: "a".repeat(64), amount: 1000 }, "submission")).code).toBe("E_SCHEMA");
     });
 
     it("refuses an accept naming its offer by seq instead of the entry hash", () => {
-      expect(refusal({ ...base, kind: "accept", offer: 7 }).code).toBe("E_SCHEMA");
+      expect(refusal(() => parseOrThrow(SubmissionSchema, { ...base, kind: "accept", offer: 7 }, "submission")).code).toBe("E_SCHEMA");
     });
 
     it("refuses the same shapes in a submit request the relay parses", () => {

@@ -4,13 +4,13 @@
  * entries differently, so it must come with a new STATE_VERSION (old checkpoints are then ignored):
  * this test notices a change to src/protocol/policy and asks for the bump.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sha256, STATE_VERSION, toHex, utf8 } from "../../../src/protocol/index.js";
+import { REPO_ROOT, sourcePaths } from "../../support/source-tree.js";
 
-const POLICY = fileURLToPath(new URL("../../../src/protocol/policy", import.meta.url));
+const POLICY = join(REPO_ROOT, "src/protocol/policy");
 
 /** The policy code each STATE_VERSION was recorded with (sha256 over its files, sorted by name; from 9 on, the files of its sub-folders too). */
 const RECORDED: Record<number, string> = {
@@ -45,10 +45,7 @@ const RECORDED: Record<number, string> = {
 
 /** Every .ts file under the policy folder, its sub-folders included (kinds/, topologies/, market/), by path from it. */
 function policyFiles(): string[] {
-  return readdirSync(POLICY, { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".ts"))
-    .map((name) => name.split(sep).join("/"))
-    .sort();
+  return sourcePaths(["src/protocol/policy"]).map((path) => path.slice("src/protocol/policy/".length));
 }
 
 function fingerprint(): string {

@@ -13,12 +13,14 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TableClient } from "../../../src/client/index.js";
 import { seatFiles, seatJournal } from "../../../src/owner/index.js";
+import type { ErrorCode } from "../../../src/protocol/index.js";
 import { dirname } from "node:path";
 import { sharedChromium } from "../../support/browser.js";
 import { cast } from "../../support/table-fixture.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { openWindow, ownerHome, seatedRoom, type OpenWindow } from "./window-fixture.js";
+import { refused } from "../../support/refused.js";
 
 let relay: LocalRelay;
 let window: OpenWindow;
@@ -73,16 +75,10 @@ function seated(): Promise<void> {
   });
 }
 
-/** Sends `attempt` and checks it was refused with `code` and that neither the table's head nor bot-tao's journal of gate answers moved. */
-async function refused(attempt: () => ReturnType<typeof send>, status: number, code: string) {
-  const before = await bots.head();
-  const recorded = answers();
-  const answer = await attempt();
-  expect(answer.status).toBe(status);
-  expect(JSON.parse(answer.body).error.code).toBe(code);
+/** Sends `attempt` and checks it was refused with `code`, without a CORS header, and that neither the table's head nor bot-tao's journal of gate answers moved. */
+async function refusedByWindow(attempt: () => ReturnType<typeof send>, status: number, code: ErrorCode) {
+  const answer = await refused(code, attempt, { status, unmoved: async () => [(await bots.head()).seq, answers()] });
   expect(Object.keys(answer.headers).filter((h) => h.startsWith("access-control-"))).toEqual([]);
-  expect((await bots.head()).seq).toBe(before.seq);
-  expect(answers()).toBe(recorded);
 }
 
 describe("the window's API", () => {
@@ -113,31 +109,31 @@ describe("the window's API", () => {
 
   describe("when the token is missing or wrong", () => {
     it("refuses the stream with E_AUTH", async () => {
-      await refused(() => send("GET", "/api/stream", { host: own().host }), 401, "E_AUTH");
-      await refused(() => send("GET", "/api/stream", { host: own().host, "x-trestle-token": `${window.server.token.slice(1)}A` }), 401, "E_AUTH");
+      await refusedByWindow(() => send("GET", "/api/stream", { host: own().host }), 401, "E_AUTH");
+      await refusedByWindow(() => send("GET", "/api/stream", { host: own().host, "x-trestle-token": `${window.server.token.slice(1)}A` }), 401, "E_AUTH");
     });
 
     it("refuses a pause with E_AUTH, even from the window's own origin", async () => {
-      await refused(() => send("POST", "/api/control", { ...own(), "content-type": "application/json" }, pauseBody()), 401, "E_AUTH");
+      await refusedByWindow(() => send("POST", "/api/control", { ...own(), "content-type": "application/json" }, pauseBody()), 401, "E_AUTH");
     });
 
     it("refuses a revocation with E_AUTH, token missing or wrong", async () => {
-      await refused(() => send("POST", "/api/revoke", { ...own(), "content-type": "application/json" }, revokeBody()), 401, "E_AUTH");
-      await refused(() => send("POST", "/api/revoke", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, revokeBody()), 401, "E_AUTH");
+      await refusedByWindow(() => send("POST", "/api/revoke", { ...own(), "content-type": "application/json" }, revokeBody()), 401, "E_AUTH");
+      await refusedByWindow(() => send("POST", "/api/revoke", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, revokeBody()), 401, "E_AUTH");
     });
 
     it("refuses a gate answer with E_AUTH, token missing or wrong, and records none", async () => {
-      await refused(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json" }, gateBody()), 401, "E_AUTH");
-      await refused(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, gateBody()), 401, "E_AUTH");
+      await refusedByWindow(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json" }, gateBody()), 401, "E_AUTH");
+      await refusedByWindow(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, gateBody()), 401, "E_AUTH");
     });
   });
 
   describe("when the Host is not the window's (DNS rebinding)", () => {
     it("refuses the page and the API with E_FORBIDDEN, token or not", async () => {
       const host = `trestle.attacker.example:${window.server.port}`;
-      await refused(() => send("GET", "/", { host }), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("GET", "/", { host }), 403, "E_FORBIDDEN");
       const headers = { host, origin: `http://${host}`, "content-type": "application/json", "x-trestle-token": window.server.token };
-      await refused(() => send("POST", "/api/control", headers, pauseBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/control", headers, pauseBody()), 403, "E_FORBIDDEN");
     });
   });
 
@@ -146,34 +142,34 @@ describe("the window's API", () => {
 
     it("refuses a foreign Origin, another local port included", async () => {
       for (const origin of ["https://attacker.example", `http://127.0.0.1:${window.server.port + 1}`, "null"]) {
-        await refused(() => send("POST", "/api/control", { ...own(), ...token(), origin }, pauseBody()), 403, "E_FORBIDDEN");
-        await refused(() => send("POST", "/api/gate", { ...own(), ...token(), origin }, gateBody()), 403, "E_FORBIDDEN");
-        await refused(() => send("POST", "/api/revoke", { ...own(), ...token(), origin }, revokeBody()), 403, "E_FORBIDDEN");
+        await refusedByWindow(() => send("POST", "/api/control", { ...own(), ...token(), origin }, pauseBody()), 403, "E_FORBIDDEN");
+        await refusedByWindow(() => send("POST", "/api/gate", { ...own(), ...token(), origin }, gateBody()), 403, "E_FORBIDDEN");
+        await refusedByWindow(() => send("POST", "/api/revoke", { ...own(), ...token(), origin }, revokeBody()), 403, "E_FORBIDDEN");
       }
     });
 
     it("refuses a revocation from another Host, without an Origin or marked cross-site", async () => {
       const host = `trestle.attacker.example:${window.server.port}`;
-      await refused(() => send("POST", "/api/revoke", { ...token(), host, origin: `http://${host}` }, revokeBody()), 403, "E_FORBIDDEN");
-      await refused(() => send("POST", "/api/revoke", { host: own().host, ...token() }, revokeBody()), 403, "E_FORBIDDEN");
-      await refused(() => send("POST", "/api/revoke", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, revokeBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/revoke", { ...token(), host, origin: `http://${host}` }, revokeBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/revoke", { host: own().host, ...token() }, revokeBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/revoke", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, revokeBody()), 403, "E_FORBIDDEN");
     });
 
     it("refuses a gate answer from another Host, without an Origin or marked cross-site", async () => {
       const host = `trestle.attacker.example:${window.server.port}`;
-      await refused(() => send("POST", "/api/gate", { ...token(), host, origin: `http://${host}` }, gateBody()), 403, "E_FORBIDDEN");
-      await refused(() => send("POST", "/api/gate", { host: own().host, ...token() }, gateBody()), 403, "E_FORBIDDEN");
-      await refused(() => send("POST", "/api/gate", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, gateBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/gate", { ...token(), host, origin: `http://${host}` }, gateBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/gate", { host: own().host, ...token() }, gateBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/gate", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, gateBody()), 403, "E_FORBIDDEN");
     });
 
     it("refuses a POST without an Origin and one a browser marks as cross-site", async () => {
-      await refused(() => send("POST", "/api/control", { host: own().host, ...token() }, pauseBody()), 403, "E_FORBIDDEN");
-      await refused(() => send("POST", "/api/control", { ...own(), ...token(), "sec-fetch-site": "same-site" }, pauseBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/control", { host: own().host, ...token() }, pauseBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/control", { ...own(), ...token(), "sec-fetch-site": "same-site" }, pauseBody()), 403, "E_FORBIDDEN");
     });
 
     it("answers a CORS preflight with a refusal and no CORS header, so a browser never sends the POST", async () => {
       const headers = { ...own(), origin: "https://attacker.example", "access-control-request-method": "POST", "access-control-request-headers": "x-trestle-token" };
-      await refused(() => send("OPTIONS", "/api/control", headers), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("OPTIONS", "/api/control", headers), 403, "E_FORBIDDEN");
     });
   });
 
@@ -181,34 +177,34 @@ describe("the window's API", () => {
     const headers = () => ({ ...own(), "x-trestle-token": window.server.token, "content-type": "application/json" });
 
     it("refuses a body that is not JSON, too large or not the schema's, with the protocol's codes", async () => {
-      await refused(() => send("POST", "/api/control", { ...headers(), "content-type": "text/plain" }, pauseBody()), 400, "E_SCHEMA");
-      await refused(() => send("POST", "/api/control", headers(), "{"), 400, "E_SCHEMA");
-      await refused(() => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "pause", extra: 1 })), 400, "E_SCHEMA");
-      await refused(() => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "x".repeat(5000) })), 413, "E_TOO_LARGE");
+      await refusedByWindow(() => send("POST", "/api/control", { ...headers(), "content-type": "text/plain" }, pauseBody()), 400, "E_SCHEMA");
+      await refusedByWindow(() => send("POST", "/api/control", headers(), "{"), 400, "E_SCHEMA");
+      await refusedByWindow(() => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "pause", extra: 1 })), 400, "E_SCHEMA");
+      await refusedByWindow(() => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "x".repeat(5000) })), 413, "E_TOO_LARGE");
     });
 
     it("refuses a gate answer that is not the strict schema: an extra field, a short hash, another verdict", async () => {
       const body = JSON.parse(gateBody()) as Record<string, unknown>;
       for (const bad of [{ ...body, extra: 1 }, { ...body, message_sha256: HELD.slice(0, 16) }, { ...body, verdict: "maybe" }, { ...body, seat: "Bot Tao" }]) {
-        await refused(() => send("POST", "/api/gate", headers(), JSON.stringify(bad)), 400, "E_SCHEMA");
+        await refusedByWindow(() => send("POST", "/api/gate", headers(), JSON.stringify(bad)), 400, "E_SCHEMA");
       }
     });
 
     it("refuses a revocation that is not the strict schema: an extra field, a seat name that is none, no seat", async () => {
       for (const bad of [{ table, seat: "bot-tao", extra: 1 }, { table, seat: "Bot Tao" }, { table }]) {
-        await refused(() => send("POST", "/api/revoke", headers(), JSON.stringify(bad)), 400, "E_SCHEMA");
+        await refusedByWindow(() => send("POST", "/api/revoke", headers(), JSON.stringify(bad)), 400, "E_SCHEMA");
       }
     });
 
     it("refuses a revocation at a table the window does not follow, and of another owner's seat", async () => {
-      await refused(() => send("POST", "/api/revoke", headers(), JSON.stringify({ table: "not-followed", seat: "bot-tao" })), 404, "E_TABLE_NOT_FOUND");
+      await refusedByWindow(() => send("POST", "/api/revoke", headers(), JSON.stringify({ table: "not-followed", seat: "bot-tao" })), 404, "E_TABLE_NOT_FOUND");
       await seated();
-      await refused(() => send("POST", "/api/revoke", headers(), JSON.stringify({ table, seat: "bot-jenny" })), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/revoke", headers(), JSON.stringify({ table, seat: "bot-jenny" })), 403, "E_FORBIDDEN");
     });
 
     it("refuses a table the window does not follow and another owner's task", async () => {
-      await refused(() => send("POST", "/api/control", headers(), JSON.stringify({ table: "not-followed", action: "pause" })), 404, "E_TABLE_NOT_FOUND");
-      await refused(() => send("POST", "/api/approve", headers(), JSON.stringify({ table, task: "3.jenny", verdict: "approve" })), 403, "E_FORBIDDEN");
+      await refusedByWindow(() => send("POST", "/api/control", headers(), JSON.stringify({ table: "not-followed", action: "pause" })), 404, "E_TABLE_NOT_FOUND");
+      await refusedByWindow(() => send("POST", "/api/approve", headers(), JSON.stringify({ table, task: "3.jenny", verdict: "approve" })), 403, "E_FORBIDDEN");
     });
 
   });

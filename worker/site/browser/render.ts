@@ -3,7 +3,7 @@
  * HTML; a market's listings, withdrawals, matches and recorded deals in `trestle market watch`'s
  * words, src/text/market.ts), and the verdict of the in-page verification in words, with what it covered. What seats
  * wrote is untrusted: it goes through the same reductions as in the principal window and the CLI
- * (client/guards/framing.ts: NFKC, no control, bidi or zero-width character; one safe line for
+ * (src/text/framing.ts: NFKC, no control, bidi or zero-width character; one safe line for
  * names and system lines, structured values as JSON with such characters escaped).
  */
 import { bodyLines, safeJson, safeLine } from "../../../src/text/framing.js";

@@ -11,7 +11,7 @@ import {
   fromBase64,
   EMPTY_ROOT,
 } from "../../../../src/protocol/index.js";
-import { refusal } from "./codes.js";
+import { refusalCode } from "../../../support/refused.js";
 
 const EXAMPLE = "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n";
 
@@ -46,10 +46,10 @@ describe("table origins", () => {
 
   describe("when the host or table is not one", () => {
     it("refuses with E_SCHEMA", async () => {
-      expect(await refusal(() => tableOrigin("Relay.Example", "abc"))).toBe("E_SCHEMA");
-      expect(await refusal(() => tableOrigin("https://relay.example", "abc"))).toBe("E_SCHEMA");
-      expect(await refusal(() => tableOrigin("relay.example/x", "abc"))).toBe("E_SCHEMA");
-      expect(await refusal(() => tableOrigin("relay.example", "A+b"))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => tableOrigin("Relay.Example", "abc"))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => tableOrigin("https://relay.example", "abc"))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => tableOrigin("relay.example/x", "abc"))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => tableOrigin("relay.example", "A+b"))).toBe("E_SCHEMA");
     });
   });
 });
@@ -75,12 +75,12 @@ describe("when a checkpoint body is malformed", () => {
   ];
   for (const [what, text, code] of cases) {
     it(`refuses ${what} with ${code}`, async () => {
-      expect(await refusal(() => parseCheckpoint(text))).toBe(code);
+      expect(await refusalCode(() => parseCheckpoint(text))).toBe(code);
     });
   }
 
   it("refuses to write a root that is not 32 bytes, with E_SCHEMA", async () => {
-    expect(await refusal(() => checkpointOf("example.com/log", 1, new Uint8Array(31)))).toBe("E_SCHEMA");
+    expect(await refusalCode(() => checkpointOf("example.com/log", 1, new Uint8Array(31)))).toBe("E_SCHEMA");
     expect(fromBase64(toBase64(EMPTY_ROOT))).toEqual(EMPTY_ROOT);
   });
 });

@@ -17,7 +17,7 @@ import {
   SIG_TYPE_ED25519,
   noteKeyId,
 } from "../../../../src/protocol/index.js";
-import { refusal } from "./codes.js";
+import { refusalCode } from "../../../support/refused.js";
 
 const CHECKPOINT = "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n";
 const seed = (byte: number) => new Uint8Array(32).fill(byte);
@@ -62,9 +62,9 @@ describe("cosignatures", () => {
       const retimed = sig!.signature.slice();
       retimed[7]! ^= 1;
       expect(await verifier.verify(new TextEncoder().encode(CHECKPOINT), retimed)).toBe(false);
-      expect(await refusal(() => openNote(note.replace("20852163", "20852164"), [verifier]))).toBe("E_BAD_SIGNATURE");
+      expect(await refusalCode(() => openNote(note.replace("20852163", "20852164"), [verifier]))).toBe("E_BAD_SIGNATURE");
       const asPlain = await signNoteText(CHECKPOINT, [{ ...ed25519NoteSigner("witness.example/w1", witness), keyId: verifier.keyId }]);
-      expect(await refusal(() => openNote(asPlain, [verifier]))).toBe("E_BAD_SIGNATURE");
+      expect(await refusalCode(() => openNote(asPlain, [verifier]))).toBe("E_BAD_SIGNATURE");
     });
 
     it("reads no timestamp from bytes of the wrong length or past 2^53 − 1", () => {
@@ -79,9 +79,9 @@ describe("cosignatures", () => {
 
     it("refuses a negative or fractional time, and a verifier key of another type, with E_SCHEMA", async () => {
       const witness = await (await ed25519()).signer(seed(2));
-      expect(await refusal(() => cosignedMessage(CHECKPOINT, -1))).toBe("E_SCHEMA");
-      expect(await refusal(() => cosignatureSigner("w", witness, 1.5))).toBe("E_SCHEMA");
-      expect(await refusal(() => cosignatureVerifierFromKey(formatVerifierKey("w", SIG_TYPE_ED25519, witness.publicKey)))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => cosignedMessage(CHECKPOINT, -1))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => cosignatureSigner("w", witness, 1.5))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => cosignatureVerifierFromKey(formatVerifierKey("w", SIG_TYPE_ED25519, witness.publicKey)))).toBe("E_SCHEMA");
     });
   });
 });

@@ -7,7 +7,7 @@ import { ENTRY_PROOF_FORMAT, parseEntryProof, verifyEntryProof, witnessPolicy, t
 import { ed25519NoteSigner, formatVerifierKey, signNoteText } from "../../../../src/protocol/tlog/note.js";
 import { inclusionProof, memoryHashSource, rangeHash } from "../../../../src/protocol/tlog/proofs.js";
 import { cast, debateConfig, MemoryLedger } from "../../../support/table-fixture.js";
-import { refusal } from "./codes.js";
+import { refusalCode } from "../../../support/refused.js";
 
 /** A three-entry table's proof of entry 2, its checkpoint signed by the relay and cosigned by witnesses w1 and w2 (w3 never saw it). */
 async function fixture() {
@@ -50,14 +50,14 @@ describe("an entry proof", () => {
     it("refuses another relay key (E_RELAY_KEY), a wrong inclusion path (E_REFUTED) and a forged cosignature (E_BAD_SIGNATURE)", async () => {
       const { proof, keys, relayKey } = await fixture();
       const other = toBase64url((await (await ed25519()).signer(utf8("x".repeat(32)))).publicKey);
-      expect(await refusal(() => verifyEntryProof(proof, other))).toBe("E_RELAY_KEY");
+      expect(await refusalCode(() => verifyEntryProof(proof, other))).toBe("E_RELAY_KEY");
       const zeroed = proof.inclusion.map(() => toBase64(new Uint8Array(32)));
-      expect(await refusal(() => verifyEntryProof({ ...proof, inclusion: zeroed }, relayKey))).toBe("E_REFUTED");
+      expect(await refusalCode(() => verifyEntryProof({ ...proof, inclusion: zeroed }, relayKey))).toBe("E_REFUTED");
       const proven = await verifyEntryProof(proof, relayKey);
       const lines = proof.checkpoint.split("\n");
       const w1 = lines.findIndex((l) => l.startsWith("— w1.example "));
       lines[w1] = `${lines[w1]!.slice(0, -6)}AAAA==`;
-      expect(await refusal(() => witnessPolicy(proven, lines.join("\n"), keys, 1))).toBe("E_BAD_SIGNATURE");
+      expect(await refusalCode(() => witnessPolicy(proven, lines.join("\n"), keys, 1))).toBe("E_BAD_SIGNATURE");
     });
   });
 });

@@ -22,7 +22,7 @@ import {
   utf8,
   type NoteSigner,
 } from "../../../../src/protocol/index.js";
-import { refusal } from "./codes.js";
+import { refusalCode } from "../../../support/refused.js";
 
 // signed-note.md §Verifier keys, Example.
 const C2SP_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k";
@@ -93,24 +93,24 @@ describe("when a note does not verify", () => {
   const peter = () => [ed25519VerifierFromKey(PETER_VKEY)];
 
   it("refuses a changed text with E_BAD_SIGNATURE", async () => {
-    expect(await refusal(() => openNote(`${PETER_TEXT.replace("answer", "Answer")}\n${PETER_SIG}`, peter()))).toBe("E_BAD_SIGNATURE");
+    expect(await refusalCode(() => openNote(`${PETER_TEXT.replace("answer", "Answer")}\n${PETER_SIG}`, peter()))).toBe("E_BAD_SIGNATURE");
   });
 
   it("refuses a known key's bad signature even beside a good one, with E_BAD_SIGNATURE", async () => {
     const bad = PETER_SIG.replace("x08go", "x08gp");
-    expect(await refusal(() => openNote(`${PETER_TEXT}\n${bad}`, peter()))).toBe("E_BAD_SIGNATURE");
+    expect(await refusalCode(() => openNote(`${PETER_TEXT}\n${bad}`, peter()))).toBe("E_BAD_SIGNATURE");
     const c2sp = ed25519VerifierFromKey(C2SP_VKEY);
-    expect(await refusal(() => openNote(`${PETER_TEXT}\n${PETER_SIG}— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n`, [...peter(), c2sp]))).toBe("E_BAD_SIGNATURE");
+    expect(await refusalCode(() => openNote(`${PETER_TEXT}\n${PETER_SIG}— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n`, [...peter(), c2sp]))).toBe("E_BAD_SIGNATURE");
   });
 
   it("refuses a note with no trusted signature, with E_BAD_SIGNATURE", async () => {
-    expect(await refusal(() => openNote(`${PETER_TEXT}\n${ENOCH_SIG}`, peter()))).toBe("E_BAD_SIGNATURE");
-    expect(await refusal(() => openNote(`${PETER_TEXT}\n${PETER_SIG}`, []))).toBe("E_BAD_SIGNATURE");
+    expect(await refusalCode(() => openNote(`${PETER_TEXT}\n${ENOCH_SIG}`, peter()))).toBe("E_BAD_SIGNATURE");
+    expect(await refusalCode(() => openNote(`${PETER_TEXT}\n${PETER_SIG}`, []))).toBe("E_BAD_SIGNATURE");
   });
 
   it("ignores a signature sharing the name but not the key ID, or the key ID but not the name", async () => {
     const sameName = ed25519NoteVerifier("PeterNeumann", parseVerifierKey(ENOCH_VKEY).publicKey);
-    expect(await refusal(() => openNote(`${PETER_TEXT}\n${PETER_SIG}`, [sameName]))).toBe("E_BAD_SIGNATURE");
+    expect(await refusalCode(() => openNote(`${PETER_TEXT}\n${PETER_SIG}`, [sameName]))).toBe("E_BAD_SIGNATURE");
     const opened = await openNote(`${PETER_TEXT}\n${PETER_SIG}— PeterNeumannX x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n`, peter());
     expect(opened.unverified.map((s) => s.name)).toEqual(["PeterNeumannX"]);
   });
@@ -134,7 +134,7 @@ describe("when a note is malformed", () => {
   ];
   for (const [what, note, code] of cases) {
     it(`refuses ${what} with ${code}`, async () => {
-      expect(await refusal(() => openNote(note, [ed25519VerifierFromKey(PETER_VKEY)]))).toBe(code);
+      expect(await refusalCode(() => openNote(note, [ed25519VerifierFromKey(PETER_VKEY)]))).toBe(code);
     });
   }
 
@@ -146,18 +146,18 @@ describe("when a note is malformed", () => {
       "Peter Neumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW",
       "PeterNeumann+173116ae+ZRpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW",
     ]) {
-      expect(await refusal(() => ed25519VerifierFromKey(vkey)), vkey).toBe("E_SCHEMA");
+      expect(await refusalCode(() => ed25519VerifierFromKey(vkey)), vkey).toBe("E_SCHEMA");
     }
   });
 
   it("refuses to sign a text without its final newline, with E_SCHEMA", async () => {
-    expect(await refusal(async () => signNoteText("no newline", [await peterSigner()]))).toBe("E_SCHEMA");
+    expect(await refusalCode(async () => signNoteText("no newline", [await peterSigner()]))).toBe("E_SCHEMA");
   });
 
   it("refuses to sign a text that would read as a trestle statement or a cosignature, with E_SCHEMA", async () => {
     const signer = await peterSigner();
     const statement = new TextDecoder().decode(signingBytes("head", { a: 1 }));
-    expect(await refusal(() => signer.sign(utf8(`${statement}\n`)))).toBe("E_SCHEMA");
-    expect(await refusal(() => signer.sign(utf8("cosignature/v1\ntime 1\nx\n")))).toBe("E_SCHEMA");
+    expect(await refusalCode(() => signer.sign(utf8(`${statement}\n`)))).toBe("E_SCHEMA");
+    expect(await refusalCode(() => signer.sign(utf8("cosignature/v1\ntime 1\nx\n")))).toBe("E_SCHEMA");
   });
 });

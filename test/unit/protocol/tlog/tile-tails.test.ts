@@ -4,7 +4,7 @@ import { appendToFrontier, EMPTY_FRONTIER, frontierRoot, leafHash, rootOfLeafHas
 import { memoryHashSource } from "../../../../src/protocol/tlog/proofs.js";
 import { appendToTails, EMPTY_TAILS, tailsFrontier, tailsOf, tailsRoot, tailWidths } from "../../../../src/protocol/tlog/tile-tails.js";
 import { tileBytes, tilesForSize } from "../../../../src/protocol/tlog/tiles.js";
-import { refusal } from "./codes.js";
+import { refusalCode } from "../../../support/refused.js";
 
 const leaves = (n: number, from = 0) => Array.from({ length: n }, (_, i) => leafHash(utf8(`entry ${from + i}`)));
 
@@ -50,9 +50,9 @@ describe("tile tails", () => {
   describe("when the stored hashes do not fit the size", () => {
     it("refuse them with E_SCHEMA", async () => {
       const { tails } = appendToTails(EMPTY_TAILS, leaves(300));
-      expect(await refusal(() => tailsOf(301, tails.levels))).toBe("E_SCHEMA");
-      expect(await refusal(() => tailsOf(300 + 256, tails.levels))).toBe("E_SCHEMA");
-      expect(await refusal(() => appendToTails(EMPTY_TAILS, [concatBytes(new Uint8Array(31))]))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => tailsOf(301, tails.levels))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => tailsOf(300 + 256, tails.levels))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => appendToTails(EMPTY_TAILS, [concatBytes(new Uint8Array(31))]))).toBe("E_SCHEMA");
     });
   });
 });

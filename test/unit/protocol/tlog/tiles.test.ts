@@ -24,7 +24,7 @@ import {
   toHex,
   type Tile,
 } from "../../../../src/protocol/index.js";
-import { refusal } from "./codes.js";
+import { refusalCode } from "../../../support/refused.js";
 import { generatedLeaf } from "./reference.js";
 
 describe("tile paths", () => {
@@ -51,7 +51,7 @@ describe("tile paths", () => {
     ];
     for (const path of bad) {
       it(`refuses ${path} with E_SCHEMA`, async () => {
-        expect(await refusal(() => parseTilePath(path))).toBe("E_SCHEMA");
+        expect(await refusalCode(() => parseTilePath(path))).toBe("E_SCHEMA");
       });
     }
   });
@@ -107,9 +107,9 @@ describe("proofs and roots from tiles", () => {
   describe("when a tile is missing or short", () => {
     it("refuses with E_SCHEMA", async () => {
       const none = tileHashSource(SIZE, () => undefined);
-      expect(await refusal(() => inclusionProof(5, SIZE, none))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => inclusionProof(5, SIZE, none))).toBe("E_SCHEMA");
       const short = tileHashSource(SIZE, () => new Uint8Array(32));
-      expect(await refusal(() => inclusionProof(5, SIZE, short))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => inclusionProof(5, SIZE, short))).toBe("E_SCHEMA");
     });
   });
 });
@@ -125,11 +125,11 @@ describe("entry bundles", () => {
 
   describe("when an entry is too long or the bytes are cut", () => {
     it("refuses with E_TOO_LARGE to write, and E_SCHEMA to read", async () => {
-      expect(await refusal(() => encodeEntryBundle([new Uint8Array(0x10000)]))).toBe("E_TOO_LARGE");
-      expect(await refusal(() => encodeEntryBundle(Array.from({ length: 257 }, () => new Uint8Array(0))))).toBe("E_TOO_LARGE");
-      expect(await refusal(() => decodeEntryBundle(Uint8Array.of(0, 3, 1, 2)))).toBe("E_SCHEMA");
-      expect(await refusal(() => decodeEntryBundle(Uint8Array.of(0)))).toBe("E_SCHEMA");
-      expect(await refusal(() => decodeEntryBundle(new Uint8Array(2 * 257)))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => encodeEntryBundle([new Uint8Array(0x10000)]))).toBe("E_TOO_LARGE");
+      expect(await refusalCode(() => encodeEntryBundle(Array.from({ length: 257 }, () => new Uint8Array(0))))).toBe("E_TOO_LARGE");
+      expect(await refusalCode(() => decodeEntryBundle(Uint8Array.of(0, 3, 1, 2)))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => decodeEntryBundle(Uint8Array.of(0)))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => decodeEntryBundle(new Uint8Array(2 * 257)))).toBe("E_SCHEMA");
     });
   });
 });

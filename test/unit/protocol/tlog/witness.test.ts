@@ -1,7 +1,7 @@
 /** C2SP tlog-witness bodies: the specification's add-checkpoint example, the 409 size body, and malformed bodies with their codes. */
 import { describe, expect, it } from "vitest";
 import { formatAddCheckpoint, formatTreeSizeBody, parseAddCheckpoint, parseCheckpoint, parseNote, parseTreeSizeBody, toBase64 } from "../../../../src/protocol/index.js";
-import { refusal } from "./codes.js";
+import { refusalCode } from "../../../support/refused.js";
 
 // tlog-witness.md, add-checkpoint, "Example request body".
 const EXAMPLE = `old 20852014
@@ -52,14 +52,14 @@ describe("add-checkpoint bodies", () => {
     ];
     for (const [what, body, code] of cases) {
       it(`refuses ${what} with ${code}`, async () => {
-        expect(await refusal(() => parseAddCheckpoint(body))).toBe(code);
+        expect(await refusalCode(() => parseAddCheckpoint(body))).toBe(code);
       });
     }
 
     it("refuses a size body that is not one decimal line, with E_SCHEMA", async () => {
-      expect(await refusal(() => parseTreeSizeBody("12"))).toBe("E_SCHEMA");
-      expect(await refusal(() => parseTreeSizeBody("012\n"))).toBe("E_SCHEMA");
-      expect(await refusal(() => formatAddCheckpoint({ oldSize: -1, proof: [], note: "" }))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => parseTreeSizeBody("12"))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => parseTreeSizeBody("012\n"))).toBe("E_SCHEMA");
+      expect(await refusalCode(() => formatAddCheckpoint({ oldSize: -1, proof: [], note: "" }))).toBe("E_SCHEMA");
     });
   });
 });

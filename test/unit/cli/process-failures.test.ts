@@ -1,7 +1,7 @@
-/** The CLI's last-resort process guards: a closed pipe ends quietly; anything uncaught is one E_BUG line, exit 1, no stack unless TRESTLE_DEBUG. */
+/** The CLI's last resort for process failures: a closed pipe ends quietly; anything uncaught is one E_BUG line, exit 1, no stack unless TRESTLE_DEBUG. */
 import { EventEmitter } from "node:events";
 import { describe, expect, it } from "vitest";
-import { guardProcess, type GuardedProcess } from "../../../src/cli/process-guards.js";
+import { catchProcessFailures, type CliProcess } from "../../../src/cli/process-failures.js";
 
 class Exit extends Error {
   constructor(readonly code: number) {
@@ -23,7 +23,7 @@ function fakeProcess(env: NodeJS.ProcessEnv = {}) {
       throw new Exit(code);
     },
   };
-  guardProcess(proc as unknown as GuardedProcess, false);
+  catchProcessFailures(proc as unknown as CliProcess, false);
   return { proc, events };
 }
 
@@ -38,7 +38,7 @@ const exitOf = (fn: () => void): number => {
   throw new Error("did not exit");
 };
 
-describe("guardProcess", () => {
+describe("catchProcessFailures", () => {
   it("ends quietly with the exit code set so far when the reader of stdout goes away", () => {
     const { proc } = fakeProcess();
     expect(exitOf(() => proc.stdout.emit("error", epipe()))).toBe(0);

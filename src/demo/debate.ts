@@ -2,7 +2,7 @@
  * The design's #459/#461 session, played end to end on a real relay with scripted seats: bot-tao
  * (pro, owner tao) and bot-jenny (con, owner jenny, with a private note) debate; the judge (owner
  * ops) reads only their `say`s and decides with an effect on jenny's taskboard; the task waits for
- * jenny, whose principal session is live; jenny approves with `trestle approve`; bot-jenny reorders
+ * jenny, whose owner session is live; jenny approves with `trestle approve`; bot-jenny reorders
  * her local taskboard.json and reports; the checker (owner ops) reads the file and verifies. Then
  * the export is written and checked with `trestle verify`. Returns what the checks need.
  */
@@ -23,28 +23,16 @@ import {
 import { toHex, type TableConfig } from "../protocol/index.js";
 import { jennySeat, judgeSeat, PRIVATE_NOTE, taoSeat, type JudgeView } from "./debaters.js";
 import { DemoError } from "./errors.js";
-import { PrincipalSession } from "./principal.js";
+import { OwnerSession } from "./owner-session.js";
 import type { DemoRelay } from "./relay.js";
 import { checkTask, executeTask } from "./task-work.js";
 import { INITIAL_BOARD, writeBoard } from "./taskboard.js";
 import { trestleCli } from "./trestle-cli.js";
 import { shortPath } from "./paths.js";
-import type { Transcript } from "./transcript.js";
-
-/** Where the session runs and writes. */
-export interface SessionOptions {
-  relay: DemoRelay;
-  /** The repository (for bin/trestle.mjs). */
-  root: string;
-  /** A fresh directory for keys (home/) and jenny's taskboard.json. */
-  work: string;
-  /** Where the export goes. */
-  outDir: string;
-  transcript: Transcript;
-}
+import type { ScenarioOptions } from "./scenario-options.js";
 
 /** What happened, for the checks. */
-export interface SessionOutcome {
+export interface DebateOutcome {
   table: string;
   task: string;
   taskState: string;
@@ -58,8 +46,8 @@ const OWNERS = ["tao", "jenny", "ops"] as const;
 const SEATS = { "bot-tao": "tao", "bot-jenny": "jenny", judge: "ops", checker: "ops" } as const;
 type Seat = keyof typeof SEATS;
 
-/** Plays the session; throws DemoError when a step the story needs does not happen. */
-export async function playSession459(o: SessionOptions): Promise<SessionOutcome> {
+/** Plays the #459/#461 session; throws DemoError when a step the story needs does not happen. */
+export async function playDebate(o: ScenarioOptions): Promise<DebateOutcome> {
   const t = o.transcript;
   const home = join(o.work, "home");
   const boardPath = join(o.work, "jenny", "taskboard.json");
@@ -81,12 +69,12 @@ export async function playSession459(o: SessionOptions): Promise<SessionOutcome>
   const opened = await admin.create(owners.ops.signer, "ops", config(table, owners));
   t.say(`ops opened ${table} (head #${opened.head.seq}); the judge's visibility rule: only bot-tao's and bot-jenny's say entries`);
 
-  const session = new PrincipalSession(await clientFor(o.relay, table), "jenny", owners.jenny.signer, t);
-  // Whatever fails, nothing is left connected: the seats' loops are aborted and the session closed.
+  const session = new OwnerSession(await clientFor(o.relay, table), "jenny", owners.jenny.signer, t);
+  // Whatever fails, nothing is left connected: the seats' loops are aborted and the owner session closed.
   const seatsDone = new AbortController();
   try {
     await session.start();
-    t.say("jenny's principal session is live (owner_auth on the table's WebSocket): it prints every entry below, verified,");
+    t.say("jenny's owner session is live (owner_auth on the table's WebSocket): it prints every entry below, verified,");
     t.say("and tells the relay that somebody can answer approvals on jenny's resources (else: E_NO_APPROVER)");
     const expires = Date.now() + 10 * 60_000;
     for (const seat of Object.keys(SEATS) as Seat[]) {
@@ -118,7 +106,7 @@ export async function playSession459(o: SessionOptions): Promise<SessionOutcome>
 
     const waiting = await session.move("jenny", "awaiting_approval");
     const task = waiting.task;
-    t.say(`task ${task} waits for jenny's own signature; the relay accepted the decision because her session is live`);
+    t.say(`task ${task} waits for jenny's own signature; the relay accepted the decision because her owner session is live`);
 
     t.section("jenny approves, with her owner key, from her own machine");
     const approveArgs = ["approve", task, "--owner", "jenny", "--table", table];

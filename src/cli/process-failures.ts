@@ -1,5 +1,5 @@
 /**
- * Last-resort guards of the CLI process (run.ts). A reader that goes away (`trestle history |
+ * The CLI process's last resort for failures nobody caught (run.ts). A reader that goes away (`trestle history |
  * head -1`: EPIPE on stdout or stderr) ends the process quietly, as Unix tools do, with the exit
  * code set so far (0 if none). Anything else nobody caught (an error event on a stream, an
  * unhandled rejection, an uncaught exception) is reported like any unexpected failure, as one
@@ -9,8 +9,8 @@
 import { EXIT } from "./exit.js";
 import { Output } from "./output.js";
 
-/** The parts of a Node process the guards hook into (a fake in tests). */
-export interface GuardedProcess {
+/** The parts of a Node process the handlers hook into (a fake in tests). */
+export interface CliProcess {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
@@ -19,8 +19,8 @@ export interface GuardedProcess {
   exit(code: number): never;
 }
 
-/** Installs the guards on `proc`; `json` is whether the command line asked for --json. */
-export function guardProcess(proc: GuardedProcess, json: boolean): void {
+/** Installs the handlers on `proc`; `json` is whether the command line asked for --json. */
+export function catchProcessFailures(proc: CliProcess, json: boolean): void {
   const fatal = (error: unknown) => {
     try {
       new Output(json, false, proc.stdout, proc.stderr).error(error);

@@ -1,5 +1,5 @@
 /**
- * Jenny's principal session: her owner key answers the table's WebSocket challenge (`owner_auth`,
+ * Jenny's owner session: her owner key answers the table's WebSocket challenge (`owner_auth`,
  * docs/SPEC.md §6.3), so the relay knows somebody can answer approvals on her resources (no
  * E_NO_APPROVER) and pushes her every entry, which the session verifies and prints. The demo waits
  * on it for seqs and task states, so narration and entries print in ledger order.
@@ -9,7 +9,7 @@ import type { Signer, TaskStatus } from "../protocol/index.js";
 import type { Transcript } from "./transcript.js";
 
 /** A live owner session printing to the transcript. */
-export class PrincipalSession {
+export class OwnerSession {
   private readonly socket: TableSocket;
   private readonly tasks = new TaskLog();
   private readonly moves: TaskMove[] = [];
