@@ -1,5 +1,6 @@
 /**
- * OwnerDO: one Durable Object per owner public key (docs/SPEC.md §11). A thin shell over the
+ * OwnerDO: one Durable Object per owner public key (docs/SPEC.md §11), and one per market's chat
+ * groups (its group audience, group-audience.ts, whose channels are the groups). A thin shell over the
  * owner's chat bindings (bindings.ts), received events and table list (inbox.ts), the outbox
  * drained by this object's alarm (outbox.ts), and the attempt log with channel health (health.ts).
  * Every method names the owner key it expects; the Worker addresses the object by that key.
@@ -16,6 +17,7 @@ import { AttemptLog } from "./health.js";
 import { Inbox, type OwnerTable } from "./inbox.js";
 import { BACKOFF_MS, Outbox, type DrainReport } from "./outbox.js";
 import { migrateOwner } from "./schema.js";
+import { applyGroupEvent } from "./group-audience.js";
 
 /** What the `status` and `tables` commands show. */
 export interface OwnerSummary {
@@ -61,7 +63,10 @@ export class OwnerDO extends DurableObject<Env> {
       const now = this.now();
       let queued = 0;
       for (const event of events) {
-        if (inbox.add(event, now) && !SILENT_NOTIFICATIONS.has(event.type)) queued += outbox.enqueue(event, now);
+        if (!inbox.add(event, now)) continue;
+        // A market's group audience (group-audience.ts): a bound group becomes the one channel its greeting goes to.
+        const only = applyGroupEvent(this.bindings, outbox, inbox, event, now);
+        if (only !== null && !SILENT_NOTIFICATIONS.has(event.type)) queued += outbox.enqueue(event, now, only);
       }
       if (queued > 0) await this.schedule(outbox);
       return { queued };

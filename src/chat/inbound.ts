@@ -24,7 +24,10 @@ export type Command =
 export interface Sender {
   platform: ChatPlatform;
   account: string;
+  /** The chat an owner binding from this event delivers to (for an event from a group, the sender's own private chat where the platform has one). */
   chat: string;
+  /** The group chat the event came from (a Telegram group or supergroup, a LINE group, a Discord server's channel), or null for a private chat: a reply to it goes to the sender alone. */
+  group: string | null;
   label: string;
   lang: Lang | null;
   eventId: string;

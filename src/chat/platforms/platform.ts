@@ -43,6 +43,8 @@ export interface Connected {
   send(chat: string, message: ChatMessage, key: string, signal: AbortSignal): Promise<DeliveryResult>;
   /** One line telling the owner where to send a new bind code (shown by `trestle bind`). */
   instructions(code: string): string;
+  /** One line telling a market's creator where to send a new group code: in the group, addressed to the bot. */
+  groupInstructions(code: string): string;
   /** The JSON answer to a webhook request; checks the platform's signature over the raw bytes before parsing anything (E_AUTH otherwise). */
   hook(request: HookRequest, context: HookContext): Promise<Record<string, unknown>>;
   /** Answers an event the webhook deferred; only platforms whose hook defers have it. */

@@ -136,7 +136,9 @@ export type TelegramUpdate = z.infer<typeof TelegramUpdateSchema>;
 
 /**
  * What an update asks for. `/cmd@otherbot` is ignored; in group chats only commands addressed to
- * this bot by name count, and bind codes are taken only in private chats.
+ * this bot by name count, and the sender's private chat is the one replies go to. Whether a code
+ * may bind where it was sent is the chat directory's to judge (an owner's code binds only from a
+ * private chat, a market's group code only in a group).
  */
 export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string | undefined): Inbound {
   const eventId = `telegram:${update.update_id}`;
@@ -144,7 +146,7 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
   if (query) {
     // A tap is one callback query whatever update carries it: its id keys the tap (and its approval nonce).
     const chat = query.message?.chat.id ?? query.from.id;
-    const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), label: label(query.from), lang: langOf(query.from), eventId: `telegram:cb:${query.id}` };
+    const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), group: null, label: label(query.from), lang: langOf(query.from), eventId: `telegram:cb:${query.id}` };
     return { kind: "tap", sender, tap: parseTap(query.data) };
   }
   const message = update.message;
@@ -154,15 +156,20 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
   if (addressed && !mine) return { kind: "ignored", reason: "addressed to another bot" };
   const isPrivate = message.chat.type === "private";
   if (!isPrivate && !mine) return { kind: "ignored", reason: "group message not addressed to this bot" };
-  const sender = { platform: "telegram" as const, account: String(message.from.id), chat: String(message.chat.id), label: label(message.from), lang: langOf(message.from), eventId };
+  // In a group the sender's private chat (its id is the user's) is where replies and bindings go; the group is named apart.
+  const group = GROUP_CHATS.has(message.chat.type) ? String(message.chat.id) : null;
+  const sender = { platform: "telegram" as const, account: String(message.from.id), chat: String(isPrivate ? message.chat.id : message.from.id), group, label: label(message.from), lang: langOf(message.from), eventId };
   // A private reply to a free-text question's message is `/answer <ref> <text>`, the ref read from the message's last line (question.ts).
   const quoted = isPrivate && !message.text.startsWith("/") ? refOfQuoted(message.reply_to_message?.text) : null;
   if (quoted) return { kind: "command", sender, command: { name: "answer", ref: quoted, text: message.text } };
   const command = parseCommandText(addressed ? message.text.replace(/^(\/[A-Za-z_]+)@[A-Za-z0-9_]+/, "$1") : message.text);
   if (!command) return { kind: "ignored", reason: "not a command" };
-  if (command.name === "bind" && !isPrivate) return { kind: "ignored", reason: "bind codes are taken in private chats only" };
+  if (!isPrivate && group === null) return { kind: "ignored", reason: `a ${message.chat.type} chat is neither private nor a group` };
   return { kind: "command", sender, command };
 }
+
+/** The chat types of a Telegram group: a basic group, or a supergroup (what a group becomes, with a new id, once it grows or an admin changes it). */
+const GROUP_CHATS: ReadonlySet<string> = new Set(["group", "supergroup"]);
 
 function label(user: z.infer<typeof User>): string {
   return user.username ? `@${user.username}` : (user.first_name ?? String(user.id));
@@ -186,6 +193,7 @@ export async function telegramHook(env: TelegramSettings, request: HookRequest, 
     const id = parsed.data.callback_query?.id ?? "";
     return reply === null ? { method: "answerCallbackQuery", callback_query_id: id } : telegramAnswer(id, reply);
   }
+  // A reply to something said in a group goes to the sender's private chat, never the group (a bot can write there once the person has started it).
   return reply === null || inbound.kind === "ignored" ? {} : telegramReply(inbound.sender.chat, reply);
 }
 
@@ -204,6 +212,14 @@ export function telegramInstructions(env: TelegramSettings, code: string): strin
     : `Send "/start ${code}" to the relay's Telegram bot within 10 minutes.`;
 }
 
+/** What a market's creator does with a new group code: add the bot to the group and send it there, addressed to the bot by name (without the name the relay takes no command in a group). */
+export function telegramGroupInstructions(env: TelegramSettings, code: string): string {
+  const bot = env.TELEGRAM_BOT_USERNAME;
+  return bot
+    ? `Add @${bot} to the group, then send "/bind@${bot} ${code}" in the group within 10 minutes.`
+    : "This relay has no TELEGRAM_BOT_USERNAME, so its bot takes no command in a group: the operator sets it first.";
+}
+
 /** Telegram in the registry (index.ts). */
 export const telegram: Platform = {
   fits: fitsTelegram,
@@ -213,6 +229,7 @@ export const telegram: Platform = {
       secrets: [env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_WEBHOOK_SECRET].filter((s) => s !== undefined),
       send: (chat, message, _key, signal) => sendTelegram(env, chat, message, signal),
       instructions: (code) => telegramInstructions(env, code),
+      groupInstructions: (code) => telegramGroupInstructions(env, code),
       hook: (request, context) => telegramHook(env, request, context),
     }),
   ),

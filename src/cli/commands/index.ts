@@ -52,6 +52,7 @@ import { CONTROL } from "./pause.js";
 import { MARKET_ADMIN } from "./market-admin.js";
 import { MARKET_LISTINGS } from "./market-listings.js";
 import { MARKET_MATCHES } from "./market-matches.js";
+import { MARKET_GROUPS } from "./market-groups.js";
 
 /** Every command, by its place in the help list. */
 export const COMMANDS: readonly Command[] = [
@@ -116,6 +117,7 @@ export const COMMANDS: readonly Command[] = [
   ...MARKET_ADMIN,
   ...MARKET_LISTINGS,
   ...MARKET_MATCHES,
+  ...MARKET_GROUPS,
 ];
 
 /** The command named `name`, if any. */

@@ -8,8 +8,9 @@
  */
 import * as z from "zod";
 import { ChatPlatformSchema } from "./control.js";
-import { LangSchema } from "./owner.js";
-import { MillisSchema, NonceSchema, OwnerNameSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import { BindCodeSchema, ChannelHealthSchema, LangSchema } from "./owner.js";
+import { SignedHeadSchema } from "./head.js";
+import { MillisSchema, NonceSchema, OwnerNameSchema, SeqSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
 import { ListingTermsFields } from "./market.js";
 import { EntryHashSchema } from "./room.js";
 
@@ -26,7 +27,7 @@ export const GroupCodeRequestSchema = z.strictObject({ statement: GroupCodeState
 export type GroupCodeRequest = z.infer<typeof GroupCodeRequestSchema>;
 
 /** POST /tables/:market/group-codes answer: the code, until when it binds, and what to send where. */
-export const GroupCodeResponseSchema = z.strictObject({ code: z.string().regex(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/), platform: ChatPlatformSchema, expires: MillisSchema, send: z.string() });
+export const GroupCodeResponseSchema = z.strictObject({ code: BindCodeSchema, platform: ChatPlatformSchema, expires: MillisSchema, send: z.string() });
 export type GroupCodeResponse = z.infer<typeof GroupCodeResponseSchema>;
 
 /** What the creator signs (purpose `room`) to unbind a group. */
@@ -36,6 +37,22 @@ export type GroupUnbindStatement = z.infer<typeof GroupUnbindStatementSchema>;
 /** POST /tables/:market/groups/unbind body. */
 export const GroupUnbindRequestSchema = z.strictObject({ statement: GroupUnbindStatementSchema, sig: SignatureSchema });
 export type GroupUnbindRequest = z.infer<typeof GroupUnbindRequestSchema>;
+
+/** POST /tables/:market/groups/unbind answer: the group_unbound entry's seq and the head after it. */
+export const GroupUnbindResponseSchema = z.strictObject({ seq: SeqSchema, head: SignedHeadSchema });
+export type GroupUnbindResponse = z.infer<typeof GroupUnbindResponseSchema>;
+
+/**
+ * One group bound to a market as GET /tables/:market/groups answers it: where it is, its language,
+ * its group_bound entry, and how delivery to it stands (the channel health of §11.4: unproven until
+ * its greeting was delivered; null before its audience's object took it).
+ */
+export const BoundGroupSchema = z.strictObject({ platform: ChatPlatformSchema, group: GroupIdSchema, lang: LangSchema, seq: SeqSchema, health: ChannelHealthSchema.nullable() });
+export type BoundGroup = z.infer<typeof BoundGroupSchema>;
+
+/** GET /tables/:market/groups answer: the groups bound now, in the order they were bound, and the head they were read at. */
+export const GroupsResponseSchema = z.strictObject({ groups: z.array(BoundGroupSchema), head: SignedHeadSchema });
+export type GroupsResponse = z.infer<typeof GroupsResponseSchema>;
 
 /**
  * Data of `system/group_bound`: the creator's code statement without scope and table (`platform`,

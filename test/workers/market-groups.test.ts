@@ -1,0 +1,129 @@
+/**
+ * A market's chat groups over the relay (docs/SPEC.md §5.15 "Groups", decision 0500): the creator's
+ * signed request gets a one-time code; typed in a Telegram supergroup, a LINE group or a Discord
+ * server channel (each webhook signed as its platform signs it), it binds that group, which the
+ * market's ledger records and its health shows, and the group is greeted in its language through
+ * the durable outbox. One market per group; a code works only where it belongs; the creator's
+ * signed unbinding frees the group. Every reply to the person who typed goes to them alone.
+ */
+import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { groupAudience, signGroupUnbind, type Entry } from "../../src/protocol/index.js";
+import type { ChatDirectoryDO } from "../../durable-objects/chat-directory/directory.js";
+import { RelayHttp } from "../support/relay-http.js";
+import { MarketHttp } from "../support/market-http.js";
+import { expect201 } from "../support/room-http.js";
+import { drain, lineText, ownerClient, postLine, postTelegram, requests, telegramText } from "../support/chat-driver.js";
+import { askGroupCode, bodyText, postedToGroup, sayInGroup, type TestGroup } from "../support/chat-groups.js";
+import { nonceOf } from "../support/table-fixture.js";
+
+const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
+
+async function entries(m: MarketHttp): Promise<Entry[]> {
+  return (await m.read("hana", `/tables/${m.id}/entries?from=1`)).body.items;
+}
+
+/** A new code for `group`'s platform, asked for by `m`'s creator. */
+async function codeFor(m: MarketHttp, group: TestGroup, lang: "en" | "ja" | "zh-Hant" | "zh-Hans" = "en"): Promise<string> {
+  return expect201(await askGroupCode(relay, m.id, m.k.owners.hana, group.platform, lang)).body.code;
+}
+
+/** Binds `group` to `m` with a fresh code typed there by `account` (the creator's chat account); returns the private reply. */
+async function bindGroup(m: MarketHttp, group: TestGroup, account: string, lang: "en" | "ja" | "zh-Hant" | "zh-Hans" = "en"): Promise<string | null> {
+  return sayInGroup(group, account, `/bind ${await codeFor(m, group, lang)}`);
+}
+
+const GROUPS: TestGroup[] = [
+  { platform: "telegram", id: "-1003701" },
+  { platform: "line", id: "C3702group" },
+  { platform: "discord", id: "3703" },
+];
+const ACCOUNTS = { telegram: "3710", line: "U3710", discord: "3710" } as const;
+
+describe("binding a chat group to a market", () => {
+  it("binds a group on each platform with the creator's code typed there: the ledger records it, the group is greeted in its language, and the market's health shows it", async () => {
+    const m = await MarketHttp.open(relay, "mg-bind", { members: ["ana"] });
+    for (const [i, group] of GROUPS.entries()) {
+      const reply = await bindGroup(m, group, ACCOUNTS[group.platform], (["en", "ja", "zh-Hant"] as const)[i]);
+      expect(reply).toMatch(/front door of market mg-bind|mg-bind の入口|mg-bind 的入口/);
+    }
+    const bound = (await entries(m)).filter((e) => e.kind === "system" && e.subkind === "group_bound");
+    expect(bound.map((e) => e.kind === "system" && e.subkind === "group_bound" && [e.data.platform, e.data.group, e.data.lang, e.data.by])).toEqual([
+      ["telegram", "-1003701", "en", "hana"],
+      ["line", "C3702group", "ja", "hana"],
+      ["discord", "3703", "zh-Hant", "hana"],
+    ]);
+    expect(bound.every((e) => e.author?.key === m.k.owners.hana.publicKeyText)).toBe(true);
+
+    const before = await m.read("ana", `/tables/${m.id}/groups`);
+    expect(before.body.groups.map((g: { platform: string; health: { state: string } }) => [g.platform, g.health.state])).toEqual([["telegram", "unproven"], ["line", "unproven"], ["discord", "unproven"]]);
+    expect(await drain(groupAudience(m.id))).toMatchObject({ delivered: 3 });
+    const greetings = await Promise.all(GROUPS.map(async (g) => bodyText((await postedToGroup(g))[0]!)));
+    expect(greetings[0]).toContain("This group is a market's front door");
+    expect(greetings[1]).toContain("このグループはマーケットの入口になりました");
+    expect(greetings[2]).toContain("本群已成為一個市場的入口");
+    const after = await m.read("hana", `/tables/${m.id}/groups`);
+    expect(after.body.groups.map((g: { health: { state: string; delivered: number } }) => [g.health.state, g.health.delivered])).toEqual([["ok", 1], ["ok", 1], ["ok", 1]]);
+  });
+
+  it("unbinds a group by the creator's signed unbinding: the ledger records it, its health is gone, and another market may bind it", async () => {
+    const a = await MarketHttp.open(relay, "mg-unbind-a");
+    const b = await MarketHttp.open(relay, "mg-unbind-b");
+    const group: TestGroup = { platform: "telegram", id: "-1003720" };
+    await bindGroup(a, group, "3721");
+    const unbind = await signGroupUnbind(a.k.owners.hana, { table: a.id, platform: "telegram", group: group.id, nonce: nonceOf("mg-unbind"), ts: Date.now() });
+    const done = expect201(await relay.request("POST", `/tables/${a.id}/groups/unbind`, unbind));
+    expect((await entries(a))[done.body.seq - 1]).toMatchObject({ subkind: "group_unbound", data: { platform: "telegram", group: group.id, by: "hana" } });
+    expect((await a.read("hana", `/tables/${a.id}/groups`)).body.groups).toEqual([]);
+    expect(await bindGroup(b, group, "3721")).toContain("front door of market mg-unbind-b");
+  });
+
+  describe("when a code does not belong where it is typed", () => {
+    it("keeps a group to one market: another market's code there is refused and leaves its ledger as it was", async () => {
+      const a = await MarketHttp.open(relay, "mg-one-a");
+      const b = await MarketHttp.open(relay, "mg-one-b");
+      const group: TestGroup = { platform: "discord", id: "3730" };
+      await bindGroup(a, group, "3731");
+      const before = (await entries(b)).length;
+      expect(await bindGroup(b, group, "3731")).toContain("already the front door of market mg-one-a");
+      expect((await entries(b)).length).toBe(before);
+    });
+
+    it("takes a group's code only in a group: sent privately it binds nothing and still works in the group", async () => {
+      const m = await MarketHttp.open(relay, "mg-private-code");
+      const code = await codeFor(m, { platform: "telegram", id: "-1003740" });
+      const privately = await postTelegram(telegramText(3741, `/bind ${code}`));
+      expect(privately.body.text).toContain("send it in the group itself");
+      expect(await sayInGroup({ platform: "telegram", id: "-1003740" }, "3741", `/bind ${code}`)).toContain("front door of market mg-private-code");
+    });
+
+    it("spends an owner's code typed in a group, where others read it, without binding anyone", async () => {
+      const owner = ownerClient((await MarketHttp.open(relay, "mg-owner-code")).k.owners.ana);
+      const { code } = await owner.bindCode("line", "en");
+      expect(await sayInGroup({ platform: "line", id: "C3750group" }, "U3751", `/bind ${code}`)).toContain("no longer works");
+      expect(await linePrivately("U3752", code)).toContain("not valid");
+      expect((await owner.channels()).channels).toEqual([]);
+    });
+
+    it("refuses a code request the creator did not sign (E_NOT_OWNER)", async () => {
+      const m = await MarketHttp.open(relay, "mg-not-creator", { members: ["ana"] });
+      expect((await askGroupCode(relay, m.id, m.k.owners.ana, "telegram")).body.error.code).toBe("E_NOT_OWNER");
+      expect((await entries(m)).some((e) => e.kind === "system" && e.subkind === "group_bound")).toBe(false);
+    });
+
+    it("frees a group whose reservation no binding followed (the relay died in between), so the next code binds it", async () => {
+      const m = await MarketHttp.open(relay, "mg-stale");
+      const group: TestGroup = { platform: "telegram", id: "-1003760" };
+      const directory = env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory"));
+      await runInDurableObject(directory, (_d: ChatDirectoryDO, state) => state.storage.sql.exec("INSERT INTO groups (platform, group_id, market, at) VALUES ('telegram', ?, 'mg-nowhere', 0)", group.id));
+      expect(await bindGroup(m, group, "3761")).toContain("front door of market mg-stale");
+    });
+  });
+});
+
+/** Sends `code` to the bot in a private LINE chat from `account`; the reply text, or null. */
+async function linePrivately(account: string, code: string): Promise<string | null> {
+  await postLine([lineText(account, code)]);
+  const replies = await requests(`reply-${account}-`);
+  return replies.length === 0 ? null : JSON.stringify(replies.at(-1)!.body);
+}
