@@ -27,6 +27,12 @@ export type Redeemed =
   /** A market's group code sent in a group that is another market's (or this one's) front door already: kept. */
   | { outcome: "group_taken"; market: string };
 
+/** A group command past a flood limit: whose (one member's, or the whole group's), and the wait until its window ends. */
+export interface GroupFlood {
+  limit: "member" | "group";
+  wait_ms: number;
+}
+
 /** The directory calls handling makes. */
 export interface Directory {
   seen(id: string): Promise<Result<boolean>>;
@@ -34,6 +40,7 @@ export interface Directory {
   redeem(platform: ChatPlatform, account: string, code: string, group?: string | null): Promise<Result<Redeemed>>;
   releaseGroup(platform: ChatPlatform, group: string, market: string): Promise<Result<boolean>>;
   groupMarket(platform: ChatPlatform, group: string): Promise<Result<string | null>>;
+  countGroupCommand(platform: ChatPlatform, group: string, account: string): Promise<Result<GroupFlood | null>>;
   unindex(platform: ChatPlatform, account: string, ownerKey?: string): Promise<Result<number>>;
   defer(platform: ChatPlatform, events: unknown): Promise<Result<{ queued: number }>>;
 }

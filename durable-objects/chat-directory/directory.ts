@@ -17,6 +17,8 @@ import { chatPlatforms, outboxDelay } from "../settings.js";
 import { SqliteObject } from "../sqlite-object.js";
 import { guarded, type Result } from "../result.js";
 import { CODE_LIMITS, newCode, windowOf } from "./codes.js";
+import { LIMIT_TABLE } from "../../src/protocol/limits/registry.js";
+import type { GroupFlood } from "./calls.js";
 import { DeferredEventsSchema, DeferredQueue } from "./deferred.js";
 import { hookContext } from "./handle.js";
 import type { Redeemed } from "./calls.js";
@@ -143,6 +145,24 @@ export class ChatDirectoryDO extends SqliteObject {
   private groupMarketOf(platform: ChatPlatform, group: string): string | null {
     const row = this.sql.exec("SELECT market FROM groups WHERE platform = ? AND group_id = ?", platform, group).toArray()[0];
     return row ? String(row.market) : null;
+  }
+
+  /**
+   * Counts one command `account` sent in bound `group` against its per-member and per-group windows
+   * (`group_commands_per_member`, `group_commands_per_group`); the first it is past and the wait
+   * until that window ends, or null. A command past a limit is still counted.
+   */
+  async countGroupCommand(platform: ChatPlatform, group: string, account: string): Promise<Result<GroupFlood | null>> {
+    return guarded(() => {
+      const now = this.now();
+      const limits = [
+        { limit: "member" as const, name: `group:${platform}:${group}:${account}`, row: LIMIT_TABLE.group_commands_per_member },
+        { limit: "group" as const, name: `group:${platform}:${group}`, row: LIMIT_TABLE.group_commands_per_group },
+      ];
+      const counts = limits.map((l) => this.count(l.name, l.row.window_ms, now));
+      const past = limits.find((l, i) => counts[i]! > l.row.count);
+      return past ? { limit: past.limit, wait_ms: untilWindowEnds(now, past.row.window_ms) } : null;
+    });
   }
 
   /** The owner keys `account` is bound to, oldest binding first. */

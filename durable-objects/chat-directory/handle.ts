@@ -19,6 +19,7 @@ import type { OwnerTable } from "../owner/inbox.js";
 import { tapOutcome, tapReply } from "./taps.js";
 import { answerFromChat, instructFromChat } from "./owner-chat.js";
 import { bindGroupHere, freeStaleGroup } from "./group-bind.js";
+import { groupCommand, joinHint } from "./group-commands.js";
 import type { Directory } from "./calls.js";
 import { directory, ownerStub, tableStubOf } from "./stubs.js";
 
@@ -44,8 +45,8 @@ export async function handleInbound(env: Env, inbound: Inbound, dir: Directory =
   if (cmd?.name === "bind") return bind(env, dir, sender, cmd.code);
   const owners = unwrap(await dir.owners(sender.platform, sender.account));
   const lang = sender.lang ?? (await boundLang(env, owners, sender)) ?? "en";
-  // In a group an account bound to nobody gets nothing: the bot does not write to strangers, and the group never sees who is bound.
-  if (sender.group !== null && owners.length === 0) return null;
+  // In a group an account bound to nobody gets nothing but /join's answer: the bot does not write to strangers, and the group never sees who is bound.
+  if (sender.group !== null && owners.length === 0) return cmd?.name === "group" && cmd.verb === "/join" ? joinHint(dir, { ...sender, group: sender.group }, lang) : null;
   if (cmd?.name === "help") return t(lang, "reply.help", { platform: sender.platform });
   if (owners.length === 0) return t(lang, "reply.not_bound", { platform: sender.platform });
   if (inbound.kind === "tap") {
@@ -82,7 +83,7 @@ async function bind(env: Env, dir: Directory, sender: Sender, code: string): Pro
   }
 }
 
-async function command(env: Env, dir: Directory, sender: Sender, owners: string[], lang: Lang, cmd: Command): Promise<string> {
+async function command(env: Env, dir: Directory, sender: Sender, owners: string[], lang: Lang, cmd: Command): Promise<string | null> {
   switch (cmd.name) {
     case "bind":
     case "help":
@@ -112,6 +113,8 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
       return answerFromChat(env, owners, lang, sender, cmd.ref, { text: cmd.text });
     case "instruct":
       return instructFromChat(env, owners, lang, sender, cmd.seat, cmd.table, cmd.text);
+    case "group":
+      return sender.group === null ? t(lang, "group.reply.in_group") : groupCommand(env, dir, { ...sender, group: sender.group }, owners, lang, cmd);
     case "unbind":
       unwrap(await dir.unindex(sender.platform, sender.account));
       for (const key of owners) unwrap(await ownerStub(env, key).unbind(key, sender.platform, sender.account));

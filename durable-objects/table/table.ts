@@ -45,10 +45,22 @@ import { writeCustody } from "./writing/custody.js";
 import { originHost, readTile, signedCheckpoint, type TileBody } from "./reading/tlog.js";
 import { readListings, readMatch, marketReader } from "./market/market-reads.js";
 import { roomDeal, writeDealRecord } from "./market/market-deals.js";
-import { boundGroups, checkGroupCode, hasGroup, writeGroupBound, writeGroupUnbound, type CheckedGroupCode } from "./market/market-groups.js";
+import {
+  boundGroups,
+  checkGroupCode,
+  groupMember,
+  hasGroup,
+  writeGroupBound,
+  writeGroupListing,
+  writeGroupUnbound,
+  writeGroupUnlist,
+  type CheckedGroupCode,
+  type GroupListingInput,
+  type GroupMember,
+} from "./market/market-groups.js";
 import type { GroupState } from "../../src/protocol/policy/market/market-state.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import type { DealRecordResponse, ListingsResponse, MatchResponse } from "../../src/protocol/schemas/market.js";
+import type { DealRecordResponse, ListingsResponse, ListingView, MatchResponse } from "../../src/protocol/schemas/market.js";
 import type { RoomDeal } from "../../src/protocol/schemas/market-deal.js";
 import { unwrap } from "../result.js";
 
@@ -454,6 +466,35 @@ export class TableDO extends DurableObject<Env> {
     return guarded(async () => {
       await marketReader(this.table, auth);
       return { groups: boundGroups(this.table), head: await this.table.currentHead() };
+    });
+  }
+
+  /** A group command's first question: the member one chat account's bound owner keys speak for here, and the market's categories. */
+  async groupMember(keys: string[]): Promise<Result<GroupMember>> {
+    return guarded(() => groupMember(this.table, keys));
+  }
+
+  /** A bound member's listing typed in a bound group (the chat directory checked both bindings): relay-attested, with its matches. */
+  async groupListing(input: GroupListingInput): Promise<Result<{ seq: number; leaf: string; head: SignedHead }>> {
+    return this.writing(async () => {
+      const outcome = writeGroupListing(this.table, input);
+      return { seq: outcome.primary.seq, leaf: outcome.primary.leaf, head: await this.table.afterWrite(outcome) };
+    });
+  }
+
+  /** A bound member's withdrawal, typed in a bound group, of its listing at entry `seq`. */
+  async groupUnlist(input: { owner: string; via: ChatPlatform; group: string; seq: number }): Promise<Result<{ seq: number; head: SignedHead }>> {
+    return this.writing(async () => {
+      const outcome = writeGroupUnlist(this.table, input);
+      return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
+    });
+  }
+
+  /** The newest `limit` live listings (of `owner` alone, when given) and how many there are, for a member's `/listings` or `/mine`. */
+  async groupBoard(owner: string | null, limit: number): Promise<Result<{ items: ListingView[]; total: number }>> {
+    return guarded(() => {
+      const items = readListings(this.table, owner === null ? {} : { owner });
+      return { items: items.slice(0, limit), total: items.length };
     });
   }
 

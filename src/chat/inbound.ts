@@ -7,6 +7,7 @@ import type { ChatPlatform } from "../protocol/schemas/control.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import { parseCallback, type CallbackData } from "./callback.js";
 import { parseOwnerCommand, type OwnerCommand } from "./owner-command.js";
+import { parseGroupCommand, type GroupCommand } from "./group-command.js";
 import { parseChoice, type ChoiceTap } from "./question.js";
 
 /** A chat command. */
@@ -18,7 +19,8 @@ export type Command =
   | { name: "resume"; table: string | null }
   | { name: "unbind" }
   | { name: "help" }
-  | OwnerCommand;
+  | OwnerCommand
+  | GroupCommand;
 
 /** Who wrote, from where, in which language, and the platform's id for this event (for dedupe). */
 export interface Sender {
@@ -50,7 +52,7 @@ export function normalizeCode(text: string): string | null {
 
 /** The command in a message's text (leading `/` optional; a bare code means bind), or null. */
 export function parseCommandText(text: string): Command | null {
-  const owner = parseOwnerCommand(text);
+  const owner = parseOwnerCommand(text) ?? parseGroupCommand(text);
   if (owner) return owner;
   const words = text.trim().split(/\s+/).filter((w) => w.length > 0);
   if (words.length === 0 || words.length > 3) return null;

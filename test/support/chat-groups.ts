@@ -43,7 +43,8 @@ export async function sayInGroup(group: TestGroup, account: string, text: string
     return reply.body.method === "sendMessage" ? (expectPrivate(reply.body.chat_id, account), String(reply.body.text)) : null;
   }
   if (group.platform === "discord") {
-    const interaction = { ...discordCommand(account, group.id, command!.slice(1), arg === "" ? undefined : arg), guild_id: "777000111" };
+    const base = discordCommand(account, group.id, command!.slice(1));
+    const interaction = { ...base, guild_id: "777000111", data: { ...base.data, ...(arg === "" ? {} : { options: discordOptions(command!, arg) }) } };
     const reply = await postDiscord(interaction);
     if (reply.status !== 200) throw new Error(`discord hook answered ${reply.status}`);
     // Every interaction reply is ephemeral (flags 64): the sender alone sees it; "…" is the hook's answer when the relay said nothing.
@@ -57,6 +58,21 @@ export async function sayInGroup(group: TestGroup, account: string, text: string
   if (reply.status !== 200) throw new Error(`line hook answered ${reply.status}`);
   const pushed = (await requests(`"to":"${account}"`)).slice(pushes);
   return pushed.length === 0 ? null : bodyText(pushed.at(-1)!.body as Record<string, unknown>);
+}
+
+/**
+ * A command's words as the options of its Discord slash command, named as DISCORD_COMMANDS names
+ * them: a listing's `#category` as `category` and the rest as `item` (a price typed last stays in
+ * the item, which the relay reads as typed), a withdrawal's number as `listing`, a bind's `code`.
+ */
+function discordOptions(command: string, arg: string): { name: string; type: number; value: string }[] {
+  const option = (name: string, value: string) => ({ name, type: 3, value });
+  if (command === "/sell" || command === "/want") {
+    const words = arg.split(" ");
+    const category = words.filter((w) => w.startsWith("#")).map((w) => w.slice(1));
+    return [option("item", words.filter((w) => !w.startsWith("#")).join(" ")), ...category.map((c) => option("category", c))];
+  }
+  return [option(command === "/bind" ? "code" : "listing", arg)];
 }
 
 function expectPrivate(to: unknown, account: string): void {

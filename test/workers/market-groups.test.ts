@@ -13,7 +13,7 @@ import type { ChatDirectoryDO } from "../../durable-objects/chat-directory/direc
 import { RelayHttp } from "../support/relay-http.js";
 import { MarketHttp } from "../support/market-http.js";
 import { expect201 } from "../support/room-http.js";
-import { drain, lineText, ownerClient, postLine, postTelegram, requests, telegramText } from "../support/chat-driver.js";
+import { bindVia, drain, lineText, ownerClient, postLine, postTelegram, requests, telegramText } from "../support/chat-driver.js";
 import { askGroupCode, bodyText, postedToGroup, sayInGroup, type TestGroup } from "../support/chat-groups.js";
 import { nonceOf } from "../support/table-fixture.js";
 
@@ -127,3 +127,80 @@ async function linePrivately(account: string, code: string): Promise<string | nu
   const replies = await requests(`reply-${account}-`);
   return replies.length === 0 ? null : JSON.stringify(replies.at(-1)!.body);
 }
+
+/** Opens market `id` with `members`, binds `group` to it (hana's account there typing the code), and binds each member's own account on that platform privately. */
+async function frontDoor(id: string, group: TestGroup, accounts: Partial<Record<"ana" | "ben" | "chen", string>>): Promise<MarketHttp> {
+  const m = await MarketHttp.open(relay, id, { members: Object.keys(accounts) as ("ana" | "ben" | "chen")[] });
+  await bindGroup(m, group, `${ACCOUNTS[group.platform]}0`);
+  for (const [member, account] of Object.entries(accounts)) await bindVia(group.platform, m.k.owners[member as "ana"], account, account);
+  return m;
+}
+
+const of = (kind: string) => (e: Entry) => e.kind === "system" && e.subkind === kind;
+
+describe("commands in a group bound to a market", () => {
+  it.each(GROUPS.map((g, i) => [g.platform, { platform: g.platform, id: `${g.id}${i}9` }] as const))("posts a member's /sell and /want from a %s group as relay-attested listings that match, answered privately", async (platform, group) => {
+    const [ana, ben] = platform === "line" ? ["U3801", "U3802"] : ["3801", "3802"];
+    const m = await frontDoor(`mg-cmd-${platform}`, group, { ana, ben });
+    const listed = await sayInGroup(group, ana, "/sell Bugaboo stroller, folds flat 2800 TWD #baby-gear");
+    expect(listed).toMatch(/^Listed #\d+ in market mg-cmd-\w+: offer "Bugaboo stroller, folds flat", from 2,800.00 TWD\. UNVERIFIED: posted from \w+, relay-attested, not your signature/);
+    expect(await sayInGroup(group, ben, "/want stroller 3000 TWD #baby-gear")).toContain("want \"stroller\", up to 3,000.00 TWD");
+    const all = await entries(m);
+    const posted = all.filter(of("group_listing"));
+    expect(posted.map((e) => e.kind === "system" && e.subkind === "group_listing" && [e.data.owner, e.data.via, e.data.group, e.data.side, e.data.title, e.data.price])).toEqual([
+      ["ana", platform, group.id, "offer", "Bugaboo stroller, folds flat", { currency: "TWD", min: 280000 }],
+      ["ben", platform, group.id, "want", "stroller", { currency: "TWD", max: 300000 }],
+    ]);
+    expect(posted.every((e) => e.author === null && e.seat === null)).toBe(true);
+    expect(all.find(of("match"))).toMatchObject({ data: { offered_by: { owner: "ana" }, wanted_by: { owner: "ben" }, words: ["stroller"] } });
+  });
+
+  it("answers /listings and /mine privately with the live listings, and /withdraw #n takes the member's own down", async () => {
+    const group: TestGroup = { platform: "telegram", id: "-1003810" };
+    const m = await frontDoor("mg-board", group, { ana: "3811", ben: "3812" });
+    await sayInGroup(group, "3811", "/sell High chair #baby-gear");
+    await sayInGroup(group, "3812", "/want Picture books 500 TWD #books");
+    expect(await sayInGroup(group, "3812", "/listings")).toMatch(/^Live listings in market mg-board, newest first:\n#\d+ want: "Picture books" \(books\), up to 500.00 TWD, by ben \(UNVERIFIED: posted from a chat group\)\n#\d+ offer: "High chair" \(baby-gear\), price on request, by ana/);
+    const mine = (await sayInGroup(group, "3811", "/mine"))!;
+    expect(mine.split("\n")).toHaveLength(2);
+    const seq = /#(\d+) offer/.exec(mine)![1]!;
+    expect(await sayInGroup(group, "3812", `/withdraw #${seq}`)).toMatch(/was not withdrawn: E_FORBIDDEN/);
+    expect(await sayInGroup(group, "3811", `/withdraw #${seq}`)).toMatch(new RegExp(`^Withdrew #${seq} from market mg-board`));
+    expect(await sayInGroup(group, "3811", "/mine")).toBe("Your live listings in market mg-board:\nNone.");
+    expect((await entries(m)).filter(of("group_unlist"))).toHaveLength(1);
+  });
+
+  describe("when the sender may not act", () => {
+    it("tells an account bound to nobody how to take part on /join, privately, and answers nothing else it sends", async () => {
+      const group: TestGroup = { platform: "discord", id: "3820" };
+      const m = await frontDoor("mg-stranger", group, {});
+      expect(await sayInGroup(group, "3821", "/sell Cot #baby-gear")).toBeNull();
+      expect(await sayInGroup(group, "3821", "/listings")).toBeNull();
+      expect(await sayInGroup(group, "3821", "/join")).toMatch(/^To post in market mg-stranger from this group: 1\. bind your chat account/);
+      expect((await entries(m)).filter(of("group_listing"))).toEqual([]);
+    });
+
+    it("refuses a bound account whose owner key the market never admitted, naming the key, and writes nothing", async () => {
+      const group: TestGroup = { platform: "line", id: "C3830group" };
+      const m = await frontDoor("mg-outsider", group, {});
+      await bindVia("line", m.k.owners.chen, "U3831");
+      expect(await sayInGroup(group, "U3831", "/sell Cot #baby-gear")).toMatch(/^Your owner key \S+ is not a member of market mg-outsider/);
+      expect((await entries(m)).filter(of("group_listing"))).toEqual([]);
+    });
+
+    it("answers a bound account in a group no market has bound that it is none's, and a group verb sent privately that it belongs in a group", async () => {
+      const owner = (await MarketHttp.open(relay, "mg-nowhere-cmd", { members: ["ana"] })).k.owners.ana;
+      await bindVia("telegram", owner, "3841");
+      expect(await sayInGroup({ platform: "telegram", id: "-1003840" }, "3841", "/sell Cot #baby-gear")).toBe("This group is not the front door of any market.");
+      expect((await postTelegram(telegramText(3841, "/sell Cot"))).body.text).toContain("works in a chat group that is a market's front door");
+    });
+
+    it("says how to list when a listing does not parse: no item, an unknown category, several categories", async () => {
+      const group: TestGroup = { platform: "telegram", id: "-1003850" };
+      await frontDoor("mg-usage", group, { ana: "3851" });
+      for (const text of ["/sell", "/sell Cot #toys", "/want Cot #books #baby-gear", "/sell 2800 TWD #books", "/withdraw latest"]) {
+        expect(await sayInGroup(group, "3851", text)).toMatch(/^Usage: \/(sell|want|withdraw)/);
+      }
+    });
+  });
+});

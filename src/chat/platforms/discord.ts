@@ -17,6 +17,7 @@ import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type Deli
 import { negotiateLang } from "../i18n.js";
 import { normalizeCode, parseTap, type Command, type Inbound } from "../inbound.js";
 import { ownerCommandOf } from "../owner-command.js";
+import { GROUP_VERBS, groupCommandOf, type GroupVerb } from "../group-command.js";
 import { codePoints, fitRendered, type ChatAction, type ChatMessage } from "../message.js";
 import type { Connected, HookContext, HookRequest, Platform } from "./platform.js";
 
@@ -144,6 +145,22 @@ export type DiscordInteraction = z.infer<typeof DiscordInteractionSchema>;
 /** Interaction types (Discord API): PING, APPLICATION_COMMAND, MESSAGE_COMPONENT. */
 export const INTERACTION = { PING: 1, COMMAND: 2, COMPONENT: 3 } as const;
 
+const LISTING_OPTIONS = [
+  { type: 3, name: "item", description: "What it is, in your words", required: true, max_length: 2000 },
+  { type: 3, name: "price", description: "A price, e.g. 2800 TWD (what you ask at least, or pay at most)", required: false, max_length: 32 },
+  { type: 3, name: "category", description: "One of the market's categories", required: false, max_length: 32 },
+];
+
+/** A market's group commands (group-command.ts), as slash commands in the channel the market is bound to. */
+const GROUP_COMMANDS: Record<GroupVerb, { description: string; options?: readonly object[] }> = {
+  "/sell": { description: "List something you offer in this channel's market (relay-attested, unverified)", options: LISTING_OPTIONS },
+  "/want": { description: "List something you want in this channel's market (relay-attested, unverified)", options: LISTING_OPTIONS },
+  "/listings": { description: "The market's live listings, shown to you alone" },
+  "/mine": { description: "Your live listings in this channel's market, shown to you alone" },
+  "/withdraw": { description: "Take one of your listings down", options: [{ type: 3, name: "listing", description: "Its number, as /mine shows it, e.g. #12", required: true, max_length: 16 }] },
+  "/join": { description: "How to post in this channel's market, shown to you alone" },
+};
+
 /** The slash commands to register for the application (PUT /applications/{id}/commands). */
 export const DISCORD_COMMANDS = [
   { name: "bind", description: "Bind this account with a code from `trestle bind discord`", options: [{ type: 3, name: "code", description: "The code", required: true }] },
@@ -170,6 +187,7 @@ export const DISCORD_COMMANDS = [
       { type: 3, name: "table", description: "Table id, when you have more than one open table", required: false, max_length: 64 },
     ],
   },
+  ...GROUP_VERBS.map((verb) => ({ name: verb.slice(1), ...GROUP_COMMANDS[verb] })),
 ] as const;
 
 /** What an interaction asks for; interactions for another application are ignored. */
@@ -190,7 +208,7 @@ export function parseDiscordInteraction(interaction: DiscordInteraction, applica
   if (interaction.type === INTERACTION.COMPONENT) return { kind: "tap", sender, tap: parseTap(interaction.data?.custom_id) };
   if (interaction.type !== INTERACTION.COMMAND) return { kind: "ignored", reason: `interaction type ${interaction.type}` };
   const option = (name: string) => String(interaction.data?.options?.find((o) => o.name === name)?.value ?? "");
-  const command = ownerCommandOf(interaction.data?.name, option) ?? commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
+  const command = ownerCommandOf(interaction.data?.name, option) ?? groupCommandOf(interaction.data?.name, option) ?? commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
   return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "unknown command" };
 }
 

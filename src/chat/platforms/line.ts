@@ -184,6 +184,8 @@ export function parseLineEvent(event: LineEvent): Inbound {
   if (event.type !== "message" || event.message?.type !== "text" || event.message.text === undefined) {
     return { kind: "ignored", reason: `LINE ${event.type} event` };
   }
+  // A group's members talk to each other: there only a command (a leading "/") is for the bot, never a bare code.
+  if (group !== null && !event.message.text.trimStart().startsWith("/")) return { kind: "ignored", reason: "group chatter, not a command" };
   const command = parseCommandText(event.message.text);
   return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "not a command" };
 }
