@@ -4,9 +4,10 @@
  * number, side, the member's words on one safe line, category, public price, owner, and UNVERIFIED
  * for one posted from a group). Nothing about an owner's approvals, notes, questions, mandates or
  * rooms is ever rendered here: a group's audience receives no such event
- * (src/protocol/reading/group-events.ts).
+ * (src/protocol/reading/group-events.ts). The market's news (a new listing, a deal done) goes out in
+ * batches, one message for as many items as fit the platform's limits (src/chat/send.ts).
  */
-import type { GroupBoundNotice, GroupUnboundNotice } from "../protocol/schemas/notify.js";
+import type { GroupBoundNotice, GroupNews, GroupUnboundNotice } from "../protocol/schemas/notify.js";
 import type { ListingSide, PriceRange } from "../protocol/schemas/market.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import { safeLine } from "../text/framing.js";
@@ -59,4 +60,16 @@ export function listingValues(lang: Lang, l: ListingShown): Record<string, strin
 /** One listing as a line of a member's `/listings` or `/mine` answer. */
 export function listingLine(lang: Lang, l: ListingShown): string {
   return t(lang, "group.listing_line", listingValues(lang, l));
+}
+
+/** A batch of a market's news as one message to a group in `lang`: the market as its title, then a line per item, oldest first. */
+export function groupNewsMessage(events: readonly GroupNews[], lang: Lang): ChatMessage {
+  return { title: t(lang, "title.group_news", { table: events[0]!.table }), lines: events.map((e) => newsLine(lang, e)), actions: [] };
+}
+
+function newsLine(lang: Lang, e: GroupNews): string {
+  const quantity = t(lang, "group.quantity", { quantity: e.quantity });
+  if (e.news === "deal") return t(lang, "group.news.deal", { seq: e.seq, title: JSON.stringify(safeLine(e.title, TITLE_CHARS)), category: e.category, quantity });
+  const shown = { seq: e.seq, side: e.side ?? "offer", title: e.title, category: e.category, price: e.price, owner: e.owner ?? "", fromGroup: e.via !== undefined };
+  return t(lang, "group.news.listing", { ...listingValues(lang, shown), quantity });
 }

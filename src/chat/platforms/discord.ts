@@ -44,6 +44,14 @@ export const DISCORD_CONTENT_CHARS = 2000;
 export const DISCORD_LABEL_CHARS = 80;
 export const DISCORD_CUSTOM_ID_CHARS = 100;
 export const DISCORD_NONCE_CHARS = 25;
+/**
+ * Posts to one channel (https://discord.com/developers/docs/topics/rate-limits): limits are per route
+ * and per top-level resource (the channel), "should not be hard coded" and are read from each
+ * answer's headers, with a 429 naming `retry_after` (honoured as a retry, sendDiscord), and a
+ * global 50 requests a second per bot. The relay keeps to 5 posts in 5 seconds per channel, the
+ * bucket Discord has long answered for creating messages in one channel.
+ */
+export const DISCORD_GROUP_PACE = { messages: 5, per_ms: 5_000 } as const;
 /** Buttons in one action row, at most. */
 export const DISCORD_ROW_BUTTONS = 5;
 /** Button styles: Success (green) approves, Danger (red) rejects, Primary for a question's choices. */
@@ -257,6 +265,7 @@ export async function discordHook(env: DiscordSettings, request: HookRequest, co
 /** Discord in the registry (index.ts); the outbox's key becomes the message's enforced nonce. */
 export const discord: Platform = {
   fits: fitsDiscord,
+  groupPace: DISCORD_GROUP_PACE,
   settings: DiscordSettingsSchema.transform(
     (env): Connected => ({
       configured: Boolean(env.DISCORD_BOT_TOKEN && env.DISCORD_PUBLIC_KEY),

@@ -50,6 +50,15 @@ export const LINE_POSTBACK_DATA_CHARS = 300;
 export const LINE_DISPLAY_TEXT_CHARS = 300;
 export const LINE_QUICK_REPLY_ITEMS = 13;
 
+/**
+ * Posts to one group. The push endpoint's rate limit is per channel, not per group: 2,000 requests
+ * a second ("Other API endpoints", https://developers.line.biz/en/reference/messaging-api/#rate-limits).
+ * What binds a group is the monthly message quota (https://developers.line.biz/en/docs/messaging-api/pricing/):
+ * a push to a group counts once for each of its members. So the relay posts to a LINE group at most
+ * once a minute, each post carrying every item that fits.
+ */
+export const LINE_GROUP_PACE = { messages: 1, per_ms: 60_000 } as const;
+
 /** The text LINE sends with a 429 when the monthly message quota is used up. */
 const MONTHLY_QUOTA = /monthly limit/i;
 
@@ -231,6 +240,7 @@ export async function answerLineEvent(env: LineSettings, event: LineEvent, conte
 /** LINE in the registry (index.ts); the outbox's key becomes the push's X-Line-Retry-Key. */
 export const line: Platform = {
   fits: fitsLine,
+  groupPace: LINE_GROUP_PACE,
   settings: LineSettingsSchema.transform(
     (env): Connected => ({
       configured: Boolean(env.LINE_CHANNEL_ACCESS_TOKEN && env.LINE_CHANNEL_SECRET),

@@ -51,10 +51,18 @@ export interface Connected {
   replay?(event: unknown, context: HookContext): Promise<void>;
 }
 
-/** One chat platform: how it measures a message, and its settings read into a connected platform. */
+/** How often the relay posts to one group chat: at most `messages` in any `per_ms`. */
+export interface GroupPace {
+  messages: number;
+  per_ms: number;
+}
+
+/** One chat platform: how it measures a message, how often it lets a bot post to a group, and its settings read into a connected platform. */
 export interface Platform {
   /** Whether a message fits the platform's limits uncut, counted as the platform counts. */
   fits: Fits;
+  /** The pace of posts to one group, from the platform's published limits (each module cites them); a market's news to a group is batched to it. */
+  groupPace: GroupPace;
   /** Parses the Worker environment (unknown keys ignored) into the platform with its settings. */
   settings: z.ZodType<Connected>;
 }

@@ -37,6 +37,12 @@ export const TELEGRAM_API_BASE = "https://api.telegram.org";
  */
 export const TELEGRAM_TEXT_CHARS = 4096;
 export const TELEGRAM_CALLBACK_BYTES = 64;
+/**
+ * Posts to one group (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this):
+ * "your bot will not be able to send more than 20 messages per minute to the same group" (and
+ * about 30 a second overall, one a second in one chat).
+ */
+export const TELEGRAM_GROUP_PACE = { messages: 20, per_ms: 60_000 } as const;
 /** answerCallbackQuery `text`: "0-200 characters". */
 export const TELEGRAM_ALERT_CHARS = 200;
 
@@ -223,6 +229,7 @@ export function telegramGroupInstructions(env: TelegramSettings, code: string): 
 /** Telegram in the registry (index.ts). */
 export const telegram: Platform = {
   fits: fitsTelegram,
+  groupPace: TELEGRAM_GROUP_PACE,
   settings: TelegramSettingsSchema.transform(
     (env): Connected => ({
       configured: Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET),

@@ -15,7 +15,7 @@ import type { TableState } from "../policy/state.js";
 import { isE2eRoom } from "../policy/sealed.js";
 import { pauseHolders } from "../policy/pause.js";
 import { newsReaders, roomNewsOf } from "./room-news.js";
-import { groupEventOf } from "./group-events.js";
+import { groupEventOf, groupNewsOf } from "./group-events.js";
 import type { Entry } from "../schemas/entry.js";
 import { groupAudience, NOTIFY_TEXT_CHARS, type DealNotice, type Notification } from "../schemas/notify.js";
 
@@ -37,8 +37,9 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
     const id = (type: string) => `${state.table}:${entry.seq}:${type}`;
     const news = roomNewsOf(state, entry, base);
     if (news) add(newsReaders(state, news.news), news);
-    // A market's chat groups (§5.15 "Groups"): their audience's object takes a bound group as a channel, and drops an unbound one.
-    const grouped = groupEventOf(entry, base);
+    // A market's chat groups (§5.15 "Groups"): their audience's object takes a bound group as a channel, drops an unbound one,
+    // and tells the groups of new listings and done deals.
+    const grouped = groupEventOf(entry, base) ?? groupNewsOf(state, entry, base);
     if (grouped) add([groupAudience(state.table)], grouped);
     // Chat approvals (§5.6): a relay-attested approval is told to its owner on every channel.
     if (entry.kind === "approval" && entry.via !== undefined) {

@@ -10,6 +10,7 @@ import { CloseReasonSchema } from "./entry.js";
 import { ChatPlatformSchema, ControlViaSchema, PauseHolderSchema } from "./control.js";
 import { LangSchema } from "./owner.js";
 import { GroupIdSchema } from "./market-group.js";
+import { CategorySchema, ListingSideSchema, PriceRangeSchema } from "./market.js";
 import { LabelSchema, MillisSchema, NonceSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
 import { AmountSchema, CurrencySchema, HeldNoticeSchema, TermsSchema } from "./room.js";
 import { NoDealReasonSchema } from "./mechanism.js";
@@ -170,6 +171,29 @@ export type GroupBoundNotice = z.infer<typeof GroupBoundNoticeSchema>;
 export const GroupUnboundNoticeSchema = z.strictObject({ ...Base, type: z.literal("group_unbound"), seq: SeqSchema, platform: ChatPlatformSchema, group: GroupIdSchema });
 export type GroupUnboundNotice = z.infer<typeof GroupUnboundNoticeSchema>;
 
+/**
+ * What a market's bound chat groups are told (docs/SPEC.md §5.15 "Groups"): a new listing (its side,
+ * the member's title, category, quantity, public price, owner, and `via` for one posted from a group,
+ * which is unverified) or a deal both owners signed (the item, its offer's title, and the quantity;
+ * never its price, which stays in its room). Nothing else of a market reaches a group, and nothing
+ * of a room.
+ */
+export const GroupNewsSchema = z.strictObject({
+  ...Base,
+  type: z.literal("group_news"),
+  news: z.enum(["listing", "deal"]),
+  seq: SeqSchema,
+  title: z.string().min(1).max(LIMITS.listing_title_chars),
+  category: CategorySchema,
+  quantity: z.int().min(1).max(LIMITS.listing_quantity),
+  /** A listing's side, owner and public price range, and the platform of one posted from a group. */
+  side: ListingSideSchema.optional(),
+  owner: OwnerNameSchema.optional(),
+  price: PriceRangeSchema.optional(),
+  via: ChatPlatformSchema.optional(),
+});
+export type GroupNews = z.infer<typeof GroupNewsSchema>;
+
 /** The audience a market's chat groups are told through: one object (and outbox) for all of the market's groups, named after the market. */
 export const GroupAudienceSchema = z.string().regex(/^groups:[a-z0-9][a-z0-9._-]{2,63}$/, "groups:<market id>");
 
@@ -196,6 +220,7 @@ export const NotificationSchema = z.union([
   RoomNewsSchema,
   GroupBoundNoticeSchema,
   GroupUnboundNoticeSchema,
+  GroupNewsSchema,
 ]);
 export type Notification = z.infer<typeof NotificationSchema>;
 export type NotificationType = Notification["type"];

@@ -9,9 +9,11 @@ import {
   canonicalize,
   ejectDraft,
   fold,
+  groupAudience,
   groupBoundDraft,
   groupUnboundDraft,
   LIMITS,
+  notificationsFor,
   signEject,
   signGroupCode,
   signGroupUnbind,
@@ -194,5 +196,35 @@ describe("verifying a market with groups", () => {
     const report = await verifyExport(await exportOf(m.k.relay, chained, [await headOver(m.k.relay, chained)], m.state.table), { relayKey: m.k.relay.publicKeyText });
     expect(report.verdict).toBe("REFUTED");
     expect(report.refuted!.reason).toMatch(/signature/);
+  });
+});
+
+describe("what a market tells its bound groups", () => {
+  const told = (m: MarketLedger, entries: readonly Entry[]) => notificationsFor(m.state, entries).get(groupAudience(m.state.table)) ?? [];
+
+  it("is each new listing, a seat's or one posted from a group (marked by its platform), and each deal both owners signed by its item and quantity, never its price", async () => {
+    const m = await MarketLedger.open({ members: ["ana", "ben"] });
+    await bind(m, "telegram", "-1001");
+    const offer = await m.list("ana", { side: "offer", title: "Bugaboo stroller", category: "baby-gear", quantity: 1, price: TWD(250000) });
+    expect(told(m, offer)).toEqual([
+      expect.objectContaining({ type: "group_news", news: "listing", seq: offer[0]!.seq, side: "offer", title: "Bugaboo stroller", owner: "ana", price: TWD(250000), quantity: 1 }),
+    ]);
+    const want = m.l.append(groupListing(m, { owner: "ben", side: "want", title: "Stroller" }));
+    const [news] = told(m, want);
+    expect(news).toMatchObject({ news: "listing", via: "telegram", owner: "ben", side: "want" });
+    const match = want.find((e) => e.kind === "system" && e.subkind === "match")!;
+    const deal = m.l.append(await m.dealDraft(match.seq, "a".repeat(64)));
+    expect(told(m, deal)).toEqual([{ type: "group_news", id: `${m.state.table}:${deal[0]!.seq}:group_deal`, table: m.state.table, topic: m.state.config.topic, news: "deal", seq: deal[0]!.seq, title: "Bugaboo stroller", category: "baby-gear", quantity: 1 }]);
+  });
+
+  it("is nothing else: no match, withdrawal or join, and nothing at all while no group is bound", async () => {
+    const m = await MarketLedger.open({ members: ["ana", "ben"] });
+    expect(told(m, await m.list("ana", { side: "offer", title: "Cot", category: "baby-gear", quantity: 1 }))).toEqual([]);
+    await bind(m, "discord", "1");
+    const [listing] = await m.list("ben", { side: "offer", title: "Crib", category: "baby-gear", quantity: 1 });
+    const wanted = await m.list("ana", { side: "want", title: "crib", category: "baby-gear", quantity: 1 });
+    expect(told(m, wanted).map((n) => n.type === "group_news" && n.news)).toEqual(["listing"]);
+    expect(told(m, await m.write("ben-bot", { kind: "unlist", listing: listing!.leaf }))).toEqual([]);
+    expect(told(m, await m.admit("chen"))).toEqual([]);
   });
 });
