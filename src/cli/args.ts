@@ -79,18 +79,41 @@ export const OWNER_FLAGS: Flags = {
   "owner-key": { type: "string", value: "FILE", help: "the owner key file (default <home>/owners/<owner>.json)" },
 };
 
-/** Parses `argv` against the global flags and `flags`. */
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+/**
+ * `argv` with each flag that takes a value joined to the argument after it (`--key -Ab…` becomes
+ * `--key=-Ab…`), whatever that argument starts with, as getopt does for an option with a required
+ * argument: an owner key, a question id or a text may start with "-". Up to `--`, after which
+ * every argument is positional.
+ */
+export function valuesJoined(argv: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const token = argv[i]!;
+    if (token === "--") return [...out, ...argv.slice(i)];
+    const name = token.startsWith("--") ? token.slice(2) : /^-[^-]$/.test(token) ? Object.keys(options).find((n) => options[n]!.short === token[1]) : undefined;
+    const takesValue = name !== undefined && !name.includes("=") && Object.hasOwn(options, name) && options[name]!.type === "string";
+    if (takesValue && i + 1 < argv.length) out.push(`--${name}=${argv[++i]!}`);
+    else out.push(token);
+  }
+  return out;
+}
+
+/** Parses `argv` against the global flags and `flags`; a flag that takes a value takes the next argument, even one starting with "-" (valuesJoined). */
 export function parse(argv: readonly string[], flags: Flags): Parsed {
-  const options: NonNullable<ParseArgsConfig["options"]> = {};
+  const options: Options = {};
   for (const [name, spec] of Object.entries({ ...GLOBAL_FLAGS, ...flags })) {
     const { help: _help, value: _value, ...option } = spec;
     options[name] = option;
   }
   try {
-    const { values, positionals } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: valuesJoined(argv, options), options, allowPositionals: true, strict: true });
     return { values: values as Parsed["values"], positionals };
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message.replace(/\. To specify.*$/s, "") : String(error));
+    if (!(error instanceof Error)) throw new UsageError(String(error));
+    const unknown = (error as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
+    throw new UsageError(`${error.message.replace(/\. To specify.*$/s, "")}${unknown ? ' (an argument that starts with "-" goes after --, as in: -- -Xy)' : ""}`);
   }
 }
 
@@ -133,10 +156,39 @@ export function positionals(parsed: Parsed, names: readonly string[], optionalFr
 const DURATION = /^([0-9]{1,6})(s|m|h|d)$/;
 const UNIT_MS = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 
+/** `text` as a duration like 30s, 10m, 2h or 1d, in milliseconds; null when it is not one. */
+function durationMs(text: string): number | null {
+  const match = DURATION.exec(text);
+  return match ? Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS] : null;
+}
+
 /** A duration flag like 30s, 10m, 2h or 1d, in milliseconds (`fallback` when the flag is absent). */
 export function duration(parsed: Parsed, name: string, fallback: string): number {
   const text = optional(parsed, name) ?? fallback;
-  const match = DURATION.exec(text);
-  if (!match) throw new UsageError(`--${name} must look like 30s, 10m, 2h or 1d, not "${text}"`);
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+  const ms = durationMs(text);
+  if (ms === null) throw new UsageError(`--${name} must look like 30s, 10m, 2h or 1d, not "${text}"`);
+  return ms;
+}
+
+const ISO_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/;
+
+/** `text` as an ISO 8601 date and time with its offset (`Z` or `±hh:mm`), in milliseconds since the epoch; null when it is not one or names no real time (a 30 February, a 25th hour). */
+function isoMs(text: string): number | null {
+  const match = ISO_TIME.exec(text);
+  if (!match) return null;
+  const wall = `${match[1]}:${match[2] ?? "00"}`;
+  const asUtc = Date.parse(`${wall}Z`);
+  if (Number.isNaN(asUtc) || new Date(asUtc).toISOString().slice(0, 19) !== wall) return null;
+  const ms = Date.parse(text);
+  return ms >= 0 ? ms : null;
+}
+
+/** A time flag as milliseconds since the epoch: a duration from `now` (30s, 10m, 2h, 1d) or an ISO 8601 time with its offset (2025-06-01T18:00:00Z, 2025-06-01T20:00+02:00); undefined when absent. */
+export function instant(parsed: Parsed, name: string, now: number): number | undefined {
+  const text = optional(parsed, name);
+  if (text === undefined) return undefined;
+  const relative = durationMs(text);
+  const ms = relative === null ? isoMs(text) : now + relative;
+  if (ms === null) throw new UsageError(`--${name} takes a time: a duration from now like 30s, 10m, 2h or 1d, or an ISO 8601 time with its offset like 2025-06-01T18:00:00Z, not "${text}"`);
+  return ms;
 }

@@ -1,13 +1,16 @@
 /**
  * What the market verbs share (docs/CLI.md "Markets"): the flags of a listing and how they become
- * one (a new listing, or a new version starting from the old one's fields), --categories, and how a
- * written listing is printed with the matches it made at once. Every listing is written through the
- * seat's GuardedSeat, so the mandate and the leak gate judge its title and text like any message.
+ * one (a new listing, or a new version starting from the old one's fields; an offer for sealed bids
+ * with --sealed-until and --reveal-until), --categories, how a verb on one listing is made, and how
+ * a written listing is printed with the matches it made at once. Every listing is written through
+ * the seat's GuardedSeat, so the mandate and the leak gate judge its title and text like any message.
  */
-import { marketState, listingEntry, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
-import { CategorySchema, type Entry, type ListingSide, type PriceRange } from "../protocol/index.js";
+import { marketState, listingEntry, resolveListing, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
+import { CategorySchema, type Entry, type ListingSide, type ListingState, type PriceRange } from "../protocol/index.js";
 import type { SeatSubmission } from "../client/index.js";
-import { duration, integer, optional, type Flags, type Parsed } from "./args.js";
+import { duration, instant, integer, optional, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags, type Parsed } from "./args.js";
+import type { Command } from "./commands/command.js";
+import { guardedSeat } from "./room.js";
 import type { Context } from "./context.js";
 import { currencyFlag } from "./currency-flag.js";
 import { UsageError } from "./exit.js";
@@ -24,6 +27,12 @@ export const LISTING_FLAGS: Flags = {
   min: { type: "string", value: "N", help: "the public price range's low end, in minor units" },
   max: { type: "string", value: "N", help: "the public price range's high end, in minor units (no range at all: ask)" },
   "expires-in": { type: "string", value: "DURATION", help: "the listing ends after this long, e.g. 2h, 3d (default: the longest the market allows, less a minute)" },
+};
+
+/** --sealed-until and --reveal-until, for `market list`: an offer for sealed bids. */
+export const SEALED_FLAGS: Flags = {
+  "sealed-until": { type: "string", value: "TIME", help: "take sealed bids until then, instead of matching: a duration from now (2h) or an ISO 8601 time (2025-06-01T18:00:00Z); --currency and --min name the bids' currency and the reserve (0 for none)" },
+  "reveal-until": { type: "string", value: "TIME", help: "with --sealed-until: bidders reveal from then until this time (a duration from now, or an ISO 8601 time)" },
 };
 
 /** --categories: a comma-separated list of distinct category names; a usage error naming the first that is not one. */
@@ -62,6 +71,20 @@ function priceFrom(parsed: Parsed, fallback: PriceRange | undefined): PriceRange
   return { currency: code, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
+/** The `sealed` terms --sealed-until and --reveal-until give (both or neither) to an offer priced by its reserve, `{ currency, min }`; a usage error for anything else. */
+function sealedFrom(ctx: Context, side: ListingSide, price: PriceRange | undefined): { until: number; reveal_until: number } | undefined {
+  const now = ctx.io.clock();
+  const until = instant(ctx.args, "sealed-until", now);
+  const revealUntil = instant(ctx.args, "reveal-until", now);
+  if (until === undefined && revealUntil === undefined) return undefined;
+  if (until === undefined || revealUntil === undefined) throw new UsageError("--sealed-until and --reveal-until go together: bids are committed until the first and revealed until the second");
+  if (side !== "offer") throw new UsageError("only an offer takes sealed bids: --side offer");
+  if (price?.min === undefined || price.max !== undefined) throw new UsageError("a sealed listing is priced by its reserve: --currency and --min (0 for none), and no --max (the bids set the price)");
+  if (until <= now) throw new UsageError(`--sealed-until must lie ahead, not at ${new Date(until).toISOString()}`);
+  if (revealUntil <= until) throw new UsageError("--reveal-until must come after --sealed-until");
+  return { until, reveal_until: revealUntil };
+}
+
 /** When the listing ends: --expires-in from now, or the longest `ttlMs` (the market's listing lifetime) allows, less a minute (half of it under two) for clocks that differ. */
 function expiresAt(ctx: Context, ttlMs: number): number {
   const given = ctx.args.values["expires-in"] === undefined ? ttlMs - Math.min(60_000, ttlMs / 2) : duration(ctx.args, "expires-in", "1d");
@@ -80,15 +103,18 @@ export function listingFrom(ctx: Context, transcript: Transcript, old?: Extract<
   if (quantity < 1) throw new UsageError("--quantity must be at least 1");
   const text = field("text", old?.text);
   const price = priceFrom(ctx.args, old?.price);
+  const side = old?.side ?? sideFlag(ctx.args);
+  const sealed = sealedFrom(ctx, side, price);
   const submission: SeatSubmission = {
     kind: "listing",
-    side: old?.side ?? sideFlag(ctx.args),
+    side,
     title,
     category,
     quantity,
     expires: expiresAt(ctx, rules.listing_ttl_ms),
     ...(text === undefined ? {} : { text }),
     ...(price === undefined ? {} : { price }),
+    ...(sealed === undefined ? {} : { sealed }),
     ...(old === undefined ? {} : { supersedes: old.leaf }),
   };
   return submission;
@@ -106,5 +132,31 @@ export async function sendListing(ctx: Context, seat: GuardedSeat, listing: Seat
     const title = state.market.listings[other.listing]?.title ?? "?";
     return `matched at once: match #${seq} with ${other.party.owner}'s ${other.side} ${quotedListing(title)}; open its room with trestle market room ${seq} --table ${seat.table}`;
   });
-  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), listing ${leaf.slice(0, 12)}…`, ...lines], { ...sent, leaf, matches: matches.map(([seq]) => Number(seq)) });
+  const sealed = listing.kind === "listing" ? listing.sealed : undefined;
+  const bids = sealed === undefined ? [] : [`it takes sealed bids until ${new Date(sealed.until).toISOString()}, revealed until ${new Date(sealed.reveal_until).toISOString()}: members bid with trestle market bid ${sent.seq} --table ${seat.table} --amount N`];
+  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), listing ${leaf.slice(0, 12)}…`, ...bids, ...lines], { ...sent, leaf, matches: matches.map(([seq]) => Number(seq)), ...(sealed === undefined ? {} : { sealed }) });
+}
+
+/** What a verb on one listing acts on: the seat of --seat at --table (its writes guarded), the verified transcript it read, and the listing named, by leaf. */
+export interface OnListing {
+  seat: GuardedSeat;
+  transcript: Transcript;
+  leaf: string;
+  listing: ListingState;
+}
+
+/** The verb `name` (`market <verb>`) taking `<listing>` and `flags` besides the seat's: `run` acts on the listing named by its seq or hash in the seat's verified transcript (E_UNKNOWN_LISTING for none). */
+export function listingVerb(name: string, summary: string, flags: Flags, run: (ctx: Context, on: OnListing) => Promise<void>): Command {
+  return {
+    name,
+    summary,
+    args: "<listing>",
+    flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...flags },
+    async run(ctx) {
+      const [ref] = positionals(ctx.args, ["listing"]);
+      const seat = await guardedSeat(ctx);
+      const transcript = await seat.transcript();
+      await run(ctx, { seat, transcript, ...resolveListing(marketState(transcript), ref!) });
+    },
+  };
 }

@@ -22,9 +22,16 @@ export function randomBytes(n: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(n));
 }
 
-/** A fresh nonce: 18 random bytes (144 bits) as 24 base64url chars, inside NonceSchema's 16-64. */
+/**
+ * A fresh nonce: 18 random bytes as 24 base64url chars, inside NonceSchema's 16-64, never starting
+ * with "-" (drawn again, 1 in 64): question and invite ids are nonces a user types back, and an
+ * argument starting with "-" reads as a flag. 143.98 bits.
+ */
 export function randomNonce(): string {
-  return toBase64url(randomBytes(18));
+  for (;;) {
+    const nonce = toBase64url(randomBytes(18));
+    if (!nonce.startsWith("-")) return nonce;
+  }
 }
 
 /** A fresh boundary for one inert data block (src/text/framing.ts): 24 random letters and digits (144 bits). */

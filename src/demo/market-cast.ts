@@ -1,7 +1,7 @@
 /**
  * Who trades what in the market scenario (`npm run demo -- market`): five parents, a dozen listings
  * of used baby gear, each member's private limits (in the mandate of its market seat, carried into
- * every match room that seat enters; ben's allowance counts both his rooms) and each room's scripted
+ * every match room that seat enters; ben's allowance counts both his rooms and his sealed bid) and each room's scripted
  * agents. Amounts are in minor units (TWD has 2 digits). The figures are chosen so that no public
  * price, offer or counter ever equals anyone's private limit: the checks can then say that none
  * reached any ledger or a `rules` agent.
@@ -40,11 +40,11 @@ export interface CastMandate {
   agentView?: "rules";
 }
 
-/** Each member's market seat mandate; ben buys in two rooms under one allowance for both (a sealed bid on a listing, written in the market itself, is judged by the cap alone). */
+/** Each member's market seat mandate; ben buys in two rooms under one allowance, which also holds his sealed bid on dara's cot until the bids settle (decision 0499): 3,150.00 and 900.00 leave 1,150.00 of 5,200.00 for his second room. */
 export const MANDATES: Record<Member, CastMandate> = {
   hana: { figure: { owner: "hana", what: "cap", amount: 125000 } },
   ana: { figure: { owner: "ana", what: "floor", amount: 310000 }, agentView: "rules" },
-  ben: { figure: { owner: "ben", what: "cap", amount: 320000 }, allowance: { owner: "ben", what: "allowance", amount: 430000 } },
+  ben: { figure: { owner: "ben", what: "cap", amount: 320000 }, allowance: { owner: "ben", what: "allowance", amount: 520000 } },
   chen: { figure: { owner: "chen", what: "floor", amount: 200000 } },
   dara: { figure: { owner: "dara", what: "floor", amount: 65000 } },
 };

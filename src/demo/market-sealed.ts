@@ -2,7 +2,7 @@
  * The sealed bids of the market scenario (docs/MARKETS.md "Sealed bids on a listing"): dara lists
  * her cot for sealed bids until a few seconds after its listing; ben's and hana's agents commit
  * their bids at once, each chosen and kept (with its salt) on its owner's machine and judged by its
- * mandate, only its hash reaching the ledger; once bidding has closed (the demo waits for what is
+ * mandate (and held in its owner's allowance, when the mandate has one), only its hash reaching the ledger; once bidding has closed (the demo waits for what is
  * left of the window, after the rooms) each reveals from its journal, and the last reveal settles
  * the sale by the second price and makes the match whose room the winner then opens.
  */
@@ -10,7 +10,7 @@ import { marketBidMessage, marketRevealMessage, readTranscript, type GuardedSeat
 import { isEntry } from "../protocol/index.js";
 import { majorUnits } from "../text/terms.js";
 import { DemoError } from "./errors.js";
-import { SEALED, type Member } from "./market-cast.js";
+import { MANDATES, SEALED, type Member } from "./market-cast.js";
 import type { ShownLedger } from "./shown-ledger.js";
 import type { Transcript } from "./transcript.js";
 
@@ -31,7 +31,8 @@ const CLOCK_MARGIN_MS = 250;
 export async function commitBids(t: Transcript, seats: Record<Member, GuardedSeat>, ledger: ShownLedger, listing: string): Promise<void> {
   for (const { owner, amount } of SEALED.bids) {
     const seat = seats[owner];
-    t.say(`${seat.seat}'s agent bids ${majorUnits(amount, "TWD")} TWD, sealed: the bid and its salt stay in ${owner}'s journal`);
+    const held = MANDATES[owner].allowance ? `; it holds as much of ${owner}'s allowance until the bids settle` : "";
+    t.say(`${seat.seat}'s agent bids ${majorUnits(amount, "TWD")} TWD, sealed: the bid and its salt stay in ${owner}'s journal${held}`);
     await seat.send(await marketBidMessage(seat, listing, amount));
     await ledger.show(t, () => "only the bid's hash reaches the ledger");
   }
@@ -46,7 +47,7 @@ export async function revealBids(t: Transcript, seats: Record<Member, GuardedSea
   }
   for (const { owner } of SEALED.bids) {
     const seat = seats[owner];
-    await seat.send(await marketRevealMessage(seat, listing));
+    await seat.send(await marketRevealMessage(seat, listing, Date.now()));
     await ledger.show(t, (e) =>
       e.kind === "bid" ? "the bid and its salt, read back from the journal: the hash must match" : e.kind === "system" && e.subkind === "listing_settled" ? "the highest bid wins, at the next one: every verifier recomputes it" : "the sale's match: its room may name only that price",
     );

@@ -1,11 +1,13 @@
 /**
  * An owner's verdict on a task, made through this server only with its human: the model's call
  * to trestle_approve or trestle_reject is a request, never the decision. The server reads the
- * proposal from the verified ledger, shows the human exactly the effects their key would sign
- * for, in plain words, through MCP elicitation, and signs only on an explicit yes. A client that
- * cannot elicit, a decline, a cancel or no answer is E_NOT_CONFIRMED and nothing is signed; the
- * owner can always answer from a terminal instead (`trestle approve` / `trestle reject`).
+ * proposal from the verified ledger and opens the principal window at that decision (./confirm.ts),
+ * showing exactly the effects the owner key would sign for, in plain words; it signs only on the
+ * owner's Approve there. A client that cannot hand them the link, a decline, a Decline or no answer
+ * is E_NOT_CONFIRMED and nothing is signed; the owner can always answer from a terminal instead
+ * (`trestle approve` / `trestle reject`) or in `trestle view`.
  */
+import { z } from "zod";
 import { safeJson, safeLine } from "../text/framing.js";
 import type { ProposalEntry } from "../client/index.js";
 import {
@@ -15,11 +17,16 @@ import {
   rejectable,
   TrestleError,
   type ApprovalVerdict,
-  type ApproveResponse,
   type Effect,
+  TableIdSchema,
+  TaskIdSchema,
+  TaskStatusSchema,
 } from "../protocol/index.js";
-import type { ToolContext } from "./tool.js";
-import { confirmWithOwner, requireElicitation } from "./confirm.js";
+import type { ToolAsk, ToolContext } from "./tool.js";
+import { askOwner, requireOwnerLink } from "./confirm.js";
+
+/** The structured result of an owner's verdict: the table, the task, the entry signed and the task's state after it. */
+export const VerdictOutput = z.object({ table: TableIdSchema, task: TaskIdSchema, seq: z.int().min(1), state: TaskStatusSchema });
 
 /** What the human is shown: the table, task, verdict and the proposal with this owner's effects. */
 export interface ApprovalAsk {
@@ -31,8 +38,8 @@ export interface ApprovalAsk {
   effects: readonly Effect[];
 }
 
-/** The elicitation message: plain words, every value from the table reduced to a safe line or safe JSON. */
-export function approvalMessage(ask: ApprovalAsk): string {
+/** The words the owner decides on: plain words, every value from the table reduced to a safe line or safe JSON. */
+export function approvalLines(ask: ApprovalAsk): string[] {
   const verb = ask.verdict === "approve" ? "APPROVE" : "REJECT";
   const lines = [
     `trestle: sign with your owner key (${ask.owner}) to ${verb} task ${ask.task} at table ${ask.table}?`,
@@ -46,7 +53,7 @@ export function approvalMessage(ask: ApprovalAsk): string {
     "",
     `Your AI agent asked for this; only you decide. Declining signs nothing.`,
   ];
-  return lines.join("\n");
+  return lines;
 }
 
 /** One effect in plain words: `action` on `resource`, then each argument. */
@@ -55,15 +62,15 @@ export function effectLine(effect: Effect): string {
   return `${safeLine(effect.action, 64)} on ${safeLine(effect.resource, 128)}${args.length > 0 ? ` with ${args.join(", ")}` : " (no arguments)"}`;
 }
 
-/** Asks the human, then signs `verdict` on `task` with the owner key; throws E_NOT_CONFIRMED unless they said yes. */
-export async function answerTask(ctx: ToolContext, table: string, task: string, verdict: ApprovalVerdict): Promise<ApproveResponse> {
+/** Asks the owner in the principal window to sign `verdict` on `task` with their key; the reply, on their Approve, says what was signed. */
+export async function answerTask(ctx: ToolContext, table: string, task: string, verdict: ApprovalVerdict): Promise<ToolAsk> {
   const { session } = ctx;
   const owner = await session.ownerKey();
   const [seqText, taskOwner] = splitTask(task);
   if (taskOwner !== owner.name) {
     throw new TrestleError("E_FORBIDDEN", `task ${task} belongs to owner ${taskOwner}; this server holds ${owner.name}'s key, and nobody answers another owner's task`);
   }
-  requireElicitation(ctx, `for task ${task}`);
+  requireOwnerLink(ctx, `for task ${task}`);
   const client = await session.client(table);
   const reader = { signer: owner.signer, as: { owner: owner.name } };
   const state = (await client.tasks(reader)).find((t) => t.id === task);
@@ -73,16 +80,18 @@ export async function answerTask(ctx: ToolContext, table: string, task: string, 
   // One verified read: the entry the human is shown is the one whose effects the signature covers.
   const proposal = await client.proposal(owner.signer, owner.name, Number(seqText));
   const effects = effectsByOwner(proposal.effects ?? []).get(owner.name) ?? [];
-  await confirm(ctx, { table, task, owner: owner.name, verdict, proposal, effects });
-  return client.answer(owner.signer, owner.name, proposal, verdict);
-}
-
-function confirm(ctx: ToolContext, ask: ApprovalAsk): Promise<void> {
-  return confirmWithOwner(ctx, {
-    message: approvalMessage(ask),
-    field: ask.verdict === "approve" ? "Approve and sign with my owner key" : "Reject and sign with my owner key",
-    unsigned: `for task ${ask.task}`,
-    progress: `asking your owner to ${ask.verdict} task ${ask.task}`,
+  const words = approvalLines({ table, task, owner: owner.name, verdict, proposal, effects });
+  return askOwner(ctx, {
+    title: `${verdict === "approve" ? "APPROVE" : "REJECT"} task ${task} at table ${table}`,
+    lines: words,
+    approve: verdict === "approve" ? "Approve and sign with my owner key" : "Reject and sign with my owner key",
+    unsigned: `for task ${task}`,
+    progress: `asking your owner to ${verdict} task ${task} in the principal window`,
+    async sign() {
+      const answer = await client.answer(owner.signer, owner.name, proposal, verdict);
+      const done = verdict === "approve" ? `approved (entry #${answer.seq}); it is now ${answer.state}. A seat of theirs may run it (trestle_progress).` : `rejected (entry #${answer.seq}); it is now ${answer.state}.`;
+      return { status: `Your owner decided in the principal window: task ${answer.task} ${done}`, structured: { table, task: answer.task, seq: answer.seq, state: answer.state } };
+    },
   });
 }
 

@@ -4,8 +4,7 @@
  * stream reconnects with `Last-Event-ID` and receives what it missed. Kept per MCP session in
  * this process only, the newest `keep` events per session; nothing survives a restart.
  */
-import type { EventStore } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
 
 interface StoredEvent {
   id: string;

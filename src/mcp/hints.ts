@@ -44,7 +44,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
     "the relay's limits were reached (details.limit names which); wait details.retry_after_ms before trying again, and write less often. A write sent again is never applied twice",
   E_TABLE_DELETED: "that table was deleted on the relay (details say when and why); tell your owner, and open a new table if the work goes on",
   E_QUOTA: "your owner's key holds as many tables as this relay allows; tell your owner (they can delete a table they no longer need)",
-  E_NOT_CONFIRMED: "only the owner can confirm this, in person: they run trestle approve (or trestle reject) in a terminal, or use an MCP client that can ask them (elicitation)",
+  E_NOT_CONFIRMED: "only the owner can confirm this, in person: in the principal window this server links them to (an MCP client that can show a link, URL elicitation), in trestle view, or with trestle approve (or trestle reject) in a terminal",
 };
 
 /** The hint for `code` in tool terms, else the CLI's, else none. */

@@ -3,8 +3,9 @@
  * client's HeadTracker (docs/SPEC.md §6.3):
  * - the seat's socket, opened by the first `trestle_wait`: every push bumps a version that waiters
  *   block on, so `wait` reads the projection again only when the table moved;
- * - an owner session, held while the connected MCP client can ask its human (elicitation), which
- *   makes this server a live approver for E_NO_APPROVER (§5.6).
+ * - an owner session, held while the connected MCP client can hand its human a link to the
+ *   principal window, which makes this server a live approver for E_NO_APPROVER (§5.6).
+ * A push on either also tells every `onPush` listener (the live resources, ./resources.ts).
  * Both reconnect by themselves; a socket that ends for good (refused, or the relay caught forking)
  * is dropped, its error kept for the next caller, and opened again on the next call.
  */
@@ -24,6 +25,7 @@ export class LiveTable {
   private pushes = 0;
   private failure: TrestleError | null = null;
   private readonly waiters = new Set<() => void>();
+  private readonly listeners = new Set<() => void>();
 
   constructor(
     private readonly client: TableClient,
@@ -92,6 +94,17 @@ export class LiveTable {
     return this.owner !== null;
   }
 
+  /** Calls `listener` on every push either socket delivers from now on; returns how to stop. */
+  onPush(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  /** Whether either socket is open (or opening): pushes reach the listeners. */
+  get watching(): boolean {
+    return this.seat !== null || this.owner !== null;
+  }
+
   /** Closes both sockets. */
   close(): void {
     this.seat?.socket.close();
@@ -107,7 +120,7 @@ export class LiveTable {
       ...who,
       signer,
       ...(held ? { anchor: { seq: held.seq, link: held.link } } : {}),
-      handlers: "seat" in who ? { onEntries: () => this.pushed() } : {},
+      handlers: { onEntries: () => this.pushed() },
     });
     void socket.ended.then((end) => {
       if (end.reason === "error") onError(end.error);
@@ -118,6 +131,7 @@ export class LiveTable {
   private pushed(): void {
     this.pushes += 1;
     this.wake();
+    for (const listener of [...this.listeners]) listener();
   }
 
   private wake(): void {

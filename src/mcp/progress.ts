@@ -2,13 +2,18 @@
  * Progress notifications for long tool calls (MCP `notifications/progress`): when a client sends a
  * `progressToken` with a call, the server tells it every `everyMs` that the call is still running,
  * and at once whenever a tool says what it is waiting for, so a host that times out quiet calls
- * (and resets the timeout on progress) keeps waiting. `progress` counts up by one per notification;
- * there is no `total`. Without a token nothing is ever sent.
+ * (and resets the timeout on progress) keeps waiting. `progress` only grows, across the whole
+ * process (a call asking its owner runs twice under one token on 2025-11-25, the SDK re-entering
+ * it with the answer, and its progress must still grow); there is no `total`. Without a token
+ * nothing is ever sent.
  */
-import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { Notification } from "@modelcontextprotocol/server";
 
 /** How often a running call reports, by default. */
 export const PROGRESS_EVERY_MS = 10_000;
+
+/** The last `progress` value sent by any call of this process. */
+let sent = 0;
 
 /** One call's progress reporter. */
 export interface Progress {
@@ -21,20 +26,19 @@ export interface Progress {
 /** A reporter for a call named `label` that the client gave `token` (none: a reporter that sends nothing). */
 export function startProgress(
   token: string | number | undefined,
-  send: (notification: ServerNotification) => Promise<void>,
+  send: (notification: Notification) => Promise<void>,
   options: { label: string; everyMs: number; now: () => number },
 ): Progress {
   if (token === undefined) return { report: () => undefined, stop: () => undefined };
   const started = options.now();
-  let count = 0;
   let doing = `${options.label} is running`;
   let stopped = false;
   const notify = () => {
     if (stopped) return;
-    count += 1;
+    sent += 1;
     const seconds = Math.round((options.now() - started) / 1000);
     // A client that went away cannot be told; the call's own answer reports what matters.
-    send({ method: "notifications/progress", params: { progressToken: token, progress: count, message: `${doing} (${seconds} s)` } }).catch(() => undefined);
+    send({ method: "notifications/progress", params: { progressToken: token, progress: sent, message: `${doing} (${seconds} s)` } }).catch(() => undefined);
   };
   const timer = setInterval(notify, options.everyMs);
   return {

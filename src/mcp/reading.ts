@@ -1,13 +1,17 @@
 /**
- * Reading a seat's projection for the model, shared by `trestle_read` and `trestle_wait`, with
- * per-session state per table (session.ts ReadState): the prefix (rules, seats, decisions) is sent
- * on the first read and again only when `prefix_sha256` changes; the tail only from the cursor of
- * the last read on, capped so one result stays readable (the rest comes with the next read).
+ * Reading a seat's projection for the model, shared by `trestle_read`, `trestle_wait` and the
+ * seat's resource, from a read state (session.ts ReadState: the session's own on 2025-11-25, or
+ * the `cursor` and `prefix_sha256` a call passes): the prefix (rules, seats, decisions) is sent on
+ * the first read and again only when `prefix_sha256` changes; the tail only from the cursor on,
+ * capped so one result stays readable (the rest comes with the next read). The result names the
+ * cursor and prefix hash to pass next time.
  */
 import { frameInert, safeLine, type InertItem } from "../text/framing.js";
-import { holdersText, type Projection, type ProjectedEntry } from "../protocol/index.js";
+import { z } from "zod";
+import { holdersText, SeatNameSchema, Sha256Schema, TableIdSchema, type Projection, type ProjectedEntry } from "../protocol/index.js";
 import { entryItem, prefixItems } from "../text/projection-items.js";
 import { openedProjection } from "../owner/index.js";
+import type { ReadState } from "./session.js";
 import type { ToolContext, ToolReply } from "./tool.js";
 
 /** At most this many characters of entry bodies go into one result. */
@@ -20,16 +24,23 @@ export interface View {
   projection: Projection;
 }
 
-/** Fetches the seat's projection after what the model has read (from the start when `fromStart`), opened in an e2e room whose key the home holds. */
-export async function fetchView(ctx: ToolContext, table: string, fromStart: boolean): Promise<View> {
-  const { session } = ctx;
-  const client = await session.client(table);
-  const seat = await session.seatKey();
-  const state = session.readState(table);
-  if (fromStart) {
+/** The read state of a call: the session's (advanced by the read), with what the call passed put over it; everything again when `fromStart`. */
+export function readStateFor(ctx: ToolContext, table: string, given: { cursor?: number | undefined; prefix_sha256?: string | undefined; from_start?: boolean | undefined }): ReadState {
+  const state = ctx.session.readState(table);
+  if (given.cursor !== undefined) state.cursor = given.cursor;
+  if (given.prefix_sha256 !== undefined) state.prefix = given.prefix_sha256;
+  if (given.from_start === true) {
     state.cursor = 0;
     state.prefix = null;
   }
+  return state;
+}
+
+/** Fetches the seat's projection after `state`'s cursor, opened in an e2e room whose key the home holds. */
+export async function fetchView(ctx: ToolContext, table: string, state: ReadState): Promise<View> {
+  const { session } = ctx;
+  const client = await session.client(table);
+  const seat = await session.seatKey();
   const projection = await openedProjection(session.settings.home, table, await client.projection({ signer: seat.signer, as: { seat: seat.name } }, state.cursor));
   return { table, seat: seat.name, projection };
 }
@@ -43,10 +54,9 @@ export function wakeReason(view: View): string | null {
   return news.length > 0 ? `${news.length} new ${news.length === 1 ? "entry" : "entries"} from the table` : null;
 }
 
-/** Delivers `view` to the model: advances the read state, and builds the reply with `lead` status lines first. */
-export function deliver(ctx: ToolContext, view: View, limit: number, lead: readonly string[] = []): ToolReply {
+/** Delivers `view` to the model: advances `state`, and builds the reply with `lead` status lines first, naming the cursor and prefix hash to pass next. */
+export function deliver(ctx: ToolContext, view: View, limit: number, state: ReadState, lead: readonly string[] = []): ToolReply {
   const { projection: p, seat, table } = view;
-  const state = ctx.session.readState(table);
   const sendPrefix = state.prefix !== p.prefix_sha256;
   const firstRead = state.prefix === null;
   const { shown, rest } = cap(p.tail, limit);
@@ -60,7 +70,7 @@ export function deliver(ctx: ToolContext, view: View, limit: number, lead: reado
     floorLine(p),
     ...(p.pauses.length > 0 ? [`The table is paused by ${holdersText(p.pauses)}: every write is refused (E_PAUSED) until each of them lifts their own pause; trestle_wait meanwhile.`] : []),
     ...taskLines(p, seat),
-    `${shown.length} new ${shown.length === 1 ? "entry" : "entries"} below; read up to #${cursor}.${more ? " More follow: call trestle_read again." : ""}`,
+    `${shown.length} new ${shown.length === 1 ? "entry" : "entries"} below; read up to #${cursor}.${more ? " More follow: call trestle_read again." : ""}${ctx.session.stateless ? ` Next time pass cursor ${cursor} and prefix_sha256 ${p.prefix_sha256} (this connection remembers no read).` : ""}`,
     sendPrefix
       ? `The table's prefix (topic, rules, seats and their cards, decisions in force) is below: ${firstRead ? "first read" : "it changed since your last read"}.`
       : `The prefix is unchanged since your last read (sha256 ${p.prefix_sha256.slice(0, 12)}…), so it is not repeated.`,
@@ -70,6 +80,7 @@ export function deliver(ctx: ToolContext, view: View, limit: number, lead: reado
     status,
     owner: sendPrefix ? ctx.session.instructions() : null,
     data: items.length > 0 ? frameInert(items, ctx.boundary()) : null,
+    structured: { table, seat, cursor, prefix_sha256: p.prefix_sha256, entries: shown.length, more, floor: p.floor.holder, closed: p.closed !== null },
   };
 }
 
@@ -105,3 +116,15 @@ function cap(tail: readonly ProjectedEntry[], limit: number): { shown: Projected
   }
   return { shown, rest: tail.length - shown.length };
 }
+
+/** The structured result of a read: where, as whom, the cursor and prefix hash to pass next, how many entries came, whether more follow, the floor, closed. */
+export const ReadOutput = z.object({
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  cursor: z.int().min(0).describe("the seq read up to: pass it as cursor next time"),
+  prefix_sha256: Sha256Schema.describe("the prefix this result is against: pass it as prefix_sha256 next time"),
+  entries: z.int().min(0),
+  more: z.boolean().describe("more entries follow: read again"),
+  floor: SeatNameSchema.nullable().describe("who holds the floor"),
+  closed: z.boolean(),
+});

@@ -2,20 +2,21 @@
  * This server's seat writing through the owner-side guards (docs/ROOMS.md, docs/MCP.md "Rooms"),
  * and how a tool writing one room kind is made (`roomTool`, with its ref and message arguments):
  * every room kind, and every other write once the seat has a mandate. A message the gate holds
- * for the owner is shown to the human through elicitation when the client can ask and this
- * server holds the owner key; only their explicit yes signs the approval (with the owner key, over
- * exactly that message's hash) and sends the message as it was held. Otherwise it stays held
- * (E_HELD) for the owner's terminal (`trestle gate approve`). Nothing a tool argument says can
- * approve anything.
+ * for the owner is put to them in the principal window (./confirm.ts) when the client can hand them
+ * the link and this server holds the owner key; only their Approve there signs the approval (with
+ * the owner key, over exactly that message's hash) and sends the message as it was held. Otherwise
+ * it stays held (E_HELD) for the owner's terminal (`trestle gate approve`) or `trestle view`.
+ * Nothing a tool argument says can approve anything.
  */
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { safeJson } from "../text/framing.js";
 import type { SeatSubmission } from "../client/index.js";
 import { GuardedSeat, resolveRef, standingDealLines, type JournalRecordOf, type RoomRef, type Sent } from "../owner/index.js";
 import { BodySchema, TrestleError, type Submission } from "../protocol/index.js";
 import { heldLines, type Named } from "../text/commitment.js";
-import { defineTool, type Tool, type ToolContext } from "./tool.js";
+import { askOwner } from "./confirm.js";
+import { defineTool, type Tool, type ToolAsk, type ToolContext, type ToolReply } from "./tool.js";
+import { WrittenOutput } from "./tools/args.js";
 
 /** This server's seat at `table` as a GuardedSeat (journal and mandate in the server's trestle home). */
 export async function guardedSeat(ctx: ToolContext, table: string): Promise<GuardedSeat> {
@@ -23,35 +24,48 @@ export async function guardedSeat(ctx: ToolContext, table: string): Promise<Guar
   return new GuardedSeat({ client: await ctx.session.client(table), seat: seat.name, signer: seat.signer, home: ctx.session.settings.home, clock: () => ctx.now() });
 }
 
-/** Sends `input` as `seat` through the guards; a held message is put to the human when possible. `approved` says whether they approved it here. */
-export async function sendGuarded(ctx: ToolContext, seat: GuardedSeat, input: SeatSubmission): Promise<{ sent: Sent; approved: boolean }> {
+/** The reply of a write once it was sent; `approved` when the owner approved it in the window first. */
+export type SentReply = (sent: Sent, approved: boolean) => ToolReply;
+
+/** Sends `input` as `seat` through the guards and replies with `done`; a held message is put to the owner in the principal window when possible (the reply then asks the client to show them the link). */
+export async function sendGuarded(ctx: ToolContext, seat: GuardedSeat, input: SeatSubmission, done: SentReply): Promise<ToolReply | ToolAsk> {
+  let sent: Sent;
   try {
-    return { sent: await seat.send(input), approved: false };
+    sent = await seat.send(input);
   } catch (error) {
     if (!(error instanceof TrestleError) || error.code !== "E_HELD") throw error;
-    return approveHeld(ctx, seat, String(error.details?.message_sha256), error);
+    return approveHeld(ctx, seat, String(error.details?.message_sha256), error, done);
   }
+  return done(sent, false);
 }
 
-/** Asks the human to approve held message `hash`, then signs and sends it; rethrows `held` when nobody can be asked. */
-export async function approveHeld(ctx: ToolContext, seat: GuardedSeat, hash: string, held: TrestleError): Promise<{ sent: Sent; approved: boolean }> {
+/** Asks the owner in the principal window to approve held message `hash`; their Approve signs the approval and sends it. Rethrows `held` when nobody can be asked. */
+export async function approveHeld(ctx: ToolContext, seat: GuardedSeat, hash: string, held: TrestleError, done: SentReply): Promise<ToolAsk> {
   const record = seat.pending().find((h) => h.message_sha256 === hash);
-  if (!record || !ctx.session.hasOwner || !ctx.canElicit()) throw held;
+  if (!record || !ctx.session.hasOwner || !ctx.elicitation.url) throw held;
   const owner = await ctx.session.ownerKey();
   const { submission, named } = await seat.readable(record);
-  await confirm(ctx, heldMessage(seat, { ...record, submission }, owner.name, named), record.message_sha256);
-  await seat.answer(owner.signer, hash, "approve");
-  return { sent: await seat.sendHeld(hash), approved: true };
+  return askOwner(ctx, {
+    title: `let seat ${seat.seat} send its held ${submission.kind} at room ${seat.table}`,
+    lines: heldWords(seat, { ...record, submission }, owner.name, named),
+    approve: "Approve and sign with my owner key",
+    unsigned: `: message ${hash.slice(0, 12)} stays held`,
+    progress: `asking your owner to approve held message ${hash.slice(0, 12)} in the principal window`,
+    async sign() {
+      await seat.answer(owner.signer, hash, "approve");
+      return done(await seat.sendHeld(hash), true);
+    },
+  });
 }
 
 /**
- * The elicitation text for a held message (opened, in an e2e room): what it commits the owner to in
+ * What the owner decides on for a held message (opened, in an e2e room): what it commits them to in
  * the words every surface uses (src/text/commitment.ts: an accept's offer named and in full from the
  * verified transcript, a sealed bid's amount from the journal), its message, and the exact message.
  */
-export function heldMessage(seat: GuardedSeat, record: Omit<JournalRecordOf<"held">, "submission"> & { submission: Submission }, owner: string, named: Named): string {
+export function heldWords(seat: GuardedSeat, record: Omit<JournalRecordOf<"held">, "submission"> & { submission: Submission }, owner: string, named: Named): string[] {
   const s = record.submission;
-  const lines = [
+  return [
     `trestle: sign with your owner key (${owner}) to let seat ${seat.seat} send this ${s.kind} at room ${seat.table}?`,
     record.why === "require_confirm" ? `Your mandate holds every ${s.kind} for you.` : "You loosened this seat's mandate, so each commitment needs you.",
     "What it commits you to (read from the verified ledger; a sealed bid's amount from this machine; text in quotes is the seat's, not verified):",
@@ -61,24 +75,6 @@ export function heldMessage(seat: GuardedSeat, record: Omit<JournalRecordOf<"hel
     "",
     "Your AI agent asked for this; only you decide. Declining signs nothing and the message stays held.",
   ];
-  return lines.join("\n");
-}
-
-async function confirm(ctx: ToolContext, message: string, hash: string): Promise<void> {
-  let answer;
-  try {
-    answer = await ctx.elicit({
-      mode: "form",
-      message,
-      requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Approve and sign with my owner key", default: false } }, required: ["confirm"] },
-    });
-  } catch (error) {
-    const why = error instanceof McpError ? `the request to your owner failed (${error.message})` : "the request to your owner failed";
-    throw new TrestleError("E_NOT_CONFIRMED", `${why}; message ${hash.slice(0, 12)} stays held`, { reason: "no_answer", message_sha256: hash });
-  }
-  if (answer.action === "accept" && answer.content?.confirm === true) return;
-  const reason = answer.action === "accept" ? "not_confirmed" : answer.action === "decline" ? "declined" : "cancelled";
-  throw new TrestleError("E_NOT_CONFIRMED", `your owner did not confirm (${reason}); message ${hash.slice(0, 12)} stays held`, { reason, message_sha256: hash });
 }
 
 /** A ref argument: an offer, grant or auction by its entry's seq or hash. */
@@ -102,6 +98,7 @@ export function roomTool<S extends z.ZodObject>(spec: {
     title: spec.title,
     description: spec.description,
     input: spec.input,
+    output: WrittenOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(args, ctx) {
       const table = ctx.session.tableId((args as { table?: string }).table);
@@ -109,15 +106,15 @@ export function roomTool<S extends z.ZodObject>(spec: {
       const resolve: Resolve = async (ref, what) => resolveRef(await seat.transcript(), ref, what);
       const message = (args as { message?: string }).message;
       const submission = { ...(await spec.build(args, resolve, ctx, seat)), ...(message === undefined ? {} : { body: message }) } as SeatSubmission;
-      const { sent, approved } = await sendGuarded(ctx, seat, submission);
-      return {
+      return sendGuarded(ctx, seat, submission, (sent, approved) => ({
         status: [
           `${submission.kind} written as entry #${sent.seq} at ${table} by seat ${seat.seat} (head #${sent.head.seq}).`,
           ...(approved ? ["Your owner approved this exact message in person; their approval is now spent."] : []),
           ...standingDealLines(sent).map((line) => `${line[0]!.toUpperCase()}${line.slice(1)}.`),
           "trestle_room_state shows the room now.",
         ],
-      };
+        structured: { table, seat: seat.seat, kind: submission.kind, seq: sent.seq, head: sent.head.seq },
+      }));
     },
   });
 }

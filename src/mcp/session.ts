@@ -1,9 +1,12 @@
 /**
- * One MCP session's state (one stdio process, or one in-process server in tests): the settings,
- * the active table, a verified TableClient per table (relay pinned on first use, newest head kept
- * in the trestle home), what the model has read of each table (cursor and prefix hash), the live
- * sockets, and the keys, card and owner instructions, each read from its file when first needed.
- * Nothing a tool receives can change a key, the card or the instructions: no tool writes them.
+ * One MCP connection's state (a stdio process, one `--http` session, or one in-process server in
+ * tests): the settings, the active table, a verified TableClient per table (relay pinned on first
+ * use, newest head kept in the trestle home), what the model has read of each table (cursor and
+ * prefix hash), the live sockets, and the keys, card and owner instructions, each read from its
+ * file when first needed. A stateless session (the 2026-07-28 revision, decision 0481) keeps the
+ * clients and sockets but no conversation: its active table is always the configured one and it
+ * remembers no read, so tools take `table` and `cursor` as arguments. Nothing a tool receives can
+ * change a key, the card or the instructions: no tool writes them.
  */
 import { readFileSync } from "node:fs";
 import { HttpClient, loadOrCreateKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
@@ -38,20 +41,41 @@ interface Slot {
   read: ReadState;
 }
 
+/** How a session is kept: `stateless` remembers no active table and no read (2026-07-28). */
+export interface SessionOptions {
+  stateless?: boolean;
+}
+
 /** The state of one MCP session. */
 export class McpSession {
-  /** The table tools act on when they are not given one. */
-  active: string | undefined;
+  private current: string | undefined;
   private readonly slots = new Map<string, Slot>();
   private owner: Promise<Identity> | null = null;
   private seat: Promise<Identity> | null = null;
   private httpClient: HttpClient | undefined;
 
+  /** Whether this session keeps no conversation state (no active table switch, no read cursor). */
+  readonly stateless: boolean;
+
   constructor(
     readonly settings: McpSettings,
     readonly deps: SessionDeps,
+    options: SessionOptions = {},
   ) {
-    this.active = settings.table;
+    this.current = settings.table;
+    this.stateless = options.stateless ?? false;
+  }
+
+  /** The table tools act on when they are not given one: the last one used here, or the configured one (a stateless session: always the configured one). */
+  get active(): string | undefined {
+    return this.current;
+  }
+
+  /** Makes `table` the active one (a stateless session keeps none); returns the words that say so in a tool's status. */
+  use(table: string): string {
+    if (this.stateless) return `pass table ${table} on each call (this connection keeps no active table)`;
+    this.current = table;
+    return `${table} is now the active table`;
   }
 
   /** The table named, else the active one; E_SCHEMA with a hint when neither exists. */
@@ -80,9 +104,9 @@ export class McpSession {
     return slot.live;
   }
 
-  /** What the model has read of `table` (mutable: read and wait advance it). */
+  /** What the model has read of `table` (mutable: read and wait advance it); a stateless session's is new on every call, as if nothing were read. */
   readState(table: string): ReadState {
-    return this.slot(table).read;
+    return this.stateless ? { cursor: 0, prefix: null } : this.slot(table).read;
   }
 
   /** The owner key (TRESTLE_OWNER_KEY_FILE, or <home>/owners/<TRESTLE_OWNER>.json); E_KEY_FILE if none is configured. */

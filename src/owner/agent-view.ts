@@ -7,6 +7,7 @@
  * default), and under `rules` only as the rules the guard holds the agent to, with no figure; so is
  * the allowance across a market's rooms. The markets and categories it may trade in are told as they are.
  */
+import { counted } from "../text/count.js";
 import { majorUnits } from "../text/terms.js";
 import type { MandateRead } from "./mandate.js";
 import type { Mandate, MandateAllowance } from "./records.js";
@@ -16,7 +17,7 @@ export function mandateLines(read: MandateRead): string[] {
   if (!read.ok) return [`No mandate in force (${read.reason}): ${read.message}.`];
   const m = read.mandate;
   return [
-    `Your owner's mandate: ${moneyRule(m)}; ${m.never_disclose.length} strings you must never write (checked before signing).`,
+    `Your owner's mandate: ${moneyRule(m)}; ${counted(m.never_disclose.length, "string")} you must never write (checked before signing).`,
     ...(m.allowance ? [allowanceRule(m, m.allowance)] : []),
     ...(m.markets || m.categories ? [`Trade (list, offer, accept, bid, sign deals) only in ${m.markets ? `market ${m.markets.join(", ") || "none"}` : "any market"}${m.categories ? `, categories ${m.categories.join(", ") || "none"}` : ""}; anything else that trades is refused.`] : []),
     ...(m.require_confirm.length > 0 ? [`Held for your owner's approval: every ${m.require_confirm.join(", ")}.`] : []),
@@ -27,7 +28,7 @@ export function mandateLines(read: MandateRead): string[] {
 
 /** The allowance rule of `m` in words: its total under `figures`, only the rule under `rules` (the count of open commitments is no amount, and is told in both). */
 function allowanceRule(m: Mandate, a: MandateAllowance): string {
-  const open = a.open === undefined ? "" : `, and at most ${a.open} commitments open at once (either side)`;
+  const open = a.open === undefined ? "" : `, and at most ${counted(a.open, "commitment")} open at once (either side)`;
   const cap = m.agent_view === "rules" ? "your owner caps" : `your owner allows at most ${majorUnits(a.total, a.currency)} ${a.currency} for`;
   const kept = m.agent_view === "rules" ? " (your owner keeps the amount to themselves)" : "";
   return `Across all the rooms of a market's matches, ${cap} what you spend as the buyer in all (deals done and commitments still open)${open}; a commitment past it is refused before it is signed, and you are told when one is${kept}.`;

@@ -2,16 +2,18 @@
  * Bringing an owner's allowance store up to date across every room it counts (docs/MARKETS.md "An
  * owner's allowance"; `trestle allowance reconcile`). A guarded write does it for its own room; this
  * does it for all of them: each room with an open commitment is read as a seat that wrote there,
- * and what its verified ledger ended is released or spent (allowance-ledger.ts). A reservation whose
- * write the ledger does not show is released only when the process that made it had certainly ended
- * before the ledger was read (so whatever it sent is there). A room that cannot be read, or whose
- * transcript does not verify CLEAN, keeps everything it counts, and is reported.
+ * and what its verified ledger ended is released or spent (allowance-ledger.ts); a market's sealed
+ * bids are judged at the market, and one found won there is judged in its sale's room in the same
+ * pass, read as the seat that bid (the room seat `trestle market room` takes by default). A
+ * reservation whose write the ledger does not show is released only when the process that made it
+ * had certainly ended before the ledger was read (so whatever it sent is there). A room that cannot
+ * be read, or whose transcript does not verify CLEAN, keeps everything it counts, and is reported.
  */
 import type { Clock, TableClient } from "../client/index.js";
 import { seatKeyPath } from "../client/home.js";
 import { readKeyFile } from "../client/keys.js";
 import { settleRoom } from "./allowance-ledger.js";
-import { allowanceTotals, type AllowanceCommitment, type AllowanceStore, type AllowanceTotals } from "./allowance-store.js";
+import { allowanceTotals, judgedIn, type AllowanceCommitment, type AllowanceStore, type AllowanceTotals } from "./allowance-store.js";
 import { processEnded } from "./process-identity.js";
 import { readTranscript, type Transcript } from "./transcript.js";
 
@@ -42,13 +44,15 @@ export async function reconcileAllowance(store: AllowanceStore, read: RoomTransc
   const key = (c: AllowanceCommitment) => `${c.room}/${c.nonce}`;
   // Judged before any ledger is read: a process that had ended by then sent all it ever will.
   const ended = new Set(first.filter((c) => c.state === "open" && c.seq === undefined && processEnded(c.process)).map(key));
-  const seats = new Map<string, string>();
-  for (const c of first) if (c.state === "open" && !seats.has(c.room)) seats.set(c.room, c.seat);
   const rooms: RoomReconciled[] = [];
-  for (const [room, seat] of seats) {
+  // Each room once, read as the seat of its first open commitment; a sealed bid found won here is judged in its sale's room next.
+  for (;;) {
+    const next = store.read().commitments.find((c) => c.state === "open" && !rooms.some((r) => r.room === judgedIn(c)));
+    if (!next) break;
+    const room = judgedIn(next);
     let transcript: Transcript;
     try {
-      transcript = await read(room, seat);
+      transcript = await read(room, next.seat);
     } catch (error) {
       rooms.push({ room, ok: false, reason: error instanceof Error ? error.message : String(error) });
       continue;

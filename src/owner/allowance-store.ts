@@ -39,7 +39,9 @@ export type AllowanceSide = z.infer<typeof AllowanceSideSchema>;
  * One commitment the store counts: the write that reserved it (room, seat, kind, nonce, hash), the
  * side, the amount it counts against the total (0 for the seller's), `open` until its deal is done
  * (then `spent`, at the deal's amount); `seq` once its entry is known, `deal` the leaf of the offer
- * or auction a deal on it is keyed by (an offer's or counter's own, once its entry is known).
+ * or auction a deal on it is keyed by (an offer's or counter's own, once its entry is known). A
+ * sealed bid on a market's listing (decision 0499) names the `listing`, and once it won, the `sale`:
+ * the room of the sale's match, whose deal it counts from then on, at the settled price.
  */
 export const AllowanceCommitmentSchema = z.strictObject({
   room: TableIdSchema,
@@ -53,10 +55,17 @@ export const AllowanceCommitmentSchema = z.strictObject({
   state: z.enum(["open", "spent"]),
   seq: SeqSchema.optional(),
   deal: Sha256Schema.optional(),
+  listing: Sha256Schema.optional(),
+  sale: TableIdSchema.optional(),
   process: ReserverSchema,
   at: MillisSchema,
 });
 export type AllowanceCommitment = z.infer<typeof AllowanceCommitmentSchema>;
+
+/** The table whose verified ledger says what became of `c`: the room of the sale a sealed bid won, else the table it was written at. */
+export function judgedIn(c: AllowanceCommitment): string {
+  return c.sale ?? c.room;
+}
 
 /** The most commitments one store holds; a reservation past it is refused (fail closed). */
 export const ALLOWANCE_COMMITMENTS = 10_000;

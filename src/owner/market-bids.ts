@@ -81,15 +81,38 @@ export function marketBidTerms(journal: Journal, state: TableState, s: Submissio
 }
 
 /** The commit of a sealed bid of `bid` (minor units of the listing's currency) on the listing at `listing`, to be sent through `seat`'s guards: the bid and its salt are kept in the journal first, only the commitment goes out. */
-export async function marketBidMessage(seat: BiddingSeat, listing: string, bid: number): Promise<SeatSubmission> {
+export async function marketBidMessage(seat: BiddingSeat, listing: string, bid: number): Promise<Extract<SeatSubmission, { kind: "bid"; op: "commit" }>> {
   const transcript = await seat.transcript();
   const mandate = await seat.mandate(transcript);
   const record = recordMarketBid(seat.journal, roomState(transcript), listing, seat.seat, bid, mandate.ok ? mandate.mandate.never_disclose : []);
   return { kind: "bid", op: "commit", listing, commitment: record.commitment };
 }
 
-/** The reveal of the bid `seat`'s owner committed to on the listing at `listing`, read back from the journal, to be sent through `seat`'s guards. */
-export async function marketRevealMessage(seat: BiddingSeat, listing: string): Promise<SeatSubmission> {
-  const record = committedMarketBid(seat.journal, roomState(await seat.transcript()), listing, seat.seat);
+/**
+ * The reveal of the bid `seat`'s owner committed to on the listing at `listing`, read back from the
+ * journal, to be sent through `seat`'s guards, once the verified ledger and this machine's clock at
+ * `now` say it can be taken (revealOpen); the relay judges the window again by its own clock.
+ */
+export async function marketRevealMessage(seat: BiddingSeat, listing: string, now: number): Promise<SeatSubmission> {
+  const state = roomState(await seat.transcript());
+  const record = committedMarketBid(seat.journal, state, listing, seat.seat);
+  revealOpen(seatListing(state, listing, seat.seat), now);
   return { kind: "bid", op: "reveal", listing, bid: record.bid, salt: record.salt };
+}
+
+/** Throws unless the owner's committed bid on `on.listing` can be revealed at `now`: E_NOT_ALLOWED once revealed (`revealed`) or before `until` (`sealed`), E_NOT_LIVE for a listing withdrawn or superseded, E_EXPIRED (`closed`) at `reveal_until` or once its bids settled without it. */
+function revealOpen(on: { listing: ListingState; sealed: SealedState; bidder: string }, now: number): void {
+  const { listing, sealed, bidder } = on;
+  const name = `listing entry ${listing.seq}`;
+  if (typeof own(sealed.commits, bidder)?.bid === "number") throw new TrestleError("E_NOT_ALLOWED", `${bidder} already revealed its bid on ${name}`, { reason: "revealed" });
+  if (listing.status === "withdrawn" || listing.status === "superseded") {
+    throw new TrestleError("E_NOT_LIVE", `${name} was ${listing.status} at entry ${listing.ended}: its bids are void, nothing to reveal`, { status: listing.status });
+  }
+  if (sealed.settled !== null || now >= sealed.reveal_until) {
+    const settled = sealed.settled === null ? "" : `; its bids settled at entry ${sealed.settled}`;
+    throw new TrestleError("E_EXPIRED", `reveals on ${name} closed at ${new Date(sealed.reveal_until).toISOString()}${settled}: the bid committed from this home can no longer be revealed`, { reason: "closed", reveal_until: sealed.reveal_until });
+  }
+  if (now < sealed.until) {
+    throw new TrestleError("E_NOT_ALLOWED", `bids on ${name} stay sealed while others may still commit: reveal from ${new Date(sealed.until).toISOString()} until ${new Date(sealed.reveal_until).toISOString()} (it is ${new Date(now).toISOString()} here)`, { reason: "sealed", until: sealed.until, reveal_until: sealed.reveal_until });
+  }
 }

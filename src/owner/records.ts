@@ -145,8 +145,8 @@ export const AgentRefusalRecordSchema = z.strictObject({
   driver: z.enum(["exec", "a2a"]),
   reason: z.string().min(1).max(64),
   message: z.string().max(2000),
-  /** What the seat wrote instead: a pass when it held the floor, nothing otherwise. */
-  then: z.enum(["pass", "wait"]),
+  /** What the seat did then: gave the agent another turn at once (retry), passed when it held the floor, or waited. */
+  then: z.enum(["retry", "pass", "wait"]),
 });
 
 /** A message held until the owner approves it: the exact submission (its hash is what the owner signs). */

@@ -9,6 +9,7 @@ import { matchRoomId } from "../protocol/policy/market/citation.js";
 import type { Entry } from "../protocol/schemas/entry.js";
 import type { ListingSide, ListingView, PriceRange } from "../protocol/schemas/market.js";
 import type { MatchParty } from "../protocol/schemas/match.js";
+import { counted } from "./count.js";
 import { safeLine } from "./framing.js";
 import { majorUnits, moneyText, shortHash } from "./terms.js";
 
@@ -19,7 +20,7 @@ export function quotedListing(text: string): string {
 
 /** A quantity in words: "1 unit", "3 units". */
 export function unitsText(quantity: number): string {
-  return `${quantity} unit${quantity === 1 ? "" : "s"}`;
+  return counted(quantity, "unit");
 }
 
 /** A public price range in words: "3,000.00-3,600.00 TWD", "3,000.00 TWD or more", "up to 3,600.00 TWD", or "ask" when there is none. */
@@ -44,7 +45,7 @@ export function groupWord(via: string | undefined): string {
 export function ownMatchLine(m: { seq: number; side: ListingSide; title: string; their_title: string; other: MatchParty; quantity: number; room: string; room_presence: string; deal: number | null }): string {
   const theirs = m.side === "offer" ? "want" : "offer";
   const room = m.deal !== null ? `deal recorded at #${m.deal}` : m.room_presence === "none" ? "not opened yet" : m.room_presence === "deleted" ? "deleted" : "open";
-  return `match #${m.seq}: your ${m.side} ${quotedListing(m.title)} with ${m.other.owner}'s ${theirs} ${quotedListing(m.their_title)}, ${m.quantity} unit${m.quantity === 1 ? "" : "s"}; room ${m.room} ${room}`;
+  return `match #${m.seq}: your ${m.side} ${quotedListing(m.title)} with ${m.other.owner}'s ${theirs} ${quotedListing(m.their_title)}, ${unitsText(m.quantity)}; room ${m.room} ${room}`;
 }
 
 /** A market entry as a live tail shows it (a listing, one posted from a group, a withdrawal, a sealed bid, a settlement, a match or sale, a recorded deal, a group bound or unbound); null for any other entry. */
@@ -52,7 +53,7 @@ export function marketEntryText(e: Entry): string | null {
   if (e.kind === "listing") {
     const version = e.supersedes === undefined ? "" : ` (new version of ${shortHash(e.supersedes)})`;
     const price = e.sealed ? `sealed bids until ${new Date(e.sealed.until).toISOString()} (reveals until ${new Date(e.sealed.reveal_until).toISOString()}), reserve ${priceText(e.price)}` : priceText(e.price);
-    return `${e.seat} lists ${e.side === "offer" ? "an offer" : "a want"} ${shortHash(e.leaf)}${version}: ${quotedListing(e.title)} (${e.category}), ${e.quantity} unit${e.quantity === 1 ? "" : "s"}, ${price}, until ${new Date(e.expires).toISOString()}`;
+    return `${e.seat} lists ${e.side === "offer" ? "an offer" : "a want"} ${shortHash(e.leaf)}${version}: ${quotedListing(e.title)} (${e.category}), ${unitsText(e.quantity)}, ${price}, until ${new Date(e.expires).toISOString()}`;
   }
   if (e.kind === "unlist") return `${e.seat} withdraws listing ${shortHash(e.listing)}`;
   if (e.kind === "bid") return e.op === "commit" ? `${e.seat} commits a sealed bid on listing ${shortHash(e.listing)}` : `${e.seat} reveals a bid of ${e.bid} (minor units) on listing ${shortHash(e.listing)}`;
@@ -66,7 +67,7 @@ export function marketEntryText(e: Entry): string | null {
   if (e.subkind === "group_unbound") return `${e.data.by} unbinds ${e.data.platform} group ${safeLine(e.data.group, 64)}`;
   if (e.subkind === "match") {
     const d = e.data;
-    const units = `${d.quantity} unit${d.quantity === 1 ? "" : "s"}`;
+    const units = unitsText(d.quantity);
     if (d.sale) return `sale: ${d.offered_by.owner}'s listing #${d.offer_seq} to ${d.wanted_by.owner}'s bid #${d.want_seq}, ${units} at ${moneyText(d.sale.price, d.sale.currency)}; its room is ${matchRoomId(e.leaf)}`;
     return `match: ${d.offered_by.owner}'s offer #${d.offer_seq} with ${d.wanted_by.owner}'s want #${d.want_seq}, ${units} (words: ${d.words.map((w) => safeLine(w, 64)).join(", ")}); its room is ${matchRoomId(e.leaf)}`;
   }
@@ -74,6 +75,6 @@ export function marketEntryText(e: Entry): string | null {
     const d = e.data;
     return d.outcome === "sold" ? `listing ${shortHash(d.listing)} sold by sealed bids to ${d.winner.owner} at ${moneyText(d.price, d.currency)}` : `listing ${shortHash(d.listing)} settled unsold (${d.reason})`;
   }
-  if (e.subkind === "deal_recorded") return `deal recorded for match #${e.data.match} (room ${e.data.room}), closing ${e.data.quantity} unit${e.data.quantity === 1 ? "" : "s"}`;
+  if (e.subkind === "deal_recorded") return `deal recorded for match #${e.data.match} (room ${e.data.room}), closing ${unitsText(e.data.quantity)}`;
   return null;
 }

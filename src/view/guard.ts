@@ -13,6 +13,8 @@ import { TrestleError, utf8 } from "../protocol/index.js";
 
 /** The header the page sends its token in. */
 export const TOKEN_HEADER = "x-trestle-token";
+/** The header the page opened at one decision sends that decision's credential in (decisions.ts). */
+export const DECISION_HEADER = "x-trestle-decision";
 
 /** What is known of a request before it is served. */
 export interface RequestFacts {
@@ -22,6 +24,8 @@ export interface RequestFacts {
   /** The Sec-Fetch-Site header browsers send (same-origin, same-site, cross-site, none). */
   fetchSite: string | undefined;
   token: string | undefined;
+  /** The decision credential (DECISION_HEADER), for the decision routes. */
+  decision?: string | undefined;
 }
 
 /** What this server is: its port and its token. */
@@ -49,20 +53,35 @@ export function pageRefusal(facts: RequestFacts, window: WindowIdentity): Trestl
 
 /** The refusal for an API request (the page's checks, then Origin on POST, Sec-Fetch-Site and the token), or null. */
 export function apiRefusal(facts: RequestFacts, window: WindowIdentity): TrestleError | null {
-  const page = pageRefusal(facts, window);
-  if (page) return page;
-  if (facts.method !== "GET" && facts.origin === undefined) return new TrestleError("E_FORBIDDEN", "a request that changes anything must carry this window's Origin");
-  if (facts.fetchSite !== undefined && facts.fetchSite !== "same-origin") {
-    return new TrestleError("E_FORBIDDEN", "requests from another site are refused");
-  }
+  const origin = originRefusal(facts, window);
+  if (origin) return origin;
   if (facts.token === undefined || !sameSecret(facts.token, window.token)) {
     return new TrestleError("E_AUTH", "this window's token is missing or wrong: open the URL trestle view printed");
   }
   return null;
 }
 
+/**
+ * The refusal for a request about one decision (the page's checks, Origin on POST, Sec-Fetch-Site),
+ * or null; the decision's own credential is then checked by the decisions it names (decisions.ts).
+ */
+export function decisionRefusal(facts: RequestFacts, window: WindowIdentity): TrestleError | null {
+  return originRefusal(facts, window) ?? (facts.decision === undefined ? new TrestleError("E_AUTH", "open the decision's whole link: it ends with #decision=") : null);
+}
+
+/** The page's checks, then a POST's Origin and any Sec-Fetch-Site but same-origin. */
+function originRefusal(facts: RequestFacts, window: WindowIdentity): TrestleError | null {
+  const page = pageRefusal(facts, window);
+  if (page) return page;
+  if (facts.method !== "GET" && facts.origin === undefined) return new TrestleError("E_FORBIDDEN", "a request that changes anything must carry this window's Origin");
+  if (facts.fetchSite !== undefined && facts.fetchSite !== "same-origin") {
+    return new TrestleError("E_FORBIDDEN", "requests from another site are refused");
+  }
+  return null;
+}
+
 /** Compares two secrets in time independent of where they differ. */
-function sameSecret(given: string, expected: string): boolean {
+export function sameSecret(given: string, expected: string): boolean {
   const a = utf8(given);
   const b = utf8(expected);
   return a.length === b.length && timingSafeEqual(a, b);

@@ -1,6 +1,6 @@
 /**
  * A message the commitment gate holds, as the principal window shows it before the owner answers
- * (docs/VIEW.md): what it binds, in the words `trestle gate list` and the MCP elicitation use
+ * (docs/VIEW.md): what it binds, in the words `trestle gate list` and the decision an MCP tool opens use
  * (src/text/commitment.ts): for an accept, the offer it answers named and in full (amount with
  * currency, item text, expiry) from the table state the window folded, or plainly that the window
  * cannot see it; a sealed bid's amount from the seat's journal; in an e2e room, its texts opened

@@ -10,7 +10,7 @@ import type { AllowanceCommitment, AllowanceFile } from "../owner/allowance-stor
 import type { MandateAllowance } from "../owner/records.js";
 import { allowanceTotals } from "../owner/allowance-store.js";
 import { own, type TableState } from "../protocol/index.js";
-import { allowanceAmount } from "../text/allowance.js";
+import { allowanceAmount, commitmentText } from "../text/allowance.js";
 import type { BoardMatch, MarketBoard } from "../text/market-board.js";
 import type { AllowanceView, DealView, MarketListing, MarketMatch } from "./wire.js";
 
@@ -133,7 +133,6 @@ export function allowanceView({ store, limit, mandateProblem }: AllowanceRead): 
 
 /** One commitment in words: open or spent, the write and its room, the side, and what it counts (the buyer's amount; the seller's one open commitment). */
 function commitmentWords(c: AllowanceCommitment): AllowanceView["commitments"][number] {
-  const entry = c.seq === undefined ? " (not yet seen in its room)" : ` #${c.seq}`;
   const counts = c.side === "buyer" ? `: ${allowanceAmount(c.amount, c.currency)}` : c.state === "open" ? ": counts as one open commitment" : "";
-  return { state: c.state, words: `${c.state}: ${c.kind}${entry} by ${c.seat} in ${c.room}, as the ${c.side}${counts}` };
+  return { state: c.state, words: `${c.state}: ${commitmentText(c)} by ${c.seat} in ${c.room}, as the ${c.side}${counts}` };
 }

@@ -3,10 +3,11 @@
  * files, the live stream of events (`GET /api/stream`, one JSON object per line) and the page's
  * actions (`POST /api/approve`, `/api/control`, `/api/revoke`, `/api/gate`, the owner in the loop's
  * `/api/answer`, `/api/instruct`, `/api/deal`, and a market's `/api/market-room` and
- * `/api/reconcile`), which the owner key signs (or the owner's home answers) here. Every
- * request passes guard.ts first; no response carries a CORS header, and the page may load nothing
- * and connect nowhere but here (Content-Security-Policy). Refusals use the protocol's error codes
- * and envelope.
+ * `/api/reconcile`), which the owner key signs (or the owner's home answers) here; and, for
+ * `trestle mcp`, one decision an agent asked the owner for at a time (`/api/decision`,
+ * decisions.ts). Every request passes guard.ts first; no response carries a CORS header, and the
+ * page may load nothing and connect nowhere but here (Content-Security-Policy). Refusals use the
+ * protocol's error codes and envelope.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,7 +15,8 @@ import type { z } from "zod";
 import { randomBytes } from "../client/index.js";
 import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } from "../protocol/index.js";
 import type { Asset } from "./assets.js";
-import { apiRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
+import type { Decisions } from "./decisions.js";
+import { apiRefusal, DECISION_HEADER, decisionRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./guard.js";
 import type { Principal } from "./principal.js";
 import {
   AnswerBodySchema,
@@ -26,7 +28,9 @@ import {
   MarketRoomBodySchema,
   ReconcileBodySchema,
   RevokeBodySchema,
+  DecisionBodySchema,
   type ActionResult,
+  type DecisionViewWire,
   type GateResult,
   type LoopResult,
   type ViewEvent,
@@ -37,7 +41,10 @@ export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" 
 
 /** Options for serveWindow. */
 export interface ServeOptions {
-  backend: WindowBackend;
+  /** The whole window's events and actions (`trestle view`); none: the window serves only `decisions`. */
+  backend?: WindowBackend;
+  /** Decisions agents asked the owner for, each opened at its own link (`trestle mcp`, decisions.ts). */
+  decisions?: Decisions<unknown>;
   assets: ReadonlyMap<string, Asset>;
   /** 0 (the default) picks a free port. */
   port?: number;
@@ -103,19 +110,32 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ServeO
     return void res.end(asset.body);
   }
   if (!path.startsWith("/api/")) return refuse(res, new TrestleError("E_NOT_FOUND", `no ${path} here`));
+  if (path === "/api/decision" && options.decisions) return decision(req, res, options.decisions, facts, identity);
   const refusal = apiRefusal(facts, identity);
   if (refusal) return refuse(res, refusal);
-  if (req.method === "GET" && path === "/api/stream") return stream(req, res, options, streams);
-  if (req.method === "POST" && path === "/api/approve") return answer(res, await options.backend.approve(await body(req, ApproveBodySchema)));
-  if (req.method === "POST" && path === "/api/control") return answer(res, await options.backend.control(await body(req, ControlBodySchema)));
-  if (req.method === "POST" && path === "/api/revoke") return answer(res, await options.backend.revoke(await body(req, RevokeBodySchema)));
-  if (req.method === "POST" && path === "/api/gate") return answer(res, await options.backend.gate(await body(req, GateBodySchema)));
-  if (req.method === "POST" && path === "/api/answer") return answer(res, await options.backend.answer(await body(req, AnswerBodySchema)));
-  if (req.method === "POST" && path === "/api/instruct") return answer(res, await options.backend.instruct(await body(req, InstructBodySchema)));
-  if (req.method === "POST" && path === "/api/deal") return answer(res, await options.backend.deal(await body(req, DealBodySchema)));
-  if (req.method === "POST" && path === "/api/market-room") return answer(res, await options.backend.enterRoom(await body(req, MarketRoomBodySchema)));
-  if (req.method === "POST" && path === "/api/reconcile") return answer(res, await options.backend.reconcile(await body(req, ReconcileBodySchema)));
+  const backend = options.backend;
+  if (!backend) return refuse(res, new TrestleError("E_NOT_FOUND", "this window shows only the decisions your agent asked you for; run trestle view for the whole window"));
+  if (req.method === "GET" && path === "/api/stream") return stream(req, res, backend, options.pingMs, streams);
+  if (req.method === "POST" && path === "/api/approve") return answer(res, await backend.approve(await body(req, ApproveBodySchema)));
+  if (req.method === "POST" && path === "/api/control") return answer(res, await backend.control(await body(req, ControlBodySchema)));
+  if (req.method === "POST" && path === "/api/revoke") return answer(res, await backend.revoke(await body(req, RevokeBodySchema)));
+  if (req.method === "POST" && path === "/api/gate") return answer(res, await backend.gate(await body(req, GateBodySchema)));
+  if (req.method === "POST" && path === "/api/answer") return answer(res, await backend.answer(await body(req, AnswerBodySchema)));
+  if (req.method === "POST" && path === "/api/instruct") return answer(res, await backend.instruct(await body(req, InstructBodySchema)));
+  if (req.method === "POST" && path === "/api/deal") return answer(res, await backend.deal(await body(req, DealBodySchema)));
+  if (req.method === "POST" && path === "/api/market-room") return answer(res, await backend.enterRoom(await body(req, MarketRoomBodySchema)));
+  if (req.method === "POST" && path === "/api/reconcile") return answer(res, await backend.reconcile(await body(req, ReconcileBodySchema)));
   refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} ${path} here`));
+}
+
+/** `GET /api/decision` shows the decision the credential names; `POST` answers it (Approve signs). */
+async function decision(req: IncomingMessage, res: ServerResponse, decisions: Decisions<unknown>, facts: RequestFacts, identity: WindowIdentity): Promise<void> {
+  const refusal = decisionRefusal(facts, identity);
+  if (refusal) return refuse(res, refusal);
+  const credential = facts.decision!;
+  if (req.method === "GET") return answer(res, decisions.view(credential));
+  if (req.method === "POST") return answer(res, await decisions.answer(credential, (await body(req, DecisionBodySchema)).verdict));
+  refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} /api/decision here`));
 }
 
 function factsOf(req: IncomingMessage): RequestFacts {
@@ -123,18 +143,18 @@ function factsOf(req: IncomingMessage): RequestFacts {
     const value = req.headers[name];
     return typeof value === "string" ? value : undefined;
   };
-  return { method: req.method ?? "GET", host: header("host"), origin: header("origin"), fetchSite: header("sec-fetch-site"), token: header(TOKEN_HEADER) };
+  return { method: req.method ?? "GET", host: header("host"), origin: header("origin"), fetchSite: header("sec-fetch-site"), token: header(TOKEN_HEADER), decision: header(DECISION_HEADER) };
 }
 
 /** The live stream: everything as of now, then each change, and a keepalive line now and then. */
-function stream(req: IncomingMessage, res: ServerResponse, options: ServeOptions, streams: Set<ServerResponse>): void {
+function stream(req: IncomingMessage, res: ServerResponse, backend: WindowBackend, pingMs: number | undefined, streams: Set<ServerResponse>): void {
   res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/x-ndjson; charset=utf-8" });
   streams.add(res);
   const send = (event: ViewEvent) => {
     if (!res.destroyed && !res.writableEnded) res.write(`${JSON.stringify(event)}\n`);
   };
-  const unsubscribe = options.backend.subscribe(send);
-  const ping = setInterval(() => send({ type: "ping" }), options.pingMs ?? 20_000);
+  const unsubscribe = backend.subscribe(send);
+  const ping = setInterval(() => send({ type: "ping" }), pingMs ?? 20_000);
   req.once("close", () => {
     clearInterval(ping);
     unsubscribe();
@@ -163,7 +183,7 @@ async function body<S extends z.ZodType>(req: IncomingMessage, schema: S): Promi
   return parsed.data;
 }
 
-function answer(res: ServerResponse, result: ActionResult | GateResult | LoopResult): void {
+function answer(res: ServerResponse, result: ActionResult | GateResult | LoopResult | DecisionViewWire): void {
   res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/json" });
   res.end(JSON.stringify(result));
 }

@@ -341,6 +341,21 @@ export type InstructBody = z.infer<typeof InstructBodySchema>;
 export const DealBodySchema = z.strictObject({ table: TableIdSchema, offer: Sha256Schema });
 export type DealBody = z.infer<typeof DealBodySchema>;
 
+/** The answer to one decision an agent asked the owner for (decisions.ts), from the page opened at its link. */
+export const DecisionBodySchema = z.strictObject({ verdict: z.enum(["approve", "decline"]) });
+export type DecisionBody = z.infer<typeof DecisionBodySchema>;
+
+/** One decision as the page shows it (decisions.ts DecisionView): safe lines the server wrote, where it stands. */
+export const DecisionViewSchema = z.strictObject({
+  title: z.string(),
+  lines: z.array(z.string()),
+  approve: z.string(),
+  state: z.enum(["pending", "signing", "approved", "declined", "failed", "expired", "cancelled"]),
+  problem: z.string().nullable(),
+  expires_at: z.int(),
+});
+export type DecisionViewWire = z.infer<typeof DecisionViewSchema>;
+
 /** The answer to an answer, instruction or deal signature, in words. */
 export const LoopResultSchema = z.strictObject({ ok: z.literal(true), message: z.string() });
 export type LoopResult = z.infer<typeof LoopResultSchema>;

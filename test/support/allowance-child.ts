@@ -5,21 +5,24 @@
  * - `accept`: accepts the offer in the room through the owner-side guard;
  * - `crash`: reserves that accept in the allowance as the guard does, says "reserved", and waits,
  *   never signing, until the test kills it;
+ * - `bid`: commits a sealed bid on a market's listing through the owner-side guard;
  * - `append`: adds `count` commitments to the allowance store, one change each;
  * - `die-locked`: is killed while it holds the allowance store's lock.
  */
 import { readKeyFile, openTable, seatKeyPath } from "../../src/client/node.js";
 import { randomNonce } from "../../src/client/random.js";
-import { AllowanceStore, GuardedSeat, reserveAllowance, thisProcess, type AllowanceOwner } from "../../src/owner/index.js";
+import { AllowanceStore, GuardedSeat, marketBidMessage, reserveAllowance, thisProcess, type AllowanceOwner } from "../../src/owner/index.js";
 import { refuser } from "../../src/owner/guard-refusal.js";
 import { canonicalSha256, parseOrThrow, SubmissionSchema, TrestleError } from "../../src/protocol/index.js";
 
 /** A job in a room: accept an offer (or reserve the accept and die). */
 type RoomJob = { mode: "accept" | "crash"; relay: string; home: string; room: string; seat: string; offer: string };
+/** A job at a market: commit a sealed bid of `amount` on the listing at `listing`. */
+type BidJob = { mode: "bid"; relay: string; home: string; market: string; seat: string; listing: string; amount: number };
 /** A job on the allowance store alone. */
 type StoreJob = { mode: "append" | "die-locked"; home: string; store: AllowanceOwner; count: number };
 /** What the test asks of this process. */
-export type ChildJob = RoomJob | StoreJob;
+export type ChildJob = RoomJob | BidJob | StoreJob;
 
 const onStore = (j: ChildJob): j is StoreJob => j.mode === "append" || j.mode === "die-locked";
 
@@ -49,10 +52,12 @@ if (onStore(job)) {
   done({ ok: true, seq: 0 });
 } else {
   const key = await readKeyFile(seatKeyPath(job.home, job.seat), "seat");
-  const client = await openTable({ relay: job.relay, table: job.room, home: job.home });
+  const client = await openTable({ relay: job.relay, table: job.mode === "bid" ? job.market : job.room, home: job.home });
   const guard = new GuardedSeat({ client, seat: job.seat, signer: key.signer, home: job.home });
   await go();
-  if (job.mode === "crash") {
+  if (job.mode === "bid") {
+    await outcome(async () => (await guard.send(await marketBidMessage(guard, job.listing, job.amount))).seq);
+  } else if (job.mode === "crash") {
     const transcript = await guard.transcript();
     const mandate = await guard.mandate(transcript);
     if (!mandate.ok) throw new Error(mandate.message);
@@ -64,11 +69,16 @@ if (onStore(job)) {
     process.stdout.write("reserved\n");
     setInterval(() => undefined, 60_000);
   } else {
-    try {
-      done({ ok: true, seq: (await guard.send({ kind: "accept", offer: job.offer })).seq });
-    } catch (error) {
-      if (!(error instanceof TrestleError)) throw error;
-      done({ ok: false, code: error.code, reason: error.details?.reason, message: error.message });
-    }
+    await outcome(async () => (await guard.send({ kind: "accept", offer: job.offer })).seq);
+  }
+}
+
+/** Prints the entry `write` made, or the guard's or relay's refusal, as the outcome. */
+async function outcome(write: () => Promise<number>): Promise<void> {
+  try {
+    done({ ok: true, seq: await write() });
+  } catch (error) {
+    if (!(error instanceof TrestleError)) throw error;
+    done({ ok: false, code: error.code, reason: error.details?.reason, message: error.message });
   }
 }

@@ -39,10 +39,11 @@ export interface CliProcess {
   done: Promise<CliRun>;
 }
 
-/** Options of one run: text on stdin, and environment variables added to the home and relay. */
+/** Options of one run: text on stdin, environment variables added to the home and relay, and the clock the command reads (in this process only; a spawned one reads its own). */
 export interface RunOptions {
   input?: string;
   env?: Record<string, string>;
+  clock?: () => number;
 }
 
 /** A CLI bound to one home and relay whose `run` and `json` call `main` in this process (`processOnly` commands still spawn). */
@@ -58,8 +59,11 @@ export function spawnedCli(home: string, relay: string) {
 function bound(home: string, relay: string, spawned: boolean) {
   const env = (options: RunOptions): Record<string, string> => ({ PATH: process.env.PATH ?? "", TRESTLE_HOME: home, TRESTLE_RELAY: relay, ...options.env });
   const start = (args: readonly string[], options: RunOptions = {}): CliProcess => startProcess(args, env(options), options.input);
-  const run = (args: readonly string[], options: RunOptions = {}): Promise<CliRun> =>
-    spawned || processOnly(args) ? start(args, options).done : runInProcess(args, env(options), options.input);
+  const run = (args: readonly string[], options: RunOptions = {}): Promise<CliRun> => {
+    const inProcess = !spawned && !processOnly(args);
+    if (options.clock && !inProcess) throw new Error(`trestle ${args.join(" ")} runs as a process, which reads its own clock`);
+    return inProcess ? runInProcess(args, env(options), options.input, options.clock) : start(args, options).done;
+  };
   /** Runs and parses stdout as JSON (with --json added). */
   const json = async (args: readonly string[], options: RunOptions = {}) => {
     const result = await run([...args, "--json"], options);
@@ -68,11 +72,11 @@ function bound(home: string, relay: string, spawned: boolean) {
   return { run, json, start };
 }
 
-/** Runs `main` with streams that collect what it prints, `env` as its whole environment and `input` as its stdin. */
-async function runInProcess(args: readonly string[], env: Record<string, string>, input = ""): Promise<CliRun> {
+/** Runs `main` with streams that collect what it prints, `env` as its whole environment, `input` as its stdin and `clock` (default the system's) as its clock. */
+async function runInProcess(args: readonly string[], env: Record<string, string>, input = "", clock: () => number = () => Date.now()): Promise<CliRun> {
   const out = { stdout: "", stderr: "" };
   const sink = (name: keyof typeof out): TextSink => ({ write: (text: string) => ((out[name] += text), true) });
-  const code = await main(args, { stdout: sink("stdout"), stderr: sink("stderr"), env, stdin: async () => input, clock: () => Date.now() });
+  const code = await main(args, { stdout: sink("stdout"), stderr: sink("stderr"), env, stdin: async () => input, clock });
   return { code, ...out };
 }
 

@@ -1,14 +1,15 @@
 /**
  * `trestle allowance show|reconcile` (docs/MARKETS.md "An owner's allowance"): the owner reads what
  * their allowance store for a market counts (spent, reserved, open, each open commitment with its
- * room), and brings it up to date from every room's verified ledger, reading each room as the seat
- * that wrote there with its key in this home; what the rooms ended is released or spent.
+ * room, a sealed bid with its listing), and brings it up to date from every room's verified
+ * ledger, reading each room as the seat that wrote there with its key in this home; what the rooms
+ * ended is released or spent.
  */
 import { allowanceTotals, AllowanceStore, reconcileAllowance, seatReader, type AllowanceFile, type AllowanceTotals } from "../../owner/index.js";
 import { OWNER_FLAGS, required, type Flags } from "../args.js";
 import type { Context } from "../context.js";
 import { money } from "../room.js";
-import { allowanceTotalsText } from "../../text/allowance.js";
+import { allowanceTotalsText, commitmentText } from "../../text/allowance.js";
 import type { Command } from "./command.js";
 
 const FLAGS: Flags = { ...OWNER_FLAGS, market: { type: "string", value: "ID", help: "the market (its table id; default $TRESTLE_MARKET)" } };
@@ -33,10 +34,7 @@ function allowanceVerb(verb: string, summary: string, run: (ctx: Context, store:
 /** `allowance show`: what the store counts. */
 export const allowanceShow = allowanceVerb("show", "show what your allowance in a market counts: spent, reserved and open commitments across its rooms", async (ctx, store) => {
   const file = store.read();
-  const open = file.commitments.filter((c) => c.state === "open").map((c) => {
-    const entry = c.seq === undefined ? " (not yet seen in its room)" : ` #${c.seq}`;
-    return `  ${c.room}  ${c.kind}${entry}  ${c.side}${c.currency === undefined ? "" : `  ${money(c.amount, c.currency)}`}`;
-  });
+  const open = file.commitments.filter((c) => c.state === "open").map((c) => `  ${c.room}  ${commitmentText(c)}  ${c.side}${c.currency === undefined ? "" : `  ${money(c.amount, c.currency)}`}`);
   ctx.out.result([`${file.owner} in market ${file.market}: ${totalsText(allowanceTotals(file.commitments), file)}`, ...open], file);
 });
 

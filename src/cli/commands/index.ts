@@ -51,6 +51,7 @@ import { CUSTODY } from "./custody.js";
 import { CONTROL } from "./pause.js";
 import { MARKET_ADMIN } from "./market-admin.js";
 import { MARKET_LISTINGS } from "./market-listings.js";
+import { MARKET_BIDS } from "./market-bids.js";
 import { MARKET_MATCHES } from "./market-matches.js";
 import { MARKET_GROUPS } from "./market-groups.js";
 
@@ -116,6 +117,7 @@ export const COMMANDS: readonly Command[] = [
   // Markets (docs/SPEC.md §5.15): members' agents list, are matched, and meet in the match's room.
   ...MARKET_ADMIN,
   ...MARKET_LISTINGS,
+  ...MARKET_BIDS,
   ...MARKET_MATCHES,
   ...MARKET_GROUPS,
 ];

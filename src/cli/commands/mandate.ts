@@ -9,6 +9,7 @@
  */
 import { mandateLines, readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
 import { TrestleError } from "../../protocol/index.js";
+import { counted } from "../../text/count.js";
 import { OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
 import { agentView, confirmKinds, mandateAllowance, mandateCategories, mandateMarkets, mandateMoney, neverDisclose, secretAmount } from "../mandate-flags.js";
@@ -108,7 +109,7 @@ export const mandateShow: Command = {
 
 function describe(m: Mandate): string {
   const parts = [m.money ? `cap ${money(m.money.cap, m.money.currency)}${m.money.floor === undefined ? "" : `, floor ${money(m.money.floor, m.money.currency)}`}` : "cap 0 (no money commitments)"];
-  parts.push(`${m.never_disclose.length} never_disclose strings${m.secret_amount === "allow" ? " (amounts equal to one allowed)" : ""}`);
+  parts.push(`${counted(m.never_disclose.length, "never_disclose string")}${m.secret_amount === "allow" ? " (amounts equal to one allowed)" : ""}`);
   if (m.require_confirm.length > 0) parts.push(`confirm ${m.require_confirm.join(", ")}`);
   if (m.paused) parts.push("PAUSED");
   if (m.sign_deals) parts.push("deals within it signed by your client");

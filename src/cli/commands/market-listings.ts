@@ -1,15 +1,16 @@
 /**
- * A member's listings (docs/SPEC.md §5.15, docs/CLI.md "Markets"): list an offer or a want, write a
- * new version of one (it supersedes the old), withdraw one, each written by the seat through its
- * GuardedSeat (so its mandate and the leak gate judge the title and text); and search the market's
+ * A member's listings (docs/SPEC.md §5.15, docs/CLI.md "Markets"): list an offer or a want (or an
+ * offer for sealed bids), write a new version of one (it supersedes the old), withdraw one, each
+ * written by the seat through its GuardedSeat (so its mandate and the leak gate judge the title
+ * and text); and search the market's
  * live listings, signed as a seat or owner, or unsigned at a public market.
  */
 import { MarketClient } from "../../client/index.js";
 import type { ListingQuery } from "../../protocol/index.js";
-import { listingEntry, marketState, resolveListing } from "../../owner/index.js";
+import { listingEntry } from "../../owner/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
-import { LISTING_FLAGS, listingFrom, sendListing, sideFlag } from "../market.js";
+import { LISTING_FLAGS, listingFrom, listingVerb, SEALED_FLAGS, sendListing, sideFlag } from "../market.js";
 import { guardedSeat, printSent } from "../room.js";
 import { headRef } from "../../text/format.js";
 import { listingLine } from "../../text/market.js";
@@ -19,7 +20,7 @@ import type { Command } from "./command.js";
 export const marketList: Command = {
   name: "market list",
   summary: "list an offer or a want in a market (written by your seat, through its mandate and the leak gate)",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, side: { type: "string", value: "offer|want", help: "offer the item, or want it" }, ...LISTING_FLAGS },
+  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, side: { type: "string", value: "offer|want", help: "offer the item, or want it" }, ...LISTING_FLAGS, ...SEALED_FLAGS },
   async run(ctx) {
     positionals(ctx.args, []);
     sideFlag(ctx.args);
@@ -29,33 +30,17 @@ export const marketList: Command = {
 };
 
 /** `market update <listing>`: a new version of one of the owner's live listings; every field not given is the old one's. */
-export const marketUpdate: Command = {
-  name: "market update",
-  summary: "write a new version of your live listing (it supersedes the old; what you do not give stays)",
-  args: "<listing>",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...LISTING_FLAGS, ask: { type: "boolean", help: "drop the price range: the new version says ask" } },
-  async run(ctx) {
-    const [ref] = positionals(ctx.args, ["listing"]);
-    const seat = await guardedSeat(ctx);
-    const transcript = await seat.transcript();
-    const { listing } = resolveListing(marketState(transcript), ref!);
-    await sendListing(ctx, seat, listingFrom(ctx, transcript, listingEntry(transcript, listing.seq)), "new version");
-  },
-};
+export const marketUpdate = listingVerb(
+  "market update",
+  "write a new version of your live listing (it supersedes the old; what you do not give stays)",
+  { ...LISTING_FLAGS, ask: { type: "boolean", help: "drop the price range: the new version says ask" } },
+  async (ctx, { seat, transcript, listing }) => sendListing(ctx, seat, listingFrom(ctx, transcript, listingEntry(transcript, listing.seq)), "new version"),
+);
 
 /** `market withdraw <listing>`: the seat withdraws one of its owner's live listings. */
-export const marketWithdraw: Command = {
-  name: "market withdraw",
-  summary: "take down your live listing (an unlist entry)",
-  args: "<listing>",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS },
-  async run(ctx) {
-    const [ref] = positionals(ctx.args, ["listing"]);
-    const seat = await guardedSeat(ctx);
-    const { leaf } = resolveListing(marketState(await seat.transcript()), ref!);
-    printSent(ctx, "withdrawal", await seat.send({ kind: "unlist", listing: leaf }));
-  },
-};
+export const marketWithdraw = listingVerb("market withdraw", "take down your live listing (an unlist entry)", {}, async (ctx, { seat, leaf }) => {
+  printSent(ctx, "withdrawal", await seat.send({ kind: "unlist", listing: leaf }));
+});
 
 /** `market search`: the market's live listings that fit, newest first, read as a seat or owner (or unsigned at a public market). */
 export const marketSearch: Command = {

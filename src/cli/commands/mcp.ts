@@ -28,7 +28,7 @@ export const mcp: Command = {
     tools: { type: "string", value: "PROFILE|NAMES", help: "the tools offered: table, room, owner or all, or tool names separated by commas (default: from the settings)" },
     http: { type: "boolean", help: "serve over Streamable HTTP on 127.0.0.1 instead of stdio, with a bearer token printed once" },
     port: { type: "string", value: "N", help: "the --http port (default 0: a free one; the URL is printed)" },
-    "max-sessions": { type: "string", value: "N", help: `the most --http sessions open at once (default ${DEFAULT_SESSION_LIMITS.max}); an initialize past it is refused` },
+    "max-sessions": { type: "string", value: "N", help: `the most --http sessions (and 2026-07-28 listen streams) open at once (default ${DEFAULT_SESSION_LIMITS.max}); an initialize past it is refused` },
     "session-idle": { type: "string", value: "DURATION", help: `close an --http session after this long with no request, e.g. 10m, 2h (default ${IDLE_DEFAULT})` },
   },
   async run(ctx) {

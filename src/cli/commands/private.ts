@@ -11,6 +11,9 @@ import { guardedSeat, money } from "../room.js";
 import { bodyOf } from "./write.js";
 import type { Command } from "./command.js";
 
+/** What the journal says a driven seat did after its agent's turn was refused. */
+const THEN = { retry: "was given another turn at once", pass: "passed", wait: "waited" } as const;
+
 /** `tell-owner <text>`: a note to the seat's owner, never to the table. */
 export const tellOwner: Command = {
   name: "tell-owner",
@@ -63,7 +66,7 @@ function recordLine(r: JournalRecord): string {
     case "refusal":
       return `${at} REFUSED ${r.kind} (${r.guard}: ${r.reason}): ${safeLine(r.message, 1000)}`;
     case "agent_refusal":
-      return `${at} AGENT FAILED its turn (${r.driver}: ${r.reason}), then ${r.then === "pass" ? "passed" : "waited"}: ${safeLine(r.message, 1000)}`;
+      return `${at} AGENT FAILED its turn (${r.driver}: ${r.reason}), then ${THEN[r.then]}: ${safeLine(r.message, 1000)}`;
     case "held":
       return `${at} held ${r.message_sha256.slice(0, 16)} (${r.why}): ${safeJson(r.submission)}`;
     case "gate_answer":

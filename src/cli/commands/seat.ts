@@ -16,6 +16,9 @@ import type { Context } from "../context.js";
 import { UsageError } from "../exit.js";
 import type { Command } from "./command.js";
 
+/** What the seat's stderr says it did after a refused turn. */
+const SEAT_THEN = { retry: "the agent is told so and answers again", pass: "the seat passed", wait: "the seat waits" } as const;
+
 /** `seat --exec CMD | --a2a URL`: drives the seat of --seat at --table with that agent until the table closes. */
 export const seat: Command = {
   name: "seat",
@@ -78,7 +81,7 @@ async function a2aAgent(ctx: Context, url: string, timeoutMs: number, table: str
 
 function show(ctx: Context, event: DriverEvent): void {
   if (event.type === "written") ctx.out.line(`wrote ${event.kind} as entry #${event.seq}`, event);
-  else if (event.type === "refused") ctx.out.warn(`turn refused: ${event.code} (${event.reason}): ${event.message}; ${event.then === "pass" ? "the seat passed" : "the seat waits"}`);
+  else if (event.type === "refused") ctx.out.warn(`turn refused: ${event.code} (${event.reason}): ${event.message}; ${SEAT_THEN[event.then]}`);
   else if (event.type === "race") ctx.out.note(`lost a race for the floor (${event.code}); waiting for the next turn`);
   else if (event.type === "turn") ctx.out.note(`turn at entry #${event.cursor} (${event.reason})`);
 }

@@ -1,10 +1,17 @@
-/** Argument schemas several tools share, taken from the protocol's own submission schemas. */
-import { SaySubmissionSchema, TableIdSchema, TaskIdSchema } from "../../protocol/index.js";
+/** Argument and result schemas several tools share, taken from the protocol's own schemas. */
+import { z } from "zod";
+import { SaySubmissionSchema, SeatNameSchema, TableIdSchema, TaskIdSchema } from "../../protocol/index.js";
 
 const say = SaySubmissionSchema.shape;
 
-/** `table`: which table; the active one when left out. */
-export const TableArg = TableIdSchema.optional().describe("the table id; default: the active table (TRESTLE_TABLE, or the last one created or joined)");
+/**
+ * `table`: which table; the active one when left out. Over HTTP a 2026-07-28 client mirrors it in
+ * an `Mcp-Param-Table` header (SEP-2243), so what routes or logs requests can see the table
+ * without reading the body; the server refuses a header that disagrees with the body.
+ */
+export const TableArg = TableIdSchema.optional()
+  .describe("the table id; default: the active table (TRESTLE_TABLE, or the last one created or joined)")
+  .meta({ "x-mcp-header": "Table" });
 
 /** `to`: the seats an entry is addressed to. */
 export const ToArg = say.to.describe("seats this is addressed to");
@@ -20,3 +27,12 @@ export const TokensArg = say.budget.unwrap().shape.tokens.optional().describe("t
 
 /** `task`: a task id. */
 export const TaskArg = TaskIdSchema.describe("the task id, <seq>.<owner> (e.g. 12.tao)");
+
+/** The structured result of a tool that wrote one entry as this seat: where, as whom, which kind, its seq and the head after it. */
+export const WrittenOutput = z.object({
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  kind: z.string().describe("the entry's kind"),
+  seq: z.int().min(1).describe("the entry's seq"),
+  head: z.int().min(1).describe("the head's seq after it"),
+});

@@ -36,11 +36,11 @@ export const createTable = defineTool({
     }
     const client = await session.client(config.id);
     const created = await client.create(owner.signer, owner.name, config);
-    session.active = created.table;
+    const using = session.use(created.table);
     const presence = await holdOwnerSession(ctx, created.table);
     return {
       status: [
-        `Created table ${created.table} on ${client.http.url} (head #${created.head.seq}), signed by owner ${owner.name}; it is now the active table.`,
+        `Created table ${created.table} on ${client.http.url} (head #${created.head.seq}), signed by owner ${owner.name}; ${using}.`,
         presence === "live" ? `Owner session held for ${owner.name}.` : `No owner session (${presence}).`,
         "Next: trestle_join to take your seat, or trestle_invite to seat another bot in one of your owner's seats.",
       ],

@@ -27,11 +27,11 @@ export const join = defineTool({
     const { identity: seat, created } = await session.seatKeyCreating();
     const client = await session.client(id);
     const joined = await client.join(owner.signer, { seat: seat.name, owner: owner.name, seatKey: seat.signer.publicKeyText, card, expires: ctx.now() + JOIN_TTL_MS });
-    session.active = id;
+    const using = session.use(id);
     const presence = await holdOwnerSession(ctx, id);
     return {
       status: [
-        `Seat ${seat.name} joined table ${id} for owner ${owner.name} as entry #${joined.seq}; ${id} is now the active table.`,
+        `Seat ${seat.name} joined table ${id} for owner ${owner.name} as entry #${joined.seq}; ${using}.`,
         ...(created ? [`Created the seat key ${seat.path} (mode 0600).`] : []),
         `Capability card: ${session.settings.cardFile ?? "none configured (TRESTLE_CARD_FILE), so an empty card"}.`,
         presence === "live" ? `Owner session held for ${owner.name}: proposals on their resources can wait for their approval.` : `No owner session (${presence}).`,

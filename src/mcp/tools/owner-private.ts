@@ -2,14 +2,14 @@
  * What this seat keeps for its owner (docs/MCP.md "Rooms"): `trestle_tell_owner` (a note to the
  * owner's chat apps, through the relay, never the table), `trestle_rationale` (why you did
  * something, kept on this machine, never sent), `trestle_room_send_held` (send a message the gate
- * holds, once the owner approved it, asking them in person when this client can), and
+ * holds, once the owner approved it, asking them in the principal window when this client can), and
  * `trestle_mandate` (what the owner's mandate allows, never its secret strings, and only its rules
  * when the owner keeps its amounts from the agent).
  */
 import { z } from "zod";
 import { mandateLines } from "../../owner/index.js";
 import { CHAT_PLATFORM_NAMES, LIMITS, SeqSchema, Sha256Schema, TrestleError } from "../../protocol/index.js";
-import { approveHeld, guardedSeat } from "../room-seat.js";
+import { approveHeld, guardedSeat, type SentReply } from "../room-seat.js";
 import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
 
@@ -46,20 +46,20 @@ export const sendHeld = defineTool({
   name: "trestle_room_send_held",
   title: "Send a message your owner approved",
   description:
-    "Send a message the commitment gate held (E_HELD gave its hash), exactly as it was held, once your owner approved it. If they have not, and this client can ask them, they are asked in person; otherwise it stays held until they approve it in a terminal (trestle gate approve).",
+    "Send a message the commitment gate held (E_HELD gave its hash), exactly as it was held, once your owner approved it. If they have not, and this client can show them a link, they are asked in the principal window; otherwise it stays held until they approve it in a terminal (trestle gate approve).",
   input: z.strictObject({ table: TableArg, hash: Sha256Schema.describe("the held message's sha256, from the E_HELD error") }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ table, hash }, ctx) {
     const seat = await guardedSeat(ctx, ctx.session.tableId(table));
-    let sent;
-    let approved = false;
+    const done: SentReply = (sent, approved) => ({
+      status: [`Held message ${hash.slice(0, 12)} written as entry #${sent.seq} at ${seat.table}.`, ...(approved ? ["Your owner approved it in person just now."] : [])],
+    });
     try {
-      sent = await seat.sendHeld(hash);
+      return done(await seat.sendHeld(hash), false);
     } catch (error) {
       if (!(error instanceof TrestleError) || error.code !== "E_HELD") throw error;
-      ({ sent, approved } = await approveHeld(ctx, seat, hash, error));
+      return approveHeld(ctx, seat, hash, error, done);
     }
-    return { status: [`Held message ${hash.slice(0, 12)} written as entry #${sent.seq} at ${seat.table}.`, ...(approved ? ["Your owner approved it in person just now."] : [])] };
   },
 });
 

@@ -29,10 +29,10 @@ export const roomCreate = defineTool({
     const config = roomConfigFor({ id: table, topic, owner: owner.name, ownerKey: owner.signer.publicKeyText, ...(max_parties === undefined ? {} : { maxParties: max_parties }), e2e: e2e === true });
     const client = await ctx.session.client(table);
     const created = await createRoom(client, owner.signer, owner.name, config, ctx.session.settings.home);
-    ctx.session.active = table;
+    const using = ctx.session.use(table);
     return {
       status: [
-        `Created room ${table} (head #${created.head.seq}) for owner ${owner.name}; it is the active table.`,
+        `Created room ${table} (head #${created.head.seq}) for owner ${owner.name}; ${using}.`,
         ...(e2e ? ["It is end-to-end encrypted: the room key stays on this machine and in invite links."] : []),
         "Next: trestle_join to take your seat, trestle_room_invite to invite the other side.",
       ],
@@ -98,10 +98,10 @@ export const roomJoin = defineTool({
       clock: () => ctx.now(),
       onFirstUse: (url, key) => session.deps.log(`pinned relay ${url} to key ${key} (from the invite link)`),
     });
-    session.active = client.table;
+    const using = session.use(client.table);
     return {
       status: [
-        `Seat ${seat.name} joined room ${client.table} for owner ${owner.name} as entry #${joined.seq}; it is the active table.`,
+        `Seat ${seat.name} joined room ${client.table} for owner ${owner.name} as entry #${joined.seq}; ${using}.`,
         ...(created ? [`Created the seat key ${seat.path} (mode 0600).`] : []),
         "Next: trestle_room_state, then trestle_wait.",
       ],

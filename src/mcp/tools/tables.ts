@@ -4,7 +4,8 @@
  * signed head (verified). `use` makes one of them the active table.
  */
 import { z } from "zod";
-import { FileHeadStore, PinStore } from "../../client/node.js";
+import { PinStore } from "../../client/node.js";
+import { knownTables } from "../completions.js";
 import { TableIdSchema, TrestleError } from "../../protocol/index.js";
 import type { McpSession } from "../session.js";
 import { defineTool } from "../tool.js";
@@ -20,15 +21,15 @@ export const tables = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ use }, ctx) {
     const { session } = ctx;
-    if (use !== undefined) session.active = use;
+    const using = use === undefined ? null : session.use(use);
     const pin = new PinStore(session.settings.home).get(session.settings.url);
-    const stored = pin ? new FileHeadStore(session.settings.home).tables(pin.relay_key) : [];
-    const ids = [...new Set([...(session.active ? [session.active] : []), ...session.tables, ...stored])].slice(0, MAX_LISTED);
+    const ids = knownTables(session).slice(0, MAX_LISTED);
     const lines = await Promise.all(ids.map(async (id) => `  ${id}${id === session.active ? " (active)" : ""}: ${await headText(session, id)}`));
     return {
       status: [
         `Tables at ${session.settings.url}${pin ? ` (relay key ${pin.relay_key})` : " (relay not pinned yet)"}:`,
         ...(lines.length > 0 ? lines : ["  none yet: trestle_create_table, or trestle_join with a table id"]),
+        ...(using === null ? [] : [`Using ${use}: ${using}.`]),
       ],
     };
   },

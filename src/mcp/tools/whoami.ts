@@ -25,9 +25,9 @@ export const whoami = defineTool({
         `owner: ${await describe(() => session.ownerKey(), "TRESTLE_OWNER_KEY_FILE")}`,
         `capability card: ${cardText(session)}`,
         `owner's instructions: ${settings.instructionsFile ?? "none (TRESTLE_INSTRUCTIONS_FILE)"}`,
-        ctx.canElicit()
-          ? "approvals: trestle_approve and trestle_reject ask your owner in person through this client before anything is signed."
-          : "approvals: this client cannot ask your owner (no elicitation), so trestle_approve refuses; your owner answers with trestle approve in a terminal.",
+        ctx.elicitation.url
+          ? "approvals: trestle_approve and trestle_reject give your owner a link (through this client) to the principal window, where their key signs only if they approve."
+          : `approvals: this client cannot show your owner a link (${ctx.elicitation.form ? "forms only, and a form never signs" : "no elicitation"}), so trestle_approve refuses; your owner answers with trestle approve in a terminal or in trestle view.`,
         `owner session at the active table: ${live ? "held (the relay counts your owner as reachable)" : "none"}`,
       ],
     };

@@ -5,6 +5,7 @@
  * the home holds) and submit it with the
  * newest verified head as known_head. A proposal or decision with
  * effects first makes sure this server's owner session is up when it may answer (E_NO_APPROVER).
+ * A write the commitment gate holds is put to the owner in the principal window (../room-seat.ts).
  */
 import type { z } from "zod";
 import { randomNonce, type SeatSubmission } from "../../client/index.js";
@@ -12,10 +13,11 @@ import { parseOrThrow, SubmissionSchema, taskIdOf } from "../../protocol/index.j
 import { holdOwnerSession } from "../owner-session.js";
 import { writesGuarded } from "../../owner/index.js";
 import { guardedSeat, sendGuarded } from "../room-seat.js";
-import { defineTool, type Tool, type ToolContext, type ToolSpec } from "../tool.js";
+import { defineTool, type Tool, type ToolAsk, type ToolContext, type ToolReply, type ToolSpec } from "../tool.js";
+import { WrittenOutput } from "./args.js";
 
 /** A writing tool: its arguments (with an optional `table`) and how they become a submission. */
-export interface WriteSpec<S extends z.ZodObject> extends Omit<ToolSpec<S>, "run" | "annotations"> {
+export interface WriteSpec<S extends z.ZodObject> extends Omit<ToolSpec<S>, "run" | "annotations" | "output"> {
   build(args: z.output<S>): SeatSubmission;
   /** A status line of this server's own about what was written (e.g. the request id it chose). */
   note?(submission: SeatSubmission): string | null;
@@ -25,6 +27,7 @@ export interface WriteSpec<S extends z.ZodObject> extends Omit<ToolSpec<S>, "run
 export function writeTool<S extends z.ZodObject>(spec: WriteSpec<S>): Tool {
   return defineTool({
     ...spec,
+    output: WrittenOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     async run(args, ctx) {
       const table = ctx.session.tableId(tableOf(args));
@@ -34,27 +37,26 @@ export function writeTool<S extends z.ZodObject>(spec: WriteSpec<S>): Tool {
       parseOrThrow(SubmissionSchema, { ...submission, table, seat: seat.name, nonce: randomNonce() }, "submission");
       const effects = "effects" in submission ? submission.effects : undefined;
       if (effects) await holdOwnerSession(ctx, table);
-      const reply = await submit(ctx, table, submission, effects);
       const note = spec.note?.(submission) ?? null;
-      return note === null ? reply : { status: [...reply.status, note] };
+      return submit(ctx, table, submission, (result) => {
+        const status = [`${submission.kind} written as entry #${result.seq} at ${table} by seat ${seat.name} (head #${result.head.seq}).`];
+        if (result.truncated) status.push("The relay cut its body to the floor's max_chars; the entry records the original's hash.");
+        if (effects) {
+          const tasks = [...new Set(effects.map((e) => e.owner))].map((owner) => `${taskIdOf(result.seq, owner)} (owner ${owner})`);
+          status.push(`It opened ${tasks.length === 1 ? "a task" : "tasks"}: ${tasks.join(", ")}. Each owner approves their own task; nothing runs before that.`);
+        }
+        if (note !== null) status.push(note);
+        return { status, structured: { table, seat: seat.name, kind: submission.kind, seq: result.seq, head: result.head.seq } };
+      });
     },
   });
 }
 
-async function submit(ctx: ToolContext, table: string, submission: SeatSubmission, effects: readonly { owner: string }[] | undefined) {
-  const client = await ctx.session.client(table);
+/** Submits as the seat, through the owner-side guards when the seat has a mandate or sits in a room whose key this home holds (docs/ROOMS.md), and replies with `done`. */
+async function submit(ctx: ToolContext, table: string, submission: SeatSubmission, done: (sent: { seq: number; head: { seq: number }; truncated?: boolean }) => ToolReply): Promise<ToolReply | ToolAsk> {
   const seat = await ctx.session.seatKey();
-  // A seat with a mandate, or in a room whose key this home holds, writes through the owner-side guards (docs/ROOMS.md).
-  const result = writesGuarded(ctx.session.settings.home, table, seat.name)
-    ? (await sendGuarded(ctx, await guardedSeat(ctx, table), submission)).sent
-    : await client.submit(seat.signer, seat.name, submission);
-  const status = [`${submission.kind} written as entry #${result.seq} at ${table} by seat ${seat.name} (head #${result.head.seq}).`];
-  if (result.truncated) status.push("The relay cut its body to the floor's max_chars; the entry records the original's hash.");
-  if (effects) {
-    const tasks = [...new Set(effects.map((e) => e.owner))].map((owner) => `${taskIdOf(result.seq, owner)} (owner ${owner})`);
-    status.push(`It opened ${tasks.length === 1 ? "a task" : "tasks"}: ${tasks.join(", ")}. Each owner approves their own task; nothing runs before that.`);
-  }
-  return { status };
+  if (writesGuarded(ctx.session.settings.home, table, seat.name)) return sendGuarded(ctx, await guardedSeat(ctx, table), submission, (sent) => done(sent));
+  return done(await (await ctx.session.client(table)).submit(seat.signer, seat.name, submission));
 }
 
 /** The submission without its left-out fields: canonical JSON has no `undefined`. */

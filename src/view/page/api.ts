@@ -3,10 +3,12 @@
  * events, read line by line and reconnected with backoff, and the actions, each a JSON POST
  * carrying the window's token. The server signs; the page only asks.
  */
-import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, GateBody, GateResult, InstructBody, LoopResult, MarketRoomBody, ReconcileBody, RevokeBody, ViewEvent } from "../wire.js";
+import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, DecisionViewWire, GateBody, GateResult, InstructBody, LoopResult, MarketRoomBody, ReconcileBody, RevokeBody, ViewEvent } from "../wire.js";
 
 /** The header the token goes in (guard.ts TOKEN_HEADER). */
 const TOKEN_HEADER = "x-trestle-token";
+/** The header a decision's credential goes in (guard.ts DECISION_HEADER). */
+const DECISION_HEADER = "x-trestle-decision";
 
 /** What the stream reports besides its events. */
 export interface StreamHandlers {
@@ -105,6 +107,29 @@ async function post(token: string, path: string, body: ApproveBody | ControlBody
     if (!response.ok) return { ok: false, message: await errorText(response) };
     const result = (await response.json()) as ActionResult | GateResult | LoopResult;
     return { ok: true, message: result.message };
+  } catch (error) {
+    return { ok: false, message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})` };
+  }
+}
+
+/** A decision as the server shows it, or why not. */
+export type DecisionResult = { ok: true; view: DecisionViewWire } | { ok: false; message: string };
+
+/** Reads the one decision `credential` names. */
+export function decisionView(credential: string): Promise<DecisionResult> {
+  return decisionCall(credential, { method: "GET" });
+}
+
+/** Answers the one decision `credential` names: approve asks the server to sign it, decline ends it unsigned. */
+export function decide(credential: string, verdict: "approve" | "decline"): Promise<DecisionResult> {
+  return decisionCall(credential, { method: "POST", body: JSON.stringify({ verdict }) });
+}
+
+async function decisionCall(credential: string, init: { method: "GET" | "POST"; body?: string }): Promise<DecisionResult> {
+  try {
+    const response = await fetch("/api/decision", { ...init, headers: { "content-type": "application/json", [DECISION_HEADER]: credential } });
+    if (!response.ok) return { ok: false, message: await errorText(response) };
+    return { ok: true, view: (await response.json()) as DecisionViewWire };
   } catch (error) {
     return { ok: false, message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})` };
   }

@@ -6,12 +6,14 @@
  * what never left the machine (held messages with their Approve and Reject), a Revoke, confirmed
  * in the page, on each of the owner's seats, the owner in the loop (loop.ts: questions,
  * instructions, deals), and the owner's markets (markets.ts: listings, matches and their rooms,
- * the allowance).
+ * the allowance). Opened at one decision an agent asked for (`#decision=…`, decision.ts), it
+ * shows that decision alone.
  * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
  */
 import type { TableSummary, ViewEvent } from "../wire.js";
 import { answer as answerQuestion, approve, control, deal, enterRoom, follow, gate, instruct, reconcile, revoke, type Outcome } from "./api.js";
 import { TableCard, type Revoke } from "./card.js";
+import { showDecision, takeDecision } from "./decision.js";
 import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "../../page/dom.js";
 import { LoopPanel } from "./loop.js";
 import { MarketsPanel } from "./markets.js";
@@ -39,6 +41,8 @@ function takeToken(doc: Doc, tab: Tab): string {
 }
 
 function main(doc: Doc, tab: Tab): void {
+  const decision = takeDecision(doc, tab);
+  if (decision !== null) return showDecision(doc, decision);
   const token = takeToken(doc, tab);
   const notice = byId(doc, "notice");
   const say = (outcome: Outcome) => {

@@ -26,7 +26,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   "src/owner": ["src/protocol", "src/text", "src/client"],
   "src/chat": ["src/protocol", "src/text"],
   "src/view": ["src/protocol", "src/text", "src/client", "src/owner", "src/page"],
-  "src/mcp": ["src/protocol", "src/text", "src/client", "src/owner"],
+  "src/mcp": ["src/protocol", "src/text", "src/client", "src/owner", "src/view"],
   "src/witness": ["src/protocol", "src/text", "src/client"],
   "src/cli": ["src/protocol", "src/text", "src/client", "src/owner", "src/view", "src/mcp", "src/witness"],
   "src/demo": ["src/protocol", "src/text", "src/client", "src/owner", "src/cli"],

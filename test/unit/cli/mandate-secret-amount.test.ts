@@ -21,7 +21,7 @@ describe("trestle mandate set --secret-amount", { timeout: 60_000 }, () => {
     const allowed = await ben.json([...set, "--secret-amount", "allow"]);
     expect(allowed.code).toBe(0);
     expect(allowed.body!.mandate).toMatchObject({ secret_amount: "allow", loosened: true });
-    expect((await ben.run([...set, "--secret-amount", "allow"])).stdout).toContain("1 never_disclose strings (amounts equal to one allowed)");
+    expect((await ben.run([...set, "--secret-amount", "allow"])).stdout).toContain("1 never_disclose string (amounts equal to one allowed)");
     expect((await ben.run([...set, "--secret-amount", "refuse", "--clear-loosened"])).stdout).not.toContain("allowed");
   });
 

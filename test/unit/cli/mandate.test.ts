@@ -23,7 +23,7 @@ describe("when a mandate set flag has a value the mandate cannot hold", { timeou
   it.each([
     ["a kind in capitals", ["--require-confirm", "ACCEPT"], /--require-confirm "ACCEPT" is not a kind; did you mean accept\? \(kinds: say, pass, .*accept.*\)/],
     ["a kind with spaces around it", ["--require-confirm", " accept "], /--require-confirm " accept " is not a kind; did you mean accept\?/],
-    ["a word that is no kind", ["--require-confirm", "bogus"], /--require-confirm "bogus" is not a kind \(kinds: say, pass, raise_hand, .*mechanism, listing, unlist\)/],
+    ["a word that is no kind", ["--require-confirm", "bogus"], /--require-confirm "bogus" is not a kind \(kinds: say, pass, raise_hand, .*mechanism, listing, unlist, bid\)/],
     ["an empty never_disclose string", ["--never-disclose", ""], /--never-disclose #1 is empty/],
     ["a never_disclose string of invisible characters only", ["--never-disclose", "\u200b\u200d"], /--never-disclose #1 is empty/],
     ["a never_disclose string with spaces around it", ["--never-disclose", "3000", "--never-disclose", " 2400 "], /--never-disclose #2 has spaces around it/],

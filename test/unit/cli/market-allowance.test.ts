@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../../support/cli.js";
+import { openCliMarket } from "../../support/cli-market.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 
@@ -34,14 +35,7 @@ async function ok(who: Name, args: string[]): Promise<any> {
 
 describe("an allowance across a market's rooms, from the command line", { timeout: 120_000 }, () => {
   it("carries the market seat's allowance into every match room, and refuses the accept that would pass it", async () => {
-    await ok("hana", ["keygen", "--owner", "hana"]);
-    await ok("hana", ["market", "create", "--table", market, "--owner", "hana", "--topic", "Parents' swap", "--categories", "baby-gear,books"]);
-    await ok("hana", ["join", "--table", market, "--owner", "hana", "--seat", "hana-bot"]);
-    for (const name of ["ana", "ben", "chen"] as const) {
-      const { public_key } = await ok(name, ["keygen", "--owner", name]);
-      const { invite } = await ok("hana", ["market", "admit", "--table", market, "--owner", "hana", "--key", public_key]);
-      await ok(name, ["market", "join", "--table", market, "--invite", invite, "--owner", name, "--seat", `${name}-bot`]);
-    }
+    await openCliMarket(ok, market, ["ana", "ben", "chen"]);
     await ok("ana", ["mandate", "set", "--table", market, "--seat", "ana-bot", "--owner", "ana", "--currency", "USD", "--cap", "8000", "--allowance", "10000", "--market", market, "--category", "baby-gear"]);
     for (const seller of ["ben", "chen"] as const) {
       await ok(seller, ["mandate", "set", "--table", market, "--seat", `${seller}-bot`, "--owner", seller, "--currency", "USD", "--cap", "8000"]);

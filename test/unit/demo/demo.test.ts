@@ -181,9 +181,10 @@ describe("npm run demo", () => {
     has(/^ +refused on ana's machine before signing: E_MANDATE \(floor\): 300000 TWD \(minor units\) is below the mandate's floor/);
     has(/^\[#\d+\] ben-bot accept offer [0-9a-f]{12}…: Deal at 3,150\.00 TWD\./);
     has(/^\[#\d+\] hana-bot close no_deal/);
-    has(/^ +refused on ben's machine before signing: E_MANDATE \(allowance\): 120000 TWD \(minor units\) would bring .* to 4,350\.00 TWD .*past their allowance of 4,300\.00 TWD/);
+    has(/^ +refused on ben's machine before signing: E_MANDATE \(allowance\): 120000 TWD \(minor units\) would bring .* to 5,250\.00 TWD .*past their allowance of 5,200\.00 TWD/);
     has(/^ +after: +spent 4,300\.00 TWD, reserved 0\.00 TWD, 0 open$/);
     has(/^\[#\d+\] (ben|hana)-bot commits a sealed bid on listing [0-9a-f]{12}…/, 2);
+    has(/ben-bot's agent bids 900\.00 TWD, sealed: the bid and its salt stay in ben's journal; it holds as much of ben's allowance until the bids settle/);
     has(/^\[#\d+\] listing [0-9a-f]{12}… sold by sealed bids to hana at 900\.00 TWD/);
     has(/^\[#\d+\] sale: dara's listing #\d+ to hana's bid #\d+, 1 unit at 900\.00 TWD/);
     has(/^\[#\d+\] deal recorded for match #\d+ \(room mr-[0-9a-f]{40}\), closing 1 unit/, 4);
@@ -197,7 +198,7 @@ describe("npm run demo", () => {
     for (const name of files) {
       const text = readFileSync(join(out, name), "utf8");
       expect((await verifyExportText(text, { relayKey })).verdict, name).toBe("CLEAN");
-      for (const figure of ["3,100", "3,200", "4,300", "1,250", "2,000"]) expect(text, name).not.toContain(figure);
+      for (const figure of ["3,100", "3,200", "5,200", "1,250", "2,000"]) expect(text, name).not.toContain(figure);
     }
     const parsed = parseExport(readFileSync(summary.export, "utf8"));
     if (!parsed.ok) throw new Error("the market's export does not parse");

@@ -6,10 +6,10 @@
  * that names a never_disclose string) hold no spelling of the floor, the cap or a never_disclose
  * string; the server offers no resources at all. The rules themselves are told.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
-import { confirmYes, inProcess, makeHome, seatMandate, textOf } from "../../support/mcp.js";
+import { inProcess, ownerApproves, makeHome, seatMandate, textOf } from "../../support/mcp.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { leaks, OVER_CAP, SECRETS, UNDER_FLOOR } from "../../support/owner-secrets.js";
 
@@ -22,7 +22,7 @@ describe("an MCP seat whose mandate keeps the figures from its agent", () => {
   it("gives the agent the rules and no spelling of any secret, in instructions, tools or any result, refusals included", async () => {
     const table = uniqueTable("r-mcp-rules");
     const home = await makeHome(relay.url, "sara", "sara-bot");
-    const sara = await inProcess(home.settings, confirmYes);
+    const sara = await inProcess(home.settings, ownerApproves);
     expect((await sara.call("trestle_room_create", { table, topic: "The house on Juniper Lane" })).isError).toBeFalsy();
     expect((await sara.call("trestle_join", { table })).isError).toBeFalsy();
     await seatMandate(home, table, { money: { currency: SECRETS.currency, cap: SECRETS.cap, floor: SECRETS.floor }, never_disclose: [...SECRETS.never], agent_view: "rules" });
@@ -51,7 +51,11 @@ describe("an MCP seat whose mandate keeps the figures from its agent", () => {
     for (const [name, result] of results) expect(leaks(JSON.stringify(result)), name).toEqual([]);
     expect(leaks(sara.client.getInstructions() ?? "")).toEqual([]);
     expect(leaks(JSON.stringify(await sara.client.listTools()))).toEqual([]);
-    expect(sara.client.getServerCapabilities()?.resources).toBeUndefined();
+    const resources = [`trestle://tables/${table}/seat`, `trestle://tables/${table}/room`, `trestle://tables/${table}/pending`];
+    for (const uri of resources) expect(leaks(JSON.stringify(await sara.client.readResource({ uri }))), uri).toEqual([]);
+    expect(leaks(JSON.stringify([await sara.client.listResources(), await sara.client.listResourceTemplates(), await sara.client.listPrompts()]))).toEqual([]);
+    const negotiator = await sara.client.getPrompt({ name: "trestle_negotiator", arguments: { table } });
+    expect(leaks(JSON.stringify(negotiator))).toEqual([]);
     await sara.close();
   });
 });

@@ -7,13 +7,14 @@
  * effect.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import { INERT_NOTICE } from "../../../src/text/framing.js";
 import type { TableClient } from "../../../src/client/index.js";
 import type { Signer, TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
-import { blocksOf, confirmYes, inProcess, makeHome, type Mcp } from "../../support/mcp.js";
+import { blocksOf, inProcess, makeHome, ownerInWindow, type Mcp } from "../../support/mcp.js";
+import type { DecisionViewWire } from "../../../src/view/wire.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 /** Appears only in text seats wrote: never outside a data block. */
@@ -31,6 +32,8 @@ let relay: LocalRelay;
 let jenny: Signer;
 let botJenny: Signer;
 let mcp: Mcp;
+/** What the owner saw in the principal window. */
+const seen: DecisionViewWire[] = [];
 let harness: TableClient;
 let taoTask = "";
 beforeAll(async () => {
@@ -38,7 +41,7 @@ beforeAll(async () => {
   jenny = await keyOf("owner:jenny");
   botJenny = await keyOf("seat:bot-jenny");
   const home = await makeHome(relay.url, "tao", "bot-tao");
-  mcp = await inProcess(home.settings, confirmYes);
+  mcp = await inProcess(home.settings, ownerInWindow("approve", seen));
   const id = uniqueTable("mcp-framing");
   const config: TableConfig = {
     id,
@@ -120,12 +123,12 @@ describe("when every field a seat controls forges structure", () => {
     for (const part of ["Which ships first?", "summary", "skill", "model"]) expect(read).toContain(part);
   });
 
-  it("asks the owner with one line per effect, whatever the arguments hold", async () => {
+  it("shows the owner one line per effect in the principal window, whatever the arguments hold", async () => {
     const result = await mcp.call("trestle_approve", { task: taoTask });
     expect(result.isError).toBeFalsy();
-    const message = String(mcp.asked.at(-1)!.params.message);
-    for (const line of message.split("\n")) expect(line).not.toMatch(ACTIVE);
-    expect(message.split("\n").filter((line) => /^ {2}\d+\. /.test(line))).toHaveLength(1);
+    const words = seen.at(-1)!.lines;
+    for (const line of [...words, String(mcp.asked.at(-1)!.message)]) expect(line).not.toMatch(ACTIVE);
+    expect(words.filter((line) => /^ {2}\d+\. /.test(line))).toHaveLength(1);
     expectFramed(result, "trestle_approve");
   });
 });

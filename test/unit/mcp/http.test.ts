@@ -1,7 +1,7 @@
 /**
  * `trestle mcp --http` as a real process, driven by the official SDK's Streamable HTTP client
  * (Client + StreamableHTTPClientTransport) against a local relay: the tools of its profile, a
- * whole approval the human confirms through elicitation, progress notifications, a stream
+ * whole approval the owner clicks in the principal window, progress notifications, a stream
  * resumed with Last-Event-ID from the in-memory event store, and the config it prints; the
  * bearer scheme in any case. Then the refusals: no token, a wrong token, a foreign Origin or Host,
  * each answered before MCP, so a write sent with them never reaches the ledger; and the session
@@ -10,13 +10,15 @@
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+/** The 2025 revision the raw requests speak. */
+const LATEST_PROTOCOL_VERSION = "2025-11-25";
 import { profileTools } from "../../../src/mcp/profiles.js";
 import { settingsEnv } from "../../../src/mcp/print-config.js";
 import { cli, type CliProcess } from "../../support/cli.js";
 import { uniqueTable } from "../../support/client-table.js";
 import { sharedRelay } from "../../support/local-relay.js";
-import { makeHome, overHttp, textOf, type Home } from "../../support/mcp.js";
+import { makeHome, overHttp, ownerInWindow, textOf, type Home } from "../../support/mcp.js";
+import type { DecisionViewWire } from "../../../src/view/wire.js";
 
 let home: Home;
 let server: CliProcess;
@@ -24,6 +26,8 @@ let url = "";
 let token = "";
 let mcp: Awaited<ReturnType<typeof overHttp>>;
 const table = uniqueTable("mcp-http");
+/** What the owner saw in the principal window. */
+const seen: DecisionViewWire[] = [];
 
 beforeAll(async () => {
   const relay = await sharedRelay();
@@ -32,7 +36,7 @@ beforeAll(async () => {
   url = (await server.printed(/ at (http:\/\/127\.0\.0\.1:\d+\/mcp);/))[1]!;
   token = (await server.printed(/bearer token (\S+) \(printed once/))[1]!;
   await server.printed(/"Authorization": "Bearer /);
-  mcp = await overHttp(url, token, () => ({ action: "accept", content: { confirm: true } }));
+  mcp = await overHttp(url, token, ownerInWindow("approve", seen));
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();
@@ -49,7 +53,7 @@ describe("trestle mcp --http with the SDK's Streamable HTTP client", { timeout: 
     expect(tools.map((t) => t.name)).toEqual(profileTools("table").map((t) => t.name));
   });
 
-  it("creates a table, proposes with effects, and approves only once the human confirms through elicitation", async () => {
+  it("creates a table, proposes with effects, and approves only once the owner clicks in the principal window", async () => {
     const config = {
       id: table,
       topic: "Over HTTP",
@@ -64,13 +68,13 @@ describe("trestle mcp --http with the SDK's Streamable HTTP client", { timeout: 
     const task = /It opened a task: (\d+\.tao)/.exec(textOf(await mcp.call("trestle_propose", { text: "a card", effects })))![1]!;
     expect(textOf(await mcp.call("trestle_approve", { task }))).toContain(`task ${task} approved`);
     expect(mcp.asked).toHaveLength(1);
-    expect(mcp.asked[0]!.params.message).toContain('create_card on taskboard with title = "over http"');
+    expect(seen[0]!.lines.join("\n")).toContain('create_card on taskboard with title = "over http"');
   });
 
   it("sends progress notifications while a call waits", async () => {
     await mcp.call("trestle_read");
     const progress: string[] = [];
-    const result = await mcp.client.callTool({ name: "trestle_wait", arguments: { timeout_s: 1 } }, undefined, {
+    const result = await mcp.client.callTool({ name: "trestle_wait", arguments: { timeout_s: 1 } }, {
       onprogress: (p) => void progress.push(p.message ?? ""),
     });
     expect(textOf(result as Parameters<typeof textOf>[0])).toMatch(/^(Woke|Nothing for you yet)/);
@@ -125,7 +129,7 @@ describe("when a server started with --max-sessions 1 --session-idle 1s is full,
   beforeAll(async () => {
     small = cli(home.dir, (await sharedRelay()).url).start(["mcp", "--http", "--max-sessions", "1", "--session-idle", "1s"], { env: settingsEnv(home.settings) });
     served = { url: (await small.printed(/ at (http:\/\/127\.0\.0\.1:\d+\/mcp);/))[1]!, token: (await small.printed(/bearer token (\S+) \(printed once/))[1]! };
-    await small.printed(/at most 1 sessions at once; a session with no request for 1 s is closed/);
+    await small.printed(/at most 1 sessions \(and 1 listen streams\) at once; a session with no request for 1 s is closed/);
   }, 60_000);
   afterAll(async () => {
     small?.child.kill("SIGTERM");

@@ -10,7 +10,8 @@ import type { TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { limitSettings } from "../../support/limits-env.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { confirmYes, inProcess, makeHome, textOf, type Elicitor, type Home, type Mcp } from "../../support/mcp.js";
+import { inProcess, makeHome, ownerApproves, ownerInWindow, textOf, type Elicitor, type Home, type Mcp } from "../../support/mcp.js";
+import type { DecisionViewWire } from "../../../src/view/wire.js";
 
 let relay: LocalRelay;
 const open: Mcp[] = [];
@@ -68,12 +69,14 @@ describe("a write the relay refuses for longer than the server waits", () => {
 });
 
 describe("trestle_delete_table", () => {
-  it("deletes the table once the owner confirms in person", async () => {
-    const { mcp, id } = await seated(confirmYes);
+  it("deletes the table once the owner approves in the principal window", async () => {
+    const seen: DecisionViewWire[] = [];
+    const { mcp, id } = await seated(ownerInWindow("approve", seen));
     const result = await mcp.call("trestle_delete_table", { table: id });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain(`Table ${id} deleted by its creator tao`);
-    expect(mcp.asked[0]?.params.message).toContain(`DELETE table ${id}`);
+    expect(mcp.asked[0]?.message).toContain(`DELETE table ${id}`);
+    expect(seen[0]!.lines.join("\n")).toContain("This cannot be undone.");
     const head = await (await tableClient(relay.url, id)).http.head(id).catch((e: unknown) => e);
     expect(head).toMatchObject({ code: "E_TABLE_DELETED" });
   });
@@ -81,6 +84,7 @@ describe("trestle_delete_table", () => {
   describe("when the owner does not confirm", () => {
     it.each([
       ["declines", (() => ({ action: "decline" })) as Elicitor, "declined"],
+      ["clicks Decline in the window", ownerInWindow("decline"), "declined"],
       ["cannot be asked", null, "no_elicitation"],
     ])("signs nothing when the owner %s (E_NOT_CONFIRMED) and the table stays", async (_what, elicit, reason) => {
       const { mcp, id } = await seated(elicit);

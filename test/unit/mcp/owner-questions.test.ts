@@ -6,11 +6,11 @@
  * sealed, and the seat reads plain text.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ElicitRequest, ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ElicitResult } from "@modelcontextprotocol/client";
 import { HttpClient, randomNonce } from "../../../src/client/index.js";
 import { signQuestion } from "../../../src/protocol/index.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
-import { inProcess, makeHome, textOf, type Home, type Mcp } from "../../support/mcp.js";
+import { inProcess, makeHome, textOf, type Elicitor, type Home, type Mcp } from "../../support/mcp.js";
 import { uniqueTable } from "../../support/client-table.js";
 
 let relay: LocalRelay;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 }, 60_000);
 
 /** Sara's room (e2e or not) with her seat joined; her seat's server, and her owner server answering elicitations with `answer`. */
-async function saraRoom(e2e: boolean, answer: (request: ElicitRequest) => ElicitResult) {
+async function saraRoom(e2e: boolean, answer: (request: Parameters<NonNullable<Elicitor>>[0]) => ElicitResult) {
   const table = uniqueTable("ask-elicit");
   const home = await makeHome(relay.url, "sara", "sara-bot");
   const seat = await inProcess(home.settings);
@@ -46,8 +46,8 @@ describe("an owner answering its seats' questions through elicitation", { timeou
     const asking = seat.call("trestle_ask_owner", { table, text: "Accept 2,800 for the stroller?", choices: ["yes", "no, hold at 2,900"], wait_seconds: 60 });
     const put = textOf(await owner.call("trestle_owner_questions", { table, wait_seconds: 60 }));
     expect(put).toContain('answered "no, hold at 2,900" (signed with your owner key)');
-    expect(owner.asked[0]!.params).toMatchObject({ requestedSchema: { properties: { answer: { type: "string", enum: ["yes", "no, hold at 2,900"] } }, required: ["answer"] } });
-    expect(owner.asked[0]!.params.message).toContain('"Accept 2,800 for the stroller?"');
+    expect(owner.asked[0]!).toMatchObject({ requestedSchema: { properties: { answer: { type: "string", enum: ["yes", "no, hold at 2,900"] } }, required: ["answer"] } });
+    expect(owner.asked[0]!.message).toContain('"Accept 2,800 for the stroller?"');
     const asked = textOf(await asking);
     expect(asked).toContain("your owner answered (verified: signed with your owner's key)");
     expect(asked).toContain("no, hold at 2,900");
@@ -64,8 +64,8 @@ describe("an owner answering its seats' questions through elicitation", { timeou
     const { table, seat, owner } = await saraRoom(false, () => ({ action: "accept", content: { answer: "Saturday morning" } }));
     const asking = seat.call("trestle_ask_owner", { table, text: "When can you hand it over?", wait_seconds: 60 });
     expect(textOf(await owner.call("trestle_owner_questions", { table, wait_seconds: 60 }))).toContain('answered "Saturday morning"');
-    expect(owner.asked[0]!.params).toMatchObject({ requestedSchema: { properties: { answer: { type: "string", minLength: 1 } } } });
-    expect(JSON.stringify(owner.asked[0]!.params)).not.toContain('"enum"');
+    expect(owner.asked[0]!).toMatchObject({ requestedSchema: { properties: { answer: { type: "string", minLength: 1 } } } });
+    expect(JSON.stringify(owner.asked[0]!)).not.toContain('"enum"');
     expect(textOf(await asking)).toContain("Saturday morning");
     await closeAll(seat, owner);
   });

@@ -4,7 +4,7 @@
  * and tools/call offer exactly the chosen ones, and `trestle mcp --tools` refuses a name that is
  * no tool with a usage error. No relay needed.
  */
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultProfile, MAX_PROFILE_TOOLS, PROFILES, profileTools, ROLE_PROFILES, selectTools } from "../../../src/mcp/profiles.js";
 import { TOOLS } from "../../../src/mcp/tools/index.js";
@@ -105,9 +105,9 @@ describe("--tools", () => {
         () => null,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(McpError);
-      expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-      expect((error as McpError).message).toContain("trestle_create_table is not among this server's tools");
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
+      expect((error as ProtocolError).message).toContain("trestle_create_table is not among this server's tools");
     });
   });
 });

@@ -6,7 +6,8 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
-import { blocksOf, confirmYes, inProcess, makeHome, seatMandate, textOf } from "../../support/mcp.js";
+import { blocksOf, inProcess, ownerApproves, ownerInWindow, makeHome, seatMandate, textOf } from "../../support/mcp.js";
+import type { DecisionViewWire } from "../../../src/view/wire.js";
 import { uniqueTable } from "../../support/client-table.js";
 
 let shared: LocalRelay;
@@ -20,8 +21,9 @@ describe("an end-to-end encrypted room through MCP", () => {
     const table = uniqueTable("r-mcp-e2e");
     const saraHome = await makeHome(relay().url, "sara", "sara-bot");
     const benHome = await makeHome(relay().url, "ben", "ben-bot");
-    const sara = await inProcess(saraHome.settings, confirmYes);
-    const ben = await inProcess(benHome.settings, confirmYes);
+    const benSaw: DecisionViewWire[] = [];
+    const sara = await inProcess(saraHome.settings, ownerApproves);
+    const ben = await inProcess(benHome.settings, ownerInWindow("approve", benSaw));
     expect(textOf(await sara.call("trestle_room_create", { table, topic: "A second-hand stroller", e2e: true }))).toContain("end-to-end encrypted");
     expect((await sara.call("trestle_join", { table })).isError).toBeFalsy();
     const invite = textOf(await sara.call("trestle_room_invite", { table, ttl_minutes: 60 }));
@@ -42,7 +44,7 @@ describe("an end-to-end encrypted room through MCP", () => {
     const auction = Number(/mechanism written as entry #(\d+)/.exec(textOf(opened))![1]);
     const bid = await ben.call("trestle_room_bid", { table, auction, amount: 300000 });
     expect(bid.isError).toBeFalsy();
-    expect(JSON.stringify(ben.asked[0]!.params)).toContain(`mechanism commits a sealed bid of 3,000.00 TWD (300000 minor units) as the buyer in auction #${auction}`);
+    expect(benSaw[0]!.lines.join("\n")).toContain(`mechanism commits a sealed bid of 3,000.00 TWD (300000 minor units) as the buyer in auction #${auction}`);
     expect((await sara.call("trestle_room_bid", { table, auction, amount: 250000 })).isError).toBeFalsy();
     expect((await ben.call("trestle_room_reveal", { table, auction })).isError).toBeFalsy();
     expect((await sara.call("trestle_room_reveal", { table, auction })).isError).toBeFalsy();

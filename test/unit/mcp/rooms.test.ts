@@ -1,13 +1,15 @@
 /**
  * Rooms through the MCP server (docs/MCP.md "Rooms"), two owners' servers in process against a
  * real relay: create, invite by link, join, offers named by seq, the room framed as inert data,
- * a mandate refusal, a held accept the human approves through elicitation (or that stays held when
- * the client cannot ask), notes to the owner and private rationale.
+ * a mandate refusal, a held accept the owner approves in the principal window their client links
+ * them to (or that stays held when the client cannot show them a link), deals each owner signs
+ * there, notes to the owner and private rationale.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { BODY_MARK, INERT_NOTICE } from "../../../src/text/framing.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
-import { blocksOf, confirmYes, inProcess, makeHome, seatMandate, textOf, type Mcp } from "../../support/mcp.js";
+import { blocksOf, inProcess, makeHome, ownerInWindow, seatMandate, textOf, type Mcp } from "../../support/mcp.js";
+import type { DecisionViewWire } from "../../../src/view/wire.js";
 import { uniqueTable } from "../../support/client-table.js";
 
 let relay: LocalRelay;
@@ -15,13 +17,15 @@ beforeAll(async () => {
   relay = await sharedRelay();
 }, 60_000);
 
-/** Sara's room with her seat and ben's joined by the link; each side's server, with ben's client answering elicitations with `benElicits`. */
-async function room(benElicits: Parameters<typeof inProcess>[1] = confirmYes) {
+/** Sara's room with her seat and ben's joined by the link; each side's server, with ben's client answering elicitations with `benElicits` (by default: ben approves in the window); what each owner saw there. */
+async function room(benElicits?: Parameters<typeof inProcess>[1]) {
   const table = uniqueTable("r-mcp");
   const saraHome = await makeHome(relay.url, "sara", "sara-bot");
   const benHome = await makeHome(relay.url, "ben", "ben-bot");
-  const sara = await inProcess(saraHome.settings, confirmYes);
-  const ben = await inProcess(benHome.settings, benElicits);
+  const saraSaw: DecisionViewWire[] = [];
+  const benSaw: DecisionViewWire[] = [];
+  const sara = await inProcess(saraHome.settings, ownerInWindow("approve", saraSaw));
+  const ben = await inProcess(benHome.settings, benElicits === undefined ? ownerInWindow("approve", benSaw) : benElicits);
   expect(textOf(await sara.call("trestle_room_create", { table, topic: "A second-hand stroller" }))).toContain(`Created room ${table}`);
   expect((await sara.call("trestle_join", { table })).isError).toBeFalsy();
   const invite = textOf(await sara.call("trestle_room_invite", { table, ttl_minutes: 60 }));
@@ -30,7 +34,7 @@ async function room(benElicits: Parameters<typeof inProcess>[1] = confirmYes) {
   expect(textOf(joined)).toContain(`Seat ben-bot joined room ${table} for owner ben`);
   await seatMandate(saraHome, table, { money: { currency: "TWD", cap: 400000, floor: 240000 }, never_disclose: ["2400"] });
   await seatMandate(benHome, table, { money: { currency: "TWD", cap: 300000 }, never_disclose: ["3000"], require_confirm: ["accept"] });
-  return { table, sara, ben };
+  return { table, sara, ben, saraSaw, benSaw };
 }
 
 const closeAll = (...servers: Mcp[]) => Promise.all(servers.map((s) => s.close()));
@@ -61,8 +65,8 @@ describe("a room through MCP", () => {
     await closeAll(sara, ben);
   });
 
-  it("holds an accept for the owner, asks them in person, and sends it once they approve", async () => {
-    const { table, sara, ben } = await room();
+  it("holds an accept for the owner, asks them in person in the principal window, and sends it once they approve", async () => {
+    const { table, sara, ben, benSaw } = await room();
     await sara.call("trestle_room_offer", { table, amount: 280000, currency: "TWD" });
     const seq = Number(/live offer #(\d+)/.exec(textOf(await ben.call("trestle_room_state", { table })))![1]);
     const accepted = await ben.call("trestle_room_accept", { table, offer: seq, message: "deal" });
@@ -70,7 +74,9 @@ describe("a room through MCP", () => {
     expect(textOf(accepted)).toContain("Your owner approved this exact message in person");
     expect(ben.asked).toHaveLength(1);
     // The owner is shown what the accept binds, in the words gate list and the window use: the offer it answers, named and in full.
-    expect(ben.asked[0]!.params.message).toContain(`\n  accept offer #${seq} by sara-bot: 2,800.00 TWD (280000 minor units), no expiry\n`);
+    expect(benSaw[0]!.lines).toContain(`  accept offer #${seq} by sara-bot: 2,800.00 TWD (280000 minor units), no expiry`);
+    const state = await ben.client.readResource({ uri: `trestle://tables/${table}/room` });
+    expect((state.contents[0] as { text: string }).text).toContain("0 live offers");
     expect(textOf(await ben.call("trestle_room_state", { table }))).toContain("0 live offers");
     await closeAll(sara, ben);
   });
@@ -89,12 +95,12 @@ describe("a room through MCP", () => {
     await closeAll(sara, ben);
   });
 
-  it("refuses an accept the owner declines, and the message stays held", async () => {
-    const { table, sara, ben } = await room(() => ({ action: "decline" }));
+  it("refuses an accept the owner declines in the window, and the message stays held", async () => {
+    const { table, sara, ben } = await room(ownerInWindow("decline"));
     await sara.call("trestle_room_offer", { table, amount: 280000, currency: "TWD" });
     const seq = Number(/live offer #(\d+)/.exec(textOf(await ben.call("trestle_room_state", { table })))![1]);
     const declined = await ben.call("trestle_room_accept", { table, offer: seq });
-    expect(textOf(declined)).toMatch(/error E_NOT_CONFIRMED: your owner did not confirm \(declined\)/);
+    expect(textOf(declined)).toMatch(/error E_NOT_CONFIRMED: your owner declined in the principal window; nothing was signed/);
     expect(textOf(await ben.call("trestle_room_state", { table }))).toContain("1 live offers");
     await closeAll(sara, ben);
   });
@@ -110,22 +116,22 @@ describe("a room through MCP", () => {
   });
 
   it("asks each owner in person to sign the deal, showing it pending until both signed, and refuses when the owner declines", async () => {
-    const { table, sara, ben } = await room();
+    const { table, sara, ben, saraSaw, benSaw } = await room();
     await sara.call("trestle_room_offer", { table, amount: 280000, currency: "TWD" });
     const seq = Number(/live offer #(\d+)/.exec(textOf(await ben.call("trestle_room_state", { table })))![1]);
     expect((await ben.call("trestle_room_accept", { table, offer: seq })).isError).toBeFalsy();
     const signed = await ben.call("trestle_deal_sign", { table, offer: seq });
     expect(textOf(signed)).toContain(`Your owner signed the deal on offer #${seq}`);
-    const shown = String(ben.asked.at(-1)!.params.message);
+    const shown = benSaw.at(-1)!.lines.join("\n");
     expect(shown).toContain("PENDING: not final, waiting for sara and ben to sign");
     expect(shown).toContain("terms: 2,800.00 TWD (280000 minor units)");
     expect(textOf(await ben.call("trestle_room_state", { table }))).toContain(`Deal on offer #${seq}: PENDING: not final, waiting for sara to sign`);
     const again = await ben.call("trestle_deal_sign", { table, offer: seq });
     expect(textOf(again)).toMatch(/error E_NOT_ALLOWED: ben already signed this deal/);
     const declining = await inProcess(sara.session.settings, () => ({ action: "decline" }));
-    expect(textOf(await declining.call("trestle_deal_sign", { table, offer: seq }))).toMatch(/error E_NOT_CONFIRMED: your owner did not confirm \(declined\)/);
+    expect(textOf(await declining.call("trestle_deal_sign", { table, offer: seq }))).toMatch(/error E_NOT_CONFIRMED: your owner did not open the link \(declined\)/);
     await sara.call("trestle_deal_sign", { table, offer: seq });
-    expect(String(sara.asked.at(-1)!.params.message)).toContain("PENDING: not final, waiting for sara to sign");
+    expect(saraSaw.at(-1)!.lines.join("\n")).toContain("PENDING: not final, waiting for sara to sign");
     expect(textOf(await ben.call("trestle_room_state", { table }))).toContain(`Deal on offer #${seq}: DONE: both owners signed the same terms`);
     await closeAll(sara, ben, declining);
   });

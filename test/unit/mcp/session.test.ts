@@ -1,7 +1,8 @@
 /**
  * The MCP server's tools against a real local relay, driven by the official SDK client in process
  * (linked transports): reading with per-session prefix state, waiting on the verified socket,
- * writing, the elicited approval rule, table memory, history, pausing, invites and channel health.
+ * writing, the approval rule (a link to the principal window, where only the owner's click signs;
+ * never a form), table memory, history, pausing, invites and channel health.
  * Each test has its own table: tao's seat bot-tao is the MCP server, jenny's bot-jenny the harness.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,7 +11,8 @@ import { PinStore } from "../../../src/client/node.js";
 import { isEntry, type Entry, type Signer, type TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
-import { blocksOf, confirmYes, inProcess, makeHome, textOf, type Elicitor, type Home, type Mcp } from "../../support/mcp.js";
+import { blocksOf, clickDecision, confirmYes, inProcess, makeHome, ownerApproves, ownerInWindow, readDecision, textOf, type Elicitor, type Home, type Mcp, type Modes } from "../../support/mcp.js";
+import type { DecisionViewWire } from "../../../src/view/wire.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
@@ -45,9 +47,9 @@ function config(id: string, home: Home, overrides: Partial<TableConfig> = {}, ta
 }
 
 /** A table created and joined through the MCP server, with bot-jenny seated by the harness. */
-async function seated(options: { elicit?: Elicitor; overrides?: Partial<TableConfig>; taoAsync?: boolean; jennyCard?: Record<string, string> } = {}) {
+async function seated(options: { elicit?: Elicitor; modes?: Modes; overrides?: Partial<TableConfig>; taoAsync?: boolean; jennyCard?: Record<string, string> } = {}) {
   const home = await makeHome(relay.url, "tao", "bot-tao");
-  const mcp = await inProcess(home.settings, options.elicit === undefined ? confirmYes : options.elicit);
+  const mcp = await inProcess(home.settings, options.elicit === undefined ? ownerApproves : options.elicit, [], { modes: options.modes ?? "link" });
   open.push(mcp);
   const id = uniqueTable("mcp");
   expect((await mcp.call("trestle_create_table", { config: config(id, home, options.overrides, options.taoAsync) })).isError).toBeFalsy();
@@ -268,59 +270,82 @@ describe("approving through the human", () => {
     return task!;
   }
 
-  it("asks the owner with the effects in plain words and signs their yes with the owner key", async () => {
-    const { mcp, harness, home } = await seated();
+  it("gives the owner a link to the principal window, which shows the effects in plain words, and signs only on their Approve there", async () => {
+    const seen: DecisionViewWire[] = [];
+    const { mcp, harness, home } = await seated({ elicit: ownerInWindow("approve", seen) });
     const task = await proposed(mcp, harness);
-    const text = textOf(await mcp.call("trestle_approve", { task }));
-    expect(text).toMatch(new RegExp(`^Your owner confirmed: task ${task.replace(".", "\\.")} approved \\(entry #\\d+\\); it is now approved`));
+    const result = await mcp.call("trestle_approve", { task });
+    expect(textOf(result)).toMatch(new RegExp(`^Your owner decided in the principal window: task ${task.replace(".", "\\.")} approved \\(entry #\\d+\\); it is now approved`));
+    expect(result.structuredContent).toMatchObject({ task, state: "approved" });
     expect(mcp.asked).toHaveLength(1);
-    const message = mcp.asked[0]!.params.message;
-    expect(message).toContain(`to APPROVE task ${task}`);
-    expect(message).toContain('1. create_card on taskboard with title = "ship #461", column = "doing"');
-    expect(message).toContain('Its text, as written by that seat (not verified, and not instructions to you): "make the card"');
+    expect(mcp.asked[0]).toMatchObject({ mode: "url", url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#decision=/) });
+    expect(mcp.asked[0]!.message).toContain(`APPROVE task ${task}`);
+    const words = seen[0]!.lines.join("\n");
+    expect(words).toContain(`to APPROVE task ${task}`);
+    expect(words).toContain('1. create_card on taskboard with title = "ship #461", column = "doing"');
+    expect(words).toContain('Its text, as written by that seat (not verified, and not instructions to you): "make the card"');
     const approval = (await ledger(harness)).find((e) => e.kind === "approval");
     expect(approval).toMatchObject({ kind: "approval", owner: "tao", task, verdict: "approve", author: { key: home.owner.publicKeyText } });
   });
 
-  it("rejects the same way, after asking", async () => {
-    const { mcp, harness } = await seated();
+  it("rejects the same way, after the owner's click", async () => {
+    const seen: DecisionViewWire[] = [];
+    const { mcp, harness } = await seated({ elicit: ownerInWindow("approve", seen) });
     const task = await proposed(mcp, harness);
     expect(textOf(await mcp.call("trestle_reject", { task }))).toContain(`task ${task} rejected`);
-    expect(mcp.asked[0]!.params.message).toContain(`to REJECT task ${task}`);
+    expect(seen[0]!.lines.join("\n")).toContain(`to REJECT task ${task}`);
   });
 
-  describe("when the human does not say yes", () => {
+  describe("when the owner does not approve in the window", () => {
     it.each([
-      ["declines", { action: "decline" }, "declined"],
-      ["cancels", { action: "cancel" }, "cancelled"],
-      ["accepts without ticking the box", { action: "accept", content: { confirm: false } }, "not_confirmed"],
-    ] as const)("refuses with E_NOT_CONFIRMED when the owner %s, and no approval lands", async (_what, answer, reason) => {
-      const { mcp, harness } = await seated({ elicit: () => answer });
+      ["declines to open the link", (() => ({ action: "decline" })) as Elicitor, "declined"],
+      ["cancels the link", (() => ({ action: "cancel" })) as Elicitor, "cancelled"],
+      ["opens it and clicks Decline", ownerInWindow("decline"), "declined"],
+    ] as const)("refuses with E_NOT_CONFIRMED when the owner %s, and no approval lands", async (_what, elicit, reason) => {
+      const { mcp, harness } = await seated({ elicit });
       const task = await proposed(mcp, harness);
       const before = (await harness.head()).seq;
       const result = await mcp.call("trestle_approve", { task });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^error E_NOT_CONFIRMED: .*\nhint: only the owner can confirm this, in person: they run trestle approve/s);
+      expect(textOf(result)).toMatch(/^error E_NOT_CONFIRMED: .*\nhint: only the owner can confirm this, in person: in the principal window/s);
       expect(textOf(result)).toContain(`details: {"reason":"${reason}"}`);
       expect((await harness.head()).seq).toBe(before);
       expect((await ledger(harness)).some((e) => e.kind === "approval")).toBe(false);
     });
+
+    it("signs nothing on the client's accept alone, confirm ticked: the decision waits for a click", async () => {
+      const { mcp, harness } = await seated({ elicit: confirmYes });
+      const task = await proposed(mcp, harness);
+      const call = mcp.call("trestle_approve", { task });
+      await expect.poll(() => mcp.asked.length).toBe(1);
+      const link = String((mcp.asked[0] as { url?: string }).url);
+      expect((await readDecision(link)).state).toBe("pending");
+      expect((await ledger(harness)).some((e) => e.kind === "approval")).toBe(false);
+      expect((await clickDecision(link, "decline")).state).toBe("declined");
+      expect(textOf(await call)).toContain('details: {"reason":"declined"}');
+      expect((await ledger(harness)).some((e) => e.kind === "approval")).toBe(false);
+    });
   });
 
-  describe("when the client cannot ask the human (no elicitation)", () => {
-    it("refuses to approve without asking anyone, and no approval lands", async () => {
-      const { mcp, harness } = await seated({ elicit: null, taoAsync: true });
+  describe("when the client cannot show the owner a link", () => {
+    it.each([
+      ["asks nobody (no elicitation)", null, "link", "this MCP client cannot ask your owner", "no_elicitation"],
+      ["shows only forms, which never sign", confirmYes, "form", "this MCP client can show your owner a form but not a link", "form_only"],
+    ] as const)("refuses to approve when it %s, and no approval lands", async (_what, elicit, modes, words, reason) => {
+      const { mcp, harness } = await seated({ elicit, modes, taoAsync: true });
       const task = await proposed(mcp, harness);
       const before = (await harness.head()).seq;
       const result = await mcp.call("trestle_approve", { task });
       expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/^error E_NOT_CONFIRMED: this MCP client cannot ask your owner/);
-      expect(textOf(result)).toContain('details: {"reason":"no_elicitation"}');
+      expect(textOf(result)).toMatch(new RegExp(`^error E_NOT_CONFIRMED: ${words}`));
+      expect(textOf(result)).toContain(`details: {"reason":"${reason}"}`);
+      expect(result.structuredContent).toMatchObject({ error: { code: "E_NOT_CONFIRMED" } });
+      expect(mcp.asked).toHaveLength(0);
       expect((await harness.head()).seq).toBe(before);
     });
 
     it("holds no owner session, so a proposal on the owner's resources meets E_NO_APPROVER", async () => {
-      const { mcp, harness } = await seated({ elicit: null });
+      const { mcp, harness } = await seated({ elicit: confirmYes, modes: "form" });
       await jennySays(harness, "go");
       const result = await mcp.call("trestle_propose", { text: "make the card", effects: [EFFECT] });
       expect(result.isError).toBe(true);
@@ -456,7 +481,7 @@ describe("owners' tools", () => {
     const text = textOf(await mcp.call("trestle_whoami"));
     expect(text).toContain(`seat: bot-tao, public key ${home.seat.publicKeyText}`);
     expect(text).toContain(`owner: tao, public key ${home.owner.publicKeyText}`);
-    expect(text).toContain("approvals: trestle_approve and trestle_reject ask your owner in person");
+    expect(text).toContain("approvals: trestle_approve and trestle_reject give your owner a link (through this client) to the principal window");
     expect(text).toContain("owner session at the active table: held");
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `trestle mcp` as a real process: the official SDK client spawns `node bin/trestle.mjs mcp` and
  * drives it over stdio against a local relay through a whole session: create, join, wait for the
- * floor, say, propose with effects, an approval the human confirms through elicitation, progress
+ * floor, say, propose with effects, an approval the owner clicks in the principal window the process
+ * serves (its link through URL elicitation), progress
  * and receipt, verifying another seat's task, and a history that verifies CLEAN. The process gets
  * exactly the environment `trestle mcp --print-config` writes into a client's config (settingsEnv).
  */
@@ -14,7 +15,8 @@ import { profileTools } from "../../../src/mcp/profiles.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
 import { settingsEnv } from "../../../src/mcp/print-config.js";
-import { blocksOf, makeHome, overStdio, textOf, type Home } from "../../support/mcp.js";
+import { blocksOf, makeHome, overStdio, ownerInWindow, textOf, type Home } from "../../support/mcp.js";
+import type { DecisionViewWire } from "../../../src/view/wire.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
@@ -25,6 +27,8 @@ let jenny: Signer;
 let botJenny: Signer;
 const table = uniqueTable("mcp-stdio");
 let myTask = "";
+/** What the owner saw in the principal window. */
+const seen: DecisionViewWire[] = [];
 let herTask = "";
 
 beforeAll(async () => {
@@ -32,7 +36,7 @@ beforeAll(async () => {
   home = await makeHome(relay.url, "tao", "bot-tao");
   jenny = await keyOf("owner:jenny");
   botJenny = await keyOf("seat:bot-jenny");
-  mcp = await overStdio(settingsEnv(home.settings), () => ({ action: "accept", content: { confirm: true } }));
+  mcp = await overStdio(settingsEnv(home.settings), ownerInWindow("approve", seen));
 }, 60_000);
 afterAll(async () => {
   await mcp?.close();
@@ -71,14 +75,16 @@ describe("trestle mcp over stdio, a whole session", () => {
     expect(textOf(await mcp.call("trestle_say", { text: "no: #461 fixes data loss" }))).toMatch(/^say written as entry #\d+/);
   });
 
-  it("proposes with effects, and approves only after the human confirms", async () => {
+  it("proposes with effects, and approves only after the owner's click in the principal window the process serves", async () => {
     await harness.submit(botJenny, "bot-jenny", { kind: "say", body: "then make a card" });
     const effects = [{ owner: "tao", resource: "taskboard", action: "create_card", args: { title: "ship #461" } }];
     const proposed = textOf(await mcp.call("trestle_propose", { text: "I will make the card", effects }));
     myTask = /It opened a task: (\d+\.tao)/.exec(proposed)![1]!;
     expect(textOf(await mcp.call("trestle_approve", { task: myTask }))).toContain(`task ${myTask} approved`);
     expect(mcp.asked).toHaveLength(1);
-    expect(mcp.asked[0]!.params.message).toContain('create_card on taskboard with title = "ship #461"');
+    expect(mcp.asked[0]).toMatchObject({ mode: "url" });
+    expect(seen[0]!.lines.join("\n")).toContain('create_card on taskboard with title = "ship #461"');
+    expect(mcp.stderr()).toMatch(/trestle mcp: the principal window for your decisions listens at http:\/\/127\.0\.0\.1:\d+\//);
   });
 
   it("runs the task and reports it; the other seat verifies it", async () => {

@@ -1,12 +1,16 @@
 /**
  * The tool list as a client sees it, and argument errors: no relay needed. Every tool is named
- * trestle_*, its inputSchema is valid JSON Schema (compiled by the SDK's own validator) and is
- * exactly its zod schema converted, and both accept and refuse the same arguments.
+ * trestle_*, listed in the registry's order every time, with the trestle icon (the relay's own
+ * favicon); its inputSchema is valid JSON Schema 2020-12 (compiled by Ajv's 2020 dialect) and is
+ * exactly its zod schema converted, and both accept and refuse the same arguments; its outputSchema
+ * is valid too and its results' structured content, refusals included, fit it.
  */
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { readFileSync } from "node:fs";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { TOOL_ICONS, TRESTLE_SVG } from "../../../src/mcp/icons.js";
 import { TOOLS } from "../../../src/mcp/tools/index.js";
 import { blocksOf, inProcess, makeHome, type Mcp } from "../../support/mcp.js";
 
@@ -84,15 +88,42 @@ describe("tools/list", () => {
     expect(TOOLS.map((t) => t.name)).toEqual(tools.map((t) => t.name));
   });
 
-  it("gives every tool a valid JSON Schema that is exactly its zod schema, a title, a description and annotations", async () => {
-    const validator = new AjvJsonSchemaValidator();
+  it("gives every tool a valid JSON Schema that is exactly its zod schema, an output schema, a title, a description, annotations and the icon", async () => {
     const { tools } = await mcp.client.listTools();
     for (const listed of tools) {
       const tool = TOOLS.find((t) => t.name === listed.name)!;
-      expect(listed.inputSchema).toEqual({ ...z.toJSONSchema(tool.input, { target: "draft-7", io: "input" }), type: "object" });
-      expect(() => validator.getValidator(listed.inputSchema)).not.toThrow();
+      expect(listed.inputSchema).toEqual({ ...z.toJSONSchema(tool.input, { io: "input" }), type: "object" });
+      expect(listed.inputSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
+      expect(() => ajv().compile(listed.inputSchema)).not.toThrow();
+      expect(() => ajv().compile(listed.outputSchema!)).not.toThrow();
       expect(listed.title && listed.description && listed.annotations).toBeTruthy();
+      expect(listed.icons).toEqual(TOOL_ICONS);
     }
+  });
+
+  it("lists the same tools in the registry's order on every call", async () => {
+    const names = async () => (await mcp.client.listTools()).tools.map((t) => t.name);
+    expect(await names()).toEqual(await names());
+    expect(await names()).toEqual(TOOLS.map((t) => t.name));
+  });
+
+  it("shows the relay's own favicon as every tool's icon", () => {
+    expect(TRESTLE_SVG).toBe(readFileSync(new URL("../../../worker/site/static/favicon.svg", import.meta.url), "utf8"));
+    expect(Buffer.from(TOOL_ICONS[0]!.src.replace(/^data:image\/svg\+xml;base64,/, ""), "base64").toString("utf8")).toBe(TRESTLE_SVG);
+  });
+
+  it("answers structured content that fits each tool's output schema, a refusal's included", async () => {
+    const { tools } = await mcp.client.listTools();
+    const fits = (name: string) => ajv().compile(tools.find((t) => t.name === name)!.outputSchema!);
+    const refused = await mcp.call("trestle_read");
+    expect(refused.structuredContent).toMatchObject({ error: { code: "E_NETWORK" } });
+    expect(fits("trestle_read")(refused.structuredContent)).toBe(true);
+    const said = await mcp.call("trestle_say", { text: "hi", re: 0 });
+    expect(fits("trestle_say")(said.structuredContent)).toBe(true);
+    const who = await mcp.call("trestle_whoami");
+    expect(who.isError).toBeFalsy();
+    expect(fits("trestle_whoami")(who.structuredContent)).toBe(true);
+    expect((who.structuredContent as { status: string[] }).status.join("\n")).toBe(blocksOf(who)[0]);
   });
 
   it("types every schema in every tool's JSON Schema: no bare {} (MCP Inspector's strict mode warns about one)", async () => {
@@ -102,12 +133,11 @@ describe("tools/list", () => {
   });
 
   it.each(Object.entries(SAMPLES))("%s: the JSON Schema and the zod schema accept and refuse the same arguments", async (name, { good, bad }) => {
-    const validator = new AjvJsonSchemaValidator();
     const { tools } = await mcp.client.listTools();
-    const check = validator.getValidator(tools.find((t) => t.name === name)!.inputSchema);
+    const check = ajv().compile(tools.find((t) => t.name === name)!.inputSchema);
     const tool = TOOLS.find((t) => t.name === name)!;
-    for (const args of good) expect([name, check(args).valid, tool.input.safeParse(args).success]).toEqual([name, true, true]);
-    for (const args of bad) expect([name, check(args).valid, tool.input.safeParse(args).success]).toEqual([name, false, false]);
+    for (const args of good) expect([name, check(args), tool.input.safeParse(args).success]).toEqual([name, true, true]);
+    for (const args of bad) expect([name, check(args), tool.input.safeParse(args).success]).toEqual([name, false, false]);
   });
 });
 
@@ -158,11 +188,16 @@ describe("when the arguments are wrong", () => {
       () => null,
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(McpError);
-    expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
-    expect((error as McpError).message).toBe("MCP error -32602: no tool named trestle_fly; tools/list names every tool");
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).code).toBe(ProtocolErrorCode.InvalidParams);
+    expect((error as ProtocolError).message).toBe("no tool named trestle_fly; tools/list names every tool");
   });
 });
+
+/** Ajv for JSON Schema 2020-12 (MCP's default dialect), with the formats zod writes left unchecked. */
+function ajv(): Ajv2020 {
+  return new Ajv2020({ strict: false, validateFormats: false });
+}
 
 /** Where a JSON Schema holds a schema: keywords whose value is a schema, a list of them, or a map of them. */
 const SCHEMA_AT = { one: ["items", "additionalProperties", "propertyNames", "not"], list: ["anyOf", "oneOf", "allOf"], map: ["properties", "definitions", "$defs"] };

@@ -4,7 +4,7 @@
  * `agent_view: "rules"`, never a never_disclose string; and, through the library (driveSeat on a
  * real relay), that under `rules` no spelling of any secret is in any turn the agent is given or
  * any event the driver reports, also after the guard refused its offer under the floor, which the
- * agent is told of at its next turn.
+ * agent is told of at once, in another turn (at most two more; then the seat waits).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { driveSeat, mandateLines, type AgentTurn, type DriverEvent, type Mandate, type MandateRead, type SeatAgent } from "../../../src/owner/index.js";
@@ -42,11 +42,20 @@ describe("the mandate as its agent is told it", () => {
     );
     expect(leaks(told)).toEqual([]);
   });
+
+  it("counts in the singular what there is one of: one never_disclose string, one open commitment", () => {
+    const allowance = { total: 10_000, currency: "TWD", open: 1 } as const;
+    const told = mandateLines(read({ never_disclose: [SECRETS.never[0]!], allowance })).join("\n");
+    expect(told).toContain("; 1 string you must never write (checked before signing).");
+    expect(told).toContain("and at most 1 commitment open at once (either side)");
+    expect(told).not.toMatch(/\b1 (strings|commitments)\b/);
+    expect(mandateLines(read({ never_disclose: [] })).join("\n")).toContain("; 0 strings you must never write");
+  });
 });
 
 describe("a seat the library drives under agent_view rules", { timeout: 60_000 }, () => {
   it("gives its agent no spelling of any secret, in any turn or event, also after its offer under the floor was refused", async () => {
-    const { sara, ben } = await strollerRoom(relay.url);
+    const { sara } = await strollerRoom(relay.url);
     await mandate(sara, { money, never_disclose: [...SECRETS.never], agent_view: "rules" });
     const turns: AgentTurn[] = [];
     const events: DriverEvent[] = [];
@@ -70,15 +79,47 @@ describe("a seat the library drives under agent_view rules", { timeout: 60_000 }
     };
     const run = driveSeat(agent, { client: sara.client, seat: "sara-bot", signer: await keyOf("seat:sara-bot"), home: sara.home, signal: stop.signal, onEvent });
     await refusal;
-    await ben.guard.send({ kind: "say", body: "any news on the price?" });
+    // Nobody else writes: on an open table the refused agent is given its next turn at once.
     await secondTurn;
     stop.abort();
     await run;
 
-    expect(events).toContainEqual(expect.objectContaining({ type: "refused", code: "E_MANDATE", reason: "floor", then: "wait" }));
+    expect(events).toContainEqual(expect.objectContaining({ type: "refused", code: "E_MANDATE", reason: "floor", then: "retry" }));
     expect(turns[0]!.mandate[0]).toContain("below their floor is refused before it is signed");
     expect(turns[1]!.refused).toEqual({ code: "E_MANDATE", reason: "floor", message: "5000000000 TWD (minor units) is below the mandate's floor; it was not committed" });
     expect(leaks(JSON.stringify(turns))).toEqual([]);
     expect(leaks(JSON.stringify(events))).toEqual([]);
+  });
+});
+
+describe("when a driven seat's agent keeps giving what its owner's guard refuses", { timeout: 60_000 }, () => {
+  it("is given two more turns at once, each told of the refusal, and then the seat waits without writing", async () => {
+    const { sara } = await strollerRoom(relay.url);
+    await mandate(sara, { money });
+    const before = (await sara.guard.transcript()).entries.length;
+    const turns: AgentTurn[] = [];
+    const events: DriverEvent[] = [];
+    const stop = new AbortController();
+    let waited: () => void = () => undefined;
+    const waiting = new Promise<void>((resolve) => (waited = resolve));
+    const agent: SeatAgent = {
+      driver: "exec",
+      async turn(turn) {
+        turns.push(turn);
+        return { data: { kind: "offer", body: "the house on Juniper Lane", terms: { amount: UNDER_FLOOR, currency: "TWD" } } };
+      },
+    };
+    const onEvent = (event: DriverEvent) => {
+      events.push(event);
+      if (event.type === "refused" && event.then === "wait") waited();
+    };
+    const run = driveSeat(agent, { client: sara.client, seat: "sara-bot", signer: await keyOf("seat:sara-bot"), home: sara.home, signal: stop.signal, onEvent });
+    await waiting;
+    stop.abort();
+    await run;
+
+    expect(events.filter((e) => e.type === "refused").map((e) => (e as { then: string }).then)).toEqual(["retry", "retry", "wait"]);
+    expect(turns.map((t) => t.refused?.reason ?? null)).toEqual([null, "floor", "floor"]);
+    expect((await sara.guard.transcript()).entries.length).toBe(before);
   });
 });

@@ -3,13 +3,16 @@
  * relay, through the owner-side guard: concurrent accepts from separate processes of one owner never
  * together pass it, a reservation is counted from before the write is signed until the room's
  * verified ledger shows how it ended (a refused send, an offer that ended without a deal, a process
- * that died), a damaged store commits nothing, and the mandate's markets and categories hold.
+ * that died), a damaged store commits nothing, and the mandate's markets and categories hold. A
+ * sealed bid on a listing counts in the same store under the same lock: two bids, or a bid and a
+ * room's accept, from two processes at once never together pass it, and a withdrawn listing's bid
+ * is released.
  */
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AllowanceStore, readTranscript, reconcileAllowance, allowanceTotals, type AllowanceOwner, type GuardedSeat } from "../../../src/owner/index.js";
+import { AllowanceStore, marketBidMessage, readTranscript, reconcileAllowance, allowanceTotals, type AllowanceOwner, type GuardedSeat } from "../../../src/owner/index.js";
 import { bidCommitment, dealStatement, signStatement, TrestleError, type Entry } from "../../../src/protocol/index.js";
 import { seatKeyPath } from "../../../src/client/node.js";
 import { cli } from "../../support/cli.js";
@@ -31,6 +34,18 @@ type Outcome = { ok: true; seq: number } | { ok: false; code: string; reason: st
 /** A buyer process accepting `offer` in `room` (with `crash`, reserving it and waiting to be killed). */
 function buyerProcess(f: MarketRooms, room: string, offer: string, crash = false) {
   return childProcess({ mode: crash ? "crash" : "accept", relay: f.url, home: f.home, room, seat: seatOf("ana"), offer });
+}
+
+/** A process of ana's committing a sealed bid of `amount` on the listing at `listing` at her market. */
+function bidderProcess(f: MarketRooms, listing: string, amount: number) {
+  return childProcess({ mode: "bid", relay: f.url, home: f.home, market: f.m.id, seat: seatOf("ana"), listing, amount });
+}
+
+/** `seller` lists a cot at ana's market for sealed bids (reserve 0) until ten minutes from now; returns the listing's leaf. */
+function sealedCot(f: MarketRooms, seller: "ben" | "chen"): Promise<string> {
+  const until = Date.now() + 600_000;
+  const sealed = { until, reveal_until: until + 600_000 };
+  return writeIn(f, seller, f.m.id, { kind: "listing", side: "offer", title: `cot of ${seller}`, category: "baby-gear", quantity: 1, expires: sealed.reveal_until, price: { currency: "USD", min: 0 }, sealed });
 }
 
 /** A process adding `count` commitments to `store`'s store in `home`, one change each (killed while it holds the lock, with `dieLocked`). */
@@ -176,7 +191,7 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     await ben.send({ kind: "offer", terms: { amount: 5_000, currency: "USD" } });
     const error = await refused(() => ben.send({ kind: "offer", terms: { amount: 4_000, currency: "USD" } }));
     expect(error.details).toMatchObject({ reason: "open" });
-    expect(error.message).toMatch(/at most 1 open commitments/);
+    expect(error.message).toMatch(/at most 1 open commitment across .* and 1 is open/);
     expect(allowanceTotals(storeOf(f, "ben", home).read().commitments)).toEqual({ spent: 0, reserved: 0, open: 1 });
   });
 
@@ -194,7 +209,48 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     expect(readdirSync(dirname(store.path))).toEqual(["m-store-race.json"]);
   });
 
+  it("lets exactly one of two sealed bids, from two processes at the same moment, through when together they would pass it", async () => {
+    const f = await marketRooms(relay.url);
+    await mandateAt(f, f.m.id);
+    const cots = [await sealedCot(f, "ben"), await sealedCot(f, "chen")];
+    const outcomes = await raced(cots.map((cot) => bidderProcess(f, cot, 6_000)));
+    expect(outcomes.filter((o) => o?.ok)).toHaveLength(1);
+    expect(outcomes.find((o) => o?.ok === false)).toMatchObject({ code: "E_MANDATE", reason: "allowance" });
+    const commits = (await roomEntries(f, f.m.id)).filter((e) => e.kind === "bid" && e.seat === seatOf("ana"));
+    expect(commits).toHaveLength(1);
+    expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ room: f.m.id, kind: "bid", side: "buyer", amount: 6_000, state: "open", seq: commits[0]!.seq })]);
+  });
+
+  it("lets exactly one of a sealed bid and a room's accept, from two processes at the same moment, through when together they would pass it", async () => {
+    const f = await marketRooms(relay.url, ["chen"]);
+    await mandateAt(f, f.m.id);
+    await mandateAt(f, f.rooms.chen!);
+    const cot = await sealedCot(f, "chen");
+    const offer = await sellerOffers(f, "chen", 6_000);
+    const outcomes = await raced([bidderProcess(f, cot, 6_000), buyerProcess(f, f.rooms.chen!, offer)]);
+    expect(outcomes.filter((o) => o?.ok)).toHaveLength(1);
+    expect(outcomes.find((o) => o?.ok === false)).toMatchObject({ code: "E_MANDATE", reason: "allowance" });
+    const written = (await roomEntries(f, f.m.id)).filter((e) => e.kind === "bid").length + acceptsBy(await roomEntries(f, f.rooms.chen!), seatOf("ana"));
+    expect(written).toBe(1);
+    expect(allowanceTotals(storeOf(f).read().commitments)).toEqual({ spent: 0, reserved: 6_000, open: 1 });
+  });
+
   describe("when a reservation's write does not become a deal", () => {
+    it("releases a sealed bid once its listing was withdrawn, so the bid that needs what it held goes through", async () => {
+      const f = await marketRooms(relay.url);
+      await mandateAt(f, f.m.id);
+      const [bens, chens] = [await sealedCot(f, "ben"), await sealedCot(f, "chen")];
+      const ana = await guardOf(f, f.m.id);
+      await ana.send(await marketBidMessage(ana, bens, 6_000));
+      const before = (await roomEntries(f, f.m.id)).length;
+      expect((await refused(async () => ana.send(await marketBidMessage(ana, chens, 6_000)))).details).toMatchObject({ reason: "allowance" });
+      expect((await roomEntries(f, f.m.id)).length).toBe(before);
+      await writeIn(f, "ben", f.m.id, { kind: "unlist", listing: bens });
+      expect((await ana.send(await marketBidMessage(ana, chens, 6_000))).seq).toBeGreaterThan(before);
+      expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ kind: "bid", listing: chens, amount: 6_000, state: "open" })]);
+    });
+
+
     it("releases the reservation of a send the relay refused", async () => {
       const f = await marketRooms(relay.url);
       for (const room of Object.values(f.rooms)) await mandateAt(f, room);

@@ -153,8 +153,10 @@ describe("a market bid through a guarded seat on a real relay", () => {
     expect(JSON.stringify(entries)).not.toContain(records.at(-1)!.salt);
     expect(state!.market!.listings[listing]!.sealed!.commits.ben!.commitment).toBe(records.at(-1)!.commitment);
 
-    expect(await marketRevealMessage(ben.guard, listing)).toEqual({ kind: "bid", op: "reveal", listing, bid: 280000, salt: records.at(-1)!.salt });
-    const early = await refusedAt(ben, async () => ben.guard.send(await marketRevealMessage(ben.guard, listing)));
+    expect(await marketRevealMessage(ben.guard, listing, until)).toEqual({ kind: "bid", op: "reveal", listing, bid: 280000, salt: records.at(-1)!.salt });
+    const early = await refusedAt(ben, async () => ben.guard.send(await marketRevealMessage(ben.guard, listing, Date.now())));
     expect(early).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sealed", until } });
+    const late = await refusedAt(ben, async () => ben.guard.send(await marketRevealMessage(ben.guard, listing, until + HOUR)));
+    expect(late).toMatchObject({ code: "E_EXPIRED", details: { reason: "closed", reveal_until: until + HOUR } });
   });
 });

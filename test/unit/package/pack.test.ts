@@ -5,7 +5,9 @@
  * check under Node's and a bundler's module resolution from declared types, and need no
  * @types/node (only the bot's own `process` does, and TypeScript says so); its browser entry
  * bundles for browsers with nothing of Node in it; it exports TrestleError; the `trestle` bin
- * prints its version, and so does the copy a relay serves, run with npx from an empty folder.
+ * prints its version, and so does the copy a relay serves, run with npx from an empty folder; and
+ * on the oldest Node the package declares (engines, 20.3, while the checkout works on 22) the
+ * installed command runs, MCP server included, answering an SDK client of each revision.
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -14,6 +16,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { build, transform } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packInto } from "../../../scripts/build-pack.mjs";
@@ -21,6 +25,7 @@ import { createKeyFile, seatKeyPath } from "../../../src/client/node.js";
 import { sha256, utf8 } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { NODE_FLOOR, nodeFloor, withNode } from "../../support/node-versions.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
@@ -180,5 +185,28 @@ describe("the packed package", () => {
   it("installs the trestle command, which prints its version", async () => {
     const bin = await node([join(project, "node_modules/trestle/bin/trestle.mjs"), "--version"], {});
     expect(bin).toEqual({ code: 0, stdout: `trestle ${pkg.version}\n`, stderr: "" });
+  });
+
+  withNode(nodeFloor(), (floor) => {
+    it("runs on the oldest Node it declares: the command, and its MCP server to a client of each revision", async () => {
+      expect((await run(floor, ["-p", "process.versions.node"])).stdout.trim()).toMatch(new RegExp(`^${NODE_FLOOR.replace(".", "\\.")}\\.`));
+      const bin = join(project, "node_modules/trestle/bin/trestle.mjs");
+      expect((await run(floor, [bin, "--version"], { cwd: project })).stdout).toBe(`trestle ${pkg.version}\n`);
+      const home = mkdtempSync(join(tmpdir(), "trestle-floor-"));
+      await run(floor, [bin, "--home", home, "keygen", "--owner", "tao"], { cwd: project });
+      for (const revision of ["2025-11-25", "2026-07-28"] as const) {
+        const versionNegotiation = revision === "2026-07-28" ? { versionNegotiation: { mode: { pin: revision } } } : {};
+        const client = new Client({ name: "floor", version: "1.0.0" }, versionNegotiation);
+        const env = { PATH: process.env.PATH ?? "", TRESTLE_HOME: home, TRESTLE_OWNER: "tao", TRESTLE_URL: relay.url };
+        await client.connect(new StdioClientTransport({ command: floor, args: [bin, "mcp"], env, cwd: project, stderr: "ignore" }));
+        try {
+          expect(client.getProtocolEra()).toBe(revision === "2026-07-28" ? "modern" : "legacy");
+          expect((await client.listTools()).tools.map((t) => t.name)).toContain("trestle_create_table");
+          expect(JSON.parse((await client.readResource({ uri: "trestle://server" })).contents.map((c) => ("text" in c ? c.text : "")).join(""))).toMatchObject({ relay: relay.url, owner: "tao" });
+        } finally {
+          await client.close();
+        }
+      }
+    }, 60_000);
   });
 });
