@@ -18,7 +18,7 @@ import { ApprovalNeededSchema } from "../../src/protocol/schemas/notify.js";
 import type { OwnerTable } from "../owner/inbox.js";
 import { tapOutcome, tapReply } from "./taps.js";
 import { answerFromChat, instructFromChat } from "./owner-chat.js";
-import { bindGroupHere, freeStaleGroup } from "./group-bind.js";
+import { bindGroupHere, freeStaleGroup, groupGoneHere } from "./group-bind.js";
 import { groupCommand, joinHint } from "./group-commands.js";
 import type { Directory } from "./calls.js";
 import { directory, ownerStub, tableStubOf } from "./stubs.js";
@@ -39,6 +39,7 @@ export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = d
 /** The reply to send back, or null to stay silent. */
 export async function handleInbound(env: Env, inbound: Inbound, dir: Directory = directory(env)): Promise<string | null> {
   if (inbound.kind === "ignored") return null;
+  if (inbound.kind === "group_gone") return unwrap(await dir.seen(inbound.eventId)) ? null : groupGoneHere(env, dir, inbound);
   const { sender } = inbound;
   if (unwrap(await dir.seen(sender.eventId))) return null;
   const cmd = inbound.kind === "command" ? inbound.command : null;

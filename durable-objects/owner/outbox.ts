@@ -116,6 +116,7 @@ export class Outbox {
     const report: DrainReport = { sent: 0, delivered: 0, failed: 0, next: null };
     // Rows that went out in a batch of news earlier in this drain (news-batches.ts).
     const batched = new Set<string>();
+    const gaveUp = new Set<string>();
     for (const row of rows) {
       const platform = String(row.platform) as ChatPlatform;
       const account = String(row.account);
@@ -125,6 +126,12 @@ export class Outbox {
       const event = this.inbox.get(eventId);
       if (!channel || !event) {
         this.sql.exec("DELETE FROM outbox WHERE event_id = ? AND platform = ? AND account = ?", eventId, platform, account);
+        continue;
+      }
+      if (channel.gone !== null) {
+        // Its queued rows are all given up at once; the rest of them in this drain are skipped.
+        if (!gaveUp.has(`${platform}\n${account}`)) this.giveUp(channel, channel.gone, "the bot can no longer post there", now());
+        gaveUp.add(`${platform}\n${account}`);
         continue;
       }
       if (event.type === "group_news") {
@@ -188,9 +195,21 @@ export class Outbox {
     return { rows: sent.map((s) => s.eventId), result };
   }
 
+  /** Marks `channel` gone for `reason` and gives up every row still queued for it, recording why; nothing more is sent there. */
+  giveUp(channel: Channel, reason: "removed" | "migrated", detail: string, at: number): void {
+    const { platform, account } = channel;
+    this.bindings.markGone(platform, account, reason);
+    const rows = this.sql.exec("SELECT event_id, resends FROM outbox WHERE state = 'queued' AND platform = ? AND account = ?", platform, account).toArray();
+    this.sql.exec("UPDATE outbox SET state = 'failed', reason = ?, updated_at = ? WHERE state = 'queued' AND platform = ? AND account = ?", reason, at, platform, account);
+    const last = rows.at(-1);
+    const event = last === undefined ? `gone:${platform}:${account}` : String(last.event_id);
+    this.log.record({ platform, account, event, status: "failed", http_status: null, reason, detail, resends: last === undefined ? 0 : Number(last.resends), at });
+  }
+
   private settle(channel: Channel, sent: Sent, result: DeliveryResult, at: number): void {
     const { platform, account } = channel;
     const { eventId, attempts, resends } = sent;
+    if (!result.ok && (result.reason === "removed" || result.reason === "migrated")) this.bindings.markGone(platform, account, result.reason);
     if (result.ok) {
       this.update(eventId, platform, account, { state: "delivered", next_at: at, updated_at: at });
       this.bindings.delivered(platform, account, at);

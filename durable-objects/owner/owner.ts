@@ -35,7 +35,7 @@ export interface TappedApproval {
 }
 
 /** A new binding as the webhook learned it. */
-export type NewBinding = Omit<Channel, "delivered" | "last_delivered_at" | "bound_at">;
+export type NewBinding = Omit<Channel, "delivered" | "last_delivered_at" | "bound_at" | "gone">;
 
 /** The Durable Object for one owner key. */
 export class OwnerDO extends DurableObject<Env> {
@@ -93,6 +93,22 @@ export class OwnerDO extends DurableObject<Env> {
       const { outbox } = this.parts(ownerKey);
       outbox.forget(platform, account);
       return { removed: this.bindings.unbind(platform, account) };
+    });
+  }
+
+  /**
+   * A market's group the platform said the bot can no longer post to (it was removed, the bot left,
+   * or a Telegram group became a supergroup with a new id): the channel is marked gone, its queued
+   * news is given up with that reason, and its health says so. A group this audience does not have
+   * changes nothing.
+   */
+  async groupGone(audience: string, platform: ChatPlatform, group: string, reason: "removed" | "migrated", detail: string): Promise<Result<{ marked: boolean }>> {
+    return guarded(() => {
+      const { outbox } = this.parts(audience);
+      const channel = this.bindings.get(platform, group);
+      if (!channel) return { marked: false };
+      outbox.giveUp(channel, reason, detail, this.now());
+      return { marked: true };
     });
   }
 

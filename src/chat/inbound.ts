@@ -35,10 +35,22 @@ export interface Sender {
   eventId: string;
 }
 
+/** The platform says the bot can no longer post to a group: it was removed or left (`removed`), or the group moved to a new id (`migrated`). */
+export interface GroupGone {
+  kind: "group_gone";
+  platform: ChatPlatform;
+  group: string;
+  reason: "removed" | "migrated";
+  /** What the platform said, in words (the new id of a migrated group among them). */
+  detail: string;
+  eventId: string;
+}
+
 /** A parsed inbound event. */
 export type Inbound =
   | { kind: "command"; sender: Sender; command: Command }
   | { kind: "tap"; sender: Sender; tap: CallbackData | ChoiceTap | null }
+  | GroupGone
   | { kind: "ignored"; reason: string };
 
 const CODE_ALPHABET = /^[A-HJ-NP-Z2-9]{8}$/;

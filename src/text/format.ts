@@ -196,6 +196,10 @@ function stateText(channel: ChannelHealth, c: Styles): string {
       return c.red("failed");
     case "quota_exhausted":
       return c.red(`${CHAT_PLATFORM_NAMES[channel.platform]} monthly quota exhausted`);
+    case "removed":
+      return c.red("REMOVED: the bot can no longer post there");
+    case "migrated":
+      return c.red("MIGRATED: the group has a new id, bind it again");
   }
 }
 

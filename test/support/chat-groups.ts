@@ -4,8 +4,11 @@
  * channel, each signed exactly as the platform signs its webhook (chat-driver.ts), with where the
  * relay's private reply to the sender lands and what the fake saw posted to the group itself.
  */
-import { signGroupCode, type ChatPlatform, type Lang, type Signer } from "../../src/protocol/index.js";
-import { discordCommand, postDiscord, postLine, postTelegram, lineText, requests, telegramText } from "./chat-driver.js";
+import { env, runInDurableObject } from "cloudflare:test";
+import { groupAudience, signGroupCode, type ChatPlatform, type Lang, type Signer } from "../../src/protocol/index.js";
+import type { TableDO } from "../../durable-objects/table/table.js";
+import type { DrainReport } from "../../durable-objects/owner/outbox.js";
+import { discordCommand, drain, postDiscord, postLine, postTelegram, lineText, requests, telegramText } from "./chat-driver.js";
 import { CHAT_TEST } from "./chat-env.js";
 import type { RelayHttp, Reply } from "./relay-http.js";
 import { nonceOf } from "./table-fixture.js";
@@ -91,4 +94,15 @@ export function bodyText(body: Record<string, unknown>): string {
   if (typeof body.content === "string") return body.content;
   const messages = body.messages as { text?: string }[] | undefined;
   return messages?.map((m) => m.text ?? "").join("\n") ?? "";
+}
+
+/** Waits until market `market`'s object has offered every notification recorded so far to its audiences (the hand-off after a write runs on its own), then runs one drain of its group audience's outbox. */
+export async function drainGroups(market: string): Promise<DrainReport> {
+  await settledNotices(market);
+  return drain(groupAudience(market));
+}
+
+/** Resolves once market `market`'s object has offered every notification recorded so far to its owners' and groups' objects. */
+export function settledNotices(market: string): Promise<void> {
+  return runInDurableObject(env.TABLES.get(env.TABLES.idFromName(market)), (t: TableDO) => t.table.noticesSettled());
 }

@@ -8,13 +8,13 @@
  */
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { groupAudience, signGroupUnbind, type Entry } from "../../src/protocol/index.js";
+import { signGroupUnbind, type Entry } from "../../src/protocol/index.js";
 import type { ChatDirectoryDO } from "../../durable-objects/chat-directory/directory.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { MarketHttp } from "../support/market-http.js";
 import { expect201 } from "../support/room-http.js";
-import { bindVia, drain, lineText, ownerClient, postLine, postTelegram, requests, telegramText } from "../support/chat-driver.js";
-import { askGroupCode, bodyText, postedToGroup, sayInGroup, type TestGroup } from "../support/chat-groups.js";
+import { bindVia, lineText, ownerClient, postLine, postTelegram, requests, telegramText } from "../support/chat-driver.js";
+import { askGroupCode, bodyText, drainGroups, postedToGroup, sayInGroup, settledNotices, type TestGroup } from "../support/chat-groups.js";
 import { nonceOf } from "../support/table-fixture.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
@@ -55,9 +55,10 @@ describe("binding a chat group to a market", () => {
     ]);
     expect(bound.every((e) => e.author?.key === m.k.owners.hana.publicKeyText)).toBe(true);
 
+    await settledNotices(m.id);
     const before = await m.read("ana", `/tables/${m.id}/groups`);
     expect(before.body.groups.map((g: { platform: string; health: { state: string } }) => [g.platform, g.health.state])).toEqual([["telegram", "unproven"], ["line", "unproven"], ["discord", "unproven"]]);
-    expect(await drain(groupAudience(m.id))).toMatchObject({ delivered: 3 });
+    expect(await drainGroups(m.id)).toMatchObject({ delivered: 3 });
     const greetings = await Promise.all(GROUPS.map(async (g) => bodyText((await postedToGroup(g))[0]!)));
     expect(greetings[0]).toContain("This group is a market's front door");
     expect(greetings[1]).toContain("このグループはマーケットの入口になりました");

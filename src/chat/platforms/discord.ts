@@ -13,7 +13,7 @@ import { ed25519 } from "../../protocol/signing/crypto.js";
 import { TrestleError } from "../../protocol/errors.js";
 import { LIMITS } from "../../protocol/limits/limits.js";
 import { apiBase } from "../config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
+import { bodyText, failureOf, goneFailure, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
 import { negotiateLang } from "../i18n.js";
 import { normalizeCode, parseTap, type Command, type Inbound } from "../inbound.js";
 import { ownerCommandOf } from "../owner-command.js";
@@ -120,11 +120,14 @@ export async function sendDiscord(env: DiscordSettings, channelId: string, messa
   const text = await bodyText(res);
   if (res.ok) return { ok: true, status: res.status };
   const parsed = DiscordErrorSchema.safeParse(safeJson(text));
+  // JSON error codes (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json): 50001 Missing Access, 10003 Unknown Channel.
+  const code = parsed.success ? parsed.data.code : undefined;
+  if ((res.status === 403 && code === 50001) || (res.status === 404 && code === 10003)) return goneFailure(res.status, "removed", parsed.success ? (parsed.data.message ?? text) : text);
   const retryAfter = parsed.success ? parsed.data.retry_after : undefined;
   return failureOf(res.status, parsed.success ? (parsed.data.message ?? text) : text, retryAfter === undefined ? undefined : Math.ceil(retryAfter * 1000));
 }
 
-const DiscordErrorSchema = z.looseObject({ message: z.string().optional(), retry_after: z.number().min(0).max(86_400).optional() });
+const DiscordErrorSchema = z.looseObject({ message: z.string().optional(), code: z.int().optional(), retry_after: z.number().min(0).max(86_400).optional() });
 
 /** True iff `signature` (hex) is the application key's Ed25519 signature over timestamp + body. */
 export async function verifyDiscordSignature(publicKeyHex: string, timestamp: string | null, body: Uint8Array, signature: string | null): Promise<boolean> {

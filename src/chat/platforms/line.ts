@@ -184,6 +184,10 @@ export const LineWebhookSchema = z.looseObject({ destination: z.string().max(64)
  */
 export function parseLineEvent(event: LineEvent): Inbound {
   const source = event.source;
+  // The official account left a group, or was removed from it: nothing more can be pushed there.
+  if (event.type === "leave" && source?.type === "group" && source.groupId) {
+    return { kind: "group_gone", platform: "line", group: source.groupId, reason: "removed", detail: "the official account left the group (leave event)", eventId: `line:${event.webhookEventId}` };
+  }
   const userId = source?.type === "user" || source?.type === "group" ? source.userId : undefined;
   if (!userId) return { kind: "ignored", reason: "not from a user in a one-to-one chat or a group" };
   const group = source?.type === "group" ? (source.groupId ?? null) : null;
@@ -228,12 +232,12 @@ export async function answerLineEvent(env: LineSettings, event: LineEvent, conte
   const inbound = parseLineEvent(event);
   const reply = await context.handle(inbound);
   if (reply === null) return;
-  const sent =
-    inbound.kind !== "ignored" && inbound.sender.group !== null
-      ? await sendLine(env, inbound.sender.account, { title: reply, lines: [], actions: [] }, retryKeyOf(sha256(utf8(inbound.sender.eventId))), AbortSignal.timeout(SEND_TIMEOUT_MS))
-      : event.replyToken
-        ? await replyLine(env, event.replyToken, reply)
-        : null;
+  const inGroup = (inbound.kind === "command" || inbound.kind === "tap") && inbound.sender.group !== null;
+  const sent = inGroup
+    ? await sendLine(env, inbound.sender.account, { title: reply, lines: [], actions: [] }, retryKeyOf(sha256(utf8(inbound.sender.eventId))), AbortSignal.timeout(SEND_TIMEOUT_MS))
+    : event.replyToken
+      ? await replyLine(env, event.replyToken, reply)
+      : null;
   if (sent && !sent.ok) console.error("LINE reply failed", sent.status, sent.reason);
 }
 

@@ -11,9 +11,9 @@ import { z } from "zod";
 import { fromUtf8 } from "../../protocol/encoding/bytes.js";
 import { TrestleError } from "../../protocol/errors.js";
 import { apiBase, timingSafeEqual } from "../config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
+import { bodyText, failureOf, goneFailure, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
 import { negotiateLang } from "../i18n.js";
-import { parseCommandText, parseTap, type Inbound } from "../inbound.js";
+import { parseCommandText, parseTap, type GroupGone, type Inbound } from "../inbound.js";
 import { refOfQuoted } from "../question.js";
 import { codePoints, fitRendered, type ChatAction, type ChatMessage } from "../message.js";
 import type { Connected, HookContext, HookRequest, Platform } from "./platform.js";
@@ -110,13 +110,21 @@ export async function sendTelegram(env: TelegramSettings, chatId: string, messag
   const text = await bodyText(res);
   if (res.ok) return { ok: true, status: res.status };
   const parsed = TelegramErrorSchema.safeParse(safeJson(text));
+  const description = parsed.success ? (parsed.data.description ?? text) : text;
+  // A group that became a supergroup answers with its new id (Bot API ResponseParameters.migrate_to_chat_id).
+  const migrated = parsed.success ? parsed.data.parameters?.migrate_to_chat_id : undefined;
+  if (migrated !== undefined) return goneFailure(res.status, "migrated", `the group became supergroup ${migrated}: ${description}`);
+  if ((res.status === 403 || res.status === 400) && GONE.test(description)) return goneFailure(res.status, "removed", description);
   const retryAfter = parsed.success ? parsed.data.parameters?.retry_after : undefined;
-  return failureOf(res.status, parsed.success ? (parsed.data.description ?? text) : text, retryAfter === undefined ? undefined : retryAfter * 1000);
+  return failureOf(res.status, description, retryAfter === undefined ? undefined : retryAfter * 1000);
 }
+
+/** Bot API descriptions saying the bot can no longer post to a group: kicked, no longer a member, the group deactivated or gone. */
+const GONE = /kicked|not a member|deactivated|chat not found/i;
 
 const TelegramErrorSchema = z.looseObject({
   description: z.string().optional(),
-  parameters: z.looseObject({ retry_after: z.int().min(0).max(86_400).optional() }).optional(),
+  parameters: z.looseObject({ retry_after: z.int().min(0).max(86_400).optional(), migrate_to_chat_id: z.int().optional() }).optional(),
 });
 
 const User = z.looseObject({
@@ -132,8 +140,17 @@ const Chat = z.looseObject({ id: z.int(), type: z.string().max(32) });
 export const TelegramUpdateSchema = z.looseObject({
   update_id: z.int(),
   message: z
-    .looseObject({ from: User.optional(), chat: Chat, text: z.string().max(4096).optional(), reply_to_message: z.looseObject({ text: z.string().max(4096).optional() }).optional() })
+    .looseObject({
+      from: User.optional(),
+      chat: Chat,
+      text: z.string().max(4096).optional(),
+      reply_to_message: z.looseObject({ text: z.string().max(4096).optional() }).optional(),
+      /** A service message in a group that became a supergroup: the supergroup's id. */
+      migrate_to_chat_id: z.int().optional(),
+    })
     .optional(),
+  /** The bot's own membership in a chat changed (ChatMemberUpdated); with `allowed_updates` naming it. */
+  my_chat_member: z.looseObject({ chat: Chat, new_chat_member: z.looseObject({ status: z.string().max(32) }) }).optional(),
   callback_query: z
     .looseObject({ id: z.string().max(128), from: User, message: z.looseObject({ chat: Chat }).optional(), data: z.string().max(256).optional() })
     .optional(),
@@ -155,6 +172,8 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
     const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), group: null, label: label(query.from), lang: langOf(query.from), eventId: `telegram:cb:${query.id}` };
     return { kind: "tap", sender, tap: parseTap(query.data) };
   }
+  const gone = groupGoneOf(update, eventId);
+  if (gone) return gone;
   const message = update.message;
   if (!message?.text || !message.from || message.from.is_bot) return { kind: "ignored", reason: "not a text message from a person" };
   const addressed = /^\/([A-Za-z_]+)@([A-Za-z0-9_]{1,64})\b/.exec(message.text);
@@ -172,6 +191,20 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
   if (!command) return { kind: "ignored", reason: "not a command" };
   if (!isPrivate && group === null) return { kind: "ignored", reason: `a ${message.chat.type} chat is neither private nor a group` };
   return { kind: "command", sender, command };
+}
+
+/** A group the bot can no longer post to: it left or was removed (my_chat_member), or the group became a supergroup (migrate_to_chat_id); else null. */
+function groupGoneOf(update: TelegramUpdate, eventId: string): GroupGone | null {
+  const member = update.my_chat_member;
+  const status = member?.new_chat_member.status;
+  if (member && GROUP_CHATS.has(member.chat.type) && (status === "left" || status === "kicked")) {
+    return { kind: "group_gone", platform: "telegram", group: String(member.chat.id), reason: "removed", detail: `the bot's membership is now "${status}"`, eventId };
+  }
+  const to = update.message?.migrate_to_chat_id;
+  if (to !== undefined && GROUP_CHATS.has(update.message!.chat.type)) {
+    return { kind: "group_gone", platform: "telegram", group: String(update.message!.chat.id), reason: "migrated", detail: `the group became supergroup ${to}`, eventId };
+  }
+  return null;
 }
 
 /** The chat types of a Telegram group: a basic group, or a supergroup (what a group becomes, with a new id, once it grows or an admin changes it). */
@@ -200,7 +233,7 @@ export async function telegramHook(env: TelegramSettings, request: HookRequest, 
     return reply === null ? { method: "answerCallbackQuery", callback_query_id: id } : telegramAnswer(id, reply);
   }
   // A reply to something said in a group goes to the sender's private chat, never the group (a bot can write there once the person has started it).
-  return reply === null || inbound.kind === "ignored" ? {} : telegramReply(inbound.sender.chat, reply);
+  return reply === null || inbound.kind !== "command" ? {} : telegramReply(inbound.sender.chat, reply);
 }
 
 function jsonOf(body: Uint8Array): unknown {
