@@ -8,6 +8,7 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { groupAudience, signGroupCode, type ChatPlatform, type Lang, type Signer } from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import type { DrainReport } from "../../durable-objects/owner/outbox.js";
+import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import { discordCommand, drain, postDiscord, postLine, postTelegram, lineText, requests, telegramText } from "./chat-driver.js";
 import { CHAT_TEST } from "./chat-env.js";
 import type { RelayHttp, Reply } from "./relay-http.js";
@@ -105,4 +106,13 @@ export async function drainGroups(market: string): Promise<DrainReport> {
 /** Resolves once market `market`'s object has offered every notification recorded so far to its owners' and groups' objects. */
 export function settledNotices(market: string): Promise<void> {
   return runInDurableObject(env.TABLES.get(env.TABLES.idFromName(market)), (t: TableDO) => t.table.noticesSettled());
+}
+
+/** Lets every group of `market` be posted to now, as the clock would once the platform's pace allows (news-batches.ts). */
+export async function paceElapsed(market: string): Promise<void> {
+  const audience = groupAudience(market);
+  await runInDurableObject(env.OWNERS.get(env.OWNERS.idFromName(audience)), (_o: OwnerDO, state) => {
+    state.storage.sql.exec("UPDATE channels SET next_send_at = 0");
+    state.storage.sql.exec("UPDATE outbox SET next_at = 0 WHERE state = 'queued'");
+  });
 }

@@ -5,15 +5,14 @@
  * limits; and after the relay's object is killed mid-send (as chat-resend.test.ts kills an owner's),
  * the same items go out again marked as sent again, under the same duplicate guard.
  */
-import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { groupAudience, type ChatPlatform } from "../../src/protocol/index.js";
-import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { MarketHttp } from "../support/market-http.js";
 import { expect201 } from "../support/room-http.js";
 import { killedMidSend, postLine, postTelegram, requests, runAlarm, script } from "../support/chat-driver.js";
-import { askGroupCode, drainGroups, postedToGroup, sayInGroup, settledNotices, type TestGroup } from "../support/chat-groups.js";
+import { askGroupCode, drainGroups, paceElapsed, postedToGroup, sayInGroup, settledNotices, type TestGroup } from "../support/chat-groups.js";
 import { limitViolations, visibleText } from "../support/chat-limits.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
@@ -34,15 +33,6 @@ async function marketWith(id: string, groups: readonly (TestGroup & { lang: Lang
 /** The messages the fake saw posted to `group` after its greeting, as their readers see them. */
 async function news(group: TestGroup): Promise<string[]> {
   return (await postedToGroup(group)).slice(1).map((body) => visibleText(group.platform, body));
-}
-
-/** Lets every group of `market` be posted to now, as the clock would once the platform's pace allows. */
-async function paceElapsed(market: string): Promise<void> {
-  const audience = groupAudience(market);
-  await runInDurableObject(env.OWNERS.get(env.OWNERS.idFromName(audience)), (_o: OwnerDO, state) => {
-    state.storage.sql.exec("UPDATE channels SET next_send_at = 0");
-    state.storage.sql.exec("UPDATE outbox SET next_at = 0 WHERE state = 'queued'");
-  });
 }
 
 const stroller = { side: "offer" as const, title: "Bugaboo stroller", category: "baby-gear", quantity: 1, price: { currency: "TWD" as const, min: 280000 } };
