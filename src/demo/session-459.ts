@@ -24,6 +24,7 @@ import { toHex, type TableConfig } from "../protocol/index.js";
 import { jennySeat, judgeSeat, PRIVATE_NOTE, taoSeat, type JudgeView } from "./debaters.js";
 import { DemoError } from "./errors.js";
 import { PrincipalSession } from "./principal.js";
+import type { DemoChats } from "./market-groups.js";
 import type { DemoRelay } from "./relay.js";
 import { checkTask, executeTask } from "./task-work.js";
 import { INITIAL_BOARD, writeBoard } from "./taskboard.js";
@@ -41,6 +42,8 @@ export interface SessionOptions {
   /** Where the export goes. */
   outDir: string;
   transcript: Transcript;
+  /** The chat apps' stand-in the relay reaches and the platforms' webhooks to it, when the relay was started with them (the market's groups); else null. */
+  chats?: DemoChats | null;
 }
 
 /** What happened, for the checks. */
