@@ -371,6 +371,8 @@ export class HttpClient {
       try {
         return await this.sendOnce(method, path, options);
       } catch (error) {
+        if (method === "GET" && attempt === 0 && error instanceof ConnectionClosed) continue;
+        if (error instanceof ConnectionClosed) throw error.refusal;
         const wait = error instanceof TrestleError ? retryAfterOf(error) : null;
         if (wait === null || options.retry === false || attempt >= policy.attempts || wait > policy.maxWaitMs) throw error;
         policy.onWait?.(wait, `${method} ${path.split("?")[0]}`);
@@ -404,7 +406,8 @@ export class HttpClient {
       retryAfter = retryAfterHeader(response.headers.get("retry-after"));
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
-      throw new TrestleError("E_NETWORK", `cannot reach the relay at ${this.url}: ${causeOf(error)}`);
+      const refusal = new TrestleError("E_NETWORK", `cannot reach the relay at ${this.url}: ${causeOf(error)}`);
+      throw closedBeforeAnswer(error) ? new ConnectionClosed(refusal) : refusal;
     }
     const text = new TextDecoder().decode(bytes);
     if (status >= 200 && status < 300) return { status, text, bytes };
@@ -473,6 +476,23 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A request whose connection the relay had closed before any answer: a kept-alive connection the
+ * relay dropped as idle while this process was too busy to notice (undici "other side closed").
+ * A GET is sent again once at once, on a new connection; a signed POST never is (decision 0526).
+ */
+class ConnectionClosed extends Error {
+  constructor(readonly refusal: TrestleError) {
+    super(refusal.message);
+  }
+}
+
+/** Whether `error` from fetch is the connection being closed under the request, before any answer (undici's socket error, or a reset). */
+function closedBeforeAnswer(error: unknown): boolean {
+  const cause = error instanceof Error ? (error as { cause?: { code?: unknown } }).cause : undefined;
+  return cause?.code === "UND_ERR_SOCKET" || cause?.code === "ECONNRESET";
 }
 
 function causeOf(error: unknown): string {

@@ -11,7 +11,7 @@
 import { MarketClient, matchRoomConfigFor, matchesOf, roomPresence, type Clock, type TableClient } from "../client/index.js";
 import { openTable } from "../client/node.js";
 import { systemClock } from "../client/random.js";
-import { matchSeatOf, TrestleError, type CapabilityCard, type JoinResponse, type Signer, type TableConfig } from "../protocol/index.js";
+import { matchSeatOf, TrestleError, type CapabilityCard, type JoinResponse, type MarketState, type Signer, type TableConfig, type TableState } from "../protocol/index.js";
 import type { Mandate } from "./records.js";
 import { readMandate, nextMandate, signMandate, writeMandateFile, type MandateFor } from "./mandate.js";
 import { marketState } from "./market-view.js";
@@ -67,10 +67,7 @@ export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRo
   const reader = { signer: ownerSigner, as: { owner } };
   const state = marketState(await readTranscript(market, reader));
   const mine = matchesOf(state, ownerKey).find((m) => m.seq === seq);
-  if (!mine) {
-    if (Object.hasOwn(state.market.matches, String(seq))) throw new TrestleError("E_FORBIDDEN", `match ${seq} of ${market.table} is not ${owner}'s: this owner key is neither side`);
-    throw new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in market ${market.table}`, { match: seq });
-  }
+  if (!mine) throw notOwnMatch(state, seq, owner);
   // A listing posted from a group has no seat: the seat named here is the owner's agent in the market, whose mandate the room seat carries.
   const marketSeat = matchSeatOf(state.market, seq, ownerKey) ?? options.seat;
   if (marketSeat === undefined) throw new TrestleError("E_SCHEMA", `${owner}'s side of match ${seq} was posted from a chat group, so no seat wrote it: name the seat to take into its room`);
@@ -93,6 +90,12 @@ export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRo
     if (!(error instanceof TrestleError) || error.code !== "E_FORBIDDEN") throw error;
     return entered("seated", await room.join(ownerSigner, join));
   }
+}
+
+/** Why match `seq` of market `state` is not `owner`'s: E_FORBIDDEN when it is another's, E_UNKNOWN_MATCH when the market has no match there. */
+export function notOwnMatch(state: TableState & { market: MarketState }, seq: number, owner: string): TrestleError {
+  if (Object.hasOwn(state.market.matches, String(seq))) return new TrestleError("E_FORBIDDEN", `match ${seq} of ${state.table} is not ${owner}'s: this owner key is neither side`);
+  return new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in market ${state.table}`, { match: seq });
 }
 
 /** Creates the room from `config`; false when the other side created it first (E_TABLE_EXISTS). */

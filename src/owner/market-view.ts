@@ -1,11 +1,12 @@
 /**
  * A market as the owner's surfaces show it, from the verified transcript (docs/SPEC.md §5.15): its
  * folded state, a listing named by seq or hash (live or not), the fields of the entry that wrote it
- * (where a new version starts from), and one owner's matches with the titles of both listings and
- * whether each match's room exists on the relay.
+ * (where a new version starts from), how long a new listing lives by default, the matches a
+ * listing made, and one owner's matches with the titles of both listings and whether each match's
+ * room exists on the relay.
  */
 import { matchesOf, roomPresence, type HttpClient, type OwnMatch, type RoomPresence } from "../client/index.js";
-import { own, requireMarket, TrestleError, type Entry, type ListingState, type MarketState, type TableState } from "../protocol/index.js";
+import { own, requireMarket, TrestleError, type Entry, type ListingSide, type ListingState, type MarketState, type MatchParty, type TableState } from "../protocol/index.js";
 import { entryRef } from "./entry-ref.js";
 import type { Transcript } from "./transcript.js";
 
@@ -29,6 +30,31 @@ export function listingEntry(transcript: Transcript, seq: number): Extract<Entry
   const entry = transcript.entries[seq - 1];
   if (!entry || entry.seq !== seq || entry.kind !== "listing") throw new TrestleError("E_UNKNOWN_LISTING", `entry ${seq} is not a listing`);
   return entry;
+}
+
+/** How long a listing lives when its writer names no expiry: the longest `ttlMs` (the market's listing lifetime) allows, less a minute (half of it under two) for clocks that differ. */
+export function defaultListingLifetime(ttlMs: number): number {
+  return ttlMs - Math.min(60_000, ttlMs / 2);
+}
+
+/** One match a listing made, from that listing's side: the match's seq, the other side's party, listing (leaf), side and title. */
+export interface ListingMatch {
+  seq: number;
+  party: MatchParty;
+  listing: string;
+  side: ListingSide;
+  title: string;
+}
+
+/** The matches in `state` that the listing `leaf` is a side of, oldest first. */
+export function listingMatches(state: TableState & { market: MarketState }, leaf: string): ListingMatch[] {
+  return Object.entries(state.market.matches)
+    .filter(([, m]) => m.offer === leaf || m.want === leaf)
+    .map(([seq, m]) => {
+      const other = m.offer === leaf ? { party: m.wanted_by, listing: m.want, side: "want" as const } : { party: m.offered_by, listing: m.offer, side: "offer" as const };
+      return { seq: Number(seq), ...other, title: own(state.market.listings, other.listing)?.title ?? "?" };
+    })
+    .sort((a, b) => a.seq - b.seq);
 }
 
 /** One of an owner's matches as the owner reads it: both listings' titles and whether its room exists. */

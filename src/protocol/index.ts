@@ -65,6 +65,7 @@ export * from "./policy/owners.js";
 export * from "./policy/invites.js";
 export { isRoomKind } from "./policy/kinds/registry.js";
 export * from "./reading/projection-room.js";
+export { searchListings } from "./reading/market-search.js";
 export * from "./requests/room-requests.js";
 export * from "./schemas/owner-ask.js";
 export * from "./requests/owner-ask-requests.js";

@@ -44,8 +44,12 @@ export function groupWord(via: string | undefined): string {
 /** One owner's match in words: both listings (this owner's first), the quantity, and where its room stands. */
 export function ownMatchLine(m: { seq: number; side: ListingSide; title: string; their_title: string; other: MatchParty; quantity: number; room: string; room_presence: string; deal: number | null }): string {
   const theirs = m.side === "offer" ? "want" : "offer";
-  const room = m.deal !== null ? `deal recorded at #${m.deal}` : m.room_presence === "none" ? "not opened yet" : m.room_presence === "deleted" ? "deleted" : "open";
-  return `match #${m.seq}: your ${m.side} ${quotedListing(m.title)} with ${m.other.owner}'s ${theirs} ${quotedListing(m.their_title)}, ${unitsText(m.quantity)}; room ${m.room} ${room}`;
+  return `match #${m.seq}: your ${m.side} ${quotedListing(m.title)} with ${m.other.owner}'s ${theirs} ${quotedListing(m.their_title)}, ${unitsText(m.quantity)}; room ${m.room} ${roomStandingText(m)}`;
+}
+
+/** Where a match's room stands, in words: its recorded deal, else not opened yet, open or deleted. */
+export function roomStandingText(m: { room_presence: string; deal: number | null }): string {
+  return m.deal !== null ? `deal recorded at #${m.deal}` : m.room_presence === "none" ? "not opened yet" : m.room_presence === "deleted" ? "deleted" : "open";
 }
 
 /** A market entry as a live tail shows it (a listing, one posted from a group, a withdrawal, a sealed bid, a settlement, a match or sale, a recorded deal, a group bound or unbound); null for any other entry. */
