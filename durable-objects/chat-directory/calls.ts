@@ -27,9 +27,9 @@ export type Redeemed =
   /** A market's group code sent in a group that is another market's (or this one's) front door already: kept. */
   | { outcome: "group_taken"; market: string };
 
-/** A group command past a flood limit: whose (one member's, or the whole group's), and the wait until its window ends. */
+/** A group command past a flood limit: which (one member's, or the whole group's), and the wait until its window ends. */
 export interface GroupFlood {
-  limit: "member" | "group";
+  limit: "group_commands_per_member" | "group_commands_per_group";
   wait_ms: number;
 }
 

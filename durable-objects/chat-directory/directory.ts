@@ -156,8 +156,8 @@ export class ChatDirectoryDO extends SqliteObject {
     return guarded(() => {
       const now = this.now();
       const limits = [
-        { limit: "member" as const, name: `group:${platform}:${group}:${account}`, row: LIMIT_TABLE.group_commands_per_member },
-        { limit: "group" as const, name: `group:${platform}:${group}`, row: LIMIT_TABLE.group_commands_per_group },
+        { limit: "group_commands_per_member" as const, name: `group:${platform}:${group}:${account}`, row: LIMIT_TABLE.group_commands_per_member },
+        { limit: "group_commands_per_group" as const, name: `group:${platform}:${group}`, row: LIMIT_TABLE.group_commands_per_group },
       ];
       const counts = limits.map((l) => this.count(l.name, l.row.window_ms, now));
       const past = limits.find((l, i) => counts[i]! > l.row.count);

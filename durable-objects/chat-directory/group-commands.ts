@@ -85,7 +85,7 @@ async function admittedCommand(dir: Directory, sender: InGroup, lang: Lang): Pro
   const market = unwrap(await dir.groupMarket(sender.platform, sender.group));
   if (market === null) return { market, reply: t(lang, "group.reply.unbound_group") };
   const flood = unwrap(await dir.countGroupCommand(sender.platform, sender.group, sender.account));
-  if (flood) return { market, reply: t(lang, flood.limit === "member" ? "group.reply.flood_member" : "group.reply.flood_group", { wait: waitText(flood.wait_ms) }) };
+  if (flood) return { market, reply: t(lang, flood.limit === "group_commands_per_member" ? "group.reply.flood_member" : "group.reply.flood_group", { wait: waitText(flood.wait_ms) }) };
   return { market, reply: null };
 }
 
