@@ -82,6 +82,16 @@ import {
 import { CustodyResponseSchema, type CustodyRequest, type CustodyResponse } from "../protocol/schemas/custody.js";
 import { ReplicaStatusSchema, type ReplicaPage, type ReplicaStatus } from "../protocol/schemas/replica.js";
 import type { SeatRevokeRequest } from "../protocol/schemas/revoke.js";
+import {
+  GroupCodeResponseSchema,
+  GroupsResponseSchema,
+  GroupUnbindResponseSchema,
+  type GroupCodeRequest,
+  type GroupCodeResponse,
+  type GroupsResponse,
+  type GroupUnbindRequest,
+  type GroupUnbindResponse,
+} from "../protocol/schemas/market-group.js";
 import type { z } from "zod";
 import { systemClock, type Clock } from "./random.js";
 
@@ -241,6 +251,21 @@ export class HttpClient {
   /** GET /tables/:id/matches/:seq: a market's match, the citation its room's config carries and its room's id, read as `reader` (unsigned only at a public market). */
   match(table: string, seq: number, reader?: Reader): Promise<MatchResponse> {
     return this.json(MatchResponseSchema, "GET", `/tables/${enc(table)}/matches/${seq}`, reader ? { reader, table } : {});
+  }
+
+  /** POST /tables/:id/group-codes: the market creator's signed request for a code that binds one chat group (docs/SPEC.md §5.15 "Groups"). */
+  groupCode(table: string, request: GroupCodeRequest): Promise<GroupCodeResponse> {
+    return this.json(GroupCodeResponseSchema, "POST", `/tables/${enc(table)}/group-codes`, { body: request });
+  }
+
+  /** POST /tables/:id/groups/unbind: the market creator's signed unbinding of a chat group. */
+  unbindGroup(table: string, request: GroupUnbindRequest): Promise<GroupUnbindResponse> {
+    return this.json(GroupUnbindResponseSchema, "POST", `/tables/${enc(table)}/groups/unbind`, { body: request });
+  }
+
+  /** GET /tables/:id/groups: a market's bound chat groups with their delivery health, read as `reader` (unsigned only at a public market). */
+  groups(table: string, reader?: Reader): Promise<GroupsResponse> {
+    return this.json(GroupsResponseSchema, "GET", `/tables/${enc(table)}/groups`, reader ? { reader, table } : {});
   }
 
   /** POST /tables/:id/deals: asks the market to record the done deal of match room `room` (idempotent: a recorded deal answers its entry). */

@@ -26,7 +26,7 @@ export interface EnterMatchRoom {
   seq: number;
   owner: string;
   ownerSigner: Signer;
-  /** The room seat's name (default: the market seat that wrote this owner's listing in the match). */
+  /** The room seat's name (default: the market seat that wrote this owner's listing in the match; required when a chat group posted it, and then also the market seat whose mandate is carried). */
   seat?: string;
   /** The public key the room seat `seat` takes. */
   seatKey(seat: string): Promise<string>;
@@ -71,7 +71,9 @@ export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRo
   const state = marketState(await (options.marketTranscript ? options.marketTranscript() : readTranscript(market, reader)));
   const mine = matchesOf(state, ownerKey).find((m) => m.seq === seq);
   if (!mine) throw notOwnMatch(state, seq, owner);
-  const marketSeat = matchSeatOf(state.market, seq, ownerKey)!;
+  // A listing posted from a group has no seat: the seat named here is the owner's agent in the market, whose mandate the room seat carries.
+  const marketSeat = matchSeatOf(state.market, seq, ownerKey) ?? options.seat;
+  if (marketSeat === undefined) throw new TrestleError("E_SCHEMA", `${owner}'s side of match ${seq} was posted from a chat group, so no seat wrote it: name the seat to take into its room`);
   const source = await readMandate(seatFiles(options.home, market.table, marketSeat).mandate, { table: market.table, seat: marketSeat, ownerKey });
   if (!source.ok && source.reason !== "no_mandate") throw new TrestleError("E_MANDATE", `the mandate of ${marketSeat} at ${market.table} does not hold, so none can be carried into the room: ${source.message}`, { reason: source.reason });
   const seat = options.seat ?? marketSeat;

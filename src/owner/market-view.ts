@@ -59,9 +59,9 @@ export function listingMatches(state: TableState & { market: MarketState }, leaf
 
 /** One of an owner's matches as the owner reads it: both listings' titles and whether its room exists. */
 export interface MatchView extends OwnMatch {
-  /** This owner's listing's title and seat, and the other side's title. */
+  /** This owner's listing's title and seat (null for one posted from a chat group, which no seat signed), and the other side's title. */
   title: string;
-  seat: string;
+  seat: string | null;
   their_title: string;
   room_presence: RoomPresence;
 }
@@ -73,7 +73,7 @@ export async function matchViews(state: TableState & { market: MarketState }, ow
     matchesOf(state, ownerKey).map(async (m) => ({
       ...m,
       title: listing(m.mine)?.title ?? "?",
-      seat: listing(m.mine)?.seat ?? "?",
+      seat: listing(m.mine)?.seat ?? null,
       their_title: listing(m.theirs)?.title ?? "?",
       room_presence: await roomPresence(http, m.room),
     })),
