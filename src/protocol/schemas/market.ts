@@ -56,7 +56,15 @@ export const PriceRangeSchema = z
 export type PriceRange = z.infer<typeof PriceRangeSchema>;
 
 /** What a listing lists, whoever writes it (a seat's `listing`, a group's `system/group_listing`): side, title, text, category, quantity, public price, expiry. */
-export const ListingTermsFields = {
+export const ListingTermsFields: {
+  side: typeof ListingSideSchema;
+  title: z.ZodString;
+  text: z.ZodOptional<z.ZodString>;
+  category: typeof CategorySchema;
+  quantity: z.ZodInt;
+  price: z.ZodOptional<z.ZodType<PriceRange>>;
+  expires: typeof MillisSchema;
+} = {
   side: ListingSideSchema,
   title: z.string().min(1).max(LIMITS.listing_title_chars),
   text: z.string().min(1).max(LIMITS.terms_text_chars).optional(),
