@@ -4,7 +4,8 @@
  * (`npm run bench -- --quick`). Results go to bench/results.json (docs/BENCHMARKS.md). With
  * `--profile` it runs test/bench/profile.ts instead: a CPU profile of the relay under load; with
  * `--leaks`, test/bench/leaks.ts: the leak gate's catch and false-positive rates on its corpus; with
- * `--verify`, test/bench/verify.ts: `trestle verify` of a 10,000-entry export, end to end.
+ * `--verify`, test/bench/verify.ts: `trestle verify` of a 10,000-entry export, end to end; with
+ * `--market`, main.ts runs the market bench alone (test/bench/market/).
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";

@@ -12,12 +12,16 @@ import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import { rateLimited, untilWindowEnds, waitText } from "../../src/protocol/limits/rate-limited.js";
 import { ChatPlatformSchema, type ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.js";
+import type { GroupCodeRequest } from "../../src/protocol/schemas/market-group.js";
 import { chatPlatforms, outboxDelay } from "../settings.js";
 import { SqliteObject } from "../sqlite-object.js";
 import { guarded, type Result } from "../result.js";
 import { CODE_LIMITS, newCode, windowOf } from "./codes.js";
+import { LIMIT_TABLE } from "../../src/protocol/limits/registry.js";
+import type { GroupFlood } from "./calls.js";
 import { DeferredEventsSchema, DeferredQueue } from "./deferred.js";
-import { hookContext, type Redeemed } from "./handle.js";
+import { hookContext } from "./handle.js";
+import type { Redeemed } from "./calls.js";
 
 const MIGRATIONS = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -32,6 +36,11 @@ const MIGRATIONS = [
   // The queue above became every platform's (decision 0360); the rows already in it came from the one platform that used it.
   `ALTER TABLE line_queue RENAME TO deferred;
    ALTER TABLE deferred ADD COLUMN platform TEXT NOT NULL DEFAULT 'line';`,
+  // Markets' chat groups (decision 0500): a code that binds a group names its market and carries the creator's signed
+  // request; each group (platform and id) is the front door of one market at most.
+  `ALTER TABLE codes ADD COLUMN market TEXT;
+   ALTER TABLE codes ADD COLUMN request TEXT;
+   CREATE TABLE groups (platform TEXT NOT NULL, group_id TEXT NOT NULL, market TEXT NOT NULL, at INTEGER NOT NULL, PRIMARY KEY (platform, group_id));`,
 ];
 
 /** The chat directory. */
@@ -46,33 +55,48 @@ export class ChatDirectoryDO extends SqliteObject {
    * neither its nonce nor the window's count, so sent again it is refused the same way.
    */
   async createCode(statement: BindCodeStatement): Promise<Result<{ code: string; expires: number }>> {
-    return guarded(() => {
-      const now = this.now();
-      this.prune(now);
-      const used = this.sql.exec("SELECT 1 FROM nonces WHERE owner_key = ? AND nonce = ?", statement.owner_key, statement.nonce).toArray().length > 0;
-      if (used) throw new TrestleError("E_NONCE_REUSED", "this bind request was already used; sign a new one");
-      const counter = `owner:${statement.owner_key}`;
-      if (this.peek(counter, CODE_LIMITS.window_ms, now) >= CODE_LIMITS.per_owner) {
-        const wait = untilWindowEnds(now, CODE_LIMITS.window_ms);
-        throw rateLimited("bind_codes_per_owner", wait, `at most ${CODE_LIMITS.per_owner} bind codes per ${CODE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`);
-      }
-      this.sql.exec("INSERT INTO nonces (owner_key, nonce, at) VALUES (?, ?, ?)", statement.owner_key, statement.nonce, now);
-      this.count(counter, CODE_LIMITS.window_ms, now);
-      const code = newCode(crypto.getRandomValues(new Uint8Array(8)));
-      const expires = now + CODE_LIMITS.ttl_ms;
-      this.sql.exec(
-        "INSERT INTO codes (hash, owner_key, platform, lang, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
-        codeHash(code), statement.owner_key, statement.platform, statement.lang, now, expires,
-      );
-      return { code, expires };
-    });
+    return guarded(() => this.newCode(statement.owner_key, statement, { market: null, request: null }));
   }
 
   /**
-   * Redeems `code` for `account`: a locked-out account or relay-wide guessing gets `too_many`
-   * before the code is even looked at; every miss counts against both limits.
+   * A new code that binds one group of `platform` to `market`, for its creator's request (the
+   * market's object checked it): the same nonce, rate and guess rules as an owner's code, counted
+   * against the creator's key.
    */
-  async redeem(platform: ChatPlatform, account: string, code: string): Promise<Result<Redeemed>> {
+  async createGroupCode(market: string, creatorKey: string, request: GroupCodeRequest): Promise<Result<{ code: string; expires: number }>> {
+    return guarded(() => this.newCode(creatorKey, request.statement, { market, request: JSON.stringify(request) }));
+  }
+
+  private newCode(ownerKey: string, statement: { platform: ChatPlatform; lang: Lang; nonce: string }, group: { market: string | null; request: string | null }): { code: string; expires: number } {
+    const now = this.now();
+    this.prune(now);
+    const used = this.sql.exec("SELECT 1 FROM nonces WHERE owner_key = ? AND nonce = ?", ownerKey, statement.nonce).toArray().length > 0;
+    if (used) throw new TrestleError("E_NONCE_REUSED", "this code request was already used; sign a new one");
+    const counter = `owner:${ownerKey}`;
+    if (this.peek(counter, CODE_LIMITS.window_ms, now) >= CODE_LIMITS.per_owner) {
+      const wait = untilWindowEnds(now, CODE_LIMITS.window_ms);
+      throw rateLimited("bind_codes_per_owner", wait, `at most ${CODE_LIMITS.per_owner} bind codes per ${CODE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`);
+    }
+    this.sql.exec("INSERT INTO nonces (owner_key, nonce, at) VALUES (?, ?, ?)", ownerKey, statement.nonce, now);
+    this.count(counter, CODE_LIMITS.window_ms, now);
+    const code = newCode(crypto.getRandomValues(new Uint8Array(8)));
+    const expires = now + CODE_LIMITS.ttl_ms;
+    this.sql.exec(
+      "INSERT INTO codes (hash, owner_key, platform, lang, created_at, expires_at, market, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      codeHash(code), ownerKey, statement.platform, statement.lang, now, expires, group.market, group.request,
+    );
+    return { code, expires };
+  }
+
+  /**
+   * Redeems `code` for `account`, sent in its private chat or in `group`: a locked-out account or
+   * relay-wide guessing gets `too_many` before the code is even looked at; every miss counts against
+   * both limits. An owner's code binds only from a private chat: one sent in a group, where others
+   * read it, is spent without binding (`in_group`). A group's code binds only the group it is sent
+   * in, one market per group: it stays unspent when sent privately or in a group another market has
+   * (`group_taken`); otherwise the group is reserved for its market here, in the same step.
+   */
+  async redeem(platform: ChatPlatform, account: string, code: string, group: string | null = null): Promise<Result<Redeemed>> {
     return guarded((): Redeemed => {
       const now = this.now();
       const accountKey = `miss:${platform}:${account}`;
@@ -85,10 +109,59 @@ export class ChatDirectoryDO extends SqliteObject {
         return { outcome: "bad" };
       }
       if (row.platform !== platform) return { outcome: "wrong_platform", platform: String(row.platform) as ChatPlatform };
+      const spend = (by: string) => this.sql.exec("UPDATE codes SET used_at = ?, used_by = ? WHERE hash = ?", now, by, codeHash(code));
+      if (row.market !== null) return this.redeemGroupCode(row, platform, group, spend, now);
+      if (group !== null) {
+        spend(`${platform}:${group}:${account}`);
+        return { outcome: "in_group" };
+      }
       const ownerKey = String(row.owner_key);
-      this.sql.exec("UPDATE codes SET used_at = ?, used_by = ? WHERE hash = ?", now, `${platform}:${account}`, codeHash(code));
+      spend(`${platform}:${account}`);
       this.sql.exec("INSERT OR REPLACE INTO accounts (platform, account, owner_key, at) VALUES (?, ?, ?, ?)", platform, account, ownerKey, now);
       return { outcome: "bound", owner_key: ownerKey, lang: String(row.lang) as Lang };
+    });
+  }
+
+  private redeemGroupCode(row: Record<string, SqlStorageValue>, platform: ChatPlatform, group: string | null, spend: (by: string) => void, now: number): Redeemed {
+    const market = String(row.market);
+    if (group === null) return { outcome: "group_code_private", market };
+    const taken = this.groupMarketOf(platform, group);
+    if (taken !== null) return { outcome: "group_taken", market: taken };
+    spend(`${platform}:${group}`);
+    this.sql.exec("INSERT INTO groups (platform, group_id, market, at) VALUES (?, ?, ?, ?)", platform, group, market, now);
+    return { outcome: "group", market, request: JSON.parse(String(row.request)) as unknown, lang: String(row.lang) as Lang };
+  }
+
+  /** The market `group` of `platform` is the front door of, or null. */
+  async groupMarket(platform: ChatPlatform, group: string): Promise<Result<string | null>> {
+    return guarded(() => this.groupMarketOf(platform, group));
+  }
+
+  /** Frees `group` of `platform` if `market` holds it (its binding was refused, unbound, or never written); true if it did. */
+  async releaseGroup(platform: ChatPlatform, group: string, market: string): Promise<Result<boolean>> {
+    return guarded(() => this.sql.exec("DELETE FROM groups WHERE platform = ? AND group_id = ? AND market = ?", platform, group, market).rowsWritten > 0);
+  }
+
+  private groupMarketOf(platform: ChatPlatform, group: string): string | null {
+    const row = this.sql.exec("SELECT market FROM groups WHERE platform = ? AND group_id = ?", platform, group).toArray()[0];
+    return row ? String(row.market) : null;
+  }
+
+  /**
+   * Counts one command `account` sent in bound `group` against its per-member and per-group windows
+   * (`group_commands_per_member`, `group_commands_per_group`); the first it is past and the wait
+   * until that window ends, or null. A command past a limit is still counted.
+   */
+  async countGroupCommand(platform: ChatPlatform, group: string, account: string): Promise<Result<GroupFlood | null>> {
+    return guarded(() => {
+      const now = this.now();
+      const limits = [
+        { limit: "group_commands_per_member" as const, name: `group:${platform}:${group}:${account}`, row: LIMIT_TABLE.group_commands_per_member },
+        { limit: "group_commands_per_group" as const, name: `group:${platform}:${group}`, row: LIMIT_TABLE.group_commands_per_group },
+      ];
+      const counts = limits.map((l) => this.count(l.name, l.row.window_ms, now));
+      const past = limits.find((l, i) => counts[i]! > l.row.count);
+      return past ? { limit: past.limit, wait_ms: untilWindowEnds(now, past.row.window_ms) } : null;
     });
   }
 

@@ -18,26 +18,13 @@ import { ApprovalNeededSchema } from "../../src/protocol/schemas/notify.js";
 import type { OwnerTable } from "../owner/inbox.js";
 import { tapOutcome, tapReply } from "./taps.js";
 import { answerFromChat, instructFromChat } from "./owner-chat.js";
+import { bindGroupHere, freeStaleGroup, groupGoneHere } from "./group-bind.js";
+import { groupCommand, joinHint } from "./group-commands.js";
+import type { Directory } from "./calls.js";
 import { directory, ownerStub, tableStubOf } from "./stubs.js";
 
 /** What an owner's object answers for a tapped ref (OwnerDO.approval), parsed on this side of the RPC. */
 const TappedSchema = z.strictObject({ request: ApprovalNeededSchema, approve_offered: z.boolean() });
-
-/** What redeeming a code found. */
-export type Redeemed =
-  | { outcome: "bound"; owner_key: string; lang: Lang }
-  | { outcome: "bad" }
-  | { outcome: "wrong_platform"; platform: ChatPlatform }
-  | { outcome: "too_many" };
-
-/** The directory calls handling makes (ChatDirectoryDO's): through its stub from the Worker, on the object itself inside its alarm. */
-export interface Directory {
-  seen(id: string): Promise<Result<boolean>>;
-  owners(platform: ChatPlatform, account: string): Promise<Result<string[]>>;
-  redeem(platform: ChatPlatform, account: string, code: string): Promise<Result<Redeemed>>;
-  unindex(platform: ChatPlatform, account: string, ownerKey?: string): Promise<Result<number>>;
-  defer(platform: ChatPlatform, events: unknown): Promise<Result<{ queued: number }>>;
-}
 
 /** What `platform`'s hook may ask of the relay: handle a verified event, or defer events to the directory's alarm. */
 export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = directory(env)): HookContext {
@@ -52,12 +39,15 @@ export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = d
 /** The reply to send back, or null to stay silent. */
 export async function handleInbound(env: Env, inbound: Inbound, dir: Directory = directory(env)): Promise<string | null> {
   if (inbound.kind === "ignored") return null;
+  if (inbound.kind === "group_gone") return unwrap(await dir.seen(inbound.eventId)) ? null : groupGoneHere(env, dir, inbound);
   const { sender } = inbound;
   if (unwrap(await dir.seen(sender.eventId))) return null;
   const cmd = inbound.kind === "command" ? inbound.command : null;
   if (cmd?.name === "bind") return bind(env, dir, sender, cmd.code);
   const owners = unwrap(await dir.owners(sender.platform, sender.account));
   const lang = sender.lang ?? (await boundLang(env, owners, sender)) ?? "en";
+  // In a group an account bound to nobody gets nothing but /join's answer: the bot does not write to strangers, and the group never sees who is bound.
+  if (sender.group !== null && owners.length === 0) return cmd?.name === "group" && cmd.verb === "/join" ? joinHint(dir, { ...sender, group: sender.group }, lang) : null;
   if (cmd?.name === "help") return t(lang, "reply.help", { platform: sender.platform });
   if (owners.length === 0) return t(lang, "reply.not_bound", { platform: sender.platform });
   if (inbound.kind === "tap") {
@@ -68,8 +58,11 @@ export async function handleInbound(env: Env, inbound: Inbound, dir: Directory =
 }
 
 async function bind(env: Env, dir: Directory, sender: Sender, code: string): Promise<string> {
-  const redeemed = unwrap(await dir.redeem(sender.platform, sender.account, code));
-  const lang = sender.lang ?? (redeemed.outcome === "bound" ? redeemed.lang : "en");
+  let redeemed = unwrap(await dir.redeem(sender.platform, sender.account, code, sender.group));
+  if (redeemed.outcome === "group_taken" && sender.group !== null && (await freeStaleGroup(env, dir, sender.platform, sender.group, redeemed.market))) {
+    redeemed = unwrap(await dir.redeem(sender.platform, sender.account, code, sender.group));
+  }
+  const lang = sender.lang ?? (redeemed.outcome === "bound" || redeemed.outcome === "group" ? redeemed.lang : "en");
   switch (redeemed.outcome) {
     case "too_many":
       return t(lang, "reply.too_many");
@@ -77,13 +70,21 @@ async function bind(env: Env, dir: Directory, sender: Sender, code: string): Pro
       return t(lang, "reply.code_bad", { platform: sender.platform });
     case "wrong_platform":
       return t(lang, "reply.code_wrong_platform", { platform: redeemed.platform, here: sender.platform });
+    case "in_group":
+      return t(lang, "group.reply.owner_code_in_group");
+    case "group_code_private":
+      return t(lang, "group.reply.code_in_private", { table: redeemed.market });
+    case "group_taken":
+      return t(lang, "group.reply.taken", { table: redeemed.market });
+    case "group":
+      return bindGroupHere(env, dir, { ...sender, group: sender.group! }, redeemed, lang);
     case "bound":
       unwrap(await ownerStub(env, redeemed.owner_key).bind(redeemed.owner_key, { platform: sender.platform, account: sender.account, chat: sender.chat, label: sender.label, lang }));
       return t(lang, "reply.bound", { key: shortKey(redeemed.owner_key) });
   }
 }
 
-async function command(env: Env, dir: Directory, sender: Sender, owners: string[], lang: Lang, cmd: Command): Promise<string> {
+async function command(env: Env, dir: Directory, sender: Sender, owners: string[], lang: Lang, cmd: Command): Promise<string | null> {
   switch (cmd.name) {
     case "bind":
     case "help":
@@ -113,6 +114,8 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
       return answerFromChat(env, owners, lang, sender, cmd.ref, { text: cmd.text });
     case "instruct":
       return instructFromChat(env, owners, lang, sender, cmd.seat, cmd.table, cmd.text);
+    case "group":
+      return sender.group === null ? t(lang, "group.reply.in_group") : groupCommand(env, dir, { ...sender, group: sender.group }, owners, lang, cmd);
     case "unbind":
       unwrap(await dir.unindex(sender.platform, sender.account));
       for (const key of owners) unwrap(await ownerStub(env, key).unbind(key, sender.platform, sender.account));

@@ -1,7 +1,8 @@
 /**
  * The owner's bound chat accounts: where to deliver (chat id), in which language, and how often
  * each has delivered. A binding is made only by redeeming a one-time code (durable-objects/chat-directory/handle.ts),
- * removed by the owner's signed unbind or by /unbind from that account.
+ * removed by the owner's signed unbind or by /unbind from that account. A channel the bot can no
+ * longer post to (a market's group it was removed from) is marked gone, and nothing more is sent there.
  */
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
@@ -16,6 +17,8 @@ export interface Channel {
   bound_at: number;
   delivered: number;
   last_delivered_at: number | null;
+  /** Why the bot can no longer post there (removed from the group, or the group moved to a new id), or null. */
+  gone: "removed" | "migrated" | null;
 }
 
 /** The channels table of one OwnerDO. */
@@ -23,10 +26,10 @@ export class Bindings {
   constructor(private readonly sql: SqlStorage) {}
 
   /** Binds (or re-binds, keeping its delivery history) one account. */
-  bind(channel: Omit<Channel, "delivered" | "last_delivered_at">): void {
+  bind(channel: Omit<Channel, "delivered" | "last_delivered_at" | "gone">): void {
     this.sql.exec(
       `INSERT INTO channels (platform, account, chat, label, lang, bound_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (platform, account) DO UPDATE SET chat = excluded.chat, label = excluded.label, lang = excluded.lang`,
+       ON CONFLICT (platform, account) DO UPDATE SET chat = excluded.chat, label = excluded.label, lang = excluded.lang, gone = NULL`,
       channel.platform, channel.account, channel.chat, channel.label, channel.lang, channel.bound_at,
     );
   }
@@ -48,6 +51,11 @@ export class Bindings {
     return this.sql.exec("SELECT * FROM channels ORDER BY bound_at, platform, account").toArray().map(rowToChannel);
   }
 
+  /** Marks the channel as one the bot can no longer post to, and why; a new binding of it clears that. */
+  markGone(platform: ChatPlatform, account: string, reason: "removed" | "migrated"): void {
+    this.sql.exec("UPDATE channels SET gone = ? WHERE platform = ? AND account = ?", reason, platform, account);
+  }
+
   /** Records a delivery on the channel (this is what makes it proven). */
   delivered(platform: ChatPlatform, account: string, at: number): void {
     this.sql.exec("UPDATE channels SET delivered = delivered + 1, last_delivered_at = ? WHERE platform = ? AND account = ?", at, platform, account);
@@ -64,5 +72,6 @@ function rowToChannel(row: Record<string, SqlStorageValue>): Channel {
     bound_at: Number(row.bound_at),
     delivered: Number(row.delivered),
     last_delivered_at: row.last_delivered_at === null ? null : Number(row.last_delivered_at),
+    gone: row.gone === "removed" || row.gone === "migrated" ? row.gone : null,
   };
 }

@@ -84,8 +84,9 @@ export class AttemptLog {
   }
 }
 
-/** unproven until a first delivery; then ok, failing, or quota_exhausted by the newest finished attempt. */
+/** removed or migrated when the newest finished attempt says so (the bot can no longer post there); else unproven until a first delivery, then ok, failing, or quota_exhausted by the newest finished attempt. */
 export function stateOf(delivered: number, outcome: AttemptRecord | undefined): ChannelState {
+  if (outcome?.reason === "removed" || outcome?.reason === "migrated") return outcome.reason;
   if (delivered === 0) return "unproven";
   if (outcome?.status !== "failed") return "ok";
   return outcome.reason === "quota_exhausted" ? "quota_exhausted" : "failing";

@@ -50,6 +50,17 @@ export class Inbox {
     return inserted;
   }
 
+  /** Whether an unbinding of `group` on `platform` later than entry `seq` is stored (a market's group audience, group-audience.ts). */
+  groupUnboundAfter(platform: string, group: string, seq: number): boolean {
+    return this.sql
+      .exec("SELECT body FROM events WHERE type = 'group_unbound'")
+      .toArray()
+      .some((row) => {
+        const event = JSON.parse(String(row.body)) as Extract<Outgoing, { type: "group_unbound" }>;
+        return event.platform === platform && event.group === group && event.seq > seq;
+      });
+  }
+
   /** The stored event with `id`. */
   get(id: string): Outgoing | undefined {
     const row = this.sql.exec("SELECT body FROM events WHERE id = ?", id).toArray()[0];

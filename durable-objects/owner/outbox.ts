@@ -8,11 +8,15 @@
  * (interrupted, 5xx, no answer), every later send of the row is a resend: it carries the resend
  * mark and the same key (LINE and Discord drop the duplicate; Telegram has no such guard, so the
  * mark is what tells the owner). Each row records whether the message it sent offered Approve, so
- * a tap can approve only from a message that showed every effect.
+ * a tap can approve only from a message that showed every effect. A market's group audience sends
+ * its news in batches, paced per group (news-batches.ts).
  */
 import type { DeliveryResult } from "../../src/chat/delivery.js";
 import type { Outgoing } from "../../src/chat/render.js";
-import { idempotencyKey, messageFor, offersApprove, sendTo, type ConnectedPlatforms } from "../../src/chat/send.js";
+import { idempotencyKey, messageFor, newsBatchFor, offersApprove, sendTo, type ConnectedPlatforms } from "../../src/chat/send.js";
+import { PLATFORMS } from "../../src/chat/platforms/index.js";
+import type { GroupNews } from "../../src/protocol/schemas/notify.js";
+import { NewsBatches } from "./news-batches.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { FailureReason, UndeliveredRecord } from "../../src/protocol/schemas/owner.js";
 import type { Bindings, Channel } from "./bindings.js";
@@ -105,19 +109,39 @@ export class Outbox {
     this.recoverInterrupted(now());
     const rows = this.sql
       .exec(
-        "SELECT event_id, platform, account, key, attempts, maybe_sent, resends FROM outbox WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, event_id LIMIT ?",
+        "SELECT event_id, platform, account, key, attempts, maybe_sent, resends, batch FROM outbox WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, event_id LIMIT ?",
         now(), DELIVERY_BATCH,
       )
       .toArray();
     const report: DrainReport = { sent: 0, delivered: 0, failed: 0, next: null };
+    // Rows that went out in a batch of news earlier in this drain (news-batches.ts).
+    const batched = new Set<string>();
+    const gaveUp = new Set<string>();
     for (const row of rows) {
       const platform = String(row.platform) as ChatPlatform;
       const account = String(row.account);
       const eventId = String(row.event_id);
+      if (batched.has(`${eventId}\n${platform}\n${account}`)) continue;
       const channel = this.bindings.get(platform, account);
       const event = this.inbox.get(eventId);
       if (!channel || !event) {
         this.sql.exec("DELETE FROM outbox WHERE event_id = ? AND platform = ? AND account = ?", eventId, platform, account);
+        continue;
+      }
+      if (channel.gone !== null) {
+        // Its queued rows are all given up at once; the rest of them in this drain are skipped.
+        if (!gaveUp.has(`${platform}\n${account}`)) this.giveUp(channel, channel.gone, "the bot can no longer post there", now());
+        gaveUp.add(`${platform}\n${account}`);
+        continue;
+      }
+      if (event.type === "group_news") {
+        const sent = await this.sendNews(platforms, channel, row.batch === null ? null : String(row.batch), now);
+        for (const id of sent.rows) batched.add(`${id}\n${platform}\n${account}`);
+        if (sent.result) {
+          report.sent += 1;
+          if (sent.result.ok) report.delivered += 1;
+          else report.failed += 1;
+        }
         continue;
       }
       const resend = Number(row.maybe_sent) === 1;
@@ -137,9 +161,55 @@ export class Outbox {
     return report;
   }
 
+  /**
+   * Sends a market's news to one group as one message (news-batches.ts): the batch `batch` names
+   * again, or the group's due news not yet in one, as many items as fit; nothing before the
+   * platform's pace for a group allows, the rows held until then. The rows it covered, and the
+   * platform's answer (none when it was held).
+   */
+  private async sendNews(platforms: ConnectedPlatforms, channel: Channel, batch: string | null, now: () => number): Promise<{ rows: string[]; result: DeliveryResult | null }> {
+    const { platform, account } = channel;
+    const news = new NewsBatches(this.sql);
+    const allowed = news.nextSendAt(platform, account);
+    if (batch === null && allowed > now()) {
+      news.holdUntil(platform, account, allowed);
+      return { rows: [], result: null };
+    }
+    const rows = news.rowsWith({ batch, platform, account }, now()).filter((r) => this.inbox.get(r.event_id)?.type === "group_news");
+    const events = rows.map((r) => this.inbox.get(r.event_id) as GroupNews);
+    const resend = rows.some((r) => r.maybe_sent === 1);
+    const { message, count } = newsBatchFor(platform, events, channel.lang, resend);
+    const members = batch === null ? rows.slice(0, count) : rows;
+    const key = batch ?? members[0]!.key;
+    const sent = members.map((r): Sent => ({ eventId: r.event_id, attempts: r.attempts + 1, resend, resends: r.resends + (resend ? 1 : 0) }));
+    for (const s of sent) {
+      this.sql.exec(
+        "UPDATE outbox SET state = 'sending', attempts = ?, resends = ?, batch = ?, updated_at = ? WHERE event_id = ? AND platform = ? AND account = ?",
+        s.attempts, s.resends, key, now(), s.eventId, platform, account,
+      );
+    }
+    const result = await sendTo(platforms, platform, channel.chat, message, key);
+    for (const s of sent) this.settle(channel, s, result, now());
+    const pace = PLATFORMS[platform].groupPace;
+    news.posted(platform, account, now(), Math.ceil(pace.per_ms / pace.messages));
+    return { rows: sent.map((s) => s.eventId), result };
+  }
+
+  /** Marks `channel` gone for `reason` and gives up every row still queued for it, recording why; nothing more is sent there. */
+  giveUp(channel: Channel, reason: "removed" | "migrated", detail: string, at: number): void {
+    const { platform, account } = channel;
+    this.bindings.markGone(platform, account, reason);
+    const rows = this.sql.exec("SELECT event_id, resends FROM outbox WHERE state = 'queued' AND platform = ? AND account = ?", platform, account).toArray();
+    this.sql.exec("UPDATE outbox SET state = 'failed', reason = ?, updated_at = ? WHERE state = 'queued' AND platform = ? AND account = ?", reason, at, platform, account);
+    const last = rows.at(-1);
+    const event = last === undefined ? `gone:${platform}:${account}` : String(last.event_id);
+    this.log.record({ platform, account, event, status: "failed", http_status: null, reason, detail, resends: last === undefined ? 0 : Number(last.resends), at });
+  }
+
   private settle(channel: Channel, sent: Sent, result: DeliveryResult, at: number): void {
     const { platform, account } = channel;
     const { eventId, attempts, resends } = sent;
+    if (!result.ok && (result.reason === "removed" || result.reason === "migrated")) this.bindings.markGone(platform, account, result.reason);
     if (result.ok) {
       this.update(eventId, platform, account, { state: "delivered", next_at: at, updated_at: at });
       this.bindings.delivered(platform, account, at);

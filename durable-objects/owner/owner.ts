@@ -1,5 +1,6 @@
 /**
- * OwnerDO: one Durable Object per owner public key (docs/SPEC.md §11). A thin shell over the
+ * OwnerDO: one Durable Object per owner public key (docs/SPEC.md §11), and one per market's chat
+ * groups (its group audience, group-audience.ts, whose channels are the groups). A thin shell over the
  * owner's chat bindings (bindings.ts), received events and table list (inbox.ts), the outbox
  * drained by this object's alarm (outbox.ts), and the attempt log with channel health (health.ts).
  * Every method names the owner key it expects; the Worker addresses the object by that key.
@@ -16,6 +17,7 @@ import { AttemptLog } from "./health.js";
 import { Inbox, type OwnerTable } from "./inbox.js";
 import { BACKOFF_MS, Outbox, type DrainReport } from "./outbox.js";
 import { migrateOwner } from "./schema.js";
+import { applyGroupEvent } from "./group-audience.js";
 
 /** What the `status` and `tables` commands show. */
 export interface OwnerSummary {
@@ -33,7 +35,7 @@ export interface TappedApproval {
 }
 
 /** A new binding as the webhook learned it. */
-export type NewBinding = Omit<Channel, "delivered" | "last_delivered_at" | "bound_at">;
+export type NewBinding = Omit<Channel, "delivered" | "last_delivered_at" | "bound_at" | "gone">;
 
 /** The Durable Object for one owner key. */
 export class OwnerDO extends DurableObject<Env> {
@@ -61,7 +63,10 @@ export class OwnerDO extends DurableObject<Env> {
       const now = this.now();
       let queued = 0;
       for (const event of events) {
-        if (inbox.add(event, now) && !SILENT_NOTIFICATIONS.has(event.type)) queued += outbox.enqueue(event, now);
+        if (!inbox.add(event, now)) continue;
+        // A market's group audience (group-audience.ts): a bound group becomes the one channel its greeting goes to.
+        const only = applyGroupEvent(this.bindings, outbox, inbox, event, now);
+        if (only !== null && !SILENT_NOTIFICATIONS.has(event.type)) queued += outbox.enqueue(event, now, only);
       }
       if (queued > 0) await this.schedule(outbox);
       return { queued };
@@ -88,6 +93,22 @@ export class OwnerDO extends DurableObject<Env> {
       const { outbox } = this.parts(ownerKey);
       outbox.forget(platform, account);
       return { removed: this.bindings.unbind(platform, account) };
+    });
+  }
+
+  /**
+   * A market's group the platform said the bot can no longer post to (it was removed, the bot left,
+   * or a Telegram group became a supergroup with a new id): the channel is marked gone, its queued
+   * news is given up with that reason, and its health says so. A group this audience does not have
+   * changes nothing.
+   */
+  async groupGone(audience: string, platform: ChatPlatform, group: string, reason: "removed" | "migrated", detail: string): Promise<Result<{ marked: boolean }>> {
+    return guarded(() => {
+      const { outbox } = this.parts(audience);
+      const channel = this.bindings.get(platform, group);
+      if (!channel) return { marked: false };
+      outbox.giveUp(channel, reason, detail, this.now());
+      return { marked: true };
     });
   }
 

@@ -42,6 +42,12 @@ export const OWNER_MIGRATIONS: readonly string[] = [
    CREATE INDEX outbox_failed ON outbox (platform, account, state, updated_at);`,
   // Who holds which pause at each table (JSON PauseHolder[]), from the newest pause or lift event that said so.
   `ALTER TABLE tables ADD COLUMN pauses TEXT NOT NULL DEFAULT '[]';`,
+  // A market's group audience (group-audience.ts): the rows of a market's news sent in one message share its batch (the key
+  // of its first row), so a resend carries the same items under the same key; a group is posted to no sooner than next_send_at.
+  `ALTER TABLE outbox ADD COLUMN batch TEXT;
+   ALTER TABLE channels ADD COLUMN next_send_at INTEGER NOT NULL DEFAULT 0;`,
+  // Why the bot can no longer post to a channel (a group it was removed from, or that moved to a new id): nothing more is sent there.
+  `ALTER TABLE channels ADD COLUMN gone TEXT;`,
 ];
 
 /** Brings the owner schema up to date. */

@@ -45,7 +45,22 @@ import { writeCustody } from "./writing/custody.js";
 import { originHost, readTile, signedCheckpoint, type TileBody } from "./reading/tlog.js";
 import { readListings, readMatch, marketReader } from "./market/market-reads.js";
 import { roomDeal, writeDealRecord } from "./market/market-deals.js";
-import type { DealRecordResponse, ListingsResponse, MatchResponse } from "../../src/protocol/schemas/market.js";
+import {
+  boundGroups,
+  checkGroupCode,
+  groupMember,
+  hasGroup,
+  writeGroupBound,
+  writeGroupListing,
+  writeGroupUnbound,
+  writeGroupUnlist,
+  type CheckedGroupCode,
+  type GroupListingInput,
+  type GroupMember,
+} from "./market/market-groups.js";
+import type { GroupState } from "../../src/protocol/policy/market/market-state.js";
+import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
+import type { DealRecordResponse, ListingsResponse, ListingView, MatchResponse } from "../../src/protocol/schemas/market.js";
 import type { RoomDeal } from "../../src/protocol/schemas/market-deal.js";
 import { unwrap } from "../result.js";
 
@@ -416,6 +431,71 @@ export class TableDO extends DurableObject<Env> {
   /** A match room's done deal, as its market asks for it (market-deals.ts). */
   async roomDeal(): Promise<Result<RoomDeal>> {
     return guarded(() => roomDeal(this.table));
+  }
+
+  /** POST /tables/:id/group-codes, first half: the creator's code request checked (nothing written); the Worker then has the directory make the code. */
+  async checkGroupCode(body: unknown): Promise<Result<CheckedGroupCode>> {
+    return this.writing(() => checkGroupCode(this.table, body));
+  }
+
+  /** A group code was typed in `group` (the chat directory reserved it for this market): appends the binding. */
+  async bindGroup(request: unknown, group: string): Promise<Result<{ seq: number; head: SignedHead }>> {
+    return this.writing(async () => {
+      const outcome = await writeGroupBound(this.table, request, group);
+      return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
+    });
+  }
+
+  /** POST /tables/:id/groups/unbind: the creator's signed unbinding; the Worker then frees the group in the chat directory. */
+  async unbindGroup(body: unknown): Promise<Result<{ seq: number; platform: ChatPlatform; group: string; head: SignedHead }>> {
+    return this.writing(async () => {
+      const outcome = await writeGroupUnbound(this.table, body);
+      const primary = outcome.primary;
+      if (primary.kind !== "system" || primary.subkind !== "group_unbound") throw new TrestleError("E_INTERNAL", "an unbinding records group_unbound");
+      return { seq: primary.seq, platform: primary.data.platform, group: primary.data.group, head: await this.table.afterWrite(outcome) };
+    });
+  }
+
+  /** Whether `group` of `platform` is bound to this market now (the chat directory asks, to free a reservation no binding followed). */
+  async hasGroup(platform: string, group: string): Promise<Result<boolean>> {
+    return guarded(() => hasGroup(this.table, platform, group));
+  }
+
+  /** GET /tables/:id/groups: the groups bound to this market now, read by a member or the creator (a signed read; anyone at a public market). */
+  async groups(auth: ReadAuth): Promise<Result<{ groups: GroupState[]; head: SignedHead }>> {
+    return guarded(async () => {
+      await marketReader(this.table, auth);
+      return { groups: boundGroups(this.table), head: await this.table.currentHead() };
+    });
+  }
+
+  /** A group command's first question: the member one chat account's bound owner keys speak for here, and the market's categories. */
+  async groupMember(keys: string[]): Promise<Result<GroupMember>> {
+    return guarded(() => groupMember(this.table, keys));
+  }
+
+  /** A bound member's listing typed in a bound group (the chat directory checked both bindings): relay-attested, with its matches. */
+  async groupListing(input: GroupListingInput): Promise<Result<{ seq: number; leaf: string; head: SignedHead }>> {
+    return this.writing(async () => {
+      const outcome = writeGroupListing(this.table, input);
+      return { seq: outcome.primary.seq, leaf: outcome.primary.leaf, head: await this.table.afterWrite(outcome) };
+    });
+  }
+
+  /** A bound member's withdrawal, typed in a bound group, of its listing at entry `seq`. */
+  async groupUnlist(input: { owner: string; via: ChatPlatform; group: string; seq: number }): Promise<Result<{ seq: number; head: SignedHead }>> {
+    return this.writing(async () => {
+      const outcome = writeGroupUnlist(this.table, input);
+      return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
+    });
+  }
+
+  /** The newest `limit` live listings (of `owner` alone, when given) and how many there are, for a member's `/listings` or `/mine`. */
+  async groupBoard(owner: string | null, limit: number): Promise<Result<{ items: ListingView[]; total: number }>> {
+    return guarded(() => {
+      const items = readListings(this.table, owner === null ? {} : { owner });
+      return { items: items.slice(0, limit), total: items.length };
+    });
   }
 
   /** A write: refused while the table is a read-only mirror here (E_MIRROR), else run as any guarded call. */

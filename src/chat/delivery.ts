@@ -29,6 +29,11 @@ export function failureOf(status: number, detail: string, retryAfterMs?: number)
   return { ...base, reason: "bad_request", retry: false };
 }
 
+/** A failure saying the bot can no longer post to the chat: it was removed from it, or it is gone (`removed`), or a group moved to a new id (`migrated`, the new id in `detail`). Final: never retried. */
+export function goneFailure(status: number, reason: "removed" | "migrated", detail: string): DeliveryResult {
+  return { ok: false, status, reason, detail: detail.slice(0, DETAIL_CHARS), retry: false, maybeDelivered: false };
+}
+
 /** A failure before any HTTP answer (DNS, connection reset, no answer within SEND_TIMEOUT_MS); the request may have reached the platform. */
 export function networkFailure(error: unknown): DeliveryResult {
   const timedOut = error instanceof Error && error.name === "TimeoutError";

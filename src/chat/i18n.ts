@@ -7,9 +7,11 @@
 import type { Lang } from "../protocol/schemas/owner.js";
 import { EN_TERMS } from "../text/terms.js";
 import { NEWS_EN, NEWS_JA, NEWS_ZH_HANS, NEWS_ZH_HANT } from "./i18n-news.js";
+import { GROUPS_EN, GROUPS_JA, GROUPS_ZH_HANS, GROUPS_ZH_HANT } from "./i18n-groups.js";
 
 const EN = {
   ...NEWS_EN,
+  ...GROUPS_EN,
   "title.table_opened": "Table opened",
   "title.channel_bound": "Notifications work",
   "line.channel_bound": "This chat gets notifications for owner key {key}.",
@@ -127,6 +129,7 @@ export type MessageKey = keyof typeof EN;
 
 const ZH_HANS: Record<MessageKey, string> = {
   ...NEWS_ZH_HANS,
+  ...GROUPS_ZH_HANS,
   "title.table_opened": "桌子已开启",
   "title.channel_bound": "通知已可送达",
   "line.channel_bound": "此聊天将接收所有者密钥 {key} 的通知。",
@@ -241,6 +244,7 @@ const ZH_HANS: Record<MessageKey, string> = {
 
 const ZH_HANT: Record<MessageKey, string> = {
   ...NEWS_ZH_HANT,
+  ...GROUPS_ZH_HANT,
   "title.table_opened": "桌子已開啟",
   "title.channel_bound": "通知已可送達",
   "line.channel_bound": "此聊天將接收擁有者金鑰 {key} 的通知。",
@@ -355,6 +359,7 @@ const ZH_HANT: Record<MessageKey, string> = {
 
 const JA: Record<MessageKey, string> = {
   ...NEWS_JA,
+  ...GROUPS_JA,
   "title.table_opened": "テーブルが開かれました",
   "title.channel_bound": "通知が届きます",
   "line.channel_bound": "このチャットはオーナー鍵 {key} の通知を受け取ります。",

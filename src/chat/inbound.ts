@@ -7,6 +7,7 @@ import type { ChatPlatform } from "../protocol/schemas/control.js";
 import type { Lang } from "../protocol/schemas/owner.js";
 import { parseCallback, type CallbackData } from "./callback.js";
 import { parseOwnerCommand, type OwnerCommand } from "./owner-command.js";
+import { parseGroupCommand, type GroupCommand } from "./group-command.js";
 import { parseChoice, type ChoiceTap } from "./question.js";
 
 /** A chat command. */
@@ -18,15 +19,30 @@ export type Command =
   | { name: "resume"; table: string | null }
   | { name: "unbind" }
   | { name: "help" }
-  | OwnerCommand;
+  | OwnerCommand
+  | GroupCommand;
 
 /** Who wrote, from where, in which language, and the platform's id for this event (for dedupe). */
 export interface Sender {
   platform: ChatPlatform;
   account: string;
+  /** The chat an owner binding from this event delivers to (for an event from a group, the sender's own private chat where the platform has one). */
   chat: string;
+  /** The group chat the event came from (a Telegram group or supergroup, a LINE group, a Discord server's channel), or null for a private chat: a reply to it goes to the sender alone. */
+  group: string | null;
   label: string;
   lang: Lang | null;
+  eventId: string;
+}
+
+/** The platform says the bot can no longer post to a group: it was removed or left (`removed`), or the group moved to a new id (`migrated`). */
+export interface GroupGone {
+  kind: "group_gone";
+  platform: ChatPlatform;
+  group: string;
+  reason: "removed" | "migrated";
+  /** What the platform said, in words (the new id of a migrated group among them). */
+  detail: string;
   eventId: string;
 }
 
@@ -34,6 +50,7 @@ export interface Sender {
 export type Inbound =
   | { kind: "command"; sender: Sender; command: Command }
   | { kind: "tap"; sender: Sender; tap: CallbackData | ChoiceTap | null }
+  | GroupGone
   | { kind: "ignored"; reason: string };
 
 const CODE_ALPHABET = /^[A-HJ-NP-Z2-9]{8}$/;
@@ -47,7 +64,7 @@ export function normalizeCode(text: string): string | null {
 
 /** The command in a message's text (leading `/` optional; a bare code means bind), or null. */
 export function parseCommandText(text: string): Command | null {
-  const owner = parseOwnerCommand(text);
+  const owner = parseOwnerCommand(text) ?? parseGroupCommand(text);
   if (owner) return owner;
   const words = text.trim().split(/\s+/).filter((w) => w.length > 0);
   if (words.length === 0 || words.length > 3) return null;

@@ -22,6 +22,7 @@ import { MESSAGES, t, type MessageKey } from "./i18n.js";
 import { auctionDealText, offerText, type TermsWords } from "../text/terms.js";
 import { ellipsize, type ChatMessage, type Fits } from "./message.js";
 import { newsMessage } from "./render-news.js";
+import { groupMessage, groupNewsMessage } from "./render-group.js";
 
 /** A message the owner's DO sends on its own: the test message that proves a new channel. */
 export interface ChannelTest {
@@ -41,6 +42,9 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
   if (event.type === "channel_bound") {
     return { title: t(lang, "title.channel_bound"), lines: [t(lang, "line.channel_bound", { key: shortKey(event.owner_key) })], actions: [] };
   }
+  // A market's chat group (render-group.ts): its greeting, in the group's language.
+  if (event.type === "group_bound" || event.type === "group_unbound") return groupMessage(event, lang);
+  if (event.type === "group_news") return groupNewsMessage([event], lang);
   const head = event.e2e ? t(lang, "line.table_e2e", { table: event.table }) : t(lang, "line.table", { table: event.table, topic: topicLine(event.topic) });
   // Room news (render-news.ts): titled by its kind.
   if (event.type === "room_news") return newsMessage(event, lang, head, termsWords(lang));

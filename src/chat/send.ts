@@ -15,6 +15,8 @@ import type { ChatMessage } from "./message.js";
 import { PLATFORMS } from "./platforms/index.js";
 import type { Connected } from "./platforms/platform.js";
 import { renderNotification, type Outgoing } from "./render.js";
+import { groupNewsMessage } from "./render-group.js";
+import type { GroupNews } from "../protocol/schemas/notify.js";
 
 /** The idempotency key of one message to one chat: 22 base64url chars of SHA-256(owner, event, platform, account). */
 export function idempotencyKey(ownerKey: string, eventId: string, platform: ChatPlatform, account: string): string {
@@ -30,9 +32,27 @@ export type ConnectedPlatforms = Readonly<Record<ChatPlatform, Connected>>;
  * it offers Approve never depends on the mark.
  */
 export function messageFor(platform: ChatPlatform, event: Outgoing, ownerKey: string, lang: Lang, resend = false): ChatMessage {
-  const marked = (message: ChatMessage): ChatMessage => ({ ...message, title: t(lang, "mark.resend", { title: message.title }) });
+  const marked = (message: ChatMessage) => resendMarked(message, lang);
   const message = renderNotification(event, ownerKey, lang, (m) => PLATFORMS[platform].fits(marked(m)));
   return resend ? marked(message) : message;
+}
+
+/**
+ * One message to a group on `platform` in `lang` for a batch of a market's news (resend-marked when
+ * `resend`), and how many of `events` it carries: the longest prefix, at least one, that fits the
+ * platform's limits as if marked, so a resend of the same batch is the same message.
+ */
+export function newsBatchFor(platform: ChatPlatform, events: readonly GroupNews[], lang: Lang, resend = false): { message: ChatMessage; count: number } {
+  const marked = (message: ChatMessage) => resendMarked(message, lang);
+  let count = 1;
+  while (count < events.length && PLATFORMS[platform].fits(marked(groupNewsMessage(events.slice(0, count + 1), lang)))) count += 1;
+  const message = groupNewsMessage(events.slice(0, count), lang);
+  return { message: resend ? marked(message) : message, count };
+}
+
+/** `message` with the resend mark in its title, in `lang`. */
+function resendMarked(message: ChatMessage, lang: Lang): ChatMessage {
+  return { ...message, title: t(lang, "mark.resend", { title: message.title }) };
 }
 
 /** Whether a message offers the Approve button (a message that could not show every effect does not). */

@@ -5,7 +5,7 @@
  * a written listing is printed with the matches it made at once. Every listing is written through
  * the seat's GuardedSeat, so the mandate and the leak gate judge its title and text like any message.
  */
-import { marketState, listingEntry, resolveListing, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
+import { defaultListingLifetime, listingEntry, listingMatches, marketState, resolveListing, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
 import { CategorySchema, type Entry, type ListingSide, type ListingState, type PriceRange } from "../protocol/index.js";
 import type { SeatSubmission } from "../client/index.js";
 import { duration, instant, integer, optional, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags, type Parsed } from "./args.js";
@@ -85,9 +85,9 @@ function sealedFrom(ctx: Context, side: ListingSide, price: PriceRange | undefin
   return { until, reveal_until: revealUntil };
 }
 
-/** When the listing ends: --expires-in from now, or the longest `ttlMs` (the market's listing lifetime) allows, less a minute (half of it under two) for clocks that differ. */
+/** When the listing ends: --expires-in from now, or by the market's listing lifetime `ttlMs` (defaultListingLifetime). */
 function expiresAt(ctx: Context, ttlMs: number): number {
-  const given = ctx.args.values["expires-in"] === undefined ? ttlMs - Math.min(60_000, ttlMs / 2) : duration(ctx.args, "expires-in", "1d");
+  const given = ctx.args.values["expires-in"] === undefined ? defaultListingLifetime(ttlMs) : duration(ctx.args, "expires-in", "1d");
   return ctx.io.clock() + given;
 }
 
@@ -124,17 +124,14 @@ export function listingFrom(ctx: Context, transcript: Transcript, old?: Extract<
 export async function sendListing(ctx: Context, seat: GuardedSeat, listing: SeatSubmission, label: string): Promise<void> {
   const sent: Sent = await seat.send(listing);
   const transcript = await seat.transcript();
-  const state = marketState(transcript);
   const leaf = listingEntry(transcript, sent.seq).leaf;
-  const matches = Object.entries(state.market.matches).filter(([, m]) => m.offer === leaf || m.want === leaf);
-  const lines = matches.map(([seq, m]) => {
-    const other = m.offer === leaf ? { party: m.wanted_by, listing: m.want, side: "want" } : { party: m.offered_by, listing: m.offer, side: "offer" };
-    const title = state.market.listings[other.listing]?.title ?? "?";
-    return `matched at once: match #${seq} with ${other.party.owner}'s ${other.side} ${quotedListing(title)}; open its room with trestle market room ${seq} --table ${seat.table}`;
-  });
+  const matches = listingMatches(marketState(transcript), leaf);
+  const lines = matches.map(
+    (m) => `matched at once: match #${m.seq} with ${m.party.owner}'s ${m.side} ${quotedListing(m.title)}; open its room with trestle market room ${m.seq} --table ${seat.table}`,
+  );
   const sealed = listing.kind === "listing" ? listing.sealed : undefined;
   const bids = sealed === undefined ? [] : [`it takes sealed bids until ${new Date(sealed.until).toISOString()}, revealed until ${new Date(sealed.reveal_until).toISOString()}: members bid with trestle market bid ${sent.seq} --table ${seat.table} --amount N`];
-  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), listing ${leaf.slice(0, 12)}…`, ...bids, ...lines], { ...sent, leaf, matches: matches.map(([seq]) => Number(seq)), ...(sealed === undefined ? {} : { sealed }) });
+  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), listing ${leaf.slice(0, 12)}…`, ...bids, ...lines], { ...sent, leaf, matches: matches.map((m) => m.seq), ...(sealed === undefined ? {} : { sealed }) });
 }
 
 /** What a verb on one listing acts on: the seat of --seat at --table (its writes guarded), the verified transcript it read, and the listing named, by leaf. */

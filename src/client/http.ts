@@ -82,6 +82,16 @@ import {
 import { CustodyResponseSchema, type CustodyRequest, type CustodyResponse } from "../protocol/schemas/custody.js";
 import { ReplicaStatusSchema, type ReplicaPage, type ReplicaStatus } from "../protocol/schemas/replica.js";
 import type { SeatRevokeRequest } from "../protocol/schemas/revoke.js";
+import {
+  GroupCodeResponseSchema,
+  GroupsResponseSchema,
+  GroupUnbindResponseSchema,
+  type GroupCodeRequest,
+  type GroupCodeResponse,
+  type GroupsResponse,
+  type GroupUnbindRequest,
+  type GroupUnbindResponse,
+} from "../protocol/schemas/market-group.js";
 import type { z } from "zod";
 import { systemClock, type Clock } from "./random.js";
 
@@ -243,6 +253,21 @@ export class HttpClient {
     return this.json(MatchResponseSchema, "GET", `/tables/${enc(table)}/matches/${seq}`, reader ? { reader, table } : {});
   }
 
+  /** POST /tables/:id/group-codes: the market creator's signed request for a code that binds one chat group (docs/SPEC.md §5.15 "Groups"). */
+  groupCode(table: string, request: GroupCodeRequest): Promise<GroupCodeResponse> {
+    return this.json(GroupCodeResponseSchema, "POST", `/tables/${enc(table)}/group-codes`, { body: request });
+  }
+
+  /** POST /tables/:id/groups/unbind: the market creator's signed unbinding of a chat group. */
+  unbindGroup(table: string, request: GroupUnbindRequest): Promise<GroupUnbindResponse> {
+    return this.json(GroupUnbindResponseSchema, "POST", `/tables/${enc(table)}/groups/unbind`, { body: request });
+  }
+
+  /** GET /tables/:id/groups: a market's bound chat groups with their delivery health, read as `reader` (unsigned only at a public market). */
+  groups(table: string, reader?: Reader): Promise<GroupsResponse> {
+    return this.json(GroupsResponseSchema, "GET", `/tables/${enc(table)}/groups`, reader ? { reader, table } : {});
+  }
+
   /** POST /tables/:id/deals: asks the market to record the done deal of match room `room` (idempotent: a recorded deal answers its entry). */
   recordDeal(table: string, room: string): Promise<DealRecordResponse> {
     return this.json(DealRecordResponseSchema, "POST", `/tables/${enc(table)}/deals`, { body: { room } });
@@ -346,6 +371,8 @@ export class HttpClient {
       try {
         return await this.sendOnce(method, path, options);
       } catch (error) {
+        if (method === "GET" && attempt === 0 && error instanceof ConnectionClosed) continue;
+        if (error instanceof ConnectionClosed) throw error.refusal;
         const wait = error instanceof TrestleError ? retryAfterOf(error) : null;
         if (wait === null || options.retry === false || attempt >= policy.attempts || wait > policy.maxWaitMs) throw error;
         policy.onWait?.(wait, `${method} ${path.split("?")[0]}`);
@@ -379,7 +406,8 @@ export class HttpClient {
       retryAfter = retryAfterHeader(response.headers.get("retry-after"));
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
-      throw new TrestleError("E_NETWORK", `cannot reach the relay at ${this.url}: ${causeOf(error)}`);
+      const refusal = new TrestleError("E_NETWORK", `cannot reach the relay at ${this.url}: ${causeOf(error)}`);
+      throw closedBeforeAnswer(error) ? new ConnectionClosed(refusal) : refusal;
     }
     const text = new TextDecoder().decode(bytes);
     if (status >= 200 && status < 300) return { status, text, bytes };
@@ -448,6 +476,23 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A request whose connection the relay had closed before any answer: a kept-alive connection the
+ * relay dropped as idle while this process was too busy to notice (undici "other side closed").
+ * A GET is sent again once at once, on a new connection; a signed POST never is (decision 0526).
+ */
+class ConnectionClosed extends Error {
+  constructor(readonly refusal: TrestleError) {
+    super(refusal.message);
+  }
+}
+
+/** Whether `error` from fetch is the connection being closed under the request, before any answer (undici's socket error, or a reset). */
+function closedBeforeAnswer(error: unknown): boolean {
+  const cause = error instanceof Error ? (error as { cause?: { code?: unknown } }).cause : undefined;
+  return cause?.code === "UND_ERR_SOCKET" || cause?.code === "ECONNRESET";
 }
 
 function causeOf(error: unknown): string {

@@ -82,7 +82,8 @@ export class TableClient {
   readonly http: HttpClient;
   readonly table: string;
   readonly tracker: HeadTracker;
-  private readonly maxEntries: number | undefined;
+  /** The relay's published ledger limit the policy replay of a verification judges with (undefined: LIMITS.entries). */
+  readonly maxEntries: number | undefined;
 
   private constructor(options: TableClientOptions) {
     this.http = options.http;

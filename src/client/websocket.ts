@@ -4,7 +4,9 @@
  * Node 20, which has none. Both are reduced to text frames in, text frames out, and one close.
  * Each socket sends the keepalive ping once as it opens: the relay's runtime (workerd) ends the
  * connection of a socket that never sent a frame only about 10 s after the relay closed it, and
- * neither implementation reports a close before its connection has ended (decision 0350).
+ * neither implementation reports a close before its connection has ended (decision 0350). The `ws`
+ * package does not offer permessage-deflate: entries are small and compressing every frame cost
+ * both ends more CPU than the bytes it saved (decision 0497).
  */
 import { PING_FRAME } from "../protocol/schemas/ws.js";
 
@@ -35,11 +37,15 @@ interface StandardSocket {
 
 type SocketConstructor = new (url: string) => StandardSocket;
 
-/** The default connector: the global WebSocket if the runtime has one, else the `ws` package; sends `{"type":"ping"}` as the socket opens. */
+/** The `ws` package's socket with its options: permessage-deflate is not offered (decision 0497). */
+type WsConstructor = new (url: string, options: { perMessageDeflate: false }) => StandardSocket;
+
+/** The default connector: the global WebSocket if the runtime has one, else the `ws` package without permessage-deflate; sends `{"type":"ping"}` as the socket opens. */
 export const connectWire: WireConnect = async (url, handlers) => {
   const global = (globalThis as { WebSocket?: SocketConstructor }).WebSocket;
-  const Impl: SocketConstructor = global ?? ((await import("ws")).WebSocket as unknown as SocketConstructor);
-  return open(new Impl(url), handlers);
+  if (global) return open(new global(url), handlers);
+  const Ws = (await import("ws")).WebSocket as unknown as WsConstructor;
+  return open(new Ws(url, { perMessageDeflate: false }), handlers);
 };
 
 function open(socket: StandardSocket, handlers: WireHandlers): Promise<WireSocket> {

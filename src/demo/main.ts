@@ -14,6 +14,7 @@ import { wantsColor, type TextSink } from "../text/styles.js";
 import { DemoError } from "./errors.js";
 import { repoRoot } from "./paths.js";
 import { ensureRelay, type DemoRelay } from "./relay.js";
+import { ChatFakes, ChatWebhooks, demoChatVars } from "./chat-fakes.js";
 import { isScenario, SCENARIOS, type Played } from "./scenarios.js";
 import { Transcript } from "./transcript.js";
 
@@ -30,13 +31,16 @@ export const DEMO_EXIT = { OK: 0, FAILED: 1, USAGE: 2 } as const;
 /** Signals that end the demo early: the relay it started is stopped and its keys deleted first. */
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
-const USAGE = `usage: npm run demo [-- [debate | room | market] [--relay URL] [--port N] [--out DIR] [--keep] [--json] [--no-color]]
+const USAGE = `usage: npm run demo [-- [debate | room | market] [--relay URL] [--port N] [--chat-port N] [--out DIR] [--keep] [--json] [--no-color]]
 
   debate        the #459/#461 session (default)
   room          two owners' agents settle on a stroller in a room, under their mandates
   market        five owners' agents list a dozen items in a market; matches, rooms, deals
   --relay URL   play on this relay (it must be running); default: the local relay
   --port N      the local relay's port (default 8787); started with wrangler dev if none answers
+  --chat-port N market: the port of the chat apps' stand-in the relay at --relay was started with
+                (demoChatVars in src/demo/chat-fakes.ts); without it the market plays its groups only
+                on a relay the demo starts itself
   --out DIR     where the exports are written (default ./demo-out)
   --keep        keep the work directory (keys, jenny's taskboard.json; the owners' mandates and journals)
   --json        print one JSON summary (with the transcript) instead of the transcript
@@ -62,6 +66,7 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
   const root = repoRoot();
   const work = mkdtempSync(resolve(tmpdir(), "trestle-demo-"));
   let relay: DemoRelay | null = null;
+  let fakes: ChatFakes | null = null;
   let stopStarted: () => Promise<void> = async () => {};
   const removeWork = () => {
     if (values.keep === true) io.stderr.write(`kept the work directory ${work}\n`);
@@ -75,12 +80,16 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
     });
   for (const signal of STOP_SIGNALS) process.once(signal, interrupt);
   try {
-    relay = await ensureRelay({ ...(values.relay ? { relay: values.relay } : {}), port: parsed.port, root, log, onSpawn: (stop) => (stopStarted = stop) });
+    // The market plays its chat groups on a stand-in for the chat apps: one the relay was started with (--chat-port), or one it is started with here.
+    fakes = scenario === "market" ? await ChatFakes.start(parsed.chatPort ?? 0) : null;
+    const vars = fakes && parsed.chatPort === undefined ? demoChatVars(fakes.port) : undefined;
+    relay = await ensureRelay({ ...(values.relay ? { relay: values.relay } : {}), port: parsed.port, root, log, onSpawn: (stop) => (stopStarted = stop), ...(vars ? { vars } : {}) });
+    const chats = fakes && (relay.started || parsed.chatPort !== undefined) ? { fakes, hooks: new ChatWebhooks(relay.url) } : null;
     const played = SCENARIOS[scenario];
     transcript.section(`trestle demo: ${played.title}`);
     transcript.say(`relay ${relay.url} (${relay.started ? "started by the demo; stopped at the end" : "already running"}), key ${relay.relayKey}`);
     transcript.say(`work directory ${work} (${played.work})`);
-    const result: Played = await played.play({ relay, root, work, outDir: resolve(values.out ?? "demo-out"), transcript });
+    const result: Played = await played.play({ relay, root, work, outDir: resolve(values.out ?? "demo-out"), transcript, chats });
     const { checks, exportPath, verified, summary: fields } = result;
     transcript.section("checks");
     for (const check of checks) transcript.check(check.ok, check.text);
@@ -102,6 +111,7 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, interrupt);
     await relay?.stop();
+    await fakes?.stop();
     removeWork();
   }
 }
@@ -114,6 +124,7 @@ function parseDemoArgs(argv: readonly string[]) {
     options: {
       relay: { type: "string" },
       port: { type: "string" },
+      "chat-port": { type: "string" },
       out: { type: "string" },
       keep: { type: "boolean" },
       json: { type: "boolean" },
@@ -126,7 +137,9 @@ function parseDemoArgs(argv: readonly string[]) {
   if (!isScenario(scenario)) throw new Error(`unknown scenario "${scenario}"`);
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!/^[0-9]{1,5}$/.test(values.port ?? "8787") || port < 1 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}"`);
-  return { values, scenario, port };
+  const chatPort = values["chat-port"] === undefined ? undefined : Number(values["chat-port"]);
+  if (chatPort !== undefined && (!/^[0-9]{1,5}$/.test(values["chat-port"]!) || chatPort < 1 || chatPort > 65535)) throw new Error(`--chat-port must be a port number, not "${values["chat-port"]}"`);
+  return { values, scenario, port, chatPort };
 }
 
 function describe(error: unknown): string {

@@ -14,18 +14,39 @@ import { verdictOf } from "./checks.js";
 import { statesFigure } from "./figures.js";
 import { ROOMS, SEALED } from "./market-cast.js";
 import type { MarketOutcome } from "./market.js";
+import type { GroupsSeen } from "./market-groups.js";
 import { priceWords } from "./market-room.js";
 
 /** One check of the market scenario. */
 export interface MarketCheck {
-  name: "matched" | "deals_signed" | "deals_recorded" | "no_deal" | "sealed_bids" | "guard_refused" | "allowance" | "rules_view" | "figures_absent" | "verify_clean";
+  name: "matched" | "deals_signed" | "deals_recorded" | "no_deal" | "sealed_bids" | "guard_refused" | "allowance" | "rules_view" | "figures_absent" | "verify_clean" | "groups";
   ok: boolean;
   text: string;
 }
 
 /** The market scenario's checks, in order. */
 export function marketChecksOf(o: MarketOutcome): MarketCheck[] {
-  return [matched(o), dealsSigned(o), dealsRecorded(o), noDeal(o), sealedBids(o), guardRefused(o), allowance(o), rulesView(o), figuresAbsent(o), verifyClean(o)];
+  return [matched(o), dealsSigned(o), dealsRecorded(o), noDeal(o), sealedBids(o), guardRefused(o), allowance(o), rulesView(o), figuresAbsent(o), verifyClean(o), ...(o.groups ? [groups(o.groups)] : [])];
+}
+
+/**
+ * The chat groups: each was greeted and told the market's news, the deals among it with no price;
+ * none was sent a room's id, an approval, a held message, an accept or a deal's price; every member
+ * posting from a group was answered privately with an UNVERIFIED listing.
+ */
+function groups(seen: GroupsSeen): MarketCheck {
+  const wrong: string[] = [];
+  for (const g of seen.groups) {
+    const text = g.messages.join("\n");
+    if (g.messages.length < 2) wrong.push(`${g.platform} got ${g.messages.length} message(s)`);
+    if (/mr-[0-9a-f]{8}|approv|accept|held|承認/i.test(text)) wrong.push(`${g.platform} was sent something of a room or an approval`);
+    for (const line of text.split("\n")) if (/Deal done|取引成立|交易完成/.test(line) && /TWD/.test(line)) wrong.push(`${g.platform} was sent a deal's price: ${line}`);
+  }
+  if (!seen.groups.some((g) => g.messages.some((m) => /Deal done|取引成立|交易完成/.test(m)))) wrong.push("no group heard of a deal");
+  const unmarked = seen.replies.filter((r) => !r.includes("UNVERIFIED"));
+  if (unmarked.length > 0) wrong.push(`a member's post was answered without UNVERIFIED: ${unmarked[0]}`);
+  const count = seen.groups.map((g) => `${g.platform} ${g.messages.length}`).join(", ");
+  return { name: "groups", ok: wrong.length === 0, text: wrong.length === 0 ? `three chat groups were told the market's listings and deals in their languages (${count} messages), nothing of a room or an approval, no deal's price; members' posts from them were UNVERIFIED listings answered privately` : `the chat groups: ${wrong.join("; ")}` };
 }
 
 function matched(o: MarketOutcome): MarketCheck {

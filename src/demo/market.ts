@@ -13,7 +13,9 @@
  * (listings filled), one ends without a deal. dara's cot takes sealed bids instead: ben's and
  * hana's agents commit theirs as soon as it is listed and reveal them once bidding has closed
  * (market-sealed.ts), and the sale's room closes at the second price. Then every ledger is exported
- * and checked with `trestle verify`. Returns what the checks need.
+ * and checked with `trestle verify`. On a relay whose chat apps are the demo's stand-in, hana first
+ * binds a Telegram, a LINE and a Discord group, which hear the market's news throughout, and at the
+ * end three members post from them (market-groups.ts). Returns what the checks need.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +28,7 @@ import { CATEGORIES, MANDATES, MEMBERS, OFFERS, ROOMS, SALE_ROOM, SEALED, SELLER
 import { marketSeat, memberMachine, tableAt, type MemberMachine } from "./market-member.js";
 import { playMatchRoom, type GuardRefusal, type PlayedRoom } from "./market-room.js";
 import { commitBids, revealBids, type SealedSale } from "./market-sealed.js";
+import { bindDemoGroups, groupsCoda, type GroupsSeen } from "./market-groups.js";
 import { signSeatMandate } from "./owner-files.js";
 import { shortPath } from "./paths.js";
 import type { ScenarioOptions } from "./scenario-options.js";
@@ -68,6 +71,8 @@ export interface MarketOutcome {
   figures: PrivateFigure[];
   /** The member whose seat's agent works under agent_view `rules`. */
   rulesView: Member;
+  /** What the market's chat groups were sent, when the relay's chat apps were the demo's stand-in; else null. */
+  groups: GroupsSeen | null;
 }
 
 /** Plays the market; throws DemoError when a step the story needs does not happen. */
@@ -112,6 +117,8 @@ export async function playMarket(o: ScenarioOptions): Promise<MarketOutcome> {
     await ledger.show(t, () => (shown ? "admitted by key, joined with no code" : null));
   }
   t.say(`${others.join(", ")}: admitted and joined the same way (their entries abridged)`);
+
+  if (o.chats) await bindDemoGroups(t, o.chats, market, (args) => cli(hana, args));
 
   t.section("each member signs its market seat's mandate on its own machine");
   for (const name of MEMBERS) {
@@ -208,6 +215,7 @@ export async function playMarket(o: ScenarioOptions): Promise<MarketOutcome> {
     const verified = await t.command(args, () => run, { maxLines: 1, ...(table === market ? { note: "every match recomputed from the listings" } : {}) });
     exports.push({ table, path, text, verify: { code: verified.code, stdout: verified.stdout } });
   }
+  const groups = o.chats ? await groupsCoda(t, o.chats, machines, cli) : null;
   return {
     market,
     matches,
@@ -218,6 +226,7 @@ export async function playMarket(o: ScenarioOptions): Promise<MarketOutcome> {
     exports,
     figures: MEMBERS.flatMap((name) => [MANDATES[name].figure, ...(MANDATES[name].allowance ? [MANDATES[name].allowance!] : [])]),
     rulesView: MEMBERS.find((name) => MANDATES[name].agentView === "rules")!,
+    groups,
   };
 }
 

@@ -30,13 +30,16 @@ export async function ensureRelay(options: {
   log(line: string): void;
   /** Called as soon as a relay process is spawned, with what stops it (for Ctrl-C during start-up). */
   onSpawn?(stop: () => Promise<void>): void;
+  /** Settings a relay the demo starts runs with (the market demo's chat apps: chat-fakes.ts). */
+  vars?: Record<string, string>;
 }): Promise<DemoRelay> {
   const url = options.relay ?? `http://127.0.0.1:${options.port}`;
   const key = await relayKeyAt(url);
   if (key) return { url, relayKey: key, started: false, stop: async () => {} };
   if (options.relay !== undefined) throw new DemoError(`no trestle relay answers at ${url} (--relay)`);
   options.log(`no relay at ${url}; starting one (wrangler dev, local storage in .wrangler/) …`);
-  const child = spawn(join(options.root, "node_modules", ".bin", "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(options.port)], {
+  const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+  const child = spawn(join(options.root, "node_modules", ".bin", "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(options.port), ...vars], {
     cwd: options.root,
     // As `npm start`: no metrics, and no fetch of Cloudflare's request.cf data (the relay never reads it).
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

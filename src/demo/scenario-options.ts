@@ -1,4 +1,5 @@
 /** What every demo scenario is handed (scenarios.ts): the relay it plays on and where it writes. */
+import type { DemoChats } from "./market-groups.js";
 import type { DemoRelay } from "./relay.js";
 import type { Transcript } from "./transcript.js";
 
@@ -12,4 +13,6 @@ export interface ScenarioOptions {
   /** Where the exports go. */
   outDir: string;
   transcript: Transcript;
+  /** The chat apps' stand-in the relay reaches and the platforms' webhooks to it, when the relay was started with them (the market's groups); else null. */
+  chats?: DemoChats | null;
 }

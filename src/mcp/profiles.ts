@@ -1,7 +1,8 @@
 /**
  * Tool profiles (docs/MCP.md "Profiles", decision 0410): which tools a server lists and answers.
  * Each tool is defined once (./tools); a profile is a list of tool names for one kind of session,
- * at most about 20 each (MAX_PROFILE_TOOLS): a seat at a table, a seat in a room, an owner's own session, and `all`. The
+ * at most about 20 each (MAX_PROFILE_TOOLS): a seat at a table, a seat in a room, an owner's own session, a
+ * member's seat in a market (decision 0520), and `all`. The
  * default follows from the settings; `trestle mcp --tools PROFILE|name,name` chooses. Tests check
  * that every name here is a tool and every tool is in at least one role profile.
  */
@@ -11,7 +12,7 @@ import type { Tool } from "./tool.js";
 import { TOOLS } from "./tools/index.js";
 
 /** The profiles of a session's role; `all` is every tool. */
-export const ROLE_PROFILES = ["table", "room", "owner"] as const;
+export const ROLE_PROFILES = ["table", "room", "owner", "market"] as const;
 export type RoleProfile = (typeof ROLE_PROFILES)[number];
 
 /** The most tools a role profile lists: "about 20", a cost every session pays in context. */
@@ -39,6 +40,13 @@ export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
     "trestle_history", "trestle_verify_chain", "trestle_approve", "trestle_reject", "trestle_close", "trestle_revoke_seat",
     "trestle_delete_table", "trestle_notify_status", "trestle_open_subtable", "trestle_room_create", "trestle_room_invite",
     "trestle_room_join", "trestle_room_eject", "trestle_owner_questions",
+  ],
+  // A member's seat in a market: list, search, its matches, their rooms (with what a room needs to reach a deal), the deal recorded.
+  market: [
+    "trestle_whoami", "trestle_join", "trestle_wait", "trestle_market_list", "trestle_market_update", "trestle_market_withdraw",
+    "trestle_market_search", "trestle_market_matches", "trestle_market_room", "trestle_market_record", "trestle_room_state",
+    "trestle_room_offer", "trestle_room_counter", "trestle_room_accept", "trestle_room_reject", "trestle_room_withdraw",
+    "trestle_room_close", "trestle_say", "trestle_deal_sign", "trestle_mandate", "trestle_tell_owner", "trestle_ask_owner", "trestle_owner_instructions",
   ],
 };
 

@@ -1,9 +1,10 @@
 /**
  * Live tables as MCP resources (docs/MCP.md "Resources", decision 0482): this server
  * (`trestle://server`), and per table a template each for the seat's projection
- * (`trestle://tables/{table}/seat`), a room's state (`…/room`) and the owner's pending decisions
- * (`…/pending`). Text other seats wrote is framed as inert data, exactly as the tools show it (the
- * same code makes both). Reading, subscribing or listening to a table's resource follows that table
+ * (`trestle://tables/{table}/seat`), a room's state (`…/room`), the owner's pending decisions
+ * (`…/pending`), and a market's listings and matches (`…/listings`, `…/matches`, decision 0522).
+ * Text other seats wrote is framed as inert data, exactly as the tools show it (the same code
+ * makes both). Reading, subscribing or listening to a table's resource follows that table
  * on its verified socket (the seat's; without a seat key, the owner session when this client can
  * show the owner a link, ./owner-session.ts), and every push tells the subscribers: `notifications/resources/updated` after
  * `resources/subscribe` on 2025-11-25, on the `subscriptions/listen` streams that name the URI on
@@ -13,7 +14,10 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Server, t
 import { randomBoundary } from "../client/index.js";
 import { roomState as foldRoom, roomSummary, writesGuarded } from "../owner/index.js";
 import { TableIdSchema, TrestleError } from "../protocol/index.js";
-import { safeLine } from "../text/framing.js";
+import { frameInert, safeLine } from "../text/framing.js";
+import { unitsText } from "../text/market.js";
+import { shortHash } from "../text/terms.js";
+import { listingItem, matchItem, readMarket } from "./market-read.js";
 import { TOOL_ICONS } from "./icons.js";
 import { holdOwnerSession } from "./owner-session.js";
 import { deliver, fetchView } from "./reading.js";
@@ -26,7 +30,7 @@ import { roomState } from "./tools/room-state.js";
 export type ResourceFeed = (uri: string) => void;
 
 /** The resource kinds of one table. */
-const KINDS = ["seat", "room", "pending"] as const;
+const KINDS = ["seat", "room", "pending", "listings", "matches"] as const;
 type Kind = (typeof KINDS)[number];
 
 /** The seat's resource shows the prefix and at most this many of the newest entries. */
@@ -54,6 +58,8 @@ const TEMPLATES: Record<Kind, { title: string; description: string }> = {
   seat: { title: "A seat's view of a table", description: "The table as this server's seat reads it: floor, pauses, tasks, the prefix (topic, rules, seats, decisions) and the newest entries, other seats' text framed as data. Updated on every entry." },
   room: { title: "A room's state", description: "A room from its verified transcript: seats, live offers and grants, auctions, deals, the outcome, and what this seat's mandate allows. Updated on every entry." },
   pending: { title: "Your owner's pending decisions", description: "What waits for the owner at a table: tasks awaiting their approval, messages the gate holds for them, deals they have not signed, their seats' open questions. Each is decided in the principal window or a terminal, never by the agent." },
+  listings: { title: "A market's listings", description: "Every listing of a market from its verified transcript, live first (each ended one with how it ended), titles and texts framed as data. Updated on every entry of the market." },
+  matches: { title: "A market's matches", description: "Every match of a market from its verified transcript, yours marked, each with its room and the deal recorded for it, and the market's recorded deals. Updated on every entry of the market." },
 };
 
 /**
@@ -89,7 +95,7 @@ export function registerResources(server: Server, session: McpSession, window: T
     const { uri } = request.params;
     if (uri === SERVER_URI) return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(serverFacts(session)) }] };
     const named = parseTableUri(uri);
-    if (!named) throw new ResourceNotFoundError(uri, `no resource ${uri}: this server's are trestle://server and trestle://tables/{table}/seat, /room and /pending`);
+    if (!named) throw new ResourceNotFoundError(uri, `no resource ${uri}: this server's are trestle://server and trestle://tables/{table}/seat, /room, /pending, /listings and /matches`);
     void follow(session, named.table, publish, modes(ctx).url);
     return { contents: [{ uri, mimeType: "text/plain", text: await render(context(ctx), named.table, named.kind) }] };
   });
@@ -120,6 +126,7 @@ function listed(session: McpSession) {
     ...(settings.seatKeyFile !== undefined ? (["seat"] as const) : []),
     ...(settings.seat !== undefined && writesGuarded(settings.home, table, settings.seat) ? (["room"] as const) : []),
     ...(settings.ownerKeyFile !== undefined ? (["pending"] as const) : []),
+    ...(session.markets.has(table) ? (["listings", "matches"] as const) : []),
   ];
   return [
     { uri: SERVER_URI, name: "trestle-server", title: "This trestle server", description: "The relay, seat and owner this server acts for.", mimeType: "application/json", icons: TOOL_ICONS },
@@ -148,7 +155,8 @@ async function render(ctx: ToolContext, table: string, kind: Kind): Promise<stri
       if (result.isError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, text);
       return text;
     }
-    return (await pendingLines(ctx, table)).join("\n");
+    if (kind === "pending") return (await pendingLines(ctx, table)).join("\n");
+    return textOf(await marketBlock(ctx, table, kind));
   } catch (error) {
     if (error instanceof TrestleError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.code}: ${safeLine(error.message, 500)}`);
     throw error;
@@ -158,6 +166,18 @@ async function render(ctx: ToolContext, table: string, kind: Kind): Promise<stri
 function textOf(reply: { status: string | readonly string[]; owner?: string | null; data?: string | null }): string {
   const status = typeof reply.status === "string" ? [reply.status] : reply.status;
   return [status.map((line) => safeLine(line, 2000)).join("\n"), ...(reply.owner ? [`Instructions from your owner:\n${reply.owner}`] : []), ...(reply.data ? [reply.data] : [])].join("\n\n");
+}
+
+/** A market's listings or matches (and recorded deals) from its verified fold, framed as data. */
+async function marketBlock(ctx: ToolContext, table: string, kind: "listings" | "matches"): Promise<{ status: string[]; data: string }> {
+  const { board, transcript, ownerKey } = await readMarket(ctx, table);
+  const verified = `market ${table}, transcript ${transcript.report.verdict} (verified on this machine) up to entry #${transcript.entries.length}`;
+  if (kind === "listings") {
+    const live = board.listings.filter((l) => l.standing === "live").length;
+    return { status: [`Listings of ${verified}: ${live} live, ${board.listings.length - live} ended.`], data: frameInert(board.listings.map(listingItem), ctx.boundary()) };
+  }
+  const deals = board.deals.map((d) => `  deal recorded at #${d.seq} for match #${d.match} (room ${d.room}) between ${d.owners[0]} and ${d.owners[1]}, closing ${unitsText(d.quantity)}, terms ${shortHash(d.deal)}`);
+  return { status: [`Matches of ${verified}: ${board.matches.length}, ${board.deals.length} deal${board.deals.length === 1 ? "" : "s"} recorded.`, ...deals], data: frameInert(board.matches.map((m) => matchItem(m, ownerKey)), ctx.boundary()) };
 }
 
 /** What waits for this server's owner at `table`: tasks awaiting their approval, held messages, unsigned deals, open questions of their seats. */

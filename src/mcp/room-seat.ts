@@ -24,8 +24,8 @@ export async function guardedSeat(ctx: ToolContext, table: string): Promise<Guar
   return new GuardedSeat({ client: await ctx.session.client(table), seat: seat.name, signer: seat.signer, home: ctx.session.settings.home, clock: () => ctx.now() });
 }
 
-/** The reply of a write once it was sent; `approved` when the owner approved it in the window first. */
-export type SentReply = (sent: Sent, approved: boolean) => ToolReply;
+/** The reply of a write once it was sent (it may read the table again); `approved` when the owner approved it in the window first. */
+export type SentReply = (sent: Sent, approved: boolean) => ToolReply | Promise<ToolReply>;
 
 /** Sends `input` as `seat` through the guards and replies with `done`; a held message is put to the owner in the principal window when possible (the reply then asks the client to show them the link). */
 export async function sendGuarded(ctx: ToolContext, seat: GuardedSeat, input: SeatSubmission, done: SentReply): Promise<ToolReply | ToolAsk> {

@@ -57,6 +57,9 @@ export class McpSession {
   /** Whether this session keeps no conversation state (no active table switch, no read cursor). */
   readonly stateless: boolean;
 
+  /** The tables this session has read as markets: their listings and matches are listed as resources. */
+  readonly markets = new Set<string>();
+
   constructor(
     readonly settings: McpSettings,
     readonly deps: SessionDeps,

@@ -94,8 +94,16 @@ function moneyKeys(n: number, currency: string | undefined): string[] {
 
 /** The first never_disclose entry `value` discloses, or null when none is; `value` is what the agent wrote (authoredPart). */
 export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | null {
-  const secrets = compileSecrets(check.never);
-  if (secrets.length === 0) return null;
+  return disclosureCheck(check.never)(value, check);
+}
+
+/** findDisclosure for many messages against one never_disclose list, compiled once (a ledger scanned for every owner's secrets, say): `check.never` is ignored. */
+export function disclosureCheck(never: readonly string[]): (value: unknown, check: Omit<LeakCheck, "never">) => Disclosure | null {
+  const secrets = compileSecrets(never);
+  return (value, check) => (secrets.length === 0 ? null : disclosureIn(value, check, secrets));
+}
+
+function disclosureIn(value: unknown, check: Omit<LeakCheck, "never">, secrets: readonly Secret[]): Disclosure | null {
   const fields = protocolFieldNames();
   const allowAmount = check.secretAmount === "allow";
   const minor = check.currency === undefined ? [] : [currencyDigits(check.currency)];

@@ -12,7 +12,8 @@
  * In an end-to-end encrypted room (docs/SPEC.md §5.12) the guards judge the plaintext and the
  * message is sealed before it is hashed, held and signed; without the room key nothing is sent.
  * Sealed bids (§5.11) are chosen here, judged like any commitment, and kept in the journal.
- * After each message that left, the owner's standing rule (a mandate with `sign_deals`) signs the
+ * A seat that writes often keeps a live transcript (live-transcript.ts): the guards judge by it and
+ * its writes go over the seat's socket. After each message that left, the owner's standing rule (a mandate with `sign_deals`) signs the
  * deals it covers with the owner key in this home (standing-deals.ts). This file orders the steps;
  * each is its own file: message-sealing.ts, mandate-limits.ts, market-scope.ts, allowance.ts,
  * approval-spend.ts (the gate), guard-refusal.ts (how any of them refuses) and exact-send.ts.
@@ -47,6 +48,7 @@ import { FileHeadStore } from "../client/head-store.js";
 import { checkMarketScope, matchCategories } from "./market-scope.js";
 import type { Mandate } from "./records.js";
 import { requiredRoomKey, sealForSend } from "./message-sealing.js";
+import type { LiveTranscript } from "./live-transcript.js";
 
 /** What a guarded seat needs. */
 export interface GuardedSeatOptions {
@@ -57,6 +59,8 @@ export interface GuardedSeatOptions {
   /** The trestle home holding the mandate and the journal. */
   home: string;
   clock?: Clock;
+  /** The seat's live transcript (live-transcript.ts): the guards judge by it and writes go over its socket, instead of an export read and an HTTP write each time. */
+  live?: LiveTranscript;
 }
 
 /** A message that left, with its hash, and what the owner's standing rule did after it. */
@@ -78,6 +82,7 @@ export class GuardedSeat {
   private readonly signer: Signer;
   private readonly clock: Clock;
   private readonly home: string;
+  private readonly live: LiveTranscript | undefined;
   /** While the standing rule signs, its own deal_sign messages do not start it again. */
   private sendingDeal = false;
   /** The categories of matches' listings as read from their markets, by market and match seq (they never change). */
@@ -90,6 +95,7 @@ export class GuardedSeat {
     this.table = options.client.table;
     this.seat = options.seat;
     this.signer = options.signer;
+    this.live = options.live;
     this.files = seatFiles(options.home, this.table, this.seat);
     this.journal = seatJournal(options.home, this.table, this.seat, this.clock);
   }
@@ -194,8 +200,9 @@ export class GuardedSeat {
     return tellOwner(this.client, this.signer, this.seat, this.journal, text, this.clock, seal, about);
   }
 
-  /** The verified transcript as this seat reads it. */
+  /** The verified transcript as this seat reads it: from its live transcript when it keeps one, else its export. */
   transcript(): Promise<Transcript> {
+    if (this.live) return this.live.transcript();
     return readTranscript(this.client, { signer: this.signer, as: { seat: this.seat } });
   }
 
@@ -242,7 +249,7 @@ export class GuardedSeat {
     }
     let sent: ExactSent;
     try {
-      sent = await sendExact(this.client, this.signer, this.journal, wire, hash, approval);
+      sent = await sendExact(this.client, this.signer, this.journal, wire, hash, approval, this.live);
     } catch (error) {
       if (refusedByRelay(error)) await reservation?.dropped();
       throw error;

@@ -19,6 +19,7 @@ export * from "./owner-words-sealing.js";
 export * from "./paths.js";
 export * from "./records.js";
 export * from "./transcript.js";
+export * from "./live-transcript.js";
 export * from "./room-view.js";
 export * from "./room-key.js";
 export * from "./sealing.js";

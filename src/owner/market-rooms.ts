@@ -11,12 +11,12 @@
 import { MarketClient, matchRoomConfigFor, matchesOf, roomPresence, type Clock, type TableClient } from "../client/index.js";
 import { openTable } from "../client/node.js";
 import { systemClock } from "../client/random.js";
-import { matchSeatOf, TrestleError, type CapabilityCard, type JoinResponse, type Signer, type TableConfig } from "../protocol/index.js";
+import { matchSeatOf, TrestleError, type CapabilityCard, type JoinResponse, type MarketState, type Signer, type TableConfig, type TableState } from "../protocol/index.js";
 import type { Mandate } from "./records.js";
 import { readMandate, nextMandate, signMandate, writeMandateFile, type MandateFor } from "./mandate.js";
 import { marketState } from "./market-view.js";
 import { seatFiles } from "./paths.js";
-import { readTranscript } from "./transcript.js";
+import { readTranscript, type Transcript } from "./transcript.js";
 
 /** How an owner enters the room of a match. */
 export interface EnterMatchRoom {
@@ -26,7 +26,7 @@ export interface EnterMatchRoom {
   seq: number;
   owner: string;
   ownerSigner: Signer;
-  /** The room seat's name (default: the market seat that wrote this owner's listing in the match). */
+  /** The room seat's name (default: the market seat that wrote this owner's listing in the match; required when a chat group posted it, and then also the market seat whose mandate is carried). */
   seat?: string;
   /** The public key the room seat `seat` takes. */
   seatKey(seat: string): Promise<string>;
@@ -36,6 +36,8 @@ export interface EnterMatchRoom {
   /** How long the signed join stays valid (default 10 minutes). */
   ttlMs?: number;
   clock?: Clock;
+  /** The market's verified transcript as this owner holds it (its market seat's live transcript, say); default: the market's export, read now as the owner. */
+  marketTranscript?: () => Promise<Transcript>;
 }
 
 /** Where an owner stands after entering a match's room. */
@@ -56,34 +58,36 @@ export interface EnteredRoom {
 
 /**
  * Opens the room of match `seq` (or joins it, when the other side opened it first) and seats the
- * owner's bot there, its mandate carried from the market seat. The match is read from the market's
- * verified transcript (E_UNKNOWN_MATCH, or E_FORBIDDEN when the owner's key is neither side) and its
- * citation checked against the pinned relay key before anything is signed.
+ * owner's bot there, its mandate carried from the market seat. The match and its room's id are read
+ * from the market's verified transcript (`marketTranscript`, or an export read now; E_UNKNOWN_MATCH,
+ * or E_FORBIDDEN when the owner's key is neither side); only to create the room is its citation read,
+ * and checked against the pinned relay key before anything is signed.
  */
 export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRoom> {
   const clock = options.clock ?? systemClock;
   const { market, seq, owner, ownerSigner } = options;
   const ownerKey = ownerSigner.publicKeyText;
   const reader = { signer: ownerSigner, as: { owner } };
-  const state = marketState(await readTranscript(market, reader));
+  const state = marketState(await (options.marketTranscript ? options.marketTranscript() : readTranscript(market, reader)));
   const mine = matchesOf(state, ownerKey).find((m) => m.seq === seq);
-  if (!mine) {
-    if (Object.hasOwn(state.market.matches, String(seq))) throw new TrestleError("E_FORBIDDEN", `match ${seq} of ${market.table} is not ${owner}'s: this owner key is neither side`);
-    throw new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in market ${market.table}`, { match: seq });
-  }
-  const marketSeat = matchSeatOf(state.market, seq, ownerKey)!;
+  if (!mine) throw notOwnMatch(state, seq, owner);
+  // A listing posted from a group has no seat: the seat named here is the owner's agent in the market, whose mandate the room seat carries.
+  const marketSeat = matchSeatOf(state.market, seq, ownerKey) ?? options.seat;
+  if (marketSeat === undefined) throw new TrestleError("E_SCHEMA", `${owner}'s side of match ${seq} was posted from a chat group, so no seat wrote it: name the seat to take into its room`);
   const source = await readMandate(seatFiles(options.home, market.table, marketSeat).mandate, { table: market.table, seat: marketSeat, ownerKey });
   if (!source.ok && source.reason !== "no_mandate") throw new TrestleError("E_MANDATE", `the mandate of ${marketSeat} at ${market.table} does not hold, so none can be carried into the room: ${source.message}`, { reason: source.reason });
-  const match = await new MarketClient(market).match(seq, reader);
   const seat = options.seat ?? marketSeat;
-  const presence = await roomPresence(market.http, match.room);
-  if (presence === "deleted") throw new TrestleError("E_TABLE_DELETED", `the room of match ${seq} (${match.room}) was deleted`);
-  const room = await openTable({ relay: market.http, table: match.room, home: options.home, clock });
+  // The room's id is the one the verified match determines; its citation (MarketClient.match checks it determines the same) is read only to create the room.
+  const presence = await roomPresence(market.http, mine.room);
+  if (presence === "deleted") throw new TrestleError("E_TABLE_DELETED", `the room of match ${seq} (${mine.room}) was deleted`);
+  const room = await openTable({ relay: market.http, table: mine.room, home: options.home, clock });
   // The room seat's limits are in place before the seat exists, so no write of it ever goes unguarded.
-  if (source.ok) await carryMandate(options.home, source.mandate, { table: match.room, seat, ownerKey }, ownerSigner, clock());
+  if (source.ok) await carryMandate(options.home, source.mandate, { table: mine.room, seat, ownerKey }, ownerSigner, clock());
   const join = { seat, owner, seatKey: await options.seatKey(seat), card: options.card ?? {}, expires: clock() + (options.ttlMs ?? 600_000) };
-  const entered = (how: EnteredRoom["how"], joined: JoinResponse): EnteredRoom => ({ room: match.room, match: seq, how, seat, seq: joined.seq, head: joined.head, mandate: source.ok ? "carried" : "none", client: room });
-  if (presence === "none" && (await created(room, ownerSigner, owner, matchRoomConfigFor(match, { owner, ownerKey })))) return entered("opened", await room.join(ownerSigner, join));
+  const entered = (how: EnteredRoom["how"], joined: JoinResponse): EnteredRoom => ({ room: mine.room, match: seq, how, seat, seq: joined.seq, head: joined.head, mandate: source.ok ? "carried" : "none", client: room });
+  if (presence === "none" && (await created(room, ownerSigner, owner, matchRoomConfigFor(await new MarketClient(market).match(seq, reader), { owner, ownerKey })))) {
+    return entered("opened", await room.join(ownerSigner, join));
+  }
   try {
     return entered("joined", await room.join(ownerSigner, { ...join, newcomer: {} }));
   } catch (error) {
@@ -91,6 +95,12 @@ export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRo
     if (!(error instanceof TrestleError) || error.code !== "E_FORBIDDEN") throw error;
     return entered("seated", await room.join(ownerSigner, join));
   }
+}
+
+/** Why match `seq` of market `state` is not `owner`'s: E_FORBIDDEN when it is another's, E_UNKNOWN_MATCH when the market has no match there. */
+export function notOwnMatch(state: TableState & { market: MarketState }, seq: number, owner: string): TrestleError {
+  if (Object.hasOwn(state.market.matches, String(seq))) return new TrestleError("E_FORBIDDEN", `match ${seq} of ${state.table} is not ${owner}'s: this owner key is neither side`);
+  return new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in market ${state.table}`, { match: seq });
 }
 
 /** Creates the room from `config`; false when the other side created it first (E_TABLE_EXISTS). */

@@ -1,11 +1,12 @@
 /**
  * A market as the owner's surfaces show it, from the verified transcript (docs/SPEC.md §5.15): its
  * folded state, a listing named by seq or hash (live or not), the fields of the entry that wrote it
- * (where a new version starts from), and one owner's matches with the titles of both listings and
- * whether each match's room exists on the relay.
+ * (where a new version starts from), how long a new listing lives by default, the matches a
+ * listing made, and one owner's matches with the titles of both listings and whether each match's
+ * room exists on the relay.
  */
 import { matchesOf, roomPresence, type HttpClient, type OwnMatch, type RoomPresence } from "../client/index.js";
-import { own, requireMarket, TrestleError, type Entry, type ListingState, type MarketState, type TableState } from "../protocol/index.js";
+import { own, requireMarket, TrestleError, type Entry, type ListingSide, type ListingState, type MarketState, type MatchParty, type TableState } from "../protocol/index.js";
 import { entryRef } from "./entry-ref.js";
 import type { Transcript } from "./transcript.js";
 
@@ -31,11 +32,36 @@ export function listingEntry(transcript: Transcript, seq: number): Extract<Entry
   return entry;
 }
 
+/** How long a listing lives when its writer names no expiry: the longest `ttlMs` (the market's listing lifetime) allows, less a minute (half of it under two) for clocks that differ. */
+export function defaultListingLifetime(ttlMs: number): number {
+  return ttlMs - Math.min(60_000, ttlMs / 2);
+}
+
+/** One match a listing made, from that listing's side: the match's seq, the other side's party, listing (leaf), side and title. */
+export interface ListingMatch {
+  seq: number;
+  party: MatchParty;
+  listing: string;
+  side: ListingSide;
+  title: string;
+}
+
+/** The matches in `state` that the listing `leaf` is a side of, oldest first. */
+export function listingMatches(state: TableState & { market: MarketState }, leaf: string): ListingMatch[] {
+  return Object.entries(state.market.matches)
+    .filter(([, m]) => m.offer === leaf || m.want === leaf)
+    .map(([seq, m]) => {
+      const other = m.offer === leaf ? { party: m.wanted_by, listing: m.want, side: "want" as const } : { party: m.offered_by, listing: m.offer, side: "offer" as const };
+      return { seq: Number(seq), ...other, title: own(state.market.listings, other.listing)?.title ?? "?" };
+    })
+    .sort((a, b) => a.seq - b.seq);
+}
+
 /** One of an owner's matches as the owner reads it: both listings' titles and whether its room exists. */
 export interface MatchView extends OwnMatch {
-  /** This owner's listing's title and seat, and the other side's title. */
+  /** This owner's listing's title and seat (null for one posted from a chat group, which no seat signed), and the other side's title. */
   title: string;
-  seat: string;
+  seat: string | null;
   their_title: string;
   room_presence: RoomPresence;
 }
@@ -47,7 +73,7 @@ export async function matchViews(state: TableState & { market: MarketState }, ow
     matchesOf(state, ownerKey).map(async (m) => ({
       ...m,
       title: listing(m.mine)?.title ?? "?",
-      seat: listing(m.mine)?.seat ?? "?",
+      seat: listing(m.mine)?.seat ?? null,
       their_title: listing(m.theirs)?.title ?? "?",
       room_presence: await roomPresence(http, m.room),
     })),

@@ -174,12 +174,16 @@ export function reportLines(report: VerifyReport, c: Styles): string[] {
  * and the notifications it gave up on (the label and the platform's words reduced to one safe line).
  */
 export function channelLine(channel: ChannelHealth, c: Styles): string {
-  const who = `${channel.platform} ${channel.account} (${oneLine(channel.label)}, ${channel.lang})`;
+  return `${channel.platform} ${channel.account} (${oneLine(channel.label)}, ${channel.lang})  ${channelHealthText(channel, c)}`;
+}
+
+/** How delivery to a channel stands, on one line: its state, what it delivered, its newest attempt, and what it gave up on. */
+export function channelHealthText(channel: ChannelHealth, c: Styles): string {
   const delivered = channel.delivered > 0 ? `${channel.delivered} delivered, last ${iso(channel.last_delivered_at)}` : "never delivered";
   const last = channel.last_attempt ? `; last attempt ${attemptText(channel.last_attempt)}` : "";
   const lost = channel.last_undelivered;
   const undelivered = channel.undelivered > 0 && lost ? c.red(`; ${channel.undelivered} NOT DELIVERED, newest ${oneLine(lost.event)} (${lost.reason ?? "failed"}) at ${iso(lost.at)}`) : "";
-  return `${who}  ${stateText(channel, c)}  ${delivered}${last}${undelivered}`;
+  return `${stateText(channel, c)}  ${delivered}${last}${undelivered}`;
 }
 
 function stateText(channel: ChannelHealth, c: Styles): string {
@@ -192,6 +196,10 @@ function stateText(channel: ChannelHealth, c: Styles): string {
       return c.red("failed");
     case "quota_exhausted":
       return c.red(`${CHAT_PLATFORM_NAMES[channel.platform]} monthly quota exhausted`);
+    case "removed":
+      return c.red("REMOVED: the bot can no longer post there");
+    case "migrated":
+      return c.red("MIGRATED: the group has a new id, bind it again");
   }
 }
 

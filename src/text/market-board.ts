@@ -14,7 +14,7 @@ import type { TableState } from "../protocol/policy/state.js";
 import type { Entry } from "../protocol/schemas/entry.js";
 import type { ListingSide } from "../protocol/schemas/market.js";
 import { safeLine } from "./framing.js";
-import { priceText } from "./market.js";
+import { groupWord, priceText } from "./market.js";
 import { moneyText } from "./terms.js";
 
 /** How a listing stands: live, or how it stopped being live. */
@@ -25,6 +25,7 @@ export interface BoardListing {
   leaf: string;
   seq: number;
   owner: string;
+  /** The seat that signed it, or for a listing posted from a chat group the UNVERIFIED mark (groupWord). */
   seat: string;
   side: ListingSide;
   /** The member's words, one safe line each. */
@@ -109,13 +110,14 @@ function entryAt(entries: readonly Entry[], seq: number): Entry | undefined {
 
 function boardListing(state: TableState, leaf: string, l: ListingState, entries: readonly Entry[], now: number): BoardListing {
   const entry = entryAt(entries, l.seq);
-  const text = entry?.kind === "listing" && entry.text !== undefined ? safeLine(entry.text, 500) : null;
+  const written = entry?.kind === "listing" ? entry.text : entry?.kind === "system" && entry.subkind === "group_listing" ? entry.data.text : undefined;
+  const text = written === undefined ? null : safeLine(written, 500);
   const { standing, ended } = standingOf(state, l, now);
   return {
     leaf,
     seq: l.seq,
     owner: safeLine(l.owner),
-    seat: safeLine(l.seat),
+    seat: l.seat === null ? groupWord(l.via ?? undefined) : safeLine(l.seat),
     side: l.side,
     title: safeLine(l.title),
     text,
@@ -148,7 +150,7 @@ function standingOf(state: TableState, l: ListingState, now: number): { standing
   if (l.status === "filled") return { standing: "filled", ended: `filled: recorded deals closed all ${l.quantity} (the last at #${l.ended})` };
   if (listingNotLive(state, l, now) === null) return { standing: "live", ended: null };
   if (now >= l.expires) return { standing: "expired", ended: `expired at ${new Date(l.expires).toISOString()}` };
-  return { standing: "left", ended: `its seat ${safeLine(l.seat)} left the market` };
+  return { standing: "left", ended: l.seat === null ? `its owner ${safeLine(l.owner)} is no member of the market any more` : `its seat ${safeLine(l.seat)} left the market` };
 }
 
 function boardMatch(market: MarketState, seq: number, m: MatchState, entry: Entry | undefined): BoardMatch {

@@ -31,19 +31,28 @@ export function priceText(price: PriceRange | null | undefined): string {
   return price.min !== undefined ? `${at(price.min)} ${price.currency} or more` : `up to ${at(price.max!)} ${price.currency}`;
 }
 
-/** A listing as a search answers it, on one line: its seq and hash, side, title, category, quantity left, price, owner and seat, expiry. */
+/** A listing as a search answers it, on one line: its seq and hash, side, title, category, quantity left, price, owner and seat (or UNVERIFIED and the platform, for one posted from a chat group), expiry. */
 export function listingLine(l: ListingView): string {
-  return `#${l.seq} ${shortHash(l.leaf)} ${l.side} ${quotedListing(l.title)} (${l.category}), ${l.left} of ${l.quantity} left, ${priceText(l.price)}, by ${l.owner} (${l.seat}), until ${new Date(l.expires).toISOString()}`;
+  return `#${l.seq} ${shortHash(l.leaf)} ${l.side} ${quotedListing(l.title)} (${l.category}), ${l.left} of ${l.quantity} left, ${priceText(l.price)}, by ${l.owner} (${l.seat ?? groupWord(l.via)}), until ${new Date(l.expires).toISOString()}`;
+}
+
+/** How a listing posted from a chat group is marked wherever it is shown: relay-attested, never the owner's signature. */
+export function groupWord(via: string | undefined): string {
+  return `UNVERIFIED: posted from a ${via ?? "chat"} group, relay-attested, signed by nobody`;
 }
 
 /** One owner's match in words: both listings (this owner's first), the quantity, and where its room stands. */
 export function ownMatchLine(m: { seq: number; side: ListingSide; title: string; their_title: string; other: MatchParty; quantity: number; room: string; room_presence: string; deal: number | null }): string {
   const theirs = m.side === "offer" ? "want" : "offer";
-  const room = m.deal !== null ? `deal recorded at #${m.deal}` : m.room_presence === "none" ? "not opened yet" : m.room_presence === "deleted" ? "deleted" : "open";
-  return `match #${m.seq}: your ${m.side} ${quotedListing(m.title)} with ${m.other.owner}'s ${theirs} ${quotedListing(m.their_title)}, ${unitsText(m.quantity)}; room ${m.room} ${room}`;
+  return `match #${m.seq}: your ${m.side} ${quotedListing(m.title)} with ${m.other.owner}'s ${theirs} ${quotedListing(m.their_title)}, ${unitsText(m.quantity)}; room ${m.room} ${roomStandingText(m)}`;
 }
 
-/** A market entry as a live tail shows it (a listing, a withdrawal, a sealed bid, a settlement, a match or sale, a recorded deal); null for any other entry. */
+/** Where a match's room stands, in words: its recorded deal, else not opened yet, open or deleted. */
+export function roomStandingText(m: { room_presence: string; deal: number | null }): string {
+  return m.deal !== null ? `deal recorded at #${m.deal}` : m.room_presence === "none" ? "not opened yet" : m.room_presence === "deleted" ? "deleted" : "open";
+}
+
+/** A market entry as a live tail shows it (a listing, one posted from a group, a withdrawal, a sealed bid, a settlement, a match or sale, a recorded deal, a group bound or unbound); null for any other entry. */
 export function marketEntryText(e: Entry): string | null {
   if (e.kind === "listing") {
     const version = e.supersedes === undefined ? "" : ` (new version of ${shortHash(e.supersedes)})`;
@@ -53,6 +62,13 @@ export function marketEntryText(e: Entry): string | null {
   if (e.kind === "unlist") return `${e.seat} withdraws listing ${shortHash(e.listing)}`;
   if (e.kind === "bid") return e.op === "commit" ? `${e.seat} commits a sealed bid on listing ${shortHash(e.listing)}` : `${e.seat} reveals a bid of ${e.bid} (minor units) on listing ${shortHash(e.listing)}`;
   if (e.kind !== "system") return null;
+  if (e.subkind === "group_listing") {
+    const d = e.data;
+    return `${d.owner} lists ${d.side === "offer" ? "an offer" : "a want"} ${shortHash(e.leaf)} (${groupWord(d.via)}): ${quotedListing(d.title)} (${d.category}), ${d.quantity} unit${d.quantity === 1 ? "" : "s"}, ${priceText(d.price)}, until ${new Date(d.expires).toISOString()}`;
+  }
+  if (e.subkind === "group_unlist") return `${e.data.owner} withdraws listing ${shortHash(e.data.listing)} (${groupWord(e.data.via)})`;
+  if (e.subkind === "group_bound") return `${e.data.by} binds ${e.data.platform} group ${safeLine(e.data.group, 64)} (${e.data.lang}); the group id is the relay's word`;
+  if (e.subkind === "group_unbound") return `${e.data.by} unbinds ${e.data.platform} group ${safeLine(e.data.group, 64)}`;
   if (e.subkind === "match") {
     const d = e.data;
     const units = unitsText(d.quantity);

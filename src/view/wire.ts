@@ -7,6 +7,7 @@
 import { z } from "zod";
 import {
   ApprovalVerdictSchema,
+  ChannelStateSchema,
   ControlActionSchema,
   DealStatusSchema,
   LIMITS,
@@ -127,7 +128,7 @@ export const TableSummarySchema = z.strictObject({
 export type TableSummary = z.infer<typeof TableSummarySchema>;
 
 /** One notification channel's health, in words (docs/CHAT-APPS.md). */
-export const ChannelViewSchema = z.strictObject({ state: z.enum(["ok", "unproven", "failing", "quota_exhausted"]), line: z.string() });
+export const ChannelViewSchema = z.strictObject({ state: ChannelStateSchema, line: z.string() });
 export type ChannelView = z.infer<typeof ChannelViewSchema>;
 
 /** What never left this machine: one record of a seat's private journal (journal-reader.ts), in words. */

@@ -120,13 +120,13 @@ describe("Discord PING", () => {
 });
 
 describe("when a message is not for this bot", () => {
-  it("ignores /cmd@otherbot, and group messages not addressed to this bot", async () => {
+  it("ignores /cmd@otherbot and group messages not addressed to this bot, and answers one addressed to it in the sender's private chat, never the group", async () => {
     const owner = await keyOf("owner:hook-other-bot");
     await bindVia("telegram", owner, "9010");
     expect((await postTelegram(telegramText(9010, "/status@other_bot"))).body).toEqual({});
     expect((await postTelegram(telegramText(9010, "/status", { chat: { id: -100900, type: "supergroup" } }))).body).toEqual({});
     const addressed = await postTelegram(telegramText(9010, "/status@trestle_test_bot", { chat: { id: -100900, type: "supergroup" } }));
-    expect(addressed.body).toMatchObject({ method: "sendMessage", chat_id: "-100900" });
+    expect(addressed.body).toMatchObject({ method: "sendMessage", chat_id: "9010" });
   });
 
   it("ignores a Discord interaction for another application, and LINE group messages", async () => {

@@ -2,7 +2,8 @@
  * Upgrading a deployment keeps its tables (docs/SELF-HOST.md): a table created by this code, then
  * a later version's SQLite migration appended to the table's list and run on it (as the next
  * wake after a deploy would), still rebuilds the same state, verifies CLEAN and takes writes; and
- * so it does if that deploy is rolled back to code that knows fewer migrations.
+ * so it does if that deploy is rolled back to code that knows fewer migrations; and the migrations
+ * record their version once, not once each.
  */
 import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -43,5 +44,31 @@ describe("a table created before an upgrade", () => {
     expect((await verifyExport(exported.body as string, { relayKey })).verdict).toBe("CLEAN");
     const said = await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "say", body: "written after it" });
     expect(said.status).toBe(201);
+  });
+});
+
+describe("running migrations", () => {
+  it("writes the schema version once for several new migrations, and not at all when there are none", async () => {
+    const id = "upgrade-version-once";
+    await seatedDebate(relay, id);
+    const NEXT = [...MIGRATIONS, "CREATE TABLE probe_a (key TEXT PRIMARY KEY);", "CREATE TABLE probe_b (key TEXT PRIMARY KEY);", "CREATE TABLE probe_c (key TEXT PRIMARY KEY);"];
+    const versionWrites = (migrations: readonly string[]) =>
+      runInDurableObject(stubOf(id), (_: TableDO, state) => {
+        const sql = state.storage.sql;
+        const exec = sql.exec.bind(sql);
+        let writes = 0;
+        sql.exec = ((query: string, ...bindings: unknown[]) => {
+          if (query.includes("schema_version") && !query.startsWith("SELECT")) writes += 1;
+          return exec(query, ...bindings);
+        }) as typeof sql.exec;
+        try {
+          return { reached: runMigrations(sql, migrations), writes };
+        } finally {
+          sql.exec = exec as typeof sql.exec;
+        }
+      });
+    expect(await versionWrites(NEXT)).toEqual({ reached: MIGRATIONS.length + 3, writes: 1 });
+    expect(await versionWrites(NEXT)).toEqual({ reached: MIGRATIONS.length + 3, writes: 0 });
+    expect(await runInDurableObject(stubOf(id), (_: TableDO, state) => state.storage.sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").one().value)).toBe(String(MIGRATIONS.length + 3));
   });
 });

@@ -82,4 +82,5 @@ export function applyLimits(app: Hono<{ Bindings: Env }>): void {
   app.get("/tables/:id/matches/:seq", unsignedRead);
   app.use("/hooks/*", chatApps);
   app.post("/owners/:key/bind-codes", chatApps);
+  app.post("/tables/:id/group-codes", chatApps);
 }

@@ -1,4 +1,4 @@
-/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners; a market's listings, matches and deals; a seat's questions to its owner, the answers and the owner's instructions; an owner's revocation of its seat; delete. */
+/** Table routes (docs/SPEC.md §6): create, join, submit, approvals, sub-tables, head, projection, entries, tasks, export, ws; a room's invites, ejections and notes to owners; a market's listings, matches and deals, and its chat groups; a seat's questions to its owner, the answers and the owner's instructions; an owner's revocation of its seat; delete. */
 import { Hono } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
@@ -7,6 +7,10 @@ import { intParam, json, readJson, signedPath, tableStub, type AppContext } from
 import type { InviteResponse } from "../../src/protocol/schemas/room.js";
 import { inviteDirectory } from "../../durable-objects/stubs.js";
 import { requestHost } from "./tlog.js";
+import { directory, ownerStub } from "../../durable-objects/chat-directory/stubs.js";
+import { chatPlatforms } from "../../durable-objects/settings.js";
+import { groupAudience } from "../../src/protocol/schemas/notify.js";
+import type { GroupCodeResponse, GroupsResponse, GroupUnbindResponse } from "../../src/protocol/schemas/market-group.js";
 
 /** The /tables routes. */
 export const tables = new Hono<{ Bindings: Env }>();
@@ -71,6 +75,33 @@ tables.get("/:id/instructions", async (c) => json(c, await tableStub(c, c.req.pa
 tables.get("/:id/listings", async (c) => json(c, await tableStub(c, c.req.param("id")).listings(readAuth(c), Object.fromEntries(new URL(c.req.url).searchParams))));
 tables.get("/:id/matches/:seq", async (c) => json(c, await tableStub(c, c.req.param("id")).match(readAuth(c), seqParam(c.req.param("seq")))));
 tables.post("/:id/deals", async (c) => json(c, await tableStub(c, c.req.param("id")).recordDeal(await readJson(c)), 201));
+
+// A market's chat groups (§5.15 "Groups"): the creator's code for a group (checked by the market, made by the chat directory),
+// its signed unbinding (the group is freed in the directory once the market recorded it), and the groups with their delivery health.
+tables.post("/:id/group-codes", async (c) => {
+  const table = c.req.param("id");
+  const { request, creatorKey } = unwrap(await tableStub(c, table).checkGroupCode(await readJson(c)));
+  const { code, expires } = unwrap(await directory(c.env).createGroupCode(table, creatorKey, request));
+  const { platform } = request.statement;
+  const body: GroupCodeResponse = { code, platform, expires, send: chatPlatforms(c.env)[platform].groupInstructions(code) };
+  return c.json(body, 201);
+});
+tables.post("/:id/groups/unbind", async (c) => {
+  const table = c.req.param("id");
+  const unbound = unwrap(await tableStub(c, table).unbindGroup(await readJson(c)));
+  unwrap(await directory(c.env).releaseGroup(unbound.platform, unbound.group, table));
+  const body: GroupUnbindResponse = { seq: unbound.seq, head: unbound.head };
+  return c.json(body, 201);
+});
+tables.get("/:id/groups", async (c) => {
+  const table = c.req.param("id");
+  const { groups, head } = unwrap(await tableStub(c, table).groups(readAuth(c)));
+  const audience = groupAudience(table);
+  const { channels } = unwrap(await ownerStub(c.env, audience).channels(audience));
+  const health = (g: { platform: string; group: string }) => channels.find((ch) => ch.platform === g.platform && ch.account === g.group) ?? null;
+  const body: GroupsResponse = { groups: groups.map((g) => ({ platform: g.platform, group: g.group, lang: g.lang, seq: g.seq, health: health(g) })), head };
+  return c.json(body);
+});
 
 tables.post("/:id/approvals", async (c) => json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201));
 

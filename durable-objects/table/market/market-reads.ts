@@ -28,12 +28,13 @@ export function readListings(t: TableContext, query: unknown): ListingView[] {
   const state = t.requireState();
   return searchListings(state, parseOrThrow(ListingQuerySchema, query, "listing query"), t.now()).map(({ leaf, listing }) => {
     const entry = t.ledger.range(listing.seq, listing.seq, 1)[0];
-    const text = entry?.kind === "listing" ? entry.text : undefined;
+    const text = entry?.kind === "listing" ? entry.text : entry?.kind === "system" && entry.subkind === "group_listing" ? entry.data.text : undefined;
     return {
       leaf,
       seq: listing.seq,
       owner: listing.owner,
-      seat: listing.seat,
+      ...(listing.seat === null ? {} : { seat: listing.seat }),
+      ...(listing.via === null ? {} : { via: listing.via }),
       side: listing.side,
       title: listing.title,
       ...(text === undefined ? {} : { text }),

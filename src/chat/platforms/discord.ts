@@ -13,10 +13,11 @@ import { ed25519 } from "../../protocol/signing/crypto.js";
 import { TrestleError } from "../../protocol/errors.js";
 import { LIMITS } from "../../protocol/limits/limits.js";
 import { apiBase } from "../config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
+import { bodyText, failureOf, goneFailure, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
 import { negotiateLang } from "../i18n.js";
 import { normalizeCode, parseTap, type Command, type Inbound } from "../inbound.js";
 import { ownerCommandOf } from "../owner-command.js";
+import { GROUP_VERBS, groupCommandOf, type GroupVerb } from "../group-command.js";
 import { codePoints, fitRendered, type ChatAction, type ChatMessage } from "../message.js";
 import type { Connected, HookContext, HookRequest, Platform } from "./platform.js";
 
@@ -43,6 +44,14 @@ export const DISCORD_CONTENT_CHARS = 2000;
 export const DISCORD_LABEL_CHARS = 80;
 export const DISCORD_CUSTOM_ID_CHARS = 100;
 export const DISCORD_NONCE_CHARS = 25;
+/**
+ * Posts to one channel (https://discord.com/developers/docs/topics/rate-limits): limits are per route
+ * and per top-level resource (the channel), "should not be hard coded" and are read from each
+ * answer's headers, with a 429 naming `retry_after` (honoured as a retry, sendDiscord), and a
+ * global 50 requests a second per bot. The relay keeps to 5 posts in 5 seconds per channel, the
+ * bucket Discord has long answered for creating messages in one channel.
+ */
+export const DISCORD_GROUP_PACE = { messages: 5, per_ms: 5_000 } as const;
 /** Buttons in one action row, at most. */
 export const DISCORD_ROW_BUTTONS = 5;
 /** Button styles: Success (green) approves, Danger (red) rejects, Primary for a question's choices. */
@@ -111,11 +120,14 @@ export async function sendDiscord(env: DiscordSettings, channelId: string, messa
   const text = await bodyText(res);
   if (res.ok) return { ok: true, status: res.status };
   const parsed = DiscordErrorSchema.safeParse(safeJson(text));
+  // JSON error codes (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json): 50001 Missing Access, 10003 Unknown Channel.
+  const code = parsed.success ? parsed.data.code : undefined;
+  if ((res.status === 403 && code === 50001) || (res.status === 404 && code === 10003)) return goneFailure(res.status, "removed", parsed.success ? (parsed.data.message ?? text) : text);
   const retryAfter = parsed.success ? parsed.data.retry_after : undefined;
   return failureOf(res.status, parsed.success ? (parsed.data.message ?? text) : text, retryAfter === undefined ? undefined : Math.ceil(retryAfter * 1000));
 }
 
-const DiscordErrorSchema = z.looseObject({ message: z.string().optional(), retry_after: z.number().min(0).max(86_400).optional() });
+const DiscordErrorSchema = z.looseObject({ message: z.string().optional(), code: z.int().optional(), retry_after: z.number().min(0).max(86_400).optional() });
 
 /** True iff `signature` (hex) is the application key's Ed25519 signature over timestamp + body. */
 export async function verifyDiscordSignature(publicKeyHex: string, timestamp: string | null, body: Uint8Array, signature: string | null): Promise<boolean> {
@@ -134,7 +146,7 @@ export const DiscordInteractionSchema = z.looseObject({
   type: z.int(),
   data: z.looseObject({ name: z.string().max(32).optional(), custom_id: z.string().max(100).optional(), options: z.array(OptionSchema).max(25).optional() }).optional(),
   channel_id: z.string().regex(/^[0-9]{1,20}$/).optional(),
-  guild_id: z.string().optional(),
+  guild_id: z.string().regex(/^[0-9]{1,20}$/).optional(),
   member: z.looseObject({ user: DiscordUser }).optional(),
   user: DiscordUser.optional(),
   locale: z.string().max(16).optional(),
@@ -143,6 +155,22 @@ export type DiscordInteraction = z.infer<typeof DiscordInteractionSchema>;
 
 /** Interaction types (Discord API): PING, APPLICATION_COMMAND, MESSAGE_COMPONENT. */
 export const INTERACTION = { PING: 1, COMMAND: 2, COMPONENT: 3 } as const;
+
+const LISTING_OPTIONS = [
+  { type: 3, name: "item", description: "What it is, in your words", required: true, max_length: 2000 },
+  { type: 3, name: "price", description: "A price, e.g. 2800 TWD (what you ask at least, or pay at most)", required: false, max_length: 32 },
+  { type: 3, name: "category", description: "One of the market's categories", required: false, max_length: 32 },
+];
+
+/** A market's group commands (group-command.ts), as slash commands in the channel the market is bound to. */
+const GROUP_COMMANDS: Record<GroupVerb, { description: string; options?: readonly object[] }> = {
+  "/sell": { description: "List something you offer in this channel's market (relay-attested, unverified)", options: LISTING_OPTIONS },
+  "/want": { description: "List something you want in this channel's market (relay-attested, unverified)", options: LISTING_OPTIONS },
+  "/listings": { description: "The market's live listings, shown to you alone" },
+  "/mine": { description: "Your live listings in this channel's market, shown to you alone" },
+  "/withdraw": { description: "Take one of your listings down", options: [{ type: 3, name: "listing", description: "Its number, as /mine shows it, e.g. #12", required: true, max_length: 16 }] },
+  "/join": { description: "How to post in this channel's market, shown to you alone" },
+};
 
 /** The slash commands to register for the application (PUT /applications/{id}/commands). */
 export const DISCORD_COMMANDS = [
@@ -170,6 +198,7 @@ export const DISCORD_COMMANDS = [
       { type: 3, name: "table", description: "Table id, when you have more than one open table", required: false, max_length: 64 },
     ],
   },
+  ...GROUP_VERBS.map((verb) => ({ name: verb.slice(1), ...GROUP_COMMANDS[verb] })),
 ] as const;
 
 /** What an interaction asks for; interactions for another application are ignored. */
@@ -181,6 +210,8 @@ export function parseDiscordInteraction(interaction: DiscordInteraction, applica
     platform: "discord" as const,
     account: user.id,
     chat: interaction.channel_id,
+    // A server's channel is a group: every reply here is ephemeral, seen by the sender alone.
+    group: interaction.guild_id === undefined ? null : interaction.channel_id,
     label: user.username ?? user.id,
     lang: interaction.locale ? negotiateLang(interaction.locale) : null,
     eventId: `discord:${interaction.id}`,
@@ -188,7 +219,7 @@ export function parseDiscordInteraction(interaction: DiscordInteraction, applica
   if (interaction.type === INTERACTION.COMPONENT) return { kind: "tap", sender, tap: parseTap(interaction.data?.custom_id) };
   if (interaction.type !== INTERACTION.COMMAND) return { kind: "ignored", reason: `interaction type ${interaction.type}` };
   const option = (name: string) => String(interaction.data?.options?.find((o) => o.name === name)?.value ?? "");
-  const command = ownerCommandOf(interaction.data?.name, option) ?? commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
+  const command = ownerCommandOf(interaction.data?.name, option) ?? groupCommandOf(interaction.data?.name, option) ?? commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
   return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "unknown command" };
 }
 
@@ -237,12 +268,14 @@ export async function discordHook(env: DiscordSettings, request: HookRequest, co
 /** Discord in the registry (index.ts); the outbox's key becomes the message's enforced nonce. */
 export const discord: Platform = {
   fits: fitsDiscord,
+  groupPace: DISCORD_GROUP_PACE,
   settings: DiscordSettingsSchema.transform(
     (env): Connected => ({
       configured: Boolean(env.DISCORD_BOT_TOKEN && env.DISCORD_PUBLIC_KEY),
       secrets: [env.DISCORD_BOT_TOKEN].filter((s) => s !== undefined),
       send: (chat, message, key, signal) => sendDiscord(env, chat, message, key, signal),
-      instructions: (code) => `Use "/bind code:${code}" with the relay's Discord app (in a DM with it, or a channel it can post to) within 10 minutes.`,
+      instructions: (code) => `Use "/bind code:${code}" in a DM with the relay's Discord app within 10 minutes.`,
+      groupInstructions: (code) => `Add the relay's Discord app to the server, then use "/bind code:${code}" in the channel within 10 minutes.`,
       hook: (request, context) => discordHook(env, request, context),
     }),
   ),

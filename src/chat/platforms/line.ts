@@ -50,6 +50,15 @@ export const LINE_POSTBACK_DATA_CHARS = 300;
 export const LINE_DISPLAY_TEXT_CHARS = 300;
 export const LINE_QUICK_REPLY_ITEMS = 13;
 
+/**
+ * Posts to one group. The push endpoint's rate limit is per channel, not per group: 2,000 requests
+ * a second ("Other API endpoints", https://developers.line.biz/en/reference/messaging-api/#rate-limits).
+ * What binds a group is the monthly message quota (https://developers.line.biz/en/docs/messaging-api/pricing/):
+ * a push to a group counts once for each of its members. So the relay posts to a LINE group at most
+ * once a minute, each post carrying every item that fits.
+ */
+export const LINE_GROUP_PACE = { messages: 1, per_ms: 60_000 } as const;
+
 /** The text LINE sends with a 429 when the monthly message quota is used up. */
 const MONTHLY_QUOTA = /monthly limit/i;
 
@@ -152,7 +161,8 @@ export async function verifyLineSignature(secret: string, body: Uint8Array, sign
   return timingSafeEqual(btoa(String.fromCharCode(...mac)), signature);
 }
 
-const Source = z.looseObject({ type: z.string().max(16), userId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional() });
+const LineId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+const Source = z.looseObject({ type: z.string().max(16), userId: LineId.optional(), groupId: LineId.optional() });
 /** One webhook event, as far as this relay reads it. */
 export const LineEventSchema = z.looseObject({
   type: z.string().max(32),
@@ -167,15 +177,28 @@ export type LineEvent = z.infer<typeof LineEventSchema>;
 /** The webhook body: up to 100 events (LINE batches them). */
 export const LineWebhookSchema = z.looseObject({ destination: z.string().max(64).optional(), events: z.array(LineEventSchema).max(100) });
 
-/** What one event asks for; only one-to-one chats with a user are taken (groups and rooms are ignored). */
+/**
+ * What one event asks for: from a one-to-one chat with a user, or from a group (`source.groupId`,
+ * with the sender's `userId`, which LINE leaves out for a member who has not agreed to share it:
+ * such an event is ignored). Multi-person chats ("room") are ignored.
+ */
 export function parseLineEvent(event: LineEvent): Inbound {
-  const userId = event.source?.type === "user" ? event.source.userId : undefined;
-  if (!userId) return { kind: "ignored", reason: "not a one-to-one chat with a user" };
-  const sender = { platform: "line" as const, account: userId, chat: userId, label: userId, lang: null, eventId: `line:${event.webhookEventId}` };
+  const source = event.source;
+  // The official account left a group, or was removed from it: nothing more can be pushed there.
+  if (event.type === "leave" && source?.type === "group" && source.groupId) {
+    return { kind: "group_gone", platform: "line", group: source.groupId, reason: "removed", detail: "the official account left the group (leave event)", eventId: `line:${event.webhookEventId}` };
+  }
+  const userId = source?.type === "user" || source?.type === "group" ? source.userId : undefined;
+  if (!userId) return { kind: "ignored", reason: "not from a user in a one-to-one chat or a group" };
+  const group = source?.type === "group" ? (source.groupId ?? null) : null;
+  if (source?.type === "group" && group === null) return { kind: "ignored", reason: "a group event without its groupId" };
+  const sender = { platform: "line" as const, account: userId, chat: userId, group, label: userId, lang: null, eventId: `line:${event.webhookEventId}` };
   if (event.type === "postback" && event.postback) return { kind: "tap", sender, tap: parseTap(event.postback.data) };
   if (event.type !== "message" || event.message?.type !== "text" || event.message.text === undefined) {
     return { kind: "ignored", reason: `LINE ${event.type} event` };
   }
+  // A group's members talk to each other: there only a command (a leading "/") is for the bot, never a bare code.
+  if (group !== null && !event.message.text.trimStart().startsWith("/")) return { kind: "ignored", reason: "group chatter, not a command" };
   const command = parseCommandText(event.message.text);
   return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "not a command" };
 }
@@ -200,23 +223,35 @@ export async function lineHook(env: LineSettings, request: HookRequest, context:
   return {};
 }
 
-/** Does what one LINE event asks and replies with its reply token: at most one LINE API call. */
+/**
+ * Does what one LINE event asks and replies: with its reply token in a one-to-one chat, by a push
+ * to the sender alone for an event from a group (a reply token would answer in the group), keyed
+ * by the event so a redelivery never pushes twice. At most one LINE API call.
+ */
 export async function answerLineEvent(env: LineSettings, event: LineEvent, context: HookContext): Promise<void> {
-  const reply = await context.handle(parseLineEvent(event));
-  if (reply === null || !event.replyToken) return;
-  const sent = await replyLine(env, event.replyToken, reply);
-  if (!sent.ok) console.error("LINE reply failed", sent.status, sent.reason);
+  const inbound = parseLineEvent(event);
+  const reply = await context.handle(inbound);
+  if (reply === null) return;
+  const inGroup = (inbound.kind === "command" || inbound.kind === "tap") && inbound.sender.group !== null;
+  const sent = inGroup
+    ? await sendLine(env, inbound.sender.account, { title: reply, lines: [], actions: [] }, retryKeyOf(sha256(utf8(inbound.sender.eventId))), AbortSignal.timeout(SEND_TIMEOUT_MS))
+    : event.replyToken
+      ? await replyLine(env, event.replyToken, reply)
+      : null;
+  if (sent && !sent.ok) console.error("LINE reply failed", sent.status, sent.reason);
 }
 
 /** LINE in the registry (index.ts); the outbox's key becomes the push's X-Line-Retry-Key. */
 export const line: Platform = {
   fits: fitsLine,
+  groupPace: LINE_GROUP_PACE,
   settings: LineSettingsSchema.transform(
     (env): Connected => ({
       configured: Boolean(env.LINE_CHANNEL_ACCESS_TOKEN && env.LINE_CHANNEL_SECRET),
       secrets: [env.LINE_CHANNEL_ACCESS_TOKEN, env.LINE_CHANNEL_SECRET].filter((s) => s !== undefined),
       send: (chat, message, key, signal) => sendLine(env, chat, message, retryKeyOf(sha256(utf8(key))), signal),
       instructions: (code) => `Send "${code}" to the relay's LINE official account within 10 minutes.`,
+      groupInstructions: (code) => `Invite the relay's LINE official account to the group, then send "/bind ${code}" in the group within 10 minutes.`,
       hook: (request, context) => lineHook(env, request, context),
       replay: (event, context) => answerLineEvent(env, LineEventSchema.parse(event), context),
     }),

@@ -43,16 +43,26 @@ export interface Connected {
   send(chat: string, message: ChatMessage, key: string, signal: AbortSignal): Promise<DeliveryResult>;
   /** One line telling the owner where to send a new bind code (shown by `trestle bind`). */
   instructions(code: string): string;
+  /** One line telling a market's creator where to send a new group code: in the group, addressed to the bot. */
+  groupInstructions(code: string): string;
   /** The JSON answer to a webhook request; checks the platform's signature over the raw bytes before parsing anything (E_AUTH otherwise). */
   hook(request: HookRequest, context: HookContext): Promise<Record<string, unknown>>;
   /** Answers an event the webhook deferred; only platforms whose hook defers have it. */
   replay?(event: unknown, context: HookContext): Promise<void>;
 }
 
-/** One chat platform: how it measures a message, and its settings read into a connected platform. */
+/** How often the relay posts to one group chat: at most `messages` in any `per_ms`. */
+export interface GroupPace {
+  messages: number;
+  per_ms: number;
+}
+
+/** One chat platform: how it measures a message, how often it lets a bot post to a group, and its settings read into a connected platform. */
 export interface Platform {
   /** Whether a message fits the platform's limits uncut, counted as the platform counts. */
   fits: Fits;
+  /** The pace of posts to one group, from the platform's published limits (each module cites them); a market's news to a group is batched to it. */
+  groupPace: GroupPace;
   /** Parses the Worker environment (unknown keys ignored) into the platform with its settings. */
   settings: z.ZodType<Connected>;
 }

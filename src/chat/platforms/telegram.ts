@@ -11,9 +11,9 @@ import { z } from "zod";
 import { fromUtf8 } from "../../protocol/encoding/bytes.js";
 import { TrestleError } from "../../protocol/errors.js";
 import { apiBase, timingSafeEqual } from "../config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
+import { bodyText, failureOf, goneFailure, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
 import { negotiateLang } from "../i18n.js";
-import { parseCommandText, parseTap, type Inbound } from "../inbound.js";
+import { parseCommandText, parseTap, type GroupGone, type Inbound } from "../inbound.js";
 import { refOfQuoted } from "../question.js";
 import { codePoints, fitRendered, type ChatAction, type ChatMessage } from "../message.js";
 import type { Connected, HookContext, HookRequest, Platform } from "./platform.js";
@@ -37,6 +37,12 @@ export const TELEGRAM_API_BASE = "https://api.telegram.org";
  */
 export const TELEGRAM_TEXT_CHARS = 4096;
 export const TELEGRAM_CALLBACK_BYTES = 64;
+/**
+ * Posts to one group (https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this):
+ * "your bot will not be able to send more than 20 messages per minute to the same group" (and
+ * about 30 a second overall, one a second in one chat).
+ */
+export const TELEGRAM_GROUP_PACE = { messages: 20, per_ms: 60_000 } as const;
 /** answerCallbackQuery `text`: "0-200 characters". */
 export const TELEGRAM_ALERT_CHARS = 200;
 
@@ -104,13 +110,21 @@ export async function sendTelegram(env: TelegramSettings, chatId: string, messag
   const text = await bodyText(res);
   if (res.ok) return { ok: true, status: res.status };
   const parsed = TelegramErrorSchema.safeParse(safeJson(text));
+  const description = parsed.success ? (parsed.data.description ?? text) : text;
+  // A group that became a supergroup answers with its new id (Bot API ResponseParameters.migrate_to_chat_id).
+  const migrated = parsed.success ? parsed.data.parameters?.migrate_to_chat_id : undefined;
+  if (migrated !== undefined) return goneFailure(res.status, "migrated", `the group became supergroup ${migrated}: ${description}`);
+  if ((res.status === 403 || res.status === 400) && GONE.test(description)) return goneFailure(res.status, "removed", description);
   const retryAfter = parsed.success ? parsed.data.parameters?.retry_after : undefined;
-  return failureOf(res.status, parsed.success ? (parsed.data.description ?? text) : text, retryAfter === undefined ? undefined : retryAfter * 1000);
+  return failureOf(res.status, description, retryAfter === undefined ? undefined : retryAfter * 1000);
 }
+
+/** Bot API descriptions saying the bot can no longer post to a group: kicked, no longer a member, the group deactivated or gone. */
+const GONE = /kicked|not a member|deactivated|chat not found/i;
 
 const TelegramErrorSchema = z.looseObject({
   description: z.string().optional(),
-  parameters: z.looseObject({ retry_after: z.int().min(0).max(86_400).optional() }).optional(),
+  parameters: z.looseObject({ retry_after: z.int().min(0).max(86_400).optional(), migrate_to_chat_id: z.int().optional() }).optional(),
 });
 
 const User = z.looseObject({
@@ -126,8 +140,17 @@ const Chat = z.looseObject({ id: z.int(), type: z.string().max(32) });
 export const TelegramUpdateSchema = z.looseObject({
   update_id: z.int(),
   message: z
-    .looseObject({ from: User.optional(), chat: Chat, text: z.string().max(4096).optional(), reply_to_message: z.looseObject({ text: z.string().max(4096).optional() }).optional() })
+    .looseObject({
+      from: User.optional(),
+      chat: Chat,
+      text: z.string().max(4096).optional(),
+      reply_to_message: z.looseObject({ text: z.string().max(4096).optional() }).optional(),
+      /** A service message in a group that became a supergroup: the supergroup's id. */
+      migrate_to_chat_id: z.int().optional(),
+    })
     .optional(),
+  /** The bot's own membership in a chat changed (ChatMemberUpdated); with `allowed_updates` naming it. */
+  my_chat_member: z.looseObject({ chat: Chat, new_chat_member: z.looseObject({ status: z.string().max(32) }) }).optional(),
   callback_query: z
     .looseObject({ id: z.string().max(128), from: User, message: z.looseObject({ chat: Chat }).optional(), data: z.string().max(256).optional() })
     .optional(),
@@ -136,7 +159,9 @@ export type TelegramUpdate = z.infer<typeof TelegramUpdateSchema>;
 
 /**
  * What an update asks for. `/cmd@otherbot` is ignored; in group chats only commands addressed to
- * this bot by name count, and bind codes are taken only in private chats.
+ * this bot by name count, and the sender's private chat is the one replies go to. Whether a code
+ * may bind where it was sent is the chat directory's to judge (an owner's code binds only from a
+ * private chat, a market's group code only in a group).
  */
 export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string | undefined): Inbound {
   const eventId = `telegram:${update.update_id}`;
@@ -144,9 +169,11 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
   if (query) {
     // A tap is one callback query whatever update carries it: its id keys the tap (and its approval nonce).
     const chat = query.message?.chat.id ?? query.from.id;
-    const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), label: label(query.from), lang: langOf(query.from), eventId: `telegram:cb:${query.id}` };
+    const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), group: null, label: label(query.from), lang: langOf(query.from), eventId: `telegram:cb:${query.id}` };
     return { kind: "tap", sender, tap: parseTap(query.data) };
   }
+  const gone = groupGoneOf(update, eventId);
+  if (gone) return gone;
   const message = update.message;
   if (!message?.text || !message.from || message.from.is_bot) return { kind: "ignored", reason: "not a text message from a person" };
   const addressed = /^\/([A-Za-z_]+)@([A-Za-z0-9_]{1,64})\b/.exec(message.text);
@@ -154,15 +181,34 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
   if (addressed && !mine) return { kind: "ignored", reason: "addressed to another bot" };
   const isPrivate = message.chat.type === "private";
   if (!isPrivate && !mine) return { kind: "ignored", reason: "group message not addressed to this bot" };
-  const sender = { platform: "telegram" as const, account: String(message.from.id), chat: String(message.chat.id), label: label(message.from), lang: langOf(message.from), eventId };
+  // In a group the sender's private chat (its id is the user's) is where replies and bindings go; the group is named apart.
+  const group = GROUP_CHATS.has(message.chat.type) ? String(message.chat.id) : null;
+  const sender = { platform: "telegram" as const, account: String(message.from.id), chat: String(isPrivate ? message.chat.id : message.from.id), group, label: label(message.from), lang: langOf(message.from), eventId };
   // A private reply to a free-text question's message is `/answer <ref> <text>`, the ref read from the message's last line (question.ts).
   const quoted = isPrivate && !message.text.startsWith("/") ? refOfQuoted(message.reply_to_message?.text) : null;
   if (quoted) return { kind: "command", sender, command: { name: "answer", ref: quoted, text: message.text } };
   const command = parseCommandText(addressed ? message.text.replace(/^(\/[A-Za-z_]+)@[A-Za-z0-9_]+/, "$1") : message.text);
   if (!command) return { kind: "ignored", reason: "not a command" };
-  if (command.name === "bind" && !isPrivate) return { kind: "ignored", reason: "bind codes are taken in private chats only" };
+  if (!isPrivate && group === null) return { kind: "ignored", reason: `a ${message.chat.type} chat is neither private nor a group` };
   return { kind: "command", sender, command };
 }
+
+/** A group the bot can no longer post to: it left or was removed (my_chat_member), or the group became a supergroup (migrate_to_chat_id); else null. */
+function groupGoneOf(update: TelegramUpdate, eventId: string): GroupGone | null {
+  const member = update.my_chat_member;
+  const status = member?.new_chat_member.status;
+  if (member && GROUP_CHATS.has(member.chat.type) && (status === "left" || status === "kicked")) {
+    return { kind: "group_gone", platform: "telegram", group: String(member.chat.id), reason: "removed", detail: `the bot's membership is now "${status}"`, eventId };
+  }
+  const to = update.message?.migrate_to_chat_id;
+  if (to !== undefined && GROUP_CHATS.has(update.message!.chat.type)) {
+    return { kind: "group_gone", platform: "telegram", group: String(update.message!.chat.id), reason: "migrated", detail: `the group became supergroup ${to}`, eventId };
+  }
+  return null;
+}
+
+/** The chat types of a Telegram group: a basic group, or a supergroup (what a group becomes, with a new id, once it grows or an admin changes it). */
+const GROUP_CHATS: ReadonlySet<string> = new Set(["group", "supergroup"]);
 
 function label(user: z.infer<typeof User>): string {
   return user.username ? `@${user.username}` : (user.first_name ?? String(user.id));
@@ -186,7 +232,8 @@ export async function telegramHook(env: TelegramSettings, request: HookRequest, 
     const id = parsed.data.callback_query?.id ?? "";
     return reply === null ? { method: "answerCallbackQuery", callback_query_id: id } : telegramAnswer(id, reply);
   }
-  return reply === null || inbound.kind === "ignored" ? {} : telegramReply(inbound.sender.chat, reply);
+  // A reply to something said in a group goes to the sender's private chat, never the group (a bot can write there once the person has started it).
+  return reply === null || inbound.kind !== "command" ? {} : telegramReply(inbound.sender.chat, reply);
 }
 
 function jsonOf(body: Uint8Array): unknown {
@@ -204,15 +251,25 @@ export function telegramInstructions(env: TelegramSettings, code: string): strin
     : `Send "/start ${code}" to the relay's Telegram bot within 10 minutes.`;
 }
 
+/** What a market's creator does with a new group code: add the bot to the group and send it there, addressed to the bot by name (without the name the relay takes no command in a group). */
+export function telegramGroupInstructions(env: TelegramSettings, code: string): string {
+  const bot = env.TELEGRAM_BOT_USERNAME;
+  return bot
+    ? `Add @${bot} to the group, then send "/bind@${bot} ${code}" in the group within 10 minutes.`
+    : "This relay has no TELEGRAM_BOT_USERNAME, so its bot takes no command in a group: the operator sets it first.";
+}
+
 /** Telegram in the registry (index.ts). */
 export const telegram: Platform = {
   fits: fitsTelegram,
+  groupPace: TELEGRAM_GROUP_PACE,
   settings: TelegramSettingsSchema.transform(
     (env): Connected => ({
       configured: Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET),
       secrets: [env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_WEBHOOK_SECRET].filter((s) => s !== undefined),
       send: (chat, message, _key, signal) => sendTelegram(env, chat, message, signal),
       instructions: (code) => telegramInstructions(env, code),
+      groupInstructions: (code) => telegramGroupInstructions(env, code),
       hook: (request, context) => telegramHook(env, request, context),
     }),
   ),

@@ -53,6 +53,7 @@ import { MARKET_ADMIN } from "./market-admin.js";
 import { MARKET_LISTINGS } from "./market-listings.js";
 import { MARKET_BIDS } from "./market-bids.js";
 import { MARKET_MATCHES } from "./market-matches.js";
+import { MARKET_GROUPS } from "./market-groups.js";
 
 /** Every command, by its place in the help list. */
 export const COMMANDS: readonly Command[] = [
@@ -118,6 +119,7 @@ export const COMMANDS: readonly Command[] = [
   ...MARKET_LISTINGS,
   ...MARKET_BIDS,
   ...MARKET_MATCHES,
+  ...MARKET_GROUPS,
 ];
 
 /** The command named `name`, if any. */

@@ -25,7 +25,7 @@ export const mcp: Command = {
   flags: {
     config: { type: "string", value: "FILE", help: "a JSON settings file (default $TRESTLE_MCP_CONFIG); TRESTLE_* variables override it" },
     "print-config": { type: "string", value: "CLIENT", help: "print the snippet for claude, codex or cursor (with --http: once serving, with the URL and token)" },
-    tools: { type: "string", value: "PROFILE|NAMES", help: "the tools offered: table, room, owner or all, or tool names separated by commas (default: from the settings)" },
+    tools: { type: "string", value: "PROFILE|NAMES", help: "the tools offered: table, room, owner, market or all, or tool names separated by commas (default: from the settings)" },
     http: { type: "boolean", help: "serve over Streamable HTTP on 127.0.0.1 instead of stdio, with a bearer token printed once" },
     port: { type: "string", value: "N", help: "the --http port (default 0: a free one; the URL is printed)" },
     "max-sessions": { type: "string", value: "N", help: `the most --http sessions (and 2026-07-28 listen streams) open at once (default ${DEFAULT_SESSION_LIMITS.max}); an initialize past it is refused` },
@@ -70,7 +70,7 @@ async function toolSelection(spec: string | undefined, settings: McpSettings): P
   const { selectTools } = await import("../../mcp/profiles.js");
   const selection = selectTools(spec, settings);
   if ("unknown" in selection) {
-    throw new UsageError(`--tools takes table, room, owner or all, or tool names separated by commas; no tool named ${selection.unknown.join(", ")} (docs/MCP.md "Profiles" lists them)`);
+    throw new UsageError(`--tools takes table, room, owner, market or all, or tool names separated by commas; no tool named ${selection.unknown.join(", ")} (docs/MCP.md "Profiles" lists them)`);
   }
   return selection;
 }

@@ -38,6 +38,8 @@ import { ROOM_WRITE_TOOLS } from "./room-write.js";
 import { mandate, rationale, sendHeld, tellOwner } from "./owner-private.js";
 import { askOwnerTool, ownerInstructions } from "./owner-ask.js";
 import { ownerQuestions } from "./owner-questions.js";
+import { MARKET_LISTING_TOOLS } from "./market-listings.js";
+import { MARKET_MATCH_TOOLS } from "./market-matches.js";
 
 /** Every tool the server offers. */
 export const TOOLS: readonly Tool[] = [
@@ -84,6 +86,9 @@ export const TOOLS: readonly Tool[] = [
   askOwnerTool,
   ownerInstructions,
   ownerQuestions,
+  // Markets (docs/MARKETS.md): listings, matches and the rooms they open.
+  ...MARKET_LISTING_TOOLS,
+  ...MARKET_MATCH_TOOLS,
 ];
 
 /** The tool named `name`, if any. */

@@ -6,6 +6,8 @@
  * of each extension, never of the whole ledger. The extension must end at a head signed by the
  * relay holding custody there. Entries the replica holds already may come again and must be the
  * same, judged by their recomputed leaves. Input is attacker-controlled: anyone may feed a replica.
+ * A seat following its table live extends its own verified transcript with the same checks
+ * (`extendLedger`), its heads judged by its socket.
  */
 import { GENESIS_LINK, leafOf } from "./chain.js";
 import { isCustody } from "../signing/custody.js";
@@ -13,6 +15,7 @@ import { verifyHeadSignature } from "../signing/head.js";
 import type { TableState } from "../policy/state.js";
 import type { Entry } from "../schemas/entry.js";
 import type { SignedHead } from "../schemas/head.js";
+import type { Coverage } from "../schemas/verify.js";
 import { checkChainAndSignatures, checkNonces, checkOriginals, emptyCoverage, Refuted, replayPolicy } from "./verify.js";
 import { checkPastHead } from "./verify-heads.js";
 
@@ -34,6 +37,47 @@ export interface VerifiedExtension {
 /** The tip of an empty replica. */
 export const EMPTY_TIP: ReplicaTip = { state: null, link: GENESIS_LINK, nonceUsed: () => false };
 
+/** An extension whose entries verified, before any head is judged: the state after it, its links, and what was checked (truncated bodies without an original are counted unchecked). */
+export interface ExtendedLedger {
+  state: TableState;
+  links: string[];
+  coverage: Coverage;
+}
+
+/**
+ * Checks `items` (full entries from the tip's next seq on, at least one) as `verifyLedger` checks
+ * a ledger, from the tip's state and link: the chain, every recorded signature, nonces, the
+ * `originals` of truncated bodies (one without its original is refuted with `requireOriginals`, else
+ * counted unchecked), the policy replayed, custody entries' past heads; throws Refuted naming the
+ * first bad entry. No head is judged here: a replica's extension must end at one (verifyExtension),
+ * a live reader's is covered by the heads its socket follows (src/owner/live-transcript.ts).
+ */
+export async function extendLedger(
+  tip: ReplicaTip,
+  items: readonly Entry[],
+  o: { originals: ReadonlyMap<number, string>; requireOriginals: boolean; maxEntries: number },
+): Promise<ExtendedLedger> {
+  const seq = tip.state?.seq ?? 0;
+  if (items.length === 0) throw new Refuted(seq + 1, "an extension carries at least one entry");
+  const table = tip.state?.table ?? items[0]!.table;
+  const coverage = emptyCoverage(items.length, {});
+  const links = await checkChainAndSignatures({ items }, table, coverage, { seq, link: tip.link });
+  checkNonces({ items }, (key) => tip.nonceUsed(key));
+  const opened = items[0]!.kind === "system" && items[0]!.subkind === "table_opened" ? items[0]!.data.config : null;
+  checkOriginals({ items, originals: o.originals }, coverage, tip.state?.config ?? opened);
+  if (o.requireOriginals && coverage.truncated_unchecked > 0) {
+    const missing = items.find((e) => e.kind !== "system" && e.kind !== "approval" && e.truncated && !o.originals.has(e.seq))!;
+    throw new Refuted(missing.seq, "a replica keeps the original of every truncated body, and this one is missing");
+  }
+  const state = replayPolicy(items, o.maxEntries, tip.state)!;
+  for (const entry of items.filter(isCustody)) {
+    const before = entry.seq - 1 === seq ? tip.link : links[entry.seq - 2 - seq];
+    checkPastHead(entry, before, (at, reason) => new Refuted(at, reason));
+  }
+  coverage.policy_replay = "full";
+  return { state, links, coverage };
+}
+
 /**
  * Verifies `items` (full entries from the tip's next seq on, at least one) with the `originals` of
  * the truncated ones, ending at `head`; throws Refuted naming the first bad entry. `maxEntries` is
@@ -45,24 +89,9 @@ export async function verifyExtension(
   maxEntries: number,
 ): Promise<VerifiedExtension> {
   const { items, head } = page;
-  const seq = tip.state?.seq ?? 0;
-  const last = items[items.length - 1];
-  if (!last) throw new Refuted(seq + 1, "an extension carries at least one entry");
-  const table = tip.state?.table ?? items[0]!.table;
-  const coverage = emptyCoverage(items.length, {});
-  const links = await checkChainAndSignatures({ items }, table, coverage, { seq, link: tip.link });
-  checkNonces({ items }, (key) => tip.nonceUsed(key));
-  const opened = items[0]!.kind === "system" && items[0]!.subkind === "table_opened" ? items[0]!.data.config : null;
-  checkOriginals({ items, originals: page.originals }, coverage, tip.state?.config ?? opened);
-  if (coverage.truncated_unchecked > 0) {
-    const missing = items.find((e) => e.kind !== "system" && e.kind !== "approval" && e.truncated && !page.originals.has(e.seq))!;
-    throw new Refuted(missing.seq, "a replica keeps the original of every truncated body, and this one is missing");
-  }
-  const state = replayPolicy(items, maxEntries, tip.state)!;
-  for (const entry of items.filter(isCustody)) {
-    const before = entry.seq - 1 === seq ? tip.link : links[entry.seq - 2 - seq];
-    checkPastHead(entry, before, (at, reason) => new Refuted(at, reason));
-  }
+  const table = tip.state?.table ?? items[0]?.table;
+  const { state, links } = await extendLedger(tip, items, { originals: page.originals, requireOriginals: true, maxEntries });
+  const last = items[items.length - 1]!;
   if (head.table !== table || head.seq !== last.seq || head.link !== links[links.length - 1]) {
     throw new Refuted(head.seq, `an extension ends at a head over its last entry (${last.seq}) of this chain`);
   }

@@ -126,6 +126,7 @@ export const LIMIT_TABLE = {
   listing_ttl_max_ms: published(90 * DAY, "ms", ["schema"], ["E_TOO_LARGE"], "the longest `listing_ttl_ms` a market may set"),
   matches_per_listing: published(8, "matches", ["policy"], [], "matches one listing makes when it is written: the best by title words in common, then the oldest"),
   match_scan: published(1000, "listings", ["policy"], [], "live listings of the other side in its category a new listing is compared with, the newest first"),
+  market_groups: published(16, "groups", ["policy"], ["E_NOT_ALLOWED"], "chat groups bound to one market at once"),
 
   seat_writes_per_min: rate(120, 30, MIN, "table", "entries one seat writes at one table, HTTP and socket alike"),
   owner_writes_per_min: rate(60, 20, MIN, "table", "approvals, pauses and resumes one owner signs at one table"),
@@ -150,6 +151,8 @@ export const LIMIT_TABLE = {
   notes_per_seat: windowed(10, 10 * MIN, "notes", "table", ["E_RATE_LIMITED"], "notes one seat sends its owner"),
   bind_codes_per_owner: windowed(5, 15 * MIN, "codes", "chat-directory", ["E_RATE_LIMITED"], "bind codes one owner key asks for"),
   bind_misses_per_account: windowed(5, 15 * MIN, "codes", "chat-directory", [], "wrong bind codes from one chat account; past it the bot refuses every code from it, right ones too, until the window ends"),
+  group_commands_per_member: windowed(5, MIN, "commands", "chat-directory", [], "commands one member sends from one bound group; past it the member is told to wait, privately, and nothing is done"),
+  group_commands_per_group: windowed(30, MIN, "commands", "chat-directory", [], "commands from all members of one bound group; past it each is told to wait, privately, and nothing is done"),
   bind_misses_relay: windowed(100, HOUR, "codes", "chat-directory", [], "wrong bind codes on the whole relay; past it every bind is refused until the window ends"),
 } as const satisfies Record<string, LimitRow>;
 

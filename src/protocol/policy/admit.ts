@@ -45,6 +45,7 @@ import { checkMarketKind, marketConsequences } from "./market/registry.js";
 import { checkDealRecorded } from "./market/recorded-deals.js";
 import { checkListingSettled } from "./market/sealed-settlement.js";
 import { checkMatchRoomCreator } from "./market/citation.js";
+import { checkGroupBound, checkGroupListing, checkGroupUnbound, checkGroupUnlist } from "./market/groups.js";
 
 /** Whether `draft` is a room write its kind lets land after the close (a deal's signature), while the ledger holds fewer than `maxEntries` entries. */
 function signsAfterClose(state: TableState, draft: EntryDraft, maxEntries: number): boolean {
@@ -130,6 +131,14 @@ function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "syst
       return checkDealRecorded(state, draft);
     case "listing_settled":
       return checkListingSettled(state, draft, now);
+    case "group_bound":
+      return checkGroupBound(state, draft, now);
+    case "group_unbound":
+      return checkGroupUnbound(state, draft, now);
+    case "group_listing":
+      return checkGroupListing(state, draft, now);
+    case "group_unlist":
+      return checkGroupUnlist(state, draft, now);
     default:
       throw new TrestleError("E_FORBIDDEN", `a ${draft.subkind} entry is only ever caused by another entry`);
   }

@@ -22,6 +22,8 @@ import { applyRevoke } from "./seat-revoke.js";
 import { applyMarketDeal, applyMarketKind, applyMatch } from "./market/registry.js";
 import { emptyMarket } from "./market/market-state.js";
 import { applyListingSettled } from "./market/sealed-settlement.js";
+import { applyGroupBound, applyGroupListing, applyGroupUnbound, applyGroupUnlist } from "./market/groups.js";
+import { leafOf } from "../ledger/chain.js";
 
 /** The state right after the first entry, `table_opened`. */
 export function openedState(entry: Pick<SystemEntryOf<"table_opened">, "seq" | "data">): TableState {
@@ -164,6 +166,18 @@ function applySystem(state: TableState, entry: Extract<UnchainedEntry, { kind: "
       return;
     case "listing_settled":
       applyListingSettled(state, entry);
+      return;
+    case "group_bound":
+      applyGroupBound(state, entry);
+      return;
+    case "group_unbound":
+      applyGroupUnbound(state, entry);
+      return;
+    case "group_listing":
+      applyGroupListing(state, entry, leafOf(entry));
+      return;
+    case "group_unlist":
+      applyGroupUnlist(state, entry);
       return;
   }
 }

@@ -138,7 +138,7 @@ export interface TableState {
  * notices such a change): a relay's stored checkpoints of another version are then ignored and the
  * state is folded from the ledger again.
  */
-export const STATE_VERSION = 10;
+export const STATE_VERSION = 11;
 
 /**
  * A copy of the state that admit may change freely: every part is copied except the config, which

@@ -15,15 +15,16 @@ import type { TableState } from "../policy/state.js";
 import { isE2eRoom } from "../policy/sealed.js";
 import { pauseHolders } from "../policy/pause.js";
 import { newsReaders, roomNewsOf } from "./room-news.js";
+import { groupEventOf, groupNewsOf } from "./group-events.js";
 import type { Entry } from "../schemas/entry.js";
-import { NOTIFY_TEXT_CHARS, type DealNotice, type Notification } from "../schemas/notify.js";
+import { groupAudience, NOTIFY_TEXT_CHARS, type DealNotice, type Notification } from "../schemas/notify.js";
 
 /** What every event about `state`'s table carries: its id and topic, or for an e2e room no topic and `e2e`. */
 export function noticeBase(state: TableState): { table: string; topic: string; e2e?: true } {
   return isE2eRoom(state) ? { table: state.table, topic: "", e2e: true } : { table: state.table, topic: state.config.topic };
 }
 
-/** Events per owner public key for `entries` (already appended), judged against `state` after them. */
+/** Events per owner public key (and for a market's chat groups, for their audience: groupAudience) for `entries` (already appended), judged against `state` after them. */
 export function notificationsFor(state: TableState, entries: readonly Entry[]): Map<string, Notification[]> {
   const out = new Map<string, Notification[]>();
   const base = noticeBase(state);
@@ -36,6 +37,10 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
     const id = (type: string) => `${state.table}:${entry.seq}:${type}`;
     const news = roomNewsOf(state, entry, base);
     if (news) add(newsReaders(state, news.news), news);
+    // A market's chat groups (§5.15 "Groups"): their audience's object takes a bound group as a channel, drops an unbound one,
+    // and tells the groups of new listings and done deals.
+    const grouped = groupEventOf(entry, base) ?? groupNewsOf(state, entry, base);
+    if (grouped) add([groupAudience(state.table)], grouped);
     // Chat approvals (§5.6): a relay-attested approval is told to its owner on every channel.
     if (entry.kind === "approval" && entry.via !== undefined) {
       const key = own(state.config.owners, entry.owner)?.public_key;

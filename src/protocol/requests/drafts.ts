@@ -55,7 +55,8 @@ export function ejectDraft(state: TableState, request: EjectRequest): SystemDraf
   return { ...creatorSigned(state, request.sig), subkind: "seat_ejected", data: { seat, by: state.creator, nonce } };
 }
 
-function creatorSigned(state: TableState, sig: string) {
+/** The fields of a system draft signed by the table's creator (its key from the config); E_NOT_OWNER when the creator is no owner. */
+export function creatorSigned(state: TableState, sig: string) {
   const key = ownerKeyOf(state, state.creator);
   if (key === undefined) throw new TrestleError("E_NOT_OWNER", `the creator "${state.creator}" is not an owner of this table`);
   return { table: state.table, seat: null, kind: "system" as const, author: { key, sig } };

@@ -32,6 +32,7 @@ import { EjectDataSchema, InviteDataSchema, ROOM_SUBMISSIONS } from "./room.js";
 import { DealRecordedDataSchema, MARKET_SUBMISSIONS } from "./market.js";
 import { MatchDataSchema } from "./match.js";
 import { BidCommitSchema, BidRevealSchema, BidSubmissionSchema, ListingSettledDataSchema } from "./listing-bid.js";
+import { GroupBoundDataSchema, GroupListingDataSchema, GroupUnboundDataSchema, GroupUnlistDataSchema } from "./market-group.js";
 import {
   AuthoredFields,
   BodySchema,
@@ -394,6 +395,14 @@ export const MatchEntrySchema = system("match", MatchDataSchema, z.null());
 export const DealRecordedEntrySchema = system("deal_recorded", DealRecordedDataSchema, z.null());
 /** Markets (§5.15): the relay settled a sealed listing's bids, caused by the last reveal or due at its reveal_until; a sale's match follows. */
 export const ListingSettledEntrySchema = system("listing_settled", ListingSettledDataSchema, z.null());
+/** Markets' groups (§5.15): the creator's signed code bound a chat group, redeemed in `group` (signed with purpose `room`). */
+export const GroupBoundEntrySchema = system("group_bound", GroupBoundDataSchema, AuthorSchema);
+/** Markets' groups (§5.15): the creator unbound a chat group (signed with purpose `room`). */
+export const GroupUnboundEntrySchema = system("group_unbound", GroupUnboundDataSchema, AuthorSchema);
+/** Markets' groups (§5.15): a member's listing from a bound group, attested by the relay (`via`), signed by nobody. */
+export const GroupListingEntrySchema = system("group_listing", GroupListingDataSchema, z.null());
+/** Markets' groups (§5.15): a member withdrew, from a bound group, a listing posted from a group; attested by the relay. */
+export const GroupUnlistEntrySchema = system("group_unlist", GroupUnlistDataSchema, z.null());
 
 const SYSTEM_ENTRIES = [
   TableOpenedEntrySchema,
@@ -416,6 +425,10 @@ const SYSTEM_ENTRIES = [
   MatchEntrySchema,
   DealRecordedEntrySchema,
   ListingSettledEntrySchema,
+  GroupBoundEntrySchema,
+  GroupUnboundEntrySchema,
+  GroupListingEntrySchema,
+  GroupUnlistEntrySchema,
 ] as const;
 
 /** A system entry, told apart by `subkind`. */

@@ -19,6 +19,7 @@ import {
   TableIdSchema,
 } from "./primitives.js";
 import { AmountSchema, CurrencySchema, EntryHashSchema } from "./room.js";
+import { ChatPlatformSchema } from "./control.js";
 import { MatchCitationSchema, MatchDataSchema } from "./match.js";
 import { SignedHeadSchema } from "./head.js";
 import { BidSubmissionSchema, SealedBidsSchema } from "./listing-bid.js";
@@ -54,6 +55,17 @@ export const PriceRangeSchema = z
   .refine((p) => p.min === undefined || p.max === undefined || p.min <= p.max, { message: "min is at most max", path: ["min"] });
 export type PriceRange = z.infer<typeof PriceRangeSchema>;
 
+/** What a listing lists, whoever writes it (a seat's `listing`, a group's `system/group_listing`): side, title, text, category, quantity, public price, expiry. */
+export const ListingTermsFields = {
+  side: ListingSideSchema,
+  title: z.string().min(1).max(LIMITS.listing_title_chars),
+  text: z.string().min(1).max(LIMITS.terms_text_chars).optional(),
+  category: CategorySchema,
+  quantity: z.int().min(1).max(LIMITS.listing_quantity),
+  price: PriceRangeSchema.optional(),
+  expires: MillisSchema,
+};
+
 /**
  * `listing`: an offer or a want. Without `price` the listing says "ask". With `supersedes` it is a
  * new version of the same owner's live listing, which it ends. With `sealed` an offer takes sealed
@@ -64,13 +76,7 @@ export const ListingSubmissionSchema = z.strictObject({
   ...AuthoredFields,
   kind: z.literal("listing"),
   body: BodySchema.default(""),
-  side: ListingSideSchema,
-  title: z.string().min(1).max(LIMITS.listing_title_chars),
-  text: z.string().min(1).max(LIMITS.terms_text_chars).optional(),
-  category: CategorySchema,
-  quantity: z.int().min(1).max(LIMITS.listing_quantity),
-  price: PriceRangeSchema.optional(),
-  expires: MillisSchema,
+  ...ListingTermsFields,
   supersedes: EntryHashSchema.optional(),
   sealed: SealedBidsSchema.optional(),
 });
@@ -113,12 +119,14 @@ export const ListingQuerySchema = z.strictObject({
 });
 export type ListingQuery = z.infer<typeof ListingQuerySchema>;
 
-/** One live listing as a search answers it: its entry (leaf, seq), owner and seat, what it lists, the quantity left, and when it expires. */
+/** One live listing as a search answers it: its entry (leaf, seq), owner and seat (or the platform of a group listing), what it lists, the quantity left, and when it expires. */
 export const ListingViewSchema = z.strictObject({
   leaf: Sha256Schema,
   seq: SeqSchema,
   owner: OwnerNameSchema,
-  seat: SeatNameSchema,
+  /** The seat that signed it; absent for a listing a member posted from a chat group, which has `via` instead (relay-attested, unverified). */
+  seat: SeatNameSchema.optional(),
+  via: ChatPlatformSchema.optional(),
   side: ListingSideSchema,
   title: z.string(),
   text: z.string().optional(),

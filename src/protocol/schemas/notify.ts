@@ -7,7 +7,10 @@
  */
 import * as z from "zod";
 import { CloseReasonSchema } from "./entry.js";
-import { ControlViaSchema, PauseHolderSchema } from "./control.js";
+import { ChatPlatformSchema, ControlViaSchema, PauseHolderSchema } from "./control.js";
+import { LangSchema } from "./owner.js";
+import { GroupIdSchema } from "./market-group.js";
+import { CategorySchema, ListingSideSchema, PriceRangeSchema } from "./market.js";
 import { LabelSchema, MillisSchema, NonceSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
 import { AmountSchema, CurrencySchema, HeldNoticeSchema, TermsSchema } from "./room.js";
 import { NoDealReasonSchema } from "./mechanism.js";
@@ -157,6 +160,48 @@ export const RoomNewsSchema = z
   .refine((n) => n.e2e !== true || n.terms === undefined, { message: "news about an e2e room carries no terms", path: ["terms"] });
 export type RoomNews = z.infer<typeof RoomNewsSchema>;
 
+/**
+ * A market bound a chat group (docs/SPEC.md §5.15 "Groups"), told to the market's group audience
+ * (groupAudience): its object takes the group as a channel, in `lang`, and greets it once.
+ */
+export const GroupBoundNoticeSchema = z.strictObject({ ...Base, type: z.literal("group_bound"), seq: SeqSchema, platform: ChatPlatformSchema, group: GroupIdSchema, lang: LangSchema });
+export type GroupBoundNotice = z.infer<typeof GroupBoundNoticeSchema>;
+
+/** A market unbound a chat group: its audience's object drops the channel and anything still queued for it (silent). */
+export const GroupUnboundNoticeSchema = z.strictObject({ ...Base, type: z.literal("group_unbound"), seq: SeqSchema, platform: ChatPlatformSchema, group: GroupIdSchema });
+export type GroupUnboundNotice = z.infer<typeof GroupUnboundNoticeSchema>;
+
+/**
+ * What a market's bound chat groups are told (docs/SPEC.md §5.15 "Groups"): a new listing (its side,
+ * the member's title, category, quantity, public price, owner, and `via` for one posted from a group,
+ * which is unverified) or a deal both owners signed (the item, its offer's title, and the quantity;
+ * never its price, which stays in its room). Nothing else of a market reaches a group, and nothing
+ * of a room.
+ */
+export const GroupNewsSchema = z.strictObject({
+  ...Base,
+  type: z.literal("group_news"),
+  news: z.enum(["listing", "deal"]),
+  seq: SeqSchema,
+  title: z.string().min(1).max(LIMITS.listing_title_chars),
+  category: CategorySchema,
+  quantity: z.int().min(1).max(LIMITS.listing_quantity),
+  /** A listing's side, owner and public price range, and the platform of one posted from a group. */
+  side: ListingSideSchema.optional(),
+  owner: OwnerNameSchema.optional(),
+  price: PriceRangeSchema.optional(),
+  via: ChatPlatformSchema.optional(),
+});
+export type GroupNews = z.infer<typeof GroupNewsSchema>;
+
+/** The audience a market's chat groups are told through: one object (and outbox) for all of the market's groups, named after the market. */
+export const GroupAudienceSchema = z.string().regex(/^groups:[a-z0-9][a-z0-9._-]{2,63}$/, "groups:<market id>");
+
+/** The audience of `market`'s chat groups. */
+export function groupAudience(market: string): string {
+  return `groups:${market}`;
+}
+
 /** The table was opened with this owner listed (silent). */
 export const TableOpenedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_opened"), seq: SeqSchema });
 
@@ -173,17 +218,20 @@ export const NotificationSchema = z.union([
   OwnerNoteSchema,
   OwnerQuestionNoticeSchema,
   RoomNewsSchema,
+  GroupBoundNoticeSchema,
+  GroupUnboundNoticeSchema,
+  GroupNewsSchema,
 ]);
 export type Notification = z.infer<typeof NotificationSchema>;
 export type NotificationType = Notification["type"];
 export type ApprovalNeeded = z.infer<typeof ApprovalNeededSchema>;
 
 /** Notifications that only update the owner's table list and are never sent to a chat. */
-export const SILENT_NOTIFICATIONS: ReadonlySet<NotificationType> = new Set(["table_opened"]);
+export const SILENT_NOTIFICATIONS: ReadonlySet<NotificationType> = new Set(["table_opened", "group_unbound"]);
 
-/** A batch for one owner, as the table sends it to the OwnerDO. */
+/** A batch for one owner (or a market's groups: GroupAudienceSchema), as the table sends it to the OwnerDO. */
 export const NotifyBatchSchema = z.strictObject({
-  owner_key: PublicKeySchema,
+  owner_key: z.union([PublicKeySchema, GroupAudienceSchema]),
   events: z.array(NotificationSchema).min(1).max(64),
 });
 export type NotifyBatch = z.infer<typeof NotifyBatchSchema>;

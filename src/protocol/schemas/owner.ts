@@ -91,15 +91,21 @@ export const FailureReasonSchema = z.enum([
   "network",
   "interrupted",
   "not_configured",
+  /** The bot can no longer post there: removed from the group, the group or channel gone (a market's group, §5.15). */
+  "removed",
+  /** A Telegram group became a supergroup, with a new id, which the market binds again with a new code. */
+  "migrated",
 ]);
 export type FailureReason = z.infer<typeof FailureReasonSchema>;
 
 /**
  * A channel's health. `unproven`: it has never delivered (not ok, whatever else it did);
  * `ok`: it has delivered and its latest attempt did not fail; `failing`: it delivered before but
- * its latest attempt failed; `quota_exhausted`: its latest attempt hit the platform's monthly quota.
+ * its latest attempt failed; `quota_exhausted`: its latest attempt hit the platform's monthly quota;
+ * `removed` and `migrated`: the bot can no longer post there (a market's group: the bot was removed,
+ * or a Telegram group became a supergroup with a new id), whether or not it ever delivered.
  */
-export const ChannelStateSchema = z.enum(["unproven", "ok", "failing", "quota_exhausted"]);
+export const ChannelStateSchema = z.enum(["unproven", "ok", "failing", "quota_exhausted", "removed", "migrated"]);
 export type ChannelState = z.infer<typeof ChannelStateSchema>;
 
 /** One attempt as recorded; `resends` counts the resends of its notification to its channel so far (0: the first send). */

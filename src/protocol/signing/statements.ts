@@ -15,6 +15,7 @@ import type { EjectStatement, InviteStatement } from "../schemas/room.js";
 import type { SystemDraftOf } from "../schemas/entry.js";
 import { custodyStatementOf } from "./custody.js";
 import { revokeNonceKey, revokeStatement } from "../policy/seat-revoke.js";
+import { groupCodeStatementOf, groupNonceKey, groupUnbindStatementOf } from "./group-statements.js";
 
 /** What a seat signs for a submission: the submission with `body` replaced by `body_sha256`. */
 export function submissionStatement(submission: Submission): Record<string, unknown> {
@@ -47,7 +48,7 @@ export function ejectStatementOf(entry: Pick<SystemDraftOf<"seat_ejected">, "tab
 /**
  * The key under which an entry's nonce is used once: per seat for entries, per table for joins,
  * per owner for approvals, pause/resume controls and seat revocations, per table for a room's invites (by invite
- * id) and ejections, per position for a custody change (the seq it follows); null for entries
+ * id), ejections and a market's group codes and unbindings, per position for a custody change (the seq it follows); null for entries
  * without a nonce. The
  * relay indexes it; verifiers check it.
  */
@@ -62,6 +63,7 @@ export function nonceKeyOf(entry: EntryDraft): string | null {
   if (entry.subkind === "seat_ejected") return `eject:${entry.data.nonce}`;
   if (entry.subkind === "custody") return `custody:${entry.data.head.seq}`;
   if (entry.subkind === "seat_revoked") return revokeNonceKey(entry);
+  if (entry.subkind === "group_bound" || entry.subkind === "group_unbound") return groupNonceKey(entry);
   return null;
 }
 
@@ -102,6 +104,10 @@ export function statementOf(entry: EntryDraft, hash: HashFunction = sha256): Rec
         return { purpose: "custody", statement: custodyStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       case "seat_revoked":
         return { purpose: "owner", statement: revokeStatement(entry), key: entry.author.key, sig: entry.author.sig };
+      case "group_bound":
+        return { purpose: "room", statement: groupCodeStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
+      case "group_unbound":
+        return { purpose: "room", statement: groupUnbindStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       default:
         return null;
     }

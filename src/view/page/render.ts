@@ -95,7 +95,7 @@ export function taskRow(doc: Doc, table: string, task: TaskView, answer: Answer)
 
 /** One notification channel. */
 export function channelItem(doc: Doc, channel: ChannelView): El {
-  const label = { ok: "ok", unproven: "UNPROVEN", failing: "failing", quota_exhausted: "quota exhausted" }[channel.state];
+  const label = { ok: "ok", unproven: "UNPROVEN", failing: "failing", quota_exhausted: "quota exhausted", removed: "REMOVED", migrated: "MIGRATED" }[channel.state];
   return h(doc, "li", `channel ${channel.state}`, h(doc, "span", `badge ${channel.state === "ok" ? "ok" : channel.state === "unproven" ? "warn" : "bad"}`, label), " ", ...withTimes(doc, channel.line));
 }
 

@@ -1,16 +1,29 @@
 /**
- * The bench relay's Worker entry (never deployed): the production Worker and Durable Objects,
- * with a meter on each table object's SQLite so the bench reads rows written and read from the
- * storage API's own cursor counts (`rowsWritten`, `rowsRead`), and one extra route to read it:
- * `GET /__bench/meter/:table` (`{ rows_written, rows_read, statements }` since the last read), and
- * `GET /__bench/crypto` (which Ed25519 implementation the isolate uses).
+ * The bench relay's Worker entry (never deployed): the production Worker and Durable Objects, each
+ * object class metered (meter.ts: its SQLite rows from the storage API's own cursor counts, the
+ * requests it is billed for), and three extra routes to read it: `GET /__bench/meter/:table`
+ * (`{ rows_written, rows_read, statements }` of one table object since that route last read it),
+ * `GET /__bench/objects` (every object's cumulative meter, by binding and name),
+ * `GET /__bench/worker` (`{ requests }`: the Worker's own requests so far, WebSocket upgrades
+ * included, these routes not), and `GET /__bench/crypto` (which Ed25519 implementation the isolate uses).
  */
 import app from "../../../worker/index.js";
 import { TableDO as ProductionTableDO } from "../../../durable-objects/table/table.js";
+import { RelayDO as ProductionRelayDO } from "../../../durable-objects/relay/relay.js";
+import { OwnerDO as ProductionOwnerDO } from "../../../durable-objects/owner/owner.js";
+import { ChatDirectoryDO as ProductionChatDirectoryDO } from "../../../durable-objects/chat-directory/directory.js";
+import { InviteDirectoryDO as ProductionInviteDirectoryDO } from "../../../durable-objects/invites/directory.js";
+import { CounterDO as ProductionCounterDO } from "../../../durable-objects/counters/counters.js";
 import { ed25519 } from "../../../src/protocol/signing/crypto.js";
+import { countedEnv, metered, readObject, readObjects } from "./meter.js";
 
-// Every production Durable Object, except TableDO, which the metered class below shadows.
-export * from "../../../worker/index.js";
+// Every production Durable Object, metered under the class name wrangler.toml binds.
+export const TableDO = metered(ProductionTableDO, "TABLES");
+export const RelayDO = metered(ProductionRelayDO, "RELAY");
+export const OwnerDO = metered(ProductionOwnerDO, "OWNERS");
+export const ChatDirectoryDO = metered(ProductionChatDirectoryDO, "CHAT_DIRECTORY");
+export const InviteDirectoryDO = metered(ProductionInviteDirectoryDO, "INVITES");
+export const CounterDO = metered(ProductionCounterDO, "COUNTERS");
 
 /** Cursor counts of one table object's SQL since the meter was last read. */
 export interface Meter {
@@ -19,41 +32,27 @@ export interface Meter {
   statements: number;
 }
 
-/** The production TableDO, its `storage.sql.exec` wrapped to keep every cursor for counting. */
-export class TableDO extends ProductionTableDO {
-  private readonly cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[];
+const lastRead = new Map<string, Meter>();
+/** Requests the Worker answered (billed one each), the bench's own routes left out. */
+let workerRequests = 0;
 
-  constructor(ctx: DurableObjectState, env: Env) {
-    const cursors: SqlStorageCursor<Record<string, SqlStorageValue>>[] = [];
-    const sql = ctx.storage.sql;
-    const exec = sql.exec.bind(sql);
-    sql.exec = ((query: string, ...bindings: unknown[]) => {
-      const cursor = exec(query, ...bindings);
-      cursors.push(cursor);
-      return cursor;
-    }) as typeof sql.exec;
-    super(ctx, env);
-    this.cursors = cursors;
-  }
-
-  /** Rows written and read (index writes included, as billed) since the last call. */
-  meter(): Meter {
-    const taken = this.cursors.splice(0);
-    return {
-      rows_written: taken.reduce((sum, c) => sum + c.rowsWritten, 0),
-      rows_read: taken.reduce((sum, c) => sum + c.rowsRead, 0),
-      statements: taken.length,
-    };
-  }
+/** One table's rows since this route last read it. */
+function tableMeter(table: string): Meter {
+  const now = readObject("TABLES", table) ?? { rows_written: 0, rows_read: 0, statements: 0 };
+  const before = lastRead.get(table) ?? { rows_written: 0, rows_read: 0, statements: 0 };
+  lastRead.set(table, { rows_written: now.rows_written, rows_read: now.rows_read, statements: now.statements });
+  return { rows_written: now.rows_written - before.rows_written, rows_read: now.rows_read - before.rows_read, statements: now.statements - before.statements };
 }
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    const match = /^\/__bench\/meter\/([a-z0-9._-]+)$/.exec(new URL(request.url).pathname);
-    // This entry binds TABLES to the metered class above (wrangler.toml's class_name TableDO).
-    const tables = env.TABLES as unknown as DurableObjectNamespace<TableDO>;
-    if (match) return Response.json(await tables.get(tables.idFromName(match[1]!)).meter());
-    if (new URL(request.url).pathname === "/__bench/crypto") return Response.json({ ed25519: (await ed25519()).name });
-    return app.fetch(request, env, ctx);
+    const path = new URL(request.url).pathname;
+    const match = /^\/__bench\/meter\/([a-z0-9._-]+)$/.exec(path);
+    if (match) return Response.json(tableMeter(match[1]!));
+    if (path === "/__bench/objects") return Response.json(readObjects());
+    if (path === "/__bench/worker") return Response.json({ requests: workerRequests });
+    if (path === "/__bench/crypto") return Response.json({ ed25519: (await ed25519()).name });
+    workerRequests += 1;
+    return app.fetch(request, countedEnv(env), ctx);
   },
 };

@@ -17,6 +17,13 @@ const HISTORY: Record<string, string> = {
   "durable-objects/chat-directory/directory.ts": "a migration names the platform whose deferred events were queued before the queue was every platform's (decision 0360)",
 };
 
+/**
+ * The market demo's loopback stand-in for the chat apps (each one's API paths and webhook signature)
+ * and the groups it plays, one per platform: demo code nothing of the relay reads. A new platform
+ * plays in the demo once it has a stand-in there; the relay needs only the three files above.
+ */
+const DEMO_STAND_INS = ["src/demo/chat-fakes.ts", "src/demo/market-groups.ts"];
+
 /** Files where a platform's id is an ordinary word, not the platform. */
 const SAME_WORD: Record<string, { platform: ChatPlatform; reason: string }> = {
   "src/view/page/card.ts": { platform: "line", reason: 'the CSS class "line" of a verdict line' },
@@ -42,14 +49,14 @@ function own(path: string, platform: ChatPlatform): boolean {
 
 describe("the files a chat platform touches", () => {
   it.each(ChatPlatformSchema.options)("names %s only in the protocol's list, the registry and its own module", (platform) => {
-    const naming = FILES.filter((f) => names(f.code, platform) && SAME_WORD[f.path]?.platform !== platform).map((f) => f.path);
+    const naming = FILES.filter((f) => names(f.code, platform) && SAME_WORD[f.path]?.platform !== platform && !DEMO_STAND_INS.includes(f.path)).map((f) => f.path);
     const expected = [...SHARED, ...naming.filter((path) => own(path, platform)), ...Object.keys(HISTORY).filter((path) => naming.includes(path))];
     expect(naming.sort()).toEqual(expected.sort());
     expect(naming.filter((path) => own(path, platform)).length).toBeGreaterThan(0);
   });
 
   it("adds up to three files for a new platform: the list, the registry and one module", () => {
-    const everyPlatform = FILES.filter((f) => ChatPlatformSchema.options.every((platform) => names(f.code, platform))).map((f) => f.path);
+    const everyPlatform = FILES.filter((f) => !DEMO_STAND_INS.includes(f.path) && ChatPlatformSchema.options.every((platform) => names(f.code, platform))).map((f) => f.path);
     expect(everyPlatform.sort()).toEqual([...SHARED].sort());
     const modules = ChatPlatformSchema.options.map((platform) => FILES.filter((f) => own(f.path, platform)).length);
     expect(SHARED.length + Math.max(...modules)).toBeLessThanOrEqual(3);

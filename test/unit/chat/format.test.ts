@@ -223,12 +223,12 @@ describe("command text", () => {
     it("refuses codes with look-alike characters", () => expect(normalizeCode("ABCD-EFG0")).toBeNull());
   });
 
-  it("ignores a Telegram command addressed to another bot, and groups unless addressed to this one", () => {
+  it("ignores a Telegram command addressed to another bot, and groups unless addressed to this one, whose sender's private chat is where replies go", () => {
     const update = (text: string, type = "private") => ({ update_id: 1, message: { from: { id: 5 }, chat: { id: type === "private" ? 5 : -9, type }, text } });
     expect(parseTelegramUpdate(update("/status@other_bot"), "me_bot")).toMatchObject({ kind: "ignored" });
     expect(parseTelegramUpdate(update("/status@ME_bot"), "me_bot")).toMatchObject({ kind: "command", command: { name: "status" } });
     expect(parseTelegramUpdate(update("/status", "group"), "me_bot")).toMatchObject({ kind: "ignored" });
-    expect(parseTelegramUpdate(update("/start@me_bot ABCD-EFGH", "group"), "me_bot")).toMatchObject({ kind: "ignored", reason: expect.stringContaining("private") });
+    expect(parseTelegramUpdate(update("/start@me_bot ABCD-EFGH", "group"), "me_bot")).toMatchObject({ kind: "command", command: { name: "bind", code: "ABCD-EFGH" }, sender: { chat: "5", group: "-9" } });
   });
 });
 

@@ -300,8 +300,10 @@ describe("TableSocket", () => {
       const held = client.tracker.held!;
       // A later run: only the stored head is known, and the relay behind the URL now has less.
       const store: HeadStore = { load: () => held, save: () => undefined, evidence: () => [], keep: () => undefined };
-      proxy.retarget(b.port);
       const later = await TableClient.open({ http: client.http, table: client.table, relayKey: held.relay, store });
+      // Retargeted only now: opening read the head over HTTP, on a kept-alive connection to a or,
+      // when the relay had closed that one as idle, a new one, which must not reach b yet.
+      proxy.retarget(b.port);
       const w = watch(later, "bot-tao", k.botTao, { seq: held.seq, link: held.link });
       await expect(w.socket.start()).rejects.toMatchObject({ code: "E_FORK" });
       expect(w.evidence[0]).toMatchObject({ kind: "truncation", seq: 2 });

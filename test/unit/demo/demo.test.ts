@@ -13,13 +13,17 @@ import { HttpClient, verifyExportText } from "../../../src/client/index.js";
 import { isEntry, parseExport } from "../../../src/protocol/index.js";
 import { freePort } from "../../support/free-port.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
+import { demoChatVars } from "../../../src/demo/chat-fakes.js";
 
 const DEMO = fileURLToPath(new URL("../../../scripts/demo.mjs", import.meta.url));
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 let relay: LocalRelay;
+/** The port the market demo's chat apps' stand-in listens on, which the relay's chat settings name (src/demo/chat-fakes.ts). */
+let chatPort: number;
 beforeAll(async () => {
-  relay = await startRelay();
+  chatPort = await freePort();
+  relay = await startRelay({ vars: demoChatVars(chatPort) });
 }, 60_000);
 const temps: string[] = [];
 afterAll(async () => {
@@ -158,9 +162,9 @@ describe("npm run demo", () => {
   }, 60_000);
 
   it("plays the market: four matches made at once, deals both owners signed and the market recorded, one room without a deal, a sale by sealed bids, the guards' refusals (a floor, a listing's text, an allowance across rooms), a rules agent never given its floor, and every export CLEAN", async () => {
-    const { out, summary, checks, lines } = await played(["market"], "trestle-demo-market-");
+    const { out, summary, checks, lines } = await played(["market", "--chat-port", String(chatPort)], "trestle-demo-market-");
     expect(summary).toMatchObject({ ok: true, scenario: "market", matches: 4 });
-    expect(checks).toEqual(["matched", "deals_signed", "deals_recorded", "no_deal", "sealed_bids", "guard_refused", "allowance", "rules_view", "figures_absent", "verify_clean"].map((name) => [name, true]));
+    expect(checks).toEqual(["matched", "deals_signed", "deals_recorded", "no_deal", "sealed_bids", "guard_refused", "allowance", "rules_view", "figures_absent", "verify_clean", "groups"].map((name) => [name, true]));
     expect(summary.rooms.map((r: { outcome: string; price: number | null; deal: string | null; recorded: number | null }) => [r.outcome, r.price, r.deal, r.recorded !== null])).toEqual([
       ["deal", 315000, "done", true],
       ["no_deal", null, null, false],
@@ -190,6 +194,15 @@ describe("npm run demo", () => {
     has(/^\[#\d+\] deal recorded for match #\d+ \(room mr-[0-9a-f]{40}\), closing 1 unit/, 4);
     has(/^ +CLEAN +table m-swap-[0-9a-f]{6}, \d+ entries$/);
     has(/^ +CLEAN +table mr-[0-9a-f]{40}, \d+ entries$/, 5);
+    // The chat groups: bound with hana's codes, told the market's news in their languages, posted from by three members, answered privately.
+    has(/^\$ trestle market group-code --table m-swap-[0-9a-f]{6} --owner hana --platform (telegram --lang en|line --lang ja|discord --lang zh-Hant)/, 3);
+    has(/^ +hana types it in the parents' Telegram group; the bot answers her alone: Bound: this Telegram group is the front door of market m-swap-[0-9a-f]{6}/);
+    has(/^ +the parents' LINE group is greeted: このグループはマーケットの入口になりました$/);
+    has(/^ +the parents' Discord channel is greeted: 本群已成為一個市場的入口$/);
+    has(/^ +the bot answers (ana|ben|chen) alone: Listed #\d+ in market m-swap-[0-9a-f]{6}: .*UNVERIFIED/, 3);
+    has(/^ +#\d+ New offer: "Bugaboo stroller" \(baby-gear\), ×1, 3,000\.00 TWD to 3,600\.00 TWD, by ana$/);
+    has(/^ +#\d+ Deal done: "Bugaboo stroller" \(baby-gear\), ×1\.$/);
+    has(/^ +#\d+ 交易完成："Bugaboo stroller"（baby-gear），×1。$/);
 
     // The exports, checked here without the demo's word for them: each CLEAN under the relay's key, the market's holding 4 matches by words and a sale, 4 deals recorded, no private figure written out.
     const relayKey = (await new HttpClient({ url: relay.url }).wellKnown()).relay_key;
@@ -206,7 +219,7 @@ describe("npm run demo", () => {
     expect(subkinds.filter((k) => k === "match")).toHaveLength(5);
     expect(subkinds.filter((k) => k === "listing_settled")).toHaveLength(1);
     expect(subkinds.filter((k) => k === "deal_recorded")).toHaveLength(4);
-  }, 90_000);
+  }, 150_000);
 
   describe("when it cannot play", () => {
     it("fails loudly when no relay answers at --relay (exit 1)", async () => {

@@ -85,6 +85,13 @@ function good(): MarketOutcome {
     exports: ["m-swap", ...rooms.map((r) => r.room)].map((table) => ({ table, path: `/out/${table}.jsonl`, text, verify: clean })),
     figures: MEMBERS.flatMap((name) => [MANDATES[name].figure, ...(MANDATES[name].allowance ? [MANDATES[name].allowance!] : [])]),
     rulesView: "ana",
+    groups: {
+      groups: [
+        { platform: "telegram", lang: "en", messages: ["This group is a market's front door\nMarket m-swap", "News from market m-swap\n#5 New offer: \"Bugaboo stroller\" (baby-gear), ×1, from 3,000.00 TWD, by ana\n#31 Deal done: \"Bugaboo stroller\" (baby-gear), ×1."] },
+        { platform: "line", lang: "ja", messages: ["このグループはマーケットの入口になりました", "マーケット m-swap のお知らせ\n#5 新しい出品：\"Bugaboo stroller\"（baby-gear）、×1、3,000.00 TWD から、出品者 ana"] },
+      ],
+      replies: ["Listed #60 in market m-swap: offer \"Baby carrier\", from 1,200.00 TWD. UNVERIFIED: posted from Telegram, relay-attested, not your signature"],
+    },
   };
 }
 
@@ -115,6 +122,21 @@ describe("the market scenario's checks", () => {
       ["the allowance refused nothing in the buyer's second room", 3, { refusals: [] }, ["allowance"]],
     ] as const)("fails on %s", (_, i, change, names) => {
       expect(failing(withRoom(good(), i, change))).toEqual(names);
+    });
+
+    it.each([
+      ["a room's id", "#32 mr-3f2a9c0e1b2d was opened"],
+      ["a deal's price", "#31 Deal done: \"Bugaboo stroller\" (baby-gear), ×1, 2,900.00 TWD."],
+      ["an approval", "Your approval is needed"],
+    ])("fails when a group was sent %s", (_, line) => {
+      const o = good();
+      const told = { ...o.groups!, groups: o.groups!.groups.map((g, i) => (i === 0 ? { ...g, messages: [...g.messages, `News from market m-swap\n${line}`] } : g)) };
+      expect(failing({ ...o, groups: told })).toEqual(["groups"]);
+    });
+
+    it("fails when a member's post from a group was answered without UNVERIFIED", () => {
+      const o = good();
+      expect(failing({ ...o, groups: { ...o.groups!, replies: ["Listed #60 in market m-swap"] } })).toEqual(["groups"]);
     });
 
     it("fails when a traded listing's quantity was not closed", () => {

@@ -44,6 +44,7 @@ describe("the role profiles", () => {
     ["table", 22],
     ["room", 23],
     ["owner", 21],
+    ["market", 23],
     ["all", TOOLS.length],
   ] as const)("tools/list in profile %s lists %i tools, in the registry's order", async (profile, count) => {
     const names = await listed(profile);

@@ -81,7 +81,7 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
     expect((await modern.client.listTools()).tools.map((t) => t.name)).toEqual(profileTools("table").map((t) => t.name));
     expect((await modern.client.listPrompts()).prompts.map((p) => p.name)).toEqual(["trestle_debater", "trestle_reviewer"]);
     const templates = (await modern.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-    expect(templates).toEqual(["trestle://tables/{table}/seat", "trestle://tables/{table}/room", "trestle://tables/{table}/pending"]);
+    expect(templates).toEqual(["seat", "room", "pending", "listings", "matches"].map((kind) => `trestle://tables/{table}/${kind}`));
   });
 
   it("completes a table id for a role prompt and a resource template from the tables it knows", async () => {

@@ -39,6 +39,8 @@ const ISSUE_TOOLS = [
   "deal_sign",
   // Issue 25: a seat asks its own owner and reads the owner's instructions.
   "ask_owner", "owner_instructions", "owner_questions",
+  // Issue 35: a market profile (list, update, withdraw, search, matches, a match's room, the deal recorded).
+  "market_list", "market_update", "market_withdraw", "market_search", "market_matches", "market_room", "market_record",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */
@@ -75,6 +77,12 @@ const SAMPLES: Record<string, { good: Record<string, unknown>[]; bad: Record<str
   trestle_close: { good: [{}, { action: "resume" }], bad: [{ action: "close" }] },
   trestle_delete_table: { good: [{}, { table: "t-1" }], bad: [{ table: "T" }, { table: "t-1", confirm: true }] },
   trestle_vote: { good: [{ re: 7, choice: "yes" }, { re: 7, choice: "abstain", text: "no view" }], bad: [{ re: 7 }, { re: 0, choice: "yes" }, { re: 7, choice: "maybe" }] },
+  trestle_market_list: {
+    good: [{ side: "offer", title: "stroller", category: "baby-gear" }, { side: "want", title: "x", text: "y", category: "books", quantity: 2, price: { currency: "USD", min: 100, max: 200 }, expires_in_minutes: 60 }],
+    bad: [{ side: "sell", title: "x", category: "b" }, { side: "offer", title: "", category: "b" }, { side: "offer", title: "x", category: "Baby Gear" }, { side: "offer", title: "x", category: "b", price: { currency: "usd", min: 1 } }, { side: "offer", title: "x" }, { side: "offer", title: "x", category: "b", quantity: 0 }],
+  },
+  trestle_market_update: { good: [{ listing: 12 }, { listing: "0123abcd", ask: true, title: "new" }], bad: [{}, { listing: 0 }, { listing: 12, ask: false }, { listing: 12, side: "want" }] },
+  trestle_market_record: { good: [{ match: 5 }, { room: "mr-0123" }], bad: [{ match: 0 }, { room: "MR" }] },
   trestle_open_subtable: {
     good: [{ config: { id: "t-side", topic: "x", owners: { tao: { public_key: "A".repeat(43) } }, seats: { "bot-tao": { owner: "tao" } }, topology: { kind: "open" }, termination: { any: ["decision"] } } }],
     bad: [{}, { config: { id: "t-side", topic: "x" } }],

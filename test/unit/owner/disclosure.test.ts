@@ -4,7 +4,7 @@
  * recent messages; money amounts by value under the mandate's secret_amount; paths by position.
  */
 import { describe, expect, it } from "vitest";
-import { authoredPart, disclosureMessage, findDisclosure, foldText, type LeakCheck } from "../../../src/owner/index.js";
+import { authoredPart, disclosureCheck, disclosureMessage, findDisclosure, foldText, type LeakCheck } from "../../../src/owner/index.js";
 import { JOIN_REACH } from "../../../src/owner/leak/split.js";
 
 const NEVER = ["2400", "floor", "Sara's address"];
@@ -140,6 +140,30 @@ describe("findDisclosure", () => {
 
   it("folds text by NFKC, case and invisible characters", () => {
     expect(foldText("\uff21B\u200bc")).toBe("abc");
+  });
+});
+
+describe("disclosureCheck (one never_disclose list compiled once, for many messages)", () => {
+  const messages: unknown[] = [
+    { kind: "say", body: "my floor is low" },
+    { kind: "offer", terms: { amount: 240000, currency: "TWD" } },
+    { kind: "offer", terms: { amount: 324000, currency: "TWD" } },
+    { kind: "say", body: "two thousand four hundred" },
+    { kind: "say", body: "nothing to see" },
+  ];
+
+  it("finds in each message what findDisclosure finds, under each message's own currency and setting", () => {
+    const compiled = disclosureCheck(NEVER);
+    for (const value of messages) {
+      for (const over of [{}, { currency: "TWD" }, { currency: "TWD", secretAmount: "allow" as const }]) {
+        expect(compiled(value, over)).toEqual(findDisclosure(value, check(over)));
+      }
+    }
+    expect(compiled(messages[0], {})).toEqual({ index: 1, path: "$.body", form: "text" });
+  });
+
+  it("finds nothing against an empty list", () => {
+    expect(disclosureCheck([])({ kind: "say", body: "2400" }, {})).toBeNull();
   });
 });
 

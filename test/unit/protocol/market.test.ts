@@ -5,7 +5,7 @@
  * state admit kept.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalize, fold, LIMITS, listingWords, pricesMeet, type Entry } from "../../../src/protocol/index.js";
+import { canonicalize, fold, LIMITS, listingWords, liveListingCount, pricesMeet, type Entry } from "../../../src/protocol/index.js";
 import { MarketLedger, marketCast } from "../../support/market-fixture.js";
 import { refusal } from "./fixtures.js";
 
@@ -64,6 +64,23 @@ describe("listings", () => {
     await m.write("ana-bot", { kind: "unlist", listing: offer!.leaf });
     expect(m.state.market!.listings[offer!.leaf]!.status).toBe("withdrawn");
     expect(MarketLedger.matches(await m.list("ben", { side: "want", title: "high chair", category: "baby-gear", quantity: 1 }))).toEqual([]);
+  });
+
+  it("counts one owner's live listings only: not another owner's, a superseded, a withdrawn or an expired one", async () => {
+    const m = await MarketLedger.open();
+    const book = (title: string, over: { expires?: number } = {}) => ({ side: "offer" as const, title, category: "books", quantity: 1, ...over });
+    await m.list("ana", book("Atlas"));
+    const [old] = await m.list("ana", book("Almanac"));
+    await m.list("ana", { ...book("Almanac, second edition"), supersedes: old!.leaf });
+    const [gone] = await m.list("ana", book("Annual"));
+    await m.write("ana-bot", { kind: "unlist", listing: gone!.leaf });
+    const [soon] = await m.list("ana", book("Anthology", { expires: m.l.now + 60_000 }));
+    await m.list("ben", book("Bestiary"));
+    const count = (owner: string, now: number) => liveListingCount(m.state, m.state.market!, owner, now);
+    expect(count("ana", m.l.now)).toBe(3);
+    expect(count("ana", soon!.ts + 60_000)).toBe(2);
+    expect(count("ben", m.l.now)).toBe(1);
+    expect(count("chen", m.l.now)).toBe(0);
   });
 
   describe("when a listing breaks a rule", () => {

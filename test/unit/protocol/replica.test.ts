@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import {
   EMPTY_TIP,
+  extendLedger,
   forkEvidence,
   fold,
   GENESIS_LINK,
@@ -97,6 +98,36 @@ describe("verifyExtension", () => {
       const tip = tipOf(entries.slice(0, 7));
       const error = await refutedBy(async () => verifyExtension({ ...tip, nonceUsed: () => true }, { items: entries.slice(7), originals: none, head: await headOver(k.relay, entries) }, 20_000));
       expect(error.reason).toMatch(/nonce/);
+    });
+  });
+});
+
+describe("extendLedger (a live reader's extension, whose heads its socket judges)", () => {
+  const o = { originals: none, requireOriginals: false, maxEntries: 20_000 };
+
+  it("checks entries from the tip without a head to end at, reaching the state a fold of the whole ledger reaches", async () => {
+    const first = await extendLedger(EMPTY_TIP, entries.slice(0, 7), o);
+    const second = await extendLedger({ state: first.state, link: first.links[6]!, nonceUsed: () => false }, entries.slice(7), o);
+    expect(second.state).toEqual(fold(entries));
+    expect(second.coverage).toMatchObject({ entries: entries.length - 7, policy_replay: "full", truncated_unchecked: 0 });
+  });
+
+  describe("when the entries do not verify", () => {
+    it("refutes an altered entry at its seq", async () => {
+      const items = copy(entries.slice(0, 6));
+      (items[4] as Extract<Entry, { kind: "system" }>).ts += 1;
+      expect((await refutedBy(() => extendLedger(EMPTY_TIP, items, o))).seq).toBe(5);
+    });
+
+    it("refutes an entry the policy would refuse, even rechained", async () => {
+      const items = copy(entries);
+      items.splice(items.findIndex((e) => e.kind === "say" && e.seat === "bot-jenny"), 1);
+      const forged = rechain(items.map((e, i) => ({ ...e, seq: i + 1 })) as Entry[]);
+      expect((await refutedBy(() => extendLedger(EMPTY_TIP, forged, o))).reason).toMatch(/policy/);
+    });
+
+    it("refutes an empty extension", async () => {
+      expect((await refutedBy(() => extendLedger(EMPTY_TIP, [], o))).seq).toBe(1);
     });
   });
 });

@@ -1,10 +1,11 @@
 /**
  * What is live in a market at a time (docs/SPEC.md §5.15): a listing is live while it is open,
- * `now` (the ts of the entry being judged) is before its expiry, its author is still seated and
- * quantity is left. Derived from the folded state, never stored.
+ * `now` (the ts of the entry being judged) is before its expiry, its author is still seated (for a
+ * listing posted from a group, its owner still a member) and quantity is left. Derived from the folded state, never stored.
  */
 import { TrestleError } from "../../errors.js";
 import { own } from "../../encoding/records.js";
+import { ownerKeyOf } from "../owners.js";
 import type { TableState } from "../state.js";
 import type { ListingState, MarketState } from "./market-state.js";
 
@@ -23,9 +24,17 @@ export function quantityLeft(listing: ListingState): number {
 export function listingNotLive(state: TableState, listing: ListingState, now: number): string | null {
   if (listing.status !== "open") return `it was ${listing.status} at entry ${listing.ended}`;
   if (now >= listing.expires) return `it expired at ${listing.expires}`;
+  if (listing.seat === null) return memberGone(state, listing.owner);
   const seat = own(state.seats, listing.seat);
   if (!seat || seat.left !== null || seat.joined > listing.seq) return `its author ${listing.seat} left the market`;
   return null;
+}
+
+/** Why `owner` is no member of the market now (a group listing lives while its owner is one), or null when it is. */
+export function memberGone(state: TableState, owner: string): string | null {
+  if (ownerKeyOf(state, owner) === undefined) return `${owner} is no member of this market`;
+  const ejected = state.room ? (own(state.room.parties, owner)?.ejected ?? null) : null;
+  return ejected === null ? null : `${owner} was ejected from the market at entry ${ejected}`;
 }
 
 /** The listing written by the entry with leaf `leaf`; E_UNKNOWN_LISTING when the market has none. */
@@ -43,11 +52,14 @@ export function liveListing(state: TableState, market: MarketState, leaf: string
   return listing;
 }
 
-/** The live listings of `owner` at `now`, by leaf, oldest first. */
-export function liveListingsOf(state: TableState, market: MarketState, owner: string, now: number): [string, ListingState][] {
-  return Object.entries(market.listings)
-    .filter(([, l]) => l.owner === owner && listingNotLive(state, l, now) === null)
-    .sort((a, b) => a[1].seq - b[1].seq);
+/** How many listings of `owner` are live at `now` (one pass over the listings, nothing copied: every listing an admit judges counts them). */
+export function liveListingCount(state: TableState, market: MarketState, owner: string, now: number): number {
+  let live = 0;
+  for (const leaf in market.listings) {
+    const listing = own(market.listings, leaf);
+    if (listing && listing.owner === owner && listingNotLive(state, listing, now) === null) live += 1;
+  }
+  return live;
 }
 
 /** Ends `listing` with `status` at entry `seq`, and takes it out of its category's open index and the sealed index (mutates all). */

@@ -8,31 +8,44 @@ import type { AuthoredDraft, UnchainedEntry } from "../../schemas/entry.js";
 import { ownerOfSeat } from "../kinds/kind-policy.js";
 import type { TableState } from "../state.js";
 import { listingWords } from "./listing-words.js";
-import { endListing, listingOf, liveListing, liveListingsOf, requireMarket } from "./listing-live.js";
+import { endListing, listingOf, liveListing, liveListingCount, requireMarket } from "./listing-live.js";
 import type { MarketState } from "./market-state.js";
 import { checkSealedEnds, checkSealedListing, openSealed } from "./sealed-bids.js";
 
 type ListingDraft = Extract<AuthoredDraft, { kind: "listing" }>;
 type UnlistDraft = Extract<AuthoredDraft, { kind: "unlist" }>;
 
+/** What a listing's rules judge, whoever writes it: a seat's signed listing or a group's attested one. */
+export type ListingRuleFields = Pick<ListingDraft, "side" | "category" | "expires" | "supersedes">;
+
 /** Throws the refusal for a listing draft at `now`. */
 export function checkListing(state: TableState, draft: ListingDraft, now: number): void {
   const market = requireMarket(state, "a listing");
+  checkListingTerms(state, draft, now);
+  checkSealedListing(draft, now);
+  checkListingOwner(state, market, ownerOfSeat(state, draft.seat), draft, now);
+}
+
+/** Throws the refusal for a listing's category and expiry at `now` by the market's rules. */
+export function checkListingTerms(state: TableState, draft: ListingRuleFields, now: number): void {
   const rules = state.config.market!;
   if (!rules.categories.includes(draft.category)) {
     throw new TrestleError("E_SCHEMA", `category "${draft.category}" is not one of this market's: ${rules.categories.join(", ")}`, { issues: [{ path: "category", message: "not one of this market's categories" }] });
   }
   if (draft.expires <= now) throw new TrestleError("E_EXPIRED", "the listing expires before it is written");
   if (draft.expires > now + rules.listing_ttl_ms) throw new TrestleError("E_EXPIRED", `a listing here may live at most ${rules.listing_ttl_ms} ms`);
-  checkSealedListing(draft, now);
-  const owner = ownerOfSeat(state, draft.seat);
+}
+
+/** Throws the refusal for a listing by `owner` at `now`: a version it supersedes must be the owner's, live, of its side; the owner's live listings must leave room. */
+export function checkListingOwner(state: TableState, market: MarketState, owner: string, draft: ListingRuleFields, now: number): void {
+  const rules = state.config.market!;
   if (draft.supersedes !== undefined) {
     const old = liveListing(state, market, draft.supersedes, now);
     if (old.owner !== owner) throw new TrestleError("E_FORBIDDEN", `listing ${draft.supersedes.slice(0, 16)}… is ${old.owner}'s: only its owner writes a new version`);
     if (old.side !== draft.side) throw new TrestleError("E_NOT_ALLOWED", `a new version keeps the side: listing ${draft.supersedes.slice(0, 16)}… is a ${old.side}`, { reason: "side" });
     checkSealedEnds(old, draft.supersedes, now, "supersedes");
   }
-  const live = liveListingsOf(state, market, owner, now).length - (draft.supersedes === undefined ? 0 : 1);
+  const live = liveListingCount(state, market, owner, now) - (draft.supersedes === undefined ? 0 : 1);
   if (live >= rules.listings_per_member) {
     throw new TrestleError("E_NOT_ALLOWED", `${owner} holds ${live} live listings here, the most this market allows`, { reason: "listings_per_member", limit: rules.listings_per_member });
   }
@@ -43,6 +56,7 @@ export function applyListing(state: TableState, market: MarketState, entry: Extr
   market.listings[leaf] = {
     seq: entry.seq,
     seat: entry.seat,
+    via: null,
     owner: ownerOfSeat(state, entry.seat),
     side: entry.side,
     title: entry.title,

@@ -6,7 +6,9 @@
  * stored: a listing is live while it is open, before its expiry at the time judged, its author
  * still seated, and with quantity left, so a replay judges it exactly as the relay did.
  */
+import type { ChatPlatform } from "../../schemas/control.js";
 import type { ListingSide, PriceRange } from "../../schemas/market.js";
+import type { Lang } from "../../schemas/owner.js";
 import type { MatchParty, Sale } from "../../schemas/match.js";
 import type { Currency } from "../../schemas/money.js";
 
@@ -36,7 +38,10 @@ export interface SealedState {
 /** A listing, by the leaf of its entry. */
 export interface ListingState {
   seq: number;
-  seat: string;
+  /** The seat that signed it; null for a listing a member posted from a group, which the relay attests. */
+  seat: string | null;
+  /** The platform a group listing came from (its `via`); null for a seat's signed listing. */
+  via: ChatPlatform | null;
   owner: string;
   side: ListingSide;
   title: string;
@@ -77,6 +82,14 @@ export interface CategoryIndex {
   want: string[];
 }
 
+/** A chat group bound to the market (docs/SPEC.md §5.15 "Groups"): its platform and id, its language, and its group_bound entry. */
+export interface GroupState {
+  platform: ChatPlatform;
+  group: string;
+  lang: Lang;
+  seq: number;
+}
+
 /** Everything a market adds to the table state. */
 export interface MarketState {
   listings: Record<string, ListingState>;
@@ -86,11 +99,13 @@ export interface MarketState {
   sealed: string[];
   /** How many deals the market recorded. */
   deals: number;
+  /** The chat groups bound now, by `<platform>:<group>`. */
+  groups: Record<string, GroupState>;
 }
 
 /** The market state of a market that was just opened. */
 export function emptyMarket(categories: readonly string[]): MarketState {
   const open: Record<string, CategoryIndex> = {};
   for (const category of categories) open[category] = { offer: [], want: [] };
-  return { listings: {}, matches: {}, open, sealed: [], deals: 0 };
+  return { listings: {}, matches: {}, open, sealed: [], deals: 0, groups: {} };
 }

@@ -21,12 +21,12 @@ export function matchAt(market: MarketState, seq: number): MatchState {
   return match;
 }
 
-/** The seat that wrote the side of the match at `seq` whose owner key is `key`: its listing's author, or for a sale's winner the seat that committed the bid; undefined when `key` is neither side. */
+/** The seat that wrote the side of the match at `seq` whose owner key is `key`: its listing's author, or for a sale's winner the seat that committed the bid; undefined when `key` is neither side or a chat group posted that side's listing (no seat wrote it). */
 export function matchSeatOf(market: MarketState, seq: number, key: string): string | undefined {
   const match = matchAt(market, seq);
-  if (key === match.offered_by.key) return listingOf(market, match.offer).seat;
+  if (key === match.offered_by.key) return listingOf(market, match.offer).seat ?? undefined;
   if (key !== match.wanted_by.key) return undefined;
-  if (!match.sale) return listingOf(market, match.want).seat;
+  if (!match.sale) return listingOf(market, match.want).seat ?? undefined;
   return own(listingOf(market, match.offer).sealed?.commits ?? {}, match.wanted_by.owner)?.seat;
 }
 

@@ -40,12 +40,12 @@ export function applyMarketKind(state: TableState, entry: UnchainedEntry): void 
 
 /**
  * What an applied entry causes, each applied by the caller before the next is asked for: a
- * listing's matches, judged at its own time; the settlement a deciding reveal causes; and the
+ * listing's matches (a seat's or one posted from a group), judged at its own time; the settlement a deciding reveal causes; and the
  * match of a sale (after that settlement, or after one the alarm submitted). Nothing for any other entry.
  */
 export function* marketConsequences(state: TableState, entry: UnchainedEntry): Generator<SystemDraftOf<"match"> | SystemDraftOf<"listing_settled">> {
   if (!state.market) return;
-  if (entry.kind === "listing") return yield* matchesFor(state, state.market, leafOf(entry), entry.ts);
+  if (entry.kind === "listing" || (entry.kind === "system" && entry.subkind === "group_listing")) return yield* matchesFor(state, state.market, leafOf(entry), entry.ts);
   const settled = entry.kind === "system" && entry.subkind === "listing_settled" ? entry : settlementCausedBy(state, entry);
   if (!settled) return;
   if (settled !== entry) yield settled as SystemDraftOf<"listing_settled">;
