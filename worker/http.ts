@@ -9,6 +9,7 @@ import { parseInboundJson } from "../src/protocol/encoding/inbound-json.js";
 import { LIMITS } from "../src/protocol/limits/limits.js";
 import { TableIdSchema } from "../src/protocol/schemas/primitives.js";
 import { unwrap, type Result } from "../durable-objects/result.js";
+import { tableObject } from "../durable-objects/stubs.js";
 
 /** Hono context for this app. */
 export type AppContext = Context<{ Bindings: Env }>;
@@ -75,7 +76,7 @@ function tooLarge(limit: number): TrestleError {
 /** The DO stub for a table id; a malformed id is E_TABLE_NOT_FOUND without touching any object. */
 export function tableStub(c: AppContext, id: string) {
   if (!TableIdSchema.safeParse(id).success) throw new TrestleError("E_TABLE_NOT_FOUND", `"${id}" is not a table id`);
-  return c.env.TABLES.get(c.env.TABLES.idFromName(id));
+  return tableObject(c.env, id);
 }
 
 /** A DO result as a JSON response (status `status` on success). */

@@ -6,6 +6,7 @@ import { fromBase64url } from "../../src/protocol/encoding/bytes.js";
 import { ed25519, type Signer } from "../../src/protocol/signing/crypto.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { relaySigningKey } from "../settings.js";
+import { relayKeyObject } from "../stubs.js";
 
 let cached: { source: string; signer: Promise<Signer> } | undefined;
 
@@ -21,7 +22,7 @@ export function relaySigner(env: Env): Promise<Signer> {
 }
 
 async function load(env: Env): Promise<Signer> {
-  const text = relaySigningKey(env) ?? (await env.RELAY.get(env.RELAY.idFromName("relay")).seed());
+  const text = relaySigningKey(env) ?? (await relayKeyObject(env).seed());
   let seed: Uint8Array;
   try {
     seed = fromBase64url(text.trim());

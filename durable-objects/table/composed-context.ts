@@ -40,6 +40,7 @@ import { fetchWitness, type WitnessSubmit } from "./writing/witness-submit.js";
 import { hasDoneDeal } from "./market/market-deals.js";
 import { dealStatementsOf } from "../../src/protocol/signing/deal.js";
 import { unwrap } from "../result.js";
+import { tableObject } from "../stubs.js";
 
 /** Everything one table's object holds; one per object, built when it wakes. */
 export class ComposedContext implements TableContext {
@@ -102,7 +103,7 @@ export class ComposedContext implements TableContext {
 
   /** The object of another table on this relay (a parent or a child). */
   table(id: string): ReturnType<Env["TABLES"]["get"]> {
-    return this.env.TABLES.get(this.env.TABLES.idFromName(id));
+    return tableObject(this.env, id);
   }
 
   /** Every socket of the table: seat, owner and public. */

@@ -3,11 +3,10 @@
  * owner reads (purpose `auth`, scope `owner_http`), table controls, seat revocations and deletes (purpose `owner`). Pure given
  * the key, nonce and time passed in; `OwnerClient` supplies them.
  */
-import { canonicalize } from "../protocol/encoding/canonical.js";
-import { toBase64url, utf8 } from "../protocol/encoding/bytes.js";
+import { authorizationHeader } from "../protocol/requests/requests.js";
 import { signStatement, type Signer } from "../protocol/signing/crypto.js";
 import type { ChatPlatform, ControlAction, ControlRequest } from "../protocol/schemas/control.js";
-import type { BindRequest, Lang, OwnerAuthStatement } from "../protocol/schemas/owner.js";
+import type { BindRequest, Lang } from "../protocol/schemas/owner.js";
 import type { DeleteRequest, DeleteStatement } from "../protocol/schemas/lifetime.js";
 import type { SeatRevokeRequest, SeatRevokeStatement } from "../protocol/schemas/revoke.js";
 
@@ -30,10 +29,8 @@ export async function signUnbind(
 }
 
 /** The `Authorization` header value for an owner read of `path` (with query) at `now`. */
-export async function signOwnerAuth(signer: Signer, fields: { method: "GET" | "POST"; path: string; now: number }): Promise<string> {
-  const statement: OwnerAuthStatement = { scope: "owner_http", owner_key: signer.publicKeyText, method: fields.method, path: fields.path, ts: fields.now };
-  const sig = await signStatement(signer, "auth", statement);
-  return `Trestle ${toBase64url(utf8(canonicalize({ ...statement, sig })))}`;
+export function signOwnerAuth(signer: Signer, fields: { method: "GET" | "POST"; path: string; now: number }): Promise<string> {
+  return authorizationHeader(signer, { scope: "owner_http", owner_key: signer.publicKeyText, method: fields.method, path: fields.path, ts: fields.now });
 }
 
 /** An owner-signed pause or resume of `table`, as owner `owner` of that table. */

@@ -11,7 +11,7 @@
 import type { Hono, MiddlewareHandler } from "hono";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { rateLimited } from "../../src/protocol/limits/rate-limited.js";
-import { clientCounters } from "../../durable-objects/counters/stubs.js";
+import { clientCounters } from "../../durable-objects/stubs.js";
 import type { ClientLimit } from "../../durable-objects/counters/counters.js";
 import { chatAppsAllowed, limitsOf, mirrorsAllowed } from "../../durable-objects/settings.js";
 import { refusedUpgrade } from "../../durable-objects/limits/refuse-socket.js";

@@ -6,17 +6,13 @@
  */
 import { Hono } from "hono";
 import { unwrap } from "../../durable-objects/result.js";
+import { inviteDirectory } from "../../durable-objects/stubs.js";
 import { parseOrThrow } from "../../src/protocol/errors.js";
 import { InviteJoinRequestSchema, InviteLookupRequestSchema, type InviteLookupResponse } from "../../src/protocol/schemas/room.js";
 import { readJson, tableStub, type AppContext } from "../http.js";
 
 /** The /invites routes. */
 export const invites = new Hono<{ Bindings: Env }>();
-
-/** The invite directory (one object for the relay). */
-export function inviteDirectory(env: Env) {
-  return env.INVITES.get(env.INVITES.idFromName("invites"));
-}
 
 /** Who is guessing: the client's IP address as Cloudflare reports it (one key for every client without one). */
 function clientOf(c: AppContext): string {

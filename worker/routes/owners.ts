@@ -9,7 +9,7 @@ import { chatPlatforms } from "../../durable-objects/settings.js";
 import type { BindCodeResponse, UnbindResponse } from "../../src/protocol/schemas/owner.js";
 import { json, readJson, signedPath, type AppContext } from "../http.js";
 import { authorizeOwnerRead, ownerKeyParam, verifiedBindStatement } from "../owner-auth.js";
-import { directory, ownerStub } from "../../durable-objects/chat-directory/stubs.js";
+import { chatDirectory, ownerObject } from "../../durable-objects/stubs.js";
 
 /** The /owners routes. */
 export const owners = new Hono<{ Bindings: Env }>();
@@ -17,7 +17,7 @@ export const owners = new Hono<{ Bindings: Env }>();
 owners.post("/:key/bind-codes", async (c) => {
   const key = ownerKeyParam(c.req.param("key"));
   const statement = await verifiedBindStatement(await readJson(c), key, "code", Date.now());
-  const { code, expires } = unwrap(await directory(c.env).createCode(statement));
+  const { code, expires } = unwrap(await chatDirectory(c.env).createCode(statement));
   const body: BindCodeResponse = { code, platform: statement.platform, expires, send: chatPlatforms(c.env)[statement.platform].instructions(code) };
   return c.json(body, 201);
 });
@@ -26,8 +26,8 @@ owners.post("/:key/unbind", async (c) => {
   const key = ownerKeyParam(c.req.param("key"));
   const statement = await verifiedBindStatement(await readJson(c), key, "unbind", Date.now());
   // Revoke command rights first, then stop deliveries.
-  unwrap(await directory(c.env).unindex(statement.platform, statement.account, key));
-  const { removed } = unwrap(await ownerStub(c.env, key).unbind(key, statement.platform, statement.account));
+  unwrap(await chatDirectory(c.env).unindex(statement.platform, statement.account, key));
+  const { removed } = unwrap(await ownerObject(c.env, key).unbind(key, statement.platform, statement.account));
   const body: UnbindResponse = { platform: statement.platform, account: statement.account, removed };
   return c.json(body);
 });
@@ -35,5 +35,5 @@ owners.post("/:key/unbind", async (c) => {
 owners.get("/:key/channels", async (c: AppContext) => {
   const key = ownerKeyParam(c.req.param("key") ?? "");
   await authorizeOwnerRead(c.req.header("authorization") ?? null, key, "GET", signedPath(c), Date.now());
-  return json(c, await ownerStub(c.env, key).channels(key));
+  return json(c, await ownerObject(c.env, key).channels(key));
 });

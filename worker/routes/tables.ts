@@ -5,7 +5,7 @@ import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { intParam, json, readJson, signedPath, tableStub, type AppContext } from "../http.js";
 import type { InviteResponse } from "../../src/protocol/schemas/room.js";
-import { inviteDirectory } from "./invites.js";
+import { inviteDirectory } from "../../durable-objects/stubs.js";
 import { requestHost } from "./tlog.js";
 import { directory, ownerStub } from "../../durable-objects/chat-directory/stubs.js";
 import { chatPlatforms } from "../../durable-objects/settings.js";

@@ -11,7 +11,7 @@ import type { WitnessEnv } from "../../durable-objects/witness/witness.js";
 export { WitnessDO } from "../../durable-objects/witness/witness.js";
 
 export default witnessApp<WitnessEnv>((env) => {
-  const object = () => env.WITNESS.get(env.WITNESS.idFromName("witness"));
+  const object = () => env.WITNESS.getByName("witness");
   return {
     add: (body) => object().add(body),
     checkpoint: (hash) => object().checkpoint(hash),

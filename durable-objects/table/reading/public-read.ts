@@ -9,18 +9,13 @@ import { TrestleError } from "../../../src/protocol/errors.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import type { TableContext } from "../context.js";
+import { attach } from "../sockets/attachment.js";
 import { catchUp, send } from "../sockets/fan-out.js";
 import type { Ledger } from "../storage/ledger.js";
 import { refusedUpgrade } from "../../limits/refuse-socket.js";
 
 /** The hibernation tag of public sockets; seat and owner sockets carry none. */
 export const PUBLIC_TAG = "public";
-
-/** What a public socket remembers across hibernation: the last seq it was sent. */
-interface PublicAttachment {
-  public: true;
-  cursor: number;
-}
 
 /** Throws unless anyone may read this table: E_FORBIDDEN for a table not marked public, or a sub-table (its opener is a seat, not its owners). */
 export function requirePublic(state: TableState): void {
@@ -60,7 +55,7 @@ export async function acceptPublic(t: TableContext, request: Request): Promise<R
   const pair = new WebSocketPair();
   const server = pair[1];
   t.ctx.acceptWebSocket(server, [PUBLIC_TAG]);
-  server.serializeAttachment({ public: true, cursor: Math.min(Number(raw), state.seq) } satisfies PublicAttachment);
+  attach(server, { public: true, cursor: Math.min(Number(raw), state.seq) });
   await catchUp(server, await t.currentHead(), t);
   return new Response(null, { status: 101, webSocket: pair[0] });
 }

@@ -4,7 +4,6 @@
  * path, within LIMITS.auth_window_ms of the relay's clock. Replaying it inside the window repeats
  * the same read and nothing else. A seat key its owner revoked is refused with E_REVOKED (§5.13).
  */
-import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { TrestleError } from "../../../src/protocol/errors.js";
 import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
@@ -12,7 +11,7 @@ import { readAuthorization } from "../../../src/protocol/requests/requests.js";
 import { HttpAuthSchema, type Principal } from "../../../src/protocol/schemas/auth.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
-import { refuseRevokedSigner } from "../writing/revoked-signer.js";
+import { requireSigned } from "../writing/revoked-signer.js";
 
 /** The principal a read is authorized as; throws E_AUTH otherwise. */
 export async function authorizeRead(
@@ -30,11 +29,8 @@ export async function authorizeRead(
   if (Math.abs(now - statement.ts) > LIMITS.auth_window_ms) {
     throw new TrestleError("E_AUTH", "the authorization's time is outside the window; check your clock");
   }
-  const key = principalKey(state, statement.as);
-  if (!key || !(await verifyStatement(key, "auth", statement, sig))) {
-    if ("seat" in statement.as) await refuseRevokedSigner(state, statement.as.seat, "auth", statement, sig);
-    throw new TrestleError("E_AUTH", "the authorization's signature does not verify for that seat or owner");
-  }
+  const signed = { key: principalKey(state, statement.as), seat: "seat" in statement.as ? statement.as.seat : null, purpose: "auth", statement, sig } as const;
+  await requireSigned(state, signed, { code: "E_AUTH", message: "the authorization's signature does not verify for that seat or owner" });
   return statement.as;
 }
 

@@ -18,28 +18,21 @@ import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import type { ServerFrame } from "../../../src/protocol/schemas/ws.js";
 import { viewOf } from "../../../src/protocol/reading/visibility.js";
 import type { TableContext } from "../context.js";
+import { attach, attachmentOf, type SocketAttachment } from "./attachment.js";
 import { FRAME_BUDGET_CHARS, type Frames } from "./frames.js";
-
-/** The part of any socket's attachment the fan-out reads: a public viewer's flag, a seat's or an owner's name, the last seq sent. */
-interface Followed {
-  cursor: number;
-  public?: true;
-  seat?: string | null;
-  owner?: string | null;
-}
 
 /** A socket that follows the table: whom it reads as (null: a public viewer, reading everything), its cursor, and its seat's seat_left seq. */
 interface Follower {
-  attachment: Followed;
+  attachment: SocketAttachment;
   reader: Principal | null;
   left: number | null;
 }
 
 /** The follower behind `ws`, or null for a socket that does not follow the table (not authenticated yet). */
 function followerOf(ws: WebSocket, state: TableState | null): Follower | null {
-  const attachment = ws.deserializeAttachment() as Followed | null;
+  const attachment = attachmentOf(ws);
   if (!attachment) return null;
-  if (attachment.public === true) return { attachment, reader: null, left: null };
+  if ("public" in attachment) return { attachment, reader: null, left: null };
   if (attachment.seat) return { attachment, reader: { seat: attachment.seat }, left: (state && own(state.seats, attachment.seat)?.left) ?? null };
   if (attachment.owner) return { attachment, reader: { owner: attachment.owner }, left: null };
   return null;
@@ -57,7 +50,7 @@ export function push(sockets: readonly WebSocket[], frames: Frames, table: Table
         continue;
       }
       ws.send(text);
-      ws.serializeAttachment({ ...follower.attachment, cursor: frames.last } satisfies Followed);
+      attach(ws, { ...follower.attachment, cursor: frames.last });
     } catch {
       // A socket closing mid-send is dropped; its client resumes from its own cursor.
     }
@@ -87,8 +80,8 @@ function sendUpTo(ws: WebSocket, head: SignedHead, table: TableContext): void {
     for (const frame of framesOf(items)) send(ws, { type: "entries", items: frame, head });
     cursor = batch[batch.length - 1]!.seq;
   }
-  if (cursor !== follower.attachment.cursor) ws.serializeAttachment({ ...follower.attachment, cursor } satisfies Followed);
-  if (follower.left !== null && cursor >= follower.left) ws.close(wsCloseCodeOf("E_UNKNOWN_SEAT"), `seat ${follower.attachment.seat ?? ""} left the table`);
+  if (cursor !== follower.attachment.cursor) attach(ws, { ...follower.attachment, cursor });
+  if (follower.left !== null && cursor >= follower.left) ws.close(wsCloseCodeOf("E_UNKNOWN_SEAT"), `seat ${"seat" in follower.attachment ? (follower.attachment.seat ?? "") : ""} left the table`);
 }
 
 /** Splits entries into runs whose JSON stays under the frame budget (an oversized entry goes alone). */

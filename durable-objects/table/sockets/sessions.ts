@@ -8,7 +8,6 @@
  * appended, and never authenticates again.
  */
 import { toBase64url, utf8 } from "../../../src/protocol/encoding/bytes.js";
-import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { httpStatusOf, schemaError, TrestleError, wsCloseCodeOf } from "../../../src/protocol/errors.js";
 import { checkInboundJson, parseJsonText } from "../../../src/protocol/encoding/inbound-json.js";
 import { LIMITS } from "../../../src/protocol/limits/limits.js";
@@ -18,6 +17,7 @@ import { toTrestleError } from "../../result.js";
 import { principalKey } from "./auth.js";
 import type { Principal } from "../../../src/protocol/schemas/auth.js";
 import { own } from "../../../src/protocol/encoding/records.js";
+import { attach, sessionAttachmentOf, type SessionAttachment } from "./attachment.js";
 import { catchUp, send } from "./fan-out.js";
 import type { TableContext } from "../context.js";
 import { approve, submit } from "../writing/submit.js";
@@ -26,19 +26,7 @@ import { PUBLIC_TAG } from "../reading/public-read.js";
 import type { TableLimits } from "../limits.js";
 import { revocationOf, revokedError } from "../../../src/protocol/policy/seat-revoke.js";
 import type { RevokedKeyState } from "../../../src/protocol/policy/state.js";
-import { refuseRevokedSigner } from "../writing/revoked-signer.js";
-
-/** What a socket remembers across hibernation. */
-interface Attachment {
-  challenge: string;
-  issued: number;
-  seat: string | null;
-  cursor: number;
-  /** The owner of an owner session (absent on sockets accepted before owner sessions existed). */
-  owner?: string | null;
-  /** The key a seat socket authenticated with (absent on sockets authenticated before revocations existed). */
-  key?: string;
-}
+import { requireSigned } from "../writing/revoked-signer.js";
 
 // A socket that has not answered by its deadline timed out, it was not refused: a new socket gets
 // a fresh challenge, so the socket is closed with a code clients retry (4408, §6.3) and no error
@@ -73,8 +61,7 @@ export class Sessions {
     const server = pair[1];
     this.ctx.acceptWebSocket(server);
     const challenge = toBase64url(crypto.getRandomValues(new Uint8Array(24)));
-    const attachment: Attachment = { challenge, issued: now, seat: null, cursor: 0, owner: null };
-    server.serializeAttachment(attachment);
+    attach(server, { challenge, issued: now, seat: null, cursor: 0, owner: null });
     send(server, { type: "challenge", table, challenge });
     return new Response(null, { status: 101, webSocket: pair[0] });
   }
@@ -126,7 +113,8 @@ export class Sessions {
       checkInboundJson(text);
       const frame = ClientFrameSchema.safeParse(raw);
       if (!frame.success) throw schemaError(frame.error.issues, "frame");
-      const attachment = ws.deserializeAttachment() as Attachment;
+      const attachment = sessionAttachmentOf(ws);
+      if (attachment === null) throw new TrestleError("E_INTERNAL", "a socket without a session reached the session frames");
       const f = frame.data;
       if (f.type === "auth") return await this.authenticate(ws, attachment, { seat: f.seat }, f, t);
       if (f.type === "owner_auth") return await this.authenticate(ws, attachment, { owner: f.owner }, f, t);
@@ -147,7 +135,7 @@ export class Sessions {
       const { seq, head } = await submit(t, { parsed: f.request });
       send(ws, { type: "ack", id, seq, head });
     } catch (error) {
-      const err = beforeAuth(toTrestleError(error), ws.deserializeAttachment() as Attachment);
+      const err = beforeAuth(toTrestleError(error), sessionAttachmentOf(ws));
       id ??= frameId(raw);
       send(ws, id === undefined ? { type: "error", error: err.toEnvelope().error } : { type: "error", id, error: err.toEnvelope().error });
       if (err.code === "E_AUTH") ws.close(wsCloseCodeOf("E_AUTH"), err.message.slice(0, 120));
@@ -157,7 +145,7 @@ export class Sessions {
 
   private async authenticate(
     ws: WebSocket,
-    attachment: Attachment,
+    attachment: SessionAttachment,
     principal: Principal,
     frame: { sig: string; cursor?: number | undefined },
     t: TableContext,
@@ -168,16 +156,15 @@ export class Sessions {
     if (t.now() - attachment.issued > t.limits.values.socket_auth_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
     const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
-    if (!key || !(await verifyStatement(key, "auth", statement, frame.sig))) {
-      if ("seat" in principal) await refuseRevokedSigner(state, principal.seat, "auth", statement, frame.sig);
-      throw new TrestleError("E_AUTH", `the challenge answer does not verify for that ${"seat" in principal ? "seat" : "owner"}`);
-    }
+    const seatName = "seat" in principal ? principal.seat : null;
+    const signed = { key, seat: seatName, purpose: "auth", statement, sig: frame.sig } as const;
+    await requireSigned(state, signed, { code: "E_AUTH", message: `the challenge answer does not verify for that ${seatName === null ? "owner" : "seat"}` });
     const over = t.limits.capped("sockets_per_seat", this.socketsOf(principal, ws), "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`);
     if (over) return closeOverLimit(ws, over);
     const cursor = Math.min(frame.cursor ?? 0, state.seq);
     const seat = "seat" in principal ? principal.seat : null;
     const owner = "owner" in principal ? principal.owner : null;
-    ws.serializeAttachment({ ...attachment, seat, owner, cursor, ...(seat === null ? {} : { key }) } satisfies Attachment);
+    attach(ws, { ...attachment, seat, owner, cursor, ...(seat === null ? {} : { key }) });
     // Its deadline no longer counts; the next one is found again when needed.
     if (this.deadline === attachment.issued + t.limits.values.socket_auth_ms) this.deadline = undefined;
     const head = await t.currentHead();
@@ -189,7 +176,7 @@ export class Sessions {
   private socketsOf(principal: Principal, except: WebSocket): number {
     let count = 0;
     for (const ws of this.ctx.getWebSockets()) {
-      const attachment = ws === except ? null : (ws.deserializeAttachment() as Attachment | null);
+      const attachment = ws === except ? null : sessionAttachmentOf(ws);
       if ("seat" in principal ? attachment?.seat === principal.seat : attachment?.owner === principal.owner) count += 1;
     }
     return count;
@@ -198,7 +185,7 @@ export class Sessions {
   /** Closes every seat socket whose key was revoked (an E_REVOKED error frame, then 4403 with reason E_REVOKED): run as soon as a revocation is appended. */
   closeRevoked(state: TableState): void {
     for (const ws of this.ctx.getWebSockets()) {
-      const attachment = ws.deserializeAttachment() as Partial<Attachment> | null;
+      const attachment = sessionAttachmentOf(ws);
       const revoked = attachment ? revokedSocket(attachment, state) : undefined;
       if (revoked) closeOverLimit(ws, revokedError(revoked));
     }
@@ -208,7 +195,7 @@ export class Sessions {
   answerers(state: TableState): Set<string> {
     const owners = new Set<string>();
     for (const ws of this.ctx.getWebSockets()) {
-      const attachment = ws.deserializeAttachment() as Attachment | null;
+      const attachment = sessionAttachmentOf(ws);
       if (attachment?.owner) owners.add(attachment.owner);
       const seat = attachment?.seat && !revokedSocket(attachment, state) ? own(state.seats, attachment.seat) : undefined;
       if (seat?.human && seat.left === null) owners.add(seat.owner);
@@ -244,22 +231,21 @@ export function refuseFrame(ws: WebSocket, data: string | ArrayBuffer, error: Tr
 }
 
 /** The attachment of a seat or owner socket that has not authenticated yet; null for any other socket (public ones included). */
-function pending(ws: WebSocket): Attachment | null {
-  const attachment = ws.deserializeAttachment() as Partial<Attachment> | null;
-  if (typeof attachment?.challenge !== "string" || typeof attachment.issued !== "number") return null;
-  return attachment.seat === null && (attachment.owner ?? null) === null ? (attachment as Attachment) : null;
+function pending(ws: WebSocket): SessionAttachment | null {
+  const attachment = sessionAttachmentOf(ws);
+  return attachment !== null && attachment.seat === null && (attachment.owner ?? null) === null ? attachment : null;
 }
 
 /** The revocation of the key a seat socket speaks with; undefined for owner, public and unauthenticated sockets and for live keys. */
-function revokedSocket(attachment: Partial<Attachment>, state: TableState): RevokedKeyState | undefined {
+function revokedSocket(attachment: SessionAttachment, state: TableState): RevokedKeyState | undefined {
   if (!attachment.seat) return undefined;
   const key = attachment.key ?? own(state.seats, attachment.seat)?.key;
   return key === undefined ? undefined : revocationOf(state, key);
 }
 
 /** A refusal as the socket gets it: before the challenge is answered, every refusal of the client's but E_REVOKED is E_AUTH (§6.3). */
-function beforeAuth(err: TrestleError, attachment: Attachment): TrestleError {
-  const authenticated = attachment.seat !== null || (attachment.owner ?? null) !== null;
+function beforeAuth(err: TrestleError, attachment: SessionAttachment | null): TrestleError {
+  const authenticated = attachment !== null && (attachment.seat !== null || (attachment.owner ?? null) !== null);
   if (authenticated || err.code === "E_AUTH" || err.code === "E_REVOKED" || httpStatusOf(err.code) >= 500) return err;
   return new TrestleError("E_AUTH", `not an answer to the challenge: ${err.message}`, err.details);
 }

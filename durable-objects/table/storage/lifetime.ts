@@ -12,7 +12,7 @@ import type { TableState } from "../../../src/protocol/policy/state.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { DeleteRequestSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
 import type { Ledger } from "./ledger.js";
-import { ownerCounters } from "../../counters/stubs.js";
+import { ownerCounters } from "../../stubs.js";
 import { closeOverLimit } from "../../limits/refuse-socket.js";
 import { unwrap } from "../../result.js";
 import type { TableContext } from "../context.js";

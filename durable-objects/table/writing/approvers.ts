@@ -10,6 +10,7 @@ import type { Admitted } from "../../../src/protocol/policy/admit.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { unwrap } from "../../result.js";
+import { ownerObject } from "../../stubs.js";
 
 /** Whether an owner (by name and owner key) has a notification channel that has delivered before; never throws. */
 export type ChannelProbe = (owner: { name: string; public_key: string }) => Promise<boolean>;
@@ -18,7 +19,7 @@ export type ChannelProbe = (owner: { name: string; public_key: string }) => Prom
 export function ownerChannels(env: Env): ChannelProbe {
   return async (owner) => {
     try {
-      return unwrap(await env.OWNERS.get(env.OWNERS.idFromName(owner.public_key)).hasProvenChannel(owner.public_key));
+      return unwrap(await ownerObject(env, owner.public_key).hasProvenChannel(owner.public_key));
     } catch (error) {
       console.error("channel health unavailable", error);
       return false;

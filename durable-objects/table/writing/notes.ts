@@ -10,7 +10,6 @@
  * `held`, docs/CHAT-APPS.md "Room news"): it goes out only when the owner's `room_news` setting
  * asks for held messages, and in an e2e room it may not carry terms (E_PLAINTEXT).
  */
-import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { Notification } from "../../../src/protocol/schemas/notify.js";
@@ -23,7 +22,7 @@ import type { TableState } from "../../../src/protocol/policy/state.js";
 import { keepCounted, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
 import { requireTable } from "./writes.js";
 import type { TableContext } from "../context.js";
-import { refuseRevokedSigner } from "./revoked-signer.js";
+import { requireSigned } from "./revoked-signer.js";
 
 /** How many notes (and questions, §5.14) a seat may send its owner per window. */
 export { NOTE_LIMITS } from "./owner-channel.js";
@@ -40,10 +39,8 @@ export async function sendOwnerNote(t: TableContext, storage: DurableObjectStora
   const { note, sig } = parseOrThrow(noteRequestFor(sealed), body, "note request");
   if (note.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the note is for table "${note.table}"`);
   const seat = presentSeat(state, note.seat);
-  if (!(await verifyStatement(seat.key, "note", note, sig))) {
-    await refuseRevokedSigner(state, seat.name, "note", note, sig);
-    throw new TrestleError("E_BAD_SIGNATURE", "the note is not signed by the seat's key");
-  }
+  const signed = { key: seat.key, seat: seat.name, purpose: "note", statement: note, sig } as const;
+  await requireSigned(state, signed, { code: "E_BAD_SIGNATURE", message: "the note is not signed by the seat's key" });
   if (sealed && !isSealedText(note.text)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a note to the owner is sealed text (e2e1:…)", { path: "text" });
   if (sealed && note.held?.terms !== undefined) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a held message's note carries no terms", { path: "held.terms" });
   const now = t.now();

@@ -10,6 +10,7 @@
 import type { ErrorCode } from "../../../src/protocol/errors.js";
 import type { Notification } from "../../../src/protocol/schemas/notify.js";
 import type { Result } from "../../result.js";
+import { ownerObject } from "../../stubs.js";
 
 /** First retry of a row not yet taken; doubled per attempt, up to NOTICE_RETRY_MAX_MS. */
 export const NOTICE_RETRY_MS = 30_000;
@@ -24,7 +25,7 @@ export type OwnerNotify = (ownerKey: string, events: Notification[]) => Promise<
 
 /** The relay's OwnerNotify: each owner key's OwnerDO. */
 export function ownerNotify(env: Env): OwnerNotify {
-  return (ownerKey, events) => env.OWNERS.get(env.OWNERS.idFromName(ownerKey)).notify({ owner_key: ownerKey, events });
+  return (ownerKey, events) => ownerObject(env, ownerKey).notify({ owner_key: ownerKey, events });
 }
 
 /** The table's notifications not yet taken by their owners' objects. */

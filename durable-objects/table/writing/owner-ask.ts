@@ -31,7 +31,7 @@ import {
 } from "../../../src/protocol/schemas/owner-ask.js";
 import type { TableContext } from "../context.js";
 import { requireTable } from "./writes.js";
-import { refuseRevokedSigner } from "./revoked-signer.js";
+import { requireSigned } from "./revoked-signer.js";
 import { keepCounted, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
 
 const KEY = (id: string) => `ask:q:${id}`;
@@ -57,10 +57,8 @@ export async function askOwner(t: TableContext, body: unknown): Promise<Question
   const { question, sig } = parseOrThrow(ownerRequestsFor(sealed).question, body, "question request");
   if (question.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the question is for table "${question.table}"`);
   const seat = presentSeat(state, question.seat);
-  if (!(await verifyStatement(seat.key, "question", question, sig))) {
-    await refuseRevokedSigner(state, seat.name, "question", question, sig);
-    throw new TrestleError("E_BAD_SIGNATURE", "the question is not signed by the seat's key");
-  }
+  const signed = { key: seat.key, seat: seat.name, purpose: "question", statement: question, sig } as const;
+  await requireSigned(state, signed, { code: "E_BAD_SIGNATURE", message: "the question is not signed by the seat's key" });
   const texts = [question.text, ...(question.choices ?? [])];
   if (sealed && !texts.every(isSealedText)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a question's text and choices are sealed text (e2e1:…)", { path: "text" });
   const now = t.now();

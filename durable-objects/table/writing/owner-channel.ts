@@ -7,6 +7,7 @@
 import { rateLimited, untilWindowEnds, waitText } from "../../../src/protocol/limits/rate-limited.js";
 import type { Notification } from "../../../src/protocol/schemas/notify.js";
 import type { Result } from "../../result.js";
+import { ownerObject } from "../../stubs.js";
 import { windowOf } from "../../chat-directory/codes.js";
 import { TrestleError } from "../../../src/protocol/errors.js";
 import { own } from "../../../src/protocol/encoding/records.js";
@@ -39,7 +40,7 @@ export async function keepCounted(storage: DurableObjectStorage, seat: string, n
  * E_INTERNAL, without the object's internals.
  */
 export async function notifyOwner(env: Env, ownerKey: string, event: Notification): Promise<number> {
-  return queuedOrRefused(await env.OWNERS.get(env.OWNERS.idFromName(ownerKey)).notify({ owner_key: ownerKey, events: [event] }));
+  return queuedOrRefused(await ownerObject(env, ownerKey).notify({ owner_key: ownerKey, events: [event] }));
 }
 
 /** The count the owner's object queued, or its refusal as the caller is told it (notifyOwner). */

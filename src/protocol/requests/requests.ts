@@ -16,6 +16,7 @@ import { canonicalize } from "../encoding/canonical.js";
 import { canonicalSha256 } from "../encoding/hash.js";
 import type { TableConfig } from "../schemas/config.js";
 import type { HttpAuthStatement, OwnerSocketAuthStatement, Principal, SocketAuthStatement } from "../schemas/auth.js";
+import type { OwnerAuthStatement } from "../schemas/owner.js";
 import type { CapabilityCard } from "../schemas/card.js";
 import type { CreateRequest } from "../schemas/create.js";
 import { SubmissionSchema, type Entry, type HeadRef, type SubmissionInput, type SubmitRequest } from "../schemas/entry.js";
@@ -49,21 +50,18 @@ export async function signSubmission(
   return knownHead ? { submission, sig, known_head: knownHead } : { submission, sig };
 }
 
+/** The `Authorization: Trestle <token>` header value (§6.2) for `statement` signed by `signer` (purpose `auth`): what readAuthorization reads. */
+export async function authorizationHeader(signer: Signer, statement: HttpAuthStatement | OwnerAuthStatement): Promise<string> {
+  const sig = await signStatement(signer, "auth", statement);
+  return `Trestle ${toBase64url(utf8(canonicalize({ ...statement, sig })))}`;
+}
+
 /** The `Authorization` header value for an HTTP read of `path` (with query) at time `now`. */
-export async function signHttpAuth(
+export function signHttpAuth(
   signer: Signer,
   fields: { table: string; as: Principal; method: "GET" | "POST"; path: string; now: number },
 ): Promise<string> {
-  const statement: HttpAuthStatement = {
-    scope: "http",
-    table: fields.table,
-    as: fields.as,
-    method: fields.method,
-    path: fields.path,
-    ts: fields.now,
-  };
-  const sig = await signStatement(signer, "auth", statement);
-  return `Trestle ${toBase64url(utf8(canonicalize({ ...statement, sig })))}`;
+  return authorizationHeader(signer, { scope: "http", table: fields.table, as: fields.as, method: fields.method, path: fields.path, ts: fields.now });
 }
 
 // §6.2: the scheme is case-insensitive (RFC 9110 §11.1); the token is unpadded base64url.
