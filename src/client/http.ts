@@ -8,6 +8,7 @@
  * once by its nonce or its content, a read repeats); otherwise it is thrown with the wait in
  * `details.retry_after_ms` (docs/CLIENT.md).
  */
+import { ConnectionClosed, networkFailure } from "./network-failure.js";
 import {
   InstructionListSchema,
   InstructionResponseSchema,
@@ -406,8 +407,7 @@ export class HttpClient {
       retryAfter = retryAfterHeader(response.headers.get("retry-after"));
       bytes = new Uint8Array(await response.arrayBuffer());
     } catch (error) {
-      const refusal = new TrestleError("E_NETWORK", `cannot reach the relay at ${this.url}: ${causeOf(error)}`);
-      throw closedBeforeAnswer(error) ? new ConnectionClosed(refusal) : refusal;
+      throw networkFailure(error, this.url);
     }
     const text = new TextDecoder().decode(bytes);
     if (status >= 200 && status < 300) return { status, text, bytes };
@@ -476,31 +476,4 @@ function parseJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-/**
- * A request whose connection the relay had closed before any answer: a kept-alive connection the
- * relay dropped as idle while this process was too busy to notice (undici "other side closed").
- * A GET is sent again once at once, on a new connection; a signed POST never is (decision 0526).
- */
-class ConnectionClosed extends Error {
-  constructor(readonly refusal: TrestleError) {
-    super(refusal.message);
-  }
-}
-
-/** Whether `error` from fetch is the connection being closed under the request, before any answer (undici's socket error, or a reset). */
-function closedBeforeAnswer(error: unknown): boolean {
-  const cause = error instanceof Error ? (error as { cause?: { code?: unknown } }).cause : undefined;
-  return cause?.code === "UND_ERR_SOCKET" || cause?.code === "ECONNRESET";
-}
-
-function causeOf(error: unknown): string {
-  if (error instanceof Error) {
-    if (error.name === "TimeoutError") return "timed out";
-    const cause = (error as { cause?: unknown }).cause;
-    if (cause instanceof Error) return cause.message;
-    return error.message;
-  }
-  return String(error);
 }
