@@ -97,6 +97,8 @@ export class TableSocket {
   private open = false;
   private stopped: SocketEnd | null = null;
   private attempt = 0;
+  /** Counts connections: a frame, or a challenge answer still being signed, belongs to the connection it came on and is dropped once a newer one exists. */
+  private connection = 0;
   private nextId = 1;
   private queue: Promise<void> = Promise.resolve();
   private heldAtConnect: SignedHead | null = null;
@@ -164,9 +166,10 @@ export class TableSocket {
   private async dial(first: boolean): Promise<void> {
     if (this.stopped) return;
     this.options.handlers?.onStatus?.("connecting");
+    const connection = ++this.connection;
     try {
       this.wire = await this.connect(this.options.url, {
-        onMessage: (text) => this.enqueue(text),
+        onMessage: (text) => this.enqueue(text, connection),
         onClose: (code, reason) => this.dropped(code, reason),
       });
     } catch (error) {
@@ -185,20 +188,20 @@ export class TableSocket {
     this.wire?.send(PING_FRAME);
   }
 
-  private enqueue(text: string): void {
+  private enqueue(text: string, connection: number): void {
     this.heard = true;
     if (text === PONG_FRAME) return;
-    this.queue = this.queue.then(() => this.handle(text)).catch((error: unknown) => this.fail(error));
+    this.queue = this.queue.then(() => this.handle(text, connection)).catch((error: unknown) => this.fail(error));
   }
 
-  private async handle(text: string): Promise<void> {
-    if (this.stopped) return;
+  private async handle(text: string, connection: number): Promise<void> {
+    if (this.stopped || connection !== this.connection) return;
     const frame = ServerFrameSchema.safeParse(safeJson(text));
     if (!frame.success) throw new TrestleError("E_BAD_RESPONSE", "the relay sent a frame that is not a server frame");
-    await this.onFrame(frame.data);
+    await this.onFrame(frame.data, connection);
   }
 
-  private async onFrame(frame: ServerFrame): Promise<void> {
+  private async onFrame(frame: ServerFrame, connection: number): Promise<void> {
     const { table, seat, owner, signer, tracker } = this.options;
     switch (frame.type) {
       case "challenge": {
@@ -207,9 +210,12 @@ export class TableSocket {
         this.cursorSent = this.follower.position.seq;
         if (owner !== undefined) {
           const sig = await signOwnerSocketAuth(signer, { scope: "ws", table, owner, challenge: frame.challenge });
+          if (connection !== this.connection) return;
           return this.write({ type: "owner_auth", owner, sig, cursor: this.cursorSent });
         }
         const sig = await signSocketAuth(signer, { scope: "ws", table, seat, challenge: frame.challenge });
+        // Signed too late: that connection closed meanwhile, and its answer would not verify on the next.
+        if (connection !== this.connection) return;
         return this.write({ type: "auth", seat, sig, cursor: this.cursorSent });
       }
       case "welcome":

@@ -13,6 +13,7 @@
 import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { revokeSeat, type SocketStatus } from "../../../src/client/index.js";
+import { connectWire, type WireConnect } from "../../../src/client/websocket.js";
 import { signDelete } from "../../../src/client/owner-requests.js";
 import { PING_FRAME, ServerFrameSchema, signSocketAuth, type ServerFrame, type Signer } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
@@ -136,9 +137,24 @@ describe.concurrent("a close the relay decides, after the table's object hiberna
     const statuses: SocketStatus[] = [];
     let dropped!: () => void;
     const reconnecting = new Promise<void>((resolve) => (dropped = resolve));
+    // The answer is released once the next connection's challenge has arrived: signed late, it must not be sent on that connection.
+    let connections = 0;
+    let challenged!: () => void;
+    const nextChallenge = new Promise<void>((resolve) => (challenged = resolve));
+    const connect: WireConnect = (url, handlers) => {
+      const connection = ++connections;
+      return connectWire(url, {
+        ...handlers,
+        onMessage: (text) => {
+          handlers.onMessage(text);
+          if (connection === 2 && text.includes('"challenge"')) challenged();
+        },
+      });
+    };
     const socket = client.socket({
       seat: "bot-tao",
       signer: slow,
+      connect,
       backoff: { initialMs: 20, maxMs: 200 },
       handlers: {
         onStatus: (status) => {
@@ -149,6 +165,7 @@ describe.concurrent("a close the relay decides, after the table's object hiberna
     });
     const started = socket.start();
     expect(await beforeTimer(reconnecting, AUTH_MS + LATER_MS)).toBe("event");
+    await nextChallenge;
     release();
     await started;
     expect(statuses).toEqual(["connecting", "reconnecting", "connecting", "open"]);
