@@ -1,7 +1,7 @@
 /**
  * The `never_disclose` check (docs/ROOMS.md), on everything a seat is about to sign: every key and
  * every string or number value at any depth (`__proto__` is an ordinary key here), each string
- * also decoded (leak/decode.ts) and read through one normalisation pipeline (leak/views.ts), and
+ * also decoded (leak/decode.ts) and read through one normalisation pipeline (leak/normal-forms.ts), and
  * the message's free text read together with the seat's recent free text in the room, joined and
  * over the numbers inside its sentences (leak/split.ts), so a secret split over messages is found
  * too.
