@@ -8,7 +8,7 @@
  * plan, fan-out of the market to its members' sockets, the guards' refusals, the invariants, and
  * the fairness table.
  */
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openTable } from "../../../src/client/node.js";
@@ -89,7 +89,7 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
     const setupMs = performance.now() - started;
     o.log(`market: ${id} open, ${market.members.size} members admitted by key, mandates signed (${seconds(setupMs)} s)`);
 
-    const before = { meter: await readMeter(relay.url), relayCpu: relay.cpuSeconds(), agentsCpu: process.cpuUsage(), agentsLoop: performance.eventLoopUtilization(), worker: await workerRequests(relay.url) };
+    const before = { meter: await readMeter(relay.url), relayCpu: relay.cpuSeconds(), agentsCpu: process.cpuUsage(), agentsThread: mainThreadCpuSeconds(), worker: await workerRequests(relay.url) };
     const tally: Tally = { refusals: {}, lateBids: 0, errors: [], probes: { tried: 0, refused: 0 }, marketWrites: new Set(), random: rng(SEED + 1) };
     trading = true;
     const tradeStart = performance.now();
@@ -100,7 +100,7 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
     trading = false;
     const relayCpu = relay.cpuSeconds() - before.relayCpu;
     const agents = process.cpuUsage(before.agentsCpu);
-    const agentsLoop = performance.eventLoopUtilization(before.agentsLoop);
+    const agentsThread = mainThreadCpuSeconds();
     const costs = delta(before.meter, await readMeter(relay.url));
     const worker = (await workerRequests(relay.url)) - before.worker;
     o.log(`market: ${deals} deals in ${seconds(tradeMs)} s`);
@@ -158,8 +158,8 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
       load_average_1min: load,
       relay_cpu_s: round(relayCpu, 1),
       agents_cpu_s: round((agents.user + agents.system) / 1e6, 1),
-      // The agents' own thread (scripts, guards, sockets, policy replay); the rest of agents_cpu_s is the checking threads'.
-      agents_main_thread_busy_s: round(agentsLoop.active / 1000, 1),
+      // The agents' own thread (scripts, guards, sockets, policy replay); the rest of agents_cpu_s is the checking threads' and libuv's.
+      agents_main_thread_cpu_s: agentsThread === null || before.agentsThread === null ? null : round(agentsThread - before.agentsThread, 1),
       verify_threads: threads,
       relay_cpu_ms_per_deal: round((relayCpu * 1000) / Math.max(1, deals), 1),
       ...costFigures(costs, { market: id, rooms, dealRooms, deals, workerRequests: worker }),
@@ -195,6 +195,16 @@ async function trade(market: Market, world: World, o: MarketRunOptions, tally: T
     if (++done % 50 === 0) o.log(`market: ${done} of ${world.items.length} items haggled (${seconds(performance.now() - tradeStart)} s)`);
   });
   return { haggled, sold: await sales };
+}
+
+/** CPU-seconds this process's main thread has used (Linux: /proc/self/task/<pid>/stat, at 100 ticks a second), or null where that cannot be read. */
+function mainThreadCpuSeconds(): number | null {
+  try {
+    const fields = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 /** The Worker's requests so far, as the bench relay counts them. */
