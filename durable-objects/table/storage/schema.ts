@@ -13,7 +13,7 @@ export const MIGRATIONS: readonly string[] = [
      entry TEXT NOT NULL
    );
    CREATE TABLE originals (seq INTEGER PRIMARY KEY, body TEXT NOT NULL);`,
-  // Owner notifications not yet taken by their owners' objects (notify.ts), written with the entries that cause them.
+  // Owner notifications not yet taken by their owners' objects (notify.ts); since migration 7 only those an owner's object did not take.
   `CREATE TABLE notices (id INTEGER PRIMARY KEY AUTOINCREMENT, owner_key TEXT NOT NULL, events TEXT NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL);
    CREATE INDEX notices_due ON notices (next_at);`,
   // One row written per entry (issue 12): no index on nonce_key (the nonces are kept in memory,
@@ -33,6 +33,10 @@ export const MIGRATIONS: readonly string[] = [
   // and the newest cosignature each configured witness gave (witness-cosignatures.ts).
   `CREATE TABLE IF NOT EXISTS tlog_tiles (level INTEGER NOT NULL, idx INTEGER NOT NULL, hashes BLOB NOT NULL, root BLOB NOT NULL, PRIMARY KEY (level, idx));
    CREATE TABLE IF NOT EXISTS tlog_cosignatures (witness TEXT PRIMARY KEY, size INTEGER NOT NULL, checkpoint TEXT NOT NULL, line TEXT NOT NULL);`,
+  // Owner notifications ride in the row of the entry that causes them (notify.ts, decision 0532); `meta.notices_through`
+  // is the entry up to which they were handed over, here every entry written before (their notices rows stay until taken).
+  `ALTER TABLE entries ADD COLUMN notices TEXT;
+   INSERT INTO meta (key, value) SELECT 'notices_through', seq FROM entries ORDER BY seq DESC LIMIT 1;`,
 ];
 
 /** Brings the schema up to date; returns the version reached. */
