@@ -15,7 +15,7 @@ import { chainEntry, GENESIS_LINK } from "../../../src/protocol/ledger/chain.js"
 import type { Entry, UnchainedEntry } from "../../../src/protocol/schemas/entry.js";
 import { nonceKeyOf } from "../../../src/protocol/signing/statements.js";
 import { MerkleTree } from "./merkle-tree.js";
-import { hasSchema, migrate } from "./schema.js";
+import { ensureTable, forgetTables, hasSchema, hasTable, migrate } from "./schema.js";
 
 /** Every this many entries, the row of the entry that crosses the mark carries the state after it (checkpoint.ts says what it holds). */
 export const CHECKPOINT_EVERY = 256;
@@ -87,13 +87,14 @@ export class Ledger {
     const last = chained[chained.length - 1];
     const marked = last !== undefined && Math.floor(last.seq / CHECKPOINT_EVERY) > Math.floor(this.lastSeq / CHECKPOINT_EVERY);
     const checkpoint = marked ? options.checkpoint?.() : undefined;
-    const tails = this.storage.transactionSync(() => {
+    const tails = this.transaction(() => {
       if (this.lastSeq === 0) migrate(sql);
       const notices = options.notices?.(chained) ?? null;
       for (const entry of chained) {
         const [text, noticed] = entry === last ? [checkpoint ?? null, notices] : [null, null];
         sql.exec("INSERT INTO entries (seq, nonce_key, entry, checkpoint, notices) VALUES (?, ?, ?, ?, ?)", entry.seq, nonceKeyOf(entry), JSON.stringify(entry), text, noticed);
         const original = options.originals?.get(entry.seq);
+        if (original !== undefined) ensureTable(sql, "originals");
         if (original !== undefined) sql.exec("INSERT INTO originals (seq, body) VALUES (?, ?)", entry.seq, original);
       }
       options.alongside?.(chained);
@@ -136,7 +137,7 @@ export class Ledger {
   /** Original bodies of truncated entries with seq in [from, to]. */
   originals(from: number, to: number): Map<number, string> {
     const out = new Map<number, string>();
-    if (this.lastSeq === 0) return out;
+    if (this.lastSeq === 0 || !hasTable(this.storage.sql, "originals")) return out;
     for (const row of this.storage.sql.exec("SELECT seq, body FROM originals WHERE seq >= ? AND seq <= ? ORDER BY seq", from, to)) {
       out.set(Number(row.seq), String(row.body));
     }
@@ -153,6 +154,16 @@ export class Ledger {
   linkAt(seq: number): string | undefined {
     if (seq < 1 || seq > this.lastSeq) return undefined;
     return this.recentLinks.get(seq) ?? this.range(seq, seq, 1)[0]?.link;
+  }
+
+  /** Runs `write` in one SQLite transaction; when it rolls back, the lazy tables it may have made are looked up again. */
+  private transaction<T>(write: () => T): T {
+    try {
+      return this.storage.transactionSync(write);
+    } catch (error) {
+      forgetTables(this.storage.sql);
+      throw error;
+    }
   }
 
   /** The nonce map, built from the nonce_key column the first time it is needed after a wake. */

@@ -14,6 +14,7 @@ import type { ErrorCode } from "../../../src/protocol/errors.js";
 import type { Notification } from "../../../src/protocol/schemas/notify.js";
 import type { Result } from "../../result.js";
 import { ownerObject } from "../../stubs.js";
+import { ensureTable, hasTable } from "../storage/schema.js";
 
 /** First retry of a batch not yet taken; doubled per attempt, up to NOTICE_RETRY_MAX_MS. */
 export const NOTICE_RETRY_MS = 30_000;
@@ -78,6 +79,7 @@ export class Notices {
   handOffDue(notify: OwnerNotify, now: () => number): Promise<void> {
     return this.serially(async () => {
       await this.handOffEntries(notify, now);
+      if (!hasTable(this.sql, "notices")) return;
       const rows = this.sql.exec("SELECT id, owner_key, events, attempts FROM notices WHERE attempts = 0 OR next_at <= ? ORDER BY id LIMIT ?", now(), NOTICE_BATCH).toArray();
       await this.retryParked(rows, notify, now);
     });
@@ -90,7 +92,7 @@ export class Notices {
       this.waiting = past ? now : null;
     }
     if (this.earliest === undefined) {
-      const row = this.sql.exec("SELECT MIN(next_at) AS next FROM notices").toArray()[0];
+      const row = hasTable(this.sql, "notices") ? this.sql.exec("SELECT MIN(next_at) AS next FROM notices").toArray()[0] : undefined;
       this.earliest = row?.next === null || row?.next === undefined ? null : Number(row.next);
     }
     const due = [this.waiting, this.earliest].filter((d): d is number => d !== null);
@@ -120,6 +122,7 @@ export class Notices {
       for (const row of rows) {
         for (const [ownerKey, events] of JSON.parse(String(row.notices)) as [string, Notification[]][]) {
           if (await this.offer(notify, ownerKey, events)) continue;
+          ensureTable(this.sql, "notices");
           this.sql.exec("INSERT INTO notices (owner_key, events, attempts, next_at) VALUES (?, ?, 1, ?)", ownerKey, JSON.stringify(events), now() + NOTICE_RETRY_MS);
           this.earliest = undefined;
         }
