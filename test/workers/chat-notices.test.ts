@@ -21,10 +21,12 @@ const sqlOf = <T>(id: string, read: (sql: SqlStorage) => T) => runInDurableObjec
 const CURSOR = "COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notices_through'), 0)";
 /** The batches of every entry past the hand-off cursor: what the alarm would hand over. */
 const unhanded = (id: string) => sqlOf(id, (sql) => sql.exec(`SELECT seq, notices FROM entries WHERE seq > ${CURSOR} AND notices IS NOT NULL`).toArray());
+/** Whether the table has a `notices` table (made at the first batch parked, decision 0534). */
+const hasNotices = (sql: SqlStorage) => sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notices'").toArray().length > 0;
 /** Batches an owner's object did not take, waiting for the alarm. */
-const parked = (id: string) => sqlOf(id, (sql) => sql.exec("SELECT owner_key, events, attempts, next_at FROM notices").toArray());
-/** How many notices rows the table ever wrote (AUTOINCREMENT's counter, kept after their delete). */
-const parkedEver = (id: string) => sqlOf(id, (sql) => Number(sql.exec("SELECT seq FROM sqlite_sequence WHERE name = 'notices'").toArray()[0]?.seq ?? 0));
+const parked = (id: string) => sqlOf(id, (sql) => (hasNotices(sql) ? sql.exec("SELECT owner_key, events, attempts, next_at FROM notices").toArray() : []));
+/** Whether a batch was ever parked: the `notices` table exists. */
+const parkedEver = (id: string) => sqlOf(id, hasNotices);
 const approvalMessages = async (chat: string) => (await requests(`"chat_id":"${chat}"`)).filter((r) => JSON.stringify(r.body).includes("Approval needed"));
 
 describe("when the table's object dies between a write and its hand-over", () => {
@@ -76,7 +78,7 @@ describe("the notice rows a write leaves", () => {
 
     await proposed(id, k, [CARD]);
     expect(await unhanded(id)).toEqual([]);
-    expect(await parkedEver(id)).toBe(0);
+    expect(await parkedEver(id)).toBe(false);
     expect(await approvalMessages("97011")).toHaveLength(1);
   });
 });

@@ -97,7 +97,7 @@ describe("a table's transparency log", () => {
     const before = [await tilesOf(BIG, entries.length), (await raw(`/tables/${BIG}/checkpoint`)).text];
     await runInDurableObject(stubOf(BIG), (_: TableDO, state) => {
       // As a table from before the tiles, or one whose tlog tables were never made (they are made at their first write, decision 0534).
-      state.storage.sql.exec("DROP TABLE tlog_tiles; DROP TABLE tlog_cosignatures; DELETE FROM meta WHERE key = 'tlog_host';");
+      state.storage.sql.exec("DROP TABLE tlog_tiles; DROP TABLE IF EXISTS tlog_cosignatures; DELETE FROM meta WHERE key = 'tlog_host';");
     });
     await evictDurableObject(stubOf(BIG));
     expect([await tilesOf(BIG, entries.length), (await raw(`/tables/${BIG}/checkpoint`)).text]).toEqual(before);

@@ -15,7 +15,7 @@ import { chainEntry, GENESIS_LINK } from "../../../src/protocol/ledger/chain.js"
 import type { Entry, UnchainedEntry } from "../../../src/protocol/schemas/entry.js";
 import { nonceKeyOf } from "../../../src/protocol/signing/statements.js";
 import { MerkleTree } from "./merkle-tree.js";
-import { ensureTable, forgetTables, hasSchema, hasTable, migrate } from "./schema.js";
+import { ensureTable, hasSchema, hasTable, migrate } from "./schema.js";
 
 /** Every this many entries, the row of the entry that crosses the mark carries the state after it (checkpoint.ts says what it holds). */
 export const CHECKPOINT_EVERY = 256;
@@ -87,7 +87,7 @@ export class Ledger {
     const last = chained[chained.length - 1];
     const marked = last !== undefined && Math.floor(last.seq / CHECKPOINT_EVERY) > Math.floor(this.lastSeq / CHECKPOINT_EVERY);
     const checkpoint = marked ? options.checkpoint?.() : undefined;
-    const tails = this.transaction(() => {
+    const tails = this.storage.transactionSync(() => {
       if (this.lastSeq === 0) migrate(sql);
       const notices = options.notices?.(chained) ?? null;
       for (const entry of chained) {
@@ -154,16 +154,6 @@ export class Ledger {
   linkAt(seq: number): string | undefined {
     if (seq < 1 || seq > this.lastSeq) return undefined;
     return this.recentLinks.get(seq) ?? this.range(seq, seq, 1)[0]?.link;
-  }
-
-  /** Runs `write` in one SQLite transaction; when it rolls back, the lazy tables it may have made are looked up again. */
-  private transaction<T>(write: () => T): T {
-    try {
-      return this.storage.transactionSync(write);
-    } catch (error) {
-      forgetTables(this.storage.sql);
-      throw error;
-    }
   }
 
   /** The nonce map, built from the nonce_key column the first time it is needed after a wake. */

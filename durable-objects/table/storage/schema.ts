@@ -36,7 +36,7 @@ export const MIGRATIONS: readonly string[] = [
   // Owner notifications ride in the row of the entry that causes them (notify.ts, decision 0532); `meta.notices_through`
   // is the entry up to which they were handed over, here every entry written before (their notices rows stay until taken).
   `ALTER TABLE entries ADD COLUMN notices TEXT;
-   INSERT INTO meta (key, value) SELECT 'notices_through', seq FROM entries ORDER BY seq DESC LIMIT 1;`,
+   INSERT OR IGNORE INTO meta (key, value) SELECT 'notices_through', seq FROM entries ORDER BY seq DESC LIMIT 1;`,
 ];
 
 /**
@@ -70,29 +70,15 @@ export const LAZY_TABLES = {
 /** One of the tables made at its first write. */
 export type LazyTable = keyof typeof LAZY_TABLES;
 
-/** The lazy tables known to exist, per object's storage (a table is never dropped but with the whole object, tombstone.ts). */
-const made = new WeakMap<SqlStorage, Set<LazyTable>>();
-
-/** Whether `name` exists in this object (a read of it finds no rows otherwise). */
+/** Whether `name` exists in this object (a read of it finds no rows otherwise); asked of SQLite each time, so a rolled-back write or a deletion is never misremembered. */
 export function hasTable(sql: SqlStorage, name: LazyTable): boolean {
-  const known = made.get(sql) ?? new Set<LazyTable>();
-  made.set(sql, known);
-  if (known.has(name)) return true;
-  const exists = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray().length > 0;
-  if (exists) known.add(name);
-  return exists;
+  return sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", name).toArray().length > 0;
 }
 
 /** Makes `name` if it does not exist yet; call before writing to it, inside the transaction of the write. */
 export function ensureTable(sql: SqlStorage, name: LazyTable): void {
   if (hasTable(sql, name)) return;
   for (const statement of LAZY_TABLES[name]) sql.exec(statement);
-  made.get(sql)!.add(name);
-}
-
-/** Forgets which lazy tables exist (the object's storage was deleted, tombstone.ts). */
-export function forgetTables(sql: SqlStorage): void {
-  made.delete(sql);
 }
 
 /** Brings the schema up to date (a new table gets FRESH_SCHEMA); returns the version reached. */

@@ -6,7 +6,6 @@
  * E_TABLE_DELETED.
  */
 import { TrestleError } from "../../../src/protocol/errors.js";
-import { forgetTables } from "./schema.js";
 import { TombstoneSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
 
 /** The tombstone of a deleted table, with the canonical text of the signed delete that made it (none for an expiry). */
@@ -26,7 +25,6 @@ export function readBurial(sql: SqlStorage): Burial | null {
 /** Deletes everything the object stores (alarm included) and writes `burial` in the same batch; resolves once the deletion is done. */
 export function bury(storage: DurableObjectStorage, burial: Burial): Promise<void> {
   const deleted = storage.deleteAll();
-  forgetTables(storage.sql);
   // No await before these: they commit with the deletion, never without it.
   storage.sql.exec("CREATE TABLE tombstone (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL, request TEXT)");
   storage.sql.exec("INSERT INTO tombstone (id, body, request) VALUES (1, ?, ?)", JSON.stringify(burial.tombstone), burial.request);
