@@ -37,6 +37,11 @@ export const MIGRATIONS: readonly string[] = [
   // is the entry up to which they were handed over, here every entry written before (their notices rows stay until taken).
   `ALTER TABLE entries ADD COLUMN notices TEXT;
    INSERT OR IGNORE INTO meta (key, value) SELECT 'notices_through', seq FROM entries ORDER BY seq DESC LIMIT 1;`,
+  // `meta` without a rowid (decision 0534): a key is one row written, not a row and its primary key's index.
+  `CREATE TABLE meta_v8 (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+   INSERT INTO meta_v8 (key, value) SELECT key, value FROM meta;
+   DROP TABLE meta;
+   ALTER TABLE meta_v8 RENAME TO meta;`,
 ];
 
 /**
@@ -45,7 +50,7 @@ export const MIGRATIONS: readonly string[] = [
  * LAZY_TABLES, made at their first write (decision 0534). One statement per exec.
  */
 export const FRESH_SCHEMA: readonly string[] = [
-  "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+  `CREATE TABLE "meta" (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID`,
   `CREATE TABLE "entries" (seq INTEGER PRIMARY KEY, nonce_key TEXT, entry TEXT NOT NULL, checkpoint TEXT, notices TEXT)`,
 ];
 
