@@ -8,7 +8,7 @@
  * seat's owner, so any seat of the owner on this machine can reveal it. What a commit reveals later
  * is judged by bids.ts's revealedLater, for both kinds of sealed bid. The CLI and the MCP tools
  * commit through commitMarketBid: a bid the guards or the relay refused leaves no journal record,
- * one held for the owner or whose answer was lost keeps it (docs/MARKETS.md, decision 0527).
+ * one held for the owner or whose answer was lost keeps it (docs/MARKETS.md, decision 0528).
  */
 import type { SeatSubmission } from "../client/index.js";
 import {
