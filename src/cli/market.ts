@@ -6,7 +6,7 @@
  * the seat's GuardedSeat, so the mandate and the leak gate judge its title and text like any message.
  */
 import { defaultListingLifetime, listingEntry, listingMatches, marketState, resolveListing, type GuardedSeat, type Sent, type Transcript } from "../owner/index.js";
-import { CategorySchema, type Entry, type ListingSide, type ListingState, type PriceRange } from "../protocol/index.js";
+import { CategorySchema, type Entry, type ListingSide, type ListingState, type PriceRange, type SealedBids } from "../protocol/index.js";
 import type { SeatSubmission } from "../client/index.js";
 import { duration, instant, integer, optional, positionals, SEAT_FLAGS, TABLE_FLAG, type Flags, type Parsed } from "./args.js";
 import type { Command } from "./commands/command.js";
@@ -29,7 +29,7 @@ export const LISTING_FLAGS: Flags = {
   "expires-in": { type: "string", value: "DURATION", help: "the listing ends after this long, e.g. 2h, 3d (default: the longest the market allows, less a minute)" },
 };
 
-/** --sealed-until and --reveal-until, for `market list`: an offer for sealed bids. */
+/** --sealed-until and --reveal-until, for `market list` and `market update`: an offer for sealed bids (a new version keeps the old one's without them). */
 export const SEALED_FLAGS: Flags = {
   "sealed-until": { type: "string", value: "TIME", help: "take sealed bids until then, instead of matching: a duration from now (2h) or an ISO 8601 time (2025-06-01T18:00:00Z); --currency and --min name the bids' currency and the reserve (0 for none)" },
   "reveal-until": { type: "string", value: "TIME", help: "with --sealed-until: bidders reveal from then until this time (a duration from now, or an ISO 8601 time)" },
@@ -71,15 +71,20 @@ function priceFrom(parsed: Parsed, fallback: PriceRange | undefined): PriceRange
   return { currency: code, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
-/** The `sealed` terms --sealed-until and --reveal-until give (both or neither) to an offer priced by its reserve, `{ currency, min }`; a usage error for anything else. */
-function sealedFrom(ctx: Context, side: ListingSide, price: PriceRange | undefined): { until: number; reveal_until: number } | undefined {
+/**
+ * The `sealed` terms --sealed-until and --reveal-until give (both or neither) to an offer priced by
+ * its reserve, `{ currency, min }`; without them, `kept` (a new version keeps the old one's sealed
+ * terms: the relay refuses a change once a bid was committed); a usage error for anything else.
+ */
+function sealedFrom(ctx: Context, side: ListingSide, price: PriceRange | undefined, kept: SealedBids | undefined): SealedBids | undefined {
   const now = ctx.io.clock();
   const until = instant(ctx.args, "sealed-until", now);
   const revealUntil = instant(ctx.args, "reveal-until", now);
-  if (until === undefined && revealUntil === undefined) return undefined;
-  if (until === undefined || revealUntil === undefined) throw new UsageError("--sealed-until and --reveal-until go together: bids are committed until the first and revealed until the second");
+  if (until === undefined && revealUntil === undefined && kept === undefined) return undefined;
+  if ((until === undefined) !== (revealUntil === undefined)) throw new UsageError("--sealed-until and --reveal-until go together: bids are committed until the first and revealed until the second");
   if (side !== "offer") throw new UsageError("only an offer takes sealed bids: --side offer");
-  if (price?.min === undefined || price.max !== undefined) throw new UsageError("a sealed listing is priced by its reserve: --currency and --min (0 for none), and no --max (the bids set the price)");
+  if (price?.min === undefined || price.max !== undefined) throw new UsageError(`a sealed listing is priced by its reserve: --currency and --min (0 for none), and no --max${kept && until === undefined ? " and no --ask (a new version keeps the sealed bids)" : ""} (the bids set the price)`);
+  if (until === undefined || revealUntil === undefined) return kept;
   if (until <= now) throw new UsageError(`--sealed-until must lie ahead, not at ${new Date(until).toISOString()}`);
   if (revealUntil <= until) throw new UsageError("--reveal-until must come after --sealed-until");
   return { until, reveal_until: revealUntil };
@@ -104,7 +109,7 @@ export function listingFrom(ctx: Context, transcript: Transcript, old?: Extract<
   const text = field("text", old?.text);
   const price = priceFrom(ctx.args, old?.price);
   const side = old?.side ?? sideFlag(ctx.args);
-  const sealed = sealedFrom(ctx, side, price);
+  const sealed = sealedFrom(ctx, side, price, old?.sealed);
   const submission: SeatSubmission = {
     kind: "listing",
     side,

@@ -6,8 +6,9 @@
  * own facts (seqs, hashes, owners, quantities, prices, room ids) in the header, what members wrote
  * (titles, texts, the words a match shares) in the body, framed like every other table text.
  */
+import { z } from "zod";
 import { readTranscript, seatOwnerKey, marketState, type Transcript } from "../owner/index.js";
-import type { MarketState, TableState } from "../protocol/index.js";
+import { CurrencySchema, own, type MarketState, type SealedState, type TableState } from "../protocol/index.js";
 import { marketBoard, type BoardListing, type BoardMatch, type MarketBoard } from "../text/market-board.js";
 import type { InertItem } from "../text/framing.js";
 import { unitsText } from "../text/market.js";
@@ -53,4 +54,27 @@ export function matchItem(m: BoardMatch, ownerKey: string | undefined): InertIte
     header: `match #${m.seq}${yours}: ${m.offer.owner}'s offer #${m.offer.seq} with ${m.want.owner}'s want #${m.want.seq}, ${unitsText(m.quantity)}${sale}; room ${m.room}, ${deal}`,
     body: [`offer: ${m.offer.title}`, `want: ${m.want.title}`, ...(m.words.length === 0 ? [] : [`words in common: ${m.words.join(", ")}`])].join("\n"),
   };
+}
+
+/** Where a listing's sealed bids stand as structured content (trestle's facts only): the phase at the time read, its window, reserve, how many owners committed, and whether this server's owner did. */
+export const SealedOutput = z.object({
+  phase: z.enum(["bidding", "revealing", "settling", "settled"]).describe("bidding: commit until `until`; revealing: reveal until `reveal_until`; settling: reveals closed, the relay settles; settled"),
+  until: z.int().describe("bidding closes then (ms since the epoch)"),
+  reveal_until: z.int().describe("reveals close then (ms since the epoch)"),
+  reserve: z.int().min(0).describe("the lowest bid that can win, minor units"),
+  currency: CurrencySchema,
+  bids: z.int().min(0).describe("how many owners committed a bid"),
+  yours: z.enum(["none", "committed", "revealed"]).describe("your owner's bid on it"),
+  sold_to: z.string().nullable().describe("the owner it was sold to, once settled"),
+});
+
+/** `sealed` at `now` as SealedOutput, `bidder` (the owner this server bids for, when seated) telling `yours`. */
+export function sealedFacts(sealed: SealedState, now: number, bidder: string | undefined): z.infer<typeof SealedOutput> {
+  const { until, reveal_until, reserve, currency, commits, winner } = sealed;
+  const bids = Object.keys(commits).length;
+  // Nobody committed: the bids settle at `until`, with nothing to reveal.
+  const phase = sealed.settled !== null ? "settled" : now < until ? "bidding" : bids > 0 && now < reveal_until ? "revealing" : "settling";
+  const mine = bidder === undefined ? undefined : own(commits, bidder);
+  const yours = mine === undefined ? "none" : mine.bid === null ? "committed" : "revealed";
+  return { phase, until, reveal_until, reserve, currency, bids, yours, sold_to: winner };
 }

@@ -16,7 +16,7 @@ export const ROLE_PROFILES = ["table", "room", "owner", "market"] as const;
 export type RoleProfile = (typeof ROLE_PROFILES)[number];
 
 /** The most tools a role profile lists: "about 20", a cost every session pays in context. */
-export const MAX_PROFILE_TOOLS = 24;
+export const MAX_PROFILE_TOOLS = 25;
 
 /** The tool names of each role profile, at most MAX_PROFILE_TOOLS, in the order the tools are listed. */
 export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
@@ -41,10 +41,10 @@ export const PROFILES: Record<RoleProfile, readonly `trestle_${string}`[]> = {
     "trestle_delete_table", "trestle_notify_status", "trestle_open_subtable", "trestle_room_create", "trestle_room_invite",
     "trestle_room_join", "trestle_room_eject", "trestle_owner_questions",
   ],
-  // A member's seat in a market: list, search, its matches, their rooms (with what a room needs to reach a deal), the deal recorded.
+  // A member's seat in a market: list, search, sealed bids (decision 0528), its matches, their rooms (with what a room needs to reach a deal), the deal recorded.
   market: [
     "trestle_whoami", "trestle_join", "trestle_wait", "trestle_market_list", "trestle_market_update", "trestle_market_withdraw",
-    "trestle_market_search", "trestle_market_matches", "trestle_market_room", "trestle_market_record", "trestle_room_state",
+    "trestle_market_search", "trestle_market_bid", "trestle_market_reveal", "trestle_market_matches", "trestle_market_room", "trestle_market_record", "trestle_room_state",
     "trestle_room_offer", "trestle_room_counter", "trestle_room_accept", "trestle_room_reject", "trestle_room_withdraw",
     "trestle_room_close", "trestle_say", "trestle_deal_sign", "trestle_mandate", "trestle_tell_owner", "trestle_ask_owner", "trestle_owner_instructions",
   ],

@@ -54,7 +54,7 @@ export function instructions(offered: readonly Tool[]): string {
   if (has("trestle_room_state")) writes.push("trestle_room_state and the trestle_room_* tools");
   const loop = has("trestle_read") && has("trestle_wait") && writes.length > 0 ? ` Typical loop: trestle_read once, then trestle_wait for your turn, then ${writes.join(" / ")}, and trestle_wait again.` : "";
   const market = has("trestle_market_search")
-    ? " In a market: trestle_market_search and trestle_market_list find and post listings, trestle_market_matches shows your owner's matches, and trestle_market_room asks your owner to open a match's room, where you negotiate with the room tools, passing the room's id as `table`."
+    ? " In a market: trestle_market_search and trestle_market_list find and post listings, trestle_market_matches shows your owner's matches, and trestle_market_room asks your owner to open a match's room, where you negotiate with the room tools, passing the room's id as `table`. A listing that takes sealed bids (trestle_market_search with `sealed: true`) takes trestle_market_bid, then trestle_market_reveal once bidding closed."
     : "";
   return [
     `trestle seats you at a shared, signed table with other people's agents.${loop}${market}`,

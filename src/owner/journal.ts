@@ -2,10 +2,12 @@
  * A seat's journal (records.ts): an append-only JSON Lines file on the owner's machine, mode 0600.
  * Each line is one schema-checked record; a line that does not parse is skipped and counted (an
  * owner can see it was tampered with), never trusted. Appends are single `write`s with O_APPEND,
- * so the CLI and the MCP server can share one journal. Spending a gate approval is an exclusive
+ * so the CLI and the MCP server can share one journal. The one exception to append-only: a record
+ * written just before a message that was then refused is blanked in place (`retract`), a line of
+ * spaces of its length, so appends by another process are never moved or lost. Spending a gate approval is an exclusive
  * file creation, so one approval is spent once even by two processes at the same moment.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { NonceSchema, parseOrThrow, TrestleError } from "../protocol/index.js";
 import { seatFiles } from "./paths.js";
@@ -35,24 +37,41 @@ export class Journal {
     return record;
   }
 
+  /** Blanks the line `append` wrote for `record` (spaces, the newline kept), so it is no record any more; nothing when the journal does not hold it. */
+  retract(record: JournalRecord): void {
+    const line = Buffer.from(JSON.stringify(record), "utf8");
+    const at = this.bytes().indexOf(Buffer.concat([line, Buffer.from("\n")]));
+    if (at < 0) return;
+    const fd = openSync(this.path, "r+");
+    try {
+      writeSync(fd, Buffer.alloc(line.length, " "), 0, line.length, at);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   /** Every record, oldest first. */
   read(): JournalRead {
-    let text: string;
-    try {
-      text = readFileSync(this.path, "utf8");
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { records: [], skipped: 0 };
-      throw new TrestleError("E_KEY_FILE", `cannot read the journal ${this.path}: ${(error as Error).message}`);
-    }
+    const text = this.bytes().toString("utf8");
     const records: JournalRecord[] = [];
     let skipped = 0;
     for (const line of text.split("\n")) {
-      if (line === "") continue;
+      if (line.trim() === "") continue;
       const parsed = JournalRecordSchema.safeParse(safeJson(line));
       if (parsed.success && parsed.data.table === this.where.table && parsed.data.seat === this.where.seat) records.push(parsed.data);
       else skipped += 1;
     }
     return { records, skipped };
+  }
+
+  /** The file's bytes; none when it does not exist yet. */
+  private bytes(): Buffer {
+    try {
+      return readFileSync(this.path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return Buffer.alloc(0);
+      throw new TrestleError("E_KEY_FILE", `cannot read the journal ${this.path}: ${(error as Error).message}`);
+    }
   }
 
   /** The records of one type, oldest first. */

@@ -6,7 +6,9 @@
  * to the market, the listing and the bidding owner, goes to the ledger. The reveal reads the bid
  * and salt back from the journal: the one whose commitment the verified ledger holds for this
  * seat's owner, so any seat of the owner on this machine can reveal it. What a commit reveals later
- * is judged by bids.ts's revealedLater, for both kinds of sealed bid.
+ * is judged by bids.ts's revealedLater, for both kinds of sealed bid. The CLI and the MCP tools
+ * commit through commitMarketBid: a bid the guards or the relay refused leaves no journal record,
+ * one held for the owner or whose answer was lost keeps it (docs/MARKETS.md, decision 0528).
  */
 import type { SeatSubmission } from "../client/index.js";
 import {
@@ -15,6 +17,7 @@ import {
   own,
   requireMarket,
   TrestleError,
+  type Entry,
   type ListingState,
   type SealedState,
   type Submission,
@@ -22,6 +25,7 @@ import {
   type Terms,
 } from "../protocol/index.js";
 import { bidSalt, committedTerms, revealable, sealedBid } from "./bids.js";
+import { refusedByRelay } from "./exact-send.js";
 import type { Journal } from "./journal.js";
 import type { MandateRead } from "./mandate.js";
 import type { Transcript } from "./transcript.js";
@@ -81,11 +85,37 @@ export function marketBidTerms(journal: Journal, state: TableState, s: Submissio
 }
 
 /** The commit of a sealed bid of `bid` (minor units of the listing's currency) on the listing at `listing`, to be sent through `seat`'s guards: the bid and its salt are kept in the journal first, only the commitment goes out. */
-export async function marketBidMessage(seat: BiddingSeat, listing: string, bid: number): Promise<Extract<SeatSubmission, { kind: "bid"; op: "commit" }>> {
+export async function marketBidMessage(seat: BiddingSeat, listing: string, bid: number): Promise<MarketBidCommit> {
   const transcript = await seat.transcript();
   const mandate = await seat.mandate(transcript);
   const record = recordMarketBid(seat.journal, roomState(transcript), listing, seat.seat, bid, mandate.ok ? mandate.mandate.never_disclose : []);
   return { kind: "bid", op: "commit", listing, commitment: record.commitment };
+}
+
+/** The commit of a sealed bid on a listing, as marketBidMessage builds it. */
+export type MarketBidCommit = Extract<SeatSubmission, { kind: "bid"; op: "commit" }>;
+
+/**
+ * Commits a sealed bid of `bid` on the listing at `listing` through `send` (the seat's guarded
+ * send, or a tool's that also puts a held message to the owner): the bid and its salt are in the
+ * journal before the commit can leave, and blanked again (Journal.retract) when the guards or the
+ * relay refused it, so a refused bid leaves no record; one held for the owner (E_HELD), or whose
+ * answer never came (refusedByRelay: no), keeps it, to be sent or revealed later.
+ */
+export async function commitMarketBid<T>(seat: BiddingSeat, listing: string, bid: number, send: (message: MarketBidCommit) => Promise<T>): Promise<{ result: T; record: MarketBidRecord }> {
+  const message = await marketBidMessage(seat, listing, bid);
+  const record = marketBidByCommitment(seat.journal, message.commitment)!;
+  try {
+    return { result: await send(message), record };
+  } catch (error) {
+    if (refusedByRelay(error) && !(error instanceof TrestleError && error.code === "E_HELD")) seat.journal.retract(record);
+    throw error;
+  }
+}
+
+/** The entries a reveal at `seq` on the listing at `listing` caused at once (a deciding reveal): its `listing_settled` and, for a sale, the sale's `match`. */
+export function revealCaused(entries: readonly Entry[], seq: number, listing: string): Entry[] {
+  return entries.filter((e) => e.seq > seq && e.kind === "system" && ((e.subkind === "listing_settled" && e.data.listing === listing) || (e.subkind === "match" && e.data.offer === listing)));
 }
 
 /**

@@ -6,7 +6,7 @@
  * never printed unless asked (--show-opening), and only its commitment is sent until the reveal
  * reads both back.
  */
-import { marketBidByCommitment, marketBidMessage, marketRevealMessage, marketState } from "../../owner/index.js";
+import { commitMarketBid, marketRevealMessage, marketState, revealCaused } from "../../owner/index.js";
 import { integer } from "../args.js";
 import { UsageError } from "../exit.js";
 import { listingVerb } from "../market.js";
@@ -25,9 +25,7 @@ export const marketBid = listingVerb(
   async (ctx, { seat, leaf, listing }) => {
     const amount = integer(ctx.args, "amount");
     if (amount === undefined) throw new UsageError("--amount is required");
-    const message = await marketBidMessage(seat, leaf, amount);
-    const sent = await seat.send(message);
-    const record = marketBidByCommitment(seat.journal, message.commitment)!;
+    const { result: sent, record } = await commitMarketBid(seat, leaf, amount, (message) => seat.send(message));
     const sealed = marketState(await seat.transcript()).market.listings[leaf]!.sealed!;
     const opening = ctx.args.values["show-opening"] === true ? { opening: { bid: record.bid, salt: record.salt } } : {};
     ctx.out.result(
@@ -45,7 +43,7 @@ export const marketBid = listingVerb(
 export const marketReveal = listingVerb("market reveal", "reveal the sealed bid you committed from this home, once bidding closed and before reveals close", {}, async (ctx, { seat, leaf, listing }) => {
   const sent = await seat.send(await marketRevealMessage(seat, leaf, ctx.io.clock()));
   // A deciding reveal causes the settlement and, for a sale, the match at once.
-  const caused = (await seat.transcript()).entries.filter((e) => e.seq > sent.seq && e.kind === "system" && ((e.subkind === "listing_settled" && e.data.listing === leaf) || (e.subkind === "match" && e.data.offer === leaf)));
+  const caused = revealCaused((await seat.transcript()).entries, sent.seq, leaf);
   const sale = caused.find((e) => e.kind === "system" && e.subkind === "match");
   const lines = caused.map((e) => `${ctx.out.c.dim(`[#${e.seq}]`)} ${marketEntryText(e) ?? ""}`);
   const room = sale ? [`its room opens with trestle market room ${sale.seq} --table ${seat.table} (either side)`] : [];

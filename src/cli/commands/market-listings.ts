@@ -32,8 +32,8 @@ export const marketList: Command = {
 /** `market update <listing>`: a new version of one of the owner's live listings; every field not given is the old one's. */
 export const marketUpdate = listingVerb(
   "market update",
-  "write a new version of your live listing (it supersedes the old; what you do not give stays)",
-  { ...LISTING_FLAGS, ask: { type: "boolean", help: "drop the price range: the new version says ask" } },
+  "write a new version of your live listing (it supersedes the old; what you do not give stays, sealed bids' terms included)",
+  { ...LISTING_FLAGS, ...SEALED_FLAGS, ask: { type: "boolean", help: "drop the price range: the new version says ask" } },
   async (ctx, { seat, transcript, listing }) => sendListing(ctx, seat, listingFrom(ctx, transcript, listingEntry(transcript, listing.seq)), "new version"),
 );
 

@@ -36,3 +36,6 @@ export const WrittenOutput = z.object({
   seq: z.int().min(1).describe("the entry's seq"),
   head: z.int().min(1).describe("the head's seq after it"),
 });
+
+/** `listing`: a market's listing named by its entry's seq or its hash (8 or more hex characters). */
+export const ListingRefArg = z.union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)]).describe("the listing: its entry's seq, or its hash (8 or more hex characters), as trestle_market_search lists it");

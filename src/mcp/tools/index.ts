@@ -38,6 +38,7 @@ import { ROOM_WRITE_TOOLS } from "./room-write.js";
 import { mandate, rationale, sendHeld, tellOwner } from "./owner-private.js";
 import { askOwnerTool, ownerInstructions } from "./owner-ask.js";
 import { ownerQuestions } from "./owner-questions.js";
+import { MARKET_BID_TOOLS } from "./market-bids.js";
 import { MARKET_LISTING_TOOLS } from "./market-listings.js";
 import { MARKET_MATCH_TOOLS } from "./market-matches.js";
 
@@ -88,6 +89,7 @@ export const TOOLS: readonly Tool[] = [
   ownerQuestions,
   // Markets (docs/MARKETS.md): listings, matches and the rooms they open.
   ...MARKET_LISTING_TOOLS,
+  ...MARKET_BID_TOOLS,
   ...MARKET_MATCH_TOOLS,
 ];
 

@@ -16,6 +16,7 @@ import {
   ListingQuerySchema,
   ListingSideSchema,
   ListingSubmissionSchema,
+  own,
   OwnerNameSchema,
   parseOrThrow,
   PriceRangeSchema,
@@ -26,17 +27,15 @@ import {
   TrestleError,
   type ListingSide,
   type PriceRange,
+  type SealedBids,
 } from "../../protocol/index.js";
 import { frameInert } from "../../text/framing.js";
-import { listingItem, readMarket } from "../market-read.js";
+import { listingItem, readMarket, SealedOutput, sealedFacts } from "../market-read.js";
 import { guardedSeat, sendGuarded, type SentReply } from "../room-seat.js";
 import { defineTool, type ToolContext } from "../tool.js";
-import { TableArg, WrittenOutput } from "./args.js";
+import { ListingRefArg, TableArg, WrittenOutput } from "./args.js";
 
 const listing = ListingSubmissionSchema.shape;
-
-/** A listing named by its entry's seq or its hash (8 or more hex characters). */
-const ListingRefArg = z.union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)]).describe("the listing: its entry's seq, or its hash (8 or more hex characters), as trestle_market_search lists it");
 
 /** The fields of a listing an agent gives; in a new version, each left out is the old version's. */
 const FIELDS = {
@@ -46,6 +45,13 @@ const FIELDS = {
   quantity: listing.quantity.optional().describe("how many units (a new listing: 1 when left out)"),
   price: PriceRangeSchema.optional().describe("the public price range (minor units of its currency: min, max or both); left out of a new listing: none, it says ask. Your owner's private limits stay in their mandate, never here"),
   expires_in_minutes: z.int().min(1).max(LIMITS.listing_ttl_max_ms / 60_000).optional().describe("the listing ends after this many minutes (default: the longest the market allows, less a minute)"),
+  sealed_bids: z
+    .strictObject({
+      bid_minutes: z.int().min(1).describe("members commit sealed bids for this many minutes from now"),
+      reveal_minutes: z.int().min(1).describe("then reveal them for this many minutes"),
+    })
+    .optional()
+    .describe("an offer for sealed bids instead of matching: its price is { currency, min }, the reserve (0 for none); the best revealed bid wins at the second price. A new version keeps the old one's unless given (refused once a bid was committed)"),
 };
 
 /** A listing's facts as structured content: never its title or text (members' words, which stay framed). */
@@ -61,6 +67,7 @@ const ListingOutput = z.object({
   price: z.string().describe("the public price range in trestle's words, or ask"),
   expires: z.int().describe("when it ends, in ms since the epoch"),
   standing: z.enum(["live", "withdrawn", "superseded", "filled", "expired", "left"]),
+  sealed: SealedOutput.nullable().describe("for a listing that takes sealed bids (trestle_market_bid), where they stand; else null"),
 });
 
 /** A listing written: where, by whom, its entry and head, its hash, and the matches it made at once (each with the other side's owner, side and listing). */
@@ -74,7 +81,7 @@ export const marketList = defineTool({
   name: "trestle_market_list",
   title: "List an offer or a want",
   description:
-    "Post a listing in the market as your seat: an offer or a want, its title (what matching compares), an optional text, its category, quantity, a public price range or none (ask), and how long it lives. Your owner's mandate and the leak gate judge it before it is signed, so never put their private limits in it. The market matches it at once with the other side's live listings; the reply names each match (trestle_market_room opens its room).",
+    "Post a listing in the market as your seat: an offer or a want, its title (what matching compares), an optional text, its category, quantity, a public price range or none (ask), and how long it lives. Your owner's mandate and the leak gate judge it before it is signed, so never put their private limits in it. The market matches it at once with the other side's live listings; the reply names each match (trestle_market_room opens its room). With `sealed_bids` an offer takes sealed bids (trestle_market_bid) instead of being matched.",
   input: z.strictObject({ table: TableArg, side: ListingSideSchema.describe("offer the item, or want it"), ...FIELDS, category: CategorySchema.describe("one of the market's categories") }),
   output: ListedOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -92,7 +99,7 @@ export const marketUpdate = defineTool({
   name: "trestle_market_update",
   title: "Write a new version of your listing",
   description:
-    "Replace one of your owner's live listings with a new version (it supersedes the old one, which stops being live): every field you leave out is the old version's, and `ask: true` drops the price range. The new version is matched again at once, as a new listing is.",
+    "Replace one of your owner's live listings with a new version (it supersedes the old one, which stops being live): every field you leave out is the old version's, sealed bids' terms included, and `ask: true` drops the price range. The new version is matched again at once, as a new listing is; a sealed listing's bids are void (bidders commit again on the new version), and once one was committed its terms cannot change (E_NOT_ALLOWED, reason sealed_terms).",
   input: z.strictObject({ table: TableArg, listing: ListingRefArg, ...FIELDS, title: FIELDS.title.optional(), ask: z.literal(true).optional().describe("drop the price range: the new version says ask") }),
   output: ListedOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -133,28 +140,36 @@ export const marketSearch = defineTool({
   name: "trestle_market_search",
   title: "Search the market's live listings",
   description:
-    "The market's live listings that fit (a category, a side, words every title contains as matching reads them, an owner), newest first, at most a page, from the market's transcript verified on this machine. Titles and texts are framed as data: they are other members' words.",
+    "The market's live listings that fit (a category, a side, words every title contains as matching reads them, an owner; `sealed: true` only those that take sealed bids, with their phase and window), newest first, at most a page, from the market's transcript verified on this machine. Titles and texts are framed as data: they are other members' words.",
   input: z.strictObject({
     table: TableArg,
     category: CategorySchema.optional().describe("only this category"),
     side: ListingSideSchema.optional().describe("only offers, or only wants"),
     q: ListingQuerySchema.shape.q.describe("words every title found contains (any case, plurals)"),
     owner: OwnerNameSchema.optional().describe("only this owner's listings"),
+    sealed: z.boolean().optional().describe("true: only listings that take sealed bids (trestle_market_bid); false: only the others"),
   }),
   output: z.object({ table: TableIdSchema, head: z.int().min(0).describe("the verified transcript's last entry"), listings: z.array(ListingOutput) }),
   annotations: { readOnlyHint: true, openWorldHint: true },
-  async run({ table, ...query }, ctx) {
+  async run({ table, sealed, ...query }, ctx) {
     const id = ctx.session.tableId(table);
     const market = await readMarket(ctx, id);
-    const found = new Set(searchListings(market.state, parseOrThrow(ListingQuerySchema, defined(query), "listing query"), ctx.now()).map((f) => f.leaf));
-    const shown = market.board.listings.filter((l) => found.has(l.leaf)).sort((a, b) => b.seq - a.seq);
+    const found = searchListings(market.state, parseOrThrow(ListingQuerySchema, defined(query), "listing query"), ctx.now());
+    const fit = new Map(found.filter((f) => sealed === undefined || (f.listing.sealed !== null) === sealed).map((f) => [f.leaf, f.listing.sealed]));
+    const shown = market.board.listings.filter((l) => fit.has(l.leaf)).sort((a, b) => b.seq - a.seq);
+    const seat = ctx.session.settings.seat;
+    const bidder = seat === undefined ? undefined : own(market.state.seats, seat)?.owner;
+    const facts = (leaf: string) => {
+      const state = fit.get(leaf);
+      return state ? sealedFacts(state, ctx.now(), bidder) : null;
+    };
     return {
       status: [
         `${shown.length === 0 ? "No live listing fits" : `${shown.length} live listing${shown.length === 1 ? "" : "s"} fit`} in market ${id} (transcript ${market.transcript.report.verdict}, verified on this machine, up to entry #${market.transcript.entries.length}).`,
         ...(shown.length === LIMITS.page ? [`That is a page, the most a search answers: narrow it by category, side, words or owner.`] : []),
       ],
       data: shown.length === 0 ? null : frameInert(shown.map(listingItem), ctx.boundary()),
-      structured: { table: id, head: market.transcript.entries.length, listings: shown.map(({ title: _t, text: _x, sealed: _s, ended: _e, ...facts }) => facts) },
+      structured: { table: id, head: market.transcript.entries.length, listings: shown.map(({ title: _t, text: _x, sealed: _s, ended: _e, ...rest }) => ({ ...rest, sealed: facts(rest.leaf) })) },
     };
   },
 });
@@ -167,15 +182,17 @@ function defined<T extends object>(args: T): Partial<T> {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
-/** The listing submission from its fields: quantity 1 and the market's default lifetime when not given, a new version of `supersedes` when named. */
+/** The listing submission from its fields: quantity 1 and the market's default lifetime when not given, sealed bids from `sealed_bids` (else `sealed`, an old version's terms), a new version of `supersedes` when named. */
 function listingSubmission(
   ctx: ToolContext,
   ttlMs: number,
-  f: { side: ListingSide; title?: string; text?: string; category?: string; quantity?: number; price?: PriceRange | null; expires_in_minutes?: number },
+  f: { side: ListingSide; title?: string; text?: string; category?: string; quantity?: number; price?: PriceRange | null; expires_in_minutes?: number; sealed?: SealedBids; sealed_bids?: { bid_minutes: number; reveal_minutes: number } },
   supersedes?: string,
 ): SeatSubmission {
   if (f.title === undefined || f.category === undefined) throw new TrestleError("E_SCHEMA", "a listing needs a title and a category");
   const lifetime = f.expires_in_minutes === undefined ? defaultListingLifetime(ttlMs) : f.expires_in_minutes * 60_000;
+  const bids = f.sealed_bids;
+  const sealed = bids ? { until: ctx.now() + bids.bid_minutes * 60_000, reveal_until: ctx.now() + (bids.bid_minutes + bids.reveal_minutes) * 60_000 } : f.sealed;
   return {
     kind: "listing",
     side: f.side,
@@ -185,6 +202,7 @@ function listingSubmission(
     expires: ctx.now() + lifetime,
     ...(f.text === undefined ? {} : { text: f.text }),
     ...(f.price ? { price: f.price } : {}),
+    ...(sealed ? { sealed } : {}),
     ...(supersedes === undefined ? {} : { supersedes }),
   };
 }

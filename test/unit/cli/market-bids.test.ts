@@ -98,6 +98,13 @@ describe("sealed bids on a listing from the command line", { timeout: 120_000 },
     });
   });
 
+  it("keeps a sealed listing's terms in its new version, and refuses --ask on it as a usage error", async () => {
+    const listed = await ok("ana", [...listing, "--title", "Rocking horse", "--currency", "USD", "--min", "500", "--sealed-until", "1h", "--reveal-until", "2h"]);
+    const updated = await ok("ana", ["market", "update", String(listed.seq), ...at("ana"), "--title", "Rocking horse, oak"]);
+    expect(updated.sealed).toEqual(listed.sealed);
+    await refused("ana", ["market", "update", String(updated.seq), ...at("ana"), "--ask"], 2, "E_USAGE");
+  });
+
   it("commits ben's and chen's bids: only the hash reaches the ledger, and the opening stays in each home unless asked for", async () => {
     const bens = await sides.ben.json(["market", "bid", String(cot.seq), ...at("ben"), "--amount", "7000"]);
     expect(bens.code, bens.stderr).toBe(0);

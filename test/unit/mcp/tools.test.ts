@@ -40,7 +40,7 @@ const ISSUE_TOOLS = [
   // Issue 25: a seat asks its own owner and reads the owner's instructions.
   "ask_owner", "owner_instructions", "owner_questions",
   // Issue 35: a market profile (list, update, withdraw, search, matches, a match's room, the deal recorded).
-  "market_list", "market_update", "market_withdraw", "market_search", "market_matches", "market_room", "market_record",
+  "market_list", "market_update", "market_withdraw", "market_search", "market_bid", "market_reveal", "market_matches", "market_room", "market_record",
 ].map((name) => `trestle_${name}`);
 
 /** Arguments each tool must accept and must refuse (by its zod schema and by its JSON Schema alike). */

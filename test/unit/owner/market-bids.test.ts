@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { openTable } from "../../../src/client/node.js";
 import { checkMandateLimits } from "../../../src/owner/mandate-limits.js";
 import { checkMarketScope, citedListings } from "../../../src/owner/market-scope.js";
-import { committedMarketBid, gatedWhenLoosened, GuardedSeat, isCommitment, marketBidMessage, marketRevealMessage, recordMarketBid, seatJournal, type Mandate } from "../../../src/owner/index.js";
+import { commitMarketBid, committedMarketBid, gatedWhenLoosened, GuardedSeat, isCommitment, marketBidMessage, marketRevealMessage, recordMarketBid, seatJournal, type Mandate } from "../../../src/owner/index.js";
 import { TrestleError, type Submission } from "../../../src/protocol/index.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { marketCast, marketConfig, MarketLedger } from "../../support/market-fixture.js";
@@ -158,5 +158,62 @@ describe("a market bid through a guarded seat on a real relay", () => {
     expect(early).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sealed", until } });
     const late = await refusedAt(ben, async () => ben.guard.send(await marketRevealMessage(ben.guard, listing, until + HOUR)));
     expect(late).toMatchObject({ code: "E_EXPIRED", details: { reason: "closed", reveal_until: until + HOUR } });
+  });
+});
+
+describe("a market bid's journal record (commitMarketBid)", () => {
+  it("is blanked when the guards or the relay refuse the bid, kept when its answer was lost, and the kept one reveals", async () => {
+    const { ana, ben } = await marketOnRelay();
+    await mandate(ana);
+    await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
+    const until = Date.now() + 4_000;
+    const sent = await ana.guard.send({ kind: "listing", side: "offer", title: "Cot", category: "baby-gear", quantity: 1, price: TWD(1000), expires: until + HOUR, sealed: { until, reveal_until: until + HOUR } });
+    const listing = (await ben.guard.transcript()).entries.find((e) => e.seq === sent.seq)!.leaf;
+    const send = (m: Parameters<typeof ben.guard.send>[0]) => ben.guard.send(m);
+
+    const high = await refusedAt(ben, () => commitMarketBid(ben.guard, listing, 300001, send));
+    expect(high).toMatchObject({ code: "E_MANDATE", details: expect.objectContaining({ reason: "cap" }) });
+    expect(ben.guard.journal.ofType("market_bid")).toEqual([]);
+    expect(ben.guard.journal.read().skipped).toBe(0);
+
+    // Sent, but the answer never came: the record stays, so the bid can be revealed.
+    const lost = commitMarketBid(ben.guard, listing, 5000, async (m) => {
+      await ben.guard.send(m);
+      throw new TrestleError("E_NETWORK", "the connection closed before any answer");
+    });
+    await expect(lost).rejects.toMatchObject({ code: "E_NETWORK" });
+    const [kept] = ben.guard.journal.ofType("market_bid");
+    expect(kept).toMatchObject({ listing, bid: 5000 });
+
+    // The relay refuses a second bid by the same owner: no second record.
+    const twice = await refusedAt(ben, () => commitMarketBid(ben.guard, listing, 6000, send));
+    expect(twice).toMatchObject({ code: "E_NOT_ALLOWED", details: expect.objectContaining({ reason: "committed" }) });
+    expect(ben.guard.journal.ofType("market_bid")).toEqual([kept]);
+
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now() + 50)));
+    await ben.guard.send(await marketRevealMessage(ben.guard, listing, Date.now()));
+    const sealed = (await ben.guard.transcript()).state!.market!.listings[listing]!.sealed!;
+    expect(sealed).toMatchObject({ winner: "ben", settled: expect.any(Number) });
+  });
+});
+
+describe("a new version of a sealed listing", () => {
+  it("keeps its sealed terms; changing them once a bid was committed is refused (E_NOT_ALLOWED, sealed_terms), the ledger unchanged", async () => {
+    const m = await MarketLedger.open();
+    const until = m.l.now + HOUR;
+    const terms = { until, reveal_until: until + HOUR };
+    const offer = { side: "offer" as const, title: "Stroller", category: "baby-gear", quantity: 1, price: TWD(1000), sealed: terms };
+    const [first] = await m.list("ana", offer);
+    const [second] = await m.list("ana", { ...offer, title: "Stroller, red", supersedes: first!.leaf, sealed: { until: until + 1, reveal_until: until + HOUR } });
+    expect(m.state.market!.listings[second!.leaf]!.sealed).toMatchObject({ until: until + 1 });
+    await m.commitBid("ben", second!.leaf, 5000);
+    const before = m.l.entries.length;
+    const { sealed: _dropped, ...unsealed } = offer;
+    for (const changed of [{ ...offer, sealed: terms }, { ...offer, price: TWD(2000), sealed: { until: until + 1, reveal_until: until + HOUR } }, unsealed]) {
+      await expect(m.list("ana", { ...changed, supersedes: second!.leaf })).rejects.toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sealed_terms", bids: 1 } });
+    }
+    expect(m.l.entries.length).toBe(before);
+    const [third] = await m.list("ana", { ...offer, title: "Stroller, red, with rain cover", supersedes: second!.leaf, sealed: { until: until + 1, reveal_until: until + HOUR } });
+    expect(m.state.market!.listings[third!.leaf]!.sealed).toMatchObject({ until: until + 1, reveal_until: until + HOUR, reserve: 1000, commits: {} });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The market kinds members' seats write (docs/SPEC.md §5.15): `listing` (an offer or a want, or a
- * new version of one: `supersedes`; an offer may take sealed bids: sealed-bids.ts) and `unlist` (withdraw). `check*` judge a draft at time `now`
+ * new version of one: `supersedes`, which keeps the sealed terms bidders committed under; an offer
+ * may take sealed bids: sealed-bids.ts) and `unlist` (withdraw). `check*` judge a draft at time `now`
  * (seat, key, pause and body were already checked); `apply*` fold an admitted entry.
  */
 import { TrestleError } from "../../errors.js";
@@ -10,7 +11,7 @@ import type { TableState } from "../state.js";
 import { listingWords } from "./listing-words.js";
 import { endListing, listingOf, liveListing, liveListingCount, requireMarket } from "./listing-live.js";
 import type { MarketState } from "./market-state.js";
-import { checkSealedEnds, checkSealedListing, openSealed } from "./sealed-bids.js";
+import { checkSealedEnds, checkSealedListing, checkSealedTermsKept, openSealed } from "./sealed-bids.js";
 
 type ListingDraft = Extract<AuthoredDraft, { kind: "listing" }>;
 type UnlistDraft = Extract<AuthoredDraft, { kind: "unlist" }>;
@@ -24,6 +25,7 @@ export function checkListing(state: TableState, draft: ListingDraft, now: number
   checkListingTerms(state, draft, now);
   checkSealedListing(draft, now);
   checkListingOwner(state, market, ownerOfSeat(state, draft.seat), draft, now);
+  checkSealedTermsKept(market, draft);
 }
 
 /** Throws the refusal for a listing's category and expiry at `now` by the market's rules. */

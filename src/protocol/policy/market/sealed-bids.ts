@@ -17,7 +17,7 @@ import type { AuthoredDraft, UnchainedEntry } from "../../schemas/entry.js";
 import { ownerOfSeat } from "../kinds/kind-policy.js";
 import type { TableState } from "../state.js";
 import { listingOf, liveListing, requireMarket } from "./listing-live.js";
-import type { ListingState, SealedState } from "./market-state.js";
+import type { ListingState, MarketState, SealedState } from "./market-state.js";
 
 type ListingDraft = Extract<AuthoredDraft, { kind: "listing" }>;
 type BidDraft = Extract<AuthoredDraft, { kind: "bid" }>;
@@ -63,6 +63,25 @@ export function checkSealedEnds(listing: ListingState, leaf: string, now: number
   const sealed = listing.sealed;
   if (!sealed || now < sealed.until || (sealed.settled !== null && sealed.winner === null)) return;
   throw new TrestleError("E_NOT_ALLOWED", `listing ${leaf.slice(0, 16)}… took sealed bids until ${sealed.until}: its bids decide it, nobody ${verb} it now`, { reason: "sealed", until: sealed.until });
+}
+
+/**
+ * Throws E_NOT_ALLOWED (`sealed_terms`) when `draft`, a new version of a listing that takes sealed
+ * bids and holds a committed one, changes its terms: `until`, `reveal_until`, the reserve or its
+ * currency, or drops `sealed` (decision 0527). Its bids are void once it is superseded, but the
+ * terms bidders committed under are the ones its new version keeps.
+ */
+export function checkSealedTermsKept(market: MarketState, draft: ListingDraft): void {
+  if (draft.supersedes === undefined) return;
+  const old = listingOf(market, draft.supersedes).sealed;
+  const committed = old ? Object.keys(old.commits).length : 0;
+  if (!old || committed === 0) return;
+  const { sealed, price } = draft;
+  if (sealed?.until === old.until && sealed.reveal_until === old.reveal_until && price?.currency === old.currency && price.min === old.reserve) return;
+  throw new TrestleError("E_NOT_ALLOWED", `listing ${draft.supersedes.slice(0, 16)}… holds ${committed} committed sealed bid${committed === 1 ? "" : "s"}: a new version keeps its sealed terms (until, reveal_until, the reserve and its currency)`, {
+    reason: "sealed_terms",
+    bids: committed,
+  });
 }
 
 /** Throws the refusal for a bid draft at `now`. */
