@@ -13,10 +13,10 @@ import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { Ledger } from "./storage/ledger.js";
 import type { Burial } from "./storage/tombstone.js";
 import type { TableLimits } from "./limits.js";
-import type { Notices } from "./writing/notify.js";
-import type { ChannelProbe } from "./writing/approvers.js";
-import type { WriteOutcome } from "./writing/outcome.js";
-import type { Replica } from "./reading/replica.js";
+import type { Notices } from "./storage/notices.js";
+import type { ChannelProbe } from "./approvers.js";
+import type { WriteOutcome } from "./storage/outcome.js";
+import type { Replica } from "./storage/replica.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
@@ -38,11 +38,11 @@ export interface TableContext {
   readonly env: Env;
   /** Rates and socket caps this table counts itself (limits.ts). */
   readonly limits: TableLimits;
-  /** Owner notifications recorded with their entries and not yet handed over (writing/notify.ts). */
+  /** Owner notifications recorded with their entries and not yet handed over (storage/notices.ts). */
   readonly notices: Notices;
   /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
   readonly channels: ChannelProbe;
-  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (reading/replica.ts). */
+  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (storage/replica.ts). */
   readonly replica: Replica;
   /** The ledger limit this relay publishes (LIMITS.entries); a replica's pages are judged with it. */
   readonly maxEntries: number;

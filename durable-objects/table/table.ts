@@ -16,16 +16,16 @@ import type { ApproveResponse, CreateResponse, EntriesResponse, JoinResponse, Pr
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import { errorResponse, guarded, type Result } from "../result.js";
 import { readEntries, readExport, readProjection, readTasks } from "./reading/reads.js";
-import { refuseFrame } from "./sockets/sessions.js";
+import { refuseFrame } from "./object/sessions.js";
 import { deliverResult } from "./writing/results.js";
 import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./writing/subtables.js";
 import { writeCreate, writeJoin } from "./writing/writes.js";
-import type { WriteOutcome } from "./writing/outcome.js";
+import type { WriteOutcome } from "./storage/outcome.js";
 import { approvalResponse, approve, submit } from "./writing/submit.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./writing/control.js";
 import { writeRevoke } from "./writing/revoke.js";
 import { writeAttestedApproval, type AttestedApproval } from "./writing/chat-approvals.js";
-import { ownerNotify } from "./writing/notify.js";
+import { ownerNotify } from "./storage/notices.js";
 import { runSettlements, runWatchdog } from "./writing/alarms.js";
 import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePublicMessage } from "./reading/public-read.js";
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./writing/rooms.js";
@@ -36,11 +36,11 @@ import { instructAttested, instructSeat, readInstructions, type AttestedInstruct
 import type { InstructionList, InstructionResponse, OwnerAnswer, QuestionList, QuestionRecord, QuestionResponse } from "../../src/protocol/schemas/owner-ask.js";
 import type { DeleteResponse } from "../../src/protocol/schemas/lifetime.js";
 import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
-import { buryTable, canonicalRequest, claimCreation, verifiedDelete } from "./storage/lifetime.js";
+import { buryTable, canonicalRequest, claimCreation, verifiedDelete } from "./object/lifetime.js";
 import { deletedError, repeatedDelete } from "./storage/tombstone.js";
 import type { CustodyResponse } from "../../src/protocol/schemas/custody.js";
 import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
-import { acceptPage } from "./reading/replica-page.js";
+import { acceptPage } from "./writing/replica-page.js";
 import { writeCustody } from "./writing/custody.js";
 import { originHost, readTile, signedCheckpoint, type TileBody } from "./reading/tlog.js";
 import { readListings, readMatch, marketReader } from "./market/market-reads.js";
@@ -64,7 +64,7 @@ import type { DealRecordResponse, ListingsResponse, ListingView, MatchResponse }
 import type { RoomDeal } from "../../src/protocol/schemas/market-deal.js";
 import { unwrap } from "../result.js";
 
-import { ComposedContext } from "./composed-context.js";
+import { ComposedContext } from "./object/composed-context.js";
 import type { ReadAuth } from "./context.js";
 
 export type { ReadAuth } from "./context.js";

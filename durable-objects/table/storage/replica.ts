@@ -9,7 +9,7 @@
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import { MIRROR_REFUSALS_KEPT, MirrorEvidenceSchema, MirrorRefusalSchema, type MirrorEvidence, type MirrorRefusal } from "../../../src/protocol/schemas/replica.js";
 import { SignedHeadSchema } from "../../../src/protocol/schemas/head.js";
-import { hasSchema } from "../storage/schema.js";
+import { hasSchema } from "./schema.js";
 
 const REPLICA_KEY = "replica";
 
