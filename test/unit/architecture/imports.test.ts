@@ -107,8 +107,8 @@ function valueImports(file: string): string[] {
 /**
  * The table object's layers, lowest first (docs/ARCHITECTURE.md): each a sub-folder or a file of
  * durable-objects/table. A file imports files of its own layer and of layers below it, never above.
- * The ledger machine is every layer up to object/ (object/ledger-object.ts is its Durable Object);
- * table.ts, the table's routes, is the top.
+ * The ledger machine's Durable Object is object/ledger-object.ts; table.ts, the table's routes, is
+ * the top.
  */
 const TABLE_LAYERS = [
   "storage/",
