@@ -1,10 +1,11 @@
 /**
- * What every role module (writing/, reading/, sockets/, storage/) sees of one table's object: its
+ * What every role module (sockets/, reading/, writing/, market/, object/) sees of one table's object: its
  * lower parts (the object's storage and env, the folded state, the ledger, the tombstone, the
  * limits, the owner notifications, the replica) and the steps the object composes from role
  * modules (what follows a write, the alarm's schedule, forgetting a deleted table), declared here
- * and wired in composed-context.ts. This file imports no role module, so a role module that takes
- * the context imports only downward.
+ * and wired in object/composed-context.ts. This file imports only types, and only from the layers
+ * below it (storage/, limits.ts, approvers.ts; docs/ARCHITECTURE.md), so a role module that takes the
+ * context imports only downward.
  */
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Signer } from "../../src/protocol/signing/crypto.js";
@@ -25,7 +26,7 @@ export interface ReadAuth {
   path: string;
 }
 
-/** One table's object as its role modules use it; the object holds exactly one (composed-context.ts). */
+/** One table's object as its role modules use it; the object holds exactly one (object/composed-context.ts). */
 export interface TableContext {
   /** The folded state, rebuilt from SQLite on every wake identically; null before the table exists and once it is deleted. */
   state: TableState | null;

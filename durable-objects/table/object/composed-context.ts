@@ -1,5 +1,5 @@
 /**
- * The one context of a table's Durable Object (TableDO, table.ts, holds it), as the object composes
+ * The one context of a table's Durable Object (LedgerObject, ledger-object.ts, holds it), as the object composes
  * it: it builds the lower parts (storage and env, the folded state, the ledger, the tombstone, the
  * relay key, the heads, the alarm, the owner notifications, the sockets and the push queue) and
  * wires the steps that need role modules (what follows every write, the alarm's schedule, a
