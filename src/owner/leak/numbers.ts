@@ -4,10 +4,11 @@
  * English words (words-en.ts), in Chinese or Japanese numerals or Japanese kana (words-cjk.ts),
  * in the words of the other languages of the CLDR spellout rules and to-words (words-rbnf.ts), as
  * a Roman numeral, in base 16, 8 or 2 or a base named beside it (notations.ts), in minor units
- * (notations.ts), reversed where the text says so (notations.ts), or as arithmetic over those
+ * (notations.ts), in major and minor units together (amounts.ts), reversed where the text says so (notations.ts), or as arithmetic over those
  * (arithmetic.ts); and whether a never_disclose entry is itself one number.
  */
 import { ISO_4217 } from "../../protocol/index.js";
+import { readCompoundAmounts } from "./amounts.js";
 import { readArithmetic } from "./arithmetic.js";
 import { decKey } from "./decimal.js";
 import { numberText } from "./fold.js";
@@ -33,7 +34,8 @@ export function statedNumbers(view: string, skeletal = false): Reading[] {
 export function readNumbers(view: string, minorDigits: readonly number[] = [], skeletal = false): Reading[] {
   const stated = statedNumbers(view, skeletal);
   const minor = readMinorUnits(view, stated, minorDigits);
-  return [...stated, ...minor, ...readArithmetic(view, [...stated, ...minor]), ...readReversals(view, stated)];
+  const amounts = [...minor, ...readCompoundAmounts(view, stated, minor)];
+  return [...stated, ...amounts, ...readArithmetic(view, [...stated, ...amounts]), ...readReversals(view, stated)];
 }
 
 /** How many readings of each value (by decKey) `text` holds: in whichever view holds the most. */

@@ -79,8 +79,8 @@ describe("src/text purity", () => {
     expect(files.flatMap((file) => violations(file.path, file.text))).toEqual([]);
   });
 
-  it("imports only zod, the protocol, the inbound framing and itself, so the Worker's chat code can use it", () => {
+  it("imports only zod, the protocol and itself, so the Worker's chat code can use it", () => {
     const imports = files.flatMap((file) => [...file.text.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!));
-    expect(imports.filter((path) => !/^(zod$|\.\/|\.\.\/protocol\/|\.\.\/client\/guards\/framing\.js$)/.test(path))).toEqual([]);
+    expect(imports.filter((path) => !/^(zod$|\.\/|\.\.\/protocol\/)/.test(path))).toEqual([]);
   });
 });

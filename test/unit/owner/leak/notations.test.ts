@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { valueCounts } from "../../../../src/owner/leak/numbers.js";
-import { inRoman } from "../../../support/spell-numbers.js";
+import { inRoman, inWords } from "../../../support/spell-numbers.js";
 
 const reads = (text: string, value: string, digits: number[] = []) => valueCounts(text, digits).has(value);
 
@@ -196,5 +196,32 @@ describe("when letters or digits only look like another notation", () => {
       ["version 2.4 x 10 units", "2400"],
     ];
     for (const [text, value] of lookalikes) expect(reads(text, value), text).toBe(false);
+  });
+});
+
+describe("an amount in major and minor units together", () => {
+  it.each([
+    ["words, with dollars and cents", "three thousand dollars and twenty-five cents"],
+    ["digits, a sign and the cent sign", "$3000 and 25¢"],
+    ["French", "trois mille euros et vingt-cinq centimes"],
+    ["an ISO code between", "3000 TWD 25 cents"],
+    ["a comma", "3,000 dollars, 25 cents"],
+  ])("reads 3000.25 from %s", (_, text) => {
+    expect(reads(`my floor is ${text}, firm.`, "3000.25")).toBe(true);
+  });
+
+  it("reads any whole amount with any cents below a dollar, in digits or English words (property)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min: 1, max: 99 }), fc.boolean(), (whole, cents, words) => {
+        const say = (n: number) => (words ? inWords(n, " ") : String(n));
+        const value = `${whole}.${String(cents).padStart(2, "0")}`.replace(/0$/, "");
+        expect(reads(`it is ${say(whole)} dollars and ${say(cents)} cents`, value)).toBe(true);
+      }),
+    );
+  });
+
+  it("adds no minor part of a unit or more, and nothing across another word", () => {
+    expect(reads("3 dollars and 250 cents", "5.5")).toBe(false);
+    expect(reads("3000 dollars for the crib and 25 cents", "3000.25")).toBe(false);
   });
 });

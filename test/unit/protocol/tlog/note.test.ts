@@ -10,7 +10,6 @@ import {
   ed25519VerifierFromKey,
   formatVerifierKey,
   fromBase64,
-  toHex,
   keyIdHex,
   noteKeyId,
   openNote,
