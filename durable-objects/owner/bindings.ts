@@ -46,6 +46,11 @@ export class Bindings {
     return this.sql.exec("SELECT * FROM channels WHERE platform = ? AND account = ?", platform, account).toArray().map(rowToChannel)[0];
   }
 
+  /** Whether any account is bound (gone or not). */
+  any(): boolean {
+    return this.sql.exec("SELECT 1 FROM channels LIMIT 1").toArray().length > 0;
+  }
+
   /** Every bound account, oldest first. */
   all(): Channel[] {
     return this.sql.exec("SELECT * FROM channels ORDER BY bound_at, platform, account").toArray().map(rowToChannel);

@@ -11,6 +11,9 @@ import type { Bindings, Channel } from "./bindings.js";
 import type { Inbox } from "./inbox.js";
 import type { Outbox } from "./outbox.js";
 
+/** The events that bind and unbind a market's groups: stored even while the audience has no channel. */
+export const GROUP_EVENTS: ReadonlySet<Outgoing["type"]> = new Set(["group_bound", "group_unbound"]);
+
 /**
  * Applies an event just stored (first time only) to the channels: a bound group's channel, the only
  * one its greeting goes to; null for a bound group an unbinding stored earlier already dropped (the

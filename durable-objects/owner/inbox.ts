@@ -1,7 +1,7 @@
 /**
  * Events a table sent this owner, each stored once by its id (a repeated event is ignored; the
- * newest 1000 are kept, and any the outbox has yet to send), and the owner's table list those
- * events maintain (for the `tables` and `status` commands), with who holds which pause as the
+ * newest 1000 are kept, and any the outbox has yet to send) while the owner has a channel that
+ * reads them, and the owner's table list every event maintains (for the `tables` and `status` commands), with who holds which pause as the
  * newest pause or lift event said.
  */
 import { z } from "zod";
@@ -50,6 +50,14 @@ export class Inbox {
     return inserted;
   }
 
+  /**
+   * Updates the table list from `event` without storing it: for an owner with no channel, where
+   * nothing would read the stored event (no outbox row, no message whose tap or ref names it; decision 0533).
+   */
+  heard(event: Outgoing, now: number): void {
+    if ("table" in event) this.track(event, now);
+  }
+
   /** Whether an unbinding of `group` on `platform` later than entry `seq` is stored (a market's group audience, group-audience.ts). */
   groupUnboundAfter(platform: string, group: string, seq: number): boolean {
     return this.sql
@@ -79,7 +87,7 @@ export class Inbox {
     return row ? (JSON.parse(String(row.body)) as OwnerQuestionNotice) : undefined;
   }
 
-  /** The owner's tables, most recently changed first. */
+  /** The owner's tables, most recently changed (first heard of, or its topic, state or pauses changed) first. */
   tables(): OwnerTable[] {
     return this.sql
       .exec("SELECT id, topic, state, pauses FROM tables ORDER BY updated_at DESC, id LIMIT 50")
@@ -87,15 +95,19 @@ export class Inbox {
       .map((r) => ({ id: String(r.id), topic: String(r.topic), state: String(r.state) as OwnerTable["state"], pauses: PausesSchema.parse(JSON.parse(String(r.pauses))) }));
   }
 
+  /** Updates the table list from `event`; written only when the table is new or its topic, state or pauses change (decision 0533). */
   private track(event: Extract<Outgoing, { table: string }>, now: number): void {
     const { state, pauses } = tableState(event);
-    const held = pauses === null ? null : JSON.stringify(pauses);
+    const row = this.sql.exec("SELECT topic, state, pauses FROM tables WHERE id = ?", event.table).toArray()[0];
+    const next = {
+      state: row === undefined ? (state ?? "open") : row.state === "closed" ? "closed" : (state ?? String(row.state)),
+      pauses: pauses === null ? (row === undefined ? "[]" : String(row.pauses)) : JSON.stringify(pauses),
+    };
+    if (row !== undefined && String(row.topic) === event.topic && String(row.state) === next.state && String(row.pauses) === next.pauses) return;
     this.sql.exec(
       `INSERT INTO tables (id, topic, state, pauses, updated_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (id) DO UPDATE SET topic = excluded.topic, updated_at = excluded.updated_at,
-         state = CASE WHEN tables.state = 'closed' THEN 'closed' WHEN ? IS NULL THEN tables.state ELSE ? END,
-         pauses = CASE WHEN ? IS NULL THEN tables.pauses ELSE ? END`,
-      event.table, event.topic, state ?? "open", held ?? "[]", now, state, state, held, held,
+       ON CONFLICT (id) DO UPDATE SET topic = excluded.topic, state = excluded.state, pauses = excluded.pauses, updated_at = excluded.updated_at`,
+      event.table, event.topic, next.state, next.pauses, now,
     );
   }
 }

@@ -17,7 +17,7 @@ import { AttemptLog } from "./health.js";
 import { Inbox, type OwnerTable } from "./inbox.js";
 import { BACKOFF_MS, Outbox, type DrainReport } from "./outbox.js";
 import { migrateOwner } from "./schema.js";
-import { applyGroupEvent } from "./group-audience.js";
+import { applyGroupEvent, GROUP_EVENTS } from "./group-audience.js";
 
 /** What the `status` and `tables` commands show. */
 export interface OwnerSummary {
@@ -55,7 +55,7 @@ export class OwnerDO extends DurableObject<Env> {
     return Date.now();
   }
 
-  /** Events from a table after a write: stored once each, queued for every bound channel unless silent. */
+  /** Events from a table after a write: stored once each and queued for every bound channel unless silent; with no channel, only the table list changes. */
   async notify(batch: unknown): Promise<Result<{ queued: number }>> {
     return guarded(async () => {
       const { owner_key, events } = parseOrThrow(NotifyBatchSchema, batch, "notify batch");
@@ -63,6 +63,12 @@ export class OwnerDO extends DurableObject<Env> {
       const now = this.now();
       let queued = 0;
       for (const event of events) {
+        // Only a channel reads a stored event (its outbox row, and the taps and refs of the message sent): an owner
+        // with none keeps its table list alone; a market's group events are kept, they make and drop its channels (decision 0533).
+        if (!this.bindings.any() && !GROUP_EVENTS.has(event.type)) {
+          inbox.heard(event, now);
+          continue;
+        }
         if (!inbox.add(event, now)) continue;
         // A market's group audience (group-audience.ts): a bound group becomes the one channel its greeting goes to.
         const only = applyGroupEvent(this.bindings, outbox, inbox, event, now);

@@ -18,7 +18,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { decKey, decInt } from "../../src/owner/leak/decimal.js";
 import { foldText } from "../../src/owner/leak/fold.js";
-import { skeletonOf } from "../../src/owner/leak/views.js";
+import { skeletonOf } from "../../src/owner/leak/normal-forms.js";
 import { compileLexicon, spansOf, type Order } from "../../src/owner/leak/words-rbnf.js";
 import { Formatter, ruleSets, type SpelloutJson } from "./rbnf.js";
 

@@ -3,7 +3,7 @@
  * words (who, what action, on which resource, with which arguments), approve/reject buttons on
  * approval requests with whether a tap can approve, a record of every tap that did, and who holds
  * which pause after a pause or a lift. The topic
- * is another party's text and stays on the table's line (client/guards/framing.ts, pure); an
+ * is another party's text and stays on the table's line (src/text/framing.ts, pure); an
  * end-to-end encrypted room's events have none, and say so.
  * An approval request is fitted to the platform's limits here (fit-approval.ts), so a tap never
  * approves an effect it did not show; escaping and cutting other messages is the formatters' job.

@@ -1,7 +1,8 @@
 /**
- * One small adapter over the two WebSocket implementations the client runs on: the global
- * WHATWG WebSocket where it exists (browsers, Node >= 22, Deno, workerd) and the `ws` package in
- * Node 20, which has none. Both are reduced to text frames in, text frames out, and one close.
+ * One small adapter over the two WebSocket implementations the client runs on: the `ws` package
+ * in Node (every version: Node 22's global WebSocket, undici's, offers permessage-deflate and has
+ * no option to stop it, decision 0541) and the global WHATWG WebSocket elsewhere (browsers, Deno,
+ * workerd). Both are reduced to text frames in, text frames out, and one close.
  * Each socket sends the keepalive ping once as it opens: the relay's runtime (workerd) ends the
  * connection of a socket that never sent a frame only about 10 s after the relay closed it, and
  * neither implementation reports a close before its connection has ended (decision 0350). The `ws`
@@ -40,10 +41,13 @@ type SocketConstructor = new (url: string) => StandardSocket;
 /** The `ws` package's socket with its options: permessage-deflate is not offered (decision 0497). */
 type WsConstructor = new (url: string, options: { perMessageDeflate: false }) => StandardSocket;
 
-/** The default connector: the global WebSocket if the runtime has one, else the `ws` package without permessage-deflate; sends `{"type":"ping"}` as the socket opens. */
+/** Whether this runtime is Node (Deno and Bun say so too, and run `ws`). */
+const inNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string";
+
+/** The default connector: in Node the `ws` package without permessage-deflate, elsewhere the runtime's global WebSocket; sends `{"type":"ping"}` as the socket opens. */
 export const connectWire: WireConnect = async (url, handlers) => {
   const global = (globalThis as { WebSocket?: SocketConstructor }).WebSocket;
-  if (global) return open(new global(url), handlers);
+  if (global && !inNode) return open(new global(url), handlers);
   const Ws = (await import("ws")).WebSocket as unknown as WsConstructor;
   return open(new Ws(url, { perMessageDeflate: false }), handlers);
 };

@@ -1,7 +1,7 @@
 /**
  * The `never_disclose` check (docs/ROOMS.md), on everything a seat is about to sign: every key and
  * every string or number value at any depth (`__proto__` is an ordinary key here), each string
- * also decoded (leak/decode.ts) and read through one normalisation pipeline (leak/views.ts), and
+ * also decoded (leak/decode.ts) and read through one normalisation pipeline (leak/normal-forms.ts), and
  * the message's free text read together with the seat's recent free text in the room, joined and
  * over the numbers inside its sentences (leak/split.ts), so a secret split over messages is found
  * too.
@@ -23,7 +23,7 @@ import { decInt, decKey, shift } from "./leak/decimal.js";
 import { MAX_DECODED } from "./leak/decode.js";
 import { protocolFieldNames } from "./leak/field-names.js";
 import { foldText } from "./leak/fold.js";
-import { compileSecrets, scanText, secretOfValue, type Secret, type TextScan } from "./leak/scan.js";
+import { compileSecrets, scanText, secretOfValue, type Secret } from "./leak/scan.js";
 import { splitSecret } from "./leak/split.js";
 import type { SecretAmount } from "./records.js";
 import { currencyDigits } from "../text/terms.js";
@@ -79,11 +79,20 @@ export function freeText(message: Record<string, unknown>): string[] {
   return [message.body, text].filter((t): t is string => typeof t === "string" && t !== "");
 }
 
-function fromScan(scan: TextScan, secrets: readonly Secret[], path: string): Disclosure | null {
+function fromScan(scan: FirstHit, secrets: readonly Secret[], path: string): Disclosure | null {
   if (scan.overflow) return { index: null, path, form: "unread" };
-  const at = scan.counts.findIndex((c) => c > 0);
-  return at < 0 ? null : { index: secrets[at]!.index, path, form: scan.encoded[at] ? "encoded" : "text" };
+  return scan.at < 0 ? null : { index: secrets[scan.at]!.index, path, form: scan.encoded ? "encoded" : "text" };
 }
+
+/** What a text scan (TextScan) decides for a message: whether decoding overflowed, and the first secret found (-1: none) and whether only decoded. */
+interface FirstHit {
+  overflow: boolean;
+  at: number;
+  encoded: boolean;
+}
+
+/** Texts scanned per compiled check remembered at most (field names, currencies and titles recur in every message). */
+const SCANS_KEPT = 4096;
 
 /** The readings (by decKey) of number `n` at a money key: the integer, and in major units when the currency is known. */
 function moneyKeys(n: number, currency: string | undefined): string[] {
@@ -100,14 +109,26 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
 /** findDisclosure for many messages against one never_disclose list, compiled once (a ledger scanned for every owner's secrets, say): `check.never` is ignored. */
 export function disclosureCheck(never: readonly string[]): (value: unknown, check: Omit<LeakCheck, "never">) => Disclosure | null {
   const secrets = compileSecrets(never);
-  return (value, check) => (secrets.length === 0 ? null : disclosureIn(value, check, secrets));
+  // A text's scan depends only on the text, the secrets and the minor digits: the same text is scanned once per check.
+  const scans = new Map<string, FirstHit>();
+  return (value, check) => (secrets.length === 0 ? null : disclosureIn(value, check, secrets, scans));
 }
 
-function disclosureIn(value: unknown, check: Omit<LeakCheck, "never">, secrets: readonly Secret[]): Disclosure | null {
+function disclosureIn(value: unknown, check: Omit<LeakCheck, "never">, secrets: readonly Secret[], scans: Map<string, FirstHit>): Disclosure | null {
   const fields = protocolFieldNames();
   const allowAmount = check.secretAmount === "allow";
   const minor = check.currency === undefined ? [] : [currencyDigits(check.currency)];
-  const scan = (text: string) => scanText(text, secrets, minor);
+  const scan = (text: string): FirstHit => {
+    const key = `${minor.join()}:${text}`;
+    const known = scans.get(key);
+    if (known) return known;
+    const { counts, encoded, overflow } = scanText(text, secrets, minor);
+    const at = counts.findIndex((c) => c > 0);
+    const hit = { overflow, at, encoded: at >= 0 && encoded[at]! };
+    if (scans.size >= SCANS_KEPT) scans.clear();
+    scans.set(key, hit);
+    return hit;
+  };
   const number = (n: number, path: string, money: boolean, currency: string | undefined): Disclosure | null => {
     if (!Number.isSafeInteger(n) || n < 0) return fromScan(scan(String(n)), secrets, path);
     for (const key of money ? moneyKeys(n, currency) : [decKey(decInt(n))]) {

@@ -22,7 +22,9 @@ import {
   TrestleError,
   type Coverage,
   type Entry,
+  type EntryChecker,
   type EntryDraft,
+  type HashFunction,
   type HiddenEntry,
   type ReplicaTip,
   type SignedHead,
@@ -42,6 +44,9 @@ export interface LiveTranscriptOptions {
   onArrival?(items: readonly (Entry | HiddenEntry)[], at: number): void;
   /** How the socket connects (default: the runtime's WebSocket, websocket.ts). */
   connect?: WireConnect;
+  /** Who checks the arrived entries' leaves and signatures, and the links' SHA-256 (defaults: the protocol's own; in Node, verify-pool.ts and node-sha256.ts). */
+  checker?: EntryChecker;
+  sha256?: HashFunction;
 }
 
 /** A write the socket acknowledged: its entry's seq, the head that holds it, and whether its body was cut. */
@@ -184,7 +189,13 @@ export class LiveTranscript {
         return;
       }
       try {
-        const extended = await extendLedger(this.tip, batch, { originals: new Map(), requireOriginals: false, maxEntries: this.options.client.maxEntries ?? LIMITS.entries });
+        const extended = await extendLedger(this.tip, batch, {
+          originals: new Map(),
+          requireOriginals: false,
+          maxEntries: this.options.client.maxEntries ?? LIMITS.entries,
+          ...(this.options.checker ? { checker: this.options.checker } : {}),
+          ...(this.options.sha256 ? { hash: this.options.sha256 } : {}),
+        });
         this.pending.splice(0, batch.length);
         this.entries.push(...batch);
         for (const entry of batch) {

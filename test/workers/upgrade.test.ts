@@ -3,13 +3,14 @@
  * a later version's SQLite migration appended to the table's list and run on it (as the next
  * wake after a deploy would), still rebuilds the same state, verifies CLEAN and takes writes; and
  * so it does if that deploy is rolled back to code that knows fewer migrations; and the migrations
- * record their version once, not once each.
+ * record their version once, not once each. A new table's schema (its fresh schema, and each table
+ * made at its first write) is exactly the one the migrations leave.
  */
 import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { canonicalize, verifyExport } from "../../src/protocol/index.js";
 import { runMigrations } from "../../durable-objects/sqlite.js";
-import { migrate, MIGRATIONS } from "../../durable-objects/table/storage/schema.js";
+import { ensureTable, FRESH_SCHEMA, LAZY_TABLES, migrate, MIGRATIONS, type LazyTable } from "../../durable-objects/table/storage/schema.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
@@ -70,5 +71,32 @@ describe("running migrations", () => {
     expect(await versionWrites(NEXT)).toEqual({ reached: MIGRATIONS.length + 3, writes: 1 });
     expect(await versionWrites(NEXT)).toEqual({ reached: MIGRATIONS.length + 3, writes: 0 });
     expect(await runInDurableObject(stubOf(id), (_: TableDO, state) => state.storage.sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").one().value)).toBe(String(MIGRATIONS.length + 3));
+  });
+});
+
+/** Every table and index of `sql` with its statement, spelled one way (no quotes, no IF NOT EXISTS, no spaces around punctuation). */
+function schemaOf(sql: SqlStorage): string[] {
+  const spelled = (text: unknown) =>
+    String(text ?? "").replace(/IF NOT EXISTS /g, "").replace(/"/g, "").replace(/\s+/g, " ").replace(/\s*([(),])\s*/g, "$1").trim();
+  return sql
+    .exec("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name <> '_cf_KV' ORDER BY type, name")
+    .toArray()
+    .map((r) => `${String(r.type)} ${String(r.name)} on ${String(r.tbl_name)}: ${spelled(r.sql)}`);
+}
+
+describe("a new table's schema", () => {
+  it("is the migrations' schema: the fresh schema with every table made at its first write", async () => {
+    const migrated = await runInDurableObject(stubOf("schema-migrated"), (_: TableDO, state) => {
+      runMigrations(state.storage.sql, MIGRATIONS);
+      return schemaOf(state.storage.sql);
+    });
+    const fresh = await runInDurableObject(stubOf("schema-fresh"), (_: TableDO, state) => {
+      expect(migrate(state.storage.sql)).toBe(MIGRATIONS.length);
+      const made = schemaOf(state.storage.sql);
+      for (const name of Object.keys(LAZY_TABLES) as LazyTable[]) ensureTable(state.storage.sql, name);
+      return { made, all: schemaOf(state.storage.sql) };
+    });
+    expect(fresh.all).toEqual(migrated);
+    expect(fresh.made.filter((line) => line.startsWith("table "))).toHaveLength(FRESH_SCHEMA.length);
   });
 });

@@ -155,7 +155,7 @@ describe("the write path", () => {
     await evictDurableObject(stubOf(id));
     expect(await stateOf(id)).toBe(before);
     const columns = await runInDurableObject(stubOf(id), (_: TableDO, state) => state.storage.sql.exec("SELECT name FROM pragma_table_info('entries')").toArray().map((r) => r.name));
-    expect(columns).toEqual(["seq", "nonce_key", "entry", "checkpoint"]);
+    expect(columns).toEqual(["seq", "nonce_key", "entry", "checkpoint", "notices"]);
     const again = answered(await stubOf(id).submit(await say(id, k, "before the upgrade", nonce)));
     expect(again.ok && again.value.seq).toBe(first.value.seq);
   });

@@ -127,7 +127,7 @@ export class ComposedContext implements TableContext {
     const limits = this.limits.values;
     const ends = [this.sessions.authDeadline(limits.socket_auth_ms), this.expiry.at(this.state, limits)];
     if (this.replica.mirror) return this.alarms.schedule(ends);
-    const notices = this.state ? this.notices.nextAt() : null;
+    const notices = this.state ? this.notices.nextAt(this.now()) : null;
     if (this.witnessDue === null && witnessesBehind(this)) this.witnessDue = this.now() + WITNESS_BATCH_MS;
     return this.alarms.schedule([watchdogAt(this.state), settlementAt(this.state), deliveryAt(this.storage, this.state, this.now()), notices, this.witnessDue, ...ends]);
   }

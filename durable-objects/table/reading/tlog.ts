@@ -12,6 +12,7 @@ import { ed25519NoteSigner, signNoteText } from "../../../src/protocol/tlog/note
 import { encodeEntryBundle, ENTRY_BUNDLE_MAX_ENTRY_BYTES, parseTilePath, TILE_WIDTH } from "../../../src/protocol/tlog/tiles.js";
 import type { ReadAuth, TableContext } from "../context.js";
 import { requirePublic } from "./public-read.js";
+import { hasTable } from "../storage/schema.js";
 
 /** What the object answers a tile path with: the bytes, whether they never change (a full tile) and whether anyone may read them. */
 export interface TileBody {
@@ -42,7 +43,7 @@ export async function signedCheckpoint(t: TableContext, requestHost: string): Pr
   const host = originHost(t.storage.sql, requestHost) ?? requestHost;
   const text = checkpointText(t, host);
   const note = await signNoteText(text, [ed25519NoteSigner(tableOrigin(host, state.table), await t.signer())]);
-  const lines = t.storage.sql.exec("SELECT line FROM tlog_cosignatures WHERE checkpoint = ? ORDER BY witness", text).toArray();
+  const lines = hasTable(t.storage.sql, "tlog_cosignatures") ? t.storage.sql.exec("SELECT line FROM tlog_cosignatures WHERE checkpoint = ? ORDER BY witness", text).toArray() : [];
   return note + lines.map((r) => `${String(r.line)}\n`).join("");
 }
 

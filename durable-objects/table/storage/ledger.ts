@@ -6,15 +6,16 @@
  * its first seq. Every CHECKPOINT_EVERY entries the row of the entry that crosses the mark also
  * carries the folded state (checkpoint.ts), a cache that makes waking cost O(CHECKPOINT_EVERY).
  * The original body of every entry the relay truncated is kept beside it (the seat signed its
- * hash; verifiers check the cut against it). Rows are written in one transaction per admitted
- * batch, with whatever else must commit with them (the owner notifications they cause,
- * notify.ts, and the Merkle tree's tiles they fill, merkle-tree.ts); never updated or deleted.
+ * hash; verifiers check the cut against it). The owner notifications a batch causes ride in its
+ * last row's `notices` column (notify.ts). Rows are written in one transaction per admitted batch,
+ * with whatever else must commit with them (the Merkle tree's tiles they fill, merkle-tree.ts);
+ * never updated or deleted.
  */
 import { chainEntry, GENESIS_LINK } from "../../../src/protocol/ledger/chain.js";
 import type { Entry, UnchainedEntry } from "../../../src/protocol/schemas/entry.js";
 import { nonceKeyOf } from "../../../src/protocol/signing/statements.js";
 import { MerkleTree } from "./merkle-tree.js";
-import { hasSchema, migrate } from "./schema.js";
+import { ensureTable, hasSchema, hasTable, migrate } from "./schema.js";
 
 /** Every this many entries, the row of the entry that crosses the mark carries the state after it (checkpoint.ts says what it holds). */
 export const CHECKPOINT_EVERY = 256;
@@ -62,13 +63,18 @@ export class Ledger {
 
   /**
    * Chains and writes a batch (and the originals of its truncated entries) atomically, running
-   * `alongside` with the chained entries inside the same transaction. When the batch crosses a
-   * multiple of CHECKPOINT_EVERY, its last row carries `checkpoint()` (the state after the batch).
-   * Seqs must follow on.
+   * `alongside` with the chained entries inside the same transaction. The batch's last row carries
+   * `notices(entries)` (the owner notifications the batch causes, notify.ts), and, when the batch
+   * crosses a multiple of CHECKPOINT_EVERY, `checkpoint()` (the state after the batch). Seqs must follow on.
    */
   append(
     batch: readonly UnchainedEntry[],
-    options: { originals?: ReadonlyMap<number, string>; alongside?: (entries: readonly Entry[]) => void; checkpoint?: () => string } = {},
+    options: {
+      originals?: ReadonlyMap<number, string>;
+      alongside?: (entries: readonly Entry[]) => void;
+      notices?: (entries: readonly Entry[]) => string | null;
+      checkpoint?: () => string;
+    } = {},
   ): Entry[] {
     const sql = this.storage.sql;
     const nonces = this.nonceMap();
@@ -83,10 +89,12 @@ export class Ledger {
     const checkpoint = marked ? options.checkpoint?.() : undefined;
     const tails = this.storage.transactionSync(() => {
       if (this.lastSeq === 0) migrate(sql);
+      const notices = options.notices?.(chained) ?? null;
       for (const entry of chained) {
-        const text = entry === last ? (checkpoint ?? null) : null;
-        sql.exec("INSERT INTO entries (seq, nonce_key, entry, checkpoint) VALUES (?, ?, ?, ?)", entry.seq, nonceKeyOf(entry), JSON.stringify(entry), text);
+        const [text, noticed] = entry === last ? [checkpoint ?? null, notices] : [null, null];
+        sql.exec("INSERT INTO entries (seq, nonce_key, entry, checkpoint, notices) VALUES (?, ?, ?, ?, ?)", entry.seq, nonceKeyOf(entry), JSON.stringify(entry), text, noticed);
         const original = options.originals?.get(entry.seq);
+        if (original !== undefined) ensureTable(sql, "originals");
         if (original !== undefined) sql.exec("INSERT INTO originals (seq, body) VALUES (?, ?)", entry.seq, original);
       }
       options.alongside?.(chained);
@@ -129,7 +137,7 @@ export class Ledger {
   /** Original bodies of truncated entries with seq in [from, to]. */
   originals(from: number, to: number): Map<number, string> {
     const out = new Map<number, string>();
-    if (this.lastSeq === 0) return out;
+    if (this.lastSeq === 0 || !hasTable(this.storage.sql, "originals")) return out;
     for (const row of this.storage.sql.exec("SELECT seq, body FROM originals WHERE seq >= ? AND seq <= ? ORDER BY seq", from, to)) {
       out.set(Number(row.seq), String(row.body));
     }

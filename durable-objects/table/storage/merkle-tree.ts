@@ -12,6 +12,7 @@ import { HASH_BYTES } from "../../../src/protocol/tlog/merkle.js";
 import { appendToTails, EMPTY_TAILS, tailsOf, tailsRoot, tailWidths, type FullTile, type TileTails } from "../../../src/protocol/tlog/tile-tails.js";
 import type { HashSource } from "../../../src/protocol/tlog/proofs.js";
 import { tileHashSource, tilePath, TILE_WIDTH, type Tile } from "../../../src/protocol/tlog/tiles.js";
+import { ensureTable, hasTable } from "./schema.js";
 
 /** Leaves read per query while backfilling an old table's tiles. */
 const BACKFILL_CHUNK = 4096;
@@ -50,7 +51,7 @@ export class MerkleTree {
    */
   tile(tile: Tile): Uint8Array {
     const tails = this.load();
-    const row = this.sql.exec("SELECT hashes FROM tlog_tiles WHERE level = ? AND idx = ?", tile.level, tile.index).toArray()[0];
+    const row = hasTable(this.sql, "tlog_tiles") && this.sql.exec("SELECT hashes FROM tlog_tiles WHERE level = ? AND idx = ?", tile.level, tile.index).toArray()[0];
     if (row) return new Uint8Array(row.hashes as ArrayBuffer).slice(0, tile.width * HASH_BYTES);
     const tail = tails.levels[tile.level] ?? [];
     const tailIndex = Math.floor(tails.size / TILE_WIDTH ** (tile.level + 1));
@@ -75,7 +76,7 @@ export class MerkleTree {
     if (this.tails) return this.tails;
     const size = this.size();
     if (size === 0) return EMPTY_TAILS;
-    const fullLeafTiles = Number(this.sql.exec("SELECT count(*) AS n FROM tlog_tiles WHERE level = 0").one().n);
+    const fullLeafTiles = hasTable(this.sql, "tlog_tiles") ? Number(this.sql.exec("SELECT count(*) AS n FROM tlog_tiles WHERE level = 0").one().n) : 0;
     if (fullLeafTiles !== Math.floor(size / TILE_WIDTH)) this.backfill(size);
     const levels = tailWidths(size).map((width, level) => {
       const end = Math.floor(size / TILE_WIDTH ** level);
@@ -110,6 +111,7 @@ export class MerkleTree {
 
   private writeTile(tile: FullTile, ifAbsent = false): void {
     const verb = ifAbsent ? "INSERT OR IGNORE" : "INSERT";
+    ensureTable(this.sql, "tlog_tiles");
     this.sql.exec(`${verb} INTO tlog_tiles (level, idx, hashes, root) VALUES (?, ?, ?, ?)`, tile.level, tile.index, blob(tile.hashes), blob(tile.root));
   }
 }

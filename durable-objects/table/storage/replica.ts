@@ -9,7 +9,7 @@
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import { MIRROR_REFUSALS_KEPT, MirrorEvidenceSchema, MirrorRefusalSchema, type MirrorEvidence, type MirrorRefusal } from "../../../src/protocol/schemas/replica.js";
 import { SignedHeadSchema } from "../../../src/protocol/schemas/head.js";
-import { hasSchema } from "./schema.js";
+import { ensureTable, hasSchema, hasTable } from "./schema.js";
 
 const REPLICA_KEY = "replica";
 
@@ -28,31 +28,32 @@ export class Replica {
 
   /** The newest head kept (for a mirror: the head over its last entry), or null. */
   newest(): SignedHead | null {
-    if (!hasSchema(this.sql)) return null;
+    if (!hasTable(this.sql, "kept_heads")) return null;
     const row = this.sql.exec("SELECT head FROM kept_heads ORDER BY seq DESC LIMIT 1").toArray()[0];
     return row ? SignedHeadSchema.parse(JSON.parse(String(row.head))) : null;
   }
 
   /** Every head kept, by seq: signatures of the relays that held the table before (or of the one a mirror follows). */
   heads(): SignedHead[] {
-    if (!hasSchema(this.sql)) return [];
+    if (!hasTable(this.sql, "kept_heads")) return [];
     return this.sql.exec("SELECT head FROM kept_heads ORDER BY seq").toArray().map((row) => SignedHeadSchema.parse(JSON.parse(String(row.head))));
   }
 
   /** The evidence kept against the relay this mirror follows, oldest first. */
   evidence(): MirrorEvidence[] {
-    if (!hasSchema(this.sql)) return [];
+    if (!hasTable(this.sql, "mirror_evidence")) return [];
     return this.sql.exec("SELECT body FROM mirror_evidence ORDER BY id").toArray().map((row) => MirrorEvidenceSchema.parse(JSON.parse(String(row.body))));
   }
 
   /** The newest pages refused as not verifying, oldest first (at most MIRROR_REFUSALS_KEPT). */
   refusals(): MirrorRefusal[] {
-    if (!hasSchema(this.sql)) return [];
+    if (!hasTable(this.sql, "mirror_refusals")) return [];
     return this.sql.exec("SELECT body FROM mirror_refusals ORDER BY id").toArray().map((row) => MirrorRefusalSchema.parse(JSON.parse(String(row.body))));
   }
 
   /** Records `refusal` and drops all but the newest MIRROR_REFUSALS_KEPT; synchronous. */
   refused(refusal: MirrorRefusal): void {
+    ensureTable(this.sql, "mirror_refusals");
     this.sql.exec("INSERT INTO mirror_refusals (body) VALUES (?)", JSON.stringify(refusal));
     this.sql.exec("DELETE FROM mirror_refusals WHERE id NOT IN (SELECT id FROM mirror_refusals ORDER BY id DESC LIMIT ?)", MIRROR_REFUSALS_KEPT);
   }
@@ -65,6 +66,7 @@ export class Replica {
 
   /** Keeps `evidence`; synchronous. */
   keep(evidence: MirrorEvidence): void {
+    ensureTable(this.sql, "mirror_evidence");
     this.sql.exec("INSERT INTO mirror_evidence (body) VALUES (?)", JSON.stringify(evidence));
   }
 
@@ -74,6 +76,7 @@ export class Replica {
    * before it and this one are close enough (half a page) that no page needs it between them.
    */
   record(head: SignedHead, bytes: number): void {
+    ensureTable(this.sql, "kept_heads");
     const [previous, before] = this.sql.exec("SELECT seq, bytes FROM kept_heads ORDER BY seq DESC LIMIT 2").toArray();
     const total = Number(previous?.bytes ?? 0) + bytes;
     if (previous && total - Number(before?.bytes ?? 0) <= HALF_PAGE) this.sql.exec("DELETE FROM kept_heads WHERE seq = ?", previous.seq);

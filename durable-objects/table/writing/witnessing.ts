@@ -13,6 +13,7 @@ import { openNote, parseNote } from "../../../src/protocol/tlog/note.js";
 import { consistencyProof } from "../../../src/protocol/tlog/proofs.js";
 import { formatAddCheckpoint, parseTreeSizeBody } from "../../../src/protocol/tlog/witness.js";
 import { witnessName, type Witness } from "../../../src/protocol/schemas/witnesses.js";
+import { ensureTable, hasTable } from "../storage/schema.js";
 import type { TableContext } from "../context.js";
 import { originHost, signedCheckpoint } from "../reading/tlog.js";
 import type { WitnessSubmit } from "./witness-submit.js";
@@ -79,12 +80,13 @@ async function submitOne(t: TableContext, submit: WitnessSubmit, witness: Witnes
 async function keepCosignature(t: TableContext, witness: Witness, checkpoint: Submitted, lines: string): Promise<void> {
   const text = parseNote(checkpoint.note).text;
   const opened = await openNote(`${text}\n${lines.endsWith("\n") ? lines : `${lines}\n`}`, [cosignatureVerifierFromKey(witness.key)]);
+  ensureTable(t.storage.sql, "tlog_cosignatures");
   t.storage.sql.exec("INSERT OR REPLACE INTO tlog_cosignatures (witness, size, checkpoint, line) VALUES (?, ?, ?, ?)", witnessName(witness), checkpoint.size, text, opened.verified[0]!.line);
 }
 
 /** The size the witness last cosigned for this table, or undefined when it never did. */
 function cosignedSize(t: TableContext, name: string): number | undefined {
-  const row = t.storage.sql.exec("SELECT size FROM tlog_cosignatures WHERE witness = ?", name).toArray()[0];
+  const row = hasTable(t.storage.sql, "tlog_cosignatures") ? t.storage.sql.exec("SELECT size FROM tlog_cosignatures WHERE witness = ?", name).toArray()[0] : undefined;
   return row ? Number(row.size) : undefined;
 }
 

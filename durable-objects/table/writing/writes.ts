@@ -184,8 +184,10 @@ export function commit(t: Writer, draft: EntryDraft, original?: string): WriteOu
   let noticed = false;
   const appended = t.ledger.append(result.entries, {
     ...(original === undefined ? {} : { originals: new Map([[primarySeq, original]]) }),
-    alongside: (entries) => {
-      noticed = t.notices.record(notificationsFor(result.state, entries), now);
+    notices: (entries) => {
+      const text = t.notices.record(notificationsFor(result.state, entries), now);
+      noticed = text !== null;
+      return text;
     },
     checkpoint: () => checkpointText(result.state),
   });

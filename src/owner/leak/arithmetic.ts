@@ -30,7 +30,7 @@
 import { ISO_4217 } from "../../protocol/index.js";
 import { decInt, decKey, decOf, divide, less, minus, plus, product, type Dec } from "./decimal.js";
 import type { Reading } from "./reading.js";
-import { skeleton } from "./views.js";
+import { skeleton } from "./normal-forms.js";
 
 /** Most operands in one chain. */
 export const MAX_OPERANDS = 4;

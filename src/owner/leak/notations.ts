@@ -1,5 +1,5 @@
 /**
- * Other notations of a number, in a view from views.ts (docs/ROOMS.md "never_disclose", decision 0475):
+ * Other notations of a number, in a normal form from normal-forms.ts (docs/ROOMS.md "never_disclose", decision 0475):
  *   roman  = a whole word of three or more Roman numeral letters in the usual order (mmcd, MMCD;
  *            the Unicode forms Ⅿ Ⅽ Ⅾ and Ⅻ fold to these), subtractive pairs (cd, xc, iv) or up
  *            to four of a letter (iiii); two letters (cd, mm, cm, xl) are too often something else;
@@ -23,7 +23,7 @@
 import { decInt, decKey, decOf, shift, type Dec } from "./decimal.js";
 import type { Reading } from "./reading.js";
 import { romanValue } from "./roman.js";
-import { skeleton } from "./views.js";
+import { skeleton } from "./normal-forms.js";
 import { readEnglish } from "./words-en.js";
 
 const ROMAN_WORD = /(?<![\p{L}\p{N}])[ivxlcdm]{3,}(?![\p{L}\p{N}])/gu;
@@ -97,7 +97,7 @@ function readNamedBases(view: string): Reading[] {
   return out;
 }
 
-/** Roman numerals (also with a vinculum), numbers in base 16, 8 or 2 and numbers in a base named in words, in `view`; `skeletal`: the view is a skeleton (views.ts), where l reads as i. */
+/** Roman numerals (also with a vinculum), numbers in base 16, 8 or 2 and numbers in a base named in words, in `view`; `skeletal`: the view is a skeleton (normal-forms.ts), where l reads as i. */
 export function readNotations(view: string, skeletal = false): Reading[] {
   const out: Reading[] = [];
   for (const m of view.matchAll(ROMAN_WORD)) {

@@ -1,6 +1,6 @@
 /**
- * Every number a text states, by value (docs/ROOMS.md "never_disclose"): in each view of the
- * pipeline (views.ts), written with digits of any script and any grouping (numerals.ts), in
+ * Every number a text states, by value (docs/ROOMS.md "never_disclose"): in each normal form of the
+ * pipeline (normal-forms.ts), written with digits of any script and any grouping (numerals.ts), in
  * English words (words-en.ts), in Chinese or Japanese numerals or Japanese kana (words-cjk.ts),
  * in the words of the other languages of the CLDR spellout rules and to-words (words-rbnf.ts), as
  * a Roman numeral, in base 16, 8 or 2 or a base named beside it (notations.ts), in minor units
@@ -15,7 +15,7 @@ import { numberText } from "./fold.js";
 import { readMinorUnits, readNotations, readReversals } from "./notations.js";
 import { readNumerals } from "./numerals.js";
 import type { Reading } from "./reading.js";
-import { numberViews } from "./views.js";
+import { numberForms } from "./normal-forms.js";
 import { readCjk, readKana } from "./words-cjk.js";
 import { readEnglish } from "./words-en.js";
 import { readRbnf } from "./words-rbnf.js";
@@ -25,12 +25,12 @@ function readPlain(view: string): Reading[] {
   return [...readNumerals(view), ...readEnglish(view), ...readCjk(view), ...readKana(view)];
 }
 
-/** Every number `view` (a view from views.ts; `skeletal` when it is the loose one) writes down itself, in any notation: no minor units, no arithmetic. */
+/** Every number `view` (a normal form from normal-forms.ts; `skeletal` when it is the loose one) writes down itself, in any notation: no minor units, no arithmetic. */
 export function statedNumbers(view: string, skeletal = false): Reading[] {
   return [...readPlain(view), ...readRbnf(view), ...readNotations(view, skeletal)];
 }
 
-/** Every reading of every number in `view` (a view from views.ts; `skeletal` when it is the loose one), in no particular order; `minorDigits`: the minor-unit digits of the currency the check knows, if any. */
+/** Every reading of every number in `view` (a normal form from normal-forms.ts; `skeletal` when it is the loose one), in no particular order; `minorDigits`: the minor-unit digits of the currency the check knows, if any. */
 export function readNumbers(view: string, minorDigits: readonly number[] = [], skeletal = false): Reading[] {
   const stated = statedNumbers(view, skeletal);
   const minor = readMinorUnits(view, stated, minorDigits);
@@ -41,7 +41,7 @@ export function readNumbers(view: string, minorDigits: readonly number[] = [], s
 /** How many readings of each value (by decKey) `text` holds: in whichever view holds the most. */
 export function valueCounts(text: string, minorDigits: readonly number[] = []): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const [k, view] of numberViews(text).entries()) {
+  for (const [k, view] of numberForms(text).entries()) {
     const here = new Map<string, number>();
     for (const r of readNumbers(view, minorDigits, k > 0)) {
       const key = decKey(r.value);

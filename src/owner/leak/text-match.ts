@@ -4,15 +4,15 @@
  * where both sides also lose diacritics (flóor), read look-alike Cyrillic and Greek letters as
  * Latin (flооr with Cyrillic о), read digits and @ $ | ! inside a word as letters (fl00r, $ara),
  * read l as i (1 and l look alike), drop punctuation and symbols (f.l.o.o.r, fl-oor, Sara's),
- * and join letters spelled out one by one (f l o o r): the steps of the gate's pipeline (views.ts).
+ * and join letters spelled out one by one (f l o o r): the steps of the gate's pipeline (normal-forms.ts).
  * A needle of several words also matches with its spaces dropped (sarasaddress), and one of five
  * letters or more in ROT13 (sybbe).
  */
 import { rot13 } from "./decode.js";
 import { foldText } from "./fold.js";
-import { joinSpelled, skeleton, unleet } from "./views.js";
+import { joinSpelled, skeleton, unleet } from "./normal-forms.js";
 
-/** `folded` (from foldText) in its loose form: the pipeline's skeleton of its letters (views.ts), punctuation and symbols dropped, spaces collapsed, spelled letters and digits joined. */
+/** `folded` (from foldText) in its loose form: the pipeline's skeleton of its letters (normal-forms.ts), punctuation and symbols dropped, spaces collapsed, spelled letters and digits joined. */
 function looseText(folded: string): string {
   const bare = skeleton(unleet(folded))
     .replace(/[^\p{L}\p{N}\s]/gu, "")

@@ -24,12 +24,12 @@
  * so "twenty-four hundred", "twenty-4 hundred", "24 hundred", "2.4 thousand", "two and a half
  * thousand" (2500), "two grand" and "2 thousand 4 hundred" all read what they say. Scales: hundred,
  * thousand (and "grand", "k" after a number), lakh, million, crore, billion, trillion. Words are
- * compared by skeleton (views.ts), so look-alike letters read too.
+ * compared by skeleton (normal-forms.ts), so look-alike letters read too.
  */
 import { decInt, decOf, less, plus, shift, times, tooLong, type Dec } from "./decimal.js";
 import { romanValue } from "./roman.js";
 import type { Reading } from "./reading.js";
-import { skeleton, skeletonOf } from "./views.js";
+import { skeleton, skeletonOf } from "./normal-forms.js";
 
 const UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
 const TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
@@ -63,7 +63,7 @@ type Token =
 const VOCAB = [...UNITS, ...TEENS, ...TENS.filter((w) => w !== ""), "hundred", "and", "point", ...Object.keys(SCALES).filter((w) => w.length > 1)];
 /** The English number words (zero to ninety, hundred and the scales): what a ROT13 of number words is looked for by (decode.ts). */
 export const NUMBER_WORDS: readonly string[] = VOCAB.filter((w) => w !== "and" && w !== "point");
-/** Every word the grammar compares, by its skeleton (views.ts): a look-alike spelling (tweive, fоur with a Cyrillic о) is the word. */
+/** Every word the grammar compares, by its skeleton (normal-forms.ts): a look-alike spelling (tweive, fоur with a Cyrillic о) is the word. */
 const BY_SKELETON = new Map(
   [...VOCAB, ...Object.keys(DIGIT_WORD), ...Object.keys(PLURAL), ...Object.keys(REPEAT), ...FRACTIONS.flatMap(([w]) => w), ...CONNECTORS.flat(), "s", "pair", "couple", "of", "a", "an", "dot", "k"].map((w) => [skeleton(w), w]),
 );

@@ -4,7 +4,7 @@
  * by scripts/number-lexicon.mjs from cldr-rbnf and to-words; decisions 0440 and 0474). The lexicon gives, per language, the words of its numbers (each with its value),
  * the connector words it puts between them (und, y, og, et...) and whether it writes units before
  * tens (vierundzwanzig). The grammar, in text folded by numberText and compared by skeleton
- * (views.ts), where spaces, hyphens and soft hyphens between words may be there or not:
+ * (normal-forms.ts), where spaces, hyphens and soft hyphens between words may be there or not:
  *   number   = term { [conn] term }                 powers strictly falling, each rest below the power before
  *   term     = [multiplier [conn]] power | chunk      power: a word for 10^k (hundert, mille, тысячи, 만);
  *              or power [conn] multiplier where the language puts it first (elfu mbili)
@@ -28,7 +28,7 @@
 import { decInt, decKey, decOf, less, plus, shift, type Dec } from "./decimal.js";
 import { LEXICON } from "./lexicon.js";
 import type { Reading } from "./reading.js";
-import { skeletonOf } from "./views.js";
+import { skeletonOf } from "./normal-forms.js";
 
 /** Whether a language writes tens before units (twenty-one), units before tens (einundzwanzig), or both. */
 export type Order = "tu" | "ut" | "both";
@@ -383,7 +383,7 @@ function runs(text: string): Word[][] {
   return out;
 }
 
-/** Every number written in the words of a lexicon language in `text` (a view from views.ts). */
+/** Every number written in the words of a lexicon language in `text` (a normal form from normal-forms.ts). */
 export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Reading[] {
   const out: Reading[] = [];
   for (const words of runs(text)) {

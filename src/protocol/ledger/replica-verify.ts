@@ -16,6 +16,8 @@ import type { TableState } from "../policy/state.js";
 import type { Entry } from "../schemas/entry.js";
 import type { SignedHead } from "../schemas/head.js";
 import type { Coverage } from "../schemas/verify.js";
+import type { HashFunction } from "../encoding/hash.js";
+import type { EntryChecker } from "./entry-check.js";
 import { checkChainAndSignatures, checkNonces, checkOriginals, emptyCoverage, Refuted, replayPolicy } from "./verify.js";
 import { checkPastHead } from "./verify-heads.js";
 
@@ -49,19 +51,20 @@ export interface ExtendedLedger {
  * a ledger, from the tip's state and link: the chain, every recorded signature, nonces, the
  * `originals` of truncated bodies (one without its original is refuted with `requireOriginals`, else
  * counted unchecked), the policy replayed, custody entries' past heads; throws Refuted naming the
- * first bad entry. No head is judged here: a replica's extension must end at one (verifyExtension),
+ * first bad entry. `checker` checks the leaves and signatures and `hash` hashes the links, as in
+ * `checkChainAndSignatures` (defaults: the protocol's own). No head is judged here: a replica's extension must end at one (verifyExtension),
  * a live reader's is covered by the heads its socket follows (src/owner/live-transcript.ts).
  */
 export async function extendLedger(
   tip: ReplicaTip,
   items: readonly Entry[],
-  o: { originals: ReadonlyMap<number, string>; requireOriginals: boolean; maxEntries: number },
+  o: { originals: ReadonlyMap<number, string>; requireOriginals: boolean; maxEntries: number; checker?: EntryChecker; hash?: HashFunction },
 ): Promise<ExtendedLedger> {
   const seq = tip.state?.seq ?? 0;
   if (items.length === 0) throw new Refuted(seq + 1, "an extension carries at least one entry");
   const table = tip.state?.table ?? items[0]!.table;
   const coverage = emptyCoverage(items.length, {});
-  const links = await checkChainAndSignatures({ items }, table, coverage, { seq, link: tip.link });
+  const links = await checkChainAndSignatures({ items }, table, coverage, { seq, link: tip.link }, o.checker, o.hash);
   checkNonces({ items }, (key) => tip.nonceUsed(key));
   const opened = items[0]!.kind === "system" && items[0]!.subkind === "table_opened" ? items[0]!.data.config : null;
   checkOriginals({ items, originals: o.originals }, coverage, tip.state?.config ?? opened);

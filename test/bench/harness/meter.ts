@@ -71,7 +71,24 @@ export function readObject(binding: string, name: string): ObjectMeter | undefin
   return readObjects().find((m) => m.binding === binding && m.name === name);
 }
 
-/** A namespace whose ids remember their names and whose stubs count each call against the object they address. */
+/** `stub` of the object `id` addresses, each of its calls counted against that object. */
+function countedStub(binding: string, id: DurableObjectId, stub: DurableObjectStub): DurableObjectStub {
+  const m = () => meterOf(binding, id.toString());
+  return new Proxy(stub, {
+    get(s, method) {
+      const value = Reflect.get(s, method) as unknown;
+      if (typeof method !== "string" || method === "id" || method === "name" || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const calls = m().calls;
+        calls[method] = (calls[method] ?? 0) + 1;
+        // Reflect.apply: an RPC stub answers any property, `apply` too, as a remote call.
+        return Reflect.apply(value as (...a: unknown[]) => unknown, s, args);
+      };
+    },
+  });
+}
+
+/** A namespace whose ids remember their names and whose stubs, by id (`get`) or by name (`getByName`, durable-objects/stubs.ts), count each call against the object they address. */
 function countedNamespace(binding: string, ns: DurableObjectNamespace): DurableObjectNamespace {
   return new Proxy(ns, {
     get(target, prop) {
@@ -83,21 +100,13 @@ function countedNamespace(binding: string, ns: DurableObjectNamespace): DurableO
         };
       }
       if (prop === "get") {
-        return (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
-          const stub = target.get(id, options);
-          const m = () => meterOf(binding, id.toString());
-          return new Proxy(stub, {
-            get(s, method) {
-              const value = Reflect.get(s, method) as unknown;
-              if (typeof method !== "string" || method === "id" || method === "name" || typeof value !== "function") return value;
-              return (...args: unknown[]) => {
-                const calls = m().calls;
-                calls[method] = (calls[method] ?? 0) + 1;
-                // Reflect.apply: an RPC stub answers any property, `apply` too, as a remote call.
-                return Reflect.apply(value as (...a: unknown[]) => unknown, s, args);
-              };
-            },
-          });
+        return (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => countedStub(binding, id, target.get(id, options));
+      }
+      if (prop === "getByName") {
+        return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
+          const stub = target.getByName(name, options);
+          names.set(stub.id.toString(), { binding, name });
+          return countedStub(binding, stub.id, stub);
         };
       }
       const value = Reflect.get(target, prop) as unknown;

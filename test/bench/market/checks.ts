@@ -14,6 +14,7 @@ import { dealStatus, fold, isEntry, parseExport, type Entry, type TableState, ty
 import type { Haggled } from "./haggle.js";
 import type { Sold } from "./sealed.js";
 import { allowanceOf, secretsOf, type World } from "./scenario.js";
+import type { Verifying } from "./verifying.js";
 
 /** A ledger to read: its table, who reads it, and how. */
 export interface Ledger {
@@ -57,18 +58,18 @@ export interface Findings {
   problems: string[];
 }
 
-/** `text`, the export of `table`, verified offline against the relay key alone (not the heads a home holds). */
-export async function readExport(table: string, text: string, relayKey: string): Promise<ReadLedger> {
+/** `text`, the export of `table`, verified offline against the relay key alone (not the heads a home holds), its leaves and signatures checked by `verifying` (default: the protocol's checker). */
+export async function readExport(table: string, text: string, relayKey: string, verifying?: Verifying): Promise<ReadLedger> {
   const parsed = parseExport(text);
-  const report = await verifyExportText(text, { relayKey }, parsed);
+  const report = await verifyExportText(text, { relayKey, ...verifying }, parsed);
   const entries = parsed.ok ? parsed.view.items.filter(isEntry) : [];
   return { table, text, report, entries, state: fold(entries), clean: report.verdict === "CLEAN" };
 }
 
 /** Exports `ledger` as its reader and reads it (readExport). */
-export async function readLedger(ledger: Ledger, relayKey: string): Promise<ReadLedger> {
+export async function readLedger(ledger: Ledger, relayKey: string, verifying?: Verifying): Promise<ReadLedger> {
   const { text } = await ledger.client.exportLedger(ledger.reader);
-  return readExport(ledger.table, text, relayKey);
+  return readExport(ledger.table, text, relayKey, verifying);
 }
 
 /** The limits of every room a haggle or a sale opened. */

@@ -14,6 +14,7 @@ import { GuardedSeat, issueInvite, LiveTranscript, seatFiles, setMandate, type S
 import { sha256, utf8, type Entry, type HiddenEntry, type Signer } from "../../../src/protocol/index.js";
 import type { SeatSubmission } from "../../../src/client/node.js";
 import { allowanceOf, capOf, CATEGORIES, secretsOf, type Style, type World } from "./scenario.js";
+import type { Verifying } from "./verifying.js";
 
 /** What an agent in the bench runs on: a relay and a place for homes. */
 export interface Place {
@@ -21,6 +22,8 @@ export interface Place {
   dir: string;
   /** Called with every market entry a member's socket receives, when it arrives (the fan-out figure). */
   onMarketArrival?(owner: string, items: readonly (Entry | HiddenEntry)[], at: number): void;
+  /** How the agents verify what their sockets bring (verifying.ts). */
+  verifying: Verifying;
 }
 
 /** A seat an agent writes through: its guarded seat, judging by and writing over the seat's live transcript (its socket). */
@@ -30,9 +33,9 @@ export class AgentSeat {
     private readonly live: LiveTranscript,
   ) {}
 
-  /** `seat` (key `signer`) at `client`'s table, from `home`, its socket open. */
-  static async open(client: TableClient, seat: string, signer: Signer, home: string, onArrival?: LiveTranscriptArrival): Promise<AgentSeat> {
-    const live = await LiveTranscript.open({ client, seat, signer, ...(onArrival ? { onArrival } : {}) });
+  /** `seat` (key `signer`) at `client`'s table, from `home`, its socket open, verifying as `verifying` says. */
+  static async open(client: TableClient, seat: string, signer: Signer, home: string, verifying: Verifying, onArrival?: LiveTranscriptArrival): Promise<AgentSeat> {
+    const live = await LiveTranscript.open({ client, seat, signer, ...verifying, ...(onArrival ? { onArrival } : {}) });
     return new AgentSeat(new GuardedSeat({ client, seat, signer, home, live }), live);
   }
 
@@ -59,7 +62,7 @@ export class AgentSeat {
 
 type LiveTranscriptArrival = (items: readonly (Entry | HiddenEntry)[], at: number) => void;
 
-/** A member of the market: its name and style, home, owner key and market seat. */
+/** A member of the market: its name and style, home, owner key and market seat, and how its agent verifies. */
 export interface Member {
   name: string;
   style: Style;
@@ -69,6 +72,7 @@ export interface Member {
   seatKey: Signer;
   market: TableClient;
   marketSeat: AgentSeat;
+  verifying: Verifying;
 }
 
 /** The market: its id, its host (who created it), and its members by name. */
@@ -122,8 +126,8 @@ export async function openMarket(place: Place, world: World, id: string, allowan
       { now: Date.now(), clearLoosened: true },
     );
     const arrival: LiveTranscriptArrival | undefined = place.onMarketArrival ? (items, at) => place.onMarketArrival!(name, items, at) : undefined;
-    const marketSeat = await AgentSeat.open(market, made.seat, made.seatKey, made.home, arrival);
-    members.set(name, { name, style, home: made.home, owner: made.owner, seat: made.seat, seatKey: made.seatKey, market, marketSeat });
+    const marketSeat = await AgentSeat.open(market, made.seat, made.seatKey, made.home, place.verifying, arrival);
+    members.set(name, { name, style, home: made.home, owner: made.owner, seat: made.seat, seatKey: made.seatKey, market, marketSeat, verifying: place.verifying });
   });
   return { id, host: { home: host.home, owner: host.owner, client }, members };
 }

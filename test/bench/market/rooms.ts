@@ -64,7 +64,7 @@ export async function openRoom(o: { seq: number; seller: Member; buyer: Member; 
   const joined = await enter(second.member, o.seq, second.money);
   if (joined.room !== opened.room) throw new Error(`the two sides of match ${o.seq} entered different rooms`);
   const clients = { [o.opener]: opened.client, [o.opener === "seller" ? "buyer" : "seller"]: joined.client } as Record<"seller" | "buyer", TableClient>;
-  const seat = (side: "seller" | "buyer", m: Member) => AgentSeat.open(clients[side], m.seat, m.seatKey, m.home);
+  const seat = (side: "seller" | "buyer", m: Member) => AgentSeat.open(clients[side], m.seat, m.seatKey, m.home, m.verifying);
   const [seller, buyer] = await Promise.all([seat("seller", o.seller), seat("buyer", o.buyer)]);
   return { room: opened.room, seller, buyer };
 }

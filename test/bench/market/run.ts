@@ -8,7 +8,7 @@
  * plan, fan-out of the market to its members' sockets, the guards' refusals, the invariants, and
  * the fairness table.
  */
-import { accessSync, constants, mkdtempSync, rmSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { openTable } from "../../../src/client/node.js";
@@ -23,6 +23,8 @@ import { haggle, type Haggled, type Tally } from "./haggle.js";
 import { inBatches, openMarket, type Market, type Place } from "./members.js";
 import { makeWorld, rng, type Sizes, type World } from "./scenario.js";
 import { listAndCommit, revealAndSell, type Sold } from "./sealed.js";
+import { verifyingPool } from "./verifying.js";
+import { threadsBeside } from "../../../src/client/verify-pool.js";
 
 /** The seed every run draws its world from. */
 export const SEED = 20261206;
@@ -69,9 +71,13 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
   const dir = mkdtempSync(join(homesRoot(), "trestle-market-"));
   const arrivals = new Map<number, number[]>();
   let trading = false;
+  // Off the calling thread: on this machine's two cores the agents' own work fills the one, the checks the other beside the relay.
+  const threads = Math.max(1, threadsBeside());
+  const { verifying, pool } = verifyingPool(threads);
   const place: Place = {
     url: relay.url,
     dir,
+    verifying,
     onMarketArrival: (_owner, items, at) => {
       if (trading) for (const item of items) arrivals.set(item.seq, [...(arrivals.get(item.seq) ?? []), at]);
     },
@@ -83,7 +89,7 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
     const setupMs = performance.now() - started;
     o.log(`market: ${id} open, ${market.members.size} members admitted by key, mandates signed (${seconds(setupMs)} s)`);
 
-    const before = { meter: await readMeter(relay.url), relayCpu: relay.cpuSeconds(), agentsCpu: process.cpuUsage(), worker: await workerRequests(relay.url) };
+    const before = { meter: await readMeter(relay.url), relayCpu: relay.cpuSeconds(), agentsCpu: process.cpuUsage(), agentsThread: mainThreadCpuSeconds(), worker: await workerRequests(relay.url) };
     const tally: Tally = { refusals: {}, lateBids: 0, errors: [], probes: { tried: 0, refused: 0 }, marketWrites: new Set(), random: rng(SEED + 1) };
     trading = true;
     const tradeStart = performance.now();
@@ -94,6 +100,7 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
     trading = false;
     const relayCpu = relay.cpuSeconds() - before.relayCpu;
     const agents = process.cpuUsage(before.agentsCpu);
+    const agentsThread = mainThreadCpuSeconds();
     const costs = delta(before.meter, await readMeter(relay.url));
     const worker = (await workerRequests(relay.url)) - before.worker;
     o.log(`market: ${deals} deals in ${seconds(tradeMs)} s`);
@@ -103,11 +110,14 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
     const checksStart = performance.now();
     const relayKey = market.host.client.tracker.relayKey;
     const read: ReadLedger[] = [];
-    for (const room of rooms) {
-      const seller = market.members.get([...haggled, ...sold].find((x) => x.room === room)!.item.seller)!;
-      read.push(await readLedger({ table: room, client: await openTable({ relay: relay.url, table: room, home: seller.home }), reader: { signer: seller.owner, as: { owner: seller.name } } }, relayKey));
-    }
-    const marketLedger = await readLedger({ table: id, client: market.host.client, reader: { signer: market.host.owner, as: { owner: "host" } } }, relayKey);
+    // Several at once, so the relay serves one export while another is verified.
+    const [marketLedger] = await Promise.all([
+      readLedger({ table: id, client: market.host.client, reader: { signer: market.host.owner, as: { owner: "host" } } }, relayKey, verifying),
+      inBatches([...rooms], 8, async (room) => {
+        const seller = market.members.get([...haggled, ...sold].find((x) => x.room === room)!.item.seller)!;
+        read.push(await readLedger({ table: room, client: await openTable({ relay: relay.url, table: room, home: seller.home }), reader: { signer: seller.owner, as: { owner: seller.name } } }, relayKey, verifying));
+      }),
+    ]);
     const findings = await judge(world, { relayKey, market: marketLedger, rooms: read, limits: limitsOf(haggled, sold), sold, allowanceShare: ALLOWANCE_SHARE });
     const checksMs = performance.now() - checksStart;
     for (const p of [...findings.problems, ...tally.errors]) o.log(`market check: ${p}`);
@@ -148,6 +158,9 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
       load_average_1min: load,
       relay_cpu_s: round(relayCpu, 1),
       agents_cpu_s: round((agents.user + agents.system) / 1e6, 1),
+      // The agents' own thread (scripts, guards, sockets, policy replay); the rest of agents_cpu_s is the checking threads' and libuv's.
+      agents_main_thread_cpu_s: agentsThread === null || before.agentsThread === null ? null : round(agentsThread - before.agentsThread, 1),
+      verify_threads: threads,
       relay_cpu_ms_per_deal: round((relayCpu * 1000) / Math.max(1, deals), 1),
       ...costFigures(costs, { market: id, rooms, dealRooms, deals, workerRequests: worker }),
       setup_cost: per(total(delta(atStart, before.meter)), 1),
@@ -156,6 +169,7 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
     };
     return { figures, ok: invariantsHold(findings, deals) && tally.errors.length === 0 };
   } finally {
+    await pool.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -181,6 +195,16 @@ async function trade(market: Market, world: World, o: MarketRunOptions, tally: T
     if (++done % 50 === 0) o.log(`market: ${done} of ${world.items.length} items haggled (${seconds(performance.now() - tradeStart)} s)`);
   });
   return { haggled, sold: await sales };
+}
+
+/** CPU-seconds this process's main thread has used (Linux: /proc/self/task/<pid>/stat, at 100 ticks a second), or null where that cannot be read. */
+function mainThreadCpuSeconds(): number | null {
+  try {
+    const fields = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
 }
 
 /** The Worker's requests so far, as the bench relay counts them. */

@@ -1,7 +1,8 @@
 /**
- * The WebSocket adapter (src/client/websocket.ts): in Node without a global WebSocket it connects
- * with the `ws` package and offers no permessage-deflate (decision 0497), so a server that would
- * compress every frame sends them as they are; frames still go both ways and the opening ping is sent.
+ * The WebSocket adapter (src/client/websocket.ts): in Node, with or without a global WebSocket
+ * (Node 22 has undici's, which offers permessage-deflate), it connects with the `ws` package and
+ * offers no permessage-deflate (decisions 0497, 0541), so a server that would compress every frame
+ * sends them as they are; frames still go both ways and the opening ping is sent.
  */
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
@@ -27,7 +28,7 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-describe.skipIf(typeof (globalThis as { WebSocket?: unknown }).WebSocket === "function")("connectWire in Node without a global WebSocket", () => {
+describe(`connectWire in Node ${process.versions.node} (a global WebSocket: ${typeof (globalThis as { WebSocket?: unknown }).WebSocket === "function"})`, () => {
   it("offers no permessage-deflate, so nothing is compressed, and frames go both ways", async () => {
     const heard: string[] = [];
     let answered!: () => void;

@@ -10,11 +10,11 @@ const source = (path: string) => readFileSync(new URL(`../../../${path}`, import
 /** Every `METHOD /path` the Worker serves, read from worker/index.ts and the route modules it mounts. */
 function workerRoutes(): string[] {
   const index = source("worker/index.ts");
-  const routes = [...index.matchAll(/^app\.(get|post)\("([^"]+)"/gm)].map((m) => `${m[1]!.toUpperCase()} ${m[2]}`);
-  for (const [, prefix, name] of index.matchAll(/^app\.route\("([^"]+)", (\w+)\)/gm)) {
-    const module = new RegExp(`import \\{ ${name} \\} from "\\./(routes/[\\w-]+)\\.js"`).exec(index)![1];
+  const routes = [...index.matchAll(/^app\.(get|post)\(\s*"([^"]+)"/gm)].map((m) => `${m[1]!.toUpperCase()} ${m[2]}`);
+  for (const [, prefix, name] of index.matchAll(/^app\.route\(\s*"([^"]+)",\s*(\w+),?\s*\)/gm)) {
+    const module = new RegExp(`import \\{\\s*${name},?\\s*\\} from "\\./(routes/[\\w-]+)\\.js"`).exec(index)![1];
     const text = source(`worker/${module}.ts`);
-    for (const [, method, path] of text.matchAll(new RegExp(`^${name}\\.(get|post)\\("([^"]+)"`, "gm"))) {
+    for (const [, method, path] of text.matchAll(new RegExp(`^${name}\\.(get|post)\\(\\s*"([^"]+)"`, "gm"))) {
       routes.push(`${method!.toUpperCase()} ${prefix}${path === "/" ? "" : path}`);
     }
   }

@@ -28,7 +28,7 @@ function hostOver(state: TableState, now: number): Writer {
     append: (entries: Entry[]) => entries.map((e) => ({ ...e, leaf: "leaf", link: "link" })),
   };
   // Its append never runs the notifications' writer, so nothing is recorded.
-  const notices = { record: () => false, armRetry: () => undefined };
+  const notices = { record: () => null, armRetry: () => undefined };
   return { state, ledger: ledger as unknown as Ledger, now: () => now, answerers: () => new Set(), channels: async () => false, notices: notices as unknown as Notices, limits: new TableLimits(() => ({ ...OPERATOR_LIMITS })), burial: null };
 }
 

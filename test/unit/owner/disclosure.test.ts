@@ -150,11 +150,12 @@ describe("disclosureCheck (one never_disclose list compiled once, for many messa
     { kind: "offer", terms: { amount: 324000, currency: "TWD" } },
     { kind: "say", body: "two thousand four hundred" },
     { kind: "say", body: "nothing to see" },
+    { kind: "say", body: "240000 cents" },
   ];
 
-  it("finds in each message what findDisclosure finds, under each message's own currency and setting", () => {
+  it("finds in each message what findDisclosure finds, under each message's own currency and setting, also when it scanned the same text before", () => {
     const compiled = disclosureCheck(NEVER);
-    for (const value of messages) {
+    for (const value of [...messages, ...messages]) {
       for (const over of [{}, { currency: "TWD" }, { currency: "TWD", secretAmount: "allow" as const }]) {
         expect(compiled(value, over)).toEqual(findDisclosure(value, check(over)));
       }

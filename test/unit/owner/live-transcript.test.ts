@@ -8,7 +8,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { HttpClient, TableClient, type FetchLike, type WireConnect } from "../../../src/client/index.js";
 import { GuardedSeat, LiveTranscript } from "../../../src/owner/index.js";
-import { canonicalize, chainEntry, signHead, type Entry, type SignedHead } from "../../../src/protocol/index.js";
+import { nodeEd25519 } from "../../../src/client/node-ed25519.js";
+import { nodeSha256 } from "../../../src/client/node-sha256.js";
+import { canonicalize, chainEntry, entryChecker, signHead, type Entry, type EntryChecker, type HashFunction, type SignedHead } from "../../../src/protocol/index.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { mandate, strollerRoom } from "../../support/room-client.js";
 import { twd } from "../../support/room-fixture.js";
@@ -61,6 +63,29 @@ describe("a live transcript", () => {
       const transcript = await live.transcript();
       expect(transcript.report.verdict).toBe("CLEAN");
       expect(transcript.entries.map((e) => e.seq)).toEqual(l.entries.map((e) => e.seq));
+      expect(canonicalize(transcript.state)).toBe(canonicalize(l.state));
+    } finally {
+      live.close();
+    }
+  });
+
+  it("checks every arrived entry with the checker and links' SHA-256 it is given (Node's native ones here), reaching the same state", async () => {
+    const { k, l, relayKey, head } = await debate();
+    const checked: number[] = [];
+    const native = entryChecker(nodeSha256, nodeEd25519);
+    const checker: EntryChecker = (entries, texts) => {
+      checked.push(...entries.map((e) => e.seq));
+      return native(entries, texts);
+    };
+    let hashed = 0;
+    const sha256: HashFunction = (bytes) => ((hashed += 1), nodeSha256(bytes));
+    const client = await TableClient.open({ http: new HttpClient({ url: "http://relay.invalid" }), table: head.table, relayKey });
+    const live = await LiveTranscript.open({ client, seat: "judge", signer: k.judge, connect: socketOnly(head.table, l.entries, head), checker, sha256 });
+    try {
+      const transcript = await live.transcript();
+      expect(transcript.report.verdict).toBe("CLEAN");
+      expect(checked).toEqual(l.entries.map((e) => e.seq));
+      expect(hashed).toBeGreaterThanOrEqual(l.entries.length);
       expect(canonicalize(transcript.state)).toBe(canonicalize(l.state));
     } finally {
       live.close();

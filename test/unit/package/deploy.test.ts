@@ -82,7 +82,7 @@ describe("the deployable Worker", () => {
     }
     expect([...live].sort()).toEqual(config.durable_objects.bindings.map((b) => b.class_name).sort());
     const index = readFileSync(join(ROOT, "worker/index.ts"), "utf8");
-    for (const name of live) expect(index).toMatch(new RegExp(`^export \\{ ${name} \\} from `, "m"));
+    for (const name of live) expect(index).toMatch(new RegExp(`^export \\{\\s*${name},?\\s*\\} from `, "m"));
   });
 });
 

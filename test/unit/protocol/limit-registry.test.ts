@@ -39,7 +39,8 @@ describe("the table of limits", () => {
       expect(names.has(name), `${path} refuses over "${name}", which is not a row`).toBe(true);
       expect(LIMIT_TABLE[name as LimitName].codes, `${path}: ${name}`).toContain("E_RATE_LIMITED");
     }
-    const detailed = sourceFiles().flatMap((f) => [...f.text.matchAll(/\{ limit: "(\w+)"/g)].map((m) => ({ path: f.path, name: m[1]! })));
+    const detailed = sourceFiles().flatMap((f) => [...f.text.matchAll(/\{\s*limit: "(\w+)"/g)].map((m) => ({ path: f.path, name: m[1]! })));
+    expect(detailed.length).toBeGreaterThan(2);
     for (const { path, name } of detailed) expect(names.has(name), `${path} names limit "${name}", which is not a row`).toBe(true);
   });
 

@@ -43,7 +43,8 @@ const RECORDED: Record<number, string> = {
   10: "1212beb9d2aaaee98e3023606fa3e826249677a02df4c2e3a67f5e7725b756eb",
   // A market's chat groups (issue 37, decision 0500): group_bound and group_unbound fold into market.groups; a listing a
   // member posted from a bound group (group_listing, no seat, its `via`) is live and matched like a seat's, and group_unlist withdraws it.
-  11: "79d063b3dc2e6c21c5ed23e29cd47836d70a7399756383a47c4cabeb41904502",
+  // Re-recorded for the same version: two loop bounds in rotation.ts and delegation.ts renamed (guard → step, hops); the fold did not change.
+  11: "5ae3fe3cbae6d2d116776d5d61313e9ab15cfeed3beaf2d24bc369a69bca567d",
 };
 
 /** Every .ts file under the policy folder, its sub-folders included (kinds/, topologies/, market/), by path from it. */

@@ -25,7 +25,7 @@ export function delegationPolicy(topology: z.infer<typeof DelegationTopologySche
   /** The first present seat up the line from `seat` (the lead for a seat off the lines), or null. */
   const upFrom = (state: TableState, seat: string): string | null => {
     let up = onLine(seat) ? managerOf.get(seat) : lead;
-    for (let guard = 0; up !== undefined && guard <= managerOf.size; guard++) {
+    for (let hops = 0; up !== undefined && hops <= managerOf.size; hops++) {
       if (isPresent(state, up)) return up;
       up = managerOf.get(up);
     }

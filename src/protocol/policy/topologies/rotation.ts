@@ -51,7 +51,7 @@ export function nextInRounds(at: SlotPosition, length: number): SlotPosition {
 export function scanRotation(rotation: Rotation, state: TableState): (Slot & { at: SlotPosition; after: SlotPosition }) | null {
   let at = state.floor.cursor;
   // Bounded: a full pass over every slot of two rounds finds a present seat or none exists.
-  for (let guard = 0; guard < 2 * (rotation.participants.length + 1); guard++) {
+  for (let step = 0; step < 2 * (rotation.participants.length + 1); step++) {
     const slot = rotation.slot(at);
     if (!slot) return null;
     const after = rotation.next(at);

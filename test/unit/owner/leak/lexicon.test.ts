@@ -14,7 +14,7 @@ import { ToWords } from "to-words";
 import { buildLexicon, formOf, languages, lexiconModule, LEXICON_FILE, RBNF_ROOT, toWordsLanguages, type Built } from "../../../../scripts/lexicon/lexicon.js";
 import { Formatter, ruleSets, type SpelloutJson } from "../../../../scripts/lexicon/rbnf.js";
 import { decInt, decKey } from "../../../../src/owner/leak/decimal.js";
-import { numberViews } from "../../../../src/owner/leak/views.js";
+import { numberForms } from "../../../../src/owner/leak/normal-forms.js";
 import { LEXICON } from "../../../../src/owner/leak/lexicon.js";
 import { defaultLexicon, readRbnf, spansOf } from "../../../../src/owner/leak/words-rbnf.js";
 
@@ -87,7 +87,7 @@ describe("numbers the lexicon was not built from (property)", () => {
         expect(spansOf(form, lang, lexicon)(0).get([...form].length)).toContain(String(n));
         // One word shorter than four letters is not read alone (readRbnf): stu, sto, mil.
         fc.pre(/[\s-]/.test(spelled!) || [...form].length >= 4);
-        const read = numberViews(`my floor: ${spelled}.`).flatMap((view) => readRbnf(view).map((r) => decKey(r.value)));
+        const read = numberForms(`my floor: ${spelled}.`).flatMap((view) => readRbnf(view).map((r) => decKey(r.value)));
         expect(read).toContain(decKey(decInt(n)));
       }),
       { numRuns: 400 },
@@ -107,7 +107,7 @@ describe("decimals in words (property)", () => {
         const point = LEXICON_POINTS.get(line.id)!;
         const [whole, digit] = [spell(n), spell(d)];
         fc.pre(whole !== null && digit !== null && point !== undefined);
-        const read = numberViews(`so: ${whole} ${point} ${digit}.`).flatMap((view) => readRbnf(view).map((r) => decKey(r.value)));
+        const read = numberForms(`so: ${whole} ${point} ${digit}.`).flatMap((view) => readRbnf(view).map((r) => decKey(r.value)));
         expect(read, id).toContain(`${n}.${d}`);
       }),
       { numRuns: 300 },

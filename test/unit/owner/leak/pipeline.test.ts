@@ -1,5 +1,5 @@
 /**
- * The normalisation pipeline every number reader runs behind (src/owner/leak/views.ts): the tricks
+ * The normalisation pipeline every number reader runs behind (src/owner/leak/normal-forms.ts): the tricks
  * that the word check reads (look-alike letters, digits inside words, letters spelled one by one,
  * punctuation inside words) read for number words too, and digits apart by decoration or by a
  * comma, slash or spaced dot read as one number; without reading an ordinary amount as another.

@@ -7,10 +7,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { decKey } from "../../../../src/owner/leak/decimal.js";
-import { numberViews } from "../../../../src/owner/leak/views.js";
+import { numberForms } from "../../../../src/owner/leak/normal-forms.js";
 import { readRbnf } from "../../../../src/owner/leak/words-rbnf.js";
 
-const values = (text: string) => new Set(numberViews(text).flatMap((view) => readRbnf(view).map((r) => decKey(r.value))));
+const values = (text: string) => new Set(numberForms(text).flatMap((view) => readRbnf(view).map((r) => decKey(r.value))));
 
 describe("readRbnf", () => {
   it.each([

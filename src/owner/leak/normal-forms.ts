@@ -1,7 +1,7 @@
 /**
  * The leak gate's normalisation pipeline (docs/ROOMS.md "never_disclose"): the few views of a text
  * that every reader of the gate runs on, numbers and words alike, so a spelling trick that works
- * on one grammar works on none. For numbers (numberViews):
+ * on one grammar works on none. For numbers (numberForms):
  *   folded = numberText (fold.ts): NFKC, case, invisible characters, every script's digits;
  *   loose  = the folded view with decoration dropped (keycap marks after a digit, emoji and other
  *            symbols between digits read as one separator), single digits apart by a comma, slash,
@@ -78,7 +78,7 @@ export function looseNumberText(folded: string): string {
 }
 
 /** The distinct views of `text` every number reader runs on: folded, then loose. */
-export function numberViews(text: string): string[] {
+export function numberForms(text: string): string[] {
   const folded = numberText(text);
   const loose = looseNumberText(folded);
   return loose === folded ? [folded] : [folded, loose];
