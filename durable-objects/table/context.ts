@@ -1,10 +1,11 @@
 /**
- * What every role module (writing/, reading/, sockets/, storage/) sees of one table's object: its
+ * What every role module (sockets/, reading/, writing/, market/, object/) sees of one table's object: its
  * lower parts (the object's storage and env, the folded state, the ledger, the tombstone, the
  * limits, the owner notifications, the replica) and the steps the object composes from role
  * modules (what follows a write, the alarm's schedule, forgetting a deleted table), declared here
- * and wired in composed-context.ts. This file imports no role module, so a role module that takes
- * the context imports only downward.
+ * and wired in object/composed-context.ts. This file imports only types, and only from the layers
+ * below it (storage/, limits.ts, approvers.ts; docs/ARCHITECTURE.md), so a role module that takes the
+ * context imports only downward.
  */
 import type { TableState } from "../../src/protocol/policy/state.js";
 import type { Signer } from "../../src/protocol/signing/crypto.js";
@@ -13,10 +14,10 @@ import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { Ledger } from "./storage/ledger.js";
 import type { Burial } from "./storage/tombstone.js";
 import type { TableLimits } from "./limits.js";
-import type { Notices } from "./writing/notify.js";
-import type { ChannelProbe } from "./writing/approvers.js";
-import type { WriteOutcome } from "./writing/outcome.js";
-import type { Replica } from "./reading/replica.js";
+import type { Notices } from "./storage/notices.js";
+import type { ChannelProbe } from "./approvers.js";
+import type { WriteOutcome } from "./storage/outcome.js";
+import type { Replica } from "./storage/replica.js";
 import type { Principal } from "../../src/protocol/schemas/auth.js";
 
 /** A read request as the Worker saw it: the Authorization header and the signed path. */
@@ -25,7 +26,7 @@ export interface ReadAuth {
   path: string;
 }
 
-/** One table's object as its role modules use it; the object holds exactly one (composed-context.ts). */
+/** One table's object as its role modules use it; the object holds exactly one (object/composed-context.ts). */
 export interface TableContext {
   /** The folded state, rebuilt from SQLite on every wake identically; null before the table exists and once it is deleted. */
   state: TableState | null;
@@ -38,11 +39,11 @@ export interface TableContext {
   readonly env: Env;
   /** Rates and socket caps this table counts itself (limits.ts). */
   readonly limits: TableLimits;
-  /** Owner notifications recorded with their entries and not yet handed over (writing/notify.ts). */
+  /** Owner notifications recorded with their entries and not yet handed over (storage/notices.ts). */
   readonly notices: Notices;
   /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
   readonly channels: ChannelProbe;
-  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (reading/replica.ts). */
+  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (storage/replica.ts). */
   readonly replica: Replica;
   /** The ledger limit this relay publishes (LIMITS.entries); a replica's pages are judged with it. */
   readonly maxEntries: number;

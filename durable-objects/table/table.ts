@@ -1,48 +1,38 @@
 /**
- * TableDO: one Durable Object per table. It totally orders the table's entries and signs its
- * heads. One class of routes holding one context (composed-context.ts: storage, env, the folded
- * state, the ledger, the relay key, the heads, what follows a write), which it hands to the modules
- * doing the work, by role, as the TableContext they see (context.ts, which imports none of them):
- * writing/ (the one submit of HTTP and socket writes, verify-admit-append, controls, rooms,
- * sub-tables, custody, notes, notifications, the alarm's jobs), reading/ (reads, the public read,
- * heads, the replica and the pages it is fed), sockets/ (read authorization, sessions, the one
- * fan-out to every kind of socket) and storage/ (schema, ledger and its checkpoints, lifetimes, the
- * tombstone). The folded state lives in memory and is rebuilt from SQLite on every wake, identically.
+ * TableDO: one Durable Object per table, the ledger machine's object (object/ledger-object.ts: the
+ * ledger, its heads, checkpoint, tiles, export, mirror and custody, sockets, alarm and deletion)
+ * with a table's own routes: creation and joins, the one submit and approval of HTTP and socket
+ * writes, controls, revocations, rooms' invites and ejections, notes, questions and instructions to
+ * owners, sub-tables, the gateway's tasks, the projection, and a market's reads, deals and chat
+ * groups (market/). Each route hands the object's one context to the role module doing the work
+ * (writing/, reading/, market/), as the TableContext it sees (context.ts).
  */
-import { DurableObject } from "cloudflare:workers";
 import { TrestleError } from "../../src/protocol/errors.js";
-import { PING_FRAME, PONG_FRAME } from "../../src/protocol/schemas/ws.js";
-import type { ApproveResponse, CreateResponse, EntriesResponse, JoinResponse, ProjectionResponse, SubmitResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
+import type { ApproveResponse, CreateResponse, JoinResponse, ProjectionResponse, SubmitResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import { errorResponse, guarded, type Result } from "../result.js";
-import { readEntries, readExport, readProjection, readTasks } from "./reading/reads.js";
-import { refuseFrame } from "./sockets/sessions.js";
+import type { NoteResponse } from "../../src/protocol/schemas/room.js";
+import type { InstructionList, InstructionResponse, OwnerAnswer, QuestionList, QuestionRecord, QuestionResponse } from "../../src/protocol/schemas/owner-ask.js";
+import type { GroupState } from "../../src/protocol/policy/market/market-state.js";
+import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
+import type { DealRecordResponse, ListingsResponse, ListingView, MatchResponse } from "../../src/protocol/schemas/market.js";
+import type { RoomDeal } from "../../src/protocol/schemas/market-deal.js";
+import { guarded, unwrap, type Result } from "../result.js";
+import type { WriteOutcome } from "./storage/outcome.js";
+import type { ReadAuth } from "./context.js";
+import { readProjection, readTasks } from "./reading/reads.js";
+import { originHost } from "./reading/tlog.js";
 import { deliverResult } from "./writing/results.js";
 import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./writing/subtables.js";
 import { writeCreate, writeJoin } from "./writing/writes.js";
-import type { WriteOutcome } from "./writing/outcome.js";
 import { approvalResponse, approve, submit } from "./writing/submit.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./writing/control.js";
 import { writeRevoke } from "./writing/revoke.js";
 import { writeAttestedApproval, type AttestedApproval } from "./writing/chat-approvals.js";
-import { ownerNotify } from "./writing/notify.js";
 import { runSettlements, runWatchdog } from "./writing/alarms.js";
-import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePublicMessage } from "./reading/public-read.js";
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./writing/rooms.js";
 import { sendOwnerNote } from "./writing/notes.js";
-import type { NoteResponse } from "../../src/protocol/schemas/room.js";
 import { answerAttested, answerQuestion, askOwner, listQuestions, readQuestion, type AttestedAnswer } from "./writing/owner-ask.js";
 import { instructAttested, instructSeat, readInstructions, type AttestedInstruction } from "./writing/owner-instructions.js";
-import type { InstructionList, InstructionResponse, OwnerAnswer, QuestionList, QuestionRecord, QuestionResponse } from "../../src/protocol/schemas/owner-ask.js";
-import type { DeleteResponse } from "../../src/protocol/schemas/lifetime.js";
-import { closeOverLimit, refusedUpgrade } from "../limits/refuse-socket.js";
-import { buryTable, canonicalRequest, claimCreation, verifiedDelete } from "./storage/lifetime.js";
-import { deletedError, repeatedDelete } from "./storage/tombstone.js";
-import type { CustodyResponse } from "../../src/protocol/schemas/custody.js";
-import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
-import { acceptPage } from "./reading/replica-page.js";
-import { writeCustody } from "./writing/custody.js";
-import { originHost, readTile, signedCheckpoint, type TileBody } from "./reading/tlog.js";
 import { readListings, readMatch, marketReader } from "./market/market-reads.js";
 import { roomDeal, writeDealRecord } from "./market/market-deals.js";
 import {
@@ -58,27 +48,20 @@ import {
   type GroupListingInput,
   type GroupMember,
 } from "./market/market-groups.js";
-import type { GroupState } from "../../src/protocol/policy/market/market-state.js";
-import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import type { DealRecordResponse, ListingsResponse, ListingView, MatchResponse } from "../../src/protocol/schemas/market.js";
-import type { RoomDeal } from "../../src/protocol/schemas/market-deal.js";
-import { unwrap } from "../result.js";
-
-import { ComposedContext } from "./composed-context.js";
-import type { ReadAuth } from "./context.js";
+import { claimCreation } from "./object/lifetime.js";
+import { LedgerObject } from "./object/ledger-object.js";
 
 export type { ReadAuth } from "./context.js";
 
-/** The Durable Object for one table. */
-export class TableDO extends DurableObject<Env> {
-  /** The table's one context: every role module is handed this (as the TableContext of context.ts). */
-  readonly table: ComposedContext;
-
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair(PING_FRAME, PONG_FRAME));
-    this.table = new ComposedContext(ctx, env);
+/** The Durable Object for one table: the ledger machine's object with a table's routes. */
+export class TableDO extends LedgerObject {
+  /** The table's own jobs: the task watchdog, auctions and sealed listings due to settle, any pending sub-table result delivery. */
+  protected async alarmJobs(): Promise<void> {
+    for (const outcome of runWatchdog(this.table)) await this.table.afterWrite(outcome);
+    for (const outcome of runSettlements(this.table)) await this.table.afterWrite(outcome);
+    await deliverResult(this.table);
   }
+
   /** POST /tables; `host` (the relay host the request reached) becomes the table's log origin (reading/tlog.ts). */
   async create(body: unknown, host?: string): Promise<Result<CreateResponse>> {
     return this.writing(async () => {
@@ -202,37 +185,6 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /**
-   * The table's alarm (alarms.ts): sockets past their authentication deadline, the table's end of
-   * life, the task watchdog, auctions and sealed listings due to settle, any pending sub-table result delivery, owner
-   * notifications not yet taken, the checkpoint for the witnesses. At least once: a repeated run appends nothing.
-   */
-  override async alarm(): Promise<void> {
-    this.table.alarms.fired();
-    if (this.table.burial) return;
-    const limits = this.table.limits.values;
-    this.table.sessions.expireUnauthenticated(this.table.now(), limits.socket_auth_ms);
-    const expiry = this.table.expiry.at(this.table.state, limits);
-    if (expiry !== null && expiry <= this.table.now()) return this.table.expire();
-    // A mirror runs no jobs but its own lifetime here: its relay's watchdog, results and notifications are that relay's.
-    if (this.table.replica.mirror) return this.table.reschedule();
-    for (const outcome of runWatchdog(this.table)) await this.table.afterWrite(outcome);
-    for (const outcome of runSettlements(this.table)) await this.table.afterWrite(outcome);
-    await deliverResult(this.table);
-    await this.table.notices.handOffDue(ownerNotify(this.env), () => this.table.now());
-    await this.table.witness();
-    await this.table.reschedule();
-  }
-
-  /** POST /tables/:id/delete: the creator's signed delete (lifetime.ts); the same request again gets the same answer. */
-  async deleteTable(body: unknown): Promise<Result<DeleteResponse>> {
-    return guarded(async () => {
-      if (this.table.burial) return repeatedDelete(this.table.burial, canonicalRequest(body));
-      const owner = await verifiedDelete(this.table.requireState(), body, this.table.now());
-      return buryTable(this.table, { table: this.table.requireState().table, deleted_at: this.table.now(), reason: "owner", owner }, canonicalRequest(body));
-    });
-  }
-
   /** POST /tables/:id/control (owner-signed pause or resume) */
   async control(body: unknown): Promise<Result<SubmitResponse>> {
     return this.writing(async () => {
@@ -286,21 +238,6 @@ export class TableDO extends DurableObject<Env> {
     });
   }
 
-  /** GET /tables/:id/head */
-  async head(): Promise<Result<SignedHead>> {
-    return guarded(() => this.table.currentHead());
-  }
-
-  /** GET /tables/:id/checkpoint: the signed checkpoint note and the cosignatures kept for it (reading/tlog.ts). */
-  async checkpoint(host: string): Promise<Result<string>> {
-    return guarded(() => signedCheckpoint(this.table, host));
-  }
-
-  /** GET /tables/:id/tile/...: a hash tile or entry bundle, read as the ledger is (reading/tlog.ts). */
-  async tile(auth: ReadAuth, path: string): Promise<Result<TileBody>> {
-    return guarded(() => readTile(this.table, path, auth));
-  }
-
   /** GET /tables/:id/projection?after=, with the head it was computed at (§7). */
   async projection(auth: ReadAuth, after: number): Promise<Result<ProjectionResponse>> {
     return guarded(async () => {
@@ -309,98 +246,6 @@ export class TableDO extends DurableObject<Env> {
       const head = this.table.currentHead();
       const projection = readProjection(this.table.requireState(), this.table.ledger, principal, after);
       return { ...projection, head: await head };
-    });
-  }
-
-  /** GET /tables/:id/entries?from=&to= */
-  async entries(auth: ReadAuth, from: number, to: number): Promise<Result<EntriesResponse>> {
-    return guarded(async () => {
-      const principal = await this.table.reader(auth);
-      const head = await this.table.currentHead();
-      return readEntries(this.table.requireState(), this.table.ledger, principal, { from, to: Math.min(to, head.seq) }, head);
-    });
-  }
-
-  /** GET /tables/:id/export */
-  async exportLedger(auth: ReadAuth): Promise<Result<string>> {
-    return guarded(async () => {
-      const principal = await this.table.reader(auth);
-      const head = await this.table.currentHead();
-      return readExport(this.table.requireState(), this.table.ledger, principal, head, await this.table.earlierHeads(head));
-    });
-  }
-
-  /** GET /tables/:id/public/export: no authorization, public tables only (reading/public-read.ts). */
-  async publicExport(): Promise<Result<string>> {
-    return guarded(async () => {
-      const head = await this.table.currentHead();
-      return publicExport(this.table.requireState(), this.table.ledger, head, await this.table.earlierHeads(head));
-    });
-  }
-
-  /** GET /view/:id asks this before serving the viewer's page: E_TABLE_DELETED for a deleted table, else ok (unknown and private tables are the page's to show). */
-  async notDeleted(): Promise<Result<null>> {
-    return guarded(() => {
-      if (this.table.burial) throw deletedError(this.table.burial.tombstone);
-      return null;
-    });
-  }
-
-  /** GET /tables/:id/ws and /tables/:id/public/ws (upgrades); a deleted table's socket carries only its refusal (E_TABLE_DELETED, then 4410), which a browser can read. */
-  override async fetch(request: Request): Promise<Response> {
-    try {
-      if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
-        throw new TrestleError("E_SCHEMA", "this route needs a WebSocket upgrade");
-      }
-      if (this.table.burial) return refusedUpgrade(deletedError(this.table.burial.tombstone));
-      if (isPublicUpgrade(request)) return await acceptPublic(this.table, request);
-      const { response, deadline } = this.table.sessions.open(this.table.requireState().table, this.table.now(), this.table.limits);
-      if (deadline !== null) this.table.alarms.armBy(deadline);
-      return response;
-    } catch (error) {
-      return errorResponse(error);
-    }
-  }
-
-  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    if (this.table.burial) return closeOverLimit(ws, deletedError(this.table.burial.tombstone));
-    const frame = this.table.limits.frame(ws, this.table.now());
-    if (frame.verdict === "close") return closeOverLimit(ws, frame.error);
-    if (frame.verdict === "refuse") return refuseFrame(ws, message, frame.error);
-    if (isPublicSocket(this.ctx, ws)) return refusePublicMessage(ws);
-    await this.table.sessions.message(ws, message, this.table);
-  }
-
-  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closing");
-    } catch {
-      // Already closed by the runtime.
-    }
-  }
-
-  /** GET /tables/:id/replica: whether the table is a mirror here, the relay holding it, its tip and head, evidence kept. */
-  async replicaStatus(): Promise<Result<ReplicaStatus>> {
-    return guarded(() => this.table.statusNow());
-  }
-
-  /** POST /tables/:id/replica: a verified chain extension for the replica (replica.ts); pushed to readers once stored. */
-  async replicate(body: unknown): Promise<Result<ReplicaStatus>> {
-    return guarded(async () => {
-      const appended = await acceptPage(this.table, body, (draft) => claimCreation(this.table, draft));
-      if (appended.length > 0) {
-        this.table.pushQueue.queue(appended);
-        await this.table.reschedule();
-      }
-      return this.table.statusNow();
-    });
-  }
-
-  /** POST /tables/:id/custody: the owners' custody statement; this relay takes the table over (custody.ts). */
-  async takeCustody(body: unknown): Promise<Result<CustodyResponse>> {
-    return guarded(async () => {
-      const outcome = await writeCustody(this.table, body, await this.table.signer());
-      return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
     });
   }
 
@@ -495,14 +340,6 @@ export class TableDO extends DurableObject<Env> {
     return guarded(() => {
       const items = readListings(this.table, owner === null ? {} : { owner });
       return { items: items.slice(0, limit), total: items.length };
-    });
-  }
-
-  /** A write: refused while the table is a read-only mirror here (E_MIRROR), else run as any guarded call. */
-  private writing<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
-    return guarded(() => {
-      this.table.refuseMirror();
-      return fn();
     });
   }
 }

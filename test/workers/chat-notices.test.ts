@@ -8,7 +8,7 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { NOTICE_RETRY_MS } from "../../durable-objects/table/writing/notify.js";
+import { NOTICE_RETRY_MS } from "../../durable-objects/table/storage/notices.js";
 import { writeSubmission } from "../../durable-objects/table/writing/writes.js";
 import { signSubmission } from "../../src/protocol/index.js";
 import type { Notification } from "../../src/protocol/schemas/notify.js";

@@ -17,7 +17,7 @@ import { marketStatementsOf } from "../../../src/protocol/signing/market.js";
 import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { TableContext } from "../context.js";
-import type { WriteOutcome } from "../writing/outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 import { checkStatements, commit } from "../writing/writes.js";
 
 /** Whether `state` is a match room with a deal both owners signed. */

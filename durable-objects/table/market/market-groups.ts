@@ -18,7 +18,7 @@ import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import { GroupCodeRequestSchema, GroupIdSchema, GroupUnbindRequestSchema, type GroupCodeRequest, type GroupListingData } from "../../../src/protocol/schemas/market-group.js";
 import type { GroupState } from "../../../src/protocol/policy/market/market-state.js";
 import { checkSignature, commit, requireTable } from "../writing/writes.js";
-import type { WriteOutcome } from "../writing/outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 
 /** A checked code request and the creator's key, which the directory counts codes against. */

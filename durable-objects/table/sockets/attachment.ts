@@ -2,7 +2,7 @@
  * What each socket of a table remembers across hibernation, its attachment (kept small: the
  * runtime serializes it): a seat or owner socket its challenge, whom it answered it as and the key
  * it used; a public viewer its flag; every socket the last seq it was sent. One type and one
- * reader for every file that keeps or reads one (sessions.ts, fan-out.ts, reading/public-read.ts).
+ * reader for every file that keeps or reads one (object/sessions.ts, fan-out.ts, reading/public-read.ts).
  */
 
 /** A seat or owner socket's attachment: `seat` and `owner` stay null until the challenge is answered. */

@@ -12,7 +12,7 @@ import { auctionDeadline, dueSettlements } from "../../../src/protocol/policy/au
 import { dueListingSettlements, sealedDeadline } from "../../../src/protocol/policy/market/sealed-settlement.js";
 import type { EntryDraft } from "../../../src/protocol/schemas/entry.js";
 import { commit, type Writer } from "./writes.js";
-import type { WriteOutcome } from "./outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 
 /** Keeps the Durable Object alarm at the earliest deadline of its jobs. */
 export class Alarm {

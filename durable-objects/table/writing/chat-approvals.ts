@@ -12,7 +12,7 @@ import { own } from "../../../src/protocol/encoding/records.js";
 import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import type { ApprovalVerdict } from "../../../src/protocol/schemas/task.js";
 import { commit, requireTable } from "./writes.js";
-import type { WriteOutcome } from "./outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 import { chatEventNonce } from "./chat-nonce.js";
 

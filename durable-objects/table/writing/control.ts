@@ -8,7 +8,7 @@ import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { controlDraft, controlOwnerByKey } from "../../../src/protocol/policy/pause.js";
 import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../../src/protocol/schemas/control.js";
 import { checkSignature, commit, countedOwnerWrite, requireTable } from "./writes.js";
-import type { WriteOutcome } from "./outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 import { chatEventNonce } from "./chat-nonce.js";
 

@@ -14,7 +14,7 @@ import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
 import { CustodyRequestSchema, type CustodyOwner } from "../../../src/protocol/schemas/custody.js";
 import { checkSignature, commit, requireTable } from "./writes.js";
-import type { WriteOutcome } from "./outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 
 /** Appends the custody entry for an owners' custody request, signed by `signer` (this relay's key); a retry returns the first entry. */

@@ -22,7 +22,7 @@ import type { TableState } from "../../../src/protocol/policy/state.js";
 import { keepCounted, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
 import { requireTable } from "./writes.js";
 import type { TableContext } from "../context.js";
-import { requireSigned } from "./revoked-signer.js";
+import { requireSigned } from "../signing/revoked-signer.js";
 
 /** How many notes (and questions, §5.14) a seat may send its owner per window. */
 export { NOTE_LIMITS } from "./owner-channel.js";

@@ -31,7 +31,7 @@ import {
 } from "../../../src/protocol/schemas/owner-ask.js";
 import type { TableContext } from "../context.js";
 import { requireTable } from "./writes.js";
-import { requireSigned } from "./revoked-signer.js";
+import { requireSigned } from "../signing/revoked-signer.js";
 import { keepCounted, notifyOwner, presentSeat, requireOwnerKey } from "./owner-channel.js";
 
 const KEY = (id: string) => `ask:q:${id}`;

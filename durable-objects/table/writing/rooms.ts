@@ -12,7 +12,7 @@ import { EjectRequestSchema, InviteRequestSchema, type EjectRequest, type Invite
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { EntryDraft } from "../../../src/protocol/schemas/entry.js";
 import { checkSignature, commit, requireTable } from "./writes.js";
-import type { WriteOutcome } from "./outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 
 /** Appends the creator's signed invite (or rotation). */

@@ -1,6 +1,6 @@
 /**
  * The one submit: a seat's signed submission and an owner's signed approval, whether they came
- * over HTTP (table.ts) or a socket (sockets/sessions.ts), go through the same function here: refused on a
+ * over HTTP (table.ts) or a socket (object/sessions.ts), go through the same function here: refused on a
  * mirror (E_MIRROR), parsed (an HTTP body; a socket's request was parsed with its frame, by the
  * same schema, and is not parsed twice), written (writes.ts), then what follows every write (the
  * context's afterWrite: the head, the notifications, the push, the alarm). Refusals are thrown;
@@ -13,7 +13,7 @@ import { SubmitRequestSchema, type SubmitRequest } from "../../../src/protocol/s
 import { ApprovalRequestSchema, type ApprovalRequest } from "../../../src/protocol/schemas/approval.js";
 import type { TableContext } from "../context.js";
 import { writeApproval, writeSubmission } from "./writes.js";
-import type { WriteOutcome } from "./outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 
 /** A request as it arrived: an HTTP body not parsed yet, or a socket frame's request, parsed with its frame. */
 export type Arrived<T> = { body: unknown } | { parsed: T };

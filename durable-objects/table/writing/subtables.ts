@@ -22,7 +22,7 @@ import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import type { Result } from "../../result.js";
 import { unwrap } from "../../result.js";
 import { checkSignature, commit, requireTable } from "./writes.js";
-import type { WriteOutcome } from "./outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 
 /** What the parent returns to a child it registered: its subtable_opened entry and each seat's original join. */

@@ -15,7 +15,7 @@ import { CreateRequestSchema } from "../../../src/protocol/schemas/create.js";
 import type { Entry, EntryDraft, HeadRef, SubmitRequest } from "../../../src/protocol/schemas/entry.js";
 import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
 import type { ApprovalRequest } from "../../../src/protocol/schemas/approval.js";
-import { requireApprovers, waitingOwners } from "./approvers.js";
+import { requireApprovers, waitingOwners } from "../approvers.js";
 import { nonceKeyOf, statementOf, submissionStatement } from "../../../src/protocol/signing/statements.js";
 import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
 import { marketStatementsOf } from "../../../src/protocol/signing/market.js";
@@ -25,9 +25,9 @@ import { own } from "../../../src/protocol/encoding/records.js";
 import { notificationsFor } from "../../../src/protocol/reading/notifications.js";
 import { deletedError } from "../storage/tombstone.js";
 import type { TableContext } from "../context.js";
-import type { WriteOutcome } from "./outcome.js";
+import type { WriteOutcome } from "../storage/outcome.js";
 import { checkNotRevoked } from "../../../src/protocol/policy/seat-revoke.js";
-import { refuseRevokedSigner } from "./revoked-signer.js";
+import { refuseRevokedSigner } from "../signing/revoked-signer.js";
 
 /** What a write reads and changes of the table's context (the context itself; tests hand over a fake of just this). */
 export type Writer = Pick<TableContext, "state" | "ledger" | "now" | "answerers" | "channels" | "notices" | "limits" | "burial">;

@@ -104,6 +104,46 @@ function valueImports(file: string): string[] {
     .map((d) => (d.moduleSpecifier as ts.StringLiteral).text);
 }
 
+/**
+ * The table object's layers, lowest first (docs/ARCHITECTURE.md): each a sub-folder or a file of
+ * durable-objects/table. A file imports files of its own layer and of layers below it, never above.
+ * The ledger machine's Durable Object is object/ledger-object.ts; table.ts, the table's routes, is
+ * the top.
+ */
+const TABLE_LAYERS = [
+  "storage/",
+  "limits.ts",
+  "signing/",
+  "approvers.ts",
+  "context.ts",
+  "sockets/",
+  "reading/",
+  "writing/",
+  "market/",
+  "object/",
+  "table.ts",
+] as const;
+const TABLE_ROOT = "durable-objects/table/";
+
+/** The index in TABLE_LAYERS of a file of durable-objects/table (a repo-relative path); -1 when no layer names it. */
+function tableLayer(path: string): number {
+  const inside = path.slice(TABLE_ROOT.length);
+  return TABLE_LAYERS.findIndex((layer) => (layer.endsWith("/") ? inside.startsWith(layer) : inside === layer));
+}
+
+/** The arrows between files of durable-objects/table that run from a lower layer to a higher one. */
+function upwardTableArrows(edges: ReadonlyMap<string, readonly string[]>): string[] {
+  const wrong: string[] = [];
+  for (const [file, targets] of edges) {
+    const from = relative(ROOT, file);
+    if (!from.startsWith(TABLE_ROOT)) continue;
+    for (const target of targets.map((t) => relative(ROOT, t)).filter((t) => t.startsWith(TABLE_ROOT))) {
+      if (tableLayer(target) > tableLayer(from)) wrong.push(`${from} -> ${target}`);
+    }
+  }
+  return wrong;
+}
+
 /** What src/protocol/tlog imports besides its own files (docs/ARCHITECTURE.md): the formats, and the one file that reads an entry. */
 const TLOG_IMPORTS = {
   formats: ["src/protocol/encoding/", "src/protocol/signing/crypto.ts", "src/protocol/schemas/primitives.ts", "src/protocol/errors.ts"],
@@ -141,6 +181,16 @@ describe("the import rules", () => {
     expect(returning.map((f) => relative(ROOT, f))).toEqual([]);
   });
 
+  it("puts every file of durable-objects/table in one of its layers", () => {
+    const files = [...graph.keys()].map((f) => relative(ROOT, f)).filter((f) => f.startsWith(TABLE_ROOT));
+    expect(files.length).toBeGreaterThan(40);
+    expect(files.filter((f) => tableLayer(f) < 0)).toEqual([]);
+  });
+
+  it("has no arrow inside durable-objects/table from a lower layer to a higher one", () => {
+    expect(upwardTableArrows(graph)).toEqual([]);
+  });
+
   it("keeps src/protocol/tlog to the encoding, crypto, primitives and errors, and entry-proof.ts alone to the chain and the entry schema", () => {
     const wrong: string[] = [];
     for (const [file, targets] of graph) {
@@ -158,5 +208,7 @@ describe("the import rules", () => {
     const [a, b] = [join(ROOT, "src/protocol/a.ts"), join(ROOT, "src/protocol/b.ts")];
     expect(circles(new Map([[a, [b]], [b, [a]]]))).toEqual([["src/protocol/a.ts", "src/protocol/b.ts"]]);
     expect(MAY_IMPORT[topOf(join(ROOT, "src/protocol/x.ts"))]).not.toContain(topOf(join(ROOT, "src/cli/main.ts")));
+    const [ledger, writes] = [join(ROOT, TABLE_ROOT, "storage/ledger.ts"), join(ROOT, TABLE_ROOT, "writing/writes.ts")];
+    expect(upwardTableArrows(new Map([[ledger, [writes]], [writes, [ledger]]]))).toEqual(["durable-objects/table/storage/ledger.ts -> durable-objects/table/writing/writes.ts"]);
   });
 });

@@ -27,6 +27,6 @@ describe("one helper per pattern", () => {
   });
 
   it("tries a seat's revoked keys only through requireSigned, or after a draft's signatures fail in writes.ts", () => {
-    expect(spelling(/\brefuseRevokedSigner\(/)).toEqual(["durable-objects/table/writing/revoked-signer.ts", "durable-objects/table/writing/writes.ts"]);
+    expect(spelling(/\brefuseRevokedSigner\(/)).toEqual(["durable-objects/table/signing/revoked-signer.ts", "durable-objects/table/writing/writes.ts"]);
   });
 });

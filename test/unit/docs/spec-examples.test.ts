@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { authorizeRead } from "../../../durable-objects/table/sockets/auth.js";
+import { authorizeRead } from "../../../durable-objects/table/signing/auth.js";
 import {
   canonicalize,
   CapabilityCardSchema,

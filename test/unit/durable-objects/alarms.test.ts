@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runWatchdog } from "../../../durable-objects/table/writing/alarms.js";
 import type { Writer } from "../../../durable-objects/table/writing/writes.js";
 import type { Ledger } from "../../../durable-objects/table/storage/ledger.js";
-import type { Notices } from "../../../durable-objects/table/writing/notify.js";
+import type { Notices } from "../../../durable-objects/table/storage/notices.js";
 import { TableLimits } from "../../../durable-objects/table/limits.js";
 import { cloneState, dueTasks, LIMITS, OPERATOR_LIMITS, watchdogDeadline, type Effect, type Entry, type TableState } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";

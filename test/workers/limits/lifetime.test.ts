@@ -1,5 +1,5 @@
 /**
- * A table's end on the relay (durable-objects/table/storage/lifetime.ts): its creator's signed delete frees
+ * A table's end on the relay (durable-objects/table/object/lifetime.ts): its creator's signed delete frees
  * its storage and alarm, closes its sockets (4410) and leaves a tombstone, so its id is never opened
  * again by anyone, also after the object is evicted; the operator's lifetime after closing is run by
  * the table's alarm. Refused deletes change nothing.

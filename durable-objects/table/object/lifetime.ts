@@ -11,12 +11,12 @@ import type { OperatorLimits } from "../../../src/protocol/limits/operator-limit
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { DeleteRequestSchema, type Tombstone } from "../../../src/protocol/schemas/lifetime.js";
-import type { Ledger } from "./ledger.js";
+import type { Ledger } from "../storage/ledger.js";
 import { ownerCounters } from "../../stubs.js";
 import { closeOverLimit } from "../../limits/refuse-socket.js";
 import { unwrap } from "../../result.js";
 import type { TableContext } from "../context.js";
-import { bury, deletedError, repeatedDelete, type Burial } from "./tombstone.js";
+import { bury, deletedError, repeatedDelete, type Burial } from "../storage/tombstone.js";
 
 /**
  * Deletes the table `t` holds: its creator's key stops counting it (first, since a failure there

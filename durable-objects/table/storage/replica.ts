@@ -9,7 +9,7 @@
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import { MIRROR_REFUSALS_KEPT, MirrorEvidenceSchema, MirrorRefusalSchema, type MirrorEvidence, type MirrorRefusal } from "../../../src/protocol/schemas/replica.js";
 import { SignedHeadSchema } from "../../../src/protocol/schemas/head.js";
-import { ensureTable, hasSchema, hasTable } from "../storage/schema.js";
+import { ensureTable, hasSchema, hasTable } from "./schema.js";
 
 const REPLICA_KEY = "replica";
 

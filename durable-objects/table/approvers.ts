@@ -5,12 +5,12 @@
  * delivered before. Presence and channel health are not in the ledger, so this is a relay-side
  * refusal before admit (never an entry, never replayed).
  */
-import { TrestleError } from "../../../src/protocol/errors.js";
-import type { Admitted } from "../../../src/protocol/policy/admit.js";
-import type { TableState } from "../../../src/protocol/policy/state.js";
-import { own } from "../../../src/protocol/encoding/records.js";
-import { unwrap } from "../../result.js";
-import { ownerObject } from "../../stubs.js";
+import { TrestleError } from "../../src/protocol/errors.js";
+import type { Admitted } from "../../src/protocol/policy/admit.js";
+import type { TableState } from "../../src/protocol/policy/state.js";
+import { own } from "../../src/protocol/encoding/records.js";
+import { unwrap } from "../result.js";
+import { ownerObject } from "../stubs.js";
 
 /** Whether an owner (by name and owner key) has a notification channel that has delivered before; never throws. */
 export type ChannelProbe = (owner: { name: string; public_key: string }) => Promise<boolean>;

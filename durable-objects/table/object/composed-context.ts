@@ -1,5 +1,5 @@
 /**
- * The one context of a table's Durable Object (TableDO, table.ts, holds it), as the object composes
+ * The one context of a table's Durable Object (LedgerObject, ledger-object.ts, holds it), as the object composes
  * it: it builds the lower parts (storage and env, the folded state, the ledger, the tombstone, the
  * relay key, the heads, the alarm, the owner notifications, the sockets and the push queue) and
  * wires the steps that need role modules (what follows every write, the alarm's schedule, a
@@ -7,40 +7,40 @@
  * this object as the TableContext they see (context.ts); none is given an adapter of it. The folded
  * state lives in memory and is rebuilt from SQLite on every wake, identically.
  */
-import { TrestleError } from "../../src/protocol/errors.js";
-import type { TableState } from "../../src/protocol/policy/state.js";
-import type { Signer } from "../../src/protocol/signing/crypto.js";
-import type { Entry, HeadRef } from "../../src/protocol/schemas/entry.js";
-import type { SignedHead } from "../../src/protocol/schemas/head.js";
-import { relaySigner } from "../relay/relay-key.js";
-import { authorizeRead } from "./sockets/auth.js";
-import { Heads } from "./reading/heads.js";
-import { Ledger } from "./storage/ledger.js";
-import { wakeState } from "./storage/checkpoint.js";
-import { Sessions } from "./sockets/sessions.js";
-import { deliverResult, deliveryAt } from "./writing/results.js";
-import { requireTable } from "./writing/writes.js";
-import type { WriteOutcome } from "./writing/outcome.js";
-import { Notices, ownerNotify } from "./writing/notify.js";
-import { ownerChannels, type ChannelProbe } from "./writing/approvers.js";
-import { Alarm, settlementAt, watchdogAt } from "./writing/alarms.js";
-import type { Principal } from "../../src/protocol/schemas/auth.js";
-import { limitsOf } from "../settings.js";
-import { TableLimits } from "./limits.js";
-import { buryTable, Expiry } from "./storage/lifetime.js";
-import { readBurial, type Burial } from "./storage/tombstone.js";
-import { exportHeadPoints } from "../../src/protocol/ledger/export.js";
-import { LIMITS } from "../../src/protocol/limits/limits.js";
-import type { ReplicaStatus } from "../../src/protocol/schemas/replica.js";
-import { Replica } from "./reading/replica.js";
-import { PushQueue } from "./sockets/push-queue.js";
-import type { ReadAuth, TableContext } from "./context.js";
-import { submitToWitnesses, witnessesBehind, WITNESS_BATCH_MS, WITNESS_RETRY_MS } from "./writing/witnessing.js";
-import { fetchWitness, type WitnessSubmit } from "./writing/witness-submit.js";
-import { hasDoneDeal } from "./market/market-deals.js";
-import { dealStatementsOf } from "../../src/protocol/signing/deal.js";
-import { unwrap } from "../result.js";
-import { tableObject } from "../stubs.js";
+import { TrestleError } from "../../../src/protocol/errors.js";
+import type { TableState } from "../../../src/protocol/policy/state.js";
+import type { Signer } from "../../../src/protocol/signing/crypto.js";
+import type { Entry, HeadRef } from "../../../src/protocol/schemas/entry.js";
+import type { SignedHead } from "../../../src/protocol/schemas/head.js";
+import { relaySigner } from "../../relay/relay-key.js";
+import { authorizeRead } from "../signing/auth.js";
+import { Heads } from "../signing/heads.js";
+import { Ledger } from "../storage/ledger.js";
+import { wakeState } from "../storage/checkpoint.js";
+import { Sessions } from "./sessions.js";
+import { deliverResult, deliveryAt } from "../writing/results.js";
+import { requireTable } from "../writing/writes.js";
+import type { WriteOutcome } from "../storage/outcome.js";
+import { Notices, ownerNotify } from "../storage/notices.js";
+import { ownerChannels, type ChannelProbe } from "../approvers.js";
+import { Alarm, settlementAt, watchdogAt } from "../writing/alarms.js";
+import type { Principal } from "../../../src/protocol/schemas/auth.js";
+import { limitsOf } from "../../settings.js";
+import { TableLimits } from "../limits.js";
+import { buryTable, Expiry } from "./lifetime.js";
+import { readBurial, type Burial } from "../storage/tombstone.js";
+import { exportHeadPoints } from "../../../src/protocol/ledger/export.js";
+import { LIMITS } from "../../../src/protocol/limits/limits.js";
+import type { ReplicaStatus } from "../../../src/protocol/schemas/replica.js";
+import { Replica } from "../storage/replica.js";
+import { PushQueue } from "../sockets/push-queue.js";
+import type { ReadAuth, TableContext } from "../context.js";
+import { submitToWitnesses, witnessesBehind, WITNESS_BATCH_MS, WITNESS_RETRY_MS } from "../writing/witnessing.js";
+import { fetchWitness, type WitnessSubmit } from "../writing/witness-submit.js";
+import { hasDoneDeal } from "../market/market-deals.js";
+import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
+import { unwrap } from "../../result.js";
+import { tableObject } from "../../stubs.js";
 
 /** Everything one table's object holds; one per object, built when it wakes. */
 export class ComposedContext implements TableContext {
@@ -52,16 +52,16 @@ export class ComposedContext implements TableContext {
   /** Rates and socket caps this table counts itself (limits.ts). */
   readonly limits: TableLimits;
   readonly expiry: Expiry;
-  /** The seat and owner sockets' sessions (sockets/sessions.ts). */
+  /** The seat and owner sockets' sessions (object/sessions.ts). */
   readonly sessions: Sessions;
   /** Appended entries waiting for the next push to the sockets (sockets/push-queue.ts). */
   readonly pushQueue: PushQueue;
   readonly alarms: Alarm;
-  /** Owner notifications recorded with their entries and not yet handed over (writing/notify.ts). */
+  /** Owner notifications recorded with their entries and not yet handed over (storage/notices.ts). */
   readonly notices: Notices;
   /** Whether an owner has a proven notification channel, for E_NO_APPROVER. */
   readonly channels: ChannelProbe;
-  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (reading/replica.ts). */
+  /** Whether the table is a read-only mirror here, and the heads and evidence it keeps (storage/replica.ts). */
   readonly replica: Replica;
   /** The ledger limit this relay publishes (LIMITS.entries); a replica's pages are judged with it. */
   readonly maxEntries = LIMITS.entries;
@@ -192,7 +192,7 @@ export class ComposedContext implements TableContext {
     return kept ?? this.headSigner().at({ seq: this.ledger.seq, link: this.ledger.link });
   }
 
-  /** A head at or after every entry appended so far, for a push: one signature shared by the writes meanwhile (reading/heads.ts). */
+  /** A head at or after every entry appended so far, for a push: one signature shared by the writes meanwhile (signing/heads.ts). */
   pushHead(): Promise<SignedHead> {
     return this.replica.mirror ? this.currentHead() : this.headSigner().current();
   }
@@ -240,7 +240,7 @@ export class ComposedContext implements TableContext {
 
   /**
    * After a write: a head at or after its entries (one signature shared by the writes meanwhile,
-   * reading/heads.ts), the owner notifications it recorded handed over, the push queued, the alarm moved.
+   * signing/heads.ts), the owner notifications it recorded handed over, the push queued, the alarm moved.
    */
   async afterWrite(outcome: WriteOutcome): Promise<SignedHead> {
     if (outcome.appended.length === 0) return this.currentHead();

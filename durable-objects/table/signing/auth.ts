@@ -11,7 +11,7 @@ import { readAuthorization } from "../../../src/protocol/requests/requests.js";
 import { HttpAuthSchema, type Principal } from "../../../src/protocol/schemas/auth.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
-import { requireSigned } from "../writing/revoked-signer.js";
+import { requireSigned } from "./revoked-signer.js";
 
 /** The principal a read is authorized as; throws E_AUTH otherwise. */
 export async function authorizeRead(

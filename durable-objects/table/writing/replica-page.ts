@@ -22,7 +22,7 @@ import { ReplicaPageSchema, type ReplicaPage } from "../../../src/protocol/schem
 import { Refuted } from "../../../src/protocol/ledger/verify.js";
 import { checkpointText } from "../storage/checkpoint.js";
 import { deletedError } from "../storage/tombstone.js";
-import type { CreateClaim } from "../writing/writes.js";
+import type { CreateClaim } from "./writes.js";
 import type { TableContext } from "../context.js";
 
 /**

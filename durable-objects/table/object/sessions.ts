@@ -14,11 +14,11 @@ import { LIMITS } from "../../../src/protocol/limits/limits.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { ClientFrameSchema, FrameWithIdSchema } from "../../../src/protocol/schemas/ws.js";
 import { toTrestleError } from "../../result.js";
-import { principalKey } from "./auth.js";
+import { principalKey } from "../signing/auth.js";
 import type { Principal } from "../../../src/protocol/schemas/auth.js";
 import { own } from "../../../src/protocol/encoding/records.js";
-import { attach, sessionAttachmentOf, type SessionAttachment } from "./attachment.js";
-import { catchUp, send } from "./fan-out.js";
+import { attach, sessionAttachmentOf, type SessionAttachment } from "../sockets/attachment.js";
+import { catchUp, send } from "../sockets/fan-out.js";
 import type { TableContext } from "../context.js";
 import { approve, submit } from "../writing/submit.js";
 import { closeOverLimit, refusedUpgrade } from "../../limits/refuse-socket.js";
@@ -26,7 +26,7 @@ import { PUBLIC_TAG } from "../reading/public-read.js";
 import type { TableLimits } from "../limits.js";
 import { revocationOf, revokedError } from "../../../src/protocol/policy/seat-revoke.js";
 import type { RevokedKeyState } from "../../../src/protocol/policy/state.js";
-import { requireSigned } from "../writing/revoked-signer.js";
+import { requireSigned } from "../signing/revoked-signer.js";
 
 // A socket that has not answered by its deadline timed out, it was not refused: a new socket gets
 // a fresh challenge, so the socket is closed with a code clients retry (4408, §6.3) and no error
