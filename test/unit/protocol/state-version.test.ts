@@ -43,7 +43,9 @@ const RECORDED: Record<number, string> = {
   10: "1212beb9d2aaaee98e3023606fa3e826249677a02df4c2e3a67f5e7725b756eb",
   // A market's chat groups (issue 37, decision 0500): group_bound and group_unbound fold into market.groups; a listing a
   // member posted from a bound group (group_listing, no seat, its `via`) is live and matched like a seat's, and group_unlist withdraws it.
-  11: "79d063b3dc2e6c21c5ed23e29cd47836d70a7399756383a47c4cabeb41904502",
+  // A deal's shown price (issue 35, decision 0529): a deal_recorded with both owners' consents folds its terms onto
+  // match.price, an optional field absent from every earlier ledger's fold, so no bump.
+  11: "cac948012bed9d3d48a7fe210a5a3bf316aee28fd50396cf1753c79627747195",
 };
 
 /** Every .ts file under the policy folder, its sub-folders included (kinds/, topologies/, market/), by path from it. */
