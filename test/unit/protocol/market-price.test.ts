@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { dealHash, priceStatement, signStatement, verifyExport, type DealTerms, type Entry } from "../../../src/protocol/index.js";
 import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
+import { groupNewsOf } from "../../../src/protocol/reading/group-events.js";
 import { MarketLedger } from "../../support/market-fixture.js";
 import { copy, exportOf, headOver, refusal, rechain } from "./fixtures.js";
 
@@ -48,6 +49,17 @@ describe("a recorded deal's shown price", () => {
     m.l.append(await shownDraft(m, seq, terms));
     expect(m.state.market!.matches[String(seq)]!.price).toEqual({ amount: 320000, currency: "TWD" });
     expect((await verifyExport(await m.exportText(), { relayKey: m.k.relay.publicKeyText })).verdict).toBe("CLEAN");
+  });
+
+  it("is told to the market's groups as the one amount; a deal without it tells them none", async () => {
+    const { m, seq, terms } = await matched();
+    m.state.market!.groups["telegram:-100"] = { platform: "telegram", group: "-100", lang: "en", seq: 1 };
+    const [entry] = m.l.append(await shownDraft(m, seq, terms));
+    expect(groupNewsOf(m.state, entry!, { table: m.state.table, topic: "swap" })).toMatchObject({ news: "deal", price: { currency: "TWD", min: 320000, max: 320000 } });
+    const { m: other, seq: otherSeq, deal } = await matched();
+    other.state.market!.groups["telegram:-100"] = { platform: "telegram", group: "-100", lang: "en", seq: 1 };
+    const [plain] = other.l.append(await other.dealDraft(otherSeq, deal));
+    expect(groupNewsOf(other.state, plain!, { table: other.state.table, topic: "swap" })).not.toHaveProperty("price");
   });
 
   it("is absent from a deal recorded without it", async () => {
