@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { dealHash, priceStatement, signStatement, verifyExport, type DealTerms, type Entry } from "../../../src/protocol/index.js";
 import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
 import { groupNewsOf } from "../../../src/protocol/reading/group-events.js";
+import { marketEntryText } from "../../../src/text/market.js";
 import { MarketLedger } from "../../support/market-fixture.js";
 import { copy, exportOf, headOver, refusal, rechain } from "./fixtures.js";
 
@@ -62,10 +63,14 @@ describe("a recorded deal's shown price", () => {
     expect(groupNewsOf(other.state, plain!, { table: other.state.table, topic: "swap" })).not.toHaveProperty("price");
   });
 
-  it("is absent from a deal recorded without it", async () => {
-    const { m, seq, deal } = await matched();
-    m.l.append(await m.dealDraft(seq, deal));
+  it("is absent from a deal recorded without it, and only a shown one is printed with its amount", async () => {
+    const { m, seq, deal, terms } = await matched();
+    const [plain] = m.l.append(await m.dealDraft(seq, deal));
     expect(m.state.market!.matches[String(seq)]!.price).toBeUndefined();
+    expect(marketEntryText(plain!)).not.toContain("TWD");
+    const { m: other, seq: otherSeq } = await matched();
+    const [shown] = other.l.append(await shownDraft(other, otherSeq, terms));
+    expect(marketEntryText(shown!)).toContain("at 3,200.00 TWD (320000 minor units) (shown: both owners allowed it)");
   });
 
   it("refuses terms that do not hash to the deal (E_TERMS_MISMATCH) or are another room's (E_WRONG_TABLE), the ledger unchanged", async () => {
