@@ -69,7 +69,10 @@ export function groupNewsMessage(events: readonly GroupNews[], lang: Lang): Chat
 
 function newsLine(lang: Lang, e: GroupNews): string {
   const quantity = t(lang, "group.quantity", { quantity: e.quantity });
-  if (e.news === "deal") return t(lang, "group.news.deal", { seq: e.seq, title: JSON.stringify(safeLine(e.title, TITLE_CHARS)), category: e.category, quantity });
+  if (e.news === "deal") {
+    const deal = { seq: e.seq, title: JSON.stringify(safeLine(e.title, TITLE_CHARS)), category: e.category, quantity };
+    return e.price ? t(lang, "group.news.deal_price", { ...deal, price: groupPriceText(lang, e.price) }) : t(lang, "group.news.deal", deal);
+  }
   const shown = { seq: e.seq, side: e.side ?? "offer", title: e.title, category: e.category, price: e.price, owner: e.owner ?? "", fromGroup: e.via !== undefined };
   return t(lang, "group.news.listing", { ...listingValues(lang, shown), quantity });
 }

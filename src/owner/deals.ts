@@ -15,12 +15,14 @@ import {
   isEntry,
   parseExport,
   parseOrThrow,
+  priceStatement,
   signStatement,
   TrestleError,
   type DealCertificate,
   type DealSignature,
   type DealState,
   type Entry,
+  type ShowPrice,
   type Signer,
   type TableState,
   type VerifyReport,
@@ -42,11 +44,24 @@ export interface DealSigningSeat<R> {
   send(input: SeatSubmission): Promise<R>;
 }
 
-/** Signs the deal on accepted offer `leaf` with the owner key `owner` and sends the deal_sign through the seat's guards. */
-export async function signDeal<R>(seat: DealSigningSeat<R>, owner: Signer, leaf: string): Promise<R> {
-  const deal = dealIn(roomState(await seat.transcript()), leaf);
+/**
+ * Signs the deal on accepted offer `leaf` with the owner key `owner` and sends the deal_sign through the seat's guards; with
+ * `showPrice`, in a match's room, the owner also allows the market to show the deal's terms (shown only once both owners did,
+ * decision 0529); E_NOT_ALLOWED with `showPrice` in a room that is no match's.
+ */
+export async function signDeal<R>(seat: DealSigningSeat<R>, owner: Signer, leaf: string, options: { showPrice?: boolean } = {}): Promise<R> {
+  const state = roomState(await seat.transcript());
+  const deal = dealIn(state, leaf);
   const owner_sig = await signStatement(owner, "deal", dealStatement(seat.table, deal.terms_sha256));
-  return seat.send({ kind: "deal_sign", offer: leaf, deal: deal.terms_sha256, owner_key: owner.publicKeyText, owner_sig });
+  const show_price = options.showPrice ? await showPriceOf(state, owner, deal.terms_sha256) : undefined;
+  return seat.send({ kind: "deal_sign", offer: leaf, deal: deal.terms_sha256, owner_key: owner.publicKeyText, owner_sig, ...(show_price ? { show_price } : {}) });
+}
+
+/** The owner's consent (purpose `price`) to show deal `deal` in the market of the match room `state` is. */
+async function showPriceOf(state: TableState, owner: Signer, deal: string): Promise<ShowPrice> {
+  const citation = state.config.room?.match;
+  if (!citation) throw new TrestleError("E_NOT_ALLOWED", `${state.table} is not a market's match room: there is no market to show the price in`, { reason: "not_a_match_room" });
+  return { market: citation.market, match: citation.seq, sig: await signStatement(owner, "price", priceStatement(citation.market, citation.seq, deal)) };
 }
 
 /** Each owner's signature of `deal` as the entries record it, in the order they were written. */

@@ -14,7 +14,7 @@ import type { TableState } from "../protocol/policy/state.js";
 import type { Entry } from "../protocol/schemas/entry.js";
 import type { ListingSide } from "../protocol/schemas/market.js";
 import { safeLine } from "./framing.js";
-import { groupWord, priceText } from "./market.js";
+import { groupWord, priceText, shownPriceText } from "./market.js";
 import { moneyText } from "./terms.js";
 
 /** How a listing stands: live, or how it stopped being live. */
@@ -76,6 +76,8 @@ export interface BoardDeal {
   quantity: number;
   owners: [string, string];
   deal: string;
+  /** The deal's amount as text, only when both owners let the market show it (decision 0529). */
+  price?: string;
 }
 
 /** A market's board: listings (live first, newest first within each part), matches and recorded deals (oldest first). */
@@ -97,7 +99,8 @@ export function marketBoard(state: TableState, market: MarketState, entries: rea
   for (const e of entries) {
     if (e.kind !== "system" || e.subkind !== "deal_recorded") continue;
     const [offering, wanting] = e.data.signatures;
-    deals.push({ seq: e.seq, match: e.data.match, room: e.data.room, quantity: e.data.quantity, owners: [safeLine(offering.owner), safeLine(wanting.owner)], deal: e.data.deal });
+    const price = shownPriceText(e.data);
+    deals.push({ seq: e.seq, match: e.data.match, room: e.data.room, quantity: e.data.quantity, owners: [safeLine(offering.owner), safeLine(wanting.owner)], deal: e.data.deal, ...(price ? { price } : {}) });
   }
   return { listings, matches, deals };
 }

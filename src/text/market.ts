@@ -7,7 +7,7 @@
  */
 import { matchRoomId } from "../protocol/policy/market/citation.js";
 import type { Entry } from "../protocol/schemas/entry.js";
-import type { ListingSide, ListingView, PriceRange } from "../protocol/schemas/market.js";
+import type { DealRecordedData, ListingSide, ListingView, PriceRange } from "../protocol/schemas/market.js";
 import type { MatchParty } from "../protocol/schemas/match.js";
 import { counted } from "./count.js";
 import { safeLine } from "./framing.js";
@@ -79,6 +79,15 @@ export function marketEntryText(e: Entry): string | null {
     const d = e.data;
     return d.outcome === "sold" ? `listing ${shortHash(d.listing)} sold by sealed bids to ${d.winner.owner} at ${moneyText(d.price, d.currency)}` : `listing ${shortHash(d.listing)} settled unsold (${d.reason})`;
   }
-  if (e.subkind === "deal_recorded") return `deal recorded for match #${e.data.match} (room ${e.data.room}), closing ${unitsText(e.data.quantity)}`;
+  if (e.subkind === "deal_recorded") {
+    const price = shownPriceText(e.data);
+    return `deal recorded for match #${e.data.match} (room ${e.data.room}), closing ${unitsText(e.data.quantity)}${price ? `, at ${price} (shown: both owners allowed it)` : ""}`;
+  }
   return null;
+}
+
+/** A recorded deal's amount as text when both owners let the market show it (decision 0529); undefined otherwise or for terms with no amount. */
+export function shownPriceText(data: DealRecordedData): string | undefined {
+  const terms = data.price?.terms.terms;
+  return terms?.amount !== undefined && terms.currency !== undefined ? moneyText(terms.amount, terms.currency) : undefined;
 }

@@ -1,8 +1,9 @@
 /**
  * Deals recorded back in a market (docs/SPEC.md §5.15), across two tables' objects. The room of a
  * match answers with its done deal (the terms hash and both owners' signatures, read from their
- * deal_sign entries); the market's object asks the room for it, orders the signatures by the
- * match's sides, checks them, and appends `system/deal_recorded`. Recording is idempotent: a
+ * deal_sign entries, and its terms); the market's object asks the room for it, orders the signatures by the
+ * match's sides, checks them, and appends `system/deal_recorded`, with the terms only when both
+ * deal_sign entries carried their owner's consent to show them (decision 0529). Recording is idempotent: a
  * second request for a recorded match answers its entry. The room asks its market to record as
  * soon as its deal is done; a client may ask again (POST /tables/:market/deals) if that was lost.
  */
@@ -41,11 +42,11 @@ export function roomDeal(t: TableContext): RoomDeal {
   if (!deal) throw new TrestleError("E_NOT_ALLOWED", `the room of match ${citation.seq} has no deal both owners signed yet`, { reason: "no_deal" });
   const signatures = Object.entries(deal.signed).map(([owner, seq]) => {
     const entry = t.ledger.range(seq, seq, 1)[0];
-    const [signed] = entry ? dealStatementsOf(entry) : [];
+    const [signed, shown] = entry ? dealStatementsOf(entry) : [];
     if (!signed) throw new TrestleError("E_INTERNAL", `entry ${seq} carries no deal signature`);
-    return { owner, key: signed.key, sig: signed.sig };
+    return { owner, key: signed.key, sig: signed.sig, ...(shown ? { show_price: shown.sig } : {}) };
   });
-  return { market: citation.market, match: citation.seq, room: state.table, deal: deal.terms_sha256, signatures };
+  return { market: citation.market, match: citation.seq, room: state.table, deal: deal.terms_sha256, terms: deal.terms, signatures };
 }
 
 /** Market side: records the deal `fetch` gets from the room the request names; a recorded match answers its entry. */
@@ -60,14 +61,17 @@ export async function writeDealRecord(t: TableContext, body: unknown, fetch: (ro
   const signed = (party: MatchParty) => {
     const s = dealt.signatures.find((x) => x.key === party.key);
     if (!s) throw new TrestleError("E_NOT_OWNER", `the deal of room ${room} carries no signature by ${party.owner}'s key`);
-    return { owner: party.owner, key: s.key, sig: s.sig };
+    return { signature: { owner: party.owner, key: s.key, sig: s.sig }, consent: s.show_price };
   };
+  const [offered, wanted] = [signed(match.offered_by), signed(match.wanted_by)];
+  // The terms are shown only with both owners' consents; one alone never leaves the room.
+  const price = offered.consent && wanted.consent ? { price: { terms: dealt.terms, consents: [offered.consent, wanted.consent] as [string, string] } } : {};
   const draft: SystemDraftOf<"deal_recorded"> = {
     table: t.requireState().table,
     seat: null,
     kind: "system",
     subkind: "deal_recorded",
-    data: { match: dealt.match, room, deal: dealt.deal, signatures: [signed(match.offered_by), signed(match.wanted_by)], quantity: dealQuantity(market, match) },
+    data: { match: dealt.match, room, deal: dealt.deal, signatures: [offered.signature, wanted.signature], quantity: dealQuantity(market, match), ...price },
     author: null,
   };
   await checkStatements(marketStatementsOf(draft));

@@ -1,6 +1,7 @@
 /**
  * `trestle deal sign|show|verify` (docs/ROOMS.md "Deals"): the owner signs the final terms of an
- * accepted offer with the owner key on this machine and the seat records the signature; anyone in
+ * accepted offer with the owner key on this machine and the seat records the signature (in a
+ * match's room, with `--show-price`, also the consent to show them in the market); anyone in
  * the room prints the deal certificate (`--json`: the self-contained file); and anyone checks such
  * a file offline with nothing but the relay key (pinned here, or --relay-key).
  */
@@ -20,13 +21,19 @@ export const dealSign: Command = {
   name: "deal sign",
   summary: "sign the deal on an accepted offer with your owner key (final once both owners signed)",
   args: "<offer>",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS },
+  flags: {
+    ...TABLE_FLAG,
+    ...SEAT_FLAGS,
+    ...OWNER_FLAGS,
+    "show-price": { type: "boolean", help: "in a market's match room: also let the market show the deal's terms (shown only once both owners allowed it)" },
+  },
   async run(ctx) {
     const [ref] = positionals(ctx.args, ["offer"]);
     const seat = await guardedSeat(ctx);
     const leaf = resolveRef(unrefuted(await seat.transcript()), ref!, "deal");
     const { key } = await ctx.owner();
-    printSent(ctx, "your signature of the deal", await signDeal(seat, key.signer, leaf));
+    const showPrice = ctx.args.values["show-price"] === true;
+    printSent(ctx, showPrice ? "your signature of the deal, and your consent to show its price in the market" : "your signature of the deal", await signDeal(seat, key.signer, leaf, { showPrice }));
   },
 };
 

@@ -8,7 +8,7 @@
  */
 import { canonicalSha256 } from "../encoding/hash.js";
 import { own } from "../encoding/records.js";
-import type { DealParty, DealStatement, DealStatus, DealTerms } from "../schemas/deal.js";
+import type { DealParty, DealStatement, DealStatus, DealTerms, PriceStatement } from "../schemas/deal.js";
 import type { Terms } from "../schemas/room.js";
 import { ownerKeyOf } from "./owners.js";
 import type { AuctionState, DealState, OfferState, RoomState } from "./room-state.js";
@@ -61,6 +61,11 @@ export function dealHash(terms: DealTerms): string {
 /** What an owner key signs (purpose `deal`) for the deal whose terms hash is `deal` in `table`. */
 export function dealStatement(table: string, deal: string): DealStatement {
   return { scope: "deal", table, deal };
+}
+
+/** What an owner key signs (purpose `price`) to let `market` show the terms of the deal `deal` on its match `match` (decision 0529). */
+export function priceStatement(market: string, match: number, deal: string): PriceStatement {
+  return { scope: "show_price", market, match, deal };
 }
 
 /** The owners who must sign a deal: the offer's and the accepter's. */

@@ -3,7 +3,7 @@
  * bound (its object takes it as a channel and greets it) or unbound (it drops it), and the groups'
  * news: a new listing, a seat's or one posted from a group, and a deal both owners signed, by its
  * item and quantity. Nothing else: no match, withdrawal, approval, note, question or mandate, and
- * nothing from a room (a deal's price stays there). Pure: a function of the entry just appended and
+ * nothing from a room (a deal's price stays there unless both owners let the market show it). Pure: a function of the entry just appended and
  * the state after it, so each event is recorded in the entry's own transaction and survives a crash
  * like every owner notification (§11.3); a market with no group bound tells its groups nothing.
  */
@@ -38,5 +38,7 @@ export function groupNewsOf(state: TableState, entry: Entry, base: { table: stri
   const match = own(market.matches, String(entry.data.match));
   const offer = match ? own(market.listings, match.offer) : undefined;
   if (!offer) return null;
-  return { ...base, type: "group_news", id: id("deal"), news: "deal", seq: entry.seq, title: offer.title, category: offer.category, quantity: entry.data.quantity };
+  const shown = entry.data.price?.terms.terms;
+  const price = shown?.amount !== undefined && shown.currency !== undefined ? { price: { currency: shown.currency, min: shown.amount, max: shown.amount } } : {};
+  return { ...base, type: "group_news", id: id("deal"), news: "deal", seq: entry.seq, title: offer.title, category: offer.category, quantity: entry.data.quantity, ...price };
 }

@@ -36,6 +36,14 @@ export type DealTerms = z.infer<typeof DealTermsSchema>;
 export const DealStatementSchema = z.strictObject({ scope: z.literal("deal"), table: TableIdSchema, deal: Sha256Schema });
 export type DealStatement = z.infer<typeof DealStatementSchema>;
 
+/**
+ * What an owner key signs (purpose `price`) to let a market show the terms of a match's deal: the
+ * market, the match (its entry's seq) and the deal's terms hash. The market records the terms only
+ * with both owners' such signatures (decision 0529).
+ */
+export const PriceStatementSchema = z.strictObject({ scope: z.literal("show_price"), market: TableIdSchema, match: SeqSchema, deal: Sha256Schema });
+export type PriceStatement = z.infer<typeof PriceStatementSchema>;
+
 /** Whether a deal is final (`done`: both owners signed the same terms hash) or still missing a signature (`pending`). */
 export const DealStatusSchema = z.enum(["pending", "done"]);
 export type DealStatus = z.infer<typeof DealStatusSchema>;

@@ -4,15 +4,20 @@
  * the wire schemas without importing the listings.
  */
 import * as z from "zod";
-import { SeqSchema, Sha256Schema, TableIdSchema } from "./primitives.js";
+import { SeqSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import { DealTermsSchema } from "./deal.js";
 import { RecordedDealSignatureSchema } from "./market.js";
 
-/** A match room's done deal: its market and match, the deal's terms hash, and each owner's signature of it. */
+/** One owner's deal signature as the room answers it: with that owner's consent to show the price (its `show_price` signature) when the deal_sign carried one. */
+export const RoomDealSignatureSchema = z.strictObject({ ...RecordedDealSignatureSchema.shape, show_price: SignatureSchema.optional() });
+
+/** A match room's done deal: its market and match, the deal's terms hash and terms, and each owner's signature of it. */
 export const RoomDealSchema = z.strictObject({
   market: TableIdSchema,
   match: SeqSchema,
   room: TableIdSchema,
   deal: Sha256Schema,
-  signatures: z.array(RecordedDealSignatureSchema).length(2),
+  terms: DealTermsSchema,
+  signatures: z.array(RoomDealSignatureSchema).length(2),
 });
 export type RoomDeal = z.infer<typeof RoomDealSchema>;

@@ -1,7 +1,7 @@
 /**
  * Markets (docs/SPEC.md §5.15, docs/MARKETS.md, decision 0460): the `market` section of a config,
  * the listings members' seats sign (`listing`, `unlist`), the matches the relay computes, the
- * deals recorded back from rooms, and the citation of a match a room opened from it carries.
+ * deals recorded back from rooms (with their terms when both owners allowed showing them), and the citation of a match a room opened from it carries.
  * Everything is flat and strict: amounts in minor units, no coercion, no unknown field.
  */
 import * as z from "zod";
@@ -23,6 +23,7 @@ import { ChatPlatformSchema } from "./control.js";
 import { MatchCitationSchema, MatchDataSchema } from "./match.js";
 import { SignedHeadSchema } from "./head.js";
 import { BidSubmissionSchema, SealedBidsSchema } from "./listing-bid.js";
+import { DealTermsSchema } from "./deal.js";
 
 /** A category's name: 1-32 of `[a-z0-9-]`, the first a letter or digit ("baby-gear", "books"). */
 export const CategorySchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "category: 1-32 of [a-z0-9-], the first a letter or digit");
@@ -103,7 +104,15 @@ export type MarketKind = z.infer<typeof MarketKindSchema>;
 export const RecordedDealSignatureSchema = z.strictObject({ owner: OwnerNameSchema, key: PublicKeySchema, sig: SignatureSchema });
 export type RecordedDealSignature = z.infer<typeof RecordedDealSignatureSchema>;
 
-/** Data of `system/deal_recorded`: the match (its seq), its room, the deal's terms hash and both owners' signatures of it (the offering side's first), and the quantity it closes. */
+/**
+ * A recorded deal's shown price (decision 0529): the deal's terms, which hash to its `deal`, and
+ * both owners' consents to show them (purpose `price`, over the market, the match and `deal`), by
+ * the keys of the deal signatures in the same order.
+ */
+export const ShownPriceSchema = z.strictObject({ terms: DealTermsSchema, consents: z.tuple([SignatureSchema, SignatureSchema]) });
+export type ShownPrice = z.infer<typeof ShownPriceSchema>;
+
+/** Data of `system/deal_recorded`: the match (its seq), its room, the deal's terms hash and both owners' signatures of it (the offering side's first), the quantity it closes, and its terms when both owners let the market show them. */
 export const DealRecordedDataSchema = z.strictObject({
   match: SeqSchema,
   room: TableIdSchema,
@@ -111,6 +120,7 @@ export const DealRecordedDataSchema = z.strictObject({
   signatures: z.tuple([RecordedDealSignatureSchema, RecordedDealSignatureSchema]),
   /** 0 when deals on other matches already closed all either listing had. */
   quantity: z.int().min(0).max(LIMITS.listing_quantity),
+  price: ShownPriceSchema.optional(),
 });
 export type DealRecordedData = z.infer<typeof DealRecordedDataSchema>;
 

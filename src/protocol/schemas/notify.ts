@@ -175,7 +175,7 @@ export type GroupUnboundNotice = z.infer<typeof GroupUnboundNoticeSchema>;
  * What a market's bound chat groups are told (docs/SPEC.md §5.15 "Groups"): a new listing (its side,
  * the member's title, category, quantity, public price, owner, and `via` for one posted from a group,
  * which is unverified) or a deal both owners signed (the item, its offer's title, and the quantity;
- * never its price, which stays in its room). Nothing else of a market reaches a group, and nothing
+ * its price, as a range of one amount, only when both owners let the market show it, decision 0529). Nothing else of a market reaches a group, and nothing
  * of a room.
  */
 export const GroupNewsSchema = z.strictObject({
@@ -186,7 +186,7 @@ export const GroupNewsSchema = z.strictObject({
   title: z.string().min(1).max(LIMITS.listing_title_chars),
   category: CategorySchema,
   quantity: z.int().min(1).max(LIMITS.listing_quantity),
-  /** A listing's side, owner and public price range, and the platform of one posted from a group. */
+  /** A listing's side, owner and public price range (a deal's price, min = max, when both owners showed it), and the platform of one posted from a group. */
   side: ListingSideSchema.optional(),
   owner: OwnerNameSchema.optional(),
   price: PriceRangeSchema.optional(),

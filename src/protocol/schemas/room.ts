@@ -105,7 +105,11 @@ export const CloseSubmissionSchema = z.strictObject({
   auction: EntryHashSchema.optional(),
 });
 
-/** `deal_sign`: the seat's owner signed (`owner_sig`, purpose `deal`, by `owner_key`) the final terms of the deal on accepted offer `offer`, whose hash is `deal`. */
+/** In a match room's `deal_sign`: the owner also allows the market to show the deal's terms, signing (purpose `price`, by `owner_key`) the market, the match and the deal's hash (decision 0529). */
+export const ShowPriceSchema = z.strictObject({ market: TableIdSchema, match: SeqSchema, sig: SignatureSchema });
+export type ShowPrice = z.infer<typeof ShowPriceSchema>;
+
+/** `deal_sign`: the seat's owner signed (`owner_sig`, purpose `deal`, by `owner_key`) the final terms of the deal on accepted offer `offer`, whose hash is `deal`; in a match room, with `show_price` when that owner lets the market show them. */
 export const DealSignSubmissionSchema = z.strictObject({
   ...Room,
   kind: z.literal("deal_sign"),
@@ -113,6 +117,7 @@ export const DealSignSubmissionSchema = z.strictObject({
   deal: Sha256Schema,
   owner_key: PublicKeySchema,
   owner_sig: SignatureSchema,
+  show_price: ShowPriceSchema.optional(),
 });
 
 /** Every room kind's submission schema, in registry order (a new kind's schema goes here; docs/ROOMS.md "Adding a room kind"). */

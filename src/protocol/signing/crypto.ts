@@ -199,6 +199,8 @@ export const SIGNING_PURPOSES = [
   "custody",
   // Deals (§5.10): an owner signs the final terms of a room's deal; a deal_sign entry carries it.
   "deal",
+  // Shown prices (§5.15): an owner allows a market to show a match's deal terms (decision 0529).
+  "price",
   // A seat and its own owner (§5.14): the seat's question, the owner's answer and instruction.
   "question",
   "answer",

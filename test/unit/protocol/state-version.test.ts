@@ -43,10 +43,11 @@ const RECORDED: Record<number, string> = {
   10: "1212beb9d2aaaee98e3023606fa3e826249677a02df4c2e3a67f5e7725b756eb",
   // A market's chat groups (issue 37, decision 0500): group_bound and group_unbound fold into market.groups; a listing a
   // member posted from a bound group (group_listing, no seat, its `via`) is live and matched like a seat's, and group_unlist withdraws it.
-  // Re-recorded for the same version, twice: a new version of a sealed listing holding a committed bid must keep its sealed terms
-  // (decision 0527), a check on new drafts that folds no admitted entry differently; and two loop bounds in rotation.ts and
-  // delegation.ts renamed (guard → step, hops).
-  11: "0b69d5fffc3fc6165298c47a295c0c0cdc458e99908a383ff4232c87a86a0256",
+  // Re-recorded for the same version, three times: a new version of a sealed listing holding a committed bid must keep its sealed
+  // terms (decision 0527), a check on new drafts that folds no admitted entry differently; a deal's price shown with both owners'
+  // consents (decision 0529), an optional field set only from new data; and two loop bounds in rotation.ts and delegation.ts
+  // renamed (guard → step, hops).
+  11: "b5f9d9dd2a3b91d783ba15725e077a96b627abf5e0222fb9a931764b9c17461b",
 };
 
 /** Every .ts file under the policy folder, its sub-folders included (kinds/, topologies/, market/), by path from it. */

@@ -11,6 +11,7 @@ import type { ListingSide, PriceRange } from "../../schemas/market.js";
 import type { Lang } from "../../schemas/owner.js";
 import type { MatchParty, Sale } from "../../schemas/match.js";
 import type { Currency } from "../../schemas/money.js";
+import type { Terms } from "../../schemas/room.js";
 
 /** How a listing stopped being open (`open` while nothing ended it; `filled` once deals closed its whole quantity). */
 export type ListingStatus = "open" | "withdrawn" | "superseded" | "filled";
@@ -74,6 +75,8 @@ export interface MatchState {
   deal: number | null;
   /** The settled price of a sale by sealed bids (whose `want` is the winner's commit, not a listing); null for a match by words. */
   sale: Sale | null;
+  /** The recorded deal's terms, present only when both owners let the market show them (decision 0529). */
+  price?: Terms;
 }
 
 /** The open listings of one category, by side, as leaves in the order they were written. */

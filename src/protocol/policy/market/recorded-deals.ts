@@ -1,7 +1,8 @@
 /**
  * Deals recorded back in a market (docs/SPEC.md §5.15): a match's room closed a deal both owners
  * signed, and the market records its terms hash with both signatures (checked by the relay and by
- * every verifier, signing/market.ts) and closes the quantity it settles on both listings. One deal
+ * every verifier, signing/market.ts) and closes the quantity it settles on both listings; with both
+ * owners' consents, also its terms, which must hash to that deal (decision 0529). One deal
  * per match; the quantity is recomputed here, so a relay cannot close more than the match and the
  * listings leave.
  */
@@ -9,7 +10,8 @@ import { TrestleError } from "../../errors.js";
 import { own } from "../../encoding/records.js";
 import type { SystemDraftOf, SystemEntryOf } from "../../schemas/entry.js";
 import type { MatchParty } from "../../schemas/match.js";
-import type { RecordedDealSignature } from "../../schemas/market.js";
+import type { RecordedDealSignature, ShownPrice } from "../../schemas/market.js";
+import { dealHash } from "../deals.js";
 import type { TableState } from "../state.js";
 import { endListing, listingOf, quantityLeft, requireMarket } from "./listing-live.js";
 import type { MarketState, MatchState } from "./market-state.js";
@@ -57,12 +59,20 @@ export function checkDealRecorded(state: TableState, draft: SystemDraftOf<"deal_
   checkSigner(data.signatures[1], match.wanted_by, "second (wanting)");
   const quantity = dealQuantity(market, match);
   if (data.quantity !== quantity) throw new TrestleError("E_NOT_ALLOWED", `the deal closes ${quantity} units, not ${data.quantity}`, { reason: "quantity", quantity });
+  if (data.price) checkShownPrice(data.room, data.deal, data.price);
+}
+
+/** The shown terms are the deal's own: they hash to the recorded deal hash and name its room (both consents are checked as the entry's statements, signing/market.ts). */
+function checkShownPrice(room: string, deal: string, price: ShownPrice): void {
+  if (price.terms.table !== room) throw new TrestleError("E_WRONG_TABLE", `the shown terms are of room ${price.terms.table}, not ${room}`);
+  if (dealHash(price.terms) !== deal) throw new TrestleError("E_TERMS_MISMATCH", "the shown terms do not hash to the recorded deal", { deal });
 }
 
 /** Folds a recorded deal: the match has its deal, each listing's closed quantity grows, and a listing with none left is filled. */
 export function applyDealRecorded(market: MarketState, entry: Pick<SystemEntryOf<"deal_recorded">, "seq" | "data">): void {
   const match = matchAt(market, entry.data.match);
   match.deal = entry.seq;
+  if (entry.data.price) match.price = entry.data.price.terms.terms;
   market.deals += 1;
   for (const leaf of dealtListings(match)) {
     const listing = listingOf(market, leaf);
