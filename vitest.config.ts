@@ -57,15 +57,29 @@ export default defineConfig({
             miniflare: {
               bindings: { ...(await chatBindings(inject("fakeChatApi"))), ...limitSettings(LIMITS_UNDER_TEST) },
               // The edge binding set as its published limit, as an operator changes both (wrangler.toml).
-              ratelimits: { EDGE_READS: { namespace_id: "7301", simple: { limit: LIMITS_UNDER_TEST.edge_reads_per_min, period: 60 } } },
+              ratelimits: {
+                EDGE_READS: {
+                  namespace_id: "7301",
+                  simple: { limit: LIMITS_UNDER_TEST.edge_reads_per_min, period: 60 },
+                },
+              },
             },
           })),
         ],
-        test: { name: "workers-limits", include: ["test/workers/limits/**/*.test.ts"], globalSetup: ["test/support/fake-chat-global.ts"] },
+        test: {
+          name: "workers-limits",
+          include: ["test/workers/limits/**/*.test.ts"],
+          globalSetup: ["test/support/fake-chat-global.ts"],
+        },
       },
       // The witness Worker, deployed alone (wrangler.witness.toml, decision 0399).
       {
-        plugins: [cloudflareTest(async () => ({ wrangler: { configPath: "./wrangler.witness.toml" }, miniflare: { bindings: await witnessBindings() } }))],
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.witness.toml" },
+            miniflare: { bindings: await witnessBindings() },
+          })),
+        ],
         test: { name: "workers-witness", include: ["test/workers-witness/**/*.test.ts"] },
       },
     ],

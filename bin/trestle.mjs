@@ -17,7 +17,9 @@ if (existsSync(new URL("../src/cli/run.ts", import.meta.url))) {
     try {
       await buildCli();
     } catch (error) {
-      process.stderr.write(`trestle: cannot build the CLI (${error instanceof Error ? error.message : error}); run npm install\n`);
+      process.stderr.write(
+        `trestle: cannot build the CLI (${error instanceof Error ? error.message : error}); run npm install\n`,
+      );
       process.exit(1);
     }
   }

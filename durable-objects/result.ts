@@ -33,7 +33,10 @@ export function toTrestleError(error: unknown): TrestleError {
   if (error instanceof TrestleError) return error;
   console.error("unexpected error", error);
   if (isInfrastructureFailure(error)) {
-    return new TrestleError("E_UNAVAILABLE", "the relay's storage could not run this request now (its host may be busy or out of a daily quota); try again later");
+    return new TrestleError(
+      "E_UNAVAILABLE",
+      "the relay's storage could not run this request now (its host may be busy or out of a daily quota); try again later",
+    );
   }
   return new TrestleError("E_INTERNAL");
 }

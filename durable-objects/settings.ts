@@ -11,7 +11,12 @@ import { z } from "zod";
 import { eachPlatform } from "../src/chat/platforms/index.js";
 import type { ConnectedPlatforms } from "../src/chat/send.js";
 import { TrestleError } from "../src/protocol/errors.js";
-import { flag, isPublicDemo, resolveOperatorLimits, type OperatorLimits } from "../src/protocol/limits/operator-limits.js";
+import {
+  flag,
+  isPublicDemo,
+  resolveOperatorLimits,
+  type OperatorLimits,
+} from "../src/protocol/limits/operator-limits.js";
 
 /** `parse` kept per environment object, so each setting is parsed once; a throw is not kept, so a malformed setting throws on every call. */
 function perEnv<T>(parse: (env: object) => T): (env: object) => T {
@@ -27,7 +32,9 @@ function perEnv<T>(parse: (env: object) => T): (env: object) => T {
 }
 
 /** Every chat platform with `env`'s settings for it; a platform without its secrets is there but not configured. */
-export const chatPlatforms: (env: object) => ConnectedPlatforms = perEnv((env) => eachPlatform((platform, module) => read(module.settings, env, platform)));
+export const chatPlatforms: (env: object) => ConnectedPlatforms = perEnv((env) =>
+  eachPlatform((platform, module) => read(module.settings, env, platform)),
+);
 
 const OutboxDelaySchema = z.object({ OUTBOX_DELAY_MS: z.union([z.string(), z.number()]).optional() });
 
@@ -40,7 +47,9 @@ export function outboxDelay(env: object): number {
 const RelaySigningKeySchema = z.object({ RELAY_SIGNING_KEY: z.string().optional() });
 
 /** RELAY_SIGNING_KEY: the relay's signing key as a base64url 32-byte seed (a secret), or undefined to use the seed RelayDO generated; parsed once per env, as every head signature asks for it. */
-export const relaySigningKey: (env: object) => string | undefined = perEnv((env) => read(RelaySigningKeySchema, env, "RELAY_SIGNING_KEY").RELAY_SIGNING_KEY);
+export const relaySigningKey: (env: object) => string | undefined = perEnv(
+  (env) => read(RelaySigningKeySchema, env, "RELAY_SIGNING_KEY").RELAY_SIGNING_KEY,
+);
 
 /** One setting of `env` as given, for the operator limits' own parser (src/protocol/limits/operator-limits.ts). */
 function settingOf(env: object, name: string): unknown {
@@ -48,7 +57,9 @@ function settingOf(env: object, name: string): unknown {
 }
 
 /** The operator limits in effect for `env`; a malformed setting throws E_UNAVAILABLE on every call. */
-export const limitsOf: (env: object) => OperatorLimits = perEnv((env) => resolveOperatorLimits((name) => settingOf(env, name)));
+export const limitsOf: (env: object) => OperatorLimits = perEnv((env) =>
+  resolveOperatorLimits((name) => settingOf(env, name)),
+);
 
 /** Whether `env` runs a public demo (`TRESTLE_PUBLIC_DEMO = "true"`). */
 export function publicDemo(env: object): boolean {

@@ -12,7 +12,9 @@
  */
 export function runMigrations(sql: SqlStorage, migrations: readonly string[], fresh?: readonly string[]): number {
   const hasMeta = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
-  const from = hasMeta ? Number(sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0]?.value ?? 0) : 0;
+  const from = hasMeta
+    ? Number(sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0]?.value ?? 0)
+    : 0;
   if (from >= migrations.length) return from;
   // A new object gets the schema the migrations would leave (`fresh`, one statement per exec, with a `meta` table) in one step.
   if (from === 0 && fresh) for (const statement of fresh) sql.exec(statement);

@@ -18,9 +18,22 @@ const out = join(ROOT, "dist", "bench.mjs");
 const modes = { "--profile": "profile.ts", "--leaks": "leaks.ts", "--verify": "verify.ts" };
 const entry = Object.entries(modes).find(([flag]) => process.argv.includes(flag))?.[1] ?? "main.ts";
 mkdirSync(dirname(out), { recursive: true });
-const bundle = (from, outfile) => build({ entryPoints: [from], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "warning" });
+const bundle = (from, outfile) =>
+  build({
+    entryPoints: [from],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
 await bundle(join(ROOT, "test/bench", entry), out);
 // The market bench's checking threads (test/bench/market/verifying.ts) run the client's verify worker, bundled beside the bench.
 await bundle(join(ROOT, "src/client/verify-worker.ts"), join(ROOT, "dist", "bench-verify-worker.mjs"));
-const run = spawnSync(process.execPath, [out, ...process.argv.slice(2)], { stdio: "inherit", env: { ...process.env, TRESTLE_ROOT: ROOT } });
+const run = spawnSync(process.execPath, [out, ...process.argv.slice(2)], {
+  stdio: "inherit",
+  env: { ...process.env, TRESTLE_ROOT: ROOT },
+});
 process.exit(run.status ?? 1);

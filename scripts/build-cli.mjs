@@ -47,7 +47,15 @@ export async function buildCli() {
   await Promise.all([
     buildView(),
     ...ENTRIES.map(async ({ entry, out, split }) => {
-      const options = { entryPoints: [entry], bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "warning" };
+      const options = {
+        entryPoints: [entry],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        packages: "external",
+        logLevel: "warning",
+      };
       if (split) return buildSplit(options, out);
       const temp = `${out}.${process.pid}.tmp`;
       await build({ ...options, outfile: temp });
@@ -65,7 +73,14 @@ async function buildSplit(options, out) {
   const { build } = await import("esbuild");
   const temp = join(dirname(out), `.build-${process.pid}`);
   rmSync(temp, { recursive: true, force: true });
-  await build({ ...options, splitting: true, outdir: temp, entryNames: basename(out, ".mjs"), chunkNames: "chunks/[name]-[hash]", outExtension: { ".js": ".mjs" } });
+  await build({
+    ...options,
+    splitting: true,
+    outdir: temp,
+    entryNames: basename(out, ".mjs"),
+    chunkNames: "chunks/[name]-[hash]",
+    outExtension: { ".js": ".mjs" },
+  });
   mkdirSync(CHUNKS, { recursive: true });
   const made = readdirSync(join(temp, "chunks"));
   for (const name of made) renameSync(join(temp, "chunks", name), join(CHUNKS, name));

@@ -15,8 +15,18 @@ import { outdated } from "./freshness.mjs";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 /** Where the library is written. */
 export const LIB = join(ROOT, "dist", "lib");
-const OUTPUTS = ["client/index.js", "client/index.d.ts", "client/node.js", "client/node.d.ts", "protocol/index.js", "protocol/index.d.ts", "protocol/wire-types.d.ts"].map((f) => join(LIB, f));
-const SOURCES = ["src/protocol", "src/client", "tsconfig.lib.json", "tsconfig.json", "scripts/declare-types.mjs"].map((p) => join(ROOT, p));
+const OUTPUTS = [
+  "client/index.js",
+  "client/index.d.ts",
+  "client/node.js",
+  "client/node.d.ts",
+  "protocol/index.js",
+  "protocol/index.d.ts",
+  "protocol/wire-types.d.ts",
+].map((f) => join(LIB, f));
+const SOURCES = ["src/protocol", "src/client", "tsconfig.lib.json", "tsconfig.json", "scripts/declare-types.mjs"].map(
+  (p) => join(ROOT, p),
+);
 
 /** Whether the library is missing or older than a source. */
 export function libStale() {
@@ -26,9 +36,24 @@ export function libStale() {
 /** Compiles the library afresh (removing what an older build left); throws on a type error. */
 export function buildLib() {
   rmSync(LIB, { recursive: true, force: true });
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, "tsconfig.lib.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n")); } });
-  const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, projectReferences: config.projectReferences });
-  const errors = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics].filter((d) => d.category === ts.DiagnosticCategory.Error);
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, "tsconfig.lib.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+      },
+    },
+  );
+  const program = ts.createProgram({
+    rootNames: config.fileNames,
+    options: config.options,
+    projectReferences: config.projectReferences,
+  });
+  const errors = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics].filter(
+    (d) => d.category === ts.DiagnosticCategory.Error,
+  );
   if (errors.length > 0) {
     const format = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => "\n" };
     throw new Error(ts.formatDiagnosticsWithColorAndContext(errors, format));

@@ -21,7 +21,17 @@ const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 /** The tarball's name, as `npm pack` writes it and the relay serves it (at the site's root). */
 export const TARBALL = `${pkg.name}-${pkg.version}.tgz`;
 /** What the packed files are built from (package.json "files", and the README npm adds). */
-const PACKED = ["bin/trestle.mjs", "dist/trestle.mjs", "dist/verify-worker.mjs", "dist/chunks", "dist/lib", "dist/view", "CONSTITUTION.md", "README.md", "package.json"].map((p) => join(ROOT, p));
+const PACKED = [
+  "bin/trestle.mjs",
+  "dist/trestle.mjs",
+  "dist/verify-worker.mjs",
+  "dist/chunks",
+  "dist/lib",
+  "dist/view",
+  "CONSTITUTION.md",
+  "README.md",
+  "package.json",
+].map((p) => join(ROOT, p));
 
 /** Whether the served tarball or its description is missing or older than what it packs. */
 export function packStale() {
@@ -45,7 +55,8 @@ export function publishedManifest(manifest) {
  * from there. Returns npm's description of the tarball (`filename`, `files`, `integrity`, …).
  */
 export function packInto(destination) {
-  const npmPack = (dir, args) => JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", ...args], { cwd: dir, encoding: "utf8" }))[0];
+  const npmPack = (dir, args) =>
+    JSON.parse(execFileSync("npm", ["pack", "--ignore-scripts", "--json", ...args], { cwd: dir, encoding: "utf8" }))[0];
   const stage = mkdtempSync(join(tmpdir(), "trestle-pack-stage-"));
   try {
     for (const { path } of npmPack(ROOT, ["--dry-run"]).files) {
@@ -62,8 +73,13 @@ export function packInto(destination) {
 /** Packs the checkout into dist/site and writes dist/site/trestle.json beside it. */
 export function buildPack() {
   const packed = packInto(SITE);
-  const integrity = `sha512-${createHash("sha512").update(readFileSync(join(SITE, packed.filename))).digest("base64")}`;
-  writeFileSync(join(SITE, "trestle.json"), `${JSON.stringify({ name: pkg.name, version: pkg.version, tarball: `/${packed.filename}`, integrity }, null, 2)}\n`);
+  const integrity = `sha512-${createHash("sha512")
+    .update(readFileSync(join(SITE, packed.filename)))
+    .digest("base64")}`;
+  writeFileSync(
+    join(SITE, "trestle.json"),
+    `${JSON.stringify({ name: pkg.name, version: pkg.version, tarball: `/${packed.filename}`, integrity }, null, 2)}\n`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) buildPack();

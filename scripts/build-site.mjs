@@ -32,7 +32,18 @@ export const SITE_SOURCES = ["worker/site/browser", "worker/site/static", "src",
 
 /** Whether the assets are missing or older than a source. */
 export function siteStale() {
-  return outdated([VIEWER, join(SITE, "assets", "site.css"), join(SITE, "favicon.svg"), join(SITE, "favicon.ico"), join(SITE, "_headers"), join(SITE, "docs", "SPEC.md")], SITE_SOURCES, [".ts", ".css", ".svg", ".ico", "_headers", ".md"]);
+  return outdated(
+    [
+      VIEWER,
+      join(SITE, "assets", "site.css"),
+      join(SITE, "favicon.svg"),
+      join(SITE, "favicon.ico"),
+      join(SITE, "_headers"),
+      join(SITE, "docs", "SPEC.md"),
+    ],
+    SITE_SOURCES,
+    [".ts", ".css", ".svg", ".ico", "_headers", ".md"],
+  );
 }
 
 /** Builds every asset into a fresh folder, then swaps it in whole. */
@@ -43,7 +54,8 @@ export async function buildSite() {
   mkdirSync(join(temp, "assets"), { recursive: true });
   await build({ ...VIEWER_BUILD, outfile: join(temp, "assets", "viewer.js") });
   cpSync(join(ROOT, "worker/site/static/site.css"), join(temp, "assets", "site.css"));
-  for (const file of ["favicon.svg", "favicon.ico", "_headers"]) cpSync(join(ROOT, "worker/site/static", file), join(temp, file));
+  for (const file of ["favicon.svg", "favicon.ico", "_headers"])
+    cpSync(join(ROOT, "worker/site/static", file), join(temp, file));
   cpSync(join(ROOT, "docs"), join(temp, "docs"), { recursive: true });
   rmSync(SITE, { recursive: true, force: true });
   renameSync(temp, SITE);

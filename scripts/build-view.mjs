@@ -25,7 +25,11 @@ export const VIEW_SOURCES = [SOURCE, join(ROOT, "src", "page"), ...ICONS];
 
 /** Whether the page is missing or older than any of its sources. */
 export function viewStale() {
-  return outdated(["app.js", ...STATIC, ...ICONS.map((icon) => basename(icon))].map((file) => join(VIEW_DIR, file)), VIEW_SOURCES, [""]);
+  return outdated(
+    ["app.js", ...STATIC, ...ICONS.map((icon) => basename(icon))].map((file) => join(VIEW_DIR, file)),
+    VIEW_SOURCES,
+    [""],
+  );
 }
 
 /** Builds the page into dist/view/. */

@@ -17,4 +17,5 @@ export async function buildAll(force = false) {
   if (force || packStale()) buildPack();
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) await buildAll(process.argv.includes("--force"));
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1])
+  await buildAll(process.argv.includes("--force"));

@@ -65,17 +65,23 @@ export function decisionProblems(records) {
     }
     for (const later of r.supersededBy) {
       if (!byNumber.has(later)) problems.push(`${where(r.file)}: its status names ${later}, which is no record`);
-      else if (later <= r.number) problems.push(`${where(r.file)}: its status names ${later}, which is not a later record`);
+      else if (later <= r.number)
+        problems.push(`${where(r.file)}: its status names ${later}, which is not a later record`);
     }
     const named = (later) => (r.status === null ? true : r.supersededBy.includes(later));
     for (const later of r.saysSupersededBy.filter((n) => !named(n))) {
-      problems.push(`${where(r.file)}: it says it is superseded by decision ${later}; its status line must say "Superseded by ${later}" or "Partly superseded by ${later}"`);
+      problems.push(
+        `${where(r.file)}: it says it is superseded by decision ${later}; its status line must say "Superseded by ${later}" or "Partly superseded by ${later}"`,
+      );
     }
     for (const earlier of r.saysSupersedes) {
       const old = byNumber.get(earlier);
-      if (old === undefined) problems.push(`${where(r.file)}: it says it supersedes decision ${earlier}, which is no record`);
+      if (old === undefined)
+        problems.push(`${where(r.file)}: it says it supersedes decision ${earlier}, which is no record`);
       else if (old.status !== null && !old.supersededBy.includes(r.number)) {
-        problems.push(`${where(old.file)}: decision ${r.number} says it supersedes this one; its status line must say "Superseded by ${r.number}" or "Partly superseded by ${r.number}"`);
+        problems.push(
+          `${where(old.file)}: decision ${r.number} says it supersedes this one; its status line must say "Superseded by ${r.number}" or "Partly superseded by ${r.number}"`,
+        );
       }
     }
   }
@@ -98,7 +104,7 @@ export function renderIndex(records) {
     "- `**Status.** Partly superseded by NNNN.`: record NNNN replaced a part of it, which the record names.",
     "- `**Status.** Withdrawn.`: no longer in force, and nothing replaced it.",
     "",
-    "A record that replaces another says so in its text (\"supersedes decision NNNN\") and changes the",
+    'A record that replaces another says so in its text ("supersedes decision NNNN") and changes the',
     "older record's status line; nothing else in an older record is rewritten.",
     "",
     "This index is written by `node scripts/decisions-index.mjs`; test/unit/docs/decisions-index.test.ts",

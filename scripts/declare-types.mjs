@@ -12,7 +12,10 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import ts from "typescript";
 
-const PRINT = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope | ts.TypeFormatFlags.AllowUniqueESSymbolType;
+const PRINT =
+  ts.TypeFormatFlags.NoTruncation |
+  ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope |
+  ts.TypeFormatFlags.AllowUniqueESSymbolType;
 /** An alias of a schema's inferred type: `z.infer<typeof S>`, `z.output<typeof S>` or `z.input<typeof S>`. */
 const INFERRED = /^z\.(infer|output|input)<typeof (\w+)>$/;
 /** The generated file, relative to the library root. */
@@ -77,7 +80,8 @@ function collect(program, srcRoot) {
       }
       file.schemas.set(constName, name);
     }
-    for (const [constName, name] of file.schemas) nameOfType.set(checker.getTypeAtLocation(schemaNodes.get(constName)), name);
+    for (const [constName, name] of file.schemas)
+      nameOfType.set(checker.getTypeAtLocation(schemaNodes.get(constName)), name);
     if (file.schemas.size > 0) files.set(relative(srcRoot, source.fileName).replace(/\.ts$/, ""), file);
     tuplesOf.set(source, file);
   }
@@ -96,7 +100,10 @@ function collect(program, srcRoot) {
           elements.map((element, i) => {
             if (nameOfType.has(element)) return nameOfType.get(element);
             const name = `${declaration.name.text}_${i}Output`;
-            names.set(name, checker.typeToString(inferred(checker, element, declaration.name, "output"), undefined, PRINT));
+            names.set(
+              name,
+              checker.typeToString(inferred(checker, element, declaration.name, "output"), undefined, PRINT),
+            );
             nameOfType.set(element, name);
             return name;
           }),
@@ -138,11 +145,16 @@ function rewrite(path, file, wireImport) {
     if (ts.isVariableStatement(statement)) {
       for (const declaration of statement.declarationList.declarations) {
         const name = ts.isIdentifier(declaration.name) && file.schemas.get(declaration.name.text);
-        if (name && declaration.type) edits.push([declaration.type.getStart(source), declaration.type.end, `z.ZodType<W.${name}>`]);
+        if (name && declaration.type)
+          edits.push([declaration.type.getStart(source), declaration.type.end, `z.ZodType<W.${name}>`]);
         const tuple = ts.isIdentifier(declaration.name) && file.tuples.get(declaration.name.text);
         if (tuple && declaration.type) {
           const readonly = ts.isTypeOperatorNode(declaration.type) ? "readonly " : "";
-          edits.push([declaration.type.getStart(source), declaration.type.end, `${readonly}[${tuple.map((n) => `z.ZodType<W.${n}>`).join(", ")}]`]);
+          edits.push([
+            declaration.type.getStart(source),
+            declaration.type.end,
+            `${readonly}[${tuple.map((n) => `z.ZodType<W.${n}>`).join(", ")}]`,
+          ]);
         }
       }
     } else if (ts.isTypeAliasDeclaration(statement) && file.aliases.has(statement.name.text)) {
@@ -151,7 +163,8 @@ function rewrite(path, file, wireImport) {
   }
   if (edits.length === 0) return;
   let out = text;
-  for (const [start, end, replacement] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + replacement + out.slice(end);
+  for (const [start, end, replacement] of edits.sort((a, b) => b[0] - a[0]))
+    out = out.slice(0, start) + replacement + out.slice(end);
   if (!/^import (\{ z \}|\* as z) from "zod";$/m.test(out)) out = `import type { z } from "zod";\n${out}`;
   writeFileSync(path, `import type * as W from "${wireImport}";\n${out}`);
 }
@@ -176,7 +189,8 @@ function checkSource(files, srcRoot, checkPath, wirePath) {
   for (const [path, file] of files) {
     const module = `./${relative(dirname(checkPath), join(srcRoot, path))}.js`;
     lines.push(`import type * as S${n} from "${module}";`);
-    for (const [constName, name] of file.schemas) lines.push(`export const c${n}_${constName}: Same<W.${name}, z.output<typeof S${n}.${constName}>> = true;`);
+    for (const [constName, name] of file.schemas)
+      lines.push(`export const c${n}_${constName}: Same<W.${name}, z.output<typeof S${n}.${constName}>> = true;`);
     n += 1;
   }
   return lines.join("\n");
@@ -203,20 +217,39 @@ export function declareTypes(program, srcRoot, lib) {
     rewrite(emitted, file, wireImport.startsWith(".") ? wireImport : `./${wireImport}`);
   }
   // Only exported schemas can be checked from outside their file; the rest are checked through the types that use them.
-  const exportedFiles = new Map([...files].map(([path, file]) => [path, { schemas: new Map([...file.schemas].filter(([c]) => isExported(program, srcRoot, path, c))) }]));
+  const exportedFiles = new Map(
+    [...files].map(([path, file]) => [
+      path,
+      { schemas: new Map([...file.schemas].filter(([c]) => isExported(program, srcRoot, path, c))) },
+    ]),
+  );
   const checkPath = join(srcRoot, "..", ".declared-types-check.ts");
   const checkText = checkSource(exportedFiles, srcRoot, checkPath, wirePath);
-  const options = { ...program.getCompilerOptions(), noEmit: true, declaration: false, outDir: undefined, skipLibCheck: false };
+  const options = {
+    ...program.getCompilerOptions(),
+    noEmit: true,
+    declaration: false,
+    outDir: undefined,
+    skipLibCheck: false,
+  };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
   host.readFile = (f) => (f === checkPath ? checkText : readFile(f));
-  host.fileExists = ((exists) => (f) => f === checkPath || exists(f))(host.fileExists.bind(host));
+  host.fileExists = (
+    (exists) => (f) =>
+      f === checkPath || exists(f)
+  )(host.fileExists.bind(host));
   const check = ts.createProgram({ rootNames: [checkPath], options, host, oldProgram: program });
   // The check file, and every rewritten declaration as a consumer's compiler without skipLibCheck would read it.
-  const wrong = check.getSourceFiles().filter((f) => f.fileName === checkPath || f.fileName.startsWith(lib)).flatMap((f) => check.getSemanticDiagnostics(f));
+  const wrong = check
+    .getSourceFiles()
+    .filter((f) => f.fileName === checkPath || f.fileName.startsWith(lib))
+    .flatMap((f) => check.getSemanticDiagnostics(f));
   if (wrong.length > 0) {
     const format = { getCanonicalFileName: (f) => f, getCurrentDirectory: () => srcRoot, getNewLine: () => "\n" };
-    throw new Error(`declared wire types differ from their schemas:\n${ts.formatDiagnostics(wrong.slice(0, 20), format)}`);
+    throw new Error(
+      `declared wire types differ from their schemas:\n${ts.formatDiagnostics(wrong.slice(0, 20), format)}`,
+    );
   }
 }
 

@@ -24,8 +24,23 @@ if (libStale()) buildLib();
 const { nobleEd25519, sha256, signCreate, utf8 } = await import("../dist/lib/protocol/index.js");
 const owner = await nobleEd25519.signer(sha256(utf8(`dev-restarts:${process.pid}`)));
 
-const limitsOff = ["CLIENT_TABLES_PER_HOUR", "OWNER_TABLES_PER_HOUR", "OWNER_TABLES"].flatMap((name) => ["--var", `TRESTLE_LIMIT_${name}:0`]);
-const dev = spawn(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "dev", "--ip", "127.0.0.1", "--port", String(PORT), ...limitsOff], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+const limitsOff = ["CLIENT_TABLES_PER_HOUR", "OWNER_TABLES_PER_HOUR", "OWNER_TABLES"].flatMap((name) => [
+  "--var",
+  `TRESTLE_LIMIT_${name}:0`,
+]);
+const dev = spawn(
+  process.execPath,
+  [
+    join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+    "dev",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(PORT),
+    ...limitsOff,
+  ],
+  { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] },
+);
 let restarts = 0;
 const log = [];
 await new Promise((resolve, reject) => {
@@ -53,7 +68,11 @@ async function create() {
     topology: { kind: "open" },
     termination: { any: [{ max_entries: 10 }] },
   };
-  const res = await fetch(`http://127.0.0.1:${PORT}/tables`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(await signCreate(owner, config, "ops")) });
+  const res = await fetch(`http://127.0.0.1:${PORT}/tables`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(await signCreate(owner, config, "ops")),
+  });
   return { status: res.status, text: await res.text() };
 }
 
@@ -64,7 +83,13 @@ const worker = await unstable_startWorker({ config: "wrangler.toml", dev: { serv
 await worker.ready;
 await (await fetch(new URL("/.well-known/trestle.json", await worker.url))).text();
 await worker.dispose();`;
-const testProcess = () => new Promise((resolve) => spawn(process.execPath, ["--input-type=module", "-e", TEST_PROCESS], { cwd: ROOT, env, stdio: "ignore" }).on("exit", resolve));
+const testProcess = () =>
+  new Promise((resolve) =>
+    spawn(process.execPath, ["--input-type=module", "-e", TEST_PROCESS], { cwd: ROOT, env, stdio: "ignore" }).on(
+      "exit",
+      resolve,
+    ),
+  );
 
 const experiments = {
   "right after a test process exits": async () => {
@@ -89,10 +114,18 @@ try {
     const answers = [];
     for (let round = 0; round < ROUNDS; round++) answers.push(...[await run()].flat());
     const refused = answers.filter(({ status, text }) => status === 503 && /restarted mid-request/.test(text)).length;
-    const other = answers.filter(({ status, text }) => status !== 201 && !(status === 503 && /restarted mid-request/.test(text))).length;
-    console.log(`${name}: ${refused} of ${answers.length} creates got 503 "restarted mid-request", ${other} another refusal; wrangler dev restarted ${restarts - before} times`);
+    const other = answers.filter(
+      ({ status, text }) => status !== 201 && !(status === 503 && /restarted mid-request/.test(text)),
+    ).length;
+    console.log(
+      `${name}: ${refused} of ${answers.length} creates got 503 "restarted mid-request", ${other} another refusal; wrangler dev restarted ${restarts - before} times`,
+    );
   }
-  console.log(log.length === 0 ? "wrangler dev logged no uncaught exception, unhandled rejection or [ERROR]" : `wrangler dev logged:\n${log.join("\n")}`);
+  console.log(
+    log.length === 0
+      ? "wrangler dev logged no uncaught exception, unhandled rejection or [ERROR]"
+      : `wrangler dev logged:\n${log.join("\n")}`,
+  );
 } finally {
   dev.kill("SIGINT");
 }

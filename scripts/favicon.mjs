@@ -94,7 +94,10 @@ function bitmap(size, rgba) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
   try {
     const page = await browser.newPage();
     const svg = readFileSync(FAVICON_SVG, "utf8");

@@ -15,6 +15,15 @@ import { build } from "esbuild";
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const out = join(ROOT, "dist", "number-lexicon.mjs");
 mkdirSync(dirname(out), { recursive: true });
-await build({ entryPoints: [join(ROOT, "scripts/lexicon/write.ts")], outfile: out, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "warning" });
+await build({
+  entryPoints: [join(ROOT, "scripts/lexicon/write.ts")],
+  outfile: out,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+});
 const run = spawnSync(process.execPath, [out, ROOT], { stdio: "inherit" });
 process.exit(run.status ?? 1);

@@ -22,7 +22,9 @@ function run(command, args, capture = false) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, stdio: capture ? ["ignore", "pipe", "pipe"] : "inherit" });
     let output = "";
-    if (capture) for (const stream of [child.stdout, child.stderr]) stream.setEncoding("utf8").on("data", (chunk) => (output += chunk));
+    if (capture)
+      for (const stream of [child.stdout, child.stderr])
+        stream.setEncoding("utf8").on("data", (chunk) => (output += chunk));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });

@@ -31,15 +31,35 @@ try {
   const project = join(out, "consumer");
   mkdirSync(project);
   writeFileSync(join(project, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-  execFileSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, packed.filename)], { cwd: project, stdio: "ignore" });
+  execFileSync(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", join(out, packed.filename)],
+    { cwd: project, stdio: "ignore" },
+  );
   const bot = readFileSync(join(ROOT, "examples/seat-bot.ts"), "utf8").replace('"../src/client/node.js"', '"trestle"');
   writeFileSync(join(project, "bot.ts"), bot);
   const declarations = sizeOf(join(project, "node_modules/trestle/dist/lib"), ".d.ts");
-  console.log(`consumer: examples/seat-bot.ts (${bot.split("\n").length} lines) importing "trestle"; shipped .d.ts: ${(declarations / 1e6).toFixed(2)} MB`);
+  console.log(
+    `consumer: examples/seat-bot.ts (${bot.split("\n").length} lines) importing "trestle"; shipped .d.ts: ${(declarations / 1e6).toFixed(2)} MB`,
+  );
   // The baseline: the same compiler on a file importing nothing, which pays only for the standard library and @types/node.
   writeFileSync(join(project, "none.ts"), "console.log(process.env.TRESTLE_SEAT);\n");
-  for (const [file, skipLibCheck] of [["none.ts", true], ["bot.ts", true], ["none.ts", false], ["bot.ts", false]]) {
-    const compilerOptions = { strict: true, noEmit: true, module: "nodenext", moduleResolution: "nodenext", target: "es2022", types: ["node"], typeRoots: [join(ROOT, "node_modules/@types")], skipLibCheck };
+  for (const [file, skipLibCheck] of [
+    ["none.ts", true],
+    ["bot.ts", true],
+    ["none.ts", false],
+    ["bot.ts", false],
+  ]) {
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      target: "es2022",
+      types: ["node"],
+      typeRoots: [join(ROOT, "node_modules/@types")],
+      skipLibCheck,
+    };
     writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: [file] }));
     const started = performance.now();
     let report;
@@ -52,7 +72,9 @@ try {
     }
     const wall = ((performance.now() - started) / 1000).toFixed(1);
     const pick = (name) => report.match(new RegExp(`^${name}:\\s+(.+)$`, "m"))?.[1]?.trim();
-    console.log(`${file}, skipLibCheck ${skipLibCheck}: wall ${wall} s, tsc total ${pick("Total time")}, check ${pick("Check time")}, memory ${pick("Memory used")}, types ${pick("Types")}`);
+    console.log(
+      `${file}, skipLibCheck ${skipLibCheck}: wall ${wall} s, tsc total ${pick("Total time")}, check ${pick("Check time")}, memory ${pick("Memory used")}, types ${pick("Types")}`,
+    );
   }
 } finally {
   rmSync(out, { recursive: true, force: true });

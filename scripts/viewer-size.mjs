@@ -13,13 +13,20 @@ export async function viewerBundle() {
   const result = await build({ ...VIEWER_BUILD, outfile: "viewer.js", write: false, metafile: true });
   const [output] = Object.values(result.metafile.outputs);
   const bytes = result.outputFiles[0].contents;
-  const inputs = Object.fromEntries(Object.entries(output.inputs).map(([file, { bytesInOutput }]) => [file, bytesInOutput]));
+  const inputs = Object.fromEntries(
+    Object.entries(output.inputs).map(([file, { bytesInOutput }]) => [file, bytesInOutput]),
+  );
   return { bytes: bytes.byteLength, gzip: gzipSync(bytes).byteLength, inputs };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const { bytes, gzip, inputs } = await viewerBundle();
-  const part = (test) => Object.entries(inputs).filter(([file]) => test(file)).reduce((sum, [, n]) => sum + n, 0);
+  const part = (test) =>
+    Object.entries(inputs)
+      .filter(([file]) => test(file))
+      .reduce((sum, [, n]) => sum + n, 0);
   const kb = (n) => `${(n / 1000).toFixed(1)} KB`;
-  console.log(`viewer.js: ${kb(bytes)} unpacked, ${kb(gzip)} gzipped; zod ${kb(part((f) => f.includes("/zod/")))} (its locales ${kb(part((f) => f.includes("/zod/v4/locales/")))}), src ${kb(part((f) => f.startsWith("src/")))}`);
+  console.log(
+    `viewer.js: ${kb(bytes)} unpacked, ${kb(gzip)} gzipped; zod ${kb(part((f) => f.includes("/zod/")))} (its locales ${kb(part((f) => f.includes("/zod/v4/locales/")))}), src ${kb(part((f) => f.startsWith("src/")))}`,
+  );
 }

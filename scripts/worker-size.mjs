@@ -18,10 +18,14 @@ const run = promisify(execFile);
 /** Runs `wrangler deploy --dry-run` (of wrangler.toml, or of `config`) into a fresh folder; resolves with that folder (its `index.js` is the bundle). */
 export async function dryRunDeploy(config = "wrangler.toml") {
   const out = mkdtempSync(join(tmpdir(), "trestle-deploy-"));
-  await run(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "-c", config, "--outdir", out], {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-  });
+  await run(
+    process.execPath,
+    [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "-c", config, "--outdir", out],
+    {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    },
+  );
   return out;
 }
 

@@ -21,7 +21,8 @@ export type AppContext = Context<{ Bindings: Env }>;
  */
 export async function readJson(c: AppContext, limit: number = LIMITS.request_bytes): Promise<unknown> {
   const type = c.req.header("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(type)) throw new TrestleError("E_SCHEMA", "send Content-Type: application/json");
+  if (!/^application\/json\s*(;|$)/i.test(type))
+    throw new TrestleError("E_SCHEMA", "send Content-Type: application/json");
   const bytes = await readBytes(c, limit);
   let text: string;
   try {
@@ -65,7 +66,7 @@ export async function readBytes(c: AppContext, limit: number = LIMITS.request_by
   if (size > limit) throw tooLarge(limit);
   const bytes = new Uint8Array(size);
   let offset = 0;
-  for (const chunk of chunks) bytes.set(chunk, offset), (offset += chunk.byteLength);
+  for (const chunk of chunks) (bytes.set(chunk, offset), (offset += chunk.byteLength));
   return bytes;
 }
 
@@ -88,7 +89,8 @@ export function json<T>(c: AppContext, result: Result<T>, status: 200 | 201 = 20
 export function intParam(c: AppContext, name: string, fallback: number): number {
   const raw = c.req.query(name);
   if (raw === undefined || raw === "") return fallback;
-  if (!/^[0-9]{1,15}$/.test(raw)) throw new TrestleError("E_SCHEMA", `query parameter "${name}" must be a non-negative integer`);
+  if (!/^[0-9]{1,15}$/.test(raw))
+    throw new TrestleError("E_SCHEMA", `query parameter "${name}" must be a non-negative integer`);
   return Number(raw);
 }
 

@@ -44,4 +44,3 @@ export interface Directory {
   unindex(platform: ChatPlatform, account: string, ownerKey?: string): Promise<Result<number>>;
   defer(platform: ChatPlatform, events: unknown): Promise<Result<{ queued: number }>>;
 }
-

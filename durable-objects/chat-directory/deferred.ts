@@ -10,7 +10,9 @@ import { z } from "zod";
 import { ChatPlatformSchema, type ChatPlatform } from "../../src/protocol/schemas/control.js";
 
 /** Events as a webhook hands them over: the platform's id for each (unique per platform) and the event. */
-export const DeferredEventsSchema = z.array(z.strictObject({ id: z.string().min(1).max(128), event: z.unknown() })).max(100);
+export const DeferredEventsSchema = z
+  .array(z.strictObject({ id: z.string().min(1).max(128), event: z.unknown() }))
+  .max(100);
 
 /** The deferred events, oldest first; each (platform, id) once. */
 export class DeferredQueue {
@@ -20,7 +22,13 @@ export class DeferredQueue {
   add(platform: ChatPlatform, events: z.infer<typeof DeferredEventsSchema>, now: number): number {
     let added = 0;
     for (const { id, event } of events) {
-      added += this.sql.exec("INSERT OR IGNORE INTO deferred (platform, id, event, at) VALUES (?, ?, ?, ?)", platform, `${platform}:${id}`, JSON.stringify(event), now).rowsWritten;
+      added += this.sql.exec(
+        "INSERT OR IGNORE INTO deferred (platform, id, event, at) VALUES (?, ?, ?, ?)",
+        platform,
+        `${platform}:${id}`,
+        JSON.stringify(event),
+        now,
+      ).rowsWritten;
     }
     return added;
   }
@@ -30,7 +38,11 @@ export class DeferredQueue {
     return this.sql
       .exec("SELECT seq, platform, event FROM deferred ORDER BY seq LIMIT ?", limit)
       .toArray()
-      .map((row) => ({ seq: Number(row.seq), platform: ChatPlatformSchema.parse(row.platform), event: JSON.parse(String(row.event)) as unknown }));
+      .map((row) => ({
+        seq: Number(row.seq),
+        platform: ChatPlatformSchema.parse(row.platform),
+        event: JSON.parse(String(row.event)) as unknown,
+      }));
   }
 
   /** Removes an answered event. */

@@ -63,19 +63,33 @@ export class ChatDirectoryDO extends SqliteObject {
    * market's object checked it): the same nonce, rate and guess rules as an owner's code, counted
    * against the creator's key.
    */
-  async createGroupCode(market: string, creatorKey: string, request: GroupCodeRequest): Promise<Result<{ code: string; expires: number }>> {
+  async createGroupCode(
+    market: string,
+    creatorKey: string,
+    request: GroupCodeRequest,
+  ): Promise<Result<{ code: string; expires: number }>> {
     return guarded(() => this.newCode(creatorKey, request.statement, { market, request: JSON.stringify(request) }));
   }
 
-  private newCode(ownerKey: string, statement: { platform: ChatPlatform; lang: Lang; nonce: string }, group: { market: string | null; request: string | null }): { code: string; expires: number } {
+  private newCode(
+    ownerKey: string,
+    statement: { platform: ChatPlatform; lang: Lang; nonce: string },
+    group: { market: string | null; request: string | null },
+  ): { code: string; expires: number } {
     const now = this.now();
     this.prune(now);
-    const used = this.sql.exec("SELECT 1 FROM nonces WHERE owner_key = ? AND nonce = ?", ownerKey, statement.nonce).toArray().length > 0;
+    const used =
+      this.sql.exec("SELECT 1 FROM nonces WHERE owner_key = ? AND nonce = ?", ownerKey, statement.nonce).toArray()
+        .length > 0;
     if (used) throw new TrestleError("E_NONCE_REUSED", "this code request was already used; sign a new one");
     const counter = `owner:${ownerKey}`;
     if (this.peek(counter, CODE_LIMITS.window_ms, now) >= CODE_LIMITS.per_owner) {
       const wait = untilWindowEnds(now, CODE_LIMITS.window_ms);
-      throw rateLimited("bind_codes_per_owner", wait, `at most ${CODE_LIMITS.per_owner} bind codes per ${CODE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`);
+      throw rateLimited(
+        "bind_codes_per_owner",
+        wait,
+        `at most ${CODE_LIMITS.per_owner} bind codes per ${CODE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`,
+      );
     }
     this.sql.exec("INSERT INTO nonces (owner_key, nonce, at) VALUES (?, ?, ?)", ownerKey, statement.nonce, now);
     this.count(counter, CODE_LIMITS.window_ms, now);
@@ -83,7 +97,14 @@ export class ChatDirectoryDO extends SqliteObject {
     const expires = now + CODE_LIMITS.ttl_ms;
     this.sql.exec(
       "INSERT INTO codes (hash, owner_key, platform, lang, created_at, expires_at, market, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      codeHash(code), ownerKey, statement.platform, statement.lang, now, expires, group.market, group.request,
+      codeHash(code),
+      ownerKey,
+      statement.platform,
+      statement.lang,
+      now,
+      expires,
+      group.market,
+      group.request,
     );
     return { code, expires };
   }
@@ -96,20 +117,29 @@ export class ChatDirectoryDO extends SqliteObject {
    * in, one market per group: it stays unspent when sent privately or in a group another market has
    * (`group_taken`); otherwise the group is reserved for its market here, in the same step.
    */
-  async redeem(platform: ChatPlatform, account: string, code: string, group: string | null = null): Promise<Result<Redeemed>> {
+  async redeem(
+    platform: ChatPlatform,
+    account: string,
+    code: string,
+    group: string | null = null,
+  ): Promise<Result<Redeemed>> {
     return guarded((): Redeemed => {
       const now = this.now();
       const accountKey = `miss:${platform}:${account}`;
-      if (this.peek(accountKey, CODE_LIMITS.window_ms, now) >= CODE_LIMITS.misses_per_account) return { outcome: "too_many" };
-      if (this.peek("miss:*", CODE_LIMITS.global_window_ms, now) >= CODE_LIMITS.misses_global) return { outcome: "too_many" };
+      if (this.peek(accountKey, CODE_LIMITS.window_ms, now) >= CODE_LIMITS.misses_per_account)
+        return { outcome: "too_many" };
+      if (this.peek("miss:*", CODE_LIMITS.global_window_ms, now) >= CODE_LIMITS.misses_global)
+        return { outcome: "too_many" };
       const row = this.sql.exec("SELECT * FROM codes WHERE hash = ?", codeHash(code)).toArray()[0];
       if (!row || row.used_at !== null || Number(row.expires_at) < now) {
         this.count(accountKey, CODE_LIMITS.window_ms, now);
         this.count("miss:*", CODE_LIMITS.global_window_ms, now);
         return { outcome: "bad" };
       }
-      if (row.platform !== platform) return { outcome: "wrong_platform", platform: String(row.platform) as ChatPlatform };
-      const spend = (by: string) => this.sql.exec("UPDATE codes SET used_at = ?, used_by = ? WHERE hash = ?", now, by, codeHash(code));
+      if (row.platform !== platform)
+        return { outcome: "wrong_platform", platform: String(row.platform) as ChatPlatform };
+      const spend = (by: string) =>
+        this.sql.exec("UPDATE codes SET used_at = ?, used_by = ? WHERE hash = ?", now, by, codeHash(code));
       if (row.market !== null) return this.redeemGroupCode(row, platform, group, spend, now);
       if (group !== null) {
         spend(`${platform}:${group}:${account}`);
@@ -117,19 +147,42 @@ export class ChatDirectoryDO extends SqliteObject {
       }
       const ownerKey = String(row.owner_key);
       spend(`${platform}:${account}`);
-      this.sql.exec("INSERT OR REPLACE INTO accounts (platform, account, owner_key, at) VALUES (?, ?, ?, ?)", platform, account, ownerKey, now);
+      this.sql.exec(
+        "INSERT OR REPLACE INTO accounts (platform, account, owner_key, at) VALUES (?, ?, ?, ?)",
+        platform,
+        account,
+        ownerKey,
+        now,
+      );
       return { outcome: "bound", owner_key: ownerKey, lang: String(row.lang) as Lang };
     });
   }
 
-  private redeemGroupCode(row: Record<string, SqlStorageValue>, platform: ChatPlatform, group: string | null, spend: (by: string) => void, now: number): Redeemed {
+  private redeemGroupCode(
+    row: Record<string, SqlStorageValue>,
+    platform: ChatPlatform,
+    group: string | null,
+    spend: (by: string) => void,
+    now: number,
+  ): Redeemed {
     const market = String(row.market);
     if (group === null) return { outcome: "group_code_private", market };
     const taken = this.groupMarketOf(platform, group);
     if (taken !== null) return { outcome: "group_taken", market: taken };
     spend(`${platform}:${group}`);
-    this.sql.exec("INSERT INTO groups (platform, group_id, market, at) VALUES (?, ?, ?, ?)", platform, group, market, now);
-    return { outcome: "group", market, request: JSON.parse(String(row.request)) as unknown, lang: String(row.lang) as Lang };
+    this.sql.exec(
+      "INSERT INTO groups (platform, group_id, market, at) VALUES (?, ?, ?, ?)",
+      platform,
+      group,
+      market,
+      now,
+    );
+    return {
+      outcome: "group",
+      market,
+      request: JSON.parse(String(row.request)) as unknown,
+      lang: String(row.lang) as Lang,
+    };
   }
 
   /** The market `group` of `platform` is the front door of, or null. */
@@ -139,11 +192,17 @@ export class ChatDirectoryDO extends SqliteObject {
 
   /** Frees `group` of `platform` if `market` holds it (its binding was refused, unbound, or never written); true if it did. */
   async releaseGroup(platform: ChatPlatform, group: string, market: string): Promise<Result<boolean>> {
-    return guarded(() => this.sql.exec("DELETE FROM groups WHERE platform = ? AND group_id = ? AND market = ?", platform, group, market).rowsWritten > 0);
+    return guarded(
+      () =>
+        this.sql.exec("DELETE FROM groups WHERE platform = ? AND group_id = ? AND market = ?", platform, group, market)
+          .rowsWritten > 0,
+    );
   }
 
   private groupMarketOf(platform: ChatPlatform, group: string): string | null {
-    const row = this.sql.exec("SELECT market FROM groups WHERE platform = ? AND group_id = ?", platform, group).toArray()[0];
+    const row = this.sql
+      .exec("SELECT market FROM groups WHERE platform = ? AND group_id = ?", platform, group)
+      .toArray()[0];
     return row ? String(row.market) : null;
   }
 
@@ -156,8 +215,16 @@ export class ChatDirectoryDO extends SqliteObject {
     return guarded(() => {
       const now = this.now();
       const limits = [
-        { limit: "group_commands_per_member" as const, name: `group:${platform}:${group}:${account}`, row: LIMIT_TABLE.group_commands_per_member },
-        { limit: "group_commands_per_group" as const, name: `group:${platform}:${group}`, row: LIMIT_TABLE.group_commands_per_group },
+        {
+          limit: "group_commands_per_member" as const,
+          name: `group:${platform}:${group}:${account}`,
+          row: LIMIT_TABLE.group_commands_per_member,
+        },
+        {
+          limit: "group_commands_per_group" as const,
+          name: `group:${platform}:${group}`,
+          row: LIMIT_TABLE.group_commands_per_group,
+        },
       ];
       const counts = limits.map((l) => this.count(l.name, l.row.window_ms, now));
       const past = limits.find((l, i) => counts[i]! > l.row.count);
@@ -168,7 +235,14 @@ export class ChatDirectoryDO extends SqliteObject {
   /** The owner keys `account` is bound to, oldest binding first. */
   async owners(platform: ChatPlatform, account: string): Promise<Result<string[]>> {
     return guarded(() =>
-      this.sql.exec("SELECT owner_key FROM accounts WHERE platform = ? AND account = ? ORDER BY at, owner_key", platform, account).toArray().map((r) => String(r.owner_key)),
+      this.sql
+        .exec(
+          "SELECT owner_key FROM accounts WHERE platform = ? AND account = ? ORDER BY at, owner_key",
+          platform,
+          account,
+        )
+        .toArray()
+        .map((r) => String(r.owner_key)),
     );
   }
 
@@ -177,7 +251,12 @@ export class ChatDirectoryDO extends SqliteObject {
     return guarded(() =>
       ownerKey === undefined
         ? this.sql.exec("DELETE FROM accounts WHERE platform = ? AND account = ?", platform, account).rowsWritten
-        : this.sql.exec("DELETE FROM accounts WHERE platform = ? AND account = ? AND owner_key = ?", platform, account, ownerKey).rowsWritten,
+        : this.sql.exec(
+            "DELETE FROM accounts WHERE platform = ? AND account = ? AND owner_key = ?",
+            platform,
+            account,
+            ownerKey,
+          ).rowsWritten,
     );
   }
 
@@ -192,8 +271,13 @@ export class ChatDirectoryDO extends SqliteObject {
   /** Queues events `platform`'s webhook could not answer within its invocation, for the alarm. */
   async defer(platform: ChatPlatform, events: unknown): Promise<Result<{ queued: number }>> {
     return guarded(async () => {
-      const queued = new DeferredQueue(this.sql).add(parseOrThrow(ChatPlatformSchema, platform, "platform"), parseOrThrow(DeferredEventsSchema, events, "deferred events"), this.now());
-      if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(this.now() + outboxDelay(this.env));
+      const queued = new DeferredQueue(this.sql).add(
+        parseOrThrow(ChatPlatformSchema, platform, "platform"),
+        parseOrThrow(DeferredEventsSchema, events, "deferred events"),
+        this.now(),
+      );
+      if ((await this.ctx.storage.getAlarm()) === null)
+        await this.ctx.storage.setAlarm(this.now() + outboxDelay(this.env));
       return { queued };
     });
   }
@@ -218,12 +302,18 @@ export class ChatDirectoryDO extends SqliteObject {
   /** Increments a fixed-window counter and returns its new value. */
   private count(name: string, windowMs: number, now: number): number {
     const window = windowOf(now, windowMs);
-    this.sql.exec("INSERT INTO counters (name, window, count) VALUES (?, ?, 1) ON CONFLICT (name, window) DO UPDATE SET count = count + 1", name, window);
+    this.sql.exec(
+      "INSERT INTO counters (name, window, count) VALUES (?, ?, 1) ON CONFLICT (name, window) DO UPDATE SET count = count + 1",
+      name,
+      window,
+    );
     return this.peek(name, windowMs, now);
   }
 
   private peek(name: string, windowMs: number, now: number): number {
-    const row = this.sql.exec("SELECT count FROM counters WHERE name = ? AND window = ?", name, windowOf(now, windowMs)).toArray()[0];
+    const row = this.sql
+      .exec("SELECT count FROM counters WHERE name = ? AND window = ?", name, windowOf(now, windowMs))
+      .toArray()[0];
     return row ? Number(row.count) : 0;
   }
 

@@ -19,7 +19,13 @@ import { ownerStub, tableStubOf } from "./stubs.js";
 import { groupAudience } from "../../src/protocol/schemas/notify.js";
 
 /** Binds the group `sender` wrote in (`sender.group`) to the market of `redeemed`; the reply, in `lang`, goes to the sender alone. */
-export async function bindGroupHere(env: Env, dir: Directory, sender: Sender & { group: string }, redeemed: GroupCodeRedeemed, lang: Lang): Promise<string> {
+export async function bindGroupHere(
+  env: Env,
+  dir: Directory,
+  sender: Sender & { group: string },
+  redeemed: GroupCodeRedeemed,
+  lang: Lang,
+): Promise<string> {
   try {
     const { seq } = unwrap(await tableStubOf(env, redeemed.market).bindGroup(redeemed.request, sender.group));
     return t(lang, "group.reply.bound", { platform: platformName(sender.platform), table: redeemed.market, seq });
@@ -31,12 +37,22 @@ export async function bindGroupHere(env: Env, dir: Directory, sender: Sender & {
 }
 
 /** Frees `group` if `market` holds it in the directory but has no binding of it (gone, deleted, or the binding never written); true when it did. */
-export async function freeStaleGroup(env: Env, dir: Directory, platform: ChatPlatform, group: string, market: string): Promise<boolean> {
+export async function freeStaleGroup(
+  env: Env,
+  dir: Directory,
+  platform: ChatPlatform,
+  group: string,
+  market: string,
+): Promise<boolean> {
   let bound: boolean;
   try {
     bound = unwrap(await tableStubOf(env, market).hasGroup(platform, group));
   } catch (error) {
-    if (!(error instanceof TrestleError) || !["E_TABLE_NOT_FOUND", "E_TABLE_DELETED", "E_NOT_ALLOWED"].includes(error.code)) throw error;
+    if (
+      !(error instanceof TrestleError) ||
+      !["E_TABLE_NOT_FOUND", "E_TABLE_DELETED", "E_NOT_ALLOWED"].includes(error.code)
+    )
+      throw error;
     bound = false;
   }
   return !bound && unwrap(await dir.releaseGroup(platform, group, market));

@@ -25,7 +25,14 @@ import { tableStubOf } from "./stubs.js";
 const BOARD_LINES = 10;
 
 /** The answer to `cmd`, sent in `sender.group` by an account bound to `owners` (oldest first), in `lang`; null to say nothing. */
-export async function groupCommand(env: Env, dir: Directory, sender: InGroup, owners: readonly string[], lang: Lang, cmd: GroupCommand): Promise<string | null> {
+export async function groupCommand(
+  env: Env,
+  dir: Directory,
+  sender: InGroup,
+  owners: readonly string[],
+  lang: Lang,
+  cmd: GroupCommand,
+): Promise<string | null> {
   const admitted = await admittedCommand(dir, sender, lang);
   if (admitted.reply !== null) return admitted.reply;
   const market = admitted.market;
@@ -62,9 +69,14 @@ export async function groupCommand(env: Env, dir: Directory, sender: InGroup, ow
     case "/listings":
     case "/mine": {
       const board = unwrap(await table.groupBoard(cmd.verb === "/mine" ? owner : null, BOARD_LINES));
-      const head = t(lang, cmd.verb === "/mine" ? "group.reply.mine_head" : "group.reply.listings_head", { table: market });
+      const head = t(lang, cmd.verb === "/mine" ? "group.reply.mine_head" : "group.reply.listings_head", {
+        table: market,
+      });
       const lines = board.items.map((l) => listingLine(lang, shown(l)));
-      const more = board.total > board.items.length ? [t(lang, "group.reply.more", { count: board.total - board.items.length })] : [];
+      const more =
+        board.total > board.items.length
+          ? [t(lang, "group.reply.more", { count: board.total - board.items.length })]
+          : [];
       return [head, ...(lines.length === 0 ? [t(lang, "group.reply.none")] : lines), ...more].join("\n");
     }
   }
@@ -81,16 +93,36 @@ export async function joinHint(dir: Directory, sender: InGroup, lang: Lang): Pro
 type InGroup = Sender & { group: string };
 
 /** The market `sender.group` is bound to and null, once the command is counted within the flood limits; else the reply that refuses it (and the market, or null for a group that is no market's). */
-async function admittedCommand(dir: Directory, sender: InGroup, lang: Lang): Promise<{ market: string; reply: null } | { market: string | null; reply: string }> {
+async function admittedCommand(
+  dir: Directory,
+  sender: InGroup,
+  lang: Lang,
+): Promise<{ market: string; reply: null } | { market: string | null; reply: string }> {
   const market = unwrap(await dir.groupMarket(sender.platform, sender.group));
   if (market === null) return { market, reply: t(lang, "group.reply.unbound_group") };
   const flood = unwrap(await dir.countGroupCommand(sender.platform, sender.group, sender.account));
-  if (flood) return { market, reply: t(lang, flood.limit === "group_commands_per_member" ? "group.reply.flood_member" : "group.reply.flood_group", { wait: waitText(flood.wait_ms) }) };
+  if (flood)
+    return {
+      market,
+      reply: t(
+        lang,
+        flood.limit === "group_commands_per_member" ? "group.reply.flood_member" : "group.reply.flood_group",
+        { wait: waitText(flood.wait_ms) },
+      ),
+    };
   return { market, reply: null };
 }
 
 function shown(l: ListingView) {
-  return { seq: l.seq, side: l.side, title: l.title, category: l.category, price: l.price, owner: l.owner, fromGroup: l.via !== undefined };
+  return {
+    seq: l.seq,
+    side: l.side,
+    title: l.title,
+    category: l.category,
+    price: l.price,
+    owner: l.owner,
+    fromGroup: l.via !== undefined,
+  };
 }
 
 /** A refusal as an answer names it: its code and message. */

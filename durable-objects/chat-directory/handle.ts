@@ -37,9 +37,14 @@ export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = d
 }
 
 /** The reply to send back, or null to stay silent. */
-export async function handleInbound(env: Env, inbound: Inbound, dir: Directory = directory(env)): Promise<string | null> {
+export async function handleInbound(
+  env: Env,
+  inbound: Inbound,
+  dir: Directory = directory(env),
+): Promise<string | null> {
   if (inbound.kind === "ignored") return null;
-  if (inbound.kind === "group_gone") return unwrap(await dir.seen(inbound.eventId)) ? null : groupGoneHere(env, dir, inbound);
+  if (inbound.kind === "group_gone")
+    return unwrap(await dir.seen(inbound.eventId)) ? null : groupGoneHere(env, dir, inbound);
   const { sender } = inbound;
   if (unwrap(await dir.seen(sender.eventId))) return null;
   const cmd = inbound.kind === "command" ? inbound.command : null;
@@ -47,19 +52,28 @@ export async function handleInbound(env: Env, inbound: Inbound, dir: Directory =
   const owners = unwrap(await dir.owners(sender.platform, sender.account));
   const lang = sender.lang ?? (await boundLang(env, owners, sender)) ?? "en";
   // In a group an account bound to nobody gets nothing but /join's answer: the bot does not write to strangers, and the group never sees who is bound.
-  if (sender.group !== null && owners.length === 0) return cmd?.name === "group" && cmd.verb === "/join" ? joinHint(dir, { ...sender, group: sender.group }, lang) : null;
+  if (sender.group !== null && owners.length === 0)
+    return cmd?.name === "group" && cmd.verb === "/join"
+      ? joinHint(dir, { ...sender, group: sender.group }, lang)
+      : null;
   if (cmd?.name === "help") return t(lang, "reply.help", { platform: sender.platform });
   if (owners.length === 0) return t(lang, "reply.not_bound", { platform: sender.platform });
   if (inbound.kind === "tap") {
     const data = inbound.tap;
-    return data?.verb === "choose" ? answerFromChat(env, owners, lang, sender, data.ref, { choice: data.choice }) : tap(env, owners, lang, data, sender);
+    return data?.verb === "choose"
+      ? answerFromChat(env, owners, lang, sender, data.ref, { choice: data.choice })
+      : tap(env, owners, lang, data, sender);
   }
   return cmd ? command(env, dir, sender, owners, lang, cmd) : null;
 }
 
 async function bind(env: Env, dir: Directory, sender: Sender, code: string): Promise<string> {
   let redeemed = unwrap(await dir.redeem(sender.platform, sender.account, code, sender.group));
-  if (redeemed.outcome === "group_taken" && sender.group !== null && (await freeStaleGroup(env, dir, sender.platform, sender.group, redeemed.market))) {
+  if (
+    redeemed.outcome === "group_taken" &&
+    sender.group !== null &&
+    (await freeStaleGroup(env, dir, sender.platform, sender.group, redeemed.market))
+  ) {
     redeemed = unwrap(await dir.redeem(sender.platform, sender.account, code, sender.group));
   }
   const lang = sender.lang ?? (redeemed.outcome === "bound" || redeemed.outcome === "group" ? redeemed.lang : "en");
@@ -79,12 +93,27 @@ async function bind(env: Env, dir: Directory, sender: Sender, code: string): Pro
     case "group":
       return bindGroupHere(env, dir, { ...sender, group: sender.group! }, redeemed, lang);
     case "bound":
-      unwrap(await ownerStub(env, redeemed.owner_key).bind(redeemed.owner_key, { platform: sender.platform, account: sender.account, chat: sender.chat, label: sender.label, lang }));
+      unwrap(
+        await ownerStub(env, redeemed.owner_key).bind(redeemed.owner_key, {
+          platform: sender.platform,
+          account: sender.account,
+          chat: sender.chat,
+          label: sender.label,
+          lang,
+        }),
+      );
       return t(lang, "reply.bound", { key: shortKey(redeemed.owner_key) });
   }
 }
 
-async function command(env: Env, dir: Directory, sender: Sender, owners: string[], lang: Lang, cmd: Command): Promise<string | null> {
+async function command(
+  env: Env,
+  dir: Directory,
+  sender: Sender,
+  owners: string[],
+  lang: Lang,
+  cmd: Command,
+): Promise<string | null> {
   switch (cmd.name) {
     case "bind":
     case "help":
@@ -94,8 +123,19 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
       for (const key of owners) {
         const s = unwrap(await ownerStub(env, key).summary(key));
         const count = (state: string) => s.tables.filter((x) => x.state === state).length;
-        lines.push(t(lang, "reply.status", { key: shortKey(key), channels: s.channels, proven: s.proven, open: count("open"), paused: count("paused"), pending: s.pending }));
-        for (const x of s.tables) if (x.state === "paused" && x.pauses.length > 0) lines.push(t(lang, "reply.status_paused", { table: x.id, holders: holdersWords(lang, x.pauses) }));
+        lines.push(
+          t(lang, "reply.status", {
+            key: shortKey(key),
+            channels: s.channels,
+            proven: s.proven,
+            open: count("open"),
+            paused: count("paused"),
+            pending: s.pending,
+          }),
+        );
+        for (const x of s.tables)
+          if (x.state === "paused" && x.pauses.length > 0)
+            lines.push(t(lang, "reply.status_paused", { table: x.id, holders: holdersWords(lang, x.pauses) }));
       }
       return lines.join("\n");
     }
@@ -103,8 +143,13 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
       const tables = [];
       for (const key of owners) tables.push(...unwrap(await ownerStub(env, key).summary(key)).tables);
       if (tables.length === 0) return t(lang, "reply.tables_none");
-      const state = (x: OwnerTable) => (x.state === "paused" && x.pauses.length > 0 ? t(lang, "state.paused_by", { holders: holdersWords(lang, x.pauses) }) : t(lang, `state.${x.state}`));
-      const lines = tables.map((x) => t(lang, "reply.table_line", { table: x.id, state: state(x), topic: topicLine(x.topic) }));
+      const state = (x: OwnerTable) =>
+        x.state === "paused" && x.pauses.length > 0
+          ? t(lang, "state.paused_by", { holders: holdersWords(lang, x.pauses) })
+          : t(lang, `state.${x.state}`);
+      const lines = tables.map((x) =>
+        t(lang, "reply.table_line", { table: x.id, state: state(x), topic: topicLine(x.topic) }),
+      );
       return [t(lang, "reply.tables_head"), ...lines].join("\n");
     }
     case "pause":
@@ -115,7 +160,9 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
     case "instruct":
       return instructFromChat(env, owners, lang, sender, cmd.seat, cmd.table, cmd.text);
     case "group":
-      return sender.group === null ? t(lang, "group.reply.in_group") : groupCommand(env, dir, { ...sender, group: sender.group }, owners, lang, cmd);
+      return sender.group === null
+        ? t(lang, "group.reply.in_group")
+        : groupCommand(env, dir, { ...sender, group: sender.group }, owners, lang, cmd);
     case "unbind":
       unwrap(await dir.unindex(sender.platform, sender.account));
       for (const key of owners) unwrap(await ownerStub(env, key).unbind(key, sender.platform, sender.account));
@@ -123,12 +170,26 @@ async function command(env: Env, dir: Directory, sender: Sender, owners: string[
   }
 }
 
-async function control(env: Env, sender: Sender, owners: string[], lang: Lang, action: "pause" | "resume", table: string | null): Promise<string> {
+async function control(
+  env: Env,
+  sender: Sender,
+  owners: string[],
+  lang: Lang,
+  action: "pause" | "resume",
+  table: string | null,
+): Promise<string> {
   if (table === null) return t(lang, "reply.usage_table", { command: action });
   let failure = new TrestleError("E_FORBIDDEN", "you hold no seat at this table");
   for (const key of owners) {
     try {
-      const result = unwrap(await tableStubOf(env, table).controlAttested({ owner_key: key, action, via: sender.platform, event_id: sender.eventId }));
+      const result = unwrap(
+        await tableStubOf(env, table).controlAttested({
+          owner_key: key,
+          action,
+          via: sender.platform,
+          event_id: sender.eventId,
+        }),
+      );
       return t(lang, action === "pause" ? "reply.paused" : "reply.resumed", { table, seq: result.seq });
     } catch (error) {
       if (!(error instanceof TrestleError)) throw error;
@@ -148,7 +209,9 @@ async function control(env: Env, sender: Sender, owners: string[], lang: Lang, a
 async function tap(env: Env, owners: string[], lang: Lang, data: CallbackData | null, sender: Sender): Promise<string> {
   if (!data) return t(lang, "reply.tap_unknown");
   for (const key of owners) {
-    const found = TappedSchema.nullable().parse(unwrap(await ownerStub(env, key).approval(key, data.ref, sender.platform, sender.chat)));
+    const found = TappedSchema.nullable().parse(
+      unwrap(await ownerStub(env, key).approval(key, data.ref, sender.platform, sender.chat)),
+    );
     if (!found) continue;
     const approval = found.request;
     if (data.verb === "approve" && !found.approve_offered) {

@@ -20,31 +20,63 @@ import { ownerStub, tableStubOf } from "./stubs.js";
 export type ChatAnswerValue = { choice: number } | { text: string };
 
 /** Records `value` as the answer to the question `ref` names, for the first bound owner key that received it; the reply in `lang`. */
-export async function answerFromChat(env: Env, owners: readonly string[], lang: Lang, sender: Sender, ref: string | null, value: ChatAnswerValue): Promise<string> {
+export async function answerFromChat(
+  env: Env,
+  owners: readonly string[],
+  lang: Lang,
+  sender: Sender,
+  ref: string | null,
+  value: ChatAnswerValue,
+): Promise<string> {
   if (ref === null) return t(lang, "reply.answer_usage");
   for (const key of owners) {
     const question = OwnerQuestionNoticeSchema.nullable().parse(unwrap(await ownerStub(env, key).question(key, ref)));
     if (!question) continue;
     try {
-      const given = unwrap(await tableStubOf(env, question.table).answerAttested({ question: question.question, owner_key: key, via: sender.platform, value }));
-      return t(lang, "reply.answered", { seat: question.seat, table: question.table, value: safeLine(given.value, 64), via: platformName(sender.platform) });
+      const given = unwrap(
+        await tableStubOf(env, question.table).answerAttested({
+          question: question.question,
+          owner_key: key,
+          via: sender.platform,
+          value,
+        }),
+      );
+      return t(lang, "reply.answered", {
+        seat: question.seat,
+        table: question.table,
+        value: safeLine(given.value, 64),
+        via: platformName(sender.platform),
+      });
     } catch (error) {
       return t(lang, "reply.answer_failed", { message: refusal(error) });
     }
   }
-  const unknown = new TrestleError("E_UNKNOWN_QUESTION", "no question sent to the owner this account is bound to has this code (it is another owner's, unknown, or too old)");
+  const unknown = new TrestleError(
+    "E_UNKNOWN_QUESTION",
+    "no question sent to the owner this account is bound to has this code (it is another owner's, unknown, or too old)",
+  );
   return t(lang, "reply.answer_failed", { message: refusal(unknown) });
 }
 
 /** Records `text` as an instruction to `seat` (at `table`, or at the owners' one open table) for the bound owner key that holds it; the reply in `lang`. */
-export async function instructFromChat(env: Env, owners: readonly string[], lang: Lang, sender: Sender, seat: string | null, table: string | null, text: string): Promise<string> {
+export async function instructFromChat(
+  env: Env,
+  owners: readonly string[],
+  lang: Lang,
+  sender: Sender,
+  seat: string | null,
+  table: string | null,
+  text: string,
+): Promise<string> {
   if (seat === null) return t(lang, "reply.instruct_usage");
   const at = table ?? (await onlyOpenTable(env, owners));
   if (at === null) return t(lang, "reply.instruct_usage");
   let failure = new TrestleError("E_FORBIDDEN", `seat ${seat} is not a seat of the owner this account is bound to`);
   for (const key of owners) {
     try {
-      const { n } = unwrap(await tableStubOf(env, at).instructAttested({ seat, owner_key: key, via: sender.platform, text }));
+      const { n } = unwrap(
+        await tableStubOf(env, at).instructAttested({ seat, owner_key: key, via: sender.platform, text }),
+      );
       return t(lang, "reply.instructed", { seat, table: at, n, via: platformName(sender.platform) });
     } catch (error) {
       if (!(error instanceof TrestleError)) throw error;
@@ -59,7 +91,8 @@ export async function instructFromChat(env: Env, owners: readonly string[], lang
 /** The one table not closed among the bound owners' tables, or null when there are none or several. */
 async function onlyOpenTable(env: Env, owners: readonly string[]): Promise<string | null> {
   const open = new Set<string>();
-  for (const key of owners) for (const x of unwrap(await ownerStub(env, key).summary(key)).tables) if (x.state !== "closed") open.add(x.id);
+  for (const key of owners)
+    for (const x of unwrap(await ownerStub(env, key).summary(key)).tables) if (x.state !== "closed") open.add(x.id);
   return open.size === 1 ? [...open][0]! : null;
 }
 

@@ -15,7 +15,12 @@ import { TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { ApprovalNeeded } from "../../src/protocol/schemas/notify.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
-import { ChatRefusalSchema, TaskStatusSchema, type ChatRefusal, type TaskStatus } from "../../src/protocol/schemas/task.js";
+import {
+  ChatRefusalSchema,
+  TaskStatusSchema,
+  type ChatRefusal,
+  type TaskStatus,
+} from "../../src/protocol/schemas/task.js";
 import { tableStubOf } from "./stubs.js";
 
 /** What came of a tap, for the reply. */
@@ -26,16 +31,29 @@ export type TapOutcome =
   | { kind: "failed"; verb: TapVerb; table: string; task: string; error: TrestleError };
 
 /** Asks the table to record `sender`'s tap of `verb` on `approval`, sent to `ownerKey`. */
-export async function tapOutcome(env: Env, ownerKey: string, approval: ApprovalNeeded, verb: TapVerb, sender: Sender): Promise<TapOutcome> {
+export async function tapOutcome(
+  env: Env,
+  ownerKey: string,
+  approval: ApprovalNeeded,
+  verb: TapVerb,
+  sender: Sender,
+): Promise<TapOutcome> {
   const at = { verb, table: approval.table, task: approval.task };
   try {
-    const input = { owner_key: ownerKey, task: approval.task, verdict: verb, via: sender.platform, event_id: sender.eventId };
+    const input = {
+      owner_key: ownerKey,
+      task: approval.task,
+      verdict: verb,
+      via: sender.platform,
+      event_id: sender.eventId,
+    };
     const result = unwrap(await tableStubOf(env, approval.table).approveAttested(input));
     return { kind: "recorded", ...at, seq: result.seq, via: sender.platform };
   } catch (error) {
     if (!(error instanceof TrestleError)) throw error;
     const reason = ChatRefusalSchema.safeParse(error.details?.reason);
-    if (error.code === "E_NEEDS_SIGNATURE" && reason.success) return { kind: "needs_signature", ...at, reason: reason.data };
+    if (error.code === "E_NEEDS_SIGNATURE" && reason.success)
+      return { kind: "needs_signature", ...at, reason: reason.data };
     const state = TaskStatusSchema.safeParse(error.details?.state);
     if (error.code === "E_TASK_STATE" && state.success) return { kind: "already", ...at, state: state.data };
     return { kind: "failed", ...at, error };
@@ -47,9 +65,17 @@ export function tapReply(lang: Lang, outcome: TapOutcome): string {
   const { table, task } = outcome;
   switch (outcome.kind) {
     case "recorded":
-      return t(lang, outcome.verb === "approve" ? "reply.tap_approved" : "reply.tap_rejected", { table, task, seq: outcome.seq, via: platformName(outcome.via) });
+      return t(lang, outcome.verb === "approve" ? "reply.tap_approved" : "reply.tap_rejected", {
+        table,
+        task,
+        seq: outcome.seq,
+        via: platformName(outcome.via),
+      });
     case "needs_signature":
-      return t(lang, "reply.tap_needs_signature", { command: signCommand(outcome.verb, table, task), why: t(lang, `why.${outcome.reason}`) });
+      return t(lang, "reply.tap_needs_signature", {
+        command: signCommand(outcome.verb, table, task),
+        why: t(lang, `why.${outcome.reason}`),
+      });
     case "already":
       return t(lang, "reply.tap_already", { task, state: t(lang, `task.${outcome.state}`) });
     case "failed":

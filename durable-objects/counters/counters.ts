@@ -16,7 +16,8 @@ import { guarded, type Result } from "../result.js";
 import { SqliteObject } from "../sqlite-object.js";
 
 /** The limits counted per client address. */
-export type ClientLimit = "client_tables_per_hour" | "client_joins_per_min" | "client_connects_per_min" | "client_pages_per_hour";
+export type ClientLimit =
+  "client_tables_per_hour" | "client_joins_per_min" | "client_connects_per_min" | "client_pages_per_hour";
 
 const MIGRATIONS = [
   `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -57,7 +58,11 @@ export class CounterDO extends SqliteObject {
       const quota = limitsOf(this.env).owner_tables;
       const held = Number(this.sql.exec("SELECT COUNT(*) AS n FROM tables").one().n);
       if (quota > 0 && held >= quota) {
-        throw new TrestleError("E_QUOTA", `this owner key already holds ${held} tables, the most this relay allows; delete one first`, { limit: "owner_tables", quota, held });
+        throw new TrestleError(
+          "E_QUOTA",
+          `this owner key already holds ${held} tables, the most this relay allows; delete one first`,
+          { limit: "owner_tables", quota, held },
+        );
       }
       this.spend("owner_tables_per_hour", now);
       this.sql.exec("INSERT INTO tables (id, at) VALUES (?, ?)", table, now);
@@ -77,7 +82,16 @@ export class CounterDO extends SqliteObject {
     if (rate.count <= 0) return;
     const row = this.sql.exec("SELECT tat FROM buckets WHERE name = ?", name).toArray()[0];
     const { tat, waitMs } = step(rate, row ? Number(row.tat) : undefined, now);
-    if (waitMs > 0) throw rateLimited(limit, waitMs, `too many ${WHAT[limit]} (${name}: ${rate.count}); retry in ${waitText(waitMs)}`);
-    this.sql.exec("INSERT INTO buckets (name, tat) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET tat = excluded.tat", name, tat);
+    if (waitMs > 0)
+      throw rateLimited(
+        limit,
+        waitMs,
+        `too many ${WHAT[limit]} (${name}: ${rate.count}); retry in ${waitText(waitMs)}`,
+      );
+    this.sql.exec(
+      "INSERT INTO buckets (name, tat) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET tat = excluded.tat",
+      name,
+      tat,
+    );
   }
 }

@@ -68,15 +68,27 @@ export class InviteDirectoryDO extends DurableObject<Env> {
       const now = this.now();
       this.prune(now);
       if (target.replaces !== undefined) {
-        this.sql.exec("UPDATE codes SET ended_at = ? WHERE table_id = ? AND invite = ? AND ended_at IS NULL", now, target.table, target.replaces);
+        this.sql.exec(
+          "UPDATE codes SET ended_at = ? WHERE table_id = ? AND invite = ? AND ended_at IS NULL",
+          now,
+          target.table,
+          target.replaces,
+        );
       }
-      const existing = this.sql.exec("SELECT code FROM codes WHERE table_id = ? AND invite = ?", target.table, target.invite).toArray()[0];
+      const existing = this.sql
+        .exec("SELECT code FROM codes WHERE table_id = ? AND invite = ?", target.table, target.invite)
+        .toArray()[0];
       if (existing) return { code: String(existing.code) };
       for (;;) {
         const code = newCode(crypto.getRandomValues(new Uint8Array(8)));
         const written = this.sql.exec(
           "INSERT OR IGNORE INTO codes (hash, code, table_id, invite, expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-          codeHash(code), code, target.table, target.invite, target.expires, now,
+          codeHash(code),
+          code,
+          target.table,
+          target.invite,
+          target.expires,
+          now,
         ).rowsWritten;
         if (written > 0) return { code };
       }
@@ -94,14 +106,23 @@ export class InviteDirectoryDO extends DurableObject<Env> {
       const clientKey = `miss:${client}`;
       if (this.peek(clientKey, INVITE_LIMITS.window_ms, now) >= INVITE_LIMITS.misses_per_client) {
         const wait = untilWindowEnds(now, INVITE_LIMITS.window_ms);
-        throw rateLimited("invite_misses_per_client", wait, `too many wrong invite codes from here; try again in ${waitText(wait)}`);
+        throw rateLimited(
+          "invite_misses_per_client",
+          wait,
+          `too many wrong invite codes from here; try again in ${waitText(wait)}`,
+        );
       }
       if (this.peek("miss:*", INVITE_LIMITS.global_window_ms, now) >= INVITE_LIMITS.misses_global) {
         const wait = untilWindowEnds(now, INVITE_LIMITS.global_window_ms);
-        throw rateLimited("invite_misses_relay", wait, `too many wrong invite codes on this relay; redemption is paused for ${waitText(wait)}`);
+        throw rateLimited(
+          "invite_misses_relay",
+          wait,
+          `too many wrong invite codes on this relay; redemption is paused for ${waitText(wait)}`,
+        );
       }
       const code = normalizeInviteCode(typed);
-      const row = code === null ? undefined : this.sql.exec("SELECT * FROM codes WHERE hash = ?", codeHash(code)).toArray()[0];
+      const row =
+        code === null ? undefined : this.sql.exec("SELECT * FROM codes WHERE hash = ?", codeHash(code)).toArray()[0];
       if (!row || row.ended_at !== null || Number(row.expires_at) <= now) {
         this.count(clientKey, INVITE_LIMITS.window_ms, now);
         this.count("miss:*", INVITE_LIMITS.global_window_ms, now);
@@ -114,7 +135,12 @@ export class InviteDirectoryDO extends DurableObject<Env> {
   /** Spends the code of `invite` of `table` once the join it admitted is in the ledger. */
   async spend(table: string, invite: string): Promise<Result<{ spent: boolean }>> {
     return guarded(() => {
-      const written = this.sql.exec("UPDATE codes SET ended_at = ? WHERE table_id = ? AND invite = ? AND ended_at IS NULL", this.now(), table, invite).rowsWritten;
+      const written = this.sql.exec(
+        "UPDATE codes SET ended_at = ? WHERE table_id = ? AND invite = ? AND ended_at IS NULL",
+        this.now(),
+        table,
+        invite,
+      ).rowsWritten;
       return { spent: written > 0 };
     });
   }
@@ -123,17 +149,24 @@ export class InviteDirectoryDO extends DurableObject<Env> {
   private count(name: string, windowMs: number, now: number): void {
     this.sql.exec(
       "INSERT INTO counters (name, window, count) VALUES (?, ?, 1) ON CONFLICT (name, window) DO UPDATE SET count = count + 1",
-      name, windowOf(now, windowMs),
+      name,
+      windowOf(now, windowMs),
     );
   }
 
   private peek(name: string, windowMs: number, now: number): number {
-    const row = this.sql.exec("SELECT count FROM counters WHERE name = ? AND window = ?", name, windowOf(now, windowMs)).toArray()[0];
+    const row = this.sql
+      .exec("SELECT count FROM counters WHERE name = ? AND window = ?", name, windowOf(now, windowMs))
+      .toArray()[0];
     return row ? Number(row.count) : 0;
   }
 
   private prune(now: number): void {
-    this.sql.exec("DELETE FROM codes WHERE expires_at < ? OR ended_at < ?", now - INVITE_LIMITS.keep_ms, now - INVITE_LIMITS.keep_ms);
+    this.sql.exec(
+      "DELETE FROM codes WHERE expires_at < ? OR ended_at < ?",
+      now - INVITE_LIMITS.keep_ms,
+      now - INVITE_LIMITS.keep_ms,
+    );
     this.sql.exec("DELETE FROM counters WHERE window < ?", now - INVITE_LIMITS.keep_ms);
   }
 }

@@ -30,7 +30,12 @@ export class Bindings {
     this.sql.exec(
       `INSERT INTO channels (platform, account, chat, label, lang, bound_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (platform, account) DO UPDATE SET chat = excluded.chat, label = excluded.label, lang = excluded.lang, gone = NULL`,
-      channel.platform, channel.account, channel.chat, channel.label, channel.lang, channel.bound_at,
+      channel.platform,
+      channel.account,
+      channel.chat,
+      channel.label,
+      channel.lang,
+      channel.bound_at,
     );
   }
 
@@ -43,7 +48,10 @@ export class Bindings {
 
   /** One bound account, if any. */
   get(platform: ChatPlatform, account: string): Channel | undefined {
-    return this.sql.exec("SELECT * FROM channels WHERE platform = ? AND account = ?", platform, account).toArray().map(rowToChannel)[0];
+    return this.sql
+      .exec("SELECT * FROM channels WHERE platform = ? AND account = ?", platform, account)
+      .toArray()
+      .map(rowToChannel)[0];
   }
 
   /** Whether any account is bound (gone or not). */
@@ -63,7 +71,12 @@ export class Bindings {
 
   /** Records a delivery on the channel (this is what makes it proven). */
   delivered(platform: ChatPlatform, account: string, at: number): void {
-    this.sql.exec("UPDATE channels SET delivered = delivered + 1, last_delivered_at = ? WHERE platform = ? AND account = ?", at, platform, account);
+    this.sql.exec(
+      "UPDATE channels SET delivered = delivered + 1, last_delivered_at = ? WHERE platform = ? AND account = ?",
+      at,
+      platform,
+      account,
+    );
   }
 }
 

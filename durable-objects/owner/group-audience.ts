@@ -20,10 +20,23 @@ export const GROUP_EVENTS: ReadonlySet<Outgoing["type"]> = new Set(["group_bound
  * table's hand-off may bring them out of order) and for an unbinding, which drops the group and
  * anything queued for it; undefined (every channel) for any other event.
  */
-export function applyGroupEvent(bindings: Bindings, outbox: Outbox, inbox: Inbox, event: Outgoing, now: number): Channel | null | undefined {
+export function applyGroupEvent(
+  bindings: Bindings,
+  outbox: Outbox,
+  inbox: Inbox,
+  event: Outgoing,
+  now: number,
+): Channel | null | undefined {
   if (event.type === "group_bound") {
     if (inbox.groupUnboundAfter(event.platform, event.group, event.seq)) return null;
-    bindings.bind({ platform: event.platform, account: event.group, chat: event.group, label: event.group, lang: event.lang, bound_at: now });
+    bindings.bind({
+      platform: event.platform,
+      account: event.group,
+      chat: event.group,
+      label: event.group,
+      lang: event.lang,
+      bound_at: now,
+    });
     return bindings.get(event.platform, event.group) ?? null;
   }
   if (event.type === "group_unbound") {

@@ -5,7 +5,14 @@
  * happened to it; its health also counts the notifications it gave up on.
  */
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import type { AttemptRecord, AttemptStatus, ChannelHealth, ChannelState, FailureReason, UndeliveredRecord } from "../../src/protocol/schemas/owner.js";
+import type {
+  AttemptRecord,
+  AttemptStatus,
+  ChannelHealth,
+  ChannelState,
+  FailureReason,
+  UndeliveredRecord,
+} from "../../src/protocol/schemas/owner.js";
 import type { Channel } from "./bindings.js";
 
 const RECENT = 5;
@@ -33,19 +40,36 @@ export class AttemptLog {
   record(a: Attempt): void {
     this.sql.exec(
       "INSERT INTO attempts (platform, account, event_id, status, http_status, reason, detail, resends, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-      a.platform, a.account, a.event, a.status, a.http_status, a.reason, a.detail, a.resends, a.at,
+      a.platform,
+      a.account,
+      a.event,
+      a.status,
+      a.http_status,
+      a.reason,
+      a.detail,
+      a.resends,
+      a.at,
     );
     this.sql.exec(
       `DELETE FROM attempts WHERE platform = ? AND account = ?
          AND id NOT IN (SELECT id FROM attempts WHERE platform = ? AND account = ? ORDER BY id DESC LIMIT ?)`,
-      a.platform, a.account, a.platform, a.account, KEEP_PER_CHANNEL,
+      a.platform,
+      a.account,
+      a.platform,
+      a.account,
+      KEEP_PER_CHANNEL,
     );
   }
 
   /** The newest attempts of one channel, newest first. */
   recent(platform: ChatPlatform, account: string, limit = RECENT): AttemptRecord[] {
     return this.sql
-      .exec("SELECT * FROM attempts WHERE platform = ? AND account = ? ORDER BY id DESC LIMIT ?", platform, account, limit)
+      .exec(
+        "SELECT * FROM attempts WHERE platform = ? AND account = ? ORDER BY id DESC LIMIT ?",
+        platform,
+        account,
+        limit,
+      )
       .toArray()
       .map((r) => ({
         event: String(r.event_id),

@@ -34,11 +34,22 @@ export class Inbox {
   add(event: Outgoing, now: number): boolean {
     const table = "table" in event ? event.table : null;
     // Approval requests and questions are named by a ref their chat buttons and commands carry back (callback.ts, question.ts).
-    const ref = event.type === "approval_needed" ? approvalRef(this.ownerKey, event.id) : event.type === "owner_question" ? questionRef(this.ownerKey, event.id) : null;
-    const inserted = this.sql.exec(
-      "INSERT OR IGNORE INTO events (id, type, table_id, ref, body, received_at) VALUES (?, ?, ?, ?, ?, ?)",
-      event.id, event.type, table, ref, JSON.stringify(event), now,
-    ).rowsWritten > 0;
+    const ref =
+      event.type === "approval_needed"
+        ? approvalRef(this.ownerKey, event.id)
+        : event.type === "owner_question"
+          ? questionRef(this.ownerKey, event.id)
+          : null;
+    const inserted =
+      this.sql.exec(
+        "INSERT OR IGNORE INTO events (id, type, table_id, ref, body, received_at) VALUES (?, ?, ?, ?, ?, ?)",
+        event.id,
+        event.type,
+        table,
+        ref,
+        JSON.stringify(event),
+        now,
+      ).rowsWritten > 0;
     if (inserted && "table" in event) this.track(event, now);
     // An event the outbox still has to send is kept, however many newer ones arrive: a notice is never dropped unsent.
     if (inserted) {
@@ -92,7 +103,12 @@ export class Inbox {
     return this.sql
       .exec("SELECT id, topic, state, pauses FROM tables ORDER BY updated_at DESC, id LIMIT 50")
       .toArray()
-      .map((r) => ({ id: String(r.id), topic: String(r.topic), state: String(r.state) as OwnerTable["state"], pauses: PausesSchema.parse(JSON.parse(String(r.pauses))) }));
+      .map((r) => ({
+        id: String(r.id),
+        topic: String(r.topic),
+        state: String(r.state) as OwnerTable["state"],
+        pauses: PausesSchema.parse(JSON.parse(String(r.pauses))),
+      }));
   }
 
   /** Updates the table list from `event`; written only when the table is new or its topic, state or pauses change (decision 0533). */
@@ -103,11 +119,21 @@ export class Inbox {
       state: row === undefined ? (state ?? "open") : row.state === "closed" ? "closed" : (state ?? String(row.state)),
       pauses: pauses === null ? (row === undefined ? "[]" : String(row.pauses)) : JSON.stringify(pauses),
     };
-    if (row !== undefined && String(row.topic) === event.topic && String(row.state) === next.state && String(row.pauses) === next.pauses) return;
+    if (
+      row !== undefined &&
+      String(row.topic) === event.topic &&
+      String(row.state) === next.state &&
+      String(row.pauses) === next.pauses
+    )
+      return;
     this.sql.exec(
       `INSERT INTO tables (id, topic, state, pauses, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET topic = excluded.topic, state = excluded.state, pauses = excluded.pauses, updated_at = excluded.updated_at`,
-      event.table, event.topic, next.state, next.pauses, now,
+      event.table,
+      event.topic,
+      next.state,
+      next.pauses,
+      now,
     );
   }
 }
@@ -117,14 +143,20 @@ export class Inbox {
  * pauses in force (null: unchanged). A lift leaves the table paused while other pauses hold; an
  * older control event without `pauses` says paused or open as it did before pauses were per owner.
  */
-function tableState(event: Extract<Outgoing, { table: string }>): { state: OwnerTable["state"] | null; pauses: PauseHolder[] | null } {
+function tableState(event: Extract<Outgoing, { table: string }>): {
+  state: OwnerTable["state"] | null;
+  pauses: PauseHolder[] | null;
+} {
   switch (event.type) {
     case "table_closed":
       return { state: "closed", pauses: null };
     case "table_paused":
     case "table_resumed": {
       const pauses = event.pauses ?? (event.type === "table_paused" ? null : []);
-      return { state: event.type === "table_paused" || (pauses !== null && pauses.length > 0) ? "paused" : "open", pauses };
+      return {
+        state: event.type === "table_paused" || (pauses !== null && pauses.length > 0) ? "paused" : "open",
+        pauses,
+      };
     }
     default:
       return { state: null, pauses: null };

@@ -31,32 +31,55 @@ export class NewsBatches {
         ? this.sql.exec(
             `SELECT o.event_id, o.key, o.attempts, o.maybe_sent, o.resends FROM outbox o JOIN events e ON e.id = o.event_id
              WHERE o.state = 'queued' AND o.platform = ? AND o.account = ? AND o.batch = ? ORDER BY e.seq`,
-            first.platform, first.account, first.batch,
+            first.platform,
+            first.account,
+            first.batch,
           )
         : this.sql.exec(
             `SELECT o.event_id, o.key, o.attempts, o.maybe_sent, o.resends FROM outbox o JOIN events e ON e.id = o.event_id
              WHERE o.state = 'queued' AND o.platform = ? AND o.account = ? AND o.batch IS NULL AND o.next_at <= ? AND e.type = 'group_news'
              ORDER BY e.seq LIMIT ?`,
-            first.platform, first.account, now, NEWS_BATCH_ITEMS,
+            first.platform,
+            first.account,
+            now,
+            NEWS_BATCH_ITEMS,
           );
-    return cursor.toArray().map((r) => ({ event_id: String(r.event_id), key: String(r.key), attempts: Number(r.attempts), maybe_sent: Number(r.maybe_sent), resends: Number(r.resends) }));
+    return cursor.toArray().map((r) => ({
+      event_id: String(r.event_id),
+      key: String(r.key),
+      attempts: Number(r.attempts),
+      maybe_sent: Number(r.maybe_sent),
+      resends: Number(r.resends),
+    }));
   }
 
   /** When the group may next be posted to (0: now). */
   nextSendAt(platform: string, account: string): number {
-    return Number(this.sql.exec("SELECT next_send_at FROM channels WHERE platform = ? AND account = ?", platform, account).toArray()[0]?.next_send_at ?? 0);
+    return Number(
+      this.sql
+        .exec("SELECT next_send_at FROM channels WHERE platform = ? AND account = ?", platform, account)
+        .toArray()[0]?.next_send_at ?? 0,
+    );
   }
 
   /** Holds the group's queued news until `at`, when its pace lets the next post go. */
   holdUntil(platform: string, account: string, at: number): void {
     this.sql.exec(
       "UPDATE outbox SET next_at = ? WHERE state = 'queued' AND platform = ? AND account = ? AND next_at < ? AND event_id IN (SELECT id FROM events WHERE type = 'group_news')",
-      at, platform, account, at,
+      at,
+      platform,
+      account,
+      at,
     );
   }
 
   /** Records a post to the group at `now`: the next may go once `intervalMs` has passed. */
   posted(platform: string, account: string, now: number, intervalMs: number): void {
-    this.sql.exec("UPDATE channels SET next_send_at = ? WHERE platform = ? AND account = ?", now + intervalMs, platform, account);
+    this.sql.exec(
+      "UPDATE channels SET next_send_at = ? WHERE platform = ? AND account = ?",
+      now + intervalMs,
+      platform,
+      account,
+    );
   }
 }

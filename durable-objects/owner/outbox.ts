@@ -13,7 +13,14 @@
  */
 import type { DeliveryResult } from "../../src/chat/delivery.js";
 import type { Outgoing } from "../../src/chat/render.js";
-import { idempotencyKey, messageFor, newsBatchFor, offersApprove, sendTo, type ConnectedPlatforms } from "../../src/chat/send.js";
+import {
+  idempotencyKey,
+  messageFor,
+  newsBatchFor,
+  offersApprove,
+  sendTo,
+  type ConnectedPlatforms,
+} from "../../src/chat/send.js";
 import { PLATFORMS } from "../../src/chat/platforms/index.js";
 import type { GroupNews } from "../../src/protocol/schemas/notify.js";
 import { NewsBatches } from "./news-batches.js";
@@ -78,11 +85,26 @@ export class Outbox {
       const key = idempotencyKey(this.ownerKey, event.id, channel.platform, channel.account);
       const written = this.sql.exec(
         "INSERT OR IGNORE INTO outbox (event_id, platform, account, key, state, attempts, next_at, updated_at) VALUES (?, ?, ?, ?, 'queued', 0, ?, ?)",
-        event.id, channel.platform, channel.account, key, now, now,
+        event.id,
+        channel.platform,
+        channel.account,
+        key,
+        now,
+        now,
       ).rowsWritten;
       if (written === 0) continue;
       queued += 1;
-      this.log.record({ platform: channel.platform, account: channel.account, event: event.id, status: "queued", http_status: null, reason: null, detail: null, resends: 0, at: now });
+      this.log.record({
+        platform: channel.platform,
+        account: channel.account,
+        event: event.id,
+        status: "queued",
+        http_status: null,
+        reason: null,
+        detail: null,
+        resends: 0,
+        at: now,
+      });
     }
     return queued;
   }
@@ -93,7 +115,9 @@ export class Outbox {
       this.sql
         .exec(
           "SELECT 1 FROM outbox o JOIN channels c ON c.platform = o.platform AND c.account = o.account WHERE o.event_id = ? AND o.platform = ? AND c.chat = ? AND o.approve = 1",
-          eventId, platform, chat,
+          eventId,
+          platform,
+          chat,
         )
         .toArray().length > 0
     );
@@ -101,7 +125,11 @@ export class Outbox {
 
   /** Drops every row for an unbound channel. */
   forget(platform: ChatPlatform, account: string): void {
-    this.sql.exec("DELETE FROM outbox WHERE platform = ? AND account = ? AND state IN ('queued', 'sending')", platform, account);
+    this.sql.exec(
+      "DELETE FROM outbox WHERE platform = ? AND account = ? AND state IN ('queued', 'sending')",
+      platform,
+      account,
+    );
   }
 
   /** Sends up to DELIVERY_BATCH due rows, recording each attempt; call it only while no other drain of this object runs. */
@@ -110,7 +138,8 @@ export class Outbox {
     const rows = this.sql
       .exec(
         "SELECT event_id, platform, account, key, attempts, maybe_sent, resends, batch FROM outbox WHERE state = 'queued' AND next_at <= ? ORDER BY next_at, event_id LIMIT ?",
-        now(), DELIVERY_BATCH,
+        now(),
+        DELIVERY_BATCH,
       )
       .toArray();
     const report: DrainReport = { sent: 0, delivered: 0, failed: 0, next: null };
@@ -125,12 +154,18 @@ export class Outbox {
       const channel = this.bindings.get(platform, account);
       const event = this.inbox.get(eventId);
       if (!channel || !event) {
-        this.sql.exec("DELETE FROM outbox WHERE event_id = ? AND platform = ? AND account = ?", eventId, platform, account);
+        this.sql.exec(
+          "DELETE FROM outbox WHERE event_id = ? AND platform = ? AND account = ?",
+          eventId,
+          platform,
+          account,
+        );
         continue;
       }
       if (channel.gone !== null) {
         // Its queued rows are all given up at once; the rest of them in this drain are skipped.
-        if (!gaveUp.has(`${platform}\n${account}`)) this.giveUp(channel, channel.gone, "the bot can no longer post there", now());
+        if (!gaveUp.has(`${platform}\n${account}`))
+          this.giveUp(channel, channel.gone, "the bot can no longer post there", now());
         gaveUp.add(`${platform}\n${account}`);
         continue;
       }
@@ -145,11 +180,22 @@ export class Outbox {
         continue;
       }
       const resend = Number(row.maybe_sent) === 1;
-      const attempt: Sent = { eventId, attempts: Number(row.attempts) + 1, resend, resends: Number(row.resends) + (resend ? 1 : 0) };
+      const attempt: Sent = {
+        eventId,
+        attempts: Number(row.attempts) + 1,
+        resend,
+        resends: Number(row.resends) + (resend ? 1 : 0),
+      };
       const message = messageFor(platform, event, this.ownerKey, channel.lang, resend);
       this.sql.exec(
         "UPDATE outbox SET state = 'sending', attempts = ?, resends = ?, approve = ?, updated_at = ? WHERE event_id = ? AND platform = ? AND account = ?",
-        attempt.attempts, attempt.resends, offersApprove(message) ? 1 : 0, now(), eventId, platform, account,
+        attempt.attempts,
+        attempt.resends,
+        offersApprove(message) ? 1 : 0,
+        now(),
+        eventId,
+        platform,
+        account,
       );
       report.sent += 1;
       const result = await sendTo(platforms, platform, channel.chat, message, String(row.key));
@@ -167,7 +213,12 @@ export class Outbox {
    * platform's pace for a group allows, the rows held until then. The rows it covered, and the
    * platform's answer (none when it was held).
    */
-  private async sendNews(platforms: ConnectedPlatforms, channel: Channel, batch: string | null, now: () => number): Promise<{ rows: string[]; result: DeliveryResult | null }> {
+  private async sendNews(
+    platforms: ConnectedPlatforms,
+    channel: Channel,
+    batch: string | null,
+    now: () => number,
+  ): Promise<{ rows: string[]; result: DeliveryResult | null }> {
     const { platform, account } = channel;
     const news = new NewsBatches(this.sql);
     const allowed = news.nextSendAt(platform, account);
@@ -175,17 +226,30 @@ export class Outbox {
       news.holdUntil(platform, account, allowed);
       return { rows: [], result: null };
     }
-    const rows = news.rowsWith({ batch, platform, account }, now()).filter((r) => this.inbox.get(r.event_id)?.type === "group_news");
+    const rows = news
+      .rowsWith({ batch, platform, account }, now())
+      .filter((r) => this.inbox.get(r.event_id)?.type === "group_news");
     const events = rows.map((r) => this.inbox.get(r.event_id) as GroupNews);
     const resend = rows.some((r) => r.maybe_sent === 1);
     const { message, count } = newsBatchFor(platform, events, channel.lang, resend);
     const members = batch === null ? rows.slice(0, count) : rows;
     const key = batch ?? members[0]!.key;
-    const sent = members.map((r): Sent => ({ eventId: r.event_id, attempts: r.attempts + 1, resend, resends: r.resends + (resend ? 1 : 0) }));
+    const sent = members.map((r): Sent => ({
+      eventId: r.event_id,
+      attempts: r.attempts + 1,
+      resend,
+      resends: r.resends + (resend ? 1 : 0),
+    }));
     for (const s of sent) {
       this.sql.exec(
         "UPDATE outbox SET state = 'sending', attempts = ?, resends = ?, batch = ?, updated_at = ? WHERE event_id = ? AND platform = ? AND account = ?",
-        s.attempts, s.resends, key, now(), s.eventId, platform, account,
+        s.attempts,
+        s.resends,
+        key,
+        now(),
+        s.eventId,
+        platform,
+        account,
       );
     }
     const result = await sendTo(platforms, platform, channel.chat, message, key);
@@ -199,48 +263,111 @@ export class Outbox {
   giveUp(channel: Channel, reason: "removed" | "migrated", detail: string, at: number): void {
     const { platform, account } = channel;
     this.bindings.markGone(platform, account, reason);
-    const rows = this.sql.exec("SELECT event_id, resends FROM outbox WHERE state = 'queued' AND platform = ? AND account = ?", platform, account).toArray();
-    this.sql.exec("UPDATE outbox SET state = 'failed', reason = ?, updated_at = ? WHERE state = 'queued' AND platform = ? AND account = ?", reason, at, platform, account);
+    const rows = this.sql
+      .exec(
+        "SELECT event_id, resends FROM outbox WHERE state = 'queued' AND platform = ? AND account = ?",
+        platform,
+        account,
+      )
+      .toArray();
+    this.sql.exec(
+      "UPDATE outbox SET state = 'failed', reason = ?, updated_at = ? WHERE state = 'queued' AND platform = ? AND account = ?",
+      reason,
+      at,
+      platform,
+      account,
+    );
     const last = rows.at(-1);
     const event = last === undefined ? `gone:${platform}:${account}` : String(last.event_id);
-    this.log.record({ platform, account, event, status: "failed", http_status: null, reason, detail, resends: last === undefined ? 0 : Number(last.resends), at });
+    this.log.record({
+      platform,
+      account,
+      event,
+      status: "failed",
+      http_status: null,
+      reason,
+      detail,
+      resends: last === undefined ? 0 : Number(last.resends),
+      at,
+    });
   }
 
   private settle(channel: Channel, sent: Sent, result: DeliveryResult, at: number): void {
     const { platform, account } = channel;
     const { eventId, attempts, resends } = sent;
-    if (!result.ok && (result.reason === "removed" || result.reason === "migrated")) this.bindings.markGone(platform, account, result.reason);
+    if (!result.ok && (result.reason === "removed" || result.reason === "migrated"))
+      this.bindings.markGone(platform, account, result.reason);
     if (result.ok) {
       this.update(eventId, platform, account, { state: "delivered", next_at: at, updated_at: at });
       this.bindings.delivered(platform, account, at);
-      this.log.record({ platform, account, event: eventId, status: "delivered", http_status: result.status, reason: null, detail: null, resends, at });
+      this.log.record({
+        platform,
+        account,
+        event: eventId,
+        status: "delivered",
+        http_status: result.status,
+        reason: null,
+        detail: null,
+        resends,
+        at,
+      });
       return;
     }
     const again = result.retry && attempts < MAX_ATTEMPTS;
     const next = at + (result.retryAfterMs ?? retryDelay(attempts));
     const maybeSent = sent.resend || result.maybeDelivered ? 1 : 0;
     this.update(
-      eventId, platform, account,
-      again ? { state: "queued", next_at: next, maybe_sent: maybeSent, updated_at: at } : { state: "failed", next_at: at, maybe_sent: maybeSent, reason: result.reason, updated_at: at },
+      eventId,
+      platform,
+      account,
+      again
+        ? { state: "queued", next_at: next, maybe_sent: maybeSent, updated_at: at }
+        : { state: "failed", next_at: at, maybe_sent: maybeSent, reason: result.reason, updated_at: at },
     );
-    this.log.record({ platform, account, event: eventId, status: "failed", http_status: result.status, reason: result.reason, detail: result.detail, resends, at });
+    this.log.record({
+      platform,
+      account,
+      event: eventId,
+      status: "failed",
+      http_status: result.status,
+      reason: result.reason,
+      detail: result.detail,
+      resends,
+      at,
+    });
   }
 
   /** Rows left `sending` by a drain that died mid-request: queued again as resends, or failed once out of attempts. */
   private recoverInterrupted(at: number): void {
-    for (const row of this.sql.exec("SELECT event_id, platform, account, attempts, resends FROM outbox WHERE state = 'sending'").toArray()) {
+    for (const row of this.sql
+      .exec("SELECT event_id, platform, account, attempts, resends FROM outbox WHERE state = 'sending'")
+      .toArray()) {
       const platform = String(row.platform) as ChatPlatform;
       const [eventId, account, attempts] = [String(row.event_id), String(row.account), Number(row.attempts)];
       const again = attempts < MAX_ATTEMPTS;
       const reason: FailureReason = "interrupted";
       this.update(
-        eventId, platform, account,
-        again ? { state: "queued", next_at: at + retryDelay(attempts - 1), maybe_sent: 1, updated_at: at } : { state: "failed", next_at: at, maybe_sent: 1, reason, updated_at: at },
+        eventId,
+        platform,
+        account,
+        again
+          ? { state: "queued", next_at: at + retryDelay(attempts - 1), maybe_sent: 1, updated_at: at }
+          : { state: "failed", next_at: at, maybe_sent: 1, reason, updated_at: at },
       );
       const detail = again
         ? "interrupted before the platform's answer was recorded; sent again, marked as a resend"
         : `interrupted before the platform's answer was recorded; given up after ${attempts} attempts`;
-      this.log.record({ platform, account, event: eventId, status: "failed", http_status: null, reason, detail, resends: Number(row.resends), at });
+      this.log.record({
+        platform,
+        account,
+        event: eventId,
+        status: "failed",
+        http_status: null,
+        reason,
+        detail,
+        resends: Number(row.resends),
+        at,
+      });
     }
   }
 
@@ -248,7 +375,10 @@ export class Outbox {
     const names = Object.keys(fields) as (keyof RowUpdate)[];
     this.sql.exec(
       `UPDATE outbox SET ${names.map((n) => `${n} = ?`).join(", ")} WHERE event_id = ? AND platform = ? AND account = ?`,
-      ...names.map((n) => fields[n] ?? null), eventId, platform, account,
+      ...names.map((n) => fields[n] ?? null),
+      eventId,
+      platform,
+      account,
     );
   }
 
@@ -256,14 +386,28 @@ export class Outbox {
   undelivered(platform: ChatPlatform, account: string): { count: number; last: UndeliveredRecord | null } {
     const where = "FROM outbox WHERE platform = ? AND account = ? AND state = 'failed'";
     const count = Number(this.sql.exec(`SELECT COUNT(*) AS n ${where}`, platform, account).toArray()[0]?.n ?? 0);
-    const row = this.sql.exec(`SELECT event_id, reason, updated_at ${where} ORDER BY updated_at DESC, event_id LIMIT 1`, platform, account).toArray()[0];
-    const last = row ? { event: String(row.event_id), reason: row.reason === null ? null : (String(row.reason) as FailureReason), at: Number(row.updated_at) } : null;
+    const row = this.sql
+      .exec(
+        `SELECT event_id, reason, updated_at ${where} ORDER BY updated_at DESC, event_id LIMIT 1`,
+        platform,
+        account,
+      )
+      .toArray()[0];
+    const last = row
+      ? {
+          event: String(row.event_id),
+          reason: row.reason === null ? null : (String(row.reason) as FailureReason),
+          at: Number(row.updated_at),
+        }
+      : null;
     return { count, last };
   }
 
   /** How many rows still wait to be delivered (queued, or sending right now): neither delivered nor given up on. */
   pending(): number {
-    return Number(this.sql.exec("SELECT COUNT(*) AS n FROM outbox WHERE state IN ('queued', 'sending')").toArray()[0]?.n ?? 0);
+    return Number(
+      this.sql.exec("SELECT COUNT(*) AS n FROM outbox WHERE state IN ('queued', 'sending')").toArray()[0]?.n ?? 0,
+    );
   }
 
   /** The earliest time a queued row is due (now if one is already due), or null. */

@@ -8,7 +8,12 @@
 import { DurableObject } from "cloudflare:workers";
 import { parseOrThrow, TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import { NotifyBatchSchema, SILENT_NOTIFICATIONS, type ApprovalNeeded, type OwnerQuestionNotice } from "../../src/protocol/schemas/notify.js";
+import {
+  NotifyBatchSchema,
+  SILENT_NOTIFICATIONS,
+  type ApprovalNeeded,
+  type OwnerQuestionNotice,
+} from "../../src/protocol/schemas/notify.js";
 import type { ChannelsResponse, Lang } from "../../src/protocol/schemas/owner.js";
 import { chatPlatforms, outboxDelay } from "../settings.js";
 import { guarded, type Result } from "../result.js";
@@ -85,7 +90,11 @@ export class OwnerDO extends DurableObject<Env> {
       const { inbox, outbox } = this.parts(ownerKey);
       const now = this.now();
       this.bindings.bind({ ...binding, bound_at: now });
-      const test = { type: "channel_bound" as const, id: `bound:${binding.platform}:${binding.account}:${now}`, owner_key: ownerKey };
+      const test = {
+        type: "channel_bound" as const,
+        id: `bound:${binding.platform}:${binding.account}:${now}`,
+        owner_key: ownerKey,
+      };
       inbox.add(test, now);
       outbox.enqueue(test, now, this.bindings.get(binding.platform, binding.account));
       await this.schedule(outbox);
@@ -108,7 +117,13 @@ export class OwnerDO extends DurableObject<Env> {
    * news is given up with that reason, and its health says so. A group this audience does not have
    * changes nothing.
    */
-  async groupGone(audience: string, platform: ChatPlatform, group: string, reason: "removed" | "migrated", detail: string): Promise<Result<{ marked: boolean }>> {
+  async groupGone(
+    audience: string,
+    platform: ChatPlatform,
+    group: string,
+    reason: "removed" | "migrated",
+    detail: string,
+  ): Promise<Result<{ marked: boolean }>> {
     return guarded(() => {
       const { outbox } = this.parts(audience);
       const channel = this.bindings.get(platform, group);
@@ -152,12 +167,22 @@ export class OwnerDO extends DurableObject<Env> {
     return guarded(() => {
       const { inbox, outbox } = this.parts(ownerKey);
       const channels = this.bindings.all();
-      return { channels: channels.length, proven: channels.filter((c) => c.delivered > 0).length, pending: outbox.pending(), tables: inbox.tables() };
+      return {
+        channels: channels.length,
+        proven: channels.filter((c) => c.delivered > 0).length,
+        pending: outbox.pending(),
+        tables: inbox.tables(),
+      };
     });
   }
 
   /** The approval request a button names, if this owner received it, and whether its message to `chat` on `platform` offered Approve. */
-  async approval(ownerKey: string, ref: string, platform: ChatPlatform, chat: string): Promise<Result<TappedApproval | null>> {
+  async approval(
+    ownerKey: string,
+    ref: string,
+    platform: ChatPlatform,
+    chat: string,
+  ): Promise<Result<TappedApproval | null>> {
     return guarded(() => {
       const { inbox, outbox } = this.parts(ownerKey);
       const request = inbox.approval(ref);
@@ -202,7 +227,8 @@ export class OwnerDO extends DurableObject<Env> {
 
   private parts(ownerKey: string) {
     const stored = this.storedKey();
-    if (stored === undefined) this.ctx.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('owner_key', ?)", ownerKey);
+    if (stored === undefined)
+      this.ctx.storage.sql.exec("INSERT INTO meta (key, value) VALUES ('owner_key', ?)", ownerKey);
     else if (stored !== ownerKey) throw new TrestleError("E_INTERNAL", "this owner object belongs to another key");
     const inbox = new Inbox(this.ctx.storage.sql, ownerKey);
     return { inbox, outbox: new Outbox(this.ctx.storage.sql, ownerKey, this.bindings, this.log, inbox) };

@@ -46,7 +46,12 @@ export class TableLimits {
   /** Counts one signed read by `reader`. */
   read(reader: Principal, now: number): void {
     const who = "seat" in reader ? `seat ${reader.seat}` : `owner ${reader.owner}`;
-    this.spend(`r:${"seat" in reader ? `s:${reader.seat}` : `o:${reader.owner}`}`, "reads_per_min", now, `${who} reads faster than this relay allows`);
+    this.spend(
+      `r:${"seat" in reader ? `s:${reader.seat}` : `o:${reader.owner}`}`,
+      "reads_per_min",
+      now,
+      `${who} reads faster than this relay allows`,
+    );
   }
 
   /**
@@ -59,18 +64,35 @@ export class TableLimits {
     const { tat, waitMs } = step(rate, this.frames.get(ws), now, true);
     this.frames.set(ws, tat);
     if (waitMs === 0) return { verdict: "ok" };
-    const error = rateLimited("socket_frames_per_s", waitMs, `this socket sends more than ${rate.count} frames a second; retry in ${waitText(waitMs)}`);
+    const error = rateLimited(
+      "socket_frames_per_s",
+      waitMs,
+      `this socket sends more than ${rate.count} frames a second; retry in ${waitText(waitMs)}`,
+    );
     return { verdict: overdrawn(rate, tat, now) ? "close" : "refuse", error };
   }
 
   /** The refusal when `open` sockets already reach cap `name`, else null (0: no cap). */
-  capped(name: "sockets_per_table" | "public_sockets_per_table" | "sockets_per_seat", open: number, what: string): TrestleError | null {
+  capped(
+    name: "sockets_per_table" | "public_sockets_per_table" | "sockets_per_seat",
+    open: number,
+    what: string,
+  ): TrestleError | null {
     const cap = this.values[name];
     if (cap === 0 || open < cap) return null;
-    return rateLimited(name, CAP_RETRY_MS, `${what} already has ${open} open sockets, the most this relay allows (${name}: ${cap})`);
+    return rateLimited(
+      name,
+      CAP_RETRY_MS,
+      `${what} already has ${open} open sockets, the most this relay allows (${name}: ${cap})`,
+    );
   }
 
-  private spend(key: string, name: "seat_writes_per_min" | "owner_writes_per_min" | "reads_per_min", now: number, what: string): void {
+  private spend(
+    key: string,
+    name: "seat_writes_per_min" | "owner_writes_per_min" | "reads_per_min",
+    now: number,
+    what: string,
+  ): void {
     const rate = rateOf(this.values, name);
     const waitMs = this.buckets.take(key, rate, now);
     if (waitMs > 0) throw rateLimited(name, waitMs, `${what} (${name}: ${rate.count}); retry in ${waitText(waitMs)}`);

@@ -8,13 +8,32 @@
  * (writing/, reading/, market/), as the TableContext it sees (context.ts).
  */
 import { TrestleError } from "../../src/protocol/errors.js";
-import type { ApproveResponse, CreateResponse, JoinResponse, ProjectionResponse, SubmitResponse, TasksResponse } from "../../src/protocol/schemas/responses.js";
+import type {
+  ApproveResponse,
+  CreateResponse,
+  JoinResponse,
+  ProjectionResponse,
+  SubmitResponse,
+  TasksResponse,
+} from "../../src/protocol/schemas/responses.js";
 import type { SignedHead } from "../../src/protocol/schemas/head.js";
 import type { NoteResponse } from "../../src/protocol/schemas/room.js";
-import type { InstructionList, InstructionResponse, OwnerAnswer, QuestionList, QuestionRecord, QuestionResponse } from "../../src/protocol/schemas/owner-ask.js";
+import type {
+  InstructionList,
+  InstructionResponse,
+  OwnerAnswer,
+  QuestionList,
+  QuestionRecord,
+  QuestionResponse,
+} from "../../src/protocol/schemas/owner-ask.js";
 import type { GroupState } from "../../src/protocol/policy/market/market-state.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
-import type { DealRecordResponse, ListingsResponse, ListingView, MatchResponse } from "../../src/protocol/schemas/market.js";
+import type {
+  DealRecordResponse,
+  ListingsResponse,
+  ListingView,
+  MatchResponse,
+} from "../../src/protocol/schemas/market.js";
 import type { RoomDeal } from "../../src/protocol/schemas/market-deal.js";
 import { guarded, unwrap, type Result } from "../result.js";
 import type { WriteOutcome } from "./storage/outcome.js";
@@ -22,7 +41,12 @@ import type { ReadAuth } from "./context.js";
 import { readProjection, readTasks } from "./reading/reads.js";
 import { originHost } from "./reading/tlog.js";
 import { deliverResult } from "./writing/results.js";
-import { writeChildOpening, writeSubtableOpened, writeSubtableResult, type SubtableRegistration } from "./writing/subtables.js";
+import {
+  writeChildOpening,
+  writeSubtableOpened,
+  writeSubtableResult,
+  type SubtableRegistration,
+} from "./writing/subtables.js";
 import { writeCreate, writeJoin } from "./writing/writes.js";
 import { approvalResponse, approve, submit } from "./writing/submit.js";
 import { writeAttestedControl, writeControl, type AttestedControl } from "./writing/control.js";
@@ -31,8 +55,20 @@ import { writeAttestedApproval, type AttestedApproval } from "./writing/chat-app
 import { runSettlements, runWatchdog } from "./writing/alarms.js";
 import { refuseInviteJoin, writeEject, writeInvite, writeInvitedJoin } from "./writing/rooms.js";
 import { sendOwnerNote } from "./writing/notes.js";
-import { answerAttested, answerQuestion, askOwner, listQuestions, readQuestion, type AttestedAnswer } from "./writing/owner-ask.js";
-import { instructAttested, instructSeat, readInstructions, type AttestedInstruction } from "./writing/owner-instructions.js";
+import {
+  answerAttested,
+  answerQuestion,
+  askOwner,
+  listQuestions,
+  readQuestion,
+  type AttestedAnswer,
+} from "./writing/owner-ask.js";
+import {
+  instructAttested,
+  instructSeat,
+  readInstructions,
+  type AttestedInstruction,
+} from "./writing/owner-instructions.js";
 import { readListings, readMatch, marketReader } from "./market/market-reads.js";
 import { roomDeal, writeDealRecord } from "./market/market-deals.js";
 import {
@@ -66,7 +102,9 @@ export class TableDO extends LedgerObject {
   async create(body: unknown, host?: string): Promise<Result<CreateResponse>> {
     return this.writing(async () => {
       const signer = await this.table.signer();
-      const outcome = await writeCreate(this.table, body, signer.publicKeyText, (draft) => claimCreation(this.table, draft));
+      const outcome = await writeCreate(this.table, body, signer.publicKeyText, (draft) =>
+        claimCreation(this.table, draft),
+      );
       if (host !== undefined) originHost(this.ctx.storage.sql, host);
       return { table: outcome.primary.table, head: await this.table.afterWrite(outcome) };
     });
@@ -92,13 +130,22 @@ export class TableDO extends LedgerObject {
   }
 
   /** POST /tables/:id/invites: the creator's signed invite; the Worker then registers its code. */
-  async issueInvite(body: unknown): Promise<Result<{ invite: string; expires: number; replaces?: string; seq: number; head: SignedHead }>> {
+  async issueInvite(
+    body: unknown,
+  ): Promise<Result<{ invite: string; expires: number; replaces?: string; seq: number; head: SignedHead }>> {
     return this.writing(async () => {
       const outcome = await writeInvite(this.table, body);
       const primary = outcome.primary;
-      if (primary.kind !== "system" || primary.subkind !== "invite_issued") throw new TrestleError("E_INTERNAL", "an invite write records an invite");
+      if (primary.kind !== "system" || primary.subkind !== "invite_issued")
+        throw new TrestleError("E_INTERNAL", "an invite write records an invite");
       const { invite, expires, replaces } = primary.data;
-      return { invite, expires, ...(replaces === undefined ? {} : { replaces }), seq: primary.seq, head: await this.table.afterWrite(outcome) };
+      return {
+        invite,
+        expires,
+        ...(replaces === undefined ? {} : { replaces }),
+        seq: primary.seq,
+        head: await this.table.afterWrite(outcome),
+      };
     });
   }
 
@@ -154,7 +201,8 @@ export class TableDO extends LedgerObject {
   async instructions(auth: ReadAuth, after: number): Promise<Result<InstructionList>> {
     return guarded(async () => {
       const principal = await this.table.reader(auth);
-      if (!("seat" in principal)) throw new TrestleError("E_FORBIDDEN", "a seat reads its own instructions; its owner keeps what it sent");
+      if (!("seat" in principal))
+        throw new TrestleError("E_FORBIDDEN", "a seat reads its own instructions; its owner keeps what it sent");
       return readInstructions(this.table, principal.seat, after);
     });
   }
@@ -214,7 +262,10 @@ export class TableDO extends LedgerObject {
   async openSubtable(parent: string, body: unknown): Promise<Result<CreateResponse>> {
     return this.writing(async () => {
       const signer = await this.table.signer();
-      const outcome = await writeChildOpening(this.table, parent, body, { parent: this.table.table(parent), relayKey: signer.publicKeyText });
+      const outcome = await writeChildOpening(this.table, parent, body, {
+        parent: this.table.table(parent),
+        relayKey: signer.publicKeyText,
+      });
       return { table: outcome.primary.table, head: await this.table.afterWrite(outcome) };
     });
   }
@@ -268,7 +319,9 @@ export class TableDO extends LedgerObject {
   /** POST /tables/:id/deals: the market records the done deal of the match room the body names (asked of that room's object). */
   async recordDeal(body: unknown): Promise<Result<DealRecordResponse>> {
     return this.writing(async () => {
-      const outcome = await writeDealRecord(this.table, body, async (room) => unwrap(await this.table.table(room).roomDeal()));
+      const outcome = await writeDealRecord(this.table, body, async (room) =>
+        unwrap(await this.table.table(room).roomDeal()),
+      );
       return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
     });
   }
@@ -292,12 +345,20 @@ export class TableDO extends LedgerObject {
   }
 
   /** POST /tables/:id/groups/unbind: the creator's signed unbinding; the Worker then frees the group in the chat directory. */
-  async unbindGroup(body: unknown): Promise<Result<{ seq: number; platform: ChatPlatform; group: string; head: SignedHead }>> {
+  async unbindGroup(
+    body: unknown,
+  ): Promise<Result<{ seq: number; platform: ChatPlatform; group: string; head: SignedHead }>> {
     return this.writing(async () => {
       const outcome = await writeGroupUnbound(this.table, body);
       const primary = outcome.primary;
-      if (primary.kind !== "system" || primary.subkind !== "group_unbound") throw new TrestleError("E_INTERNAL", "an unbinding records group_unbound");
-      return { seq: primary.seq, platform: primary.data.platform, group: primary.data.group, head: await this.table.afterWrite(outcome) };
+      if (primary.kind !== "system" || primary.subkind !== "group_unbound")
+        throw new TrestleError("E_INTERNAL", "an unbinding records group_unbound");
+      return {
+        seq: primary.seq,
+        platform: primary.data.platform,
+        group: primary.data.group,
+        head: await this.table.afterWrite(outcome),
+      };
     });
   }
 
@@ -328,7 +389,12 @@ export class TableDO extends LedgerObject {
   }
 
   /** A bound member's withdrawal, typed in a bound group, of its listing at entry `seq`. */
-  async groupUnlist(input: { owner: string; via: ChatPlatform; group: string; seq: number }): Promise<Result<{ seq: number; head: SignedHead }>> {
+  async groupUnlist(input: {
+    owner: string;
+    via: ChatPlatform;
+    group: string;
+    seq: number;
+  }): Promise<Result<{ seq: number; head: SignedHead }>> {
     return this.writing(async () => {
       const outcome = writeGroupUnlist(this.table, input);
       return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };

@@ -35,14 +35,19 @@ export function witnessSettings(env: WitnessSettingsEnv): Promise<WitnessSetting
 
 async function load(env: WitnessSettingsEnv): Promise<WitnessSettings> {
   const name = KeyNameSchema.safeParse(env.WITNESS_NAME);
-  if (!name.success) throw new TrestleError("E_UNAVAILABLE", "WITNESS_NAME must be a key name: no spaces, no plus signs");
+  if (!name.success)
+    throw new TrestleError("E_UNAVAILABLE", "WITNESS_NAME must be a key name: no spaces, no plus signs");
   let seed: Uint8Array | undefined;
   try {
     seed = fromBase64url((env.WITNESS_SIGNING_KEY ?? "").trim());
   } catch {
     seed = undefined;
   }
-  if (seed?.length !== 32) throw new TrestleError("E_UNAVAILABLE", "WITNESS_SIGNING_KEY must be a base64url 32-byte seed (wrangler secret put WITNESS_SIGNING_KEY)");
+  if (seed?.length !== 32)
+    throw new TrestleError(
+      "E_UNAVAILABLE",
+      "WITNESS_SIGNING_KEY must be a base64url 32-byte seed (wrangler secret put WITNESS_SIGNING_KEY)",
+    );
   let logs: WitnessedLogs;
   try {
     logs = witnessedLogs(logEntryLines(env.WITNESS_LOGS ?? ""));

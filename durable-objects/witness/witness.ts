@@ -5,8 +5,17 @@
  * checkpoint are atomic, as tlog-witness asks; the judging is src/protocol/tlog's.
  */
 import { DurableObject } from "cloudflare:workers";
-import { addCheckpoint, cosignedCheckpoint, type WitnessAnswer, type WitnessStore } from "../../src/protocol/tlog/witness-service.js";
-import { WitnessEvidenceSchema, WitnessRecordSchema, type WitnessEvidence } from "../../src/protocol/tlog/witness-judge.js";
+import {
+  addCheckpoint,
+  cosignedCheckpoint,
+  type WitnessAnswer,
+  type WitnessStore,
+} from "../../src/protocol/tlog/witness-service.js";
+import {
+  WitnessEvidenceSchema,
+  WitnessRecordSchema,
+  type WitnessEvidence,
+} from "../../src/protocol/tlog/witness-judge.js";
 import { runMigrations } from "../sqlite.js";
 import { witnessSettings, type WitnessSettingsEnv } from "./settings.js";
 
@@ -35,12 +44,24 @@ export class WitnessDO extends DurableObject<WitnessEnv> {
     runMigrations(this.sql, MIGRATIONS);
     this.store = {
       record: (origin) => {
-        const row = this.sql.exec<{ record: string }>("SELECT record FROM records WHERE origin = ?", origin).toArray()[0];
+        const row = this.sql
+          .exec<{ record: string }>("SELECT record FROM records WHERE origin = ?", origin)
+          .toArray()[0];
         return row ? WitnessRecordSchema.parse(JSON.parse(row.record)) : undefined;
       },
-      save: (record) => void this.sql.exec("INSERT OR REPLACE INTO records (origin, record) VALUES (?, ?)", record.origin, JSON.stringify(record)),
+      save: (record) =>
+        void this.sql.exec(
+          "INSERT OR REPLACE INTO records (origin, record) VALUES (?, ?)",
+          record.origin,
+          JSON.stringify(record),
+        ),
       keep: (evidence) =>
-        void this.sql.exec("INSERT OR IGNORE INTO evidence (origin, conflicting, evidence) VALUES (?, ?, ?)", evidence.origin, evidence.conflicting, JSON.stringify(evidence)),
+        void this.sql.exec(
+          "INSERT OR IGNORE INTO evidence (origin, conflicting, evidence) VALUES (?, ?, ?)",
+          evidence.origin,
+          evidence.conflicting,
+          JSON.stringify(evidence),
+        ),
     };
   }
 
@@ -52,7 +73,9 @@ export class WitnessDO extends DurableObject<WitnessEnv> {
   /** One add-checkpoint, judged and stored with no other request in between. */
   async add(body: string): Promise<WitnessAnswer> {
     const { witness, logs } = await witnessSettings(this.env);
-    return this.ctx.blockConcurrencyWhile(() => addCheckpoint(body, { logs, store: this.store, witness, now: this.now() }));
+    return this.ctx.blockConcurrencyWhile(() =>
+      addCheckpoint(body, { logs, store: this.store, witness, now: this.now() }),
+    );
   }
 
   /** The monitor read of one origin hash. */

@@ -65,7 +65,8 @@ function samples(): Sample[] {
     const low = n < 100n ? n % 10n : n % 100n;
     out.push({ n, a: n - low, b: low });
   }
-  for (const power of POWERS) for (const k of multipliers(power)) out.push({ n: k * 10n ** BigInt(power), a: k, b: 0n, power });
+  for (const power of POWERS)
+    for (const k of multipliers(power)) out.push({ n: k * 10n ** BigInt(power), a: k, b: 0n, power });
   for (const g of GROUPS) for (const r of RESTS) out.push({ n: g + r, a: g, b: r });
   return out;
 }
@@ -88,7 +89,8 @@ interface Spelled {
 
 /** Adds `spelled` (one spelling of `n`) to `out` when its form is one the lexicon can keep (letters only, one code unit each). */
 function addSpelling(out: Map<bigint, Set<string>>, n: bigint, form: string): void {
-  if (form !== "" && !/[0-9]/.test(form) && [...form].every((ch) => skeletonOf(ch).length === 1)) out.set(n, (out.get(n) ?? new Set()).add(form));
+  if (form !== "" && !/[0-9]/.test(form) && [...form].every((ch) => skeletonOf(ch).length === 1))
+    out.set(n, (out.get(n) ?? new Set()).add(form));
 }
 
 /** The words between the two numbers of a rule for decimals (`x.x`: "←← Komma →→"), or null when the rule is no such pair. */
@@ -102,7 +104,9 @@ function pointOf(rule: string): string | null {
 function spellings(locales: string[], list: Sample[]): Spelled {
   const out: Spelled = { forms: new Map(), points: new Set() };
   for (const locale of locales) {
-    const json = JSON.parse(readFileSync(join(RBNF_ROOT, "rbnf", `${locale}.json`), "utf8")) as { rbnf: { rbnf: { SpelloutRules?: SpelloutJson } } };
+    const json = JSON.parse(readFileSync(join(RBNF_ROOT, "rbnf", `${locale}.json`), "utf8")) as {
+      rbnf: { rbnf: { SpelloutRules?: SpelloutJson } };
+    };
     const rules = json.rbnf.rbnf.SpelloutRules;
     if (!rules) continue;
     const f = new Formatter(ruleSets(rules), locale);
@@ -167,7 +171,14 @@ function reader(k: Knowledge): Reader {
     reads: (form: string, n: bigint) => {
       const key = `${n}:${form}`;
       if (k.read.has(key)) return true;
-      const read = spansOf(form, 0, lexicon)(0).get([...form].length)?.has(decKey(decInt(n))) ?? false;
+      const read =
+        spansOf(
+          form,
+          0,
+          lexicon,
+        )(0)
+          .get([...form].length)
+          ?.has(decKey(decInt(n))) ?? false;
       if (read) k.read.add(key);
       return read;
     },
@@ -176,13 +187,22 @@ function reader(k: Knowledge): Reader {
 }
 
 /** A vote for what would let the grammar read `form` as the sum `s` (keys "atom:value:form", "conn:form", "order:tu|ut"), counted into `votes`. */
-function proposeSum(s: Sample, form: string, r: Reader, connectors: ReadonlySet<string>, votes: Map<string, number>): void {
+function proposeSum(
+  s: Sample,
+  form: string,
+  r: Reader,
+  connectors: ReadonlySet<string>,
+  votes: Map<string, number>,
+): void {
   const vote = (key: string): void => {
     votes.set(key, (votes.get(key) ?? 0) + 1);
   };
   const chars = [...form];
   const spans = r.spans(form);
-  const is = (from: number, to: number, v: bigint) => spans(from).get(to)?.has(decKey(decInt(v))) ?? false;
+  const is = (from: number, to: number, v: bigint) =>
+    spans(from)
+      .get(to)
+      ?.has(decKey(decInt(v))) ?? false;
   const text = (from: number, to: number) => chars.slice(from, to).join("");
   const len = chars.length;
   const base = (v: bigint) => v < 20n || (v < 100n && v % 10n === 0n) || (v < 1000n && v % 100n === 0n);
@@ -230,8 +250,12 @@ function proposePower(s: Sample, form: string, r: Reader, k: Knowledge): [bigint
   const chars = [...form];
   const spans = r.spans(form);
   const power = 10n ** BigInt(s.power!);
-  const is = (from: number, to: number, v: bigint) => spans(from).get(to)?.has(decKey(decInt(v))) ?? false;
-  for (let i = chars.length - 1; i >= 0; i--) if ((i === 0 && s.a === 1n) || (i > 0 && is(0, i, s.a))) return [power, chars.slice(i).join("")];
+  const is = (from: number, to: number, v: bigint) =>
+    spans(from)
+      .get(to)
+      ?.has(decKey(decInt(v))) ?? false;
+  for (let i = chars.length - 1; i >= 0; i--)
+    if ((i === 0 && s.a === 1n) || (i > 0 && is(0, i, s.a))) return [power, chars.slice(i).join("")];
   for (let i = 1; i < chars.length; i++) {
     if (s.a > 1n && is(i, chars.length, s.a)) {
       k.powerFirst = true;
@@ -295,9 +319,19 @@ function learn(id: string, source: (list: Sample[]) => Spelled): Built | null {
   const list = samples();
   const { forms: spelled, points } = source(list);
   if (spelled.size === 0) return null;
-  const k: Knowledge = { id, atoms: new Map(), connectors: new Set(), points, order: "tu", powerFirst: false, read: new Set() };
+  const k: Knowledge = {
+    id,
+    atoms: new Map(),
+    connectors: new Set(),
+    points,
+    order: "tu",
+    powerFirst: false,
+    read: new Set(),
+  };
   const orders = new Set<string>();
-  for (const { n } of list) if (n < 20n || (n < 100n && n % 10n === 0n) || (n < 1000n && n % 100n === 0n)) for (const form of spelled.get(n) ?? []) addAtom(k, n, form);
+  for (const { n } of list)
+    if (n < 20n || (n < 100n && n % 10n === 0n) || (n < 1000n && n % 100n === 0n))
+      for (const form of spelled.get(n) ?? []) addAtom(k, n, form);
   let r = reader(k);
   for (const top of [100n, 1000n]) {
     const small = list.filter((s) => s.n < top);
@@ -321,14 +355,18 @@ function learn(id: string, source: (list: Sample[]) => Spelled): Built | null {
   const sums = list.filter((s) => s.n >= 1000n && s.b > 0n);
   learnSums(k, sums, spelled, orders);
   const final = reader(k);
-  const missed = list.filter((s) => [...(spelled.get(s.n) ?? [])].some((form) => !final.reads(form, s.n))).map((s) => s.n);
+  const missed = list
+    .filter((s) => [...(spelled.get(s.n) ?? [])].some((form) => !final.reads(form, s.n)))
+    .map((s) => s.n);
   return { line: lineOf(k), missed };
 }
 
 /** The locales cldr-rbnf has spellout rules for, by language (those with grammars of their own left out). */
 export function languages(): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const file of readdirSync(join(RBNF_ROOT, "rbnf")).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(join(RBNF_ROOT, "rbnf"))
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const locale = file.slice(0, -".json".length);
     const lang = languageOf(locale);
     if (!OWN_GRAMMAR.has(lang)) out.set(lang, [...(out.get(lang) ?? []), locale]);
@@ -342,7 +380,8 @@ export function toWordsLanguages(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const locale of Object.keys(LOCALES).sort()) {
     const lang = languageOf(locale);
-    if (!OWN_GRAMMAR.has(lang) && !cldr.has(SAME_LANGUAGE[lang] ?? lang) && lang !== "en") out.set(lang, [...(out.get(lang) ?? []), locale]);
+    if (!OWN_GRAMMAR.has(lang) && !cldr.has(SAME_LANGUAGE[lang] ?? lang) && lang !== "en")
+      out.set(lang, [...(out.get(lang) ?? []), locale]);
   }
   return out;
 }

@@ -74,7 +74,10 @@ export class Formatter {
     private readonly sets: RuleSets,
     locale: string,
   ) {
-    this.plural = { cardinal: new Intl.PluralRules(locale, { type: "cardinal" }), ordinal: new Intl.PluralRules(locale, { type: "ordinal" }) };
+    this.plural = {
+      cardinal: new Intl.PluralRules(locale, { type: "cardinal" }),
+      ordinal: new Intl.PluralRules(locale, { type: "ordinal" }),
+    };
   }
 
   /** The names of the locale's rule sets. */
@@ -100,27 +103,45 @@ export class Formatter {
     for (let i = 0; i < rules.length; i++) if (rules[i]!.base <= n) at = i;
     if (at < 0) return null;
     let rule = rules[at]!;
-    if (at > 0 && /→/.test(rule.text) && n % rule.divisor === 0n && rule.base % rule.divisor !== 0n) rule = rules[--at]!;
+    if (at > 0 && /→/.test(rule.text) && n % rule.divisor === 0n && rule.base % rule.divisor !== 0n)
+      rule = rules[--at]!;
     return this.apply(rule, at, rules, n, set, depth);
   }
 
   private apply(rule: Rule, at: number, rules: Rule[], n: bigint, set: string, depth: number): string | null {
     let failed = false;
-    const out = rule.text.replace(TOKEN, (_, lName: string | undefined, lTriple: string, rName: string | undefined, rTriple: string, sName: string | undefined, kind: "cardinal" | "ordinal" | undefined, forms: string | undefined) => {
-      let piece: string | null;
-      if (lName !== undefined) piece = this.sub(n / rule.divisor, lName, set, depth, lTriple !== "");
-      else if (rName !== undefined) {
-        const rest = n % rule.divisor;
-        piece = rTriple !== "" && rName === "" ? (at > 0 ? this.apply(rules[at - 1]!, at - 1, rules, rest, set, depth + 1) : null) : this.sub(rest, rName, set, depth, false);
-      } else if (sName !== undefined) piece = sName.startsWith("%") ? this.format(n, sName, depth + 1) : null;
-      else {
-        const category = this.plural[kind!].select(Number(n / rule.divisor));
-        const choices = Object.fromEntries([...forms!.matchAll(/([a-z]+)\{([^}]*)\}/g)].map((f) => [f[1]!, f[2]!]));
-        piece = choices[category] ?? choices.other ?? null;
-      }
-      if (piece === null) failed = true;
-      return piece ?? "";
-    });
+    const out = rule.text.replace(
+      TOKEN,
+      (
+        _,
+        lName: string | undefined,
+        lTriple: string,
+        rName: string | undefined,
+        rTriple: string,
+        sName: string | undefined,
+        kind: "cardinal" | "ordinal" | undefined,
+        forms: string | undefined,
+      ) => {
+        let piece: string | null;
+        if (lName !== undefined) piece = this.sub(n / rule.divisor, lName, set, depth, lTriple !== "");
+        else if (rName !== undefined) {
+          const rest = n % rule.divisor;
+          piece =
+            rTriple !== "" && rName === ""
+              ? at > 0
+                ? this.apply(rules[at - 1]!, at - 1, rules, rest, set, depth + 1)
+                : null
+              : this.sub(rest, rName, set, depth, false);
+        } else if (sName !== undefined) piece = sName.startsWith("%") ? this.format(n, sName, depth + 1) : null;
+        else {
+          const category = this.plural[kind!].select(Number(n / rule.divisor));
+          const choices = Object.fromEntries([...forms!.matchAll(/([a-z]+)\{([^}]*)\}/g)].map((f) => [f[1]!, f[2]!]));
+          piece = choices[category] ?? choices.other ?? null;
+        }
+        if (piece === null) failed = true;
+        return piece ?? "";
+      },
+    );
     return failed ? null : out;
   }
 

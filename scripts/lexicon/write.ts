@@ -7,4 +7,6 @@ const built = buildLexicon();
 const text = lexiconModule(built);
 writeFileSync(join(process.argv[2]!, LEXICON_FILE), text);
 const missed = built.filter((b) => b.missed.length > 0).map((b) => `${b.line.split("|")[0]} (${b.missed.length})`);
-process.stdout.write(`${LEXICON_FILE}: ${built.length} languages, ${text.length} characters; spellings not read: ${missed.join(", ") || "none"}\n`);
+process.stdout.write(
+  `${LEXICON_FILE}: ${built.length} languages, ${text.length} characters; spellings not read: ${missed.join(", ") || "none"}\n`,
+);

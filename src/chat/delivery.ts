@@ -10,7 +10,15 @@ import type { FailureReason } from "../protocol/schemas/owner.js";
 /** How an attempt ended. */
 export type DeliveryResult =
   | { ok: true; status: number }
-  | { ok: false; status: number | null; reason: FailureReason; detail: string; retry: boolean; retryAfterMs?: number; maybeDelivered: boolean };
+  | {
+      ok: false;
+      status: number | null;
+      reason: FailureReason;
+      detail: string;
+      retry: boolean;
+      retryAfterMs?: number;
+      maybeDelivered: boolean;
+    };
 
 /** How long one send waits for the platform's answer before it counts as a network failure. */
 export const SEND_TIMEOUT_MS = 10_000;
@@ -22,7 +30,8 @@ export const DETAIL_CHARS = 200;
 export function failureOf(status: number, detail: string, retryAfterMs?: number): DeliveryResult {
   const cut = detail.slice(0, DETAIL_CHARS);
   const base = { ok: false as const, status, detail: cut, maybeDelivered: status >= 500 };
-  if (status === 429) return { ...base, reason: "rate_limited", retry: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  if (status === 429)
+    return { ...base, reason: "rate_limited", retry: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
   if (status === 401) return { ...base, reason: "unauthorized", retry: false };
   if (status === 403) return { ...base, reason: "blocked", retry: false };
   if (status >= 500) return { ...base, reason: "server_error", retry: true };
@@ -38,7 +47,14 @@ export function goneFailure(status: number, reason: "removed" | "migrated", deta
 export function networkFailure(error: unknown): DeliveryResult {
   const timedOut = error instanceof Error && error.name === "TimeoutError";
   const detail = timedOut ? "no answer in time" : String(error instanceof Error ? error.message : error);
-  return { ok: false, status: null, reason: "network", detail: detail.slice(0, DETAIL_CHARS), retry: true, maybeDelivered: true };
+  return {
+    ok: false,
+    status: null,
+    reason: "network",
+    detail: detail.slice(0, DETAIL_CHARS),
+    retry: true,
+    maybeDelivered: true,
+  };
 }
 
 /**
@@ -55,7 +71,14 @@ export function withoutSecrets(result: DeliveryResult, secrets: readonly (string
 
 /** A platform this relay has no credentials for. */
 export function notConfigured(what: string): DeliveryResult {
-  return { ok: false, status: null, reason: "not_configured", detail: `${what} is not set on this relay`, retry: false, maybeDelivered: false };
+  return {
+    ok: false,
+    status: null,
+    reason: "not_configured",
+    detail: `${what} is not set on this relay`,
+    retry: false,
+    maybeDelivered: false,
+  };
 }
 
 /** The response body as text, never throwing. */

@@ -40,12 +40,18 @@ export function fitApproval(parts: ApprovalParts, fits: Fits): ChatMessage {
   });
   const whole = longestTopic(complete, parts.topicChars, fits);
   if (whole) return whole;
-  const partial = (listed: number) => (topic: number): ChatMessage => {
-    const omitted = parts.effects.length - listed;
-    const more = omitted > 0 ? [parts.partial.more(omitted)] : [];
-    const effects = parts.effects.slice(0, listed).flatMap((e) => e.cut);
-    return { title: parts.title, lines: [parts.table(topic), ...parts.task, ...effects, ...more, parts.partial.last], actions: parts.partial.actions };
-  };
+  const partial =
+    (listed: number) =>
+    (topic: number): ChatMessage => {
+      const omitted = parts.effects.length - listed;
+      const more = omitted > 0 ? [parts.partial.more(omitted)] : [];
+      const effects = parts.effects.slice(0, listed).flatMap((e) => e.cut);
+      return {
+        title: parts.title,
+        lines: [parts.table(topic), ...parts.task, ...effects, ...more, parts.partial.last],
+        actions: parts.partial.actions,
+      };
+    };
   // Fewer effects never make a message longer: find the most that fit with the topic cut away.
   let lo = 0;
   let hi = parts.effects.length;

@@ -32,6 +32,11 @@ export function groupCommandOf(name: string | undefined, option: (name: string) 
   const verb = GROUP_VERBS.find((v) => v === `/${name ?? ""}`);
   if (verb === undefined) return null;
   const category = option("category");
-  const parts = [option("item"), option("price"), category === "" ? "" : `#${category.replace(/^#/, "")}`, option("listing")];
+  const parts = [
+    option("item"),
+    option("price"),
+    category === "" ? "" : `#${category.replace(/^#/, "")}`,
+    option("listing"),
+  ];
   return { name: "group", verb, arg: parts.filter((p) => p !== "").join(" ") };
 }

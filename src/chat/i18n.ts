@@ -25,7 +25,8 @@ const EN = {
   "title.table_resumed": "Pause lifted",
   "line.table": "Table {table}: {topic}",
   "line.table_e2e": "Room {table} (end-to-end encrypted)",
-  "line.e2e": "Not shown here: this room is end-to-end encrypted. Read it on your machine (trestle read, trestle journal).",
+  "line.e2e":
+    "Not shown here: this room is end-to-end encrypted. Read it on your machine (trestle read, trestle journal).",
   "line.proposed": "{seat} proposed this in entry {seq}. If approved:",
   "line.effect": "{owner}: {action} on {resource}",
   "line.effect_args": "with {args}",
@@ -65,23 +66,31 @@ const EN = {
   "line.owner_question": "Seat {seat} asks you only (the room does not see it); answer by {deadline}:",
   "line.question_choices": "Choices: {choices}",
   "line.question_answer": "Answer: trestle answer {question} --table {table} <answer>, or in trestle view.",
-  "line.question_e2e": "Not shown here: this room is end-to-end encrypted, so the relay cannot read the question. Answer it on your machine.",
-  "line.question_tap": "Or tap a choice below: your seat gets it relay-attested from this chat (unverified), not signed by your key.",
-  "line.question_reply": "Or reply to this message, or send /answer {ref} <your answer>: your seat gets it relay-attested from this chat (unverified).",
-  "reply.answered": "Answered seat {seat}'s question at {table}: \"{value}\" (relay-attested via {via}).",
+  "line.question_e2e":
+    "Not shown here: this room is end-to-end encrypted, so the relay cannot read the question. Answer it on your machine.",
+  "line.question_tap":
+    "Or tap a choice below: your seat gets it relay-attested from this chat (unverified), not signed by your key.",
+  "line.question_reply":
+    "Or reply to this message, or send /answer {ref} <your answer>: your seat gets it relay-attested from this chat (unverified).",
+  "reply.answered": 'Answered seat {seat}\'s question at {table}: "{value}" (relay-attested via {via}).',
   "reply.answer_failed": "Could not record this answer: {message}",
   "reply.answer_usage": "Send /answer <code> <your answer>, with the code from the question's message.",
-  "reply.instructed": "Sent to seat {seat} at {table} as instruction {n} (relay-attested via {via}: your seat sees it as yours, unverified).",
+  "reply.instructed":
+    "Sent to seat {seat} at {table} as instruction {n} (relay-attested via {via}: your seat sees it as yours, unverified).",
   "reply.instruct_failed": "Could not instruct seat {seat}: {message}",
-  "reply.instruct_usage": "Send /instruct <seat> <text>, or /instruct <seat>@<table> <text> when you have more than one open table.",
+  "reply.instruct_usage":
+    "Send /instruct <seat> <text>, or /instruct <seat>@<table> <text> when you have more than one open table.",
   "button.approve": "Approve",
   "button.reject": "Reject",
-  "reply.bound": "Bound. This chat now gets notifications for owner key {key}. A code proves you received it, not who you are: if you did not ask for this, run /unbind.",
-  "reply.code_bad": "That code is not valid. Codes are single use and expire after 10 minutes; create a new one with `trestle bind {platform}`.",
+  "reply.bound":
+    "Bound. This chat now gets notifications for owner key {key}. A code proves you received it, not who you are: if you did not ask for this, run /unbind.",
+  "reply.code_bad":
+    "That code is not valid. Codes are single use and expire after 10 minutes; create a new one with `trestle bind {platform}`.",
   "reply.code_wrong_platform": "That code was made for {platform}. Create one for this app with `trestle bind {here}`.",
   "reply.too_many": "Too many wrong codes from this account. Try again later.",
   "reply.not_bound": "This chat is not bound to an owner yet. Run `trestle bind {platform}` and send the code here.",
-  "reply.status": "Owner {key}: {channels} channel(s), {proven} proven; {open} open table(s), {paused} paused; {pending} notice(s) not yet delivered.",
+  "reply.status":
+    "Owner {key}: {channels} channel(s), {proven} proven; {open} open table(s), {paused} paused; {pending} notice(s) not yet delivered.",
   "reply.tables_none": "No tables yet.",
   "reply.tables_head": "Your tables:",
   "reply.table_line": "{table} ({state}): {topic}",
@@ -95,23 +104,30 @@ const EN = {
   "reply.control_failed": "Could not {action} {table}: {message}",
   "reply.usage_table": "Name the table: /{command} <table id>",
   "reply.unbound": "Unbound. This chat no longer gets notifications.",
-  "reply.help": "Commands: /status, /tables, /pause <table>, /resume <table>, /answer <ref> <answer>, /instruct <seat>[@<table>] <text>, /unbind. To bind, run `trestle bind {platform}` and send the code here.",
+  "reply.help":
+    "Commands: /status, /tables, /pause <table>, /resume <table>, /answer <ref> <answer>, /instruct <seat>[@<table>] <text>, /unbind. To bind, run `trestle bind {platform}` and send the code here.",
   "reply.tap_needs_signature": "Needs your signature: {command} on your own machine (or the MCP approve tool). {why}",
   "why.no_rules": "Your table config lists no chat_approve rules.",
-  "why.not_endorsed": "Your chat_approve rules count only once you signed the table's config (a join with its config hash).",
+  "why.not_endorsed":
+    "Your chat_approve rules count only once you signed the table's config (a join with its config hash).",
   "why.not_covered": "Your chat_approve rules do not cover every effect of this task.",
-  "reply.tap_approved": "Approved task {task} at {table} (entry {seq}): relay-attested via {via}, as your chat_approve rules allow.",
+  "reply.tap_approved":
+    "Approved task {task} at {table} (entry {seq}): relay-attested via {via}, as your chat_approve rules allow.",
   "reply.tap_rejected": "Rejected task {task} at {table} (entry {seq}): relay-attested via {via}.",
   "reply.tap_already": "Task {task} is already {state}; nothing was recorded.",
   "reply.tap_failed": "Could not record this tap: {message}",
-  "line.chat_yes": "Your chat_approve rules cover this task: Approve here is recorded for you, relay-attested (not your signature).",
-  "line.chat_no": "Approving needs your signature: {command} on your own machine, or the MCP approve tool. Reject works here.",
+  "line.chat_yes":
+    "Your chat_approve rules cover this task: Approve here is recorded for you, relay-attested (not your signature).",
+  "line.chat_no":
+    "Approving needs your signature: {command} on your own machine, or the MCP approve tool. Reject works here.",
   "line.effects_more": "…and {count} more effect(s), not shown here.",
-  "line.chat_cut": "This message cannot show all {total} effects in full, so it has no Approve button. To approve, sign with your key: {command} on your own machine, or the MCP approve tool. Reject works here.",
+  "line.chat_cut":
+    "This message cannot show all {total} effects in full, so it has no Approve button. To approve, sign with your key: {command} on your own machine, or the MCP approve tool. Reject works here.",
   "title.chat_approval": "Recorded from chat",
   "line.chat_approved": "Task {task} was approved by a tap in {via} (entry {seq}).",
   "line.chat_rejected": "Task {task} was rejected by a tap in {via} (entry {seq}).",
-  "line.chat_warning": "The relay attests this tap; it is not your signature. If it was not you, unbind that account (trestle channels, trestle unbind) and check the table.",
+  "line.chat_warning":
+    "The relay attests this tap; it is not your signature. If it was not you, unbind that account (trestle channels, trestle unbind) and check the table.",
   "task.awaiting_approval": "awaiting approval",
   "task.approved": "approved",
   "task.running": "running",
@@ -120,8 +136,10 @@ const EN = {
   "task.rejected": "rejected",
   "task.stalled": "stalled",
   "task.failed": "failed",
-  "reply.tap_not_shown": "That message did not show every effect in full, so a tap there cannot approve. Sign instead: {command} (or the MCP approve tool). Nothing was recorded.",
-  "reply.tap_unknown": "This button matches no approval request the relay holds for this account: it is unknown or has expired. Nothing was recorded.",
+  "reply.tap_not_shown":
+    "That message did not show every effect in full, so a tap there cannot approve. Sign instead: {command} (or the MCP approve tool). Nothing was recorded.",
+  "reply.tap_unknown":
+    "This button matches no approval request the relay holds for this account: it is unknown or has expired. Nothing was recorded.",
 } as const;
 
 /** A message key. */
@@ -185,21 +203,25 @@ const ZH_HANS: Record<MessageKey, string> = {
   "line.question_answer": "回答：trestle answer {question} --table {table} <回答>，或在 trestle view 中回答。",
   "line.question_e2e": "此处不显示：这个房间是端到端加密的，中继读不到这个问题。请在你的电脑上回答。",
   "line.question_tap": "或点下面的选项：你的席位收到的是中继从此聊天证明的回答（未验证），不是你的密钥签名。",
-  "line.question_reply": "或回复这条消息，或发送 /answer {ref} <你的回答>：你的席位收到的是中继从此聊天证明的回答（未验证）。",
+  "line.question_reply":
+    "或回复这条消息，或发送 /answer {ref} <你的回答>：你的席位收到的是中继从此聊天证明的回答（未验证）。",
   "reply.answered": "已回答席位 {seat} 在 {table} 的问题：“{value}”（经 {via} 由中继证明）。",
   "reply.answer_failed": "无法记录这个回答：{message}",
   "reply.answer_usage": "请发送 /answer <代码> <你的回答>，代码见问题消息。",
-  "reply.instructed": "已作为第 {n} 条指示发给 {table} 的席位 {seat}（经 {via} 由中继证明：席位看到是你的指示，未验证）。",
+  "reply.instructed":
+    "已作为第 {n} 条指示发给 {table} 的席位 {seat}（经 {via} 由中继证明：席位看到是你的指示，未验证）。",
   "reply.instruct_failed": "无法指示席位 {seat}：{message}",
   "reply.instruct_usage": "请发送 /instruct <席位> <内容>；有多张未关闭的桌子时，发送 /instruct <席位>@<桌子> <内容>。",
   "button.approve": "批准",
   "button.reject": "拒绝",
-  "reply.bound": "已绑定。此聊天将接收所有者密钥 {key} 的通知。绑定码只能证明你收到了它，不能证明你是谁：如果这不是你的操作，请发送 /unbind。",
+  "reply.bound":
+    "已绑定。此聊天将接收所有者密钥 {key} 的通知。绑定码只能证明你收到了它，不能证明你是谁：如果这不是你的操作，请发送 /unbind。",
   "reply.code_bad": "此绑定码无效。绑定码只能使用一次，10 分钟后过期；请用 `trestle bind {platform}` 重新生成。",
   "reply.code_wrong_platform": "此绑定码是为 {platform} 生成的。请用 `trestle bind {here}` 为此应用生成。",
   "reply.too_many": "此账号输入错误的绑定码次数过多，请稍后再试。",
   "reply.not_bound": "此聊天尚未绑定所有者。请运行 `trestle bind {platform}` 并把绑定码发到这里。",
-  "reply.status": "所有者 {key}：{channels} 个渠道，{proven} 个已验证送达；{open} 张桌子进行中，{paused} 张已暂停；{pending} 条通知尚未送达。",
+  "reply.status":
+    "所有者 {key}：{channels} 个渠道，{proven} 个已验证送达；{open} 张桌子进行中，{paused} 张已暂停；{pending} 条通知尚未送达。",
   "reply.tables_none": "还没有桌子。",
   "reply.tables_head": "你的桌子：",
   "reply.table_line": "{table}（{state}）：{topic}",
@@ -213,23 +235,27 @@ const ZH_HANS: Record<MessageKey, string> = {
   "reply.control_failed": "无法对 {table} 执行 {action}：{message}",
   "reply.usage_table": "请指定桌子：/{command} <桌子 id>",
   "reply.unbound": "已解除绑定。此聊天不再接收通知。",
-  "reply.help": "命令：/status、/tables、/pause <桌子>、/resume <桌子>、/answer <编号> <回答>、/instruct <席位>[@<桌子>] <指示>、/unbind。绑定方法：运行 `trestle bind {platform}` 并把绑定码发到这里。",
+  "reply.help":
+    "命令：/status、/tables、/pause <桌子>、/resume <桌子>、/answer <编号> <回答>、/instruct <席位>[@<桌子>] <指示>、/unbind。绑定方法：运行 `trestle bind {platform}` 并把绑定码发到这里。",
   "reply.tap_needs_signature": "需要你的签名：请在你自己的电脑上运行 {command}（或使用 MCP 的 approve 工具）。{why}",
   "why.no_rules": "你的桌子配置中没有 chat_approve 规则。",
   "why.not_endorsed": "只有在你签署了桌子的配置之后（加入时附上配置哈希），你的 chat_approve 规则才会生效。",
   "why.not_covered": "你的 chat_approve 规则没有覆盖此任务的所有效果。",
-  "reply.tap_approved": "已批准 {table} 的任务 {task}（第 {seq} 条）：由中继通过 {via} 证明，符合你的 chat_approve 规则。",
+  "reply.tap_approved":
+    "已批准 {table} 的任务 {task}（第 {seq} 条）：由中继通过 {via} 证明，符合你的 chat_approve 规则。",
   "reply.tap_rejected": "已拒绝 {table} 的任务 {task}（第 {seq} 条）：由中继通过 {via} 证明。",
   "reply.tap_already": "任务 {task} 已是「{state}」状态；未记录任何内容。",
   "reply.tap_failed": "无法记录此次点击：{message}",
   "line.chat_yes": "你的 chat_approve 规则覆盖此任务：在这里点「批准」会替你记录，由中继证明（不是你的签名）。",
   "line.chat_no": "批准需要你的签名：请在你自己的电脑上运行 {command}，或使用 MCP 的 approve 工具。在这里可以拒绝。",
   "line.effects_more": "……另有 {count} 项效果未在此显示。",
-  "line.chat_cut": "此消息无法完整显示全部 {total} 项效果，因此没有「批准」按钮。如要批准，请用你的密钥签名：在你自己的电脑上运行 {command}，或使用 MCP 的 approve 工具。在这里可以拒绝。",
+  "line.chat_cut":
+    "此消息无法完整显示全部 {total} 项效果，因此没有「批准」按钮。如要批准，请用你的密钥签名：在你自己的电脑上运行 {command}，或使用 MCP 的 approve 工具。在这里可以拒绝。",
   "title.chat_approval": "来自聊天的记录",
   "line.chat_approved": "任务 {task} 已通过 {via} 中的点击被批准（第 {seq} 条）。",
   "line.chat_rejected": "任务 {task} 已通过 {via} 中的点击被拒绝（第 {seq} 条）。",
-  "line.chat_warning": "这次点击由中继证明，不是你的签名。如果不是你本人操作，请解除该账号的绑定（trestle channels、trestle unbind）并检查这张桌子。",
+  "line.chat_warning":
+    "这次点击由中继证明，不是你的签名。如果不是你本人操作，请解除该账号的绑定（trestle channels、trestle unbind）并检查这张桌子。",
   "task.awaiting_approval": "等待批准",
   "task.approved": "已批准",
   "task.running": "执行中",
@@ -238,7 +264,8 @@ const ZH_HANS: Record<MessageKey, string> = {
   "task.rejected": "已拒绝",
   "task.stalled": "停滞",
   "task.failed": "失败",
-  "reply.tap_not_shown": "那条消息没有完整显示所有效果，因此在那里点击不能批准。请改为签名：{command}（或使用 MCP 的 approve 工具）。未记录任何内容。",
+  "reply.tap_not_shown":
+    "那条消息没有完整显示所有效果，因此在那里点击不能批准。请改为签名：{command}（或使用 MCP 的 approve 工具）。未记录任何内容。",
   "reply.tap_unknown": "这个按钮不对应中继为此账号保存的任何审批请求：它未知或已过期。未记录任何内容。",
 };
 
@@ -300,21 +327,25 @@ const ZH_HANT: Record<MessageKey, string> = {
   "line.question_answer": "回答：trestle answer {question} --table {table} <回答>，或在 trestle view 中回答。",
   "line.question_e2e": "此處不顯示：這個房間是端對端加密的，中繼讀不到這個問題。請在你的電腦上回答。",
   "line.question_tap": "或點下面的選項：你的席位收到的是中繼從此聊天證明的回答（未驗證），不是你的金鑰簽名。",
-  "line.question_reply": "或回覆這則訊息，或傳送 /answer {ref} <你的回答>：你的席位收到的是中繼從此聊天證明的回答（未驗證）。",
+  "line.question_reply":
+    "或回覆這則訊息，或傳送 /answer {ref} <你的回答>：你的席位收到的是中繼從此聊天證明的回答（未驗證）。",
   "reply.answered": "已回答席位 {seat} 在 {table} 的問題：「{value}」（經 {via} 由中繼證明）。",
   "reply.answer_failed": "無法記錄這個回答：{message}",
   "reply.answer_usage": "請傳送 /answer <代碼> <你的回答>，代碼見問題訊息。",
-  "reply.instructed": "已作為第 {n} 條指示傳給 {table} 的席位 {seat}（經 {via} 由中繼證明：席位看到是你的指示，未驗證）。",
+  "reply.instructed":
+    "已作為第 {n} 條指示傳給 {table} 的席位 {seat}（經 {via} 由中繼證明：席位看到是你的指示，未驗證）。",
   "reply.instruct_failed": "無法指示席位 {seat}：{message}",
   "reply.instruct_usage": "請傳送 /instruct <席位> <內容>；有多張未關閉的桌子時，傳送 /instruct <席位>@<桌子> <內容>。",
   "button.approve": "核准",
   "button.reject": "拒絕",
-  "reply.bound": "已綁定。此聊天將接收擁有者金鑰 {key} 的通知。綁定碼只能證明你收到了它，不能證明你是誰：如果這不是你的操作，請傳送 /unbind。",
+  "reply.bound":
+    "已綁定。此聊天將接收擁有者金鑰 {key} 的通知。綁定碼只能證明你收到了它，不能證明你是誰：如果這不是你的操作，請傳送 /unbind。",
   "reply.code_bad": "此綁定碼無效。綁定碼只能使用一次，10 分鐘後過期；請用 `trestle bind {platform}` 重新產生。",
   "reply.code_wrong_platform": "此綁定碼是為 {platform} 產生的。請用 `trestle bind {here}` 為此應用程式產生。",
   "reply.too_many": "此帳號輸入錯誤綁定碼的次數過多，請稍後再試。",
   "reply.not_bound": "此聊天尚未綁定擁有者。請執行 `trestle bind {platform}` 並把綁定碼傳到這裡。",
-  "reply.status": "擁有者 {key}：{channels} 個管道，{proven} 個已驗證送達；{open} 張桌子進行中，{paused} 張已暫停；{pending} 則通知尚未送達。",
+  "reply.status":
+    "擁有者 {key}：{channels} 個管道，{proven} 個已驗證送達；{open} 張桌子進行中，{paused} 張已暫停；{pending} 則通知尚未送達。",
   "reply.tables_none": "還沒有桌子。",
   "reply.tables_head": "你的桌子：",
   "reply.table_line": "{table}（{state}）：{topic}",
@@ -328,23 +359,27 @@ const ZH_HANT: Record<MessageKey, string> = {
   "reply.control_failed": "無法對 {table} 執行 {action}：{message}",
   "reply.usage_table": "請指定桌子：/{command} <桌子 id>",
   "reply.unbound": "已解除綁定。此聊天不再接收通知。",
-  "reply.help": "指令：/status、/tables、/pause <桌子>、/resume <桌子>、/answer <編號> <回答>、/instruct <席位>[@<桌子>] <指示>、/unbind。綁定方式：執行 `trestle bind {platform}` 並把綁定碼傳到這裡。",
+  "reply.help":
+    "指令：/status、/tables、/pause <桌子>、/resume <桌子>、/answer <編號> <回答>、/instruct <席位>[@<桌子>] <指示>、/unbind。綁定方式：執行 `trestle bind {platform}` 並把綁定碼傳到這裡。",
   "reply.tap_needs_signature": "需要你的簽章：請在你自己的電腦上執行 {command}（或使用 MCP 的 approve 工具）。{why}",
   "why.no_rules": "你的桌子設定中沒有 chat_approve 規則。",
   "why.not_endorsed": "只有在你簽署了桌子的設定之後（加入時附上設定雜湊），你的 chat_approve 規則才會生效。",
   "why.not_covered": "你的 chat_approve 規則沒有涵蓋此任務的所有效果。",
-  "reply.tap_approved": "已核准 {table} 的任務 {task}（第 {seq} 筆）：由中繼透過 {via} 證明，符合你的 chat_approve 規則。",
+  "reply.tap_approved":
+    "已核准 {table} 的任務 {task}（第 {seq} 筆）：由中繼透過 {via} 證明，符合你的 chat_approve 規則。",
   "reply.tap_rejected": "已拒絕 {table} 的任務 {task}（第 {seq} 筆）：由中繼透過 {via} 證明。",
   "reply.tap_already": "任務 {task} 已是「{state}」狀態；未記錄任何內容。",
   "reply.tap_failed": "無法記錄此次點擊：{message}",
   "line.chat_yes": "你的 chat_approve 規則涵蓋此任務：在這裡點「核准」會替你記錄，由中繼證明（不是你的簽章）。",
   "line.chat_no": "核准需要你的簽章：請在你自己的電腦上執行 {command}，或使用 MCP 的 approve 工具。在這裡可以拒絕。",
   "line.effects_more": "……另有 {count} 項效果未在此顯示。",
-  "line.chat_cut": "此訊息無法完整顯示全部 {total} 項效果，因此沒有「核准」按鈕。如要核准，請用你的金鑰簽章：在你自己的電腦上執行 {command}，或使用 MCP 的 approve 工具。在這裡可以拒絕。",
+  "line.chat_cut":
+    "此訊息無法完整顯示全部 {total} 項效果，因此沒有「核准」按鈕。如要核准，請用你的金鑰簽章：在你自己的電腦上執行 {command}，或使用 MCP 的 approve 工具。在這裡可以拒絕。",
   "title.chat_approval": "來自聊天的記錄",
   "line.chat_approved": "任務 {task} 已透過 {via} 中的點擊被核准（第 {seq} 筆）。",
   "line.chat_rejected": "任務 {task} 已透過 {via} 中的點擊被拒絕（第 {seq} 筆）。",
-  "line.chat_warning": "這次點擊由中繼證明，不是你的簽章。如果不是你本人操作，請解除該帳號的綁定（trestle channels、trestle unbind）並檢查這張桌子。",
+  "line.chat_warning":
+    "這次點擊由中繼證明，不是你的簽章。如果不是你本人操作，請解除該帳號的綁定（trestle channels、trestle unbind）並檢查這張桌子。",
   "task.awaiting_approval": "等待核准",
   "task.approved": "已核准",
   "task.running": "執行中",
@@ -353,7 +388,8 @@ const ZH_HANT: Record<MessageKey, string> = {
   "task.rejected": "已拒絕",
   "task.stalled": "停滯",
   "task.failed": "失敗",
-  "reply.tap_not_shown": "那則訊息沒有完整顯示所有效果，因此在那裡點擊不能核准。請改為簽章：{command}（或使用 MCP 的 approve 工具）。未記錄任何內容。",
+  "reply.tap_not_shown":
+    "那則訊息沒有完整顯示所有效果，因此在那裡點擊不能核准。請改為簽章：{command}（或使用 MCP 的 approve 工具）。未記錄任何內容。",
   "reply.tap_unknown": "這個按鈕不對應中繼為此帳號保存的任何審核請求：它不明或已過期。未記錄任何內容。",
 };
 
@@ -373,7 +409,8 @@ const JA: Record<MessageKey, string> = {
   "title.table_resumed": "一時停止が解除されました",
   "line.table": "テーブル {table}：{topic}",
   "line.table_e2e": "ルーム {table}（エンドツーエンド暗号化）",
-  "line.e2e": "ここには表示しません：このルームはエンドツーエンドで暗号化されています。あなたのマシンで読んでください（trestle read、trestle journal）。",
+  "line.e2e":
+    "ここには表示しません：このルームはエンドツーエンドで暗号化されています。あなたのマシンで読んでください（trestle read、trestle journal）。",
   "line.proposed": "{seat} がエントリ {seq} で提案しました。承認すると：",
   "line.effect": "{owner}：{resource} に対して {action}",
   "line.effect_args": "引数 {args}",
@@ -384,7 +421,8 @@ const JA: Record<MessageKey, string> = {
   "line.closed": "理由：{reason}",
   "line.paused": "{owner} が一時停止しました（{via}）。",
   "line.lifted": "{owner} が自分の一時停止を解除しました（{via}）。",
-  "line.pauses": "一時停止中：{holders}。全員がそれぞれ自分の一時停止を解除すると、テーブルは再び書き込みを受け付けます。",
+  "line.pauses":
+    "一時停止中：{holders}。全員がそれぞれ自分の一時停止を解除すると、テーブルは再び書き込みを受け付けます。",
   "line.no_pauses": "一時停止はもうありません：テーブルは再び書き込みを受け付けます。",
   "via.owner": "オーナー鍵",
   "pause.holder": "{owner}（{via}）",
@@ -410,26 +448,37 @@ const JA: Record<MessageKey, string> = {
   "title.owner_note": "あなたの席からのメモ",
   "line.owner_note": "席 {seat} があなただけに書きました（ルームには見えません）：",
   "title.owner_question": "あなたの席からの質問",
-  "line.owner_question": "席 {seat} があなただけに尋ねています（ルームには見えません）。{deadline} までに答えてください：",
+  "line.owner_question":
+    "席 {seat} があなただけに尋ねています（ルームには見えません）。{deadline} までに答えてください：",
   "line.question_choices": "選択肢：{choices}",
   "line.question_answer": "回答：trestle answer {question} --table {table} <回答>、または trestle view で。",
-  "line.question_e2e": "ここには表示しません：このルームはエンドツーエンド暗号化されており、リレーは質問を読めません。ご自分のマシンで答えてください。",
-  "line.question_tap": "または下の選択肢をタップ：席にはこのチャットからのリレー証明付きの回答（未検証）として届きます。鍵の署名ではありません。",
-  "line.question_reply": "またはこのメッセージに返信するか、/answer {ref} <回答> を送ってください：席にはこのチャットからのリレー証明付きの回答（未検証）として届きます。",
+  "line.question_e2e":
+    "ここには表示しません：このルームはエンドツーエンド暗号化されており、リレーは質問を読めません。ご自分のマシンで答えてください。",
+  "line.question_tap":
+    "または下の選択肢をタップ：席にはこのチャットからのリレー証明付きの回答（未検証）として届きます。鍵の署名ではありません。",
+  "line.question_reply":
+    "またはこのメッセージに返信するか、/answer {ref} <回答> を送ってください：席にはこのチャットからのリレー証明付きの回答（未検証）として届きます。",
   "reply.answered": "{table} の席 {seat} の質問に答えました：「{value}」（{via} 経由でリレーが証明）。",
   "reply.answer_failed": "この回答を記録できませんでした：{message}",
   "reply.answer_usage": "/answer <コード> <回答> を送ってください。コードは質問のメッセージにあります。",
-  "reply.instructed": "{table} の席 {seat} に指示 {n} として送りました（{via} 経由でリレーが証明：席にはあなたからの未検証の指示として届きます）。",
+  "reply.instructed":
+    "{table} の席 {seat} に指示 {n} として送りました（{via} 経由でリレーが証明：席にはあなたからの未検証の指示として届きます）。",
   "reply.instruct_failed": "席 {seat} に指示できませんでした：{message}",
-  "reply.instruct_usage": "/instruct <席> <内容> を送ってください。開いているテーブルが複数あるときは /instruct <席>@<テーブル> <内容>。",
+  "reply.instruct_usage":
+    "/instruct <席> <内容> を送ってください。開いているテーブルが複数あるときは /instruct <席>@<テーブル> <内容>。",
   "button.approve": "承認",
   "button.reject": "却下",
-  "reply.bound": "連携しました。このチャットはオーナー鍵 {key} の通知を受け取ります。コードはあなたが受け取ったことを示すだけで、あなたが誰かは証明しません。心当たりがなければ /unbind を送ってください。",
-  "reply.code_bad": "このコードは無効です。コードは一度だけ使え、10 分で失効します。`trestle bind {platform}` で新しく作ってください。",
-  "reply.code_wrong_platform": "このコードは {platform} 用です。このアプリ用には `trestle bind {here}` で作ってください。",
+  "reply.bound":
+    "連携しました。このチャットはオーナー鍵 {key} の通知を受け取ります。コードはあなたが受け取ったことを示すだけで、あなたが誰かは証明しません。心当たりがなければ /unbind を送ってください。",
+  "reply.code_bad":
+    "このコードは無効です。コードは一度だけ使え、10 分で失効します。`trestle bind {platform}` で新しく作ってください。",
+  "reply.code_wrong_platform":
+    "このコードは {platform} 用です。このアプリ用には `trestle bind {here}` で作ってください。",
   "reply.too_many": "このアカウントからの誤ったコードが多すぎます。しばらくしてから再試行してください。",
-  "reply.not_bound": "このチャットはまだオーナーと連携していません。`trestle bind {platform}` を実行し、コードをここに送ってください。",
-  "reply.status": "オーナー {key}：チャネル {channels} 件（配信実績あり {proven} 件）、進行中のテーブル {open} 件、一時停止 {paused} 件、未配信の通知 {pending} 件。",
+  "reply.not_bound":
+    "このチャットはまだオーナーと連携していません。`trestle bind {platform}` を実行し、コードをここに送ってください。",
+  "reply.status":
+    "オーナー {key}：チャネル {channels} 件（配信実績あり {proven} 件）、進行中のテーブル {open} 件、一時停止 {paused} 件、未配信の通知 {pending} 件。",
   "reply.tables_none": "テーブルはまだありません。",
   "reply.tables_head": "あなたのテーブル：",
   "reply.table_line": "{table}（{state}）：{topic}",
@@ -443,23 +492,32 @@ const JA: Record<MessageKey, string> = {
   "reply.control_failed": "{table} を {action} できませんでした：{message}",
   "reply.usage_table": "テーブルを指定してください：/{command} <テーブル id>",
   "reply.unbound": "連携を解除しました。このチャットには通知が届かなくなります。",
-  "reply.help": "コマンド：/status、/tables、/pause <テーブル>、/resume <テーブル>、/answer <番号> <回答>、/instruct <席>[@<テーブル>] <指示>、/unbind。連携するには `trestle bind {platform}` を実行し、コードをここに送ってください。",
-  "reply.tap_needs_signature": "署名が必要です：ご自分のマシンで {command} を実行してください（または MCP の approve ツール）。{why}",
+  "reply.help":
+    "コマンド：/status、/tables、/pause <テーブル>、/resume <テーブル>、/answer <番号> <回答>、/instruct <席>[@<テーブル>] <指示>、/unbind。連携するには `trestle bind {platform}` を実行し、コードをここに送ってください。",
+  "reply.tap_needs_signature":
+    "署名が必要です：ご自分のマシンで {command} を実行してください（または MCP の approve ツール）。{why}",
   "why.no_rules": "テーブル設定に chat_approve ルールがありません。",
-  "why.not_endorsed": "chat_approve ルールは、あなたがテーブル設定に署名して（設定ハッシュ付きで参加して）初めて有効になります。",
+  "why.not_endorsed":
+    "chat_approve ルールは、あなたがテーブル設定に署名して（設定ハッシュ付きで参加して）初めて有効になります。",
   "why.not_covered": "chat_approve ルールがこのタスクのすべての効果をカバーしていません。",
-  "reply.tap_approved": "{table} のタスク {task} を承認しました（エントリ {seq}）：chat_approve ルールに基づき、{via} 経由でリレーが証明した承認です。",
-  "reply.tap_rejected": "{table} のタスク {task} を却下しました（エントリ {seq}）：{via} 経由でリレーが証明した却下です。",
+  "reply.tap_approved":
+    "{table} のタスク {task} を承認しました（エントリ {seq}）：chat_approve ルールに基づき、{via} 経由でリレーが証明した承認です。",
+  "reply.tap_rejected":
+    "{table} のタスク {task} を却下しました（エントリ {seq}）：{via} 経由でリレーが証明した却下です。",
   "reply.tap_already": "タスク {task} はすでに「{state}」です。何も記録していません。",
   "reply.tap_failed": "このタップを記録できませんでした：{message}",
-  "line.chat_yes": "chat_approve ルールがこのタスクをカバーしています：ここで「承認」を押すと、リレーの証明付きで記録されます（あなたの署名ではありません）。",
-  "line.chat_no": "承認には署名が必要です：ご自分のマシンで {command} を実行するか、MCP の approve ツールを使ってください。却下はここでできます。",
+  "line.chat_yes":
+    "chat_approve ルールがこのタスクをカバーしています：ここで「承認」を押すと、リレーの証明付きで記録されます（あなたの署名ではありません）。",
+  "line.chat_no":
+    "承認には署名が必要です：ご自分のマシンで {command} を実行するか、MCP の approve ツールを使ってください。却下はここでできます。",
   "line.effects_more": "……ほかに {count} 件の効果はここに表示されていません。",
-  "line.chat_cut": "このメッセージには {total} 件の効果をすべて完全には表示できないため、「承認」ボタンはありません。承認するには鍵で署名してください：ご自分のマシンで {command} を実行するか、MCP の approve ツールを使ってください。却下はここでできます。",
+  "line.chat_cut":
+    "このメッセージには {total} 件の効果をすべて完全には表示できないため、「承認」ボタンはありません。承認するには鍵で署名してください：ご自分のマシンで {command} を実行するか、MCP の approve ツールを使ってください。却下はここでできます。",
   "title.chat_approval": "チャットからの記録",
   "line.chat_approved": "タスク {task} が {via} でのタップにより承認されました（エントリ {seq}）。",
   "line.chat_rejected": "タスク {task} が {via} でのタップにより却下されました（エントリ {seq}）。",
-  "line.chat_warning": "このタップはリレーが証明したもので、あなたの署名ではありません。心当たりがなければ、そのアカウントの連携を解除し（trestle channels、trestle unbind）、テーブルを確認してください。",
+  "line.chat_warning":
+    "このタップはリレーが証明したもので、あなたの署名ではありません。心当たりがなければ、そのアカウントの連携を解除し（trestle channels、trestle unbind）、テーブルを確認してください。",
   "task.awaiting_approval": "承認待ち",
   "task.approved": "承認済み",
   "task.running": "実行中",
@@ -468,12 +526,19 @@ const JA: Record<MessageKey, string> = {
   "task.rejected": "却下",
   "task.stalled": "停滞",
   "task.failed": "失敗",
-  "reply.tap_not_shown": "そのメッセージはすべての効果を完全には表示していないため、そこでのタップでは承認できません。署名してください：{command}（または MCP の approve ツール）。何も記録していません。",
-  "reply.tap_unknown": "このボタンは、このアカウントについてリレーが保持している承認リクエストのどれにも当たりません：不明か、期限切れです。何も記録していません。",
+  "reply.tap_not_shown":
+    "そのメッセージはすべての効果を完全には表示していないため、そこでのタップでは承認できません。署名してください：{command}（または MCP の approve ツール）。何も記録していません。",
+  "reply.tap_unknown":
+    "このボタンは、このアカウントについてリレーが保持している承認リクエストのどれにも当たりません：不明か、期限切れです。何も記録していません。",
 };
 
 /** Every language's messages. */
-export const MESSAGES: Record<Lang, Record<MessageKey, string>> = { en: EN, "zh-Hans": ZH_HANS, "zh-Hant": ZH_HANT, ja: JA };
+export const MESSAGES: Record<Lang, Record<MessageKey, string>> = {
+  en: EN,
+  "zh-Hans": ZH_HANS,
+  "zh-Hant": ZH_HANT,
+  ja: JA,
+};
 
 /** The text of `key` in `lang` with `{name}` placeholders filled (unknown names stay as written). */
 export function t(lang: Lang, key: MessageKey, params: Record<string, string | number> = {}): string {

@@ -66,7 +66,10 @@ export function normalizeCode(text: string): string | null {
 export function parseCommandText(text: string): Command | null {
   const owner = parseOwnerCommand(text) ?? parseGroupCommand(text);
   if (owner) return owner;
-  const words = text.trim().split(/\s+/).filter((w) => w.length > 0);
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
   if (words.length === 0 || words.length > 3) return null;
   const bare = normalizeCode(words.join(""));
   if (bare && !words[0]!.startsWith("/")) return { name: "bind", code: bare };

@@ -28,7 +28,8 @@ export function parseTypedListing(arg: string, side: ListingSide, categories: re
   const words = arg.split(/\s+/).filter((w) => w !== "");
   const tagged = words.filter((w) => w.startsWith("#"));
   if (tagged.length > 1) return null;
-  const category = tagged.length === 1 ? tagged[0]!.slice(1).toLowerCase() : categories.length === 1 ? categories[0]! : undefined;
+  const category =
+    tagged.length === 1 ? tagged[0]!.slice(1).toLowerCase() : categories.length === 1 ? categories[0]! : undefined;
   if (category === undefined || !categories.includes(category)) return null;
   const rest = words.filter((w) => !w.startsWith("#"));
   const price = priceAtEnd(rest, side);
@@ -47,7 +48,9 @@ function priceAtEnd(words: readonly string[], side: ListingSide): { range: Price
   const currency = CurrencySchema.safeParse(code.toUpperCase());
   const minor = currency.success ? minorUnits(amount, currency.data) : null;
   if (minor === null || !currency.success) return null;
-  return { range: side === "offer" ? { currency: currency.data, min: minor } : { currency: currency.data, max: minor } };
+  return {
+    range: side === "offer" ? { currency: currency.data, min: minor } : { currency: currency.data, max: minor },
+  };
 }
 
 /** `amount` in major units of `currency` as an integer of its minor unit, or null (more decimals than the currency has, or not a number). */

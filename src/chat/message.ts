@@ -43,7 +43,12 @@ export function ellipsize(text: string, max: number): string {
  * after `render` (which escapes and decorates): a binary search over how many plain characters of
  * `body` to keep, cut with "…".
  */
-export function fitRendered(body: string, limit: number, render: (body: string) => string, measure: Measure = (s) => s.length): string {
+export function fitRendered(
+  body: string,
+  limit: number,
+  render: (body: string) => string,
+  measure: Measure = (s) => s.length,
+): string {
   const full = render(body);
   if (measure(full) <= limit) return full;
   let lo = 0;

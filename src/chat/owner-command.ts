@@ -7,7 +7,9 @@
  */
 
 /** The owner's words to its seats: answers the question `ref` names, or instructs the owner's seat (at `table` when named); null ref or seat: the arguments did not match, say how. */
-export type OwnerCommand = { name: "answer"; ref: string | null; text: string } | { name: "instruct"; seat: string | null; table: string | null; text: string };
+export type OwnerCommand =
+  | { name: "answer"; ref: string | null; text: string }
+  | { name: "instruct"; seat: string | null; table: string | null; text: string };
 
 const REF = /^[A-Za-z0-9_-]{16}$/;
 const SEAT_AT_TABLE = /^([a-z0-9][a-z0-9._-]{0,63})(?:@([a-z0-9][a-z0-9._-]{2,63}))?$/;
@@ -18,9 +20,12 @@ export function parseOwnerCommand(text: string): OwnerCommand | null {
   if (!match) return null;
   const arg = match[2] ?? "";
   const rest = (match[3] ?? "").trim();
-  if (match[1]!.toLowerCase() === "answer") return { name: "answer", ref: REF.test(arg) && rest !== "" ? arg : null, text: rest };
+  if (match[1]!.toLowerCase() === "answer")
+    return { name: "answer", ref: REF.test(arg) && rest !== "" ? arg : null, text: rest };
   const target = SEAT_AT_TABLE.exec(arg);
-  return target && rest !== "" ? { name: "instruct", seat: target[1]!, table: target[2] ?? null, text: rest } : { name: "instruct", seat: null, table: null, text: rest };
+  return target && rest !== ""
+    ? { name: "instruct", seat: target[1]!, table: target[2] ?? null, text: rest }
+    : { name: "instruct", seat: null, table: null, text: rest };
 }
 
 /** A Discord `/answer` or `/instruct` slash command from its named options, or null for another command. */

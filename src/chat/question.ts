@@ -65,7 +65,13 @@ export interface QuestionHead {
  * The message for a question to `ownerKey` in `lang`, fitted to `fits`: the topic is cut first,
  * then the question's text; the choices, the commands and the `/answer` line are never cut.
  */
-export function questionMessage(event: OwnerQuestionNotice, ownerKey: string, lang: Lang, head: QuestionHead, fits: Fits): ChatMessage {
+export function questionMessage(
+  event: OwnerQuestionNotice,
+  ownerKey: string,
+  lang: Lang,
+  head: QuestionHead,
+  fits: Fits,
+): ChatMessage {
   const title = t(lang, "title.owner_question");
   const asks = t(lang, "line.owner_question", { seat: event.seat, deadline: new Date(event.deadline).toISOString() });
   const byKey = t(lang, "line.question_answer", { question: event.question, table: event.table });
@@ -82,5 +88,9 @@ export function questionMessage(event: OwnerQuestionNotice, ownerKey: string, la
     ...(choices.length > 0 ? {} : { reply: true }),
   });
   const whole = event.text.length;
-  return longestTopic((n) => form(n, whole), head.topicChars, fits) ?? longestTopic((n) => form(0, n), whole, fits) ?? form(0, 0);
+  return (
+    longestTopic((n) => form(n, whole), head.topicChars, fits) ??
+    longestTopic((n) => form(0, n), whole, fits) ??
+    form(0, 0)
+  );
 }

@@ -21,15 +21,24 @@ const TITLE_CHARS = 120;
 /** The greeting a newly bound group gets (an unbinding is silent, and says only which market let the group go). */
 export function groupMessage(event: GroupBoundNotice | GroupUnboundNotice, lang: Lang): ChatMessage {
   const market = t(lang, "group.bound", { table: event.table, topic: safeLine(event.topic, 200) });
-  return { title: t(lang, "title.group_bound"), lines: event.type === "group_bound" ? [market, t(lang, "group.how")] : [market], actions: [] };
+  return {
+    title: t(lang, "title.group_bound"),
+    lines: event.type === "group_bound" ? [market, t(lang, "group.how")] : [market],
+    actions: [],
+  };
 }
 
 /** A public price range in `lang`: what a seller asks at least, a buyer pays at most, both, or "price on request". */
 export function groupPriceText(lang: Lang, price: PriceRange | null | undefined): string {
   if (!price) return t(lang, "group.price.ask");
   const at = (amount: number) => `${majorUnits(amount, price.currency)} ${price.currency}`;
-  if (price.min !== undefined && price.max !== undefined) return price.min === price.max ? at(price.min) : t(lang, "group.price.range", { min: at(price.min), max: at(price.max) });
-  return price.min !== undefined ? t(lang, "group.price.from", { amount: at(price.min) }) : t(lang, "group.price.upto", { amount: at(price.max!) });
+  if (price.min !== undefined && price.max !== undefined)
+    return price.min === price.max
+      ? at(price.min)
+      : t(lang, "group.price.range", { min: at(price.min), max: at(price.max) });
+  return price.min !== undefined
+    ? t(lang, "group.price.from", { amount: at(price.min) })
+    : t(lang, "group.price.upto", { amount: at(price.max!) });
 }
 
 /** A listing as a group or a member reads it. */
@@ -64,15 +73,29 @@ export function listingLine(lang: Lang, l: ListingShown): string {
 
 /** A batch of a market's news as one message to a group in `lang`: the market as its title, then a line per item, oldest first. */
 export function groupNewsMessage(events: readonly GroupNews[], lang: Lang): ChatMessage {
-  return { title: t(lang, "title.group_news", { table: events[0]!.table }), lines: events.map((e) => newsLine(lang, e)), actions: [] };
+  return {
+    title: t(lang, "title.group_news", { table: events[0]!.table }),
+    lines: events.map((e) => newsLine(lang, e)),
+    actions: [],
+  };
 }
 
 function newsLine(lang: Lang, e: GroupNews): string {
   const quantity = t(lang, "group.quantity", { quantity: e.quantity });
   if (e.news === "deal") {
     const deal = { seq: e.seq, title: JSON.stringify(safeLine(e.title, TITLE_CHARS)), category: e.category, quantity };
-    return e.price ? t(lang, "group.news.deal_price", { ...deal, price: groupPriceText(lang, e.price) }) : t(lang, "group.news.deal", deal);
+    return e.price
+      ? t(lang, "group.news.deal_price", { ...deal, price: groupPriceText(lang, e.price) })
+      : t(lang, "group.news.deal", deal);
   }
-  const shown = { seq: e.seq, side: e.side ?? "offer", title: e.title, category: e.category, price: e.price, owner: e.owner ?? "", fromGroup: e.via !== undefined };
+  const shown = {
+    seq: e.seq,
+    side: e.side ?? "offer",
+    title: e.title,
+    category: e.category,
+    price: e.price,
+    owner: e.owner ?? "",
+    fromGroup: e.via !== undefined,
+  };
   return t(lang, "group.news.listing", { ...listingValues(lang, shown), quantity });
 }

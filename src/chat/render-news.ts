@@ -32,5 +32,9 @@ export function newsMessage(event: RoomNews, lang: Lang, head: string, words: Te
     table: event.table,
   };
   const entry = event.seq === undefined ? [] : [t(lang, "news.entry", { seq: event.seq })];
-  return { title: t(lang, `title.room_news.${event.news}`), lines: [head, t(lang, `news.${event.news}`, values), ...entry], actions: [] };
+  return {
+    title: t(lang, `title.room_news.${event.news}`),
+    lines: [head, t(lang, `news.${event.news}`, values), ...entry],
+    actions: [],
+  };
 }

@@ -14,7 +14,12 @@ import { safeLine } from "../text/framing.js";
 import { canonicalize } from "../protocol/encoding/canonical.js";
 import type { ApprovalNeeded, DealNotice, Notification, NotifyEffect } from "../protocol/schemas/notify.js";
 import type { Lang } from "../protocol/schemas/owner.js";
-import { CHAT_PLATFORM_NAMES, type ChatPlatform, type ControlVia, type PauseHolder } from "../protocol/schemas/control.js";
+import {
+  CHAT_PLATFORM_NAMES,
+  type ChatPlatform,
+  type ControlVia,
+  type PauseHolder,
+} from "../protocol/schemas/control.js";
 import { approvalRef, encodeCallback, type TapVerb } from "./callback.js";
 import { fitApproval, type ApprovalParts } from "./fit-approval.js";
 import { questionMessage } from "./question.js";
@@ -40,12 +45,18 @@ const ARGS_CHARS = 300;
 /** The message for `event` sent to `ownerKey`'s channel in `lang`, an approval request fitted to what `fits` allows. */
 export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang, fits: Fits): ChatMessage {
   if (event.type === "channel_bound") {
-    return { title: t(lang, "title.channel_bound"), lines: [t(lang, "line.channel_bound", { key: shortKey(event.owner_key) })], actions: [] };
+    return {
+      title: t(lang, "title.channel_bound"),
+      lines: [t(lang, "line.channel_bound", { key: shortKey(event.owner_key) })],
+      actions: [],
+    };
   }
   // A market's chat group (render-group.ts): its greeting, in the group's language.
   if (event.type === "group_bound" || event.type === "group_unbound") return groupMessage(event, lang);
   if (event.type === "group_news") return groupNewsMessage([event], lang);
-  const head = event.e2e ? t(lang, "line.table_e2e", { table: event.table }) : t(lang, "line.table", { table: event.table, topic: topicLine(event.topic) });
+  const head = event.e2e
+    ? t(lang, "line.table_e2e", { table: event.table })
+    : t(lang, "line.table", { table: event.table, topic: topicLine(event.topic) });
   // Room news (render-news.ts): titled by its kind.
   if (event.type === "room_news") return newsMessage(event, lang, head, termsWords(lang));
   const title = t(lang, `title.${event.type}` as MessageKey);
@@ -62,19 +73,50 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
       return { title, lines: [head, t(lang, "line.decided", { seat: event.seat }), said(event.body)], actions: [] };
     case "table_closed": {
       const deal = event.deal ? [t(lang, "line.deal", { terms: dealText(event.deal, termsWords(lang)) })] : [];
-      return { title, lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as const) }), ...deal], actions: [] };
+      return {
+        title,
+        lines: [head, t(lang, "line.closed", { reason: t(lang, `reason.${event.reason}` as const) }), ...deal],
+        actions: [],
+      };
     }
     case "table_paused":
     case "table_resumed":
-      return { title, lines: [head, t(lang, event.type === "table_paused" ? "line.paused" : "line.lifted", { owner: event.owner, via: viaWords(lang, event.via) }), ...pausesLines(lang, event.pauses)], actions: [] };
+      return {
+        title,
+        lines: [
+          head,
+          t(lang, event.type === "table_paused" ? "line.paused" : "line.lifted", {
+            owner: event.owner,
+            via: viaWords(lang, event.via),
+          }),
+          ...pausesLines(lang, event.pauses),
+        ],
+        actions: [],
+      };
     case "table_opened":
       return { title, lines: [head], actions: [] };
     case "owner_note":
       return { title, lines: [head, t(lang, "line.owner_note", { seat: event.seat }), said(event.text)], actions: [] };
     case "owner_question":
-      return questionMessage(event, ownerKey, lang, { line: (chars) => (event.e2e ? head : t(lang, "line.table", { table: event.table, topic: ellipsize(topicLine(event.topic), chars) })), topicChars: topicLine(event.topic).length }, fits);
+      return questionMessage(
+        event,
+        ownerKey,
+        lang,
+        {
+          line: (chars) =>
+            event.e2e
+              ? head
+              : t(lang, "line.table", { table: event.table, topic: ellipsize(topicLine(event.topic), chars) }),
+          topicChars: topicLine(event.topic).length,
+        },
+        fits,
+      );
     case "chat_approval": {
-      const done = t(lang, event.verdict === "approve" ? "line.chat_approved" : "line.chat_rejected", { task: event.task, via: platformName(event.via), seq: event.seq });
+      const done = t(lang, event.verdict === "approve" ? "line.chat_approved" : "line.chat_rejected", {
+        task: event.task,
+        via: platformName(event.via),
+        seq: event.seq,
+      });
       return { title, lines: [head, done, t(lang, "line.chat_warning")], actions: [] };
     }
   }
@@ -83,12 +125,16 @@ export function renderNotification(event: Outgoing, ownerKey: string, lang: Lang
 /** Who holds a pause after a control, when the event says (older events do not). */
 function pausesLines(lang: Lang, pauses: readonly PauseHolder[] | undefined): string[] {
   if (pauses === undefined) return [];
-  return [pauses.length === 0 ? t(lang, "line.no_pauses") : t(lang, "line.pauses", { holders: holdersWords(lang, pauses) })];
+  return [
+    pauses.length === 0 ? t(lang, "line.no_pauses") : t(lang, "line.pauses", { holders: holdersWords(lang, pauses) }),
+  ];
 }
 
 /** Every pause holder with how they paused, in `lang`, e.g. "alice (owner key), bob (Telegram)". */
 export function holdersWords(lang: Lang, pauses: readonly PauseHolder[]): string {
-  return pauses.map((p) => t(lang, "pause.holder", { owner: p.owner, via: viaWords(lang, p.via) })).join(t(lang, "list.sep"));
+  return pauses
+    .map((p) => t(lang, "pause.holder", { owner: p.owner, via: viaWords(lang, p.via) }))
+    .join(t(lang, "list.sep"));
 }
 
 /** How a control was made, in `lang`: the owner key, or the chat app by name. */
@@ -99,25 +145,48 @@ function viaWords(lang: Lang, via: ControlVia): string {
 /** An approval request in pieces: the complete form says whether a tap counts; the partial one, how to approve by key. */
 function approvalParts(event: ApprovalNeeded, ownerKey: string, lang: Lang): ApprovalParts {
   const ref = approvalRef(ownerKey, event.id);
-  const approve = { label: t(lang, "button.approve"), data: encodeCallback({ verb: "approve", ref }), style: "approve" as const };
-  const reject = { label: t(lang, "button.reject"), data: encodeCallback({ verb: "reject", ref }), style: "reject" as const };
+  const approve = {
+    label: t(lang, "button.approve"),
+    data: encodeCallback({ verb: "approve", ref }),
+    style: "approve" as const,
+  };
+  const reject = {
+    label: t(lang, "button.reject"),
+    data: encodeCallback({ verb: "reject", ref }),
+    style: "reject" as const,
+  };
   const topic = topicLine(event.topic);
   const command = signCommand("approve", event.table, event.task);
-  const counts = event.chat_approve === undefined ? [] : [event.chat_approve ? t(lang, "line.chat_yes") : t(lang, "line.chat_no", { command })];
+  const counts =
+    event.chat_approve === undefined
+      ? []
+      : [event.chat_approve ? t(lang, "line.chat_yes") : t(lang, "line.chat_no", { command })];
   return {
     title: t(lang, "title.approval_needed"),
     table: (chars) => t(lang, "line.table", { table: event.table, topic: ellipsize(topic, chars) }),
     topicChars: topic.length,
-    task: [t(lang, "line.task", { task: event.task }), t(lang, "line.proposed", { seat: event.proposer, seq: event.proposal_seq })],
-    effects: event.effects.map((effect) => ({ full: effectLines(lang, effect, Infinity), cut: effectLines(lang, effect, ARGS_CHARS) })),
+    task: [
+      t(lang, "line.task", { task: event.task }),
+      t(lang, "line.proposed", { seat: event.proposer, seq: event.proposal_seq }),
+    ],
+    effects: event.effects.map((effect) => ({
+      full: effectLines(lang, effect, Infinity),
+      cut: effectLines(lang, effect, ARGS_CHARS),
+    })),
     complete: { last: counts, actions: [approve, reject] },
-    partial: { more: (count) => t(lang, "line.effects_more", { count }), last: t(lang, "line.chat_cut", { total: event.effects.length, command }), actions: [reject] },
+    partial: {
+      more: (count) => t(lang, "line.effects_more", { count }),
+      last: t(lang, "line.chat_cut", { total: event.effects.length, command }),
+      actions: [reject],
+    },
   };
 }
 
 /** One effect in plain words, its arguments (canonical JSON) cut to `argsChars`. */
 function effectLines(lang: Lang, effect: NotifyEffect, argsChars: number): string[] {
-  const lines = [`• ${t(lang, "line.effect", { owner: effect.owner, action: effect.action, resource: effect.resource })}`];
+  const lines = [
+    `• ${t(lang, "line.effect", { owner: effect.owner, action: effect.action, resource: effect.resource })}`,
+  ];
   if (effect.args && Object.keys(effect.args).length > 0) {
     lines.push(`  ${t(lang, "line.effect_args", { args: ellipsize(canonicalize(effect.args), argsChars) })}`);
   }

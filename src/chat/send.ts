@@ -31,7 +31,13 @@ export type ConnectedPlatforms = Readonly<Record<ChatPlatform, Connected>>;
  * a `resend` carries the resend mark in its title. It is fitted as if marked either way, so whether
  * it offers Approve never depends on the mark.
  */
-export function messageFor(platform: ChatPlatform, event: Outgoing, ownerKey: string, lang: Lang, resend = false): ChatMessage {
+export function messageFor(
+  platform: ChatPlatform,
+  event: Outgoing,
+  ownerKey: string,
+  lang: Lang,
+  resend = false,
+): ChatMessage {
   const marked = (message: ChatMessage) => resendMarked(message, lang);
   const message = renderNotification(event, ownerKey, lang, (m) => PLATFORMS[platform].fits(marked(m)));
   return resend ? marked(message) : message;
@@ -42,10 +48,16 @@ export function messageFor(platform: ChatPlatform, event: Outgoing, ownerKey: st
  * `resend`), and how many of `events` it carries: the longest prefix, at least one, that fits the
  * platform's limits as if marked, so a resend of the same batch is the same message.
  */
-export function newsBatchFor(platform: ChatPlatform, events: readonly GroupNews[], lang: Lang, resend = false): { message: ChatMessage; count: number } {
+export function newsBatchFor(
+  platform: ChatPlatform,
+  events: readonly GroupNews[],
+  lang: Lang,
+  resend = false,
+): { message: ChatMessage; count: number } {
   const marked = (message: ChatMessage) => resendMarked(message, lang);
   let count = 1;
-  while (count < events.length && PLATFORMS[platform].fits(marked(groupNewsMessage(events.slice(0, count + 1), lang)))) count += 1;
+  while (count < events.length && PLATFORMS[platform].fits(marked(groupNewsMessage(events.slice(0, count + 1), lang))))
+    count += 1;
   const message = groupNewsMessage(events.slice(0, count), lang);
   return { message: resend ? marked(message) : message, count };
 }
@@ -64,7 +76,17 @@ export function offersApprove(message: ChatMessage): boolean {
  * Sends `message` to `chat` on `platform`, carrying `key` where the platform can use it, waiting at
  * most `timeoutMs` for the answer; no credential of the relay's, for any platform, is ever in the result.
  */
-export async function sendTo(platforms: ConnectedPlatforms, platform: ChatPlatform, chat: string, message: ChatMessage, key: string, timeoutMs = SEND_TIMEOUT_MS): Promise<DeliveryResult> {
+export async function sendTo(
+  platforms: ConnectedPlatforms,
+  platform: ChatPlatform,
+  chat: string,
+  message: ChatMessage,
+  key: string,
+  timeoutMs = SEND_TIMEOUT_MS,
+): Promise<DeliveryResult> {
   const result = await platforms[platform].send(chat, message, key, AbortSignal.timeout(timeoutMs));
-  return withoutSecrets(result, Object.values(platforms).flatMap((p) => p.secrets));
+  return withoutSecrets(
+    result,
+    Object.values(platforms).flatMap((p) => p.secrets),
+  );
 }

@@ -22,7 +22,11 @@ export interface Parsed {
 /** Flags every command accepts. */
 export const GLOBAL_FLAGS: Flags = {
   relay: { type: "string", value: "URL", help: "relay base URL (default $TRESTLE_RELAY or http://127.0.0.1:8787)" },
-  home: { type: "string", value: "DIR", help: "where keys, pins and heads live (default $TRESTLE_HOME, else $XDG_CONFIG_HOME/trestle or ~/.config/trestle)" },
+  home: {
+    type: "string",
+    value: "DIR",
+    help: "where keys, pins and heads live (default $TRESTLE_HOME, else $XDG_CONFIG_HOME/trestle or ~/.config/trestle)",
+  },
   json: { type: "boolean", help: "print JSON for scripts instead of text" },
   "no-color": { type: "boolean", help: "never colour the output (NO_COLOR does the same)" },
   help: { type: "boolean", short: "h", help: "show help for the command" },
@@ -67,7 +71,9 @@ export function commandFirst(argv: readonly string[]): string[] {
 }
 
 /** --table: the table a command acts on. */
-export const TABLE_FLAG: Flags = { table: { type: "string", value: "ID", help: "the table id (default $TRESTLE_TABLE)" } };
+export const TABLE_FLAG: Flags = {
+  table: { type: "string", value: "ID", help: "the table id (default $TRESTLE_TABLE)" },
+};
 /** --seat and --key: who writes or reads as a seat. */
 export const SEAT_FLAGS: Flags = {
   seat: { type: "string", value: "NAME", help: "the seat (default $TRESTLE_SEAT)" },
@@ -92,8 +98,13 @@ export function valuesJoined(argv: readonly string[], options: Options): string[
   for (let i = 0; i < argv.length; i += 1) {
     const token = argv[i]!;
     if (token === "--") return [...out, ...argv.slice(i)];
-    const name = token.startsWith("--") ? token.slice(2) : /^-[^-]$/.test(token) ? Object.keys(options).find((n) => options[n]!.short === token[1]) : undefined;
-    const takesValue = name !== undefined && !name.includes("=") && Object.hasOwn(options, name) && options[name]!.type === "string";
+    const name = token.startsWith("--")
+      ? token.slice(2)
+      : /^-[^-]$/.test(token)
+        ? Object.keys(options).find((n) => options[n]!.short === token[1])
+        : undefined;
+    const takesValue =
+      name !== undefined && !name.includes("=") && Object.hasOwn(options, name) && options[name]!.type === "string";
     if (takesValue && i + 1 < argv.length) out.push(`--${name}=${argv[++i]!}`);
     else out.push(token);
   }
@@ -108,19 +119,31 @@ export function parse(argv: readonly string[], flags: Flags): Parsed {
     options[name] = option;
   }
   try {
-    const { values, positionals } = parseArgs({ args: valuesJoined(argv, options), options, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args: valuesJoined(argv, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: values as Parsed["values"], positionals };
   } catch (error) {
     if (!(error instanceof Error)) throw new UsageError(String(error));
     const unknown = (error as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION";
-    throw new UsageError(`${error.message.replace(/\. To specify.*$/s, "")}${unknown ? ' (an argument that starts with "-" goes after --, as in: -- -Xy)' : ""}`);
+    throw new UsageError(
+      `${error.message.replace(/\. To specify.*$/s, "")}${unknown ? ' (an argument that starts with "-" goes after --, as in: -- -Xy)' : ""}`,
+    );
   }
 }
 
 /** A string flag's value, or the fallback `envName` in `env` (the command's Io, never this process's), or undefined. */
 export function optional(parsed: Parsed, name: string): string | undefined;
 export function optional(parsed: Parsed, name: string, envName: string, env: NodeJS.ProcessEnv): string | undefined;
-export function optional(parsed: Parsed, name: string, envName?: string, env: NodeJS.ProcessEnv = {}): string | undefined {
+export function optional(
+  parsed: Parsed,
+  name: string,
+  envName?: string,
+  env: NodeJS.ProcessEnv = {},
+): string | undefined {
   const value = parsed.values[name];
   if (typeof value === "string") return value;
   return envName ? env[envName] || undefined : undefined;
@@ -148,7 +171,13 @@ export function integer(parsed: Parsed, name: string, fallback?: number): number
 /** The positional arguments `names`; those from index `optionalFrom` on may be left out. */
 export function positionals(parsed: Parsed, names: readonly string[], optionalFrom = names.length): string[] {
   const got = parsed.positionals;
-  if (got.length < optionalFrom) throw new UsageError(`missing ${names.slice(got.length, optionalFrom).map((n) => `<${n}>`).join(" ")}`);
+  if (got.length < optionalFrom)
+    throw new UsageError(
+      `missing ${names
+        .slice(got.length, optionalFrom)
+        .map((n) => `<${n}>`)
+        .join(" ")}`,
+    );
   if (got.length > names.length) throw new UsageError(`unexpected argument "${got[names.length]}"`);
   return got;
 }
@@ -189,6 +218,9 @@ export function instant(parsed: Parsed, name: string, now: number): number | und
   if (text === undefined) return undefined;
   const relative = durationMs(text);
   const ms = relative === null ? isoMs(text) : now + relative;
-  if (ms === null) throw new UsageError(`--${name} takes a time: a duration from now like 30s, 10m, 2h or 1d, or an ISO 8601 time with its offset like 2025-06-01T18:00:00Z, not "${text}"`);
+  if (ms === null)
+    throw new UsageError(
+      `--${name} takes a time: a duration from now like 30s, 10m, 2h or 1d, or an ISO 8601 time with its offset like 2025-06-01T18:00:00Z, not "${text}"`,
+    );
   return ms;
 }

@@ -55,7 +55,9 @@ export class Context {
   /** The HTTP client for the relay; it says on stderr when it waits out the relay's rate limit. */
   http(): HttpClient {
     const onWait = (ms: number, what: string) =>
-      this.out.note(`the relay is rate limiting ${what}; waiting ${waitText(ms)}, then sending it again (a signed write is never applied twice)`);
+      this.out.note(
+        `the relay is rate limiting ${what}; waiting ${waitText(ms)}, then sending it again (a signed write is never applied twice)`,
+      );
     this.httpClient ??= new HttpClient({ url: this.relayUrl, clock: this.io.clock, rateLimit: { onWait } });
     return this.httpClient;
   }
@@ -72,7 +74,8 @@ export class Context {
   }
 
   /** The note printed when a relay is pinned on first use. */
-  readonly firstUse = (url: string, key: string): void => this.out.note(`pinned relay ${url} to key ${key} (first use)`);
+  readonly firstUse = (url: string, key: string): void =>
+    this.out.note(`pinned relay ${url} to key ${key} (first use)`);
 
   /** The table id from --table / TRESTLE_TABLE. */
   tableId(): string {
@@ -95,8 +98,14 @@ export class Context {
 
   /** The owner from --owner / TRESTLE_OWNER (else `fallback`, when the command names one) and their key (--owner-key or the default file). */
   async owner(fallback?: string): Promise<{ owner: string; key: LoadedKey }> {
-    const owner = optional(this.args, "owner", "TRESTLE_OWNER", this.io.env) ?? fallback ?? required(this.args, "owner", "TRESTLE_OWNER", this.io.env);
-    return { owner, key: await readKeyFile(optional(this.args, "owner-key") ?? ownerKeyPath(this.home, owner), "owner") };
+    const owner =
+      optional(this.args, "owner", "TRESTLE_OWNER", this.io.env) ??
+      fallback ??
+      required(this.args, "owner", "TRESTLE_OWNER", this.io.env);
+    return {
+      owner,
+      key: await readKeyFile(optional(this.args, "owner-key") ?? ownerKeyPath(this.home, owner), "owner"),
+    };
   }
 
   /** Who reads: the owner if --owner is given, else the seat. */
@@ -105,7 +114,8 @@ export class Context {
       const { owner, key } = await this.owner();
       return { signer: key.signer, as: { owner } };
     }
-    if (optional(this.args, "seat", "TRESTLE_SEAT", this.io.env) === undefined) throw new UsageError("read as an owner (--owner) or a seat (--seat)");
+    if (optional(this.args, "seat", "TRESTLE_SEAT", this.io.env) === undefined)
+      throw new UsageError("read as an owner (--owner) or a seat (--seat)");
     const { seat, key } = await this.seat();
     return { signer: key.signer, as: { seat } };
   }

@@ -14,5 +14,7 @@ export function currencyFlag(parsed: Parsed): CurrencyCode | undefined {
   const currency = CurrencySchema.safeParse(given);
   if (currency.success) return currency.data;
   const near = CurrencySchema.safeParse(given.trim().toUpperCase());
-  throw new UsageError(`--currency "${given}" is not an ISO 4217 code${near.success ? `; did you mean ${near.data}?` : " (such as TWD, USD, JPY)"}`);
+  throw new UsageError(
+    `--currency "${given}" is not an ISO 4217 code${near.success ? `; did you mean ${near.data}?` : " (such as TWD, USD, JPY)"}`,
+  );
 }

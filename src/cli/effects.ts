@@ -19,8 +19,14 @@ export function parseEffectFlag(text: string): Record<string, unknown> {
   const argsAt = rest.indexOf(":{");
   const head = argsAt < 0 ? rest : rest.slice(0, argsAt);
   const last = head.lastIndexOf(":");
-  if (last <= 0 || last === head.length - 1) throw new UsageError(`--effect "${text}" must look like owner:resource:action[:{json args}]`);
-  return { owner, resource: head.slice(0, last), action: head.slice(last + 1), args: argsAt < 0 ? {} : jsonArgs(rest.slice(argsAt + 1), text) };
+  if (last <= 0 || last === head.length - 1)
+    throw new UsageError(`--effect "${text}" must look like owner:resource:action[:{json args}]`);
+  return {
+    owner,
+    resource: head.slice(0, last),
+    action: head.slice(last + 1),
+    args: argsAt < 0 ? {} : jsonArgs(rest.slice(argsAt + 1), text),
+  };
 }
 
 /** The effects of `--effects FILE` then each `--effect`, validated; undefined when neither was given. */
@@ -38,7 +44,8 @@ function jsonArgs(json: string, flag: string): unknown {
   } catch {
     throw new UsageError(`--effect "${flag}": the arguments after the action are not JSON`);
   }
-  if (typeof args !== "object" || args === null || Array.isArray(args)) throw new UsageError(`--effect "${flag}": the arguments must be a JSON object`);
+  if (typeof args !== "object" || args === null || Array.isArray(args))
+    throw new UsageError(`--effect "${flag}": the arguments must be a JSON object`);
   return args;
 }
 

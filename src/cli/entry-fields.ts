@@ -12,14 +12,34 @@ export type EntryField = "to" | "re" | "refs" | "budget" | "effects" | "task" | 
 const FIELD_FLAGS: Record<EntryField, Flags> = {
   to: { to: { type: "string", value: "SEATS", help: "comma-separated seats this is addressed to" } },
   re: { re: { type: "string", value: "SEQ", help: "the entry this answers" } },
-  refs: { ref: { type: "string", multiple: true, value: "REF", help: "a reference: entry:<seq>, task:<id>, table:<id> or https://… (repeatable)" } },
-  budget: { tokens: { type: "string", value: "N", help: "tokens spent producing this entry (counts toward budget_tokens)" } },
+  refs: {
+    ref: {
+      type: "string",
+      multiple: true,
+      value: "REF",
+      help: "a reference: entry:<seq>, task:<id>, table:<id> or https://… (repeatable)",
+    },
+  },
+  budget: {
+    tokens: { type: "string", value: "N", help: "tokens spent producing this entry (counts toward budget_tokens)" },
+  },
   effects: {
-    effect: { type: "string", multiple: true, value: "EFFECT", help: "an action on an owner's resource: owner:resource:action[:{json args}] (repeatable)" },
-    effects: { type: "string", value: "FILE", help: "effects from a JSON file: an array of { owner, resource, action, args }" },
+    effect: {
+      type: "string",
+      multiple: true,
+      value: "EFFECT",
+      help: "an action on an owner's resource: owner:resource:action[:{json args}] (repeatable)",
+    },
+    effects: {
+      type: "string",
+      value: "FILE",
+      help: "effects from a JSON file: an array of { owner, resource, action, args }",
+    },
   },
   task: { task: { type: "string", value: "ID", help: "the task, <seq>.<owner> (trestle tasks lists them)" } },
-  result: { result: { type: "string", value: "JSON", help: "what was done, as a JSON object recorded with the receipt" } },
+  result: {
+    result: { type: "string", value: "JSON", help: "what was done, as a JSON object recorded with the receipt" },
+  },
 };
 
 /** The flags that set `fields`. */
@@ -34,7 +54,11 @@ export function readFields(args: Parsed, fields: readonly EntryField[]): Record<
   for (const field of fields) {
     switch (field) {
       case "to":
-        if (typeof v.to === "string") out.to = v.to.split(",").map((s) => s.trim()).filter(Boolean);
+        if (typeof v.to === "string")
+          out.to = v.to
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean);
         break;
       case "re":
         if (v.re !== undefined) out.re = integer(args, "re");
@@ -51,7 +75,8 @@ export function readFields(args: Parsed, fields: readonly EntryField[]): Record<
         break;
       }
       case "task":
-        if (typeof v.task !== "string") throw new UsageError("--task is required (trestle tasks lists the table's tasks)");
+        if (typeof v.task !== "string")
+          throw new UsageError("--task is required (trestle tasks lists the table's tasks)");
         out.task = v.task;
         break;
       case "result":
@@ -69,6 +94,7 @@ function jsonObject(text: string): Record<string, unknown> {
   } catch {
     throw new UsageError("--result must be JSON");
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("--result must be a JSON object");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UsageError("--result must be a JSON object");
   return value as Record<string, unknown>;
 }

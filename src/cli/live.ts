@@ -10,7 +10,12 @@ import type { Context } from "./context.js";
 import { EXIT, type ExitCode } from "./exit.js";
 
 /** Follows `client` live as `reader`, handing each verified batch to `onItems` (which may close the socket), until it ends: exit 0, or the error that ended it is thrown. */
-export async function followLive(ctx: Context, client: TableClient, reader: Reader, onItems: (items: (Entry | HiddenEntry)[], socket: TableSocket) => void): Promise<ExitCode> {
+export async function followLive(
+  ctx: Context,
+  client: TableClient,
+  reader: Reader,
+  onItems: (items: (Entry | HiddenEntry)[], socket: TableSocket) => void,
+): Promise<ExitCode> {
   if (client.tracker.awaitingCustody) await client.follow(reader); // a table that moved here (docs/SPEC.md §8.4)
   await client.head(); // a missing table or a rolled-back one shows here, with the relay's own code
   const socket: TableSocket = client.socket({
@@ -19,7 +24,8 @@ export async function followLive(ctx: Context, client: TableClient, reader: Read
     handlers: {
       onEntries: (items) => onItems(items, socket),
       onStatus: (status, detail) => {
-        if (status === "reconnecting" && detail) ctx.out.note(`connection lost; reconnecting in ${Math.round(detail.delayMs)} ms (attempt ${detail.attempt})`);
+        if (status === "reconnecting" && detail)
+          ctx.out.note(`connection lost; reconnecting in ${Math.round(detail.delayMs)} ms (attempt ${detail.attempt})`);
       },
       onEvidence: (evidence) => ctx.out.warn(`RELAY CAUGHT: ${evidence.message}`),
     },

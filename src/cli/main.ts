@@ -18,7 +18,8 @@ export async function main(given: readonly string[], io: Io): Promise<ExitCode> 
   const argv = commandFirst(given);
   const helpAsked = argv.includes("--help") || argv.includes("-h");
   // Only global flags and no command: `trestle --json --help` is help, `trestle --home D` is bare `trestle`.
-  const name = argv[0] === undefined || globalFlagOf(argv[0]) !== undefined ? (helpAsked ? "--help" : undefined) : argv[0];
+  const name =
+    argv[0] === undefined || globalFlagOf(argv[0]) !== undefined ? (helpAsked ? "--help" : undefined) : argv[0];
   const rest = argv.slice(1);
   const json = argv.includes("--json");
   const fallback = new Output(json, colorAllowed(io.env, argv.includes("--no-color")), io.stdout, io.stderr);
@@ -39,7 +40,8 @@ export async function main(given: readonly string[], io: Io): Promise<ExitCode> 
   const found = commandFor(argv);
   const verbs = found ? [] : familyVerbs(name);
   if (verbs.length > 0) return family(fallback, name, verbs, helpAsked, rest[0]);
-  if (!found && name.startsWith("-")) return usage(fallback, `${name} is no global flag; a command's own flags come after the command (trestle help)`);
+  if (!found && name.startsWith("-"))
+    return usage(fallback, `${name} is no global flag; a command's own flags come after the command (trestle help)`);
   if (!found) return usage(fallback, `unknown command "${name}"`);
   const { command } = found;
   let ctx: Context;
@@ -57,7 +59,8 @@ export async function main(given: readonly string[], io: Io): Promise<ExitCode> 
     return (await command.run(ctx)) ?? EXIT.OK;
   } catch (error) {
     ctx.out.error(error, command.name);
-    if (io.env.TRESTLE_DEBUG && error instanceof Error && exitCodeOf(error) === EXIT.INTERNAL) io.stderr.write(`${error.stack}\n`);
+    if (io.env.TRESTLE_DEBUG && error instanceof Error && exitCodeOf(error) === EXIT.INTERNAL)
+      io.stderr.write(`${error.stack}\n`);
     return exitCodeOf(error);
   }
 }
@@ -69,7 +72,8 @@ function family(out: Output, name: string, verbs: readonly Command[], help: bool
     return EXIT.OK;
   }
   const known = verbs.map((c) => c.name.slice(name.length + 1)).join(", ");
-  const what = given === undefined || given.startsWith("-") ? `"${name}" needs a verb` : `"${name} ${given}" is no command`;
+  const what =
+    given === undefined || given.startsWith("-") ? `"${name}" needs a verb` : `"${name} ${given}" is no command`;
   return usage(out, `${what}; ${name}'s verbs: ${known} (trestle help ${name})`);
 }
 

@@ -5,7 +5,18 @@
  * " accept ", "twd") is refused with the value it probably meant, and a never_disclose string is
  * named by its position, never echoed. Repeats are dropped (they mean nothing twice).
  */
-import { AgentViewSchema, foldText, MandateAllowanceSchema, MandateSchema, SecretAmountSchema, WritableKindSchema, type AgentView, type MandateAllowance, type MandateMoney, type SecretAmount } from "../owner/index.js";
+import {
+  AgentViewSchema,
+  foldText,
+  MandateAllowanceSchema,
+  MandateSchema,
+  SecretAmountSchema,
+  WritableKindSchema,
+  type AgentView,
+  type MandateAllowance,
+  type MandateMoney,
+  type SecretAmount,
+} from "../owner/index.js";
 import { CategorySchema, TableIdSchema } from "../protocol/index.js";
 import type { z } from "zod";
 import { integer, optional, type Parsed } from "./args.js";
@@ -21,7 +32,9 @@ export function confirmKinds(parsed: Parsed): string[] {
   for (const given of strings(parsed.values["require-confirm"])) {
     if (kinds.includes(given)) continue;
     const near = kinds.find((kind) => kind === given.trim().toLowerCase());
-    throw new UsageError(`--require-confirm "${given}" is not a kind${near === undefined ? "" : `; did you mean ${near}?`} (kinds: ${kinds.join(", ")})`);
+    throw new UsageError(
+      `--require-confirm "${given}" is not a kind${near === undefined ? "" : `; did you mean ${near}?`} (kinds: ${kinds.join(", ")})`,
+    );
   }
   return unique(strings(parsed.values["require-confirm"]));
 }
@@ -34,8 +47,14 @@ export function confirmKinds(parsed: Parsed): string[] {
 export function neverDisclose(parsed: Parsed): string[] {
   const given = strings(parsed.values["never-disclose"]);
   given.forEach((text, i) => {
-    if (foldText(text).trim() === "") throw new UsageError(`--never-disclose #${i + 1} is empty (or only spaces and invisible characters): it would match nothing`);
-    if (text.trim() !== text) throw new UsageError(`--never-disclose #${i + 1} has spaces around it, and the check would look for them too (so the text followed by a comma would pass); give it without them`);
+    if (foldText(text).trim() === "")
+      throw new UsageError(
+        `--never-disclose #${i + 1} is empty (or only spaces and invisible characters): it would match nothing`,
+      );
+    if (text.trim() !== text)
+      throw new UsageError(
+        `--never-disclose #${i + 1} has spaces around it, and the check would look for them too (so the text followed by a comma would pass); give it without them`,
+      );
   });
   const list = unique(given);
   const checked = MandateSchema.shape.never_disclose.safeParse(list);
@@ -56,7 +75,8 @@ export function mandateMoney(parsed: Parsed): MandateMoney | undefined {
   if (floor !== undefined && cap === undefined) throw new UsageError("--floor needs --cap and --currency");
   const currency = currencyFlag(parsed);
   if (cap === undefined || currency === undefined) return undefined;
-  if (floor !== undefined && floor > cap) throw new UsageError(`--floor ${floor} is above --cap ${cap}: no amount could be committed`);
+  if (floor !== undefined && floor > cap)
+    throw new UsageError(`--floor ${floor} is above --cap ${cap}: no amount could be committed`);
   return { currency, cap, ...(floor === undefined ? {} : { floor }) };
 }
 
@@ -69,7 +89,11 @@ export function mandateAllowance(parsed: Parsed, money: MandateMoney | undefined
     return undefined;
   }
   if (!money) throw new UsageError("--allowance needs --cap and --currency: it is counted in the money's currency");
-  const checked = MandateAllowanceSchema.safeParse({ currency: money.currency, total, ...(open === undefined ? {} : { open }) });
+  const checked = MandateAllowanceSchema.safeParse({
+    currency: money.currency,
+    total,
+    ...(open === undefined ? {} : { open }),
+  });
   if (!checked.success) throw new UsageError(`--allowance-open: ${checked.error.issues[0]!.message}`);
   return checked.data;
 }

@@ -52,7 +52,12 @@ export class Output {
   /** Reports an error: code, message and hint; JSON envelope under --json. A usage error's hint names `command`'s help when it is known. */
   error(error: unknown, command?: string): void {
     const { code, message, details } = describe(error);
-    const hint = error instanceof TrestleError ? hintFor(error.code) : error instanceof UsageError ? `run trestle help${command === undefined ? "" : ` ${command}`}` : undefined;
+    const hint =
+      error instanceof TrestleError
+        ? hintFor(error.code)
+        : error instanceof UsageError
+          ? `run trestle help${command === undefined ? "" : ` ${command}`}`
+          : undefined;
     if (this.json) {
       const body: Record<string, unknown> = { code, message };
       if (details !== undefined) body.details = details;
@@ -66,7 +71,8 @@ export class Output {
 }
 
 function describe(error: unknown): { code: string; message: string; details?: Record<string, unknown> } {
-  if (error instanceof TrestleError) return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  if (error instanceof TrestleError)
+    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
   if (error instanceof UsageError) return { code: "E_USAGE", message: error.message };
   const message = error instanceof Error ? error.message : String(error);
   return { code: "E_BUG", message: `unexpected failure (a bug in trestle): ${message}` };

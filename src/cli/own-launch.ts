@@ -17,14 +17,17 @@ const NPX_CACHE = /^(.*[\\/]_npx[\\/][^\\/]+)[\\/]node_modules[\\/]/;
 
 /** The program and arguments that start the `trestle` whose launcher is `script` (process.argv[1]), with no command yet. */
 export function ownLaunch(script: string | undefined): Launch {
-  if (script === undefined) throw new UsageError("cannot tell which script is running; pass the path to bin/trestle.mjs yourself");
+  if (script === undefined)
+    throw new UsageError("cannot tell which script is running; pass the path to bin/trestle.mjs yourself");
   const launcher = realpathSync(script);
   const npx = NPX_CACHE.exec(launcher);
   if (!npx) return { command: process.execPath, args: [launcher] };
   const name = readJson(join(dirname(dirname(launcher)), "package.json"))?.name;
   const spec = typeof name === "string" ? readJson(join(npx[1]!, "package.json"))?.dependencies?.[name] : undefined;
   if (typeof spec !== "string") {
-    throw new UsageError(`this trestle runs from npx's cache (${npx[1]}), which npm may empty, and npx's record of where it came from is unreadable: install it (npm install -g <relay>/trestle-<version>.tgz) and print the config again`);
+    throw new UsageError(
+      `this trestle runs from npx's cache (${npx[1]}), which npm may empty, and npx's record of where it came from is unreadable: install it (npm install -g <relay>/trestle-<version>.tgz) and print the config again`,
+    );
   }
   return { command: "npx", args: ["--yes", "--prefer-offline", "--package", spec, "trestle"] };
 }

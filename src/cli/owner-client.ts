@@ -11,7 +11,13 @@ import { UsageError } from "./exit.js";
 /** The owner's name, their key's signer, and an OwnerClient signing with that key, for the pinned relay. */
 export async function ownerClientOf(ctx: Context): Promise<{ owner: string; signer: Signer; client: OwnerClient }> {
   const { owner, key } = await ctx.owner();
-  const client = await openOwner({ relay: ctx.http(), signer: key.signer, home: ctx.home, clock: ctx.io.clock, onFirstUse: ctx.firstUse });
+  const client = await openOwner({
+    relay: ctx.http(),
+    signer: key.signer,
+    home: ctx.home,
+    clock: ctx.io.clock,
+    onFirstUse: ctx.firstUse,
+  });
   return { owner, signer: key.signer, client };
 }
 

@@ -17,7 +17,11 @@ import type { Sent } from "../owner/index.js";
 
 /** --amount, --currency and --text. */
 export const TERMS_FLAGS: Flags = {
-  amount: { type: "string", value: "N", help: "the amount as an integer in the currency's minor units (2,800.00 TWD is 280000)" },
+  amount: {
+    type: "string",
+    value: "N",
+    help: "the amount as an integer in the currency's minor units (2,800.00 TWD is 280000)",
+  },
   currency: { type: "string", value: "CODE", help: "ISO 4217 currency of the amount (e.g. TWD, USD, JPY)" },
   text: { type: "string", value: "TEXT", help: "the terms in words (what, where, when)" },
 };
@@ -26,14 +30,24 @@ export const TERMS_FLAGS: Flags = {
 export async function guardedSeat(ctx: Context): Promise<GuardedSeat> {
   const table = ctx.tableId();
   const { seat, key } = await ctx.seat();
-  return new GuardedSeat({ client: await ctx.table(table), seat, signer: key.signer, home: ctx.home, clock: ctx.io.clock });
+  return new GuardedSeat({
+    client: await ctx.table(table),
+    seat,
+    signer: key.signer,
+    home: ctx.home,
+    clock: ctx.io.clock,
+  });
 }
 
 /** `transcript` to show; a REFUTED one is refused (exit 4) with E_REFUTED, the first bad seq and why (one that caught the relay is already E_FORK: readTranscript). */
 export function unrefuted(transcript: Transcript): Transcript {
   const { verdict, refuted } = transcript.report;
   if (verdict !== "REFUTED") return transcript;
-  throw new TrestleError("E_REFUTED", `the table's transcript is REFUTED at ${refuted?.seq ?? "?"}: ${refuted?.reason ?? "no reason given"}`, { ...refuted });
+  throw new TrestleError(
+    "E_REFUTED",
+    `the table's transcript is REFUTED at ${refuted?.seq ?? "?"}: ${refuted?.reason ?? "no reason given"}`,
+    { ...refuted },
+  );
 }
 
 /** The terms the flags give; a usage error for a --currency that is not a code, E_SCHEMA naming the field when the terms are not flat, exact terms. */
@@ -41,12 +55,26 @@ export function termsFrom(ctx: Context): Terms {
   const amount = integer(ctx.args, "amount");
   const currency = currencyFlag(ctx.args);
   const text = optional(ctx.args, "text");
-  return parseOrThrow(TermsSchema, { ...(amount === undefined ? {} : { amount }), ...(currency === undefined ? {} : { currency }), ...(text === undefined ? {} : { text }) }, "terms");
+  return parseOrThrow(
+    TermsSchema,
+    {
+      ...(amount === undefined ? {} : { amount }),
+      ...(currency === undefined ? {} : { currency }),
+      ...(text === undefined ? {} : { text }),
+    },
+    "terms",
+  );
 }
 
 /** Prints that `label` was written as an entry, with its message hash. */
 export function printSent(ctx: Context, label: string, sent: Sent): void {
-  ctx.out.result([`${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), message ${sent.message_sha256.slice(0, 12)}…`, ...standingDealLines(sent)], sent);
+  ctx.out.result(
+    [
+      `${label} written as entry #${sent.seq} (head ${headRef(sent.head)}), message ${sent.message_sha256.slice(0, 12)}…`,
+      ...standingDealLines(sent),
+    ],
+    sent,
+  );
 }
 
 /** An amount in words: "2,800.00 TWD". */
@@ -61,7 +89,12 @@ export function roomVerb(
   name: string,
   summary: string,
   shape: { args: string[]; flags?: Flags },
-  build: (ctx: Context, named: string[], resolve: (ref: string, what: RoomRef) => Promise<string>, seat: GuardedSeat) => SeatSubmission | Promise<SeatSubmission>,
+  build: (
+    ctx: Context,
+    named: string[],
+    resolve: (ref: string, what: RoomRef) => Promise<string>,
+    seat: GuardedSeat,
+  ) => SeatSubmission | Promise<SeatSubmission>,
 ): Command {
   return {
     name: `room ${name}`,

@@ -21,9 +21,15 @@ import { witnessReport, witnessRule } from "./witness-report.js";
 export async function verifyProofFile(ctx: Context, path: string): Promise<ExitCode> {
   const proof = parseEntryProof(readJsonFile(path, "the proof file"));
   const given = optional(ctx.args, "relay-key");
-  if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
+  if (given !== undefined && !PublicKeySchema.safeParse(given).success)
+    throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
   const relayKey = given ?? (new PinStore(ctx.home).pins(proof.relay_key) ? proof.relay_key : undefined);
-  if (relayKey === undefined) throw new TrestleError("E_RELAY_KEY", `the proof's relay key ${proof.relay_key} is not pinned here; pass --relay-key with a key you trust`, { relay_key: proof.relay_key });
+  if (relayKey === undefined)
+    throw new TrestleError(
+      "E_RELAY_KEY",
+      `the proof's relay key ${proof.relay_key} is not pinned here; pass --relay-key with a key you trust`,
+      { relay_key: proof.relay_key },
+    );
   const proven = await verifyEntryProof(proof, relayKey);
   const rule = witnessRule(ctx);
   const policy = await witnessReport(proven, proof.checkpoint, rule);

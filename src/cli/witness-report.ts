@@ -12,7 +12,11 @@ import { UsageError } from "./exit.js";
 
 /** The --witness and --witness-k flags. */
 export const WITNESS_FLAGS: Flags = {
-  witness: { type: "string", value: "KEY,…", help: "witness cosignature keys (tlog-cosignature) to count on the checkpoint" },
+  witness: {
+    type: "string",
+    value: "KEY,…",
+    help: "witness cosignature keys (tlog-cosignature) to count on the checkpoint",
+  },
   "witness-k": { type: "string", value: "K", help: "how many of the --witness keys must have cosigned (default: all)" },
 };
 
@@ -25,14 +29,19 @@ export interface WitnessRule {
 /** The policy of --witness KEY,… and --witness-k K (default: every key), else the config's `witnesses` when given, else none (no keys, k 0). */
 export function witnessRule(ctx: Context, config?: Witnesses): WitnessRule {
   const keys = (optional(ctx.args, "witness") ?? "").split(",").filter((key) => key !== "");
-  if (keys.length === 0 && config && ctx.args.values["witness-k"] === undefined) return { keys: config.list.map((w) => w.key), k: config.k };
+  if (keys.length === 0 && config && ctx.args.values["witness-k"] === undefined)
+    return { keys: config.list.map((w) => w.key), k: config.k };
   const k = integer(ctx.args, "witness-k", keys.length)!;
   if (k > keys.length) throw new UsageError(`--witness-k ${k} is more than the ${keys.length} --witness keys given`);
   return { keys, k };
 }
 
 /** The witnesses of `rule` whose cosignature on `note` verifies, whether the policy is met, and the line saying so. */
-export async function witnessReport(opened: { others: readonly NoteSignature[] }, note: string, rule: WitnessRule): Promise<{ witnessed: WitnessedBy[]; met: boolean; line: string }> {
+export async function witnessReport(
+  opened: { others: readonly NoteSignature[] },
+  note: string,
+  rule: WitnessRule,
+): Promise<{ witnessed: WitnessedBy[]; met: boolean; line: string }> {
   const policy = await witnessPolicy(opened, note, rule.keys, rule.k);
   const others = opened.others.map((s) => s.name);
   const witnessed = policy.witnessed.map((w) => `${w.name} (at ${new Date(w.time * 1000).toISOString()})`);
@@ -70,16 +79,38 @@ export interface MirroredFrom {
  * The lines and JSON of `verify` for the config's `witnesses`; `read` is the relay's checkpoint now (online), checked against
  * --witness/--witness-k or else the config's policy, or the relay holding the table when the relay read only mirrors it.
  */
-export async function tableWitnesses(ctx: Context, witnesses: Witnesses, read?: CheckpointRead | MirroredFrom): Promise<{ lines: string[]; json: TableWitnesses }> {
+export async function tableWitnesses(
+  ctx: Context,
+  witnesses: Witnesses,
+  read?: CheckpointRead | MirroredFrom,
+): Promise<{ lines: string[]; json: TableWitnesses }> {
   const list = witnesses.list.map((w) => ({ name: witnessName(w), key: w.key, url: w.url }));
-  const lines = [`witnesses named by the config (policy: ${witnesses.k} of ${list.length}): ${list.map((w) => `${w.name} <${w.url}>`).join(", ")}`];
-  if (!read) return { lines: [...lines, "check who cosigned its checkpoint online: trestle checkpoint --table <id>"], json: { k: witnesses.k, list } };
+  const lines = [
+    `witnesses named by the config (policy: ${witnesses.k} of ${list.length}): ${list.map((w) => `${w.name} <${w.url}>`).join(", ")}`,
+  ];
+  if (!read)
+    return {
+      lines: [...lines, "check who cosigned its checkpoint online: trestle checkpoint --table <id>"],
+      json: { k: witnesses.k, list },
+    };
   if ("mirror" in read) {
     const where = `trestle checkpoint --table ${read.table} --relay ${read.url ?? "<its URL>"}`;
-    lines.push(`relay ${read.mirror} only mirrors the table and serves no checkpoint: read it where relay ${read.relay} holds the table: ${where}`);
-    return { lines, json: { k: witnesses.k, list, mirror_of: { relay: read.relay, ...(read.url === undefined ? {} : { url: read.url }) } } };
+    lines.push(
+      `relay ${read.mirror} only mirrors the table and serves no checkpoint: read it where relay ${read.relay} holds the table: ${where}`,
+    );
+    return {
+      lines,
+      json: {
+        k: witnesses.k,
+        list,
+        mirror_of: { relay: read.relay, ...(read.url === undefined ? {} : { url: read.url }) },
+      },
+    };
   }
   const policy = await witnessReport(read, read.note, witnessRule(ctx, witnesses));
   lines.push(`the relay's checkpoint at size ${read.size}: ${policy.line}`);
-  return { lines, json: { k: witnesses.k, list, checkpoint: { size: read.size, witnessed: policy.witnessed, met: policy.met } } };
+  return {
+    lines,
+    json: { k: witnesses.k, list, checkpoint: { size: read.size, witnessed: policy.witnessed, met: policy.met } },
+  };
 }

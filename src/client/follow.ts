@@ -34,7 +34,11 @@ export class ChainFollower {
     private readonly tracker: HeadTracker,
     anchor: ChainPoint = GENESIS,
   ) {
-    if (!tracker.trusts(anchor)) throw new TrestleError("E_BAD_RESPONSE", `entry ${anchor.seq} with that link is not a point this client verified`);
+    if (!tracker.trusts(anchor))
+      throw new TrestleError(
+        "E_BAD_RESPONSE",
+        `entry ${anchor.seq} with that link is not a point this client verified`,
+      );
     this.point = { ...anchor };
   }
 
@@ -47,14 +51,17 @@ export class ChainFollower {
   accept(items: readonly (Entry | HiddenEntry)[]): (Entry | HiddenEntry)[] {
     for (const item of items) {
       const seq = this.point.seq + 1;
-      if (item.seq !== seq) throw new TrestleError("E_BAD_RESPONSE", `expected entry ${seq} from the relay, got ${item.seq}`);
+      if (item.seq !== seq)
+        throw new TrestleError("E_BAD_RESPONSE", `expected entry ${seq} from the relay, got ${item.seq}`);
       if (isEntry(item) && item.table !== this.tracker.table) {
         throw new TrestleError("E_BAD_RESPONSE", `entry ${seq} belongs to table "${item.table}"`);
       }
       const leaf = isEntry(item) ? leafOf(item) : item.leaf;
-      if (leaf !== item.leaf) throw new TrestleError("E_BAD_RESPONSE", `entry ${seq}'s content does not match its leaf hash`);
+      if (leaf !== item.leaf)
+        throw new TrestleError("E_BAD_RESPONSE", `entry ${seq}'s content does not match its leaf hash`);
       const link = linkOf(this.point.link, leaf);
-      if (isEntry(item) && item.link !== link) throw this.tracker.chainBreak(seq, `entry ${seq}'s link does not follow the chain`);
+      if (isEntry(item) && item.link !== link)
+        throw this.tracker.chainBreak(seq, `entry ${seq}'s link does not follow the chain`);
       this.tracker.recordLink(seq, link);
       this.point = { seq, link };
     }
@@ -64,7 +71,10 @@ export class ChainFollower {
   /** After a batch: a head at the current position must carry its link (a head further on is checked when reached). */
   checkHead(head: SignedHead): void {
     if (head.seq < this.point.seq) {
-      throw new TrestleError("E_BAD_RESPONSE", `the relay sent entries up to ${this.point.seq} with an older head (${head.seq})`);
+      throw new TrestleError(
+        "E_BAD_RESPONSE",
+        `the relay sent entries up to ${this.point.seq} with an older head (${head.seq})`,
+      );
     }
   }
 }

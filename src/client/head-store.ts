@@ -9,7 +9,15 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod";
-import { EvidenceSchema, PublicKeySchema, SignedHeadSchema, TableIdSchema, TrestleError, type Evidence, type SignedHead } from "../protocol/index.js";
+import {
+  EvidenceSchema,
+  PublicKeySchema,
+  SignedHeadSchema,
+  TableIdSchema,
+  TrestleError,
+  type Evidence,
+  type SignedHead,
+} from "../protocol/index.js";
 import { readJsonFile, writeAtomically } from "./files.js";
 import { sameEvidence, type HeadStore } from "./heads.js";
 import { systemClock, type Clock } from "./random.js";
@@ -95,7 +103,10 @@ export class FileHeadStore implements HeadStore {
     const held = this.load(relay, table);
     if (items.length === 0 && held === null) return null;
     const cleared: ClearedFile = { version: 1, cleared_at: this.clock(), held, items };
-    writeAtomically(join(this.home, "heads", relay, "cleared", `${table}.${cleared.cleared_at}.json`), JSON.stringify(cleared, null, 2) + "\n");
+    writeAtomically(
+      join(this.home, "heads", relay, "cleared", `${table}.${cleared.cleared_at}.json`),
+      JSON.stringify(cleared, null, 2) + "\n",
+    );
     rmSync(this.evidencePath(relay, table), { force: true });
     rmSync(this.headPath(relay, table), { force: true });
     return cleared;
@@ -118,7 +129,8 @@ export class FileHeadStore implements HeadStore {
     if (!file.exists) return [];
     const parsed = EvidenceFileSchema.safeParse(file.value);
     // Evidence is never dropped silently: a damaged file is an error the owner must look at.
-    if (!parsed.success) throw new TrestleError("E_KEY_FILE", `${path} is not a trestle evidence file; move it aside to go on`);
+    if (!parsed.success)
+      throw new TrestleError("E_KEY_FILE", `${path} is not a trestle evidence file; move it aside to go on`);
     return parsed.data.items;
   }
 

@@ -14,7 +14,15 @@
  * custody passed from there (follow-custody.ts), so a move never looks like a fork and a relay
  * cannot take a table over by serving it.
  */
-import { EvidenceSchema, GENESIS_LINK, TrestleError, verifyHeadSignature, type Evidence, type HeadRef, type SignedHead } from "../protocol/index.js";
+import {
+  EvidenceSchema,
+  GENESIS_LINK,
+  TrestleError,
+  verifyHeadSignature,
+  type Evidence,
+  type HeadRef,
+  type SignedHead,
+} from "../protocol/index.js";
 
 export type { Evidence } from "../protocol/index.js";
 
@@ -74,7 +82,12 @@ export function evidenceOf(error: unknown): Evidence | undefined {
 
 /** Whether two pieces of evidence are the same finding (same kind, seq and signed heads). */
 export function sameEvidence(a: Evidence, b: Evidence): boolean {
-  return a.kind === b.kind && a.table === b.table && a.seq === b.seq && a.heads.map((h) => h.sig).join() === b.heads.map((h) => h.sig).join();
+  return (
+    a.kind === b.kind &&
+    a.table === b.table &&
+    a.seq === b.seq &&
+    a.heads.map((h) => h.sig).join() === b.heads.map((h) => h.sig).join()
+  );
 }
 
 /** Tracks one table's heads against one pinned relay key. */
@@ -127,7 +140,8 @@ export class HeadTracker {
 
   /** Adopts `head` of this relay once the caller verified that its chain continues a past relay's held head through authorised custody. */
   async acceptCustody(head: SignedHead): Promise<void> {
-    if (!(await this.genuine([head]))) throw new TrestleError("E_BAD_RESPONSE", `the head at ${head.seq} is not this relay's for ${this.table}`);
+    if (!(await this.genuine([head])))
+      throw new TrestleError("E_BAD_RESPONSE", `the head at ${head.seq} is not this relay's for ${this.table}`);
     this.adopt(head, true);
   }
 
@@ -159,7 +173,8 @@ export class HeadTracker {
   /** The newest signed head seen beyond the held one, not yet chained from it; null when there is none. */
   get ahead(): SignedHead | null {
     let newest: SignedHead | null = null;
-    for (const head of this.signed.values()) if (head.seq > (this.adopted?.seq ?? 0) && head.seq > (newest?.seq ?? 0)) newest = head;
+    for (const head of this.signed.values())
+      if (head.seq > (this.adopted?.seq ?? 0) && head.seq > (newest?.seq ?? 0)) newest = head;
     return newest;
   }
 
@@ -202,16 +217,25 @@ export class HeadTracker {
   async observe(head: SignedHead, currentSince?: SignedHead | null): Promise<void> {
     this.assertClean();
     if (head.relay !== this.relayKey) {
-      throw new TrestleError("E_RELAY_KEY", `a head for ${head.table} is signed by ${head.relay}, not the pinned relay key ${this.relayKey}`);
+      throw new TrestleError(
+        "E_RELAY_KEY",
+        `a head for ${head.table} is signed by ${head.relay}, not the pinned relay key ${this.relayKey}`,
+      );
     }
-    if (head.table !== this.table) throw new TrestleError("E_BAD_RESPONSE", `a head for table "${head.table}" arrived for "${this.table}"`);
-    if (!(await verifyHeadSignature(head))) throw new TrestleError("E_BAD_RESPONSE", `the relay's head at ${head.seq} has a bad signature`);
+    if (head.table !== this.table)
+      throw new TrestleError("E_BAD_RESPONSE", `a head for table "${head.table}" arrived for "${this.table}"`);
+    if (!(await verifyHeadSignature(head)))
+      throw new TrestleError("E_BAD_RESPONSE", `the relay's head at ${head.seq} has a bad signature`);
     const same = this.signed.get(head.seq);
     if (same && same.link !== head.link) throw this.caught(fork(same, head));
     const link = this.links.get(head.seq);
     if (link !== undefined && link !== head.link) {
       const committed = this.committing(head.seq);
-      throw this.caught(committed ? fork(committed, head, `disagrees with the chain its head at ${committed.seq} commits to`) : chainFork(head, null));
+      throw this.caught(
+        committed
+          ? fork(committed, head, `disagrees with the chain its head at ${committed.seq} commits to`)
+          : chainFork(head, null),
+      );
     }
     if (currentSince && head.seq < currentSince.seq) throw this.caught(truncation(currentSince, head));
     if (!this.awaitingCustody && (link === head.link || this.adopted === null)) this.adopt(head, true);
@@ -223,7 +247,8 @@ export class HeadTracker {
     const head = this.signed.get(seq);
     if (head && head.link !== link) throw this.caught(chainFork(head, this.beyond(seq)));
     const known = this.links.get(seq);
-    if (known !== undefined && known !== link) throw this.chainBreak(seq + 1, `the relay sent two different chains up to entry ${seq}`);
+    if (known !== undefined && known !== link)
+      throw this.chainBreak(seq + 1, `the relay sent two different chains up to entry ${seq}`);
     this.links.set(seq, link);
     if (head && !this.awaitingCustody) this.adopt(head, true);
   }

@@ -190,7 +190,10 @@ export class HttpClient {
 
   /** GET /tables/:id/projection?after=N, read as a seat, with the head it was computed at. */
   projection(table: string, reader: Reader, after = 0): Promise<ProjectionResponse> {
-    return this.json(ProjectionResponseSchema, "GET", `/tables/${enc(table)}/projection?after=${after}`, { reader, table });
+    return this.json(ProjectionResponseSchema, "GET", `/tables/${enc(table)}/projection?after=${after}`, {
+      reader,
+      table,
+    });
   }
 
   /** GET /tables/:id/entries?from=&to= (one page of at most LIMITS.page items). */
@@ -246,12 +249,22 @@ export class HttpClient {
       .filter(([, value]) => value !== undefined)
       .map(([name, value]) => `${name}=${encodeURIComponent(String(value))}`)
       .join("&");
-    return this.json(ListingsResponseSchema, "GET", `/tables/${enc(table)}/listings${search === "" ? "" : `?${search}`}`, reader ? { reader, table } : {});
+    return this.json(
+      ListingsResponseSchema,
+      "GET",
+      `/tables/${enc(table)}/listings${search === "" ? "" : `?${search}`}`,
+      reader ? { reader, table } : {},
+    );
   }
 
   /** GET /tables/:id/matches/:seq: a market's match, the citation its room's config carries and its room's id, read as `reader` (unsigned only at a public market). */
   match(table: string, seq: number, reader?: Reader): Promise<MatchResponse> {
-    return this.json(MatchResponseSchema, "GET", `/tables/${enc(table)}/matches/${seq}`, reader ? { reader, table } : {});
+    return this.json(
+      MatchResponseSchema,
+      "GET",
+      `/tables/${enc(table)}/matches/${seq}`,
+      reader ? { reader, table } : {},
+    );
   }
 
   /** POST /tables/:id/group-codes: the market creator's signed request for a code that binds one chat group (docs/SPEC.md §5.15 "Groups"). */
@@ -296,7 +309,12 @@ export class HttpClient {
 
   /** POST /tables/:id/questions/:q/answer: the seat's owner's signed answer. */
   answerQuestion(table: string, request: AnswerRequest): Promise<OwnerAnswer> {
-    return this.json(OwnerAnswerSchema, "POST", `/tables/${enc(table)}/questions/${enc(request.answer.question)}/answer`, { body: request });
+    return this.json(
+      OwnerAnswerSchema,
+      "POST",
+      `/tables/${enc(table)}/questions/${enc(request.answer.question)}/answer`,
+      { body: request },
+    );
   }
 
   /** POST /tables/:id/instructions: the seat's owner's signed instruction to it. */
@@ -306,7 +324,10 @@ export class HttpClient {
 
   /** GET /tables/:id/instructions?after=N: the reading seat's own instructions numbered after N. */
   instructions(table: string, reader: Reader, after = 0): Promise<InstructionList> {
-    return this.json(InstructionListSchema, "GET", `/tables/${enc(table)}/instructions?after=${after}`, { reader, table });
+    return this.json(InstructionListSchema, "GET", `/tables/${enc(table)}/instructions?after=${after}`, {
+      reader,
+      table,
+    });
   }
 
   /** POST /tables/:id/delete: the creator's signed delete (docs/SPEC.md §6.6); the same request again gets the same answer. */
@@ -360,7 +381,10 @@ export class HttpClient {
     const parsed = schema.safeParse(parseJson(response.text));
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new TrestleError("E_BAD_RESPONSE", `${method} ${path}: the relay's answer does not match the protocol${issue ? ` (${issue.path.join(".")}: ${issue.message})` : ""}`);
+      throw new TrestleError(
+        "E_BAD_RESPONSE",
+        `${method} ${path}: the relay's answer does not match the protocol${issue ? ` (${issue.path.join(".")}: ${issue.message})` : ""}`,
+      );
     }
     return parsed.data;
   }
@@ -375,7 +399,8 @@ export class HttpClient {
         if (method === "GET" && attempt === 0 && error instanceof ConnectionClosed) continue;
         if (error instanceof ConnectionClosed) throw error.refusal;
         const wait = error instanceof TrestleError ? retryAfterOf(error) : null;
-        if (wait === null || options.retry === false || attempt >= policy.attempts || wait > policy.maxWaitMs) throw error;
+        if (wait === null || options.retry === false || attempt >= policy.attempts || wait > policy.maxWaitMs)
+          throw error;
         policy.onWait?.(wait, `${method} ${path.split("?")[0]}`);
         await (policy.sleep ?? sleep)(wait);
       }
@@ -417,7 +442,14 @@ export class HttpClient {
       throw withRetryAfter(new TrestleError(code, message, details), retryAfter);
     }
     // A 429 from something in front of the relay (its host's own limits) still means "wait".
-    if (status === 429) throw withRetryAfter(new TrestleError("E_RATE_LIMITED", `${method} ${path}: HTTP 429 from the relay's host, without a trestle error envelope`), retryAfter);
+    if (status === 429)
+      throw withRetryAfter(
+        new TrestleError(
+          "E_RATE_LIMITED",
+          `${method} ${path}: HTTP 429 from the relay's host, without a trestle error envelope`,
+        ),
+        retryAfter,
+      );
     throw new TrestleError("E_BAD_RESPONSE", `${method} ${path}: HTTP ${status} without a trestle error envelope`);
   }
 }
@@ -441,7 +473,11 @@ interface SendOptions {
 /** A rate-limit refusal with `details.retry_after_ms` taken from `Retry-After` when the envelope has no wait of its own. */
 function withRetryAfter(error: TrestleError, retryAfterMs: number | null): TrestleError {
   if (error.code !== "E_RATE_LIMITED" || retryAfterOf(error) !== null || retryAfterMs === null) return error;
-  return new TrestleError(error.code, error.message, { ...error.details, limit: String(error.details?.limit ?? "http_429"), retry_after_ms: retryAfterMs });
+  return new TrestleError(error.code, error.message, {
+    ...error.details,
+    limit: String(error.details?.limit ?? "http_429"),
+    retry_after_ms: retryAfterMs,
+  });
 }
 
 /** `Retry-After` in ms: delay-seconds only (an HTTP date is not used by trestle relays); null when absent or not a number. */

@@ -39,10 +39,22 @@ export interface LoadedKey {
  * A forced write removes the old entry and creates a new file, never writing through it: a symlink
  * there (its target) or a file others could read gets nothing of the new seed.
  */
-export async function createKeyFile(path: string, role: KeyRole, name: string, options: { force?: boolean; seed?: Uint8Array } = {}): Promise<LoadedKey> {
+export async function createKeyFile(
+  path: string,
+  role: KeyRole,
+  name: string,
+  options: { force?: boolean; seed?: Uint8Array } = {},
+): Promise<LoadedKey> {
   const seed = options.seed ?? randomSeed();
   const signer = await (await ed25519()).signer(seed);
-  const file: KeyFile = { type: "trestle-key", version: 1, role, name, seed: toBase64url(seed), public_key: signer.publicKeyText };
+  const file: KeyFile = {
+    type: "trestle-key",
+    version: 1,
+    role,
+    name,
+    seed: toBase64url(seed),
+    public_key: signer.publicKeyText,
+  };
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   try {
     if (options.force) rmSync(path, { force: true });
@@ -58,7 +70,11 @@ export async function createKeyFile(path: string, role: KeyRole, name: string, o
 }
 
 /** The key file at `path`, read, or created (mode 0600) when there is none yet: `trestle join` and `trestle_join` seat a new seat key this way. */
-export async function loadOrCreateKeyFile(path: string, role: KeyRole, name: string): Promise<{ key: LoadedKey; created: boolean }> {
+export async function loadOrCreateKeyFile(
+  path: string,
+  role: KeyRole,
+  name: string,
+): Promise<{ key: LoadedKey; created: boolean }> {
   if (existsSync(path)) return { key: await readKeyFile(path, role), created: false };
   return { key: await createKeyFile(path, role, name), created: true };
 }
@@ -70,7 +86,8 @@ export async function readKeyFile(path: string, role?: KeyRole): Promise<LoadedK
   const parsed = KeyFileSchema.safeParse(json);
   if (!parsed.success) throw new TrestleError("E_KEY_FILE", `${path} is not a trestle key file`);
   const file = parsed.data;
-  if (role && file.role !== role) throw new TrestleError("E_KEY_FILE", `${path} holds ${article(file.role)} key, not ${article(role)} key`);
+  if (role && file.role !== role)
+    throw new TrestleError("E_KEY_FILE", `${path} holds ${article(file.role)} key, not ${article(role)} key`);
   const signer = await (await ed25519()).signer(fromBase64url(file.seed));
   if (signer.publicKeyText !== file.public_key) {
     throw new TrestleError("E_KEY_FILE", `${path}: its public_key does not belong to its seed`);

@@ -68,9 +68,16 @@ export function marketConfigFor(fields: MarketFields): TableConfig {
 }
 
 /** The config of the room for `match` (read with MarketClient.match), created by `owner` (key `ownerKey`), one side of it: it admits the other side alone and closes at a decision or after `maxEntries` entries (default 500). E_FORBIDDEN when `ownerKey` is neither side. */
-export function matchRoomConfigFor(match: MatchResponse, fields: { owner: string; ownerKey: string; topic?: string; maxEntries?: number }): TableConfig {
+export function matchRoomConfigFor(
+  match: MatchResponse,
+  fields: { owner: string; ownerKey: string; topic?: string; maxEntries?: number },
+): TableConfig {
   const { citation } = match;
-  if (!otherSide(citation, fields.ownerKey)) throw new TrestleError("E_FORBIDDEN", `match ${citation.seq} of ${citation.market} is between ${citation.data.offered_by.owner} and ${citation.data.wanted_by.owner}; your key is neither side`);
+  if (!otherSide(citation, fields.ownerKey))
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `match ${citation.seq} of ${citation.market} is between ${citation.data.offered_by.owner} and ${citation.data.wanted_by.owner}; your key is neither side`,
+    );
   return validateConfig({
     id: match.room,
     topic: fields.topic ?? `Room for match ${citation.seq} of ${citation.market}`,
@@ -107,7 +114,16 @@ export function matchesOf(state: TableState, ownerKey: string): OwnMatch[] {
     const offering = m.offered_by.key === ownerKey;
     if (!offering && m.wanted_by.key !== ownerKey) continue;
     const [mine, theirs, other] = offering ? [m.offer, m.want, m.wanted_by] : [m.want, m.offer, m.offered_by];
-    out.push({ seq: Number(seq), side: offering ? "offer" : "want", mine, theirs, other, quantity: m.quantity, room: m.room, deal: m.deal });
+    out.push({
+      seq: Number(seq),
+      side: offering ? "offer" : "want",
+      mine,
+      theirs,
+      other,
+      quantity: m.quantity,
+      room: m.room,
+      deal: m.deal,
+    });
   }
   return out.sort((a, b) => a.seq - b.seq);
 }
@@ -146,7 +162,11 @@ export class MarketClient {
     const checked = parseOrThrow(ListingQuerySchema, query, "listing query");
     const answer = await this.judged(() => this.client.http.listings(this.table, checked, reader), reader);
     const late = answer.items.find((item) => item.seq > answer.head.seq);
-    if (late) throw new TrestleError("E_BAD_RESPONSE", `listing #${late.seq} is past the head (${answer.head.seq}) it was answered at`);
+    if (late)
+      throw new TrestleError(
+        "E_BAD_RESPONSE",
+        `listing #${late.seq} is past the head (${answer.head.seq}) it was answered at`,
+      );
     return answer;
   }
 
@@ -160,11 +180,17 @@ export class MarketClient {
     await this.client.tracker.checkClean();
     const answer = await this.client.http.match(this.table, seq, reader);
     const { citation } = answer;
-    if (citation.market !== this.table || citation.seq !== seq) throw new TrestleError("E_BAD_RESPONSE", `the relay answered match ${seq} of ${this.table} with the citation of match ${citation.seq} of ${citation.market}`);
+    if (citation.market !== this.table || citation.seq !== seq)
+      throw new TrestleError(
+        "E_BAD_RESPONSE",
+        `the relay answered match ${seq} of ${this.table} with the citation of match ${citation.seq} of ${citation.market}`,
+      );
     const statement = citedHead(citation, this.client.tracker.relayKey);
-    if (!(await verifyStatement(statement.relay, "head", statement, citation.sig))) throw new TrestleError("E_BAD_RESPONSE", `the citation of match ${seq} is not signed by the pinned relay key`);
+    if (!(await verifyStatement(statement.relay, "head", statement, citation.sig)))
+      throw new TrestleError("E_BAD_RESPONSE", `the citation of match ${seq} is not signed by the pinned relay key`);
     const room = matchRoomId(leafOf(citedMatch(citation) as UnchainedEntry));
-    if (answer.room !== room) throw new TrestleError("E_BAD_RESPONSE", `the room of match ${seq} is ${room}, not ${answer.room}`);
+    if (answer.room !== room)
+      throw new TrestleError("E_BAD_RESPONSE", `the room of match ${seq} is ${room}, not ${answer.room}`);
     await this.client.tracker.observe({ ...statement, sig: citation.sig });
     return answer;
   }

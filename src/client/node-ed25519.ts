@@ -6,7 +6,17 @@
  * and must give their answer on every RFC 8032 and Wycheproof vector (test/unit/client/node-ed25519.test.ts).
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { checkLength, concatBytes, isStrongPublicKey, PKCS8_PREFIX, PUBLIC_KEY_BYTES, SEED_BYTES, SIGNATURE_BYTES, toBase64url, type Ed25519 } from "../protocol/index.js";
+import {
+  checkLength,
+  concatBytes,
+  isStrongPublicKey,
+  PKCS8_PREFIX,
+  PUBLIC_KEY_BYTES,
+  SEED_BYTES,
+  SIGNATURE_BYTES,
+  toBase64url,
+  type Ed25519,
+} from "../protocol/index.js";
 
 /** RFC 8410 §4 SubjectPublicKeyInfo of an Ed25519 key: these 12 bytes, then the raw 32-byte key. */
 const SPKI_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00]);
@@ -37,8 +47,14 @@ export const nodeEd25519: Ed25519 = {
     const pkcs8 = Buffer.from(concatBytes(PKCS8_PREFIX, seed));
     const key = createPrivateKey({ key: pkcs8, format: "der", type: "pkcs8" });
     pkcs8.fill(0);
-    const publicKey = new Uint8Array(createPublicKey(key).export({ format: "der", type: "spki" }).subarray(SPKI_PREFIX.length));
-    return { publicKey, publicKeyText: toBase64url(publicKey), sign: async (message) => new Uint8Array(sign(null, message, key)) };
+    const publicKey = new Uint8Array(
+      createPublicKey(key).export({ format: "der", type: "spki" }).subarray(SPKI_PREFIX.length),
+    );
+    return {
+      publicKey,
+      publicKeyText: toBase64url(publicKey),
+      sign: async (message) => new Uint8Array(sign(null, message, key)),
+    };
   },
   async verify(publicKey, message, signature) {
     checkLength(publicKey, PUBLIC_KEY_BYTES, "public key");

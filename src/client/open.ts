@@ -40,7 +40,9 @@ export async function openOwner(options: OpenOwnerOptions): Promise<OwnerClient>
   return new OwnerClient(http.url, options.signer, { now: clock, http });
 }
 
-async function pinned(options: Omit<OpenTableOptions, "table">): Promise<{ http: HttpClient; home: string; clock: Clock; relayKey: string; maxEntries: number }> {
+async function pinned(
+  options: Omit<OpenTableOptions, "table">,
+): Promise<{ http: HttpClient; home: string; clock: Clock; relayKey: string; maxEntries: number }> {
   const clock = options.clock ?? systemClock;
   const http = typeof options.relay === "string" ? new HttpClient({ url: options.relay, clock }) : options.relay;
   const home = options.home ?? trestleHome();

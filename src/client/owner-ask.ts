@@ -46,13 +46,31 @@ export interface AskWaiting {
  * Asks `seat`'s owner and waits until the question is answered or expires; answers its last
  * record. Refused at once with E_NO_ANSWERER when the owner cannot answer now.
  */
-export async function askOwner(http: HttpClient, table: string, seatSigner: Signer, seat: string, ask: Ask, waiting: AskWaiting): Promise<QuestionRecord> {
+export async function askOwner(
+  http: HttpClient,
+  table: string,
+  seatSigner: Signer,
+  seat: string,
+  ask: Ask,
+  waiting: AskWaiting,
+): Promise<QuestionRecord> {
   const seal = waiting.seal ?? (async (plain: string) => plain);
   const text = await seal(parseOrThrow(QuestionStatementSchema.shape.text, ask.text, "question"));
   const choice = QuestionStatementSchema.shape.choices.unwrap().element;
-  const choices = ask.choices === undefined ? undefined : await Promise.all(ask.choices.map((c) => seal(parseOrThrow(choice, c, "choice"))));
+  const choices =
+    ask.choices === undefined
+      ? undefined
+      : await Promise.all(ask.choices.map((c) => seal(parseOrThrow(choice, c, "choice"))));
   const ts = waiting.clock();
-  const request = await signQuestion(seatSigner, { table, seat, question: randomNonce(), text, ...(choices ? { choices } : {}), deadline: ts + ask.wait_ms, ts });
+  const request = await signQuestion(seatSigner, {
+    table,
+    seat,
+    question: randomNonce(),
+    text,
+    ...(choices ? { choices } : {}),
+    deadline: ts + ask.wait_ms,
+    ts,
+  });
   // Posted first, then reported: `asked?.(await …)` would skip the post itself when nobody listens.
   const taken = await http.askOwner(table, request);
   waiting.asked?.(taken);
@@ -68,17 +86,47 @@ export async function askOwner(http: HttpClient, table: string, seatSigner: Sign
 }
 
 /** The owner's signed answer `value` to question `question` of its seat `seat`. */
-export async function answerQuestion(http: HttpClient, table: string, ownerSigner: Signer, owner: string, seat: string, question: string, value: string, clock: Clock): Promise<OwnerAnswer> {
-  return http.answerQuestion(table, await signAnswer(ownerSigner, { table, owner, seat, question, value, ts: clock() }));
+export async function answerQuestion(
+  http: HttpClient,
+  table: string,
+  ownerSigner: Signer,
+  owner: string,
+  seat: string,
+  question: string,
+  value: string,
+  clock: Clock,
+): Promise<OwnerAnswer> {
+  return http.answerQuestion(
+    table,
+    await signAnswer(ownerSigner, { table, owner, seat, question, value, ts: clock() }),
+  );
 }
 
 /** The owner's signed instruction `text` to its seat `seat`. */
-export async function instructSeat(http: HttpClient, table: string, ownerSigner: Signer, owner: string, seat: string, text: string, clock: Clock): Promise<InstructionResponse> {
-  return http.instruct(table, await signInstruction(ownerSigner, { table, owner, seat, text, nonce: randomNonce(), ts: clock() }));
+export async function instructSeat(
+  http: HttpClient,
+  table: string,
+  ownerSigner: Signer,
+  owner: string,
+  seat: string,
+  text: string,
+  clock: Clock,
+): Promise<InstructionResponse> {
+  return http.instruct(
+    table,
+    await signInstruction(ownerSigner, { table, owner, seat, text, nonce: randomNonce(), ts: clock() }),
+  );
 }
 
 /** The seat's instructions numbered after `after`, each owner-signed one checked against `ownerKey` when given (E_BAD_SIGNATURE otherwise). */
-export async function readInstructions(http: HttpClient, table: string, seatSigner: Signer, seat: string, after: number, ownerKey?: string): Promise<InstructionList> {
+export async function readInstructions(
+  http: HttpClient,
+  table: string,
+  seatSigner: Signer,
+  seat: string,
+  after: number,
+  ownerKey?: string,
+): Promise<InstructionList> {
   const list = await http.instructions(table, { signer: seatSigner, as: { seat } }, after);
   if (ownerKey !== undefined) for (const item of list.instructions) await checkInstruction(item, ownerKey, seat);
   return list;
@@ -96,7 +144,11 @@ async function checkAnswer(answer: OwnerAnswer, ownerKey: string): Promise<void>
 async function checkInstruction(item: OwnerInstruction, ownerKey: string, seat: string): Promise<void> {
   if (!item.verified) return;
   const { instruction, sig } = item;
-  if (instruction.text !== item.text || instruction.seat !== seat || !(await verifyStatement(ownerKey, "instruction", instruction, sig))) {
+  if (
+    instruction.text !== item.text ||
+    instruction.seat !== seat ||
+    !(await verifyStatement(ownerKey, "instruction", instruction, sig))
+  ) {
     throw new TrestleError("E_BAD_SIGNATURE", "an instruction marked verified is not signed by the owner's key");
   }
 }

@@ -15,7 +15,14 @@ export async function signBindCode(
   signer: Signer,
   fields: { platform: ChatPlatform; lang: Lang; nonce: string; now: number },
 ): Promise<BindRequest> {
-  const statement = { action: "code" as const, owner_key: signer.publicKeyText, platform: fields.platform, lang: fields.lang, nonce: fields.nonce, ts: fields.now };
+  const statement = {
+    action: "code" as const,
+    owner_key: signer.publicKeyText,
+    platform: fields.platform,
+    lang: fields.lang,
+    nonce: fields.nonce,
+    ts: fields.now,
+  };
   return { statement, sig: await signStatement(signer, "bind", statement) };
 }
 
@@ -24,13 +31,29 @@ export async function signUnbind(
   signer: Signer,
   fields: { platform: ChatPlatform; account: string; nonce: string; now: number },
 ): Promise<BindRequest> {
-  const statement = { action: "unbind" as const, owner_key: signer.publicKeyText, platform: fields.platform, account: fields.account, nonce: fields.nonce, ts: fields.now };
+  const statement = {
+    action: "unbind" as const,
+    owner_key: signer.publicKeyText,
+    platform: fields.platform,
+    account: fields.account,
+    nonce: fields.nonce,
+    ts: fields.now,
+  };
   return { statement, sig: await signStatement(signer, "bind", statement) };
 }
 
 /** The `Authorization` header value for an owner read of `path` (with query) at `now`. */
-export function signOwnerAuth(signer: Signer, fields: { method: "GET" | "POST"; path: string; now: number }): Promise<string> {
-  return authorizationHeader(signer, { scope: "owner_http", owner_key: signer.publicKeyText, method: fields.method, path: fields.path, ts: fields.now });
+export function signOwnerAuth(
+  signer: Signer,
+  fields: { method: "GET" | "POST"; path: string; now: number },
+): Promise<string> {
+  return authorizationHeader(signer, {
+    scope: "owner_http",
+    owner_key: signer.publicKeyText,
+    method: fields.method,
+    path: fields.path,
+    ts: fields.now,
+  });
 }
 
 /** An owner-signed pause or resume of `table`, as owner `owner` of that table. */
@@ -38,7 +61,13 @@ export async function signControl(
   signer: Signer,
   fields: { table: string; owner: string; action: ControlAction; nonce: string },
 ): Promise<ControlRequest> {
-  const control = { scope: "table_control" as const, table: fields.table, owner: fields.owner, action: fields.action, nonce: fields.nonce };
+  const control = {
+    scope: "table_control" as const,
+    table: fields.table,
+    owner: fields.owner,
+    action: fields.action,
+    nonce: fields.nonce,
+  };
   return { control, sig: await signStatement(signer, "owner", control) };
 }
 
@@ -47,12 +76,27 @@ export async function signRevoke(
   signer: Signer,
   fields: { table: string; owner: string; seat: string; seat_key: string; nonce: string },
 ): Promise<SeatRevokeRequest> {
-  const revoke: SeatRevokeStatement = { scope: "seat_revoke", table: fields.table, owner: fields.owner, seat: fields.seat, seat_key: fields.seat_key, nonce: fields.nonce };
+  const revoke: SeatRevokeStatement = {
+    scope: "seat_revoke",
+    table: fields.table,
+    owner: fields.owner,
+    seat: fields.seat,
+    seat_key: fields.seat_key,
+    nonce: fields.nonce,
+  };
   return { revoke, sig: await signStatement(signer, "owner", revoke) };
 }
 
 /** An owner-signed delete of `table`, as its creator `owner`, at `now` (docs/SPEC.md §6.6). */
-export async function signDelete(signer: Signer, fields: { table: string; owner: string; now: number }): Promise<DeleteRequest> {
-  const statement: DeleteStatement = { scope: "table_delete", table: fields.table, owner: fields.owner, ts: fields.now };
+export async function signDelete(
+  signer: Signer,
+  fields: { table: string; owner: string; now: number },
+): Promise<DeleteRequest> {
+  const statement: DeleteStatement = {
+    scope: "table_delete",
+    table: fields.table,
+    owner: fields.owner,
+    ts: fields.now,
+  };
   return { delete: statement, sig: await signStatement(signer, "owner", statement) };
 }

@@ -51,7 +51,9 @@ export class OwnerClient {
     options: OwnerClientOptions = {},
   ) {
     this.now = options.now ?? systemClock;
-    this.http = options.http ?? new HttpClient({ url: base, clock: this.now, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    this.http =
+      options.http ??
+      new HttpClient({ url: base, clock: this.now, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.nonce = options.nonce ?? randomNonce;
   }
 
@@ -81,7 +83,10 @@ export class OwnerClient {
   /** Pauses or resumes `table`, signed as its owner `owner`. */
   async control(table: string, owner: string, action: ControlAction): Promise<{ seq: number }> {
     const body = await signControl(this.signer, { table, owner, action, nonce: this.nonce() });
-    return this.http.ownerRequest(ControlResponseSchema, "POST", `/tables/${encodeURIComponent(table)}/control`, { body, retry: true });
+    return this.http.ownerRequest(ControlResponseSchema, "POST", `/tables/${encodeURIComponent(table)}/control`, {
+      body,
+      retry: true,
+    });
   }
 
   /** Deletes `table` for good on this relay, signed as its creator `owner` (its storage is freed; its id is never used again). */

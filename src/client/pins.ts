@@ -80,7 +80,8 @@ export async function pinRelay(http: HttpClient, store: PinStore, clock: Clock =
   const known = await http.wellKnown();
   const served = known.relay_key;
   const published = own(known.limits, "entries");
-  const maxEntries = published !== undefined && Number.isSafeInteger(published) && published > 0 ? published : LIMITS.entries;
+  const maxEntries =
+    published !== undefined && Number.isSafeInteger(published) && published > 0 ? published : LIMITS.entries;
   const pin = store.get(http.url);
   if (!pin) {
     store.set(http.url, served, clock());

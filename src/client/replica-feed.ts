@@ -5,13 +5,25 @@
  * extension the replica verifies on its own. Used to import a table and to keep a mirror up to
  * date; the relay verifies every page, so nothing here is trusted by it.
  */
-import { isEntry, parseExport, TrestleError, type Entry, type LedgerView, type ReplicaPage, type ReplicaStatus } from "../protocol/index.js";
+import {
+  isEntry,
+  parseExport,
+  TrestleError,
+  type Entry,
+  type LedgerView,
+  type ReplicaPage,
+  type ReplicaStatus,
+} from "../protocol/index.js";
 import type { HttpClient } from "./http.js";
 
 /** The pages of `view`, in order, each ending at one of its heads. Throws E_FORBIDDEN when the view hides entries (a replica holds every entry in full). */
 export function replicaPages(view: Pick<LedgerView, "items" | "heads" | "originals">): ReplicaPage[] {
   const hidden = view.items.find((item) => !isEntry(item));
-  if (hidden) throw new TrestleError("E_FORBIDDEN", `entry ${hidden.seq} is hidden from this reader; a replica needs every entry: export as an owner`);
+  if (hidden)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `entry ${hidden.seq} is hidden from this reader; a replica needs every entry: export as an owner`,
+    );
   const entries = view.items as readonly Entry[];
   const heads = [...new Map(view.heads.map((h) => [h.seq, h])).values()].sort((a, b) => a.seq - b.seq);
   const pages: ReplicaPage[] = [];

@@ -96,7 +96,8 @@ export async function runSeat(handler: SeatHandler, options: RunSeatOptions): Pr
       const { seq } = await socket.submit(action);
       emit({ type: "wrote", seq, kind: action.kind });
     } catch (error) {
-      if (error instanceof TrestleError && RACES.has(error.code)) return emit({ type: "race", code: error.code, message: error.message });
+      if (error instanceof TrestleError && RACES.has(error.code))
+        return emit({ type: "race", code: error.code, message: error.message });
       if (error instanceof TrestleError && error.code === "E_CLOSED") return kick();
       throw error;
     }
@@ -143,7 +144,12 @@ export async function runSeat(handler: SeatHandler, options: RunSeatOptions): Pr
 }
 
 /** Why the handler should be called now, or null: it holds the floor with something new since its last call, or an open table moved. */
-function turnReason(projection: Projection, seat: string, unseen: readonly ProjectedEntry[], calledAt: number): SeatTurn["reason"] | null {
+function turnReason(
+  projection: Projection,
+  seat: string,
+  unseen: readonly ProjectedEntry[],
+  calledAt: number,
+): SeatTurn["reason"] | null {
   if (projection.floor.yours && projection.cursor > calledAt) return "floor";
   if (projection.prefix.rules.topology.kind !== "open") return null;
   if (calledAt < 0) return "open";

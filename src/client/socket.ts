@@ -51,7 +51,8 @@ export interface TableSocketHandlers {
 }
 
 /** Options for a TableSocket: a seat's socket (`seat`), or an owner's session (`owner`). */
-export type TableSocketOptions = SocketCommonOptions & ({ seat: string; owner?: undefined } | { owner: string; seat?: undefined });
+export type TableSocketOptions = SocketCommonOptions &
+  ({ seat: string; owner?: undefined } | { owner: string; seat?: undefined });
 
 /** Options every TableSocket takes. */
 export interface SocketCommonOptions {
@@ -173,7 +174,11 @@ export class TableSocket {
         onClose: (code, reason) => this.dropped(code, reason),
       });
     } catch (error) {
-      if (first) return this.finish({ reason: "error", error: new TrestleError("E_NETWORK", `cannot open ${this.options.url}: ${messageOf(error)}`) });
+      if (first)
+        return this.finish({
+          reason: "error",
+          error: new TrestleError("E_NETWORK", `cannot open ${this.options.url}: ${messageOf(error)}`),
+        });
       return this.retry();
     }
     if (this.stopped) return this.wire.close(1000, "closed");
@@ -205,7 +210,8 @@ export class TableSocket {
     const { table, seat, owner, signer, tracker } = this.options;
     switch (frame.type) {
       case "challenge": {
-        if (frame.table !== table) throw new TrestleError("E_BAD_RESPONSE", `the challenge is for table "${frame.table}"`);
+        if (frame.table !== table)
+          throw new TrestleError("E_BAD_RESPONSE", `the challenge is for table "${frame.table}"`);
         this.heldAtConnect = tracker.held;
         this.cursorSent = this.follower.position.seq;
         if (owner !== undefined) {
@@ -221,7 +227,8 @@ export class TableSocket {
       case "welcome":
       case "owner_welcome": {
         const answered = frame.type === "welcome" ? frame.seat === seat : frame.owner === owner;
-        if (!answered) throw new TrestleError("E_BAD_RESPONSE", `the relay welcomed someone other than ${owner ?? seat}`);
+        if (!answered)
+          throw new TrestleError("E_BAD_RESPONSE", `the relay welcomed someone other than ${owner ?? seat}`);
         await tracker.observe(frame.head, this.heldAtConnect);
         if (frame.cursor !== this.cursorSent) {
           throw new TrestleError("E_BAD_RESPONSE", `resumed at ${frame.cursor}, not at ${this.cursorSent} as asked`);
@@ -291,7 +298,8 @@ export class TableSocket {
     this.wire = null;
     clearInterval(this.pinger);
     if (this.stopped) return;
-    const who = this.options.owner === undefined ? `seat ${this.options.seat}'s socket` : `owner ${this.options.owner}'s session`;
+    const who =
+      this.options.owner === undefined ? `seat ${this.options.seat}'s socket` : `owner ${this.options.owner}'s session`;
     const refusal = refusalOf(code, reason, who);
     // After the frames that came before the close: a seat that left still gets its last entries.
     if (refusal) return void (this.queue = this.queue.then(() => this.fail(refusal)));

@@ -104,7 +104,12 @@ export class TableClient {
    * client's head tracker: pushes and HTTP reads of the table check one chain and one newest head.
    */
   socket(options: DistributiveOmit<TableSocketOptions, "url" | "table" | "tracker">): TableSocket {
-    return new TableSocket({ ...options, url: this.http.socketUrl(this.table), table: this.table, tracker: this.tracker });
+    return new TableSocket({
+      ...options,
+      url: this.http.socketUrl(this.table),
+      table: this.table,
+      tracker: this.tracker,
+    });
   }
 
   /** Creates the table from `config` (its id must be this table), signed by owner `owner`. */
@@ -127,7 +132,16 @@ export class TableClient {
    */
   async join(
     ownerSigner: Signer,
-    fields: { seat: string; owner: string; seatKey: string; human?: boolean; card: CapabilityCard; expires: number; configSha256?: string; newcomer?: { invite?: string } },
+    fields: {
+      seat: string;
+      owner: string;
+      seatKey: string;
+      human?: boolean;
+      card: CapabilityCard;
+      expires: number;
+      configSha256?: string;
+      newcomer?: { invite?: string };
+    },
   ): Promise<JoinResponse> {
     const statement: Omit<JoinStatement, "card_sha256"> = {
       table: this.table,
@@ -176,15 +190,25 @@ export class TableClient {
    * TableClient of the child (`child.tracker.observe(head)`), not with this one.
    */
   async openSubtable(seatSigner: Signer, seat: string, config: TableConfig): Promise<CreateResponse> {
-    if (config.parent !== this.table) throw new TrestleError("E_SCHEMA", `config.parent must be "${this.table}", the table the sub-table is opened from`);
+    if (config.parent !== this.table)
+      throw new TrestleError(
+        "E_SCHEMA",
+        `config.parent must be "${this.table}", the table the sub-table is opened from`,
+      );
     return this.http.openSubtable(this.table, await signSubtable(seatSigner, config, seat));
   }
 
   /** The request `requestId` as `reader` reads it, from the verified history (E_UNKNOWN_REQUEST when it cannot be seen there). */
   async request(reader: Reader, requestId: string): Promise<RequestEntry> {
     const { items } = await this.history(reader);
-    const entry = items.find((item): item is RequestEntry => isEntry(item) && item.kind === "request" && item.request_id === requestId);
-    if (!entry) throw new TrestleError("E_UNKNOWN_REQUEST", `no request "${requestId}" that ${"seat" in reader.as ? `seat ${reader.as.seat}` : `owner ${reader.as.owner}`} can read at table ${this.table}`);
+    const entry = items.find(
+      (item): item is RequestEntry => isEntry(item) && item.kind === "request" && item.request_id === requestId,
+    );
+    if (!entry)
+      throw new TrestleError(
+        "E_UNKNOWN_REQUEST",
+        `no request "${requestId}" that ${"seat" in reader.as ? `seat ${reader.as.seat}` : `owner ${reader.as.owner}`} can read at table ${this.table}`,
+      );
     return entry;
   }
 
@@ -193,7 +217,12 @@ export class TableClient {
    * entry is read (as the owner) and its chain verified first, so the owner signs over exactly the
    * effects the ledger holds, never over what someone said the proposal was.
    */
-  async approve(ownerSigner: Signer, owner: string, proposalSeq: number, verdict: ApprovalVerdict): Promise<ApproveResponse> {
+  async approve(
+    ownerSigner: Signer,
+    owner: string,
+    proposalSeq: number,
+    verdict: ApprovalVerdict,
+  ): Promise<ApproveResponse> {
     return this.answer(ownerSigner, owner, await this.proposal(ownerSigner, owner, proposalSeq), verdict);
   }
 
@@ -203,7 +232,10 @@ export class TableClient {
     const entry = items.find((item): item is Entry => item.seq === seq && isEntry(item));
     if (!entry) throw new TrestleError("E_UNKNOWN_TASK", `no entry ${seq} at table ${this.table}`);
     if ((entry.kind !== "proposal" && entry.kind !== "decision") || !entry.effects) {
-      throw new TrestleError("E_UNKNOWN_TASK", `entry ${seq} at table ${this.table} is not a proposal or decision with effects`);
+      throw new TrestleError(
+        "E_UNKNOWN_TASK",
+        `entry ${seq} at table ${this.table} is not a proposal or decision with effects`,
+      );
     }
     return entry;
   }
@@ -213,7 +245,12 @@ export class TableClient {
    * from the verified ledger): the signature covers exactly the effects it holds for `owner`, the
    * ones a caller that asks a person first has just shown them.
    */
-  async answer(ownerSigner: Signer, owner: string, proposal: ProposalEntry, verdict: ApprovalVerdict): Promise<ApproveResponse> {
+  async answer(
+    ownerSigner: Signer,
+    owner: string,
+    proposal: ProposalEntry,
+    verdict: ApprovalVerdict,
+  ): Promise<ApproveResponse> {
     await this.ready({ signer: ownerSigner, as: { owner } });
     const statement = approvalStatementFor(proposal, owner, { verdict, nonce: randomNonce() });
     const since = this.tracker.held;
@@ -234,7 +271,8 @@ export class TableClient {
     let after = 0;
     for (;;) {
       const page = await this.http.tasks(this.table, reader, after);
-      if (page.items.some((task) => task.opened > page.head.seq)) throw new TrestleError("E_BAD_RESPONSE", `a task opened after the head (${page.head.seq}) it was read at`);
+      if (page.items.some((task) => task.opened > page.head.seq))
+        throw new TrestleError("E_BAD_RESPONSE", `a task opened after the head (${page.head.seq}) it was read at`);
       await this.settle(page.head, since, reader);
       all.push(...page.items);
       if (page.next === null) return all;
@@ -301,7 +339,8 @@ export class TableClient {
       });
       if (!page) return held;
       const items = page.items.filter((item) => item.seq <= target.seq);
-      if (items.length === 0) throw new TrestleError("E_BAD_RESPONSE", `the relay signed a head at ${target.seq} but sent no entry ${from}`);
+      if (items.length === 0)
+        throw new TrestleError("E_BAD_RESPONSE", `the relay signed a head at ${target.seq} but sent no entry ${from}`);
       follower.accept(items);
       await this.tracker.observe(page.head, held);
     }
@@ -323,7 +362,11 @@ export class TableClient {
 
   private async page(reader: Reader, after: number, since: SignedHead | null): Promise<ProjectionResponse> {
     const page = await this.http.projection(this.table, reader, after);
-    if (page.cursor > page.head.seq) throw new TrestleError("E_BAD_RESPONSE", `the projection's cursor ${page.cursor} is past its head (${page.head.seq})`);
+    if (page.cursor > page.head.seq)
+      throw new TrestleError(
+        "E_BAD_RESPONSE",
+        `the projection's cursor ${page.cursor} is past its head (${page.head.seq})`,
+      );
     await this.settle(page.head, since, reader);
     return page;
   }
@@ -347,7 +390,11 @@ export class TableClient {
       follower.checkHead(page.head);
       await this.tracker.observe(page.head, since);
       if (follower.position.seq >= page.head.seq) return { items, head: page.head };
-      if (page.items.length === 0) throw new TrestleError("E_BAD_RESPONSE", `the relay's head is at ${page.head.seq} but it sent no entry ${from}`);
+      if (page.items.length === 0)
+        throw new TrestleError(
+          "E_BAD_RESPONSE",
+          `the relay's head is at ${page.head.seq} but it sent no entry ${from}`,
+        );
       from = follower.position.seq + 1;
     }
   }
@@ -361,7 +408,12 @@ export class TableClient {
     const held = this.tracker.held;
     return verifyHeldView(
       { table: this.table, items, heads: [head] },
-      { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries, held: held && held.seq <= items.length ? [held] : [], evidence: this.tracker.evidence },
+      {
+        relayKey: this.tracker.relayKey,
+        maxEntries: this.maxEntries,
+        held: held && held.seq <= items.length ? [held] : [],
+        evidence: this.tracker.evidence,
+      },
     );
   }
 
@@ -387,10 +439,13 @@ export class TableClient {
     const held = [...seen, ...pastCustodians(parsed, this.tracker.past)];
     const context = { relayKey: this.tracker.relayKey, maxEntries: this.maxEntries };
     const report = await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence }, parsed);
-    const relays = parsed.ok ? parsed.view.heads.reduce<SignedHead | null>((a, h) => (a && a.seq >= h.seq ? a : h), null) : null;
+    const relays = parsed.ok
+      ? parsed.view.heads.reduce<SignedHead | null>((a, h) => (a && a.seq >= h.seq ? a : h), null)
+      : null;
     if (report.verdict !== "REFUTED" && parsed.ok && relays) await this.keep(parsed.view.items, relays);
     const contradicted = seen.find((head) => head.seq === report.refuted?.seq);
-    if (report.verdict !== "REFUTED" || !contradicted || !relays || this.tracker.evidence.length > 0) return { ...exported, report };
+    if (report.verdict !== "REFUTED" || !contradicted || !relays || this.tracker.evidence.length > 0)
+      return { ...exported, report };
     if ((await verifyExportText(text, context, parsed)).verdict === "REFUTED") return { ...exported, report };
     const kind = relays.seq < contradicted.seq ? "truncation" : "fork";
     this.tracker.caught({
@@ -400,7 +455,10 @@ export class TableClient {
       heads: [contradicted, relays],
       message: `${kind}: the relay's export (signed head at ${relays.seq}) does not contain the chain of the head it signed at ${contradicted.seq}`,
     });
-    return { ...exported, report: await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence }, parsed) };
+    return {
+      ...exported,
+      report: await verifyExportText(text, { ...context, held, evidence: this.tracker.evidence }, parsed),
+    };
   }
 }
 

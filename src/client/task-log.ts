@@ -4,7 +4,14 @@
  * session which tasks wait for which owner and when every task has reached a final state, without
  * another request. Entries the reader may not read (hidden) carry no task and are skipped.
  */
-import { FINAL_TASK_STATES, isEntry, type Effect, type Entry, type HiddenEntry, type TaskStatus } from "../protocol/index.js";
+import {
+  FINAL_TASK_STATES,
+  isEntry,
+  type Effect,
+  type Entry,
+  type HiddenEntry,
+  type TaskStatus,
+} from "../protocol/index.js";
 
 /** One move of a task: it was opened (`awaiting_approval`) or changed state, at entry `seq`. */
 export interface TaskMove {

@@ -11,7 +11,16 @@ import { checkpointRoot, type Checkpoint } from "../protocol/tlog/checkpoint.js"
 import { ENTRY_PROOF_FORMAT, openCheckpoint, verifyEntryProof, type EntryProof } from "../protocol/tlog/entry-proof.js";
 import type { NoteSignature } from "../protocol/tlog/note.js";
 import { EntrySchema } from "../protocol/schemas/entry.js";
-import { consistencyProof, consistencyRanges, inclusionProof, inclusionRanges, rangeHash, verifyConsistency, type HashSource, type LeafRange } from "../protocol/tlog/proofs.js";
+import {
+  consistencyProof,
+  consistencyRanges,
+  inclusionProof,
+  inclusionRanges,
+  rangeHash,
+  verifyConsistency,
+  type HashSource,
+  type LeafRange,
+} from "../protocol/tlog/proofs.js";
 import { tileHashSource, tilePath, tilesForRanges } from "../protocol/tlog/tiles.js";
 import type { HttpClient, Reader } from "./http.js";
 
@@ -42,10 +51,18 @@ export class TlogReader {
   async source(checkpoint: Checkpoint, ranges: readonly LeafRange[]): Promise<HashSource> {
     const size = checkpoint.size;
     const tiles = tilesForRanges([[0, size], ...ranges], size);
-    const fetched = new Map(await Promise.all(tiles.map(async (t) => [tilePath(t), await this.http.tile(this.table, tilePath(t), this.reader)] as const)));
+    const fetched = new Map(
+      await Promise.all(
+        tiles.map(async (t) => [tilePath(t), await this.http.tile(this.table, tilePath(t), this.reader)] as const),
+      ),
+    );
     const source = tileHashSource(size, (t) => fetched.get(tilePath(t)));
     if (!bytesEqual(rangeHash(0, size, source), checkpointRoot(checkpoint))) {
-      throw new TrestleError("E_REFUTED", `the relay's tiles of table ${this.table} do not give its signed root at size ${size}`, { size });
+      throw new TrestleError(
+        "E_REFUTED",
+        `the relay's tiles of table ${this.table} do not give its signed root at size ${size}`,
+        { size },
+      );
     }
     return source;
   }
@@ -56,7 +73,8 @@ export class TlogReader {
    */
   async extending(kept: string | null): Promise<SignedCheckpoint> {
     const signed = await this.checkpoint();
-    if (kept !== null) await this.extends((await openCheckpoint(kept, this.table, this.relayKey)).checkpoint, signed.checkpoint);
+    if (kept !== null)
+      await this.extends((await openCheckpoint(kept, this.table, this.relayKey)).checkpoint, signed.checkpoint);
     return signed;
   }
 
@@ -64,10 +82,20 @@ export class TlogReader {
   async prove(seq: number, signed: SignedCheckpoint): Promise<EntryProof> {
     if (!this.reader) throw new TrestleError("E_AUTH", "proving an entry reads it: as a seat or an owner");
     const size = signed.checkpoint.size;
-    if (!Number.isSafeInteger(seq) || seq < 1 || seq > size) throw new TrestleError("E_NOT_FOUND", `the table's checkpoint has entries 1 to ${size}; there is no entry ${seq} to prove`, { seq, size });
+    if (!Number.isSafeInteger(seq) || seq < 1 || seq > size)
+      throw new TrestleError(
+        "E_NOT_FOUND",
+        `the table's checkpoint has entries 1 to ${size}; there is no entry ${seq} to prove`,
+        { seq, size },
+      );
     const page = await this.http.entries(this.table, this.reader, seq, seq);
     const entry = EntrySchema.safeParse(page.items.find((item) => item.seq === seq)).data;
-    if (!entry) throw new TrestleError("E_FORBIDDEN", `entry ${seq} is not visible to this reader, so it cannot be proven from here`, { seq });
+    if (!entry)
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `entry ${seq} is not visible to this reader, so it cannot be proven from here`,
+        { seq },
+      );
     const source = await this.source(signed.checkpoint, inclusionRanges(seq - 1, size));
     const proof: EntryProof = {
       format: ENTRY_PROOF_FORMAT,
@@ -83,11 +111,20 @@ export class TlogReader {
 
   /** Checks that `newer` extends `older` (both verified checkpoints of this table): a consistency proof from tiles; E_FORK when it does not. */
   async extends(older: Checkpoint, newer: Checkpoint): Promise<void> {
-    if (older.size > newer.size) throw new TrestleError("E_FORK", `the relay's checkpoint of ${newer.size} entries is shorter than the ${older.size} it signed before`, { older: older.size, newer: newer.size });
+    if (older.size > newer.size)
+      throw new TrestleError(
+        "E_FORK",
+        `the relay's checkpoint of ${newer.size} entries is shorter than the ${older.size} it signed before`,
+        { older: older.size, newer: newer.size },
+      );
     const source = older.size === 0 ? null : await this.source(newer, consistencyRanges(older.size, newer.size));
     const proof = source ? consistencyProof(older.size, newer.size, source) : [];
     if (!verifyConsistency(older.size, newer.size, proof, checkpointRoot(older), checkpointRoot(newer))) {
-      throw new TrestleError("E_FORK", `the relay's checkpoint of ${newer.size} entries does not extend the one of ${older.size} it signed before`, { older: older.size, newer: newer.size });
+      throw new TrestleError(
+        "E_FORK",
+        `the relay's checkpoint of ${newer.size} entries does not extend the one of ${older.size} it signed before`,
+        { older: older.size, newer: newer.size },
+      );
     }
   }
 }

@@ -67,7 +67,11 @@ export function checkerPool(script: URL, threads = availableParallelism(), local
   const send = (worker: Worker, job: Job) => {
     out.get(worker)!.set(job.id, job);
     worker.ref();
-    const request: CheckRequest = { id: job.id, texts: job.entries.map((_, i) => job.texts[i] ?? null), untexted: job.entries.filter((_, i) => !job.texts[i]) };
+    const request: CheckRequest = {
+      id: job.id,
+      texts: job.entries.map((_, i) => job.texts[i] ?? null),
+      untexted: job.entries.filter((_, i) => !job.texts[i]),
+    };
     worker.postMessage(request);
   };
   const feed = () => {

@@ -28,7 +28,9 @@ async function checkWindow(message: CheckRequest): Promise<void> {
   const reply = (body: Omit<CheckReply, "id">) => port!.postMessage({ id: message.id, ...body });
   try {
     let next = 0;
-    const entries = message.texts.map((text) => (text === null ? message.untexted[next++]! : (JSON.parse(text) as Entry)));
+    const entries = message.texts.map((text) =>
+      text === null ? message.untexted[next++]! : (JSON.parse(text) as Entry),
+    );
     reply({ checks: await checkEntries(entries, message.texts) });
   } catch (error) {
     reply({ error: error instanceof Error ? error.message : String(error) });

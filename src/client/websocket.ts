@@ -42,7 +42,8 @@ type SocketConstructor = new (url: string) => StandardSocket;
 type WsConstructor = new (url: string, options: { perMessageDeflate: false }) => StandardSocket;
 
 /** Whether this runtime is Node (Deno and Bun say so too, and run `ws`). */
-const inNode = typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string";
+const inNode =
+  typeof (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node === "string";
 
 /** The default connector: in Node the `ws` package without permessage-deflate, elsewhere the runtime's global WebSocket; sends `{"type":"ping"}` as the socket opens. */
 export const connectWire: WireConnect = async (url, handlers) => {

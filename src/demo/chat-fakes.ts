@@ -17,8 +17,15 @@ export const DEMO_BOT = "trestle_demo_bot";
 const TELEGRAM_SECRET = "trestle-demo-telegram-webhook-secret";
 const LINE_SECRET = "trestle-demo-line-channel-secret";
 const DISCORD_APPLICATION = "1000000000000000001";
-const DISCORD_KEY = createPrivateKey({ key: Buffer.concat([Buffer.from(PKCS8_PREFIX), Buffer.alloc(32, 7)]), format: "der", type: "pkcs8" });
-const DISCORD_PUBLIC_HEX = createPublicKey(DISCORD_KEY).export({ format: "der", type: "spki" }).subarray(-32).toString("hex");
+const DISCORD_KEY = createPrivateKey({
+  key: Buffer.concat([Buffer.from(PKCS8_PREFIX), Buffer.alloc(32, 7)]),
+  format: "der",
+  type: "pkcs8",
+});
+const DISCORD_PUBLIC_HEX = createPublicKey(DISCORD_KEY)
+  .export({ format: "der", type: "spki" })
+  .subarray(-32)
+  .toString("hex");
 
 /** The relay settings that make its chat apps the stand-in listening on `port` (wrangler --var, or a test relay's vars). */
 export function demoChatVars(port: number): Record<string, string> {
@@ -64,7 +71,15 @@ export class ChatFakes {
         const message = postedOf(req.url ?? "", body);
         if (message) posted.push(message);
         res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(req.url?.startsWith("/telegram") ? { ok: true, result: {} } : req.url?.startsWith("/discord") ? { id: String(posted.length) } : {}));
+        res.end(
+          JSON.stringify(
+            req.url?.startsWith("/telegram")
+              ? { ok: true, result: {} }
+              : req.url?.startsWith("/discord")
+                ? { id: String(posted.length) }
+                : {},
+          ),
+        );
       });
     });
     await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
@@ -98,10 +113,29 @@ function postedOf(url: string, body: string): PostedMessage | null {
   } catch {
     return null;
   }
-  if (/^\/telegram\/bot[^/]+\/sendMessage$/.test(url)) return { platform: "telegram", chat: String(json.chat_id), text: String(json.text).replace(/<[^>]*>/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&") };
-  if (url === "/line/v2/bot/message/push") return { platform: "line", chat: String(json.to), text: String((json.messages as { text?: string }[])[0]?.text ?? "") };
+  if (/^\/telegram\/bot[^/]+\/sendMessage$/.test(url))
+    return {
+      platform: "telegram",
+      chat: String(json.chat_id),
+      text: String(json.text)
+        .replace(/<[^>]*>/g, "")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&"),
+    };
+  if (url === "/line/v2/bot/message/push")
+    return {
+      platform: "line",
+      chat: String(json.to),
+      text: String((json.messages as { text?: string }[])[0]?.text ?? ""),
+    };
   const discord = /^\/discord\/channels\/(\d+)\/messages$/.exec(url);
-  if (discord) return { platform: "discord", chat: discord[1]!, text: String(json.content).replace(/\*\*/g, "").replace(/\\(.)/g, "$1") };
+  if (discord)
+    return {
+      platform: "discord",
+      chat: discord[1]!,
+      text: String(json.content).replace(/\*\*/g, "").replace(/\\(.)/g, "$1"),
+    };
   return null;
 }
 
@@ -114,7 +148,16 @@ export class ChatWebhooks {
 
   /** A Telegram text message from user `from` in `chat` (a supergroup when it is negative), with the secret token; the webhook's answer. */
   telegram(from: number, text: string, chat = from): Promise<Record<string, unknown>> {
-    const update = { update_id: this.update++, message: { message_id: 1, date: 1, from: { id: from, is_bot: false, first_name: `user${from}` }, chat: { id: chat, type: chat < 0 ? "supergroup" : "private" }, text } };
+    const update = {
+      update_id: this.update++,
+      message: {
+        message_id: 1,
+        date: 1,
+        from: { id: from, is_bot: false, first_name: `user${from}` },
+        chat: { id: chat, type: chat < 0 ? "supergroup" : "private" },
+        text,
+      },
+    };
     return this.post("telegram", JSON.stringify(update), { "x-telegram-bot-api-secret-token": TELEGRAM_SECRET });
   }
 
@@ -122,12 +165,34 @@ export class ChatWebhooks {
   line(userId: string, text: string, group?: string): Promise<Record<string, unknown>> {
     const id = this.event++;
     const source = group === undefined ? { type: "user", userId } : { type: "group", groupId: group, userId };
-    const body = JSON.stringify({ destination: "Udemo", events: [{ type: "message", webhookEventId: `01DEMO${id}`, deliveryContext: { isRedelivery: false }, timestamp: 1, replyToken: `demo-reply-${id}`, source, mode: "active", message: { type: "text", id: String(id), text } }] });
-    return this.post("line", body, { "x-line-signature": createHmac("sha256", LINE_SECRET).update(body).digest("base64") });
+    const body = JSON.stringify({
+      destination: "Udemo",
+      events: [
+        {
+          type: "message",
+          webhookEventId: `01DEMO${id}`,
+          deliveryContext: { isRedelivery: false },
+          timestamp: 1,
+          replyToken: `demo-reply-${id}`,
+          source,
+          mode: "active",
+          message: { type: "text", id: String(id), text },
+        },
+      ],
+    });
+    return this.post("line", body, {
+      "x-line-signature": createHmac("sha256", LINE_SECRET).update(body).digest("base64"),
+    });
   }
 
   /** A Discord slash command `name` by `user` in `channel` (a server's, or a DM's without `guild`), with named string options, signed by the application key. */
-  discord(user: string, channel: string, name: string, options: Record<string, string>, guild?: string): Promise<Record<string, unknown>> {
+  discord(
+    user: string,
+    channel: string,
+    name: string,
+    options: Record<string, string>,
+    guild?: string,
+  ): Promise<Record<string, unknown>> {
     const interaction = {
       id: String(this.interaction++),
       application_id: DISCORD_APPLICATION,
@@ -135,17 +200,36 @@ export class ChatWebhooks {
       token: "demo",
       version: 1,
       channel_id: channel,
-      ...(guild === undefined ? { user: { id: user, username: `user${user}` } } : { guild_id: guild, member: { user: { id: user, username: `user${user}` } } }),
-      data: { id: "1", name, type: 1, options: Object.entries(options).map(([n, value]) => ({ name: n, type: 3, value })) },
+      ...(guild === undefined
+        ? { user: { id: user, username: `user${user}` } }
+        : { guild_id: guild, member: { user: { id: user, username: `user${user}` } } }),
+      data: {
+        id: "1",
+        name,
+        type: 1,
+        options: Object.entries(options).map(([n, value]) => ({ name: n, type: 3, value })),
+      },
     };
     const body = JSON.stringify(interaction);
     const timestamp = String(Math.floor(Date.now() / 1000));
-    return this.post("discord", body, { "x-signature-ed25519": sign(null, Buffer.from(timestamp + body), DISCORD_KEY).toString("hex"), "x-signature-timestamp": timestamp });
+    return this.post("discord", body, {
+      "x-signature-ed25519": sign(null, Buffer.from(timestamp + body), DISCORD_KEY).toString("hex"),
+      "x-signature-timestamp": timestamp,
+    });
   }
 
-  private async post(platform: string, body: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
-    const res = await fetch(`${this.relay}/hooks/${platform}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
-    if (res.status !== 200) throw new DemoError(`the relay answered ${platform}'s webhook ${res.status}: ${await res.text()}`);
+  private async post(
+    platform: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<Record<string, unknown>> {
+    const res = await fetch(`${this.relay}/hooks/${platform}`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/json", ...headers },
+    });
+    if (res.status !== 200)
+      throw new DemoError(`the relay answered ${platform}'s webhook ${res.status}: ${await res.text()}`);
     return (await res.json()) as Record<string, unknown>;
   }
 }

@@ -24,7 +24,11 @@ export function checksOf(outcome: DebateOutcome): Check[] {
   const note = outcome.privateNote.toLowerCase();
   const leaked = [note, "on leave"].filter((text) => exported.includes(text));
   return [
-    { name: "task_verified", ok: outcome.taskState === "verified", text: `task ${outcome.task} is ${outcome.taskState}` },
+    {
+      name: "task_verified",
+      ok: outcome.taskState === "verified",
+      text: `task ${outcome.task} is ${outcome.taskState}`,
+    },
     {
       name: "verify_clean",
       ok: verdict === "CLEAN" && outcome.verify.code === 0,
@@ -33,7 +37,10 @@ export function checksOf(outcome: DebateOutcome): Check[] {
     {
       name: "note_absent",
       ok: leaked.length === 0,
-      text: leaked.length === 0 ? `jenny's private note appears nowhere in the export (${outcome.exportText.split("\n").length - 1} lines)` : `the export holds "${leaked.join('", "')}"`,
+      text:
+        leaked.length === 0
+          ? `jenny's private note appears nowhere in the export (${outcome.exportText.split("\n").length - 1} lines)`
+          : `the export holds "${leaked.join('", "')}"`,
     },
   ];
 }

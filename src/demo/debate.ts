@@ -54,37 +54,53 @@ export async function playDebate(o: ScenarioOptions): Promise<DebateOutcome> {
   const table = `t-459-${toHex(randomBytes(3))}`;
   const trestle = trestleCli(o.root, home, o.relay.url);
 
-  const owners = Object.fromEntries(await Promise.all(OWNERS.map(async (n) => [n, await createKeyFile(ownerKeyPath(home, n), "owner", n)] as const))) as Record<
-    (typeof OWNERS)[number],
-    LoadedKey
-  >;
+  const owners = Object.fromEntries(
+    await Promise.all(OWNERS.map(async (n) => [n, await createKeyFile(ownerKeyPath(home, n), "owner", n)] as const)),
+  ) as Record<(typeof OWNERS)[number], LoadedKey>;
   const seats = Object.fromEntries(
-    await Promise.all((Object.keys(SEATS) as Seat[]).map(async (n) => [n, await createKeyFile(seatKeyPath(home, n), "seat", n)] as const)),
+    await Promise.all(
+      (Object.keys(SEATS) as Seat[]).map(
+        async (n) => [n, await createKeyFile(seatKeyPath(home, n), "seat", n)] as const,
+      ),
+    ),
   ) as Record<Seat, LoadedKey>;
   mkdirSync(join(o.work, "jenny"), { recursive: true });
   writeBoard(boardPath, INITIAL_BOARD);
 
   const admin = await openTable({ relay: o.relay.url, table, home });
-  if (admin.tracker.relayKey !== o.relay.relayKey) throw new DemoError(`the relay's key changed during the demo (pinned ${admin.tracker.relayKey})`);
+  if (admin.tracker.relayKey !== o.relay.relayKey)
+    throw new DemoError(`the relay's key changed during the demo (pinned ${admin.tracker.relayKey})`);
   const opened = await admin.create(owners.ops.signer, "ops", config(table, owners));
-  t.say(`ops opened ${table} (head #${opened.head.seq}); the judge's visibility rule: only bot-tao's and bot-jenny's say entries`);
+  t.say(
+    `ops opened ${table} (head #${opened.head.seq}); the judge's visibility rule: only bot-tao's and bot-jenny's say entries`,
+  );
 
   const session = new OwnerSession(await clientFor(o.relay, table), "jenny", owners.jenny.signer, t);
   // Whatever fails, nothing is left connected: the seats' loops are aborted and the owner session closed.
   const seatsDone = new AbortController();
   try {
     await session.start();
-    t.say("jenny's owner session is live (owner_auth on the table's WebSocket): it prints every entry below, verified,");
+    t.say(
+      "jenny's owner session is live (owner_auth on the table's WebSocket): it prints every entry below, verified,",
+    );
     t.say("and tells the relay that somebody can answer approvals on jenny's resources (else: E_NO_APPROVER)");
     const expires = Date.now() + 10 * 60_000;
     for (const seat of Object.keys(SEATS) as Seat[]) {
       const owner = SEATS[seat];
-      await admin.join(owners[owner].signer, { seat, owner, seatKey: seats[seat].signer.publicKeyText, card: { summary: SUMMARIES[seat] }, expires });
+      await admin.join(owners[owner].signer, {
+        seat,
+        owner,
+        seatKey: seats[seat].signer.publicKeyText,
+        card: { summary: SUMMARIES[seat] },
+        expires,
+      });
     }
     await session.until((await admin.head()).seq);
 
     t.section("the debate (scripted seats, no model calls)");
-    t.say(`bot-jenny holds a private note from jenny: "${PRIVATE_NOTE}"; it may shape what the bot says, never be said`);
+    t.say(
+      `bot-jenny holds a private note from jenny: "${PRIVATE_NOTE}"; it may shape what the bot says, never be said`,
+    );
     const judged: { view?: JudgeView } = {};
     const handlers: Record<Exclude<Seat, "checker">, SeatHandler> = {
       "bot-tao": taoSeat(),
@@ -93,7 +109,12 @@ export async function playDebate(o: ScenarioOptions): Promise<DebateOutcome> {
     };
     const runs = await Promise.all(
       (Object.keys(handlers) as (keyof typeof handlers)[]).map(async (seat) =>
-        runSeat(handlers[seat], { client: await clientFor(o.relay, table), seat, signer: seats[seat].signer, signal: seatsDone.signal }),
+        runSeat(handlers[seat], {
+          client: await clientFor(o.relay, table),
+          seat,
+          signer: seats[seat].signer,
+          signal: seatsDone.signal,
+        }),
       ),
     );
     await session.until((await admin.head()).seq);
@@ -102,11 +123,14 @@ export async function playDebate(o: ScenarioOptions): Promise<DebateOutcome> {
       const kinds = [...new Set(view.read.map((e) => `${e.kind} by ${e.seat}`))].join(", ");
       t.say(`the judge read ${view.read.length} entries (${kinds}); its rule hid the other ${view.hidden}`);
     }
-    if (runs.some((run) => run.closed !== "decision")) throw new DemoError(`the debate ended without a decision (${runs.map((r) => r.closed).join(", ")})`);
+    if (runs.some((run) => run.closed !== "decision"))
+      throw new DemoError(`the debate ended without a decision (${runs.map((r) => r.closed).join(", ")})`);
 
     const waiting = await session.move("jenny", "awaiting_approval");
     const task = waiting.task;
-    t.say(`task ${task} waits for jenny's own signature; the relay accepted the decision because her owner session is live`);
+    t.say(
+      `task ${task} waits for jenny's own signature; the relay accepted the decision because her owner session is live`,
+    );
 
     t.section("jenny approves, with her owner key, from her own machine");
     const approveArgs = ["approve", task, "--owner", "jenny", "--table", table];
@@ -115,7 +139,11 @@ export async function playDebate(o: ScenarioOptions): Promise<DebateOutcome> {
     await session.move("jenny", "approved", task);
 
     t.section("bot-jenny runs the task on jenny's machine");
-    const jennyHands = { client: await clientFor(o.relay, table), seat: "bot-jenny", signer: seats["bot-jenny"].signer };
+    const jennyHands = {
+      client: await clientFor(o.relay, table),
+      seat: "bot-jenny",
+      signer: seats["bot-jenny"].signer,
+    };
     const reordered = await executeTask(jennyHands, task, boardPath);
     await session.move("jenny", "reported", task);
     t.say(`taskboard.json before: ${reordered.before.join(", ")}`);
@@ -173,7 +201,6 @@ function config(table: string, owners: Record<(typeof OWNERS)[number], LoadedKey
     termination: { any: ["decision", "rounds_exhausted", { max_entries: 100 }] },
   };
 }
-
 
 /** A client of its own for one seat or session (its own head tracker), pinned to the relay's key. */
 function clientFor(relay: DemoRelay, table: string): Promise<TableClient> {

@@ -12,7 +12,12 @@ import { DemoError } from "./errors.js";
 export const PRIVATE_NOTE = "jenny is on leave next week";
 
 /** The judge's decision's effect: jenny's taskboard gets #461 first, then #459. */
-export const REORDER: Effect = { owner: "jenny", resource: "taskboard", action: "reorder", args: { first: "#461", then: "#459" } };
+export const REORDER: Effect = {
+  owner: "jenny",
+  resource: "taskboard",
+  action: "reorder",
+  args: { first: "#461", then: "#459" },
+};
 
 const TAO_LINES = [
   "Ship #459 first: the CSV export is what Friday's customer demo needs, and it is done.",
@@ -36,7 +41,9 @@ export function jennySeat(privateNotes: readonly string[]): SeatHandler {
         : pressed
           ? "Rare is not never: two customers hit it last month. #461 is reviewed and ready now, and it should land this week, not after."
           : "Rare is not never: two customers hit it last month. #461 is reviewed and ready now.";
-    for (const note of privateNotes) if (body.toLowerCase().includes(note.toLowerCase())) throw new DemoError("bot-jenny was about to disclose a private note");
+    for (const note of privateNotes)
+      if (body.toLowerCase().includes(note.toLowerCase()))
+        throw new DemoError("bot-jenny was about to disclose a private note");
     return { kind: "say", body };
   };
 }
@@ -52,9 +59,16 @@ export interface JudgeView {
 export function judgeSeat(onRead: (view: JudgeView) => void): SeatHandler {
   return ({ projection }) => {
     const says = projection.tail.filter((e) => e.kind === "say");
-    onRead({ read: projection.tail.map(({ seq, seat, kind }) => ({ seq, kind, ...(seat ? { seat } : {}) })), hidden: projection.cursor - projection.tail.length });
+    onRead({
+      read: projection.tail.map(({ seq, seat, kind }) => ({ seq, kind, ...(seat ? { seat } : {}) })),
+      hidden: projection.cursor - projection.tail.length,
+    });
     const dataLoss = says.some((e) => e.seat === "bot-jenny" && e.body?.includes("data loss"));
     if (!dataLoss) return { kind: "pass", body: "no argument stands out; no decision" };
-    return { kind: "decision", body: "Ship #461 first, then #459: silent data loss outranks a demo feature, and both sides agree the bug is real.", effects: [REORDER] };
+    return {
+      kind: "decision",
+      body: "Ship #461 first, then #459: silent data loss outranks a demo feature, and both sides agree the bug is real.",
+      effects: [REORDER],
+    };
   };
 }

@@ -13,7 +13,9 @@ const TOKEN = /^[A-Za-z0-9_-]{16,}$/;
 
 /** `value` as plain JSON data without its tokens (TOKEN). */
 export function withoutTokens(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" && TOKEN.test(v) ? undefined : v)) ?? "null");
+  return JSON.parse(
+    JSON.stringify(value, (_key, v: unknown) => (typeof v === "string" && TOKEN.test(v) ? undefined : v)) ?? "null",
+  );
 }
 
 /** Whether `value` states `figure`: in any spelling the leak gate reads, or as its amount in minor units. */

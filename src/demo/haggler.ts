@@ -39,7 +39,9 @@ export function toldLimits(mandate: readonly string[], currency: string): { cap?
   const text = mandate.join(" ");
   const amount = (pattern: RegExp): number | undefined => {
     const found = pattern.exec(text)?.[1];
-    return found === undefined ? undefined : Math.round(Number(found.replaceAll(",", "")) * 10 ** currencyDigits(currency));
+    return found === undefined
+      ? undefined
+      : Math.round(Number(found.replaceAll(",", "")) * 10 ** currencyDigits(currency));
   };
   const cap = amount(new RegExp(`commit at most ([0-9][0-9,]*(?:\\.[0-9]+)?) ${currency}`));
   const floor = amount(/, at least ([0-9][0-9,]*(?:\.[0-9]+)?)/);
@@ -72,18 +74,31 @@ export class Haggler {
       // The seller opens; a buyer, or a seller whose offer stands, waits (an empty answer writes nothing on an open table).
       if (!sells || mine) return { text: "" };
       const { open, pitch } = this.script;
-      return this.priced(open, { kind: "offer", terms: { amount: open, currency, ...(pitch ? { text: pitch } : {}) }, body: `Asking ${money(open)}.` });
+      return this.priced(open, {
+        kind: "offer",
+        terms: { amount: open, currency, ...(pitch ? { text: pitch } : {}) },
+        body: `Asking ${money(open)}.`,
+      });
     }
     let next = mine === undefined ? this.script.open : sells ? mine.amount - step : mine.amount + step;
-    if (this.refusedAt !== null && mine !== undefined) next = roundTo((this.refusedAt + mine.amount) / 2, step / 2, sells);
+    if (this.refusedAt !== null && mine !== undefined)
+      next = roundTo((this.refusedAt + mine.amount) / 2, step / 2, sells);
     const good = sells ? theirs.amount >= next : theirs.amount <= next;
-    if (good && within(theirs.amount)) return this.priced(theirs.amount, { kind: "accept", offer: theirs.seq, body: `Deal at ${money(theirs.amount)}.` });
+    if (good && within(theirs.amount))
+      return this.priced(theirs.amount, {
+        kind: "accept",
+        offer: theirs.seq,
+        body: `Deal at ${money(theirs.amount)}.`,
+      });
     if (within(next) && next !== mine?.amount) {
       const body = this.refusedAt === null ? `How about ${money(next)}?` : `${money(next)} is the best I can do.`;
       return this.priced(next, { kind: "counter", offer: theirs.seq, terms: { amount: next, currency }, body });
     }
     const held = turn.projection.tail.some((e) => e.kind === "say" && e.seat !== turn.seat);
-    if (held || mine === undefined) return { data: { kind: "close", outcome: "no_deal", body: "We are too far apart. Thank you, and good luck with it." } };
+    if (held || mine === undefined)
+      return {
+        data: { kind: "close", outcome: "no_deal", body: "We are too far apart. Thank you, and good luck with it." },
+      };
     return { text: `${money(mine.amount)} is as far as I can go.` };
   }
 
@@ -98,7 +113,9 @@ export class Haggler {
 function prices(tail: readonly ProjectedEntry[], seat: string): Priced[] {
   return tail.flatMap((e) => {
     const terms = TermsSchema.safeParse(e.data?.terms);
-    return (e.kind === "offer" || e.kind === "counter") && terms.success && terms.data.amount !== undefined ? [{ seq: e.seq, amount: terms.data.amount, mine: e.seat === seat }] : [];
+    return (e.kind === "offer" || e.kind === "counter") && terms.success && terms.data.amount !== undefined
+      ? [{ seq: e.seq, amount: terms.data.amount, mine: e.seat === seat }]
+      : [];
   });
 }
 

@@ -61,7 +61,10 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
     return DEMO_EXIT.OK;
   }
   const json = values.json === true;
-  const transcript = new Transcript(json ? null : (text) => io.stdout.write(text), wantsColor(io.stdout, io.env, values["no-color"] === true));
+  const transcript = new Transcript(
+    json ? null : (text) => io.stdout.write(text),
+    wantsColor(io.stdout, io.env, values["no-color"] === true),
+  );
   const log = (line: string) => transcript.say(line);
   const root = repoRoot();
   const work = mkdtempSync(resolve(tmpdir(), "trestle-demo-"));
@@ -83,26 +86,59 @@ export async function main(argv: readonly string[], io: DemoIo): Promise<number>
     // The market plays its chat groups on a stand-in for the chat apps: one the relay was started with (--chat-port), or one it is started with here.
     fakes = scenario === "market" ? await ChatFakes.start(parsed.chatPort ?? 0) : null;
     const vars = fakes && parsed.chatPort === undefined ? demoChatVars(fakes.port) : undefined;
-    relay = await ensureRelay({ ...(values.relay ? { relay: values.relay } : {}), port: parsed.port, root, log, onSpawn: (stop) => (stopStarted = stop), ...(vars ? { vars } : {}) });
-    const chats = fakes && (relay.started || parsed.chatPort !== undefined) ? { fakes, hooks: new ChatWebhooks(relay.url) } : null;
+    relay = await ensureRelay({
+      ...(values.relay ? { relay: values.relay } : {}),
+      port: parsed.port,
+      root,
+      log,
+      onSpawn: (stop) => (stopStarted = stop),
+      ...(vars ? { vars } : {}),
+    });
+    const chats =
+      fakes && (relay.started || parsed.chatPort !== undefined) ? { fakes, hooks: new ChatWebhooks(relay.url) } : null;
     const played = SCENARIOS[scenario];
     transcript.section(`trestle demo: ${played.title}`);
-    transcript.say(`relay ${relay.url} (${relay.started ? "started by the demo; stopped at the end" : "already running"}), key ${relay.relayKey}`);
+    transcript.say(
+      `relay ${relay.url} (${relay.started ? "started by the demo; stopped at the end" : "already running"}), key ${relay.relayKey}`,
+    );
     transcript.say(`work directory ${work} (${played.work})`);
-    const result: Played = await played.play({ relay, root, work, outDir: resolve(values.out ?? "demo-out"), transcript, chats });
+    const result: Played = await played.play({
+      relay,
+      root,
+      work,
+      outDir: resolve(values.out ?? "demo-out"),
+      transcript,
+      chats,
+    });
     const { checks, exportPath, verified, summary: fields } = result;
     transcript.section("checks");
     for (const check of checks) transcript.check(check.ok, check.text);
     const ok = checks.every((c) => c.ok);
     if (json) {
-      const summary = { ok, scenario, relay: relay.url, ...fields, export: exportPath, checks, transcript: transcript.lines };
+      const summary = {
+        ok,
+        scenario,
+        relay: relay.url,
+        ...fields,
+        export: exportPath,
+        checks,
+        transcript: transcript.lines,
+      };
       io.stdout.write(`${JSON.stringify(summary)}\n`);
     }
     if (!ok) {
-      io.stderr.write(`DEMO FAILED: ${checks.filter((c) => !c.ok).map((c) => c.text).join("; ")}\n`);
+      io.stderr.write(
+        `DEMO FAILED: ${checks
+          .filter((c) => !c.ok)
+          .map((c) => c.text)
+          .join("; ")}\n`,
+      );
       return DEMO_EXIT.FAILED;
     }
-    if (!json) io.stdout.write(`\n${transcript.c.green(transcript.c.bold("demo passed"))}: ${verified ?? `the export ${exportPath}`} verif${verified ? "y" : "ies"} CLEAN with trestle verify\n`);
+    if (!json)
+      io.stdout.write(
+        `\n${transcript.c.green(transcript.c.bold("demo passed"))}: ${verified ?? `the export ${exportPath}`} verif${verified ? "y" : "ies"} CLEAN with trestle verify\n`,
+      );
     return DEMO_EXIT.OK;
   } catch (error) {
     io.stderr.write(`DEMO FAILED: ${describe(error)}\n`);
@@ -136,9 +172,11 @@ function parseDemoArgs(argv: readonly string[]) {
   const scenario = positionals[0] ?? "debate";
   if (!isScenario(scenario)) throw new Error(`unknown scenario "${scenario}"`);
   const port = values.port === undefined ? 8787 : Number(values.port);
-  if (!/^[0-9]{1,5}$/.test(values.port ?? "8787") || port < 1 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}"`);
+  if (!/^[0-9]{1,5}$/.test(values.port ?? "8787") || port < 1 || port > 65535)
+    throw new Error(`--port must be a port number, not "${values.port}"`);
   const chatPort = values["chat-port"] === undefined ? undefined : Number(values["chat-port"]);
-  if (chatPort !== undefined && (!/^[0-9]{1,5}$/.test(values["chat-port"]!) || chatPort < 1 || chatPort > 65535)) throw new Error(`--chat-port must be a port number, not "${values["chat-port"]}"`);
+  if (chatPort !== undefined && (!/^[0-9]{1,5}$/.test(values["chat-port"]!) || chatPort < 1 || chatPort > 65535))
+    throw new Error(`--chat-port must be a port number, not "${values["chat-port"]}"`);
   return { values, scenario, port, chatPort };
 }
 

@@ -44,7 +44,10 @@ export interface CastMandate {
 export const MANDATES: Record<Member, CastMandate> = {
   hana: { figure: { owner: "hana", what: "cap", amount: 125000 } },
   ana: { figure: { owner: "ana", what: "floor", amount: 310000 }, agentView: "rules" },
-  ben: { figure: { owner: "ben", what: "cap", amount: 320000 }, allowance: { owner: "ben", what: "allowance", amount: 520000 } },
+  ben: {
+    figure: { owner: "ben", what: "cap", amount: 320000 },
+    allowance: { owner: "ben", what: "allowance", amount: 520000 },
+  },
   chen: { figure: { owner: "chen", what: "floor", amount: 200000 } },
   dara: { figure: { owner: "dara", what: "floor", amount: 65000 } },
 };
@@ -69,16 +72,53 @@ export interface CastListing {
   sealed?: true;
 }
 
-const twd = (min?: number, max?: number): PriceRange => ({ currency: "TWD", ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) });
+const twd = (min?: number, max?: number): PriceRange => ({
+  currency: "TWD",
+  ...(min === undefined ? {} : { min }),
+  ...(max === undefined ? {} : { max }),
+});
 
 /** The sellers' offers, listed first, then the buyers' wants (each matched as it lands). */
 export const OFFERS: readonly CastListing[] = [
-  { owner: "ana", side: "offer", title: "Bugaboo stroller", text: "Folds flat, with the rain cover.", category: "baby-gear", price: twd(300000, 360000), note: "a public price range; ana's floor stays in her mandate" },
-  { owner: "chen", side: "offer", title: "Baby car seat", text: "Isofix, rear-facing, washed covers.", category: "baby-gear", draft: "Isofix, rear-facing. I won't take less than 2,000 for it.", note: "no price at all: ask" },
-  { owner: "dara", side: "offer", title: "Picture books, a box of 20", category: "books", quantity: 2, price: twd(60000), note: "two boxes: quantity 2" },
+  {
+    owner: "ana",
+    side: "offer",
+    title: "Bugaboo stroller",
+    text: "Folds flat, with the rain cover.",
+    category: "baby-gear",
+    price: twd(300000, 360000),
+    note: "a public price range; ana's floor stays in her mandate",
+  },
+  {
+    owner: "chen",
+    side: "offer",
+    title: "Baby car seat",
+    text: "Isofix, rear-facing, washed covers.",
+    category: "baby-gear",
+    draft: "Isofix, rear-facing. I won't take less than 2,000 for it.",
+    note: "no price at all: ask",
+  },
+  {
+    owner: "dara",
+    side: "offer",
+    title: "Picture books, a box of 20",
+    category: "books",
+    quantity: 2,
+    price: twd(60000),
+    note: "two boxes: quantity 2",
+  },
   { owner: "dara", side: "offer", title: "Wooden train set", category: "toys", price: twd(100000, 140000) },
   { owner: "dara", side: "offer", title: "High chair, wooden", category: "baby-gear", price: twd(80000, 120000) },
-  { owner: "dara", side: "offer", title: "Wooden cot", text: "Solid beech, with its mattress.", category: "baby-gear", price: twd(70000), sealed: true, note: "sealed bids: they set the price, so no words match it" },
+  {
+    owner: "dara",
+    side: "offer",
+    title: "Wooden cot",
+    text: "Solid beech, with its mattress.",
+    category: "baby-gear",
+    price: twd(70000),
+    sealed: true,
+    note: "sealed bids: they set the price, so no words match it",
+  },
 ];
 
 /** The sealed bids on dara's cot: the window they are committed in (from its listing), each bidder's bid, and the sale the second-price rule makes of them (hana wins, paying ben's bid). */
@@ -91,16 +131,47 @@ export const SEALED = {
   ],
   winner: "hana",
   price: 90000,
-} as const satisfies { title: string; windowMs: number; bids: readonly { owner: Member; amount: number }[]; winner: Member; price: number };
+} as const satisfies {
+  title: string;
+  windowMs: number;
+  bids: readonly { owner: Member; amount: number }[];
+  winner: Member;
+  price: number;
+};
 
 /** The buyers' wants. */
 export const WANTS: readonly CastListing[] = [
   { owner: "ben", side: "want", title: "Stroller, any brand", category: "baby-gear", price: twd(undefined, 340000) },
-  { owner: "ben", side: "want", title: "Train set, wooden or plastic", category: "toys", price: twd(undefined, 130000) },
-  { owner: "ben", side: "want", title: "High chair", category: "baby-gear", price: twd(undefined, 50000), note: "no match: words in common, but up to 500 never meets 800 or more" },
-  { owner: "hana", side: "want", title: "Car seat for a toddler", category: "baby-gear", price: twd(undefined, 150000) },
+  {
+    owner: "ben",
+    side: "want",
+    title: "Train set, wooden or plastic",
+    category: "toys",
+    price: twd(undefined, 130000),
+  },
+  {
+    owner: "ben",
+    side: "want",
+    title: "High chair",
+    category: "baby-gear",
+    price: twd(undefined, 50000),
+    note: "no match: words in common, but up to 500 never meets 800 or more",
+  },
+  {
+    owner: "hana",
+    side: "want",
+    title: "Car seat for a toddler",
+    category: "baby-gear",
+    price: twd(undefined, 150000),
+  },
   { owner: "hana", side: "want", title: "Picture books for a 3-year-old", category: "books" },
-  { owner: "hana", side: "want", title: "Sling carrier", category: "baby-gear", note: "no offer has a word of it: no match" },
+  {
+    owner: "hana",
+    side: "want",
+    title: "Sling carrier",
+    category: "baby-gear",
+    note: "no offer has a word of it: no match",
+  },
 ];
 
 /** One match's room: the two listings it joins (by title; a sale's want is the winning bid), who opens it, each side's scripted agent, and how it ends. */
@@ -115,15 +186,49 @@ export interface CastRoom {
   ends: number | null;
 }
 
-const sell = (open: number, step: number, pitch: string): HaggleScript => ({ side: "sell", currency: "TWD", open, step, pitch });
+const sell = (open: number, step: number, pitch: string): HaggleScript => ({
+  side: "sell",
+  currency: "TWD",
+  open,
+  step,
+  pitch,
+});
 const buy = (open: number, step: number): HaggleScript => ({ side: "buy", currency: "TWD", open, step });
 
 /** The four rooms of the matches by words, in the order they are played. */
 export const ROOMS: readonly CastRoom[] = [
-  { offer: "Bugaboo stroller", want: "Stroller, any brand", opener: "buyer", seller: sell(360000, 30000, "Bugaboo stroller, folds flat, with the rain cover"), buyer: buy(280000, 20000), ends: 315000 },
-  { offer: "Baby car seat", want: "Car seat for a toddler", opener: "seller", seller: sell(240000, 30000, "Baby car seat, Isofix"), buyer: buy(100000, 15000), ends: null },
-  { offer: "Picture books, a box of 20", want: "Picture books for a 3-year-old", opener: "buyer", seller: sell(100000, 10000, "A box of 20 picture books"), buyer: buy(75000, 10000), ends: 85000 },
-  { offer: "Wooden train set", want: "Train set, wooden or plastic", opener: "seller", seller: sell(140000, 10000, "Wooden train set, 40 pieces"), buyer: buy(100000, 10000), ends: 115000 },
+  {
+    offer: "Bugaboo stroller",
+    want: "Stroller, any brand",
+    opener: "buyer",
+    seller: sell(360000, 30000, "Bugaboo stroller, folds flat, with the rain cover"),
+    buyer: buy(280000, 20000),
+    ends: 315000,
+  },
+  {
+    offer: "Baby car seat",
+    want: "Car seat for a toddler",
+    opener: "seller",
+    seller: sell(240000, 30000, "Baby car seat, Isofix"),
+    buyer: buy(100000, 15000),
+    ends: null,
+  },
+  {
+    offer: "Picture books, a box of 20",
+    want: "Picture books for a 3-year-old",
+    opener: "buyer",
+    seller: sell(100000, 10000, "A box of 20 picture books"),
+    buyer: buy(75000, 10000),
+    ends: 85000,
+  },
+  {
+    offer: "Wooden train set",
+    want: "Train set, wooden or plastic",
+    opener: "seller",
+    seller: sell(140000, 10000, "Wooden train set, 40 pieces"),
+    buyer: buy(100000, 10000),
+    ends: 115000,
+  },
 ];
 
 /** The room of the sale the sealed bids make: the winner opens it, and both agents can only name the settled price. */

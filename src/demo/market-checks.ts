@@ -19,14 +19,37 @@ import { priceWords } from "./market-room.js";
 
 /** One check of the market scenario. */
 export interface MarketCheck {
-  name: "matched" | "deals_signed" | "deals_recorded" | "no_deal" | "sealed_bids" | "guard_refused" | "allowance" | "rules_view" | "figures_absent" | "verify_clean" | "groups";
+  name:
+    | "matched"
+    | "deals_signed"
+    | "deals_recorded"
+    | "no_deal"
+    | "sealed_bids"
+    | "guard_refused"
+    | "allowance"
+    | "rules_view"
+    | "figures_absent"
+    | "verify_clean"
+    | "groups";
   ok: boolean;
   text: string;
 }
 
 /** The market scenario's checks, in order. */
 export function marketChecksOf(o: MarketOutcome): MarketCheck[] {
-  return [matched(o), dealsSigned(o), dealsRecorded(o), noDeal(o), sealedBids(o), guardRefused(o), allowance(o), rulesView(o), figuresAbsent(o), verifyClean(o), ...(o.groups ? [groups(o.groups)] : [])];
+  return [
+    matched(o),
+    dealsSigned(o),
+    dealsRecorded(o),
+    noDeal(o),
+    sealedBids(o),
+    guardRefused(o),
+    allowance(o),
+    rulesView(o),
+    figuresAbsent(o),
+    verifyClean(o),
+    ...(o.groups ? [groups(o.groups)] : []),
+  ];
 }
 
 /**
@@ -39,14 +62,25 @@ function groups(seen: GroupsSeen): MarketCheck {
   for (const g of seen.groups) {
     const text = g.messages.join("\n");
     if (g.messages.length < 2) wrong.push(`${g.platform} got ${g.messages.length} message(s)`);
-    if (/mr-[0-9a-f]{8}|approv|accept|held|承認/i.test(text)) wrong.push(`${g.platform} was sent something of a room or an approval`);
-    for (const line of text.split("\n")) if (/Deal done|取引成立|交易完成/.test(line) && /TWD/.test(line)) wrong.push(`${g.platform} was sent a deal's price: ${line}`);
+    if (/mr-[0-9a-f]{8}|approv|accept|held|承認/i.test(text))
+      wrong.push(`${g.platform} was sent something of a room or an approval`);
+    for (const line of text.split("\n"))
+      if (/Deal done|取引成立|交易完成/.test(line) && /TWD/.test(line))
+        wrong.push(`${g.platform} was sent a deal's price: ${line}`);
   }
-  if (!seen.groups.some((g) => g.messages.some((m) => /Deal done|取引成立|交易完成/.test(m)))) wrong.push("no group heard of a deal");
+  if (!seen.groups.some((g) => g.messages.some((m) => /Deal done|取引成立|交易完成/.test(m))))
+    wrong.push("no group heard of a deal");
   const unmarked = seen.replies.filter((r) => !r.includes("UNVERIFIED"));
   if (unmarked.length > 0) wrong.push(`a member's post was answered without UNVERIFIED: ${unmarked[0]}`);
   const count = seen.groups.map((g) => `${g.platform} ${g.messages.length}`).join(", ");
-  return { name: "groups", ok: wrong.length === 0, text: wrong.length === 0 ? `three chat groups were told the market's listings and deals in their languages (${count} messages), nothing of a room or an approval, no deal's price; members' posts from them were UNVERIFIED listings answered privately` : `the chat groups: ${wrong.join("; ")}` };
+  return {
+    name: "groups",
+    ok: wrong.length === 0,
+    text:
+      wrong.length === 0
+        ? `three chat groups were told the market's listings and deals in their languages (${count} messages), nothing of a room or an approval, no deal's price; members' posts from them were UNVERIFIED listings answered privately`
+        : `the chat groups: ${wrong.join("; ")}`,
+  };
 }
 
 function matched(o: MarketOutcome): MarketCheck {
@@ -54,22 +88,35 @@ function matched(o: MarketOutcome): MarketCheck {
   const made = o.matches.map((m) => pair(m.offer, m.want)).sort();
   const expected = ROOMS.map((r) => pair(r.offer, r.want)).sort();
   const ok = made.join("\n") === expected.join("\n");
-  return { name: "matched", ok, text: ok ? `the relay matched the ${made.length} pairs the listings call for, and no other` : `the relay matched ${made.join("; ") || "nothing"}, not ${expected.join("; ")}` };
+  return {
+    name: "matched",
+    ok,
+    text: ok
+      ? `the relay matched the ${made.length} pairs the listings call for, and no other`
+      : `the relay matched ${made.join("; ") || "nothing"}, not ${expected.join("; ")}`,
+  };
 }
 
 /** The rooms meant to end in a deal, with how each went. */
 function dealRooms(o: MarketOutcome) {
-  return ROOMS.flatMap((cast) => (cast.ends === null ? [] : [{ cast, played: o.rooms.find((r) => r.offer === cast.offer) }]));
+  return ROOMS.flatMap((cast) =>
+    cast.ends === null ? [] : [{ cast, played: o.rooms.find((r) => r.offer === cast.offer) }],
+  );
 }
 
 function dealsSigned(o: MarketOutcome): MarketCheck {
   const rooms = dealRooms(o);
-  const wrong = rooms.filter(({ cast, played }) => played?.outcome !== "deal" || played.price !== cast.ends || played.dealStatus !== "done");
+  const wrong = rooms.filter(
+    ({ cast, played }) => played?.outcome !== "deal" || played.price !== cast.ends || played.dealStatus !== "done",
+  );
   const prices = rooms.map(({ cast }) => priceWords(cast.ends)).join(", ");
   return {
     name: "deals_signed",
     ok: wrong.length === 0,
-    text: wrong.length === 0 ? `${rooms.length} rooms closed with deals both owners signed (${prices})` : `not a deal both owners signed: ${wrong.map(({ cast, played }) => `"${cast.offer}" ended ${played?.outcome ?? "unplayed"} at ${priceWords(played?.price ?? null)}, ${played?.dealStatus ?? "unsigned"}`).join("; ")}`,
+    text:
+      wrong.length === 0
+        ? `${rooms.length} rooms closed with deals both owners signed (${prices})`
+        : `not a deal both owners signed: ${wrong.map(({ cast, played }) => `"${cast.offer}" ended ${played?.outcome ?? "unplayed"} at ${priceWords(played?.price ?? null)}, ${played?.dealStatus ?? "unsigned"}`).join("; ")}`,
   };
 }
 
@@ -77,7 +124,9 @@ function dealsRecorded(o: MarketOutcome): MarketCheck {
   const rooms = dealRooms(o);
   const unrecorded = rooms.filter(({ played }) => played?.recorded == null);
   const traded = new Set(rooms.flatMap(({ cast }) => [cast.offer, cast.want]));
-  const unclosed = o.listings.filter((l) => traded.has(l.title) && (l.closed !== 1 || l.status !== (l.quantity === 1 ? "filled" : "open")));
+  const unclosed = o.listings.filter(
+    (l) => traded.has(l.title) && (l.closed !== 1 || l.status !== (l.quantity === 1 ? "filled" : "open")),
+  );
   const filled = o.listings.filter((l) => l.status === "filled").length;
   const ok = unrecorded.length === 0 && unclosed.length === 0;
   return {
@@ -93,14 +142,25 @@ function noDeal(o: MarketOutcome): MarketCheck {
   const cast = ROOMS.find((r) => r.ends === null)!;
   const played = o.rooms.find((r) => r.offer === cast.offer);
   const ok = played?.outcome === "no_deal" && played.recorded === null && played.dealStatus === null;
-  return { name: "no_deal", ok, text: ok ? `the room for "${cast.offer}" closed without a deal, and the market recorded nothing for it` : `the room for "${cast.offer}" ended ${played?.outcome ?? "unplayed"}` };
+  return {
+    name: "no_deal",
+    ok,
+    text: ok
+      ? `the room for "${cast.offer}" closed without a deal, and the market recorded nothing for it`
+      : `the room for "${cast.offer}" ended ${played?.outcome ?? "unplayed"}`,
+  };
 }
 
 function sealedBids(o: MarketOutcome): MarketCheck {
   const room = o.rooms.find((r) => r.offer === SEALED.title);
   const listing = o.listings.find((l) => l.title === SEALED.title);
   const sold = o.sealed.outcome === "sold" && o.sealed.winner === SEALED.winner && o.sealed.price === SEALED.price;
-  const dealt = room?.outcome === "deal" && room.price === SEALED.price && room.dealStatus === "done" && room.recorded !== null && listing?.status === "filled";
+  const dealt =
+    room?.outcome === "deal" &&
+    room.price === SEALED.price &&
+    room.dealStatus === "done" &&
+    room.recorded !== null &&
+    listing?.status === "filled";
   return {
     name: "sealed_bids",
     ok: sold && dealt,
@@ -112,7 +172,9 @@ function sealedBids(o: MarketOutcome): MarketCheck {
 }
 
 function guardRefused(o: MarketOutcome): MarketCheck {
-  const inRoom = o.rooms.flatMap((r) => r.refusals).find((r) => r.owner === o.rulesView && r.kind === "accept" && r.reason === "floor");
+  const inRoom = o.rooms
+    .flatMap((r) => r.refusals)
+    .find((r) => r.owner === o.rulesView && r.kind === "accept" && r.reason === "floor");
   const listing = o.refusals.find((r) => r.kind === "listing" && r.reason === "disclose");
   const ok = inRoom !== undefined && listing !== undefined;
   return {
@@ -144,9 +206,14 @@ function rulesView(o: MarketOutcome): MarketCheck {
   const room = o.rooms.find((r) => r.seller === o.rulesView || r.buyer === o.rulesView);
   const turns = room ? (room.seller === o.rulesView ? room.turns.seller : room.turns.buyer) : [];
   const told = turns.filter((turn) => statesFigure(turn, figure)).length;
-  const other = room ? (room.seller === o.rulesView ? { owner: room.buyer, turns: room.turns.buyer } : { owner: room.seller, turns: room.turns.seller }) : null;
+  const other = room
+    ? room.seller === o.rulesView
+      ? { owner: room.buyer, turns: room.turns.buyer }
+      : { owner: room.seller, turns: room.turns.seller }
+    : null;
   const otherFigure = o.figures.find((f) => f.owner === other?.owner && f.what !== "allowance");
-  const otherTold = other && otherFigure ? other.turns.filter((turn) => statesFigure(turn.mandate, otherFigure)).length : 0;
+  const otherTold =
+    other && otherFigure ? other.turns.filter((turn) => statesFigure(turn.mandate, otherFigure)).length : 0;
   const ok = turns.length > 0 && told === 0 && other !== null && otherTold === other.turns.length && otherTold > 0;
   return {
     name: "rules_view",
@@ -162,12 +229,17 @@ function figuresAbsent(o: MarketOutcome): MarketCheck {
     const parsed = parseExport(x.text);
     return { table: x.table, entries: parsed.ok ? parsed.view.items.filter(isEntry) : [x.text] };
   });
-  const found = ledgers.flatMap((l) => o.figures.filter((f) => statesFigure(l.entries, f)).map((f) => `${f.owner}'s ${f.what} in ${l.table}`));
+  const found = ledgers.flatMap((l) =>
+    o.figures.filter((f) => statesFigure(l.entries, f)).map((f) => `${f.owner}'s ${f.what} in ${l.table}`),
+  );
   const entries = ledgers.reduce((n, l) => n + l.entries.length, 0);
   return {
     name: "figures_absent",
     ok: found.length === 0,
-    text: found.length === 0 ? `no member's private floor, cap or allowance is in any ledger, in any form (${ledgers.length} ledgers, ${entries} entries)` : `a private figure is in a ledger: ${found.join("; ")}`,
+    text:
+      found.length === 0
+        ? `no member's private floor, cap or allowance is in any ledger, in any form (${ledgers.length} ledgers, ${entries} entries)`
+        : `a private figure is in a ledger: ${found.join("; ")}`,
   };
 }
 
@@ -176,6 +248,9 @@ function verifyClean(o: MarketOutcome): MarketCheck {
   return {
     name: "verify_clean",
     ok: bad.length === 0 && o.exports.length === o.rooms.length + 1,
-    text: bad.length === 0 ? `trestle verify: CLEAN on the market's export and on each of the ${o.rooms.length} rooms' (exit 0)` : `trestle verify: ${bad.map((x) => `${x.table} ${verdictOf(x) || "no verdict"} (exit ${x.verify.code})`).join("; ")}`,
+    text:
+      bad.length === 0
+        ? `trestle verify: CLEAN on the market's export and on each of the ${o.rooms.length} rooms' (exit 0)`
+        : `trestle verify: ${bad.map((x) => `${x.table} ${verdictOf(x) || "no verdict"} (exit ${x.verify.code})`).join("; ")}`,
   };
 }

@@ -4,7 +4,15 @@
  * seat writes listings past its guards. Nothing here is shared between members but the relay.
  */
 import { join } from "node:path";
-import { createKeyFile, openTable, ownerKeyPath, seatKeyPath, type LoadedKey, type Reader, type TableClient } from "../client/node.js";
+import {
+  createKeyFile,
+  openTable,
+  ownerKeyPath,
+  seatKeyPath,
+  type LoadedKey,
+  type Reader,
+  type TableClient,
+} from "../client/node.js";
 import { GuardedSeat } from "../owner/index.js";
 import { DemoError } from "./errors.js";
 import type { Member } from "./market-cast.js";
@@ -34,7 +42,8 @@ export async function memberMachine(work: string, name: Member): Promise<MemberM
 /** The member's client of `table` on `relay`, pinned in its home; E_RELAY_KEY-like failure as a DemoError when the relay's key is not the one the demo found. */
 export async function tableAt(m: MemberMachine, relay: DemoRelay, table: string): Promise<TableClient> {
   const client = await openTable({ relay: relay.url, table, home: m.home });
-  if (client.tracker.relayKey !== relay.relayKey) throw new DemoError(`the relay's key changed during the demo (pinned ${client.tracker.relayKey})`);
+  if (client.tracker.relayKey !== relay.relayKey)
+    throw new DemoError(`the relay's key changed during the demo (pinned ${client.tracker.relayKey})`);
   return client;
 }
 

@@ -9,7 +9,19 @@
  * that gives up closes the room without one. Every turn each agent was given is kept for the checks.
  */
 import { MarketClient, type TableClient } from "../client/index.js";
-import { agentTurn, dealIn, enterMatchRoom, GuardedSeat, mandateLines, replyEntry, resolveRef, roomState, signDeal, type AgentTurn, type TurnRefusal } from "../owner/index.js";
+import {
+  agentTurn,
+  dealIn,
+  enterMatchRoom,
+  GuardedSeat,
+  mandateLines,
+  replyEntry,
+  resolveRef,
+  roomState,
+  signDeal,
+  type AgentTurn,
+  type TurnRefusal,
+} from "../owner/index.js";
 import { dealStatus, TrestleError, type Entry, type Submission } from "../protocol/index.js";
 import { majorUnits } from "../text/terms.js";
 import { DemoError } from "./errors.js";
@@ -95,9 +107,20 @@ export async function playMatchRoom(t: Transcript, p: RoomPlay): Promise<PlayedR
   const room = await enter(t, p, opener, "opened");
   await enter(t, p, joiner, "joined");
   const sides = await Promise.all(
-    ([[p.seller, p.cast.seller], [p.buyer, p.cast.buyer]] as const).map(async ([m, script]): Promise<Side> => {
+    (
+      [
+        [p.seller, p.cast.seller],
+        [p.buyer, p.cast.buyer],
+      ] as const
+    ).map(async ([m, script]): Promise<Side> => {
       const client = await tableAt(m, p.relay, room);
-      return { m, client, seat: new GuardedSeat({ client, seat: m.seat, signer: m.seatKey.signer, home: m.home }), agent: new Haggler(script), turns: [] };
+      return {
+        m,
+        client,
+        seat: new GuardedSeat({ client, seat: m.seat, signer: m.seatKey.signer, home: m.home }),
+        agent: new Haggler(script),
+        turns: [],
+      };
     }),
   );
   const [seller, buyer] = sides as [Side, Side];
@@ -142,9 +165,13 @@ export async function playMatchRoom(t: Transcript, p: RoomPlay): Promise<PlayedR
 async function enter(t: Transcript, p: RoomPlay, m: MemberMachine, how: "opened" | "joined"): Promise<string> {
   if (p.openWithCli && how === "opened") {
     const args = ["market", "room", String(p.match), "--table", p.market, "--owner", m.name];
-    const run = await t.command(args, () => p.openWithCli!(m, args), { note: `on ${m.name}'s machine: the match names the room`, maxLines: 2 });
+    const run = await t.command(args, () => p.openWithCli!(m, args), {
+      note: `on ${m.name}'s machine: the match names the room`,
+      maxLines: 2,
+    });
     const room = /^opened room (mr-[0-9a-f]{40})/m.exec(run.stdout)?.[1];
-    if (run.code !== 0 || room === undefined) throw new DemoError(`trestle market room ${p.match} exited ${run.code}: ${run.stderr.trim()}`);
+    if (run.code !== 0 || room === undefined)
+      throw new DemoError(`trestle market room ${p.match} exited ${run.code}: ${run.stderr.trim()}`);
     return room;
   }
   const entered = await enterMatchRoom({
@@ -155,21 +182,37 @@ async function enter(t: Transcript, p: RoomPlay, m: MemberMachine, how: "opened"
     seatKey: async () => m.seatKey.signer.publicKeyText,
     home: m.home,
   });
-  if (entered.how !== how) throw new DemoError(`${m.name} ${entered.how} the room of match #${p.match}, expected ${how}`);
-  t.say(`${m.name}'s client ${how} ${entered.room} for match #${p.match}, seating ${entered.seat} (mandate ${entered.mandate})`, how === "joined" ? "the other side: no invite, no code passed" : "the room id is the match's");
+  if (entered.how !== how)
+    throw new DemoError(`${m.name} ${entered.how} the room of match #${p.match}, expected ${how}`);
+  t.say(
+    `${m.name}'s client ${how} ${entered.room} for match #${p.match}, seating ${entered.seat} (mandate ${entered.mandate})`,
+    how === "joined" ? "the other side: no invite, no code passed" : "the room id is the match's",
+  );
   return entered.room;
 }
 
 /** The seller and the buyer take turns (the seller first) until one accepts or closes; a refused answer is told to the same agent, which answers again. */
-async function negotiate(t: Transcript, sides: [Side, Side], view: ShownLedger, refusals: GuardRefusal[], full: boolean): Promise<Submission & ({ kind: "accept" } | { kind: "close" })> {
+async function negotiate(
+  t: Transcript,
+  sides: [Side, Side],
+  view: ShownLedger,
+  refusals: GuardRefusal[],
+  full: boolean,
+): Promise<Submission & ({ kind: "accept" } | { kind: "close" })> {
   let mover = 0;
   let refused: TurnRefusal | undefined;
   for (let n = 0; n < MAX_TURNS; n++) {
     const side = sides[mover]!;
     const { turn, rules } = await turnOf(side, refused);
-    if (full && side.turns.length === 0) t.say(`${side.m.seat}'s agent is told: "${turn.mandate.join(" ")}"`, rules ? "agent_view rules: no figure at all" : "agent_view figures: the limits, as amounts");
+    if (full && side.turns.length === 0)
+      t.say(
+        `${side.m.seat}'s agent is told: "${turn.mandate.join(" ")}"`,
+        rules ? "agent_view rules: no figure at all" : "agent_view figures: the limits, as amounts",
+      );
     side.turns.push(turn);
-    const entry = await replyEntry(turn, side.agent.reply(turn), async (ref, what) => resolveRef(await side.seat.transcript(), ref, what));
+    const entry = await replyEntry(turn, side.agent.reply(turn), async (ref, what) =>
+      resolveRef(await side.seat.transcript(), ref, what),
+    );
     if (entry === null) throw new DemoError(`${side.m.seat}'s agent wrote nothing on its turn`);
     const { table: _table, seat: _seat, nonce: _nonce, ...input } = entry;
     try {
@@ -178,9 +221,18 @@ async function negotiate(t: Transcript, sides: [Side, Side], view: ShownLedger, 
     } catch (error) {
       if (!(error instanceof TrestleError) || error.code !== "E_MANDATE") throw error;
       refused = { code: error.code, reason: String(error.details?.reason), message: error.message };
-      refusals.push({ owner: side.m.name, table: side.client.table, kind: entry.kind, reason: refused.reason, message: error.message });
+      refusals.push({
+        owner: side.m.name,
+        table: side.client.table,
+        kind: entry.kind,
+        reason: refused.reason,
+        message: error.message,
+      });
       t.say(`${side.m.seat}'s agent answers: ${entry.kind}${entry.kind === "accept" ? " of the counter above" : ""}`);
-      t.say(`  refused on ${side.m.name}'s machine before signing: ${error.code} (${refused.reason}): ${error.message}`, REFUSAL_NOTES[refused.reason]);
+      t.say(
+        `  refused on ${side.m.name}'s machine before signing: ${error.code} (${refused.reason}): ${error.message}`,
+        REFUSAL_NOTES[refused.reason],
+      );
       t.say(`  ${side.m.seat}'s agent is told so at once, and answers again`);
       continue;
     }
@@ -193,18 +245,38 @@ async function negotiate(t: Transcript, sides: [Side, Side], view: ShownLedger, 
 
 /** What `side`'s agent is given for a turn, as the seat driver gives it: the seat's projection, its mandate's sentences (agent_view decides whether they hold figures), and its last refusal; and whether the mandate's view is `rules`. */
 async function turnOf(side: Side, refused: TurnRefusal | undefined): Promise<{ turn: AgentTurn; rules: boolean }> {
-  const { head: _head, ...projection } = await side.client.projection({ signer: side.m.seatKey.signer, as: { seat: side.m.seat } }, 0);
+  const { head: _head, ...projection } = await side.client.projection(
+    { signer: side.m.seatKey.signer, as: { seat: side.m.seat } },
+    0,
+  );
   const read = await side.seat.mandate();
-  const turn = agentTurn(side.m.seat, "open", projection, { mandate: mandateLines(read), ...(refused ? { refused } : {}) });
+  const turn = agentTurn(side.m.seat, "open", projection, {
+    mandate: mandateLines(read),
+    ...(refused ? { refused } : {}),
+  });
   return { turn, rules: read.ok && read.mandate.agent_view === "rules" };
 }
 
 /** Both owners sign the deal on accepted offer `offer` with their owner keys: the buyer (with the CLI, when the play says so), then the seller. */
 async function signBoth(t: Transcript, p: RoomPlay, seller: Side, buyer: Side, offer: string): Promise<void> {
   if (p.signWithCli) {
-    const args = ["deal", "sign", offer.slice(0, 12), "--table", seller.client.table, "--seat", buyer.m.seat, "--owner", buyer.m.name];
-    const run = await t.command(args, () => p.signWithCli!(buyer.m, args), { note: `${buyer.m.name} signs the final terms with the owner key`, maxLines: 1 });
-    if (run.code !== 0) throw new DemoError(`trestle deal sign as ${buyer.m.name} exited ${run.code}: ${run.stderr.trim()}`);
+    const args = [
+      "deal",
+      "sign",
+      offer.slice(0, 12),
+      "--table",
+      seller.client.table,
+      "--seat",
+      buyer.m.seat,
+      "--owner",
+      buyer.m.name,
+    ];
+    const run = await t.command(args, () => p.signWithCli!(buyer.m, args), {
+      note: `${buyer.m.name} signs the final terms with the owner key`,
+      maxLines: 1,
+    });
+    if (run.code !== 0)
+      throw new DemoError(`trestle deal sign as ${buyer.m.name} exited ${run.code}: ${run.stderr.trim()}`);
   } else {
     await signDeal(buyer.seat, buyer.m.owner.signer, offer);
   }
@@ -217,7 +289,10 @@ function openingNote(p: RoomPlay, opener: MemberMachine, joiner: MemberMachine):
     if (e.kind !== "system") return undefined;
     if (!p.full) return null;
     if (e.subkind === "table_opened") return `its config cites match #${p.match}, signed by the relay`;
-    if (e.subkind === "seat_joined") return e.data.join.owner === joiner.name ? "admitted by the match alone" : `${opener.name}'s seat, its market seat's mandate carried`;
+    if (e.subkind === "seat_joined")
+      return e.data.join.owner === joiner.name
+        ? "admitted by the match alone"
+        : `${opener.name}'s seat, its market seat's mandate carried`;
     return undefined;
   };
 }

@@ -46,7 +46,8 @@ export class OwnerSession {
 
   /** The first move of a task of `owner` into `state` (and, with `task`, of that task). */
   async move(owner: string, state: TaskStatus, task?: string): Promise<TaskMove> {
-    const find = () => this.moves.find((m) => m.owner === owner && m.state === state && (task === undefined || m.task === task));
+    const find = () =>
+      this.moves.find((m) => m.owner === owner && m.state === state && (task === undefined || m.task === task));
     await this.when(() => find() !== undefined);
     return find()!;
   }
@@ -60,7 +61,9 @@ export class OwnerSession {
     if (ready()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ ready, resolve });
-      void this.socket.ended.then((end) => reject(end.reason === "error" ? end.error : new Error("jenny's session closed")));
+      void this.socket.ended.then((end) =>
+        reject(end.reason === "error" ? end.error : new Error("jenny's session closed")),
+      );
     });
   }
 }

@@ -39,13 +39,17 @@ export async function ensureRelay(options: {
   if (options.relay !== undefined) throw new DemoError(`no trestle relay answers at ${url} (--relay)`);
   options.log(`no relay at ${url}; starting one (wrangler dev, local storage in .wrangler/) …`);
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
-  const child = spawn(join(options.root, "node_modules", ".bin", "wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(options.port), ...vars], {
-    cwd: options.root,
-    // As `npm start`: no metrics, and no fetch of Cloudflare's request.cf data (the relay never reads it).
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    join(options.root, "node_modules", ".bin", "wrangler"),
+    ["dev", "--ip", "127.0.0.1", "--port", String(options.port), ...vars],
+    {
+      cwd: options.root,
+      // As `npm start`: no metrics, and no fetch of Cloudflare's request.cf data (the relay never reads it).
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (d: Uint8Array) => (output = (output + new TextDecoder().decode(d)).slice(-4000)));
   child.stderr?.on("data", (d: Uint8Array) => (output = (output + new TextDecoder().decode(d)).slice(-4000)));

@@ -20,19 +20,33 @@ export interface RoomCheck {
 export function roomChecksOf(outcome: RoomOutcome): RoomCheck[] {
   const verdict = verdictOf(outcome);
   const content = exportContent(outcome.exportText).map((line) => line.toLowerCase());
-  const found = (forms: readonly string[]) => forms.filter((form) => content.some((line) => line.includes(form.toLowerCase())));
+  const found = (forms: readonly string[]) =>
+    forms.filter((form) => content.some((line) => line.includes(form.toLowerCase())));
   const absent = (name: "floor_absent" | "cap_absent", who: string, forms: readonly string[]): RoomCheck => {
     const leaked = found(forms);
     return {
       name,
       ok: leaked.length === 0,
-      text: leaked.length === 0 ? `${who} (${forms.join(", ")}) appears nowhere in the ledger (${content.length} entries)` : `the ledger holds ${who}: "${leaked.join('", "')}"`,
+      text:
+        leaked.length === 0
+          ? `${who} (${forms.join(", ")}) appears nowhere in the ledger (${content.length} entries)`
+          : `the ledger holds ${who}: "${leaked.join('", "')}"`,
     };
   };
   const deal = outcome.outcome === "deal" && outcome.deal?.amount === 280000 && outcome.deal.currency === "TWD";
   return [
-    { name: "deal", ok: deal, text: deal ? "the room closed with a deal at 2,800.00 TWD" : `the room ended ${outcome.outcome ?? "without an outcome"} at ${JSON.stringify(outcome.deal)}` },
-    { name: "verify_clean", ok: verdict === "CLEAN" && outcome.verify.code === 0, text: `trestle verify on the export: ${verdict || "no verdict"} (exit ${outcome.verify.code})` },
+    {
+      name: "deal",
+      ok: deal,
+      text: deal
+        ? "the room closed with a deal at 2,800.00 TWD"
+        : `the room ended ${outcome.outcome ?? "without an outcome"} at ${JSON.stringify(outcome.deal)}`,
+    },
+    {
+      name: "verify_clean",
+      ok: verdict === "CLEAN" && outcome.verify.code === 0,
+      text: `trestle verify on the export: ${verdict || "no verdict"} (exit ${outcome.verify.code})`,
+    },
     {
       name: "deal_signed",
       ok: outcome.dealStatus === "done" && outcome.certificate.code === 0,
@@ -41,7 +55,9 @@ export function roomChecksOf(outcome: RoomOutcome): RoomCheck[] {
     {
       name: "guard_refused",
       ok: outcome.refused?.kind === "say" && outcome.refused.reason === "disclose",
-      text: outcome.refused ? `ben's guard refused his seat's ${outcome.refused.kind} naming the cap (${outcome.refused.reason}), before signing` : "ben's guard recorded no refusal",
+      text: outcome.refused
+        ? `ben's guard refused his seat's ${outcome.refused.kind} naming the cap (${outcome.refused.reason}), before signing`
+        : "ben's guard recorded no refusal",
     },
     absent("floor_absent", "sara's floor", outcome.floor),
     absent("cap_absent", "ben's cap", outcome.cap),

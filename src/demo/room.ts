@@ -11,7 +11,15 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createKeyFile, openTable, ownerKeyPath, randomBytes, seatKeyPath, type LoadedKey, type TableClient } from "../client/node.js";
+import {
+  createKeyFile,
+  openTable,
+  ownerKeyPath,
+  randomBytes,
+  seatKeyPath,
+  type LoadedKey,
+  type TableClient,
+} from "../client/node.js";
 import { GuardedSeat, issueInvite, joinByInvite, roomConfigFor, type Sent } from "../owner/index.js";
 import { dealStatus, isEntry, parseExport, toHex, TrestleError, type Terms } from "../protocol/index.js";
 import { DemoError } from "./errors.js";
@@ -64,14 +72,41 @@ export async function playRoom(o: ScenarioOptions): Promise<RoomOutcome> {
   const saraOwner = await createKeyFile(ownerKeyPath(saraHome, "sara"), "owner", "sara");
   const saraSeat = await createKeyFile(seatKeyPath(saraHome, "sara-bot"), "seat", "sara-bot");
   const saraClient = await openTable({ relay: o.relay.url, table, home: saraHome });
-  if (saraClient.tracker.relayKey !== o.relay.relayKey) throw new DemoError(`the relay's key changed during the demo (pinned ${saraClient.tracker.relayKey})`);
-  await saraClient.create(saraOwner.signer, "sara", roomConfigFor({ id: table, topic: "A second-hand stroller", owner: "sara", ownerKey: saraOwner.signer.publicKeyText, maxParties: 1 }));
-  await saraClient.join(saraOwner.signer, { seat: "sara-bot", owner: "sara", seatKey: saraSeat.signer.publicKeyText, card: { summary: "sells sara's stroller" }, expires: Date.now() + 600_000 });
-  await signSeatMandate(saraHome, saraOwner, table, "sara-bot", { money: { currency: "TWD", cap: 400000, floor: 240000 }, never_disclose: FLOOR });
-  t.say("sara signs sara-bot's mandate: commit between 2,400.00 and 4,000.00 TWD, never write \"2400\" in any form (her private floor)");
+  if (saraClient.tracker.relayKey !== o.relay.relayKey)
+    throw new DemoError(`the relay's key changed during the demo (pinned ${saraClient.tracker.relayKey})`);
+  await saraClient.create(
+    saraOwner.signer,
+    "sara",
+    roomConfigFor({
+      id: table,
+      topic: "A second-hand stroller",
+      owner: "sara",
+      ownerKey: saraOwner.signer.publicKeyText,
+      maxParties: 1,
+    }),
+  );
+  await saraClient.join(saraOwner.signer, {
+    seat: "sara-bot",
+    owner: "sara",
+    seatKey: saraSeat.signer.publicKeyText,
+    card: { summary: "sells sara's stroller" },
+    expires: Date.now() + 600_000,
+  });
+  await signSeatMandate(saraHome, saraOwner, table, "sara-bot", {
+    money: { currency: "TWD", cap: 400000, floor: 240000 },
+    never_disclose: FLOOR,
+  });
+  t.say(
+    'sara signs sara-bot\'s mandate: commit between 2,400.00 and 4,000.00 TWD, never write "2400" in any form (her private floor)',
+  );
   const invite = await issueInvite(saraClient, saraOwner.signer, { ttlMs: 3_600_000 });
   t.say(`invite link (carries the relay key sara pinned): ${invite.link.replace(/code=[^&]+/, "code=XXXX-XXXX")}`);
-  const sara: Side = { home: saraHome, owner: saraOwner, client: saraClient, seat: new GuardedSeat({ client: saraClient, seat: "sara-bot", signer: saraSeat.signer, home: saraHome }) };
+  const sara: Side = {
+    home: saraHome,
+    owner: saraOwner,
+    client: saraClient,
+    seat: new GuardedSeat({ client: saraClient, seat: "sara-bot", signer: saraSeat.signer, home: saraHome }),
+  };
 
   t.section("ben joins from his machine with the link");
   const benOwner = await createKeyFile(ownerKeyPath(benHome, "ben"), "owner", "ben");
@@ -86,20 +121,49 @@ export async function playRoom(o: ScenarioOptions): Promise<RoomOutcome> {
     card: { summary: "buys a stroller for ben" },
     ttlMs: 600_000,
   });
-  await signSeatMandate(benHome, benOwner, table, "ben-bot", { money: { currency: "TWD", cap: 300000 }, never_disclose: CAP, require_confirm: ["accept"] });
-  t.say("ben signs ben-bot's mandate: commit at most 3,000.00 TWD, never write \"3000\" in any form, and every accept waits for him");
-  const ben: Side = { home: benHome, owner: benOwner, client: benClient, seat: new GuardedSeat({ client: benClient, seat: "ben-bot", signer: benSeat.signer, home: benHome }) };
+  await signSeatMandate(benHome, benOwner, table, "ben-bot", {
+    money: { currency: "TWD", cap: 300000 },
+    never_disclose: CAP,
+    require_confirm: ["accept"],
+  });
+  t.say(
+    'ben signs ben-bot\'s mandate: commit at most 3,000.00 TWD, never write "3000" in any form, and every accept waits for him',
+  );
+  const ben: Side = {
+    home: benHome,
+    owner: benOwner,
+    client: benClient,
+    seat: new GuardedSeat({ client: benClient, seat: "ben-bot", signer: benSeat.signer, home: benHome }),
+  };
   const bens = new ShownLedger(benClient, { signer: benOwner.signer, as: { owner: "ben" } });
   await bens.show(t);
 
   t.section("the negotiation (scripted seats, no model calls), each write through its owner's guards");
-  const ask = await leafOf(sara, await sara.seat.send({ kind: "offer", terms: { ...twd(360000), text: "stroller, folds flat, with the rain cover" }, body: "Asking 3,600." }));
+  const ask = await leafOf(
+    sara,
+    await sara.seat.send({
+      kind: "offer",
+      terms: { ...twd(360000), text: "stroller, folds flat, with the rain cover" },
+      body: "Asking 3,600.",
+    }),
+  );
   ben.seat.rationale("The listing matches what ben wants; 2,500 leaves room under his cap.");
-  const counter = await leafOf(ben, await ben.seat.send({ kind: "counter", offer: ask, terms: twd(250000), body: "Would you take 2,500?" }));
+  const counter = await leafOf(
+    ben,
+    await ben.seat.send({ kind: "counter", offer: ask, terms: twd(250000), body: "Would you take 2,500?" }),
+  );
   await bens.show(t);
   const refused = await attemptLeak(t, ben);
   sara.seat.rationale("2,800 is comfortably inside sara's mandate; hold there.");
-  const final = await leafOf(sara, await sara.seat.send({ kind: "counter", offer: counter, terms: twd(280000), body: "I can do 2,800, and that is final." }));
+  const final = await leafOf(
+    sara,
+    await sara.seat.send({
+      kind: "counter",
+      offer: counter,
+      terms: twd(280000),
+      body: "I can do 2,800, and that is final.",
+    }),
+  );
   await bens.show(t);
 
   t.section("ben's seat accepts; the gate holds it until ben approves on his machine");
@@ -111,7 +175,7 @@ export async function playRoom(o: ScenarioOptions): Promise<RoomOutcome> {
   if (approved.code !== 0) throw new DemoError(`trestle gate approve exited ${approved.code}`);
   await ben.seat.sendHeld(hash);
   await ben.seat.tellOwner("Deal at 2,800.00 TWD, under your cap. Pick-up details to follow.");
-  t.say("ben-bot told ben (his chat apps, through the relay; never the room): \"Deal at 2,800.00 TWD …\"");
+  t.say('ben-bot told ben (his chat apps, through the relay; never the room): "Deal at 2,800.00 TWD …"');
 
   t.section("both owners sign the deal's final terms with their owner keys; until both have, it is pending");
   const saraCli = trestleCli(o.root, saraHome, o.relay.url);
@@ -136,7 +200,9 @@ export async function playRoom(o: ScenarioOptions): Promise<RoomOutcome> {
   writeFileSync(certificatePath, shownDeal.stdout);
   t.say(`deal certificate (trestle deal show --json, the export inside): ${shortPath(certificatePath)}`);
   const certificateArgs = ["deal", "verify", shortPath(certificatePath), "--relay-key", o.relay.relayKey];
-  const certificate = await t.command(certificateArgs, () => trestleCli(o.root, join(o.work, "anyone"), o.relay.url)(certificateArgs));
+  const certificate = await t.command(certificateArgs, () =>
+    trestleCli(o.root, join(o.work, "anyone"), o.relay.url)(certificateArgs),
+  );
   const room = (await sara.seat.transcript()).state?.room ?? null;
   const dealOffer = room?.outcome?.offer ? room.offers[room.outcome.offer] : undefined;
   return {
@@ -155,7 +221,13 @@ export async function playRoom(o: ScenarioOptions): Promise<RoomOutcome> {
 }
 
 /** `owner` signs the deal on `offer` with `trestle deal sign`, their seat recording it. */
-async function signAs(t: Transcript, cli: ReturnType<typeof trestleCli>, owner: string, table: string, offer: string): Promise<void> {
+async function signAs(
+  t: Transcript,
+  cli: ReturnType<typeof trestleCli>,
+  owner: string,
+  table: string,
+  offer: string,
+): Promise<void> {
   const args = ["deal", "sign", offer.slice(0, 12), "--table", table, "--seat", `${owner}-bot`, "--owner", owner];
   const signed = await t.command(args, () => cli(args));
   if (signed.code !== 0) throw new DemoError(`trestle deal sign as ${owner} exited ${signed.code}`);
@@ -170,12 +242,14 @@ async function leafOf(side: Side, sent: Sent): Promise<string> {
 
 /** ben's seat drafts a message naming its cap; its own guard must refuse it before signing. */
 async function attemptLeak(t: Transcript, ben: Side): Promise<{ kind: string; reason: string } | null> {
-  t.say("ben-bot drafts: \"My cap is 3000, so meet me halfway?\"");
+  t.say('ben-bot drafts: "My cap is 3000, so meet me halfway?"');
   try {
     await ben.seat.send({ kind: "say", body: "My cap is 3000, so meet me halfway?" });
   } catch (error) {
     if (!(error instanceof TrestleError) || error.code !== "E_MANDATE") throw error;
-    t.say(`  refused on ben's machine before signing: ${error.code} (${String(error.details?.reason)}); nothing reached the relay`);
+    t.say(
+      `  refused on ben's machine before signing: ${error.code} (${String(error.details?.reason)}); nothing reached the relay`,
+    );
     const record = ben.seat.journal.ofType("refusal").at(-1);
     return record ? { kind: record.kind, reason: record.reason } : null;
   }
@@ -197,11 +271,34 @@ async function heldAccept(ben: Side, offer: string): Promise<string> {
 export function exportContent(text: string): string[] {
   const parsed = parseExport(text);
   if (!parsed.ok) return [text];
-  return parsed.view.items.filter(isEntry).map((entry) => JSON.stringify(entry, (key, value: unknown) => (RANDOM_FIELDS.has(key) ? undefined : value)));
+  return parsed.view.items
+    .filter(isEntry)
+    .map((entry) => JSON.stringify(entry, (key, value: unknown) => (RANDOM_FIELDS.has(key) ? undefined : value)));
 }
 
 /** Fields whose values are random or clock-made (a 4-digit run can appear in them by chance). */
 const RANDOM_FIELDS: ReadonlySet<string> = new Set([
-  "seq", "ts", "leaf", "link", "author", "nonce", "sig", "relay", "public_key", "seat_key", "owner_key", "owner_sig", "deal", "card_sha256",
-  "config_sha256", "body_sha256", "expires", "invite", "replaces", "offer", "grant", "table", "id",
+  "seq",
+  "ts",
+  "leaf",
+  "link",
+  "author",
+  "nonce",
+  "sig",
+  "relay",
+  "public_key",
+  "seat_key",
+  "owner_key",
+  "owner_sig",
+  "deal",
+  "card_sha256",
+  "config_sha256",
+  "body_sha256",
+  "expires",
+  "invite",
+  "replaces",
+  "offer",
+  "grant",
+  "table",
+  "id",
 ]);

@@ -53,22 +53,55 @@ function scenario<O>(
 export const SCENARIOS = {
   debate: scenario("the #459/#461 session", "keys; jenny's taskboard.json", playDebate, checksOf, (o, ok) => ({
     exportPath: o.exportPath,
-    summary: { table: o.table, task: o.task, task_state: o.taskState, verify: verdictOf(o), note_absent: ok("note_absent") },
-  })),
-  room: scenario("a room: sara sells a stroller, ben buys it", "sara's and ben's homes: keys, mandates, journals", playRoom, roomChecksOf, (o, ok) => ({
-    exportPath: o.exportPath,
-    summary: { table: o.table, outcome: o.outcome, deal: o.deal, verify: verdictOf(o), deal_signed: ok("deal_signed"), floor_absent: ok("floor_absent"), cap_absent: ok("cap_absent") },
-  })),
-  market: scenario("a market: five parents trade a dozen items of used baby gear", "five owners' homes: keys, mandates, journals", playMarket, marketChecksOf, (o, _ok, options) => ({
-    exportPath: o.exports[0]!.path,
-    verified: `the exports of the market and its ${o.rooms.length} rooms in ${shortPath(options.outDir)}`,
     summary: {
-      market: o.market,
-      matches: o.matches.length,
-      rooms: o.rooms.map((r) => ({ room: r.room, match: r.match, outcome: r.outcome, price: r.price, deal: r.dealStatus, recorded: r.recorded })),
-      verify: Object.fromEntries(o.exports.map((x) => [x.table, verdictOf(x)])),
+      table: o.table,
+      task: o.task,
+      task_state: o.taskState,
+      verify: verdictOf(o),
+      note_absent: ok("note_absent"),
     },
   })),
+  room: scenario(
+    "a room: sara sells a stroller, ben buys it",
+    "sara's and ben's homes: keys, mandates, journals",
+    playRoom,
+    roomChecksOf,
+    (o, ok) => ({
+      exportPath: o.exportPath,
+      summary: {
+        table: o.table,
+        outcome: o.outcome,
+        deal: o.deal,
+        verify: verdictOf(o),
+        deal_signed: ok("deal_signed"),
+        floor_absent: ok("floor_absent"),
+        cap_absent: ok("cap_absent"),
+      },
+    }),
+  ),
+  market: scenario(
+    "a market: five parents trade a dozen items of used baby gear",
+    "five owners' homes: keys, mandates, journals",
+    playMarket,
+    marketChecksOf,
+    (o, _ok, options) => ({
+      exportPath: o.exports[0]!.path,
+      verified: `the exports of the market and its ${o.rooms.length} rooms in ${shortPath(options.outDir)}`,
+      summary: {
+        market: o.market,
+        matches: o.matches.length,
+        rooms: o.rooms.map((r) => ({
+          room: r.room,
+          match: r.match,
+          outcome: r.outcome,
+          price: r.price,
+          deal: r.dealStatus,
+          recorded: r.recorded,
+        })),
+        verify: Object.fromEntries(o.exports.map((x) => [x.table, verdictOf(x)])),
+      },
+    }),
+  ),
 } satisfies Record<string, Scenario>;
 
 /** A scenario's name. */

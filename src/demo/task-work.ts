@@ -25,13 +25,21 @@ interface TaskRecord {
 }
 
 /** bot-jenny runs the approved task `task` on the board at `path`; returns the order before and after. */
-export async function executeTask(hands: SeatHands, task: string, path: string): Promise<{ before: string[]; after: string[] }> {
+export async function executeTask(
+  hands: SeatHands,
+  task: string,
+  path: string,
+): Promise<{ before: string[]; after: string[] }> {
   const { client, seat, signer } = hands;
   const record = await readTask(hands, task);
   if (record.state !== "approved") throw new DemoError(`bot-jenny sees task ${task} as ${record.state}, not approved`);
   const args = record.opened.data.effects[0]!.args;
   const ids = [String(args.first), String(args.then)];
-  await client.submit(signer, seat, { kind: "progress", task, body: `reordering taskboard.json: ${ids.join(", then ")}` });
+  await client.submit(signer, seat, {
+    kind: "progress",
+    task,
+    body: `reordering taskboard.json: ${ids.join(", then ")}`,
+  });
   const { board } = readBoard(path);
   writeBoard(path, reorder(board, ids));
   const written = readBoard(path);
@@ -67,9 +75,14 @@ async function readTask(hands: SeatHands, task: string): Promise<TaskRecord> {
   const log = new TaskLog();
   log.accept(items);
   const entries = items.filter(isEntry);
-  const opened = entries.find((e): e is SystemEntryOf<"task_opened"> => e.kind === "system" && e.subkind === "task_opened" && e.data.task === task);
+  const opened = entries.find(
+    (e): e is SystemEntryOf<"task_opened"> =>
+      e.kind === "system" && e.subkind === "task_opened" && e.data.task === task,
+  );
   const state = log.stateOf(task);
   if (!opened || !state) throw new DemoError(`${hands.seat} finds no task ${task} in the ledger`);
-  const receipt = entries.find((e): e is Extract<Entry, { kind: "receipt" }> => e.kind === "receipt" && e.task === task);
+  const receipt = entries.find(
+    (e): e is Extract<Entry, { kind: "receipt" }> => e.kind === "receipt" && e.task === task,
+  );
   return { opened, state, receipt };
 }

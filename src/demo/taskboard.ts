@@ -32,7 +32,10 @@ export function writeBoard(path: string, board: Taskboard): void {
 /** The board at `path` and the SHA-256 (hex) of the file's bytes. */
 export function readBoard(path: string): { board: Taskboard; sha256: string } {
   const text = readFileSync(path, "utf8");
-  return { board: parseOrThrow(TaskboardSchema, JSON.parse(text), "taskboard.json"), sha256: toHex(sha256(utf8(text))) };
+  return {
+    board: parseOrThrow(TaskboardSchema, JSON.parse(text), "taskboard.json"),
+    sha256: toHex(sha256(utf8(text))),
+  };
 }
 
 /** The card ids in order. */

@@ -41,13 +41,20 @@ export class Transcript {
   }
 
   /** Runs a command line and prints it (with what it shows) and its output, at most `maxLines` of it; entries that arrive meanwhile print after it, as its effect. */
-  async command<R extends { stdout: string; stderr: string }>(args: readonly string[], run: () => Promise<R>, options: { note?: string; maxLines?: number } = {}): Promise<R> {
+  async command<R extends { stdout: string; stderr: string }>(
+    args: readonly string[],
+    run: () => Promise<R>,
+    options: { note?: string; maxLines?: number } = {},
+  ): Promise<R> {
     const line = `$ trestle ${args.map(shellWord).join(" ")}`;
     this.emit(line, this.c.bold(line), options.note);
     this.held = [];
     try {
       const result = await run();
-      const lines = (result.stdout + result.stderr).trimEnd().split("\n").filter((line) => line !== "");
+      const lines = (result.stdout + result.stderr)
+        .trimEnd()
+        .split("\n")
+        .filter((line) => line !== "");
       const shown = lines.slice(0, options.maxLines ?? lines.length);
       for (const line of shown) this.emit(`  ${line}`, `  ${line}`);
       if (shown.length < lines.length) this.emit(`  …`, this.c.dim(`  …`));

@@ -26,7 +26,12 @@ import type { ToolAsk, ToolContext } from "./tool.js";
 import { askOwner, requireOwnerLink } from "./confirm.js";
 
 /** The structured result of an owner's verdict: the table, the task, the entry signed and the task's state after it. */
-export const VerdictOutput = z.object({ table: TableIdSchema, task: TaskIdSchema, seq: z.int().min(1), state: TaskStatusSchema });
+export const VerdictOutput = z.object({
+  table: TableIdSchema,
+  task: TaskIdSchema,
+  seq: z.int().min(1),
+  state: TaskStatusSchema,
+});
 
 /** What the human is shown: the table, task, verdict and the proposal with this owner's effects. */
 export interface ApprovalAsk {
@@ -63,12 +68,20 @@ export function effectLine(effect: Effect): string {
 }
 
 /** Asks the owner in the principal window to sign `verdict` on `task` with their key; the reply, on their Approve, says what was signed. */
-export async function answerTask(ctx: ToolContext, table: string, task: string, verdict: ApprovalVerdict): Promise<ToolAsk> {
+export async function answerTask(
+  ctx: ToolContext,
+  table: string,
+  task: string,
+  verdict: ApprovalVerdict,
+): Promise<ToolAsk> {
   const { session } = ctx;
   const owner = await session.ownerKey();
   const [seqText, taskOwner] = splitTask(task);
   if (taskOwner !== owner.name) {
-    throw new TrestleError("E_FORBIDDEN", `task ${task} belongs to owner ${taskOwner}; this server holds ${owner.name}'s key, and nobody answers another owner's task`);
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `task ${task} belongs to owner ${taskOwner}; this server holds ${owner.name}'s key, and nobody answers another owner's task`,
+    );
   }
   requireOwnerLink(ctx, `for task ${task}`);
   const client = await session.client(table);
@@ -76,7 +89,12 @@ export async function answerTask(ctx: ToolContext, table: string, task: string, 
   const state = (await client.tasks(reader)).find((t) => t.id === task);
   if (!state) throw new TrestleError("E_UNKNOWN_TASK", `no task ${task} at table ${table}`);
   const allowed = verdict === "approve" ? state.state === "awaiting_approval" : rejectable(state);
-  if (!allowed) throw new TrestleError("E_TASK_STATE", `task ${task} is ${state.state}; it cannot be ${verdict === "approve" ? "approved" : "rejected"} now`, { state: state.state });
+  if (!allowed)
+    throw new TrestleError(
+      "E_TASK_STATE",
+      `task ${task} is ${state.state}; it cannot be ${verdict === "approve" ? "approved" : "rejected"} now`,
+      { state: state.state },
+    );
   // One verified read: the entry the human is shown is the one whose effects the signature covers.
   const proposal = await client.proposal(owner.signer, owner.name, Number(seqText));
   const effects = effectsByOwner(proposal.effects ?? []).get(owner.name) ?? [];
@@ -89,8 +107,14 @@ export async function answerTask(ctx: ToolContext, table: string, task: string, 
     progress: `asking your owner to ${verdict} task ${task} in the principal window`,
     async sign() {
       const answer = await client.answer(owner.signer, owner.name, proposal, verdict);
-      const done = verdict === "approve" ? `approved (entry #${answer.seq}); it is now ${answer.state}. A seat of theirs may run it (trestle_progress).` : `rejected (entry #${answer.seq}); it is now ${answer.state}.`;
-      return { status: `Your owner decided in the principal window: task ${answer.task} ${done}`, structured: { table, task: answer.task, seq: answer.seq, state: answer.state } };
+      const done =
+        verdict === "approve"
+          ? `approved (entry #${answer.seq}); it is now ${answer.state}. A seat of theirs may run it (trestle_progress).`
+          : `rejected (entry #${answer.seq}); it is now ${answer.state}.`;
+      return {
+        status: `Your owner decided in the principal window: task ${answer.task} ${done}`,
+        structured: { table, task: answer.task, seq: answer.seq, state: answer.state },
+      };
     },
   });
 }

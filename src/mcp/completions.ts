@@ -30,14 +30,24 @@ export function registerCompletions(server: Server, session: McpSession, offered
     const { ref, argument } = request.params;
     if (ref.type === "ref/prompt") {
       const prompt = prompts.find((p) => p.name === ref.name);
-      if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no prompt named ${ref.name}; prompts/list names this server's`);
-      if (!prompt.arguments.some((a) => a.name === argument.name)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt ${ref.name} has no argument ${argument.name}`);
+      if (!prompt)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `no prompt named ${ref.name}; prompts/list names this server's`,
+        );
+      if (!prompt.arguments.some((a) => a.name === argument.name))
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `prompt ${ref.name} has no argument ${argument.name}`);
     } else if (!TEMPLATE_URIS.includes(ref.uri) || argument.name !== "table") {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no resource template ${ref.uri} with an argument ${argument.name}; resources/templates/list names this server's`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `no resource template ${ref.uri} with an argument ${argument.name}; resources/templates/list names this server's`,
+      );
     }
     // Only `table` has candidates; a role's other arguments are the person's own words.
     if (argument.name !== "table") return { completion: { values: [], total: 0, hasMore: false } };
     const values = knownTables(session).filter((table) => table.startsWith(argument.value));
-    return { completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES } };
+    return {
+      completion: { values: values.slice(0, MAX_VALUES), total: values.length, hasMore: values.length > MAX_VALUES },
+    };
   });
 }

@@ -80,7 +80,10 @@ export function resolveSettings({ env, flags, defaultRelay }: SettingsSources): 
     const value = nonEmpty(env[name]);
     return value === undefined ? undefined : resolve(value);
   };
-  const home = flags.home !== undefined ? resolve(flags.home) : (fromEnv(ENV.home) ?? fromFile(file.home) ?? trestleHome(undefined, env));
+  const home =
+    flags.home !== undefined
+      ? resolve(flags.home)
+      : (fromEnv(ENV.home) ?? fromFile(file.home) ?? trestleHome(undefined, env));
   const owner = nonEmpty(env[ENV.owner]) ?? file.owner;
   const seat = nonEmpty(env[ENV.seat]) ?? file.seat;
   const settings = {
@@ -88,9 +91,15 @@ export function resolveSettings({ env, flags, defaultRelay }: SettingsSources): 
     home,
     table: nonEmpty(env[ENV.table]) ?? file.table,
     owner,
-    ownerKeyFile: fromEnv(ENV.ownerKeyFile) ?? fromFile(file.owner_key_file) ?? (owner === undefined ? undefined : ownerKeyPath(home, owner)),
+    ownerKeyFile:
+      fromEnv(ENV.ownerKeyFile) ??
+      fromFile(file.owner_key_file) ??
+      (owner === undefined ? undefined : ownerKeyPath(home, owner)),
     seat,
-    seatKeyFile: fromEnv(ENV.seatKeyFile) ?? fromFile(file.seat_key_file) ?? (seat === undefined ? undefined : seatKeyPath(home, seat)),
+    seatKeyFile:
+      fromEnv(ENV.seatKeyFile) ??
+      fromFile(file.seat_key_file) ??
+      (seat === undefined ? undefined : seatKeyPath(home, seat)),
     cardFile: fromEnv(ENV.cardFile) ?? fromFile(file.card_file),
     instructionsFile: fromEnv(ENV.instructionsFile) ?? fromFile(file.instructions_file),
     allowSubtables: flag(env, ENV.allowSubtables) ?? file.allow_subtables,

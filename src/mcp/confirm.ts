@@ -53,7 +53,12 @@ export function requireOwnerLink(ctx: ToolContext, unsigned: string): void {
 /** Opens the decision in the principal window and returns the reply that hands the client its link. */
 export async function askOwner(ctx: ToolContext, ask: OwnerAsk): Promise<ToolAsk> {
   requireOwnerLink(ctx, ask.unsigned);
-  const opened = ctx.window.decisions.open({ title: ask.title, lines: ask.lines, approve: ask.approve, sign: ask.sign });
+  const opened = ctx.window.decisions.open({
+    title: ask.title,
+    lines: ask.lines,
+    approve: ask.approve,
+    sign: ask.sign,
+  });
   const url = await ctx.window.link(opened);
   ctx.progress(ask.progress);
   const message = `trestle: your owner's signature is needed to ${ask.title}. Open the link: the principal window on this machine shows exactly what would be signed, and your owner key signs only if you approve there. Your AI agent asked for this; only you decide.`;
@@ -74,21 +79,36 @@ export async function resumeOwnerAsk(ctx: ToolContext): Promise<ToolReply | null
   if (answer.kind !== "elicit" || answer.action !== "accept") {
     decisions.cancel(id);
     const reason = answer.kind === "elicit" && answer.action === "decline" ? "declined" : "cancelled";
-    throw new TrestleError("E_NOT_CONFIRMED", `your owner did not open the link (${reason}); nothing was signed`, { reason });
+    throw new TrestleError("E_NOT_CONFIRMED", `your owner did not open the link (${reason}); nothing was signed`, {
+      reason,
+    });
   }
   ctx.progress("waiting for your owner to decide in the principal window");
   const outcome = await decisions.settled(id, ctx.signal);
-  if (outcome === null) throw new TrestleError("E_NOT_CONFIRMED", "the call was cancelled before your owner decided; nothing was signed from it", { reason: "cancelled" });
+  if (outcome === null)
+    throw new TrestleError(
+      "E_NOT_CONFIRMED",
+      "the call was cancelled before your owner decided; nothing was signed from it",
+      { reason: "cancelled" },
+    );
   switch (outcome.state) {
     case "approved":
       return outcome.result;
     case "failed":
       throw outcome.error;
     case "declined":
-      throw new TrestleError("E_NOT_CONFIRMED", "your owner declined in the principal window; nothing was signed", { reason: "declined" });
+      throw new TrestleError("E_NOT_CONFIRMED", "your owner declined in the principal window; nothing was signed", {
+        reason: "declined",
+      });
     case "cancelled":
-      throw new TrestleError("E_NOT_CONFIRMED", "the decision was cancelled; nothing was signed", { reason: "cancelled" });
+      throw new TrestleError("E_NOT_CONFIRMED", "the decision was cancelled; nothing was signed", {
+        reason: "cancelled",
+      });
     case "expired":
-      throw new TrestleError("E_NOT_CONFIRMED", "your owner did not decide in time (the link lasts 10 minutes); nothing was signed", { reason: "no_answer" });
+      throw new TrestleError(
+        "E_NOT_CONFIRMED",
+        "your owner did not decide in time (the link lasts 10 minutes); nothing was signed",
+        { reason: "no_answer" },
+      );
   }
 }

@@ -33,7 +33,10 @@ export class MemoryEventStore implements EventStore {
   }
 
   /** Sends every event of `id`'s stream stored after it; returns that stream ("" for an unknown id). */
-  async replayEventsAfter(id: string, { send }: { send: (id: string, message: JSONRPCMessage) => Promise<void> }): Promise<string> {
+  async replayEventsAfter(
+    id: string,
+    { send }: { send: (id: string, message: JSONRPCMessage) => Promise<void> },
+  ): Promise<string> {
     const at = this.events.findIndex((e) => e.id === id);
     if (at < 0) return "";
     const stream = this.events[at]!.stream;

@@ -22,11 +22,17 @@ export function allowedHosts(port: number): string[] {
 /** Checks Host, then Origin, then the bearer token; null when the request may go on. */
 export function checkRequest(headers: IncomingHttpHeaders, port: number, token: string): Refusal | null {
   const hosts = allowedHosts(port);
-  if (headers.host === undefined || !hosts.includes(headers.host)) return { status: 403, reason: `Host ${JSON.stringify(headers.host ?? "")} is not this server (${hosts.join(" or ")})` };
+  if (headers.host === undefined || !hosts.includes(headers.host))
+    return {
+      status: 403,
+      reason: `Host ${JSON.stringify(headers.host ?? "")} is not this server (${hosts.join(" or ")})`,
+    };
   const origin = headers.origin;
-  if (origin !== undefined && !hosts.some((host) => origin === `http://${host}`)) return { status: 403, reason: `Origin ${JSON.stringify(origin)} may not call this server` };
+  if (origin !== undefined && !hosts.some((host) => origin === `http://${host}`))
+    return { status: 403, reason: `Origin ${JSON.stringify(origin)} may not call this server` };
   const given = bearerToken(headers.authorization);
-  if (given === undefined) return { status: 401, reason: "send the bearer token trestle mcp --http printed: Authorization: Bearer <token>" };
+  if (given === undefined)
+    return { status: 401, reason: "send the bearer token trestle mcp --http printed: Authorization: Bearer <token>" };
   if (!sameSecret(given, token)) return { status: 401, reason: "wrong bearer token (a new one is printed each run)" };
   return null;
 }

@@ -46,11 +46,19 @@ export interface HttpServing {
 }
 
 /** Starts listening on 127.0.0.1:`port` (0: a free port) with a fresh token; logs the URL and the token once. */
-export async function startHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number, limits: SessionLimits = DEFAULT_SESSION_LIMITS): Promise<HttpServing> {
+export async function startHttp(
+  settings: McpSettings,
+  deps: SessionDeps,
+  selection: ToolSelection,
+  port: number,
+  limits: SessionLimits = DEFAULT_SESSION_LIMITS,
+): Promise<HttpServing> {
   const token = toBase64url(randomBytes(32));
   const idle = `${limits.idleMs / 1000} s`;
   const host = createHost(deps.log);
-  const sessions = new HttpSessions<NodeStreamableHTTPServerTransport>(limits, (id) => deps.log(`trestle mcp: closed session ${id} after ${idle} with no request (its client initializes again)`));
+  const sessions = new HttpSessions<NodeStreamableHTTPServerTransport>(limits, (id) =>
+    deps.log(`trestle mcp: closed session ${id} after ${idle} with no request (its client initializes again)`),
+  );
   let bound = 0;
 
   // 2026-07-28: one stateless session for every request (its clients and sockets are caches, it remembers no conversation).
@@ -85,23 +93,50 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const refusal = checkRequest(req.headers, bound, token);
-    if (refusal) return reply(res, refusal.status, refusal.reason, refusal.status === 401 ? { "www-authenticate": 'Bearer realm="trestle mcp"' } : {});
-    if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== MCP_PATH) return reply(res, 404, `MCP is served at ${MCP_PATH}`);
+    if (refusal)
+      return reply(
+        res,
+        refusal.status,
+        refusal.reason,
+        refusal.status === 401 ? { "www-authenticate": 'Bearer realm="trestle mcp"' } : {},
+      );
+    if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== MCP_PATH)
+      return reply(res, 404, `MCP is served at ${MCP_PATH}`);
     const id = req.headers["mcp-session-id"];
     const body = req.method === "POST" ? await readJson(req) : undefined;
     if (body instanceof Error) return reply(res, 400, body.message);
     if (!(await isLegacyRequest(await toWebRequest(req, body), body))) {
       const mismatch = paramMismatch(body, mirrored, req);
-      if (mismatch) return reply(res, 400, `Bad Request: the request headers and body disagree: ${mismatch.why}`, {}, HEADER_MISMATCH, mismatch.id);
+      if (mismatch)
+        return reply(
+          res,
+          400,
+          `Bad Request: the request headers and body disagree: ${mismatch.why}`,
+          {},
+          HEADER_MISMATCH,
+          mismatch.id,
+        );
       for (const uri of listenedUris(body)) void follow(stateless, parseTableUri(uri)!.table, feed, false);
       return serveModern(req, res, body);
     }
     if (id === undefined && req.method === "POST" && isInitializeRequest(body)) {
-      if (sessions.full) return reply(res, 503, `this server holds its most MCP sessions (${limits.max}, trestle mcp --max-sessions): end one (DELETE with its Mcp-Session-Id), or one closes after ${idle} with no request`);
+      if (sessions.full)
+        return reply(
+          res,
+          503,
+          `this server holds its most MCP sessions (${limits.max}, trestle mcp --max-sessions): end one (DELETE with its Mcp-Session-Id), or one closes after ${idle} with no request`,
+        );
       return sessions.opened(async () => (await openSession()).handleRequest(req, res, body));
     }
     const transport = typeof id === "string" ? sessions.serving(id, res) : undefined;
-    if (!transport) return reply(res, id === undefined ? 400 : 404, id === undefined ? "no Mcp-Session-Id: initialize first" : "no such MCP session (it ended, or this server restarted)");
+    if (!transport)
+      return reply(
+        res,
+        id === undefined ? 400 : 404,
+        id === undefined
+          ? "no Mcp-Session-Id: initialize first"
+          : "no such MCP session (it ended, or this server restarted)",
+      );
     return transport.handleRequest(req, res, body);
   };
 
@@ -117,9 +152,13 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
   });
   bound = (http.address() as AddressInfo).port;
   const url = `http://127.0.0.1:${bound}${MCP_PATH}`;
-  deps.log(`trestle mcp: serving ${selectionText(selection)} at ${url}; relay ${settings.url}${settings.table ? `, table ${settings.table}` : ""}`);
+  deps.log(
+    `trestle mcp: serving ${selectionText(selection)} at ${url}; relay ${settings.url}${settings.table ? `, table ${settings.table}` : ""}`,
+  );
   deps.log(`trestle mcp: bearer token ${token} (printed once; valid until this process exits)`);
-  deps.log(`trestle mcp: at most ${limits.max} sessions (and ${limits.max} listen streams) at once; a session with no request for ${idle} is closed`);
+  deps.log(
+    `trestle mcp: at most ${limits.max} sessions (and ${limits.max} listen streams) at once; a session with no request for ${idle} is closed`,
+  );
   return {
     url,
     token,
@@ -135,7 +174,14 @@ export async function startHttp(settings: McpSettings, deps: SessionDeps, select
 }
 
 /** Serves until SIGINT or SIGTERM; `ready` runs once the URL and token are known. */
-export async function serveHttp(settings: McpSettings, deps: SessionDeps, selection: ToolSelection, port: number, limits: SessionLimits, ready: (serving: HttpServing) => void): Promise<void> {
+export async function serveHttp(
+  settings: McpSettings,
+  deps: SessionDeps,
+  selection: ToolSelection,
+  port: number,
+  limits: SessionLimits,
+  ready: (serving: HttpServing) => void,
+): Promise<void> {
   const serving = await startHttp(settings, deps, selection, port, limits);
   ready(serving);
   await new Promise<void>((resolve) => {
@@ -166,7 +212,11 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
 }
 
 /** Why a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers disagree with its arguments (./param-headers.ts), with its id; null when they agree or it is no such call. */
-function paramMismatch(body: unknown, mirrored: ReadonlyMap<string, ReadonlyMap<string, string>>, req: IncomingMessage): { why: string; id: string | number | null } | null {
+function paramMismatch(
+  body: unknown,
+  mirrored: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  req: IncomingMessage,
+): { why: string; id: string | number | null } | null {
   if (typeof body !== "object" || body === null || (body as { method?: unknown }).method !== "tools/call") return null;
   const call = body as { id?: string | number; params?: { name?: unknown; arguments?: unknown } };
   const declared = mirrored.get(String(call.params?.name));
@@ -180,7 +230,14 @@ function paramMismatch(body: unknown, mirrored: ReadonlyMap<string, ReadonlyMap<
 }
 
 /** A JSON-RPC error body with `status` (the transport's own shape for its refusals). */
-function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000, id: string | number | null = null): void {
+function reply(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+  id: string | number | null = null,
+): void {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id }));
 }

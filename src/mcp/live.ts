@@ -84,7 +84,9 @@ export class LiveTable {
       return true;
     } catch (error) {
       if (this.owner === held) this.owner = null;
-      this.log(`no owner session for ${owner} at ${this.client.table}: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        `no owner session for ${owner} at ${this.client.table}: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return false;
     }
   }
@@ -114,7 +116,11 @@ export class LiveTable {
     this.wake();
   }
 
-  private open(who: { seat: string } | { owner: string }, signer: Signer, onError: (error: TrestleError) => void): Held {
+  private open(
+    who: { seat: string } | { owner: string },
+    signer: Signer,
+    onError: (error: TrestleError) => void,
+  ): Held {
     const held = this.client.tracker.held;
     const socket = this.client.socket({
       ...who,

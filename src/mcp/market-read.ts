@@ -31,7 +31,11 @@ export async function readMarket(ctx: Pick<ToolContext, "session" | "now">, tabl
   const transcript = await readTranscript(await session.client(table), reader);
   const state = marketState(transcript);
   session.markets.add(table);
-  const ownerKey = session.hasOwner ? (await session.ownerKey()).signer.publicKeyText : "seat" in reader.as ? seatOwnerKey(transcript, reader.as.seat) : undefined;
+  const ownerKey = session.hasOwner
+    ? (await session.ownerKey()).signer.publicKeyText
+    : "seat" in reader.as
+      ? seatOwnerKey(transcript, reader.as.seat)
+      : undefined;
   return { table, transcript, state, board: marketBoard(state, state.market, transcript.entries, ctx.now()), ownerKey };
 }
 
@@ -52,13 +56,21 @@ export function matchItem(m: BoardMatch, ownerKey: string | undefined): InertIte
   const sale = m.sale === null ? "" : `, sold by sealed bids at ${m.sale}`;
   return {
     header: `match #${m.seq}${yours}: ${m.offer.owner}'s offer #${m.offer.seq} with ${m.want.owner}'s want #${m.want.seq}, ${unitsText(m.quantity)}${sale}; room ${m.room}, ${deal}`,
-    body: [`offer: ${m.offer.title}`, `want: ${m.want.title}`, ...(m.words.length === 0 ? [] : [`words in common: ${m.words.join(", ")}`])].join("\n"),
+    body: [
+      `offer: ${m.offer.title}`,
+      `want: ${m.want.title}`,
+      ...(m.words.length === 0 ? [] : [`words in common: ${m.words.join(", ")}`]),
+    ].join("\n"),
   };
 }
 
 /** Where a listing's sealed bids stand as structured content (trestle's facts only): the phase at the time read, its window, reserve, how many owners committed, and whether this server's owner did. */
 export const SealedOutput = z.object({
-  phase: z.enum(["bidding", "revealing", "settling", "settled"]).describe("bidding: commit until `until`; revealing: reveal until `reveal_until`; settling: reveals closed, the relay settles; settled"),
+  phase: z
+    .enum(["bidding", "revealing", "settling", "settled"])
+    .describe(
+      "bidding: commit until `until`; revealing: reveal until `reveal_until`; settling: reveals closed, the relay settles; settled",
+    ),
   until: z.int().describe("bidding closes then (ms since the epoch)"),
   reveal_until: z.int().describe("reveals close then (ms since the epoch)"),
   reserve: z.int().min(0).describe("the lowest bid that can win, minor units"),
@@ -69,11 +81,22 @@ export const SealedOutput = z.object({
 });
 
 /** `sealed` at `now` as SealedOutput, `bidder` (the owner this server bids for, when seated) telling `yours`. */
-export function sealedFacts(sealed: SealedState, now: number, bidder: string | undefined): z.infer<typeof SealedOutput> {
+export function sealedFacts(
+  sealed: SealedState,
+  now: number,
+  bidder: string | undefined,
+): z.infer<typeof SealedOutput> {
   const { until, reveal_until, reserve, currency, commits, winner } = sealed;
   const bids = Object.keys(commits).length;
   // Nobody committed: the bids settle at `until`, with nothing to reveal.
-  const phase = sealed.settled !== null ? "settled" : now < until ? "bidding" : bids > 0 && now < reveal_until ? "revealing" : "settling";
+  const phase =
+    sealed.settled !== null
+      ? "settled"
+      : now < until
+        ? "bidding"
+        : bids > 0 && now < reveal_until
+          ? "revealing"
+          : "settling";
   const mine = bidder === undefined ? undefined : own(commits, bidder);
   const yours = mine === undefined ? "none" : mine.bid === null ? "committed" : "revealed";
   return { phase, until, reveal_until, reserve, currency, bids, yours, sold_to: winner };

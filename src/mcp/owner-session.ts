@@ -13,7 +13,10 @@ import type { ElicitationModes } from "./tool.js";
 export type OwnerPresence = "live" | "no_owner_key" | "no_elicitation" | "refused";
 
 /** Holds (once) an owner session at `table` when an owner key is configured and the client can show the owner a link. */
-export async function holdOwnerSession(ctx: { session: McpSession; elicitation: ElicitationModes }, table: string): Promise<OwnerPresence> {
+export async function holdOwnerSession(
+  ctx: { session: McpSession; elicitation: ElicitationModes },
+  table: string,
+): Promise<OwnerPresence> {
   const { session } = ctx;
   if (!session.hasOwner) return "no_owner_key";
   if (!ctx.elicitation.url) return "no_elicitation";

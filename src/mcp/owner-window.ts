@@ -25,7 +25,9 @@ export class OwnerWindow<R> {
   /** The link that opens the window at `decision` (starting the window the first time). */
   async link(decision: OpenedDecision): Promise<string> {
     this.server ??= serveWindow({ assets: loadAssets(assetDir()), decisions: this.decisions }).then((server) => {
-      this.log(`trestle mcp: the principal window for your decisions listens at http://127.0.0.1:${server.port}/ (each decision has its own link)`);
+      this.log(
+        `trestle mcp: the principal window for your decisions listens at http://127.0.0.1:${server.port}/ (each decision has its own link)`,
+      );
       return server;
     });
     this.server.catch(() => (this.server = null));

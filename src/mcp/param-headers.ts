@@ -26,7 +26,11 @@ export function mirroredArguments(inputSchema: Record<string, unknown>): Map<str
 }
 
 /** Why a call's `Mcp-Param-*` headers disagree with its arguments, or null when they agree (an argument left out needs no header). */
-export function paramHeaderMismatch(mirrored: ReadonlyMap<string, string>, args: unknown, header: (name: string) => string | undefined): string | null {
+export function paramHeaderMismatch(
+  mirrored: ReadonlyMap<string, string>,
+  args: unknown,
+  header: (name: string) => string | undefined,
+): string | null {
   for (const [name, suffix] of mirrored) {
     const value = typeof args === "object" && args !== null ? (args as Record<string, unknown>)[name] : undefined;
     if (value === undefined || value === null || typeof value === "object") continue;
@@ -35,7 +39,8 @@ export function paramHeaderMismatch(mirrored: ReadonlyMap<string, string>, args:
     if (given === undefined) return `the body carries ${name}=${JSON.stringify(value)} but the ${key} header is absent`;
     const decoded = decode(given.trim());
     if (decoded === undefined) return `the ${key} header carries an invalid Base64 sentinel value`;
-    if (decoded !== String(value)) return `the ${key} header decodes to ${JSON.stringify(decoded)} but the body carries ${name}=${JSON.stringify(value)}`;
+    if (decoded !== String(value))
+      return `the ${key} header decodes to ${JSON.stringify(decoded)} but the body carries ${name}=${JSON.stringify(value)}`;
   }
   return null;
 }

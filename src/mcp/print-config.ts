@@ -51,13 +51,23 @@ export function printConfig(client: McpClient, launch: Launch, env: Record<strin
   switch (client) {
     case "claude":
       return {
-        text: JSON.stringify({ mcpServers: { [SERVER_NAME]: { type: "stdio", command: launch.command, args: launch.args, env } } }, null, 2),
-        where: "paste into .mcp.json at your project's root (or merge its mcpServers entry into ~/.claude.json), then restart Claude Code",
+        text: JSON.stringify(
+          { mcpServers: { [SERVER_NAME]: { type: "stdio", command: launch.command, args: launch.args, env } } },
+          null,
+          2,
+        ),
+        where:
+          "paste into .mcp.json at your project's root (or merge its mcpServers entry into ~/.claude.json), then restart Claude Code",
       };
     case "cursor":
       return {
-        text: JSON.stringify({ mcpServers: { [SERVER_NAME]: { command: launch.command, args: launch.args, env } } }, null, 2),
-        where: "paste into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (this project), merging mcpServers if the file exists",
+        text: JSON.stringify(
+          { mcpServers: { [SERVER_NAME]: { command: launch.command, args: launch.args, env } } },
+          null,
+          2,
+        ),
+        where:
+          "paste into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (this project), merging mcpServers if the file exists",
       };
     case "codex":
       return {
@@ -99,7 +109,9 @@ export function urlConfig(client: McpClient, url: string, token: string): Snippe
       };
     case "codex":
       return {
-        text: [`[mcp_servers.${SERVER_NAME}]`, `url = ${toml(url)}`, `bearer_token_env_var = ${toml(TOKEN_ENV)}`].join("\n"),
+        text: [`[mcp_servers.${SERVER_NAME}]`, `url = ${toml(url)}`, `bearer_token_env_var = ${toml(TOKEN_ENV)}`].join(
+          "\n",
+        ),
         where: `append to ~/.codex/config.toml and start Codex with ${TOKEN_ENV} set to the bearer token printed above${once}`,
       };
   }

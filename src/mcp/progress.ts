@@ -38,7 +38,10 @@ export function startProgress(
     sent += 1;
     const seconds = Math.round((options.now() - started) / 1000);
     // A client that went away cannot be told; the call's own answer reports what matters.
-    send({ method: "notifications/progress", params: { progressToken: token, progress: sent, message: `${doing} (${seconds} s)` } }).catch(() => undefined);
+    send({
+      method: "notifications/progress",
+      params: { progressToken: token, progress: sent, message: `${doing} (${seconds} s)` },
+    }).catch(() => undefined);
   };
   const timer = setInterval(notify, options.everyMs);
   return {

@@ -8,7 +8,14 @@
  */
 import { frameInert, safeLine, type InertItem } from "../text/framing.js";
 import { z } from "zod";
-import { holdersText, SeatNameSchema, Sha256Schema, TableIdSchema, type Projection, type ProjectedEntry } from "../protocol/index.js";
+import {
+  holdersText,
+  SeatNameSchema,
+  Sha256Schema,
+  TableIdSchema,
+  type Projection,
+  type ProjectedEntry,
+} from "../protocol/index.js";
 import { entryItem, prefixItems } from "../text/projection-items.js";
 import { openedProjection } from "../owner/index.js";
 import type { ReadState } from "./session.js";
@@ -25,7 +32,11 @@ export interface View {
 }
 
 /** The read state of a call: the session's (advanced by the read), with what the call passed put over it; everything again when `fromStart`. */
-export function readStateFor(ctx: ToolContext, table: string, given: { cursor?: number | undefined; prefix_sha256?: string | undefined; from_start?: boolean | undefined }): ReadState {
+export function readStateFor(
+  ctx: ToolContext,
+  table: string,
+  given: { cursor?: number | undefined; prefix_sha256?: string | undefined; from_start?: boolean | undefined },
+): ReadState {
   const state = ctx.session.readState(table);
   if (given.cursor !== undefined) state.cursor = given.cursor;
   if (given.prefix_sha256 !== undefined) state.prefix = given.prefix_sha256;
@@ -41,7 +52,11 @@ export async function fetchView(ctx: ToolContext, table: string, state: ReadStat
   const { session } = ctx;
   const client = await session.client(table);
   const seat = await session.seatKey();
-  const projection = await openedProjection(session.settings.home, table, await client.projection({ signer: seat.signer, as: { seat: seat.name } }, state.cursor));
+  const projection = await openedProjection(
+    session.settings.home,
+    table,
+    await client.projection({ signer: seat.signer, as: { seat: seat.name } }, state.cursor),
+  );
   return { table, seat: seat.name, projection };
 }
 
@@ -55,7 +70,13 @@ export function wakeReason(view: View): string | null {
 }
 
 /** Delivers `view` to the model: advances `state`, and builds the reply with `lead` status lines first, naming the cursor and prefix hash to pass next. */
-export function deliver(ctx: ToolContext, view: View, limit: number, state: ReadState, lead: readonly string[] = []): ToolReply {
+export function deliver(
+  ctx: ToolContext,
+  view: View,
+  limit: number,
+  state: ReadState,
+  lead: readonly string[] = [],
+): ToolReply {
   const { projection: p, seat, table } = view;
   const sendPrefix = state.prefix !== p.prefix_sha256;
   const firstRead = state.prefix === null;
@@ -68,40 +89,66 @@ export function deliver(ctx: ToolContext, view: View, limit: number, state: Read
     ...lead,
     `table ${table}: you are seat ${seat}.`,
     floorLine(p),
-    ...(p.pauses.length > 0 ? [`The table is paused by ${holdersText(p.pauses)}: every write is refused (E_PAUSED) until each of them lifts their own pause; trestle_wait meanwhile.`] : []),
+    ...(p.pauses.length > 0
+      ? [
+          `The table is paused by ${holdersText(p.pauses)}: every write is refused (E_PAUSED) until each of them lifts their own pause; trestle_wait meanwhile.`,
+        ]
+      : []),
     ...taskLines(p, seat),
     `${shown.length} new ${shown.length === 1 ? "entry" : "entries"} below; read up to #${cursor}.${more ? " More follow: call trestle_read again." : ""}${ctx.session.stateless ? ` Next time pass cursor ${cursor} and prefix_sha256 ${p.prefix_sha256} (this connection remembers no read).` : ""}`,
     sendPrefix
       ? `The table's prefix (topic, rules, seats and their cards, decisions in force) is below: ${firstRead ? "first read" : "it changed since your last read"}.`
       : `The prefix is unchanged since your last read (sha256 ${p.prefix_sha256.slice(0, 12)}…), so it is not repeated.`,
   ].map((line) => safeLine(line, 2000));
-  const items: InertItem[] = [...(sendPrefix ? prefixItems(p.prefix, seat) : []), ...shown.map((e) => entryItem(e, seat))];
+  const items: InertItem[] = [
+    ...(sendPrefix ? prefixItems(p.prefix, seat) : []),
+    ...shown.map((e) => entryItem(e, seat)),
+  ];
   return {
     status,
     owner: sendPrefix ? ctx.session.instructions() : null,
     data: items.length > 0 ? frameInert(items, ctx.boundary()) : null,
-    structured: { table, seat, cursor, prefix_sha256: p.prefix_sha256, entries: shown.length, more, floor: p.floor.holder, closed: p.closed !== null },
+    structured: {
+      table,
+      seat,
+      cursor,
+      prefix_sha256: p.prefix_sha256,
+      entries: shown.length,
+      more,
+      floor: p.floor.holder,
+      closed: p.closed !== null,
+    },
   };
 }
 
 function floorLine(p: Projection): string {
-  if (p.closed !== null) return `The table is closed (${p.closed}); only task work (progress, receipt, verify) is still admitted.`;
+  if (p.closed !== null)
+    return `The table is closed (${p.closed}); only task work (progress, receipt, verify) is still admitted.`;
   if (p.prefix.rules.topology.kind === "open") return "Open table: any seated seat may write at any time.";
   if (p.floor.yours) return `You hold the floor (round ${p.floor.round}): say, pass, propose or decide now.`;
-  return p.floor.holder === null ? `Nobody holds the floor (round ${p.floor.round}).` : `${p.floor.holder} holds the floor (round ${p.floor.round}); trestle_wait until it is your turn.`;
+  return p.floor.holder === null
+    ? `Nobody holds the floor (round ${p.floor.round}).`
+    : `${p.floor.holder} holds the floor (round ${p.floor.round}); trestle_wait until it is your turn.`;
 }
 
 function taskLines(p: Projection, seat: string): string[] {
   if (p.tasks.length === 0) return [];
   const owner = p.prefix.seats.find((s) => s.name === seat)?.owner;
-  const lines = [`Open tasks: ${p.tasks.map((t) => `${t.id} ${t.state} (proposal #${t.proposal}${t.executor ? `, executor ${t.executor}` : ""})`).join("; ")}.`];
+  const lines = [
+    `Open tasks: ${p.tasks.map((t) => `${t.id} ${t.state} (proposal #${t.proposal}${t.executor ? `, executor ${t.executor}` : ""})`).join("; ")}.`,
+  ];
   const mine = p.tasks.filter((t) => t.executor === seat && (t.state === "running" || t.state === "stalled"));
-  if (mine.length > 0) lines.push(`You execute: ${mine.map((t) => t.id).join(", ")} (report with trestle_progress and trestle_receipt).`);
+  if (mine.length > 0)
+    lines.push(`You execute: ${mine.map((t) => t.id).join(", ")} (report with trestle_progress and trestle_receipt).`);
   const waiting = p.tasks.filter((t) => t.state === "awaiting_approval");
   const yours = waiting.filter((t) => t.owner === owner);
-  if (yours.length > 0) lines.push(`Awaiting YOUR owner's approval: ${yours.map((t) => t.id).join(", ")}. Only they decide: trestle_approve or trestle_reject asks them in person.`);
+  if (yours.length > 0)
+    lines.push(
+      `Awaiting YOUR owner's approval: ${yours.map((t) => t.id).join(", ")}. Only they decide: trestle_approve or trestle_reject asks them in person.`,
+    );
   const others = waiting.filter((t) => t.owner !== owner);
-  if (others.length > 0) lines.push(`Awaiting other owners' approval: ${others.map((t) => `${t.id} (owner ${t.owner})`).join(", ")}.`);
+  if (others.length > 0)
+    lines.push(`Awaiting other owners' approval: ${others.map((t) => `${t.id} (owner ${t.owner})`).join(", ")}.`);
   return lines;
 }
 

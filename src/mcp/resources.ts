@@ -10,7 +10,13 @@
  * `resources/subscribe` on 2025-11-25, on the `subscriptions/listen` streams that name the URI on
  * 2026-07-28. Nothing is polled.
  */
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { randomBoundary } from "../client/index.js";
 import { roomState as foldRoom, roomSummary, writesGuarded } from "../owner/index.js";
 import { TableIdSchema, TrestleError } from "../protocol/index.js";
@@ -50,16 +56,37 @@ export const TEMPLATE_URIS: readonly string[] = KINDS.map((kind) => tableUri("{t
 /** The table and kind a `trestle://tables/…` URI names, or null. */
 export function parseTableUri(uri: string): { table: string; kind: Kind } | null {
   const match = /^trestle:\/\/tables\/([^/]+)\/([a-z]+)$/.exec(uri);
-  if (!match || !(KINDS as readonly string[]).includes(match[2]!) || !TableIdSchema.safeParse(match[1]).success) return null;
+  if (!match || !(KINDS as readonly string[]).includes(match[2]!) || !TableIdSchema.safeParse(match[1]).success)
+    return null;
   return { table: match[1]!, kind: match[2] as Kind };
 }
 
 const TEMPLATES: Record<Kind, { title: string; description: string }> = {
-  seat: { title: "A seat's view of a table", description: "The table as this server's seat reads it: floor, pauses, tasks, the prefix (topic, rules, seats, decisions) and the newest entries, other seats' text framed as data. Updated on every entry." },
-  room: { title: "A room's state", description: "A room from its verified transcript: seats, live offers and grants, auctions, deals, the outcome, and what this seat's mandate allows. Updated on every entry." },
-  pending: { title: "Your owner's pending decisions", description: "What waits for the owner at a table: tasks awaiting their approval, messages the gate holds for them, deals they have not signed, their seats' open questions. Each is decided in the principal window or a terminal, never by the agent." },
-  listings: { title: "A market's listings", description: "Every listing of a market from its verified transcript, live first (each ended one with how it ended), titles and texts framed as data. Updated on every entry of the market." },
-  matches: { title: "A market's matches", description: "Every match of a market from its verified transcript, yours marked, each with its room and the deal recorded for it, and the market's recorded deals. Updated on every entry of the market." },
+  seat: {
+    title: "A seat's view of a table",
+    description:
+      "The table as this server's seat reads it: floor, pauses, tasks, the prefix (topic, rules, seats, decisions) and the newest entries, other seats' text framed as data. Updated on every entry.",
+  },
+  room: {
+    title: "A room's state",
+    description:
+      "A room from its verified transcript: seats, live offers and grants, auctions, deals, the outcome, and what this seat's mandate allows. Updated on every entry.",
+  },
+  pending: {
+    title: "Your owner's pending decisions",
+    description:
+      "What waits for the owner at a table: tasks awaiting their approval, messages the gate holds for them, deals they have not signed, their seats' open questions. Each is decided in the principal window or a terminal, never by the agent.",
+  },
+  listings: {
+    title: "A market's listings",
+    description:
+      "Every listing of a market from its verified transcript, live first (each ended one with how it ended), titles and texts framed as data. Updated on every entry of the market.",
+  },
+  matches: {
+    title: "A market's matches",
+    description:
+      "Every match of a market from its verified transcript, yours marked, each with its room and the deal recorded for it, and the market's recorded deals. Updated on every entry of the market.",
+  },
 };
 
 /**
@@ -67,7 +94,13 @@ const TEMPLATES: Record<Kind, { title: string; description: string }> = {
  * connection's subscribers (all of a 2026-07-28 connection's listen streams, which filter them).
  * Returns how to follow the tables of URIs a `subscriptions/listen` names (listenedUris).
  */
-export function registerResources(server: Server, session: McpSession, window: ToolContext["window"], modes: (ctx?: ServerContext) => ElicitationModes, feed?: ResourceFeed): (uris: readonly string[]) => void {
+export function registerResources(
+  server: Server,
+  session: McpSession,
+  window: ToolContext["window"],
+  modes: (ctx?: ServerContext) => ElicitationModes,
+  feed?: ResourceFeed,
+): (uris: readonly string[]) => void {
   const subscribed = new Set<string>();
   const publish: ResourceFeed =
     feed ??
@@ -89,13 +122,24 @@ export function registerResources(server: Server, session: McpSession, window: T
 
   server.setRequestHandler("resources/list", () => ({ resources: listed(session) }));
   server.setRequestHandler("resources/templates/list", () => ({
-    resourceTemplates: KINDS.map((kind) => ({ uriTemplate: tableUri("{table}", kind), name: `trestle-${kind}`, ...TEMPLATES[kind], mimeType: "text/plain", icons: TOOL_ICONS })),
+    resourceTemplates: KINDS.map((kind) => ({
+      uriTemplate: tableUri("{table}", kind),
+      name: `trestle-${kind}`,
+      ...TEMPLATES[kind],
+      mimeType: "text/plain",
+      icons: TOOL_ICONS,
+    })),
   }));
   server.setRequestHandler("resources/read", async (request, ctx) => {
     const { uri } = request.params;
-    if (uri === SERVER_URI) return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(serverFacts(session)) }] };
+    if (uri === SERVER_URI)
+      return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(serverFacts(session)) }] };
     const named = parseTableUri(uri);
-    if (!named) throw new ResourceNotFoundError(uri, `no resource ${uri}: this server's are trestle://server and trestle://tables/{table}/seat, /room, /pending, /listings and /matches`);
+    if (!named)
+      throw new ResourceNotFoundError(
+        uri,
+        `no resource ${uri}: this server's are trestle://server and trestle://tables/{table}/seat, /room, /pending, /listings and /matches`,
+      );
     void follow(session, named.table, publish, modes(ctx).url);
     return { contents: [{ uri, mimeType: "text/plain", text: await render(context(ctx), named.table, named.kind) }] };
   });
@@ -129,15 +173,36 @@ function listed(session: McpSession) {
     ...(session.markets.has(table) ? (["listings", "matches"] as const) : []),
   ];
   return [
-    { uri: SERVER_URI, name: "trestle-server", title: "This trestle server", description: "The relay, seat and owner this server acts for.", mimeType: "application/json", icons: TOOL_ICONS },
-    ...tables.flatMap((table) => kinds(table).map((kind) => ({ uri: tableUri(table, kind), name: `${table}-${kind}`, title: `${TEMPLATES[kind].title}: ${table}`, mimeType: "text/plain", icons: TOOL_ICONS }))),
+    {
+      uri: SERVER_URI,
+      name: "trestle-server",
+      title: "This trestle server",
+      description: "The relay, seat and owner this server acts for.",
+      mimeType: "application/json",
+      icons: TOOL_ICONS,
+    },
+    ...tables.flatMap((table) =>
+      kinds(table).map((kind) => ({
+        uri: tableUri(table, kind),
+        name: `${table}-${kind}`,
+        title: `${TEMPLATES[kind].title}: ${table}`,
+        mimeType: "text/plain",
+        icons: TOOL_ICONS,
+      })),
+    ),
   ];
 }
 
 /** What `trestle://server` says: the relay, the configured table, seat and owner names. */
 function serverFacts(session: McpSession) {
   const { settings } = session;
-  return { relay: settings.url, table: settings.table ?? null, seat: settings.seat ?? null, owner: settings.owner ?? null, stateless: session.stateless };
+  return {
+    relay: settings.url,
+    table: settings.table ?? null,
+    seat: settings.seat ?? null,
+    owner: settings.owner ?? null,
+    stateless: session.stateless,
+  };
 }
 
 /** One table resource as text: status lines, the owner's block, the framed data, as the tool shows it. */
@@ -158,26 +223,50 @@ async function render(ctx: ToolContext, table: string, kind: Kind): Promise<stri
     if (kind === "pending") return (await pendingLines(ctx, table)).join("\n");
     return textOf(await marketBlock(ctx, table, kind));
   } catch (error) {
-    if (error instanceof TrestleError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.code}: ${safeLine(error.message, 500)}`);
+    if (error instanceof TrestleError)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.code}: ${safeLine(error.message, 500)}`);
     throw error;
   }
 }
 
 function textOf(reply: { status: string | readonly string[]; owner?: string | null; data?: string | null }): string {
   const status = typeof reply.status === "string" ? [reply.status] : reply.status;
-  return [status.map((line) => safeLine(line, 2000)).join("\n"), ...(reply.owner ? [`Instructions from your owner:\n${reply.owner}`] : []), ...(reply.data ? [reply.data] : [])].join("\n\n");
+  return [
+    status.map((line) => safeLine(line, 2000)).join("\n"),
+    ...(reply.owner ? [`Instructions from your owner:\n${reply.owner}`] : []),
+    ...(reply.data ? [reply.data] : []),
+  ].join("\n\n");
 }
 
 /** A market's listings or matches (and recorded deals) from its verified fold, framed as data. */
-async function marketBlock(ctx: ToolContext, table: string, kind: "listings" | "matches"): Promise<{ status: string[]; data: string }> {
+async function marketBlock(
+  ctx: ToolContext,
+  table: string,
+  kind: "listings" | "matches",
+): Promise<{ status: string[]; data: string }> {
   const { board, transcript, ownerKey } = await readMarket(ctx, table);
   const verified = `market ${table}, transcript ${transcript.report.verdict} (verified on this machine) up to entry #${transcript.entries.length}`;
   if (kind === "listings") {
     const live = board.listings.filter((l) => l.standing === "live").length;
-    return { status: [`Listings of ${verified}: ${live} live, ${board.listings.length - live} ended.`], data: frameInert(board.listings.map(listingItem), ctx.boundary()) };
+    return {
+      status: [`Listings of ${verified}: ${live} live, ${board.listings.length - live} ended.`],
+      data: frameInert(board.listings.map(listingItem), ctx.boundary()),
+    };
   }
-  const deals = board.deals.map((d) => `  deal recorded at #${d.seq} for match #${d.match} (room ${d.room}) between ${d.owners[0]} and ${d.owners[1]}, closing ${unitsText(d.quantity)}, terms ${shortHash(d.deal)}`);
-  return { status: [`Matches of ${verified}: ${board.matches.length}, ${board.deals.length} deal${board.deals.length === 1 ? "" : "s"} recorded.`, ...deals], data: frameInert(board.matches.map((m) => matchItem(m, ownerKey)), ctx.boundary()) };
+  const deals = board.deals.map(
+    (d) =>
+      `  deal recorded at #${d.seq} for match #${d.match} (room ${d.room}) between ${d.owners[0]} and ${d.owners[1]}, closing ${unitsText(d.quantity)}, terms ${shortHash(d.deal)}`,
+  );
+  return {
+    status: [
+      `Matches of ${verified}: ${board.matches.length}, ${board.deals.length} deal${board.deals.length === 1 ? "" : "s"} recorded.`,
+      ...deals,
+    ],
+    data: frameInert(
+      board.matches.map((m) => matchItem(m, ownerKey)),
+      ctx.boundary(),
+    ),
+  };
 }
 
 /** What waits for this server's owner at `table`: tasks awaiting their approval, held messages, unsigned deals, open questions of their seats. */
@@ -188,17 +277,33 @@ async function pendingLines(ctx: ToolContext, table: string): Promise<string[]> 
   const reader = { signer: owner.signer, as: { owner: owner.name } };
   const tasks = (await client.tasks(reader)).filter((t) => t.owner === owner.name && t.state === "awaiting_approval");
   const questions = (await client.http.questions(table, reader)).questions.filter((q) => q.state === "open");
-  const lines = [`Pending decisions of owner ${owner.name} at table ${table} (each is theirs alone: the principal window, trestle view or a terminal):`];
-  for (const t of tasks) lines.push(`  task ${t.id} awaits approval (proposal #${t.proposal}): trestle_approve or trestle_reject asks them`);
-  for (const q of questions) lines.push(`  question ${q.question.question} from seat ${q.question.seat}, open until ${new Date(q.question.deadline).toISOString()}: trestle_owner_questions puts it to them`);
+  const lines = [
+    `Pending decisions of owner ${owner.name} at table ${table} (each is theirs alone: the principal window, trestle view or a terminal):`,
+  ];
+  for (const t of tasks)
+    lines.push(`  task ${t.id} awaits approval (proposal #${t.proposal}): trestle_approve or trestle_reject asks them`);
+  for (const q of questions)
+    lines.push(
+      `  question ${q.question.question} from seat ${q.question.seat}, open until ${new Date(q.question.deadline).toISOString()}: trestle_owner_questions puts it to them`,
+    );
   const seat = session.settings.seat;
-  if (seat !== undefined && session.settings.seatKeyFile !== undefined && writesGuarded(session.settings.home, table, seat)) {
+  if (
+    seat !== undefined &&
+    session.settings.seatKeyFile !== undefined &&
+    writesGuarded(session.settings.home, table, seat)
+  ) {
     const guarded = await guardedSeat(ctx, table);
-    for (const held of guarded.pending()) lines.push(`  held ${held.submission.kind} ${held.message_sha256.slice(0, 16)} of seat ${seat}: trestle_room_send_held asks them`);
+    for (const held of guarded.pending())
+      lines.push(
+        `  held ${held.submission.kind} ${held.message_sha256.slice(0, 16)} of seat ${seat}: trestle_room_send_held asks them`,
+      );
     const transcript = await guarded.transcript();
     if (foldRoom(transcript).room) {
       for (const deal of roomSummary(transcript, ctx.now()).deals) {
-        if (deal.status !== "done" && !deal.signed.includes(owner.name)) lines.push(`  the deal on offer #${deal.terms.offer_seq} waits for their signature: trestle_deal_sign asks them`);
+        if (deal.status !== "done" && !deal.signed.includes(owner.name))
+          lines.push(
+            `  the deal on offer #${deal.terms.offer_seq} waits for their signature: trestle_deal_sign asks them`,
+          );
       }
     }
   }
@@ -214,7 +319,12 @@ const following = new WeakMap<McpSession, Set<string>>();
  * socket; without a seat key, on the owner session, held only when `canAskOwner` (the client can
  * show the owner a link, as ./owner-session.ts requires); else not at all.
  */
-export async function follow(session: McpSession, table: string, publish: ResourceFeed, canAskOwner: boolean): Promise<void> {
+export async function follow(
+  session: McpSession,
+  table: string,
+  publish: ResourceFeed,
+  canAskOwner: boolean,
+): Promise<void> {
   const tables = following.get(session) ?? new Set<string>();
   following.set(session, tables);
   const bySeat = session.settings.seatKeyFile !== undefined;
@@ -226,14 +336,17 @@ export async function follow(session: McpSession, table: string, publish: Resour
       for (const kind of KINDS) publish(tableUri(table, kind));
     });
     if (!bySeat) {
-      if ((await holdOwnerSession({ session, elicitation: { form: false, url: canAskOwner } }, table)) !== "live") tables.delete(table);
+      if ((await holdOwnerSession({ session, elicitation: { form: false, url: canAskOwner } }, table)) !== "live")
+        tables.delete(table);
       return;
     }
     const seat = await session.seatKey();
     await live.watch(seat.name, seat.signer);
   } catch (error) {
     tables.delete(table);
-    session.deps.log(`cannot follow ${table} for its resources: ${error instanceof Error ? error.message : String(error)}`);
+    session.deps.log(
+      `cannot follow ${table} for its resources: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 
@@ -242,7 +355,10 @@ export function listenedUris(message: unknown): string[] {
   const messages = Array.isArray(message) ? message : [message];
   return messages.flatMap((m) => {
     if (typeof m !== "object" || m === null || (m as { method?: unknown }).method !== "subscriptions/listen") return [];
-    const uris = (m as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications?.resourceSubscriptions;
-    return Array.isArray(uris) ? uris.filter((uri): uri is string => typeof uri === "string" && parseTableUri(uri) !== null) : [];
+    const uris = (m as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications
+      ?.resourceSubscriptions;
+    return Array.isArray(uris)
+      ? uris.filter((uri): uri is string => typeof uri === "string" && parseTableUri(uri) !== null)
+      : [];
   });
 }

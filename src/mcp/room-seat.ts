@@ -11,7 +11,14 @@
 import { z } from "zod";
 import { safeJson } from "../text/framing.js";
 import type { SeatSubmission } from "../client/index.js";
-import { GuardedSeat, resolveRef, standingDealLines, type JournalRecordOf, type RoomRef, type Sent } from "../owner/index.js";
+import {
+  GuardedSeat,
+  resolveRef,
+  standingDealLines,
+  type JournalRecordOf,
+  type RoomRef,
+  type Sent,
+} from "../owner/index.js";
 import { BodySchema, TrestleError, type Submission } from "../protocol/index.js";
 import { heldLines, type Named } from "../text/commitment.js";
 import { askOwner } from "./confirm.js";
@@ -21,14 +28,25 @@ import { WrittenOutput } from "./tools/args.js";
 /** This server's seat at `table` as a GuardedSeat (journal and mandate in the server's trestle home). */
 export async function guardedSeat(ctx: ToolContext, table: string): Promise<GuardedSeat> {
   const seat = await ctx.session.seatKey();
-  return new GuardedSeat({ client: await ctx.session.client(table), seat: seat.name, signer: seat.signer, home: ctx.session.settings.home, clock: () => ctx.now() });
+  return new GuardedSeat({
+    client: await ctx.session.client(table),
+    seat: seat.name,
+    signer: seat.signer,
+    home: ctx.session.settings.home,
+    clock: () => ctx.now(),
+  });
 }
 
 /** The reply of a write once it was sent (it may read the table again); `approved` when the owner approved it in the window first. */
 export type SentReply = (sent: Sent, approved: boolean) => ToolReply | Promise<ToolReply>;
 
 /** Sends `input` as `seat` through the guards and replies with `done`; a held message is put to the owner in the principal window when possible (the reply then asks the client to show them the link). */
-export async function sendGuarded(ctx: ToolContext, seat: GuardedSeat, input: SeatSubmission, done: SentReply): Promise<ToolReply | ToolAsk> {
+export async function sendGuarded(
+  ctx: ToolContext,
+  seat: GuardedSeat,
+  input: SeatSubmission,
+  done: SentReply,
+): Promise<ToolReply | ToolAsk> {
   let sent: Sent;
   try {
     sent = await seat.send(input);
@@ -40,7 +58,13 @@ export async function sendGuarded(ctx: ToolContext, seat: GuardedSeat, input: Se
 }
 
 /** Asks the owner in the principal window to approve held message `hash`; their Approve signs the approval and sends it. Rethrows `held` when nobody can be asked. */
-export async function approveHeld(ctx: ToolContext, seat: GuardedSeat, hash: string, held: TrestleError, done: SentReply): Promise<ToolAsk> {
+export async function approveHeld(
+  ctx: ToolContext,
+  seat: GuardedSeat,
+  hash: string,
+  held: TrestleError,
+  done: SentReply,
+): Promise<ToolAsk> {
   const record = seat.pending().find((h) => h.message_sha256 === hash);
   if (!record || !ctx.session.hasOwner || !ctx.elicitation.url) throw held;
   const owner = await ctx.session.ownerKey();
@@ -63,11 +87,18 @@ export async function approveHeld(ctx: ToolContext, seat: GuardedSeat, hash: str
  * the words every surface uses (src/text/commitment.ts: an accept's offer named and in full from the
  * verified transcript, a sealed bid's amount from the journal), its message, and the exact message.
  */
-export function heldWords(seat: GuardedSeat, record: Omit<JournalRecordOf<"held">, "submission"> & { submission: Submission }, owner: string, named: Named): string[] {
+export function heldWords(
+  seat: GuardedSeat,
+  record: Omit<JournalRecordOf<"held">, "submission"> & { submission: Submission },
+  owner: string,
+  named: Named,
+): string[] {
   const s = record.submission;
   return [
     `trestle: sign with your owner key (${owner}) to let seat ${seat.seat} send this ${s.kind} at room ${seat.table}?`,
-    record.why === "require_confirm" ? `Your mandate holds every ${s.kind} for you.` : "You loosened this seat's mandate, so each commitment needs you.",
+    record.why === "require_confirm"
+      ? `Your mandate holds every ${s.kind} for you.`
+      : "You loosened this seat's mandate, so each commitment needs you.",
     "What it commits you to (read from the verified ledger; a sealed bid's amount from this machine; text in quotes is the seat's, not verified):",
     ...heldLines(s, named).map((line) => `  ${line}`),
     `The whole message: ${safeJson(s)}`,
@@ -79,7 +110,9 @@ export function heldWords(seat: GuardedSeat, record: Omit<JournalRecordOf<"held"
 
 /** A ref argument: an offer, grant or auction by its entry's seq or hash. */
 export const RefArg = (what: string) =>
-  z.union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)]).describe(`the ${what}: its entry's seq, or its hash (8 or more hex characters), as trestle_room_state lists it`);
+  z
+    .union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)])
+    .describe(`the ${what}: its entry's seq, or its hash (8 or more hex characters), as trestle_room_state lists it`);
 /** The optional message sent with a write. */
 export const MessageArg = BodySchema.optional().describe("a message to the other parties, sent with it");
 
@@ -91,7 +124,12 @@ export function roomTool<S extends z.ZodObject>(spec: {
   title: string;
   description: string;
   input: S;
-  build(args: z.output<S>, resolve: Resolve, ctx: ToolContext, seat: GuardedSeat): SeatSubmission | Promise<SeatSubmission>;
+  build(
+    args: z.output<S>,
+    resolve: Resolve,
+    ctx: ToolContext,
+    seat: GuardedSeat,
+  ): SeatSubmission | Promise<SeatSubmission>;
 }): Tool {
   return defineTool({
     name: spec.name,
@@ -105,7 +143,10 @@ export function roomTool<S extends z.ZodObject>(spec: {
       const seat = await guardedSeat(ctx, table);
       const resolve: Resolve = async (ref, what) => resolveRef(await seat.transcript(), ref, what);
       const message = (args as { message?: string }).message;
-      const submission = { ...(await spec.build(args, resolve, ctx, seat)), ...(message === undefined ? {} : { body: message }) } as SeatSubmission;
+      const submission = {
+        ...(await spec.build(args, resolve, ctx, seat)),
+        ...(message === undefined ? {} : { body: message }),
+      } as SeatSubmission;
       return sendGuarded(ctx, seat, submission, (sent, approved) => ({
         status: [
           `${submission.kind} written as entry #${sent.seq} at ${table} by seat ${seat.seat} (head #${sent.head.seq}).`,

@@ -41,7 +41,17 @@ import { registerPrompts } from "./prompts.js";
 import { listenedUris, registerResources, type ResourceFeed } from "./resources.js";
 import { McpSession, type SessionDeps } from "./session.js";
 import { resumeOwnerAsk } from "./confirm.js";
-import { errorResult, isAsk, listedTool, replyResult, type ElicitationModes, type Tool, type ToolAsk, type ToolContext, type ToolReply } from "./tool.js";
+import {
+  errorResult,
+  isAsk,
+  listedTool,
+  replyResult,
+  type ElicitationModes,
+  type Tool,
+  type ToolAsk,
+  type ToolContext,
+  type ToolReply,
+} from "./tool.js";
 import { findTool, TOOLS } from "./tools/index.js";
 
 /** How long the lists this server answers stay the same: its tools and prompts are fixed for the life of the process (decision 0410). */
@@ -52,7 +62,10 @@ export function instructions(offered: readonly Tool[]): string {
   const has = (name: string) => offered.some((tool) => tool.name === name);
   const writes = ["trestle_say", "trestle_propose", "trestle_pass"].filter(has);
   if (has("trestle_room_state")) writes.push("trestle_room_state and the trestle_room_* tools");
-  const loop = has("trestle_read") && has("trestle_wait") && writes.length > 0 ? ` Typical loop: trestle_read once, then trestle_wait for your turn, then ${writes.join(" / ")}, and trestle_wait again.` : "";
+  const loop =
+    has("trestle_read") && has("trestle_wait") && writes.length > 0
+      ? ` Typical loop: trestle_read once, then trestle_wait for your turn, then ${writes.join(" / ")}, and trestle_wait again.`
+      : "";
   const market = has("trestle_market_search")
     ? " In a market: trestle_market_search and trestle_market_list find and post listings, trestle_market_matches shows your owner's matches, and trestle_market_room asks your owner to open a match's room, where you negotiate with the room tools, passing the room's id as `table`. A listing that takes sealed bids (trestle_market_search with `sealed: true`) takes trestle_market_bid, then trestle_market_reveal once bidding closed."
     : "";
@@ -126,22 +139,38 @@ export function createServer(session: McpSession, options: ServerOptions): McpSe
     },
   );
   // 2025-11-25 declares capabilities at initialize; 2026-07-28 in each request's envelope (typed as an empty object by the SDK).
-  const modes = (ctx?: ServerContext) => elicitationModes(server.getClientCapabilities() ?? ((ctx?.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined));
+  const modes = (ctx?: ServerContext) =>
+    elicitationModes(
+      server.getClientCapabilities() ??
+        ((ctx?.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+          ClientCapabilities | undefined),
+    );
 
   server.setRequestHandler("tools/list", () => ({ tools: offered.map(listedTool) }));
 
   server.setRequestHandler("tools/call", (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const tool = findTool(request.params.name);
-    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no tool named ${request.params.name}; tools/list names every tool`);
+    if (!tool)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `no tool named ${request.params.name}; tools/list names every tool`,
+      );
     if (!offered.includes(tool)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${tool.name} is not among this server's tools (tools/list names them); its owner chooses them with trestle mcp --tools`);
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${tool.name} is not among this server's tools (tools/list names them); its owner chooses them with trestle mcp --tools`,
+      );
     }
     const args = argumentsDigest(request.params.arguments);
-    const progress = startProgress(request.params._meta?.progressToken, (notification) => ctx.mcpReq.notify(notification), {
-      label: tool.name,
-      everyMs: options.progressEveryMs ?? PROGRESS_EVERY_MS,
-      now: () => Date.now(),
-    });
+    const progress = startProgress(
+      request.params._meta?.progressToken,
+      (notification) => ctx.mcpReq.notify(notification),
+      {
+        label: tool.name,
+        everyMs: options.progressEveryMs ?? PROGRESS_EVERY_MS,
+        now: () => Date.now(),
+      },
+    );
     const toolCtx: ToolContext = {
       session,
       elicitation: modes(ctx),
@@ -155,7 +184,10 @@ export function createServer(session: McpSession, options: ServerOptions): McpSe
     };
     const call = runTool(tool, request.params.arguments, toolCtx).then(async (result) => {
       if (!isAsk(result)) return result;
-      return inputRequired({ inputRequests: result.ask, requestState: await host.codec.mint({ tool: tool.name, args, data: result.state }) });
+      return inputRequired({
+        inputRequests: result.ask,
+        requestState: await host.codec.mint({ tool: tool.name, args, data: result.state }),
+      });
     });
     inflight.add(call);
     void call.finally(() => {
@@ -171,7 +203,8 @@ export function createServer(session: McpSession, options: ServerOptions): McpSe
 
   server.oninitialized = () => {
     const table = session.active;
-    if (table !== undefined) void holdOwnerSession({ session, elicitation: elicitationModes(server.getClientCapabilities()) }, table);
+    if (table !== undefined)
+      void holdOwnerSession({ session, elicitation: elicitationModes(server.getClientCapabilities()) }, table);
   };
   return { server, idle: async () => void (await Promise.allSettled([...inflight])), listened };
 }
@@ -207,7 +240,10 @@ function boundState(verified: unknown, tool: string, args: string): unknown {
   if (verified === undefined) return undefined;
   const bound = BoundStateSchema.safeParse(verified);
   if (!bound.success || bound.data.tool !== tool || bound.data.args !== args) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, "this requestState belongs to another call: call the tool again without it");
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      "this requestState belongs to another call: call the tool again without it",
+    );
   }
   return bound.data.data;
 }
@@ -241,7 +277,11 @@ export async function serveStdio(settings: McpSettings, deps: SessionDeps, selec
   const stop = () => void handle.close();
   // A turn of the event loop lets the SDK start the handlers of what was read, and another sends their answers.
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
-  const finish = () => void turn().then(() => Promise.all(made.map(({ served }) => served.idle()))).then(turn).then(() => input.end());
+  const finish = () =>
+    void turn()
+      .then(() => Promise.all(made.map(({ served }) => served.idle())))
+      .then(turn)
+      .then(() => input.end());
   const lines = new LineReader((line) => {
     if (line.includes("subscriptions/listen")) made.at(-1)?.served.listened(listenedUris(parseOrNull(line)));
   });
@@ -253,7 +293,9 @@ export async function serveStdio(settings: McpSettings, deps: SessionDeps, selec
   process.stdout.once("error", stop); // the client went away (EPIPE): nobody is left to answer
   process.once("SIGTERM", stop);
   process.once("SIGINT", stop);
-  deps.log(`trestle mcp: serving ${selectionText(selection)} on stdio; relay ${settings.url}${settings.table ? `, table ${settings.table}` : ""}`);
+  deps.log(
+    `trestle mcp: serving ${selectionText(selection)} on stdio; relay ${settings.url}${settings.table ? `, table ${settings.table}` : ""}`,
+  );
   try {
     await ended;
   } finally {

@@ -9,8 +9,25 @@
  * change a key, the card or the instructions: no tool writes them.
  */
 import { readFileSync } from "node:fs";
-import { HttpClient, loadOrCreateKeyFile, openOwner, openTable, readKeyFile, type LoadedKey, type OwnerClient, type Reader, type TableClient } from "../client/node.js";
-import { CapabilityCardSchema, parseOrThrow, TrestleError, waitText, type CapabilityCard, type Signer } from "../protocol/index.js";
+import {
+  HttpClient,
+  loadOrCreateKeyFile,
+  openOwner,
+  openTable,
+  readKeyFile,
+  type LoadedKey,
+  type OwnerClient,
+  type Reader,
+  type TableClient,
+} from "../client/node.js";
+import {
+  CapabilityCardSchema,
+  parseOrThrow,
+  TrestleError,
+  waitText,
+  type CapabilityCard,
+  type Signer,
+} from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
 import { ENV, readJsonFile } from "./config.js";
 import { LiveTable } from "./live.js";
@@ -85,7 +102,10 @@ export class McpSession {
   tableId(given?: string): string {
     const table = given ?? this.active;
     if (table === undefined) {
-      throw new TrestleError("E_SCHEMA", `no table: pass \`table\`, set ${ENV.table} in the server's environment, or create or join one first`);
+      throw new TrestleError(
+        "E_SCHEMA",
+        `no table: pass \`table\`, set ${ENV.table} in the server's environment, or create or join one first`,
+      );
     }
     return table;
   }
@@ -127,7 +147,12 @@ export class McpSession {
   /** The owner key and an OwnerClient signing with it, for the relay pinned as every table here is (E_RELAY_KEY when its key changed). */
   async ownerClient(): Promise<{ owner: Identity; client: OwnerClient }> {
     const owner = await this.ownerKey();
-    const client = await openOwner({ relay: this.http(), signer: owner.signer, home: this.settings.home, onFirstUse: this.firstUse });
+    const client = await openOwner({
+      relay: this.http(),
+      signer: owner.signer,
+      home: this.settings.home,
+      onFirstUse: this.firstUse,
+    });
     return { owner, client };
   }
 
@@ -150,7 +175,8 @@ export class McpSession {
 
   /** A reader as `prefer` when that key is configured, else as the other one. */
   async reader(prefer: "seat" | "owner" = "seat"): Promise<Reader> {
-    const asSeat = prefer === "seat" ? this.settings.seatKeyFile !== undefined : this.settings.ownerKeyFile === undefined;
+    const asSeat =
+      prefer === "seat" ? this.settings.seatKeyFile !== undefined : this.settings.ownerKeyFile === undefined;
     if (asSeat) {
       const seat = await this.seatKey();
       return { signer: seat.signer, as: { seat: seat.name } };
@@ -194,7 +220,8 @@ export class McpSession {
     return slot;
   }
 
-  private readonly firstUse = (url: string, key: string): void => this.deps.log(`pinned relay ${url} to key ${key} (first use)`);
+  private readonly firstUse = (url: string, key: string): void =>
+    this.deps.log(`pinned relay ${url} to key ${key} (first use)`);
 
   /**
    * The one HTTP client of this session. It waits out a rate limit only while a tool call can
@@ -202,13 +229,27 @@ export class McpSession {
    * longer one reaches the model as E_RATE_LIMITED with the wait.
    */
   private http(): HttpClient {
-    const onWait = (ms: number, what: string) => this.deps.log(`the relay is rate limiting ${what}; waiting ${waitText(ms)} before sending it again`);
-    this.httpClient ??= new HttpClient({ url: this.settings.url, rateLimit: { attempts: 2, maxWaitMs: 20_000, onWait } });
+    const onWait = (ms: number, what: string) =>
+      this.deps.log(`the relay is rate limiting ${what}; waiting ${waitText(ms)} before sending it again`);
+    this.httpClient ??= new HttpClient({
+      url: this.settings.url,
+      rateLimit: { attempts: 2, maxWaitMs: 20_000, onWait },
+    });
     return this.httpClient;
   }
 
-  private async load(role: "owner" | "seat", path: string | undefined, name: string | undefined, pathVar: string, nameVar: string): Promise<Identity> {
-    if (path === undefined) throw new TrestleError("E_KEY_FILE", `this server holds no ${role} key: set ${pathVar} (or ${nameVar}) in its environment`);
+  private async load(
+    role: "owner" | "seat",
+    path: string | undefined,
+    name: string | undefined,
+    pathVar: string,
+    nameVar: string,
+  ): Promise<Identity> {
+    if (path === undefined)
+      throw new TrestleError(
+        "E_KEY_FILE",
+        `this server holds no ${role} key: set ${pathVar} (or ${nameVar}) in its environment`,
+      );
     const key = await readKeyFile(path, role);
     return identity(key, name ?? key.name);
   }

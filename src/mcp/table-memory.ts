@@ -12,7 +12,17 @@
  * - the table's state (closed and why, every owner's pause in force) and how much of the ledger
  *   this reader could see.
  */
-import { foldControl, isEntry, pauseHolders, type Effect, type Entry, type HiddenEntry, type PauseHolder, type PauseState, type TaskStatus } from "../protocol/index.js";
+import {
+  foldControl,
+  isEntry,
+  pauseHolders,
+  type Effect,
+  type Entry,
+  type HiddenEntry,
+  type PauseHolder,
+  type PauseState,
+  type TaskStatus,
+} from "../protocol/index.js";
 
 /** One decision in force. */
 export interface MemoryDecision {
@@ -69,7 +79,18 @@ export interface TableMemory {
 
 /** Folds a verified ledger (as one reader sees it) into table memory. */
 export function tableMemory(items: readonly (Entry | HiddenEntry)[]): TableMemory {
-  const memory: TableMemory = { table: null, topic: null, closed: null, pauses: [], subtables: [], decisions: [], tasks: [], requests: [], entries: items.length, hidden: 0 };
+  const memory: TableMemory = {
+    table: null,
+    topic: null,
+    closed: null,
+    pauses: [],
+    subtables: [],
+    decisions: [],
+    tasks: [],
+    requests: [],
+    entries: items.length,
+    hidden: 0,
+  };
   const pauses: Record<string, PauseState> = {};
   const tasks = new Map<string, MemoryTask>();
   const requests = new Map<string, MemoryRequest>();
@@ -79,7 +100,8 @@ export function tableMemory(items: readonly (Entry | HiddenEntry)[]): TableMemor
       continue;
     }
     memory.table ??= item.table;
-    if (item.kind === "system" && (item.subkind === "table_paused" || item.subkind === "table_resumed")) foldControl(pauses, item);
+    if (item.kind === "system" && (item.subkind === "table_paused" || item.subkind === "table_resumed"))
+      foldControl(pauses, item);
     apply(memory, tasks, requests, item);
   }
   memory.pauses = pauseHolders(pauses);
@@ -88,7 +110,12 @@ export function tableMemory(items: readonly (Entry | HiddenEntry)[]): TableMemor
   return memory;
 }
 
-function apply(memory: TableMemory, tasks: Map<string, MemoryTask>, requests: Map<string, MemoryRequest>, entry: Entry): void {
+function apply(
+  memory: TableMemory,
+  tasks: Map<string, MemoryTask>,
+  requests: Map<string, MemoryRequest>,
+  entry: Entry,
+): void {
   switch (entry.kind) {
     case "system":
       return applySystem(memory, tasks, entry);
@@ -101,7 +128,13 @@ function apply(memory: TableMemory, tasks: Map<string, MemoryTask>, requests: Ma
       return;
     }
     case "request":
-      requests.set(entry.request_id, { request_id: entry.request_id, type: entry.type, seat: entry.seat, to: entry.to ?? null, seq: entry.seq });
+      requests.set(entry.request_id, {
+        request_id: entry.request_id,
+        type: entry.type,
+        seat: entry.seat,
+        to: entry.to ?? null,
+        seq: entry.seq,
+      });
       return;
     case "response":
       requests.delete(entry.request_id);
@@ -111,7 +144,11 @@ function apply(memory: TableMemory, tasks: Map<string, MemoryTask>, requests: Ma
   }
 }
 
-function applySystem(memory: TableMemory, tasks: Map<string, MemoryTask>, entry: Extract<Entry, { kind: "system" }>): void {
+function applySystem(
+  memory: TableMemory,
+  tasks: Map<string, MemoryTask>,
+  entry: Extract<Entry, { kind: "system" }>,
+): void {
   switch (entry.subkind) {
     case "table_opened":
       memory.topic = entry.data.config.topic;
@@ -120,7 +157,13 @@ function applySystem(memory: TableMemory, tasks: Map<string, MemoryTask>, entry:
       memory.closed = entry.data.reason;
       return;
     case "decision":
-      memory.decisions.push({ seq: entry.seq, seat: entry.data.seat, body: entry.data.body, refs: entry.data.refs ?? [], by: "quorum" });
+      memory.decisions.push({
+        seq: entry.seq,
+        seat: entry.data.seat,
+        body: entry.data.body,
+        refs: entry.data.refs ?? [],
+        by: "quorum",
+      });
       return;
     case "task_opened": {
       const { task, owner, proposal, effects } = entry.data;
@@ -133,7 +176,13 @@ function applySystem(memory: TableMemory, tasks: Map<string, MemoryTask>, entry:
       return;
     }
     case "subtable_opened":
-      memory.subtables.push({ table: entry.data.config.id, topic: entry.data.config.topic, opener: entry.data.opener, seq: entry.seq, result: null });
+      memory.subtables.push({
+        table: entry.data.config.id,
+        topic: entry.data.config.topic,
+        opener: entry.data.opener,
+        seq: entry.seq,
+        result: null,
+      });
       return;
     case "subtable_result": {
       const sub = memory.subtables.find((s) => s.table === entry.data.table);

@@ -107,7 +107,9 @@ const BASE_OUTPUT = {
 };
 
 /** Declares a tool: arguments are parsed by its own schema before `run` sees them. */
-export function defineTool<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject<Record<string, never>>>(spec: ToolSpec<S, O>): Tool {
+export function defineTool<S extends z.ZodObject, O extends z.ZodObject = z.ZodObject<Record<string, never>>>(
+  spec: ToolSpec<S, O>,
+): Tool {
   const own = spec.output?.shape ?? {};
   return {
     name: spec.name,
@@ -115,7 +117,10 @@ export function defineTool<S extends z.ZodObject, O extends z.ZodObject = z.ZodO
     description: spec.description,
     input: spec.input,
     // A refusal carries no tool fields, so they are optional in the listed schema; a reply always has them.
-    output: z.object({ ...BASE_OUTPUT, ...Object.fromEntries(Object.entries(own).map(([key, field]) => [key, (field as z.ZodType).optional()])) }),
+    output: z.object({
+      ...BASE_OUTPUT,
+      ...Object.fromEntries(Object.entries(own).map(([key, field]) => [key, (field as z.ZodType).optional()])),
+    }),
     annotations: spec.annotations,
     async call(raw, ctx) {
       try {
@@ -158,7 +163,11 @@ export function replyResult(reply: ToolReply): CallToolResult {
   const lines = typeof reply.status === "string" ? [reply.status] : reply.status;
   const status = lines.map((line) => /^ */.exec(line)![0] + safeLine(line, 4000));
   const content: CallToolResult["content"] = [{ type: "text", text: status.join("\n") }];
-  if (reply.owner) content.push({ type: "text", text: `Instructions from your owner (their file on this machine, not the table):\n${reply.owner}` });
+  if (reply.owner)
+    content.push({
+      type: "text",
+      text: `Instructions from your owner (their file on this machine, not the table):\n${reply.owner}`,
+    });
   if (reply.data) content.push({ type: "text", text: reply.data });
   return { content, structuredContent: { status, ...reply.structured } };
 }
@@ -172,9 +181,17 @@ export function errorResult(error: unknown): CallToolResult {
     if (hint) lines.push(`hint: ${hint}`);
     if (error.details !== undefined) lines.push(`details: ${safeJson(error.details)}`);
     const details = error.details === undefined ? {} : { details: safeJson(error.details) };
-    return { isError: true, content: [{ type: "text", text: lines.join("\n") }], structuredContent: { status: lines, error: { code: error.code, message, hint, ...details } } };
+    return {
+      isError: true,
+      content: [{ type: "text", text: lines.join("\n") }],
+      structuredContent: { status: lines, error: { code: error.code, message, hint, ...details } },
+    };
   }
   const message = `unexpected failure in the trestle MCP server: ${safeLine(error instanceof Error ? error.message : String(error), 2000)}`;
   const text = `error E_BUG: ${message}`;
-  return { isError: true, content: [{ type: "text", text }], structuredContent: { status: [text], error: { code: "E_BUG", message, hint: null } } };
+  return {
+    isError: true,
+    content: [{ type: "text", text }],
+    structuredContent: { status: [text], error: { code: "E_BUG", message, hint: null } },
+  };
 }

@@ -29,5 +29,11 @@ export async function verifiedExport(ctx: ToolContext, table: string, as: ReadAs
   const client = await ctx.session.client(table);
   const { report, parsed } = await client.exportLedger(reader);
   const who = "seat" in reader.as ? `seat ${reader.as.seat}` : `owner ${reader.as.owner}`;
-  return { report, lines: reportLines(report, PLAIN), items: parsed.ok ? [...parsed.view.items] : null, as: reader.as, who };
+  return {
+    report,
+    lines: reportLines(report, PLAIN),
+    items: parsed.ok ? [...parsed.view.items] : null,
+    as: reader.as,
+    who,
+  };
 }

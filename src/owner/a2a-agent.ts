@@ -16,7 +16,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { Message, TaskState, type Part, type Task } from "@a2a-js/sdk";
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from "@a2a-js/sdk/client";
 import { askOwner, type Clock, type HttpClient } from "../client/index.js";
 import { cutText, LIMITS, TrestleError, type OwnerAnswer, type Signer } from "../protocol/index.js";
 import { frameOwnerAnswer } from "../text/owner-words.js";
@@ -68,29 +74,59 @@ export async function a2aAgent(options: A2aAgentOptions): Promise<SeatAgent> {
   const send = async (message: Message, signal: AbortSignal): Promise<Message | Task> => {
     const timeout = AbortSignal.timeout(options.timeoutMs);
     try {
-      return await client.sendMessage({ tenant: "", message, configuration: undefined, metadata: undefined }, { signal: AbortSignal.any([signal, timeout]) });
+      return await client.sendMessage(
+        { tenant: "", message, configuration: undefined, metadata: undefined },
+        { signal: AbortSignal.any([signal, timeout]) },
+      );
     } catch (error) {
       if (error instanceof TrestleError) throw error;
-      if (timeout.aborted) throw agentFailed("timeout", `the A2A agent did not answer within ${options.timeoutMs / 1000} s; nothing was written`, { timeout_ms: options.timeoutMs });
+      if (timeout.aborted)
+        throw agentFailed(
+          "timeout",
+          `the A2A agent did not answer within ${options.timeoutMs / 1000} s; nothing was written`,
+          { timeout_ms: options.timeoutMs },
+        );
       throw agentFailed("failed", `the A2A agent's request failed: ${messageOf(error)}; nothing was written`);
     }
   };
   return {
     driver: "a2a",
     async turn(turn, signal) {
-      const first = message(contextId, "", [{ text: turnText(turn, options.boundary()) }, { data: JSON.parse(turnJson(turn)) }]);
+      const first = message(contextId, "", [
+        { text: turnText(turn, options.boundary()) },
+        { data: JSON.parse(turnJson(turn)) },
+      ]);
       let reply = await send(first, signal);
       for (let asked = 0; ; asked += 1) {
         contextId = reply.contextId || contextId;
         if (!("status" in reply)) return replyOf(reply.parts);
         const state = reply.status?.state;
-        if (state === TaskState.TASK_STATE_COMPLETED) return replyOf(reply.status?.message?.parts.length ? reply.status.message.parts : (reply.artifacts.at(-1)?.parts ?? []));
-        if (state !== TaskState.TASK_STATE_INPUT_REQUIRED) throw agentFailed("failed", `the A2A agent's task ended ${stateName(state)}${said(reply.status?.message?.parts)}; nothing was written`, { state: stateName(state) });
-        if (asked >= MAX_QUESTIONS) throw agentFailed("failed", `the A2A agent asked ${MAX_QUESTIONS} questions in one turn; nothing was written`);
-        const answer = await ownerAnswer(options, textOf(reply.status?.message?.parts ?? []) || "The agent needs your input to go on.", signal);
+        if (state === TaskState.TASK_STATE_COMPLETED)
+          return replyOf(
+            reply.status?.message?.parts.length ? reply.status.message.parts : (reply.artifacts.at(-1)?.parts ?? []),
+          );
+        if (state !== TaskState.TASK_STATE_INPUT_REQUIRED)
+          throw agentFailed(
+            "failed",
+            `the A2A agent's task ended ${stateName(state)}${said(reply.status?.message?.parts)}; nothing was written`,
+            { state: stateName(state) },
+          );
+        if (asked >= MAX_QUESTIONS)
+          throw agentFailed(
+            "failed",
+            `the A2A agent asked ${MAX_QUESTIONS} questions in one turn; nothing was written`,
+          );
+        const answer = await ownerAnswer(
+          options,
+          textOf(reply.status?.message?.parts ?? []) || "The agent needs your input to go on.",
+          signal,
+        );
         if (answer === null) return { data: { kind: "pass", body: "" } };
         const told = { owner_answer: { value: answer.value, verified: answer.verified, via: answer.via } };
-        reply = await send(message(reply.contextId, reply.id, [{ text: frameOwnerAnswer(answer) }, { data: told }]), signal);
+        reply = await send(
+          message(reply.contextId, reply.id, [{ text: frameOwnerAnswer(answer) }, { data: told }]),
+          signal,
+        );
       }
     },
   };
@@ -101,7 +137,10 @@ function clientFactory(): ClientFactory {
   const fetchImpl = sameOriginFetch();
   const legacyCompat = { enabled: true };
   return new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
+    transports: [
+      new JsonRpcTransportFactory({ fetchImpl, legacyCompat }),
+      new RestTransportFactory({ fetchImpl, legacyCompat }),
+    ],
     cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
   });
 }
@@ -117,7 +156,11 @@ function fitQuestion(text: string): string {
 async function ownerAnswer(options: A2aAgentOptions, text: string, signal: AbortSignal): Promise<OwnerAnswer | null> {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let question: string | null = null;
-  const stopped = () => agentFailed("failed", `the seat stopped while the agent's question${question === null ? "" : ` ${question}`} waited for the owner; the wait was cancelled and nothing was written`);
+  const stopped = () =>
+    agentFailed(
+      "failed",
+      `the seat stopped while the agent's question${question === null ? "" : ` ${question}`} waited for the owner; the wait was cancelled and nothing was written`,
+    );
   const waiting = (ms: number) => {
     if (signal.aborted) return Promise.reject(stopped());
     return new Promise<void>((resolve, reject) => {
@@ -131,15 +174,22 @@ async function ownerAnswer(options: A2aAgentOptions, text: string, signal: Abort
   };
   try {
     const seal = options.words.sealer(options.seat, "question");
-    const asked = await askOwner(options.http, options.table, options.signer, options.seat, { text: fitQuestion(text), wait_ms: OWNER_WAIT_MS }, {
-      clock: options.clock,
-      sleep: waiting,
-      ...(seal ? { seal } : {}),
-      asked: (taken) => {
-        question = taken.question;
-        options.onAsk?.(taken.question);
+    const asked = await askOwner(
+      options.http,
+      options.table,
+      options.signer,
+      options.seat,
+      { text: fitQuestion(text), wait_ms: OWNER_WAIT_MS },
+      {
+        clock: options.clock,
+        sleep: waiting,
+        ...(seal ? { seal } : {}),
+        asked: (taken) => {
+          question = taken.question;
+          options.onAsk?.(taken.question);
+        },
       },
-    });
+    );
     return (await options.words.openQuestion(asked)).answer ?? null;
   } catch (error) {
     if (error instanceof TrestleError && error.code === "E_NO_ANSWERER") return null;
@@ -157,7 +207,8 @@ function message(contextId: string, taskId: string, parts: readonly ({ text: str
 /** The answer in reply parts: the first data part, else their text; E_AGENT for none. */
 function replyOf(parts: readonly Part[]): AgentReply {
   for (const part of parts) if (part.content?.$case === "data") return { data: part.content.value };
-  if (!parts.some((p) => p.content?.$case === "text")) throw agentFailed("no_reply", "the A2A agent's reply holds no text or data part; nothing was written");
+  if (!parts.some((p) => p.content?.$case === "text"))
+    throw agentFailed("no_reply", "the A2A agent's reply holds no text or data part; nothing was written");
   return { text: textOf(parts) };
 }
 
@@ -171,7 +222,12 @@ function said(parts: readonly Part[] | undefined): string {
 }
 
 function stateName(state: TaskState | undefined): string {
-  return state === undefined ? "without a state" : (TaskState[state] ?? String(state)).replace(/^TASK_STATE_/, "").toLowerCase().replace("_", "-");
+  return state === undefined
+    ? "without a state"
+    : (TaskState[state] ?? String(state))
+        .replace(/^TASK_STATE_/, "")
+        .toLowerCase()
+        .replace("_", "-");
 }
 
 function messageOf(error: unknown): string {

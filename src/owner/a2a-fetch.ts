@@ -25,9 +25,18 @@ export function sameOriginFetch(base: typeof fetch = fetch): typeof fetch {
       await response.body?.cancel();
       const next = new URL(location, request.url);
       if (next.origin !== origin) {
-        throw agentFailed("redirected", `the A2A agent at ${origin} redirected the request to another origin, ${next.origin}; nothing was sent there and nothing was written (give --a2a that agent's own URL if you trust it)`, { to: next.origin });
+        throw agentFailed(
+          "redirected",
+          `the A2A agent at ${origin} redirected the request to another origin, ${next.origin}; nothing was sent there and nothing was written (give --a2a that agent's own URL if you trust it)`,
+          { to: next.origin },
+        );
       }
-      if (redirects === MAX_REDIRECTS) throw agentFailed("redirected", `the A2A agent at ${origin} redirected the request more than ${MAX_REDIRECTS} times; nothing was written`, { redirects: MAX_REDIRECTS });
+      if (redirects === MAX_REDIRECTS)
+        throw agentFailed(
+          "redirected",
+          `the A2A agent at ${origin} redirected the request more than ${MAX_REDIRECTS} times; nothing was written`,
+          { redirects: MAX_REDIRECTS },
+        );
       request = await redirected(request, next, response.status);
     }
   };
@@ -35,9 +44,19 @@ export function sameOriginFetch(base: typeof fetch = fetch): typeof fetch {
 
 /** The request fetch sends after a `status` redirect of `request` to `url` (Fetch standard, HTTP-redirect fetch step 12). */
 async function redirected(request: Request, url: URL, status: number): Promise<Request> {
-  const toGet = status === 303 ? request.method !== "HEAD" : (status === 301 || status === 302) && request.method === "POST";
+  const toGet =
+    status === 303 ? request.method !== "HEAD" : (status === 301 || status === 302) && request.method === "POST";
   const headers = new Headers(request.headers);
-  if (toGet) for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"]) headers.delete(name);
-  const body = toGet || request.method === "GET" || request.method === "HEAD" ? undefined : await request.clone().arrayBuffer();
-  return new Request(url, { method: toGet ? "GET" : request.method, headers, body, redirect: "manual", signal: request.signal });
+  if (toGet)
+    for (const name of ["content-type", "content-length", "content-encoding", "content-language", "content-location"])
+      headers.delete(name);
+  const body =
+    toGet || request.method === "GET" || request.method === "HEAD" ? undefined : await request.clone().arrayBuffer();
+  return new Request(url, {
+    method: toGet ? "GET" : request.method,
+    headers,
+    body,
+    redirect: "manual",
+    signal: request.signal,
+  });
 }

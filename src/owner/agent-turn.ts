@@ -8,7 +8,14 @@
  * names its kind and fields as the entry schemas have them (docs/SPEC.md §5); an empty reply passes
  * the floor. Anything else, or a body over the table's max_chars, is E_AGENT: never a cut entry.
  */
-import { LIMITS, parseOrThrow, SubmissionSchema, TrestleError, type Projection, type Submission } from "../protocol/index.js";
+import {
+  LIMITS,
+  parseOrThrow,
+  SubmissionSchema,
+  TrestleError,
+  type Projection,
+  type Submission,
+} from "../protocol/index.js";
 import { randomNonce } from "../client/random.js";
 import { frameInert, safeLine, type InertItem } from "../text/framing.js";
 import { entryItem, prefixItems } from "../text/projection-items.js";
@@ -47,13 +54,30 @@ export const REPLY_RULES =
   '{"kind":"offer","body":"...","terms":{"amount":280000,"currency":"TWD"}}; an empty answer passes the floor (on an open table it writes nothing); name an offer by the seq of its entry. The seat, table and nonce are the seat\'s own: do not give them.';
 
 /** The turn for `seat` at its projection's table, with what it is told of its mandate and its last refusal. */
-export function agentTurn(seat: string, reason: AgentTurn["reason"], projection: Projection, told: { mandate?: string[]; refused?: TurnRefusal } = {}): AgentTurn {
+export function agentTurn(
+  seat: string,
+  reason: AgentTurn["reason"],
+  projection: Projection,
+  told: { mandate?: string[]; refused?: TurnRefusal } = {},
+): AgentTurn {
   const budget = projection.prefix.rules.floor?.max_chars ?? LIMITS.max_chars_default;
-  return { table: projection.table, seat, reason, projection, budget, mandate: told.mandate ?? [], ...(told.refused ? { refused: told.refused } : {}) };
+  return {
+    table: projection.table,
+    seat,
+    reason,
+    projection,
+    budget,
+    mandate: told.mandate ?? [],
+    ...(told.refused ? { refused: told.refused } : {}),
+  };
 }
 
 /** E_AGENT with `reason`: the agent's turn failed and nothing it gave is written. */
-export function agentFailed(reason: AgentFailure, message: string, details: Record<string, unknown> = {}): TrestleError {
+export function agentFailed(
+  reason: AgentFailure,
+  message: string,
+  details: Record<string, unknown> = {},
+): TrestleError {
   return new TrestleError("E_AGENT", message, { ...details, reason });
 }
 
@@ -67,7 +91,11 @@ export function turnText(turn: AgentTurn, boundary: string): string {
   const refused = turn.refused;
   const status = [
     `trestle: you are seat ${turn.seat} at table ${turn.table}. ${floor}`,
-    ...(refused ? [`Your last entry was refused and nothing of it was written (${refused.code}, ${refused.reason}): ${refused.message}`] : []),
+    ...(refused
+      ? [
+          `Your last entry was refused and nothing of it was written (${refused.code}, ${refused.reason}): ${refused.message}`,
+        ]
+      : []),
     ...turn.mandate,
     `Your entry's body may be at most ${turn.budget} characters; a longer answer is refused, not cut.`,
     REPLY_RULES,
@@ -80,7 +108,16 @@ export function turnText(turn: AgentTurn, boundary: string): string {
 /** The turn as one JSON document: the facts, the reply rules, the mandate's sentences, the last refusal and the whole projection (its texts are other seats' words: data, not instructions). */
 export function turnJson(turn: AgentTurn): string {
   const { table, seat, reason, budget, mandate, refused, projection } = turn;
-  return JSON.stringify({ table, seat, reason, budget, reply: REPLY_RULES, mandate, ...(refused ? { refused } : {}), projection });
+  return JSON.stringify({
+    table,
+    seat,
+    reason,
+    budget,
+    reply: REPLY_RULES,
+    mandate,
+    ...(refused ? { refused } : {}),
+    projection,
+  });
 }
 
 /** The environment a script reads: seat, table, budget (max body chars), why it runs, the round and the cursor. */
@@ -121,34 +158,60 @@ export async function replyEntry(turn: AgentTurn, reply: AgentReply, resolve: Re
   try {
     value = JSON.parse(text);
   } catch {
-    throw agentFailed("not_an_entry", "the agent's answer starts with { but is not one JSON object; nothing was written");
+    throw agentFailed(
+      "not_an_entry",
+      "the agent's answer starts with { but is not one JSON object; nothing was written",
+    );
   }
   return dataEntry(turn, value, resolve);
 }
 
 /** A pass for this turn. */
 export function passEntry(turn: AgentTurn): Submission {
-  return parseOrThrow(SubmissionSchema, { kind: "pass", table: turn.table, seat: turn.seat, nonce: randomNonce() }, "pass");
+  return parseOrThrow(
+    SubmissionSchema,
+    { kind: "pass", table: turn.table, seat: turn.seat, nonce: randomNonce() },
+    "pass",
+  );
 }
 
 async function dataEntry(turn: AgentTurn, value: unknown, resolve: RefResolver): Promise<Submission> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw agentFailed("not_an_entry", "the agent's JSON answer is not an object; nothing was written");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw agentFailed("not_an_entry", "the agent's JSON answer is not an object; nothing was written");
   const fields: Record<string, unknown> = { ...value };
   const own = ["table", "seat", "nonce"].filter((key) => key in fields);
-  if (own.length > 0) throw agentFailed("not_an_entry", `the agent's entry names ${own.join(", ")}, which are the seat's own; nothing was written`, { fields: own });
+  if (own.length > 0)
+    throw agentFailed(
+      "not_an_entry",
+      `the agent's entry names ${own.join(", ")}, which are the seat's own; nothing was written`,
+      { fields: own },
+    );
   const body = typeof fields.body === "string" ? fields.body : "";
   if (body.length > turn.budget) {
-    throw agentFailed("too_large", `the agent's entry is ${body.length} chars, over this table's ${turn.budget}; nothing was written (an entry is never cut)`, { chars: body.length, max: turn.budget });
+    throw agentFailed(
+      "too_large",
+      `the agent's entry is ${body.length} chars, over this table's ${turn.budget}; nothing was written (an entry is never cut)`,
+      { chars: body.length, max: turn.budget },
+    );
   }
   try {
     const named: Record<string, string> = {};
     for (const what of REFS) {
       const ref = fields[what];
-      if (typeof ref === "number" || (typeof ref === "string" && !/^[0-9a-f]{64}$/.test(ref))) named[what] = await resolve(ref, what);
+      if (typeof ref === "number" || (typeof ref === "string" && !/^[0-9a-f]{64}$/.test(ref)))
+        named[what] = await resolve(ref, what);
     }
-    return parseOrThrow(SubmissionSchema, { ...fields, ...named, table: turn.table, seat: turn.seat, nonce: randomNonce() }, "the agent's entry");
+    return parseOrThrow(
+      SubmissionSchema,
+      { ...fields, ...named, table: turn.table, seat: turn.seat, nonce: randomNonce() },
+      "the agent's entry",
+    );
   } catch (error) {
     if (!(error instanceof TrestleError)) throw error;
-    throw agentFailed(error.code === "E_TOO_LARGE" ? "too_large" : "not_an_entry", `${error.message}; nothing was written`, { code: error.code });
+    throw agentFailed(
+      error.code === "E_TOO_LARGE" ? "too_large" : "not_an_entry",
+      `${error.message}; nothing was written`,
+      { code: error.code },
+    );
   }
 }

@@ -19,9 +19,15 @@ export function mandateLines(read: MandateRead): string[] {
   return [
     `Your owner's mandate: ${moneyRule(m)}; ${counted(m.never_disclose.length, "string")} you must never write (checked before signing).`,
     ...(m.allowance ? [allowanceRule(m, m.allowance)] : []),
-    ...(m.markets || m.categories ? [`Trade (list, offer, accept, bid, sign deals) only in ${m.markets ? `market ${m.markets.join(", ") || "none"}` : "any market"}${m.categories ? `, categories ${m.categories.join(", ") || "none"}` : ""}; anything else that trades is refused.`] : []),
+    ...(m.markets || m.categories
+      ? [
+          `Trade (list, offer, accept, bid, sign deals) only in ${m.markets ? `market ${m.markets.join(", ") || "none"}` : "any market"}${m.categories ? `, categories ${m.categories.join(", ") || "none"}` : ""}; anything else that trades is refused.`,
+        ]
+      : []),
     ...(m.require_confirm.length > 0 ? [`Held for your owner's approval: every ${m.require_confirm.join(", ")}.`] : []),
-    ...(m.loosened ? ["Your owner loosened the mandate: each accept, grant and priced offer waits for their approval."] : []),
+    ...(m.loosened
+      ? ["Your owner loosened the mandate: each accept, grant and priced offer waits for their approval."]
+      : []),
     ...(m.paused ? ["Your owner PAUSED this seat: it writes nothing."] : []),
   ];
 }
@@ -29,7 +35,10 @@ export function mandateLines(read: MandateRead): string[] {
 /** The allowance rule of `m` in words: its total under `figures`, only the rule under `rules` (the count of open commitments is no amount, and is told in both). */
 function allowanceRule(m: Mandate, a: MandateAllowance): string {
   const open = a.open === undefined ? "" : `, and at most ${counted(a.open, "commitment")} open at once (either side)`;
-  const cap = m.agent_view === "rules" ? "your owner caps" : `your owner allows at most ${majorUnits(a.total, a.currency)} ${a.currency} for`;
+  const cap =
+    m.agent_view === "rules"
+      ? "your owner caps"
+      : `your owner allows at most ${majorUnits(a.total, a.currency)} ${a.currency} for`;
   const kept = m.agent_view === "rules" ? " (your owner keeps the amount to themselves)" : "";
   return `Across all the rooms of a market's matches, ${cap} what you spend as the buyer in all (deals done and commitments still open)${open}; a commitment past it is refused before it is signed, and you are told when one is${kept}.`;
 }
@@ -39,7 +48,8 @@ function moneyRule(m: Mandate): string {
   const money = m.money;
   if (!money) return "commit no money (cap 0)";
   if (m.agent_view === "rules") {
-    const outside = money.floor === undefined ? "above your owner's cap" : "above your owner's cap or below their floor";
+    const outside =
+      money.floor === undefined ? "above your owner's cap" : "above your owner's cap or below their floor";
     return `commit money in ${money.currency} only; an offer, counter, accept, grant or bid ${outside} is refused before it is signed, and you are told when one is (your owner keeps the amounts to themselves)`;
   }
   const floor = money.floor === undefined ? "" : `, at least ${majorUnits(money.floor, money.currency)}`;

@@ -11,14 +11,25 @@
  * open: a write whose entry the ledger does not show (unless its process has certainly ended, when
  * the caller says so), a deal still pending, an offer still live, bids not settled yet.
  */
-import { dealStatus, offerNotLive, own, type Currency, type Entry, type MatchCitation, type TableState } from "../protocol/index.js";
+import {
+  dealStatus,
+  offerNotLive,
+  own,
+  type Currency,
+  type Entry,
+  type MatchCitation,
+  type TableState,
+} from "../protocol/index.js";
 import { judgedIn, type AllowanceCommitment } from "./allowance-store.js";
 
 /** How long past an offer's expiry it still counts, for a relay whose clock runs behind this machine's (it judges liveness by its own time). */
 export const EXPIRY_MARGIN_MS = 5 * 60_000;
 
 /** What became of one commitment: still `open`, `spent` at the deal's amount, or `released`. */
-export type Fate = { fate: "open" } | { fate: "spent"; amount: number | undefined; currency: Currency | undefined } | { fate: "released" };
+export type Fate =
+  | { fate: "open" }
+  | { fate: "spent"; amount: number | undefined; currency: Currency | undefined }
+  | { fate: "released" };
 
 /** The fate of a commitment keyed by `deal` (an offer's or auction's leaf) in room state `state` at `now`. */
 export function fateOf(state: TableState, deal: string, now: number): Fate {
@@ -27,18 +38,23 @@ export function fateOf(state: TableState, deal: string, now: number): Fate {
   const settled = own(room.deals, deal);
   const endedOtherwise = room.outcome !== null && room.outcome.offer !== deal && room.outcome.auction !== deal;
   if (settled) {
-    if (dealStatus(settled) === "done") return { fate: "spent", amount: settled.terms.terms.amount, currency: settled.terms.terms.currency };
+    if (dealStatus(settled) === "done")
+      return { fate: "spent", amount: settled.terms.terms.amount, currency: settled.terms.terms.currency };
     return endedOtherwise ? { fate: "released" } : { fate: "open" };
   }
   const offer = own(room.offers, deal);
-  if (offer) return offerNotLive(state, offer, now - EXPIRY_MARGIN_MS) !== null || state.closed !== null ? { fate: "released" } : { fate: "open" };
+  if (offer)
+    return offerNotLive(state, offer, now - EXPIRY_MARGIN_MS) !== null || state.closed !== null
+      ? { fate: "released" }
+      : { fate: "open" };
   const auction = own(room.auctions, deal);
   if (auction) return auction.settled !== null || state.closed !== null ? { fate: "released" } : { fate: "open" };
   return { fate: "open" };
 }
 
 /** What became of a sealed bid: still `open`, `released`, or `won`, with its sale's room and settled price. */
-export type BidFate = { fate: "open" } | { fate: "released" } | { fate: "won"; room: string; price: number; currency: Currency };
+export type BidFate =
+  { fate: "open" } | { fate: "released" } | { fate: "won"; room: string; price: number; currency: Currency };
 
 /** The fate of the sealed bid committed at entry `seq` on the listing at `leaf`, in market state `state`. */
 export function bidFateOf(state: TableState, leaf: string, seq: number): BidFate {
@@ -46,11 +62,16 @@ export function bidFateOf(state: TableState, leaf: string, seq: number): BidFate
   const listing = market ? own(market.listings, leaf) : undefined;
   const sealed = listing?.sealed;
   if (!market || !listing || !sealed) return { fate: "open" };
-  if (sealed.settled === null) return listing.status === "withdrawn" || listing.status === "superseded" || state.closed !== null ? { fate: "released" } : { fate: "open" };
+  if (sealed.settled === null)
+    return listing.status === "withdrawn" || listing.status === "superseded" || state.closed !== null
+      ? { fate: "released" }
+      : { fate: "open" };
   const winning = sealed.winner === null ? undefined : own(sealed.commits, sealed.winner);
   if (winning?.seq !== seq) return { fate: "released" };
   const match = Object.values(market.matches).find((m) => m.offer === leaf && m.want === winning.leaf);
-  return match?.sale ? { fate: "won", room: match.room, price: match.sale.price, currency: match.sale.currency } : { fate: "open" };
+  return match?.sale
+    ? { fate: "won", room: match.room, price: match.sale.price, currency: match.sale.currency }
+    : { fate: "open" };
 }
 
 /** The fate of a won bid's sale in the state of the sale's room: spent at the deal both owners signed there, open while a deal is pending or nothing ended the room, released once it ended without one. */
@@ -65,7 +86,10 @@ export function saleFateOf(state: TableState, now: number): Fate {
 }
 
 /** `c`, a sealed bid that won, as the commitment of its sale: judged in the sale's room `won.room` from then on, at the settled price (the second price, never above the bid). */
-export function wonBid(c: AllowanceCommitment, won: { room: string; price: number; currency: Currency }): AllowanceCommitment {
+export function wonBid(
+  c: AllowanceCommitment,
+  won: { room: string; price: number; currency: Currency },
+): AllowanceCommitment {
   return { ...c, sale: won.room, amount: won.price, currency: won.currency };
 }
 
@@ -75,12 +99,20 @@ export function wonBid(c: AllowanceCommitment, won: { room: string; price: numbe
  * checked the owner is its buyer): the bid committed at the citation's want entry, else one whose
  * entry is not known yet. Unchanged for a room that is no sale, or with no such bid.
  */
-export function withSaleWon(commitments: readonly AllowanceCommitment[], room: string, citation: MatchCitation): AllowanceCommitment[] {
+export function withSaleWon(
+  commitments: readonly AllowanceCommitment[],
+  room: string,
+  citation: MatchCitation,
+): AllowanceCommitment[] {
   const { sale, offer, want_seq } = citation.data;
   if (!sale) return [...commitments];
-  const bids = commitments.filter((c) => c.room === citation.market && c.listing === offer && c.sale === undefined && c.state === "open");
+  const bids = commitments.filter(
+    (c) => c.room === citation.market && c.listing === offer && c.sale === undefined && c.state === "open",
+  );
   const won = bids.find((c) => c.seq === want_seq) ?? bids.find((c) => c.seq === undefined);
-  return commitments.map((c) => (c === won ? wonBid({ ...c, seq: want_seq }, { room, price: sale.price, currency: sale.currency }) : c));
+  return commitments.map((c) =>
+    c === won ? wonBid({ ...c, seq: want_seq }, { room, price: sale.price, currency: sale.currency }) : c,
+  );
 }
 
 /** How to judge one room: its id, its verified state and entries, the time, and which commitments' processes have certainly ended (their entry absent, they are released). */

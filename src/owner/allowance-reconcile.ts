@@ -13,7 +13,13 @@ import type { Clock, TableClient } from "../client/index.js";
 import { seatKeyPath } from "../client/home.js";
 import { readKeyFile } from "../client/keys.js";
 import { settleRoom } from "./allowance-ledger.js";
-import { allowanceTotals, judgedIn, type AllowanceCommitment, type AllowanceStore, type AllowanceTotals } from "./allowance-store.js";
+import {
+  allowanceTotals,
+  judgedIn,
+  type AllowanceCommitment,
+  type AllowanceStore,
+  type AllowanceTotals,
+} from "./allowance-store.js";
 import { processEnded } from "./process-identity.js";
 import { readTranscript, type Transcript } from "./transcript.js";
 
@@ -39,11 +45,17 @@ export function seatReader(home: string, open: (room: string) => Promise<TableCl
 }
 
 /** Brings every room `store` counts an open commitment in up to date from its ledger, read with `read`, at `clock()`. */
-export async function reconcileAllowance(store: AllowanceStore, read: RoomTranscript, clock: Clock): Promise<AllowanceReconciled> {
+export async function reconcileAllowance(
+  store: AllowanceStore,
+  read: RoomTranscript,
+  clock: Clock,
+): Promise<AllowanceReconciled> {
   const first = store.read().commitments;
   const key = (c: AllowanceCommitment) => `${c.room}/${c.nonce}`;
   // Judged before any ledger is read: a process that had ended by then sent all it ever will.
-  const ended = new Set(first.filter((c) => c.state === "open" && c.seq === undefined && processEnded(c.process)).map(key));
+  const ended = new Set(
+    first.filter((c) => c.state === "open" && c.seq === undefined && processEnded(c.process)).map(key),
+  );
   const rooms: RoomReconciled[] = [];
   // Each room once, read as the seat of its first open commitment; a sealed bid found won here is judged in its sale's room next.
   for (;;) {
@@ -59,10 +71,20 @@ export async function reconcileAllowance(store: AllowanceStore, read: RoomTransc
     }
     const state = transcript.state;
     if (!state || transcript.report.verdict !== "CLEAN") {
-      rooms.push({ room, ok: false, reason: `its transcript is ${transcript.report.verdict}, so what it ended cannot be established` });
+      rooms.push({
+        room,
+        ok: false,
+        reason: `its transcript is ${transcript.report.verdict}, so what it ended cannot be established`,
+      });
       continue;
     }
-    const judged = { room, state, entries: transcript.entries, now: clock(), ended: (c: AllowanceCommitment) => ended.has(key(c)) };
+    const judged = {
+      room,
+      state,
+      entries: transcript.entries,
+      now: clock(),
+      ended: (c: AllowanceCommitment) => ended.has(key(c)),
+    };
     await store.update((list) => ({ commitments: settleRoom(list, judged), result: null }));
     rooms.push({ room, ok: true });
   }

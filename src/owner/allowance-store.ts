@@ -124,7 +124,15 @@ export class AllowanceStore {
     try {
       text = readFileSync(this.path, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { v: 1, version: 0, owner: this.who.owner, owner_key: this.who.ownerKey, market: this.who.market, commitments: [] };
+      if ((error as NodeJS.ErrnoException).code === "ENOENT")
+        return {
+          v: 1,
+          version: 0,
+          owner: this.who.owner,
+          owner_key: this.who.ownerKey,
+          market: this.who.market,
+          commitments: [],
+        };
       throw this.broken(`it cannot be read (${(error as Error).message})`);
     }
     return this.parse(text);
@@ -135,14 +143,20 @@ export class AllowanceStore {
    * next version. Whatever `change` throws is thrown and nothing is written; commitments equal to its
    * input write nothing. Returns `change`'s `result`.
    */
-  async update<T>(change: (commitments: AllowanceCommitment[]) => { commitments: AllowanceCommitment[]; result: T }): Promise<T> {
+  async update<T>(
+    change: (commitments: AllowanceCommitment[]) => { commitments: AllowanceCommitment[]; result: T },
+  ): Promise<T> {
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     try {
       return await withLock(`${this.path}.lock`, () => {
         const current = this.read();
         const { commitments, result } = change(structuredClone(current.commitments));
         if (canonicalize(commitments) === canonicalize(current.commitments)) return result;
-        const next = parseOrThrow(AllowanceFileSchema, { ...current, version: current.version + 1, commitments }, "allowance store");
+        const next = parseOrThrow(
+          AllowanceFileSchema,
+          { ...current, version: current.version + 1, commitments },
+          "allowance store",
+        );
         writeAtomically(this.path, JSON.stringify(next) + "\n");
         return result;
       });
@@ -160,7 +174,8 @@ export class AllowanceStore {
       throw this.broken("it is not JSON");
     }
     const parsed = AllowanceFileSchema.safeParse(json);
-    if (!parsed.success) throw this.broken(`it is malformed (${schemaError(parsed.error.issues, "allowance store").message})`);
+    if (!parsed.success)
+      throw this.broken(`it is malformed (${schemaError(parsed.error.issues, "allowance store").message})`);
     const file = parsed.data;
     if (file.owner !== this.who.owner || file.owner_key !== this.who.ownerKey || file.market !== this.who.market) {
       throw this.broken(`it is the allowance of ${file.owner} (key ${file.owner_key.slice(0, 12)}…) in ${file.market}`);

@@ -14,11 +14,25 @@
  * when it does; an unknown outcome leaves it reserved.
  */
 import type { Clock } from "../client/index.js";
-import { own, TrestleError, type Currency, type MatchParty, type Submission, type TableState, type Terms } from "../protocol/index.js";
+import {
+  own,
+  TrestleError,
+  type Currency,
+  type MatchParty,
+  type Submission,
+  type TableState,
+  type Terms,
+} from "../protocol/index.js";
 import { counted } from "../text/count.js";
 import { moneyText } from "../text/terms.js";
 import { settleRoom, withSaleWon } from "./allowance-ledger.js";
-import { ALLOWANCE_COMMITMENTS, allowanceTotals, AllowanceStore, type AllowanceCommitment, type AllowanceSide } from "./allowance-store.js";
+import {
+  ALLOWANCE_COMMITMENTS,
+  allowanceTotals,
+  AllowanceStore,
+  type AllowanceCommitment,
+  type AllowanceSide,
+} from "./allowance-store.js";
 import { thisProcess } from "./process-identity.js";
 import { dealIn } from "./deals.js";
 import type { Refuse } from "./guard-refusal.js";
@@ -47,7 +61,11 @@ export interface Reservation {
 }
 
 /** What `s` spends: the leaf of the offer or auction whose deal it is about (its kind's module says; null for an offer's or counter's own) and the terms it binds the owner to (the deal's, when it names a deal by no offer it answers); null when it is about no deal. */
-function spendOf(journal: Journal, state: TableState, s: Submission): { deal: string | null; terms: Terms | null } | null {
+function spendOf(
+  journal: Journal,
+  state: TableState,
+  s: Submission,
+): { deal: string | null; terms: Terms | null } | null {
   const deal = roomCommitment(s).deal;
   if (deal === undefined) return null;
   return { deal, terms: moneyBound(journal, state, s) ?? (deal === null ? null : dealIn(state, deal).terms.terms) };
@@ -78,13 +96,25 @@ function roomSpend(plain: Submission, state: TableState, at: AllowanceContext, r
     spend = spendOf(at.journal, state, plain);
   } catch (error) {
     if (!(error instanceof TrestleError)) throw error;
-    return refuse("mandate", error.code, "allowance", `${error.message}: what this commits against the owner's allowance cannot be judged; nothing was committed`);
+    return refuse(
+      "mandate",
+      error.code,
+      "allowance",
+      `${error.message}: what this commits against the owner's allowance cannot be judged; nothing was committed`,
+    );
   }
   if (!spend) return null;
   const ownerKey = seatOwnerKey(at.transcript, at.seat);
   const { offered_by, wanted_by } = citation.data;
-  const side: AllowanceSide | null = ownerKey === wanted_by.key ? "buyer" : ownerKey === offered_by.key ? "seller" : null;
-  if (side === null) return refuse("mandate", "E_MANDATE", "allowance", `seat ${at.seat}'s owner is neither side of the match this room cites, so no allowance can count what it commits; nothing was committed`);
+  const side: AllowanceSide | null =
+    ownerKey === wanted_by.key ? "buyer" : ownerKey === offered_by.key ? "seller" : null;
+  if (side === null)
+    return refuse(
+      "mandate",
+      "E_MANDATE",
+      "allowance",
+      `seat ${at.seat}'s owner is neither side of the match this room cites, so no allowance can count what it commits; nothing was committed`,
+    );
   const { deal } = spend;
   const buyer = side === "buyer";
   return {
@@ -94,7 +124,9 @@ function roomSpend(plain: Submission, state: TableState, at: AllowanceContext, r
     terms: buyer ? spend.terms : null,
     deal,
     // In the room of a sale the owner won, its won bid counts the one deal the room can close.
-    counted: (list) => list.some((c) => c.room === at.table && deal !== null && c.deal === deal) || (buyer && list.some((c) => c.sale === at.table)),
+    counted: (list) =>
+      list.some((c) => c.room === at.table && deal !== null && c.deal === deal) ||
+      (buyer && list.some((c) => c.sale === at.table)),
     prepare: (list) => (buyer ? withSaleWon(list, at.table, citation) : list),
   };
 }
@@ -107,12 +139,32 @@ function bidSpend(plain: Submission, state: TableState, at: AllowanceContext, re
     terms = marketBidTerms(at.journal, state, plain);
   } catch (error) {
     if (!(error instanceof TrestleError)) throw error;
-    return refuse("mandate", error.code, "allowance", `${error.message}: what this bid commits against the owner's allowance cannot be judged; nothing was committed`);
+    return refuse(
+      "mandate",
+      error.code,
+      "allowance",
+      `${error.message}: what this bid commits against the owner's allowance cannot be judged; nothing was committed`,
+    );
   }
   const owner = own(state.seats, at.seat)?.owner;
   const key = seatOwnerKey(at.transcript, at.seat);
-  if (owner === undefined || key === undefined) return refuse("mandate", "E_MANDATE", "allowance", `the verified transcript does not show seat ${at.seat}'s owner, so no allowance can count this bid; nothing was committed`);
-  return { party: { owner, key }, market: state.table, side: "buyer", terms, deal: null, listing: plain.listing, counted: () => false, prepare: (list) => list };
+  if (owner === undefined || key === undefined)
+    return refuse(
+      "mandate",
+      "E_MANDATE",
+      "allowance",
+      `the verified transcript does not show seat ${at.seat}'s owner, so no allowance can count this bid; nothing was committed`,
+    );
+  return {
+    party: { owner, key },
+    market: state.table,
+    side: "buyer",
+    terms,
+    deal: null,
+    listing: plain.listing,
+    counted: () => false,
+    prepare: (list) => list,
+  };
 }
 
 /**
@@ -121,20 +173,41 @@ function bidSpend(plain: Submission, state: TableState, at: AllowanceContext, re
  * commit at a market; calls `refuse` (which throws) when it would pass the allowance or cannot be
  * judged. Returns the reservation, or null when the write reserves nothing.
  */
-export async function reserveAllowance(m: Mandate, plain: Submission, wire: Submission, hash: string, at: AllowanceContext, refuse: Refuse): Promise<Reservation | null> {
+export async function reserveAllowance(
+  m: Mandate,
+  plain: Submission,
+  wire: Submission,
+  hash: string,
+  at: AllowanceContext,
+  refuse: Refuse,
+): Promise<Reservation | null> {
   const allowance = m.allowance;
   if (!allowance || (roomCommitment(plain).deal === undefined && !isMarketBidCommit(plain))) return null;
   const state = at.transcript.state;
   if (!state || at.transcript.report.verdict !== "CLEAN") {
-    return refuse("mandate", "E_MANDATE", "allowance", `the table's transcript is ${at.transcript.report.verdict}, so what this commits against the owner's allowance cannot be judged; nothing was committed`);
+    return refuse(
+      "mandate",
+      "E_MANDATE",
+      "allowance",
+      `the table's transcript is ${at.transcript.report.verdict}, so what this commits against the owner's allowance cannot be judged; nothing was committed`,
+    );
   }
   const spend = state.market ? bidSpend(plain, state, at, refuse) : roomSpend(plain, state, at, refuse);
   if (!spend) return null;
   const terms = spend.terms;
   if (terms?.amount !== undefined && terms.currency !== allowance.currency) {
-    refuse("mandate", "E_MANDATE", "currency", `the owner's allowance is in ${allowance.currency}, not ${terms.currency}; nothing was committed`);
+    refuse(
+      "mandate",
+      "E_MANDATE",
+      "currency",
+      `the owner's allowance is in ${allowance.currency}, not ${terms.currency}; nothing was committed`,
+    );
   }
-  const store = new AllowanceStore(at.home, { owner: spend.party.owner, ownerKey: spend.party.key, market: spend.market });
+  const store = new AllowanceStore(at.home, {
+    owner: spend.party.owner,
+    ownerKey: spend.party.key,
+    market: spend.market,
+  });
   const now = at.clock();
   const record: AllowanceCommitment = {
     room: at.table,
@@ -153,7 +226,9 @@ export async function reserveAllowance(m: Mandate, plain: Submission, wire: Subm
   };
   const judged = () =>
     store.update((list) => {
-      const settled = spend.prepare(settleRoom(list, { room: at.table, state, entries: at.transcript.entries, now, ended: () => false }));
+      const settled = spend.prepare(
+        settleRoom(list, { room: at.table, state, entries: at.transcript.entries, now, ended: () => false }),
+      );
       const result: Verdict = spend.counted(settled) ? "counted" : judge(allowance, settled, record);
       return { commitments: result === "reserve" ? [...settled, record] : settled, result };
     });
@@ -170,11 +245,23 @@ export async function reserveAllowance(m: Mandate, plain: Submission, wire: Subm
     throw error;
   }
   const refusal = verdict === "counted" || verdict === "reserve" ? null : verdict;
-  if (refusal) refuse("mandate", "E_MANDATE", refusal.reason, refusalMessage(refusal, allowance, m.agent_view !== "rules", spend.market, record));
+  if (refusal)
+    refuse(
+      "mandate",
+      "E_MANDATE",
+      refusal.reason,
+      refusalMessage(refusal, allowance, m.agent_view !== "rules", spend.market, record),
+    );
   if (verdict !== "reserve") return null;
   const mine = (c: AllowanceCommitment) => c.room === record.room && c.nonce === record.nonce;
   return {
-    sent: (seq) => keepReserved(store.update((list) => ({ commitments: list.map((c) => (mine(c) && c.seq === undefined ? { ...c, seq } : c)), result: null }))),
+    sent: (seq) =>
+      keepReserved(
+        store.update((list) => ({
+          commitments: list.map((c) => (mine(c) && c.seq === undefined ? { ...c, seq } : c)),
+          result: null,
+        })),
+      ),
     dropped: () => keepReserved(store.update((list) => ({ commitments: list.filter((c) => !mine(c)), result: null }))),
   };
 }
@@ -183,14 +270,22 @@ export async function reserveAllowance(m: Mandate, plain: Submission, wire: Subm
 type Verdict = "reserve" | "counted" | Overrun;
 
 /** Why a commitment would pass the allowance, with what the store counts. */
-type Overrun = { reason: "allowance" | "currency" | "allowance_store"; used: number; open: number; currency?: Currency } | { reason: "open"; used: number; open: number; most: number };
+type Overrun =
+  | { reason: "allowance" | "currency" | "allowance_store"; used: number; open: number; currency?: Currency }
+  | { reason: "open"; used: number; open: number; most: number };
 
 /** Whether `record` fits allowance `a` with `commitments` counted (the buyer's amounts, spent or reserved, in the allowance's currency; every open one). */
 function judge(a: MandateAllowance, commitments: readonly AllowanceCommitment[], record: AllowanceCommitment): Verdict {
   const { spent, reserved, open } = allowanceTotals(commitments);
   const used = spent + reserved;
   const foreign = commitments.find((c) => c.side === "buyer" && c.amount > 0 && c.currency !== a.currency);
-  if (foreign) return { reason: "currency", used, open, ...(foreign.currency === undefined ? {} : { currency: foreign.currency }) };
+  if (foreign)
+    return {
+      reason: "currency",
+      used,
+      open,
+      ...(foreign.currency === undefined ? {} : { currency: foreign.currency }),
+    };
   if (commitments.length >= ALLOWANCE_COMMITMENTS) return { reason: "allowance_store", used, open };
   if (used + record.amount > a.total) return { reason: "allowance", used, open };
   if (a.open !== undefined && open + 1 > a.open) return { reason: "open", used, open, most: a.open };
@@ -198,7 +293,13 @@ function judge(a: MandateAllowance, commitments: readonly AllowanceCommitment[],
 }
 
 /** The refusal's words; without `figures` (agent_view `rules`) no amount of the allowance or of what it counts, only the write's own amount. */
-function refusalMessage(o: Overrun, a: MandateAllowance, figures: boolean, market: string, record: AllowanceCommitment): string {
+function refusalMessage(
+  o: Overrun,
+  a: MandateAllowance,
+  figures: boolean,
+  market: string,
+  record: AllowanceCommitment,
+): string {
   const said = record.currency === undefined ? "this commitment" : `${record.amount} ${record.currency} (minor units)`;
   switch (o.reason) {
     case "currency":

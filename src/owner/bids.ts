@@ -32,11 +32,19 @@ export function bidSalt(never: readonly string[]): string {
     const salt = toBase64url(randomBytes(18));
     if (findDisclosure(salt, { never }) === null) return salt;
   }
-  throw new TrestleError("E_MANDATE", "no salt avoids the mandate's never_disclose strings; shorten the ones made of letters and digits", { reason: "disclose" });
+  throw new TrestleError(
+    "E_MANDATE",
+    "no salt avoids the mandate's never_disclose strings; shorten the ones made of letters and digits",
+    { reason: "disclose" },
+  );
 }
 
 /** The auction at `leaf` in the verified state, and the side `seat` bids on (E_FORBIDDEN when it is neither). */
-export function seatAuction(state: TableState, leaf: string, seat: string): { auction: AuctionState; side: AuctionSide } {
+export function seatAuction(
+  state: TableState,
+  leaf: string,
+  seat: string,
+): { auction: AuctionState; side: AuctionSide } {
   if (!state.room) throw new TrestleError("E_NOT_ALLOWED", `table ${state.table} is not a room`);
   const auction = auctionOf(state.room, leaf);
   const side = sideOf(auction, seat);
@@ -45,15 +53,34 @@ export function seatAuction(state: TableState, leaf: string, seat: string): { au
 }
 
 /** Records a new sealed bid of `bid` for `seat` in the auction at `leaf`, before anything is sent, and returns its record. */
-export function recordBid(journal: Journal, state: TableState, leaf: string, seat: string, bid: number, never: readonly string[]): BidRecord {
+export function recordBid(
+  journal: Journal,
+  state: TableState,
+  leaf: string,
+  seat: string,
+  bid: number,
+  never: readonly string[],
+): BidRecord {
   const { auction, side } = seatAuction(state, leaf, seat);
   const salt = bidSalt(never);
   const commitment = bidCommitment({ table: state.table, auction: leaf, side, bid, salt });
-  return journal.append({ type: "bid", auction: leaf, side, bid, currency: auction.currency, salt, commitment }) as BidRecord;
+  return journal.append({
+    type: "bid",
+    auction: leaf,
+    side,
+    bid,
+    currency: auction.currency,
+    salt,
+    commitment,
+  }) as BidRecord;
 }
 
 /** The journal's sealed bid of `type` (an auction's `bid`, a listing's `market_bid`) whose commitment is `commitment`, or undefined. */
-export function sealedBid<T extends "bid" | "market_bid">(journal: Journal, type: T, commitment: string): JournalRecordOf<T> | undefined {
+export function sealedBid<T extends "bid" | "market_bid">(
+  journal: Journal,
+  type: T,
+  commitment: string,
+): JournalRecordOf<T> | undefined {
   return journal.ofType(type).find((b) => (b as JournalRecordOf<"bid" | "market_bid">).commitment === commitment);
 }
 
@@ -63,10 +90,20 @@ export function bidByCommitment(journal: Journal, commitment: string): BidRecord
 }
 
 /** `record`, the journal's bid for `whose` commitment `where` as the verified ledger holds it; E_NOT_ALLOWED when there is no commitment (null) or the journal lost its bid (undefined). */
-export function revealable<T extends "bid" | "market_bid">(journal: Journal, type: T, commitment: string | null, whose: string, where: string): JournalRecordOf<T> {
+export function revealable<T extends "bid" | "market_bid">(
+  journal: Journal,
+  type: T,
+  commitment: string | null,
+  whose: string,
+  where: string,
+): JournalRecordOf<T> {
   if (commitment === null) throw new TrestleError("E_NOT_ALLOWED", `${whose} has not committed to ${where}`);
   const record = sealedBid(journal, type, commitment);
-  if (!record) throw new TrestleError("E_NOT_ALLOWED", `the journal holds no bid for ${whose}'s commitment to ${where}: it cannot be revealed from this machine`);
+  if (!record)
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `the journal holds no bid for ${whose}'s commitment to ${where}: it cannot be revealed from this machine`,
+    );
   return record;
 }
 
@@ -78,7 +115,12 @@ export function committedBid(journal: Journal, state: TableState, leaf: string, 
 
 /** The money the journal's bid for a commitment binds; E_MANDATE (`unknown_bid`) when this machine chose no bid with it, so no mandate can judge it. */
 export function committedTerms(record: { bid: number; currency: Currency } | undefined): Terms {
-  if (!record) throw new TrestleError("E_MANDATE", "this commitment is to no bid the journal holds, so no mandate can judge it; commit through the bid verb", { reason: "unknown_bid" });
+  if (!record)
+    throw new TrestleError(
+      "E_MANDATE",
+      "this commitment is to no bid the journal holds, so no mandate can judge it; commit through the bid verb",
+      { reason: "unknown_bid" },
+    );
   return { amount: record.bid, currency: record.currency };
 }
 

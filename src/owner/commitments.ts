@@ -21,7 +21,10 @@ export function boundTerms(state: TableState, s: Submission): Terms | null {
   if (binds === null) return null;
   if ("terms" in binds) return binds.terms;
   const offer = state.room ? own(state.room.offers, binds.offer) : undefined;
-  if (!offer) throw new TrestleError("E_UNKNOWN_OFFER", `no offer ${binds.offer.slice(0, 16)}… in the verified transcript`, { offer: binds.offer });
+  if (!offer)
+    throw new TrestleError("E_UNKNOWN_OFFER", `no offer ${binds.offer.slice(0, 16)}… in the verified transcript`, {
+      offer: binds.offer,
+    });
   return offer.terms;
 }
 

@@ -40,7 +40,20 @@ export { foldText };
  * Checking them would refuse honest messages whose random nonce or hash happens to contain a listed
  * string; they cannot carry new words, so they are left out.
  */
-const NOT_AUTHORED = new Set(["nonce", "table", "seat", "offer", "grant", "auction", "listing", "supersedes", "commitment", "deal", "owner_key", "owner_sig"]);
+const NOT_AUTHORED = new Set([
+  "nonce",
+  "table",
+  "seat",
+  "offer",
+  "grant",
+  "auction",
+  "listing",
+  "supersedes",
+  "commitment",
+  "deal",
+  "owner_key",
+  "owner_sig",
+]);
 
 /** What of a submission the agent wrote: every field but those in NOT_AUTHORED (at the top level only). */
 export function authoredPart(submission: Record<string, unknown>): Record<string, unknown> {
@@ -107,14 +120,21 @@ export function findDisclosure(value: unknown, check: LeakCheck): Disclosure | n
 }
 
 /** findDisclosure for many messages against one never_disclose list, compiled once (a ledger scanned for every owner's secrets, say): `check.never` is ignored. */
-export function disclosureCheck(never: readonly string[]): (value: unknown, check: Omit<LeakCheck, "never">) => Disclosure | null {
+export function disclosureCheck(
+  never: readonly string[],
+): (value: unknown, check: Omit<LeakCheck, "never">) => Disclosure | null {
   const secrets = compileSecrets(never);
   // A text's scan depends only on the text, the secrets and the minor digits: the same text is scanned once per check.
   const scans = new Map<string, FirstHit>();
   return (value, check) => (secrets.length === 0 ? null : disclosureIn(value, check, secrets, scans));
 }
 
-function disclosureIn(value: unknown, check: Omit<LeakCheck, "never">, secrets: readonly Secret[], scans: Map<string, FirstHit>): Disclosure | null {
+function disclosureIn(
+  value: unknown,
+  check: Omit<LeakCheck, "never">,
+  secrets: readonly Secret[],
+  scans: Map<string, FirstHit>,
+): Disclosure | null {
   const fields = protocolFieldNames();
   const allowAmount = check.secretAmount === "allow";
   const minor = check.currency === undefined ? [] : [currencyDigits(check.currency)];
@@ -137,7 +157,13 @@ function disclosureIn(value: unknown, check: Omit<LeakCheck, "never">, secrets: 
     }
     return null;
   };
-  const walk = (v: unknown, path: string, seen: Set<object>, money: boolean, currency: string | undefined): Disclosure | null => {
+  const walk = (
+    v: unknown,
+    path: string,
+    seen: Set<object>,
+    money: boolean,
+    currency: string | undefined,
+  ): Disclosure | null => {
     if (typeof v === "string") return fromScan(scan(v), secrets, path);
     if (typeof v === "number") return number(v, path, money, currency);
     if (typeof v === "bigint") return fromScan(scan(String(v)), secrets, path);
@@ -158,7 +184,13 @@ function disclosureIn(value: unknown, check: Omit<LeakCheck, "never">, secrets: 
       const byPosition = `${path}.<key ${i + 1}>`;
       const found =
         fromScan(scan(key), secrets, byPosition) ??
-        walk(record[key], fields.has(key) ? `${path}.${key}` : byPosition, seen, key === "amount" || key === "bid", here);
+        walk(
+          record[key],
+          fields.has(key) ? `${path}.${key}` : byPosition,
+          seen,
+          key === "amount" || key === "bid",
+          here,
+        );
       if (found) return found;
     }
     return null;

@@ -24,7 +24,15 @@ export function refusedByRelay(error: unknown): boolean {
 }
 
 /** Signs exactly `submission` (hash `hash`) with `signer` and sends it, over `live`'s socket when given (else over HTTP); records whether it left, spending `approval` when given. */
-export async function sendExact(client: TableClient, signer: Signer, journal: Journal, submission: Submission, hash: string, approval: string | undefined, live?: LiveTranscript): Promise<ExactSent> {
+export async function sendExact(
+  client: TableClient,
+  signer: Signer,
+  journal: Journal,
+  submission: Submission,
+  hash: string,
+  approval: string | undefined,
+  live?: LiveTranscript,
+): Promise<ExactSent> {
   const spent = approval === undefined ? {} : { approval };
   const since = client.tracker.held;
   const request = await signSubmission(signer, submission, client.tracker.knownHead());
@@ -33,7 +41,14 @@ export async function sendExact(client: TableClient, signer: Signer, journal: Jo
     response = await (live ? live.submit(request) : client.http.submit(client.table, request));
   } catch (error) {
     const code = error instanceof TrestleError ? error.code : "E_INTERNAL";
-    journal.append({ type: "send_failed", message_sha256: hash, kind: submission.kind, outcome: refusedByRelay(error) ? "refused" : "unknown", code, ...spent });
+    journal.append({
+      type: "send_failed",
+      message_sha256: hash,
+      kind: submission.kind,
+      outcome: refusedByRelay(error) ? "refused" : "unknown",
+      code,
+      ...spent,
+    });
     throw error;
   }
   journal.append({ type: "sent", message_sha256: hash, kind: submission.kind, seq: response.seq, ...spent });

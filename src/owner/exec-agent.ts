@@ -46,7 +46,11 @@ export function execAgent(options: ExecAgentOptions): SeatAgent {
 /** Runs the command once with `input` on stdin; its whole stdout, or E_AGENT. */
 function runOnce(options: ExecAgentOptions, turn: AgentTurn, input: string, signal: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn("/bin/sh", ["-c", options.command], { detached: true, env: { ...options.env, ...turnEnv(turn) }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn("/bin/sh", ["-c", options.command], {
+      detached: true,
+      env: { ...options.env, ...turnEnv(turn) },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const out: Uint8Array[] = [];
     let size = 0;
     let stderr = "";
@@ -61,15 +65,36 @@ function runOnce(options: ExecAgentOptions, turn: AgentTurn, input: string, sign
       }
     };
     const seconds = Math.round(options.timeoutMs / 100) / 10;
-    const timer = setTimeout(() => kill(agentFailed("timeout", `the command ran past its timeout of ${seconds} s and was killed; nothing was written`, { timeout_ms: options.timeoutMs })), options.timeoutMs);
-    const abort = () => kill(agentFailed("failed", "the seat stopped while the command ran; it was killed and nothing was written"));
+    const timer = setTimeout(
+      () =>
+        kill(
+          agentFailed(
+            "timeout",
+            `the command ran past its timeout of ${seconds} s and was killed; nothing was written`,
+            { timeout_ms: options.timeoutMs },
+          ),
+        ),
+      options.timeoutMs,
+    );
+    const abort = () =>
+      kill(agentFailed("failed", "the seat stopped while the command ran; it was killed and nothing was written"));
     signal.addEventListener("abort", abort, { once: true });
     child.stdout.on("data", (chunk: Uint8Array) => {
       size += chunk.length;
-      if (size > MAX_OUTPUT) return kill(agentFailed("too_large", `the command printed more than ${MAX_OUTPUT} bytes and was killed; nothing was written`, { max_bytes: MAX_OUTPUT }));
+      if (size > MAX_OUTPUT)
+        return kill(
+          agentFailed(
+            "too_large",
+            `the command printed more than ${MAX_OUTPUT} bytes and was killed; nothing was written`,
+            { max_bytes: MAX_OUTPUT },
+          ),
+        );
       out.push(chunk);
     });
-    child.stderr.on("data", (chunk: Uint8Array) => (stderr = (stderr + stderrText.decode(chunk, { stream: true })).slice(-4 * WORDS_CHARS)));
+    child.stderr.on(
+      "data",
+      (chunk: Uint8Array) => (stderr = (stderr + stderrText.decode(chunk, { stream: true })).slice(-4 * WORDS_CHARS)),
+    );
     child.stdin.on("error", () => {}); // a command that does not read its stdin closes the pipe early: that is its choice
     child.stdin.end(input);
     child.on("error", (error) => kill(agentFailed("failed", `the command could not start: ${error.message}`)));
@@ -79,7 +104,13 @@ function runOnce(options: ExecAgentOptions, turn: AgentTurn, input: string, sign
       if (stopped) return reject(stopped);
       if (code !== 0) {
         const said = ownWords(new TextDecoder().decode(concat(out, size)), stderr + stderrText.decode());
-        return reject(agentFailed("exit", `the command exited with ${code === null ? `signal ${killedBy}` : `status ${code}`}; nothing was written${said}`, { status: code, signal: killedBy }));
+        return reject(
+          agentFailed(
+            "exit",
+            `the command exited with ${code === null ? `signal ${killedBy}` : `status ${code}`}; nothing was written${said}`,
+            { status: code, signal: killedBy },
+          ),
+        );
       }
       try {
         resolve(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(concat(out, size)));
@@ -92,7 +123,10 @@ function runOnce(options: ExecAgentOptions, turn: AgentTurn, input: string, sign
 
 /** The end of what the command printed, quoted as its own words ("" when it printed nothing readable). */
 function ownWords(stdout: string, stderr: string): string {
-  const quoted = [["stdout", tailLine(stdout)], ["stderr", tailLine(stderr)]].flatMap(([name, line]) => (line === "" ? [] : [`on ${name} ${safeJson(line)}`]));
+  const quoted = [
+    ["stdout", tailLine(stdout)],
+    ["stderr", tailLine(stderr)],
+  ].flatMap(([name, line]) => (line === "" ? [] : [`on ${name} ${safeJson(line)}`]));
   return quoted.length === 0 ? "" : `. Its own last words (not trestle's): ${quoted.join("; ")}`;
 }
 

@@ -37,7 +37,11 @@ export async function withLock<T>(path: string, work: () => T): Promise<T> {
     }
     if (Date.now() > deadline) {
       const who = held === null ? "a holder that cannot be read" : `process ${held.pid} on ${held.host}`;
-      throw new TrestleError("E_MANDATE", `${path} is held by ${who}; if no trestle process of the owner runs there, remove that file`, { reason: "locked", lock: path });
+      throw new TrestleError(
+        "E_MANDATE",
+        `${path} is held by ${who}; if no trestle process of the owner runs there, remove that file`,
+        { reason: "locked", lock: path },
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, wait + Math.random() * wait));
   }
@@ -58,7 +62,11 @@ function take(path: string, holder: Holder): boolean {
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw new TrestleError("E_MANDATE", `the lock ${path} cannot be made (${(error as Error).message}): this folder must take hard links`, { reason: "locked", lock: path });
+    throw new TrestleError(
+      "E_MANDATE",
+      `the lock ${path} cannot be made (${(error as Error).message}): this folder must take hard links`,
+      { reason: "locked", lock: path },
+    );
   } finally {
     unlinkSync(temp);
   }

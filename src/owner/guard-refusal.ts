@@ -10,13 +10,28 @@ import type { JournalRecordOf } from "./records.js";
 export type Guard = JournalRecordOf<"refusal">["guard"];
 
 /** Refuses the message being guarded: journals the refusal, then throws it; it never returns. */
-export type Refuse = (guard: Guard, code: ErrorCode, reason: string, message: string, detail?: Record<string, unknown>) => never;
+export type Refuse = (
+  guard: Guard,
+  code: ErrorCode,
+  reason: string,
+  message: string,
+  detail?: Record<string, unknown>,
+) => never;
 
 /** The Refuse of a message of `kind` into `journal`, naming the hash `hash()` gives at the refusal (sealing changes it). */
 export function refuser(journal: Journal, kind: string, hash: () => string): Refuse {
   return (guard, code, reason, message, detail) => {
     const message_sha256 = hash();
-    journal.append({ type: "refusal", guard, code, reason, message, kind, message_sha256, ...(detail ? { detail } : {}) });
+    journal.append({
+      type: "refusal",
+      guard,
+      code,
+      reason,
+      message,
+      kind,
+      message_sha256,
+      ...(detail ? { detail } : {}),
+    });
     throw new TrestleError(code, message, { reason, message_sha256, ...detail });
   };
 }

@@ -20,7 +20,19 @@
  */
 import { TableClient, type Clock, type SeatSubmission } from "../client/index.js";
 import { randomNonce, systemClock } from "../client/random.js";
-import { canonicalSha256, own, parseOrThrow, SubmissionSchema, TrestleError, type MatchCitation, type NoteResponse, type Signer, type Submission, type TableState, type Terms } from "../protocol/index.js";
+import {
+  canonicalSha256,
+  own,
+  parseOrThrow,
+  SubmissionSchema,
+  TrestleError,
+  type MatchCitation,
+  type NoteResponse,
+  type Signer,
+  type Submission,
+  type TableState,
+  type Terms,
+} from "../protocol/index.js";
 import { isCommitment } from "./commitments.js";
 import { recentText } from "./leak/recent-text.js";
 import { answerHeld, heldExpiry, heldState, pendingHeld, type GateAnswer } from "./gate.js";
@@ -102,7 +114,11 @@ export class GuardedSeat {
 
   /** Signs and sends `input` (with a fresh nonce, sealed in an e2e room) if the guards allow it; throws their refusal (E_MANDATE, E_HELD, E_GATE, E_KEY_FILE) otherwise. */
   async send(input: SeatSubmission): Promise<Sent> {
-    const submission = parseOrThrow(SubmissionSchema, { ...input, table: this.table, seat: this.seat, nonce: randomNonce() }, "submission");
+    const submission = parseOrThrow(
+      SubmissionSchema,
+      { ...input, table: this.table, seat: this.seat, nonce: randomNonce() },
+      "submission",
+    );
     return this.withStandingDeals(await this.guardAndSend(submission, false));
   }
 
@@ -136,17 +152,37 @@ export class GuardedSeat {
     const name = `held message ${hash.slice(0, 16)}…`;
     const where = `seat ${this.seat} at ${this.table}`;
     const details = { reason: held.state === "sent" ? "spent" : held.state, message_sha256: hash };
-    if (held.state === "unknown") throw new TrestleError("E_GATE", `no ${name} for ${where} (the gate lists what it holds)`, details);
-    if (held.state === "sent") throw new TrestleError("E_GATE", `${name} was already sent as entry #${held.seq}: a held message is sent once, and nothing was sent again; to say it again, write it anew (the gate holds it for the owner again)`, { ...details, seq: held.seq });
-    if (held.state === "rejected") throw new TrestleError("E_GATE", `the owner rejected ${name}; it will never be sent: write another message if the seat should say something else`, details);
-    return this.withStandingDeals(await this.guardAndSend(parseOrThrow(SubmissionSchema, held.held.submission, "held message"), true));
+    if (held.state === "unknown")
+      throw new TrestleError("E_GATE", `no ${name} for ${where} (the gate lists what it holds)`, details);
+    if (held.state === "sent")
+      throw new TrestleError(
+        "E_GATE",
+        `${name} was already sent as entry #${held.seq}: a held message is sent once, and nothing was sent again; to say it again, write it anew (the gate holds it for the owner again)`,
+        { ...details, seq: held.seq },
+      );
+    if (held.state === "rejected")
+      throw new TrestleError(
+        "E_GATE",
+        `the owner rejected ${name}; it will never be sent: write another message if the seat should say something else`,
+        details,
+      );
+    return this.withStandingDeals(
+      await this.guardAndSend(parseOrThrow(SubmissionSchema, held.held.submission, "held message"), true),
+    );
   }
 
   /** The commit of a sealed bid of `bid` (minor units of the auction's currency) in the auction at `auction`, to be sent through the guards: the bid and its salt are kept in the journal first, only the commitment goes out. */
   async bidMessage(auction: string, bid: number): Promise<SeatSubmission> {
     const transcript = await this.transcript();
     const mandate = await this.mandate(transcript);
-    const record = recordBid(this.journal, roomState(transcript), auction, this.seat, bid, mandate.ok ? mandate.mandate.never_disclose : []);
+    const record = recordBid(
+      this.journal,
+      roomState(transcript),
+      auction,
+      this.seat,
+      bid,
+      mandate.ok ? mandate.mandate.never_disclose : [],
+    );
     return { kind: "mechanism", op: "commit", auction, side: record.side, commitment: record.commitment };
   }
 
@@ -162,20 +198,30 @@ export class GuardedSeat {
    * the verified state, the answered offer's text opened, this journal's sealed bids; judged by
    * `transcript` (read now when not given).
    */
-  async readable(held: JournalRecordOf<"held">, transcript?: Transcript): Promise<{ submission: Submission; binds: Terms | null; named: Named }> {
+  async readable(
+    held: JournalRecordOf<"held">,
+    transcript?: Transcript,
+  ): Promise<{ submission: Submission; binds: Terms | null; named: Named }> {
     transcript ??= await this.transcript();
     const wire = parseOrThrow(SubmissionSchema, held.submission, "held message");
     const room = await requiredRoomKey(this.home, this.table, transcript);
     const submission = room ? await openSubmission(room, wire) : wire;
     const state = transcript.state;
     const texts = new OpenedTexts(this.table, room);
-    const answered = "offer" in submission && submission.offer !== undefined && state?.room ? own(state.room.offers, submission.offer) : undefined;
+    const answered =
+      "offer" in submission && submission.offer !== undefined && state?.room
+        ? own(state.room.offers, submission.offer)
+        : undefined;
     if (answered?.terms.text !== undefined) await texts.add(answered.seat, "terms.text", answered.terms.text);
     const bid = (commitment: string) => {
       const record = bidByCommitment(this.journal, commitment);
       return record && { amount: record.bid, currency: record.currency };
     };
-    return { submission, binds: state ? moneyBound(this.journal, state, submission) : null, named: namedIn(state, { bid, open: texts.open }) };
+    return {
+      submission,
+      binds: state ? moneyBound(this.journal, state, submission) : null,
+      named: namedIn(state, { bid, open: texts.open }),
+    };
   }
 
   /** The held messages not yet sent and not rejected, oldest first. */
@@ -195,8 +241,12 @@ export class GuardedSeat {
 
   /** Tells the seat's owner `text` through their chat apps, never the table (of a held message when `about` says); sealed when this home holds the room's key, and refused (E_KEY_FILE, nothing sent) in an e2e room without it. */
   async tellOwner(text: string, about?: HeldAbout): Promise<NoteResponse> {
-    const room = (await loadRoomKey(this.home, this.table)) ?? (await requiredRoomKey(this.home, this.table, await this.transcript()));
-    const seal = room ? (plain: string) => sealText(room, { table: this.table, seat: this.seat, field: "note" }, plain) : undefined;
+    const room =
+      (await loadRoomKey(this.home, this.table)) ??
+      (await requiredRoomKey(this.home, this.table, await this.transcript()));
+    const seal = room
+      ? (plain: string) => sealText(room, { table: this.table, seat: this.seat, field: "note" }, plain)
+      : undefined;
     return tellOwner(this.client, this.signer, this.seat, this.journal, text, this.clock, seal, about);
   }
 
@@ -209,7 +259,12 @@ export class GuardedSeat {
   /** The mandate in force for this seat, judged against the transcript's owner key. */
   async mandate(transcript?: Transcript): Promise<MandateRead> {
     const ownerKey = seatOwnerKey(transcript ?? (await this.transcript()), this.seat);
-    if (ownerKey === undefined) return { ok: false, reason: "not_signed", message: `the verified transcript does not show seat ${this.seat}'s owner, so no mandate can be checked` };
+    if (ownerKey === undefined)
+      return {
+        ok: false,
+        reason: "not_signed",
+        message: `the verified transcript does not show seat ${this.seat}'s owner, so no mandate can be checked`,
+      };
     return readMandate(this.files.mandate, { table: this.table, seat: this.seat, ownerKey });
   }
 
@@ -221,24 +276,62 @@ export class GuardedSeat {
     const commitment = isCommitment(given);
     const { verdict } = transcript.report;
     if (verdict === "REFUTED" || (commitment && verdict !== "CLEAN")) {
-      const why = verdict === "REFUTED" ? `REFUTED at ${transcript.report.refuted?.seq ?? "?"}: ${transcript.report.refuted?.reason ?? ""}` : `${verdict}: ${transcript.report.unchecked.join("; ")}`;
-      refuse("gate", "E_GATE", "unverified", `the table's transcript does not verify completely (${why}); nothing is ${commitment ? "committed" : "sent"}`, { verdict });
+      const why =
+        verdict === "REFUTED"
+          ? `REFUTED at ${transcript.report.refuted?.seq ?? "?"}: ${transcript.report.refuted?.reason ?? ""}`
+          : `${verdict}: ${transcript.report.unchecked.join("; ")}`;
+      refuse(
+        "gate",
+        "E_GATE",
+        "unverified",
+        `the table's transcript does not verify completely (${why}); nothing is ${commitment ? "committed" : "sent"}`,
+        { verdict },
+      );
     }
     const { plain, wire, room } = await sealForSend(this.home, this.table, transcript, given, held, refuse);
     hash = canonicalSha256(wire);
     const expired = held ? heldExpiry(plain, transcript.state, this.clock()) : null;
-    if (expired) refuse("gate", "E_GATE", "expired", `held message ${hash.slice(0, 16)}… can no longer be sent: ${expired} while it waited for the owner. Nothing was sent and no approval was spent; write a new message`);
+    if (expired)
+      refuse(
+        "gate",
+        "E_GATE",
+        "expired",
+        `held message ${hash.slice(0, 16)}… can no longer be sent: ${expired} while it waited for the owner. Nothing was sent and no approval was spent; write a new message`,
+      );
     const mandate = await this.mandate(transcript);
     let approval: string | undefined;
     let reservation: Reservation | null = null;
     if (!mandate.ok) {
-      if (mandate.reason !== "no_mandate" || commitment) refuse("mandate", "E_MANDATE", mandate.reason, mandate.message);
+      if (mandate.reason !== "no_mandate" || commitment)
+        refuse("mandate", "E_MANDATE", mandate.reason, mandate.message);
     } else {
-      const recent = mandate.mandate.never_disclose.length > 0 ? await recentText(transcript.entries, this.table, this.seat, room) : [];
-      checkMandateLimits(mandate.mandate, plain, { seat: this.seat, table: this.table, journal: this.journal, state: transcript.state, recent }, refuse);
-      const categories = (citation: MatchCitation) => this.matchCategories(mandate.mandate, mandate.file.owner_key, citation);
-      await checkMarketScope(mandate.mandate, plain, { seat: this.seat, table: this.table, state: transcript.state, categories }, refuse);
-      const allowanceAt = { home: this.home, seat: this.seat, table: this.table, journal: this.journal, transcript, clock: this.clock, reconcile: (store: AllowanceStore) => this.reconcileAllowance(store) };
+      const recent =
+        mandate.mandate.never_disclose.length > 0
+          ? await recentText(transcript.entries, this.table, this.seat, room)
+          : [];
+      checkMandateLimits(
+        mandate.mandate,
+        plain,
+        { seat: this.seat, table: this.table, journal: this.journal, state: transcript.state, recent },
+        refuse,
+      );
+      const categories = (citation: MatchCitation) =>
+        this.matchCategories(mandate.mandate, mandate.file.owner_key, citation);
+      await checkMarketScope(
+        mandate.mandate,
+        plain,
+        { seat: this.seat, table: this.table, state: transcript.state, categories },
+        refuse,
+      );
+      const allowanceAt = {
+        home: this.home,
+        seat: this.seat,
+        table: this.table,
+        journal: this.journal,
+        transcript,
+        clock: this.clock,
+        reconcile: (store: AllowanceStore) => this.reconcileAllowance(store),
+      };
       reservation = await reserveAllowance(mandate.mandate, plain, wire, hash, allowanceAt, refuse);
       approval = await approvalToSpend(this.journal, mandate.mandate, wire, hash, mandate.file.owner_key, refuse)
         .catch((error: unknown) => this.toldHeld(error, plain, hash, transcript, room !== null))
@@ -264,8 +357,16 @@ export class GuardedSeat {
    * key file in this home (a room whose key is not here keeps what it counts).
    */
   reconcileAllowance(store: AllowanceStore): Promise<AllowanceReconciled> {
-    const other = seatReader(this.home, (room) => TableClient.open({ http: this.client.http, table: room, relayKey: this.client.tracker.relayKey, store: new FileHeadStore(this.home, this.clock) }));
-    const read = (room: string, seat: string) => (room === this.table && seat === this.seat ? this.transcript() : other(room, seat));
+    const other = seatReader(this.home, (room) =>
+      TableClient.open({
+        http: this.client.http,
+        table: room,
+        relayKey: this.client.tracker.relayKey,
+        store: new FileHeadStore(this.home, this.clock),
+      }),
+    );
+    const read = (room: string, seat: string) =>
+      room === this.table && seat === this.seat ? this.transcript() : other(room, seat);
     return reconcileAllowance(store, read, this.clock);
   }
 
@@ -282,7 +383,13 @@ export class GuardedSeat {
   }
 
   /** Rethrows `error`; an E_HELD first tells the owner's chat apps of held message `plain` (held-notice.ts), best effort: a failed note is in the journal. */
-  private async toldHeld(error: unknown, plain: Submission, hash: string, transcript: Transcript, sealed: boolean): Promise<never> {
+  private async toldHeld(
+    error: unknown,
+    plain: Submission,
+    hash: string,
+    transcript: Transcript,
+    sealed: boolean,
+  ): Promise<never> {
     if (error instanceof TrestleError && error.code === "E_HELD") {
       const state = transcript.state;
       const notice = heldNotice(plain, hash, state ? this.bindsOrNull(state, plain) : null, namedIn(state), sealed);

@@ -11,7 +11,13 @@ import { cutText } from "../protocol/encoding/text.js";
 import type { HeldAbout } from "./notes.js";
 
 /** The note's text and what it tells of held message `plain` (hash `hash`) binding `terms`; no terms when the room is `sealed` (e2e). */
-export function heldNotice(plain: Submission, hash: string, terms: Terms | null, named: Named, sealed: boolean): { text: string; about: HeldAbout } {
+export function heldNotice(
+  plain: Submission,
+  hash: string,
+  terms: Terms | null,
+  named: Named,
+  sealed: boolean,
+): { text: string; about: HeldAbout } {
   const text = cutText(`held for your approval: ${heldLines(plain, named).join("\n")}`, LIMITS.note_chars);
   const held = { kind: plain.kind, message_sha256: hash, ...(terms && !sealed ? { terms } : {}) };
   return { text, about: { held, nonce: hash } };

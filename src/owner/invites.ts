@@ -47,32 +47,60 @@ export function parseInviteLink(text: string): InviteLink {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new TrestleError("E_SCHEMA", "an invite link looks like https://relay.example/invites#code=XXXX-XXXX&relay_key=…");
+    throw new TrestleError(
+      "E_SCHEMA",
+      "an invite link looks like https://relay.example/invites#code=XXXX-XXXX&relay_key=…",
+    );
   }
   const params = new URLSearchParams(url.hash.slice(1));
   const code = normalizeInviteCode(params.get("code") ?? "");
   const relayKey = params.get("relay_key") ?? "";
-  if (!url.pathname.endsWith("/invites") || code === null) throw new TrestleError("E_SCHEMA", "the invite link has no valid code (…/invites#code=XXXX-XXXX)");
-  if (!PublicKeySchema.safeParse(relayKey).success) throw new TrestleError("E_SCHEMA", "the invite link does not carry the relay's key (relay_key)");
+  if (!url.pathname.endsWith("/invites") || code === null)
+    throw new TrestleError("E_SCHEMA", "the invite link has no valid code (…/invites#code=XXXX-XXXX)");
+  if (!PublicKeySchema.safeParse(relayKey).success)
+    throw new TrestleError("E_SCHEMA", "the invite link does not carry the relay's key (relay_key)");
   const roomKey = params.get("room_key");
-  if (roomKey !== null && !RoomKeyFileSchema.shape.key.safeParse(roomKey).success) throw new TrestleError("E_SCHEMA", "the invite link's room_key is not a 32-byte base64url key");
-  return { relay: url.origin + url.pathname.slice(0, -"/invites".length), relayKey, code, ...(roomKey === null ? {} : { roomKey }) };
+  if (roomKey !== null && !RoomKeyFileSchema.shape.key.safeParse(roomKey).success)
+    throw new TrestleError("E_SCHEMA", "the invite link's room_key is not a 32-byte base64url key");
+  return {
+    relay: url.origin + url.pathname.slice(0, -"/invites".length),
+    relayKey,
+    code,
+    ...(roomKey === null ? {} : { roomKey }),
+  };
 }
 
 /** A room config: an open table created by `owner`, closing at a decision or after `maxEntries` entries (a `close` ends it any time); end-to-end encrypted with `e2e`. */
-export function roomConfigFor(fields: { id: string; topic: string; owner: string; ownerKey: string; maxEntries?: number; maxParties?: number; e2e?: boolean }): TableConfig {
+export function roomConfigFor(fields: {
+  id: string;
+  topic: string;
+  owner: string;
+  ownerKey: string;
+  maxEntries?: number;
+  maxParties?: number;
+  e2e?: boolean;
+}): TableConfig {
   return {
     id: fields.id,
     topic: fields.topic,
     owners: { [fields.owner]: { public_key: fields.ownerKey } },
     topology: { kind: "open" },
     termination: { any: ["decision", { max_entries: fields.maxEntries ?? 500 }] },
-    room: { ...(fields.maxParties === undefined ? {} : { max_parties: fields.maxParties }), ...(fields.e2e ? { e2e: true as const } : {}) },
+    room: {
+      ...(fields.maxParties === undefined ? {} : { max_parties: fields.maxParties }),
+      ...(fields.e2e ? { e2e: true as const } : {}),
+    },
   };
 }
 
 /** Creates the room `config` signed by its creator; an e2e room's key is made (or reused) in `home` first, so a lost answer never leaves a room without its key. */
-export async function createRoom(client: TableClient, creator: Signer, owner: string, config: TableConfig, home: string): Promise<CreateResponse> {
+export async function createRoom(
+  client: TableClient,
+  creator: Signer,
+  owner: string,
+  config: TableConfig,
+  home: string,
+): Promise<CreateResponse> {
   if (config.room?.e2e) await roomKeyForNewRoom(home, config.id);
   return client.create(creator, owner, config);
 }
@@ -92,10 +120,19 @@ export interface IssuedInvite {
  * `ownerKey` only that owner key may use it, and that owner needs no code: a plain signed join
  * naming the invite (TableClient.join's `newcomer`, docs/SPEC.md §5.15).
  */
-export async function issueInvite(client: TableClient, creator: Signer, options: { ttlMs: number; replaces?: string; ownerKey?: string; clock?: Clock; home?: string }): Promise<IssuedInvite> {
+export async function issueInvite(
+  client: TableClient,
+  creator: Signer,
+  options: { ttlMs: number; replaces?: string; ownerKey?: string; clock?: Clock; home?: string },
+): Promise<IssuedInvite> {
   const clock = options.clock ?? systemClock;
-  if (options.replaces !== undefined && !InviteIdSchema.safeParse(options.replaces).success) throw new TrestleError("E_SCHEMA", "replaces must be an invite id");
-  if (options.ownerKey !== undefined && !PublicKeySchema.safeParse(options.ownerKey).success) throw new TrestleError("E_SCHEMA", "the owner key an invite is bound to must be a 43-char base64url Ed25519 public key");
+  if (options.replaces !== undefined && !InviteIdSchema.safeParse(options.replaces).success)
+    throw new TrestleError("E_SCHEMA", "replaces must be an invite id");
+  if (options.ownerKey !== undefined && !PublicKeySchema.safeParse(options.ownerKey).success)
+    throw new TrestleError(
+      "E_SCHEMA",
+      "the owner key an invite is bound to must be a 43-char base64url Ed25519 public key",
+    );
   const request = await signInvite(creator, {
     table: client.table,
     invite: randomNonce(),
@@ -107,7 +144,12 @@ export async function issueInvite(client: TableClient, creator: Signer, options:
   const issued = await client.http.invite(client.table, request);
   await client.tracker.observe(issued.head, since);
   const room = options.home === undefined ? null : await loadRoomKey(options.home, client.table);
-  const link = inviteLink({ relay: client.http.url, relayKey: client.tracker.relayKey, code: issued.code, ...(room ? { roomKey: room.text } : {}) });
+  const link = inviteLink({
+    relay: client.http.url,
+    relayKey: client.tracker.relayKey,
+    code: issued.code,
+    ...(room ? { roomKey: room.text } : {}),
+  });
   return { invite: issued.invite, code: issued.code, expires: issued.expires, seq: issued.seq, link };
 }
 
@@ -148,7 +190,11 @@ export async function joinByInvite(options: JoinByInvite): Promise<{ client: Tab
   if (link) {
     const served = (await http.wellKnown()).relay_key;
     if (served !== link.relayKey) {
-      throw new TrestleError("E_RELAY_KEY", `the relay at ${http.url} serves key ${served}, but the invite link names ${link.relayKey}: do not trust it`, { served, link: link.relayKey });
+      throw new TrestleError(
+        "E_RELAY_KEY",
+        `the relay at ${http.url} serves key ${served}, but the invite link names ${link.relayKey}: do not trust it`,
+        { served, link: link.relayKey },
+      );
     }
   }
   const { relayKey, firstUse, maxEntries } = await pinRelay(http, new PinStore(options.home), clock);
@@ -156,7 +202,13 @@ export async function joinByInvite(options: JoinByInvite): Promise<{ client: Tab
   const target = await http.lookupInvite(code);
   // Kept before the join, so a joined seat always finds its room key; it never leaves this machine.
   if (link?.roomKey !== undefined) await saveRoomKey(options.home, target.table, link.roomKey);
-  const client = await TableClient.open({ http, table: target.table, relayKey, maxEntries, store: new FileHeadStore(options.home) });
+  const client = await TableClient.open({
+    http,
+    table: target.table,
+    relayKey,
+    maxEntries,
+    store: new FileHeadStore(options.home),
+  });
   const request = await signJoin(
     options.ownerSigner,
     {

@@ -7,7 +7,16 @@
  * spaces of its length, so appends by another process are never moved or lost. Spending a gate approval is an exclusive
  * file creation, so one approval is spent once even by two processes at the same moment.
  */
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { NonceSchema, parseOrThrow, TrestleError } from "../protocol/index.js";
 import { seatFiles } from "./paths.js";
@@ -31,7 +40,11 @@ export class Journal {
 
   /** Appends `input` as one record (schema-checked first) and returns it. */
   append(input: JournalInput): JournalRecord {
-    const record = parseOrThrow(JournalRecordSchema, { v: 1, at: this.clock(), ...this.where, ...input }, "journal record");
+    const record = parseOrThrow(
+      JournalRecordSchema,
+      { v: 1, at: this.clock(), ...this.where, ...input },
+      "journal record",
+    );
     mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
     appendFileSync(this.path, JSON.stringify(record) + "\n", { mode: 0o600 });
     return record;
@@ -58,7 +71,8 @@ export class Journal {
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
       const parsed = JournalRecordSchema.safeParse(safeJson(line));
-      if (parsed.success && parsed.data.table === this.where.table && parsed.data.seat === this.where.seat) records.push(parsed.data);
+      if (parsed.success && parsed.data.table === this.where.table && parsed.data.seat === this.where.seat)
+        records.push(parsed.data);
       else skipped += 1;
     }
     return { records, skipped };

@@ -89,7 +89,13 @@ export class LiveTranscript {
       handlers: { onEntries: (items) => live?.arrived(items) },
     });
     live = new LiveTranscript(options, socket);
-    void socket.ended.then((end) => live.ended(end.reason === "error" ? end.error : new TrestleError("E_NETWORK", `the socket of seat ${options.seat} at ${options.client.table} was closed`)));
+    void socket.ended.then((end) =>
+      live.ended(
+        end.reason === "error"
+          ? end.error
+          : new TrestleError("E_NETWORK", `the socket of seat ${options.seat} at ${options.client.table} was closed`),
+      ),
+    );
     await socket.start();
     live.written = options.client.tracker.held?.seq ?? 0;
     return live;
@@ -121,7 +127,11 @@ export class LiveTranscript {
       return { report: this.report("REFUTED"), entries: [...this.entries], state: null };
     }
     if (this.end && this.entries.length === 0) throw this.end;
-    return { report: this.report(this.entries.length > 0 ? "CLEAN" : "INCONCLUSIVE"), entries: [...this.entries], state: this.tip.state };
+    return {
+      report: this.report(this.entries.length > 0 ? "CLEAN" : "INCONCLUSIVE"),
+      entries: [...this.entries],
+      state: this.tip.state,
+    };
   }
 
   /** Resolves once an entry after `seq` arrived (or at once if one has); rejects how the socket ended. */
@@ -135,7 +145,8 @@ export class LiveTranscript {
     this.written = Math.max(this.written, seq);
     const transcript = await this.transcript();
     const entry = transcript.entries.find((e) => e.seq === seq);
-    const truncated = entry !== undefined && entry.kind !== "system" && entry.kind !== "approval" && entry.truncated !== undefined;
+    const truncated =
+      entry !== undefined && entry.kind !== "system" && entry.kind !== "approval" && entry.truncated !== undefined;
     return { seq, head, truncated };
   }
 
@@ -184,7 +195,10 @@ export class LiveTranscript {
       const upTo = this.covered();
       const batch = this.pending.filter((item) => item.seq <= upTo);
       if (batch.length === 0) return;
-      if (!batch.every(isEntry) || batch.some((e) => e.kind !== "system" && e.kind !== "approval" && e.truncated !== undefined)) {
+      if (
+        !batch.every(isEntry) ||
+        batch.some((e) => e.kind !== "system" && e.kind !== "approval" && e.truncated !== undefined)
+      ) {
         this.exportOnly = true;
         return;
       }
@@ -203,7 +217,11 @@ export class LiveTranscript {
           if (key !== null) this.nonces.add(key);
           this.signatures += recordedStatements(entry).length;
         }
-        this.tip = { state: extended.state, link: extended.links[extended.links.length - 1]!, nonceUsed: (key) => this.nonces.has(key) };
+        this.tip = {
+          state: extended.state,
+          link: extended.links[extended.links.length - 1]!,
+          nonceUsed: (key) => this.nonces.has(key),
+        };
       } catch (error) {
         if (!(error instanceof Refuted)) throw error;
         this.refuted = { seq: error.seq, reason: error.reason };

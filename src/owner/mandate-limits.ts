@@ -28,8 +28,15 @@ export interface LimitsContext {
 
 /** Applies mandate `m`'s limits to `s`; calls `refuse` (which throws) on the first it breaks, and returns only when `s` keeps them all. */
 export function checkMandateLimits(m: Mandate, s: Submission, at: LimitsContext, refuse: Refuse): void {
-  if (m.paused) refuse("mandate", "E_MANDATE", "paused", `the owner paused seat ${at.seat} at ${at.table}: it writes nothing until they resume it`);
-  const judged = (isCommitment(s) || (s.kind === "mechanism" && s.op === "reveal") || s.kind === "bid") && at.state !== null;
+  if (m.paused)
+    refuse(
+      "mandate",
+      "E_MANDATE",
+      "paused",
+      `the owner paused seat ${at.seat} at ${at.table}: it writes nothing until they resume it`,
+    );
+  const judged =
+    (isCommitment(s) || (s.kind === "mechanism" && s.op === "reveal") || s.kind === "bid") && at.state !== null;
   let terms: Terms | null = null;
   let unbound: TrestleError | null = null;
   try {
@@ -39,15 +46,36 @@ export function checkMandateLimits(m: Mandate, s: Submission, at: LimitsContext,
     unbound = error;
   }
   const later = revealedLater(at.journal, s);
-  const check = { never: m.never_disclose, recent: at.recent, secretAmount: m.secret_amount, currency: terms?.currency };
+  const check = {
+    never: m.never_disclose,
+    recent: at.recent,
+    secretAmount: m.secret_amount,
+    currency: terms?.currency,
+  };
   const found = findDisclosure(authoredPart(later ? { ...s, reveals: later } : s), check);
-  if (found) refuse("disclosure", "E_MANDATE", "disclose", disclosureMessage(found), { index: found.index, path: found.path, form: found.form });
+  if (found)
+    refuse("disclosure", "E_MANDATE", "disclose", disclosureMessage(found), {
+      index: found.index,
+      path: found.path,
+      form: found.form,
+    });
   if (unbound) return refuse("mandate", unbound.code, String(unbound.details?.reason ?? "unknown"), unbound.message);
   if (terms?.amount === undefined) return;
   const money = m.money;
   const said = `${terms.amount} ${terms.currency} (minor units)`;
-  if (!money) refuse("mandate", "E_MANDATE", "cap", `the mandate allows no money commitment (cap 0); ${said} was not committed`, { amount: terms.amount });
-  else if (terms.currency !== money.currency) refuse("mandate", "E_MANDATE", "currency", `the mandate's money is in ${money.currency}, not ${terms.currency}; nothing was committed`);
-  else if (terms.amount > money.cap) refuse("mandate", "E_MANDATE", "cap", `${said} is above the mandate's cap; it was not committed`);
-  else if (money.floor !== undefined && terms.amount < money.floor) refuse("mandate", "E_MANDATE", "floor", `${said} is below the mandate's floor; it was not committed`);
+  if (!money)
+    refuse("mandate", "E_MANDATE", "cap", `the mandate allows no money commitment (cap 0); ${said} was not committed`, {
+      amount: terms.amount,
+    });
+  else if (terms.currency !== money.currency)
+    refuse(
+      "mandate",
+      "E_MANDATE",
+      "currency",
+      `the mandate's money is in ${money.currency}, not ${terms.currency}; nothing was committed`,
+    );
+  else if (terms.amount > money.cap)
+    refuse("mandate", "E_MANDATE", "cap", `${said} is above the mandate's cap; it was not committed`);
+  else if (money.floor !== undefined && terms.amount < money.floor)
+    refuse("mandate", "E_MANDATE", "floor", `${said} is below the mandate's floor; it was not committed`);
 }

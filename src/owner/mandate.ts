@@ -16,7 +16,8 @@ import { MandateFileSchema, MandateSchema, type Mandate, type MandateAllowance, 
 export type MandateProblem = "no_mandate" | "unreadable" | "malformed" | "not_signed";
 
 /** A mandate read for a seat: trusted, or the problem and what it means. */
-export type MandateRead = { ok: true; mandate: Mandate; file: MandateFile } | { ok: false; reason: MandateProblem; message: string };
+export type MandateRead =
+  { ok: true; mandate: Mandate; file: MandateFile } | { ok: false; reason: MandateProblem; message: string };
 
 /** Who the mandate must be for, and whose key must have signed it. */
 export interface MandateFor {
@@ -33,8 +34,17 @@ export async function readMandate(path: string, expected: MandateFor): Promise<M
     text = readFileSync(path, "utf8");
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
-    if (missing) return { ok: false, reason: "no_mandate", message: `no mandate at ${path}: cap 0, nothing is committed until the owner writes one (trestle mandate set)` };
-    return { ok: false, reason: "unreadable", message: `the mandate ${path} cannot be read (${(error as Error).message}): cap 0, nothing is committed` };
+    if (missing)
+      return {
+        ok: false,
+        reason: "no_mandate",
+        message: `no mandate at ${path}: cap 0, nothing is committed until the owner writes one (trestle mandate set)`,
+      };
+    return {
+      ok: false,
+      reason: "unreadable",
+      message: `the mandate ${path} cannot be read (${(error as Error).message}): cap 0, nothing is committed`,
+    };
   }
   let json: unknown;
   try {
@@ -44,15 +54,27 @@ export async function readMandate(path: string, expected: MandateFor): Promise<M
   }
   const parsed = MandateFileSchema.safeParse(json);
   if (!parsed.success) {
-    return { ok: false, reason: "malformed", message: `the mandate ${path} is malformed (${schemaError(parsed.error.issues, "mandate").message}): cap 0, nothing is committed` };
+    return {
+      ok: false,
+      reason: "malformed",
+      message: `the mandate ${path} is malformed (${schemaError(parsed.error.issues, "mandate").message}): cap 0, nothing is committed`,
+    };
   }
   const file = parsed.data;
   const { mandate } = file;
   if (mandate.table !== expected.table || mandate.seat !== expected.seat) {
-    return { ok: false, reason: "malformed", message: `the mandate ${path} is for seat ${mandate.seat} at ${mandate.table}, not ${expected.seat} at ${expected.table}: cap 0, nothing is committed` };
+    return {
+      ok: false,
+      reason: "malformed",
+      message: `the mandate ${path} is for seat ${mandate.seat} at ${mandate.table}, not ${expected.seat} at ${expected.table}: cap 0, nothing is committed`,
+    };
   }
   if (file.owner_key !== expected.ownerKey || !(await verifyStatement(file.owner_key, "mandate", mandate, file.sig))) {
-    return { ok: false, reason: "not_signed", message: `the mandate ${path} is not signed by the seat's owner key: cap 0, nothing is committed` };
+    return {
+      ok: false,
+      reason: "not_signed",
+      message: `the mandate ${path} is not signed by the seat's owner key: cap 0, nothing is committed`,
+    };
   }
   return { ok: true, mandate, file };
 }
@@ -93,7 +115,11 @@ function widensList(prev: readonly string[] | undefined, next: readonly string[]
 }
 
 /** The mandate the owner signs next: `fields`, marked loosened if looser than `current` (or `current` was and the owner does not clear it); E_SCHEMA (E_TOO_LARGE) naming the field a mandate cannot hold. */
-export function nextMandate(current: Mandate | null, fields: Omit<Mandate, "loosened" | "version">, clearLoosened: boolean): Mandate {
+export function nextMandate(
+  current: Mandate | null,
+  fields: Omit<Mandate, "loosened" | "version">,
+  clearLoosened: boolean,
+): Mandate {
   const draft: Mandate = parseOrThrow(MandateSchema, { version: 1, ...fields, loosened: false }, "mandate");
   if (!current || clearLoosened) return draft;
   return { ...draft, loosened: loosens(current, draft) || current.loosened };
@@ -102,14 +128,20 @@ export function nextMandate(current: Mandate | null, fields: Omit<Mandate, "loos
 /** Signs `mandate` with the owner key (purpose `mandate`); E_SCHEMA for a value a mandate cannot hold. */
 export async function signMandate(ownerSigner: Signer, mandate: Mandate): Promise<MandateFile> {
   const checked = parseOrThrow(MandateSchema, mandate, "mandate");
-  return { mandate: checked, owner_key: ownerSigner.publicKeyText, sig: await signStatement(ownerSigner, "mandate", checked) };
+  return {
+    mandate: checked,
+    owner_key: ownerSigner.publicKeyText,
+    sig: await signStatement(ownerSigner, "mandate", checked),
+  };
 }
 
 /** Writes a mandate file (mode 0600) through a temporary file and a rename, so a reader never sees half of it. */
 export function writeMandateFile(path: string, file: MandateFile): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, JSON.stringify(parseOrThrow(MandateFileSchema, file, "mandate file"), null, 2) + "\n", { mode: 0o600 });
+  writeFileSync(temp, JSON.stringify(parseOrThrow(MandateFileSchema, file, "mandate file"), null, 2) + "\n", {
+    mode: 0o600,
+  });
   renameSync(temp, path);
 }
 
@@ -121,9 +153,22 @@ export type MandateFields = Omit<Mandate, "version" | "loosened" | "signed_at">;
  * looser than the mandate in force (one this owner key signed for the same seat), unless
  * `clearLoosened`. Returns the file written.
  */
-export async function setMandate(path: string, ownerSigner: Signer, fields: MandateFields, options: { now: number; clearLoosened?: boolean }): Promise<MandateFile> {
-  const current = await readMandate(path, { table: fields.table, seat: fields.seat, ownerKey: ownerSigner.publicKeyText });
-  const next = nextMandate(current.ok ? current.mandate : null, { ...fields, signed_at: options.now }, options.clearLoosened ?? false);
+export async function setMandate(
+  path: string,
+  ownerSigner: Signer,
+  fields: MandateFields,
+  options: { now: number; clearLoosened?: boolean },
+): Promise<MandateFile> {
+  const current = await readMandate(path, {
+    table: fields.table,
+    seat: fields.seat,
+    ownerKey: ownerSigner.publicKeyText,
+  });
+  const next = nextMandate(
+    current.ok ? current.mandate : null,
+    { ...fields, signed_at: options.now },
+    options.clearLoosened ?? false,
+  );
   const file = await signMandate(ownerSigner, next);
   writeMandateFile(path, file);
   return file;

@@ -49,21 +49,48 @@ export function isMarketBidCommit(s: Submission): boolean {
 }
 
 /** The sealed listing at `leaf` in the verified state, and the owner `seat` bids for (E_NOT_ALLOWED when it takes no sealed bids, E_FORBIDDEN for its seller's seat). */
-export function seatListing(state: TableState, leaf: string, seat: string): { listing: ListingState; sealed: SealedState; bidder: string } {
+export function seatListing(
+  state: TableState,
+  leaf: string,
+  seat: string,
+): { listing: ListingState; sealed: SealedState; bidder: string } {
   const listing = listingOf(requireMarket(state, "a sealed bid"), leaf);
-  if (!listing.sealed) throw new TrestleError("E_NOT_ALLOWED", `listing entry ${listing.seq} takes no sealed bids`, { reason: "not_sealed" });
+  if (!listing.sealed)
+    throw new TrestleError("E_NOT_ALLOWED", `listing entry ${listing.seq} takes no sealed bids`, {
+      reason: "not_sealed",
+    });
   const bidder = own(state.seats, seat)?.owner;
-  if (bidder === undefined) throw new TrestleError("E_UNKNOWN_SEAT", `${seat} is not seated in the verified transcript`);
-  if (bidder === listing.owner) throw new TrestleError("E_FORBIDDEN", `listing entry ${listing.seq} is ${bidder}'s: a seller does not bid on its own listing`);
+  if (bidder === undefined)
+    throw new TrestleError("E_UNKNOWN_SEAT", `${seat} is not seated in the verified transcript`);
+  if (bidder === listing.owner)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `listing entry ${listing.seq} is ${bidder}'s: a seller does not bid on its own listing`,
+    );
   return { listing, sealed: listing.sealed, bidder };
 }
 
 /** Records a new sealed bid of `bid` by `seat`'s owner on the listing at `leaf`, before anything is sent, and returns its record. */
-export function recordMarketBid(journal: Journal, state: TableState, leaf: string, seat: string, bid: number, never: readonly string[]): MarketBidRecord {
+export function recordMarketBid(
+  journal: Journal,
+  state: TableState,
+  leaf: string,
+  seat: string,
+  bid: number,
+  never: readonly string[],
+): MarketBidRecord {
   const { sealed, bidder } = seatListing(state, leaf, seat);
   const salt = bidSalt(never);
   const commitment = listingBidCommitment({ table: state.table, listing: leaf, bidder, bid, salt });
-  return journal.append({ type: "market_bid", listing: leaf, bidder, bid, currency: sealed.currency, salt, commitment }) as MarketBidRecord;
+  return journal.append({
+    type: "market_bid",
+    listing: leaf,
+    bidder,
+    bid,
+    currency: sealed.currency,
+    salt,
+    commitment,
+  }) as MarketBidRecord;
 }
 
 /** The journal's market bid whose commitment is `commitment`, or undefined. */
@@ -74,7 +101,13 @@ export function marketBidByCommitment(journal: Journal, commitment: string): Mar
 /** The bid `seat`'s owner committed to on the listing at `leaf`, as the verified ledger holds its commitment; E_NOT_ALLOWED when it committed none or the journal lost it. */
 export function committedMarketBid(journal: Journal, state: TableState, leaf: string, seat: string): MarketBidRecord {
   const { listing, sealed, bidder } = seatListing(state, leaf, seat);
-  return revealable(journal, "market_bid", own(sealed.commits, bidder)?.commitment ?? null, bidder, `listing entry ${listing.seq}`);
+  return revealable(
+    journal,
+    "market_bid",
+    own(sealed.commits, bidder)?.commitment ?? null,
+    bidder,
+    `listing entry ${listing.seq}`,
+  );
 }
 
 /** The money a bid entry binds or shows: a commit's bid (from the journal; E_MANDATE without one), a reveal's bid in its listing's currency; null for another kind. */
@@ -88,7 +121,14 @@ export function marketBidTerms(journal: Journal, state: TableState, s: Submissio
 export async function marketBidMessage(seat: BiddingSeat, listing: string, bid: number): Promise<MarketBidCommit> {
   const transcript = await seat.transcript();
   const mandate = await seat.mandate(transcript);
-  const record = recordMarketBid(seat.journal, roomState(transcript), listing, seat.seat, bid, mandate.ok ? mandate.mandate.never_disclose : []);
+  const record = recordMarketBid(
+    seat.journal,
+    roomState(transcript),
+    listing,
+    seat.seat,
+    bid,
+    mandate.ok ? mandate.mandate.never_disclose : [],
+  );
   return { kind: "bid", op: "commit", listing, commitment: record.commitment };
 }
 
@@ -102,20 +142,32 @@ export type MarketBidCommit = Extract<SeatSubmission, { kind: "bid"; op: "commit
  * relay refused it, so a refused bid leaves no record; one held for the owner (E_HELD), or whose
  * answer never came (refusedByRelay: no), keeps it, to be sent or revealed later.
  */
-export async function commitMarketBid<T>(seat: BiddingSeat, listing: string, bid: number, send: (message: MarketBidCommit) => Promise<T>): Promise<{ result: T; record: MarketBidRecord }> {
+export async function commitMarketBid<T>(
+  seat: BiddingSeat,
+  listing: string,
+  bid: number,
+  send: (message: MarketBidCommit) => Promise<T>,
+): Promise<{ result: T; record: MarketBidRecord }> {
   const message = await marketBidMessage(seat, listing, bid);
   const record = marketBidByCommitment(seat.journal, message.commitment)!;
   try {
     return { result: await send(message), record };
   } catch (error) {
-    if (refusedByRelay(error) && !(error instanceof TrestleError && error.code === "E_HELD")) seat.journal.retract(record);
+    if (refusedByRelay(error) && !(error instanceof TrestleError && error.code === "E_HELD"))
+      seat.journal.retract(record);
     throw error;
   }
 }
 
 /** The entries a reveal at `seq` on the listing at `listing` caused at once (a deciding reveal): its `listing_settled` and, for a sale, the sale's `match`. */
 export function revealCaused(entries: readonly Entry[], seq: number, listing: string): Entry[] {
-  return entries.filter((e) => e.seq > seq && e.kind === "system" && ((e.subkind === "listing_settled" && e.data.listing === listing) || (e.subkind === "match" && e.data.offer === listing)));
+  return entries.filter(
+    (e) =>
+      e.seq > seq &&
+      e.kind === "system" &&
+      ((e.subkind === "listing_settled" && e.data.listing === listing) ||
+        (e.subkind === "match" && e.data.offer === listing)),
+  );
 }
 
 /**
@@ -134,15 +186,28 @@ export async function marketRevealMessage(seat: BiddingSeat, listing: string, no
 function revealOpen(on: { listing: ListingState; sealed: SealedState; bidder: string }, now: number): void {
   const { listing, sealed, bidder } = on;
   const name = `listing entry ${listing.seq}`;
-  if (typeof own(sealed.commits, bidder)?.bid === "number") throw new TrestleError("E_NOT_ALLOWED", `${bidder} already revealed its bid on ${name}`, { reason: "revealed" });
+  if (typeof own(sealed.commits, bidder)?.bid === "number")
+    throw new TrestleError("E_NOT_ALLOWED", `${bidder} already revealed its bid on ${name}`, { reason: "revealed" });
   if (listing.status === "withdrawn" || listing.status === "superseded") {
-    throw new TrestleError("E_NOT_LIVE", `${name} was ${listing.status} at entry ${listing.ended}: its bids are void, nothing to reveal`, { status: listing.status });
+    throw new TrestleError(
+      "E_NOT_LIVE",
+      `${name} was ${listing.status} at entry ${listing.ended}: its bids are void, nothing to reveal`,
+      { status: listing.status },
+    );
   }
   if (sealed.settled !== null || now >= sealed.reveal_until) {
     const settled = sealed.settled === null ? "" : `; its bids settled at entry ${sealed.settled}`;
-    throw new TrestleError("E_EXPIRED", `reveals on ${name} closed at ${new Date(sealed.reveal_until).toISOString()}${settled}: the bid committed from this home can no longer be revealed`, { reason: "closed", reveal_until: sealed.reveal_until });
+    throw new TrestleError(
+      "E_EXPIRED",
+      `reveals on ${name} closed at ${new Date(sealed.reveal_until).toISOString()}${settled}: the bid committed from this home can no longer be revealed`,
+      { reason: "closed", reveal_until: sealed.reveal_until },
+    );
   }
   if (now < sealed.until) {
-    throw new TrestleError("E_NOT_ALLOWED", `bids on ${name} stay sealed while others may still commit: reveal from ${new Date(sealed.until).toISOString()} until ${new Date(sealed.reveal_until).toISOString()} (it is ${new Date(now).toISOString()} here)`, { reason: "sealed", until: sealed.until, reveal_until: sealed.reveal_until });
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `bids on ${name} stay sealed while others may still commit: reveal from ${new Date(sealed.until).toISOString()} until ${new Date(sealed.reveal_until).toISOString()} (it is ${new Date(now).toISOString()} here)`,
+      { reason: "sealed", until: sealed.until, reveal_until: sealed.reveal_until },
+    );
   }
 }

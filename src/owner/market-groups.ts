@@ -5,19 +5,48 @@
  * with how delivery to each stands. Every head the relay answers with is judged by the market's
  * TableClient, as an invite's is.
  */
-import { signGroupCode, signGroupUnbind, type ChatPlatform, type GroupCodeResponse, type GroupsResponse, type GroupUnbindResponse, type Lang, type Signer } from "../protocol/index.js";
+import {
+  signGroupCode,
+  signGroupUnbind,
+  type ChatPlatform,
+  type GroupCodeResponse,
+  type GroupsResponse,
+  type GroupUnbindResponse,
+  type Lang,
+  type Signer,
+} from "../protocol/index.js";
 import type { Reader } from "../client/http.js";
 import { randomNonce, systemClock, type Clock } from "../client/random.js";
 import type { TableClient } from "../client/table-client.js";
 
 /** A code that binds one group of `platform` to `client`'s market, the group told things in `lang`: valid 10 minutes, used once, typed in the group. */
-export function groupCode(client: TableClient, creator: Signer, platform: ChatPlatform, lang: Lang, clock: Clock = systemClock): Promise<GroupCodeResponse> {
-  return signGroupCode(creator, { table: client.table, platform, lang, nonce: randomNonce(), ts: clock() }).then((request) => client.http.groupCode(client.table, request));
+export function groupCode(
+  client: TableClient,
+  creator: Signer,
+  platform: ChatPlatform,
+  lang: Lang,
+  clock: Clock = systemClock,
+): Promise<GroupCodeResponse> {
+  return signGroupCode(creator, { table: client.table, platform, lang, nonce: randomNonce(), ts: clock() }).then(
+    (request) => client.http.groupCode(client.table, request),
+  );
 }
 
 /** Unbinds `group` of `platform` from `client`'s market, signed by its creator; the answer's head is judged. */
-export async function unbindGroup(client: TableClient, creator: Signer, platform: ChatPlatform, group: string, clock: Clock = systemClock): Promise<GroupUnbindResponse> {
-  const request = await signGroupUnbind(creator, { table: client.table, platform, group, nonce: randomNonce(), ts: clock() });
+export async function unbindGroup(
+  client: TableClient,
+  creator: Signer,
+  platform: ChatPlatform,
+  group: string,
+  clock: Clock = systemClock,
+): Promise<GroupUnbindResponse> {
+  const request = await signGroupUnbind(creator, {
+    table: client.table,
+    platform,
+    group,
+    nonce: randomNonce(),
+    ts: clock(),
+  });
   const since = client.tracker.held;
   const response = await client.http.unbindGroup(client.table, request);
   await client.tracker.observe(response.head, since);

@@ -8,10 +8,26 @@
  * agent in the room is bound by the owner's limits; a market seat's mandate that does not hold
  * (malformed, not signed by the owner's key) stops everything (E_MANDATE), as the guards would.
  */
-import { MarketClient, matchRoomConfigFor, matchesOf, roomPresence, type Clock, type TableClient } from "../client/index.js";
+import {
+  MarketClient,
+  matchRoomConfigFor,
+  matchesOf,
+  roomPresence,
+  type Clock,
+  type TableClient,
+} from "../client/index.js";
 import { openTable } from "../client/node.js";
 import { systemClock } from "../client/random.js";
-import { matchSeatOf, TrestleError, type CapabilityCard, type JoinResponse, type MarketState, type Signer, type TableConfig, type TableState } from "../protocol/index.js";
+import {
+  matchSeatOf,
+  TrestleError,
+  type CapabilityCard,
+  type JoinResponse,
+  type MarketState,
+  type Signer,
+  type TableConfig,
+  type TableState,
+} from "../protocol/index.js";
 import type { Mandate } from "./records.js";
 import { readMandate, nextMandate, signMandate, writeMandateFile, type MandateFor } from "./mandate.js";
 import { marketState } from "./market-view.js";
@@ -68,24 +84,64 @@ export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRo
   const { market, seq, owner, ownerSigner } = options;
   const ownerKey = ownerSigner.publicKeyText;
   const reader = { signer: ownerSigner, as: { owner } };
-  const state = marketState(await (options.marketTranscript ? options.marketTranscript() : readTranscript(market, reader)));
+  const state = marketState(
+    await (options.marketTranscript ? options.marketTranscript() : readTranscript(market, reader)),
+  );
   const mine = matchesOf(state, ownerKey).find((m) => m.seq === seq);
   if (!mine) throw notOwnMatch(state, seq, owner);
   // A listing posted from a group has no seat: the seat named here is the owner's agent in the market, whose mandate the room seat carries.
   const marketSeat = matchSeatOf(state.market, seq, ownerKey) ?? options.seat;
-  if (marketSeat === undefined) throw new TrestleError("E_SCHEMA", `${owner}'s side of match ${seq} was posted from a chat group, so no seat wrote it: name the seat to take into its room`);
-  const source = await readMandate(seatFiles(options.home, market.table, marketSeat).mandate, { table: market.table, seat: marketSeat, ownerKey });
-  if (!source.ok && source.reason !== "no_mandate") throw new TrestleError("E_MANDATE", `the mandate of ${marketSeat} at ${market.table} does not hold, so none can be carried into the room: ${source.message}`, { reason: source.reason });
+  if (marketSeat === undefined)
+    throw new TrestleError(
+      "E_SCHEMA",
+      `${owner}'s side of match ${seq} was posted from a chat group, so no seat wrote it: name the seat to take into its room`,
+    );
+  const source = await readMandate(seatFiles(options.home, market.table, marketSeat).mandate, {
+    table: market.table,
+    seat: marketSeat,
+    ownerKey,
+  });
+  if (!source.ok && source.reason !== "no_mandate")
+    throw new TrestleError(
+      "E_MANDATE",
+      `the mandate of ${marketSeat} at ${market.table} does not hold, so none can be carried into the room: ${source.message}`,
+      { reason: source.reason },
+    );
   const seat = options.seat ?? marketSeat;
   // The room's id is the one the verified match determines; its citation (MarketClient.match checks it determines the same) is read only to create the room.
   const presence = await roomPresence(market.http, mine.room);
-  if (presence === "deleted") throw new TrestleError("E_TABLE_DELETED", `the room of match ${seq} (${mine.room}) was deleted`);
+  if (presence === "deleted")
+    throw new TrestleError("E_TABLE_DELETED", `the room of match ${seq} (${mine.room}) was deleted`);
   const room = await openTable({ relay: market.http, table: mine.room, home: options.home, clock });
   // The room seat's limits are in place before the seat exists, so no write of it ever goes unguarded.
-  if (source.ok) await carryMandate(options.home, source.mandate, { table: mine.room, seat, ownerKey }, ownerSigner, clock());
-  const join = { seat, owner, seatKey: await options.seatKey(seat), card: options.card ?? {}, expires: clock() + (options.ttlMs ?? 600_000) };
-  const entered = (how: EnteredRoom["how"], joined: JoinResponse): EnteredRoom => ({ room: mine.room, match: seq, how, seat, seq: joined.seq, head: joined.head, mandate: source.ok ? "carried" : "none", client: room });
-  if (presence === "none" && (await created(room, ownerSigner, owner, matchRoomConfigFor(await new MarketClient(market).match(seq, reader), { owner, ownerKey })))) {
+  if (source.ok)
+    await carryMandate(options.home, source.mandate, { table: mine.room, seat, ownerKey }, ownerSigner, clock());
+  const join = {
+    seat,
+    owner,
+    seatKey: await options.seatKey(seat),
+    card: options.card ?? {},
+    expires: clock() + (options.ttlMs ?? 600_000),
+  };
+  const entered = (how: EnteredRoom["how"], joined: JoinResponse): EnteredRoom => ({
+    room: mine.room,
+    match: seq,
+    how,
+    seat,
+    seq: joined.seq,
+    head: joined.head,
+    mandate: source.ok ? "carried" : "none",
+    client: room,
+  });
+  if (
+    presence === "none" &&
+    (await created(
+      room,
+      ownerSigner,
+      owner,
+      matchRoomConfigFor(await new MarketClient(market).match(seq, reader), { owner, ownerKey }),
+    ))
+  ) {
     return entered("opened", await room.join(ownerSigner, join));
   }
   try {
@@ -99,7 +155,11 @@ export async function enterMatchRoom(options: EnterMatchRoom): Promise<EnteredRo
 
 /** Why match `seq` of market `state` is not `owner`'s: E_FORBIDDEN when it is another's, E_UNKNOWN_MATCH when the market has no match there. */
 export function notOwnMatch(state: TableState & { market: MarketState }, seq: number, owner: string): TrestleError {
-  if (Object.hasOwn(state.market.matches, String(seq))) return new TrestleError("E_FORBIDDEN", `match ${seq} of ${state.table} is not ${owner}'s: this owner key is neither side`);
+  if (Object.hasOwn(state.market.matches, String(seq)))
+    return new TrestleError(
+      "E_FORBIDDEN",
+      `match ${seq} of ${state.table} is not ${owner}'s: this owner key is neither side`,
+    );
   return new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in market ${state.table}`, { match: seq });
 }
 
@@ -119,10 +179,20 @@ async function created(room: TableClient, signer: Signer, owner: string, config:
  * money, never_disclose, require_confirm, pause, standing rule and agent view; loosened when `from`
  * was, or when it is looser than a mandate `to` already holds from this key.
  */
-export async function carryMandate(home: string, from: Mandate, to: MandateFor, ownerSigner: Signer, now: number): Promise<void> {
+export async function carryMandate(
+  home: string,
+  from: Mandate,
+  to: MandateFor,
+  ownerSigner: Signer,
+  now: number,
+): Promise<void> {
   const path = seatFiles(home, to.table, to.seat).mandate;
   const { version: _version, loosened, signed_at: _signed, table: _table, seat: _seat, ...limits } = from;
   const current = await readMandate(path, to);
-  const next = nextMandate(current.ok ? current.mandate : null, { ...limits, table: to.table, seat: to.seat, signed_at: now }, false);
+  const next = nextMandate(
+    current.ok ? current.mandate : null,
+    { ...limits, table: to.table, seat: to.seat, signed_at: now },
+    false,
+  );
   writeMandateFile(path, await signMandate(ownerSigner, { ...next, loosened: next.loosened || loosened }));
 }

@@ -14,15 +14,27 @@ import type { Transcript } from "./transcript.js";
 export async function requiredRoomKey(home: string, table: string, transcript: Transcript): Promise<RoomKey | null> {
   const room = await loadRoomKey(home, table);
   const opened = transcript.entries[0];
-  const sealed = opened?.kind === "system" && opened.subkind === "table_opened" && opened.data.config.room?.e2e === true;
+  const sealed =
+    opened?.kind === "system" && opened.subkind === "table_opened" && opened.data.config.room?.e2e === true;
   if (!room && (sealed || (transcript.state !== null && isE2eRoom(transcript.state)))) {
-    throw new TrestleError("E_KEY_FILE", `room ${table} is end-to-end encrypted and this machine has no key for it; join with the full invite link, which carries it`, { reason: "no_room_key" });
+    throw new TrestleError(
+      "E_KEY_FILE",
+      `room ${table} is end-to-end encrypted and this machine has no key for it; join with the full invite link, which carries it`,
+      { reason: "no_room_key" },
+    );
   }
   return room;
 }
 
 /** The plaintext the guards judge and the message that is signed at `table` (`given` is plaintext, or with `held` the exact message that was held): sealed under the room key in an e2e room, else the same. */
-export async function sealForSend(home: string, table: string, transcript: Transcript, given: Submission, held: boolean, refuse: Refuse): Promise<{ plain: Submission; wire: Submission; room: RoomKey | null }> {
+export async function sealForSend(
+  home: string,
+  table: string,
+  transcript: Transcript,
+  given: Submission,
+  held: boolean,
+  refuse: Refuse,
+): Promise<{ plain: Submission; wire: Submission; room: RoomKey | null }> {
   let room: RoomKey | null;
   try {
     room = await requiredRoomKey(home, table, transcript);
@@ -34,6 +46,12 @@ export async function sealForSend(home: string, table: string, transcript: Trans
   if (held) return { plain: await openSubmission(room, given), wire: given, room };
   const wire = await sealSubmission(room, given);
   const max = transcript.state ? maxChars(transcript.state.config) : Infinity;
-  if (wire.body.length > max) refuse("e2e", "E_TOO_LARGE", "sealed_too_long", `sealed, the body is ${wire.body.length} chars, over this room's max_chars ${max} (a sealed body is never cut); write less`);
+  if (wire.body.length > max)
+    refuse(
+      "e2e",
+      "E_TOO_LARGE",
+      "sealed_too_long",
+      `sealed, the body is ${wire.body.length} chars, over this room's max_chars ${max} (a sealed body is never cut); write less`,
+    );
   return { plain: given, wire, room };
 }

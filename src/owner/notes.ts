@@ -6,12 +6,24 @@
  * into room news for the owner's chat apps (docs/CHAT-APPS.md "Room news").
  */
 import { randomNonce, type Clock, type TableClient } from "../client/index.js";
-import { NoteStatementSchema, parseOrThrow, signNote, TrestleError, type HeldNotice, type NoteResponse, type Signer } from "../protocol/index.js";
+import {
+  NoteStatementSchema,
+  parseOrThrow,
+  signNote,
+  TrestleError,
+  type HeldNotice,
+  type NoteResponse,
+  type Signer,
+} from "../protocol/index.js";
 import type { Journal } from "./journal.js";
 import type { JournalRecordOf } from "./records.js";
 
 /** Records why the agent did something; nothing is sent anywhere. */
-export function recordRationale(journal: Journal, text: string, re?: { seq?: number; message_sha256?: string }): JournalRecordOf<"rationale"> {
+export function recordRationale(
+  journal: Journal,
+  text: string,
+  re?: { seq?: number; message_sha256?: string },
+): JournalRecordOf<"rationale"> {
   return journal.append({ type: "rationale", text, ...(re ? { re } : {}) }) as JournalRecordOf<"rationale">;
 }
 
@@ -34,7 +46,14 @@ export async function tellOwner(
 ): Promise<NoteResponse> {
   const sent = seal ? await seal(parseOrThrow(NoteStatementSchema.shape.text, text, "note")) : text;
   const held = about ? { held: about.held } : {};
-  const request = await signNote(seatSigner, { table: client.table, seat, text: sent, ...held, nonce: about?.nonce ?? randomNonce(), ts: clock() });
+  const request = await signNote(seatSigner, {
+    table: client.table,
+    seat,
+    text: sent,
+    ...held,
+    nonce: about?.nonce ?? randomNonce(),
+    ts: clock(),
+  });
   try {
     const response = await client.http.noteOwner(client.table, request);
     journal.append({ type: "owner_note", text, id: response.id, queued: response.queued });

@@ -5,7 +5,14 @@
  * `answer`, `instruction`, each bound to the seat asked or told), and opened on the machine that
  * reads them. A home without the room's key writes and reads them as they are (a plaintext room).
  */
-import { LIMITS, TrestleError, type OwnerAnswer, type OwnerInstruction, type QuestionRecord, type SealedField } from "../protocol/index.js";
+import {
+  LIMITS,
+  TrestleError,
+  type OwnerAnswer,
+  type OwnerInstruction,
+  type QuestionRecord,
+  type SealedField,
+} from "../protocol/index.js";
 import { loadRoomKey } from "./room-key.js";
 import { openText, sealText, UNREADABLE, type RoomKey } from "./sealing.js";
 
@@ -34,7 +41,10 @@ export class OwnerWords {
 
   /** `plain` (at most LIMITS.note_chars, else E_TOO_LARGE) sealed as `seat`'s `field` text, or as it is in a plaintext room. */
   async seal(seat: string, field: SealedField, plain: string): Promise<string> {
-    if (plain.length > LIMITS.note_chars) throw new TrestleError("E_TOO_LARGE", `the ${field} is at most ${LIMITS.note_chars} chars, not ${plain.length}`, { path: field });
+    if (plain.length > LIMITS.note_chars)
+      throw new TrestleError("E_TOO_LARGE", `the ${field} is at most ${LIMITS.note_chars} chars, not ${plain.length}`, {
+        path: field,
+      });
     return (await this.sealer(seat, field)?.(plain)) ?? plain;
   }
 
@@ -68,5 +78,8 @@ export class OwnerWords {
 /** E_SCHEMA unless `value` is one of the (opened) question's choices; any value answers a free-text question. */
 export function requireChoice(record: QuestionRecord, value: string): void {
   const choices = record.question.choices;
-  if (choices && !choices.includes(value)) throw new TrestleError("E_SCHEMA", `the answer is one of the question's choices: ${choices.join(" | ")}`, { path: "value" });
+  if (choices && !choices.includes(value))
+    throw new TrestleError("E_SCHEMA", `the answer is one of the question's choices: ${choices.join(" | ")}`, {
+      path: "value",
+    });
 }

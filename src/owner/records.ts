@@ -30,7 +30,11 @@ import {
 export const WritableKindSchema = z.enum(AuthoredKindSchema.options as [string, ...string[]]);
 
 /** Money a seat may commit to, in one currency: at most `cap`, and at least `floor` if set (minor units). */
-export const MandateMoneySchema = z.strictObject({ currency: CurrencySchema, cap: AmountSchema, floor: AmountSchema.optional() });
+export const MandateMoneySchema = z.strictObject({
+  currency: CurrencySchema,
+  cap: AmountSchema,
+  floor: AmountSchema.optional(),
+});
 export type MandateMoney = z.infer<typeof MandateMoneySchema>;
 
 /**
@@ -38,7 +42,11 @@ export type MandateMoney = z.infer<typeof MandateMoneySchema>;
  * at most `total` (minor units of `currency`) spent or reserved by the owner as the buyer of its
  * matches, and with `open`, at most that many commitments open at once (either side).
  */
-export const MandateAllowanceSchema = z.strictObject({ currency: CurrencySchema, total: AmountSchema, open: z.int().min(0).max(10_000).optional() });
+export const MandateAllowanceSchema = z.strictObject({
+  currency: CurrencySchema,
+  total: AmountSchema,
+  open: z.int().min(0).max(10_000).optional(),
+});
 export type MandateAllowance = z.infer<typeof MandateAllowanceSchema>;
 
 /** A list of distinct names, at most `max` of them. */
@@ -90,7 +98,11 @@ export const MandateSchema = z.strictObject({
 export type Mandate = z.infer<typeof MandateSchema>;
 
 /** The mandate file: the mandate, the owner key that signed it, and the signature. */
-export const MandateFileSchema = z.strictObject({ mandate: MandateSchema, owner_key: PublicKeySchema, sig: SignatureSchema });
+export const MandateFileSchema = z.strictObject({
+  mandate: MandateSchema,
+  owner_key: PublicKeySchema,
+  sig: SignatureSchema,
+});
 export type MandateFile = z.infer<typeof MandateFileSchema>;
 
 /** What the owner signs (purpose `commit`) to approve or reject one message the gate holds. */
@@ -231,4 +243,8 @@ export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 /** A journal record of one type. */
 export type JournalRecordOf<T extends JournalRecord["type"]> = Extract<JournalRecord, { type: T }>;
 /** A record as written: `v` and `at` are filled in by the journal. */
-export type JournalInput = JournalRecord extends infer R ? (R extends JournalRecord ? Omit<R, "v" | "at" | "table" | "seat"> : never) : never;
+export type JournalInput = JournalRecord extends infer R
+  ? R extends JournalRecord
+    ? Omit<R, "v" | "at" | "table" | "seat">
+    : never
+  : never;

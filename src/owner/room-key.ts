@@ -46,7 +46,8 @@ export async function loadRoomKey(home: string, table: string): Promise<RoomKey 
   const json = readPrivateJson(path);
   if (json === undefined) return null;
   const parsed = RoomKeyFileSchema.safeParse(json);
-  if (!parsed.success || parsed.data.table !== table) throw new TrestleError("E_KEY_FILE", `${path} is not the room key file of ${table}`);
+  if (!parsed.success || parsed.data.table !== table)
+    throw new TrestleError("E_KEY_FILE", `${path} is not the room key file of ${table}`);
   return roomKeyOf(parsed.data.key);
 }
 
@@ -55,7 +56,8 @@ export async function saveRoomKey(home: string, table: string, key: string): Pro
   const room = await roomKeyOf(key);
   const held = await loadRoomKey(home, table);
   if (held) {
-    if (held.text !== key) throw new TrestleError("E_KEY_FILE", `this home already holds another key for room ${table}; it keeps that one`);
+    if (held.text !== key)
+      throw new TrestleError("E_KEY_FILE", `this home already holds another key for room ${table}; it keeps that one`);
     return held;
   }
   const file: RoomKeyFile = { type: "trestle-room-key", version: 1, table, key };
@@ -72,9 +74,13 @@ export async function roomKeyForNewRoom(home: string, table: string): Promise<Ro
 export async function requireRoomKey(home: string, table: string): Promise<RoomKey> {
   const room = await loadRoomKey(home, table);
   if (!room) {
-    throw new TrestleError("E_KEY_FILE", `room ${table} is end-to-end encrypted and this machine has no key for it (${roomKeyPath(home, table)}); join with the full invite link, which carries it`, {
-      reason: "no_room_key",
-    });
+    throw new TrestleError(
+      "E_KEY_FILE",
+      `room ${table} is end-to-end encrypted and this machine has no key for it (${roomKeyPath(home, table)}); join with the full invite link, which carries it`,
+      {
+        reason: "no_room_key",
+      },
+    );
   }
   return room;
 }
@@ -93,7 +99,8 @@ export async function openedSummary(home: string, room: RoomSummary): Promise<Ro
   const offers = await Promise.all(
     room.offers.map(async (o) => {
       if (o.terms.text === undefined) return o;
-      const text = (await openText(key, { table: room.table, seat: o.seat, field: "terms.text" }, o.terms.text)) ?? UNREADABLE;
+      const text =
+        (await openText(key, { table: room.table, seat: o.seat, field: "terms.text" }, o.terms.text)) ?? UNREADABLE;
       return { ...o, terms: { ...o.terms, text } };
     }),
   );

@@ -4,7 +4,19 @@
  * how a seat names it back), and the outcome; and naming an offer or grant by seq, hash or a hash prefix. The words
  * for terms and auctions are src/text/terms.ts.
  */
-import { dealStatus, liveGrants, liveOffers, TrestleError, type AuctionState, type DealStatus, type DealTerms, type GrantState, type OfferState, type RoomState, type TableState } from "../protocol/index.js";
+import {
+  dealStatus,
+  liveGrants,
+  liveOffers,
+  TrestleError,
+  type AuctionState,
+  type DealStatus,
+  type DealTerms,
+  type GrantState,
+  type OfferState,
+  type RoomState,
+  type TableState,
+} from "../protocol/index.js";
 import type { Transcript } from "./transcript.js";
 import { entryRef } from "./entry-ref.js";
 
@@ -33,7 +45,11 @@ export interface RoomSummary {
 /** The room's state from a verified transcript; E_GATE when the transcript could not be folded. */
 export function roomState(transcript: Transcript): TableState {
   if (!transcript.state) {
-    throw new TrestleError("E_GATE", `the room's transcript does not verify completely (${transcript.report.verdict})`, { reason: "unverified", verdict: transcript.report.verdict });
+    throw new TrestleError(
+      "E_GATE",
+      `the room's transcript does not verify completely (${transcript.report.verdict})`,
+      { reason: "unverified", verdict: transcript.report.verdict },
+    );
   }
   if (!transcript.state.room) throw new TrestleError("E_NOT_ALLOWED", `table ${transcript.state.table} is not a room`);
   return transcript.state;
@@ -48,7 +64,9 @@ export function roomSummary(transcript: Transcript, now: number): RoomSummary {
     topic: state.config.topic,
     creator: state.creator,
     owners: [...Object.keys(state.config.owners), ...Object.keys(room.parties)],
-    seats: Object.values(state.seats).filter((s) => s.left === null).map((s) => ({ name: s.name, owner: s.owner })),
+    seats: Object.values(state.seats)
+      .filter((s) => s.left === null)
+      .map((s) => ({ name: s.name, owner: s.owner })),
     offers: liveOffers(state, now).map(([leaf, o]) => ({ ...o, leaf })),
     grants: liveGrants(state, now).map(([leaf, g]) => ({ ...g, leaf })),
     auctions: Object.entries(room.auctions)
@@ -66,12 +84,24 @@ export function roomSummary(transcript: Transcript, now: number): RoomSummary {
 /** What a seat names back by seq or hash; a `deal` is named by its offer or by the auction that settled it. */
 export type RoomRef = "offer" | "grant" | "auction" | "deal";
 
-const UNKNOWN = { offer: "E_UNKNOWN_OFFER", grant: "E_UNKNOWN_GRANT", auction: "E_UNKNOWN_AUCTION", deal: "E_UNKNOWN_OFFER" } as const;
+const UNKNOWN = {
+  offer: "E_UNKNOWN_OFFER",
+  grant: "E_UNKNOWN_GRANT",
+  auction: "E_UNKNOWN_AUCTION",
+  deal: "E_UNKNOWN_OFFER",
+} as const;
 
 /** The leaf hash of the offer or counter (or grant, or auction; for a deal, either an offer or an auction) `ref` names: its entry's seq, its hash, or a prefix of at least 8 hex chars. */
 export function resolveRef(transcript: Transcript, ref: string | number, what: RoomRef): string {
   const state = roomState(transcript);
   const room = state.room!;
-  const held: Record<string, { seq: number }> = what === "offer" ? room.offers : what === "grant" ? room.grants : what === "auction" ? room.auctions : { ...room.offers, ...room.auctions };
+  const held: Record<string, { seq: number }> =
+    what === "offer"
+      ? room.offers
+      : what === "grant"
+        ? room.grants
+        : what === "auction"
+          ? room.auctions
+          : { ...room.offers, ...room.auctions };
   return entryRef(held, ref, what, UNKNOWN[what], `room ${state.table}`);
 }

@@ -50,7 +50,8 @@ export async function roomKeyOf(text: string): Promise<RoomKey> {
   } catch {
     raw = new Uint8Array(0);
   }
-  if (raw.length !== ROOM_KEY_BYTES) throw new TrestleError("E_SCHEMA", `a room key is ${ROOM_KEY_BYTES} bytes of base64url (43 characters)`);
+  if (raw.length !== ROOM_KEY_BYTES)
+    throw new TrestleError("E_SCHEMA", `a room key is ${ROOM_KEY_BYTES} bytes of base64url (43 characters)`);
   const key = await crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
   return { key, text };
 }
@@ -58,7 +59,11 @@ export async function roomKeyOf(text: string): Promise<RoomKey> {
 /** `text` sealed for `place` under `room`: `e2e1:` + base64url(IV || ciphertext || tag), with a fresh random IV. */
 export async function sealText(room: RoomKey, place: SealedPlace, text: string): Promise<string> {
   const iv = randomBytes(SEALED_IV_BYTES);
-  const sealed = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: sealedAad(place), tagLength: 128 }, room.key, utf8(text));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: sealedAad(place), tagLength: 128 },
+    room.key,
+    utf8(text),
+  );
   return SEALED_PREFIX + toBase64url(concatBytes(iv, new Uint8Array(sealed)));
 }
 
@@ -67,7 +72,11 @@ export async function openText(room: RoomKey, place: SealedPlace, sealed: string
   const parts = sealedParts(sealed);
   if (!parts) return null;
   try {
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv: parts.iv, additionalData: sealedAad(place), tagLength: 128 }, room.key, parts.ciphertext);
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: parts.iv, additionalData: sealedAad(place), tagLength: 128 },
+      room.key,
+      parts.ciphertext,
+    );
     return fromUtf8(new Uint8Array(plain));
   } catch {
     return null;
@@ -83,7 +92,8 @@ function withField(s: Submission, field: SealedField, text: string): Submission 
 /** `s` with every free-text field sealed (parsed again: a sealed text over a limit is E_TOO_LARGE naming the field). */
 export async function sealSubmission(room: RoomKey, s: Submission): Promise<Submission> {
   let out = s;
-  for (const [field, text] of sealedFieldsOf(s)) out = withField(out, field, await sealText(room, { table: s.table, seat: s.seat, field }, text));
+  for (const [field, text] of sealedFieldsOf(s))
+    out = withField(out, field, await sealText(room, { table: s.table, seat: s.seat, field }, text));
   return parseOrThrow(SubmissionSchema, out, "sealed submission");
 }
 
@@ -92,7 +102,12 @@ export async function openSubmission(room: RoomKey, s: Submission): Promise<Subm
   let out = s;
   for (const [field, text] of sealedFieldsOf(s)) {
     const plain = await openText(room, { table: s.table, seat: s.seat, field }, text);
-    if (plain === null) throw new TrestleError("E_KEY_FILE", `the ${field} of this message does not open with the room key on this machine`, { field });
+    if (plain === null)
+      throw new TrestleError(
+        "E_KEY_FILE",
+        `the ${field} of this message does not open with the room key on this machine`,
+        { field },
+      );
     out = withField(out, field, plain);
   }
   return out;
@@ -105,11 +120,13 @@ export const UNREADABLE = "[sealed: does not open with this room's key]";
 export async function openProjected(room: RoomKey, table: string, e: ProjectedEntry): Promise<ProjectedEntry> {
   const seat = e.seat ?? (typeof e.data?.seat === "string" ? e.data.seat : undefined);
   if (seat === undefined) return e;
-  const open = async (field: SealedField, text: string) => (await openText(room, { table, seat, field }, text)) ?? UNREADABLE;
+  const open = async (field: SealedField, text: string) =>
+    (await openText(room, { table, seat, field }, text)) ?? UNREADABLE;
   const out: ProjectedEntry = { ...e };
   if (e.body !== undefined && e.body !== "") out.body = await open("body", e.body);
   const terms = e.data?.terms as { text?: unknown } | undefined;
-  if (terms && typeof terms.text === "string") out.data = { ...e.data, terms: { ...terms, text: await open("terms.text", terms.text) } };
+  if (terms && typeof terms.text === "string")
+    out.data = { ...e.data, terms: { ...terms, text: await open("terms.text", terms.text) } };
   return out;
 }
 
@@ -141,7 +158,8 @@ export class OpenedTexts {
   }
 
   /** `seat`'s `field` text opened if it was added and opened, else `text` as given. */
-  readonly open = (seat: string, field: SealedField, text: string): string => this.texts.get(textKey(seat, field, text)) ?? text;
+  readonly open = (seat: string, field: SealedField, text: string): string =>
+    this.texts.get(textKey(seat, field, text)) ?? text;
 }
 
 function textKey(seat: string, field: SealedField, text: string): string {

@@ -12,7 +12,14 @@
  * ends the run (the promise rejects), as in runSeat.
  */
 import { existsSync } from "node:fs";
-import { runSeat, type Clock, type RunSeatOptions, type SeatEvent, type SeatRun, type TableClient } from "../client/index.js";
+import {
+  runSeat,
+  type Clock,
+  type RunSeatOptions,
+  type SeatEvent,
+  type SeatRun,
+  type TableClient,
+} from "../client/index.js";
 import { systemClock } from "../client/random.js";
 import { TrestleError, type Signer, type Submission } from "../protocol/index.js";
 import { agentTurn, passEntry, replyEntry, type AgentReply, type AgentTurn, type TurnRefusal } from "./agent-turn.js";
@@ -69,7 +76,10 @@ export async function driveSeat(agent: SeatAgent, options: DriveSeatOptions): Pr
 
   const resolve = async (ref: string | number, what: RoomRef) => resolveRef(await guarded.transcript(), ref, what);
   const write = async (entry: Submission): Promise<void> => {
-    const sent = writesGuarded(home, client.table, seat) || isCommitment(entry) ? await guarded.send(entry) : await client.submit(signer, seat, entry);
+    const sent =
+      writesGuarded(home, client.table, seat) || isCommitment(entry)
+        ? await guarded.send(entry)
+        : await client.submit(signer, seat, entry);
     emit({ type: "written", seq: sent.seq, kind: entry.kind });
   };
 
@@ -81,19 +91,32 @@ export async function driveSeat(agent: SeatAgent, options: DriveSeatOptions): Pr
     const then = retry ? "retry" : turn.reason === "floor" ? "pass" : "wait";
     const why = String(error.details?.reason ?? error.code);
     lastRefusal = { code: error.code, reason: why, message: error.message };
-    guarded.journal.append({ type: "agent_refusal", driver: agent.driver, reason: why.slice(0, 64), message: `${error.code}: ${error.message}`.slice(0, 2000), then });
+    guarded.journal.append({
+      type: "agent_refusal",
+      driver: agent.driver,
+      reason: why.slice(0, 64),
+      message: `${error.code}: ${error.message}`.slice(0, 2000),
+      then,
+    });
     emit({ type: "refused", code: error.code, reason: why, message: error.message, then });
     if (then !== "pass") return;
     try {
       await write(passEntry(turn));
     } catch (failed) {
       if (!(failed instanceof TrestleError) || FATAL.has(failed.code)) throw failed;
-      emit({ type: "refused", code: failed.code, reason: String(failed.details?.reason ?? failed.code), message: `the pass after a failed turn was refused too: ${failed.message}`, then: "wait" });
+      emit({
+        type: "refused",
+        code: failed.code,
+        reason: String(failed.details?.reason ?? failed.code),
+        message: `the pass after a failed turn was refused too: ${failed.message}`,
+        then: "wait",
+      });
     }
   };
 
   /** What the seat's mandate lets the agent do (agent-view.ts), read and verified now; nothing without a mandate file. */
-  const toldMandate = async (): Promise<string[]> => (existsSync(guarded.files.mandate) ? mandateLines(await guarded.mandate()) : []);
+  const toldMandate = async (): Promise<string[]> =>
+    existsSync(guarded.files.mandate) ? mandateLines(await guarded.mandate()) : [];
 
   /** One turn of the agent's, told `refusal` when its last answer was refused; the entry it gave is written, or the error that stopped it thrown. */
   const answer = async (turn: AgentTurn): Promise<void> => {
@@ -101,12 +124,21 @@ export async function driveSeat(agent: SeatAgent, options: DriveSeatOptions): Pr
     if (entry !== null) await write(entry);
   };
 
-  const handler = async ({ projection, reason }: { projection: AgentTurn["projection"]; reason: AgentTurn["reason"] }): Promise<null> => {
+  const handler = async ({
+    projection,
+    reason,
+  }: {
+    projection: AgentTurn["projection"];
+    reason: AgentTurn["reason"];
+  }): Promise<null> => {
     const opened = await openedProjection(home, client.table, projection);
     let turn = agentTurn(seat, reason, opened);
     for (let again = 0; ; again += 1) {
       try {
-        turn = agentTurn(seat, reason, opened, { mandate: await toldMandate(), ...(lastRefusal ? { refused: lastRefusal } : {}) });
+        turn = agentTurn(seat, reason, opened, {
+          mandate: await toldMandate(),
+          ...(lastRefusal ? { refused: lastRefusal } : {}),
+        });
         lastRefusal = undefined;
         await answer(turn);
         return null;
@@ -125,7 +157,14 @@ export async function driveSeat(agent: SeatAgent, options: DriveSeatOptions): Pr
   };
 
   try {
-    return await runSeat(handler, { client, seat, signer, signal: stop.signal, onEvent: emit, ...(options.socket ? { socket: options.socket } : {}) });
+    return await runSeat(handler, {
+      client,
+      seat,
+      signer,
+      signal: stop.signal,
+      onEvent: emit,
+      ...(options.socket ? { socket: options.socket } : {}),
+    });
   } finally {
     options.signal?.removeEventListener("abort", aborted);
     stop.abort();

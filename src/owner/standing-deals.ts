@@ -18,7 +18,9 @@ import { MandateFileSchema, type Mandate } from "./records.js";
 import { roomState } from "./room-view.js";
 
 /** What the standing rule did with one deal of the seat's owner: signed in entry `seq`, or left pending and why. */
-export type StandingDeal = { offer: string; offer_seq: number; signed: true; seq: number } | { offer: string; offer_seq: number; signed: false; reason: string };
+export type StandingDeal =
+  | { offer: string; offer_seq: number; signed: true; seq: number }
+  | { offer: string; offer_seq: number; signed: false; reason: string };
 
 /** A seat that sends through its owner's guards (a GuardedSeat), as the standing rule needs it: its name, files and mandate, and a deal signer. */
 export interface StandingSeat extends DealSigningSeat<{ seq: number }> {
@@ -41,7 +43,8 @@ export function outsideMandate(mandate: Mandate, deal: DealState): string | null
   // The reason reaches the seat's agent (a tool's result, the CLI's output): under agent_view `rules` it names no limit's amount.
   const figure = (limit: number) => (mandate.agent_view === "rules" ? "" : ` ${moneyText(limit, currency)}`);
   if (amount > money.cap) return `${price} is above the mandate's cap${figure(money.cap)}`;
-  if (money.floor !== undefined && amount < money.floor) return `${price} is below the mandate's floor${figure(money.floor)}`;
+  if (money.floor !== undefined && amount < money.floor)
+    return `${price} is below the mandate's floor${figure(money.floor)}`;
   return null;
 }
 
@@ -64,7 +67,10 @@ export async function signDealsWithinMandate(seat: StandingSeat, home: string): 
   const path = ownerKeyPath(home, mandate.mandate.owner);
   const owner = existsSync(path) ? await readKeyFile(path, "owner") : null;
   const signer = owner?.signer.publicKeyText === mandate.file.owner_key ? owner.signer : null;
-  const keyless = owner === null ? `this machine holds no owner key for ${mandate.mandate.owner}` : "the owner key here did not sign the mandate";
+  const keyless =
+    owner === null
+      ? `this machine holds no owner key for ${mandate.mandate.owner}`
+      : "the owner key here did not sign the mandate";
   const out: StandingDeal[] = [];
   for (const { leaf, deal } of deals) {
     const where = { offer: leaf, offer_seq: deal.terms.offer_seq };
@@ -82,9 +88,13 @@ export async function signDealsWithinMandate(seat: StandingSeat, home: string): 
 /** What the standing rule did after a message, one line per deal, plus a line when it could not run; none when it had nothing to do. */
 export function standingDealLines(sent: { deals?: StandingDeal[]; deals_error?: string }): string[] {
   const lines = (sent.deals ?? []).map((d) =>
-    d.signed ? `your standing rule signed the deal on #${d.offer_seq} with your owner key (entry #${d.seq})` : `the deal on #${d.offer_seq} waits for your signature: ${d.reason}`,
+    d.signed
+      ? `your standing rule signed the deal on #${d.offer_seq} with your owner key (entry #${d.seq})`
+      : `the deal on #${d.offer_seq} waits for your signature: ${d.reason}`,
   );
-  return sent.deals_error === undefined ? lines : [...lines, `your standing rule could not run (${sent.deals_error}); your deals stay pending`];
+  return sent.deals_error === undefined
+    ? lines
+    : [...lines, `your standing rule could not run (${sent.deals_error}); your deals stay pending`];
 }
 
 /** Whether the mandate file at `path` names a standing rule at all (read unchecked, only to skip the verified read when it does not). */

@@ -38,10 +38,13 @@ export function seatOwnerKey(transcript: Transcript, seat: string): string | und
     const owner = Object.hasOwn(state.seats, seat) ? state.seats[seat]!.owner : undefined;
     return owner === undefined ? undefined : ownerKeyOf(state, owner);
   }
-  const joined = entries.filter((e) => e.kind === "system" && e.subkind === "seat_joined" && e.data.join.seat === seat).at(-1);
+  const joined = entries
+    .filter((e) => e.kind === "system" && e.subkind === "seat_joined" && e.data.join.seat === seat)
+    .at(-1);
   if (!joined || joined.kind !== "system" || joined.subkind !== "seat_joined") return undefined;
   if (joined.data.join.owner_key !== undefined) return joined.data.join.owner_key;
   const opened = entries[0];
-  const owners = opened && opened.kind === "system" && opened.subkind === "table_opened" ? opened.data.config.owners : {};
+  const owners =
+    opened && opened.kind === "system" && opened.subkind === "table_opened" ? opened.data.config.owners : {};
   return Object.hasOwn(owners, joined.data.join.owner) ? owners[joined.data.join.owner]!.public_key : undefined;
 }

@@ -25,13 +25,32 @@ const STANDING: Record<BoardListing["standing"], { label: string; badge: string 
 /** A list item for `l`. */
 export function listingItem(doc: Doc, l: ShownListing): El {
   const standing = STANDING[l.standing];
-  const head = h(doc, "div", "listing-head", h(doc, "span", `badge side-${l.side}`, l.side), " ", h(doc, "strong", "listing-title", l.title), " ", h(doc, "span", ["badge", standing.badge, "standing"].filter((c) => c !== "").join(" "), standing.label));
+  const head = h(
+    doc,
+    "div",
+    "listing-head",
+    h(doc, "span", `badge side-${l.side}`, l.side),
+    " ",
+    h(doc, "strong", "listing-title", l.title),
+    " ",
+    h(doc, "span", ["badge", standing.badge, "standing"].filter((c) => c !== "").join(" "), standing.label),
+  );
   const by = l.owner === undefined ? [] : [` · by ${l.owner} (${l.seat})`];
-  const facts = h(doc, "div", "listing-facts", `#${l.seq} · ${l.category} · ${l.left} of ${l.quantity} left · ${l.price}`, ...by);
+  const facts = h(
+    doc,
+    "div",
+    "listing-facts",
+    `#${l.seq} · ${l.category} · ${l.left} of ${l.quantity} left · ${l.price}`,
+    ...by,
+  );
   const item = h(doc, "li", `listing standing-${l.standing}`, head, facts);
   item.setAttribute("data-seq", String(l.seq));
   item.setAttribute("data-standing", l.standing);
-  item.append(l.ended === null ? h(doc, "div", "listing-when", "ends ", timeElement(doc, l.expires)) : h(doc, "div", "listing-when", ...withTimes(doc, l.ended)));
+  item.append(
+    l.ended === null
+      ? h(doc, "div", "listing-when", "ends ", timeElement(doc, l.expires))
+      : h(doc, "div", "listing-when", ...withTimes(doc, l.ended)),
+  );
   if (l.sealed !== null) item.append(h(doc, "div", "listing-sealed", ...withTimes(doc, l.sealed)));
   if (l.text !== null) item.append(h(doc, "div", "listing-text body", l.text));
   return item;

@@ -20,7 +20,12 @@ export function relativeWords(at: number, now: number): string {
   const gap = Math.abs(at - now);
   const ahead = at >= now;
   if (gap < MINUTE) return ahead ? "in under a minute" : "just now";
-  const amount = gap < 90 * MINUTE ? `${Math.round(gap / MINUTE)} min` : gap < 36 * HOUR ? `${Math.round(gap / HOUR)} h` : `${Math.round(gap / DAY)} days`;
+  const amount =
+    gap < 90 * MINUTE
+      ? `${Math.round(gap / MINUTE)} min`
+      : gap < 36 * HOUR
+        ? `${Math.round(gap / HOUR)} h`
+        : `${Math.round(gap / DAY)} days`;
   return ahead ? `in ${amount}` : `${amount} ago`;
 }
 
@@ -28,9 +33,16 @@ export function relativeWords(at: number, now: number): string {
 function clockWords(at: number, now: number): string {
   const when = new Date(at);
   const today = new Date(now);
-  if (when.toDateString() === today.toDateString()) return when.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+  if (when.toDateString() === today.toDateString())
+    return when.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
   const year = when.getFullYear() === today.getFullYear() ? {} : { year: "numeric" as const };
-  return when.toLocaleString(undefined, { ...year, month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+  return when.toLocaleString(undefined, {
+    ...year,
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
 }
 
 /** What a <time> for `at` reads as of `now`: the clock, then how far. */

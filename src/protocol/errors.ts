@@ -7,7 +7,11 @@ import * as z from "zod";
 /** Every code the relay or a client library can report; nothing else ever appears on the wire. */
 export const ERROR_CODES = {
   E_SCHEMA: { http: 400, message: "the input does not match the schema" },
-  E_NOT_CANONICAL: { http: 400, message: "the value is outside the canonical JSON profile (repeated key, number not a safe integer, lone surrogate)" },
+  E_NOT_CANONICAL: {
+    http: 400,
+    message:
+      "the value is outside the canonical JSON profile (repeated key, number not a safe integer, lone surrogate)",
+  },
   E_TOO_LARGE: { http: 413, message: "the input exceeds a published limit" },
   E_NO_TERMINATION: { http: 400, message: "the table config has no termination condition that can fire" },
   E_BAD_SIGNATURE: { http: 401, message: "a signature does not verify" },
@@ -28,14 +32,20 @@ export const ERROR_CODES = {
   E_REVOKED: { http: 403, message: "this seat key was revoked by its owner at this table" },
   E_FORK: { http: 409, message: "the head you hold is not on this relay's chain" },
   // Commit gateway (docs/SPEC.md §5.6, §5.7).
-  E_NO_APPROVER: { http: 409, message: "nobody can answer this approval now: no owner session, human seat or proven channel" },
+  E_NO_APPROVER: {
+    http: 409,
+    message: "nobody can answer this approval now: no owner session, human seat or proven channel",
+  },
   E_UNKNOWN_TASK: { http: 404, message: "no such task at this table" },
   E_TASK_STATE: { http: 409, message: "the task's state does not allow this" },
   E_NOT_EXECUTOR: { http: 403, message: "only the task's executor, a seat of its owner, may do this" },
   E_SELF_VERIFY: { http: 403, message: "the executor cannot verify its own task" },
   E_APPROVAL_MISMATCH: { http: 409, message: "the approval is bound to another proposal or other effects" },
   // Chat approvals and pauses (docs/SPEC.md §5.6, §5.5): a relay-attested chat action does not count here.
-  E_NEEDS_SIGNATURE: { http: 403, message: "this needs the owner's own signature; a chat command or tap does not count here" },
+  E_NEEDS_SIGNATURE: {
+    http: 403,
+    message: "this needs the owner's own signature; a chat command or tap does not count here",
+  },
   E_UNKNOWN_REQUEST: { http: 404, message: "no request with this request_id" },
   E_WRONG_RESPONSE_TYPE: { http: 409, message: "the response's type differs from the request's" },
   E_ALREADY_RESOLVED: { http: 409, message: "the request was already answered" },
@@ -46,11 +56,17 @@ export const ERROR_CODES = {
   E_TERMS_MISMATCH: { http: 409, message: "an accept restates terms other than the offer's" },
   E_INVITE: { http: 403, message: "no live invite matches this code or statement" },
   // A seat and its own owner (docs/SPEC.md §5.14).
-  E_NO_ANSWERER: { http: 409, message: "nobody can answer this question now: no owner session, window or proven chat channel" },
+  E_NO_ANSWERER: {
+    http: 409,
+    message: "nobody can answer this question now: no owner session, window or proven chat channel",
+  },
   E_UNKNOWN_QUESTION: { http: 404, message: "no question with this id at this table" },
   // Sealed-bid auctions and end-to-end encrypted rooms (docs/SPEC.md §5.11, §5.12).
   E_UNKNOWN_AUCTION: { http: 404, message: "no auction with this entry hash in this room" },
-  E_REVEAL_MISMATCH: { http: 409, message: "the revealed bid and salt do not hash to the commitment (the side's, or the bidding owner's)" },
+  E_REVEAL_MISMATCH: {
+    http: 409,
+    message: "the revealed bid and salt do not hash to the commitment (the side's, or the bidding owner's)",
+  },
   E_PLAINTEXT: { http: 400, message: "an end-to-end encrypted room admits only sealed text" },
   E_TABLE_EXISTS: { http: 409, message: "a table with this id already exists" },
   // Markets (docs/SPEC.md §5.15).
@@ -84,7 +100,10 @@ export const ERROR_CODES = {
   E_HELD: { http: 403, message: "held until the owner approves this exact message" },
   E_GATE: { http: 403, message: "the commitment gate refuses to send this" },
   // Seat drivers (src/owner/seat-driver.ts, docs/AGENTS.md): the agent behind a seat failed its turn.
-  E_AGENT: { http: 502, message: "the seat's agent (a command or an A2A agent) failed its turn or answered outside the protocol" },
+  E_AGENT: {
+    http: 502,
+    message: "the seat's agent (a command or an A2A agent) failed its turn or answered outside the protocol",
+  },
 } as const satisfies Record<string, { http: number; message: string }>;
 
 /** A code from the closed list. */
@@ -151,14 +170,18 @@ export function schemaError(issues: readonly z.core.$ZodIssue[], what = "input")
 /** The one code for a zod issue (schemaError). */
 function issueCode(issue: z.core.$ZodIssue): ErrorCode {
   // zod's safe-integer checks: `format: "safeint"` for a fraction, origin "int" for a magnitude past 2^53 − 1.
-  if (issue.code === "invalid_type" && issue.expected === "int" && "format" in issue && issue.format === "safeint") return "E_NOT_CANONICAL";
+  if (issue.code === "invalid_type" && issue.expected === "int" && "format" in issue && issue.format === "safeint")
+    return "E_NOT_CANONICAL";
   if ((issue.code === "too_big" || issue.code === "too_small") && issue.origin === "int") return "E_NOT_CANONICAL";
   if (issue.code === "custom" && issue.params?.code === "E_NOT_CANONICAL") return "E_NOT_CANONICAL";
   return issue.code === "too_big" ? "E_TOO_LARGE" : "E_SCHEMA";
 }
 
 function pathString(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+  return path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("")
+    .replace(/^\./, "");
 }
 
 /** Parses `value` with `schema`, throwing E_SCHEMA with the failing path on mismatch. */

@@ -105,10 +105,23 @@ export * from "./policy/market/market-state.js";
 export * from "./policy/market/listing-live.js";
 export * from "./policy/market/listing-words.js";
 export { pricesMeet } from "./policy/market/matching.js";
-export { citeMatch, citedHead, citedMatch, matchRoomId, otherSide, MATCH_ROOM_PREFIX } from "./policy/market/citation.js";
+export {
+  citeMatch,
+  citedHead,
+  citedMatch,
+  matchRoomId,
+  otherSide,
+  MATCH_ROOM_PREFIX,
+} from "./policy/market/citation.js";
 export { dealQuantity, matchAt, matchSeatOf } from "./policy/market/recorded-deals.js";
 export { isMarketKind } from "./policy/market/registry.js";
 export { listingBidCommitment, type SealedListingBid } from "./policy/market/sealed-bids.js";
-export { dueListingSettlements, listingSettledDraft, listingSettlement, sealedDeadline, sealedSettlesAt } from "./policy/market/sealed-settlement.js";
+export {
+  dueListingSettlements,
+  listingSettledDraft,
+  listingSettlement,
+  sealedDeadline,
+  sealedSettlesAt,
+} from "./policy/market/sealed-settlement.js";
 export * from "./signing/market.js";
 export * from "./requests/group-requests.js";

@@ -25,7 +25,17 @@ import type { Submission } from "../protocol/schemas/entry.js";
 import { MillisSchema } from "../protocol/schemas/primitives.js";
 import { EntryHashSchema, TermsSchema, type RoomKind, type Terms } from "../protocol/schemas/room.js";
 import type { CommonKind } from "../protocol/rooms/room-writes.js";
-import { auctionDealText, EN_TERMS, expiryText, fill, moneyText, offerTermsText, offerText, quotedText, shortHash } from "./terms.js";
+import {
+  auctionDealText,
+  EN_TERMS,
+  expiryText,
+  fill,
+  moneyText,
+  offerTermsText,
+  offerText,
+  quotedText,
+  shortHash,
+} from "./terms.js";
 
 /** What an answer says when the offer it names is not in the state it was looked up in. */
 export function unseenOffer(leaf: string): string {
@@ -70,7 +80,9 @@ function answered(named: Named, leaf: string): string {
 function auctionName(named: Named, leaf: string, priced = false): string {
   const auction = named.auction(leaf);
   if (!auction) return `an auction this view cannot see (${shortHash(leaf)})`;
-  return priced && auction.price !== null ? auctionDealText({ ...auction, price: auction.price }) : fill(EN_TERMS.auction, { seq: auction.seq });
+  return priced && auction.price !== null
+    ? auctionDealText({ ...auction, price: auction.price })
+    : fill(EN_TERMS.auction, { seq: auction.seq });
 }
 
 /** The room fields of a projected entry's data the one-line rendering shows; anything else in them is not read. */
@@ -126,10 +138,12 @@ const ROOM_TEXT: { [K in RoomKind]: RoomKindText<K> } = {
     write: {
       summary: "answer another party's live offer with your terms",
       title: "Counter another party's offer",
-      description: "Answer another party's live offer with your own terms; their offer ends and yours is live. Checked against your owner's mandate first.",
+      description:
+        "Answer another party's live offer with your own terms; their offer ends and yours is live. Checked against your owner's mandate first.",
     },
     line: (p) => (p.terms ? ` ${p.terms} (countering ${p.offer})` : ` (countering ${p.offer})`),
-    commits: (w, named) => `${offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null })}; answers ${answered(named, w.offer)}`,
+    commits: (w, named) =>
+      `${offerTermsText({ terms: opened(named, w.seat, w.terms), expires: w.expires ?? null })}; answers ${answered(named, w.offer)}`,
   },
   accept: {
     write: {
@@ -142,32 +156,52 @@ const ROOM_TEXT: { [K in RoomKind]: RoomKindText<K> } = {
     commits: answerCommits,
   },
   reject: {
-    write: { summary: "turn down another party's live offer", title: "Reject another party's offer", description: "Turn down another party's live offer; it ends." },
+    write: {
+      summary: "turn down another party's live offer",
+      title: "Reject another party's offer",
+      description: "Turn down another party's live offer; it ends.",
+    },
     line: answerLine,
     commits: answerCommits,
   },
   withdraw: {
-    write: { summary: "take back your own live offer", title: "Withdraw your own offer", description: "Take back your own live offer (only its author can)." },
+    write: {
+      summary: "take back your own live offer",
+      title: "Withdraw your own offer",
+      description: "Take back your own live offer (only its author can).",
+    },
     line: answerLine,
     commits: answerCommits,
   },
   grant: {
-    line: ({ data }) => ` ${oneLine(data.scope)} to ${oneLine(data.grantee)}, ${typeof data.expires === "number" ? expiryText(data.expires) : "?"}`,
+    line: ({ data }) =>
+      ` ${oneLine(data.scope)} to ${oneLine(data.grantee)}, ${typeof data.expires === "number" ? expiryText(data.expires) : "?"}`,
     commits: (w) => `${safeLine(w.scope, 64)} to ${safeLine(w.grantee, 64)}, ${expiryText(w.expires)}`,
   },
   revoke: {
-    write: { summary: "end your own live grant", title: "Revoke your own grant", description: "End a live grant you made (only the grantor can)." },
+    write: {
+      summary: "end your own live grant",
+      title: "Revoke your own grant",
+      description: "End a live grant you made (only the grantor can).",
+    },
     line: ({ room }) => ` grant ${room.grant === undefined ? "?" : shortHash(room.grant)}`,
     commits: (w, named) => {
       const grant = named.grant(w.grant);
-      return grant ? `grant #${grant.seq}: ${safeLine(grant.scope, 64)} to ${safeLine(grant.grantee, 64)}` : `a grant this view cannot see (${shortHash(w.grant)})`;
+      return grant
+        ? `grant #${grant.seq}: ${safeLine(grant.scope, 64)} to ${safeLine(grant.grantee, 64)}`
+        : `a grant this view cannot see (${shortHash(w.grant)})`;
     },
   },
   close: {
-    line: ({ room, data, offer }) => (room.offer === undefined ? ` ${oneLine(data.outcome)}` : ` ${oneLine(data.outcome)} on offer ${offer}`),
+    line: ({ room, data, offer }) =>
+      room.offer === undefined ? ` ${oneLine(data.outcome)}` : ` ${oneLine(data.outcome)} on offer ${offer}`,
     commits: (w, named) => {
       if (w.outcome === "no_deal") return "no deal";
-      return w.offer !== undefined ? `a deal on ${answered(named, w.offer)}` : w.auction !== undefined ? `a deal in ${auctionName(named, w.auction, true)}` : "a deal";
+      return w.offer !== undefined
+        ? `a deal on ${answered(named, w.offer)}`
+        : w.auction !== undefined
+          ? `a deal in ${auctionName(named, w.auction, true)}`
+          : "a deal";
     },
   },
   deal_sign: {
@@ -213,7 +247,9 @@ function mechanismText(w: Extract<Submission, { kind: "mechanism" }>, named: Nam
       return `opens a sealed-bid auction: ${safeLine(w.sides.buyer, 64)} buys from ${safeLine(w.sides.seller, 64)} in ${w.currency}, k ${w.k.num}/${w.k.den}, bids until ${new Date(w.deadline).toISOString()}, reveals until ${new Date(w.reveal_deadline).toISOString()}`;
     case "commit": {
       const bid = named.bid(w.commitment);
-      const what = bid ? `a sealed bid of ${moneyText(bid.amount, bid.currency)}` : "a sealed bid (its amount is not on this machine)";
+      const what = bid
+        ? `a sealed bid of ${moneyText(bid.amount, bid.currency)}`
+        : "a sealed bid (its amount is not on this machine)";
       return `commits ${what} as the ${w.side} in ${auctionName(named, w.auction)}; the room sees only its hash until it is revealed`;
     }
     case "reveal": {
@@ -237,6 +273,11 @@ export function commitmentLine(w: Submission, named: Named): string {
  */
 export function heldLines(s: Submission, named: Named): string[] {
   const { table: _table, seat: _seat, nonce: _nonce, kind, body, ...fields } = s;
-  const first = commitmentText(s, named) !== null ? commitmentLine(s, named) : Object.keys(fields).length === 0 ? kind : `${kind} ${safeJson(fields)}`;
+  const first =
+    commitmentText(s, named) !== null
+      ? commitmentLine(s, named)
+      : Object.keys(fields).length === 0
+        ? kind
+        : `${kind} ${safeJson(fields)}`;
   return body === "" ? [first] : [first, `message ${quotedText(body)}`];
 }

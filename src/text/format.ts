@@ -37,7 +37,9 @@ export function headRef(head: SignedHead): string {
 
 /** One ledger entry (or a hidden one) as a line. */
 export function entryLine(item: Entry | HiddenEntry, c: Styles): string {
-  return isEntry(item) ? projectedLine(projectEntry(item), c) : `${c.dim(`[#${item.seq}]`)} ${c.dim("(hidden from this reader)")}`;
+  return isEntry(item)
+    ? projectedLine(projectEntry(item), c)
+    : `${c.dim(`[#${item.seq}]`)} ${c.dim("(hidden from this reader)")}`;
 }
 
 /** One projected entry: its line, then each further line of its body marked `      | `, then its effects. */
@@ -57,7 +59,9 @@ export function projectedLine(e: ProjectedEntry, c: Styles): string {
   const body = e.body ? `: ${bodyText(e.body)}` : "";
   const more = e.more ? c.dim(` … (${oneLine(e.more)})`) : "";
   const cut = e.truncated ? c.yellow(" (truncated by the relay)") : "";
-  const effects = Array.isArray(e.data?.effects) ? (e.data.effects as Effect[]).map((x) => c.yellow(`\n      effect ${effectText(x)}`)).join("") : "";
+  const effects = Array.isArray(e.data?.effects)
+    ? (e.data.effects as Effect[]).map((x) => c.yellow(`\n      effect ${effectText(x)}`)).join("")
+    : "";
   return `${seq} ${c.cyan(oneLine(e.seat ?? "?"))} ${c.bold(oneLine(e.kind))}${about}${to}${body}${more}${cut}${effects}`;
 }
 
@@ -82,7 +86,12 @@ export function oneLine(value: unknown): string {
 
 /** A task as one line: id, state, executor and the entry that opened it. */
 export function taskLine(task: TaskState, c: Styles): string {
-  const colour = task.state === "verified" ? c.green : task.state === "rejected" || task.state === "failed" || task.state === "stalled" ? c.red : c.yellow;
+  const colour =
+    task.state === "verified"
+      ? c.green
+      : task.state === "rejected" || task.state === "failed" || task.state === "stalled"
+        ? c.red
+        : c.yellow;
   return `${c.bold(task.id)}  ${colour(task.state)}  owner ${task.owner}, executor ${task.executor ?? "-"}, opened by #${task.proposal.seq}`;
 }
 
@@ -90,9 +99,12 @@ export function taskLine(task: TaskState, c: Styles): string {
 export function gatewayText(e: ProjectedEntry): string {
   const data = e.data ?? {};
   if (e.kind === "vote") return ` ${e.choice ?? "?"} on #${e.re ?? "?"}`;
-  if (typeof data.request_id === "string") return ` ${oneLine(data.type)} ${oneLine(data.request_id)}${data.verdict === undefined ? "" : `: ${oneLine(data.verdict)}`}`;
+  if (typeof data.request_id === "string")
+    return ` ${oneLine(data.type)} ${oneLine(data.request_id)}${data.verdict === undefined ? "" : `: ${oneLine(data.verdict)}`}`;
   if (typeof data.task !== "string") return "";
-  return e.kind === "verify" ? ` ${oneLine(data.verdict)} on task ${oneLine(data.task)}` : ` on task ${oneLine(data.task)}`;
+  return e.kind === "verify"
+    ? ` ${oneLine(data.verdict)} on task ${oneLine(data.task)}`
+    : ` on task ${oneLine(data.task)}`;
 }
 
 /** A system entry's line, its body (for BODY_SUBKINDS) left out. */
@@ -105,7 +117,9 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
     case "seat_left":
       return `${String(data.seat)} left (${String(data.reason)})`;
     case "floor":
-      return data.holder === null ? `floor is free (round ${String(data.round)})` : `floor → ${String(data.holder)} (round ${String(data.round)}, ${String(data.reason)})`;
+      return data.holder === null
+        ? `floor is free (round ${String(data.round)})`
+        : `floor → ${String(data.holder)} (round ${String(data.round)}, ${String(data.reason)})`;
     case "table_closed":
       return `table closed (${String(data.reason)})`;
     case "task_opened":
@@ -137,7 +151,9 @@ export function systemText(subkind: string, data: Record<string, unknown>): stri
 
 /** The pauses in force in words: who holds each and how, or that none holds (docs/SPEC.md §5.5). */
 export function pausesText(holders: readonly PauseHolder[]): string {
-  return holders.length === 0 ? "no pause holds: the table takes writes" : `paused by ${holdersText(holders)}: no seat writes until each of them lifts their own pause`;
+  return holders.length === 0
+    ? "no pause holds: the table takes writes"
+    : `paused by ${holdersText(holders)}: no seat writes until each of them lifts their own pause`;
 }
 
 /** How a control entry was made, in words ("owner key", or the chat app). */
@@ -149,7 +165,9 @@ function controlVia(via: unknown): string {
 /** A verification report: verdict, what was refuted or left unchecked, and the coverage. */
 export function reportLines(report: VerifyReport, c: Styles): string[] {
   const colour = report.verdict === "CLEAN" ? c.green : report.verdict === "REFUTED" ? c.red : c.yellow;
-  const lines = [`${c.bold(colour(report.verdict))}  table ${oneLine(report.table ?? "?")}, ${report.last_seq} entries`];
+  const lines = [
+    `${c.bold(colour(report.verdict))}  table ${oneLine(report.table ?? "?")}, ${report.last_seq} entries`,
+  ];
   if (report.refuted) {
     const where = report.refuted.seq !== null ? `entry #${report.refuted.seq}` : `line ${report.refuted.line ?? "?"}`;
     lines.push(`  refuted at ${where}: ${oneLine(report.refuted.reason)}`);
@@ -164,7 +182,9 @@ export function reportLines(report: VerifyReport, c: Styles): string[] {
     ),
   );
   for (const past of v.past_keys ?? []) {
-    lines.push(`  past relay key ${past.relay}: entries #${past.from}-#${past.to} are attested only by its heads (newest checked #${past.head_seq ?? "-"})`);
+    lines.push(
+      `  past relay key ${past.relay}: entries #${past.from}-#${past.to} are attested only by its heads (newest checked #${past.head_seq ?? "-"})`,
+    );
   }
   return lines;
 }
@@ -179,10 +199,18 @@ export function channelLine(channel: ChannelHealth, c: Styles): string {
 
 /** How delivery to a channel stands, on one line: its state, what it delivered, its newest attempt, and what it gave up on. */
 export function channelHealthText(channel: ChannelHealth, c: Styles): string {
-  const delivered = channel.delivered > 0 ? `${channel.delivered} delivered, last ${iso(channel.last_delivered_at)}` : "never delivered";
+  const delivered =
+    channel.delivered > 0
+      ? `${channel.delivered} delivered, last ${iso(channel.last_delivered_at)}`
+      : "never delivered";
   const last = channel.last_attempt ? `; last attempt ${attemptText(channel.last_attempt)}` : "";
   const lost = channel.last_undelivered;
-  const undelivered = channel.undelivered > 0 && lost ? c.red(`; ${channel.undelivered} NOT DELIVERED, newest ${oneLine(lost.event)} (${lost.reason ?? "failed"}) at ${iso(lost.at)}`) : "";
+  const undelivered =
+    channel.undelivered > 0 && lost
+      ? c.red(
+          `; ${channel.undelivered} NOT DELIVERED, newest ${oneLine(lost.event)} (${lost.reason ?? "failed"}) at ${iso(lost.at)}`,
+        )
+      : "";
   return `${stateText(channel, c)}  ${delivered}${last}${undelivered}`;
 }
 

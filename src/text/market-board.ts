@@ -88,7 +88,12 @@ export interface MarketBoard {
 }
 
 /** The board of `market` (the fold of `state`, whose ledger `entries` are, from entry 1) as of `now`. */
-export function marketBoard(state: TableState, market: MarketState, entries: readonly Entry[], now: number): MarketBoard {
+export function marketBoard(
+  state: TableState,
+  market: MarketState,
+  entries: readonly Entry[],
+  now: number,
+): MarketBoard {
   const listings = Object.entries(market.listings)
     .map(([leaf, listing]) => boardListing(state, leaf, listing, entries, now))
     .sort((a, b) => Number(b.standing === "live") - Number(a.standing === "live") || b.seq - a.seq);
@@ -100,7 +105,15 @@ export function marketBoard(state: TableState, market: MarketState, entries: rea
     if (e.kind !== "system" || e.subkind !== "deal_recorded") continue;
     const [offering, wanting] = e.data.signatures;
     const price = shownPriceText(e.data);
-    deals.push({ seq: e.seq, match: e.data.match, room: e.data.room, quantity: e.data.quantity, owners: [safeLine(offering.owner), safeLine(wanting.owner)], deal: e.data.deal, ...(price ? { price } : {}) });
+    deals.push({
+      seq: e.seq,
+      match: e.data.match,
+      room: e.data.room,
+      quantity: e.data.quantity,
+      owners: [safeLine(offering.owner), safeLine(wanting.owner)],
+      deal: e.data.deal,
+      ...(price ? { price } : {}),
+    });
   }
   return { listings, matches, deals };
 }
@@ -111,9 +124,20 @@ function entryAt(entries: readonly Entry[], seq: number): Entry | undefined {
   return at?.seq === seq ? at : entries.find((e) => e.seq === seq);
 }
 
-function boardListing(state: TableState, leaf: string, l: ListingState, entries: readonly Entry[], now: number): BoardListing {
+function boardListing(
+  state: TableState,
+  leaf: string,
+  l: ListingState,
+  entries: readonly Entry[],
+  now: number,
+): BoardListing {
   const entry = entryAt(entries, l.seq);
-  const written = entry?.kind === "listing" ? entry.text : entry?.kind === "system" && entry.subkind === "group_listing" ? entry.data.text : undefined;
+  const written =
+    entry?.kind === "listing"
+      ? entry.text
+      : entry?.kind === "system" && entry.subkind === "group_listing"
+        ? entry.data.text
+        : undefined;
   const text = written === undefined ? null : safeLine(written, 500);
   const { standing, ended } = standingOf(state, l, now);
   return {
@@ -141,28 +165,57 @@ function sealedWords(sealed: SealedState, entries: readonly Entry[]): string {
   const settled = sealed.settled === null ? undefined : entryAt(entries, sealed.settled);
   if (settled?.kind === "system" && settled.subkind === "listing_settled") {
     const d = settled.data;
-    return d.outcome === "sold" ? `sold by sealed bids to ${safeLine(d.winner.owner)} at ${moneyText(d.price, d.currency)}, settled at #${settled.seq}` : `sealed bids settled at #${settled.seq}: unsold (${d.reason.replace("_", " ")})`;
+    return d.outcome === "sold"
+      ? `sold by sealed bids to ${safeLine(d.winner.owner)} at ${moneyText(d.price, d.currency)}, settled at #${settled.seq}`
+      : `sealed bids settled at #${settled.seq}: unsold (${d.reason.replace("_", " ")})`;
   }
   return `sealed bids: commits until ${new Date(sealed.until).toISOString()}, reveals until ${new Date(sealed.reveal_until).toISOString()}; ${commits} committed`;
 }
 
 /** Whether `l` is live at `now` and, when not, how it ended in words: by an entry (withdrawn, superseded, filled), its expiry, or its author leaving. */
-function standingOf(state: TableState, l: ListingState, now: number): { standing: ListingStanding; ended: string | null } {
+function standingOf(
+  state: TableState,
+  l: ListingState,
+  now: number,
+): { standing: ListingStanding; ended: string | null } {
   if (l.status === "withdrawn") return { standing: "withdrawn", ended: `withdrawn at #${l.ended}` };
   if (l.status === "superseded") return { standing: "superseded", ended: `superseded by a new version, #${l.ended}` };
-  if (l.status === "filled") return { standing: "filled", ended: `filled: recorded deals closed all ${l.quantity} (the last at #${l.ended})` };
+  if (l.status === "filled")
+    return { standing: "filled", ended: `filled: recorded deals closed all ${l.quantity} (the last at #${l.ended})` };
   if (listingNotLive(state, l, now) === null) return { standing: "live", ended: null };
   if (now >= l.expires) return { standing: "expired", ended: `expired at ${new Date(l.expires).toISOString()}` };
-  return { standing: "left", ended: l.seat === null ? `its owner ${safeLine(l.owner)} is no member of the market any more` : `its seat ${safeLine(l.seat)} left the market` };
+  return {
+    standing: "left",
+    ended:
+      l.seat === null
+        ? `its owner ${safeLine(l.owner)} is no member of the market any more`
+        : `its seat ${safeLine(l.seat)} left the market`,
+  };
 }
 
 function boardMatch(market: MarketState, seq: number, m: MatchState, entry: Entry | undefined): BoardMatch {
-  const side = (leaf: string, party: MatchState["offered_by"], at: number, title: string | undefined): BoardSide => ({ leaf, seq: at, owner: safeLine(party.owner), key: party.key, title: safeLine(title ?? "?") });
+  const side = (leaf: string, party: MatchState["offered_by"], at: number, title: string | undefined): BoardSide => ({
+    leaf,
+    seq: at,
+    owner: safeLine(party.owner),
+    key: party.key,
+    title: safeLine(title ?? "?"),
+  });
   const data = entry?.kind === "system" && entry.subkind === "match" ? entry.data : null;
   return {
     seq,
-    offer: side(m.offer, m.offered_by, data?.offer_seq ?? own(market.listings, m.offer)?.seq ?? 0, own(market.listings, m.offer)?.title),
-    want: side(m.want, m.wanted_by, data?.want_seq ?? own(market.listings, m.want)?.seq ?? 0, m.sale ? "winning sealed bid" : own(market.listings, m.want)?.title),
+    offer: side(
+      m.offer,
+      m.offered_by,
+      data?.offer_seq ?? own(market.listings, m.offer)?.seq ?? 0,
+      own(market.listings, m.offer)?.title,
+    ),
+    want: side(
+      m.want,
+      m.wanted_by,
+      data?.want_seq ?? own(market.listings, m.want)?.seq ?? 0,
+      m.sale ? "winning sealed bid" : own(market.listings, m.want)?.title,
+    ),
     words: (data?.words ?? []).map((w) => safeLine(w, 64)),
     sale: m.sale ? moneyText(m.sale.price, m.sale.currency) : null,
     quantity: m.quantity,

@@ -18,7 +18,11 @@ export interface EnteredWords {
 }
 
 /** The lines saying what entering `e` (a room of market `market`'s match) did; `bold` marks the room's id. */
-export function enteredRoomLines(e: EnteredWords, market: string, bold: (text: string) => string = (text) => text): string[] {
+export function enteredRoomLines(
+  e: EnteredWords,
+  market: string,
+  bold: (text: string) => string = (text) => text,
+): string[] {
   const where = `room ${bold(e.room)} of match #${e.match}`;
   const first =
     e.how === "opened"

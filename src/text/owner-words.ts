@@ -32,7 +32,9 @@ function howCame(item: OwnerInstruction | OwnerAnswer): string {
 
 /** The seat's instructions from its owner, one framed block each, oldest first. */
 export function frameOwnerInstructions(items: readonly OwnerInstruction[]): string {
-  return items.flatMap((item) => framed(`instruction #${item.n} from your owner (${howCame(item)}):`, item.text)).join("\n");
+  return items
+    .flatMap((item) => framed(`instruction #${item.n} from your owner (${howCame(item)}):`, item.text))
+    .join("\n");
 }
 
 /** The owner's answer to the seat's question, framed as the owner's. */

@@ -5,7 +5,15 @@
  * chosen by another seat or by the relay, so all of it goes through the framing, never around it.
  */
 import type { InertItem } from "./framing.js";
-import { isEntry, projectEntry, type CapabilityCard, type Entry, type HiddenEntry, type Prefix, type ProjectedEntry } from "../protocol/index.js";
+import {
+  isEntry,
+  projectEntry,
+  type CapabilityCard,
+  type Entry,
+  type HiddenEntry,
+  type Prefix,
+  type ProjectedEntry,
+} from "../protocol/index.js";
 
 /** The prefix as items: the table and its topic, the rules, each seat with its card, each decision in force. */
 export function prefixItems(prefix: Prefix, me: string | null): InertItem[] {
@@ -20,7 +28,10 @@ export function prefixItems(prefix: Prefix, me: string | null): InertItem[] {
   }
   for (const decision of prefix.decisions) {
     const refs = decision.refs ? `, refs ${decision.refs.join(" ")}` : "";
-    items.push({ header: `decision in force #${decision.seq} by ${decision.seat}${decision.by ? ` (by ${decision.by})` : ""}${refs}`, body: decision.body });
+    items.push({
+      header: `decision in force #${decision.seq} by ${decision.seat}${decision.by ? ` (by ${decision.by})` : ""}${refs}`,
+      body: decision.body,
+    });
   }
   return items;
 }

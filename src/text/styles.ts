@@ -22,7 +22,8 @@ export interface Styles {
 /** The environment variables colour depends on (the environment of the program, or a test's). */
 export type Environment = Readonly<Record<string, string | undefined>>;
 
-const style = (on: boolean, open: number, close: number) => (text: string) => (on ? `\u001b[${open}m${text}\u001b[${close}m` : text);
+const style = (on: boolean, open: number, close: number) => (text: string) =>
+  on ? `\u001b[${open}m${text}\u001b[${close}m` : text;
 
 /** Whether to colour: a TTY, no NO_COLOR, no --no-color. */
 export function wantsColor(sink: TextSink, env: Environment, noColorFlag: boolean): boolean {

@@ -47,7 +47,9 @@ export const EN_TERMS: TermsWords = {
 
 /** `template` with each `{name}` replaced by `values[name]` (one pass, so a value is never read as a placeholder). */
 export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : whole));
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : whole,
+  );
 }
 
 /** How many digits of `currency`'s minor unit make its major unit: ISO 4217's, as SPEC §5.10 lists them (TWD 2, JPY 0, KWD 3); 2 for a code the protocol does not accept. */
@@ -94,7 +96,10 @@ export function offerTermsText(offer: { terms: Terms; expires: number | null }, 
 }
 
 /** An offer named and in full: `offer #12 by bob: 2,800.00 TWD (280000 minor units) for "stroller", expires …`. */
-export function offerText(offer: { seq: number; seat: string; terms: Terms; expires: number | null }, words: TermsWords = EN_TERMS): string {
+export function offerText(
+  offer: { seq: number; seat: string; terms: Terms; expires: number | null },
+  words: TermsWords = EN_TERMS,
+): string {
   return `${fill(words.offer, { seq: offer.seq, seat: safeLine(offer.seat, 64) })}: ${offerTermsText(offer, words)}`;
 }
 
@@ -104,14 +109,20 @@ export function shortHash(hash: string): string {
 }
 
 /** An auction that settled with a deal, named and at its price: `auction #5: 2,750.00 TWD (275000 minor units)`. */
-export function auctionDealText(auction: { seq: number; price: number; currency: string }, words: TermsWords = EN_TERMS): string {
+export function auctionDealText(
+  auction: { seq: number; price: number; currency: string },
+  words: TermsWords = EN_TERMS,
+): string {
   return `${fill(words.auction, { seq: auction.seq })}: ${moneyText(auction.price, auction.currency, words)}`;
 }
 
 /** An auction in one line (named by `ref`): its sides, k, and where it stands (commits, reveals, settlement at its price). */
 export function auctionText(a: AuctionState, ref: string): string {
   const head = `auction #${a.seq} ${ref}: ${safeLine(a.sides.buyer, 64)} buys from ${safeLine(a.sides.seller, 64)} in ${a.currency}, k ${a.k.num}/${a.k.den}`;
-  if (a.settled !== null) return `${head}: settled at entry #${a.settled}, ${a.price === null ? "no deal" : `deal at ${moneyText(a.price, a.currency)}`}`;
-  const sides = (["buyer", "seller"] as const).map((s) => `${s} ${a.bids[s] !== null ? "revealed" : a.commits[s] !== null ? "committed" : "not committed"}`);
+  if (a.settled !== null)
+    return `${head}: settled at entry #${a.settled}, ${a.price === null ? "no deal" : `deal at ${moneyText(a.price, a.currency)}`}`;
+  const sides = (["buyer", "seller"] as const).map(
+    (s) => `${s} ${a.bids[s] !== null ? "revealed" : a.commits[s] !== null ? "committed" : "not committed"}`,
+  );
   return `${head}: ${sides.join(", ")}; commits until ${new Date(a.deadline).toISOString()}, reveals until ${new Date(a.reveal_deadline).toISOString()}`;
 }

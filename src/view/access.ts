@@ -66,14 +66,20 @@ export function apiRefusal(facts: RequestFacts, window: WindowIdentity): Trestle
  * or null; the decision's own credential is then checked by the decisions it names (decisions.ts).
  */
 export function decisionRefusal(facts: RequestFacts, window: WindowIdentity): TrestleError | null {
-  return originRefusal(facts, window) ?? (facts.decision === undefined ? new TrestleError("E_AUTH", "open the decision's whole link: it ends with #decision=") : null);
+  return (
+    originRefusal(facts, window) ??
+    (facts.decision === undefined
+      ? new TrestleError("E_AUTH", "open the decision's whole link: it ends with #decision=")
+      : null)
+  );
 }
 
 /** The page's checks, then a POST's Origin and any Sec-Fetch-Site but same-origin. */
 function originRefusal(facts: RequestFacts, window: WindowIdentity): TrestleError | null {
   const page = pageRefusal(facts, window);
   if (page) return page;
-  if (facts.method !== "GET" && facts.origin === undefined) return new TrestleError("E_FORBIDDEN", "a request that changes anything must carry this window's Origin");
+  if (facts.method !== "GET" && facts.origin === undefined)
+    return new TrestleError("E_FORBIDDEN", "a request that changes anything must carry this window's Origin");
   if (facts.fetchSite !== undefined && facts.fetchSite !== "same-origin") {
     return new TrestleError("E_FORBIDDEN", "requests from another site are refused");
   }

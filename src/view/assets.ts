@@ -33,15 +33,24 @@ export const ASSET_FILES: Readonly<Record<string, { file: string; type: string; 
 
 /** The folder holding the built page: `dir` if given, else the first place the build puts it. */
 export function assetDir(dir?: string): string {
-  const candidates = dir ? [dir] : [new URL("./view/", import.meta.url), new URL("../../dist/view/", import.meta.url)].map((url) => fileURLToPath(url));
+  const candidates = dir
+    ? [dir]
+    : [new URL("./view/", import.meta.url), new URL("../../dist/view/", import.meta.url)].map((url) =>
+        fileURLToPath(url),
+      );
   const found = candidates.find((candidate) => existsSync(join(candidate, "index.html")));
-  if (!found) throw new TrestleError("E_INTERNAL", `the principal window's page is not built (looked in ${candidates.join(", ")}): run npm run build`);
+  if (!found)
+    throw new TrestleError(
+      "E_INTERNAL",
+      `the principal window's page is not built (looked in ${candidates.join(", ")}): run npm run build`,
+    );
   return found;
 }
 
 /** Reads every asset from `dir` (see assetDir). */
 export function loadAssets(dir: string): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const [path, { file, type, cache }] of Object.entries(ASSET_FILES)) assets.set(path, { type, cache, body: new Uint8Array(readFileSync(join(dir, file))) });
+  for (const [path, { file, type, cache }] of Object.entries(ASSET_FILES))
+    assets.set(path, { type, cache, body: new Uint8Array(readFileSync(join(dir, file))) });
   return assets;
 }

@@ -68,14 +68,27 @@ export class Decisions<R> {
   open(ask: DecisionAsk<R>): OpenedDecision {
     const waiting = [...this.held.values()].filter((d) => d.state === "pending").length;
     if (waiting >= this.options.max) {
-      throw new TrestleError("E_RATE_LIMITED", `${waiting} decisions already wait for your owner in the principal window; they answer or they expire first`, { waiting });
+      throw new TrestleError(
+        "E_RATE_LIMITED",
+        `${waiting} decisions already wait for your owner in the principal window; they answer or they expire first`,
+        { waiting },
+      );
     }
     const id = toBase64url(randomBytes(12));
     const code = toBase64url(randomBytes(32));
     const expiresAt = this.options.now() + this.options.ttlMs;
     const timer = setTimeout(() => this.end(id, { state: "expired" }), this.options.ttlMs);
     timer.unref();
-    this.held.set(id, { ask, code, state: "pending", outcome: null, expiresAt, problem: null, waiters: new Set(), timer });
+    this.held.set(id, {
+      ask,
+      code,
+      state: "pending",
+      outcome: null,
+      expiresAt,
+      problem: null,
+      waiters: new Set(),
+      timer,
+    });
     return { id, credential: `${id}.${code}` };
   }
 
@@ -87,7 +100,10 @@ export class Decisions<R> {
   /** The owner's answer from the page: Approve signs (once), Decline ends it unsigned; either only while pending. */
   async answer(credential: string, verdict: "approve" | "decline"): Promise<DecisionViewWire> {
     const decision = this.byCredential(credential);
-    if (decision.state !== "pending") throw new TrestleError("E_ALREADY_RESOLVED", `this decision is ${decision.state}; nothing more is signed here`, { state: decision.state });
+    if (decision.state !== "pending")
+      throw new TrestleError("E_ALREADY_RESOLVED", `this decision is ${decision.state}; nothing more is signed here`, {
+        state: decision.state,
+      });
     const id = credential.slice(0, credential.indexOf("."));
     if (verdict === "decline") {
       this.end(id, { state: "declined" });
@@ -97,7 +113,8 @@ export class Decisions<R> {
     try {
       this.end(id, { state: "approved", result: await decision.ask.sign() });
     } catch (error) {
-      decision.problem = error instanceof TrestleError ? `${error.code}: ${error.message}` : "the signature could not be made";
+      decision.problem =
+        error instanceof TrestleError ? `${error.code}: ${error.message}` : "the signature could not be made";
       this.end(id, { state: "failed", error });
     }
     return this.viewOf(decision);
@@ -145,7 +162,14 @@ export class Decisions<R> {
   }
 
   private viewOf(d: Held<R>): DecisionViewWire {
-    return { title: d.ask.title, lines: [...d.ask.lines], approve: d.ask.approve, state: d.state, problem: d.problem, expires_at: d.expiresAt };
+    return {
+      title: d.ask.title,
+      lines: [...d.ask.lines],
+      approve: d.ask.approve,
+      state: d.state,
+      problem: d.problem,
+      expires_at: d.expiresAt,
+    };
   }
 
   /** Records how `id` ended (once) and wakes its waiters; an ended decision is kept until its expiry so the page can still show it. */

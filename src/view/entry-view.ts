@@ -11,7 +11,15 @@
  */
 import { bodyLines } from "../text/framing.js";
 import { effectText, gatewayText, oneLine, systemText } from "../text/format.js";
-import { isSealedText, own, projectEntry, type Effect, type Entry, type SealedField, type TableState } from "../protocol/index.js";
+import {
+  isSealedText,
+  own,
+  projectEntry,
+  type Effect,
+  type Entry,
+  type SealedField,
+  type TableState,
+} from "../protocol/index.js";
 import { commitmentText, namedIn } from "../text/commitment.js";
 import { marketEntryText } from "../text/market.js";
 import { EN_TERMS } from "../text/terms.js";
@@ -35,7 +43,10 @@ export function entryView(entry: Entry, state: TableState | null, me: string, op
       who: owner !== null ? `owner ${oneLine(owner)}` : "relay",
       role: owner !== null ? "owner" : "relay",
       kind: entry.subkind,
-      lines: [oneLine(marketEntryText(entry) ?? systemText(entry.subkind, projected.data ?? {})), ...(projected.body === undefined ? [] : safeBody(projected.body))],
+      lines: [
+        oneLine(marketEntryText(entry) ?? systemText(entry.subkind, projected.data ?? {})),
+        ...(projected.body === undefined ? [] : safeBody(projected.body)),
+      ],
       via: control && control.via !== "owner" ? control.via : null,
       mine: owner === me,
     };
@@ -58,7 +69,9 @@ export function entryView(entry: Entry, state: TableState | null, me: string, op
     who: oneLine(entry.seat),
     role: "seat",
     kind: entry.kind,
-    about: gatewayText(projectEntry(entry)).trim() || (commitmentText(entry, namedIn(state, { open })) ?? marketEntryText(entry) ?? ""),
+    about:
+      gatewayText(projectEntry(entry)).trim() ||
+      (commitmentText(entry, namedIn(state, { open })) ?? marketEntryText(entry) ?? ""),
     lines: shownBody(open(entry.seat, "body", entry.body)),
     effects: effects.map(effectText),
     via: null,
@@ -73,7 +86,9 @@ export function effectWords(effect: Effect): EffectWords {
     owner: oneLine(effect.owner),
     action: oneLine(effect.action),
     resource: oneLine(effect.resource),
-    args: Object.entries(effect.args).map(([key, value]) => oneLine(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)),
+    args: Object.entries(effect.args).map(([key, value]) =>
+      oneLine(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`),
+    ),
   };
 }
 

@@ -13,10 +13,21 @@ import { heldLines, namedIn } from "../text/commitment.js";
 import type { TableWatch } from "./table-watch.js";
 
 /** The lines held message `held` is shown with, read against `watch` (its table) and its seat's journal `records`. */
-export async function heldWords(watch: TableWatch | undefined, held: JournalRecordOf<"held">, records: readonly JournalRecord[]): Promise<string[]> {
+export async function heldWords(
+  watch: TableWatch | undefined,
+  held: JournalRecordOf<"held">,
+  records: readonly JournalRecord[],
+): Promise<string[]> {
   const parsed = SubmissionSchema.safeParse(held.submission);
-  if (!parsed.success) return [oneLine(`a held ${String(held.submission.kind)} this window cannot read as a message (the journal was changed?)`)];
-  const bids = new Map(records.flatMap((r) => (r.type === "bid" ? [[r.commitment, { amount: r.bid, currency: r.currency }] as const] : [])));
+  if (!parsed.success)
+    return [
+      oneLine(`a held ${String(held.submission.kind)} this window cannot read as a message (the journal was changed?)`),
+    ];
+  const bids = new Map(
+    records.flatMap((r) =>
+      r.type === "bid" ? [[r.commitment, { amount: r.bid, currency: r.currency }] as const] : [],
+    ),
+  );
   if (!watch) return heldLines(parsed.data, namedIn(null, { bid: (c) => bids.get(c) }));
   await watch.texts.addSubmission(parsed.data).catch(() => undefined); // a text that does not open reads as sealed
   return heldLines(parsed.data, namedIn(watch.folded, { bid: (c) => bids.get(c), open: watch.texts.open }));

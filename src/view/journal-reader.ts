@@ -27,7 +27,11 @@ export interface LocalRead {
 }
 
 /** The lines a held message is shown with (each one safe line), from its record and the other records of its seat's journal (its sealed bids). */
-export type HeldWords = (table: string, held: JournalRecordOf<"held">, records: readonly JournalRecord[]) => Promise<string[]>;
+export type HeldWords = (
+  table: string,
+  held: JournalRecordOf<"held">,
+  records: readonly JournalRecord[],
+) => Promise<string[]>;
 
 interface Cached {
   stamp: string;
@@ -43,7 +47,11 @@ export class JournalReader {
   constructor(private readonly home: string) {}
 
   /** The newest items of the journals of `tables`, for the seats `mine` accepts, newest first; a held message in the lines `words` gives it. */
-  async read(tables: Iterable<string>, mine: (table: string, seat: string) => boolean, words: HeldWords): Promise<LocalRead> {
+  async read(
+    tables: Iterable<string>,
+    mine: (table: string, seat: string) => boolean,
+    words: HeldWords,
+  ): Promise<LocalRead> {
     const shown: { record: ShownRecord; file: Cached }[] = [];
     let unreadable = 0;
     for (const table of tables) {
@@ -55,7 +63,9 @@ export class JournalReader {
       }
     }
     shown.sort((a, b) => b.record.at - a.record.at);
-    const items = await Promise.all(shown.slice(0, LOCAL_ITEMS).map(({ record, file }) => localItem(record, file, words)));
+    const items = await Promise.all(
+      shown.slice(0, LOCAL_ITEMS).map(({ record, file }) => localItem(record, file, words)),
+    );
     return { items, unreadable };
   }
 
@@ -121,9 +131,19 @@ async function localItem(record: ShownRecord, file: Cached, words: HeldWords): P
   const where = { at: record.at, table: record.table, seat: record.seat, held: null };
   switch (record.type) {
     case "rationale":
-      return { ...where, kind: "rationale", title: `private rationale${record.re?.seq === undefined ? "" : ` about #${record.re.seq}`}`, lines: safeBody(record.text) };
+      return {
+        ...where,
+        kind: "rationale",
+        title: `private rationale${record.re?.seq === undefined ? "" : ` about #${record.re.seq}`}`,
+        lines: safeBody(record.text),
+      };
     case "owner_note": {
-      const how = record.error !== undefined ? ` (not delivered: ${record.error})` : record.queued !== undefined ? " (sent to your chat apps)" : "";
+      const how =
+        record.error !== undefined
+          ? ` (not delivered: ${record.error})`
+          : record.queued !== undefined
+            ? " (sent to your chat apps)"
+            : "";
       return { ...where, kind: "note", title: `note to you${how}`, lines: safeBody(record.text) };
     }
     case "refusal":
@@ -134,8 +154,17 @@ async function localItem(record: ShownRecord, file: Cached, words: HeldWords): P
         lines: [oneLine(`${record.kind}: ${record.message}`)],
       };
     case "held": {
-      const held = { message_sha256: record.message_sha256, state: file.states.get(record.message_sha256) ?? "pending" };
-      return { ...where, kind: "held", title: `held for your approval (${record.why})`, lines: await words(record.table, record, file.records), held };
+      const held = {
+        message_sha256: record.message_sha256,
+        state: file.states.get(record.message_sha256) ?? "pending",
+      };
+      return {
+        ...where,
+        kind: "held",
+        title: `held for your approval (${record.why})`,
+        lines: await words(record.table, record, file.records),
+        held,
+      };
     }
   }
 }
@@ -144,7 +173,9 @@ async function localItem(record: ShownRecord, file: Cached, words: HeldWords): P
 type ShownRecord = JournalRecordOf<"rationale" | "owner_note" | "refusal" | "held">;
 
 function isShown(record: JournalRecord): record is ShownRecord {
-  return record.type === "rationale" || record.type === "owner_note" || record.type === "refusal" || record.type === "held";
+  return (
+    record.type === "rationale" || record.type === "owner_note" || record.type === "refusal" || record.type === "held"
+  );
 }
 
 function safeJson(line: string): unknown {

@@ -29,8 +29,15 @@ export interface FollowedRoom {
 export type RoomSeen = { followed: FollowedRoom } | { presence: RoomPresence | "unknown" };
 
 /** The matches on `board` in which owner `me` (key `myKey`) is a side, oldest first, each with how its room stands (`seen(room)`). */
-export function ownMatches(board: MarketBoard, me: string, myKey: string, seen: (room: string) => RoomSeen): MarketMatch[] {
-  return board.matches.filter((m) => m.offer.key === myKey || m.want.key === myKey).map((m) => matchRow(m, me, myKey, seen(m.room)));
+export function ownMatches(
+  board: MarketBoard,
+  me: string,
+  myKey: string,
+  seen: (room: string) => RoomSeen,
+): MarketMatch[] {
+  return board.matches
+    .filter((m) => m.offer.key === myKey || m.want.key === myKey)
+    .map((m) => matchRow(m, me, myKey, seen(m.room)));
 }
 
 /** One of `me`'s matches for the page: this owner's listing first, the other side, and its room's standing. */
@@ -55,25 +62,78 @@ export function matchRow(m: BoardMatch, me: string, myKey: string, seen: RoomSee
 }
 
 /** Where the room of `m` stands for `me`, in words, whether `me` is in it, and what the page's button does. */
-function roomStanding(m: BoardMatch, me: string, myKey: string, seen: RoomSeen): Pick<MarketMatch, "state" | "state_words" | "entered" | "action"> {
+function roomStanding(
+  m: BoardMatch,
+  me: string,
+  myKey: string,
+  seen: RoomSeen,
+): Pick<MarketMatch, "state" | "state_words" | "entered" | "action"> {
   if ("presence" in seen) {
     const entered = false;
-    if (m.deal !== null) return { state: "deal_done", state_words: `deal done: recorded in the market at #${m.deal}`, entered, action: null };
-    if (seen.presence === "none") return { state: "not_opened", state_words: "not opened yet: either side opens it", entered, action: "open" };
-    if (seen.presence === "deleted") return { state: "no_deal", state_words: "no deal: the room was deleted", entered, action: null };
-    if (seen.presence === "unknown") return { state: "unknown", state_words: "not known: the relay did not say whether the room exists", entered, action: "enter" };
-    return { state: "open", state_words: "open: the other side opened it; enter it to negotiate", entered, action: "enter" };
+    if (m.deal !== null)
+      return {
+        state: "deal_done",
+        state_words: `deal done: recorded in the market at #${m.deal}`,
+        entered,
+        action: null,
+      };
+    if (seen.presence === "none")
+      return { state: "not_opened", state_words: "not opened yet: either side opens it", entered, action: "open" };
+    if (seen.presence === "deleted")
+      return { state: "no_deal", state_words: "no deal: the room was deleted", entered, action: null };
+    if (seen.presence === "unknown")
+      return {
+        state: "unknown",
+        state_words: "not known: the relay did not say whether the room exists",
+        entered,
+        action: "enter",
+      };
+    return {
+      state: "open",
+      state_words: "open: the other side opened it; enter it to negotiate",
+      entered,
+      action: "enter",
+    };
   }
   const { state, deals } = seen.followed;
   const entered = inRoom(state, me, myKey);
   const action = entered ? null : "enter";
-  if (m.deal !== null) return { state: "deal_done", state_words: `deal done: both owners signed, recorded in the market at #${m.deal}`, entered, action: null };
+  if (m.deal !== null)
+    return {
+      state: "deal_done",
+      state_words: `deal done: both owners signed, recorded in the market at #${m.deal}`,
+      entered,
+      action: null,
+    };
   const done = deals.find((d) => d.status === "done");
-  if (done) return { state: "deal_done", state_words: `deal done: both owners signed the deal on offer #${done.offer_seq}; the market has not recorded it yet`, entered, action: null };
-  if (state.closed !== null) return { state: "no_deal", state_words: `no deal: the room closed (${state.closed.reason}) at #${state.closed.seq}`, entered, action: null };
+  if (done)
+    return {
+      state: "deal_done",
+      state_words: `deal done: both owners signed the deal on offer #${done.offer_seq}; the market has not recorded it yet`,
+      entered,
+      action: null,
+    };
+  if (state.closed !== null)
+    return {
+      state: "no_deal",
+      state_words: `no deal: the room closed (${state.closed.reason}) at #${state.closed.seq}`,
+      entered,
+      action: null,
+    };
   const pending = deals.find((d) => d.status === "pending");
-  if (pending) return { state: "deal_pending", state_words: `deal pending on offer #${pending.offer_seq}: ${pending.lines[0] ?? ""}`.trim(), entered, action };
-  return { state: "open", state_words: entered ? "open: negotiating" : "open: the other side opened it; enter it to negotiate", entered, action };
+  if (pending)
+    return {
+      state: "deal_pending",
+      state_words: `deal pending on offer #${pending.offer_seq}: ${pending.lines[0] ?? ""}`.trim(),
+      entered,
+      action,
+    };
+  return {
+    state: "open",
+    state_words: entered ? "open: negotiating" : "open: the other side opened it; enter it to negotiate",
+    entered,
+    action,
+  };
 }
 
 /** Whether owner `me` (key `myKey`) is in the room `state` folds: its creator, or a party admitted and not ejected. */
@@ -109,8 +169,14 @@ export function allowanceView({ store, limit, mandateProblem }: AllowanceRead): 
     { name: "total", label: "Allowance", value: total === null ? "not set" : money(total) },
     { name: "spent", label: "Spent", value: money(totals.spent) },
     { name: "reserved", label: "Reserved", value: money(totals.reserved) },
-    ...(total === null ? [] : [{ name: "left" as const, label: "Left", value: money(Math.max(0, total - totals.spent - totals.reserved)) }]),
-    { name: "open", label: "Open commitments", value: openLimit === null ? String(totals.open) : `${totals.open} of at most ${openLimit}` },
+    ...(total === null
+      ? []
+      : [{ name: "left" as const, label: "Left", value: money(Math.max(0, total - totals.spent - totals.reserved)) }]),
+    {
+      name: "open",
+      label: "Open commitments",
+      value: openLimit === null ? String(totals.open) : `${totals.open} of at most ${openLimit}`,
+    },
   ];
   const source = limit
     ? `set by ${limit.seat}'s mandate at ${limit.table}, which the rooms of its matches carry; counted by this home's allowance store`
@@ -126,13 +192,23 @@ export function allowanceView({ store, limit, mandateProblem }: AllowanceRead): 
     open: totals.open,
     figures,
     lines: [source],
-    commitments: [...commitments].sort((a, b) => Number(b.state === "open") - Number(a.state === "open") || a.at - b.at).map(commitmentWords),
+    commitments: [...commitments]
+      .sort((a, b) => Number(b.state === "open") - Number(a.state === "open") || a.at - b.at)
+      .map(commitmentWords),
     problem: problems.length === 0 ? null : problems.join("; "),
   };
 }
 
 /** One commitment in words: open or spent, the write and its room, the side, and what it counts (the buyer's amount; the seller's one open commitment). */
 function commitmentWords(c: AllowanceCommitment): AllowanceView["commitments"][number] {
-  const counts = c.side === "buyer" ? `: ${allowanceAmount(c.amount, c.currency)}` : c.state === "open" ? ": counts as one open commitment" : "";
-  return { state: c.state, words: `${c.state}: ${commitmentText(c)} by ${c.seat} in ${c.room}, as the ${c.side}${counts}` };
+  const counts =
+    c.side === "buyer"
+      ? `: ${allowanceAmount(c.amount, c.currency)}`
+      : c.state === "open"
+        ? ": counts as one open commitment"
+        : "";
+  return {
+    state: c.state,
+    words: `${c.state}: ${commitmentText(c)} by ${c.seat} in ${c.room}, as the ${c.side}${counts}`,
+  };
 }

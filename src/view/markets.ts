@@ -10,13 +10,27 @@
  * allowance from the rooms' verified ledgers (as `trestle allowance reconcile`).
  */
 import { loadOrCreateKeyFile, openTable, roomPresence, seatKeyPath, type HttpClient } from "../client/node.js";
-import { AllowanceStore, enterMatchRoom, readMandate, reconcileAllowance, seatFiles, seatReader } from "../owner/index.js";
+import {
+  AllowanceStore,
+  enterMatchRoom,
+  readMandate,
+  reconcileAllowance,
+  seatFiles,
+  seatReader,
+} from "../owner/index.js";
 import { own, TrestleError, type TableState } from "../protocol/index.js";
 import { allowanceTotalsText } from "../text/allowance.js";
 import { oneLine } from "../text/format.js";
 import { marketBoard, type BoardMatch } from "../text/market-board.js";
 import { enteredRoomLines } from "../text/match-room.js";
-import { allowanceView, matchRow, ownListings, type AllowanceLimit, type AllowanceRead, type RoomSeen } from "./market-rows.js";
+import {
+  allowanceView,
+  matchRow,
+  ownListings,
+  type AllowanceLimit,
+  type AllowanceRead,
+  type RoomSeen,
+} from "./market-rows.js";
 import { dealViews, errorWords as words, type LoopContext } from "./owner-loop.js";
 import type { TableWatch } from "./table-watch.js";
 import type { MarketEvent } from "./wire.js";
@@ -40,7 +54,9 @@ export async function readMarket(ctx: MarketContext, watch: TableWatch): Promise
   const board = marketBoard(state, market, watch.entries(), ctx.clock());
   const problems: string[] = [];
   const mine = board.matches.filter((m) => m.offer.key === myKey || m.want.key === myKey);
-  const matches = await Promise.all(mine.map(async (m) => matchRow(m, me, myKey, await roomSeen(ctx, watch, m, problems))));
+  const matches = await Promise.all(
+    mine.map(async (m) => matchRow(m, me, myKey, await roomSeen(ctx, watch, m, problems))),
+  );
   return {
     type: "market",
     table: watch.table,
@@ -79,9 +95,15 @@ async function readAllowance(ctx: LoopContext, state: TableState): Promise<Allow
   let limit: AllowanceLimit | null = null;
   const problems: string[] = [];
   for (const seat of Object.values(state.seats).filter((s) => s.owner === me)) {
-    const read = await readMandate(seatFiles(ctx.home, state.table, seat.name).mandate, { table: state.table, seat: seat.name, ownerKey });
-    if (read.ok && read.mandate.allowance && limit === null) limit = { allowance: read.mandate.allowance, seat: seat.name, table: state.table };
-    if (!read.ok && read.reason !== "no_mandate") problems.push(`${seat.name}'s mandate does not hold: ${read.message}`);
+    const read = await readMandate(seatFiles(ctx.home, state.table, seat.name).mandate, {
+      table: state.table,
+      seat: seat.name,
+      ownerKey,
+    });
+    if (read.ok && read.mandate.allowance && limit === null)
+      limit = { allowance: read.mandate.allowance, seat: seat.name, table: state.table };
+    if (!read.ok && read.reason !== "no_mandate")
+      problems.push(`${seat.name}'s mandate does not hold: ${read.message}`);
   }
   return { store, limit, mandateProblem: problems.length === 0 ? null : problems.join("; ") };
 }
@@ -97,7 +119,11 @@ function storeOf(ctx: LoopContext, market: string): AllowanceStore {
  * (as `trestle market room`); its seat key is this home's, created when missing. Returns the room
  * and what was done, in words.
  */
-export async function enterRoom(ctx: MarketContext, watch: TableWatch, seq: number): Promise<{ room: string; message: string }> {
+export async function enterRoom(
+  ctx: MarketContext,
+  watch: TableWatch,
+  seq: number,
+): Promise<{ room: string; message: string }> {
   const me = ctx.owner;
   const created: string[] = [];
   const entered = await enterMatchRoom({
@@ -119,10 +145,25 @@ export async function enterRoom(ctx: MarketContext, watch: TableWatch, seq: numb
 
 /** Brings this owner's allowance in the market `watch` follows up to date from every room's verified ledger, each read as the seat that wrote there (as `trestle allowance reconcile`); returns what it did, in words. */
 export async function reconcile(ctx: MarketContext, watch: TableWatch): Promise<string> {
-  if (!watch.folded?.market) throw new TrestleError("E_NOT_ALLOWED", `table ${watch.table} is not a market this window has read, so it has no allowance`);
+  if (!watch.folded?.market)
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `table ${watch.table} is not a market this window has read, so it has no allowance`,
+    );
   const store = storeOf(ctx, watch.table);
-  const done = await reconcileAllowance(store, seatReader(ctx.home, (room) => openTable({ relay: ctx.relay, table: room, home: ctx.home, clock: ctx.clock })), ctx.clock);
+  const done = await reconcileAllowance(
+    store,
+    seatReader(ctx.home, (room) => openTable({ relay: ctx.relay, table: room, home: ctx.home, clock: ctx.clock })),
+    ctx.clock,
+  );
   const currency = store.read().commitments.find((c) => c.currency !== undefined)?.currency;
-  const rooms = done.rooms.map((r) => (r.ok ? `${r.room} brought up to date` : `${r.room} kept as it was (${r.reason})`));
-  return [`allowance in ${watch.table} reconciled with ${ctx.owner.name}'s seats' keys`, `before: ${allowanceTotalsText(done.before, currency)}`, `after: ${allowanceTotalsText(done.after, currency)}`, ...rooms].join("; ");
+  const rooms = done.rooms.map((r) =>
+    r.ok ? `${r.room} brought up to date` : `${r.room} kept as it was (${r.reason})`,
+  );
+  return [
+    `allowance in ${watch.table} reconciled with ${ctx.owner.name}'s seats' keys`,
+    `before: ${allowanceTotalsText(done.before, currency)}`,
+    `after: ${allowanceTotalsText(done.after, currency)}`,
+    ...rooms,
+  ].join("; ");
 }

@@ -9,9 +9,27 @@
  * sign`). In an end-to-end encrypted room every text is opened and sealed with this home's room
  * key here; a text that does not open reads as sealed, never as its ciphertext.
  */
-import { answerQuestion, instructSeat, readInstructions, readKeyFile, seatKeyPath, type Clock, type LoadedKey } from "../client/node.js";
+import {
+  answerQuestion,
+  instructSeat,
+  readInstructions,
+  readKeyFile,
+  seatKeyPath,
+  type Clock,
+  type LoadedKey,
+} from "../client/node.js";
 import { GuardedSeat, loadRoomKey, openText, sealText, signDeal, type RoomKey } from "../owner/index.js";
-import { dealOwners, dealStatus, isSealedText, own, TrestleError, type DealState, type QuestionRecord, type SealedField, type TableState } from "../protocol/index.js";
+import {
+  dealOwners,
+  dealStatus,
+  isSealedText,
+  own,
+  TrestleError,
+  type DealState,
+  type QuestionRecord,
+  type SealedField,
+  type TableState,
+} from "../protocol/index.js";
 import { dealStatusWords } from "../text/deal.js";
 import { bodyLines, safeLine } from "../text/framing.js";
 import { EN_TERMS, termsText } from "../text/terms.js";
@@ -51,22 +69,40 @@ export async function readLoop(ctx: LoopContext, watch: TableWatch): Promise<Loo
 }
 
 /** Signs this owner's answer to question `question` (the choice's text, or free text) and sends it; sealed first in an e2e room. */
-export async function answer(ctx: LoopContext, watch: TableWatch, { question, answer: given }: AnswerBody): Promise<string> {
+export async function answer(
+  ctx: LoopContext,
+  watch: TableWatch,
+  { question, answer: given }: AnswerBody,
+): Promise<string> {
   const me = ctx.owner;
   const { questions } = await watch.client.http.questions(watch.table, { signer: me.signer, as: { owner: me.name } });
   const asked = questions.find((q) => q.question.question === question);
-  if (!asked) throw new TrestleError("E_UNKNOWN_QUESTION", `no question "${question}" of ${me.name}'s seats at ${watch.table}`);
+  if (!asked)
+    throw new TrestleError("E_UNKNOWN_QUESTION", `no question "${question}" of ${me.name}'s seats at ${watch.table}`);
   const { seat, choices } = asked.question;
   const room = await loadRoomKey(ctx.home, watch.table).catch(() => null);
   let value: string;
   if ("choice" in given) {
-    if (!choices) throw new TrestleError("E_SCHEMA", `question ${question} takes a free-text answer, not a choice`, { path: "answer" });
+    if (!choices)
+      throw new TrestleError("E_SCHEMA", `question ${question} takes a free-text answer, not a choice`, {
+        path: "answer",
+      });
     const chosen = choices[given.choice];
-    if (chosen === undefined) throw new TrestleError("E_SCHEMA", `question ${question} has ${choices.length} choices`, { path: "answer.choice" });
+    if (chosen === undefined)
+      throw new TrestleError("E_SCHEMA", `question ${question} has ${choices.length} choices`, {
+        path: "answer.choice",
+      });
     value = await opened(room, watch.table, seat, "question", chosen);
-    if (isSealedText(value)) throw new TrestleError("E_KEY_FILE", "the choices of this question do not open with the room key on this machine");
+    if (isSealedText(value))
+      throw new TrestleError(
+        "E_KEY_FILE",
+        "the choices of this question do not open with the room key on this machine",
+      );
   } else {
-    if (choices) throw new TrestleError("E_SCHEMA", `question ${question} is answered with one of its choices`, { path: "answer" });
+    if (choices)
+      throw new TrestleError("E_SCHEMA", `question ${question} is answered with one of its choices`, {
+        path: "answer",
+      });
     value = given.text;
   }
   const sent = room ? await sealText(room, { table: watch.table, seat, field: "answer" }, value) : value;
@@ -77,7 +113,11 @@ export async function answer(ctx: LoopContext, watch: TableWatch, { question, an
 /** Signs an instruction `text` to this owner's seat `seat` and sends it; sealed first in an e2e room; another owner's seat is refused before sending. */
 export async function instruct(ctx: LoopContext, watch: TableWatch, seat: string, text: string): Promise<string> {
   const me = ctx.owner;
-  if (!ownSeats(watch.folded, me.name).includes(seat)) throw new TrestleError("E_FORBIDDEN", `seat ${seat} is not ${me.name}'s at ${watch.table}; this window instructs ${me.name}'s seats only`);
+  if (!ownSeats(watch.folded, me.name).includes(seat))
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `seat ${seat} is not ${me.name}'s at ${watch.table}; this window instructs ${me.name}'s seats only`,
+    );
   const room = await loadRoomKey(ctx.home, watch.table).catch(() => null);
   const sent = room ? await sealText(room, { table: watch.table, seat, field: "instruction" }, text) : text;
   const { n } = await instructSeat(watch.client.http, watch.table, me.signer, me.name, seat, sent, ctx.clock);
@@ -88,11 +128,21 @@ export async function instruct(ctx: LoopContext, watch: TableWatch, seat: string
 export async function signDealHere(ctx: LoopContext, watch: TableWatch, offer: string): Promise<string> {
   const me = ctx.owner;
   const deal = watch.folded?.room && own(watch.folded.room.deals, offer);
-  if (!deal) throw new TrestleError("E_NOT_ALLOWED", `there is no deal on offer ${offer.slice(0, 16)}… (nobody accepted it)`, { reason: "no_deal" });
+  if (!deal)
+    throw new TrestleError("E_NOT_ALLOWED", `there is no deal on offer ${offer.slice(0, 16)}… (nobody accepted it)`, {
+      reason: "no_deal",
+    });
   const party = [deal.terms.offered_by, deal.terms.accepted_by].find((p) => p.owner === me.name);
-  if (!party) throw new TrestleError("E_FORBIDDEN", `${me.name} is not a party to the deal on offer #${deal.terms.offer_seq}`);
+  if (!party)
+    throw new TrestleError("E_FORBIDDEN", `${me.name} is not a party to the deal on offer #${deal.terms.offer_seq}`);
   const key = await seatKey(ctx, watch, party.seat);
-  const seat = new GuardedSeat({ client: watch.client, seat: party.seat, signer: key.signer, home: ctx.home, clock: ctx.clock });
+  const seat = new GuardedSeat({
+    client: watch.client,
+    seat: party.seat,
+    signer: key.signer,
+    home: ctx.home,
+    clock: ctx.clock,
+  });
   const { seq } = await signDeal(seat, me.signer, offer);
   return `the deal on offer #${deal.terms.offer_seq} signed with ${me.name}'s key; ${party.seat} recorded it (entry #${seq})`;
 }
@@ -101,16 +151,33 @@ export async function signDealHere(ctx: LoopContext, watch: TableWatch, offer: s
 async function seatKey(ctx: LoopContext, watch: TableWatch, seat: string): Promise<LoadedKey> {
   const key = await readKeyFile(seatKeyPath(ctx.home, seat), "seat");
   const held = watch.folded ? own(watch.folded.seats, seat)?.key : undefined;
-  if (held !== key.signer.publicKeyText) throw new TrestleError("E_KEY_FILE", `the key this machine keeps for ${seat} is not the key that holds it at ${watch.table}`);
+  if (held !== key.signer.publicKeyText)
+    throw new TrestleError(
+      "E_KEY_FILE",
+      `the key this machine keeps for ${seat} is not the key that holds it at ${watch.table}`,
+    );
   return key;
 }
 
 async function seatLoop(ctx: LoopContext, watch: TableWatch, room: RoomKey | null, seat: string): Promise<SeatLoop> {
   try {
     const key = await seatKey(ctx, watch, seat);
-    const { instructions } = await readInstructions(watch.client.http, watch.table, key.signer, seat, 0, ctx.owner.signer.publicKeyText);
+    const { instructions } = await readInstructions(
+      watch.client.http,
+      watch.table,
+      key.signer,
+      seat,
+      0,
+      ctx.owner.signer.publicKeyText,
+    );
     const views: InstructionView[] = await Promise.all(
-      instructions.map(async (i) => ({ n: i.n, lines: bodyLines(await opened(room, watch.table, seat, "instruction", i.text)), verified: i.verified, via: i.via, at: i.at })),
+      instructions.map(async (i) => ({
+        n: i.n,
+        lines: bodyLines(await opened(room, watch.table, seat, "instruction", i.text)),
+        verified: i.verified,
+        via: i.via,
+        at: i.at,
+      })),
     );
     return { seat, instructions: views, problem: null };
   } catch (error) {
@@ -129,12 +196,21 @@ async function questionView(room: RoomKey | null, table: string, q: QuestionReco
     choices: choices ? await Promise.all(choices.map(async (c) => safeLine(await open("question", c), 64))) : null,
     deadline,
     state: q.state,
-    answer: q.answer && answerText !== null ? { lines: bodyLines(answerText), verified: q.answer.verified, via: q.answer.via } : null,
+    answer:
+      q.answer && answerText !== null
+        ? { lines: bodyLines(answerText), verified: q.answer.verified, via: q.answer.via }
+        : null,
   };
 }
 
 /** `text` opened with the room key at `seat`'s `field`; a sealed text that does not open reads as sealed; plain text as it is. */
-async function opened(room: RoomKey | null, table: string, seat: string, field: SealedField, text: string): Promise<string> {
+async function opened(
+  room: RoomKey | null,
+  table: string,
+  seat: string,
+  field: SealedField,
+  text: string,
+): Promise<string> {
   if (!isSealedText(text)) return text;
   return (room ? await openText(room, { table, seat, field }, text) : null) ?? EN_TERMS.sealed;
 }
@@ -154,7 +230,10 @@ function dealView(watch: TableWatch, offer: string, deal: DealState, me: string)
     .map(([owner]) => owner);
   const status = dealStatus(deal);
   const words = dealStatusWords(status, terms, signed);
-  const text = terms.terms.text === undefined ? {} : { text: watch.texts.open(terms.offered_by.seat, "terms.text", terms.terms.text) };
+  const text =
+    terms.terms.text === undefined
+      ? {}
+      : { text: watch.texts.open(terms.offered_by.seat, "terms.text", terms.terms.text) };
   return {
     offer,
     offer_seq: terms.offer_seq,
@@ -163,7 +242,9 @@ function dealView(watch: TableWatch, offer: string, deal: DealState, me: string)
     lines: [
       words.meaning,
       `${termsText({ ...terms.terms, ...text })}: offered by ${terms.offered_by.owner} (${terms.offered_by.seat}) in #${terms.offer_seq}, accepted by ${terms.accepted_by.owner} (${terms.accepted_by.seat}) in #${terms.accept_seq}`,
-      signed.length === 0 ? "signed by nobody yet" : `signed by ${signed.map((o) => `${o} (#${deal.signed[o]})`).join(" and ")}`,
+      signed.length === 0
+        ? "signed by nobody yet"
+        : `signed by ${signed.map((o) => `${o} (#${deal.signed[o]})`).join(" and ")}`,
     ],
     signed,
     can_sign: dealOwners(deal).includes(me) && !signed.includes(me),

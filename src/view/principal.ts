@@ -12,7 +12,18 @@
  * relay (looked at again every `pollMs`, with the evidence, the seats' private journals and the
  * channels), and each sub-table opened at one of them that lists this owner.
  */
-import { FileHeadStore, openOwner, openTable, pinRelay, PinStore, systemClock, type Clock, type Evidence, type HttpClient, type OwnerClient } from "../client/node.js";
+import {
+  FileHeadStore,
+  openOwner,
+  openTable,
+  pinRelay,
+  PinStore,
+  systemClock,
+  type Clock,
+  type Evidence,
+  type HttpClient,
+  type OwnerClient,
+} from "../client/node.js";
 import { TrestleError } from "../protocol/index.js";
 import { JournalReader } from "./journal-reader.js";
 import { heldWords } from "./held-words.js";
@@ -22,7 +33,24 @@ import { TableReads } from "./table-reads.js";
 import { TableWatch, type Identity, type WatchSink } from "./table-watch.js";
 import { answerGate, approveTask, revokeOwnSeat } from "./window-actions.js";
 import { channelsEvent, evidenceViews } from "./window-reads.js";
-import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, GateBody, GateResult, InstructBody, LoopEvent, LoopResult, MarketEvent, MarketRoomBody, ReconcileBody, RevokeBody, SessionStatus, ViewEvent } from "./wire.js";
+import type {
+  ActionResult,
+  AnswerBody,
+  ApproveBody,
+  ControlBody,
+  DealBody,
+  GateBody,
+  GateResult,
+  InstructBody,
+  LoopEvent,
+  LoopResult,
+  MarketEvent,
+  MarketRoomBody,
+  ReconcileBody,
+  RevokeBody,
+  SessionStatus,
+  ViewEvent,
+} from "./wire.js";
 
 /** What the window is opened with. */
 export interface PrincipalOptions {
@@ -74,8 +102,14 @@ export class Principal implements WatchSink {
     this.journals = new JournalReader(options.home);
     this.loopCtx = { home: options.home, owner: options.owner, clock: this.clock };
     this.marketCtx = { ...this.loopCtx, relay: options.relay, watchOf: (table) => this.watches.get(table) };
-    this.loops = new TableReads((watch) => readLoop(this.loopCtx, watch), (event) => this.emit(event));
-    this.markets = new TableReads((watch) => readMarket(this.marketCtx, watch), (event) => this.emit(event));
+    this.loops = new TableReads(
+      (watch) => readLoop(this.loopCtx, watch),
+      (event) => this.emit(event),
+    );
+    this.markets = new TableReads(
+      (watch) => readMarket(this.marketCtx, watch),
+      (event) => this.emit(event),
+    );
   }
 
   /** Pins the relay (trust on first use, as every command does), opens every table's session and starts reading the home and channels. */
@@ -93,7 +127,13 @@ export class Principal implements WatchSink {
   /** Sends `listener` everything as of now, then every change; returns the unsubscribe. */
   subscribe(listener: ViewListener): () => void {
     const { name, signer } = this.options.owner;
-    listener({ type: "hello", owner: name, owner_key: signer.publicKeyText, relay: this.options.relay.url, relay_key: this.relayKey });
+    listener({
+      type: "hello",
+      owner: name,
+      owner_key: signer.publicKeyText,
+      relay: this.options.relay.url,
+      relay_key: this.relayKey,
+    });
     for (const watch of this.watches.values()) {
       listener({ type: "table", summary: watch.summary() });
       listener({ type: "entries", table: watch.table, reset: true, items: watch.transcript() });
@@ -115,7 +155,11 @@ export class Principal implements WatchSink {
     this.followed(table);
     const me = this.options.owner.name;
     const { seq } = await this.owners.control(table, me, action);
-    return { ok: true, seq, message: `${action === "pause" ? `table ${table} paused` : `${me}'s pause on table ${table} lifted`} with ${me}'s key (entry #${seq})` };
+    return {
+      ok: true,
+      seq,
+      message: `${action === "pause" ? `table ${table} paused` : `${me}'s pause on table ${table} lifted`} with ${me}'s key (entry #${seq})`,
+    };
   }
 
   /**
@@ -123,7 +167,9 @@ export class Principal implements WatchSink {
    * says holds it (as `trestle revoke`); a seat that is not this owner's is refused before sending.
    */
   async revoke({ table, seat }: RevokeBody): Promise<ActionResult> {
-    return revokeOwnSeat(this.options.owner, this.followed(table), seat).catch((error: unknown) => this.caughtBy(error));
+    return revokeOwnSeat(this.options.owner, this.followed(table), seat).catch((error: unknown) =>
+      this.caughtBy(error),
+    );
   }
 
   /**
@@ -149,7 +195,9 @@ export class Principal implements WatchSink {
 
   /** Signs the deal on an accepted offer with the owner key; this owner's seat in it records the signature (as `trestle deal sign`). */
   async deal({ table, offer }: DealBody): Promise<LoopResult> {
-    return this.inLoop(table, (watch) => signDealHere(this.loopCtx, watch, offer).catch((error: unknown) => this.caughtBy(error)));
+    return this.inLoop(table, (watch) =>
+      signDealHere(this.loopCtx, watch, offer).catch((error: unknown) => this.caughtBy(error)),
+    );
   }
 
   /**
@@ -159,7 +207,9 @@ export class Principal implements WatchSink {
    */
   async enterRoom({ table, match }: MarketRoomBody): Promise<LoopResult> {
     const watch = this.followed(table);
-    const { room, message } = await enterRoom(this.marketCtx, watch, match).catch((error: unknown) => this.caughtBy(error));
+    const { room, message } = await enterRoom(this.marketCtx, watch, match).catch((error: unknown) =>
+      this.caughtBy(error),
+    );
     await this.follow(room);
     await this.markets.read(watch);
     return { ok: true, message };
@@ -258,7 +308,9 @@ export class Principal implements WatchSink {
       if (summary.seats.length === 0) return !LEARNING.has(summary.status);
       return summary.seats.some((s) => s.name === seat && s.owner === me);
     };
-    const { items, unreadable } = await this.journals.read(summaries.keys(), mine, (table, held, records) => heldWords(this.watches.get(table), held, records));
+    const { items, unreadable } = await this.journals.read(summaries.keys(), mine, (table, held, records) =>
+      heldWords(this.watches.get(table), held, records),
+    );
     this.remember("local", { type: "local", items, unreadable });
   }
 

@@ -21,7 +21,8 @@ export class RoomTexts {
 
   /** Opens the sealed bodies and terms texts of `entries` (authored ones). */
   async addEntries(entries: readonly Entry[]): Promise<void> {
-    for (const entry of entries) if (entry.kind !== "system" && entry.kind !== "approval") await this.addSubmission(entry);
+    for (const entry of entries)
+      if (entry.kind !== "system" && entry.kind !== "approval") await this.addSubmission(entry);
   }
 
   /** Opens the sealed fields of `s` (a held message, or an entry). */

@@ -16,7 +16,15 @@ import { randomBytes } from "../client/index.js";
 import { concatBytes, httpStatusOf, schemaError, toBase64url, TrestleError } from "../protocol/index.js";
 import type { Asset } from "./assets.js";
 import type { Decisions } from "./decisions.js";
-import { apiRefusal, DECISION_HEADER, decisionRefusal, pageRefusal, TOKEN_HEADER, type RequestFacts, type WindowIdentity } from "./access.js";
+import {
+  apiRefusal,
+  DECISION_HEADER,
+  decisionRefusal,
+  pageRefusal,
+  TOKEN_HEADER,
+  type RequestFacts,
+  type WindowIdentity,
+} from "./access.js";
 import type { Principal } from "./principal.js";
 import {
   AnswerBodySchema,
@@ -37,7 +45,10 @@ import {
 } from "./wire.js";
 
 /** What the server serves: the principal's events and actions. */
-export type WindowBackend = Pick<Principal, "subscribe" | "approve" | "control" | "revoke" | "gate" | "answer" | "instruct" | "deal" | "enterRoom" | "reconcile">;
+export type WindowBackend = Pick<
+  Principal,
+  "subscribe" | "approve" | "control" | "revoke" | "gate" | "answer" | "instruct" | "deal" | "enterRoom" | "reconcile"
+>;
 
 /** Options for serveWindow. */
 export interface ServeOptions {
@@ -99,7 +110,13 @@ export async function serveWindow(options: ServeOptions): Promise<WindowServer> 
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: ServeOptions, identity: WindowIdentity, streams: Set<ServerResponse>): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: ServeOptions,
+  identity: WindowIdentity,
+  streams: Set<ServerResponse>,
+): Promise<void> {
   const path = new URL(req.url ?? "/", "http://window").pathname;
   const facts = factsOf(req);
   const asset = req.method === "GET" ? options.assets.get(path) : undefined;
@@ -114,27 +131,50 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: ServeO
   const refusal = apiRefusal(facts, identity);
   if (refusal) return refuse(res, refusal);
   const backend = options.backend;
-  if (!backend) return refuse(res, new TrestleError("E_NOT_FOUND", "this window shows only the decisions your agent asked you for; run trestle view for the whole window"));
+  if (!backend)
+    return refuse(
+      res,
+      new TrestleError(
+        "E_NOT_FOUND",
+        "this window shows only the decisions your agent asked you for; run trestle view for the whole window",
+      ),
+    );
   if (req.method === "GET" && path === "/api/stream") return stream(req, res, backend, options.pingMs, streams);
-  if (req.method === "POST" && path === "/api/approve") return answer(res, await backend.approve(await body(req, ApproveBodySchema)));
-  if (req.method === "POST" && path === "/api/control") return answer(res, await backend.control(await body(req, ControlBodySchema)));
-  if (req.method === "POST" && path === "/api/revoke") return answer(res, await backend.revoke(await body(req, RevokeBodySchema)));
-  if (req.method === "POST" && path === "/api/gate") return answer(res, await backend.gate(await body(req, GateBodySchema)));
-  if (req.method === "POST" && path === "/api/answer") return answer(res, await backend.answer(await body(req, AnswerBodySchema)));
-  if (req.method === "POST" && path === "/api/instruct") return answer(res, await backend.instruct(await body(req, InstructBodySchema)));
-  if (req.method === "POST" && path === "/api/deal") return answer(res, await backend.deal(await body(req, DealBodySchema)));
-  if (req.method === "POST" && path === "/api/market-room") return answer(res, await backend.enterRoom(await body(req, MarketRoomBodySchema)));
-  if (req.method === "POST" && path === "/api/reconcile") return answer(res, await backend.reconcile(await body(req, ReconcileBodySchema)));
+  if (req.method === "POST" && path === "/api/approve")
+    return answer(res, await backend.approve(await body(req, ApproveBodySchema)));
+  if (req.method === "POST" && path === "/api/control")
+    return answer(res, await backend.control(await body(req, ControlBodySchema)));
+  if (req.method === "POST" && path === "/api/revoke")
+    return answer(res, await backend.revoke(await body(req, RevokeBodySchema)));
+  if (req.method === "POST" && path === "/api/gate")
+    return answer(res, await backend.gate(await body(req, GateBodySchema)));
+  if (req.method === "POST" && path === "/api/answer")
+    return answer(res, await backend.answer(await body(req, AnswerBodySchema)));
+  if (req.method === "POST" && path === "/api/instruct")
+    return answer(res, await backend.instruct(await body(req, InstructBodySchema)));
+  if (req.method === "POST" && path === "/api/deal")
+    return answer(res, await backend.deal(await body(req, DealBodySchema)));
+  if (req.method === "POST" && path === "/api/market-room")
+    return answer(res, await backend.enterRoom(await body(req, MarketRoomBodySchema)));
+  if (req.method === "POST" && path === "/api/reconcile")
+    return answer(res, await backend.reconcile(await body(req, ReconcileBodySchema)));
   refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} ${path} here`));
 }
 
 /** `GET /api/decision` shows the decision the credential names; `POST` answers it (Approve signs). */
-async function decision(req: IncomingMessage, res: ServerResponse, decisions: Decisions<unknown>, facts: RequestFacts, identity: WindowIdentity): Promise<void> {
+async function decision(
+  req: IncomingMessage,
+  res: ServerResponse,
+  decisions: Decisions<unknown>,
+  facts: RequestFacts,
+  identity: WindowIdentity,
+): Promise<void> {
   const refusal = decisionRefusal(facts, identity);
   if (refusal) return refuse(res, refusal);
   const credential = facts.decision!;
   if (req.method === "GET") return answer(res, decisions.view(credential));
-  if (req.method === "POST") return answer(res, await decisions.answer(credential, (await body(req, DecisionBodySchema)).verdict));
+  if (req.method === "POST")
+    return answer(res, await decisions.answer(credential, (await body(req, DecisionBodySchema)).verdict));
   refuse(res, new TrestleError("E_NOT_FOUND", `no ${req.method} /api/decision here`));
 }
 
@@ -143,11 +183,24 @@ function factsOf(req: IncomingMessage): RequestFacts {
     const value = req.headers[name];
     return typeof value === "string" ? value : undefined;
   };
-  return { method: req.method ?? "GET", host: header("host"), origin: header("origin"), fetchSite: header("sec-fetch-site"), token: header(TOKEN_HEADER), decision: header(DECISION_HEADER) };
+  return {
+    method: req.method ?? "GET",
+    host: header("host"),
+    origin: header("origin"),
+    fetchSite: header("sec-fetch-site"),
+    token: header(TOKEN_HEADER),
+    decision: header(DECISION_HEADER),
+  };
 }
 
 /** The live stream: everything as of now, then each change, and a keepalive line now and then. */
-function stream(req: IncomingMessage, res: ServerResponse, backend: WindowBackend, pingMs: number | undefined, streams: Set<ServerResponse>): void {
+function stream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  backend: WindowBackend,
+  pingMs: number | undefined,
+  streams: Set<ServerResponse>,
+): void {
   res.writeHead(200, { ...SECURITY_HEADERS, "content-type": "application/x-ndjson; charset=utf-8" });
   streams.add(res);
   const send = (event: ViewEvent) => {
@@ -164,7 +217,8 @@ function stream(req: IncomingMessage, res: ServerResponse, backend: WindowBacken
 
 /** A JSON body of at most BODY_LIMIT bytes, sent as application/json, parsed by `schema`. */
 async function body<S extends z.ZodType>(req: IncomingMessage, schema: S): Promise<z.infer<S>> {
-  if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")) throw new TrestleError("E_SCHEMA", "the body must be application/json");
+  if (!(req.headers["content-type"] ?? "").toLowerCase().startsWith("application/json"))
+    throw new TrestleError("E_SCHEMA", "the body must be application/json");
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Uint8Array>) {

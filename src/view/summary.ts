@@ -7,7 +7,18 @@
  */
 import { oneLine, reportLines } from "../text/format.js";
 import { stylesFor } from "../text/styles.js";
-import { has, own, pauseHolders, presentSeats, revocationOf, type Entry, type SignedHead, type TableState, type TaskState, type VerifyReport } from "../protocol/index.js";
+import {
+  has,
+  own,
+  pauseHolders,
+  presentSeats,
+  revocationOf,
+  type Entry,
+  type SignedHead,
+  type TableState,
+  type TaskState,
+  type VerifyReport,
+} from "../protocol/index.js";
 import { effectWords, safeBody } from "./entry-view.js";
 import type { SessionStatus, TableSummary, TaskView, Verification } from "./wire.js";
 
@@ -51,7 +62,11 @@ export function tableSummary(input: SummaryInput): TableSummary {
       can_revoke: s.owner === me && s.left === null,
     })),
     control: state ? controlFor(state, me) : null,
-    tasks: state ? Object.values(state.tasks).sort((a, b) => a.opened - b.opened).map((task) => taskView(task, input.items, me)) : [],
+    tasks: state
+      ? Object.values(state.tasks)
+          .sort((a, b) => a.opened - b.opened)
+          .map((task) => taskView(task, input.items, me))
+      : [],
     subtables: state ? subtables(state, input.items) : [],
     head: input.head ? { seq: input.head.seq, link: input.head.link.slice(0, 12) } : null,
     verification: input.report ? verification(input.report) : null,
@@ -98,7 +113,8 @@ function taskView(task: TaskState, items: readonly Entry[], me: string): TaskVie
     executor: task.executor,
     proposal: task.proposal.seq,
     proposer: proposal && proposal.kind !== "system" && proposal.kind !== "approval" ? oneLine(proposal.seat) : "?",
-    proposal_lines: proposal && (proposal.kind === "proposal" || proposal.kind === "decision") ? safeBody(proposal.body) : [],
+    proposal_lines:
+      proposal && (proposal.kind === "proposal" || proposal.kind === "decision") ? safeBody(proposal.body) : [],
     effects: effects.map(effectWords),
     mine,
     can_approve: mine && task.state === "awaiting_approval",
@@ -132,6 +148,10 @@ function verification(report: VerifyReport): Verification {
 }
 
 /** Whether `owner` with key `key` is an owner of the table `config` describes (a sub-table this window should follow too). */
-export function ownsTable(owners: Readonly<Record<string, { public_key: string }>>, owner: string, key: string): boolean {
+export function ownsTable(
+  owners: Readonly<Record<string, { public_key: string }>>,
+  owner: string,
+  key: string,
+): boolean {
   return own(owners, owner)?.public_key === key;
 }

@@ -25,7 +25,9 @@ export class TableReads<E> {
 
   /** Reads `watch`'s table again after any read of it under way; resolves when this read is done. */
   read(watch: TableWatch): Promise<void> {
-    const next = (this.reads.get(watch.table) ?? Promise.resolve()).then(() => this.readNow(watch)).catch(() => undefined);
+    const next = (this.reads.get(watch.table) ?? Promise.resolve())
+      .then(() => this.readNow(watch))
+      .catch(() => undefined);
     this.reads.set(watch.table, next);
     return next;
   }

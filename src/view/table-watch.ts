@@ -8,7 +8,14 @@
  * connect at all is tried again with backoff. In an end-to-end encrypted room the sealed texts of
  * each batch are opened (room-texts.ts) before its entries are shown, one batch at a time, in order.
  */
-import { backoffDelay, DEFAULT_BACKOFF, systemRandom, type Evidence, type TableClient, type TableSocket } from "../client/index.js";
+import {
+  backoffDelay,
+  DEFAULT_BACKOFF,
+  systemRandom,
+  type Evidence,
+  type TableClient,
+  type TableSocket,
+} from "../client/index.js";
 import {
   applyEntry,
   httpStatusOf,
@@ -98,7 +105,16 @@ export class TableWatch {
     const problem = this.problem ? { code: this.problem.code, message: this.problem.message } : null;
     // Before the session reached a head (or when it caught the relay first), the head this home holds.
     const head = this.head ?? this.client.tracker.held;
-    return tableSummary({ table: this.table, me: this.me.name, state: this.state, items: entries, status: this.status, problem, head, report: this.report });
+    return tableSummary({
+      table: this.table,
+      me: this.me.name,
+      state: this.state,
+      items: entries,
+      status: this.status,
+      problem,
+      head,
+      report: this.report,
+    });
   }
 
   /** Every entry followed so far, verified as the summary's verification says, entry 1 first. */
@@ -127,7 +143,8 @@ export class TableWatch {
         handlers: {
           onEntries: (items, head) => this.queue(items, head),
           onStatus: (status) => {
-            if (status === "open" || status === "reconnecting") this.setStatus(status === "open" ? "live" : "reconnecting", null);
+            if (status === "open" || status === "reconnecting")
+              this.setStatus(status === "open" ? "live" : "reconnecting", null);
           },
           onEvidence: (evidence) => this.sink.caught(evidence),
         },
@@ -173,7 +190,11 @@ export class TableWatch {
       if (!isEntry(item)) continue;
       this.fold(item);
       added.push(entryView(item, this.state, this.me.name, this.texts.open));
-      if (item.kind === "system" && item.subkind === "subtable_opened" && ownsTable(item.data.config.owners, this.me.name, this.me.signer.publicKeyText)) {
+      if (
+        item.kind === "system" &&
+        item.subkind === "subtable_opened" &&
+        ownsTable(item.data.config.owners, this.me.name, this.me.signer.publicKeyText)
+      ) {
         this.sink.subtable(item.data.config.id);
       }
     }
@@ -205,7 +226,10 @@ export class TableWatch {
           this.report = await this.client.verifyFollowed([...this.items], this.head);
         } catch (error) {
           // verifyLedger reports bad input rather than throwing; anything else is shown, not fatal.
-          this.problem = error instanceof TrestleError ? error : new TrestleError("E_INTERNAL", `verification failed: ${String(error)}`);
+          this.problem =
+            error instanceof TrestleError
+              ? error
+              : new TrestleError("E_INTERNAL", `verification failed: ${String(error)}`);
         }
         this.sink.changed(this, [], false);
       }

@@ -15,27 +15,47 @@ import type { Identity, TableWatch } from "./table-watch.js";
 import type { ActionResult, ApproveBody, GateBody, GateResult } from "./wire.js";
 
 /** Signs `verdict` on this owner's task `task` with the owner key, over the proposal read from the verified ledger (as `trestle approve`); E_FORBIDDEN for another owner's task. */
-export async function approveTask(me: Identity, watch: TableWatch, { task, verdict }: Omit<ApproveBody, "table">): Promise<ActionResult> {
+export async function approveTask(
+  me: Identity,
+  watch: TableWatch,
+  { task, verdict }: Omit<ApproveBody, "table">,
+): Promise<ActionResult> {
   const dot = task.indexOf(".");
   const owner = task.slice(dot + 1);
-  if (owner !== me.name) throw new TrestleError("E_FORBIDDEN", `task ${task} is ${owner}'s; this window signs for ${me.name} only`);
+  if (owner !== me.name)
+    throw new TrestleError("E_FORBIDDEN", `task ${task} is ${owner}'s; this window signs for ${me.name} only`);
   const answer = await watch.client.approve(me.signer, me.name, Number(task.slice(0, dot)), verdict);
   const done = verdict === "approve" ? "approved" : "rejected";
-  return { ok: true, seq: answer.seq, message: `task ${answer.task} ${done} with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})` };
+  return {
+    ok: true,
+    seq: answer.seq,
+    message: `task ${answer.task} ${done} with ${me.name}'s key: now ${answer.state} (entry #${answer.seq})`,
+  };
 }
 
 /** Signs a revocation of `seat` with the owner key, over the key the verified ledger says holds it (as `trestle revoke`); a seat that is not this owner's is refused before sending. */
 export async function revokeOwnSeat(me: Identity, watch: TableWatch, seat: string): Promise<ActionResult> {
   const revoked = await revokeSeat(watch.client, me.name, me.signer, seat);
-  return { ok: true, seq: revoked.seq, message: `seat ${seat} at ${watch.table} revoked with ${me.name}'s key (entry #${revoked.seq}): it left the table, and its key ${revoked.seat_key.slice(0, 12)}… is refused there from now on` };
+  return {
+    ok: true,
+    seq: revoked.seq,
+    message: `seat ${seat} at ${watch.table} revoked with ${me.name}'s key (entry #${revoked.seq}): it left the table, and its key ${revoked.seat_key.slice(0, 12)}… is refused there from now on`,
+  };
 }
 
 /** Signs this owner's answer to held message `message_sha256` of `seat`, one of this owner's seats by the table's ledger, into the seat's journal (answerHeld over the transcript verified as this owner); sends nothing. */
-export async function answerGate(ctx: LoopContext, watch: TableWatch, { seat, message_sha256, verdict }: Omit<GateBody, "table">): Promise<GateResult> {
+export async function answerGate(
+  ctx: LoopContext,
+  watch: TableWatch,
+  { seat, message_sha256, verdict }: Omit<GateBody, "table">,
+): Promise<GateResult> {
   const { table } = watch;
   const me = ctx.owner;
   if (!watch.summary().seats.some((s) => s.name === seat && s.owner === me.name)) {
-    throw new TrestleError("E_FORBIDDEN", `seat ${seat} at ${table} is not ${me.name}'s by the table's ledger; this window answers for ${me.name}'s seats only`);
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `seat ${seat} at ${table} is not ${me.name}'s by the table's ledger; this window answers for ${me.name}'s seats only`,
+    );
   }
   const journal = seatJournal(ctx.home, table, seat, ctx.clock);
   const transcript = await readTranscript(watch.client, { signer: me.signer, as: { owner: me.name } });

@@ -17,18 +17,42 @@ export function evidenceViews(store: FileHeadStore, relayKey: string): EvidenceV
     return store
       .allEvidence()
       .filter((found) => found.relay === relayKey)
-      .flatMap((found) => found.items.map(({ recorded_at, evidence: e }) => ({ table: found.table, kind: e.kind, seq: e.seq, message: e.message, recorded_at })));
+      .flatMap((found) =>
+        found.items.map(({ recorded_at, evidence: e }) => ({
+          table: found.table,
+          kind: e.kind,
+          seq: e.seq,
+          message: e.message,
+          recorded_at,
+        })),
+      );
   } catch (error) {
     // A damaged evidence file is never read as "no evidence" (head-store.ts): say so as loudly.
     const message = error instanceof Error ? error.message : String(error);
-    return [{ table: "?", kind: "fork", seq: 0, message: `cannot read the evidence kept in this home: ${message}`, recorded_at: null }];
+    return [
+      {
+        table: "?",
+        kind: "fork",
+        seq: 0,
+        message: `cannot read the evidence kept in this home: ${message}`,
+        recorded_at: null,
+      },
+    ];
   }
 }
 
 /** The owner's channels as the page's `channels` event; a failed read is the event's `error`, never thrown. */
 export function channelsEvent(owners: OwnerClient): Promise<ViewEvent> {
   return owners.channels().then(
-    (health) => ({ type: "channels", channels: health.channels.map((c) => ({ state: c.state, line: channelLine(c, PLAIN) })), error: null }),
-    (error: unknown) => ({ type: "channels", channels: [], error: error instanceof Error ? error.message : String(error) }),
+    (health) => ({
+      type: "channels",
+      channels: health.channels.map((c) => ({ state: c.state, line: channelLine(c, PLAIN) })),
+      error: null,
+    }),
+    (error: unknown) => ({
+      type: "channels",
+      channels: [],
+      error: error instanceof Error ? error.message : String(error),
+    }),
   );
 }

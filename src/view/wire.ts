@@ -47,7 +47,12 @@ export const EntryViewSchema = z.strictObject({
 export type EntryView = z.infer<typeof EntryViewSchema>;
 
 /** An effect in plain words: the action, the resource, each argument as `key: value`. */
-export const EffectWordsSchema = z.strictObject({ owner: z.string(), action: z.string(), resource: z.string(), args: z.array(z.string()) });
+export const EffectWordsSchema = z.strictObject({
+  owner: z.string(),
+  action: z.string(),
+  resource: z.string(),
+  args: z.array(z.string()),
+});
 export type EffectWords = z.infer<typeof EffectWordsSchema>;
 
 /** A task of the table and what this owner may do about it. */
@@ -140,7 +145,9 @@ export const LocalItemSchema = z.strictObject({
   title: z.string(),
   lines: z.array(z.string()),
   /** For a held message: its hash and where the owner's answer stands, from the journal's own records (answers, sends); else null. */
-  held: z.strictObject({ message_sha256: Sha256Schema, state: z.enum(["pending", "approved", "rejected", "sent"]) }).nullable(),
+  held: z
+    .strictObject({ message_sha256: Sha256Schema, state: z.enum(["pending", "approved", "rejected", "sent"]) })
+    .nullable(),
 });
 export type LocalItem = z.infer<typeof LocalItemSchema>;
 
@@ -159,11 +166,21 @@ export const QuestionViewSchema = z.strictObject({
 export type QuestionView = z.infer<typeof QuestionViewSchema>;
 
 /** An instruction this owner gave one of its seats, as that seat reads it: numbered, owner-signed (checked against this owner key) or relay-attested from chat. */
-export const InstructionViewSchema = z.strictObject({ n: z.int().min(1), lines: z.array(z.string()), verified: z.boolean(), via: z.string(), at: z.int().min(0) });
+export const InstructionViewSchema = z.strictObject({
+  n: z.int().min(1),
+  lines: z.array(z.string()),
+  verified: z.boolean(),
+  via: z.string(),
+  at: z.int().min(0),
+});
 export type InstructionView = z.infer<typeof InstructionViewSchema>;
 
 /** One of this owner's present seats at a table: its instructions so far, or why they cannot be read from this machine. */
-export const SeatLoopSchema = z.strictObject({ seat: z.string(), instructions: z.array(InstructionViewSchema), problem: z.string().nullable() });
+export const SeatLoopSchema = z.strictObject({
+  seat: z.string(),
+  instructions: z.array(InstructionViewSchema),
+  problem: z.string().nullable(),
+});
 export type SeatLoop = z.infer<typeof SeatLoopSchema>;
 
 /** A room's deal (docs/ROOMS.md "Deals") as the verified ledger folds it: pending until both owners signed, in words; `can_sign` while this owner has not. */
@@ -261,7 +278,13 @@ export const AllowanceViewSchema = z.strictObject({
   reserved: z.int().min(0),
   open: z.int().min(0),
   /** The figures in words, in the page's order: the allowance, spent, reserved, what is left (with an allowance), commitments open. */
-  figures: z.array(z.strictObject({ name: z.enum(["total", "spent", "reserved", "left", "open"]), label: z.string(), value: z.string() })),
+  figures: z.array(
+    z.strictObject({
+      name: z.enum(["total", "spent", "reserved", "left", "open"]),
+      label: z.string(),
+      value: z.string(),
+    }),
+  ),
   /** Where the limits come from, in words. */
   lines: z.array(z.string()),
   /** Each commitment the store holds, open ones first, in words. */
@@ -288,10 +311,21 @@ export type MarketEvent = z.infer<typeof MarketEventSchema>;
 
 /** An event on the live stream (`GET /api/stream`, one JSON object per line). */
 export const ViewEventSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("hello"), owner: z.string(), owner_key: z.string(), relay: z.string(), relay_key: z.string() }),
+  z.strictObject({
+    type: z.literal("hello"),
+    owner: z.string(),
+    owner_key: z.string(),
+    relay: z.string(),
+    relay_key: z.string(),
+  }),
   z.strictObject({ type: z.literal("table"), summary: TableSummarySchema }),
   /** New transcript entries of `table`; with `reset`, they replace what the page holds. */
-  z.strictObject({ type: z.literal("entries"), table: z.string(), reset: z.boolean(), items: z.array(EntryViewSchema) }),
+  z.strictObject({
+    type: z.literal("entries"),
+    table: z.string(),
+    reset: z.boolean(),
+    items: z.array(EntryViewSchema),
+  }),
   z.strictObject({ type: z.literal("channels"), channels: z.array(ChannelViewSchema), error: z.string().nullable() }),
   z.strictObject({ type: z.literal("evidence"), items: z.array(EvidenceViewSchema) }),
   /** The newest records of this owner's seats' private journals, newest first, and how many lines could not be read. */
@@ -303,7 +337,11 @@ export const ViewEventSchema = z.discriminatedUnion("type", [
 export type ViewEvent = z.infer<typeof ViewEventSchema>;
 
 /** `POST /api/approve`: sign `verdict` on this owner's task with the owner key. */
-export const ApproveBodySchema = z.strictObject({ table: TableIdSchema, task: TaskIdSchema, verdict: ApprovalVerdictSchema });
+export const ApproveBodySchema = z.strictObject({
+  table: TableIdSchema,
+  task: TaskIdSchema,
+  verdict: ApprovalVerdictSchema,
+});
 export type ApproveBody = z.infer<typeof ApproveBodySchema>;
 
 /** `POST /api/control`: sign a pause of the table as its owner, or lift this owner's own pause. */
@@ -315,11 +353,21 @@ export const RevokeBodySchema = z.strictObject({ table: TableIdSchema, seat: Sea
 export type RevokeBody = z.infer<typeof RevokeBodySchema>;
 
 /** `POST /api/gate`: sign the owner's answer to a message the commitment gate holds for one of this owner's seats (as `trestle gate approve|reject`). */
-export const GateBodySchema = z.strictObject({ table: TableIdSchema, seat: SeatNameSchema, message_sha256: Sha256Schema, verdict: ApprovalVerdictSchema });
+export const GateBodySchema = z.strictObject({
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  message_sha256: Sha256Schema,
+  verdict: ApprovalVerdictSchema,
+});
 export type GateBody = z.infer<typeof GateBodySchema>;
 
 /** The answer to `POST /api/gate`: recorded in the seat's journal (not the ledger), in words. */
-export const GateResultSchema = z.strictObject({ ok: z.literal(true), message_sha256: Sha256Schema, verdict: ApprovalVerdictSchema, message: z.string() });
+export const GateResultSchema = z.strictObject({
+  ok: z.literal(true),
+  message_sha256: Sha256Schema,
+  verdict: ApprovalVerdictSchema,
+  message: z.string(),
+});
 export type GateResult = z.infer<typeof GateResultSchema>;
 
 /** The answer to an action: the entry it became, in words. */
@@ -330,12 +378,24 @@ export type ActionResult = z.infer<typeof ActionResultSchema>;
 export const AnswerBodySchema = z.strictObject({
   table: TableIdSchema,
   question: NonceSchema,
-  answer: z.union([z.strictObject({ choice: z.int().min(0).max(OWNER_ASK_LIMITS.choices - 1) }), z.strictObject({ text: z.string().min(1).max(LIMITS.note_chars) })]),
+  answer: z.union([
+    z.strictObject({
+      choice: z
+        .int()
+        .min(0)
+        .max(OWNER_ASK_LIMITS.choices - 1),
+    }),
+    z.strictObject({ text: z.string().min(1).max(LIMITS.note_chars) }),
+  ]),
 });
 export type AnswerBody = z.infer<typeof AnswerBodySchema>;
 
 /** `POST /api/instruct`: sign an instruction to one of this owner's seats (as `trestle instruct`). */
-export const InstructBodySchema = z.strictObject({ table: TableIdSchema, seat: SeatNameSchema, text: z.string().min(1).max(LIMITS.note_chars) });
+export const InstructBodySchema = z.strictObject({
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  text: z.string().min(1).max(LIMITS.note_chars),
+});
 export type InstructBody = z.infer<typeof InstructBodySchema>;
 
 /** `POST /api/deal`: sign the deal on accepted offer `offer` (its entry hash) with the owner key; this owner's seat in it records the signature (as `trestle deal sign`). */
@@ -362,7 +422,10 @@ export const LoopResultSchema = z.strictObject({ ok: z.literal(true), message: z
 export type LoopResult = z.infer<typeof LoopResultSchema>;
 
 /** `POST /api/market-room`: open or enter the room of this owner's match `match` (its entry's seq) in market `table`, seating its bot (as `trestle market room`). */
-export const MarketRoomBodySchema = z.strictObject({ table: TableIdSchema, match: z.int().min(1).max(Number.MAX_SAFE_INTEGER) });
+export const MarketRoomBodySchema = z.strictObject({
+  table: TableIdSchema,
+  match: z.int().min(1).max(Number.MAX_SAFE_INTEGER),
+});
 export type MarketRoomBody = z.infer<typeof MarketRoomBodySchema>;
 
 /** `POST /api/reconcile`: bring this owner's allowance in market `table` up to date from its rooms' verified ledgers (as `trestle allowance reconcile`). */

@@ -31,7 +31,11 @@ export function witnessApp<E extends object>(backend: (env: E) => WitnessBackend
   app.post("/add-checkpoint", async (c) => {
     // UTF-8 takes at most 3 bytes per UTF-16 code unit: a longer body cannot be one the witness takes.
     if (Number(c.req.header("content-length") ?? 0) > ADD_CHECKPOINT_MAX_CHARS * 3) {
-      return send(refusalAnswer(new TrestleError("E_TOO_LARGE", `an add-checkpoint body is at most ${ADD_CHECKPOINT_MAX_CHARS} characters`)));
+      return send(
+        refusalAnswer(
+          new TrestleError("E_TOO_LARGE", `an add-checkpoint body is at most ${ADD_CHECKPOINT_MAX_CHARS} characters`),
+        ),
+      );
     }
     return send(await backend(c.env).add(await c.req.text()));
   });
@@ -46,5 +50,8 @@ export function witnessApp<E extends object>(backend: (env: E) => WitnessBackend
 }
 
 function send(answer: WitnessAnswer): Response {
-  return new Response(answer.body, { status: answer.status, headers: { "content-type": answer.contentType, "cache-control": "no-store" } });
+  return new Response(answer.body, {
+    status: answer.status,
+    headers: { "content-type": answer.contentType, "cache-control": "no-store" },
+  });
 }

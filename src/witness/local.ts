@@ -29,8 +29,14 @@ import {
 } from "../protocol/index.js";
 import { witnessApp, type WitnessBackend } from "./app.js";
 
-const KeyFileSchema = z.strictObject({ name: KeyNameSchema, seed: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a base64url 32-byte seed") });
-const StateFileSchema = z.strictObject({ records: z.array(WitnessRecordSchema), evidence: z.array(WitnessEvidenceSchema) });
+const KeyFileSchema = z.strictObject({
+  name: KeyNameSchema,
+  seed: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "a base64url 32-byte seed"),
+});
+const StateFileSchema = z.strictObject({
+  records: z.array(WitnessRecordSchema),
+  evidence: z.array(WitnessEvidenceSchema),
+});
 
 /** The witness's key in `<home>/witness/key.json`, made once (name `trestle-witness/<8 hex of the key's hash>`); E_KEY_FILE when the file is malformed. */
 export async function localWitnessKey(home: string): Promise<WitnessKey> {
@@ -39,7 +45,10 @@ export async function localWitnessKey(home: string): Promise<WitnessKey> {
   if (!file.exists) {
     const seed = randomSeed();
     const signer = await (await ed25519()).signer(seed);
-    writeAtomically(path, `${JSON.stringify({ name: `trestle-witness/${textSha256(signer.publicKeyText).slice(0, 8)}`, seed: toBase64url(seed) }, null, 2)}\n`);
+    writeAtomically(
+      path,
+      `${JSON.stringify({ name: `trestle-witness/${textSha256(signer.publicKeyText).slice(0, 8)}`, seed: toBase64url(seed) }, null, 2)}\n`,
+    );
   }
   const parsed = KeyFileSchema.safeParse(file.exists ? file.value : readJsonFile(path).value);
   if (!parsed.success) throw new TrestleError("E_KEY_FILE", `${path} is not a witness key file`);
@@ -56,7 +65,8 @@ export function fileWitnessStore(home: string): WitnessStore & { evidence(): Wit
     if (!parsed.success) throw new TrestleError("E_KEY_FILE", `${path} is not a witness state file`);
     return parsed.data;
   };
-  const write = (state: z.infer<typeof StateFileSchema>) => writeAtomically(path, `${JSON.stringify(state, null, 2)}\n`);
+  const write = (state: z.infer<typeof StateFileSchema>) =>
+    writeAtomically(path, `${JSON.stringify(state, null, 2)}\n`);
   return {
     record: (origin) => read().records.find((r) => r.origin === origin),
     save(record) {
@@ -80,7 +90,12 @@ export interface LocalWitness {
 }
 
 /** Serves the witness for `home` on 127.0.0.1:`port` (0: a free one); `clock` gives the time in ms. */
-export async function serveLocalWitness(options: { home: string; logs: WitnessedLogs; port: number; clock: () => number }): Promise<LocalWitness> {
+export async function serveLocalWitness(options: {
+  home: string;
+  logs: WitnessedLogs;
+  port: number;
+  clock: () => number;
+}): Promise<LocalWitness> {
   const witness = await localWitnessKey(options.home);
   const store = fileWitnessStore(options.home);
   let queue: Promise<unknown> = Promise.resolve();
@@ -92,7 +107,11 @@ export async function serveLocalWitness(options: { home: string; logs: Witnessed
     },
     checkpoint: async (hash) => cosignedCheckpoint(hash, { logs: options.logs, store }),
     evidence: async () => store.evidence(),
-    info: async () => ({ name: witness.name, verifier_key: witnessVerifierKey(witness), logs: [...options.logs.keys()] }),
+    info: async () => ({
+      name: witness.name,
+      verifier_key: witnessVerifierKey(witness),
+      logs: [...options.logs.keys()],
+    }),
   };
   const app = witnessApp(() => backend);
   const server = createServer((req, res) => {

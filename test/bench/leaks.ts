@@ -27,7 +27,10 @@ const classes = classCounts();
 process.stdout.write(
   [
     "by class (generated from the secrets' values):",
-    ...Object.entries(classes).map(([name, k]) => `  ${name.padEnd(11)} caught ${k.caught} of ${k.leaks} spellings, refused ${k.refused} of ${k.clean} honest texts`),
+    ...Object.entries(classes).map(
+      ([name, k]) =>
+        `  ${name.padEnd(11)} caught ${k.caught} of ${k.leaks} spellings, refused ${k.refused} of ${k.clean} honest texts`,
+    ),
   ].join("\n") + "\n",
 );
 const held = runHeldOut(readFileSync(join(ROOT, "test/vectors/leak-heldout.json"), "utf8"));
@@ -38,4 +41,6 @@ process.stdout.write(
     ...(held.flagged.length > 0 ? [`false positives: ${held.flagged.join(", ")}`] : []),
   ].join("\n") + "\n",
 );
-process.exit(run.falsePositives.length > 0 || held.flagged.length > 0 || Object.values(classes).some((k) => k.refused > 0) ? 1 : 0);
+process.exit(
+  run.falsePositives.length > 0 || held.flagged.length > 0 || Object.values(classes).some((k) => k.refused > 0) ? 1 : 0,
+);

@@ -40,7 +40,11 @@ function log(line: string): void {
 async function appendFigures(relay: BenchRelay, transport: "ws" | "http", prefix: string) {
   const load = { seats: 4, inFlight: 8 };
   const perSeat = transport === "ws" ? (quick ? 200 : 1500) : quick ? 50 : 500;
-  const run = await medianRun(RUNS, () => appendRun(relay, fresh(prefix), { transport, ...load, perSeat }), (r) => r.appends_per_s);
+  const run = await medianRun(
+    RUNS,
+    () => appendRun(relay, fresh(prefix), { transport, ...load, perSeat }),
+    (r) => r.appends_per_s,
+  );
   log(`appends/s over ${transport} (${prefix}): ${run.median.appends_per_s} (runs ${run.runs.join(", ")})`);
   return { ...run.median, runs: run.runs, seats: load.seats, in_flight_per_seat: load.inFlight };
 }
@@ -70,17 +74,25 @@ async function relayFigures(relay: BenchRelay): Promise<void> {
     const perTable = quick ? 100 : Math.max(600, Math.round(4800 / count));
     const tables = await Promise.all(Array.from({ length: count }, () => openRoom(relay.url, fresh(`par${count}`), 2)));
     const signed = await Promise.all(tables.map((t) => Promise.all(t.seats.map((s) => presign(t, s, perTable / 2)))));
-    const sockets = await Promise.all(tables.map(async (t) => Promise.all(t.seats.map(async (s) => WsSeat.connect(t, s, (await headOf(t)).seq)))));
+    const sockets = await Promise.all(
+      tables.map(async (t) => Promise.all(t.seats.map(async (s) => WsSeat.connect(t, s, (await headOf(t)).seq)))),
+    );
     const t0 = performance.now();
     await Promise.all(sockets.flatMap((pair, i) => pair.map((socket, j) => pipeline(socket, signed[i]![j]!, 8))));
     const rate = round((count * perTable) / ((performance.now() - t0) / 1000), 0);
     for (const socket of sockets.flat()) socket.close();
-    (figures.tables_at_once as unknown[]).push({ tables: count, appends_per_s_total: rate, per_table: round(rate / count, 0) });
+    (figures.tables_at_once as unknown[]).push({
+      tables: count,
+      appends_per_s_total: rate,
+      per_table: round(rate / count, 0),
+    });
     log(`${count} tables at once: ${rate} appends/s in all`);
   }
 }
 
-async function readFigures(relay: BenchRelay): Promise<{ big: Awaited<ReturnType<typeof openRoom>>; small: Awaited<ReturnType<typeof openRoom>> }> {
+async function readFigures(
+  relay: BenchRelay,
+): Promise<{ big: Awaited<ReturnType<typeof openRoom>>; small: Awaited<ReturnType<typeof openRoom>> }> {
   const big = await openRoom(relay.url, fresh("reads"), 2);
   figures.projection_read = [];
   for (const size of quick ? [100, 1000] : [100, 1000, 10_000]) {
@@ -97,11 +109,19 @@ async function readFigures(relay: BenchRelay): Promise<{ big: Awaited<ReturnType
   const times: number[] = [];
   // Asynchronously (child.ts): three synchronous runs froze the bench past the relay's 5 s keep-alive, and the next request failed.
   for (let i = 0; i < RUNS; i += 1) {
-    const run = await runChild(process.execPath, [join(ROOT, "bin/trestle.mjs"), "verify", file, "--relay-key", relayKey], { ...process.env, TRESTLE_HOME: join(work, "home") });
+    const run = await runChild(
+      process.execPath,
+      [join(ROOT, "bin/trestle.mjs"), "verify", file, "--relay-key", relayKey],
+      { ...process.env, TRESTLE_HOME: join(work, "home") },
+    );
     times.push(run.ms);
     if (run.status !== 0) throw new Error(`trestle verify exited ${run.status}: ${run.output}`);
   }
-  figures.verify_export_cli = { entries: (await headOf(big)).seq, end_to_end_ms: round(median(times), 0), runs_ms: times.map((t) => round(t, 0)) };
+  figures.verify_export_cli = {
+    entries: (await headOf(big)).seq,
+    end_to_end_ms: round(median(times), 0),
+    runs_ms: times.map((t) => round(t, 0)),
+  };
   log(`trestle verify of ${(await headOf(big)).seq} entries: ${JSON.stringify(figures.verify_export_cli)}`);
   await growTo(big, quick ? 2000 : 19_000);
   const small = await openRoom(relay.url, fresh("small"), 2);
@@ -130,7 +150,12 @@ async function main(): Promise<void> {
         return relay;
       };
       const { run } = await wakeRun(restart, warm, i % 2 === 0 ? [big, small] : [small, big]);
-      wakes.push({ big: run[big.id]!.first_read_ms, small: run[small.id]!.first_read_ms, big_entries: run[big.id]!.entries, small_entries: run[small.id]!.entries });
+      wakes.push({
+        big: run[big.id]!.first_read_ms,
+        small: run[small.id]!.first_read_ms,
+        big_entries: run[big.id]!.entries,
+        small_entries: run[small.id]!.entries,
+      });
     }
     figures.first_read_after_restart = {
       big_entries: wakes[0]!.big_entries,
@@ -147,9 +172,17 @@ async function main(): Promise<void> {
   const nobleRelay = await startBenchRelay({ persist: join(work, "noble"), crypto: "noble" });
   try {
     const load = { seats: 4, inFlight: 8 };
-    const noble = await medianRun(RUNS, () => appendRun(nobleRelay, fresh("noble"), { transport: "ws", ...load, perSeat: quick ? 50 : 300 }), (r) => r.appends_per_s);
+    const noble = await medianRun(
+      RUNS,
+      () => appendRun(nobleRelay, fresh("noble"), { transport: "ws", ...load, perSeat: quick ? 50 : 300 }),
+      (r) => r.appends_per_s,
+    );
     const webRate = (figures.appends_ws as { appends_per_s: number }).appends_per_s;
-    figures.noble_baseline = { ...noble.median, runs: noble.runs, webcrypto_over_noble: round(webRate / noble.median.appends_per_s, 1) };
+    figures.noble_baseline = {
+      ...noble.median,
+      runs: noble.runs,
+      webcrypto_over_noble: round(webRate / noble.median.appends_per_s, 1),
+    };
     log(`noble baseline: ${JSON.stringify(figures.noble_baseline)}`);
   } finally {
     await nobleRelay.dispose();
@@ -164,12 +197,20 @@ async function main(): Promise<void> {
     await directRelay.dispose();
   }
 
-  log(`wrote ${writeResults({ command: `npm run bench${quick ? " -- --quick" : ""}`, date: started.toISOString(), commit: git(["rev-parse", "--short", "HEAD"]), machine: machine(), quick, figures })}`);
+  log(
+    `wrote ${writeResults({ command: `npm run bench${quick ? " -- --quick" : ""}`, date: started.toISOString(), commit: git(["rev-parse", "--short", "HEAD"]), machine: machine(), quick, figures })}`,
+  );
 }
 
 /** This machine, as the results name it. */
 function machine() {
-  return { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown", memory_gb: round(totalmem() / 2 ** 30, 1), node: process.version, platform: `${process.platform} ${process.arch}` };
+  return {
+    cpus: cpus().length,
+    model: cpus()[0]?.model ?? "unknown",
+    memory_gb: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
 }
 
 /** Writes `sections` into the results file (the quick one with `--quick`), keeping the sections another mode wrote; returns its path. */
@@ -196,12 +237,23 @@ async function market(): Promise<boolean> {
   const relay = await startBenchRelay({ persist: join(work, "market"), direct: true });
   let run;
   try {
-    run = await marketRun(relay, { sizes: quick ? QUICK : FULL, width: quick ? 6 : 24, biddingMs: quick ? 4_000 : 60_000, log });
+    run = await marketRun(relay, {
+      sizes: quick ? QUICK : FULL,
+      width: quick ? 6 : 24,
+      biddingMs: quick ? 4_000 : 60_000,
+      log,
+    });
   } finally {
     await relay.dispose();
   }
   log(`market: ${JSON.stringify(run.figures)}`);
-  const section = { command: `npm run bench -- --market${quick ? " --quick" : ""}`, date: started.toISOString(), commit: git(["rev-parse", "--short", "HEAD"]), machine: machine(), ...run.figures };
+  const section = {
+    command: `npm run bench -- --market${quick ? " --quick" : ""}`,
+    date: started.toISOString(),
+    commit: git(["rev-parse", "--short", "HEAD"]),
+    machine: machine(),
+    ...run.figures,
+  };
   log(`wrote ${writeResults({ market: section })}${run.ok ? "" : ": AN INVARIANT FAILED"}`);
   return run.ok;
 }

@@ -16,19 +16,27 @@ import { appendRun } from "./suites/appends.js";
 const INSPECTOR_PORT = 9333;
 const transport = process.argv.includes("http") ? "http" : "ws";
 const storage = mkdtempSync(join(tmpdir(), "trestle-profile-"));
-const relay = await startBenchRelay({ persist: storage, inspectorPort: INSPECTOR_PORT, direct: process.argv.includes("direct") });
+const relay = await startBenchRelay({
+  persist: storage,
+  inspectorPort: INSPECTOR_PORT,
+  direct: process.argv.includes("direct"),
+});
 try {
   const load = { transport, seats: 4, inFlight: 8 } as const;
   await appendRun(relay, `warm-${Date.now().toString(36)}`, { ...load, perSeat: 100 });
   const profiler = await Profiler.connect(INSPECTOR_PORT);
   await profiler.start();
-  const run = await appendRun(relay, `profile-${Date.now().toString(36)}`, { ...load, perSeat: transport === "ws" ? 1000 : 300 });
+  const run = await appendRun(relay, `profile-${Date.now().toString(36)}`, {
+    ...load,
+    perSeat: transport === "ws" ? 1000 : 300,
+  });
   const profile = await profiler.stop();
   profiler.close();
   mkdirSync(join(ROOT, "bench"), { recursive: true });
   writeFileSync(join(ROOT, "bench", "relay.cpuprofile"), JSON.stringify(profile));
   process.stdout.write(`${run.entries} appends over ${transport} while profiling\n`);
-  for (const hot of hotFunctions(profile, 40)) process.stdout.write(`${hot.share_pct.toFixed(1).padStart(5)}%  ${hot.function}  ${hot.where}\n`);
+  for (const hot of hotFunctions(profile, 40))
+    process.stdout.write(`${hot.share_pct.toFixed(1).padStart(5)}%  ${hot.function}  ${hot.where}\n`);
 } finally {
   await relay.dispose();
   rmSync(storage, { recursive: true, force: true });

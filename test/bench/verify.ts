@@ -25,11 +25,17 @@ try {
   writeFileSync(file, text);
   const times: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
-    const run = await runChild(process.execPath, [join(ROOT, "bin/trestle.mjs"), "verify", file, "--relay-key", relayKey], { ...process.env, TRESTLE_HOME: join(work, "home") });
+    const run = await runChild(
+      process.execPath,
+      [join(ROOT, "bin/trestle.mjs"), "verify", file, "--relay-key", relayKey],
+      { ...process.env, TRESTLE_HOME: join(work, "home") },
+    );
     if (run.status !== 0) throw new Error(`trestle verify exited ${run.status}: ${run.output}`);
     times.push(run.ms);
   }
-  process.stdout.write(`trestle verify of ${ENTRIES} entries (${file}, --relay-key ${relayKey}): median ${round(median(times), 0)} ms, runs ${times.map((t) => round(t, 0)).join(", ")}\n`);
+  process.stdout.write(
+    `trestle verify of ${ENTRIES} entries (${file}, --relay-key ${relayKey}): median ${round(median(times), 0)} ms, runs ${times.map((t) => round(t, 0)).join(", ")}\n`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -10,7 +10,13 @@ export function unitProjection(kind: "open" | "debate", tail: Projection["tail"]
   return {
     table: "t-unit",
     seat: "bot-tao",
-    prefix: { table: "t-unit", topic: "A stroller", rules: { topology, floor: { max_chars: 20 }, termination: { any: ["decision"] } }, seats: [], decisions: [] },
+    prefix: {
+      table: "t-unit",
+      topic: "A stroller",
+      rules: { topology, floor: { max_chars: 20 }, termination: { any: ["decision"] } },
+      seats: [],
+      decisions: [],
+    },
     prefix_sha256: "00".repeat(32),
     tail,
     cursor: tail.at(-1)?.seq ?? 0,

@@ -11,14 +11,29 @@
  */
 import { readKeyFile, openTable, seatKeyPath } from "../../src/client/node.js";
 import { randomNonce } from "../../src/client/random.js";
-import { AllowanceStore, GuardedSeat, marketBidMessage, reserveAllowance, thisProcess, type AllowanceOwner } from "../../src/owner/index.js";
+import {
+  AllowanceStore,
+  GuardedSeat,
+  marketBidMessage,
+  reserveAllowance,
+  thisProcess,
+  type AllowanceOwner,
+} from "../../src/owner/index.js";
 import { refuser } from "../../src/owner/guard-refusal.js";
 import { canonicalSha256, parseOrThrow, SubmissionSchema, TrestleError } from "../../src/protocol/index.js";
 
 /** A job in a room: accept an offer (or reserve the accept and die). */
 type RoomJob = { mode: "accept" | "crash"; relay: string; home: string; room: string; seat: string; offer: string };
 /** A job at a market: commit a sealed bid of `amount` on the listing at `listing`. */
-type BidJob = { mode: "bid"; relay: string; home: string; market: string; seat: string; listing: string; amount: number };
+type BidJob = {
+  mode: "bid";
+  relay: string;
+  home: string;
+  market: string;
+  seat: string;
+  listing: string;
+  amount: number;
+};
 /** A job on the allowance store alone. */
 type StoreJob = { mode: "append" | "die-locked"; home: string; store: AllowanceOwner; count: number };
 /** What the test asks of this process. */
@@ -46,13 +61,28 @@ if (onStore(job)) {
     });
   }
   for (let i = 0; i < job.count; i++) {
-    const commitment = { room: job.store.market, seat: "ana-bot", kind: "offer", nonce: randomNonce(), message_sha256: "0".repeat(64), side: "seller" as const, amount: 0, state: "open" as const, process: thisProcess(), at: Date.now() };
+    const commitment = {
+      room: job.store.market,
+      seat: "ana-bot",
+      kind: "offer",
+      nonce: randomNonce(),
+      message_sha256: "0".repeat(64),
+      side: "seller" as const,
+      amount: 0,
+      state: "open" as const,
+      process: thisProcess(),
+      at: Date.now(),
+    };
     await store.update((list) => ({ commitments: [...list, commitment], result: null }));
   }
   done({ ok: true, seq: 0 });
 } else {
   const key = await readKeyFile(seatKeyPath(job.home, job.seat), "seat");
-  const client = await openTable({ relay: job.relay, table: job.mode === "bid" ? job.market : job.room, home: job.home });
+  const client = await openTable({
+    relay: job.relay,
+    table: job.mode === "bid" ? job.market : job.room,
+    home: job.home,
+  });
   const guard = new GuardedSeat({ client, seat: job.seat, signer: key.signer, home: job.home });
   await go();
   if (job.mode === "bid") {
@@ -61,10 +91,28 @@ if (onStore(job)) {
     const transcript = await guard.transcript();
     const mandate = await guard.mandate(transcript);
     if (!mandate.ok) throw new Error(mandate.message);
-    const accept = parseOrThrow(SubmissionSchema, { kind: "accept", offer: job.offer, table: job.room, seat: job.seat, nonce: randomNonce() }, "accept");
+    const accept = parseOrThrow(
+      SubmissionSchema,
+      { kind: "accept", offer: job.offer, table: job.room, seat: job.seat, nonce: randomNonce() },
+      "accept",
+    );
     const hash = canonicalSha256(accept);
-    const at = { home: job.home, seat: job.seat, table: job.room, journal: guard.journal, transcript, clock: () => Date.now() };
-    await reserveAllowance(mandate.mandate, accept, accept, hash, at, refuser(guard.journal, accept.kind, () => hash));
+    const at = {
+      home: job.home,
+      seat: job.seat,
+      table: job.room,
+      journal: guard.journal,
+      transcript,
+      clock: () => Date.now(),
+    };
+    await reserveAllowance(
+      mandate.mandate,
+      accept,
+      accept,
+      hash,
+      at,
+      refuser(guard.journal, accept.kind, () => hash),
+    );
     // Reserved and never signed: it waits here until the test kills it, as a crash would.
     process.stdout.write("reserved\n");
     setInterval(() => undefined, 60_000);

@@ -15,7 +15,10 @@ export const COMMIT_MS = 600_000;
 export const REVEAL_MS = 600_000;
 
 /** Opens an auction (ben-bot buys, sara-bot sells, TWD, k = 1/2 unless overridden) written by `by`; returns its leaf. */
-export async function openAuction(r: RoomLedger, options: { k?: AuctionK; buyer?: string; seller?: string; by?: string } = {}): Promise<string> {
+export async function openAuction(
+  r: RoomLedger,
+  options: { k?: AuctionK; buyer?: string; seller?: string; by?: string } = {},
+): Promise<string> {
   const [entry] = await r.write(options.by ?? "sara-bot", {
     kind: "mechanism",
     op: "open",
@@ -40,6 +43,12 @@ export function commit(r: RoomLedger, seat: string, auction: string, side: Aucti
 }
 
 /** `seat` reveals `bid` with its salt (or `salt`); returns the appended entries (the settlement too, when it decides the auction). */
-export function reveal(r: RoomLedger, seat: string, auction: string, bid: number, salt = saltOf(seat)): Promise<Entry[]> {
+export function reveal(
+  r: RoomLedger,
+  seat: string,
+  auction: string,
+  bid: number,
+  salt = saltOf(seat),
+): Promise<Entry[]> {
   return r.write(seat, { kind: "mechanism", op: "reveal", auction, bid, salt });
 }

@@ -9,7 +9,10 @@ import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { z } from "zod";
 
-const AXE_SOURCE = readFileSync(fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url)), "utf8");
+const AXE_SOURCE = readFileSync(
+  fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url)),
+  "utf8",
+);
 
 /** The sizes every page is checked at: a phone's (390x844) and a desktop's. */
 export const VIEWPORTS = [
@@ -31,17 +34,26 @@ const ViolationsSchema = z.array(
 export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, so the pages' Content-Security-Policy (no inline script) stays on.
   if ((await page.evaluate("typeof axe")) === "undefined") await page.evaluate(AXE_SOURCE);
-  const raw: unknown = await page.evaluate("axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)");
+  const raw: unknown = await page.evaluate(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations)",
+  );
   return ViolationsSchema.parse(raw)
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(", ")}`);
 }
 
 /** Checks `page` at each of VIEWPORTS in turn (after `settle`, which waits for what the page shows at that size): no serious or critical violation. */
-export async function expectAccessible(page: Page, label: string, settle: () => Promise<unknown> = async () => undefined): Promise<void> {
+export async function expectAccessible(
+  page: Page,
+  label: string,
+  settle: () => Promise<unknown> = async () => undefined,
+): Promise<void> {
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     await settle();
-    expect(await seriousViolations(page), `axe-core: serious or critical violations on ${label} at ${viewport.name} size`).toEqual([]);
+    expect(
+      await seriousViolations(page),
+      `axe-core: serious or critical violations on ${label} at ${viewport.name} size`,
+    ).toEqual([]);
   }
 }

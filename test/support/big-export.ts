@@ -4,7 +4,16 @@
  * every key a deterministic WebCrypto one so thousands of entries are signed in seconds. For the
  * verify bench (test/bench/verify.ts) and the tests of the parallel verifier.
  */
-import { ed25519, exportText, LIMITS, sha256, utf8, type Entry, type Signer, type TableConfig } from "../../src/protocol/index.js";
+import {
+  ed25519,
+  exportText,
+  LIMITS,
+  sha256,
+  utf8,
+  type Entry,
+  type Signer,
+  type TableConfig,
+} from "../../src/protocol/index.js";
 import { MemoryLedger } from "./table-fixture.js";
 
 /** The grown ledger, its relay key and its export (with one head, over the last entry). */
@@ -37,5 +46,10 @@ export async function bigLedger(entries: number): Promise<BigLedger> {
     const [seat, signer] = ledger.entries.length % 2 === 0 ? (["s0", s0] as const) : (["s1", s1] as const);
     await ledger.submit(signer, { seat, kind: "say", body });
   }
-  return { ledger, relay, entries: ledger.entries, text: exportText({ table: config.id, relay: relay.publicKeyText }, ledger.entries, [await ledger.head()]) };
+  return {
+    ledger,
+    relay,
+    entries: ledger.entries,
+    text: exportText({ table: config.id, relay: relay.publicKeyText }, ledger.entries, [await ledger.head()]),
+  };
 }

@@ -23,7 +23,9 @@ export async function script(s: Script): Promise<void> {
 
 /** Requests the fake recorded whose "path body" contains `match`. */
 export async function requests(match: string): Promise<RecordedRequest[]> {
-  return (await (await fetch(`${fakeBase()}/__control/requests?match=${encodeURIComponent(match)}`)).json()) as RecordedRequest[];
+  return (await (
+    await fetch(`${fakeBase()}/__control/requests?match=${encodeURIComponent(match)}`)
+  ).json()) as RecordedRequest[];
 }
 
 /** Resolves once the fake has seen `count` requests whose "path body" contains `match`. */
@@ -57,17 +59,31 @@ export interface HookReply {
 }
 
 async function post(path: string, body: string, headers: Record<string, string>): Promise<HookReply> {
-  const res = await SELF.fetch(`https://relay.test${path}`, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+  const res = await SELF.fetch(`https://relay.test${path}`, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", ...headers },
+  });
   return { status: res.status, body: await res.json() };
 }
 
 let updateId = 1_000_000;
 
 /** A Telegram text message from user `from` in their private chat (or `chat`). */
-export function telegramText(from: number, text: string, opts: { chat?: { id: number; type: string }; lang?: string; updateId?: number } = {}) {
+export function telegramText(
+  from: number,
+  text: string,
+  opts: { chat?: { id: number; type: string }; lang?: string; updateId?: number } = {},
+) {
   return {
     update_id: opts.updateId ?? updateId++,
-    message: { message_id: 1, date: 1, from: { id: from, is_bot: false, first_name: "Tao", language_code: opts.lang ?? "en" }, chat: opts.chat ?? { id: from, type: "private" }, text },
+    message: {
+      message_id: 1,
+      date: 1,
+      from: { id: from, is_bot: false, first_name: "Tao", language_code: opts.lang ?? "en" },
+      chat: opts.chat ?? { id: from, type: "private" },
+      text,
+    },
   };
 }
 
@@ -75,13 +91,26 @@ export function telegramText(from: number, text: string, opts: { chat?: { id: nu
 export function telegramTap(from: number, data: string, opts: { updateId?: number } = {}) {
   return {
     update_id: opts.updateId ?? updateId++,
-    callback_query: { id: `cb-${from}-${updateId}`, from: { id: from, is_bot: false, first_name: "Tao", language_code: "en" }, message: { message_id: 2, chat: { id: from, type: "private" } }, data, chat_instance: "x" },
+    callback_query: {
+      id: `cb-${from}-${updateId}`,
+      from: { id: from, is_bot: false, first_name: "Tao", language_code: "en" },
+      message: { message_id: 2, chat: { id: from, type: "private" } },
+      data,
+      chat_instance: "x",
+    },
   };
 }
 
 /** POSTs an update to /hooks/telegram with the secret token (or `secret`, or none with null). */
-export function postTelegram(update: unknown, secret: string | null = CHAT_TEST.TELEGRAM_WEBHOOK_SECRET): Promise<HookReply> {
-  return post("/hooks/telegram", JSON.stringify(update), secret === null ? {} : { "x-telegram-bot-api-secret-token": secret });
+export function postTelegram(
+  update: unknown,
+  secret: string | null = CHAT_TEST.TELEGRAM_WEBHOOK_SECRET,
+): Promise<HookReply> {
+  return post(
+    "/hooks/telegram",
+    JSON.stringify(update),
+    secret === null ? {} : { "x-telegram-bot-api-secret-token": secret },
+  );
 }
 
 /** base64(HMAC-SHA256(secret, body)), as LINE signs. */
@@ -109,7 +138,15 @@ export function lineText(userId: string, text: string, opts: { source?: Record<s
 
 /** A LINE postback event from `userId`. */
 export function linePostback(userId: string, data: string) {
-  return { type: "postback", webhookEventId: `01LINEEVENT${lineEvent++}`, timestamp: 1, replyToken: `reply-${userId}-${lineEvent}`, source: { type: "user", userId }, mode: "active", postback: { data } };
+  return {
+    type: "postback",
+    webhookEventId: `01LINEEVENT${lineEvent++}`,
+    timestamp: 1,
+    replyToken: `reply-${userId}-${lineEvent}`,
+    source: { type: "user", userId },
+    mode: "active",
+    postback: { data },
+  };
 }
 
 /** POSTs LINE events, signed (or with `signature`). */
@@ -121,7 +158,13 @@ export async function postLine(events: unknown[], signature?: string): Promise<H
 let interaction = 900_000_000;
 
 /** A Discord slash command by `user` in channel `channel`. */
-export function discordCommand(user: string, channel: string, name: string, value?: string, opts: { application?: string; locale?: string } = {}) {
+export function discordCommand(
+  user: string,
+  channel: string,
+  name: string,
+  value?: string,
+  opts: { application?: string; locale?: string } = {},
+) {
   return {
     id: String(interaction++),
     application_id: opts.application ?? CHAT_TEST.DISCORD_APPLICATION_ID,
@@ -137,11 +180,23 @@ export function discordCommand(user: string, channel: string, name: string, valu
 
 /** A Discord button press by `user`. */
 export function discordButton(user: string, channel: string, customId: string) {
-  return { id: String(interaction++), application_id: CHAT_TEST.DISCORD_APPLICATION_ID, type: 3, token: "tok", version: 1, channel_id: channel, user: { id: user }, data: { custom_id: customId, component_type: 2 } };
+  return {
+    id: String(interaction++),
+    application_id: CHAT_TEST.DISCORD_APPLICATION_ID,
+    type: 3,
+    token: "tok",
+    version: 1,
+    channel_id: channel,
+    user: { id: user },
+    data: { custom_id: customId, component_type: 2 },
+  };
 }
 
 /** POSTs an interaction signed by the application key over timestamp + body (or as `opts` says). */
-export async function postDiscord(body: unknown, opts: { timestamp?: number; signer?: Signer; signature?: string } = {}): Promise<HookReply> {
+export async function postDiscord(
+  body: unknown,
+  opts: { timestamp?: number; signer?: Signer; signature?: string } = {},
+): Promise<HookReply> {
   const text = JSON.stringify(body);
   const timestamp = String(opts.timestamp ?? Math.floor(Date.now() / 1000));
   const signer = opts.signer ?? (await discordAppKey());
@@ -152,7 +207,10 @@ export async function postDiscord(body: unknown, opts: { timestamp?: number; sig
 /** An owner client on the test relay. */
 export function ownerClient(signer: Signer, label = "owner"): OwnerClient {
   let n = 0;
-  return new OwnerClient("https://relay.test", signer, { fetch: (url, init) => SELF.fetch(url, init), nonce: () => nonceOf(`${label}:${signer.publicKeyText}:${Math.random()}:${n++}`) });
+  return new OwnerClient("https://relay.test", signer, {
+    fetch: (url, init) => SELF.fetch(url, init),
+    nonce: () => nonceOf(`${label}:${signer.publicKeyText}:${Math.random()}:${n++}`),
+  });
 }
 
 /** The OwnerDO stub of a key. */
@@ -171,7 +229,13 @@ export function runAlarm(key: string): Promise<boolean> {
 }
 
 /** Binds a chat account of `platform` to `owner` through the real code flow; returns the bot's reply. */
-export async function bindVia(platform: ChatPlatform, owner: Signer, account: string, chat = account, lang: Lang = "en"): Promise<string> {
+export async function bindVia(
+  platform: ChatPlatform,
+  owner: Signer,
+  account: string,
+  chat = account,
+  lang: Lang = "en",
+): Promise<string> {
   const { code } = await ownerClient(owner).bindCode(platform, lang);
   if (platform === "telegram") return (await postTelegram(telegramText(Number(account), `/start ${code}`))).body.text;
   if (platform === "discord") return (await postDiscord(discordCommand(account, chat, "bind", code))).body.data.content;
@@ -182,7 +246,12 @@ export async function bindVia(platform: ChatPlatform, owner: Signer, account: st
 
 /** The newest message body the fake saw for `chat` on `platform` that carries buttons. */
 export async function lastWithButtons(platform: ChatPlatform, chat: string): Promise<Record<string, unknown>> {
-  const match = platform === "telegram" ? `"chat_id":"${chat}"` : platform === "line" ? `"to":"${chat}"` : `/discord/channels/${chat}/messages`;
+  const match =
+    platform === "telegram"
+      ? `"chat_id":"${chat}"`
+      : platform === "line"
+        ? `"to":"${chat}"`
+        : `/discord/channels/${chat}/messages`;
   const sent = (await requests(match)).filter((r) => buttons(platform, r.body as Record<string, unknown>).length > 0);
   return sent.at(-1)!.body as Record<string, unknown>;
 }
@@ -196,7 +265,12 @@ export async function buttonData(platform: ChatPlatform, chat: string, verb: "ap
 let tapId = 1;
 
 /** Taps the button carrying `data` from `account` on `platform` (`chat` for Discord), signed as the platform signs; returns the reply text. */
-export async function tapVia(platform: ChatPlatform, account: string, data: string, chat = account): Promise<{ status: number; text: string }> {
+export async function tapVia(
+  platform: ChatPlatform,
+  account: string,
+  data: string,
+  chat = account,
+): Promise<{ status: number; text: string }> {
   if (platform === "telegram") {
     const reply = await postTelegram(telegramTap(Number(account), data));
     return { status: reply.status, text: String(reply.body.text ?? "") };

@@ -9,7 +9,16 @@ import { groupAudience, signGroupCode, type ChatPlatform, type Lang, type Signer
 import type { TableDO } from "../../durable-objects/table/table.js";
 import type { DrainReport } from "../../durable-objects/owner/outbox.js";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
-import { discordCommand, drain, postDiscord, postLine, postTelegram, lineText, requests, telegramText } from "./chat-driver.js";
+import {
+  discordCommand,
+  drain,
+  postDiscord,
+  postLine,
+  postTelegram,
+  lineText,
+  requests,
+  telegramText,
+} from "./chat-driver.js";
 import { CHAT_TEST } from "./chat-env.js";
 import type { RelayHttp, Reply } from "./relay-http.js";
 import { nonceOf } from "./table-fixture.js";
@@ -17,8 +26,20 @@ import { nonceOf } from "./table-fixture.js";
 let n = 0;
 
 /** POST /tables/:market/group-codes, signed by `creator` (its answer, a code or a refusal). */
-export async function askGroupCode(relay: RelayHttp, market: string, creator: Signer, platform: ChatPlatform, lang: Lang = "en"): Promise<Reply> {
-  const request = await signGroupCode(creator, { table: market, platform, lang, nonce: nonceOf(`group-code:${market}:${n++}:${Math.random()}`), ts: Date.now() });
+export async function askGroupCode(
+  relay: RelayHttp,
+  market: string,
+  creator: Signer,
+  platform: ChatPlatform,
+  lang: Lang = "en",
+): Promise<Reply> {
+  const request = await signGroupCode(creator, {
+    table: market,
+    platform,
+    lang,
+    nonce: nonceOf(`group-code:${market}:${n++}:${Math.random()}`),
+    ts: Date.now(),
+  });
   return relay.request("POST", `/tables/${market}/group-codes`, request);
 }
 
@@ -42,13 +63,23 @@ export async function sayInGroup(group: TestGroup, account: string, text: string
   const [command, ...rest] = text.split(" ");
   const arg = rest.join(" ");
   if (group.platform === "telegram") {
-    const reply = await postTelegram(telegramText(Number(account), `${command}@${BOT}${arg === "" ? "" : ` ${arg}`}`, { chat: { id: Number(group.id), type: "supergroup" } }));
+    const reply = await postTelegram(
+      telegramText(Number(account), `${command}@${BOT}${arg === "" ? "" : ` ${arg}`}`, {
+        chat: { id: Number(group.id), type: "supergroup" },
+      }),
+    );
     if (reply.status !== 200) throw new Error(`telegram hook answered ${reply.status}`);
-    return reply.body.method === "sendMessage" ? (expectPrivate(reply.body.chat_id, account), String(reply.body.text)) : null;
+    return reply.body.method === "sendMessage"
+      ? (expectPrivate(reply.body.chat_id, account), String(reply.body.text))
+      : null;
   }
   if (group.platform === "discord") {
     const base = discordCommand(account, group.id, command!.slice(1));
-    const interaction = { ...base, guild_id: "777000111", data: { ...base.data, ...(arg === "" ? {} : { options: discordOptions(command!, arg) }) } };
+    const interaction = {
+      ...base,
+      guild_id: "777000111",
+      data: { ...base.data, ...(arg === "" ? {} : { options: discordOptions(command!, arg) }) },
+    };
     const reply = await postDiscord(interaction);
     if (reply.status !== 200) throw new Error(`discord hook answered ${reply.status}`);
     // Every interaction reply is ephemeral (flags 64): the sender alone sees it; "…" is the hook's answer when the relay said nothing.
@@ -58,7 +89,9 @@ export async function sayInGroup(group: TestGroup, account: string, text: string
     return content === "…" ? null : content.replace(/\\(.)/g, "$1");
   }
   const pushes = (await requests(`"to":"${account}"`)).length;
-  const reply = await postLine([lineText(account, text, { source: { type: "group", groupId: group.id, userId: account } })]);
+  const reply = await postLine([
+    lineText(account, text, { source: { type: "group", groupId: group.id, userId: account } }),
+  ]);
   if (reply.status !== 200) throw new Error(`line hook answered ${reply.status}`);
   const pushed = (await requests(`"to":"${account}"`)).slice(pushes);
   return pushed.length === 0 ? null : bodyText(pushed.at(-1)!.body as Record<string, unknown>);
@@ -74,7 +107,10 @@ function discordOptions(command: string, arg: string): { name: string; type: num
   if (command === "/sell" || command === "/want") {
     const words = arg.split(" ");
     const category = words.filter((w) => w.startsWith("#")).map((w) => w.slice(1));
-    return [option("item", words.filter((w) => !w.startsWith("#")).join(" ")), ...category.map((c) => option("category", c))];
+    return [
+      option("item", words.filter((w) => !w.startsWith("#")).join(" ")),
+      ...category.map((c) => option("category", c)),
+    ];
   }
   return [option(command === "/bind" ? "code" : "listing", arg)];
 }
@@ -85,7 +121,12 @@ function expectPrivate(to: unknown, account: string): void {
 
 /** What the fake saw posted to `group` itself (never a reply to one member), as each platform's body. */
 export async function postedToGroup(group: TestGroup): Promise<Record<string, unknown>[]> {
-  const match = group.platform === "telegram" ? `"chat_id":"${group.id}"` : group.platform === "line" ? `"to":"${group.id}"` : `/discord/channels/${group.id}/messages`;
+  const match =
+    group.platform === "telegram"
+      ? `"chat_id":"${group.id}"`
+      : group.platform === "line"
+        ? `"to":"${group.id}"`
+        : `/discord/channels/${group.id}/messages`;
   return (await requests(match)).map((r) => r.body as Record<string, unknown>);
 }
 

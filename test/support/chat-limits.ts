@@ -70,7 +70,10 @@ export function limitViolations(platform: ChatPlatform, body: Json): string[] {
     const markup = body.reply_markup as Json | undefined;
     if (markup !== undefined) {
       const kinds = ["inline_keyboard", "force_reply"].filter((k) => k in markup);
-      check(kinds.length === 1 && (markup.force_reply === undefined || markup.force_reply === true), `reply_markup ${JSON.stringify(Object.keys(markup))}`);
+      check(
+        kinds.length === 1 && (markup.force_reply === undefined || markup.force_reply === true),
+        `reply_markup ${JSON.stringify(Object.keys(markup))}`,
+      );
     }
     for (const button of (body.reply_markup?.inline_keyboard ?? []).flat() as Json[]) {
       const bytes = new TextEncoder().encode(String(button.callback_data ?? "")).length;
@@ -82,7 +85,8 @@ export function limitViolations(platform: ChatPlatform, body: Json): string[] {
     const messages = (body.messages ?? []) as Json[];
     check(messages.length >= 1 && messages.length <= 5, `${messages.length} messages in one push`);
     for (const m of messages) {
-      if (m.type === "text") check(textChars("line", String(m.text)) <= 5000, `text of ${textChars("line", String(m.text))} characters`);
+      if (m.type === "text")
+        check(textChars("line", String(m.text)) <= 5000, `text of ${textChars("line", String(m.text))} characters`);
       const items = (m.quickReply?.items ?? []) as Json[];
       check(items.length <= 13, `quick reply of ${items.length} items`);
       for (const item of items) {
@@ -90,7 +94,10 @@ export function limitViolations(platform: ChatPlatform, body: Json): string[] {
         check(item.type === "action" && a.type === "postback", `quick reply item ${item.type}/${a?.type}`);
         check(clusters(String(a.label)) <= 20, `quick reply label of ${clusters(String(a.label))} characters`);
         check(String(a.data).length <= 300, `postback data of ${String(a.data).length} characters`);
-        check(a.displayText === undefined || String(a.displayText).length <= 300, `displayText of ${String(a.displayText).length} characters`);
+        check(
+          a.displayText === undefined || String(a.displayText).length <= 300,
+          `displayText of ${String(a.displayText).length} characters`,
+        );
       }
       if (m.type !== "template") continue;
       check(String(m.altText).length <= 400, `altText of ${String(m.altText).length} characters`);
@@ -115,9 +122,16 @@ export function limitViolations(platform: ChatPlatform, body: Json): string[] {
   check(content <= 2000, `content of ${content} characters`);
   const embeds = (body.embeds ?? []) as Json[];
   check(embeds.length <= 10, `${embeds.length} embeds`);
-  const embedChars = embeds.reduce((n, e) => n + codePoints(String(e.title ?? "")) + codePoints(String(e.description ?? "")), 0);
+  const embedChars = embeds.reduce(
+    (n, e) => n + codePoints(String(e.title ?? "")) + codePoints(String(e.description ?? "")),
+    0,
+  );
   check(embedChars <= 6000, `embeds of ${embedChars} characters`);
-  for (const e of embeds) check(codePoints(String(e.title ?? "")) <= 256 && codePoints(String(e.description ?? "")) <= 4096, "an embed's title or description too long");
+  for (const e of embeds)
+    check(
+      codePoints(String(e.title ?? "")) <= 256 && codePoints(String(e.description ?? "")) <= 4096,
+      "an embed's title or description too long",
+    );
   const rows = (body.components ?? []) as Json[];
   check(rows.length <= 5, `${rows.length} action rows`);
   for (const row of rows) {
@@ -125,7 +139,10 @@ export function limitViolations(platform: ChatPlatform, body: Json): string[] {
     check(buttons.length <= 5, `${buttons.length} buttons in a row`);
     for (const b of buttons) {
       check(codePoints(String(b.label ?? "")) <= 80, `label of ${codePoints(String(b.label ?? ""))} characters`);
-      check(codePoints(String(b.custom_id ?? "")) <= 100, `custom_id of ${codePoints(String(b.custom_id ?? ""))} characters`);
+      check(
+        codePoints(String(b.custom_id ?? "")) <= 100,
+        `custom_id of ${codePoints(String(b.custom_id ?? ""))} characters`,
+      );
     }
   }
   return out;
@@ -135,22 +152,32 @@ export function limitViolations(platform: ChatPlatform, body: Json): string[] {
 export function visibleText(platform: ChatPlatform, body: Json): string {
   if (platform === "telegram") return telegramVisible(String(body.text));
   if (platform === "line") return String((body.messages as Json[])[0]!.text);
-  return String(body.content).replace(/^\*\*(.*?)\*\*\n/, "$1\n").replace(/\\(.)/g, "$1");
+  return String(body.content)
+    .replace(/^\*\*(.*?)\*\*\n/, "$1\n")
+    .replace(/\\(.)/g, "$1");
 }
 
 /** The data of the buttons a message carries, in order (callback_data, postback data of template actions and quick replies, custom_id). */
 export function buttonData(platform: ChatPlatform, body: Json): string[] {
-  if (platform === "telegram") return ((body.reply_markup?.inline_keyboard ?? []).flat() as Json[]).map((b) => String(b.callback_data));
+  if (platform === "telegram")
+    return ((body.reply_markup?.inline_keyboard ?? []).flat() as Json[]).map((b) => String(b.callback_data));
   if (platform === "line") {
-    const actions = ((body.messages ?? []) as Json[]).flatMap((m) => [...((m.template?.actions ?? []) as Json[]), ...((m.quickReply?.items ?? []) as Json[]).map((i) => i.action as Json)]);
+    const actions = ((body.messages ?? []) as Json[]).flatMap((m) => [
+      ...((m.template?.actions ?? []) as Json[]),
+      ...((m.quickReply?.items ?? []) as Json[]).map((i) => i.action as Json),
+    ]);
     return actions.map((a) => String(a.data));
   }
-  return ((body.components ?? []) as Json[]).flatMap((row) => (row.components ?? []) as Json[]).map((b) => String(b.custom_id));
+  return ((body.components ?? []) as Json[])
+    .flatMap((row) => (row.components ?? []) as Json[])
+    .map((b) => String(b.custom_id));
 }
 
 /** The verbs of the buttons a message carries, in order ("approve", "reject"). */
 export function buttonVerbs(platform: ChatPlatform, body: Json): string[] {
-  return buttonData(platform, body).map((d) => (d.startsWith("t1.a.") ? "approve" : d.startsWith("t1.r.") ? "reject" : d));
+  return buttonData(platform, body).map((d) =>
+    d.startsWith("t1.a.") ? "approve" : d.startsWith("t1.r.") ? "reject" : d,
+  );
 }
 
 /** Telegram HTML as the Bot API parses it: tags removed, the named entities it supports and numeric ones decoded, in one pass. */

@@ -7,7 +7,14 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { canonicalSha256, type ChatPlatform, type Effect, type Lang, type Signer, type TableConfig } from "../../src/protocol/index.js";
+import {
+  canonicalSha256,
+  type ChatPlatform,
+  type Effect,
+  type Lang,
+  type Signer,
+  type TableConfig,
+} from "../../src/protocol/index.js";
 import { bindVia, drain } from "./chat-driver.js";
 import { RelayHttp } from "./relay-http.js";
 import { keyOf } from "./table-fixture.js";
@@ -17,10 +24,16 @@ export const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 /** The table's signed head. */
 export const head = async (table: string) => (await relay.request("GET", `/tables/${table}/head`)).body;
 /** Resolves once the table's owner notifications reached the owners' objects. */
-export const settle = (table: string) => runInDurableObject(env.TABLES.get(env.TABLES.idFromName(table)), (t: TableDO) => t.table.noticesSettled());
+export const settle = (table: string) =>
+  runInDurableObject(env.TABLES.get(env.TABLES.idFromName(table)), (t: TableDO) => t.table.noticesSettled());
 
 /** An effect jenny's default rules cover, one they do not, and one of tao's. */
-export const CARD: Effect = { owner: "jenny", resource: "taskboard", action: "create_card", args: { title: "ship #459" } };
+export const CARD: Effect = {
+  owner: "jenny",
+  resource: "taskboard",
+  action: "create_card",
+  args: { title: "ship #459" },
+};
 export const DELETE: Effect = { owner: "jenny", resource: "taskboard", action: "delete_card", args: { id: 7 } };
 export const MERGE: Effect = { owner: "tao", resource: "github:tao/app", action: "merge", args: { pr: 459 } };
 
@@ -36,14 +49,24 @@ export interface RoomOptions {
 
 /** An open room created by ops: x (tao) and y (jenny) seated; jenny's rules as `options` say. */
 export async function room(id: string, options: RoomOptions = {}) {
-  const k = { tao: await keyOf(`owner:${id}:tao`), jenny: await keyOf(`owner:${id}:jenny`), ops: await keyOf(`owner:${id}:ops`), x: await keyOf(`seat:${id}:x`), y: await keyOf(`seat:${id}:y`) };
+  const k = {
+    tao: await keyOf(`owner:${id}:tao`),
+    jenny: await keyOf(`owner:${id}:jenny`),
+    ops: await keyOf(`owner:${id}:ops`),
+    x: await keyOf(`seat:${id}:x`),
+    y: await keyOf(`seat:${id}:y`),
+  };
   const rules = options.rules === undefined ? [{ resource: "taskboard", action: "create_*" }] : options.rules;
   const config: TableConfig = {
     id,
     topic: "Who updates the taskboard?",
     owners: {
       tao: { public_key: k.tao.publicKeyText, approvals: "async" },
-      jenny: { public_key: k.jenny.publicKeyText, ...(rules ? { chat_approve: rules } : {}), ...(options.approvals ? { approvals: options.approvals } : {}) },
+      jenny: {
+        public_key: k.jenny.publicKeyText,
+        ...(rules ? { chat_approve: rules } : {}),
+        ...(options.approvals ? { approvals: options.approvals } : {}),
+      },
       ops: { public_key: k.ops.publicKeyText },
     },
     seats: { x: { owner: "tao" }, y: { owner: "jenny" } },
@@ -52,7 +75,7 @@ export async function room(id: string, options: RoomOptions = {}) {
   };
   expect((await relay.create(k.ops, "ops", config)).status).toBe(201);
   expect((await relay.join(id, k.tao, "tao", "x", k.x)).status).toBe(201);
-  const endorse = options.endorsed ?? true ? { configSha256: canonicalSha256(config) } : {};
+  const endorse = (options.endorsed ?? true) ? { configSha256: canonicalSha256(config) } : {};
   expect((await relay.join(id, k.jenny, "jenny", "y", k.y, endorse)).status).toBe(201);
   await settle(id);
   return k;
@@ -62,7 +85,13 @@ export async function room(id: string, options: RoomOptions = {}) {
 export type Room = Awaited<ReturnType<typeof room>>;
 
 /** Binds `account` on `platform` to `owner` and delivers the channel's first message, so it is proven. */
-export async function bound(platform: ChatPlatform, owner: Signer, account: string, chat = account, lang: Lang = "en"): Promise<void> {
+export async function bound(
+  platform: ChatPlatform,
+  owner: Signer,
+  account: string,
+  chat = account,
+  lang: Lang = "en",
+): Promise<void> {
   await bindVia(platform, owner, account, chat, lang);
   await drain(owner.publicKeyText);
 }
@@ -78,12 +107,18 @@ export async function proposed(id: string, k: Room, effects: Effect[] = [CARD]):
 
 /** The table's entries as owner ops reads them. */
 export async function entries(id: string, k: Room) {
-  return (await relay.read(id, `/tables/${id}/entries`, k.ops, { owner: "ops" })).body.items as Record<string, unknown>[];
+  return (await relay.read(id, `/tables/${id}/entries`, k.ops, { owner: "ops" })).body.items as Record<
+    string,
+    unknown
+  >[];
 }
 
 /** Task `task`'s state as jenny reads it. */
 export async function taskState(id: string, k: Room, task: string): Promise<string> {
-  const tasks = (await relay.read(id, `/tables/${id}/tasks`, k.jenny, { owner: "jenny" })).body.items as { id: string; state: string }[];
+  const tasks = (await relay.read(id, `/tables/${id}/tasks`, k.jenny, { owner: "jenny" })).body.items as {
+    id: string;
+    state: string;
+  }[];
   return tasks.find((t) => t.id === task)!.state;
 }
 

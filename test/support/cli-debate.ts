@@ -12,9 +12,16 @@ import { uniqueTable } from "./client-table.js";
 type Cli = ReturnType<typeof cli>;
 
 /** Creates the debate (`rounds` rounds, an optional floor) as ops and seats all three bots; returns its id. */
-export async function cliDebate(t: Cli, home: string, name: string, rounds: number, floor?: { max_chars: number }): Promise<string> {
+export async function cliDebate(
+  t: Cli,
+  home: string,
+  name: string,
+  rounds: number,
+  floor?: { max_chars: number },
+): Promise<string> {
   const table = uniqueTable(name);
-  const key = (owner: string) => JSON.parse(readFileSync(join(home, "owners", `${owner}.json`), "utf8")).public_key as string;
+  const key = (owner: string) =>
+    JSON.parse(readFileSync(join(home, "owners", `${owner}.json`), "utf8")).public_key as string;
   const config = {
     id: table,
     topic: "Should #459 ship before #461?",
@@ -26,7 +33,11 @@ export async function cliDebate(t: Cli, home: string, name: string, rounds: numb
   };
   writeFileSync(join(home, `${table}.json`), JSON.stringify(config));
   expect((await t.run(["create", join(home, `${table}.json`), "--owner", "ops"])).code).toBe(0);
-  for (const [owner, seat] of [["tao", "bot-tao"], ["jenny", "bot-jenny"], ["ops", "judge"]]) {
+  for (const [owner, seat] of [
+    ["tao", "bot-tao"],
+    ["jenny", "bot-jenny"],
+    ["ops", "judge"],
+  ]) {
     expect((await t.run(["join", "--table", table, "--seat", seat!, "--owner", owner!])).code).toBe(0);
   }
   return table;

@@ -24,7 +24,11 @@ const BIN = fileURLToPath(new URL("../../bin/trestle.mjs", import.meta.url));
  */
 function processOnly(args: readonly string[]): boolean {
   const [command] = args;
-  return command === "mcp" || command === "import" || (command === "verify" && !args.includes("--task") && !args.includes("--proof"));
+  return (
+    command === "mcp" ||
+    command === "import" ||
+    (command === "verify" && !args.includes("--task") && !args.includes("--proof"))
+  );
 }
 
 /** What one run printed and returned. */
@@ -60,11 +64,18 @@ export function spawnedCli(home: string, relay: string) {
 }
 
 function bound(home: string, relay: string, spawned: boolean) {
-  const env = (options: RunOptions): Record<string, string> => ({ PATH: process.env.PATH ?? "", TRESTLE_HOME: home, TRESTLE_RELAY: relay, ...options.env });
-  const start = (args: readonly string[], options: RunOptions = {}): CliProcess => startProcess(args, env(options), options.input);
+  const env = (options: RunOptions): Record<string, string> => ({
+    PATH: process.env.PATH ?? "",
+    TRESTLE_HOME: home,
+    TRESTLE_RELAY: relay,
+    ...options.env,
+  });
+  const start = (args: readonly string[], options: RunOptions = {}): CliProcess =>
+    startProcess(args, env(options), options.input);
   const run = (args: readonly string[], options: RunOptions = {}): Promise<CliRun> => {
     const inProcess = !spawned && !processOnly(args);
-    if (options.clock && !inProcess) throw new Error(`trestle ${args.join(" ")} runs as a process, which reads its own clock`);
+    if (options.clock && !inProcess)
+      throw new Error(`trestle ${args.join(" ")} runs as a process, which reads its own clock`);
     return inProcess ? runInProcess(args, env(options), options.input, options.clock) : start(args, options).done;
   };
   /** Runs and parses stdout as JSON (with --json added). */
@@ -76,10 +87,21 @@ function bound(home: string, relay: string, spawned: boolean) {
 }
 
 /** Runs `main` with streams that collect what it prints, `env` as its whole environment, `input` as its stdin and `clock` (default the system's) as its clock. */
-async function runInProcess(args: readonly string[], env: Record<string, string>, input = "", clock: () => number = () => Date.now()): Promise<CliRun> {
+async function runInProcess(
+  args: readonly string[],
+  env: Record<string, string>,
+  input = "",
+  clock: () => number = () => Date.now(),
+): Promise<CliRun> {
   const out = { stdout: "", stderr: "" };
   const sink = (name: keyof typeof out): TextSink => ({ write: (text: string) => ((out[name] += text), true) });
-  const code = await main(args, { stdout: sink("stdout"), stderr: sink("stderr"), env, stdin: async () => input, clock });
+  const code = await main(args, {
+    stdout: sink("stdout"),
+    stderr: sink("stderr"),
+    env,
+    stdin: async () => input,
+    clock,
+  });
   return { code, ...out };
 }
 
@@ -107,13 +129,23 @@ function startProcess(args: readonly string[], env: Record<string, string>, inpu
     new Promise<RegExpExecArray>((resolve, reject) => {
       waiters.push({ pattern, resolve });
       settle();
-      void done.then((run) => reject(new Error(`the CLI exited (${run.code}) before printing ${pattern}:\n${run.stdout}${run.stderr}`)));
+      void done.then((run) =>
+        reject(new Error(`the CLI exited (${run.code}) before printing ${pattern}:\n${run.stdout}${run.stderr}`)),
+      );
     });
   return { child, printed, done };
 }
 
 /** Runs `args` with --json through `t`, expecting a refusal with `code` (exit 3, a hint) while `table`'s head stays where it was; returns the error envelope. */
-export async function refusedRun(t: Pick<ReturnType<typeof cli>, "json">, code: ErrorCode, args: readonly string[], table: { head(): Promise<{ seq: number }> }): Promise<Record<string, any>> {
-  const run = await refused(code, () => t.json(args), { exit: EXIT.REFUSED, unmoved: async () => (await table.head()).seq });
+export async function refusedRun(
+  t: Pick<ReturnType<typeof cli>, "json">,
+  code: ErrorCode,
+  args: readonly string[],
+  table: { head(): Promise<{ seq: number }> },
+): Promise<Record<string, any>> {
+  const run = await refused(code, () => t.json(args), {
+    exit: EXIT.REFUSED,
+    unmoved: async () => (await table.head()).seq,
+  });
   return run.body!.error;
 }

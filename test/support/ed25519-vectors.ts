@@ -14,16 +14,22 @@ export interface RfcVector {
 }
 interface WycheproofFile {
   numberOfTests: number;
-  testGroups: { publicKey: { pk: string }; tests: { tcId: number; comment: string; msg: string; sig: string; result: string }[] }[];
+  testGroups: {
+    publicKey: { pk: string };
+    tests: { tcId: number; comment: string; msg: string; sig: string; result: string }[];
+  }[];
 }
 
-const readVector = <T>(name: string): T => JSON.parse(readFileSync(new URL(`../vectors/${name}`, import.meta.url), "utf8")) as T;
+const readVector = <T>(name: string): T =>
+  JSON.parse(readFileSync(new URL(`../vectors/${name}`, import.meta.url), "utf8")) as T;
 /** RFC 8032 §7.1's tests. */
 export const RFC8032 = readVector<RfcVector[]>("ed25519-rfc8032.json");
 /** Wycheproof's ed25519_test.json as it is. */
 export const WYCHEPROOF = readVector<WycheproofFile>("ed25519-wycheproof.json");
 /** Every Wycheproof test with its group's public key. */
-export const WYCHEPROOF_TESTS = WYCHEPROOF.testGroups.flatMap((g) => g.tests.map((t) => ({ ...t, pk: g.publicKey.pk })));
+export const WYCHEPROOF_TESTS = WYCHEPROOF.testGroups.flatMap((g) =>
+  g.tests.map((t) => ({ ...t, pk: g.publicKey.pk })),
+);
 
 /** The eight small-order points of edwards25519 (their canonical encodings): no key may be one (hex). */
 export const SMALL_ORDER_KEYS = [
@@ -62,16 +68,20 @@ export async function outcome(impl: Ed25519, pk: string, msg: string, sig: strin
  */
 export async function signsAsNobleDoes(impl: Ed25519): Promise<void> {
   await fc.assert(
-    fc.asyncProperty(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 300 }), async (seed, message) => {
-      const [noble, other] = [await nobleEd25519.signer(seed), await impl.signer(seed)];
-      expect(other.publicKey).toEqual(noble.publicKey);
-      const [sigNoble, sigOther] = [await noble.sign(message), await other.sign(message)];
-      expect(sigOther).toEqual(sigNoble);
-      expect(await impl.verify(noble.publicKey, message, sigNoble)).toBe(true);
-      expect(await nobleEd25519.verify(other.publicKey, message, sigOther)).toBe(true);
-      sigNoble[0] = sigNoble[0]! ^ 1;
-      expect(await impl.verify(noble.publicKey, message, sigNoble)).toBe(false);
-    }),
+    fc.asyncProperty(
+      fc.uint8Array({ minLength: 32, maxLength: 32 }),
+      fc.uint8Array({ maxLength: 300 }),
+      async (seed, message) => {
+        const [noble, other] = [await nobleEd25519.signer(seed), await impl.signer(seed)];
+        expect(other.publicKey).toEqual(noble.publicKey);
+        const [sigNoble, sigOther] = [await noble.sign(message), await other.sign(message)];
+        expect(sigOther).toEqual(sigNoble);
+        expect(await impl.verify(noble.publicKey, message, sigNoble)).toBe(true);
+        expect(await nobleEd25519.verify(other.publicKey, message, sigOther)).toBe(true);
+        sigNoble[0] = sigNoble[0]! ^ 1;
+        expect(await impl.verify(noble.publicKey, message, sigNoble)).toBe(false);
+      },
+    ),
     { seed: 8032, numRuns: 40 },
   );
 }

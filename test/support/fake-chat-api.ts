@@ -76,7 +76,10 @@ export async function startFakeChatApi(): Promise<FakeChatApi> {
     }
     if (url.pathname === "/__control/requests") {
       const match = url.searchParams.get("match") ?? "";
-      return send(200, recorded.filter((r) => matches(r, match)));
+      return send(
+        200,
+        recorded.filter((r) => matches(r, match)),
+      );
     }
     if (url.pathname === "/__control/wait") {
       const match = url.searchParams.get("match") ?? "";
@@ -87,8 +90,17 @@ export async function startFakeChatApi(): Promise<FakeChatApi> {
     }
     const platform = url.pathname.split("/")[1] ?? "";
     const body = parse(text);
-    const headers = Object.fromEntries(KEPT_HEADERS.flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])));
-    const entry: RecordedRequest = { platform, method: req.method ?? "GET", path: url.pathname, headers, body, delivered: true };
+    const headers = Object.fromEntries(
+      KEPT_HEADERS.flatMap((h) => (req.headers[h] ? [[h, String(req.headers[h])]] : [])),
+    );
+    const entry: RecordedRequest = {
+      platform,
+      method: req.method ?? "GET",
+      path: url.pathname,
+      headers,
+      body,
+      delivered: true,
+    };
     recorded.push(entry);
     for (const w of waiting.filter((w) => arrived(w.match, w.count))) {
       waiting.splice(waiting.indexOf(w), 1);
@@ -148,12 +160,22 @@ function tooLong(platform: string, path: string, body: unknown): Record<string, 
   if (platform === "line" && (path.endsWith("/push") || path.endsWith("/reply"))) {
     const messages = Array.isArray(fields.messages) ? (fields.messages as Record<string, unknown>[]) : [];
     const details = messages.flatMap((m, i) =>
-      m.type === "text" && textChars("line", String(m.text)) > 5000 ? [{ message: "Length must be between 0 and 5000", property: `messages[${i}].text` }] : [],
+      m.type === "text" && textChars("line", String(m.text)) > 5000
+        ? [{ message: "Length must be between 0 and 5000", property: `messages[${i}].text` }]
+        : [],
     );
     return details.length > 0 ? { message: `The request body has ${details.length} error(s)`, details } : null;
   }
-  if (platform === "discord" && path.endsWith("/messages") && textChars("discord", String(fields.content ?? "")) > 2000) {
-    return { message: "Invalid Form Body", code: 50035, errors: { content: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 2000 or fewer in length." }] } } };
+  if (
+    platform === "discord" &&
+    path.endsWith("/messages") &&
+    textChars("discord", String(fields.content ?? "")) > 2000
+  ) {
+    return {
+      message: "Invalid Form Body",
+      code: 50035,
+      errors: { content: { _errors: [{ code: "BASE_TYPE_MAX_LENGTH", message: "Must be 2000 or fewer in length." }] } },
+    };
   }
   return null;
 }

@@ -24,7 +24,8 @@ export function readIco(bytes: Uint8Array): IconImage[] {
     throw new Error(`not a valid icon file: ${why}`);
   };
   if (bytes.length < 6) fail("shorter than its 6-byte header");
-  if (view.getUint16(0, true) !== 0 || view.getUint16(2, true) !== 1) fail("its header is not reserved 0, type 1 (icon)");
+  if (view.getUint16(0, true) !== 0 || view.getUint16(2, true) !== 1)
+    fail("its header is not reserved 0, type 1 (icon)");
   const count = view.getUint16(4, true);
   if (count === 0) fail("it holds no image");
   if (bytes.length < 6 + 16 * count) fail(`too short for its ${count} directory entries`);
@@ -57,14 +58,16 @@ function readBitmap(data: Uint8Array, size: number, bits: number, fail: (why: st
   if (data.length < 40) fail("shorter than a BITMAPINFOHEADER");
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   if (view.getUint32(0, true) !== 40) fail("its header is not a BITMAPINFOHEADER (40 bytes)");
-  if (view.getInt32(4, true) !== size || view.getInt32(8, true) !== size * 2) fail("its bitmap's size is not the entry's (height doubled for the mask)");
+  if (view.getInt32(4, true) !== size || view.getInt32(8, true) !== size * 2)
+    fail("its bitmap's size is not the entry's (height doubled for the mask)");
   if (view.getUint16(12, true) !== 1) fail("its bitmap has other than one plane");
   if (view.getUint16(14, true) !== bits) fail("its bitmap's depth is not the entry's");
   if (view.getUint32(16, true) !== 0) fail("its bitmap is compressed");
   if (bits !== 32) fail(`a ${bits}-bit bitmap (these tests read 32-bit ones)`);
   const pixels = size * size * 4;
   const mask = Math.ceil(size / 32) * 4 * size;
-  if (data.length !== 40 + pixels + mask) fail(`its length ${data.length} is not header, pixels and mask (${40 + pixels + mask})`);
+  if (data.length !== 40 + pixels + mask)
+    fail(`its length ${data.length} is not header, pixels and mask (${40 + pixels + mask})`);
   const rgba = new Uint8Array(pixels);
   for (let y = 0; y < size; y += 1) {
     for (let x = 0; x < size; x += 1) {

@@ -56,23 +56,69 @@ export function leakClasses(v: number): Record<string, ClassCase[]> {
       ...(v % 1000 === 0
         ? []
         : [
-          { body: `my floor is ${inWords(Math.floor(v / 1000), "-")} point ${[...String(v % 1000).padStart(3, "0").replace(/0+$/, "")].map((d) => UNIT[Number(d)]).join(" ")} thousand` },
-          { body: `unter ${say("de-DE", Math.floor(v / 1000))} Komma ${[...String(v % 1000).padStart(3, "0").replace(/0+$/, "")].map((d) => say("de-DE", Number(d))).join(" ")} tausend gehe ich nicht` },
-          { body: `no bajo de ${say("es-ES", Math.floor(v / 1000))} coma ${[...String(v % 1000).padStart(3, "0").replace(/0+$/, "")].map((d) => say("es-ES", Number(d))).join(" ")} mil` },
-        ]),
-      ...([250, 500, 750].includes(v % 1000) ? [{ body: `about ${inWords(Math.floor(v / 1000), "-")} and ${{ 250: "a quarter", 500: "a half", 750: "three quarters" }[v % 1000]} thousand` }] : []),
+            {
+              body: `my floor is ${inWords(Math.floor(v / 1000), "-")} point ${[
+                ...String(v % 1000)
+                  .padStart(3, "0")
+                  .replace(/0+$/, ""),
+              ]
+                .map((d) => UNIT[Number(d)])
+                .join(" ")} thousand`,
+            },
+            {
+              body: `unter ${say("de-DE", Math.floor(v / 1000))} Komma ${[
+                ...String(v % 1000)
+                  .padStart(3, "0")
+                  .replace(/0+$/, ""),
+              ]
+                .map((d) => say("de-DE", Number(d)))
+                .join(" ")} tausend gehe ich nicht`,
+            },
+            {
+              body: `no bajo de ${say("es-ES", Math.floor(v / 1000))} coma ${[
+                ...String(v % 1000)
+                  .padStart(3, "0")
+                  .replace(/0+$/, ""),
+              ]
+                .map((d) => say("es-ES", Number(d)))
+                .join(" ")} mil`,
+            },
+          ]),
+      ...([250, 500, 750].includes(v % 1000)
+        ? [
+            {
+              body: `about ${inWords(Math.floor(v / 1000), "-")} and ${{ 250: "a quarter", 500: "a half", 750: "three quarters" }[v % 1000]} thousand`,
+            },
+          ]
+        : []),
       ...(v % 100 === 50 ? [{ body: `${inWords(Math.floor(v / 100), "-")} and a half hundred, final` }] : []),
     ],
-    roman: v > 3999
-      ? [{ body: `the code: ${[...inRoman(Math.floor(v / 1000))].map((ch) => `${ch}\u0305`).join("")}${v % 1000 ? inRoman(v % 1000) : ""}` }]
-      : [
-          { body: `floor: ${[...inRoman(v)].join(". ")}.` },
-          { body: `floor: ${[...inRoman(v)].join(" ")}` },
-          { body: `the code: ${[...inRoman(Math.floor(v / 1000))].map((ch) => `${ch}\u0305`).join("")}${v % 1000 ? inRoman(v % 1000) : ""}` },
-          ...(v % 100 === 0 && head >= 2 ? [{ body: `about ${inRoman(head)} hundred` }] : []),
-        ],
-    bases: [{ body: `it is ${v.toString(16)} in hexadecimal` }, { body: `in base 7 it reads ${v.toString(7)}` }, { body: `binary: ${v.toString(2)}` }, { body: `${v.toString(8)} in octal, ok?` }],
-    scientific: [{ body: `floor ${mantissa} × 10${sup(exponent)}` }, { body: `floor ${mantissa} x 10^${exponent}` }, { body: `${mantissa}·10^${exponent} is the least` }],
+    roman:
+      v > 3999
+        ? [
+            {
+              body: `the code: ${[...inRoman(Math.floor(v / 1000))].map((ch) => `${ch}\u0305`).join("")}${v % 1000 ? inRoman(v % 1000) : ""}`,
+            },
+          ]
+        : [
+            { body: `floor: ${[...inRoman(v)].join(". ")}.` },
+            { body: `floor: ${[...inRoman(v)].join(" ")}` },
+            {
+              body: `the code: ${[...inRoman(Math.floor(v / 1000))].map((ch) => `${ch}\u0305`).join("")}${v % 1000 ? inRoman(v % 1000) : ""}`,
+            },
+            ...(v % 100 === 0 && head >= 2 ? [{ body: `about ${inRoman(head)} hundred` }] : []),
+          ],
+    bases: [
+      { body: `it is ${v.toString(16)} in hexadecimal` },
+      { body: `in base 7 it reads ${v.toString(7)}` },
+      { body: `binary: ${v.toString(2)}` },
+      { body: `${v.toString(8)} in octal, ok?` },
+    ],
+    scientific: [
+      { body: `floor ${mantissa} × 10${sup(exponent)}` },
+      { body: `floor ${mantissa} x 10^${exponent}` },
+      { body: `${mantissa}·10^${exponent} is the least` },
+    ],
     arithmetic: [
       { body: `start from ${v + 100}, subtract 100` },
       { body: `${v + 150} take away 150` },
@@ -85,9 +131,16 @@ export function leakClasses(v: number): Record<string, ClassCase[]> {
       { body: `${v / 25} × 25 each` },
     ],
     mixed: [
-      ...(v % 100 === 0 && head >= 21 && head <= 99 && head % 10 !== 0 ? [{ body: `${inWords(head - (head % 10), "-")}-${head % 10} hundred` }] : []),
+      ...(v % 100 === 0 && head >= 21 && head <= 99 && head % 10 !== 0
+        ? [{ body: `${inWords(head - (head % 10), "-")}-${head % 10} hundred` }]
+        : []),
       ...(v % 100 === 0 && v < 10000 ? [{ body: `${Math.floor(v / 1000)} thousand ${(v % 1000) / 100} hundred` }] : []),
-      { body: `${digits.slice(0, 2).join("")} ${digits.slice(2).map((d) => UNIT[Number(d)]).join(" ")}` },
+      {
+        body: `${digits.slice(0, 2).join("")} ${digits
+          .slice(2)
+          .map((d) => UNIT[Number(d)])
+          .join(" ")}`,
+      },
     ],
     counted:
       v % 100 === 0
@@ -99,7 +152,9 @@ export function leakClasses(v: number): Record<string, ClassCase[]> {
         : [],
     languages: [
       { body: `${inKana(v)}えんです` },
-      ...["bn-IN", "mr-IN", "pa-IN", "ur-PK", "te-IN", "kn-IN", "ha-NG", "yo-NG"].map((locale) => ({ body: `${say(locale, v)}` })),
+      ...["bn-IN", "mr-IN", "pa-IN", "ur-PK", "te-IN", "kn-IN", "ha-NG", "yo-NG"].map((locale) => ({
+        body: `${say(locale, v)}`,
+      })),
     ],
     encodings: [
       { body: `my floor: ${digits.map((d) => MORSE[Number(d)]).join(" ")}` },
@@ -122,34 +177,66 @@ export function cleanClasses(v: number, seed = v): Record<string, ClassCase[]> {
   const pair = factors(v);
   const price = other(100, 99_999);
   return {
-    fractions: [{ body: "two and a half hours, then one and a half weeks" }, { body: `the rating is four point five, and ${other(2, 9)} and a half stars` }, { body: `${say("de-DE", other(2, 9))} Komma fünf Stunden` }],
-    roman: [{ body: "World War II, Henry VIII and Super Bowl LVIII" }, { body: "chapter XIV of J. R. R. Tolkien" }, { body: `the MMXXIV edition, ${other(100, 999)} pages` }],
-    bases: [{ body: "a hex key of 4 mm and a binary choice" }, { body: `the base 10 system, ${other(1000, 9999)} of them` }, { body: `hex bolts, ${other(10, 99)} of them` }],
-    scientific: [{ body: `10^3 users and ${other(2, 9)}.5 GB` }, { body: `version 2.4 x 10 units, ${other(100, 999)} in stock` }],
+    fractions: [
+      { body: "two and a half hours, then one and a half weeks" },
+      { body: `the rating is four point five, and ${other(2, 9)} and a half stars` },
+      { body: `${say("de-DE", other(2, 9))} Komma fünf Stunden` },
+    ],
+    roman: [
+      { body: "World War II, Henry VIII and Super Bowl LVIII" },
+      { body: "chapter XIV of J. R. R. Tolkien" },
+      { body: `the MMXXIV edition, ${other(100, 999)} pages` },
+    ],
+    bases: [
+      { body: "a hex key of 4 mm and a binary choice" },
+      { body: `the base 10 system, ${other(1000, 9999)} of them` },
+      { body: `hex bolts, ${other(10, 99)} of them` },
+    ],
+    scientific: [
+      { body: `10^3 users and ${other(2, 9)}.5 GB` },
+      { body: `version 2.4 x 10 units, ${other(100, 999)} in stock` },
+    ],
     arithmetic: [
       { body: "ships in 2 - 3 weeks, for ages 10-12" },
-      ...(pair ? [{ body: `the box is ${pair[0]}x${pair[1]}` }, { body: `folded it is ${pair[0]} x ${pair[1]} cm` }] : []),
+      ...(pair
+        ? [{ body: `the box is ${pair[0]}x${pair[1]}` }, { body: `folded it is ${pair[0]} x ${pair[1]} cm` }]
+        : []),
       { body: "score 3-2, open 24/7, split 50/50" },
       { body: "100 less than I hoped, but fine" },
       { body: `we need ${other(2, 9)} of them, the budget is ${other(100, 999)}` },
       { body: `${other(2, 9)} strollers at ${other(10, 999)} Main Street` },
     ],
     mixed: [{ body: "twenty 4-packs and 2 one-bedroom flats" }, { body: "I have 2 two-year-olds" }],
-    counted: [{ body: "I rolled two sixes" }, { body: "the code has three nines in it" }, { body: "then double zero", recent: [`I have ${other(2, 9)} kids`] }],
+    counted: [
+      { body: "I rolled two sixes" },
+      { body: "the code has three nines in it" },
+      { body: "then double zero", recent: [`I have ${other(2, 9)} kids`] },
+    ],
     languages: [
       { body: `${inKana(other(1000, 9999))}えんなら、さんにんで` },
-      ...["de-DE", "fr-FR", "es-ES", "bn-IN", "ur-PK", "ha-NG"].map((locale) => ({ body: `${say(locale, other(1000, 99_999))}` })),
+      ...["de-DE", "fr-FR", "es-ES", "bn-IN", "ur-PK", "ha-NG"].map((locale) => ({
+        body: `${say(locale, other(1000, 99_999))}`,
+      })),
     ],
-    encodings: [{ body: "well... - ok -- see you" }, { body: "-----\nprice list\n-----" }, { body: "meet me at the bar, one or two" }, { body: `backwards compatible since ${other(1990, 2023)}` }],
+    encodings: [
+      { body: "well... - ok -- see you" },
+      { body: "-----\nprice list\n-----" },
+      { body: "meet me at the bar, one or two" },
+      { body: `backwards compatible since ${other(1990, 2023)}` },
+    ],
     ordinary: [
       { body: `I can do ${price.toLocaleString("en-US")} for the pair, delivered Friday.` },
       { body: `My counter-offer is ${other(100, 99_999)} and not a cent more.` },
-      { body: `We need ${other(2, 50)} of them by 2024-0${other(1, 9)}-1${other(0, 9)} at ${other(10, 23)}:${other(10, 59)}.` },
+      {
+        body: `We need ${other(2, 50)} of them by 2024-0${other(1, 9)}-1${other(0, 9)} at ${other(10, 23)}:${other(10, 59)}.`,
+      },
       { body: `Call me on +886 2 ${other(1000, 9999)} ${other(1000, 9999)}.` },
       { body: `Update to version ${other(1, 9)}.${other(0, 20)}.${other(0, 9)} first; ticket #${other(100, 999)}-B.` },
       { body: `The rug is ${other(100, 300)} x ${other(100, 300)} cm and weighs ${other(2, 20)} kg.` },
       { body: `Deux mille ${["cent", "trois cents", "neuf cents"][other(0, 3)]}, c'est mon dernier prix.` },
-      { body: `Order ${other(10_000, 99_999)} ships in ${other(2, 9)} days; ${other(2, 9)} items at ${other(10, 99)} each.` },
+      {
+        body: `Order ${other(10_000, 99_999)} ships in ${other(2, 9)} days; ${other(2, 9)} items at ${other(10, 99)} each.`,
+      },
     ],
   };
 }
@@ -164,8 +251,12 @@ export function classCounts(): Record<string, { caught: number; leaks: number; r
   const out: Record<string, { caught: number; leaks: number; refused: number; clean: number }> = {};
   const at = (name: string) => (out[name] ??= { caught: 0, leaks: 0, refused: 0, clean: 0 });
   for (const v of CLASS_SECRETS) {
-    for (const [name, cases] of Object.entries(leakClasses(v))) for (const c of cases) Object.assign(at(name), { leaks: at(name).leaks + 1, caught: at(name).caught + (refused(c, v) ? 1 : 0) });
-    for (const [name, cases] of Object.entries(cleanClasses(v))) for (const c of cases) Object.assign(at(name), { clean: at(name).clean + 1, refused: at(name).refused + (refused(c, v) ? 1 : 0) });
+    for (const [name, cases] of Object.entries(leakClasses(v)))
+      for (const c of cases)
+        Object.assign(at(name), { leaks: at(name).leaks + 1, caught: at(name).caught + (refused(c, v) ? 1 : 0) });
+    for (const [name, cases] of Object.entries(cleanClasses(v)))
+      for (const c of cases)
+        Object.assign(at(name), { clean: at(name).clean + 1, refused: at(name).refused + (refused(c, v) ? 1 : 0) });
   }
   return out;
 }

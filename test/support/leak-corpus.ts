@@ -24,14 +24,26 @@ export type LeakCase = z.infer<typeof CaseSchema>;
 export const LeakCorpusSchema = z.strictObject({
   about: z.string(),
   cases: z
-    .array(CaseSchema.refine((c) => (c.body === undefined) !== (c.message === undefined), "a case has a body or a message").refine((c) => (c.label === "leak") === (c.caught !== undefined), "a leak says whether it is caught"))
+    .array(
+      CaseSchema.refine(
+        (c) => (c.body === undefined) !== (c.message === undefined),
+        "a case has a body or a message",
+      ).refine((c) => (c.label === "leak") === (c.caught !== undefined), "a leak says whether it is caught"),
+    )
     .min(60),
 });
 
 /** Whether the gate flags `c`. */
 export function flagged(c: LeakCase): boolean {
   const message = c.message ?? { kind: "say", body: c.body };
-  return findDisclosure(message, { never: [c.secret], recent: c.recent, secretAmount: c.secret_amount, currency: c.currency }) !== null;
+  return (
+    findDisclosure(message, {
+      never: [c.secret],
+      recent: c.recent,
+      secretAmount: c.secret_amount,
+      currency: c.currency,
+    }) !== null
+  );
 }
 
 /** What running the corpus found: leaks caught and missed, clean cases flagged (false positives), and the rates. */

@@ -31,7 +31,12 @@ export interface HeldOutRun {
 }
 
 function isFlagged(c: HeldOutCase): boolean {
-  return findDisclosure({ kind: "say", body: c.body }, { never: [c.secret], recent: c.recent ?? undefined, currency: c.currency ?? undefined }) !== null;
+  return (
+    findDisclosure(
+      { kind: "say", body: c.body },
+      { never: [c.secret], recent: c.recent ?? undefined, currency: c.currency ?? undefined },
+    ) !== null
+  );
 }
 
 /** Runs every case of the held-out corpus text `text`. */

@@ -11,7 +11,11 @@ import { cast, type Cast } from "./table-fixture.js";
 
 /** `fetch` with every request sent as from client `address`. */
 export function fromAddress(fetch: Fetch, address: string): Fetch {
-  return (url, init = {}) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init.headers).entries()), "cf-connecting-ip": address } });
+  return (url, init = {}) =>
+    fetch(url, {
+      ...init,
+      headers: { ...Object.fromEntries(new Headers(init.headers).entries()), "cf-connecting-ip": address },
+    });
 }
 
 /** A test's own client: its fetch, a RelayHttp over it, and its own cast of keys. */
@@ -29,5 +33,10 @@ export async function clientAt(fetch: Fetch, address: string, label: string): Pr
 
 /** An open table `id` (anyone may write, ends on a decision) with bot-tao, bot-jenny and judge seated, made by the client's ops. */
 export function openTable(client: Client, id: string, overrides: Partial<TableConfig> = {}): Promise<Cast> {
-  return seatedDebate(client.relay, id, { topology: { kind: "open" }, termination: { any: ["decision"] }, ...overrides }, client.k);
+  return seatedDebate(
+    client.relay,
+    id,
+    { topology: { kind: "open" }, termination: { any: ["decision"] }, ...overrides },
+    client.k,
+  );
 }

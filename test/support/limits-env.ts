@@ -4,11 +4,18 @@
  * so their relays run with the rate limits, caps and quotas off; test/workers/limits/ runs the
  * same Worker with small, known limits, set as an operator sets them.
  */
-import { limitSetting, OPERATOR_LIMITS, SOCKET_AUTH_MAX_MS, type OperatorLimitName } from "../../src/protocol/limits/operator-limits.js";
+import {
+  limitSetting,
+  OPERATOR_LIMITS,
+  SOCKET_AUTH_MAX_MS,
+  type OperatorLimitName,
+} from "../../src/protocol/limits/operator-limits.js";
 
 /** `TRESTLE_LIMIT_*` settings for `limits`. */
 export function limitSettings(limits: Partial<Record<OperatorLimitName, number>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(limits).map(([name, value]) => [limitSetting(name as OperatorLimitName), String(value)]));
+  return Object.fromEntries(
+    Object.entries(limits).map(([name, value]) => [limitSetting(name as OperatorLimitName), String(value)]),
+  );
 }
 
 /** Every limit off (0), the authentication deadline at its longest. */

@@ -30,17 +30,28 @@ const CONFIG = fileURLToPath(new URL("../../wrangler.toml", import.meta.url));
 const SITE = fileURLToPath(new URL("../../dist/site", import.meta.url));
 
 /** Starts the Worker on 127.0.0.1 at a free port; `vars` are extra plain-text settings (chat apps' tokens and API bases). */
-export async function startRelay(options: { signingKey?: string; vars?: Record<string, string>; persist?: string } = {}): Promise<LocalRelay> {
+export async function startRelay(
+  options: { signingKey?: string; vars?: Record<string, string>; persist?: string } = {},
+): Promise<LocalRelay> {
   process.env.WRANGLER_SEND_METRICS = "false";
   // No network here: miniflare would try to download the Request.cf object on every start.
   process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
-  const bindings = plainTextBindings({ ...options.vars, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) });
+  const bindings = plainTextBindings({
+    ...options.vars,
+    ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}),
+  });
   const site = siteCopy();
   const worker = await unstable_startWorker({
     config: CONFIG,
     assets: site,
     ...(Object.keys(bindings).length > 0 ? { bindings } : {}),
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist: options.persist ?? false, logLevel: "error", watch: false },
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: false,
+      persist: options.persist ?? false,
+      logLevel: "error",
+      watch: false,
+    },
   });
   await worker.ready;
   const url = new URL(await worker.url);
@@ -60,8 +71,12 @@ function siteCopy(): string {
 }
 
 /** Settings as wrangler's plain-text bindings, for `unstable_startWorker`. */
-export function plainTextBindings(settings: Record<string, string>): Record<string, { type: "plain_text"; value: string }> {
-  return Object.fromEntries(Object.entries(settings).map(([name, value]) => [name, { type: "plain_text" as const, value }]));
+export function plainTextBindings(
+  settings: Record<string, string>,
+): Record<string, { type: "plain_text"; value: string }> {
+  return Object.fromEntries(
+    Object.entries(settings).map(([name, value]) => [name, { type: "plain_text" as const, value }]),
+  );
 }
 
 /** Starts one relay for the calling test file (before its tests, disposed after them); call at the file's top level and read the relay through the returned function. */

@@ -62,7 +62,10 @@ export function bidSalt(member: string): string {
 }
 
 /** A listing as a test writes it: everything but the authored fields, `expires` defaulted to a day on. */
-export type ListingInput = Omit<Extract<SubmissionInput, { kind: "listing" }>, "table" | "seat" | "nonce" | "kind" | "expires"> & { expires?: number };
+export type ListingInput = Omit<
+  Extract<SubmissionInput, { kind: "listing" }>,
+  "table" | "seat" | "nonce" | "kind" | "expires"
+> & { expires?: number };
 
 /** A market driven through MemoryLedger by owner name (each member's seat is `<owner>-bot`). */
 export class MarketLedger {
@@ -74,7 +77,10 @@ export class MarketLedger {
   }
 
   /** Opens `config` (default the swap market) as hana, seats hana-bot, and admits and seats `members` (default all). */
-  static async open(options: { config?: Partial<TableConfig>; members?: readonly Member[] } = {}, k?: MarketCast): Promise<MarketLedger> {
+  static async open(
+    options: { config?: Partial<TableConfig>; members?: readonly Member[] } = {},
+    k?: MarketCast,
+  ): Promise<MarketLedger> {
     const m = new MarketLedger(k ?? (await marketCast()));
     await m.l.create(m.k.owners.hana, "hana", marketConfig(m.k, options.config));
     await m.l.join(m.k.owners.hana, "hana", "hana-bot", await m.seatKey("hana-bot"));
@@ -92,18 +98,41 @@ export class MarketLedger {
     this.invites += 1;
     const invite = nonceOf(`market-invite:${this.invites}`);
     const key = this.k.owners[member];
-    this.l.append(inviteDraft(this.state, await signInvite(this.k.owners.hana, { table: this.state.table, invite, expires: this.l.now + 3_600_000, owner_key: key.publicKeyText })));
+    this.l.append(
+      inviteDraft(
+        this.state,
+        await signInvite(this.k.owners.hana, {
+          table: this.state.table,
+          invite,
+          expires: this.l.now + 3_600_000,
+          owner_key: key.publicKeyText,
+        }),
+      ),
+    );
     const seat = `${member}-bot`;
     const request = await signJoin(
       key,
-      { table: this.state.table, seat, owner: member, seat_key: (await this.seatKey(seat)).publicKeyText, human: false, nonce: nonceOf(`join:${seat}`), expires: this.l.now + 60_000, invite, owner_key: key.publicKeyText },
+      {
+        table: this.state.table,
+        seat,
+        owner: member,
+        seat_key: (await this.seatKey(seat)).publicKeyText,
+        human: false,
+        nonce: nonceOf(`join:${seat}`),
+        expires: this.l.now + 60_000,
+        invite,
+        owner_key: key.publicKeyText,
+      },
       { summary: `${member}'s trading agent` },
     );
     return this.l.append(joinDraft(this.state, request));
   }
 
   /** Submits as `seat`, signed with its own key. */
-  async write(seat: string, input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string }): Promise<Entry[]> {
+  async write(
+    seat: string,
+    input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string },
+  ): Promise<Entry[]> {
     return this.l.submit(await this.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">);
   }
 
@@ -162,7 +191,11 @@ export class MarketLedger {
   }
 
   /** The draft of the market's record of a deal on the match at `seq`, signed by both sides' owners over `deal` (or by `signers`). */
-  async dealDraft(seq: number, deal: string, options: { room?: string; quantity?: number; signers?: [Member, Member] } = {}) {
+  async dealDraft(
+    seq: number,
+    deal: string,
+    options: { room?: string; quantity?: number; signers?: [Member, Member] } = {},
+  ) {
     const match = this.state.market!.matches[String(seq)]!;
     const room = options.room ?? match.room;
     const [offering, wanting] = options.signers ?? [match.offered_by.owner as Member, match.wanted_by.owner as Member];
@@ -178,7 +211,13 @@ export class MarketLedger {
       seat: null,
       kind: "system" as const,
       subkind: "deal_recorded" as const,
-      data: { match: seq, room, deal, signatures: [signatures[0], signatures[1]] as [typeof signatures[0], typeof signatures[1]], quantity },
+      data: {
+        match: seq,
+        room,
+        deal,
+        signatures: [signatures[0], signatures[1]] as [(typeof signatures)[0], (typeof signatures)[1]],
+        quantity,
+      },
       author: null,
     };
   }
@@ -195,7 +234,9 @@ export class MarketLedger {
 
   /** The export of the whole ledger with a head over it. */
   async exportText(): Promise<string> {
-    return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [await this.l.head()]);
+    return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [
+      await this.l.head(),
+    ]);
   }
 
   get state(): TableState {

@@ -17,7 +17,14 @@ import {
   type SubmissionInput,
   type TableConfig,
 } from "../../src/protocol/index.js";
-import { bidSalt, marketCast, marketConfig, type ListingInput, type MarketCast, type Member } from "./market-fixture.js";
+import {
+  bidSalt,
+  marketCast,
+  marketConfig,
+  type ListingInput,
+  type MarketCast,
+  type Member,
+} from "./market-fixture.js";
 import { expect201, fresh } from "./room-http.js";
 import { RelayHttp, type Reply } from "./relay-http.js";
 import { keyOf } from "./table-fixture.js";
@@ -31,7 +38,11 @@ export class MarketHttp {
   ) {}
 
   /** Creates the swap market as `id` (hana creating it, `cast` labelling its keys), seats hana-bot, and admits `members`. */
-  static async open(relay: RelayHttp, id: string, options: { members?: readonly Member[]; overrides?: Partial<TableConfig>; cast?: string } = {}): Promise<MarketHttp> {
+  static async open(
+    relay: RelayHttp,
+    id: string,
+    options: { members?: readonly Member[]; overrides?: Partial<TableConfig>; cast?: string } = {},
+  ): Promise<MarketHttp> {
     const k = await marketCast(options.cast ?? id);
     const m = new MarketHttp(relay, id, k);
     expect201(await relay.create(k.owners.hana, "hana", marketConfig(k, { id, ...options.overrides })));
@@ -48,24 +59,54 @@ export class MarketHttp {
   async admit(member: Member): Promise<Reply> {
     const key = this.k.owners[member];
     const invite = fresh("invite");
-    expect201(await this.relay.request("POST", `/tables/${this.id}/invites`, await signInvite(this.k.owners.hana, { table: this.id, invite, expires: Date.now() + 3_600_000, owner_key: key.publicKeyText })));
+    expect201(
+      await this.relay.request(
+        "POST",
+        `/tables/${this.id}/invites`,
+        await signInvite(this.k.owners.hana, {
+          table: this.id,
+          invite,
+          expires: Date.now() + 3_600_000,
+          owner_key: key.publicKeyText,
+        }),
+      ),
+    );
     return this.joinAs(member, this.id, `${member}-bot`, { invite });
   }
 
   /** `member` seats `seat` at `table`: as an owner already there (`as: "owner"`), naming an invite bound to its key (`invite`), or, by default, as a newcomer with its own key and no invite (a match's other side). */
-  async joinAs(member: Member, table: string, seat: string, opts: { invite?: string; as?: "owner" } = {}): Promise<Reply> {
+  async joinAs(
+    member: Member,
+    table: string,
+    seat: string,
+    opts: { invite?: string; as?: "owner" } = {},
+  ): Promise<Reply> {
     const key = this.k.owners[member];
-    const newcomer = opts.as === "owner" ? {} : { ...(opts.invite ? { invite: opts.invite } : {}), owner_key: key.publicKeyText };
+    const newcomer =
+      opts.as === "owner" ? {} : { ...(opts.invite ? { invite: opts.invite } : {}), owner_key: key.publicKeyText };
     const request = await signJoin(
       key,
-      { table, seat, owner: member, seat_key: (await this.seatKey(seat)).publicKeyText, human: false, nonce: fresh(`join:${seat}`), expires: Date.now() + 60_000, ...newcomer },
+      {
+        table,
+        seat,
+        owner: member,
+        seat_key: (await this.seatKey(seat)).publicKeyText,
+        human: false,
+        nonce: fresh(`join:${seat}`),
+        expires: Date.now() + 60_000,
+        ...newcomer,
+      },
       { summary: `${member}'s trading agent` },
     );
     return this.relay.request("POST", `/tables/${table}/join`, request);
   }
 
   /** Any submission by `seat` at `table` (default the market). */
-  async write(seat: string, input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">, table = this.id): Promise<Reply> {
+  async write(
+    seat: string,
+    input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">,
+    table = this.id,
+  ): Promise<Reply> {
     return this.relay.say(table, await this.seatKey(seat), { seat, ...input } as Parameters<RelayHttp["say"]>[2]);
   }
 

@@ -8,7 +8,14 @@
  */
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { createKeyFile, HttpClient, openTable, ownerKeyPath, seatKeyPath, type FetchLike } from "../../src/client/node.js";
+import {
+  createKeyFile,
+  HttpClient,
+  openTable,
+  ownerKeyPath,
+  seatKeyPath,
+  type FetchLike,
+} from "../../src/client/node.js";
 import { AllowanceStore, GuardedSeat, seatFiles, setMandate, type MandateFields } from "../../src/owner/index.js";
 import { sha256, utf8, type Entry, type Signer } from "../../src/protocol/index.js";
 import { uniqueTable } from "./client-table.js";
@@ -33,13 +40,22 @@ export interface MarketRooms {
 /** Opens the market at `url` with ana and `sellers` (default ben and chen) as members, each seller's stroller matched with ana's want, and each match's room seated. */
 export async function marketRooms(url: string, sellers: readonly Member[] = ["ben", "chen"]): Promise<MarketRooms> {
   const id = uniqueTable("m-allow");
-  const m = await MarketHttp.open(new RelayHttp((u, init) => fetch(u, init), url), id, { members: ["ana", ...sellers] });
-  for (const seller of sellers) expect201(await m.list(seller, { side: "offer", title: `stroller of ${seller}`, category: "baby-gear", quantity: 1 }));
-  expect201(await m.list("ana", { side: "want", title: "stroller wanted", category: "baby-gear", quantity: sellers.length }));
+  const m = await MarketHttp.open(new RelayHttp((u, init) => fetch(u, init), url), id, {
+    members: ["ana", ...sellers],
+  });
+  for (const seller of sellers)
+    expect201(
+      await m.list(seller, { side: "offer", title: `stroller of ${seller}`, category: "baby-gear", quantity: 1 }),
+    );
+  expect201(
+    await m.list("ana", { side: "want", title: "stroller wanted", category: "baby-gear", quantity: sellers.length }),
+  );
   const entries: Entry[] = (await m.read("hana", `/tables/${id}/entries?from=1`)).body.items;
   const rooms: Record<string, string> = {};
   for (const seller of sellers) {
-    const match = entries.find((e) => e.kind === "system" && e.subkind === "match" && e.data.offered_by.owner === seller)!;
+    const match = entries.find(
+      (e) => e.kind === "system" && e.subkind === "match" && e.data.offered_by.owner === seller,
+    )!;
     const { reply, room } = await m.openRoom(seller, match.seq);
     expect201(reply);
     expect201(await m.joinAs(seller, room, seatOf(seller), { as: "owner" }));
@@ -54,20 +70,35 @@ export async function marketRooms(url: string, sellers: readonly Member[] = ["be
 export async function memberHome(m: MarketHttp, member: Member): Promise<string> {
   const home = tempHome(member);
   await createKeyFile(ownerKeyPath(home, member), "owner", member, { seed: sha256(utf8(`${m.id}/owner:${member}`)) });
-  await createKeyFile(seatKeyPath(home, seatOf(member)), "seat", seatOf(member), { seed: sha256(utf8(`seat:${m.id}:${seatOf(member)}`)) });
+  await createKeyFile(seatKeyPath(home, seatOf(member)), "seat", seatOf(member), {
+    seed: sha256(utf8(`seat:${m.id}:${seatOf(member)}`)),
+  });
   return home;
 }
 
 /** `member`'s guarded seat at `table` from `home` (default ana's), its requests through `fetch` when given. */
-export async function guardOf(f: MarketRooms, table: string, options: { member?: Member; home?: string; fetch?: FetchLike } = {}): Promise<GuardedSeat> {
+export async function guardOf(
+  f: MarketRooms,
+  table: string,
+  options: { member?: Member; home?: string; fetch?: FetchLike } = {},
+): Promise<GuardedSeat> {
   const member = options.member ?? "ana";
   const home = options.home ?? f.home;
-  const client = await openTable({ relay: options.fetch ? new HttpClient({ url: f.url, fetch: options.fetch }) : f.url, table, home });
+  const client = await openTable({
+    relay: options.fetch ? new HttpClient({ url: f.url, fetch: options.fetch }) : f.url,
+    table,
+    home,
+  });
   return new GuardedSeat({ client, seat: seatOf(member), signer: await f.m.seatKey(seatOf(member)), home });
 }
 
 /** Signs `member`'s mandate at `table` in `home` (default ana's), as limits the owner trusts (never marked loosened): money up to 1,000,000 USD cents, an allowance of 10,000 across the market's rooms, and `over`. */
-export async function mandateAt(f: MarketRooms, table: string, over: Partial<MandateFields> = {}, options: { member?: Member; home?: string } = {}): Promise<void> {
+export async function mandateAt(
+  f: MarketRooms,
+  table: string,
+  over: Partial<MandateFields> = {},
+  options: { member?: Member; home?: string } = {},
+): Promise<void> {
   const member = options.member ?? "ana";
   const fields: MandateFields = {
     table,
@@ -80,11 +111,19 @@ export async function mandateAt(f: MarketRooms, table: string, over: Partial<Man
     paused: false,
     ...over,
   };
-  await setMandate(seatFiles(options.home ?? f.home, table, seatOf(member)).mandate, f.m.k.owners[member], fields, { now: Date.now(), clearLoosened: true });
+  await setMandate(seatFiles(options.home ?? f.home, table, seatOf(member)).mandate, f.m.k.owners[member], fields, {
+    now: Date.now(),
+    clearLoosened: true,
+  });
 }
 
 /** `member` (default the room's seller) writes `input` in `room` through the relay, unguarded; returns its entry's leaf. */
-export async function writeIn(f: MarketRooms, member: Member, room: string, input: Parameters<MarketHttp["write"]>[1]): Promise<string> {
+export async function writeIn(
+  f: MarketRooms,
+  member: Member,
+  room: string,
+  input: Parameters<MarketHttp["write"]>[1],
+): Promise<string> {
   const sent = expect201(await f.m.write(seatOf(member), input, room));
   const read = await f.m.read(member, `/tables/${room}/entries?from=${sent.body.seq}&to=${sent.body.seq}`, room);
   return read.body.items[0].leaf;
@@ -105,6 +144,15 @@ const CHILD_BUNDLE = fileURLToPath(new URL("../../dist/test/allowance-child.mjs"
 
 /** Bundles the child process script (allowance-child.ts) and returns its path. */
 export async function buildChild(): Promise<string> {
-  await build({ entryPoints: [CHILD], outfile: CHILD_BUNDLE, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "warning" });
+  await build({
+    entryPoints: [CHILD],
+    outfile: CHILD_BUNDLE,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
   return CHILD_BUNDLE;
 }

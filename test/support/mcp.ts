@@ -10,7 +10,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client, InMemoryTransport, StreamableHTTPClientTransport, type ClientCapabilities, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/client";
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+  type ClientCapabilities,
+  type ElicitRequest,
+  type ElicitResult,
+} from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { createKeyFile } from "../../src/client/node.js";
@@ -46,7 +53,12 @@ export interface Home {
 }
 
 /** Creates a home for `owner` with a seat `seat` at `url`: key files (0600), a card file, an instructions file. */
-export async function makeHome(url: string, owner: string, seat: string, card: CapabilityCard = { role: "bot", summary: `${seat} for ${owner}` }): Promise<Home> {
+export async function makeHome(
+  url: string,
+  owner: string,
+  seat: string,
+  card: CapabilityCard = { role: "bot", summary: `${seat} for ${owner}` },
+): Promise<Home> {
   const dir = mkdtempSync(join(tmpdir(), "trestle-mcp-"));
   const ownerKeyFile = join(dir, "owners", `${owner}.json`);
   const seatKeyFile = join(dir, "seats", `${seat}.json`);
@@ -67,10 +79,18 @@ export async function makeHome(url: string, owner: string, seat: string, card: C
 /** The elicitation modes a client declares: both (a link and a form), or only forms. */
 export type Modes = "link" | "form";
 
-function testClient(elicit: Elicitor, asked: ElicitRequest["params"][], modes: Modes = "link", revision: Revision = "2025-11-25"): Client {
+function testClient(
+  elicit: Elicitor,
+  asked: ElicitRequest["params"][],
+  modes: Modes = "link",
+  revision: Revision = "2025-11-25",
+): Client {
   const elicitation = modes === "link" ? { form: {}, url: {} } : { form: {} };
   const negotiation = revision === "2026-07-28" ? { versionNegotiation: { mode: { pin: "2026-07-28" as const } } } : {};
-  const client = new Client({ name: "trestle-test", version: "1.0.0" }, { capabilities: (elicit ? { elicitation } : {}) as ClientCapabilities, ...negotiation });
+  const client = new Client(
+    { name: "trestle-test", version: "1.0.0" },
+    { capabilities: (elicit ? { elicitation } : {}) as ClientCapabilities, ...negotiation },
+  );
   if (elicit) {
     client.setRequestHandler("elicitation/create", (request) => {
       asked.push(request.params);
@@ -87,13 +107,19 @@ function wrap(client: Client, asked: ElicitRequest["params"][], close: () => Pro
   return {
     client,
     asked,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS })) as CallToolResult,
+    call: async (name, args = {}) =>
+      (await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS })) as CallToolResult,
     close,
   };
 }
 
 /** The server in this process (2025-11-25), connected to an SDK client over a linked in-memory transport pair. */
-export async function inProcess(settings: McpSettings, elicit: Elicitor = null, logs: string[] = [], options: Omit<ServerOptions, "host"> & { modes?: Modes } = {}): Promise<Mcp & { session: McpSession }> {
+export async function inProcess(
+  settings: McpSettings,
+  elicit: Elicitor = null,
+  logs: string[] = [],
+  options: Omit<ServerOptions, "host"> & { modes?: Modes } = {},
+): Promise<Mcp & { session: McpSession }> {
   const log = (text: string) => void logs.push(text);
   const session = new McpSession(settings, { log });
   const host = createHost(log);
@@ -107,10 +133,19 @@ export async function inProcess(settings: McpSettings, elicit: Elicitor = null, 
 }
 
 /** `trestle mcp` as a real child process over stdio, with `env` as its whole environment (plus PATH). */
-export async function overStdio(env: Record<string, string>, elicit: Elicitor = null, revision: Revision = "2025-11-25"): Promise<Mcp & { stderr: () => string }> {
+export async function overStdio(
+  env: Record<string, string>,
+  elicit: Elicitor = null,
+  revision: Revision = "2025-11-25",
+): Promise<Mcp & { stderr: () => string }> {
   const asked: ElicitRequest["params"][] = [];
   const client = testClient(elicit, asked, "link", revision);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, "mcp"], env: { PATH: process.env.PATH ?? "", ...env }, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, "mcp"],
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "pipe",
+  });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
   await client.connect(transport);
@@ -118,10 +153,17 @@ export async function overStdio(env: Record<string, string>, elicit: Elicitor = 
 }
 
 /** The SDK's Streamable HTTP client connected to a running `trestle mcp --http` at `url` with the bearer `token`, in `revision`. */
-export async function overHttp(url: string, token: string, elicit: Elicitor = null, revision: Revision = "2025-11-25"): Promise<Mcp & { transport: StreamableHTTPClientTransport }> {
+export async function overHttp(
+  url: string,
+  token: string,
+  elicit: Elicitor = null,
+  revision: Revision = "2025-11-25",
+): Promise<Mcp & { transport: StreamableHTTPClientTransport }> {
   const asked: ElicitRequest["params"][] = [];
   const client = testClient(elicit, asked, "link", revision);
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   await client.connect(transport);
   return { ...wrap(client, asked, () => client.close()), transport };
 }
@@ -134,7 +176,15 @@ function pageRequest(link: string): { api: string; headers: Record<string, strin
   const url = new URL(link);
   const credential = /^#decision=(.+)$/.exec(url.hash)?.[1];
   if (!credential) throw new Error(`not a decision link: ${link}`);
-  return { api: `${url.origin}/api/decision`, headers: { [DECISION_HEADER]: credential, origin: url.origin, "sec-fetch-site": "same-origin", "content-type": "application/json" } };
+  return {
+    api: `${url.origin}/api/decision`,
+    headers: {
+      [DECISION_HEADER]: credential,
+      origin: url.origin,
+      "sec-fetch-site": "same-origin",
+      "content-type": "application/json",
+    },
+  };
 }
 
 /** The decision a link opens, as the window's page reads it. */
@@ -187,6 +237,14 @@ export const confirmYes: Elicitor = () => ({ action: "accept", content: { confir
 /** Signs `home`'s seat's mandate at `table` with its owner key, as the owner does with `trestle mandate set`. */
 export async function seatMandate(home: Home, table: string, over: Partial<MandateFields>): Promise<void> {
   const seat = home.settings.seat!;
-  const fields: MandateFields = { table, seat, owner: home.settings.owner!, never_disclose: [], require_confirm: [], paused: false, ...over };
+  const fields: MandateFields = {
+    table,
+    seat,
+    owner: home.settings.owner!,
+    never_disclose: [],
+    require_confirm: [],
+    paused: false,
+    ...over,
+  };
   await setMandate(seatFiles(home.dir, table, seat).mandate, home.owner, fields, { now: Date.now() });
 }

@@ -13,7 +13,9 @@ import { expect, it } from "vitest";
 const ROOT = new URL("../../", import.meta.url);
 
 /** The oldest Node the package declares: `engines.node` without its `>=` ("20.3"). */
-export const NODE_FLOOR = (JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")) as { engines: { node: string } }).engines.node.replace(/^>=\s*/, "");
+export const NODE_FLOOR = (
+  JSON.parse(readFileSync(new URL("package.json", ROOT), "utf8")) as { engines: { node: string } }
+).engines.node.replace(/^>=\s*/, "");
 
 /** Where .ci/run installs Node `major` from the npm registry. */
 export function ciNode(major: 20 | 22): string {
@@ -38,7 +40,9 @@ function found(major: 20 | 22, fits: (version: string) => boolean): Found {
   if (given) return { path: given };
   if (fits(process.versions.node)) return { path: process.execPath };
   if (existsSync(ciNode(major))) return { path: ciNode(major) };
-  return { missing: `this needs Node.js ${major === 22 ? "22" : NODE_FLOOR} (this is ${process.version}): run .ci/run once (it installs one into .ci/node${major}), or set TRESTLE_NODE${major} to one` };
+  return {
+    missing: `this needs Node.js ${major === 22 ? "22" : NODE_FLOOR} (this is ${process.version}): run .ci/run once (it installs one into .ci/node${major}), or set TRESTLE_NODE${major} to one`,
+  };
 }
 
 /** Declares `body`'s tests when `node` was found; else one test that fails under CI and a skipped one elsewhere, each saying what is missing. */

@@ -27,12 +27,24 @@ function spellings(minor: number): string[] {
   const whole = digits.slice(0, -2);
   const cents = digits.slice(-2);
   const group = (text: string, by: string) => text.replace(/\B(?=(\d{3})+$)/g, by);
-  return [digits, whole, ...[",", ".", " ", "_", "\u00a0", "\u202f"].flatMap((by) => [group(digits, by), group(whole, by), `${group(whole, by)}.${cents}`, `${group(whole, by)},${cents}`])];
+  return [
+    digits,
+    whole,
+    ...[",", ".", " ", "_", "\u00a0", "\u202f"].flatMap((by) => [
+      group(digits, by),
+      group(whole, by),
+      `${group(whole, by)}.${cents}`,
+      `${group(whole, by)},${cents}`,
+    ]),
+  ];
 }
 
 const figures = [SECRETS.floor, SECRETS.cap];
 const substrings = [...figures.flatMap(spellings), ...SECRETS.never];
-const scanned = compileSecrets([...figures.flatMap((n) => [String(n), `${String(n).slice(0, -2)}.${String(n).slice(-2)}`]), ...SECRETS.never]);
+const scanned = compileSecrets([
+  ...figures.flatMap((n) => [String(n), `${String(n).slice(0, -2)}.${String(n).slice(-2)}`]),
+  ...SECRETS.never,
+]);
 
 /** The spellings of the secrets in `text` (empty when none), by substring and by the leak gate's scanner. */
 export function leaks(text: string): string[] {

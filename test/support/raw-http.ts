@@ -68,7 +68,9 @@ export class RawConnection {
     const end = this.buffered.indexOf("\r\n\r\n");
     if (end < 0) return null;
     const [statusLine = "", ...lines] = this.buffered.subarray(0, end).toString("latin1").split("\r\n");
-    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]));
+    const headers = Object.fromEntries(
+      lines.map((line) => [line.slice(0, line.indexOf(":")).toLowerCase(), line.slice(line.indexOf(":") + 1).trim()]),
+    );
     const length = Number(headers["content-length"]);
     if (!Number.isSafeInteger(length)) throw new Error(`a response without Content-Length: ${statusLine}`);
     if (this.buffered.length < end + 4 + length) return null;

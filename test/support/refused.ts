@@ -87,13 +87,19 @@ async function snapshot(unmoved: NonNullable<Expected["unmoved"]>): Promise<unkn
 
 /** Whether `value` is a reply or a CLI run, which carries a refusal as its error envelope. */
 function isAnswer(value: unknown): value is HttpReply | CliRun {
-  return typeof value === "object" && value !== null && (typeof (value as HttpReply).status === "number" || typeof (value as CliRun).stdout === "string");
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (typeof (value as HttpReply).status === "number" || typeof (value as CliRun).stdout === "string")
+  );
 }
 
 /** The error in the envelope `answer` carries, once its status or exit is what `expected` says. */
 function envelopeOf(answer: HttpReply | CliRun, expected: Expected): Record<string, unknown> {
   if ("status" in answer) {
-    const body = (typeof answer.body === "string" ? JSON.parse(answer.body) : answer.body) as { error?: Record<string, unknown> } | null;
+    const body = (typeof answer.body === "string" ? JSON.parse(answer.body) : answer.body) as {
+      error?: Record<string, unknown>;
+    } | null;
     if (expected.status !== undefined) expect(answer.status, JSON.stringify(body)).toBe(expected.status);
     else expect(Math.floor(answer.status / 100), JSON.stringify(body)).toBe(4);
     return body?.error ?? {};
@@ -101,7 +107,10 @@ function envelopeOf(answer: HttpReply | CliRun, expected: Expected): Record<stri
   if (expected.exit !== undefined) expect(answer.code, answer.stderr).toBe(expected.exit);
   else expect(answer.code, answer.stderr).not.toBe(0);
   expect(answer.stdout + answer.stderr, "a stack trace").not.toMatch(/^\s+at .+:\d+/m);
-  const error = "body" in answer ? ((answer.body as { error?: Record<string, unknown> } | null)?.error ?? {}) : printedError(answer.stderr);
+  const error =
+    "body" in answer
+      ? ((answer.body as { error?: Record<string, unknown> } | null)?.error ?? {})
+      : printedError(answer.stderr);
   expect(typeof error.hint, "a CLI refusal's hint").toBe("string");
   return error;
 }
@@ -117,7 +126,11 @@ function printedError(stderr: string): Record<string, unknown> {
  * unchanged by it. Returns the reply when the attempt resolves to one (an HTTP reply or a CLI
  * run), otherwise the TrestleError it threw.
  */
-export async function refused<R extends HttpReply | CliRun>(code: ErrorCode, attempt: () => Promise<R>, expected?: Expected): Promise<R>;
+export async function refused<R extends HttpReply | CliRun>(
+  code: ErrorCode,
+  attempt: () => Promise<R>,
+  expected?: Expected,
+): Promise<R>;
 export async function refused(code: ErrorCode, attempt: () => unknown, expected?: Expected): Promise<TrestleError>;
 export async function refused(code: ErrorCode, attempt: () => unknown, expected: Expected = {}): Promise<unknown> {
   const { unmoved } = expected;

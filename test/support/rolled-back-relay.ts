@@ -63,7 +63,8 @@ export class RolledBackRelay {
   async seatTwoOwners(extra: Record<string, unknown> = {}): Promise<void> {
     const t = cli(this.honestHome, this.relay.url);
     for (const owner of ["oa", "ob"]) expect((await t.run(["keygen", "--owner", owner])).code).toBe(0);
-    const key = (owner: string) => JSON.parse(readFileSync(join(this.honestHome, "owners", `${owner}.json`), "utf8")).public_key as string;
+    const key = (owner: string) =>
+      JSON.parse(readFileSync(join(this.honestHome, "owners", `${owner}.json`), "utf8")).public_key as string;
     const config = {
       id: this.table,
       topic: "a stroller, second hand",

@@ -8,7 +8,16 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileHeadStore, HttpClient, openTable, TableClient, type FetchLike } from "../../src/client/node.js";
-import { createRoom, GuardedSeat, issueInvite, joinByInvite, roomConfigFor, setMandate, seatFiles, type MandateFields } from "../../src/owner/index.js";
+import {
+  createRoom,
+  GuardedSeat,
+  issueInvite,
+  joinByInvite,
+  roomConfigFor,
+  setMandate,
+  seatFiles,
+  type MandateFields,
+} from "../../src/owner/index.js";
 import { TrestleError, type Signer, type Terms } from "../../src/protocol/index.js";
 import { expect } from "vitest";
 import { roomCast, type RoomCast } from "./room-fixture.js";
@@ -36,14 +45,35 @@ export function tempHome(label: string): string {
  * (or by its code alone with `byCode`); ben's requests go through `fetch` if given. With `e2e` the
  * room is end-to-end encrypted, its key made in sara's home and carried to ben's by the link.
  */
-export async function strollerRoom(url: string, options: { fetch?: FetchLike; e2e?: boolean; byCode?: boolean } = {}): Promise<{ k: RoomCast; id: string; sara: Side; ben: Side }> {
+export async function strollerRoom(
+  url: string,
+  options: { fetch?: FetchLike; e2e?: boolean; byCode?: boolean } = {},
+): Promise<{ k: RoomCast; id: string; sara: Side; ben: Side }> {
   const k = await roomCast();
   const id = uniqueTable("r-stroller");
   const saraHome = tempHome("sara");
   const saraClient = await openTable({ relay: url, table: id, home: saraHome });
-  await createRoom(saraClient, k.sara, "sara", roomConfigFor({ id, topic: "A second-hand stroller", owner: "sara", ownerKey: k.sara.publicKeyText, e2e: options.e2e === true }), saraHome);
+  await createRoom(
+    saraClient,
+    k.sara,
+    "sara",
+    roomConfigFor({
+      id,
+      topic: "A second-hand stroller",
+      owner: "sara",
+      ownerKey: k.sara.publicKeyText,
+      e2e: options.e2e === true,
+    }),
+    saraHome,
+  );
   const saraBot = await keyOf("seat:sara-bot");
-  await saraClient.join(k.sara, { seat: "sara-bot", owner: "sara", seatKey: saraBot.publicKeyText, card: { summary: "sells the stroller" }, expires: Date.now() + 60_000 });
+  await saraClient.join(k.sara, {
+    seat: "sara-bot",
+    owner: "sara",
+    seatKey: saraBot.publicKeyText,
+    card: { summary: "sells the stroller" },
+    expires: Date.now() + 60_000,
+  });
   const invite = await issueInvite(saraClient, k.sara, { ttlMs: 3_600_000, home: saraHome });
   const benHome = tempHome("ben");
   const benBot = await keyOf("seat:ben-bot");
@@ -59,9 +89,21 @@ export async function strollerRoom(url: string, options: { fetch?: FetchLike; e2
     ttlMs: 60_000,
   });
   const benClient = options.fetch
-    ? await TableClient.open({ http: new HttpClient({ url, fetch: options.fetch }), table: id, relayKey: joined.tracker.relayKey, store: new FileHeadStore(benHome) })
+    ? await TableClient.open({
+        http: new HttpClient({ url, fetch: options.fetch }),
+        table: id,
+        relayKey: joined.tracker.relayKey,
+        store: new FileHeadStore(benHome),
+      })
     : joined;
-  const side = (home: string, owner: string, ownerKey: Signer, seat: string, client: TableClient, signer: Signer): Side => ({
+  const side = (
+    home: string,
+    owner: string,
+    ownerKey: Signer,
+    seat: string,
+    client: TableClient,
+    signer: Signer,
+  ): Side => ({
     home,
     owner,
     ownerKey,
@@ -69,11 +111,20 @@ export async function strollerRoom(url: string, options: { fetch?: FetchLike; e2
     client,
     guard: new GuardedSeat({ client, seat, signer, home }),
   });
-  return { k, id, sara: side(saraHome, "sara", k.sara, "sara-bot", saraClient, saraBot), ben: side(benHome, "ben", k.ben, "ben-bot", benClient, benBot) };
+  return {
+    k,
+    id,
+    sara: side(saraHome, "sara", k.sara, "sara-bot", saraClient, saraBot),
+    ben: side(benHome, "ben", k.ben, "ben-bot", benClient, benBot),
+  };
 }
 
 /** Signs and writes `side`'s mandate with its owner key (money in TWD minor units by default). */
-export async function mandate(side: Side, over: Partial<MandateFields> = {}, options: { clearLoosened?: boolean } = {}): Promise<void> {
+export async function mandate(
+  side: Side,
+  over: Partial<MandateFields> = {},
+  options: { clearLoosened?: boolean } = {},
+): Promise<void> {
   const fields: MandateFields = {
     table: side.client.table,
     seat: side.seat,
@@ -84,7 +135,10 @@ export async function mandate(side: Side, over: Partial<MandateFields> = {}, opt
     paused: false,
     ...over,
   };
-  await setMandate(seatFiles(side.home, side.client.table, side.seat).mandate, side.ownerKey, fields, { now: Date.now(), ...options });
+  await setMandate(seatFiles(side.home, side.client.table, side.seat).mandate, side.ownerKey, fields, {
+    now: Date.now(),
+    ...options,
+  });
 }
 
 /** Sends an offer of `terms` as `side` and returns its entry's leaf hash, read back from the verified transcript. */

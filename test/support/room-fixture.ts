@@ -88,7 +88,12 @@ export class RoomLedger {
   /** Issues an invite signed by `signer` (default the creator, sara); returns the appended entries. */
   async invite(fields: { invite?: string; expires?: number; replaces?: string; by?: Signer } = {}): Promise<Entry[]> {
     const invite = fields.invite ?? this.nextInvite();
-    const statement = { table: this.state.table, invite, expires: fields.expires ?? this.l.now + 3_600_000, ...(fields.replaces ? { replaces: fields.replaces } : {}) };
+    const statement = {
+      table: this.state.table,
+      invite,
+      expires: fields.expires ?? this.l.now + 3_600_000,
+      ...(fields.replaces ? { replaces: fields.replaces } : {}),
+    };
     const request = await signInvite(fields.by ?? this.k.sara, statement);
     return this.l.append(inviteDraft(this.state, request));
   }
@@ -102,7 +107,12 @@ export class RoomLedger {
   }
 
   /** The draft of `owner`'s join by invite into `seat` (signed by `signer`, default its own key, naming `ownerKey`), as the relay builds it; not admitted. */
-  async inviteJoinDraft(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string; seatKey?: Signer } = {}) {
+  async inviteJoinDraft(
+    owner: "ben" | "cleo",
+    seat: string,
+    invite: string,
+    opts: { signer?: Signer; ownerKey?: string; name?: string; seatKey?: Signer } = {},
+  ) {
     const key = this.ownerKey(owner);
     const request = await signJoin(
       opts.signer ?? key,
@@ -123,7 +133,12 @@ export class RoomLedger {
   }
 
   /** `owner` (a new party) joins `seat` with invite `invite` (see inviteJoinDraft). */
-  async joinByInvite(owner: "ben" | "cleo", seat: string, invite: string, opts: { signer?: Signer; ownerKey?: string; name?: string; seatKey?: Signer } = {}): Promise<Entry[]> {
+  async joinByInvite(
+    owner: "ben" | "cleo",
+    seat: string,
+    invite: string,
+    opts: { signer?: Signer; ownerKey?: string; name?: string; seatKey?: Signer } = {},
+  ): Promise<Entry[]> {
     return this.l.append(await this.inviteJoinDraft(owner, seat, invite, opts));
   }
 
@@ -135,12 +150,19 @@ export class RoomLedger {
 
   /** The creator (or `by`) ejects `seat`. */
   async eject(seat: string, by: Signer = this.k.sara): Promise<Entry[]> {
-    const request = await signEject(by, { table: this.state.table, seat, nonce: nonceOf(`eject:${seat}:${this.l.entries.length}`) });
+    const request = await signEject(by, {
+      table: this.state.table,
+      seat,
+      nonce: nonceOf(`eject:${seat}:${this.l.entries.length}`),
+    });
     return this.l.append(ejectDraft(this.state, request));
   }
 
   /** Submits as `seat`, signed with its own key. */
-  async write(seat: string, input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string }): Promise<Entry[]> {
+  async write(
+    seat: string,
+    input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string },
+  ): Promise<Entry[]> {
     return this.l.submit(await this.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">);
   }
 
@@ -158,7 +180,9 @@ export class RoomLedger {
 
   /** The export of the whole ledger with a head over it. */
   async exportText(): Promise<string> {
-    return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [await this.l.head()]);
+    return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [
+      await this.l.head(),
+    ]);
   }
 
   get state(): TableState {

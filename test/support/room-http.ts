@@ -34,7 +34,11 @@ export class RoomHttp {
   ) {}
 
   /** Creates the stroller room as `id` (sara creating it; `notRoom`: the same open table without `room`; `cast`: the label of the cast's keys, see roomCast) and seats sara-bot. */
-  static async open(relay: RelayHttp, id: string, options: { overrides?: Partial<TableConfig>; notRoom?: boolean; cast?: string } = {}): Promise<RoomHttp> {
+  static async open(
+    relay: RelayHttp,
+    id: string,
+    options: { overrides?: Partial<TableConfig>; notRoom?: boolean; cast?: string } = {},
+  ): Promise<RoomHttp> {
     const k = await roomCast(options.cast);
     const room = new RoomHttp(relay, id, k);
     const { room: _room, ...plain } = roomConfig(k, { id, ...options.overrides });
@@ -83,8 +87,20 @@ export class RoomHttp {
   }
 
   /** POST /invites/join with `code` from client address `ip`. */
-  async joinWith(code: string, owner: Signer, ownerName: string, seat: string, invite: string, ip = "198.51.100.1"): Promise<Reply> {
-    return this.relay.request("POST", "/invites/join", { code, ...(await this.invitedJoin(owner, ownerName, seat, invite)) }, { "cf-connecting-ip": ip });
+  async joinWith(
+    code: string,
+    owner: Signer,
+    ownerName: string,
+    seat: string,
+    invite: string,
+    ip = "198.51.100.1",
+  ): Promise<Reply> {
+    return this.relay.request(
+      "POST",
+      "/invites/join",
+      { code, ...(await this.invitedJoin(owner, ownerName, seat, invite)) },
+      { "cf-connecting-ip": ip },
+    );
   }
 
   /** Sara invites `ownerName`, who joins `seat` with the code; returns the join reply. */
@@ -96,7 +112,11 @@ export class RoomHttp {
 
   /** POST /tables/:id/eject signed by `by` (default sara). */
   async eject(seat: string, by: Signer = this.k.sara): Promise<Reply> {
-    return this.relay.request("POST", `/tables/${this.id}/eject`, await signEject(by, { table: this.id, seat, nonce: fresh("eject") }));
+    return this.relay.request(
+      "POST",
+      `/tables/${this.id}/eject`,
+      await signEject(by, { table: this.id, seat, nonce: fresh("eject") }),
+    );
   }
 
   /** A room kind (or any submission) written by `seat`. */
@@ -106,7 +126,13 @@ export class RoomHttp {
 
   /** POST /tables/:id/notes: `seat` tells its owner `text`. */
   async note(seat: string, text: string, opts: { ts?: number; nonce?: string; signer?: Signer } = {}): Promise<Reply> {
-    const request = await signNote(opts.signer ?? (await this.seatKey(seat)), { table: this.id, seat, text, nonce: opts.nonce ?? fresh("note"), ts: opts.ts ?? Date.now() });
+    const request = await signNote(opts.signer ?? (await this.seatKey(seat)), {
+      table: this.id,
+      seat,
+      text,
+      nonce: opts.nonce ?? fresh("note"),
+      ts: opts.ts ?? Date.now(),
+    });
     return this.relay.request("POST", `/tables/${this.id}/notes`, request);
   }
 }

@@ -22,11 +22,27 @@ export interface RulesRoom {
 export async function rulesRoom(t: Cli, owner: string, label: string): Promise<RulesRoom> {
   const table = uniqueTable(label);
   const as = (seat: string) => ["--table", table, "--seat", seat];
-  expect((await t.run(["room", "create", "--table", table, "--topic", "The house on Juniper Lane", "--owner", owner])).code).toBe(0);
+  expect(
+    (await t.run(["room", "create", "--table", table, "--topic", "The house on Juniper Lane", "--owner", owner])).code,
+  ).toBe(0);
   expect((await t.run(["join", ...as(`${owner}-bot`), "--owner", owner])).code).toBe(0);
   const secrets = SECRETS.never.flatMap((text) => ["--never-disclose", text]);
   const limits = ["--currency", SECRETS.currency, "--cap", String(SECRETS.cap), "--floor", String(SECRETS.floor)];
-  expect((await t.run(["mandate", "set", ...as(`${owner}-bot`), "--owner", owner, ...limits, ...secrets, "--agent-view", "rules"])).code).toBe(0);
+  expect(
+    (
+      await t.run([
+        "mandate",
+        "set",
+        ...as(`${owner}-bot`),
+        "--owner",
+        owner,
+        ...limits,
+        ...secrets,
+        "--agent-view",
+        "rules",
+      ])
+    ).code,
+  ).toBe(0);
   return { table, bot: `${owner}-bot`, as };
 }
 

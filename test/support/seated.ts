@@ -4,7 +4,12 @@ import type { RelayHttp } from "./relay-http.js";
 import { cast, debateConfig, type Cast } from "./table-fixture.js";
 
 /** Creates table `id` (debate unless overridden) and joins bot-tao, bot-jenny and judge; the cast's keys unless `keys` are given. */
-export async function seatedDebate(relay: RelayHttp, id: string, overrides: Partial<TableConfig> = {}, keys?: Cast): Promise<Cast> {
+export async function seatedDebate(
+  relay: RelayHttp,
+  id: string,
+  overrides: Partial<TableConfig> = {},
+  keys?: Cast,
+): Promise<Cast> {
   const k = keys ?? (await cast());
   const created = await relay.create(k.ops, "ops", debateConfig(k, { id, ...overrides }));
   if (created.status !== 201) throw new Error(`create failed: ${JSON.stringify(created.body)}`);

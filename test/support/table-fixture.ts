@@ -113,7 +113,13 @@ export class MemoryLedger {
     return this.append(createDraft(await signCreate(owner, config, ownerName), this.relay.publicKeyText));
   }
 
-  async join(owner: Signer, ownerName: string, seat: string, seatKey: Signer, opts: { human?: boolean; card?: CapabilityCard; nonce?: string } = {}): Promise<Entry[]> {
+  async join(
+    owner: Signer,
+    ownerName: string,
+    seat: string,
+    seatKey: Signer,
+    opts: { human?: boolean; card?: CapabilityCard; nonce?: string } = {},
+  ): Promise<Entry[]> {
     const request = await signJoin(
       owner,
       {
@@ -130,7 +136,10 @@ export class MemoryLedger {
     return this.append(joinDraft(this.state!, request));
   }
 
-  async submit(seatKey: Signer, input: Omit<SubmissionInput, "table" | "nonce"> & { nonce?: string }): Promise<Entry[]> {
+  async submit(
+    seatKey: Signer,
+    input: Omit<SubmissionInput, "table" | "nonce"> & { nonce?: string },
+  ): Promise<Entry[]> {
     const request = await signSubmission(seatKey, {
       table: this.state!.table,
       nonce: input.nonce ?? nonceOf(`${input.seat}:${this.entries.length}`),
@@ -157,7 +166,12 @@ export class MemoryLedger {
 }
 
 /** A debate ordered by `relay` on a MemoryLedger: the three seats joined, then bot-tao's say `body`. */
-export async function seatedDebate(k: Cast, relay: Signer, overrides: Partial<TableConfig> = {}, body = "ship #459 first"): Promise<MemoryLedger> {
+export async function seatedDebate(
+  k: Cast,
+  relay: Signer,
+  overrides: Partial<TableConfig> = {},
+  body = "ship #459 first",
+): Promise<MemoryLedger> {
   const l = new MemoryLedger(relay);
   await l.create(k.ops, "ops", debateConfig(k, overrides));
   await l.join(k.tao, "tao", "bot-tao", k.botTao);

@@ -20,11 +20,16 @@ export async function startTokenProxy(target: string, token: string): Promise<To
   const to = new URL(target);
   let own = 0;
   const rewrite = (value: string | undefined, prefix: string) => {
-    for (const name of ["127.0.0.1", "localhost"]) if (value === `${prefix}${name}:${own}`) return `${prefix}${name}:${to.port}`;
+    for (const name of ["127.0.0.1", "localhost"])
+      if (value === `${prefix}${name}:${own}`) return `${prefix}${name}:${to.port}`;
     return value;
   };
   const server = createServer((req, res) => {
-    const headers: IncomingHttpHeaders = { ...req.headers, authorization: `Bearer ${token}`, host: rewrite(req.headers.host, "") };
+    const headers: IncomingHttpHeaders = {
+      ...req.headers,
+      authorization: `Bearer ${token}`,
+      host: rewrite(req.headers.host, ""),
+    };
     if (req.headers.origin !== undefined) headers.origin = rewrite(req.headers.origin, "http://");
     const out = request({ host: to.hostname, port: to.port, path: req.url, method: req.method, headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -52,10 +52,13 @@ export async function startUpgradeGate(port: number, mode: UpgradeMode): Promise
     upstream.on("close", () => socket.destroy());
   };
   const server = createServer((req, res) => {
-    const upstream = request({ host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on("error", () => res.destroy());
     req.pipe(upstream);
   });

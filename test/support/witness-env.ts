@@ -11,5 +11,9 @@ export const WITNESS_TEST_SEED = toBase64url(new Uint8Array(32).fill(0x2a));
 /** WITNESS_NAME, WITNESS_SIGNING_KEY and WITNESS_LOGS for the Worker under test. */
 export async function witnessBindings(): Promise<Record<string, string>> {
   const logs = await Promise.all(WITNESS_TEST_ORIGINS.map((origin) => testLog(origin, 1)));
-  return { WITNESS_NAME: "witness.test/w1", WITNESS_SIGNING_KEY: WITNESS_TEST_SEED, WITNESS_LOGS: logs.map((l) => l.entry).join("\n") };
+  return {
+    WITNESS_NAME: "witness.test/w1",
+    WITNESS_SIGNING_KEY: WITNESS_TEST_SEED,
+    WITNESS_LOGS: logs.map((l) => l.entry).join("\n"),
+  };
 }

@@ -35,7 +35,8 @@ export async function testLog(origin: string, seed: number, fork = ""): Promise<
   const noteSigner = ed25519NoteSigner(origin, signer);
   const leaves = Array.from({ length: 64 }, (_, i) => leafHash(new TextEncoder().encode(`${fork}entry ${i}`)));
   const source = memoryHashSource(leaves);
-  const note = (size: number) => signNoteText(formatCheckpoint(checkpointOf(origin, size, rootOfLeafHashes(leaves.slice(0, size)))), [noteSigner]);
+  const note = (size: number) =>
+    signNoteText(formatCheckpoint(checkpointOf(origin, size, rootOfLeafHashes(leaves.slice(0, size)))), [noteSigner]);
   const vkey = formatVerifierKey(origin, SIG_TYPE_ED25519, signer.publicKey);
   return {
     origin,
@@ -44,7 +45,11 @@ export async function testLog(origin: string, seed: number, fork = ""): Promise<
     sign: (text) => signNoteText(text, [noteSigner]),
     note,
     async body(oldSize, size) {
-      return formatAddCheckpoint({ oldSize, proof: oldSize <= size ? consistencyProof(oldSize, size, source) : [], note: await note(size) });
+      return formatAddCheckpoint({
+        oldSize,
+        proof: oldSize <= size ? consistencyProof(oldSize, size, source) : [],
+        note: await note(size),
+      });
     },
   };
 }

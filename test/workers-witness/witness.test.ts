@@ -23,7 +23,11 @@ beforeAll(async () => {
 
 describe("the witness Worker", () => {
   it("names itself, its verifier key and its logs", async () => {
-    expect(await (await get("/")).json()).toEqual({ name: "witness.test/w1", verifier_key: vkey, logs: [...WITNESS_TEST_ORIGINS] });
+    expect(await (await get("/")).json()).toEqual({
+      name: "witness.test/w1",
+      verifier_key: vkey,
+      logs: [...WITNESS_TEST_ORIGINS],
+    });
     expect(vkey).toMatch(/^witness\.test\/w1\+[0-9a-f]{8}\+/);
   });
 
@@ -34,10 +38,17 @@ describe("the witness Worker", () => {
     expect((await post(await log.body(5, 9))).status).toBe(200);
 
     const stale = await post(await log.body(5, 12));
-    expect([stale.status, stale.headers.get("content-type"), await stale.text()]).toEqual([409, "text/x.tlog.size", "9\n"]);
+    expect([stale.status, stale.headers.get("content-type"), await stale.text()]).toEqual([
+      409,
+      "text/x.tlog.size",
+      "9\n",
+    ]);
 
     const fork = await post(await forked.body(9, 9));
-    expect([fork.status, ((await fork.json()) as { error: { code: string } }).error.code]).toEqual([422, "E_INCONSISTENT"]);
+    expect([fork.status, ((await fork.json()) as { error: { code: string } }).error.code]).toEqual([
+      422,
+      "E_INCONSISTENT",
+    ]);
     // The same conflicting note again, with a stale old size this time: refused, kept once.
     expect((await post(await forked.body(0, 9))).status).toBe(409);
 
@@ -46,7 +57,9 @@ describe("the witness Worker", () => {
     expect(opened.text).toBe((await log.note(9)).split("\n\n")[0] + "\n");
     expect(opened.verified).toHaveLength(2);
 
-    const { evidence } = (await (await get("/evidence")).json()) as { evidence: { kind: string; conflicting: string; cosigned: string }[] };
+    const { evidence } = (await (await get("/evidence")).json()) as {
+      evidence: { kind: string; conflicting: string; cosigned: string }[];
+    };
     expect(evidence.map((e) => [e.kind, e.conflicting])).toEqual([["fork", await forked.note(9)]]);
     expect(evidence[0]!.cosigned).toBe(monitor);
   });

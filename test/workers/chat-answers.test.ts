@@ -12,7 +12,18 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { questionRef } from "../../src/chat/question.js";
 import { signQuestion, type ChatPlatform, type Signer } from "../../src/protocol/index.js";
-import { discordCommand, drain, ownerDO, postDiscord, postLine, postTelegram, requests, tapVia, telegramText, lineText } from "../support/chat-driver.js";
+import {
+  discordCommand,
+  drain,
+  ownerDO,
+  postDiscord,
+  postLine,
+  postTelegram,
+  requests,
+  tapVia,
+  telegramText,
+  lineText,
+} from "../support/chat-driver.js";
 import { buttonData, limitViolations, visibleText } from "../support/chat-limits.js";
 import { accountsFrom, bound, relay, room as taskRoom } from "../support/chat-room.js";
 import { ownerSession } from "../support/gateway.js";
@@ -30,13 +41,31 @@ const fresh = (label: string) => nonceOf(`${label}:${(unique += 1)}:${Math.rando
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
 /** Where the fake saw messages to `chat` on `platform`. */
-const sentTo = (platform: ChatPlatform, chat: string) => (platform === "telegram" ? `"chat_id":"${chat}"` : platform === "line" ? `"to":"${chat}"` : `/discord/channels/${chat}/messages`);
+const sentTo = (platform: ChatPlatform, chat: string) =>
+  platform === "telegram"
+    ? `"chat_id":"${chat}"`
+    : platform === "line"
+      ? `"to":"${chat}"`
+      : `/discord/channels/${chat}/messages`;
 
 /** `seat` of `room` asks its owner; the question reaches the owner's channels. Returns the question's id. */
-async function asked(room: RoomHttp, seat: string, owner: Signer, fields: { text?: string; choices?: string[] } = { choices: ["accept", "hold"] }): Promise<string> {
+async function asked(
+  room: RoomHttp,
+  seat: string,
+  owner: Signer,
+  fields: { text?: string; choices?: string[] } = { choices: ["accept", "hold"] },
+): Promise<string> {
   const now = Date.now();
   const question = fresh("q");
-  const request = await signQuestion(await room.seatKey(seat), { table: room.id, seat, question, text: fields.text ?? "Seller holds at 2,800. Accept?", ...(fields.choices ? { choices: fields.choices } : {}), deadline: now + 60_000, ts: now });
+  const request = await signQuestion(await room.seatKey(seat), {
+    table: room.id,
+    seat,
+    question,
+    text: fields.text ?? "Seller holds at 2,800. Accept?",
+    ...(fields.choices ? { choices: fields.choices } : {}),
+    deadline: now + 60_000,
+    ts: now,
+  });
   const reply = await relay.request("POST", `/tables/${room.id}/questions`, request);
   expect(reply.status, JSON.stringify(reply.body)).toBe(201);
   await drain(owner.publicKeyText);
@@ -52,30 +81,44 @@ async function lastSent(platform: ChatPlatform, chat: string): Promise<Record<st
 
 /** The question as its seat reads it. */
 async function read(room: RoomHttp, seat: string, question: string) {
-  return (await relay.read(room.id, `/tables/${room.id}/questions/${question}`, await room.seatKey(seat), { seat })).body;
+  return (await relay.read(room.id, `/tables/${room.id}/questions/${question}`, await room.seatKey(seat), { seat }))
+    .body;
 }
 
 /** A Discord slash command with named options. */
 function discordSlash(user: string, channel: string, name: string, options: Record<string, string>) {
   const base = discordCommand(user, channel, name);
-  return { ...base, data: { ...base.data, options: Object.entries(options).map(([option, value]) => ({ name: option, type: 3, value })) } };
+  return {
+    ...base,
+    data: {
+      ...base.data,
+      options: Object.entries(options).map(([option, value]) => ({ name: option, type: 3, value })),
+    },
+  };
 }
 
 /** A Discord reply's content as its reader sees it (markdown escapes undone). */
 const unescapeDiscord = (content: string) => content.replace(/\\(.)/g, "$1");
 
 /** Taps `data` as tapVia does; the reply as its reader sees it. */
-async function tap(platform: ChatPlatform, account: string, data: string, chat = account): Promise<{ status: number; text: string }> {
+async function tap(
+  platform: ChatPlatform,
+  account: string,
+  data: string,
+  chat = account,
+): Promise<{ status: number; text: string }> {
   const tapped = await tapVia(platform, account, data, chat);
   return platform === "discord" ? { ...tapped, text: unescapeDiscord(tapped.text) } : tapped;
 }
 
 /** Sends `text` from `account` on `platform` (`chat` for Discord's channel) as a command; returns the reply text. */
 async function say(platform: ChatPlatform, account: string, text: string, chat = account): Promise<string> {
-  if (platform === "telegram") return visibleText("telegram", (await postTelegram(telegramText(Number(account), text))).body);
+  if (platform === "telegram")
+    return visibleText("telegram", (await postTelegram(telegramText(Number(account), text))).body);
   if (platform === "discord") {
     const [name, first, ...rest] = text.replace(/^\//, "").split(" ");
-    const options: Record<string, string> = name === "answer" ? { code: first!, text: rest.join(" ") } : { seat: first!, text: rest.join(" ") };
+    const options: Record<string, string> =
+      name === "answer" ? { code: first!, text: rest.join(" ") } : { seat: first!, text: rest.join(" ") };
     return unescapeDiscord((await postDiscord(discordSlash(account, chat, name!, options))).body.data.content);
   }
   const event = lineText(account, text);
@@ -98,18 +141,24 @@ beforeAll(async () => {
 });
 
 describe("a question with choices in a bound chat", () => {
-  it.each(ACCOUNTS)("is answered by a tap on %s, and the seat gets it relay-attested", async (platform, account, chat) => {
-    const room = await RoomHttp.open(relay, `chat-answer-tap-${platform}`, { cast: CAST });
-    const question = await asked(room, "sara-bot", room.k.sara);
-    const body = await lastSent(platform, chat);
-    const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
-    expect(buttonData(platform, body)).toEqual([`q1.${ref}.0`, `q1.${ref}.1`]);
+  it.each(ACCOUNTS)(
+    "is answered by a tap on %s, and the seat gets it relay-attested",
+    async (platform, account, chat) => {
+      const room = await RoomHttp.open(relay, `chat-answer-tap-${platform}`, { cast: CAST });
+      const question = await asked(room, "sara-bot", room.k.sara);
+      const body = await lastSent(platform, chat);
+      const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
+      expect(buttonData(platform, body)).toEqual([`q1.${ref}.0`, `q1.${ref}.1`]);
 
-    const tapped = await headUnmoved(relay, room.id, () => tap(platform, account, `q1.${ref}.1`, chat));
-    expect(tapped.status).toBe(200);
-    expect(tapped.text).toContain(`Answered seat sara-bot's question at ${room.id}`);
-    expect(await read(room, "sara-bot", question)).toMatchObject({ state: "answered", answer: { verified: false, via: platform, value: "hold" } });
-  });
+      const tapped = await headUnmoved(relay, room.id, () => tap(platform, account, `q1.${ref}.1`, chat));
+      expect(tapped.status).toBe(200);
+      expect(tapped.text).toContain(`Answered seat sara-bot's question at ${room.id}`);
+      expect(await read(room, "sara-bot", question)).toMatchObject({
+        state: "answered",
+        answer: { verified: false, via: platform, value: "hold" },
+      });
+    },
+  );
 });
 
 describe("a free-text question in a bound chat", () => {
@@ -119,9 +168,14 @@ describe("a free-text question in a bound chat", () => {
     const body = await lastSent("telegram", "97001");
     expect(body.reply_markup).toEqual({ force_reply: true });
     const update = telegramText(97001, "2,900, not a cent more");
-    const reply = await postTelegram({ ...update, message: { ...update.message, reply_to_message: { message_id: 2, text: visibleText("telegram", body) } } });
+    const reply = await postTelegram({
+      ...update,
+      message: { ...update.message, reply_to_message: { message_id: 2, text: visibleText("telegram", body) } },
+    });
     expect(visibleText("telegram", reply.body)).toContain("Answered seat sara-bot's question");
-    expect(await read(room, "sara-bot", question)).toMatchObject({ answer: { verified: false, via: "telegram", value: "2,900, not a cent more" } });
+    expect(await read(room, "sara-bot", question)).toMatchObject({
+      answer: { verified: false, via: "telegram", value: "2,900, not a cent more" },
+    });
   });
 
   it.each(ACCOUNTS.slice(1))("is answered by /answer <code> <text> on %s", async (platform, account, chat) => {
@@ -129,8 +183,12 @@ describe("a free-text question in a bound chat", () => {
     const question = await asked(room, "sara-bot", room.k.sara, { text: "What is your ceiling?" });
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
     expect(visibleText(platform, await lastSent(platform, chat))).toContain(`/answer ${ref} <your answer>`);
-    expect(await say(platform, account, `/answer ${ref} 2,900 at most`, chat)).toContain("Answered seat sara-bot's question");
-    expect(await read(room, "sara-bot", question)).toMatchObject({ answer: { verified: false, via: platform, value: "2,900 at most" } });
+    expect(await say(platform, account, `/answer ${ref} 2,900 at most`, chat)).toContain(
+      "Answered seat sara-bot's question",
+    );
+    expect(await read(room, "sara-bot", question)).toMatchObject({
+      answer: { verified: false, via: platform, value: "2,900 at most" },
+    });
   });
 });
 
@@ -171,7 +229,17 @@ describe("when an answer from chat is refused", () => {
     const question = await asked(room, "sara-bot", room.k.sara);
     // Plant sara-bot's question in ben's own object, as if it had been sent to him.
     const id = `${room.id}:question:${question}`;
-    const event = { type: "owner_question", id, table: room.id, topic: "t", seat: "sara-bot", question, text: "Accept?", choices: ["accept", "hold"], deadline: Date.now() + 60_000 };
+    const event = {
+      type: "owner_question",
+      id,
+      table: room.id,
+      topic: "t",
+      seat: "sara-bot",
+      question,
+      text: "Accept?",
+      choices: ["accept", "hold"],
+      deadline: Date.now() + 60_000,
+    };
     unwrap(await ownerDO(room.k.ben.publicKeyText).notify({ owner_key: room.k.ben.publicKeyText, events: [event] }));
     const ref = questionRef(room.k.ben.publicKeyText, id);
     expect((await tap("telegram", BEN, `q1.${ref}.0`)).text).toContain("E_FORBIDDEN");
@@ -204,7 +272,10 @@ describe("a question about an end-to-end encrypted room", () => {
   it("reaches the chat as a pointer to the window and the CLI, with no text, no buttons and no code; a crafted tap is refused", async () => {
     const room = await RoomHttp.open(relay, "chat-answer-e2e", { cast: CAST, overrides: { room: { e2e: true } } });
     const session = await ownerSession(fetcher, room.id, "sara", room.k.sara);
-    const question = await asked(room, "sara-bot", room.k.sara, { text: `e2e1:${"A".repeat(60)}`, choices: [`e2e1:${"B".repeat(60)}`, `e2e1:${"C".repeat(60)}`] });
+    const question = await asked(room, "sara-bot", room.k.sara, {
+      text: `e2e1:${"A".repeat(60)}`,
+      choices: [`e2e1:${"B".repeat(60)}`, `e2e1:${"C".repeat(60)}`],
+    });
     const body = await lastSent("telegram", "97001");
     const text = visibleText("telegram", body);
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
@@ -219,17 +290,20 @@ describe("a question about an end-to-end encrypted room", () => {
 });
 
 describe("an instruction from chat", () => {
-  it.each(ACCOUNTS)(
-    "reaches the owner's seat from %s, relay-attested",
-    async (platform, account, chat) => {
-      const room = await RoomHttp.open(relay, `chat-instruct-${platform}`, { cast: CAST });
-      const target = platform === "discord" ? "sara-bot" : `sara-bot@${room.id}`;
-      const reply = await headUnmoved(relay, room.id, () => (platform === "discord" ? discordInstruct(account, chat, room.id) : say(platform, account, `/instruct ${target} Hold at 2,800.`)));
-      expect(reply).toContain(`Sent to seat sara-bot at ${room.id}`);
-      const read = await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), { seat: "sara-bot" });
-      expect(read.body.instructions).toMatchObject([{ n: 1, verified: false, via: platform, text: "Hold at 2,800." }]);
-    },
-  );
+  it.each(ACCOUNTS)("reaches the owner's seat from %s, relay-attested", async (platform, account, chat) => {
+    const room = await RoomHttp.open(relay, `chat-instruct-${platform}`, { cast: CAST });
+    const target = platform === "discord" ? "sara-bot" : `sara-bot@${room.id}`;
+    const reply = await headUnmoved(relay, room.id, () =>
+      platform === "discord"
+        ? discordInstruct(account, chat, room.id)
+        : say(platform, account, `/instruct ${target} Hold at 2,800.`),
+    );
+    expect(reply).toContain(`Sent to seat sara-bot at ${room.id}`);
+    const read = await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), {
+      seat: "sara-bot",
+    });
+    expect(read.body.instructions).toMatchObject([{ n: 1, verified: false, via: platform, text: "Hold at 2,800." }]);
+  });
 
   it.each(accountsFrom(97021))(
     "reaches the seat named without @table from %s when its owner has exactly one open table",
@@ -250,9 +324,13 @@ describe("an instruction from chat", () => {
       await RoomHttp.open(relay, "chat-instruct-refused-2", { cast: CAST });
       await room.admit(room.k.ben, "ben", "ben-bot");
       expect(await say("telegram", "97001", `/instruct ben-bot@${room.id} Accept anything.`)).toContain("E_FORBIDDEN");
-      expect(await say("telegram", "97001", `/instruct nobody@${room.id} Accept anything.`)).toContain("E_UNKNOWN_SEAT");
+      expect(await say("telegram", "97001", `/instruct nobody@${room.id} Accept anything.`)).toContain(
+        "E_UNKNOWN_SEAT",
+      );
       expect(await say("telegram", "97001", "/instruct sara-bot Hold.")).toContain("/instruct <seat>@<table> <text>");
-      const read = await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("ben-bot"), { seat: "ben-bot" });
+      const read = await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("ben-bot"), {
+        seat: "ben-bot",
+      });
       expect(read.body.instructions).toEqual([]);
     });
   });
@@ -260,5 +338,8 @@ describe("an instruction from chat", () => {
 
 /** Discord's /instruct with its seat, text and table options. */
 async function discordInstruct(account: string, chat: string, table: string): Promise<string> {
-  return unescapeDiscord((await postDiscord(discordSlash(account, chat, "instruct", { seat: "sara-bot", text: "Hold at 2,800.", table }))).body.data.content);
+  return unescapeDiscord(
+    (await postDiscord(discordSlash(account, chat, "instruct", { seat: "sara-bot", text: "Hold at 2,800.", table })))
+      .body.data.content,
+  );
 }

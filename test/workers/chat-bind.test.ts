@@ -10,7 +10,10 @@ import { RelayHttp } from "../support/relay-http.js";
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const directory = () => env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory"));
 
-async function codeFor(owner: Awaited<ReturnType<typeof keyOf>>, platform: "telegram" | "line" | "discord" = "telegram") {
+async function codeFor(
+  owner: Awaited<ReturnType<typeof keyOf>>,
+  platform: "telegram" | "line" | "discord" = "telegram",
+) {
   return (await ownerClient(owner).bindCode(platform)).code;
 }
 
@@ -30,7 +33,11 @@ describe("binding a Telegram account", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.path).toBe("/telegram/bot123:test-telegram-token/sendMessage");
     const after = await ownerClient(owner).channels();
-    expect(after.channels[0]).toMatchObject({ state: "ok", delivered: 1, last_attempt: { status: "delivered", http_status: 200 } });
+    expect(after.channels[0]).toMatchObject({
+      state: "ok",
+      delivered: 1,
+      last_attempt: { status: "delivered", http_status: 200 },
+    });
     expect(after.has_proven_channel).toBe(true);
   });
 
@@ -63,7 +70,11 @@ describe("when a code is misused", () => {
     const owner = await keyOf("owner:bind-expired");
     const code = await codeFor(owner);
     await runInDurableObject(directory(), (_d: ChatDirectoryDO, state) => {
-      state.storage.sql.exec("UPDATE codes SET expires_at = ? WHERE owner_key = ?", Date.now() - 1, owner.publicKeyText);
+      state.storage.sql.exec(
+        "UPDATE codes SET expires_at = ? WHERE owner_key = ?",
+        Date.now() - 1,
+        owner.publicKeyText,
+      );
     });
     expect((await postTelegram(telegramText(7020, `/start ${code}`))).body.text).toContain("not valid");
     expect((await ownerClient(owner).channels()).channels).toEqual([]);
@@ -88,12 +99,17 @@ describe("when a code is misused", () => {
 
   it("pauses all redemption after 100 wrong codes relay-wide", async () => {
     await runInDurableObject(directory(), (_d: ChatDirectoryDO, state) => {
-      state.storage.sql.exec("INSERT OR REPLACE INTO counters (name, window, count) VALUES ('miss:*', ?, 100)", Math.floor(Date.now() / 3_600_000) * 3_600_000);
+      state.storage.sql.exec(
+        "INSERT OR REPLACE INTO counters (name, window, count) VALUES ('miss:*', ?, 100)",
+        Math.floor(Date.now() / 3_600_000) * 3_600_000,
+      );
     });
     const owner = await keyOf("owner:bind-global");
     const code = await codeFor(owner);
     expect((await postTelegram(telegramText(7050, `/start ${code}`))).body.text).toContain("Too many wrong codes");
-    await runInDurableObject(directory(), (_d: ChatDirectoryDO, state) => state.storage.sql.exec("DELETE FROM counters WHERE name = 'miss:*'"));
+    await runInDurableObject(directory(), (_d: ChatDirectoryDO, state) =>
+      state.storage.sql.exec("DELETE FROM counters WHERE name = 'miss:*'"),
+    );
   });
 });
 
@@ -103,20 +119,41 @@ describe("when a bind-code request is not right", () => {
   it("refuses a request signed by another key", async () => {
     const owner = await keyOf("owner:bind-sig");
     const other = await keyOf("owner:bind-sig-other");
-    const request = await signBindCode(other, { platform: "telegram", lang: "en", nonce: nonceOf("sig"), now: Date.now() });
-    const reply = await post(owner.publicKeyText, { ...request, statement: { ...request.statement, owner_key: owner.publicKeyText } });
+    const request = await signBindCode(other, {
+      platform: "telegram",
+      lang: "en",
+      nonce: nonceOf("sig"),
+      now: Date.now(),
+    });
+    const reply = await post(owner.publicKeyText, {
+      ...request,
+      statement: { ...request.statement, owner_key: owner.publicKeyText },
+    });
     expect(reply).toMatchObject({ status: 401, body: { error: { code: "E_BAD_SIGNATURE" } } });
   });
 
   it("refuses a statement for another owner key, a stale one, and a replayed one", async () => {
     const owner = await keyOf("owner:bind-replay");
     const other = await keyOf("owner:bind-replay-other");
-    const request = await signBindCode(owner, { platform: "telegram", lang: "en", nonce: nonceOf("replay"), now: Date.now() });
+    const request = await signBindCode(owner, {
+      platform: "telegram",
+      lang: "en",
+      nonce: nonceOf("replay"),
+      now: Date.now(),
+    });
     expect((await post(other.publicKeyText, request)).body.error.code).toBe("E_FORBIDDEN");
-    const stale = await signBindCode(owner, { platform: "telegram", lang: "en", nonce: nonceOf("stale"), now: Date.now() - 600_000 });
+    const stale = await signBindCode(owner, {
+      platform: "telegram",
+      lang: "en",
+      nonce: nonceOf("stale"),
+      now: Date.now() - 600_000,
+    });
     expect((await post(owner.publicKeyText, stale)).body.error.code).toBe("E_EXPIRED");
     expect((await post(owner.publicKeyText, request)).status).toBe(201);
-    expect(await post(owner.publicKeyText, request)).toMatchObject({ status: 409, body: { error: { code: "E_NONCE_REUSED" } } });
+    expect(await post(owner.publicKeyText, request)).toMatchObject({
+      status: 409,
+      body: { error: { code: "E_NONCE_REUSED" } },
+    });
   });
 
   it("rate-limits code creation per owner key", async () => {
@@ -130,10 +167,21 @@ describe("when a bind-code request is not right", () => {
     const owner = await keyOf("owner:bind-rate-again");
     const client = ownerClient(owner);
     for (let i = 0; i < 5; i++) await client.bindCode("discord");
-    const request = await signBindCode(owner, { platform: "discord", lang: "en", nonce: nonceOf("rate-again"), now: Date.now() });
+    const request = await signBindCode(owner, {
+      platform: "discord",
+      lang: "en",
+      nonce: nonceOf("rate-again"),
+      now: Date.now(),
+    });
     const first = await post(owner.publicKeyText, request);
-    expect(first).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit: "bind_codes_per_owner" } } } });
-    expect(await post(owner.publicKeyText, request)).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit: "bind_codes_per_owner" } } } });
+    expect(first).toMatchObject({
+      status: 429,
+      body: { error: { code: "E_RATE_LIMITED", details: { limit: "bind_codes_per_owner" } } },
+    });
+    expect(await post(owner.publicKeyText, request)).toMatchObject({
+      status: 429,
+      body: { error: { code: "E_RATE_LIMITED", details: { limit: "bind_codes_per_owner" } } },
+    });
   });
 
   it("refuses a malformed owner key in the path", async () => {
@@ -145,7 +193,11 @@ describe("unbinding", () => {
   it("removes a channel by the owner's signed request; the account can no longer command", async () => {
     const owner = await keyOf("owner:unbind-1");
     await bindVia("telegram", owner, "7060");
-    expect(await ownerClient(owner).unbind("telegram", "7060")).toEqual({ platform: "telegram", account: "7060", removed: true });
+    expect(await ownerClient(owner).unbind("telegram", "7060")).toEqual({
+      platform: "telegram",
+      account: "7060",
+      removed: true,
+    });
     expect((await ownerClient(owner).channels()).channels).toEqual([]);
     expect((await postTelegram(telegramText(7060, "/status"))).body.text).toContain("not bound");
   });
@@ -163,12 +215,16 @@ describe("when a channels read is not authorized", () => {
     const owner = await keyOf("owner:read-auth");
     const other = await keyOf("owner:read-auth-other");
     const path = `/owners/${owner.publicKeyText}/channels`;
-    const read = (authorization?: string) => relay.request("GET", path, undefined, authorization ? { authorization } : {});
+    const read = (authorization?: string) =>
+      relay.request("GET", path, undefined, authorization ? { authorization } : {});
     expect((await read()).body.error.code).toBe("E_AUTH");
-    expect((await read(await signOwnerAuth(owner, { method: "GET", path: `${path}?x=1`, now: Date.now() }))).body.error.code).toBe("E_AUTH");
-    expect((await read(await signOwnerAuth(owner, { method: "GET", path, now: Date.now() - 600_000 }))).body.error.code).toBe("E_AUTH");
+    expect(
+      (await read(await signOwnerAuth(owner, { method: "GET", path: `${path}?x=1`, now: Date.now() }))).body.error.code,
+    ).toBe("E_AUTH");
+    expect(
+      (await read(await signOwnerAuth(owner, { method: "GET", path, now: Date.now() - 600_000 }))).body.error.code,
+    ).toBe("E_AUTH");
     expect((await read(await signOwnerAuth(other, { method: "GET", path, now: Date.now() }))).status).toBe(401);
     expect((await read(await signOwnerAuth(owner, { method: "GET", path, now: Date.now() }))).status).toBe(200);
   });
 });
-

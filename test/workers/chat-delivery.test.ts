@@ -9,7 +9,17 @@ import { describe, expect, it } from "vitest";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import type { Notification, Signer, TableConfig } from "../../src/protocol/index.js";
-import { bindVia, drain, lineText, ownerClient, ownerDO, postLine, requests, runAlarm, script } from "../support/chat-driver.js";
+import {
+  bindVia,
+  drain,
+  lineText,
+  ownerClient,
+  ownerDO,
+  postLine,
+  requests,
+  runAlarm,
+  script,
+} from "../support/chat-driver.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { keyOf } from "../support/table-fixture.js";
 
@@ -17,7 +27,13 @@ const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 
 /** An open table whose owners have keys of their own (so no other test shares their OwnerDOs). */
 async function chatTable(id: string, overrides: Partial<TableConfig> = {}) {
-  const k = { tao: await keyOf(`owner:${id}:tao`), jenny: await keyOf(`owner:${id}:jenny`), x: await keyOf(`seat:${id}:x`), y: await keyOf(`seat:${id}:y`), h: await keyOf(`seat:${id}:h`) };
+  const k = {
+    tao: await keyOf(`owner:${id}:tao`),
+    jenny: await keyOf(`owner:${id}:jenny`),
+    x: await keyOf(`seat:${id}:x`),
+    y: await keyOf(`seat:${id}:y`),
+    h: await keyOf(`seat:${id}:h`),
+  };
   const config: TableConfig = {
     id,
     topic: "Ship #459 <first> & fast?",
@@ -40,7 +56,14 @@ async function notify(owner: Signer, events: Notification[]) {
   return ownerDO(owner.publicKeyText).notify({ owner_key: owner.publicKeyText, events });
 }
 
-const closed = (table: string, seq: number): Notification => ({ type: "table_closed", id: `${table}:${seq}:table_closed`, table, topic: "t", seq, reason: "decision" });
+const closed = (table: string, seq: number): Notification => ({
+  type: "table_closed",
+  id: `${table}:${seq}:table_closed`,
+  table,
+  topic: "t",
+  seq,
+  reason: "decision",
+});
 
 describe("delivering notifications", () => {
   it("sends a decision and the closing to every bound channel, formatted and escaped per platform", async () => {
@@ -51,15 +74,29 @@ describe("delivering notifications", () => {
     await bindVia("discord", k.jenny, "8003", "98003");
     await drain(k.tao.publicKeyText);
     await drain(k.jenny.publicKeyText);
-    for (const [key, seat] of [[k.x, "x"], [k.y, "y"], [k.h, "h"]] as const) {
-      expect((await relay.join(id, seat === "y" ? k.jenny : k.tao, seat === "y" ? "jenny" : "tao", seat, key, { human: seat === "h" })).status).toBe(201);
+    for (const [key, seat] of [
+      [k.x, "x"],
+      [k.y, "y"],
+      [k.h, "h"],
+    ] as const) {
+      expect(
+        (
+          await relay.join(id, seat === "y" ? k.jenny : k.tao, seat === "y" ? "jenny" : "tao", seat, key, {
+            human: seat === "h",
+          })
+        ).status,
+      ).toBe(201);
     }
-    expect((await relay.say(id, k.x, { seat: "x", kind: "decision", body: "ship <b>#459</b> & *now*" })).status).toBe(201);
+    expect((await relay.say(id, k.x, { seat: "x", kind: "decision", body: "ship <b>#459</b> & *now*" })).status).toBe(
+      201,
+    );
     await settled(id);
     expect(await runAlarm(k.tao.publicKeyText)).toBe(true);
     expect(await runAlarm(k.jenny.publicKeyText)).toBe(true);
 
-    const telegram = (await requests('"chat_id":"8001"')).slice(1).map((r) => r.body as { text: string; parse_mode: string });
+    const telegram = (await requests('"chat_id":"8001"'))
+      .slice(1)
+      .map((r) => r.body as { text: string; parse_mode: string });
     expect(telegram.map((m) => m.text.split("\n")[0])).toEqual(["<b>Decision reached</b>", "<b>Table closed</b>"]);
     expect(telegram[0]!.parse_mode).toBe("HTML");
     expect(telegram[0]!.text).toContain("ship &lt;b&gt;#459&lt;/b&gt; &amp; *now*");
@@ -67,17 +104,24 @@ describe("delivering notifications", () => {
 
     const line = (await requests('"to":"U8002"')).slice(1);
     expect(line.map((r) => r.path)).toEqual(["/line/v2/bot/message/push", "/line/v2/bot/message/push"]);
-    expect(line[0]!.headers["x-line-retry-key"]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(line[0]!.headers["x-line-retry-key"]).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(line[0]!.headers.authorization).toBe("Bearer test-line-access-token");
     expect(JSON.stringify(line[0]!.body)).toContain("ship <b>#459</b> & *now*");
 
-    const discord = (await requests("/discord/channels/98003/messages")).slice(1).map((r) => r.body as { content: string; nonce: string; enforce_nonce: boolean; allowed_mentions: unknown });
+    const discord = (await requests("/discord/channels/98003/messages"))
+      .slice(1)
+      .map((r) => r.body as { content: string; nonce: string; enforce_nonce: boolean; allowed_mentions: unknown });
     expect(discord[0]!.content).toContain("ship <b\\>\\#459</b\\> & \\*now\\*");
     expect(discord[0]).toMatchObject({ enforce_nonce: true, allowed_mentions: { parse: [] } });
     expect(discord[0]!.nonce.length).toBeLessThanOrEqual(25);
 
     const health = await ownerClient(k.jenny).channels();
-    expect(health.channels.map((c) => [c.platform, c.state, c.delivered])).toEqual([["line", "ok", 3], ["discord", "ok", 3]]);
+    expect(health.channels.map((c) => [c.platform, c.state, c.delivered])).toEqual([
+      ["line", "ok", 3],
+      ["discord", "ok", 3],
+    ]);
   });
 
   it("tells the owner of a human seat that the floor is theirs", async () => {
@@ -90,7 +134,9 @@ describe("delivering notifications", () => {
     await settled(id);
     await drain(k.tao.publicKeyText);
     const texts = (await requests('"chat_id":"8011"')).map((r) => (r.body as { text: string }).text);
-    expect(texts.some((t) => t.startsWith("<b>The floor is yours</b>") && t.includes("Seat h holds the floor"))).toBe(true);
+    expect(texts.some((t) => t.startsWith("<b>The floor is yours</b>") && t.includes("Seat h holds the floor"))).toBe(
+      true,
+    );
   });
 
   it("keeps a channel UNPROVEN until its first delivery, and that is what hasProvenChannel reports", async () => {
@@ -98,8 +144,12 @@ describe("delivering notifications", () => {
     await script({ match: '"chat_id":"8021"', status: 500, body: { ok: false, description: "Internal Server Error" } });
     await bindVia("telegram", owner, "8021");
     await drain(owner.publicKeyText);
-    const proven = () => runInDurableObject(ownerDO(owner.publicKeyText), (o: OwnerDO) => o.hasProvenChannel(owner.publicKeyText));
-    expect((await ownerClient(owner).channels()).channels[0]).toMatchObject({ state: "unproven", last_attempt: { status: "failed", http_status: 500, reason: "server_error" } });
+    const proven = () =>
+      runInDurableObject(ownerDO(owner.publicKeyText), (o: OwnerDO) => o.hasProvenChannel(owner.publicKeyText));
+    expect((await ownerClient(owner).channels()).channels[0]).toMatchObject({
+      state: "unproven",
+      last_attempt: { status: "failed", http_status: 500, reason: "server_error" },
+    });
     expect(await proven()).toEqual({ ok: true, value: false });
   });
 });
@@ -110,11 +160,18 @@ describe("the attempt log", () => {
     await bindVia("telegram", owner, "8041");
     await notify(owner, [closed("log-table", 3)]);
     const queued = (await ownerClient(owner).channels()).channels[0]!;
-    expect(queued).toMatchObject({ state: "unproven", delivered: 0, last_attempt: { event: "log-table:3:table_closed", status: "queued", http_status: null, reason: null } });
+    expect(queued).toMatchObject({
+      state: "unproven",
+      delivered: 0,
+      last_attempt: { event: "log-table:3:table_closed", status: "queued", http_status: null, reason: null },
+    });
     await drain(owner.publicKeyText);
     const sent = (await ownerClient(owner).channels()).channels[0]!;
     expect(sent.state).toBe("ok");
-    expect(sent.recent.filter((a) => a.event === "log-table:3:table_closed").map((a) => a.status)).toEqual(["delivered", "queued"]);
+    expect(sent.recent.filter((a) => a.event === "log-table:3:table_closed").map((a) => a.status)).toEqual([
+      "delivered",
+      "queued",
+    ]);
   });
 });
 
@@ -127,7 +184,11 @@ describe("when a platform refuses", () => {
     await notify(owner, [closed("quota-table", 9)]);
     expect(await drain(owner.publicKeyText)).toMatchObject({ sent: 1, failed: 1, next: null });
     const [channel] = (await ownerClient(owner).channels()).channels;
-    expect(channel).toMatchObject({ state: "quota_exhausted", delivered: 1, last_attempt: { status: "failed", http_status: 429, reason: "quota_exhausted" } });
+    expect(channel).toMatchObject({
+      state: "quota_exhausted",
+      delivered: 1,
+      last_attempt: { status: "failed", http_status: 429, reason: "quota_exhausted" },
+    });
     expect(channel!.last_attempt!.detail).toContain("monthly limit");
   });
 
@@ -135,16 +196,30 @@ describe("when a platform refuses", () => {
     const owner = await keyOf("owner:deliver-retry");
     await bindVia("telegram", owner, "8041");
     await drain(owner.publicKeyText);
-    await script({ match: '"chat_id":"8041"', status: 429, body: { ok: false, error_code: 429, description: "Too Many Requests: retry after 7", parameters: { retry_after: 7 } } });
+    await script({
+      match: '"chat_id":"8041"',
+      status: 429,
+      body: {
+        ok: false,
+        error_code: 429,
+        description: "Too Many Requests: retry after 7",
+        parameters: { retry_after: 7 },
+      },
+    });
     await notify(owner, [closed("retry-table", 3)]);
     const before = Date.now();
     const report = await drain(owner.publicKeyText);
     expect(report).toMatchObject({ sent: 1, failed: 1 });
     expect(report.next!).toBeGreaterThanOrEqual(before + 7000);
     expect(await drain(owner.publicKeyText)).toMatchObject({ sent: 0 });
-    expect((await ownerClient(owner).channels()).channels[0]).toMatchObject({ state: "failing", last_attempt: { reason: "rate_limited", http_status: 429 } });
+    expect((await ownerClient(owner).channels()).channels[0]).toMatchObject({
+      state: "failing",
+      last_attempt: { reason: "rate_limited", http_status: 429 },
+    });
 
-    await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) => state.storage.sql.exec("UPDATE outbox SET next_at = 0 WHERE state = 'queued'"));
+    await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) =>
+      state.storage.sql.exec("UPDATE outbox SET next_at = 0 WHERE state = 'queued'"),
+    );
     expect(await drain(owner.publicKeyText)).toMatchObject({ sent: 1, delivered: 1, next: null });
     expect((await ownerClient(owner).channels()).channels[0]).toMatchObject({ state: "ok", delivered: 2 });
   });
@@ -153,14 +228,25 @@ describe("when a platform refuses", () => {
     const owner = await keyOf("owner:deliver-401");
     await bindVia("telegram", owner, "8051");
     await drain(owner.publicKeyText);
-    await script({ match: '"chat_id":"8051"', status: 401, body: { ok: false, error_code: 401, description: "Unauthorized" } });
+    await script({
+      match: '"chat_id":"8051"',
+      status: 401,
+      body: { ok: false, error_code: 401, description: "Unauthorized" },
+    });
     await notify(owner, [closed("auth-table", 4)]);
     expect(await drain(owner.publicKeyText)).toMatchObject({ failed: 1, next: null });
-    await script({ match: '"chat_id":"8051"', status: 403, body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" } });
+    await script({
+      match: '"chat_id":"8051"',
+      status: 403,
+      body: { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" },
+    });
     await notify(owner, [closed("auth-table", 5)]);
     await drain(owner.publicKeyText);
     const { recent } = (await ownerClient(owner).channels()).channels[0]!;
-    expect(recent.filter((a) => a.status === "failed").map((a) => [a.http_status, a.reason])).toEqual([[403, "blocked"], [401, "unauthorized"]]);
+    expect(recent.filter((a) => a.status === "failed").map((a) => [a.http_status, a.reason])).toEqual([
+      [403, "blocked"],
+      [401, "unauthorized"],
+    ]);
   });
 });
 
@@ -178,7 +264,10 @@ describe("when an alarm runs again", () => {
   it("sends at most 40 messages per alarm and schedules the rest", async () => {
     const owner = await keyOf("owner:deliver-batch");
     await bindVia("discord", owner, "8081", "98081");
-    await notify(owner, Array.from({ length: 45 }, (_, i) => closed(`batch-${i}`, 2)));
+    await notify(
+      owner,
+      Array.from({ length: 45 }, (_, i) => closed(`batch-${i}`, 2)),
+    );
     expect(await runAlarm(owner.publicKeyText)).toBe(true);
     expect(await requests("/discord/channels/98081/messages")).toHaveLength(40);
     expect(await runAlarm(owner.publicKeyText)).toBe(true);
@@ -194,7 +283,9 @@ describe("when an alarm runs again", () => {
     await evictDurableObject(ownerDO(owner.publicKeyText));
     await evictDurableObject(env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory")));
     expect(await drain(owner.publicKeyText)).toMatchObject({ sent: 2, delivered: 2 });
-    expect((await ownerClient(owner).channels()).channels).toMatchObject([{ account: "8101", state: "ok", delivered: 2 }]);
+    expect((await ownerClient(owner).channels()).channels).toMatchObject([
+      { account: "8101", state: "ok", delivered: 2 },
+    ]);
     await postLine([lineText("U8102", code)]);
     expect((await ownerClient(owner).channels()).channels.map((c) => c.account)).toEqual(["8101", "U8102"]);
   });

@@ -19,7 +19,8 @@ describe("a LINE delivery of 64 events", () => {
     const events = Array.from({ length: 64 }, (_, i) => lineText(`U985${String(i).padStart(3, "0")}`, "/status"));
     expect((await postLine(events)).status).toBe(200);
     const perInvocation = [(await calls()).length];
-    while (await runDurableObjectAlarm(directory())) perInvocation.push((await calls()).length - perInvocation.reduce((a, b) => a + b, 0));
+    while (await runDurableObjectAlarm(directory()))
+      perInvocation.push((await calls()).length - perInvocation.reduce((a, b) => a + b, 0));
 
     expect(perInvocation).toEqual([10, 10, 10, 10, 10, 10, 4]);
     for (const n of perInvocation) expect(n).toBeLessThanOrEqual(EVENTS_PER_INVOCATION);
@@ -35,7 +36,9 @@ describe("a LINE delivery of 64 events", () => {
       await postLine(events);
       await postLine(events);
       while (await runDurableObjectAlarm(directory()));
-      expect((await replies()).map((r) => (r.body as { replyToken: string }).replyToken).sort()).toEqual(events.map((e) => e.replyToken).sort());
+      expect((await replies()).map((r) => (r.body as { replyToken: string }).replyToken).sort()).toEqual(
+        events.map((e) => e.replyToken).sort(),
+      );
     });
   });
 });

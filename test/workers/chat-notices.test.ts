@@ -17,24 +17,40 @@ import { bound, CARD, proposed, relay, room } from "../support/chat-room.js";
 import { nonceOf } from "../support/table-fixture.js";
 
 const table = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
-const sqlOf = <T>(id: string, read: (sql: SqlStorage) => T) => runInDurableObject(table(id), (_t: TableDO, state) => read(state.storage.sql));
+const sqlOf = <T>(id: string, read: (sql: SqlStorage) => T) =>
+  runInDurableObject(table(id), (_t: TableDO, state) => read(state.storage.sql));
 const CURSOR = "COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notices_through'), 0)";
 /** The batches of every entry past the hand-off cursor: what the alarm would hand over. */
-const unhanded = (id: string) => sqlOf(id, (sql) => sql.exec(`SELECT seq, notices FROM entries WHERE seq > ${CURSOR} AND notices IS NOT NULL`).toArray());
+const unhanded = (id: string) =>
+  sqlOf(id, (sql) =>
+    sql.exec(`SELECT seq, notices FROM entries WHERE seq > ${CURSOR} AND notices IS NOT NULL`).toArray(),
+  );
 /** Whether the table has a `notices` table (made at the first batch parked, decision 0534). */
-const hasNotices = (sql: SqlStorage) => sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notices'").toArray().length > 0;
+const hasNotices = (sql: SqlStorage) =>
+  sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notices'").toArray().length > 0;
 /** Batches an owner's object did not take, waiting for the alarm. */
-const parked = (id: string) => sqlOf(id, (sql) => (hasNotices(sql) ? sql.exec("SELECT owner_key, events, attempts, next_at FROM notices").toArray() : []));
+const parked = (id: string) =>
+  sqlOf(id, (sql) =>
+    hasNotices(sql) ? sql.exec("SELECT owner_key, events, attempts, next_at FROM notices").toArray() : [],
+  );
 /** Whether a batch was ever parked: the `notices` table exists. */
 const parkedEver = (id: string) => sqlOf(id, hasNotices);
-const approvalMessages = async (chat: string) => (await requests(`"chat_id":"${chat}"`)).filter((r) => JSON.stringify(r.body).includes("Approval needed"));
+const approvalMessages = async (chat: string) =>
+  (await requests(`"chat_id":"${chat}"`)).filter((r) => JSON.stringify(r.body).includes("Approval needed"));
 
 describe("when the table's object dies between a write and its hand-over", () => {
   it("hands the approval request over from the alarm, and the owner's chat gets it once even when it is handed over twice", async () => {
     const id = "notice-kill";
     const k = await room(id);
     await bound("telegram", k.jenny, "97001");
-    const request = await signSubmission(k.x, { table: id, seat: "x", kind: "proposal", body: "put #459 on the board", effects: [CARD], nonce: nonceOf("notice-kill") });
+    const request = await signSubmission(k.x, {
+      table: id,
+      seat: "x",
+      kind: "proposal",
+      body: "put #459 on the board",
+      effects: [CARD],
+      nonce: nonceOf("notice-kill"),
+    });
     // The write commits; the object dies before the DO shell's afterWrite starts the hand-off.
     const { seq, task } = await runInDurableObject(table(id), async (t: TableDO) => {
       const { primary, appended } = await writeSubmission(t.table, request);
@@ -73,7 +89,10 @@ describe("the notice rows a write leaves", () => {
     const k = await room(id);
     await bound("telegram", k.jenny, "97011");
     expect((await relay.say(id, k.x, { seat: "x", kind: "say", body: "who takes #459?" })).status).toBe(201);
-    const said = await sqlOf(id, (sql) => sql.exec("SELECT notices FROM entries ORDER BY seq DESC LIMIT 1").toArray()[0]);
+    const said = await sqlOf(
+      id,
+      (sql) => sql.exec("SELECT notices FROM entries ORDER BY seq DESC LIMIT 1").toArray()[0],
+    );
     expect(said!.notices).toBeNull();
 
     await proposed(id, k, [CARD]);
@@ -88,7 +107,14 @@ describe("a batch an owner's object did not take", () => {
     const id = "notice-parked";
     const k = await room(id);
     await bound("telegram", k.jenny, "97021");
-    const request = await signSubmission(k.x, { table: id, seat: "x", kind: "proposal", body: "put #459 on the board", effects: [CARD], nonce: nonceOf("notice-parked") });
+    const request = await signSubmission(k.x, {
+      table: id,
+      seat: "x",
+      kind: "proposal",
+      body: "put #459 on the board",
+      effects: [CARD],
+      nonce: nonceOf("notice-parked"),
+    });
     await runInDurableObject(table(id), (t: TableDO) => writeSubmission(t.table, request));
     const offered: string[] = [];
     const busy = async (owner: string) => {
@@ -110,11 +136,18 @@ describe("a batch an owner's object did not take", () => {
     offered.length = 0;
     await runInDurableObject(table(id), (t: TableDO) => t.table.notices.handOffDue(busy, () => start + 1));
     expect(offered).toEqual([]);
-    await runInDurableObject(table(id), (t: TableDO) => t.table.notices.handOffDue(busy, () => start + NOTICE_RETRY_MS));
-    expect((await parked(id)).every((r) => Number(r.attempts) === 2 && Number(r.next_at) === start + 3 * NOTICE_RETRY_MS)).toBe(true);
+    await runInDurableObject(table(id), (t: TableDO) =>
+      t.table.notices.handOffDue(busy, () => start + NOTICE_RETRY_MS),
+    );
+    expect(
+      (await parked(id)).every((r) => Number(r.attempts) === 2 && Number(r.next_at) === start + 3 * NOTICE_RETRY_MS),
+    ).toBe(true);
 
     await runInDurableObject(table(id), async (t: TableDO) => {
-      await t.table.notices.handOffDue(async () => ({ ok: true as const, value: { queued: 1 } }), () => start + 3 * NOTICE_RETRY_MS);
+      await t.table.notices.handOffDue(
+        async () => ({ ok: true as const, value: { queued: 1 } }),
+        () => start + 3 * NOTICE_RETRY_MS,
+      );
     });
     expect(await parked(id)).toEqual([]);
   });

@@ -10,10 +10,26 @@ import { describe, expect, it } from "vitest";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import { BACKOFF_MS, MAX_ATTEMPTS } from "../../durable-objects/owner/outbox.js";
 import type { ChatPlatform, Notification, Signer } from "../../src/protocol/index.js";
-import { bindVia, drain, killedMidSend, ownerClient, ownerDO, requests, runAlarm, script } from "../support/chat-driver.js";
+import {
+  bindVia,
+  drain,
+  killedMidSend,
+  ownerClient,
+  ownerDO,
+  requests,
+  runAlarm,
+  script,
+} from "../support/chat-driver.js";
 import { keyOf } from "../support/table-fixture.js";
 
-const closed = (table: string, seq: number): Notification => ({ type: "table_closed", id: `${table}:${seq}:table_closed`, table, topic: "t", seq, reason: "decision" });
+const closed = (table: string, seq: number): Notification => ({
+  type: "table_closed",
+  id: `${table}:${seq}:table_closed`,
+  table,
+  topic: "t",
+  seq,
+  reason: "decision",
+});
 
 const approval = (table: string, seq: number): Notification => ({
   type: "approval_needed",
@@ -48,12 +64,17 @@ const telegramText = (body: unknown) => (body as { text: string }).text;
 /** The channel's attempts for `event`, oldest first: status, reason, resends. */
 async function attemptsOf(owner: Signer, event: string) {
   const [channel] = (await ownerClient(owner).channels()).channels;
-  return channel!.recent.filter((a) => a.event === event).reverse().map((a) => [a.status, a.reason, a.resends]);
+  return channel!.recent
+    .filter((a) => a.event === event)
+    .reverse()
+    .map((a) => [a.status, a.reason, a.resends]);
 }
 
 /** Moves every queued row of `owner` past its backoff, as the clock would. */
 async function skipBackoff(owner: Signer, set = "next_at = 0"): Promise<void> {
-  await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) => state.storage.sql.exec(`UPDATE outbox SET ${set} WHERE state = 'queued'`));
+  await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) =>
+    state.storage.sql.exec(`UPDATE outbox SET ${set} WHERE state = 'queued'`),
+  );
 }
 
 describe("when the owner's object is killed mid-send", () => {
@@ -118,14 +139,20 @@ describe("when the owner's object is killed mid-send", () => {
   it("gets every one of 12 approval requests to Telegram at least once when the object dies after one ack and before another answer", async () => {
     const owner = await boundOwner("resend-many", "telegram", "8241");
     const chat = '"chat_id":"8241"';
-    await notify(owner, Array.from({ length: 12 }, (_, i) => approval("resend-many", i + 1)));
+    await notify(
+      owner,
+      Array.from({ length: 12 }, (_, i) => approval("resend-many", i + 1)),
+    );
     await killedMidSend(owner.publicKeyText, "Task 3.rsn8241", "after-delivery");
     await killedMidSend(owner.publicKeyText, "Task 8.rsn8241", "before-delivery");
     for (let runs = 0; await runAlarm(owner.publicKeyText); runs++) expect(runs).toBeLessThan(3);
 
     const sent = await sends(chat, telegramText);
     for (let i = 1; i <= 12; i++) {
-      expect(sent.filter((s) => s.delivered && s.text.includes(`Task ${i}.rsn8241`)).length, `task ${i}`).toBeGreaterThanOrEqual(1);
+      expect(
+        sent.filter((s) => s.delivered && s.text.includes(`Task ${i}.rsn8241`)).length,
+        `task ${i}`,
+      ).toBeGreaterThanOrEqual(1);
     }
     const repeats = sent.filter((s) => s.text.startsWith("<b>Approval needed (sent again)</b>"));
     expect(repeats.map((s) => /Task (\d+)\.rsn8241/.exec(s.text)![1]).sort()).toEqual(["3", "8"]);
@@ -143,7 +170,11 @@ describe("when a send is interrupted again and again", () => {
     await killedMidSend(owner.publicKeyText, chat, "after-delivery");
     expect(await runAlarm(owner.publicKeyText)).toBe(true);
     expect(await sends(chat, telegramText)).toHaveLength(2);
-    const [row] = await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) => state.storage.sql.exec("SELECT state, next_at - updated_at AS wait FROM outbox WHERE event_id = ?", event).toArray());
+    const [row] = await runInDurableObject(ownerDO(owner.publicKeyText), (_o: OwnerDO, state) =>
+      state.storage.sql
+        .exec("SELECT state, next_at - updated_at AS wait FROM outbox WHERE event_id = ?", event)
+        .toArray(),
+    );
     expect(row).toEqual({ state: "queued", wait: BACKOFF_MS });
 
     // As if the sends in between were interrupted too: the last attempt of the budget.
@@ -170,14 +201,23 @@ describe("when the platform answers a 5xx or a 429", () => {
     await skipBackoff(owner);
     expect(await drain(owner.publicKeyText)).toMatchObject({ delivered: 1 });
 
-    await script({ match: chat, status: 429, body: { ok: false, description: "Too Many Requests", parameters: { retry_after: 1 } } });
+    await script({
+      match: chat,
+      status: 429,
+      body: { ok: false, description: "Too Many Requests", parameters: { retry_after: 1 } },
+    });
     await notify(owner, [closed("resend-5xx", 4)]);
     expect(await drain(owner.publicKeyText)).toMatchObject({ failed: 1 });
     await skipBackoff(owner);
     expect(await drain(owner.publicKeyText)).toMatchObject({ delivered: 1 });
 
     const titles = (await sends(chat, telegramText)).map((s) => s.text.split("\n")[0]);
-    expect(titles).toEqual(["<b>Table closed</b>", "<b>Table closed (sent again)</b>", "<b>Table closed</b>", "<b>Table closed</b>"]);
+    expect(titles).toEqual([
+      "<b>Table closed</b>",
+      "<b>Table closed (sent again)</b>",
+      "<b>Table closed</b>",
+      "<b>Table closed</b>",
+    ]);
   });
 });
 
@@ -185,9 +225,21 @@ describe("when many newer events arrive before a notice is sent", () => {
   it("keeps the queued notice's event, so it is still delivered", async () => {
     const owner = await boundOwner("resend-keep", "telegram", "8271");
     await notify(owner, [closed("resend-keep", 3)]);
-    const opened = (i: number): Notification => ({ type: "table_opened", id: `resend-keep-${i}:1:table_opened`, table: `resend-keep-${i}`, topic: "t", seq: 1 });
-    for (let batch = 0; batch < 16; batch++) await notify(owner, Array.from({ length: 64 }, (_, i) => opened(batch * 64 + i)));
+    const opened = (i: number): Notification => ({
+      type: "table_opened",
+      id: `resend-keep-${i}:1:table_opened`,
+      table: `resend-keep-${i}`,
+      topic: "t",
+      seq: 1,
+    });
+    for (let batch = 0; batch < 16; batch++)
+      await notify(
+        owner,
+        Array.from({ length: 64 }, (_, i) => opened(batch * 64 + i)),
+      );
     expect(await drain(owner.publicKeyText)).toMatchObject({ sent: 1, delivered: 1 });
-    expect((await sends('"chat_id":"8271"', telegramText)).map((s) => s.text.split("\n")[0])).toEqual(["<b>Table closed</b>"]);
+    expect((await sends('"chat_id":"8271"', telegramText)).map((s) => s.text.split("\n")[0])).toEqual([
+      "<b>Table closed</b>",
+    ]);
   });
 });

@@ -38,7 +38,12 @@ const page = (items: readonly Entry[], head: SignedHead) => ({ items, originals:
 /** The owners' custody request handing `head`'s chain to this relay, signed by `owners`. */
 async function custodyRequest(k: Cast, head: SignedHead, owners: readonly ("tao" | "jenny" | "ops")[]) {
   const statement = custodyStatementFor(head, await relayKey());
-  return { statement, owners: await Promise.all(owners.map(async (o) => ({ owner: o, sig: (await signCustody(k[o], o, statement)).sig }))) };
+  return {
+    statement,
+    owners: await Promise.all(
+      owners.map(async (o) => ({ owner: o, sig: (await signCustody(k[o], o, statement)).sig })),
+    ),
+  };
 }
 
 describe("a replica fed another relay's ledger", () => {
@@ -48,7 +53,14 @@ describe("a replica fed another relay's ledger", () => {
     const head = await l.head();
     const fed = await relay.request("POST", `/tables/${id}/replica`, page(l.entries, head));
     expect(fed.status).toBe(200);
-    expect(fed.body).toMatchObject({ table: id, mirror: true, relay: l.relay.publicKeyText, seq: head.seq, head, evidence: [] });
+    expect(fed.body).toMatchObject({
+      table: id,
+      mirror: true,
+      relay: l.relay.publicKeyText,
+      seq: head.seq,
+      head,
+      evidence: [],
+    });
 
     const before = await stateOf(id);
     await evictDurableObject(stub(id));
@@ -68,7 +80,9 @@ describe("a replica fed another relay's ledger", () => {
     const first = await l.head();
     const upTo = first.seq;
     await l.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: "con, while the mirror was away" });
-    expect((await relay.request("POST", `/tables/${id}/replica`, page(l.entries.slice(0, upTo), first))).status).toBe(200);
+    expect((await relay.request("POST", `/tables/${id}/replica`, page(l.entries.slice(0, upTo), first))).status).toBe(
+      200,
+    );
     await evictDurableObject(stub(id));
     const again = await relay.request("POST", `/tables/${id}/replica`, page(l.entries.slice(0, upTo), first));
     expect(again.body.seq).toBe(upTo);
@@ -100,7 +114,11 @@ describe("a replica fed another relay's ledger", () => {
       const altered = {
         "a held entry with its old leaf": [reworded(l.entries.slice(0, held.seq), 6), held, 6],
         "a held entry with its old leaf, before a true new entry": [reworded(l.entries, 6), next, 6],
-        "a held entry with its leaf recomputed but its old link": [reworded(l.entries.slice(0, held.seq), 6, { leaf: true }), held, 6],
+        "a held entry with its leaf recomputed but its old link": [
+          reworded(l.entries.slice(0, held.seq), 6, { leaf: true }),
+          held,
+          6,
+        ],
         "a new entry with its old leaf": [reworded(l.entries, fresh), next, fresh],
       } as const;
       const before = await ledgerOf(id);
@@ -117,7 +135,10 @@ describe("a replica fed another relay's ledger", () => {
       expect(status.refused.map((r: { seq: number }) => r.seq)).toEqual(Object.values(altered).map(([, , seq]) => seq));
       expect(status.refused[0].reason).toMatch(/changes held entry 6/);
       // A refused page proves nothing about the relay (anyone may send one): the mirror follows on.
-      expect((await relay.request("POST", `/tables/${id}/replica`, page(l.entries, next))).body).toMatchObject({ seq: next.seq, head: next });
+      expect((await relay.request("POST", `/tables/${id}/replica`, page(l.entries, next))).body).toMatchObject({
+        seq: next.seq,
+        head: next,
+      });
     });
 
     it("keeps only the newest refused pages", async () => {
@@ -139,7 +160,9 @@ describe("a replica fed another relay's ledger", () => {
       const { k, l } = await elsewhere(id);
       expect((await relay.create(k.ops, "ops", debateConfig(k, { id, topic: "another table" }))).status).toBe(201);
       const head = await l.head();
-      const taken = await headUnmoved(relay, id, () => relay.request("POST", `/tables/${id}/replica`, page(l.entries, head)));
+      const taken = await headUnmoved(relay, id, () =>
+        relay.request("POST", `/tables/${id}/replica`, page(l.entries, head)),
+      );
       expect(taken.status).toBe(409);
       expect(taken.body.error.code).toBe("E_TABLE_EXISTS");
     });
@@ -150,7 +173,11 @@ describe("a replica fed another relay's ledger", () => {
       const first = await l.head();
       await relay.request("POST", `/tables/${id}/replica`, page(l.entries, first));
       await l.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: "con" });
-      const gap = await relay.request("POST", `/tables/${id}/replica`, page(l.entries.slice(first.seq + 1), await l.head()));
+      const gap = await relay.request(
+        "POST",
+        `/tables/${id}/replica`,
+        page(l.entries.slice(first.seq + 1), await l.head()),
+      );
       expect(gap.body.error).toMatchObject({ code: "E_SCHEMA" });
     });
   });
@@ -189,7 +216,8 @@ function reworded(items: readonly Entry[], seq: number, options: { leaf?: boolea
 }
 
 /** The ledger the table object holds, as text. */
-const ledgerOf = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.ledger.all()));
+const ledgerOf = (id: string) =>
+  runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.ledger.all()));
 
 /** The same debate as `elsewhere` with bot-tao's say worded `body`: another chain from entry 6, under the same relay key. */
 async function elsewhereFrom(id: string, k: Cast, body: string): Promise<MemoryLedger> {
@@ -211,13 +239,21 @@ describe("taking custody here", () => {
     const before = await stateOf(id);
     await evictDurableObject(stub(id));
     expect(await stateOf(id)).toBe(before);
-    expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "pro, after eviction" })).status).toBe(201);
+    expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "pro, after eviction" })).status).toBe(
+      201,
+    );
 
     const text = (await relay.read(id, `/tables/${id}/export`, k.ops, { owner: "ops" })).body as string;
     const report = await verifyExport(text, { relayKey: await relayKey() });
     expect(report.verdict).toBe("CLEAN");
-    expect(report.coverage.past_keys).toEqual([{ relay: l.relay.publicKeyText, from: 1, to: head.seq, head_seq: head.seq }]);
-    const retried = await relay.request("POST", `/tables/${id}/custody`, await custodyRequest(k, head, ["tao", "jenny"]));
+    expect(report.coverage.past_keys).toEqual([
+      { relay: l.relay.publicKeyText, from: 1, to: head.seq, head_seq: head.seq },
+    ]);
+    const retried = await relay.request(
+      "POST",
+      `/tables/${id}/custody`,
+      await custodyRequest(k, head, ["tao", "jenny"]),
+    );
     expect(retried.body.seq).toBe(head.seq + 1);
   });
 
@@ -227,10 +263,14 @@ describe("taking custody here", () => {
       const { k, l } = await elsewhere(id);
       const head = await l.head();
       await relay.request("POST", `/tables/${id}/replica`, page(l.entries, head));
-      const refused = await headUnmoved(relay, id, async () => relay.request("POST", `/tables/${id}/custody`, await custodyRequest(k, head, ["tao"])));
+      const refused = await headUnmoved(relay, id, async () =>
+        relay.request("POST", `/tables/${id}/custody`, await custodyRequest(k, head, ["tao"])),
+      );
       expect(refused.status).toBe(403);
       expect(refused.body.error).toMatchObject({ code: "E_FORBIDDEN", details: { needed: 2, signed: ["tao"] } });
-      expect((await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "say", body: "con" })).body.error.code).toBe("E_MIRROR");
+      expect((await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "say", body: "con" })).body.error.code).toBe(
+        "E_MIRROR",
+      );
     });
 
     it("refuses a signature that does not verify (E_BAD_SIGNATURE), and a name that is no owner (E_NOT_OWNER)", async () => {
@@ -252,9 +292,20 @@ describe("taking custody here", () => {
       await relay.request("POST", `/tables/${id}/replica`, page(l.entries, head));
       const elsewhereKey = (await keyOf("relay-third")).publicKeyText;
       const statement = custodyStatementFor(head, elsewhereKey);
-      const toOther = { statement, owners: await Promise.all((["tao", "jenny"] as const).map(async (o) => ({ owner: o, sig: (await signCustody(k[o], o, statement)).sig }))) };
+      const toOther = {
+        statement,
+        owners: await Promise.all(
+          (["tao", "jenny"] as const).map(async (o) => ({
+            owner: o,
+            sig: (await signCustody(k[o], o, statement)).sig,
+          })),
+        ),
+      };
       expect((await relay.request("POST", `/tables/${id}/custody`, toOther)).body.error.code).toBe("E_NOT_ALLOWED");
-      const older = await custodyRequest(k, { ...head, seq: head.seq - 1, link: l.entries[head.seq - 2]!.link }, ["tao", "jenny"]);
+      const older = await custodyRequest(k, { ...head, seq: head.seq - 1, link: l.entries[head.seq - 2]!.link }, [
+        "tao",
+        "jenny",
+      ]);
       expect((await relay.request("POST", `/tables/${id}/custody`, older)).body.error.code).toBe("E_NOT_ALLOWED");
     });
   });
@@ -264,7 +315,11 @@ describe("taking custody here", () => {
     const k = await cast();
     await relay.create(k.ops, "ops", debateConfig(k, { id }));
     const head = (await relay.request("GET", `/tables/${id}/head`)).body as SignedHead;
-    const refused = await relay.request("POST", `/tables/${id}/custody`, await custodyRequest(k, head, ["tao", "jenny"]));
+    const refused = await relay.request(
+      "POST",
+      `/tables/${id}/custody`,
+      await custodyRequest(k, head, ["tao", "jenny"]),
+    );
     expect(refused.body.error.code).toBe("E_NOT_ALLOWED");
   });
 });
@@ -273,7 +328,11 @@ describe("an export of a long table", () => {
   it("carries this relay's head after each run of export_head_bytes, so it can be fed to a replica page by page", async () => {
     const id = "custody-long-export";
     const k = await cast();
-    await relay.create(k.ops, "ops", debateConfig(k, { id, topology: { kind: "open" }, termination: { any: [{ max_entries: 500 }] } }));
+    await relay.create(
+      k.ops,
+      "ops",
+      debateConfig(k, { id, topology: { kind: "open" }, termination: { any: [{ max_entries: 500 }] } }),
+    );
     await relay.join(id, k.tao, "tao", "bot-tao", k.botTao);
     await relay.join(id, k.jenny, "jenny", "bot-jenny", k.botJenny);
     for (let i = 0; i < 80; i += 1) {

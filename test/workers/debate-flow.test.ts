@@ -22,8 +22,12 @@ describe("a debate table over HTTP", () => {
     expect((await relay.join(id, k.ops, "ops", "judge", k.judge)).status).toBe(201);
 
     for (let r = 1; r <= 2; r++) {
-      expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: `pro round ${r}` })).status).toBe(201);
-      expect((await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "say", body: `con round ${r}` })).status).toBe(201);
+      expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: `pro round ${r}` })).status).toBe(
+        201,
+      );
+      expect((await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "say", body: `con round ${r}` })).status).toBe(
+        201,
+      );
     }
     const decided = await relay.say(id, k.judge, { seat: "judge", kind: "decision", body: "ship #459 first" });
     expect(decided.status).toBe(201);

@@ -20,7 +20,11 @@ const BROWSER = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9
 /** A public debate table `id`, deleted by its creator ops; resolves with the tombstone. */
 async function deletedTable(id: string): Promise<Record<string, unknown>> {
   const k = await seatedDebate(relay, id, { public: true });
-  const deleted = await relay.request("POST", `/tables/${id}/delete`, await signDelete(k.ops, { table: id, owner: "ops", now: Date.now() }));
+  const deleted = await relay.request(
+    "POST",
+    `/tables/${id}/delete`,
+    await signDelete(k.ops, { table: id, owner: "ops", now: Date.now() }),
+  );
   expect(deleted.status).toBe(200);
   return deleted.body;
 }
@@ -46,7 +50,9 @@ describe("the viewer's page of a deleted table", () => {
       const res = await SELF.fetch("https://relay.test/view/doors-json", { headers });
       expect(res.status).toBe(410);
       expect(res.headers.get("vary")).toBe("Accept");
-      expect(await res.json()).toEqual({ error: { code: "E_TABLE_DELETED", message: expect.any(String), details: tombstone } });
+      expect(await res.json()).toEqual({
+        error: { code: "E_TABLE_DELETED", message: expect.any(String), details: tombstone },
+      });
     }
   });
 });
@@ -55,16 +61,28 @@ describe("a socket upgrade to a deleted table", () => {
   it.each([
     ["the seat socket", "ws"],
     ["the public socket", "public/ws?after=0"],
-  ])("is accepted for %s, carries the E_TABLE_DELETED error frame and closes with 4410, also after an eviction", async (_, route) => {
-    const id = `doors-${route.startsWith("public") ? "public" : "seat"}-ws`;
-    const tombstone = await deletedTable(id);
-    for (const evict of [false, true]) {
-      if (evict) await evictDurableObject(env.TABLES.get(env.TABLES.idFromName(id)));
-      const socket = await TestSocket.open(fetcher, id, route);
-      const closed = await socket.whenClosed();
-      expect(closed.code).toBe(4410);
-      expect(refusalOf(closed.code, closed.reason, "x")?.code).toBe("E_TABLE_DELETED");
-      expect(socket.frames).toEqual([{ type: "error", error: { code: "E_TABLE_DELETED", message: expect.stringContaining(`table ${id} was deleted`), details: tombstone } }]);
-    }
-  });
+  ])(
+    "is accepted for %s, carries the E_TABLE_DELETED error frame and closes with 4410, also after an eviction",
+    async (_, route) => {
+      const id = `doors-${route.startsWith("public") ? "public" : "seat"}-ws`;
+      const tombstone = await deletedTable(id);
+      for (const evict of [false, true]) {
+        if (evict) await evictDurableObject(env.TABLES.get(env.TABLES.idFromName(id)));
+        const socket = await TestSocket.open(fetcher, id, route);
+        const closed = await socket.whenClosed();
+        expect(closed.code).toBe(4410);
+        expect(refusalOf(closed.code, closed.reason, "x")?.code).toBe("E_TABLE_DELETED");
+        expect(socket.frames).toEqual([
+          {
+            type: "error",
+            error: {
+              code: "E_TABLE_DELETED",
+              message: expect.stringContaining(`table ${id} was deleted`),
+              details: tombstone,
+            },
+          },
+        ]);
+      }
+    },
+  );
 });

@@ -14,7 +14,11 @@ describe("eviction", () => {
   it("rebuilds the identical state from the ledger after the table is evicted", async () => {
     const id = "evict-identical";
     const k = await seatedDebate(relay, id, { floor: { max_chars: 40, max_bot_depth: 50 } });
-    await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "pro: a long opening statement that will be cut" });
+    await relay.say(id, k.botTao, {
+      seat: "bot-tao",
+      kind: "say",
+      body: "pro: a long opening statement that will be cut",
+    });
     await relay.say(id, k.judge, { seat: "judge", kind: "raise_hand", body: "" });
     await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "say", body: "con" });
     const stub = env.TABLES.get(env.TABLES.idFromName(id));

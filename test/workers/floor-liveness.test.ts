@@ -21,7 +21,8 @@ beforeAll(async () => {
   for (const seat of ["mod", "a", "b"]) keys[seat] = await keyOf(`seat:${seat}`);
 });
 
-const write = (table: string, seat: string, input: Record<string, unknown>) => relay.say(table, keys[seat]!, { seat, ...input } as never);
+const write = (table: string, seat: string, input: Record<string, unknown>) =>
+  relay.say(table, keys[seat]!, { seat, ...input } as never);
 
 describe("a hub_spoke whose hub left, over HTTP", () => {
   it("closes with no_speaker, rebuilds the closed state after eviction, and verifies CLEAN", async () => {
@@ -39,15 +40,28 @@ describe("a hub_spoke whose hub left, over HTTP", () => {
       const owner = seat === "mod" ? "ops" : "tao";
       expect((await relay.join(id, owner === "ops" ? k.ops : k.tao, owner, seat, keys[seat]!)).status).toBe(201);
     }
-    expect((await write(id, "a", { kind: "request", request_id: "bye-mod", type: "shutdown", to: ["mod"], body: "stand down" })).status).toBe(201);
-    const left = await write(id, "mod", { kind: "response", request_id: "bye-mod", type: "shutdown", verdict: "approve" });
+    expect(
+      (
+        await write(id, "a", {
+          kind: "request",
+          request_id: "bye-mod",
+          type: "shutdown",
+          to: ["mod"],
+          body: "stand down",
+        })
+      ).status,
+    ).toBe(201);
+    const left = await write(id, "mod", {
+      kind: "response",
+      request_id: "bye-mod",
+      type: "shutdown",
+      verdict: "approve",
+    });
     expect(left.status).toBe(201);
     const page = await relay.read(id, `/tables/${id}/entries?from=${left.body.seq}`, k.ops, { owner: "ops" });
-    expect(page.body.items.map((e: { kind: string; subkind?: string; data?: { reason?: string } }) => e.subkind ?? e.kind)).toEqual([
-      "response",
-      "seat_left",
-      "table_closed",
-    ]);
+    expect(
+      page.body.items.map((e: { kind: string; subkind?: string; data?: { reason?: string } }) => e.subkind ?? e.kind),
+    ).toEqual(["response", "seat_left", "table_closed"]);
     expect(page.body.items.at(-1).data.reason).toBe("no_speaker");
 
     const before = await stateOf(id);
@@ -55,9 +69,14 @@ describe("a hub_spoke whose hub left, over HTTP", () => {
     await evictDurableObject(stub(id));
     expect(await stateOf(id)).toBe(before);
 
-    expect(await headUnmoved(relay, id, () => write(id, "a", { kind: "say", body: "anyone?", to: ["mod"] }))).toMatchObject({ status: 409, body: { error: { code: "E_CLOSED" } } });
+    expect(
+      await headUnmoved(relay, id, () => write(id, "a", { kind: "say", body: "anyone?", to: ["mod"] })),
+    ).toMatchObject({ status: 409, body: { error: { code: "E_CLOSED" } } });
     const text = (await relay.read(id, `/tables/${id}/export`, k.ops, { owner: "ops" })).body as string;
     const relayKey = (await relay.request("GET", `/tables/${id}/head`)).body.relay;
-    expect(await verifyExport(text, { relayKey })).toMatchObject({ verdict: "CLEAN", coverage: { policy_replay: "full" } });
+    expect(await verifyExport(text, { relayKey })).toMatchObject({
+      verdict: "CLEAN",
+      coverage: { policy_replay: "full" },
+    });
   });
 });

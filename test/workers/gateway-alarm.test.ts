@@ -21,17 +21,33 @@ const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const HEARTBEAT = 3_600_000;
 
 /** A gateway room `id` (jenny answers async, with key `jenny`) with x, y and c seated and jenny's task of one proposal approved. */
-async function approvedTask(k: Cast, id: string, jenny: Signer = k.jenny): Promise<{ task: string; stub: DurableObjectStub<TableDO> }> {
+async function approvedTask(
+  k: Cast,
+  id: string,
+  jenny: Signer = k.jenny,
+): Promise<{ task: string; stub: DurableObjectStub<TableDO> }> {
   const config = gatewayConfig(k, { id, watchdog: { heartbeat_ms: HEARTBEAT } });
   config.owners.jenny = { ...config.owners.jenny!, public_key: jenny.publicKeyText, approvals: "async" };
   expect((await relay.create(k.ops, "ops", config)).status).toBe(201);
-  for (const [seat, owner, key] of [["x", "tao", k.tao], ["y", "jenny", jenny], ["c", "ops", k.ops]] as const) {
+  for (const [seat, owner, key] of [
+    ["x", "tao", k.tao],
+    ["y", "jenny", jenny],
+    ["c", "ops", k.ops],
+  ] as const) {
     expect((await relay.join(id, key, owner, seat, await keyOf(`seat:${seat}`))).status).toBe(201);
   }
-  const proposed = await relay.say(id, await keyOf("seat:x"), { seat: "x", kind: "proposal", body: "card", effects: [CARD_EFFECT] });
+  const proposed = await relay.say(id, await keyOf("seat:x"), {
+    seat: "x",
+    kind: "proposal",
+    body: "card",
+    effects: [CARD_EFFECT],
+  });
   const seq = proposed.body.seq as number;
   const page = await relay.read(id, `/tables/${id}/entries?from=${seq}&to=${seq}`, jenny, { owner: "jenny" });
-  const statement = approvalStatementFor(page.body.items[0] as Entry, "jenny", { verdict: "approve", nonce: nonceOf(`alarm:${id}`) });
+  const statement = approvalStatementFor(page.body.items[0] as Entry, "jenny", {
+    verdict: "approve",
+    nonce: nonceOf(`alarm:${id}`),
+  });
   expect((await approveHttp(relay, "jenny", jenny, statement)).status).toBe(201);
   return { task: `${seq}.jenny`, stub: env.TABLES.get(env.TABLES.idFromName(id)) };
 }
@@ -57,7 +73,10 @@ describe("the watchdog alarm", () => {
     const k = await cast("gateway-alarm");
     const id = "gw-alarm";
     const { task, stub } = await approvedTask(k, id);
-    const [alarm, since] = await runInDurableObject(stub, async (instance: TableDO, state) => [await state.storage.getAlarm(), instance.table.state!.tasks[task]!.since]);
+    const [alarm, since] = await runInDurableObject(stub, async (instance: TableDO, state) => [
+      await state.storage.getAlarm(),
+      instance.table.state!.tasks[task]!.since,
+    ]);
     expect(alarm).toBe(since + HEARTBEAT);
 
     // Firing before the deadline (as a retried or early alarm might) stalls nothing, and re-arms the alarm.
@@ -71,7 +90,12 @@ describe("the watchdog alarm", () => {
     const after = await headSeq(id);
     expect(after).toBe(before + 1);
     const page = await readAhead(id, `/tables/${id}/entries?from=${after}&to=${after}`, k.ops, { owner: "ops" }, AHEAD);
-    expect(page.body.items[0]).toMatchObject({ kind: "system", subkind: "task_state", author: null, data: { task, state: "stalled", reason: "watchdog", cause: null } });
+    expect(page.body.items[0]).toMatchObject({
+      kind: "system",
+      subkind: "task_state",
+      author: null,
+      data: { task, state: "stalled", reason: "watchdog", cause: null },
+    });
 
     // At least once: the same alarm delivered again finds nothing due; nothing is scheduled any more.
     await runInDurableObject(stub, (instance: TableDO) => instance.alarm());
@@ -119,12 +143,29 @@ describe("eviction with open tasks", () => {
     const { task, stub } = await approvedTask(k, id);
     const y = await keyOf("seat:y");
     expect((await relay.say(id, y, { seat: "y", kind: "progress", task, body: "working" })).status).toBe(201);
-    expect((await relay.say(id, y, { seat: "y", kind: "request", request_id: "plan-1", type: "plan_approval", to: ["c"], body: "ok?" })).status).toBe(201);
-    const before = await runInDurableObject(stub, async (instance: TableDO, state) => [canonicalize(instance.table.state), await state.storage.getAlarm()] as const);
+    expect(
+      (
+        await relay.say(id, y, {
+          seat: "y",
+          kind: "request",
+          request_id: "plan-1",
+          type: "plan_approval",
+          to: ["c"],
+          body: "ok?",
+        })
+      ).status,
+    ).toBe(201);
+    const before = await runInDurableObject(
+      stub,
+      async (instance: TableDO, state) => [canonicalize(instance.table.state), await state.storage.getAlarm()] as const,
+    );
     expect(JSON.parse(before[0]).tasks[task]).toMatchObject({ state: "running", executor: "y" });
 
     await evictDurableObject(stub);
-    const after = await runInDurableObject(stub, async (instance: TableDO, state) => [canonicalize(instance.table.state), await state.storage.getAlarm()] as const);
+    const after = await runInDurableObject(
+      stub,
+      async (instance: TableDO, state) => [canonicalize(instance.table.state), await state.storage.getAlarm()] as const,
+    );
     expect(after).toEqual(before);
 
     const receipt = await relay.say(id, y, { seat: "y", kind: "receipt", task, body: "done" });

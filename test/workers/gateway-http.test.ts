@@ -38,8 +38,16 @@ async function room(id: string, keys: { tao?: Signer } = {}): Promise<void> {
   config.owners.jenny = { ...config.owners.jenny!, approvals: "async" };
   expect((await relay.create(k.ops, "ops", config)).status).toBe(201);
   const owners = { tao, jenny: k.jenny, ops: k.ops };
-  for (const [seat, owner] of [["x", "tao"], ["y", "jenny"], ["y2", "jenny"], ["c", "ops"], ["h", "tao"]] as const) {
-    const joined = await relay.join(id, owners[owner], owner, seat, await keyOf(`seat:${seat}`), { human: seat === "h" });
+  for (const [seat, owner] of [
+    ["x", "tao"],
+    ["y", "jenny"],
+    ["y2", "jenny"],
+    ["c", "ops"],
+    ["h", "tao"],
+  ] as const) {
+    const joined = await relay.join(id, owners[owner], owner, seat, await keyOf(`seat:${seat}`), {
+      human: seat === "h",
+    });
     expect(joined.status).toBe(201);
   }
 }
@@ -57,10 +65,20 @@ async function propose(id: string, effects: Effect[] = [CARD_EFFECT]): Promise<n
 }
 
 /** jenny's approval statement for her task of the proposal at `seq`, built from the entry she reads. */
-async function statementFor(id: string, seq: number, change: Partial<ApprovalStatement> = {}): Promise<ApprovalStatement> {
+async function statementFor(
+  id: string,
+  seq: number,
+  change: Partial<ApprovalStatement> = {},
+): Promise<ApprovalStatement> {
   const page = await relay.read(id, `/tables/${id}/entries?from=${seq}&to=${seq}`, k.jenny, { owner: "jenny" });
   const entry = page.body.items[0] as Entry;
-  return { ...approvalStatementFor(entry, "jenny", { verdict: "approve", nonce: nonceOf(`${id}:${seq}:${JSON.stringify(change)}`) }), ...change };
+  return {
+    ...approvalStatementFor(entry, "jenny", {
+      verdict: "approve",
+      nonce: nonceOf(`${id}:${seq}:${JSON.stringify(change)}`),
+    }),
+    ...change,
+  };
 }
 
 describe("POST /tables/:id/approvals", () => {
@@ -91,34 +109,61 @@ describe("POST /tables/:id/approvals", () => {
     });
 
     it("refuses jenny's approval signed with another owner's key (E_BAD_SIGNATURE)", async () =>
-      refused("E_BAD_SIGNATURE", async () => approveHttp(relay, "jenny", k.tao, await statementFor(id, seq)), { unmoved: tableHead(relay, id) }));
+      refused("E_BAD_SIGNATURE", async () => approveHttp(relay, "jenny", k.tao, await statementFor(id, seq)), {
+        unmoved: tableHead(relay, id),
+      }));
 
     it("refuses another owner approving jenny's task with their own key (E_FORBIDDEN)", async () =>
-      refused("E_FORBIDDEN", async () => approveHttp(relay, "tao", k.tao, await statementFor(id, seq)), { unmoved: tableHead(relay, id) }));
+      refused("E_FORBIDDEN", async () => approveHttp(relay, "tao", k.tao, await statementFor(id, seq)), {
+        unmoved: tableHead(relay, id),
+      }));
 
     it("refuses an approval for altered effects (E_APPROVAL_MISMATCH)", async () => {
       const altered = canonicalSha256([{ ...CARD_EFFECT, args: { title: "delete the board" } }]);
-      await refused("E_APPROVAL_MISMATCH", async () => approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq, { effects_sha256: altered })), { unmoved: tableHead(relay, id) });
+      await refused(
+        "E_APPROVAL_MISMATCH",
+        async () => approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq, { effects_sha256: altered })),
+        { unmoved: tableHead(relay, id) },
+      );
     });
 
     it("refuses an approval of a task that does not exist (E_UNKNOWN_TASK)", async () =>
-      refused("E_UNKNOWN_TASK", async () => approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq, { task: `${seq + 50}.jenny` })), { unmoved: tableHead(relay, id) }));
+      refused(
+        "E_UNKNOWN_TASK",
+        async () => approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq, { task: `${seq + 50}.jenny` })),
+        { unmoved: tableHead(relay, id) },
+      ));
 
     it("refuses an approval signed for another table (E_WRONG_TABLE)", async () => {
       const statement = await statementFor(id, seq, { table: "gw-elsewhere" });
-      await refused("E_WRONG_TABLE", async () =>
-        relay.request("POST", `/tables/${id}/approvals`, await signApproval(k.jenny, "jenny", statement)), { unmoved: tableHead(relay, id) });
+      await refused(
+        "E_WRONG_TABLE",
+        async () => relay.request("POST", `/tables/${id}/approvals`, await signApproval(k.jenny, "jenny", statement)),
+        { unmoved: tableHead(relay, id) },
+      );
     });
 
     it("refuses an approval in the name of someone who is not an owner (E_NOT_OWNER)", async () => {
       const mallory = await keyOf("owner:mallory");
-      await refused("E_NOT_OWNER", async () => approveHttp(relay, "mallory", mallory, await statementFor(id, seq)), { unmoved: tableHead(relay, id) });
+      await refused("E_NOT_OWNER", async () => approveHttp(relay, "mallory", mallory, await statementFor(id, seq)), {
+        unmoved: tableHead(relay, id),
+      });
     });
 
     it("refuses a malformed approval body (E_SCHEMA)", async () => {
       const request = await signApproval(k.jenny, "jenny", await statementFor(id, seq));
-      await refused("E_SCHEMA", () => relay.request("POST", `/tables/${id}/approvals`, { ...request, extra: true }), { unmoved: tableHead(relay, id) });
-      await refused("E_SCHEMA", () => relay.request("POST", `/tables/${id}/approvals`, { ...request, approval: { ...request.approval, verdict: "maybe" } }), { unmoved: tableHead(relay, id) });
+      await refused("E_SCHEMA", () => relay.request("POST", `/tables/${id}/approvals`, { ...request, extra: true }), {
+        unmoved: tableHead(relay, id),
+      });
+      await refused(
+        "E_SCHEMA",
+        () =>
+          relay.request("POST", `/tables/${id}/approvals`, {
+            ...request,
+            approval: { ...request.approval, verdict: "maybe" },
+          }),
+        { unmoved: tableHead(relay, id) },
+      );
     });
   });
 
@@ -129,8 +174,16 @@ describe("POST /tables/:id/approvals", () => {
       const seq = await propose(id);
       const statement = await statementFor(id, seq);
       expect((await approveHttp(relay, "jenny", k.jenny, statement)).status).toBe(201);
-      await refused("E_TASK_STATE", async () => approveHttp(relay, "jenny", k.jenny, { ...statement, nonce: nonceOf("fresh nonce") }), { unmoved: tableHead(relay, id) });
-      await refused("E_NONCE_REUSED", async () => approveHttp(relay, "jenny", k.jenny, { ...statement, verdict: "reject" }), { unmoved: tableHead(relay, id) });
+      await refused(
+        "E_TASK_STATE",
+        async () => approveHttp(relay, "jenny", k.jenny, { ...statement, nonce: nonceOf("fresh nonce") }),
+        { unmoved: tableHead(relay, id) },
+      );
+      await refused(
+        "E_NONCE_REUSED",
+        async () => approveHttp(relay, "jenny", k.jenny, { ...statement, verdict: "reject" }),
+        { unmoved: tableHead(relay, id) },
+      );
     });
   });
 });
@@ -142,24 +195,50 @@ describe("task work over HTTP", () => {
     const seq = await propose(id);
     const task = `${seq}.jenny`;
     expect((await approveHttp(relay, "jenny", k.jenny, await statementFor(id, seq))).status).toBe(201);
-    await refused("E_NOT_EXECUTOR", () => write(id, "x", { kind: "progress", task }), { unmoved: tableHead(relay, id) });
+    await refused("E_NOT_EXECUTOR", () => write(id, "x", { kind: "progress", task }), {
+      unmoved: tableHead(relay, id),
+    });
     expect((await write(id, "y", { kind: "progress", task })).status).toBe(201);
     expect((await write(id, "y", { kind: "receipt", task, body: "done" })).status).toBe(201);
-    await refused("E_SELF_VERIFY", () => write(id, "y", { kind: "verify", task, verdict: "pass", body: "trust me" }), { unmoved: tableHead(relay, id) });
+    await refused("E_SELF_VERIFY", () => write(id, "y", { kind: "verify", task, verdict: "pass", body: "trust me" }), {
+      unmoved: tableHead(relay, id),
+    });
     const failed = await write(id, "c", { kind: "verify", task, verdict: "fail", body: "no card" });
     expect(failed.status).toBe(201);
     const tasks = await relay.read(id, `/tables/${id}/tasks`, await keyOf("seat:c"), { seat: "c" });
-    expect(tasks.body).toEqual({ items: [expect.objectContaining({ id: task, state: "failed", executor: "y" })], next: null, head: expect.objectContaining({ table: id }) });
+    expect(tasks.body).toEqual({
+      items: [expect.objectContaining({ id: task, state: "failed", executor: "y" })],
+      next: null,
+      head: expect.objectContaining({ table: id }),
+    });
   });
 
   it("refuses responses that match no open request, each with its own code", async () => {
     const id = "gw-requests";
     await room(id);
-    await refused("E_UNKNOWN_REQUEST", () => write(id, "c", { kind: "response", request_id: "nope", type: "plan_approval", verdict: "approve" }), { unmoved: tableHead(relay, id) });
-    expect((await write(id, "y", { kind: "request", request_id: "plan-1", type: "plan_approval", to: ["c"], body: "ok?" })).status).toBe(201);
-    await refused("E_WRONG_RESPONSE_TYPE", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "shutdown", verdict: "approve" }), { unmoved: tableHead(relay, id) });
-    expect((await write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "approve" })).status).toBe(201);
-    await refused("E_ALREADY_RESOLVED", () => write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "reject" }), { unmoved: tableHead(relay, id) });
+    await refused(
+      "E_UNKNOWN_REQUEST",
+      () => write(id, "c", { kind: "response", request_id: "nope", type: "plan_approval", verdict: "approve" }),
+      { unmoved: tableHead(relay, id) },
+    );
+    expect(
+      (await write(id, "y", { kind: "request", request_id: "plan-1", type: "plan_approval", to: ["c"], body: "ok?" }))
+        .status,
+    ).toBe(201);
+    await refused(
+      "E_WRONG_RESPONSE_TYPE",
+      () => write(id, "c", { kind: "response", request_id: "plan-1", type: "shutdown", verdict: "approve" }),
+      { unmoved: tableHead(relay, id) },
+    );
+    expect(
+      (await write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "approve" }))
+        .status,
+    ).toBe(201);
+    await refused(
+      "E_ALREADY_RESOLVED",
+      () => write(id, "c", { kind: "response", request_id: "plan-1", type: "plan_approval", verdict: "reject" }),
+      { unmoved: tableHead(relay, id) },
+    );
   });
 
   it("stops pushing to the socket of a seat that left by shutdown: it gets its seat_left, then the socket closes", async () => {
@@ -168,8 +247,23 @@ describe("task work over HTTP", () => {
     const socket = await TestSocket.open(fetcher, id);
     await socket.auth(id, "y2", await keyOf("seat:y2"));
     const closed = new Promise<number>((resolve) => socket.ws.addEventListener("close", (e) => resolve(e.code)));
-    expect((await write(id, "x", { kind: "request", request_id: "bye-y2", type: "shutdown", to: ["y2"], body: "please leave" })).status).toBe(201);
-    const left = await write(id, "y2", { kind: "response", request_id: "bye-y2", type: "shutdown", verdict: "approve" });
+    expect(
+      (
+        await write(id, "x", {
+          kind: "request",
+          request_id: "bye-y2",
+          type: "shutdown",
+          to: ["y2"],
+          body: "please leave",
+        })
+      ).status,
+    ).toBe(201);
+    const left = await write(id, "y2", {
+      kind: "response",
+      request_id: "bye-y2",
+      type: "shutdown",
+      verdict: "approve",
+    });
     expect(left.status).toBe(201);
     await socket.until(left.body.head.seq);
     const after = await write(id, "x", { kind: "say", body: "said after y2 left" });
@@ -183,7 +277,10 @@ describe("task work over HTTP", () => {
   it("refuses GET /tasks without a signed authorization", async () => {
     const id = "gw-tasks-auth";
     await room(id);
-    expect(await relay.request("GET", `/tables/${id}/tasks`)).toMatchObject({ status: 401, body: { error: { code: "E_AUTH" } } });
+    expect(await relay.request("GET", `/tables/${id}/tasks`)).toMatchObject({
+      status: 401,
+      body: { error: { code: "E_AUTH" } },
+    });
   });
 });
 
@@ -191,7 +288,11 @@ describe("E_NO_APPROVER", () => {
   it("refuses a proposal whose task would wait for an owner nobody can answer for, changing nothing", async () => {
     const id = "gw-no-approver";
     await room(id);
-    const reply = await refused("E_NO_APPROVER", () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE, CARD_EFFECT] }), { unmoved: tableHead(relay, id) });
+    const reply = await refused(
+      "E_NO_APPROVER",
+      () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE, CARD_EFFECT] }),
+      { unmoved: tableHead(relay, id) },
+    );
     expect(reply.body.error.details).toEqual({ owners: ["tao"] });
   });
 
@@ -217,7 +318,9 @@ describe("E_NO_APPROVER", () => {
     const tao = await keyOf(`owner:${id}:tao`);
     await room(id, { tao });
     await bindVia("telegram", tao, "8501");
-    await refused("E_NO_APPROVER", () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] }), { unmoved: tableHead(relay, id) });
+    await refused("E_NO_APPROVER", () => write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] }), {
+      unmoved: tableHead(relay, id),
+    });
     await drain(tao.publicKeyText);
     expect(unwrap(await ownerDO(tao.publicKeyText).hasProvenChannel(tao.publicKeyText))).toBe(true);
     const proposed = await write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] });
@@ -250,7 +353,14 @@ describe("when the same proposal arrives twice while the relay asks whether some
     await room(id);
     await probeHoldingFor(id, 3);
     const key = await keyOf("seat:y");
-    const submission = { table: id, seat: "y", nonce: nonceOf(`${id}:race`), kind: "proposal" as const, body: "merge it", effects: [MERGE] };
+    const submission = {
+      table: id,
+      seat: "y",
+      nonce: nonceOf(`${id}:race`),
+      kind: "proposal" as const,
+      body: "merge it",
+      effects: [MERGE],
+    };
     const same = await signSubmission(key, submission);
     const other = await signSubmission(key, { ...submission, body: "merge it now" });
     const before = await relay.request("GET", `/tables/${id}/head`);
@@ -276,7 +386,11 @@ describe("owner sessions", () => {
     await room(id);
     const seq = await propose(id);
     const session = await ownerSession(fetcher, id, "jenny", k.jenny);
-    session.send({ type: "approve", id: "mine", request: await signApproval(k.jenny, "jenny", await statementFor(id, seq)) });
+    session.send({
+      type: "approve",
+      id: "mine",
+      request: await signApproval(k.jenny, "jenny", await statementFor(id, seq)),
+    });
     expect(await session.next("ack", (f) => f.id === "mine")).toMatchObject({ seq: expect.any(Number) });
     const taos = { ...(await statementFor(id, seq)), task: `${seq}.tao` };
     session.send({ type: "approve", id: "theirs", request: await signApproval(k.tao, "tao", taos) });
@@ -290,7 +404,13 @@ describe("owner sessions", () => {
     const seq = await propose(id);
     const request = await signApproval(k.jenny, "jenny", await statementFor(id, seq));
     const session = await ownerSession(fetcher, id, "jenny", k.jenny);
-    const submission = await signSubmission(await keyOf("seat:y"), { table: id, seat: "y", nonce: nonceOf("owner submits"), kind: "say", body: "hi" });
+    const submission = await signSubmission(await keyOf("seat:y"), {
+      table: id,
+      seat: "y",
+      nonce: nonceOf("owner submits"),
+      kind: "say",
+      body: "hi",
+    });
     session.send({ type: "submit", id: "s1", request: submission });
     expect(await session.next("error", (f) => f.id === "s1")).toMatchObject({ error: { code: "E_FORBIDDEN" } });
     const seat = await TestSocket.open(fetcher, id);

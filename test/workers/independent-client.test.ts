@@ -15,8 +15,13 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type Obj = { [key: string]: Json };
 
 // §1: unpadded base64url; lowercase hex.
-const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-const unb64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+const b64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+const unb64url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 const unhex = (text: string) => Uint8Array.from(text.match(/../g)!, (h) => parseInt(h, 16));
 const concat = (...parts: Uint8Array[]) => {
@@ -33,7 +38,10 @@ function jcs(value: Json): string {
   }
   if (value === null || typeof value !== "object") return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(jcs).join(",")}]`;
-  return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${jcs(value[k]!)}`).join(",")}}`;
+  return `{${Object.keys(value)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${jcs(value[k]!)}`)
+    .join(",")}}`;
 }
 
 const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -64,11 +72,20 @@ async function verify(keyText: string, purpose: string, statement: Json, sig: st
 
 const nonce = () => b64url(crypto.getRandomValues(new Uint8Array(16)));
 
-async function call(method: string, path: string, body?: Json, authorization?: string): Promise<{ status: number; body: Obj }> {
+async function call(
+  method: string,
+  path: string,
+  body?: Json,
+  authorization?: string,
+): Promise<{ status: number; body: Obj }> {
   const headers: Record<string, string> = {};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (authorization) headers.authorization = authorization;
-  const res = await SELF.fetch(RELAY + path, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await SELF.fetch(RELAY + path, {
+    method,
+    headers,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: res.status, body: (await res.json()) as Obj };
 }
 
@@ -97,7 +114,8 @@ async function checkChain(items: Json[], prevLink: string, seatKeys: Map<string,
     expect([leaf, stored]).toEqual([computedLeaf, link]);
     if (item.kind === "say") {
       const { seq: _s, ts: _t, truncated, author, body, ...signed } = content;
-      const body_sha256 = (truncated as Obj | undefined)?.body_sha256 ?? hex(await sha256(encoder.encode(body as string)));
+      const body_sha256 =
+        (truncated as Obj | undefined)?.body_sha256 ?? hex(await sha256(encoder.encode(body as string)));
       const { key, sig } = author as Obj;
       expect(key).toBe(seatKeys.get(item.seat as string));
       expect(await verify(key as string, "entry", { ...signed, body_sha256 }, sig as string)).toBe(true);
@@ -109,7 +127,10 @@ async function checkChain(items: Json[], prevLink: string, seatKeys: Map<string,
 it("creates a table, seats two bots, writes, reads and follows the socket, from the SPEC alone", async () => {
   const id = `indep-${Date.now().toString(36)}`;
   const [ann, bo, annBot, boBot] = await Promise.all([Key.generate(), Key.generate(), Key.generate(), Key.generate()]);
-  const seatKeys = new Map([["ann-bot", annBot.text], ["bo-bot", boBot.text]]);
+  const seatKeys = new Map([
+    ["ann-bot", annBot.text],
+    ["bo-bot", boBot.text],
+  ]);
 
   // §4.5: pin the relay key.
   const wellKnown = await call("GET", "/.well-known/trestle.json");
@@ -131,25 +152,49 @@ it("creates a table, seats two bots, writes, reads and follows the socket, from 
   await checkHead(created.body.head!, relayKey, id);
 
   // §4.2 join with a capability card.
-  for (const [owner, key, seat, bot] of [["ann", ann, "ann-bot", annBot], ["bo", bo, "bo-bot", boBot]] as const) {
+  for (const [owner, key, seat, bot] of [
+    ["ann", ann, "ann-bot", annBot],
+    ["bo", bo, "bo-bot", boBot],
+  ] as const) {
     const card: Obj = { summary: `${owner}'s bot`, role: "writer", skills: ["reading"], model: "any" };
-    const join: Obj = { table: id, seat, owner, seat_key: bot.text, card_sha256: await sha256Hex(card), human: false, nonce: nonce(), expires: Date.now() + 60_000 };
+    const join: Obj = {
+      table: id,
+      seat,
+      owner,
+      seat_key: bot.text,
+      card_sha256: await sha256Hex(card),
+      human: false,
+      nonce: nonce(),
+      expires: Date.now() + 60_000,
+    };
     const joined = await call("POST", `/tables/${id}/join`, { join, card, sig: await key.sign("join", join) });
     expect(joined).toMatchObject({ status: 201, body: { seat } });
   }
 
   // §3.1, §4.2 entry statement: the submission with body replaced by body_sha256.
-  const submission: Obj = { table: id, seat: "ann-bot", nonce: nonce(), kind: "say", body: "Hello from a client built from the SPEC.\nSecond line: é, 表, 😀." };
+  const submission: Obj = {
+    table: id,
+    seat: "ann-bot",
+    nonce: nonce(),
+    kind: "say",
+    body: "Hello from a client built from the SPEC.\nSecond line: é, 表, 😀.",
+  };
   const { body, ...rest } = submission;
   const statement = { ...rest, body_sha256: hex(await sha256(encoder.encode(body as string))) };
-  const written = await call("POST", `/tables/${id}/entries`, { submission, sig: await annBot.sign("entry", statement) });
+  const written = await call("POST", `/tables/${id}/entries`, {
+    submission,
+    sig: await annBot.sign("entry", statement),
+  });
   expect(written).toMatchObject({ status: 201, body: { truncated: false } });
   const seq = written.body.seq as number;
   await checkHead(written.body.head!, relayKey, id);
 
   // §6.2 reads, as a seat and as an owner; §6.1 from..to inclusive.
   const path = `/tables/${id}/entries?from=1&to=${seq}`;
-  for (const [key, as] of [[boBot, { seat: "bo-bot" }], [ann, { owner: "ann" }]] as const) {
+  for (const [key, as] of [
+    [boBot, { seat: "bo-bot" }],
+    [ann, { owner: "ann" }],
+  ] as const) {
     const read = await call("GET", path, undefined, await readHeader(key, id, as, path));
     expect(read.status).toBe(200);
     const items = read.body.items as Obj[];
@@ -171,7 +216,8 @@ it("creates a table, seats two bots, writes, reads and follows the socket, from 
     for (const [test, resolve] of waiters) if (test(frame)) resolve(frame);
   });
   ws.accept();
-  const next = (test: (f: Obj) => boolean) => new Promise<Obj>((resolve) => (frames.find(test) ? resolve(frames.find(test)!) : waiters.push([test, resolve])));
+  const next = (test: (f: Obj) => boolean) =>
+    new Promise<Obj>((resolve) => (frames.find(test) ? resolve(frames.find(test)!) : waiters.push([test, resolve])));
   const challenge = await next((f) => f.type === "challenge");
   expect(challenge.table).toBe(id);
   const answer = await boBot.sign("auth", { scope: "ws", table: id, seat: "bo-bot", challenge: challenge.challenge! });
@@ -182,7 +228,10 @@ it("creates a table, seats two bots, writes, reads and follows the socket, from 
 
   const reply = { table: id, seat: "bo-bot", nonce: nonce(), kind: "say", body: "And a reply over the socket." };
   const { body: replyBody, ...replyRest } = reply;
-  const replySig = await boBot.sign("entry", { ...replyRest, body_sha256: hex(await sha256(encoder.encode(replyBody))) });
+  const replySig = await boBot.sign("entry", {
+    ...replyRest,
+    body_sha256: hex(await sha256(encoder.encode(replyBody))),
+  });
   ws.send(JSON.stringify({ type: "submit", id: "r1", request: { submission: reply, sig: replySig } }));
   const ack = await next((f) => f.type === "ack" && f.id === "r1");
   expect(ack.seq).toBe(seq + 1);

@@ -30,17 +30,33 @@ describe("sealed bids on a listing at the relay", () => {
     const m = await MarketHttp.open(relay, "market-bids-alarm", { members: ["ana", "ben", "chen"] });
     const until = Date.now() + HOUR;
     const revealUntil = until + HOUR;
-    const listed = expect201(await m.list("ana", { side: "offer", title: "Bugaboo stroller", category: "baby-gear", quantity: 1, price: { currency: "TWD", min: 200000 }, sealed: { until, reveal_until: revealUntil } }));
-    const listing = ((await m.read("ana", `/tables/${m.id}/entries?from=${listed.body.seq}&to=${listed.body.seq}`)).body.items[0] as Entry).leaf;
+    const listed = expect201(
+      await m.list("ana", {
+        side: "offer",
+        title: "Bugaboo stroller",
+        category: "baby-gear",
+        quantity: 1,
+        price: { currency: "TWD", min: 200000 },
+        sealed: { until, reveal_until: revealUntil },
+      }),
+    );
+    const listing = (
+      (await m.read("ana", `/tables/${m.id}/entries?from=${listed.body.seq}&to=${listed.body.seq}`)).body
+        .items[0] as Entry
+    ).leaf;
     expect201(await m.commitBid("ben", listing, 300000));
     expect201(await m.commitBid("chen", listing, 250000));
     const found = await m.read("chen", `/tables/${m.id}/listings?q=stroller`);
-    expect(found.body.items).toEqual([expect.objectContaining({ leaf: listing, sealed: { until, reveal_until: revealUntil, bids: 2 } })]);
+    expect(found.body.items).toEqual([
+      expect.objectContaining({ leaf: listing, sealed: { until, reveal_until: revealUntil, bids: 2 } }),
+    ]);
     const early = await headUnmoved(relay, m.id, () => m.revealBid("ben", listing, 300000));
     expect(early.body.error).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sealed", until } });
 
     await evictDurableObject(stub(m.id));
-    expect(await runInDurableObject(stub(m.id), (_instance: TableDO, state) => state.storage.getAlarm())).toBe(revealUntil);
+    expect(await runInDurableObject(stub(m.id), (_instance: TableDO, state) => state.storage.getAlarm())).toBe(
+      revealUntil,
+    );
     await clockAt(m.id, until);
     expect201(await m.revealBid("ben", listing, 300000));
     await evictDurableObject(stub(m.id));
@@ -57,9 +73,13 @@ describe("sealed bids on a listing at the relay", () => {
 
     const entries = (await m.read("hana", `/tables/${m.id}/entries?from=${before + 1}`)).body.items as Entry[];
     expect(entries.map((e) => (e.kind === "system" ? e.subkind : e.kind))).toEqual(["listing_settled", "match"]);
-    expect(entries[0]).toMatchObject({ data: { listing, outcome: "sold", winner: { owner: "ben" }, price: 200000, currency: "TWD" } });
+    expect(entries[0]).toMatchObject({
+      data: { listing, outcome: "sold", winner: { owner: "ben" }, price: 200000, currency: "TWD" },
+    });
     const text = (await m.read("hana", `/tables/${m.id}/export`)).body as string;
-    const report = await verifyExport(text, { relayKey: (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key });
+    const report = await verifyExport(text, {
+      relayKey: (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key,
+    });
     expect(report.verdict, JSON.stringify(report.refuted)).toBe("CLEAN");
 
     const seq = entries[1]!.seq;
@@ -67,7 +87,9 @@ describe("sealed bids on a listing at the relay", () => {
     const { room } = await m.openRoom("ben", seq);
     expect201(await m.joinAs("ben", room, "ben-room", { as: "owner" }));
     expect201(await m.joinAs("ana", room, "ana-room"));
-    const other = await headUnmoved(relay, room, () => m.write("ana-room", { kind: "offer", terms: { amount: 300000, currency: "TWD" } }, room));
+    const other = await headUnmoved(relay, room, () =>
+      m.write("ana-room", { kind: "offer", terms: { amount: 300000, currency: "TWD" } }, room),
+    );
     expect(other.body.error).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "sale_price" } });
     expect201(await m.write("ana-room", { kind: "offer", terms: { amount: 200000, currency: "TWD" } }, room));
   });

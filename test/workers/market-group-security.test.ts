@@ -14,7 +14,15 @@ import { listingLine } from "../../src/text/market.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { MarketHttp } from "../support/market-http.js";
 import { expect201 } from "../support/room-http.js";
-import { bindVia, discordCommand, lineText, postDiscord, postLine, postTelegram, telegramText } from "../support/chat-driver.js";
+import {
+  bindVia,
+  discordCommand,
+  lineText,
+  postDiscord,
+  postLine,
+  postTelegram,
+  telegramText,
+} from "../support/chat-driver.js";
 import { askGroupCode, drainGroups, postedToGroup, sayInGroup, type TestGroup } from "../support/chat-groups.js";
 import { keyOf } from "../support/table-fixture.js";
 import { visibleText } from "../support/chat-limits.js";
@@ -24,7 +32,8 @@ const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 async function entries(m: MarketHttp): Promise<Entry[]> {
   return (await m.read("hana", `/tables/${m.id}/entries?from=1`)).body.items;
 }
-const listings = async (m: MarketHttp) => (await entries(m)).filter((e) => e.kind === "system" && e.subkind === "group_listing");
+const listings = async (m: MarketHttp) =>
+  (await entries(m)).filter((e) => e.kind === "system" && e.subkind === "group_listing");
 
 /** Market `id` whose front door is `group`, with ana a member whose account there is `ana` (bound privately). */
 async function frontDoor(id: string, group: TestGroup, ana: string): Promise<MarketHttp> {
@@ -40,7 +49,13 @@ async function floodCounter(name: string, windowMs: number, count: number): Prom
   const directory = env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory"));
   await runInDurableObject(directory, (_d: ChatDirectoryDO, state) => {
     const now = windowOf(Date.now(), windowMs);
-    for (const window of [now, now + windowMs]) state.storage.sql.exec("INSERT OR REPLACE INTO counters (name, window, count) VALUES (?, ?, ?)", name, window, count);
+    for (const window of [now, now + windowMs])
+      state.storage.sql.exec(
+        "INSERT OR REPLACE INTO counters (name, window, count) VALUES (?, ?, ?)",
+        name,
+        window,
+        count,
+      );
   });
 }
 
@@ -48,8 +63,18 @@ describe("a group command not signed as its platform signs", () => {
   it("is refused with 401 on each platform and writes nothing", async () => {
     const m = await frontDoor("mgs-unsigned", { platform: "telegram", id: "-1004010" }, "4011");
     const sell = "/sell@trestle_test_bot Cot #baby-gear";
-    expect((await postTelegram(telegramText(4011, sell, { chat: { id: -1004010, type: "supergroup" } }), "wrong-secret")).status).toBe(401);
-    expect((await postLine([lineText("U4012", "/sell Cot #baby-gear", { source: { type: "group", groupId: "C4010", userId: "U4012" } })], "AAAA")).status).toBe(401);
+    expect(
+      (await postTelegram(telegramText(4011, sell, { chat: { id: -1004010, type: "supergroup" } }), "wrong-secret"))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await postLine(
+          [lineText("U4012", "/sell Cot #baby-gear", { source: { type: "group", groupId: "C4010", userId: "U4012" } })],
+          "AAAA",
+        )
+      ).status,
+    ).toBe(401);
     const interaction = { ...discordCommand("4013", "4010", "sell", "Cot #baby-gear"), guild_id: "777" };
     expect((await postDiscord(interaction, { signer: await keyOf("discord:stranger") })).status).toBe(401);
     expect(await listings(m)).toEqual([]);
@@ -59,20 +84,34 @@ describe("a group command not signed as its platform signs", () => {
 describe("a replayed group command", () => {
   it("is handled once: Telegram's update id, LINE's webhookEventId and Discord's interaction id each write one listing", async () => {
     const tg = await frontDoor("mgs-replay-tg", { platform: "telegram", id: "-1004020" }, "4021");
-    const update = telegramText(4021, "/sell@trestle_test_bot Cot #baby-gear", { chat: { id: -1004020, type: "supergroup" } });
+    const update = telegramText(4021, "/sell@trestle_test_bot Cot #baby-gear", {
+      chat: { id: -1004020, type: "supergroup" },
+    });
     expect((await postTelegram(update)).body).toMatchObject({ method: "sendMessage", chat_id: "4021" });
     expect((await postTelegram(update)).body).toEqual({});
     expect(await listings(tg)).toHaveLength(1);
 
     const line = await frontDoor("mgs-replay-line", { platform: "line", id: "C4022group" }, "U4022");
-    const event = lineText("U4022", "/sell Cot #baby-gear", { source: { type: "group", groupId: "C4022group", userId: "U4022" } });
+    const event = lineText("U4022", "/sell Cot #baby-gear", {
+      source: { type: "group", groupId: "C4022group", userId: "U4022" },
+    });
     await postLine([event]);
     await postLine([{ ...event, deliveryContext: { isRedelivery: true } }]);
     expect(await listings(line)).toHaveLength(1);
 
     const dc = await frontDoor("mgs-replay-dc", { platform: "discord", id: "4023" }, "4024");
     const base = discordCommand("4024", "4023", "sell");
-    const interaction = { ...base, guild_id: "777", data: { ...base.data, options: [{ name: "item", type: 3, value: "Cot" }, { name: "category", type: 3, value: "baby-gear" }] } };
+    const interaction = {
+      ...base,
+      guild_id: "777",
+      data: {
+        ...base.data,
+        options: [
+          { name: "item", type: 3, value: "Cot" },
+          { name: "category", type: 3, value: "baby-gear" },
+        ],
+      },
+    };
     expect((await postDiscord(interaction)).body.data.content).toMatch(/^Listed/);
     expect((await postDiscord(interaction)).body.data.content).toBe("…");
     expect(await listings(dc)).toHaveLength(1);
@@ -85,7 +124,9 @@ describe("a flood of group commands", () => {
     const m = await frontDoor("mgs-flood-member", group, "4031");
     const row = LIMIT_TABLE.group_commands_per_member;
     await floodCounter(`group:telegram:${group.id}:4031`, row.window_ms, row.count);
-    expect(await sayInGroup(group, "4031", "/sell Cot #baby-gear")).toMatch(/^Too many commands from you in this group: wait \d+ s and try again\. Nothing was done\.$/);
+    expect(await sayInGroup(group, "4031", "/sell Cot #baby-gear")).toMatch(
+      /^Too many commands from you in this group: wait \d+ s and try again\. Nothing was done\.$/,
+    );
     expect(await listings(m)).toEqual([]);
   });
 
@@ -94,7 +135,9 @@ describe("a flood of group commands", () => {
     const m = await frontDoor("mgs-flood-group", group, "U4041");
     const row = LIMIT_TABLE.group_commands_per_group;
     await floodCounter(`group:line:${group.id}`, row.window_ms, row.count);
-    expect(await sayInGroup(group, "U4041", "/sell Cot #baby-gear")).toMatch(/^This group sent too many commands: wait \d+ s and try again\. Nothing was done\.$/);
+    expect(await sayInGroup(group, "U4041", "/sell Cot #baby-gear")).toMatch(
+      /^This group sent too many commands: wait \d+ s and try again\. Nothing was done\.$/,
+    );
     expect(await listings(m)).toEqual([]);
   });
 });

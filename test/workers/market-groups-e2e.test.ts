@@ -17,7 +17,15 @@ import { RelayHttp } from "../support/relay-http.js";
 import { MarketHttp } from "../support/market-http.js";
 import { expect201 } from "../support/room-http.js";
 import { bindVia, killedMidSend, requests, runAlarm } from "../support/chat-driver.js";
-import { askGroupCode, drainGroups, paceElapsed, postedToGroup, sayInGroup, settledNotices, type TestGroup } from "../support/chat-groups.js";
+import {
+  askGroupCode,
+  drainGroups,
+  paceElapsed,
+  postedToGroup,
+  sayInGroup,
+  settledNotices,
+  type TestGroup,
+} from "../support/chat-groups.js";
 import { visibleText } from "../support/chat-limits.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
@@ -55,11 +63,19 @@ describe("a market whose front doors are a Telegram, a LINE and a Discord group"
     expect(await drainGroups(m.id)).toMatchObject({ delivered: 3 });
 
     // Three members post from their groups, answered privately; ana's offer and ben's want match.
-    expect(await sayInGroup(TELEGRAM, "4111", "/sell Bugaboo stroller 2800 TWD #baby-gear")).toMatch(/^Listed #\d+ .*UNVERIFIED/);
+    expect(await sayInGroup(TELEGRAM, "4111", "/sell Bugaboo stroller 2800 TWD #baby-gear")).toMatch(
+      /^Listed #\d+ .*UNVERIFIED/,
+    );
     expect(await sayInGroup(LINE, "U4112", "/want stroller 3000 TWD #baby-gear")).toMatch(/UNVERIFIED/);
     expect(await sayInGroup(DISCORD, "4113", "/want picture books #books")).toMatch(/^Listed #\d+ .*UNVERIFIED/);
     const posted = (await entries(m)).filter((e) => e.kind === "system" && e.subkind === "group_listing");
-    expect(posted.map((e) => e.kind === "system" && e.subkind === "group_listing" && [e.data.owner, e.data.via])).toEqual([["ana", "telegram"], ["ben", "line"], ["chen", "discord"]]);
+    expect(
+      posted.map((e) => e.kind === "system" && e.subkind === "group_listing" && [e.data.owner, e.data.via]),
+    ).toEqual([
+      ["ana", "telegram"],
+      ["ben", "line"],
+      ["chen", "discord"],
+    ]);
     const match = (await entries(m)).find((e) => e.kind === "system" && e.subkind === "match")!;
     expect(match).toMatchObject({ data: { offered_by: { owner: "ana" }, wanted_by: { owner: "ben" } } });
     expect(await drainGroups(m.id)).toMatchObject({ delivered: 3 });
@@ -68,14 +84,23 @@ describe("a market whose front doors are a Telegram, a LINE and a Discord group"
     const { room } = await m.openRoom("ben", match.seq);
     expect201(await m.joinAs("ben", room, "ben-room", { as: "owner" }));
     expect201(await m.joinAs("ana", room, "ana-room"));
-    expect201(await m.write("ana-room", { kind: "offer", terms: { amount: 290000, currency: "TWD", text: "Bugaboo stroller" } }, room));
+    expect201(
+      await m.write(
+        "ana-room",
+        { kind: "offer", terms: { amount: 290000, currency: "TWD", text: "Bugaboo stroller" } },
+        room,
+      ),
+    );
     const offer = (await entries(m, room, "ana")).at(-1)!.leaf;
     expect201(await m.write("ben-room", { kind: "accept", offer }, room));
     const deal = await runInDurableObject(stub(room), (t: TableDO) => t.table.state!.room!.deals[offer]!.terms_sha256);
     expect201(await m.signDeal("ana", room, "ana-room", offer, deal));
     expect201(await m.signDeal("ben", room, "ben-room", offer, deal));
     const recorded = expect201(await m.relay.request("POST", `/tables/${m.id}/deals`, { room }));
-    expect((await entries(m))[recorded.body.seq - 1]).toMatchObject({ subkind: "deal_recorded", data: { match: match.seq, room } });
+    expect((await entries(m))[recorded.body.seq - 1]).toMatchObject({
+      subkind: "deal_recorded",
+      data: { match: match.seq, room },
+    });
 
     // The relay's group object is killed while the deal goes to the LINE group; the next run sends what is left, and again what may be lost.
     await settledNotices(m.id);
@@ -88,7 +113,11 @@ describe("a market whose front doors are a Telegram, a LINE and a Discord group"
       const messages = await groupMessages(group);
       const lines = messages.flatMap((text) => text.split("\n").slice(1));
       const listed = posted.map((e) => new RegExp(`^#${e.seq} `));
-      for (const line of listed) expect(lines.filter((l) => line.test(l)), `${group.platform}: ${lines.join(" | ")}`).toHaveLength(1);
+      for (const line of listed)
+        expect(
+          lines.filter((l) => line.test(l)),
+          `${group.platform}: ${lines.join(" | ")}`,
+        ).toHaveLength(1);
       const deals = lines.filter((l) => l.startsWith(`#${recorded.body.seq} `));
       expect(deals.length, `${group.platform}: the deal at least once`).toBeGreaterThanOrEqual(1);
       expect(new Set(deals).size).toBe(1);
@@ -104,8 +133,13 @@ describe("a market whose front doors are a Telegram, a LINE and a Discord group"
     expect(pushes.at(-1)!.headers["x-line-retry-key"]).toBe(pushes.at(-2)!.headers["x-line-retry-key"]);
 
     const relayKey = (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key;
-    for (const [table, as] of [[m.id, "hana"], [room, "ana"]] as const) {
-      const report = await verifyExport((await m.read(as, `/tables/${table}/export`, table)).body as string, { relayKey });
+    for (const [table, as] of [
+      [m.id, "hana"],
+      [room, "ana"],
+    ] as const) {
+      const report = await verifyExport((await m.read(as, `/tables/${table}/export`, table)).body as string, {
+        relayKey,
+      });
       expect(report.verdict, `${table}: ${JSON.stringify(report.refuted)}`).toBe("CLEAN");
     }
   });

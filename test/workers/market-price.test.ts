@@ -19,7 +19,15 @@ type Member = "ana" | "ben" | "chen";
 /** Market `id` with ana's stroller matched to ben's want, the match's room open with both seated, ana's offer accepted by ben. */
 async function accepted(id: string) {
   const m = await MarketHttp.open(relay, id, { members: ["ana", "ben", "chen"] });
-  expect201(await m.list("ana", { side: "offer", title: "Bugaboo stroller", category: "baby-gear", quantity: 1, price: { currency: "TWD", min: 300000 } }));
+  expect201(
+    await m.list("ana", {
+      side: "offer",
+      title: "Bugaboo stroller",
+      category: "baby-gear",
+      quantity: 1,
+      price: { currency: "TWD", min: 300000 },
+    }),
+  );
   expect201(await m.list("ben", { side: "want", title: "stroller wanted", category: "baby-gear", quantity: 1 }));
   const seq = (await marketEntries(m)).find((e) => e.kind === "system" && e.subkind === "match")!.seq;
   const { room } = await m.openRoom("ben", seq);
@@ -28,7 +36,10 @@ async function accepted(id: string) {
   expect201(await m.write("ana-room", { kind: "offer", terms: { amount: 320000, currency: "TWD" } }, room));
   const offer = (await m.read("ana", `/tables/${room}/entries?from=1`, room)).body.items.at(-1).leaf as string;
   expect201(await m.write("ben-room", { kind: "accept", offer }, room));
-  const deal = await runInDurableObject(stub(room), (instance: TableDO) => instance.table.state!.room!.deals[offer]!.terms_sha256);
+  const deal = await runInDurableObject(
+    stub(room),
+    (instance: TableDO) => instance.table.state!.room!.deals[offer]!.terms_sha256,
+  );
   return { m, seq, room, offer, deal };
 }
 
@@ -37,15 +48,30 @@ async function marketEntries(m: MarketHttp): Promise<Entry[]> {
 }
 
 /** `member`'s deal_sign in `room`, with a consent signed by `consent.by` (default `member`) over `consent.deal` (default the deal) for `consent.match`. */
-async function signDeal(m: MarketHttp, member: Member, room: string, offer: string, deal: string, consent?: { match: number; by?: Member; deal?: string; market?: string }) {
+async function signDeal(
+  m: MarketHttp,
+  member: Member,
+  room: string,
+  offer: string,
+  deal: string,
+  consent?: { match: number; by?: Member; deal?: string; market?: string },
+) {
   const key = m.k.owners[member];
   const owner_sig = await signStatement(key, "deal", dealStatement(room, deal));
   const show_price = consent && {
     market: consent.market ?? m.id,
     match: consent.match,
-    sig: await signStatement(m.k.owners[consent.by ?? member], "price", priceStatement(consent.market ?? m.id, consent.match, consent.deal ?? deal)),
+    sig: await signStatement(
+      m.k.owners[consent.by ?? member],
+      "price",
+      priceStatement(consent.market ?? m.id, consent.match, consent.deal ?? deal),
+    ),
   };
-  return m.write(`${member}-room`, { kind: "deal_sign", offer, deal, owner_key: key.publicKeyText, owner_sig, ...(show_price ? { show_price } : {}) }, room);
+  return m.write(
+    `${member}-room`,
+    { kind: "deal_sign", offer, deal, owner_key: key.publicKeyText, owner_sig, ...(show_price ? { show_price } : {}) },
+    room,
+  );
 }
 
 async function recorded(m: MarketHttp, room: string): Promise<Entry> {
@@ -60,9 +86,14 @@ describe("a deal's price in its market", () => {
     expect201(await signDeal(m, "ana", room, offer, deal, { match: seq }));
     expect201(await signDeal(m, "ben", room, offer, deal, { match: seq }));
     const entry = await recorded(m, room);
-    expect(entry).toMatchObject({ subkind: "deal_recorded", data: { deal, price: { terms: { table: room, terms: { amount: 320000, currency: "TWD" } } } } });
+    expect(entry).toMatchObject({
+      subkind: "deal_recorded",
+      data: { deal, price: { terms: { table: room, terms: { amount: 320000, currency: "TWD" } } } },
+    });
     const text = (await m.read("hana", `/tables/${m.id}/export`)).body as string;
-    const report = await verifyExport(text, { relayKey: (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key });
+    const report = await verifyExport(text, {
+      relayKey: (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key,
+    });
     expect(report.verdict, JSON.stringify(report.refuted)).toBe("CLEAN");
   });
 
@@ -78,11 +109,18 @@ describe("a deal's price in its market", () => {
 
   it("refuses a consent by a key not party to the deal, for another deal, naming another match or market, and one sent again, the head unmoved", async () => {
     const { m, seq, room, offer, deal } = await accepted("market-price-refusals");
-    const refused = async (attempt: () => Promise<{ body: { error: { code: string } } }>) => (await headUnmoved(relay, room, attempt)).body.error.code;
-    expect(await refused(() => signDeal(m, "ana", room, offer, deal, { match: seq, by: "chen" }))).toBe("E_BAD_SIGNATURE");
-    expect(await refused(() => signDeal(m, "ana", room, offer, deal, { match: seq, deal: "ef".repeat(32) }))).toBe("E_BAD_SIGNATURE");
+    const refused = async (attempt: () => Promise<{ body: { error: { code: string } } }>) =>
+      (await headUnmoved(relay, room, attempt)).body.error.code;
+    expect(await refused(() => signDeal(m, "ana", room, offer, deal, { match: seq, by: "chen" }))).toBe(
+      "E_BAD_SIGNATURE",
+    );
+    expect(await refused(() => signDeal(m, "ana", room, offer, deal, { match: seq, deal: "ef".repeat(32) }))).toBe(
+      "E_BAD_SIGNATURE",
+    );
     expect(await refused(() => signDeal(m, "ana", room, offer, deal, { match: seq + 1 }))).toBe("E_WRONG_TABLE");
-    expect(await refused(() => signDeal(m, "ana", room, offer, deal, { match: seq, market: "m-another-market" }))).toBe("E_WRONG_TABLE");
+    expect(await refused(() => signDeal(m, "ana", room, offer, deal, { match: seq, market: "m-another-market" }))).toBe(
+      "E_WRONG_TABLE",
+    );
     expect201(await signDeal(m, "ana", room, offer, deal, { match: seq }));
     expect(await refused(() => signDeal(m, "ana", room, offer, deal, { match: seq }))).toBe("E_NOT_ALLOWED");
   });

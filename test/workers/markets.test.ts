@@ -24,7 +24,15 @@ async function entries(m: MarketHttp, table = m.id): Promise<Entry[]> {
 /** The swap market `id` with ana's stroller and ben's want, matched; `seq` is the match's. */
 async function matched(id: string): Promise<{ m: MarketHttp; seq: number; offer: string }> {
   const m = await MarketHttp.open(relay, id, { members: ["ana", "ben", "chen"] });
-  const listed = expect201(await m.list("ana", { side: "offer", title: "Bugaboo stroller", category: "baby-gear", quantity: 1, price: { currency: "TWD", min: 300000 } }));
+  const listed = expect201(
+    await m.list("ana", {
+      side: "offer",
+      title: "Bugaboo stroller",
+      category: "baby-gear",
+      quantity: 1,
+      price: { currency: "TWD", min: 300000 },
+    }),
+  );
   expect201(await m.list("ben", { side: "want", title: "stroller wanted", category: "baby-gear", quantity: 1 }));
   const all = await entries(m);
   const match = all.find((e) => e.kind === "system" && e.subkind === "match")!;
@@ -35,10 +43,22 @@ describe("a market over HTTP", () => {
   it("admits members by invites bound to their keys (no code), matches a want with an offer at once, and answers searches", async () => {
     const { m, seq, offer } = await matched("market-http-1");
     const all = await entries(m);
-    expect(all[seq - 1]).toMatchObject({ kind: "system", subkind: "match", data: { offer, words: ["stroller"], offered_by: { owner: "ana" }, wanted_by: { owner: "ben" } } });
+    expect(all[seq - 1]).toMatchObject({
+      kind: "system",
+      subkind: "match",
+      data: { offer, words: ["stroller"], offered_by: { owner: "ana" }, wanted_by: { owner: "ben" } },
+    });
     const found = await m.read("chen", `/tables/${m.id}/listings?category=baby-gear&side=offer&q=Strollers`);
     expect(found.status).toBe(200);
-    expect(found.body.items).toEqual([expect.objectContaining({ leaf: offer, owner: "ana", title: "Bugaboo stroller", left: 1, price: { currency: "TWD", min: 300000 } })]);
+    expect(found.body.items).toEqual([
+      expect.objectContaining({
+        leaf: offer,
+        owner: "ana",
+        title: "Bugaboo stroller",
+        left: 1,
+        price: { currency: "TWD", min: 300000 },
+      }),
+    ]);
     expect((await m.read("chen", `/tables/${m.id}/listings?q=crib`)).body.items).toEqual([]);
   });
 
@@ -55,7 +75,9 @@ describe("a market over HTTP", () => {
       const { m } = await matched("market-http-nonmember");
       const join = await headUnmoved(relay, m.id, () => m.joinAs("dora", m.id, "dora-bot"));
       expect(join.body.error).toMatchObject({ code: "E_INVITE", details: { reason: "no_invite" } });
-      const bad = await headUnmoved(relay, m.id, () => m.list("ana", { side: "offer", title: "Bike", category: "bikes", quantity: 1 }));
+      const bad = await headUnmoved(relay, m.id, () =>
+        m.list("ana", { side: "offer", title: "Bike", category: "bikes", quantity: 1 }),
+      );
       expect(bad.body.error.code).toBe("E_SCHEMA");
     });
   });
@@ -63,7 +85,18 @@ describe("a market over HTTP", () => {
   it("refuses another owner's key on an invite bound to a key, on the plain join route, with the reason (E_INVITE, other_key)", async () => {
     const m = await MarketHttp.open(relay, "market-http-other-key", { members: [] });
     const invite = "bound-to-dora-0000";
-    expect201(await relay.request("POST", `/tables/${m.id}/invites`, await signInvite(m.k.owners.hana, { table: m.id, invite, expires: Date.now() + 60_000, owner_key: m.k.owners.dora.publicKeyText })));
+    expect201(
+      await relay.request(
+        "POST",
+        `/tables/${m.id}/invites`,
+        await signInvite(m.k.owners.hana, {
+          table: m.id,
+          invite,
+          expires: Date.now() + 60_000,
+          owner_key: m.k.owners.dora.publicKeyText,
+        }),
+      ),
+    );
     const join = await headUnmoved(relay, m.id, () => m.joinAs("chen", m.id, "chen-bot", { invite }));
     expect(join.body.error).toMatchObject({ code: "E_INVITE", details: { reason: "other_key" } });
     expect201(await m.joinAs("dora", m.id, "dora-bot", { invite }));
@@ -89,20 +122,31 @@ describe("from a match to a deal over HTTP", () => {
     expect201(await m.write("ana-room", { kind: "offer", terms: { amount: 320000, currency: "TWD" } }, room));
     const offer = (await m.read("ana", `/tables/${room}/entries?from=1`, room)).body.items.at(-1).leaf;
     expect201(await m.write("ben-room", { kind: "accept", offer }, room));
-    const deal = await runInDurableObject(stub(room), (instance: TableDO) => instance.table.state!.room!.deals[offer]!.terms_sha256);
+    const deal = await runInDurableObject(
+      stub(room),
+      (instance: TableDO) => instance.table.state!.room!.deals[offer]!.terms_sha256,
+    );
     expect201(await m.signDeal("ana", room, "ana-room", offer, deal));
     expect201(await m.signDeal("ben", room, "ben-room", offer, deal));
     // The room asks its market as soon as the deal is done; asking again answers the same entry.
     const recorded = await m.relay.request("POST", `/tables/${m.id}/deals`, { room });
     expect(recorded.status, JSON.stringify(recorded.body)).toBe(201);
     const entry = (await entries(m))[recorded.body.seq - 1]!;
-    expect(entry).toMatchObject({ subkind: "deal_recorded", data: { match: seq, room, deal, quantity: 1, signatures: [{ owner: "ana" }, { owner: "ben" }] } });
+    expect(entry).toMatchObject({
+      subkind: "deal_recorded",
+      data: { match: seq, room, deal, quantity: 1, signatures: [{ owner: "ana" }, { owner: "ben" }] },
+    });
     expect((await m.relay.request("POST", `/tables/${m.id}/deals`, { room })).body.seq).toBe(recorded.body.seq);
     // The listing is filled: no search finds it.
     expect((await m.read("chen", `/tables/${m.id}/listings?q=stroller`)).body.items).toEqual([]);
-    for (const [table, as] of [[m.id, "hana"], [room, "ana"]] as const) {
+    for (const [table, as] of [
+      [m.id, "hana"],
+      [room, "ana"],
+    ] as const) {
       const text = (await m.read(as, `/tables/${table}/export`, table)).body as string;
-      const report = await verifyExport(text, { relayKey: (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key });
+      const report = await verifyExport(text, {
+        relayKey: (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key,
+      });
       expect(report.verdict, `${table}: ${JSON.stringify(report.refuted)}`).toBe("CLEAN");
     }
   });
@@ -118,13 +162,20 @@ describe("from a match to a deal over HTTP", () => {
         owners: { ana: { public_key: m.k.owners.ana.publicKeyText } },
         topology: { kind: "open" },
         termination: { any: [{ max_entries: 200 }] },
-        room: { match: { ...citation, sig: citation.sig.slice(0, 10) + (citation.sig[10] === "A" ? "B" : "A") + citation.sig.slice(11) } },
+        room: {
+          match: {
+            ...citation,
+            sig: citation.sig.slice(0, 10) + (citation.sig[10] === "A" ? "B" : "A") + citation.sig.slice(11),
+          },
+        },
       });
       expect(forged.body.error.code).toBe("E_BAD_SIGNATURE");
       const { room } = await m.openRoom("ana", seq);
       expect((await m.joinAs("chen", room, "chen-room")).body.error.code).toBe("E_FORBIDDEN");
       expect((await m.relay.request("POST", `/tables/${m.id}/deals`, { room })).body.error.code).toBe("E_NOT_ALLOWED");
-      expect((await m.relay.request("POST", `/tables/${m.id}/deals`, { room: "t-not-a-room" })).body.error.code).toBe("E_TABLE_NOT_FOUND");
+      expect((await m.relay.request("POST", `/tables/${m.id}/deals`, { room: "t-not-a-room" })).body.error.code).toBe(
+        "E_TABLE_NOT_FOUND",
+      );
     });
   });
 });

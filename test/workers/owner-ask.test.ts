@@ -6,7 +6,14 @@
  */
 import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { signAnswer, signHttpAuth, signInstruction, signQuestion, type Principal, type Signer } from "../../src/protocol/index.js";
+import {
+  signAnswer,
+  signHttpAuth,
+  signInstruction,
+  signQuestion,
+  type Principal,
+  type Signer,
+} from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { bindVia, drain, requests } from "../support/chat-driver.js";
 import { ownerSession } from "../support/gateway.js";
@@ -23,7 +30,11 @@ let unique = 0;
 const fresh = (label: string) => nonceOf(`${label}:${(unique += 1)}:${Math.random()}`);
 
 /** POST /tables/:id/questions: `seat` asks its owner. */
-async function ask(room: RoomHttp, seat: string, fields: { text?: string; choices?: string[]; deadline?: number; question?: string } = {}) {
+async function ask(
+  room: RoomHttp,
+  seat: string,
+  fields: { text?: string; choices?: string[]; deadline?: number; question?: string } = {},
+) {
   const now = Date.now();
   const request = await signQuestion(await room.seatKey(seat), {
     table: room.id,
@@ -50,22 +61,43 @@ describe("a seat's question to its owner", () => {
     const room = await RoomHttp.open(relay, "owner-ask-signed", { cast: CAST });
     await room.admit(room.k.ben, "ben", "ben-bot");
     const session = await ownerSession(fetcher, room.id, "sara", room.k.sara);
-    const { request, reply } = await headUnmoved(relay, room.id, () => ask(room, "sara-bot", { choices: ["accept", "hold"] }));
+    const { request, reply } = await headUnmoved(relay, room.id, () =>
+      ask(room, "sara-bot", { choices: ["accept", "hold"] }),
+    );
     expect(reply.status).toBe(201);
     const id = request.question.question;
     const listed = await relay.read(room.id, `/tables/${room.id}/questions`, room.k.sara, { owner: "sara" });
-    expect(listed.body.questions.map((q: { question: { question: string }; state: string }) => [q.question.question, q.state])).toEqual([[id, "open"]]);
+    expect(
+      listed.body.questions.map((q: { question: { question: string }; state: string }) => [
+        q.question.question,
+        q.state,
+      ]),
+    ).toEqual([[id, "open"]]);
     // Neither the other party nor its seat can see it.
-    expect((await relay.read(room.id, `/tables/${room.id}/questions`, room.k.ben, { owner: "ben" })).body.questions).toEqual([]);
-    expect((await relay.read(room.id, `/tables/${room.id}/questions/${id}`, await room.seatKey("ben-bot"), { seat: "ben-bot" })).body.error.code).toBe("E_UNKNOWN_QUESTION");
+    expect(
+      (await relay.read(room.id, `/tables/${room.id}/questions`, room.k.ben, { owner: "ben" })).body.questions,
+    ).toEqual([]);
+    expect(
+      (
+        await relay.read(room.id, `/tables/${room.id}/questions/${id}`, await room.seatKey("ben-bot"), {
+          seat: "ben-bot",
+        })
+      ).body.error.code,
+    ).toBe("E_UNKNOWN_QUESTION");
 
     const given = await headUnmoved(relay, room.id, () => answer(room, id, "hold", room.k.sara, "sara", "sara-bot"));
     expect(given.status).toBe(201);
     expect(given.body).toMatchObject({ verified: true, via: "owner_key", value: "hold" });
     await evictDurableObject(stub(room.id));
-    const read = await relay.read(room.id, `/tables/${room.id}/questions/${id}`, await room.seatKey("sara-bot"), { seat: "sara-bot" });
-    expect(read.body).toMatchObject({ state: "answered", answer: { verified: true, value: "hold", sig: given.body.sig } });
-    const exported = (await relay.read(room.id, `/tables/${room.id}/export`, room.k.sara, { owner: "sara" })).body as string;
+    const read = await relay.read(room.id, `/tables/${room.id}/questions/${id}`, await room.seatKey("sara-bot"), {
+      seat: "sara-bot",
+    });
+    expect(read.body).toMatchObject({
+      state: "answered",
+      answer: { verified: true, value: "hold", sig: given.body.sig },
+    });
+    const exported = (await relay.read(room.id, `/tables/${room.id}/export`, room.k.sara, { owner: "sara" }))
+      .body as string;
     expect(exported).not.toContain("Seller holds");
     session.ws.close();
   });
@@ -80,7 +112,12 @@ describe("a seat's question to its owner", () => {
     const sent = (await requests('"chat_id":"8301"')).map((r) => JSON.stringify(r.body));
     expect(sent.some((body) => body.includes("Go up to 2,900?") && body.includes("trestle answer"))).toBe(true);
     const id = request.question.question;
-    const attested = await stub(room.id).answerAttested({ question: id, owner_key: room.k.sara.publicKeyText, via: "telegram", value: { choice: 0 } });
+    const attested = await stub(room.id).answerAttested({
+      question: id,
+      owner_key: room.k.sara.publicKeyText,
+      via: "telegram",
+      value: { choice: 0 },
+    });
     expect(attested).toMatchObject({ ok: true, value: { verified: false, via: "telegram", value: "yes" } });
   });
 
@@ -92,7 +129,9 @@ describe("a seat's question to its owner", () => {
       const { reply } = await headUnmoved(relay, room.id, () => ask(room, "ben-bot"));
       expect(reply.status).toBe(409);
       expect(reply.body.error).toMatchObject({ code: "E_NO_ANSWERER", details: { owner: "ben" } });
-      expect((await relay.read(room.id, `/tables/${room.id}/questions`, room.k.ben, { owner: "ben" })).body.questions).toEqual([]);
+      expect(
+        (await relay.read(room.id, `/tables/${room.id}/questions`, room.k.ben, { owner: "ben" })).body.questions,
+      ).toEqual([]);
     });
 
     it("refuses a second answer, another owner's answer, an answer for another seat, and a value outside the choices", async () => {
@@ -109,9 +148,16 @@ describe("a seat's question to its owner", () => {
       const second = await answer(room, id, "hold", room.k.sara, "sara", "sara-bot");
       expect(second.status).toBe(409);
       expect(second.body.error.code).toBe("E_ALREADY_RESOLVED");
-      const chat = await stub(room.id).answerAttested({ question: id, owner_key: room.k.sara.publicKeyText, via: "telegram", value: { choice: 1 } });
+      const chat = await stub(room.id).answerAttested({
+        question: id,
+        owner_key: room.k.sara.publicKeyText,
+        via: "telegram",
+        value: { choice: 1 },
+      });
       expect(chat).toMatchObject({ ok: false, error: { code: "E_ALREADY_RESOLVED" } });
-      expect((await answer(room, fresh("q"), "hold", room.k.sara, "sara", "sara-bot")).body.error.code).toBe("E_UNKNOWN_QUESTION");
+      expect((await answer(room, fresh("q"), "hold", room.k.sara, "sara", "sara-bot")).body.error.code).toBe(
+        "E_UNKNOWN_QUESTION",
+      );
       session.ws.close();
     });
 
@@ -125,7 +171,17 @@ describe("a seat's question to its owner", () => {
       });
       const late = await answer(room, id, "yes", room.k.sara, "sara", "sara-bot");
       expect(late.body.error.code).toBe("E_EXPIRED");
-      expect((await readAt(room.id, `/tables/${room.id}/questions/${id}`, await room.seatKey("sara-bot"), { seat: "sara-bot" }, 10_000)).body.state).toBe("expired");
+      expect(
+        (
+          await readAt(
+            room.id,
+            `/tables/${room.id}/questions/${id}`,
+            await room.seatKey("sara-bot"),
+            { seat: "sara-bot" },
+            10_000,
+          )
+        ).body.state,
+      ).toBe("expired");
       session.ws.close();
     });
 
@@ -145,16 +201,44 @@ describe("an owner's instruction to its seat", () => {
     const room = await RoomHttp.open(relay, "owner-instruct", { cast: CAST });
     await room.admit(room.k.ben, "ben", "ben-bot");
     const sent = await headUnmoved(relay, room.id, async () =>
-      relay.request("POST", `/tables/${room.id}/instructions`, await signInstruction(room.k.sara, { table: room.id, owner: "sara", seat: "sara-bot", text: "Do not go past 2,900.", nonce: fresh("i"), ts: Date.now() })),
+      relay.request(
+        "POST",
+        `/tables/${room.id}/instructions`,
+        await signInstruction(room.k.sara, {
+          table: room.id,
+          owner: "sara",
+          seat: "sara-bot",
+          text: "Do not go past 2,900.",
+          nonce: fresh("i"),
+          ts: Date.now(),
+        }),
+      ),
     );
     expect(sent.body).toEqual({ n: 1 });
     await evictDurableObject(stub(room.id));
-    const read = await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), { seat: "sara-bot" });
-    expect(read.body.instructions).toMatchObject([{ n: 1, verified: true, via: "owner_key", text: "Do not go past 2,900." }]);
-    expect((await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("ben-bot"), { seat: "ben-bot" })).body.instructions).toEqual([]);
-    const chat = await stub(room.id).instructAttested({ seat: "sara-bot", owner_key: room.k.sara.publicKeyText, via: "line", text: "Hold for an hour." });
+    const read = await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), {
+      seat: "sara-bot",
+    });
+    expect(read.body.instructions).toMatchObject([
+      { n: 1, verified: true, via: "owner_key", text: "Do not go past 2,900." },
+    ]);
+    expect(
+      (
+        await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("ben-bot"), {
+          seat: "ben-bot",
+        })
+      ).body.instructions,
+    ).toEqual([]);
+    const chat = await stub(room.id).instructAttested({
+      seat: "sara-bot",
+      owner_key: room.k.sara.publicKeyText,
+      via: "line",
+      text: "Hold for an hour.",
+    });
     expect(chat).toMatchObject({ ok: true, value: { n: 2 } });
-    const after = await relay.read(room.id, `/tables/${room.id}/instructions?after=1`, await room.seatKey("sara-bot"), { seat: "sara-bot" });
+    const after = await relay.read(room.id, `/tables/${room.id}/instructions?after=1`, await room.seatKey("sara-bot"), {
+      seat: "sara-bot",
+    });
     expect(after.body.instructions).toMatchObject([{ n: 2, verified: false, via: "line", text: "Hold for an hour." }]);
   });
 
@@ -162,11 +246,28 @@ describe("an owner's instruction to its seat", () => {
     it("refuses another owner's instruction and a chat account bound to another owner", async () => {
       const room = await RoomHttp.open(relay, "owner-instruct-other", { cast: CAST });
       await room.admit(room.k.ben, "ben", "ben-bot");
-      const forged = await signInstruction(room.k.ben, { table: room.id, owner: "ben", seat: "sara-bot", text: "Accept anything.", nonce: fresh("i"), ts: Date.now() });
-      expect((await relay.request("POST", `/tables/${room.id}/instructions`, forged)).body.error.code).toBe("E_FORBIDDEN");
-      const chat = await stub(room.id).instructAttested({ seat: "sara-bot", owner_key: room.k.ben.publicKeyText, via: "telegram", text: "Accept anything." });
+      const forged = await signInstruction(room.k.ben, {
+        table: room.id,
+        owner: "ben",
+        seat: "sara-bot",
+        text: "Accept anything.",
+        nonce: fresh("i"),
+        ts: Date.now(),
+      });
+      expect((await relay.request("POST", `/tables/${room.id}/instructions`, forged)).body.error.code).toBe(
+        "E_FORBIDDEN",
+      );
+      const chat = await stub(room.id).instructAttested({
+        seat: "sara-bot",
+        owner_key: room.k.ben.publicKeyText,
+        via: "telegram",
+        text: "Accept anything.",
+      });
       expect(chat).toMatchObject({ ok: false, error: { code: "E_FORBIDDEN" } });
-      expect((await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, room.k.sara, { owner: "sara" })).body.error.code).toBe("E_FORBIDDEN");
+      expect(
+        (await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, room.k.sara, { owner: "sara" })).body
+          .error.code,
+      ).toBe("E_FORBIDDEN");
     });
   });
 });

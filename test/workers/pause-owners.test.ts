@@ -27,7 +27,11 @@ const stateOf = (id: string) => runInDurableObject(stub(id), (t: TableDO) => can
 let nonces = 0;
 /** POST /tables/:id/control signed by `owner` as `name`. */
 async function control(id: string, owner: Signer, name: string, action: ControlAction) {
-  return relay.request("POST", `/tables/${id}/control`, await signControl(owner, { table: id, owner: name, action, nonce: nonceOf(`${id}:${name}:${action}:${nonces++}`) }));
+  return relay.request(
+    "POST",
+    `/tables/${id}/control`,
+    await signControl(owner, { table: id, owner: name, action, nonce: nonceOf(`${id}:${name}:${action}:${nonces++}`) }),
+  );
 }
 
 /** A chat command from Telegram account `account`; returns the bot's reply text. */
@@ -44,7 +48,12 @@ describe("pauses per owner", () => {
     const k = await room(id);
     const paused = expect201(await control(id, k.tao, "tao", "pause"));
     const cross = await headUnmoved(relay, id, () => control(id, k.jenny, "jenny", "resume"));
-    expect(cross).toMatchObject({ status: 403, body: { error: { code: "E_FORBIDDEN", details: { pauses: [{ owner: "tao", via: "owner", seq: paused.body.seq }] } } } });
+    expect(cross).toMatchObject({
+      status: 403,
+      body: {
+        error: { code: "E_FORBIDDEN", details: { pauses: [{ owner: "tao", via: "owner", seq: paused.body.seq }] } },
+      },
+    });
     expect(cross.body.error.message).toContain(`paused by tao (owner key, entry ${paused.body.seq})`);
     expect((await say(id, k)).body.error.code).toBe("E_PAUSED");
   });
@@ -81,14 +90,25 @@ describe("pauses per owner", () => {
     const first = expect201(await control(id, k.tao, "tao", "pause"));
     expect(await command(96120, `/pause ${id}`)).toMatch(/^Paused/);
     const both = await say(id, k);
-    expect(both.body.error).toMatchObject({ code: "E_PAUSED", details: { pauses: [{ owner: "tao", via: "owner", seq: first.body.seq }, { owner: "jenny", via: "telegram" }] } });
+    expect(both.body.error).toMatchObject({
+      code: "E_PAUSED",
+      details: {
+        pauses: [
+          { owner: "tao", via: "owner", seq: first.body.seq },
+          { owner: "jenny", via: "telegram" },
+        ],
+      },
+    });
 
     const before = await stateOf(id);
     await evictDurableObject(stub(id));
     expect(await stateOf(id)).toBe(before);
 
     expect201(await control(id, k.tao, "tao", "resume"));
-    expect((await say(id, k)).body.error).toMatchObject({ code: "E_PAUSED", details: { pauses: [{ owner: "jenny", via: "telegram" }] } });
+    expect((await say(id, k)).body.error).toMatchObject({
+      code: "E_PAUSED",
+      details: { pauses: [{ owner: "jenny", via: "telegram" }] },
+    });
     const one = await stateOf(id);
     await evictDurableObject(stub(id));
     expect(await stateOf(id)).toBe(one);
@@ -121,7 +141,11 @@ describe("pauses per owner", () => {
     expect(await command(96140, "/status")).toContain(`${id} is paused by ${holders}.`);
     expect(await command(96140, "/tables")).toContain(`${id} (paused by ${holders}): Who updates the taskboard?`);
     await drain(k.tao.publicKeyText);
-    const sent = (await requests(`"chat_id":"96140"`)).map((r) => visibleText("telegram", r.body as Record<string, unknown>));
-    expect(sent.find((text) => text.includes("jenny put their pause on it (Telegram)."))).toContain(`Paused by ${holders}.`);
+    const sent = (await requests(`"chat_id":"96140"`)).map((r) =>
+      visibleText("telegram", r.body as Record<string, unknown>),
+    );
+    expect(sent.find((text) => text.includes("jenny put their pause on it (Telegram)."))).toContain(
+      `Paused by ${holders}.`,
+    );
   });
 });

@@ -41,15 +41,21 @@ async function rowsRead(read: () => Promise<unknown>): Promise<number> {
 describe("reading a projection from the table object", () => {
   it("reads only the tail's rows from SQLite, however long the ledger", async () => {
     const id = "projection-cost";
-    const k = await seatedDebate(relay, id, { topology: { kind: "open" }, termination: { any: [{ max_entries: 1000 }] } });
-    for (let i = 0; i < 60; i++) expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: `turn ${i}` })).status).toBe(201);
+    const k = await seatedDebate(relay, id, {
+      topology: { kind: "open" },
+      termination: { any: [{ max_entries: 1000 }] },
+    });
+    for (let i = 0; i < 60; i++)
+      expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: `turn ${i}` })).status).toBe(201);
     const head = (await relay.request("GET", `/tables/${id}/head`)).body as { seq: number };
     expect(head.seq).toBeGreaterThan(60);
     await install(id);
 
     const path = (after: number) => `/tables/${id}/projection?after=${after}`;
     let reply: Awaited<ReturnType<typeof relay.read>> | undefined;
-    const tailOfTwo = await rowsRead(async () => (reply = await relay.read(id, path(head.seq - 2), k.botJenny, { seat: "bot-jenny" })));
+    const tailOfTwo = await rowsRead(
+      async () => (reply = await relay.read(id, path(head.seq - 2), k.botJenny, { seat: "bot-jenny" })),
+    );
     expect(reply!.status).toBe(200);
     expect(reply!.body.tail.map((e: { seq: number }) => e.seq)).toEqual([head.seq - 1, head.seq]);
     expect(tailOfTwo).toBeGreaterThan(0);

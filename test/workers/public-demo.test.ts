@@ -18,7 +18,14 @@ function settings(extra: Record<string, string>): Record<string, unknown> {
 
 async function wellKnown(extra: Record<string, string>) {
   const res = await app.request("https://relay.test/.well-known/trestle.json", {}, settings(extra));
-  return { status: res.status, body: (await res.json()) as { limits: Record<string, number>; features: string[]; error?: { code: string; message: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as {
+      limits: Record<string, number>;
+      features: string[];
+      error?: { code: string; message: string };
+    },
+  };
 }
 
 describe("the published limits", () => {
@@ -40,17 +47,27 @@ describe("a public demo", () => {
 
   it("turns chat apps off: no chat feature, bind codes and webhooks refused before anything is read", async () => {
     const demo = settings({ TRESTLE_PUBLIC_DEMO: "true" });
-    expect((await wellKnown({ TRESTLE_PUBLIC_DEMO: "true" })).body.features.filter((f) => f.startsWith("chat:"))).toEqual([]);
-    const bind = await app.request(`https://relay.test/owners/${"A".repeat(43)}/bind-codes`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }, demo);
+    expect(
+      (await wellKnown({ TRESTLE_PUBLIC_DEMO: "true" })).body.features.filter((f) => f.startsWith("chat:")),
+    ).toEqual([]);
+    const bind = await app.request(
+      `https://relay.test/owners/${"A".repeat(43)}/bind-codes`,
+      { method: "POST", body: "{}", headers: { "content-type": "application/json" } },
+      demo,
+    );
     expect(bind.status).toBe(403);
-    expect(await bind.json()).toMatchObject({ error: { code: "E_FORBIDDEN", message: "chat apps are off on this public demo relay" } });
+    expect(await bind.json()).toMatchObject({
+      error: { code: "E_FORBIDDEN", message: "chat apps are off on this public demo relay" },
+    });
     const hook = await app.request("https://relay.test/hooks/telegram", { method: "POST", body: "{}" }, demo);
     expect(hook.status).toBe(403);
   });
 
   it("keeps chat apps on when the operator allows them (TRESTLE_DEMO_CHAT_APPS)", async () => {
     const { body } = await wellKnown({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_DEMO_CHAT_APPS: "true" });
-    expect(body.features).toEqual(expect.arrayContaining(["public_demo", "chat:telegram", "chat:line", "chat:discord"]));
+    expect(body.features).toEqual(
+      expect.arrayContaining(["public_demo", "chat:telegram", "chat:line", "chat:discord"]),
+    );
   });
 });
 
@@ -61,16 +78,28 @@ describe("mirrors and imports on a public demo", () => {
     expect(features).not.toContain("custody");
     expect(features).not.toContain("mirrors");
     for (const path of ["/tables/demo-mirror/replica", "/tables/demo-mirror/custody"]) {
-      const res = await app.request(`https://relay.test${path}`, { method: "POST", body: "{}", headers: { "content-type": "application/json" } }, demo);
+      const res = await app.request(
+        `https://relay.test${path}`,
+        { method: "POST", body: "{}", headers: { "content-type": "application/json" } },
+        demo,
+      );
       expect(res.status).toBe(403);
-      expect(await res.json()).toMatchObject({ error: { code: "E_FORBIDDEN", message: "mirrors and imports are off on this public demo relay" } });
+      expect(await res.json()).toMatchObject({
+        error: { code: "E_FORBIDDEN", message: "mirrors and imports are off on this public demo relay" },
+      });
     }
   });
 
   it("are on when the operator allows them (TRESTLE_DEMO_MIRRORS), and always on a relay that is no demo", async () => {
-    expect((await wellKnown({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_DEMO_MIRRORS: "true" })).body.features).toEqual(expect.arrayContaining(["custody", "mirrors"]));
+    expect((await wellKnown({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_DEMO_MIRRORS: "true" })).body.features).toEqual(
+      expect.arrayContaining(["custody", "mirrors"]),
+    );
     expect((await wellKnown({})).body.features).toEqual(expect.arrayContaining(["custody", "mirrors"]));
-    const allowed = await app.request("https://relay.test/tables/demo-mirror-on/replica", { method: "POST", body: "{}", headers: { "content-type": "application/json" } }, settings({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_DEMO_MIRRORS: "true" }));
+    const allowed = await app.request(
+      "https://relay.test/tables/demo-mirror-on/replica",
+      { method: "POST", body: "{}", headers: { "content-type": "application/json" } },
+      settings({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_DEMO_MIRRORS: "true" }),
+    );
     expect(await allowed.json()).toMatchObject({ error: { code: "E_SCHEMA" } });
   });
 });

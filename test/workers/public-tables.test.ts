@@ -20,11 +20,19 @@ describe("a public table", () => {
   it("serves its whole export to anyone, which verifies CLEAN against the relay key", async () => {
     const id = "public-export";
     const k = await seatedDebate(relay, id, { public: true, floor: { max_chars: 20 } });
-    await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "a body longer than twenty characters, cut by the relay" });
+    await relay.say(id, k.botTao, {
+      seat: "bot-tao",
+      kind: "say",
+      body: "a body longer than twenty characters, cut by the relay",
+    });
     const reply = await relay.request("GET", `/tables/${id}/public/export`);
     expect(reply.status).toBe(200);
     const report = await verifyExport(reply.body as string, { relayKey: await relayKey() });
-    expect(report).toMatchObject({ verdict: "CLEAN", last_seq: 7, coverage: { by_content: 7, by_hash: 0, truncated_checked: 1, policy_replay: "full" } });
+    expect(report).toMatchObject({
+      verdict: "CLEAN",
+      last_seq: 7,
+      coverage: { by_content: 7, by_hash: 0, truncated_checked: 1, policy_replay: "full" },
+    });
   });
 
   it("pushes every entry after the viewer's cursor, then each new one with its signed head, and again after an eviction", async () => {
@@ -39,7 +47,11 @@ describe("a public table", () => {
     await socket.until(said.body.head.seq);
     expect(socket.seqs()).toEqual([4, 5, 6, 7]);
     const frame = socket.frames.findLast((f) => f.type === "entries")!;
-    expect(frame).toMatchObject({ type: "entries", head: { seq: 7 }, items: [{ seq: 6, body: "seen by the public" }, { seq: 7 }] });
+    expect(frame).toMatchObject({
+      type: "entries",
+      head: { seq: 7 },
+      items: [{ seq: 6, body: "seen by the public" }, { seq: 7 }],
+    });
     socket.ws.close();
   });
 
@@ -49,7 +61,13 @@ describe("a public table", () => {
       const k = await seatedDebate(relay, id, { public: true });
       const socket = await TestSocket.open(fetcher, id, "public/ws");
       await socket.until(5);
-      const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf("public-ws"), kind: "say", body: "via the public socket" });
+      const request = await signSubmission(k.botTao, {
+        table: id,
+        seat: "bot-tao",
+        nonce: nonceOf("public-ws"),
+        kind: "say",
+        body: "via the public socket",
+      });
       await headUnmoved(relay, id, async () => {
         socket.send({ type: "submit", id: "p1", request });
         expect(await socket.next("error")).toMatchObject({ error: { code: "E_FORBIDDEN" } });
@@ -61,7 +79,9 @@ describe("a public table", () => {
   describe("when the cursor is not a number", () => {
     it("refuses the upgrade with E_SCHEMA", async () => {
       await seatedDebate(relay, "public-bad-cursor", { public: true });
-      const res = await SELF.fetch("https://relay.test/tables/public-bad-cursor/public/ws?after=-1", { headers: { upgrade: "websocket" } });
+      const res = await SELF.fetch("https://relay.test/tables/public-bad-cursor/public/ws?after=-1", {
+        headers: { upgrade: "websocket" },
+      });
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: { code: "E_SCHEMA" } });
     });
@@ -72,7 +92,10 @@ describe("when the table is not public", () => {
   it("refuses its export and its public socket with E_FORBIDDEN, and the signed routes still need a signature", async () => {
     const id = "private-table";
     await seatedDebate(relay, id);
-    expect(await relay.request("GET", `/tables/${id}/public/export`)).toMatchObject({ status: 403, body: { error: { code: "E_FORBIDDEN", message: `table ${id} is not public` } } });
+    expect(await relay.request("GET", `/tables/${id}/public/export`)).toMatchObject({
+      status: 403,
+      body: { error: { code: "E_FORBIDDEN", message: `table ${id} is not public` } },
+    });
     const res = await SELF.fetch(`https://relay.test/tables/${id}/public/ws`, { headers: { upgrade: "websocket" } });
     expect(res.status).toBe(403);
     expect((await relay.request("GET", `/tables/${id}/export`)).body).toMatchObject({ error: { code: "E_AUTH" } });
@@ -92,10 +115,16 @@ describe("when the table is not public", () => {
       public: true,
     };
     expect((await relay.openSubtable(parent, k.botTao, "bot-tao", config)).status).toBe(201);
-    expect(await relay.request("GET", `/tables/${child}/public/export`)).toMatchObject({ status: 403, body: { error: { code: "E_FORBIDDEN" } } });
+    expect(await relay.request("GET", `/tables/${child}/public/export`)).toMatchObject({
+      status: 403,
+      body: { error: { code: "E_FORBIDDEN" } },
+    });
   });
 
   it("answers E_TABLE_NOT_FOUND for a table nobody created", async () => {
-    expect(await relay.request("GET", "/tables/nobody-made-this/public/export")).toMatchObject({ status: 404, body: { error: { code: "E_TABLE_NOT_FOUND" } } });
+    expect(await relay.request("GET", "/tables/nobody-made-this/public/export")).toMatchObject({
+      status: 404,
+      body: { error: { code: "E_TABLE_NOT_FOUND" } },
+    });
   });
 });

@@ -4,7 +4,12 @@
  */
 import { SELF, env, evictDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ProjectionResponseSchema, TasksResponseSchema, verifyHeadSignature, type SignedHead } from "../../src/protocol/index.js";
+import {
+  ProjectionResponseSchema,
+  TasksResponseSchema,
+  verifyHeadSignature,
+  type SignedHead,
+} from "../../src/protocol/index.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 
@@ -18,7 +23,10 @@ async function expectCurrentHead(id: string, head: SignedHead): Promise<void> {
 describe("reads carry the head they were computed at", () => {
   it("gives a seat's projection and task list the table's current signed head, before and after an eviction", async () => {
     const id = "read-heads";
-    const k = await seatedDebate(relay, id, { topology: { kind: "open" }, termination: { any: [{ max_entries: 100 }] } });
+    const k = await seatedDebate(relay, id, {
+      topology: { kind: "open" },
+      termination: { any: [{ max_entries: 100 }] },
+    });
     expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "asking 3,600" })).status).toBe(201);
     for (let round = 0; round < 2; round += 1) {
       const projection = await relay.read(id, `/tables/${id}/projection?after=0`, k.botJenny, { seat: "bot-jenny" });

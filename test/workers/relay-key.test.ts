@@ -28,7 +28,13 @@ describe("the relay key", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     const seed = await env.RELAY.get(env.RELAY.idFromName("relay")).seed();
-    expect(await res.json()).toEqual({ protocol: "trestle/0.1", relay_key: await publicKeyOf(seed), limits: { ...PUBLISHED_LIMITS, ...limitsOf(env) }, version: VERSION, features: features(env) });
+    expect(await res.json()).toEqual({
+      protocol: "trestle/0.1",
+      relay_key: await publicKeyOf(seed),
+      limits: { ...PUBLISHED_LIMITS, ...limitsOf(env) },
+      version: VERSION,
+      features: features(env),
+    });
   });
 
   it("is the RELAY_SIGNING_KEY secret's when it is set, not the generated one", async () => {

@@ -20,13 +20,30 @@ const relay = new RelayHttp(fetch);
 const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
 
 /** `owner`'s signed revocation of `seat` held by `seatKey` (signed by `signer`, default the owner's own key). */
-async function revokeBody(k: Cast, id: string, owner: "tao" | "jenny" | "ops", seat: string, seatKey: Signer, opts: { signer?: Signer; nonce?: string } = {}) {
-  return signRevoke(opts.signer ?? k[owner], { table: id, owner, seat, seat_key: seatKey.publicKeyText, nonce: opts.nonce ?? nonceOf(`revoke:${id}:${seat}`) });
+async function revokeBody(
+  k: Cast,
+  id: string,
+  owner: "tao" | "jenny" | "ops",
+  seat: string,
+  seatKey: Signer,
+  opts: { signer?: Signer; nonce?: string } = {},
+) {
+  return signRevoke(opts.signer ?? k[owner], {
+    table: id,
+    owner,
+    seat,
+    seat_key: seatKey.publicKeyText,
+    nonce: opts.nonce ?? nonceOf(`revoke:${id}:${seat}`),
+  });
 }
 
 /** Revokes bot-tao (tao's seat, holding the floor) at debate table `id`; returns the reply. */
 async function revokeTao(k: Cast, id: string) {
-  const reply = await relay.request("POST", `/tables/${id}/revoke`, await revokeBody(k, id, "tao", "bot-tao", k.botTao));
+  const reply = await relay.request(
+    "POST",
+    `/tables/${id}/revoke`,
+    await revokeBody(k, id, "tao", "bot-tao", k.botTao),
+  );
   expect(reply.status).toBe(201);
   return reply;
 }
@@ -47,7 +64,13 @@ describe("revoking a seat", () => {
     expect(first.status).toBe(201);
     const again = await headUnmoved(relay, id, () => relay.request("POST", `/tables/${id}/revoke`, body));
     expect(again.body.seq).toBe(first.body.seq);
-    const twice = await headUnmoved(relay, id, async () => relay.request("POST", `/tables/${id}/revoke`, await revokeBody(k, id, "tao", "bot-tao", k.botTao, { nonce: nonceOf("twice") })));
+    const twice = await headUnmoved(relay, id, async () =>
+      relay.request(
+        "POST",
+        `/tables/${id}/revoke`,
+        await revokeBody(k, id, "tao", "bot-tao", k.botTao, { nonce: nonceOf("twice") }),
+      ),
+    );
     expect(twice.body.error.code).toBe("E_NOT_ALLOWED");
     const entries = await relay.read(id, `/tables/${id}/entries`, k.tao, { owner: "tao" });
     const kinds = entries.body.items.slice(first.body.seq - 1).map((e: { subkind?: string }) => e.subkind);
@@ -58,7 +81,9 @@ describe("revoking a seat", () => {
     const id = "revoke-http";
     const k = await seatedDebate(relay, id);
     await revokeTao(k, id);
-    const write = await headUnmoved(relay, id, () => relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "still me" }));
+    const write = await headUnmoved(relay, id, () =>
+      relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "still me" }),
+    );
     expect(write).toMatchObject({ status: 403, body: { error: { code: "E_REVOKED", details: { seat: "bot-tao" } } } });
     const read = await relay.read(id, `/tables/${id}/projection`, k.botTao, { seat: "bot-tao" });
     expect(read).toMatchObject({ status: 403, body: { error: { code: "E_REVOKED" } } });
@@ -85,8 +110,16 @@ describe("revoking a seat", () => {
     await ws.auth(id, "bot-tao", k.botTao);
     const revoke = await revokeBody(k, id, "tao", "bot-tao", k.botTao);
     // Appended without the route's closing of sockets: the socket is still open when its next frame arrives.
-    await runInDurableObject(stub(id), (instance: TableDO) => commit(instance.table, revokeDraft(instance.table.state!, revoke.revoke, revoke.sig)));
-    const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf(`${id}:late`), kind: "say", body: "too late" });
+    await runInDurableObject(stub(id), (instance: TableDO) =>
+      commit(instance.table, revokeDraft(instance.table.state!, revoke.revoke, revoke.sig)),
+    );
+    const request = await signSubmission(k.botTao, {
+      table: id,
+      seat: "bot-tao",
+      nonce: nonceOf(`${id}:late`),
+      kind: "say",
+      body: "too late",
+    });
     await headUnmoved(relay, id, async () => {
       ws.send({ type: "submit", id: "w1", request });
       expect(await ws.whenClosed()).toEqual({ code: 4403, reason: "E_REVOKED" });
@@ -96,7 +129,13 @@ describe("revoking a seat", () => {
   it("refuses a write queued in the object behind the revocation, and appends nothing for it", async () => {
     const id = "revoke-queued";
     const k = await seatedDebate(relay, id);
-    const say = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf(`${id}:queued`), kind: "say", body: "queued" });
+    const say = await signSubmission(k.botTao, {
+      table: id,
+      seat: "bot-tao",
+      nonce: nonceOf(`${id}:queued`),
+      kind: "say",
+      body: "queued",
+    });
     const revoke = await revokeBody(k, id, "tao", "bot-tao", k.botTao);
     const { outcome, seq, revoked } = await runInDurableObject(stub(id), async (instance: TableDO) => {
       // The write is in flight (its signature being checked) when the revocation lands.
@@ -114,9 +153,13 @@ describe("revoking a seat", () => {
     await revokeTao(k, id);
     const fresh = await keyOf("seat:bot-tao:fresh");
     expect((await relay.join(id, k.tao, "tao", "bot-tao", fresh)).status).toBe(201);
-    const old = await headUnmoved(relay, id, () => relay.say(id, k.botTao, { seat: "bot-tao", kind: "raise_hand", body: "" }));
+    const old = await headUnmoved(relay, id, () =>
+      relay.say(id, k.botTao, { seat: "bot-tao", kind: "raise_hand", body: "" }),
+    );
     expect(old.body.error.code).toBe("E_REVOKED");
-    expect((await relay.read(id, `/tables/${id}/projection`, k.botTao, { seat: "bot-tao" })).body.error.code).toBe("E_REVOKED");
+    expect((await relay.read(id, `/tables/${id}/projection`, k.botTao, { seat: "bot-tao" })).body.error.code).toBe(
+      "E_REVOKED",
+    );
     expect((await refusedSocket(id, "bot-tao", k.botTao)).error).toMatchObject({ error: { code: "E_REVOKED" } });
     expect((await relay.say(id, fresh, { seat: "bot-tao", kind: "raise_hand", body: "" })).status).toBe(201);
     expect((await relay.join(id, k.tao, "tao", "bot-tao-2", k.botTao)).body.error.code).toBe("E_REVOKED");
@@ -130,23 +173,35 @@ describe("revoking a seat", () => {
     await evictDurableObject(stub(id));
     expect(await runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state))).toBe(before);
     expect(JSON.parse(before).revoked).toMatchObject([{ seat: "bot-tao", owner: "tao", key: k.botTao.publicKeyText }]);
-    expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "after the wake" })).body.error.code).toBe("E_REVOKED");
+    expect(
+      (await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "after the wake" })).body.error.code,
+    ).toBe("E_REVOKED");
     expect((await refusedSocket(id, "bot-tao", k.botTao)).error).toMatchObject({ error: { code: "E_REVOKED" } });
   });
 
   describe("when the revocation is not the seat owner's", () => {
     it.each([
       ["E_FORBIDDEN", "another owner's", (k: Cast, id: string) => revokeBody(k, id, "jenny", "bot-tao", k.botTao)],
-      ["E_BAD_SIGNATURE", "signed by another key", (k: Cast, id: string) => revokeBody(k, id, "tao", "bot-tao", k.botTao, { signer: k.jenny })],
-      ["E_NOT_OWNER", "by a name that is no owner", async (k: Cast, id: string) => {
-        const signed = await revokeBody(k, id, "tao", "bot-tao", k.botTao);
-        return { ...signed, revoke: { ...signed.revoke, owner: "mallory" } };
-      }],
+      [
+        "E_BAD_SIGNATURE",
+        "signed by another key",
+        (k: Cast, id: string) => revokeBody(k, id, "tao", "bot-tao", k.botTao, { signer: k.jenny }),
+      ],
+      [
+        "E_NOT_OWNER",
+        "by a name that is no owner",
+        async (k: Cast, id: string) => {
+          const signed = await revokeBody(k, id, "tao", "bot-tao", k.botTao);
+          return { ...signed, revoke: { ...signed.revoke, owner: "mallory" } };
+        },
+      ],
       ["E_UNKNOWN_SEAT", "for an unknown seat", (k: Cast, id: string) => revokeBody(k, id, "tao", "nobody", k.botTao)],
     ])("refuses with %s (%s) and the ledger does not move", async (code, _what, body) => {
       const id = `revoke-refused-${code.toLowerCase().replace(/_/g, "-")}`;
       const k = await seatedDebate(relay, id);
-      const reply = await headUnmoved(relay, id, async () => relay.request("POST", `/tables/${id}/revoke`, await body(k, id)));
+      const reply = await headUnmoved(relay, id, async () =>
+        relay.request("POST", `/tables/${id}/revoke`, await body(k, id)),
+      );
       expect(reply.body.error.code).toBe(code);
     });
   });

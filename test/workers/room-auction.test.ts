@@ -9,7 +9,16 @@
 import { SELF, env, evictDurableObject, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { bidCommitment, dealStatement, dealStatus, SEALED_PREFIX, signStatement, toBase64url, verifyExport, type Entry } from "../../src/protocol/index.js";
+import {
+  bidCommitment,
+  dealStatement,
+  dealStatus,
+  SEALED_PREFIX,
+  signStatement,
+  toBase64url,
+  verifyExport,
+  type Entry,
+} from "../../src/protocol/index.js";
 import { bindVia, drain, requests } from "../support/chat-driver.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { expect201, RoomHttp } from "../support/room-http.js";
@@ -33,15 +42,35 @@ async function auctionRoom(id: string): Promise<{ room: RoomHttp; auction: strin
   expect201(await room.admit(room.k.ben, "ben", "ben-bot"));
   const deadline = Date.now() + COMMIT_MS;
   const opened = expect201(
-    await room.write("sara-bot", { kind: "mechanism", op: "open", sides: { buyer: "ben-bot", seller: "sara-bot" }, k: { num: 1, den: 2 }, currency: "TWD", deadline, reveal_deadline: deadline + REVEAL_MS }),
+    await room.write("sara-bot", {
+      kind: "mechanism",
+      op: "open",
+      sides: { buyer: "ben-bot", seller: "sara-bot" },
+      k: { num: 1, den: 2 },
+      currency: "TWD",
+      deadline,
+      reveal_deadline: deadline + REVEAL_MS,
+    }),
   );
-  const page = await relay.read(id, `/tables/${id}/entries?from=${opened.body.seq}&to=${opened.body.seq}`, room.k.sara, { owner: "sara" });
+  const page = await relay.read(
+    id,
+    `/tables/${id}/entries?from=${opened.body.seq}&to=${opened.body.seq}`,
+    room.k.sara,
+    { owner: "sara" },
+  );
   return { room, auction: (page.body.items[0] as Entry).leaf };
 }
 
 const commit = (room: RoomHttp, seat: string, auction: string, side: "buyer" | "seller", bid: number) =>
-  room.write(seat, { kind: "mechanism", op: "commit", auction, side, commitment: bidCommitment({ table: room.id, auction, side, bid, salt: salt(seat) }) });
-const reveal = (room: RoomHttp, seat: string, auction: string, bid: number) => room.write(seat, { kind: "mechanism", op: "reveal", auction, bid, salt: salt(seat) });
+  room.write(seat, {
+    kind: "mechanism",
+    op: "commit",
+    auction,
+    side,
+    commitment: bidCommitment({ table: room.id, auction, side, bid, salt: salt(seat) }),
+  });
+const reveal = (room: RoomHttp, seat: string, auction: string, bid: number) =>
+  room.write(seat, { kind: "mechanism", op: "reveal", auction, bid, salt: salt(seat) });
 
 /** The room's export as sara, verified against the relay's key. */
 async function exported(room: RoomHttp) {
@@ -71,14 +100,37 @@ describe("a sealed-bid auction at the relay", () => {
     expect201(await reveal(room, "ben-bot", auction, 300000));
     expect201(await reveal(room, "sara-bot", auction, 240000));
     const table = stub(room.id);
-    const deal = await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.deals[auction]!.terms_sha256);
-    for (const [seat, owner] of [["ben-bot", room.k.ben], ["sara-bot", room.k.sara]] as const) {
-      expect201(await room.write(seat, { kind: "deal_sign", offer: auction, deal, owner_key: owner.publicKeyText, owner_sig: await signStatement(owner, "deal", dealStatement(room.id, deal)) }));
+    const deal = await runInDurableObject(
+      table,
+      (instance: TableDO) => instance.table.state!.room!.deals[auction]!.terms_sha256,
+    );
+    for (const [seat, owner] of [
+      ["ben-bot", room.k.ben],
+      ["sara-bot", room.k.sara],
+    ] as const) {
+      expect201(
+        await room.write(seat, {
+          kind: "deal_sign",
+          offer: auction,
+          deal,
+          owner_key: owner.publicKeyText,
+          owner_sig: await signStatement(owner, "deal", dealStatement(room.id, deal)),
+        }),
+      );
     }
     const signed = await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.deals[auction]);
     await evictDurableObject(table);
-    expect(await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.deals[auction])).toEqual(signed);
-    expect(signed).toMatchObject({ terms: { via: "auction", terms: { amount: 270000, currency: "TWD" }, offered_by: { owner: "sara" }, accepted_by: { owner: "ben" } } });
+    expect(await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.deals[auction])).toEqual(
+      signed,
+    );
+    expect(signed).toMatchObject({
+      terms: {
+        via: "auction",
+        terms: { amount: 270000, currency: "TWD" },
+        offered_by: { owner: "sara" },
+        accepted_by: { owner: "ben" },
+      },
+    });
     expect(dealStatus(signed!)).toBe("done");
     expect((await exported(room)).report.verdict).toBe("CLEAN");
   });
@@ -95,7 +147,10 @@ describe("a sealed-bid auction at the relay", () => {
     const { room, auction } = await auctionRoom("room-auction-alarm");
     expect201(await commit(room, "ben-bot", auction, "buyer", 300000));
     const table = stub(room.id);
-    const [alarm, due] = await runInDurableObject(table, async (instance: TableDO, state) => [await state.storage.getAlarm(), instance.table.state!.room!.auctions[auction]!.reveal_deadline]);
+    const [alarm, due] = await runInDurableObject(table, async (instance: TableDO, state) => [
+      await state.storage.getAlarm(),
+      instance.table.state!.room!.auctions[auction]!.reveal_deadline,
+    ]);
     expect(alarm).toBe(due);
     const before = await headSeq(room.id);
     await runInDurableObject(table, (instance: TableDO) => {
@@ -105,9 +160,14 @@ describe("a sealed-bid auction at the relay", () => {
     expect(await headSeq(room.id)).toBe(before + 1);
     await runInDurableObject(table, (instance: TableDO) => instance.alarm());
     expect(await headSeq(room.id)).toBe(before + 1);
-    const settled = await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.auctions[auction]);
+    const settled = await runInDurableObject(
+      table,
+      (instance: TableDO) => instance.table.state!.room!.auctions[auction],
+    );
     await evictDurableObject(table);
-    expect(await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.auctions[auction])).toEqual(settled);
+    expect(
+      await runInDurableObject(table, (instance: TableDO) => instance.table.state!.room!.auctions[auction]),
+    ).toEqual(settled);
     expect(settled).toMatchObject({ settled: before + 1, price: null });
     const { text, report } = await exported(room);
     expect(report.verdict).toBe("CLEAN");
@@ -124,15 +184,22 @@ describe("an end-to-end encrypted room at the relay", () => {
   it("takes sealed text and refuses plaintext, in a body and in terms", async () => {
     const room = await RoomHttp.open(relay, "room-e2e-plain", { cast: CAST, overrides: { room: { e2e: true } } });
     expect201(await room.write("sara-bot", { kind: "say", body: sealedLooking("hello") }));
-    const plain = await headUnmoved(relay, room.id, () => room.write("sara-bot", { kind: "say", body: "hello in the clear" }));
+    const plain = await headUnmoved(relay, room.id, () =>
+      room.write("sara-bot", { kind: "say", body: "hello in the clear" }),
+    );
     expect(plain.status).toBe(400);
     expect(plain.body.error).toMatchObject({ code: "E_PLAINTEXT", details: { path: "body" } });
-    const terms = await headUnmoved(relay, room.id, () => room.write("sara-bot", { kind: "offer", terms: { amount: 1, currency: "TWD", text: "in the clear" } }));
+    const terms = await headUnmoved(relay, room.id, () =>
+      room.write("sara-bot", { kind: "offer", terms: { amount: 1, currency: "TWD", text: "in the clear" } }),
+    );
     expect(terms.body.error).toMatchObject({ code: "E_PLAINTEXT", details: { path: "terms.text" } });
   });
 
   it("sends notifications with no content: no topic, no note text, only where to read it", async () => {
-    const room = await RoomHttp.open(relay, "room-e2e-notice", { cast: CAST, overrides: { room: { e2e: true }, topic: "Secret stroller deal" } });
+    const room = await RoomHttp.open(relay, "room-e2e-notice", {
+      cast: CAST,
+      overrides: { room: { e2e: true }, topic: "Secret stroller deal" },
+    });
     await room.admit(room.k.ben, "ben", "ben-bot");
     await bindVia("telegram", room.k.ben, "93201");
     await drain(room.k.ben.publicKeyText);
@@ -141,7 +208,9 @@ describe("an end-to-end encrypted room at the relay", () => {
     expect201(await room.write("ben-bot", { kind: "close", outcome: "no_deal" }));
     await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.noticesSettled());
     await drain(room.k.ben.publicKeyText);
-    const sent = (await requests('"chat_id":"93201"')).map((r) => JSON.stringify(r.body)).filter((body) => body.includes(room.id));
+    const sent = (await requests('"chat_id":"93201"'))
+      .map((r) => JSON.stringify(r.body))
+      .filter((body) => body.includes(room.id));
     // The note, the close without a deal as room news (ben's default, decision 0415), and the table closing.
     expect(sent).toHaveLength(3);
     for (const body of sent) {

@@ -24,11 +24,15 @@ describe("guessing invite codes", () => {
       const miss = await room.lookup(`ZZZZ-ZZZ${"ABCDE"[i]}`, guesser);
       expect(miss.body.error.code).toBe("E_INVITE");
     }
-    const locked = await headUnmoved(relay, room.id, () => room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite, guesser));
+    const locked = await headUnmoved(relay, room.id, () =>
+      room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite, guesser),
+    );
     expect(locked.status).toBe(429);
     expect(locked.body.error.code).toBe("E_RATE_LIMITED");
     expect((await room.lookup(issued.body.code, guesser)).body.error.code).toBe("E_RATE_LIMITED");
-    expect((await room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite, "192.0.2.51")).status).toBe(201);
+    expect(
+      (await room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite, "192.0.2.51")).status,
+    ).toBe(201);
   });
 
   it("lets the client in again once its window has passed", async () => {
@@ -45,10 +49,16 @@ describe("guessing invite codes", () => {
     const room = await RoomHttp.open(relay, "room-guess-global");
     const issued = await room.invite();
     const window = Math.floor(Date.now() / INVITE_LIMITS.global_window_ms) * INVITE_LIMITS.global_window_ms;
-    await sql("INSERT OR REPLACE INTO counters (name, window, count) VALUES ('miss:*', ?, ?)", window, INVITE_LIMITS.misses_global - 1);
+    await sql(
+      "INSERT OR REPLACE INTO counters (name, window, count) VALUES ('miss:*', ?, ?)",
+      window,
+      INVITE_LIMITS.misses_global - 1,
+    );
     try {
       expect((await room.lookup("BBBB-BBBB", "192.0.2.70")).body.error.code).toBe("E_INVITE");
-      const paused = await headUnmoved(relay, room.id, () => room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite, "192.0.2.71"));
+      const paused = await headUnmoved(relay, room.id, () =>
+        room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite, "192.0.2.71"),
+      );
       expect(paused.status).toBe(429);
       expect(paused.body.error.message).toMatch(/on this relay/);
     } finally {
@@ -61,7 +71,9 @@ describe("guessing invite codes", () => {
     const issued = await room.invite();
     await sql("UPDATE codes SET expires_at = ? WHERE invite = ?", Date.now() - 1, issued.body.invite);
     const client = "192.0.2.80";
-    const expired = await headUnmoved(relay, room.id, () => room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite, client));
+    const expired = await headUnmoved(relay, room.id, () =>
+      room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite, client),
+    );
     expect(expired.body.error.code).toBe("E_INVITE");
     const [row] = await sql("SELECT count FROM counters WHERE name = ?", `miss:${client}`);
     expect(row).toMatchObject({ count: 1 });
@@ -71,7 +83,9 @@ describe("guessing invite codes", () => {
     const room = await RoomHttp.open(relay, "room-guess-malformed");
     const client = "192.0.2.90";
     expect((await room.lookup("not a code at all", client)).body.error.code).toBe("E_INVITE");
-    expect((await relay.request("POST", "/invites/lookup", { code: 1234 }, { "cf-connecting-ip": client })).body.error.code).toBe("E_SCHEMA");
+    expect(
+      (await relay.request("POST", "/invites/lookup", { code: 1234 }, { "cf-connecting-ip": client })).body.error.code,
+    ).toBe("E_SCHEMA");
     const [row] = await sql("SELECT count FROM counters WHERE name = ?", `miss:${client}`);
     expect(row).toMatchObject({ count: 1 });
   });

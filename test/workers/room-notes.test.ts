@@ -30,11 +30,14 @@ describe("a note to the owner", () => {
     expect(await drain(room.k.ben.publicKeyText)).toMatchObject({ delivered: 1 });
     const delivered = (await requests('"chat_id":"8101"')).map((r) => JSON.stringify(r.body));
     expect(delivered.some((body) => body.includes("Seller holds at 2,800") && body.includes("ben-bot"))).toBe(true);
-    const exported = (await relay.read(room.id, `/tables/${room.id}/export`, room.k.sara, { owner: "sara" })).body as string;
+    const exported = (await relay.read(room.id, `/tables/${room.id}/export`, room.k.sara, { owner: "sara" }))
+      .body as string;
     expect(exported).not.toContain("Seller holds at 2,800");
     // Sara, the other party, bound too, got nothing of it.
     await drain(room.k.sara.publicKeyText);
-    expect((await requests('"chat_id":"8102"')).map((r) => JSON.stringify(r.body)).filter((body) => body.includes("2,800"))).toEqual([]);
+    expect(
+      (await requests('"chat_id":"8102"')).map((r) => JSON.stringify(r.body)).filter((body) => body.includes("2,800")),
+    ).toEqual([]);
   });
 
   it("sends a retried note (same nonce) once", async () => {
@@ -58,12 +61,15 @@ describe("a note to the owner", () => {
       const room = await RoomHttp.open(relay, "room-note-stale", { cast: CAST });
       expect((await room.note("sara-bot", "old", { ts: Date.now() - 10 * 60_000 })).body.error.code).toBe("E_EXPIRED");
       expect((await room.note("nobody", "who am I")).body.error.code).toBe("E_UNKNOWN_SEAT");
-      expect((await relay.request("POST", `/tables/${room.id}/notes`, { note: { text: 1 }, sig: "x" })).body.error.code).toBe("E_SCHEMA");
+      expect(
+        (await relay.request("POST", `/tables/${room.id}/notes`, { note: { text: 1 }, sig: "x" })).body.error.code,
+      ).toBe("E_SCHEMA");
     });
 
     it("refuses more than its limit of notes per window", async () => {
       const room = await RoomHttp.open(relay, "room-note-limit", { cast: CAST });
-      for (let i = 0; i < NOTE_LIMITS.per_window; i++) expect((await room.note("sara-bot", `note ${i}`)).status).toBe(201);
+      for (let i = 0; i < NOTE_LIMITS.per_window; i++)
+        expect((await room.note("sara-bot", `note ${i}`)).status).toBe(201);
       const over = await room.note("sara-bot", "one too many");
       expect(over.status).toBe(429);
       expect(over.body.error.code).toBe("E_RATE_LIMITED");

@@ -5,7 +5,16 @@
  */
 import { env, evictDurableObject, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { canonicalize, dealStatement, dealStatus, InviteResponseSchema, signStatement, verifyExport, type Entry, type Signer } from "../../src/protocol/index.js";
+import {
+  canonicalize,
+  dealStatement,
+  dealStatus,
+  InviteResponseSchema,
+  signStatement,
+  verifyExport,
+  type Entry,
+  type Signer,
+} from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { RoomHttp } from "../support/room-http.js";
@@ -29,21 +38,31 @@ describe("room invites", () => {
     expect(InviteResponseSchema.safeParse(issued.body).success).toBe(true);
     expect(issued.body.code).toMatch(/^[A-HJ-NP-Z2-9]{4}-[A-HJ-NP-Z2-9]{4}$/);
     const looked = await room.lookup(issued.body.code.replace("-", "").toLowerCase());
-    expect(looked).toEqual({ status: 200, body: { table: room.id, invite: issued.body.invite, expires: issued.body.expires } });
+    expect(looked).toEqual({
+      status: 200,
+      body: { table: room.id, invite: issued.body.invite, expires: issued.body.expires },
+    });
     const joined = await room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite);
     expect(joined.status).toBe(201);
     expect(joined.body).toMatchObject({ seat: "ben-bot" });
     const last = (await entries(room)).at(-1)!;
-    expect(last).toMatchObject({ subkind: "seat_joined", author: { key: room.k.ben.publicKeyText }, data: { join: { invite: issued.body.invite } } });
+    expect(last).toMatchObject({
+      subkind: "seat_joined",
+      author: { key: room.k.ben.publicKeyText },
+      data: { join: { invite: issued.body.invite } },
+    });
     // The party reads the room as an owner, with its own key.
     expect((await relay.read(room.id, `/tables/${room.id}/head`, room.k.ben, { owner: "ben" })).status).toBe(200);
-    expect((await relay.read(room.id, `/tables/${room.id}/entries?from=1`, room.k.ben, { owner: "ben" })).status).toBe(200);
+    expect((await relay.read(room.id, `/tables/${room.id}/entries?from=1`, room.k.ben, { owner: "ben" })).status).toBe(
+      200,
+    );
   });
 
   it("keeps the code out of the ledger", async () => {
     const room = await RoomHttp.open(relay, "room-invite-secret");
     const issued = await room.invite();
-    const text = (await relay.read(room.id, `/tables/${room.id}/export`, room.k.sara, { owner: "sara" })).body as string;
+    const text = (await relay.read(room.id, `/tables/${room.id}/export`, room.k.sara, { owner: "sara" }))
+      .body as string;
     expect(text).toContain(issued.body.invite);
     expect(text).not.toContain(issued.body.code);
     expect(text).not.toContain(issued.body.code.replace("-", ""));
@@ -64,18 +83,26 @@ describe("room invites", () => {
     const rotated = await room.invite({ replaces: old.body.invite });
     expect(rotated.status).toBe(201);
     expect(rotated.body.code).not.toBe(old.body.code);
-    const refused = await headUnmoved(relay, room.id, () => room.joinWith(old.body.code, room.k.ben, "ben", "ben-bot", old.body.invite, "203.0.113.7"));
+    const refused = await headUnmoved(relay, room.id, () =>
+      room.joinWith(old.body.code, room.k.ben, "ben", "ben-bot", old.body.invite, "203.0.113.7"),
+    );
     expect(refused.status).toBe(403);
     expect(refused.body.error.code).toBe("E_INVITE");
-    expect((await room.joinWith(rotated.body.code, room.k.ben, "ben", "ben-bot", rotated.body.invite, "203.0.113.7")).status).toBe(201);
+    expect(
+      (await room.joinWith(rotated.body.code, room.k.ben, "ben", "ben-bot", rotated.body.invite, "203.0.113.7")).status,
+    ).toBe(201);
   });
 
   describe("when an invite or a join by invite is refused", () => {
     it("spends the code with the join it admits: a second owner cannot use it", async () => {
       const room = await RoomHttp.open(relay, "room-invite-once");
       const issued = await room.invite();
-      expect((await room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite)).status).toBe(201);
-      const second = await headUnmoved(relay, room.id, () => room.joinWith(issued.body.code, room.k.cleo, "cleo", "cleo-bot", issued.body.invite, "203.0.113.8"));
+      expect((await room.joinWith(issued.body.code, room.k.ben, "ben", "ben-bot", issued.body.invite)).status).toBe(
+        201,
+      );
+      const second = await headUnmoved(relay, room.id, () =>
+        room.joinWith(issued.body.code, room.k.cleo, "cleo", "cleo-bot", issued.body.invite, "203.0.113.8"),
+      );
       expect(second.body.error.code).toBe("E_INVITE");
     });
 
@@ -92,7 +119,9 @@ describe("room invites", () => {
       const room = await RoomHttp.open(relay, "room-invite-mismatch");
       const first = await room.invite();
       const second = await room.invite();
-      const reply = await headUnmoved(relay, room.id, () => room.joinWith(first.body.code, room.k.ben, "ben", "ben-bot", second.body.invite, "203.0.113.9"));
+      const reply = await headUnmoved(relay, room.id, () =>
+        room.joinWith(first.body.code, room.k.ben, "ben", "ben-bot", second.body.invite, "203.0.113.9"),
+      );
       expect(reply.body.error.code).toBe("E_INVITE");
     });
 
@@ -112,7 +141,9 @@ describe("room invites", () => {
 
     it("refuses an invite body that is not the schema's, naming the field", async () => {
       const room = await RoomHttp.open(relay, "room-invite-schema");
-      const reply = await headUnmoved(relay, room.id, () => relay.request("POST", `/tables/${room.id}/invites`, { statement: { scope: "invite" }, sig: "x" }));
+      const reply = await headUnmoved(relay, room.id, () =>
+        relay.request("POST", `/tables/${room.id}/invites`, { statement: { scope: "invite" }, sig: "x" }),
+      );
       expect(reply.status).toBe(400);
       expect(reply.body.error.code).toBe("E_SCHEMA");
     });
@@ -126,7 +157,9 @@ describe("negotiating in a room over HTTP", () => {
     expect((await room.admit(room.k.cleo, "cleo", "cleo-bot")).status).toBe(201);
     expect((await room.write("sara-bot", { kind: "offer", terms: twd(360000) })).status).toBe(201);
     const offer = (await entries(room)).at(-1)!.leaf;
-    const mismatch = await headUnmoved(relay, room.id, () => room.write("ben-bot", { kind: "accept", offer, terms: twd(100) }));
+    const mismatch = await headUnmoved(relay, room.id, () =>
+      room.write("ben-bot", { kind: "accept", offer, terms: twd(100) }),
+    );
     expect(mismatch.status).toBe(409);
     expect(mismatch.body.error.code).toBe("E_TERMS_MISMATCH");
     expect((await room.write("ben-bot", { kind: "counter", offer, terms: twd(250000) })).status).toBe(201);
@@ -136,8 +169,13 @@ describe("negotiating in a room over HTTP", () => {
     expect((await room.write("ben-bot", { kind: "accept", offer: final })).status).toBe(201);
     expect((await room.eject("cleo-bot")).status).toBe(201);
     const left = (await entries(room)).slice(-2);
-    expect(left).toMatchObject([{ subkind: "seat_ejected", data: { seat: "cleo-bot", by: "sara" } }, { subkind: "seat_left", data: { seat: "cleo-bot", reason: "ejected" } }]);
-    const ejected = await headUnmoved(relay, room.id, () => room.write("cleo-bot", { kind: "close", outcome: "no_deal" }));
+    expect(left).toMatchObject([
+      { subkind: "seat_ejected", data: { seat: "cleo-bot", by: "sara" } },
+      { subkind: "seat_left", data: { seat: "cleo-bot", reason: "ejected" } },
+    ]);
+    const ejected = await headUnmoved(relay, room.id, () =>
+      room.write("cleo-bot", { kind: "close", outcome: "no_deal" }),
+    );
     expect(ejected.body.error.code).toBe("E_UNKNOWN_SEAT");
     expect((await room.write("sara-bot", { kind: "close", outcome: "deal", offer: final })).status).toBe(201);
     expect((await entries(room)).at(-1)).toMatchObject({ subkind: "table_closed", data: { reason: "deal" } });
@@ -158,12 +196,19 @@ describe("negotiating in a room over HTTP", () => {
     await room.admit(room.k.ben, "ben", "ben-bot");
     const unused = await room.invite();
     await room.write("sara-bot", { kind: "offer", terms: twd(360000) });
-    await room.write("sara-bot", { kind: "grant", grantee: "ben-bot", scope: "pickup:address", expires: Date.now() + 60_000 });
+    await room.write("sara-bot", {
+      kind: "grant",
+      grantee: "ben-bot",
+      scope: "pickup:address",
+      expires: Date.now() + 60_000,
+    });
     const before = await folded(room.id);
     await evictDurableObject(stub(room.id));
     expect(await folded(room.id)).toBe(before);
     // The invite issued before the eviction still admits, and the spent one still does not.
-    expect((await room.joinWith(unused.body.code, room.k.cleo, "cleo", "cleo-bot", unused.body.invite)).status).toBe(201);
+    expect((await room.joinWith(unused.body.code, room.k.cleo, "cleo", "cleo-bot", unused.body.invite)).status).toBe(
+      201,
+    );
     const state = await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.state!.room!);
     expect(Object.keys(state.parties).sort()).toEqual(["ben", "cleo"]);
   });
@@ -172,7 +217,10 @@ describe("negotiating in a room over HTTP", () => {
 describe("a deal both owners sign over HTTP", () => {
   /** `seat` records the deal_sign on `offer` signed by `owner`, naming `as` (default `owner`'s own key). */
   async function sign(room: RoomHttp, seat: string, offer: string, owner: Signer, as: string = owner.publicKeyText) {
-    const deal = await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.state!.room!.deals[offer]!.terms_sha256);
+    const deal = await runInDurableObject(
+      stub(room.id),
+      (instance: TableDO) => instance.table.state!.room!.deals[offer]!.terms_sha256,
+    );
     const owner_sig = await signStatement(owner, "deal", dealStatement(room.id, deal));
     return room.write(seat, { kind: "deal_sign", offer, deal, owner_key: as, owner_sig });
   }
@@ -184,15 +232,23 @@ describe("a deal both owners sign over HTTP", () => {
     await room.write("sara-bot", { kind: "offer", terms: twd(280000) });
     const offer = (await entries(room)).at(-1)!.leaf;
     await room.write("ben-bot", { kind: "accept", offer });
-    const forged = await headUnmoved(relay, room.id, () => sign(room, "ben-bot", offer, room.k.cleo, room.k.ben.publicKeyText));
+    const forged = await headUnmoved(relay, room.id, () =>
+      sign(room, "ben-bot", offer, room.k.cleo, room.k.ben.publicKeyText),
+    );
     expect(forged.status).toBe(401);
-    expect(forged.body.error).toMatchObject({ code: "E_BAD_SIGNATURE", message: expect.stringMatching(/deal signature/) });
+    expect(forged.body.error).toMatchObject({
+      code: "E_BAD_SIGNATURE",
+      message: expect.stringMatching(/deal signature/),
+    });
     expect((await sign(room, "ben-bot", offer, room.k.ben)).status).toBe(201);
     expect((await sign(room, "sara-bot", offer, room.k.sara)).status).toBe(201);
     const before = await folded(room.id);
     await evictDurableObject(stub(room.id));
     expect(await folded(room.id)).toBe(before);
-    const deal = await runInDurableObject(stub(room.id), (instance: TableDO) => instance.table.state!.room!.deals[offer]!);
+    const deal = await runInDurableObject(
+      stub(room.id),
+      (instance: TableDO) => instance.table.state!.room!.deals[offer]!,
+    );
     expect(dealStatus(deal)).toBe("done");
   });
 });

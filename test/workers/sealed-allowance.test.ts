@@ -10,7 +10,17 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { questionRef } from "../../src/chat/question.js";
-import { isSealedText, LIMITS, sealedChars, signAnswer, signInstruction, signNote, signQuestion, signStatement, TrestleError } from "../../src/protocol/index.js";
+import {
+  isSealedText,
+  LIMITS,
+  sealedChars,
+  signAnswer,
+  signInstruction,
+  signNote,
+  signQuestion,
+  signStatement,
+  TrestleError,
+} from "../../src/protocol/index.js";
 import { drain, ownerDO, postTelegram, requests, telegramText } from "../support/chat-driver.js";
 import type { OwnerDO } from "../../durable-objects/owner/owner.js";
 import { bound } from "../support/chat-room.js";
@@ -41,7 +51,9 @@ function sealedShaped(chars: number): string {
 
 /** Everything the table keeps outside its ledger (questions, instructions, nonces, counts), by key. */
 async function kept(id: string): Promise<string> {
-  return runInDurableObject(stub(id), async (_instance, state) => JSON.stringify([...(await state.storage.list()).entries()]));
+  return runInDurableObject(stub(id), async (_instance, state) =>
+    JSON.stringify([...(await state.storage.list()).entries()]),
+  );
 }
 
 /** Sends `request` twice to `path`: both refusals must be the same 413 naming `field`, and the table keeps nothing new. */
@@ -69,7 +81,14 @@ async function toldAbout(id: string): Promise<string[]> {
 async function askedOpen(room: RoomHttp): Promise<string> {
   const now = Date.now();
   const question = fresh("q");
-  const asked = await signQuestion(await room.seatKey("sara-bot"), { table: room.id, seat: "sara-bot", question, text: "Your ceiling?", deadline: now + 60_000, ts: now });
+  const asked = await signQuestion(await room.seatKey("sara-bot"), {
+    table: room.id,
+    seat: "sara-bot",
+    question,
+    text: "Your ceiling?",
+    deadline: now + 60_000,
+    ts: now,
+  });
   expect((await relay.request("POST", `/tables/${room.id}/questions`, asked)).status).toBe(201);
   return question;
 }
@@ -82,40 +101,85 @@ describe("when a plain room gets text shaped as sealed text over a plain limit",
   it("refuses a seat's question with E_TOO_LARGE naming its text, keeps and lists nothing, tells nobody, and refuses the resend alike", async () => {
     const room = await RoomHttp.open(relay, "sealed-allowance-question", { cast: CAST });
     const now = Date.now();
-    const request = await signQuestion(await room.seatKey("sara-bot"), { table: room.id, seat: "sara-bot", question: fresh("q"), text: sealedShaped(3867), deadline: now + 60_000, ts: now });
+    const request = await signQuestion(await room.seatKey("sara-bot"), {
+      table: room.id,
+      seat: "sara-bot",
+      question: fresh("q"),
+      text: sealedShaped(3867),
+      deadline: now + 60_000,
+      ts: now,
+    });
     await refusedTwice(room.id, `/tables/${room.id}/questions`, request, "question.text");
-    expect((await relay.read(room.id, `/tables/${room.id}/questions`, room.k.sara, { owner: "sara" })).body.questions).toEqual([]);
+    expect(
+      (await relay.read(room.id, `/tables/${room.id}/questions`, room.k.sara, { owner: "sara" })).body.questions,
+    ).toEqual([]);
     expect(await toldAbout(room.id)).toEqual([]);
   });
 
   it("refuses a question whose choice is sealed-shaped past the choice limit, naming that choice", async () => {
     const room = await RoomHttp.open(relay, "sealed-allowance-choice", { cast: CAST });
     const now = Date.now();
-    const request = await signQuestion(await room.seatKey("sara-bot"), { table: room.id, seat: "sara-bot", question: fresh("q"), text: "Accept?", choices: ["yes", sealedShaped(200)], deadline: now + 60_000, ts: now });
+    const request = await signQuestion(await room.seatKey("sara-bot"), {
+      table: room.id,
+      seat: "sara-bot",
+      question: fresh("q"),
+      text: "Accept?",
+      choices: ["yes", sealedShaped(200)],
+      deadline: now + 60_000,
+      ts: now,
+    });
     await refusedTwice(room.id, `/tables/${room.id}/questions`, request, "question.choices[1]");
     expect(await toldAbout(room.id)).toEqual([]);
   });
 
   it("refuses a seat's note to its owner, keeps no nonce or count, and tells nobody", async () => {
     const room = await RoomHttp.open(relay, "sealed-allowance-note", { cast: CAST });
-    const request = await signNote(await room.seatKey("sara-bot"), { table: room.id, seat: "sara-bot", text: sealedShaped(3867), nonce: fresh("n"), ts: Date.now() });
+    const request = await signNote(await room.seatKey("sara-bot"), {
+      table: room.id,
+      seat: "sara-bot",
+      text: sealedShaped(3867),
+      nonce: fresh("n"),
+      ts: Date.now(),
+    });
     await refusedTwice(room.id, `/tables/${room.id}/notes`, request, "note.text");
     expect(await toldAbout(room.id)).toEqual([]);
   });
 
   it("refuses an owner's signed instruction, and its seat reads none", async () => {
     const room = await RoomHttp.open(relay, "sealed-allowance-instruction", { cast: CAST });
-    const request = await signInstruction(room.k.sara, { table: room.id, owner: "sara", seat: "sara-bot", text: sealedShaped(3872), nonce: fresh("i"), ts: Date.now() });
+    const request = await signInstruction(room.k.sara, {
+      table: room.id,
+      owner: "sara",
+      seat: "sara-bot",
+      text: sealedShaped(3872),
+      nonce: fresh("i"),
+      ts: Date.now(),
+    });
     await refusedTwice(room.id, `/tables/${room.id}/instructions`, request, "instruction.text");
-    expect((await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), { seat: "sara-bot" })).body.instructions).toEqual([]);
+    expect(
+      (
+        await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), {
+          seat: "sara-bot",
+        })
+      ).body.instructions,
+    ).toEqual([]);
   });
 
   it("refuses an owner's signed answer, and the question stays open", async () => {
     const room = await RoomHttp.open(relay, "sealed-allowance-answer", { cast: CAST });
     const question = await askedOpen(room);
-    const request = await signAnswer(room.k.sara, { table: room.id, owner: "sara", seat: "sara-bot", question, value: sealedShaped(3872), ts: Date.now() });
+    const request = await signAnswer(room.k.sara, {
+      table: room.id,
+      owner: "sara",
+      seat: "sara-bot",
+      question,
+      value: sealedShaped(3872),
+      ts: Date.now(),
+    });
     await refusedTwice(room.id, `/tables/${room.id}/questions/${question}/answer`, request, "answer.value");
-    const read = await relay.read(room.id, `/tables/${room.id}/questions/${question}`, await room.seatKey("sara-bot"), { seat: "sara-bot" });
+    const read = await relay.read(room.id, `/tables/${room.id}/questions/${question}`, await room.seatKey("sara-bot"), {
+      seat: "sara-bot",
+    });
     expect(read.body).toMatchObject({ state: "open" });
     expect(read.body.answer).toBeUndefined();
   });
@@ -123,11 +187,22 @@ describe("when a plain room gets text shaped as sealed text over a plain limit",
   it("refuses a chat /instruct past the plain limit with E_TOO_LARGE naming its text, and its seat reads none", async () => {
     const room = await RoomHttp.open(relay, "sealed-allowance-chat-instruct", { cast: CAST });
     const before = await kept(room.id);
-    const reply = await headUnmoved(relay, room.id, async () => visibleText("telegram", (await postTelegram(telegramText(Number(SARA), `/instruct sara-bot@${room.id} ${sealedShaped(3872)}`))).body));
+    const reply = await headUnmoved(relay, room.id, async () =>
+      visibleText(
+        "telegram",
+        (await postTelegram(telegramText(Number(SARA), `/instruct sara-bot@${room.id} ${sealedShaped(3872)}`))).body,
+      ),
+    );
     expect(reply).toContain("E_TOO_LARGE");
     expect(reply).toContain(`at most ${LIMITS.note_chars} chars`);
     expect(await kept(room.id)).toBe(before);
-    expect((await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), { seat: "sara-bot" })).body.instructions).toEqual([]);
+    expect(
+      (
+        await relay.read(room.id, `/tables/${room.id}/instructions?after=0`, await room.seatKey("sara-bot"), {
+          seat: "sara-bot",
+        })
+      ).body.instructions,
+    ).toEqual([]);
   });
 
   it("refuses a chat /answer past the plain limit with E_TOO_LARGE, and the question stays open", async () => {
@@ -136,10 +211,15 @@ describe("when a plain room gets text shaped as sealed text over a plain limit",
     await drain(room.k.sara.publicKeyText);
     const ref = questionRef(room.k.sara.publicKeyText, `${room.id}:question:${question}`);
     const before = await kept(room.id);
-    const reply = visibleText("telegram", (await postTelegram(telegramText(Number(SARA), `/answer ${ref} ${sealedShaped(3872)}`))).body);
+    const reply = visibleText(
+      "telegram",
+      (await postTelegram(telegramText(Number(SARA), `/answer ${ref} ${sealedShaped(3872)}`))).body,
+    );
     expect(reply).toContain("E_TOO_LARGE");
     expect(await kept(room.id)).toBe(before);
-    const read = await relay.read(room.id, `/tables/${room.id}/questions/${question}`, await room.seatKey("sara-bot"), { seat: "sara-bot" });
+    const read = await relay.read(room.id, `/tables/${room.id}/questions/${question}`, await room.seatKey("sara-bot"), {
+      seat: "sara-bot",
+    });
     expect(read.body).toMatchObject({ state: "open" });
   });
 });
@@ -151,13 +231,31 @@ describe("the sealed allowance in an end-to-end encrypted room", () => {
     const longest = sealedShaped(sealedChars(LIMITS.note_chars));
     // Signed as is: the client library refuses the longer one before signing.
     const instruct = async (text: string) => {
-      const instruction = { scope: "owner_instruction", table: room.id, owner: "sara", seat: "sara-bot", text, nonce: fresh("i"), ts: Date.now() };
-      return relay.request("POST", `/tables/${room.id}/instructions`, { instruction, sig: await signStatement(room.k.sara, "instruction", instruction) });
+      const instruction = {
+        scope: "owner_instruction",
+        table: room.id,
+        owner: "sara",
+        seat: "sara-bot",
+        text,
+        nonce: fresh("i"),
+        ts: Date.now(),
+      };
+      return relay.request("POST", `/tables/${room.id}/instructions`, {
+        instruction,
+        sig: await signStatement(room.k.sara, "instruction", instruction),
+      });
     };
     expect((await instruct(longest)).status).toBe(201);
     expect((await instruct(sealedShaped(longest.length + 4))).body.error.code).toBe("E_TOO_LARGE");
     const now = Date.now();
-    const asked = await signQuestion(await room.seatKey("sara-bot"), { table: room.id, seat: "sara-bot", question: fresh("q"), text: longest, deadline: now + 60_000, ts: now });
+    const asked = await signQuestion(await room.seatKey("sara-bot"), {
+      table: room.id,
+      seat: "sara-bot",
+      question: fresh("q"),
+      text: longest,
+      deadline: now + 60_000,
+      ts: now,
+    });
     expect((await relay.request("POST", `/tables/${room.id}/questions`, asked)).status).toBe(201);
     session.ws.close();
   });
@@ -168,17 +266,24 @@ describe("a projection's body cut", () => {
     const room = await RoomHttp.open(relay, "sealed-allowance-cut-plain", { cast: CAST });
     const body = sealedShaped(LIMITS.projection_body_chars + 1000);
     expect((await room.write("sara-bot", { kind: "say", body })).status).toBe(201);
-    const tail = (await relay.read(room.id, `/tables/${room.id}/projection`, await room.seatKey("sara-bot"), { seat: "sara-bot" })).body.tail;
+    const tail = (
+      await relay.read(room.id, `/tables/${room.id}/projection`, await room.seatKey("sara-bot"), { seat: "sara-bot" })
+    ).body.tail;
     const said = tail.find((e: { kind: string }) => e.kind === "say");
     expect(said.body).toHaveLength(LIMITS.projection_body_chars);
     expect(said.more).toBe(`entry:${said.seq}`);
   });
 
   it("keeps a sealed body whole in an e2e room", async () => {
-    const room = await RoomHttp.open(relay, "sealed-allowance-cut-e2e", { cast: CAST, overrides: { room: { e2e: true } } });
+    const room = await RoomHttp.open(relay, "sealed-allowance-cut-e2e", {
+      cast: CAST,
+      overrides: { room: { e2e: true } },
+    });
     const body = sealedShaped(LIMITS.projection_body_chars + 1000);
     expect((await room.write("sara-bot", { kind: "say", body })).status).toBe(201);
-    const tail = (await relay.read(room.id, `/tables/${room.id}/projection`, await room.seatKey("sara-bot"), { seat: "sara-bot" })).body.tail;
+    const tail = (
+      await relay.read(room.id, `/tables/${room.id}/projection`, await room.seatKey("sara-bot"), { seat: "sara-bot" })
+    ).body.tail;
     expect(tail.find((e: { kind: string }) => e.kind === "say")).toMatchObject({ body });
   });
 });
@@ -195,7 +300,14 @@ describe("when the owner's object refuses a question's notice", () => {
       });
     });
     const now = Date.now();
-    const request = await signQuestion(await room.seatKey("sara-bot"), { table: room.id, seat: "sara-bot", question: fresh("q"), text: "Hold at 2,800?", deadline: now + 60_000, ts: now });
+    const request = await signQuestion(await room.seatKey("sara-bot"), {
+      table: room.id,
+      seat: "sara-bot",
+      question: fresh("q"),
+      text: "Hold at 2,800?",
+      deadline: now + 60_000,
+      ts: now,
+    });
     const failed = await relay.request("POST", `/tables/${room.id}/questions`, request);
     await runInDurableObject(ownerDO(key), (o: OwnerDO) => {
       Reflect.deleteProperty(o, "parts");

@@ -10,7 +10,8 @@ import { agentCard } from "../../worker/site/agent-card.js";
 import { BUILT_IN_FEATURES, MIRROR_FEATURES, VERSION } from "../../worker/site/relay-info.js";
 import pkg from "../../package.json" with { type: "json" };
 
-const get = (path: string, headers: Record<string, string> = {}) => SELF.fetch(`https://relay.test${path}`, { headers, redirect: "manual" });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  SELF.fetch(`https://relay.test${path}`, { headers, redirect: "manual" });
 
 describe("the index at /", () => {
   it.each([
@@ -22,7 +23,11 @@ describe("the index at /", () => {
     const res = await get("/", headers);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("vary")).toBe("Accept");
-    expect(await res.json()).toEqual({ name: "trestle", protocol: "trestle/0.1", well_known: "/.well-known/trestle.json" });
+    expect(await res.json()).toEqual({
+      name: "trestle",
+      protocol: "trestle/0.1",
+      well_known: "/.well-known/trestle.json",
+    });
   });
 
   it("is the landing page for a browser, with the relay key and version, under a policy that allows nothing but this relay", async () => {
@@ -43,7 +48,13 @@ describe("/.well-known/trestle.json", () => {
     const known = WellKnownSchema.parse(await (await get("/.well-known/trestle.json")).json());
     expect(known.version).toBe(pkg.version);
     // The test relay sets every chat app's secrets (test/support/chat-env.ts).
-    expect(known.features).toEqual([...BUILT_IN_FEATURES, ...MIRROR_FEATURES, "chat:telegram", "chat:line", "chat:discord"]);
+    expect(known.features).toEqual([
+      ...BUILT_IN_FEATURES,
+      ...MIRROR_FEATURES,
+      "chat:telegram",
+      "chat:line",
+      "chat:discord",
+    ]);
   });
 });
 
@@ -64,7 +75,9 @@ describe("the viewer's page", () => {
     const html = await res.text();
     expect(html).toContain('data-table="t-459"');
     expect(html).toContain('<script type="module" src="/assets/viewer.js"></script>');
-    expect(html).toContain('<link rel="icon" href="/favicon.ico" sizes="16x16 32x32">\n<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    expect(html).toContain(
+      '<link rel="icon" href="/favicon.ico" sizes="16x16 32x32">\n<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    );
   });
 
   it("is where the landing page's form leads", async () => {

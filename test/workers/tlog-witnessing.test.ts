@@ -37,10 +37,17 @@ class TestWitness {
     this.bodies.push(body);
     const request = parseAddCheckpoint(body);
     const origin = request.note.split("\n", 1)[0]!;
-    const checkpoint = parseCheckpoint((await openNote(request.note, [ed25519NoteVerifier(origin, this.relayKey)])).text);
+    const checkpoint = parseCheckpoint(
+      (await openNote(request.note, [ed25519NoteVerifier(origin, this.relayKey)])).text,
+    );
     const size = this.held?.size ?? 0;
-    if (request.oldSize !== size) return new Response(formatTreeSizeBody(size), { status: 409, headers: { "content-type": "text/x.tlog.size" } });
-    if (this.held && !verifyConsistency(size, checkpoint.size, request.proof, checkpointRoot(this.held), checkpointRoot(checkpoint))) return new Response("inconsistent", { status: 422 });
+    if (request.oldSize !== size)
+      return new Response(formatTreeSizeBody(size), { status: 409, headers: { "content-type": "text/x.tlog.size" } });
+    if (
+      this.held &&
+      !verifyConsistency(size, checkpoint.size, request.proof, checkpointRoot(this.held), checkpointRoot(checkpoint))
+    )
+      return new Response("inconsistent", { status: 422 });
     this.held = checkpoint;
     const text = request.note.slice(0, request.note.indexOf("\n\n") + 1);
     const signer = cosignatureSigner(NAME, this.key, 1767225600);
@@ -79,8 +86,18 @@ beforeAll(async () => {
   relayKey = fromBase64url((await relay.request("GET", "/.well-known/trestle.json")).body.relay_key as string);
   witnessKey = await (await ed25519()).signer(new Uint8Array(32).fill(11));
   witness = new TestWitness(witnessKey, relayKey);
-  const witnesses = { k: 1, list: [{ key: formatVerifierKey(NAME, SIG_TYPE_COSIGNATURE, witnessKey.publicKey), url: "https://witness.test/w1" }] };
-  k = await seatedDebate(relay, ID, { public: true, topology: { kind: "open" }, termination: { any: [{ max_entries: 100 }] }, witnesses });
+  const witnesses = {
+    k: 1,
+    list: [
+      { key: formatVerifierKey(NAME, SIG_TYPE_COSIGNATURE, witnessKey.publicKey), url: "https://witness.test/w1" },
+    ],
+  };
+  k = await seatedDebate(relay, ID, {
+    public: true,
+    topology: { kind: "open" },
+    termination: { any: [{ max_entries: 100 }] },
+    witnesses,
+  });
 });
 
 describe("witnessing a table's checkpoints", () => {
@@ -90,7 +107,10 @@ describe("witnessing a table's checkpoints", () => {
     expect(witness.bodies).toHaveLength(1);
     expect(witness.bodies[0]).toMatch(/^old 0\n\n/);
     const note = await checkpointNote();
-    const opened = await openNote(note, [ed25519NoteVerifier(`relay.test/tables/${ID}`, relayKey), cosignatureVerifier(NAME, witnessKey.publicKey)]);
+    const opened = await openNote(note, [
+      ed25519NoteVerifier(`relay.test/tables/${ID}`, relayKey),
+      cosignatureVerifier(NAME, witnessKey.publicKey),
+    ]);
     expect(opened.verified.map((s) => s.name)).toEqual([`relay.test/tables/${ID}`, NAME]);
     await evictDurableObject(stubOf(ID));
     expect(await checkpointNote()).toBe(note);

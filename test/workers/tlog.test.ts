@@ -6,7 +6,15 @@
  */
 import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { fromBase64url, fromHex, signHttpAuth, toHex, type Entry, type Principal, type Signer } from "../../src/protocol/index.js";
+import {
+  fromBase64url,
+  fromHex,
+  signHttpAuth,
+  toHex,
+  type Entry,
+  type Principal,
+  type Signer,
+} from "../../src/protocol/index.js";
 import { leafData } from "../../src/protocol/ledger/chain.js";
 import { checkpointRoot, parseCheckpoint } from "../../src/protocol/tlog/checkpoint.js";
 import { leafHash, rootOfLeafHashes } from "../../src/protocol/tlog/merkle.js";
@@ -21,7 +29,10 @@ import type { Cast } from "../support/table-fixture.js";
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
 
-async function raw(path: string, headers: Record<string, string> = {}): Promise<{ status: number; bytes: Uint8Array; text: string; headers: Headers }> {
+async function raw(
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; bytes: Uint8Array; text: string; headers: Headers }> {
   const res = await SELF.fetch(`https://relay.test${path}`, { headers });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, bytes, text: new TextDecoder().decode(bytes), headers: res.headers };
@@ -36,7 +47,8 @@ async function entriesOf(id: string): Promise<Entry[]> {
 }
 
 async function grow(id: string, k: Cast, says: number): Promise<void> {
-  for (let i = 0; i < says; i++) expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: `turn ${i}` })).status).toBe(201);
+  for (let i = 0; i < says; i++)
+    expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: `turn ${i}` })).status).toBe(201);
 }
 
 const BIG = "tlog-public";
@@ -45,7 +57,11 @@ let relayKey: Uint8Array;
 
 beforeAll(async () => {
   relayKey = fromBase64url((await relay.request("GET", "/.well-known/trestle.json")).body.relay_key as string);
-  big = await seatedDebate(relay, BIG, { public: true, topology: { kind: "open" }, termination: { any: [{ max_entries: 1000 }] } });
+  big = await seatedDebate(relay, BIG, {
+    public: true,
+    topology: { kind: "open" },
+    termination: { any: [{ max_entries: 1000 }] },
+  });
   await grow(BIG, big, 254);
 }, 120_000);
 
@@ -97,16 +113,28 @@ describe("a table's transparency log", () => {
     const before = [await tilesOf(BIG, entries.length), (await raw(`/tables/${BIG}/checkpoint`)).text];
     await runInDurableObject(stubOf(BIG), (_: TableDO, state) => {
       // As a table from before the tiles, or one whose tlog tables were never made (they are made at their first write, decision 0534).
-      state.storage.sql.exec("DROP TABLE tlog_tiles; DROP TABLE IF EXISTS tlog_cosignatures; DELETE FROM meta WHERE key = 'tlog_host';");
+      state.storage.sql.exec(
+        "DROP TABLE tlog_tiles; DROP TABLE IF EXISTS tlog_cosignatures; DELETE FROM meta WHERE key = 'tlog_host';",
+      );
     });
     await evictDurableObject(stubOf(BIG));
     expect([await tilesOf(BIG, entries.length), (await raw(`/tables/${BIG}/checkpoint`)).text]).toEqual(before);
-    const rows = await runInDurableObject(stubOf(BIG), (_: TableDO, state) => state.storage.sql.exec("SELECT level, idx FROM tlog_tiles").toArray());
+    const rows = await runInDurableObject(stubOf(BIG), (_: TableDO, state) =>
+      state.storage.sql.exec("SELECT level, idx FROM tlog_tiles").toArray(),
+    );
     expect(rows).toEqual([{ level: 0, idx: 0 }]);
     // And it keeps growing from there.
     await grow(BIG, big, 1);
     const size = (await entriesOf(BIG)).length;
-    expect(parseCheckpoint((await openNote((await raw(`/tables/${BIG}/checkpoint`)).text, [ed25519NoteVerifier(`relay.test/tables/${BIG}`, relayKey)])).text).size).toBe(size);
+    expect(
+      parseCheckpoint(
+        (
+          await openNote((await raw(`/tables/${BIG}/checkpoint`)).text, [
+            ed25519NoteVerifier(`relay.test/tables/${BIG}`, relayKey),
+          ])
+        ).text,
+      ).size,
+    ).toBe(size);
   });
 
   describe("when the table is private", () => {
@@ -120,7 +148,12 @@ describe("a table's transparency log", () => {
       const signed = await signedRaw(id, `/tables/${id}/tile/0/000.p/4`, k.botTao, { seat: "bot-tao" });
       expect(signed.status).toBe(200);
       expect(signed.headers.get("cache-control")).toBe("private, max-age=10");
-      expect(toHex(signed.bytes)).toBe((await entriesOf(id)).slice(0, 4).map((e) => e.leaf).join(""));
+      expect(toHex(signed.bytes)).toBe(
+        (await entriesOf(id))
+          .slice(0, 4)
+          .map((e) => e.leaf)
+          .join(""),
+      );
       const bundle = await signedRaw(id, `/tables/${id}/tile/entries/000.p/4`, k.botTao, { seat: "bot-tao" });
       expect(JSON.parse(bundle.text).error.code).toBe("E_FORBIDDEN");
     });

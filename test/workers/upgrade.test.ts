@@ -10,7 +10,14 @@ import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:te
 import { describe, expect, it } from "vitest";
 import { canonicalize, verifyExport } from "../../src/protocol/index.js";
 import { runMigrations } from "../../durable-objects/sqlite.js";
-import { ensureTable, FRESH_SCHEMA, LAZY_TABLES, migrate, MIGRATIONS, type LazyTable } from "../../durable-objects/table/storage/schema.js";
+import {
+  ensureTable,
+  FRESH_SCHEMA,
+  LAZY_TABLES,
+  migrate,
+  MIGRATIONS,
+  type LazyTable,
+} from "../../durable-objects/table/storage/schema.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
@@ -18,10 +25,14 @@ import { seatedDebate } from "../support/seated.js";
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 
 /** What a later version might append: a new table and a new column on the ledger's table. */
-const NEXT_VERSION = [...MIGRATIONS, "CREATE TABLE upgrade_probe (key TEXT PRIMARY KEY); ALTER TABLE entries ADD COLUMN probe TEXT;"];
+const NEXT_VERSION = [
+  ...MIGRATIONS,
+  "CREATE TABLE upgrade_probe (key TEXT PRIMARY KEY); ALTER TABLE entries ADD COLUMN probe TEXT;",
+];
 
 const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
-const stateOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.table.state));
+const stateOf = (id: string) =>
+  runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.table.state));
 
 describe("a table created before an upgrade", () => {
   it("keeps its ledger through an appended SQLite migration and a rollback: same state, CLEAN export, new writes", async () => {
@@ -30,10 +41,14 @@ describe("a table created before an upgrade", () => {
     await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "written before the upgrade" });
     const before = await stateOf(id);
 
-    const reached = await runInDurableObject(stubOf(id), (_: TableDO, state) => runMigrations(state.storage.sql, NEXT_VERSION));
+    const reached = await runInDurableObject(stubOf(id), (_: TableDO, state) =>
+      runMigrations(state.storage.sql, NEXT_VERSION),
+    );
     expect(reached).toBe(MIGRATIONS.length + 1);
     // Migrations run once: a second run with the same list does nothing (re-running the CREATE would throw).
-    expect(await runInDurableObject(stubOf(id), (_: TableDO, state) => runMigrations(state.storage.sql, NEXT_VERSION))).toBe(reached);
+    expect(
+      await runInDurableObject(stubOf(id), (_: TableDO, state) => runMigrations(state.storage.sql, NEXT_VERSION)),
+    ).toBe(reached);
 
     // This code wakes on the upgraded schema (as after a rollback): it leaves the newer version alone.
     await evictDurableObject(stubOf(id));
@@ -52,7 +67,12 @@ describe("running migrations", () => {
   it("writes the schema version once for several new migrations, and not at all when there are none", async () => {
     const id = "upgrade-version-once";
     await seatedDebate(relay, id);
-    const NEXT = [...MIGRATIONS, "CREATE TABLE probe_a (key TEXT PRIMARY KEY);", "CREATE TABLE probe_b (key TEXT PRIMARY KEY);", "CREATE TABLE probe_c (key TEXT PRIMARY KEY);"];
+    const NEXT = [
+      ...MIGRATIONS,
+      "CREATE TABLE probe_a (key TEXT PRIMARY KEY);",
+      "CREATE TABLE probe_b (key TEXT PRIMARY KEY);",
+      "CREATE TABLE probe_c (key TEXT PRIMARY KEY);",
+    ];
     const versionWrites = (migrations: readonly string[]) =>
       runInDurableObject(stubOf(id), (_: TableDO, state) => {
         const sql = state.storage.sql;
@@ -70,14 +90,25 @@ describe("running migrations", () => {
       });
     expect(await versionWrites(NEXT)).toEqual({ reached: MIGRATIONS.length + 3, writes: 1 });
     expect(await versionWrites(NEXT)).toEqual({ reached: MIGRATIONS.length + 3, writes: 0 });
-    expect(await runInDurableObject(stubOf(id), (_: TableDO, state) => state.storage.sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").one().value)).toBe(String(MIGRATIONS.length + 3));
+    expect(
+      await runInDurableObject(
+        stubOf(id),
+        (_: TableDO, state) =>
+          state.storage.sql.exec("SELECT value FROM meta WHERE key = 'schema_version'").one().value,
+      ),
+    ).toBe(String(MIGRATIONS.length + 3));
   });
 });
 
 /** Every table and index of `sql` with its statement, spelled one way (no quotes, no IF NOT EXISTS, no spaces around punctuation). */
 function schemaOf(sql: SqlStorage): string[] {
   const spelled = (text: unknown) =>
-    String(text ?? "").replace(/IF NOT EXISTS /g, "").replace(/"/g, "").replace(/\s+/g, " ").replace(/\s*([(),])\s*/g, "$1").trim();
+    String(text ?? "")
+      .replace(/IF NOT EXISTS /g, "")
+      .replace(/"/g, "")
+      .replace(/\s+/g, " ")
+      .replace(/\s*([(),])\s*/g, "$1")
+      .trim();
   return sql
     .exec("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name <> '_cf_KV' ORDER BY type, name")
     .toArray()

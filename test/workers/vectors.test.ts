@@ -4,8 +4,16 @@ import { canonicalBytes, ed25519, fromHex, nobleEd25519, toHex, utf8 } from "../
 import rfc8032 from "../vectors/ed25519-rfc8032.json";
 import wycheproof from "../vectors/ed25519-wycheproof.json";
 
-const jcsInputs = import.meta.glob("../vectors/jcs/input/*.json", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
-const jcsOutputs = import.meta.glob("../vectors/jcs/output/*.json", { query: "?raw", import: "default", eager: true }) as Record<string, string>;
+const jcsInputs = import.meta.glob("../vectors/jcs/input/*.json", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
+const jcsOutputs = import.meta.glob("../vectors/jcs/output/*.json", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
 
 describe("golden vectors in workerd", () => {
   it("uses WebCrypto Ed25519 here", async () => {

@@ -36,19 +36,34 @@ describe("a judge who may not read the proposer", () => {
     await socket.auth(id, "judge", k.judge);
 
     const said = await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "pro: ship it" });
-    const proposal = await relay.say(id, h, { seat: "h", kind: "proposal", body: BODY, effects: [CARD_EFFECT] } as never);
+    const proposal = await relay.say(id, h, {
+      seat: "h",
+      kind: "proposal",
+      body: BODY,
+      effects: [CARD_EFFECT],
+    } as never);
     expect(proposal.status).toBe(201);
-    expect((await relay.say(id, k.botTao, { seat: "bot-tao", kind: "vote", re: proposal.body.seq, choice: "yes" } as never)).status).toBe(201);
-    const closing = await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "vote", re: proposal.body.seq, choice: "yes" } as never);
+    expect(
+      (await relay.say(id, k.botTao, { seat: "bot-tao", kind: "vote", re: proposal.body.seq, choice: "yes" } as never))
+        .status,
+    ).toBe(201);
+    const closing = await relay.say(id, k.botJenny, {
+      seat: "bot-jenny",
+      kind: "vote",
+      re: proposal.body.seq,
+      choice: "yes",
+    } as never);
     expect(closing.status).toBe(201);
     const head = closing.body.head.seq;
 
-    const all = (await relay.read(id, `/tables/${id}/entries?from=1&to=${head}`, k.ops, { owner: "ops" })).body.items as Entry[];
+    const all = (await relay.read(id, `/tables/${id}/entries?from=1&to=${head}`, k.ops, { owner: "ops" })).body
+      .items as Entry[];
     const kindOf = (e: Entry) => (e.kind === "system" ? e.subkind : e.kind);
     const derived = all.filter((e) => ["proposal", "task_opened", "decision"].includes(kindOf(e))).map((e) => e.seq);
     expect(derived).toHaveLength(3);
 
-    const page = (await relay.read(id, `/tables/${id}/entries?from=1&to=${head}`, k.judge, { seat: "judge" })).body.items as (Entry | HiddenEntry)[];
+    const page = (await relay.read(id, `/tables/${id}/entries?from=1&to=${head}`, k.judge, { seat: "judge" })).body
+      .items as (Entry | HiddenEntry)[];
     expect(page.map((i) => i.seq)).toEqual(all.map((e) => e.seq));
     for (const seq of derived) expect(page[seq - 1]).toEqual({ seq, leaf: all[seq - 1]!.leaf });
     expect(page[said.body.seq - 1]).toEqual(all[said.body.seq - 1]);
@@ -79,6 +94,8 @@ describe("a judge who may not read the proposer", () => {
     expect(JSON.parse(before).origins).toEqual({ [String(proposal.body.seq)]: { seat: "h", kind: "proposal" } });
     await evictDurableObject(stub);
     expect(await runInDurableObject(stub, (t: TableDO) => canonicalize(t.table.state))).toBe(before);
-    expect((await relay.read(id, `/tables/${id}/entries?from=1&to=${head}`, k.judge, { seat: "judge" })).body.items).toEqual(page);
+    expect(
+      (await relay.read(id, `/tables/${id}/entries?from=1&to=${head}`, k.judge, { seat: "judge" })).body.items,
+    ).toEqual(page);
   });
 });

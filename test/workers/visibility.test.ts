@@ -33,8 +33,15 @@ describe("a judge who reads only the debaters' says", () => {
 
     const projection = await relay.read(id, `/tables/${id}/projection`, k.judge, { seat: "judge" });
     expect(projection.status).toBe(200);
-    expect(projection.body.tail.map((e: { seq: number; kind: string }) => [e.seq, e.kind])).toEqual(says.map((s) => [s, "say"]));
-    expect(projection.body).toMatchObject({ cursor: head, more: false, floor: { holder: "judge", yours: true }, prefix: { rules: { visibility: visibility.judge } } });
+    expect(projection.body.tail.map((e: { seq: number; kind: string }) => [e.seq, e.kind])).toEqual(
+      says.map((s) => [s, "say"]),
+    );
+    expect(projection.body).toMatchObject({
+      cursor: head,
+      more: false,
+      floor: { holder: "judge", yours: true },
+      prefix: { rules: { visibility: visibility.judge } },
+    });
 
     const page = await relay.read(id, `/tables/${id}/entries?from=1&to=${head}`, k.judge, { seat: "judge" });
     const items = page.body.items as (Entry | HiddenEntry)[];
@@ -53,10 +60,16 @@ describe("a judge who reads only the debaters' says", () => {
     const judgeExport = (await relay.read(id, `/tables/${id}/export`, k.judge, { seat: "judge" })).body as string;
     expect(judgeExport).not.toContain("ship both together");
     const partial = await verifyExport(judgeExport, { relayKey: last.body.head.relay });
-    expect(partial).toMatchObject({ verdict: "INCONCLUSIVE", coverage: { entries: head, by_content: 3, by_hash: head - 3, policy_replay: "skipped" } });
+    expect(partial).toMatchObject({
+      verdict: "INCONCLUSIVE",
+      coverage: { entries: head, by_content: 3, by_hash: head - 3, policy_replay: "skipped" },
+    });
 
     const ownerExport = (await relay.read(id, `/tables/${id}/export`, k.ops, { owner: "ops" })).body as string;
-    expect(await verifyExport(ownerExport, { relayKey: last.body.head.relay })).toMatchObject({ verdict: "CLEAN", coverage: { by_hash: 0 } });
+    expect(await verifyExport(ownerExport, { relayKey: last.body.head.relay })).toMatchObject({
+      verdict: "CLEAN",
+      coverage: { by_hash: 0 },
+    });
   });
 
   it("shows the judge its own entries, and a debater everything", async () => {
@@ -64,7 +77,9 @@ describe("a judge who reads only the debaters' says", () => {
     const k = await seatedDebate(relay, id, { visibility });
     await relay.say(id, k.judge, { seat: "judge", kind: "raise_hand", body: "" });
     const judge = await relay.read(id, `/tables/${id}/projection`, k.judge, { seat: "judge" });
-    expect(judge.body.tail.map((e: { kind: string; seat?: string }) => [e.kind, e.seat])).toEqual([["raise_hand", "judge"]]);
+    expect(judge.body.tail.map((e: { kind: string; seat?: string }) => [e.kind, e.seat])).toEqual([
+      ["raise_hand", "judge"],
+    ]);
     const debater = await relay.read(id, `/tables/${id}/projection`, k.botTao, { seat: "bot-tao" });
     expect(debater.body.tail).toHaveLength(judge.body.cursor);
   });

@@ -17,7 +17,10 @@ function closeOf(socket: TestSocket): Promise<number> {
 describe("the table WebSocket before the challenge is answered", () => {
   describe("when the answer is malformed", () => {
     const cases: [string, (challenge: string, sig: string) => string][] = [
-      ["a signature that is not 64 bytes of base64url", () => JSON.stringify({ type: "auth", seat: "bot-tao", sig: "not-a-signature" })],
+      [
+        "a signature that is not 64 bytes of base64url",
+        () => JSON.stringify({ type: "auth", seat: "bot-tao", sig: "not-a-signature" }),
+      ],
       ["a missing seat", (_, sig) => JSON.stringify({ type: "auth", sig })],
       ["an unknown field", (_, sig) => JSON.stringify({ type: "auth", seat: "bot-tao", sig, extra: 1 })],
       ["a repeated key", (_, sig) => `{"type":"auth","seat":"judge","seat":"bot-tao","sig":"${sig}"}`],
@@ -35,7 +38,9 @@ describe("the table WebSocket before the challenge is answered", () => {
       const closed = closeOf(socket);
       socket.send(frame(challenge, sig));
       const error = await socket.next("error");
-      expect(error).toMatchObject({ error: { code: "E_AUTH", message: expect.stringContaining("not an answer to the challenge") } });
+      expect(error).toMatchObject({
+        error: { code: "E_AUTH", message: expect.stringContaining("not an answer to the challenge") },
+      });
       expect(error.id).toBeUndefined();
       expect(await closed).toBe(4401);
     });
@@ -47,7 +52,14 @@ async function taoSocket(id: string, fields: Record<string, unknown> = {}) {
   const k = await seatedDebate(relay, id);
   const socket = await TestSocket.open(fetcher, id);
   await socket.auth(id, "bot-tao", k.botTao);
-  const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf(id), kind: "say", body: "b", ...fields } as never);
+  const request = await signSubmission(k.botTao, {
+    table: id,
+    seat: "bot-tao",
+    nonce: nonceOf(id),
+    kind: "say",
+    body: "b",
+    ...fields,
+  } as never);
   return { socket, request };
 }
 
@@ -56,10 +68,15 @@ describe("the table WebSocket after the challenge is answered", () => {
     it("refuses a submit frame with a repeated key with E_NOT_CANONICAL addressed to its id, writes nothing and stays open", async () => {
       const id = "ws-frame-duplicate";
       const { socket, request } = await taoSocket(id);
-      const doubled = JSON.stringify({ type: "submit", id: "dup", request }).replace('"body":"b"', '"body":"a","body":"b"');
+      const doubled = JSON.stringify({ type: "submit", id: "dup", request }).replace(
+        '"body":"b"',
+        '"body":"a","body":"b"',
+      );
       await headUnmoved(relay, id, async () => {
         socket.send(doubled);
-        expect(await socket.next("error", (f) => f.id === "dup")).toMatchObject({ error: { code: "E_NOT_CANONICAL", details: { path: "$.request.submission.body" } } });
+        expect(await socket.next("error", (f) => f.id === "dup")).toMatchObject({
+          error: { code: "E_NOT_CANONICAL", details: { path: "$.request.submission.body" } },
+        });
       });
       socket.send({ type: "submit", id: "ok", request });
       expect(await socket.next("ack", (f) => f.id === "ok")).toMatchObject({ seq: expect.any(Number) });
@@ -69,9 +86,15 @@ describe("the table WebSocket after the challenge is answered", () => {
 
     it("addresses a schema refusal to the frame's id and names the failing path", async () => {
       const { socket, request } = await taoSocket("ws-frame-schema-id");
-      socket.send({ type: "submit", id: "bad-shape", request: { ...request, submission: { ...request.submission, body: 5 } } });
+      socket.send({
+        type: "submit",
+        id: "bad-shape",
+        request: { ...request, submission: { ...request.submission, body: 5 } },
+      });
       const error = await socket.next("error", (f) => f.id === "bad-shape");
-      expect(error).toMatchObject({ error: { code: "E_SCHEMA", message: expect.stringContaining("request.submission.body") } });
+      expect(error).toMatchObject({
+        error: { code: "E_SCHEMA", message: expect.stringContaining("request.submission.body") },
+      });
       expect(socket.closed).toBeNull();
       socket.ws.close();
     });

@@ -1,6 +1,13 @@
 import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LIMITS, signSocketAuth, signSubmission, verifyHeadSignature, PING_FRAME, PONG_FRAME } from "../../src/protocol/index.js";
+import {
+  LIMITS,
+  signSocketAuth,
+  signSubmission,
+  verifyHeadSignature,
+  PING_FRAME,
+  PONG_FRAME,
+} from "../../src/protocol/index.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
 import { refusalOf } from "../../src/client/refusal.js";
 import { RelayHttp } from "../support/relay-http.js";
@@ -34,11 +41,21 @@ describe("the table WebSocket", () => {
     const k = await seatedDebate(relay, id);
     const socket = await TestSocket.open(fetcher, id);
     await socket.auth(id, "bot-tao", k.botTao);
-    const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf("ws-1"), kind: "say", body: "over ws" });
+    const request = await signSubmission(k.botTao, {
+      table: id,
+      seat: "bot-tao",
+      nonce: nonceOf("ws-1"),
+      kind: "say",
+      body: "over ws",
+    });
     socket.send({ type: "submit", id: "c1", request });
     const ack = await socket.next("ack");
     expect(ack).toMatchObject({ id: "c1", seq: 6 });
-    socket.send({ type: "submit", id: "c2", request: { ...request, submission: { ...request.submission, seat: "bot-jenny" } } });
+    socket.send({
+      type: "submit",
+      id: "c2",
+      request: { ...request, submission: { ...request.submission, seat: "bot-jenny" } },
+    });
     expect(await socket.next("error", (f) => f.id === "c2")).toMatchObject({ error: { code: "E_FORBIDDEN" } });
     socket.ws.close();
   });
@@ -60,7 +77,11 @@ describe("the table WebSocket", () => {
     const socket = await TestSocket.open(fetcher, id);
     const welcome = await socket.auth(id, "bot-jenny", k.botJenny, 10_000);
     expect(welcome.cursor).toBe(welcome.head.seq);
-    const said = await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "after a cursor from the future" });
+    const said = await relay.say(id, k.botTao, {
+      seat: "bot-tao",
+      kind: "say",
+      body: "after a cursor from the future",
+    });
     await socket.until(said.body.head.seq);
     expect(socket.seqs()).toEqual([said.body.seq, said.body.seq + 1]);
     socket.ws.close();
@@ -83,7 +104,9 @@ describe("the table WebSocket", () => {
     const id = "ws-ping";
     await seatedDebate(relay, id);
     const socket = await TestSocket.open(fetcher, id);
-    const pong = new Promise<string>((resolve) => socket.ws.addEventListener("message", (e) => e.data === PONG_FRAME && resolve(String(e.data))));
+    const pong = new Promise<string>((resolve) =>
+      socket.ws.addEventListener("message", (e) => e.data === PONG_FRAME && resolve(String(e.data))),
+    );
     socket.send(PING_FRAME);
     expect(await pong).toBe(PONG_FRAME);
     // The runtime's auto-response answered it (the stamp is set only then), not the table's handler.
@@ -111,7 +134,13 @@ describe("the table WebSocket", () => {
       const id = "ws-unauthenticated";
       const k = await seatedDebate(relay, id);
       const socket = await TestSocket.open(fetcher, id);
-      const request = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf("ws-u"), kind: "say", body: "x" });
+      const request = await signSubmission(k.botTao, {
+        table: id,
+        seat: "bot-tao",
+        nonce: nonceOf("ws-u"),
+        kind: "say",
+        body: "x",
+      });
       socket.send({ type: "submit", id: "early", request });
       expect(await socket.next("error")).toMatchObject({ id: "early", error: { code: "E_AUTH" } });
     });
@@ -129,7 +158,11 @@ describe("the table WebSocket's refusals", () => {
       const [a, b] = [await first.next("challenge"), await second.next("challenge")];
       expect(a.challenge).not.toBe(b.challenge);
       const closed = new Promise<number>((resolve) => second.ws.addEventListener("close", (e) => resolve(e.code)));
-      second.send({ type: "auth", seat: "bot-tao", sig: await signSocketAuth(k.botTao, { scope: "ws", table: id, seat: "bot-tao", challenge: a.challenge }) });
+      second.send({
+        type: "auth",
+        seat: "bot-tao",
+        sig: await signSocketAuth(k.botTao, { scope: "ws", table: id, seat: "bot-tao", challenge: a.challenge }),
+      });
       expect(await second.next("error")).toMatchObject({ error: { code: "E_AUTH" } });
       expect(await closed).toBe(4401);
       first.ws.close();
@@ -143,7 +176,9 @@ describe("the table WebSocket's refusals", () => {
       await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (instance: TableDO) => {
         instance.table.now = () => Date.now() + LIMITS.auth_window_ms + 1000;
       });
-      const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })));
+      const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+        socket.ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })),
+      );
       await socket.answer(id, "bot-tao", k.botTao);
       const { code, reason } = await closed;
       expect(code).toBe(4408);
@@ -182,9 +217,14 @@ describe("the table WebSocket's refusals", () => {
         body: "x",
         effects: [{ owner: "tao", resource: "repo:x", action: "merge", args: { pr: 1 } }],
       });
-      const deep = JSON.stringify({ type: "submit", id: "deep", request }).replace('{"pr":1}', '{"a":'.repeat(30_000) + "1" + "}".repeat(30_000));
+      const deep = JSON.stringify({ type: "submit", id: "deep", request }).replace(
+        '{"pr":1}',
+        '{"a":'.repeat(30_000) + "1" + "}".repeat(30_000),
+      );
       socket.send(deep);
-      expect(await socket.next("error", (f) => f.id === "deep" || f.id === undefined)).toMatchObject({ error: { code: "E_SCHEMA" } });
+      expect(await socket.next("error", (f) => f.id === "deep" || f.id === undefined)).toMatchObject({
+        error: { code: "E_SCHEMA" },
+      });
       expect(await head(id)).toEqual(before);
       socket.ws.close();
     });
@@ -197,11 +237,39 @@ describe("the table WebSocket's refusals", () => {
       await tao.auth(id, "bot-tao", k.botTao);
       const jenny = await TestSocket.open(fetcher, id);
       await jenny.auth(id, "bot-jenny", k.botJenny);
-      const good = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf("ws-r-1"), kind: "say", body: "signed text" });
+      const good = await signSubmission(k.botTao, {
+        table: id,
+        seat: "bot-tao",
+        nonce: nonceOf("ws-r-1"),
+        kind: "say",
+        body: "signed text",
+      });
       const cases: [TestSocket, string, unknown, string][] = [
         [tao, "sig", { ...good, submission: { ...good.submission, body: "altered text" } }, "E_BAD_SIGNATURE"],
-        [tao, "table", await signSubmission(k.botTao, { table: "ws-elsewhere", seat: "bot-tao", nonce: nonceOf("ws-r-2"), kind: "say", body: "x" }), "E_WRONG_TABLE"],
-        [jenny, "floor", await signSubmission(k.botJenny, { table: id, seat: "bot-jenny", nonce: nonceOf("ws-r-3"), kind: "say", body: "x" }), "E_NOT_FLOOR"],
+        [
+          tao,
+          "table",
+          await signSubmission(k.botTao, {
+            table: "ws-elsewhere",
+            seat: "bot-tao",
+            nonce: nonceOf("ws-r-2"),
+            kind: "say",
+            body: "x",
+          }),
+          "E_WRONG_TABLE",
+        ],
+        [
+          jenny,
+          "floor",
+          await signSubmission(k.botJenny, {
+            table: id,
+            seat: "bot-jenny",
+            nonce: nonceOf("ws-r-3"),
+            kind: "say",
+            body: "x",
+          }),
+          "E_NOT_FLOOR",
+        ],
       ];
       for (const [socket, frame, request, code] of cases) {
         socket.send({ type: "submit", id: frame, request });
@@ -211,7 +279,13 @@ describe("the table WebSocket's refusals", () => {
       tao.send({ type: "submit", id: "ok", request: good });
       await tao.next("ack", (f) => f.id === "ok");
       const after = await head(id);
-      const reused = await signSubmission(k.botTao, { table: id, seat: "bot-tao", nonce: nonceOf("ws-r-1"), kind: "say", body: "another text" });
+      const reused = await signSubmission(k.botTao, {
+        table: id,
+        seat: "bot-tao",
+        nonce: nonceOf("ws-r-1"),
+        kind: "say",
+        body: "another text",
+      });
       tao.send({ type: "submit", id: "reused", request: reused });
       expect(await tao.next("error", (f) => f.id === "reused")).toMatchObject({ error: { code: "E_NONCE_REUSED" } });
       expect(await head(id)).toEqual(after);

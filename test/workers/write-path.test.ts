@@ -6,7 +6,15 @@
  */
 import { SELF, env, evictDurableObject, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { canonicalize, fold, signSubmission, verifyHeadSignature, type SignedHead, type SubmitRequest, type SubmitResponse } from "../../src/protocol/index.js";
+import {
+  canonicalize,
+  fold,
+  signSubmission,
+  verifyHeadSignature,
+  type SignedHead,
+  type SubmitRequest,
+  type SubmitResponse,
+} from "../../src/protocol/index.js";
 import type { Result } from "../../durable-objects/result.js";
 import { CHECKPOINT_EVERY } from "../../durable-objects/table/storage/ledger.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
@@ -22,7 +30,13 @@ const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
 const OPEN = { topology: { kind: "open" as const }, termination: { any: [{ max_entries: 5000 }] } };
 
 /** A signed say by bot-tao (or `seat`) at `id`. */
-function say(id: string, k: Cast, body: string, nonce = nonceOf(`${id}:${body}:${Math.random()}`), seat: "bot-tao" | "bot-jenny" = "bot-tao"): Promise<SubmitRequest> {
+function say(
+  id: string,
+  k: Cast,
+  body: string,
+  nonce = nonceOf(`${id}:${body}:${Math.random()}`),
+  seat: "bot-tao" | "bot-jenny" = "bot-tao",
+): Promise<SubmitRequest> {
   return signSubmission(seat === "bot-tao" ? k.botTao : k.botJenny, { table: id, seat, kind: "say", body, nonce });
 }
 
@@ -30,13 +44,17 @@ function say(id: string, k: Cast, body: string, nonce = nonceOf(`${id}:${body}:$
 async function write(id: string, k: Cast, count: number, parallel = 16): Promise<void> {
   const requests = await Promise.all(Array.from({ length: count }, (_, i) => say(id, k, `turn ${i}`)));
   for (let i = 0; i < requests.length; i += parallel) {
-    const answers = await Promise.all(requests.slice(i, i + parallel).map(async (r) => answered(await stubOf(id).submit(r))));
+    const answers = await Promise.all(
+      requests.slice(i, i + parallel).map(async (r) => answered(await stubOf(id).submit(r))),
+    );
     for (const answer of answers) expect(answer.ok).toBe(true);
   }
 }
 
-const stateOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.table.state));
-const foldedOf = (id: string) => runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(fold(instance.table.ledger.all())));
+const stateOf = (id: string) =>
+  runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.table.state));
+const foldedOf = (id: string) =>
+  runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(fold(instance.table.ledger.all())));
 
 describe("the write path", () => {
   it("writes one SQLite row per entry, index writes included", async () => {
@@ -58,7 +76,10 @@ describe("the write path", () => {
       } finally {
         sql.exec = exec as typeof sql.exec;
       }
-      return { written: cursors.reduce((sum, c) => sum + c.rowsWritten, 0), appended: instance.table.ledger.seq - before };
+      return {
+        written: cursors.reduce((sum, c) => sum + c.rowsWritten, 0),
+        appended: instance.table.ledger.seq - before,
+      };
     });
     expect(rows.appended).toBe(1);
     expect(rows.written).toBe(1);
@@ -76,7 +97,9 @@ describe("the write path", () => {
       const again = answered(await stubOf(id).submit(await say(id, k, "said once", nonce)));
       expect(again.ok && again.value.seq).toBe(first.value.seq);
       await evictDurableObject(stubOf(id));
-      const reused = await headUnmoved(relay, id, async () => answered(await stubOf(id).submit(await say(id, k, "said otherwise", nonce))));
+      const reused = await headUnmoved(relay, id, async () =>
+        answered(await stubOf(id).submit(await say(id, k, "said otherwise", nonce))),
+      );
       expect(!reused.ok && reused.error.code).toBe("E_NONCE_REUSED");
     });
   });
@@ -92,7 +115,9 @@ describe("the write path", () => {
       expect(answer.value.head.seq).toBeGreaterThanOrEqual(answer.value.seq);
       heads.set(answer.value.head.seq, answer.value.head);
     }
-    const links = await runInDurableObject(stubOf(id), (instance: TableDO) => instance.table.ledger.all().map((e) => e.link));
+    const links = await runInDurableObject(stubOf(id), (instance: TableDO) =>
+      instance.table.ledger.all().map((e) => e.link),
+    );
     for (const head of heads.values()) {
       expect(await verifyHeadSignature(head)).toBe(true);
       expect(head.link).toBe(links[head.seq - 1]);
@@ -106,7 +131,10 @@ describe("the write path", () => {
       const k = await seatedDebate(relay, id, OPEN);
       await write(id, k, CHECKPOINT_EVERY * 2 + 17);
       const marks = await runInDurableObject(stubOf(id), (_: TableDO, state) =>
-        state.storage.sql.exec("SELECT seq FROM entries WHERE checkpoint IS NOT NULL ORDER BY seq").toArray().map((r) => Number(r.seq)),
+        state.storage.sql
+          .exec("SELECT seq FROM entries WHERE checkpoint IS NOT NULL ORDER BY seq")
+          .toArray()
+          .map((r) => Number(r.seq)),
       );
       expect(marks).toEqual([CHECKPOINT_EVERY, CHECKPOINT_EVERY * 2]);
       const before = await stateOf(id);
@@ -120,7 +148,10 @@ describe("the write path", () => {
     describe("when the newest checkpoint is of another policy version, or does not name its own row", () => {
       it.each([
         ["another policy version", (text: string) => JSON.stringify({ ...JSON.parse(text), version: -1 })],
-        ["another row's state", (text: string) => JSON.stringify({ ...JSON.parse(text), state: { ...JSON.parse(text).state, seq: 3 } })],
+        [
+          "another row's state",
+          (text: string) => JSON.stringify({ ...JSON.parse(text), state: { ...JSON.parse(text).state, seq: 3 } }),
+        ],
         ["not JSON", () => "{"],
       ])("ignores one of %s and folds the ledger from the start", async (_, spoil) => {
         const id = `wp-spoiled-${Math.random().toString(36).slice(2, 8)}`;
@@ -128,7 +159,9 @@ describe("the write path", () => {
         await write(id, k, CHECKPOINT_EVERY + 3);
         const folded = await foldedOf(id);
         await runInDurableObject(stubOf(id), (_: TableDO, state) => {
-          const row = state.storage.sql.exec("SELECT seq, checkpoint FROM entries WHERE checkpoint IS NOT NULL").toArray()[0]!;
+          const row = state.storage.sql
+            .exec("SELECT seq, checkpoint FROM entries WHERE checkpoint IS NOT NULL")
+            .toArray()[0]!;
           // A poisoned cache: a state that would say the table is closed, under a checkpoint the code must not trust.
           const text = spoil(String(row.checkpoint)).replace('"closed":null', '"closed":{"reason":"decision","seq":1}');
           state.storage.sql.exec("UPDATE entries SET checkpoint = ? WHERE seq = ?", text, row.seq);
@@ -148,13 +181,19 @@ describe("the write path", () => {
     const before = await stateOf(id);
     // Back to the shape schema version 2 had: the nonce key UNIQUE, no checkpoint column.
     await runInDurableObject(stubOf(id), (_: TableDO, state) => {
-      state.storage.sql.exec(`CREATE TABLE entries_v2 (seq INTEGER PRIMARY KEY, nonce_key TEXT UNIQUE, entry TEXT NOT NULL);
+      state.storage.sql
+        .exec(`CREATE TABLE entries_v2 (seq INTEGER PRIMARY KEY, nonce_key TEXT UNIQUE, entry TEXT NOT NULL);
         INSERT INTO entries_v2 SELECT seq, nonce_key, entry FROM entries; DROP TABLE entries; ALTER TABLE entries_v2 RENAME TO entries;
         UPDATE meta SET value = '2' WHERE key = 'schema_version';`);
     });
     await evictDurableObject(stubOf(id));
     expect(await stateOf(id)).toBe(before);
-    const columns = await runInDurableObject(stubOf(id), (_: TableDO, state) => state.storage.sql.exec("SELECT name FROM pragma_table_info('entries')").toArray().map((r) => r.name));
+    const columns = await runInDurableObject(stubOf(id), (_: TableDO, state) =>
+      state.storage.sql
+        .exec("SELECT name FROM pragma_table_info('entries')")
+        .toArray()
+        .map((r) => r.name),
+    );
     expect(columns).toEqual(["seq", "nonce_key", "entry", "checkpoint", "notices"]);
     const again = answered(await stubOf(id).submit(await say(id, k, "before the upgrade", nonce)));
     expect(again.ok && again.value.seq).toBe(first.value.seq);
@@ -174,6 +213,7 @@ describe("the write path", () => {
     await Promise.all([current.until(last.seq), behind.until(last.seq)]);
     expect(behind.seqs()).toEqual(Array.from({ length: last.seq }, (_, i) => i + 1));
     expect(current.seqs()).toEqual(Array.from({ length: last.seq - head.seq }, (_, i) => head.seq + i + 1));
-    for (const frame of [...current.frames, ...behind.frames]) if (frame.type === "entries") expect(frame.head.seq).toBeGreaterThanOrEqual(frame.items.at(-1)!.seq);
+    for (const frame of [...current.frames, ...behind.frames])
+      if (frame.type === "entries") expect(frame.head.seq).toBeGreaterThanOrEqual(frame.items.at(-1)!.seq);
   });
 });

@@ -45,7 +45,12 @@ const edgeRead: Middleware = async (c, next) => {
   const perMin = limitsOf(c.env).edge_reads_per_min;
   if (perMin > 0 && c.env.EDGE_READS) {
     const { success } = await c.env.EDGE_READS.limit({ key: clientAddress(c.req.raw) });
-    if (!success) throw rateLimited("edge_reads_per_min", 60_000, `too many unsigned reads from this address (edge_reads_per_min: ${perMin}); retry in a minute`);
+    if (!success)
+      throw rateLimited(
+        "edge_reads_per_min",
+        60_000,
+        `too many unsigned reads from this address (edge_reads_per_min: ${perMin}); retry in a minute`,
+      );
   }
   await next();
 };
@@ -61,7 +66,8 @@ const chatApps: Middleware = async (c, next) => {
 
 /** Refuses feeding a mirror and taking custody on a public demo that does not allow it (TRESTLE_DEMO_MIRRORS). */
 const mirrors: Middleware = async (c, next) => {
-  if (!mirrorsAllowed(c.env)) throw new TrestleError("E_FORBIDDEN", "mirrors and imports are off on this public demo relay");
+  if (!mirrorsAllowed(c.env))
+    throw new TrestleError("E_FORBIDDEN", "mirrors and imports are off on this public demo relay");
   await next();
 };
 

@@ -16,4 +16,6 @@ custody.post("/:id/replica", async (c) => {
 
 custody.get("/:id/replica", async (c) => json(c, await tableStub(c, c.req.param("id")).replicaStatus()));
 
-custody.post("/:id/custody", async (c) => json(c, await tableStub(c, c.req.param("id")).takeCustody(await readJson(c)), 201));
+custody.post("/:id/custody", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).takeCustody(await readJson(c)), 201),
+);

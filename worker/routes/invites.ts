@@ -8,7 +8,11 @@ import { Hono } from "hono";
 import { unwrap } from "../../durable-objects/result.js";
 import { inviteDirectory } from "../../durable-objects/stubs.js";
 import { parseOrThrow } from "../../src/protocol/errors.js";
-import { InviteJoinRequestSchema, InviteLookupRequestSchema, type InviteLookupResponse } from "../../src/protocol/schemas/room.js";
+import {
+  InviteJoinRequestSchema,
+  InviteLookupRequestSchema,
+  type InviteLookupResponse,
+} from "../../src/protocol/schemas/room.js";
 import { readJson, tableStub, type AppContext } from "../http.js";
 
 /** The /invites routes. */

@@ -18,7 +18,12 @@ owners.post("/:key/bind-codes", async (c) => {
   const key = ownerKeyParam(c.req.param("key"));
   const statement = await verifiedBindStatement(await readJson(c), key, "code", Date.now());
   const { code, expires } = unwrap(await chatDirectory(c.env).createCode(statement));
-  const body: BindCodeResponse = { code, platform: statement.platform, expires, send: chatPlatforms(c.env)[statement.platform].instructions(code) };
+  const body: BindCodeResponse = {
+    code,
+    platform: statement.platform,
+    expires,
+    send: chatPlatforms(c.env)[statement.platform].instructions(code),
+  };
   return c.json(body, 201);
 });
 

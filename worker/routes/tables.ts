@@ -10,7 +10,11 @@ import { requestHost } from "./tlog.js";
 import { directory, ownerStub } from "../../durable-objects/chat-directory/stubs.js";
 import { chatPlatforms } from "../../durable-objects/settings.js";
 import { groupAudience } from "../../src/protocol/schemas/notify.js";
-import type { GroupCodeResponse, GroupsResponse, GroupUnbindResponse } from "../../src/protocol/schemas/market-group.js";
+import type {
+  GroupCodeResponse,
+  GroupsResponse,
+  GroupUnbindResponse,
+} from "../../src/protocol/schemas/market-group.js";
 
 /** The /tables routes. */
 export const tables = new Hono<{ Bindings: Env }>();
@@ -19,15 +23,20 @@ const readAuth = (c: AppContext) => ({ header: c.req.header("authorization") ?? 
 
 /** A seq in a path: E_SCHEMA unless it is a positive integer. */
 function seqParam(raw: string): number {
-  if (!/^[1-9][0-9]{0,14}$/.test(raw)) throw new TrestleError("E_SCHEMA", "the seq in the path must be a positive integer");
+  if (!/^[1-9][0-9]{0,14}$/.test(raw))
+    throw new TrestleError("E_SCHEMA", "the seq in the path must be a positive integer");
   return Number(raw);
 }
 
 /** The table id a create or sub-table request's config names (the object that handles it); E_SCHEMA unless it is one. */
 function configId(body: unknown): string {
-  const id = typeof body === "object" && body !== null && "config" in body ? (body.config as { id?: unknown })?.id : undefined;
+  const id =
+    typeof body === "object" && body !== null && "config" in body ? (body.config as { id?: unknown })?.id : undefined;
   const parsed = TableIdSchema.safeParse(id);
-  if (!parsed.success) throw new TrestleError("E_SCHEMA", "config at id: a table id is required", { issues: [{ path: "id", message: "a table id" }] });
+  if (!parsed.success)
+    throw new TrestleError("E_SCHEMA", "config at id: a table id is required", {
+      issues: [{ path: "id", message: "a table id" }],
+    });
   return parsed.data;
 }
 
@@ -40,7 +49,9 @@ tables.post("/:id/join", async (c) => json(c, await tableStub(c, c.req.param("id
 
 tables.post("/:id/entries", async (c) => json(c, await tableStub(c, c.req.param("id")).submit(await readJson(c)), 201));
 
-tables.post("/:id/control", async (c) => json(c, await tableStub(c, c.req.param("id")).control(await readJson(c)), 201));
+tables.post("/:id/control", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).control(await readJson(c)), 201),
+);
 tables.post("/:id/revoke", async (c) => json(c, await tableStub(c, c.req.param("id")).revoke(await readJson(c)), 201));
 tables.post("/:id/delete", async (c) => json(c, await tableStub(c, c.req.param("id")).deleteTable(await readJson(c))));
 tables.post("/:id/subtables", async (c) => {
@@ -54,27 +65,61 @@ tables.post("/:id/subtables", async (c) => {
 tables.post("/:id/invites", async (c) => {
   const table = c.req.param("id");
   const issued = unwrap(await tableStub(c, table).issueInvite(await readJson(c)));
-  const { code } = unwrap(await inviteDirectory(c.env).register({ table, invite: issued.invite, expires: issued.expires, ...(issued.replaces ? { replaces: issued.replaces } : {}) }));
-  const body: InviteResponse = { invite: issued.invite, code, expires: issued.expires, seq: issued.seq, head: issued.head };
+  const { code } = unwrap(
+    await inviteDirectory(c.env).register({
+      table,
+      invite: issued.invite,
+      expires: issued.expires,
+      ...(issued.replaces ? { replaces: issued.replaces } : {}),
+    }),
+  );
+  const body: InviteResponse = {
+    invite: issued.invite,
+    code,
+    expires: issued.expires,
+    seq: issued.seq,
+    head: issued.head,
+  };
   return c.json(body, 201);
 });
 
 tables.post("/:id/eject", async (c) => json(c, await tableStub(c, c.req.param("id")).eject(await readJson(c)), 201));
 
-tables.post("/:id/notes", async (c) => json(c, await tableStub(c, c.req.param("id")).noteOwner(await readJson(c)), 201));
+tables.post("/:id/notes", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).noteOwner(await readJson(c)), 201),
+);
 
 // A seat and its own owner (§5.14): questions, answers and instructions; never entries.
-tables.post("/:id/questions", async (c) => json(c, await tableStub(c, c.req.param("id")).askOwner(await readJson(c)), 201));
+tables.post("/:id/questions", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).askOwner(await readJson(c)), 201),
+);
 tables.get("/:id/questions", async (c) => json(c, await tableStub(c, c.req.param("id")).questions(readAuth(c))));
-tables.get("/:id/questions/:q", async (c) => json(c, await tableStub(c, c.req.param("id")).question(readAuth(c), c.req.param("q"))));
-tables.post("/:id/questions/:q/answer", async (c) => json(c, await tableStub(c, c.req.param("id")).answerQuestion(c.req.param("q"), await readJson(c)), 201));
-tables.post("/:id/instructions", async (c) => json(c, await tableStub(c, c.req.param("id")).instruct(await readJson(c)), 201));
-tables.get("/:id/instructions", async (c) => json(c, await tableStub(c, c.req.param("id")).instructions(readAuth(c), intParam(c, "after", 0))));
+tables.get("/:id/questions/:q", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).question(readAuth(c), c.req.param("q"))),
+);
+tables.post("/:id/questions/:q/answer", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).answerQuestion(c.req.param("q"), await readJson(c)), 201),
+);
+tables.post("/:id/instructions", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).instruct(await readJson(c)), 201),
+);
+tables.get("/:id/instructions", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).instructions(readAuth(c), intParam(c, "after", 0))),
+);
 
 // Markets (§5.15): the live listings that fit a query, a match with its citation, and recording a match room's deal.
-tables.get("/:id/listings", async (c) => json(c, await tableStub(c, c.req.param("id")).listings(readAuth(c), Object.fromEntries(new URL(c.req.url).searchParams))));
-tables.get("/:id/matches/:seq", async (c) => json(c, await tableStub(c, c.req.param("id")).match(readAuth(c), seqParam(c.req.param("seq")))));
-tables.post("/:id/deals", async (c) => json(c, await tableStub(c, c.req.param("id")).recordDeal(await readJson(c)), 201));
+tables.get("/:id/listings", async (c) =>
+  json(
+    c,
+    await tableStub(c, c.req.param("id")).listings(readAuth(c), Object.fromEntries(new URL(c.req.url).searchParams)),
+  ),
+);
+tables.get("/:id/matches/:seq", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).match(readAuth(c), seqParam(c.req.param("seq")))),
+);
+tables.post("/:id/deals", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).recordDeal(await readJson(c)), 201),
+);
 
 // A market's chat groups (§5.15 "Groups"): the creator's code for a group (checked by the market, made by the chat directory),
 // its signed unbinding (the group is freed in the directory once the market recorded it), and the groups with their delivery health.
@@ -83,7 +128,12 @@ tables.post("/:id/group-codes", async (c) => {
   const { request, creatorKey } = unwrap(await tableStub(c, table).checkGroupCode(await readJson(c)));
   const { code, expires } = unwrap(await directory(c.env).createGroupCode(table, creatorKey, request));
   const { platform } = request.statement;
-  const body: GroupCodeResponse = { code, platform, expires, send: chatPlatforms(c.env)[platform].groupInstructions(code) };
+  const body: GroupCodeResponse = {
+    code,
+    platform,
+    expires,
+    send: chatPlatforms(c.env)[platform].groupInstructions(code),
+  };
   return c.json(body, 201);
 });
 tables.post("/:id/groups/unbind", async (c) => {
@@ -98,12 +148,18 @@ tables.get("/:id/groups", async (c) => {
   const { groups, head } = unwrap(await tableStub(c, table).groups(readAuth(c)));
   const audience = groupAudience(table);
   const { channels } = unwrap(await ownerStub(c.env, audience).channels(audience));
-  const health = (g: { platform: string; group: string }) => channels.find((ch) => ch.platform === g.platform && ch.account === g.group) ?? null;
-  const body: GroupsResponse = { groups: groups.map((g) => ({ platform: g.platform, group: g.group, lang: g.lang, seq: g.seq, health: health(g) })), head };
+  const health = (g: { platform: string; group: string }) =>
+    channels.find((ch) => ch.platform === g.platform && ch.account === g.group) ?? null;
+  const body: GroupsResponse = {
+    groups: groups.map((g) => ({ platform: g.platform, group: g.group, lang: g.lang, seq: g.seq, health: health(g) })),
+    head,
+  };
   return c.json(body);
 });
 
-tables.post("/:id/approvals", async (c) => json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201));
+tables.post("/:id/approvals", async (c) =>
+  json(c, await tableStub(c, c.req.param("id")).approve(await readJson(c)), 201),
+);
 
 tables.get("/:id/tasks", async (c) => {
   const stub = tableStub(c, c.req.param("id"));

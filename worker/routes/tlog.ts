@@ -18,14 +18,20 @@ export function requestHost(c: AppContext): string {
 
 tlog.get("/:id/checkpoint", async (c) => {
   const note = unwrap(await tableStub(c, c.req.param("id")).checkpoint(requestHost(c)));
-  return c.body(note, 200, { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", "access-control-allow-origin": "*" });
+  return c.body(note, 200, {
+    "content-type": "text/plain; charset=utf-8",
+    "cache-control": "no-store",
+    "access-control-allow-origin": "*",
+  });
 });
 
 tlog.get("/:id/tile/*", async (c) => {
   const id = c.req.param("id");
   const pathname = new URL(c.req.url).pathname;
   const path = pathname.slice(pathname.indexOf("/tile/") + 1);
-  const tile = unwrap(await tableStub(c, id).tile({ header: c.req.header("authorization") ?? null, path: signedPath(c) }, path));
+  const tile = unwrap(
+    await tableStub(c, id).tile({ header: c.req.header("authorization") ?? null, path: signedPath(c) }, path),
+  );
   const scope = tile.public ? "public" : "private";
   return c.body(new Uint8Array(tile.bytes), 200, {
     "content-type": "application/octet-stream",

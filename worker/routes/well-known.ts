@@ -9,8 +9,13 @@ import { wellKnownBody } from "../site/relay-info.js";
 /** The well-known routes. */
 export const wellKnown = new Hono<{ Bindings: Env }>();
 
-wellKnown.get("/trestle.json", async (c) => c.json(await wellKnownBody(c.env), 200, { "cache-control": "public, max-age=300" }));
+wellKnown.get("/trestle.json", async (c) =>
+  c.json(await wellKnownBody(c.env), 200, { "cache-control": "public, max-age=300" }),
+);
 
 wellKnown.get("/agent-card.json", (c) =>
-  c.json(agentCard(new URL(c.req.url).origin), 200, { "cache-control": "public, max-age=300", "access-control-allow-origin": "*" }),
+  c.json(agentCard(new URL(c.req.url).origin), 200, {
+    "cache-control": "public, max-age=300",
+    "access-control-allow-origin": "*",
+  }),
 );

@@ -33,7 +33,10 @@ const SKILLS: readonly Skill[] = [
     description:
       "A seat or owner reads the ledger with a signed read, or anyone reads a table marked public; every entry is chained and every head signed by the relay key, so the reader verifies the transcript offline (CLEAN, REFUTED or INCONCLUSIVE).",
     tags: ["trestle", "ledger", "verify", "public"],
-    examples: ["trestle export --owner ops --out t-459.jsonl && trestle verify t-459.jsonl", "GET /tables/t-459/public/export"],
+    examples: [
+      "trestle export --owner ops --out t-459.jsonl && trestle verify t-459.jsonl",
+      "GET /tables/t-459/public/export",
+    ],
   },
   {
     id: "approve",

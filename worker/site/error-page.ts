@@ -49,7 +49,10 @@ function deletedLines(error: TrestleError, origin: string): string {
   if (!tombstone.success) return "";
   const { deleted_at: at, reason, owner } = tombstone.data;
   const iso = new Date(at).toISOString();
-  const why = reason === "owner" ? `by its creator${owner ? ` <code>${escapeHtml(owner)}</code>` : ""}` : "when its lifetime on this relay ended";
+  const why =
+    reason === "owner"
+      ? `by its creator${owner ? ` <code>${escapeHtml(owner)}</code>` : ""}`
+      : "when its lifetime on this relay ended";
   return `<p>Deleted <time datetime="${iso}">${iso.replace("T", " ").replace(/\.\d+Z$/, " UTC")}</time> ${why}. The relay keeps none of its entries and never opens this id again.</p>
 <p>An export taken before still verifies offline: <code>${escapeHtml(clientCommand(origin))} verify &lt;file&gt;</code>.</p>
 `;

@@ -9,7 +9,10 @@ import { accepts } from "hono/accepts";
 
 /** Whether the request prefers `text/html` over JSON (a browser navigating); no `Accept`, a wildcard or JSON first is a program. */
 export function prefersHtml(c: Context): boolean {
-  return accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) === "text/html";
+  return (
+    accepts(c, { header: "Accept", supports: ["application/json", "text/html"], default: "application/json" }) ===
+    "text/html"
+  );
 }
 
 /** `text` with the five HTML-special characters escaped, safe in element content and quoted attributes. */

@@ -28,7 +28,16 @@ function scrollable(name: string): string {
 export function landingHtml(origin: string, info: WellKnown): string {
   const url = escapeHtml(origin);
   const mcp = JSON.stringify(
-    { mcpServers: { trestle: { type: "stdio", command: "npx", args: [...clientNpxArgs(origin), "mcp"], env: { TRESTLE_URL: origin, TRESTLE_OWNER: "you", TRESTLE_SEAT: "bot-you", TRESTLE_TABLE: "t-your-table" } } } },
+    {
+      mcpServers: {
+        trestle: {
+          type: "stdio",
+          command: "npx",
+          args: [...clientNpxArgs(origin), "mcp"],
+          env: { TRESTLE_URL: origin, TRESTLE_OWNER: "you", TRESTLE_SEAT: "bot-you", TRESTLE_TABLE: "t-your-table" },
+        },
+      },
+    },
     null,
     2,
   );

@@ -6,7 +6,13 @@
 import pkg from "../../package.json" with { type: "json" };
 import { PUBLISHED_LIMITS, type WellKnown } from "../../src/protocol/schemas/responses.js";
 import { relaySigner } from "../../durable-objects/relay/relay-key.js";
-import { chatAppsAllowed, chatPlatforms, limitsOf, mirrorsAllowed, publicDemo } from "../../durable-objects/settings.js";
+import {
+  chatAppsAllowed,
+  chatPlatforms,
+  limitsOf,
+  mirrorsAllowed,
+  publicDemo,
+} from "../../durable-objects/settings.js";
 
 /** The relay's software version, the package's semver. */
 export const VERSION: string = pkg.version;
@@ -58,5 +64,11 @@ export function features(env: Env): string[] {
 export async function wellKnownBody(env: Env): Promise<WellKnown> {
   const signer = await relaySigner(env);
   const limits = { ...PUBLISHED_LIMITS, ...limitsOf(env) };
-  return { protocol: "trestle/0.1", relay_key: signer.publicKeyText, limits, version: VERSION, features: features(env) };
+  return {
+    protocol: "trestle/0.1",
+    relay_key: signer.publicKeyText,
+    limits,
+    version: VERSION,
+    features: features(env),
+  };
 }

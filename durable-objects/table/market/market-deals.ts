@@ -39,39 +39,66 @@ export function roomDeal(t: TableContext): RoomDeal {
   const citation = state.config.room?.match;
   if (!citation) throw new TrestleError("E_NOT_ALLOWED", `table ${state.table} is not the room of a market's match`);
   const deal = doneDeal(state);
-  if (!deal) throw new TrestleError("E_NOT_ALLOWED", `the room of match ${citation.seq} has no deal both owners signed yet`, { reason: "no_deal" });
+  if (!deal)
+    throw new TrestleError("E_NOT_ALLOWED", `the room of match ${citation.seq} has no deal both owners signed yet`, {
+      reason: "no_deal",
+    });
   const signatures = Object.entries(deal.signed).map(([owner, seq]) => {
     const entry = t.ledger.range(seq, seq, 1)[0];
     const [signed, shown] = entry ? dealStatementsOf(entry) : [];
     if (!signed) throw new TrestleError("E_INTERNAL", `entry ${seq} carries no deal signature`);
     return { owner, key: signed.key, sig: signed.sig, ...(shown ? { show_price: shown.sig } : {}) };
   });
-  return { market: citation.market, match: citation.seq, room: state.table, deal: deal.terms_sha256, terms: deal.terms, signatures };
+  return {
+    market: citation.market,
+    match: citation.seq,
+    room: state.table,
+    deal: deal.terms_sha256,
+    terms: deal.terms,
+    signatures,
+  };
 }
 
 /** Market side: records the deal `fetch` gets from the room the request names; a recorded match answers its entry. */
-export async function writeDealRecord(t: TableContext, body: unknown, fetch: (room: string) => Promise<RoomDeal>): Promise<WriteOutcome> {
+export async function writeDealRecord(
+  t: TableContext,
+  body: unknown,
+  fetch: (room: string) => Promise<RoomDeal>,
+): Promise<WriteOutcome> {
   const { room } = parseOrThrow(RecordDealRequestSchema, body, "deal record request");
   const market = requireMarket(t.requireState(), "recording a deal");
   const dealt = await fetch(room);
-  if (dealt.market !== t.requireState().table) throw new TrestleError("E_WRONG_TABLE", `room ${room} is of market ${dealt.market}`);
+  if (dealt.market !== t.requireState().table)
+    throw new TrestleError("E_WRONG_TABLE", `room ${room} is of market ${dealt.market}`);
   const match = matchAt(market, dealt.match);
-  if (match.room !== room) throw new TrestleError("E_WRONG_TABLE", `the room of match ${dealt.match} is ${match.room}, not ${room}`);
+  if (match.room !== room)
+    throw new TrestleError("E_WRONG_TABLE", `the room of match ${dealt.match} is ${match.room}, not ${room}`);
   if (match.deal !== null) return { primary: t.ledger.range(match.deal, match.deal, 1)[0]!, appended: [] };
   const signed = (party: MatchParty) => {
     const s = dealt.signatures.find((x) => x.key === party.key);
-    if (!s) throw new TrestleError("E_NOT_OWNER", `the deal of room ${room} carries no signature by ${party.owner}'s key`);
+    if (!s)
+      throw new TrestleError("E_NOT_OWNER", `the deal of room ${room} carries no signature by ${party.owner}'s key`);
     return { signature: { owner: party.owner, key: s.key, sig: s.sig }, consent: s.show_price };
   };
   const [offered, wanted] = [signed(match.offered_by), signed(match.wanted_by)];
   // The terms are shown only with both owners' consents; one alone never leaves the room.
-  const price = offered.consent && wanted.consent ? { price: { terms: dealt.terms, consents: [offered.consent, wanted.consent] as [string, string] } } : {};
+  const price =
+    offered.consent && wanted.consent
+      ? { price: { terms: dealt.terms, consents: [offered.consent, wanted.consent] as [string, string] } }
+      : {};
   const draft: SystemDraftOf<"deal_recorded"> = {
     table: t.requireState().table,
     seat: null,
     kind: "system",
     subkind: "deal_recorded",
-    data: { match: dealt.match, room, deal: dealt.deal, signatures: [offered.signature, wanted.signature], quantity: dealQuantity(market, match), ...price },
+    data: {
+      match: dealt.match,
+      room,
+      deal: dealt.deal,
+      signatures: [offered.signature, wanted.signature],
+      quantity: dealQuantity(market, match),
+      ...price,
+    },
     author: null,
   };
   await checkStatements(marketStatementsOf(draft));

@@ -15,7 +15,13 @@ import { ownerEntries, ownerKeyOf } from "../../../src/protocol/policy/owners.js
 import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import type { ListingSide } from "../../../src/protocol/schemas/market.js";
 import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
-import { GroupCodeRequestSchema, GroupIdSchema, GroupUnbindRequestSchema, type GroupCodeRequest, type GroupListingData } from "../../../src/protocol/schemas/market-group.js";
+import {
+  GroupCodeRequestSchema,
+  GroupIdSchema,
+  GroupUnbindRequestSchema,
+  type GroupCodeRequest,
+  type GroupListingData,
+} from "../../../src/protocol/schemas/market-group.js";
 import type { GroupState } from "../../../src/protocol/policy/market/market-state.js";
 import { checkSignature, commit, requireTable } from "../writing/writes.js";
 import type { WriteOutcome } from "../storage/outcome.js";
@@ -33,11 +39,21 @@ export async function checkGroupCode(t: TableContext, body: unknown): Promise<Ch
   const state = requireTable(t);
   const market = requireMarket(state, "binding a chat group");
   const { statement } = request;
-  if (statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the code request is for table "${statement.table}"`);
-  if (Math.abs(t.now() - statement.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the code request's time is outside the window; check your clock");
+  if (statement.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `the code request is for table "${statement.table}"`);
+  if (Math.abs(t.now() - statement.ts) > LIMITS.auth_window_ms)
+    throw new TrestleError("E_EXPIRED", "the code request's time is outside the window; check your clock");
   const creatorKey = ownerKeyOf(state, state.creator)!;
-  if (!(await verifyStatement(creatorKey, "room", statement, request.sig))) throw new TrestleError("E_NOT_OWNER", `only the market's creator ${state.creator} binds its groups: the request is not signed by its key`);
-  if (Object.keys(market.groups).length >= LIMITS.market_groups) throw new TrestleError("E_NOT_ALLOWED", `a market has at most ${LIMITS.market_groups} groups bound at once`, { reason: "market_groups", limit: LIMITS.market_groups });
+  if (!(await verifyStatement(creatorKey, "room", statement, request.sig)))
+    throw new TrestleError(
+      "E_NOT_OWNER",
+      `only the market's creator ${state.creator} binds its groups: the request is not signed by its key`,
+    );
+  if (Object.keys(market.groups).length >= LIMITS.market_groups)
+    throw new TrestleError("E_NOT_ALLOWED", `a market has at most ${LIMITS.market_groups} groups bound at once`, {
+      reason: "market_groups",
+      limit: LIMITS.market_groups,
+    });
   return { request, creatorKey };
 }
 
@@ -53,7 +69,8 @@ export async function writeGroupBound(t: TableContext, request: unknown, group: 
 export async function writeGroupUnbound(t: TableContext, body: unknown): Promise<WriteOutcome> {
   const request = parseOrThrow(GroupUnbindRequestSchema, body, "group unbind request");
   const state = requireTable(t);
-  if (request.statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the unbinding is for table "${request.statement.table}"`);
+  if (request.statement.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `the unbinding is for table "${request.statement.table}"`);
   const draft = groupUnboundDraft(state, request);
   await checkSignature(draft);
   return commit(t, draft);
@@ -106,12 +123,26 @@ export function writeGroupListing(t: TableContext, input: GroupListingInput): Wr
 }
 
 /** Appends a member's withdrawal, from a bound group, of its listing written at entry `seq`. */
-export function writeGroupUnlist(t: TableContext, input: { owner: string; via: ChatPlatform; group: string; seq: number }): WriteOutcome {
+export function writeGroupUnlist(
+  t: TableContext,
+  input: { owner: string; via: ChatPlatform; group: string; seq: number },
+): WriteOutcome {
   const state = requireTable(t);
   requireMarket(state, "withdrawing from a group");
   const entry = input.seq >= 1 && input.seq <= t.ledger.seq ? t.ledger.range(input.seq, input.seq, 1)[0] : undefined;
-  const listing = entry?.kind === "listing" || (entry?.kind === "system" && entry.subkind === "group_listing") ? entry.leaf : undefined;
-  if (listing === undefined) throw new TrestleError("E_UNKNOWN_LISTING", `entry ${input.seq} of this market is no listing`);
+  const listing =
+    entry?.kind === "listing" || (entry?.kind === "system" && entry.subkind === "group_listing")
+      ? entry.leaf
+      : undefined;
+  if (listing === undefined)
+    throw new TrestleError("E_UNKNOWN_LISTING", `entry ${input.seq} of this market is no listing`);
   const { owner, via, group } = input;
-  return commit(t, { table: state.table, seat: null, kind: "system", subkind: "group_unlist", data: { owner, via, group, listing }, author: null });
+  return commit(t, {
+    table: state.table,
+    seat: null,
+    kind: "system",
+    subkind: "group_unlist",
+    data: { owner, via, group, listing },
+    author: null,
+  });
 }

@@ -26,26 +26,41 @@ export async function marketReader(t: TableContext, auth: ReadAuth): Promise<Pri
 /** The live listings that fit `query` (the route's query parameters, parsed here) now, newest first, at most a page. */
 export function readListings(t: TableContext, query: unknown): ListingView[] {
   const state = t.requireState();
-  return searchListings(state, parseOrThrow(ListingQuerySchema, query, "listing query"), t.now()).map(({ leaf, listing }) => {
-    const entry = t.ledger.range(listing.seq, listing.seq, 1)[0];
-    const text = entry?.kind === "listing" ? entry.text : entry?.kind === "system" && entry.subkind === "group_listing" ? entry.data.text : undefined;
-    return {
-      leaf,
-      seq: listing.seq,
-      owner: listing.owner,
-      ...(listing.seat === null ? {} : { seat: listing.seat }),
-      ...(listing.via === null ? {} : { via: listing.via }),
-      side: listing.side,
-      title: listing.title,
-      ...(text === undefined ? {} : { text }),
-      category: listing.category,
-      quantity: listing.quantity,
-      left: quantityLeft(listing),
-      ...(listing.price === null ? {} : { price: listing.price }),
-      expires: listing.expires,
-      ...(listing.sealed === null ? {} : { sealed: { until: listing.sealed.until, reveal_until: listing.sealed.reveal_until, bids: Object.keys(listing.sealed.commits).length } }),
-    };
-  });
+  return searchListings(state, parseOrThrow(ListingQuerySchema, query, "listing query"), t.now()).map(
+    ({ leaf, listing }) => {
+      const entry = t.ledger.range(listing.seq, listing.seq, 1)[0];
+      const text =
+        entry?.kind === "listing"
+          ? entry.text
+          : entry?.kind === "system" && entry.subkind === "group_listing"
+            ? entry.data.text
+            : undefined;
+      return {
+        leaf,
+        seq: listing.seq,
+        owner: listing.owner,
+        ...(listing.seat === null ? {} : { seat: listing.seat }),
+        ...(listing.via === null ? {} : { via: listing.via }),
+        side: listing.side,
+        title: listing.title,
+        ...(text === undefined ? {} : { text }),
+        category: listing.category,
+        quantity: listing.quantity,
+        left: quantityLeft(listing),
+        ...(listing.price === null ? {} : { price: listing.price }),
+        expires: listing.expires,
+        ...(listing.sealed === null
+          ? {}
+          : {
+              sealed: {
+                until: listing.sealed.until,
+                reveal_until: listing.sealed.reveal_until,
+                bids: Object.keys(listing.sealed.commits).length,
+              },
+            }),
+      };
+    },
+  );
 }
 
 /** The match at `seq` with its citation, signed now by this relay; E_UNKNOWN_MATCH for any other entry. */
@@ -53,7 +68,8 @@ export async function readMatch(t: TableContext, seq: number): Promise<MatchResp
   const market = requireMarket(t.requireState(), "a match");
   const match = matchAt(market, seq);
   const [entry] = t.ledger.range(seq, seq, 1);
-  if (!entry || entry.kind !== "system" || entry.subkind !== "match") throw new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in this market`, { match: seq });
+  if (!entry || entry.kind !== "system" || entry.subkind !== "match")
+    throw new TrestleError("E_UNKNOWN_MATCH", `no match at entry ${seq} in this market`, { match: seq });
   const prev = seq === 1 ? GENESIS_LINK : t.ledger.linkAt(seq - 1);
   if (prev === undefined) throw new TrestleError("E_INTERNAL", `no link before entry ${seq}`);
   const head = await t.headAt({ seq, link: entry.link });

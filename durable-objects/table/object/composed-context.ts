@@ -129,7 +129,14 @@ export class ComposedContext implements TableContext {
     if (this.replica.mirror) return this.alarms.schedule(ends);
     const notices = this.state ? this.notices.nextAt(this.now()) : null;
     if (this.witnessDue === null && witnessesBehind(this)) this.witnessDue = this.now() + WITNESS_BATCH_MS;
-    return this.alarms.schedule([watchdogAt(this.state), settlementAt(this.state), deliveryAt(this.storage, this.state, this.now()), notices, this.witnessDue, ...ends]);
+    return this.alarms.schedule([
+      watchdogAt(this.state),
+      settlementAt(this.state),
+      deliveryAt(this.storage, this.state, this.now()),
+      notices,
+      this.witnessDue,
+      ...ends,
+    ]);
   }
 
   /** The alarm's submission of the checkpoint to the witnesses behind it, once due (writing/witnessing.ts); retried later when one fails. */
@@ -211,25 +218,46 @@ export class ComposedContext implements TableContext {
   async earlierHeads(current: SignedHead): Promise<SignedHead[]> {
     const kept = this.replica.heads().filter((h) => h.sig !== current.sig);
     if (this.replica.mirror) return kept;
-    const points = exportHeadPoints(this.ledger.all(), this.ledger.originals(1, this.ledger.seq), this.requireState().custody ?? 1);
+    const points = exportHeadPoints(
+      this.ledger.all(),
+      this.ledger.originals(1, this.ledger.seq),
+      this.requireState().custody ?? 1,
+    );
     return [...kept, ...(await Promise.all(points.map((p) => this.headSigner().at(p))))];
   }
 
   /** Whether the table is a mirror here, the relay holding it, its tip and head, evidence kept. */
   async statusNow(): Promise<ReplicaStatus> {
     const state = this.requireState();
-    return { table: state.table, mirror: this.replica.mirror, relay: state.relay, seq: this.ledger.seq, link: this.ledger.link, head: await this.currentHead(), evidence: this.replica.evidence(), refused: this.replica.refusals() };
+    return {
+      table: state.table,
+      mirror: this.replica.mirror,
+      relay: state.relay,
+      seq: this.ledger.seq,
+      link: this.ledger.link,
+      head: await this.currentHead(),
+      evidence: this.replica.evidence(),
+      refused: this.replica.refusals(),
+    };
   }
 
   /** E_MIRROR while the table is a read-only mirror here: every write is refused. */
   refuseMirror(): void {
     if (!this.replica.mirror) return;
     const relay = this.state?.relay ?? "";
-    throw new TrestleError("E_MIRROR", `this relay holds table ${this.state?.table ?? ""} as a read-only mirror of relay ${relay}: write to that relay, or promote this mirror`, { relay });
+    throw new TrestleError(
+      "E_MIRROR",
+      `this relay holds table ${this.state?.table ?? ""} as a read-only mirror of relay ${relay}: write to that relay, or promote this mirror`,
+      { relay },
+    );
   }
 
   private headSigner(): Heads {
-    this.heads ??= new Heads(this.requireState().table, () => this.signer(), () => ({ seq: this.ledger.seq, link: this.ledger.link }));
+    this.heads ??= new Heads(
+      this.requireState().table,
+      () => this.signer(),
+      () => ({ seq: this.ledger.seq, link: this.ledger.link }),
+    );
     return this.heads;
   }
 
@@ -252,9 +280,19 @@ export class ComposedContext implements TableContext {
     if (match && outcome.appended.some((e) => dealStatementsOf(e).length > 0) && hasDoneDeal(this.state)) {
       // The deal is committed whatever happens here; a record that fails is asked for again by a client (POST /tables/:market/deals).
       const room = this.state!.table;
-      this.ctx.waitUntil(this.table(match.market).recordDeal({ room }).then((r) => void unwrap(r)).catch((error: unknown) => console.error(`recording the deal of ${room} in market ${match.market} failed`, error)));
+      this.ctx.waitUntil(
+        this.table(match.market)
+          .recordDeal({ room })
+          .then((r) => void unwrap(r))
+          .catch((error: unknown) =>
+            console.error(`recording the deal of ${room} in market ${match.market} failed`, error),
+          ),
+      );
     }
-    if (this.state?.config.parent && outcome.appended.some((e) => e.kind === "system" && e.subkind === "table_closed")) {
+    if (
+      this.state?.config.parent &&
+      outcome.appended.some((e) => e.kind === "system" && e.subkind === "table_closed")
+    ) {
       await head;
       // The close is committed whatever happens here; a delivery that fails is retried by the alarm.
       await deliverResult(this).catch((error: unknown) => console.error("sub-table result delivery failed", error));

@@ -19,7 +19,13 @@ import { ownerNotify } from "../storage/notices.js";
 import { deletedError, repeatedDelete } from "../storage/tombstone.js";
 import type { ReadAuth } from "../context.js";
 import { readEntries, readExport } from "../reading/reads.js";
-import { acceptPublic, isPublicSocket, isPublicUpgrade, publicExport, refusePublicMessage } from "../reading/public-read.js";
+import {
+  acceptPublic,
+  isPublicSocket,
+  isPublicUpgrade,
+  publicExport,
+  refusePublicMessage,
+} from "../reading/public-read.js";
 import { readTile, signedCheckpoint, type TileBody } from "../reading/tlog.js";
 import { acceptPage } from "../writing/replica-page.js";
 import { writeCustody } from "../writing/custody.js";
@@ -66,7 +72,11 @@ export abstract class LedgerObject extends DurableObject<Env> {
     return guarded(async () => {
       if (this.table.burial) return repeatedDelete(this.table.burial, canonicalRequest(body));
       const owner = await verifiedDelete(this.table.requireState(), body, this.table.now());
-      return buryTable(this.table, { table: this.table.requireState().table, deleted_at: this.table.now(), reason: "owner", owner }, canonicalRequest(body));
+      return buryTable(
+        this.table,
+        { table: this.table.requireState().table, deleted_at: this.table.now(), reason: "owner", owner },
+        canonicalRequest(body),
+      );
     });
   }
 
@@ -90,7 +100,13 @@ export abstract class LedgerObject extends DurableObject<Env> {
     return guarded(async () => {
       const principal = await this.table.reader(auth);
       const head = await this.table.currentHead();
-      return readEntries(this.table.requireState(), this.table.ledger, principal, { from, to: Math.min(to, head.seq) }, head);
+      return readEntries(
+        this.table.requireState(),
+        this.table.ledger,
+        principal,
+        { from, to: Math.min(to, head.seq) },
+        head,
+      );
     });
   }
 
@@ -99,7 +115,13 @@ export abstract class LedgerObject extends DurableObject<Env> {
     return guarded(async () => {
       const principal = await this.table.reader(auth);
       const head = await this.table.currentHead();
-      return readExport(this.table.requireState(), this.table.ledger, principal, head, await this.table.earlierHeads(head));
+      return readExport(
+        this.table.requireState(),
+        this.table.ledger,
+        principal,
+        head,
+        await this.table.earlierHeads(head),
+      );
     });
   }
 
@@ -127,7 +149,11 @@ export abstract class LedgerObject extends DurableObject<Env> {
       }
       if (this.table.burial) return refusedUpgrade(deletedError(this.table.burial.tombstone));
       if (isPublicUpgrade(request)) return await acceptPublic(this.table, request);
-      const { response, deadline } = this.table.sessions.open(this.table.requireState().table, this.table.now(), this.table.limits);
+      const { response, deadline } = this.table.sessions.open(
+        this.table.requireState().table,
+        this.table.now(),
+        this.table.limits,
+      );
       if (deadline !== null) this.table.alarms.armBy(deadline);
       return response;
     } catch (error) {

@@ -37,7 +37,10 @@ export async function buryTable(t: TableContext, tombstone: Tombstone, request: 
 }
 
 /** Counts a new table against its creator's key (counters/counters.ts); resolves with what undoes that count when the creation then fails. */
-export async function claimCreation(t: Pick<TableContext, "env" | "state">, draft: { table: string; author: { key: string } }): Promise<() => Promise<void>> {
+export async function claimCreation(
+  t: Pick<TableContext, "env" | "state">,
+  draft: { table: string; author: { key: string } },
+): Promise<() => Promise<void>> {
   const counters = ownerCounters(t.env, draft.author.key);
   const { counted } = unwrap(await counters.claimTable(draft.table));
   return async () => {
@@ -63,13 +66,21 @@ export function canonicalRequest(body: unknown): string | null {
  */
 export async function verifiedDelete(state: TableState, body: unknown, now: number): Promise<string> {
   const { delete: statement, sig } = parseOrThrow(DeleteRequestSchema, body, "delete request");
-  if (statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the delete is for table "${statement.table}"`);
+  if (statement.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `the delete is for table "${statement.table}"`);
   const listed = own(state.config.owners, statement.owner);
   if (!listed) throw new TrestleError("E_NOT_OWNER", `"${statement.owner}" is not an owner of this table`);
-  if (state.config.parent !== undefined) throw new TrestleError("E_FORBIDDEN", "a sub-table is not deleted by a signature; it ends with the relay's lifetimes");
-  if (statement.owner !== state.creator) throw new TrestleError("E_FORBIDDEN", `only the table's creator (${state.creator}) may delete it`);
-  if (Math.abs(now - statement.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the delete's time is outside the window; check your clock");
-  if (!(await verifyStatement(listed.public_key, "owner", statement, sig))) throw new TrestleError("E_BAD_SIGNATURE", "the delete is not signed by the creator's key");
+  if (state.config.parent !== undefined)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      "a sub-table is not deleted by a signature; it ends with the relay's lifetimes",
+    );
+  if (statement.owner !== state.creator)
+    throw new TrestleError("E_FORBIDDEN", `only the table's creator (${state.creator}) may delete it`);
+  if (Math.abs(now - statement.ts) > LIMITS.auth_window_ms)
+    throw new TrestleError("E_EXPIRED", "the delete's time is outside the window; check your clock");
+  if (!(await verifyStatement(listed.public_key, "owner", statement, sig)))
+    throw new TrestleError("E_BAD_SIGNATURE", "the delete is not signed by the creator's key");
   return statement.owner;
 }
 
@@ -89,7 +100,8 @@ export class Expiry {
       deadlines.push(this.opened + limits.table_ttl_ms);
     }
     if (limits.closed_table_ttl_ms > 0 && state.closed) {
-      if (this.closed?.seq !== state.closed.seq) this.closed = { seq: state.closed.seq, ts: this.timeOf(state.closed.seq) };
+      if (this.closed?.seq !== state.closed.seq)
+        this.closed = { seq: state.closed.seq, ts: this.timeOf(state.closed.seq) };
       deadlines.push(this.closed.ts + limits.closed_table_ttl_ms);
     }
     return deadlines.length > 0 ? Math.min(...deadlines) : null;

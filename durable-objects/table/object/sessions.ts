@@ -68,7 +68,8 @@ export class Sessions {
 
   /** Notes that a socket accepted at `issued` must authenticate by `issued + authMs`, for `authDeadline`. */
   private expect(issued: number, authMs: number): void {
-    if (this.deadline !== undefined && (this.deadline === null || issued + authMs < this.deadline)) this.deadline = issued + authMs;
+    if (this.deadline !== undefined && (this.deadline === null || issued + authMs < this.deadline))
+      this.deadline = issued + authMs;
   }
 
   /** The earliest deadline of a socket still to authenticate, or null; O(1) but for the first call after a wake, which reads every socket. */
@@ -85,7 +86,8 @@ export class Sessions {
   expireUnauthenticated(now: number, authMs: number): number | null {
     for (const ws of this.ctx.getWebSockets()) {
       const attachment = pending(ws);
-      if (attachment && attachment.issued + authMs <= now) ws.close(CHALLENGE_EXPIRED_CLOSE, "the authentication deadline passed; reconnect");
+      if (attachment && attachment.issued + authMs <= now)
+        ws.close(CHALLENGE_EXPIRED_CLOSE, "the authentication deadline passed; reconnect");
     }
     this.deadline = this.pendingDeadline(authMs, now);
     return this.deadline;
@@ -114,7 +116,8 @@ export class Sessions {
       const frame = ClientFrameSchema.safeParse(raw);
       if (!frame.success) throw schemaError(frame.error.issues, "frame");
       const attachment = sessionAttachmentOf(ws);
-      if (attachment === null) throw new TrestleError("E_INTERNAL", "a socket without a session reached the session frames");
+      if (attachment === null)
+        throw new TrestleError("E_INTERNAL", "a socket without a session reached the session frames");
       const f = frame.data;
       if (f.type === "auth") return await this.authenticate(ws, attachment, { seat: f.seat }, f, t);
       if (f.type === "owner_auth") return await this.authenticate(ws, attachment, { owner: f.owner }, f, t);
@@ -124,20 +127,29 @@ export class Sessions {
       const revoked = t.state ? revokedSocket(attachment, t.state) : undefined;
       if (revoked) return closeOverLimit(ws, revokedError(revoked));
       if (f.type === "approve") {
-        if (owner === null) throw new TrestleError("E_FORBIDDEN", "approvals come from the owner's session, not a seat's");
+        if (owner === null)
+          throw new TrestleError("E_FORBIDDEN", "approvals come from the owner's session, not a seat's");
         if (f.request.owner !== owner) throw new TrestleError("E_FORBIDDEN", `this session speaks for owner ${owner}`);
         const { seq, head } = await approve(t, { parsed: f.request });
         return send(ws, { type: "ack", id, seq, head });
       }
       if (f.request.submission.seat !== attachment.seat) {
-        throw new TrestleError("E_FORBIDDEN", attachment.seat ? `this socket speaks for ${attachment.seat}` : "an owner session does not speak for a seat");
+        throw new TrestleError(
+          "E_FORBIDDEN",
+          attachment.seat ? `this socket speaks for ${attachment.seat}` : "an owner session does not speak for a seat",
+        );
       }
       const { seq, head } = await submit(t, { parsed: f.request });
       send(ws, { type: "ack", id, seq, head });
     } catch (error) {
       const err = beforeAuth(toTrestleError(error), sessionAttachmentOf(ws));
       id ??= frameId(raw);
-      send(ws, id === undefined ? { type: "error", error: err.toEnvelope().error } : { type: "error", id, error: err.toEnvelope().error });
+      send(
+        ws,
+        id === undefined
+          ? { type: "error", error: err.toEnvelope().error }
+          : { type: "error", id, error: err.toEnvelope().error },
+      );
       if (err.code === "E_AUTH") ws.close(wsCloseCodeOf("E_AUTH"), err.message.slice(0, 120));
       if (err.code === "E_REVOKED") ws.close(wsCloseCodeOf("E_REVOKED"), `E_REVOKED: ${err.message}`.slice(0, 120));
     }
@@ -152,14 +164,23 @@ export class Sessions {
   ): Promise<void> {
     const state = t.state;
     if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
-    if (attachment.seat !== null || (attachment.owner ?? null) !== null) throw new TrestleError("E_SCHEMA", "already authenticated");
-    if (t.now() - attachment.issued > t.limits.values.socket_auth_ms) return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
+    if (attachment.seat !== null || (attachment.owner ?? null) !== null)
+      throw new TrestleError("E_SCHEMA", "already authenticated");
+    if (t.now() - attachment.issued > t.limits.values.socket_auth_ms)
+      return ws.close(CHALLENGE_EXPIRED_CLOSE, "the challenge expired; reconnect");
     const key = principalKey(state, principal);
     const statement = { scope: "ws", table: state.table, ...principal, challenge: attachment.challenge };
     const seatName = "seat" in principal ? principal.seat : null;
     const signed = { key, seat: seatName, purpose: "auth", statement, sig: frame.sig } as const;
-    await requireSigned(state, signed, { code: "E_AUTH", message: `the challenge answer does not verify for that ${seatName === null ? "owner" : "seat"}` });
-    const over = t.limits.capped("sockets_per_seat", this.socketsOf(principal, ws), "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`);
+    await requireSigned(state, signed, {
+      code: "E_AUTH",
+      message: `the challenge answer does not verify for that ${seatName === null ? "owner" : "seat"}`,
+    });
+    const over = t.limits.capped(
+      "sockets_per_seat",
+      this.socketsOf(principal, ws),
+      "seat" in principal ? `seat ${principal.seat}` : `owner ${principal.owner}`,
+    );
     if (over) return closeOverLimit(ws, over);
     const cursor = Math.min(frame.cursor ?? 0, state.seq);
     const seat = "seat" in principal ? principal.seat : null;
@@ -168,7 +189,12 @@ export class Sessions {
     // Its deadline no longer counts; the next one is found again when needed.
     if (this.deadline === attachment.issued + t.limits.values.socket_auth_ms) this.deadline = undefined;
     const head = await t.currentHead();
-    send(ws, "seat" in principal ? { type: "welcome", seat: principal.seat, cursor, head } : { type: "owner_welcome", owner: principal.owner, cursor, head });
+    send(
+      ws,
+      "seat" in principal
+        ? { type: "welcome", seat: principal.seat, cursor, head }
+        : { type: "owner_welcome", owner: principal.owner, cursor, head },
+    );
     await catchUp(ws, head, t);
   }
 
@@ -197,7 +223,8 @@ export class Sessions {
     for (const ws of this.ctx.getWebSockets()) {
       const attachment = sessionAttachmentOf(ws);
       if (attachment?.owner) owners.add(attachment.owner);
-      const seat = attachment?.seat && !revokedSocket(attachment, state) ? own(state.seats, attachment.seat) : undefined;
+      const seat =
+        attachment?.seat && !revokedSocket(attachment, state) ? own(state.seats, attachment.seat) : undefined;
       if (seat?.human && seat.left === null) owners.add(seat.owner);
     }
     return owners;
@@ -227,7 +254,12 @@ export function refuseFrame(ws: WebSocket, data: string | ArrayBuffer, error: Tr
     raw = undefined;
   }
   const id = frameId(raw);
-  send(ws, id === undefined ? { type: "error", error: error.toEnvelope().error } : { type: "error", id, error: error.toEnvelope().error });
+  send(
+    ws,
+    id === undefined
+      ? { type: "error", error: error.toEnvelope().error }
+      : { type: "error", id, error: error.toEnvelope().error },
+  );
 }
 
 /** The attachment of a seat or owner socket that has not authenticated yet; null for any other socket (public ones included). */

@@ -20,13 +20,24 @@ export const PUBLIC_TAG = "public";
 /** Throws unless anyone may read this table: E_FORBIDDEN for a table not marked public, or a sub-table (its opener is a seat, not its owners). */
 export function requirePublic(state: TableState): void {
   if (state.config.public !== true) throw new TrestleError("E_FORBIDDEN", `table ${state.table} is not public`);
-  if (state.config.parent !== undefined) throw new TrestleError("E_FORBIDDEN", `table ${state.table} is a sub-table; sub-tables are never public`);
+  if (state.config.parent !== undefined)
+    throw new TrestleError("E_FORBIDDEN", `table ${state.table} is a sub-table; sub-tables are never public`);
 }
 
 /** The export of a public table: every entry in full, each truncated entry's original, the `earlier` heads and the current `head`. */
-export function publicExport(state: TableState, ledger: Pick<Ledger, "seq" | "all" | "originals">, head: SignedHead, earlier: readonly SignedHead[] = []): string {
+export function publicExport(
+  state: TableState,
+  ledger: Pick<Ledger, "seq" | "all" | "originals">,
+  head: SignedHead,
+  earlier: readonly SignedHead[] = [],
+): string {
   requirePublic(state);
-  return exportText({ table: state.table, relay: state.relay }, ledger.all(), [...earlier, head], ledger.originals(1, ledger.seq));
+  return exportText(
+    { table: state.table, relay: state.relay },
+    ledger.all(),
+    [...earlier, head],
+    ledger.originals(1, ledger.seq),
+  );
 }
 
 /** Whether an upgrade request is for the public socket (the Worker forwards /tables/:id/public/ws as is). */
@@ -49,8 +60,13 @@ export async function acceptPublic(t: TableContext, request: Request): Promise<R
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   requirePublic(state);
   const raw = new URL(request.url).searchParams.get("after") ?? "0";
-  if (!/^[0-9]{1,15}$/.test(raw)) throw new TrestleError("E_SCHEMA", 'query parameter "after" must be a non-negative integer');
-  const over = t.limits.capped("public_sockets_per_table", t.ctx.getWebSockets(PUBLIC_TAG).length, `table ${state.table}'s public view`);
+  if (!/^[0-9]{1,15}$/.test(raw))
+    throw new TrestleError("E_SCHEMA", 'query parameter "after" must be a non-negative integer');
+  const over = t.limits.capped(
+    "public_sockets_per_table",
+    t.ctx.getWebSockets(PUBLIC_TAG).length,
+    `table ${state.table}'s public view`,
+  );
   if (over) return refusedUpgrade(over);
   const pair = new WebSocketPair();
   const server = pair[1];
@@ -62,5 +78,8 @@ export async function acceptPublic(t: TableContext, request: Request): Promise<R
 
 /** A public socket only receives: anything it sends gets an E_FORBIDDEN error frame. */
 export function refusePublicMessage(ws: WebSocket): void {
-  send(ws, { type: "error", error: new TrestleError("E_FORBIDDEN", "a public socket only receives entries").toEnvelope().error });
+  send(ws, {
+    type: "error",
+    error: new TrestleError("E_FORBIDDEN", "a public socket only receives entries").toEnvelope().error,
+  });
 }

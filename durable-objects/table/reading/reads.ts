@@ -20,7 +20,12 @@ import type { Ledger } from "../storage/ledger.js";
 export type ReadableLedger = Pick<Ledger, "seq" | "range" | "all" | "originals">;
 
 /** The projection for a seat after `after` (0 = from the start): one page of the ledger, the entries it may read. */
-export function readProjection(state: TableState, ledger: Pick<Ledger, "seq" | "range">, principal: Principal, after: number): Projection {
+export function readProjection(
+  state: TableState,
+  ledger: Pick<Ledger, "seq" | "range">,
+  principal: Principal,
+  after: number,
+): Projection {
   if (!("seat" in principal)) throw new TrestleError("E_FORBIDDEN", "a projection is read as a seat");
   const from = Math.max(0, Math.min(after, ledger.seq));
   const page = ledger.range(from + 1, ledger.seq, LIMITS.page);
@@ -59,7 +64,18 @@ export function readTasks(state: TableState, after: number, principal: Principal
 }
 
 /** The whole ledger as `principal` reads it, as export text with the `earlier` heads and the current `head` (originals only of readable entries). */
-export function readExport(state: TableState, ledger: ReadableLedger, principal: Principal, head: SignedHead, earlier: readonly SignedHead[] = []): string {
+export function readExport(
+  state: TableState,
+  ledger: ReadableLedger,
+  principal: Principal,
+  head: SignedHead,
+  earlier: readonly SignedHead[] = [],
+): string {
   const items = viewOf(state, principal, ledger.all());
-  return exportText({ table: state.table, relay: state.relay }, items, [...earlier, head], ledger.originals(1, ledger.seq));
+  return exportText(
+    { table: state.table, relay: state.relay },
+    items,
+    [...earlier, head],
+    ledger.originals(1, ledger.seq),
+  );
 }

@@ -9,7 +9,12 @@ import { leafData } from "../../../src/protocol/ledger/chain.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import { checkpointOf, formatCheckpoint, tableOrigin } from "../../../src/protocol/tlog/checkpoint.js";
 import { ed25519NoteSigner, signNoteText } from "../../../src/protocol/tlog/note.js";
-import { encodeEntryBundle, ENTRY_BUNDLE_MAX_ENTRY_BYTES, parseTilePath, TILE_WIDTH } from "../../../src/protocol/tlog/tiles.js";
+import {
+  encodeEntryBundle,
+  ENTRY_BUNDLE_MAX_ENTRY_BYTES,
+  parseTilePath,
+  TILE_WIDTH,
+} from "../../../src/protocol/tlog/tiles.js";
 import type { ReadAuth, TableContext } from "../context.js";
 import { requirePublic } from "./public-read.js";
 import { hasTable } from "../storage/schema.js";
@@ -39,11 +44,18 @@ export function checkpointText(t: TableContext, host: string): string {
 /** The signed checkpoint note of the tree now, followed by every kept cosignature of exactly this checkpoint. E_MIRROR on a mirror: its log is its relay's. */
 export async function signedCheckpoint(t: TableContext, requestHost: string): Promise<string> {
   const state = t.requireState();
-  if (t.replica.mirror) throw new TrestleError("E_MIRROR", `this relay holds table ${state.table} as a mirror of relay ${state.relay}: read its checkpoint there`, { relay: state.relay });
+  if (t.replica.mirror)
+    throw new TrestleError(
+      "E_MIRROR",
+      `this relay holds table ${state.table} as a mirror of relay ${state.relay}: read its checkpoint there`,
+      { relay: state.relay },
+    );
   const host = originHost(t.storage.sql, requestHost) ?? requestHost;
   const text = checkpointText(t, host);
   const note = await signNoteText(text, [ed25519NoteSigner(tableOrigin(host, state.table), await t.signer())]);
-  const lines = hasTable(t.storage.sql, "tlog_cosignatures") ? t.storage.sql.exec("SELECT line FROM tlog_cosignatures WHERE checkpoint = ? ORDER BY witness", text).toArray() : [];
+  const lines = hasTable(t.storage.sql, "tlog_cosignatures")
+    ? t.storage.sql.exec("SELECT line FROM tlog_cosignatures WHERE checkpoint = ? ORDER BY witness", text).toArray()
+    : [];
   return note + lines.map((r) => `${String(r.line)}\n`).join("");
 }
 
@@ -62,10 +74,19 @@ export async function readTile(t: TableContext, path: string, auth: ReadAuth): P
 /** Entries index·256+1 … +width as a bundle of their leaf data (JCS without leaf and link); E_TOO_LARGE when one is past 65535 bytes (decision 0395). */
 function entryBundle(t: TableContext, index: number, width: number): Uint8Array {
   const from = index * TILE_WIDTH + 1;
-  if (from + width - 1 > t.ledger.seq) throw new TrestleError("E_NOT_FOUND", `the table has ${t.ledger.seq} entries; bundle ${index} of width ${width} is past them`);
+  if (from + width - 1 > t.ledger.seq)
+    throw new TrestleError(
+      "E_NOT_FOUND",
+      `the table has ${t.ledger.seq} entries; bundle ${index} of width ${width} is past them`,
+    );
   const data = t.ledger.range(from, from + width - 1, width).map(leafData);
   const big = data.findIndex((d) => d.length > ENTRY_BUNDLE_MAX_ENTRY_BYTES);
-  if (big >= 0) throw new TrestleError("E_TOO_LARGE", `entry ${from + big} is ${data[big]!.length} bytes, past the ${ENTRY_BUNDLE_MAX_ENTRY_BYTES} an entry bundle can hold; read it from /entries or the export`, { seq: from + big });
+  if (big >= 0)
+    throw new TrestleError(
+      "E_TOO_LARGE",
+      `entry ${from + big} is ${data[big]!.length} bytes, past the ${ENTRY_BUNDLE_MAX_ENTRY_BYTES} an entry bundle can hold; read it from /entries or the export`,
+      { seq: from + big },
+    );
   return encodeEntryBundle(data);
 }
 

@@ -24,13 +24,25 @@ export async function authorizeRead(
   const { sig, ...statement } = readAuthorization(header, HttpAuthSchema, "signed read statement");
   if (statement.table !== state.table) throw new TrestleError("E_AUTH", "the authorization is for another table");
   if (statement.method !== method || statement.path !== path) {
-    throw new TrestleError("E_AUTH", `the authorization is for ${statement.method} ${statement.path}, not ${method} ${path}`);
+    throw new TrestleError(
+      "E_AUTH",
+      `the authorization is for ${statement.method} ${statement.path}, not ${method} ${path}`,
+    );
   }
   if (Math.abs(now - statement.ts) > LIMITS.auth_window_ms) {
     throw new TrestleError("E_AUTH", "the authorization's time is outside the window; check your clock");
   }
-  const signed = { key: principalKey(state, statement.as), seat: "seat" in statement.as ? statement.as.seat : null, purpose: "auth", statement, sig } as const;
-  await requireSigned(state, signed, { code: "E_AUTH", message: "the authorization's signature does not verify for that seat or owner" });
+  const signed = {
+    key: principalKey(state, statement.as),
+    seat: "seat" in statement.as ? statement.as.seat : null,
+    purpose: "auth",
+    statement,
+    sig,
+  } as const;
+  await requireSigned(state, signed, {
+    code: "E_AUTH",
+    message: "the authorization's signature does not verify for that seat or owner",
+  });
   return statement.as;
 }
 

@@ -20,14 +20,25 @@ export interface SignedRequest {
 }
 
 /** Throws unless `signed` verifies under its key: E_REVOKED when it verifies under a key revoked for its seat, otherwise `refusal` (the caller's code and words). */
-export async function requireSigned(state: TableState, signed: SignedRequest, refusal: { code: ErrorCode; message: string }): Promise<void> {
-  if (signed.key !== undefined && (await verifyStatement(signed.key, signed.purpose, signed.statement, signed.sig))) return;
+export async function requireSigned(
+  state: TableState,
+  signed: SignedRequest,
+  refusal: { code: ErrorCode; message: string },
+): Promise<void> {
+  if (signed.key !== undefined && (await verifyStatement(signed.key, signed.purpose, signed.statement, signed.sig)))
+    return;
   if (signed.seat !== null) await refuseRevokedSigner(state, signed.seat, signed.purpose, signed.statement, signed.sig);
   throw new TrestleError(refusal.code, refusal.message);
 }
 
 /** Throws E_REVOKED when `sig` over `statement` verifies under a key revoked for seat `seat`; returns otherwise. */
-export async function refuseRevokedSigner(state: TableState, seat: string, purpose: SigningPurpose, statement: unknown, sig: string): Promise<void> {
+export async function refuseRevokedSigner(
+  state: TableState,
+  seat: string,
+  purpose: SigningPurpose,
+  statement: unknown,
+  sig: string,
+): Promise<void> {
   for (const revoked of revokedKeysOf(state, seat)) {
     if (await verifyStatement(revoked.key, purpose, statement, sig)) throw revokedError(revoked);
   }

@@ -33,7 +33,12 @@ function followerOf(ws: WebSocket, state: TableState | null): Follower | null {
   const attachment = attachmentOf(ws);
   if (!attachment) return null;
   if ("public" in attachment) return { attachment, reader: null, left: null };
-  if (attachment.seat) return { attachment, reader: { seat: attachment.seat }, left: (state && own(state.seats, attachment.seat)?.left) ?? null };
+  if (attachment.seat)
+    return {
+      attachment,
+      reader: { seat: attachment.seat },
+      left: (state && own(state.seats, attachment.seat)?.left) ?? null,
+    };
   if (attachment.owner) return { attachment, reader: { owner: attachment.owner }, left: null };
   return null;
 }
@@ -44,7 +49,8 @@ export function push(sockets: readonly WebSocket[], frames: Frames, table: Table
     try {
       const follower = followerOf(ws, table.state);
       if (!follower || follower.attachment.cursor >= frames.last) continue;
-      const text = follower.attachment.cursor === frames.before && follower.left === null ? frames.for(follower.reader) : null;
+      const text =
+        follower.attachment.cursor === frames.before && follower.left === null ? frames.for(follower.reader) : null;
       if (text === null) {
         sendUpTo(ws, frames.head, table);
         continue;
@@ -81,7 +87,11 @@ function sendUpTo(ws: WebSocket, head: SignedHead, table: TableContext): void {
     cursor = batch[batch.length - 1]!.seq;
   }
   if (cursor !== follower.attachment.cursor) attach(ws, { ...follower.attachment, cursor });
-  if (follower.left !== null && cursor >= follower.left) ws.close(wsCloseCodeOf("E_UNKNOWN_SEAT"), `seat ${"seat" in follower.attachment ? (follower.attachment.seat ?? "") : ""} left the table`);
+  if (follower.left !== null && cursor >= follower.left)
+    ws.close(
+      wsCloseCodeOf("E_UNKNOWN_SEAT"),
+      `seat ${"seat" in follower.attachment ? (follower.attachment.seat ?? "") : ""} left the table`,
+    );
 }
 
 /** Splits entries into runs whose JSON stays under the frame budget (an oversized entry goes alone). */

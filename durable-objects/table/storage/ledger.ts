@@ -85,14 +85,22 @@ export class Ledger {
       return entry;
     });
     const last = chained[chained.length - 1];
-    const marked = last !== undefined && Math.floor(last.seq / CHECKPOINT_EVERY) > Math.floor(this.lastSeq / CHECKPOINT_EVERY);
+    const marked =
+      last !== undefined && Math.floor(last.seq / CHECKPOINT_EVERY) > Math.floor(this.lastSeq / CHECKPOINT_EVERY);
     const checkpoint = marked ? options.checkpoint?.() : undefined;
     const tails = this.storage.transactionSync(() => {
       if (this.lastSeq === 0) migrate(sql);
       const notices = options.notices?.(chained) ?? null;
       for (const entry of chained) {
         const [text, noticed] = entry === last ? [checkpoint ?? null, notices] : [null, null];
-        sql.exec("INSERT INTO entries (seq, nonce_key, entry, checkpoint, notices) VALUES (?, ?, ?, ?, ?)", entry.seq, nonceKeyOf(entry), JSON.stringify(entry), text, noticed);
+        sql.exec(
+          "INSERT INTO entries (seq, nonce_key, entry, checkpoint, notices) VALUES (?, ?, ?, ?, ?)",
+          entry.seq,
+          nonceKeyOf(entry),
+          JSON.stringify(entry),
+          text,
+          noticed,
+        );
         const original = options.originals?.get(entry.seq);
         if (original !== undefined) ensureTable(sql, "originals");
         if (original !== undefined) sql.exec("INSERT INTO originals (seq, body) VALUES (?, ?)", entry.seq, original);
@@ -130,7 +138,9 @@ export class Ledger {
   /** The newest checkpoint a row carries, or null: read from the end, so at most CHECKPOINT_EVERY rows. */
   latestCheckpoint(): StoredCheckpoint | null {
     if (this.lastSeq === 0) return null;
-    const row = this.storage.sql.exec("SELECT seq, checkpoint FROM entries WHERE checkpoint IS NOT NULL ORDER BY seq DESC LIMIT 1").toArray()[0];
+    const row = this.storage.sql
+      .exec("SELECT seq, checkpoint FROM entries WHERE checkpoint IS NOT NULL ORDER BY seq DESC LIMIT 1")
+      .toArray()[0];
     return row ? { seq: Number(row.seq), text: String(row.checkpoint) } : null;
   }
 
@@ -138,7 +148,11 @@ export class Ledger {
   originals(from: number, to: number): Map<number, string> {
     const out = new Map<number, string>();
     if (this.lastSeq === 0 || !hasTable(this.storage.sql, "originals")) return out;
-    for (const row of this.storage.sql.exec("SELECT seq, body FROM originals WHERE seq >= ? AND seq <= ? ORDER BY seq", from, to)) {
+    for (const row of this.storage.sql.exec(
+      "SELECT seq, body FROM originals WHERE seq >= ? AND seq <= ? ORDER BY seq",
+      from,
+      to,
+    )) {
       out.set(Number(row.seq), String(row.body));
     }
     return out;

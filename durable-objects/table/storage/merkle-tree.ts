@@ -9,7 +9,15 @@
 import { fromHex } from "../../../src/protocol/encoding/bytes.js";
 import { TrestleError } from "../../../src/protocol/errors.js";
 import { HASH_BYTES } from "../../../src/protocol/tlog/merkle.js";
-import { appendToTails, EMPTY_TAILS, tailsOf, tailsRoot, tailWidths, type FullTile, type TileTails } from "../../../src/protocol/tlog/tile-tails.js";
+import {
+  appendToTails,
+  EMPTY_TAILS,
+  tailsOf,
+  tailsRoot,
+  tailWidths,
+  type FullTile,
+  type TileTails,
+} from "../../../src/protocol/tlog/tile-tails.js";
 import type { HashSource } from "../../../src/protocol/tlog/proofs.js";
 import { tileHashSource, tilePath, TILE_WIDTH, type Tile } from "../../../src/protocol/tlog/tiles.js";
 import { ensureTable, hasTable } from "./schema.js";
@@ -51,11 +59,17 @@ export class MerkleTree {
    */
   tile(tile: Tile): Uint8Array {
     const tails = this.load();
-    const row = hasTable(this.sql, "tlog_tiles") && this.sql.exec("SELECT hashes FROM tlog_tiles WHERE level = ? AND idx = ?", tile.level, tile.index).toArray()[0];
+    const row =
+      hasTable(this.sql, "tlog_tiles") &&
+      this.sql.exec("SELECT hashes FROM tlog_tiles WHERE level = ? AND idx = ?", tile.level, tile.index).toArray()[0];
     if (row) return new Uint8Array(row.hashes as ArrayBuffer).slice(0, tile.width * HASH_BYTES);
     const tail = tails.levels[tile.level] ?? [];
     const tailIndex = Math.floor(tails.size / TILE_WIDTH ** (tile.level + 1));
-    if (tile.index !== tailIndex || tile.width > tail.length) throw new TrestleError("E_NOT_FOUND", `the tree of ${tails.size} leaves has no tile ${tile.level}/${tile.index} of width ${tile.width}`);
+    if (tile.index !== tailIndex || tile.width > tail.length)
+      throw new TrestleError(
+        "E_NOT_FOUND",
+        `the tree of ${tails.size} leaves has no tile ${tile.level}/${tile.index} of width ${tile.width}`,
+      );
     const out = new Uint8Array(tile.width * HASH_BYTES);
     tail.slice(0, tile.width).forEach((hash, i) => out.set(hash, i * HASH_BYTES));
     return out;
@@ -76,13 +90,20 @@ export class MerkleTree {
     if (this.tails) return this.tails;
     const size = this.size();
     if (size === 0) return EMPTY_TAILS;
-    const fullLeafTiles = hasTable(this.sql, "tlog_tiles") ? Number(this.sql.exec("SELECT count(*) AS n FROM tlog_tiles WHERE level = 0").one().n) : 0;
+    const fullLeafTiles = hasTable(this.sql, "tlog_tiles")
+      ? Number(this.sql.exec("SELECT count(*) AS n FROM tlog_tiles WHERE level = 0").one().n)
+      : 0;
     if (fullLeafTiles !== Math.floor(size / TILE_WIDTH)) this.backfill(size);
     const levels = tailWidths(size).map((width, level) => {
       const end = Math.floor(size / TILE_WIDTH ** level);
       if (level === 0) return this.leaves(end - width + 1, end);
       return this.sql
-        .exec("SELECT root FROM tlog_tiles WHERE level = ? AND idx >= ? AND idx < ? ORDER BY idx", level - 1, end - width, end)
+        .exec(
+          "SELECT root FROM tlog_tiles WHERE level = ? AND idx >= ? AND idx < ? ORDER BY idx",
+          level - 1,
+          end - width,
+          end,
+        )
         .toArray()
         .map((r) => new Uint8Array(r.root as ArrayBuffer));
     });
@@ -104,7 +125,11 @@ export class MerkleTree {
   private leaves(from: number, to: number): Uint8Array[] {
     if (to < from) return [];
     return this.sql
-      .exec("SELECT json_extract(entry, '$.leaf') AS leaf FROM entries WHERE seq >= ? AND seq <= ? ORDER BY seq", from, to)
+      .exec(
+        "SELECT json_extract(entry, '$.leaf') AS leaf FROM entries WHERE seq >= ? AND seq <= ? ORDER BY seq",
+        from,
+        to,
+      )
       .toArray()
       .map((r) => fromHex(String(r.leaf)));
   }
@@ -112,7 +137,13 @@ export class MerkleTree {
   private writeTile(tile: FullTile, ifAbsent = false): void {
     const verb = ifAbsent ? "INSERT OR IGNORE" : "INSERT";
     ensureTable(this.sql, "tlog_tiles");
-    this.sql.exec(`${verb} INTO tlog_tiles (level, idx, hashes, root) VALUES (?, ?, ?, ?)`, tile.level, tile.index, blob(tile.hashes), blob(tile.root));
+    this.sql.exec(
+      `${verb} INTO tlog_tiles (level, idx, hashes, root) VALUES (?, ?, ?, ?)`,
+      tile.level,
+      tile.index,
+      blob(tile.hashes),
+      blob(tile.root),
+    );
   }
 }
 

@@ -80,7 +80,13 @@ export class Notices {
     return this.serially(async () => {
       await this.handOffEntries(notify, now);
       if (!hasTable(this.sql, "notices")) return;
-      const rows = this.sql.exec("SELECT id, owner_key, events, attempts FROM notices WHERE attempts = 0 OR next_at <= ? ORDER BY id LIMIT ?", now(), NOTICE_BATCH).toArray();
+      const rows = this.sql
+        .exec(
+          "SELECT id, owner_key, events, attempts FROM notices WHERE attempts = 0 OR next_at <= ? ORDER BY id LIMIT ?",
+          now(),
+          NOTICE_BATCH,
+        )
+        .toArray();
       await this.retryParked(rows, notify, now);
     });
   }
@@ -88,11 +94,15 @@ export class Notices {
   /** When the alarm should hand something over next, or null when nothing is waiting (read from SQLite only after a wake or a change). */
   nextAt(now: number): number | null {
     if (this.waiting === undefined) {
-      const past = this.sql.exec("SELECT 1 FROM entries WHERE seq > ? AND notices IS NOT NULL LIMIT 1", this.cursor()).toArray().length > 0;
+      const past =
+        this.sql.exec("SELECT 1 FROM entries WHERE seq > ? AND notices IS NOT NULL LIMIT 1", this.cursor()).toArray()
+          .length > 0;
       this.waiting = past ? now : null;
     }
     if (this.earliest === undefined) {
-      const row = hasTable(this.sql, "notices") ? this.sql.exec("SELECT MIN(next_at) AS next FROM notices").toArray()[0] : undefined;
+      const row = hasTable(this.sql, "notices")
+        ? this.sql.exec("SELECT MIN(next_at) AS next FROM notices").toArray()[0]
+        : undefined;
       this.earliest = row?.next === null || row?.next === undefined ? null : Number(row.next);
     }
     const due = [this.waiting, this.earliest].filter((d): d is number => d !== null);
@@ -106,14 +116,22 @@ export class Notices {
   }
 
   private cursor(): number {
-    this.through ??= Number(this.sql.exec("SELECT value FROM meta WHERE key = 'notices_through'").toArray()[0]?.value ?? 0);
+    this.through ??= Number(
+      this.sql.exec("SELECT value FROM meta WHERE key = 'notices_through'").toArray()[0]?.value ?? 0,
+    );
     return this.through;
   }
 
   /** Offers each owner its batch of every entry past the cursor, parks what was not taken, then moves the cursor (one row per pass). */
   private async handOffEntries(notify: OwnerNotify, now: () => number): Promise<void> {
     for (;;) {
-      const rows = this.sql.exec("SELECT seq, notices FROM entries WHERE seq > ? AND notices IS NOT NULL ORDER BY seq LIMIT ?", this.cursor(), NOTICE_BATCH).toArray();
+      const rows = this.sql
+        .exec(
+          "SELECT seq, notices FROM entries WHERE seq > ? AND notices IS NOT NULL ORDER BY seq LIMIT ?",
+          this.cursor(),
+          NOTICE_BATCH,
+        )
+        .toArray();
       const last = rows.at(-1);
       if (last === undefined) {
         this.waiting = null;
@@ -123,17 +141,29 @@ export class Notices {
         for (const [ownerKey, events] of JSON.parse(String(row.notices)) as [string, Notification[]][]) {
           if (await this.offer(notify, ownerKey, events)) continue;
           ensureTable(this.sql, "notices");
-          this.sql.exec("INSERT INTO notices (owner_key, events, attempts, next_at) VALUES (?, ?, 1, ?)", ownerKey, JSON.stringify(events), now() + NOTICE_RETRY_MS);
+          this.sql.exec(
+            "INSERT INTO notices (owner_key, events, attempts, next_at) VALUES (?, ?, 1, ?)",
+            ownerKey,
+            JSON.stringify(events),
+            now() + NOTICE_RETRY_MS,
+          );
           this.earliest = undefined;
         }
       }
       this.through = Number(last.seq);
-      this.sql.exec("INSERT INTO meta (key, value) VALUES ('notices_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", String(this.through));
+      this.sql.exec(
+        "INSERT INTO meta (key, value) VALUES ('notices_through', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        String(this.through),
+      );
     }
   }
 
   /** Offers parked batches again: a batch taken (or refused for good) is deleted, one not taken waits twice as long. */
-  private async retryParked(rows: Record<string, SqlStorageValue>[], notify: OwnerNotify, now: () => number): Promise<void> {
+  private async retryParked(
+    rows: Record<string, SqlStorageValue>[],
+    notify: OwnerNotify,
+    now: () => number,
+  ): Promise<void> {
     for (const row of rows) {
       const id = Number(row.id);
       this.earliest = undefined;

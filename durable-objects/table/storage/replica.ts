@@ -7,7 +7,13 @@
  * is fed are judged in replica-page.ts.
  */
 import type { SignedHead } from "../../../src/protocol/schemas/head.js";
-import { MIRROR_REFUSALS_KEPT, MirrorEvidenceSchema, MirrorRefusalSchema, type MirrorEvidence, type MirrorRefusal } from "../../../src/protocol/schemas/replica.js";
+import {
+  MIRROR_REFUSALS_KEPT,
+  MirrorEvidenceSchema,
+  MirrorRefusalSchema,
+  type MirrorEvidence,
+  type MirrorRefusal,
+} from "../../../src/protocol/schemas/replica.js";
 import { SignedHeadSchema } from "../../../src/protocol/schemas/head.js";
 import { ensureTable, hasSchema, hasTable } from "./schema.js";
 
@@ -36,26 +42,38 @@ export class Replica {
   /** Every head kept, by seq: signatures of the relays that held the table before (or of the one a mirror follows). */
   heads(): SignedHead[] {
     if (!hasTable(this.sql, "kept_heads")) return [];
-    return this.sql.exec("SELECT head FROM kept_heads ORDER BY seq").toArray().map((row) => SignedHeadSchema.parse(JSON.parse(String(row.head))));
+    return this.sql
+      .exec("SELECT head FROM kept_heads ORDER BY seq")
+      .toArray()
+      .map((row) => SignedHeadSchema.parse(JSON.parse(String(row.head))));
   }
 
   /** The evidence kept against the relay this mirror follows, oldest first. */
   evidence(): MirrorEvidence[] {
     if (!hasTable(this.sql, "mirror_evidence")) return [];
-    return this.sql.exec("SELECT body FROM mirror_evidence ORDER BY id").toArray().map((row) => MirrorEvidenceSchema.parse(JSON.parse(String(row.body))));
+    return this.sql
+      .exec("SELECT body FROM mirror_evidence ORDER BY id")
+      .toArray()
+      .map((row) => MirrorEvidenceSchema.parse(JSON.parse(String(row.body))));
   }
 
   /** The newest pages refused as not verifying, oldest first (at most MIRROR_REFUSALS_KEPT). */
   refusals(): MirrorRefusal[] {
     if (!hasTable(this.sql, "mirror_refusals")) return [];
-    return this.sql.exec("SELECT body FROM mirror_refusals ORDER BY id").toArray().map((row) => MirrorRefusalSchema.parse(JSON.parse(String(row.body))));
+    return this.sql
+      .exec("SELECT body FROM mirror_refusals ORDER BY id")
+      .toArray()
+      .map((row) => MirrorRefusalSchema.parse(JSON.parse(String(row.body))));
   }
 
   /** Records `refusal` and drops all but the newest MIRROR_REFUSALS_KEPT; synchronous. */
   refused(refusal: MirrorRefusal): void {
     ensureTable(this.sql, "mirror_refusals");
     this.sql.exec("INSERT INTO mirror_refusals (body) VALUES (?)", JSON.stringify(refusal));
-    this.sql.exec("DELETE FROM mirror_refusals WHERE id NOT IN (SELECT id FROM mirror_refusals ORDER BY id DESC LIMIT ?)", MIRROR_REFUSALS_KEPT);
+    this.sql.exec(
+      "DELETE FROM mirror_refusals WHERE id NOT IN (SELECT id FROM mirror_refusals ORDER BY id DESC LIMIT ?)",
+      MIRROR_REFUSALS_KEPT,
+    );
   }
 
   /** Ends read-only mode: custody passed to this relay. Synchronous, so it commits with the custody entry written just before. */
@@ -79,8 +97,14 @@ export class Replica {
     ensureTable(this.sql, "kept_heads");
     const [previous, before] = this.sql.exec("SELECT seq, bytes FROM kept_heads ORDER BY seq DESC LIMIT 2").toArray();
     const total = Number(previous?.bytes ?? 0) + bytes;
-    if (previous && total - Number(before?.bytes ?? 0) <= HALF_PAGE) this.sql.exec("DELETE FROM kept_heads WHERE seq = ?", previous.seq);
-    this.sql.exec("INSERT OR REPLACE INTO kept_heads (seq, head, bytes) VALUES (?, ?, ?)", head.seq, JSON.stringify(head), total);
+    if (previous && total - Number(before?.bytes ?? 0) <= HALF_PAGE)
+      this.sql.exec("DELETE FROM kept_heads WHERE seq = ?", previous.seq);
+    this.sql.exec(
+      "INSERT OR REPLACE INTO kept_heads (seq, head, bytes) VALUES (?, ?, ?)",
+      head.seq,
+      JSON.stringify(head),
+      total,
+    );
     this.sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", REPLICA_KEY);
     this.flag = true;
   }

@@ -65,11 +65,21 @@ export const LAZY_TABLES = {
     "CREATE TABLE IF NOT EXISTS notices (id INTEGER PRIMARY KEY AUTOINCREMENT, owner_key TEXT NOT NULL, events TEXT NOT NULL, attempts INTEGER NOT NULL, next_at INTEGER NOT NULL)",
     "CREATE INDEX IF NOT EXISTS notices_due ON notices (next_at)",
   ],
-  kept_heads: ["CREATE TABLE IF NOT EXISTS kept_heads (seq INTEGER PRIMARY KEY, head TEXT NOT NULL, bytes INTEGER NOT NULL)"],
-  mirror_evidence: ["CREATE TABLE IF NOT EXISTS mirror_evidence (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)"],
-  mirror_refusals: ["CREATE TABLE IF NOT EXISTS mirror_refusals (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)"],
-  tlog_tiles: ["CREATE TABLE IF NOT EXISTS tlog_tiles (level INTEGER NOT NULL, idx INTEGER NOT NULL, hashes BLOB NOT NULL, root BLOB NOT NULL, PRIMARY KEY (level, idx))"],
-  tlog_cosignatures: ["CREATE TABLE IF NOT EXISTS tlog_cosignatures (witness TEXT PRIMARY KEY, size INTEGER NOT NULL, checkpoint TEXT NOT NULL, line TEXT NOT NULL)"],
+  kept_heads: [
+    "CREATE TABLE IF NOT EXISTS kept_heads (seq INTEGER PRIMARY KEY, head TEXT NOT NULL, bytes INTEGER NOT NULL)",
+  ],
+  mirror_evidence: [
+    "CREATE TABLE IF NOT EXISTS mirror_evidence (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)",
+  ],
+  mirror_refusals: [
+    "CREATE TABLE IF NOT EXISTS mirror_refusals (id INTEGER PRIMARY KEY AUTOINCREMENT, body TEXT NOT NULL)",
+  ],
+  tlog_tiles: [
+    "CREATE TABLE IF NOT EXISTS tlog_tiles (level INTEGER NOT NULL, idx INTEGER NOT NULL, hashes BLOB NOT NULL, root BLOB NOT NULL, PRIMARY KEY (level, idx))",
+  ],
+  tlog_cosignatures: [
+    "CREATE TABLE IF NOT EXISTS tlog_cosignatures (witness TEXT PRIMARY KEY, size INTEGER NOT NULL, checkpoint TEXT NOT NULL, line TEXT NOT NULL)",
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 /** One of the tables made at its first write. */

@@ -16,10 +16,14 @@ export interface Burial {
 
 /** The tombstone this object holds, or null for a table (or an id) that was never deleted. */
 export function readBurial(sql: SqlStorage): Burial | null {
-  const exists = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tombstone'").toArray().length > 0;
+  const exists =
+    sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'tombstone'").toArray().length > 0;
   const row = exists ? sql.exec("SELECT body, request FROM tombstone WHERE id = 1").toArray()[0] : undefined;
   if (!row) return null;
-  return { tombstone: TombstoneSchema.parse(JSON.parse(String(row.body))), request: row.request === null ? null : String(row.request) };
+  return {
+    tombstone: TombstoneSchema.parse(JSON.parse(String(row.body))),
+    request: row.request === null ? null : String(row.request),
+  };
 }
 
 /** Deletes everything the object stores (alarm included) and writes `burial` in the same batch; resolves once the deletion is done. */
@@ -27,14 +31,25 @@ export function bury(storage: DurableObjectStorage, burial: Burial): Promise<voi
   const deleted = storage.deleteAll();
   // No await before these: they commit with the deletion, never without it.
   storage.sql.exec("CREATE TABLE tombstone (id INTEGER PRIMARY KEY CHECK (id = 1), body TEXT NOT NULL, request TEXT)");
-  storage.sql.exec("INSERT INTO tombstone (id, body, request) VALUES (1, ?, ?)", JSON.stringify(burial.tombstone), burial.request);
+  storage.sql.exec(
+    "INSERT INTO tombstone (id, body, request) VALUES (1, ?, ?)",
+    JSON.stringify(burial.tombstone),
+    burial.request,
+  );
   return deleted;
 }
 
 /** The refusal of every request for a deleted table, its tombstone as details. */
 export function deletedError(tombstone: Tombstone): TrestleError {
-  const why = tombstone.reason === "owner" ? `by its creator ${tombstone.owner ?? ""}`.trim() : "when its lifetime on this relay ended";
-  return new TrestleError("E_TABLE_DELETED", `table ${tombstone.table} was deleted ${why}; its id is never used again`, { ...tombstone });
+  const why =
+    tombstone.reason === "owner"
+      ? `by its creator ${tombstone.owner ?? ""}`.trim()
+      : "when its lifetime on this relay ended";
+  return new TrestleError(
+    "E_TABLE_DELETED",
+    `table ${tombstone.table} was deleted ${why}; its id is never used again`,
+    { ...tombstone },
+  );
 }
 
 /** A repeat of the signed delete that made `burial` (`request`: its canonical text) gets its tombstone again; anything else is E_TABLE_DELETED. */

@@ -32,8 +32,16 @@ export function writeAttestedApproval(t: TableContext, input: AttestedApproval):
   const state = requireTable(t);
   const task = taskOf(state, input.task);
   if (own(state.config.owners, task.owner)?.public_key !== input.owner_key) {
-    throw new TrestleError("E_FORBIDDEN", `task ${task.id} belongs to ${task.owner}, whose key this chat account is not bound to`);
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `task ${task.id} belongs to ${task.owner}, whose key this chat account is not bound to`,
+    );
   }
-  const draft = chatApprovalDraft(state, { task: task.id, verdict: input.verdict, via: input.via, nonce: chatEventNonce("chat-approval", input.event_id) });
+  const draft = chatApprovalDraft(state, {
+    task: task.id,
+    verdict: input.verdict,
+    via: input.via,
+    nonce: chatEventNonce("chat-approval", input.event_id),
+  });
   return commit(t, draft);
 }

@@ -27,7 +27,13 @@ export async function writeControl(t: TableContext, body: unknown): Promise<Writ
   const state = requireTable(t);
   const { control, sig } = request;
   if (control.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `control is for table "${control.table}"`);
-  const draft = controlDraft(state, { owner: control.owner, action: control.action, via: "owner", nonce: control.nonce, sig });
+  const draft = controlDraft(state, {
+    owner: control.owner,
+    action: control.action,
+    via: "owner",
+    nonce: control.nonce,
+    sig,
+  });
   await checkSignature(draft);
   return countedOwnerWrite(t, draft, control.owner);
 }
@@ -36,7 +42,16 @@ export async function writeControl(t: TableContext, body: unknown): Promise<Writ
 export function writeAttestedControl(t: TableContext, input: AttestedControl): WriteOutcome {
   const state = requireTable(t);
   const owner = controlOwnerByKey(state, input.owner_key, input.action);
-  if (!owner) throw new TrestleError("E_FORBIDDEN", input.action === "pause" ? "you hold no seat at this table" : "you are not an owner of this table");
-  const draft = controlDraft(state, { owner, action: input.action, via: input.via, nonce: chatEventNonce("chat-control", input.event_id) });
+  if (!owner)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      input.action === "pause" ? "you hold no seat at this table" : "you are not an owner of this table",
+    );
+  const draft = controlDraft(state, {
+    owner,
+    action: input.action,
+    via: input.via,
+    nonce: chatEventNonce("chat-control", input.event_id),
+  });
   return commit(t, draft);
 }

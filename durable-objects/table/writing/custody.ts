@@ -21,21 +21,39 @@ import type { TableContext } from "../context.js";
 export async function writeCustody(t: TableContext, body: unknown, signer: Signer): Promise<WriteOutcome> {
   const { statement, owners } = parseOrThrow(CustodyRequestSchema, body, "custody request");
   const state = requireTable(t);
-  if (statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the custody statement is for table "${statement.table}"`);
+  if (statement.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `the custody statement is for table "${statement.table}"`);
   const recorded = t.ledger.byNonce(`custody:${statement.seq}`);
-  if (recorded && recorded.kind === "system" && recorded.subkind === "custody" && canonicalize(custodyStatementOf(recorded)) === canonicalize(statement)) {
+  if (
+    recorded &&
+    recorded.kind === "system" &&
+    recorded.subkind === "custody" &&
+    canonicalize(custodyStatementOf(recorded)) === canonicalize(statement)
+  ) {
     return { primary: recorded, appended: [] };
   }
-  if (!t.replica.mirror) throw new TrestleError("E_NOT_ALLOWED", `this relay holds table ${state.table} already`, { relay: state.relay });
+  if (!t.replica.mirror)
+    throw new TrestleError("E_NOT_ALLOWED", `this relay holds table ${state.table} already`, { relay: state.relay });
   if (statement.to !== signer.publicKeyText) {
-    throw new TrestleError("E_NOT_ALLOWED", `the owners authorised custody by relay ${statement.to}; this relay's key is ${signer.publicKeyText}`);
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `the owners authorised custody by relay ${statement.to}; this relay's key is ${signer.publicKeyText}`,
+    );
   }
   if (t.ledger.linkAt(statement.seq) !== statement.link) {
-    throw new TrestleError("E_FORK", `the owners authorised a chain this relay does not hold at entry ${statement.seq}`, { seq: t.ledger.seq });
+    throw new TrestleError(
+      "E_FORK",
+      `the owners authorised a chain this relay does not hold at entry ${statement.seq}`,
+      { seq: t.ledger.seq },
+    );
   }
   const head = t.replica.newest();
   if (statement.seq !== t.ledger.seq || !head) {
-    throw new TrestleError("E_NOT_ALLOWED", `this relay holds the table up to entry ${t.ledger.seq}; custody passes after its last entry`, { seq: t.ledger.seq });
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `this relay holds the table up to entry ${t.ledger.seq}; custody passes after its last entry`,
+      { seq: t.ledger.seq },
+    );
   }
   const signed: CustodyOwner[] = owners.map(({ owner, sig }) => {
     const key = ownerKeyOf(state, owner);
@@ -47,7 +65,10 @@ export async function writeCustody(t: TableContext, body: unknown, signer: Signe
   for (const carried of custodyStatementsOf(draft)) {
     if (!(await verifyStatement(carried.key, carried.purpose, carried.statement, carried.sig))) {
       const who = signed.find((o) => o.key === carried.key && o.sig === carried.sig)?.owner;
-      throw new TrestleError("E_BAD_SIGNATURE", who ? `owner ${who}'s custody signature does not verify` : "the past relay's head does not verify");
+      throw new TrestleError(
+        "E_BAD_SIGNATURE",
+        who ? `owner ${who}'s custody signature does not verify` : "the past relay's head does not verify",
+      );
     }
   }
   // No await from here: the custody entry and the end of read-only mode commit together.

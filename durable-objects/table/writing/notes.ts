@@ -33,7 +33,12 @@ export { NOTE_LIMITS } from "./owner-channel.js";
  * signed note sent again hands its event over again (the owner's object keeps it once), so a
  * hand-off that failed is completed by the resend.
  */
-export async function sendOwnerNote(t: TableContext, storage: DurableObjectStorage, env: Env, body: unknown): Promise<NoteResponse> {
+export async function sendOwnerNote(
+  t: TableContext,
+  storage: DurableObjectStorage,
+  env: Env,
+  body: unknown,
+): Promise<NoteResponse> {
   const state = requireTable(t);
   const sealed = isE2eRoom(state);
   const { note, sig } = parseOrThrow(noteRequestFor(sealed), body, "note request");
@@ -41,10 +46,19 @@ export async function sendOwnerNote(t: TableContext, storage: DurableObjectStora
   const seat = presentSeat(state, note.seat);
   const signed = { key: seat.key, seat: seat.name, purpose: "note", statement: note, sig } as const;
   await requireSigned(state, signed, { code: "E_BAD_SIGNATURE", message: "the note is not signed by the seat's key" });
-  if (sealed && !isSealedText(note.text)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a note to the owner is sealed text (e2e1:…)", { path: "text" });
-  if (sealed && note.held?.terms !== undefined) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a held message's note carries no terms", { path: "held.terms" });
+  if (sealed && !isSealedText(note.text))
+    throw new TrestleError(
+      "E_PLAINTEXT",
+      "this room is end-to-end encrypted: a note to the owner is sealed text (e2e1:…)",
+      { path: "text" },
+    );
+  if (sealed && note.held?.terms !== undefined)
+    throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a held message's note carries no terms", {
+      path: "held.terms",
+    });
   const now = t.now();
-  if (Math.abs(now - note.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the note's time is outside the window; check your clock");
+  if (Math.abs(now - note.ts) > LIMITS.auth_window_ms)
+    throw new TrestleError("E_EXPIRED", "the note's time is outside the window; check your clock");
   const id = `${state.table}:note:${note.seat}:${note.nonce}`;
   const seen = `note:${note.seat}:${note.nonce}`;
   if ((await storage.get<number>(seen)) === undefined) await keepCounted(storage, note.seat, now, { [seen]: now });
@@ -57,7 +71,15 @@ function noteEvent(state: TableState, owner: string, id: string, note: NoteState
   if (note.held) {
     if (!wantsNews(roomNewsSetting(state, owner), "held")) return null;
     const { terms, ...held } = note.held;
-    return { ...noticeBase(state), type: "room_news", id, news: "held", seat: note.seat, held, ...(terms ? { terms } : {}) };
+    return {
+      ...noticeBase(state),
+      type: "room_news",
+      id,
+      news: "held",
+      seat: note.seat,
+      held,
+      ...(terms ? { terms } : {}),
+    };
   }
   return { ...noticeBase(state), type: "owner_note", id, seat: note.seat, text: isE2eRoom(state) ? "" : note.text };
 }

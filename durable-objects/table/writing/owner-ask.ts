@@ -55,14 +55,24 @@ export async function askOwner(t: TableContext, body: unknown): Promise<Question
   const state = requireTable(t);
   const sealed = isE2eRoom(state);
   const { question, sig } = parseOrThrow(ownerRequestsFor(sealed).question, body, "question request");
-  if (question.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the question is for table "${question.table}"`);
+  if (question.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `the question is for table "${question.table}"`);
   const seat = presentSeat(state, question.seat);
   const signed = { key: seat.key, seat: seat.name, purpose: "question", statement: question, sig } as const;
-  await requireSigned(state, signed, { code: "E_BAD_SIGNATURE", message: "the question is not signed by the seat's key" });
+  await requireSigned(state, signed, {
+    code: "E_BAD_SIGNATURE",
+    message: "the question is not signed by the seat's key",
+  });
   const texts = [question.text, ...(question.choices ?? [])];
-  if (sealed && !texts.every(isSealedText)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: a question's text and choices are sealed text (e2e1:…)", { path: "text" });
+  if (sealed && !texts.every(isSealedText))
+    throw new TrestleError(
+      "E_PLAINTEXT",
+      "this room is end-to-end encrypted: a question's text and choices are sealed text (e2e1:…)",
+      { path: "text" },
+    );
   const now = t.now();
-  if (Math.abs(now - question.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the question's time is outside the window; check your clock");
+  if (Math.abs(now - question.ts) > LIMITS.auth_window_ms)
+    throw new TrestleError("E_EXPIRED", "the question's time is outside the window; check your clock");
   const ownerKey = requireOwnerKey(state, seat.owner);
   const event = {
     ...noticeBase(state),
@@ -77,11 +87,17 @@ export async function askOwner(t: TableContext, body: unknown): Promise<Question
   const reply = { question: question.question, deadline: question.deadline };
   const kept = await readRecord(t, question.question);
   if (kept) {
-    if (canonicalize(kept.question) !== canonicalize(question)) throw new TrestleError("E_NONCE_REUSED", `question id "${question.question}" was already used for another question`);
+    if (canonicalize(kept.question) !== canonicalize(question))
+      throw new TrestleError(
+        "E_NONCE_REUSED",
+        `question id "${question.question}" was already used for another question`,
+      );
     return { ...reply, queued: withState(kept, now).state === "open" ? await notifyOwner(t.env, ownerKey, event) : 0 };
   }
   await requireAnswerer(t, seat.owner, ownerKey, sealed);
-  await keepCounted(t.storage, question.seat, now, { [KEY(question.question)]: { question, sig, state: "open" } satisfies QuestionRecord });
+  await keepCounted(t.storage, question.seat, now, {
+    [KEY(question.question)]: { question, sig, state: "open" } satisfies QuestionRecord,
+  });
   return { ...reply, queued: await notifyOwner(t.env, ownerKey, event) };
 }
 
@@ -89,19 +105,39 @@ export async function askOwner(t: TableContext, body: unknown): Promise<Question
 export async function answerQuestion(t: TableContext, id: string, body: unknown): Promise<OwnerAnswer> {
   const state = requireTable(t);
   const { answer, sig } = parseOrThrow(ownerRequestsFor(isE2eRoom(state)).answer, body, "answer request");
-  if (answer.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the answer is for table "${answer.table}"`);
-  if (answer.question !== id) throw new TrestleError("E_SCHEMA", `the answer names question "${answer.question}", not "${id}"`, { path: "answer.question" });
+  if (answer.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `the answer is for table "${answer.table}"`);
+  if (answer.question !== id)
+    throw new TrestleError("E_SCHEMA", `the answer names question "${answer.question}", not "${id}"`, {
+      path: "answer.question",
+    });
   const record = await requireRecord(t, id);
-  if (answer.seat !== record.question.seat) throw new TrestleError("E_FORBIDDEN", `question "${id}" was asked by seat ${record.question.seat}, not ${answer.seat}`);
+  if (answer.seat !== record.question.seat)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `question "${id}" was asked by seat ${record.question.seat}, not ${answer.seat}`,
+    );
   const seat = own(state.seats, record.question.seat);
-  if (!seat || answer.owner !== seat.owner) throw new TrestleError("E_FORBIDDEN", `only ${seat?.owner ?? "the seat's owner"}, who owns seat ${record.question.seat}, answers its questions`);
+  if (!seat || answer.owner !== seat.owner)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `only ${seat?.owner ?? "the seat's owner"}, who owns seat ${record.question.seat}, answers its questions`,
+    );
   const ownerKey = requireOwnerKey(state, seat.owner);
-  if (!(await verifyStatement(ownerKey, "answer", answer, sig))) throw new TrestleError("E_BAD_SIGNATURE", "the answer is not signed by the seat's owner's key");
-  if (isE2eRoom(state) && !isSealedText(answer.value)) throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: an answer is sealed text (e2e1:…)", { path: "value" });
+  if (!(await verifyStatement(ownerKey, "answer", answer, sig)))
+    throw new TrestleError("E_BAD_SIGNATURE", "the answer is not signed by the seat's owner's key");
+  if (isE2eRoom(state) && !isSealedText(answer.value))
+    throw new TrestleError("E_PLAINTEXT", "this room is end-to-end encrypted: an answer is sealed text (e2e1:…)", {
+      path: "value",
+    });
   if (record.answer?.verified && record.answer.sig === sig) return record.answer;
   refuseClosed(record, t.now());
   if (record.question.choices && !isE2eRoom(state) && !record.question.choices.includes(answer.value)) {
-    throw new TrestleError("E_SCHEMA", `the answer is one of the question's choices: ${record.question.choices.join(" | ")}`, { path: "value" });
+    throw new TrestleError(
+      "E_SCHEMA",
+      `the answer is one of the question's choices: ${record.question.choices.join(" | ")}`,
+      { path: "value" },
+    );
   }
   const given: OwnerAnswer = { verified: true, via: "owner_key", value: answer.value, at: t.now(), answer, sig };
   await t.storage.put(KEY(id), { ...record, state: "answered", answer: given } satisfies QuestionRecord);
@@ -113,8 +149,13 @@ export async function answerAttested(t: TableContext, input: AttestedAnswer): Pr
   const state = requireTable(t);
   const record = await requireRecord(t, input.question);
   const seat = own(state.seats, record.question.seat);
-  if (!seat || ownerKeyOf(state, seat.owner) !== input.owner_key) throw new TrestleError("E_FORBIDDEN", "this chat account is not bound to the owner of the seat that asked");
-  if (isE2eRoom(state)) throw new TrestleError("E_NEEDS_SIGNATURE", "this room is end-to-end encrypted: answer on your machine (trestle answer, trestle view)");
+  if (!seat || ownerKeyOf(state, seat.owner) !== input.owner_key)
+    throw new TrestleError("E_FORBIDDEN", "this chat account is not bound to the owner of the seat that asked");
+  if (isE2eRoom(state))
+    throw new TrestleError(
+      "E_NEEDS_SIGNATURE",
+      "this room is end-to-end encrypted: answer on your machine (trestle answer, trestle view)",
+    );
   refuseClosed(record, t.now());
   const choices = record.question.choices;
   let value: string;
@@ -123,7 +164,8 @@ export async function answerAttested(t: TableContext, input: AttestedAnswer): Pr
     if (chosen === undefined) throw new TrestleError("E_SCHEMA", "no such choice for this question");
     value = chosen;
   } else {
-    if (choices && !choices.includes(input.value.text)) throw new TrestleError("E_SCHEMA", `the answer is one of the question's choices: ${choices.join(" | ")}`);
+    if (choices && !choices.includes(input.value.text))
+      throw new TrestleError("E_SCHEMA", `the answer is one of the question's choices: ${choices.join(" | ")}`);
     value = parseOrThrow(PlainAnswerValueSchema, input.value.text, "answer text");
   }
   const given: OwnerAnswer = { verified: false, via: input.via, value, at: t.now() };
@@ -134,7 +176,8 @@ export async function answerAttested(t: TableContext, input: AttestedAnswer): Pr
 /** GET /tables/:id/questions/:q for the asking seat or its owner; anyone else is told there is no such question. */
 export async function readQuestion(t: TableContext, principal: Principal, id: string): Promise<QuestionRecord> {
   const record = await requireRecord(t, id);
-  if (!readsQuestion(requireTable(t), principal, record)) throw new TrestleError("E_UNKNOWN_QUESTION", `no question "${id}" of yours at this table`);
+  if (!readsQuestion(requireTable(t), principal, record))
+    throw new TrestleError("E_UNKNOWN_QUESTION", `no question "${id}" of yours at this table`);
   return withState(record, t.now());
 }
 
@@ -163,15 +206,25 @@ function withState(record: QuestionRecord, now: number): QuestionRecord {
 
 /** Refuses an answer to a question already answered or past its deadline. */
 function refuseClosed(record: QuestionRecord, now: number): void {
-  if (record.state === "answered") throw new TrestleError("E_ALREADY_RESOLVED", `question "${record.question.question}" was already answered (${record.answer?.via})`);
-  if (now > record.question.deadline) throw new TrestleError("E_EXPIRED", `question "${record.question.question}" expired at ${new Date(record.question.deadline).toISOString()}`);
+  if (record.state === "answered")
+    throw new TrestleError(
+      "E_ALREADY_RESOLVED",
+      `question "${record.question.question}" was already answered (${record.answer?.via})`,
+    );
+  if (now > record.question.deadline)
+    throw new TrestleError(
+      "E_EXPIRED",
+      `question "${record.question.question}" expired at ${new Date(record.question.deadline).toISOString()}`,
+    );
 }
 
 /** E_NO_ANSWERER unless the owner has a live session here, or (outside an e2e room) a proven chat channel. */
 async function requireAnswerer(t: TableContext, owner: string, ownerKey: string, sealed: boolean): Promise<void> {
   if (t.answerers().has(owner)) return;
   if (!sealed && (await t.channels({ name: owner, public_key: ownerKey }))) return;
-  const ways = sealed ? "no owner session or window (a chat app cannot answer in an end-to-end encrypted room)" : "no owner session, window or proven chat channel";
+  const ways = sealed
+    ? "no owner session or window (a chat app cannot answer in an end-to-end encrypted room)"
+    : "no owner session, window or proven chat channel";
   throw new TrestleError("E_NO_ANSWERER", `${owner} cannot answer now: ${ways}`, { owner });
 }
 

@@ -22,12 +22,21 @@ export const NOTE_LIMITS = { per_window: 10, window_ms: 10 * 60 * 1000 } as cons
  * Counts one more note or question of `seat` in the current window and writes `entries` in the
  * same put, or throws E_RATE_LIMITED (`notes_per_seat`) and writes nothing when the window's are used.
  */
-export async function keepCounted(storage: DurableObjectStorage, seat: string, now: number, entries: Record<string, unknown>): Promise<void> {
+export async function keepCounted(
+  storage: DurableObjectStorage,
+  seat: string,
+  now: number,
+  entries: Record<string, unknown>,
+): Promise<void> {
   const key = `notes:${seat}:${windowOf(now, NOTE_LIMITS.window_ms)}`;
   const sent = (await storage.get<number>(key)) ?? 0;
   if (sent >= NOTE_LIMITS.per_window) {
     const wait = untilWindowEnds(now, NOTE_LIMITS.window_ms);
-    throw rateLimited("notes_per_seat", wait, `a seat sends its owner at most ${NOTE_LIMITS.per_window} notes and questions per ${NOTE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`);
+    throw rateLimited(
+      "notes_per_seat",
+      wait,
+      `a seat sends its owner at most ${NOTE_LIMITS.per_window} notes and questions per ${NOTE_LIMITS.window_ms / 60_000} minutes; retry in ${waitText(wait)}`,
+    );
   }
   await storage.put({ ...entries, [key]: sent + 1 });
 }
@@ -47,7 +56,11 @@ export async function notifyOwner(env: Env, ownerKey: string, event: Notificatio
 function queuedOrRefused(answer: Result<{ queued: number }>): number {
   if (answer.ok) return answer.value.queued;
   console.error("the owner's object refused a notification", answer.error);
-  if (answer.error.code === "E_UNAVAILABLE") throw new TrestleError("E_UNAVAILABLE", "the owner's chat channels could not be told now; send the same request again");
+  if (answer.error.code === "E_UNAVAILABLE")
+    throw new TrestleError(
+      "E_UNAVAILABLE",
+      "the owner's chat channels could not be told now; send the same request again",
+    );
   throw new TrestleError("E_INTERNAL");
 }
 

@@ -36,17 +36,26 @@ export async function acceptPage(t: TableContext, body: unknown, claim: CreateCl
   const page = parseOrThrow(ReplicaPageSchema, body, "replica page");
   const state = t.state;
   if (state && !t.replica.mirror) {
-    throw new TrestleError("E_TABLE_EXISTS", `table ${state.table} is held by this relay itself, not mirrored here`, { relay: state.relay });
+    throw new TrestleError("E_TABLE_EXISTS", `table ${state.table} is held by this relay itself, not mirrored here`, {
+      relay: state.relay,
+    });
   }
   const kept = t.replica.evidence()[0];
-  if (kept) throw new TrestleError("E_FORK", `this mirror caught relay ${kept.evidence.heads[0]!.relay} forking the table and follows it no further`, { evidence: kept.evidence });
+  if (kept)
+    throw new TrestleError(
+      "E_FORK",
+      `this mirror caught relay ${kept.evidence.heads[0]!.relay} forking the table and follows it no further`,
+      { evidence: kept.evidence },
+    );
   const originals = new Map(page.originals.map((o) => [o.seq, o.body]));
   let fresh: Entry[];
   let verified;
   try {
     fresh = await newItems(t, page, originals);
     if (fresh.length === 0) return [];
-    const tip = state ? { state, link: t.ledger.link, nonceUsed: (key: string) => t.ledger.byNonce(key) !== undefined } : EMPTY_TIP;
+    const tip = state
+      ? { state, link: t.ledger.link, nonceUsed: (key: string) => t.ledger.byNonce(key) !== undefined }
+      : EMPTY_TIP;
     verified = await verifyExtension(tip, { items: fresh, originals, head: page.head }, t.maxEntries);
   } catch (error) {
     if (error instanceof Refuted) throw refutation(t, error);
@@ -54,7 +63,8 @@ export async function acceptPage(t: TableContext, body: unknown, claim: CreateCl
   }
   const undo = state ? null : await claimMirror(verified.state, claim);
   try {
-    if (t.state !== state) throw new TrestleError("E_UNAVAILABLE", "another page landed meanwhile; send this one again");
+    if (t.state !== state)
+      throw new TrestleError("E_UNAVAILABLE", "another page landed meanwhile; send this one again");
     const bytes = fresh.reduce((sum, e) => sum + exportLineBytes(e, originals.get(e.seq)), 0);
     const appended = t.ledger.append(verified.entries, {
       originals: new Map([...originals].filter(([seq]) => seq > (state?.seq ?? 0))),
@@ -85,14 +95,21 @@ async function claimMirror(state: TableState, claim: CreateClaim): Promise<(() =
 async function newItems(t: TableContext, page: ReplicaPage, originals: ReadonlyMap<number, string>): Promise<Entry[]> {
   const held = t.state?.seq ?? 0;
   if (page.items.length === 0 && page.head.seq > held) {
-    throw new TrestleError("E_SCHEMA", `a head beyond the replica's last entry (${held}) comes with the entries up to it`, { seq: held });
+    throw new TrestleError(
+      "E_SCHEMA",
+      `a head beyond the replica's last entry (${held}) comes with the entries up to it`,
+      { seq: held },
+    );
   }
   const overlap = page.items.filter((e) => e.seq <= held);
   const from = overlap[0]?.seq ?? 1;
   const mine = overlap.length > 0 ? t.ledger.range(from, held, overlap.length) : [];
   const differs = heldDifference(mine, overlap, { held: t.ledger.originals(from, held), sent: originals });
   const last = page.items[page.items.length - 1];
-  const headAgrees = last === undefined ? t.ledger.linkAt(page.head.seq) === page.head.link : last.seq > held || (await headOverHeld(t, page.head, last.seq));
+  const headAgrees =
+    last === undefined
+      ? t.ledger.linkAt(page.head.seq) === page.head.link
+      : last.seq > held || (await headOverHeld(t, page.head, last.seq));
   if (!differs && headAgrees) {
     const fresh = page.items.filter((e) => e.seq > held);
     if (fresh.length > 0 && fresh[0]!.seq !== held + 1) {
@@ -101,20 +118,45 @@ async function newItems(t: TableContext, page: ReplicaPage, originals: ReadonlyM
     return fresh;
   }
   const head = t.replica.newest();
-  const evidence = head && (await forkEvidence({ head, leafAt: (seq) => t.ledger.range(seq, seq, 1)[0]?.leaf, linkAt: (seq) => (seq === 0 ? GENESIS_LINK : t.ledger.linkAt(seq)) }, page, t.now()));
+  const evidence =
+    head &&
+    (await forkEvidence(
+      {
+        head,
+        leafAt: (seq) => t.ledger.range(seq, seq, 1)[0]?.leaf,
+        linkAt: (seq) => (seq === 0 ? GENESIS_LINK : t.ledger.linkAt(seq)),
+      },
+      page,
+      t.now(),
+    ));
   if (evidence) {
     t.replica.keep(evidence);
     throw new TrestleError("E_FORK", evidence.evidence.message, { evidence: evidence.evidence });
   }
   if (t.state && page.head.relay !== t.state.relay && page.items[0]?.seq === 1) {
-    throw new TrestleError("E_TABLE_EXISTS", `this relay mirrors another table ${t.state.table}, held by relay ${t.state.relay}`, { relay: t.state.relay });
+    throw new TrestleError(
+      "E_TABLE_EXISTS",
+      `this relay mirrors another table ${t.state.table}, held by relay ${t.state.relay}`,
+      { relay: t.state.relay },
+    );
   }
-  throw differs ?? new Refuted(page.head.seq, "the page's head is not a head of the chain this mirror holds over the page's last entry, and does not prove the relay signed another");
+  throw (
+    differs ??
+    new Refuted(
+      page.head.seq,
+      "the page's head is not a head of the chain this mirror holds over the page's last entry, and does not prove the relay signed another",
+    )
+  );
 }
 
 /** Whether `head` is over held entry `seq`: that seq, the held link there, this table, and a signature that verifies. */
 async function headOverHeld(t: TableContext, head: SignedHead, seq: number): Promise<boolean> {
-  return head.table === t.state?.table && head.seq === seq && head.link === t.ledger.linkAt(seq) && (await verifyHeadSignature(head));
+  return (
+    head.table === t.state?.table &&
+    head.seq === seq &&
+    head.link === t.ledger.linkAt(seq) &&
+    (await verifyHeadSignature(head))
+  );
 }
 
 /**
@@ -124,5 +166,8 @@ async function headOverHeld(t: TableContext, head: SignedHead, seq: number): Pro
 function refutation(t: TableContext, error: Refuted): TrestleError {
   const seq = error.seq !== null && error.seq > 0 ? error.seq : null;
   if (t.state) t.replica.refused({ recorded_at: t.now(), seq, reason: error.reason.slice(0, 1000) });
-  return new TrestleError("E_REFUTED", `the page does not verify at entry ${seq ?? "?"}: ${error.reason}`, { seq, reason: error.reason });
+  return new TrestleError("E_REFUTED", `the page does not verify at entry ${seq ?? "?"}: ${error.reason}`, {
+    seq,
+    reason: error.reason,
+  });
 }

@@ -8,7 +8,12 @@ import { ejectDraft, inviteDraft, joinDraft } from "../../../src/protocol/reques
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { joinsByInvite, joinsWithoutCode } from "../../../src/protocol/policy/invites.js";
 import { JoinRequestSchema } from "../../../src/protocol/schemas/join.js";
-import { EjectRequestSchema, InviteRequestSchema, type EjectRequest, type InviteRequest } from "../../../src/protocol/schemas/room.js";
+import {
+  EjectRequestSchema,
+  InviteRequestSchema,
+  type EjectRequest,
+  type InviteRequest,
+} from "../../../src/protocol/schemas/room.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { EntryDraft } from "../../../src/protocol/schemas/entry.js";
 import { checkSignature, commit, requireTable } from "./writes.js";
@@ -33,7 +38,8 @@ async function writeCreatorStatement<R extends InviteRequest | EjectRequest>(
   what: string,
 ): Promise<WriteOutcome> {
   const state = requireTable(t);
-  if (request.statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the ${what} is for table "${request.statement.table}"`);
+  if (request.statement.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `the ${what} is for table "${request.statement.table}"`);
   const draft = draftOf(state, request);
   await checkSignature(draft);
   return commit(t, draft);

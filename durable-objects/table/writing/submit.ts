@@ -21,15 +21,21 @@ export type Arrived<T> = { body: unknown } | { parsed: T };
 /** Appends a seat's signed submission and answers with its seq, whether its body was truncated, and a head at or after it. */
 export async function submit(t: TableContext, arrived: Arrived<SubmitRequest>): Promise<SubmitResponse> {
   t.refuseMirror();
-  const request = "parsed" in arrived ? arrived.parsed : parseOrThrow(SubmitRequestSchema, arrived.body, "submit request");
+  const request =
+    "parsed" in arrived ? arrived.parsed : parseOrThrow(SubmitRequestSchema, arrived.body, "submit request");
   const outcome = await writeSubmission(t, request);
-  return { seq: outcome.primary.seq, truncated: "truncated" in outcome.primary && outcome.primary.truncated !== undefined, head: await t.afterWrite(outcome) };
+  return {
+    seq: outcome.primary.seq,
+    truncated: "truncated" in outcome.primary && outcome.primary.truncated !== undefined,
+    head: await t.afterWrite(outcome),
+  };
 }
 
 /** Appends an owner's signed approval or rejection and answers with the task's state after it. */
 export async function approve(t: TableContext, arrived: Arrived<ApprovalRequest>): Promise<ApproveResponse> {
   t.refuseMirror();
-  const request = "parsed" in arrived ? arrived.parsed : parseOrThrow(ApprovalRequestSchema, arrived.body, "approval request");
+  const request =
+    "parsed" in arrived ? arrived.parsed : parseOrThrow(ApprovalRequestSchema, arrived.body, "approval request");
   return approvalResponse(t, await writeApproval(t, request));
 }
 

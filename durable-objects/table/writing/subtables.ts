@@ -17,7 +17,12 @@ import {
 } from "../../../src/protocol/schemas/subtable.js";
 import { statementOf } from "../../../src/protocol/signing/statements.js";
 import { embeddedStatementsOf, subtableStatement } from "../../../src/protocol/signing/subtable-statements.js";
-import { carriedJoinOf, childOpeningDraft, subtableOpenedDraft, subtableResultDraft } from "../../../src/protocol/requests/subtables.js";
+import {
+  carriedJoinOf,
+  childOpeningDraft,
+  subtableOpenedDraft,
+  subtableResultDraft,
+} from "../../../src/protocol/requests/subtables.js";
 import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import type { Result } from "../../result.js";
 import { unwrap } from "../../result.js";
@@ -37,13 +42,17 @@ export interface ParentTable {
 }
 
 /** Parent side: records a seat's opening of a child (once per child id) and returns the carried joins. */
-export async function writeSubtableOpened(t: TableContext, body: unknown): Promise<{ outcome: WriteOutcome; registration: SubtableRegistration }> {
+export async function writeSubtableOpened(
+  t: TableContext,
+  body: unknown,
+): Promise<{ outcome: WriteOutcome; registration: SubtableRegistration }> {
   const request = parseOrThrow(SubtableRequestSchema, body, "sub-table request");
   const draft = subtableOpenedDraft(requireTable(t), request);
   await checkSignature(draft);
   const outcome = commit(t, draft);
   const opened = outcome.primary;
-  if (opened.kind !== "system" || opened.subkind !== "subtable_opened") throw new TrestleError("E_INTERNAL", "not a subtable_opened entry");
+  if (opened.kind !== "system" || opened.subkind !== "subtable_opened")
+    throw new TrestleError("E_INTERNAL", "not a subtable_opened entry");
   const state = requireTable(t);
   const joins = Object.keys(opened.data.config.seats ?? {}).map((name) => {
     const seat = own(state.seats, name);
@@ -74,11 +83,16 @@ export async function writeChildOpening(
 ): Promise<WriteOutcome> {
   const request = parseOrThrow(SubtableRequestSchema, body, "sub-table request");
   const config = validateConfig(request.config);
-  if (config.parent !== parentId) throw new TrestleError("E_WRONG_TABLE", `the config names parent "${config.parent ?? ""}", not "${parentId}"`);
+  if (config.parent !== parentId)
+    throw new TrestleError("E_WRONG_TABLE", `the config names parent "${config.parent ?? ""}", not "${parentId}"`);
   const existing = sameOpening(t, request);
   if (existing) return existing;
   const registration = unwrap(await deps.parent.registerSubtable(request));
-  const draft = childOpeningDraft(registration.opened, { seq: registration.opened.seq, joins: registration.joins }, deps.relayKey);
+  const draft = childOpeningDraft(
+    registration.opened,
+    { seq: registration.opened.seq, joins: registration.joins },
+    deps.relayKey,
+  );
   await checkSignature(draft);
   for (const recorded of embeddedStatementsOf(draft)) {
     if (!(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig))) {
@@ -95,7 +109,11 @@ function sameOpening(t: TableContext, request: SubtableRequest): WriteOutcome | 
   const first = t.ledger.range(1, 1, 1)[0];
   const recorded = first ? statementOf(first) : null;
   const config = validateConfig(request.config);
-  if (recorded?.purpose === "subtable" && recorded.sig === request.sig && canonicalize(recorded.statement) === canonicalize(subtableStatement(config, request.seat))) {
+  if (
+    recorded?.purpose === "subtable" &&
+    recorded.sig === request.sig &&
+    canonicalize(recorded.statement) === canonicalize(subtableStatement(config, request.seat))
+  ) {
     return { primary: first!, appended: [] };
   }
   throw new TrestleError("E_TABLE_EXISTS", `table "${t.state.table}" already exists`);

@@ -9,4 +9,8 @@ export type WitnessSubmit = (url: string, body: string) => Promise<Response>;
 
 /** The submitter over the network: fetch, with the witness's own time limit left to the runtime. */
 export const fetchWitness: WitnessSubmit = (url, body) =>
-  fetch(`${url.replace(/\/+$/, "")}/add-checkpoint`, { method: "POST", headers: { "content-type": "text/plain; charset=utf-8" }, body });
+  fetch(`${url.replace(/\/+$/, "")}/add-checkpoint`, {
+    method: "POST",
+    headers: { "content-type": "text/plain; charset=utf-8" },
+    body,
+  });

@@ -45,7 +45,10 @@ export async function submitToWitnesses(t: TableContext, submit: WitnessSubmit):
       await submitOne(t, submit, witness, checkpoint);
     } catch (error) {
       all = false;
-      console.error(`witness ${witnessName(witness)} did not cosign table ${t.state?.table ?? ""} at ${checkpoint.size}`, error);
+      console.error(
+        `witness ${witnessName(witness)} did not cosign table ${t.state?.table ?? ""} at ${checkpoint.size}`,
+        error,
+      );
     }
   }
   return all;
@@ -57,20 +60,32 @@ interface Submitted {
   note: string;
 }
 
-async function submitOne(t: TableContext, submit: WitnessSubmit, witness: Witness, checkpoint: Submitted): Promise<void> {
+async function submitOne(
+  t: TableContext,
+  submit: WitnessSubmit,
+  witness: Witness,
+  checkpoint: Submitted,
+): Promise<void> {
   const name = witnessName(witness);
   let old = cosignedSize(t, name) ?? 0;
   for (let attempt = 0; attempt < 2; attempt++) {
     // The tree may have grown meanwhile; its hashes below `checkpoint.size` are the same.
-    const proof = old === 0 || old >= checkpoint.size ? [] : consistencyProof(old, checkpoint.size, t.ledger.tree.hashSource());
+    const proof =
+      old === 0 || old >= checkpoint.size ? [] : consistencyProof(old, checkpoint.size, t.ledger.tree.hashSource());
     const response = await submit(witness.url, formatAddCheckpoint({ oldSize: old, proof, note: checkpoint.note }));
     const text = await response.text();
     if (response.status === 409 && /^text\/x\.tlog\.size\b/.test(response.headers.get("content-type") ?? "")) {
       old = parseTreeSizeBody(text);
-      if (old > checkpoint.size) throw new TrestleError("E_FORK", `witness ${name} holds ${old} entries of this log, more than the ${checkpoint.size} here`, { witness: name, size: old });
+      if (old > checkpoint.size)
+        throw new TrestleError(
+          "E_FORK",
+          `witness ${name} holds ${old} entries of this log, more than the ${checkpoint.size} here`,
+          { witness: name, size: old },
+        );
       continue;
     }
-    if (response.status !== 200) throw new TrestleError("E_UNAVAILABLE", `witness ${name} answered ${response.status}: ${text.slice(0, 200)}`);
+    if (response.status !== 200)
+      throw new TrestleError("E_UNAVAILABLE", `witness ${name} answered ${response.status}: ${text.slice(0, 200)}`);
     return keepCosignature(t, witness, checkpoint, text);
   }
   throw new TrestleError("E_UNAVAILABLE", `witness ${name} answered 409 twice`);
@@ -79,14 +94,24 @@ async function submitOne(t: TableContext, submit: WitnessSubmit, witness: Witnes
 /** Keeps the line of `lines` that verifies as `witness`'s cosignature of the checkpoint; E_BAD_SIGNATURE when none does. */
 async function keepCosignature(t: TableContext, witness: Witness, checkpoint: Submitted, lines: string): Promise<void> {
   const text = parseNote(checkpoint.note).text;
-  const opened = await openNote(`${text}\n${lines.endsWith("\n") ? lines : `${lines}\n`}`, [cosignatureVerifierFromKey(witness.key)]);
+  const opened = await openNote(`${text}\n${lines.endsWith("\n") ? lines : `${lines}\n`}`, [
+    cosignatureVerifierFromKey(witness.key),
+  ]);
   ensureTable(t.storage.sql, "tlog_cosignatures");
-  t.storage.sql.exec("INSERT OR REPLACE INTO tlog_cosignatures (witness, size, checkpoint, line) VALUES (?, ?, ?, ?)", witnessName(witness), checkpoint.size, text, opened.verified[0]!.line);
+  t.storage.sql.exec(
+    "INSERT OR REPLACE INTO tlog_cosignatures (witness, size, checkpoint, line) VALUES (?, ?, ?, ?)",
+    witnessName(witness),
+    checkpoint.size,
+    text,
+    opened.verified[0]!.line,
+  );
 }
 
 /** The size the witness last cosigned for this table, or undefined when it never did. */
 function cosignedSize(t: TableContext, name: string): number | undefined {
-  const row = hasTable(t.storage.sql, "tlog_cosignatures") ? t.storage.sql.exec("SELECT size FROM tlog_cosignatures WHERE witness = ?", name).toArray()[0] : undefined;
+  const row = hasTable(t.storage.sql, "tlog_cosignatures")
+    ? t.storage.sql.exec("SELECT size FROM tlog_cosignatures WHERE witness = ?", name).toArray()[0]
+    : undefined;
   return row ? Number(row.size) : undefined;
 }
 

@@ -30,7 +30,10 @@ import { checkNotRevoked } from "../../../src/protocol/policy/seat-revoke.js";
 import { refuseRevokedSigner } from "../signing/revoked-signer.js";
 
 /** What a write reads and changes of the table's context (the context itself; tests hand over a fake of just this). */
-export type Writer = Pick<TableContext, "state" | "ledger" | "now" | "answerers" | "channels" | "notices" | "limits" | "burial">;
+export type Writer = Pick<
+  TableContext,
+  "state" | "ledger" | "now" | "answerers" | "channels" | "notices" | "limits" | "burial"
+>;
 
 /** Counts a new table against its creator before it is written; resolves with what undoes that count if the write then fails. */
 export type CreateClaim = (draft: { table: string; author: { key: string } }) => Promise<() => Promise<void>>;
@@ -39,7 +42,12 @@ export type CreateClaim = (draft: { table: string; author: { key: string } }) =>
  * Creates the table from a signed create request. A config admit would refuse is refused before
  * `claim` counts anything; a count whose write then fails is undone. A deleted id is refused.
  */
-export async function writeCreate(t: Writer, body: unknown, relayKey: string, claim: CreateClaim): Promise<WriteOutcome> {
+export async function writeCreate(
+  t: Writer,
+  body: unknown,
+  relayKey: string,
+  claim: CreateClaim,
+): Promise<WriteOutcome> {
   const request = parseOrThrow(CreateRequestSchema, body, "create request");
   const draft = createDraft(request, relayKey);
   await checkSignature(draft);
@@ -78,7 +86,8 @@ export async function writeJoin(t: Writer, body: unknown): Promise<WriteOutcome>
 export async function writeSubmission(t: Writer, request: SubmitRequest): Promise<WriteOutcome> {
   const state = requireTable(t);
   const { submission } = request;
-  if (submission.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `submission is for table "${submission.table}"`);
+  if (submission.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `submission is for table "${submission.table}"`);
   const seat = own(state.seats, submission.seat);
   if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${submission.seat}" is not at this table`);
   // A revoked key is refused before anything is counted; admit refuses it again for a write queued behind the revocation.
@@ -100,7 +109,8 @@ export async function writeSubmission(t: Writer, request: SubmitRequest): Promis
 /** Appends an owner's signed approval or rejection of a task (§5.6; parsed by ApprovalRequestSchema). */
 export async function writeApproval(t: Writer, request: ApprovalRequest): Promise<WriteOutcome> {
   const state = requireTable(t);
-  if (request.approval.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `approval is for table "${request.approval.table}"`);
+  if (request.approval.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `approval is for table "${request.approval.table}"`);
   const draft = approvalDraft(state, request);
   await checkSignature(draft);
   return countedOwnerWrite(t, draft, request.owner);
@@ -136,7 +146,8 @@ export async function checkSignature(draft: EntryDraft): Promise<void> {
 /** Verifies each recorded statement's signature; E_BAD_SIGNATURE naming the purpose of the first that fails. */
 export async function checkStatements(statements: readonly RecordedStatement[]): Promise<void> {
   for (const r of statements) {
-    if (!(await verifyStatement(r.key, r.purpose, r.statement, r.sig))) throw new TrestleError("E_BAD_SIGNATURE", `the ${r.purpose} signature does not verify`);
+    if (!(await verifyStatement(r.key, r.purpose, r.statement, r.sig)))
+      throw new TrestleError("E_BAD_SIGNATURE", `the ${r.purpose} signature does not verify`);
   }
 }
 
@@ -145,7 +156,8 @@ function retried(t: Writer, draft: EntryDraft): WriteOutcome | undefined {
   const key = nonceKeyOf(draft);
   const existing = key ? t.ledger.byNonce(key) : undefined;
   if (!existing) return undefined;
-  if (!sameStatement(existing, draft)) throw new TrestleError("E_NONCE_REUSED", "this nonce already signed a different statement");
+  if (!sameStatement(existing, draft))
+    throw new TrestleError("E_NONCE_REUSED", "this nonce already signed a different statement");
   return { primary: existing, appended: [] };
 }
 

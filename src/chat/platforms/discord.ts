@@ -13,7 +13,15 @@ import { ed25519 } from "../../protocol/signing/crypto.js";
 import { TrestleError } from "../../protocol/errors.js";
 import { LIMITS } from "../../protocol/limits/limits.js";
 import { apiBase } from "../config.js";
-import { bodyText, failureOf, goneFailure, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
+import {
+  bodyText,
+  failureOf,
+  goneFailure,
+  networkFailure,
+  notConfigured,
+  safeJson,
+  type DeliveryResult,
+} from "../delivery.js";
 import { negotiateLang } from "../i18n.js";
 import { normalizeCode, parseTap, type Command, type Inbound } from "../inbound.js";
 import { ownerCommandOf } from "../owner-command.js";
@@ -85,9 +93,15 @@ export function formatDiscord(message: ChatMessage): Record<string, unknown> {
     allowed_mentions: { parse: [] },
   };
   if (message.actions.length > 0) {
-    const button = (a: ChatAction) => ({ type: 2, style: BUTTON_STYLE[a.style], label: a.label.slice(0, DISCORD_LABEL_CHARS), custom_id: a.data.slice(0, DISCORD_CUSTOM_ID_CHARS) });
+    const button = (a: ChatAction) => ({
+      type: 2,
+      style: BUTTON_STYLE[a.style],
+      label: a.label.slice(0, DISCORD_LABEL_CHARS),
+      custom_id: a.data.slice(0, DISCORD_CUSTOM_ID_CHARS),
+    });
     const rows: ChatAction[][] = [];
-    for (let i = 0; i < message.actions.length; i += DISCORD_ROW_BUTTONS) rows.push(message.actions.slice(i, i + DISCORD_ROW_BUTTONS));
+    for (let i = 0; i < message.actions.length; i += DISCORD_ROW_BUTTONS)
+      rows.push(message.actions.slice(i, i + DISCORD_ROW_BUTTONS));
     fields.components = rows.map((row) => ({ type: 1, components: row.map(button) }));
   }
   return fields;
@@ -99,11 +113,24 @@ function renderer(title: string): (body: string) => string {
 
 /** An ephemeral interaction reply with escaped plain text. */
 export function discordReply(text: string): Record<string, unknown> {
-  return { type: 4, data: { content: fitRendered(text, DISCORD_CONTENT_CHARS, escapeDiscord, discordContentChars), flags: EPHEMERAL, allowed_mentions: { parse: [] } } };
+  return {
+    type: 4,
+    data: {
+      content: fitRendered(text, DISCORD_CONTENT_CHARS, escapeDiscord, discordContentChars),
+      flags: EPHEMERAL,
+      allowed_mentions: { parse: [] },
+    },
+  };
 }
 
 /** Posts `message` to channel `channelId`, giving up when `signal` aborts, with `nonce` enforced so a repeat within a few minutes returns the first message. */
-export async function sendDiscord(env: DiscordSettings, channelId: string, message: ChatMessage, nonce: string, signal: AbortSignal): Promise<DeliveryResult> {
+export async function sendDiscord(
+  env: DiscordSettings,
+  channelId: string,
+  message: ChatMessage,
+  nonce: string,
+  signal: AbortSignal,
+): Promise<DeliveryResult> {
   if (!env.DISCORD_BOT_TOKEN) return notConfigured("DISCORD_BOT_TOKEN");
   const url = `${apiBase(env.DISCORD_API_BASE, DISCORD_API_BASE)}/channels/${channelId}/messages`;
   let res: Response;
@@ -111,7 +138,11 @@ export async function sendDiscord(env: DiscordSettings, channelId: string, messa
     res = await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bot ${env.DISCORD_BOT_TOKEN}` },
-      body: JSON.stringify({ ...formatDiscord(message), nonce: nonce.slice(0, DISCORD_NONCE_CHARS), enforce_nonce: true }),
+      body: JSON.stringify({
+        ...formatDiscord(message),
+        nonce: nonce.slice(0, DISCORD_NONCE_CHARS),
+        enforce_nonce: true,
+      }),
       signal,
     });
   } catch (error) {
@@ -122,31 +153,61 @@ export async function sendDiscord(env: DiscordSettings, channelId: string, messa
   const parsed = DiscordErrorSchema.safeParse(safeJson(text));
   // JSON error codes (https://discord.com/developers/docs/topics/opcodes-and-status-codes#json): 50001 Missing Access, 10003 Unknown Channel.
   const code = parsed.success ? parsed.data.code : undefined;
-  if ((res.status === 403 && code === 50001) || (res.status === 404 && code === 10003)) return goneFailure(res.status, "removed", parsed.success ? (parsed.data.message ?? text) : text);
+  if ((res.status === 403 && code === 50001) || (res.status === 404 && code === 10003))
+    return goneFailure(res.status, "removed", parsed.success ? (parsed.data.message ?? text) : text);
   const retryAfter = parsed.success ? parsed.data.retry_after : undefined;
-  return failureOf(res.status, parsed.success ? (parsed.data.message ?? text) : text, retryAfter === undefined ? undefined : Math.ceil(retryAfter * 1000));
+  return failureOf(
+    res.status,
+    parsed.success ? (parsed.data.message ?? text) : text,
+    retryAfter === undefined ? undefined : Math.ceil(retryAfter * 1000),
+  );
 }
 
-const DiscordErrorSchema = z.looseObject({ message: z.string().optional(), code: z.int().optional(), retry_after: z.number().min(0).max(86_400).optional() });
+const DiscordErrorSchema = z.looseObject({
+  message: z.string().optional(),
+  code: z.int().optional(),
+  retry_after: z.number().min(0).max(86_400).optional(),
+});
 
 /** True iff `signature` (hex) is the application key's Ed25519 signature over timestamp + body. */
-export async function verifyDiscordSignature(publicKeyHex: string, timestamp: string | null, body: Uint8Array, signature: string | null): Promise<boolean> {
-  if (!timestamp || !signature || !/^[0-9a-f]{128}$/i.test(signature) || !/^[0-9a-f]{64}$/i.test(publicKeyHex)) return false;
+export async function verifyDiscordSignature(
+  publicKeyHex: string,
+  timestamp: string | null,
+  body: Uint8Array,
+  signature: string | null,
+): Promise<boolean> {
+  if (!timestamp || !signature || !/^[0-9a-f]{128}$/i.test(signature) || !/^[0-9a-f]{64}$/i.test(publicKeyHex))
+    return false;
   return (await ed25519()).verify(fromHex(publicKeyHex), concatBytes(utf8(timestamp), body), fromHex(signature));
 }
 
 const DiscordUser = z.looseObject({ id: z.string().regex(/^[0-9]{1,20}$/), username: z.string().max(64).optional() });
 /** A string option is at most 6000 characters (Discord's limit for `max_length`); what reads it checks it further. */
-const OptionSchema = z.looseObject({ name: z.string().max(32), value: z.union([z.string().max(6000), z.number(), z.boolean()]).optional() });
+const OptionSchema = z.looseObject({
+  name: z.string().max(32),
+  value: z.union([z.string().max(6000), z.number(), z.boolean()]).optional(),
+});
 
 /** The parts of an interaction this relay reads. */
 export const DiscordInteractionSchema = z.looseObject({
   id: z.string().regex(/^[0-9]{1,20}$/),
   application_id: z.string().regex(/^[0-9]{1,20}$/),
   type: z.int(),
-  data: z.looseObject({ name: z.string().max(32).optional(), custom_id: z.string().max(100).optional(), options: z.array(OptionSchema).max(25).optional() }).optional(),
-  channel_id: z.string().regex(/^[0-9]{1,20}$/).optional(),
-  guild_id: z.string().regex(/^[0-9]{1,20}$/).optional(),
+  data: z
+    .looseObject({
+      name: z.string().max(32).optional(),
+      custom_id: z.string().max(100).optional(),
+      options: z.array(OptionSchema).max(25).optional(),
+    })
+    .optional(),
+  channel_id: z
+    .string()
+    .regex(/^[0-9]{1,20}$/)
+    .optional(),
+  guild_id: z
+    .string()
+    .regex(/^[0-9]{1,20}$/)
+    .optional(),
   member: z.looseObject({ user: DiscordUser }).optional(),
   user: DiscordUser.optional(),
   locale: z.string().max(16).optional(),
@@ -158,27 +219,62 @@ export const INTERACTION = { PING: 1, COMMAND: 2, COMPONENT: 3 } as const;
 
 const LISTING_OPTIONS = [
   { type: 3, name: "item", description: "What it is, in your words", required: true, max_length: 2000 },
-  { type: 3, name: "price", description: "A price, e.g. 2800 TWD (what you ask at least, or pay at most)", required: false, max_length: 32 },
+  {
+    type: 3,
+    name: "price",
+    description: "A price, e.g. 2800 TWD (what you ask at least, or pay at most)",
+    required: false,
+    max_length: 32,
+  },
   { type: 3, name: "category", description: "One of the market's categories", required: false, max_length: 32 },
 ];
 
 /** A market's group commands (group-command.ts), as slash commands in the channel the market is bound to. */
 const GROUP_COMMANDS: Record<GroupVerb, { description: string; options?: readonly object[] }> = {
-  "/sell": { description: "List something you offer in this channel's market (relay-attested, unverified)", options: LISTING_OPTIONS },
-  "/want": { description: "List something you want in this channel's market (relay-attested, unverified)", options: LISTING_OPTIONS },
+  "/sell": {
+    description: "List something you offer in this channel's market (relay-attested, unverified)",
+    options: LISTING_OPTIONS,
+  },
+  "/want": {
+    description: "List something you want in this channel's market (relay-attested, unverified)",
+    options: LISTING_OPTIONS,
+  },
   "/listings": { description: "The market's live listings, shown to you alone" },
   "/mine": { description: "Your live listings in this channel's market, shown to you alone" },
-  "/withdraw": { description: "Take one of your listings down", options: [{ type: 3, name: "listing", description: "Its number, as /mine shows it, e.g. #12", required: true, max_length: 16 }] },
+  "/withdraw": {
+    description: "Take one of your listings down",
+    options: [
+      {
+        type: 3,
+        name: "listing",
+        description: "Its number, as /mine shows it, e.g. #12",
+        required: true,
+        max_length: 16,
+      },
+    ],
+  },
   "/join": { description: "How to post in this channel's market, shown to you alone" },
 };
 
 /** The slash commands to register for the application (PUT /applications/{id}/commands). */
 export const DISCORD_COMMANDS = [
-  { name: "bind", description: "Bind this account with a code from `trestle bind discord`", options: [{ type: 3, name: "code", description: "The code", required: true }] },
+  {
+    name: "bind",
+    description: "Bind this account with a code from `trestle bind discord`",
+    options: [{ type: 3, name: "code", description: "The code", required: true }],
+  },
   { name: "status", description: "Your channels and tables" },
   { name: "tables", description: "Your tables" },
-  { name: "pause", description: "Pause a table where you own a seat", options: [{ type: 3, name: "table", description: "Table id", required: true }] },
-  { name: "resume", description: "Lift your own pause on a table", options: [{ type: 3, name: "table", description: "Table id", required: true }] },
+  {
+    name: "pause",
+    description: "Pause a table where you own a seat",
+    options: [{ type: 3, name: "table", description: "Table id", required: true }],
+  },
+  {
+    name: "resume",
+    description: "Lift your own pause on a table",
+    options: [{ type: 3, name: "table", description: "Table id", required: true }],
+  },
   { name: "unbind", description: "Stop notifications to this account" },
   { name: "help", description: "How to use trestle here" },
   {
@@ -195,7 +291,13 @@ export const DISCORD_COMMANDS = [
     options: [
       { type: 3, name: "seat", description: "Seat name", required: true, max_length: 64 },
       { type: 3, name: "text", description: "The instruction", required: true, max_length: 1000 },
-      { type: 3, name: "table", description: "Table id, when you have more than one open table", required: false, max_length: 64 },
+      {
+        type: 3,
+        name: "table",
+        description: "Table id, when you have more than one open table",
+        required: false,
+        max_length: 64,
+      },
     ],
   },
   ...GROUP_VERBS.map((verb) => ({ name: verb.slice(1), ...GROUP_COMMANDS[verb] })),
@@ -203,7 +305,8 @@ export const DISCORD_COMMANDS = [
 
 /** What an interaction asks for; interactions for another application are ignored. */
 export function parseDiscordInteraction(interaction: DiscordInteraction, applicationId: string | undefined): Inbound {
-  if (applicationId !== undefined && interaction.application_id !== applicationId) return { kind: "ignored", reason: "addressed to another application" };
+  if (applicationId !== undefined && interaction.application_id !== applicationId)
+    return { kind: "ignored", reason: "addressed to another application" };
   const user = interaction.member?.user ?? interaction.user;
   if (!user || !interaction.channel_id) return { kind: "ignored", reason: "no user or channel" };
   const sender = {
@@ -216,10 +319,15 @@ export function parseDiscordInteraction(interaction: DiscordInteraction, applica
     lang: interaction.locale ? negotiateLang(interaction.locale) : null,
     eventId: `discord:${interaction.id}`,
   };
-  if (interaction.type === INTERACTION.COMPONENT) return { kind: "tap", sender, tap: parseTap(interaction.data?.custom_id) };
-  if (interaction.type !== INTERACTION.COMMAND) return { kind: "ignored", reason: `interaction type ${interaction.type}` };
+  if (interaction.type === INTERACTION.COMPONENT)
+    return { kind: "tap", sender, tap: parseTap(interaction.data?.custom_id) };
+  if (interaction.type !== INTERACTION.COMMAND)
+    return { kind: "ignored", reason: `interaction type ${interaction.type}` };
   const option = (name: string) => String(interaction.data?.options?.find((o) => o.name === name)?.value ?? "");
-  const command = ownerCommandOf(interaction.data?.name, option) ?? groupCommandOf(interaction.data?.name, option) ?? commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
+  const command =
+    ownerCommandOf(interaction.data?.name, option) ??
+    groupCommandOf(interaction.data?.name, option) ??
+    commandOf(interaction.data?.name, String(interaction.data?.options?.[0]?.value ?? ""));
   return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "unknown command" };
 }
 
@@ -243,13 +351,20 @@ function commandOf(name: string | undefined, arg: string): Command | null {
 }
 
 /** The interaction response for a raw body and its signature headers. */
-export async function discordHook(env: DiscordSettings, request: HookRequest, context: HookContext): Promise<Record<string, unknown>> {
+export async function discordHook(
+  env: DiscordSettings,
+  request: HookRequest,
+  context: HookContext,
+): Promise<Record<string, unknown>> {
   const key = env.DISCORD_PUBLIC_KEY;
   const timestamp = request.header("x-signature-timestamp");
   if (!key || !(await verifyDiscordSignature(key, timestamp, request.body, request.header("x-signature-ed25519")))) {
     throw new TrestleError("E_AUTH", "the Discord signature is missing or wrong");
   }
-  if (!/^[0-9]{1,12}$/.test(timestamp ?? "") || Math.abs(request.now - Number(timestamp) * 1000) > LIMITS.auth_window_ms) {
+  if (
+    !/^[0-9]{1,12}$/.test(timestamp ?? "") ||
+    Math.abs(request.now - Number(timestamp) * 1000) > LIMITS.auth_window_ms
+  ) {
     throw new TrestleError("E_AUTH", "the Discord timestamp is outside the window");
   }
   let json: unknown;
@@ -269,14 +384,13 @@ export async function discordHook(env: DiscordSettings, request: HookRequest, co
 export const discord: Platform = {
   fits: fitsDiscord,
   groupPace: DISCORD_GROUP_PACE,
-  settings: DiscordSettingsSchema.transform(
-    (env): Connected => ({
-      configured: Boolean(env.DISCORD_BOT_TOKEN && env.DISCORD_PUBLIC_KEY),
-      secrets: [env.DISCORD_BOT_TOKEN].filter((s) => s !== undefined),
-      send: (chat, message, key, signal) => sendDiscord(env, chat, message, key, signal),
-      instructions: (code) => `Use "/bind code:${code}" in a DM with the relay's Discord app within 10 minutes.`,
-      groupInstructions: (code) => `Add the relay's Discord app to the server, then use "/bind code:${code}" in the channel within 10 minutes.`,
-      hook: (request, context) => discordHook(env, request, context),
-    }),
-  ),
+  settings: DiscordSettingsSchema.transform((env): Connected => ({
+    configured: Boolean(env.DISCORD_BOT_TOKEN && env.DISCORD_PUBLIC_KEY),
+    secrets: [env.DISCORD_BOT_TOKEN].filter((s) => s !== undefined),
+    send: (chat, message, key, signal) => sendDiscord(env, chat, message, key, signal),
+    instructions: (code) => `Use "/bind code:${code}" in a DM with the relay's Discord app within 10 minutes.`,
+    groupInstructions: (code) =>
+      `Add the relay's Discord app to the server, then use "/bind code:${code}" in the channel within 10 minutes.`,
+    hook: (request, context) => discordHook(env, request, context),
+  })),
 };

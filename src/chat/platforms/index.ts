@@ -15,5 +15,7 @@ export const PLATFORMS: Readonly<Record<ChatPlatform, Platform>> = { telegram, l
 
 /** A record of `f` over every platform, in the protocol's order. */
 export function eachPlatform<T>(f: (platform: ChatPlatform, module: Platform) => T): Record<ChatPlatform, T> {
-  return Object.fromEntries(ChatPlatformSchema.options.map((platform) => [platform, f(platform, PLATFORMS[platform])])) as Record<ChatPlatform, T>;
+  return Object.fromEntries(
+    ChatPlatformSchema.options.map((platform) => [platform, f(platform, PLATFORMS[platform])]),
+  ) as Record<ChatPlatform, T>;
 }

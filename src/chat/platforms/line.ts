@@ -15,10 +15,24 @@ import { fromUtf8, toHex, utf8 } from "../../protocol/encoding/bytes.js";
 import { TrestleError } from "../../protocol/errors.js";
 import { sha256 } from "../../protocol/encoding/hash.js";
 import { apiBase, timingSafeEqual } from "../config.js";
-import { bodyText, failureOf, networkFailure, notConfigured, safeJson, SEND_TIMEOUT_MS, type DeliveryResult } from "../delivery.js";
+import {
+  bodyText,
+  failureOf,
+  networkFailure,
+  notConfigured,
+  safeJson,
+  SEND_TIMEOUT_MS,
+  type DeliveryResult,
+} from "../delivery.js";
 import { parseCommandText, parseTap, type Inbound } from "../inbound.js";
 import { ellipsize, type ChatAction, type ChatMessage } from "../message.js";
-import { EVENTS_PER_INVOCATION, type Connected, type HookContext, type HookRequest, type Platform } from "./platform.js";
+import {
+  EVENTS_PER_INVOCATION,
+  type Connected,
+  type HookContext,
+  type HookRequest,
+  type Platform,
+} from "./platform.js";
 
 /** LINE's settings: the channel access token and channel secret (secrets) and the API base (a var). */
 export const LineSettingsSchema = z.object({
@@ -76,7 +90,14 @@ export function fitsLine(message: ChatMessage): boolean {
 export function formatLine(message: ChatMessage): unknown[] {
   const text = ellipsize(lineText(message), LINE_TEXT_CHARS);
   // A question's choices (question.ts) ride as quick-reply postbacks on the text: up to 8 of LINE's 13, where a template holds at most 4.
-  if (message.actions.some((a) => a.style === "choice")) return [{ type: "text", text, quickReply: { items: message.actions.map((a) => ({ type: "action", action: choice(a) })) } }];
+  if (message.actions.some((a) => a.style === "choice"))
+    return [
+      {
+        type: "text",
+        text,
+        quickReply: { items: message.actions.map((a) => ({ type: "action", action: choice(a) })) },
+      },
+    ];
   const messages: unknown[] = [{ type: "text", text }];
   if (message.actions.length > 0) {
     const actions = message.actions.map(postback);
@@ -84,7 +105,11 @@ export function formatLine(message: ChatMessage): unknown[] {
       actions.length === 2
         ? { type: "confirm", text: ellipsize(message.title, LINE_CONFIRM_TEXT_CHARS), actions }
         : { type: "buttons", text: ellipsize(message.title, LINE_BUTTONS_TEXT_CHARS), actions: actions.slice(0, 4) };
-    messages.push({ type: "template", altText: ellipsize(`${message.title}: ${message.lines[0] ?? ""}`, LINE_ALT_TEXT_CHARS), template });
+    messages.push({
+      type: "template",
+      altText: ellipsize(`${message.title}: ${message.lines[0] ?? ""}`, LINE_ALT_TEXT_CHARS),
+      template,
+    });
   }
   return messages;
 }
@@ -94,7 +119,11 @@ function lineText(message: ChatMessage): string {
 }
 
 function postback(action: ChatAction) {
-  return { type: "postback", label: ellipsize(action.label, LINE_LABEL_CHARS), data: action.data.slice(0, LINE_POSTBACK_DATA_CHARS) };
+  return {
+    type: "postback",
+    label: ellipsize(action.label, LINE_LABEL_CHARS),
+    data: action.data.slice(0, LINE_POSTBACK_DATA_CHARS),
+  };
 }
 
 /** A choice as a postback that also posts the whole choice as the owner's message (displayText), since its label may be cut. */
@@ -109,14 +138,24 @@ export function retryKeyOf(hash: Uint8Array): string {
 }
 
 /** Pushes `message` to user `to`, giving up when `signal` aborts; a 409 for a retry key LINE already accepted counts as delivered. */
-export async function sendLine(env: LineSettings, to: string, message: ChatMessage, retryKey: string, signal: AbortSignal): Promise<DeliveryResult> {
+export async function sendLine(
+  env: LineSettings,
+  to: string,
+  message: ChatMessage,
+  retryKey: string,
+  signal: AbortSignal,
+): Promise<DeliveryResult> {
   if (!env.LINE_CHANNEL_ACCESS_TOKEN) return notConfigured("LINE_CHANNEL_ACCESS_TOKEN");
   const url = `${apiBase(env.LINE_API_BASE, LINE_API_BASE)}/v2/bot/message/push`;
   let res: Response;
   try {
     res = await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${env.LINE_CHANNEL_ACCESS_TOKEN}`, "x-line-retry-key": retryKey },
+      headers: {
+        "content-type": "application/json",
+        authorization: `Bearer ${env.LINE_CHANNEL_ACCESS_TOKEN}`,
+        "x-line-retry-key": retryKey,
+      },
       body: JSON.stringify({ to, messages: formatLine(message) }),
       signal,
     });
@@ -129,13 +168,25 @@ export async function sendLine(env: LineSettings, to: string, message: ChatMessa
   const description = LineErrorSchema.safeParse(safeJson(text));
   const detail = description.success ? description.data.message : text;
   if (res.status === 429 && MONTHLY_QUOTA.test(detail)) {
-    return { ok: false, status: 429, reason: "quota_exhausted", detail: detail.slice(0, 200), retry: false, maybeDelivered: false };
+    return {
+      ok: false,
+      status: 429,
+      reason: "quota_exhausted",
+      detail: detail.slice(0, 200),
+      retry: false,
+      maybeDelivered: false,
+    };
   }
   return failureOf(res.status, detail);
 }
 
 /** Replies with plain text to a webhook event's reply token (free of the monthly quota), waiting at most `timeoutMs` for LINE's answer. */
-export async function replyLine(env: LineSettings, replyToken: string, text: string, timeoutMs = SEND_TIMEOUT_MS): Promise<DeliveryResult> {
+export async function replyLine(
+  env: LineSettings,
+  replyToken: string,
+  text: string,
+  timeoutMs = SEND_TIMEOUT_MS,
+): Promise<DeliveryResult> {
   if (!env.LINE_CHANNEL_ACCESS_TOKEN) return notConfigured("LINE_CHANNEL_ACCESS_TOKEN");
   const url = `${apiBase(env.LINE_API_BASE, LINE_API_BASE)}/v2/bot/message/reply`;
   try {
@@ -154,9 +205,19 @@ export async function replyLine(env: LineSettings, replyToken: string, text: str
 const LineErrorSchema = z.looseObject({ message: z.string() });
 
 /** True iff `signature` is base64(HMAC-SHA256(secret, body)), compared in constant time. */
-export async function verifyLineSignature(secret: string, body: Uint8Array, signature: string | null): Promise<boolean> {
+export async function verifyLineSignature(
+  secret: string,
+  body: Uint8Array,
+  signature: string | null,
+): Promise<boolean> {
   if (!signature) return false;
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, body));
   return timingSafeEqual(btoa(String.fromCharCode(...mac)), signature);
 }
@@ -175,7 +236,10 @@ export const LineEventSchema = z.looseObject({
 export type LineEvent = z.infer<typeof LineEventSchema>;
 
 /** The webhook body: up to 100 events (LINE batches them). */
-export const LineWebhookSchema = z.looseObject({ destination: z.string().max(64).optional(), events: z.array(LineEventSchema).max(100) });
+export const LineWebhookSchema = z.looseObject({
+  destination: z.string().max(64).optional(),
+  events: z.array(LineEventSchema).max(100),
+});
 
 /**
  * What one event asks for: from a one-to-one chat with a user, or from a group (`source.groupId`,
@@ -186,26 +250,50 @@ export function parseLineEvent(event: LineEvent): Inbound {
   const source = event.source;
   // The official account left a group, or was removed from it: nothing more can be pushed there.
   if (event.type === "leave" && source?.type === "group" && source.groupId) {
-    return { kind: "group_gone", platform: "line", group: source.groupId, reason: "removed", detail: "the official account left the group (leave event)", eventId: `line:${event.webhookEventId}` };
+    return {
+      kind: "group_gone",
+      platform: "line",
+      group: source.groupId,
+      reason: "removed",
+      detail: "the official account left the group (leave event)",
+      eventId: `line:${event.webhookEventId}`,
+    };
   }
   const userId = source?.type === "user" || source?.type === "group" ? source.userId : undefined;
   if (!userId) return { kind: "ignored", reason: "not from a user in a one-to-one chat or a group" };
   const group = source?.type === "group" ? (source.groupId ?? null) : null;
-  if (source?.type === "group" && group === null) return { kind: "ignored", reason: "a group event without its groupId" };
-  const sender = { platform: "line" as const, account: userId, chat: userId, group, label: userId, lang: null, eventId: `line:${event.webhookEventId}` };
+  if (source?.type === "group" && group === null)
+    return { kind: "ignored", reason: "a group event without its groupId" };
+  const sender = {
+    platform: "line" as const,
+    account: userId,
+    chat: userId,
+    group,
+    label: userId,
+    lang: null,
+    eventId: `line:${event.webhookEventId}`,
+  };
   if (event.type === "postback" && event.postback) return { kind: "tap", sender, tap: parseTap(event.postback.data) };
   if (event.type !== "message" || event.message?.type !== "text" || event.message.text === undefined) {
     return { kind: "ignored", reason: `LINE ${event.type} event` };
   }
   // A group's members talk to each other: there only a command (a leading "/") is for the bot, never a bare code.
-  if (group !== null && !event.message.text.trimStart().startsWith("/")) return { kind: "ignored", reason: "group chatter, not a command" };
+  if (group !== null && !event.message.text.trimStart().startsWith("/"))
+    return { kind: "ignored", reason: "group chatter, not a command" };
   const command = parseCommandText(event.message.text);
   return command ? { kind: "command", sender, command } : { kind: "ignored", reason: "not a command" };
 }
 
 /** Handles a raw webhook body after checking its signature: answers the first EVENTS_PER_INVOCATION events and defers the rest. */
-export async function lineHook(env: LineSettings, request: HookRequest, context: HookContext): Promise<Record<string, unknown>> {
-  if (!env.LINE_CHANNEL_SECRET || !(await verifyLineSignature(env.LINE_CHANNEL_SECRET, request.body, request.header("x-line-signature")))) {
+export async function lineHook(
+  env: LineSettings,
+  request: HookRequest,
+  context: HookContext,
+): Promise<Record<string, unknown>> {
+  if (
+    !env.LINE_CHANNEL_SECRET ||
+    !(await verifyLineSignature(env.LINE_CHANNEL_SECRET, request.body, request.header("x-line-signature")))
+  ) {
     throw new TrestleError("E_AUTH", "the LINE signature is missing or wrong");
   }
   let json: unknown;
@@ -234,7 +322,13 @@ export async function answerLineEvent(env: LineSettings, event: LineEvent, conte
   if (reply === null) return;
   const inGroup = (inbound.kind === "command" || inbound.kind === "tap") && inbound.sender.group !== null;
   const sent = inGroup
-    ? await sendLine(env, inbound.sender.account, { title: reply, lines: [], actions: [] }, retryKeyOf(sha256(utf8(inbound.sender.eventId))), AbortSignal.timeout(SEND_TIMEOUT_MS))
+    ? await sendLine(
+        env,
+        inbound.sender.account,
+        { title: reply, lines: [], actions: [] },
+        retryKeyOf(sha256(utf8(inbound.sender.eventId))),
+        AbortSignal.timeout(SEND_TIMEOUT_MS),
+      )
     : event.replyToken
       ? await replyLine(env, event.replyToken, reply)
       : null;
@@ -245,15 +339,14 @@ export async function answerLineEvent(env: LineSettings, event: LineEvent, conte
 export const line: Platform = {
   fits: fitsLine,
   groupPace: LINE_GROUP_PACE,
-  settings: LineSettingsSchema.transform(
-    (env): Connected => ({
-      configured: Boolean(env.LINE_CHANNEL_ACCESS_TOKEN && env.LINE_CHANNEL_SECRET),
-      secrets: [env.LINE_CHANNEL_ACCESS_TOKEN, env.LINE_CHANNEL_SECRET].filter((s) => s !== undefined),
-      send: (chat, message, key, signal) => sendLine(env, chat, message, retryKeyOf(sha256(utf8(key))), signal),
-      instructions: (code) => `Send "${code}" to the relay's LINE official account within 10 minutes.`,
-      groupInstructions: (code) => `Invite the relay's LINE official account to the group, then send "/bind ${code}" in the group within 10 minutes.`,
-      hook: (request, context) => lineHook(env, request, context),
-      replay: (event, context) => answerLineEvent(env, LineEventSchema.parse(event), context),
-    }),
-  ),
+  settings: LineSettingsSchema.transform((env): Connected => ({
+    configured: Boolean(env.LINE_CHANNEL_ACCESS_TOKEN && env.LINE_CHANNEL_SECRET),
+    secrets: [env.LINE_CHANNEL_ACCESS_TOKEN, env.LINE_CHANNEL_SECRET].filter((s) => s !== undefined),
+    send: (chat, message, key, signal) => sendLine(env, chat, message, retryKeyOf(sha256(utf8(key))), signal),
+    instructions: (code) => `Send "${code}" to the relay's LINE official account within 10 minutes.`,
+    groupInstructions: (code) =>
+      `Invite the relay's LINE official account to the group, then send "/bind ${code}" in the group within 10 minutes.`,
+    hook: (request, context) => lineHook(env, request, context),
+    replay: (event, context) => answerLineEvent(env, LineEventSchema.parse(event), context),
+  })),
 };

@@ -11,7 +11,15 @@ import { z } from "zod";
 import { fromUtf8 } from "../../protocol/encoding/bytes.js";
 import { TrestleError } from "../../protocol/errors.js";
 import { apiBase, timingSafeEqual } from "../config.js";
-import { bodyText, failureOf, goneFailure, networkFailure, notConfigured, safeJson, type DeliveryResult } from "../delivery.js";
+import {
+  bodyText,
+  failureOf,
+  goneFailure,
+  networkFailure,
+  notConfigured,
+  safeJson,
+  type DeliveryResult,
+} from "../delivery.js";
 import { negotiateLang } from "../i18n.js";
 import { parseCommandText, parseTap, type GroupGone, type Inbound } from "../inbound.js";
 import { refOfQuoted } from "../question.js";
@@ -74,7 +82,9 @@ export function formatTelegram(message: ChatMessage) {
   if (message.actions.length > 0) {
     const button = (a: ChatAction) => ({ text: a.label, callback_data: a.data });
     // Approve and Reject share a row; a question's choices (question.ts) take a row each, so no label is squeezed.
-    const rows = message.actions.some((a) => a.style === "choice") ? message.actions.map((a) => [button(a)]) : [message.actions.map(button)];
+    const rows = message.actions.some((a) => a.style === "choice")
+      ? message.actions.map((a) => [button(a)])
+      : [message.actions.map(button)];
     fields.reply_markup = { inline_keyboard: rows };
   } else if (message.reply) {
     fields.reply_markup = { force_reply: true };
@@ -89,21 +99,42 @@ function renderer(title: string): (body: string) => string {
 /** Plain text for a webhook reply (sendMessage returned as the webhook response). */
 export function telegramReply(chatId: string, text: string): Record<string, unknown> {
   const body = fitRendered(text, TELEGRAM_TEXT_CHARS, escapeTelegramHtml, telegramTextChars);
-  return { method: "sendMessage", chat_id: chatId, text: body, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
+  return {
+    method: "sendMessage",
+    chat_id: chatId,
+    text: body,
+    parse_mode: "HTML",
+    link_preview_options: { is_disabled: true },
+  };
 }
 
 /** answerCallbackQuery as the webhook response, shown as an alert. */
 export function telegramAnswer(callbackId: string, text: string): Record<string, unknown> {
-  return { method: "answerCallbackQuery", callback_query_id: callbackId, text: fitRendered(text, TELEGRAM_ALERT_CHARS, (s) => s), show_alert: true };
+  return {
+    method: "answerCallbackQuery",
+    callback_query_id: callbackId,
+    text: fitRendered(text, TELEGRAM_ALERT_CHARS, (s) => s),
+    show_alert: true,
+  };
 }
 
 /** Sends `message` to chat `chatId`, giving up when `signal` aborts. Telegram has no idempotency key: a resend shows its resend mark instead (outbox.ts). */
-export async function sendTelegram(env: TelegramSettings, chatId: string, message: ChatMessage, signal: AbortSignal): Promise<DeliveryResult> {
+export async function sendTelegram(
+  env: TelegramSettings,
+  chatId: string,
+  message: ChatMessage,
+  signal: AbortSignal,
+): Promise<DeliveryResult> {
   if (!env.TELEGRAM_BOT_TOKEN) return notConfigured("TELEGRAM_BOT_TOKEN");
   const url = `${apiBase(env.TELEGRAM_API_BASE, TELEGRAM_API_BASE)}/bot${env.TELEGRAM_BOT_TOKEN}/sendMessage`;
   let res: Response;
   try {
-    res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ chat_id: chatId, ...formatTelegram(message) }), signal });
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ chat_id: chatId, ...formatTelegram(message) }),
+      signal,
+    });
   } catch (error) {
     return networkFailure(error);
   }
@@ -113,8 +144,10 @@ export async function sendTelegram(env: TelegramSettings, chatId: string, messag
   const description = parsed.success ? (parsed.data.description ?? text) : text;
   // A group that became a supergroup answers with its new id (Bot API ResponseParameters.migrate_to_chat_id).
   const migrated = parsed.success ? parsed.data.parameters?.migrate_to_chat_id : undefined;
-  if (migrated !== undefined) return goneFailure(res.status, "migrated", `the group became supergroup ${migrated}: ${description}`);
-  if ((res.status === 403 || res.status === 400) && GONE.test(description)) return goneFailure(res.status, "removed", description);
+  if (migrated !== undefined)
+    return goneFailure(res.status, "migrated", `the group became supergroup ${migrated}: ${description}`);
+  if ((res.status === 403 || res.status === 400) && GONE.test(description))
+    return goneFailure(res.status, "removed", description);
   const retryAfter = parsed.success ? parsed.data.parameters?.retry_after : undefined;
   return failureOf(res.status, description, retryAfter === undefined ? undefined : retryAfter * 1000);
 }
@@ -124,7 +157,9 @@ const GONE = /kicked|not a member|deactivated|chat not found/i;
 
 const TelegramErrorSchema = z.looseObject({
   description: z.string().optional(),
-  parameters: z.looseObject({ retry_after: z.int().min(0).max(86_400).optional(), migrate_to_chat_id: z.int().optional() }).optional(),
+  parameters: z
+    .looseObject({ retry_after: z.int().min(0).max(86_400).optional(), migrate_to_chat_id: z.int().optional() })
+    .optional(),
 });
 
 const User = z.looseObject({
@@ -150,9 +185,16 @@ export const TelegramUpdateSchema = z.looseObject({
     })
     .optional(),
   /** The bot's own membership in a chat changed (ChatMemberUpdated); with `allowed_updates` naming it. */
-  my_chat_member: z.looseObject({ chat: Chat, new_chat_member: z.looseObject({ status: z.string().max(32) }) }).optional(),
+  my_chat_member: z
+    .looseObject({ chat: Chat, new_chat_member: z.looseObject({ status: z.string().max(32) }) })
+    .optional(),
   callback_query: z
-    .looseObject({ id: z.string().max(128), from: User, message: z.looseObject({ chat: Chat }).optional(), data: z.string().max(256).optional() })
+    .looseObject({
+      id: z.string().max(128),
+      from: User,
+      message: z.looseObject({ chat: Chat }).optional(),
+      data: z.string().max(256).optional(),
+    })
     .optional(),
 });
 export type TelegramUpdate = z.infer<typeof TelegramUpdateSchema>;
@@ -169,27 +211,48 @@ export function parseTelegramUpdate(update: TelegramUpdate, botUsername: string 
   if (query) {
     // A tap is one callback query whatever update carries it: its id keys the tap (and its approval nonce).
     const chat = query.message?.chat.id ?? query.from.id;
-    const sender = { platform: "telegram" as const, account: String(query.from.id), chat: String(chat), group: null, label: label(query.from), lang: langOf(query.from), eventId: `telegram:cb:${query.id}` };
+    const sender = {
+      platform: "telegram" as const,
+      account: String(query.from.id),
+      chat: String(chat),
+      group: null,
+      label: label(query.from),
+      lang: langOf(query.from),
+      eventId: `telegram:cb:${query.id}`,
+    };
     return { kind: "tap", sender, tap: parseTap(query.data) };
   }
   const gone = groupGoneOf(update, eventId);
   if (gone) return gone;
   const message = update.message;
-  if (!message?.text || !message.from || message.from.is_bot) return { kind: "ignored", reason: "not a text message from a person" };
+  if (!message?.text || !message.from || message.from.is_bot)
+    return { kind: "ignored", reason: "not a text message from a person" };
   const addressed = /^\/([A-Za-z_]+)@([A-Za-z0-9_]{1,64})\b/.exec(message.text);
-  const mine = botUsername !== undefined && addressed !== null && addressed[2]!.toLowerCase() === botUsername.toLowerCase();
+  const mine =
+    botUsername !== undefined && addressed !== null && addressed[2]!.toLowerCase() === botUsername.toLowerCase();
   if (addressed && !mine) return { kind: "ignored", reason: "addressed to another bot" };
   const isPrivate = message.chat.type === "private";
   if (!isPrivate && !mine) return { kind: "ignored", reason: "group message not addressed to this bot" };
   // In a group the sender's private chat (its id is the user's) is where replies and bindings go; the group is named apart.
   const group = GROUP_CHATS.has(message.chat.type) ? String(message.chat.id) : null;
-  const sender = { platform: "telegram" as const, account: String(message.from.id), chat: String(isPrivate ? message.chat.id : message.from.id), group, label: label(message.from), lang: langOf(message.from), eventId };
+  const sender = {
+    platform: "telegram" as const,
+    account: String(message.from.id),
+    chat: String(isPrivate ? message.chat.id : message.from.id),
+    group,
+    label: label(message.from),
+    lang: langOf(message.from),
+    eventId,
+  };
   // A private reply to a free-text question's message is `/answer <ref> <text>`, the ref read from the message's last line (question.ts).
   const quoted = isPrivate && !message.text.startsWith("/") ? refOfQuoted(message.reply_to_message?.text) : null;
   if (quoted) return { kind: "command", sender, command: { name: "answer", ref: quoted, text: message.text } };
-  const command = parseCommandText(addressed ? message.text.replace(/^(\/[A-Za-z_]+)@[A-Za-z0-9_]+/, "$1") : message.text);
+  const command = parseCommandText(
+    addressed ? message.text.replace(/^(\/[A-Za-z_]+)@[A-Za-z0-9_]+/, "$1") : message.text,
+  );
   if (!command) return { kind: "ignored", reason: "not a command" };
-  if (!isPrivate && group === null) return { kind: "ignored", reason: `a ${message.chat.type} chat is neither private nor a group` };
+  if (!isPrivate && group === null)
+    return { kind: "ignored", reason: `a ${message.chat.type} chat is neither private nor a group` };
   return { kind: "command", sender, command };
 }
 
@@ -198,11 +261,25 @@ function groupGoneOf(update: TelegramUpdate, eventId: string): GroupGone | null 
   const member = update.my_chat_member;
   const status = member?.new_chat_member.status;
   if (member && GROUP_CHATS.has(member.chat.type) && (status === "left" || status === "kicked")) {
-    return { kind: "group_gone", platform: "telegram", group: String(member.chat.id), reason: "removed", detail: `the bot's membership is now "${status}"`, eventId };
+    return {
+      kind: "group_gone",
+      platform: "telegram",
+      group: String(member.chat.id),
+      reason: "removed",
+      detail: `the bot's membership is now "${status}"`,
+      eventId,
+    };
   }
   const to = update.message?.migrate_to_chat_id;
   if (to !== undefined && GROUP_CHATS.has(update.message!.chat.type)) {
-    return { kind: "group_gone", platform: "telegram", group: String(update.message!.chat.id), reason: "migrated", detail: `the group became supergroup ${to}`, eventId };
+    return {
+      kind: "group_gone",
+      platform: "telegram",
+      group: String(update.message!.chat.id),
+      reason: "migrated",
+      detail: `the group became supergroup ${to}`,
+      eventId,
+    };
   }
   return null;
 }
@@ -219,7 +296,11 @@ function langOf(user: z.infer<typeof User>) {
 }
 
 /** The webhook response for a raw update body and its secret-token header. */
-export async function telegramHook(env: TelegramSettings, request: HookRequest, context: HookContext): Promise<Record<string, unknown>> {
+export async function telegramHook(
+  env: TelegramSettings,
+  request: HookRequest,
+  context: HookContext,
+): Promise<Record<string, unknown>> {
   const secret = request.header("x-telegram-bot-api-secret-token");
   if (!env.TELEGRAM_WEBHOOK_SECRET || !secret || !timingSafeEqual(secret, env.TELEGRAM_WEBHOOK_SECRET)) {
     throw new TrestleError("E_AUTH", "the Telegram secret token is missing or wrong");
@@ -263,14 +344,12 @@ export function telegramGroupInstructions(env: TelegramSettings, code: string): 
 export const telegram: Platform = {
   fits: fitsTelegram,
   groupPace: TELEGRAM_GROUP_PACE,
-  settings: TelegramSettingsSchema.transform(
-    (env): Connected => ({
-      configured: Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET),
-      secrets: [env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_WEBHOOK_SECRET].filter((s) => s !== undefined),
-      send: (chat, message, _key, signal) => sendTelegram(env, chat, message, signal),
-      instructions: (code) => telegramInstructions(env, code),
-      groupInstructions: (code) => telegramGroupInstructions(env, code),
-      hook: (request, context) => telegramHook(env, request, context),
-    }),
-  ),
+  settings: TelegramSettingsSchema.transform((env): Connected => ({
+    configured: Boolean(env.TELEGRAM_BOT_TOKEN && env.TELEGRAM_WEBHOOK_SECRET),
+    secrets: [env.TELEGRAM_BOT_TOKEN, env.TELEGRAM_WEBHOOK_SECRET].filter((s) => s !== undefined),
+    send: (chat, message, _key, signal) => sendTelegram(env, chat, message, signal),
+    instructions: (code) => telegramInstructions(env, code),
+    groupInstructions: (code) => telegramGroupInstructions(env, code),
+    hook: (request, context) => telegramHook(env, request, context),
+  })),
 };

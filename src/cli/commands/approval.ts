@@ -18,7 +18,11 @@ export function approvalCommand(verdict: ApprovalVerdict, summary: string): Comm
     name: verdict,
     summary,
     args: "<task | seq>",
-    flags: { ...TABLE_FLAG, ...OWNER_FLAGS, owner: { ...OWNER_FLAGS.owner!, help: "the owner (default $TRESTLE_OWNER, else the one the task id names)" } },
+    flags: {
+      ...TABLE_FLAG,
+      ...OWNER_FLAGS,
+      owner: { ...OWNER_FLAGS.owner!, help: "the owner (default $TRESTLE_OWNER, else the one the task id names)" },
+    },
     async run(ctx) {
       const [target] = positionals(ctx.args, ["task | seq"]);
       const table = ctx.tableId();
@@ -28,7 +32,10 @@ export function approvalCommand(verdict: ApprovalVerdict, summary: string): Comm
       const answer = await client.approve(key.signer, owner, seq, verdict);
       const c = ctx.out.c;
       const state = answer.state === "rejected" ? c.red(answer.state) : c.green(answer.state);
-      ctx.out.result(`task ${c.bold(answer.task)} ${verdict === "approve" ? "approved" : "rejected"} by ${owner}: now ${state} (entry #${answer.seq}, head ${headRef(answer.head)})`, answer);
+      ctx.out.result(
+        `task ${c.bold(answer.task)} ${verdict === "approve" ? "approved" : "rejected"} by ${owner}: now ${state} (entry #${answer.seq}, head ${headRef(answer.head)})`,
+        answer,
+      );
     },
   };
 }
@@ -43,6 +50,10 @@ function proposalSeq(target: string, owner: string): number {
   if (/^[1-9][0-9]{0,15}$/.test(target)) return Number(target);
   const named = taskOwner(target);
   if (named === undefined) throw new UsageError(`"${target}" is neither a task id (<seq>.<owner>) nor a seq`);
-  if (named !== owner) throw new TrestleError("E_FORBIDDEN", `task ${target} is ${named}'s; only ${named}'s key answers it, not ${owner}'s`);
+  if (named !== owner)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `task ${target} is ${named}'s; only ${named}'s key answers it, not ${owner}'s`,
+    );
   return Number(target.slice(0, target.indexOf(".")));
 }

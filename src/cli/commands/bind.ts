@@ -12,7 +12,11 @@ export const bind: Command = {
   args: `<${ChatPlatformSchema.options.join("|")}>`,
   flags: {
     ...OWNER_FLAGS,
-    lang: { type: "string", value: "LANG", help: "language of that chat's notifications: en (default), zh-Hans, zh-Hant or ja" },
+    lang: {
+      type: "string",
+      value: "LANG",
+      help: "language of that chat's notifications: en (default), zh-Hans, zh-Hant or ja",
+    },
   },
   async run(ctx) {
     const [name] = positionals(ctx.args, ["platform"]);
@@ -26,7 +30,9 @@ export const bind: Command = {
       [
         `bind code for ${platform}: ${c.bold(code.code)} (owner ${owner}; single use, valid until ${new Date(code.expires).toISOString()})`,
         code.send,
-        c.dim("Anyone who sends this code first gets the binding: keep it to yourself. The new channel shows in trestle channels,"),
+        c.dim(
+          "Anyone who sends this code first gets the binding: keep it to yourself. The new channel shows in trestle channels,",
+        ),
         c.dim("UNPROVEN until its first notification is delivered."),
       ],
       { owner, ...code, lang: lang.data },

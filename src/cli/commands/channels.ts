@@ -19,9 +19,14 @@ export const channels: Command = {
     const health = await client.channels();
     const c = ctx.out.c;
     const lines = health.channels.map((channel) => channelLine(channel, c));
-    if (lines.length === 0) lines.push(`no chat account is bound: trestle bind ${ChatPlatformSchema.options.join("|")}`);
+    if (lines.length === 0)
+      lines.push(`no chat account is bound: trestle bind ${ChatPlatformSchema.options.join("|")}`);
     else if (!health.has_proven_channel) {
-      lines.push(c.yellow("no channel has delivered yet: proposals that need your approval get E_NO_APPROVER unless you are online"));
+      lines.push(
+        c.yellow(
+          "no channel has delivered yet: proposals that need your approval get E_NO_APPROVER unless you are online",
+        ),
+      );
     }
     ctx.out.result([`owner ${owner} (${health.owner_key})`, ...lines], { owner, ...health });
   },

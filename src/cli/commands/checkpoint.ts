@@ -28,8 +28,21 @@ export const checkpoint: Command = {
     const rule = witnessRule(ctx);
     const policy = await witnessReport(signed, signed.note, rule);
     const { origin, size, root } = signed.checkpoint;
-    const lines = [`${policy.met ? "WITNESSED" : "SIGNED BY THE RELAY ONLY"}: the log ${origin} at size ${size}, signed by relay key ${relayKey}`, policy.line];
-    ctx.out.result(lines, { witnessed_ok: policy.met, table, origin, size, root, relay_key: relayKey, witnessed: policy.witnessed, witness_k: rule.k, note: signed.note });
+    const lines = [
+      `${policy.met ? "WITNESSED" : "SIGNED BY THE RELAY ONLY"}: the log ${origin} at size ${size}, signed by relay key ${relayKey}`,
+      policy.line,
+    ];
+    ctx.out.result(lines, {
+      witnessed_ok: policy.met,
+      table,
+      origin,
+      size,
+      root,
+      relay_key: relayKey,
+      witnessed: policy.witnessed,
+      witness_k: rule.k,
+      note: signed.note,
+    });
     return policy.met ? EXIT.OK : EXIT.INCONCLUSIVE;
   },
 };

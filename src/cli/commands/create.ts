@@ -16,11 +16,15 @@ export const create: Command = {
   async run(ctx) {
     const [file] = positionals(ctx.args, ["config.json"]);
     const config = validateConfig(readJsonFile(file!, "the config"));
-    const ownerName = optional(ctx.args, "owner", "TRESTLE_OWNER", ctx.io.env) ?? (await soleOwner(ctx.home, config.owners));
+    const ownerName =
+      optional(ctx.args, "owner", "TRESTLE_OWNER", ctx.io.env) ?? (await soleOwner(ctx.home, config.owners));
     const key = await readKeyFile(optional(ctx.args, "owner-key") ?? ownerKeyPath(ctx.home, ownerName), "owner");
     const client = await ctx.table(config.id);
     const { table, head } = await client.create(key.signer, ownerName, config);
-    ctx.out.result(`created table ${ctx.out.c.bold(table)} (head ${headRef(head)}) on ${client.http.url}`, { table, head });
+    ctx.out.result(`created table ${ctx.out.c.bold(table)} (head ${headRef(head)}) on ${client.http.url}`, {
+      table,
+      head,
+    });
   },
 };
 
@@ -31,6 +35,11 @@ async function soleOwner(home: string, owners: Record<string, { public_key: stri
     const key = await readKeyFile(ownerKeyPath(home, name), "owner").catch(() => undefined);
     if (key?.signer.publicKeyText === owner.public_key) mine.push(name);
   }
-  if (mine.length !== 1) throw new UsageError(mine.length === 0 ? "no owner key of this config is in this home; pass --owner" : `several owners are yours (${mine.join(", ")}); pass --owner`);
+  if (mine.length !== 1)
+    throw new UsageError(
+      mine.length === 0
+        ? "no owner key of this config is in this home; pass --owner"
+        : `several owners are yours (${mine.join(", ")}); pass --owner`,
+    );
   return mine[0]!;
 }

@@ -15,7 +15,16 @@ import {
   openTable,
   type LoadedKey,
 } from "../../client/node.js";
-import { CustodySignatureSchema, isEntry, parseExport, signCustody, TrestleError, type CustodySignature, type CustodyStatement, type ReplicaStatus } from "../../protocol/index.js";
+import {
+  CustodySignatureSchema,
+  isEntry,
+  parseExport,
+  signCustody,
+  TrestleError,
+  type CustodySignature,
+  type CustodyStatement,
+  type ReplicaStatus,
+} from "../../protocol/index.js";
 import { OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, type Flags } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError, type ExitCode } from "../exit.js";
@@ -25,7 +34,12 @@ import type { Command } from "./command.js";
 import { verifyFile } from "./verify.js";
 
 const SIGNATURE_FLAG: Flags = {
-  signature: { type: "string", multiple: true, value: "FILE", help: "another owner's signature (trestle custody sign --out FILE); repeat for each" },
+  signature: {
+    type: "string",
+    multiple: true,
+    value: "FILE",
+    help: "another owner's signature (trestle custody sign --out FILE); repeat for each",
+  },
 };
 
 /** `import`: feeds a verified export to --relay as a mirror, then hands the table over to it with the owners' signatures. */
@@ -36,7 +50,11 @@ const importCommand: Command = {
   flags: {
     ...OWNER_FLAGS,
     ...SIGNATURE_FLAG,
-    "relay-key": { type: "string", value: "KEY", help: "the key of the relay the export comes from (default: its header's key if pinned here)" },
+    "relay-key": {
+      type: "string",
+      value: "KEY",
+      help: "the key of the relay the export comes from (default: its header's key if pinned here)",
+    },
   },
   async run(ctx) {
     const [path] = positionals(ctx.args, ["export.jsonl"]);
@@ -44,7 +62,9 @@ const importCommand: Command = {
     if (checked.verdict !== "CLEAN") {
       ctx.out.note(reportLines(checked, ctx.out.e).join("\n"));
       if (checked.verdict === "REFUTED") return EXIT.REFUTED;
-      throw new UsageError("the export is not CLEAN here (see above): pin its relay or pass --relay-key, and export as an owner");
+      throw new UsageError(
+        "the export is not CLEAN here (see above): pin its relay or pass --relay-key, and export as an owner",
+      );
     }
     const owner = await ctx.owner();
     const table = checked.table!;
@@ -52,7 +72,11 @@ const importCommand: Command = {
     const status = await feedReplica(ctx.http(), text);
     if (status.seq !== checked.last_seq || status.link !== lastLink(text)) {
       const why = `relay ${ctx.relayUrl} holds ${table} up to entry #${status.seq}, not the chain this export ends with (#${checked.last_seq})`;
-      throw new TrestleError("E_NOT_ALLOWED", `${why}; nothing was signed: import a fresh export, or check the mirror and promote it`, { seq: status.seq });
+      throw new TrestleError(
+        "E_NOT_ALLOWED",
+        `${why}; nothing was signed: import a fresh export, or check the mirror and promote it`,
+        { seq: status.seq },
+      );
     }
     ctx.out.note(`relay ${ctx.relayUrl} holds ${table} as a mirror up to entry #${status.seq}`);
     return handOver(ctx, table, owner);
@@ -69,7 +93,13 @@ const mirror: Command = {
     const [table] = positionals(ctx.args, ["table"]);
     const from = required(ctx.args, "from");
     const reader = await ctx.reader();
-    const origin = await openTable({ relay: from, table: table!, home: ctx.home, clock: ctx.io.clock, onFirstUse: ctx.firstUse });
+    const origin = await openTable({
+      relay: from,
+      table: table!,
+      home: ctx.home,
+      clock: ctx.io.clock,
+      onFirstUse: ctx.firstUse,
+    });
     const { text, report } = await origin.exportLedger(reader);
     if (report.verdict === "REFUTED") {
       ctx.out.note(reportLines(report, ctx.out.e).join("\n"));
@@ -98,7 +128,10 @@ const custodySign: Command = {
   name: "custody sign",
   summary: "sign, as one owner, the hand-over of a table mirrored at --relay (for trestle promote --signature)",
   args: "<table>",
-  flags: { ...OWNER_FLAGS, out: { type: "string", value: "FILE", help: "write the signature to FILE (default: stdout)" } },
+  flags: {
+    ...OWNER_FLAGS,
+    out: { type: "string", value: "FILE", help: "write the signature to FILE (default: stdout)" },
+  },
   async run(ctx) {
     const [table] = positionals(ctx.args, ["table"]);
     const { owner, key } = await ctx.owner();
@@ -119,9 +152,9 @@ export const CUSTODY: readonly Command[] = [importCommand, mirror, promote, cust
 async function statementAt(ctx: Context, table: string): Promise<CustodyStatement> {
   const client = await ctx.table(table);
   const store = new FileHeadStore(ctx.home);
-  return (await custodyStatementAt(ctx.http(), table, client.tracker.relayKey, (relay) => store.load(relay, table))).statement;
+  return (await custodyStatementAt(ctx.http(), table, client.tracker.relayKey, (relay) => store.load(relay, table)))
+    .statement;
 }
-
 
 /** Signs and sends the hand-over of `table` to --relay, then verifies the table there (exit 0 CLEAN). */
 async function handOver(ctx: Context, table: string, owner: { owner: string; key: LoadedKey }): Promise<ExitCode> {
@@ -132,7 +165,8 @@ async function handOver(ctx: Context, table: string, owner: { owner: string; key
     const taken = await ctx.http().takeCustody(table, request);
     ctx.out.note(`relay ${ctx.relayUrl} holds ${table} from its custody entry #${taken.seq} on`);
   } catch (error) {
-    if (!(error instanceof TrestleError) || error.code !== "E_FORBIDDEN" || error.details?.needed === undefined) throw error;
+    if (!(error instanceof TrestleError) || error.code !== "E_FORBIDDEN" || error.details?.needed === undefined)
+      throw error;
     throw new TrestleError(
       "E_FORBIDDEN",
       `${error.message}. The mirror waits at ${ctx.relayUrl}: have other owners run \`trestle custody sign ${table} --relay ${ctx.relayUrl} --owner NAME --out FILE\`, then \`trestle promote ${table} --signature FILE ...\``,

@@ -25,7 +25,10 @@ export const dealSign: Command = {
     ...TABLE_FLAG,
     ...SEAT_FLAGS,
     ...OWNER_FLAGS,
-    "show-price": { type: "boolean", help: "in a market's match room: also let the market show the deal's terms (shown only once both owners allowed it)" },
+    "show-price": {
+      type: "boolean",
+      help: "in a market's match room: also let the market show the deal's terms (shown only once both owners allowed it)",
+    },
   },
   async run(ctx) {
     const [ref] = positionals(ctx.args, ["offer"]);
@@ -33,7 +36,13 @@ export const dealSign: Command = {
     const leaf = resolveRef(unrefuted(await seat.transcript()), ref!, "deal");
     const { key } = await ctx.owner();
     const showPrice = ctx.args.values["show-price"] === true;
-    printSent(ctx, showPrice ? "your signature of the deal, and your consent to show its price in the market" : "your signature of the deal", await signDeal(seat, key.signer, leaf, { showPrice }));
+    printSent(
+      ctx,
+      showPrice
+        ? "your signature of the deal, and your consent to show its price in the market"
+        : "your signature of the deal",
+      await signDeal(seat, key.signer, leaf, { showPrice }),
+    );
   },
 };
 
@@ -58,7 +67,13 @@ export const dealVerify: Command = {
   name: "deal verify",
   summary: "check a deal certificate offline with nothing but the relay key",
   args: "<deal.json>",
-  flags: { "relay-key": { type: "string", value: "KEY", help: "the relay key to trust (default: the certificate's, if pinned here)" } },
+  flags: {
+    "relay-key": {
+      type: "string",
+      value: "KEY",
+      help: "the relay key to trust (default: the certificate's, if pinned here)",
+    },
+  },
   async run(ctx) {
     const [path] = positionals(ctx.args, ["deal.json"]);
     const value = readJsonFile(path!, "the deal certificate");
@@ -68,7 +83,11 @@ export const dealVerify: Command = {
       ctx.out.result([`REFUTED: ${check.reason}`], { verdict: "REFUTED", reason: check.reason });
       return EXIT.REFUTED;
     }
-    ctx.out.result([`CLEAN: the certificate holds under relay key ${relayKey}`, ...dealLines(check.certificate)], { verdict: "CLEAN", status: check.certificate.status, deal: check.certificate.deal });
+    ctx.out.result([`CLEAN: the certificate holds under relay key ${relayKey}`, ...dealLines(check.certificate)], {
+      verdict: "CLEAN",
+      status: check.certificate.status,
+      deal: check.certificate.deal,
+    });
     return EXIT.OK;
   },
 };
@@ -77,10 +96,12 @@ export const dealVerify: Command = {
 function relayKeyFor(ctx: Context, value: unknown): string {
   const given = optional(ctx.args, "relay-key");
   if (given !== undefined) {
-    if (!PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
+    if (!PublicKeySchema.safeParse(given).success)
+      throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
     return given;
   }
-  const named = typeof value === "object" && value !== null && "relay" in value ? PublicKeySchema.safeParse(value.relay) : null;
+  const named =
+    typeof value === "object" && value !== null && "relay" in value ? PublicKeySchema.safeParse(value.relay) : null;
   if (named?.success && new PinStore(ctx.home).pins(named.data)) return named.data;
   throw new UsageError("the certificate's relay key is not pinned here; pass --relay-key with a key you trust");
 }

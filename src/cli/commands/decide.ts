@@ -2,8 +2,12 @@
 import { writeCommand } from "./write.js";
 
 /** `decide`: kind `decision`; text, re, refs, tokens, effects. */
-export const decide = writeCommand("decide", "write a decision (may close the table), with effects on owners' resources", {
-  kind: "decision",
-  text: "required",
-  fields: ["re", "refs", "budget", "effects"],
-});
+export const decide = writeCommand(
+  "decide",
+  "write a decision (may close the table), with effects on owners' resources",
+  {
+    kind: "decision",
+    text: "required",
+    fields: ["re", "refs", "budget", "effects"],
+  },
+);

@@ -16,12 +16,17 @@ export const deleteCommand: Command = {
   async run(ctx) {
     const table = ctx.tableId();
     if (ctx.args.values.yes !== true) {
-      throw new UsageError(`deleting ${table} cannot be undone (keep an export: trestle export --table ${table}); pass --yes to delete it`);
+      throw new UsageError(
+        `deleting ${table} cannot be undone (keep an export: trestle export --table ${table}); pass --yes to delete it`,
+      );
     }
     const { owner, client } = await ownerClientOf(ctx);
     const tombstone = await client.deleteTable(table, owner);
     ctx.out.result(
-      [`deleted table ${ctx.out.c.bold(table)} on ${ctx.relayUrl} as its creator ${owner}`, "its storage is freed and its id is never used again; exports you kept still verify"],
+      [
+        `deleted table ${ctx.out.c.bold(table)} on ${ctx.relayUrl} as its creator ${owner}`,
+        "its storage is freed and its id is never used again; exports you kept still verify",
+      ],
       tombstone,
     );
   },

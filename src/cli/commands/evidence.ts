@@ -19,25 +19,35 @@ export const evidence: Command = {
   flags: {
     ...TABLE_FLAG,
     clear: { type: "boolean", help: "set aside --table's evidence and held head, so the next contact starts afresh" },
-    "relay-key": { type: "string", value: "KEY", help: "the relay key the evidence is kept under (default: the key pinned for --relay)" },
+    "relay-key": {
+      type: "string",
+      value: "KEY",
+      help: "the relay key the evidence is kept under (default: the key pinned for --relay)",
+    },
   },
   async run(ctx) {
     const store = new FileHeadStore(ctx.home, ctx.io.clock);
     const table = optional(ctx.args, "table", "TRESTLE_TABLE", ctx.io.env);
     if (ctx.args.values.clear === true) return clear(ctx, store, table);
     const relay = ctx.args.values["relay-key"] === undefined ? undefined : relayKeyOf(ctx);
-    const found = store.allEvidence().filter((e) => (table === undefined || e.table === table) && (relay === undefined || e.relay === relay));
+    const found = store
+      .allEvidence()
+      .filter((e) => (table === undefined || e.table === table) && (relay === undefined || e.relay === relay));
     if (found.length === 0) {
       ctx.out.result(`no evidence kept${table === undefined ? "" : ` for ${table}`}`, { items: [] });
       return EXIT.OK;
     }
-    ctx.out.result(found.flatMap((e) => lines(e)), { items: found });
+    ctx.out.result(
+      found.flatMap((e) => lines(e)),
+      { items: found },
+    );
     return EXIT.REFUTED;
   },
 };
 
 function clear(ctx: Context, store: FileHeadStore, table: string | undefined): void {
-  if (table === undefined) throw new UsageError("--clear needs --table: evidence is cleared one table at a time, on purpose");
+  if (table === undefined)
+    throw new UsageError("--clear needs --table: evidence is cleared one table at a time, on purpose");
   const relay = relayKeyOf(ctx);
   const cleared = store.clear(relay, table);
   if (!cleared) {
@@ -57,11 +67,13 @@ function clear(ctx: Context, store: FileHeadStore, table: string | undefined): v
 function relayKeyOf(ctx: Context): string {
   const given = optional(ctx.args, "relay-key");
   if (given !== undefined) {
-    if (!PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
+    if (!PublicKeySchema.safeParse(given).success)
+      throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
     return given;
   }
   const pin = new PinStore(ctx.home).get(ctx.relayUrl);
-  if (!pin) throw new UsageError(`${ctx.relayUrl} is not pinned in this home; name the relay with --relay or --relay-key`);
+  if (!pin)
+    throw new UsageError(`${ctx.relayUrl} is not pinned in this home; name the relay with --relay or --relay-key`);
   return pin.relay_key;
 }
 

@@ -13,7 +13,12 @@ import type { Command } from "./command.js";
 export const exportCommand: Command = {
   name: "export",
   summary: "save the table's export (JSONL) and verify it",
-  flags: { ...TABLE_FLAG, ...OWNER_FLAGS, ...SEAT_FLAGS, out: { type: "string", value: "FILE", help: "write the export to FILE (default: stdout)" } },
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    ...SEAT_FLAGS,
+    out: { type: "string", value: "FILE", help: "write the export to FILE (default: stdout)" },
+  },
   async run(ctx) {
     const table = ctx.tableId();
     const reader = await ctx.reader();

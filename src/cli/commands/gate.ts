@@ -21,9 +21,17 @@ const FLAGS = { ...TABLE_FLAG, ...SEAT_FLAGS };
  */
 function heldHash(seat: GuardedSeat, prefix: string): string {
   const text = prefix.toLowerCase();
-  if (!/^[0-9a-f]{8,64}$/.test(text)) throw new UsageError("name the held message by its hash (at least 8 hex characters; trestle gate list shows them)");
-  const matches = [...new Set(seat.journal.ofType("held").map((h) => h.message_sha256))].filter((h) => h.startsWith(text));
-  if (matches.length !== 1) throw new UsageError(matches.length === 0 ? `no message ${prefix} was ever held for this seat (trestle gate list shows what is held)` : `${prefix} names ${matches.length} held messages; give more of the hash`);
+  if (!/^[0-9a-f]{8,64}$/.test(text))
+    throw new UsageError("name the held message by its hash (at least 8 hex characters; trestle gate list shows them)");
+  const matches = [...new Set(seat.journal.ofType("held").map((h) => h.message_sha256))].filter((h) =>
+    h.startsWith(text),
+  );
+  if (matches.length !== 1)
+    throw new UsageError(
+      matches.length === 0
+        ? `no message ${prefix} was ever held for this seat (trestle gate list shows what is held)`
+        : `${prefix} names ${matches.length} held messages; give more of the hash`,
+    );
   return matches[0]!;
 }
 
@@ -57,8 +65,12 @@ async function answer(ctx: Context, verdict: "approve" | "reject"): Promise<void
   const hash = heldHash(seat, prefix!);
   const { key } = await ctx.owner();
   await seat.answer(key.signer, hash, verdict);
-  const next = verdict === "approve" ? `; the seat sends it with trestle gate send ${hash.slice(0, 12)}` : "; it will not be sent";
-  ctx.out.result(`${verdict === "approve" ? "approved" : "rejected"} message ${hash.slice(0, 16)}… with your owner key${next}`, { message_sha256: hash, verdict });
+  const next =
+    verdict === "approve" ? `; the seat sends it with trestle gate send ${hash.slice(0, 12)}` : "; it will not be sent";
+  ctx.out.result(
+    `${verdict === "approve" ? "approved" : "rejected"} message ${hash.slice(0, 16)}… with your owner key${next}`,
+    { message_sha256: hash, verdict },
+  );
 }
 
 /** `gate approve <hash>`: the owner approves one held message. */

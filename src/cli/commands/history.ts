@@ -7,7 +7,12 @@ import type { Command } from "./command.js";
 export const history: Command = {
   name: "history",
   summary: "print the ledger, verified from entry 1 up to a signed head",
-  flags: { ...TABLE_FLAG, ...OWNER_FLAGS, ...SEAT_FLAGS, from: { type: "string", value: "SEQ", help: "print from SEQ on (all are still verified)" } },
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    ...SEAT_FLAGS,
+    from: { type: "string", value: "SEQ", help: "print from SEQ on (all are still verified)" },
+  },
   async run(ctx) {
     const table = ctx.tableId();
     const reader = await ctx.reader();
@@ -16,7 +21,10 @@ export const history: Command = {
     const { items, head } = await client.history(reader);
     const shown = items.filter((e) => e.seq >= from);
     ctx.out.result(
-      [...shown.map((e) => entryLine(e, ctx.out.c)), ctx.out.c.dim(`chain verified up to the relay's signed head ${headRef(head)}`)],
+      [
+        ...shown.map((e) => entryLine(e, ctx.out.c)),
+        ctx.out.c.dim(`chain verified up to the relay's signed head ${headRef(head)}`),
+      ],
       { items: shown, head },
     );
   },

@@ -17,13 +17,18 @@ export const keygen: Command = {
   async run(ctx) {
     const owner = optional(ctx.args, "owner");
     const seat = optional(ctx.args, "seat");
-    if ((owner === undefined) === (seat === undefined)) throw new UsageError("pass exactly one of --owner NAME or --seat NAME");
+    if ((owner === undefined) === (seat === undefined))
+      throw new UsageError("pass exactly one of --owner NAME or --seat NAME");
     const role: KeyRole = owner !== undefined ? "owner" : "seat";
     const name = (owner ?? seat)!;
-    const path = optional(ctx.args, "out") ?? (role === "owner" ? ownerKeyPath(ctx.home, name) : seatKeyPath(ctx.home, name));
+    const path =
+      optional(ctx.args, "out") ?? (role === "owner" ? ownerKeyPath(ctx.home, name) : seatKeyPath(ctx.home, name));
     const key = await createKeyFile(path, role, name, { force: ctx.args.values.force === true });
     ctx.out.result(
-      [`${role} key for ${ctx.out.c.bold(name)} saved to ${path} (mode 0600)`, `public key: ${key.signer.publicKeyText}`],
+      [
+        `${role} key for ${ctx.out.c.bold(name)} saved to ${path} (mode 0600)`,
+        `public key: ${key.signer.publicKeyText}`,
+      ],
       { role, name, path, public_key: key.signer.publicKeyText },
     );
   },

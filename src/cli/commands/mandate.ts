@@ -7,12 +7,29 @@
  * is told it (never a never_disclose string; under agent_view `rules` no amount of the cap or
  * floor), and whole with the owner key that signed it.
  */
-import { mandateLines, readMandate, readTranscript, seatFiles, seatOwnerKey, setMandate, type Mandate } from "../../owner/index.js";
+import {
+  mandateLines,
+  readMandate,
+  readTranscript,
+  seatFiles,
+  seatOwnerKey,
+  setMandate,
+  type Mandate,
+} from "../../owner/index.js";
 import { TrestleError } from "../../protocol/index.js";
 import { counted } from "../../text/count.js";
 import { OWNER_FLAGS, optional, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { UsageError } from "../exit.js";
-import { agentView, confirmKinds, mandateAllowance, mandateCategories, mandateMarkets, mandateMoney, neverDisclose, secretAmount } from "../mandate-flags.js";
+import {
+  agentView,
+  confirmKinds,
+  mandateAllowance,
+  mandateCategories,
+  mandateMarkets,
+  mandateMoney,
+  neverDisclose,
+  secretAmount,
+} from "../mandate-flags.js";
 import { money, unrefuted } from "../room.js";
 import type { Command } from "./command.js";
 
@@ -27,17 +44,59 @@ export const mandateSet: Command = {
     currency: { type: "string", value: "CODE", help: "the currency of --cap and --floor (ISO 4217)" },
     cap: { type: "string", value: "N", help: "the most the seat may commit to, in minor units (without it: cap 0)" },
     floor: { type: "string", value: "N", help: "the least the seat may commit to, in minor units" },
-    "never-disclose": { type: "string", multiple: true, value: "TEXT", help: "a string the seat must never write, in any field (repeatable)" },
-    "require-confirm": { type: "string", multiple: true, value: "KIND", help: "a kind held until you approve each message, e.g. accept (repeatable)" },
-    "secret-amount": { type: "string", value: "refuse|allow", help: "an amount equal to a --never-disclose number: refuse it (default) or allow it" },
+    "never-disclose": {
+      type: "string",
+      multiple: true,
+      value: "TEXT",
+      help: "a string the seat must never write, in any field (repeatable)",
+    },
+    "require-confirm": {
+      type: "string",
+      multiple: true,
+      value: "KIND",
+      help: "a kind held until you approve each message, e.g. accept (repeatable)",
+    },
+    "secret-amount": {
+      type: "string",
+      value: "refuse|allow",
+      help: "an amount equal to a --never-disclose number: refuse it (default) or allow it",
+    },
     paused: { type: "boolean", help: "the seat writes nothing" },
-    allowance: { type: "string", value: "N", help: "in a market's match rooms: the most your seats spend and hold reserved as buyers across all of that market's rooms, in minor units of --currency" },
-    "allowance-open": { type: "string", value: "N", help: "with --allowance: the most commitments open at once across that market's rooms (either side)" },
-    market: { type: "string", multiple: true, value: "ID", help: "a market the seat may trade in (its listings, its matches' rooms); repeatable; without it, any" },
-    category: { type: "string", multiple: true, value: "NAME", help: "a category the seat may list and trade in; repeatable; without it, any" },
-    "agent-view": { type: "string", value: "figures|rules", help: "what the seat's agent is told of --cap and --floor: the figures (default), or only the rules, the amounts kept from it" },
-    "sign-deals": { type: "boolean", help: "standing rule: your client signs, with your owner key in this home, each deal of this seat whose final terms this mandate allows" },
-    "clear-loosened": { type: "boolean", help: "trust the new limits as they are: no more per-message approvals for having loosened them" },
+    allowance: {
+      type: "string",
+      value: "N",
+      help: "in a market's match rooms: the most your seats spend and hold reserved as buyers across all of that market's rooms, in minor units of --currency",
+    },
+    "allowance-open": {
+      type: "string",
+      value: "N",
+      help: "with --allowance: the most commitments open at once across that market's rooms (either side)",
+    },
+    market: {
+      type: "string",
+      multiple: true,
+      value: "ID",
+      help: "a market the seat may trade in (its listings, its matches' rooms); repeatable; without it, any",
+    },
+    category: {
+      type: "string",
+      multiple: true,
+      value: "NAME",
+      help: "a category the seat may list and trade in; repeatable; without it, any",
+    },
+    "agent-view": {
+      type: "string",
+      value: "figures|rules",
+      help: "what the seat's agent is told of --cap and --floor: the figures (default), or only the rules, the amounts kept from it",
+    },
+    "sign-deals": {
+      type: "boolean",
+      help: "standing rule: your client signs, with your owner key in this home, each deal of this seat whose final terms this mandate allows",
+    },
+    "clear-loosened": {
+      type: "boolean",
+      help: "trust the new limits as they are: no more per-message approvals for having loosened them",
+    },
   },
   async run(ctx) {
     const table = ctx.tableId();
@@ -73,7 +132,11 @@ export const mandateSet: Command = {
       { now: ctx.io.clock(), clearLoosened: ctx.args.values["clear-loosened"] === true },
     );
     const m = file.mandate;
-    const loose = m.loosened ? ctx.out.c.yellow(" (loosened: each accept, grant and priced offer now needs your approval; --clear-loosened trusts it)") : "";
+    const loose = m.loosened
+      ? ctx.out.c.yellow(
+          " (loosened: each accept, grant and priced offer now needs your approval; --clear-loosened trusts it)",
+        )
+      : "";
     ctx.out.result(`signed the mandate of ${seat} at ${table}: ${describe(m)}${loose}`, file);
   },
 };
@@ -81,7 +144,8 @@ export const mandateSet: Command = {
 /** `mandate show`: the seat's mandate as the guards judge it now: what its agent is told of it, or with --owner (the key that signed it) the whole mandate. */
 export const mandateShow: Command = {
   name: "mandate show",
-  summary: "show a seat's mandate as its agent is told it (the whole of it with --owner), and why it does not count, if it does not",
+  summary:
+    "show a seat's mandate as its agent is told it (the whole of it with --owner), and why it does not count, if it does not",
   flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS },
   async run(ctx) {
     const table = ctx.tableId();
@@ -89,27 +153,47 @@ export const mandateShow: Command = {
     const client = await ctx.table(table);
     const transcript = unrefuted(await readTranscript(client, { signer: key.signer, as: { seat } }));
     const ownerKey = seatOwnerKey(transcript, seat);
-    const read = ownerKey === undefined ? null : await readMandate(seatFiles(ctx.home, table, seat).mandate, { table, seat, ownerKey });
+    const read =
+      ownerKey === undefined
+        ? null
+        : await readMandate(seatFiles(ctx.home, table, seat).mandate, { table, seat, ownerKey });
     if (!read || !read.ok) {
       const why = read ? read.message : "the verified transcript does not show this seat's owner";
-      ctx.out.result(ctx.out.c.yellow(`no mandate in force for ${seat} at ${table}: ${why}`), { ok: false, ...(read && !read.ok ? { reason: read.reason } : {}), message: why });
+      ctx.out.result(ctx.out.c.yellow(`no mandate in force for ${seat} at ${table}: ${why}`), {
+        ok: false,
+        ...(read && !read.ok ? { reason: read.reason } : {}),
+        message: why,
+      });
       return;
     }
     // Run with the seat's key alone, this shows what the seat's agent is told (agent-view.ts): an agent that runs it learns nothing more.
     if (optional(ctx.args, "owner") === undefined && optional(ctx.args, "owner-key") === undefined) {
       const told = mandateLines(read);
-      ctx.out.result([`the mandate of ${seat} at ${table}, as its agent is told it:`, ...told.map((line) => `  ${line}`)], { ok: true, agent_view: read.mandate.agent_view ?? "figures", told });
+      ctx.out.result(
+        [`the mandate of ${seat} at ${table}, as its agent is told it:`, ...told.map((line) => `  ${line}`)],
+        { ok: true, agent_view: read.mandate.agent_view ?? "figures", told },
+      );
       return;
     }
     const { key: owner } = await ctx.owner();
-    if (owner.signer.publicKeyText !== read.file.owner_key) throw new TrestleError("E_BAD_SIGNATURE", `that owner key did not sign the mandate of ${seat} at ${table}; only the key that signed it shows the whole of it`);
+    if (owner.signer.publicKeyText !== read.file.owner_key)
+      throw new TrestleError(
+        "E_BAD_SIGNATURE",
+        `that owner key did not sign the mandate of ${seat} at ${table}; only the key that signed it shows the whole of it`,
+      );
     ctx.out.result(`mandate of ${seat} at ${table}: ${describe(read.mandate)}`, { ok: true, mandate: read.mandate });
   },
 };
 
 function describe(m: Mandate): string {
-  const parts = [m.money ? `cap ${money(m.money.cap, m.money.currency)}${m.money.floor === undefined ? "" : `, floor ${money(m.money.floor, m.money.currency)}`}` : "cap 0 (no money commitments)"];
-  parts.push(`${counted(m.never_disclose.length, "never_disclose string")}${m.secret_amount === "allow" ? " (amounts equal to one allowed)" : ""}`);
+  const parts = [
+    m.money
+      ? `cap ${money(m.money.cap, m.money.currency)}${m.money.floor === undefined ? "" : `, floor ${money(m.money.floor, m.money.currency)}`}`
+      : "cap 0 (no money commitments)",
+  ];
+  parts.push(
+    `${counted(m.never_disclose.length, "never_disclose string")}${m.secret_amount === "allow" ? " (amounts equal to one allowed)" : ""}`,
+  );
   if (m.require_confirm.length > 0) parts.push(`confirm ${m.require_confirm.join(", ")}`);
   if (m.paused) parts.push("PAUSED");
   if (m.sign_deals) parts.push("deals within it signed by your client");

@@ -19,8 +19,15 @@ export const marketBid = listingVerb(
   "market bid",
   "commit a sealed bid on a listing that takes them (only its hash is sent; your mandate and allowance judge the bid)",
   {
-    amount: { type: "string", value: "N", help: "the bid as an integer in the listing's currency's minor units (2,800.00 TWD is 280000)" },
-    "show-opening": { type: "boolean", help: "also print the bid's opening, its amount and secret salt (whoever holds it can reveal the bid)" },
+    amount: {
+      type: "string",
+      value: "N",
+      help: "the bid as an integer in the listing's currency's minor units (2,800.00 TWD is 280000)",
+    },
+    "show-opening": {
+      type: "boolean",
+      help: "also print the bid's opening, its amount and secret salt (whoever holds it can reveal the bid)",
+    },
   },
   async (ctx, { seat, leaf, listing }) => {
     const amount = integer(ctx.args, "amount");
@@ -32,24 +39,48 @@ export const marketBid = listingVerb(
       [
         `sealed bid on listing #${listing.seq} committed as entry #${sent.seq} (head ${headRef(sent.head)}), message ${sent.message_sha256.slice(0, 12)}…: only its hash is in the ledger; the bid and its salt stay in this home's journal`,
         `reveal it from ${new Date(sealed.until).toISOString()} until ${new Date(sealed.reveal_until).toISOString()} with trestle market reveal ${listing.seq} --table ${seat.table} --seat ${seat.seat}`,
-        ...(opening.opening ? [`opening (whoever holds it can reveal the bid): bid ${record.bid}, salt ${record.salt}`] : []),
+        ...(opening.opening
+          ? [`opening (whoever holds it can reveal the bid): bid ${record.bid}, salt ${record.salt}`]
+          : []),
       ],
-      { ...sent, listing: leaf, commitment: record.commitment, until: sealed.until, reveal_until: sealed.reveal_until, ...opening },
+      {
+        ...sent,
+        listing: leaf,
+        commitment: record.commitment,
+        until: sealed.until,
+        reveal_until: sealed.reveal_until,
+        ...opening,
+      },
     );
   },
 );
 
 /** `market reveal <listing>`: reveals the bid this seat's owner committed from this home, read back from the journal, and prints the settlement it caused. */
-export const marketReveal = listingVerb("market reveal", "reveal the sealed bid you committed from this home, once bidding closed and before reveals close", {}, async (ctx, { seat, leaf, listing }) => {
-  const sent = await seat.send(await marketRevealMessage(seat, leaf, ctx.io.clock()));
-  // A deciding reveal causes the settlement and, for a sale, the match at once.
-  const caused = revealCaused((await seat.transcript()).entries, sent.seq, leaf);
-  const sale = caused.find((e) => e.kind === "system" && e.subkind === "match");
-  const lines = caused.map((e) => `${ctx.out.c.dim(`[#${e.seq}]`)} ${marketEntryText(e) ?? ""}`);
-  const room = sale ? [`its room opens with trestle market room ${sale.seq} --table ${seat.table} (either side)`] : [];
-  const waiting = caused.length === 0 ? ["the bids settle once every bidder revealed, or when reveals close"] : [];
-  ctx.out.result([`bid on listing #${listing.seq} revealed as entry #${sent.seq} (head ${headRef(sent.head)})`, ...lines, ...room, ...waiting], { ...sent, listing: leaf, caused });
-});
+export const marketReveal = listingVerb(
+  "market reveal",
+  "reveal the sealed bid you committed from this home, once bidding closed and before reveals close",
+  {},
+  async (ctx, { seat, leaf, listing }) => {
+    const sent = await seat.send(await marketRevealMessage(seat, leaf, ctx.io.clock()));
+    // A deciding reveal causes the settlement and, for a sale, the match at once.
+    const caused = revealCaused((await seat.transcript()).entries, sent.seq, leaf);
+    const sale = caused.find((e) => e.kind === "system" && e.subkind === "match");
+    const lines = caused.map((e) => `${ctx.out.c.dim(`[#${e.seq}]`)} ${marketEntryText(e) ?? ""}`);
+    const room = sale
+      ? [`its room opens with trestle market room ${sale.seq} --table ${seat.table} (either side)`]
+      : [];
+    const waiting = caused.length === 0 ? ["the bids settle once every bidder revealed, or when reveals close"] : [];
+    ctx.out.result(
+      [
+        `bid on listing #${listing.seq} revealed as entry #${sent.seq} (head ${headRef(sent.head)})`,
+        ...lines,
+        ...room,
+        ...waiting,
+      ],
+      { ...sent, listing: leaf, caused },
+    );
+  },
+);
 
 /** The sealed-bid verbs, in help order. */
 export const MARKET_BIDS: readonly Command[] = [marketBid, marketReveal];

@@ -12,17 +12,24 @@ import { platformArg } from "../owner-client.js";
 import { channelHealthText, headRef } from "../../text/format.js";
 import type { Command } from "./command.js";
 
-const PLATFORM_FLAG = { platform: { type: "string", value: "APP", help: "the group's chat app: telegram, line or discord" } } as const;
+const PLATFORM_FLAG = {
+  platform: { type: "string", value: "APP", help: "the group's chat app: telegram, line or discord" },
+} as const;
 
 /** `market group-code`: the creator's code that binds one group of --platform to the market, typed in the group. */
 export const marketGroupCode: Command = {
   name: "market group-code",
-  summary: "get a one-time code that makes a chat group your market's front door (you are its creator); send it in the group",
+  summary:
+    "get a one-time code that makes a chat group your market's front door (you are its creator); send it in the group",
   flags: {
     ...TABLE_FLAG,
     ...OWNER_FLAGS,
     ...PLATFORM_FLAG,
-    lang: { type: "string", value: "LANG", help: "the language the group is told things in: en (default), zh-Hans, zh-Hant or ja" },
+    lang: {
+      type: "string",
+      value: "LANG",
+      help: "the language the group is told things in: en (default), zh-Hans, zh-Hant or ja",
+    },
   },
   async run(ctx) {
     const platform = platformArg(required(ctx.args, "platform"));
@@ -36,7 +43,9 @@ export const marketGroupCode: Command = {
       [
         `group code for ${platform}: ${c.bold(code.code)} (market ${client.table}; single use, valid until ${new Date(code.expires).toISOString()})`,
         code.send,
-        c.dim("The group it is typed in becomes the market's front door; trestle market groups shows it, UNPROVEN until its greeting is delivered."),
+        c.dim(
+          "The group it is typed in becomes the market's front door; trestle market groups shows it, UNPROVEN until its greeting is delivered.",
+        ),
       ],
       { table: client.table, ...code, lang: lang.data },
     );
@@ -47,7 +56,12 @@ export const marketGroupCode: Command = {
 export const marketGroupUnbind: Command = {
   name: "market group-unbind",
   summary: "stop a chat group being your market's front door (you are its creator)",
-  flags: { ...TABLE_FLAG, ...OWNER_FLAGS, ...PLATFORM_FLAG, group: { type: "string", value: "ID", help: "the group's id on its chat app (trestle market groups lists it)" } },
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    ...PLATFORM_FLAG,
+    group: { type: "string", value: "ID", help: "the group's id on its chat app (trestle market groups lists it)" },
+  },
   async run(ctx) {
     const platform = platformArg(required(ctx.args, "platform"));
     const group = GroupIdSchema.safeParse(required(ctx.args, "group"));
@@ -55,7 +69,12 @@ export const marketGroupUnbind: Command = {
     const client = await ctx.table(ctx.tableId());
     const { key } = await ctx.owner();
     const done = await unbindGroup(client, key.signer, platform, group.data, ctx.io.clock);
-    ctx.out.result([`unbound ${platform} group ${group.data} from market ${client.table} (entry #${done.seq}, head ${headRef(done.head)})`], { table: client.table, platform, group: group.data, ...done });
+    ctx.out.result(
+      [
+        `unbound ${platform} group ${group.data} from market ${client.table} (entry #${done.seq}, head ${headRef(done.head)})`,
+      ],
+      { table: client.table, platform, group: group.data, ...done },
+    );
   },
 };
 
@@ -68,9 +87,18 @@ export const marketGroupList: Command = {
     const client = await ctx.table(ctx.tableId());
     const answer = await marketGroups(client, await ctx.reader());
     const c = ctx.out.c;
-    const lines = answer.groups.map((g) => `#${g.seq} ${g.platform} ${g.group} (${g.lang})  ${g.health ? channelHealthText(g.health, c) : c.yellow("not yet taken by its outbox")}`);
-    if (lines.length === 0) lines.push(`no chat group is bound: the creator runs trestle market group-code --table ${client.table} --platform <app>`);
-    ctx.out.result([`market ${client.table}: ${answer.groups.length} group${answer.groups.length === 1 ? "" : "s"}`, ...lines], { table: client.table, ...answer });
+    const lines = answer.groups.map(
+      (g) =>
+        `#${g.seq} ${g.platform} ${g.group} (${g.lang})  ${g.health ? channelHealthText(g.health, c) : c.yellow("not yet taken by its outbox")}`,
+    );
+    if (lines.length === 0)
+      lines.push(
+        `no chat group is bound: the creator runs trestle market group-code --table ${client.table} --platform <app>`,
+      );
+    ctx.out.result(
+      [`market ${client.table}: ${answer.groups.length} group${answer.groups.length === 1 ? "" : "s"}`, ...lines],
+      { table: client.table, ...answer },
+    );
   },
 };
 

@@ -20,7 +20,13 @@ import type { Command } from "./command.js";
 export const marketList: Command = {
   name: "market list",
   summary: "list an offer or a want in a market (written by your seat, through its mandate and the leak gate)",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, side: { type: "string", value: "offer|want", help: "offer the item, or want it" }, ...LISTING_FLAGS, ...SEALED_FLAGS },
+  flags: {
+    ...TABLE_FLAG,
+    ...SEAT_FLAGS,
+    side: { type: "string", value: "offer|want", help: "offer the item, or want it" },
+    ...LISTING_FLAGS,
+    ...SEALED_FLAGS,
+  },
   async run(ctx) {
     positionals(ctx.args, []);
     sideFlag(ctx.args);
@@ -33,14 +39,24 @@ export const marketList: Command = {
 export const marketUpdate = listingVerb(
   "market update",
   "write a new version of your live listing (it supersedes the old; what you do not give stays, sealed bids' terms included)",
-  { ...LISTING_FLAGS, ...SEALED_FLAGS, ask: { type: "boolean", help: "drop the price range: the new version says ask" } },
-  async (ctx, { seat, transcript, listing }) => sendListing(ctx, seat, listingFrom(ctx, transcript, listingEntry(transcript, listing.seq)), "new version"),
+  {
+    ...LISTING_FLAGS,
+    ...SEALED_FLAGS,
+    ask: { type: "boolean", help: "drop the price range: the new version says ask" },
+  },
+  async (ctx, { seat, transcript, listing }) =>
+    sendListing(ctx, seat, listingFrom(ctx, transcript, listingEntry(transcript, listing.seq)), "new version"),
 );
 
 /** `market withdraw <listing>`: the seat withdraws one of its owner's live listings. */
-export const marketWithdraw = listingVerb("market withdraw", "take down your live listing (an unlist entry)", {}, async (ctx, { seat, leaf }) => {
-  printSent(ctx, "withdrawal", await seat.send({ kind: "unlist", listing: leaf }));
-});
+export const marketWithdraw = listingVerb(
+  "market withdraw",
+  "take down your live listing (an unlist entry)",
+  {},
+  async (ctx, { seat, leaf }) => {
+    printSent(ctx, "withdrawal", await seat.send({ kind: "unlist", listing: leaf }));
+  },
+);
 
 /** `market search`: the market's live listings that fit, newest first, read as a seat or owner (or unsigned at a public market). */
 export const marketSearch: Command = {
@@ -50,7 +66,11 @@ export const marketSearch: Command = {
     ...TABLE_FLAG,
     category: { type: "string", value: "NAME", help: "only this category" },
     side: { type: "string", value: "offer|want", help: "only offers, or only wants" },
-    q: { type: "string", value: "WORDS", help: "words every title found contains (as matching reads words: any case, plurals)" },
+    q: {
+      type: "string",
+      value: "WORDS",
+      help: "words every title found contains (as matching reads words: any case, plurals)",
+    },
     by: { type: "string", value: "OWNER", help: "only this owner's listings" },
     ...SEAT_FLAGS,
     ...OWNER_FLAGS,
@@ -74,7 +94,8 @@ export const marketSearch: Command = {
 
 /** The reader of a signed read when --owner or --seat (or their variables) names one; none (an unsigned read, for a public market) otherwise. */
 async function signedReader(ctx: Context) {
-  const named = optional(ctx.args, "owner", "TRESTLE_OWNER", ctx.io.env) ?? optional(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
+  const named =
+    optional(ctx.args, "owner", "TRESTLE_OWNER", ctx.io.env) ?? optional(ctx.args, "seat", "TRESTLE_SEAT", ctx.io.env);
   return named === undefined ? undefined : ctx.reader();
 }
 

@@ -19,7 +19,12 @@ import type { Command } from "./command.js";
 export const marketWatch: Command = {
   name: "market watch",
   summary: "follow a market live, verified: listings, withdrawals, matches (yours flagged) and recorded deals",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS, after: { type: "string", value: "SEQ", help: "print only entries after SEQ (all are still verified)" } },
+  flags: {
+    ...TABLE_FLAG,
+    ...SEAT_FLAGS,
+    ...OWNER_FLAGS,
+    after: { type: "string", value: "SEQ", help: "print only entries after SEQ (all are still verified)" },
+  },
   async run(ctx) {
     positionals(ctx.args, []);
     const table = ctx.tableId();
@@ -29,13 +34,26 @@ export const marketWatch: Command = {
     return followLive(ctx, await ctx.table(table), reader, (items, socket) => {
       for (const item of items) {
         if (!isEntry(item)) continue;
-        if (item.kind === "system" && item.subkind === "seat_joined" && "seat" in reader.as && item.data.join.seat === reader.as.seat) owner = item.data.join.owner;
+        if (
+          item.kind === "system" &&
+          item.subkind === "seat_joined" &&
+          "seat" in reader.as &&
+          item.data.join.seat === reader.as.seat
+        )
+          owner = item.data.join.owner;
         if (item.kind === "system" && item.subkind === "table_closed") socket.close();
         const text = marketEntryText(item);
         if (text === null || item.seq <= after) continue;
         ctx.out.line(`${ctx.out.c.dim(`[#${item.seq}]`)} ${text}`, item);
-        if (item.kind === "system" && item.subkind === "match" && owner !== undefined && [item.data.offered_by.owner, item.data.wanted_by.owner].includes(owner)) {
-          ctx.out.note(`match #${item.seq} is yours: open or join its room with trestle market room ${item.seq} --table ${table} --owner ${owner}`);
+        if (
+          item.kind === "system" &&
+          item.subkind === "match" &&
+          owner !== undefined &&
+          [item.data.offered_by.owner, item.data.wanted_by.owner].includes(owner)
+        ) {
+          ctx.out.note(
+            `match #${item.seq} is yours: open or join its room with trestle market room ${item.seq} --table ${table} --owner ${owner}`,
+          );
         }
       }
     });
@@ -61,13 +79,22 @@ export const marketMatches: Command = {
 /** `market room <match>`: opens the room of one of the owner's matches, or joins it when the other side opened it, and seats a bot there. */
 export const marketRoom: Command = {
   name: "market room",
-  summary: "open the room of your match (or join it, if the other side opened it) and seat your bot there, its mandate carried",
+  summary:
+    "open the room of your match (or join it, if the other side opened it) and seat your bot there, its mandate carried",
   args: "<match>",
   flags: {
     ...TABLE_FLAG,
     ...OWNER_FLAGS,
-    seat: { type: "string", value: "NAME", help: "the seat to take in the room (default $TRESTLE_SEAT, else the seat that wrote your listing)" },
-    key: { type: "string", value: "FILE", help: "the seat key file (default <home>/seats/<seat>.json; created if missing)" },
+    seat: {
+      type: "string",
+      value: "NAME",
+      help: "the seat to take in the room (default $TRESTLE_SEAT, else the seat that wrote your listing)",
+    },
+    key: {
+      type: "string",
+      value: "FILE",
+      help: "the seat key file (default <home>/seats/<seat>.json; created if missing)",
+    },
     summary: { type: "string", value: "TEXT", help: "the capability card's summary" },
     ttl: { type: "string", value: "DURATION", help: "how long the signed join stays valid (default 10m)" },
   },
@@ -98,7 +125,8 @@ export const marketRoom: Command = {
 /** `market record <match | room>`: asks the market to record the deal both owners signed in a match's room (the room asks by itself; this asks again). */
 export const marketRecord: Command = {
   name: "market record",
-  summary: "ask the market to record the deal of a match's room (done by the room itself once both owners signed; this asks again)",
+  summary:
+    "ask the market to record the deal of a match's room (done by the room itself once both owners signed; this asks again)",
   args: "<match | room>",
   flags: { ...TABLE_FLAG, ...SEAT_FLAGS, ...OWNER_FLAGS },
   async run(ctx) {
@@ -109,13 +137,17 @@ export const marketRecord: Command = {
     const reader: Reader | undefined = byRoom ? undefined : await ctx.reader();
     const room = byRoom ? named! : (await market.match(matchSeq(named!), reader)).room;
     const recorded = await market.recordDeal(room, reader);
-    ctx.out.result(`the market ${market.table} recorded the deal of room ${room} as entry #${recorded.seq} (head ${headRef(recorded.head)})`, { room, ...recorded });
+    ctx.out.result(
+      `the market ${market.table} recorded the deal of room ${room} as entry #${recorded.seq} (head ${headRef(recorded.head)})`,
+      { room, ...recorded },
+    );
   },
 };
 
 /** A match named by its entry's seq; a usage error for anything else. */
 function matchSeq(text: string): number {
-  if (!/^[1-9][0-9]{0,15}$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`name the match by its entry's seq (trestle market matches lists yours), not "${text}"`);
+  if (!/^[1-9][0-9]{0,15}$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(`name the match by its entry's seq (trestle market matches lists yours), not "${text}"`);
   return Number(text);
 }
 

@@ -6,7 +6,14 @@
  * that client start this server, or with `--http` reach it at its URL.
  */
 import { resolveSettings, type McpSettings } from "../../mcp/config.js";
-import { McpClientSchema, printConfig, settingsEnv, urlConfig, type McpClient, type Snippet } from "../../mcp/print-config.js";
+import {
+  McpClientSchema,
+  printConfig,
+  settingsEnv,
+  urlConfig,
+  type McpClient,
+  type Snippet,
+} from "../../mcp/print-config.js";
 import type { ToolSelection } from "../../mcp/profiles.js";
 import { DEFAULT_SESSION_LIMITS } from "../../mcp/http-sessions.js";
 import { duration, integer, optional } from "../args.js";
@@ -23,16 +30,43 @@ export const mcp: Command = {
   name: "mcp",
   summary: "run the MCP server an agent (Claude Code, Codex, Cursor) mounts, or print its config",
   flags: {
-    config: { type: "string", value: "FILE", help: "a JSON settings file (default $TRESTLE_MCP_CONFIG); TRESTLE_* variables override it" },
-    "print-config": { type: "string", value: "CLIENT", help: "print the snippet for claude, codex or cursor (with --http: once serving, with the URL and token)" },
-    tools: { type: "string", value: "PROFILE|NAMES", help: "the tools offered: table, room, owner, market or all, or tool names separated by commas (default: from the settings)" },
-    http: { type: "boolean", help: "serve over Streamable HTTP on 127.0.0.1 instead of stdio, with a bearer token printed once" },
+    config: {
+      type: "string",
+      value: "FILE",
+      help: "a JSON settings file (default $TRESTLE_MCP_CONFIG); TRESTLE_* variables override it",
+    },
+    "print-config": {
+      type: "string",
+      value: "CLIENT",
+      help: "print the snippet for claude, codex or cursor (with --http: once serving, with the URL and token)",
+    },
+    tools: {
+      type: "string",
+      value: "PROFILE|NAMES",
+      help: "the tools offered: table, room, owner, market or all, or tool names separated by commas (default: from the settings)",
+    },
+    http: {
+      type: "boolean",
+      help: "serve over Streamable HTTP on 127.0.0.1 instead of stdio, with a bearer token printed once",
+    },
     port: { type: "string", value: "N", help: "the --http port (default 0: a free one; the URL is printed)" },
-    "max-sessions": { type: "string", value: "N", help: `the most --http sessions (and 2026-07-28 listen streams) open at once (default ${DEFAULT_SESSION_LIMITS.max}); an initialize past it is refused` },
-    "session-idle": { type: "string", value: "DURATION", help: `close an --http session after this long with no request, e.g. 10m, 2h (default ${IDLE_DEFAULT})` },
+    "max-sessions": {
+      type: "string",
+      value: "N",
+      help: `the most --http sessions (and 2026-07-28 listen streams) open at once (default ${DEFAULT_SESSION_LIMITS.max}); an initialize past it is refused`,
+    },
+    "session-idle": {
+      type: "string",
+      value: "DURATION",
+      help: `close an --http session after this long with no request, e.g. 10m, 2h (default ${IDLE_DEFAULT})`,
+    },
   },
   async run(ctx) {
-    const flags = { relay: optional(ctx.args, "relay"), home: optional(ctx.args, "home"), config: optional(ctx.args, "config") };
+    const flags = {
+      relay: optional(ctx.args, "relay"),
+      home: optional(ctx.args, "home"),
+      config: optional(ctx.args, "config"),
+    };
     const settings = resolveSettings({ env: ctx.io.env, flags, defaultRelay: DEFAULT_RELAY });
     const toolsFlag = optional(ctx.args, "tools");
     // The MCP server, its tools and the SDK are imported here, not above: `trestle mcp` alone loads them, not every command's start.
@@ -53,7 +87,8 @@ export const mcp: Command = {
       });
       return;
     }
-    for (const flag of ["port", "max-sessions", "session-idle"]) if (ctx.args.values[flag] !== undefined) throw new UsageError(`--${flag} goes with --http`);
+    for (const flag of ["port", "max-sessions", "session-idle"])
+      if (ctx.args.values[flag] !== undefined) throw new UsageError(`--${flag} goes with --http`);
     if (client !== undefined) {
       const trestle = ownLaunch(process.argv[1]);
       const args = [...trestle.args, "mcp", ...(toolsFlag === undefined ? [] : ["--tools", toolsFlag])];
@@ -70,7 +105,9 @@ async function toolSelection(spec: string | undefined, settings: McpSettings): P
   const { selectTools } = await import("../../mcp/profiles.js");
   const selection = selectTools(spec, settings);
   if ("unknown" in selection) {
-    throw new UsageError(`--tools takes table, room, owner, market or all, or tool names separated by commas; no tool named ${selection.unknown.join(", ")} (docs/MCP.md "Profiles" lists them)`);
+    throw new UsageError(
+      `--tools takes table, room, owner, market or all, or tool names separated by commas; no tool named ${selection.unknown.join(", ")} (docs/MCP.md "Profiles" lists them)`,
+    );
   }
   return selection;
 }

@@ -22,7 +22,12 @@ export const ask: Command = {
   flags: {
     ...TABLE_FLAG,
     ...SEAT_FLAGS,
-    choice: { type: "string", multiple: true, value: "TEXT", help: "a choice the answer must be (repeat 2-8 times; none: free text)" },
+    choice: {
+      type: "string",
+      multiple: true,
+      value: "TEXT",
+      help: "a choice the answer must be (repeat 2-8 times; none: free text)",
+    },
     wait: { type: "string", value: "SECONDS", help: "how long to wait for the answer (default 600, at most 86400)" },
   },
   async run(ctx) {
@@ -38,16 +43,27 @@ export const ask: Command = {
       table,
       key.signer,
       seat,
-      { text: await bodyOf(ctx, text, "a question"), ...(Array.isArray(choices) && choices.length > 0 ? { choices: choices.map(String) } : {}), wait_ms: wait * 1000 },
+      {
+        text: await bodyOf(ctx, text, "a question"),
+        ...(Array.isArray(choices) && choices.length > 0 ? { choices: choices.map(String) } : {}),
+        wait_ms: wait * 1000,
+      },
       {
         clock: ctx.io.clock,
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         ...(seal ? { seal } : {}),
-        asked: (taken) => ctx.out.note(`asked your owner: question ${taken.question}, waiting until ${new Date(taken.deadline).toISOString()}`),
+        asked: (taken) =>
+          ctx.out.note(
+            `asked your owner: question ${taken.question}, waiting until ${new Date(taken.deadline).toISOString()}`,
+          ),
       },
     );
     const record = await words.openQuestion(asked);
-    if (!record.answer) throw new TrestleError("E_EXPIRED", `your owner did not answer question ${record.question.question} by ${new Date(record.question.deadline).toISOString()}`);
+    if (!record.answer)
+      throw new TrestleError(
+        "E_EXPIRED",
+        `your owner did not answer question ${record.question.question} by ${new Date(record.question.deadline).toISOString()}`,
+      );
     ctx.out.result(frameOwnerAnswer(record.answer).split("\n"), record);
   },
 };
@@ -57,7 +73,11 @@ export const answer: Command = {
   name: "answer",
   summary: "answer a question one of your seats asked you (signed with your owner key); --list shows them",
   args: "[<question> <value>]",
-  flags: { ...TABLE_FLAG, ...OWNER_FLAGS, list: { type: "boolean", help: "list your seats' questions at the table instead" } },
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    list: { type: "boolean", help: "list your seats' questions at the table instead" },
+  },
   async run(ctx) {
     const table = ctx.tableId();
     const { owner, key } = await ctx.owner();
@@ -65,7 +85,9 @@ export const answer: Command = {
     const listed = await ctx.http().questions(table, { signer: key.signer, as: { owner } });
     const questions = await Promise.all(listed.questions.map((q) => words.openQuestion(q)));
     if (ctx.args.values.list === true) {
-      ctx.out.result(questions.length === 0 ? ["no questions from your seats here"] : questions.map(questionLine), { questions });
+      ctx.out.result(questions.length === 0 ? ["no questions from your seats here"] : questions.map(questionLine), {
+        questions,
+      });
       return;
     }
     const [question, value] = positionals(ctx.args, ["question", "value"]);
@@ -74,8 +96,14 @@ export const answer: Command = {
     requireChoice(asked, value!);
     const { seat } = asked.question;
     const sealed = await words.seal(seat, "answer", value!);
-    const given = await words.openAnswer(seat, await answerQuestion(ctx.http(), table, key.signer, owner, seat, question!, sealed, ctx.io.clock));
-    ctx.out.result(`answered ${seat}'s question ${question} (signed with your owner key${words.sealed ? ", sealed with the room key" : ""})`, given);
+    const given = await words.openAnswer(
+      seat,
+      await answerQuestion(ctx.http(), table, key.signer, owner, seat, question!, sealed, ctx.io.clock),
+    );
+    ctx.out.result(
+      `answered ${seat}'s question ${question} (signed with your owner key${words.sealed ? ", sealed with the room key" : ""})`,
+      given,
+    );
   },
 };
 
@@ -84,7 +112,11 @@ export const instruct: Command = {
   name: "instruct",
   summary: "tell one of your seats what to do, signed with your owner key (never the table)",
   args: "<text | ->",
-  flags: { ...TABLE_FLAG, ...OWNER_FLAGS, seat: { type: "string", value: "NAME", help: "your seat to instruct (required)" } },
+  flags: {
+    ...TABLE_FLAG,
+    ...OWNER_FLAGS,
+    seat: { type: "string", value: "NAME", help: "your seat to instruct (required)" },
+  },
   async run(ctx) {
     const [text] = positionals(ctx.args, ["text"]);
     const table = ctx.tableId();
@@ -105,22 +137,42 @@ export const instructions: Command = {
     ...TABLE_FLAG,
     ...SEAT_FLAGS,
     after: { type: "string", value: "N", help: "only those numbered after N (default 0)" },
-    "check-key": { type: "string", value: "KEY", help: "your owner's public key: check each signed instruction against it" },
+    "check-key": {
+      type: "string",
+      value: "KEY",
+      help: "your owner's public key: check each signed instruction against it",
+    },
   },
   async run(ctx) {
     const table = ctx.tableId();
     const { seat, key } = await ctx.seat();
     const ownerKey = typeof ctx.args.values["check-key"] === "string" ? ctx.args.values["check-key"] : undefined;
-    const read = await readInstructions(ctx.http(), table, key.signer, seat, integer(ctx.args, "after", 0) ?? 0, ownerKey);
-    const list = { instructions: await (await OwnerWords.at(ctx.home, table)).openInstructions(seat, read.instructions) };
-    ctx.out.result(list.instructions.length === 0 ? ["no instructions from your owner"] : frameOwnerInstructions(list.instructions).split("\n"), list);
+    const read = await readInstructions(
+      ctx.http(),
+      table,
+      key.signer,
+      seat,
+      integer(ctx.args, "after", 0) ?? 0,
+      ownerKey,
+    );
+    const list = {
+      instructions: await (await OwnerWords.at(ctx.home, table)).openInstructions(seat, read.instructions),
+    };
+    ctx.out.result(
+      list.instructions.length === 0
+        ? ["no instructions from your owner"]
+        : frameOwnerInstructions(list.instructions).split("\n"),
+      list,
+    );
   },
 };
 
 /** One question as the owner's list shows it. */
 function questionLine(q: QuestionRecord): string {
   const choices = q.question.choices ? ` [${q.question.choices.map((c) => safeLine(c, 64)).join(" | ")}]` : "";
-  const answered = q.answer ? `: ${safeLine(q.answer.value, 200)} (${q.answer.via})` : ` until ${new Date(q.question.deadline).toISOString()}`;
+  const answered = q.answer
+    ? `: ${safeLine(q.answer.value, 200)} (${q.answer.via})`
+    : ` until ${new Date(q.question.deadline).toISOString()}`;
   return `${q.question.question} from ${q.question.seat} ${q.state}${answered}: ${safeLine(q.question.text, 300)}${choices}`;
 }
 

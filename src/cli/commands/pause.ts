@@ -24,17 +24,33 @@ function controlCommand(action: ControlAction, summary: string): Command {
       const { seq } = await owners.control(table, owner, action);
       const { items, head } = await client.history({ signer, as: { owner } });
       const pauses = pauseHolders(fold(items.filter(isEntry)).pauses);
-      const done = action === "pause" ? `${owner} paused ${ctx.out.c.bold(table)} with the owner key` : `${owner} lifted their own pause on ${ctx.out.c.bold(table)} with the owner key`;
-      ctx.out.result([`${done} as entry #${seq} (head ${headRef(head)})`, pausesText(pauses)], { table, owner, action, seq, head, pauses });
+      const done =
+        action === "pause"
+          ? `${owner} paused ${ctx.out.c.bold(table)} with the owner key`
+          : `${owner} lifted their own pause on ${ctx.out.c.bold(table)} with the owner key`;
+      ctx.out.result([`${done} as entry #${seq} (head ${headRef(head)})`, pausesText(pauses)], {
+        table,
+        owner,
+        action,
+        seq,
+        head,
+        pauses,
+      });
     },
   };
 }
 
 /** `pause`: puts this owner's own pause on the table (needs a seat of theirs there). */
-export const pause = controlCommand("pause", "put your own pause on a table: no seat writes until you lift it (signed with your owner key)");
+export const pause = controlCommand(
+  "pause",
+  "put your own pause on a table: no seat writes until you lift it (signed with your owner key)",
+);
 
 /** `resume`: lifts this owner's own pause; other owners' pauses stay. */
-export const resume = controlCommand("resume", "lift your own pause on a table; other owners' pauses stay (signed with your owner key)");
+export const resume = controlCommand(
+  "resume",
+  "lift your own pause on a table; other owners' pauses stay (signed with your owner key)",
+);
 
 /** The brake verbs, in help order. */
 export const CONTROL: readonly Command[] = [pause, resume];

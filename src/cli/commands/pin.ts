@@ -14,7 +14,10 @@ export const pin: Command = {
     const store = new PinStore(ctx.home);
     if (ctx.args.values.list === true) {
       const pins = store.all();
-      ctx.out.result(Object.entries(pins).map(([url, p]) => `${url}  ${p.relay_key}`), pins);
+      ctx.out.result(
+        Object.entries(pins).map(([url, p]) => `${url}  ${p.relay_key}`),
+        pins,
+      );
       return;
     }
     const url = ctx.http().url;
@@ -24,6 +27,10 @@ export const pin: Command = {
       return;
     }
     const { relayKey, firstUse } = await pinRelay(ctx.http(), store, ctx.io.clock);
-    ctx.out.result(`${url} is pinned to ${relayKey}${firstUse ? " (pinned just now: first use)" : ""}`, { url, relay_key: relayKey, first_use: firstUse });
+    ctx.out.result(`${url} is pinned to ${relayKey}${firstUse ? " (pinned just now: first use)" : ""}`, {
+      url,
+      relay_key: relayKey,
+      first_use: firstUse,
+    });
   },
 };

@@ -23,7 +23,10 @@ export const tellOwner: Command = {
   async run(ctx) {
     const [text] = positionals(ctx.args, ["text"]);
     const sent = await (await guardedSeat(ctx)).tellOwner(await bodyOf(ctx, text, "a note"));
-    ctx.out.result(`note sent to your owner (${sent.queued} chat ${sent.queued === 1 ? "channel" : "channels"}; none means they bound no chat app yet)`, sent);
+    ctx.out.result(
+      `note sent to your owner (${sent.queued} chat ${sent.queued === 1 ? "channel" : "channels"}; none means they bound no chat app yet)`,
+      sent,
+    );
   },
 };
 
@@ -51,7 +54,12 @@ export const journal: Command = {
     const seat = await guardedSeat(ctx);
     const { records, skipped } = seat.journal.read();
     const lines = records.map(recordLine);
-    if (skipped > 0) lines.push(ctx.out.c.yellow(`${skipped} lines of ${seat.journal.path} are not journal records (edited by hand or by something else)`));
+    if (skipped > 0)
+      lines.push(
+        ctx.out.c.yellow(
+          `${skipped} lines of ${seat.journal.path} are not journal records (edited by hand or by something else)`,
+        ),
+      );
     ctx.out.result(lines.length === 0 ? ["the journal is empty"] : lines, { records, skipped });
   },
 };

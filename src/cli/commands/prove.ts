@@ -43,7 +43,13 @@ export const prove: Command = {
       ctx.out.note(summary);
     } else {
       writeFileSync(out, text);
-      ctx.out.result([`${summary}; proof saved to ${out}`], { path: out, table, seq, size: signed.checkpoint.size, origin: signed.checkpoint.origin });
+      ctx.out.result([`${summary}; proof saved to ${out}`], {
+        path: out,
+        table,
+        seq,
+        size: signed.checkpoint.size,
+        origin: signed.checkpoint.origin,
+      });
     }
   },
 };

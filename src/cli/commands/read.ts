@@ -8,14 +8,27 @@ import { openedProjection } from "../../owner/index.js";
 export const read: Command = {
   name: "read",
   summary: "show a seat's projection: rules, seats, decisions, floor and new entries",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, after: { type: "string", value: "SEQ", help: "only entries after SEQ (default 0: all)" } },
+  flags: {
+    ...TABLE_FLAG,
+    ...SEAT_FLAGS,
+    after: { type: "string", value: "SEQ", help: "only entries after SEQ (default 0: all)" },
+  },
   async run(ctx) {
     const table = ctx.tableId();
     const { seat, key } = await ctx.seat();
     const client = await ctx.table(table);
-    const p = await openedProjection(ctx.home, table, await client.projection({ signer: key.signer, as: { seat } }, integer(ctx.args, "after", 0)));
+    const p = await openedProjection(
+      ctx.home,
+      table,
+      await client.projection({ signer: key.signer, as: { seat } }, integer(ctx.args, "after", 0)),
+    );
     const c = ctx.out.c;
-    const floor = p.closed !== null ? c.yellow(`closed (${oneLine(p.closed)})`) : p.floor.holder === null ? "free" : `${p.floor.holder}${p.floor.yours ? c.green(" (you)") : ""}, round ${p.floor.round}`;
+    const floor =
+      p.closed !== null
+        ? c.yellow(`closed (${oneLine(p.closed)})`)
+        : p.floor.holder === null
+          ? "free"
+          : `${p.floor.holder}${p.floor.yours ? c.green(" (you)") : ""}, round ${p.floor.round}`;
     ctx.out.result(
       [
         `${c.bold(p.prefix.table)}: ${oneLine(p.prefix.topic)}`,

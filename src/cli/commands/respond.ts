@@ -28,7 +28,8 @@ export const respond: Command = {
     const [requestId, text] = positionals(ctx.args, ["request_id", "text"], 1);
     const verdict = verdictOf(optional(ctx.args, "verdict"));
     const type = optional(ctx.args, "type") ?? (await requestType(ctx, requestId!));
-    if (VERDICT_REQUEST_TYPES.has(type) && verdict === undefined) throw new UsageError(`a ${type} response needs --verdict approve or --verdict reject`);
+    if (VERDICT_REQUEST_TYPES.has(type) && verdict === undefined)
+      throw new UsageError(`a ${type} response needs --verdict approve or --verdict reject`);
     const submission = {
       kind: "response",
       request_id: requestId!,
@@ -39,7 +40,8 @@ export const respond: Command = {
     } as SeatSubmission;
     const label = `response to ${requestId} (${type}${verdict ? `: ${verdict}` : ""})`;
     await submitEntry(ctx, submission, { label, json: { request_id: requestId, type } });
-    if (type === "shutdown" && verdict === "approve") ctx.out.note("this seat has left the table (shutdown); it can no longer read or write there");
+    if (type === "shutdown" && verdict === "approve")
+      ctx.out.note("this seat has left the table (shutdown); it can no longer read or write there");
   },
 };
 

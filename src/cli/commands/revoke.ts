@@ -29,7 +29,9 @@ export const revoke: Command = {
       [
         `${c.bold(seat)} revoked at ${table} by its owner ${owner} as entry #${revoked.seq} (head ${headRef(revoked.head)}): it left the table`,
         `its key ${revoked.seat_key.slice(0, 12)}… is refused there from now on: writes, reads and sockets (its open sockets were closed)`,
-        c.dim(`to seat a bot there again, with a new key: trestle join --table ${table} --seat ${seat} --owner ${owner} --key <a new key file>`),
+        c.dim(
+          `to seat a bot there again, with a new key: trestle join --table ${table} --seat ${seat} --owner ${owner} --key <a new key file>`,
+        ),
       ],
       revoked,
     );

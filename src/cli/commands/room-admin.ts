@@ -3,7 +3,17 @@
  * relay key this home pinned, and a short code), join by link or code with the owner's own key,
  * eject a seat; and `room show`, the room as the verified transcript has it.
  */
-import { createRoom, ejectSeat, issueInvite, joinByInvite, openedSummary, roomConfigFor, roomKeyPath, roomSummary, readTranscript } from "../../owner/index.js";
+import {
+  createRoom,
+  ejectSeat,
+  issueInvite,
+  joinByInvite,
+  openedSummary,
+  roomConfigFor,
+  roomKeyPath,
+  roomSummary,
+  readTranscript,
+} from "../../owner/index.js";
 import { auctionText, expiryText, offerTermsText, shortHash } from "../../text/terms.js";
 import { duration, integer, OWNER_FLAGS, optional, positionals, required, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import { headRef } from "../../text/format.js";
@@ -22,7 +32,10 @@ export const roomCreate: Command = {
     topic: { type: "string", value: "TEXT", help: "what the room is about" },
     "max-entries": { type: "string", value: "N", help: "close after this many entries (default 500)" },
     "max-parties": { type: "string", value: "N", help: "how many owners invites may admit (default: as many as fit)" },
-    e2e: { type: "boolean", help: "end-to-end encrypted: bodies and terms text sealed under a room key that only invite links carry" },
+    e2e: {
+      type: "boolean",
+      help: "end-to-end encrypted: bodies and terms text sealed under a room key that only invite links carry",
+    },
   },
   async run(ctx) {
     const id = ctx.tableId();
@@ -40,8 +53,19 @@ export const roomCreate: Command = {
     });
     const client = await ctx.table(id);
     const { head } = await createRoom(client, key.signer, owner, config, ctx.home);
-    const sealed = config.room?.e2e === true ? [`end-to-end encrypted: the room key is in ${roomKeyPath(ctx.home, id)} and in every invite link; anyone who holds either reads the room`] : [];
-    ctx.out.result([`created room ${ctx.out.c.bold(id)} (head ${headRef(head)}); invite others with trestle room invite --table ${id}`, ...sealed], { table: id, head, e2e: sealed.length > 0 });
+    const sealed =
+      config.room?.e2e === true
+        ? [
+            `end-to-end encrypted: the room key is in ${roomKeyPath(ctx.home, id)} and in every invite link; anyone who holds either reads the room`,
+          ]
+        : [];
+    ctx.out.result(
+      [
+        `created room ${ctx.out.c.bold(id)} (head ${headRef(head)}); invite others with trestle room invite --table ${id}`,
+        ...sealed,
+      ],
+      { table: id, head, e2e: sealed.length > 0 },
+    );
   },
 };
 
@@ -52,14 +76,23 @@ export const roomInvite: Command = {
   flags: {
     ...TABLE_FLAG,
     ...OWNER_FLAGS,
-    ttl: { type: "string", value: "DURATION", help: "how long the invite stays valid, e.g. 30m, 2h, 1d (default 1d, at most 7d)" },
+    ttl: {
+      type: "string",
+      value: "DURATION",
+      help: "how long the invite stays valid, e.g. 30m, 2h, 1d (default 1d, at most 7d)",
+    },
     rotate: { type: "string", value: "INVITE", help: "replace this invite (its code stops working)" },
   },
   async run(ctx) {
     const client = await ctx.table(ctx.tableId());
     const { key } = await ctx.owner();
     const rotate = optional(ctx.args, "rotate");
-    const issued = await issueInvite(client, key.signer, { ttlMs: duration(ctx.args, "ttl", "1d"), clock: ctx.io.clock, home: ctx.home, ...(rotate === undefined ? {} : { replaces: rotate }) });
+    const issued = await issueInvite(client, key.signer, {
+      ttlMs: duration(ctx.args, "ttl", "1d"),
+      clock: ctx.io.clock,
+      home: ctx.home,
+      ...(rotate === undefined ? {} : { replaces: rotate }),
+    });
     const sealed = issued.link.includes("&room_key=");
     const c = ctx.out.c;
     ctx.out.result(
@@ -68,7 +101,11 @@ export const roomInvite: Command = {
         `  link: ${c.bold(issued.link)}`,
         `  code: ${c.bold(issued.code)}  (with --relay ${client.http.url})`,
         "send the link to the owner you invite; it carries this relay's key, so their client checks it first",
-        ...(sealed ? ["the link also carries the room key (after #, never sent to a server): whoever holds it reads the room, so send it only to the owner you invite; the code alone does not carry it"] : []),
+        ...(sealed
+          ? [
+              "the link also carries the room key (after #, never sent to a server): whoever holds it reads the room, so send it only to the owner you invite; the code alone does not carry it",
+            ]
+          : []),
       ],
       issued,
     );
@@ -105,7 +142,10 @@ export const roomJoin: Command = {
       clock: ctx.io.clock,
       onFirstUse: ctx.firstUse,
     });
-    ctx.out.result(`${ctx.out.c.bold(seat)} joined room ${client.table} for ${owner} as entry #${joined.seq} (head ${headRef(joined.head)})`, { table: client.table, ...joined });
+    ctx.out.result(
+      `${ctx.out.c.bold(seat)} joined room ${client.table} for ${owner} as entry #${joined.seq} (head ${headRef(joined.head)})`,
+      { table: client.table, ...joined },
+    );
   },
 };
 
@@ -137,12 +177,24 @@ export const roomShow: Command = {
     const lines = [
       `room ${room.table}: ${line(room.topic)} (${transcript.report.verdict}; created by ${room.creator})`,
       `seats: ${room.seats.map((s) => `${s.name} (${s.owner})`).join(", ") || "none"}`,
-      ...(room.offers.length === 0 ? ["no live offers"] : room.offers.map((o) => `offer #${o.seq} ${shortHash(o.leaf)} by ${o.seat}: ${offerTermsText(o)}`)),
-      ...room.grants.map((g) => `grant #${g.seq} ${shortHash(g.leaf)} by ${g.seat} to ${g.grantee}: ${line(g.scope)}, ${expiryText(g.expires)}`),
+      ...(room.offers.length === 0
+        ? ["no live offers"]
+        : room.offers.map((o) => `offer #${o.seq} ${shortHash(o.leaf)} by ${o.seat}: ${offerTermsText(o)}`)),
+      ...room.grants.map(
+        (g) =>
+          `grant #${g.seq} ${shortHash(g.leaf)} by ${g.seat} to ${g.grantee}: ${line(g.scope)}, ${expiryText(g.expires)}`,
+      ),
       ...room.auctions.map((a) => auctionText(a, shortHash(a.leaf))),
-      ...room.deals.map((d) => `deal on offer #${d.terms.offer_seq} ${shortHash(d.leaf)}: ${dealStatusText(d.status, d.terms, d.signed)}`),
+      ...room.deals.map(
+        (d) =>
+          `deal on offer #${d.terms.offer_seq} ${shortHash(d.leaf)}: ${dealStatusText(d.status, d.terms, d.signed)}`,
+      ),
       ...(room.e2e ? ["end-to-end encrypted: bodies and terms text are sealed under the room key"] : []),
-      room.outcome ? `outcome: ${room.outcome.outcome}${room.outcome.offer ? ` on offer ${shortHash(room.outcome.offer)}` : ""}${room.outcome.auction ? ` in auction ${shortHash(room.outcome.auction)}` : ""} (entry #${room.outcome.seq})` : room.closed ? `closed (${room.closed})` : "open",
+      room.outcome
+        ? `outcome: ${room.outcome.outcome}${room.outcome.offer ? ` on offer ${shortHash(room.outcome.offer)}` : ""}${room.outcome.auction ? ` in auction ${shortHash(room.outcome.auction)}` : ""} (entry #${room.outcome.seq})`
+        : room.closed
+          ? `closed (${room.closed})`
+          : "open",
     ];
     ctx.out.result(lines, { ...room, verdict: transcript.report.verdict });
   },

@@ -16,7 +16,9 @@ export function parseK(text: string): AuctionK {
   const fraction = /^(\d{1,7})\/(\d{1,7})$/.exec(text);
   const decimal = /^([01])(?:\.(\d{1,6}))?$/.exec(text);
   if (!fraction && !decimal) throw new UsageError(`--k takes a fraction like 1/2 or a decimal like 0.5, not "${text}"`);
-  const k = fraction ? { num: Number(fraction[1]), den: Number(fraction[2]) } : { num: Number(`${decimal![1]}${decimal![2] ?? ""}`), den: 10 ** (decimal![2]?.length ?? 0) };
+  const k = fraction
+    ? { num: Number(fraction[1]), den: Number(fraction[2]) }
+    : { num: Number(`${decimal![1]}${decimal![2] ?? ""}`), den: 10 ** (decimal![2]?.length ?? 0) };
   return parseOrThrow(AuctionKSchema, k, "k");
 }
 
@@ -30,7 +32,11 @@ export const roomAuction = roomVerb(
       buyer: { type: "string", value: "SEAT", help: "the seat that bids to buy" },
       seller: { type: "string", value: "SEAT", help: "the seat that asks to sell" },
       currency: { type: "string", value: "CODE", help: "ISO 4217 currency of the bids (e.g. TWD)" },
-      k: { type: "string", value: "K", help: "where the price falls between ask and bid: 0 the ask, 1 the bid (default 1/2)" },
+      k: {
+        type: "string",
+        value: "K",
+        help: "where the price falls between ask and bid: 0 the ask, 1 the bid (default 1/2)",
+      },
       "commit-for": { type: "string", value: "DURATION", help: "how long sides may commit their bids (default 1h)" },
       "reveal-for": { type: "string", value: "DURATION", help: "how long after that they may reveal (default 1h)" },
     },
@@ -56,7 +62,16 @@ export const roomAuction = roomVerb(
 export const roomBid = roomVerb(
   "bid",
   "commit a sealed bid in an auction (only its hash is sent; your mandate judges the bid)",
-  { args: ["auction"], flags: { amount: { type: "string", value: "N", help: "the bid as an integer in the currency's minor units (2,800.00 TWD is 280000)" } } },
+  {
+    args: ["auction"],
+    flags: {
+      amount: {
+        type: "string",
+        value: "N",
+        help: "the bid as an integer in the currency's minor units (2,800.00 TWD is 280000)",
+      },
+    },
+  },
   async (ctx, [auction], resolve, seat) => {
     const amount = integer(ctx.args, "amount");
     if (amount === undefined) throw new UsageError("--amount is required");
@@ -65,8 +80,11 @@ export const roomBid = roomVerb(
 );
 
 /** `room reveal <auction>`: reveals the bid this seat committed (read back from its journal). */
-export const roomReveal = roomVerb("reveal", "reveal your sealed bid once every side committed or commits closed", { args: ["auction"] }, async (_ctx, [auction], resolve, seat) =>
-  seat.revealMessage(await resolve(auction!, "auction")),
+export const roomReveal = roomVerb(
+  "reveal",
+  "reveal your sealed bid once every side committed or commits closed",
+  { args: ["auction"] },
+  async (_ctx, [auction], resolve, seat) => seat.revealMessage(await resolve(auction!, "auction")),
 );
 
 /** The auction verbs, in help order. */

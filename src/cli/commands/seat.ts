@@ -17,7 +17,11 @@ import { UsageError } from "../exit.js";
 import type { Command } from "./command.js";
 
 /** What the seat's stderr says it did after a refused turn. */
-const SEAT_THEN = { retry: "the agent is told so and answers again", pass: "the seat passed", wait: "the seat waits" } as const;
+const SEAT_THEN = {
+  retry: "the agent is told so and answers again",
+  pass: "the seat passed",
+  wait: "the seat waits",
+} as const;
 
 /** `seat --exec CMD | --a2a URL`: drives the seat of --seat at --table with that agent until the table closes. */
 export const seat: Command = {
@@ -26,20 +30,42 @@ export const seat: Command = {
   flags: {
     ...TABLE_FLAG,
     ...SEAT_FLAGS,
-    exec: { type: "string", value: "CMD", help: "run CMD with /bin/sh -c at each turn: the turn on stdin (framed text; JSON with --json), its stdout the entry" },
-    a2a: { type: "string", value: "URL", help: "send each turn to the A2A agent at URL (its card at URL/.well-known/agent-card.json); its reply is the entry" },
-    timeout: { type: "string", value: "SECONDS", help: "how long one turn may take before it is refused (default 120; the command's whole process group is killed)" },
+    exec: {
+      type: "string",
+      value: "CMD",
+      help: "run CMD with /bin/sh -c at each turn: the turn on stdin (framed text; JSON with --json), its stdout the entry",
+    },
+    a2a: {
+      type: "string",
+      value: "URL",
+      help: "send each turn to the A2A agent at URL (its card at URL/.well-known/agent-card.json); its reply is the entry",
+    },
+    timeout: {
+      type: "string",
+      value: "SECONDS",
+      help: "how long one turn may take before it is refused (default 120; the command's whole process group is killed)",
+    },
   },
   async run(ctx) {
     const command = optional(ctx.args, "exec");
     const url = optional(ctx.args, "a2a");
-    if ((command === undefined) === (url === undefined)) throw new UsageError("give exactly one of --exec CMD or --a2a URL");
+    if ((command === undefined) === (url === undefined))
+      throw new UsageError("give exactly one of --exec CMD or --a2a URL");
     const timeoutMs = (integer(ctx.args, "timeout", 120) ?? 120) * 1000;
     if (timeoutMs <= 0) throw new UsageError("--timeout must be at least 1 second");
     const table = ctx.tableId();
     const { seat: name, key } = await ctx.seat();
     const client = await ctx.table(table);
-    const agent = command !== undefined ? execAgent({ command, json: ctx.args.values.json === true, timeoutMs, env: ctx.io.env, boundary: randomBoundary }) : await a2aAgent(ctx, url!, timeoutMs, table, name, key.signer);
+    const agent =
+      command !== undefined
+        ? execAgent({
+            command,
+            json: ctx.args.values.json === true,
+            timeoutMs,
+            env: ctx.io.env,
+            boundary: randomBoundary,
+          })
+        : await a2aAgent(ctx, url!, timeoutMs, table, name, key.signer);
     const stop = new AbortController();
     const interrupt = (signal: NodeJS.Signals) => {
       ctx.out.note(`${signal}: stopping the seat`);
@@ -47,10 +73,20 @@ export const seat: Command = {
     };
     process.once("SIGINT", interrupt);
     process.once("SIGTERM", interrupt);
-    ctx.out.note(`seat ${name} at ${table} is driven by ${command !== undefined ? `the command: ${command}` : `the A2A agent at ${url}`}; Ctrl-C to stop`);
+    ctx.out.note(
+      `seat ${name} at ${table} is driven by ${command !== undefined ? `the command: ${command}` : `the A2A agent at ${url}`}; Ctrl-C to stop`,
+    );
     let run;
     try {
-      run = await driveSeat(agent, { client, seat: name, signer: key.signer, home: ctx.home, clock: ctx.io.clock, signal: stop.signal, onEvent: (event) => show(ctx, event) });
+      run = await driveSeat(agent, {
+        client,
+        seat: name,
+        signer: key.signer,
+        home: ctx.home,
+        clock: ctx.io.clock,
+        signal: stop.signal,
+        onEvent: (event) => show(ctx, event),
+      });
     } finally {
       process.off("SIGINT", interrupt);
       process.off("SIGTERM", interrupt);
@@ -61,7 +97,14 @@ export const seat: Command = {
 };
 
 /** The A2A agent at `url`, its client loaded now (docs/AGENTS.md): owner questions go through this seat's ask-the-owner path. */
-async function a2aAgent(ctx: Context, url: string, timeoutMs: number, table: string, seat: string, signer: Signer): Promise<SeatAgent> {
+async function a2aAgent(
+  ctx: Context,
+  url: string,
+  timeoutMs: number,
+  table: string,
+  seat: string,
+  signer: Signer,
+): Promise<SeatAgent> {
   const { a2aAgent: connect } = await import("../../owner/a2a-agent.js");
   const words = await OwnerWords.at(ctx.home, table);
   return connect({
@@ -75,13 +118,17 @@ async function a2aAgent(ctx: Context, url: string, timeoutMs: number, table: str
     clock: ctx.io.clock,
     boundary: randomBoundary,
     onAsk: (question) => ctx.out.note(`the agent asked the owner: question ${question}`),
-    onAskCancelled: (question) => ctx.out.note(`stopped waiting for the owner's answer to question ${question}: the seat is stopping, and an answer given now reaches no agent`),
+    onAskCancelled: (question) =>
+      ctx.out.note(
+        `stopped waiting for the owner's answer to question ${question}: the seat is stopping, and an answer given now reaches no agent`,
+      ),
   });
 }
 
 function show(ctx: Context, event: DriverEvent): void {
   if (event.type === "written") ctx.out.line(`wrote ${event.kind} as entry #${event.seq}`, event);
-  else if (event.type === "refused") ctx.out.warn(`turn refused: ${event.code} (${event.reason}): ${event.message}; ${SEAT_THEN[event.then]}`);
+  else if (event.type === "refused")
+    ctx.out.warn(`turn refused: ${event.code} (${event.reason}): ${event.message}; ${SEAT_THEN[event.then]}`);
   else if (event.type === "race") ctx.out.note(`lost a race for the floor (${event.code}); waiting for the next turn`);
   else if (event.type === "turn") ctx.out.note(`turn at entry #${event.cursor} (${event.reason})`);
 }

@@ -19,11 +19,14 @@ export const subtable: Command = {
   async run(ctx) {
     const [file] = positionals(ctx.args, ["config.json"]);
     const raw = readJsonFile(file!, "the sub-table config");
-    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new UsageError(`the sub-table config ${file} is not a JSON object`);
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+      throw new UsageError(`the sub-table config ${file} is not a JSON object`);
     const given = "parent" in raw && typeof raw.parent === "string" ? raw.parent : undefined;
     const parent = optional(ctx.args, "table", "TRESTLE_TABLE", ctx.io.env) ?? given;
-    if (parent === undefined) throw new UsageError("name the parent table: --table, TRESTLE_TABLE or \"parent\" in the config");
-    if (given !== undefined && given !== parent) throw new UsageError(`the config's parent is "${given}" but --table is "${parent}"`);
+    if (parent === undefined)
+      throw new UsageError('name the parent table: --table, TRESTLE_TABLE or "parent" in the config');
+    if (given !== undefined && given !== parent)
+      throw new UsageError(`the config's parent is "${given}" but --table is "${parent}"`);
     const config = validateConfig({ ...raw, parent });
     const { seat, key } = await ctx.seat();
     const client = await ctx.table(parent);
@@ -32,7 +35,9 @@ export const subtable: Command = {
     await child.tracker.observe(head);
     const c = ctx.out.c;
     ctx.out.result(
-      [`opened sub-table ${c.bold(table)} of ${parent} as ${seat} (head ${headRef(head)}); its result lands at ${parent} when it closes`],
+      [
+        `opened sub-table ${c.bold(table)} of ${parent} as ${seat} (head ${headRef(head)}); its result lands at ${parent} when it closes`,
+      ],
       { table, parent, opener: seat, head },
     );
   },

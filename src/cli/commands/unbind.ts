@@ -14,11 +14,14 @@ export const unbind: Command = {
   async run(ctx) {
     const [name, account] = positionals(ctx.args, ["platform", "account"]);
     const platform = platformArg(name!);
-    if (!AccountIdSchema.safeParse(account).success) throw new UsageError(`"${account}" is not a chat account id (trestle channels lists them)`);
+    if (!AccountIdSchema.safeParse(account).success)
+      throw new UsageError(`"${account}" is not a chat account id (trestle channels lists them)`);
     const { owner, client } = await ownerClientOf(ctx);
     const result = await client.unbind(platform, account!);
     ctx.out.result(
-      result.removed ? `unbound ${platform} account ${account} from owner ${owner}` : `${platform} account ${account} was not bound to owner ${owner}; nothing changed`,
+      result.removed
+        ? `unbound ${platform} account ${account} from owner ${owner}`
+        : `${platform} account ${account} was not bound to owner ${owner}; nothing changed`,
       { owner, ...result },
     );
   },

@@ -13,7 +13,15 @@ import { mirrorHolder } from "../../client/follow-custody.js";
 import { nodeEd25519 } from "../../client/node-ed25519.js";
 import { nodeSha256 } from "../../client/node-sha256.js";
 import { checkerPool, threadsBeside } from "../../client/verify-pool.js";
-import { configOf, entryChecker, parseExport, PublicKeySchema, type ParsedExport, TableIdSchema, type VerifyReport } from "../../protocol/index.js";
+import {
+  configOf,
+  entryChecker,
+  parseExport,
+  PublicKeySchema,
+  type ParsedExport,
+  TableIdSchema,
+  type VerifyReport,
+} from "../../protocol/index.js";
 import { optional, OWNER_FLAGS, positionals, SEAT_FLAGS, TABLE_FLAG } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
@@ -36,10 +44,18 @@ export const verify: Command = {
   flags: {
     ...OWNER_FLAGS,
     ...SEAT_FLAGS,
-    "relay-key": { type: "string", value: "KEY", help: "the relay key to trust for a file (default: its header's key if pinned here)" },
+    "relay-key": {
+      type: "string",
+      value: "KEY",
+      help: "the relay key to trust for a file (default: its header's key if pinned here)",
+    },
     proof: { type: "string", value: "FILE", help: "check a proof file of `trestle prove` offline instead" },
     ...WITNESS_FLAGS,
-    task: { type: "string", value: "ID", help: "write a verify entry for this reported task instead (as --seat, not its executor)" },
+    task: {
+      type: "string",
+      value: "ID",
+      help: "write a verify entry for this reported task instead (as --seat, not its executor)",
+    },
     verdict: { type: "string", value: "pass|fail", help: "with --task: what the check found" },
     ...TABLE_FLAG,
   },
@@ -48,14 +64,22 @@ export const verify: Command = {
     const proof = optional(ctx.args, "proof");
     if (proof !== undefined) return verifyProofFile(ctx, proof);
     if (ctx.args.values.verdict !== undefined || ctx.args.values.table !== undefined) {
-      throw new UsageError("--verdict and --table go with --task; to verify a table's transcript, name it: trestle verify <table>");
+      throw new UsageError(
+        "--verdict and --table go with --task; to verify a table's transcript, name it: trestle verify <table>",
+      );
     }
     const [target] = positionals(ctx.args, ["table | export.jsonl"]);
     const isFile = existsSync(target!);
-    if (!isFile && !TableIdSchema.safeParse(target).success) throw new UsageError(`no file ${target}, and it is not a table id (3-64 of [a-z0-9._-])`);
-    const { report, witnesses, signed, mirrored } = isFile ? await verifyFile(ctx, target!) : await verifyTable(ctx, target!);
+    if (!isFile && !TableIdSchema.safeParse(target).success)
+      throw new UsageError(`no file ${target}, and it is not a table id (3-64 of [a-z0-9._-])`);
+    const { report, witnesses, signed, mirrored } = isFile
+      ? await verifyFile(ctx, target!)
+      : await verifyTable(ctx, target!);
     const named = witnesses ? await tableWitnesses(ctx, witnesses, signed ?? mirrored) : undefined;
-    ctx.out.result([...reportLines(report, ctx.out.c), ...(named?.lines ?? [])], named ? { ...report, witnesses: named.json } : report);
+    ctx.out.result(
+      [...reportLines(report, ctx.out.c), ...(named?.lines ?? [])],
+      named ? { ...report, witnesses: named.json } : report,
+    );
     return report.verdict === "CLEAN" ? EXIT.OK : report.verdict === "REFUTED" ? EXIT.REFUTED : EXIT.INCONCLUSIVE;
   },
 };
@@ -78,15 +102,27 @@ export async function verifyFile(ctx: Context, path: string): Promise<Verified> 
     const text = readExport(path);
     const parsed = parseExport(text);
     const given = optional(ctx.args, "relay-key");
-    if (given !== undefined && !PublicKeySchema.safeParse(given).success) throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
+    if (given !== undefined && !PublicKeySchema.safeParse(given).success)
+      throw new UsageError("--relay-key must be a 43-char base64url Ed25519 key");
     const identity = exportIdentity(text, parsed);
     const pinned = identity && new PinStore(ctx.home).pins(identity.relay) ? identity.relay : undefined;
     const relayKey = given ?? pinned;
-    if (relayKey === undefined) ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
+    if (relayKey === undefined)
+      ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
     const store = new FileHeadStore(ctx.home);
     const held = identity ? store.load(identity.relay, identity.table) : null;
     const evidence = identity ? store.evidence(identity.relay, identity.table) : [];
-    const report = await verifyExportText(text, { ...(relayKey ? { relayKey } : {}), held: held ? [held] : [], evidence, checker: pool.check, sha256: nodeSha256 }, parsed);
+    const report = await verifyExportText(
+      text,
+      {
+        ...(relayKey ? { relayKey } : {}),
+        held: held ? [held] : [],
+        evidence,
+        checker: pool.check,
+        sha256: nodeSha256,
+      },
+      parsed,
+    );
     return { text, report, witnesses: witnessesOf(parsed) };
   } finally {
     await pool.close();
@@ -115,7 +151,12 @@ async function verifyTable(ctx: Context, table: string): Promise<Verified> {
   const holder = mirrorHolder(parsed, client.tracker.relayKey);
   if (holder !== null) return { text, report, witnesses, mirrored: mirroredFrom(ctx, table, holder) };
   const signed = await new TlogReader(client.http, table, client.tracker.relayKey).checkpoint();
-  return { text, report, witnesses, signed: { note: signed.note, size: signed.checkpoint.size, others: signed.others } };
+  return {
+    text,
+    report,
+    witnesses,
+    signed: { note: signed.note, size: signed.checkpoint.size, others: signed.others },
+  };
 }
 
 /** The table read through the mirror at --relay, held by relay key `holder`, with the URL this home pinned to that key, if any. */

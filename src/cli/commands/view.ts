@@ -24,7 +24,12 @@ export const view: Command = {
   flags: {
     ...OWNER_FLAGS,
     owner: { ...OWNER_FLAGS.owner!, help: "the owner (default $TRESTLE_OWNER, else the only owner key in the home)" },
-    table: { type: "string", multiple: true, value: "ID", help: "also follow this table (repeatable); every table the home holds a head for is followed anyway" },
+    table: {
+      type: "string",
+      multiple: true,
+      value: "ID",
+      help: "also follow this table (repeatable); every table the home holds a head for is followed anyway",
+    },
     port: { type: "string", value: "N", help: "listen on 127.0.0.1:N (default: a free port)" },
   },
   async run(ctx) {
@@ -34,7 +39,8 @@ export const view: Command = {
     const assets = loadAssets(assetDir());
     const tables = ctx.args.values.table;
     for (const table of Array.isArray(tables) ? tables : []) {
-      if (!TableIdSchema.safeParse(table).success) throw new UsageError(`--table "${table}" is not a table id (3-64 of [a-z0-9._-])`);
+      if (!TableIdSchema.safeParse(table).success)
+        throw new UsageError(`--table "${table}" is not a table id (3-64 of [a-z0-9._-])`);
     }
     const principal = await Principal.open({
       relay: ctx.http(),
@@ -46,12 +52,21 @@ export const view: Command = {
     });
     const server = await serveWindow({ backend: principal, assets, port }).catch((error: unknown) => {
       principal.close();
-      throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UsageError(
+        `cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
     // Listening for Ctrl-C before the URL is printed: whoever acts on the URL may stop the window at once.
     const stop = interrupted();
-    ctx.out.result([`principal window for owner ${owner} at ${ctx.relayUrl}:`, `  ${server.url}`], { url: server.url, port: server.port, owner, relay: ctx.relayUrl });
-    ctx.out.note("open it in a browser on this machine; keep it to yourself: the part after # lets a page ask this window to sign with your key. Ctrl-C to stop");
+    ctx.out.result([`principal window for owner ${owner} at ${ctx.relayUrl}:`, `  ${server.url}`], {
+      url: server.url,
+      port: server.port,
+      owner,
+      relay: ctx.relayUrl,
+    });
+    ctx.out.note(
+      "open it in a browser on this machine; keep it to yourself: the part after # lets a page ask this window to sign with your key. Ctrl-C to stop",
+    );
     await stop;
     await server.close();
     principal.close();
@@ -69,6 +84,11 @@ function onlyOwner(ctx: Context): string | undefined {
     // No owners/ folder: no key.
   }
   if (names.length === 1) return names[0]!.slice(0, -".json".length);
-  if (names.length === 0) throw new UsageError(`no owner key in ${ctx.home}: create one with trestle keygen --owner NAME, or name it with --owner`);
-  throw new UsageError(`this home has ${names.length} owner keys: name one with --owner (${names.map((n) => n.slice(0, -".json".length)).join(", ")})`);
+  if (names.length === 0)
+    throw new UsageError(
+      `no owner key in ${ctx.home}: create one with trestle keygen --owner NAME, or name it with --owner`,
+    );
+  throw new UsageError(
+    `this home has ${names.length} owner keys: name one with --owner (${names.map((n) => n.slice(0, -".json".length)).join(", ")})`,
+  );
 }

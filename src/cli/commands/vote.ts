@@ -13,7 +13,11 @@ export const vote: Command = {
   name: "vote",
   summary: "vote yes, no or abstain on an open proposal",
   args: "<yes|no|abstain> [text | -]",
-  flags: { ...TABLE_FLAG, ...SEAT_FLAGS, re: { type: "string", value: "SEQ", help: "the proposal voted on (required)" } },
+  flags: {
+    ...TABLE_FLAG,
+    ...SEAT_FLAGS,
+    re: { type: "string", value: "SEQ", help: "the proposal voted on (required)" },
+  },
   async run(ctx) {
     const [choice, text] = positionals(ctx.args, ["yes|no|abstain", "text"], 1);
     if (!isChoice(choice)) throw new UsageError(`the vote must be yes, no or abstain, not "${choice}"`);

@@ -43,7 +43,11 @@ export const watch: Command = {
       for (const item of items) {
         if (item.seq > after) ctx.out.line(entryLine(item, ctx.out.c), item);
         if (isEntry(item) && item.kind === "system" && item.subkind === "table_closed") closed = true;
-        if (isEntry(item) && item.kind === "system" && (item.subkind === "table_paused" || item.subkind === "table_resumed")) {
+        if (
+          isEntry(item) &&
+          item.kind === "system" &&
+          (item.subkind === "table_paused" || item.subkind === "table_resumed")
+        ) {
           foldControl(pauses, item);
           if (item.seq > after) ctx.out.note(pausesText(pauseHolders(pauses)));
         }

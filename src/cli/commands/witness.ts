@@ -14,7 +14,12 @@ export const witness: Command = {
   name: "witness",
   summary: "run a transparency-log witness on this machine, cosigning the logs you name",
   flags: {
-    log: { type: "string", multiple: true, value: "ORIGIN=VKEY", help: "witness the log of this origin, signed by this note verifier key (repeatable)" },
+    log: {
+      type: "string",
+      multiple: true,
+      value: "ORIGIN=VKEY",
+      help: "witness the log of this origin, signed by this note verifier key (repeatable)",
+    },
     port: { type: "string", value: "N", help: "listen on 127.0.0.1:N (default: a free port)" },
     "print-key": { type: "boolean", help: "print the witness's verifier key and exit" },
   },
@@ -37,18 +42,27 @@ export const witness: Command = {
       throw new UsageError(`--log: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (logs.size === 0) throw new UsageError("name at least one log to witness: --log ORIGIN=VKEY");
-    const server = await serveLocalWitness({ home: ctx.home, logs, port, clock: ctx.io.clock }).catch((error: unknown) => {
-      throw new UsageError(`cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    const server = await serveLocalWitness({ home: ctx.home, logs, port, clock: ctx.io.clock }).catch(
+      (error: unknown) => {
+        throw new UsageError(
+          `cannot listen on 127.0.0.1:${port}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      },
+    );
     const stop = interrupted();
-    ctx.out.result([`witness ${key.name} at ${server.url}`, `verifier key: ${vkey}`, `witnessing: ${[...logs.keys()].join(", ")}`], {
-      url: server.url,
-      port: server.port,
-      name: key.name,
-      verifier_key: vkey,
-      logs: [...logs.keys()],
-    });
-    ctx.out.note("logs submit checkpoints to POST <url>/add-checkpoint; its state and key are in <home>/witness/. Ctrl-C to stop");
+    ctx.out.result(
+      [`witness ${key.name} at ${server.url}`, `verifier key: ${vkey}`, `witnessing: ${[...logs.keys()].join(", ")}`],
+      {
+        url: server.url,
+        port: server.port,
+        name: key.name,
+        verifier_key: vkey,
+        logs: [...logs.keys()],
+      },
+    );
+    ctx.out.note(
+      "logs submit checkpoints to POST <url>/add-checkpoint; its state and key are in <home>/witness/. Ctrl-C to stop",
+    );
     await stop;
     await server.close();
     return EXIT.OK;

@@ -60,7 +60,9 @@ export async function submitEntry(ctx: Context, submission: SeatSubmission, extr
     : await client.submit(key.signer, seat, submission);
   const c = ctx.out.c;
   const cut = result.truncated ? c.yellow(" (truncated by the relay to the floor's max_chars)") : "";
-  const lines = [`${extras.label ?? submission.kind} written as entry #${result.seq} (head ${headRef(result.head)})${cut}`];
+  const lines = [
+    `${extras.label ?? submission.kind} written as entry #${result.seq} (head ${headRef(result.head)})${cut}`,
+  ];
   let tasks: TaskState[] = [];
   if ("task" in submission || ("effects" in submission && submission.effects)) {
     const all = await client.tasks({ signer: key.signer, as: { seat } });

@@ -23,7 +23,10 @@ export const ReArg = say.re.describe("the seq of the entry this answers");
 export const RefsArg = say.refs.describe("references: entry:<seq>, task:<seq>.<owner>, table:<id> or https://…");
 
 /** `tokens`: tokens spent producing the entry (counts toward a budget_tokens termination). */
-export const TokensArg = say.budget.unwrap().shape.tokens.optional().describe("tokens you spent producing this entry (counts toward budget_tokens)");
+export const TokensArg = say.budget
+  .unwrap()
+  .shape.tokens.optional()
+  .describe("tokens you spent producing this entry (counts toward budget_tokens)");
 
 /** `task`: a task id. */
 export const TaskArg = TaskIdSchema.describe("the task id, <seq>.<owner> (e.g. 12.tao)");
@@ -38,4 +41,6 @@ export const WrittenOutput = z.object({
 });
 
 /** `listing`: a market's listing named by its entry's seq or its hash (8 or more hex characters). */
-export const ListingRefArg = z.union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)]).describe("the listing: its entry's seq, or its hash (8 or more hex characters), as trestle_market_search lists it");
+export const ListingRefArg = z
+  .union([z.int().min(1), z.string().regex(/^[0-9a-fA-F]{8,64}$/)])
+  .describe("the listing: its entry's seq, or its hash (8 or more hex characters), as trestle_market_search lists it");

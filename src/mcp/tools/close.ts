@@ -16,7 +16,10 @@ export const close = defineTool({
   title: "Stop (pause) or resume a table",
   description:
     "Stop a table as your owner: your owner's signed pause, after which no seat can write while it (or any other owner's pause) holds. Pausing needs a seat of your owner there. action resume lifts your owner's own pause only, seat or not; other owners' pauses stay until each of them lifts theirs. A table ends for good only by its own termination rules (e.g. a decision).",
-  input: z.strictObject({ table: TableArg, action: ControlActionSchema.default("pause").describe("pause (default) or resume (lift your owner's own pause)") }),
+  input: z.strictObject({
+    table: TableArg,
+    action: ControlActionSchema.default("pause").describe("pause (default) or resume (lift your owner's own pause)"),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ table, action }, ctx) {
     const { session } = ctx;

@@ -25,14 +25,21 @@ export const createTable = defineTool({
     const owner = await session.ownerKey();
     const listed = own(config.owners, owner.name);
     if (!listed || listed.public_key !== owner.signer.publicKeyText) {
-      throw new TrestleError("E_NOT_OWNER", `the config must list this server's owner ${owner.name} with public key ${owner.signer.publicKeyText}`);
+      throw new TrestleError(
+        "E_NOT_OWNER",
+        `the config must list this server's owner ${owner.name} with public key ${owner.signer.publicKeyText}`,
+      );
     }
     const standing = (["auto_approve", "chat_approve"] as const).filter((rules) => listed[rules] !== undefined);
     if (standing.length > 0) {
-      throw new TrestleError("E_FORBIDDEN", `the config gives ${owner.name} standing approvals (${standing.join(", ")}); only the owner signs those, from a terminal (trestle create)`, {
-        owner: owner.name,
-        rules: standing,
-      });
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `the config gives ${owner.name} standing approvals (${standing.join(", ")}); only the owner signs those, from a terminal (trestle create)`,
+        {
+          owner: owner.name,
+          rules: standing,
+        },
+      );
     }
     const client = await session.client(config.id);
     const created = await client.create(owner.signer, owner.name, config);

@@ -23,7 +23,12 @@ export const dealSign = defineTool({
   input: z.strictObject({
     table: TableArg,
     offer: RefArg("accepted offer, or the auction that settled with a deal"),
-    show_price: z.boolean().optional().describe("in a market's match room: also ask your owner to let the market show the deal's terms (shown only once both owners allowed it)"),
+    show_price: z
+      .boolean()
+      .optional()
+      .describe(
+        "in a market's match room: also ask your owner to let the market show the deal's terms (shown only once both owners allowed it)",
+      ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ table, offer, show_price }, ctx) {
@@ -35,13 +40,20 @@ export const dealSign = defineTool({
     const leaf = resolveRef(transcript, offer, "deal");
     const deal = dealIn(roomState(transcript), leaf);
     const owner = await ctx.session.ownerKey();
-    const shown = dealLines({ terms: deal.terms, deal: deal.terms_sha256, status: dealStatus(deal), signatures: dealSignatures(transcript.entries, deal) });
+    const shown = dealLines({
+      terms: deal.terms,
+      deal: deal.terms_sha256,
+      status: dealStatus(deal),
+      signatures: dealSignatures(transcript.entries, deal),
+    });
     return askOwner(ctx, {
       title: `sign the deal on offer #${deal.terms.offer_seq} at room ${id}`,
       lines: [
         `trestle: sign this deal with your owner key (${owner.name})? It is final once both owners signed.`,
         ...shown.map((line) => `  ${line}`),
-        ...(show_price ? ["and let the market show these terms to its members (only once the other owner allows it too)"] : []),
+        ...(show_price
+          ? ["and let the market show these terms to its members (only once the other owner allows it too)"]
+          : []),
         "Your AI agent asked for this; only you decide. Declining signs nothing.",
       ],
       approve: show_price ? "Sign this deal and allow showing its price" : "Sign this deal with my owner key",
@@ -49,7 +61,9 @@ export const dealSign = defineTool({
       progress: "asking your owner to sign the deal in the principal window",
       async sign() {
         const sent = await signDeal(seat, owner.signer, leaf, { showPrice: show_price === true });
-        return { status: `Your owner signed the deal on offer #${deal.terms.offer_seq} (entry #${sent.seq}); it is done once the other owner signed too.` };
+        return {
+          status: `Your owner signed the deal on offer #${deal.terms.offer_seq} (entry #${sent.seq}); it is done once the other owner signed too.`,
+        };
       },
     });
   },

@@ -11,6 +11,20 @@ export const decide = writeTool({
   title: "Decide",
   description:
     "Write a decision. Only seats the table lets decide may; it stays in force and may close the table. With `effects`, it opens tasks like a proposal. Needs the floor.",
-  input: z.strictObject({ table: TableArg, text: BodySchema.min(1).describe("the decision"), effects: EffectsArg, re: ReArg, refs: RefsArg, tokens: TokensArg }),
-  build: ({ text, effects, re, refs, tokens }) => ({ kind: "decision", body: text, effects, re, refs, budget: tokens === undefined ? undefined : { tokens } }),
+  input: z.strictObject({
+    table: TableArg,
+    text: BodySchema.min(1).describe("the decision"),
+    effects: EffectsArg,
+    re: ReArg,
+    refs: RefsArg,
+    tokens: TokensArg,
+  }),
+  build: ({ text, effects, re, refs, tokens }) => ({
+    kind: "decision",
+    body: text,
+    effects,
+    re,
+    refs,
+    budget: tokens === undefined ? undefined : { tokens },
+  }),
 });

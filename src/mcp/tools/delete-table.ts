@@ -36,7 +36,9 @@ export const deleteTable = defineTool({
       progress: `asking your owner to delete table ${id} in the principal window`,
       async sign() {
         const tombstone = await client.deleteTable(id, owner.name);
-        return { status: `Table ${id} deleted by its creator ${owner.name} at ${new Date(tombstone.deleted_at).toISOString()}: its storage on the relay is freed and its id is never used again.` };
+        return {
+          status: `Table ${id} deleted by its creator ${owner.name} at ${new Date(tombstone.deleted_at).toISOString()}: its storage on the relay is freed and its id is never used again.`,
+        };
       },
     });
   },

@@ -8,8 +8,16 @@ import { EffectSchema, LIMITS } from "../../protocol/index.js";
 
 /** Effects on owners' resources: each opens (per owner) a task that owner must approve. */
 export const EffectsArg = z
-  .array(EffectSchema.extend({ args: z.record(z.string(), z.json()).describe(`arguments, a JSON object (integers only, at most ${LIMITS.effect_args_bytes} bytes)`) }))
+  .array(
+    EffectSchema.extend({
+      args: z
+        .record(z.string(), z.json())
+        .describe(`arguments, a JSON object (integers only, at most ${LIMITS.effect_args_bytes} bytes)`),
+    }),
+  )
   .min(1)
   .max(LIMITS.effects)
   .optional()
-  .describe("actions on owners' resources, e.g. [{ owner, resource: \"taskboard\", action: \"create_card\", args: {…} }]; each affected owner must approve before anything runs");
+  .describe(
+    'actions on owners\' resources, e.g. [{ owner, resource: "taskboard", action: "create_card", args: {…} }]; each affected owner must approve before anything runs',
+  );

@@ -8,7 +8,10 @@ import { verifiedExport } from "../verification.js";
 import { TableArg } from "./args.js";
 
 /** `as`: read as the seat or as the owner. */
-export const AsArg = z.enum(["seat", "owner"]).default("seat").describe("read as your seat (its visibility applies) or as your owner (everything)");
+export const AsArg = z
+  .enum(["seat", "owner"])
+  .default("seat")
+  .describe("read as your seat (its visibility applies) or as your owner (everything)");
 
 /** Lists ledger entries from `from`, after verifying the whole export. */
 export const history = defineTool({
@@ -34,9 +37,17 @@ export const history = defineTool({
       status: [
         `History of ${id} as ${verified.who}, verified on this machine:`,
         ...verified.lines.map((line) => safeLine(line, 2000)),
-        shown.length === 0 ? `No entries from #${from}.` : `Entries #${shown[0]!.seq} to #${last!.seq} below.${more ? ` More follow: call again with from ${last!.seq + 1}.` : ""}`,
+        shown.length === 0
+          ? `No entries from #${from}.`
+          : `Entries #${shown[0]!.seq} to #${last!.seq} below.${more ? ` More follow: call again with from ${last!.seq + 1}.` : ""}`,
       ],
-      data: shown.length > 0 ? frameInert(shown.map((item) => historyItem(item, me)), ctx.boundary()) : null,
+      data:
+        shown.length > 0
+          ? frameInert(
+              shown.map((item) => historyItem(item, me)),
+              ctx.boundary(),
+            )
+          : null,
     };
   },
 });

@@ -21,7 +21,9 @@ export const invite = defineTool({
     seat: SeatNameSchema.describe("one of your owner's declared seats"),
     seat_public_key: PublicKeySchema.describe("the invitee's seat public key (43 base64url chars)"),
     human: z.boolean().default(false).describe("a person operates the seat (may speak without the floor)"),
-    card: CapabilityCardSchema.optional().describe("the seat's capability card (summary, role, skills, model); your owner signs its hash"),
+    card: CapabilityCardSchema.optional().describe(
+      "the seat's capability card (summary, role, skills, model); your owner signs its hash",
+    ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ table, seat, seat_public_key, human, card }, ctx) {
@@ -29,7 +31,14 @@ export const invite = defineTool({
     const id = session.tableId(table);
     const owner = await session.ownerKey();
     const client = await session.client(id);
-    const joined = await client.join(owner.signer, { seat, owner: owner.name, seatKey: seat_public_key, human, card: card ?? {}, expires: ctx.now() + JOIN_TTL_MS });
+    const joined = await client.join(owner.signer, {
+      seat,
+      owner: owner.name,
+      seatKey: seat_public_key,
+      human,
+      card: card ?? {},
+      expires: ctx.now() + JOIN_TTL_MS,
+    });
     return {
       status: [
         `Seat ${seat} at table ${id} is now held by key ${seat_public_key} for owner ${owner.name} (entry #${joined.seq}).`,

@@ -26,7 +26,13 @@ export const join = defineTool({
     const card = session.card();
     const { identity: seat, created } = await session.seatKeyCreating();
     const client = await session.client(id);
-    const joined = await client.join(owner.signer, { seat: seat.name, owner: owner.name, seatKey: seat.signer.publicKeyText, card, expires: ctx.now() + JOIN_TTL_MS });
+    const joined = await client.join(owner.signer, {
+      seat: seat.name,
+      owner: owner.name,
+      seatKey: seat.signer.publicKeyText,
+      card,
+      expires: ctx.now() + JOIN_TTL_MS,
+    });
     const using = session.use(id);
     const presence = await holdOwnerSession(ctx, id);
     return {
@@ -34,7 +40,9 @@ export const join = defineTool({
         `Seat ${seat.name} joined table ${id} for owner ${owner.name} as entry #${joined.seq}; ${using}.`,
         ...(created ? [`Created the seat key ${seat.path} (mode 0600).`] : []),
         `Capability card: ${session.settings.cardFile ?? "none configured (TRESTLE_CARD_FILE), so an empty card"}.`,
-        presence === "live" ? `Owner session held for ${owner.name}: proposals on their resources can wait for their approval.` : `No owner session (${presence}).`,
+        presence === "live"
+          ? `Owner session held for ${owner.name}: proposals on their resources can wait for their approval.`
+          : `No owner session (${presence}).`,
         "Next: trestle_read, then trestle_wait for your turn.",
       ],
     };

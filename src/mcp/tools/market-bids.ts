@@ -22,7 +22,11 @@ export const marketBid = defineTool({
   title: "Commit a sealed bid on a listing",
   description:
     "Commit your owner's sealed bid on a listing that takes them (trestle_market_search with `sealed: true` lists them with their window): an amount in the listing currency's minor units, for its whole quantity. Only a hash goes to the market; the bid stays on this machine until you reveal it with trestle_market_reveal once bidding closed. One bid per owner; the highest revealed bid at or above the reserve wins and pays the second price. Your owner's mandate and allowance judge the bid and may hold it for their approval.",
-  input: z.strictObject({ table: TableArg, listing: ListingRefArg, amount: AmountSchema.describe("your bid as an integer in minor units (2,800.00 TWD is 280000)") }),
+  input: z.strictObject({
+    table: TableArg,
+    listing: ListingRefArg,
+    amount: AmountSchema.describe("your bid as an integer in minor units (2,800.00 TWD is 280000)"),
+  }),
   output: WrittenOutput.extend({
     listing: Sha256Schema.describe("the listing's hash"),
     commitment: Sha256Schema.describe("the bid's commitment, the only thing the ledger holds until the reveal"),
@@ -43,7 +47,17 @@ export const marketBid = defineTool({
             ...(approved ? ["Your owner approved this exact message in person; their approval is now spent."] : []),
             `Reveal it with trestle_market_reveal from ${new Date(until).toISOString()} until ${new Date(reveal_until).toISOString()}; a bid never revealed is withdrawn.`,
           ],
-          structured: { table: id, seat: seat.seat, kind: "bid", seq: sent.seq, head: sent.head.seq, listing: leaf, commitment: message.commitment, until, reveal_until },
+          structured: {
+            table: id,
+            seat: seat.seat,
+            kind: "bid",
+            seq: sent.seq,
+            head: sent.head.seq,
+            listing: leaf,
+            commitment: message.commitment,
+            until,
+            reveal_until,
+          },
         };
       }),
     );
@@ -85,7 +99,15 @@ export const marketReveal = defineTool({
           ...(approved ? ["Your owner approved this exact message in person; their approval is now spent."] : []),
           settledLine(settled),
         ],
-        structured: { table: id, seat: seat.seat, kind: "bid", seq: sent.seq, head: sent.head.seq, listing: leaf, settled },
+        structured: {
+          table: id,
+          seat: seat.seat,
+          kind: "bid",
+          seq: sent.seq,
+          head: sent.head.seq,
+          listing: leaf,
+          settled,
+        },
       };
     });
   },
@@ -101,12 +123,21 @@ function settlement(caused: readonly Entry[]): z.infer<typeof SettledOutput> {
   const data = ListingSettledDataSchema.parse(entry.data);
   const match = caused.find((e) => e.kind === "system" && e.subkind === "match")?.seq ?? null;
   if (data.outcome === "unsold") return { outcome: "unsold", reason: data.reason, seq: entry.seq, match };
-  return { outcome: "sold", winner: data.winner.owner, price: data.price, currency: data.currency, seq: entry.seq, match };
+  return {
+    outcome: "sold",
+    winner: data.winner.owner,
+    price: data.price,
+    currency: data.currency,
+    seq: entry.seq,
+    match,
+  };
 }
 
 /** The settlement in words, or that the bids settle later. */
 function settledLine(s: z.infer<typeof SettledOutput>): string {
-  if (s === null) return "The bids settle once every bidder revealed, or when reveals close; trestle_market_search with `sealed: true` shows where they stand.";
-  if (s.outcome === "unsold") return `The bids settled at entry #${s.seq}: nothing sold (${s.reason!.replace("_", " ")}).`;
+  if (s === null)
+    return "The bids settle once every bidder revealed, or when reveals close; trestle_market_search with `sealed: true` shows where they stand.";
+  if (s.outcome === "unsold")
+    return `The bids settled at entry #${s.seq}: nothing sold (${s.reason!.replace("_", " ")}).`;
   return `The bids settled at entry #${s.seq}: sold to ${s.winner!} at ${moneyText(s.price!, s.currency!)}; match #${s.match!} is the sale, and trestle_market_room opens its room (either side).`;
 }

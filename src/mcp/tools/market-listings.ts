@@ -9,7 +9,14 @@
  */
 import { z } from "zod";
 import type { SeatSubmission } from "../../client/index.js";
-import { defaultListingLifetime, listingEntry, listingMatches, marketState, resolveListing, type GuardedSeat } from "../../owner/index.js";
+import {
+  defaultListingLifetime,
+  listingEntry,
+  listingMatches,
+  marketState,
+  resolveListing,
+  type GuardedSeat,
+} from "../../owner/index.js";
 import {
   CategorySchema,
   LIMITS,
@@ -39,19 +46,30 @@ const listing = ListingSubmissionSchema.shape;
 
 /** The fields of a listing an agent gives; in a new version, each left out is the old version's. */
 const FIELDS = {
-  title: listing.title.describe("what is offered or wanted, in a few words (matching compares its words with the other side's titles)"),
+  title: listing.title.describe(
+    "what is offered or wanted, in a few words (matching compares its words with the other side's titles)",
+  ),
   text: listing.text.describe("a description: condition, where, when"),
   category: CategorySchema.describe("one of the market's categories").optional(),
   quantity: listing.quantity.optional().describe("how many units (a new listing: 1 when left out)"),
-  price: PriceRangeSchema.optional().describe("the public price range (minor units of its currency: min, max or both); left out of a new listing: none, it says ask. Your owner's private limits stay in their mandate, never here"),
-  expires_in_minutes: z.int().min(1).max(LIMITS.listing_ttl_max_ms / 60_000).optional().describe("the listing ends after this many minutes (default: the longest the market allows, less a minute)"),
+  price: PriceRangeSchema.optional().describe(
+    "the public price range (minor units of its currency: min, max or both); left out of a new listing: none, it says ask. Your owner's private limits stay in their mandate, never here",
+  ),
+  expires_in_minutes: z
+    .int()
+    .min(1)
+    .max(LIMITS.listing_ttl_max_ms / 60_000)
+    .optional()
+    .describe("the listing ends after this many minutes (default: the longest the market allows, less a minute)"),
   sealed_bids: z
     .strictObject({
       bid_minutes: z.int().min(1).describe("members commit sealed bids for this many minutes from now"),
       reveal_minutes: z.int().min(1).describe("then reveal them for this many minutes"),
     })
     .optional()
-    .describe("an offer for sealed bids instead of matching: its price is { currency, min }, the reserve (0 for none); the best revealed bid wins at the second price. A new version keeps the old one's unless given (refused once a bid was committed)"),
+    .describe(
+      "an offer for sealed bids instead of matching: its price is { currency, min }, the reserve (0 for none); the best revealed bid wins at the second price. A new version keeps the old one's unless given (refused once a bid was committed)",
+    ),
 };
 
 /** A listing's facts as structured content: never its title or text (members' words, which stay framed). */
@@ -67,13 +85,17 @@ const ListingOutput = z.object({
   price: z.string().describe("the public price range in trestle's words, or ask"),
   expires: z.int().describe("when it ends, in ms since the epoch"),
   standing: z.enum(["live", "withdrawn", "superseded", "filled", "expired", "left"]),
-  sealed: SealedOutput.nullable().describe("for a listing that takes sealed bids (trestle_market_bid), where they stand; else null"),
+  sealed: SealedOutput.nullable().describe(
+    "for a listing that takes sealed bids (trestle_market_bid), where they stand; else null",
+  ),
 });
 
 /** A listing written: where, by whom, its entry and head, its hash, and the matches it made at once (each with the other side's owner, side and listing). */
 const ListedOutput = WrittenOutput.extend({
   listing: Sha256Schema.describe("the listing's hash (its entry's leaf)"),
-  matches: z.array(z.object({ match: z.int().min(1), owner: OwnerNameSchema, side: ListingSideSchema, listing: Sha256Schema })).describe("the matches it made at once; trestle_market_room opens a match's room"),
+  matches: z
+    .array(z.object({ match: z.int().min(1), owner: OwnerNameSchema, side: ListingSideSchema, listing: Sha256Schema }))
+    .describe("the matches it made at once; trestle_market_room opens a match's room"),
 });
 
 /** `trestle_market_list`. */
@@ -82,7 +104,12 @@ export const marketList = defineTool({
   title: "List an offer or a want",
   description:
     "Post a listing in the market as your seat: an offer or a want, its title (what matching compares), an optional text, its category, quantity, a public price range or none (ask), and how long it lives. Your owner's mandate and the leak gate judge it before it is signed, so never put their private limits in it. The market matches it at once with the other side's live listings; the reply names each match (trestle_market_room opens its room). With `sealed_bids` an offer takes sealed bids (trestle_market_bid) instead of being matched.",
-  input: z.strictObject({ table: TableArg, side: ListingSideSchema.describe("offer the item, or want it"), ...FIELDS, category: CategorySchema.describe("one of the market's categories") }),
+  input: z.strictObject({
+    table: TableArg,
+    side: ListingSideSchema.describe("offer the item, or want it"),
+    ...FIELDS,
+    category: CategorySchema.describe("one of the market's categories"),
+  }),
   output: ListedOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run(args, ctx) {
@@ -100,18 +127,30 @@ export const marketUpdate = defineTool({
   title: "Write a new version of your listing",
   description:
     "Replace one of your owner's live listings with a new version (it supersedes the old one, which stops being live): every field you leave out is the old version's, sealed bids' terms included, and `ask: true` drops the price range. The new version is matched again at once, as a new listing is; a sealed listing's bids are void (bidders commit again on the new version), and once one was committed its terms cannot change (E_NOT_ALLOWED, reason sealed_terms).",
-  input: z.strictObject({ table: TableArg, listing: ListingRefArg, ...FIELDS, title: FIELDS.title.optional(), ask: z.literal(true).optional().describe("drop the price range: the new version says ask") }),
+  input: z.strictObject({
+    table: TableArg,
+    listing: ListingRefArg,
+    ...FIELDS,
+    title: FIELDS.title.optional(),
+    ask: z.literal(true).optional().describe("drop the price range: the new version says ask"),
+  }),
   output: ListedOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run(args, ctx) {
     const id = ctx.session.tableId(args.table);
-    if (args.ask && args.price) throw new TrestleError("E_SCHEMA", "`ask` drops the price range: give no `price` with it");
+    if (args.ask && args.price)
+      throw new TrestleError("E_SCHEMA", "`ask` drops the price range: give no `price` with it");
     const seat = await guardedSeat(ctx, id);
     const transcript = await seat.transcript();
     const state = marketState(transcript);
     const old = listingEntry(transcript, resolveListing(state, String(args.listing)).listing.seq);
     const price = args.ask ? null : (args.price ?? old.price ?? null);
-    const draft = listingSubmission(ctx, state.config.market!.listing_ttl_ms, { ...old, ...defined(args), price }, old.leaf);
+    const draft = listingSubmission(
+      ctx,
+      state.config.market!.listing_ttl_ms,
+      { ...old, ...defined(args), price },
+      old.leaf,
+    );
     return sendGuarded(ctx, seat, draft, listed(ctx, seat, "new version"));
   },
 });
@@ -120,7 +159,8 @@ export const marketUpdate = defineTool({
 export const marketWithdraw = defineTool({
   name: "trestle_market_withdraw",
   title: "Withdraw your listing",
-  description: "Take down one of your owner's live listings (an unlist entry): it matches nobody from then on; a match it already made keeps its room.",
+  description:
+    "Take down one of your owner's live listings (an unlist entry): it matches nobody from then on; a match it already made keeps its room.",
   input: z.strictObject({ table: TableArg, listing: ListingRefArg }),
   output: WrittenOutput.extend({ listing: Sha256Schema }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -129,7 +169,9 @@ export const marketWithdraw = defineTool({
     const seat = await guardedSeat(ctx, id);
     const { leaf } = resolveListing(marketState(await seat.transcript()), String(listing));
     return sendGuarded(ctx, seat, { kind: "unlist", listing: leaf }, (sent) => ({
-      status: [`Listing ${leaf.slice(0, 12)}… withdrawn as entry #${sent.seq} at ${id} by seat ${seat.seat} (head #${sent.head.seq}).`],
+      status: [
+        `Listing ${leaf.slice(0, 12)}… withdrawn as entry #${sent.seq} at ${id} by seat ${seat.seat} (head #${sent.head.seq}).`,
+      ],
       structured: { table: id, seat: seat.seat, kind: "unlist", seq: sent.seq, head: sent.head.seq, listing: leaf },
     }));
   },
@@ -147,15 +189,30 @@ export const marketSearch = defineTool({
     side: ListingSideSchema.optional().describe("only offers, or only wants"),
     q: ListingQuerySchema.shape.q.describe("words every title found contains (any case, plurals)"),
     owner: OwnerNameSchema.optional().describe("only this owner's listings"),
-    sealed: z.boolean().optional().describe("true: only listings that take sealed bids (trestle_market_bid); false: only the others"),
+    sealed: z
+      .boolean()
+      .optional()
+      .describe("true: only listings that take sealed bids (trestle_market_bid); false: only the others"),
   }),
-  output: z.object({ table: TableIdSchema, head: z.int().min(0).describe("the verified transcript's last entry"), listings: z.array(ListingOutput) }),
+  output: z.object({
+    table: TableIdSchema,
+    head: z.int().min(0).describe("the verified transcript's last entry"),
+    listings: z.array(ListingOutput),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run({ table, sealed, ...query }, ctx) {
     const id = ctx.session.tableId(table);
     const market = await readMarket(ctx, id);
-    const found = searchListings(market.state, parseOrThrow(ListingQuerySchema, defined(query), "listing query"), ctx.now());
-    const fit = new Map(found.filter((f) => sealed === undefined || (f.listing.sealed !== null) === sealed).map((f) => [f.leaf, f.listing.sealed]));
+    const found = searchListings(
+      market.state,
+      parseOrThrow(ListingQuerySchema, defined(query), "listing query"),
+      ctx.now(),
+    );
+    const fit = new Map(
+      found
+        .filter((f) => sealed === undefined || (f.listing.sealed !== null) === sealed)
+        .map((f) => [f.leaf, f.listing.sealed]),
+    );
     const shown = market.board.listings.filter((l) => fit.has(l.leaf)).sort((a, b) => b.seq - a.seq);
     const seat = ctx.session.settings.seat;
     const bidder = seat === undefined ? undefined : own(market.state.seats, seat)?.owner;
@@ -166,10 +223,19 @@ export const marketSearch = defineTool({
     return {
       status: [
         `${shown.length === 0 ? "No live listing fits" : `${shown.length} live listing${shown.length === 1 ? "" : "s"} fit`} in market ${id} (transcript ${market.transcript.report.verdict}, verified on this machine, up to entry #${market.transcript.entries.length}).`,
-        ...(shown.length === LIMITS.page ? [`That is a page, the most a search answers: narrow it by category, side, words or owner.`] : []),
+        ...(shown.length === LIMITS.page
+          ? [`That is a page, the most a search answers: narrow it by category, side, words or owner.`]
+          : []),
       ],
       data: shown.length === 0 ? null : frameInert(shown.map(listingItem), ctx.boundary()),
-      structured: { table: id, head: market.transcript.entries.length, listings: shown.map(({ title: _t, text: _x, sealed: _s, ended: _e, ...rest }) => ({ ...rest, sealed: facts(rest.leaf) })) },
+      structured: {
+        table: id,
+        head: market.transcript.entries.length,
+        listings: shown.map(({ title: _t, text: _x, sealed: _s, ended: _e, ...rest }) => ({
+          ...rest,
+          sealed: facts(rest.leaf),
+        })),
+      },
     };
   },
 });
@@ -186,13 +252,29 @@ function defined<T extends object>(args: T): Partial<T> {
 function listingSubmission(
   ctx: ToolContext,
   ttlMs: number,
-  f: { side: ListingSide; title?: string; text?: string; category?: string; quantity?: number; price?: PriceRange | null; expires_in_minutes?: number; sealed?: SealedBids; sealed_bids?: { bid_minutes: number; reveal_minutes: number } },
+  f: {
+    side: ListingSide;
+    title?: string;
+    text?: string;
+    category?: string;
+    quantity?: number;
+    price?: PriceRange | null;
+    expires_in_minutes?: number;
+    sealed?: SealedBids;
+    sealed_bids?: { bid_minutes: number; reveal_minutes: number };
+  },
   supersedes?: string,
 ): SeatSubmission {
-  if (f.title === undefined || f.category === undefined) throw new TrestleError("E_SCHEMA", "a listing needs a title and a category");
+  if (f.title === undefined || f.category === undefined)
+    throw new TrestleError("E_SCHEMA", "a listing needs a title and a category");
   const lifetime = f.expires_in_minutes === undefined ? defaultListingLifetime(ttlMs) : f.expires_in_minutes * 60_000;
   const bids = f.sealed_bids;
-  const sealed = bids ? { until: ctx.now() + bids.bid_minutes * 60_000, reveal_until: ctx.now() + (bids.bid_minutes + bids.reveal_minutes) * 60_000 } : f.sealed;
+  const sealed = bids
+    ? {
+        until: ctx.now() + bids.bid_minutes * 60_000,
+        reveal_until: ctx.now() + (bids.bid_minutes + bids.reveal_minutes) * 60_000,
+      }
+    : f.sealed;
   return {
     kind: "listing",
     side: f.side,
@@ -217,11 +299,35 @@ function listed(ctx: ToolContext, seat: GuardedSeat, label: string): SentReply {
       status: [
         `${label} written as entry #${sent.seq} at ${seat.table} by seat ${seat.seat} (head #${sent.head.seq}), listing ${leaf.slice(0, 12)}….`,
         ...(approved ? ["Your owner approved this exact message in person; their approval is now spent."] : []),
-        ...matches.map((m) => `Matched at once: match #${m.seq} with ${m.party.owner}'s ${m.side} ${m.listing.slice(0, 12)}… (its title is below); trestle_market_room opens the match's room.`),
-        ...(matches.length === 0 ? ["No match yet: a listing of the other side that fits will make one, and trestle_market_matches lists yours."] : []),
+        ...matches.map(
+          (m) =>
+            `Matched at once: match #${m.seq} with ${m.party.owner}'s ${m.side} ${m.listing.slice(0, 12)}… (its title is below); trestle_market_room opens the match's room.`,
+        ),
+        ...(matches.length === 0
+          ? [
+              "No match yet: a listing of the other side that fits will make one, and trestle_market_matches lists yours.",
+            ]
+          : []),
       ],
-      data: matches.length === 0 ? null : frameInert(matches.map((m) => ({ header: `match #${m.seq}: ${m.party.owner}'s ${m.side} ${m.listing.slice(0, 12)}…`, body: `title: ${m.title}` })), ctx.boundary()),
-      structured: { table: seat.table, seat: seat.seat, kind: "listing", seq: sent.seq, head: sent.head.seq, listing: leaf, matches: matches.map((m) => ({ match: m.seq, owner: m.party.owner, side: m.side, listing: m.listing })) },
+      data:
+        matches.length === 0
+          ? null
+          : frameInert(
+              matches.map((m) => ({
+                header: `match #${m.seq}: ${m.party.owner}'s ${m.side} ${m.listing.slice(0, 12)}…`,
+                body: `title: ${m.title}`,
+              })),
+              ctx.boundary(),
+            ),
+      structured: {
+        table: seat.table,
+        seat: seat.seat,
+        kind: "listing",
+        seq: sent.seq,
+        head: sent.head.seq,
+        listing: leaf,
+        matches: matches.map((m) => ({ match: m.seq, owner: m.party.owner, side: m.side, listing: m.listing })),
+      },
     };
   };
 }

@@ -11,7 +11,14 @@ import { z } from "zod";
 import { MarketClient, matchesOf, roomPresence } from "../../client/index.js";
 import { loadOrCreateKeyFile, seatKeyPath } from "../../client/node.js";
 import { enterMatchRoom, matchViews, notOwnMatch, type MatchView } from "../../owner/index.js";
-import { ListingSideSchema, OwnerNameSchema, SeqSchema, Sha256Schema, TableIdSchema, TrestleError } from "../../protocol/index.js";
+import {
+  ListingSideSchema,
+  OwnerNameSchema,
+  SeqSchema,
+  Sha256Schema,
+  TableIdSchema,
+  TrestleError,
+} from "../../protocol/index.js";
 import { frameInert, type InertItem } from "../../text/framing.js";
 import { quotedListing, roomStandingText, unitsText } from "../../text/market.js";
 import { enteredRoomLines } from "../../text/match-room.js";
@@ -33,7 +40,9 @@ const MatchOutput = z.object({
   other: OwnerNameSchema.describe("the other side's owner"),
   quantity: z.int().min(0),
   room: TableIdSchema,
-  room_presence: z.enum(["none", "open", "deleted"]).describe("whether the room exists on the relay (its unsigned head)"),
+  room_presence: z
+    .enum(["none", "open", "deleted"])
+    .describe("whether the room exists on the relay (its unsigned head)"),
   deal: z.int().min(1).nullable().describe("the entry of the deal the market recorded for it, or null"),
 });
 
@@ -44,26 +53,52 @@ export const marketMatches = defineTool({
   description:
     "Your owner's matches in the market, from its transcript verified on this machine: both listings, the other side, the quantity, the match's room (its id is fixed by the match) and whether it was opened, and the deal recorded for it. With `match`, that one in detail: both listings in full, the words they share, and its citation checked against the relay key this machine pinned. Titles and texts are framed as data.",
   input: z.strictObject({ table: TableArg, match: MatchArg.optional() }),
-  output: z.object({ table: TableIdSchema, matches: z.array(MatchOutput), cited: z.int().min(1).optional().describe("the market's head the match's citation is signed at (with `match`)") }),
+  output: z.object({
+    table: TableIdSchema,
+    matches: z.array(MatchOutput),
+    cited: z.int().min(1).optional().describe("the market's head the match's citation is signed at (with `match`)"),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run({ table, match }, ctx) {
     const id = ctx.session.tableId(table);
     const market = await readMarket(ctx, id);
     const ownerKey = requireOwnerKey(market);
-    const views = (await matchViews(market.state, ownerKey, (await ctx.session.client(id)).http)).filter((v) => match === undefined || v.seq === match);
+    const views = (await matchViews(market.state, ownerKey, (await ctx.session.client(id)).http)).filter(
+      (v) => match === undefined || v.seq === match,
+    );
     if (match !== undefined && views.length === 0) throw notOwnMatch(market.state, match, "your owner");
     const items: InertItem[] = views.flatMap((v) => {
       const board = market.board.matches.find((m) => m.seq === v.seq)!;
-      const detail = match === undefined ? [] : market.board.listings.filter((l) => l.leaf === v.mine || l.leaf === v.theirs).map(listingItem);
+      const detail =
+        match === undefined
+          ? []
+          : market.board.listings.filter((l) => l.leaf === v.mine || l.leaf === v.theirs).map(listingItem);
       return [matchItem(board, ownerKey), ...detail];
     });
-    const cited = match === undefined ? undefined : (await new MarketClient(await ctx.session.client(id)).match(match, await ctx.session.reader("seat"))).citation.seq;
+    const cited =
+      match === undefined
+        ? undefined
+        : (await new MarketClient(await ctx.session.client(id)).match(match, await ctx.session.reader("seat"))).citation
+            .seq;
     return {
       status: [
-        views.length === 0 ? `No match of your owner's in market ${id} yet (transcript ${market.transcript.report.verdict}, verified on this machine).` : `${views.length} match${views.length === 1 ? "" : "es"} of your owner's in market ${id} (transcript ${market.transcript.report.verdict}, verified on this machine):`,
-        ...views.map((v) => `  match #${v.seq}: your ${v.side} with ${v.other.owner}, ${unitsText(v.quantity)}; room ${v.room} ${roomStandingText(v)}`),
-        ...(cited === undefined ? [] : [`Its citation (what its room's config carries) is signed by the relay key this machine pinned, at entry #${cited}.`]),
-        ...(views.some((v) => v.deal === null && v.room_presence !== "deleted") ? ["trestle_market_room opens a match's room (or joins it, if the other side opened it); your owner approves that in the principal window."] : []),
+        views.length === 0
+          ? `No match of your owner's in market ${id} yet (transcript ${market.transcript.report.verdict}, verified on this machine).`
+          : `${views.length} match${views.length === 1 ? "" : "es"} of your owner's in market ${id} (transcript ${market.transcript.report.verdict}, verified on this machine):`,
+        ...views.map(
+          (v) =>
+            `  match #${v.seq}: your ${v.side} with ${v.other.owner}, ${unitsText(v.quantity)}; room ${v.room} ${roomStandingText(v)}`,
+        ),
+        ...(cited === undefined
+          ? []
+          : [
+              `Its citation (what its room's config carries) is signed by the relay key this machine pinned, at entry #${cited}.`,
+            ]),
+        ...(views.some((v) => v.deal === null && v.room_presence !== "deleted")
+          ? [
+              "trestle_market_room opens a match's room (or joins it, if the other side opened it); your owner approves that in the principal window.",
+            ]
+          : []),
       ],
       data: items.length === 0 ? null : frameInert(items, ctx.boundary()),
       structured: { table: id, matches: views.map(matchOutput), ...(cited === undefined ? {} : { cited }) },
@@ -98,9 +133,11 @@ export const marketRoom = defineTool({
     const mine = matchesOf(market.state, owner.signer.publicKeyText).find((m) => m.seq === match);
     if (!mine) throw notOwnMatch(market.state, match, "your owner");
     const presence = await roomPresence((await ctx.session.client(id)).http, mine.room);
-    if (presence === "deleted") throw new TrestleError("E_TABLE_DELETED", `the room of match ${match} (${mine.room}) was deleted`);
+    if (presence === "deleted")
+      throw new TrestleError("E_TABLE_DELETED", `the room of match ${match} (${mine.room}) was deleted`);
     const board = market.board.matches.find((m) => m.seq === match)!;
-    const [title, theirTitle] = mine.side === "offer" ? [board.offer.title, board.want.title] : [board.want.title, board.offer.title];
+    const [title, theirTitle] =
+      mine.side === "offer" ? [board.offer.title, board.want.title] : [board.want.title, board.offer.title];
     const seat = ctx.session.settings.seat;
     return askOwner(ctx, {
       title: `${presence === "none" ? "open" : "join"} the room of match #${match} in market ${id}`,
@@ -124,7 +161,11 @@ export const marketRoom = defineTool({
           owner: owner.name,
           ownerSigner: owner.signer,
           ...(seat === undefined ? {} : { seat }),
-          seatKey: async (name) => (name === seat ? (await session.seatKeyCreating()).identity.signer : (await loadOrCreateKeyFile(seatKeyPath(session.settings.home, name), "seat", name)).key.signer).publicKeyText,
+          seatKey: async (name) =>
+            (name === seat
+              ? (await session.seatKeyCreating()).identity.signer
+              : (await loadOrCreateKeyFile(seatKeyPath(session.settings.home, name), "seat", name)).key.signer
+            ).publicKeyText,
           card: session.card(),
           home: session.settings.home,
           ttlMs: JOIN_TTL_MS,
@@ -132,7 +173,11 @@ export const marketRoom = defineTool({
         });
         const { client: _client, head, ...facts } = entered;
         return {
-          status: [`Your owner approved in the principal window: ${enteredRoomLines(entered, id)[0]!}.`, enteredRoomLines(entered, id)[1]!, `Negotiate there with the room tools (trestle_room_state first), passing table ${entered.room}.`],
+          status: [
+            `Your owner approved in the principal window: ${enteredRoomLines(entered, id)[0]!}.`,
+            enteredRoomLines(entered, id)[1]!,
+            `Negotiate there with the room tools (trestle_room_state first), passing table ${entered.room}.`,
+          ],
           structured: { market: id, ...facts, head: head.seq },
         };
       },
@@ -146,12 +191,22 @@ export const marketRecord = defineTool({
   title: "Ask the market to record a room's deal",
   description:
     "Ask the market to record the deal both owners signed in a match's room, which closes that quantity of both listings. The room asks by itself once the deal is done; this asks again (a recorded deal answers its entry again). The relay reads the deal from the room; nothing is signed here.",
-  input: z.strictObject({ table: TableArg, match: MatchArg.optional(), room: TableIdSchema.optional().describe("the match's room id, instead of `match`") }),
-  output: z.object({ table: TableIdSchema, room: TableIdSchema, seq: z.int().min(1).describe("the market's deal_recorded entry"), head: z.int().min(1) }),
+  input: z.strictObject({
+    table: TableArg,
+    match: MatchArg.optional(),
+    room: TableIdSchema.optional().describe("the match's room id, instead of `match`"),
+  }),
+  output: z.object({
+    table: TableIdSchema,
+    room: TableIdSchema,
+    seq: z.int().min(1).describe("the market's deal_recorded entry"),
+    head: z.int().min(1),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ table, match, room }, ctx) {
     const id = ctx.session.tableId(table);
-    if ((match === undefined) === (room === undefined)) throw new TrestleError("E_SCHEMA", "name the deal's match (`match`) or its room (`room`), one of them");
+    if ((match === undefined) === (room === undefined))
+      throw new TrestleError("E_SCHEMA", "name the deal's match (`match`) or its room (`room`), one of them");
     const market = new MarketClient(await ctx.session.client(id));
     const reader = await ctx.session.reader("seat");
     const named = room ?? (await market.match(match!, reader)).room;
@@ -168,12 +223,25 @@ export const MARKET_MATCH_TOOLS = [marketMatches, marketRoom, marketRecord] as c
 
 /** The key of the owner whose matches these are; E_KEY_FILE when this server holds neither that owner's key nor a seat of theirs at the market. */
 function requireOwnerKey(market: MarketRead): string {
-  if (market.ownerKey === undefined) throw new TrestleError("E_KEY_FILE", `this server holds no owner key and its seat is not seated at market ${market.table}, so it cannot tell whose matches to show`);
+  if (market.ownerKey === undefined)
+    throw new TrestleError(
+      "E_KEY_FILE",
+      `this server holds no owner key and its seat is not seated at market ${market.table}, so it cannot tell whose matches to show`,
+    );
   return market.ownerKey;
 }
 
 /** A match as structured content. */
 function matchOutput(v: MatchView): z.infer<typeof MatchOutput> {
-  return { match: v.seq, side: v.side, mine: v.mine, theirs: v.theirs, other: v.other.owner, quantity: v.quantity, room: v.room, room_presence: v.room_presence, deal: v.deal };
+  return {
+    match: v.seq,
+    side: v.side,
+    mine: v.mine,
+    theirs: v.theirs,
+    other: v.other.owner,
+    quantity: v.quantity,
+    room: v.room,
+    room_presence: v.room_presence,
+    deal: v.deal,
+  };
 }
-

@@ -39,14 +39,27 @@ export const memory = defineTool({
 
 function memoryItems(m: TableMemory): InertItem[] {
   const items: InertItem[] = [{ header: `topic: ${m.topic ?? "(not visible)"}` }];
-  for (const d of m.decisions) items.push({ header: `decision #${d.seq} by ${d.seat}${d.by === "quorum" ? " (by quorum)" : ""}${d.refs.length > 0 ? `, refs ${d.refs.join(" ")}` : ""}`, body: d.body });
+  for (const d of m.decisions)
+    items.push({
+      header: `decision #${d.seq} by ${d.seat}${d.by === "quorum" ? " (by quorum)" : ""}${d.refs.length > 0 ? `, refs ${d.refs.join(" ")}` : ""}`,
+      body: d.body,
+    });
   for (const t of m.tasks) {
-    items.push({ header: `task ${t.id}: ${t.state}, owner ${t.owner}, from proposal #${t.proposal}, executor ${t.executor ?? "none yet"}`, fields: [["effects", t.effects]] });
+    items.push({
+      header: `task ${t.id}: ${t.state}, owner ${t.owner}, from proposal #${t.proposal}, executor ${t.executor ?? "none yet"}`,
+      fields: [["effects", t.effects]],
+    });
   }
-  for (const r of m.requests) items.push({ header: `open request ${r.request_id} (${r.type}) from ${r.seat} at #${r.seq}${r.to ? ` to ${r.to.join(", ")}` : ""}` });
+  for (const r of m.requests)
+    items.push({
+      header: `open request ${r.request_id} (${r.type}) from ${r.seat} at #${r.seq}${r.to ? ` to ${r.to.join(", ")}` : ""}`,
+    });
   for (const s of m.subtables) {
     const result = s.result ? `closed (${s.result.reason})` : "still open";
-    items.push({ header: `sub-table ${s.table} opened by ${s.opener} at #${s.seq}, ${result}, topic: ${s.topic}`, body: s.result?.decision ?? undefined });
+    items.push({
+      header: `sub-table ${s.table} opened by ${s.opener} at #${s.seq}, ${result}, topic: ${s.topic}`,
+      body: s.result?.decision ?? undefined,
+    });
   }
   return items;
 }

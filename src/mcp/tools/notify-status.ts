@@ -11,8 +11,7 @@ const PLAIN = stylesFor(false);
 export const notifyStatus = defineTool({
   name: "trestle_notify_status",
   title: "Check your owner's notification channels",
-  description:
-    `Whether your owner can be reached: each chat account bound to their key (${Object.values(CHAT_PLATFORM_NAMES).join(", ")}) with its delivery health. A channel that never delivered is UNPROVEN and does not count as a way to reach them.`,
+  description: `Whether your owner can be reached: each chat account bound to their key (${Object.values(CHAT_PLATFORM_NAMES).join(", ")}) with its delivery health. A channel that never delivered is UNPROVEN and does not count as a way to reach them.`,
   input: z.strictObject({}),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run(_args, ctx) {
@@ -21,7 +20,9 @@ export const notifyStatus = defineTool({
     return {
       status: [
         `Notification channels of owner ${owner.name} (key ${health.owner_key}):`,
-        ...(health.channels.length === 0 ? ["  none bound (the owner binds one with trestle bind in a terminal)"] : health.channels.map((c) => `  ${channelLine(c, PLAIN)}`)),
+        ...(health.channels.length === 0
+          ? ["  none bound (the owner binds one with trestle bind in a terminal)"]
+          : health.channels.map((c) => `  ${channelLine(c, PLAIN)}`)),
         health.has_proven_channel
           ? "At least one channel has delivered, so the relay can reach your owner for approvals."
           : "No channel has ever delivered: the relay cannot count on reaching your owner this way (UNPROVEN).",

@@ -18,16 +18,22 @@ export const openSubtable = defineTool({
     "Open a sub-table of this table with some of its seats (they need no new join), its own topic, topology and termination (docs/SPEC.md §5.9); when it closes, its decision comes back here as one entry. Its config's parent is this table. Only if your owner allowed sub-tables for this server; otherwise it answers E_FORBIDDEN.",
   input: z.strictObject({
     table: TableArg.describe("the parent table; default: the active table"),
-    config: TableConfigSchema.partial({ parent: true }).describe("the sub-table's config: its id, topic, owners (the parent's, same keys), seats (the parent's), topology, termination"),
+    config: TableConfigSchema.partial({ parent: true }).describe(
+      "the sub-table's config: its id, topic, owners (the parent's, same keys), seats (the parent's), topology, termination",
+    ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ table, config: raw }, ctx) {
     const { session } = ctx;
     if (session.settings.allowSubtables !== true) {
-      throw new TrestleError("E_FORBIDDEN", `this server's owner has not allowed sub-tables: they set ${ENV.allowSubtables}=1 (or "allow_subtables": true in the MCP config file)`);
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `this server's owner has not allowed sub-tables: they set ${ENV.allowSubtables}=1 (or "allow_subtables": true in the MCP config file)`,
+      );
     }
     const parent = session.tableId(table);
-    if (raw.parent !== undefined && raw.parent !== parent) throw new TrestleError("E_SCHEMA", `config.parent is "${raw.parent}" but the parent table is "${parent}"`);
+    if (raw.parent !== undefined && raw.parent !== parent)
+      throw new TrestleError("E_SCHEMA", `config.parent is "${raw.parent}" but the parent table is "${parent}"`);
     const config = validateConfig({ ...raw, parent });
     const seat = await session.seatKey();
     const opened = await (await session.client(parent)).openSubtable(seat.signer, seat.name, config);

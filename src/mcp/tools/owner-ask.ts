@@ -26,8 +26,18 @@ export const askOwnerTool = defineTool({
   input: z.strictObject({
     table: TableArg,
     text: z.string().min(1).max(LIMITS.note_chars).describe("the question"),
-    choices: z.array(z.string().min(1).max(OWNER_ASK_LIMITS.choice_chars)).min(2).max(OWNER_ASK_LIMITS.choices).optional().describe("the answers your owner picks from; none: free text"),
-    wait_seconds: z.int().min(10).max(MCP_WAIT_S).optional().describe(`how long to wait (default 120, at most ${MCP_WAIT_S})`),
+    choices: z
+      .array(z.string().min(1).max(OWNER_ASK_LIMITS.choice_chars))
+      .min(2)
+      .max(OWNER_ASK_LIMITS.choices)
+      .optional()
+      .describe("the answers your owner picks from; none: free text"),
+    wait_seconds: z
+      .int()
+      .min(10)
+      .max(MCP_WAIT_S)
+      .optional()
+      .describe(`how long to wait (default 120, at most ${MCP_WAIT_S})`),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ table, text, choices, wait_seconds }, ctx) {
@@ -36,15 +46,27 @@ export const askOwnerTool = defineTool({
     const client = await ctx.session.client(id);
     const words = await OwnerWords.at(ctx.session.settings.home, id);
     const seal = words.sealer(seat.name, "question");
-    const asked = await askOwner(client.http, id, seat.signer, seat.name, { text, ...(choices ? { choices } : {}), wait_ms: (wait_seconds ?? 120) * 1000 }, {
-      clock: () => ctx.now(),
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      ...(seal ? { seal } : {}),
-      asked: () => ctx.progress("waiting for your owner's answer"),
-    });
+    const asked = await askOwner(
+      client.http,
+      id,
+      seat.signer,
+      seat.name,
+      { text, ...(choices ? { choices } : {}), wait_ms: (wait_seconds ?? 120) * 1000 },
+      {
+        clock: () => ctx.now(),
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        ...(seal ? { seal } : {}),
+        asked: () => ctx.progress("waiting for your owner's answer"),
+      },
+    );
     const record = await words.openQuestion(asked);
     if (!record.answer) throw new TrestleError("E_EXPIRED", "your owner did not answer in time");
-    return { status: [`Your owner answered question ${record.question.question}:`, ...frameOwnerAnswer(record.answer).split("\n")] };
+    return {
+      status: [
+        `Your owner answered question ${record.question.question}:`,
+        ...frameOwnerAnswer(record.answer).split("\n"),
+      ],
+    };
   },
 });
 
@@ -52,16 +74,27 @@ export const askOwnerTool = defineTool({
 export const ownerInstructions = defineTool({
   name: "trestle_owner_instructions",
   title: "Your owner's instructions",
-  description: "Read what your own owner told this seat at a table, numbered; each is marked verified (signed with their key) or unverified (from their chat app, the relay's word). Nothing a peer writes can appear here.",
-  input: z.strictObject({ table: TableArg, after: z.int().min(0).optional().describe("only those numbered after this (default 0)") }),
+  description:
+    "Read what your own owner told this seat at a table, numbered; each is marked verified (signed with their key) or unverified (from their chat app, the relay's word). Nothing a peer writes can appear here.",
+  input: z.strictObject({
+    table: TableArg,
+    after: z.int().min(0).optional().describe("only those numbered after this (default 0)"),
+  }),
   annotations: { readOnlyHint: true, openWorldHint: true },
   async run({ table, after }, ctx) {
     const id = ctx.session.tableId(table);
     const seat = await ctx.session.seatKey();
     const client = await ctx.session.client(id);
     const read = await readInstructions(client.http, id, seat.signer, seat.name, after ?? 0);
-    const instructions = await (await OwnerWords.at(ctx.session.settings.home, id)).openInstructions(seat.name, read.instructions);
+    const instructions = await (
+      await OwnerWords.at(ctx.session.settings.home, id)
+    ).openInstructions(seat.name, read.instructions);
     if (instructions.length === 0) return { status: "No instructions from your owner." };
-    return { status: [`${instructions.length} instruction(s) from your owner, the newest #${instructions.at(-1)!.n}:`, ...frameOwnerInstructions(instructions).split("\n")] };
+    return {
+      status: [
+        `${instructions.length} instruction(s) from your owner, the newest #${instructions.at(-1)!.n}:`,
+        ...frameOwnerInstructions(instructions).split("\n"),
+      ],
+    };
   },
 });

@@ -39,24 +39,43 @@ export const ownerQuestions = defineTool({
     "Put each open question your own seats asked you at a table to you, the human (a pick among its choices, or a text field), and sign each answer you give with your owner key; a question you decline or cancel stays open. Calling it also keeps your owner session at the table, which your seats need to ask you at all. wait_seconds: wait that long for a first question when none is open.",
   input: z.strictObject({
     table: TableArg,
-    wait_seconds: z.int().min(0).max(MCP_WAIT_S).optional().describe(`how long to wait for a first question when none is open (default 0, at most ${MCP_WAIT_S})`),
+    wait_seconds: z
+      .int()
+      .min(0)
+      .max(MCP_WAIT_S)
+      .optional()
+      .describe(`how long to wait for a first question when none is open (default 0, at most ${MCP_WAIT_S})`),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ table, wait_seconds }, ctx) {
     const id = ctx.session.tableId(table);
     if (!ctx.elicitation.form) {
-      throw new TrestleError("E_NOT_CONFIRMED", `this MCP client cannot ask your owner (no form elicitation), so nothing was signed for the questions at ${id}`, { reason: "no_elicitation" });
+      throw new TrestleError(
+        "E_NOT_CONFIRMED",
+        `this MCP client cannot ask your owner (no form elicitation), so nothing was signed for the questions at ${id}`,
+        { reason: "no_elicitation" },
+      );
     }
     const owner = await ctx.session.ownerKey();
     const presence = await holdOwnerSession(ctx, id);
     const client = await ctx.session.client(id);
     const words = await OwnerWords.at(ctx.session.settings.home, id);
     const reader = { signer: owner.signer, as: { owner: owner.name } };
-    const all = async () => Promise.all((await client.http.questions(id, reader)).questions.map((q) => words.openQuestion(q)));
-    const session = presence === "live" ? "your owner session here is live: your seats can ask you" : `no owner session here (${presence})`;
+    const all = async () =>
+      Promise.all((await client.http.questions(id, reader)).questions.map((q) => words.openQuestion(q)));
+    const session =
+      presence === "live"
+        ? "your owner session here is live: your seats can ask you"
+        : `no owner session here (${presence})`;
     const asked = AskedStateSchema.safeParse(ctx.state);
     if (asked.success) {
-      const put = { table: id, owner: owner.name, words, sign: (seat: string, q: string, value: string) => answerQuestion(client.http, id, owner.signer, owner.name, seat, q, value, () => ctx.now()) };
+      const put = {
+        table: id,
+        owner: owner.name,
+        words,
+        sign: (seat: string, q: string, value: string) =>
+          answerQuestion(client.http, id, owner.signer, owner.name, seat, q, value, () => ctx.now()),
+      };
       return answered(ctx, put, asked.data.questions, await all(), session);
     }
     const open = async () => (await all()).filter((q) => q.state === "open");
@@ -84,7 +103,14 @@ function askAll(table: string, owner: string, words: OwnerWords, questions: read
       const answer = q.choices
         ? { type: "string" as const, title: "Your answer", enum: q.choices }
         : { type: "string" as const, title: "Your answer", minLength: 1, maxLength: LIMITS.note_chars };
-      return [`q${i}`, inputRequired.elicit({ mode: "form", message, requestedSchema: { type: "object", properties: { answer }, required: ["answer"] } })];
+      return [
+        `q${i}`,
+        inputRequired.elicit({
+          mode: "form",
+          message,
+          requestedSchema: { type: "object", properties: { answer }, required: ["answer"] },
+        }),
+      ];
     }),
   );
   return { ask, state: { questions: questions.map((q) => q.question.question) } };
@@ -99,7 +125,13 @@ interface Put {
 }
 
 /** Signs each answer the human gave to the questions asked (by the order of their keys); one status line each, a refusal of that answer included. */
-async function answered(ctx: ToolContext, put: Put, asked: readonly string[], records: readonly QuestionRecord[], session: string): Promise<ToolReply> {
+async function answered(
+  ctx: ToolContext,
+  put: Put,
+  asked: readonly string[],
+  records: readonly QuestionRecord[],
+  session: string,
+): Promise<ToolReply> {
   const lines: string[] = [];
   for (const [i, id] of asked.entries()) {
     const record = records.find((r) => r.question.question === id);
@@ -117,7 +149,12 @@ async function signAnswer(ctx: ToolContext, put: Put, record: QuestionRecord, ke
   const q = record.question;
   const response = inputResponse(ctx.inputResponses, key);
   if (response.kind !== "elicit" || response.action !== "accept") {
-    const why = response.kind !== "elicit" ? "no answer came back" : response.action === "decline" ? "you declined" : "you cancelled";
+    const why =
+      response.kind !== "elicit"
+        ? "no answer came back"
+        : response.action === "decline"
+          ? "you declined"
+          : "you cancelled";
     return `  ${q.question} from ${q.seat}: left open (${why})`;
   }
   const parsed = AnsweredSchema.safeParse(response.content);

@@ -9,6 +9,14 @@ export const pass = writeTool({
   name: "trestle_pass",
   title: "Pass the turn",
   description: "Give up your turn without saying anything (or with a short note). Needs the floor.",
-  input: z.strictObject({ table: TableArg, text: BodySchema.optional().describe("an optional note"), tokens: TokensArg }),
-  build: ({ text, tokens }) => ({ kind: "pass", body: text ?? "", budget: tokens === undefined ? undefined : { tokens } }),
+  input: z.strictObject({
+    table: TableArg,
+    text: BodySchema.optional().describe("an optional note"),
+    tokens: TokensArg,
+  }),
+  build: ({ text, tokens }) => ({
+    kind: "pass",
+    body: text ?? "",
+    budget: tokens === undefined ? undefined : { tokens },
+  }),
 });

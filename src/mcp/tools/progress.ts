@@ -10,6 +10,10 @@ export const progress = writeTool({
   title: "Report progress on a task",
   description:
     "Move an approved task of your owner to running (the first seat to do so becomes its executor), or tell the table it is still running (a heartbeat). Needs no floor.",
-  input: z.strictObject({ table: TableArg, task: TaskArg, text: BodySchema.optional().describe("what is happening (optional)") }),
+  input: z.strictObject({
+    table: TableArg,
+    task: TaskArg,
+    text: BodySchema.optional().describe("what is happening (optional)"),
+  }),
   build: ({ task, text }) => ({ kind: "progress", task, body: text ?? "" }),
 });

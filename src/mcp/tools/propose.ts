@@ -11,6 +11,22 @@ export const propose = writeTool({
   title: "Propose a course of action",
   description:
     "Propose a course of action. With `effects`, each affected owner gets a task that waits for that owner's own signed approval; nothing runs before it. Needs the floor.",
-  input: z.strictObject({ table: TableArg, text: BodySchema.min(1).describe("the proposal"), effects: EffectsArg, to: ToArg, re: ReArg, refs: RefsArg, tokens: TokensArg }),
-  build: ({ text, effects, to, re, refs, tokens }) => ({ kind: "proposal", body: text, effects, to, re, refs, budget: tokens === undefined ? undefined : { tokens } }),
+  input: z.strictObject({
+    table: TableArg,
+    text: BodySchema.min(1).describe("the proposal"),
+    effects: EffectsArg,
+    to: ToArg,
+    re: ReArg,
+    refs: RefsArg,
+    tokens: TokensArg,
+  }),
+  build: ({ text, effects, to, re, refs, tokens }) => ({
+    kind: "proposal",
+    body: text,
+    effects,
+    to,
+    re,
+    refs,
+    budget: tokens === undefined ? undefined : { tokens },
+  }),
 });

@@ -6,12 +6,25 @@ import { defineTool } from "../tool.js";
 import { TableArg } from "./args.js";
 
 /** `limit`: at most this many entries in one result. */
-export const LimitArg = z.int().min(1).max(LIMITS.page).default(100).describe("at most this many entries in one result (default 100)");
+export const LimitArg = z
+  .int()
+  .min(1)
+  .max(LIMITS.page)
+  .default(100)
+  .describe("at most this many entries in one result (default 100)");
 
 /** Where a read starts: after `cursor`, against the prefix `prefix_sha256` (both from the last result; this connection's own last read when left out, on a client of the 2025 revision). */
 export const CURSOR_ARGS = {
-  cursor: z.int().min(0).optional().describe("read after this seq: the cursor the last result named (default: after your last read on this connection, or from the start)"),
-  prefix_sha256: Sha256Schema.optional().describe("the prefix hash the last result named: the prefix is sent again only when it changed (default: this connection's last read)"),
+  cursor: z
+    .int()
+    .min(0)
+    .optional()
+    .describe(
+      "read after this seq: the cursor the last result named (default: after your last read on this connection, or from the start)",
+    ),
+  prefix_sha256: Sha256Schema.optional().describe(
+    "the prefix hash the last result named: the prefix is sent again only when it changed (default: this connection's last read)",
+  ),
 };
 
 /** Reads what is new at the table for this seat. */

@@ -8,12 +8,16 @@ import { writeTool } from "./write.js";
 export const receipt = writeTool({
   name: "trestle_receipt",
   title: "Report a task done",
-  description: "As the task's executor, report what you did; another seat then verifies it (trestle_verify). Needs no floor.",
+  description:
+    "As the task's executor, report what you did; another seat then verifies it (trestle_verify). Needs no floor.",
   input: z.strictObject({
     table: TableArg,
     task: TaskArg,
     text: BodySchema.min(1).describe("what you did"),
-    result: z.record(z.string(), z.json()).optional().describe("a JSON object with the outcome (integers only, at most 2048 bytes)"),
+    result: z
+      .record(z.string(), z.json())
+      .optional()
+      .describe("a JSON object with the outcome (integers only, at most 2048 bytes)"),
     refs: RefsArg,
   }),
   build: ({ task, text, result, refs }) => ({ kind: "receipt", task, body: text, result, refs }),

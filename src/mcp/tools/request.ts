@@ -27,5 +27,8 @@ export const request = writeTool({
     body: text ?? "",
     budget: tokens === undefined ? undefined : { tokens },
   }),
-  note: (submission) => (submission.kind === "request" ? `Its request_id is ${submission.request_id}; answers come as response entries with that id.` : null),
+  note: (submission) =>
+    submission.kind === "request"
+      ? `Its request_id is ${submission.request_id}; answers come as response entries with that id.`
+      : null,
 });

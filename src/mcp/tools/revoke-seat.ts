@@ -18,12 +18,18 @@ export const revokeSeat = defineTool({
   title: "Revoke one of your owner's seats",
   description:
     "Take one of your owner's own seats off a table and revoke its seat key there, signed with your owner's key: the seat leaves, the relay closes its sockets and refuses that key from then on. Only your owner can seat a bot there again, with a new key. Only if your owner allowed revocations for this server; otherwise it answers E_FORBIDDEN. To stop the whole table instead, use trestle_close.",
-  input: z.strictObject({ table: TableArg, seat: SeatNameSchema.describe("the seat to revoke: one of your owner's own seats") }),
+  input: z.strictObject({
+    table: TableArg,
+    seat: SeatNameSchema.describe("the seat to revoke: one of your owner's own seats"),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   async run({ table, seat }, ctx) {
     const { session } = ctx;
     if (session.settings.allowRevoke !== true) {
-      throw new TrestleError("E_FORBIDDEN", `this server's owner has not allowed revoking seats: they set ${ENV.allowRevoke}=1 (or "allow_revoke": true in the MCP config file)`);
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `this server's owner has not allowed revoking seats: they set ${ENV.allowRevoke}=1 (or "allow_revoke": true in the MCP config file)`,
+      );
     }
     const id = session.tableId(table);
     const owner = await session.ownerKey();

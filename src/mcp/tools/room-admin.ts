@@ -21,12 +21,24 @@ export const roomCreate = defineTool({
     table: TableIdSchema.describe("the room's id, 3-64 of [a-z0-9._-]"),
     topic: z.string().min(1).max(LIMITS.topic_chars).describe("what the room is about"),
     max_parties: z.int().min(1).max(LIMITS.owners).optional().describe("how many owners invites may admit"),
-    e2e: z.boolean().optional().describe("end-to-end encrypted: messages and terms text are sealed under a room key that only invite links carry (the topic is not)"),
+    e2e: z
+      .boolean()
+      .optional()
+      .describe(
+        "end-to-end encrypted: messages and terms text are sealed under a room key that only invite links carry (the topic is not)",
+      ),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ table, topic, max_parties, e2e }, ctx) {
     const owner = await ctx.session.ownerKey();
-    const config = roomConfigFor({ id: table, topic, owner: owner.name, ownerKey: owner.signer.publicKeyText, ...(max_parties === undefined ? {} : { maxParties: max_parties }), e2e: e2e === true });
+    const config = roomConfigFor({
+      id: table,
+      topic,
+      owner: owner.name,
+      ownerKey: owner.signer.publicKeyText,
+      ...(max_parties === undefined ? {} : { maxParties: max_parties }),
+      e2e: e2e === true,
+    });
     const client = await ctx.session.client(table);
     const created = await createRoom(client, owner.signer, owner.name, config, ctx.session.settings.home);
     const using = ctx.session.use(table);
@@ -48,7 +60,12 @@ export const roomInvite = defineTool({
     "Issue an invite to a room your owner created: a link (carrying this relay's key, so the invitee's client checks it first) and a short code, single use, valid for ttl_minutes. With `rotate`, the named invite stops working.",
   input: z.strictObject({
     table: TableArg,
-    ttl_minutes: z.int().min(1).max(10_080).default(1440).describe("how long the invite stays valid (default a day, at most 7 days)"),
+    ttl_minutes: z
+      .int()
+      .min(1)
+      .max(10_080)
+      .default(1440)
+      .describe("how long the invite stays valid (default a day, at most 7 days)"),
     rotate: InviteIdSchema.optional().describe("an invite to replace (its code stops working)"),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -67,7 +84,11 @@ export const roomInvite = defineTool({
         `Link: ${issued.link}`,
         `Code: ${issued.code}`,
         "Give the link to the owner you invite (not to the room): whoever holds it can join once.",
-        ...(issued.link.includes("&room_key=") ? ["The link carries the room key: whoever holds it can read the whole room, now and later. The code alone does not."] : []),
+        ...(issued.link.includes("&room_key=")
+          ? [
+              "The link carries the room key: whoever holds it can read the whole room, now and later. The code alone does not.",
+            ]
+          : []),
       ],
     };
   },
@@ -79,7 +100,9 @@ export const roomJoin = defineTool({
   title: "Join a room by invite",
   description:
     "Seat yourself in a room by its invite link (or code, on this server's relay): your owner's key signs the join, with the capability card your owner wrote. The relay must serve the key the link names. The room becomes the active table.",
-  input: z.strictObject({ invite: z.string().min(1).max(400).describe("the invite link (…/invites#code=…&relay_key=…) or its code XXXX-XXXX") }),
+  input: z.strictObject({
+    invite: z.string().min(1).max(400).describe("the invite link (…/invites#code=…&relay_key=…) or its code XXXX-XXXX"),
+  }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ invite }, ctx) {
     const { session } = ctx;

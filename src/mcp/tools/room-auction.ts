@@ -25,7 +25,9 @@ export const roomAuction = roomTool({
     k: z
       .strictObject({ num: z.int().min(0).max(K_DEN_MAX), den: z.int().min(1).max(K_DEN_MAX) })
       .optional()
-      .describe("where the price falls between ask (0) and bid (1), as a fraction { num, den } with num <= den; default { num: 1, den: 2 }"),
+      .describe(
+        "where the price falls between ask (0) and bid (1), as a fraction { num, den } with num <= den; default { num: 1, den: 2 }",
+      ),
     commit_minutes: z.int().min(1).max(10_080).describe("how long the sides may commit their bids, in minutes"),
     reveal_minutes: z.int().min(1).max(10_080).describe("how long after that they may reveal, in minutes"),
     message: MessageArg,
@@ -50,7 +52,12 @@ export const roomBid = roomTool({
   title: "Commit a sealed bid",
   description:
     "Commit your sealed bid in an auction: an amount in the auction currency's minor units. Only a hash goes to the room; the bid stays on this machine until you reveal it. Your owner's mandate judges the bid (cap, floor, currency) and may hold it for their approval.",
-  input: z.strictObject({ table: TableArg, auction: RefArg("auction"), amount: AmountSchema.describe("your bid as an integer in minor units (2,800.00 TWD is 280000)"), message: MessageArg }),
+  input: z.strictObject({
+    table: TableArg,
+    auction: RefArg("auction"),
+    amount: AmountSchema.describe("your bid as an integer in minor units (2,800.00 TWD is 280000)"),
+    message: MessageArg,
+  }),
   build: async (args, resolve, _ctx, seat) => seat.bidMessage(await resolve(args.auction, "auction"), args.amount),
 });
 
@@ -58,7 +65,8 @@ export const roomBid = roomTool({
 export const roomReveal = roomTool({
   name: "trestle_room_reveal",
   title: "Reveal your sealed bid",
-  description: "Reveal the bid you committed in an auction (read back from this machine), once every side committed or commits closed. The last reveal settles the auction.",
+  description:
+    "Reveal the bid you committed in an auction (read back from this machine), once every side committed or commits closed. The last reveal settles the auction.",
   input: z.strictObject({ table: TableArg, auction: RefArg("auction"), message: MessageArg }),
   build: async (args, resolve, _ctx, seat) => seat.revealMessage(await resolve(args.auction, "auction")),
 });

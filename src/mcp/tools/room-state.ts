@@ -29,17 +29,31 @@ export const roomState = defineTool({
     const room = await openedSummary(ctx.session.settings.home, roomSummary(transcript, ctx.now()));
     const items: InertItem[] = [
       { header: `room ${room.table}, topic: ${room.topic}` },
-      { header: `seats: ${room.seats.map((s) => `${s.name} (owner ${s.owner})${s.name === seat.seat ? " (you)" : ""}`).join(", ")}` },
-      ...room.offers.map((o) => ({ header: `live ${o.kind} #${o.seq} hash ${o.leaf.slice(0, 16)} by ${o.seat}${o.seat === seat.seat ? " (you)" : ""}, ${expiryText(o.expires)}`, body: termsText(o.terms) })),
-      ...room.grants.map((g) => ({ header: `live grant #${g.seq} hash ${g.leaf.slice(0, 16)} by ${g.seat} to ${g.grantee}: ${g.scope} until ${new Date(g.expires).toISOString()}` })),
+      {
+        header: `seats: ${room.seats.map((s) => `${s.name} (owner ${s.owner})${s.name === seat.seat ? " (you)" : ""}`).join(", ")}`,
+      },
+      ...room.offers.map((o) => ({
+        header: `live ${o.kind} #${o.seq} hash ${o.leaf.slice(0, 16)} by ${o.seat}${o.seat === seat.seat ? " (you)" : ""}, ${expiryText(o.expires)}`,
+        body: termsText(o.terms),
+      })),
+      ...room.grants.map((g) => ({
+        header: `live grant #${g.seq} hash ${g.leaf.slice(0, 16)} by ${g.seat} to ${g.grantee}: ${g.scope} until ${new Date(g.expires).toISOString()}`,
+      })),
       ...room.auctions.map((a) => ({ header: auctionText(a, `hash ${a.leaf.slice(0, 16)}`) })),
     ];
-    const outcome = room.outcome ? `Closed: ${room.outcome.outcome} (entry #${room.outcome.seq}).` : room.closed ? `Closed (${room.closed}).` : "Open.";
+    const outcome = room.outcome
+      ? `Closed: ${room.outcome.outcome} (entry #${room.outcome.seq}).`
+      : room.closed
+        ? `Closed (${room.closed}).`
+        : "Open.";
     return {
       status: [
         `Room ${id}, transcript ${transcript.report.verdict} (verified on this machine). ${outcome}`,
         `${room.offers.length} live offers, ${room.grants.length} live grants, ${room.auctions.length} auctions.${room.e2e ? " End-to-end encrypted: texts were opened on this machine." : ""}`,
-        ...room.deals.map((d) => `Deal on offer #${d.terms.offer_seq}: ${dealStatusText(d.status, d.terms, d.signed)} (trestle_deal_sign).`),
+        ...room.deals.map(
+          (d) =>
+            `Deal on offer #${d.terms.offer_seq}: ${dealStatusText(d.status, d.terms, d.signed)} (trestle_deal_sign).`,
+        ),
         ...mandateLines(await seat.mandate(transcript)),
       ],
       data: frameInert(items, ctx.boundary()),

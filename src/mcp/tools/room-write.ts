@@ -31,22 +31,43 @@ import { TableArg } from "./args.js";
 import { ROOM_AUCTION_TOOLS } from "./room-auction.js";
 
 const TERMS = {
-  amount: AmountSchema.optional().describe("the amount as an integer in the currency's minor units (2,800.00 TWD is 280000)"),
+  amount: AmountSchema.optional().describe(
+    "the amount as an integer in the currency's minor units (2,800.00 TWD is 280000)",
+  ),
   currency: CurrencySchema.optional().describe("ISO 4217 currency of the amount, e.g. TWD"),
   text: z.string().min(1).max(LIMITS.terms_text_chars).optional().describe("the terms in words"),
 };
 const EXPIRES = {
-  expires_in_minutes: z.int().min(1).max(10_080).optional().describe("the offer ends after this many minutes (default: until answered)"),
+  expires_in_minutes: z
+    .int()
+    .min(1)
+    .max(10_080)
+    .optional()
+    .describe("the offer ends after this many minutes (default: until answered)"),
 };
 /** What a common kind's tool may take, read back from the arguments its own input schema parsed. */
-const CommonArgs = z.object({ offer: z.union([z.int(), z.string()]).optional(), grant: z.union([z.int(), z.string()]).optional(), ...TERMS, ...EXPIRES });
+const CommonArgs = z.object({
+  offer: z.union([z.int(), z.string()]).optional(),
+  grant: z.union([z.int(), z.string()]).optional(),
+  ...TERMS,
+  ...EXPIRES,
+});
 
 function termsOf(args: { amount?: number | undefined; currency?: string | undefined; text?: string | undefined }) {
   const { amount, currency, text } = args;
-  return parseOrThrow(TermsSchema, { ...(amount === undefined ? {} : { amount }), ...(currency === undefined ? {} : { currency }), ...(text === undefined ? {} : { text }) }, "terms");
+  return parseOrThrow(
+    TermsSchema,
+    {
+      ...(amount === undefined ? {} : { amount }),
+      ...(currency === undefined ? {} : { currency }),
+      ...(text === undefined ? {} : { text }),
+    },
+    "terms",
+  );
 }
 
-const expiry = (ctx: ToolContext, minutes: number | undefined) => (minutes === undefined ? {} : { expires: ctx.now() + minutes * 60_000 });
+const expiry = (ctx: ToolContext, minutes: number | undefined) =>
+  minutes === undefined ? {} : { expires: ctx.now() + minutes * 60_000 };
 
 /** The tool of a kind whose write takes only common fields: the offer or grant it names, terms and expiry as arguments, its title and description from its words. */
 function commonTool(kind: CommonKind): Tool {
@@ -57,7 +78,13 @@ function commonTool(kind: CommonKind): Tool {
     name: `trestle_room_${kind}`,
     title: words.title,
     description: words.description,
-    input: z.strictObject({ table: TableArg, ...named, ...(terms ? TERMS : {}), ...(expires ? EXPIRES : {}), message: MessageArg }),
+    input: z.strictObject({
+      table: TableArg,
+      ...named,
+      ...(terms ? TERMS : {}),
+      ...(expires ? EXPIRES : {}),
+      message: MessageArg,
+    }),
     build: async (args, resolve, ctx) => {
       const given = CommonArgs.parse(args);
       const named = ref === null ? undefined : given[ref];
@@ -74,7 +101,8 @@ function commonTool(kind: CommonKind): Tool {
 export const roomGrant = roomTool({
   name: "trestle_room_grant",
   title: "Grant another seat a permission",
-  description: "Let another seat in the room act within a scope (e.g. pickup:address) for some minutes, until you revoke it. This commits your owner.",
+  description:
+    "Let another seat in the room act within a scope (e.g. pickup:address) for some minutes, until you revoke it. This commits your owner.",
   input: z.strictObject({
     table: TableArg,
     grantee: SeatNameSchema.describe("the seat the grant is for"),
@@ -82,7 +110,12 @@ export const roomGrant = roomTool({
     expires_in_minutes: z.int().min(1).max(525_600).describe("how long the grant lasts, in minutes"),
     message: MessageArg,
   }),
-  build: (args, _r, ctx) => ({ kind: "grant", grantee: args.grantee, scope: args.scope, expires: ctx.now() + args.expires_in_minutes * 60_000 }),
+  build: (args, _r, ctx) => ({
+    kind: "grant",
+    grantee: args.grantee,
+    scope: args.scope,
+    expires: ctx.now() + args.expires_in_minutes * 60_000,
+  }),
 });
 
 /** `trestle_room_close`. */
@@ -100,9 +133,14 @@ export const roomClose = roomTool({
   }),
   async build(args, resolve) {
     const named = (args.offer === undefined ? 0 : 1) + (args.auction === undefined ? 0 : 1);
-    if ((args.outcome === "deal" ? 1 : 0) !== named) throw new TrestleError("E_SCHEMA", "a deal names the accepted offer or the settled auction (one of them); no_deal names neither");
+    if ((args.outcome === "deal" ? 1 : 0) !== named)
+      throw new TrestleError(
+        "E_SCHEMA",
+        "a deal names the accepted offer or the settled auction (one of them); no_deal names neither",
+      );
     if (args.offer !== undefined) return { kind: "close", outcome: "deal", offer: await resolve(args.offer, "offer") };
-    if (args.auction !== undefined) return { kind: "close", outcome: "deal", auction: await resolve(args.auction, "auction") };
+    if (args.auction !== undefined)
+      return { kind: "close", outcome: "deal", auction: await resolve(args.auction, "auction") };
     return { kind: "close", outcome: "no_deal" };
   },
 });
@@ -117,4 +155,6 @@ const OWN_TOOLS: { [K in Exclude<RoomKind, CommonKind>]: readonly Tool[] } = {
 };
 
 /** Every room kind tool, in list order (the room kinds' order). */
-export const ROOM_WRITE_TOOLS: readonly Tool[] = RoomKindSchema.options.flatMap((kind) => (isCommonKind(kind) ? [commonTool(kind)] : OWN_TOOLS[kind]));
+export const ROOM_WRITE_TOOLS: readonly Tool[] = RoomKindSchema.options.flatMap((kind) =>
+  isCommonKind(kind) ? [commonTool(kind)] : OWN_TOOLS[kind],
+);

@@ -8,7 +8,22 @@ import { writeTool } from "./write.js";
 export const say = writeTool({
   name: "trestle_say",
   title: "Say something at the table",
-  description: "Write a turn's text at the table as your seat. Needs the floor (see trestle_read / trestle_wait); writing ends your turn.",
-  input: z.strictObject({ table: TableArg, text: BodySchema.min(1).describe("what you say"), to: ToArg, re: ReArg, refs: RefsArg, tokens: TokensArg }),
-  build: ({ text, to, re, refs, tokens }) => ({ kind: "say", body: text, to, re, refs, budget: tokens === undefined ? undefined : { tokens } }),
+  description:
+    "Write a turn's text at the table as your seat. Needs the floor (see trestle_read / trestle_wait); writing ends your turn.",
+  input: z.strictObject({
+    table: TableArg,
+    text: BodySchema.min(1).describe("what you say"),
+    to: ToArg,
+    re: ReArg,
+    refs: RefsArg,
+    tokens: TokensArg,
+  }),
+  build: ({ text, to, re, refs, tokens }) => ({
+    kind: "say",
+    body: text,
+    to,
+    re,
+    refs,
+    budget: tokens === undefined ? undefined : { tokens },
+  }),
 });

@@ -16,7 +16,8 @@ const MAX_LISTED = 50;
 export const tables = defineTool({
   name: "trestle_tables",
   title: "List your tables",
-  description: "List the tables this server knows at its relay (active, used in this session, or with a head kept on this machine), each with its current head. `use` makes one the active table.",
+  description:
+    "List the tables this server knows at its relay (active, used in this session, or with a head kept on this machine), each with its current head. `use` makes one the active table.",
   input: z.strictObject({ use: TableIdSchema.optional().describe("make this table the active one") }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   async run({ use }, ctx) {
@@ -24,7 +25,9 @@ export const tables = defineTool({
     const using = use === undefined ? null : session.use(use);
     const pin = new PinStore(session.settings.home).get(session.settings.url);
     const ids = knownTables(session).slice(0, MAX_LISTED);
-    const lines = await Promise.all(ids.map(async (id) => `  ${id}${id === session.active ? " (active)" : ""}: ${await headText(session, id)}`));
+    const lines = await Promise.all(
+      ids.map(async (id) => `  ${id}${id === session.active ? " (active)" : ""}: ${await headText(session, id)}`),
+    );
     return {
       status: [
         `Tables at ${session.settings.url}${pin ? ` (relay key ${pin.relay_key})` : " (relay not pinned yet)"}:`,

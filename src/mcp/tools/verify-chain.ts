@@ -23,6 +23,12 @@ export const verifyChain = defineTool({
         : verified.report.verdict === "INCONCLUSIVE"
           ? "Nothing wrong was found, but not everything could be checked (see above); reading as the owner checks hidden entries too."
           : "Everything was checked and holds.";
-    return { status: [`Verification of ${id} as ${verified.who}:`, ...verified.lines.map((line) => safeLine(line, 2000)), advice] };
+    return {
+      status: [
+        `Verification of ${id} as ${verified.who}:`,
+        ...verified.lines.map((line) => safeLine(line, 2000)),
+        advice,
+      ],
+    };
   },
 });

@@ -8,7 +8,13 @@ import { writeTool } from "./write.js";
 export const verify = writeTool({
   name: "trestle_verify",
   title: "Verify a task's result",
-  description: "Check another seat's reported task and say pass or fail, with your reason. The executor cannot verify its own task. Needs no floor.",
-  input: z.strictObject({ table: TableArg, task: TaskArg, verdict: VerifyVerdictSchema.describe("pass or fail"), reason: BodySchema.min(1).describe("why") }),
+  description:
+    "Check another seat's reported task and say pass or fail, with your reason. The executor cannot verify its own task. Needs no floor.",
+  input: z.strictObject({
+    table: TableArg,
+    task: TaskArg,
+    verdict: VerifyVerdictSchema.describe("pass or fail"),
+    reason: BodySchema.min(1).describe("why"),
+  }),
   build: ({ task, verdict, reason }) => ({ kind: "verify", task, verdict, body: reason }),
 });

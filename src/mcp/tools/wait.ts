@@ -22,7 +22,12 @@ export const wait = defineTool({
   input: z.strictObject({
     table: TableArg,
     ...CURSOR_ARGS,
-    timeout_s: z.int().min(0).max(MAX_WAIT_S).default(30).describe(`how long to wait at most, in seconds (0-${MAX_WAIT_S}, default 30)`),
+    timeout_s: z
+      .int()
+      .min(0)
+      .max(MAX_WAIT_S)
+      .default(30)
+      .describe(`how long to wait at most, in seconds (0-${MAX_WAIT_S}, default 30)`),
     limit: LimitArg,
   }),
   output: ReadOutput,
@@ -44,7 +49,10 @@ export const wait = defineTool({
       const moved = left > 0 && !ctx.signal.aborted && (await live.next(version, left, ctx.signal));
       const failure = live.takeFailure();
       if (failure) throw failure;
-      if (!moved) return deliver(ctx, view, limit, state, [`Nothing for you yet after ${timeout_s} s${ctx.signal.aborted ? " (cancelled)" : ""}; call trestle_wait again to keep waiting.`]);
+      if (!moved)
+        return deliver(ctx, view, limit, state, [
+          `Nothing for you yet after ${timeout_s} s${ctx.signal.aborted ? " (cancelled)" : ""}; call trestle_wait again to keep waiting.`,
+        ]);
     }
   },
 });

@@ -9,14 +9,18 @@ import { defineTool } from "../tool.js";
 export const whoami = defineTool({
   name: "trestle_whoami",
   title: "Who am I at the table",
-  description: "Show the relay, the active table, your seat and owner with their public keys, your capability card, and whether this client can ask your owner to approve tasks.",
+  description:
+    "Show the relay, the active table, your seat and owner with their public keys, your capability card, and whether this client can ask your owner to approve tasks.",
   input: z.strictObject({}),
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(_args, ctx) {
     const { session } = ctx;
     const { settings } = session;
     const pin = new PinStore(settings.home).get(settings.url);
-    const live = session.active && session.tables.includes(session.active) ? (await session.live(session.active)).ownerLive : false;
+    const live =
+      session.active && session.tables.includes(session.active)
+        ? (await session.live(session.active)).ownerLive
+        : false;
     return {
       status: [
         `relay ${settings.url} (${pin ? `pinned key ${pin.relay_key}` : "not pinned yet: pinned on first use"})`,
@@ -39,7 +43,9 @@ async function describe(load: () => Promise<Identity>, variable: string): Promis
     const key = await load();
     return `${key.name}, public key ${key.signer.publicKeyText} (${key.path})`;
   } catch (error) {
-    return error instanceof TrestleError ? `not usable (${error.code}: ${error.message})` : `not usable; check ${variable}`;
+    return error instanceof TrestleError
+      ? `not usable (${error.code}: ${error.message})`
+      : `not usable; check ${variable}`;
   }
 }
 
@@ -49,6 +55,8 @@ function cardText(session: McpSession): string {
   try {
     return `${path}: ${JSON.stringify(session.card())}`;
   } catch (error) {
-    return error instanceof TrestleError ? `${path} is not usable (${error.code}: ${error.message})` : `${path} is not usable`;
+    return error instanceof TrestleError
+      ? `${path} is not usable (${error.code}: ${error.message})`
+      : `${path} is not usable`;
   }
 }

@@ -39,23 +39,39 @@ export function writeTool<S extends z.ZodObject>(spec: WriteSpec<S>): Tool {
       if (effects) await holdOwnerSession(ctx, table);
       const note = spec.note?.(submission) ?? null;
       return submit(ctx, table, submission, (result) => {
-        const status = [`${submission.kind} written as entry #${result.seq} at ${table} by seat ${seat.name} (head #${result.head.seq}).`];
-        if (result.truncated) status.push("The relay cut its body to the floor's max_chars; the entry records the original's hash.");
+        const status = [
+          `${submission.kind} written as entry #${result.seq} at ${table} by seat ${seat.name} (head #${result.head.seq}).`,
+        ];
+        if (result.truncated)
+          status.push("The relay cut its body to the floor's max_chars; the entry records the original's hash.");
         if (effects) {
-          const tasks = [...new Set(effects.map((e) => e.owner))].map((owner) => `${taskIdOf(result.seq, owner)} (owner ${owner})`);
-          status.push(`It opened ${tasks.length === 1 ? "a task" : "tasks"}: ${tasks.join(", ")}. Each owner approves their own task; nothing runs before that.`);
+          const tasks = [...new Set(effects.map((e) => e.owner))].map(
+            (owner) => `${taskIdOf(result.seq, owner)} (owner ${owner})`,
+          );
+          status.push(
+            `It opened ${tasks.length === 1 ? "a task" : "tasks"}: ${tasks.join(", ")}. Each owner approves their own task; nothing runs before that.`,
+          );
         }
         if (note !== null) status.push(note);
-        return { status, structured: { table, seat: seat.name, kind: submission.kind, seq: result.seq, head: result.head.seq } };
+        return {
+          status,
+          structured: { table, seat: seat.name, kind: submission.kind, seq: result.seq, head: result.head.seq },
+        };
       });
     },
   });
 }
 
 /** Submits as the seat, through the owner-side guards when the seat has a mandate or sits in a room whose key this home holds (docs/ROOMS.md), and replies with `done`. */
-async function submit(ctx: ToolContext, table: string, submission: SeatSubmission, done: (sent: { seq: number; head: { seq: number }; truncated?: boolean }) => ToolReply): Promise<ToolReply | ToolAsk> {
+async function submit(
+  ctx: ToolContext,
+  table: string,
+  submission: SeatSubmission,
+  done: (sent: { seq: number; head: { seq: number }; truncated?: boolean }) => ToolReply,
+): Promise<ToolReply | ToolAsk> {
   const seat = await ctx.session.seatKey();
-  if (writesGuarded(ctx.session.settings.home, table, seat.name)) return sendGuarded(ctx, await guardedSeat(ctx, table), submission, (sent) => done(sent));
+  if (writesGuarded(ctx.session.settings.home, table, seat.name))
+    return sendGuarded(ctx, await guardedSeat(ctx, table), submission, (sent) => done(sent));
   return done(await (await ctx.session.client(table)).submit(seat.signer, seat.name, submission));
 }
 

@@ -13,10 +13,51 @@ import type { Reading } from "./reading.js";
 
 /** Names of major currency units, singular and plural, as folded text writes them (lower case, accents kept and bare). */
 const MAJOR_NAMES = [
-  "dollars?", "bucks?", "euros?", "pounds?(?: sterling)?", "quid", "yen", "yuan", "renminbi", "kuai", "francs?", "rupees?",
-  "pesos?", "reais", "real", "rubles?", "roubles?", "рубл(?:ь|я|ей)", "won", "baht", "ringgit", "dong", "kron(?:a|or|e|er)",
-  "zlot(?:y|ys|ych)", "lira", "lire", "rand", "shekels?", "dinars?", "dirhams?", "riyals?", "rials?", "d[oó]lares",
-  "d[oó]lar", "dollari", "dollaro", "euri", "yuanes", "franken", "pfund", "rupias?", "liras?", "forint", "koruna", "lei", "leu",
+  "dollars?",
+  "bucks?",
+  "euros?",
+  "pounds?(?: sterling)?",
+  "quid",
+  "yen",
+  "yuan",
+  "renminbi",
+  "kuai",
+  "francs?",
+  "rupees?",
+  "pesos?",
+  "reais",
+  "real",
+  "rubles?",
+  "roubles?",
+  "рубл(?:ь|я|ей)",
+  "won",
+  "baht",
+  "ringgit",
+  "dong",
+  "kron(?:a|or|e|er)",
+  "zlot(?:y|ys|ych)",
+  "lira",
+  "lire",
+  "rand",
+  "shekels?",
+  "dinars?",
+  "dirhams?",
+  "riyals?",
+  "rials?",
+  "d[oó]lares",
+  "d[oó]lar",
+  "dollari",
+  "dollaro",
+  "euri",
+  "yuanes",
+  "franken",
+  "pfund",
+  "rupias?",
+  "liras?",
+  "forint",
+  "koruna",
+  "lei",
+  "leu",
 ];
 const CODES = ISO_4217.map((c) => c.toLowerCase()).join("|");
 /** Between the major and the minor number: a unit (name, sign or code) and a joining word or mark, each optional, nothing else. */
@@ -35,7 +76,8 @@ export function readCompoundAmounts(view: string, stated: readonly Reading[], mi
     if (!less(m.value, ONE)) continue;
     for (const a of stated) {
       if (a.value.s !== 0 || a.end > m.start || m.start - a.end > MAX_JOIN) continue;
-      if (JOIN.test(view.slice(a.end, m.start))) out.push({ value: plus(a.value, m.value), start: a.start, end: m.end });
+      if (JOIN.test(view.slice(a.end, m.start)))
+        out.push({ value: plus(a.value, m.value), start: a.start, end: m.end });
     }
   }
   return out;

@@ -45,7 +45,8 @@ type Op = "+" | "-" | "*" | "/" | "x" | "d" | "r-" | "r+";
 
 /** A regular expression source for `words` matched against skeletons: each word by its skeleton, spaces as any run of spaces. */
 const words = (phrase: string): string => skeleton(phrase).replace(/ /g, "\\s+");
-const alternatives = (list: readonly (readonly [string, Op])[]): [RegExp, Op][] => list.map(([w, op]) => [new RegExp(`^\\s*(?:[,;:]\\s*)?(?:(?:and|then)\\s+){0,2}${words(w)}\\s+$`), op]);
+const alternatives = (list: readonly (readonly [string, Op])[]): [RegExp, Op][] =>
+  list.map(([w, op]) => [new RegExp(`^\\s*(?:[,;:]\\s*)?(?:(?:and|then)\\s+){0,2}${words(w)}\\s+$`), op]);
 
 /** An operator word or sign, matched against the skeleton of the text between two operands. */
 const OPS: [RegExp, Op][] = [
@@ -85,7 +86,10 @@ const OPS: [RegExp, Op][] = [
 const PERCENT_OF = new RegExp(`^\\s*(?:%|${skeleton("percent")}|${skeleton("per cent")})\\s+${skeleton("of")}\\s+$`);
 /** "from" between two operands after a word that subtracts (subtract 100 from 2500). */
 const FROM = new RegExp(`^\\s+${words("from")}\\s+$`);
-const SUBTRACT_FROM = new RegExp(`(?<![\\p{L}\\p{N}])(?:${["subtract", "take away", "take", "deduct", "remove"].map(words).join("|")})\\s+$`, "u");
+const SUBTRACT_FROM = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:${["subtract", "take away", "take", "deduct", "remove"].map(words).join("|")})\\s+$`,
+  "u",
+);
 const PREFIXES: [RegExp, Dec, Dec][] = (
   [
     ["half of", 1, 2],
@@ -96,7 +100,11 @@ const PREFIXES: [RegExp, Dec, Dec][] = (
     ["a third of", 1, 3],
     ["a quarter of", 1, 4],
   ] as const
-).map(([word, times, over]) => [new RegExp(`(?<![\\p{L}\\p{N}])${words(word)}\\s+$`, "u"), decInt(times), decInt(over)]);
+).map(([word, times, over]) => [
+  new RegExp(`(?<![\\p{L}\\p{N}])${words(word)}\\s+$`, "u"),
+  decInt(times),
+  decInt(over),
+]);
 const POSTFIXES: [RegExp, Dec, Dec][] = (
   [
     ["doubled", 2, 1],
@@ -104,14 +112,27 @@ const POSTFIXES: [RegExp, Dec, Dec][] = (
     ["tripled", 3, 1],
     ["quadrupled", 4, 1],
   ] as const
-).map(([word, times, over]) => [new RegExp(`^\\s*,?\\s*${words(word)}(?![\\p{L}\\p{N}])`, "u"), decInt(times), decInt(over)]);
+).map(([word, times, over]) => [
+  new RegExp(`^\\s*,?\\s*${words(word)}(?![\\p{L}\\p{N}])`, "u"),
+  decInt(times),
+  decInt(over),
+]);
 /** What after a size's x says it is a product after all: an equals sign or a word that gives a result. */
-const STATED = new RegExp(`^\\s*[,;:]?\\s*(?:=|(?:${["equals", "makes", "comes to", "gives", "that's", "that is", "which is", "which makes"].map(words).join("|")})(?![\\p{L}\\p{N}]))`, "u");
+const STATED = new RegExp(
+  `^\\s*[,;:]?\\s*(?:=|(?:${["equals", "makes", "comes to", "gives", "that's", "that is", "which is", "which makes"].map(words).join("|")})(?![\\p{L}\\p{N}]))`,
+  "u",
+);
 const CODES = new Set(ISO_4217.map((c) => c.toLowerCase()));
 /** Between a quantity and a unit price: up to three words, then at, @, for or a times sign, then maybe a currency sign or code. */
-const PER_GAP = new RegExp(`^\\s*(?:\\p{L}+\\s+){0,3}(?:(${words("at")}|${words("for")}|${words("times")}|[x\u00d7*])|@)\\s*(?:\\p{L}{0,3}\\p{Sc}|\\p{L}{3}\\s)?\\s*$`, "u");
+const PER_GAP = new RegExp(
+  `^\\s*(?:\\p{L}+\\s+){0,3}(?:(${words("at")}|${words("for")}|${words("times")}|[x\u00d7*])|@)\\s*(?:\\p{L}{0,3}\\p{Sc}|\\p{L}{3}\\s)?\\s*$`,
+  "u",
+);
 /** After a unit price: maybe one word (a currency), then each, apiece, a piece, per something or ea. */
-const PER_TAIL = new RegExp(`^\\s*(?:\\p{Sc}\\s*)?(?:\\p{L}+\\s+)?(?:${["each", "apiece", "a piece", "ea"].map(words).join("|")}|${words("per")}\\s+\\p{L}+)(?![\\p{L}\\p{N}])`, "u");
+const PER_TAIL = new RegExp(
+  `^\\s*(?:\\p{Sc}\\s*)?(?:\\p{L}+\\s+)?(?:${["each", "apiece", "a piece", "ea"].map(words).join("|")}|${words("per")}\\s+\\p{L}+)(?![\\p{L}\\p{N}])`,
+  "u",
+);
 
 /** The numbers of a view without overlaps: at each place the longest reading, with every value read there. */
 interface Operand {
@@ -126,7 +147,8 @@ function operands(readings: readonly Reading[]): Operand[] {
   for (const r of sorted) {
     const last = out.at(-1);
     if (last && r.start < last.end) {
-      if (r.start === last.start && r.end === last.end && !last.values.some((v) => decKey(v) === decKey(r.value))) last.values.push(r.value);
+      if (r.start === last.start && r.end === last.end && !last.values.some((v) => decKey(v) === decKey(r.value)))
+        last.values.push(r.value);
       continue;
     }
     out.push({ start: r.start, end: r.end, values: [r.value] });
@@ -152,7 +174,8 @@ function evaluate(values: Dec[], ops: Op[]): Dec | null {
     }
   }
   let total: Dec | null = terms[0]!;
-  for (let i = 0; i < signs.length && total !== null; i++) total = signs[i] === "+" ? plus(total, terms[i + 1]!) : minus(total, terms[i + 1]!);
+  for (let i = 0; i < signs.length && total !== null; i++)
+    total = signs[i] === "+" ? plus(total, terms[i + 1]!) : minus(total, terms[i + 1]!);
   return total;
 }
 
@@ -164,7 +187,41 @@ function choices(chain: Operand[]): Dec[][] {
 }
 
 /** English words that go on a sentence after a number without being its unit: conjunctions, copulas, prepositions of a sum. */
-const GOES_ON = new Set(["and", "or", "but", "so", "then", "is", "are", "was", "were", "be", "will", "would", "for", "to", "at", "as", "not", "please", "ok", "okay", "max", "min", "tops", "total", "in", "on", "if", "that", "which", "it", "i", "we", "you"]);
+const GOES_ON = new Set([
+  "and",
+  "or",
+  "but",
+  "so",
+  "then",
+  "is",
+  "are",
+  "was",
+  "were",
+  "be",
+  "will",
+  "would",
+  "for",
+  "to",
+  "at",
+  "as",
+  "not",
+  "please",
+  "ok",
+  "okay",
+  "max",
+  "min",
+  "tops",
+  "total",
+  "in",
+  "on",
+  "if",
+  "that",
+  "which",
+  "it",
+  "i",
+  "we",
+  "you",
+]);
 
 /** Whether what follows a chain ends it as a sum: nothing, punctuation, a currency code, or a word the sentence goes on with; not a unit word (cm, weeks, strollers). */
 function endsClean(after: string): boolean {
@@ -180,7 +237,8 @@ export function readArithmetic(view: string, readings: readonly Reading[]): Read
     if (b.start - a.end > MAX_GAP) return null;
     const gap = skeleton(view.slice(a.end, b.start));
     if (PERCENT_OF.test(gap)) return "%";
-    if (first && FROM.test(gap) && SUBTRACT_FROM.test(skeleton(view.slice(Math.max(0, a.start - 16), a.start)))) return "r-";
+    if (first && FROM.test(gap) && SUBTRACT_FROM.test(skeleton(view.slice(Math.max(0, a.start - 16), a.start))))
+      return "r-";
     return OPS.find(([re]) => re.test(gap))?.[1] ?? null;
   };
   let i = 0;
@@ -204,14 +262,26 @@ export function readArithmetic(view: string, readings: readonly Reading[]): Read
     const after = postfix ? tail.slice(postfix.m![0].length) + view.slice(last.end + 24) : view.slice(last.end);
     const stated = STATED.test(skeleton(after.slice(0, 24)));
     const sized = ops.includes("x") && chain.every((o) => o.values.every((v) => less(SMALL_FACTOR, v))) && !stated;
-    const dated = ops.includes("d") && (chain.length > 2 || chain[0]!.values.some((v) => less(v, decInt(100))) || chain[1]!.values.some((v) => less(SMALL_FACTOR, v)));
+    const dated =
+      ops.includes("d") &&
+      (chain.length > 2 ||
+        chain[0]!.values.some((v) => less(v, decInt(100))) ||
+        chain[1]!.values.some((v) => less(SMALL_FACTOR, v)));
     const bounded = chain.every((o) => o.values.every((v) => less(v, MAX_OPERAND)));
-    const factors: [Dec, Dec][] = [...(prefix ? [[prefix[1], prefix[2]] as [Dec, Dec]] : []), ...(postfix ? [[postfix.times, postfix.over] as [Dec, Dec]] : [])];
+    const factors: [Dec, Dec][] = [
+      ...(prefix ? [[prefix[1], prefix[2]] as [Dec, Dec]] : []),
+      ...(postfix ? [[postfix.times, postfix.over] as [Dec, Dec]] : []),
+    ];
     if ((chain.length > 1 || factors.length > 0) && (stated || endsClean(after)) && !sized && !dated && bounded) {
       for (const picked of choices(chain)) {
         const reversed = ops[0] === "r-" || ops[0] === "r+";
-        const values = reversed ? [picked[1]!, picked[0]!] : picked.map((v, k) => (ops[k] === "%" ? divide(v, decInt(100))! : v));
-        let value = evaluate(values, ops.map((op) => (op === "%" ? "*" : op === "r-" ? "-" : op === "r+" ? "+" : op)));
+        const values = reversed
+          ? [picked[1]!, picked[0]!]
+          : picked.map((v, k) => (ops[k] === "%" ? divide(v, decInt(100))! : v));
+        let value = evaluate(
+          values,
+          ops.map((op) => (op === "%" ? "*" : op === "r-" ? "-" : op === "r+" ? "+" : op)),
+        );
         for (const [times, over] of factors) if (value !== null) value = divide(product(value, times), over);
         if (value !== null) out.push({ value, start: head.start, end: last.end });
       }
@@ -232,7 +302,8 @@ function totals(view: string, list: readonly Operand[]): Reading[] {
     if (!gap || (gap[1] !== undefined && !PER_TAIL.test(skeleton(view.slice(price.end, price.end + 32))))) continue;
     for (const q of quantity.values) {
       if (q.s !== 0 || !less(q, MAX_OPERAND)) continue;
-      for (const p of price.values) if (less(p, MAX_OPERAND)) out.push({ value: product(q, p), start: quantity.start, end: price.end });
+      for (const p of price.values)
+        if (less(p, MAX_OPERAND)) out.push({ value: product(q, p), start: quantity.start, end: price.end });
     }
   }
   return out;

@@ -44,7 +44,7 @@ function percentDecoded(text: string): string | null {
   if (!/%[0-9a-f]{2}/i.test(text)) return null;
   const bytes: number[] = [];
   const plain = new TextEncoder();
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     if (text[i] === "%" && /^[0-9a-f]{2}$/i.test(text.slice(i + 1, i + 3))) {
       bytes.push(parseInt(text.slice(i + 1, i + 3), 16));
       i += 3;
@@ -63,10 +63,23 @@ const ESCAPE = /\\x([0-9a-f]{2})|\\u([0-9a-f]{4})|\\u\{([0-9a-f]{1,6})\}|&#x([0-
 function unescaped(text: string): string | null {
   if (!ESCAPE.test(text)) return null;
   ESCAPE.lastIndex = 0;
-  return text.replace(ESCAPE, (whole, x: string | undefined, u: string | undefined, ub: string | undefined, hx: string | undefined, dec: string | undefined) => {
-    const cp = x !== undefined || u !== undefined || ub !== undefined || hx !== undefined ? parseInt((x ?? u ?? ub ?? hx)!, 16) : Number(dec);
-    return cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
-  });
+  return text.replace(
+    ESCAPE,
+    (
+      whole,
+      x: string | undefined,
+      u: string | undefined,
+      ub: string | undefined,
+      hx: string | undefined,
+      dec: string | undefined,
+    ) => {
+      const cp =
+        x !== undefined || u !== undefined || ub !== undefined || hx !== undefined
+          ? parseInt((x ?? u ?? ub ?? hx)!, 16)
+          : Number(dec);
+      return cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
+    },
+  );
 }
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -107,7 +120,8 @@ const MORSE: Record<string, string> = Object.fromEntries(
     .map((pair) => [pair.slice(1), pair[0]!]),
 );
 /** A run of at least two Morse letters: dots (. · •) and dashes (- – — − _), letters apart by a space, words by a slash, a bar or two spaces or more. */
-const MORSE_RUN = /(?<![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6}(?:(?: +| *[/|] *)[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6})+(?![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])/gu;
+const MORSE_RUN =
+  /(?<![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6}(?:(?: +| *[/|] *)[.\-\u00b7\u2022\u2013\u2014\u2212_]{1,6})+(?![\p{L}\p{N}.\-\u00b7\u2022\u2013\u2014\u2212_])/gu;
 
 /** How many characters of the text around a Morse run or ROT13 number words a decoding keeps on each side (my floor: ..--- ....-): enough for the words a number is read with. */
 const CONTEXT = 32;
@@ -141,12 +155,19 @@ function morseRun(run: string): string | null {
 
 /** The stretches of `text` around its Morse code runs, each run decoded in place (null when none decodes whole). */
 function morseDecoded(text: string): string | null {
-  const spans = [...text.matchAll(MORSE_RUN)].filter((m) => morseRun(m[0]) !== null).map((m): [number, number] => [m.index, m.index + m[0].length]);
-  return spans.length === 0 ? null : stretches(text, spans, (stretch) => stretch.replace(MORSE_RUN, (run) => morseRun(run) ?? run));
+  const spans = [...text.matchAll(MORSE_RUN)]
+    .filter((m) => morseRun(m[0]) !== null)
+    .map((m): [number, number] => [m.index, m.index + m[0].length]);
+  return spans.length === 0
+    ? null
+    : stretches(text, spans, (stretch) => stretch.replace(MORSE_RUN, (run) => morseRun(run) ?? run));
 }
 
 /** `text` with its ASCII letters rotated by 13 (ROT13, its own inverse). */
-export const rot13 = (text: string): string => text.replace(/[a-z]/gi, (ch) => String.fromCharCode(((ch.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (ch <= "Z" ? 65 : 97)));
+export const rot13 = (text: string): string =>
+  text.replace(/[a-z]/gi, (ch) =>
+    String.fromCharCode(((ch.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (ch <= "Z" ? 65 : 97)),
+  );
 const ROT13_NUMBER = new RegExp(`(?<![\\p{L}])(?:${NUMBER_WORDS.map(rot13).join("|")})(?![\\p{L}])`, "giu");
 
 /** Most characters between two English number words in ROT13 that read as one number (gjragl-sbhe uhaqerq). */

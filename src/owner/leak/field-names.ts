@@ -17,7 +17,8 @@ export function protocolFieldNames(): ReadonlySet<string> {
     if (Array.isArray(node)) node.forEach(walk);
     else if (typeof node === "object" && node !== null) {
       for (const [key, value] of Object.entries(node)) {
-        if (key === "properties" && typeof value === "object" && value !== null) for (const name of Object.keys(value)) found.add(name);
+        if (key === "properties" && typeof value === "object" && value !== null)
+          for (const name of Object.keys(value)) found.add(name);
         walk(value);
       }
     }

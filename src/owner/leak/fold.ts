@@ -50,7 +50,13 @@ const POWER_OF_TEN = new RegExp(`(?<![0-9])10([\u207a\u207b]?[${SUPERSCRIPT}]+)`
 
 /** `text` folded as foldText does, with every script's decimal digits as ASCII digits, Arabic separators as "." and ",", dashes as "-", and 10 with a superscript exponent as 10^3. */
 export function numberText(text: string): string {
-  return foldText(text.replace(POWER_OF_TEN, (_, exponent: string) => `10^${[...exponent].map((ch) => (ch === "\u207b" ? "-" : ch === "\u207a" ? "" : String(SUPERSCRIPT.indexOf(ch)))).join("")}`))
+  return foldText(
+    text.replace(
+      POWER_OF_TEN,
+      (_, exponent: string) =>
+        `10^${[...exponent].map((ch) => (ch === "\u207b" ? "-" : ch === "\u207a" ? "" : String(SUPERSCRIPT.indexOf(ch)))).join("")}`,
+    ),
+  )
     .replace(/\p{Nd}/gu, (ch) => (ch >= "0" && ch <= "9" ? ch : String(digitValue(ch))))
     .replace(/\u066b/g, ".")
     .replace(/\u066c/g, ",")

@@ -18,11 +18,56 @@
 import { numberText } from "./fold.js";
 
 const LOOKALIKE: Record<string, string> = Object.fromEntries(
-  ["аa", "вb", "еe", "кk", "мm", "нh", "оo", "рp", "сc", "тt", "уy", "хx", "іi", "јj", "ѕs", "ԁd", "һh", "ӏi", "αa", "βb", "εe", "ζz", "ηh", "ιi", "κk", "μm", "νv", "οo", "ρp", "τt", "υy", "χx", "ωw"].map(
-    (pair) => [pair[0]!, pair[1]!],
-  ),
+  [
+    "аa",
+    "вb",
+    "еe",
+    "кk",
+    "мm",
+    "нh",
+    "оo",
+    "рp",
+    "сc",
+    "тt",
+    "уy",
+    "хx",
+    "іi",
+    "јj",
+    "ѕs",
+    "ԁd",
+    "һh",
+    "ӏi",
+    "αa",
+    "βb",
+    "εe",
+    "ζz",
+    "ηh",
+    "ιi",
+    "κk",
+    "μm",
+    "νv",
+    "οo",
+    "ρp",
+    "τt",
+    "υy",
+    "χx",
+    "ωw",
+  ].map((pair) => [pair[0]!, pair[1]!]),
 );
-const LEET: Record<string, string> = { "0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "9": "g", "@": "a", $: "s", "|": "i", "!": "i" };
+const LEET: Record<string, string> = {
+  "0": "o",
+  "1": "i",
+  "3": "e",
+  "4": "a",
+  "5": "s",
+  "7": "t",
+  "8": "b",
+  "9": "g",
+  "@": "a",
+  $: "s",
+  "|": "i",
+  "!": "i",
+};
 
 /** `text` as its skeleton: Latin, Greek and Cyrillic diacritics and apostrophes dropped (п'ять, пʼять), look-alike letters as Latin, l as i; one character in, at most one out, so offsets stay close. */
 export function skeleton(text: string): string {
@@ -53,12 +98,16 @@ export function skeletonOf(ch: string): string {
 /** `folded` with the digits and @ $ | ! of every word that also has a letter read as letters (fl00r, tw0, $ara); words without a letter are left alone; with `edges` false, @ $ | ! only between letters (a word's closing ! stays punctuation). */
 export function unleet(folded: string, edges = true): string {
   const word = edges ? /[\p{L}\p{N}@$|!]+/gu : /[\p{L}\p{N}]+(?:[@$|!]+[\p{L}\p{N}]+)*/gu;
-  return folded.replace(word, (w) => (/\p{L}/u.test(w) && /[\p{N}@$|!]/u.test(w) ? w.replace(/[0-9@$|!]/g, (ch) => LEET[ch] ?? ch) : w));
+  return folded.replace(word, (w) =>
+    /\p{L}/u.test(w) && /[\p{N}@$|!]/u.test(w) ? w.replace(/[0-9@$|!]/g, (ch) => LEET[ch] ?? ch) : w,
+  );
 }
 
 /** `text` with every run of three or more single letters (or digits, with `digits`) apart by one space, or a full stop and a space, joined (f l o o r, M. M. C. D.). */
 export function joinSpelled(text: string, digits: boolean): string {
-  const run = digits ? /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:\.? [\p{L}\p{N}]){2,}(?![\p{L}\p{N}])/gu : /(?<![\p{L}\p{N}])\p{L}(?:\.? \p{L}){2,}(?![\p{L}\p{N}])/gu;
+  const run = digits
+    ? /(?<![\p{L}\p{N}])[\p{L}\p{N}](?:\.? [\p{L}\p{N}]){2,}(?![\p{L}\p{N}])/gu
+    : /(?<![\p{L}\p{N}])\p{L}(?:\.? \p{L}){2,}(?![\p{L}\p{N}])/gu;
   return text.replace(run, (spelled) => spelled.replace(/\.? /g, ""));
 }
 
@@ -73,7 +122,10 @@ export function looseNumberText(folded: string): string {
     .replace(/([0-9]) +\. +(?=[0-9])/g, "$1.");
   const words = skeleton(unleet(undecorated, false))
     .replace(/(?<=\p{L})[\p{P}\p{S}]+(?=\p{L})/gu, "")
-    .replace(new RegExp(`(?<=\\p{L})(?:\\s*[,/\u00b7\u2022;|]\\s*|\\s+\\.\\s+|\\s*(?:${DECORATION}\\s*)+)(?=\\p{L})`, "gu"), " ");
+    .replace(
+      new RegExp(`(?<=\\p{L})(?:\\s*[,/\u00b7\u2022;|]\\s*|\\s+\\.\\s+|\\s*(?:${DECORATION}\\s*)+)(?=\\p{L})`, "gu"),
+      " ",
+    );
   return joinSpelled(words, false);
 }
 

@@ -46,9 +46,18 @@ function romanValues(word: string, skeletal: boolean): number[] {
   }
   return [...out];
 }
-const RADIX = /(?<![\p{L}\p{N}])(?:0x([0-9a-f]{1,16})|0o([0-7]{1,22})|0b([01]{1,64})|([0-9][0-9a-f]{2,15})h)(?![\p{L}\p{N}])/gu;
-const BASE_NAMES: Record<string, number> = { hexadecimal: 16, hex: 16, octal: 8, binary: 2, ternary: 3, duodecimal: 12 };
-const BASE_NAME = /(?<![\p{L}\p{N}])(?:(hexadecimal|hex|octal|binary|ternary|duodecimal)|(?:base|radix)[ -]?(?:([0-9]{1,2})|([a-z]+(?:-[a-z]+)?)))(?![\p{L}\p{N}])/gu;
+const RADIX =
+  /(?<![\p{L}\p{N}])(?:0x([0-9a-f]{1,16})|0o([0-7]{1,22})|0b([01]{1,64})|([0-9][0-9a-f]{2,15})h)(?![\p{L}\p{N}])/gu;
+const BASE_NAMES: Record<string, number> = {
+  hexadecimal: 16,
+  hex: 16,
+  octal: 8,
+  binary: 2,
+  ternary: 3,
+  duodecimal: 12,
+};
+const BASE_NAME =
+  /(?<![\p{L}\p{N}])(?:(hexadecimal|hex|octal|binary|ternary|duodecimal)|(?:base|radix)[ -]?(?:([0-9]{1,2})|([a-z]+(?:-[a-z]+)?)))(?![\p{L}\p{N}])/gu;
 /** Digits in some base: groups of letters and digits with a digit in each, apart by a space or _. */
 const BASE_DIGITS = /(?<![\p{L}\p{N}])[0-9a-z]*[0-9][0-9a-z]*(?:[ _][0-9a-z]*[0-9][0-9a-z]*)*(?![\p{L}\p{N}])/gu;
 /** What may stand between a base's name and its digits: up to three words and punctuation that does not end a clause. */
@@ -62,7 +71,8 @@ function inBase(digits: string, base: number): bigint[] {
   const valid = (g: string) => g.length <= MAX_BASE_DIGITS && [...g].every((ch) => parseInt(ch, 36) < base);
   const value = (g: string) => [...g].reduce((n, ch) => n * BigInt(base) + BigInt(parseInt(ch, 36)), 0n);
   const out = new Set<bigint>();
-  const uniform = groups.slice(1).every((g) => g.length === groups[1]!.length) && groups[0]!.length <= groups.at(-1)!.length;
+  const uniform =
+    groups.slice(1).every((g) => g.length === groups[1]!.length) && groups[0]!.length <= groups.at(-1)!.length;
   if (groups.length > 1 && uniform && valid(groups.join(""))) out.add(value(groups.join("")));
   for (const g of groups) if (valid(g)) out.add(value(g));
   return [...out];
@@ -81,17 +91,21 @@ const BASE_REACH = 160;
 function readNamedBases(view: string): Reading[] {
   const out: Reading[] = [];
   for (const name of view.matchAll(BASE_NAME)) {
-    const base = name[1] !== undefined ? BASE_NAMES[name[1]]! : name[2] !== undefined ? Number(name[2]) : spelledBase(name[3]!);
+    const base =
+      name[1] !== undefined ? BASE_NAMES[name[1]]! : name[2] !== undefined ? Number(name[2]) : spelledBase(name[3]!);
     if (base === null || base < 2 || base > 36) continue;
     const end = name.index + name[0].length;
     // Only the text around this name is searched for digits, with every name in it blanked out, so "base 2 1001" is the name and 1001, never the digits "2 1001".
     const from = Math.max(0, name.index - BASE_REACH);
-    const near = view.slice(from, Math.min(view.length, end + BASE_REACH)).replace(BASE_NAME, (n) => " ".repeat(n.length));
+    const near = view
+      .slice(from, Math.min(view.length, end + BASE_REACH))
+      .replace(BASE_NAME, (n) => " ".repeat(n.length));
     for (const token of near.matchAll(BASE_DIGITS)) {
       const [at, after] = [from + token.index, from + token.index + token[0].length];
       const [gapFrom, gapTo] = at < name.index ? [after, name.index] : [end, at];
       if (gapTo < gapFrom || gapTo - gapFrom > MAX_BASE_GAP || !BASE_GAP.test(view.slice(gapFrom, gapTo))) continue;
-      for (const value of inBase(token[0], base)) out.push({ value: decInt(value), start: Math.min(at, name.index), end: Math.max(after, end) });
+      for (const value of inBase(token[0], base))
+        out.push({ value: decInt(value), start: Math.min(at, name.index), end: Math.max(after, end) });
     }
   }
   return out;
@@ -101,23 +115,27 @@ function readNamedBases(view: string): Reading[] {
 export function readNotations(view: string, skeletal = false): Reading[] {
   const out: Reading[] = [];
   for (const m of view.matchAll(ROMAN_WORD)) {
-    for (const value of romanValues(m[0], skeletal)) out.push({ value: decInt(value), start: m.index, end: m.index + m[0].length });
+    for (const value of romanValues(m[0], skeletal))
+      out.push({ value: decInt(value), start: m.index, end: m.index + m[0].length });
   }
   for (const m of view.matchAll(VINCULUM)) {
     const high = romanValue(m[1]!.replace(/\u012b/gu, "i").replace(/\p{M}/gu, ""));
     const low = m[2] === "" ? 0 : romanValue(m[2]!);
-    if (high !== null && low !== null) out.push({ value: decInt(high * 1000 + low), start: m.index, end: m.index + m[0].length });
+    if (high !== null && low !== null)
+      out.push({ value: decInt(high * 1000 + low), start: m.index, end: m.index + m[0].length });
   }
   for (const m of view.matchAll(RADIX)) {
     const [, hex, oct, bin, suffixed] = m;
     const digits = hex ?? suffixed;
-    const value = digits !== undefined ? BigInt(`0x${digits}`) : oct !== undefined ? BigInt(`0o${oct}`) : BigInt(`0b${bin}`);
+    const value =
+      digits !== undefined ? BigInt(`0x${digits}`) : oct !== undefined ? BigInt(`0o${oct}`) : BigInt(`0b${bin}`);
     out.push({ value: decInt(value), start: m.index, end: m.index + m[0].length });
   }
   return [...out, ...readNamedBases(view)];
 }
 
-const MINOR = /^\s?(?:cents?|¢|minor units?|centavos?|c[eé]ntimos?|centimes?|centesimi|pence|pennies|kopecks?|kopeks?|копе[йе]к[аи]?|[øö]re|satang|paise|fils|sen|fen|分)(?![\p{L}\p{N}])/u;
+const MINOR =
+  /^\s?(?:cents?|¢|minor units?|centavos?|c[eé]ntimos?|centimes?|centesimi|pence|pennies|kopecks?|kopeks?|копе[йе]к[аи]?|[øö]re|satang|paise|fils|sen|fen|分)(?![\p{L}\p{N}])/u;
 
 /** Each reading in `view` followed by a minor-unit word, read in major units: divided by 100 and by 10^digits for each of `digits`. */
 export function readMinorUnits(view: string, readings: readonly Reading[], digits: readonly number[]): Reading[] {

@@ -82,11 +82,21 @@ function readRun(groups: string[], seps: string[], offsets: number[]): Reading[]
       to = j + 1;
     }
     push(decOf(digits, frac ?? ""), i, to);
-    if (j === i + 1 && frac === null && grouping !== undefined && DECIMAL.has(grouping) && !spelled && groups[j] !== "000") push(decOf(groups[i]!, groups[j]!), i, j);
+    if (
+      j === i + 1 &&
+      frac === null &&
+      grouping !== undefined &&
+      DECIMAL.has(grouping) &&
+      !spelled &&
+      groups[j] !== "000"
+    )
+      push(decOf(groups[i]!, groups[j]!), i, j);
     nums.push({ from: i, to, digits, frac });
     i = to + 1;
   }
-  const plain = nums.every((n) => n.from === n.to && n.frac === null) && nums.slice(1).every((n, k) => CHAIN.has(seps[nums[k]!.to]!));
+  const plain =
+    nums.every((n) => n.from === n.to && n.frac === null) &&
+    nums.slice(1).every((n, k) => CHAIN.has(seps[nums[k]!.to]!));
   if (plain && nums.length >= PHONE_GROUPS && nums.reduce((sum, n) => sum + n.digits.length, 0) >= PHONE_DIGITS) {
     const whole = decOf(nums.map((n) => n.digits).join(""));
     return whole ? [{ value: whole, ...span(0, groups.length - 1) }] : [];
@@ -109,7 +119,8 @@ const MULTIPLIER: Record<string, number> = { k: 3, m: 6, mn: 6, mm: 6, b: 9, bn:
 const SHORTHAND = /(?<![0-9])([0-9]+)(?:[.,]([0-9]+))? ?(k|mn|mm|m|bn|b)([0-9]{1,3})?(?![\p{L}\p{N}])/gu;
 const EXPONENT = /(?<![0-9])([0-9]+)(?:\.([0-9]+))?e\+?([0-9]{1,2})(?![\p{L}\p{N}])/gu;
 /** A mantissa times a power of ten: 2.4 × 10^3, 1,25·10^4, 2.4*10**3, 2.4 x 10³ (folded to 10^3), 2.4 times 10 to the power of 3. */
-const SCIENTIFIC = /(?<![0-9.,])([0-9]+)(?:[.,]([0-9]+))?\s*(?:[x\u00d7*\u00b7\u22c5\u2219]|times)\s*10\s*(?:\^|\*\*|to the(?: power(?: of)?)?)\s*([+-]?)([0-9]{1,2})(?:st|nd|rd|th)?(?![0-9])/gu;
+const SCIENTIFIC =
+  /(?<![0-9.,])([0-9]+)(?:[.,]([0-9]+))?\s*(?:[x\u00d7*\u00b7\u22c5\u2219]|times)\s*10\s*(?:\^|\*\*|to the(?: power(?: of)?)?)\s*([+-]?)([0-9]{1,2})(?:st|nd|rd|th)?(?![0-9])/gu;
 
 /** Shorthand with a multiplier: 2.4k, 2k4 (2.4k), 2.4 k, 1.2m, 3bn; exponents: 2.4e3, 2.4 × 10^3. */
 function readShorthand(text: string): Reading[] {
@@ -126,7 +137,12 @@ function readShorthand(text: string): Reading[] {
   }
   for (const m of text.matchAll(SCIENTIFIC)) {
     const value = decOf(m[1]!, m[2] ?? "");
-    if (value) out.push({ value: shift(value, (m[3] === "-" ? -1 : 1) * Number(m[4])), start: m.index, end: m.index + m[0].length });
+    if (value)
+      out.push({
+        value: shift(value, (m[3] === "-" ? -1 : 1) * Number(m[4])),
+        start: m.index,
+        end: m.index + m[0].length,
+      });
   }
   return out;
 }

@@ -20,8 +20,15 @@ function fieldsOf(entry: Entry): [SealedField, string][] {
 }
 
 /** `seat`'s recent free text in `entries` (a verified transcript), oldest first, within SPLIT_WINDOW; sealed text opened with `room` (sealed text that does not open is left out). */
-export async function recentText(entries: readonly Entry[], table: string, seat: string, room: RoomKey | null): Promise<string[]> {
-  const own = entries.filter((e) => e.kind !== "system" && e.kind !== "approval" && e.seat === seat).slice(-SPLIT_WINDOW.entries);
+export async function recentText(
+  entries: readonly Entry[],
+  table: string,
+  seat: string,
+  room: RoomKey | null,
+): Promise<string[]> {
+  const own = entries
+    .filter((e) => e.kind !== "system" && e.kind !== "approval" && e.seat === seat)
+    .slice(-SPLIT_WINDOW.entries);
   const texts: string[] = [];
   for (const entry of own) {
     for (const [field, text] of fieldsOf(entry)) {

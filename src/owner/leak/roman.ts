@@ -8,7 +8,7 @@ export function romanValue(word: string): number | null {
   let total = 0;
   let last = Infinity;
   let repeat = 0;
-  for (let i = 0; i < word.length; ) {
+  for (let i = 0; i < word.length;) {
     const pair = word.slice(i, i + 2);
     if (SUBTRACTIVE.has(pair)) {
       const value = ROMAN[pair[1]!]! - ROMAN[pair[0]!]!;

@@ -44,7 +44,10 @@ export function scanText(text: string, secrets: readonly Secret[], minorDigits: 
     // No number read and no text secret: every count stays 0.
     if (values.size === 0 && !views) return;
     secrets.forEach((secret, i) => {
-      const found = "values" in secret ? [...secret.values].reduce((sum, v) => sum + (values.get(v) ?? 0), 0) : textCount(views!, secret.needle);
+      const found =
+        "values" in secret
+          ? [...secret.values].reduce((sum, v) => sum + (values.get(v) ?? 0), 0)
+          : textCount(views!, secret.needle);
       if (found > 0 && counts[i] === 0 && at > 0) encoded[i] = true;
       counts[i]! += found;
     });

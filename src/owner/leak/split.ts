@@ -43,7 +43,9 @@ function piecesOf(text: string): Piece[] {
   for (const r of readings) {
     if (r.start < end) continue;
     const written = view.slice(r.start, r.end);
-    const digits = r.digits ?? (/^[0-9][0-9,.' _\u2019-]*$/.test(written) && r.value.s === 0 ? written.replace(/[^0-9]/g, "") : null);
+    const digits =
+      r.digits ??
+      (/^[0-9][0-9,.' _\u2019-]*$/.test(written) && r.value.s === 0 ? written.replace(/[^0-9]/g, "") : null);
     out.push({ digits, value: r.value });
     end = r.end;
   }
@@ -73,9 +75,15 @@ function chainValues(texts: readonly string[], from: number): Set<string> {
       const piece = here[0];
       if (!piece) continue;
       count++;
-      digits = digits !== null && piece.digits !== null && (piece.digits.startsWith("0") || piece.digits.length === 1) ? digits + piece.digits : null;
+      digits =
+        digits !== null && piece.digits !== null && (piece.digits.startsWith("0") || piece.digits.length === 1)
+          ? digits + piece.digits
+          : null;
       const power = sum === null ? 0 : trailingPower(sum);
-      sum = sum !== null && piece.digits === null && power > 0 && less(piece.value, shift(decInt(1), power)) ? plus(sum, piece.value) : null;
+      sum =
+        sum !== null && piece.digits === null && power > 0 && less(piece.value, shift(decInt(1), power))
+          ? plus(sum, piece.value)
+          : null;
       if (b >= from) {
         const value = digits === null ? null : decOf(digits);
         if (value) out.add(decKey(value));
@@ -107,7 +115,11 @@ function cutAfter(joined: string, at: number): number {
 }
 
 /** The first of `secrets` that `current` (this message's free texts) states only together with `recent` (the seat's recent free text, oldest first): its position in `secrets`, or "unread" when the joined text decodes past the bound; null when none. */
-export function splitSecret(current: readonly string[], recent: readonly string[], secrets: readonly Secret[]): number | "unread" | null {
+export function splitSecret(
+  current: readonly string[],
+  recent: readonly string[],
+  secrets: readonly Secret[],
+): number | "unread" | null {
   if (current.length === 0 || recent.length + current.length < 2) return null;
   const texts = [...recent, ...current];
   for (const joiner of ["", " "]) {

@@ -34,7 +34,10 @@ const MIN_ROT13 = 5;
 export function textNeedle(entry: string): TextNeedle | null {
   const folded = foldText(entry);
   if (folded === "") return null;
-  const looses = [looseText(folded), ...((folded.match(/[a-z]/g)?.length ?? 0) >= MIN_ROT13 ? [looseText(rot13(folded))] : [])];
+  const looses = [
+    looseText(folded),
+    ...((folded.match(/[a-z]/g)?.length ?? 0) >= MIN_ROT13 ? [looseText(rot13(folded))] : []),
+  ];
   const forms = new Set(looses.flatMap((loose) => [loose, loose.replace(/ /g, "")]).filter((s) => s !== ""));
   return { folded, loose: [...forms] };
 }

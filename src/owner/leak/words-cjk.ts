@@ -24,13 +24,25 @@ import { decInt, decOf, plus, shift, tooLong, type Dec } from "./decimal.js";
 import type { Reading } from "./reading.js";
 
 const DIGITS: Record<string, number> = {};
-for (const [value, chars] of ["〇零○", "一壹壱弌", "二貳贰弐弍两兩", "三叁參参弎", "四肆", "五伍", "六陸陆", "七柒", "八捌", "九玖"].entries()) {
+for (const [value, chars] of [
+  "〇零○",
+  "一壹壱弌",
+  "二貳贰弐弍两兩",
+  "三叁參参弎",
+  "四肆",
+  "五伍",
+  "六陸陆",
+  "七柒",
+  "八捌",
+  "九玖",
+].entries()) {
   for (const ch of chars) DIGITS[ch] = value;
 }
 const UNITS: Record<string, number> = { 十: 1, 拾: 1, 什: 1, 百: 2, 佰: 2, 千: 3, 仟: 3, 阡: 3 };
 const BIG: Record<string, number> = { 万: 4, 萬: 4, 亿: 8, 億: 8, 兆: 12 };
 const POINT = new Set(["点", "點"]);
-const RUN = /[0-9.〇零○一壹壱弌二貳贰弐弍两兩三叁參参弎四肆五伍六陸陆七柒八捌九玖十拾什百佰千仟阡万萬亿億兆点點ニハー]+/gu;
+const RUN =
+  /[0-9.〇零○一壹壱弌二貳贰弐弍两兩三叁參参弎四肆五伍六陸陆七柒八捌九玖十拾什百佰千仟阡万萬亿億兆点點ニハー]+/gu;
 /** Katakana that look like numerals (ニ and 二, ハ and 八, the long-vowel mark ー and 一), read as those in a run with a unit in it (ニ千四百), else not at all (ハート). */
 const LOOKALIKE: Record<string, string> = { ニ: "二", ハ: "八", ー: "一" };
 const HAS_UNIT = /[十拾什百佰千仟阡万萬亿億兆]/u;
@@ -53,7 +65,8 @@ function digitAt(s: string, i: number): { value: Dec; next: number; single: bool
   let frac = "";
   if ((s[next] === "." || POINT.has(s[next]!)) && next + 1 < s.length) {
     let j = next + 1;
-    for (; j < s.length && (/[0-9]/.test(s[j]!) || DIGITS[s[j]!] !== undefined); j++) frac += /[0-9]/.test(s[j]!) ? s[j] : String(DIGITS[s[j]!]);
+    for (; j < s.length && (/[0-9]/.test(s[j]!) || DIGITS[s[j]!] !== undefined); j++)
+      frac += /[0-9]/.test(s[j]!) ? s[j] : String(DIGITS[s[j]!]);
     if (frac !== "") next = j;
   }
   const value = decOf(whole, frac);
@@ -98,7 +111,10 @@ function section(s: string, i: number, colloquial: boolean): { value: Dec | null
     j = digit.next;
   }
   if (pending) {
-    const lower = colloquial && ceiling < 4 && ceiling >= 2 && !skipped && pending.single && pending.value.n < 10n ? ceiling - 1 : 0;
+    const lower =
+      colloquial && ceiling < 4 && ceiling >= 2 && !skipped && pending.single && pending.value.n < 10n
+        ? ceiling - 1
+        : 0;
     value = plus(value ?? decInt(0), shift(pending.value, lower));
   }
   return { value, next: j };
@@ -120,7 +136,12 @@ function numberAt(s: string, i: number, colloquial = true): { value: Dec | null;
     ceiling = big;
     j = sec.next + 1;
     const tail = DIGITS[s[j] ?? ""];
-    if (colloquial && tail !== undefined && (j + 1 >= s.length || (UNITS[s[j + 1]!] === undefined && BIG[s[j + 1]!] === undefined && DIGITS[s[j + 1]!] === undefined))) {
+    if (
+      colloquial &&
+      tail !== undefined &&
+      (j + 1 >= s.length ||
+        (UNITS[s[j + 1]!] === undefined && BIG[s[j + 1]!] === undefined && DIGITS[s[j + 1]!] === undefined))
+    ) {
       return { value: plus(total, shift(decInt(tail), big - 1)), next: j + 1 };
     }
   }
@@ -140,7 +161,8 @@ export function readCjk(text: string): Reading[] {
         i += 1;
         continue;
       }
-      if (value && !tooLong(value) && /[^0-9.|]/.test(run.slice(i, next))) out.push({ value, start: m.index + i, end: m.index + next });
+      if (value && !tooLong(value) && /[^0-9.|]/.test(run.slice(i, next)))
+        out.push({ value, start: m.index + i, end: m.index + next });
       i = next;
     }
   }
@@ -181,7 +203,9 @@ const KANA_RUN = /[\u3041-\u3096\u30a1-\u30fa\u30fc]+(?: [\u3041-\u3096\u30a1-\u
 
 /** A run of kana as hiragana: katakana shifted to hiragana, a long-vowel mark as う (キュー is きゅう). */
 function hiragana(run: string): string {
-  return run.replace(/[\u30a1-\u30f6]/gu, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60)).replace(/\u30fc/gu, "う");
+  return run
+    .replace(/[\u30a1-\u30f6]/gu, (ch) => String.fromCharCode(ch.charCodeAt(0) - 0x60))
+    .replace(/\u30fc/gu, "う");
 }
 
 /** Every number written in kana in `text` (folded by numberText): each run cut into readings, longest first, and read as the numerals they stand for. */
@@ -210,12 +234,13 @@ export function readKana(text: string): Reading[] {
         continue;
       }
       starts.push(j);
-      for (let i = 0; i < numerals.length; ) {
+      for (let i = 0; i < numerals.length;) {
         const { value, next } = numberAt(numerals, i, false);
         if (next === i) break;
         const part = numerals.slice(i, next);
         const units = [...part].filter((ch) => UNITS[ch] !== undefined || BIG[ch] !== undefined).length;
-        if (value && !tooLong(value) && (part.length >= 3 || (part.length === 2 && units > 0))) out.push({ value, start: m.index + origin[starts[i]!]!, end: m.index + origin[starts[next]!]! });
+        if (value && !tooLong(value) && (part.length >= 3 || (part.length === 2 && units > 0)))
+          out.push({ value, start: m.index + origin[starts[i]!]!, end: m.index + origin[starts[next]!]! });
         i = next;
       }
       at = j;

@@ -32,15 +32,44 @@ import type { Reading } from "./reading.js";
 import { skeleton, skeletonOf } from "./normal-forms.js";
 
 const UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
-const TEENS = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"];
+const TEENS = [
+  "ten",
+  "eleven",
+  "twelve",
+  "thirteen",
+  "fourteen",
+  "fifteen",
+  "sixteen",
+  "seventeen",
+  "eighteen",
+  "nineteen",
+];
 const TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"];
 /** Powers of ten of the scale words at or above a thousand. */
-const SCALES: Record<string, number> = { thousand: 3, grand: 3, k: 3, lakh: 5, lakhs: 5, million: 6, crore: 7, billion: 9, trillion: 12 };
+const SCALES: Record<string, number> = {
+  thousand: 3,
+  grand: 3,
+  k: 3,
+  lakh: 5,
+  lakhs: 5,
+  million: 6,
+  crore: 7,
+  billion: 9,
+  trillion: 12,
+};
 const MAX_DIGIT_WORDS = 64;
-const DIGIT_WORD: Record<string, number> = { ...Object.fromEntries(UNITS.map((w, i) => [w, i])), oh: 0, nought: 0, naught: 0 };
+const DIGIT_WORD: Record<string, number> = {
+  ...Object.fromEntries(UNITS.map((w, i) => [w, i])),
+  oh: 0,
+  nought: 0,
+  naught: 0,
+};
 /** The plural of each digit word, by the English rule (sixes, zeros; zeroes too), to the digit it counts. */
 const PLURAL: Record<string, number> = Object.fromEntries(
-  Object.entries(DIGIT_WORD).flatMap(([w, d]) => [[/(x|s|ch|sh)$/.test(w) ? `${w}es` : `${w}s`, d] as const, ...(w.endsWith("o") ? [[`${w}es`, d] as const] : [])]),
+  Object.entries(DIGIT_WORD).flatMap(([w, d]) => [
+    [/(x|s|ch|sh)$/.test(w) ? `${w}es` : `${w}s`, d] as const,
+    ...(w.endsWith("o") ? [[`${w}es`, d] as const] : []),
+  ]),
 );
 /** The words that repeat the digit after them: double zero, triple seven. */
 const REPEAT: Record<string, number> = { double: 2, triple: 3, quadruple: 4 };
@@ -60,12 +89,35 @@ type Token =
   | { kind: "num"; value: Dec; digits: string | null; start: number; end: number }
   | { kind: "mark"; mark: string; start: number; end: number };
 
-const VOCAB = [...UNITS, ...TEENS, ...TENS.filter((w) => w !== ""), "hundred", "and", "point", ...Object.keys(SCALES).filter((w) => w.length > 1)];
+const VOCAB = [
+  ...UNITS,
+  ...TEENS,
+  ...TENS.filter((w) => w !== ""),
+  "hundred",
+  "and",
+  "point",
+  ...Object.keys(SCALES).filter((w) => w.length > 1),
+];
 /** The English number words (zero to ninety, hundred and the scales): what a ROT13 of number words is looked for by (decode.ts). */
 export const NUMBER_WORDS: readonly string[] = VOCAB.filter((w) => w !== "and" && w !== "point");
 /** Every word the grammar compares, by its skeleton (normal-forms.ts): a look-alike spelling (tweive, fоur with a Cyrillic о) is the word. */
 const BY_SKELETON = new Map(
-  [...VOCAB, ...Object.keys(DIGIT_WORD), ...Object.keys(PLURAL), ...Object.keys(REPEAT), ...FRACTIONS.flatMap(([w]) => w), ...CONNECTORS.flat(), "s", "pair", "couple", "of", "a", "an", "dot", "k"].map((w) => [skeleton(w), w]),
+  [
+    ...VOCAB,
+    ...Object.keys(DIGIT_WORD),
+    ...Object.keys(PLURAL),
+    ...Object.keys(REPEAT),
+    ...FRACTIONS.flatMap(([w]) => w),
+    ...CONNECTORS.flat(),
+    "s",
+    "pair",
+    "couple",
+    "of",
+    "a",
+    "an",
+    "dot",
+    "k",
+  ].map((w) => [skeleton(w), w]),
 );
 const GLUED = [...VOCAB].sort((a, b) => b.length - a.length).map((w) => [skeleton(w), w] as const);
 
@@ -90,7 +142,8 @@ function segments(word: string): string[] | null {
 
 const TOKEN = /(\p{L}+)|([0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)|(,)|([\s-]+)|./gsu;
 /** A single digit's value, for a numeral token that is one. */
-const singleDigit = (token: Token | undefined): number | null => (token?.kind === "num" && token.digits !== null && token.digits.length === 1 ? Number(token.digits) : null);
+const singleDigit = (token: Token | undefined): number | null =>
+  token?.kind === "num" && token.digits !== null && token.digits.length === 1 ? Number(token.digits) : null;
 
 /** `text` as words, numerals and the one mark the grammar reads (","); spaces and hyphens separate, anything else is a break. */
 function tokens(text: string): Token[] {
@@ -98,11 +151,17 @@ function tokens(text: string): Token[] {
   for (const m of text.matchAll(TOKEN)) {
     const start = m.index;
     const end = start + m[0].length;
-    if (m[1] !== undefined) for (const word of (m[1].length > 7 && segments(m[1])) || [canonical(m[1])]) out.push({ kind: "word", word, start, end });
+    if (m[1] !== undefined)
+      for (const word of (m[1].length > 7 && segments(m[1])) || [canonical(m[1])])
+        out.push({ kind: "word", word, start, end });
     else if (m[2] !== undefined) {
       const [whole, frac] = m[2].replace(/,/g, "").split(".");
       const value = decOf(whole!, frac ?? "");
-      out.push(value ? { kind: "num", value, digits: frac === undefined ? whole! : null, start, end } : { kind: "mark", mark: "|", start, end });
+      out.push(
+        value
+          ? { kind: "num", value, digits: frac === undefined ? whole! : null, start, end }
+          : { kind: "mark", mark: "|", start, end },
+      );
     } else if (m[3] !== undefined) out.push({ kind: "mark", mark: m[3], start, end });
     else if (m[4] === undefined) out.push({ kind: "mark", mark: "|", start, end });
   }
@@ -143,7 +202,12 @@ class Parser {
     if (w === undefined) return null;
     const tens = TENS.indexOf(w);
     if (tens >= 2) {
-      const unit = this.word(i + 1) !== undefined ? UNITS.indexOf(this.word(i + 1)!) : this.hyphened(i) || this.word(i + 2) === "hundred" || this.scaleAt(i + 2) !== null ? (singleDigit(this.t[i + 1]) ?? -1) : -1;
+      const unit =
+        this.word(i + 1) !== undefined
+          ? UNITS.indexOf(this.word(i + 1)!)
+          : this.hyphened(i) || this.word(i + 2) === "hundred" || this.scaleAt(i + 2) !== null
+            ? (singleDigit(this.t[i + 1]) ?? -1)
+            : -1;
       return unit >= 1 ? { value: decInt(tens * 10 + unit), next: i + 2 } : { value: decInt(tens * 10), next: i + 1 };
     }
     const teen = TEENS.indexOf(w);
@@ -157,12 +221,17 @@ class Parser {
     const token = this.t[i];
     let base: Parsed | null;
     if (token?.kind === "num") base = { value: token.value, next: i + 1 };
-    else if (token?.kind === "word" && (token.word === "a" || token.word === "an")) return this.scaleAt(i + 1) !== null || this.word(i + 1) === "hundred" ? { value: decInt(1), next: i + 1 } : null;
-    else if (token?.kind === "word" && token.word.length >= 2 && /^[ivxlcdm]+$/.test(token.word) && (this.scaleAt(i + 1) !== null || this.word(i + 1) === "hundred")) {
+    else if (token?.kind === "word" && (token.word === "a" || token.word === "an"))
+      return this.scaleAt(i + 1) !== null || this.word(i + 1) === "hundred" ? { value: decInt(1), next: i + 1 } : null;
+    else if (
+      token?.kind === "word" &&
+      token.word.length >= 2 &&
+      /^[ivxlcdm]+$/.test(token.word) &&
+      (this.scaleAt(i + 1) !== null || this.word(i + 1) === "hundred")
+    ) {
       const roman = romanValue(token.word);
       return roman === null ? null : { value: decInt(roman), next: i + 1 };
-    }
-    else base = this.below100(i);
+    } else base = this.below100(i);
     if (!base) return null;
     const fraction = this.fraction(base.next);
     if (fraction) return { value: plus(base.value, fraction.value), next: fraction.next };
@@ -171,7 +240,8 @@ class Parser {
     if (point !== "point" && point !== "dot") return base;
     let frac = "";
     let j: number;
-    for (j = base.next + 1; this.word(j) !== undefined && DIGIT_WORD[this.word(j)!] !== undefined; j++) frac += String(DIGIT_WORD[this.word(j)!]);
+    for (j = base.next + 1; this.word(j) !== undefined && DIGIT_WORD[this.word(j)!] !== undefined; j++)
+      frac += String(DIGIT_WORD[this.word(j)!]);
     if (frac === "") return base;
     const value = decOf(base.value.n.toString(), frac);
     return value ? { value, next: j } : base;
@@ -181,7 +251,8 @@ class Parser {
   fraction(i: number): Parsed | null {
     if (this.word(i) !== "and") return null;
     for (const [words, hundredths] of FRACTIONS) {
-      if (words.every((w, k) => this.word(i + 1 + k) === w)) return { value: shift(decInt(hundredths), -2), next: i + 1 + words.length };
+      if (words.every((w, k) => this.word(i + 1 + k) === w))
+        return { value: shift(decInt(hundredths), -2), next: i + 1 + words.length };
     }
     return null;
   }
@@ -226,14 +297,16 @@ class Parser {
       }
       total = plus(total, shift(current.value, power));
       ceiling = power;
-      if (this.word(current.next) === "k" || this.word(current.next) === "grand") return tooLong(total) ? null : { value: total, next: current.next + 1 };
+      if (this.word(current.next) === "k" || this.word(current.next) === "grand")
+        return tooLong(total) ? null : { value: total, next: current.next + 1 };
       const half = this.fraction(current.next + 1);
       if (half) return { value: plus(total, shift(half.value, power)), next: half.next };
       let j = current.next + 1;
       if (this.mark(j, ",")) j++;
       if (this.word(j) === "and") j++;
       const rest = this.part(j);
-      if (!rest || !less(rest.value, shift(decInt(1), power))) return tooLong(total) ? null : { value: total, next: current.next + 1 };
+      if (!rest || !less(rest.value, shift(decInt(1), power)))
+        return tooLong(total) ? null : { value: total, next: current.next + 1 };
       current = rest;
     }
   }
@@ -245,7 +318,9 @@ class Parser {
       const word = this.word(j);
       if (word !== undefined && Object.hasOwn(PLURAL, word)) return { digit: PLURAL[word]!, next: j + 1 };
       const digit = singleDigit(this.t[j]);
-      return digit !== null && this.word(j + 1) === "s" && this.t[j + 1]!.start === this.t[j]!.end ? { digit, next: j + 2 } : null;
+      return digit !== null && this.word(j + 1) === "s" && this.t[j + 1]!.start === this.t[j]!.end
+        ? { digit, next: j + 2 }
+        : null;
     };
     let count: number;
     let digit: { digit: number; next: number } | null;
@@ -253,7 +328,11 @@ class Parser {
       count = REPEAT[w]!;
       const unit = this.word(i + 1) !== undefined ? DIGIT_WORD[this.word(i + 1)!] : singleDigit(this.t[i + 1]);
       digit = unit !== undefined && unit !== null ? { digit: unit, next: i + 2 } : plural(i + 1);
-    } else if (w === "a" && (this.word(i + 1) === "pair" || this.word(i + 1) === "couple") && this.word(i + 2) === "of") {
+    } else if (
+      w === "a" &&
+      (this.word(i + 1) === "pair" || this.word(i + 1) === "couple") &&
+      this.word(i + 2) === "of"
+    ) {
       count = 2;
       digit = plural(i + 3);
     } else {
@@ -268,7 +347,9 @@ class Parser {
   /** The index after a connector at `i` that a counted group follows, or `i`. */
   private connected(i: number): number {
     const after = this.mark(i, ",") ? i + 1 : i;
-    for (const words of CONNECTORS) if (words.every((w, k) => this.word(after + k) === w) && this.counted(after + words.length)) return after + words.length;
+    for (const words of CONNECTORS)
+      if (words.every((w, k) => this.word(after + k) === w) && this.counted(after + words.length))
+        return after + words.length;
     return after > i && this.counted(after) ? after : i;
   }
 
@@ -301,7 +382,13 @@ class Parser {
       const group = this.counted(at);
       const word = this.word(at);
       const token = this.t[at];
-      const piece = group ? group.digits : word !== undefined && DIGIT_WORD[word] !== undefined ? String(DIGIT_WORD[word]) : token?.kind === "num" && token.digits !== null ? token.digits : null;
+      const piece = group
+        ? group.digits
+        : word !== undefined && DIGIT_WORD[word] !== undefined
+          ? String(DIGIT_WORD[word])
+          : token?.kind === "num" && token.digits !== null
+            ? token.digits
+            : null;
       if (piece === null || digits.length + piece.length > MAX_DIGIT_WORDS) break;
       digits += piece;
       if (group) {
@@ -334,7 +421,13 @@ export function readEnglish(text: string): Reading[] {
       i++;
       continue;
     }
-    for (const p of words) out.push({ value: p.value, start: t[i]!.start, end: t[p.next - 1]!.end, ...("digits" in p ? { digits: p.digits as string } : {}) });
+    for (const p of words)
+      out.push({
+        value: p.value,
+        start: t[i]!.start,
+        end: t[p.next - 1]!.end,
+        ...("digits" in p ? { digits: p.digits as string } : {}),
+      });
     i = Math.max(...words.map((p) => p.next));
   }
   return out;

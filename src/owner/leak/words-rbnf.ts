@@ -85,7 +85,8 @@ export function compileLexicon(lines: readonly string[]): Lexicon {
   const add = (form: string, atom: Atom) => {
     const key = [...form].map(skeletonOf).join("");
     const atoms = forms.get(key) ?? [];
-    if (!atoms.some((a) => a.lang === atom.lang && a.value === atom.value && a.point === atom.point)) forms.set(key, [...atoms, atom]);
+    if (!atoms.some((a) => a.lang === atom.lang && a.value === atom.value && a.point === atom.point))
+      forms.set(key, [...atoms, atom]);
     lengths.set(key.slice(0, 2), (lengths.get(key.slice(0, 2)) ?? new Set()).add(key.length));
   };
   const langs: Lang[] = [];
@@ -178,7 +179,8 @@ class Stream {
       for (const length of this.lexicon.lengths.get(key) ?? []) {
         if (pos + length > this.text.length) break;
         if ((length === 1) !== (key.length === 1)) continue;
-        for (const atom of this.lexicon.forms.get(this.text.slice(pos, pos + length)) ?? []) found.push({ atom, end: pos + length });
+        for (const atom of this.lexicon.forms.get(this.text.slice(pos, pos + length)) ?? [])
+          found.push({ atom, end: pos + length });
       }
     }
     this.hits.set(pos, found);
@@ -205,7 +207,10 @@ class LangParser {
     private readonly rules: Lang,
   ) {}
 
-  private readonly atoms = new Map<number, { values: { value: bigint; end: number }[]; joins: number[]; points: number[] }>();
+  private readonly atoms = new Map<
+    number,
+    { values: { value: bigint; end: number }[]; joins: number[]; points: number[] }
+  >();
 
   /** The language's atoms at `pos`: its number words (with their values), `pos` with the end of each connector word, and the end of each decimal word. */
   private at(pos: number): { values: { value: bigint; end: number }[]; joins: number[]; points: number[] } {
@@ -235,7 +240,14 @@ class LangParser {
           for (const t of tails) {
             const frac = t === digits ? t.value.n.toString().padStart(t.atoms, "0") : t.value.n.toString();
             const value = decOf(p.value.n.toString(), frac);
-            if (value) out.push({ end: t.end, value, atoms: p.atoms + 1 + t.atoms, words: p.words + 1 + t.words, power: p.power });
+            if (value)
+              out.push({
+                end: t.end,
+                value,
+                atoms: p.atoms + 1 + t.atoms,
+                words: p.words + 1 + t.words,
+                power: p.power,
+              });
           }
         }
       }
@@ -251,7 +263,13 @@ class LangParser {
   worthReading(pos: number): boolean {
     if (this.s.text[pos] === NUMERAL) return true;
     return this.values(pos).some(
-      (a) => a.end - pos >= MIN_SINGLE_LETTERS || this.joins(a.end, true).some((j) => j < this.s.text.length && (this.values(j).length > 0 || this.at(j).points.length > 0 || this.s.text[j] === NUMERAL)),
+      (a) =>
+        a.end - pos >= MIN_SINGLE_LETTERS ||
+        this.joins(a.end, true).some(
+          (j) =>
+            j < this.s.text.length &&
+            (this.values(j).length > 0 || this.at(j).points.length > 0 || this.s.text[j] === NUMERAL),
+        ),
     );
   }
 
@@ -272,7 +290,9 @@ class LangParser {
       if (!(round && tensFirst) && !(unit && unitsFirst)) continue;
       for (const j of this.joins(a.end)) {
         for (const b of this.values(j)) {
-          const fits = round ? b.value >= 1n && b.value <= 19n && a.value + b.value < 100n : b.value >= 20n && b.value <= 90n && b.value % 10n === 0n;
+          const fits = round
+            ? b.value >= 1n && b.value <= 19n && a.value + b.value < 100n
+            : b.value >= 20n && b.value <= 90n && b.value % 10n === 0n;
           if (fits) out.push({ end: b.end, value: decInt(a.value + b.value), atoms: 2, words: 2, power: 0 });
         }
       }
@@ -285,10 +305,13 @@ class LangParser {
     if (numeral) return [{ end: pos + 1, value: numeral, atoms: 1, words: 0, power: 0 }];
     const out = this.below100(pos);
     for (const a of this.values(pos)) {
-      if (a.value === 0n || (a.value > 100n && a.value < 1000n && a.value % 100n !== 0n)) out.push({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power: 0 });
+      if (a.value === 0n || (a.value > 100n && a.value < 1000n && a.value % 100n !== 0n))
+        out.push({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power: 0 });
       if (a.value < 100n || a.value > 900n || a.value % 100n !== 0n) continue;
       out.push({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power: 0 });
-      for (const j of this.joins(a.end)) for (const b of this.below100(j)) out.push({ ...b, value: plus(decInt(a.value), b.value), atoms: b.atoms + 1, words: b.words + 1 });
+      for (const j of this.joins(a.end))
+        for (const b of this.below100(j))
+          out.push({ ...b, value: plus(decInt(a.value), b.value), atoms: b.atoms + 1, words: b.words + 1 });
     }
     return out;
   }
@@ -307,12 +330,21 @@ class LangParser {
     const term = (t: Parse) => byPower.set(t.power, [...(byPower.get(t.power) ?? []), t]);
     for (const a of this.values(pos)) {
       const power = powerOf(a.value);
-      if (a.value >= 1000n && power === null) term({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power: a.value.toString().length - a.value.toString().replace(/0+$/, "").length });
+      if (a.value >= 1000n && power === null)
+        term({
+          end: a.end,
+          value: decInt(a.value),
+          atoms: 1,
+          words: 1,
+          power: a.value.toString().length - a.value.toString().replace(/0+$/, "").length,
+        });
       else if (power !== null) {
         term({ end: a.end, value: decInt(a.value), atoms: 1, words: 1, power });
         if (!this.rules.powerFirst) continue;
         for (const j of this.joins(a.end)) {
-          for (const m of this.number(j, power)) if (m.value.n > 1n || m.value.s > 0) term({ end: m.end, value: shift(m.value, power), atoms: m.atoms + 1, words: m.words + 1, power });
+          for (const m of this.number(j, power))
+            if (m.value.n > 1n || m.value.s > 0)
+              term({ end: m.end, value: shift(m.value, power), atoms: m.atoms + 1, words: m.words + 1, power });
         }
       }
     }
@@ -334,7 +366,15 @@ class LangParser {
         out.push(t, ...this.decimals(t));
         if (power < 2) continue;
         for (const j of this.joins(t.end, power >= 3)) {
-          for (const r of this.number(j, power)) if (less(r.value, bound)) out.push({ end: r.end, value: plus(t.value, r.value), atoms: t.atoms + r.atoms, words: t.words + r.words, power });
+          for (const r of this.number(j, power))
+            if (less(r.value, bound))
+              out.push({
+                end: r.end,
+                value: plus(t.value, r.value),
+                atoms: t.atoms + r.atoms,
+                words: t.words + r.words,
+                power,
+              });
         }
       }
     }
@@ -401,7 +441,9 @@ export function readRbnf(text: string, lexicon: Lexicon = defaultLexicon()): Rea
       if (!s.wordStart.has(pos) && !GLUED.test(s.text[pos]!)) continue;
       const langs = new Set<number>();
       const next = s.text[pos] === NUMERAL && s.wordStart.has(pos + 1) ? pos + 1 : pos;
-      for (const { atom } of s.atomsAt(next)) if ((s.wordStart.has(pos) || lexicon.langs[atom.lang]!.glued) && pos >= (until.get(atom.lang) ?? 0)) langs.add(atom.lang);
+      for (const { atom } of s.atomsAt(next))
+        if ((s.wordStart.has(pos) || lexicon.langs[atom.lang]!.glued) && pos >= (until.get(atom.lang) ?? 0))
+          langs.add(atom.lang);
       for (const lang of langs) {
         const rules = lexicon.langs[lang]!;
         const p = parser(lang);

@@ -79,7 +79,10 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  return keys.every(
+    (key) =>
+      Object.hasOwn(b, key) && jsonEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+  );
 }
 
 /** Where a value sits, as keys and indexes from the root; turned into a `$.a[0].b` path only for an error. */

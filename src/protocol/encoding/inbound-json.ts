@@ -63,13 +63,15 @@ export function checkInboundJson(text: string): void {
         if (expectKey || unicode) {
           const decoded = hasEscape ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
           if (expectKey) violation = addKey(stack, decoded);
-          if (unicode && hasLoneSurrogate(decoded)) violation ??= notCanonical(pathOf(stack), "string holds a lone surrogate (not I-JSON)");
+          if (unicode && hasLoneSurrogate(decoded))
+            violation ??= notCanonical(pathOf(stack), "string holds a lone surrogate (not I-JSON)");
         }
       }
       expectKey = false;
       i = end;
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (stack.length >= LIMITS.json_depth) throw new TrestleError("E_SCHEMA", `JSON may nest at most ${LIMITS.json_depth} levels deep`);
+      if (stack.length >= LIMITS.json_depth)
+        throw new TrestleError("E_SCHEMA", `JSON may nest at most ${LIMITS.json_depth} levels deep`);
       stack.push(c === 0x7b ? { keys: new Set(), at: "" } : { keys: null, at: 0 });
       expectKey = c === 0x7b;
     } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
@@ -110,15 +112,18 @@ function isNumberChar(c: number): boolean {
 }
 
 function numberViolation(literal: string, stack: readonly Level[]): TrestleError | null {
-  if (!INTEGER.test(literal)) return notCanonical(pathOf(stack), `number ${literal} is not an integer literal (no fraction, no exponent)`);
-  if (!Number.isSafeInteger(Number(literal))) return notCanonical(pathOf(stack), `number ${literal} is not a safe integer (at most 2^53 - 1 in magnitude)`);
+  if (!INTEGER.test(literal))
+    return notCanonical(pathOf(stack), `number ${literal} is not an integer literal (no fraction, no exponent)`);
+  if (!Number.isSafeInteger(Number(literal)))
+    return notCanonical(pathOf(stack), `number ${literal} is not a safe integer (at most 2^53 - 1 in magnitude)`);
   return null;
 }
 
 function addKey(stack: readonly Level[], key: string): TrestleError | null {
   const top = stack[stack.length - 1]!;
   top.at = key;
-  if (top.keys!.has(key)) return notCanonical(pathOf(stack), `duplicate key ${JSON.stringify(key)} (I-JSON, RFC 7493 §2.3)`);
+  if (top.keys!.has(key))
+    return notCanonical(pathOf(stack), `duplicate key ${JSON.stringify(key)} (I-JSON, RFC 7493 §2.3)`);
   top.keys!.add(key);
   return null;
 }

@@ -39,7 +39,9 @@ export function entryChecker(hash: HashFunction = sha256, ed?: Ed25519): EntryCh
         const text = texts?.[i];
         return {
           leaf: (text ? leafOfCanonical(text, hash) : null) ?? leafOf(entry),
-          signatures: await Promise.all(recordedStatements(entry, hash).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig, ed))),
+          signatures: await Promise.all(
+            recordedStatements(entry, hash).map((r) => verifyStatement(r.key, r.purpose, r.statement, r.sig, ed)),
+          ),
         };
       }),
     );
@@ -52,5 +54,11 @@ export const checkEntries: EntryChecker = entryChecker();
 export function recordedStatements(item: Entry, hash: HashFunction = sha256): RecordedStatement[] {
   const draft = item as EntryDraft;
   const primary = statementOf(draft, hash);
-  return [...(primary ? [primary] : []), ...embeddedStatementsOf(draft), ...custodyStatementsOf(draft), ...dealStatementsOf(draft), ...marketStatementsOf(draft)];
+  return [
+    ...(primary ? [primary] : []),
+    ...embeddedStatementsOf(draft),
+    ...custodyStatementsOf(draft),
+    ...dealStatementsOf(draft),
+    ...marketStatementsOf(draft),
+  ];
 }

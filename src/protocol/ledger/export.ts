@@ -23,7 +23,8 @@ export function exportText(
   for (const item of items) {
     lines.push(canonicalize("kind" in item ? { type: "entry", entry: item } : { type: "hidden", hidden: item }));
     const original = originals.get(item.seq);
-    if (original !== undefined && "kind" in item) lines.push(canonicalize({ type: "original", original: { seq: item.seq, body: original } }));
+    if (original !== undefined && "kind" in item)
+      lines.push(canonicalize({ type: "original", original: { seq: item.seq, body: original } }));
   }
   for (const head of heads) lines.push(canonicalize({ type: "head", head }));
   return lines.join("\n") + "\n";
@@ -31,8 +32,11 @@ export function exportText(
 
 /** The UTF-8 bytes an entry takes in an export: its line, and its original's line when it has one, each with its newline. */
 export function exportLineBytes(item: Entry | HiddenEntry, original?: string): number {
-  const line = canonicalBytes("kind" in item ? { type: "entry", entry: item } : { type: "hidden", hidden: item }).length + 1;
-  return original === undefined ? line : line + canonicalBytes({ type: "original", original: { seq: item.seq, body: original } }).length + 1;
+  const line =
+    canonicalBytes("kind" in item ? { type: "entry", entry: item } : { type: "hidden", hidden: item }).length + 1;
+  return original === undefined
+    ? line
+    : line + canonicalBytes({ type: "original", original: { seq: item.seq, body: original } }).length + 1;
 }
 
 /**
@@ -41,7 +45,11 @@ export function exportLineBytes(item: Entry | HiddenEntry, original?: string): n
  * the previous head (from entry `from` on) is over LIMITS.export_head_bytes; never after the last
  * entry. A replica is fed an export page by page, each page ending at one of its heads.
  */
-export function exportHeadPoints(entries: readonly Entry[], originals: ReadonlyMap<number, string>, from = 1): { seq: number; link: string }[] {
+export function exportHeadPoints(
+  entries: readonly Entry[],
+  originals: ReadonlyMap<number, string>,
+  from = 1,
+): { seq: number; link: string }[] {
   const points: { seq: number; link: string }[] = [];
   let run = 0;
   for (const [i, item] of entries.slice(0, -1).entries()) {
@@ -56,8 +64,7 @@ export function exportHeadPoints(entries: readonly Entry[], originals: ReadonlyM
 
 /** A parsed export, or the line where it stopped being one. */
 export type ParsedExport =
-  | { ok: true; header: ExportHeader; view: LedgerView }
-  | { ok: false; line: number; reason: string };
+  { ok: true; header: ExportHeader; view: LedgerView } | { ok: false; line: number; reason: string };
 
 /** Parses export text strictly. */
 export function parseExport(text: string): ParsedExport {
@@ -87,17 +94,27 @@ export function parseExport(text: string): ParsedExport {
     if (heads.length > 0) return { ok: false, line: n, reason: `line ${n}: entries after heads` };
     if (data.type === "original") {
       const previous = items[items.length - 1];
-      if (!previous || !("kind" in previous) || previous.seq !== data.original.seq || !("truncated" in previous && previous.truncated)) {
+      if (
+        !previous ||
+        !("kind" in previous) ||
+        previous.seq !== data.original.seq ||
+        !("truncated" in previous && previous.truncated)
+      ) {
         return { ok: false, line: n, reason: `line ${n}: an original body must follow its truncated entry` };
       }
-      if (originals.has(data.original.seq)) return { ok: false, line: n, reason: `line ${n}: a second original for one entry` };
+      if (originals.has(data.original.seq))
+        return { ok: false, line: n, reason: `line ${n}: a second original for one entry` };
       originals.set(data.original.seq, data.original.body);
       continue;
     }
     items.push(data.type === "entry" ? data.entry : data.hidden);
     texts.push(data.type === "entry" ? entryText(lines[i]!, values[i], data.entry) : null);
   }
-  return { ok: true, header: header.data, view: { table: header.data.table, relay: header.data.relay, items, texts, heads, originals } };
+  return {
+    ok: true,
+    header: header.data,
+    view: { table: header.data.table, relay: header.data.relay, items, texts, heads, originals },
+  };
 }
 
 const ENTRY_LINE_START = '{"entry":';

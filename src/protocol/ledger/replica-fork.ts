@@ -24,10 +24,15 @@ export interface HeldChain {
 }
 
 /** The evidence a page proves against the held chain's relay, or null when it proves none (it agrees, or it proves nothing). */
-export async function forkEvidence(held: HeldChain, page: { items: readonly Entry[]; head: SignedHead }, now: number): Promise<MirrorEvidence | null> {
+export async function forkEvidence(
+  held: HeldChain,
+  page: { items: readonly Entry[]; head: SignedHead },
+  now: number,
+): Promise<MirrorEvidence | null> {
   const { head } = page;
   const tip = held.head.seq;
-  if (head.relay !== held.head.relay || head.table !== held.head.table || !(await verifyHeadSignature(head))) return null;
+  if (head.relay !== held.head.relay || head.table !== held.head.table || !(await verifyHeadSignature(head)))
+    return null;
   const from = page.items[0]?.seq ?? head.seq + 1;
   let link = held.linkAt(from - 1);
   if (link === undefined || page.items.some((e, i) => e.seq !== from + i || e.table !== head.table)) return null;
@@ -44,7 +49,15 @@ export async function forkEvidence(held: HeldChain, page: { items: readonly Entr
     return mine === undefined || mine === head.link ? null : evidence(held.head, head, head.seq, [], now);
   }
   const parted = leaves.find((l) => l.seq <= tip && held.leafAt(l.seq) !== l.leaf);
-  return parted ? evidence(held.head, head, parted.seq, leaves.filter((l) => l.seq >= parted.seq), now) : null;
+  return parted
+    ? evidence(
+        held.head,
+        head,
+        parted.seq,
+        leaves.filter((l) => l.seq >= parted.seq),
+        now,
+      )
+    : null;
 }
 
 function evidence(held: SignedHead, seen: SignedHead, seq: number, branch: HiddenEntry[], now: number): MirrorEvidence {

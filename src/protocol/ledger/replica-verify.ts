@@ -18,7 +18,14 @@ import type { SignedHead } from "../schemas/head.js";
 import type { Coverage } from "../schemas/verify.js";
 import type { HashFunction } from "../encoding/hash.js";
 import type { EntryChecker } from "./entry-check.js";
-import { checkChainAndSignatures, checkNonces, checkOriginals, emptyCoverage, Refuted, replayPolicy } from "./verify.js";
+import {
+  checkChainAndSignatures,
+  checkNonces,
+  checkOriginals,
+  emptyCoverage,
+  Refuted,
+  replayPolicy,
+} from "./verify.js";
 import { checkPastHead } from "./verify-heads.js";
 
 /** Where a replica's verified ledger ends: its folded state (null before entry 1), the link of its last entry, and the nonces it used. */
@@ -58,7 +65,13 @@ export interface ExtendedLedger {
 export async function extendLedger(
   tip: ReplicaTip,
   items: readonly Entry[],
-  o: { originals: ReadonlyMap<number, string>; requireOriginals: boolean; maxEntries: number; checker?: EntryChecker; hash?: HashFunction },
+  o: {
+    originals: ReadonlyMap<number, string>;
+    requireOriginals: boolean;
+    maxEntries: number;
+    checker?: EntryChecker;
+    hash?: HashFunction;
+  },
 ): Promise<ExtendedLedger> {
   const seq = tip.state?.seq ?? 0;
   if (items.length === 0) throw new Refuted(seq + 1, "an extension carries at least one entry");
@@ -69,7 +82,9 @@ export async function extendLedger(
   const opened = items[0]!.kind === "system" && items[0]!.subkind === "table_opened" ? items[0]!.data.config : null;
   checkOriginals({ items, originals: o.originals }, coverage, tip.state?.config ?? opened);
   if (o.requireOriginals && coverage.truncated_unchecked > 0) {
-    const missing = items.find((e) => e.kind !== "system" && e.kind !== "approval" && e.truncated && !o.originals.has(e.seq))!;
+    const missing = items.find(
+      (e) => e.kind !== "system" && e.kind !== "approval" && e.truncated && !o.originals.has(e.seq),
+    )!;
     throw new Refuted(missing.seq, "a replica keeps the original of every truncated body, and this one is missing");
   }
   const state = replayPolicy(items, o.maxEntries, tip.state)!;
@@ -93,12 +108,20 @@ export async function verifyExtension(
 ): Promise<VerifiedExtension> {
   const { items, head } = page;
   const table = tip.state?.table ?? items[0]?.table;
-  const { state, links } = await extendLedger(tip, items, { originals: page.originals, requireOriginals: true, maxEntries });
+  const { state, links } = await extendLedger(tip, items, {
+    originals: page.originals,
+    requireOriginals: true,
+    maxEntries,
+  });
   const last = items[items.length - 1]!;
   if (head.table !== table || head.seq !== last.seq || head.link !== links[links.length - 1]) {
     throw new Refuted(head.seq, `an extension ends at a head over its last entry (${last.seq}) of this chain`);
   }
-  if (head.relay !== state.relay) throw new Refuted(head.seq, `the head is not signed by relay ${state.relay}, which holds the table at entry ${head.seq}`);
+  if (head.relay !== state.relay)
+    throw new Refuted(
+      head.seq,
+      `the head is not signed by relay ${state.relay}, which holds the table at entry ${head.seq}`,
+    );
   if (!(await verifyHeadSignature(head))) throw new Refuted(head.seq, "a head's signature does not verify");
   return { state, entries: [...items], links, head };
 }
@@ -117,12 +140,25 @@ export function heldDifference(
 ): Refuted | null {
   for (const [i, entry] of sent.entries()) {
     const mine = held[i];
-    if (!mine || mine.seq !== entry.seq) return new Refuted(entry.seq, `the page repeats held entries out of order (entry ${entry.seq} where ${mine?.seq ?? "none"} is held)`);
+    if (!mine || mine.seq !== entry.seq)
+      return new Refuted(
+        entry.seq,
+        `the page repeats held entries out of order (entry ${entry.seq} where ${mine?.seq ?? "none"} is held)`,
+      );
     const leaf = leafOf(entry);
-    if (leaf !== mine.leaf) return new Refuted(entry.seq, `the page changes held entry ${entry.seq}: its content hashes to leaf ${leaf}, the held entry's leaf is ${mine.leaf}`);
-    if (entry.leaf !== mine.leaf || entry.link !== mine.link) return new Refuted(entry.seq, `the page gives held entry ${entry.seq} another leaf or link than the held chain's`);
+    if (leaf !== mine.leaf)
+      return new Refuted(
+        entry.seq,
+        `the page changes held entry ${entry.seq}: its content hashes to leaf ${leaf}, the held entry's leaf is ${mine.leaf}`,
+      );
+    if (entry.leaf !== mine.leaf || entry.link !== mine.link)
+      return new Refuted(
+        entry.seq,
+        `the page gives held entry ${entry.seq} another leaf or link than the held chain's`,
+      );
     const original = originals.sent.get(entry.seq);
-    if (original !== undefined && original !== originals.held.get(entry.seq)) return new Refuted(entry.seq, `the page gives held entry ${entry.seq} another original body than the one held`);
+    if (original !== undefined && original !== originals.held.get(entry.seq))
+      return new Refuted(entry.seq, `the page gives held entry ${entry.seq} another original body than the one held`);
   }
   return null;
 }

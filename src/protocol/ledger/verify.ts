@@ -98,11 +98,20 @@ export async function verifyLedger(view: LedgerView, options: VerifyOptions = {}
     // so the report names what it named when the replay ran last.
     const chained = checkChainAndSignatures(view, table, coverage, undefined, options.checker, options.sha256);
     chained.catch(() => undefined); // awaited below; never an unhandled rejection while the replay runs
-    const replay = view.items.length > 0 && view.items.every(isEntry) ? outcomeOf(() => replayPolicy(view.items as readonly Entry[], options.maxEntries ?? LIMITS.entries)) : null;
+    const replay =
+      view.items.length > 0 && view.items.every(isEntry)
+        ? outcomeOf(() => replayPolicy(view.items as readonly Entry[], options.maxEntries ?? LIMITS.entries))
+        : null;
     const links = await chained;
     checkNonces(view);
     checkOriginals(view, coverage);
-    const context = { table, items: view.items, heads: view.heads, ...(view.relay === undefined ? {} : { relay: view.relay }), ...(options.relayKey === undefined ? {} : { relayKey: options.relayKey }) };
+    const context = {
+      table,
+      items: view.items,
+      heads: view.heads,
+      ...(view.relay === undefined ? {} : { relay: view.relay }),
+      ...(options.relayKey === undefined ? {} : { relayKey: options.relayKey }),
+    };
     await checkHeads(context, links, coverage, (seq, reason) => new Refuted(seq, reason));
     if (replay) {
       if (replay.failed) throw replay.error;
@@ -154,9 +163,12 @@ export async function checkChainAndSignatures(
   const chain = { links: [] as string[], prev: from.link, hash };
   const seatKeys = new Map<string, string>();
   const windows: (Entry | HiddenEntry)[][] = [];
-  for (let start = 0; start < view.items.length; start += CHECK_WINDOW) windows.push(view.items.slice(start, start + CHECK_WINDOW));
+  for (let start = 0; start < view.items.length; start += CHECK_WINDOW)
+    windows.push(view.items.slice(start, start + CHECK_WINDOW));
   const pending = windows.map((window, w) => {
-    const texts = view.texts?.slice(w * CHECK_WINDOW, w * CHECK_WINDOW + window.length).filter((_, i) => isEntry(window[i]!));
+    const texts = view.texts
+      ?.slice(w * CHECK_WINDOW, w * CHECK_WINDOW + window.length)
+      .filter((_, i) => isEntry(window[i]!));
     const checks = checker(window.filter(isEntry), texts);
     checks.catch(() => undefined); // awaited below; never an unhandled rejection if the chain is refuted first
     return checks;
@@ -166,11 +178,14 @@ export async function checkChainAndSignatures(
     const checks = await pending[w]!;
     let next = 0;
     const checked = window.map((item) => (isEntry(item) ? checks[next++]! : null));
-    window.forEach((item, i) => checkLink(item, from.seq + w * CHECK_WINDOW + i + 1, table, chain, coverage, checked[i]?.leaf));
+    window.forEach((item, i) =>
+      checkLink(item, from.seq + w * CHECK_WINDOW + i + 1, table, chain, coverage, checked[i]?.leaf),
+    );
     window.forEach((item, i) => {
       if (!isEntry(item)) return;
       const bad = checked[i]!.signatures.indexOf(false);
-      if (bad >= 0) throw new Refuted(item.seq, `the ${recordedStatements(item)[bad]!.purpose} signature does not verify`);
+      if (bad >= 0)
+        throw new Refuted(item.seq, `the ${recordedStatements(item)[bad]!.purpose} signature does not verify`);
       coverage.signatures += checked[i]!.signatures.length;
       checkSeatKey(item, seatKeys);
     });
@@ -178,8 +193,16 @@ export async function checkChainAndSignatures(
   return chain.links;
 }
 
-function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null, chain: { links: string[]; prev: string; hash: HashFunction | undefined }, coverage: Coverage, computed: string | undefined): void {
-  if (item.seq !== seq) throw new Refuted(seq, `expected entry ${seq}, found ${item.seq} (reordered, missing or duplicated)`);
+function checkLink(
+  item: Entry | HiddenEntry,
+  seq: number,
+  table: string | null,
+  chain: { links: string[]; prev: string; hash: HashFunction | undefined },
+  coverage: Coverage,
+  computed: string | undefined,
+): void {
+  if (item.seq !== seq)
+    throw new Refuted(seq, `expected entry ${seq}, found ${item.seq} (reordered, missing or duplicated)`);
   let leaf = item.leaf;
   if (isEntry(item)) {
     coverage.by_content += 1;
@@ -197,11 +220,17 @@ function checkLink(item: Entry | HiddenEntry, seq: number, table: string | null,
 
 /** An authored entry must be signed by the key that holds its seat (seats as joined so far). */
 function checkSeatKey(item: Entry, seatKeys: Map<string, string>): void {
-  if (item.kind === "system" && item.subkind === "seat_joined") seatKeys.set(item.data.join.seat, item.data.join.seat_key);
+  if (item.kind === "system" && item.subkind === "seat_joined")
+    seatKeys.set(item.data.join.seat, item.data.join.seat_key);
   if (item.kind === "system" && item.subkind === "table_opened") {
     for (const { join } of item.data.parent?.joins ?? []) seatKeys.set(join.seat, join.seat_key);
   }
-  if (item.kind !== "system" && item.kind !== "approval" && seatKeys.has(item.seat) && seatKeys.get(item.seat) !== item.author.key) {
+  if (
+    item.kind !== "system" &&
+    item.kind !== "approval" &&
+    seatKeys.has(item.seat) &&
+    seatKeys.get(item.seat) !== item.author.key
+  ) {
     throw new Refuted(item.seq, `signed by a key that does not hold seat "${item.seat}"`);
   }
 }
@@ -219,7 +248,11 @@ export function checkNonces(view: Pick<LedgerView, "items">, used: (key: string)
 }
 
 /** A truncated entry's original must hash to what the seat signed and cut to exactly the stored body (the table's `config`: its entry 1's). */
-export function checkOriginals(view: Pick<LedgerView, "items" | "originals">, coverage: Coverage, config: TableConfig | null = configOf(view)): void {
+export function checkOriginals(
+  view: Pick<LedgerView, "items" | "originals">,
+  coverage: Coverage,
+  config: TableConfig | null = configOf(view),
+): void {
   const max = config ? maxChars(config) : 0;
   for (const item of view.items) {
     if (!isEntry(item) || item.kind === "system" || item.kind === "approval" || !item.truncated) continue;
@@ -231,7 +264,8 @@ export function checkOriginals(view: Pick<LedgerView, "items" | "originals">, co
     if (textSha256(original) !== item.truncated.body_sha256 || original.length !== item.truncated.chars) {
       throw new Refuted(item.seq, "the original body does not match the hash the seat signed");
     }
-    if (cutText(original, max) !== item.body) throw new Refuted(item.seq, "the truncated body is not the cut of the original");
+    if (cutText(original, max) !== item.body)
+      throw new Refuted(item.seq, "the truncated body is not the cut of the original");
     coverage.truncated_checked += 1;
   }
 }
@@ -239,7 +273,9 @@ export function checkOriginals(view: Pick<LedgerView, "items" | "originals">, co
 /** The table's config as its first entry (table_opened) holds it, or null when the view does not start there. */
 export function configOf(view: Pick<LedgerView, "items">): TableConfig | null {
   const first = view.items[0];
-  return first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened" ? first.data.config : null;
+  return first && isEntry(first) && first.kind === "system" && first.subkind === "table_opened"
+    ? first.data.config
+    : null;
 }
 
 /**
@@ -247,7 +283,11 @@ export function configOf(view: Pick<LedgerView, "items">): TableConfig | null {
  * is admitted again, and what admit produces must be exactly the ledger's next entries. Returns
  * the state after the last entry (a fresh one: `state` is left as it was).
  */
-export function replayPolicy(entries: readonly Entry[], maxEntries: number, start: TableState | null = null): TableState | null {
+export function replayPolicy(
+  entries: readonly Entry[],
+  maxEntries: number,
+  start: TableState | null = null,
+): TableState | null {
   let state: TableState | null = start && cloneState(start);
   const first = entries[0] ? entries[0].seq - 1 : 0;
   let i = 0;
@@ -264,10 +304,14 @@ export function replayPolicy(entries: readonly Entry[], maxEntries: number, star
     }
     for (const produced of admitted.entries) {
       const recorded = entries[produced.seq - 1 - first];
-      if (!recorded) throw new Refuted(produced.seq, `the ledger lacks the ${describe(produced)} that entry ${entry.seq} causes`);
+      if (!recorded)
+        throw new Refuted(produced.seq, `the ledger lacks the ${describe(produced)} that entry ${entry.seq} causes`);
       const { leaf: _l2, link: _k2, ...unchained } = recorded;
       if (!jsonEqual(unchained, produced)) {
-        throw new Refuted(produced.seq, `policy replay expected ${describe(produced)}, the ledger has ${describe(recorded)}`);
+        throw new Refuted(
+          produced.seq,
+          `policy replay expected ${describe(produced)}, the ledger has ${describe(recorded)}`,
+        );
       }
     }
     state = admitted.state;
@@ -285,10 +329,12 @@ function uncheckedParts(view: LedgerView, coverage: Coverage): string[] {
   if (view.items.length === 0) out.push("the ledger is empty");
   if (!coverage.relay_key_pinned) out.push("the relay key is not pinned, so heads prove nothing about who signed them");
   if (coverage.head_seq === null) out.push("no relay-signed head covers the ledger");
-  else if (coverage.head_seq < view.items.length) out.push(`entries after ${coverage.head_seq} are not covered by a signed head`);
+  else if (coverage.head_seq < view.items.length)
+    out.push(`entries after ${coverage.head_seq} are not covered by a signed head`);
   if (coverage.truncated_unchecked > 0) {
     out.push(`${coverage.truncated_unchecked} truncated bodies were not checked against their originals`);
   }
-  if (coverage.by_hash > 0) out.push(`${coverage.by_hash} entries were checked by hash only, so the policy replay was skipped`);
+  if (coverage.by_hash > 0)
+    out.push(`${coverage.by_hash} entries were checked by hash only, so the policy replay was skipped`);
   return out;
 }

@@ -6,4 +6,7 @@
 import { LIMIT_TABLE, limitsOf, type LimitNameOf } from "./registry.js";
 
 /** Every published limit by name, in characters (UTF-16 code units), bytes, counts or milliseconds as registry.ts names its unit; the order is the one served. */
-export const LIMITS: { readonly [K in LimitNameOf<"published">]: (typeof LIMIT_TABLE)[K]["value"] } = limitsOf("published", (row) => row.value);
+export const LIMITS: { readonly [K in LimitNameOf<"published">]: (typeof LIMIT_TABLE)[K]["value"] } = limitsOf(
+  "published",
+  (row) => row.value,
+);

@@ -60,12 +60,18 @@ export function resolveOperatorLimits(read: (setting: string) => unknown): Opera
     if (raw === undefined) continue;
     const text = typeof raw === "number" ? String(raw) : raw;
     if (typeof text !== "string" || !/^[0-9]{1,13}$/.test(text) || Number(text) > 1e12) {
-      throw new TrestleError("E_UNAVAILABLE", `the relay's setting ${limitSetting(name)} must be a whole number from 0 to 10^12`);
+      throw new TrestleError(
+        "E_UNAVAILABLE",
+        `the relay's setting ${limitSetting(name)} must be a whole number from 0 to 10^12`,
+      );
     }
     limits[name] = Number(text);
   }
   if (limits.socket_auth_ms < SOCKET_AUTH_MIN_MS || limits.socket_auth_ms > SOCKET_AUTH_MAX_MS) {
-    throw new TrestleError("E_UNAVAILABLE", `the relay's setting ${limitSetting("socket_auth_ms")} must be from ${SOCKET_AUTH_MIN_MS} to ${SOCKET_AUTH_MAX_MS}`);
+    throw new TrestleError(
+      "E_UNAVAILABLE",
+      `the relay's setting ${limitSetting("socket_auth_ms")} must be from ${SOCKET_AUTH_MIN_MS} to ${SOCKET_AUTH_MAX_MS}`,
+    );
   }
   return limits;
 }

@@ -26,7 +26,11 @@ export function checkAuthored(state: TableState, draft: AuthoredDraft): void {
   if (draft.author.key !== seat.key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the seat's key");
   checkAddressing(state, draft);
   checkBody(state, draft);
-  topologyOf(state.config.topology).checkAddressing(state, { seat: draft.seat, kind: draft.kind, to: addressees(draft) });
+  topologyOf(state.config.topology).checkAddressing(state, {
+    seat: draft.seat,
+    kind: draft.kind,
+    to: addressees(draft),
+  });
   if (draft.kind === "raise_hand") return checkRaiseHand(state, draft.seat);
   if (draft.kind === "vote") return checkVote(state, draft);
   if (draft.kind === "decision") checkDecider(state, draft.seat);
@@ -37,7 +41,10 @@ function checkAddressing(state: TableState, draft: AuthoredDraft): void {
   const to = addressees(draft);
   const unknown = to?.find((s) => !has(state.seats, s));
   if (unknown !== undefined) throw new TrestleError("E_UNKNOWN_SEAT", `"to" names unknown seat "${unknown}"`);
-  const re = draft.kind === "say" || draft.kind === "proposal" || draft.kind === "decision" || draft.kind === "vote" ? draft.re : undefined;
+  const re =
+    draft.kind === "say" || draft.kind === "proposal" || draft.kind === "decision" || draft.kind === "vote"
+      ? draft.re
+      : undefined;
   if (re !== undefined && re > state.seq) {
     throw new TrestleError("E_NOT_ALLOWED", `"re" must name an earlier entry (latest is ${state.seq})`);
   }
@@ -92,10 +99,18 @@ function checkFloor(state: TableState, seat: string, kind: string, human: boolea
   const details = { holder, round: state.floor.round };
   if (hasFloor && !started) {
     const missing = topologyOf(state.config.topology).participants.filter((s) => !has(state.seats, s));
-    throw new TrestleError("E_NOT_FLOOR", `the floor starts when every seat has joined (waiting for ${missing.join(", ")})`, {
-      ...details,
-      waiting_for: missing,
-    });
+    throw new TrestleError(
+      "E_NOT_FLOOR",
+      `the floor starts when every seat has joined (waiting for ${missing.join(", ")})`,
+      {
+        ...details,
+        waiting_for: missing,
+      },
+    );
   }
-  throw new TrestleError("E_NOT_FLOOR", holder ? `the floor is held by ${holder}` : "nobody holds the floor now", details);
+  throw new TrestleError(
+    "E_NOT_FLOOR",
+    holder ? `the floor is held by ${holder}` : "nobody holds the floor now",
+    details,
+  );
 }

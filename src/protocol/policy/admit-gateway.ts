@@ -34,7 +34,8 @@ export function checkGateway(state: TableState, draft: AuthoredDraft): void {
     }
     case "verify": {
       const task = taskOf(state, draft.task);
-      if (task.executor === draft.seat) throw new TrestleError("E_SELF_VERIFY", `${draft.seat} ran task ${task.id}; another seat verifies it`);
+      if (task.executor === draft.seat)
+        throw new TrestleError("E_SELF_VERIFY", `${draft.seat} ran task ${task.id}; another seat verifies it`);
       return expectState(task, ["reported"], "verify");
     }
     case "request":
@@ -52,18 +53,26 @@ export function checkApproval(state: TableState, draft: ApprovalDraft): void {
   const owner = own(state.config.owners, draft.owner);
   if (!owner) throw new TrestleError("E_NOT_OWNER", `"${draft.owner}" is not an owner of this table`);
   if (draft.via !== undefined) {
-    if (draft.author !== null) throw new TrestleError("E_SCHEMA", "an approval is relay-attested (via) exactly when it carries no signature");
+    if (draft.author !== null)
+      throw new TrestleError("E_SCHEMA", "an approval is relay-attested (via) exactly when it carries no signature");
   } else if (draft.author === null || draft.author.key !== owner.public_key) {
     throw new TrestleError("E_BAD_SIGNATURE", `an approval is signed with ${draft.owner}'s owner key`);
   }
   const task = taskOf(state, draft.task);
   if (task.owner !== draft.owner) {
-    throw new TrestleError("E_FORBIDDEN", `task ${task.id} touches ${task.owner}'s resources; only ${task.owner} approves it`);
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `task ${task.id} touches ${task.owner}'s resources; only ${task.owner} approves it`,
+    );
   }
   if (draft.proposal !== task.proposal.leaf) {
-    throw new TrestleError("E_APPROVAL_MISMATCH", `the approval names another proposal than entry ${task.proposal.seq}`, {
-      proposal: task.proposal,
-    });
+    throw new TrestleError(
+      "E_APPROVAL_MISMATCH",
+      `the approval names another proposal than entry ${task.proposal.seq}`,
+      {
+        proposal: task.proposal,
+      },
+    );
   }
   if (draft.effects_sha256 !== task.effects_sha256) {
     throw new TrestleError("E_APPROVAL_MISMATCH", `the approval covers other effects than task ${task.id} carries`, {
@@ -106,7 +115,8 @@ function checkEffects(state: TableState, effects: readonly Effect[]): void {
 /** Throws unless `seat` may run (or report) `task`: a seat of its owner, and its executor unless `takeOver` and the executor left. */
 function checkExecutor(state: TableState, task: TaskState, seat: string, takeOver: boolean): void {
   const owner = own(state.seats, seat)?.owner;
-  if (owner !== task.owner) throw new TrestleError("E_NOT_EXECUTOR", `task ${task.id} is run by a seat of ${task.owner}`);
+  if (owner !== task.owner)
+    throw new TrestleError("E_NOT_EXECUTOR", `task ${task.id} is run by a seat of ${task.owner}`);
   if (task.executor === null || task.executor === seat || (takeOver && executorLeft(state, task))) return;
   throw new TrestleError("E_NOT_EXECUTOR", `task ${task.id} is run by ${task.executor}`, { executor: task.executor });
 }
@@ -116,5 +126,7 @@ function expectState(task: TaskState, allowed: readonly TaskStatus[], what: stri
 }
 
 function stateError(task: TaskState, what: string, why: string): TrestleError {
-  return new TrestleError("E_TASK_STATE", `task ${task.id} is ${task.state}; a ${what} is refused: ${why}`, { state: task.state });
+  return new TrestleError("E_TASK_STATE", `task ${task.id} is ${task.state}; a ${what} is refused: ${why}`, {
+    state: task.state,
+  });
 }

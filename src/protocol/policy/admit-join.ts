@@ -45,7 +45,8 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   if (declared) {
     const seat = own(declared, join.seat);
     if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${join.seat}" is not declared in this table's config`);
-    if (seat.owner !== join.owner) throw new TrestleError("E_FORBIDDEN", `seat "${join.seat}" belongs to ${seat.owner}`);
+    if (seat.owner !== join.owner)
+      throw new TrestleError("E_FORBIDDEN", `seat "${join.seat}" belongs to ${seat.owner}`);
     if ((seat.human ?? false) !== join.human) {
       throw new TrestleError("E_FORBIDDEN", `seat "${join.seat}" is declared ${seat.human ? "human" : "bot"}`);
     }
@@ -53,10 +54,19 @@ export function checkJoin(state: TableState, draft: SystemDraftOf<"seat_joined">
   const taken = own(state.seats, join.seat);
   if (taken && !reseatable(state, taken, join.owner)) {
     const freed = reseatable(state, taken, taken.owner);
-    throw new TrestleError("E_SEAT_TAKEN", freed ? `seat "${join.seat}" was revoked by ${taken.owner}: only ${taken.owner} seats it again` : `seat "${join.seat}" is already taken`);
+    throw new TrestleError(
+      "E_SEAT_TAKEN",
+      freed
+        ? `seat "${join.seat}" was revoked by ${taken.owner}: only ${taken.owner} seats it again`
+        : `seat "${join.seat}" is already taken`,
+    );
   }
   const sameKey = Object.values(state.seats).find((s) => s.key === join.seat_key);
   if (sameKey) throw new TrestleError("E_FORBIDDEN", `that seat key already holds seat "${sameKey.name}"`);
   const most = state.market ? LIMITS.market_seats : LIMITS.seats;
-  if (keysSeated(state) >= most) throw new TrestleError("E_SEAT_LIMIT", `a ${state.market ? "market" : "table"} seats at most ${most} keys in its life, revoked ones included`);
+  if (keysSeated(state) >= most)
+    throw new TrestleError(
+      "E_SEAT_LIMIT",
+      `a ${state.market ? "market" : "table"} seats at most ${most} keys in its life, revoked ones included`,
+    );
 }

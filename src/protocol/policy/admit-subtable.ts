@@ -21,7 +21,10 @@ import { checkNotPaused } from "./pause.js";
 export function checkSubtableOpened(state: TableState, draft: SystemDraftOf<"subtable_opened">): void {
   const config = validateConfig(draft.data.config);
   if (config.parent !== state.table) {
-    throw new TrestleError("E_WRONG_TABLE", `the sub-table config names parent "${config.parent ?? ""}", not "${state.table}"`);
+    throw new TrestleError(
+      "E_WRONG_TABLE",
+      `the sub-table config names parent "${config.parent ?? ""}", not "${state.table}"`,
+    );
   }
   if (config.id === state.table || has(state.subtables, config.id)) {
     throw new TrestleError("E_TABLE_EXISTS", `table "${config.id}" was already opened here`);
@@ -30,16 +33,23 @@ export function checkSubtableOpened(state: TableState, draft: SystemDraftOf<"sub
     throw new TrestleError("E_NOT_ALLOWED", `a table opens at most ${LIMITS.subtables} sub-tables`);
   }
   const opener = own(state.seats, draft.data.opener);
-  if (!opener || opener.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${draft.data.opener}" is not at this table`);
+  if (!opener || opener.left !== null)
+    throw new TrestleError("E_UNKNOWN_SEAT", `seat "${draft.data.opener}" is not at this table`);
   checkNotPaused(state, opener.name);
-  if (draft.author.key !== opener.key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the opening seat's key");
+  if (draft.author.key !== opener.key)
+    throw new TrestleError("E_BAD_SIGNATURE", "not signed by the opening seat's key");
   const seats = config.seats ?? {};
-  if (!has(seats, opener.name)) throw new TrestleError("E_FORBIDDEN", "the opening seat must be one of the sub-table's seats");
+  if (!has(seats, opener.name))
+    throw new TrestleError("E_FORBIDDEN", "the opening seat must be one of the sub-table's seats");
   for (const [name, declared] of Object.entries(seats)) {
     const seat = own(state.seats, name);
-    if (!seat || seat.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${name}" is not at the parent table`);
+    if (!seat || seat.left !== null)
+      throw new TrestleError("E_UNKNOWN_SEAT", `seat "${name}" is not at the parent table`);
     if (seat.owner !== declared.owner || seat.human !== (declared.human ?? false)) {
-      throw new TrestleError("E_FORBIDDEN", `seat "${name}" must keep its owner (${seat.owner}) and human flag in the sub-table`);
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `seat "${name}" must keep its owner (${seat.owner}) and human flag in the sub-table`,
+      );
     }
   }
   for (const [name, owner] of Object.entries(config.owners)) {
@@ -51,11 +61,15 @@ export function checkSubtableOpened(state: TableState, draft: SystemDraftOf<"sub
 
 /** Throws the refusal for a parent's `subtable_result` draft, or returns when the policy accepts it. */
 export function checkSubtableResult(state: TableState, draft: SystemDraftOf<"subtable_result">): void {
-  if (draft.author.key !== state.relay) throw new TrestleError("E_BAD_SIGNATURE", "a sub-table result is signed by this table's relay key");
+  if (draft.author.key !== state.relay)
+    throw new TrestleError("E_BAD_SIGNATURE", "a sub-table result is signed by this table's relay key");
   const child = own(state.subtables, draft.data.table);
   if (!child) throw new TrestleError("E_NOT_ALLOWED", `"${draft.data.table}" is not a sub-table of this table`);
   if (child.result !== null) {
-    throw new TrestleError("E_NOT_ALLOWED", `sub-table "${draft.data.table}" already reported at entry ${child.result}`);
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `sub-table "${draft.data.table}" already reported at entry ${child.result}`,
+    );
   }
 }
 
@@ -73,27 +87,42 @@ export function checkChildOpening(config: TableConfig, draft: SystemDraftOf<"tab
   const keys = new Set<string>();
   for (const { join, card } of link.joins) {
     const declared = own(seats, join.seat);
-    if (!declared) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${join.seat}" is not declared in the sub-table's config`);
+    if (!declared)
+      throw new TrestleError("E_UNKNOWN_SEAT", `seat "${join.seat}" is not declared in the sub-table's config`);
     if (declared.owner !== join.owner || (declared.human ?? false) !== join.human) {
-      throw new TrestleError("E_FORBIDDEN", `the carried join of "${join.seat}" does not match its declared owner and human flag`);
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `the carried join of "${join.seat}" does not match its declared owner and human flag`,
+      );
     }
     if (!isStrongPublicKey(fromBase64url(join.seat_key)) || keys.has(join.seat_key)) {
       throw new TrestleError("E_SCHEMA", `the seat key of "${join.seat}" is not usable or not distinct`);
     }
     keys.add(join.seat_key);
-    if (canonicalSha256(card) !== join.card_sha256) throw new TrestleError("E_SCHEMA", `the card of "${join.seat}" does not match card_sha256`);
+    if (canonicalSha256(card) !== join.card_sha256)
+      throw new TrestleError("E_SCHEMA", `the card of "${join.seat}" does not match card_sha256`);
   }
   const opener = link.joins.find((j) => j.join.seat === link.opener)?.join;
   if (!opener) throw new TrestleError("E_FORBIDDEN", "the opening seat must be one of the sub-table's seats");
-  if (draft.author.key !== opener.seat_key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the opening seat's key");
-  if (draft.data.creator !== opener.owner) throw new TrestleError("E_NOT_OWNER", "a sub-table's creator is its opening seat's owner");
+  if (draft.author.key !== opener.seat_key)
+    throw new TrestleError("E_BAD_SIGNATURE", "not signed by the opening seat's key");
+  if (draft.data.creator !== opener.owner)
+    throw new TrestleError("E_NOT_OWNER", "a sub-table's creator is its opening seat's owner");
 }
 
 /** The seats a child's opening entry seats (all joined at entry 1, in carried order). */
 export function carriedSeats(link: ParentLink | undefined): Record<string, SeatState> {
   const seats: Record<string, SeatState> = {};
   for (const { join, card } of link?.joins ?? []) {
-    seats[join.seat] = { name: join.seat, owner: join.owner, key: join.seat_key, human: join.human, card, joined: 1, left: null };
+    seats[join.seat] = {
+      name: join.seat,
+      owner: join.owner,
+      key: join.seat_key,
+      human: join.human,
+      card,
+      joined: 1,
+      left: null,
+    };
   }
   return seats;
 }

@@ -49,7 +49,9 @@ import { checkGroupBound, checkGroupListing, checkGroupUnbound, checkGroupUnlist
 
 /** Whether `draft` is a room write its kind lets land after the close (a deal's signature), while the ledger holds fewer than `maxEntries` entries. */
 function signsAfterClose(state: TableState, draft: EntryDraft, maxEntries: number): boolean {
-  return draft.kind !== "system" && draft.kind !== "approval" && state.seq < maxEntries && roomKindAfterClose(state, draft);
+  return (
+    draft.kind !== "system" && draft.kind !== "approval" && state.seq < maxEntries && roomKindAfterClose(state, draft)
+  );
 }
 
 /** What an accepted draft produces. */
@@ -64,12 +66,24 @@ export interface Admitted {
  * With `consume`, `state` itself becomes the returned state (and is left half-changed by a
  * refusal): only for a caller that never uses it again, such as a verifier's replay.
  */
-export function admit(state: TableState | null, draft: EntryDraft, now: number, maxEntries: number = LIMITS.entries, consume = false): Admitted {
+export function admit(
+  state: TableState | null,
+  draft: EntryDraft,
+  now: number,
+  maxEntries: number = LIMITS.entries,
+  consume = false,
+): Admitted {
   if (draft.kind === "system" && draft.subkind === "table_opened") return admitOpening(state, draft, now);
   if (!state) throw new TrestleError("E_TABLE_NOT_FOUND");
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `entry is for table "${draft.table}"`);
   // A revocation is a brake: it lands after the close too, where a revoked key could still do task work.
-  if (state.closed && !isCustodyDraft(draft) && !isRevokeDraft(draft) && !worksAfterClose(state, draft, maxEntries) && !signsAfterClose(state, draft, maxEntries)) {
+  if (
+    state.closed &&
+    !isCustodyDraft(draft) &&
+    !isRevokeDraft(draft) &&
+    !worksAfterClose(state, draft, maxEntries) &&
+    !signsAfterClose(state, draft, maxEntries)
+  ) {
     throw new TrestleError("E_CLOSED", `the table closed at entry ${state.closed.seq} (${state.closed.reason})`);
   }
   if (draft.kind === "system") {
@@ -103,7 +117,12 @@ function withConsequences(next: TableState, primary: UnchainedEntry, now: number
 }
 
 /** Throws the refusal for a system draft a request may bring; every other subkind is only ever caused. */
-function checkSystem(state: TableState, draft: Extract<EntryDraft, { kind: "system" }>, now: number, maxEntries: number): void {
+function checkSystem(
+  state: TableState,
+  draft: Extract<EntryDraft, { kind: "system" }>,
+  now: number,
+  maxEntries: number,
+): void {
   switch (draft.subkind) {
     case "seat_joined":
       checkJoin(state, draft, now);
@@ -154,7 +173,8 @@ function admitOpening(state: TableState | null, draft: SystemDraftOf<"table_open
   if (draft.data.parent || config.parent) return admitChildOpening(config, draft, now);
   const creator = own(config.owners, draft.data.creator);
   if (!creator) throw new TrestleError("E_NOT_OWNER", `"${draft.data.creator}" is not an owner in the config`);
-  if (draft.author.key !== creator.public_key) throw new TrestleError("E_BAD_SIGNATURE", "not signed by the creator's key");
+  if (draft.author.key !== creator.public_key)
+    throw new TrestleError("E_BAD_SIGNATURE", "not signed by the creator's key");
   if (draft.table !== config.id) throw new TrestleError("E_WRONG_TABLE", "entry table differs from config id");
   checkMatchRoomCreator(config, draft.data.creator);
   const entry = { ...draft, seq: 1, ts: now } as SystemEntryOf<"table_opened">;
@@ -181,7 +201,15 @@ type Consequence =
   | SystemDraftOf<"listing_settled">;
 
 /** Subkinds admit only ever produces as consequences (a task_state without a cause is the watchdog's, an input of its own). */
-const CAUSED: ReadonlySet<string> = new Set<Consequence["subkind"]>(["floor", "table_closed", "decision", "task_opened", "task_state", "seat_left", "match"]);
+const CAUSED: ReadonlySet<string> = new Set<Consequence["subkind"]>([
+  "floor",
+  "table_closed",
+  "decision",
+  "task_opened",
+  "task_state",
+  "seat_left",
+  "match",
+]);
 
 /** Whether `entry` was caused by the entry before it, in the same admitted batch: a relay's heads never fall right before one. */
 export function isCaused(entry: Entry): boolean {
@@ -192,10 +220,16 @@ export function isCaused(entry: Entry): boolean {
 /** The system entries an applied entry causes, in order; each is applied before the next is judged. */
 function* consequences(state: TableState, entry: UnchainedEntry): Generator<Consequence> {
   const base = { table: state.table, seat: null, kind: "system" as const, author: null };
-  const close = (reason: SystemEntryOf<"table_closed">["data"]["reason"]) =>
-    ({ ...base, subkind: "table_closed" as const, data: { reason } });
-  const floor = (move: Exclude<FloorMove, { exhausted: true }>) =>
-    ({ ...base, subkind: "floor" as const, data: { holder: move.holder, round: move.round, reason: move.reason } });
+  const close = (reason: SystemEntryOf<"table_closed">["data"]["reason"]) => ({
+    ...base,
+    subkind: "table_closed" as const,
+    data: { reason },
+  });
+  const floor = (move: Exclude<FloorMove, { exhausted: true }>) => ({
+    ...base,
+    subkind: "floor" as const,
+    data: { holder: move.holder, round: move.round, reason: move.reason },
+  });
   // Liveness (§5.2): a move that ends the floor, or leaves it with nobody, closes the table instead.
   const settle = (move: FloorMove) => {
     const ending = floorEndReason(state, move);

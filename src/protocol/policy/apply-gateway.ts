@@ -20,7 +20,16 @@ type TaskEntry =
 export function applyTaskEntry(state: TableState, entry: TaskEntry): void {
   if (entry.subkind === "task_opened") {
     const { task, owner, proposal, effects_sha256 } = entry.data;
-    state.tasks[task] = { id: task, owner, proposal, effects_sha256, state: "awaiting_approval", since: entry.ts, executor: null, opened: entry.seq };
+    state.tasks[task] = {
+      id: task,
+      owner,
+      proposal,
+      effects_sha256,
+      state: "awaiting_approval",
+      since: entry.ts,
+      executor: null,
+      opened: entry.seq,
+    };
     if (chatCovers(state.config, owner, entry.data.effects)) state.chat_covered[task] = true;
     return;
   }
@@ -48,7 +57,8 @@ export function applyGatewayAuthored(state: TableState, entry: UnchainedEntry): 
 
 /** When the last pause is lifted, every watched task's watchdog clock starts again at `ts` (the pauses kept its executor from writing). */
 export function restartTaskClocks(state: TableState, ts: number): void {
-  for (const task of Object.values(state.tasks)) if (task.state === "approved" || task.state === "running") task.since = ts;
+  for (const task of Object.values(state.tasks))
+    if (task.state === "approved" || task.state === "running") task.since = ts;
 }
 
 /** Records that a join's owner signed this table's config (admit checked the hash). */

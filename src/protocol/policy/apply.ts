@@ -80,7 +80,12 @@ export function applyEntry(state: TableState, entry: UnchainedEntry): TableState
   else if (TURN_KINDS.has(entry.kind)) state.floor.bot_run += 1;
   if (entry.kind === "raise_hand") state.floor.hands.push(entry.seat);
   if (entry.kind === "decision") {
-    state.decisions.push({ seq: entry.seq, seat: entry.seat, body: entry.body, ...(entry.refs ? { refs: [...entry.refs] } : {}) });
+    state.decisions.push({
+      seq: entry.seq,
+      seat: entry.seat,
+      body: entry.body,
+      ...(entry.refs ? { refs: [...entry.refs] } : {}),
+    });
   }
   if (entry.kind === "proposal" || entry.kind === "vote") applyBallot(state, entry);
   applyGatewayAuthored(state, entry);

@@ -22,7 +22,8 @@ export const AUCTION_SIDES: readonly AuctionSide[] = ["buyer", "seller"];
 /** The auction whose open entry has leaf `leaf`; E_UNKNOWN_AUCTION when the room has none. */
 export function auctionOf(room: RoomState, leaf: string): AuctionState {
   const auction = own(room.auctions, leaf);
-  if (!auction) throw new TrestleError("E_UNKNOWN_AUCTION", `no auction ${leaf.slice(0, 16)}… in this room`, { auction: leaf });
+  if (!auction)
+    throw new TrestleError("E_UNKNOWN_AUCTION", `no auction ${leaf.slice(0, 16)}… in this room`, { auction: leaf });
   return auction;
 }
 
@@ -46,7 +47,9 @@ export function settlementOf(auction: AuctionState, leaf: string, now: number): 
   if (missing.length > 0) return { auction: leaf, outcome: "no_deal", reason: "missing_commit" };
   if (unrevealed.length > 0) return { auction: leaf, outcome: "no_deal", reason: "missing_reveal" };
   const price = clearingPrice(auction.bids.buyer!, auction.bids.seller!, auction.k);
-  return price === null ? { auction: leaf, outcome: "no_deal", reason: "bids_do_not_cross" } : { auction: leaf, outcome: "deal", price, currency: auction.currency };
+  return price === null
+    ? { auction: leaf, outcome: "no_deal", reason: "bids_do_not_cross" }
+    : { auction: leaf, outcome: "deal", price, currency: auction.currency };
 }
 
 /** When an unsettled auction settles without another entry: its commit deadline if nobody committed, else its reveal deadline. */
@@ -90,18 +93,29 @@ export function checkSettlement(state: TableState, draft: SystemDraftOf<"auction
   const due = settlementOf(auction, draft.data.auction, now);
   if (due === null) {
     const why = auction.settled === null ? `it is not due at ${now}` : `it settled at entry ${auction.settled}`;
-    throw new TrestleError("E_NOT_ALLOWED", `auction entry ${auction.seq} does not settle now: ${why}`, { auction: draft.data.auction });
+    throw new TrestleError("E_NOT_ALLOWED", `auction entry ${auction.seq} does not settle now: ${why}`, {
+      auction: draft.data.auction,
+    });
   }
   if (canonicalize(due) !== canonicalize(draft.data)) {
-    throw new TrestleError("E_NOT_ALLOWED", `auction entry ${auction.seq} settles as ${canonicalize(due)}, not as recorded`, { settlement: due });
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `auction entry ${auction.seq} settles as ${canonicalize(due)}, not as recorded`,
+      { settlement: due },
+    );
   }
 }
 
 /** Folds an `auction_settled` entry into its auction (mutates the room); a settlement with a deal opens the deal both owners sign. */
-export function applySettlement(state: TableState, room: RoomState, entry: { seq: number; data: AuctionSettledData }): void {
+export function applySettlement(
+  state: TableState,
+  room: RoomState,
+  entry: { seq: number; data: AuctionSettledData },
+): void {
   const auction = own(room.auctions, entry.data.auction);
   if (!auction) return;
   auction.settled = entry.seq;
   auction.price = entry.data.outcome === "deal" ? entry.data.price : null;
-  if (entry.data.outcome === "deal") openAuctionDeal(state, room, entry.data.auction, auction, entry.seq, entry.data.price);
+  if (entry.data.outcome === "deal")
+    openAuctionDeal(state, room, entry.data.auction, auction, entry.seq, entry.data.price);
 }

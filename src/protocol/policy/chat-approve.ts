@@ -33,11 +33,15 @@ export function checkChatApproval(state: TableState, draft: ApprovalDraft): void
   if (draft.verdict === "reject") return;
   const refusal = chatRefusal(state, draft.owner, draft.task);
   if (refusal !== null) {
-    throw new TrestleError("E_NEEDS_SIGNATURE", `${MESSAGES[refusal](draft.owner)}; approve task ${draft.task} with the owner key`, {
-      reason: refusal,
-      owner: draft.owner,
-      task: draft.task,
-    });
+    throw new TrestleError(
+      "E_NEEDS_SIGNATURE",
+      `${MESSAGES[refusal](draft.owner)}; approve task ${draft.task} with the owner key`,
+      {
+        reason: refusal,
+        owner: draft.owner,
+        task: draft.task,
+      },
+    );
   }
 }
 

@@ -15,7 +15,10 @@ export function validateConfig(raw: unknown): TableConfig {
   if (isRecord(raw)) {
     const t = raw.termination;
     if (t === undefined || (isRecord(t) && Array.isArray(t.any) && t.any.length === 0)) {
-      throw new TrestleError("E_NO_TERMINATION", "the config needs termination: { any: [...] } with at least one condition");
+      throw new TrestleError(
+        "E_NO_TERMINATION",
+        "the config needs termination: { any: [...] } with at least one condition",
+      );
     }
   }
   const config = parseOrThrow(TableConfigSchema, raw, "config");
@@ -62,7 +65,8 @@ function checkVisibility(config: TableConfig): void {
 function checkParent(config: TableConfig): void {
   if (config.parent === undefined) return;
   if (config.parent === config.id) fail("parent", "a table is not its own parent");
-  if (!config.seats || Object.keys(config.seats).length === 0) fail("seats", "a sub-table declares its seats, a subset of its parent's");
+  if (!config.seats || Object.keys(config.seats).length === 0)
+    fail("seats", "a sub-table declares its seats, a subset of its parent's");
 }
 
 function checkKeys(config: TableConfig): void {
@@ -103,7 +107,10 @@ function checkTermination(config: TableConfig): void {
   }
   // A rotation that ends leaves nobody to speak; the table must close then rather than hang.
   if (topologyOf(config.topology).finite && !config.termination.any.includes("rounds_exhausted")) {
-    fail("termination.any", `the ${config.topology.kind} rotation ends after its rounds; list "rounds_exhausted" so the table closes then`);
+    fail(
+      "termination.any",
+      `the ${config.topology.kind} rotation ends after its rounds; list "rounds_exhausted" so the table closes then`,
+    );
   }
 }
 

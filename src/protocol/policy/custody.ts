@@ -13,7 +13,9 @@ import type { TableState } from "./state.js";
 
 /** The owners whose signatures count for a custody change: every owner's name and key, a room's ejected parties left out. */
 export function custodyElectorate(state: TableState): [string, string][] {
-  return ownerEntries(state).filter(([name]) => (state.room ? own(state.room.parties, name)?.ejected ?? null : null) === null);
+  return ownerEntries(state).filter(
+    ([name]) => (state.room ? (own(state.room.parties, name)?.ejected ?? null) : null) === null,
+  );
 }
 
 /** How many of the electorate must sign: more than half. */
@@ -27,11 +29,19 @@ export function checkCustody(state: TableState, draft: SystemDraftOf<"custody">)
   if (state.config.parent !== undefined) {
     throw new TrestleError("E_NOT_ALLOWED", "a sub-table stays on its parent's relay: it reports its result there");
   }
-  if (from !== state.relay) throw new TrestleError("E_NOT_ALLOWED", `custody passes from the relay holding the table (${state.relay}), not ${from}`);
+  if (from !== state.relay)
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `custody passes from the relay holding the table (${state.relay}), not ${from}`,
+    );
   if (to === from) throw new TrestleError("E_NOT_ALLOWED", "custody passes to another relay key");
-  if (draft.author.key !== to) throw new TrestleError("E_BAD_SIGNATURE", "a custody entry is signed by the relay taking custody");
+  if (draft.author.key !== to)
+    throw new TrestleError("E_BAD_SIGNATURE", "a custody entry is signed by the relay taking custody");
   if (head.table !== state.table || head.relay !== from || head.seq !== state.seq) {
-    throw new TrestleError("E_NOT_ALLOWED", `the past relay's head must be its own, over entry ${state.seq} of this table`);
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `the past relay's head must be its own, over entry ${state.seq} of this table`,
+    );
   }
   const electorate = new Map(custodyElectorate(state));
   const seen = new Set<string>();
@@ -40,15 +50,20 @@ export function checkCustody(state: TableState, draft: SystemDraftOf<"custody">)
     seen.add(owner);
     const listed = electorate.get(owner);
     if (listed === undefined) throw new TrestleError("E_NOT_OWNER", `"${owner}" is not an owner of this table`);
-    if (key !== listed) throw new TrestleError("E_BAD_SIGNATURE", `not signed by the key the table lists for owner ${owner}`);
+    if (key !== listed)
+      throw new TrestleError("E_BAD_SIGNATURE", `not signed by the key the table lists for owner ${owner}`);
   }
   const needed = Math.floor(electorate.size / 2) + 1;
   if (seen.size < needed) {
-    throw new TrestleError("E_FORBIDDEN", `a custody change needs the signatures of ${needed} of the table's ${electorate.size} owners; it has ${seen.size}`, {
-      needed,
-      signed: [...seen],
-      owners: [...electorate.keys()],
-    });
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `a custody change needs the signatures of ${needed} of the table's ${electorate.size} owners; it has ${seen.size}`,
+      {
+        needed,
+        signed: [...seen],
+        owners: [...electorate.keys()],
+      },
+    );
   }
 }
 
@@ -58,7 +73,10 @@ export function isCustodyDraft(draft: { kind: string; subkind?: string }): boole
 }
 
 /** Folds a custody entry: the new relay holds the table from this entry on. */
-export function applyCustody(state: TableState, entry: Extract<UnchainedEntry, { subkind: "custody" }> | SystemEntryOf<"custody">): void {
+export function applyCustody(
+  state: TableState,
+  entry: Extract<UnchainedEntry, { subkind: "custody" }> | SystemEntryOf<"custody">,
+): void {
   state.relay = entry.data.to;
   state.custody = entry.seq;
 }

@@ -21,7 +21,14 @@ function partyOf(state: TableState, seat: string): DealParty {
 }
 
 /** Opens the deal on accepted offer `leaf` (mutates `room`): its final terms as of the accept at `acceptSeq` by `acceptor`. */
-export function openDeal(state: TableState, room: RoomState, leaf: string, offer: OfferState, acceptSeq: number, acceptor: string): void {
+export function openDeal(
+  state: TableState,
+  room: RoomState,
+  leaf: string,
+  offer: OfferState,
+  acceptSeq: number,
+  acceptor: string,
+): void {
   const terms: DealTerms = {
     scope: "deal",
     table: state.table,
@@ -36,7 +43,14 @@ export function openDeal(state: TableState, room: RoomState, leaf: string, offer
 }
 
 /** Opens the deal auction `leaf` settled with at `price` in entry `settledSeq` (mutates `room`): the seller offered, the buyer accepted; none when a side's seat has left with its owner. */
-export function openAuctionDeal(state: TableState, room: RoomState, leaf: string, auction: AuctionState, settledSeq: number, price: number): void {
+export function openAuctionDeal(
+  state: TableState,
+  room: RoomState,
+  leaf: string,
+  auction: AuctionState,
+  settledSeq: number,
+  price: number,
+): void {
   const [seller, buyer] = [partyOf(state, auction.sides.seller), partyOf(state, auction.sides.buyer)];
   if (![seller, buyer].every((p) => p.owner !== "" && p.key !== "")) return;
   const terms: DealTerms = {
@@ -80,6 +94,12 @@ export function dealStatus(deal: DealState): DealStatus {
 
 /** A deal's news: done once both owners signed, else pending with the owners who have not; with its terms. */
 export function dealNews(deal: DealState): { news: "deal_done" | "deal_pending"; terms: Terms; waiting?: string[] } {
-  const waiting = dealOwners(deal).filter((owner, i, all) => !Object.hasOwn(deal.signed, owner) && all.indexOf(owner) === i);
-  return { news: waiting.length === 0 ? "deal_done" : "deal_pending", terms: deal.terms.terms, ...(waiting.length > 0 ? { waiting } : {}) };
+  const waiting = dealOwners(deal).filter(
+    (owner, i, all) => !Object.hasOwn(deal.signed, owner) && all.indexOf(owner) === i,
+  );
+  return {
+    news: waiting.length === 0 ? "deal_done" : "deal_pending",
+    terms: deal.terms.terms,
+    ...(waiting.length > 0 ? { waiting } : {}),
+  };
 }

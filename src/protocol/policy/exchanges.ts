@@ -19,7 +19,8 @@ export function checkRequest(state: TableState, draft: RequestDraft): void {
     throw new TrestleError("E_NOT_ALLOWED", `request_id "${draft.request_id}" is already used at this table`);
   }
   const absent = draft.to?.find((s) => own(state.seats, s)?.left !== null);
-  if (absent !== undefined) throw new TrestleError("E_UNKNOWN_SEAT", `"to" names "${absent}", who is not at this table`);
+  if (absent !== undefined)
+    throw new TrestleError("E_UNKNOWN_SEAT", `"to" names "${absent}", who is not at this table`);
   if (draft.type === "shutdown" && draft.to?.length !== 1) {
     throw new TrestleError("E_NOT_ALLOWED", 'a shutdown request names exactly one seat in "to"');
   }
@@ -30,12 +31,18 @@ export function checkResponse(state: TableState, draft: ResponseDraft): void {
   const request = own(state.requests, draft.request_id);
   if (!request) throw new TrestleError("E_UNKNOWN_REQUEST", `no request "${draft.request_id}" at this table`);
   if (request.type !== draft.type) {
-    throw new TrestleError("E_WRONG_RESPONSE_TYPE", `request "${draft.request_id}" is a ${request.type} request`, { type: request.type });
+    throw new TrestleError("E_WRONG_RESPONSE_TYPE", `request "${draft.request_id}" is a ${request.type} request`, {
+      type: request.type,
+    });
   }
   if (request.resolved !== null) {
-    throw new TrestleError("E_ALREADY_RESOLVED", `request "${draft.request_id}" was answered at entry ${request.resolved}`, {
-      resolved: request.resolved,
-    });
+    throw new TrestleError(
+      "E_ALREADY_RESOLVED",
+      `request "${draft.request_id}" was answered at entry ${request.resolved}`,
+      {
+        resolved: request.resolved,
+      },
+    );
   }
   const allowed = request.to ? request.to.includes(draft.seat) : draft.seat !== request.seat;
   if (!allowed) {
@@ -52,7 +59,13 @@ export function checkResponse(state: TableState, draft: ResponseDraft): void {
 /** Records a request or resolves one (the entry was admitted); mutates `state`. */
 export function applyRequestEntry(state: TableState, entry: UnchainedEntry): void {
   if (entry.kind === "request") {
-    state.requests[entry.request_id] = { seq: entry.seq, seat: entry.seat, type: entry.type, to: entry.to ?? null, resolved: null };
+    state.requests[entry.request_id] = {
+      seq: entry.seq,
+      seat: entry.seat,
+      type: entry.type,
+      to: entry.to ?? null,
+      resolved: null,
+    };
   } else if (entry.kind === "response") {
     const request = own(state.requests, entry.request_id);
     if (request) request.resolved = entry.seq;
@@ -62,5 +75,12 @@ export function applyRequestEntry(state: TableState, entry: UnchainedEntry): voi
 /** The seat_left a response causes: the addressee approving its own shutdown leaves. */
 export function* requestConsequences(state: TableState, entry: UnchainedEntry): Generator<SystemDraftOf<"seat_left">> {
   if (entry.kind !== "response" || entry.type !== "shutdown" || entry.verdict !== "approve") return;
-  yield { table: state.table, seat: null, kind: "system", subkind: "seat_left", data: { seat: entry.seat, reason: "shutdown" }, author: null };
+  yield {
+    table: state.table,
+    seat: null,
+    kind: "system",
+    subkind: "seat_left",
+    data: { seat: entry.seat, reason: "shutdown" },
+    author: null,
+  };
 }

@@ -18,7 +18,13 @@ const TURN_ROOM = 3;
  * open table needs when fewer than TURN_ROOM entries would be left; throws E_TOO_LARGE when they
  * would pass `maxEntries`. Mutates `state` when it appends the close.
  */
-export function fitLedger(state: TableState, entries: UnchainedEntry[], from: number, maxEntries: number, now: number): UnchainedEntry[] {
+export function fitLedger(
+  state: TableState,
+  entries: UnchainedEntry[],
+  from: number,
+  maxEntries: number,
+  now: number,
+): UnchainedEntry[] {
   const closes = state.closed === null && maxEntries - state.seq < TURN_ROOM;
   const needed = state.seq - from + (closes ? 1 : 0);
   if (from + needed > maxEntries) {
@@ -29,7 +35,16 @@ export function fitLedger(state: TableState, entries: UnchainedEntry[], from: nu
     );
   }
   if (!closes) return entries;
-  const close = { table: state.table, seat: null, kind: "system", subkind: "table_closed", data: { reason: "ledger_full" }, author: null, seq: state.seq + 1, ts: now } as const;
+  const close = {
+    table: state.table,
+    seat: null,
+    kind: "system",
+    subkind: "table_closed",
+    data: { reason: "ledger_full" },
+    author: null,
+    seq: state.seq + 1,
+    ts: now,
+  } as const;
   applyEntry(state, close);
   return [...entries, close];
 }

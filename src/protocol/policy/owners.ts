@@ -8,13 +8,17 @@ import type { TableState } from "./state.js";
 
 /** The public key of owner `name`: listed in the config, or a party admitted by invite; undefined for anyone else. */
 export function ownerKeyOf(state: TableState, name: string): string | undefined {
-  return own(state.config.owners, name)?.public_key ?? (state.room ? own(state.room.parties, name)?.public_key : undefined);
+  return (
+    own(state.config.owners, name)?.public_key ?? (state.room ? own(state.room.parties, name)?.public_key : undefined)
+  );
 }
 
 /** Every owner's public key: the config's owners, then the room's parties in the order they joined. */
 export function ownerKeys(state: TableState): string[] {
   const listed = Object.values(state.config.owners).map((o) => o.public_key);
-  const parties = Object.values(state.room?.parties ?? {}).sort((a, b) => a.joined - b.joined).map((p) => p.public_key);
+  const parties = Object.values(state.room?.parties ?? {})
+    .sort((a, b) => a.joined - b.joined)
+    .map((p) => p.public_key);
   return [...listed, ...parties];
 }
 

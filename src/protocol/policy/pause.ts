@@ -23,7 +23,13 @@ export function actionOf(entry: Pick<ControlDraft, "subkind">): ControlAction {
 
 /** The statement an owner-signed control records (purpose `owner`). */
 export function controlStatement(entry: Pick<ControlDraft, "table" | "subkind" | "data">): ControlStatement {
-  return { scope: "table_control", table: entry.table, owner: entry.data.owner, action: actionOf(entry), nonce: entry.data.nonce };
+  return {
+    scope: "table_control",
+    table: entry.table,
+    owner: entry.data.owner,
+    action: actionOf(entry),
+    nonce: entry.data.nonce,
+  };
 }
 
 /** The ledger's nonce index key for a control: one nonce per owner per table. */
@@ -41,7 +47,9 @@ export function controlDraft(
   const author = fields.sig === undefined ? null : { key, sig: fields.sig };
   const base = { table: state.table, seat: null, kind: "system" as const, author };
   const data = { owner: fields.owner, via: fields.via, nonce: fields.nonce };
-  return fields.action === "pause" ? { ...base, subkind: "table_paused", data } : { ...base, subkind: "table_resumed", data };
+  return fields.action === "pause"
+    ? { ...base, subkind: "table_paused", data }
+    : { ...base, subkind: "table_resumed", data };
 }
 
 /**
@@ -84,7 +92,7 @@ export function checkControl(state: TableState, draft: ControlDraft): void {
   const listed = ownerKeyOf(state, owner);
   if (listed === undefined) throw new TrestleError("E_NOT_OWNER", `"${owner}" is not an owner of this table`);
   if (draft.author === null ? via === "owner" : via !== "owner") {
-    throw new TrestleError("E_SCHEMA", "a control is owner-signed exactly when via is \"owner\"");
+    throw new TrestleError("E_SCHEMA", 'a control is owner-signed exactly when via is "owner"');
   }
   if (draft.author !== null && draft.author.key !== listed) {
     throw new TrestleError("E_BAD_SIGNATURE", "the control is not signed by that owner's key");
@@ -99,7 +107,12 @@ function checkPause(state: TableState, owner: string): void {
     throw new TrestleError("E_FORBIDDEN", `${owner} holds no seat at this table, so cannot pause it`);
   }
   const held = own(state.pauses, owner);
-  if (held) throw new TrestleError("E_NOT_ALLOWED", `${owner} already holds a pause here (entry ${held.seq}); an owner holds at most one`, { pauses: pauseHolders(state.pauses) });
+  if (held)
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `${owner} already holds a pause here (entry ${held.seq}); an owner holds at most one`,
+      { pauses: pauseHolders(state.pauses) },
+    );
 }
 
 /** A resume lifts its owner's own pause only (no seat needed); a pause signed with the owner key, only by a signed resume. */
@@ -108,13 +121,21 @@ function checkResume(state: TableState, owner: string, signed: boolean): void {
   if (!held) {
     const holders = pauseHolders(state.pauses);
     if (holders.length === 0) throw new TrestleError("E_NOT_ALLOWED", "the table is not paused");
-    throw new TrestleError("E_FORBIDDEN", `${owner} holds no pause here, and only its holder lifts a pause: the table is paused by ${holdersText(holders)}`, { pauses: holders });
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `${owner} holds no pause here, and only its holder lifts a pause: the table is paused by ${holdersText(holders)}`,
+      { pauses: holders },
+    );
   }
   if (held.via === "owner" && !signed) {
-    throw new TrestleError("E_NEEDS_SIGNATURE", `${owner}'s pause (entry ${held.seq}) was signed with the owner key: only ${owner}'s own signed resume lifts it, not a chat command`, {
-      owner,
-      paused_at: held.seq,
-    });
+    throw new TrestleError(
+      "E_NEEDS_SIGNATURE",
+      `${owner}'s pause (entry ${held.seq}) was signed with the owner key: only ${owner}'s own signed resume lifts it, not a chat command`,
+      {
+        owner,
+        paused_at: held.seq,
+      },
+    );
   }
 }
 
@@ -122,14 +143,21 @@ function checkResume(state: TableState, owner: string, signed: boolean): void {
 export function checkNotPaused(state: TableState, seat: string): void {
   if (!isPaused(state)) return;
   const holders = pauseHolders(state.pauses);
-  throw new TrestleError("E_PAUSED", `the table is paused by ${holdersText(holders)}; it takes writes again once each of them lifts their own pause`, {
-    pauses: holders,
-    seat,
-  });
+  throw new TrestleError(
+    "E_PAUSED",
+    `the table is paused by ${holdersText(holders)}; it takes writes again once each of them lifts their own pause`,
+    {
+      pauses: holders,
+      seat,
+    },
+  );
 }
 
 /** Folds a control entry into a record of pauses by owner (mutates it): a pause sets its owner's, a resume clears it. */
-export function foldControl(pauses: Record<string, PauseState>, entry: Pick<ControlDraft, "subkind" | "data"> & { seq: number }): void {
+export function foldControl(
+  pauses: Record<string, PauseState>,
+  entry: Pick<ControlDraft, "subkind" | "data"> & { seq: number },
+): void {
   const { owner, via } = entry.data;
   if (entry.subkind === "table_resumed") delete pauses[owner];
   else pauses[owner] = { seq: entry.seq, via };

@@ -9,7 +9,8 @@ import type { TableState } from "./state.js";
 
 /** The room state; E_NOT_ALLOWED when the table is not a room (its config has no `room`: a market's members are not a room). */
 export function requireRoom(state: TableState, what: string): RoomState {
-  if (!state.room || !state.config.room) throw new TrestleError("E_NOT_ALLOWED", `${what} only happens in a room (a table whose config has "room")`);
+  if (!state.room || !state.config.room)
+    throw new TrestleError("E_NOT_ALLOWED", `${what} only happens in a room (a table whose config has "room")`);
   return state.room;
 }
 

@@ -19,11 +19,18 @@ export function isE2eRoom(state: TableState): boolean {
 export function checkSealed(state: TableState, draft: AuthoredDraft): void {
   if (!isE2eRoom(state)) return;
   if (draft.truncated) {
-    throw new TrestleError("E_TOO_LARGE", `a sealed body is never cut: this one is ${draft.truncated.chars} chars, over the floor's max_chars`);
+    throw new TrestleError(
+      "E_TOO_LARGE",
+      `a sealed body is never cut: this one is ${draft.truncated.chars} chars, over the floor's max_chars`,
+    );
   }
   for (const [field, text] of sealedFieldsOf(draft)) {
     if (!isSealedText(text)) {
-      throw new TrestleError("E_PLAINTEXT", `${field} is not sealed text (e2e1:…): this room is end-to-end encrypted, so the relay takes no plaintext`, { path: field });
+      throw new TrestleError(
+        "E_PLAINTEXT",
+        `${field} is not sealed text (e2e1:…): this room is end-to-end encrypted, so the relay takes no plaintext`,
+        { path: field },
+      );
     }
   }
 }

@@ -30,11 +30,19 @@ export function revokeNonceKey(entry: Pick<RevokeDraft, "data">): string {
 
 /** The draft for a signed revocation statement; the key it must verify under is the named owner's (E_NOT_OWNER for anyone else). */
 export function revokeDraft(state: TableState, statement: SeatRevokeStatement, sig: string): RevokeDraft {
-  if (statement.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the revocation is for table "${statement.table}"`);
+  if (statement.table !== state.table)
+    throw new TrestleError("E_WRONG_TABLE", `the revocation is for table "${statement.table}"`);
   const key = ownerKeyOf(state, statement.owner);
   if (key === undefined) throw new TrestleError("E_NOT_OWNER", `"${statement.owner}" is not an owner of this table`);
   const { owner, seat, seat_key, nonce } = statement;
-  return { table: state.table, seat: null, kind: "system", subkind: "seat_revoked", data: { owner, seat, seat_key, nonce }, author: { key, sig } };
+  return {
+    table: state.table,
+    seat: null,
+    kind: "system",
+    subkind: "seat_revoked",
+    data: { owner, seat, seat_key, nonce },
+    author: { key, sig },
+  };
 }
 
 /** Throws the refusal for a revocation draft, or returns when the policy accepts it (paused or closed alike). */
@@ -42,14 +50,21 @@ export function checkRevoke(state: TableState, draft: RevokeDraft): void {
   const { owner, seat: name, seat_key } = draft.data;
   const listed = ownerKeyOf(state, owner);
   if (listed === undefined) throw new TrestleError("E_NOT_OWNER", `"${owner}" is not an owner of this table`);
-  if (draft.author.key !== listed) throw new TrestleError("E_BAD_SIGNATURE", `the revocation is not signed by ${owner}'s owner key`);
+  if (draft.author.key !== listed)
+    throw new TrestleError("E_BAD_SIGNATURE", `the revocation is not signed by ${owner}'s owner key`);
   const seat = own(state.seats, name);
   if (!seat) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${name}" is not at this table`);
-  if (seat.owner !== owner) throw new TrestleError("E_FORBIDDEN", `seat "${name}" is ${seat.owner}'s: only its own owner revokes it`);
+  if (seat.owner !== owner)
+    throw new TrestleError("E_FORBIDDEN", `seat "${name}" is ${seat.owner}'s: only its own owner revokes it`);
   const earlier = revocationOf(state, seat_key);
-  if (earlier) throw new TrestleError("E_NOT_ALLOWED", `that key of seat "${earlier.seat}" was already revoked at entry ${earlier.seq}`);
+  if (earlier)
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `that key of seat "${earlier.seat}" was already revoked at entry ${earlier.seq}`,
+    );
   if (seat.key !== seat_key) throw new TrestleError("E_NOT_ALLOWED", `that key does not hold seat "${name}"`);
-  if (seat.left !== null) throw new TrestleError("E_NOT_ALLOWED", `seat "${name}" left the table at entry ${seat.left}`);
+  if (seat.left !== null)
+    throw new TrestleError("E_NOT_ALLOWED", `seat "${name}" left the table at entry ${seat.left}`);
 }
 
 /** Folds a revocation: the key joins the table's revoked keys, and the seat's votes on open proposals no longer count (the caused seat_left removes the seat). */
@@ -61,7 +76,14 @@ export function applyRevoke(state: TableState, entry: Pick<SystemEntryOf<"seat_r
 
 /** The seat_left a revocation causes. */
 export function revokedSeatLeft(state: TableState, seat: string): SystemDraftOf<"seat_left"> {
-  return { table: state.table, seat: null, kind: "system", subkind: "seat_left", data: { seat, reason: "revoked" }, author: null };
+  return {
+    table: state.table,
+    seat: null,
+    kind: "system",
+    subkind: "seat_left",
+    data: { seat, reason: "revoked" },
+    author: null,
+  };
 }
 
 /** The revocation of `key` at this table, or undefined when it was never revoked. */
@@ -76,7 +98,11 @@ export function revokedKeysOf(state: TableState, seat: string): RevokedKeyState[
 
 /** The E_REVOKED refusal for a revoked key, naming the seat and the revocation entry. */
 export function revokedError(revoked: RevokedKeyState): TrestleError {
-  return new TrestleError("E_REVOKED", `${revoked.owner} revoked this key of seat "${revoked.seat}" at entry ${revoked.seq}`, { seat: revoked.seat, revoked_at: revoked.seq });
+  return new TrestleError(
+    "E_REVOKED",
+    `${revoked.owner} revoked this key of seat "${revoked.seat}" at entry ${revoked.seq}`,
+    { seat: revoked.seat, revoked_at: revoked.seq },
+  );
 }
 
 /** Throws E_REVOKED when `key` was revoked at this table. */

@@ -170,7 +170,8 @@ function copyPlain<T>(value: T): T {
   for (const key of Object.keys(value)) {
     const copied = copyPlain((value as Record<string, unknown>)[key]);
     // "__proto__" is an ordinary key in the data (as JSON.parse makes it), never the prototype.
-    if (key === "__proto__") Object.defineProperty(out, key, { value: copied, writable: true, enumerable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(out, key, { value: copied, writable: true, enumerable: true, configurable: true });
     else out[key] = copied;
   }
   return out as T;

@@ -73,7 +73,10 @@ export function executorLeft(state: TableState, task: TaskState): boolean {
 
 /** Whether an owner's rejection still counts: nothing has run yet. */
 export function rejectable(task: TaskState): boolean {
-  return task.executor === null && (task.state === "awaiting_approval" || task.state === "approved" || task.state === "stalled");
+  return (
+    task.executor === null &&
+    (task.state === "awaiting_approval" || task.state === "approved" || task.state === "stalled")
+  );
 }
 
 type TaskConsequence = SystemDraftOf<"task_opened"> | SystemDraftOf<"task_state">;
@@ -93,7 +96,8 @@ export function taskStateDraft(
 
 /** The task entries an applied entry causes: tasks opened (and auto-approved), or one transition. */
 export function* taskConsequences(state: TableState, entry: UnchainedEntry): Generator<TaskConsequence> {
-  const move = (task: string, to: TaskStatus, reason: TaskReason) => taskStateDraft(state.table, task, to, reason, entry.seq);
+  const move = (task: string, to: TaskStatus, reason: TaskReason) =>
+    taskStateDraft(state.table, task, to, reason, entry.seq);
   switch (entry.kind) {
     case "proposal":
     case "decision": {

@@ -32,15 +32,23 @@ function electorateOf(config: TableConfig): Electorate {
 export function checkVote(state: TableState, draft: VoteDraft): void {
   const proposal = state.proposals.find((p) => p.seq === draft.re);
   if (!proposal) {
-    throw new TrestleError("E_NOT_ALLOWED", `entry ${draft.re} is not a proposal open for votes`, { open: state.proposals.map((p) => p.seq) });
+    throw new TrestleError("E_NOT_ALLOWED", `entry ${draft.re} is not a proposal open for votes`, {
+      open: state.proposals.map((p) => p.seq),
+    });
   }
   if (proposal.votes.some((v) => v.seat === draft.seat)) {
     throw new TrestleError("E_NOT_ALLOWED", `"${draft.seat}" already voted on proposal ${draft.re}`);
   }
   // An owner's vote counts through a present seat only (quorumDecision), so a seat that left frees its owner to vote again.
   const owner = own(state.seats, draft.seat)?.owner;
-  if (electorateOf(state.config) === "owners" && proposal.votes.some((v) => v.owner === owner && own(state.seats, v.seat)?.left === null)) {
-    throw new TrestleError("E_NOT_ALLOWED", `owner "${owner}" already voted on proposal ${draft.re} through another seat`);
+  if (
+    electorateOf(state.config) === "owners" &&
+    proposal.votes.some((v) => v.owner === owner && own(state.seats, v.seat)?.left === null)
+  ) {
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `owner "${owner}" already voted on proposal ${draft.re} through another seat`,
+    );
   }
 }
 
@@ -65,14 +73,18 @@ export function applyQuorumDecision(state: TableState, entry: Pick<SystemEntryOf
 }
 
 /** The decision a just-applied vote causes, when the yes votes on its proposal reach the quorum; else null. */
-export function quorumDecision(state: TableState, vote: Extract<UnchainedEntry, { kind: "vote" }>): SystemDraftOf<"decision"> | null {
+export function quorumDecision(
+  state: TableState,
+  vote: Extract<UnchainedEntry, { kind: "vote" }>,
+): SystemDraftOf<"decision"> | null {
   const quorum = quorumOf(state.config);
   const proposal = state.proposals.find((p) => p.seq === vote.re);
   if (!quorum || !proposal) return null;
   const present = presentSeats(state);
   const voters = new Set(present.map((s) => s.name));
   const electorate = quorum.of === "seats" ? present.length : new Set(present.map((s) => s.owner)).size;
-  const needed = "n" in quorum ? quorum.n : Math.max(1, Math.ceil((quorum.fraction.num * electorate) / quorum.fraction.den));
+  const needed =
+    "n" in quorum ? quorum.n : Math.max(1, Math.ceil((quorum.fraction.num * electorate) / quorum.fraction.den));
   const count = (choice: string) => proposal.votes.filter((v) => v.choice === choice && voters.has(v.seat)).length;
   const yes = count("yes");
   if (yes < needed) return null;

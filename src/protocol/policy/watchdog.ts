@@ -51,14 +51,24 @@ export function stalledDraft(state: TableState, task: string): SystemDraftOf<"ta
 }
 
 /** Throws unless `draft` is a watchdog stall of a task that is due at `now` on a ledger limited to `maxEntries`. */
-export function checkWatchdog(state: TableState, draft: SystemDraftOf<"task_state">, now: number, maxEntries: number): void {
+export function checkWatchdog(
+  state: TableState,
+  draft: SystemDraftOf<"task_state">,
+  now: number,
+  maxEntries: number,
+): void {
   const { task: id, state: to, reason, cause } = draft.data;
   if (to !== "stalled" || reason !== "watchdog" || cause !== null) {
-    throw new TrestleError("E_FORBIDDEN", "a task_state entry is only ever caused by another entry, or is a watchdog stall");
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      "a task_state entry is only ever caused by another entry, or is a watchdog stall",
+    );
   }
   const task = taskOf(state, id);
   const at = stallAt(state, task, maxEntries);
   if (at === null || at > now) {
-    throw new TrestleError("E_TASK_STATE", `task ${id} is ${task.state} and not due to stall at ${now}`, { state: task.state });
+    throw new TrestleError("E_TASK_STATE", `task ${id} is ${task.state} and not due to stall at ${now}`, {
+      state: task.state,
+    });
   }
 }

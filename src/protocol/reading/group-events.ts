@@ -13,14 +13,25 @@ import type { Entry } from "../schemas/entry.js";
 import type { GroupBoundNotice, GroupNews, GroupUnboundNotice } from "../schemas/notify.js";
 
 /** The group audience's event for `entry` under the market's `base` (its id `<table>:<seq>:<type>`); null for anything else. */
-export function groupEventOf(entry: Entry, base: { table: string; topic: string }): GroupBoundNotice | GroupUnboundNotice | null {
+export function groupEventOf(
+  entry: Entry,
+  base: { table: string; topic: string },
+): GroupBoundNotice | GroupUnboundNotice | null {
   if (entry.kind !== "system") return null;
   const id = (type: string) => `${base.table}:${entry.seq}:${type}`;
   if (entry.subkind === "group_bound") {
     const { platform, group, lang } = entry.data;
     return { ...base, type: "group_bound", id: id("group_bound"), seq: entry.seq, platform, group, lang };
   }
-  if (entry.subkind === "group_unbound") return { ...base, type: "group_unbound", id: id("group_unbound"), seq: entry.seq, platform: entry.data.platform, group: entry.data.group };
+  if (entry.subkind === "group_unbound")
+    return {
+      ...base,
+      type: "group_unbound",
+      id: id("group_unbound"),
+      seq: entry.seq,
+      platform: entry.data.platform,
+      group: entry.data.group,
+    };
   return null;
 }
 
@@ -32,13 +43,39 @@ export function groupNewsOf(state: TableState, entry: Entry, base: { table: stri
   const listing = own(market.listings, entry.leaf);
   if (listing && (entry.kind === "listing" || (entry.kind === "system" && entry.subkind === "group_listing"))) {
     const { side, title, category, quantity, owner, price, via } = listing;
-    return { ...base, type: "group_news", id: id("listing"), news: "listing", seq: entry.seq, side, title, category, quantity, owner, ...(price ? { price } : {}), ...(via ? { via } : {}) };
+    return {
+      ...base,
+      type: "group_news",
+      id: id("listing"),
+      news: "listing",
+      seq: entry.seq,
+      side,
+      title,
+      category,
+      quantity,
+      owner,
+      ...(price ? { price } : {}),
+      ...(via ? { via } : {}),
+    };
   }
   if (entry.kind !== "system" || entry.subkind !== "deal_recorded") return null;
   const match = own(market.matches, String(entry.data.match));
   const offer = match ? own(market.listings, match.offer) : undefined;
   if (!offer) return null;
   const shown = entry.data.price?.terms.terms;
-  const price = shown?.amount !== undefined && shown.currency !== undefined ? { price: { currency: shown.currency, min: shown.amount, max: shown.amount } } : {};
-  return { ...base, type: "group_news", id: id("deal"), news: "deal", seq: entry.seq, title: offer.title, category: offer.category, quantity: entry.data.quantity, ...price };
+  const price =
+    shown?.amount !== undefined && shown.currency !== undefined
+      ? { price: { currency: shown.currency, min: shown.amount, max: shown.amount } }
+      : {};
+  return {
+    ...base,
+    type: "group_news",
+    id: id("deal"),
+    news: "deal",
+    seq: entry.seq,
+    title: offer.title,
+    category: offer.category,
+    quantity: entry.data.quantity,
+    ...price,
+  };
 }

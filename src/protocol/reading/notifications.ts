@@ -21,7 +21,9 @@ import { groupAudience, NOTIFY_TEXT_CHARS, type DealNotice, type Notification } 
 
 /** What every event about `state`'s table carries: its id and topic, or for an e2e room no topic and `e2e`. */
 export function noticeBase(state: TableState): { table: string; topic: string; e2e?: true } {
-  return isE2eRoom(state) ? { table: state.table, topic: "", e2e: true } : { table: state.table, topic: state.config.topic };
+  return isE2eRoom(state)
+    ? { table: state.table, topic: "", e2e: true }
+    : { table: state.table, topic: state.config.topic };
 }
 
 /** Events per owner public key (and for a market's chat groups, for their audience: groupAudience) for `entries` (already appended), judged against `state` after them. */
@@ -44,10 +46,26 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
     // Chat approvals (§5.6): a relay-attested approval is told to its owner on every channel.
     if (entry.kind === "approval" && entry.via !== undefined) {
       const key = own(state.config.owners, entry.owner)?.public_key;
-      if (key) add([key], { ...base, type: "chat_approval", id: id("chat_approval"), seq: entry.seq, task: entry.task, verdict: entry.verdict, via: entry.via });
+      if (key)
+        add([key], {
+          ...base,
+          type: "chat_approval",
+          id: id("chat_approval"),
+          seq: entry.seq,
+          task: entry.task,
+          verdict: entry.verdict,
+          via: entry.via,
+        });
     }
     if (entry.kind === "decision") {
-      add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.seat, body: text(entry.body) });
+      add(everyone, {
+        ...base,
+        type: "decision_reached",
+        id: id("decision_reached"),
+        seq: entry.seq,
+        seat: entry.seat,
+        body: text(entry.body),
+      });
     }
     if (entry.kind !== "system") continue;
     switch (entry.subkind) {
@@ -56,27 +74,57 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
         break;
       // Rooms (§5.10): an owner admitted by invite gets the room on its list as it joins.
       case "seat_joined":
-        if (entry.data.join.owner_key !== undefined) add([entry.data.join.owner_key], { ...base, type: "table_opened", id: id("table_opened"), seq: entry.seq });
+        if (entry.data.join.owner_key !== undefined)
+          add([entry.data.join.owner_key], { ...base, type: "table_opened", id: id("table_opened"), seq: entry.seq });
         break;
       case "floor": {
         const seat = entry.data.holder === null ? undefined : own(state.seats, entry.data.holder);
         const ownerKey = seat?.human ? ownerKeyOf(state, seat.owner) : undefined;
         if (seat && ownerKey) {
-          add([ownerKey], { ...base, type: "floor_to_human", id: id("floor_to_human"), seq: entry.seq, seat: seat.name, round: entry.data.round });
+          add([ownerKey], {
+            ...base,
+            type: "floor_to_human",
+            id: id("floor_to_human"),
+            seq: entry.seq,
+            seat: seat.name,
+            round: entry.data.round,
+          });
         }
         break;
       }
       case "table_closed": {
         const deal = base.e2e ? null : dealOf(state);
-        add(everyone, { ...base, type: "table_closed", id: id("table_closed"), seq: entry.seq, reason: entry.data.reason, ...(deal ? { deal } : {}) });
+        add(everyone, {
+          ...base,
+          type: "table_closed",
+          id: id("table_closed"),
+          seq: entry.seq,
+          reason: entry.data.reason,
+          ...(deal ? { deal } : {}),
+        });
         break;
       }
       case "decision":
-        add(everyone, { ...base, type: "decision_reached", id: id("decision_reached"), seq: entry.seq, seat: entry.data.seat, body: text(entry.data.body) });
+        add(everyone, {
+          ...base,
+          type: "decision_reached",
+          id: id("decision_reached"),
+          seq: entry.seq,
+          seat: entry.data.seat,
+          body: text(entry.data.body),
+        });
         break;
       case "table_paused":
       case "table_resumed":
-        add(everyone, { ...base, type: entry.subkind, id: id(entry.subkind), seq: entry.seq, owner: entry.data.owner, via: entry.data.via, pauses: pauseHolders(state.pauses) });
+        add(everyone, {
+          ...base,
+          type: entry.subkind,
+          id: id(entry.subkind),
+          seq: entry.seq,
+          owner: entry.data.owner,
+          via: entry.data.via,
+          pauses: pauseHolders(state.pauses),
+        });
         break;
       // Commit gateway (§5.6): a task waiting for its owner (not auto-approved), and a stalled one.
       case "task_opened": {
@@ -85,14 +133,24 @@ export function notificationsFor(state: TableState, entries: readonly Entry[]): 
         const proposer = entries.find((e) => e.seq === proposal.seq)?.seat;
         if (key && proposer && own(state.tasks, task)?.state === "awaiting_approval") {
           const chat_approve = chatRefusal(state, owner, task) === null;
-          add([key], { ...base, type: "approval_needed", id: id("approval_needed"), task, proposal_seq: proposal.seq, proposer, effects, chat_approve });
+          add([key], {
+            ...base,
+            type: "approval_needed",
+            id: id("approval_needed"),
+            task,
+            proposal_seq: proposal.seq,
+            proposer,
+            effects,
+            chat_approve,
+          });
         }
         break;
       }
       case "task_state": {
         const owner = own(state.tasks, entry.data.task)?.owner;
         const key = owner === undefined ? undefined : own(state.config.owners, owner)?.public_key;
-        if (key && entry.data.state === "stalled") add([key], { ...base, type: "task_stalled", id: id("task_stalled"), task: entry.data.task });
+        if (key && entry.data.state === "stalled")
+          add([key], { ...base, type: "task_stalled", id: id("task_stalled"), task: entry.data.task });
         break;
       }
       default:
@@ -109,6 +167,7 @@ function dealOf(state: TableState): DealNotice | null {
   const offer = outcome.offer === null ? undefined : own(state.room!.offers, outcome.offer);
   if (offer) return { offer: { seq: offer.seq, seat: offer.seat, terms: offer.terms, expires: offer.expires } };
   const auction = outcome.auction === null ? undefined : own(state.room!.auctions, outcome.auction);
-  if (auction && auction.price !== null) return { auction: { seq: auction.seq, price: auction.price, currency: auction.currency } };
+  if (auction && auction.price !== null)
+    return { auction: { seq: auction.seq, price: auction.price, currency: auction.currency } };
   return null;
 }

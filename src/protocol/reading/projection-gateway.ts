@@ -18,7 +18,9 @@ export function projectApproval(entry: ApprovalEntry): ProjectedEntry {
 }
 
 /** The gateway fields of an authored entry (effects, task, verdict, request), or undefined for none. */
-export function gatewayData(entry: Exclude<Entry, { kind: "system" } | { kind: "approval" }>): Record<string, unknown> | undefined {
+export function gatewayData(
+  entry: Exclude<Entry, { kind: "system" } | { kind: "approval" }>,
+): Record<string, unknown> | undefined {
   switch (entry.kind) {
     case "proposal":
     case "decision":
@@ -32,7 +34,9 @@ export function gatewayData(entry: Exclude<Entry, { kind: "system" } | { kind: "
     case "request":
       return { request_id: entry.request_id, type: entry.type };
     case "response":
-      return entry.verdict ? { request_id: entry.request_id, type: entry.type, verdict: entry.verdict } : { request_id: entry.request_id, type: entry.type };
+      return entry.verdict
+        ? { request_id: entry.request_id, type: entry.type, verdict: entry.verdict }
+        : { request_id: entry.request_id, type: entry.type };
     default:
       return undefined;
   }

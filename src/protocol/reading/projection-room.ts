@@ -9,8 +9,23 @@ import type { Entry } from "../schemas/entry.js";
 import { RoomKindSchema } from "../schemas/room.js";
 
 /** The room fields of an authored entry, or undefined for a kind that is not a room kind. */
-export function roomData(entry: Exclude<Entry, { kind: "system" } | { kind: "approval" }>): Record<string, unknown> | undefined {
+export function roomData(
+  entry: Exclude<Entry, { kind: "system" } | { kind: "approval" }>,
+): Record<string, unknown> | undefined {
   if (!RoomKindSchema.safeParse(entry.kind).success) return undefined;
-  const { seq: _s, ts: _t, leaf: _l, link: _k, table: _tb, seat: _st, nonce: _n, kind: _kd, body: _b, author: _a, truncated: _tr, ...fields } = entry;
+  const {
+    seq: _s,
+    ts: _t,
+    leaf: _l,
+    link: _k,
+    table: _tb,
+    seat: _st,
+    nonce: _n,
+    kind: _kd,
+    body: _b,
+    author: _a,
+    truncated: _tr,
+    ...fields
+  } = entry;
   return fields;
 }

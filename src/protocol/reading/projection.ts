@@ -75,13 +75,22 @@ function withBody(out: ProjectedEntry, body: string, e2e: boolean): void {
 function systemData(entry: Extract<Entry, { kind: "system" }>): Record<string, unknown> {
   switch (entry.subkind) {
     case "table_opened":
-      return { topic: entry.data.config.topic, creator: entry.data.creator, ...(entry.data.parent ? { parent: entry.data.parent.table } : {}) };
+      return {
+        topic: entry.data.config.topic,
+        creator: entry.data.creator,
+        ...(entry.data.parent ? { parent: entry.data.parent.table } : {}),
+      };
     case "seat_joined":
       return { seat: entry.data.join.seat, owner: entry.data.join.owner, human: entry.data.join.human };
     case "task_opened":
       return taskOpenedData(entry);
     case "subtable_opened":
-      return { table: entry.data.config.id, topic: entry.data.config.topic, opener: entry.data.opener, seats: Object.keys(entry.data.config.seats ?? {}) };
+      return {
+        table: entry.data.config.id,
+        topic: entry.data.config.topic,
+        opener: entry.data.opener,
+        seats: Object.keys(entry.data.config.seats ?? {}),
+      };
     case "subtable_result":
       return { table: entry.data.table, reason: entry.data.reason, decision: decisionWithoutBody(entry.data.decision) };
     case "decision": {
@@ -89,7 +98,12 @@ function systemData(entry: Extract<Entry, { kind: "system" }>): Record<string, u
       return rest;
     }
     case "custody":
-      return { from: entry.data.from, to: entry.data.to, after: entry.data.head.seq, owners: entry.data.owners.map((o) => o.owner) };
+      return {
+        from: entry.data.from,
+        to: entry.data.to,
+        after: entry.data.head.seq,
+        owners: entry.data.owners.map((o) => o.owner),
+      };
     default:
       return { ...entry.data };
   }

@@ -27,7 +27,15 @@ export function roomNewsOf(state: TableState, entry: Entry, base: Base): RoomNew
   const told = entry.kind === "system" ? systemNews(state, room, entry) : roomKindNews(state, entry);
   if (!told) return null;
   const { news, terms, ...rest } = told;
-  return { ...base, type: "room_news", id: `${state.table}:${entry.seq}:${news}`, news, seq: entry.seq, ...rest, ...(terms && !base.e2e ? { terms } : {}) };
+  return {
+    ...base,
+    type: "room_news",
+    id: `${state.table}:${entry.seq}:${news}`,
+    news,
+    seq: entry.seq,
+    ...rest,
+    ...(terms && !base.e2e ? { terms } : {}),
+  };
 }
 
 /** The news of a system entry in a room: an ejection, or an auction's settlement. */

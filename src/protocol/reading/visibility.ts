@@ -41,7 +41,10 @@ export function seatCanRead(config: TableConfig, seat: string, entry: Readable):
 /** Whether `seat` may read `entry` by content: the entry itself, and every entry it carries what of (decision 0192). */
 export function seatCanReadEntry(context: ReadContext, seat: string, entry: Entry): boolean {
   if (!ruleOf(context.config, seat)) return true;
-  return seatCanRead(context.config, seat, entry) && sourcesOf(context, entry).every((s) => s !== null && seatCanRead(context.config, seat, s));
+  return (
+    seatCanRead(context.config, seat, entry) &&
+    sourcesOf(context, entry).every((s) => s !== null && seatCanRead(context.config, seat, s))
+  );
 }
 
 /** Whether `principal` may read `entry` by content (owners: always). The one check every read path applies. */
@@ -52,19 +55,26 @@ export function canRead(context: ReadContext, principal: Principal, entry: Entry
 /** Whether `seat` may read a decision in force: a seat's as its decision entry, one by quorum also as a decision by the proposer. */
 export function seatCanReadDecision(config: TableConfig, seat: string, decision: DecisionState): boolean {
   if (!decision.by) return seatCanRead(config, seat, { kind: "decision", seat: decision.seat });
-  return seatCanRead(config, seat, { kind: "system", subkind: "decision", seat: null }) && seatCanRead(config, seat, quorumDecisionSource(decision.seat));
+  return (
+    seatCanRead(config, seat, { kind: "system", subkind: "decision", seat: null }) &&
+    seatCanRead(config, seat, quorumDecisionSource(decision.seat))
+  );
 }
 
 /** Whether `principal` may read the table's tasks: they are made of task_opened and task_state entries, so a seat needs to read system entries. */
 function canReadTasks(config: TableConfig, principal: Principal): boolean {
-  return "owner" in principal || seatCanRead(config, principal.seat, { kind: "system", subkind: "task_opened", seat: null });
+  return (
+    "owner" in principal || seatCanRead(config, principal.seat, { kind: "system", subkind: "task_opened", seat: null })
+  );
 }
 
 /** Whether `principal` may read `task`: the task entries at all, and the entry that opened it. */
 export function canReadTask(context: ReadContext, principal: Principal, task: TaskState): boolean {
   if ("owner" in principal || !ruleOf(context.config, principal.seat)) return true;
   const source = taskSource(context, task.id);
-  return canReadTasks(context.config, principal) && source !== null && seatCanRead(context.config, principal.seat, source);
+  return (
+    canReadTasks(context.config, principal) && source !== null && seatCanRead(context.config, principal.seat, source)
+  );
 }
 
 /** Entries as `principal` reads them: in full where it may, as `{ seq, leaf }` elsewhere. */

@@ -58,7 +58,8 @@ export function ejectDraft(state: TableState, request: EjectRequest): SystemDraf
 /** The fields of a system draft signed by the table's creator (its key from the config); E_NOT_OWNER when the creator is no owner. */
 export function creatorSigned(state: TableState, sig: string) {
   const key = ownerKeyOf(state, state.creator);
-  if (key === undefined) throw new TrestleError("E_NOT_OWNER", `the creator "${state.creator}" is not an owner of this table`);
+  if (key === undefined)
+    throw new TrestleError("E_NOT_OWNER", `the creator "${state.creator}" is not an owner of this table`);
   return { table: state.table, seat: null, kind: "system" as const, author: { key, sig } };
 }
 
@@ -66,7 +67,13 @@ export function creatorSigned(state: TableState, sig: string) {
 export function approvalDraft(state: TableState, request: ApprovalRequest): ApprovalDraft {
   const owner = own(state.config.owners, request.owner);
   if (!owner) throw new TrestleError("E_NOT_OWNER", `"${request.owner}" is not an owner of this table`);
-  return { ...request.approval, seat: null, kind: "approval", owner: request.owner, author: { key: owner.public_key, sig: request.sig } };
+  return {
+    ...request.approval,
+    seat: null,
+    kind: "approval",
+    owner: request.owner,
+    author: { key: owner.public_key, sig: request.sig },
+  };
 }
 
 /** The draft for a create request; validates the config (E_NO_TERMINATION, E_SCHEMA, E_NOT_OWNER). */

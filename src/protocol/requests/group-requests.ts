@@ -19,25 +19,47 @@ import type { TableState } from "../policy/state.js";
 import { creatorSigned } from "./drafts.js";
 
 /** The creator's request for a code that binds one group of `platform` to the market. */
-export async function signGroupCode(creatorSigner: Signer, fields: Omit<GroupCodeStatement, "scope">): Promise<GroupCodeRequest> {
+export async function signGroupCode(
+  creatorSigner: Signer,
+  fields: Omit<GroupCodeStatement, "scope">,
+): Promise<GroupCodeRequest> {
   const statement = parseOrThrow(GroupCodeStatementSchema, { scope: "group_code", ...fields }, "group code statement");
   return { statement, sig: await signStatement(creatorSigner, "room", statement) };
 }
 
 /** The creator's request to unbind a group. */
-export async function signGroupUnbind(creatorSigner: Signer, fields: Omit<GroupUnbindStatement, "scope">): Promise<GroupUnbindRequest> {
-  const statement = parseOrThrow(GroupUnbindStatementSchema, { scope: "group_unbind", ...fields }, "group unbind statement");
+export async function signGroupUnbind(
+  creatorSigner: Signer,
+  fields: Omit<GroupUnbindStatement, "scope">,
+): Promise<GroupUnbindRequest> {
+  const statement = parseOrThrow(
+    GroupUnbindStatementSchema,
+    { scope: "group_unbind", ...fields },
+    "group unbind statement",
+  );
   return { statement, sig: await signStatement(creatorSigner, "room", statement) };
 }
 
 /** The draft binding `group` (where the code was redeemed) by the creator's code request. */
-export function groupBoundDraft(state: TableState, request: GroupCodeRequest, group: string): SystemDraftOf<"group_bound"> {
+export function groupBoundDraft(
+  state: TableState,
+  request: GroupCodeRequest,
+  group: string,
+): SystemDraftOf<"group_bound"> {
   const { platform, lang, nonce, ts } = request.statement;
-  return { ...creatorSigned(state, request.sig), subkind: "group_bound", data: { platform, group, lang, nonce, ts, by: state.creator } };
+  return {
+    ...creatorSigned(state, request.sig),
+    subkind: "group_bound",
+    data: { platform, group, lang, nonce, ts, by: state.creator },
+  };
 }
 
 /** The draft of the creator's signed unbinding. */
 export function groupUnboundDraft(state: TableState, request: GroupUnbindRequest): SystemDraftOf<"group_unbound"> {
   const { platform, group, nonce, ts } = request.statement;
-  return { ...creatorSigned(state, request.sig), subkind: "group_unbound", data: { platform, group, nonce, ts, by: state.creator } };
+  return {
+    ...creatorSigned(state, request.sig),
+    subkind: "group_unbound",
+    data: { platform, group, nonce, ts, by: state.creator },
+  };
 }

@@ -18,7 +18,10 @@ import {
 } from "../schemas/owner-ask.js";
 
 /** A seat's question to its owner, signed with the seat key. */
-export async function signQuestion(seatSigner: Signer, fields: Omit<QuestionStatement, "scope">): Promise<QuestionRequest> {
+export async function signQuestion(
+  seatSigner: Signer,
+  fields: Omit<QuestionStatement, "scope">,
+): Promise<QuestionRequest> {
   const question = parseOrThrow(QuestionStatementSchema, { scope: "owner_question", ...fields }, "question");
   return { question, sig: await signStatement(seatSigner, "question", question) };
 }
@@ -30,7 +33,14 @@ export async function signAnswer(ownerSigner: Signer, fields: Omit<AnswerStateme
 }
 
 /** The owner's instruction to one of its seats, signed with the owner key. */
-export async function signInstruction(ownerSigner: Signer, fields: Omit<InstructionStatement, "scope">): Promise<InstructionRequest> {
-  const instruction = parseOrThrow(InstructionStatementSchema, { scope: "owner_instruction", ...fields }, "instruction");
+export async function signInstruction(
+  ownerSigner: Signer,
+  fields: Omit<InstructionStatement, "scope">,
+): Promise<InstructionRequest> {
+  const instruction = parseOrThrow(
+    InstructionStatementSchema,
+    { scope: "owner_instruction", ...fields },
+    "instruction",
+  );
   return { instruction, sig: await signStatement(ownerSigner, "instruction", instruction) };
 }

@@ -19,7 +19,13 @@ import type { HttpAuthStatement, OwnerSocketAuthStatement, Principal, SocketAuth
 import type { OwnerAuthStatement } from "../schemas/owner.js";
 import type { CapabilityCard } from "../schemas/card.js";
 import type { CreateRequest } from "../schemas/create.js";
-import { SubmissionSchema, type Entry, type HeadRef, type SubmissionInput, type SubmitRequest } from "../schemas/entry.js";
+import {
+  SubmissionSchema,
+  type Entry,
+  type HeadRef,
+  type SubmissionInput,
+  type SubmitRequest,
+} from "../schemas/entry.js";
 import type { JoinRequest, JoinStatement } from "../schemas/join.js";
 import { approvalStatement, createStatement, submissionStatement } from "../signing/statements.js";
 
@@ -51,7 +57,10 @@ export async function signSubmission(
 }
 
 /** The `Authorization: Trestle <token>` header value (§6.2) for `statement` signed by `signer` (purpose `auth`): what readAuthorization reads. */
-export async function authorizationHeader(signer: Signer, statement: HttpAuthStatement | OwnerAuthStatement): Promise<string> {
+export async function authorizationHeader(
+  signer: Signer,
+  statement: HttpAuthStatement | OwnerAuthStatement,
+): Promise<string> {
   const sig = await signStatement(signer, "auth", statement);
   return `Trestle ${toBase64url(utf8(canonicalize({ ...statement, sig })))}`;
 }
@@ -61,7 +70,14 @@ export function signHttpAuth(
   signer: Signer,
   fields: { table: string; as: Principal; method: "GET" | "POST"; path: string; now: number },
 ): Promise<string> {
-  return authorizationHeader(signer, { scope: "http", table: fields.table, as: fields.as, method: fields.method, path: fields.path, ts: fields.now });
+  return authorizationHeader(signer, {
+    scope: "http",
+    table: fields.table,
+    as: fields.as,
+    method: fields.method,
+    path: fields.path,
+    ts: fields.now,
+  });
 }
 
 // §6.2: the scheme is case-insensitive (RFC 9110 §11.1); the token is unpadded base64url.
@@ -74,12 +90,19 @@ const AUTHORIZATION = /^Trestle +([A-Za-z0-9_-]{1,4096})$/i;
 export function readAuthorization<S extends z.ZodType>(header: string | null, schema: S, what: string): z.infer<S> {
   if (!header) throw new TrestleError("E_AUTH", `send Authorization: Trestle <${what}>`);
   const match = AUTHORIZATION.exec(header.trim());
-  if (!match) throw new TrestleError("E_AUTH", "the Authorization header is not `Trestle <token>`, the token 1-4096 base64url characters");
+  if (!match)
+    throw new TrestleError(
+      "E_AUTH",
+      "the Authorization header is not `Trestle <token>`, the token 1-4096 base64url characters",
+    );
   let payload: unknown;
   try {
     payload = parseInboundJson(fromUtf8(fromBase64url(match[1]!)));
   } catch (error) {
-    throw new TrestleError("E_AUTH", `the Authorization token is not base64url of UTF-8 JSON: ${(error as Error).message}`);
+    throw new TrestleError(
+      "E_AUTH",
+      `the Authorization token is not base64url of UTF-8 JSON: ${(error as Error).message}`,
+    );
   }
   const parsed = schema.safeParse(payload);
   if (!parsed.success) {
@@ -120,7 +143,11 @@ export function approvalStatementFor(
 }
 
 /** An approval request: `statement` signed by `owner`'s key (purpose `approval`). */
-export async function signApproval(ownerSigner: Signer, owner: string, statement: ApprovalStatement): Promise<ApprovalRequest> {
+export async function signApproval(
+  ownerSigner: Signer,
+  owner: string,
+  statement: ApprovalStatement,
+): Promise<ApprovalRequest> {
   const approval = parseOrThrow(ApprovalStatementSchema, statement, "approval");
   return { approval, owner, sig: await signStatement(ownerSigner, "approval", approvalStatement(approval)) };
 }

@@ -18,7 +18,10 @@ import {
 } from "../schemas/room.js";
 
 /** The creator's invite request (a rotation when `replaces` is set). */
-export async function signInvite(creatorSigner: Signer, fields: Omit<InviteStatement, "scope">): Promise<InviteRequest> {
+export async function signInvite(
+  creatorSigner: Signer,
+  fields: Omit<InviteStatement, "scope">,
+): Promise<InviteRequest> {
   const statement = parseOrThrow(InviteStatementSchema, { scope: "invite", ...fields }, "invite statement");
   return { statement, sig: await signStatement(creatorSigner, "room", statement) };
 }

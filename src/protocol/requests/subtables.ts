@@ -34,7 +34,8 @@ export function subtableOpenedDraft(state: TableState, request: SubtableRequest)
   const config = validateConfig(request.config);
   const opener = own(state.seats, request.seat);
   if (opener) checkNotRevoked(state, opener.key);
-  if (!opener || opener.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `seat "${request.seat}" is not at table "${state.table}"`);
+  if (!opener || opener.left !== null)
+    throw new TrestleError("E_UNKNOWN_SEAT", `seat "${request.seat}" is not at table "${state.table}"`);
   return {
     table: state.table,
     seat: null,
@@ -66,7 +67,8 @@ export function childOpeningDraft(
 ): SystemDraftOf<"table_opened"> {
   const { config, opener } = opened.data;
   const creator = at.joins.find((j) => j.join.seat === opener)?.join.owner;
-  if (creator === undefined) throw new TrestleError("E_FORBIDDEN", "the opening seat must be one of the sub-table's seats");
+  if (creator === undefined)
+    throw new TrestleError("E_FORBIDDEN", "the opening seat must be one of the sub-table's seats");
   return {
     table: config.id,
     seat: null,
@@ -82,20 +84,35 @@ export function childOpeningDraft(
  * `table_closed` entry, close reason, last decision. Task work may go on after the close (§5.6),
  * so the newest entry is not the close; naming the close keeps every attempt the same bytes.
  */
-export function resultStatement(state: TableState, ledger: { linkAt(seq: number): string | undefined }): SubtableResultStatement {
+export function resultStatement(
+  state: TableState,
+  ledger: { linkAt(seq: number): string | undefined },
+): SubtableResultStatement {
   const parent = state.config.parent;
   if (!parent || !state.closed) throw new TrestleError("E_INTERNAL", "only a closed sub-table reports a result");
   const link = ledger.linkAt(state.closed.seq);
   if (link === undefined) throw new TrestleError("E_INTERNAL", `the ledger lacks the close at ${state.closed.seq}`);
   const last = state.decisions[state.decisions.length - 1];
-  const decision = last ? { seq: last.seq, seat: last.seat, body: last.body, ...(last.refs ? { refs: [...last.refs] } : {}) } : null;
+  const decision = last
+    ? { seq: last.seq, seat: last.seat, body: last.body, ...(last.refs ? { refs: [...last.refs] } : {}) }
+    : null;
   return { parent, table: state.table, seq: state.closed.seq, link, reason: state.closed.reason, decision };
 }
 
 /** The parent's draft for a relay-signed result delivered by the child. */
-export function subtableResultDraft(request: SubtableResultRequest, relayKey: string): SystemDraftOf<"subtable_result"> {
+export function subtableResultDraft(
+  request: SubtableResultRequest,
+  relayKey: string,
+): SystemDraftOf<"subtable_result"> {
   const { parent, ...data } = request.statement;
-  return { table: parent, seat: null, kind: "system", subkind: "subtable_result", data, author: { key: relayKey, sig: request.sig } };
+  return {
+    table: parent,
+    seat: null,
+    kind: "system",
+    subkind: "subtable_result",
+    data,
+    author: { key: relayKey, sig: request.sig },
+  };
 }
 
 /**
@@ -109,23 +126,48 @@ export function checkResultAgainstChild(result: Entry, child: readonly (Entry | 
   if (result.kind !== "system" || result.subkind !== "subtable_result") return "not a subtable_result entry";
   const { table, seq, link, reason, decision } = result.data;
   const first = child[0];
-  if (!first || !("kind" in first) || first.table !== table || first.kind !== "system" || first.subkind !== "table_opened") {
+  if (
+    !first ||
+    !("kind" in first) ||
+    first.table !== table ||
+    first.kind !== "system" ||
+    first.subkind !== "table_opened"
+  ) {
     return `the child ledger is not table "${table}"`;
   }
   if (first.data.parent?.table !== result.table) return `the child was not opened by table "${result.table}"`;
   const upToClose = child.slice(0, seq);
   const closing = upToClose[upToClose.length - 1];
   if (!closing || closing.seq !== seq) return `the child's ledger does not reach the reported seq ${seq}`;
-  const chained = upToClose.reduce((prev, item) => linkOf(prev, "kind" in item ? leafOf(item) : item.leaf), GENESIS_LINK);
+  const chained = upToClose.reduce(
+    (prev, item) => linkOf(prev, "kind" in item ? leafOf(item) : item.leaf),
+    GENESIS_LINK,
+  );
   if (chained !== link) return `the child's ledger does not have the reported link at seq ${seq}`;
-  if (!("kind" in closing) || closing.kind !== "system" || closing.subkind !== "table_closed" || closing.data.reason !== reason) {
+  if (
+    !("kind" in closing) ||
+    closing.kind !== "system" ||
+    closing.subkind !== "table_closed" ||
+    closing.data.reason !== reason
+  ) {
     return `the child did not close at ${seq} for "${reason}"`;
   }
   if (decision === null) return null;
   const made = child[decision.seq - 1];
-  if (!made || !("kind" in made)) return `the reported decision at ${decision.seq} is not readable in the child's ledger`;
-  const body = made.kind === "decision" ? { seat: made.seat, body: made.body, refs: made.refs } : made.kind === "system" && made.subkind === "decision" ? made.data : null;
-  if (!body || body.seat !== decision.seat || body.body !== decision.body || canonicalize(body.refs ?? null) !== canonicalize(decision.refs ?? null)) {
+  if (!made || !("kind" in made))
+    return `the reported decision at ${decision.seq} is not readable in the child's ledger`;
+  const body =
+    made.kind === "decision"
+      ? { seat: made.seat, body: made.body, refs: made.refs }
+      : made.kind === "system" && made.subkind === "decision"
+        ? made.data
+        : null;
+  if (
+    !body ||
+    body.seat !== decision.seat ||
+    body.body !== decision.body ||
+    canonicalize(body.refs ?? null) !== canonicalize(decision.refs ?? null)
+  ) {
     return `the reported decision differs from the child's entry ${decision.seq}`;
   }
   return null;

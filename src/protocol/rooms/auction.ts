@@ -22,7 +22,9 @@ export interface SealedBid {
 /** SHA-256(utf8("trestle/0.1 bid\n") || JCS({ auction, bid, salt, side, table })) in hex: the commitment to `sealed`. */
 export function bidCommitment(sealed: SealedBid): string {
   const { table, auction, side, bid, salt } = sealed;
-  return toHex(sha256(concatBytes(utf8(`${PROTOCOL_LABEL} bid\n`), canonicalBytes({ table, auction, side, bid, salt }))));
+  return toHex(
+    sha256(concatBytes(utf8(`${PROTOCOL_LABEL} bid\n`), canonicalBytes({ table, auction, side, bid, salt }))),
+  );
 }
 
 /**

@@ -15,7 +15,9 @@ type Common = "offer" | "grant" | "terms" | "expires";
 type Written<K extends RoomKind> = Extract<SubmissionInput, { kind: K }>;
 
 /** The room kinds whose submission has no field but an offer or grant it names, terms and an expiry. */
-export type CommonKind = { [K in RoomKind]: [Exclude<keyof Written<K>, Envelope | Common>] extends [never] ? K : never }[RoomKind];
+export type CommonKind = {
+  [K in RoomKind]: [Exclude<keyof Written<K>, Envelope | Common>] extends [never] ? K : never;
+}[RoomKind];
 
 /** What a common kind's write takes: the offer or grant it must name (null: none), whether it must carry terms, whether it may carry an expiry. */
 export interface CommonFields {
@@ -35,7 +37,11 @@ function fieldsOf(kind: RoomKind): CommonFields | null {
   const fields = Object.keys(shape).filter((name) => !ENVELOPE.includes(name));
   if (fields.some((name) => !COMMON.includes(name))) return null;
   const required = (name: string) => fields.includes(name) && !shape[name]!.isOptional();
-  return { ref: required("offer") ? "offer" : required("grant") ? "grant" : null, terms: required("terms"), expires: fields.includes("expires") };
+  return {
+    ref: required("offer") ? "offer" : required("grant") ? "grant" : null,
+    terms: required("terms"),
+    expires: fields.includes("expires"),
+  };
 }
 
 /** Whether `kind`'s write takes only common fields (its verb and tool are derived). */
@@ -51,7 +57,10 @@ export function commonFields(kind: CommonKind): CommonFields {
 }
 
 /** What a seat writes for common kind `kind` (the message aside): the offer or grant it names, its terms and expiry, as its fields say, in its schema's order. */
-export function commonWrite<K extends CommonKind>(kind: K, values: { ref?: string; terms?: Terms; expires?: number }): DistributiveOmit<Written<K>, "table" | "seat" | "nonce"> {
+export function commonWrite<K extends CommonKind>(
+  kind: K,
+  values: { ref?: string; terms?: Terms; expires?: number },
+): DistributiveOmit<Written<K>, "table" | "seat" | "nonce"> {
   const { ref, terms, expires } = commonFields(kind);
   const write = {
     kind,

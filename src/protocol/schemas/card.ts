@@ -6,7 +6,11 @@ import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { canonicalAtMost } from "./primitives.js";
 
-const Line = (max: number) => z.string().max(max).regex(/^[^\u0000-\u001f\u007f]*$/, "one line, no control characters");
+const Line = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[^\u0000-\u001f\u007f]*$/, "one line, no control characters");
 
 /** A seat's self-description; small, strict, and fixed for the seat's life at the table. */
 export const CapabilityCardSchema = z

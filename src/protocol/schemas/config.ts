@@ -90,14 +90,13 @@ export const TableConfigSchema = z.strictObject({
     .record(OwnerNameSchema, OwnerConfigSchema)
     .refine((o) => Object.keys(o).length >= 1, { message: "at least 1 owner" })
     .superRefine(membersAtMost(LIMITS.owners, "owners")),
-  seats: z
-    .record(SeatNameSchema, SeatConfigSchema)
-    .superRefine(membersAtMost(LIMITS.seats, "seats"))
-    .optional(),
+  seats: z.record(SeatNameSchema, SeatConfigSchema).superRefine(membersAtMost(LIMITS.seats, "seats")).optional(),
   topology: TopologySchema,
   floor: FloorConfigSchema.optional(),
   termination: TerminationSchema,
-  watchdog: z.strictObject({ heartbeat_ms: z.int().min(LIMITS.heartbeat_ms_min).max(LIMITS.heartbeat_ms_max) }).optional(),
+  watchdog: z
+    .strictObject({ heartbeat_ms: z.int().min(LIMITS.heartbeat_ms_min).max(LIMITS.heartbeat_ms_max) })
+    .optional(),
   /** The table this one is a sub-table of (opened through the parent, docs/SPEC.md §5.9). */
   parent: TableIdSchema.optional(),
   /** Per-seat read rules (docs/SPEC.md §5.3). */

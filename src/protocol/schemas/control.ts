@@ -16,7 +16,11 @@ export const ChatPlatformSchema = z.enum(["telegram", "line", "discord"]);
 export type ChatPlatform = z.infer<typeof ChatPlatformSchema>;
 
 /** Each chat app's name as people write it, for messages, help and docs. */
-export const CHAT_PLATFORM_NAMES: Readonly<Record<ChatPlatform, string>> = { telegram: "Telegram", line: "LINE", discord: "Discord" };
+export const CHAT_PLATFORM_NAMES: Readonly<Record<ChatPlatform, string>> = {
+  telegram: "Telegram",
+  line: "LINE",
+  discord: "Discord",
+};
 
 /** Every chat app in prose, by id or by name, the last after `conjunction`: e.g. "telegram, line or discord". */
 export function chatPlatformsInWords(by: "id" | "name", conjunction: "or" | "and"): string {

@@ -6,7 +6,14 @@
 import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { SignedHeadSchema } from "./head.js";
-import { OwnerNameSchema, PublicKeySchema, SeqSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import {
+  OwnerNameSchema,
+  PublicKeySchema,
+  SeqSchema,
+  Sha256Schema,
+  SignatureSchema,
+  TableIdSchema,
+} from "./primitives.js";
 
 /**
  * What each authorising owner and the relay taking custody sign (purpose `custody`): custody of
@@ -24,7 +31,11 @@ export const CustodyStatementSchema = z.strictObject({
 export type CustodyStatement = z.infer<typeof CustodyStatementSchema>;
 
 /** One owner's signature over the custody statement, with the key the table lists for that owner. */
-export const CustodyOwnerSchema = z.strictObject({ owner: OwnerNameSchema, key: PublicKeySchema, sig: SignatureSchema });
+export const CustodyOwnerSchema = z.strictObject({
+  owner: OwnerNameSchema,
+  key: PublicKeySchema,
+  sig: SignatureSchema,
+});
 export type CustodyOwner = z.infer<typeof CustodyOwnerSchema>;
 
 /**
@@ -50,7 +61,11 @@ export const CustodyRequestSchema = z.strictObject({
 export type CustodyRequest = z.infer<typeof CustodyRequestSchema>;
 
 /** One owner's signature as `trestle custody sign` writes it to a file, for another owner's import or promotion. */
-export const CustodySignatureSchema = z.strictObject({ statement: CustodyStatementSchema, owner: OwnerNameSchema, sig: SignatureSchema });
+export const CustodySignatureSchema = z.strictObject({
+  statement: CustodyStatementSchema,
+  owner: OwnerNameSchema,
+  sig: SignatureSchema,
+});
 export type CustodySignature = z.infer<typeof CustodySignatureSchema>;
 
 /** POST /tables/:id/custody answer: the custody entry's seq and the first head the new relay signs. */

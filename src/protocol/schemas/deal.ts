@@ -5,7 +5,15 @@
  * `trestle deal verify` checks offline with nothing but the relay key.
  */
 import * as z from "zod";
-import { OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import {
+  OwnerNameSchema,
+  PublicKeySchema,
+  SeatNameSchema,
+  SeqSchema,
+  Sha256Schema,
+  SignatureSchema,
+  TableIdSchema,
+} from "./primitives.js";
 import { TermsSchema } from "./room.js";
 
 /** One side of a deal: the owner, its key as the ledger records it, and the seat that offered or accepted. */
@@ -33,7 +41,11 @@ export const DealTermsSchema = z.strictObject({
 export type DealTerms = z.infer<typeof DealTermsSchema>;
 
 /** What an owner key signs (purpose `deal`): the room and the SHA-256 of the canonical deal terms. */
-export const DealStatementSchema = z.strictObject({ scope: z.literal("deal"), table: TableIdSchema, deal: Sha256Schema });
+export const DealStatementSchema = z.strictObject({
+  scope: z.literal("deal"),
+  table: TableIdSchema,
+  deal: Sha256Schema,
+});
 export type DealStatement = z.infer<typeof DealStatementSchema>;
 
 /**
@@ -41,7 +53,12 @@ export type DealStatement = z.infer<typeof DealStatementSchema>;
  * market, the match (its entry's seq) and the deal's terms hash. The market records the terms only
  * with both owners' such signatures (decision 0529).
  */
-export const PriceStatementSchema = z.strictObject({ scope: z.literal("show_price"), market: TableIdSchema, match: SeqSchema, deal: Sha256Schema });
+export const PriceStatementSchema = z.strictObject({
+  scope: z.literal("show_price"),
+  market: TableIdSchema,
+  match: SeqSchema,
+  deal: Sha256Schema,
+});
 export type PriceStatement = z.infer<typeof PriceStatementSchema>;
 
 /** Whether a deal is final (`done`: both owners signed the same terms hash) or still missing a signature (`pending`). */
@@ -49,7 +66,13 @@ export const DealStatusSchema = z.enum(["pending", "done"]);
 export type DealStatus = z.infer<typeof DealStatusSchema>;
 
 /** One owner's signature of a deal as the ledger records it: in the deal_sign entry at `seq`, by `seat`. */
-export const DealSignatureSchema = z.strictObject({ owner: OwnerNameSchema, key: PublicKeySchema, sig: SignatureSchema, seat: SeatNameSchema, seq: SeqSchema });
+export const DealSignatureSchema = z.strictObject({
+  owner: OwnerNameSchema,
+  key: PublicKeySchema,
+  sig: SignatureSchema,
+  seat: SeatNameSchema,
+  seq: SeqSchema,
+});
 export type DealSignature = z.infer<typeof DealSignatureSchema>;
 
 /**

@@ -25,14 +25,25 @@ import {
 } from "./task.js";
 import { ElectorateSchema } from "./config.js";
 import { ParentLinkSchema, ResultDecisionSchema } from "./subtable.js";
-import { AuctionSettledDataSchema, MechanismCommitSchema, MechanismOpenSchema, MechanismRevealSchema, MechanismSubmissionSchema } from "./mechanism.js";
+import {
+  AuctionSettledDataSchema,
+  MechanismCommitSchema,
+  MechanismOpenSchema,
+  MechanismRevealSchema,
+  MechanismSubmissionSchema,
+} from "./mechanism.js";
 import { CustodyDataSchema } from "./custody.js";
 import { SeatRevokeDataSchema } from "./revoke.js";
 import { EjectDataSchema, InviteDataSchema, ROOM_SUBMISSIONS } from "./room.js";
 import { DealRecordedDataSchema, MARKET_SUBMISSIONS } from "./market.js";
 import { MatchDataSchema } from "./match.js";
 import { BidCommitSchema, BidRevealSchema, BidSubmissionSchema, ListingSettledDataSchema } from "./listing-bid.js";
-import { GroupBoundDataSchema, GroupListingDataSchema, GroupUnboundDataSchema, GroupUnlistDataSchema } from "./market-group.js";
+import {
+  GroupBoundDataSchema,
+  GroupListingDataSchema,
+  GroupUnboundDataSchema,
+  GroupUnlistDataSchema,
+} from "./market-group.js";
 import {
   AuthoredFields,
   BodySchema,
@@ -193,7 +204,10 @@ export type SubmissionInput = z.input<typeof SubmissionSchema>;
 export type AuthoredKind = Submission["kind"];
 /** Every kind a seat can write, in schema order. */
 export const AuthoredKindSchema = z.enum(
-  SUBMISSIONS.map((s) => ("shape" in s ? s.shape.kind.value : s.options[0].shape.kind.value)) as [AuthoredKind, ...AuthoredKind[]],
+  SUBMISSIONS.map((s) => ("shape" in s ? s.shape.kind.value : s.options[0].shape.kind.value)) as [
+    AuthoredKind,
+    ...AuthoredKind[],
+  ],
 );
 
 /** Last head a client verified; the relay refuses a write whose known head is not on its chain. */
@@ -228,12 +242,14 @@ const authoredEntry = <
     | (typeof BidSubmissionSchema.options)[number],
 >(
   s: S,
-) =>
-  s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
+) => s.extend({ ...Relay, truncated: TruncatedSchema.optional(), author: AuthorSchema });
 
 /** authoredEntry over each schema of a tuple, in its order, each keeping its own type: the room and market kinds come from ROOM_SUBMISSIONS and MARKET_SUBMISSIONS alone. */
-const authoredEntries = <T extends readonly ((typeof ROOM_SUBMISSIONS)[number] | (typeof MARKET_SUBMISSIONS)[number])[]>(list: T) =>
-  list.map((s) => authoredEntry(s)) as { -readonly [K in keyof T]: ReturnType<typeof authoredEntry<T[K]>> };
+const authoredEntries = <
+  T extends readonly ((typeof ROOM_SUBMISSIONS)[number] | (typeof MARKET_SUBMISSIONS)[number])[],
+>(
+  list: T,
+) => list.map((s) => authoredEntry(s)) as { -readonly [K in keyof T]: ReturnType<typeof authoredEntry<T[K]>> };
 
 const system = <K extends string, D extends z.ZodType, A extends z.ZodType>(subkind: K, data: D, author: A) =>
   z.strictObject({
@@ -333,11 +349,7 @@ export const TaskStateEntrySchema = system(
   z.null(),
 );
 /** The table closed; after it only task work is accepted (approvals, progress, receipts, verifications, stalls; §5.6). */
-export const TableClosedEntrySchema = system(
-  "table_closed",
-  z.strictObject({ reason: CloseReasonSchema }),
-  z.null(),
-);
+export const TableClosedEntrySchema = system("table_closed", z.strictObject({ reason: CloseReasonSchema }), z.null());
 
 /** An owner paused the table (owner-signed, or relay-attested from a chat app when `author` is null). */
 export const TablePausedEntrySchema = system("table_paused", ControlDataSchema, AuthorSchema.nullable());
@@ -450,7 +462,11 @@ export const AuthoredEntrySchema = z.discriminatedUnion("kind", [
   authoredEntry(ResponseSubmissionSchema),
   authoredEntry(VoteSubmissionSchema),
   ...authoredEntries(ROOM_SUBMISSIONS),
-  z.discriminatedUnion("op", [authoredEntry(MechanismOpenSchema), authoredEntry(MechanismCommitSchema), authoredEntry(MechanismRevealSchema)]),
+  z.discriminatedUnion("op", [
+    authoredEntry(MechanismOpenSchema),
+    authoredEntry(MechanismCommitSchema),
+    authoredEntry(MechanismRevealSchema),
+  ]),
   ...authoredEntries(MARKET_SUBMISSIONS),
   z.discriminatedUnion("op", [authoredEntry(BidCommitSchema), authoredEntry(BidRevealSchema)]),
 ]);
@@ -472,7 +488,11 @@ export const ApprovalEntrySchema = ApprovalStatementSchema.extend({
 export type ApprovalEntry = z.infer<typeof ApprovalEntrySchema>;
 
 /** Any ledger entry. Parsing an untrusted export goes through this schema. */
-export const EntrySchema = z.discriminatedUnion("kind", [...AuthoredEntrySchema.options, ApprovalEntrySchema, SystemEntrySchema]);
+export const EntrySchema = z.discriminatedUnion("kind", [
+  ...AuthoredEntrySchema.options,
+  ApprovalEntrySchema,
+  SystemEntrySchema,
+]);
 export type Entry = z.infer<typeof EntrySchema>;
 export type EntryKind = Entry["kind"];
 

@@ -23,7 +23,12 @@ const Bid = { ...AuthoredFields, kind: z.literal("bid"), body: BodySchema.defaul
 export const BidCommitSchema = z.strictObject({ ...Bid, op: z.literal("commit"), commitment: Sha256Schema });
 
 /** `reveal`: the bid (for the listing's whole quantity, in its currency) and salt the owner committed to; the relay checks they hash to its commitment. */
-export const BidRevealSchema = z.strictObject({ ...Bid, op: z.literal("reveal"), bid: AmountSchema, salt: BidSaltSchema });
+export const BidRevealSchema = z.strictObject({
+  ...Bid,
+  op: z.literal("reveal"),
+  bid: AmountSchema,
+  salt: BidSaltSchema,
+});
 
 /** A `bid` submission, told apart by `op`. */
 export const BidSubmissionSchema = z.discriminatedUnion("op", [BidCommitSchema, BidRevealSchema]);
@@ -39,7 +44,14 @@ export type UnsoldReason = z.infer<typeof UnsoldReasonSchema>;
  * unsold and why. A sale is followed by the match between the seller and the winner.
  */
 export const ListingSettledDataSchema = z.discriminatedUnion("outcome", [
-  z.strictObject({ listing: EntryHashSchema, outcome: z.literal("sold"), winner: MatchPartySchema, bid: SeqSchema, price: AmountSchema, currency: CurrencySchema }),
+  z.strictObject({
+    listing: EntryHashSchema,
+    outcome: z.literal("sold"),
+    winner: MatchPartySchema,
+    bid: SeqSchema,
+    price: AmountSchema,
+    currency: CurrencySchema,
+  }),
   z.strictObject({ listing: EntryHashSchema, outcome: z.literal("unsold"), reason: UnsoldReasonSchema }),
 ]);
 export type ListingSettledData = z.infer<typeof ListingSettledDataSchema>;

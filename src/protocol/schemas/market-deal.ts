@@ -9,7 +9,10 @@ import { DealTermsSchema } from "./deal.js";
 import { RecordedDealSignatureSchema } from "./market.js";
 
 /** One owner's deal signature as the room answers it: with that owner's consent to show the price (its `show_price` signature) when the deal_sign carried one. */
-export const RoomDealSignatureSchema = z.strictObject({ ...RecordedDealSignatureSchema.shape, show_price: SignatureSchema.optional() });
+export const RoomDealSignatureSchema = z.strictObject({
+  ...RecordedDealSignatureSchema.shape,
+  show_price: SignatureSchema.optional(),
+});
 
 /** A match room's done deal: its market and match, the deal's terms hash and terms, and each owner's signature of it. */
 export const RoomDealSchema = z.strictObject({

@@ -15,11 +15,20 @@ import { ListingTermsFields } from "./market.js";
 import { EntryHashSchema } from "./room.js";
 
 /** A group's id on its platform: a Telegram chat id (negative for groups), a LINE groupId, a Discord channel id. */
-export const GroupIdSchema = z.string().regex(/^-?[A-Za-z0-9_]{1,64}$/, "group id: 1-64 of [A-Za-z0-9_], optionally after a minus");
+export const GroupIdSchema = z
+  .string()
+  .regex(/^-?[A-Za-z0-9_]{1,64}$/, "group id: 1-64 of [A-Za-z0-9_], optionally after a minus");
 export type GroupId = z.infer<typeof GroupIdSchema>;
 
 /** What the creator signs (purpose `room`) to get a one-time code that binds one group of `platform`, shown in `lang`. */
-export const GroupCodeStatementSchema = z.strictObject({ scope: z.literal("group_code"), table: TableIdSchema, platform: ChatPlatformSchema, lang: LangSchema, nonce: NonceSchema, ts: MillisSchema });
+export const GroupCodeStatementSchema = z.strictObject({
+  scope: z.literal("group_code"),
+  table: TableIdSchema,
+  platform: ChatPlatformSchema,
+  lang: LangSchema,
+  nonce: NonceSchema,
+  ts: MillisSchema,
+});
 export type GroupCodeStatement = z.infer<typeof GroupCodeStatementSchema>;
 
 /** POST /tables/:market/group-codes body. */
@@ -27,11 +36,23 @@ export const GroupCodeRequestSchema = z.strictObject({ statement: GroupCodeState
 export type GroupCodeRequest = z.infer<typeof GroupCodeRequestSchema>;
 
 /** POST /tables/:market/group-codes answer: the code, until when it binds, and what to send where. */
-export const GroupCodeResponseSchema = z.strictObject({ code: BindCodeSchema, platform: ChatPlatformSchema, expires: MillisSchema, send: z.string() });
+export const GroupCodeResponseSchema = z.strictObject({
+  code: BindCodeSchema,
+  platform: ChatPlatformSchema,
+  expires: MillisSchema,
+  send: z.string(),
+});
 export type GroupCodeResponse = z.infer<typeof GroupCodeResponseSchema>;
 
 /** What the creator signs (purpose `room`) to unbind a group. */
-export const GroupUnbindStatementSchema = z.strictObject({ scope: z.literal("group_unbind"), table: TableIdSchema, platform: ChatPlatformSchema, group: GroupIdSchema, nonce: NonceSchema, ts: MillisSchema });
+export const GroupUnbindStatementSchema = z.strictObject({
+  scope: z.literal("group_unbind"),
+  table: TableIdSchema,
+  platform: ChatPlatformSchema,
+  group: GroupIdSchema,
+  nonce: NonceSchema,
+  ts: MillisSchema,
+});
 export type GroupUnbindStatement = z.infer<typeof GroupUnbindStatementSchema>;
 
 /** POST /tables/:market/groups/unbind body. */
@@ -47,7 +68,13 @@ export type GroupUnbindResponse = z.infer<typeof GroupUnbindResponseSchema>;
  * its group_bound entry, and how delivery to it stands (the channel health of §11.4: unproven until
  * its greeting was delivered; null before its audience's object took it).
  */
-export const BoundGroupSchema = z.strictObject({ platform: ChatPlatformSchema, group: GroupIdSchema, lang: LangSchema, seq: SeqSchema, health: ChannelHealthSchema.nullable() });
+export const BoundGroupSchema = z.strictObject({
+  platform: ChatPlatformSchema,
+  group: GroupIdSchema,
+  lang: LangSchema,
+  seq: SeqSchema,
+  health: ChannelHealthSchema.nullable(),
+});
 export type BoundGroup = z.infer<typeof BoundGroupSchema>;
 
 /** GET /tables/:market/groups answer: the groups bound now, in the order they were bound, and the head they were read at. */
@@ -59,11 +86,24 @@ export type GroupsResponse = z.infer<typeof GroupsResponseSchema>;
  * `lang`, `nonce`, `ts`), who signed it, and `group`, where the code was redeemed: the relay's word,
  * since only the platform knows which chat a code was typed in.
  */
-export const GroupBoundDataSchema = z.strictObject({ platform: ChatPlatformSchema, group: GroupIdSchema, lang: LangSchema, nonce: NonceSchema, ts: MillisSchema, by: OwnerNameSchema });
+export const GroupBoundDataSchema = z.strictObject({
+  platform: ChatPlatformSchema,
+  group: GroupIdSchema,
+  lang: LangSchema,
+  nonce: NonceSchema,
+  ts: MillisSchema,
+  by: OwnerNameSchema,
+});
 export type GroupBoundData = z.infer<typeof GroupBoundDataSchema>;
 
 /** Data of `system/group_unbound`: the creator's unbind statement without scope and table, and who signed it. */
-export const GroupUnboundDataSchema = z.strictObject({ platform: ChatPlatformSchema, group: GroupIdSchema, nonce: NonceSchema, ts: MillisSchema, by: OwnerNameSchema });
+export const GroupUnboundDataSchema = z.strictObject({
+  platform: ChatPlatformSchema,
+  group: GroupIdSchema,
+  nonce: NonceSchema,
+  ts: MillisSchema,
+  by: OwnerNameSchema,
+});
 export type GroupUnboundData = z.infer<typeof GroupUnboundDataSchema>;
 
 /**
@@ -72,9 +112,19 @@ export type GroupUnboundData = z.infer<typeof GroupUnboundDataSchema>;
  * `listing` but no `supersedes` and no sealed bids, and `owner`, the member the bound account
  * speaks for. It commits nobody; a match on it is a match like any other.
  */
-export const GroupListingDataSchema = z.strictObject({ owner: OwnerNameSchema, via: ChatPlatformSchema, group: GroupIdSchema, ...ListingTermsFields });
+export const GroupListingDataSchema = z.strictObject({
+  owner: OwnerNameSchema,
+  via: ChatPlatformSchema,
+  group: GroupIdSchema,
+  ...ListingTermsFields,
+});
 export type GroupListingData = z.infer<typeof GroupListingDataSchema>;
 
 /** Data of `system/group_unlist`: a member withdraws, from a bound group, a listing posted from a group (never a seat's signed one). */
-export const GroupUnlistDataSchema = z.strictObject({ owner: OwnerNameSchema, via: ChatPlatformSchema, group: GroupIdSchema, listing: EntryHashSchema });
+export const GroupUnlistDataSchema = z.strictObject({
+  owner: OwnerNameSchema,
+  via: ChatPlatformSchema,
+  group: GroupIdSchema,
+  listing: EntryHashSchema,
+});
 export type GroupUnlistData = z.infer<typeof GroupUnlistDataSchema>;

@@ -26,7 +26,9 @@ import { BidSubmissionSchema, SealedBidsSchema } from "./listing-bid.js";
 import { DealTermsSchema } from "./deal.js";
 
 /** A category's name: 1-32 of `[a-z0-9-]`, the first a letter or digit ("baby-gear", "books"). */
-export const CategorySchema = z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "category: 1-32 of [a-z0-9-], the first a letter or digit");
+export const CategorySchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "category: 1-32 of [a-z0-9-], the first a letter or digit");
 export type Category = z.infer<typeof CategorySchema>;
 
 /**
@@ -53,7 +55,10 @@ export type ListingSide = z.infer<typeof ListingSideSchema>;
 export const PriceRangeSchema = z
   .strictObject({ currency: CurrencySchema, min: AmountSchema.optional(), max: AmountSchema.optional() })
   .refine((p) => p.min !== undefined || p.max !== undefined, { message: "a price range has a min, a max or both" })
-  .refine((p) => p.min === undefined || p.max === undefined || p.min <= p.max, { message: "min is at most max", path: ["min"] });
+  .refine((p) => p.min === undefined || p.max === undefined || p.min <= p.max, {
+    message: "min is at most max",
+    path: ["min"],
+  });
 export type PriceRange = z.infer<typeof PriceRangeSchema>;
 
 /** What a listing lists, whoever writes it (a seat's `listing`, a group's `system/group_listing`): side, title, text, category, quantity, public price, expiry. */
@@ -91,17 +96,29 @@ export const ListingSubmissionSchema = z.strictObject({
 });
 
 /** `unlist`: the listing's owner withdraws it (any seat of that owner). */
-export const UnlistSubmissionSchema = z.strictObject({ ...AuthoredFields, kind: z.literal("unlist"), body: BodySchema.default(""), listing: EntryHashSchema });
+export const UnlistSubmissionSchema = z.strictObject({
+  ...AuthoredFields,
+  kind: z.literal("unlist"),
+  body: BodySchema.default(""),
+  listing: EntryHashSchema,
+});
 
 /** Every market kind's submission schema with one shape, in registry order; `bid` (BidSubmissionSchema) is told apart by `op`. */
 export const MARKET_SUBMISSIONS = [ListingSubmissionSchema, UnlistSubmissionSchema] as const;
 
 /** The market kinds: those MARKET_SUBMISSIONS writes, in its order, then `bid`. */
-export const MarketKindSchema = z.enum([...MARKET_SUBMISSIONS.map((schema) => schema.shape.kind.value), BidSubmissionSchema.options[0].shape.kind.value] as ["listing", "unlist", "bid"]);
+export const MarketKindSchema = z.enum([
+  ...MARKET_SUBMISSIONS.map((schema) => schema.shape.kind.value),
+  BidSubmissionSchema.options[0].shape.kind.value,
+] as ["listing", "unlist", "bid"]);
 export type MarketKind = z.infer<typeof MarketKindSchema>;
 
 /** One owner's deal signature as a market records it: the owner, its key, and its signature (purpose `deal`). */
-export const RecordedDealSignatureSchema = z.strictObject({ owner: OwnerNameSchema, key: PublicKeySchema, sig: SignatureSchema });
+export const RecordedDealSignatureSchema = z.strictObject({
+  owner: OwnerNameSchema,
+  key: PublicKeySchema,
+  sig: SignatureSchema,
+});
 export type RecordedDealSignature = z.infer<typeof RecordedDealSignatureSchema>;
 
 /**
@@ -109,7 +126,10 @@ export type RecordedDealSignature = z.infer<typeof RecordedDealSignatureSchema>;
  * both owners' consents to show them (purpose `price`, over the market, the match and `deal`), by
  * the keys of the deal signatures in the same order.
  */
-export const ShownPriceSchema = z.strictObject({ terms: DealTermsSchema, consents: z.tuple([SignatureSchema, SignatureSchema]) });
+export const ShownPriceSchema = z.strictObject({
+  terms: DealTermsSchema,
+  consents: z.tuple([SignatureSchema, SignatureSchema]),
+});
 export type ShownPrice = z.infer<typeof ShownPriceSchema>;
 
 /** Data of `system/deal_recorded`: the match (its seq), its room, the deal's terms hash and both owners' signatures of it (the offering side's first), the quantity it closes, and its terms when both owners let the market show them. */
@@ -163,7 +183,11 @@ export const ListingsResponseSchema = z.strictObject({ items: z.array(ListingVie
 export type ListingsResponse = z.infer<typeof ListingsResponseSchema>;
 
 /** GET /tables/:market/matches/:seq answer: the match's citation (what its room's config carries), its room's id, and the seq of its recorded deal. */
-export const MatchResponseSchema = z.strictObject({ citation: MatchCitationSchema, room: TableIdSchema, deal: SeqSchema.nullable() });
+export const MatchResponseSchema = z.strictObject({
+  citation: MatchCitationSchema,
+  room: TableIdSchema,
+  deal: SeqSchema.nullable(),
+});
 export type MatchResponse = z.infer<typeof MatchResponseSchema>;
 
 /** POST /tables/:market/deals answer: the seq of the deal_recorded entry (the first one, when the deal was recorded before) and a head over it. */

@@ -5,7 +5,15 @@
  */
 import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
-import { MillisSchema, OwnerNameSchema, PublicKeySchema, SeqSchema, Sha256Schema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import {
+  MillisSchema,
+  OwnerNameSchema,
+  PublicKeySchema,
+  SeqSchema,
+  Sha256Schema,
+  SignatureSchema,
+  TableIdSchema,
+} from "./primitives.js";
 import { AmountSchema, CurrencySchema } from "./money.js";
 
 /** One side of a match: the listing's owner and the key the ledger records for it. */
@@ -33,7 +41,10 @@ export const MatchDataSchema = z
     wanted_by: MatchPartySchema,
     sale: SaleSchema.optional(),
   })
-  .refine((m) => (m.sale === undefined) === (m.words.length > 0), { message: "a match by words shares at least one; a sale by sealed bids none", path: ["words"] });
+  .refine((m) => (m.sale === undefined) === m.words.length > 0, {
+    message: "a match by words shares at least one; a sale by sealed bids none",
+    path: ["words"],
+  });
 export type MatchData = z.infer<typeof MatchDataSchema>;
 
 /**
@@ -50,4 +61,3 @@ export const MatchCitationSchema = z.strictObject({
   sig: SignatureSchema,
 });
 export type MatchCitation = z.infer<typeof MatchCitationSchema>;
-

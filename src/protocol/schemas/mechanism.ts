@@ -60,7 +60,11 @@ export const MechanismRevealSchema = z.strictObject({
 });
 
 /** A `mechanism` submission, told apart by `op`. */
-export const MechanismSubmissionSchema = z.discriminatedUnion("op", [MechanismOpenSchema, MechanismCommitSchema, MechanismRevealSchema]);
+export const MechanismSubmissionSchema = z.discriminatedUnion("op", [
+  MechanismOpenSchema,
+  MechanismCommitSchema,
+  MechanismRevealSchema,
+]);
 export type MechanismSubmission = z.infer<typeof MechanismSubmissionSchema>;
 export type MechanismOp = MechanismSubmission["op"];
 
@@ -70,7 +74,12 @@ export type NoDealReason = z.infer<typeof NoDealReasonSchema>;
 
 /** Data of `system/auction_settled`: a deal at `price` (minor units of `currency`), or no deal and why. */
 export const AuctionSettledDataSchema = z.discriminatedUnion("outcome", [
-  z.strictObject({ auction: EntryHashSchema, outcome: z.literal("deal"), price: AmountSchema, currency: CurrencySchema }),
+  z.strictObject({
+    auction: EntryHashSchema,
+    outcome: z.literal("deal"),
+    price: AmountSchema,
+    currency: CurrencySchema,
+  }),
   z.strictObject({ auction: EntryHashSchema, outcome: z.literal("no_deal"), reason: NoDealReasonSchema }),
 ]);
 export type AuctionSettledData = z.infer<typeof AuctionSettledDataSchema>;

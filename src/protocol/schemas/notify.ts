@@ -11,7 +11,16 @@ import { ChatPlatformSchema, ControlViaSchema, PauseHolderSchema } from "./contr
 import { LangSchema } from "./owner.js";
 import { GroupIdSchema } from "./market-group.js";
 import { CategorySchema, ListingSideSchema, PriceRangeSchema } from "./market.js";
-import { LabelSchema, MillisSchema, NonceSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SeqSchema, TableIdSchema } from "./primitives.js";
+import {
+  LabelSchema,
+  MillisSchema,
+  NonceSchema,
+  OwnerNameSchema,
+  PublicKeySchema,
+  SeatNameSchema,
+  SeqSchema,
+  TableIdSchema,
+} from "./primitives.js";
 import { AmountSchema, CurrencySchema, HeldNoticeSchema, TermsSchema } from "./room.js";
 import { NoDealReasonSchema } from "./mechanism.js";
 import { ApprovalVerdictSchema, ApprovalViaSchema, TaskIdSchema } from "./task.js";
@@ -73,13 +82,26 @@ export const DecisionReachedSchema = z.strictObject({
  * about an end-to-end encrypted room.
  */
 export const DealNoticeSchema = z.union([
-  z.strictObject({ offer: z.strictObject({ seq: SeqSchema, seat: SeatNameSchema, terms: TermsSchema, expires: MillisSchema.nullable() }) }),
+  z.strictObject({
+    offer: z.strictObject({
+      seq: SeqSchema,
+      seat: SeatNameSchema,
+      terms: TermsSchema,
+      expires: MillisSchema.nullable(),
+    }),
+  }),
   z.strictObject({ auction: z.strictObject({ seq: SeqSchema, price: AmountSchema, currency: CurrencySchema }) }),
 ]);
 export type DealNotice = z.infer<typeof DealNoticeSchema>;
 
 /** The table closed; a room that closed with a deal says what the deal binds (absent in older events and about e2e rooms). */
-export const TableClosedNoticeSchema = z.strictObject({ ...Base, type: z.literal("table_closed"), seq: SeqSchema, reason: CloseReasonSchema, deal: DealNoticeSchema.optional() });
+export const TableClosedNoticeSchema = z.strictObject({
+  ...Base,
+  type: z.literal("table_closed"),
+  seq: SeqSchema,
+  reason: CloseReasonSchema,
+  deal: DealNoticeSchema.optional(),
+});
 /** An owner paused the table or lifted their own pause; `pauses` are those in force after it (absent in older events). */
 export const TableControlNoticeSchema = z.strictObject({
   ...Base,
@@ -107,7 +129,10 @@ export const OwnerNoteSchema = z
     /** Whatever the table took (LIMITS.note_chars), so a note the table took is never refused here. */
     text: z.string().max(LIMITS.note_chars),
   })
-  .refine((n) => n.e2e === true || n.text !== "", { message: "a note's text is empty only about an e2e room", path: ["text"] });
+  .refine((n) => n.e2e === true || n.text !== "", {
+    message: "a note's text is empty only about an e2e room",
+    path: ["text"],
+  });
 
 /** A seat of this owner asks it a question (§5.14); never in the ledger. Text and choices are empty only about an e2e room. */
 export const OwnerQuestionNoticeSchema = z
@@ -121,7 +146,10 @@ export const OwnerQuestionNoticeSchema = z
     choices: z.array(z.string().max(OWNER_ASK_LIMITS.choice_chars)).max(OWNER_ASK_LIMITS.choices),
     deadline: MillisSchema,
   })
-  .refine((n) => n.e2e === true || n.text !== "", { message: "a question's text is empty only about an e2e room", path: ["text"] });
+  .refine((n) => n.e2e === true || n.text !== "", {
+    message: "a question's text is empty only about an e2e room",
+    path: ["text"],
+  });
 export type OwnerQuestionNotice = z.infer<typeof OwnerQuestionNoticeSchema>;
 
 /**
@@ -130,11 +158,32 @@ export type OwnerQuestionNotice = z.infer<typeof OwnerQuestionNoticeSchema>;
  * `auction_no_deal` an auction's settlement, `held` a message the owner gate holds on the owner's
  * machine (told through the note route, never the ledger).
  */
-export const RoomNewsKindSchema = z.enum(["offer", "counter", "accept", "reject", "deal_pending", "deal_done", "no_deal", "auction_deal", "auction_no_deal", "ejected", "held"]);
+export const RoomNewsKindSchema = z.enum([
+  "offer",
+  "counter",
+  "accept",
+  "reject",
+  "deal_pending",
+  "deal_done",
+  "no_deal",
+  "auction_deal",
+  "auction_no_deal",
+  "ejected",
+  "held",
+]);
 export type RoomNewsKind = z.infer<typeof RoomNewsKindSchema>;
 
 /** The kinds an owner whose config says `room_news: "commitments"` gets; `all` gets every kind, `none` none. */
-export const COMMITMENT_NEWS: ReadonlySet<RoomNewsKind> = new Set(["accept", "deal_pending", "deal_done", "no_deal", "auction_deal", "auction_no_deal", "ejected", "held"]);
+export const COMMITMENT_NEWS: ReadonlySet<RoomNewsKind> = new Set([
+  "accept",
+  "deal_pending",
+  "deal_done",
+  "no_deal",
+  "auction_deal",
+  "auction_no_deal",
+  "ejected",
+  "held",
+]);
 
 /** One piece of room news: its kind and the seat that acted; what it binds only outside an e2e room (there, the kind and the seat). */
 export const RoomNewsSchema = z
@@ -157,18 +206,34 @@ export const RoomNewsSchema = z
     /** A held message: its kind and the hash the owner approves it by (terms ride in `terms`). */
     held: HeldNoticeSchema.omit({ terms: true }).optional(),
   })
-  .refine((n) => n.e2e !== true || n.terms === undefined, { message: "news about an e2e room carries no terms", path: ["terms"] });
+  .refine((n) => n.e2e !== true || n.terms === undefined, {
+    message: "news about an e2e room carries no terms",
+    path: ["terms"],
+  });
 export type RoomNews = z.infer<typeof RoomNewsSchema>;
 
 /**
  * A market bound a chat group (docs/SPEC.md §5.15 "Groups"), told to the market's group audience
  * (groupAudience): its object takes the group as a channel, in `lang`, and greets it once.
  */
-export const GroupBoundNoticeSchema = z.strictObject({ ...Base, type: z.literal("group_bound"), seq: SeqSchema, platform: ChatPlatformSchema, group: GroupIdSchema, lang: LangSchema });
+export const GroupBoundNoticeSchema = z.strictObject({
+  ...Base,
+  type: z.literal("group_bound"),
+  seq: SeqSchema,
+  platform: ChatPlatformSchema,
+  group: GroupIdSchema,
+  lang: LangSchema,
+});
 export type GroupBoundNotice = z.infer<typeof GroupBoundNoticeSchema>;
 
 /** A market unbound a chat group: its audience's object drops the channel and anything still queued for it (silent). */
-export const GroupUnboundNoticeSchema = z.strictObject({ ...Base, type: z.literal("group_unbound"), seq: SeqSchema, platform: ChatPlatformSchema, group: GroupIdSchema });
+export const GroupUnboundNoticeSchema = z.strictObject({
+  ...Base,
+  type: z.literal("group_unbound"),
+  seq: SeqSchema,
+  platform: ChatPlatformSchema,
+  group: GroupIdSchema,
+});
 export type GroupUnboundNotice = z.infer<typeof GroupUnboundNoticeSchema>;
 
 /**

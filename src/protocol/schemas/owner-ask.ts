@@ -10,7 +10,14 @@ import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
 import { isSealedText, sealedChars } from "../signing/sealed-text.js";
 import { ChatPlatformSchema } from "./control.js";
-import { MillisSchema, NonceSchema, OwnerNameSchema, SeatNameSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import {
+  MillisSchema,
+  NonceSchema,
+  OwnerNameSchema,
+  SeatNameSchema,
+  SignatureSchema,
+  TableIdSchema,
+} from "./primitives.js";
 
 /** How long a question may wait for its answer, and how many choices it may offer. */
 export const OWNER_ASK_LIMITS = { max_wait_ms: 24 * 60 * 60 * 1000, choices: 8, choice_chars: 64 } as const;
@@ -24,14 +31,24 @@ export const OWNER_ASK_LIMITS = { max_wait_ms: 24 * 60 * 60 * 1000, choices: 8, 
  */
 export function ownerText(chars: number, what: string, sealed: boolean) {
   const tooLong = (length: number) => `${what} is at most ${chars} chars, not ${length}`;
-  if (!sealed) return z.string().min(1).max(chars, { error: (issue) => tooLong(String(issue.input).length) });
+  if (!sealed)
+    return z
+      .string()
+      .min(1)
+      .max(chars, { error: (issue) => tooLong(String(issue.input).length) });
   return z
     .string()
     .min(1)
     .max(sealedChars(chars))
     .superRefine((t, ctx) => {
       if (t.length > chars && !isSealedText(t)) {
-        ctx.addIssue({ code: "too_big", origin: "string", maximum: chars, inclusive: true, message: tooLong(t.length) });
+        ctx.addIssue({
+          code: "too_big",
+          origin: "string",
+          maximum: chars,
+          inclusive: true,
+          message: tooLong(t.length),
+        });
       }
     });
 }
@@ -46,11 +63,18 @@ function questionStatement(sealed: boolean) {
       question: NonceSchema,
       text: ownerText(LIMITS.note_chars, "a question", sealed),
       /** Absent: a free-text answer. Present: the answer is exactly one of these (2-8, distinct). */
-      choices: z.array(ownerText(OWNER_ASK_LIMITS.choice_chars, "a choice", sealed)).min(2).max(OWNER_ASK_LIMITS.choices).optional(),
+      choices: z
+        .array(ownerText(OWNER_ASK_LIMITS.choice_chars, "a choice", sealed))
+        .min(2)
+        .max(OWNER_ASK_LIMITS.choices)
+        .optional(),
       deadline: MillisSchema,
       ts: MillisSchema,
     })
-    .refine((q) => q.choices === undefined || new Set(q.choices).size === q.choices.length, { message: "choices are distinct", path: ["choices"] })
+    .refine((q) => q.choices === undefined || new Set(q.choices).size === q.choices.length, {
+      message: "choices are distinct",
+      path: ["choices"],
+    })
     .refine((q) => q.deadline > q.ts && q.deadline - q.ts <= OWNER_ASK_LIMITS.max_wait_ms, {
       message: `the deadline is after the question's time and at most ${OWNER_ASK_LIMITS.max_wait_ms / 3_600_000} h later`,
       path: ["deadline"],
@@ -89,7 +113,14 @@ export type AnswerRequest = z.infer<typeof AnswerRequestSchema>;
 
 /** An answer as the seat receives it: signed by the owner key (verified), or the relay's word that a bound chat account gave it (unverified). */
 export const OwnerAnswerSchema = z.discriminatedUnion("verified", [
-  z.strictObject({ verified: z.literal(true), via: z.literal("owner_key"), value: z.string(), at: MillisSchema, answer: AnswerStatementSchema, sig: SignatureSchema }),
+  z.strictObject({
+    verified: z.literal(true),
+    via: z.literal("owner_key"),
+    value: z.string(),
+    at: MillisSchema,
+    answer: AnswerStatementSchema,
+    sig: SignatureSchema,
+  }),
   z.strictObject({ verified: z.literal(false), via: ChatPlatformSchema, value: z.string(), at: MillisSchema }),
 ]);
 export type OwnerAnswer = z.infer<typeof OwnerAnswerSchema>;
@@ -108,7 +139,11 @@ export const QuestionRecordSchema = z.strictObject({
 export type QuestionRecord = z.infer<typeof QuestionRecordSchema>;
 
 /** POST /tables/:id/questions answer: the question's id, its deadline and how many of the owner's chat channels it was queued for. */
-export const QuestionResponseSchema = z.strictObject({ question: NonceSchema, deadline: MillisSchema, queued: z.int().min(0) });
+export const QuestionResponseSchema = z.strictObject({
+  question: NonceSchema,
+  deadline: MillisSchema,
+  queued: z.int().min(0),
+});
 export type QuestionResponse = z.infer<typeof QuestionResponseSchema>;
 
 /** GET /tables/:id/questions answer: the reader's questions (a seat's own, or every seat's of an owner), oldest first. */
@@ -131,13 +166,30 @@ export const InstructionStatementSchema = instructionStatement(true);
 export type InstructionStatement = z.infer<typeof InstructionStatementSchema>;
 
 /** POST /tables/:id/instructions body. */
-export const InstructionRequestSchema = z.strictObject({ instruction: InstructionStatementSchema, sig: SignatureSchema });
+export const InstructionRequestSchema = z.strictObject({
+  instruction: InstructionStatementSchema,
+  sig: SignatureSchema,
+});
 export type InstructionRequest = z.infer<typeof InstructionRequestSchema>;
 
 /** An instruction as its seat receives it, numbered from 1 per seat: owner-signed (verified) or relay-attested from chat (unverified). */
 export const OwnerInstructionSchema = z.discriminatedUnion("verified", [
-  z.strictObject({ n: z.int().min(1), verified: z.literal(true), via: z.literal("owner_key"), text: z.string(), at: MillisSchema, instruction: InstructionStatementSchema, sig: SignatureSchema }),
-  z.strictObject({ n: z.int().min(1), verified: z.literal(false), via: ChatPlatformSchema, text: z.string(), at: MillisSchema }),
+  z.strictObject({
+    n: z.int().min(1),
+    verified: z.literal(true),
+    via: z.literal("owner_key"),
+    text: z.string(),
+    at: MillisSchema,
+    instruction: InstructionStatementSchema,
+    sig: SignatureSchema,
+  }),
+  z.strictObject({
+    n: z.int().min(1),
+    verified: z.literal(false),
+    via: ChatPlatformSchema,
+    text: z.string(),
+    at: MillisSchema,
+  }),
 ]);
 export type OwnerInstruction = z.infer<typeof OwnerInstructionSchema>;
 
@@ -150,7 +202,11 @@ export const InstructionResponseSchema = z.strictObject({ n: z.int().min(1) });
 export type InstructionResponse = z.infer<typeof InstructionResponseSchema>;
 
 /** The three requests as an end-to-end encrypted room takes them: texts plain within the limits, or sealed. */
-const E2E_REQUESTS = { question: QuestionRequestSchema, answer: AnswerRequestSchema, instruction: InstructionRequestSchema };
+const E2E_REQUESTS = {
+  question: QuestionRequestSchema,
+  answer: AnswerRequestSchema,
+  instruction: InstructionRequestSchema,
+};
 
 /** The three requests as every other table takes them: texts plain within the limits, whatever their shape. */
 const PLAIN_REQUESTS = {

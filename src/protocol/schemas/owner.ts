@@ -73,7 +73,11 @@ export const BindCodeResponseSchema = z.strictObject({
 export type BindCodeResponse = z.infer<typeof BindCodeResponseSchema>;
 
 /** POST /owners/:key/unbind response. */
-export const UnbindResponseSchema = z.strictObject({ platform: ChatPlatformSchema, account: AccountIdSchema, removed: z.boolean() });
+export const UnbindResponseSchema = z.strictObject({
+  platform: ChatPlatformSchema,
+  account: AccountIdSchema,
+  removed: z.boolean(),
+});
 export type UnbindResponse = z.infer<typeof UnbindResponseSchema>;
 
 /** How one delivery attempt ended; `queued` is recorded when a message enters the outbox. */

@@ -61,7 +61,13 @@ export function canonicalAtMost(maxBytes: number, what: string) {
       return;
     }
     if (size > maxBytes) {
-      ctx.addIssue({ code: "too_big", origin: "canonical_json", maximum: maxBytes, inclusive: true, message: `${what} is at most ${maxBytes} bytes of canonical JSON, not ${size}` });
+      ctx.addIssue({
+        code: "too_big",
+        origin: "canonical_json",
+        maximum: maxBytes,
+        inclusive: true,
+        message: `${what} is at most ${maxBytes} bytes of canonical JSON, not ${size}`,
+      });
     }
   };
 }
@@ -70,7 +76,14 @@ export function canonicalAtMost(maxBytes: number, what: string) {
 export function membersAtMost(max: number, what: string) {
   return (value: object, ctx: z.RefinementCtx): void => {
     const count = Object.keys(value).length;
-    if (count > max) ctx.addIssue({ code: "too_big", origin: "object", maximum: max, inclusive: true, message: `at most ${max} ${what}, not ${count}` });
+    if (count > max)
+      ctx.addIssue({
+        code: "too_big",
+        origin: "object",
+        maximum: max,
+        inclusive: true,
+        message: `at most ${max} ${what}, not ${count}`,
+      });
   };
 }
 
@@ -81,7 +94,10 @@ export const LabelSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, "lab
 export const RefSchema = z
   .string()
   .max(512)
-  .regex(/^(entry:[1-9][0-9]*|task:[1-9][0-9]{0,15}\.[a-z0-9][a-z0-9._-]{0,63}|table:[a-z0-9][a-z0-9._-]{2,63}|https:\/\/\S+)$/, "ref");
+  .regex(
+    /^(entry:[1-9][0-9]*|task:[1-9][0-9]{0,15}\.[a-z0-9][a-z0-9._-]{0,63}|table:[a-z0-9][a-z0-9._-]{2,63}|https:\/\/\S+)$/,
+    "ref",
+  );
 
 /** A list of seat names, no duplicates. */
 export const SeatListSchema = z

@@ -5,7 +5,14 @@
  * that holds the seat later.
  */
 import * as z from "zod";
-import { NonceSchema, OwnerNameSchema, PublicKeySchema, SeatNameSchema, SignatureSchema, TableIdSchema } from "./primitives.js";
+import {
+  NonceSchema,
+  OwnerNameSchema,
+  PublicKeySchema,
+  SeatNameSchema,
+  SignatureSchema,
+  TableIdSchema,
+} from "./primitives.js";
 
 /** What an owner signs (purpose `owner`) to revoke its seat `seat`, held by `seat_key`. */
 export const SeatRevokeStatementSchema = z.strictObject({

@@ -42,7 +42,6 @@ export const RoomConfigSchema = z.strictObject({
 });
 export type RoomConfig = z.infer<typeof RoomConfigSchema>;
 
-
 /** Terms of an offer: flat; `amount` and `currency` go together; at least an amount or a text. */
 export const TermsSchema = z
   .strictObject({
@@ -50,8 +49,13 @@ export const TermsSchema = z
     currency: CurrencySchema.optional(),
     text: z.string().min(1).max(LIMITS.terms_text_chars).optional(),
   })
-  .refine((t) => (t.amount === undefined) === (t.currency === undefined), { message: "amount and currency go together", path: ["currency"] })
-  .refine((t) => t.amount !== undefined || t.text !== undefined, { message: "terms need an amount with its currency, or a text" });
+  .refine((t) => (t.amount === undefined) === (t.currency === undefined), {
+    message: "amount and currency go together",
+    path: ["currency"],
+  })
+  .refine((t) => t.amount !== undefined || t.text !== undefined, {
+    message: "terms need an amount with its currency, or a text",
+  });
 export type Terms = z.infer<typeof TermsSchema>;
 
 /** An offer, counter or grant is named by its entry's leaf hash. */
@@ -61,7 +65,9 @@ export const EntryHashSchema = Sha256Schema;
 export const GRANT_SCOPE = /^[a-z0-9][a-z0-9_.:/-]{0,63}$/;
 
 /** A grant's scope: what it lets the grantee do, a label the parties agree on (the relay checks only its pattern). */
-export const GrantScopeSchema = z.string().regex(GRANT_SCOPE, "scope: 1-64 of [a-z0-9_.:/-], the first a lowercase letter or digit");
+export const GrantScopeSchema = z
+  .string()
+  .regex(GRANT_SCOPE, "scope: 1-64 of [a-z0-9_.:/-], the first a lowercase letter or digit");
 
 /** How a room ended. */
 export const RoomOutcomeSchema = z.enum(["deal", "no_deal"]);
@@ -70,7 +76,12 @@ export type RoomOutcome = z.infer<typeof RoomOutcomeSchema>;
 const Room = { ...AuthoredFields, body: BodySchema.default("") };
 
 /** `offer`: terms this seat's owner is bound to if another party accepts while it is live. */
-export const OfferSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("offer"), terms: TermsSchema, expires: MillisSchema.optional() });
+export const OfferSubmissionSchema = z.strictObject({
+  ...Room,
+  kind: z.literal("offer"),
+  terms: TermsSchema,
+  expires: MillisSchema.optional(),
+});
 
 /** `counter`: ends the live offer `offer` (another party's) and makes these terms the live offer. */
 export const CounterSubmissionSchema = z.strictObject({
@@ -82,16 +93,31 @@ export const CounterSubmissionSchema = z.strictObject({
 });
 
 /** `accept`: agrees to another party's live offer; its terms are the offer's (restating others is E_TERMS_MISMATCH). */
-export const AcceptSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("accept"), offer: EntryHashSchema, terms: TermsSchema.optional() });
+export const AcceptSubmissionSchema = z.strictObject({
+  ...Room,
+  kind: z.literal("accept"),
+  offer: EntryHashSchema,
+  terms: TermsSchema.optional(),
+});
 
 /** `reject`: turns down another party's live offer. */
 export const RejectSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("reject"), offer: EntryHashSchema });
 
 /** `withdraw`: the offer's author takes back its own live offer. */
-export const WithdrawSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("withdraw"), offer: EntryHashSchema });
+export const WithdrawSubmissionSchema = z.strictObject({
+  ...Room,
+  kind: z.literal("withdraw"),
+  offer: EntryHashSchema,
+});
 
 /** `grant`: lets seat `grantee` act within `scope` until `expires`, unless revoked first. */
-export const GrantSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("grant"), grantee: SeatNameSchema, scope: GrantScopeSchema, expires: MillisSchema });
+export const GrantSubmissionSchema = z.strictObject({
+  ...Room,
+  kind: z.literal("grant"),
+  grantee: SeatNameSchema,
+  scope: GrantScopeSchema,
+  expires: MillisSchema,
+});
 
 /** `revoke`: the grantor ends its own live grant. */
 export const RevokeSubmissionSchema = z.strictObject({ ...Room, kind: z.literal("revoke"), grant: EntryHashSchema });
@@ -158,7 +184,12 @@ export const InviteDataSchema = z.strictObject({
 });
 
 /** What the creator signs (purpose `room`) to eject a seat. */
-export const EjectStatementSchema = z.strictObject({ scope: z.literal("eject"), table: TableIdSchema, seat: SeatNameSchema, nonce: NonceSchema });
+export const EjectStatementSchema = z.strictObject({
+  scope: z.literal("eject"),
+  table: TableIdSchema,
+  seat: SeatNameSchema,
+  nonce: NonceSchema,
+});
 export type EjectStatement = z.infer<typeof EjectStatementSchema>;
 
 /** Data of `system/seat_ejected`. */
@@ -205,7 +236,11 @@ export const InviteJoinRequestSchema = z.strictObject({
 export type InviteJoinRequest = z.infer<typeof InviteJoinRequestSchema>;
 
 /** POST /invites/lookup answer. */
-export const InviteLookupResponseSchema = z.strictObject({ table: TableIdSchema, invite: InviteIdSchema, expires: MillisSchema });
+export const InviteLookupResponseSchema = z.strictObject({
+  table: TableIdSchema,
+  invite: InviteIdSchema,
+  expires: MillisSchema,
+});
 export type InviteLookupResponse = z.infer<typeof InviteLookupResponseSchema>;
 
 /**

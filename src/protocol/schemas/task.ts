@@ -5,7 +5,14 @@
  */
 import * as z from "zod";
 import { LIMITS } from "../limits/limits.js";
-import { canonicalAtMost, OwnerNameSchema, SeatNameSchema, SeqSchema, Sha256Schema, MillisSchema } from "./primitives.js";
+import {
+  canonicalAtMost,
+  OwnerNameSchema,
+  SeatNameSchema,
+  SeqSchema,
+  Sha256Schema,
+  MillisSchema,
+} from "./primitives.js";
 import { ChatPlatformSchema } from "./control.js";
 
 /** A resource of an owner: 1-128 of `[a-z0-9._:/@-]`, starting alphanumeric (`taskboard`, `github:tao/app`). */
@@ -15,10 +22,14 @@ export const ResourceSchema = z.string().regex(/^[a-z0-9][a-z0-9._:/@-]{0,127}$/
 export const ActionSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, "action: 1-64 of [a-z0-9_.:-]");
 
 /** A pattern over resources or actions: the same alphabet plus `*`, which matches any run of characters. */
-export const PatternSchema = z.string().regex(/^[a-z0-9*][a-z0-9._:/@*-]{0,127}$/, "pattern: 1-128 of [a-z0-9._:/@-] and *");
+export const PatternSchema = z
+  .string()
+  .regex(/^[a-z0-9*][a-z0-9._:/@*-]{0,127}$/, "pattern: 1-128 of [a-z0-9._:/@-] and *");
 
 /** Argument keys start with a letter, so no key can mean anything to a JavaScript object. */
-const ArgKeySchema = z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, "argument key: 1-64 of [A-Za-z0-9_.-], starting with a letter");
+const ArgKeySchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, "argument key: 1-64 of [A-Za-z0-9_.-], starting with a letter");
 
 /** Zod drops an own `__proto__` key from records silently; refuse it instead, so nothing signed is lost. */
 const NoProtoKey = z.custom<unknown>((v) => !(typeof v === "object" && v !== null && Object.hasOwn(v, "__proto__")), {
@@ -27,7 +38,9 @@ const NoProtoKey = z.custom<unknown>((v) => !(typeof v === "object" && v !== nul
 
 /** A JSON object with argument keys whose canonical form (§2: integers only) is at most `maxBytes` bytes. */
 export function boundedJsonObject(maxBytes: number) {
-  return NoProtoKey.pipe(z.record(ArgKeySchema, z.unknown())).superRefine(canonicalAtMost(maxBytes, "an argument object"));
+  return NoProtoKey.pipe(z.record(ArgKeySchema, z.unknown())).superRefine(
+    canonicalAtMost(maxBytes, "an argument object"),
+  );
 }
 
 /** One effect: `action` on `owner`'s `resource`, with arguments. */
@@ -101,7 +114,9 @@ export const TaskStateSchema = z.strictObject({
 export type TaskState = z.infer<typeof TaskStateSchema>;
 
 /** Request id: 1-64 of `[A-Za-z0-9_.:-]`, starting alphanumeric; unique per table. */
-export const RequestIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "request id: 1-64 of [A-Za-z0-9_.:-]");
+export const RequestIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "request id: 1-64 of [A-Za-z0-9_.:-]");
 
 /** Request type: `shutdown` and `plan_approval` have rules (§5.7); any other label is free-form. */
 export const RequestTypeSchema = z.string().regex(/^[a-z0-9][a-z0-9_.:-]{0,63}$/, "request type: 1-64 of [a-z0-9_.:-]");

@@ -21,7 +21,14 @@ export const CoverageSchema = z.strictObject({
    * (`from`..`to`, which only its heads attest) and the newest of its heads checked.
    */
   past_keys: z
-    .array(z.strictObject({ relay: z.string(), from: z.int().min(1), to: z.int().min(1), head_seq: z.int().min(1).nullable() }))
+    .array(
+      z.strictObject({
+        relay: z.string(),
+        from: z.int().min(1),
+        to: z.int().min(1),
+        head_seq: z.int().min(1).nullable(),
+      }),
+    )
     .optional(),
 });
 export type Coverage = z.infer<typeof CoverageSchema>;

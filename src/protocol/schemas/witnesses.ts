@@ -39,7 +39,9 @@ export const WitnessesSchema = z
     list: z.array(WitnessSchema).min(1).max(MAX_WITNESSES),
   })
   .refine((w) => w.k <= w.list.length, { message: "k is at most the number of witnesses" })
-  .refine((w) => new Set(w.list.map((x) => witnessName(x))).size === w.list.length, { message: "each witness's key has its own name" });
+  .refine((w) => new Set(w.list.map((x) => witnessName(x))).size === w.list.length, {
+    message: "each witness's key has its own name",
+  });
 export type Witnesses = z.infer<typeof WitnessesSchema>;
 
 /** A witness's name: its key's name (the name on its cosignature lines). */

@@ -54,7 +54,12 @@ export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 export const ServerFrameSchema = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("challenge"), table: TableIdSchema, challenge: z.string() }),
   z.strictObject({ type: z.literal("welcome"), seat: SeatNameSchema, cursor: z.int().min(0), head: SignedHeadSchema }),
-  z.strictObject({ type: z.literal("owner_welcome"), owner: OwnerNameSchema, cursor: z.int().min(0), head: SignedHeadSchema }),
+  z.strictObject({
+    type: z.literal("owner_welcome"),
+    owner: OwnerNameSchema,
+    cursor: z.int().min(0),
+    head: SignedHeadSchema,
+  }),
   z.strictObject({
     type: z.literal("entries"),
     items: z.array(z.union([EntrySchema, HiddenEntrySchema])),

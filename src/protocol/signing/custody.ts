@@ -44,7 +44,11 @@ export function custodyStatementFor(head: SignedHead, to: string): CustodyStatem
 }
 
 /** An owner's signature over a custody statement (purpose `custody`). */
-export async function signCustody(signer: Signer, owner: string, statement: CustodyStatement): Promise<CustodySignature> {
+export async function signCustody(
+  signer: Signer,
+  owner: string,
+  statement: CustodyStatement,
+): Promise<CustodySignature> {
   return { statement, owner, sig: await signStatement(signer, "custody", statement) };
 }
 
@@ -53,9 +57,22 @@ export async function signCustody(signer: Signer, owner: string, statement: Cust
  * `relaySig` its signature), the past relay's `head` at the statement's seq and link, and the
  * owners' signatures with the keys the table lists for them.
  */
-export function custodyDraft(statement: CustodyStatement, head: SignedHead, owners: readonly CustodyOwner[], relaySig: string): SystemDraftOf<"custody"> {
-  if (head.seq !== statement.seq || head.link !== statement.link || head.relay !== statement.from || head.table !== statement.table) {
-    throw new TrestleError("E_FORK", `the owners authorised custody of the chain at ${statement.seq}; the head held here is at ${head.seq} with another link or key`);
+export function custodyDraft(
+  statement: CustodyStatement,
+  head: SignedHead,
+  owners: readonly CustodyOwner[],
+  relaySig: string,
+): SystemDraftOf<"custody"> {
+  if (
+    head.seq !== statement.seq ||
+    head.link !== statement.link ||
+    head.relay !== statement.from ||
+    head.table !== statement.table
+  ) {
+    throw new TrestleError(
+      "E_FORK",
+      `the owners authorised custody of the chain at ${statement.seq}; the head held here is at ${head.seq} with another link or key`,
+    );
   }
   return {
     table: statement.table,
@@ -77,9 +94,10 @@ export function isCustody(item: Entry | HiddenEntry | EntryDraft): item is Extra
  * then each custody entry's `to` from that entry on. Custody entries are readable by every reader
  * (§5.3), so a seat's view has them all.
  */
-export function custodySpans(items: readonly (Entry | HiddenEntry | EntryDraft & { seq: number })[]): CustodySpan[] {
+export function custodySpans(items: readonly (Entry | HiddenEntry | (EntryDraft & { seq: number }))[]): CustodySpan[] {
   const first = items[0];
-  const opened = first && "kind" in first && first.kind === "system" && first.subkind === "table_opened" ? first.data.relay : null;
+  const opened =
+    first && "kind" in first && first.kind === "system" && first.subkind === "table_opened" ? first.data.relay : null;
   const spans: CustodySpan[] = [{ relay: opened, from: 1, to: null, custody: null }];
   for (const item of items) {
     if (!isCustody(item)) continue;

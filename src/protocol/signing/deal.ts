@@ -12,8 +12,21 @@ import type { RecordedStatement } from "./crypto.js";
 /** The owner's deal statement a deal_sign entry records, then its consent to show the price when it carries one (purpose `price`, decision 0529); empty for every other entry. */
 export function dealStatementsOf(entry: EntryDraft): RecordedStatement[] {
   if (entry.kind === "system" || entry.kind === "approval" || !("owner_sig" in entry) || !("deal" in entry)) return [];
-  const signed: RecordedStatement = { purpose: "deal", statement: dealStatement(entry.table, entry.deal), key: entry.owner_key, sig: entry.owner_sig };
+  const signed: RecordedStatement = {
+    purpose: "deal",
+    statement: dealStatement(entry.table, entry.deal),
+    key: entry.owner_key,
+    sig: entry.owner_sig,
+  };
   const shown = "show_price" in entry ? entry.show_price : undefined;
   if (!shown) return [signed];
-  return [signed, { purpose: "price", statement: priceStatement(shown.market, shown.match, entry.deal), key: entry.owner_key, sig: shown.sig }];
+  return [
+    signed,
+    {
+      purpose: "price",
+      statement: priceStatement(shown.market, shown.match, entry.deal),
+      key: entry.owner_key,
+      sig: shown.sig,
+    },
+  ];
 }

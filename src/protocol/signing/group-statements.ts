@@ -13,7 +13,9 @@ export function groupCodeStatementOf(entry: Pick<SystemDraftOf<"group_bound">, "
 }
 
 /** The unbinding a group_unbound entry records, rebuilt from its entry. */
-export function groupUnbindStatementOf(entry: Pick<SystemDraftOf<"group_unbound">, "table" | "data">): GroupUnbindStatement {
+export function groupUnbindStatementOf(
+  entry: Pick<SystemDraftOf<"group_unbound">, "table" | "data">,
+): GroupUnbindStatement {
   const { platform, group, nonce, ts } = entry.data;
   return { scope: "group_unbind", table: entry.table, platform, group, nonce, ts };
 }

@@ -7,7 +7,12 @@ import type { HeadStatement, SignedHead } from "../schemas/head.js";
 
 /** Signs {relay, table, seq, link} with the relay key; `statement.relay` must be the signer's key. */
 export async function signHead(signer: Signer, statement: Omit<HeadStatement, "relay">): Promise<SignedHead> {
-  const head: HeadStatement = { relay: signer.publicKeyText, table: statement.table, seq: statement.seq, link: statement.link };
+  const head: HeadStatement = {
+    relay: signer.publicKeyText,
+    table: statement.table,
+    seq: statement.seq,
+    link: statement.link,
+  };
   return { ...head, sig: await signStatement(signer, "head", head) };
 }
 

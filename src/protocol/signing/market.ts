@@ -17,12 +17,31 @@ export function marketStatementsOf(entry: EntryDraft): RecordedStatement[] {
   if (entry.kind !== "system") return [];
   if (entry.subkind === "table_opened") {
     const citation = entry.data.config.room?.match;
-    return citation ? [{ purpose: "head", statement: citedHead(citation, entry.data.relay), key: entry.data.relay, sig: citation.sig }] : [];
+    return citation
+      ? [
+          {
+            purpose: "head",
+            statement: citedHead(citation, entry.data.relay),
+            key: entry.data.relay,
+            sig: citation.sig,
+          },
+        ]
+      : [];
   }
   if (entry.subkind === "deal_recorded") {
     const { data } = entry;
-    const signed = data.signatures.map((s) => ({ purpose: "deal" as const, statement: dealStatement(data.room, data.deal), key: s.key, sig: s.sig }));
-    const consents = (data.price?.consents ?? []).map((sig, i) => ({ purpose: "price" as const, statement: priceStatement(entry.table, data.match, data.deal), key: data.signatures[i]!.key, sig }));
+    const signed = data.signatures.map((s) => ({
+      purpose: "deal" as const,
+      statement: dealStatement(data.room, data.deal),
+      key: s.key,
+      sig: s.sig,
+    }));
+    const consents = (data.price?.consents ?? []).map((sig, i) => ({
+      purpose: "price" as const,
+      statement: priceStatement(entry.table, data.match, data.deal),
+      key: data.signatures[i]!.key,
+      sig,
+    }));
     return [...signed, ...consents];
   }
   return [];

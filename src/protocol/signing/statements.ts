@@ -86,7 +86,14 @@ export function statementOf(entry: EntryDraft, hash: HashFunction = sha256): Rec
         return { purpose: "join", statement: entry.data.join, key: entry.author.key, sig: entry.author.sig };
       case "table_paused":
       case "table_resumed":
-        return entry.author && { purpose: "owner", statement: controlStatement(entry), key: entry.author.key, sig: entry.author.sig };
+        return (
+          entry.author && {
+            purpose: "owner",
+            statement: controlStatement(entry),
+            key: entry.author.key,
+            sig: entry.author.sig,
+          }
+        );
       case "subtable_opened":
         return {
           purpose: "subtable",
@@ -101,13 +108,28 @@ export function statementOf(entry: EntryDraft, hash: HashFunction = sha256): Rec
       case "seat_ejected":
         return { purpose: "room", statement: ejectStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
       case "custody":
-        return { purpose: "custody", statement: custodyStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
+        return {
+          purpose: "custody",
+          statement: custodyStatementOf(entry),
+          key: entry.author.key,
+          sig: entry.author.sig,
+        };
       case "seat_revoked":
         return { purpose: "owner", statement: revokeStatement(entry), key: entry.author.key, sig: entry.author.sig };
       case "group_bound":
-        return { purpose: "room", statement: groupCodeStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
+        return {
+          purpose: "room",
+          statement: groupCodeStatementOf(entry),
+          key: entry.author.key,
+          sig: entry.author.sig,
+        };
       case "group_unbound":
-        return { purpose: "room", statement: groupUnbindStatementOf(entry), key: entry.author.key, sig: entry.author.sig };
+        return {
+          purpose: "room",
+          statement: groupUnbindStatementOf(entry),
+          key: entry.author.key,
+          sig: entry.author.sig,
+        };
       default:
         return null;
     }

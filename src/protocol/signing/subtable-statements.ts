@@ -17,7 +17,9 @@ export function subtableStatement(config: TableConfig, seat: string): SubtableSt
 }
 
 /** What the relay signed (purpose `result`) for a parent's subtable_result entry. */
-export function resultStatementOf(entry: Pick<SystemDraftOf<"subtable_result">, "table" | "data">): SubtableResultStatement {
+export function resultStatementOf(
+  entry: Pick<SystemDraftOf<"subtable_result">, "table" | "data">,
+): SubtableResultStatement {
   const { table, seq, link, reason, decision } = entry.data;
   return { parent: entry.table, table, seq, link, reason, decision };
 }

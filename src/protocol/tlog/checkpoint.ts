@@ -18,10 +18,15 @@ export const CHECKPOINT_MAX_LINE_CHARS = 1024;
 const ONE_LINE = /^[^\u0000-\u001f]+$/;
 
 /** A checkpoint line: non-empty, no ASCII control character (signed-note forbids them; the newline ends it). */
-const LineSchema = z.string().max(CHECKPOINT_MAX_LINE_CHARS).regex(ONE_LINE, "a non-empty line without control characters");
+const LineSchema = z
+  .string()
+  .max(CHECKPOINT_MAX_LINE_CHARS)
+  .regex(ONE_LINE, "a non-empty line without control characters");
 
 /** The base64 of a 32-byte SHA-256 root: 44 characters, one `=`, canonical tail bits. */
-export const RootHashBase64Schema = z.string().regex(/^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/, "base64 of a 32-byte hash");
+export const RootHashBase64Schema = z
+  .string()
+  .regex(/^[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=$/, "base64 of a 32-byte hash");
 
 /** A parsed checkpoint body; `root` stays in its base64 wire form. */
 export const CheckpointSchema = z.strictObject({
@@ -36,7 +41,10 @@ export type Checkpoint = z.infer<typeof CheckpointSchema>;
 export const RelayHostSchema = z
   .string()
   .max(253)
-  .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[1-9][0-9]{0,4})?$/, "a lowercase host name with an optional port");
+  .regex(
+    /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:[1-9][0-9]{0,4})?$/,
+    "a lowercase host name with an optional port",
+  );
 
 /** The origin (and note key name) of a table's log: `<relay host>/tables/<table id>`; no spaces, no `+`. */
 export function tableOrigin(host: string, table: string): string {
@@ -70,12 +78,14 @@ export function formatCheckpoint(checkpoint: Checkpoint): string {
 
 /** A checkpoint from note text; E_SCHEMA for any malformed line, E_TOO_LARGE past the limits. */
 export function parseCheckpoint(text: string): Checkpoint {
-  if (text.length > (CHECKPOINT_MAX_EXTENSIONS + 3) * (CHECKPOINT_MAX_LINE_CHARS + 1)) throw new TrestleError("E_TOO_LARGE", "checkpoint text is too long");
+  if (text.length > (CHECKPOINT_MAX_EXTENSIONS + 3) * (CHECKPOINT_MAX_LINE_CHARS + 1))
+    throw new TrestleError("E_TOO_LARGE", "checkpoint text is too long");
   if (!text.endsWith("\n")) throw new TrestleError("E_SCHEMA", "checkpoint text must end with a newline");
   const lines = text.slice(0, -1).split("\n");
   if (lines.length < 3) throw new TrestleError("E_SCHEMA", "a checkpoint has an origin, a size and a root hash line");
   const [origin, sizeLine, root, ...extensions] = lines as [string, string, string, ...string[]];
-  if (!/^(0|[1-9][0-9]*)$/.test(sizeLine)) throw new TrestleError("E_SCHEMA", "checkpoint tree size must be decimal without leading zeroes");
+  if (!/^(0|[1-9][0-9]*)$/.test(sizeLine))
+    throw new TrestleError("E_SCHEMA", "checkpoint tree size must be decimal without leading zeroes");
   const size = Number(sizeLine);
   if (!Number.isSafeInteger(size)) throw new TrestleError("E_TOO_LARGE", "checkpoint tree size is past 2^53 − 1");
   return parsed({ origin, size, root, extensions });

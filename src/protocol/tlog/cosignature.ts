@@ -50,7 +50,8 @@ export function cosignatureVerifier(name: string, publicKey: Uint8Array): NoteVe
 /** The cosigner verifier a type 0x04 verifier key names; E_SCHEMA for any other type. */
 export function cosignatureVerifierFromKey(vkey: string): NoteVerifier {
   const key = parseVerifierKey(vkey);
-  if (key.type !== SIG_TYPE_COSIGNATURE) throw new TrestleError("E_SCHEMA", `verifier key type ${key.type} is not a cosignature (4)`);
+  if (key.type !== SIG_TYPE_COSIGNATURE)
+    throw new TrestleError("E_SCHEMA", `verifier key type ${key.type} is not a cosignature (4)`);
   return cosignatureVerifier(key.name, key.publicKey);
 }
 
@@ -70,9 +71,19 @@ function messageBytes(text: Uint8Array, timestamp: number): Uint8Array {
 function uint64(value: number): Uint8Array {
   const high = Math.floor(value / 2 ** 32);
   const low = value % 2 ** 32;
-  return Uint8Array.of(high >>> 24, (high >>> 16) & 0xff, (high >>> 8) & 0xff, high & 0xff, low >>> 24, (low >>> 16) & 0xff, (low >>> 8) & 0xff, low & 0xff);
+  return Uint8Array.of(
+    high >>> 24,
+    (high >>> 16) & 0xff,
+    (high >>> 8) & 0xff,
+    high & 0xff,
+    low >>> 24,
+    (low >>> 16) & 0xff,
+    (low >>> 8) & 0xff,
+    low & 0xff,
+  );
 }
 
 function checkTimestamp(timestamp: number): void {
-  if (!Number.isSafeInteger(timestamp) || timestamp < 0) throw new TrestleError("E_SCHEMA", "a cosignature time is whole POSIX seconds");
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0)
+    throw new TrestleError("E_SCHEMA", "a cosignature time is whole POSIX seconds");
 }

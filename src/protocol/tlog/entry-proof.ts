@@ -11,7 +11,13 @@ import { leafOf } from "../ledger/chain.js";
 import { EntrySchema } from "../schemas/entry.js";
 import { PublicKeySchema, TableIdSchema } from "../schemas/primitives.js";
 import { fromBase64 } from "./base64.js";
-import { checkpointRoot, parseCheckpoint, parseTableOrigin, RootHashBase64Schema, type Checkpoint } from "./checkpoint.js";
+import {
+  checkpointRoot,
+  parseCheckpoint,
+  parseTableOrigin,
+  RootHashBase64Schema,
+  type Checkpoint,
+} from "./checkpoint.js";
 import { cosignatureTimestamp, cosignatureVerifierFromKey } from "./cosignature.js";
 import { ed25519NoteVerifier, openNote, parseNote, type NoteSignature, type NoteVerifier } from "./note.js";
 import { MAX_PROOF_HASHES, verifyInclusion } from "./proofs.js";
@@ -49,12 +55,20 @@ export function parseEntryProof(value: unknown): EntryProof {
 export function checkpointVerifier(note: string, table: string, relayKey: string): NoteVerifier {
   const origin = parseNote(note).text.split("\n", 1)[0]!;
   const named = parseTableOrigin(origin);
-  if (named?.table !== table) throw new TrestleError("E_WRONG_TABLE", `the checkpoint is for log ${origin}, not table ${table}`, { origin, table });
+  if (named?.table !== table)
+    throw new TrestleError("E_WRONG_TABLE", `the checkpoint is for log ${origin}, not table ${table}`, {
+      origin,
+      table,
+    });
   return ed25519NoteVerifier(origin, fromBase64url(relayKey));
 }
 
 /** The checkpoint a note holds, once `relayKey` verified it as `table`'s: E_BAD_SIGNATURE, E_WRONG_TABLE or E_SCHEMA otherwise. */
-export async function openCheckpoint(note: string, table: string, relayKey: string): Promise<{ checkpoint: Checkpoint; others: readonly NoteSignature[] }> {
+export async function openCheckpoint(
+  note: string,
+  table: string,
+  relayKey: string,
+): Promise<{ checkpoint: Checkpoint; others: readonly NoteSignature[] }> {
   const opened = await openNote(note, [checkpointVerifier(note, table, relayKey)]);
   return { checkpoint: parseCheckpoint(opened.text), others: opened.unverified };
 }
@@ -66,15 +80,27 @@ export async function openCheckpoint(note: string, table: string, relayKey: stri
  * (E_REFUTED when it does not lead to the checkpoint's root).
  */
 export async function verifyEntryProof(proof: EntryProof, relayKey: string): Promise<ProvenEntry> {
-  if (proof.relay_key !== relayKey) throw new TrestleError("E_RELAY_KEY", "the proof names another relay key than the one trusted", { relay_key: proof.relay_key });
+  if (proof.relay_key !== relayKey)
+    throw new TrestleError("E_RELAY_KEY", "the proof names another relay key than the one trusted", {
+      relay_key: proof.relay_key,
+    });
   const { checkpoint, others } = await openCheckpoint(proof.checkpoint, proof.table, relayKey);
   const entry = proof.entry;
-  if (entry.table !== proof.table) throw new TrestleError("E_WRONG_TABLE", `the entry is of table ${entry.table}, not ${proof.table}`);
-  if (leafOf(entry) !== entry.leaf) throw new TrestleError("E_REFUTED", `entry ${entry.seq} does not hash to its leaf`, { seq: entry.seq });
-  if (entry.seq > checkpoint.size) throw new TrestleError("E_REFUTED", `entry ${entry.seq} is past the checkpoint's ${checkpoint.size} entries`, { seq: entry.seq });
+  if (entry.table !== proof.table)
+    throw new TrestleError("E_WRONG_TABLE", `the entry is of table ${entry.table}, not ${proof.table}`);
+  if (leafOf(entry) !== entry.leaf)
+    throw new TrestleError("E_REFUTED", `entry ${entry.seq} does not hash to its leaf`, { seq: entry.seq });
+  if (entry.seq > checkpoint.size)
+    throw new TrestleError("E_REFUTED", `entry ${entry.seq} is past the checkpoint's ${checkpoint.size} entries`, {
+      seq: entry.seq,
+    });
   const path = proof.inclusion.map(fromBase64);
   if (!verifyInclusion(entry.seq - 1, checkpoint.size, fromHex(entry.leaf), path, checkpointRoot(checkpoint))) {
-    throw new TrestleError("E_REFUTED", `the inclusion proof of entry ${entry.seq} does not lead to the checkpoint's root`, { seq: entry.seq, size: checkpoint.size });
+    throw new TrestleError(
+      "E_REFUTED",
+      `the inclusion proof of entry ${entry.seq} does not lead to the checkpoint's root`,
+      { seq: entry.seq, size: checkpoint.size },
+    );
   }
   return { table: proof.table, seq: entry.seq, checkpoint, others };
 }
@@ -91,7 +117,12 @@ export interface WitnessedBy {
  * that names a given key but does not verify refuses the whole checkpoint (E_BAD_SIGNATURE), as
  * openNote does; a key with no line on the note is simply not counted.
  */
-export async function witnessPolicy(proven: Pick<ProvenEntry, "others">, note: string, keys: readonly string[], k: number): Promise<{ witnessed: WitnessedBy[]; met: boolean }> {
+export async function witnessPolicy(
+  proven: Pick<ProvenEntry, "others">,
+  note: string,
+  keys: readonly string[],
+  k: number,
+): Promise<{ witnessed: WitnessedBy[]; met: boolean }> {
   const verifiers = keys.map(cosignatureVerifierFromKey);
   const named = proven.others.filter((s) => verifiers.some((v) => v.name === s.name && v.keyId === s.keyId));
   if (named.length === 0) return { witnessed: [], met: k <= 0 };

@@ -15,7 +15,10 @@ export const HASH_BYTES = 32;
 export const EMPTY_ROOT: Uint8Array = sha256(new Uint8Array(0));
 
 /** RFC 9162 §2.1.1's two hashes over a given SHA-256 (`hash`): a chain's `leaf` is `leaf` of its entry's canonical bytes and its `link` is `node` of the previous link and the leaf (ledger/chain.ts, SPEC §4.3). */
-export function treeHashes(hash: HashFunction): { leaf(data: Uint8Array): Uint8Array; node(left: Uint8Array, right: Uint8Array): Uint8Array } {
+export function treeHashes(hash: HashFunction): {
+  leaf(data: Uint8Array): Uint8Array;
+  node(left: Uint8Array, right: Uint8Array): Uint8Array;
+} {
   return {
     leaf: (data) => hash(concatBytes(Uint8Array.of(0), data)),
     node: (left, right) => hash(concatBytes(Uint8Array.of(1), left, right)),

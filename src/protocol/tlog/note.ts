@@ -121,21 +121,24 @@ export function parseVerifierKey(vkey: string): { name: string; keyId: number; t
   const first = vkey.indexOf("+");
   const second = vkey.indexOf("+", first + 1);
   const parts = [vkey.slice(0, first), vkey.slice(first + 1, second), vkey.slice(second + 1)];
-  if (first < 0 || second < 0 || !/^[0-9a-f]{8}$/.test(parts[1]!)) throw new TrestleError("E_SCHEMA", "a verifier key is <name>+<8 lowercase hex>+<base64>");
+  if (first < 0 || second < 0 || !/^[0-9a-f]{8}$/.test(parts[1]!))
+    throw new TrestleError("E_SCHEMA", "a verifier key is <name>+<8 lowercase hex>+<base64>");
   const name = keyNameOf(parts[0]!);
   const material = fromBase64(parts[2]!);
   if (material.length < 2) throw new TrestleError("E_SCHEMA", "a verifier key holds a type byte and a key");
   const type = material[0]!;
   const publicKey = material.subarray(1);
   const keyId = parseInt(parts[1]!, 16);
-  if (keyId !== noteKeyId(name, type, publicKey)) throw new TrestleError("E_SCHEMA", "the verifier key's ID does not match its name and key");
+  if (keyId !== noteKeyId(name, type, publicKey))
+    throw new TrestleError("E_SCHEMA", "the verifier key's ID does not match its name and key");
   return { name, keyId, type, publicKey };
 }
 
 /** The Ed25519 (type 0x01) verifier a verifier key names; E_SCHEMA for any other type. */
 export function ed25519VerifierFromKey(vkey: string): NoteVerifier {
   const key = parseVerifierKey(vkey);
-  if (key.type !== SIG_TYPE_ED25519) throw new TrestleError("E_SCHEMA", `verifier key type ${key.type} is not Ed25519 (1)`);
+  if (key.type !== SIG_TYPE_ED25519)
+    throw new TrestleError("E_SCHEMA", `verifier key type ${key.type} is not Ed25519 (1)`);
   return ed25519NoteVerifier(key.name, key.publicKey);
 }
 
@@ -157,15 +160,19 @@ export async function signNoteText(text: string, signers: readonly NoteSigner[])
 
 /** Splits a note into text and signature lines without verifying any; E_SCHEMA if malformed, E_TOO_LARGE past the limits. */
 export function parseNote(note: string): ParsedNote {
-  if (note.length > NOTE_MAX_CHARS) throw new TrestleError("E_TOO_LARGE", `a note is at most ${NOTE_MAX_CHARS} characters`);
-  if (/[\u0000-\u0009\u000b-\u001f]|\p{Surrogate}/u.test(note)) throw new TrestleError("E_SCHEMA", "a note has no control characters but newlines, and is valid UTF-8");
+  if (note.length > NOTE_MAX_CHARS)
+    throw new TrestleError("E_TOO_LARGE", `a note is at most ${NOTE_MAX_CHARS} characters`);
+  if (/[\u0000-\u0009\u000b-\u001f]|\p{Surrogate}/u.test(note))
+    throw new TrestleError("E_SCHEMA", "a note has no control characters but newlines, and is valid UTF-8");
   const split = note.lastIndexOf("\n\n");
   if (split < 0) throw new TrestleError("E_SCHEMA", "a note needs a blank line before its signatures");
   const text = note.slice(0, split + 1);
   const block = note.slice(split + 2);
-  if (block === "" || !block.endsWith("\n")) throw new TrestleError("E_SCHEMA", "a note ends with signature lines, each ending in a newline");
+  if (block === "" || !block.endsWith("\n"))
+    throw new TrestleError("E_SCHEMA", "a note ends with signature lines, each ending in a newline");
   const lines = block.slice(0, -1).split("\n");
-  if (lines.length > NOTE_MAX_SIGNATURES) throw new TrestleError("E_TOO_LARGE", `a note has at most ${NOTE_MAX_SIGNATURES} signatures`);
+  if (lines.length > NOTE_MAX_SIGNATURES)
+    throw new TrestleError("E_TOO_LARGE", `a note has at most ${NOTE_MAX_SIGNATURES} signatures`);
   return { text, signatures: lines.map(parseSignatureLine) };
 }
 
@@ -187,11 +194,17 @@ export async function openNote(note: string, verifiers: readonly NoteVerifier[])
     }
     if (verified.some((v) => v.name === sig.name && v.keyId === sig.keyId)) continue;
     if (!(await known.verify(text, sig.signature))) {
-      throw new TrestleError("E_BAD_SIGNATURE", `the note signature by ${sig.name} does not verify`, { name: sig.name, key_id: keyIdHex(sig.keyId) });
+      throw new TrestleError("E_BAD_SIGNATURE", `the note signature by ${sig.name} does not verify`, {
+        name: sig.name,
+        key_id: keyIdHex(sig.keyId),
+      });
     }
     verified.push(sig);
   }
-  if (verified.length === 0) throw new TrestleError("E_BAD_SIGNATURE", "no signature on the note is by a trusted key", { names: parsed.signatures.map((s) => s.name) });
+  if (verified.length === 0)
+    throw new TrestleError("E_BAD_SIGNATURE", "no signature on the note is by a trusted key", {
+      names: parsed.signatures.map((s) => s.name),
+    });
   return { text: parsed.text, verified, unverified };
 }
 
@@ -201,7 +214,8 @@ export function keyIdHex(keyId: number): string {
 }
 
 function parseSignatureLine(line: string): NoteSignature {
-  if (!line.startsWith(SIG_PREFIX)) throw new TrestleError("E_SCHEMA", "a signature line starts with an em dash and a space");
+  if (!line.startsWith(SIG_PREFIX))
+    throw new TrestleError("E_SCHEMA", "a signature line starts with an em dash and a space");
   const rest = line.slice(SIG_PREFIX.length);
   const space = rest.indexOf(" ");
   if (space < 0) throw new TrestleError("E_SCHEMA", "a signature line is `— <name> <base64>`");
@@ -213,7 +227,8 @@ function parseSignatureLine(line: string): NoteSignature {
 
 function checkText(text: string): void {
   if (!text.endsWith("\n")) throw new TrestleError("E_SCHEMA", "note text ends with a newline");
-  if (/[\u0000-\u0009\u000b-\u001f]|\p{Surrogate}/u.test(text)) throw new TrestleError("E_SCHEMA", "note text has no control characters but newlines");
+  if (/[\u0000-\u0009\u000b-\u001f]|\p{Surrogate}/u.test(text))
+    throw new TrestleError("E_SCHEMA", "note text has no control characters but newlines");
 }
 
 function keyNameOf(name: string): string {

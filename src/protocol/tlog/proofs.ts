@@ -95,7 +95,13 @@ export function consistencyProof(first: number, second: number, source: HashSour
 }
 
 /** True iff `proof` shows the leaf hash at `index` is in the tree of `size` leaves with root `root` (RFC 9162 §2.1.3.2). */
-export function verifyInclusion(index: number, size: number, leaf: Uint8Array, proof: readonly Uint8Array[], root: Uint8Array): boolean {
+export function verifyInclusion(
+  index: number,
+  size: number,
+  leaf: Uint8Array,
+  proof: readonly Uint8Array[],
+  root: Uint8Array,
+): boolean {
   if (!validSizes(index, size) || index >= size || !validHashes([leaf, root, ...proof])) return false;
   let fn = index;
   let sn = size - 1;
@@ -171,7 +177,9 @@ function validSizes(a: number, b: number): boolean {
 }
 
 function validHashes(hashes: readonly Uint8Array[]): boolean {
-  return hashes.length <= MAX_PROOF_HASHES + 2 && hashes.every((h) => h instanceof Uint8Array && h.length === HASH_BYTES);
+  return (
+    hashes.length <= MAX_PROOF_HASHES + 2 && hashes.every((h) => h instanceof Uint8Array && h.length === HASH_BYTES)
+  );
 }
 
 function checkSizes(a: number, b: number, ordered: boolean, message: string): void {

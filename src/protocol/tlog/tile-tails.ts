@@ -6,7 +6,14 @@
  */
 import { concatBytes } from "../encoding/bytes.js";
 import { TrestleError } from "../errors.js";
-import { appendToFrontier, EMPTY_FRONTIER, frontierRoot, HASH_BYTES, rootOfLeafHashes, type Frontier } from "./merkle.js";
+import {
+  appendToFrontier,
+  EMPTY_FRONTIER,
+  frontierRoot,
+  HASH_BYTES,
+  rootOfLeafHashes,
+  type Frontier,
+} from "./merkle.js";
 import { TILE_WIDTH } from "./tiles.js";
 
 /** The tails of a tree of `size` leaves: `levels[L]` holds the hashes at Merkle level 8·L past the last full level-L tile. */
@@ -53,7 +60,8 @@ export function appendToTails(tails: TileTails, leaves: readonly Uint8Array[]): 
 export function tailsOf(size: number, levels: readonly (readonly Uint8Array[])[]): TileTails {
   let rest = size;
   for (const level of levels) {
-    if (level.length !== rest % TILE_WIDTH) throw new TrestleError("E_SCHEMA", "tile tails do not match the tree size", { size });
+    if (level.length !== rest % TILE_WIDTH)
+      throw new TrestleError("E_SCHEMA", "tile tails do not match the tree size", { size });
     rest = Math.floor(rest / TILE_WIDTH);
   }
   if (rest !== 0) throw new TrestleError("E_SCHEMA", "tile tails do not match the tree size", { size });
@@ -70,7 +78,8 @@ export function tailWidths(size: number): number[] {
 /** The frontier (merkle.ts) of the tree the tails stand for: each level's tail folded, top level first. */
 export function tailsFrontier(tails: TileTails): Frontier {
   const nodes: Uint8Array[] = [];
-  for (let level = tails.levels.length - 1; level >= 0; level--) nodes.push(...tails.levels[level]!.reduce(appendToFrontier, EMPTY_FRONTIER).nodes);
+  for (let level = tails.levels.length - 1; level >= 0; level--)
+    nodes.push(...tails.levels[level]!.reduce(appendToFrontier, EMPTY_FRONTIER).nodes);
   return { size: tails.size, nodes };
 }
 

@@ -38,8 +38,10 @@ export function tileIndexPath(index: number): string {
 
 /** The path of a hash tile or entry bundle, relative to the log prefix: `tile/<L>/<N>[.p/<W>]`. */
 export function tilePath(tile: TilePath): string {
-  if (tile.level !== "entries" && !(Number.isInteger(tile.level) && tile.level >= 0 && tile.level <= 63)) throw new TrestleError("E_SCHEMA", "a tile level is 0 to 63");
-  if (!Number.isInteger(tile.width) || tile.width < 1 || tile.width > TILE_WIDTH) throw new TrestleError("E_SCHEMA", "a tile width is 1 to 256");
+  if (tile.level !== "entries" && !(Number.isInteger(tile.level) && tile.level >= 0 && tile.level <= 63))
+    throw new TrestleError("E_SCHEMA", "a tile level is 0 to 63");
+  if (!Number.isInteger(tile.width) || tile.width < 1 || tile.width > TILE_WIDTH)
+    throw new TrestleError("E_SCHEMA", "a tile width is 1 to 256");
   const suffix = tile.width === TILE_WIDTH ? "" : `.p/${tile.width}`;
   return `tile/${tile.level}/${tileIndexPath(tile.index)}${suffix}`;
 }
@@ -51,7 +53,12 @@ export function parseTilePath(path: string): TilePath {
   const index = match[2]!.split("/").reduce((n, group) => n * 1000 + Number(group.replace("x", "")), 0);
   const width = match[3] === undefined ? TILE_WIDTH : Number(match[3]);
   const level = match[1] === "entries" ? "entries" : Number(match[1]);
-  if (!Number.isSafeInteger(index) || (match[3] !== undefined && width >= TILE_WIDTH) || (level !== "entries" && level > 63)) throw new TrestleError("E_SCHEMA", "tile path out of range", { path });
+  if (
+    !Number.isSafeInteger(index) ||
+    (match[3] !== undefined && width >= TILE_WIDTH) ||
+    (level !== "entries" && level > 63)
+  )
+    throw new TrestleError("E_SCHEMA", "tile path out of range", { path });
   const tile: TilePath = { level, index, width };
   if (tilePath(tile) !== path) throw new TrestleError("E_SCHEMA", "tile path is not canonical", { path });
   return tile;
@@ -69,7 +76,8 @@ export function tilesForSize(size: number): Tile[] {
   const tiles: Tile[] = [];
   for (let level = 0; Math.floor(size / TILE_WIDTH ** level) > 0; level++) {
     const hashes = Math.floor(size / TILE_WIDTH ** level);
-    for (let index = 0; index * TILE_WIDTH < hashes; index++) tiles.push({ level, index, width: tileWidth(level, index, size) });
+    for (let index = 0; index * TILE_WIDTH < hashes; index++)
+      tiles.push({ level, index, width: tileWidth(level, index, size) });
   }
   return tiles;
 }
@@ -80,7 +88,8 @@ export function tileOfSubtree(ref: SubtreeRef, size: number): Tile {
   const first = ref.index * 2 ** (ref.level - level * TILE_HEIGHT);
   const index = Math.floor(first / TILE_WIDTH);
   const width = tileWidth(level, index, size);
-  if ((ref.index + 1) * 2 ** ref.level > size || width === 0) throw new TrestleError("E_SCHEMA", "that subtree is not in the tree", { ...ref, size });
+  if ((ref.index + 1) * 2 ** ref.level > size || width === 0)
+    throw new TrestleError("E_SCHEMA", "that subtree is not in the tree", { ...ref, size });
   return { level, index, width };
 }
 
@@ -99,7 +108,8 @@ export function tilesForRanges(ranges: readonly LeafRange[], size: number): Tile
 /** The bytes of a tile: its `width` hashes at Merkle level 8·L, from a source of perfect-subtree hashes. */
 export function tileBytes(tile: Tile, source: HashSource): Uint8Array {
   const hashes: Uint8Array[] = [];
-  for (let i = 0; i < tile.width; i++) hashes.push(source.perfect(tile.level * TILE_HEIGHT, tile.index * TILE_WIDTH + i));
+  for (let i = 0; i < tile.width; i++)
+    hashes.push(source.perfect(tile.level * TILE_HEIGHT, tile.index * TILE_WIDTH + i));
   return concatBytes(...hashes);
 }
 
@@ -112,7 +122,8 @@ export function tileHashSource(size: number, read: (tile: Tile) => Uint8Array | 
     perfect(level, index) {
       const tile = tileOfSubtree({ level, index }, size);
       const data = read(tile);
-      if (!data || data.length !== tile.width * HASH_BYTES) throw new TrestleError("E_SCHEMA", `tile ${tilePath(tile)} is missing or not ${tile.width} hashes`);
+      if (!data || data.length !== tile.width * HASH_BYTES)
+        throw new TrestleError("E_SCHEMA", `tile ${tilePath(tile)} is missing or not ${tile.width} hashes`);
       const span = 2 ** (level - tile.level * TILE_HEIGHT);
       const first = index * span - tile.index * TILE_WIDTH;
       let row: Uint8Array[] = [];
@@ -131,7 +142,8 @@ export function encodeEntryBundle(entries: readonly Uint8Array[]): Uint8Array {
   if (entries.length > TILE_WIDTH) throw new TrestleError("E_TOO_LARGE", "an entry bundle holds at most 256 entries");
   return concatBytes(
     ...entries.flatMap((entry) => {
-      if (entry.length > ENTRY_BUNDLE_MAX_ENTRY_BYTES) throw new TrestleError("E_TOO_LARGE", "an entry in a bundle is at most 65535 bytes");
+      if (entry.length > ENTRY_BUNDLE_MAX_ENTRY_BYTES)
+        throw new TrestleError("E_TOO_LARGE", "an entry in a bundle is at most 65535 bytes");
       return [Uint8Array.of(entry.length >> 8, entry.length & 0xff), entry];
     }),
   );
@@ -140,7 +152,7 @@ export function encodeEntryBundle(entries: readonly Uint8Array[]): Uint8Array {
 /** The entries of a bundle; E_SCHEMA when a length runs past the end or there are more than 256. */
 export function decodeEntryBundle(bundle: Uint8Array): Uint8Array[] {
   const entries: Uint8Array[] = [];
-  for (let at = 0; at < bundle.length; ) {
+  for (let at = 0; at < bundle.length;) {
     if (at + 2 > bundle.length) throw new TrestleError("E_SCHEMA", "an entry bundle ends inside a length");
     const length = (bundle[at]! << 8) | bundle[at + 1]!;
     if (at + 2 + length > bundle.length) throw new TrestleError("E_SCHEMA", "an entry bundle ends inside an entry");
@@ -152,5 +164,6 @@ export function decodeEntryBundle(bundle: Uint8Array): Uint8Array[] {
 }
 
 function checkIndex(index: number): void {
-  if (!Number.isSafeInteger(index) || index < 0) throw new TrestleError("E_SCHEMA", "a tile index is a non-negative safe integer");
+  if (!Number.isSafeInteger(index) || index < 0)
+    throw new TrestleError("E_SCHEMA", "a tile index is a non-negative safe integer");
 }

@@ -8,7 +8,13 @@ import * as z from "zod";
 import { bytesEqual, utf8 } from "../encoding/bytes.js";
 import { TrestleError } from "../errors.js";
 import type { Signer } from "../signing/crypto.js";
-import { CheckpointSchema, RootHashBase64Schema, checkpointRoot, parseCheckpoint, type Checkpoint } from "./checkpoint.js";
+import {
+  CheckpointSchema,
+  RootHashBase64Schema,
+  checkpointRoot,
+  parseCheckpoint,
+  type Checkpoint,
+} from "./checkpoint.js";
 import { cosignatureSigner } from "./cosignature.js";
 import { fromBase64, toBase64 } from "./base64.js";
 import { EMPTY_ROOT } from "./merkle.js";
@@ -85,9 +91,16 @@ export async function judgeCheckpoint(input: {
   now: number;
 }): Promise<WitnessVerdict> {
   const { request, checkpoint } = input.submission;
-  const refuse = (error: TrestleError, evidence?: WitnessEvidence): WitnessVerdict => (evidence ? { ok: false, error, evidence } : { ok: false, error });
-  if (!input.verifiers) return refuse(new TrestleError("E_UNKNOWN_LOG", `this witness does not witness the log "${checkpoint.origin}"`, { origin: checkpoint.origin }));
-  if (input.record && input.record.origin !== checkpoint.origin) throw new TrestleError("E_INTERNAL", "the witness record is another origin's");
+  const refuse = (error: TrestleError, evidence?: WitnessEvidence): WitnessVerdict =>
+    evidence ? { ok: false, error, evidence } : { ok: false, error };
+  if (!input.verifiers)
+    return refuse(
+      new TrestleError("E_UNKNOWN_LOG", `this witness does not witness the log "${checkpoint.origin}"`, {
+        origin: checkpoint.origin,
+      }),
+    );
+  if (input.record && input.record.origin !== checkpoint.origin)
+    throw new TrestleError("E_INTERNAL", "the witness record is another origin's");
   let opened;
   try {
     opened = await openNote(request.note, input.verifiers);
@@ -95,9 +108,16 @@ export async function judgeCheckpoint(input: {
     if (error instanceof TrestleError && error.code === "E_BAD_SIGNATURE") return refuse(error);
     throw error;
   }
-  if (request.oldSize > checkpoint.size) return refuse(new TrestleError("E_SCHEMA", "the old size is larger than the checkpoint's size", { old_size: request.oldSize, size: checkpoint.size }));
+  if (request.oldSize > checkpoint.size)
+    return refuse(
+      new TrestleError("E_SCHEMA", "the old size is larger than the checkpoint's size", {
+        old_size: request.oldSize,
+        size: checkpoint.size,
+      }),
+    );
   const root = checkpointRoot(checkpoint);
-  if (checkpoint.size === 0 && !bytesEqual(root, EMPTY_ROOT)) return refuse(new TrestleError("E_INCONSISTENT", "a checkpoint of size 0 has the empty tree's root"));
+  if (checkpoint.size === 0 && !bytesEqual(root, EMPTY_ROOT))
+    return refuse(new TrestleError("E_INCONSISTENT", "a checkpoint of size 0 has the empty tree's root"));
   const time = Math.floor(input.now / 1000);
   const record = input.record;
   const held = record?.size ?? 0;
@@ -113,7 +133,10 @@ export async function judgeCheckpoint(input: {
     };
   const forked = record !== undefined && checkpoint.size === record.size && checkpoint.root !== record.root;
   if (request.oldSize !== held) {
-    return refuse(new TrestleError("E_OLD_SIZE", `this witness last cosigned size ${held}, not ${request.oldSize}`, { size: held }), forked ? evidence("fork") : undefined);
+    return refuse(
+      new TrestleError("E_OLD_SIZE", `this witness last cosigned size ${held}, not ${request.oldSize}`, { size: held }),
+      forked ? evidence("fork") : undefined,
+    );
   }
   const heldRoot = record ? fromBase64(record.root) : EMPTY_ROOT;
   if (!verifyConsistency(held, checkpoint.size, request.proof, heldRoot, root)) {
@@ -126,5 +149,9 @@ export async function judgeCheckpoint(input: {
   const cosigner = cosignatureSigner(input.witness.name, input.witness.signer, time);
   const line = signatureLine(cosigner.name, cosigner.keyId, await cosigner.sign(utf8(opened.text)));
   const note = `${opened.text}\n${[...opened.verified.map((s) => s.line), line].map((l) => `${l}\n`).join("")}`;
-  return { ok: true, record: { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root, time, note }, cosignature: `${line}\n` };
+  return {
+    ok: true,
+    record: { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root, time, note },
+    cosignature: `${line}\n`,
+  };
 }

@@ -15,7 +15,8 @@ export function parseLogEntry(entry: string): { origin: string; verifier: NoteVe
   const cut = entry.indexOf("=");
   if (cut <= 0) throw new TrestleError("E_SCHEMA", `a witnessed log is ORIGIN=VKEY, not "${entry}"`);
   const origin = entry.slice(0, cut);
-  if (!CheckpointSchema.shape.origin.safeParse(origin).success) throw new TrestleError("E_SCHEMA", `"${origin}" is not a checkpoint origin`);
+  if (!CheckpointSchema.shape.origin.safeParse(origin).success)
+    throw new TrestleError("E_SCHEMA", `"${origin}" is not a checkpoint origin`);
   return { origin, verifier: ed25519VerifierFromKey(entry.slice(cut + 1)) };
 }
 

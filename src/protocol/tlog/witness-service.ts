@@ -8,7 +8,13 @@ import { textSha256 } from "../encoding/hash.js";
 import { TrestleError, httpStatusOf } from "../errors.js";
 import { SIG_TYPE_COSIGNATURE } from "./cosignature.js";
 import { NOTE_MAX_CHARS, formatVerifierKey } from "./note.js";
-import { judgeCheckpoint, readSubmission, type WitnessEvidence, type WitnessKey, type WitnessRecord } from "./witness-judge.js";
+import {
+  judgeCheckpoint,
+  readSubmission,
+  type WitnessEvidence,
+  type WitnessKey,
+  type WitnessRecord,
+} from "./witness-judge.js";
 import type { WitnessedLogs } from "./witness-logs.js";
 import { formatTreeSizeBody } from "./witness.js";
 
@@ -40,7 +46,8 @@ export interface WitnessContext {
 /** Judges one add-checkpoint body, keeps the new record or the evidence, and answers as tlog-witness says: 200 with the cosignature line, else the refusal's status. */
 export async function addCheckpoint(body: string, context: WitnessContext): Promise<WitnessAnswer> {
   try {
-    if (body.length > ADD_CHECKPOINT_MAX_CHARS) throw new TrestleError("E_TOO_LARGE", `an add-checkpoint body is at most ${ADD_CHECKPOINT_MAX_CHARS} characters`);
+    if (body.length > ADD_CHECKPOINT_MAX_CHARS)
+      throw new TrestleError("E_TOO_LARGE", `an add-checkpoint body is at most ${ADD_CHECKPOINT_MAX_CHARS} characters`);
     const submission = readSubmission(body);
     const origin = submission.checkpoint.origin;
     const verifiers = context.logs.get(origin);
@@ -66,7 +73,8 @@ export async function addCheckpoint(body: string, context: WitnessContext): Prom
 /** The answer to a refusal: 409 with the `text/x.tlog.size` body for E_OLD_SIZE, 403 for a bad log signature (tlog-witness), else the code's status with the error envelope. */
 export function refusalAnswer(error: TrestleError): WitnessAnswer {
   const size = error.details?.size;
-  if (error.code === "E_OLD_SIZE" && typeof size === "number") return { status: 409, contentType: "text/x.tlog.size", body: formatTreeSizeBody(size) };
+  if (error.code === "E_OLD_SIZE" && typeof size === "number")
+    return { status: 409, contentType: "text/x.tlog.size", body: formatTreeSizeBody(size) };
   const status = error.code === "E_BAD_SIGNATURE" ? 403 : httpStatusOf(error.code);
   return { status, contentType: "application/json", body: JSON.stringify(error.toEnvelope()) };
 }
@@ -77,10 +85,16 @@ export function originHash(origin: string): string {
 }
 
 /** The monitor read: the cosigned checkpoint of the witnessed log whose origin hashes to `hash`, or 404 (E_UNKNOWN_LOG) when none was cosigned. */
-export async function cosignedCheckpoint(hash: string, context: Pick<WitnessContext, "logs" | "store">): Promise<WitnessAnswer> {
+export async function cosignedCheckpoint(
+  hash: string,
+  context: Pick<WitnessContext, "logs" | "store">,
+): Promise<WitnessAnswer> {
   const origin = [...context.logs.keys()].find((o) => originHash(o) === hash);
   const record = origin === undefined ? undefined : await context.store.record(origin);
-  if (!record) return refusalAnswer(new TrestleError("E_UNKNOWN_LOG", "this witness has cosigned no checkpoint of a log with this origin hash"));
+  if (!record)
+    return refusalAnswer(
+      new TrestleError("E_UNKNOWN_LOG", "this witness has cosigned no checkpoint of a log with this origin hash"),
+    );
   return { status: 200, contentType: "text/plain; charset=utf-8", body: record.note };
 }
 

@@ -42,7 +42,8 @@ export function parseAddCheckpoint(body: string): AddCheckpointRequest {
   if (!old) throw new TrestleError("E_SCHEMA", "an add-checkpoint body starts with `old <size>`");
   const proof = proofLines.map((line) => {
     const hash = fromBase64(line);
-    if (hash.length !== HASH_BYTES) throw new TrestleError("E_SCHEMA", "a consistency proof line is the base64 of 32 bytes");
+    if (hash.length !== HASH_BYTES)
+      throw new TrestleError("E_SCHEMA", "a consistency proof line is the base64 of 32 bytes");
     return hash;
   });
   return { oldSize: parseSize(old[1]!), proof, note: body.slice(at) };
@@ -61,7 +62,8 @@ export function parseTreeSizeBody(body: string): number {
 }
 
 function formatSize(size: number): string {
-  if (!Number.isSafeInteger(size) || size < 0) throw new TrestleError("E_SCHEMA", "a tree size is a non-negative safe integer");
+  if (!Number.isSafeInteger(size) || size < 0)
+    throw new TrestleError("E_SCHEMA", "a tree size is a non-negative safe integer");
   return String(size);
 }
 

@@ -3,7 +3,22 @@
  * events, read line by line and reconnected with backoff, and the actions, each a JSON POST
  * carrying the window's token. The server signs; the page only asks.
  */
-import type { ActionResult, AnswerBody, ApproveBody, ControlBody, DealBody, DecisionViewWire, GateBody, GateResult, InstructBody, LoopResult, MarketRoomBody, ReconcileBody, RevokeBody, ViewEvent } from "../wire.js";
+import type {
+  ActionResult,
+  AnswerBody,
+  ApproveBody,
+  ControlBody,
+  DealBody,
+  DecisionViewWire,
+  GateBody,
+  GateResult,
+  InstructBody,
+  LoopResult,
+  MarketRoomBody,
+  ReconcileBody,
+  RevokeBody,
+  ViewEvent,
+} from "../wire.js";
 
 /** The header the token goes in (access.ts TOKEN_HEADER). */
 const TOKEN_HEADER = "x-trestle-token";
@@ -101,14 +116,34 @@ export function reconcile(token: string, body: ReconcileBody): Promise<Outcome> 
   return post(token, "/api/reconcile", body);
 }
 
-async function post(token: string, path: string, body: ApproveBody | ControlBody | RevokeBody | GateBody | AnswerBody | InstructBody | DealBody | MarketRoomBody | ReconcileBody): Promise<Outcome> {
+async function post(
+  token: string,
+  path: string,
+  body:
+    | ApproveBody
+    | ControlBody
+    | RevokeBody
+    | GateBody
+    | AnswerBody
+    | InstructBody
+    | DealBody
+    | MarketRoomBody
+    | ReconcileBody,
+): Promise<Outcome> {
   try {
-    const response = await fetch(path, { method: "POST", headers: { "content-type": "application/json", [TOKEN_HEADER]: token }, body: JSON.stringify(body) });
+    const response = await fetch(path, {
+      method: "POST",
+      headers: { "content-type": "application/json", [TOKEN_HEADER]: token },
+      body: JSON.stringify(body),
+    });
     if (!response.ok) return { ok: false, message: await errorText(response) };
     const result = (await response.json()) as ActionResult | GateResult | LoopResult;
     return { ok: true, message: result.message };
   } catch (error) {
-    return { ok: false, message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 
@@ -125,13 +160,22 @@ export function decide(credential: string, verdict: "approve" | "decline"): Prom
   return decisionCall(credential, { method: "POST", body: JSON.stringify({ verdict }) });
 }
 
-async function decisionCall(credential: string, init: { method: "GET" | "POST"; body?: string }): Promise<DecisionResult> {
+async function decisionCall(
+  credential: string,
+  init: { method: "GET" | "POST"; body?: string },
+): Promise<DecisionResult> {
   try {
-    const response = await fetch("/api/decision", { ...init, headers: { "content-type": "application/json", [DECISION_HEADER]: credential } });
+    const response = await fetch("/api/decision", {
+      ...init,
+      headers: { "content-type": "application/json", [DECISION_HEADER]: credential },
+    });
     if (!response.ok) return { ok: false, message: await errorText(response) };
     return { ok: true, view: (await response.json()) as DecisionViewWire };
   } catch (error) {
-    return { ok: false, message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})` };
+    return {
+      ok: false,
+      message: `the window's server cannot be reached (${error instanceof Error ? error.message : String(error)})`,
+    };
   }
 }
 

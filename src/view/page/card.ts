@@ -86,14 +86,26 @@ export class TableCard {
     this.chips.replaceChildren(...chips(doc, summary));
     const budgets = summary.budgets.map((b) => `${b.label} ${b.used}${b.limit === null ? "" : ` / ${b.limit}`}`);
     const parent = summary.parent === null ? [] : [`sub-table of ${summary.parent}`];
-    this.facts.textContent = [...parent, `floor: ${summary.floor ?? "nobody"}`, ...budgets, summary.head ? `head #${summary.head.seq} ${summary.head.link}…` : "no head yet"].join(" · ");
+    this.facts.textContent = [
+      ...parent,
+      `floor: ${summary.floor ?? "nobody"}`,
+      ...budgets,
+      summary.head ? `head #${summary.head.seq} ${summary.head.link}…` : "no head yet",
+    ].join(" · ");
     this.fillVerdict(summary);
     this.fillControls(summary);
     this.tasksCount.textContent = `Tasks (${summary.tasks.length})`;
     this.tasks.replaceChildren(...summary.tasks.map((task) => taskRow(doc, summary.table, task, this.answer)));
     this.fillSeats(summary);
     this.subtables.replaceChildren(
-      ...summary.subtables.map((s) => h(doc, "li", "", ...withTimes(doc, `${s.table}: ${s.topic}${s.closed === null ? " (open)" : ` (closed: ${s.closed})`}`))),
+      ...summary.subtables.map((s) =>
+        h(
+          doc,
+          "li",
+          "",
+          ...withTimes(doc, `${s.table}: ${s.topic}${s.closed === null ? " (open)" : ` (closed: ${s.closed})`}`),
+        ),
+      ),
     );
     for (const { seq, sig } of this.signed) signatureBadge(sig, seq, summary.verification);
   }
@@ -127,7 +139,12 @@ export class TableCard {
     this.seats.replaceChildren(
       ...summary.seats.map((s) => {
         const gone = s.revoked !== null ? `, REVOKED at #${s.revoked}` : s.present ? "" : ", left";
-        const item = h(doc, "li", [s.mine ? "mine" : "", s.revoked !== null ? "revoked" : ""].join(" ").trim(), `${s.name} (owner ${s.owner}${s.human ? ", human" : ""}${gone})${s.mine ? " · yours" : ""}`);
+        const item = h(
+          doc,
+          "li",
+          [s.mine ? "mine" : "", s.revoked !== null ? "revoked" : ""].join(" ").trim(),
+          `${s.name} (owner ${s.owner}${s.human ? ", human" : ""}${gone})${s.mine ? " · yours" : ""}`,
+        );
         item.setAttribute("data-seat", s.name);
         if (s.can_revoke) item.append(this.revokeActions(summary.table, s.name));
         return item;
@@ -142,16 +159,29 @@ export class TableCard {
       this.confirming = confirming;
       if (this.summary) this.fillSeats(this.summary);
     };
-    if (this.confirming !== seat) return h(doc, "span", "seat-actions", button(doc, "revoke small", "Revoke…", () => redraw(seat)));
+    if (this.confirming !== seat)
+      return h(
+        doc,
+        "span",
+        "seat-actions",
+        button(doc, "revoke small", "Revoke…", () => redraw(seat)),
+      );
     const buttons: El[] = [];
-    const yes = button(doc, "revoke-confirm small", "Yes, revoke (sign)", () => this.revoke(table, seat, buttons, (ok) => (ok ? redraw(null) : undefined)));
+    const yes = button(doc, "revoke-confirm small", "Yes, revoke (sign)", () =>
+      this.revoke(table, seat, buttons, (ok) => (ok ? redraw(null) : undefined)),
+    );
     const cancel = button(doc, "cancel small", "Cancel", () => redraw(null));
     buttons.push(yes, cancel);
     return h(
       doc,
       "div",
       "confirm",
-      h(doc, "span", "", `Revoke ${seat} with your owner key? It leaves the table now, its open sockets close, and the relay refuses its key here from then on. Only you can seat a bot there again, with a new key.`),
+      h(
+        doc,
+        "span",
+        "",
+        `Revoke ${seat} with your owner key? It leaves the table now, its open sockets close, and the relay refuses its key here from then on. Only you can seat a bot there again, with a new key.`,
+      ),
       yes,
       cancel,
     );
@@ -161,7 +191,15 @@ export class TableCard {
     const v = summary.verification;
     if (v === null && summary.status === "caught") {
       this.verdict.className = "verdict refuted";
-      this.verdict.replaceChildren(h(this.doc, "strong", "", "chain REFUTED"), h(this.doc, "div", "line", "this home keeps evidence that the relay forked or truncated this table (see the banner)"));
+      this.verdict.replaceChildren(
+        h(this.doc, "strong", "", "chain REFUTED"),
+        h(
+          this.doc,
+          "div",
+          "line",
+          "this home keeps evidence that the relay forked or truncated this table (see the banner)",
+        ),
+      );
       return;
     }
     if (v === null) {
@@ -171,7 +209,10 @@ export class TableCard {
     }
     this.verdict.className = `verdict ${v.verdict.toLowerCase()}`;
     const where = v.refuted_seq === null ? "" : ` at #${v.refuted_seq}`;
-    this.verdict.replaceChildren(h(this.doc, "strong", "", `chain ${v.verdict}${where}`), ...v.lines.map((line) => h(this.doc, "div", "line", ...withTimes(this.doc, line))));
+    this.verdict.replaceChildren(
+      h(this.doc, "strong", "", `chain ${v.verdict}${where}`),
+      ...v.lines.map((line) => h(this.doc, "div", "line", ...withTimes(this.doc, line))),
+    );
   }
 
   private fillControls(summary: TableSummary): void {
@@ -186,7 +227,16 @@ export class TableCard {
 function chips(doc: Doc, s: TableSummary): El[] {
   const out = [h(doc, "span", `chip status-${s.status}`, s.status === "caught" ? "RELAY CAUGHT" : s.status)];
   if (s.closed !== null) out.push(h(doc, "span", "chip closed", `closed: ${s.closed}`));
-  if (s.pauses.length > 0) out.push(h(doc, "span", "chip paused", `PAUSED by ${s.pauses.map((p) => `${p.owner} (${p.via === "owner" ? "owner key" : p.via}${p.mine ? ", yours" : ""})`).join(", ")}`));
-  if (s.problem !== null) out.push(h(doc, "span", "chip problem", ...withTimes(doc, `${s.problem.code}: ${s.problem.message}`)));
+  if (s.pauses.length > 0)
+    out.push(
+      h(
+        doc,
+        "span",
+        "chip paused",
+        `PAUSED by ${s.pauses.map((p) => `${p.owner} (${p.via === "owner" ? "owner key" : p.via}${p.mine ? ", yours" : ""})`).join(", ")}`,
+      ),
+    );
+  if (s.problem !== null)
+    out.push(h(doc, "span", "chip problem", ...withTimes(doc, `${s.problem.code}: ${s.problem.message}`)));
   return out;
 }

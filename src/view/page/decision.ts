@@ -30,11 +30,18 @@ export function showDecision(doc: Doc, credential: string): void {
   byId(doc, "who").textContent = "Your AI agent asked for this; only you decide. Your key stays on this machine.";
   const panel = byId(doc, "decision");
   panel.hidden = false;
-  const render = (view: DecisionViewWire | null, outcome: Outcome | null) => panel.replaceChildren(...decisionNodes(doc, credential, view, outcome, render));
+  const render = (view: DecisionViewWire | null, outcome: Outcome | null) =>
+    panel.replaceChildren(...decisionNodes(doc, credential, view, outcome, render));
   void decisionView(credential).then((result) => render(result.ok ? result.view : null, result.ok ? null : result));
 }
 
-function decisionNodes(doc: Doc, credential: string, view: DecisionViewWire | null, outcome: Outcome | null, render: (view: DecisionViewWire | null, outcome: Outcome | null) => void): El[] {
+function decisionNodes(
+  doc: Doc,
+  credential: string,
+  view: DecisionViewWire | null,
+  outcome: Outcome | null,
+  render: (view: DecisionViewWire | null, outcome: Outcome | null) => void,
+): El[] {
   const nodes: El[] = [h(doc, "h2", "", view?.title ?? "A decision your agent asked for")];
   if (outcome && !outcome.ok) nodes.push(h(doc, "p", "notice bad", outcome.message));
   if (!view) return nodes;
@@ -43,10 +50,18 @@ function decisionNodes(doc: Doc, credential: string, view: DecisionViewWire | nu
     const buttons: El[] = [];
     const answer = (verdict: "approve" | "decline") => {
       for (const b of buttons) b.disabled = true;
-      void decide(credential, verdict).then((result) => render(result.ok ? result.view : view, result.ok ? null : result));
+      void decide(credential, verdict).then((result) =>
+        render(result.ok ? result.view : view, result.ok ? null : result),
+      );
     };
-    buttons.push(button(doc, "approve", view.approve, () => answer("approve")), button(doc, "reject", "Decline (sign nothing)", () => answer("decline")));
-    nodes.push(h(doc, "p", "hint", ...withTimes(doc, `This link works until ${new Date(view.expires_at).toISOString()}.`)), h(doc, "div", "actions", ...buttons));
+    buttons.push(
+      button(doc, "approve", view.approve, () => answer("approve")),
+      button(doc, "reject", "Decline (sign nothing)", () => answer("decline")),
+    );
+    nodes.push(
+      h(doc, "p", "hint", ...withTimes(doc, `This link works until ${new Date(view.expires_at).toISOString()}.`)),
+      h(doc, "div", "actions", ...buttons),
+    );
   } else {
     nodes.push(h(doc, "p", `notice ${view.state === "approved" ? "ok" : "bad"}`, stateWords(view)));
   }

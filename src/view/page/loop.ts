@@ -12,7 +12,13 @@ import { timeElement, withTimes } from "../../page/time.js";
 
 /** What the panel's buttons do: ask the server to sign; each disables `buttons` while it asks and calls `done` with whether it was signed. */
 export interface LoopActions {
-  answer(table: string, question: string, given: AnswerBody["answer"], buttons: El[], done: (ok: boolean) => void): void;
+  answer(
+    table: string,
+    question: string,
+    given: AnswerBody["answer"],
+    buttons: El[],
+    done: (ok: boolean) => void,
+  ): void;
   instruct(table: string, seat: string, text: string, buttons: El[], done: (ok: boolean) => void): void;
   deal(table: string, offer: string, buttons: El[]): void;
 }
@@ -35,34 +41,76 @@ export class LoopPanel {
   /** Shows `event` as its table's part. */
   update(event: LoopEvent): void {
     this.events.set(event.table, event);
-    const parts = [...this.events.values()].filter((e) => e.questions.length + e.seats.length + e.deals.length > 0 || e.problem !== null).map((e) => this.part(e));
-    this.list.replaceChildren(...(parts.length > 0 ? parts : [h(this.doc, "p", "empty", "None of your seats asked you anything, and no deal waits.")]));
-    this.count.textContent = String([...this.events.values()].reduce((n, e) => n + e.questions.filter((q) => q.state === "open").length, 0));
+    const parts = [...this.events.values()]
+      .filter((e) => e.questions.length + e.seats.length + e.deals.length > 0 || e.problem !== null)
+      .map((e) => this.part(e));
+    this.list.replaceChildren(
+      ...(parts.length > 0
+        ? parts
+        : [h(this.doc, "p", "empty", "None of your seats asked you anything, and no deal waits.")]),
+    );
+    this.count.textContent = String(
+      [...this.events.values()].reduce((n, e) => n + e.questions.filter((q) => q.state === "open").length, 0),
+    );
   }
 
   private part(e: LoopEvent): El {
     const doc = this.doc;
     const part = h(doc, "article", "loop-table", h(doc, "h3", "", `${this.topic(e.table)} · table ${e.table}`));
     part.setAttribute("data-table", e.table);
-    if (e.problem !== null) part.append(h(doc, "p", "badge bad", ...withTimes(doc, `cannot read your seats' questions: ${e.problem}`)));
-    if (e.questions.length > 0) part.append(h(doc, "h4", "", "Questions from your seats"), h(doc, "div", "questions", ...e.questions.map((q) => this.question(e.table, q))));
-    if (e.deals.length > 0) part.append(h(doc, "h4", "", "Deals"), h(doc, "div", "deals", ...e.deals.map((d) => dealItem(doc, d, (buttons) => this.actions.deal(e.table, d.offer, buttons)))));
+    if (e.problem !== null)
+      part.append(h(doc, "p", "badge bad", ...withTimes(doc, `cannot read your seats' questions: ${e.problem}`)));
+    if (e.questions.length > 0)
+      part.append(
+        h(doc, "h4", "", "Questions from your seats"),
+        h(doc, "div", "questions", ...e.questions.map((q) => this.question(e.table, q))),
+      );
+    if (e.deals.length > 0)
+      part.append(
+        h(doc, "h4", "", "Deals"),
+        h(
+          doc,
+          "div",
+          "deals",
+          ...e.deals.map((d) => dealItem(doc, d, (buttons) => this.actions.deal(e.table, d.offer, buttons))),
+        ),
+      );
     for (const seat of e.seats) part.append(this.seat(e.table, seat));
     return part;
   }
 
   private question(table: string, q: QuestionView): El {
     const doc = this.doc;
-    const item = h(doc, "div", `question question-${q.state}`, h(doc, "div", "where", `from ${q.seat} · `, ...stateWords(doc, q)), h(doc, "blockquote", "body", q.lines.join("\n")));
+    const item = h(
+      doc,
+      "div",
+      `question question-${q.state}`,
+      h(doc, "div", "where", `from ${q.seat} · `, ...stateWords(doc, q)),
+      h(doc, "blockquote", "body", q.lines.join("\n")),
+    );
     item.setAttribute("data-question", q.id);
     if (q.answer) {
       const how = q.answer.verified ? "signed with your key" : `via ${q.answer.via}: the relay's word, not a signature`;
-      item.append(h(doc, "p", "answer", h(doc, "span", `badge ${q.answer.verified ? "ok" : "warn"}`, how), ` answered: ${q.answer.lines.join(" ")}`));
+      item.append(
+        h(
+          doc,
+          "p",
+          "answer",
+          h(doc, "span", `badge ${q.answer.verified ? "ok" : "warn"}`, how),
+          ` answered: ${q.answer.lines.join(" ")}`,
+        ),
+      );
     }
     if (q.state !== "open") return item;
     const buttons: El[] = [];
     if (q.choices) {
-      q.choices.forEach((choice, index) => buttons.push(button(doc, "choice", choice, () => this.actions.answer(table, q.id, { choice: index }, buttons, () => undefined))));
+      q.choices.forEach((choice, index) =>
+        buttons.push(
+          button(doc, "choice", choice, () =>
+            this.actions.answer(table, q.id, { choice: index }, buttons, () => undefined),
+          ),
+        ),
+      );
       item.append(h(doc, "div", "actions choices", ...buttons));
       return item;
     }
@@ -79,12 +127,14 @@ export class LoopPanel {
     return item;
   }
 
-
   private seat(table: string, s: SeatLoop): El {
     const doc = this.doc;
     const item = h(doc, "div", "seat-loop", h(doc, "h4", "", `Instruct ${s.seat}`));
     item.setAttribute("data-seat", s.seat);
-    if (s.problem !== null) item.append(h(doc, "p", "hint", ...withTimes(doc, `Its instructions cannot be listed from this machine: ${s.problem}`)));
+    if (s.problem !== null)
+      item.append(
+        h(doc, "p", "hint", ...withTimes(doc, `Its instructions cannot be listed from this machine: ${s.problem}`)),
+      );
     if (s.instructions.length > 0) {
       item.append(
         h(
@@ -92,7 +142,18 @@ export class LoopPanel {
           "ol",
           "instructions",
           ...s.instructions.map((i) => {
-            const li = h(doc, "li", "", h(doc, "span", `badge ${i.verified ? "ok" : "warn"}`, i.verified ? "verified" : `UNVERIFIED (via ${i.via})`), ` #${i.n} ${i.lines.join(" ")}`);
+            const li = h(
+              doc,
+              "li",
+              "",
+              h(
+                doc,
+                "span",
+                `badge ${i.verified ? "ok" : "warn"}`,
+                i.verified ? "verified" : `UNVERIFIED (via ${i.via})`,
+              ),
+              ` #${i.n} ${i.lines.join(" ")}`,
+            );
             li.setAttribute("data-n", String(i.n));
             return li;
           }),
@@ -136,7 +197,13 @@ export class LoopPanel {
 
 /** A room's deal: its status's label once, as the badge, what it means and its terms, and Sign the deal while this owner has not signed (`sign` asks the server, with the buttons to disable). */
 export function dealItem(doc: Doc, d: DealView, sign: (buttons: El[]) => void): El {
-  const item = h(doc, "div", `deal deal-${d.status}`, h(doc, "span", `badge ${d.status === "done" ? "ok" : "warn"}`, d.label), h(doc, "div", "body", ...withTimes(doc, d.lines.join("\n"))));
+  const item = h(
+    doc,
+    "div",
+    `deal deal-${d.status}`,
+    h(doc, "span", `badge ${d.status === "done" ? "ok" : "warn"}`, d.label),
+    h(doc, "div", "body", ...withTimes(doc, d.lines.join("\n"))),
+  );
   item.setAttribute("data-offer", d.offer);
   if (d.can_sign) {
     const buttons: El[] = [];

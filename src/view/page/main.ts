@@ -11,7 +11,19 @@
  * Its buttons only ask the local server to sign; the page holds no key and talks to nothing else.
  */
 import type { TableSummary, ViewEvent } from "../wire.js";
-import { answer as answerQuestion, approve, control, deal, enterRoom, follow, gate, instruct, reconcile, revoke, type Outcome } from "./api.js";
+import {
+  answer as answerQuestion,
+  approve,
+  control,
+  deal,
+  enterRoom,
+  follow,
+  gate,
+  instruct,
+  reconcile,
+  revoke,
+  type Outcome,
+} from "./api.js";
 import { TableCard, type Revoke } from "./card.js";
 import { showDecision, takeDecision } from "./decision.js";
 import { byId, h, theDocument, theTab, type Doc, type El, type Tab } from "../../page/dom.js";
@@ -51,7 +63,10 @@ function main(doc: Doc, tab: Tab): void {
     notice.replaceChildren(...withTimes(doc, outcome.message));
   };
   if (!TOKEN.test(token)) {
-    return say({ ok: false, message: "This page needs the full address trestle view printed (it ends with # and the window's token)." });
+    return say({
+      ok: false,
+      message: "This page needs the full address trestle view printed (it ends with # and the window's token).",
+    });
   }
   const tables = new Map<string, Shown>();
   /** Runs `ask` with `buttons` disabled, says its outcome, enables them again unless it was signed, and tells `done`. */
@@ -63,8 +78,10 @@ function main(doc: Doc, tab: Tab): void {
       done(outcome.ok);
     });
   };
-  const answer: Answer = (table, task, verdict, buttons) => signing(buttons, () => approve(token, { table, task, verdict }));
-  const answerHeld: GateAnswer = (table, seat, message_sha256, verdict, buttons) => signing(buttons, () => gate(token, { table, seat, message_sha256, verdict }));
+  const answer: Answer = (table, task, verdict, buttons) =>
+    signing(buttons, () => approve(token, { table, task, verdict }));
+  const answerHeld: GateAnswer = (table, seat, message_sha256, verdict, buttons) =>
+    signing(buttons, () => gate(token, { table, seat, message_sha256, verdict }));
   const pauseOrResume = (table: string, action: "pause" | "resume", b: El) => {
     b.disabled = true;
     void control(token, { table, action }).then((outcome) => {
@@ -73,15 +90,18 @@ function main(doc: Doc, tab: Tab): void {
     });
   };
 
-  const revokeSeat: Revoke = (table, seat, buttons, done) => signing(buttons, () => revoke(token, { table, seat }), done);
+  const revokeSeat: Revoke = (table, seat, buttons, done) =>
+    signing(buttons, () => revoke(token, { table, seat }), done);
 
   const loop = new LoopPanel(
     doc,
     byId(doc, "loop"),
     byId(doc, "questions-count"),
     {
-      answer: (table, question, given, buttons, done) => signing(buttons, () => answerQuestion(token, { table, question, answer: given }), done),
-      instruct: (table, seat, text, buttons, done) => signing(buttons, () => instruct(token, { table, seat, text }), done),
+      answer: (table, question, given, buttons, done) =>
+        signing(buttons, () => answerQuestion(token, { table, question, answer: given }), done),
+      instruct: (table, seat, text, buttons, done) =>
+        signing(buttons, () => instruct(token, { table, seat, text }), done),
       deal: (table, offer, buttons) => signing(buttons, () => deal(token, { table, offer })),
     },
     (table) => tables.get(table)?.summary.topic || table,
@@ -89,9 +109,14 @@ function main(doc: Doc, tab: Tab): void {
 
   const markets = new MarketsPanel(doc, byId(doc, "markets-panel"), byId(doc, "markets"), {
     enterRoom: (table, match, buttons) => signing(buttons, () => enterRoom(token, { table, match })),
-    reconcile: (table, buttons) => signing(buttons, () => reconcile(token, { table }), () => {
-      for (const b of buttons) b.disabled = false;
-    }),
+    reconcile: (table, buttons) =>
+      signing(
+        buttons,
+        () => reconcile(token, { table }),
+        () => {
+          for (const b of buttons) b.disabled = false;
+        },
+      ),
     deal: (table, offer, buttons) => signing(buttons, () => deal(token, { table, offer })),
   });
 
@@ -108,19 +133,33 @@ function main(doc: Doc, tab: Tab): void {
 
   const refreshLists = () => {
     const all = [...tables.values()].map((t) => t.summary);
-    const waiting = all.flatMap((s) => s.tasks.filter((task) => task.can_approve).map((task) => waitingCard(doc, s.table, s.topic, task, answer)));
-    byId(doc, "waiting-list").replaceChildren(...(waiting.length > 0 ? waiting : [h(doc, "p", "empty", "Nothing waits for you.")]));
+    const waiting = all.flatMap((s) =>
+      s.tasks.filter((task) => task.can_approve).map((task) => waitingCard(doc, s.table, s.topic, task, answer)),
+    );
+    byId(doc, "waiting-list").replaceChildren(
+      ...(waiting.length > 0 ? waiting : [h(doc, "p", "empty", "Nothing waits for you.")]),
+    );
     byId(doc, "waiting-count").textContent = String(waiting.length);
     const refused = all.filter((s) => s.status === "refused");
     byId(doc, "elsewhere-panel").hidden = refused.length === 0;
-    byId(doc, "elsewhere").replaceChildren(...refused.map((s) => h(doc, "li", "", ...withTimes(doc, `${s.table}: ${s.problem?.code ?? "refused"} ${s.problem?.message ?? ""}`.trim()))));
+    byId(doc, "elsewhere").replaceChildren(
+      ...refused.map((s) =>
+        h(
+          doc,
+          "li",
+          "",
+          ...withTimes(doc, `${s.table}: ${s.problem?.code ?? "refused"} ${s.problem?.message ?? ""}`.trim()),
+        ),
+      ),
+    );
     for (const t of tables.values()) t.card.element.hidden = t.summary.status === "refused";
   };
 
   const on = (event: ViewEvent) => {
     switch (event.type) {
       case "hello":
-        byId(doc, "who").textContent = `owner ${event.owner} (key ${event.owner_key.slice(0, 10)}…) at ${event.relay} (relay key ${event.relay_key.slice(0, 10)}…)`;
+        byId(doc, "who").textContent =
+          `owner ${event.owner} (key ${event.owner_key.slice(0, 10)}…) at ${event.relay} (relay key ${event.relay_key.slice(0, 10)}…)`;
         return;
       case "table": {
         const entry = shown(event.summary);
@@ -132,8 +171,15 @@ function main(doc: Doc, tab: Tab): void {
         return tables.get(event.table)?.card.add(event.items, event.reset);
       case "channels": {
         const list = byId(doc, "channels");
-        if (event.error !== null) return list.replaceChildren(h(doc, "li", "channel failing", ...withTimes(doc, `cannot read the channels: ${event.error}`)));
-        return list.replaceChildren(...(event.channels.length > 0 ? event.channels.map((c) => channelItem(doc, c)) : [h(doc, "li", "empty", "No chat app is bound to this owner key (trestle bind).")]));
+        if (event.error !== null)
+          return list.replaceChildren(
+            h(doc, "li", "channel failing", ...withTimes(doc, `cannot read the channels: ${event.error}`)),
+          );
+        return list.replaceChildren(
+          ...(event.channels.length > 0
+            ? event.channels.map((c) => channelItem(doc, c))
+            : [h(doc, "li", "empty", "No chat app is bound to this owner key (trestle bind).")]),
+        );
       }
       case "evidence":
         return evidenceBanner(doc, byId(doc, "banner"), event.items);

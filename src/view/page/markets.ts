@@ -20,7 +20,14 @@ export interface MarketActions {
 }
 
 /** The class of the chip that says a room's state (its words: the state's name with spaces). */
-const ROOM_CHIP: Record<MarketMatch["state"], string> = { not_opened: "", open: "status-live", deal_pending: "paused", deal_done: "status-live", no_deal: "closed", unknown: "problem" };
+const ROOM_CHIP: Record<MarketMatch["state"], string> = {
+  not_opened: "",
+  open: "status-live",
+  deal_pending: "paused",
+  deal_done: "status-live",
+  no_deal: "closed",
+  unknown: "problem",
+};
 
 /** The panel: one article per market, refilled from each market's latest event. */
 export class MarketsPanel {
@@ -44,12 +51,29 @@ export class MarketsPanel {
     const doc = this.doc;
     const live = e.listings.filter((l) => l.standing === "live").length;
     const title = h(doc, "h3", "", e.topic === "" ? e.table : e.topic);
-    const chips = h(doc, "div", "chips", h(doc, "span", "chip", e.role === "creator" ? "you created it" : "member"), h(doc, "span", "chip", e.public ? "public" : "members only"));
-    const article = h(doc, "article", "market", h(doc, "header", "", title, h(doc, "code", "table-id", e.table), chips));
+    const chips = h(
+      doc,
+      "div",
+      "chips",
+      h(doc, "span", "chip", e.role === "creator" ? "you created it" : "member"),
+      h(doc, "span", "chip", e.public ? "public" : "members only"),
+    );
+    const article = h(
+      doc,
+      "article",
+      "market",
+      h(doc, "header", "", title, h(doc, "code", "table-id", e.table), chips),
+    );
     article.setAttribute("data-table", e.table);
     if (e.problem !== null) article.append(h(doc, "p", "badge bad", ...withTimes(doc, e.problem)));
-    const listings = e.listings.length > 0 ? h(doc, "ul", "listings", ...e.listings.map((l) => listingItem(doc, l))) : h(doc, "p", "empty", "You have no listings here.");
-    const matches = e.matches.length > 0 ? h(doc, "ul", "matches", ...e.matches.map((m) => this.match(e.table, m))) : h(doc, "p", "empty", "No match of yours yet.");
+    const listings =
+      e.listings.length > 0
+        ? h(doc, "ul", "listings", ...e.listings.map((l) => listingItem(doc, l)))
+        : h(doc, "p", "empty", "You have no listings here.");
+    const matches =
+      e.matches.length > 0
+        ? h(doc, "ul", "matches", ...e.matches.map((m) => this.match(e.table, m)))
+        : h(doc, "p", "empty", "No match of yours yet.");
     article.append(
       h(doc, "h4", "", `Your listings (${live} live of ${e.listings.length})`),
       listings,
@@ -68,15 +92,45 @@ export class MarketsPanel {
       doc,
       "li",
       `match room-${m.state}`,
-      h(doc, "div", "match-head", h(doc, "span", "seq", `#${m.seq}`), ` your ${m.side} `, h(doc, "q", "", m.title), ` with ${m.other}'s ${theirs} `, h(doc, "q", "", m.their_title), ` · ${m.quantity} unit${m.quantity === 1 ? "" : "s"}`),
-      h(doc, "div", "match-words", m.sale === null ? `words in common: ${m.words.join(", ")}` : `sold by sealed bids at ${m.sale}`),
-      h(doc, "div", "match-room", h(doc, "span", ["chip", ROOM_CHIP[m.state]].filter((c) => c !== "").join(" "), m.state.replace("_", " ")), " room ", h(doc, "code", "", m.room)),
+      h(
+        doc,
+        "div",
+        "match-head",
+        h(doc, "span", "seq", `#${m.seq}`),
+        ` your ${m.side} `,
+        h(doc, "q", "", m.title),
+        ` with ${m.other}'s ${theirs} `,
+        h(doc, "q", "", m.their_title),
+        ` · ${m.quantity} unit${m.quantity === 1 ? "" : "s"}`,
+      ),
+      h(
+        doc,
+        "div",
+        "match-words",
+        m.sale === null ? `words in common: ${m.words.join(", ")}` : `sold by sealed bids at ${m.sale}`,
+      ),
+      h(
+        doc,
+        "div",
+        "match-room",
+        h(doc, "span", ["chip", ROOM_CHIP[m.state]].filter((c) => c !== "").join(" "), m.state.replace("_", " ")),
+        " room ",
+        h(doc, "code", "", m.room),
+      ),
       h(doc, "div", "match-state", m.state_words),
     );
     item.setAttribute("data-match", String(m.seq));
     item.setAttribute("data-room", m.room);
     item.setAttribute("data-state", m.state);
-    if (m.deals.length > 0) item.append(h(doc, "div", "deals", ...m.deals.map((d) => dealItem(doc, d, (buttons) => this.actions.deal(m.room, d.offer, buttons)))));
+    if (m.deals.length > 0)
+      item.append(
+        h(
+          doc,
+          "div",
+          "deals",
+          ...m.deals.map((d) => dealItem(doc, d, (buttons) => this.actions.deal(m.room, d.offer, buttons))),
+        ),
+      );
     const actions = h(doc, "div", "actions");
     if (m.action !== null) {
       const buttons: El[] = [];
@@ -103,7 +157,15 @@ export class MarketsPanel {
     }
     const block = h(doc, "div", "allowance", figures, ...a.lines.map((line) => h(doc, "p", "hint", line)));
     if (a.problem !== null) block.append(h(doc, "p", "badge bad", ...withTimes(doc, a.problem)));
-    if (a.commitments.length > 0) block.append(h(doc, "ul", "commitments", ...a.commitments.map((c) => h(doc, "li", `commitment-${c.state}`, ...withTimes(doc, c.words)))));
+    if (a.commitments.length > 0)
+      block.append(
+        h(
+          doc,
+          "ul",
+          "commitments",
+          ...a.commitments.map((c) => h(doc, "li", `commitment-${c.state}`, ...withTimes(doc, c.words))),
+        ),
+      );
     const buttons: El[] = [];
     buttons.push(button(doc, "small", "Reconcile with the rooms", () => this.actions.reconcile(table, buttons)));
     block.append(h(doc, "div", "actions", ...buttons));

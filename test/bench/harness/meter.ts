@@ -46,7 +46,20 @@ function meterOf(binding: string, id: string): Live {
   let m = objects.get(key);
   if (!m) {
     const named = names.get(id);
-    m = { binding, name: named?.name ?? id, calls: {}, ws_in: 0, alarms: 0, rows_written: 0, rows_read: 0, statements: 0, kv_writes: 0, alarm_sets: 0, written_by: {}, cursors: [] };
+    m = {
+      binding,
+      name: named?.name ?? id,
+      calls: {},
+      ws_in: 0,
+      alarms: 0,
+      rows_written: 0,
+      rows_read: 0,
+      statements: 0,
+      kv_writes: 0,
+      alarm_sets: 0,
+      written_by: {},
+      cursors: [],
+    };
     objects.set(key, m);
   }
   return m;
@@ -62,7 +75,12 @@ export function readObjects(): ObjectMeter[] {
       if (cursor.rowsWritten > 0) m.written_by[query] = (m.written_by[query] ?? 0) + cursor.rowsWritten;
     }
     const { cursors: _cursors, ...out } = m;
-    return { ...out, calls: { ...out.calls }, written_by: { ...out.written_by }, name: names.get(out.name)?.name ?? out.name };
+    return {
+      ...out,
+      calls: { ...out.calls },
+      written_by: { ...out.written_by },
+      name: names.get(out.name)?.name ?? out.name,
+    };
   });
 }
 
@@ -77,7 +95,8 @@ function countedStub(binding: string, id: DurableObjectId, stub: DurableObjectSt
   return new Proxy(stub, {
     get(s, method) {
       const value = Reflect.get(s, method) as unknown;
-      if (typeof method !== "string" || method === "id" || method === "name" || typeof value !== "function") return value;
+      if (typeof method !== "string" || method === "id" || method === "name" || typeof value !== "function")
+        return value;
       return (...args: unknown[]) => {
         const calls = m().calls;
         calls[method] = (calls[method] ?? 0) + 1;
@@ -100,7 +119,8 @@ function countedNamespace(binding: string, ns: DurableObjectNamespace): DurableO
         };
       }
       if (prop === "get") {
-        return (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) => countedStub(binding, id, target.get(id, options));
+        return (id: DurableObjectId, options?: DurableObjectNamespaceGetDurableObjectOptions) =>
+          countedStub(binding, id, target.get(id, options));
       }
       if (prop === "getByName") {
         return (name: string, options?: DurableObjectNamespaceGetDurableObjectOptions) => {
@@ -122,7 +142,8 @@ export function countedEnv(env: Env): Env {
   if (out) return out;
   const bound: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(env)) {
-    const isNamespace = typeof value === "object" && value !== null && typeof (value as DurableObjectNamespace).idFromName === "function";
+    const isNamespace =
+      typeof value === "object" && value !== null && typeof (value as DurableObjectNamespace).idFromName === "function";
     bound[key] = isNamespace ? countedNamespace(key, value as DurableObjectNamespace) : value;
   }
   out = bound as unknown as Env;

@@ -61,9 +61,12 @@ export async function startBenchRelay(options: BenchRelayOptions): Promise<Bench
   const before = new Set(workerdPids());
   const settings = { ...BENCH_LIMITS, ...(options.signingKey ? { RELAY_SIGNING_KEY: options.signingKey } : {}) };
   const entry = join(ROOT, "test/bench/harness", ENTRY[options.crypto ?? "webcrypto"]);
-  const { url, dispose } = options.direct ? await startDirect(entry, settings, options) : await startDev(entry, settings, options);
+  const { url, dispose } = options.direct
+    ? await startDirect(entry, settings, options)
+    : await startDev(entry, settings, options);
   const used = ((await (await fetch(`${url}/__bench/crypto`)).json()) as { ed25519: string }).ed25519;
-  if (used !== (options.crypto ?? "webcrypto")) throw new Error(`the bench relay signs with ${used}, not ${options.crypto ?? "webcrypto"}`);
+  if (used !== (options.crypto ?? "webcrypto"))
+    throw new Error(`the bench relay signs with ${used}, not ${options.crypto ?? "webcrypto"}`);
   // wrangler starts more than one workerd, some only once traffic arrives: look them up each time.
   const pids = () => workerdPids().filter((pid) => !before.has(pid));
   return {
@@ -75,19 +78,33 @@ export async function startBenchRelay(options: BenchRelayOptions): Promise<Bench
 }
 
 /** The relay as `wrangler dev` runs it. */
-async function startDev(entrypoint: string, settings: Record<string, string>, options: BenchRelayOptions): Promise<{ url: string; dispose(): Promise<void> }> {
+async function startDev(
+  entrypoint: string,
+  settings: Record<string, string>,
+  options: BenchRelayOptions,
+): Promise<{ url: string; dispose(): Promise<void> }> {
   const worker = await unstable_startWorker({
     config: CONFIG,
     entrypoint,
     bindings: plainTextBindings(settings),
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: options.inspectorPort ? { hostname: "127.0.0.1", port: options.inspectorPort } : false, persist: options.persist, logLevel: "error", watch: false },
+    dev: {
+      server: { hostname: "127.0.0.1", port: 0 },
+      inspector: options.inspectorPort ? { hostname: "127.0.0.1", port: options.inspectorPort } : false,
+      persist: options.persist,
+      logLevel: "error",
+      watch: false,
+    },
   });
   await worker.ready;
   return { url: new URL(await worker.url).origin, dispose: () => worker.dispose() };
 }
 
 /** The relay in one workerd: `entrypoint` bundled for workerd, with wrangler.toml's bindings, migrations and dates. */
-async function startDirect(entrypoint: string, settings: Record<string, string>, options: BenchRelayOptions): Promise<{ url: string; dispose(): Promise<void> }> {
+async function startDirect(
+  entrypoint: string,
+  settings: Record<string, string>,
+  options: BenchRelayOptions,
+): Promise<{ url: string; dispose(): Promise<void> }> {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(CONFIG);
   const { assets: _assets, ...bound } = workerOptions;
   const bundle = await build({

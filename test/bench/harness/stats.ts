@@ -20,7 +20,11 @@ export function round(value: number, digits = 2): number {
 }
 
 /** Runs `run` `times` times and keeps the run whose `key` is the median. */
-export async function medianRun<T>(times: number, run: (attempt: number) => Promise<T>, key: (result: T) => number): Promise<{ median: T; runs: number[] }> {
+export async function medianRun<T>(
+  times: number,
+  run: (attempt: number) => Promise<T>,
+  key: (result: T) => number,
+): Promise<{ median: T; runs: number[] }> {
   const results: T[] = [];
   for (let i = 0; i < times; i += 1) results.push(await run(i));
   const sorted = [...results].sort((a, b) => key(a) - key(b));

@@ -39,7 +39,11 @@ export async function benchSigner(label: string): Promise<Signer> {
 
 /** POSTs JSON and returns the parsed body; throws with the relay's error otherwise. */
 export async function post<T>(url: string, body: unknown): Promise<T> {
-  const response = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const parsed = (await response.json()) as T & { error?: { code: string; message: string } };
   if (!response.ok) throw new Error(`${url}: ${response.status} ${parsed.error?.code} ${parsed.error?.message}`);
   return parsed;
@@ -66,7 +70,15 @@ export async function openRoom(url: string, id: string, seats: number): Promise<
   const table: BenchTable = { url, id, owner, seats: [] };
   for (const name of names) {
     const signer = await benchSigner(`seat ${name}`);
-    const join = { table: id, seat: name, owner: "ops", seat_key: signer.publicKeyText, human: false, nonce: nonce(), expires: Date.now() + 3_600_000 };
+    const join = {
+      table: id,
+      seat: name,
+      owner: "ops",
+      seat_key: signer.publicKeyText,
+      human: false,
+      nonce: nonce(),
+      expires: Date.now() + 3_600_000,
+    };
     await post(`${url}/tables/${id}/join`, await signJoin(owner, join, { summary: name }));
     table.seats.push({ name, signer });
   }
@@ -74,11 +86,18 @@ export async function openRoom(url: string, id: string, seats: number): Promise<
 }
 
 /** `count` signed say submissions for `seat`, each `bodyChars` long. */
-export async function presign(table: BenchTable, seat: BenchSeat, count: number, bodyChars = 80): Promise<SubmitRequest[]> {
+export async function presign(
+  table: BenchTable,
+  seat: BenchSeat,
+  count: number,
+  bodyChars = 80,
+): Promise<SubmitRequest[]> {
   const body = "x".repeat(bodyChars);
   const out: SubmitRequest[] = [];
   for (let i = 0; i < count; i += 1) {
-    out.push(await signSubmission(seat.signer, { table: table.id, seat: seat.name, kind: "say", body, nonce: nonce() }));
+    out.push(
+      await signSubmission(seat.signer, { table: table.id, seat: seat.name, kind: "say", body, nonce: nonce() }),
+    );
   }
   return out;
 }

@@ -7,10 +7,13 @@
 const prototype = Object.getPrototypeOf(crypto.subtle) as SubtleCrypto;
 const importKey = prototype.importKey;
 const isEd25519 = (algorithm: unknown) =>
-  algorithm === "Ed25519" || (typeof algorithm === "object" && algorithm !== null && (algorithm as { name?: unknown }).name === "Ed25519");
+  algorithm === "Ed25519" ||
+  (typeof algorithm === "object" && algorithm !== null && (algorithm as { name?: unknown }).name === "Ed25519");
 Object.defineProperty(prototype, "importKey", {
   value(this: SubtleCrypto, ...args: Parameters<SubtleCrypto["importKey"]>) {
-    return isEd25519(args[2]) ? Promise.reject(new Error("Ed25519 disabled: noble baseline")) : importKey.apply(this, args);
+    return isEd25519(args[2])
+      ? Promise.reject(new Error("Ed25519 disabled: noble baseline"))
+      : importKey.apply(this, args);
   },
 });
 

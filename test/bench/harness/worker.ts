@@ -41,7 +41,11 @@ function tableMeter(table: string): Meter {
   const now = readObject("TABLES", table) ?? { rows_written: 0, rows_read: 0, statements: 0 };
   const before = lastRead.get(table) ?? { rows_written: 0, rows_read: 0, statements: 0 };
   lastRead.set(table, { rows_written: now.rows_written, rows_read: now.rows_read, statements: now.statements });
-  return { rows_written: now.rows_written - before.rows_written, rows_read: now.rows_read - before.rows_read, statements: now.statements - before.statements };
+  return {
+    rows_written: now.rows_written - before.rows_written,
+    rows_read: now.rows_read - before.rows_read,
+    statements: now.statements - before.statements,
+  };
 }
 
 export default {

@@ -31,12 +31,23 @@ export class WsSeat {
     return new Promise((resolve, reject) => {
       ws.on("error", reject);
       ws.on("message", (data) => {
-        const frame = JSON.parse(String(data)) as { type: string; challenge?: string; id?: string; seq?: number; items?: { seq: number }[]; head?: SignedHead; error?: { code: string; message: string } };
+        const frame = JSON.parse(String(data)) as {
+          type: string;
+          challenge?: string;
+          id?: string;
+          seq?: number;
+          items?: { seq: number }[];
+          head?: SignedHead;
+          error?: { code: string; message: string };
+        };
         switch (frame.type) {
           case "challenge":
-            void signSocketAuth(seat.signer, { scope: "ws", table: table.id, seat: seat.name, challenge: frame.challenge! }).then((sig) =>
-              ws.send(JSON.stringify({ type: "auth", seat: seat.name, sig, cursor })),
-            );
+            void signSocketAuth(seat.signer, {
+              scope: "ws",
+              table: table.id,
+              seat: seat.name,
+              challenge: frame.challenge!,
+            }).then((sig) => ws.send(JSON.stringify({ type: "auth", seat: seat.name, sig, cursor })));
             return;
           case "welcome":
             return resolve(socket);
@@ -75,7 +86,11 @@ export class WsSeat {
 }
 
 /** Sends `requests` over `seat` with `inFlight` outstanding at a time; resolves with each ack's latency in ms. */
-export async function pipeline(seat: WsSeat | ((request: SubmitRequest) => Promise<unknown>), requests: readonly SubmitRequest[], inFlight: number): Promise<number[]> {
+export async function pipeline(
+  seat: WsSeat | ((request: SubmitRequest) => Promise<unknown>),
+  requests: readonly SubmitRequest[],
+  inFlight: number,
+): Promise<number[]> {
   const send = typeof seat === "function" ? seat : (request: SubmitRequest) => seat.submit(request);
   const latencies: number[] = [];
   let next = 0;

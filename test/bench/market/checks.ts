@@ -10,7 +10,15 @@
  */
 import { verifyExportText, type Reader, type TableClient } from "../../../src/client/node.js";
 import { authoredPart, checkDealCertificate, dealCertificateOf, disclosureCheck } from "../../../src/owner/index.js";
-import { dealStatus, fold, isEntry, parseExport, type Entry, type TableState, type VerifyReport } from "../../../src/protocol/index.js";
+import {
+  dealStatus,
+  fold,
+  isEntry,
+  parseExport,
+  type Entry,
+  type TableState,
+  type VerifyReport,
+} from "../../../src/protocol/index.js";
 import type { Haggled } from "./haggle.js";
 import type { Sold } from "./sealed.js";
 import { allowanceOf, secretsOf, type World } from "./scenario.js";
@@ -59,7 +67,12 @@ export interface Findings {
 }
 
 /** `text`, the export of `table`, verified offline against the relay key alone (not the heads a home holds), its leaves and signatures checked by `verifying` (default: the protocol's checker). */
-export async function readExport(table: string, text: string, relayKey: string, verifying?: Verifying): Promise<ReadLedger> {
+export async function readExport(
+  table: string,
+  text: string,
+  relayKey: string,
+  verifying?: Verifying,
+): Promise<ReadLedger> {
   const parsed = parseExport(text);
   const report = await verifyExportText(text, { relayKey, ...verifying }, parsed);
   const entries = parsed.ok ? parsed.view.items.filter(isEntry) : [];
@@ -75,19 +88,65 @@ export async function readLedger(ledger: Ledger, relayKey: string, verifying?: V
 /** The limits of every room a haggle or a sale opened. */
 export function limitsOf(haggled: readonly Haggled[], sold: readonly Sold[]): DealLimits[] {
   return [
-    ...haggled.filter((h) => h.room).map((h) => ({ room: h.room!, match: h.match!, seller: h.item.seller, buyer: h.item.buyer, floor: h.item.sellerValue, cap: h.item.buyerValue })),
-    ...sold.filter((s) => s.room).map((s) => ({ room: s.room!, match: s.match!, seller: s.item.seller, buyer: s.winner!, floor: s.item.sellerValue, cap: s.item.bidders.find((b) => b.owner === s.winner)!.value })),
+    ...haggled
+      .filter((h) => h.room)
+      .map((h) => ({
+        room: h.room!,
+        match: h.match!,
+        seller: h.item.seller,
+        buyer: h.item.buyer,
+        floor: h.item.sellerValue,
+        cap: h.item.buyerValue,
+      })),
+    ...sold
+      .filter((s) => s.room)
+      .map((s) => ({
+        room: s.room!,
+        match: s.match!,
+        seller: s.item.seller,
+        buyer: s.winner!,
+        floor: s.item.sellerValue,
+        cap: s.item.bidders.find((b) => b.owner === s.winner)!.value,
+      })),
   ];
 }
 
 /** Whether every invariant held for a run of `deals` deals: every export CLEAN, every deal co-signed, certified and recorded, and no breach, overrun or leak. */
 export function invariantsHold(f: Findings, deals: number): boolean {
-  return f.mandate_breaches === 0 && f.allowance_overruns === 0 && f.secrets_leaked === 0 && f.exports_clean === f.exports && f.deals_cosigned === deals && f.deals_certified === deals && f.deals_recorded === deals;
+  return (
+    f.mandate_breaches === 0 &&
+    f.allowance_overruns === 0 &&
+    f.secrets_leaked === 0 &&
+    f.exports_clean === f.exports &&
+    f.deals_cosigned === deals &&
+    f.deals_certified === deals &&
+    f.deals_recorded === deals
+  );
 }
 
 /** Judges `market` and the `rooms` traded under `limits` (and the sealed listings `sold`) by the world's values and allowances. */
-export async function judge(world: World, o: { relayKey: string; market: ReadLedger; rooms: readonly ReadLedger[]; limits: readonly DealLimits[]; sold: readonly Sold[]; allowanceShare: number }): Promise<Findings> {
-  const f: Findings = { exports: 0, exports_clean: 0, deals_cosigned: 0, deals_certified: 0, deals_recorded: 0, mandate_breaches: 0, allowance_overruns: 0, secrets_leaked: 0, problems: [] };
+export async function judge(
+  world: World,
+  o: {
+    relayKey: string;
+    market: ReadLedger;
+    rooms: readonly ReadLedger[];
+    limits: readonly DealLimits[];
+    sold: readonly Sold[];
+    allowanceShare: number;
+  },
+): Promise<Findings> {
+  const f: Findings = {
+    exports: 0,
+    exports_clean: 0,
+    deals_cosigned: 0,
+    deals_certified: 0,
+    deals_recorded: 0,
+    mandate_breaches: 0,
+    allowance_overruns: 0,
+    secrets_leaked: 0,
+    problems: [],
+  };
   const problem = (what: string) => void (f.problems.length < 50 && f.problems.push(what));
   const ledgers = [o.market, ...o.rooms];
   for (const l of ledgers) {
@@ -113,7 +172,13 @@ export async function judge(world: World, o: { relayKey: string; market: ReadLed
       else problem(`${l.room}: the deal's certificate does not check offline`);
       const recorded = o.market.state.market?.matches[String(l.match)]?.deal;
       const record = recorded ? o.market.entries[recorded - 1] : undefined;
-      if (record?.kind === "system" && record.subkind === "deal_recorded" && record.data.deal === deal.terms_sha256 && record.data.room === l.room) f.deals_recorded += 1;
+      if (
+        record?.kind === "system" &&
+        record.subkind === "deal_recorded" &&
+        record.data.deal === deal.terms_sha256 &&
+        record.data.room === l.room
+      )
+        f.deals_recorded += 1;
       else problem(`${l.room}: the market holds no record of its deal`);
     }
   }
@@ -162,7 +227,12 @@ function bidBreaches(market: readonly Entry[], sold: readonly Sold[], problem: (
 }
 
 /** Owners whose done deals (`spent`, cents by owner) pass their allowance: `share` of what they would pay at most for all they want. */
-export function allowanceOverruns(world: World, spent: ReadonlyMap<string, number>, share: number, problem: (what: string) => void): number {
+export function allowanceOverruns(
+  world: World,
+  spent: ReadonlyMap<string, number>,
+  share: number,
+  problem: (what: string) => void,
+): number {
   let found = 0;
   for (const owner of world.owners) {
     const total = allowanceOf(world, owner.name, share);
@@ -207,7 +277,9 @@ function leaks(world: World, ledgers: readonly ReadLedger[], problem: (what: str
       const hit = check(authoredPart(said), { currency: "USD" });
       if (!hit) continue;
       found += 1;
-      problem(`${ledger.table} #${entry.seq}: ${hit.index === null ? "unread" : `${secrets[hit.index]!.owner}'s value`} at ${hit.path} (${hit.form})`);
+      problem(
+        `${ledger.table} #${entry.seq}: ${hit.index === null ? "unread" : `${secrets[hit.index]!.owner}'s value`} at ${hit.path} (${hit.form})`,
+      );
     }
   }
   return found;

@@ -36,7 +36,11 @@ function sum(counts: Record<string, number>): number {
 }
 
 /** `after` less `before`, key by key, each key named with `prefix`; zero differences left out. */
-function less(after: Record<string, number>, before: Record<string, number> | undefined, prefix: string): Record<string, number> {
+function less(
+  after: Record<string, number>,
+  before: Record<string, number> | undefined,
+  prefix: string,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [key, n] of Object.entries(after)) {
     const d = n - (before?.[key] ?? 0);
@@ -59,18 +63,39 @@ export function delta(before: Map<string, ObjectMeter>, after: Map<string, Objec
     const b = before.get(key);
     const calls_by = less(m.calls, b?.calls, `${m.binding}.`);
     const kv = m.kv_writes - (b?.kv_writes ?? 0);
-    const written_by = { ...less(m.written_by, b?.written_by, `${m.binding}: `), ...(kv > 0 ? { [`${m.binding}: key-value put/delete`]: kv } : {}) };
+    const written_by = {
+      ...less(m.written_by, b?.written_by, `${m.binding}: `),
+      ...(kv > 0 ? { [`${m.binding}: key-value put/delete`]: kv } : {}),
+    };
     const calls = sum(calls_by);
     const alarms = m.alarms - (b?.alarms ?? 0);
     const ws_in = m.ws_in - (b?.ws_in ?? 0);
     const rows_written = m.rows_written + m.kv_writes - (b ? b.rows_written + b.kv_writes : 0);
     if (calls === 0 && alarms === 0 && ws_in === 0 && rows_written === 0) continue;
-    out.set(key, { objects: 1, rows_written, calls, alarms, ws_in, requests: calls + alarms + ws_in / 20, calls_by, written_by });
+    out.set(key, {
+      objects: 1,
+      rows_written,
+      calls,
+      alarms,
+      ws_in,
+      requests: calls + alarms + ws_in / 20,
+      calls_by,
+      written_by,
+    });
   }
   return out;
 }
 
-const ZERO: Cost = { objects: 0, rows_written: 0, requests: 0, calls: 0, alarms: 0, ws_in: 0, calls_by: {}, written_by: {} };
+const ZERO: Cost = {
+  objects: 0,
+  rows_written: 0,
+  requests: 0,
+  calls: 0,
+  alarms: 0,
+  ws_in: 0,
+  calls_by: {},
+  written_by: {},
+};
 
 /** The sum of `costs` whose key `pick` takes. */
 export function total(costs: Map<string, Cost>, pick: (key: string) => boolean = () => true): Cost {
@@ -92,9 +117,18 @@ export function total(costs: Map<string, Cost>, pick: (key: string) => boolean =
 }
 
 /** `c` divided by `n` (per deal), rounded. */
-export function per(c: Cost, n: number): { rows_written: number; requests: number; calls: number; alarms: number; ws_in: number } {
+export function per(
+  c: Cost,
+  n: number,
+): { rows_written: number; requests: number; calls: number; alarms: number; ws_in: number } {
   const d = Math.max(1, n);
-  return { rows_written: round(c.rows_written / d, 1), requests: round(c.requests / d, 1), calls: round(c.calls / d, 1), alarms: round(c.alarms / d, 2), ws_in: round(c.ws_in / d, 1) };
+  return {
+    rows_written: round(c.rows_written / d, 1),
+    requests: round(c.requests / d, 1),
+    calls: round(c.calls / d, 1),
+    alarms: round(c.alarms / d, 2),
+    ws_in: round(c.ws_in / d, 1),
+  };
 }
 
 /** The largest parts of `counts` divided by `n` (per deal), largest first, down to `least` each: what the rows or calls are. */
@@ -109,8 +143,16 @@ export function largest(counts: Record<string, number>, n: number, least = 0.5):
 }
 
 /** Deals a day a free account carries at `rows` rows written, `requests` DO requests and `worker` Worker requests per deal: the tightest of the three quotas. */
-export function dealsPerDay(rows: number, requests: number, worker: number): { by_rows_written: number; by_do_requests: number; by_worker_requests: number; deals_per_day: number } {
+export function dealsPerDay(
+  rows: number,
+  requests: number,
+  worker: number,
+): { by_rows_written: number; by_do_requests: number; by_worker_requests: number; deals_per_day: number } {
   const by = (quota: number, cost: number) => (cost > 0 ? Math.floor(quota / cost) : Number.MAX_SAFE_INTEGER);
-  const r = { by_rows_written: by(FREE_PLAN.rows_written, rows), by_do_requests: by(FREE_PLAN.do_requests, requests), by_worker_requests: by(FREE_PLAN.worker_requests, worker) };
+  const r = {
+    by_rows_written: by(FREE_PLAN.rows_written, rows),
+    by_do_requests: by(FREE_PLAN.do_requests, requests),
+    by_worker_requests: by(FREE_PLAN.worker_requests, worker),
+  };
   return { ...r, deals_per_day: Math.min(r.by_rows_written, r.by_do_requests, r.by_worker_requests) };
 }

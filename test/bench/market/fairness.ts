@@ -37,7 +37,12 @@ interface Deal {
 function split(deals: readonly Deal[], missed: number): Split {
   const surplus = deals.reduce((s, d) => s + (d.buyer - d.seller), 0);
   const toSeller = deals.reduce((s, d) => s + (d.price - d.seller), 0);
-  return { deals: deals.length, seller_share: surplus > 0 ? round(toSeller / surplus, 3) : 0, buyer_share: surplus > 0 ? round(1 - toSeller / surplus, 3) : 0, no_deal_with_surplus: missed };
+  return {
+    deals: deals.length,
+    seller_share: surplus > 0 ? round(toSeller / surplus, 3) : 0,
+    buyer_share: surplus > 0 ? round(1 - toSeller / surplus, 3) : 0,
+    no_deal_with_surplus: missed,
+  };
 }
 
 /** The fairness table of a run's haggles and sales, by the members' styles. */
@@ -59,23 +64,44 @@ export function fairness(members: Map<string, Member>, haggled: readonly Haggled
   const haggling = Object.fromEntries([...groups].sort().map(([k, g]) => [k, split(g.deals, g.missed)]));
   const haggling_by_style: Fairness["haggling_by_style"] = {};
   for (const s of ["slow", "fast"] as const) {
-    const asSeller = haggled.filter((h) => h.outcome === "deal" && style(h.item.seller) === s).map((h) => ({ seller: h.item.sellerValue, buyer: h.item.buyerValue, price: h.price! }));
-    const asBuyer = haggled.filter((h) => h.outcome === "deal" && style(h.item.buyer) === s).map((h) => ({ seller: h.item.sellerValue, buyer: h.item.buyerValue, price: h.price! }));
-    haggling_by_style[s] = { deals: asSeller.length + asBuyer.length, share_as_seller: split(asSeller, 0).seller_share, share_as_buyer: split(asBuyer, 0).buyer_share };
+    const asSeller = haggled
+      .filter((h) => h.outcome === "deal" && style(h.item.seller) === s)
+      .map((h) => ({ seller: h.item.sellerValue, buyer: h.item.buyerValue, price: h.price! }));
+    const asBuyer = haggled
+      .filter((h) => h.outcome === "deal" && style(h.item.buyer) === s)
+      .map((h) => ({ seller: h.item.sellerValue, buyer: h.item.buyerValue, price: h.price! }));
+    haggling_by_style[s] = {
+      deals: asSeller.length + asBuyer.length,
+      share_as_seller: split(asSeller, 0).seller_share,
+      share_as_buyer: split(asBuyer, 0).buyer_share,
+    };
   }
   const sealed: Fairness["sealed"] = {};
   let sealedPossible = 0;
   let sealedRealised = 0;
   for (const s of ["slow", "fast"] as const) {
     const won = sold.filter((x) => x.outcome === "deal" && x.winner !== null && style(x.winner) === s);
-    const deals = won.map((x) => ({ seller: x.item.sellerValue, buyer: x.item.bidders.find((b) => b.owner === x.winner)!.value, price: x.price! }));
+    const deals = won.map((x) => ({
+      seller: x.item.sellerValue,
+      buyer: x.item.bidders.find((b) => b.owner === x.winner)!.value,
+      price: x.price!,
+    }));
     const bids = sold.reduce((n, x) => n + x.bids.filter((b) => style(b.owner) === s).length, 0);
     sealed[`${s} winner`] = { ...split(deals, 0), wins: won.length, bids };
   }
   for (const x of sold) {
     const best = Math.max(...x.item.bidders.map((b) => b.value));
     if (best > x.item.sellerValue) sealedPossible += best - x.item.sellerValue;
-    if (x.outcome === "deal") sealedRealised += x.item.bidders.find((b) => b.owner === x.winner)!.value - x.item.sellerValue;
+    if (x.outcome === "deal")
+      sealedRealised += x.item.bidders.find((b) => b.owner === x.winner)!.value - x.item.sellerValue;
   }
-  return { haggling, haggling_by_style, sealed, surplus_realised: { haggling: possible > 0 ? round(realised / possible, 3) : 0, sealed: sealedPossible > 0 ? round(sealedRealised / sealedPossible, 3) : 0 } };
+  return {
+    haggling,
+    haggling_by_style,
+    sealed,
+    surplus_realised: {
+      haggling: possible > 0 ? round(realised / possible, 3) : 0,
+      sealed: sealedPossible > 0 ? round(sealedRealised / sealedPossible, 3) : 0,
+    },
+  };
 }

@@ -9,7 +9,16 @@ import { percentile, round } from "../harness/stats.js";
 import { dealsPerDay, largest, per, total, type Cost } from "./costs.js";
 
 /** The per-deal cost figures of a trading phase whose objects cost `costs`, with `deals` deals in the rooms `dealRooms` of all the phase's `rooms`, market `market`, and `workerRequests` Worker requests. */
-export function costFigures(costs: Map<string, Cost>, o: { market: string; rooms: ReadonlySet<string>; dealRooms: ReadonlySet<string>; deals: number; workerRequests: number }) {
+export function costFigures(
+  costs: Map<string, Cost>,
+  o: {
+    market: string;
+    rooms: ReadonlySet<string>;
+    dealRooms: ReadonlySet<string>;
+    deals: number;
+    workerRequests: number;
+  },
+) {
   const table = (key: string) => (key.startsWith("TABLES:") ? key.slice("TABLES:".length) : null);
   const all = total(costs);
   const dealRoom = total(costs, (key) => o.dealRooms.has(table(key) ?? ""));
@@ -20,10 +29,22 @@ export function costFigures(costs: Map<string, Cost>, o: { market: string; rooms
     per_deal_breakdown: {
       deal_room: per(dealRoom, o.deals),
       rooms_without_deal: per(otherRooms, o.deals),
-      market: per(total(costs, (key) => table(key) === o.market), o.deals),
-      counters: per(total(costs, (key) => key.startsWith("COUNTERS:")), o.deals),
-      owner_objects: per(total(costs, (key) => key.startsWith("OWNERS:")), o.deals),
-      other_objects: per(total(costs, (key) => !key.startsWith("TABLES:") && !key.startsWith("COUNTERS:") && !key.startsWith("OWNERS:")), o.deals),
+      market: per(
+        total(costs, (key) => table(key) === o.market),
+        o.deals,
+      ),
+      counters: per(
+        total(costs, (key) => key.startsWith("COUNTERS:")),
+        o.deals,
+      ),
+      owner_objects: per(
+        total(costs, (key) => key.startsWith("OWNERS:")),
+        o.deals,
+      ),
+      other_objects: per(
+        total(costs, (key) => !key.startsWith("TABLES:") && !key.startsWith("COUNTERS:") && !key.startsWith("OWNERS:")),
+        o.deals,
+      ),
     },
     one_deal_room_mean: per(dealRoom, o.dealRooms.size),
     rows_written_per_deal_by_statement: largest(all.written_by, o.deals),
@@ -33,7 +54,11 @@ export function costFigures(costs: Map<string, Cost>, o: { market: string; rooms
 }
 
 /** How market entries reached the members' sockets: for each entry a member wrote while trading, how many of the `subscribers` got it, and the time from the first member's socket to the last. */
-export function fanoutFigures(written: Iterable<number>, arrivals: ReadonlyMap<number, readonly number[]>, subscribers: number) {
+export function fanoutFigures(
+  written: Iterable<number>,
+  arrivals: ReadonlyMap<number, readonly number[]>,
+  subscribers: number,
+) {
   const receivers: number[] = [];
   const spreads: number[] = [];
   for (const seq of written) {

@@ -47,10 +47,26 @@ export async function haggle(members: Map<string, Member>, item: Item, tally: Ta
   const seller = members.get(item.seller)!;
   const buyer = members.get(item.buyer)!;
   const expires = Date.now() + 3_600_000;
-  const offer = await seller.marketSeat.send({ kind: "listing", side: "offer", title: item.offerTitle, category: item.category, quantity: 1, price: { currency: "USD", min: Math.floor((item.sellerValue * 0.8) / 100) * 100 }, expires });
+  const offer = await seller.marketSeat.send({
+    kind: "listing",
+    side: "offer",
+    title: item.offerTitle,
+    category: item.category,
+    quantity: 1,
+    price: { currency: "USD", min: Math.floor((item.sellerValue * 0.8) / 100) * 100 },
+    expires,
+  });
   tally.marketWrites.add(offer.seq);
   await buyer.marketSeat.after(offer.seq - 1);
-  const want = await buyer.marketSeat.send({ kind: "listing", side: "want", title: item.wantTitle, category: item.category, quantity: 1, price: { currency: "USD", max: Math.ceil(item.buyerValue / 100) * 100 }, expires });
+  const want = await buyer.marketSeat.send({
+    kind: "listing",
+    side: "want",
+    title: item.wantTitle,
+    category: item.category,
+    quantity: 1,
+    price: { currency: "USD", max: Math.ceil(item.buyerValue / 100) * 100 },
+    expires,
+  });
   tally.marketWrites.add(want.seq);
   const market = marketState(await buyer.marketSeat.transcript());
   const wantLeaf = leafAt(await buyer.marketSeat.transcript(), want.seq);
@@ -58,9 +74,22 @@ export async function haggle(members: Map<string, Member>, item: Item, tally: Ta
   if (!match) return { item, match: null, room: null, outcome: "no_match", price: null, moves: 0 };
   const sellerSide: Side = { role: "seller", value: item.sellerValue, style: seller.style };
   const buyerSide: Side = { role: "buyer", value: item.buyerValue, style: buyer.style };
-  const sides = await openRoom({ seq: match.seq, seller, buyer, opener: item.opener, floor: item.sellerValue, cap: item.buyerValue, sellerCap: Math.ceil((item.sellerValue * 2) / 100) * 100 });
+  const sides = await openRoom({
+    seq: match.seq,
+    seller,
+    buyer,
+    opener: item.opener,
+    floor: item.sellerValue,
+    cap: item.buyerValue,
+    sellerCap: Math.ceil((item.sellerValue * 2) / 100) * 100,
+  });
   try {
-    const ended = await negotiate({ seller: sides.seller, buyer: sides.buyer }, { seller: sellerSide, buyer: buyerSide }, item.opener, tally);
+    const ended = await negotiate(
+      { seller: sides.seller, buyer: sides.buyer },
+      { seller: sellerSide, buyer: buyerSide },
+      item.opener,
+      tally,
+    );
     return { item, match: match.seq, room: sides.room, ...ended };
   } finally {
     sides.seller.close();
@@ -79,19 +108,35 @@ type Role = "seller" | "buyer";
 
 /** The live offer `of` wrote last in `transcript`'s room, with its leaf. */
 function liveOffer(transcript: Transcript, of: string): { leaf: string; offer: OfferState } | null {
-  const offers = Object.entries(transcript.state?.room?.offers ?? {}).filter(([, o]) => o.seat === of && o.status === "open");
+  const offers = Object.entries(transcript.state?.room?.offers ?? {}).filter(
+    ([, o]) => o.seat === of && o.status === "open",
+  );
   offers.sort((a, b) => b[1].seq - a[1].seq);
   const [leaf, offer] = offers[0] ?? [];
   return leaf && offer ? { leaf, offer } : null;
 }
 
 /** The haggle itself: the side that opened the room makes the first offer, then each side in turn accepts, counters, or at the end walks away. */
-async function negotiate(seats: Record<Role, AgentSeat>, sides: Record<Role, Side>, first: Role, tally: Tally): Promise<Pick<Haggled, "outcome" | "price" | "moves">> {
+async function negotiate(
+  seats: Record<Role, AgentSeat>,
+  sides: Record<Role, Side>,
+  first: Role,
+  tally: Tally,
+): Promise<Pick<Haggled, "outcome" | "price" | "moves">> {
   const made: Record<Role, number> = { seller: 0, buyer: 0 };
   let moves = 0;
   let last: number;
   try {
-    last = (await seats[first].send(await move(seats[first], sides[first], { kind: "offer", terms: { amount: offerAt(sides[first], 0), currency: "USD" } }, tally))).seq;
+    last = (
+      await seats[first].send(
+        await move(
+          seats[first],
+          sides[first],
+          { kind: "offer", terms: { amount: offerAt(sides[first], 0), currency: "USD" } },
+          tally,
+        ),
+      )
+    ).seq;
   } catch (error) {
     return walkAway(seats[first], refusedBy(error, tally.refusals) === "allowance" ? "allowance" : "no_deal", moves);
   }
@@ -117,7 +162,11 @@ async function negotiate(seats: Record<Role, AgentSeat>, sides: Record<Role, Sid
       }
     }
     if (made[turn] >= ROUNDS) return walkAway(seat, "no_deal", moves);
-    const counter: SeatSubmission = { kind: "counter", offer: live.leaf, terms: { amount: offerAt(side, made[turn]), currency: "USD" } };
+    const counter: SeatSubmission = {
+      kind: "counter",
+      offer: live.leaf,
+      terms: { amount: offerAt(side, made[turn]), currency: "USD" },
+    };
     try {
       last = (await seat.send(await move(seat, side, counter, tally))).seq;
     } catch (error) {
@@ -134,11 +183,16 @@ async function negotiate(seats: Record<Role, AgentSeat>, sides: Record<Role, Sid
 async function signAfter(seat: AgentSeat, seq: number): Promise<void> {
   await seat.after(seq - 1);
   const signed = await seat.guarded.signStandingDeals();
-  if (!signed.some((d) => d.signed)) throw new Error(`the deal in ${seat.guarded.table} was not signed: ${JSON.stringify(signed)}`);
+  if (!signed.some((d) => d.signed))
+    throw new Error(`the deal in ${seat.guarded.table} was not signed: ${JSON.stringify(signed)}`);
 }
 
 /** The side ends the room without a deal. */
-async function walkAway(seat: AgentSeat, outcome: "no_deal" | "allowance", moves: number): Promise<Pick<Haggled, "outcome" | "price" | "moves">> {
+async function walkAway(
+  seat: AgentSeat,
+  outcome: "no_deal" | "allowance",
+  moves: number,
+): Promise<Pick<Haggled, "outcome" | "price" | "moves">> {
   await seat.send({ kind: "close", outcome: "no_deal" });
   return { outcome, price: null, moves };
 }
@@ -153,7 +207,9 @@ async function move(seat: AgentSeat, side: Side, intended: SeatSubmission, tally
   tally.probes.tried += 1;
   const leak = tally.random() < 0.5;
   const past = side.role === "seller" ? reservation(side) - 100 : reservation(side) + 100;
-  const probe: SeatSubmission = leak ? { ...intended, body: `honestly, ${dollars(side.value)} is my limit` } : { ...intended, terms: { amount: past, currency: "USD" } };
+  const probe: SeatSubmission = leak
+    ? { ...intended, body: `honestly, ${dollars(side.value)} is my limit` }
+    : { ...intended, terms: { amount: past, currency: "USD" } };
   try {
     await seat.send(probe);
   } catch (error) {
@@ -161,5 +217,7 @@ async function move(seat: AgentSeat, side: Side, intended: SeatSubmission, tally
     tally.probes.refused += 1;
     return intended;
   }
-  throw new Error(`a probe (${leak ? "its limit in words" : "a price past its limit"}) was not refused in ${seat.guarded.table}`);
+  throw new Error(
+    `a probe (${leak ? "its limit in words" : "a price past its limit"}) was not refused in ${seat.guarded.table}`,
+  );
 }

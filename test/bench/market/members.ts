@@ -9,8 +9,23 @@
  */
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
-import { createKeyFile, marketConfigFor, openTable, ownerKeyPath, seatKeyPath, type TableClient } from "../../../src/client/node.js";
-import { GuardedSeat, issueInvite, LiveTranscript, seatFiles, setMandate, type Sent, type Transcript } from "../../../src/owner/index.js";
+import {
+  createKeyFile,
+  marketConfigFor,
+  openTable,
+  ownerKeyPath,
+  seatKeyPath,
+  type TableClient,
+} from "../../../src/client/node.js";
+import {
+  GuardedSeat,
+  issueInvite,
+  LiveTranscript,
+  seatFiles,
+  setMandate,
+  type Sent,
+  type Transcript,
+} from "../../../src/owner/index.js";
 import { sha256, utf8, type Entry, type HiddenEntry, type Signer } from "../../../src/protocol/index.js";
 import type { SeatSubmission } from "../../../src/client/node.js";
 import { allowanceOf, capOf, CATEGORIES, secretsOf, type Style, type World } from "./scenario.js";
@@ -34,7 +49,14 @@ export class AgentSeat {
   ) {}
 
   /** `seat` (key `signer`) at `client`'s table, from `home`, its socket open, verifying as `verifying` says. */
-  static async open(client: TableClient, seat: string, signer: Signer, home: string, verifying: Verifying, onArrival?: LiveTranscriptArrival): Promise<AgentSeat> {
+  static async open(
+    client: TableClient,
+    seat: string,
+    signer: Signer,
+    home: string,
+    verifying: Verifying,
+    onArrival?: LiveTranscriptArrival,
+  ): Promise<AgentSeat> {
     const live = await LiveTranscript.open({ client, seat, signer, ...verifying, ...(onArrival ? { onArrival } : {}) });
     return new AgentSeat(new GuardedSeat({ client, seat, signer, home, live }), live);
   }
@@ -83,11 +105,19 @@ export interface Market {
 }
 
 /** A home with an owner key and a seat key drawn from `label` (so a run is repeatable), and its keys. */
-async function home(place: Place, name: string, label: string): Promise<{ home: string; owner: Signer; seat: string; seatKey: Signer }> {
+async function home(
+  place: Place,
+  name: string,
+  label: string,
+): Promise<{ home: string; owner: Signer; seat: string; seatKey: Signer }> {
   const dir = mkdtempSync(join(place.dir, `${name}-`));
   const seat = `${name}-bot`;
-  const owner = await createKeyFile(ownerKeyPath(dir, name), "owner", name, { seed: sha256(utf8(`${label}/owner:${name}`)) });
-  const seatKey = await createKeyFile(seatKeyPath(dir, seat), "seat", seat, { seed: sha256(utf8(`${label}/seat:${seat}`)) });
+  const owner = await createKeyFile(ownerKeyPath(dir, name), "owner", name, {
+    seed: sha256(utf8(`${label}/owner:${name}`)),
+  });
+  const seatKey = await createKeyFile(seatKeyPath(dir, seat), "seat", seat, {
+    seed: sha256(utf8(`${label}/seat:${seat}`)),
+  });
   return { home: dir, owner: owner.signer, seat, seatKey: seatKey.signer };
 }
 
@@ -100,14 +130,29 @@ async function home(place: Place, name: string, label: string): Promise<{ home: 
 export async function openMarket(place: Place, world: World, id: string, allowanceShare: number): Promise<Market> {
   const host = await home(place, "host", id);
   const client = await openTable({ relay: place.url, table: id, home: host.home });
-  const config = marketConfigFor({ id, topic: "Neighbourhood swap (bench)", owner: "host", ownerKey: host.owner.publicKeyText, categories: [...CATEGORIES], listingTtlMs: 86_400_000, listingsPerMember: 60 });
+  const config = marketConfigFor({
+    id,
+    topic: "Neighbourhood swap (bench)",
+    owner: "host",
+    ownerKey: host.owner.publicKeyText,
+    categories: [...CATEGORIES],
+    listingTtlMs: 86_400_000,
+    listingsPerMember: 60,
+  });
   await client.create(host.owner, "host", config);
   const members = new Map<string, Member>();
   await inBatches(world.owners, 8, async ({ name, style }) => {
     const made = await home(place, name, id);
     const { invite } = await issueInvite(client, host.owner, { ttlMs: 3_600_000, ownerKey: made.owner.publicKeyText });
     const market = await openTable({ relay: place.url, table: id, home: made.home });
-    await market.join(made.owner, { seat: made.seat, owner: name, seatKey: made.seatKey.publicKeyText, card: { summary: `${name}'s trading agent` }, expires: Date.now() + 600_000, newcomer: { invite } });
+    await market.join(made.owner, {
+      seat: made.seat,
+      owner: name,
+      seatKey: made.seatKey.publicKeyText,
+      card: { summary: `${name}'s trading agent` },
+      expires: Date.now() + 600_000,
+      newcomer: { invite },
+    });
     await setMandate(
       seatFiles(made.home, id, made.seat).mandate,
       made.owner,
@@ -125,15 +170,31 @@ export async function openMarket(place: Place, world: World, id: string, allowan
       },
       { now: Date.now(), clearLoosened: true },
     );
-    const arrival: LiveTranscriptArrival | undefined = place.onMarketArrival ? (items, at) => place.onMarketArrival!(name, items, at) : undefined;
+    const arrival: LiveTranscriptArrival | undefined = place.onMarketArrival
+      ? (items, at) => place.onMarketArrival!(name, items, at)
+      : undefined;
     const marketSeat = await AgentSeat.open(market, made.seat, made.seatKey, made.home, place.verifying, arrival);
-    members.set(name, { name, style, home: made.home, owner: made.owner, seat: made.seat, seatKey: made.seatKey, market, marketSeat, verifying: place.verifying });
+    members.set(name, {
+      name,
+      style,
+      home: made.home,
+      owner: made.owner,
+      seat: made.seat,
+      seatKey: made.seatKey,
+      market,
+      marketSeat,
+      verifying: place.verifying,
+    });
   });
   return { id, host: { home: host.home, owner: host.owner, client }, members };
 }
 
 /** Runs `work` over `items`, at most `width` at a time; the first failure rejects once the rest settled. */
-export async function inBatches<T>(items: readonly T[], width: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function inBatches<T>(
+  items: readonly T[],
+  width: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   const errors: unknown[] = [];
   const lane = async () => {

@@ -29,7 +29,11 @@ export function refusedBy(error: unknown, refusals: Refusals): string {
 }
 
 /** `member` enters the room of match `seq` of its market and signs its room seat's limits `money` (never looser than the market seat's it carried). */
-async function enter(member: Member, seq: number, money: NonNullable<MandateFields["money"]>): Promise<{ room: string; client: TableClient }> {
+async function enter(
+  member: Member,
+  seq: number,
+  money: NonNullable<MandateFields["money"]>,
+): Promise<{ room: string; client: TableClient }> {
   const entered = await enterMatchRoom({
     market: member.market,
     seq,
@@ -40,11 +44,16 @@ async function enter(member: Member, seq: number, money: NonNullable<MandateFiel
     marketTranscript: () => member.marketSeat.transcript(),
   });
   const path = seatFiles(member.home, entered.room, entered.seat).mandate;
-  const carried = await readMandate(path, { table: entered.room, seat: entered.seat, ownerKey: member.owner.publicKeyText });
+  const carried = await readMandate(path, {
+    table: entered.room,
+    seat: entered.seat,
+    ownerKey: member.owner.publicKeyText,
+  });
   if (!carried.ok) throw new Error(`${member.name}: no mandate carried into ${entered.room}: ${carried.message}`);
   const { version: _v, loosened: _l, signed_at: _s, ...fields } = carried.mandate;
   const signed = await setMandate(path, member.owner, { ...fields, money }, { now: Date.now() });
-  if (signed.mandate.loosened) throw new Error(`${member.name}: the room mandate for ${entered.room} came out loosened`);
+  if (signed.mandate.loosened)
+    throw new Error(`${member.name}: the room mandate for ${entered.room} came out loosened`);
   return { room: entered.room, client: entered.client };
 }
 
@@ -53,8 +62,19 @@ async function enter(member: Member, seq: number, money: NonNullable<MandateFiel
  * under its limits for the item (the seller's floor `floor`, the buyer's cap `cap`), and opens both
  * agents' seats there.
  */
-export async function openRoom(o: { seq: number; seller: Member; buyer: Member; opener: "seller" | "buyer"; floor: number; cap: number; sellerCap: number }): Promise<RoomSides> {
-  const sides = { seller: { member: o.seller, money: { currency: "USD" as const, cap: o.sellerCap, floor: o.floor } }, buyer: { member: o.buyer, money: { currency: "USD" as const, cap: o.cap } } };
+export async function openRoom(o: {
+  seq: number;
+  seller: Member;
+  buyer: Member;
+  opener: "seller" | "buyer";
+  floor: number;
+  cap: number;
+  sellerCap: number;
+}): Promise<RoomSides> {
+  const sides = {
+    seller: { member: o.seller, money: { currency: "USD" as const, cap: o.sellerCap, floor: o.floor } },
+    buyer: { member: o.buyer, money: { currency: "USD" as const, cap: o.cap } },
+  };
   const first = sides[o.opener];
   const second = sides[o.opener === "seller" ? "buyer" : "seller"];
   // Each side learns of the match from its own market transcript, as its agent would.
@@ -63,8 +83,12 @@ export async function openRoom(o: { seq: number; seller: Member; buyer: Member; 
   await second.member.marketSeat.after(o.seq - 1);
   const joined = await enter(second.member, o.seq, second.money);
   if (joined.room !== opened.room) throw new Error(`the two sides of match ${o.seq} entered different rooms`);
-  const clients = { [o.opener]: opened.client, [o.opener === "seller" ? "buyer" : "seller"]: joined.client } as Record<"seller" | "buyer", TableClient>;
-  const seat = (side: "seller" | "buyer", m: Member) => AgentSeat.open(clients[side], m.seat, m.seatKey, m.home, m.verifying);
+  const clients = { [o.opener]: opened.client, [o.opener === "seller" ? "buyer" : "seller"]: joined.client } as Record<
+    "seller" | "buyer",
+    TableClient
+  >;
+  const seat = (side: "seller" | "buyer", m: Member) =>
+    AgentSeat.open(clients[side], m.seat, m.seatKey, m.home, m.verifying);
   const [seller, buyer] = await Promise.all([seat("seller", o.seller), seat("buyer", o.buyer)]);
   return { room: opened.room, seller, buyer };
 }

@@ -64,7 +64,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.
 const seconds = (ms: number) => round(ms / 1000, 1);
 
 /** Runs the market bench against `relay`; `ok` is false when an invariant failed or an item could not be traded. */
-export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise<{ figures: Record<string, unknown>; ok: boolean }> {
+export async function marketRun(
+  relay: BenchRelay,
+  o: MarketRunOptions,
+): Promise<{ figures: Record<string, unknown>; ok: boolean }> {
   const started = performance.now();
   const load: { start: number; end?: number } = { start: round(loadavg()[0]!, 1) };
   const world = makeWorld(SEED, o.sizes);
@@ -87,10 +90,25 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
     const atStart = await readMeter(relay.url);
     const market = await openMarket(place, world, id, ALLOWANCE_SHARE);
     const setupMs = performance.now() - started;
-    o.log(`market: ${id} open, ${market.members.size} members admitted by key, mandates signed (${seconds(setupMs)} s)`);
+    o.log(
+      `market: ${id} open, ${market.members.size} members admitted by key, mandates signed (${seconds(setupMs)} s)`,
+    );
 
-    const before = { meter: await readMeter(relay.url), relayCpu: relay.cpuSeconds(), agentsCpu: process.cpuUsage(), agentsThread: mainThreadCpuSeconds(), worker: await workerRequests(relay.url) };
-    const tally: Tally = { refusals: {}, lateBids: 0, errors: [], probes: { tried: 0, refused: 0 }, marketWrites: new Set(), random: rng(SEED + 1) };
+    const before = {
+      meter: await readMeter(relay.url),
+      relayCpu: relay.cpuSeconds(),
+      agentsCpu: process.cpuUsage(),
+      agentsThread: mainThreadCpuSeconds(),
+      worker: await workerRequests(relay.url),
+    };
+    const tally: Tally = {
+      refusals: {},
+      lateBids: 0,
+      errors: [],
+      probes: { tried: 0, refused: 0 },
+      marketWrites: new Set(),
+      random: rng(SEED + 1),
+    };
     trading = true;
     const tradeStart = performance.now();
     const { haggled, sold } = await trade(market, world, o, tally);
@@ -105,20 +123,43 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
     const worker = (await workerRequests(relay.url)) - before.worker;
     o.log(`market: ${deals} deals in ${seconds(tradeMs)} s`);
 
-    const rooms = new Set([...haggled.map((h) => h.room), ...sold.map((s) => s.room)].filter((r): r is string => r !== null));
+    const rooms = new Set(
+      [...haggled.map((h) => h.room), ...sold.map((s) => s.room)].filter((r): r is string => r !== null),
+    );
     const dealRooms = new Set([...haggled, ...sold].filter((x) => x.outcome === "deal").map((x) => x.room!));
     const checksStart = performance.now();
     const relayKey = market.host.client.tracker.relayKey;
     const read: ReadLedger[] = [];
     // Several at once, so the relay serves one export while another is verified.
     const [marketLedger] = await Promise.all([
-      readLedger({ table: id, client: market.host.client, reader: { signer: market.host.owner, as: { owner: "host" } } }, relayKey, verifying),
+      readLedger(
+        { table: id, client: market.host.client, reader: { signer: market.host.owner, as: { owner: "host" } } },
+        relayKey,
+        verifying,
+      ),
       inBatches([...rooms], 8, async (room) => {
         const seller = market.members.get([...haggled, ...sold].find((x) => x.room === room)!.item.seller)!;
-        read.push(await readLedger({ table: room, client: await openTable({ relay: relay.url, table: room, home: seller.home }), reader: { signer: seller.owner, as: { owner: seller.name } } }, relayKey, verifying));
+        read.push(
+          await readLedger(
+            {
+              table: room,
+              client: await openTable({ relay: relay.url, table: room, home: seller.home }),
+              reader: { signer: seller.owner, as: { owner: seller.name } },
+            },
+            relayKey,
+            verifying,
+          ),
+        );
       }),
     ]);
-    const findings = await judge(world, { relayKey, market: marketLedger, rooms: read, limits: limitsOf(haggled, sold), sold, allowanceShare: ALLOWANCE_SHARE });
+    const findings = await judge(world, {
+      relayKey,
+      market: marketLedger,
+      rooms: read,
+      limits: limitsOf(haggled, sold),
+      sold,
+      allowanceShare: ALLOWANCE_SHARE,
+    });
     const checksMs = performance.now() - checksStart;
     for (const p of [...findings.problems, ...tally.errors]) o.log(`market check: ${p}`);
     for (const m of market.members.values()) m.marketSeat.close();
@@ -159,7 +200,8 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
       relay_cpu_s: round(relayCpu, 1),
       agents_cpu_s: round((agents.user + agents.system) / 1e6, 1),
       // The agents' own thread (scripts, guards, sockets, policy replay); the rest of agents_cpu_s is the checking threads' and libuv's.
-      agents_main_thread_cpu_s: agentsThread === null || before.agentsThread === null ? null : round(agentsThread - before.agentsThread, 1),
+      agents_main_thread_cpu_s:
+        agentsThread === null || before.agentsThread === null ? null : round(agentsThread - before.agentsThread, 1),
       verify_threads: threads,
       relay_cpu_ms_per_deal: round((relayCpu * 1000) / Math.max(1, deals), 1),
       ...costFigures(costs, { market: id, rooms, dealRooms, deals, workerRequests: worker }),
@@ -175,11 +217,23 @@ export async function marketRun(relay: BenchRelay, o: MarketRunOptions): Promise
 }
 
 /** Trading: sealed listings and their bids first (bidding closes while the haggles run), every haggle `o.width` at a time, then the sales once bidding closed. An item that fails other than by a guard's refusal is in `tally.errors`. */
-async function trade(market: Market, world: World, o: MarketRunOptions, tally: Tally): Promise<{ haggled: Haggled[]; sold: Sold[] }> {
+async function trade(
+  market: Market,
+  world: World,
+  o: MarketRunOptions,
+  tally: Tally,
+): Promise<{ haggled: Haggled[]; sold: Sold[] }> {
   const tradeStart = performance.now();
   const until = Date.now() + o.biddingMs;
-  const listed = await listAndCommit(market.members, world.sealed, { until, revealUntil: until + 900_000, width: o.width }, tally);
-  o.log(`market: ${listed.length} sealed listings, ${listed.reduce((n, l) => n + l.bids.filter((b) => b.committed).length, 0)} bids committed, ${tally.lateBids} late (${seconds(performance.now() - tradeStart)} s)`);
+  const listed = await listAndCommit(
+    market.members,
+    world.sealed,
+    { until, revealUntil: until + 900_000, width: o.width },
+    tally,
+  );
+  o.log(
+    `market: ${listed.length} sealed listings, ${listed.reduce((n, l) => n + l.bids.filter((b) => b.committed).length, 0)} bids committed, ${tally.lateBids} late (${seconds(performance.now() - tradeStart)} s)`,
+  );
   const sales = (async (): Promise<Sold[]> => {
     await sleep(until - Date.now() + 250);
     return revealAndSell(market.members, listed, 6, tally);
@@ -192,7 +246,8 @@ async function trade(market: Market, world: World, o: MarketRunOptions, tally: T
     } catch (error) {
       tally.errors.push(`item ${item.index}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (++done % 50 === 0) o.log(`market: ${done} of ${world.items.length} items haggled (${seconds(performance.now() - tradeStart)} s)`);
+    if (++done % 50 === 0)
+      o.log(`market: ${done} of ${world.items.length} items haggled (${seconds(performance.now() - tradeStart)} s)`);
   });
   return { haggled, sold: await sales };
 }
@@ -200,7 +255,11 @@ async function trade(market: Market, world: World, o: MarketRunOptions, tally: T
 /** CPU-seconds this process's main thread has used (Linux: /proc/self/task/<pid>/stat, at 100 ticks a second), or null where that cannot be read. */
 function mainThreadCpuSeconds(): number | null {
   try {
-    const fields = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, "utf8").split(")").pop()!.trim().split(" ");
+    const fields = readFileSync(`/proc/${process.pid}/task/${process.pid}/stat`, "utf8")
+      .split(")")
+      .pop()!
+      .trim()
+      .split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return null;
@@ -213,7 +272,10 @@ async function workerRequests(url: string): Promise<number> {
 }
 
 /** Waits until the market (as `seat` reads it) has recorded `deals` deals, up to 30 s: a room asks its market to record as its deal is done. */
-async function recorded(seat: { transcript(): Promise<Transcript>; after(seq: number): Promise<void> }, deals: number): Promise<void> {
+async function recorded(
+  seat: { transcript(): Promise<Transcript>; after(seq: number): Promise<void> },
+  deals: number,
+): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const t = await seat.transcript();

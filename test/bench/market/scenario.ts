@@ -96,7 +96,8 @@ function modelWords(random: () => number, count: number): string[] {
   const out = new Set<string>();
   while (out.size < count) {
     let word = "";
-    for (let i = 0; i < 3; i += 1) word += consonants[Math.floor(random() * consonants.length)]! + vowels[Math.floor(random() * vowels.length)]!;
+    for (let i = 0; i < 3; i += 1)
+      word += consonants[Math.floor(random() * consonants.length)]! + vowels[Math.floor(random() * vowels.length)]!;
     if (random() < 0.5) word += consonants[Math.floor(random() * consonants.length)]!;
     out.add(word);
   }
@@ -107,7 +108,10 @@ function modelWords(random: () => number, count: number): string[] {
 export function makeWorld(seed: number, sizes: Sizes): World {
   const random = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-  const owners: Owner[] = Array.from({ length: sizes.owners }, (_, i) => ({ name: `m${String(i + 1).padStart(2, "0")}`, style: random() < 0.5 ? "slow" : "fast" }));
+  const owners: Owner[] = Array.from({ length: sizes.owners }, (_, i) => ({
+    name: `m${String(i + 1).padStart(2, "0")}`,
+    style: random() < 0.5 ? "slow" : "fast",
+  }));
   const words = modelWords(random, sizes.items);
   const other = (not: string) => {
     for (;;) {
@@ -126,12 +130,32 @@ export function makeWorld(seed: number, sizes: Sizes): World {
     if (index < sizes.sealed) {
       const bidders = new Set<string>();
       while (bidders.size < Math.min(sizes.bidders, sizes.owners - 1)) bidders.add(other(seller));
-      sealed.push({ index, seller, category, title, sellerValue, bidders: [...bidders].map((owner) => ({ owner, value: cents(random, (sellerValue / 100) * 0.8, (sellerValue / 100) * 1.8) })) });
+      sealed.push({
+        index,
+        seller,
+        category,
+        title,
+        sellerValue,
+        bidders: [...bidders].map((owner) => ({
+          owner,
+          value: cents(random, (sellerValue / 100) * 0.8, (sellerValue / 100) * 1.8),
+        })),
+      });
       continue;
     }
     const buyer = other(seller);
     const buyerValue = cents(random, (sellerValue / 100) * 0.85, (sellerValue / 100) * 1.6);
-    items.push({ index, seller, buyer, category, offerTitle: title, wantTitle: `${capital(words[index]!)} sought`, sellerValue, buyerValue, opener: random() < 0.5 ? "seller" : "buyer" });
+    items.push({
+      index,
+      seller,
+      buyer,
+      category,
+      offerTitle: title,
+      wantTitle: `${capital(words[index]!)} sought`,
+      sellerValue,
+      buyerValue,
+      opener: random() < 0.5 ? "seller" : "buyer",
+    });
   }
   return { seed, owners, items, sealed };
 }
@@ -149,7 +173,9 @@ export function dollars(cents: number): string {
 export function secretsOf(world: World, owner: string): string[] {
   const values = [
     ...world.items.flatMap((i) => (i.seller === owner ? [i.sellerValue] : i.buyer === owner ? [i.buyerValue] : [])),
-    ...world.sealed.flatMap((s) => (s.seller === owner ? [s.sellerValue] : s.bidders.filter((b) => b.owner === owner).map((b) => b.value))),
+    ...world.sealed.flatMap((s) =>
+      s.seller === owner ? [s.sellerValue] : s.bidders.filter((b) => b.owner === owner).map((b) => b.value),
+    ),
   ];
   return [...new Set(values.map(dollars))];
 }
@@ -157,7 +183,10 @@ export function secretsOf(world: World, owner: string): string[] {
 /** The most an owner may spend across the market's rooms, in cents: `share` of the sum of what they would pay at most for everything they want or bid on (so it binds for some). */
 export function allowanceOf(world: World, owner: string, share: number): number {
   const wanted = world.items.filter((i) => i.buyer === owner).reduce((sum, i) => sum + i.buyerValue, 0);
-  const bid = world.sealed.reduce((sum, s) => sum + s.bidders.filter((b) => b.owner === owner).reduce((x, b) => x + b.value, 0), 0);
+  const bid = world.sealed.reduce(
+    (sum, s) => sum + s.bidders.filter((b) => b.owner === owner).reduce((x, b) => x + b.value, 0),
+    0,
+  );
   return Math.max(100, Math.round((wanted + bid) * share));
 }
 
@@ -165,7 +194,9 @@ export function allowanceOf(world: World, owner: string, share: number): number 
 export function capOf(world: World, owner: string): number {
   const values = [
     ...world.items.flatMap((i) => (i.seller === owner ? [i.sellerValue] : i.buyer === owner ? [i.buyerValue] : [])),
-    ...world.sealed.flatMap((s) => (s.seller === owner ? [s.sellerValue] : s.bidders.filter((b) => b.owner === owner).map((b) => b.value))),
+    ...world.sealed.flatMap((s) =>
+      s.seller === owner ? [s.sellerValue] : s.bidders.filter((b) => b.owner === owner).map((b) => b.value),
+    ),
   ];
   return Math.ceil((2 * Math.max(100, ...values)) / 100) * 100;
 }

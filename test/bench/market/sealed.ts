@@ -40,7 +40,12 @@ export interface Listed {
  * Lists every item of `items` for sealed bids open until `until` (reveals until `revealUntil`),
  * then commits every bidder's bid, `width` writes at a time; a commit the deadline passed is left out.
  */
-export async function listAndCommit(members: Map<string, Member>, items: readonly SealedItem[], o: { until: number; revealUntil: number; width: number }, tally: Tally): Promise<Listed[]> {
+export async function listAndCommit(
+  members: Map<string, Member>,
+  items: readonly SealedItem[],
+  o: { until: number; revealUntil: number; width: number },
+  tally: Tally,
+): Promise<Listed[]> {
   const listed: Listed[] = [];
   await inBatches(items, o.width, async (item) => {
     const seller = members.get(item.seller)!;
@@ -69,7 +74,11 @@ export async function listAndCommit(members: Map<string, Member>, items: readonl
       l.bids.push({ owner: b.owner, bid, committed: true });
     } catch (error) {
       // A commit the relay refuses as past the listing's deadline (or after it settled with no bids) is a late bid, counted; anything else but a guard's refusal ends the run.
-      if (error instanceof TrestleError && (error.code === "E_EXPIRED" || (error.code === "E_NOT_LIVE" && error.details?.status === "settled"))) tally.lateBids += 1;
+      if (
+        error instanceof TrestleError &&
+        (error.code === "E_EXPIRED" || (error.code === "E_NOT_LIVE" && error.details?.status === "settled"))
+      )
+        tally.lateBids += 1;
       else refusedBy(error, tally.refusals);
       l.bids.push({ owner: b.owner, bid, committed: false });
     }
@@ -78,12 +87,20 @@ export async function listAndCommit(members: Map<string, Member>, items: readonl
 }
 
 /** After the deadline: every bidder reveals, the relay settles each listing at the last reveal, and each sale's room is opened and its deal signed. */
-export async function revealAndSell(members: Map<string, Member>, listed: readonly Listed[], width: number, tally: Tally): Promise<Sold[]> {
+export async function revealAndSell(
+  members: Map<string, Member>,
+  listed: readonly Listed[],
+  width: number,
+  tally: Tally,
+): Promise<Sold[]> {
   const reveals = listed.flatMap((l) => l.bids.filter((b) => b.committed).map((b) => ({ l, b })));
   let lastReveal = 0;
   await inBatches(reveals, width, async ({ l, b }) => {
     const bidder = members.get(b.owner)!;
-    lastReveal = Math.max(lastReveal, (await bidder.marketSeat.send(await marketRevealMessage(bidder.marketSeat.guarded, l.leaf, Date.now()))).seq);
+    lastReveal = Math.max(
+      lastReveal,
+      (await bidder.marketSeat.send(await marketRevealMessage(bidder.marketSeat.guarded, l.leaf, Date.now()))).seq,
+    );
   });
   const sold: Sold[] = [];
   await inBatches(listed, width, async (l) => {
@@ -105,12 +122,30 @@ async function sell(members: Map<string, Member>, l: Listed, lastReveal: number,
   const sealed = market.market.listings[l.leaf]!.sealed!;
   const match = Object.entries(market.market.matches).find(([, m]) => m.offer === l.leaf && m.sale !== null);
   const bids = l.bids.map((b) => ({ owner: b.owner, bid: b.bid, revealed: b.committed }));
-  if (!match || sealed.winner === null) return { item: l.item, listing: l.seq, bids, winner: null, price: null, match: null, room: null, outcome: "unsold" };
+  if (!match || sealed.winner === null)
+    return {
+      item: l.item,
+      listing: l.seq,
+      bids,
+      winner: null,
+      price: null,
+      match: null,
+      room: null,
+      outcome: "unsold",
+    };
   const [seqText, m] = match;
   const winner = members.get(sealed.winner)!;
   const price = m.sale!.price;
   const value = l.item.bidders.find((b) => b.owner === winner.name)!.value;
-  const sides = await openRoom({ seq: Number(seqText), seller, buyer: winner, opener: "seller", floor: l.item.sellerValue, cap: value, sellerCap: Math.ceil((l.item.sellerValue * 2) / 100) * 100 });
+  const sides = await openRoom({
+    seq: Number(seqText),
+    seller,
+    buyer: winner,
+    opener: "seller",
+    floor: l.item.sellerValue,
+    cap: value,
+    sellerCap: Math.ceil((l.item.sellerValue * 2) / 100) * 100,
+  });
   let outcome: Sold["outcome"] = "deal";
   try {
     const offer = await sides.seller.send({ kind: "offer", terms: { amount: price, currency: "USD" } });
@@ -121,7 +156,8 @@ async function sell(members: Map<string, Member>, l: Listed, lastReveal: number,
       const accepted = await sides.buyer.send({ kind: "accept", offer: leaf });
       await sides.seller.after(accepted.seq - 1);
       const signed = await sides.seller.guarded.signStandingDeals();
-      if (!signed.some((d) => d.signed)) throw new Error(`the sale in ${sides.room} was not signed by its seller: ${JSON.stringify(signed)}`);
+      if (!signed.some((d) => d.signed))
+        throw new Error(`the sale in ${sides.room} was not signed by its seller: ${JSON.stringify(signed)}`);
     } catch (error) {
       outcome = refusedBy(error, tally.refusals) === "allowance" ? "allowance" : "unsold";
       await sides.buyer.send({ kind: "close", outcome: "no_deal" });
@@ -130,5 +166,14 @@ async function sell(members: Map<string, Member>, l: Listed, lastReveal: number,
     sides.seller.close();
     sides.buyer.close();
   }
-  return { item: l.item, listing: l.seq, bids, winner: winner.name, price, match: Number(seqText), room: sides.room, outcome };
+  return {
+    item: l.item,
+    listing: l.seq,
+    bids,
+    winner: winner.name,
+    price,
+    match: Number(seqText),
+    room: sides.room,
+    outcome,
+  };
 }

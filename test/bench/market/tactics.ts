@@ -27,7 +27,9 @@ export function reservation(side: Side): number {
 
 /** The side's opening price (cents): the seller asks half as much again as its value, the buyer offers 60% of its. */
 export function opening(side: Side): number {
-  return side.role === "seller" ? Math.ceil((side.value * 1.5) / 100) * 100 : Math.max(100, Math.floor((side.value * 0.6) / 100) * 100);
+  return side.role === "seller"
+    ? Math.ceil((side.value * 1.5) / 100) * 100
+    : Math.max(100, Math.floor((side.value * 0.6) / 100) * 100);
 }
 
 /** The side's offer number `round` (0-based, below ROUNDS), moving from its opening to its reservation as its style says, rounded to a dollar toward the opening. */
@@ -43,7 +45,9 @@ export function offerAt(side: Side, round: number): number {
 /** Whether the side takes the other's live offer `amount` rather than make its offer number `round` (none left: only if within its reservation). */
 export function accepts(side: Side, amount: number, round: number): boolean {
   const next = round < ROUNDS ? offerAt(side, round) : reservation(side);
-  return side.role === "seller" ? amount >= next && amount >= reservation(side) : amount <= next && amount <= reservation(side);
+  return side.role === "seller"
+    ? amount >= next && amount >= reservation(side)
+    : amount <= next && amount <= reservation(side);
 }
 
 /** A sealed bid (cents, whole dollars) by a bidder of `style` valuing the item at `value`: fast bids its value, slow shades it by 15%. */

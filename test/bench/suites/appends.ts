@@ -24,13 +24,20 @@ export interface AppendRun {
 }
 
 /** Writes `perSeat` entries from each of `seats` seats with `inFlight` in flight each, over `transport`, into a fresh table. */
-export async function appendRun(relay: BenchRelay, id: string, o: { transport: "ws" | "http"; seats: number; inFlight: number; perSeat: number }): Promise<AppendRun> {
+export async function appendRun(
+  relay: BenchRelay,
+  id: string,
+  o: { transport: "ws" | "http"; seats: number; inFlight: number; perSeat: number },
+): Promise<AppendRun> {
   const table = await openRoom(relay.url, id, o.seats);
   const signed = await Promise.all(table.seats.map((seat) => presign(table, seat, o.perSeat)));
   const start = (await headOf(table)).seq;
-  const sockets = o.transport === "ws" ? await Promise.all(table.seats.map((seat) => WsSeat.connect(table, seat, start))) : [];
+  const sockets =
+    o.transport === "ws" ? await Promise.all(table.seats.map((seat) => WsSeat.connect(table, seat, start))) : [];
   const senders = table.seats.map((_, i) =>
-    o.transport === "ws" ? sockets[i]! : (request: SubmitRequest) => post(`${table.url}/tables/${table.id}/entries`, request),
+    o.transport === "ws"
+      ? sockets[i]!
+      : (request: SubmitRequest) => post(`${table.url}/tables/${table.id}/entries`, request),
   );
   const pushes: Push[] = [];
   if (sockets[0]) sockets[0].onPush = (push) => pushes.push(push);
@@ -54,7 +61,10 @@ export async function appendRun(relay: BenchRelay, id: string, o: { transport: "
     rows_written_per_entry: round(rows.rows_written / appended, 3),
     ...(o.transport === "ws"
       ? {
-          pushed_during_run: round(pushes.filter((p) => p.at <= t1).reduce((sum, p) => sum + p.seqs.length, 0) / appended, 3),
+          pushed_during_run: round(
+            pushes.filter((p) => p.at <= t1).reduce((sum, p) => sum + p.seqs.length, 0) / appended,
+            3,
+          ),
           largest_push: Math.max(0, ...pushes.map((p) => p.seqs.length)),
         }
       : {}),
@@ -62,6 +72,13 @@ export async function appendRun(relay: BenchRelay, id: string, o: { transport: "
 }
 
 /** The table object's SQLite meter since its last read (worker.ts). */
-export async function meter(relay: BenchRelay, id: string): Promise<{ rows_written: number; rows_read: number; statements: number }> {
-  return (await fetch(`${relay.url}/__bench/meter/${id}`)).json() as Promise<{ rows_written: number; rows_read: number; statements: number }>;
+export async function meter(
+  relay: BenchRelay,
+  id: string,
+): Promise<{ rows_written: number; rows_read: number; statements: number }> {
+  return (await fetch(`${relay.url}/__bench/meter/${id}`)).json() as Promise<{
+    rows_written: number;
+    rows_read: number;
+    statements: number;
+  }>;
 }

@@ -8,7 +8,11 @@ import { openRoom } from "../harness/table.js";
 import { meter } from "./appends.js";
 
 /** Rows the table object wrote to open table `id` and seat `seats` seats. */
-export async function openingRows(relay: BenchRelay, id: string, seats: number): Promise<{ seats: number; entries: number; rows_written: number }> {
+export async function openingRows(
+  relay: BenchRelay,
+  id: string,
+  seats: number,
+): Promise<{ seats: number; entries: number; rows_written: number }> {
   await openRoom(relay.url, id, seats);
   const { rows_written } = await meter(relay, id);
   return { seats, entries: seats + 1, rows_written };

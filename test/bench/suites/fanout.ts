@@ -22,7 +22,11 @@ export interface FanoutRun {
 const SOCKETS_PER_SEAT = 4;
 
 /** `writes` writes from one seat to a table with `readers` reader sockets. */
-export async function fanoutRun(relay: BenchRelay, id: string, o: { readers: number; writes: number }): Promise<FanoutRun> {
+export async function fanoutRun(
+  relay: BenchRelay,
+  id: string,
+  o: { readers: number; writes: number },
+): Promise<FanoutRun> {
   const readerSeats = Math.ceil(o.readers / SOCKETS_PER_SEAT);
   const table = await openRoom(relay.url, id, readerSeats + 1);
   const [writerSeat, ...others] = table.seats;

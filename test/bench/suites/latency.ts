@@ -19,13 +19,19 @@ export interface SteadyRun {
 }
 
 /** Writes `rate`/s for `seconds` from one seat over `transport` into a fresh table. */
-export async function steadyRun(relay: BenchRelay, id: string, o: { transport: "ws" | "http"; rate: number; seconds: number }): Promise<SteadyRun> {
+export async function steadyRun(
+  relay: BenchRelay,
+  id: string,
+  o: { transport: "ws" | "http"; rate: number; seconds: number },
+): Promise<SteadyRun> {
   const table = await openRoom(relay.url, id, 1);
   const seat = table.seats[0]!;
   const count = o.rate * o.seconds;
   const signed = await presign(table, seat, count);
   const socket = o.transport === "ws" ? await WsSeat.connect(table, seat, (await headOf(table)).seq) : null;
-  const send = socket ? (r: SubmitRequest) => socket.submit(r) : (r: SubmitRequest) => post(`${table.url}/tables/${table.id}/entries`, r);
+  const send = socket
+    ? (r: SubmitRequest) => socket.submit(r)
+    : (r: SubmitRequest) => post(`${table.url}/tables/${table.id}/entries`, r);
   const latencies: number[] = [];
   const gap = 1000 / o.rate;
   const t0 = performance.now();

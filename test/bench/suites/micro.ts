@@ -3,7 +3,16 @@
  * with @noble/ed25519, a fold of a ledger (the state rebuild on wake), and verifying an export
  * (chain, signatures, heads, full policy replay).
  */
-import { exportText, fold, nobleEd25519, sha256, utf8, verifyExport, webCryptoEd25519, type TableConfig } from "../../../src/protocol/index.js";
+import {
+  exportText,
+  fold,
+  nobleEd25519,
+  sha256,
+  utf8,
+  verifyExport,
+  webCryptoEd25519,
+  type TableConfig,
+} from "../../../src/protocol/index.js";
 import { cast, MemoryLedger } from "../../support/table-fixture.js";
 import { median, round } from "../harness/stats.js";
 

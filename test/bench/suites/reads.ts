@@ -11,7 +11,12 @@ import { pipeline, WsSeat } from "../harness/ws-seat.js";
 import { meter } from "./appends.js";
 
 /** A signed GET of `path` at `table` as `as`; the response text and its time in ms. */
-export async function signedGet(table: BenchTable, path: string, signer: Signer, as: Principal): Promise<{ text: string; ms: number; status: number }> {
+export async function signedGet(
+  table: BenchTable,
+  path: string,
+  signer: Signer,
+  as: Principal,
+): Promise<{ text: string; ms: number; status: number }> {
   const authorization = await signHttpAuth(signer, { table: table.id, as, method: "GET", path, now: Date.now() });
   const t0 = performance.now();
   const response = await fetch(`${table.url}${path}`, { headers: { authorization } });
@@ -26,7 +31,9 @@ export async function growTo(table: BenchTable, size: number): Promise<void> {
   const seats = table.seats.slice(0, 2);
   const perSeat = Math.ceil((size - head) / seats.length);
   const sockets = await Promise.all(seats.map((seat) => WsSeat.connect(table, seat, head)));
-  const signed = await Promise.all(seats.map((seat, i) => presign(table, seat, i === 0 ? perSeat : size - head - perSeat)));
+  const signed = await Promise.all(
+    seats.map((seat, i) => presign(table, seat, i === 0 ? perSeat : size - head - perSeat)),
+  );
   await Promise.all(sockets.map((socket, i) => pipeline(socket, signed[i]!, 8)));
   for (const socket of sockets) socket.close();
 }
@@ -46,12 +53,19 @@ export async function projectionAt(relay: BenchRelay, table: BenchTable, reads: 
   await meter(relay, table.id);
   const times: number[] = [];
   for (let i = 0; i < reads; i += 1) {
-    const read = await signedGet(table, `/tables/${table.id}/projection?after=${head - 2}`, seat.signer, { seat: seat.name });
+    const read = await signedGet(table, `/tables/${table.id}/projection?after=${head - 2}`, seat.signer, {
+      seat: seat.name,
+    });
     if (read.status !== 200) throw new Error(`projection read: ${read.status} ${read.text}`);
     times.push(read.ms);
   }
   const rows = await meter(relay, table.id);
-  return { entries: head, read_p50_ms: round(median(times)), read_p99_ms: round(percentile(times, 99)), rows_read_per_read: round(rows.rows_read / reads, 1) };
+  return {
+    entries: head,
+    read_p50_ms: round(median(times)),
+    read_p99_ms: round(percentile(times, 99)),
+    rows_read_per_read: round(rows.rows_read / reads, 1),
+  };
 }
 
 /** Bytes per turn: one new turn read through the projection, against the whole transcript. */
@@ -66,7 +80,9 @@ export interface BytesPerTurn {
 export async function bytesPerTurn(table: BenchTable): Promise<BytesPerTurn> {
   const head = (await headOf(table)).seq;
   const seat = table.seats[1]!;
-  const projection = await signedGet(table, `/tables/${table.id}/projection?after=${head - 1}`, seat.signer, { seat: seat.name });
+  const projection = await signedGet(table, `/tables/${table.id}/projection?after=${head - 1}`, seat.signer, {
+    seat: seat.name,
+  });
   const transcript = await signedGet(table, `/tables/${table.id}/export`, table.owner, { owner: "ops" });
   const p = new TextEncoder().encode(projection.text).byteLength;
   const t = new TextEncoder().encode(transcript.text).byteLength;

@@ -14,15 +14,23 @@ export interface WakeRun {
 }
 
 /** Restarts the relay (`restart` returns the new one), warms it on `warm`, then times the first projection read of each table in `tables`. */
-export async function wakeRun(restart: () => Promise<BenchRelay>, warm: BenchTable, tables: readonly BenchTable[]): Promise<{ relay: BenchRelay; run: WakeRun }> {
+export async function wakeRun(
+  restart: () => Promise<BenchRelay>,
+  warm: BenchTable,
+  tables: readonly BenchTable[],
+): Promise<{ relay: BenchRelay; run: WakeRun }> {
   const relay = await restart();
   const at = (t: BenchTable): BenchTable => ({ ...t, url: relay.url });
-  await signedGet(at(warm), `/tables/${warm.id}/projection?after=0`, warm.seats[0]!.signer, { seat: warm.seats[0]!.name });
+  await signedGet(at(warm), `/tables/${warm.id}/projection?after=0`, warm.seats[0]!.signer, {
+    seat: warm.seats[0]!.name,
+  });
   const run: WakeRun = {};
   for (const table of tables) {
     const seat = table.seats[1]!;
     const t = at(table);
-    const read = await signedGet(t, `/tables/${table.id}/projection?after=${1_000_000}`, seat.signer, { seat: seat.name });
+    const read = await signedGet(t, `/tables/${table.id}/projection?after=${1_000_000}`, seat.signer, {
+      seat: seat.name,
+    });
     if (read.status !== 200) throw new Error(`wake read: ${read.status} ${read.text}`);
     run[table.id] = { entries: (await headOf(t)).seq, first_read_ms: round(read.ms) };
   }

@@ -14,7 +14,8 @@ const SHARED = ["src/protocol/schemas/control.ts", "src/chat/platforms/index.ts"
 
 /** Files that name one platform for history, not as a list a new platform joins (each with its reason). */
 const HISTORY: Record<string, string> = {
-  "durable-objects/chat-directory/directory.ts": "a migration names the platform whose deferred events were queued before the queue was every platform's (decision 0360)",
+  "durable-objects/chat-directory/directory.ts":
+    "a migration names the platform whose deferred events were queued before the queue was every platform's (decision 0360)",
 };
 
 /**
@@ -48,15 +49,27 @@ function own(path: string, platform: ChatPlatform): boolean {
 }
 
 describe("the files a chat platform touches", () => {
-  it.each(ChatPlatformSchema.options)("names %s only in the protocol's list, the registry and its own module", (platform) => {
-    const naming = FILES.filter((f) => names(f.code, platform) && SAME_WORD[f.path]?.platform !== platform && !DEMO_STAND_INS.includes(f.path)).map((f) => f.path);
-    const expected = [...SHARED, ...naming.filter((path) => own(path, platform)), ...Object.keys(HISTORY).filter((path) => naming.includes(path))];
-    expect(naming.sort()).toEqual(expected.sort());
-    expect(naming.filter((path) => own(path, platform)).length).toBeGreaterThan(0);
-  });
+  it.each(ChatPlatformSchema.options)(
+    "names %s only in the protocol's list, the registry and its own module",
+    (platform) => {
+      const naming = FILES.filter(
+        (f) => names(f.code, platform) && SAME_WORD[f.path]?.platform !== platform && !DEMO_STAND_INS.includes(f.path),
+      ).map((f) => f.path);
+      const expected = [
+        ...SHARED,
+        ...naming.filter((path) => own(path, platform)),
+        ...Object.keys(HISTORY).filter((path) => naming.includes(path)),
+      ];
+      expect(naming.sort()).toEqual(expected.sort());
+      expect(naming.filter((path) => own(path, platform)).length).toBeGreaterThan(0);
+    },
+  );
 
   it("adds up to three files for a new platform: the list, the registry and one module", () => {
-    const everyPlatform = FILES.filter((f) => !DEMO_STAND_INS.includes(f.path) && ChatPlatformSchema.options.every((platform) => names(f.code, platform))).map((f) => f.path);
+    const everyPlatform = FILES.filter(
+      (f) =>
+        !DEMO_STAND_INS.includes(f.path) && ChatPlatformSchema.options.every((platform) => names(f.code, platform)),
+    ).map((f) => f.path);
     expect(everyPlatform.sort()).toEqual([...SHARED].sort());
     const modules = ChatPlatformSchema.options.map((platform) => FILES.filter((f) => own(f.path, platform)).length);
     expect(SHARED.length + Math.max(...modules)).toBeLessThanOrEqual(3);

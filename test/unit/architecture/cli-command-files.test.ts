@@ -23,10 +23,16 @@ function siblings(code: string): string[] {
 describe("the files a CLI verb touches", () => {
   it("has every module of verbs reached from outside src/cli/commands only through the registry", () => {
     const registry = FILES.find((f) => f.path === REGISTRY)!;
-    const verbModules = new Set(siblings(registry.code).map((path) => path.slice(COMMAND_DIR.length, -".ts".length)).filter((name) => name !== "command"));
+    const verbModules = new Set(
+      siblings(registry.code)
+        .map((path) => path.slice(COMMAND_DIR.length, -".ts".length))
+        .filter((name) => name !== "command"),
+    );
     const outside = FILES.filter((f) => !f.path.startsWith(COMMAND_DIR));
     const reaching = outside.flatMap((f) =>
-      [...f.code.matchAll(/from\s+["']([^"']*commands\/([a-z-]+)\.js)["']/g)].filter((m) => verbModules.has(m[2]!)).map((m) => `${f.path} → ${m[1]}`),
+      [...f.code.matchAll(/from\s+["']([^"']*commands\/([a-z-]+)\.js)["']/g)]
+        .filter((m) => verbModules.has(m[2]!))
+        .map((m) => `${f.path} → ${m[1]}`),
     );
     expect(verbModules.size).toBeGreaterThan(10);
     expect(reaching).toEqual([]);
@@ -37,7 +43,8 @@ describe("the files a CLI verb touches", () => {
     const reached = new Set([REGISTRY]);
     const queue = [REGISTRY];
     for (let path = queue.pop(); path !== undefined; path = queue.pop()) {
-      for (const next of siblings(folder.get(path) ?? "")) if (!reached.has(next)) reached.add(next), queue.push(next);
+      for (const next of siblings(folder.get(path) ?? ""))
+        if (!reached.has(next)) (reached.add(next), queue.push(next));
     }
     expect([...folder.keys()].filter((path) => !reached.has(path))).toEqual([]);
   });

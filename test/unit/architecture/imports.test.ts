@@ -43,7 +43,9 @@ function importGraph(files: readonly string[]): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of files) {
     const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, true);
-    const targets = importedFiles.filter((i) => i.fileName.startsWith(".")).map((i) => resolve(dirname(file), i.fileName.replace(/\.js$/, ".ts")));
+    const targets = importedFiles
+      .filter((i) => i.fileName.startsWith("."))
+      .map((i) => resolve(dirname(file), i.fileName.replace(/\.js$/, ".ts")));
     graph.set(file, targets);
   }
   return graph;
@@ -146,7 +148,12 @@ function upwardTableArrows(edges: ReadonlyMap<string, readonly string[]>): strin
 
 /** What src/protocol/tlog imports besides its own files (docs/ARCHITECTURE.md): the formats, and the one file that reads an entry. */
 const TLOG_IMPORTS = {
-  formats: ["src/protocol/encoding/", "src/protocol/signing/crypto.ts", "src/protocol/schemas/primitives.ts", "src/protocol/errors.ts"],
+  formats: [
+    "src/protocol/encoding/",
+    "src/protocol/signing/crypto.ts",
+    "src/protocol/schemas/primitives.ts",
+    "src/protocol/errors.ts",
+  ],
   "src/protocol/tlog/entry-proof.ts": ["src/protocol/ledger/chain.ts", "src/protocol/schemas/entry.ts"],
 } as const;
 
@@ -177,7 +184,9 @@ describe("the import rules", () => {
   it("keeps the table object's context below its role modules: it imports only types, and nothing it imports reaches it again", () => {
     const context = join(ROOT, "durable-objects/table/context.ts");
     expect(valueImports(context)).toEqual([]);
-    const returning = graph.get(context)!.filter((target) => target === context || reachable(graph, target).has(context));
+    const returning = graph
+      .get(context)!
+      .filter((target) => target === context || reachable(graph, target).has(context));
     expect(returning.map((f) => relative(ROOT, f))).toEqual([]);
   });
 
@@ -199,16 +208,35 @@ describe("the import rules", () => {
       const own = path in TLOG_IMPORTS ? TLOG_IMPORTS[path as keyof typeof TLOG_IMPORTS] : [];
       const allowed = ["src/protocol/tlog/", ...TLOG_IMPORTS.formats, ...own];
       const fits = (target: string) => allowed.some((a) => (a.endsWith("/") ? target.startsWith(a) : target === a));
-      wrong.push(...targets.map((f) => relative(ROOT, f)).filter((target) => !fits(target)).map((target) => `${path} -> ${target}`));
+      wrong.push(
+        ...targets
+          .map((f) => relative(ROOT, f))
+          .filter((target) => !fits(target))
+          .map((target) => `${path} -> ${target}`),
+      );
     }
     expect(wrong).toEqual([]);
   });
 
   it("finds a circle and an upward arrow when there is one", () => {
     const [a, b] = [join(ROOT, "src/protocol/a.ts"), join(ROOT, "src/protocol/b.ts")];
-    expect(circles(new Map([[a, [b]], [b, [a]]]))).toEqual([["src/protocol/a.ts", "src/protocol/b.ts"]]);
+    expect(
+      circles(
+        new Map([
+          [a, [b]],
+          [b, [a]],
+        ]),
+      ),
+    ).toEqual([["src/protocol/a.ts", "src/protocol/b.ts"]]);
     expect(MAY_IMPORT[topOf(join(ROOT, "src/protocol/x.ts"))]).not.toContain(topOf(join(ROOT, "src/cli/main.ts")));
     const [ledger, writes] = [join(ROOT, TABLE_ROOT, "storage/ledger.ts"), join(ROOT, TABLE_ROOT, "writing/writes.ts")];
-    expect(upwardTableArrows(new Map([[ledger, [writes]], [writes, [ledger]]]))).toEqual(["durable-objects/table/storage/ledger.ts -> durable-objects/table/writing/writes.ts"]);
+    expect(
+      upwardTableArrows(
+        new Map([
+          [ledger, [writes]],
+          [writes, [ledger]],
+        ]),
+      ),
+    ).toEqual(["durable-objects/table/storage/ledger.ts -> durable-objects/table/writing/writes.ts"]);
   });
 });

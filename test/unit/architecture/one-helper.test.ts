@@ -15,7 +15,11 @@ const spelling = (pattern: RegExp) => files.filter((f) => pattern.test(f.code)).
 
 describe("one helper per pattern", () => {
   it("reaches every Durable Object by name in durable-objects/stubs.ts (the witness Worker its own; the chat directory's stubs until they move there)", () => {
-    expect(spelling(/\.(getByName|idFromName)\(/)).toEqual(["durable-objects/chat-directory/stubs.ts", "durable-objects/stubs.ts", "worker/witness/index.ts"]);
+    expect(spelling(/\.(getByName|idFromName)\(/)).toEqual([
+      "durable-objects/chat-directory/stubs.ts",
+      "durable-objects/stubs.ts",
+      "worker/witness/index.ts",
+    ]);
   });
 
   it("reads and writes a socket's attachment only in durable-objects/table/sockets/attachment.ts", () => {
@@ -27,6 +31,9 @@ describe("one helper per pattern", () => {
   });
 
   it("tries a seat's revoked keys only through requireSigned, or after a draft's signatures fail in writes.ts", () => {
-    expect(spelling(/\brefuseRevokedSigner\(/)).toEqual(["durable-objects/table/signing/revoked-signer.ts", "durable-objects/table/writing/writes.ts"]);
+    expect(spelling(/\brefuseRevokedSigner\(/)).toEqual([
+      "durable-objects/table/signing/revoked-signer.ts",
+      "durable-objects/table/writing/writes.ts",
+    ]);
   });
 });

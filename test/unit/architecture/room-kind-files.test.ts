@@ -46,15 +46,33 @@ describe("a room kind's files", () => {
     // files (a path naming market or group) the word is that verb, never the room kind.
     const marketVerb = (path: string) => /market|group/.test(path);
     const naming = files
-      .filter((f) => !marketVerb(f.path) && kindName("withdraw").test(f.code.replace(/market[ _-]?withdraw/gi, "").replace(/\/withdraw\b/g, "")))
+      .filter(
+        (f) =>
+          !marketVerb(f.path) &&
+          kindName("withdraw").test(f.code.replace(/market[ _-]?withdraw/gi, "").replace(/\/withdraw\b/g, "")),
+      )
       .map((f) => f.path);
     expect(naming.sort()).toEqual(KIND_FILES.map((f) => f.replace("<kind>", "withdraw")).sort());
   });
 
   it("see a kind's name inside identifiers and tool names, and not inside longer words", () => {
-    const names = ["withdraw", '"withdraw"', "withdrawPolicy", "WithdrawSubmissionSchema", "trestle_room_withdraw", "room-withdraw", "deal_sign", "trestle_deal_sign", "DealSignSchema"];
+    const names = [
+      "withdraw",
+      '"withdraw"',
+      "withdrawPolicy",
+      "WithdrawSubmissionSchema",
+      "trestle_room_withdraw",
+      "room-withdraw",
+      "deal_sign",
+      "trestle_deal_sign",
+      "DealSignSchema",
+    ];
     expect(names.filter((n) => kindName("withdraw").test(n) || kindName("deal_sign").test(n))).toEqual(names);
-    expect(["withdrawn", "withdrawal", "isWithdrawn", "dealsign"].filter((n) => kindName("withdraw").test(n) || kindName("deal_sign").test(n))).toEqual([]);
+    expect(
+      ["withdrawn", "withdrawal", "isWithdrawn", "dealsign"].filter(
+        (n) => kindName("withdraw").test(n) || kindName("deal_sign").test(n),
+      ),
+    ).toEqual([]);
   });
 
   it("are the only ones that tell a room kind by its name, but for the auction's own sealed-bid steps and the demo's scripts", () => {
@@ -65,7 +83,9 @@ describe("a room kind's files", () => {
       // A demo narrates the kinds its script plays; a new kind is played there only by choice.
       path.startsWith("src/demo/") ||
       (match.includes("mechanism") && ["src/owner/bids.ts", "src/owner/mandate-limits.ts"].includes(path));
-    const found = files.flatMap((f) => [...f.code.matchAll(test)].map((m) => ({ path: f.path, match: m[0] }))).filter((x) => !allowed(x.path, x.match));
+    const found = files
+      .flatMap((f) => [...f.code.matchAll(test)].map((m) => ({ path: f.path, match: m[0] })))
+      .filter((x) => !allowed(x.path, x.match));
     expect(found).toEqual([]);
   });
 });
@@ -85,7 +105,18 @@ describe("the lists derived from the room kinds", () => {
 
   it("give every room kind a CLI verb and an MCP tool (the auction's three each; a deal's signature is the owner's, so its verb is deal sign and no seat tool has it)", () => {
     const seats = written.filter((k) => k !== "deal_sign");
-    expect(ROOM_WRITES.map((c) => c.name)).toEqual([...seats.map((k) => `room ${k}`), "deal sign", "room auction", "room bid", "room reveal"]);
-    expect(ROOM_WRITE_TOOLS.map((t) => t.name)).toEqual([...seats.map((k) => `trestle_room_${k}`), "trestle_room_auction", "trestle_room_bid", "trestle_room_reveal"]);
+    expect(ROOM_WRITES.map((c) => c.name)).toEqual([
+      ...seats.map((k) => `room ${k}`),
+      "deal sign",
+      "room auction",
+      "room bid",
+      "room reveal",
+    ]);
+    expect(ROOM_WRITE_TOOLS.map((t) => t.name)).toEqual([
+      ...seats.map((k) => `trestle_room_${k}`),
+      "trestle_room_auction",
+      "trestle_room_bid",
+      "trestle_room_reveal",
+    ]);
   });
 });

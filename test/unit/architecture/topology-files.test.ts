@@ -23,18 +23,28 @@ const moduleOf = (kind: string) => `src/protocol/policy/topologies/${kind.replac
 
 function names(code: string, kind: string): boolean {
   const module = kind.replace(/_/g, "-");
-  return new RegExp(`["'\`]${kind}["'\`]`).test(code) || new RegExp(`["'][^"']*topologies/${module}\\.js["']`).test(code);
+  return (
+    new RegExp(`["'\`]${kind}["'\`]`).test(code) || new RegExp(`["'][^"']*topologies/${module}\\.js["']`).test(code)
+  );
 }
 
 describe("the files a topology touches", () => {
-  it.each(KINDS.filter((kind) => kind !== "open"))("names %s only in the union, the dispatch and its own module", (kind) => {
-    const naming = FILES.filter((f) => !DEMO.test(f.path) && names(f.code, kind) && f.path !== moduleOf(kind)).map((f) => f.path);
-    expect(naming.sort()).toEqual([...SHARED].sort());
-  });
+  it.each(KINDS.filter((kind) => kind !== "open"))(
+    "names %s only in the union, the dispatch and its own module",
+    (kind) => {
+      const naming = FILES.filter((f) => !DEMO.test(f.path) && names(f.code, kind) && f.path !== moduleOf(kind)).map(
+        (f) => f.path,
+      );
+      expect(naming.sort()).toEqual([...SHARED].sort());
+    },
+  );
 
   it("has one module per topology, each imported only by the dispatch", () => {
     for (const kind of KINDS) {
-      expect(FILES.some((f) => f.path === moduleOf(kind)), moduleOf(kind)).toBe(true);
+      expect(
+        FILES.some((f) => f.path === moduleOf(kind)),
+        moduleOf(kind),
+      ).toBe(true);
       const importers = FILES.filter((f) => names(f.code.replace(/["'`]\w+["'`]/g, ""), kind)).map((f) => f.path);
       expect(importers, kind).toEqual(["src/protocol/policy/topology.ts"]);
     }

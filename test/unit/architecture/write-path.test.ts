@@ -10,8 +10,15 @@ import { describe, expect, it } from "vitest";
 import { REPO_ROOT, withoutComments } from "../../support/source-tree.js";
 
 const doc = readFileSync(join(REPO_ROOT, "docs/ARCHITECTURE.md"), "utf8");
-const section = doc.slice(doc.indexOf("## The life of a write"), doc.indexOf("\n## ", doc.indexOf("## The life of a write") + 4));
-const STEPS = [...section.matchAll(/^(\d+)\. `([^`]+)` `([A-Za-z]+)`:/gm)].map((m) => ({ n: Number(m[1]), path: m[2]!, name: m[3]! }));
+const section = doc.slice(
+  doc.indexOf("## The life of a write"),
+  doc.indexOf("\n## ", doc.indexOf("## The life of a write") + 4),
+);
+const STEPS = [...section.matchAll(/^(\d+)\. `([^`]+)` `([A-Za-z]+)`:/gm)].map((m) => ({
+  n: Number(m[1]),
+  path: m[2]!,
+  name: m[3]!,
+}));
 const code = (path: string) => withoutComments(readFileSync(join(REPO_ROOT, path), "utf8"));
 
 describe("the life of a write in docs/ARCHITECTURE.md", () => {
@@ -23,7 +30,9 @@ describe("the life of a write in docs/ARCHITECTURE.md", () => {
 
   it.each(STEPS.map((s) => [s.n, s.path, s.name] as const))("step %i: %s defines %s", (_, path, name) => {
     expect(existsSync(join(REPO_ROOT, path)), path).toBe(true);
-    expect(code(path)).toMatch(new RegExp(`(function\\s+${name}\\s*[(<]|^\\s*(?:override\\s+)?(?:async\\s+)?${name}\\s*\\()`, "m"));
+    expect(code(path)).toMatch(
+      new RegExp(`(function\\s+${name}\\s*[(<]|^\\s*(?:override\\s+)?(?:async\\s+)?${name}\\s*\\()`, "m"),
+    );
   });
 
   it("enters each file once", () => {
@@ -32,7 +41,10 @@ describe("the life of a write in docs/ARCHITECTURE.md", () => {
   });
 
   it("calls each step from the file of a step before it", () => {
-    const uncalled = STEPS.slice(1).filter((step, i) => !STEPS.slice(0, i + 1).some((before) => new RegExp(`(?<![\\w$])${step.name}\\(`).test(code(before.path))));
+    const uncalled = STEPS.slice(1).filter(
+      (step, i) =>
+        !STEPS.slice(0, i + 1).some((before) => new RegExp(`(?<![\\w$])${step.name}\\(`).test(code(before.path))),
+    );
     expect(uncalled.map((s) => `${s.n}. ${s.name}`)).toEqual([]);
   });
 });

@@ -4,7 +4,11 @@ import { runChild } from "../../bench/harness/child.js";
 
 describe("runChild", () => {
   it("returns the child's exit status and its stdout and stderr", async () => {
-    const run = await runChild(process.execPath, ["-e", "process.stdout.write('to out'); process.stderr.write(' to err'); process.exitCode = 3"], process.env);
+    const run = await runChild(
+      process.execPath,
+      ["-e", "process.stdout.write('to out'); process.stderr.write(' to err'); process.exitCode = 3"],
+      process.env,
+    );
     expect(run.status).toBe(3);
     expect(run.output).toContain("to out");
     expect(run.output).toContain("to err");

@@ -57,26 +57,51 @@ describe("sendTo", () => {
   });
 
   describe("when a proxy's error page repeats the request", () => {
-    it.each(["telegram", "line", "discord"] as ChatPlatform[])("records %s's failure without the token", async (platform) => {
-      const result = await sendTo(envFor(base), platform, "5551234", MESSAGE, "key");
-      expect(result).toMatchObject({ ok: false, status: 404, reason: "bad_request" });
-      expect(JSON.stringify(result)).not.toContain(TOKEN);
-    });
+    it.each(["telegram", "line", "discord"] as ChatPlatform[])(
+      "records %s's failure without the token",
+      async (platform) => {
+        const result = await sendTo(envFor(base), platform, "5551234", MESSAGE, "key");
+        expect(result).toMatchObject({ ok: false, status: 404, reason: "bad_request" });
+        expect(JSON.stringify(result)).not.toContain(TOKEN);
+      },
+    );
   });
 
   describe("when the platform never answers", () => {
-    it.each(["telegram", "line", "discord"] as ChatPlatform[])("gives up on %s after the timeout: a network failure to retry, which may have arrived", async (platform) => {
-      const result = await sendTo(envFor(silentBase), platform, "5551234", MESSAGE, "key", 50);
-      expect(result).toEqual({ ok: false, status: null, reason: "network", detail: "no answer in time", retry: true, maybeDelivered: true });
-    });
+    it.each(["telegram", "line", "discord"] as ChatPlatform[])(
+      "gives up on %s after the timeout: a network failure to retry, which may have arrived",
+      async (platform) => {
+        const result = await sendTo(envFor(silentBase), platform, "5551234", MESSAGE, "key", 50);
+        expect(result).toEqual({
+          ok: false,
+          status: null,
+          reason: "network",
+          detail: "no answer in time",
+          retry: true,
+          maybeDelivered: true,
+        });
+      },
+    );
   });
 });
 
 describe("replyLine", () => {
   describe("when LINE never answers", () => {
     it("gives up after the timeout as a network failure, so the next event is answered", async () => {
-      const result = await replyLine({ LINE_CHANNEL_ACCESS_TOKEN: TOKEN, LINE_API_BASE: silentBase }, "reply-token", "Paused t-1 (entry 7).", 50);
-      expect(result).toEqual({ ok: false, status: null, reason: "network", detail: "no answer in time", retry: true, maybeDelivered: true });
+      const result = await replyLine(
+        { LINE_CHANNEL_ACCESS_TOKEN: TOKEN, LINE_API_BASE: silentBase },
+        "reply-token",
+        "Paused t-1 (entry 7).",
+        50,
+      );
+      expect(result).toEqual({
+        ok: false,
+        status: null,
+        reason: "network",
+        detail: "no answer in time",
+        retry: true,
+        maybeDelivered: true,
+      });
     });
   });
 });

@@ -7,7 +7,17 @@ import { groupNewsMessage } from "../../../src/chat/render-group.js";
 import type { GroupNews } from "../../../src/protocol/schemas/notify.js";
 import type { Lang } from "../../../src/protocol/schemas/owner.js";
 
-const deal: GroupNews = { id: "m-swap:31:group_deal", table: "m-swap", topic: "swap", type: "group_news", news: "deal", seq: 31, title: "Bugaboo stroller", category: "baby-gear", quantity: 1 };
+const deal: GroupNews = {
+  id: "m-swap:31:group_deal",
+  table: "m-swap",
+  topic: "swap",
+  type: "group_news",
+  news: "deal",
+  seq: 31,
+  title: "Bugaboo stroller",
+  category: "baby-gear",
+  quantity: 1,
+};
 const shown: GroupNews = { ...deal, price: { currency: "TWD", min: 290000, max: 290000 } };
 
 describe("a done deal in a group", () => {
@@ -24,6 +34,7 @@ describe("a done deal in a group", () => {
       "zh-Hant": '#31 交易完成："Bugaboo stroller"（baby-gear），×1，成交價 2,900.00 TWD。',
       ja: '#31 取引成立："Bugaboo stroller"（baby-gear）、×1、成約価格 2,900.00 TWD。',
     };
-    for (const [lang, line] of Object.entries(expected)) expect(groupNewsMessage([shown], lang as Lang).lines).toEqual([line]);
+    for (const [lang, line] of Object.entries(expected))
+      expect(groupNewsMessage([shown], lang as Lang).lines).toEqual([line]);
   });
 });

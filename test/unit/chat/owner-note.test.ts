@@ -23,15 +23,18 @@ describe("an owner_note message", () => {
     expect(message.actions).toEqual([]);
   });
 
-  it.each(LangSchema.options)("carries no content about an end-to-end encrypted room in %s: no topic, no text, only where to read it", (lang) => {
-    const sealed: Notification = { ...note, topic: "", text: "", e2e: true };
-    const message = renderNotification(sealed, KEY, lang, fitsTelegram);
-    const text = message.lines.join("\n");
-    expect(text).toContain("r-stroller");
-    expect(text).toContain("trestle journal");
-    expect(text).not.toContain("Seller holds");
-    expect(message.lines.every((line) => line.trim() !== "")).toBe(true);
-  });
+  it.each(LangSchema.options)(
+    "carries no content about an end-to-end encrypted room in %s: no topic, no text, only where to read it",
+    (lang) => {
+      const sealed: Notification = { ...note, topic: "", text: "", e2e: true };
+      const message = renderNotification(sealed, KEY, lang, fitsTelegram);
+      const text = message.lines.join("\n");
+      expect(text).toContain("r-stroller");
+      expect(text).toContain("trestle journal");
+      expect(text).not.toContain("Seller holds");
+      expect(message.lines.every((line) => line.trim() !== "")).toBe(true);
+    },
+  );
 
   it("is refused with an empty text unless it is about an e2e room", () => {
     expect(NotificationSchema.safeParse({ ...note, text: "" }).success).toBe(false);

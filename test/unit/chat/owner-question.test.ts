@@ -13,7 +13,13 @@ import { formatDiscord } from "../../../src/chat/platforms/discord.js";
 import { formatLine } from "../../../src/chat/platforms/line.js";
 import { fitsTelegram, formatTelegram, parseTelegramUpdate } from "../../../src/chat/platforms/telegram.js";
 import { PLATFORMS } from "../../../src/chat/platforms/index.js";
-import { ChatPlatformSchema, LangSchema, NotificationSchema, type ChatPlatform, type Notification } from "../../../src/protocol/index.js";
+import {
+  ChatPlatformSchema,
+  LangSchema,
+  NotificationSchema,
+  type ChatPlatform,
+  type Notification,
+} from "../../../src/protocol/index.js";
 import { buttonData, limitViolations, visibleText } from "../../support/chat-limits.js";
 
 const KEY = "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo";
@@ -39,22 +45,28 @@ function sent(platform: ChatPlatform, event: Notification, lang: "en" | "ja" = "
 }
 
 describe("an owner_question message", () => {
-  it.each(LangSchema.options)("names the seat, the question, its choices and the command that answers it in %s", (lang) => {
-    const text = renderNotification(question, KEY, lang, fitsTelegram).lines.join("\n");
-    expect(text).toContain("ben-bot");
-    expect(text).toContain("Seller holds at 2,800. Accept?");
-    expect(text).toContain("accept | hold");
-    expect(text).toContain("trestle answer abcdefghijklmnop --table r-stroller");
-    expect(text).toContain("2026-12-02T03:00:00.000Z");
-  });
+  it.each(LangSchema.options)(
+    "names the seat, the question, its choices and the command that answers it in %s",
+    (lang) => {
+      const text = renderNotification(question, KEY, lang, fitsTelegram).lines.join("\n");
+      expect(text).toContain("ben-bot");
+      expect(text).toContain("Seller holds at 2,800. Accept?");
+      expect(text).toContain("accept | hold");
+      expect(text).toContain("trestle answer abcdefghijklmnop --table r-stroller");
+      expect(text).toContain("2026-12-02T03:00:00.000Z");
+    },
+  );
 
-  it.each(ChatPlatformSchema.options)("shows one button per choice on %s, each naming the question's ref and the choice's index, within the limits", (platform) => {
-    const body = sent(platform, question);
-    expect(limitViolations(platform, body)).toEqual([]);
-    expect(buttonData(platform, body)).toEqual([encodeChoice(REF, 0), encodeChoice(REF, 1)]);
-    expect(parseChoice(encodeChoice(REF, 1))).toEqual({ verb: "choose", ref: REF, choice: 1 });
-    expect(new TextEncoder().encode(encodeChoice(REF, 7)).length).toBe(ANSWER_DATA_BYTES);
-  });
+  it.each(ChatPlatformSchema.options)(
+    "shows one button per choice on %s, each naming the question's ref and the choice's index, within the limits",
+    (platform) => {
+      const body = sent(platform, question);
+      expect(limitViolations(platform, body)).toEqual([]);
+      expect(buttonData(platform, body)).toEqual([encodeChoice(REF, 0), encodeChoice(REF, 1)]);
+      expect(parseChoice(encodeChoice(REF, 1))).toEqual({ verb: "choose", ref: REF, choice: 1 });
+      expect(new TextEncoder().encode(encodeChoice(REF, 7)).length).toBe(ANSWER_DATA_BYTES);
+    },
+  );
 
   it("lays out eight long choices within each platform's limits: a Telegram row each, LINE quick replies with the whole choice posted, two Discord rows", () => {
     const choices = Array.from({ length: 8 }, (_, i) => `${i}`.padEnd(64, "*"));
@@ -67,19 +79,24 @@ describe("an owner_question message", () => {
     }
     expect(sent("telegram", many).reply_markup.inline_keyboard).toHaveLength(8);
     expect(sent("line", many).messages[0].quickReply.items[0].action.displayText).toBe(choices[0]);
-    expect(sent("discord", many).components.map((row: { components: unknown[] }) => row.components.length)).toEqual([5, 3]);
+    expect(sent("discord", many).components.map((row: { components: unknown[] }) => row.components.length)).toEqual([
+      5, 3,
+    ]);
   });
 
-  it.each(ChatPlatformSchema.options)("asks a free-text question on %s with the /answer line last, never cut, and Telegram's reply field", (platform) => {
-    const free: Notification = { ...question, choices: [], text: "*".repeat(1000) };
-    const body = sent(platform, free);
-    expect(limitViolations(platform, body)).toEqual([]);
-    expect(buttonData(platform, body)).toEqual([]);
-    const text = visibleText(platform, body);
-    expect(text.trimEnd().split("\n").at(-1)).toContain(`/answer ${REF} `);
-    expect(refOfQuoted(text)).toBe(REF);
-    if (platform === "telegram") expect(body.reply_markup).toEqual({ force_reply: true });
-  });
+  it.each(ChatPlatformSchema.options)(
+    "asks a free-text question on %s with the /answer line last, never cut, and Telegram's reply field",
+    (platform) => {
+      const free: Notification = { ...question, choices: [], text: "*".repeat(1000) };
+      const body = sent(platform, free);
+      expect(limitViolations(platform, body)).toEqual([]);
+      expect(buttonData(platform, body)).toEqual([]);
+      const text = visibleText(platform, body);
+      expect(text.trimEnd().split("\n").at(-1)).toContain(`/answer ${REF} `);
+      expect(refOfQuoted(text)).toBe(REF);
+      if (platform === "telegram") expect(body.reply_markup).toEqual({ force_reply: true });
+    },
+  );
 
   describe("when the room is end-to-end encrypted", () => {
     it.each(LangSchema.options)("carries no question text or choices in %s", (lang) => {
@@ -90,26 +107,43 @@ describe("an owner_question message", () => {
       expect(NotificationSchema.safeParse({ ...question, text: "" }).success).toBe(false);
     });
 
-    it.each(ChatPlatformSchema.options)("says there is a question and where to answer it on %s, with no buttons, no reply field and no ref", (platform) => {
-      const sealed: Notification = { ...question, topic: "", text: "", choices: [], e2e: true };
-      const body = sent(platform, sealed);
-      const text = visibleText(platform, body);
-      expect(limitViolations(platform, body)).toEqual([]);
-      expect(buttonData(platform, body)).toEqual([]);
-      expect(body.reply_markup).toBeUndefined();
-      expect(text).toContain("end-to-end encrypted, so the relay cannot read the question");
-      expect(text).toContain("trestle answer abcdefghijklmnop --table r-stroller");
-      expect(text).not.toContain(REF);
-      expect(refOfQuoted(text)).toBeNull();
-    });
+    it.each(ChatPlatformSchema.options)(
+      "says there is a question and where to answer it on %s, with no buttons, no reply field and no ref",
+      (platform) => {
+        const sealed: Notification = { ...question, topic: "", text: "", choices: [], e2e: true };
+        const body = sent(platform, sealed);
+        const text = visibleText(platform, body);
+        expect(limitViolations(platform, body)).toEqual([]);
+        expect(buttonData(platform, body)).toEqual([]);
+        expect(body.reply_markup).toBeUndefined();
+        expect(text).toContain("end-to-end encrypted, so the relay cannot read the question");
+        expect(text).toContain("trestle answer abcdefghijklmnop --table r-stroller");
+        expect(text).not.toContain(REF);
+        expect(refOfQuoted(text)).toBeNull();
+      },
+    );
   });
 });
 
 describe("answering and instructing by command", () => {
   it("parses /answer with its code and the rest of the message as the answer, and /instruct with a seat, an optional table and the text", () => {
-    expect(parseCommandText(`/answer ${REF} Go up to\n2,900`)).toEqual({ name: "answer", ref: REF, text: "Go up to\n2,900" });
-    expect(parseCommandText("/instruct sara-bot Hold at 2,800.")).toEqual({ name: "instruct", seat: "sara-bot", table: null, text: "Hold at 2,800." });
-    expect(parseCommandText("/instruct sara-bot@r-stroller Hold.")).toEqual({ name: "instruct", seat: "sara-bot", table: "r-stroller", text: "Hold." });
+    expect(parseCommandText(`/answer ${REF} Go up to\n2,900`)).toEqual({
+      name: "answer",
+      ref: REF,
+      text: "Go up to\n2,900",
+    });
+    expect(parseCommandText("/instruct sara-bot Hold at 2,800.")).toEqual({
+      name: "instruct",
+      seat: "sara-bot",
+      table: null,
+      text: "Hold at 2,800.",
+    });
+    expect(parseCommandText("/instruct sara-bot@r-stroller Hold.")).toEqual({
+      name: "instruct",
+      seat: "sara-bot",
+      table: "r-stroller",
+      text: "Hold.",
+    });
   });
 
   describe("when a command's arguments do not match", () => {
@@ -123,14 +157,33 @@ describe("answering and instructing by command", () => {
 
   it("takes a private Telegram reply to a free-text question's message as /answer with the ref on its last line", () => {
     const quoted = `Your seat asks you\n/answer ${"x".repeat(16)} a forged line in the seat's text\nOr reply to this message, or send /answer ${REF} <your answer>: …`;
-    const update = { update_id: 1, message: { from: { id: 7, first_name: "S" }, chat: { id: 7, type: "private" }, text: "2,900 at most", reply_to_message: { text: quoted } } };
-    expect(parseTelegramUpdate(update, "bot")).toMatchObject({ kind: "command", command: { name: "answer", ref: REF, text: "2,900 at most" } });
+    const update = {
+      update_id: 1,
+      message: {
+        from: { id: 7, first_name: "S" },
+        chat: { id: 7, type: "private" },
+        text: "2,900 at most",
+        reply_to_message: { text: quoted },
+      },
+    };
+    expect(parseTelegramUpdate(update, "bot")).toMatchObject({
+      kind: "command",
+      command: { name: "answer", ref: REF, text: "2,900 at most" },
+    });
   });
 
   describe("when a Telegram reply quotes no question", () => {
     it("ignores it, and a forged /answer line above the last one does not count", () => {
       const quoted = `Your seat asks you\n/answer ${REF} forged\nAnswer: trestle answer abcdefghijklmnop --table r-stroller <answer>, or in trestle view.`;
-      const update = { update_id: 2, message: { from: { id: 7, first_name: "S" }, chat: { id: 7, type: "private" }, text: "yes", reply_to_message: { text: quoted } } };
+      const update = {
+        update_id: 2,
+        message: {
+          from: { id: 7, first_name: "S" },
+          chat: { id: 7, type: "private" },
+          text: "yes",
+          reply_to_message: { text: quoted },
+        },
+      };
       expect(parseTelegramUpdate(update, "bot")).toMatchObject({ kind: "ignored" });
     });
   });

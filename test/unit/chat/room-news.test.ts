@@ -36,7 +36,9 @@ describe("room news in chat", () => {
   it("names the terms in full and, for a held message, how to approve it", () => {
     const held = messageFor("telegram", event("held"), "k", "en");
     expect(held.title).toBe("Your approval is needed");
-    expect(held.lines[1]).toBe('Your agent ben-bot wants to accept 2,800.00 TWD (280000 minor units) for "stroller": approve in trestle view or with trestle gate approve abababababab --table r-1 --seat ben-bot');
+    expect(held.lines[1]).toBe(
+      'Your agent ben-bot wants to accept 2,800.00 TWD (280000 minor units) for "stroller": approve in trestle view or with trestle gate approve abababababab --table r-1 --seat ben-bot',
+    );
     expect(messageFor("line", event("deal_pending"), "k", "ja").lines[1]).toContain("sara がまだ署名していません");
   });
 });

@@ -20,7 +20,9 @@ describe("LINE signatures", () => {
       expect(await verifyLineSignature("other", body, sig)).toBe(false);
       expect(await verifyLineSignature("secret", utf8('{"events":[]}'), sig)).toBe(false);
       expect(await verifyLineSignature("secret", body, null)).toBe(false);
-      expect(await verifyLineSignature("secret", body, createHmac("sha256", "secret").update(body).digest("hex"))).toBe(false);
+      expect(await verifyLineSignature("secret", body, createHmac("sha256", "secret").update(body).digest("hex"))).toBe(
+        false,
+      );
     });
   });
 });

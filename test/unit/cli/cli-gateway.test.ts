@@ -27,15 +27,19 @@ beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), "trestle-cli-gateway-"));
   t = cli(home, relay.url);
   // The cast's keys (test/support/table-fixture.ts) as this home's key files.
-  for (const owner of ["tao", "jenny", "ops"]) await createKeyFile(ownerKeyPath(home, owner), "owner", owner, { seed: sha256(utf8(`owner:${owner}`)) });
-  for (const seat of ["bot-tao", "bot-jenny", "judge", "checker"]) await createKeyFile(seatKeyPath(home, seat), "seat", seat, { seed: sha256(utf8(`seat:${seat}`)) });
+  for (const owner of ["tao", "jenny", "ops"])
+    await createKeyFile(ownerKeyPath(home, owner), "owner", owner, { seed: sha256(utf8(`owner:${owner}`)) });
+  for (const seat of ["bot-tao", "bot-jenny", "judge", "checker"])
+    await createKeyFile(seatKeyPath(home, seat), "seat", seat, { seed: sha256(utf8(`seat:${seat}`)) });
   checker = await keyOf("seat:checker");
 }, 60_000);
 
 const REORDER = 'jenny:taskboard:reorder:{"first":"#461"}';
 
 /** A debate (one round) with a checker seat for ops, both sides heard: the judge holds the floor. */
-async function judgeToDecide(overrides: (k: Cast) => Partial<TableConfig> = () => ({})): Promise<{ client: TableClient; k: Cast; table: string }> {
+async function judgeToDecide(
+  overrides: (k: Cast) => Partial<TableConfig> = () => ({}),
+): Promise<{ client: TableClient; k: Cast; table: string }> {
   const table = uniqueTable("cli-gw");
   const client = await tableClient(relay.url, table);
   const k0 = await cast();
@@ -45,7 +49,13 @@ async function judgeToDecide(overrides: (k: Cast) => Partial<TableConfig> = () =
     topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 },
     ...overrides(k0),
   });
-  await client.join(k.ops, { seat: "checker", owner: "ops", seatKey: checker.publicKeyText, card: {}, expires: Date.now() + 60_000 });
+  await client.join(k.ops, {
+    seat: "checker",
+    owner: "ops",
+    seatKey: checker.publicKeyText,
+    card: {},
+    expires: Date.now() + 60_000,
+  });
   await client.submit(k.botTao, "bot-tao", { kind: "say", body: "ship #459 first" });
   await client.submit(k.botJenny, "bot-jenny", { kind: "say", body: "no: #461 fixes data loss" });
   return { client, k, table };
@@ -56,21 +66,34 @@ describe("a task from decision to verified, from the command line", () => {
     const { client, table } = await judgeToDecide();
     const as = (seat: string) => ["--table", table, "--seat", seat];
 
-    const noApprover = await refusedRun(t, "E_NO_APPROVER", ["decide", ...as("judge"), "ship #461 first", "--effect", REORDER], client);
+    const noApprover = await refusedRun(
+      t,
+      "E_NO_APPROVER",
+      ["decide", ...as("judge"), "ship #461 first", "--effect", REORDER],
+      client,
+    );
     expect(noApprover.details).toEqual({ owners: ["jenny"] });
 
     // --relay as a flag (the harness's TRESTLE_RELAY points nowhere for this run): the announced command must carry it.
-    const watching = t.start(["watch", "--table", table, "--owner", "jenny", "--relay", relay.url], { env: { TRESTLE_RELAY: "http://127.0.0.1:9" } });
+    const watching = t.start(["watch", "--table", table, "--owner", "jenny", "--relay", relay.url], {
+      env: { TRESTLE_RELAY: "http://127.0.0.1:9" },
+    });
     await watching.printed(/watching .* as owner jenny/);
     const decided = await t.run(["decide", ...as("judge"), "ship #461 first", "--effect", REORDER]);
     expect(decided.code).toBe(0);
     const seq = Number(/decision written as entry #(\d+)/.exec(decided.stdout)![1]);
     const task = `${seq}.jenny`;
     expect(decided.stdout).toContain(`task ${task}  awaiting_approval  owner jenny, executor -, opened by #${seq}`);
-    const announced = await watching.printed(new RegExp(`task ${task.replace(".", "\\.")} waits for you: trestle (approve [^ ]+ --table [^ ]+ --relay [^ ]+) \\(or trestle reject`));
+    const announced = await watching.printed(
+      new RegExp(
+        `task ${task.replace(".", "\\.")} waits for you: trestle (approve [^ ]+ --table [^ ]+ --relay [^ ]+) \\(or trestle reject`,
+      ),
+    );
 
     const listed = await t.json(["tasks", "--table", table, "--owner", "jenny"]);
-    expect(listed.body!.items).toMatchObject([{ id: task, owner: "jenny", state: "awaiting_approval", executor: null }]);
+    expect(listed.body!.items).toMatchObject([
+      { id: task, owner: "jenny", state: "awaiting_approval", executor: null },
+    ]);
 
     // The command watch announced, as printed: the task id names the owner, so no --owner is needed.
     expect(announced[1]).toBe(`approve ${task} --table ${table} --relay ${relay.url}`);
@@ -81,17 +104,36 @@ describe("a task from decision to verified, from the command line", () => {
     await refusedRun(t, "E_NOT_EXECUTOR", ["progress", ...as("bot-tao"), "--task", task], client);
     const running = await t.run(["progress", ...as("bot-jenny"), "--task", task, "reordering taskboard.json"]);
     expect(running.stdout).toContain(`task ${task}  running  owner jenny, executor bot-jenny`);
-    const reported = await t.json(["receipt", ...as("bot-jenny"), "--task", task, "moved #461 above #459", "--result", '{"order":["#461","#459"]}']);
+    const reported = await t.json([
+      "receipt",
+      ...as("bot-jenny"),
+      "--task",
+      task,
+      "moved #461 above #459",
+      "--result",
+      '{"order":["#461","#459"]}',
+    ]);
     expect(reported.body).toMatchObject({ tasks: [{ id: task, state: "reported", executor: "bot-jenny" }] });
 
-    await refusedRun(t, "E_SELF_VERIFY", ["verify", "--task", task, "--verdict", "pass", ...as("bot-jenny"), "it worked"], client);
-    const verified = await t.run(["verify", "--task", task, "--verdict", "pass", ...as("checker"), "-"], { input: "taskboard.json lists #461 first\n" });
+    await refusedRun(
+      t,
+      "E_SELF_VERIFY",
+      ["verify", "--task", task, "--verdict", "pass", ...as("bot-jenny"), "it worked"],
+      client,
+    );
+    const verified = await t.run(["verify", "--task", task, "--verdict", "pass", ...as("checker"), "-"], {
+      input: "taskboard.json lists #461 first\n",
+    });
     expect(verified.code).toBe(0);
     expect(verified.stdout).toContain(`task ${task}  verified`);
 
     const watched = await watching.done;
     expect(watched.code).toBe(0);
-    expect(watched.stdout).toMatch(new RegExp(`\\[#${seq}\\] judge decision: ship #461 first\\n +effect jenny: reorder on taskboard \\{"first":"#461"\\}`));
+    expect(watched.stdout).toMatch(
+      new RegExp(
+        `\\[#${seq}\\] judge decision: ship #461 first\\n +effect jenny: reorder on taskboard \\{"first":"#461"\\}`,
+      ),
+    );
     expect(watched.stdout).toMatch(/owner jenny approves task \d+\.jenny \(signed with the owner key\)/);
     expect(watched.stdout).toMatch(/bot-jenny receipt on task \d+\.jenny: moved #461 above #459/);
     expect(watched.stdout).toMatch(/checker verify pass on task \d+\.jenny: taskboard.json lists #461 first/);
@@ -111,7 +153,10 @@ describe("approving and rejecting", () => {
       owners: { ...debateConfig(k0).owners, jenny: { public_key: k0.jenny.publicKeyText, approvals: "async" } },
     }));
     const file = join(home, `${table}-effects.json`);
-    writeFileSync(file, JSON.stringify([{ owner: "jenny", resource: "taskboard", action: "reorder", args: { first: "#461" } }]));
+    writeFileSync(
+      file,
+      JSON.stringify([{ owner: "jenny", resource: "taskboard", action: "reorder", args: { first: "#461" } }]),
+    );
     const decided = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effects", file]);
     expect(decided.code).toBe(0);
     const seq = decided.body!.seq as number;
@@ -120,7 +165,12 @@ describe("approving and rejecting", () => {
     expect(rejected.stdout).toMatch(new RegExp(`^task ${seq}\\.jenny rejected by jenny: now rejected`));
     const tasks = await t.json(["tasks", "--table", table, "--owner", "jenny"]);
     expect(tasks.body!.items).toEqual([expect.objectContaining({ id: `${seq}.jenny`, state: "rejected" })]);
-    const late = await refusedRun(t, "E_TASK_STATE", ["approve", `${seq}.jenny`, "--table", table, "--owner", "jenny"], client);
+    const late = await refusedRun(
+      t,
+      "E_TASK_STATE",
+      ["approve", `${seq}.jenny`, "--table", table, "--owner", "jenny"],
+      client,
+    );
     expect(late.details).toMatchObject({ state: "rejected" });
   }, 15_000);
 
@@ -128,7 +178,16 @@ describe("approving and rejecting", () => {
     const { table } = await judgeToDecide((k0) => ({
       owners: { ...debateConfig(k0).owners, jenny: { public_key: k0.jenny.publicKeyText, approvals: "async" } },
     }));
-    const decided = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effect", REORDER]);
+    const decided = await t.json([
+      "decide",
+      "--table",
+      table,
+      "--seat",
+      "judge",
+      "ship #461 first",
+      "--effect",
+      REORDER,
+    ]);
     const task = `${decided.body!.seq}.jenny`;
     const [trestle, ...args] = signCommand("approve", table, task).split(" ");
     expect(trestle).toBe("trestle");
@@ -142,12 +201,31 @@ describe("approving and rejecting", () => {
       const { client, table } = await judgeToDecide((k0) => ({
         owners: { ...debateConfig(k0).owners, jenny: { public_key: k0.jenny.publicKeyText, approvals: "async" } },
       }));
-      const decided = await t.json(["decide", "--table", table, "--seat", "judge", "ship #461 first", "--effect", REORDER]);
+      const decided = await t.json([
+        "decide",
+        "--table",
+        table,
+        "--seat",
+        "judge",
+        "ship #461 first",
+        "--effect",
+        REORDER,
+      ]);
       const task = `${decided.body!.seq}.jenny`;
-      await refusedRun(t, "E_AUTH", ["approve", task, "--table", table, "--owner", "jenny", "--owner-key", ownerKeyPath(home, "tao")], client);
+      await refusedRun(
+        t,
+        "E_AUTH",
+        ["approve", task, "--table", table, "--owner", "jenny", "--owner-key", ownerKeyPath(home, "tao")],
+        client,
+      );
       const other = await refusedRun(t, "E_FORBIDDEN", ["approve", task, "--table", table, "--owner", "tao"], client);
       expect(other.message).toContain("jenny's");
-      await refusedRun(t, "E_UNKNOWN_TASK", ["approve", String(decided.body!.seq), "--table", table, "--owner", "tao"], client);
+      await refusedRun(
+        t,
+        "E_UNKNOWN_TASK",
+        ["approve", String(decided.body!.seq), "--table", table, "--owner", "tao"],
+        client,
+      );
     }, 15_000);
   });
 });
@@ -159,10 +237,17 @@ describe("revoking a seat from the command line", () => {
     const k = await seatDebate(client);
     const revoked = await t.run(["revoke", "--table", table, "--seat", "bot-jenny", "--owner", "jenny"]);
     expect(revoked.code).toBe(0);
-    expect(revoked.stdout).toMatch(/^bot-jenny revoked at \S+ by its owner jenny as entry #\d+ .*: it left the table\n/);
+    expect(revoked.stdout).toMatch(
+      /^bot-jenny revoked at \S+ by its owner jenny as entry #\d+ .*: it left the table\n/,
+    );
     expect(revoked.stdout).toContain(`its key ${k.botJenny.publicKeyText.slice(0, 12)}… is refused there from now on`);
     const json = await t.json(["revoke", "--table", table, "--seat", "judge", "--owner", "ops"]);
-    expect(json.body).toMatchObject({ seat: "judge", seat_key: k.judge.publicKeyText, seq: expect.any(Number), head: expect.any(Object) });
+    expect(json.body).toMatchObject({
+      seat: "judge",
+      seat_key: k.judge.publicKeyText,
+      seq: expect.any(Number),
+      head: expect.any(Object),
+    });
     await refusedRun(t, "E_REVOKED", ["say", "--table", table, "--seat", "bot-jenny", "still here"], client);
   }, 15_000);
 
@@ -186,7 +271,14 @@ describe("endorsing the table's config when joining", () => {
     const k0 = await cast();
     const base = debateConfig(k0);
     const overrides: Partial<TableConfig> = {
-      owners: { ...base.owners, jenny: { public_key: k0.jenny.publicKeyText, approvals: "async", auto_approve: [{ resource: "taskboard", action: "reorder" }] } },
+      owners: {
+        ...base.owners,
+        jenny: {
+          public_key: k0.jenny.publicKeyText,
+          approvals: "async",
+          auto_approve: [{ resource: "taskboard", action: "reorder" }],
+        },
+      },
       seats: { ...base.seats, helper: { owner: "jenny" } },
       topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 },
     };
@@ -223,7 +315,12 @@ describe("endorsing the table's config when joining", () => {
       const { client, config } = await withJennysRules(table);
       const file = join(home, `${table}-other.json`);
       writeFileSync(file, JSON.stringify({ ...config, topic: "another table's question" }));
-      await refusedRun(t, "E_WRONG_TABLE", ["join", "--table", table, "--seat", "helper", "--owner", "jenny", "--endorse", file], client);
+      await refusedRun(
+        t,
+        "E_WRONG_TABLE",
+        ["join", "--table", table, "--seat", "helper", "--owner", "jenny", "--endorse", file],
+        client,
+      );
     }, 15_000);
   });
 });
@@ -265,7 +362,10 @@ describe("verify --task", () => {
   describe("when its flags are incomplete or misplaced", () => {
     it.each([
       ["no --verdict", ["verify", "--task", "3.jenny", "--table", "t-x", "--seat", "checker", "ok"]],
-      ["a verdict other than pass or fail", ["verify", "--task", "3.jenny", "--verdict", "maybe", "--table", "t-x", "--seat", "checker", "ok"]],
+      [
+        "a verdict other than pass or fail",
+        ["verify", "--task", "3.jenny", "--verdict", "maybe", "--table", "t-x", "--seat", "checker", "ok"],
+      ],
       ["no reason", ["verify", "--task", "3.jenny", "--verdict", "pass", "--table", "t-x", "--seat", "checker"]],
       ["--verdict without --task", ["verify", "t-x", "--verdict", "pass"]],
     ])("exits 2 for %s", async (_, args) => {
@@ -290,7 +390,16 @@ describe("effects on the command line", () => {
     });
 
     it("refuses an effect outside the protocol's alphabet with E_SCHEMA before signing (exit 3)", async () => {
-      const run = await t.json(["decide", "--table", "t-x", "--seat", "judge", "ship", "--effect", "jenny:Task Board:reorder"]);
+      const run = await t.json([
+        "decide",
+        "--table",
+        "t-x",
+        "--seat",
+        "judge",
+        "ship",
+        "--effect",
+        "jenny:Task Board:reorder",
+      ]);
       expect(run.code).toBe(3);
       expect(run.body).toMatchObject({ error: { code: "E_SCHEMA" } });
     });
@@ -309,7 +418,9 @@ describe("pauses on the command line", () => {
     const first = (await tao.control(table, "tao", "pause")).seq;
     const second = (await jenny.control(table, "jenny", "pause")).seq;
     const both = `tao (owner key, entry ${first}), jenny (owner key, entry ${second})`;
-    await watching.printed(new RegExp(`paused by ${both.replace(/[()]/g, "\\$&")}: no seat writes until each of them lifts their own pause`));
+    await watching.printed(
+      new RegExp(`paused by ${both.replace(/[()]/g, "\\$&")}: no seat writes until each of them lifts their own pause`),
+    );
     const read = await t.run(["read", "--table", table, "--seat", "bot-tao"]);
     expect(read.stdout).toContain(`paused by ${both}`);
 

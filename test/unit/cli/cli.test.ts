@@ -45,12 +45,17 @@ describe("trestle, a whole table from the command line", { timeout: 30_000 }, ()
     for (const owner of ["ops", "tao", "jenny"]) {
       const { code, body } = await t.json(["keygen", "--owner", owner]);
       expect(code).toBe(0);
-      expect(body).toMatchObject({ role: "owner", name: owner, public_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+      expect(body).toMatchObject({
+        role: "owner",
+        name: owner,
+        public_key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      });
     }
   });
 
   it("creates a table from a config file, pinning the relay on first use", async () => {
-    const key = (owner: string) => JSON.parse(readFileSync(join(home, "owners", `${owner}.json`), "utf8")).public_key as string;
+    const key = (owner: string) =>
+      JSON.parse(readFileSync(join(home, "owners", `${owner}.json`), "utf8")).public_key as string;
     const config = {
       id: table,
       topic: "Should #459 ship before #461?",
@@ -64,11 +69,17 @@ describe("trestle, a whole table from the command line", { timeout: 30_000 }, ()
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`created table ${table}`);
     expect(run.stderr).toContain("pinned relay");
-    expect(JSON.parse(readFileSync(join(home, "pins.json"), "utf8")).relays[relay.url].relay_key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.parse(readFileSync(join(home, "pins.json"), "utf8")).relays[relay.url].relay_key).toMatch(
+      /^[A-Za-z0-9_-]{43}$/,
+    );
   });
 
   it("seats each bot, creating its seat key on the way", async () => {
-    for (const [owner, name] of [["tao", "bot-tao"], ["jenny", "bot-jenny"], ["ops", "judge"]]) {
+    for (const [owner, name] of [
+      ["tao", "bot-tao"],
+      ["jenny", "bot-jenny"],
+      ["ops", "judge"],
+    ]) {
       const run = await t.run(["join", ...seat(name!), "--owner", owner!, "--summary", `${name} for ${owner}`]);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain(`${name} joined ${table}`);
@@ -82,10 +93,20 @@ describe("trestle, a whole table from the command line", { timeout: 30_000 }, ()
     const hand = await t.run(["raise-hand", ...seat("bot-tao"), "one more point"]);
     expect(hand.code).toBe(0);
     expect(hand.stdout).toMatch(/raise_hand written as entry #\d+/);
-    const piped = await p.run(["say", ...seat("bot-jenny"), "-", "--re", String(said.body!.seq)], { input: "no: #461 fixes the data loss\n" });
+    const piped = await p.run(["say", ...seat("bot-jenny"), "-", "--re", String(said.body!.seq)], {
+      input: "no: #461 fixes the data loss\n",
+    });
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/say written as entry #\d+/);
-    const proposed = await t.run(["propose", ...seat("bot-tao"), "ship both, #461 first", "--to", "judge", "--ref", `entry:${said.body!.seq}`]);
+    const proposed = await t.run([
+      "propose",
+      ...seat("bot-tao"),
+      "ship both, #461 first",
+      "--to",
+      "judge",
+      "--ref",
+      `entry:${said.body!.seq}`,
+    ]);
     expect(proposed.code).toBe(0);
   });
 
@@ -165,7 +186,12 @@ describe("trestle, a whole table from the command line", { timeout: 30_000 }, ()
       expect(history.stderr).toContain("trestle evidence --clear");
       const listed = await t.json(["evidence"]);
       expect(listed.code).toBe(4);
-      expect(listed.body!.items).toEqual([expect.objectContaining({ table, items: [expect.objectContaining({ evidence: expect.objectContaining({ kind: "truncation" }) })] })]);
+      expect(listed.body!.items).toEqual([
+        expect.objectContaining({
+          table,
+          items: [expect.objectContaining({ evidence: expect.objectContaining({ kind: "truncation" }) })],
+        }),
+      ]);
       const file = await t.run(["verify", exportPath]);
       expect(file.code).toBe(4);
       expect(file.stdout).toMatch(/^REFUTED/);
@@ -269,30 +295,53 @@ describe("trestle errors", { timeout: 30_000 }, () => {
   it("lists every command and exit code in help", async () => {
     const run = await t.run(["help"]);
     expect(run.code).toBe(0);
-    for (const verb of ["keygen", "create", "join", "say", "pass", "raise-hand", "propose", "decide", "read", "watch", "history", "verify", "export"]) {
+    for (const verb of [
+      "keygen",
+      "create",
+      "join",
+      "say",
+      "pass",
+      "raise-hand",
+      "propose",
+      "decide",
+      "read",
+      "watch",
+      "history",
+      "verify",
+      "export",
+    ]) {
       expect(run.stdout).toContain(`  ${verb} `);
     }
     expect((await t.run(["say", "--help"])).stdout).toContain("usage: trestle say <text | ->");
   });
 
   it("lists a family's verbs for trestle help room and trestle room --help, and names them when the verb is missing or unknown", async () => {
-    for (const args of [["help", "room"], ["room", "--help"]]) {
+    for (const args of [
+      ["help", "room"],
+      ["room", "--help"],
+    ]) {
       const run = await t.run(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toContain("usage: trestle room <verb> [flags]");
-      for (const verb of ["create", "invite", "join", "offer", "accept", "auction", "bid", "reveal"]) expect(run.stdout).toMatch(new RegExp(`^  room ${verb} +\\S`, "m"));
+      for (const verb of ["create", "invite", "join", "offer", "accept", "auction", "bid", "reveal"])
+        expect(run.stdout).toMatch(new RegExp(`^  room ${verb} +\\S`, "m"));
     }
     const bare = await t.run(["room"]);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/^error E_USAGE: "room" needs a verb; room's verbs: create, invite, join,/m);
     const unknown = await t.run(["gate", "frob"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/^error E_USAGE: "gate frob" is no command; gate's verbs: list, approve, reject, send/m);
+    expect(unknown.stderr).toMatch(
+      /^error E_USAGE: "gate frob" is no command; gate's verbs: list, approve, reject, send/m,
+    );
   });
 
   it("prints the package's version for --version and -V", async () => {
-    const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string };
-    for (const flag of ["--version", "-V"]) expect(await t.run([flag])).toEqual({ code: 0, stdout: `trestle ${version}\n`, stderr: "" });
+    const { version } = JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as {
+      version: string;
+    };
+    for (const flag of ["--version", "-V"])
+      expect(await t.run([flag])).toEqual({ code: 0, stdout: `trestle ${version}\n`, stderr: "" });
     expect(await t.json(["--version"])).toMatchObject({ code: 0, body: { version } });
   });
 });

@@ -35,15 +35,21 @@ beforeAll(async () => {
 let originGone = false;
 afterAll(() => Promise.all([originGone ? undefined : origin?.dispose(), twin?.dispose(), target?.dispose()]));
 
-const keyOf = (owner: string) => JSON.parse(readFileSync(join(home, "owners", `${owner}.json`), "utf8")).public_key as string;
-const relayKeyOf = async (relay: LocalRelay) => ((await (await fetch(`${relay.url}/.well-known/trestle.json`)).json()) as { relay_key: string }).relay_key;
+const keyOf = (owner: string) =>
+  JSON.parse(readFileSync(join(home, "owners", `${owner}.json`), "utf8")).public_key as string;
+const relayKeyOf = async (relay: LocalRelay) =>
+  ((await (await fetch(`${relay.url}/.well-known/trestle.json`)).json()) as { relay_key: string }).relay_key;
 
 /** Creates a debate at `relay` with three owners (`extra` merged into its config), seats two bots and has one speak. */
 async function tableAt(relay: LocalRelay, table: string, extra: Record<string, unknown> = {}): Promise<void> {
   const config = {
     id: table,
     topic: "Ship #459 first?",
-    owners: { tao: { public_key: keyOf("tao") }, jenny: { public_key: keyOf("jenny") }, ops: { public_key: keyOf("ops") } },
+    owners: {
+      tao: { public_key: keyOf("tao") },
+      jenny: { public_key: keyOf("jenny") },
+      ops: { public_key: keyOf("ops") },
+    },
     seats: { "bot-tao": { owner: "tao" }, "bot-jenny": { owner: "jenny" }, judge: { owner: "ops" } },
     topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 2 },
     termination: { any: ["decision", "rounds_exhausted"] },
@@ -52,10 +58,18 @@ async function tableAt(relay: LocalRelay, table: string, extra: Record<string, u
   const path = join(home, `${table}.config.json`);
   writeFileSync(path, JSON.stringify(config));
   expect((await t.run(["create", path, "--owner", "ops", "--relay", relay.url])).code).toBe(0);
-  for (const [owner, seat] of [["tao", "bot-tao"], ["jenny", "bot-jenny"], ["ops", "judge"]]) {
-    expect((await t.run(["join", "--table", table, "--seat", seat!, "--owner", owner!, "--relay", relay.url])).code).toBe(0);
+  for (const [owner, seat] of [
+    ["tao", "bot-tao"],
+    ["jenny", "bot-jenny"],
+    ["ops", "judge"],
+  ]) {
+    expect(
+      (await t.run(["join", "--table", table, "--seat", seat!, "--owner", owner!, "--relay", relay.url])).code,
+    ).toBe(0);
   }
-  expect((await t.run(["say", "--table", table, "--seat", "bot-tao", "--relay", relay.url, "ship #459 first"])).code).toBe(0);
+  expect(
+    (await t.run(["say", "--table", table, "--seat", "bot-tao", "--relay", relay.url, "ship #459 first"])).code,
+  ).toBe(0);
 }
 
 describe("trestle export, then trestle import into another relay", () => {
@@ -86,19 +100,36 @@ describe("trestle export, then trestle import into another relay", () => {
 
     const verified = await t.json(["verify", table, "--relay", target.url, "--owner", "ops"]);
     expect(verified.code).toBe(0);
-    expect(verified.body).toMatchObject({ verdict: "CLEAN", coverage: { relay_key_pinned: true, past_keys: [{ relay: await relayKeyOf(origin), from: 1 }] } });
+    expect(verified.body).toMatchObject({
+      verdict: "CLEAN",
+      coverage: { relay_key_pinned: true, past_keys: [{ relay: await relayKeyOf(origin), from: 1 }] },
+    });
     const text = await t.run(["verify", table, "--relay", target.url, "--owner", "ops"]);
     expect(text.stdout).toContain(`past relay key ${await relayKeyOf(origin)}: entries #1-#`);
   }, 60_000);
 
   it("takes the seats' writes at the new relay, and the export from there verifies offline", async () => {
-    const said = await t.run(["say", "--table", table, "--seat", "bot-jenny", "--relay", target.url, "no: #461 fixes data loss"]);
+    const said = await t.run([
+      "say",
+      "--table",
+      table,
+      "--seat",
+      "bot-jenny",
+      "--relay",
+      target.url,
+      "no: #461 fixes data loss",
+    ]);
     expect(said.code).toBe(0);
     const moved = join(home, `${table}.moved.jsonl`);
-    expect((await t.run(["export", "--table", table, "--owner", "jenny", "--relay", target.url, "--out", moved])).code).toBe(0);
+    expect(
+      (await t.run(["export", "--table", table, "--owner", "jenny", "--relay", target.url, "--out", moved])).code,
+    ).toBe(0);
     const offline = await t.json(["verify", moved]);
     expect(offline.code).toBe(0);
-    expect(offline.body).toMatchObject({ verdict: "CLEAN", coverage: { past_keys: [{ relay: await relayKeyOf(origin) }] } });
+    expect(offline.body).toMatchObject({
+      verdict: "CLEAN",
+      coverage: { past_keys: [{ relay: await relayKeyOf(origin) }] },
+    });
   }, 60_000);
 
   it("has trestle watch, from a home that held the table at the old relay, follow it to the new one", async () => {
@@ -136,11 +167,15 @@ describe("trestle mirror", () => {
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain("E_MIRROR");
     const stale = join(home, `${table}.stale.jsonl`);
-    expect((await t.run(["export", "--table", table, "--owner", "ops", "--relay", origin.url, "--out", stale])).code).toBe(0);
+    expect(
+      (await t.run(["export", "--table", table, "--owner", "ops", "--relay", origin.url, "--out", stale])).code,
+    ).toBe(0);
     // A home that saw the table only up to this export (this one will hold a newer head, which refutes the export itself).
     const staleHome = mkdtempSync(join(tmpdir(), "trestle-custody-stale-"));
     cpSync(home, staleHome, { recursive: true });
-    expect((await t.run(["say", "--table", table, "--seat", "bot-jenny", "--relay", origin.url, "con, at the origin"])).code).toBe(0);
+    expect(
+      (await t.run(["say", "--table", table, "--seat", "bot-jenny", "--relay", origin.url, "con, at the origin"])).code,
+    ).toBe(0);
     const again = await t.json(["mirror", table, "--from", origin.url, "--relay", target.url, "--owner", "ops"]);
     const head = (await (await fetch(`${origin.url}/tables/${table}/head`)).json()) as { seq: number };
     expect(head.seq).toBeGreaterThan(first.body!.seq);
@@ -160,20 +195,27 @@ describe("trestle mirror", () => {
     // A witness nobody runs: the relay's submissions to it fail, which changes nothing here.
     const key = (await t.json(["witness", "--print-key"])).body!.verifier_key as string;
     await tableAt(origin, witnessed, { witnesses: { k: 1, list: [{ key, url: "http://127.0.0.1:9/witness" }] } });
-    expect((await t.run(["mirror", witnessed, "--from", origin.url, "--relay", target.url, "--owner", "ops"])).code).toBe(0);
+    expect(
+      (await t.run(["mirror", witnessed, "--from", origin.url, "--relay", target.url, "--owner", "ops"])).code,
+    ).toBe(0);
 
     const text = await t.run(["verify", witnessed, "--relay", target.url, "--owner", "ops"]);
     expect(text.stderr).toBe("");
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("CLEAN");
-    expect(text.stdout).toContain(`witnesses named by the config (policy: 1 of 1): ${key.slice(0, key.indexOf("+"))} <http://127.0.0.1:9/witness>`);
+    expect(text.stdout).toContain(
+      `witnesses named by the config (policy: 1 of 1): ${key.slice(0, key.indexOf("+"))} <http://127.0.0.1:9/witness>`,
+    );
     const originKey = await relayKeyOf(origin);
     expect(text.stdout).toContain(
       `relay ${target.url} only mirrors the table and serves no checkpoint: read it where relay ${originKey} holds the table: trestle checkpoint --table ${witnessed} --relay ${origin.url}`,
     );
     const json = await t.json(["verify", witnessed, "--relay", target.url, "--owner", "ops"]);
     expect(json.code).toBe(0);
-    expect(json.body).toMatchObject({ verdict: "CLEAN", witnesses: { k: 1, mirror_of: { relay: originKey, url: origin.url } } });
+    expect(json.body).toMatchObject({
+      verdict: "CLEAN",
+      witnesses: { k: 1, mirror_of: { relay: originKey, url: origin.url } },
+    });
     expect(json.body!.witnesses).not.toHaveProperty("checkpoint");
   }, 60_000);
 
@@ -189,25 +231,57 @@ describe("trestle mirror", () => {
       const config = JSON.parse(readFileSync(join(home, `${table}.config.json`), "utf8"));
       writeFileSync(join(forked, "config.json"), JSON.stringify(config));
       expect((await other.run(["create", join(forked, "config.json"), "--owner", "ops"])).code).toBe(0);
-      for (const [owner, seat] of [["tao", "bot-tao"], ["jenny", "bot-jenny"], ["ops", "judge"]]) {
+      for (const [owner, seat] of [
+        ["tao", "bot-tao"],
+        ["jenny", "bot-jenny"],
+        ["ops", "judge"],
+      ]) {
         expect((await other.run(["join", "--table", table, "--seat", seat!, "--owner", owner!])).code).toBe(0);
       }
-      expect((await other.run(["say", "--table", table, "--seat", "bot-tao", "ship #461 first, says the twin"])).code).toBe(0);
+      expect(
+        (await other.run(["say", "--table", table, "--seat", "bot-tao", "ship #461 first, says the twin"])).code,
+      ).toBe(0);
       const fork = await other.run(["mirror", table, "--from", twin.url, "--relay", target.url, "--owner", "ops"]);
       expect(fork.code).toBe(4);
       expect(fork.stderr).toContain("E_FORK");
-      const status = (await (await fetch(`${target.url}/tables/${table}/replica`)).json()) as { evidence: { evidence: { kind: string } }[] };
+      const status = (await (await fetch(`${target.url}/tables/${table}/replica`)).json()) as {
+        evidence: { evidence: { kind: string } }[];
+      };
       expect(status.evidence).toHaveLength(1);
       expect(status.evidence[0]!.evidence.kind).toBe("fork");
 
       originGone = true;
       await origin.dispose();
       const signature = join(home, `${table}.jenny.json`);
-      expect((await t.run(["custody", "sign", table, "--relay", target.url, "--owner", "jenny", "--out", signature])).code).toBe(0);
-      const promoted = await t.run(["promote", table, "--relay", target.url, "--owner", "tao", "--signature", signature]);
+      expect(
+        (await t.run(["custody", "sign", table, "--relay", target.url, "--owner", "jenny", "--out", signature])).code,
+      ).toBe(0);
+      const promoted = await t.run([
+        "promote",
+        table,
+        "--relay",
+        target.url,
+        "--owner",
+        "tao",
+        "--signature",
+        signature,
+      ]);
       expect(promoted.code).toBe(0);
       expect(promoted.stdout).toContain("CLEAN");
-      expect((await t.run(["say", "--table", table, "--seat", "bot-tao", "--relay", target.url, "after the origin went away"])).code).toBe(0);
+      expect(
+        (
+          await t.run([
+            "say",
+            "--table",
+            table,
+            "--seat",
+            "bot-tao",
+            "--relay",
+            target.url,
+            "after the origin went away",
+          ])
+        ).code,
+      ).toBe(0);
     }, 90_000);
   });
 });

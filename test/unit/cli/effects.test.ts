@@ -9,15 +9,27 @@ import { UsageError } from "../../../src/cli/exit.js";
 describe("parseEffectFlag", () => {
   it.each([
     ["jenny:taskboard:reorder", { owner: "jenny", resource: "taskboard", action: "reorder", args: {} }],
-    ['jenny:taskboard:reorder:{"first":"#461"}', { owner: "jenny", resource: "taskboard", action: "reorder", args: { first: "#461" } }],
+    [
+      'jenny:taskboard:reorder:{"first":"#461"}',
+      { owner: "jenny", resource: "taskboard", action: "reorder", args: { first: "#461" } },
+    ],
     ["jenny:github:jenny/app:merge", { owner: "jenny", resource: "github:jenny/app", action: "merge", args: {} }],
-    ['jenny:github:jenny/app:merge:{"pr":461,"note":"a:b"}', { owner: "jenny", resource: "github:jenny/app", action: "merge", args: { pr: 461, note: "a:b" } }],
+    [
+      'jenny:github:jenny/app:merge:{"pr":461,"note":"a:b"}',
+      { owner: "jenny", resource: "github:jenny/app", action: "merge", args: { pr: 461, note: "a:b" } },
+    ],
   ])("reads %s", (text, effect) => {
     expect(parseEffectFlag(text)).toEqual(effect);
   });
 
   describe("when the flag is malformed", () => {
-    it.each([["jenny"], [":taskboard:reorder"], ["jenny:taskboard"], ["jenny:taskboard:"], ["jenny:taskboard:reorder:{nope}"]])("refuses %s as a usage error", (text) => {
+    it.each([
+      ["jenny"],
+      [":taskboard:reorder"],
+      ["jenny:taskboard"],
+      ["jenny:taskboard:"],
+      ["jenny:taskboard:reorder:{nope}"],
+    ])("refuses %s as a usage error", (text) => {
       expect(() => parseEffectFlag(text)).toThrow(UsageError);
     });
   });
@@ -27,13 +39,18 @@ describe("effectsFromFlags", () => {
   it("puts the file's effects first, then each --effect, and returns undefined for neither", () => {
     const file = join(mkdtempSync(join(tmpdir(), "trestle-effects-")), "effects.json");
     writeFileSync(file, JSON.stringify([{ owner: "tao", resource: "repo", action: "merge", args: {} }]));
-    expect(effectsFromFlags({ effects: file, effect: ["jenny:taskboard:reorder"] })!.map((e) => e.owner)).toEqual(["tao", "jenny"]);
+    expect(effectsFromFlags({ effects: file, effect: ["jenny:taskboard:reorder"] })!.map((e) => e.owner)).toEqual([
+      "tao",
+      "jenny",
+    ]);
     expect(effectsFromFlags({})).toBeUndefined();
   });
 
   describe("when an effect breaks the protocol", () => {
     it("refuses it with E_SCHEMA, naming the field", () => {
-      expect(() => effectsFromFlags({ effect: ["jenny:Task Board:reorder"] })).toThrow(expect.objectContaining({ code: "E_SCHEMA" }));
+      expect(() => effectsFromFlags({ effect: ["jenny:Task Board:reorder"] })).toThrow(
+        expect.objectContaining({ code: "E_SCHEMA" }),
+      );
     });
 
     it("refuses an effects file that is not an array as a usage error", () => {

@@ -18,20 +18,33 @@ interface Run {
 
 /** Runs the CLI in this process with `argv`, its home set by TRESTLE_HOME to `home`; `tty` makes both streams terminals. */
 async function run(argv: readonly string[], home: string, tty = false): Promise<Run> {
-  const sink = () => ({ isTTY: tty, text: "", write(t: string) { this.text += t; } });
+  const sink = () => ({
+    isTTY: tty,
+    text: "",
+    write(t: string) {
+      this.text += t;
+    },
+  });
   const stdout = sink();
   const stderr = sink();
-  const code = await main(argv, { stdout, stderr, env: { TRESTLE_HOME: home }, stdin: async () => "", clock: () => Date.now() });
+  const code = await main(argv, {
+    stdout,
+    stderr,
+    env: { TRESTLE_HOME: home },
+    stdin: async () => "",
+    clock: () => Date.now(),
+  });
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
 const fresh = () => mkdtempSync(join(tmpdir(), "trestle-global-"));
 
 /** The command with `flag` written before it and after it. */
-const placements = (flag: readonly string[], command: readonly string[]) => [
-  ["before the command", [...flag, ...command]],
-  ["after the command", [...command, ...flag]],
-] as const;
+const placements = (flag: readonly string[], command: readonly string[]) =>
+  [
+    ["before the command", [...flag, ...command]],
+    ["after the command", [...command, ...flag]],
+  ] as const;
 
 describe("global flags", () => {
   it("are the ones this file tests", () => {
@@ -50,7 +63,10 @@ describe("global flags", () => {
     describe.each(placements(form, ["keygen", "--owner", "ops"]))(`${form.join(" ")} %s`, (_, argv) => {
       it("puts the key under that home, not under TRESTLE_HOME", async () => {
         const [home, env] = [fresh(), fresh()];
-        const got = await run(argv.map((a) => a.replace("DIR", home)), env);
+        const got = await run(
+          argv.map((a) => a.replace("DIR", home)),
+          env,
+        );
         expect(got.code).toBe(0);
         expect(existsSync(join(home, "owners", "ops.json"))).toBe(true);
         expect(existsSync(join(env, "owners", "ops.json"))).toBe(false);
@@ -58,13 +74,16 @@ describe("global flags", () => {
     });
   }
 
-  describe.each(placements(["--relay", "http://relay.example:9"], ["pin", "--forget", "--json"]))("--relay %s", (_, argv) => {
-    it("names that relay", async () => {
-      const got = await run(argv, fresh());
-      expect(got.code).toBe(0);
-      expect(JSON.parse(got.stdout)).toEqual({ url: "http://relay.example:9", forgot: false });
-    });
-  });
+  describe.each(placements(["--relay", "http://relay.example:9"], ["pin", "--forget", "--json"]))(
+    "--relay %s",
+    (_, argv) => {
+      it("names that relay", async () => {
+        const got = await run(argv, fresh());
+        expect(got.code).toBe(0);
+        expect(JSON.parse(got.stdout)).toEqual({ url: "http://relay.example:9", forgot: false });
+      });
+    },
+  );
 
   describe.each(placements(["--no-color"], ["keygen", "--owner", "ops"]))("--no-color %s", (_, argv) => {
     it("prints no escape sequence to a terminal, which is coloured without it", async () => {
@@ -108,7 +127,10 @@ describe("global flags", () => {
     it("says so, as a usage error", async () => {
       const got = await run(["--json", "--owner", "ops", "keygen"], fresh());
       expect(got.code).toBe(2);
-      expect(JSON.parse(got.stdout).error).toMatchObject({ code: "E_USAGE", message: expect.stringContaining("--owner is no global flag") });
+      expect(JSON.parse(got.stdout).error).toMatchObject({
+        code: "E_USAGE",
+        message: expect.stringContaining("--owner is no global flag"),
+      });
     });
   });
 

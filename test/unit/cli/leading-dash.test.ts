@@ -33,13 +33,41 @@ beforeAll(async () => {
 describe("an argument that starts with a dash", { timeout: 60_000 }, () => {
   it("is the value of --key: a market admits an owner key starting with '-' and its owner joins", async () => {
     const market = uniqueTable("m-dash");
-    const key = (await createKeyFile(ownerKeyPath(anaHome, "ana"), "owner", "ana", { seed: fromBase64url(DASHED_SEED) })).signer.publicKeyText;
+    const key = (
+      await createKeyFile(ownerKeyPath(anaHome, "ana"), "owner", "ana", { seed: fromBase64url(DASHED_SEED) })
+    ).signer.publicKeyText;
     expect(key.startsWith("-")).toBe(true);
-    expect((await hana.run(["market", "create", "--table", market, "--owner", "hana", "--topic", "Swap", "--categories", "toys"])).code).toBe(0);
+    expect(
+      (
+        await hana.run([
+          "market",
+          "create",
+          "--table",
+          market,
+          "--owner",
+          "hana",
+          "--topic",
+          "Swap",
+          "--categories",
+          "toys",
+        ])
+      ).code,
+    ).toBe(0);
     const admitted = await hana.json(["market", "admit", "--table", market, "--owner", "hana", "--key", key]);
     expect(admitted.code, admitted.stdout + admitted.stderr).toBe(0);
     expect(admitted.body).toMatchObject({ table: market, owner_key: key });
-    const joined = await ana.run(["market", "join", "--table", market, "--invite", admitted.body!.invite, "--owner", "ana", "--seat", "ana-bot"]);
+    const joined = await ana.run([
+      "market",
+      "join",
+      "--table",
+      market,
+      "--invite",
+      admitted.body!.invite,
+      "--owner",
+      "ana",
+      "--seat",
+      "ana-bot",
+    ]);
     expect(joined.code, joined.stderr).toBe(0);
     expect(joined.stdout).toContain(`ana-bot joined market ${market} for ana`);
   });
@@ -49,7 +77,9 @@ describe("an argument that starts with a dash", { timeout: 60_000 }, () => {
     const saraHome = mkdtempSync(join(tmpdir(), "trestle-dash-sara-"));
     const sara = cli(saraHome, relayUrl);
     expect((await sara.run(["keygen", "--owner", "sara"])).code).toBe(0);
-    expect((await sara.run(["room", "create", "--table", table, "--topic", "A stroller", "--owner", "sara"])).code).toBe(0);
+    expect(
+      (await sara.run(["room", "create", "--table", table, "--topic", "A stroller", "--owner", "sara"])).code,
+    ).toBe(0);
     expect((await sara.run(["join", "--table", table, "--owner", "sara", "--seat", "sara-bot"])).code).toBe(0);
     const watching = sara.start(["watch", "--table", table, "--owner", "sara"]);
     await watching.printed(/watching .* as owner sara/);
@@ -57,7 +87,18 @@ describe("an argument that starts with a dash", { timeout: 60_000 }, () => {
     const question = "-QdashedQuestionId0123456";
     const seatKey = await readKeyFile(seatKeyPath(saraHome, "sara-bot"), "seat");
     const ts = Date.now();
-    await new HttpClient({ url: relayUrl }).askOwner(table, await signQuestion(seatKey.signer, { table, seat: "sara-bot", question, text: "Accept 2,800?", choices: ["yes", "no"], deadline: ts + 120_000, ts }));
+    await new HttpClient({ url: relayUrl }).askOwner(
+      table,
+      await signQuestion(seatKey.signer, {
+        table,
+        seat: "sara-bot",
+        question,
+        text: "Accept 2,800?",
+        choices: ["yes", "no"],
+        deadline: ts + 120_000,
+        ts,
+      }),
+    );
     const bare = await sara.run(["answer", question, "no", "--table", table, "--owner", "sara"]);
     expect(bare.code).toBe(2);
     expect(bare.stderr).toContain('an argument that starts with "-" goes after --');

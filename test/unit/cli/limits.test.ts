@@ -27,7 +27,14 @@ beforeAll(async () => {
   t = cli(home, relay.url);
   expect((await t.run(["keygen", "--owner", "ops"])).code).toBe(0);
   const key = JSON.parse(readFileSync(join(home, "owners", "ops.json"), "utf8")).public_key as string;
-  const config = { id: table, topic: "limits", owners: { ops: { public_key: key } }, seats: { bot: { owner: "ops" } }, topology: { kind: "open" }, termination: { any: ["decision"] } };
+  const config = {
+    id: table,
+    topic: "limits",
+    owners: { ops: { public_key: key } },
+    seats: { bot: { owner: "ops" } },
+    topology: { kind: "open" },
+    termination: { any: ["decision"] },
+  };
   writeFileSync(join(home, "config.json"), JSON.stringify(config));
   expect((await t.run(["create", join(home, "config.json"), "--owner", "ops"])).code).toBe(0);
   expect((await t.run(["join", "--table", table, "--seat", "bot", "--owner", "ops"])).code).toBe(0);
@@ -38,10 +45,14 @@ describe("a write over the seat's rate", () => {
   it("is waited out with a note on stderr, then lands", async () => {
     const seat = await readKeyFile(seatKeyPath(home, "bot"), "seat");
     const client = await tableClient(relay.url, table);
-    await Promise.all(Array.from({ length: WRITES }, (_, i) => client.submit(seat.signer, "bot", { kind: "say", body: `entry ${i}` })));
+    await Promise.all(
+      Array.from({ length: WRITES }, (_, i) => client.submit(seat.signer, "bot", { kind: "say", body: `entry ${i}` })),
+    );
     const run = await t.run(["say", "--table", table, "--seat", "bot", "after the wait"]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toMatch(/the relay is rate limiting POST \/tables\/[^ ]+\/entries; waiting \d+ s, then sending it again \(a signed write is never applied twice\)/);
+    expect(run.stderr).toMatch(
+      /the relay is rate limiting POST \/tables\/[^ ]+\/entries; waiting \d+ s, then sending it again \(a signed write is never applied twice\)/,
+    );
     expect(run.stdout).toMatch(/say written as entry #\d+/);
   });
 });

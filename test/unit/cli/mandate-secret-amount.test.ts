@@ -7,7 +7,18 @@ import { cli } from "../../support/cli.js";
 
 // Signing a mandate is local: no relay is asked, so the URL is never used.
 const ben = cli(mkdtempSync(join(tmpdir(), "trestle-ben-")), "http://127.0.0.1:9");
-const set = ["mandate", "set", "--table", "r-secret-amount", "--seat", "ben-bot", "--owner", "ben", "--never-disclose", "2400"];
+const set = [
+  "mandate",
+  "set",
+  "--table",
+  "r-secret-amount",
+  "--seat",
+  "ben-bot",
+  "--owner",
+  "ben",
+  "--never-disclose",
+  "2400",
+];
 
 beforeAll(async () => {
   expect((await ben.run(["keygen", "--owner", "ben"])).code).toBe(0);
@@ -21,7 +32,9 @@ describe("trestle mandate set --secret-amount", { timeout: 60_000 }, () => {
     const allowed = await ben.json([...set, "--secret-amount", "allow"]);
     expect(allowed.code).toBe(0);
     expect(allowed.body!.mandate).toMatchObject({ secret_amount: "allow", loosened: true });
-    expect((await ben.run([...set, "--secret-amount", "allow"])).stdout).toContain("1 never_disclose string (amounts equal to one allowed)");
+    expect((await ben.run([...set, "--secret-amount", "allow"])).stdout).toContain(
+      "1 never_disclose string (amounts equal to one allowed)",
+    );
     expect((await ben.run([...set, "--secret-amount", "refuse", "--clear-loosened"])).stdout).not.toContain("allowed");
   });
 

@@ -36,28 +36,111 @@ async function ok(who: Name, args: string[]): Promise<any> {
 describe("an allowance across a market's rooms, from the command line", { timeout: 120_000 }, () => {
   it("carries the market seat's allowance into every match room, and refuses the accept that would pass it", async () => {
     await openCliMarket(ok, market, ["ana", "ben", "chen"]);
-    await ok("ana", ["mandate", "set", "--table", market, "--seat", "ana-bot", "--owner", "ana", "--currency", "USD", "--cap", "8000", "--allowance", "10000", "--market", market, "--category", "baby-gear"]);
+    await ok("ana", [
+      "mandate",
+      "set",
+      "--table",
+      market,
+      "--seat",
+      "ana-bot",
+      "--owner",
+      "ana",
+      "--currency",
+      "USD",
+      "--cap",
+      "8000",
+      "--allowance",
+      "10000",
+      "--market",
+      market,
+      "--category",
+      "baby-gear",
+    ]);
     for (const seller of ["ben", "chen"] as const) {
-      await ok(seller, ["mandate", "set", "--table", market, "--seat", `${seller}-bot`, "--owner", seller, "--currency", "USD", "--cap", "8000"]);
-      await ok(seller, ["market", "list", "--table", market, "--seat", `${seller}-bot`, "--side", "offer", "--title", `Stroller of ${seller}`, "--category", "baby-gear"]);
+      await ok(seller, [
+        "mandate",
+        "set",
+        "--table",
+        market,
+        "--seat",
+        `${seller}-bot`,
+        "--owner",
+        seller,
+        "--currency",
+        "USD",
+        "--cap",
+        "8000",
+      ]);
+      await ok(seller, [
+        "market",
+        "list",
+        "--table",
+        market,
+        "--seat",
+        `${seller}-bot`,
+        "--side",
+        "offer",
+        "--title",
+        `Stroller of ${seller}`,
+        "--category",
+        "baby-gear",
+      ]);
     }
-    const wanted = await ok("ana", ["market", "list", "--table", market, "--seat", "ana-bot", "--side", "want", "--title", "Stroller wanted", "--category", "baby-gear", "--quantity", "2"]);
+    const wanted = await ok("ana", [
+      "market",
+      "list",
+      "--table",
+      market,
+      "--seat",
+      "ana-bot",
+      "--side",
+      "want",
+      "--title",
+      "Stroller wanted",
+      "--category",
+      "baby-gear",
+      "--quantity",
+      "2",
+    ]);
     expect(wanted.matches).toHaveLength(2);
 
     const offers: { room: string; offer: string }[] = [];
     for (const seller of ["ben", "chen"] as const) {
       const [match] = await ok(seller, ["market", "matches", "--table", market, "--owner", seller]);
       const { room } = await ok(seller, ["market", "room", String(match.seq), "--table", market, "--owner", seller]);
-      expect(await ok("ana", ["market", "room", String(match.seq), "--table", market, "--owner", "ana"])).toMatchObject({ how: "joined", room, mandate: "carried" });
-      await ok(seller, ["room", "offer", "--table", room, "--seat", `${seller}-bot`, "--amount", "6000", "--currency", "USD"]);
+      expect(await ok("ana", ["market", "room", String(match.seq), "--table", market, "--owner", "ana"])).toMatchObject(
+        { how: "joined", room, mandate: "carried" },
+      );
+      await ok(seller, [
+        "room",
+        "offer",
+        "--table",
+        room,
+        "--seat",
+        `${seller}-bot`,
+        "--amount",
+        "6000",
+        "--currency",
+        "USD",
+      ]);
       const shown = await ok("ana", ["room", "show", "--table", room, "--seat", "ana-bot"]);
       offers.push({ room, offer: String(shown.offers.at(-1).seq) });
     }
 
     await ok("ana", ["room", "accept", offers[0]!.offer, "--table", offers[0]!.room, "--seat", "ana-bot"]);
-    const second = await sides.ana.run(["room", "accept", offers[1]!.offer, "--table", offers[1]!.room, "--seat", "ana-bot"]);
+    const second = await sides.ana.run([
+      "room",
+      "accept",
+      offers[1]!.offer,
+      "--table",
+      offers[1]!.room,
+      "--seat",
+      "ana-bot",
+    ]);
     expect(second.code, second.stdout + second.stderr).toBe(3);
-    expect(second.stderr).toMatch(/E_MANDATE.*6000 USD \(minor units\) would bring what the owner spent and holds reserved across market .* to 120\.00 USD .*past their allowance of 100\.00 USD/);
+    expect(second.stderr).toMatch(
+      /E_MANDATE.*6000 USD \(minor units\) would bring what the owner spent and holds reserved across market .* to 120\.00 USD .*past their allowance of 100\.00 USD/,
+    );
     const shown = await sides.ana.run(["allowance", "show", "--owner", "ana", "--market", market]);
     expect(shown.stdout).toContain(`ana in market ${market}: spent 0.00 USD, reserved 60.00 USD, 1 open`);
   });

@@ -46,19 +46,109 @@ describe("a market deal from the command line, end to end", { timeout: 120_000 }
       const made = await ok(name, ["keygen", "--owner", name]);
       if (name !== "hana") keys[name] = made.public_key;
     }
-    await ok("hana", ["market", "create", "--table", market, "--owner", "hana", "--topic", "Parents' swap", "--categories", "baby-gear,books"]);
+    await ok("hana", [
+      "market",
+      "create",
+      "--table",
+      market,
+      "--owner",
+      "hana",
+      "--topic",
+      "Parents' swap",
+      "--categories",
+      "baby-gear,books",
+    ]);
     await ok("hana", ["join", "--table", market, "--owner", "hana", "--seat", "hana-bot"]);
     const forAna = await ok("hana", ["market", "admit", "--table", market, "--owner", "hana", "--key", keys.ana]);
-    await ok("ana", ["market", "join", "--table", market, "--invite", forAna.invite, "--owner", "ana", "--seat", "ana-bot"]);
+    await ok("ana", [
+      "market",
+      "join",
+      "--table",
+      market,
+      "--invite",
+      forAna.invite,
+      "--owner",
+      "ana",
+      "--seat",
+      "ana-bot",
+    ]);
     const forBen = await ok("hana", ["market", "admit", "--table", market, "--owner", "hana", "--code"]);
     await ok("ben", ["market", "join", forBen.link, "--owner", "ben", "--seat", "ben-bot"]);
   });
 
   it("signs each member's market seat mandate, lists an offer and a want, and matches them at once", async () => {
-    await ok("ana", ["mandate", "set", "--table", market, "--seat", "ana-bot", "--owner", "ana", "--currency", "TWD", "--cap", "500000", "--floor", "280000", "--never-disclose", "2800"]);
-    await ok("ben", ["mandate", "set", "--table", market, "--seat", "ben-bot", "--owner", "ben", "--currency", "TWD", "--cap", "350000", "--never-disclose", "3500"]);
-    await ok("ana", ["market", "list", "--table", market, "--seat", "ana-bot", "--side", "offer", "--title", "Bugaboo stroller", "--text", "folds flat", "--category", "baby-gear", "--currency", "TWD", "--min", "300000"]);
-    const wanted = await ok("ben", ["market", "list", "--table", market, "--seat", "ben-bot", "--side", "want", "--title", "Stroller wanted", "--category", "baby-gear", "--currency", "TWD", "--max", "340000"]);
+    await ok("ana", [
+      "mandate",
+      "set",
+      "--table",
+      market,
+      "--seat",
+      "ana-bot",
+      "--owner",
+      "ana",
+      "--currency",
+      "TWD",
+      "--cap",
+      "500000",
+      "--floor",
+      "280000",
+      "--never-disclose",
+      "2800",
+    ]);
+    await ok("ben", [
+      "mandate",
+      "set",
+      "--table",
+      market,
+      "--seat",
+      "ben-bot",
+      "--owner",
+      "ben",
+      "--currency",
+      "TWD",
+      "--cap",
+      "350000",
+      "--never-disclose",
+      "3500",
+    ]);
+    await ok("ana", [
+      "market",
+      "list",
+      "--table",
+      market,
+      "--seat",
+      "ana-bot",
+      "--side",
+      "offer",
+      "--title",
+      "Bugaboo stroller",
+      "--text",
+      "folds flat",
+      "--category",
+      "baby-gear",
+      "--currency",
+      "TWD",
+      "--min",
+      "300000",
+    ]);
+    const wanted = await ok("ben", [
+      "market",
+      "list",
+      "--table",
+      market,
+      "--seat",
+      "ben-bot",
+      "--side",
+      "want",
+      "--title",
+      "Stroller wanted",
+      "--category",
+      "baby-gear",
+      "--currency",
+      "TWD",
+      "--max",
+      "340000",
+    ]);
     expect(wanted.matches).toHaveLength(1);
     match = String(wanted.matches[0]);
   });
@@ -71,14 +161,43 @@ describe("a market deal from the command line, end to end", { timeout: 120_000 }
     room = opened.room;
     const [theirs] = await ok("ana", ["market", "matches", "--table", market, "--owner", "ana"]);
     expect(theirs).toMatchObject({ room, room_presence: "open" });
-    expect(await ok("ana", ["market", "room", match, "--table", market, "--owner", "ana"])).toMatchObject({ how: "joined", room, seat: "ana-bot", mandate: "carried" });
+    expect(await ok("ana", ["market", "room", match, "--table", market, "--owner", "ana"])).toMatchObject({
+      how: "joined",
+      room,
+      seat: "ana-bot",
+      mandate: "carried",
+    });
   });
 
   it("negotiates in the room under the carried mandates: a floor refused, an offer, an accept, both owners' signatures", async () => {
-    const under = await sides.ana.run(["room", "offer", "--table", room, "--seat", "ana-bot", "--amount", "270000", "--currency", "TWD"]);
+    const under = await sides.ana.run([
+      "room",
+      "offer",
+      "--table",
+      room,
+      "--seat",
+      "ana-bot",
+      "--amount",
+      "270000",
+      "--currency",
+      "TWD",
+    ]);
     expect(under.code).toBe(3);
     expect(under.stderr).toMatch(/E_MANDATE.*below the mandate's floor/);
-    await ok("ana", ["room", "offer", "--table", room, "--seat", "ana-bot", "--amount", "320000", "--currency", "TWD", "--text", "Bugaboo stroller, folds flat"]);
+    await ok("ana", [
+      "room",
+      "offer",
+      "--table",
+      room,
+      "--seat",
+      "ana-bot",
+      "--amount",
+      "320000",
+      "--currency",
+      "TWD",
+      "--text",
+      "Bugaboo stroller, folds flat",
+    ]);
     const shown = await ok("ben", ["room", "show", "--table", room, "--seat", "ben-bot"]);
     offer = String(shown.offers.at(-1).seq);
     await ok("ben", ["room", "accept", offer, "--table", room, "--seat", "ben-bot"]);
@@ -95,11 +214,29 @@ describe("a market deal from the command line, end to end", { timeout: 120_000 }
     expect(mine).toMatchObject({ room, deal: recorded.seq });
     const text = await sides.ben.run(["market", "matches", "--table", market, "--owner", "ben"]);
     expect(text.stdout).toContain(`room ${room} deal recorded at #${recorded.seq}`);
-    expect((await ok("hana", ["market", "search", "--table", market, "--owner", "hana", "--q", "stroller", "--side", "offer"])).items).toEqual([]);
+    expect(
+      (
+        await ok("hana", [
+          "market",
+          "search",
+          "--table",
+          market,
+          "--owner",
+          "hana",
+          "--q",
+          "stroller",
+          "--side",
+          "offer",
+        ])
+      ).items,
+    ).toEqual([]);
   });
 
   it("exports the market and the room, and trestle verify finds both CLEAN", async () => {
-    for (const [who, table] of [["hana", market], ["ana", room]] as const) {
+    for (const [who, table] of [
+      ["hana", market],
+      ["ana", room],
+    ] as const) {
       const out = join(homes[who], `${table}.jsonl`);
       await ok(who, ["export", "--table", table, "--owner", who, "--out", out]);
       const verified = await sides[who].run(["verify", out]);

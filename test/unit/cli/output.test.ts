@@ -6,7 +6,13 @@ import { wantsColor, type TextSink } from "../../../src/text/styles.js";
 import { TrestleError } from "../../../src/protocol/index.js";
 
 function sink(isTTY: boolean): TextSink & { text: string } {
-  return { isTTY, text: "", write(t: string) { this.text += t; } };
+  return {
+    isTTY,
+    text: "",
+    write(t: string) {
+      this.text += t;
+    },
+  };
 }
 
 describe("wantsColor", () => {
@@ -39,14 +45,20 @@ describe("Output", () => {
 
   it("reports a relay error with its code and hint, and no stack", () => {
     const err = sink(false);
-    new Output(false, false, sink(false), err).error(new TrestleError("E_NOT_FLOOR", "bot-tao holds the floor", { holder: "bot-tao" }));
-    expect(err.text).toBe("error E_NOT_FLOOR: bot-tao holds the floor\nhint: wait for your turn (trestle watch shows the floor), or ask for it: trestle raise-hand\n");
+    new Output(false, false, sink(false), err).error(
+      new TrestleError("E_NOT_FLOOR", "bot-tao holds the floor", { holder: "bot-tao" }),
+    );
+    expect(err.text).toBe(
+      "error E_NOT_FLOOR: bot-tao holds the floor\nhint: wait for your turn (trestle watch shows the floor), or ask for it: trestle raise-hand\n",
+    );
   });
 
   describe("when the relay's message carries escape sequences or line breaks", () => {
     it("prints it as one safe line, so it cannot forge output or drive the terminal", () => {
       const err = sink(false);
-      new Output(false, false, sink(false), err).error(new TrestleError("E_NOT_FLOOR", "held\n\u001b[2Kerror E_NONE: all fine\u001b]0;x\u0007"));
+      new Output(false, false, sink(false), err).error(
+        new TrestleError("E_NOT_FLOOR", "held\n\u001b[2Kerror E_NONE: all fine\u001b]0;x\u0007"),
+      );
       expect(err.text.split("\n")[0]).toBe("error E_NOT_FLOOR: held [2Kerror E_NONE: all fine]0;x");
       expect(err.text).not.toMatch(/\u001b|\u0007/);
     });
@@ -60,8 +72,13 @@ describe("Output", () => {
 
   it("points a usage mistake at the command's own help", () => {
     const err = sink(false);
-    new Output(false, false, sink(false), err).error(new UsageError("several owners are yours (ops, tao); pass --owner"), "create");
-    expect(err.text).toBe("error E_USAGE: several owners are yours (ops, tao); pass --owner\nhint: run trestle help create\n");
+    new Output(false, false, sink(false), err).error(
+      new UsageError("several owners are yours (ops, tao); pass --owner"),
+      "create",
+    );
+    expect(err.text).toBe(
+      "error E_USAGE: several owners are yours (ops, tao); pass --owner\nhint: run trestle help create\n",
+    );
   });
 
   it("reports an unexpected failure as a bug without its stack", () => {

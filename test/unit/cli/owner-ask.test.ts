@@ -24,7 +24,9 @@ beforeAll(async () => {
   relayUrl = relay.url;
   sara = cli(home, relay.url);
   expect((await sara.run(["keygen", "--owner", "sara"])).code).toBe(0);
-  expect((await sara.run(["room", "create", "--table", table, "--topic", "A stroller", "--owner", "sara"])).code).toBe(0);
+  expect((await sara.run(["room", "create", "--table", table, "--topic", "A stroller", "--owner", "sara"])).code).toBe(
+    0,
+  );
   expect((await sara.run(["join", "--table", table, "--owner", "sara", "--seat", "sara-bot"])).code).toBe(0);
 }, 60_000);
 
@@ -43,7 +45,9 @@ describe("asking the owner from the command line", { timeout: 60_000 }, () => {
     const asking = sara.start(["ask", ...as, "Accept 2,800?", "--choice", "yes", "--choice", "no", "--wait", "120"]);
     const [, id] = await asking.printed(/asked your owner: question ([A-Za-z0-9_-]+)/);
     const listed = await sara.json(["answer", "--list", "--table", table, "--owner", "sara"]);
-    expect(listed.body!.questions).toMatchObject([{ question: { question: id, seat: "sara-bot", choices: ["yes", "no"] }, state: "open" }]);
+    expect(listed.body!.questions).toMatchObject([
+      { question: { question: id, seat: "sara-bot", choices: ["yes", "no"] }, state: "open" },
+    ]);
     const answered = await sara.run(["answer", id!, "no", "--table", table, "--owner", "sara"]);
     expect(answered.code).toBe(0);
     const asked = await asking.done;
@@ -58,9 +62,15 @@ describe("asking the owner from the command line", { timeout: 60_000 }, () => {
   });
 
   it("carries an instruction to the seat alone, framed as its owner's", async () => {
-    expect((await sara.run(["instruct", "--table", table, "--owner", "sara", "--seat", "sara-bot", "Do not go past 2,900."])).code).toBe(0);
+    expect(
+      (await sara.run(["instruct", "--table", table, "--owner", "sara", "--seat", "sara-bot", "Do not go past 2,900."]))
+        .code,
+    ).toBe(0);
     const read = await sara.run(["instructions", ...as]);
-    expect(read.stdout.split("\n").slice(0, 2)).toEqual(["‖ instruction #1 from your owner (verified: signed with your owner's key):", "‖| Do not go past 2,900."]);
+    expect(read.stdout.split("\n").slice(0, 2)).toEqual([
+      "‖ instruction #1 from your owner (verified: signed with your owner's key):",
+      "‖| Do not go past 2,900.",
+    ]);
   });
 });
 
@@ -69,11 +79,23 @@ describe("asking the owner in an end-to-end encrypted room", { timeout: 60_000 }
   const here = ["--table", sealed, "--seat", "sara-bot"];
 
   it("seals the question, its choices, the answer and an instruction for the relay, and opens them for the seat and the owner", async () => {
-    expect((await sara.run(["room", "create", "--table", sealed, "--topic", "A stroller", "--owner", "sara", "--e2e"])).code).toBe(0);
+    expect(
+      (await sara.run(["room", "create", "--table", sealed, "--topic", "A stroller", "--owner", "sara", "--e2e"])).code,
+    ).toBe(0);
     expect((await sara.run(["join", "--table", sealed, "--owner", "sara", "--seat", "sara-bot"])).code).toBe(0);
     const watching = sara.start(["watch", "--table", sealed, "--owner", "sara"]);
     await watching.printed(/watching .* as owner sara/);
-    const asking = sara.start(["ask", ...here, "Accept 2,800 for the stroller?", "--choice", "yes", "--choice", "hold at 2,900", "--wait", "120"]);
+    const asking = sara.start([
+      "ask",
+      ...here,
+      "Accept 2,800 for the stroller?",
+      "--choice",
+      "yes",
+      "--choice",
+      "hold at 2,900",
+      "--wait",
+      "120",
+    ]);
     const [, id] = await asking.printed(/asked your owner: question ([A-Za-z0-9_-]+)/);
     const listed = await sara.run(["answer", "--list", "--table", sealed, "--owner", "sara"]);
     expect(listed.stdout).toContain("Accept 2,800 for the stroller? [yes | hold at 2,900]");
@@ -84,7 +106,20 @@ describe("asking the owner in an end-to-end encrypted room", { timeout: 60_000 }
     expect(asked.stdout).toContain("‖| hold at 2,900");
     watching.child.kill("SIGINT");
     await watching.done;
-    expect((await sara.run(["instruct", "--table", sealed, "--owner", "sara", "--seat", "sara-bot", "Do not go past 2,900."])).code).toBe(0);
+    expect(
+      (
+        await sara.run([
+          "instruct",
+          "--table",
+          sealed,
+          "--owner",
+          "sara",
+          "--seat",
+          "sara-bot",
+          "Do not go past 2,900.",
+        ])
+      ).code,
+    ).toBe(0);
     expect((await sara.run(["instructions", ...here])).stdout).toContain("‖| Do not go past 2,900.");
 
     const relay = new HttpClient({ url: relayUrl });
@@ -92,7 +127,12 @@ describe("asking the owner in an end-to-end encrypted room", { timeout: 60_000 }
     const seat = await readKeyFile(seatKeyPath(home, "sara-bot"), "seat");
     const { questions } = await relay.questions(sealed, { signer: owner.signer, as: { owner: "sara" } });
     const { instructions } = await relay.instructions(sealed, { signer: seat.signer, as: { seat: "sara-bot" } }, 0);
-    const texts = [questions[0]!.question.text, ...questions[0]!.question.choices!, questions[0]!.answer!.value, instructions[0]!.text];
+    const texts = [
+      questions[0]!.question.text,
+      ...questions[0]!.question.choices!,
+      questions[0]!.answer!.value,
+      instructions[0]!.text,
+    ];
     expect(texts.every((t) => t.startsWith("e2e1:"))).toBe(true);
     expect(JSON.stringify({ questions, instructions })).not.toMatch(/2,800|2,900/);
   });

@@ -22,7 +22,8 @@ beforeAll(async () => {
   const home = mkdtempSync(join(tmpdir(), "trestle-cli-pause-"));
   t = cli(home, relay.url);
   // The cast's keys (test/support/table-fixture.ts) as this home's key files.
-  for (const owner of ["tao", "jenny", "ops"]) await createKeyFile(ownerKeyPath(home, owner), "owner", owner, { seed: sha256(utf8(`owner:${owner}`)) });
+  for (const owner of ["tao", "jenny", "ops"])
+    await createKeyFile(ownerKeyPath(home, owner), "owner", owner, { seed: sha256(utf8(`owner:${owner}`)) });
   await createKeyFile(seatKeyPath(home, "bot-tao"), "seat", "bot-tao", { seed: sha256(utf8("seat:bot-tao")) });
 }, 60_000);
 
@@ -42,7 +43,9 @@ describe("pausing and resuming from the command line", () => {
     const tao = await t.run(["pause", ...as("tao")]);
     expect(tao.code).toBe(0);
     const first = Number(/^tao paused \S+ with the owner key as entry #(\d+) \(head #\d+/.exec(tao.stdout)![1]);
-    expect(tao.stdout).toContain(`paused by tao (owner key, entry ${first}): no seat writes until each of them lifts their own pause`);
+    expect(tao.stdout).toContain(
+      `paused by tao (owner key, entry ${first}): no seat writes until each of them lifts their own pause`,
+    );
 
     const jenny = await t.json(["pause", ...as("jenny")]);
     expect(jenny.code).toBe(0);

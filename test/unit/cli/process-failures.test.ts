@@ -11,7 +11,14 @@ class Exit extends Error {
 
 /** A fake process: streams that record writes and can emit errors, and exit() that throws. */
 function fakeProcess(env: NodeJS.ProcessEnv = {}) {
-  const stream = () => Object.assign(new EventEmitter(), { text: "", write(this: { text: string }, t: string) { this.text += t; return true; } });
+  const stream = () =>
+    Object.assign(new EventEmitter(), {
+      text: "",
+      write(this: { text: string }, t: string) {
+        this.text += t;
+        return true;
+      },
+    });
   const events = new EventEmitter();
   const proc = {
     stdout: stream(),

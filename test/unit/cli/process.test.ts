@@ -19,7 +19,9 @@ const ESC = "\u001b[";
 function sh(command: string, options: { tty?: boolean; env?: Record<string, string> } = {}) {
   const home = mkdtempSync(join(tmpdir(), "trestle-proc-"));
   const env = { PATH: process.env.PATH ?? "", TRESTLE_HOME: home, ...options.env };
-  const run = options.tty ? spawnSync("script", ["-qec", command, "/dev/null"], { env, encoding: "utf8" }) : spawnSync("bash", ["--norc", "--noprofile", "-c", command], { env, encoding: "utf8" });
+  const run = options.tty
+    ? spawnSync("script", ["-qec", command, "/dev/null"], { env, encoding: "utf8" })
+    : spawnSync("bash", ["--norc", "--noprofile", "-c", command], { env, encoding: "utf8" });
   return { ...run, home };
 }
 
@@ -27,7 +29,11 @@ const trestle = `"${process.execPath}" "${BIN}"`;
 
 describe("the trestle process", () => {
   it("runs as `npx trestle` from the repository", () => {
-    const run = spawnSync("npm", ["exec", "--offline", "--no", "--", "trestle", "help"], { cwd: REPO, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+    const run = spawnSync("npm", ["exec", "--offline", "--no", "--", "trestle", "help"], {
+      cwd: REPO,
+      encoding: "utf8",
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("usage: trestle <command>");
   });
@@ -85,7 +91,11 @@ describe("the trestle process", () => {
   describe("when verify is given a path that is not a readable export", () => {
     it.each([
       ["a directory", "/", /^error E_USAGE: cannot read the export \/: /m],
-      ["a missing file that is no table id either", "./no/such/export.jsonl", /^error E_USAGE: no file \.\/no\/such\/export\.jsonl, and it is not a table id/m],
+      [
+        "a missing file that is no table id either",
+        "./no/such/export.jsonl",
+        /^error E_USAGE: no file \.\/no\/such\/export\.jsonl, and it is not a table id/m,
+      ],
     ])("exits 2 for %s, not as a bug", (_, path, message) => {
       const run = sh(`${trestle} verify "${path}"`);
       expect(run.status).toBe(2);

@@ -63,7 +63,9 @@ describe("proving one entry of a table", () => {
     expect(proof.checkpoint).toMatch(new RegExp(`^127\\.0\\.0\\.1:${relay.port}/tables/${table}\\n6\\n`));
     const run = await t.run(["verify", "--proof", path]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain(`PROVEN: entry 5 of table ${table} is in the log 127.0.0.1:${relay.port}/tables/${table} at size 6`);
+    expect(run.stdout).toContain(
+      `PROVEN: entry 5 of table ${table} is in the log 127.0.0.1:${relay.port}/tables/${table} at size 6`,
+    );
   });
 
   it("checks each new checkpoint extends the one it kept, and proves against the newer one", async () => {
@@ -125,7 +127,11 @@ describe("proving one entry of a table", () => {
       const [a, b] = tables;
       const { proof } = await proved(a, 4);
       const other = await proved(b, 4);
-      for (const bad of [{ ...proof, table: b }, { ...proof, checkpoint: other.proof.checkpoint }, { ...other.proof, entry: proof.entry }]) {
+      for (const bad of [
+        { ...proof, table: b },
+        { ...proof, checkpoint: other.proof.checkpoint },
+        { ...other.proof, entry: proof.entry },
+      ]) {
         const run = await verifyProof(bad);
         expect({ code: run.code, error: run.body?.error?.code }).toEqual({ code: 3, error: "E_WRONG_TABLE" });
       }

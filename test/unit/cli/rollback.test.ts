@@ -32,7 +32,9 @@ beforeAll(async () => {
   url = await rig.restart();
   const t = cli(honestHome, url);
   expect((await t.run(["say", ...seat("sa"), "asking 3,600"])).code).toBe(0);
-  expect((await t.run(["propose", ...seat("sb"), "deliver on Saturday", "--effect", 'oa:calendar:book:{"day":"sat"}'])).code).toBe(0);
+  expect(
+    (await t.run(["propose", ...seat("sb"), "deliver on Saturday", "--effect", 'oa:calendar:book:{"day":"sat"}'])).code,
+  ).toBe(0);
   expect((await t.run(["say", ...seat("sa"), "Saturday works"])).code).toBe(0);
   expect((await t.run(["history", "--table", table, "--owner", "oa"])).code).toBe(0);
   honestHead = JSON.parse(readFileSync(headFile(honestHome), "utf8"));
@@ -40,7 +42,8 @@ beforeAll(async () => {
   // Rolled back to the older copy, then written past the old length by a client that never saw more.
   url = await rig.rollBack();
   const other = cli(otherHome, url);
-  for (let i = 0; i < honestHead.seq; i += 1) expect((await other.run(["say", ...seat("sb"), `another history, turn ${i}`])).code).toBe(0);
+  for (let i = 0; i < honestHead.seq; i += 1)
+    expect((await other.run(["say", ...seat("sb"), `another history, turn ${i}`])).code).toBe(0);
 }, 120_000);
 
 afterAll(() => rig.dispose());
@@ -54,15 +57,18 @@ const commands: [string, string[]][] = [
 ];
 
 describe("when the relay was rolled back and then forked past the head a client held", () => {
-  it.each(commands)("`trestle %s` is the first to notice: exit 4, the honest head kept, the evidence kept", async (name, args) => {
-    const home = rig.honestCopy(name);
-    const run = await cli(home, rig.relay.url).run(args);
-    expect(run.code).toBe(4);
-    expect(JSON.parse(readFileSync(headFile(home), "utf8"))).toEqual(honestHead);
-    const listed = await cli(home, rig.relay.url).json(["evidence", "--table", table]);
-    expect(listed.code).toBe(4);
-    expect(listed.body!.items[0].items[0].evidence).toMatchObject({ kind: "fork", table });
-  });
+  it.each(commands)(
+    "`trestle %s` is the first to notice: exit 4, the honest head kept, the evidence kept",
+    async (name, args) => {
+      const home = rig.honestCopy(name);
+      const run = await cli(home, rig.relay.url).run(args);
+      expect(run.code).toBe(4);
+      expect(JSON.parse(readFileSync(headFile(home), "utf8"))).toEqual(honestHead);
+      const listed = await cli(home, rig.relay.url).json(["evidence", "--table", table]);
+      expect(listed.code).toBe(4);
+      expect(listed.body!.items[0].items[0].evidence).toMatchObject({ kind: "fork", table });
+    },
+  );
 
   it("every command keeps exiting 4 with the honest head in place, run after run, until the owner clears the evidence", async () => {
     const t = cli(honestHome, rig.relay.url);

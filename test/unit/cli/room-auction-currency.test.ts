@@ -20,7 +20,9 @@ beforeAll(async () => {
   relay = await sharedRelay();
   sara = cli(mkdtempSync(join(tmpdir(), "trestle-sara-")), relay.url);
   expect((await sara.run(["keygen", "--owner", "sara"])).code).toBe(0);
-  expect((await sara.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara"])).code).toBe(0);
+  expect(
+    (await sara.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara"])).code,
+  ).toBe(0);
   expect((await sara.run(["join", "--table", table, "--owner", "sara", "--seat", "sara-bot"])).code).toBe(0);
 }, 60_000);
 afterAll(() => relay?.dispose());

@@ -56,19 +56,63 @@ async function approveHeld(shown: string): Promise<void> {
 describe("an end-to-end encrypted room from the command line", { timeout: 60_000 }, () => {
   it("creates the room with its key in the creator's home, and invites with a link that carries it", async () => {
     expect((await sara.run(["keygen", "--owner", "sara"])).code).toBe(0);
-    const created = await sara.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara", "--e2e"]);
+    const created = await sara.run([
+      "room",
+      "create",
+      "--table",
+      table,
+      "--topic",
+      "A second-hand stroller",
+      "--owner",
+      "sara",
+      "--e2e",
+    ]);
     expect(created.code).toBe(0);
     expect(created.stdout).toContain("end-to-end encrypted");
     expect(existsSync(roomKeyPath(saraHome, table))).toBe(true);
     expect((await sara.run(["join", "--table", table, "--owner", "sara", "--seat", "sara-bot"])).code).toBe(0);
-    expect((await sara.run(["mandate", "set", ...as("sara-bot"), "--owner", "sara", "--currency", "TWD", "--cap", "500000", "--floor", "240000", "--never-disclose", "2400"])).code).toBe(0);
+    expect(
+      (
+        await sara.run([
+          "mandate",
+          "set",
+          ...as("sara-bot"),
+          "--owner",
+          "sara",
+          "--currency",
+          "TWD",
+          "--cap",
+          "500000",
+          "--floor",
+          "240000",
+          "--never-disclose",
+          "2400",
+        ])
+      ).code,
+    ).toBe(0);
     const invite = await sara.json(["room", "invite", "--table", table, "--owner", "sara"]);
     const link = String(invite.body!.link);
     expect(link).toMatch(/#code=[A-Z2-9]{4}-[A-Z2-9]{4}&relay_key=[A-Za-z0-9_-]{43}&room_key=[A-Za-z0-9_-]{43}$/);
     expect((await ben.run(["keygen", "--owner", "ben"])).code).toBe(0);
     expect((await ben.run(["room", "join", link, "--owner", "ben", "--seat", "ben-bot"])).code).toBe(0);
     expect(readFileSync(roomKeyPath(benHome, table), "utf8")).toBe(readFileSync(roomKeyPath(saraHome, table), "utf8"));
-    expect((await ben.run(["mandate", "set", ...as("ben-bot"), "--owner", "ben", "--currency", "TWD", "--cap", "300000", "--require-confirm", "mechanism"])).code).toBe(0);
+    expect(
+      (
+        await ben.run([
+          "mandate",
+          "set",
+          ...as("ben-bot"),
+          "--owner",
+          "ben",
+          "--currency",
+          "TWD",
+          "--cap",
+          "300000",
+          "--require-confirm",
+          "mechanism",
+        ])
+      ).code,
+    ).toBe(0);
   });
 
   it("seals what a seat says and opens it on the other machine", async () => {
@@ -82,23 +126,51 @@ describe("an end-to-end encrypted room from the command line", { timeout: 60_000
   });
 
   it("runs a sealed-bid auction to a deal at the clearing price and closes the room on it", async () => {
-    const opened = await sara.json(["room", "auction", ...as("sara-bot"), "--buyer", "ben-bot", "--seller", "sara-bot", "--currency", "TWD", "--k", "1/2", "--commit-for", "10m", "--reveal-for", "10m"]);
+    const opened = await sara.json([
+      "room",
+      "auction",
+      ...as("sara-bot"),
+      "--buyer",
+      "ben-bot",
+      "--seller",
+      "sara-bot",
+      "--currency",
+      "TWD",
+      "--k",
+      "1/2",
+      "--commit-for",
+      "10m",
+      "--reveal-for",
+      "10m",
+    ]);
     expect(opened.code).toBe(0);
     auction = String(opened.body!.seq);
-    expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300001"])).stderr).toMatch(/E_MANDATE.*above the mandate's cap/);
+    expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300001"])).stderr).toMatch(
+      /E_MANDATE.*above the mandate's cap/,
+    );
     // Ben's mandate holds every mechanism entry: he sees the bid the commitment hides, and approves it.
-    expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300000"])).stderr).toContain("E_HELD");
-    await approveHeld(`mechanism commits a sealed bid of 3,000.00 TWD (300000 minor units) as the buyer in auction #${auction}; the room sees only its hash`);
+    expect((await ben.run(["room", "bid", auction, ...as("ben-bot"), "--amount", "300000"])).stderr).toContain(
+      "E_HELD",
+    );
+    await approveHeld(
+      `mechanism commits a sealed bid of 3,000.00 TWD (300000 minor units) as the buyer in auction #${auction}; the room sees only its hash`,
+    );
     // Her floor is on her never_disclose list, and a bid is public once revealed: bidding it is refused.
-    expect((await sara.run(["room", "bid", auction, ...as("sara-bot"), "--amount", "240000"])).stderr).toMatch(/E_MANDATE.*never_disclose entry #1 at \$\.reveals\.bid/);
+    expect((await sara.run(["room", "bid", auction, ...as("sara-bot"), "--amount", "240000"])).stderr).toMatch(
+      /E_MANDATE.*never_disclose entry #1 at \$\.reveals\.bid/,
+    );
     expect((await sara.run(["room", "bid", auction, ...as("sara-bot"), "--amount", "250000"])).code).toBe(0);
     expect((await ben.run(["room", "reveal", auction, ...as("ben-bot")])).stderr).toContain("E_HELD");
     await approveHeld(`mechanism reveals a bid of 3,000.00 TWD (300000 minor units) in auction #${auction}`);
     expect((await sara.run(["room", "reveal", auction, ...as("sara-bot")])).code).toBe(0);
     const shown = await ben.run(["room", "show", ...as("ben-bot")]);
-    expect(shown.stdout).toMatch(/auction #\d+ [0-9a-f]{12}…: ben-bot buys from sara-bot in TWD, k 1\/2: settled at entry #\d+, deal at 2,750\.00 TWD/);
+    expect(shown.stdout).toMatch(
+      /auction #\d+ [0-9a-f]{12}…: ben-bot buys from sara-bot in TWD, k 1\/2: settled at entry #\d+, deal at 2,750\.00 TWD/,
+    );
     expect((await ben.run(["room", "close", ...as("ben-bot"), "--auction", auction])).code).toBe(0);
-    expect((await sara.run(["room", "show", ...as("sara-bot")])).stdout).toMatch(/outcome: deal in auction [0-9a-f]{12}…/);
+    expect((await sara.run(["room", "show", ...as("sara-bot")])).stdout).toMatch(
+      /outcome: deal in auction [0-9a-f]{12}…/,
+    );
     const journal = await ben.run(["journal", ...as("ben-bot")]);
     expect(journal.stdout).toMatch(/sealed bid of 3,000\.00 TWD as the buyer/);
   });

@@ -37,11 +37,34 @@ async function newestOffer(side: ReturnType<typeof cli>, seat: string): Promise<
 describe("a room from the command line", { timeout: 60_000 }, () => {
   it("creates the room, seats the seller and signs her mandate", async () => {
     expect((await sara.run(["keygen", "--owner", "sara"])).code).toBe(0);
-    const created = await sara.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara"]);
+    const created = await sara.run([
+      "room",
+      "create",
+      "--table",
+      table,
+      "--topic",
+      "A second-hand stroller",
+      "--owner",
+      "sara",
+    ]);
     expect(created.code).toBe(0);
     expect(created.stdout).toContain(`created room ${table}`);
     expect((await sara.run(["join", "--table", table, "--owner", "sara", "--seat", "sara-bot"])).code).toBe(0);
-    const set = await sara.run(["mandate", "set", ...as("sara-bot"), "--owner", "sara", "--currency", "TWD", "--cap", "400000", "--floor", "240000", "--never-disclose", "2400"]);
+    const set = await sara.run([
+      "mandate",
+      "set",
+      ...as("sara-bot"),
+      "--owner",
+      "sara",
+      "--currency",
+      "TWD",
+      "--cap",
+      "400000",
+      "--floor",
+      "240000",
+      "--never-disclose",
+      "2400",
+    ]);
     expect(set.code).toBe(0);
     expect(set.stdout).toContain("cap 4,000.00 TWD, floor 2,400.00 TWD");
   });
@@ -56,7 +79,25 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     expect(joined.code).toBe(0);
     expect(joined.stdout).toContain(`ben-bot joined room ${table} for ben`);
     expect(joined.stderr).toContain("pinned relay");
-    expect((await ben.run(["mandate", "set", ...as("ben-bot"), "--owner", "ben", "--currency", "TWD", "--cap", "300000", "--never-disclose", "3000", "--require-confirm", "accept"])).code).toBe(0);
+    expect(
+      (
+        await ben.run([
+          "mandate",
+          "set",
+          ...as("ben-bot"),
+          "--owner",
+          "ben",
+          "--currency",
+          "TWD",
+          "--cap",
+          "300000",
+          "--never-disclose",
+          "3000",
+          "--require-confirm",
+          "accept",
+        ])
+      ).code,
+    ).toBe(0);
   });
 
   it("refuses a second join with the same link (the code is spent)", async () => {
@@ -66,30 +107,85 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
   });
 
   it("negotiates: offer, counter, and a say the buyer's mandate refuses before signing", async () => {
-    expect((await sara.run(["room", "offer", ...as("sara-bot"), "--amount", "360000", "--currency", "TWD", "--text", "stroller, folds flat"])).code).toBe(0);
+    expect(
+      (
+        await sara.run([
+          "room",
+          "offer",
+          ...as("sara-bot"),
+          "--amount",
+          "360000",
+          "--currency",
+          "TWD",
+          "--text",
+          "stroller, folds flat",
+        ])
+      ).code,
+    ).toBe(0);
     const shown = await ben.run(["room", "show", ...as("ben-bot")]);
-    expect(shown.stdout).toMatch(/offer #\d+ [0-9a-f]{12}… by sara-bot: 3,600\.00 TWD \(360000 minor units\) for "stroller, folds flat", no expiry/);
-    expect((await ben.run(["room", "counter", String(await newestOffer(ben, "ben-bot")), ...as("ben-bot"), "--amount", "250000", "--currency", "TWD"])).code).toBe(0);
+    expect(shown.stdout).toMatch(
+      /offer #\d+ [0-9a-f]{12}… by sara-bot: 3,600\.00 TWD \(360000 minor units\) for "stroller, folds flat", no expiry/,
+    );
+    expect(
+      (
+        await ben.run([
+          "room",
+          "counter",
+          String(await newestOffer(ben, "ben-bot")),
+          ...as("ben-bot"),
+          "--amount",
+          "250000",
+          "--currency",
+          "TWD",
+        ])
+      ).code,
+    ).toBe(0);
     const leak = await ben.run(["say", ...as("ben-bot"), "I can go up to 3000, no more"]);
     expect(leak.code).toBe(3);
     expect(leak.stderr).toMatch(/E_MANDATE.*never_disclose entry #1/);
-    const floor = await sara.run(["room", "counter", String(await newestOffer(sara, "sara-bot")), ...as("sara-bot"), "--amount", "230000", "--currency", "TWD"]);
+    const floor = await sara.run([
+      "room",
+      "counter",
+      String(await newestOffer(sara, "sara-bot")),
+      ...as("sara-bot"),
+      "--amount",
+      "230000",
+      "--currency",
+      "TWD",
+    ]);
     expect(floor.code).toBe(3);
     expect(floor.stderr).toMatch(/E_MANDATE.*below the mandate's floor/);
-    expect((await sara.run(["room", "counter", String(await newestOffer(sara, "sara-bot")), ...as("sara-bot"), "--amount", "280000", "--currency", "TWD", "meet in the middle?"])).code).toBe(0);
+    expect(
+      (
+        await sara.run([
+          "room",
+          "counter",
+          String(await newestOffer(sara, "sara-bot")),
+          ...as("sara-bot"),
+          "--amount",
+          "280000",
+          "--currency",
+          "TWD",
+          "meet in the middle?",
+        ])
+      ).code,
+    ).toBe(0);
   });
 
   describe("when the currency is not an ISO 4217 code as written", () => {
     it.each([
       ["in lower case", "usd", /--currency "usd" is not an ISO 4217 code; did you mean USD\?/],
       ["unknown", "XYZ", /--currency "XYZ" is not an ISO 4217 code \(such as TWD, USD, JPY\)/],
-    ])("refuses an offer with a currency %s as a usage error (exit 2), sending nothing", async (_, currency, message) => {
-      const before = await newestOffer(sara, "sara-bot");
-      const run = await sara.run(["room", "offer", ...as("sara-bot"), "--amount", "300000", "--currency", currency]);
-      expect(run.code).toBe(2);
-      expect(run.stderr).toMatch(message);
-      expect(await newestOffer(sara, "sara-bot")).toBe(before);
-    });
+    ])(
+      "refuses an offer with a currency %s as a usage error (exit 2), sending nothing",
+      async (_, currency, message) => {
+        const before = await newestOffer(sara, "sara-bot");
+        const run = await sara.run(["room", "offer", ...as("sara-bot"), "--amount", "300000", "--currency", currency]);
+        expect(run.code).toBe(2);
+        expect(run.stderr).toMatch(message);
+        expect(await newestOffer(sara, "sara-bot")).toBe(before);
+      },
+    );
   });
 
   it("answers a send of a held message the owner rejected with E_GATE, and of a hash never held with a usage error", async () => {
@@ -99,7 +195,9 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     expect((await ben.run(["gate", "reject", hash.slice(0, 12), ...as("ben-bot"), "--owner", "ben"])).code).toBe(0);
     const rejected = await ben.run(["gate", "send", hash.slice(0, 12), ...as("ben-bot")]);
     expect(rejected.code).toBe(3);
-    expect(rejected.stderr).toMatch(/error E_GATE: the owner rejected held message [0-9a-f]{16}\S*; it will never be sent/);
+    expect(rejected.stderr).toMatch(
+      /error E_GATE: the owner rejected held message [0-9a-f]{16}\S*; it will never be sent/,
+    );
     const unknown = await ben.run(["gate", "send", "00000000ffff", ...as("ben-bot")]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("error E_USAGE: no message 00000000ffff was ever held for this seat");
@@ -120,7 +218,12 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     expect(held.stderr).toContain("trestle gate approve");
     // The owner sees what the accept binds: the offer it answers, named and in full, from the verified ledger.
     const shown = await ben.run(["gate", "list", ...as("ben-bot")]);
-    expect(shown.stdout).toMatch(new RegExp(`^[0-9a-f]{16}  require_confirm  accept offer #${offer} by sara-bot: 2,800\\.00 TWD \\(280000 minor units\\), no expiry$`, "m"));
+    expect(shown.stdout).toMatch(
+      new RegExp(
+        `^[0-9a-f]{16}  require_confirm  accept offer #${offer} by sara-bot: 2,800\\.00 TWD \\(280000 minor units\\), no expiry$`,
+        "m",
+      ),
+    );
     const list = await ben.json(["gate", "list", ...as("ben-bot")]);
     const hash = (list.body as unknown as { message_sha256: string }[])[0]!.message_sha256;
     expect((await ben.run(["gate", "approve", hash.slice(0, 12), ...as("ben-bot"), "--owner", "ben"])).code).toBe(0);
@@ -130,7 +233,11 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
     const seq = /entry #(\d+)/.exec(sent.stdout)![1];
     const again = await ben.json(["gate", "send", hash.slice(0, 12), ...as("ben-bot")]);
     expect(again.code).toBe(3);
-    expect(again.body!.error).toMatchObject({ code: "E_GATE", details: { reason: "spent" }, message: expect.stringContaining(`already sent as entry #${seq}`) });
+    expect(again.body!.error).toMatchObject({
+      code: "E_GATE",
+      details: { reason: "spent" },
+      message: expect.stringContaining(`already sent as entry #${seq}`),
+    });
     const reapproved = await ben.json(["gate", "approve", hash.slice(0, 12), ...as("ben-bot"), "--owner", "ben"]);
     expect(reapproved.code).toBe(3);
     expect(reapproved.body!.error).toMatchObject({ code: "E_GATE", details: { reason: "not_pending", state: "sent" } });
@@ -140,7 +247,10 @@ describe("a room from the command line", { timeout: 60_000 }, () => {
   });
 
   it("keeps the buyer's journal: the refused say (without the secret), the held accept, the approval and the send", async () => {
-    expect((await ben.run(["rationale", ...as("ben-bot"), "Accepted 2,800: under my cap and the stroller is nearly new"])).code).toBe(0);
+    expect(
+      (await ben.run(["rationale", ...as("ben-bot"), "Accepted 2,800: under my cap and the stroller is nearly new"]))
+        .code,
+    ).toBe(0);
     expect((await ben.run(["tell-owner", ...as("ben-bot"), "Deal at 2,800.00 TWD."])).code).toBe(0);
     const journal = await ben.run(["journal", ...as("ben-bot")]);
     expect(journal.code).toBe(0);

@@ -54,11 +54,17 @@ const executor: AgentExecutor = {
     if (context.task) {
       // The owner's answer, in the same task, framed as the owner's (text) and as data: complete with a say that carries it.
       framedAnswers.push(parts.flatMap((p) => (p.content?.$case === "text" ? [p.content.value] : [])).join(""));
-      const told = parts.flatMap((p) => (p.content?.$case === "data" ? [p.content.value as { owner_answer: { value: string } }] : []))[0];
+      const told = parts.flatMap((p) =>
+        p.content?.$case === "data" ? [p.content.value as { owner_answer: { value: string } }] : [],
+      )[0];
       const answer = told?.owner_answer.value ?? "";
       answers.push(answer);
       bus.publish(AgentEvent.task(context.task));
-      const status = { state: TaskState.TASK_STATE_COMPLETED, message: agentMessage(contextId, { data: { kind: "say", body: `my owner says: ${answer}` } }), timestamp: undefined };
+      const status = {
+        state: TaskState.TASK_STATE_COMPLETED,
+        message: agentMessage(contextId, { data: { kind: "say", body: `my owner says: ${answer}` } }),
+        timestamp: undefined,
+      };
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status, metadata: undefined }));
       return bus.finished();
     }
@@ -66,19 +72,40 @@ const executor: AgentExecutor = {
     if (modes.get(turn.seat) === "offer-under-floor") {
       // The first turn offers under the owner's floor; each later one says it is still here.
       probed.push(JSON.stringify(parts));
-      const reply = probed.length === 1 ? { data: { kind: "offer", body: "the house", terms: { amount: UNDER_FLOOR, currency: "TWD" } } } : { text: "still here" };
+      const reply =
+        probed.length === 1
+          ? { data: { kind: "offer", body: "the house", terms: { amount: UNDER_FLOOR, currency: "TWD" } } }
+          : { text: "still here" };
       bus.publish(AgentEvent.message(agentMessage(contextId, reply)));
       return bus.finished();
     }
-    received.push({ seat: turn.seat, framed: parts.some((p) => p.content?.$case === "text" && p.content.value.includes("<<<TRESTLE-DATA ")), reason: turn.reason });
+    received.push({
+      seat: turn.seat,
+      framed: parts.some((p) => p.content?.$case === "text" && p.content.value.includes("<<<TRESTLE-DATA ")),
+      reason: turn.reason,
+    });
     const mode = modes.get(turn.seat) ?? "reply";
     if (mode === "reply" || mode === "silent") {
-      bus.publish(AgentEvent.message(agentMessage(contextId, { text: mode === "reply" ? `${turn.seat} argues over A2A` : "" })));
+      bus.publish(
+        AgentEvent.message(agentMessage(contextId, { text: mode === "reply" ? `${turn.seat} argues over A2A` : "" })),
+      );
       return bus.finished();
     }
     const [state, text] =
-      mode === "ask" ? ["TASK_STATE_INPUT_REQUIRED", "Which release ships first?"] : mode === "ask-long" ? ["TASK_STATE_INPUT_REQUIRED", LONG_QUESTION] : ["TASK_STATE_FAILED", "model quota exceeded"];
-    bus.publish(AgentEvent.task(Task.fromJSON({ id: taskId, contextId, status: { state, message: { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: [{ text }] } } })));
+      mode === "ask"
+        ? ["TASK_STATE_INPUT_REQUIRED", "Which release ships first?"]
+        : mode === "ask-long"
+          ? ["TASK_STATE_INPUT_REQUIRED", LONG_QUESTION]
+          : ["TASK_STATE_FAILED", "model quota exceeded"];
+    bus.publish(
+      AgentEvent.task(
+        Task.fromJSON({
+          id: taskId,
+          contextId,
+          status: { state, message: { messageId: crypto.randomUUID(), role: "ROLE_AGENT", parts: [{ text }] } },
+        }),
+      ),
+    );
     bus.finished();
   },
   async cancelTask() {},
@@ -127,11 +154,21 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
     const table = await cliDebate(t, home, "seat-a2a", 1);
     modes.set("bot-tao", "reply").set("bot-jenny", "fail");
     const seat = (name: string) => t.run(["seat", "--table", table, "--seat", name, "--a2a", url]);
-    const [pro, con, judge] = await Promise.all([seat("bot-tao"), seat("bot-jenny"), t.run(["seat", "--table", table, "--seat", "judge", "--exec", judgeScript()])]);
+    const [pro, con, judge] = await Promise.all([
+      seat("bot-tao"),
+      seat("bot-jenny"),
+      t.run(["seat", "--table", table, "--seat", "judge", "--exec", judgeScript()]),
+    ]);
     for (const run of [pro, con, judge]) expect(run.code, run.stderr).toBe(0);
-    expect(await authored(table)).toEqual(["bot-tao say: bot-tao argues over A2A", "bot-jenny pass: ", "judge decision: decided"]);
+    expect(await authored(table)).toEqual([
+      "bot-tao say: bot-tao argues over A2A",
+      "bot-jenny pass: ",
+      "judge decision: decided",
+    ]);
     expect(received.filter((r) => r.seat === "bot-tao")).toEqual([{ seat: "bot-tao", framed: true, reason: "floor" }]);
-    expect(con.stderr).toMatch(/turn refused: E_AGENT \(failed\): the A2A agent's task ended failed \(it said: model quota exceeded\); nothing was written; the seat passed/);
+    expect(con.stderr).toMatch(
+      /turn refused: E_AGENT \(failed\): the A2A agent's task ended failed \(it said: model quota exceeded\); nothing was written; the seat passed/,
+    );
   });
 
   it("puts the agent's input-required question to the owner and sends the answer back in the same task; with nobody to answer, the seat passes", async () => {
@@ -142,13 +179,19 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
     const judge = t.run(["seat", "--table", table, "--seat", "judge", "--exec", judgeScript()]);
     const { watching, pro, question } = await taoAsked(table);
     const listed = await t.json(["answer", "--list", "--table", table, "--owner", "tao"]);
-    expect(listed.body!.questions).toMatchObject([{ question: { question, seat: "bot-tao", text: "Which release ships first?" }, state: "open" }]);
+    expect(listed.body!.questions).toMatchObject([
+      { question: { question, seat: "bot-tao", text: "Which release ships first?" }, state: "open" },
+    ]);
     // `--` before the question's id: an id is base64url and may start with "-", which would read as a flag.
     expect((await t.run(["answer", "--table", table, "--owner", "tao", "--", question, "#461 first"])).code).toBe(0);
     for (const run of await Promise.all([pro.done, con, judge])) expect(run.code, run.stderr).toBe(0);
     watching.child.kill("SIGINT");
     await watching.done;
-    expect(await authored(table)).toEqual(["bot-tao say: my owner says: #461 first", "bot-jenny pass: ", "judge decision: decided"]);
+    expect(await authored(table)).toEqual([
+      "bot-tao say: my owner says: #461 first",
+      "bot-jenny pass: ",
+      "judge decision: decided",
+    ]);
     // The text part frames the answer as the owner's, saying it is verified (signed with the owner key), every line behind the body mark.
     expect(framedAnswers.at(-1)).toMatch(/^‖ your owner answered \(verified: .*\):\n‖\| #461 first$/);
   });
@@ -161,7 +204,11 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
     const text = (listed.body!.questions as { question: { text: string } }[])[0]!.question.text;
     expect(LONG_QUESTION.length).toBeGreaterThan(1000);
     expect(text).toHaveLength(1000);
-    expect(text).toMatch(new RegExp(`^Which release ships first\\? Weigh #459 .* \\[…cut: the agent's question is ${LONG_QUESTION.length} characters, a question to you at most 1000\\]$`));
+    expect(text).toMatch(
+      new RegExp(
+        `^Which release ships first\\? Weigh #459 .* \\[…cut: the agent's question is ${LONG_QUESTION.length} characters, a question to you at most 1000\\]$`,
+      ),
+    );
     expect(LONG_QUESTION.startsWith(text.slice(0, text.indexOf(" […cut")))).toBe(true);
     const answered = await t.run(["answer", "--table", table, "--owner", "tao", "--", question, "#461 first"]);
     expect(answered.code, answered.stderr).toBe(0);
@@ -183,7 +230,9 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
     await watching.done;
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stderr).toContain("SIGTERM: stopping the seat");
-    expect(ran.stderr).toContain(`stopped waiting for the owner's answer to question ${question}: the seat is stopping, and an answer given now reaches no agent`);
+    expect(ran.stderr).toContain(
+      `stopped waiting for the owner's answer to question ${question}: the seat is stopping, and an answer given now reaches no agent`,
+    );
     expect(ran.stdout).toMatch(/seat bot-tao at \S+: stopped at entry #\d+/);
   });
 
@@ -194,15 +243,38 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
     expect(probed).toHaveLength(2);
     for (const parts of probed) expect(leaks(parts)).toEqual([]);
     expect(probed[0]).toContain("below their floor is refused before it is signed");
-    const [text, data] = JSON.parse(probed[1]!) as [{ content: { value: string } }, { content: { value: { refused: unknown; mandate: string[] } } }];
-    expect(text.content.value).toContain("Your last entry was refused and nothing of it was written (E_MANDATE, floor)");
-    expect(data.content.value.refused).toEqual({ code: "E_MANDATE", reason: "floor", message: "5000000000 TWD (minor units) is below the mandate's floor; it was not committed" });
+    const [text, data] = JSON.parse(probed[1]!) as [
+      { content: { value: string } },
+      { content: { value: { refused: unknown; mandate: string[] } } },
+    ];
+    expect(text.content.value).toContain(
+      "Your last entry was refused and nothing of it was written (E_MANDATE, floor)",
+    );
+    expect(data.content.value.refused).toEqual({
+      code: "E_MANDATE",
+      reason: "floor",
+      message: "5000000000 TWD (minor units) is below the mandate's floor; it was not committed",
+    });
   });
 
   it("in an end-to-end encrypted room seals the agent's question and the owner's answer for the relay, and gives the agent the answer opened", async () => {
     const table = uniqueTable("seat-a2a-e2e");
     expect((await t.run(["keygen", "--owner", "sara"])).code).toBe(0);
-    expect((await t.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara", "--e2e"])).code).toBe(0);
+    expect(
+      (
+        await t.run([
+          "room",
+          "create",
+          "--table",
+          table,
+          "--topic",
+          "A second-hand stroller",
+          "--owner",
+          "sara",
+          "--e2e",
+        ])
+      ).code,
+    ).toBe(0);
     expect((await t.run(["join", "--table", table, "--owner", "sara", "--seat", "sara-bot"])).code).toBe(0);
     modes.set("sara-bot", "ask");
     const watching = t.start(["watch", "--table", table, "--owner", "sara"]);
@@ -214,7 +286,8 @@ describe("trestle seat --a2a", { timeout: 90_000 }, () => {
 
     const relay = new HttpClient({ url: relayUrl });
     const owner = await readKeyFile(ownerKeyPath(home, "sara"), "owner");
-    const stored = async () => (await relay.questions(table, { signer: owner.signer, as: { owner: "sara" } })).questions;
+    const stored = async () =>
+      (await relay.questions(table, { signer: owner.signer, as: { owner: "sara" } })).questions;
     const asked = await stored();
     expect(asked).toMatchObject([{ question: { question, seat: "sara-bot" }, state: "open" }]);
     expect(asked[0]!.question.text).toMatch(/^e2e1:/);

@@ -63,13 +63,24 @@ process.stdin.on("end", () => {
 describe("trestle seat --exec", { timeout: 90_000 }, () => {
   it("runs a whole debate with bash, python3 and node scripts until the judge's decision closes the table", async () => {
     const table = await cliDebate(t, home, "seat-exec", 2);
-    const seat = (name: string, command: string, json = false) => t.run(["seat", "--table", table, "--seat", name, "--exec", command, ...(json ? ["--json"] : [])]);
-    const [pro, con, judge] = await Promise.all([seat("bot-tao", script("pro.sh", PRO)), seat("bot-jenny", script("con.py", CON), true), seat("judge", script("judge.js", JUDGE))]);
+    const seat = (name: string, command: string, json = false) =>
+      t.run(["seat", "--table", table, "--seat", name, "--exec", command, ...(json ? ["--json"] : [])]);
+    const [pro, con, judge] = await Promise.all([
+      seat("bot-tao", script("pro.sh", PRO)),
+      seat("bot-jenny", script("con.py", CON), true),
+      seat("judge", script("judge.js", JUDGE)),
+    ]);
     for (const run of [pro, con, judge]) expect(run.code, run.stderr).toBe(0);
     expect(judge.stdout).toMatch(/wrote decision as entry #\d+/);
     expect(judge.stdout).toMatch(/the table closed \(decision\)/);
     const entries = await authoredEntries(t, table);
-    expect(entries.map((e) => `${e.seat} ${e.kind}`)).toEqual(["bot-tao say", "bot-jenny say", "bot-tao say", "bot-jenny say", "judge decision"]);
+    expect(entries.map((e) => `${e.seat} ${e.kind}`)).toEqual([
+      "bot-tao say",
+      "bot-jenny say",
+      "bot-tao say",
+      "bot-jenny say",
+      "judge decision",
+    ]);
     expect(entries[0]!.body).toBe(`pro round 1: ship #459 (bot-tao at ${table}, budget 8000, framed, floor)`);
     expect(entries[2]!.body).toMatch(/^pro round 2: /);
     expect(entries[1]!.body).toMatch(/^con answers #\d+ as bot-jenny$/);
@@ -80,12 +91,33 @@ describe("trestle seat --exec", { timeout: 90_000 }, () => {
     const table = uniqueTable("seat-exec-room");
     const as = (seat: string) => ["--table", table, "--seat", seat];
     for (const owner of ["sara", "ben"]) expect((await t.run(["keygen", "--owner", owner])).code).toBe(0);
-    expect((await t.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara"])).code).toBe(0);
+    expect(
+      (await t.run(["room", "create", "--table", table, "--topic", "A second-hand stroller", "--owner", "sara"])).code,
+    ).toBe(0);
     expect((await t.run(["join", ...as("sara-bot"), "--owner", "sara"])).code).toBe(0);
-    expect((await t.run(["mandate", "set", ...as("sara-bot"), "--owner", "sara", "--currency", "TWD", "--cap", "400000", "--floor", "240000"])).code).toBe(0);
+    expect(
+      (
+        await t.run([
+          "mandate",
+          "set",
+          ...as("sara-bot"),
+          "--owner",
+          "sara",
+          "--currency",
+          "TWD",
+          "--cap",
+          "400000",
+          "--floor",
+          "240000",
+        ])
+      ).code,
+    ).toBe(0);
     const { body } = await t.json(["room", "invite", "--table", table, "--owner", "sara"]);
     expect((await t.run(["room", "join", body!.link, "--owner", "ben", "--seat", "ben-bot"])).code).toBe(0);
-    expect((await t.run(["mandate", "set", ...as("ben-bot"), "--owner", "ben", "--currency", "TWD", "--cap", "300000"])).code).toBe(0);
+    expect(
+      (await t.run(["mandate", "set", ...as("ben-bot"), "--owner", "ben", "--currency", "TWD", "--cap", "300000"]))
+        .code,
+    ).toBe(0);
     const offered = join(home, `${table}.offered`);
     const seller = script(
       "seller.js",
@@ -123,11 +155,23 @@ if offers:
     expect(saraRun.code, saraRun.stderr).toBe(0);
     expect(benRun.code, benRun.stderr).toBe(0);
     expect(JSON.parse(benRun.stdout.trim().split("\n").at(-1)!)).toMatchObject({ reason: "aborted", closed: null });
-    const entries = (await t.json(["history", ...as("ben-bot")])).body!.items as { seq: number; kind: string; seat?: string; offer?: string; leaf: string }[];
+    const entries = (await t.json(["history", ...as("ben-bot")])).body!.items as {
+      seq: number;
+      kind: string;
+      seat?: string;
+      offer?: string;
+      leaf: string;
+    }[];
     const offer = entries.find((e) => e.seq === Number(offerSeq))!;
     expect(offer).toMatchObject({ kind: "offer", seat: "sara-bot" });
-    expect(entries.find((e) => e.seq === Number(acceptSeq))).toMatchObject({ kind: "accept", seat: "ben-bot", offer: offer.leaf });
-    expect((await t.run(["journal", ...as("ben-bot")])).stdout).toMatch(new RegExp(`sent accept as entry #${acceptSeq}`));
+    expect(entries.find((e) => e.seq === Number(acceptSeq))).toMatchObject({
+      kind: "accept",
+      seat: "ben-bot",
+      offer: offer.leaf,
+    });
+    expect((await t.run(["journal", ...as("ben-bot")])).stdout).toMatch(
+      new RegExp(`sent accept as entry #${acceptSeq}`),
+    );
   });
 
   it("under --agent-view rules gives the command no spelling of a secret on stdin, in its environment or from the CLI it runs, refusals included", async () => {
@@ -160,7 +204,9 @@ fi
     const given = Object.fromEntries(readdirSync(seen).map((name) => [name, readFileSync(join(seen, name), "utf8")]));
     expect(Object.keys(given).sort()).toEqual(["cli-1.txt", "env-1.txt", "env-2.txt", "turn-1.txt", "turn-2.txt"]);
     for (const [name, text] of Object.entries(given)) expect(leaks(text), name).toEqual([]);
-    expect(given["turn-1.txt"]).toContain("above your owner's cap or below their floor is refused before it is signed, and you are told when one is");
+    expect(given["turn-1.txt"]).toContain(
+      "above your owner's cap or below their floor is refused before it is signed, and you are told when one is",
+    );
     expect(given["cli-1.txt"]).toContain("is below the mandate's floor; it was not committed");
     expect(given["cli-1.txt"]).toContain("as its agent is told it:\n  Your owner's mandate: commit money in TWD only;");
     // The owner, with the owner key that signed it, sees the whole mandate.
@@ -189,16 +235,36 @@ esac
       );
       const ok = script("ok.sh", "#!/bin/sh\ncat > /dev/null\necho fine\n");
       const decide = script("decide.sh", `#!/bin/sh\ncat > /dev/null\necho '{"kind":"decision","body":"done"}'\n`);
-      const seat = (name: string, command: string) => t.run(["seat", "--table", table, "--seat", name, "--exec", command, "--timeout", "2"]);
-      const [pro, con, judge] = await Promise.all([seat("bot-tao", failing), seat("bot-jenny", ok), seat("judge", decide)]);
+      const seat = (name: string, command: string) =>
+        t.run(["seat", "--table", table, "--seat", name, "--exec", command, "--timeout", "2"]);
+      const [pro, con, judge] = await Promise.all([
+        seat("bot-tao", failing),
+        seat("bot-jenny", ok),
+        seat("judge", decide),
+      ]);
       for (const run of [pro, con, judge]) expect(run.code, run.stderr).toBe(0);
-      expect(pro.stderr).toMatch(/turn refused: E_AGENT \(timeout\): the command ran past its timeout of 2 s and was killed; nothing was written; the seat passed/);
-      expect(pro.stderr).toMatch(/turn refused: E_AGENT \(exit\): the command exited with status 3; nothing was written. Its own last words \(not trestle's\): on stdout "half a thought"; the seat passed/);
-      expect(pro.stderr).toMatch(/turn refused: E_AGENT \(too_large\): the agent's entry is 300 chars, over this table's 200; nothing was written/);
-      expect(pro.stderr).toMatch(/turn refused: E_AGENT \(not_an_entry\): the agent's answer starts with \{ but is not one JSON object/);
+      expect(pro.stderr).toMatch(
+        /turn refused: E_AGENT \(timeout\): the command ran past its timeout of 2 s and was killed; nothing was written; the seat passed/,
+      );
+      expect(pro.stderr).toMatch(
+        /turn refused: E_AGENT \(exit\): the command exited with status 3; nothing was written. Its own last words \(not trestle's\): on stdout "half a thought"; the seat passed/,
+      );
+      expect(pro.stderr).toMatch(
+        /turn refused: E_AGENT \(too_large\): the agent's entry is 300 chars, over this table's 200; nothing was written/,
+      );
+      expect(pro.stderr).toMatch(
+        /turn refused: E_AGENT \(not_an_entry\): the agent's answer starts with \{ but is not one JSON object/,
+      );
       const entries = await authoredEntries(t, table);
-      expect(entries.filter((e) => e.seat === "bot-tao")).toEqual(Array.from({ length: 4 }, () => ({ kind: "pass", seat: "bot-tao", body: "" })));
-      expect(entries.filter((e) => e.seat === "bot-jenny").map((e) => e.body)).toEqual(["fine", "fine", "fine", "fine"]);
+      expect(entries.filter((e) => e.seat === "bot-tao")).toEqual(
+        Array.from({ length: 4 }, () => ({ kind: "pass", seat: "bot-tao", body: "" })),
+      );
+      expect(entries.filter((e) => e.seat === "bot-jenny").map((e) => e.body)).toEqual([
+        "fine",
+        "fine",
+        "fine",
+        "fine",
+      ]);
       const journal = await t.run(["journal", "--table", table, "--seat", "bot-tao"]);
       expect(journal.stdout.match(/AGENT FAILED its turn \(exec: (\w+)\), then passed/g)).toEqual([
         "AGENT FAILED its turn (exec: timeout), then passed",

@@ -27,7 +27,8 @@ let relayKey: string;
 let newest: number;
 
 const seat = (name: string) => ["--table", table, "--seat", name];
-const headOf = (home: string): { seq: number } => JSON.parse(readFileSync(join(home, "heads", relayKey, `${table}.json`), "utf8"));
+const headOf = (home: string): { seq: number } =>
+  JSON.parse(readFileSync(join(home, "heads", relayKey, `${table}.json`), "utf8"));
 
 /** Each command that reads the ledger by its export, run as this home's owner or seats (`home` for a file it writes); read, history, tasks and watch: rollback.test.ts. */
 const commands: [string, (home: string) => string[]][] = [
@@ -59,7 +60,8 @@ beforeAll(async () => {
   for (const [name] of commands) cpSync(writerHome, homeFor(name), { recursive: true });
   live = await startRelay({ signingKey: SEED, persist: storage });
   proxy.retarget(live.port);
-  for (const text of ["asking 3,600", "3,000 and it is a deal"]) expect((await w.run(["say", ...seat("sb"), text])).code).toBe(0);
+  for (const text of ["asking 3,600", "3,000 and it is a deal"])
+    expect((await w.run(["say", ...seat("sb"), text])).code).toBe(0);
   newest = headOf(writerHome).seq;
   old = await startRelay({ signingKey: SEED, persist: join(work, "storage-old") });
 }, 180_000);
@@ -81,13 +83,18 @@ describe("a command that verified a newer ledger, then meets an older prefix of 
   describe("when the relay then serves the older prefix", () => {
     beforeAll(() => proxy.retarget(old!.port));
 
-    it.each(commands)("`trestle %s` catches the truncation: exit 4, the newer head and the evidence kept", async (name, args) => {
-      const home = homeFor(name);
-      // A new process: connections this process keeps open would still reach the live relay behind the proxy.
-      const run = await spawnedCli(home, proxy.url).run(args(home));
-      expect(run.code, run.stdout + run.stderr).toBe(4);
-      expect(headOf(home).seq).toBe(newest);
-      expect(new FileHeadStore(home).evidence(relayKey, table)).toEqual([expect.objectContaining({ kind: "truncation", table, seq: expect.any(Number) })]);
-    });
+    it.each(commands)(
+      "`trestle %s` catches the truncation: exit 4, the newer head and the evidence kept",
+      async (name, args) => {
+        const home = homeFor(name);
+        // A new process: connections this process keeps open would still reach the live relay behind the proxy.
+        const run = await spawnedCli(home, proxy.url).run(args(home));
+        expect(run.code, run.stdout + run.stderr).toBe(4);
+        expect(headOf(home).seq).toBe(newest);
+        expect(new FileHeadStore(home).evidence(relayKey, table)).toEqual([
+          expect.objectContaining({ kind: "truncation", table, seq: expect.any(Number) }),
+        ]);
+      },
+    );
   });
 });

@@ -44,14 +44,20 @@ describe("trestle witness", { timeout: 30_000 }, () => {
     const [line] = await witness.printed(/^\{.*\}$/m);
     const info = JSON.parse(line!) as { url: string; verifier_key: string; logs: string[] };
     expect(info.logs).toEqual([ORIGIN]);
-    expect(await (await fetch(info.url)).json()).toEqual({ name: expect.stringMatching(/^trestle-witness\//), verifier_key: info.verifier_key, logs: [ORIGIN] });
+    expect(await (await fetch(info.url)).json()).toEqual({
+      name: expect.stringMatching(/^trestle-witness\//),
+      verifier_key: info.verifier_key,
+      logs: [ORIGIN],
+    });
 
     const cosigned = await post(info.url, await log.body(0, 6));
     expect(cosigned.status).toBe(200);
     await openNote(`${await log.note(6)}${await cosigned.text()}`, [cosignatureVerifierFromKey(info.verifier_key)]);
     const fork = await post(info.url, await forked.body(6, 6));
     expect(fork.status).toBe(422);
-    const { evidence } = (await (await fetch(`${info.url}/evidence`)).json()) as { evidence: { kind: string; conflicting: string }[] };
+    const { evidence } = (await (await fetch(`${info.url}/evidence`)).json()) as {
+      evidence: { kind: string; conflicting: string }[];
+    };
     expect(evidence.map((e) => [e.kind, e.conflicting])).toEqual([["fork", await forked.note(6)]]);
     witness.child.kill("SIGINT");
     expect((await witness.done).code).toBe(0);

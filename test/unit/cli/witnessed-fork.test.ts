@@ -65,7 +65,12 @@ beforeAll(async () => {
   const relayKey = ((await (await fetch(`${url}/.well-known/trestle.json`)).json()) as { relay_key: string }).relay_key;
   // The table's origin names the host its create request reached; it stays that after restarts.
   const origin = tableOrigin(new URL(url).host, table);
-  witness = cli(mkdtempSync(join(work, "witness-")), url).start(["witness", "--log", `${origin}=${formatVerifierKey(origin, SIG_TYPE_ED25519, fromBase64url(relayKey))}`, "--json"]);
+  witness = cli(mkdtempSync(join(work, "witness-")), url).start([
+    "witness",
+    "--log",
+    `${origin}=${formatVerifierKey(origin, SIG_TYPE_ED25519, fromBase64url(relayKey))}`,
+    "--json",
+  ]);
   const info = JSON.parse((await witness.printed(/^\{.*\}$/m))[0]) as { url: string; verifier_key: string };
   witnessUrl = info.url;
   witnessKey = info.verifier_key;
@@ -78,12 +83,21 @@ beforeAll(async () => {
   // The honest history goes on and is witnessed; an empty home reads it, the honest one verifies it.
   url = await rig.restart();
   const t = cli(honestHome, url);
-  for (const line of ["asking 3,600", "3,400 then", "done at 3,500"]) expect((await t.run(["say", ...seat("sa"), line])).code).toBe(0);
+  for (const line of ["asking 3,600", "3,400 then", "done at 3,500"])
+    expect((await t.run(["say", ...seat("sa"), line])).code).toBe(0);
   honestNote = await cosigned();
   const exported = join(work, "export.jsonl");
   expect((await t.run(["export", "--table", table, "--owner", "oa", "--out", exported])).code).toBe(0);
   honest = {
-    checkpoint: await cli(emptyHome(), url).run(["checkpoint", "--table", table, "--witness", witnessKey, "--witness-k", "1"]),
+    checkpoint: await cli(emptyHome(), url).run([
+      "checkpoint",
+      "--table",
+      table,
+      "--witness",
+      witnessKey,
+      "--witness-k",
+      "1",
+    ]),
     verifyTable: await t.run(["verify", table, "--owner", "oa"]),
     verifyFile: await t.run(["verify", exported]),
   };
@@ -91,7 +105,8 @@ beforeAll(async () => {
   // Rolled back to the older copy, then written differently to the same length.
   url = await rig.rollBack();
   const other = cli(otherHome, url);
-  for (let i = 0; sizeOf(await checkpointNote()) < sizeOf(honestNote); i++) expect((await other.run(["say", ...seat("sb"), `another history, turn ${i}`])).code).toBe(0);
+  for (let i = 0; sizeOf(await checkpointNote()) < sizeOf(honestNote); i++)
+    expect((await other.run(["say", ...seat("sb"), `another history, turn ${i}`])).code).toBe(0);
   forkedNote = await checkpointNote();
 }, 180_000);
 
@@ -104,32 +119,54 @@ afterAll(async () => {
 describe("a table its config has a witness cosign", { timeout: 60_000 }, () => {
   it("is accepted by a reader with an empty home that trusts only the witness key", () => {
     expect(honest.checkpoint.code).toBe(0);
-    expect(honest.checkpoint.stdout).toContain(`WITNESSED: the log ${bodyOf(honestNote).split("\n")[0]} at size ${sizeOf(honestNote)}`);
+    expect(honest.checkpoint.stdout).toContain(
+      `WITNESSED: the log ${bodyOf(honestNote).split("\n")[0]} at size ${sizeOf(honestNote)}`,
+    );
     expect(honest.checkpoint.stdout).toMatch(/witnessed by 1 of 1 \(policy: 1 of 1\): trestle-witness\//);
   });
 
   it("has its witnesses printed by trestle verify: online who cosigned up to which size, from an export the list", () => {
     const name = witnessKey.slice(0, witnessKey.indexOf("+"));
     expect(honest.verifyTable.code).toBe(0);
-    expect(honest.verifyTable.stdout).toContain(`witnesses named by the config (policy: 1 of 1): ${name} <${witnessUrl}>`);
-    expect(honest.verifyTable.stdout).toContain(`the relay's checkpoint at size ${sizeOf(honestNote)}: witnessed by 1 of 1 (policy: 1 of 1): ${name} (at `);
+    expect(honest.verifyTable.stdout).toContain(
+      `witnesses named by the config (policy: 1 of 1): ${name} <${witnessUrl}>`,
+    );
+    expect(honest.verifyTable.stdout).toContain(
+      `the relay's checkpoint at size ${sizeOf(honestNote)}: witnessed by 1 of 1 (policy: 1 of 1): ${name} (at `,
+    );
     expect(honest.verifyFile.code).toBe(0);
-    expect(honest.verifyFile.stdout).toContain(`witnesses named by the config (policy: 1 of 1): ${name} <${witnessUrl}>`);
+    expect(honest.verifyFile.stdout).toContain(
+      `witnesses named by the config (policy: 1 of 1): ${name} <${witnessUrl}>`,
+    );
   });
 
   describe("when the relay forks it after the witness cosigned", () => {
     it("is caught by a reader with an empty home: the forked checkpoint is witnessed by none (exit 5)", async () => {
       expect(sizeOf(forkedNote)).toBe(sizeOf(honestNote));
       expect(bodyOf(forkedNote)).not.toBe(bodyOf(honestNote));
-      const read = await cli(emptyHome(), rig.relay.url).run(["checkpoint", "--table", table, "--witness", witnessKey, "--witness-k", "1"]);
+      const read = await cli(emptyHome(), rig.relay.url).run([
+        "checkpoint",
+        "--table",
+        table,
+        "--witness",
+        witnessKey,
+        "--witness-k",
+        "1",
+      ]);
       expect(read.code).toBe(5);
-      expect(read.stdout).toContain(`SIGNED BY THE RELAY ONLY: the log ${bodyOf(forkedNote).split("\n")[0]} at size ${sizeOf(forkedNote)}`);
+      expect(read.stdout).toContain(
+        `SIGNED BY THE RELAY ONLY: the log ${bodyOf(forkedNote).split("\n")[0]} at size ${sizeOf(forkedNote)}`,
+      );
       expect(read.stdout).toContain("witnessed by 0 of 1 (policy: 1 of 1)");
     });
 
     it("is refused by the witness, which keeps the cosigned and the forked checkpoint as evidence", async () => {
       const kept = await evidence();
-      expect(kept.map((e) => [e.kind, bodyOf(e.cosigned), bodyOf(e.conflicting)])).toContainEqual(["fork", bodyOf(honestNote), bodyOf(forkedNote)]);
+      expect(kept.map((e) => [e.kind, bodyOf(e.cosigned), bodyOf(e.conflicting)])).toContainEqual([
+        "fork",
+        bodyOf(honestNote),
+        bodyOf(forkedNote),
+      ]);
     });
   });
 });

@@ -44,16 +44,28 @@ describe("approving a task from the client", () => {
   it("reads the proposal once and signs exactly the entry it read (the one a person is shown)", async () => {
     const { client, k, decisionSeq } = await decidedWithEffect();
     const proposal = await client.proposal(k.jenny, "jenny", decisionSeq);
-    expect(proposal).toMatchObject({ seq: decisionSeq, kind: "decision", effects: [{ owner: "jenny", action: "reorder" }] });
-    expect(await client.answer(k.jenny, "jenny", proposal, "approve")).toMatchObject({ task: `${decisionSeq}.jenny`, state: "approved" });
+    expect(proposal).toMatchObject({
+      seq: decisionSeq,
+      kind: "decision",
+      effects: [{ owner: "jenny", action: "reorder" }],
+    });
+    expect(await client.answer(k.jenny, "jenny", proposal, "approve")).toMatchObject({
+      task: `${decisionSeq}.jenny`,
+      state: "approved",
+    });
   });
 
   describe("when the owner has no task there", () => {
     it("refuses locally with E_UNKNOWN_TASK before signing anything", async () => {
       const { client, k, decisionSeq } = await decidedWithEffect();
-      await expect(client.approve(k.tao, "tao", decisionSeq, "approve")).rejects.toMatchObject({ code: "E_UNKNOWN_TASK" });
+      await expect(client.approve(k.tao, "tao", decisionSeq, "approve")).rejects.toMatchObject({
+        code: "E_UNKNOWN_TASK",
+      });
       await expect(client.approve(k.jenny, "jenny", 2, "approve")).rejects.toMatchObject({ code: "E_UNKNOWN_TASK" });
-      await expect(client.proposal(k.jenny, "jenny", 2)).rejects.toMatchObject({ code: "E_UNKNOWN_TASK", message: expect.stringContaining("not a proposal or decision") });
+      await expect(client.proposal(k.jenny, "jenny", 2)).rejects.toMatchObject({
+        code: "E_UNKNOWN_TASK",
+        message: expect.stringContaining("not a proposal or decision"),
+      });
     });
   });
 });

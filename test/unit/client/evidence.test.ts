@@ -31,7 +31,10 @@ async function turns(client: TableClient, k: Cast, count: number): Promise<void>
 }
 
 async function caught(promise: Promise<unknown>) {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   const evidence = evidenceOf(error);
   expect(evidence, String(error)).toBeDefined();
   return evidence!;
@@ -104,7 +107,9 @@ describe("when a read's signed head shows the relay rolled back or forked", () =
       const { again, k } = await caughtTable();
       const socket = again.socket({ seat: "bot-tao", signer: k.botTao });
       await expect(socket.start()).rejects.toMatchObject({ code: "E_FORK" });
-      await expect(runSeat(() => null, { client: again, seat: "bot-tao", signer: k.botTao })).rejects.toMatchObject({ code: "E_FORK" });
+      await expect(runSeat(() => null, { client: again, seat: "bot-tao", signer: k.botTao })).rejects.toMatchObject({
+        code: "E_FORK",
+      });
     });
   });
 });
@@ -117,7 +122,13 @@ describe("when a relay serves an older export than one this client verified", ()
     const k = await seatDebate(writer);
     const ops = { signer: k.ops, as: { owner: "ops" } } as const;
     const relaying = staleExports();
-    const reader = async () => TableClient.open({ http: new HttpClient({ url: honest.url, fetch: relaying.fetch }), table, relayKey: writer.tracker.relayKey, store });
+    const reader = async () =>
+      TableClient.open({
+        http: new HttpClient({ url: honest.url, fetch: relaying.fetch }),
+        table,
+        relayKey: writer.tracker.relayKey,
+        store,
+      });
     expect((await (await reader()).exportLedger(ops)).report.verdict).toBe("CLEAN");
     await turns(writer, k, 2);
     expect((await (await reader()).exportLedger(ops)).report.verdict).toBe("CLEAN");
@@ -126,13 +137,19 @@ describe("when a relay serves an older export than one this client verified", ()
     relaying.serveStale();
     const { report } = await (await reader()).exportLedger(ops);
     expect(report.verdict).toBe("REFUTED");
-    expect(store.evidence(newest.relay, table)).toEqual([expect.objectContaining({ kind: "truncation", heads: [newest, expect.anything()] })]);
+    expect(store.evidence(newest.relay, table)).toEqual([
+      expect.objectContaining({ kind: "truncation", heads: [newest, expect.anything()] }),
+    ]);
     expect(store.load(newest.relay, table)).toEqual(newest);
   });
 });
 
 /** `honestTurns` turns on the honest relay (held in `store`), and the same table afresh (same keys, another history) with `otherTurns` turns on the other. */
-async function twoHistoriesOn(prefix: string, honestTurns: number, otherTurns: number): Promise<{ table: string; store: MemoryHeadStore; k: Cast; held: SignedHead }> {
+async function twoHistoriesOn(
+  prefix: string,
+  honestTurns: number,
+  otherTurns: number,
+): Promise<{ table: string; store: MemoryHeadStore; k: Cast; held: SignedHead }> {
   const table = uniqueTable(prefix);
   const store = new MemoryHeadStore();
   const client = await tableClient(honest.url, table, store);

@@ -4,7 +4,15 @@
  * B's ledger shows the owners handed the table over from A with A's held head on its chain.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { custodyRequest, custodyStatementAt, feedReplica, HttpClient, MemoryHeadStore, type Reader, type TableClient } from "../../../src/client/index.js";
+import {
+  custodyRequest,
+  custodyStatementAt,
+  feedReplica,
+  HttpClient,
+  MemoryHeadStore,
+  type Reader,
+  type TableClient,
+} from "../../../src/client/index.js";
 import { signCustody, type SignedHead } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { sharedRelay, startRelay, type LocalRelay } from "../../support/local-relay.js";
@@ -36,7 +44,10 @@ async function moveToB(atA: TableClient, k: Cast): Promise<void> {
   const { text } = await atA.exportLedger(owner(k));
   await feedReplica(http, text);
   const { statement } = await custodyStatementAt(http, atA.table, (await http.wellKnown()).relay_key, () => null);
-  await http.takeCustody(atA.table, await custodyRequest(statement, k.ops, "ops", [await signCustody(k.tao, "tao", statement)]));
+  await http.takeCustody(
+    atA.table,
+    await custodyRequest(statement, k.ops, "ops", [await signCustody(k.tao, "tao", statement)]),
+  );
 }
 
 describe("a table this home holds at relay A, met at relay B", () => {
@@ -54,7 +65,10 @@ describe("a table this home holds at relay A, met at relay B", () => {
     expect(atB.tracker.held?.relay).toBe(atB.tracker.relayKey);
     await atB.submit(k.botJenny, "bot-jenny", { kind: "say", body: "no: #461 fixes data loss" });
     const { report } = await atB.exportLedger(owner(k));
-    expect(report).toMatchObject({ verdict: "CLEAN", coverage: { past_keys: [{ relay: atA.tracker.relayKey, from: 1 }] } });
+    expect(report).toMatchObject({
+      verdict: "CLEAN",
+      coverage: { past_keys: [{ relay: atA.tracker.relayKey, from: 1 }] },
+    });
   }, 60_000);
 
   describe("when B's table did not come from A", () => {
@@ -103,7 +117,9 @@ describe("a table this home holds at relay A, met at relay B", () => {
       await feedReplica(http, (await atA.exportLedger(owner(k))).text);
       await atA.submit(k.botJenny, "bot-jenny", { kind: "say", body: "the mirror has not seen this" });
       const held = atA.tracker.held;
-      const error = await refusal(async () => custodyStatementAt(http, table, (await http.wellKnown()).relay_key, () => held));
+      const error = await refusal(async () =>
+        custodyStatementAt(http, table, (await http.wellKnown()).relay_key, () => held),
+      );
       expect(error.code).toBe("E_FORK");
     }, 60_000);
   });

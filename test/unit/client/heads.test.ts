@@ -1,7 +1,14 @@
 /** Head tracking and chain following: pinned key, newest head kept, forks and truncations turned into evidence. */
 import { describe, expect, it } from "vitest";
 import { ChainFollower, evidenceOf, HeadTracker, MemoryHeadStore, type HeadStore } from "../../../src/client/index.js";
-import { isForkProof, signHead, TrestleError, verifyHeadSignature, type Entry, type SignedHead } from "../../../src/protocol/index.js";
+import {
+  isForkProof,
+  signHead,
+  TrestleError,
+  verifyHeadSignature,
+  type Entry,
+  type SignedHead,
+} from "../../../src/protocol/index.js";
 import { cast, debateConfig, keyOf, MemoryLedger } from "../../support/table-fixture.js";
 
 async function ledger(relayLabel = "relay", topic = "Should #459 ship before #461?"): Promise<MemoryLedger> {
@@ -20,7 +27,12 @@ async function headAt(l: MemoryLedger, seq: number): Promise<SignedHead> {
 }
 
 async function caught(fn: () => unknown): Promise<TrestleError> {
-  const error = await Promise.resolve().then(fn).then(() => undefined, (e: unknown) => e);
+  const error = await Promise.resolve()
+    .then(fn)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
   expect(error).toBeInstanceOf(TrestleError);
   return error as TrestleError;
 }
@@ -149,7 +161,12 @@ describe("HeadTracker", () => {
     it("ignores a stored head that does not verify", async () => {
       const l = await ledger();
       const head = await headAt(l, 2);
-      const store: HeadStore = { load: () => ({ ...head, seq: 3 }), save: () => undefined, evidence: () => [], keep: () => undefined };
+      const store: HeadStore = {
+        load: () => ({ ...head, seq: 3 }),
+        save: () => undefined,
+        evidence: () => [],
+        keep: () => undefined,
+      };
       const tracker = new HeadTracker(l.relay.publicKeyText, "t-459", store);
       await tracker.load();
       expect(tracker.held).toBeNull();

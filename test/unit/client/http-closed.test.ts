@@ -50,7 +50,10 @@ describe("a request whose connection is closed before any answer", () => {
     it("is E_NETWORK after the one repeat", async () => {
       seen.length = 0;
       drop = 2;
-      const error = await new HttpClient({ url }).checkpoint("t-closed").then(() => undefined, (e: unknown) => e);
+      const error = await new HttpClient({ url }).checkpoint("t-closed").then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(TrestleError);
       expect(error).toMatchObject({ code: "E_NETWORK" });
       expect(seen).toHaveLength(2);
@@ -62,7 +65,10 @@ describe("a request whose connection is closed before any answer", () => {
       seen.length = 0;
       drop = 1;
       const client = new HttpClient({ url });
-      const error = await client.createTable({} as never).then(() => undefined, (e: unknown) => e);
+      const error = await client.createTable({} as never).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(error).toMatchObject({ code: "E_NETWORK" });
       expect(error).toBeInstanceOf(TrestleError);
       expect(seen).toEqual(["POST /tables"]);

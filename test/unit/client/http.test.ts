@@ -67,7 +67,11 @@ describe("HttpClient", () => {
   describe("when the answer does not follow the protocol", () => {
     it.each([
       ["a body that is not JSON", 200, "<html>hi</html>"],
-      ["a body with an extra field", 200, JSON.stringify({ protocol: "trestle/0.1", relay_key: "A".repeat(43), limits: {}, extra: 1 })],
+      [
+        "a body with an extra field",
+        200,
+        JSON.stringify({ protocol: "trestle/0.1", relay_key: "A".repeat(43), limits: {}, extra: 1 }),
+      ],
       ["an error without the envelope", 500, "Internal Server Error"],
       ["an error with an unknown code", 409, JSON.stringify({ error: { code: "E_MADE_UP", message: "x" } })],
     ])("throws E_BAD_RESPONSE for %s", async (_, status, body) => {

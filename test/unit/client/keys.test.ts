@@ -19,7 +19,10 @@ const home = () => mkdtempSync(join(tmpdir(), "trestle-keys-"));
 
 async function caught(promise: Promise<unknown> | (() => unknown)): Promise<TrestleError> {
   const run = typeof promise === "function" ? Promise.resolve().then(promise) : promise;
-  const error = await run.then(() => undefined, (e: unknown) => e);
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(TrestleError);
   return error as TrestleError;
 }
@@ -87,7 +90,9 @@ describe("key files", () => {
       await createKeyFile(seat, "seat", "bot-tao");
       expect((await caught(readKeyFile(seat, "owner"))).message).toContain("holds a seat key, not an owner key");
       const file = JSON.parse(readFileSync(seat, "utf8"));
-      writeFileSync(seat, JSON.stringify({ ...file, public_key: (await keyOf("other")).publicKeyText }), { mode: 0o600 });
+      writeFileSync(seat, JSON.stringify({ ...file, public_key: (await keyOf("other")).publicKeyText }), {
+        mode: 0o600,
+      });
       expect((await caught(readKeyFile(seat))).message).toContain("does not belong to its seed");
     });
   });
@@ -105,8 +110,16 @@ describe("the pin store", () => {
   it("pins a relay's key on first use and accepts it again", async () => {
     const store = new PinStore(home());
     const key = (await keyOf("relay")).publicKeyText;
-    expect(await pinRelay(wellKnown(key), store, () => 5)).toEqual({ relayKey: key, firstUse: true, maxEntries: LIMITS.entries });
-    expect(await pinRelay(wellKnown(key), store)).toEqual({ relayKey: key, firstUse: false, maxEntries: LIMITS.entries });
+    expect(await pinRelay(wellKnown(key), store, () => 5)).toEqual({
+      relayKey: key,
+      firstUse: true,
+      maxEntries: LIMITS.entries,
+    });
+    expect(await pinRelay(wellKnown(key), store)).toEqual({
+      relayKey: key,
+      firstUse: false,
+      maxEntries: LIMITS.entries,
+    });
     expect(store.get("http://relay.test")).toEqual({ relay_key: key, pinned_at: 5 });
     expect(store.pins(key)).toBe(true);
   });

@@ -14,11 +14,18 @@ function fakeRelay() {
     if (init?.method === "POST") {
       const request = QuestionRequestSchema.parse(JSON.parse(String(init.body)));
       posted.push(request);
-      return Response.json({ question: request.question.question, deadline: request.question.deadline, queued: 0 }, { status: 201 });
+      return Response.json(
+        { question: request.question.question, deadline: request.question.deadline, queued: 0 },
+        { status: 201 },
+      );
     }
     const id = new URL(url).pathname.split("/").at(-1)!;
     const kept = posted.find((r) => r.question.question === id);
-    if (!kept) return Response.json({ error: { code: "E_UNKNOWN_QUESTION", message: `no question "${id}" at this table` } }, { status: 404 });
+    if (!kept)
+      return Response.json(
+        { error: { code: "E_UNKNOWN_QUESTION", message: `no question "${id}" at this table` } },
+        { status: 404 },
+      );
     return Response.json({ ...kept, state: "expired" });
   };
   return { posted, fetch };
@@ -29,7 +36,14 @@ describe("askOwner", () => {
     const k = await cast();
     const relay = fakeRelay();
     const http = new HttpClient({ url: "http://relay.test", fetch: relay.fetch });
-    const record = await askOwner(http, "t-ask", k.botTao, "bot-tao", { text: "Saturday?", wait_ms: 1000 }, { clock: () => 1_000_000, sleep: async () => undefined });
+    const record = await askOwner(
+      http,
+      "t-ask",
+      k.botTao,
+      "bot-tao",
+      { text: "Saturday?", wait_ms: 1000 },
+      { clock: () => 1_000_000, sleep: async () => undefined },
+    );
     expect(relay.posted.map((r) => r.question.text)).toEqual(["Saturday?"]);
     expect(record).toMatchObject({ state: "expired", question: { question: relay.posted[0]!.question.question } });
   });

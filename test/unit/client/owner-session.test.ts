@@ -20,7 +20,9 @@ const REORDER: Effect = { owner: "jenny", resource: "taskboard", action: "reorde
 /** A debate where both sides have spoken and the judge holds the floor. */
 async function judgeToDecide(): Promise<{ client: TableClient; k: Cast }> {
   const client = await tableClient(relay.url, uniqueTable("owner-session"));
-  const k = await seatDebate(client, { topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 } });
+  const k = await seatDebate(client, {
+    topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 },
+  });
   await client.submit(k.botTao, "bot-tao", { kind: "say", body: "pro" });
   await client.submit(k.botJenny, "bot-jenny", { kind: "say", body: "con" });
   return { client, k };
@@ -55,7 +57,9 @@ describe("an owner session", () => {
   it("reads every entry verified and lets the judge's task wait for its owner", async () => {
     const { client, k } = await judgeToDecide();
     const before = await client.head();
-    await expect(client.submit(k.judge, "judge", { kind: "decision", body: "ship #461 first", effects: [REORDER] })).rejects.toMatchObject({
+    await expect(
+      client.submit(k.judge, "judge", { kind: "decision", body: "ship #461 first", effects: [REORDER] }),
+    ).rejects.toMatchObject({
       code: "E_NO_APPROVER",
       details: { owners: ["jenny"] },
     });
@@ -63,11 +67,17 @@ describe("an owner session", () => {
 
     const jenny = session(client, "jenny", k.jenny);
     await jenny.socket.start();
-    const decided = await client.submit(k.judge, "judge", { kind: "decision", body: "ship #461 first", effects: [REORDER] });
+    const decided = await client.submit(k.judge, "judge", {
+      kind: "decision",
+      body: "ship #461 first",
+      effects: [REORDER],
+    });
     const task = `${decided.seq}.jenny`;
     await jenny.until(decided.seq + 1);
     expect(jenny.seen.every((e) => "kind" in e)).toBe(true);
-    expect(jenny.moves).toEqual([{ seq: decided.seq + 1, task, owner: "jenny", state: "awaiting_approval", effects: [REORDER] }]);
+    expect(jenny.moves).toEqual([
+      { seq: decided.seq + 1, task, owner: "jenny", state: "awaiting_approval", effects: [REORDER] },
+    ]);
 
     const approved = await client.approve(k.jenny, "jenny", decided.seq, "approve");
     await jenny.until(approved.seq + 1);

@@ -11,10 +11,12 @@ describe("a fresh nonce", () => {
   it("is drawn again when its first character would be a dash", () => {
     // 0xf8-0xfb lead with the six bits 111110: base64url's "-".
     const draws = [0xf8, 0xfb, 0x41];
-    const spy = vi.spyOn(crypto, "getRandomValues").mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
-      (array as unknown as Uint8Array).fill(draws.shift()!);
-      return array;
-    });
+    const spy = vi
+      .spyOn(crypto, "getRandomValues")
+      .mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+        (array as unknown as Uint8Array).fill(draws.shift()!);
+        return array;
+      });
     const nonce = randomNonce();
     expect(spy).toHaveBeenCalledTimes(3);
     expect(nonce).toMatch(/^[A-Za-z0-9_]/);

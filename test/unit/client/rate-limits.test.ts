@@ -20,11 +20,20 @@ beforeAll(async () => {
 afterAll(() => relay?.dispose());
 
 /** An open table at the relay whose client waits as `rateLimit` says; bot-tao has written its whole bucket. */
-async function exhausted(prefix: string, rateLimit: ConstructorParameters<typeof HttpClient>[0]["rateLimit"] = {}): Promise<{ client: TableClient; k: Cast }> {
+async function exhausted(
+  prefix: string,
+  rateLimit: ConstructorParameters<typeof HttpClient>[0]["rateLimit"] = {},
+): Promise<{ client: TableClient; k: Cast }> {
   const http = new HttpClient({ url: relay.url, rateLimit });
-  const client = await TableClient.open({ http, table: uniqueTable(prefix), relayKey: (await http.wellKnown()).relay_key });
+  const client = await TableClient.open({
+    http,
+    table: uniqueTable(prefix),
+    relayKey: (await http.wellKnown()).relay_key,
+  });
   const k = await seatDebate(client, { topology: { kind: "open" }, termination: { any: ["decision"] } });
-  await Promise.all(Array.from({ length: WRITES }, (_, i) => client.submit(k.botTao, "bot-tao", { kind: "say", body: `entry ${i}` })));
+  await Promise.all(
+    Array.from({ length: WRITES }, (_, i) => client.submit(k.botTao, "bot-tao", { kind: "say", body: `entry ${i}` })),
+  );
   return { client, k };
 }
 
@@ -56,7 +65,10 @@ describe("HttpClient over a rate limit", () => {
       let error: unknown;
       for (let sent = 0; error === undefined && sent < WRITES; sent += 1) {
         before = (await client.http.head(client.table)).seq;
-        error = await client.submit(k.botTao, "bot-tao", { kind: "say", body: `not now ${sent}` }).then(() => undefined, (e: unknown) => e);
+        error = await client.submit(k.botTao, "bot-tao", { kind: "say", body: `not now ${sent}` }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       }
       expect(error).toBeInstanceOf(TrestleError);
       expect(retryAfterOf(error as TrestleError)).toBeGreaterThan(10);

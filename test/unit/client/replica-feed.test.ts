@@ -30,11 +30,18 @@ await ledger.create(k.ops, "ops", openConfig(k, { id: "t-pages", termination: { 
 await ledger.join(k.tao, "tao", "x", k.botTao);
 await ledger.join(k.jenny, "jenny", "y", k.botJenny);
 for (let i = 0; i < 90; i += 1) {
-  await ledger.submit(i % 2 ? k.botJenny : k.botTao, { seat: i % 2 ? "y" : "x", kind: "say", body: `${i} `.padEnd(8000, "x") });
+  await ledger.submit(i % 2 ? k.botJenny : k.botTao, {
+    seat: i % 2 ? "y" : "x",
+    kind: "say",
+    body: `${i} `.padEnd(8000, "x"),
+  });
 }
 const entries = ledger.entries;
 const points = exportHeadPoints(entries, new Map());
-const heads = [...(await Promise.all(points.map((p) => signHead(relay, { table: "t-pages", ...p })))), await ledger.head()];
+const heads = [
+  ...(await Promise.all(points.map((p) => signHead(relay, { table: "t-pages", ...p })))),
+  await ledger.head(),
+];
 
 describe("exportHeadPoints", () => {
   it("puts a head after each run of more than export_head_bytes, never before a caused entry nor after the last", () => {
@@ -58,7 +65,11 @@ describe("replicaPages", () => {
     const used = new Set<string>();
     for (const page of pages) {
       expect(new TextEncoder().encode(canonicalize(page)).length).toBeLessThan(LIMITS.replica_page_bytes);
-      const verified = await verifyExtension(tip, { items: page.items, originals: new Map(), head: page.head }, LIMITS.entries);
+      const verified = await verifyExtension(
+        tip,
+        { items: page.items, originals: new Map(), head: page.head },
+        LIMITS.entries,
+      );
       for (const key of page.items.map((e) => nonceKeyOf(e))) if (key !== null) used.add(key);
       tip = { state: verified.state, link: verified.links.at(-1)!, nonceUsed: (key) => used.has(key) };
     }

@@ -1,6 +1,12 @@
 /** runSeat against a real relay: handlers called on their floor, writes submitted, races survived, the loop ending with the table. */
 import { beforeAll, describe, expect, it } from "vitest";
-import { runSeat, type SeatEvent, type SeatHandler, type SeatTurn, type TableClient } from "../../../src/client/index.js";
+import {
+  runSeat,
+  type SeatEvent,
+  type SeatHandler,
+  type SeatTurn,
+  type TableClient,
+} from "../../../src/client/index.js";
 import type { Signer } from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { type LocalRelay, sharedRelay } from "../../support/local-relay.js";
@@ -28,8 +34,14 @@ describe("runSeat", () => {
   it("calls each bot only when it holds the floor and ends when the judge decides", async () => {
     const client = await tableClient(relay.url, uniqueTable("seat-debate"));
     const k = await seatDebate(client);
-    const tao = seatRunner(client, "bot-tao", k.botTao, (t) => ({ kind: "say", body: `pro, round ${t.projection.floor.round}` }));
-    const jenny = seatRunner(client, "bot-jenny", k.botJenny, (t) => ({ kind: "say", body: `con, round ${t.projection.floor.round}` }));
+    const tao = seatRunner(client, "bot-tao", k.botTao, (t) => ({
+      kind: "say",
+      body: `pro, round ${t.projection.floor.round}`,
+    }));
+    const jenny = seatRunner(client, "bot-jenny", k.botJenny, (t) => ({
+      kind: "say",
+      body: `con, round ${t.projection.floor.round}`,
+    }));
     const judge = seatRunner(client, "judge", k.judge, () => ({ kind: "decision", body: "ship #459 first" }));
     const runs = await Promise.all([tao.run, jenny.run, judge.run]);
     expect(runs.map((r) => [r.reason, r.closed])).toEqual([
@@ -38,7 +50,9 @@ describe("runSeat", () => {
       ["closed", "decision"],
     ]);
     expect([tao.turns.length, jenny.turns.length, judge.turns.length]).toEqual([2, 2, 1]);
-    expect([...tao.turns, ...jenny.turns, ...judge.turns].every((t) => t.reason === "floor" && t.projection.floor.yours)).toBe(true);
+    expect(
+      [...tao.turns, ...jenny.turns, ...judge.turns].every((t) => t.reason === "floor" && t.projection.floor.yours),
+    ).toBe(true);
     expect(judge.turns[0]!.projection.tail.filter((e) => e.kind === "say").map((e) => e.body)).toEqual([
       "pro, round 1",
       "con, round 1",
@@ -52,7 +66,9 @@ describe("runSeat", () => {
   describe("when a write loses the race for the floor", () => {
     it("reports the race and keeps going", async () => {
       const client = await tableClient(relay.url, uniqueTable("seat-race"));
-      const k = await seatDebate(client, { topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 } });
+      const k = await seatDebate(client, {
+        topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 },
+      });
       let first = true;
       const tao = seatRunner(client, "bot-tao", k.botTao, async () => {
         if (!first) return { kind: "say", body: "never reached" };

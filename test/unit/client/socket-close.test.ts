@@ -15,7 +15,13 @@ import WebSocket from "ws";
 import { revokeSeat, type SocketStatus } from "../../../src/client/index.js";
 import { connectWire, type WireConnect } from "../../../src/client/websocket.js";
 import { signDelete } from "../../../src/client/owner-requests.js";
-import { PING_FRAME, ServerFrameSchema, signSocketAuth, type ServerFrame, type Signer } from "../../../src/protocol/index.js";
+import {
+  PING_FRAME,
+  ServerFrameSchema,
+  signSocketAuth,
+  type ServerFrame,
+  type Signer,
+} from "../../../src/protocol/index.js";
 import { seatDebate, tableClient, uniqueTable } from "../../support/client-table.js";
 import { limitSettings } from "../../support/limits-env.js";
 import { relayPerFile } from "../../support/local-relay.js";
@@ -83,7 +89,10 @@ describe.concurrent("a close the relay decides, after the table's object hiberna
     const viewer = await plainSocket(`/tables/${client.table}/public/ws?after=0`);
     await viewer.next("entries");
     await sleep(HIBERNATED_MS);
-    await client.http.deleteTable(client.table, await signDelete(k.ops, { table: client.table, owner: "ops", now: Date.now() }));
+    await client.http.deleteTable(
+      client.table,
+      await signDelete(k.ops, { table: client.table, owner: "ops", now: Date.now() }),
+    );
     expect(await beforeTimer(viewer.closed, LATER_MS)).toBe("event");
     const closed = await viewer.closed;
     expect(closed).toMatchObject({ code: 4410, reason: "E_TABLE_DELETED" });
@@ -93,12 +102,19 @@ describe.concurrent("a close the relay decides, after the table's object hiberna
   it("reaches an upgrade to a deleted table: the E_TABLE_DELETED frame, then 4410 at once", async () => {
     const client = await tableClient(relay().url, uniqueTable("close-deleted"));
     const k = await seatDebate(client, { public: true });
-    await client.http.deleteTable(client.table, await signDelete(k.ops, { table: client.table, owner: "ops", now: Date.now() }));
+    await client.http.deleteTable(
+      client.table,
+      await signDelete(k.ops, { table: client.table, owner: "ops", now: Date.now() }),
+    );
     await sleep(HIBERNATED_MS);
     for (const route of ["ws", "public/ws?after=0"]) {
       const socket = await plainSocket(`/tables/${client.table}/${route}`);
       expect(await beforeTimer(socket.closed, LATER_MS)).toBe("event");
-      expect(await socket.closed).toMatchObject({ code: 4410, reason: "E_TABLE_DELETED", frames: [errorFrame("E_TABLE_DELETED")] });
+      expect(await socket.closed).toMatchObject({
+        code: 4410,
+        reason: "E_TABLE_DELETED",
+        frames: [errorFrame("E_TABLE_DELETED")],
+      });
     }
   });
 

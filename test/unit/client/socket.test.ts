@@ -19,7 +19,14 @@ import {
   type SocketStatus,
   type WireConnect,
 } from "../../../src/client/index.js";
-import { isForkProof, toBase64url, verifyHeadSignature, type Entry, type HiddenEntry, type Signer } from "../../../src/protocol/index.js";
+import {
+  isForkProof,
+  toBase64url,
+  verifyHeadSignature,
+  type Entry,
+  type HiddenEntry,
+  type Signer,
+} from "../../../src/protocol/index.js";
 import { seatDebate, uniqueTable } from "../../support/client-table.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { debateConfig, keyOf } from "../../support/table-fixture.js";
@@ -88,17 +95,24 @@ describe("backoffDelay", () => {
 
 describe("refusalOf", () => {
   it("stops for the 4xx closes that refuse for good, with the relay's code", () => {
-    expect(refusalOf(4401, "bad answer", "x")).toMatchObject({ code: "E_AUTH", details: { close_code: 4401, reason: "bad answer" } });
+    expect(refusalOf(4401, "bad answer", "x")).toMatchObject({
+      code: "E_AUTH",
+      details: { close_code: 4401, reason: "bad answer" },
+    });
     expect(refusalOf(4403, "seat left", "x")).toMatchObject({ code: "E_UNKNOWN_SEAT" });
     expect(refusalOf(4404, "", "x")).toMatchObject({ code: "E_TABLE_NOT_FOUND" });
     expect(refusalOf(4409, "", "x")).toMatchObject({ code: "E_FORBIDDEN", details: { close_code: 4409 } });
-    expect(refusalOf(4403, "E_REVOKED: tao revoked this key", "x")).toMatchObject({ code: "E_REVOKED", details: { close_code: 4403 } });
+    expect(refusalOf(4403, "E_REVOKED: tao revoked this key", "x")).toMatchObject({
+      code: "E_REVOKED",
+      details: { close_code: 4403 },
+    });
     expect(refusalOf(4401, "E_REVOKED", "x")).toMatchObject({ code: "E_AUTH" });
   });
 
   describe("when the close is transient", () => {
     it("returns null for drops, restarts, timeouts, rate limits, keepalive and relay faults", () => {
-      for (const code of [1000, 1001, 1006, 1011, 1012, 1013, 4000, 4408, 4429, 4500, 4503]) expect(refusalOf(code, "", "x")).toBeNull();
+      for (const code of [1000, 1001, 1006, 1011, 1012, 1013, 4000, 4408, 4429, 4500, 4503])
+        expect(refusalOf(code, "", "x")).toBeNull();
     });
   });
 });
@@ -129,12 +143,18 @@ describe("TableSocket", () => {
     await w.until(client.tracker.held!.seq);
     proxy.cut();
     // While the socket is down, the table moves on through the direct relay URL.
-    const direct = await TableClient.open({ http: new HttpClient({ url: a.url }), table: client.table, relayKey: client.tracker.relayKey });
+    const direct = await TableClient.open({
+      http: new HttpClient({ url: a.url }),
+      table: client.table,
+      relayKey: client.tracker.relayKey,
+    });
     const said = await direct.submit(k.botTao, "bot-tao", { kind: "say", body: "while you were away" });
     await w.until(said.seq);
     expect(w.statuses).toContain("reconnecting");
     expect(w.statuses.filter((s) => s === "open")).toHaveLength(2);
-    expect(w.seen.map((e) => e.seq)).toEqual(Array.from({ length: said.seq + 1 }, (_, i) => i + 1).slice(0, w.seen.length));
+    expect(w.seen.map((e) => e.seq)).toEqual(
+      Array.from({ length: said.seq + 1 }, (_, i) => i + 1).slice(0, w.seen.length),
+    );
     expect(new Set(w.seen.map((e) => e.seq)).size).toBe(w.seen.length);
     w.socket.close();
   });
@@ -204,8 +224,13 @@ describe("TableSocket", () => {
       const connect: WireConnect = async (url, handlers) => {
         dials += 1;
         if (dials > 1) return connectWire(url, handlers);
-        queueMicrotask(() => handlers.onMessage(JSON.stringify({ type: "challenge", table: client.table, challenge: "stale" })));
-        return { send: () => queueMicrotask(() => handlers.onClose(4408, "the challenge expired; reconnect")), close: () => undefined };
+        queueMicrotask(() =>
+          handlers.onMessage(JSON.stringify({ type: "challenge", table: client.table, challenge: "stale" })),
+        );
+        return {
+          send: () => queueMicrotask(() => handlers.onClose(4408, "the challenge expired; reconnect")),
+          close: () => undefined,
+        };
       };
       const statuses: SocketStatus[] = [];
       const socket = new TableSocket({
@@ -232,13 +257,27 @@ describe("TableSocket", () => {
       const k = await seatDebate(client);
       const w = watch(client, "bot-jenny", k.botJenny);
       await w.socket.start();
-      await client.submit(k.botTao, "bot-tao", { kind: "request", request_id: "stop-jenny", type: "shutdown", to: ["bot-jenny"], body: "please leave" });
-      const left = await client.submit(k.botJenny, "bot-jenny", { kind: "response", request_id: "stop-jenny", type: "shutdown", verdict: "approve", body: "" });
+      await client.submit(k.botTao, "bot-tao", {
+        kind: "request",
+        request_id: "stop-jenny",
+        type: "shutdown",
+        to: ["bot-jenny"],
+        body: "please leave",
+      });
+      const left = await client.submit(k.botJenny, "bot-jenny", {
+        kind: "response",
+        request_id: "stop-jenny",
+        type: "shutdown",
+        verdict: "approve",
+        body: "",
+      });
       const end = await w.socket.ended;
       expect(end).toMatchObject({ reason: "error", error: { code: "E_UNKNOWN_SEAT", details: { close_code: 4403 } } });
       expect(w.seen.at(-1)?.seq).toBe(left.seq + 1);
       expect(w.statuses).not.toContain("reconnecting");
-      await expect(w.socket.submit({ kind: "say", body: "still here?" })).rejects.toMatchObject({ code: "E_UNKNOWN_SEAT" });
+      await expect(w.socket.submit({ kind: "say", body: "still here?" })).rejects.toMatchObject({
+        code: "E_UNKNOWN_SEAT",
+      });
     });
   });
 
@@ -250,15 +289,24 @@ describe("TableSocket", () => {
       const w = watch(client, "bot-tao", k.botTao);
       await w.socket.start();
       await revokeSeat(client, "tao", k.tao, "bot-tao");
-      expect(await w.socket.ended).toMatchObject({ reason: "error", error: { code: "E_REVOKED", details: { seat: "bot-tao" } } });
+      expect(await w.socket.ended).toMatchObject({
+        reason: "error",
+        error: { code: "E_REVOKED", details: { seat: "bot-tao" } },
+      });
       expect(w.statuses).not.toContain("reconnecting");
-      await expect(w.socket.submit({ kind: "say", body: "the leaked key speaks" })).rejects.toMatchObject({ code: "E_REVOKED" });
+      await expect(w.socket.submit({ kind: "say", body: "the leaked key speaks" })).rejects.toMatchObject({
+        code: "E_REVOKED",
+      });
     });
   });
 
   describe("when the relay cannot be reached at first", () => {
     it("rejects start with E_NETWORK", async () => {
-      const client = await TableClient.open({ http: new HttpClient({ url: "http://127.0.0.1:9" }), table: "t-none", relayKey: "A".repeat(43) });
+      const client = await TableClient.open({
+        http: new HttpClient({ url: "http://127.0.0.1:9" }),
+        table: "t-none",
+        relayKey: "A".repeat(43),
+      });
       const w = watch(client, "bot-tao", await keyOf("x"));
       await expect(w.socket.start()).rejects.toMatchObject({ code: "E_NETWORK" });
     });
@@ -270,7 +318,11 @@ describe("TableSocket", () => {
       proxy.retarget(a.port);
       const client = await proxiedClient(table);
       const k = await seatDebate(client);
-      const other = await TableClient.open({ http: new HttpClient({ url: b.url }), table, relayKey: client.tracker.relayKey });
+      const other = await TableClient.open({
+        http: new HttpClient({ url: b.url }),
+        table,
+        relayKey: client.tracker.relayKey,
+      });
       return { client, k, other };
     }
 
@@ -296,13 +348,24 @@ describe("TableSocket", () => {
     it("reports a current head older than the one held (from an earlier run) as truncation", async () => {
       const { client, k, other } = await tables("ws-trunc");
       await other.create(k.ops, "ops", debateConfig(k, { id: client.table }));
-      await other.join(k.tao, { seat: "bot-tao", owner: "tao", seatKey: k.botTao.publicKeyText, card: { summary: "bot-tao" }, expires: Date.now() + 60_000 });
+      await other.join(k.tao, {
+        seat: "bot-tao",
+        owner: "tao",
+        seatKey: k.botTao.publicKeyText,
+        card: { summary: "bot-tao" },
+        expires: Date.now() + 60_000,
+      });
       const held = client.tracker.held!;
       // A later run: only the stored head is known, and the relay it reaches (the same key) now has
       // less. It reaches b directly: through the proxy, Node 22's WebSocket may upgrade on a pooled
       // connection still open to a, which no retargeting moves.
       const store: HeadStore = { load: () => held, save: () => undefined, evidence: () => [], keep: () => undefined };
-      const later = await TableClient.open({ http: new HttpClient({ url: b.url }), table: client.table, relayKey: held.relay, store });
+      const later = await TableClient.open({
+        http: new HttpClient({ url: b.url }),
+        table: client.table,
+        relayKey: held.relay,
+        store,
+      });
       const w = watch(later, "bot-tao", k.botTao, { seq: held.seq, link: held.link });
       await expect(w.socket.start()).rejects.toMatchObject({ code: "E_FORK" });
       expect(w.evidence[0]).toMatchObject({ kind: "truncation", seq: 2 });
@@ -311,7 +374,11 @@ describe("TableSocket", () => {
 
     it("refuses heads signed by a relay key other than the pinned one", async () => {
       const { client, k } = await tables("ws-key");
-      const impostor = await TableClient.open({ http: new HttpClient({ url: c.url }), table: client.table, relayKey: (await new HttpClient({ url: c.url }).wellKnown()).relay_key });
+      const impostor = await TableClient.open({
+        http: new HttpClient({ url: c.url }),
+        table: client.table,
+        relayKey: (await new HttpClient({ url: c.url }).wellKnown()).relay_key,
+      });
       await seatDebate(impostor);
       const w = watch(client, "bot-tao", k.botTao);
       await w.socket.start();

@@ -27,11 +27,14 @@ async function swappedSignature(seq: number): Promise<string> {
   const tampered = copy(big.entries);
   const target = tampered[seq - 1]!;
   const donor = tampered[seq + 1]!;
-  if (target.kind !== "say" || donor.kind !== "say" || target.seat !== donor.seat) throw new Error("two says by one seat");
+  if (target.kind !== "say" || donor.kind !== "say" || target.seat !== donor.seat)
+    throw new Error("two says by one seat");
   target.author = donor.author;
   const chain: Entry[] = rechain(tampered);
   const last = chain[chain.length - 1]!;
-  return exportText({ table: last.table, relay: big.relay.publicKeyText }, chain, [await signHead(big.relay, { table: last.table, seq: last.seq, link: last.link })]);
+  return exportText({ table: last.table, relay: big.relay.publicKeyText }, chain, [
+    await signHead(big.relay, { table: last.table, seq: last.seq, link: last.link }),
+  ]);
 }
 
 describe("the parallel verifier", () => {
@@ -107,7 +110,9 @@ describe("the parallel verifier", () => {
   describe("when a worker thread dies", () => {
     it("rejects the verification instead of hanging or reporting a verdict", async () => {
       const broken = checkerPool(new URL("data:text/javascript,throw new Error('no checks here')"), 1);
-      await expect(verifyExportText(big.text, { relayKey: big.relay.publicKeyText, checker: broken.check })).rejects.toThrow(/no checks here|exited/);
+      await expect(
+        verifyExportText(big.text, { relayKey: big.relay.publicKeyText, checker: broken.check }),
+      ).rejects.toThrow(/no checks here|exited/);
       await broken.close();
     }, 60_000);
   });

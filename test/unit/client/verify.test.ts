@@ -23,7 +23,10 @@ function exportUpTo(l: MemoryLedger, seq: number, head: SignedHead): string {
 /** A broadcast table whose relay limit is 5 entries past its joins, passed until it closes as ledger_full; its export. */
 async function filledToLimit() {
   const k = await cast();
-  const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 1000 }] } });
+  const config = broadcastConfig(k, {
+    topology: { kind: "broadcast", order: ["a", "b", "c"] },
+    termination: { any: [{ max_entries: 1000 }] },
+  });
   const t = await TestTable.open(config, ["a", "b", "c"], k);
   t.l.maxEntries = t.state.seq + 5;
   while (!t.state.closed) await t.write(t.holder!, { kind: "pass" });
@@ -43,7 +46,9 @@ describe("verifyExportText", () => {
 
   it("replays with the ledger limit the relay published (maxEntries), where the default limit would refute its ledger_full close", async () => {
     const { k, t, text } = await filledToLimit();
-    expect((await verifyExportText(text, { relayKey: k.relay.publicKeyText, maxEntries: t.l.maxEntries })).verdict).toBe("CLEAN");
+    expect(
+      (await verifyExportText(text, { relayKey: k.relay.publicKeyText, maxEntries: t.l.maxEntries })).verdict,
+    ).toBe("CLEAN");
     expect((await verifyExportText(text, { relayKey: k.relay.publicKeyText })).verdict).toBe("REFUTED");
   });
 
@@ -53,12 +58,24 @@ describe("verifyExportText", () => {
       new HttpClient({
         url: "http://relay.test",
         fetch: async (url) =>
-          new Response(String(url).endsWith("/export") ? text : JSON.stringify({ protocol: "trestle/0.1", relay_key: k.relay.publicKeyText, limits })),
+          new Response(
+            String(url).endsWith("/export")
+              ? text
+              : JSON.stringify({ protocol: "trestle/0.1", relay_key: k.relay.publicKeyText, limits }),
+          ),
       });
     const reader = { signer: k.ops, as: { owner: "ops" } };
-    const published = await openTable({ relay: served({ entries: t.l.maxEntries }), table: t.state.table, home: mkdtempSync(join(tmpdir(), "trestle-verify-")) });
+    const published = await openTable({
+      relay: served({ entries: t.l.maxEntries }),
+      table: t.state.table,
+      home: mkdtempSync(join(tmpdir(), "trestle-verify-")),
+    });
     expect((await published.exportLedger(reader)).report.verdict).toBe("CLEAN");
-    const unpublished = await openTable({ relay: served({}), table: t.state.table, home: mkdtempSync(join(tmpdir(), "trestle-verify-")) });
+    const unpublished = await openTable({
+      relay: served({}),
+      table: t.state.table,
+      home: mkdtempSync(join(tmpdir(), "trestle-verify-")),
+    });
     expect((await unpublished.exportLedger(reader)).report.verdict).toBe("REFUTED");
   });
 
@@ -67,9 +84,21 @@ describe("verifyExportText", () => {
     const relay = new HttpClient({
       url: "http://relay.test",
       fetch: async (url) =>
-        new Response(String(url).endsWith("/export") ? text : JSON.stringify({ protocol: "trestle/0.1", relay_key: k.relay.publicKeyText, limits: { entries: t.l.maxEntries } })),
+        new Response(
+          String(url).endsWith("/export")
+            ? text
+            : JSON.stringify({
+                protocol: "trestle/0.1",
+                relay_key: k.relay.publicKeyText,
+                limits: { entries: t.l.maxEntries },
+              }),
+        ),
     });
-    const client = await openTable({ relay, table: t.state.table, home: mkdtempSync(join(tmpdir(), "trestle-verify-")) });
+    const client = await openTable({
+      relay,
+      table: t.state.table,
+      home: mkdtempSync(join(tmpdir(), "trestle-verify-")),
+    });
     const exported = await client.exportLedger({ signer: k.ops, as: { owner: "ops" } });
     expect(exported.text).toBe(text);
     expect(exported.parsed).toEqual(parseExport(text));
@@ -97,7 +126,10 @@ describe("verifyExportText", () => {
     it("ignores held heads of other tables", async () => {
       const l = await debate();
       const foreign = await signHead(l.relay, { table: "t-other", seq: 99, link: "ab".repeat(32) });
-      const report = await verifyExportText(exportUpTo(l, l.entries.length, await l.head()), { relayKey: l.relay.publicKeyText, held: [foreign] });
+      const report = await verifyExportText(exportUpTo(l, l.entries.length, await l.head()), {
+        relayKey: l.relay.publicKeyText,
+        held: [foreign],
+      });
       expect(report.verdict).toBe("CLEAN");
     });
   });

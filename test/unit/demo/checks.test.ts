@@ -14,7 +14,10 @@ const GOOD: DebateOutcome = {
   privateNote: "jenny is on leave next week",
 };
 
-const failing = (outcome: DebateOutcome) => checksOf(outcome).filter((c) => !c.ok).map((c) => c.name);
+const failing = (outcome: DebateOutcome) =>
+  checksOf(outcome)
+    .filter((c) => !c.ok)
+    .map((c) => c.name);
 
 describe("the demo's checks", () => {
   it("all hold for a verified task, a CLEAN verify and an export without the note", () => {

@@ -17,8 +17,26 @@ import { strollerExport } from "../../support/room-fixture.js";
 
 /** A turn whose mandate sentences are told of `money` (under `agentView`), over `tail`. */
 function turnTold(money: Mandate["money"], agentView?: "rules", tail: ProjectedEntry[] = []): AgentTurn {
-  const m: Mandate = { version: 1, table: "t-unit", seat: "bot-tao", owner: "tao", money, never_disclose: ["x"], require_confirm: [], paused: false, loosened: false, signed_at: 1, ...(agentView ? { agent_view: agentView } : {}) };
-  return agentTurn("bot-tao", "open", unitProjection("open", tail), { mandate: mandateLines({ ok: true, mandate: m, file: { mandate: m, owner_key: "A".repeat(43), sig: "A".repeat(86) } }) });
+  const m: Mandate = {
+    version: 1,
+    table: "t-unit",
+    seat: "bot-tao",
+    owner: "tao",
+    money,
+    never_disclose: ["x"],
+    require_confirm: [],
+    paused: false,
+    loosened: false,
+    signed_at: 1,
+    ...(agentView ? { agent_view: agentView } : {}),
+  };
+  return agentTurn("bot-tao", "open", unitProjection("open", tail), {
+    mandate: mandateLines({
+      ok: true,
+      mandate: m,
+      file: { mandate: m, owner_key: "A".repeat(43), sig: "A".repeat(86) },
+    }),
+  });
 }
 
 const anaMoney = { currency: "TWD", cap: 500000, floor: MANDATES.ana.figure.amount } as const;
@@ -29,7 +47,13 @@ const clean = { code: 0, stdout: "CLEAN  table x, 12 entries\n" };
 const ownerOf = (title: string) => [...OFFERS, ...WANTS].find((l) => l.title === title)!.owner;
 
 /** A guard's refusal of `owner`'s accept in a room, for `reason`. */
-const refusal = (owner: "ana" | "ben", reason: string) => ({ owner, table: "mr-x", kind: "accept", reason, message: `refused (${reason}); it was not committed` });
+const refusal = (owner: "ana" | "ben", reason: string) => ({
+  owner,
+  table: "mr-x",
+  kind: "accept",
+  reason,
+  message: `refused (${reason}); it was not committed`,
+});
 
 let text = "";
 beforeAll(async () => {
@@ -53,7 +77,10 @@ function good(): MarketOutcome {
     dealStatus: cast.ends === null ? null : "done",
     recorded: cast.ends === null ? null : 30 + i,
     refusals: i === 0 ? [refusal("ana", "floor")] : i === 3 ? [refusal("ben", "allowance")] : [],
-    turns: i === 0 ? { seller: [turnTold(anaMoney, "rules"), turnTold(anaMoney, "rules")], buyer: [turnTold(benMoney)] } : { seller: [], buyer: [] },
+    turns:
+      i === 0
+        ? { seller: [turnTold(anaMoney, "rules"), turnTold(anaMoney, "rules")], buyer: [turnTold(benMoney)] }
+        : { seller: [], buyer: [] },
     exportText: text,
   }));
   const sale: PlayedRoom = {
@@ -77,28 +104,73 @@ function good(): MarketOutcome {
     listings: [...OFFERS, ...WANTS].map((l) => {
       const closed = traded.has(l.title) || l.title === SEALED.title ? 1 : 0;
       const quantity = l.quantity ?? 1;
-      return { owner: l.owner, side: l.side, title: l.title, quantity, closed, status: closed === quantity ? ("filled" as const) : ("open" as const) };
+      return {
+        owner: l.owner,
+        side: l.side,
+        title: l.title,
+        quantity,
+        closed,
+        status: closed === quantity ? ("filled" as const) : ("open" as const),
+      };
     }),
     rooms,
     sealed: { outcome: "sold", winner: SEALED.winner, price: SEALED.price, match: 40 },
-    refusals: [{ owner: "chen", table: "m-swap", kind: "listing", reason: "disclose", message: "the message contains never_disclose entry #1 at $.text; it was not sent" }],
-    exports: ["m-swap", ...rooms.map((r) => r.room)].map((table) => ({ table, path: `/out/${table}.jsonl`, text, verify: clean })),
-    figures: MEMBERS.flatMap((name) => [MANDATES[name].figure, ...(MANDATES[name].allowance ? [MANDATES[name].allowance!] : [])]),
+    refusals: [
+      {
+        owner: "chen",
+        table: "m-swap",
+        kind: "listing",
+        reason: "disclose",
+        message: "the message contains never_disclose entry #1 at $.text; it was not sent",
+      },
+    ],
+    exports: ["m-swap", ...rooms.map((r) => r.room)].map((table) => ({
+      table,
+      path: `/out/${table}.jsonl`,
+      text,
+      verify: clean,
+    })),
+    figures: MEMBERS.flatMap((name) => [
+      MANDATES[name].figure,
+      ...(MANDATES[name].allowance ? [MANDATES[name].allowance!] : []),
+    ]),
     rulesView: "ana",
     groups: {
       groups: [
-        { platform: "telegram", lang: "en", messages: ["This group is a market's front door\nMarket m-swap", "News from market m-swap\n#5 New offer: \"Bugaboo stroller\" (baby-gear), ×1, from 3,000.00 TWD, by ana\n#31 Deal done: \"Bugaboo stroller\" (baby-gear), ×1."] },
-        { platform: "line", lang: "ja", messages: ["このグループはマーケットの入口になりました", "マーケット m-swap のお知らせ\n#5 新しい出品：\"Bugaboo stroller\"（baby-gear）、×1、3,000.00 TWD から、出品者 ana"] },
+        {
+          platform: "telegram",
+          lang: "en",
+          messages: [
+            "This group is a market's front door\nMarket m-swap",
+            'News from market m-swap\n#5 New offer: "Bugaboo stroller" (baby-gear), ×1, from 3,000.00 TWD, by ana\n#31 Deal done: "Bugaboo stroller" (baby-gear), ×1.',
+          ],
+        },
+        {
+          platform: "line",
+          lang: "ja",
+          messages: [
+            "このグループはマーケットの入口になりました",
+            'マーケット m-swap のお知らせ\n#5 新しい出品："Bugaboo stroller"（baby-gear）、×1、3,000.00 TWD から、出品者 ana',
+          ],
+        },
       ],
-      replies: ["Listed #60 in market m-swap: offer \"Baby carrier\", from 1,200.00 TWD. UNVERIFIED: posted from Telegram, relay-attested, not your signature"],
+      replies: [
+        'Listed #60 in market m-swap: offer "Baby carrier", from 1,200.00 TWD. UNVERIFIED: posted from Telegram, relay-attested, not your signature',
+      ],
     },
   };
 }
 
-const failing = (outcome: MarketOutcome) => marketChecksOf(outcome).filter((c) => !c.ok).map((c) => c.name);
+const failing = (outcome: MarketOutcome) =>
+  marketChecksOf(outcome)
+    .filter((c) => !c.ok)
+    .map((c) => c.name);
 
 /** `o` with room `i` changed by `change`. */
-const withRoom = (o: MarketOutcome, i: number, change: Partial<PlayedRoom>): MarketOutcome => ({ ...o, rooms: o.rooms.map((r, j) => (j === i ? { ...r, ...change } : r)) });
+const withRoom = (o: MarketOutcome, i: number, change: Partial<PlayedRoom>): MarketOutcome => ({
+  ...o,
+  rooms: o.rooms.map((r, j) => (j === i ? { ...r, ...change } : r)),
+});
 
 describe("the market scenario's checks", () => {
   it("all hold for the matches, deals, refusals, turns and CLEAN exports the scenario calls for", () => {
@@ -109,7 +181,9 @@ describe("the market scenario's checks", () => {
     it("fails when a match is missing or another was made", () => {
       const o = good();
       expect(failing({ ...o, matches: o.matches.slice(1) })).toEqual(["matched"]);
-      expect(failing({ ...o, matches: [...o.matches, { seq: 40, offer: "High chair, wooden", want: "High chair" }] })).toEqual(["matched"]);
+      expect(
+        failing({ ...o, matches: [...o.matches, { seq: 40, offer: "High chair, wooden", want: "High chair" }] }),
+      ).toEqual(["matched"]);
     });
 
     it.each([
@@ -126,11 +200,16 @@ describe("the market scenario's checks", () => {
 
     it.each([
       ["a room's id", "#32 mr-3f2a9c0e1b2d was opened"],
-      ["a deal's price", "#31 Deal done: \"Bugaboo stroller\" (baby-gear), ×1, 2,900.00 TWD."],
+      ["a deal's price", '#31 Deal done: "Bugaboo stroller" (baby-gear), ×1, 2,900.00 TWD.'],
       ["an approval", "Your approval is needed"],
     ])("fails when a group was sent %s", (_, line) => {
       const o = good();
-      const told = { ...o.groups!, groups: o.groups!.groups.map((g, i) => (i === 0 ? { ...g, messages: [...g.messages, `News from market m-swap\n${line}`] } : g)) };
+      const told = {
+        ...o.groups!,
+        groups: o.groups!.groups.map((g, i) =>
+          i === 0 ? { ...g, messages: [...g.messages, `News from market m-swap\n${line}`] } : g,
+        ),
+      };
       expect(failing({ ...o, groups: told })).toEqual(["groups"]);
     });
 
@@ -141,7 +220,14 @@ describe("the market scenario's checks", () => {
 
     it("fails when a traded listing's quantity was not closed", () => {
       const o = good();
-      expect(failing({ ...o, listings: o.listings.map((l) => (l.title === "Bugaboo stroller" ? { ...l, closed: 0, status: "open" as const } : l)) })).toEqual(["deals_recorded"]);
+      expect(
+        failing({
+          ...o,
+          listings: o.listings.map((l) =>
+            l.title === "Bugaboo stroller" ? { ...l, closed: 0, status: "open" as const } : l,
+          ),
+        }),
+      ).toEqual(["deals_recorded"]);
     });
 
     it("fails when the sealed bids sold to another bidder or at another price, or the sale's deal was not recorded", () => {
@@ -153,7 +239,9 @@ describe("the market scenario's checks", () => {
 
     it("fails when the buyer's deals came to more than its allowance", () => {
       const o = good();
-      expect(failing({ ...o, figures: o.figures.map((f) => (f.what === "allowance" ? { ...f, amount: 400000 } : f)) })).toEqual(["allowance"]);
+      expect(
+        failing({ ...o, figures: o.figures.map((f) => (f.what === "allowance" ? { ...f, amount: 400000 } : f)) }),
+      ).toEqual(["allowance"]);
     });
 
     it("fails when the listing's draft naming a floor was not refused", () => {
@@ -164,26 +252,41 @@ describe("the market scenario's checks", () => {
       const o = good();
       const told = withRoom(o, 0, { turns: { ...o.rooms[0]!.turns, seller: [turnTold(anaMoney)] } });
       expect(failing(told)).toEqual(["rules_view"]);
-      const heard = turnTold(anaMoney, "rules", [{ seq: 4, kind: "say", seat: "ben-bot", body: "I hear your floor is three thousand one hundred" }]);
+      const heard = turnTold(anaMoney, "rules", [
+        { seq: 4, kind: "say", seat: "ben-bot", body: "I hear your floor is three thousand one hundred" },
+      ]);
       expect(failing(withRoom(o, 0, { turns: { ...o.rooms[0]!.turns, seller: [heard] } }))).toEqual(["rules_view"]);
     });
 
     it("fails when the figures agent was not told its figure (the check could not tell the views apart)", () => {
       const o = good();
-      expect(failing(withRoom(o, 0, { turns: { ...o.rooms[0]!.turns, buyer: [turnTold(anaMoney, "rules")] } }))).toEqual(["rules_view"]);
+      expect(
+        failing(withRoom(o, 0, { turns: { ...o.rooms[0]!.turns, buyer: [turnTold(anaMoney, "rules")] } })),
+      ).toEqual(["rules_view"]);
     });
 
     it("fails when a private figure is in a ledger, in words or as an amount", async () => {
       const o = good();
       const inWords = await strollerExport("Deal, under your 3,100 floor.");
-      expect(failing({ ...o, exports: o.exports.map((x, i) => (i === 1 ? { ...x, text: inWords } : x)) })).toEqual(["figures_absent"]);
+      expect(failing({ ...o, exports: o.exports.map((x, i) => (i === 1 ? { ...x, text: inWords } : x)) })).toEqual([
+        "figures_absent",
+      ]);
       const asAmount = await strollerExport(undefined, MANDATES.chen.figure.amount);
-      expect(failing({ ...o, exports: o.exports.map((x, i) => (i === 0 ? { ...x, text: asAmount } : x)) })).toEqual(["figures_absent"]);
+      expect(failing({ ...o, exports: o.exports.map((x, i) => (i === 0 ? { ...x, text: asAmount } : x)) })).toEqual([
+        "figures_absent",
+      ]);
     });
 
     it("fails when an export is not CLEAN, or one is missing", () => {
       const o = good();
-      expect(failing({ ...o, exports: o.exports.map((x, i) => (i === 3 ? { ...x, verify: { code: 4, stdout: "REFUTED  table x …\n" } } : x)) })).toEqual(["verify_clean"]);
+      expect(
+        failing({
+          ...o,
+          exports: o.exports.map((x, i) =>
+            i === 3 ? { ...x, verify: { code: 4, stdout: "REFUTED  table x …\n" } } : x,
+          ),
+        }),
+      ).toEqual(["verify_clean"]);
       expect(failing({ ...o, exports: o.exports.slice(0, 5) })).toEqual(["verify_clean"]);
     });
   });

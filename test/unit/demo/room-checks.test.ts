@@ -20,7 +20,10 @@ async function good(): Promise<RoomOutcome> {
   };
 }
 
-const failing = (outcome: RoomOutcome) => roomChecksOf(outcome).filter((c) => !c.ok).map((c) => c.name);
+const failing = (outcome: RoomOutcome) =>
+  roomChecksOf(outcome)
+    .filter((c) => !c.ok)
+    .map((c) => c.name);
 
 describe("the room scenario's checks", () => {
   it("all hold for a deal at 2,800, a CLEAN verify, a refused leak and a ledger without floor or cap", async () => {
@@ -46,7 +49,9 @@ describe("the room scenario's checks", () => {
     });
 
     it("fails when the floor is in a body, in any case or spelling listed", async () => {
-      expect(failing({ ...(await good()), exportText: await exported("fine, your floor was 2,400 anyway") })).toEqual(["floor_absent"]);
+      expect(failing({ ...(await good()), exportText: await exported("fine, your floor was 2,400 anyway") })).toEqual([
+        "floor_absent",
+      ]);
     });
 
     it("fails when the cap is an amount in the ledger (300000 minor units)", async () => {

@@ -16,14 +16,22 @@ import { mcpHint } from "../../../src/mcp/hints.js";
 import { ERROR_CODES, LangSchema, type ErrorCode } from "../../../src/protocol/index.js";
 
 const DOCS = ["README.md", "docs/CLI.md", "docs/CHAT-APPS.md", "docs/MCP.md", "docs/SPEC.md", "docs/SECURITY.md"];
-const PLACEHOLDERS: Record<string, string> = { "<task>": "15.jenny", "<table>": "t-459", "<name>": "jenny", "<task | seq>": "15" };
+const PLACEHOLDERS: Record<string, string> = {
+  "<task>": "15.jenny",
+  "<table>": "t-459",
+  "<name>": "jenny",
+  "<task | seq>": "15",
+};
 
 /** Each `trestle approve|reject …` in `text`: the verb, then the words that belong to the command (its flags, their values, its argument). */
 function commandsIn(text: string): string[] {
   const takesValue = (word: string) => approve.flags[word.slice(2)]?.type === "string";
   const found: string[] = [];
   for (const match of text.matchAll(/trestle (approve|reject)\b[^`\n"();,]*/g)) {
-    const [trestle, verb, ...rest] = match[0].replace(/<task \| seq>/g, "<task>").split(/\s+/).filter(Boolean);
+    const [trestle, verb, ...rest] = match[0]
+      .replace(/<task \| seq>/g, "<task>")
+      .split(/\s+/)
+      .filter(Boolean);
     const words = [trestle!, verb!];
     for (const word of rest) {
       const value = takesValue(words[words.length - 1]!);
@@ -51,7 +59,9 @@ describe("trestle approve / reject as printed and documented", () => {
     for (const verb of ["approve", "reject"] as const) {
       const command = signCommand(verb, "t-459", "15.jenny");
       expect(accepted(command).values.table).toBe("t-459");
-      for (const lang of LangSchema.options) for (const key of ["line.chat_no", "reply.tap_needs_signature"] as MessageKey[]) expect(t(lang, key, { command, why: "" })).toContain(command);
+      for (const lang of LangSchema.options)
+        for (const key of ["line.chat_no", "reply.tap_needs_signature"] as MessageKey[])
+          expect(t(lang, key, { command, why: "" })).toContain(command);
     }
   });
 

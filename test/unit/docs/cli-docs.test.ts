@@ -28,6 +28,8 @@ describe("docs/CLI.md", () => {
   it("documents every global flag and every exit code", () => {
     for (const flag of Object.keys(GLOBAL_FLAGS)) expect(doc).toContain(`\`--${flag}`);
     const rows = [...doc.matchAll(/^\| (\d) \| ([a-z]+) \|/gm)].map((m) => [m[2], Number(m[1])]);
-    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(Object.entries(EXIT).map(([k, v]) => [k.toLowerCase(), v])));
+    expect(Object.fromEntries(rows)).toEqual(
+      Object.fromEntries(Object.entries(EXIT).map(([k, v]) => [k.toLowerCase(), v])),
+    );
   });
 });

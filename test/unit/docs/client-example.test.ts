@@ -23,7 +23,16 @@ let relay: LocalRelay;
 beforeAll(async () => {
   [relay] = await Promise.all([
     sharedRelay(),
-    build({ entryPoints: [EXAMPLE], outfile: BUNDLE, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", logLevel: "warning" }),
+    build({
+      entryPoints: [EXAMPLE],
+      outfile: BUNDLE,
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      target: "node20",
+      packages: "external",
+      logLevel: "warning",
+    }),
   ]);
 }, 60_000);
 afterAll(() => relay?.dispose());
@@ -50,13 +59,17 @@ describe("docs/CLIENT.md bot example", { timeout: 30_000 }, () => {
   it("runs a debate to its end as three bot processes", async () => {
     const table = uniqueTable("example");
     const client = await tableClient(relay.url, table);
-    await seatDebate(client, { topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 } });
+    await seatDebate(client, {
+      topology: { kind: "debate", pro: "bot-tao", con: "bot-jenny", judge: "judge", rounds: 1 },
+    });
     const home = mkdtempSync(join(tmpdir(), "trestle-example-"));
     for (const seat of ["bot-tao", "bot-jenny", "judge"]) {
       await createKeyFile(seatKeyPath(home, seat), "seat", seat, { seed: sha256(utf8(`seat:${seat}`)) });
     }
     const env = { TRESTLE_HOME: home, TRESTLE_RELAY: relay.url, TRESTLE_TABLE: table };
-    const runs = await Promise.all(["bot-tao", "bot-jenny", "judge"].map((seat) => runBot({ ...env, TRESTLE_SEAT: seat })));
+    const runs = await Promise.all(
+      ["bot-tao", "bot-jenny", "judge"].map((seat) => runBot({ ...env, TRESTLE_SEAT: seat })),
+    );
     for (const run of runs) {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);

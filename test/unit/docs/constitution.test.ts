@@ -20,8 +20,14 @@ function references(): { file: string; name: string }[] {
 function testNames(source: string): Set<string> {
   const names = new Set<string>();
   const literal = String.raw`(["'\`])((?:\\.|(?!\1)[^\\])*)\1`;
-  for (const m of source.matchAll(new RegExp(String.raw`\b(?:it|test)(?:\.(?:skip|only|concurrent))?\(\s*${literal}`, "g"))) names.add(unescape(m[2]!));
-  for (const m of source.matchAll(new RegExp(String.raw`\b(?:it|test)\.each\([\s\S]*?\]\s*(?:as const\s*)?\)\(\s*${literal}`, "g"))) names.add(unescape(m[2]!));
+  for (const m of source.matchAll(
+    new RegExp(String.raw`\b(?:it|test)(?:\.(?:skip|only|concurrent))?\(\s*${literal}`, "g"),
+  ))
+    names.add(unescape(m[2]!));
+  for (const m of source.matchAll(
+    new RegExp(String.raw`\b(?:it|test)\.each\([\s\S]*?\]\s*(?:as const\s*)?\)\(\s*${literal}`, "g"),
+  ))
+    names.add(unescape(m[2]!));
   return names;
 }
 
@@ -51,7 +57,9 @@ describe("CONSTITUTION.md", () => {
   it("restates each of its rules as requirements in the appendix", () => {
     const ruleCount = [...constitution.slice(0, constitution.indexOf("## Appendix")).matchAll(/^\d+\. \*\*/gm)].length;
     const sections = rules();
-    expect(sections.map((s) => Number(s.heading.split(".")[0]))).toEqual(Array.from({ length: ruleCount }, (_, i) => i + 1));
+    expect(sections.map((s) => Number(s.heading.split(".")[0]))).toEqual(
+      Array.from({ length: ruleCount }, (_, i) => i + 1),
+    );
     for (const section of sections) expect(section.requirements.length, section.heading).toBeGreaterThan(0);
   });
 

@@ -19,7 +19,9 @@ describe("docs/decisions", () => {
   });
 
   it("is indexed by its README, as the script writes it", () => {
-    expect(readFileSync(DECISIONS_INDEX, "utf8"), `docs/decisions/README.md is stale: ${REGENERATE}`).toBe(renderIndex(records));
+    expect(readFileSync(DECISIONS_INDEX, "utf8"), `docs/decisions/README.md is stale: ${REGENERATE}`).toBe(
+      renderIndex(records),
+    );
   });
 });
 
@@ -35,7 +37,6 @@ function problemsOf(records: Record<string, string>): string[] {
 }
 
 describe("when a record breaks the form", () => {
-
   it("names a record without a status line and the exact line to add", () => {
     expect(problemsOf({ "0900-a-new-record.md": "# 0900: A new record\n\n**Decision.** Something.\n" })).toEqual([
       'docs/decisions/0900-a-new-record.md: its second line must be blank and its third "**Status.** Accepted." ' +
@@ -46,7 +47,8 @@ describe("when a record breaks the form", () => {
   it("names an older record a newer one supersedes while its status says accepted", () => {
     const records = {
       "0900-a-new-record.md": "# 0900: A new record\n\n**Status.** Accepted.\n\n**Decision.** Something.\n",
-      "0901-a-newer-record.md": "# 0901: A newer record\n\n**Status.** Accepted.\n\n**Decision.** This supersedes decision 0900.\n",
+      "0901-a-newer-record.md":
+        "# 0901: A newer record\n\n**Status.** Accepted.\n\n**Decision.** This supersedes decision 0900.\n",
     };
     expect(problemsOf(records)).toEqual([
       'docs/decisions/0900-a-new-record.md: decision 0901 says it supersedes this one; its status line must say "Superseded by 0901" or "Partly superseded by 0901"',
@@ -56,8 +58,10 @@ describe("when a record breaks the form", () => {
   it("names a status that points at no later record", () => {
     const records = {
       "0900-a-new-record.md": "# 0900: A new record\n\n**Status.** Superseded by 0901.\n\n**Decision.** Something.\n",
-      "0901-a-newer-record.md": "# 0901: A newer record\n\n**Status.** Superseded by 0900.\n\n**Decision.** Something else.\n",
-      "0902-the-newest-record.md": "# 0902: The newest record\n\n**Status.** Superseded by 0903.\n\n**Decision.** A third thing.\n",
+      "0901-a-newer-record.md":
+        "# 0901: A newer record\n\n**Status.** Superseded by 0900.\n\n**Decision.** Something else.\n",
+      "0902-the-newest-record.md":
+        "# 0902: The newest record\n\n**Status.** Superseded by 0903.\n\n**Decision.** A third thing.\n",
     };
     expect(problemsOf(records)).toEqual([
       "docs/decisions/0901-a-newer-record.md: its status names 0900, which is not a later record",

@@ -18,7 +18,12 @@ function section(text: string, from: string, to: string): string {
 
 /** A duration in the largest whole unit of ms, s, min, h or days. */
 function duration(ms: number): string {
-  for (const [unit, size] of [["days", 86_400_000], ["h", 3_600_000], ["min", 60_000], ["s", 1000]] as const) {
+  for (const [unit, size] of [
+    ["days", 86_400_000],
+    ["h", 3_600_000],
+    ["min", 60_000],
+    ["s", 1000],
+  ] as const) {
     if (ms % size === 0) return `${ms / size} ${unit}`;
   }
   return `${ms} ms`;
@@ -40,7 +45,13 @@ function rendered(): string {
     return `| \`${name}\` | ${kinds[row.kind]} | ${valueCell(row)} | ${row.unit} | ${row.counted.join(", ")} | ${codes} |`;
   });
   const layers = Object.entries(LIMIT_LAYERS).map(([layer, where]) => `- ${layer}: ${where}`);
-  return ["| limit | kind | value | unit | counted at | refused with |", "| --- | --- | --- | --- | --- | --- |", ...rows, "", ...layers].join("\n");
+  return [
+    "| limit | kind | value | unit | counted at | refused with |",
+    "| --- | --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+    ...layers,
+  ].join("\n");
 }
 
 describe("docs/SELF-HOST.md's table of limits", () => {
@@ -53,8 +64,14 @@ describe("docs/SELF-HOST.md's table of limits", () => {
 describe("docs/SPEC.md §10.1", () => {
   it("lists every operator limit, in the table's order, with its default and its public demo's", () => {
     const text = section(doc("SPEC.md"), "### 10.1 Operator limits", "\n## ");
-    const cells = [...text.matchAll(/^\| `(\w+)` \| [^|]+ \| (\d+) \| (\d+) \|$/gm)].map(([, name, deflt, demo]) => ({ name, default: Number(deflt), demo: Number(demo) }));
-    const operator = limitRows().flatMap(({ name, row }) => (row.kind === "operator" ? [{ name, default: row.default, demo: row.demo }] : []));
+    const cells = [...text.matchAll(/^\| `(\w+)` \| [^|]+ \| (\d+) \| (\d+) \|$/gm)].map(([, name, deflt, demo]) => ({
+      name,
+      default: Number(deflt),
+      demo: Number(demo),
+    }));
+    const operator = limitRows().flatMap(({ name, row }) =>
+      row.kind === "operator" ? [{ name, default: row.default, demo: row.demo }] : [],
+    );
     expect(cells).toEqual(operator);
   });
 });

@@ -9,7 +9,14 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { MandateAllowanceSchema, MandateFileSchema, MandateMoneySchema, MandateSchema, readMandate, seatFiles } from "../../../src/owner/index.js";
+import {
+  MandateAllowanceSchema,
+  MandateFileSchema,
+  MandateMoneySchema,
+  MandateSchema,
+  readMandate,
+  seatFiles,
+} from "../../../src/owner/index.js";
 import { canonicalize } from "../../../src/protocol/index.js";
 
 const rooms = readFileSync(new URL("../../../docs/ROOMS.md", import.meta.url), "utf8");
@@ -19,14 +26,24 @@ function documentedFields(): string[] {
   const start = rooms.indexOf("**The mandate file**");
   expect(start, "a mandate file section in ROOMS.md").toBeGreaterThanOrEqual(0);
   const rows = rooms.slice(rooms.indexOf("| field | type |", start)).split("\n");
-  return rows.slice(2, rows.findIndex((r) => !r.startsWith("|"))).map((r) => r.split("|")[1]!.trim().replace(/^`|`$/g, ""));
+  return rows
+    .slice(
+      2,
+      rows.findIndex((r) => !r.startsWith("|")),
+    )
+    .map((r) => r.split("|")[1]!.trim().replace(/^`|`$/g, ""));
 }
 
 const keys = (schema: z.ZodObject, prefix = "") => Object.keys(schema.shape).map((k) => `${prefix}${k}`);
 
 describe("docs/ROOMS.md, the mandate file", () => {
   it("documents every field of the file, the mandate, its money and its allowance, and no others", () => {
-    const fields = [...keys(MandateFileSchema), ...keys(MandateSchema, "mandate."), ...keys(MandateMoneySchema, "mandate.money."), ...keys(MandateAllowanceSchema, "mandate.allowance.")];
+    const fields = [
+      ...keys(MandateFileSchema),
+      ...keys(MandateSchema, "mandate."),
+      ...keys(MandateMoneySchema, "mandate.money."),
+      ...keys(MandateAllowanceSchema, "mandate.allowance."),
+    ];
     expect(documentedFields().sort()).toEqual(fields.sort());
   });
 
@@ -54,7 +71,11 @@ describe("docs/ROOMS.md, the mandate file", () => {
 
     it("is the mandate the guards trust, whatever its member order and whitespace", async () => {
       const reordered = Object.fromEntries(Object.entries(mandate).reverse());
-      writeFileSync(path, `{"sig":"${sigOver(mandate)}",\n  "owner_key": "${ownerKey}", "mandate": ${JSON.stringify(reordered, null, 4)}}`, { mode: 0o600 });
+      writeFileSync(
+        path,
+        `{"sig":"${sigOver(mandate)}",\n  "owner_key": "${ownerKey}", "mandate": ${JSON.stringify(reordered, null, 4)}}`,
+        { mode: 0o600 },
+      );
       expect(await readMandate(path, expected)).toMatchObject({ ok: true, mandate });
     });
 
@@ -63,10 +84,26 @@ describe("docs/ROOMS.md, the mandate file", () => {
       const extra = { ...mandate, note: "x" };
       it.each([
         ["an unknown member in the mandate", { mandate: extra, owner_key: ownerKey, sig: sigOver(extra) }, "malformed"],
-        ["the cap as a string", { mandate: { ...mandate, money: { currency: "TWD", cap: "300000" } }, owner_key: ownerKey, sig: sigOver(mandate) }, "malformed"],
+        [
+          "the cap as a string",
+          {
+            mandate: { ...mandate, money: { currency: "TWD", cap: "300000" } },
+            owner_key: ownerKey,
+            sig: sigOver(mandate),
+          },
+          "malformed",
+        ],
         ["another seat's mandate", { mandate: other, owner_key: ownerKey, sig: sigOver(other) }, "malformed"],
-        ["a signature over JSON.stringify instead of JCS", { mandate, owner_key: ownerKey, sig: ed25519(`trestle/0.1 mandate\n${JSON.stringify(mandate)}`) }, "not_signed"],
-        ["a signature without the purpose prefix", { mandate, owner_key: ownerKey, sig: ed25519(canonicalize(mandate)) }, "not_signed"],
+        [
+          "a signature over JSON.stringify instead of JCS",
+          { mandate, owner_key: ownerKey, sig: ed25519(`trestle/0.1 mandate\n${JSON.stringify(mandate)}`) },
+          "not_signed",
+        ],
+        [
+          "a signature without the purpose prefix",
+          { mandate, owner_key: ownerKey, sig: ed25519(canonicalize(mandate)) },
+          "not_signed",
+        ],
       ] as const)("refuses %s", async (_, file, reason) => {
         writeFileSync(path, JSON.stringify(file), { mode: 0o600 });
         expect(await readMandate(path, expected)).toMatchObject({ ok: false, reason });
@@ -75,7 +112,10 @@ describe("docs/ROOMS.md, the mandate file", () => {
       it("refuses a good file when the ledger gives the seat another owner key", async () => {
         writeFileSync(path, JSON.stringify({ mandate, owner_key: ownerKey, sig: sigOver(mandate) }), { mode: 0o600 });
         const elsewhere = generateKeyPairSync("ed25519").publicKey.export({ format: "jwk" }).x!;
-        expect(await readMandate(path, { ...expected, ownerKey: elsewhere })).toMatchObject({ ok: false, reason: "not_signed" });
+        expect(await readMandate(path, { ...expected, ownerKey: elsewhere })).toMatchObject({
+          ok: false,
+          reason: "not_signed",
+        });
       });
     });
   });

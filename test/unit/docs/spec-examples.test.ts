@@ -57,7 +57,9 @@ describe("SPEC §4.2 entry statement example", () => {
   it("derives the stated key from the RFC 8032 seed and hashes the body as stated", () => {
     expect(seat.publicKeyText).toBe(ex.get("seat key"));
     expect(textSha256(ex.get("body")!)).toBe(ex.get("body_sha256"));
-    expect(textSha256("")).toBe(section("**Entry statements.**", "It holds no").match(/hashes to\s+`([0-9a-f]{64})`/)![1]);
+    expect(textSha256("")).toBe(
+      section("**Entry statements.**", "It holds no").match(/hashes to\s+`([0-9a-f]{64})`/)![1],
+    );
   });
 
   it("is the statement, signature and request body the code produces, and the request passes the relay's parsing", async () => {
@@ -68,13 +70,22 @@ describe("SPEC §4.2 entry statement example", () => {
     expect(request.sig).toBe(ex.get("sig"));
     expect(JSON.stringify(request)).toBe(ex.get("request body"));
     const parsed = parseOrThrow(SubmitRequestSchema, parseInboundJson(ex.get("request body")!));
-    expect(await verifyStatement(seat.publicKeyText, "entry", submissionStatement(parsed.submission), parsed.sig)).toBe(true);
+    expect(await verifyStatement(seat.publicKeyText, "entry", submissionStatement(parsed.submission), parsed.sig)).toBe(
+      true,
+    );
   });
 });
 
 describe("SPEC §3.1 entry figure", () => {
   const figure = section("### 3.1 Entry shapes", "| kind |");
-  const fields = (marker: string) => [...figure.split("\n").find((l) => l.includes(marker))!.split("←")[0]!.matchAll(/(\w+)\??(?=[,:}\s])/g)].map((m) => m[1]!);
+  const fields = (marker: string) =>
+    [
+      ...figure
+        .split("\n")
+        .find((l) => l.includes(marker))!
+        .split("←")[0]!
+        .matchAll(/(\w+)\??(?=[,:}\s])/g),
+    ].map((m) => m[1]!);
 
   it("puts on the signed line exactly a say's submission fields, and on the relay's line the fields no statement holds", async () => {
     const submission = fields("← the seat's submission");
@@ -84,10 +95,22 @@ describe("SPEC §3.1 entry figure", () => {
     const k = await cast();
     const table = new MemoryLedger(k.relay);
     await table.create(k.ops, "ops", debateConfig(k));
-    for (const [owner, name, seatName, key] of [[k.tao, "tao", "bot-tao", seat], [k.jenny, "jenny", "bot-jenny", k.botJenny], [k.ops, "ops", "judge", k.judge]] as const) {
+    for (const [owner, name, seatName, key] of [
+      [k.tao, "tao", "bot-tao", seat],
+      [k.jenny, "jenny", "bot-jenny", k.botJenny],
+      [k.ops, "ops", "judge", k.judge],
+    ] as const) {
       await table.join(owner, name, seatName, key);
     }
-    const [say] = await table.submit(seat, { seat: "bot-tao", kind: "say", body: "figure", to: ["bot-jenny"], re: 1, refs: ["entry:1"], budget: { tokens: 3 } } as never);
+    const [say] = await table.submit(seat, {
+      seat: "bot-tao",
+      kind: "say",
+      body: "figure",
+      to: ["bot-jenny"],
+      re: 1,
+      refs: ["entry:1"],
+      budget: { tokens: 3 },
+    } as never);
     const statement = statementOf(say!)!.statement as Record<string, unknown>;
     expect(Object.keys(statement).sort()).toEqual([...submission.filter((f) => f !== "body"), "body_sha256"].sort());
   });
@@ -100,7 +123,13 @@ describe("SPEC §6.2 read authorization example", () => {
 
   it("is the header signHttpAuth makes for the stated statement", async () => {
     expect(canonicalize(statement)).toBe(ex.get("statement"));
-    const made = await signHttpAuth(seat, { table: "t-459", as: { seat: "bot-tao" }, method: "GET", path: statement.path, now: statement.ts });
+    const made = await signHttpAuth(seat, {
+      table: "t-459",
+      as: { seat: "bot-tao" },
+      method: "GET",
+      path: statement.path,
+      now: statement.ts,
+    });
     expect(made).toBe(header);
     expect(readAuthorization(header, HttpAuthSchema, "read statement")).toEqual(JSON.parse(ex.get("token JSON")!));
     expect(JSON.parse(ex.get("token JSON")!).sig).toBe(ex.get("sig"));
@@ -114,7 +143,9 @@ describe("SPEC §6.2 read authorization example", () => {
     for (const now of [statement.ts, statement.ts - 300_000, statement.ts + 300_000]) {
       expect(await authorizeRead(table.state!, header, "GET", statement.path, now)).toEqual({ seat: "bot-tao" });
     }
-    expect(await authorizeRead(table.state!, header.replace("Trestle ", "trestle  "), "GET", statement.path, statement.ts)).toEqual({ seat: "bot-tao" });
+    expect(
+      await authorizeRead(table.state!, header.replace("Trestle ", "trestle  "), "GET", statement.path, statement.ts),
+    ).toEqual({ seat: "bot-tao" });
   });
 
   describe("when the read is not the one signed", () => {
@@ -135,7 +166,9 @@ describe("SPEC §6.2 read authorization example", () => {
 });
 
 describe("SPEC §4.2 capability card table", () => {
-  const rows = [...section("**Capability cards.**", "A *one line*").matchAll(/^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|$/gm)].map(([, name, type, limit]) => ({
+  const rows = [
+    ...section("**Capability cards.**", "A *one line*").matchAll(/^\| `(\w+)` \| ([^|]+) \| ([^|]+) \|$/gm),
+  ].map(([, name, type, limit]) => ({
     name: name!,
     array: type!.startsWith("array"),
     items: Number(/^(\d+) items/.exec(limit!)?.[1] ?? 0),
@@ -143,7 +176,8 @@ describe("SPEC §4.2 capability card table", () => {
   }));
   const atLimit = (row: (typeof rows)[number], extra = 0) =>
     row.array ? Array.from({ length: row.items }, () => "s".repeat(row.chars + extra)) : "s".repeat(row.chars + extra);
-  const card = (fields: Record<string, unknown>) => refusalCode(() => parseOrThrow(CapabilityCardSchema, fields, "card"));
+  const card = (fields: Record<string, unknown>) =>
+    refusalCode(() => parseOrThrow(CapabilityCardSchema, fields, "card"));
 
   it("names exactly the schema's members", () => {
     expect(rows.map((r) => r.name).sort()).toEqual(Object.keys(CapabilityCardSchema.shape).sort());
@@ -155,9 +189,12 @@ describe("SPEC §4.2 capability card table", () => {
   });
 
   describe("when one member is off", () => {
-    it.each(rows.map((r) => [r.name, r] as const))("refuses %s one character over its limit with E_TOO_LARGE", (_, row) => {
-      expect(card({ [row.name]: atLimit(row, 1) })).toBe("E_TOO_LARGE");
-    });
+    it.each(rows.map((r) => [r.name, r] as const))(
+      "refuses %s one character over its limit with E_TOO_LARGE",
+      (_, row) => {
+        expect(card({ [row.name]: atLimit(row, 1) })).toBe("E_TOO_LARGE");
+      },
+    );
 
     it("refuses one item too many with E_TOO_LARGE, a line with a control character, a number and an unknown member with E_SCHEMA", () => {
       const skills = rows.find((r) => r.array)!;
@@ -176,28 +213,63 @@ describe("SPEC §4.2 capability card table", () => {
 
 describe("SPEC §3.1 args key rule", () => {
   const stated = new RegExp(/keys each match `(\^[^`]+\$)`/.exec(spec)![1]!);
-  const effect = (key: string) => refusalCode(() => parseOrThrow(EffectSchema, { owner: "tao", resource: "repo", action: "merge", args: { [key]: 1 } }));
+  const effect = (key: string) =>
+    refusalCode(() =>
+      parseOrThrow(EffectSchema, { owner: "tao", resource: "repo", action: "merge", args: { [key]: 1 } }),
+    );
 
-  it.each(["a", "Z", "pr", "A1", "a_b.c-d", "x".repeat(64), "x".repeat(65), "é", "ñame", "Ω", "1x", "9", "_x", "__proto__", "-x", ".x", "a b", "a/b", "a:b", ""])(
-    "judges the key %j as the SPEC's pattern does",
-    (key) => {
-      expect(effect(key)).toBe(stated.test(key) ? "accepted" : "E_SCHEMA");
-    },
-  );
+  it.each([
+    "a",
+    "Z",
+    "pr",
+    "A1",
+    "a_b.c-d",
+    "x".repeat(64),
+    "x".repeat(65),
+    "é",
+    "ñame",
+    "Ω",
+    "1x",
+    "9",
+    "_x",
+    "__proto__",
+    "-x",
+    ".x",
+    "a b",
+    "a/b",
+    "a:b",
+    "",
+  ])("judges the key %j as the SPEC's pattern does", (key) => {
+    expect(effect(key)).toBe(stated.test(key) ? "accepted" : "E_SCHEMA");
+  });
 
   it("refuses the keys the SPEC names as refused", () => {
-    for (const key of ["é", "1x", "_x", "__proto__"]) expect([stated.test(key), effect(key)]).toEqual([false, "E_SCHEMA"]);
+    for (const key of ["é", "1x", "_x", "__proto__"])
+      expect([stated.test(key), effect(key)]).toEqual([false, "E_SCHEMA"]);
   });
 });
 
 describe("SPEC §2.1 number rule", () => {
   const literal = new RegExp(`^${/literal is not `([^`]+)`/.exec(spec)![1]}$`);
 
-  it.each(["0", "-0", "7", "-7", "10", String(2 ** 53 - 1), `-${2 ** 53 - 1}`, String(2 ** 53), "9007199254740993", "1.0", "1.5", "1e3", "1E3", "-1e-3", "0.0"])(
-    "judges the JSON number %s as the SPEC's literal pattern and the 2^53 - 1 bound do",
-    (n) => {
-      const inProfile = literal.test(n) && Math.abs(Number(n)) <= 2 ** 53 - 1;
-      expect(refusalCode(() => parseInboundJson(`[${n}]`))).toBe(inProfile ? "accepted" : "E_NOT_CANONICAL");
-    },
-  );
+  it.each([
+    "0",
+    "-0",
+    "7",
+    "-7",
+    "10",
+    String(2 ** 53 - 1),
+    `-${2 ** 53 - 1}`,
+    String(2 ** 53),
+    "9007199254740993",
+    "1.0",
+    "1.5",
+    "1e3",
+    "1E3",
+    "-1e-3",
+    "0.0",
+  ])("judges the JSON number %s as the SPEC's literal pattern and the 2^53 - 1 bound do", (n) => {
+    const inProfile = literal.test(n) && Math.abs(Number(n)) <= 2 ** 53 - 1;
+    expect(refusalCode(() => parseInboundJson(`[${n}]`))).toBe(inProfile ? "accepted" : "E_NOT_CANONICAL");
+  });
 });

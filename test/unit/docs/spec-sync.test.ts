@@ -24,12 +24,16 @@ function workerRoutes(): string[] {
 describe("docs", () => {
   it("lists every error code in SPEC §9 with its HTTP status, and no others", () => {
     const rows = [...spec.matchAll(/^\| `(E_[A-Z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
-    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v.http])));
+    expect(Object.fromEntries(rows)).toEqual(
+      Object.fromEntries(Object.entries(ERROR_CODES).map(([code, v]) => [code, v.http])),
+    );
   });
 
   it("lists every route the Worker serves in SPEC §6.1, and no others", () => {
     const section = spec.slice(spec.indexOf("### 6.1 Routes"), spec.indexOf("### 6.2"));
-    const documented = [...section.matchAll(/^\| `(GET|POST) ([^`?]+)(?:\?[^`]*)?` \|/gm)].map((m) => `${m[1]} ${m[2]}`);
+    const documented = [...section.matchAll(/^\| `(GET|POST) ([^`?]+)(?:\?[^`]*)?` \|/gm)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
     expect(documented.sort()).toEqual(workerRoutes());
   });
 

@@ -6,7 +6,13 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { majorUnits } from "../../../src/text/terms.js";
-import { AuthoredKindSchema, GRANT_SCOPE, ISO_4217, minorDigits, SystemEntrySchema } from "../../../src/protocol/index.js";
+import {
+  AuthoredKindSchema,
+  GRANT_SCOPE,
+  ISO_4217,
+  minorDigits,
+  SystemEntrySchema,
+} from "../../../src/protocol/index.js";
 
 const spec = readFileSync(new URL("../../../docs/SPEC.md", import.meta.url), "utf8");
 
@@ -59,8 +65,11 @@ describe("SPEC §5.10 currencies", () => {
     expect(Object.fromEntries(documented)).toEqual(Object.fromEntries(ISO_4217.map((c) => [c, minorDigits(c)])));
   });
 
-  it.each(ISO_4217.map((c) => [c, minorDigits(c)] as const))("shows %s in major units with %i decimals", (code, digits) => {
-    const shown = majorUnits(1234567, code);
-    expect(shown).toBe(digits === 0 ? "1,234,567" : digits === 2 ? "12,345.67" : "1,234.567");
-  });
+  it.each(ISO_4217.map((c) => [c, minorDigits(c)] as const))(
+    "shows %s in major units with %i decimals",
+    (code, digits) => {
+      const shown = majorUnits(1234567, code);
+      expect(shown).toBe(digits === 0 ? "1,234,567" : digits === 2 ? "12,345.67" : "1,234.567");
+    },
+  );
 });

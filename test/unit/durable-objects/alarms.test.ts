@@ -9,7 +9,16 @@ import type { Writer } from "../../../durable-objects/table/writing/writes.js";
 import type { Ledger } from "../../../durable-objects/table/storage/ledger.js";
 import type { Notices } from "../../../durable-objects/table/storage/notices.js";
 import { TableLimits } from "../../../durable-objects/table/limits.js";
-import { cloneState, dueTasks, LIMITS, OPERATOR_LIMITS, watchdogDeadline, type Effect, type Entry, type TableState } from "../../../src/protocol/index.js";
+import {
+  cloneState,
+  dueTasks,
+  LIMITS,
+  OPERATOR_LIMITS,
+  watchdogDeadline,
+  type Effect,
+  type Entry,
+  type TableState,
+} from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
 import { approve, CARD_EFFECT, gatewayTable, propose } from "../protocol/gateway-fixtures.js";
 
@@ -19,7 +28,10 @@ beforeAll(async () => {
 });
 
 /** Effects on two owners' resources: the proposal opens two tasks. */
-const TWO_OWNERS: Effect[] = [CARD_EFFECT, { owner: "tao", resource: "calendar", action: "book", args: { day: "friday" } }];
+const TWO_OWNERS: Effect[] = [
+  CARD_EFFECT,
+  { owner: "tao", resource: "calendar", action: "book", args: { day: "friday" } },
+];
 
 /** A host over `state` whose ledger takes whatever admit appends. */
 function hostOver(state: TableState, now: number): Writer {
@@ -29,7 +41,16 @@ function hostOver(state: TableState, now: number): Writer {
   };
   // Its append never runs the notifications' writer, so nothing is recorded.
   const notices = { record: () => null, armRetry: () => undefined };
-  return { state, ledger: ledger as unknown as Ledger, now: () => now, answerers: () => new Set(), channels: async () => false, notices: notices as unknown as Notices, limits: new TableLimits(() => ({ ...OPERATOR_LIMITS })), burial: null };
+  return {
+    state,
+    ledger: ledger as unknown as Ledger,
+    now: () => now,
+    answerers: () => new Set(),
+    channels: async () => false,
+    notices: notices as unknown as Notices,
+    limits: new TableLimits(() => ({ ...OPERATOR_LIMITS })),
+    burial: null,
+  };
 }
 
 describe("the watchdog's alarm run", () => {
@@ -41,7 +62,11 @@ describe("the watchdog's alarm run", () => {
       await approve(t, seq, "tao");
       const due = watchdogDeadline(t.state)!;
       // The same table one entry short of the limit after its ledger_full close: room for one stall.
-      const full = { ...cloneState(t.state), seq: LIMITS.entries - 1, closed: { reason: "ledger_full" as const, seq: LIMITS.entries - 1 } };
+      const full = {
+        ...cloneState(t.state),
+        seq: LIMITS.entries - 1,
+        closed: { reason: "ledger_full" as const, seq: LIMITS.entries - 1 },
+      };
       expect(dueTasks(full, due + 60_000)).toHaveLength(2);
       const host = hostOver(full, due + 60_000);
       const outcomes = runWatchdog(host);

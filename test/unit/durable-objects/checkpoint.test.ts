@@ -12,7 +12,11 @@ import { cast, debateConfig, MemoryLedger } from "../../support/table-fixture.js
 async function ledger(turns: number): Promise<MemoryLedger> {
   const k = await cast();
   const l = new MemoryLedger(k.relay);
-  await l.create(k.ops, "ops", debateConfig(k, { topology: { kind: "open" }, termination: { any: [{ max_entries: 1000 }] } }));
+  await l.create(
+    k.ops,
+    "ops",
+    debateConfig(k, { topology: { kind: "open" }, termination: { any: [{ max_entries: 1000 }] } }),
+  );
   await l.join(k.tao, "tao", "bot-tao", k.botTao);
   for (let i = 0; i < turns; i += 1) await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: `turn ${i}` });
   return l;
@@ -44,9 +48,15 @@ describe("waking from a checkpoint", () => {
 
   describe("when the checkpoint cannot be used", () => {
     it.each([
-      ["of another policy version", (text: string) => JSON.stringify({ ...JSON.parse(text), version: STATE_VERSION + 1 })],
-      ["of another row", (text: string) => JSON.stringify({ version: STATE_VERSION, state: { ...JSON.parse(text).state, seq: 11 } })],
-      ["not JSON", () => "{\"version\":"],
+      [
+        "of another policy version",
+        (text: string) => JSON.stringify({ ...JSON.parse(text), version: STATE_VERSION + 1 }),
+      ],
+      [
+        "of another row",
+        (text: string) => JSON.stringify({ version: STATE_VERSION, state: { ...JSON.parse(text).state, seq: 11 } }),
+      ],
+      ["not JSON", () => '{"version":'],
     ])("folds the whole ledger instead of using one %s", async (_, spoil) => {
       const l = await ledger(20);
       const stored = { seq: 12, text: spoil(checkpointText(fold(l.entries.slice(0, 12)))) };

@@ -4,7 +4,8 @@ import { errorResponse, toTrestleError } from "../../../durable-objects/result.j
 import { TrestleError } from "../../../src/protocol/index.js";
 
 /** An Error carrying the properties the Durable Object runtime sets. */
-const runtimeError = (flags: Record<string, boolean>) => Object.assign(new Error("Durable Object reset because its code was updated."), flags);
+const runtimeError = (flags: Record<string, boolean>) =>
+  Object.assign(new Error("Durable Object reset because its code was updated."), flags);
 
 describe("toTrestleError", () => {
   it("keeps a TrestleError as it is", () => {
@@ -28,7 +29,9 @@ describe("toTrestleError", () => {
     it("is E_INTERNAL for a rate-limit refusal without a wait: no 429 leaves the relay without one", () => {
       vi.spyOn(console, "error").mockImplementation(() => undefined);
       expect(toTrestleError(new TrestleError("E_RATE_LIMITED", "slow down")).code).toBe("E_INTERNAL");
-      expect(toTrestleError(new TrestleError("E_RATE_LIMITED", "slow down", { limit: "notes_per_seat" })).code).toBe("E_INTERNAL");
+      expect(toTrestleError(new TrestleError("E_RATE_LIMITED", "slow down", { limit: "notes_per_seat" })).code).toBe(
+        "E_INTERNAL",
+      );
       expect(errorResponse(new TrestleError("E_RATE_LIMITED", "slow down")).status).toBe(500);
     });
   });
@@ -36,7 +39,9 @@ describe("toTrestleError", () => {
 
 describe("errorResponse", () => {
   it("adds Retry-After in whole seconds to a rate-limit refusal with a wait, and to nothing else", async () => {
-    const limited = errorResponse(new TrestleError("E_RATE_LIMITED", "slow down", { limit: "seat_writes_per_min", retry_after_ms: 1500 }));
+    const limited = errorResponse(
+      new TrestleError("E_RATE_LIMITED", "slow down", { limit: "seat_writes_per_min", retry_after_ms: 1500 }),
+    );
     expect(limited.status).toBe(429);
     expect(limited.headers.get("retry-after")).toBe("2");
     expect(errorResponse(new TrestleError("E_CLOSED")).headers.get("retry-after")).toBeNull();

@@ -5,7 +5,14 @@
  * that ended is never attempted again.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { deliverResult, deliveryAt, deliveryOf, RESULT_RETRY_MS, type ParentResults, type Deliverer } from "../../../durable-objects/table/writing/results.js";
+import {
+  deliverResult,
+  deliveryAt,
+  deliveryOf,
+  RESULT_RETRY_MS,
+  type ParentResults,
+  type Deliverer,
+} from "../../../durable-objects/table/writing/results.js";
 import type { Result } from "../../../durable-objects/result.js";
 import { verifyStatement, type SubtableResultRequest, type TableConfig } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
@@ -40,12 +47,20 @@ function fakeStorage() {
 /** A closed child of a fresh root, and a delivery host around it whose parent answers with `answer`. */
 async function closedChild(answer: () => Promise<Result<{ seq: number }>>) {
   const root = await TestTable.open(
-    broadcastConfig(k, { id: "t-root", topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 50 }] } }),
+    broadcastConfig(k, {
+      id: "t-root",
+      topology: { kind: "broadcast", order: ["a", "b", "c"] },
+      termination: { any: [{ max_entries: 50 }] },
+    }),
     ["a", "b", "c"],
     k,
   );
   const config: TableConfig = {
-    ...broadcastConfig(k, { id: "t-child", parent: "t-root", topology: { kind: "broadcast", order: ["a", "b"], rounds: 1 } }),
+    ...broadcastConfig(k, {
+      id: "t-child",
+      parent: "t-root",
+      topology: { kind: "broadcast", order: ["a", "b"], rounds: 1 },
+    }),
     seats: { a: { owner: "tao" }, b: { owner: "jenny" } },
   };
   const child = await root.openChild("a", config);
@@ -77,7 +92,12 @@ describe("delivering a closed sub-table's result", () => {
     const { host, storage, box, sent } = await closedChild(async () => ({ ok: true, value: { seq: 42 } }));
     await deliverResult(host);
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.statement).toMatchObject({ parent: "t-root", table: "t-child", reason: "rounds_exhausted", decision: null });
+    expect(sent[0]!.statement).toMatchObject({
+      parent: "t-root",
+      table: "t-child",
+      reason: "rounds_exhausted",
+      decision: null,
+    });
     expect(await verifyStatement(k.relay.publicKeyText, "result", sent[0]!.statement, sent[0]!.sig)).toBe(true);
     expect(deliveryOf(storage)).toEqual({ delivered: 42 });
     expect(box.alarm).toBeNull();
@@ -86,25 +106,31 @@ describe("delivering a closed sub-table's result", () => {
   });
 
   it("records a final refusal and does not retry it", async () => {
-    const { host, storage, box } = await closedChild(async () => ({ ok: false, error: { code: "E_CLOSED", message: "closed" } }));
+    const { host, storage, box } = await closedChild(async () => ({
+      ok: false,
+      error: { code: "E_CLOSED", message: "closed" },
+    }));
     await deliverResult(host);
     expect(deliveryOf(storage)).toEqual({ refused: "E_CLOSED" });
     expect(box.alarm).toBeNull();
   });
 
-  it.each(["E_UNAVAILABLE", "E_INTERNAL", "E_RATE_LIMITED"] as const)("keeps the retry armed after a transient %s and sends the same bytes again", async (code) => {
-    let calls = 0;
-    const { host, storage, box, sent } = await closedChild(async () =>
-      ++calls === 1 ? { ok: false, error: { code, message: "later" } } : { ok: true, value: { seq: 7 } },
-    );
-    await deliverResult(host);
-    expect(deliveryOf(storage)).toBeUndefined();
-    expect(box.alarm).toBe(1_000 + RESULT_RETRY_MS);
-    await deliverResult(host);
-    expect(sent[1]).toEqual(sent[0]);
-    expect(deliveryOf(storage)).toEqual({ delivered: 7 });
-    expect(box.alarm).toBeNull();
-  });
+  it.each(["E_UNAVAILABLE", "E_INTERNAL", "E_RATE_LIMITED"] as const)(
+    "keeps the retry armed after a transient %s and sends the same bytes again",
+    async (code) => {
+      let calls = 0;
+      const { host, storage, box, sent } = await closedChild(async () =>
+        ++calls === 1 ? { ok: false, error: { code, message: "later" } } : { ok: true, value: { seq: 7 } },
+      );
+      await deliverResult(host);
+      expect(deliveryOf(storage)).toBeUndefined();
+      expect(box.alarm).toBe(1_000 + RESULT_RETRY_MS);
+      await deliverResult(host);
+      expect(sent[1]).toEqual(sent[0]);
+      expect(deliveryOf(storage)).toEqual({ delivered: 7 });
+      expect(box.alarm).toBeNull();
+    },
+  );
 
   it("keeps the retry armed when the call to the parent throws", async () => {
     const { host, storage, box } = await closedChild(async () => {

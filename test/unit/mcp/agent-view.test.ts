@@ -25,7 +25,11 @@ describe("an MCP seat whose mandate keeps the figures from its agent", () => {
     const sara = await inProcess(home.settings, ownerApproves);
     expect((await sara.call("trestle_room_create", { table, topic: "The house on Juniper Lane" })).isError).toBeFalsy();
     expect((await sara.call("trestle_join", { table })).isError).toBeFalsy();
-    await seatMandate(home, table, { money: { currency: SECRETS.currency, cap: SECRETS.cap, floor: SECRETS.floor }, never_disclose: [...SECRETS.never], agent_view: "rules" });
+    await seatMandate(home, table, {
+      money: { currency: SECRETS.currency, cap: SECRETS.cap, floor: SECRETS.floor },
+      never_disclose: [...SECRETS.never],
+      agent_view: "rules",
+    });
 
     const results: [string, CallToolResult][] = [];
     const call = async (name: string, args: Record<string, unknown>) => {
@@ -34,12 +38,18 @@ describe("an MCP seat whose mandate keeps the figures from its agent", () => {
       return result;
     };
     const state = textOf(await call("trestle_room_state", {}));
-    expect(state).toContain("commit money in TWD only; an offer, counter, accept, grant or bid above your owner's cap or below their floor is refused before it is signed, and you are told when one is");
+    expect(state).toContain(
+      "commit money in TWD only; an offer, counter, accept, grant or bid above your owner's cap or below their floor is refused before it is signed, and you are told when one is",
+    );
     expect(textOf(await call("trestle_mandate", {}))).toContain("2 strings you must never write");
     const under = await call("trestle_room_offer", { amount: UNDER_FLOOR, currency: "TWD", text: "the house" });
-    expect(textOf(under)).toMatch(/error E_MANDATE: 5000000000 TWD \(minor units\) is below the mandate's floor; it was not committed/);
+    expect(textOf(under)).toMatch(
+      /error E_MANDATE: 5000000000 TWD \(minor units\) is below the mandate's floor; it was not committed/,
+    );
     const over = await call("trestle_room_offer", { amount: OVER_CAP, currency: "TWD", text: "the house" });
-    expect(textOf(over)).toMatch(/error E_MANDATE: 9900000000 TWD \(minor units\) is above the mandate's cap; it was not committed/);
+    expect(textOf(over)).toMatch(
+      /error E_MANDATE: 9900000000 TWD \(minor units\) is above the mandate's cap; it was not committed/,
+    );
     const said = await call("trestle_say", { text: `our code name is ${SECRETS.never[0]}` });
     expect(textOf(said)).toMatch(/error E_MANDATE: the message contains never_disclose entry #1/);
     await call("trestle_room_offer", { amount: 9_000_000_000, currency: "TWD", text: "the house" });
@@ -51,9 +61,22 @@ describe("an MCP seat whose mandate keeps the figures from its agent", () => {
     for (const [name, result] of results) expect(leaks(JSON.stringify(result)), name).toEqual([]);
     expect(leaks(sara.client.getInstructions() ?? "")).toEqual([]);
     expect(leaks(JSON.stringify(await sara.client.listTools()))).toEqual([]);
-    const resources = [`trestle://tables/${table}/seat`, `trestle://tables/${table}/room`, `trestle://tables/${table}/pending`];
-    for (const uri of resources) expect(leaks(JSON.stringify(await sara.client.readResource({ uri }))), uri).toEqual([]);
-    expect(leaks(JSON.stringify([await sara.client.listResources(), await sara.client.listResourceTemplates(), await sara.client.listPrompts()]))).toEqual([]);
+    const resources = [
+      `trestle://tables/${table}/seat`,
+      `trestle://tables/${table}/room`,
+      `trestle://tables/${table}/pending`,
+    ];
+    for (const uri of resources)
+      expect(leaks(JSON.stringify(await sara.client.readResource({ uri }))), uri).toEqual([]);
+    expect(
+      leaks(
+        JSON.stringify([
+          await sara.client.listResources(),
+          await sara.client.listResourceTemplates(),
+          await sara.client.listPrompts(),
+        ]),
+      ),
+    ).toEqual([]);
     const negotiator = await sara.client.getPrompt({ name: "trestle_negotiator", arguments: { table } });
     expect(leaks(JSON.stringify(negotiator))).toEqual([]);
     await sara.close();

@@ -53,7 +53,9 @@ withNode(node22(), (node) => {
       RUNS.map(async (run) => {
         const home = await makeHome("http://127.0.0.1:9", "tao", "bot-tao");
         // The 2025 suite opens a session per scenario and ends none: more than the default 16.
-        const server = cli(home.dir, home.settings.url).start(["mcp", "--http", "--max-sessions", "100"], { env: settingsEnv(home.settings) });
+        const server = cli(home.dir, home.settings.url).start(["mcp", "--http", "--max-sessions", "100"], {
+          env: settingsEnv(home.settings),
+        });
         const url = (await server.printed(/ at (http:\/\/127\.0\.0\.1:\d+\/mcp);/))[1]!;
         const token = (await server.printed(/bearer token (\S+) \(printed once/))[1]!;
         const proxy = await startTokenProxy(url, token);
@@ -61,7 +63,20 @@ withNode(node22(), (node) => {
         const out = mkdtempSync(join(tmpdir(), `trestle-conformance-${run.revision}-`));
         const bin = fileURLToPath(new URL(`../../../node_modules/${run.suite}/dist/index.js`, import.meta.url));
         const baseline = fileURLToPath(new URL(`../../conformance/${run.baseline}`, import.meta.url));
-        const args = [bin, "server", "--url", proxy.url, "--suite", "all", "--spec-version", run.revision, "--expected-failures", baseline, "-o", out];
+        const args = [
+          bin,
+          "server",
+          "--url",
+          proxy.url,
+          "--suite",
+          "all",
+          "--spec-version",
+          run.revision,
+          "--expected-failures",
+          baseline,
+          "-o",
+          out,
+        ];
         const { code, output } = await exited(node, args);
         outcomes.set(run.revision, { code, output, scenarios: results(out) });
       }),
@@ -97,13 +112,41 @@ withNode(node22(), (node) => {
       const { scenarios } = outcomes.get(revision)!;
       const own =
         revision === "2026-07-28"
-          ? ["tools-list", "resources-list", "prompts-list", "dns-rebinding-protection", "caching", "http-header-validation", "http-custom-header-server-validation", "sep-2164-resource-not-found", "server-sse-multiple-streams", "input-required-result-unsupported-methods", "input-required-result-ignore-extra-params", "input-required-result-validate-input", "input-required-result-missing-input-response"]
-          : ["server-initialize", "ping", "logging-set-level", "tools-list", "resources-list", "prompts-list", "dns-rebinding-protection", "server-sse-multiple-streams"];
+          ? [
+              "tools-list",
+              "resources-list",
+              "prompts-list",
+              "dns-rebinding-protection",
+              "caching",
+              "http-header-validation",
+              "http-custom-header-server-validation",
+              "sep-2164-resource-not-found",
+              "server-sse-multiple-streams",
+              "input-required-result-unsupported-methods",
+              "input-required-result-ignore-extra-params",
+              "input-required-result-validate-input",
+              "input-required-result-missing-input-response",
+            ]
+          : [
+              "server-initialize",
+              "ping",
+              "logging-set-level",
+              "tools-list",
+              "resources-list",
+              "prompts-list",
+              "dns-rebinding-protection",
+              "server-sse-multiple-streams",
+            ];
       for (const name of own) {
         const checks = scenarios.get(name);
         expect(checks, name).toBeDefined();
-        expect(checks!.filter((c) => c.status === "FAILURE").map((c) => `${name}: ${c.id} ${c.errorMessage ?? ""}`)).toEqual([]);
-        expect(checks!.some((c) => c.status === "SUCCESS"), name).toBe(true);
+        expect(
+          checks!.filter((c) => c.status === "FAILURE").map((c) => `${name}: ${c.id} ${c.errorMessage ?? ""}`),
+        ).toEqual([]);
+        expect(
+          checks!.some((c) => c.status === "SUCCESS"),
+          name,
+        ).toBe(true);
       }
     });
   });
@@ -114,7 +157,8 @@ function exited(node: string, args: readonly string[]): Promise<{ code: number; 
   return new Promise((resolve, reject) => {
     const child = spawn(node, args, { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
-    for (const stream of [child.stdout, child.stderr]) stream.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
+    for (const stream of [child.stdout, child.stderr])
+      stream.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code: code ?? 1, output }));
   });
@@ -125,7 +169,14 @@ function results(out: string): Outcome["scenarios"] {
   const scenarios = new Map<string, { id: string; status: string; errorMessage?: string }[]>();
   for (const dir of readdirSync(out)) {
     const name = dir.replace(/^server-/, "").replace(/-\d{4}-\d{2}-\d{2}T[\d-]+Z$/, "");
-    scenarios.set(name, JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")) as { id: string; status: string; errorMessage?: string }[]);
+    scenarios.set(
+      name,
+      JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")) as {
+        id: string;
+        status: string;
+        errorMessage?: string;
+      }[],
+    );
   }
   return scenarios;
 }

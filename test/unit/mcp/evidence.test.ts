@@ -50,8 +50,15 @@ describe("when the relay serves a history that contradicts the head this home ho
     // The same relay key serving another, longer history of the table.
     const other = await tableClient(twin.url, table);
     await other.create(home.owner, "tao", config);
-    await other.join(home.owner, { seat: "bot-tao", owner: "tao", seatKey: home.seat.publicKeyText, card: { summary: "bot-tao" }, expires: Date.now() + 60_000 });
-    for (let i = 0; i < 6; i += 1) await other.submit(home.seat, "bot-tao", { kind: "say", body: `another history ${i}` });
+    await other.join(home.owner, {
+      seat: "bot-tao",
+      owner: "tao",
+      seatKey: home.seat.publicKeyText,
+      card: { summary: "bot-tao" },
+      expires: Date.now() + 60_000,
+    });
+    for (let i = 0; i < 6; i += 1)
+      await other.submit(home.seat, "bot-tao", { kind: "say", body: `another history ${i}` });
 
     const atTwin = await server({ ...home.settings, url: twin.url, table });
     const read = await atTwin.call("trestle_read");

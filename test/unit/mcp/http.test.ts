@@ -32,7 +32,9 @@ const seen: DecisionViewWire[] = [];
 beforeAll(async () => {
   const relay = await sharedRelay();
   home = await makeHome(relay.url, "tao", "bot-tao");
-  server = cli(home.dir, relay.url).start(["mcp", "--http", "--port", "0", "--print-config", "claude"], { env: settingsEnv(home.settings) });
+  server = cli(home.dir, relay.url).start(["mcp", "--http", "--port", "0", "--print-config", "claude"], {
+    env: settingsEnv(home.settings),
+  });
   url = (await server.printed(/ at (http:\/\/127\.0\.0\.1:\d+\/mcp);/))[1]!;
   token = (await server.printed(/bearer token (\S+) \(printed once/))[1]!;
   await server.printed(/"Authorization": "Bearer /);
@@ -65,7 +67,9 @@ describe("trestle mcp --http with the SDK's Streamable HTTP client", { timeout: 
     expect(textOf(await mcp.call("trestle_create_table", { config }))).toContain("Owner session held for tao.");
     expect(textOf(await mcp.call("trestle_join"))).toMatch(/^Seat bot-tao joined table /);
     const effects = [{ owner: "tao", resource: "taskboard", action: "create_card", args: { title: "over http" } }];
-    const task = /It opened a task: (\d+\.tao)/.exec(textOf(await mcp.call("trestle_propose", { text: "a card", effects })))![1]!;
+    const task = /It opened a task: (\d+\.tao)/.exec(
+      textOf(await mcp.call("trestle_propose", { text: "a card", effects })),
+    )![1]!;
     expect(textOf(await mcp.call("trestle_approve", { task }))).toContain(`task ${task} approved`);
     expect(mcp.asked).toHaveLength(1);
     expect(seen[0]!.lines.join("\n")).toContain('create_card on taskboard with title = "over http"');
@@ -74,16 +78,24 @@ describe("trestle mcp --http with the SDK's Streamable HTTP client", { timeout: 
   it("sends progress notifications while a call waits", async () => {
     await mcp.call("trestle_read");
     const progress: string[] = [];
-    const result = await mcp.client.callTool({ name: "trestle_wait", arguments: { timeout_s: 1 } }, {
-      onprogress: (p) => void progress.push(p.message ?? ""),
-    });
+    const result = await mcp.client.callTool(
+      { name: "trestle_wait", arguments: { timeout_s: 1 } },
+      {
+        onprogress: (p) => void progress.push(p.message ?? ""),
+      },
+    );
     expect(textOf(result as Parameters<typeof textOf>[0])).toMatch(/^(Woke|Nothing for you yet)/);
     expect(progress[0]).toMatch(new RegExp(`^waiting at ${table} for bot-tao's turn or news`));
   });
 
   it("resumes a lost stream from the event store: Last-Event-ID replays what came after", async () => {
     const session = mcp.transport.sessionId!;
-    const call = { jsonrpc: "2.0", id: 901, method: "tools/call", params: { name: "trestle_wait", arguments: { timeout_s: 1 }, _meta: { progressToken: 901 } } };
+    const call = {
+      jsonrpc: "2.0",
+      id: 901,
+      method: "tools/call",
+      params: { name: "trestle_wait", arguments: { timeout_s: 1 }, _meta: { progressToken: 901 } },
+    };
     const first = await raw({ method: "POST", session, body: call, until: /notifications\/progress.*\n\n/ });
     const lastId = [...first.body.matchAll(/^id: (\S+)/gm)].at(-1)![1]!;
     expect(first.body).not.toContain('"id":901');
@@ -94,30 +106,58 @@ describe("trestle mcp --http with the SDK's Streamable HTTP client", { timeout: 
 });
 
 describe("when a request lacks the token or comes from elsewhere", () => {
-  const write = (text: string) => ({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "trestle_say", arguments: { text } } });
+  const write = (text: string) => ({
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: { name: "trestle_say", arguments: { text } },
+  });
 
   it.each([
     ["no token", 401, { authorization: "" }],
     ["a wrong token", 401, { authorization: "Bearer not-the-token" }],
     ["a foreign Origin", 403, { origin: "http://evil.example" }],
     ["a foreign Host", 403, { host: "evil.example" }],
-  ] as const)("refuses %s with %i before MCP, and the write never reaches the ledger", async (what, status, headers) => {
-    const refused = await raw({ method: "POST", session: mcp.transport.sessionId!, body: write(`refused: ${what}`), headers });
-    expect(refused.status).toBe(status);
-    expect(refused.headers["mcp-session-id"]).toBeUndefined();
-    if (status === 401) expect(refused.headers["www-authenticate"]).toBe('Bearer realm="trestle mcp"');
-    expect(JSON.parse(refused.body).error.message).not.toContain(token);
-    expect(textOf(await mcp.call("trestle_read", { from_start: true }))).not.toContain(`refused: ${what}`);
-  });
+  ] as const)(
+    "refuses %s with %i before MCP, and the write never reaches the ledger",
+    async (what, status, headers) => {
+      const refused = await raw({
+        method: "POST",
+        session: mcp.transport.sessionId!,
+        body: write(`refused: ${what}`),
+        headers,
+      });
+      expect(refused.status).toBe(status);
+      expect(refused.headers["mcp-session-id"]).toBeUndefined();
+      if (status === 401) expect(refused.headers["www-authenticate"]).toBe('Bearer realm="trestle mcp"');
+      expect(JSON.parse(refused.body).error.message).not.toContain(token);
+      expect(textOf(await mcp.call("trestle_read", { from_start: true }))).not.toContain(`refused: ${what}`);
+    },
+  );
 
-  it.each(["bearer", "BEARER", "bEaReR", "Bearer  "])("takes the token after the scheme written %j (any case, one or more spaces: RFC 9110 §11.1)", async (scheme) => {
-    const sep = scheme.endsWith(" ") ? "" : " ";
-    const ok = await raw({ method: "POST", session: mcp.transport.sessionId!, body: { jsonrpc: "2.0", id: 9, method: "tools/list" }, headers: { authorization: `${scheme}${sep}${token}` }, until: /"id":9/ });
-    expect(ok.status).toBe(200);
-  });
+  it.each(["bearer", "BEARER", "bEaReR", "Bearer  "])(
+    "takes the token after the scheme written %j (any case, one or more spaces: RFC 9110 §11.1)",
+    async (scheme) => {
+      const sep = scheme.endsWith(" ") ? "" : " ";
+      const ok = await raw({
+        method: "POST",
+        session: mcp.transport.sessionId!,
+        body: { jsonrpc: "2.0", id: 9, method: "tools/list" },
+        headers: { authorization: `${scheme}${sep}${token}` },
+        until: /"id":9/,
+      });
+      expect(ok.status).toBe(200);
+    },
+  );
 
   it("takes its own Origin (a page served by this listener), so the refusal above is the Origin's", async () => {
-    const ok = await raw({ method: "POST", session: mcp.transport.sessionId!, body: { jsonrpc: "2.0", id: 8, method: "tools/list" }, headers: { origin: new URL(url).origin }, until: /"id":8/ });
+    const ok = await raw({
+      method: "POST",
+      session: mcp.transport.sessionId!,
+      body: { jsonrpc: "2.0", id: 8, method: "tools/list" },
+      headers: { origin: new URL(url).origin },
+      until: /"id":8/,
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -127,9 +167,17 @@ describe("when a server started with --max-sessions 1 --session-idle 1s is full,
   let served: Served;
 
   beforeAll(async () => {
-    small = cli(home.dir, (await sharedRelay()).url).start(["mcp", "--http", "--max-sessions", "1", "--session-idle", "1s"], { env: settingsEnv(home.settings) });
-    served = { url: (await small.printed(/ at (http:\/\/127\.0\.0\.1:\d+\/mcp);/))[1]!, token: (await small.printed(/bearer token (\S+) \(printed once/))[1]! };
-    await small.printed(/at most 1 sessions \(and 1 listen streams\) at once; a session with no request for 1 s is closed/);
+    small = cli(home.dir, (await sharedRelay()).url).start(
+      ["mcp", "--http", "--max-sessions", "1", "--session-idle", "1s"],
+      { env: settingsEnv(home.settings) },
+    );
+    served = {
+      url: (await small.printed(/ at (http:\/\/127\.0\.0\.1:\d+\/mcp);/))[1]!,
+      token: (await small.printed(/bearer token (\S+) \(printed once/))[1]!,
+    };
+    await small.printed(
+      /at most 1 sessions \(and 1 listen streams\) at once; a session with no request for 1 s is closed/,
+    );
   }, 60_000);
   afterAll(async () => {
     small?.child.kill("SIGTERM");
@@ -137,7 +185,21 @@ describe("when a server started with --max-sessions 1 --session-idle 1s is full,
   });
 
   const initialize = (id: number) =>
-    raw({ server: served, method: "POST", body: { jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } } }, until: new RegExp(`"id":${id}`) });
+    raw({
+      server: served,
+      method: "POST",
+      body: {
+        jsonrpc: "2.0",
+        id,
+        method: "initialize",
+        params: {
+          protocolVersion: LATEST_PROTOCOL_VERSION,
+          capabilities: {},
+          clientInfo: { name: "raw", version: "1" },
+        },
+      },
+      until: new RegExp(`"id":${id}`),
+    });
 
   it("refuses an initialize past the cap with 503 naming it, closes the idle session (404 after), and opens a new one in its slot", async () => {
     const first = await initialize(1);
@@ -146,9 +208,16 @@ describe("when a server started with --max-sessions 1 --session-idle 1s is full,
     const refused = await initialize(2);
     expect(refused.status).toBe(503);
     expect(refused.headers["mcp-session-id"]).toBeUndefined();
-    expect(JSON.parse(refused.body).error.message).toMatch(/^this server holds its most MCP sessions \(1, trestle mcp --max-sessions\)/);
+    expect(JSON.parse(refused.body).error.message).toMatch(
+      /^this server holds its most MCP sessions \(1, trestle mcp --max-sessions\)/,
+    );
     await small.printed(new RegExp(`closed session ${session} after 1 s with no request`));
-    const gone = await raw({ server: served, method: "POST", session, body: { jsonrpc: "2.0", id: 3, method: "tools/list" } });
+    const gone = await raw({
+      server: served,
+      method: "POST",
+      session,
+      body: { jsonrpc: "2.0", id: 3, method: "tools/list" },
+    });
     expect(gone.status).toBe(404);
     const again = await initialize(4);
     expect(again.status).toBe(200);
@@ -168,7 +237,14 @@ interface Served {
  * until `until` matches (then drops the connection, as a client losing its stream does) or the
  * response ends.
  */
-function raw(options: { server?: Served; method: "POST" | "GET"; session?: string; body?: unknown; headers?: Record<string, string>; until?: RegExp }) {
+function raw(options: {
+  server?: Served;
+  method: "POST" | "GET";
+  session?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  until?: RegExp;
+}) {
   const server = options.server ?? { url, token };
   const target = new URL(server.url);
   const headers: Record<string, string> = {
@@ -181,20 +257,25 @@ function raw(options: { server?: Served; method: "POST" | "GET"; session?: strin
     ...options.headers,
   };
   if (headers.authorization === "") delete headers.authorization;
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>((resolve, reject) => {
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: options.method, headers }, (res) => {
-      let body = "";
-      const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
-      res.on("data", (chunk: Buffer) => {
-        body += chunk.toString("utf8");
-        if (options.until?.test(body)) {
-          done();
-          req.destroy();
-        }
-      });
-      res.on("end", done);
-    });
-    req.on("error", reject);
-    req.end(options.body === undefined ? undefined : JSON.stringify(options.body));
-  });
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+    (resolve, reject) => {
+      const req = request(
+        { host: target.hostname, port: target.port, path: target.pathname, method: options.method, headers },
+        (res) => {
+          let body = "";
+          const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+          res.on("data", (chunk: Buffer) => {
+            body += chunk.toString("utf8");
+            if (options.until?.test(body)) {
+              done();
+              req.destroy();
+            }
+          });
+          res.on("end", done);
+        },
+      );
+      req.on("error", reject);
+      req.end(options.body === undefined ? undefined : JSON.stringify(options.body));
+    },
+  );
 }

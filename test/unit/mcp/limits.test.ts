@@ -10,7 +10,16 @@ import type { TableConfig } from "../../../src/protocol/index.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { limitSettings } from "../../support/limits-env.js";
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
-import { inProcess, makeHome, ownerApproves, ownerInWindow, textOf, type Elicitor, type Home, type Mcp } from "../../support/mcp.js";
+import {
+  inProcess,
+  makeHome,
+  ownerApproves,
+  ownerInWindow,
+  textOf,
+  type Elicitor,
+  type Home,
+  type Mcp,
+} from "../../support/mcp.js";
 import type { DecisionViewWire } from "../../../src/view/wire.js";
 
 let relay: LocalRelay;
@@ -31,7 +40,14 @@ async function seated(elicit: Elicitor, logs: string[] = []): Promise<{ mcp: Mcp
   const mcp = await inProcess(home.settings, elicit, logs);
   open.push(mcp);
   const id = uniqueTable("mcp-limits");
-  const config: TableConfig = { id, topic: "limits", owners: { tao: { public_key: home.owner.publicKeyText } }, seats: { "bot-tao": { owner: "tao" } }, topology: { kind: "open" }, termination: { any: ["decision"] } };
+  const config: TableConfig = {
+    id,
+    topic: "limits",
+    owners: { tao: { public_key: home.owner.publicKeyText } },
+    seats: { "bot-tao": { owner: "tao" } },
+    topology: { kind: "open" },
+    termination: { any: ["decision"] },
+  };
   expect((await mcp.call("trestle_create_table", { config })).isError).toBeFalsy();
   expect((await mcp.call("trestle_join")).isError).toBeFalsy();
   return { mcp, id, home };
@@ -46,12 +62,18 @@ describe("a read the relay refuses for a few seconds", () => {
     const direct = await TableClient.open({ http, table: id, relayKey: (await http.wellKnown()).relay_key });
     const reader = { signer: home.seat, as: { seat: "bot-tao" } };
     let refused: unknown = null;
-    for (let i = 0; i <= READS && refused === null; i += 1) refused = await direct.projection(reader).then(() => null, (e: unknown) => e);
+    for (let i = 0; i <= READS && refused === null; i += 1)
+      refused = await direct.projection(reader).then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(refused).toMatchObject({ code: "E_RATE_LIMITED", details: { limit: "reads_per_min" } });
     const read = await mcp.call("trestle_read", { table: id });
     expect(read.isError).toBeFalsy();
     expect(textOf(read)).toContain("The table's prefix");
-    expect(logs.join("\n")).toMatch(/the relay is rate limiting GET \/tables\/[^ ]+\/projection; waiting \d+ s before sending it again/);
+    expect(logs.join("\n")).toMatch(
+      /the relay is rate limiting GET \/tables\/[^ ]+\/projection; waiting \d+ s before sending it again/,
+    );
   });
 });
 

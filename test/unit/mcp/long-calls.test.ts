@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 /** A table (open unless `topology` says otherwise) of bot-tao (this server's seat) and bot-jenny (the harness), ending by `termination`. */
-async function openTable(termination: TableConfig["termination"], settings: Partial<Home["settings"]> = {}, topology: TableConfig["topology"] = { kind: "open" }) {
+async function openTable(
+  termination: TableConfig["termination"],
+  settings: Partial<Home["settings"]> = {},
+  topology: TableConfig["topology"] = { kind: "open" },
+) {
   const home = await makeHome(relay.url, "tao", "bot-tao");
   const mcp = await inProcess({ ...home.settings, ...settings }, null, [], { progressEveryMs: 100 });
   open.push(mcp);
@@ -34,7 +38,10 @@ async function openTable(termination: TableConfig["termination"], settings: Part
   const config: TableConfig = {
     id,
     topic: "Which issue ships first?",
-    owners: { tao: { public_key: home.owner.publicKeyText, approvals: "async" }, jenny: { public_key: jenny.publicKeyText, approvals: "async" } },
+    owners: {
+      tao: { public_key: home.owner.publicKeyText, approvals: "async" },
+      jenny: { public_key: jenny.publicKeyText, approvals: "async" },
+    },
     seats: { "bot-tao": { owner: "tao" }, "bot-jenny": { owner: "jenny" } },
     topology,
     termination,
@@ -42,17 +49,30 @@ async function openTable(termination: TableConfig["termination"], settings: Part
   expect((await mcp.call("trestle_create_table", { config })).isError).toBeFalsy();
   expect((await mcp.call("trestle_join")).isError).toBeFalsy();
   const harness = await tableClient(relay.url, id);
-  await harness.join(jenny, { seat: "bot-jenny", owner: "jenny", seatKey: botJenny.publicKeyText, card: { summary: "jenny's bot" }, expires: Date.now() + 60_000 });
+  await harness.join(jenny, {
+    seat: "bot-jenny",
+    owner: "jenny",
+    seatKey: botJenny.publicKeyText,
+    card: { summary: "jenny's bot" },
+    expires: Date.now() + 60_000,
+  });
   return { home, mcp, id, harness, config };
 }
 
 describe("progress notifications", () => {
   it("tell a client that asked what trestle_wait waits for, then keep coming while it waits", async () => {
     // bot-jenny speaks first, so bot-tao's wait has nothing to wake it until its timeout.
-    const { mcp, id } = await openTable({ any: ["decision", { max_entries: 100 }] }, {}, { kind: "broadcast", order: ["bot-jenny", "bot-tao"] });
+    const { mcp, id } = await openTable(
+      { any: ["decision", { max_entries: 100 }] },
+      {},
+      { kind: "broadcast", order: ["bot-jenny", "bot-tao"] },
+    );
     await mcp.call("trestle_read");
     const seen: SdkProgress[] = [];
-    const result = await mcp.client.callTool({ name: "trestle_wait", arguments: { timeout_s: 2 } }, { onprogress: (p) => seen.push(p), resetTimeoutOnProgress: true });
+    const result = await mcp.client.callTool(
+      { name: "trestle_wait", arguments: { timeout_s: 2 } },
+      { onprogress: (p) => seen.push(p), resetTimeoutOnProgress: true },
+    );
     expect(result.isError).toBeFalsy();
     // A loaded machine may send the generic heartbeat ("trestle_wait is running (0 s)") before the wait says what it waits for.
     const told = seen.find((p) => p.message?.startsWith("waiting at"));
@@ -66,7 +86,11 @@ describe("progress notifications", () => {
   describe("when the client sent no progressToken", () => {
     it("are never sent, not even by a long call's heartbeat", async () => {
       const sent: Notification[] = [];
-      const progress = startProgress(undefined, async (n) => void sent.push(n), { label: "trestle_wait", everyMs: 1, now: () => 0 });
+      const progress = startProgress(undefined, async (n) => void sent.push(n), {
+        label: "trestle_wait",
+        everyMs: 1,
+        now: () => 0,
+      });
       progress.report("waiting");
       await new Promise((resolve) => setTimeout(resolve, 20));
       progress.stop();
@@ -76,11 +100,20 @@ describe("progress notifications", () => {
 
   it("stop when the call has answered", async () => {
     const sent: Notification[] = [];
-    const progress = startProgress("t-1", async (n) => void sent.push(n), { label: "trestle_wait", everyMs: 1, now: () => 0 });
+    const progress = startProgress("t-1", async (n) => void sent.push(n), {
+      label: "trestle_wait",
+      everyMs: 1,
+      now: () => 0,
+    });
     progress.report("waiting");
     progress.stop();
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(sent).toEqual([{ method: "notifications/progress", params: { progressToken: "t-1", progress: expect.any(Number), message: "waiting (0 s)" } }]);
+    expect(sent).toEqual([
+      {
+        method: "notifications/progress",
+        params: { progressToken: "t-1", progress: expect.any(Number), message: "waiting (0 s)" },
+      },
+    ]);
   });
 });
 
@@ -101,7 +134,9 @@ describe("trestle_vote", () => {
       const { mcp, harness, id } = await openTable({ any: [{ quorum: { n: 2, of: "seats" } }] });
       const proposed = await harness.submit(botJenny, "bot-jenny", { kind: "proposal", body: "ship #461 first" });
       expect((await mcp.call("trestle_vote", { re: proposed.seq, choice: "no" })).isError).toBeFalsy();
-      const again = await headUnmoved(new RelayHttp(fetch, relay.url), id, () => mcp.call("trestle_vote", { re: proposed.seq, choice: "yes" }));
+      const again = await headUnmoved(new RelayHttp(fetch, relay.url), id, () =>
+        mcp.call("trestle_vote", { re: proposed.seq, choice: "yes" }),
+      );
       expect(again.isError).toBe(true);
       expect(blocksOf(again)[0]).toMatch(/^error E_NOT_ALLOWED: /);
     });
@@ -122,18 +157,28 @@ describe("trestle_open_subtable", () => {
     const { mcp, harness, id, config } = await openTable({ any: ["decision"] }, { allowSubtables: true });
     const child = `${id}-side`.slice(0, 64);
     const result = await mcp.call("trestle_open_subtable", { config: side(child, config) });
-    expect(blocksOf(result)[0]).toBe(`Opened sub-table ${child} of ${id} as seat bot-tao (head #2); its decision lands at ${id} when it closes.\nPass table: "${child}" to read, wait and write there; ${id} stays the active table.`);
+    expect(blocksOf(result)[0]).toBe(
+      `Opened sub-table ${child} of ${id} as seat bot-tao (head #2); its decision lands at ${id} when it closes.\nPass table: "${child}" to read, wait and write there; ${id} stays the active table.`,
+    );
     const entries = (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry);
-    expect(entries.at(-1)).toMatchObject({ kind: "system", subkind: "subtable_opened", data: { opener: "bot-tao", config: { id: child, parent: id } } });
+    expect(entries.at(-1)).toMatchObject({
+      kind: "system",
+      subkind: "subtable_opened",
+      data: { opener: "bot-tao", config: { id: child, parent: id } },
+    });
     expect((await mcp.call("trestle_read", { table: child })).isError).toBeFalsy();
   });
 
   describe("when the owner has not allowed sub-tables", () => {
     it("refuses with E_FORBIDDEN naming the setting, before signing anything", async () => {
       const { mcp, id, config } = await openTable({ any: ["decision"] });
-      const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () => mcp.call("trestle_open_subtable", { config: side(`${id}-x`.slice(0, 64), config) }));
+      const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () =>
+        mcp.call("trestle_open_subtable", { config: side(`${id}-x`.slice(0, 64), config) }),
+      );
       expect(result.isError).toBe(true);
-      expect(blocksOf(result)[0]).toMatch(/^error E_FORBIDDEN: this server's owner has not allowed sub-tables: they set TRESTLE_ALLOW_SUBTABLES=1/);
+      expect(blocksOf(result)[0]).toMatch(
+        /^error E_FORBIDDEN: this server's owner has not allowed sub-tables: they set TRESTLE_ALLOW_SUBTABLES=1/,
+      );
     });
   });
 });
@@ -142,9 +187,16 @@ describe("trestle_revoke_seat", () => {
   it("revokes the owner's own seat when the owner allowed it; the relay refuses its key after", async () => {
     const { mcp, harness, id, home } = await openTable({ any: ["decision"] }, { allowRevoke: true });
     const result = await mcp.call("trestle_revoke_seat", { seat: "bot-tao" });
-    expect(blocksOf(result)[0]).toMatch(new RegExp(`^Seat bot-tao at ${id} revoked by its owner tao \\(entry #\\d+\\): it left the table, and the relay refuses its key ${home.seat.publicKeyText.slice(0, 12)}`));
+    expect(blocksOf(result)[0]).toMatch(
+      new RegExp(
+        `^Seat bot-tao at ${id} revoked by its owner tao \\(entry #\\d+\\): it left the table, and the relay refuses its key ${home.seat.publicKeyText.slice(0, 12)}`,
+      ),
+    );
     const entries = (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry);
-    expect(entries.slice(-2)).toMatchObject([{ subkind: "seat_revoked", data: { owner: "tao", seat: "bot-tao", seat_key: home.seat.publicKeyText } }, { subkind: "seat_left", data: { reason: "revoked" } }]);
+    expect(entries.slice(-2)).toMatchObject([
+      { subkind: "seat_revoked", data: { owner: "tao", seat: "bot-tao", seat_key: home.seat.publicKeyText } },
+      { subkind: "seat_left", data: { reason: "revoked" } },
+    ]);
     const said = await mcp.call("trestle_say", { text: "the revoked key speaks" });
     expect(blocksOf(said)[0]).toMatch(/^error E_REVOKED: /);
   });
@@ -152,15 +204,23 @@ describe("trestle_revoke_seat", () => {
   describe("when the revocation is not the model's to make", () => {
     it("refuses with E_FORBIDDEN naming TRESTLE_ALLOW_REVOKE, before signing anything", async () => {
       const { mcp, id } = await openTable({ any: ["decision"] });
-      const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () => mcp.call("trestle_revoke_seat", { seat: "bot-tao" }));
+      const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () =>
+        mcp.call("trestle_revoke_seat", { seat: "bot-tao" }),
+      );
       expect(result.isError).toBe(true);
-      expect(blocksOf(result)[0]).toMatch(/^error E_FORBIDDEN: this server's owner has not allowed revoking seats: they set TRESTLE_ALLOW_REVOKE=1/);
+      expect(blocksOf(result)[0]).toMatch(
+        /^error E_FORBIDDEN: this server's owner has not allowed revoking seats: they set TRESTLE_ALLOW_REVOKE=1/,
+      );
     });
 
     it("refuses another owner's seat with E_FORBIDDEN even when allowed, and sends nothing", async () => {
       const { mcp, id } = await openTable({ any: ["decision"] }, { allowRevoke: true });
-      const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () => mcp.call("trestle_revoke_seat", { seat: "bot-jenny" }));
-      expect(blocksOf(result)[0]).toMatch(/^error E_FORBIDDEN: seat "bot-jenny" is jenny's: only its own owner revokes it/);
+      const result = await headUnmoved(new RelayHttp(fetch, relay.url), id, () =>
+        mcp.call("trestle_revoke_seat", { seat: "bot-jenny" }),
+      );
+      expect(blocksOf(result)[0]).toMatch(
+        /^error E_FORBIDDEN: seat "bot-jenny" is jenny's: only its own owner revokes it/,
+      );
     });
   });
 });

@@ -25,16 +25,36 @@ const homes = {} as Record<Member, string>;
 
 function settingsOf(member: Member): McpSettings {
   const home = homes[member];
-  return { url: relayUrl, home, owner: member, ownerKeyFile: ownerKeyPath(home, member), seat: seatOf(member), seatKeyFile: seatKeyPath(home, seatOf(member)), table: m.id };
+  return {
+    url: relayUrl,
+    home,
+    owner: member,
+    ownerKeyFile: ownerKeyPath(home, member),
+    seat: seatOf(member),
+    seatKeyFile: seatKeyPath(home, seatOf(member)),
+    table: m.id,
+  };
 }
 
 beforeAll(async () => {
   relayUrl = (await sharedRelay()).url;
-  m = await MarketHttp.open(new RelayHttp((u, init) => fetch(u, init), relayUrl), uniqueTable("m-mcp-bids"), { members: ["ana", "ben"] });
+  m = await MarketHttp.open(new RelayHttp((u, init) => fetch(u, init), relayUrl), uniqueTable("m-mcp-bids"), {
+    members: ["ana", "ben"],
+  });
   for (const member of ["ana", "ben"] as const) {
     homes[member] = await memberHome(m, member);
-    const fields: MandateFields = { table: m.id, seat: seatOf(member), owner: member, never_disclose: [], require_confirm: [], paused: false, money: { currency: "USD", cap: 50_000 } };
-    await setMandate(seatFiles(homes[member], m.id, seatOf(member)).mandate, m.k.owners[member], fields, { now: Date.now() });
+    const fields: MandateFields = {
+      table: m.id,
+      seat: seatOf(member),
+      owner: member,
+      never_disclose: [],
+      require_confirm: [],
+      paused: false,
+      money: { currency: "USD", cap: 50_000 },
+    };
+    await setMandate(seatFiles(homes[member], m.id, seatOf(member)).mandate, m.k.owners[member], fields, {
+      now: Date.now(),
+    });
   }
 }, 60_000);
 
@@ -50,12 +70,42 @@ describe("sealed bids through the market profile", { timeout: 60_000 }, () => {
     const ben = await inProcess(settingsOf("ben"), null, [], { tools: TOOLS });
     try {
       const until = Date.now() + 6_000;
-      const listed = await m.list("ana", { side: "offer", title: "wooden cot", category: "baby-gear", quantity: 1, price: { currency: "USD", min: 2_000 }, sealed: { until, reveal_until: until + 3_600_000 } });
+      const listed = await m.list("ana", {
+        side: "offer",
+        title: "wooden cot",
+        category: "baby-gear",
+        quantity: 1,
+        price: { currency: "USD", min: 2_000 },
+        sealed: { until, reveal_until: until + 3_600_000 },
+      });
       expect(listed.status).toBe(201);
-      const first = (await ok<{ listings: { leaf: string; seq: number }[] }>(ana, "trestle_market_search", { sealed: true })).listings[0]!;
-      const updated = await ok<{ listing: string; seq: number }>(ana, "trestle_market_update", { listing: first.seq, title: "wooden cot, with mattress" });
-      const found = await ok<{ listings: { leaf: string; sealed: Record<string, unknown> | null }[] }>(ben, "trestle_market_search", { sealed: true });
-      expect(found.listings).toEqual([expect.objectContaining({ leaf: updated.listing, sealed: { phase: "bidding", until, reveal_until: until + 3_600_000, reserve: 2_000, currency: "USD", bids: 0, yours: "none", sold_to: null } })]);
+      const first = (
+        await ok<{ listings: { leaf: string; seq: number }[] }>(ana, "trestle_market_search", { sealed: true })
+      ).listings[0]!;
+      const updated = await ok<{ listing: string; seq: number }>(ana, "trestle_market_update", {
+        listing: first.seq,
+        title: "wooden cot, with mattress",
+      });
+      const found = await ok<{ listings: { leaf: string; sealed: Record<string, unknown> | null }[] }>(
+        ben,
+        "trestle_market_search",
+        { sealed: true },
+      );
+      expect(found.listings).toEqual([
+        expect.objectContaining({
+          leaf: updated.listing,
+          sealed: {
+            phase: "bidding",
+            until,
+            reveal_until: until + 3_600_000,
+            reserve: 2_000,
+            currency: "USD",
+            bids: 0,
+            yours: "none",
+            sold_to: null,
+          },
+        }),
+      ]);
       expect((await ok<{ listings: unknown[] }>(ben, "trestle_market_search", { sealed: false })).listings).toEqual([]);
 
       const journal = seatJournal(homes.ben, m.id, seatOf("ben"), Date.now);
@@ -64,15 +114,37 @@ describe("sealed bids through the market profile", { timeout: 60_000 }, () => {
       expect((high.structuredContent as { error: { code: string } }).error.code).toBe("E_MANDATE");
       expect(journal.ofType("market_bid")).toEqual([]);
 
-      const bid = await ok<{ commitment: string; until: number }>(ben, "trestle_market_bid", { listing: updated.listing.slice(0, 12), amount: 3_000 });
+      const bid = await ok<{ commitment: string; until: number }>(ben, "trestle_market_bid", {
+        listing: updated.listing.slice(0, 12),
+        amount: 3_000,
+      });
       expect(bid).toMatchObject({ kind: "bid", until, commitment: journal.ofType("market_bid")[0]!.commitment });
-      expect((await ok<{ listings: { sealed: { bids: number; yours: string } }[] }>(ben, "trestle_market_search", { sealed: true })).listings[0]!.sealed).toMatchObject({ bids: 1, yours: "committed" });
-      const changed = await ana.call("trestle_market_update", { listing: updated.seq, sealed_bids: { bid_minutes: 5, reveal_minutes: 60 } });
-      expect((changed.structuredContent as { error: { code: string; details?: string } }).error).toMatchObject({ code: "E_NOT_ALLOWED" });
+      expect(
+        (
+          await ok<{ listings: { sealed: { bids: number; yours: string } }[] }>(ben, "trestle_market_search", {
+            sealed: true,
+          })
+        ).listings[0]!.sealed,
+      ).toMatchObject({ bids: 1, yours: "committed" });
+      const changed = await ana.call("trestle_market_update", {
+        listing: updated.seq,
+        sealed_bids: { bid_minutes: 5, reveal_minutes: 60 },
+      });
+      expect((changed.structuredContent as { error: { code: string; details?: string } }).error).toMatchObject({
+        code: "E_NOT_ALLOWED",
+      });
 
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - Date.now() + 100)));
-      const revealed = await ok<{ settled: Record<string, unknown> }>(ben, "trestle_market_reveal", { listing: updated.seq });
-      expect(revealed.settled).toMatchObject({ outcome: "sold", winner: "ben", price: 2_000, currency: "USD", match: expect.any(Number) });
+      const revealed = await ok<{ settled: Record<string, unknown> }>(ben, "trestle_market_reveal", {
+        listing: updated.seq,
+      });
+      expect(revealed.settled).toMatchObject({
+        outcome: "sold",
+        winner: "ben",
+        price: 2_000,
+        currency: "USD",
+        match: expect.any(Number),
+      });
     } finally {
       await Promise.all([ana.close(), ben.close()]);
     }

@@ -33,7 +33,8 @@ async function saraRoom(e2e: boolean, answer: (request: Parameters<NonNullable<E
 
 /** The questions of sara's seats at `table` as the relay keeps them, read with her owner key. */
 async function kept(home: Home, table: string) {
-  return (await new HttpClient({ url: relay.url }).questions(table, { signer: home.owner, as: { owner: "sara" } })).questions;
+  return (await new HttpClient({ url: relay.url }).questions(table, { signer: home.owner, as: { owner: "sara" } }))
+    .questions;
 }
 
 async function closeAll(...servers: Mcp[]) {
@@ -42,11 +43,24 @@ async function closeAll(...servers: Mcp[]) {
 
 describe("an owner answering its seats' questions through elicitation", { timeout: 60_000 }, () => {
   it("offers the choices as an enum, signs the pick, and the seat reads it verified; the relay holds it sealed in an e2e room", async () => {
-    const { table, home, seat, owner } = await saraRoom(true, () => ({ action: "accept", content: { answer: "no, hold at 2,900" } }));
-    const asking = seat.call("trestle_ask_owner", { table, text: "Accept 2,800 for the stroller?", choices: ["yes", "no, hold at 2,900"], wait_seconds: 60 });
+    const { table, home, seat, owner } = await saraRoom(true, () => ({
+      action: "accept",
+      content: { answer: "no, hold at 2,900" },
+    }));
+    const asking = seat.call("trestle_ask_owner", {
+      table,
+      text: "Accept 2,800 for the stroller?",
+      choices: ["yes", "no, hold at 2,900"],
+      wait_seconds: 60,
+    });
     const put = textOf(await owner.call("trestle_owner_questions", { table, wait_seconds: 60 }));
     expect(put).toContain('answered "no, hold at 2,900" (signed with your owner key)');
-    expect(owner.asked[0]!).toMatchObject({ requestedSchema: { properties: { answer: { type: "string", enum: ["yes", "no, hold at 2,900"] } }, required: ["answer"] } });
+    expect(owner.asked[0]!).toMatchObject({
+      requestedSchema: {
+        properties: { answer: { type: "string", enum: ["yes", "no, hold at 2,900"] } },
+        required: ["answer"],
+      },
+    });
     expect(owner.asked[0]!.message).toContain('"Accept 2,800 for the stroller?"');
     const asked = textOf(await asking);
     expect(asked).toContain("your owner answered (verified: signed with your owner's key)");
@@ -61,10 +75,17 @@ describe("an owner answering its seats' questions through elicitation", { timeou
   });
 
   it("asks for free text with a string field", async () => {
-    const { table, seat, owner } = await saraRoom(false, () => ({ action: "accept", content: { answer: "Saturday morning" } }));
+    const { table, seat, owner } = await saraRoom(false, () => ({
+      action: "accept",
+      content: { answer: "Saturday morning" },
+    }));
     const asking = seat.call("trestle_ask_owner", { table, text: "When can you hand it over?", wait_seconds: 60 });
-    expect(textOf(await owner.call("trestle_owner_questions", { table, wait_seconds: 60 }))).toContain('answered "Saturday morning"');
-    expect(owner.asked[0]!).toMatchObject({ requestedSchema: { properties: { answer: { type: "string", minLength: 1 } } } });
+    expect(textOf(await owner.call("trestle_owner_questions", { table, wait_seconds: 60 }))).toContain(
+      'answered "Saturday morning"',
+    );
+    expect(owner.asked[0]!).toMatchObject({
+      requestedSchema: { properties: { answer: { type: "string", minLength: 1 } } },
+    });
     expect(JSON.stringify(owner.asked[0]!)).not.toContain('"enum"');
     expect(textOf(await asking)).toContain("Saturday morning");
     await closeAll(seat, owner);
@@ -74,9 +95,19 @@ describe("an owner answering its seats' questions through elicitation", { timeou
     it("leaves the question open and signs nothing", async () => {
       const { table, home, seat, owner } = await saraRoom(false, () => ({ action: "decline" }));
       const now = Date.now();
-      const request = await signQuestion(home.seat, { table, seat: "sara-bot", question: randomNonce(), text: "Accept 2,800?", choices: ["yes", "no"], deadline: now + 60_000, ts: now });
+      const request = await signQuestion(home.seat, {
+        table,
+        seat: "sara-bot",
+        question: randomNonce(),
+        text: "Accept 2,800?",
+        choices: ["yes", "no"],
+        deadline: now + 60_000,
+        ts: now,
+      });
       await new HttpClient({ url: relay.url }).askOwner(table, request);
-      expect(textOf(await owner.call("trestle_owner_questions", { table }))).toContain(`${request.question.question} from sara-bot: left open (you declined)`);
+      expect(textOf(await owner.call("trestle_owner_questions", { table }))).toContain(
+        `${request.question.question} from sara-bot: left open (you declined)`,
+      );
       expect((await kept(home, table)).map((q) => [q.state, q.answer])).toEqual([["open", undefined]]);
       await closeAll(seat, owner);
     });

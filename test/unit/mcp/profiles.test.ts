@@ -6,7 +6,14 @@
  */
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultProfile, MAX_PROFILE_TOOLS, PROFILES, profileTools, ROLE_PROFILES, selectTools } from "../../../src/mcp/profiles.js";
+import {
+  defaultProfile,
+  MAX_PROFILE_TOOLS,
+  PROFILES,
+  profileTools,
+  ROLE_PROFILES,
+  selectTools,
+} from "../../../src/mcp/profiles.js";
 import { TOOLS } from "../../../src/mcp/tools/index.js";
 import { cli } from "../../support/cli.js";
 import { inProcess, makeHome, seatMandate, type Home, type Mcp } from "../../support/mcp.js";
@@ -58,7 +65,9 @@ describe("the server's instructions to the model", () => {
     const mcp = await inProcess(home.settings, null, [], { tools: profileTools(profile) });
     open.push(mcp);
     const text = mcp.client.getInstructions() ?? "";
-    const named = [...text.matchAll(/trestle_[a-z_]+[a-z]/g)].map((m) => m[0]).filter((name) => name !== "trestle_room");
+    const named = [...text.matchAll(/trestle_[a-z_]+[a-z]/g)]
+      .map((m) => m[0])
+      .filter((name) => name !== "trestle_room");
     expect(named.length).toBeGreaterThan(0);
     const offered = profileTools(profile).map((t) => t.name);
     expect(named.filter((name) => !offered.includes(name))).toEqual([]);
@@ -81,7 +90,11 @@ describe("--tools", () => {
     expect(selectTools("room", home.settings)).toMatchObject({ profile: "room", tools: profileTools("room") });
     expect(selectTools(undefined, home.settings)).toMatchObject({ profile: "table" });
     const custom = selectTools("trestle_wait, read,say", home.settings);
-    expect("tools" in custom && custom.tools.map((t) => t.name)).toEqual(["trestle_read", "trestle_wait", "trestle_say"]);
+    expect("tools" in custom && custom.tools.map((t) => t.name)).toEqual([
+      "trestle_read",
+      "trestle_wait",
+      "trestle_say",
+    ]);
   });
 
   describe("when a name is no tool", () => {

@@ -20,7 +20,17 @@ import type { DecisionViewWire } from "../../../src/view/wire.js";
 import { cli, type CliProcess } from "../../support/cli.js";
 import { tableClient, uniqueTable } from "../../support/client-table.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
-import { clickDecision, makeHome, overHttp, overStdio, ownerInWindow, readDecision, textOf, type Home, type Mcp } from "../../support/mcp.js";
+import {
+  clickDecision,
+  makeHome,
+  overHttp,
+  overStdio,
+  ownerInWindow,
+  readDecision,
+  textOf,
+  type Home,
+  type Mcp,
+} from "../../support/mcp.js";
 import { keyOf } from "../../support/table-fixture.js";
 
 let relay: LocalRelay;
@@ -49,7 +59,10 @@ beforeAll(async () => {
   const config = {
     id: table,
     topic: "One server, two revisions",
-    owners: { tao: { public_key: home.owner.publicKeyText }, jenny: { public_key: jenny.publicKeyText, approvals: "async" } },
+    owners: {
+      tao: { public_key: home.owner.publicKeyText },
+      jenny: { public_key: jenny.publicKeyText, approvals: "async" },
+    },
     seats: { "bot-tao": { owner: "tao" }, "bot-jenny": { owner: "jenny" } },
     topology: { kind: "open" },
     termination: { any: ["decision", { max_entries: 500 }] },
@@ -57,7 +70,13 @@ beforeAll(async () => {
   expect(textOf(await modern.call("trestle_create_table", { config }))).toContain(`pass table ${table} on each call`);
   expect(textOf(await modern.call("trestle_join", { table }))).toMatch(/^Seat bot-tao joined table /);
   harness = await tableClient(relay.url, table);
-  await harness.join(jenny, { seat: "bot-jenny", owner: "jenny", seatKey: botJenny.publicKeyText, card: { summary: "jenny's bot" }, expires: Date.now() + 60_000 });
+  await harness.join(jenny, {
+    seat: "bot-jenny",
+    owner: "jenny",
+    seatKey: botJenny.publicKeyText,
+    card: { summary: "jenny's bot" },
+    expires: Date.now() + 60_000,
+  });
 }, 60_000);
 afterAll(async () => {
   await modern?.close();
@@ -78,26 +97,53 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
   it("discovers the server without initialize or session, and lists the profile's tools, the role prompts and the table's resources", async () => {
     expect(modern.client.getProtocolEra()).toBe("modern");
     expect((modern as Mcp & { transport: { sessionId?: string } }).transport.sessionId).toBeUndefined();
-    expect((await modern.client.listTools()).tools.map((t) => t.name)).toEqual(profileTools("table").map((t) => t.name));
-    expect((await modern.client.listPrompts()).prompts.map((p) => p.name)).toEqual(["trestle_debater", "trestle_reviewer"]);
+    expect((await modern.client.listTools()).tools.map((t) => t.name)).toEqual(
+      profileTools("table").map((t) => t.name),
+    );
+    expect((await modern.client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+      "trestle_debater",
+      "trestle_reviewer",
+    ]);
     const templates = (await modern.client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-    expect(templates).toEqual(["seat", "room", "pending", "listings", "matches"].map((kind) => `trestle://tables/{table}/${kind}`));
+    expect(templates).toEqual(
+      ["seat", "room", "pending", "listings", "matches"].map((kind) => `trestle://tables/{table}/${kind}`),
+    );
   });
 
   it("completes a table id for a role prompt and a resource template from the tables it knows", async () => {
-    const prompt = await modern.client.complete({ ref: { type: "ref/prompt", name: "trestle_debater" }, argument: { name: "table", value: table.slice(0, 8) } });
+    const prompt = await modern.client.complete({
+      ref: { type: "ref/prompt", name: "trestle_debater" },
+      argument: { name: "table", value: table.slice(0, 8) },
+    });
     expect(prompt.completion.values).toContain(table);
-    const template = await modern.client.complete({ ref: { type: "ref/resource", uri: "trestle://tables/{table}/seat" }, argument: { name: "table", value: "no-such-prefix" } });
+    const template = await modern.client.complete({
+      ref: { type: "ref/resource", uri: "trestle://tables/{table}/seat" },
+      argument: { name: "table", value: "no-such-prefix" },
+    });
     expect(template.completion.values).toEqual([]);
   });
 
   it("mirrors the table in Mcp-Param-Table and refuses a call whose header says another table (400, -32020)", async () => {
-    const mismatched = await rawModern("tools/call", { name: "trestle_read", arguments: { table } }, { "mcp-param-table": "another-table" });
+    const mismatched = await rawModern(
+      "tools/call",
+      { name: "trestle_read", arguments: { table } },
+      { "mcp-param-table": "another-table" },
+    );
     expect(mismatched.status).toBe(400);
-    expect(mismatched.error).toMatchObject({ code: -32020, message: expect.stringContaining("the Mcp-Param-Table header decodes to \"another-table\"") });
+    expect(mismatched.error).toMatchObject({
+      code: -32020,
+      message: expect.stringContaining('the Mcp-Param-Table header decodes to "another-table"'),
+    });
     const missing = await rawModern("tools/call", { name: "trestle_read", arguments: { table } }, {});
-    expect(missing.error).toMatchObject({ code: -32020, message: expect.stringContaining("the Mcp-Param-Table header is absent") });
-    const agreed = await rawModern("tools/call", { name: "trestle_read", arguments: { table } }, { "mcp-param-table": `=?base64?${Buffer.from(table).toString("base64")}?=` });
+    expect(missing.error).toMatchObject({
+      code: -32020,
+      message: expect.stringContaining("the Mcp-Param-Table header is absent"),
+    });
+    const agreed = await rawModern(
+      "tools/call",
+      { name: "trestle_read", arguments: { table } },
+      { "mcp-param-table": `=?base64?${Buffer.from(table).toString("base64")}?=` },
+    );
     expect(agreed.status).toBe(200);
     expect(agreed.result).toMatchObject({ structuredContent: { table } });
   });
@@ -110,7 +156,9 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
     expect(next.structuredContent).toMatchObject({ cursor, entries: 0 });
     expect(textOf(next)).toContain("The prefix is unchanged since your last read");
     const again = await modern.call("trestle_read", { table });
-    expect(textOf(again)).toContain("The table's prefix (topic, rules, seats and their cards, decisions in force) is below: first read.");
+    expect(textOf(again)).toContain(
+      "The table's prefix (topic, rules, seats and their cards, decisions in force) is below: first read.",
+    );
   });
 
   it("reads the seat's live resource and hears of a new entry on its listen stream, without polling", async () => {
@@ -123,7 +171,9 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
     expect(subscription.honoredFilter.resourceSubscriptions).toEqual([uri]);
     await harness.submit(botJenny, "bot-jenny", { kind: "say", body: "news for the listen stream" });
     expect(await heard).toBe(uri);
-    expect((((await modern.client.readResource({ uri })).contents[0]) as { text: string }).text).toContain("news for the listen stream");
+    expect(((await modern.client.readResource({ uri })).contents[0] as { text: string }).text).toContain(
+      "news for the listen stream",
+    );
     await subscription.close();
   });
 
@@ -134,10 +184,20 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
     expect((pending.contents[0] as { text: string }).text).toContain(`  task ${task} awaits approval`);
     const approved = await modern.call("trestle_approve", { table, task });
     expect(textOf(approved)).toContain(`task ${task} approved`);
-    expect(modern.asked.at(-1)).toMatchObject({ mode: "url", url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#decision=/) });
+    expect(modern.asked.at(-1)).toMatchObject({
+      mode: "url",
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/#decision=/),
+    });
     expect(seen.at(-1)!.lines.join("\n")).toContain('create_card on taskboard with title = "both revisions"');
-    const approval = (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry).find((e) => e.kind === "approval");
-    expect(approval).toMatchObject({ owner: "tao", task, verdict: "approve", author: { key: home.owner.publicKeyText } });
+    const approval = (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items
+      .filter(isEntry)
+      .find((e) => e.kind === "approval");
+    expect(approval).toMatchObject({
+      owner: "tao",
+      task,
+      verdict: "approve",
+      author: { key: home.owner.publicKeyText },
+    });
   });
 
   describe("when a 2026-07-28 request lacks the token or comes from elsewhere", () => {
@@ -145,13 +205,16 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
       ["no token", 401, { authorization: "" }],
       ["a foreign Origin", 403, { origin: "http://evil.example" }],
       ["a foreign Host", 403, { host: "evil.example" }],
-    ] as const)("refuses %s with %i before MCP, and the write never reaches the ledger", async (what, status, headers) => {
-      const refused = await rawNode({ name: "trestle_say", arguments: { table, text: `refused: ${what}` } }, headers);
-      expect(refused.status).toBe(status);
-      expect(refused.body).not.toContain(token);
-      const seen = (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry);
-      expect(seen.some((e) => e.kind === "say" && e.body === `refused: ${what}`)).toBe(false);
-    });
+    ] as const)(
+      "refuses %s with %i before MCP, and the write never reaches the ledger",
+      async (what, status, headers) => {
+        const refused = await rawNode({ name: "trestle_say", arguments: { table, text: `refused: ${what}` } }, headers);
+        expect(refused.status).toBe(status);
+        expect(refused.body).not.toContain(token);
+        const seen = (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry);
+        expect(seen.some((e) => e.kind === "say" && e.body === `refused: ${what}`)).toBe(false);
+      },
+    );
   });
 
   describe("when a retry brings back request state that is not this server's, for this call", () => {
@@ -159,17 +222,39 @@ describe("a 2026-07-28 client (SDK v2, pinned): stateless", { timeout: 30_000 },
       const proposed = textOf(await modern.call("trestle_propose", { table, text: "another card", effects: [EFFECT] }));
       const task = /It opened a task: (\d+\.tao)/.exec(proposed)![1]!;
       const first = await rawModern("tools/call", { name: "trestle_approve", arguments: { table, task } });
-      expect(first.result).toMatchObject({ resultType: "input_required", inputRequests: { owner: { method: "elicitation/create", params: { mode: "url" } } } });
+      expect(first.result).toMatchObject({
+        resultType: "input_required",
+        inputRequests: { owner: { method: "elicitation/create", params: { mode: "url" } } },
+      });
       const state = String((first.result as { requestState: string }).requestState);
       const accepted = { owner: { action: "accept" } };
       const tampered = `${state.slice(0, -2)}${state.endsWith("AA") ? "BB" : "AA"}`;
-      const refused = await rawModern("tools/call", { name: "trestle_approve", arguments: { table, task }, inputResponses: accepted, requestState: tampered });
+      const refused = await rawModern("tools/call", {
+        name: "trestle_approve",
+        arguments: { table, task },
+        inputResponses: accepted,
+        requestState: tampered,
+      });
       expect(refused.error).toMatchObject({ code: -32602, message: "Invalid or expired requestState" });
-      const elsewhere = await rawModern("tools/call", { name: "trestle_reject", arguments: { table, task }, inputResponses: accepted, requestState: state });
-      expect(elsewhere.error).toMatchObject({ code: -32602, message: expect.stringContaining("this requestState belongs to another call") });
-      const link = String((first.result as { inputRequests: { owner: { params: { url: string } } } }).inputRequests.owner.params.url);
+      const elsewhere = await rawModern("tools/call", {
+        name: "trestle_reject",
+        arguments: { table, task },
+        inputResponses: accepted,
+        requestState: state,
+      });
+      expect(elsewhere.error).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("this requestState belongs to another call"),
+      });
+      const link = String(
+        (first.result as { inputRequests: { owner: { params: { url: string } } } }).inputRequests.owner.params.url,
+      );
       expect((await readDecision(link)).state).toBe("pending");
-      expect((await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry).filter((e) => e.kind === "approval" && e.task === task)).toEqual([]);
+      expect(
+        (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items
+          .filter(isEntry)
+          .filter((e) => e.kind === "approval" && e.task === task),
+      ).toEqual([]);
     });
   });
 });
@@ -192,17 +277,26 @@ describe("a 2025-11-25 client (SDK v1): initialize and a session", { timeout: 30
   it("lists the tools, reads the seat's resource, and hears of a new entry after resources/subscribe", async () => {
     expect((await v1.listTools()).tools.map((t) => t.name)).toEqual(profileTools("table").map((t) => t.name));
     const uri = `trestle://tables/${table}/seat`;
-    expect(JSON.stringify((await v1.readResource({ uri })).contents)).toContain(`table ${table}: you are seat bot-tao.`);
-    const heard = new Promise<string>((resolve) => v1.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
+    expect(JSON.stringify((await v1.readResource({ uri })).contents)).toContain(
+      `table ${table}: you are seat bot-tao.`,
+    );
+    const heard = new Promise<string>((resolve) =>
+      v1.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+    );
     await v1.subscribeResource({ uri });
     await harness.submit(botJenny, "bot-jenny", { kind: "say", body: "news for the subscriber" });
     expect(await heard).toBe(uri);
   });
 
   it("gets an approval signed only after the owner's click in the window its URL elicitation opened", async () => {
-    const proposed = await v1.callTool({ name: "trestle_propose", arguments: { table, text: "a v1 card", effects: [EFFECT] } });
+    const proposed = await v1.callTool({
+      name: "trestle_propose",
+      arguments: { table, text: "a v1 card", effects: [EFFECT] },
+    });
     const task = /It opened a task: (\d+\.tao)/.exec(JSON.stringify(proposed))![1]!;
-    const approved = await v1.callTool({ name: "trestle_approve", arguments: { table, task } }, undefined, { timeout: 60_000 });
+    const approved = await v1.callTool({ name: "trestle_approve", arguments: { table, task } }, undefined, {
+      timeout: 60_000,
+    });
     expect(JSON.stringify(approved)).toContain(`task ${task} approved`);
     expect(asked.at(-1)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/#decision=/);
   });
@@ -226,9 +320,16 @@ describe("a 2026-07-28 client over stdio", { timeout: 30_000 }, () => {
 });
 
 /** A 2026-07-28 tools/call sent with node:http (which sends any Host and Origin), with the token unless `headers` replaces it. */
-function rawNode(params: Record<string, unknown>, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function rawNode(
+  params: Record<string, unknown>,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string }> {
   const target = new URL(url);
-  const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
   const all: Record<string, string> = {
     host: target.host,
     authorization: `Bearer ${token}`,
@@ -242,19 +343,30 @@ function rawNode(params: Record<string, unknown>, headers: Record<string, string
   };
   if (all.authorization === "") delete all.authorization;
   return new Promise((resolve, reject) => {
-    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: all }, (res) => {
-      let body = "";
-      res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    });
+    const req = request(
+      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: all },
+      (res) => {
+        let body = "";
+        res.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
     req.on("error", reject);
     req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { ...params, _meta: envelope } }));
   });
 }
 
 /** One 2026-07-28 request, as a client writes it by hand: the envelope, the standard headers (the table's Mcp-Param-Table unless `extra` replaces it) and the token. */
-async function rawModern(method: string, params: Record<string, unknown>, extra?: Record<string, string>): Promise<{ status: number; result?: unknown; error?: { code: number; message: string } }> {
-  const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } } };
+async function rawModern(
+  method: string,
+  params: Record<string, unknown>,
+  extra?: Record<string, string>,
+): Promise<{ status: number; result?: unknown; error?: { code: number; message: string } }> {
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {}, url: {} } },
+  };
   const response = await fetch(url, {
     method: "POST",
     headers: {
@@ -264,11 +376,24 @@ async function rawModern(method: string, params: Record<string, unknown>, extra?
       "mcp-protocol-version": "2026-07-28",
       "mcp-method": method,
       "mcp-name": String(params.name),
-      ...(extra ?? (params.arguments && typeof (params.arguments as { table?: unknown }).table === "string" ? { "mcp-param-table": String((params.arguments as { table: string }).table) } : {})),
+      ...(extra ??
+        (params.arguments && typeof (params.arguments as { table?: unknown }).table === "string"
+          ? { "mcp-param-table": String((params.arguments as { table: string }).table) }
+          : {})),
     },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: envelope } }),
   });
   const text = await response.text();
-  const json = text.startsWith("{") ? text : /^data: (.*)$/m.exec(text.split("\n\n").filter((e) => e.includes('"id":1')).at(-1) ?? "")?.[1] ?? "{}";
-  return { status: response.status, ...(JSON.parse(json) as { result?: unknown; error?: { code: number; message: string } }) };
+  const json = text.startsWith("{")
+    ? text
+    : (/^data: (.*)$/m.exec(
+        text
+          .split("\n\n")
+          .filter((e) => e.includes('"id":1'))
+          .at(-1) ?? "",
+      )?.[1] ?? "{}");
+  return {
+    status: response.status,
+    ...(JSON.parse(json) as { result?: unknown; error?: { code: number; message: string } }),
+  };
 }

@@ -24,7 +24,9 @@ describe("an end-to-end encrypted room through MCP", () => {
     const benSaw: DecisionViewWire[] = [];
     const sara = await inProcess(saraHome.settings, ownerApproves);
     const ben = await inProcess(benHome.settings, ownerInWindow("approve", benSaw));
-    expect(textOf(await sara.call("trestle_room_create", { table, topic: "A second-hand stroller", e2e: true }))).toContain("end-to-end encrypted");
+    expect(
+      textOf(await sara.call("trestle_room_create", { table, topic: "A second-hand stroller", e2e: true })),
+    ).toContain("end-to-end encrypted");
     expect((await sara.call("trestle_join", { table })).isError).toBeFalsy();
     const invite = textOf(await sara.call("trestle_room_invite", { table, ttl_minutes: 60 }));
     expect(invite).toContain("The link carries the room key");
@@ -34,23 +36,43 @@ describe("an end-to-end encrypted room through MCP", () => {
     await seatMandate(saraHome, table, { money: { currency: "TWD", cap: 500000, floor: 240000 } });
     await seatMandate(benHome, table, { money: { currency: "TWD", cap: 300000 }, require_confirm: ["mechanism"] });
 
-    expect((await sara.call("trestle_room_offer", { table, amount: 280000, currency: "TWD", text: "folds flat, pick up Saturday" })).isError).toBeFalsy();
+    expect(
+      (
+        await sara.call("trestle_room_offer", {
+          table,
+          amount: 280000,
+          currency: "TWD",
+          text: "folds flat, pick up Saturday",
+        })
+      ).isError,
+    ).toBeFalsy();
     expect((await sara.call("trestle_say", { table, text: "Or we bid sealed, if you prefer." })).isError).toBeFalsy();
     const [, data] = blocksOf(await ben.call("trestle_room_state", { table }));
     expect(data).toContain("folds flat, pick up Saturday");
     expect(textOf(await ben.call("trestle_read", { table }))).toContain("Or we bid sealed, if you prefer.");
 
-    const opened = await sara.call("trestle_room_auction", { table, buyer: "ben-bot", seller: "sara-bot", currency: "TWD", commit_minutes: 10, reveal_minutes: 10 });
+    const opened = await sara.call("trestle_room_auction", {
+      table,
+      buyer: "ben-bot",
+      seller: "sara-bot",
+      currency: "TWD",
+      commit_minutes: 10,
+      reveal_minutes: 10,
+    });
     const auction = Number(/mechanism written as entry #(\d+)/.exec(textOf(opened))![1]);
     const bid = await ben.call("trestle_room_bid", { table, auction, amount: 300000 });
     expect(bid.isError).toBeFalsy();
-    expect(benSaw[0]!.lines.join("\n")).toContain(`mechanism commits a sealed bid of 3,000.00 TWD (300000 minor units) as the buyer in auction #${auction}`);
+    expect(benSaw[0]!.lines.join("\n")).toContain(
+      `mechanism commits a sealed bid of 3,000.00 TWD (300000 minor units) as the buyer in auction #${auction}`,
+    );
     expect((await sara.call("trestle_room_bid", { table, auction, amount: 250000 })).isError).toBeFalsy();
     expect((await ben.call("trestle_room_reveal", { table, auction })).isError).toBeFalsy();
     expect((await sara.call("trestle_room_reveal", { table, auction })).isError).toBeFalsy();
     const [status, after] = blocksOf(await ben.call("trestle_room_state", { table }));
     expect(status).toContain("1 auctions");
-    expect(after).toMatch(/auction #\d+ hash [0-9a-f]{16}: ben-bot buys from sara-bot in TWD, k 1\/2: settled at entry #\d+, deal at 2,750\.00 TWD/);
+    expect(after).toMatch(
+      /auction #\d+ hash [0-9a-f]{16}: ben-bot buys from sara-bot in TWD, k 1\/2: settled at entry #\d+, deal at 2,750\.00 TWD/,
+    );
     expect((await ben.call("trestle_room_close", { table, outcome: "deal", auction })).isError).toBeFalsy();
     await Promise.all([sara.close(), ben.close()]);
   });

@@ -18,7 +18,14 @@ const shared = relayAndChromium();
 const EFFECT = { owner: "tao", resource: "calendar", action: "book", args: { day: "saturday", at: "10:00" } };
 
 /** tao's server in process, whose client only collects the links (the owner opens them in Chromium), at a table where bot-tao proposed EFFECT. */
-async function proposal(): Promise<{ mcp: Mcp; home: Home; harness: TableClient; jenny: Signer; task: string; links: string[] }> {
+async function proposal(): Promise<{
+  mcp: Mcp;
+  home: Home;
+  harness: TableClient;
+  jenny: Signer;
+  task: string;
+  links: string[];
+}> {
   const links: string[] = [];
   const home = await makeHome(shared.relay.url, "tao", "bot-tao");
   const mcp = await inProcess(home.settings, (request) => {
@@ -30,7 +37,10 @@ async function proposal(): Promise<{ mcp: Mcp; home: Home; harness: TableClient;
   const config = {
     id,
     topic: "Book the hall",
-    owners: { tao: { public_key: home.owner.publicKeyText }, jenny: { public_key: jenny.publicKeyText, approvals: "async" } },
+    owners: {
+      tao: { public_key: home.owner.publicKeyText },
+      jenny: { public_key: jenny.publicKeyText, approvals: "async" },
+    },
     seats: { "bot-tao": { owner: "tao" }, "bot-jenny": { owner: "jenny" } },
     topology: { kind: "open" },
     termination: { any: ["decision"] },
@@ -38,13 +48,23 @@ async function proposal(): Promise<{ mcp: Mcp; home: Home; harness: TableClient;
   expect((await mcp.call("trestle_create_table", { config })).isError).toBeFalsy();
   expect((await mcp.call("trestle_join")).isError).toBeFalsy();
   const harness = await tableClient(shared.relay.url, id);
-  await harness.join(jenny, { seat: "bot-jenny", owner: "jenny", seatKey: botJenny.publicKeyText, card: {}, expires: Date.now() + 60_000 });
-  const task = /It opened a task: (\d+\.tao)/.exec(textOf(await mcp.call("trestle_propose", { text: "book the hall for saturday", effects: [EFFECT] })))![1]!;
+  await harness.join(jenny, {
+    seat: "bot-jenny",
+    owner: "jenny",
+    seatKey: botJenny.publicKeyText,
+    card: {},
+    expires: Date.now() + 60_000,
+  });
+  const task = /It opened a task: (\d+\.tao)/.exec(
+    textOf(await mcp.call("trestle_propose", { text: "book the hall for saturday", effects: [EFFECT] })),
+  )![1]!;
   return { mcp, home, harness, jenny, task, links };
 }
 
 async function approvals(harness: TableClient, jenny: Signer) {
-  return (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items.filter(isEntry).filter((e) => e.kind === "approval");
+  return (await harness.history({ signer: jenny, as: { owner: "jenny" } })).items
+    .filter(isEntry)
+    .filter((e) => e.kind === "approval");
 }
 
 describe("an approval decided in the principal window, in Chromium", { timeout: 30_000 }, () => {
@@ -67,7 +87,9 @@ describe("an approval decided in the principal window, in Chromium", { timeout: 
     await page.waitForSelector("#decision .notice.ok");
     expect(await page.textContent("#decision .notice.ok")).toContain("Signed with your owner key");
     expect(textOf(await call)).toContain(`task ${task} approved`);
-    expect(await approvals(harness, jenny)).toMatchObject([{ owner: "tao", task, verdict: "approve", author: { key: home.owner.publicKeyText } }]);
+    expect(await approvals(harness, jenny)).toMatchObject([
+      { owner: "tao", task, verdict: "approve", author: { key: home.owner.publicKeyText } },
+    ]);
     const origin = new URL(links[0]!).origin;
     expect(requested.filter((url) => !url.startsWith(origin))).toEqual([]);
     await screenshot(page, "mcp-decision-signed");
@@ -85,11 +107,17 @@ describe("an approval decided in the principal window, in Chromium", { timeout: 
       const page = await shared.browser.newPage();
       await page.goto(`${link.origin}/#decision=${id}.${"A".repeat(43)}`);
       await page.waitForSelector("#decision .notice.bad");
-      expect(await page.textContent("#decision .notice.bad")).toContain("E_AUTH: this decision's link is wrong or it ended");
+      expect(await page.textContent("#decision .notice.bad")).toContain(
+        "E_AUTH: this decision's link is wrong or it ended",
+      );
       expect(await page.locator("#decision button.approve").count()).toBe(0);
       const forged = await fetch(`${link.origin}/api/decision`, {
         method: "POST",
-        headers: { "content-type": "application/json", origin: "http://evil.example", "x-trestle-decision": link.hash.replace("#decision=", "") },
+        headers: {
+          "content-type": "application/json",
+          origin: "http://evil.example",
+          "x-trestle-decision": link.hash.replace("#decision=", ""),
+        },
         body: JSON.stringify({ verdict: "approve" }),
       });
       expect(forged.status).toBe(403);

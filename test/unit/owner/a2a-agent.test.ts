@@ -43,7 +43,16 @@ function executor(name: string): AgentExecutor {
   return {
     async execute(context, bus) {
       received.push(name);
-      bus.publish(AgentEvent.message(Message.fromJSON({ messageId: crypto.randomUUID(), contextId: context.contextId, role: "ROLE_AGENT", parts: [{ text: `${name} answers` }] })));
+      bus.publish(
+        AgentEvent.message(
+          Message.fromJSON({
+            messageId: crypto.randomUUID(),
+            contextId: context.contextId,
+            role: "ROLE_AGENT",
+            parts: [{ text: `${name} answers` }],
+          }),
+        ),
+      );
       bus.finished();
     },
     async cancelTask() {},
@@ -51,11 +60,25 @@ function executor(name: string): AgentExecutor {
 }
 
 /** Mounts agent `name` (the SDK's handler) at `path` of `app`, with its v1.0 card at the well-known path unless `served` is false. */
-function mountAgent(app: express.Express, url: string, name: string, path: string, options: { served?: boolean; legacy?: boolean } = {}): void {
+function mountAgent(
+  app: express.Express,
+  url: string,
+  name: string,
+  path: string,
+  options: { served?: boolean; legacy?: boolean } = {},
+): void {
   const agentCard = debaterCard(`${url}${path}`, options.legacy ? "0.3" : "1.0");
   const handler = new DefaultRequestHandler(agentCard, new InMemoryTaskStore(), executor(name));
-  if (options.served !== false) app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => agentCard }));
-  app.use(path, jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication, ...(options.legacy ? { legacyCompat: { enabled: true } } : {}) }));
+  if (options.served !== false)
+    app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => agentCard }));
+  app.use(
+    path,
+    jsonRpcHandler({
+      requestHandler: handler,
+      userBuilder: UserBuilder.noAuthentication,
+      ...(options.legacy ? { legacyCompat: { enabled: true } } : {}),
+    }),
+  );
 }
 
 /** Redirects `from` on `app` to `to` (relative or absolute) with `status`. */
@@ -111,7 +134,10 @@ describe("a redirect", () => {
   it("within the agent's origin is followed, and the turn answered", async () => {
     const url = await serve((app, url) => {
       mountAgent(app, url, "moved", "/a2a/jsonrpc", { served: false });
-      app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/old/jsonrpc`) }));
+      app.use(
+        "/.well-known/agent-card.json",
+        agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/old/jsonrpc`) }),
+      );
       redirect(app, "/old/jsonrpc", "/a2a/jsonrpc", 308);
     });
     expect(await (await connect(url)).turn(turn, stop)).toEqual({ text: "moved answers" });
@@ -120,7 +146,10 @@ describe("a redirect", () => {
   describe("when it leaves the agent's origin", () => {
     it("refuses the turn with E_AGENT and sends nothing to the other origin", async () => {
       const url = await serve((app, url) => {
-        app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/a2a/jsonrpc`) }));
+        app.use(
+          "/.well-known/agent-card.json",
+          agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/a2a/jsonrpc`) }),
+        );
         redirect(app, "/a2a/jsonrpc", `${elsewhere}/a2a/jsonrpc`);
       });
       const agent = await connect(url);
@@ -133,7 +162,9 @@ describe("a redirect", () => {
     });
 
     it("refuses the agent card's redirect too, before any turn", async () => {
-      const url = await serve((app) => redirect(app, "/.well-known/agent-card.json", `${elsewhere}/.well-known/agent-card.json`, 302));
+      const url = await serve((app) =>
+        redirect(app, "/.well-known/agent-card.json", `${elsewhere}/.well-known/agent-card.json`, 302),
+      );
       const error = await refusal(() => connect(url));
       expect(error).toMatchObject({ code: "E_AGENT", details: { reason: "redirected", to: elsewhere } });
     });
@@ -142,7 +173,10 @@ describe("a redirect", () => {
   describe("when it never ends", () => {
     it("refuses the turn with E_AGENT after a bounded number of redirects", async () => {
       const url = await serve((app, url) => {
-        app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/loop`) }));
+        app.use(
+          "/.well-known/agent-card.json",
+          agentCardHandler({ agentCardProvider: async () => debaterCard(`${url}/loop`) }),
+        );
         redirect(app, "/loop", "/loop");
       });
       const error = await refusal(async () => (await connect(url)).turn(turn, stop));

@@ -7,7 +7,15 @@
  * agent is told of at once, in another turn (at most two more; then the seat waits).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { driveSeat, mandateLines, type AgentTurn, type DriverEvent, type Mandate, type MandateRead, type SeatAgent } from "../../../src/owner/index.js";
+import {
+  driveSeat,
+  mandateLines,
+  type AgentTurn,
+  type DriverEvent,
+  type Mandate,
+  type MandateRead,
+  type SeatAgent,
+} from "../../../src/owner/index.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { leaks, SECRETS, UNDER_FLOOR } from "../../support/owner-secrets.js";
 import { mandate, strollerRoom } from "../../support/room-client.js";
@@ -22,7 +30,19 @@ const money = { currency: SECRETS.currency, cap: SECRETS.cap, floor: SECRETS.flo
 
 /** A trusted read of a mandate with the secrets and `over`. */
 function read(over: Partial<Mandate> = {}): MandateRead {
-  const m: Mandate = { version: 1, table: "t-unit", seat: "bot-tao", owner: "tao", money, never_disclose: [...SECRETS.never], require_confirm: [], paused: false, loosened: false, signed_at: 1, ...over };
+  const m: Mandate = {
+    version: 1,
+    table: "t-unit",
+    seat: "bot-tao",
+    owner: "tao",
+    money,
+    never_disclose: [...SECRETS.never],
+    require_confirm: [],
+    paused: false,
+    loosened: false,
+    signed_at: 1,
+    ...over,
+  };
   return { ok: true, mandate: m, file: { mandate: m, owner_key: "A".repeat(43), sig: "A".repeat(86) } };
 }
 
@@ -68,7 +88,10 @@ describe("a seat the library drives under agent_view rules", { timeout: 60_000 }
       driver: "exec",
       async turn(turn) {
         turns.push(turn);
-        if (turns.length === 1) return { data: { kind: "offer", body: "the house on Juniper Lane", terms: { amount: UNDER_FLOOR, currency: "TWD" } } };
+        if (turns.length === 1)
+          return {
+            data: { kind: "offer", body: "the house on Juniper Lane", terms: { amount: UNDER_FLOOR, currency: "TWD" } },
+          };
         second();
         return { text: "" };
       },
@@ -77,16 +100,29 @@ describe("a seat the library drives under agent_view rules", { timeout: 60_000 }
       events.push(event);
       if (event.type === "refused") refused();
     };
-    const run = driveSeat(agent, { client: sara.client, seat: "sara-bot", signer: await keyOf("seat:sara-bot"), home: sara.home, signal: stop.signal, onEvent });
+    const run = driveSeat(agent, {
+      client: sara.client,
+      seat: "sara-bot",
+      signer: await keyOf("seat:sara-bot"),
+      home: sara.home,
+      signal: stop.signal,
+      onEvent,
+    });
     await refusal;
     // Nobody else writes: on an open table the refused agent is given its next turn at once.
     await secondTurn;
     stop.abort();
     await run;
 
-    expect(events).toContainEqual(expect.objectContaining({ type: "refused", code: "E_MANDATE", reason: "floor", then: "retry" }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: "refused", code: "E_MANDATE", reason: "floor", then: "retry" }),
+    );
     expect(turns[0]!.mandate[0]).toContain("below their floor is refused before it is signed");
-    expect(turns[1]!.refused).toEqual({ code: "E_MANDATE", reason: "floor", message: "5000000000 TWD (minor units) is below the mandate's floor; it was not committed" });
+    expect(turns[1]!.refused).toEqual({
+      code: "E_MANDATE",
+      reason: "floor",
+      message: "5000000000 TWD (minor units) is below the mandate's floor; it was not committed",
+    });
     expect(leaks(JSON.stringify(turns))).toEqual([]);
     expect(leaks(JSON.stringify(events))).toEqual([]);
   });
@@ -106,19 +142,32 @@ describe("when a driven seat's agent keeps giving what its owner's guard refuses
       driver: "exec",
       async turn(turn) {
         turns.push(turn);
-        return { data: { kind: "offer", body: "the house on Juniper Lane", terms: { amount: UNDER_FLOOR, currency: "TWD" } } };
+        return {
+          data: { kind: "offer", body: "the house on Juniper Lane", terms: { amount: UNDER_FLOOR, currency: "TWD" } },
+        };
       },
     };
     const onEvent = (event: DriverEvent) => {
       events.push(event);
       if (event.type === "refused" && event.then === "wait") waited();
     };
-    const run = driveSeat(agent, { client: sara.client, seat: "sara-bot", signer: await keyOf("seat:sara-bot"), home: sara.home, signal: stop.signal, onEvent });
+    const run = driveSeat(agent, {
+      client: sara.client,
+      seat: "sara-bot",
+      signer: await keyOf("seat:sara-bot"),
+      home: sara.home,
+      signal: stop.signal,
+      onEvent,
+    });
     await waiting;
     stop.abort();
     await run;
 
-    expect(events.filter((e) => e.type === "refused").map((e) => (e as { then: string }).then)).toEqual(["retry", "retry", "wait"]);
+    expect(events.filter((e) => e.type === "refused").map((e) => (e as { then: string }).then)).toEqual([
+      "retry",
+      "retry",
+      "wait",
+    ]);
     expect(turns.map((t) => t.refused?.reason ?? null)).toEqual([null, "floor", "floor"]);
     expect((await sara.guard.transcript()).entries.length).toBe(before);
   });

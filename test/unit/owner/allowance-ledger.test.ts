@@ -7,22 +7,59 @@
  * Driven through the protocol's own admit on an in-memory market and match room.
  */
 import { describe, expect, it } from "vitest";
-import { bidFateOf, EXPIRY_MARGIN_MS, fateOf, saleFateOf, settleRoom, withSaleWon, type AllowanceCommitment } from "../../../src/owner/index.js";
-import { dealStatement, joinDraft, signJoin, signStatement, type DistributiveOmit, type Entry, type SubmissionInput } from "../../../src/protocol/index.js";
+import {
+  bidFateOf,
+  EXPIRY_MARGIN_MS,
+  fateOf,
+  saleFateOf,
+  settleRoom,
+  withSaleWon,
+  type AllowanceCommitment,
+} from "../../../src/owner/index.js";
+import {
+  dealStatement,
+  joinDraft,
+  signJoin,
+  signStatement,
+  type DistributiveOmit,
+  type Entry,
+  type SubmissionInput,
+} from "../../../src/protocol/index.js";
 import { MarketLedger } from "../../support/market-fixture.js";
 import type { MemoryLedger } from "../../support/table-fixture.js";
 
 /** A match room where ana sells a stroller to ben: ben (the buyer) opened it and seated ben-room; ana joined as the other side with ana-room. */
-async function strollerRoom(): Promise<{ m: MarketLedger; room: MemoryLedger; say: (seat: "ana-room" | "ben-room", input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">) => Promise<Entry> }> {
+async function strollerRoom(): Promise<{
+  m: MarketLedger;
+  room: MemoryLedger;
+  say: (
+    seat: "ana-room" | "ben-room",
+    input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">,
+  ) => Promise<Entry>;
+}> {
   const m = await MarketLedger.open();
   await m.list("ana", { side: "offer", title: "Bugaboo stroller", category: "baby-gear", quantity: 1 });
-  const [match] = MarketLedger.matches(await m.list("ben", { side: "want", title: "stroller", category: "baby-gear", quantity: 1 }));
+  const [match] = MarketLedger.matches(
+    await m.list("ben", { side: "want", title: "stroller", category: "baby-gear", quantity: 1 }),
+  );
   const room = await m.openRoom(match!.seq, "ben");
   await room.join(m.k.owners.ben, "ben", "ben-room", await m.seatKey("ben-room"));
   const key = m.k.owners.ana;
-  const join = { table: room.state!.table, seat: "ana-room", owner: "ana", seat_key: (await m.seatKey("ana-room")).publicKeyText, human: false, nonce: "ana-joins-the-match-room", expires: room.now + 60_000, owner_key: key.publicKeyText };
+  const join = {
+    table: room.state!.table,
+    seat: "ana-room",
+    owner: "ana",
+    seat_key: (await m.seatKey("ana-room")).publicKeyText,
+    human: false,
+    nonce: "ana-joins-the-match-room",
+    expires: room.now + 60_000,
+    owner_key: key.publicKeyText,
+  };
   room.append(joinDraft(room.state!, await signJoin(key, join, { summary: "ana sells" })));
-  const say = async (seat: "ana-room" | "ben-room", input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">) =>
+  const say = async (
+    seat: "ana-room" | "ben-room",
+    input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">,
+  ) =>
     (await room.submit(await m.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">)).at(0)!;
   return { m, room, say };
 }
@@ -64,9 +101,18 @@ describe("the fate of a commitment in its room", () => {
     await say("ben-room", { kind: "accept", offer: counter.leaf });
     expect(fate(counter.leaf)).toBe("open");
     const deal = room.state!.room!.deals[counter.leaf]!;
-    for (const [seat, owner] of [["ben-room", "ben"], ["ana-room", "ana"]] as const) {
+    for (const [seat, owner] of [
+      ["ben-room", "ben"],
+      ["ana-room", "ana"],
+    ] as const) {
       const key = m.k.owners[owner];
-      await say(seat, { kind: "deal_sign", offer: counter.leaf, deal: deal.terms_sha256, owner_key: key.publicKeyText, owner_sig: await signStatement(key, "deal", dealStatement(room.state!.table, deal.terms_sha256)) });
+      await say(seat, {
+        kind: "deal_sign",
+        offer: counter.leaf,
+        deal: deal.terms_sha256,
+        owner_key: key.publicKeyText,
+        owner_sig: await signStatement(key, "deal", dealStatement(room.state!.table, deal.terms_sha256)),
+      });
     }
     expect(fateOf(room.state!, counter.leaf, room.now)).toEqual({ fate: "spent", amount: 6_000, currency: "USD" });
   });
@@ -100,9 +146,19 @@ const HOUR = 3_600_000;
 async function sealedCot(reserve = 3_000) {
   const m = await MarketLedger.open();
   const until = m.l.now + HOUR;
-  const [listed] = await m.list("ana", { side: "offer", title: "Cot", category: "baby-gear", quantity: 1, price: { currency: "USD", min: reserve }, sealed: { until, reveal_until: until + HOUR } });
+  const [listed] = await m.list("ana", {
+    side: "offer",
+    title: "Cot",
+    category: "baby-gear",
+    quantity: 1,
+    price: { currency: "USD", min: reserve },
+    sealed: { until, reveal_until: until + HOUR },
+  });
   const leaf = listed!.leaf;
-  const commits = { ben: (await m.commitBid("ben", leaf, 5_000))[0]!, chen: (await m.commitBid("chen", leaf, 4_000))[0]! };
+  const commits = {
+    ben: (await m.commitBid("ben", leaf, 5_000))[0]!,
+    chen: (await m.commitBid("chen", leaf, 4_000))[0]!,
+  };
   const revealAll = async () => {
     m.l.now = until;
     await m.revealBid("ben", leaf, 5_000);
@@ -112,14 +168,20 @@ async function sealedCot(reserve = 3_000) {
 }
 
 /** The commitment a bidder's guard reserved for its commit `entry` on the listing at `listing`, as the buyer. */
-const bidReserved = (entry: Entry, listing: string, amount: number) => reserved(entry, { kind: "bid", listing, amount });
+const bidReserved = (entry: Entry, listing: string, amount: number) =>
+  reserved(entry, { kind: "bid", listing, amount });
 
 describe("the fate of a sealed bid at its market", () => {
   it("is open until the bids settle, then won by the best bid at the second price with its sale's room, and released for the others", async () => {
     const { m, leaf, commits, revealAll } = await sealedCot();
     expect(bidFateOf(m.state, leaf, commits.ben.seq)).toEqual({ fate: "open" });
     const [sale] = MarketLedger.matches(await revealAll());
-    expect(bidFateOf(m.state, leaf, commits.ben.seq)).toEqual({ fate: "won", room: m.state.market!.matches[String(sale!.seq)]!.room, price: 4_000, currency: "USD" });
+    expect(bidFateOf(m.state, leaf, commits.ben.seq)).toEqual({
+      fate: "won",
+      room: m.state.market!.matches[String(sale!.seq)]!.room,
+      price: 4_000,
+      currency: "USD",
+    });
     expect(bidFateOf(m.state, leaf, commits.chen.seq)).toEqual({ fate: "released" });
   });
 
@@ -138,8 +200,17 @@ describe("settling a market's sealed bids and their sale", () => {
   it("turns the won bid into its sale's commitment at the second price, drops the lost one, and spends the sale once both owners signed its deal", async () => {
     const { m, leaf, commits, revealAll } = await sealedCot();
     const bids = [bidReserved(commits.ben, leaf, 5_000), bidReserved(commits.chen, leaf, 4_000)];
-    const atMarket = () => ({ room: m.state.table, state: m.state, entries: m.l.entries, now: m.l.now, ended: () => false });
-    expect(settleRoom(bids, atMarket())).toEqual([{ ...bids[0], seq: commits.ben.seq }, { ...bids[1], seq: commits.chen.seq }]);
+    const atMarket = () => ({
+      room: m.state.table,
+      state: m.state,
+      entries: m.l.entries,
+      now: m.l.now,
+      ended: () => false,
+    });
+    expect(settleRoom(bids, atMarket())).toEqual([
+      { ...bids[0], seq: commits.ben.seq },
+      { ...bids[1], seq: commits.chen.seq },
+    ]);
     const [sale] = MarketLedger.matches(await revealAll());
     const room = m.state.market!.matches[String(sale!.seq)]!.room;
     const won = settleRoom(bids, atMarket());
@@ -149,20 +220,49 @@ describe("settling a market's sealed bids and their sale", () => {
     expect(saleRoom.state!.table).toBe(room);
     await saleRoom.join(m.k.owners.ben, "ben", "ben-room", await m.seatKey("ben-room"));
     const key = m.k.owners.ana;
-    const join = { table: room, seat: "ana-room", owner: "ana", seat_key: (await m.seatKey("ana-room")).publicKeyText, human: false, nonce: "ana-joins-the-sale-room", expires: saleRoom.now + 60_000, owner_key: key.publicKeyText };
+    const join = {
+      table: room,
+      seat: "ana-room",
+      owner: "ana",
+      seat_key: (await m.seatKey("ana-room")).publicKeyText,
+      human: false,
+      nonce: "ana-joins-the-sale-room",
+      expires: saleRoom.now + 60_000,
+      owner_key: key.publicKeyText,
+    };
     saleRoom.append(joinDraft(saleRoom.state!, await signJoin(key, join, { summary: "ana sells" })));
-    const say = async (seat: "ana-room" | "ben-room", input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">) =>
-      (await saleRoom.submit(await m.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">)).at(0)!;
-    const inRoom = () => ({ room, state: saleRoom.state!, entries: saleRoom.entries, now: saleRoom.now, ended: () => true });
+    const say = async (
+      seat: "ana-room" | "ben-room",
+      input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">,
+    ) =>
+      (await saleRoom.submit(await m.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">)).at(
+        0,
+      )!;
+    const inRoom = () => ({
+      room,
+      state: saleRoom.state!,
+      entries: saleRoom.entries,
+      now: saleRoom.now,
+      ended: () => true,
+    });
     expect(settleRoom(won, inRoom())).toEqual(won);
     expect(settleRoom(won, { ...atMarket(), ended: () => true })).toEqual(won);
     const offer = await say("ana-room", { kind: "offer", terms: usd(4_000) });
     await say("ben-room", { kind: "accept", offer: offer.leaf });
     expect(saleFateOf(saleRoom.state!, saleRoom.now)).toEqual({ fate: "open" });
     const deal = saleRoom.state!.room!.deals[offer.leaf]!;
-    for (const [seat, owner] of [["ben-room", "ben"], ["ana-room", "ana"]] as const) {
+    for (const [seat, owner] of [
+      ["ben-room", "ben"],
+      ["ana-room", "ana"],
+    ] as const) {
       const signer = m.k.owners[owner];
-      await say(seat, { kind: "deal_sign", offer: offer.leaf, deal: deal.terms_sha256, owner_key: signer.publicKeyText, owner_sig: await signStatement(signer, "deal", dealStatement(room, deal.terms_sha256)) });
+      await say(seat, {
+        kind: "deal_sign",
+        offer: offer.leaf,
+        deal: deal.terms_sha256,
+        owner_key: signer.publicKeyText,
+        owner_sig: await signStatement(signer, "deal", dealStatement(room, deal.terms_sha256)),
+      });
     }
     const { currency: _currency, ...spent } = won[0]!;
     expect(settleRoom(won, inRoom())).toEqual([{ ...spent, state: "spent", amount: 4_000, currency: "USD" }]);
@@ -176,10 +276,24 @@ describe("settling a market's sealed bids and their sale", () => {
     const unseen = { ...bidReserved(commits.ben, leaf, 5_000), seq: undefined };
     const elsewhere = reserved(commits.ben, { room: "mr-another-room", kind: "offer" });
     const turned = withSaleWon([unseen, elsewhere], saleRoom.state!.table, citation);
-    expect(turned).toEqual([{ ...unseen, seq: commits.ben.seq, sale: saleRoom.state!.table, amount: 4_000 }, elsewhere]);
+    expect(turned).toEqual([
+      { ...unseen, seq: commits.ben.seq, sale: saleRoom.state!.table, amount: 4_000 },
+      elsewhere,
+    ]);
     await saleRoom.join(m.k.owners.ben, "ben", "ben-room", await m.seatKey("ben-room"));
-    await saleRoom.submit(await m.seatKey("ben-room"), { seat: "ben-room", kind: "close", outcome: "no_deal" } as Omit<SubmissionInput, "table" | "nonce">);
+    await saleRoom.submit(await m.seatKey("ben-room"), { seat: "ben-room", kind: "close", outcome: "no_deal" } as Omit<
+      SubmissionInput,
+      "table" | "nonce"
+    >);
     expect(saleFateOf(saleRoom.state!, saleRoom.now)).toEqual({ fate: "released" });
-    expect(settleRoom(turned, { room: saleRoom.state!.table, state: saleRoom.state!, entries: saleRoom.entries, now: saleRoom.now, ended: () => false })).toEqual([elsewhere]);
+    expect(
+      settleRoom(turned, {
+        room: saleRoom.state!.table,
+        state: saleRoom.state!,
+        entries: saleRoom.entries,
+        now: saleRoom.now,
+        ended: () => false,
+      }),
+    ).toEqual([elsewhere]);
   });
 });

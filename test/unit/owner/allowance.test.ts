@@ -12,7 +12,15 @@ import { spawn } from "node:child_process";
 import { existsSync, readdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AllowanceStore, marketBidMessage, readTranscript, reconcileAllowance, allowanceTotals, type AllowanceOwner, type GuardedSeat } from "../../../src/owner/index.js";
+import {
+  AllowanceStore,
+  marketBidMessage,
+  readTranscript,
+  reconcileAllowance,
+  allowanceTotals,
+  type AllowanceOwner,
+  type GuardedSeat,
+} from "../../../src/owner/index.js";
 import { bidCommitment, dealStatement, signStatement, TrestleError, type Entry } from "../../../src/protocol/index.js";
 import { seatKeyPath } from "../../../src/client/node.js";
 import { cli } from "../../support/cli.js";
@@ -20,7 +28,18 @@ import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { tempHome } from "../../support/room-client.js";
 import { keyOf, nonceOf } from "../../support/table-fixture.js";
 import type { ChildJob } from "../../support/allowance-child.js";
-import { buildChild, guardOf, mandateAt, marketRooms, memberHome, seatOf, sellerOffers, storeOf, writeIn, type MarketRooms } from "../../support/market-rooms.js";
+import {
+  buildChild,
+  guardOf,
+  mandateAt,
+  marketRooms,
+  memberHome,
+  seatOf,
+  sellerOffers,
+  storeOf,
+  writeIn,
+  type MarketRooms,
+} from "../../support/market-rooms.js";
 
 let relay: LocalRelay;
 let child: string;
@@ -33,19 +52,43 @@ type Outcome = { ok: true; seq: number } | { ok: false; code: string; reason: st
 
 /** A buyer process accepting `offer` in `room` (with `crash`, reserving it and waiting to be killed). */
 function buyerProcess(f: MarketRooms, room: string, offer: string, crash = false) {
-  return childProcess({ mode: crash ? "crash" : "accept", relay: f.url, home: f.home, room, seat: seatOf("ana"), offer });
+  return childProcess({
+    mode: crash ? "crash" : "accept",
+    relay: f.url,
+    home: f.home,
+    room,
+    seat: seatOf("ana"),
+    offer,
+  });
 }
 
 /** A process of ana's committing a sealed bid of `amount` on the listing at `listing` at her market. */
 function bidderProcess(f: MarketRooms, listing: string, amount: number) {
-  return childProcess({ mode: "bid", relay: f.url, home: f.home, market: f.m.id, seat: seatOf("ana"), listing, amount });
+  return childProcess({
+    mode: "bid",
+    relay: f.url,
+    home: f.home,
+    market: f.m.id,
+    seat: seatOf("ana"),
+    listing,
+    amount,
+  });
 }
 
 /** `seller` lists a cot at ana's market for sealed bids (reserve 0) until ten minutes from now; returns the listing's leaf. */
 function sealedCot(f: MarketRooms, seller: "ben" | "chen"): Promise<string> {
   const until = Date.now() + 600_000;
   const sealed = { until, reveal_until: until + 600_000 };
-  return writeIn(f, seller, f.m.id, { kind: "listing", side: "offer", title: `cot of ${seller}`, category: "baby-gear", quantity: 1, expires: sealed.reveal_until, price: { currency: "USD", min: 0 }, sealed });
+  return writeIn(f, seller, f.m.id, {
+    kind: "listing",
+    side: "offer",
+    title: `cot of ${seller}`,
+    category: "baby-gear",
+    quantity: 1,
+    expires: sealed.reveal_until,
+    price: { currency: "USD", min: 0 },
+    sealed,
+  });
 }
 
 /** A process adding `count` commitments to `store`'s store in `home`, one change each (killed while it holds the lock, with `dieLocked`). */
@@ -89,7 +132,8 @@ async function roomEntries(f: MarketRooms, room: string, member: "ana" | "ben" |
   return (await f.m.read(member, `/tables/${room}/entries?from=1`, room)).body.items;
 }
 
-const acceptsBy = (entries: readonly Entry[], seat: string) => entries.filter((e) => e.kind === "accept" && e.seat === seat).length;
+const acceptsBy = (entries: readonly Entry[], seat: string) =>
+  entries.filter((e) => e.kind === "accept" && e.seat === seat).length;
 
 /** The refusal `attempt` throws, a TrestleError. */
 async function refused(attempt: () => Promise<unknown>): Promise<TrestleError> {
@@ -103,7 +147,12 @@ async function refused(attempt: () => Promise<unknown>): Promise<TrestleError> {
 
 /** Reconciles `store` reading each room as ana from her home. */
 function reconcile(f: MarketRooms, store: AllowanceStore) {
-  return reconcileAllowance(store, async (room, seat) => readTranscript((await guardOf(f, room)).client, { signer: await f.m.seatKey(seat), as: { seat } }), () => Date.now());
+  return reconcileAllowance(
+    store,
+    async (room, seat) =>
+      readTranscript((await guardOf(f, room)).client, { signer: await f.m.seatKey(seat), as: { seat } }),
+    () => Date.now(),
+  );
 }
 
 /** Ana's market rooms under the usual mandates, where she offered 6,000 in ben's room and ben rejected it: `mine` is her offer. */
@@ -122,12 +171,19 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     const f = await marketRooms(relay.url);
     for (const room of Object.values(f.rooms)) await mandateAt(f, room);
     const offers = { ben: await sellerOffers(f, "ben", 6_000), chen: await sellerOffers(f, "chen", 6_000) };
-    const outcomes = await raced([buyerProcess(f, f.rooms.ben!, offers.ben), buyerProcess(f, f.rooms.chen!, offers.chen)]);
+    const outcomes = await raced([
+      buyerProcess(f, f.rooms.ben!, offers.ben),
+      buyerProcess(f, f.rooms.chen!, offers.chen),
+    ]);
     expect(outcomes.filter((o) => o?.ok)).toHaveLength(1);
     const refusal = outcomes.find((o) => o?.ok === false);
     expect(refusal).toMatchObject({ code: "E_MANDATE", reason: "allowance" });
-    expect(refusal && !refusal.ok && refusal.message).toMatch(/120\.00 USD \(12000 minor units\), past their allowance of 100\.00 USD/);
-    const accepted = [await roomEntries(f, f.rooms.ben!), await roomEntries(f, f.rooms.chen!)].map((entries) => acceptsBy(entries, seatOf("ana")));
+    expect(refusal && !refusal.ok && refusal.message).toMatch(
+      /120\.00 USD \(12000 minor units\), past their allowance of 100\.00 USD/,
+    );
+    const accepted = [await roomEntries(f, f.rooms.ben!), await roomEntries(f, f.rooms.chen!)].map((entries) =>
+      acceptsBy(entries, seatOf("ana")),
+    );
     expect(accepted.sort()).toEqual([0, 1]);
     expect(allowanceTotals(storeOf(f).read().commitments)).toEqual({ spent: 0, reserved: 6_000, open: 1 });
   });
@@ -136,12 +192,15 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     const f = await marketRooms(relay.url);
     for (const room of Object.values(f.rooms)) await mandateAt(f, room);
     const jobs: [string, string][] = [];
-    for (const seller of ["ben", "chen"] as const) for (let i = 0; i < 5; i++) jobs.push([f.rooms[seller]!, await sellerOffers(f, seller, 3_000)]);
+    for (const seller of ["ben", "chen"] as const)
+      for (let i = 0; i < 5; i++) jobs.push([f.rooms[seller]!, await sellerOffers(f, seller, 3_000)]);
     const outcomes = await raced(jobs.map(([room, offer]) => buyerProcess(f, room, offer)));
     // 3 × 3,000 is the most 10,000 holds.
     expect(outcomes.filter((o) => o?.ok)).toHaveLength(3);
     expect(outcomes.filter((o) => o?.ok === false && o.reason === "allowance")).toHaveLength(7);
-    const accepted = acceptsBy(await roomEntries(f, f.rooms.ben!), seatOf("ana")) + acceptsBy(await roomEntries(f, f.rooms.chen!), seatOf("ana"));
+    const accepted =
+      acceptsBy(await roomEntries(f, f.rooms.ben!), seatOf("ana")) +
+      acceptsBy(await roomEntries(f, f.rooms.chen!), seatOf("ana"));
     expect(accepted).toBe(3);
     expect(allowanceTotals(storeOf(f).read().commitments)).toEqual({ spent: 0, reserved: 9_000, open: 3 });
   });
@@ -154,7 +213,13 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     await ana.send({ kind: "accept", offer });
     const deal = (await ana.transcript()).state!.room!.deals[offer]!;
     const sig = await signStatement(f.ownerKey, "deal", dealStatement(f.rooms.chen!, deal.terms_sha256));
-    await ana.send({ kind: "deal_sign", offer, deal: deal.terms_sha256, owner_key: f.ownerKey.publicKeyText, owner_sig: sig });
+    await ana.send({
+      kind: "deal_sign",
+      offer,
+      deal: deal.terms_sha256,
+      owner_key: f.ownerKey.publicKeyText,
+      owner_sig: sig,
+    });
     expect(storeOf(f).read().commitments).toHaveLength(1);
     expect((await f.m.signDeal("chen", f.rooms.chen!, seatOf("chen"), offer, deal.terms_sha256)).status).toBe(201);
     await reconcile(f, storeOf(f));
@@ -166,21 +231,45 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     const room = f.rooms.chen!;
     await mandateAt(f, room);
     const deadline = Date.now() + 600_000;
-    const open = { kind: "mechanism", op: "open", sides: { buyer: seatOf("ana"), seller: seatOf("chen") }, k: { num: 1, den: 2 }, currency: "USD", deadline, reveal_deadline: deadline + 600_000 } as const;
+    const open = {
+      kind: "mechanism",
+      op: "open",
+      sides: { buyer: seatOf("ana"), seller: seatOf("chen") },
+      k: { num: 1, den: 2 },
+      currency: "USD",
+      deadline,
+      reveal_deadline: deadline + 600_000,
+    } as const;
     const auction = await writeIn(f, "chen", room, open);
     const ana = await guardOf(f, room);
     await ana.send(await ana.bidMessage(auction, 6_000));
-    expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ kind: "mechanism", amount: 6_000, deal: auction, state: "open" })]);
+    expect(storeOf(f).read().commitments).toEqual([
+      expect.objectContaining({ kind: "mechanism", amount: 6_000, deal: auction, state: "open" }),
+    ]);
     const salt = nonceOf(`salt:${f.m.id}`);
-    await writeIn(f, "chen", room, { kind: "mechanism", op: "commit", auction, side: "seller", commitment: bidCommitment({ table: room, auction, side: "seller", bid: 4_000, salt }) });
+    await writeIn(f, "chen", room, {
+      kind: "mechanism",
+      op: "commit",
+      auction,
+      side: "seller",
+      commitment: bidCommitment({ table: room, auction, side: "seller", bid: 4_000, salt }),
+    });
     await ana.send(await ana.revealMessage(auction));
     await writeIn(f, "chen", room, { kind: "mechanism", op: "reveal", auction, bid: 4_000, salt });
     const deal = (await ana.transcript()).state!.room!.deals[auction]!;
     const sig = await signStatement(f.ownerKey, "deal", dealStatement(room, deal.terms_sha256));
-    await ana.send({ kind: "deal_sign", offer: auction, deal: deal.terms_sha256, owner_key: f.ownerKey.publicKeyText, owner_sig: sig });
+    await ana.send({
+      kind: "deal_sign",
+      offer: auction,
+      deal: deal.terms_sha256,
+      owner_key: f.ownerKey.publicKeyText,
+      owner_sig: sig,
+    });
     expect((await f.m.signDeal("chen", room, seatOf("chen"), auction, deal.terms_sha256)).status).toBe(201);
     await reconcile(f, storeOf(f));
-    expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ kind: "mechanism", amount: 5_000, state: "spent" })]);
+    expect(storeOf(f).read().commitments).toEqual([
+      expect.objectContaining({ kind: "mechanism", amount: 5_000, state: "spent" }),
+    ]);
   });
 
   it("holds a seller to the number of open commitments, counting none of its amounts", async () => {
@@ -218,7 +307,16 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     expect(outcomes.find((o) => o?.ok === false)).toMatchObject({ code: "E_MANDATE", reason: "allowance" });
     const commits = (await roomEntries(f, f.m.id)).filter((e) => e.kind === "bid" && e.seat === seatOf("ana"));
     expect(commits).toHaveLength(1);
-    expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ room: f.m.id, kind: "bid", side: "buyer", amount: 6_000, state: "open", seq: commits[0]!.seq })]);
+    expect(storeOf(f).read().commitments).toEqual([
+      expect.objectContaining({
+        room: f.m.id,
+        kind: "bid",
+        side: "buyer",
+        amount: 6_000,
+        state: "open",
+        seq: commits[0]!.seq,
+      }),
+    ]);
   });
 
   it("lets exactly one of a sealed bid and a room's accept, from two processes at the same moment, through when together they would pass it", async () => {
@@ -230,7 +328,9 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
     const outcomes = await raced([bidderProcess(f, cot, 6_000), buyerProcess(f, f.rooms.chen!, offer)]);
     expect(outcomes.filter((o) => o?.ok)).toHaveLength(1);
     expect(outcomes.find((o) => o?.ok === false)).toMatchObject({ code: "E_MANDATE", reason: "allowance" });
-    const written = (await roomEntries(f, f.m.id)).filter((e) => e.kind === "bid").length + acceptsBy(await roomEntries(f, f.rooms.chen!), seatOf("ana"));
+    const written =
+      (await roomEntries(f, f.m.id)).filter((e) => e.kind === "bid").length +
+      acceptsBy(await roomEntries(f, f.rooms.chen!), seatOf("ana"));
     expect(written).toBe(1);
     expect(allowanceTotals(storeOf(f).read().commitments)).toEqual({ spent: 0, reserved: 6_000, open: 1 });
   });
@@ -243,13 +343,16 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       const ana = await guardOf(f, f.m.id);
       await ana.send(await marketBidMessage(ana, bens, 6_000));
       const before = (await roomEntries(f, f.m.id)).length;
-      expect((await refused(async () => ana.send(await marketBidMessage(ana, chens, 6_000)))).details).toMatchObject({ reason: "allowance" });
+      expect((await refused(async () => ana.send(await marketBidMessage(ana, chens, 6_000)))).details).toMatchObject({
+        reason: "allowance",
+      });
       expect((await roomEntries(f, f.m.id)).length).toBe(before);
       await writeIn(f, "ben", f.m.id, { kind: "unlist", listing: bens });
       expect((await ana.send(await marketBidMessage(ana, chens, 6_000))).seq).toBeGreaterThan(before);
-      expect(storeOf(f).read().commitments).toEqual([expect.objectContaining({ kind: "bid", listing: chens, amount: 6_000, state: "open" })]);
+      expect(storeOf(f).read().commitments).toEqual([
+        expect.objectContaining({ kind: "bid", listing: chens, amount: 6_000, state: "open" }),
+      ]);
     });
-
 
     it("releases the reservation of a send the relay refused", async () => {
       const f = await marketRooms(relay.url);
@@ -267,17 +370,25 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       const ana = await guardOf(f, f.rooms.ben!, { fetch: late });
       expect((await refused(() => ana.send({ kind: "accept", offer: offers.ben }))).code).toBe("E_NOT_LIVE");
       expect(storeOf(f).read().commitments).toEqual([]);
-      expect((await (await guardOf(f, f.rooms.chen!)).send({ kind: "accept", offer: offers.chen })).seq).toBeGreaterThan(0);
+      expect(
+        (await (await guardOf(f, f.rooms.chen!)).send({ kind: "accept", offer: offers.chen })).seq,
+      ).toBeGreaterThan(0);
     });
 
     it("counts an offer of hers that ended without a deal until a reconcile (trestle allowance reconcile) reads its room", async () => {
       const { f, mine } = await rejectedOffer();
       const t = cli(f.home, relay.url);
       const flags = ["--owner", "ana", "--market", f.m.id];
-      expect((await t.run(["allowance", "show", ...flags])).stdout).toContain(`ana in market ${f.m.id}: spent 0.00 USD, reserved 60.00 USD, 1 open\n  ${f.rooms.ben}  offer #${mine.seq}  buyer  60.00 USD`);
+      expect((await t.run(["allowance", "show", ...flags])).stdout).toContain(
+        `ana in market ${f.m.id}: spent 0.00 USD, reserved 60.00 USD, 1 open\n  ${f.rooms.ben}  offer #${mine.seq}  buyer  60.00 USD`,
+      );
       const done = await t.json(["allowance", "reconcile", ...flags]);
       expect(done.code, done.stderr).toBe(0);
-      expect(done.body).toMatchObject({ before: { reserved: 6_000, open: 1 }, after: { reserved: 0, open: 0 }, rooms: [{ room: f.rooms.ben, ok: true }] });
+      expect(done.body).toMatchObject({
+        before: { reserved: 6_000, open: 1 },
+        after: { reserved: 0, open: 0 },
+        rooms: [{ room: f.rooms.ben, ok: true }],
+      });
     });
 
     it("reads the other rooms before refusing, so an offer rejected there no longer holds what an accept here needs, unless this home cannot read them", async () => {
@@ -286,7 +397,9 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       const inChen = await guardOf(f, f.rooms.chen!);
       const keyFile = seatKeyPath(f.home, seatOf("ana"));
       renameSync(keyFile, `${keyFile}.away`);
-      expect((await refused(() => inChen.send({ kind: "accept", offer: chens }))).details).toMatchObject({ reason: "allowance" });
+      expect((await refused(() => inChen.send({ kind: "accept", offer: chens }))).details).toMatchObject({
+        reason: "allowance",
+      });
       renameSync(`${keyFile}.away`, keyFile);
       expect((await inChen.send({ kind: "accept", offer: chens })).seq).toBeGreaterThan(0);
       expect(allowanceTotals(storeOf(f).read().commitments)).toEqual({ spent: 0, reserved: 6_000, open: 1 });
@@ -304,7 +417,9 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       expect(reservation).toMatchObject({ room: f.rooms.ben, kind: "accept", amount: 6_000, state: "open" });
       expect(reservation!.seq).toBeUndefined();
       const inChen = await guardOf(f, f.rooms.chen!);
-      expect((await refused(() => inChen.send({ kind: "accept", offer: offers.chen }))).details).toMatchObject({ reason: "allowance" });
+      expect((await refused(() => inChen.send({ kind: "accept", offer: offers.chen }))).details).toMatchObject({
+        reason: "allowance",
+      });
       crashing.kill();
       expect(await crashing.done).toBeNull();
       expect((await inChen.send({ kind: "accept", offer: offers.chen })).seq).toBeGreaterThan(0);
@@ -327,7 +442,11 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       expect(error.code).toBe("E_MANDATE");
       expect(error.details).toMatchObject({ reason: "allowance_store" });
       expect(error.message).toMatch(/cannot be trusted: .* is malformed/);
-      expect(ana.journal.ofType("refusal").at(-1)).toMatchObject({ guard: "mandate", reason: "allowance_store", kind: "accept" });
+      expect(ana.journal.ofType("refusal").at(-1)).toMatchObject({
+        guard: "mandate",
+        reason: "allowance_store",
+        kind: "accept",
+      });
       expect((await roomEntries(f, f.rooms.chen!)).length).toBe(before);
       expect((await ana.send({ kind: "say", body: "one moment" })).seq).toBe(before + 1);
     });
@@ -339,7 +458,8 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       const room = f.rooms.chen!;
       const offer = await sellerOffers(f, "chen", 1_000);
       const ana = await guardOf(f, room);
-      const reasonOf = async (seat: GuardedSeat, input: Parameters<GuardedSeat["send"]>[0]) => (await refused(() => seat.send(input))).details?.reason;
+      const reasonOf = async (seat: GuardedSeat, input: Parameters<GuardedSeat["send"]>[0]) =>
+        (await refused(() => seat.send(input))).details?.reason;
       await mandateAt(f, room, { markets: ["m-another-market"] });
       expect(await reasonOf(ana, { kind: "accept", offer })).toBe("market");
       await mandateAt(f, room, { markets: [f.m.id], categories: ["books"] });
@@ -353,7 +473,14 @@ describe("an owner's allowance across a market's rooms", { timeout: 60_000 }, ()
       const f = await marketRooms(relay.url, ["chen"]);
       await mandateAt(f, f.m.id, { categories: ["baby-gear"] });
       const ana = await guardOf(f, f.m.id);
-      const listing = { kind: "listing", side: "offer", title: "Picture books", category: "books", quantity: 1, expires: Date.now() + 3_600_000 } as const;
+      const listing = {
+        kind: "listing",
+        side: "offer",
+        title: "Picture books",
+        category: "books",
+        quantity: 1,
+        expires: Date.now() + 3_600_000,
+      } as const;
       expect((await refused(() => ana.send(listing))).details).toMatchObject({ reason: "category" });
       expect((await ana.send({ ...listing, category: "baby-gear", title: "Baby monitor" })).seq).toBeGreaterThan(0);
     });

@@ -17,7 +17,15 @@ const relay = () => shared;
 /** Opens an auction (ben buys, sara sells, k = 1/2, ten minutes to commit and ten to reveal) as sara; returns its leaf. */
 async function openAuction(sara: Side): Promise<string> {
   const deadline = Date.now() + 600_000;
-  const sent = await sara.guard.send({ kind: "mechanism", op: "open", sides: { buyer: "ben-bot", seller: "sara-bot" }, k: { num: 1, den: 2 }, currency: "TWD", deadline, reveal_deadline: deadline + 600_000 });
+  const sent = await sara.guard.send({
+    kind: "mechanism",
+    op: "open",
+    sides: { buyer: "ben-bot", seller: "sara-bot" },
+    k: { num: 1, den: 2 },
+    currency: "TWD",
+    deadline,
+    reveal_deadline: deadline + 600_000,
+  });
   return leafAt(sara, sent.seq);
 }
 
@@ -35,13 +43,18 @@ describe("a sealed-bid auction between two owners' machines", () => {
     await bid(ben, auction, 300000);
     await bid(sara, auction, 240000);
     const committed = JSON.stringify((await ben.guard.transcript()).entries);
-    for (const secret of [ben.guard.journal.ofType("bid")[0]!.salt, sara.guard.journal.ofType("bid")[0]!.salt]) expect(committed).not.toContain(secret);
+    for (const secret of [ben.guard.journal.ofType("bid")[0]!.salt, sara.guard.journal.ofType("bid")[0]!.salt])
+      expect(committed).not.toContain(secret);
 
     await ben.guard.send(await ben.guard.revealMessage(auction));
     const last = await sara.guard.send(await sara.guard.revealMessage(auction));
     const { entries, state, report } = await sara.guard.transcript();
     expect(report.verdict).toBe("CLEAN");
-    expect(entries.find((e) => e.seq === last.seq + 1)).toMatchObject({ kind: "system", subkind: "auction_settled", data: { auction, outcome: "deal", price: 270000, currency: "TWD" } });
+    expect(entries.find((e) => e.seq === last.seq + 1)).toMatchObject({
+      kind: "system",
+      subkind: "auction_settled",
+      data: { auction, outcome: "deal", price: 270000, currency: "TWD" },
+    });
     expect(state!.room!.auctions[auction]).toMatchObject({ price: 270000, bids: { buyer: 300000, seller: 240000 } });
     await sara.guard.send({ kind: "close", outcome: "deal", auction });
     expect((await ben.guard.transcript()).state!.room!.outcome).toMatchObject({ outcome: "deal", auction });
@@ -69,7 +82,11 @@ describe("a sealed-bid auction between two owners' machines", () => {
       expect(high).toMatchObject({ code: "E_MANDATE", details: expect.objectContaining({ reason: "cap" }) });
       const low = await refusedAt(sara, async () => bid(sara, auction, 240000));
       expect(low).toMatchObject({ code: "E_MANDATE", details: expect.objectContaining({ reason: "floor" }) });
-      expect(ben.guard.journal.ofType("refusal").at(-1)).toMatchObject({ guard: "mandate", reason: "cap", kind: "mechanism" });
+      expect(ben.guard.journal.ofType("refusal").at(-1)).toMatchObject({
+        guard: "mandate",
+        reason: "cap",
+        kind: "mechanism",
+      });
     });
 
     it("commits nothing without a mandate (cap 0)", async () => {
@@ -85,7 +102,9 @@ describe("a sealed-bid auction between two owners' machines", () => {
       await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
       await mandate(sara);
       const auction = await openAuction(sara);
-      const error = await refusedAt(ben, () => ben.guard.send({ kind: "mechanism", op: "commit", auction, side: "buyer", commitment: "c".repeat(64) }));
+      const error = await refusedAt(ben, () =>
+        ben.guard.send({ kind: "mechanism", op: "commit", auction, side: "buyer", commitment: "c".repeat(64) }),
+      );
       expect(error.details).toMatchObject({ reason: "unknown_bid" });
     });
   });

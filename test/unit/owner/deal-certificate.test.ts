@@ -16,10 +16,21 @@ async function certificate(both: boolean): Promise<{ r: RoomLedger; cert: DealCe
   const r = await RoomLedger.open();
   const offer = await r.offer("sara-bot", twd(280000, "stroller, folds flat"));
   await r.write("ben-bot", { kind: "accept", offer });
-  const signers = both ? ([["ben-bot", r.k.ben], ["sara-bot", r.k.sara]] as const) : ([["ben-bot", r.k.ben]] as const);
+  const signers = both
+    ? ([
+        ["ben-bot", r.k.ben],
+        ["sara-bot", r.k.sara],
+      ] as const)
+    : ([["ben-bot", r.k.ben]] as const);
   for (const [seat, owner] of signers) {
     const deal = r.state.room!.deals[offer]!.terms_sha256;
-    await r.write(seat, { kind: "deal_sign", offer, deal, owner_key: owner.publicKeyText, owner_sig: await signStatement(owner, "deal", dealStatement(r.state.table, deal)) });
+    await r.write(seat, {
+      kind: "deal_sign",
+      offer,
+      deal,
+      owner_key: owner.publicKeyText,
+      owner_sig: await signStatement(owner, "deal", dealStatement(r.state.table, deal)),
+    });
   }
   const text = await r.exportText();
   return { r, cert: dealCertificateOf(text, await verifyExport(text, { relayKey: r.k.relay.publicKeyText }), offer) };
@@ -27,9 +38,18 @@ async function certificate(both: boolean): Promise<{ r: RoomLedger; cert: DealCe
 
 /** Each owner's deal_sign of the deal on `leaf`, written by their seat. */
 async function signBoth(r: RoomLedger, leaf: string): Promise<void> {
-  for (const [seat, owner] of [["ben-bot", r.k.ben], ["sara-bot", r.k.sara]] as const) {
+  for (const [seat, owner] of [
+    ["ben-bot", r.k.ben],
+    ["sara-bot", r.k.sara],
+  ] as const) {
     const deal = r.state.room!.deals[leaf]!.terms_sha256;
-    await r.write(seat, { kind: "deal_sign", offer: leaf, deal, owner_key: owner.publicKeyText, owner_sig: await signStatement(owner, "deal", dealStatement(r.state.table, deal)) });
+    await r.write(seat, {
+      kind: "deal_sign",
+      offer: leaf,
+      deal,
+      owner_key: owner.publicKeyText,
+      owner_sig: await signStatement(owner, "deal", dealStatement(r.state.table, deal)),
+    });
   }
 }
 
@@ -47,7 +67,14 @@ async function settledAuction(bid: number, ask: number) {
 describe("a deal certificate", () => {
   it("holds offline under the relay key, with both owners' signatures, once both signed", async () => {
     const { r, cert } = await certificate(true);
-    expect(cert).toMatchObject({ status: "done", signatures: [{ owner: "ben", seat: "ben-bot" }, { owner: "sara", seat: "sara-bot" }], head: { seq: r.state.seq } });
+    expect(cert).toMatchObject({
+      status: "done",
+      signatures: [
+        { owner: "ben", seat: "ben-bot" },
+        { owner: "sara", seat: "sara-bot" },
+      ],
+      head: { seq: r.state.seq },
+    });
     const check = await checkDealCertificate(JSON.parse(JSON.stringify(cert)), r.k.relay.publicKeyText);
     expect(check.ok).toBe(true);
     expect(dealLines(cert)[0]).toMatch(/DONE: both owners signed the same terms/);
@@ -58,22 +85,41 @@ describe("a deal certificate", () => {
     expect(cert.status).toBe("pending");
     expect(dealLines(cert)[0]).toMatch(/PENDING: not final, waiting for sara to sign/);
     expect(dealLines(cert).join("\n")).not.toMatch(/DONE/);
-    expect(await checkDealCertificate(cert, r.k.relay.publicKeyText)).toMatchObject({ ok: true, certificate: { status: "pending" } });
+    expect(await checkDealCertificate(cert, r.k.relay.publicKeyText)).toMatchObject({
+      ok: true,
+      certificate: { status: "pending" },
+    });
   });
 
   describe("when the certificate does not say what its export says", () => {
     it("does not hold a pending deal claimed as done", async () => {
       const { r, cert } = await certificate(false);
-      expect(await checkDealCertificate({ ...cert, status: "done" }, r.k.relay.publicKeyText)).toMatchObject({ ok: false, reason: expect.stringMatching(/not what its verified export says/) });
+      expect(await checkDealCertificate({ ...cert, status: "done" }, r.k.relay.publicKeyText)).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/not what its verified export says/),
+      });
     });
 
     it("does not hold a tampered signature, price or head", async () => {
       const { r, cert } = await certificate(true);
       const key = r.k.relay.publicKeyText;
       const sig = cert.signatures[0]!.sig;
-      const forgedSig = { ...cert, signatures: [{ ...cert.signatures[0]!, sig: `${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}` }, cert.signatures[1]!] };
+      const forgedSig = {
+        ...cert,
+        signatures: [
+          { ...cert.signatures[0]!, sig: `${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}` },
+          cert.signatures[1]!,
+        ],
+      };
       expect((await checkDealCertificate(forgedSig, key)).ok).toBe(false);
-      expect((await checkDealCertificate({ ...cert, terms: { ...cert.terms, terms: twd(180000, "stroller, folds flat") } }, key)).ok).toBe(false);
+      expect(
+        (
+          await checkDealCertificate(
+            { ...cert, terms: { ...cert.terms, terms: twd(180000, "stroller, folds flat") } },
+            key,
+          )
+        ).ok,
+      ).toBe(false);
       expect((await checkDealCertificate({ ...cert, head: { ...cert.head, seq: 1 } }, key)).ok).toBe(false);
     });
 
@@ -81,8 +127,14 @@ describe("a deal certificate", () => {
       const { r, cert } = await certificate(true);
       const sig = cert.signatures[1]!.sig;
       const altered = { ...cert, export: cert.export.replace(sig, `${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}`) };
-      expect(await checkDealCertificate(altered, r.k.relay.publicKeyText)).toMatchObject({ ok: false, reason: expect.stringMatching(/REFUTED/) });
-      expect(await checkDealCertificate(cert, r.k.sara.publicKeyText)).toMatchObject({ ok: false, reason: expect.stringMatching(/not the one you trust/) });
+      expect(await checkDealCertificate(altered, r.k.relay.publicKeyText)).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/REFUTED/),
+      });
+      expect(await checkDealCertificate(cert, r.k.sara.publicKeyText)).toMatchObject({
+        ok: false,
+        reason: expect.stringMatching(/not the one you trust/),
+      });
     });
   });
 
@@ -90,20 +142,37 @@ describe("a deal certificate", () => {
     it("names the seller and the buyer at the clearing price, and holds offline once both owners signed", async () => {
       const { r, auction, settled } = await settledAuction(300000, 250000);
       const deal = r.state.room!.deals[auction]!;
-      expect(deal.terms).toMatchObject({ via: "auction", offer_seq: r.state.room!.auctions[auction]!.seq, accept_seq: settled.at(-1)!.seq, offered_by: { owner: "sara", seat: "sara-bot" }, accepted_by: { owner: "ben", seat: "ben-bot" }, terms: { amount: 275000, currency: "TWD" } });
+      expect(deal.terms).toMatchObject({
+        via: "auction",
+        offer_seq: r.state.room!.auctions[auction]!.seq,
+        accept_seq: settled.at(-1)!.seq,
+        offered_by: { owner: "sara", seat: "sara-bot" },
+        accepted_by: { owner: "ben", seat: "ben-bot" },
+        terms: { amount: 275000, currency: "TWD" },
+      });
       await signBoth(r, auction);
       const text = await r.exportText();
       const cert = dealCertificateOf(text, await verifyExport(text, { relayKey: r.k.relay.publicKeyText }), auction);
       expect(cert).toMatchObject({ status: "done", signatures: [{ owner: "ben" }, { owner: "sara" }] });
       expect(dealLines(cert)[0]).toMatch(/^deal settled by auction #\d+ .*DONE: both owners signed the same terms/);
-      expect(await checkDealCertificate(JSON.parse(JSON.stringify(cert)), r.k.relay.publicKeyText)).toMatchObject({ ok: true });
+      expect(await checkDealCertificate(JSON.parse(JSON.stringify(cert)), r.k.relay.publicKeyText)).toMatchObject({
+        ok: true,
+      });
     });
 
     describe("when the auction settled without a deal", () => {
       it("refuses a deal_sign on it (E_NOT_ALLOWED, no_deal)", async () => {
         const { r, auction } = await settledAuction(200000, 250000);
         const owner_sig = await signStatement(r.k.ben, "deal", dealStatement(r.state.table, "0".repeat(64)));
-        await expect(r.write("ben-bot", { kind: "deal_sign", offer: auction, deal: "0".repeat(64), owner_key: r.k.ben.publicKeyText, owner_sig })).rejects.toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "no_deal" } });
+        await expect(
+          r.write("ben-bot", {
+            kind: "deal_sign",
+            offer: auction,
+            deal: "0".repeat(64),
+            owner_key: r.k.ben.publicKeyText,
+            owner_sig,
+          }),
+        ).rejects.toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "no_deal" } });
       });
     });
   });

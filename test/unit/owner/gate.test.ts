@@ -40,15 +40,18 @@ async function alteredExport(text: string): Promise<string> {
   const parsed = parseExport(text);
   if (!parsed.ok) throw new Error("not an export");
   const relayKey = await nobleEd25519.signer(fromBase64url(SEED));
-  const items = parsed.view.items.map((item) => (isEntry(item) && item.kind === "offer" ? { ...item, terms: { ...item.terms, amount: 180000 } } : item));
+  const items = parsed.view.items.map((item) =>
+    isEntry(item) && item.kind === "offer" ? { ...item, terms: { ...item.terms, amount: 180000 } } : item,
+  );
   const entries = rechain(items.filter(isEntry));
-  const heads = await Promise.all(parsed.view.heads.map((h) => signHead(relayKey, { table: h.table, seq: h.seq, link: entries[h.seq - 1]!.link })));
+  const heads = await Promise.all(
+    parsed.view.heads.map((h) => signHead(relayKey, { table: h.table, seq: h.seq, link: entries[h.seq - 1]!.link })),
+  );
   return exportText(parsed.header, entries, heads);
 }
 afterAll(async () => {
   await relay?.dispose();
 });
-
 
 /** Holds `input` as `side` (its mandate requires confirmation), returning the held message's hash. */
 async function hold(side: Side, input: Parameters<Side["guard"]["send"]>[0]): Promise<string> {
@@ -72,7 +75,12 @@ describe("confirmation by the owner", () => {
     const sent = await ben.guard.sendHeld(hash);
     expect(sent.message_sha256).toBe(hash);
     expect(ben.guard.pending()).toEqual([]);
-    expect(ben.guard.journal.ofType("sent").at(-1)).toMatchObject({ message_sha256: hash, kind: "accept", seq: sent.seq, approval: expect.any(String) });
+    expect(ben.guard.journal.ofType("sent").at(-1)).toMatchObject({
+      message_sha256: hash,
+      kind: "accept",
+      seq: sent.seq,
+      approval: expect.any(String),
+    });
   });
 
   describe("when an approval is misused", () => {
@@ -121,7 +129,10 @@ describe("confirmation by the owner", () => {
       const hash = await hold(ben, { kind: "say", body: "hello" });
       await ben.guard.answer(ben.ownerKey, hash, "approve");
       await ben.guard.answer(ben.ownerKey, hash, "reject");
-      expect(await refusal(() => ben.guard.sendHeld(hash))).toMatchObject({ code: "E_GATE", details: { reason: "rejected" } });
+      expect(await refusal(() => ben.guard.sendHeld(hash))).toMatchObject({
+        code: "E_GATE",
+        details: { reason: "rejected" },
+      });
       expect(ben.guard.pending()).toEqual([]);
     });
 
@@ -132,7 +143,15 @@ describe("confirmation by the owner", () => {
       expect((await refusal(() => ben.guard.answer(sara.ownerKey, hash, "approve"))).code).toBe("E_BAD_SIGNATURE");
       // Written into the journal anyway (as an agent could), it does not count.
       const { signGateAnswer } = await import("../../../src/owner/index.js");
-      ben.guard.journal.append(await signGateAnswer(sara.ownerKey, { table: ben.client.table, seat: ben.seat, message_sha256: hash, verdict: "approve", nonce: "forged-approval-000001" }));
+      ben.guard.journal.append(
+        await signGateAnswer(sara.ownerKey, {
+          table: ben.client.table,
+          seat: ben.seat,
+          message_sha256: hash,
+          verdict: "approve",
+          nonce: "forged-approval-000001",
+        }),
+      );
       expect((await refusal(() => ben.guard.sendHeld(hash))).code).toBe("E_HELD");
     });
   });
@@ -149,9 +168,16 @@ describe("confirmation by the owner", () => {
     await ben.guard.answer(ben.ownerKey, hash, "approve");
     fail = true;
     expect((await refusal(() => ben.guard.sendHeld(hash))).code).toBe("E_NETWORK");
-    expect(ben.guard.journal.ofType("send_failed").at(-1)).toMatchObject({ message_sha256: hash, outcome: "unknown", code: "E_NETWORK" });
+    expect(ben.guard.journal.ofType("send_failed").at(-1)).toMatchObject({
+      message_sha256: hash,
+      outcome: "unknown",
+      code: "E_NETWORK",
+    });
     fail = false;
-    expect(await refusal(() => ben.guard.sendHeld(hash))).toMatchObject({ code: "E_GATE", details: { reason: "spent" } });
+    expect(await refusal(() => ben.guard.sendHeld(hash))).toMatchObject({
+      code: "E_GATE",
+      details: { reason: "spent" },
+    });
   });
 });
 
@@ -191,9 +217,20 @@ describe("when a held message cannot be sent any more", () => {
     await mandate(sara, { money: { currency: "TWD", cap: 400000 } });
     await mandate(ben, { require_confirm: ["accept", "offer"] });
     const ask = leafAt(sara, (await sara.guard.send({ kind: "offer", terms: twd(280000), expires })).seq);
-    const hash = await hold(ben, what.startsWith("an accept") ? { kind: "accept", offer: await ask } : { kind: "offer", terms: twd(250000), expires });
+    const hash = await hold(
+      ben,
+      what.startsWith("an accept")
+        ? { kind: "accept", offer: await ask }
+        : { kind: "offer", terms: twd(250000), expires },
+    );
     const approval = await ben.guard.answer(ben.ownerKey, hash, "approve");
-    const late = new GuardedSeat({ client: ben.client, seat: ben.seat, signer: await keyOf("seat:ben-bot"), home: ben.home, clock: () => expires + 1 });
+    const late = new GuardedSeat({
+      client: ben.client,
+      seat: ben.seat,
+      signer: await keyOf("seat:ben-bot"),
+      home: ben.home,
+      clock: () => expires + 1,
+    });
     const head = (await ben.client.head()).seq;
     const error = await refusal(() => late.sendHeld(hash));
     expect(error).toMatchObject({ code: "E_GATE", details: { reason: "expired" } });
@@ -205,7 +242,10 @@ describe("when a held message cannot be sent any more", () => {
 
   it("answers a hash never held with E_GATE unknown", async () => {
     const { ben } = await strollerRoom(relay.url);
-    expect(await refusal(() => ben.guard.sendHeld("ab".repeat(32)))).toMatchObject({ code: "E_GATE", details: { reason: "unknown" } });
+    expect(await refusal(() => ben.guard.sendHeld("ab".repeat(32)))).toMatchObject({
+      code: "E_GATE",
+      details: { reason: "unknown" },
+    });
   });
 });
 
@@ -216,9 +256,19 @@ describe("a loosened mandate", () => {
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
     await mandate(ben, { money: { currency: "TWD", cap: 320000 } });
     const ask = await offerFrom(sara, twd(310000));
-    expect((await refusal(() => ben.guard.send({ kind: "accept", offer: ask }))).details).toMatchObject({ why: "loosened" });
-    expect((await refusal(() => ben.guard.send({ kind: "offer", terms: twd(300000) }))).details).toMatchObject({ why: "loosened" });
-    expect((await refusal(() => ben.guard.send({ kind: "grant", grantee: "sara-bot", scope: "pickup", expires: Date.now() + 60_000 }))).code).toBe("E_HELD");
+    expect((await refusal(() => ben.guard.send({ kind: "accept", offer: ask }))).details).toMatchObject({
+      why: "loosened",
+    });
+    expect((await refusal(() => ben.guard.send({ kind: "offer", terms: twd(300000) }))).details).toMatchObject({
+      why: "loosened",
+    });
+    expect(
+      (
+        await refusal(() =>
+          ben.guard.send({ kind: "grant", grantee: "sara-bot", scope: "pickup", expires: Date.now() + 60_000 }),
+        )
+      ).code,
+    ).toBe("E_HELD");
     expect((await ben.guard.send({ kind: "offer", terms: { text: "can you deliver?" } })).seq).toBeGreaterThan(0);
     expect((await ben.guard.send({ kind: "say", body: "thinking" })).seq).toBeGreaterThan(0);
     await mandate(ben, { money: { currency: "TWD", cap: 320000 } }, { clearLoosened: true });

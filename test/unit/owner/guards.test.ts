@@ -25,7 +25,12 @@ describe("without a valid mandate (fail closed)", () => {
     expect(error.code).toBe("E_MANDATE");
     expect(error.details).toMatchObject({ reason: "no_mandate" });
     expect(error.message).toMatch(/cap 0/);
-    expect(lastRefusal(ben)).toMatchObject({ guard: "mandate", code: "E_MANDATE", reason: "no_mandate", kind: "offer" });
+    expect(lastRefusal(ben)).toMatchObject({
+      guard: "mandate",
+      code: "E_MANDATE",
+      reason: "no_mandate",
+      kind: "offer",
+    });
     expect((await ben.guard.send({ kind: "say", body: "hello" })).seq).toBeGreaterThan(0);
   });
 
@@ -36,7 +41,10 @@ describe("without a valid mandate (fail closed)", () => {
     const file = JSON.parse(readFileSync(path, "utf8"));
     file.mandate.money.cap = "300000";
     writeFileSync(path, JSON.stringify(file));
-    for (const input of [{ kind: "offer" as const, terms: twd(100) }, { kind: "say" as const, body: "hi" }]) {
+    for (const input of [
+      { kind: "offer" as const, terms: twd(100) },
+      { kind: "say" as const, body: "hi" },
+    ]) {
       const error = await refusedAt(ben, () => ben.guard.send(input));
       expect(error.details).toMatchObject({ reason: "malformed" });
       expect(error.message).toContain("mandate.money.cap");
@@ -45,7 +53,10 @@ describe("without a valid mandate (fail closed)", () => {
 
   it("commits nothing under a mandate that the agent re-signed with its own key", async () => {
     const { ben } = await strollerRoom(relay.url);
-    await mandate({ ...ben, ownerKey: await keyOf("an agent's own key") }, { money: { currency: "TWD", cap: 9_000_000 } });
+    await mandate(
+      { ...ben, ownerKey: await keyOf("an agent's own key") },
+      { money: { currency: "TWD", cap: 9_000_000 } },
+    );
     const error = await refusedAt(ben, () => ben.guard.send({ kind: "offer", terms: twd(100) }));
     expect(error.details).toMatchObject({ reason: "not_signed" });
   });
@@ -55,7 +66,9 @@ describe("money limits", () => {
   it("refuses an offer above the cap and sends one at the cap", async () => {
     const { ben } = await strollerRoom(relay.url);
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
-    expect((await refusedAt(ben, () => ben.guard.send({ kind: "offer", terms: twd(300001) }))).details).toMatchObject({ reason: "cap" });
+    expect((await refusedAt(ben, () => ben.guard.send({ kind: "offer", terms: twd(300001) }))).details).toMatchObject({
+      reason: "cap",
+    });
     expect((await ben.guard.send({ kind: "offer", terms: twd(300000) })).seq).toBeGreaterThan(0);
   });
 
@@ -72,7 +85,9 @@ describe("money limits", () => {
   it("refuses an amount in another currency than the mandate's", async () => {
     const { ben } = await strollerRoom(relay.url);
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
-    const error = await refusedAt(ben, () => ben.guard.send({ kind: "offer", terms: { amount: 100, currency: "USD" } }));
+    const error = await refusedAt(ben, () =>
+      ben.guard.send({ kind: "offer", terms: { amount: 100, currency: "USD" } }),
+    );
     expect(error.details).toMatchObject({ reason: "currency" });
   });
 
@@ -80,9 +95,13 @@ describe("money limits", () => {
     const { sara, ben } = await strollerRoom(relay.url);
     await mandate(sara, { money: { currency: "TWD", cap: 400000, floor: 240000 } });
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
-    expect((await refusedAt(sara, () => sara.guard.send({ kind: "offer", terms: twd(239999) }))).details).toMatchObject({ reason: "floor" });
+    expect((await refusedAt(sara, () => sara.guard.send({ kind: "offer", terms: twd(239999) }))).details).toMatchObject(
+      { reason: "floor" },
+    );
     const low = await offerFrom(ben, twd(200000));
-    expect((await refusedAt(sara, () => sara.guard.send({ kind: "accept", offer: low }))).details).toMatchObject({ reason: "floor" });
+    expect((await refusedAt(sara, () => sara.guard.send({ kind: "accept", offer: low }))).details).toMatchObject({
+      reason: "floor",
+    });
   });
 });
 
@@ -90,7 +109,10 @@ describe("never_disclose", () => {
   it.each([
     ["in a say's body", { kind: "say" as const, body: "fine, my limit is 3000" }],
     ["in full-width digits", { kind: "say" as const, body: "my limit is \uff13\uff10\uff10\uff10" }],
-    ["in an offer's terms text", { kind: "offer" as const, terms: { amount: 250000, currency: "TWD" as const, text: "cap 3000 for me" } }],
+    [
+      "in an offer's terms text",
+      { kind: "offer" as const, terms: { amount: 250000, currency: "TWD" as const, text: "cap 3000 for me" } },
+    ],
     ["in an amount (300000 minor units)", { kind: "offer" as const, terms: twd(300000) }],
   ])("refuses it %s, before signing, and journals the reason", async (_, input) => {
     const { ben } = await strollerRoom(relay.url);
@@ -109,6 +131,8 @@ describe("a paused mandate", () => {
   it("writes nothing at all", async () => {
     const { ben } = await strollerRoom(relay.url);
     await mandate(ben, { paused: true });
-    expect((await refusedAt(ben, () => ben.guard.send({ kind: "say", body: "hi" }))).details).toMatchObject({ reason: "paused" });
+    expect((await refusedAt(ben, () => ben.guard.send({ kind: "say", body: "hi" }))).details).toMatchObject({
+      reason: "paused",
+    });
   });
 });

@@ -23,7 +23,8 @@ afterAll(async () => {
 /** A fetch that keeps every note request ben's client posts. */
 function recording(notes: NoteRequest[]): FetchLike {
   return async (input, init) => {
-    if (input.endsWith("/notes") && typeof init?.body === "string") notes.push(NoteRequestSchema.parse(JSON.parse(init.body)));
+    if (input.endsWith("/notes") && typeof init?.body === "string")
+      notes.push(NoteRequestSchema.parse(JSON.parse(init.body)));
     return fetch(input, init);
   };
 }
@@ -38,9 +39,13 @@ describe("a held message", () => {
     const error = await refusal(() => ben.guard.send({ kind: "accept", offer }));
     expect(error.code).toBe("E_HELD");
     const hash = String(error.details!.message_sha256);
-    expect(notes.map((n) => n.note)).toMatchObject([{ seat: "ben-bot", nonce: hash, held: { kind: "accept", message_sha256: hash, terms: twd(280000, "stroller") } }]);
+    expect(notes.map((n) => n.note)).toMatchObject([
+      { seat: "ben-bot", nonce: hash, held: { kind: "accept", message_sha256: hash, terms: twd(280000, "stroller") } },
+    ]);
     expect(notes[0]!.note.text).toMatch(/^held for your approval: accept offer #\d+ by sara-bot: 2,800\.00 TWD/);
-    expect(ben.guard.journal.ofType("owner_note")).toMatchObject([{ id: `${ben.client.table}:note:ben-bot:${hash}`, queued: 0 }]);
+    expect(ben.guard.journal.ofType("owner_note")).toMatchObject([
+      { id: `${ben.client.table}:note:ben-bot:${hash}`, queued: 0 },
+    ]);
   });
 
   it("about an e2e room is told without terms, its text sealed", async () => {

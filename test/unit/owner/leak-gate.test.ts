@@ -82,7 +82,12 @@ describe("a secret split over messages", () => {
     const { ben: seat } = await strollerRoom(relay.url);
     await mandate(seat, { never_disclose: ["floor"] });
     expect((await seat.guard.send({ kind: "say", body: "my fl" })).seq).toBeGreaterThan(0);
-    const restarted = new GuardedSeat({ client: seat.client, seat: seat.seat, signer: await keyOf("seat:ben-bot"), home: seat.home });
+    const restarted = new GuardedSeat({
+      client: seat.client,
+      seat: seat.seat,
+      signer: await keyOf("seat:ben-bot"),
+      home: seat.home,
+    });
     const error = await refusedAt(seat, () => restarted.send({ kind: "say", body: "oor is firm" }));
     expect(error.details).toMatchObject({ form: "split" });
   });
@@ -94,7 +99,9 @@ describe("amounts by value", () => {
   });
 
   it("sends a say that mentions 324,000", async () => {
-    expect((await ben.guard.send({ kind: "say", body: "new ones cost 324,000 at the shop, you know" })).seq).toBeGreaterThan(0);
+    expect(
+      (await ben.guard.send({ kind: "say", body: "new ones cost 324,000 at the shop, you know" })).seq,
+    ).toBeGreaterThan(0);
   });
 
   it("refuses an offer of exactly 2,400.00 TWD under the default secret_amount (refuse)", async () => {
@@ -105,9 +112,15 @@ describe("amounts by value", () => {
 
   it("sends that offer when the owner's mandate says secret_amount allow, and still refuses the number in text", async () => {
     const { ben: seat } = await strollerRoom(relay.url);
-    await mandate(seat, { money: { currency: "TWD", cap: 400000 }, never_disclose: ["2400"], secret_amount: "allow" }, { clearLoosened: true });
+    await mandate(
+      seat,
+      { money: { currency: "TWD", cap: 400000 }, never_disclose: ["2400"], secret_amount: "allow" },
+      { clearLoosened: true },
+    );
     expect((await seat.guard.send({ kind: "offer", terms: twd(240000) })).seq).toBeGreaterThan(0);
-    const error = await refusedAt(seat, () => seat.guard.send({ kind: "offer", terms: twd(240000, "my floor: 2,400") }));
+    const error = await refusedAt(seat, () =>
+      seat.guard.send({ kind: "offer", terms: twd(240000, "my floor: 2,400") }),
+    );
     expect(error.details).toMatchObject({ path: "$.terms.text", form: "text" });
   });
 });
@@ -122,15 +135,26 @@ describe("a refusal writes the secret down nowhere (issue 22, point 5)", () => {
     await mandate(seat, { never_disclose: ["2400"] });
   }, 60_000);
 
-  it.each(["2400", "MjQwMA", "two thousand four hundred", "二千四百"])("keeps a secret used as a JSON key (%j) out of the journal and the error", async (key) => {
-    const journal = seatFiles(seat.home, seat.client.table, seat.seat).journal;
-    const proposal = { kind: "proposal" as const, body: "see the args", effects: [{ owner: "ben", resource: "stroller", action: "buy", args: { x: { [key]: 1 } } }] };
-    const error = await refusedAt(seat, () => seat.guard.send(proposal));
-    expect(error).toBeInstanceOf(TrestleError);
-    expect(error.details).toMatchObject({ reason: "disclose", path: "$.effects[0].args.<key 1>.<key 1>" });
-    // Hashes and times are random or clock-made digits, not the agent's words; what remains must hold no spelling of the secret.
-    const scrub = (text: string) => text.replace(/[0-9a-f]{64}/g, "<hash>").replace(/"at":\d+/g, '"at":0');
-    const written = [scrub(readFileSync(journal, "utf8")), scrub(error.message), scrub(JSON.stringify(error.details))];
-    for (const text of written) for (const spelling of SPELLINGS) expect(text).not.toContain(spelling);
-  });
+  it.each(["2400", "MjQwMA", "two thousand four hundred", "二千四百"])(
+    "keeps a secret used as a JSON key (%j) out of the journal and the error",
+    async (key) => {
+      const journal = seatFiles(seat.home, seat.client.table, seat.seat).journal;
+      const proposal = {
+        kind: "proposal" as const,
+        body: "see the args",
+        effects: [{ owner: "ben", resource: "stroller", action: "buy", args: { x: { [key]: 1 } } }],
+      };
+      const error = await refusedAt(seat, () => seat.guard.send(proposal));
+      expect(error).toBeInstanceOf(TrestleError);
+      expect(error.details).toMatchObject({ reason: "disclose", path: "$.effects[0].args.<key 1>.<key 1>" });
+      // Hashes and times are random or clock-made digits, not the agent's words; what remains must hold no spelling of the secret.
+      const scrub = (text: string) => text.replace(/[0-9a-f]{64}/g, "<hash>").replace(/"at":\d+/g, '"at":0');
+      const written = [
+        scrub(readFileSync(journal, "utf8")),
+        scrub(error.message),
+        scrub(JSON.stringify(error.details)),
+      ];
+      for (const text of written) for (const spelling of SPELLINGS) expect(text).not.toContain(spelling);
+    },
+  );
 });

@@ -10,7 +10,16 @@ import { HttpClient, TableClient, type FetchLike, type WireConnect } from "../..
 import { GuardedSeat, LiveTranscript } from "../../../src/owner/index.js";
 import { nodeEd25519 } from "../../../src/client/node-ed25519.js";
 import { nodeSha256 } from "../../../src/client/node-sha256.js";
-import { canonicalize, chainEntry, entryChecker, signHead, type Entry, type EntryChecker, type HashFunction, type SignedHead } from "../../../src/protocol/index.js";
+import {
+  canonicalize,
+  chainEntry,
+  entryChecker,
+  signHead,
+  type Entry,
+  type EntryChecker,
+  type HashFunction,
+  type SignedHead,
+} from "../../../src/protocol/index.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { mandate, strollerRoom } from "../../support/room-client.js";
 import { twd } from "../../support/room-fixture.js";
@@ -34,7 +43,10 @@ function socketOnly(table: string, entries: readonly Entry[], head: SignedHead, 
         const frame = JSON.parse(text) as { type: string; seat?: string; cursor?: number };
         if (frame.type !== "auth") return;
         handlers.onMessage(JSON.stringify({ type: "welcome", seat: frame.seat, cursor: frame.cursor, head }));
-        setTimeout(() => handlers.onMessage(JSON.stringify({ type: "entries", items: entries.slice(frame.cursor), head })), delayMs);
+        setTimeout(
+          () => handlers.onMessage(JSON.stringify({ type: "entries", items: entries.slice(frame.cursor), head })),
+          delayMs,
+        );
       },
       close() {},
     };
@@ -42,11 +54,23 @@ function socketOnly(table: string, entries: readonly Entry[], head: SignedHead, 
 }
 
 /** The debate ledger (opened, three joins, bot-tao's say and what it causes) under a test relay key, and the cast. */
-async function debate(): Promise<{ k: Cast; l: MemoryLedger; relayKey: string; head: SignedHead; sign: (table: string, seq: number, link: string) => Promise<SignedHead> }> {
+async function debate(): Promise<{
+  k: Cast;
+  l: MemoryLedger;
+  relayKey: string;
+  head: SignedHead;
+  sign: (table: string, seq: number, link: string) => Promise<SignedHead>;
+}> {
   const k = await cast();
   const relaySigner = await keyOf("relay:live-transcript");
   const l = await seatedDebate(k, relaySigner);
-  return { k, l, relayKey: relaySigner.publicKeyText, head: await l.head(), sign: (table, seq, link) => signHead(relaySigner, { table, seq, link }) };
+  return {
+    k,
+    l,
+    relayKey: relaySigner.publicKeyText,
+    head: await l.head(),
+    sign: (table, seq, link) => signHead(relaySigner, { table, seq, link }),
+  };
 }
 
 /** A live transcript of the judge's seat over `connect`, its client pinned to `relayKey`. */
@@ -79,8 +103,19 @@ describe("a live transcript", () => {
     };
     let hashed = 0;
     const sha256: HashFunction = (bytes) => ((hashed += 1), nodeSha256(bytes));
-    const client = await TableClient.open({ http: new HttpClient({ url: "http://relay.invalid" }), table: head.table, relayKey });
-    const live = await LiveTranscript.open({ client, seat: "judge", signer: k.judge, connect: socketOnly(head.table, l.entries, head), checker, sha256 });
+    const client = await TableClient.open({
+      http: new HttpClient({ url: "http://relay.invalid" }),
+      table: head.table,
+      relayKey,
+    });
+    const live = await LiveTranscript.open({
+      client,
+      seat: "judge",
+      signer: k.judge,
+      connect: socketOnly(head.table, l.entries, head),
+      checker,
+      sha256,
+    });
     try {
       const transcript = await live.transcript();
       expect(transcript.report.verdict).toBe("CLEAN");
@@ -133,12 +168,21 @@ describe("a guarded seat with a live transcript", () => {
     await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
     const live = await LiveTranscript.open({ client: ben.client, seat: ben.seat, signer: await keyOf("seat:ben-bot") });
     try {
-      const guard = new GuardedSeat({ client: ben.client, seat: ben.seat, signer: await keyOf("seat:ben-bot"), home: ben.home, live });
+      const guard = new GuardedSeat({
+        client: ben.client,
+        seat: ben.seat,
+        signer: await keyOf("seat:ben-bot"),
+        home: ben.home,
+        live,
+      });
       requests.length = 0;
       const sent = await guard.send({ kind: "offer", terms: twd(120000) });
       expect(requests).toEqual([]);
       expect((await live.transcript()).entries.at(-1)).toMatchObject({ seq: sent.seq, kind: "offer", seat: ben.seat });
-      expect((await sara.guard.transcript()).entries.find((e) => e.seq === sent.seq)).toMatchObject({ kind: "offer", seat: ben.seat });
+      expect((await sara.guard.transcript()).entries.find((e) => e.seq === sent.seq)).toMatchObject({
+        kind: "offer",
+        seat: ben.seat,
+      });
     } finally {
       live.close();
     }

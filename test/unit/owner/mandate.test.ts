@@ -3,7 +3,16 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loosens, nextMandate, readMandate, setMandate, signMandate, writeMandateFile, type Mandate, type MandateFields } from "../../../src/owner/index.js";
+import {
+  loosens,
+  nextMandate,
+  readMandate,
+  setMandate,
+  signMandate,
+  writeMandateFile,
+  type Mandate,
+  type MandateFields,
+} from "../../../src/owner/index.js";
 import { TrestleError } from "../../../src/protocol/index.js";
 import { keyOf } from "../../support/table-fixture.js";
 
@@ -18,7 +27,13 @@ const fields = (over: Partial<MandateFields> = {}): MandateFields => ({
   paused: false,
   ...over,
 });
-const mandate = (over: Partial<Mandate> = {}): Mandate => ({ version: 1, ...fields(), loosened: false, signed_at: 1, ...over });
+const mandate = (over: Partial<Mandate> = {}): Mandate => ({
+  version: 1,
+  ...fields(),
+  loosened: false,
+  signed_at: 1,
+  ...over,
+});
 
 describe("reading a mandate", () => {
   it("trusts a mandate the seat's owner signed for this table and seat", async () => {
@@ -31,7 +46,10 @@ describe("reading a mandate", () => {
 
   describe("when it cannot be trusted (fail closed: cap 0, nothing committed)", () => {
     it("reports a missing file as no mandate", async () => {
-      const read = await readMandate(join(dir(), "none.json"), { ...FOR, ownerKey: (await keyOf("owner:ben")).publicKeyText });
+      const read = await readMandate(join(dir(), "none.json"), {
+        ...FOR,
+        ownerKey: (await keyOf("owner:ben")).publicKeyText,
+      });
       expect(read).toMatchObject({ ok: false, reason: "no_mandate", message: expect.stringMatching(/cap 0/) });
     });
 
@@ -45,7 +63,10 @@ describe("reading a mandate", () => {
     it("reports a file that is not JSON", async () => {
       const path = join(dir(), "m.json");
       writeFileSync(path, "{ cap: 300000 ");
-      expect(await readMandate(path, { ...FOR, ownerKey: (await keyOf("owner:ben")).publicKeyText })).toMatchObject({ ok: false, reason: "malformed" });
+      expect(await readMandate(path, { ...FOR, ownerKey: (await keyOf("owner:ben")).publicKeyText })).toMatchObject({
+        ok: false,
+        reason: "malformed",
+      });
     });
 
     it.each([
@@ -70,7 +91,10 @@ describe("reading a mandate", () => {
       const ben = await keyOf("owner:ben");
       const path = join(dir(), "m.json");
       writeMandateFile(path, await signMandate(ben, mandate({ seat: "other-bot" })));
-      expect(await readMandate(path, { ...FOR, ownerKey: ben.publicKeyText })).toMatchObject({ ok: false, reason: "malformed" });
+      expect(await readMandate(path, { ...FOR, ownerKey: ben.publicKeyText })).toMatchObject({
+        ok: false,
+        reason: "malformed",
+      });
     });
 
     it("reports a mandate signed by a key other than the seat's owner, or edited after signing", async () => {
@@ -78,10 +102,19 @@ describe("reading a mandate", () => {
       const agent = await keyOf("agent's own key");
       const path = join(dir(), "m.json");
       writeMandateFile(path, await signMandate(agent, mandate({ money: { currency: "TWD", cap: 9_000_000 } })));
-      expect(await readMandate(path, { ...FOR, ownerKey: ben.publicKeyText })).toMatchObject({ ok: false, reason: "not_signed" });
+      expect(await readMandate(path, { ...FOR, ownerKey: ben.publicKeyText })).toMatchObject({
+        ok: false,
+        reason: "not_signed",
+      });
       const signed = await signMandate(ben, mandate());
-      writeFileSync(path, JSON.stringify({ ...signed, mandate: { ...signed.mandate, money: { currency: "TWD", cap: 9_000_000 } } }));
-      expect(await readMandate(path, { ...FOR, ownerKey: ben.publicKeyText })).toMatchObject({ ok: false, reason: "not_signed" });
+      writeFileSync(
+        path,
+        JSON.stringify({ ...signed, mandate: { ...signed.mandate, money: { currency: "TWD", cap: 9_000_000 } } }),
+      );
+      expect(await readMandate(path, { ...FOR, ownerKey: ben.publicKeyText })).toMatchObject({
+        ok: false,
+        reason: "not_signed",
+      });
     });
   });
 });
@@ -90,10 +123,18 @@ describe("when a mandate to sign holds a value a mandate cannot", () => {
   it.each([
     ["a kind that does not exist", { require_confirm: ["ACCEPT"] }, "E_SCHEMA", "mandate at require_confirm[0]"],
     ["an empty never_disclose string", { never_disclose: [""] }, "E_SCHEMA", "mandate at never_disclose[0]"],
-    ["more never_disclose strings than the limit", { never_disclose: Array.from({ length: 65 }, (_, i) => `s${i}`) }, "E_TOO_LARGE", "mandate at never_disclose"],
+    [
+      "more never_disclose strings than the limit",
+      { never_disclose: Array.from({ length: 65 }, (_, i) => `s${i}`) },
+      "E_TOO_LARGE",
+      "mandate at never_disclose",
+    ],
   ])("refuses %s with a protocol error naming the field, and writes nothing", async (_, change, code, where) => {
     const path = join(dir(), "m.json");
-    const error = await setMandate(path, await keyOf("owner:ben"), fields(change), { now: 1 }).then(() => undefined, (e: unknown) => e);
+    const error = await setMandate(path, await keyOf("owner:ben"), fields(change), { now: 1 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TrestleError);
     expect(error).toMatchObject({ code, message: expect.stringContaining(where) });
     expect(existsSync(path)).toBe(false);
@@ -110,14 +151,23 @@ describe("loosening", () => {
     ["unpausing", { paused: false }],
     ["a secret amount allowed", { secret_amount: "allow" as const }],
   ])("marks %s as looser", (_, change) => {
-    const prev = mandate({ money: { currency: "TWD", cap: 300000, floor: 200 }, require_confirm: ["accept"], paused: true });
+    const prev = mandate({
+      money: { currency: "TWD", cap: 300000, floor: 200 },
+      require_confirm: ["accept"],
+      paused: true,
+    });
     expect(loosens(prev, { ...prev, ...change })).toBe(true);
   });
 
   it("does not mark a tighter or equal mandate as looser", () => {
     const prev = mandate();
     expect(loosens(prev, prev)).toBe(false);
-    expect(loosens(prev, mandate({ money: { currency: "TWD", cap: 200000 }, never_disclose: ["3000", "300000", "more"], paused: true }))).toBe(false);
+    expect(
+      loosens(
+        prev,
+        mandate({ money: { currency: "TWD", cap: 200000 }, never_disclose: ["3000", "300000", "more"], paused: true }),
+      ),
+    ).toBe(false);
     expect(loosens(prev, mandate({ money: undefined }))).toBe(false);
     expect(loosens(prev, mandate({ secret_amount: "refuse" }))).toBe(false);
     expect(loosens(mandate({ secret_amount: "allow" }), prev)).toBe(false);
@@ -132,7 +182,11 @@ describe("loosening", () => {
   });
 
   describe("an allowance across a market's rooms, its markets and categories", () => {
-    const prev = mandate({ allowance: { currency: "TWD", total: 1_000_000, open: 3 }, markets: ["m-swap", "m-books"], categories: ["baby-gear"] });
+    const prev = mandate({
+      allowance: { currency: "TWD", total: 1_000_000, open: 3 },
+      markets: ["m-swap", "m-books"],
+      categories: ["baby-gear"],
+    });
 
     it.each([
       ["the allowance dropped", { allowance: undefined }],
@@ -156,9 +210,17 @@ describe("loosening", () => {
   });
 
   it("keeps a loosened mandate loosened through later tightening, until the owner clears it", () => {
-    const loosened = nextMandate(mandate(), { ...fields({ money: { currency: "TWD", cap: 320000 } }), signed_at: 2 }, false);
+    const loosened = nextMandate(
+      mandate(),
+      { ...fields({ money: { currency: "TWD", cap: 320000 } }), signed_at: 2 },
+      false,
+    );
     expect(loosened.loosened).toBe(true);
-    expect(nextMandate(loosened, { ...fields({ money: { currency: "TWD", cap: 310000 } }), signed_at: 3 }, false).loosened).toBe(true);
-    expect(nextMandate(loosened, { ...fields({ money: { currency: "TWD", cap: 310000 } }), signed_at: 3 }, true).loosened).toBe(false);
+    expect(
+      nextMandate(loosened, { ...fields({ money: { currency: "TWD", cap: 310000 } }), signed_at: 3 }, false).loosened,
+    ).toBe(true);
+    expect(
+      nextMandate(loosened, { ...fields({ money: { currency: "TWD", cap: 310000 } }), signed_at: 3 }, true).loosened,
+    ).toBe(false);
   });
 });

@@ -27,32 +27,63 @@ const limits = (over: Partial<MandateFields> = {}): MandateFields => ({
 async function marketSeat(over: Partial<MandateFields> = {}, clearLoosened = true) {
   const home = mkdtempSync(join(tmpdir(), "trestle-carry-"));
   const ana = await keyOf("owner:ana");
-  const file = await setMandate(seatFiles(home, MARKET.table, MARKET.seat).mandate, ana, limits(over), { now: 1, clearLoosened });
+  const file = await setMandate(seatFiles(home, MARKET.table, MARKET.seat).mandate, ana, limits(over), {
+    now: 1,
+    clearLoosened,
+  });
   return { home, ana, source: file.mandate };
 }
 
-const roomRead = (home: string, key: string) => readMandate(seatFiles(home, ROOM.table, ROOM.seat).mandate, { ...ROOM, ownerKey: key });
+const roomRead = (home: string, key: string) =>
+  readMandate(seatFiles(home, ROOM.table, ROOM.seat).mandate, { ...ROOM, ownerKey: key });
 
 describe("carrying a market seat's mandate into a match room", () => {
   it("gives the room seat the same limits, for the room and the seat, signed by the owner key", async () => {
     const { home, ana, source } = await marketSeat();
     await carryMandate(home, source, { ...ROOM, ownerKey: ana.publicKeyText }, ana, 5);
     const read = await roomRead(home, ana.publicKeyText);
-    expect(read).toMatchObject({ ok: true, mandate: { ...ROOM, owner: "ana", money: { currency: "TWD", cap: 500000, floor: 280000 }, never_disclose: ["2800"], require_confirm: ["accept"], loosened: false, signed_at: 5 } });
+    expect(read).toMatchObject({
+      ok: true,
+      mandate: {
+        ...ROOM,
+        owner: "ana",
+        money: { currency: "TWD", cap: 500000, floor: 280000 },
+        never_disclose: ["2800"],
+        require_confirm: ["accept"],
+        loosened: false,
+        signed_at: 5,
+      },
+    });
   });
 
   it("keeps a loosened mandate loosened", async () => {
     const { home, ana } = await marketSeat();
-    const looser = await setMandate(seatFiles(home, MARKET.table, MARKET.seat).mandate, ana, limits({ money: { currency: "TWD", cap: 900000 } }), { now: 2 });
+    const looser = await setMandate(
+      seatFiles(home, MARKET.table, MARKET.seat).mandate,
+      ana,
+      limits({ money: { currency: "TWD", cap: 900000 } }),
+      { now: 2 },
+    );
     expect(looser.mandate.loosened).toBe(true);
     await carryMandate(home, looser.mandate, { ...ROOM, ownerKey: ana.publicKeyText }, ana, 5);
-    expect(await roomRead(home, ana.publicKeyText)).toMatchObject({ ok: true, mandate: { money: { cap: 900000 }, loosened: true } });
+    expect(await roomRead(home, ana.publicKeyText)).toMatchObject({
+      ok: true,
+      mandate: { money: { cap: 900000 }, loosened: true },
+    });
   });
 
   it("marks loosened limits looser than those the room seat already holds", async () => {
     const { home, ana, source } = await marketSeat();
-    await setMandate(seatFiles(home, ROOM.table, ROOM.seat).mandate, ana, limits({ ...ROOM, money: { currency: "TWD", cap: 300000 } }), { now: 3 });
+    await setMandate(
+      seatFiles(home, ROOM.table, ROOM.seat).mandate,
+      ana,
+      limits({ ...ROOM, money: { currency: "TWD", cap: 300000 } }),
+      { now: 3 },
+    );
     await carryMandate(home, source, { ...ROOM, ownerKey: ana.publicKeyText }, ana, 5);
-    expect(await roomRead(home, ana.publicKeyText)).toMatchObject({ ok: true, mandate: { money: { cap: 500000 }, loosened: true } });
+    expect(await roomRead(home, ana.publicKeyText)).toMatchObject({
+      ok: true,
+      mandate: { money: { cap: 500000 }, loosened: true },
+    });
   });
 });

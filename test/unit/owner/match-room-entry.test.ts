@@ -23,7 +23,9 @@ beforeAll(async () => {
 
 /** A market where ben offers a stroller and ana wants one: the market, and the seq of their match. */
 async function matched(): Promise<{ m: MarketHttp; seq: number }> {
-  const m = await MarketHttp.open(new RelayHttp((u, init) => fetch(u, init), relay.url), uniqueTable("m-enter"), { members: ["ana", "ben"] });
+  const m = await MarketHttp.open(new RelayHttp((u, init) => fetch(u, init), relay.url), uniqueTable("m-enter"), {
+    members: ["ana", "ben"],
+  });
   expect201(await m.list("ben", { side: "offer", title: "stroller", category: "baby-gear", quantity: 1 }));
   expect201(await m.list("ana", { side: "want", title: "stroller wanted", category: "baby-gear", quantity: 1 }));
   const entries: Entry[] = (await m.read("hana", `/tables/${m.id}/entries?from=1`)).body.items;
@@ -49,12 +51,31 @@ describe("entering a match's room", () => {
     const anaRequests: string[] = [];
     const ben = await side(m, "ben", benRequests);
     const ana = await side(m, "ana", anaRequests);
-    const held = { ben: await readTranscript(ben.market, { signer: ben.owner, as: { owner: "ben" } }), ana: await readTranscript(ana.market, { signer: ana.owner, as: { owner: "ana" } }) };
+    const held = {
+      ben: await readTranscript(ben.market, { signer: ben.owner, as: { owner: "ben" } }),
+      ana: await readTranscript(ana.market, { signer: ana.owner, as: { owner: "ana" } }),
+    };
     benRequests.length = 0;
     anaRequests.length = 0;
 
-    const opened = await enterMatchRoom({ market: ben.market, seq, owner: "ben", ownerSigner: ben.owner, seatKey: ben.seatKey, home: ben.home, marketTranscript: async () => held.ben });
-    const joined = await enterMatchRoom({ market: ana.market, seq, owner: "ana", ownerSigner: ana.owner, seatKey: ana.seatKey, home: ana.home, marketTranscript: async () => held.ana });
+    const opened = await enterMatchRoom({
+      market: ben.market,
+      seq,
+      owner: "ben",
+      ownerSigner: ben.owner,
+      seatKey: ben.seatKey,
+      home: ben.home,
+      marketTranscript: async () => held.ben,
+    });
+    const joined = await enterMatchRoom({
+      market: ana.market,
+      seq,
+      owner: "ana",
+      ownerSigner: ana.owner,
+      seatKey: ana.seatKey,
+      home: ana.home,
+      marketTranscript: async () => held.ana,
+    });
 
     expect([opened.how, joined.how]).toEqual(["opened", "joined"]);
     expect(joined.room).toBe(opened.room);
@@ -73,7 +94,17 @@ describe("entering a match's room", () => {
       const entries = before.entries.filter((e) => e.seq < seq);
       const early = { ...before, entries, state: fold(entries) };
       requests.length = 0;
-      await expect(enterMatchRoom({ market: ben.market, seq, owner: "ben", ownerSigner: ben.owner, seatKey: ben.seatKey, home: ben.home, marketTranscript: async () => early })).rejects.toMatchObject({ code: "E_UNKNOWN_MATCH" });
+      await expect(
+        enterMatchRoom({
+          market: ben.market,
+          seq,
+          owner: "ben",
+          ownerSigner: ben.owner,
+          seatKey: ben.seatKey,
+          home: ben.home,
+          marketTranscript: async () => early,
+        }),
+      ).rejects.toMatchObject({ code: "E_UNKNOWN_MATCH" });
       expect(requests.filter((r) => r.startsWith("POST"))).toEqual([]);
     });
   });

@@ -20,24 +20,47 @@ afterAll(async () => {
   await Promise.all([relay?.dispose(), other?.dispose()]);
 });
 
-
 async function cleoJoins(invite: string, home = tempHome("cleo"), extra: { relay?: string } = {}) {
   const cleo = await keyOf("owner:cleo");
   const seat = await keyOf("seat:cleo-bot");
-  return joinByInvite({ invite, home, owner: "cleo", ownerSigner: cleo, seat: "cleo-bot", seatKey: seat.publicKeyText, card: {}, ttlMs: 60_000, ...extra });
+  return joinByInvite({
+    invite,
+    home,
+    owner: "cleo",
+    ownerSigner: cleo,
+    seat: "cleo-bot",
+    seatKey: seat.publicKeyText,
+    card: {},
+    ttlMs: 60_000,
+    ...extra,
+  });
 }
 
 describe("invite links", () => {
   it("carry the relay URL, the key the creator pinned and the code, and round-trip", () => {
-    const link = inviteLink({ relay: "https://relay.example/", relayKey: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", code: "ABCD-EFGH" });
-    expect(link).toBe("https://relay.example/invites#code=ABCD-EFGH&relay_key=11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo");
-    expect(parseInviteLink(link)).toEqual({ relay: "https://relay.example", relayKey: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo", code: "ABCD-EFGH" });
+    const link = inviteLink({
+      relay: "https://relay.example/",
+      relayKey: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+      code: "ABCD-EFGH",
+    });
+    expect(link).toBe(
+      "https://relay.example/invites#code=ABCD-EFGH&relay_key=11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+    );
+    expect(parseInviteLink(link)).toEqual({
+      relay: "https://relay.example",
+      relayKey: "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo",
+      code: "ABCD-EFGH",
+    });
   });
 
   it("admit a new owner, who pins the relay to the key the link carries", async () => {
     const { sara } = await strollerRoom(relay.url);
     const invite = await issueInvite(sara.client, sara.ownerKey, { ttlMs: 60_000 });
-    expect(parseInviteLink(invite.link)).toMatchObject({ relay: relay.url, relayKey: sara.client.tracker.relayKey, code: invite.code });
+    expect(parseInviteLink(invite.link)).toMatchObject({
+      relay: relay.url,
+      relayKey: sara.client.tracker.relayKey,
+      code: invite.code,
+    });
     const { client, joined } = await cleoJoins(invite.link);
     expect(joined.seat).toBe("cleo-bot");
     expect(client.tracker.relayKey).toBe(sara.client.tracker.relayKey);
@@ -46,7 +69,9 @@ describe("invite links", () => {
   it("admit by a bare code given with its relay", async () => {
     const { sara } = await strollerRoom(relay.url);
     const invite = await issueInvite(sara.client, sara.ownerKey, { ttlMs: 60_000 });
-    const { joined } = await cleoJoins(invite.code.replace("-", " ").toLowerCase(), tempHome("cleo"), { relay: relay.url });
+    const { joined } = await cleoJoins(invite.code.replace("-", " ").toLowerCase(), tempHome("cleo"), {
+      relay: relay.url,
+    });
     expect(joined.seat).toBe("cleo-bot");
   });
 
@@ -101,7 +126,11 @@ describe("what stays with the owner", () => {
     const { ben } = await strollerRoom(relay.url);
     const sent = await ben.guard.tellOwner("The seller will not go below 2,800. Accept?");
     expect(sent).toMatchObject({ id: expect.stringContaining(":note:ben-bot:"), queued: 0 });
-    expect(ben.guard.journal.ofType("owner_note").at(-1)).toMatchObject({ text: "The seller will not go below 2,800. Accept?", id: sent.id, queued: 0 });
+    expect(ben.guard.journal.ofType("owner_note").at(-1)).toMatchObject({
+      text: "The seller will not go below 2,800. Accept?",
+      id: sent.id,
+      queued: 0,
+    });
     const { text } = await ben.client.exportLedger({ signer: await keyOf("seat:ben-bot"), as: { seat: "ben-bot" } });
     expect(text).not.toContain("will not go below");
   });

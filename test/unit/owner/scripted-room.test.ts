@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HttpClient } from "../../../src/client/node.js";
 import { askOwner } from "../../../src/client/owner-ask.js";
 import { OwnerClient } from "../../../src/client/owner.js";
-import { checkDealCertificate, dealCertificate, GuardedSeat, roomState, seatFiles, setMandate, signDeal } from "../../../src/owner/index.js";
+import {
+  checkDealCertificate,
+  dealCertificate,
+  GuardedSeat,
+  roomState,
+  seatFiles,
+  setMandate,
+  signDeal,
+} from "../../../src/owner/index.js";
 import { dealStatement, signStatement, TrestleError } from "../../../src/protocol/index.js";
 import { launchChromium } from "../../support/browser.js";
 import { buttonData, limitViolations, visibleText } from "../../support/chat-limits.js";
@@ -21,7 +29,12 @@ import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { twd } from "../../support/room-fixture.js";
 import { closeRoomPage, roomPage, type RoomPage } from "../view/window-fixture.js";
 
-const TELEGRAM = { TELEGRAM_BOT_TOKEN: "123:scripted-room", TELEGRAM_WEBHOOK_SECRET: "scripted-room-secret", TELEGRAM_BOT_USERNAME: "trestle_room_bot", OUTBOX_DELAY_MS: "0" };
+const TELEGRAM = {
+  TELEGRAM_BOT_TOKEN: "123:scripted-room",
+  TELEGRAM_WEBHOOK_SECRET: "scripted-room-secret",
+  TELEGRAM_BOT_USERNAME: "trestle_room_bot",
+  OUTBOX_DELAY_MS: "0",
+};
 const TAO_CHAT = 4_250_001;
 
 let fake: FakeChatApi;
@@ -31,7 +44,10 @@ let room: RoomPage | undefined;
 
 beforeAll(async () => {
   fake = await startFakeChatApi();
-  [relay, browser] = await Promise.all([startRelay({ vars: { ...TELEGRAM, TELEGRAM_API_BASE: `${fake.url}/telegram` } }), launchChromium()]);
+  [relay, browser] = await Promise.all([
+    startRelay({ vars: { ...TELEGRAM, TELEGRAM_API_BASE: `${fake.url}/telegram` } }),
+    launchChromium(),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await closeRoomPage(room);
@@ -47,7 +63,10 @@ async function telegram(update: Record<string, unknown>): Promise<Record<string,
   const res = await fetch(`${relay.url}/hooks/telegram`, {
     method: "POST",
     body: JSON.stringify({ update_id: updateId++, ...update }),
-    headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": TELEGRAM.TELEGRAM_WEBHOOK_SECRET },
+    headers: {
+      "content-type": "application/json",
+      "x-telegram-bot-api-secret-token": TELEGRAM.TELEGRAM_WEBHOOK_SECRET,
+    },
   });
   expect(res.status).toBe(200);
   return (await res.json()) as Record<string, unknown>;
@@ -59,7 +78,9 @@ const MATCH = `"chat_id":"${TAO_CHAT}"`;
 /** The sendMessage requests the fake received for tao's chat, once there are at least `count`. */
 async function sent(count: number): Promise<RecordedRequest[]> {
   await fetch(`${fake.url}/__control/wait?match=${encodeURIComponent(MATCH)}&count=${count}`);
-  return (await (await fetch(`${fake.url}/__control/requests?match=${encodeURIComponent(MATCH)}`)).json()) as RecordedRequest[];
+  return (await (
+    await fetch(`${fake.url}/__control/requests?match=${encodeURIComponent(MATCH)}`)
+  ).json()) as RecordedRequest[];
 }
 
 describe("the scripted room", { timeout: 120_000 }, () => {
@@ -67,7 +88,15 @@ describe("the scripted room", { timeout: 120_000 }, () => {
     room = await roomPage(browser, relay.url, "scripted", {
       overrides: { room: {}, seats: undefined },
       prepare: async (home, table, k) => {
-        const fields = { table, seat: "bot-tao", owner: "tao", money: { currency: "TWD" as const, cap: 300000 }, never_disclose: [], require_confirm: ["accept" as const], paused: false };
+        const fields = {
+          table,
+          seat: "bot-tao",
+          owner: "tao",
+          money: { currency: "TWD" as const, cap: 300000 },
+          never_disclose: [],
+          require_confirm: ["accept" as const],
+          paused: false,
+        };
         await setMandate(seatFiles(home, table, "bot-tao").mandate, k.tao, fields, { now: Date.now() });
       },
     });
@@ -77,29 +106,56 @@ describe("the scripted room", { timeout: 120_000 }, () => {
     // tao binds a Telegram account; the relay's outbox proves the channel with its first message.
     const owner = new OwnerClient(relay.url, k.tao);
     const { code } = await owner.bindCode("telegram", "en");
-    await telegram({ message: { message_id: 1, date: 1, from, chat: { id: TAO_CHAT, type: "private" }, text: `/start ${code}` } });
+    await telegram({
+      message: { message_id: 1, date: 1, from, chat: { id: TAO_CHAT, type: "private" }, text: `/start ${code}` },
+    });
     await sent(1);
     // The owner's object records the delivery after the fake took it: wait until the channel reads as proven.
     while (!(await owner.channels()).has_proven_channel) await new Promise((resolve) => setTimeout(resolve, 50));
 
     // bot-tao asks; the question reaches Telegram with a button per choice; tao taps the second.
     const http = new HttpClient({ url: relay.url });
-    const asking = askOwner(http, table, k.botTao, "bot-tao", { text: "Jenny's side may offer 2,500. Go up to 2,800?", choices: ["hold at 2,500", "go up to 2,800"], wait_ms: 60_000 }, {
-      clock: Date.now,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      poll_ms: 100,
-    });
+    const asking = askOwner(
+      http,
+      table,
+      k.botTao,
+      "bot-tao",
+      {
+        text: "Jenny's side may offer 2,500. Go up to 2,800?",
+        choices: ["hold at 2,500", "go up to 2,800"],
+        wait_ms: 60_000,
+      },
+      {
+        clock: Date.now,
+        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        poll_ms: 100,
+      },
+    );
     const question = (await sent(2)).at(-1)!.body as Record<string, any>;
     expect(visibleText("telegram", question)).toContain("Go up to 2,800?");
     const [, second] = buttonData("telegram", question);
     expect(second).toMatch(/^q1\.[A-Za-z0-9_-]{16}\.1$/);
-    const tapped = await telegram({ callback_query: { id: "cb-scripted-1", from, message: { message_id: 2, chat: { id: TAO_CHAT, type: "private" } }, chat_instance: "x", data: second } });
-    expect(tapped).toMatchObject({ method: "answerCallbackQuery", text: expect.stringContaining("Answered seat bot-tao's question") });
+    const tapped = await telegram({
+      callback_query: {
+        id: "cb-scripted-1",
+        from,
+        message: { message_id: 2, chat: { id: TAO_CHAT, type: "private" } },
+        chat_instance: "x",
+        data: second,
+      },
+    });
+    expect(tapped).toMatchObject({
+      method: "answerCallbackQuery",
+      text: expect.stringContaining("Answered seat bot-tao's question"),
+    });
     expect((await asking).answer).toMatchObject({ verified: false, via: "telegram", value: "go up to 2,800" });
 
     // bot-jenny offers; bot-tao's accept is held by tao's gate; tao approves it in the window; the seat sends it.
     const seat = new GuardedSeat({ client: room.bots, seat: "bot-tao", signer: k.botTao, home: room.home });
-    const { seq } = await room.bots.submit(k.botJenny, "bot-jenny", { kind: "offer", terms: twd(280000, "the stroller, Saturday") });
+    const { seq } = await room.bots.submit(k.botJenny, "bot-jenny", {
+      kind: "offer",
+      terms: twd(280000, "the stroller, Saturday"),
+    });
     const offer = (await seat.transcript()).entries.find((e) => e.seq === seq)!.leaf;
     const held = await seat.send({ kind: "accept", offer }).then(
       () => null,
@@ -117,11 +173,19 @@ describe("the scripted room", { timeout: 120_000 }, () => {
     await signDeal(seat, k.tao, offer);
     const deal = roomState(await seat.transcript()).room!.deals[offer]!.terms_sha256;
     const jennySig = await signStatement(k.jenny, "deal", dealStatement(table, deal));
-    await room.bots.submit(k.botJenny, "bot-jenny", { kind: "deal_sign", offer, deal, owner_key: k.jenny.publicKeyText, owner_sig: jennySig });
+    await room.bots.submit(k.botJenny, "bot-jenny", {
+      kind: "deal_sign",
+      offer,
+      deal,
+      owner_key: k.jenny.publicKeyText,
+      owner_sig: jennySig,
+    });
 
     // The certificate from the export holds offline, under the relay key alone, with both signatures.
     const relayKey = ((await (await fetch(`${relay.url}/tables/${table}/head`)).json()) as { relay: string }).relay;
-    const certificate = JSON.parse(JSON.stringify(await dealCertificate(room.bots, { signer: k.tao, as: { owner: "tao" } }, offer)));
+    const certificate = JSON.parse(
+      JSON.stringify(await dealCertificate(room.bots, { signer: k.tao, as: { owner: "tao" } }, offer)),
+    );
     const check = await checkDealCertificate(certificate, relayKey);
     expect(check.ok, JSON.stringify(check)).toBe(true);
     expect(certificate.status).toBe("done");

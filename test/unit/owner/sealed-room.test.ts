@@ -7,7 +7,18 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { inviteLink, loadRoomKey, openedProjection, openedSummary, openText, parseInviteLink, roomKeyPath, roomSummary, sealText, UNREADABLE } from "../../../src/owner/index.js";
+import {
+  inviteLink,
+  loadRoomKey,
+  openedProjection,
+  openedSummary,
+  openText,
+  parseInviteLink,
+  roomKeyPath,
+  roomSummary,
+  sealText,
+  UNREADABLE,
+} from "../../../src/owner/index.js";
 import { isSealedText, signNote } from "../../../src/protocol/index.js";
 import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 import { mandate, refusedAt, type Side, strollerRoom } from "../../support/room-client.js";
@@ -22,7 +33,11 @@ const relay = () => shared;
 /** `side`'s seat reads its projection, opened with its home's room key. */
 async function readOpened(side: Side) {
   const signer = await keyOf(`seat:${side.seat}`);
-  return openedProjection(side.home, side.client.table, await side.client.projection({ signer, as: { seat: side.seat } }, 0));
+  return openedProjection(
+    side.home,
+    side.client.table,
+    await side.client.projection({ signer, as: { seat: side.seat } }, 0),
+  );
 }
 
 describe("an end-to-end encrypted room", () => {
@@ -30,7 +45,11 @@ describe("an end-to-end encrypted room", () => {
     const { sara, ben, id } = await strollerRoom(relay().url, { e2e: true });
     await mandate(sara, { money: { currency: "TWD", cap: 500000, floor: 250000 } });
     expect(readFileSync(roomKeyPath(ben.home, id), "utf8")).toBe(readFileSync(roomKeyPath(sara.home, id), "utf8"));
-    const sent = await sara.guard.send({ kind: "offer", terms: { amount: 280000, currency: "TWD", text: "stroller, pick up Saturday" }, body: "Barely used, rain cover included." });
+    const sent = await sara.guard.send({
+      kind: "offer",
+      terms: { amount: 280000, currency: "TWD", text: "stroller, pick up Saturday" },
+      body: "Barely used, rain cover included.",
+    });
 
     const { entries, report } = await ben.guard.transcript();
     const offer = entries.find((e) => e.seq === sent.seq);
@@ -70,10 +89,18 @@ describe("an end-to-end encrypted room", () => {
   it("keeps the room key out of everything but the link's fragment", async () => {
     const { sara, id } = await strollerRoom(relay().url, { e2e: true });
     const key = (await loadRoomKey(sara.home, id))!.text;
-    const text = inviteLink({ relay: relay().url, relayKey: sara.client.tracker.relayKey, code: "ABCD-EFGH", roomKey: key });
+    const text = inviteLink({
+      relay: relay().url,
+      relayKey: sara.client.tracker.relayKey,
+      code: "ABCD-EFGH",
+      roomKey: key,
+    });
     expect(new URL(text).hash).toContain(`room_key=${key}`);
     expect(parseInviteLink(text).roomKey).toBe(key);
-    const { text: exported } = await sara.client.exportLedger({ signer: await keyOf("seat:sara-bot"), as: { seat: "sara-bot" } });
+    const { text: exported } = await sara.client.exportLedger({
+      signer: await keyOf("seat:sara-bot"),
+      as: { seat: "sara-bot" },
+    });
     expect(exported).not.toContain(key);
   });
 
@@ -81,17 +108,30 @@ describe("an end-to-end encrypted room", () => {
     it("refuses a plaintext body or terms text at the relay (E_PLAINTEXT), written past the guards", async () => {
       const { sara } = await strollerRoom(relay().url, { e2e: true });
       const signer = await keyOf("seat:sara-bot");
-      const body = await refusedAt(sara, () => sara.client.submit(signer, "sara-bot", { kind: "say", body: "in the clear" }));
+      const body = await refusedAt(sara, () =>
+        sara.client.submit(signer, "sara-bot", { kind: "say", body: "in the clear" }),
+      );
       expect(body.code).toBe("E_PLAINTEXT");
       expect(body.details).toMatchObject({ path: "body" });
-      const terms = await refusedAt(sara, () => sara.client.submit(signer, "sara-bot", { kind: "offer", terms: { amount: 1, currency: "TWD", text: "in the clear" } }));
+      const terms = await refusedAt(sara, () =>
+        sara.client.submit(signer, "sara-bot", {
+          kind: "offer",
+          terms: { amount: 1, currency: "TWD", text: "in the clear" },
+        }),
+      );
       expect(terms.code).toBe("E_PLAINTEXT");
       expect(terms.details).toMatchObject({ path: "terms.text" });
     });
 
     it("refuses a plaintext note to the owner (E_PLAINTEXT)", async () => {
       const { sara, id } = await strollerRoom(relay().url, { e2e: true });
-      const request = await signNote(await keyOf("seat:sara-bot"), { table: id, seat: "sara-bot", text: "in the clear", nonce: "n".repeat(22), ts: Date.now() });
+      const request = await signNote(await keyOf("seat:sara-bot"), {
+        table: id,
+        seat: "sara-bot",
+        text: "in the clear",
+        nonce: "n".repeat(22),
+        ts: Date.now(),
+      });
       const error = await refusedAt(sara, () => sara.client.http.noteOwner(id, request));
       expect(error.code).toBe("E_PLAINTEXT");
     });
@@ -118,7 +158,9 @@ describe("an end-to-end encrypted room", () => {
       const { sara } = await strollerRoom(relay().url, { e2e: true });
       const answer = await sara.guard.tellOwner("ben asked twice about the rain cover");
       expect(answer.id).toContain(":note:sara-bot:");
-      expect(sara.guard.journal.ofType("owner_note").at(-1)).toMatchObject({ text: "ben asked twice about the rain cover" });
+      expect(sara.guard.journal.ofType("owner_note").at(-1)).toMatchObject({
+        text: "ben asked twice about the rain cover",
+      });
     });
   });
 

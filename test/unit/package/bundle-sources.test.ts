@@ -16,21 +16,34 @@ const ROOT = resolve(import.meta.dirname, "../../..");
 
 /** The project files (npm packages aside) esbuild reads to build `options`, as absolute paths. */
 async function inputsOf(options: BuildOptions): Promise<string[]> {
-  const result = await build({ ...options, bundle: true, write: false, metafile: true, logLevel: "silent", absWorkingDir: ROOT });
+  const result = await build({
+    ...options,
+    bundle: true,
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+    absWorkingDir: ROOT,
+  });
   return Object.keys(result.metafile.inputs)
     .filter((input) => !input.includes("node_modules/") && !input.startsWith("(disabled)"))
     .map((input) => resolve(ROOT, input));
 }
 
 /** The inputs under none of `watched`, relative to the checkout. */
-const unwatched = (inputs: string[], watched: string[]) => inputs.filter((input) => !watched.some((path) => input === path || input.startsWith(`${path}/`))).map((input) => relative(ROOT, input));
+const unwatched = (inputs: string[], watched: string[]) =>
+  inputs
+    .filter((input) => !watched.some((path) => input === path || input.startsWith(`${path}/`)))
+    .map((input) => relative(ROOT, input));
 
 describe("each bundle's staleness check", () => {
-  it.each(ENTRIES.map(({ entry }) => [relative(ROOT, entry), entry]))("watches every file %s is built from", async (_, entry) => {
-    const inputs = await inputsOf({ entryPoints: [entry], platform: "node", format: "esm", packages: "external" });
-    expect(inputs.length).toBeGreaterThan(10);
-    expect(unwatched(inputs, CLI_SOURCES)).toEqual([]);
-  });
+  it.each(ENTRIES.map(({ entry }) => [relative(ROOT, entry), entry]))(
+    "watches every file %s is built from",
+    async (_, entry) => {
+      const inputs = await inputsOf({ entryPoints: [entry], platform: "node", format: "esm", packages: "external" });
+      expect(inputs.length).toBeGreaterThan(10);
+      expect(unwatched(inputs, CLI_SOURCES)).toEqual([]);
+    },
+  );
 
   it("watches every file the principal window's page is built from", async () => {
     const inputs = await inputsOf({ entryPoints: [VIEW_ENTRY], platform: "browser", format: "iife" });

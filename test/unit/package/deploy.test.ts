@@ -45,7 +45,9 @@ beforeAll(async () => {
   await run(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT });
   out = await dryRunDeploy();
   compressed = compressedBytes(out);
-  console.info(`Worker bundle: ${compressed} bytes gzip (${kib(compressed)} KiB), measured as \`node scripts/worker-size.mjs\` does`);
+  console.info(
+    `Worker bundle: ${compressed} bytes gzip (${kib(compressed)} KiB), measured as \`node scripts/worker-size.mjs\` does`,
+  );
 }, 120_000);
 
 describe("the deployable Worker", () => {
@@ -75,7 +77,10 @@ describe("the deployable Worker", () => {
         live.add(name);
       }
       for (const { from, to } of m.renamed_classes ?? []) {
-        expect(live.has(from) && !live.has(to), `${m.tag} renames ${from}, which is not a live class, or to ${to}, which is`).toBe(true);
+        expect(
+          live.has(from) && !live.has(to),
+          `${m.tag} renames ${from}, which is not a live class, or to ${to}, which is`,
+        ).toBe(true);
         live.delete(from);
         live.add(to);
       }
@@ -92,7 +97,10 @@ describe("docs/SELF-HOST.md", () => {
     const stated = [...doc.matchAll(/about ([0-9,]+) KiB gzip/g)].map((m) => Number(m[1]!.replace(/,/g, "")));
     expect(stated.length, "SELF-HOST.md states the bundle's size as `about N KiB gzip`").toBeGreaterThan(0);
     for (const figure of stated) {
-      expect(Math.abs(figure - kib(compressed)), `SELF-HOST.md says about ${figure} KiB gzip; measured ${kib(compressed)} KiB: update the doc`).toBeLessThanOrEqual(kib(compressed) * DOC_MARGIN);
+      expect(
+        Math.abs(figure - kib(compressed)),
+        `SELF-HOST.md says about ${figure} KiB gzip; measured ${kib(compressed)} KiB: update the doc`,
+      ).toBeLessThanOrEqual(kib(compressed) * DOC_MARGIN);
     }
     expect(doc).toContain("`node scripts/worker-size.mjs`");
     expect(doc).toContain(`within ${DOC_MARGIN * 100}%`);

@@ -35,18 +35,25 @@ let requestsSinceGone = 0;
 function run(command: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const env = { ...process.env, TRESTLE_HOME: home, npm_config_update_notifier: "false" };
   return new Promise((resolve) => {
-    const child = execFile(command, args, { cwd: work, env }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    const child = execFile(command, args, { cwd: work, env }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
     child.stdin?.end();
   });
 }
 
 beforeAll(async () => {
-  await new Promise<void>((resolve, reject) => execFile(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT }, (error) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    execFile(process.execPath, [join(ROOT, "scripts/build.mjs")], { cwd: ROOT }, (error) =>
+      error ? reject(error) : resolve(),
+    ),
+  );
   const packed = packInto(work);
   const tarball = readFileSync(join(work, packed.filename));
   server = createServer((req, res) => {
     if (gone) requestsSinceGone += 1;
-    if (!gone && req.url === `/${packed.filename}`) res.writeHead(200, { "content-type": "application/octet-stream" }).end(tarball);
+    if (!gone && req.url === `/${packed.filename}`)
+      res.writeHead(200, { "content-type": "application/octet-stream" }).end(tarball);
     else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -63,11 +70,24 @@ const verifyArgs = () => ["verify", exportFile, "--relay-key", relayKey];
 
 describe("the owner's command line, from the relay's tarball", { timeout: 120_000 }, () => {
   it("installs once into the owner's own prefix with no warning, its manifest without the checkout's scripts or devDependencies", async () => {
-    const installed = await run("npm", ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", tarballUrl]);
+    const installed = await run("npm", [
+      "install",
+      "-g",
+      "--prefix",
+      prefix,
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      tarballUrl,
+    ]);
     expect(installed.code, installed.stderr).toBe(0);
     expect(installed.stderr).not.toMatch(/^npm warn/im);
-    const manifest = JSON.parse(readFileSync(join(prefix, "lib", "node_modules", "trestle", "package.json"), "utf8")) as Record<string, unknown>;
-    expect(Object.keys(manifest).filter((key) => ["scripts", "devDependencies", "allowScripts"].includes(key))).toEqual([]);
+    const manifest = JSON.parse(
+      readFileSync(join(prefix, "lib", "node_modules", "trestle", "package.json"), "utf8"),
+    ) as Record<string, unknown>;
+    expect(Object.keys(manifest).filter((key) => ["scripts", "devDependencies", "allowScripts"].includes(key))).toEqual(
+      [],
+    );
     expect(await run(installedBin(), ["--version"])).toMatchObject({ code: 0, stdout: `trestle ${pkg.version}\n` });
   });
 
@@ -99,7 +119,10 @@ describe("the owner's command line, from the relay's tarball", { timeout: 120_00
       expect(printed.code, printed.stderr).toBe(0);
       const entry = JSON.parse(printed.stdout).mcpServers.trestle as { command: string; args: string[] };
       expect(entry.command).toMatch(/[\\/]node(\.exe)?$/);
-      expect(entry.args).toEqual([realpathSync(join(prefix, "lib", "node_modules", "trestle", "bin", "trestle.mjs")), "mcp"]);
+      expect(entry.args).toEqual([
+        realpathSync(join(prefix, "lib", "node_modules", "trestle", "bin", "trestle.mjs")),
+        "mcp",
+      ]);
     });
 
     it("prints an MCP config that runs npx with the relay's tarball, never a path into npx's cache", async () => {

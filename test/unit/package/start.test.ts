@@ -23,7 +23,11 @@ afterAll(async () => {
 
 /** Runs `npm start -- ...args` until wrangler says it is ready (its URL) or exits (its output, thrown). */
 function npmStart(args: string[]): Promise<string> {
-  const child = spawn("npm", ["start", "--", ...args], { cwd: ROOT, detached: true, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+  const child = spawn("npm", ["start", "--", ...args], {
+    cwd: ROOT,
+    detached: true,
+    env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" },
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   stop = async () => {
     if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGTERM");

@@ -17,7 +17,8 @@ const NON_INTEGER = new Set(["values"]);
 
 const input = (name: string): unknown => JSON.parse(readFileSync(new URL(`input/${name}.json`, JCS), "utf8"));
 const output = (name: string): Uint8Array => new Uint8Array(readFileSync(new URL(`output/${name}.json`, JCS)));
-const outhex = (name: string): Uint8Array => fromHex(readFileSync(new URL(`outhex/${name}.txt`, JCS), "ascii").replace(/\s+/g, ""));
+const outhex = (name: string): Uint8Array =>
+  fromHex(readFileSync(new URL(`outhex/${name}.txt`, JCS), "ascii").replace(/\s+/g, ""));
 
 describe("canonicalize: RFC 8785 vectors (cyberphone/json-canonicalization)", () => {
   it("finds all six published vectors", () => {
@@ -49,7 +50,9 @@ describe("canonicalize: the trestle profile", () => {
   });
 
   it("prints the largest safe integers exactly", () => {
-    expect(canonicalize([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER])).toBe("[9007199254740991,-9007199254740991]");
+    expect(canonicalize([Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER])).toBe(
+      "[9007199254740991,-9007199254740991]",
+    );
   });
 
   it("sorts keys by UTF-16 code units, not by code point or locale", () => {
@@ -71,7 +74,7 @@ describe("canonicalize: the trestle profile", () => {
   });
 
   it("escapes control characters as RFC 8785 §3.2.2.2 requires", () => {
-    expect(canonicalize("\u0000\b\t\n\f\r\u001f\"\\/\u007f")).toBe('"\\u0000\\b\\t\\n\\f\\r\\u001f\\"\\\\/\u007f"');
+    expect(canonicalize('\u0000\b\t\n\f\r\u001f"\\/\u007f')).toBe('"\\u0000\\b\\t\\n\\f\\r\\u001f\\"\\\\/\u007f"');
   });
 
   it("keeps a surrogate pair as UTF-8 of its code point", () => {
@@ -169,8 +172,27 @@ describe("parseCanonical", () => {
   describe("when the text is not canonical", () => {
     it("says so exactly when canonicalize of its parse differs or refuses", () => {
       const texts = [
-        '{"b":1,"a":2}', '{"a":1,"a":1}', '{"a":1, "b":2}', '{"9":1,"10":2}', "1.5", "1e2", "-0", "9007199254740994", '"\\ud800"',
-        '{"\\ud800":1}', '["\\u0041"]', '"\\u00e9"', '"\\/"', '["\\ud83d\\ude00"]', "[1,]", "", " 1", "01", '{"__proto__":1,"a":{"c":1,"b":2}}', "true ", "nul",
+        '{"b":1,"a":2}',
+        '{"a":1,"a":1}',
+        '{"a":1, "b":2}',
+        '{"9":1,"10":2}',
+        "1.5",
+        "1e2",
+        "-0",
+        "9007199254740994",
+        '"\\ud800"',
+        '{"\\ud800":1}',
+        '["\\u0041"]',
+        '"\\u00e9"',
+        '"\\/"',
+        '["\\ud83d\\ude00"]',
+        "[1,]",
+        "",
+        " 1",
+        "01",
+        '{"__proto__":1,"a":{"c":1,"b":2}}',
+        "true ",
+        "nul",
       ];
       for (const text of texts) {
         expect(canonicalValue(text)).toBeUndefined();

@@ -4,7 +4,16 @@
  */
 import { createHash } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { canonicalize, chainEntry, GENESIS_LINK, leafOf, leafOfCanonical, linkOf, type Entry, type UnchainedEntry } from "../../../src/protocol/index.js";
+import {
+  canonicalize,
+  chainEntry,
+  GENESIS_LINK,
+  leafOf,
+  leafOfCanonical,
+  linkOf,
+  type Entry,
+  type UnchainedEntry,
+} from "../../../src/protocol/index.js";
 import { debateToDecision } from "./fixtures.js";
 
 const sha256hex = (...parts: Uint8Array[]): string => {
@@ -60,7 +69,9 @@ describe("leafOf and linkOf", () => {
     const { leaf: _l, link: _k, ...rest } = entries[0]!;
     const unprefixed = sha256hex(new TextEncoder().encode(canonicalize(rest)));
     expect(leafOf(entries[0]!)).not.toBe(unprefixed);
-    expect(linkOf(GENESIS_LINK, entries[0]!.leaf)).not.toBe(sha256hex(Uint8Array.of(0), Buffer.from(GENESIS_LINK + entries[0]!.leaf, "hex")));
+    expect(linkOf(GENESIS_LINK, entries[0]!.leaf)).not.toBe(
+      sha256hex(Uint8Array.of(0), Buffer.from(GENESIS_LINK + entries[0]!.leaf, "hex")),
+    );
   });
 
   it("chainEntry fills in exactly leaf and link", () => {

@@ -35,13 +35,17 @@ const DELETE: Effect = { owner: "jenny", resource: "taskboard", action: "delete_
 const MERGE: Effect = { owner: "tao", resource: "github:tao/app", action: "merge", args: { pr: 459 } };
 
 /** The gateway room where jenny lists `rules` under chat_approve (tao lists none). */
-function chatConfig(rules: TableConfig["owners"][string]["chat_approve"] = [{ resource: "taskboard", action: "create_*" }]): TableConfig {
+function chatConfig(
+  rules: TableConfig["owners"][string]["chat_approve"] = [{ resource: "taskboard", action: "create_*" }],
+): TableConfig {
   const config = gatewayConfig(k);
   return { ...config, owners: { ...config.owners, jenny: { ...config.owners.jenny!, chat_approve: rules } } };
 }
 
 /** The room with jenny's chat rules; `endorsed` has her join y with the config hash. */
-async function room(options: { endorsed?: boolean; rules?: TableConfig["owners"][string]["chat_approve"] } = {}): Promise<TestTable> {
+async function room(
+  options: { endorsed?: boolean; rules?: TableConfig["owners"][string]["chat_approve"] } = {},
+): Promise<TestTable> {
   const t = await TestTable.open(chatConfig(options.rules), ["x", "y2", "c", "h"], k);
   if (options.endorsed ?? true) await endorsingJoin(t, "y");
   else await t.join("y");
@@ -61,8 +65,18 @@ describe("a chat approval", () => {
     const seq = await propose(t, "x");
     const added = t.l.append(tap(t, `${seq}.jenny`));
     expect(added.map(kindOf)).toEqual(["approval", "task_state"]);
-    expect(added[0]).toMatchObject({ kind: "approval", owner: "jenny", task: `${seq}.jenny`, verdict: "approve", via: "telegram", author: null, seat: null });
-    expect(added[1]).toMatchObject({ data: { task: `${seq}.jenny`, state: "approved", reason: "approval", cause: added[0]!.seq } });
+    expect(added[0]).toMatchObject({
+      kind: "approval",
+      owner: "jenny",
+      task: `${seq}.jenny`,
+      verdict: "approve",
+      via: "telegram",
+      author: null,
+      seat: null,
+    });
+    expect(added[1]).toMatchObject({
+      data: { task: `${seq}.jenny`, state: "approved", reason: "approval", cause: added[0]!.seq },
+    });
     expect(canonicalize(fold(t.l.entries))).toBe(canonicalize(t.state));
   });
 
@@ -70,7 +84,10 @@ describe("a chat approval", () => {
     const t = await room();
     const seq = await propose(t, "x");
     const draft = tap(t, `${seq}.jenny`);
-    expect(draft).toMatchObject({ proposal: t.l.entries[seq - 1]!.leaf, effects_sha256: t.state.tasks[`${seq}.jenny`]!.effects_sha256 });
+    expect(draft).toMatchObject({
+      proposal: t.l.entries[seq - 1]!.leaf,
+      effects_sha256: t.state.tasks[`${seq}.jenny`]!.effects_sha256,
+    });
     expect(statementOf(draft)).toBeNull();
     expect(nonceKeyOf(draft)).toBe(`approval:jenny:${draft.nonce}`);
   });
@@ -109,7 +126,10 @@ describe("a chat approval", () => {
     const seq = await propose(t, "x", [CARD_EFFECT, MERGE]);
     t.l.append(tap(t, `${seq}.jenny`));
     expect(taskState(t, `${seq}.jenny`)).toBe("approved");
-    await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.tao`)), { unmoved: t, details: { reason: "no_rules" } });
+    await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.tao`)), {
+      unmoved: t,
+      details: { reason: "no_rules" },
+    });
   });
 
   it("takes rules of the same shape and limits as auto_approve in the config", () => {
@@ -132,20 +152,29 @@ describe("a chat approval", () => {
     it("refuses an approve for an owner whose config lists no chat_approve rules (no_rules)", async () => {
       const t = await room();
       const seq = await propose(t, "x", [MERGE]);
-      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.tao`)), { unmoved: t, details: { reason: "no_rules" } });
+      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.tao`)), {
+        unmoved: t,
+        details: { reason: "no_rules" },
+      });
     });
 
     it("refuses an approve when only the creator wrote the rules: the owner never signed the config (not_endorsed)", async () => {
       const t = await room({ endorsed: false });
       const seq = await propose(t, "x");
-      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.jenny`)), { unmoved: t, details: { reason: "not_endorsed" } });
+      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.jenny`)), {
+        unmoved: t,
+        details: { reason: "not_endorsed" },
+      });
       expect(taskState(t, `${seq}.jenny`)).toBe("awaiting_approval");
     });
 
     it("refuses an approve when one effect of the task is not covered (not_covered)", async () => {
       const t = await room();
       const seq = await propose(t, "x", [CARD_EFFECT, DELETE]);
-      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.jenny`)), { unmoved: t, details: { reason: "not_covered" } });
+      await refused("E_NEEDS_SIGNATURE", () => t.l.append(tap(t, `${seq}.jenny`)), {
+        unmoved: t,
+        details: { reason: "not_covered" },
+      });
     });
 
     it("refuses a second approve of an approved task, and a reject once it runs (E_TASK_STATE)", async () => {
@@ -161,7 +190,9 @@ describe("a chat approval", () => {
       const t = await room();
       const seq = await propose(t, "x");
       await refused("E_FORBIDDEN", () => t.l.append({ ...tap(t, `${seq}.jenny`), owner: "tao" }), { unmoved: t });
-      await refused("E_UNKNOWN_TASK", () => t.l.append({ ...tap(t, `${seq}.jenny`), task: "999.jenny" }), { unmoved: t });
+      await refused("E_UNKNOWN_TASK", () => t.l.append({ ...tap(t, `${seq}.jenny`), task: "999.jenny" }), {
+        unmoved: t,
+      });
       await refused("E_UNKNOWN_TASK", () => tap(t, "999.jenny"), { unmoved: t });
     });
 
@@ -194,13 +225,18 @@ describe("verifying a ledger with chat approvals", () => {
 
   const verify = async (t: TestTable, entries: readonly (Entry | UnchainedEntry)[]) => {
     const chained = rechain(entries);
-    return verifyExport(exportOf(k.relay, chained, [await headOver(k.relay, chained)], t.state.table), { relayKey: k.relay.publicKeyText });
+    return verifyExport(exportOf(k.relay, chained, [await headOver(k.relay, chained)], t.state.table), {
+      relayKey: k.relay.publicKeyText,
+    });
   };
 
   it("is CLEAN: the replay accepts every chat approval and rejection", async () => {
     const { t } = await withTaps();
     const report = await verifyExport(await t.exportText(), { relayKey: k.relay.publicKeyText });
-    expect(report, JSON.stringify(report)).toMatchObject({ verdict: "CLEAN", coverage: { policy_replay: "full", entries: t.l.entries.length } });
+    expect(report, JSON.stringify(report)).toMatchObject({
+      verdict: "CLEAN",
+      coverage: { policy_replay: "full", entries: t.l.entries.length },
+    });
   });
 
   describe("when a relay forges a chat approval into an otherwise valid chain", () => {
@@ -208,9 +244,21 @@ describe("verifying a ledger with chat approvals", () => {
       const { t } = await withTaps();
       const seq = await propose(t, "x", [MERGE]);
       const forged = { ...tap(t, `${seq}.tao`), seq: seq + 2, ts: t.l.now } as UnchainedEntry;
-      const moved = { table: t.state.table, seat: null, kind: "system", subkind: "task_state", author: null, data: { task: `${seq}.tao`, state: "approved", reason: "approval", cause: seq + 2 }, seq: seq + 3, ts: t.l.now } as UnchainedEntry;
+      const moved = {
+        table: t.state.table,
+        seat: null,
+        kind: "system",
+        subkind: "task_state",
+        author: null,
+        data: { task: `${seq}.tao`, state: "approved", reason: "approval", cause: seq + 2 },
+        seq: seq + 3,
+        ts: t.l.now,
+      } as UnchainedEntry;
       const report = await verify(t, [...copy(t.l.entries), forged, moved]);
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: seq + 2, reason: expect.stringContaining("E_NEEDS_SIGNATURE") } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: seq + 2, reason: expect.stringContaining("E_NEEDS_SIGNATURE") },
+      });
     });
 
     it.each([
@@ -220,9 +268,21 @@ describe("verifying a ledger with chat approvals", () => {
       const t = await room({ endorsed });
       const seq = await propose(t, "x", [...effects]);
       const forged = { ...tap(t, `${seq}.jenny`), seq: seq + 2, ts: t.l.now } as UnchainedEntry;
-      const moved = { table: t.state.table, seat: null, kind: "system", subkind: "task_state", author: null, data: { task: `${seq}.jenny`, state: "approved", reason: "approval", cause: seq + 2 }, seq: seq + 3, ts: t.l.now } as UnchainedEntry;
+      const moved = {
+        table: t.state.table,
+        seat: null,
+        kind: "system",
+        subkind: "task_state",
+        author: null,
+        data: { task: `${seq}.jenny`, state: "approved", reason: "approval", cause: seq + 2 },
+        seq: seq + 3,
+        ts: t.l.now,
+      } as UnchainedEntry;
       const report = await verify(t, [...copy(t.l.entries), forged, moved]);
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: seq + 2, reason: expect.stringContaining("E_NEEDS_SIGNATURE") } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: seq + 2, reason: expect.stringContaining("E_NEEDS_SIGNATURE") },
+      });
     });
 
     it("REFUTES one tap recorded twice (its nonce used twice)", async () => {
@@ -230,7 +290,10 @@ describe("verifying a ledger with chat approvals", () => {
       const entries = copy(t.l.entries);
       const again = { ...entries[approved - 1]!, seq: entries.length + 1, ts: t.l.now } as Entry;
       const report = await verify(t, [...entries, again]);
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: entries.length + 1, reason: expect.stringContaining("nonce") } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: entries.length + 1, reason: expect.stringContaining("nonce") },
+      });
     });
 
     it("REFUTES a chat approval moved to another task", async () => {

@@ -39,7 +39,9 @@ describe("cloneState", () => {
     const { entries } = await debateToDecision();
     fold(entries);
     const opened = entries[0]!;
-    expect(opened.kind === "system" && opened.subkind === "table_opened" && Object.isFrozen(opened.data.config)).toBe(false);
+    expect(opened.kind === "system" && opened.subkind === "table_opened" && Object.isFrozen(opened.data.config)).toBe(
+      false,
+    );
   });
 
   it('keeps a "__proto__" key as data', () => {

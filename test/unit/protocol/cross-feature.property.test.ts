@@ -57,7 +57,11 @@ function config(topology: Topology, hidden: boolean): TableConfig {
     ...base,
     owners: {
       ...base.owners,
-      jenny: { ...base.owners.jenny!, auto_approve: [{ resource: "taskboard", action: "create_*" }], chat_approve: [{ resource: "*", action: "*" }] },
+      jenny: {
+        ...base.owners.jenny!,
+        auto_approve: [{ resource: "taskboard", action: "create_*" }],
+        chat_approve: [{ resource: "*", action: "*" }],
+      },
       ops: { ...base.owners.ops!, auto_approve: [{ resource: "prod", action: "deploy" }] },
     },
     floor: { max_bot_depth: 6 },
@@ -81,7 +85,8 @@ async function step(t: TestTable, [pick, a, b]: Step, n: number): Promise<void> 
   const tasks = Object.values(t.state.tasks);
   const task = tasks.length > 0 ? tasks[b % tasks.length]! : undefined;
   const proposals = t.state.proposals;
-  const write = (input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">) => t.write(seat, { ...input, nonce: `step-${n}-nonce-0123456789` });
+  const write = (input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat">) =>
+    t.write(seat, { ...input, nonce: `step-${n}-nonce-0123456789` });
   switch (action) {
     case 0:
       return void (await write({ kind: "say", body: `${seat} says ${n}` }));
@@ -94,16 +99,31 @@ async function step(t: TestTable, [pick, a, b]: Step, n: number): Promise<void> 
     case 4:
       return void (await write({ kind: "proposal", body: `plan ${n}`, effects: EFFECTS[b % EFFECTS.length]! }));
     case 5:
-      return void (await write({ kind: "decision", body: `decided ${n}`, ...(b % 2 === 0 ? { effects: EFFECTS[b % EFFECTS.length]! } : {}) }));
+      return void (await write({
+        kind: "decision",
+        body: `decided ${n}`,
+        ...(b % 2 === 0 ? { effects: EFFECTS[b % EFFECTS.length]! } : {}),
+      }));
     case 6:
       if (proposals.length === 0) return;
-      return void (await write({ kind: "vote", re: proposals[b % proposals.length]!.seq, choice: b % 3 === 0 ? ("no" as const) : ("yes" as const) }));
+      return void (await write({
+        kind: "vote",
+        re: proposals[b % proposals.length]!.seq,
+        choice: b % 3 === 0 ? ("no" as const) : ("yes" as const),
+      }));
     case 7:
       if (!task) return;
       return void (await approve(t, task.proposal.seq, task.owner, b % 4 === 0 ? "reject" : "approve"));
     case 8:
       if (!task) return;
-      return void t.l.append(chatApprovalDraft(t.state, { task: task.id, verdict: b % 3 === 0 ? "reject" : "approve", via: "telegram", nonce: `tap-${n}-nonce-0123456789` }));
+      return void t.l.append(
+        chatApprovalDraft(t.state, {
+          task: task.id,
+          verdict: b % 3 === 0 ? "reject" : "approve",
+          via: "telegram",
+          nonce: `tap-${n}-nonce-0123456789`,
+        }),
+      );
     case 9:
     case 10: {
       if (!task) return;
@@ -124,10 +144,24 @@ async function step(t: TestTable, [pick, a, b]: Step, n: number): Promise<void> 
       return;
     case 12:
       if (!isPaused(t.state) && b % 2 === 0) return;
-      return void t.l.append(controlDraft(t.state, { owner, action: has(t.state.pauses, owner) ? "resume" : "pause", via: "line", nonce: `ctl-${n}-nonce-0123456789` }));
+      return void t.l.append(
+        controlDraft(t.state, {
+          owner,
+          action: has(t.state.pauses, owner) ? "resume" : "pause",
+          via: "line",
+          nonce: `ctl-${n}-nonce-0123456789`,
+        }),
+      );
     case 13: {
       await write({ kind: "request", request_id: `bye-${n}`, type: "shutdown", to: [other], body: "please leave" });
-      if (b % 2 === 0) await t.write(other, { kind: "response", request_id: `bye-${n}`, type: "shutdown", verdict: "approve", nonce: `bye-${n}-nonce-0123456789` });
+      if (b % 2 === 0)
+        await t.write(other, {
+          kind: "response",
+          request_id: `bye-${n}`,
+          type: "shutdown",
+          verdict: "approve",
+          nonce: `bye-${n}-nonce-0123456789`,
+        });
       return;
     }
   }
@@ -156,7 +190,10 @@ describe("features mixed at random", () => {
           expect(canonicalize(fold(t.l.entries))).toBe(canonicalize(t.state));
           // What readers and owners are sent is computed from the same ledger without failing.
           notificationsFor(t.state, t.l.entries);
-          for (const seat of SEATS) expect(buildProjection(t.state, seat, { entries: t.l.entries, cursor: t.state.seq, more: false }).cursor).toBe(t.state.seq);
+          for (const seat of SEATS)
+            expect(
+              buildProjection(t.state, seat, { entries: t.l.entries, cursor: t.state.seq, more: false }).cursor,
+            ).toBe(t.state.seq);
           const report = await verifyExport(await t.exportText(), { relayKey: k.relay.publicKeyText });
           expect(report.verdict, JSON.stringify(report.refuted)).toBe("CLEAN");
         },

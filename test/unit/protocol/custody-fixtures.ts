@@ -17,7 +17,12 @@ import { cast, keyOf, MemoryLedger, type Cast } from "../../support/table-fixtur
 import { seatedDebate } from "./fixtures.js";
 
 /** The owners' signatures over the custody of `head`'s chain to relay `to`, as the custody entry carries them. */
-export async function ownerSignatures(k: Cast, head: SignedHead, to: string, owners: readonly ("tao" | "jenny" | "ops")[]): Promise<CustodyOwner[]> {
+export async function ownerSignatures(
+  k: Cast,
+  head: SignedHead,
+  to: string,
+  owners: readonly ("tao" | "jenny" | "ops")[],
+): Promise<CustodyOwner[]> {
   const statement = custodyStatementFor(head, to);
   return Promise.all(
     owners.map(async (owner) => {
@@ -28,11 +33,23 @@ export async function ownerSignatures(k: Cast, head: SignedHead, to: string, own
 }
 
 /** Appends the custody entry moving `l`'s table to relay `to` with `owners`' signatures; returns the ledger continued by `to`. */
-export async function moveTo(l: MemoryLedger, to: Signer, k: Cast, owners: readonly ("tao" | "jenny" | "ops")[] = ["tao", "jenny"]): Promise<MemoryLedger> {
+export async function moveTo(
+  l: MemoryLedger,
+  to: Signer,
+  k: Cast,
+  owners: readonly ("tao" | "jenny" | "ops")[] = ["tao", "jenny"],
+): Promise<MemoryLedger> {
   const head = await l.head();
   const statement = custodyStatementFor(head, to.publicKeyText);
   const next = l.handOver(to);
-  next.append(custodyDraft(statement, head, await ownerSignatures(k, head, to.publicKeyText, owners), await signStatement(to, "custody", statement)));
+  next.append(
+    custodyDraft(
+      statement,
+      head,
+      await ownerSignatures(k, head, to.publicKeyText, owners),
+      await signStatement(to, "custody", statement),
+    ),
+  );
   return next;
 }
 
@@ -46,5 +63,15 @@ export async function movedDebate() {
   const after = await moveTo(before, b, k);
   const custody = headA.seq + 1;
   await after.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: "con, at the new relay" });
-  return { k, a: k.relay, b, before, after, headA, custody, entries: after.entries as Entry[], headB: await after.head() };
+  return {
+    k,
+    a: k.relay,
+    b,
+    before,
+    after,
+    headA,
+    custody,
+    entries: after.entries as Entry[],
+    headB: await after.head(),
+  };
 }

@@ -22,13 +22,16 @@ import { movedDebate, moveTo, ownerSignatures } from "./custody-fixtures.js";
 
 const moved = await movedDebate();
 const { k, a, b, entries, headA, headB, custody } = moved;
-const exportAtB = (items: readonly Entry[] = entries, heads = [headB]) => exportText({ table: "t-459", relay: b.publicKeyText }, items, heads);
+const exportAtB = (items: readonly Entry[] = entries, heads = [headB]) =>
+  exportText({ table: "t-459", relay: b.publicKeyText }, items, heads);
 
 describe("a table that changed custody", () => {
   it("verifies CLEAN against the new relay's key, naming the entries only the past key attests", async () => {
     const report = await verifyExport(exportAtB(), { relayKey: b.publicKeyText });
     expect(report.verdict).toBe("CLEAN");
-    expect(report.coverage.past_keys).toEqual([{ relay: a.publicKeyText, from: 1, to: custody - 1, head_seq: custody - 1 }]);
+    expect(report.coverage.past_keys).toEqual([
+      { relay: a.publicKeyText, from: 1, to: custody - 1, head_seq: custody - 1 },
+    ]);
     expect(report.coverage.heads).toBe(2);
   });
 
@@ -51,7 +54,10 @@ describe("a table that changed custody", () => {
   it("passes on again: A to B to C verifies with two past keys", async () => {
     const c = await keyOf("relay-c");
     const third = await moveTo(moved.after, c, k, ["jenny", "ops"]);
-    const report = await verifyLedger({ table: "t-459", items: third.entries, heads: [await third.head()] }, { relayKey: c.publicKeyText });
+    const report = await verifyLedger(
+      { table: "t-459", items: third.entries, heads: [await third.head()] },
+      { relayKey: c.publicKeyText },
+    );
     expect(report.verdict).toBe("CLEAN");
     expect(report.coverage.past_keys?.map((p) => [p.relay, p.from, p.to])).toEqual([
       [a.publicKeyText, 1, custody - 1],
@@ -77,9 +83,20 @@ describe("when a custody change is not authorised", () => {
 
   it("refutes a ledger whose relay recorded it anyway: the replay refuses the custody entry", async () => {
     const statement = custodyStatementFor(headA, b.publicKeyText);
-    const forged = custodyDraft(statement, headA, await ownerSignatures(k, headA, b.publicKeyText, ["tao"]), await signStatement(b, "custody", statement));
-    const items = rechain([...entries.slice(0, custody - 1), { ...forged, seq: custody, ts: entries[custody - 1]!.ts } as Entry]);
-    const report = await verifyLedger({ table: "t-459", items, heads: [await headOver(b, items)] }, { relayKey: b.publicKeyText });
+    const forged = custodyDraft(
+      statement,
+      headA,
+      await ownerSignatures(k, headA, b.publicKeyText, ["tao"]),
+      await signStatement(b, "custody", statement),
+    );
+    const items = rechain([
+      ...entries.slice(0, custody - 1),
+      { ...forged, seq: custody, ts: entries[custody - 1]!.ts } as Entry,
+    ]);
+    const report = await verifyLedger(
+      { table: "t-459", items, heads: [await headOver(b, items)] },
+      { relayKey: b.publicKeyText },
+    );
     expect(report.verdict).toBe("REFUTED");
     expect(report.refuted).toMatchObject({ seq: custody, reason: expect.stringContaining("E_FORBIDDEN") });
   });
@@ -96,7 +113,12 @@ describe("when heads disagree with the custody spans", () => {
     const late = await signHead(a, { table: "t-459", seq: headB.seq, link: headB.link });
     const report = await verifyExport(exportAtB(entries, [headB, late]), { relayKey: b.publicKeyText });
     expect(report.verdict).toBe("REFUTED");
-    expect(report.refuted).toEqual({ seq: headB.seq, reason: expect.stringMatching(/^a second chain: relay .* handed the table over at entry \d+ but signed a head at \d+$/) });
+    expect(report.refuted).toEqual({
+      seq: headB.seq,
+      reason: expect.stringMatching(
+        /^a second chain: relay .* handed the table over at entry \d+ but signed a head at \d+$/,
+      ),
+    });
   });
 
   it("refutes a head by the new key before it took custody", async () => {
@@ -111,7 +133,10 @@ describe("when heads disagree with the custody spans", () => {
     const older = await headOver(a, entries, custody - 2);
     moved2.data.head = older;
     const rechained = rechain(items);
-    const report = await verifyLedger({ table: "t-459", items: rechained, heads: [await headOver(b, rechained)] }, { relayKey: b.publicKeyText });
+    const report = await verifyLedger(
+      { table: "t-459", items: rechained, heads: [await headOver(b, rechained)] },
+      { relayKey: b.publicKeyText },
+    );
     expect(report.verdict).toBe("REFUTED");
     expect(report.refuted?.seq).toBe(custody);
   });
@@ -124,6 +149,8 @@ describe("when heads disagree with the custody spans", () => {
 
   it("refutes an export whose header names the past relay", async () => {
     const text = exportText({ table: "t-459", relay: a.publicKeyText }, entries, [headB]);
-    expect((await verifyExport(text, { relayKey: b.publicKeyText })).refuted?.reason).toBe("the export names a relay key the table does not record");
+    expect((await verifyExport(text, { relayKey: b.publicKeyText })).refuted?.reason).toBe(
+      "the export names a relay key the table does not record",
+    );
   });
 });

@@ -3,8 +3,25 @@
  * RFC 8032 §7.1 and every Wycheproof vector, and against each other.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { NON_CANONICAL_KEYS, outcome, RFC8032, signsAsNobleDoes, SMALL_ORDER_KEYS, WYCHEPROOF, WYCHEPROOF_TESTS } from "../../support/ed25519-vectors.js";
-import { ed25519, fromHex, isStrongPublicKey, nobleEd25519, toHex, utf8, webCryptoEd25519, type Ed25519 } from "../../../src/protocol/index.js";
+import {
+  NON_CANONICAL_KEYS,
+  outcome,
+  RFC8032,
+  signsAsNobleDoes,
+  SMALL_ORDER_KEYS,
+  WYCHEPROOF,
+  WYCHEPROOF_TESTS,
+} from "../../support/ed25519-vectors.js";
+import {
+  ed25519,
+  fromHex,
+  isStrongPublicKey,
+  nobleEd25519,
+  toHex,
+  utf8,
+  webCryptoEd25519,
+  type Ed25519,
+} from "../../../src/protocol/index.js";
 
 let webcrypto: Ed25519;
 beforeAll(async () => {
@@ -46,7 +63,10 @@ describe("Ed25519 implementations", () => {
     it.each(WYCHEPROOF_TESTS.map((t) => [t.tcId, t.result, t.comment || "-", t] as const))(
       "tcId %i (%s, %s): both implementations give the expected answer and agree",
       async (_id, result, _comment, t) => {
-        const [noble, web] = [await outcome(nobleEd25519, t.pk, t.msg, t.sig), await outcome(webcrypto, t.pk, t.msg, t.sig)];
+        const [noble, web] = [
+          await outcome(nobleEd25519, t.pk, t.msg, t.sig),
+          await outcome(webcrypto, t.pk, t.msg, t.sig),
+        ];
         if (result === "valid") {
           expect(noble).toBe(true);
           expect(web).toBe(true);
@@ -70,7 +90,10 @@ describe("Ed25519 implementations", () => {
     const WEAK_KEYS: [string, string][] = [
       ["the identity (y = 1)", "0100000000000000000000000000000000000000000000000000000000000000"],
       ["the identity with the x sign bit set", "0100000000000000000000000000000000000000000000000000000000000080"],
-      ["the identity encoded as y = p + 1 (non-canonical)", "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f"],
+      [
+        "the identity encoded as y = p + 1 (non-canonical)",
+        "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",
+      ],
       ["y = p + 1 with the sign bit set", "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff"],
     ];
     const FORGERY = "01" + "00".repeat(63);
@@ -99,9 +122,11 @@ describe("Ed25519 implementations", () => {
   });
 
   describe("isStrongPublicKey", () => {
-
     it("accepts the RFC 8032 and Wycheproof public keys", () => {
-      for (const pk of new Set([...RFC8032.map((v) => v.public_key), ...WYCHEPROOF.testGroups.map((g) => g.publicKey.pk)])) {
+      for (const pk of new Set([
+        ...RFC8032.map((v) => v.public_key),
+        ...WYCHEPROOF.testGroups.map((g) => g.publicKey.pk),
+      ])) {
         expect(isStrongPublicKey(fromHex(pk)), pk).toBe(true);
       }
     });
@@ -119,37 +144,49 @@ describe("Ed25519 implementations", () => {
       expect(isStrongPublicKey(fromHex("02" + "00".repeat(31)))).toBe(false);
     });
 
-    it.each(["noble", "webcrypto"] as const)("%s verifies false under every small-order key, whatever the signature", async (name) => {
-      const impl = impls().find((i) => i.name === name)!;
-      for (const pk of [...SMALL_ORDER_KEYS, ...NON_CANONICAL_KEYS]) {
-        for (const sig of ["01" + "00".repeat(63), pk + "00".repeat(32)]) {
-          for (let m = 0; m < 8; m++) expect(await outcome(impl, pk, toHex(utf8(`trestle ${m}`)), sig)).toBe(false);
+    it.each(["noble", "webcrypto"] as const)(
+      "%s verifies false under every small-order key, whatever the signature",
+      async (name) => {
+        const impl = impls().find((i) => i.name === name)!;
+        for (const pk of [...SMALL_ORDER_KEYS, ...NON_CANONICAL_KEYS]) {
+          for (const sig of ["01" + "00".repeat(63), pk + "00".repeat(32)]) {
+            for (let m = 0; m < 8; m++) expect(await outcome(impl, pk, toHex(utf8(`trestle ${m}`)), sig)).toBe(false);
+          }
         }
-      }
-    });
+      },
+    );
   });
 
   describe("when the input has the wrong type or length", () => {
     const key = new Uint8Array(32);
     const sig = new Uint8Array(64);
-    it.each(["noble", "webcrypto"] as const)("%s throws RangeError for a 31-byte key, a 63-byte signature or a 33-byte seed", async (name) => {
-      const impl = impls().find((i) => i.name === name)!;
-      await expect(impl.verify(new Uint8Array(31), new Uint8Array(0), sig)).rejects.toThrow(RangeError);
-      await expect(impl.verify(key, new Uint8Array(0), new Uint8Array(63))).rejects.toThrow(RangeError);
-      await expect(impl.signer(new Uint8Array(33))).rejects.toThrow(RangeError);
-    });
+    it.each(["noble", "webcrypto"] as const)(
+      "%s throws RangeError for a 31-byte key, a 63-byte signature or a 33-byte seed",
+      async (name) => {
+        const impl = impls().find((i) => i.name === name)!;
+        await expect(impl.verify(new Uint8Array(31), new Uint8Array(0), sig)).rejects.toThrow(RangeError);
+        await expect(impl.verify(key, new Uint8Array(0), new Uint8Array(63))).rejects.toThrow(RangeError);
+        await expect(impl.signer(new Uint8Array(33))).rejects.toThrow(RangeError);
+      },
+    );
 
-    it.each(["noble", "webcrypto"] as const)("%s throws TypeError for a seed that is not a Uint8Array", async (name) => {
-      const impl = impls().find((i) => i.name === name)!;
-      await expect(impl.signer([...new Uint8Array(32)] as unknown as Uint8Array)).rejects.toThrow(TypeError);
-    });
+    it.each(["noble", "webcrypto"] as const)(
+      "%s throws TypeError for a seed that is not a Uint8Array",
+      async (name) => {
+        const impl = impls().find((i) => i.name === name)!;
+        await expect(impl.signer([...new Uint8Array(32)] as unknown as Uint8Array)).rejects.toThrow(TypeError);
+      },
+    );
 
-    it.each(["noble", "webcrypto"] as const)("%s returns false, not a throw, for a key that is no curve point", async (name) => {
-      const impl = impls().find((i) => i.name === name)!;
-      // y = 2 has no x on edwards25519 (RFC 8032 §5.1.3 decoding fails).
-      const notOnCurve = new Uint8Array(32);
-      notOnCurve[0] = 2;
-      expect(await impl.verify(notOnCurve, new Uint8Array(0), sig)).toBe(false);
-    });
+    it.each(["noble", "webcrypto"] as const)(
+      "%s returns false, not a throw, for a key that is no curve point",
+      async (name) => {
+        const impl = impls().find((i) => i.name === name)!;
+        // y = 2 has no x on edwards25519 (RFC 8032 §5.1.3 decoding fails).
+        const notOnCurve = new Uint8Array(32);
+        notOnCurve[0] = 2;
+        expect(await impl.verify(notOnCurve, new Uint8Array(0), sig)).toBe(false);
+      },
+    );
   });
 });

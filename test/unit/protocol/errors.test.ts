@@ -36,18 +36,24 @@ describe("TrestleError", () => {
     const error = new TrestleError("E_NOT_FLOOR", undefined, { holder: "bot-tao" });
     expect(error.message).toBe(ERROR_CODES.E_NOT_FLOOR.message);
     const envelope = error.toEnvelope();
-    expect(ErrorEnvelopeSchema.parse(envelope)).toEqual({ error: { code: "E_NOT_FLOOR", message: error.message, details: { holder: "bot-tao" } } });
+    expect(ErrorEnvelopeSchema.parse(envelope)).toEqual({
+      error: { code: "E_NOT_FLOOR", message: error.message, details: { holder: "bot-tao" } },
+    });
     expect(JSON.stringify(envelope)).not.toMatch(/stack|at .*\.ts/);
   });
 
   it("leaves details out of the envelope when there are none", () => {
-    expect(new TrestleError("E_CLOSED", "closed").toEnvelope()).toEqual({ error: { code: "E_CLOSED", message: "closed" } });
+    expect(new TrestleError("E_CLOSED", "closed").toEnvelope()).toEqual({
+      error: { code: "E_CLOSED", message: "closed" },
+    });
   });
 
   describe("when an envelope carries an unknown code or field", () => {
     it("refuses it when parsed", () => {
       expect(ErrorEnvelopeSchema.safeParse({ error: { code: "E_WHATEVER", message: "x" } }).success).toBe(false);
-      expect(ErrorEnvelopeSchema.safeParse({ error: { code: "E_CLOSED", message: "x", stack: "..." } }).success).toBe(false);
+      expect(ErrorEnvelopeSchema.safeParse({ error: { code: "E_CLOSED", message: "x", stack: "..." } }).success).toBe(
+        false,
+      );
     });
   });
 });

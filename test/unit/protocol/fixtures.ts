@@ -30,7 +30,15 @@ import {
   type UnchainedEntry,
   type VerifyReport,
 } from "../../../src/protocol/index.js";
-import { cast, castOwners, debateConfig, keyOf, MemoryLedger, nonceOf, type Cast } from "../../support/table-fixture.js";
+import {
+  cast,
+  castOwners,
+  debateConfig,
+  keyOf,
+  MemoryLedger,
+  nonceOf,
+  type Cast,
+} from "../../support/table-fixture.js";
 
 /** The TrestleError a call throws (test/support/refused.ts). */
 export { refusal } from "../../support/refused.js";
@@ -46,7 +54,9 @@ export async function seatedDebate(k: Cast, config: TableConfig = debateConfig(k
 }
 
 /** A debate run to a decision: 15 entries (open, 3 joins, floor start, 4 says and floors, decision, close). */
-export async function debateToDecision(k?: Cast): Promise<{ k: Cast; l: MemoryLedger; entries: Entry[]; head: SignedHead }> {
+export async function debateToDecision(
+  k?: Cast,
+): Promise<{ k: Cast; l: MemoryLedger; entries: Entry[]; head: SignedHead }> {
   k ??= await cast();
   const l = await seatedDebate(k);
   for (let r = 1; r <= 2; r++) {
@@ -101,7 +111,12 @@ export function hide(entries: readonly Entry[], seqs: readonly number[]): (Entry
 }
 
 /** A head over the last of `entries`, signed by `relay`. */
-export function headOver(relay: Signer, entries: readonly Entry[], at = entries.length, table?: string): Promise<SignedHead> {
+export function headOver(
+  relay: Signer,
+  entries: readonly Entry[],
+  at = entries.length,
+  table?: string,
+): Promise<SignedHead> {
   const entry = entries[at - 1]!;
   return signHead(relay, { table: table ?? entry.table, seq: entry.seq, link: entry.link });
 }
@@ -117,7 +132,12 @@ export function unlines(lines: readonly string[]): string {
 }
 
 /** The export text of a ledger with the header naming `relay`. */
-export function exportOf(relay: Signer, items: readonly (Entry | HiddenEntry)[], heads: readonly SignedHead[], table = "t-459"): string {
+export function exportOf(
+  relay: Signer,
+  items: readonly (Entry | HiddenEntry)[],
+  heads: readonly SignedHead[],
+  table = "t-459",
+): string {
   return exportText({ table, relay: relay.publicKeyText }, items, heads);
 }
 
@@ -135,9 +155,13 @@ export async function handSigned(
     nonce: nonceOf(`hand:${input.seat}:${at.seq}`),
     ...input,
   } as SubmissionInput);
-  return { ...request.submission, seq: at.seq, ts: at.ts, author: { key: seatKey.publicKeyText, sig: request.sig } } as UnchainedEntry;
+  return {
+    ...request.submission,
+    seq: at.seq,
+    ts: at.ts,
+    author: { key: seatKey.publicKeyText, sig: request.sig },
+  } as UnchainedEntry;
 }
-
 
 /** One seat of a TestTable: its owner, keys and whether a human operates it. */
 export interface SeatSpec {
@@ -180,14 +204,23 @@ export class TestTable {
   async join(seat: string, opts: { owner?: string; human?: boolean } = {}): Promise<Entry[]> {
     const declared = this.config.seats?.[seat];
     const owner = opts.owner ?? declared?.owner ?? "tao";
-    return this.l.join(this.ownerKey(owner), owner, seat, await this.seatKey(seat), { human: opts.human ?? declared?.human ?? false });
+    return this.l.join(this.ownerKey(owner), owner, seat, await this.seatKey(seat), {
+      human: opts.human ?? declared?.human ?? false,
+    });
   }
 
   /** Submits as `seat`, signed with its own key. */
-  async write(seat: string, input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string }): Promise<Entry[]> {
-    const added = await this.l.submit(await this.seatKey(seat), { seat, ...input } as Omit<SubmissionInput, "table" | "nonce">);
+  async write(
+    seat: string,
+    input: DistributiveOmit<SubmissionInput, "table" | "nonce" | "seat"> & { nonce?: string },
+  ): Promise<Entry[]> {
+    const added = await this.l.submit(await this.seatKey(seat), { seat, ...input } as Omit<
+      SubmissionInput,
+      "table" | "nonce"
+    >);
     const first = added[0];
-    if (first && first.kind !== "system" && first.kind !== "approval" && first.truncated) this.originals.set(first.seq, input.body ?? "");
+    if (first && first.kind !== "system" && first.kind !== "approval" && first.truncated)
+      this.originals.set(first.seq, input.body ?? "");
     return added;
   }
 
@@ -199,7 +232,9 @@ export class TestTable {
     const request = await signSubtable(await this.seatKey(opener), config, opener);
     const [opened] = this.l.append(subtableOpenedDraft(this.state, request));
     if (!opened || opened.kind !== "system" || opened.subkind !== "subtable_opened") throw new Error("not opened");
-    const joins = Object.keys(config.seats ?? {}).map((seat) => carriedJoinOf(this.l.entries[this.state.seats[seat]!.joined - 1]!, seat)!);
+    const joins = Object.keys(config.seats ?? {}).map((seat) =>
+      carriedJoinOf(this.l.entries[this.state.seats[seat]!.joined - 1]!, seat)!,
+    );
     const child = new TestTable(this.k, config);
     child.l.now = this.l.now;
     child.l.append(childOpeningDraft(opened, { seq: opened.seq, joins }, this.k.relay.publicKeyText));
@@ -215,7 +250,12 @@ export class TestTable {
 
   /** The export text of the whole ledger with a head over it and every original body. */
   async exportText(): Promise<string> {
-    return exportText({ table: this.state.table, relay: this.k.relay.publicKeyText }, this.l.entries, [await this.l.head()], this.originals);
+    return exportText(
+      { table: this.state.table, relay: this.k.relay.publicKeyText },
+      this.l.entries,
+      [await this.l.head()],
+      this.originals,
+    );
   }
 
   /** This ledger as the TableDO's read paths (durable-objects/table/reading/reads.ts) see it, live. */
@@ -226,7 +266,8 @@ export class TestTable {
       get seq() {
         return entries.length;
       },
-      range: (from: number, to: number, limit: number) => entries.filter((e) => e.seq >= from && e.seq <= to).slice(0, limit),
+      range: (from: number, to: number, limit: number) =>
+        entries.filter((e) => e.seq >= from && e.seq <= to).slice(0, limit),
       all: () => [...entries],
       originals: () => new Map(originals),
     };
@@ -257,7 +298,9 @@ export function broadcastTable(k: Cast, overrides: Partial<TableConfig> = {}): P
 
 /** Floor and close entries among `entries`, as compact data for assertions. */
 export function moves(entries: readonly Entry[]): unknown[] {
-  return entries.flatMap((e) => (e.kind === "system" && (e.subkind === "floor" || e.subkind === "table_closed") ? [{ [e.subkind]: e.data }] : []));
+  return entries.flatMap((e) =>
+    e.kind === "system" && (e.subkind === "floor" || e.subkind === "table_closed") ? [{ [e.subkind]: e.data }] : [],
+  );
 }
 
 /** Three owners, four declared seats (a, b, c bots in order; h a human outside the rotation). */

@@ -28,7 +28,8 @@ const clean = async (t: TestTable) =>
   });
 
 describe("a hub_spoke whose hub left", () => {
-  const hub = (overrides: Partial<TableConfig> = {}, join = ["mod", "a", "b", "c", "h"]) => TestTable.open(hubConfig(k, overrides), join, k);
+  const hub = (overrides: Partial<TableConfig> = {}, join = ["mod", "a", "b", "c", "h"]) =>
+    TestTable.open(hubConfig(k, overrides), join, k);
 
   it("closes with no_speaker when the hub leaves holding the floor", async () => {
     const t = await hub();
@@ -43,7 +44,9 @@ describe("a hub_spoke whose hub left", () => {
     await t.write("mod", { kind: "say", body: "a, go", to: ["a"] });
     expect(floorLog(await shutDown(t, "mod"))).toEqual([]);
     expect(t.holder).toBe("a");
-    expect(floorLog(await t.write("a", { kind: "say", body: "done", to: ["mod"] }))).toEqual([["closed", "no_speaker"]]);
+    expect(floorLog(await t.write("a", { kind: "say", body: "done", to: ["mod"] }))).toEqual([
+      ["closed", "no_speaker"],
+    ]);
     await clean(t);
   });
 
@@ -81,7 +84,6 @@ describe("a delegation whose lead left", () => {
     expect(floorLog(await t.say("m1", "all done"))).toEqual([["closed", "no_speaker"]]);
     await clean(t);
   });
-
 });
 
 describe("rotations when a seat left", () => {
@@ -101,24 +103,41 @@ describe("rotations when a seat left", () => {
   });
 
   it("lets a debate go on with one side gone, and the judge decide", async () => {
-    const t = await TestTable.open({ ...debateConfig(k), seats: { ...debateConfig(k).seats, h: { owner: "ops", human: true } } }, undefined, k);
+    const t = await TestTable.open(
+      { ...debateConfig(k), seats: { ...debateConfig(k).seats, h: { owner: "ops", human: true } } },
+      undefined,
+      k,
+    );
     await shutDown(t, "bot-jenny");
     expect(floorLog(await t.say("bot-tao", "pro 1"))).toEqual([["bot-tao", "turn"]]);
     expect(floorLog(await t.say("bot-tao", "pro 2"))).toEqual([["judge", "judge"]]);
-    expect(floorLog(await t.write("judge", { kind: "decision", body: "pro wins by default" }))).toEqual([["closed", "decision"]]);
+    expect(floorLog(await t.write("judge", { kind: "decision", body: "pro wins by default" }))).toEqual([
+      ["closed", "decision"],
+    ]);
     await clean(t);
   });
 
   it("ends a debate whose judge left with rounds_exhausted after the last round", async () => {
-    const t = await TestTable.open({ ...debateConfig(k), seats: { ...debateConfig(k).seats, h: { owner: "ops", human: true } } }, undefined, k);
+    const t = await TestTable.open(
+      { ...debateConfig(k), seats: { ...debateConfig(k).seats, h: { owner: "ops", human: true } } },
+      undefined,
+      k,
+    );
     await shutDown(t, "judge");
     for (const seat of ["bot-tao", "bot-jenny", "bot-tao"]) await t.say(seat);
     expect(floorLog(await t.say("bot-jenny"))).toEqual([["closed", "rounds_exhausted"]]);
   });
 
   it("closes an endless broadcast whose every seat left with no_speaker, not rounds_exhausted", async () => {
-    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b"] }, termination: { any: ["decision"] } });
-    const t = await TestTable.open({ ...config, seats: { a: { owner: "tao" }, b: { owner: "jenny" }, h: { owner: "ops", human: true } } }, ["a", "b", "h"], k);
+    const config = broadcastConfig(k, {
+      topology: { kind: "broadcast", order: ["a", "b"] },
+      termination: { any: ["decision"] },
+    });
+    const t = await TestTable.open(
+      { ...config, seats: { a: { owner: "tao" }, b: { owner: "jenny" }, h: { owner: "ops", human: true } } },
+      ["a", "b", "h"],
+      k,
+    );
     await shutDown(t, "b");
     expect(floorLog(await shutDown(t, "a"))).toEqual([["closed", "no_speaker"]]);
   });

@@ -36,7 +36,12 @@ export function entryAt(t: TestTable, seq: number): Entry {
 }
 
 /** Proposes `effects` as `seat`; returns the proposal's seq. */
-export async function propose(t: TestTable, seat: string, effects: Effect[] = [CARD_EFFECT], body = "put #459 on the board"): Promise<number> {
+export async function propose(
+  t: TestTable,
+  seat: string,
+  effects: Effect[] = [CARD_EFFECT],
+  body = "put #459 on the board",
+): Promise<number> {
   const added = await t.write(seat, { kind: "proposal", body, effects });
   return added[0]!.seq;
 }
@@ -54,13 +59,23 @@ export function statementFor(
 }
 
 /** Appends `owner`'s approval (signed by `signer`, default the owner's key) of a statement. */
-export async function approveWith(t: TestTable, owner: string, statement: ApprovalStatement, signer?: Signer): Promise<Entry[]> {
+export async function approveWith(
+  t: TestTable,
+  owner: string,
+  statement: ApprovalStatement,
+  signer?: Signer,
+): Promise<Entry[]> {
   const request = await signApproval(signer ?? t.ownerKey(owner), owner, statement);
   return t.l.append(approvalDraft(t.state, request));
 }
 
 /** Appends `owner`'s approval or rejection of its task of the proposal at `seq`. */
-export function approve(t: TestTable, seq: number, owner: string, verdict: ApprovalVerdict = "approve"): Promise<Entry[]> {
+export function approve(
+  t: TestTable,
+  seq: number,
+  owner: string,
+  verdict: ApprovalVerdict = "approve",
+): Promise<Entry[]> {
   return approveWith(t, owner, statementFor(t, seq, owner, verdict));
 }
 
@@ -70,7 +85,11 @@ export function taskState(t: TestTable, id: string): string | undefined {
 }
 
 /** Joins `seat` as its declared owner with a join that also signs the table's config (so the owner's rules count). */
-export async function endorsingJoin(t: TestTable, seat: string, configSha256 = canonicalSha256(t.state.config)): Promise<Entry[]> {
+export async function endorsingJoin(
+  t: TestTable,
+  seat: string,
+  configSha256 = canonicalSha256(t.state.config),
+): Promise<Entry[]> {
   const owner = t.config.seats![seat]!.owner;
   const request = await signJoin(
     t.ownerKey(owner),

@@ -47,12 +47,34 @@ describe("the projection", () => {
     const tail = project(t, t.l.entries.slice(seq - 1)).tail;
     expect(tail).toEqual([
       { seq, kind: "proposal", seat: "x", body: "put #459 on the board", data: { effects: [CARD_EFFECT] } },
-      { seq: seq + 1, kind: "system", subkind: "task_opened", data: { task: id, owner: "jenny", proposal: seq, effects: [CARD_EFFECT] } },
+      {
+        seq: seq + 1,
+        kind: "system",
+        subkind: "task_opened",
+        data: { task: id, owner: "jenny", proposal: seq, effects: [CARD_EFFECT] },
+      },
       { seq: seq + 2, kind: "approval", data: { owner: "jenny", task: id, verdict: "approve" } },
-      { seq: seq + 3, kind: "system", subkind: "task_state", data: { task: id, state: "approved", reason: "approval", cause: seq + 2 } },
+      {
+        seq: seq + 3,
+        kind: "system",
+        subkind: "task_state",
+        data: { task: id, state: "approved", reason: "approval", cause: seq + 2 },
+      },
       { seq: seq + 4, kind: "progress", seat: "y", body: "on it", data: { task: id } },
-      { seq: seq + 5, kind: "system", subkind: "task_state", data: { task: id, state: "running", reason: "progress", cause: seq + 4 } },
-      { seq: seq + 6, kind: "request", seat: "y", to: ["c"], body: "plan?", data: { request_id: "plan-1", type: "plan_approval" } },
+      {
+        seq: seq + 5,
+        kind: "system",
+        subkind: "task_state",
+        data: { task: id, state: "running", reason: "progress", cause: seq + 4 },
+      },
+      {
+        seq: seq + 6,
+        kind: "request",
+        seat: "y",
+        to: ["c"],
+        body: "plan?",
+        data: { request_id: "plan-1", type: "plan_approval" },
+      },
     ]);
     expect(JSON.stringify(tail)).not.toMatch(/[0-9a-f]{64}|sig|leaf/);
   });

@@ -3,13 +3,7 @@
  * signature covers can be added or dropped, and the config's owner rules and watchdog stay in range.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  EntrySchema,
-  LIMITS,
-  TaskIdSchema,
-  validateConfig,
-  type Entry,
-} from "../../../src/protocol/index.js";
+import { EntrySchema, LIMITS, TaskIdSchema, validateConfig, type Entry } from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
 import { refusal } from "./fixtures.js";
 import { approve, gatewayConfig, gatewayTable, propose } from "./gateway-fixtures.js";
@@ -44,14 +38,19 @@ describe("task ids", () => {
   it("are <seq>.<owner>", () => {
     expect(TaskIdSchema.safeParse("14.jenny").success).toBe(true);
     expect(TaskIdSchema.safeParse(`9007199254740991.${"o".repeat(64)}`).success).toBe(true);
-    for (const bad of ["jenny", "0.jenny", "14.", "14.Jenny", "14.__proto__"]) expect(TaskIdSchema.safeParse(bad).success, bad).toBe(false);
+    for (const bad of ["jenny", "0.jenny", "14.", "14.Jenny", "14.__proto__"])
+      expect(TaskIdSchema.safeParse(bad).success, bad).toBe(false);
   });
 });
 
 describe("the gateway's config", () => {
   it("accepts owner rules, async approvals and a watchdog", () => {
     const config = gatewayConfig(k);
-    config.owners.jenny = { ...config.owners.jenny!, approvals: "async", auto_approve: [{ resource: "taskboard", action: "*" }] };
+    config.owners.jenny = {
+      ...config.owners.jenny!,
+      approvals: "async",
+      auto_approve: [{ resource: "taskboard", action: "*" }],
+    };
     expect(validateConfig(config).owners.jenny).toMatchObject({ approvals: "async" });
   });
 
@@ -65,9 +64,15 @@ describe("the gateway's config", () => {
     it("refuses it with E_SCHEMA or E_TOO_LARGE", async () => {
       expect(await invalid((c) => (c.watchdog = { heartbeat_ms: LIMITS.heartbeat_ms_min - 1 }))).toBe("E_SCHEMA");
       expect(await invalid((c) => (c.watchdog = { heartbeat_ms: LIMITS.heartbeat_ms_max + 1 }))).toBe("E_TOO_LARGE");
-      expect(await invalid((c) => (c.owners.jenny = { ...c.owners.jenny!, approvals: "never" as never }))).toBe("E_SCHEMA");
+      expect(await invalid((c) => (c.owners.jenny = { ...c.owners.jenny!, approvals: "never" as never }))).toBe(
+        "E_SCHEMA",
+      );
       expect(await invalid((c) => (c.owners.jenny = { ...c.owners.jenny!, auto_approve: [] }))).toBe("E_SCHEMA");
-      expect(await invalid((c) => (c.owners.jenny = { ...c.owners.jenny!, auto_approve: [{ resource: "Taskboard", action: "*" }] }))).toBe("E_SCHEMA");
+      expect(
+        await invalid(
+          (c) => (c.owners.jenny = { ...c.owners.jenny!, auto_approve: [{ resource: "Taskboard", action: "*" }] }),
+        ),
+      ).toBe("E_SCHEMA");
       const many = Array.from({ length: LIMITS.auto_approve_rules + 1 }, () => ({ resource: "*", action: "*" }));
       expect(await invalid((c) => (c.owners.jenny = { ...c.owners.jenny!, auto_approve: many }))).toBe("E_TOO_LARGE");
     });

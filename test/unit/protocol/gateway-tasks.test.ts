@@ -49,9 +49,16 @@ describe("a proposal with effects", () => {
     expect(added.map(kindOf)).toEqual(["proposal", "task_opened", "task_opened"]);
     expect(jenny).toMatchObject({
       author: null,
-      data: { task: `${proposal!.seq}.jenny`, owner: "jenny", proposal: { seq: proposal!.seq, leaf: proposal!.leaf }, effects: [CARD_EFFECT, DELETE] },
+      data: {
+        task: `${proposal!.seq}.jenny`,
+        owner: "jenny",
+        proposal: { seq: proposal!.seq, leaf: proposal!.leaf },
+        effects: [CARD_EFFECT, DELETE],
+      },
     });
-    expect(jenny!.kind === "system" && jenny!.subkind === "task_opened" && jenny!.data.effects_sha256).toBe(canonicalSha256([CARD_EFFECT, DELETE]));
+    expect(jenny!.kind === "system" && jenny!.subkind === "task_opened" && jenny!.data.effects_sha256).toBe(
+      canonicalSha256([CARD_EFFECT, DELETE]),
+    );
     expect(tao).toMatchObject({ data: { task: `${proposal!.seq}.tao`, effects: [MERGE] } });
     expect(t.state.tasks[`${proposal!.seq}.jenny`]).toEqual({
       id: `${proposal!.seq}.jenny`,
@@ -87,7 +94,14 @@ describe("a proposal with effects", () => {
   describe("when the effects are malformed", () => {
     /** The path of the first issue parsing a proposal with `effects`, or "accepted". */
     const code = (effects: unknown) => {
-      const result = SubmissionSchema.safeParse({ table: "t-gateway", seat: "x", nonce: "n".repeat(22), kind: "proposal", body: "b", effects });
+      const result = SubmissionSchema.safeParse({
+        table: "t-gateway",
+        seat: "x",
+        nonce: "n".repeat(22),
+        kind: "proposal",
+        body: "b",
+        effects,
+      });
       return result.success ? "accepted" : result.error.issues[0]!.path.join(".");
     };
 
@@ -137,7 +151,10 @@ describe("auto_approve rules", () => {
     const t = await endorsed();
     const added = await t.write("x", { kind: "proposal", body: "card", effects: [CARD_EFFECT] });
     expect(added.map(kindOf)).toEqual(["proposal", "task_opened", "task_state"]);
-    expect(added[2]).toMatchObject({ author: null, data: { task: `${added[0]!.seq}.jenny`, state: "approved", reason: "auto_approve", cause: added[0]!.seq } });
+    expect(added[2]).toMatchObject({
+      author: null,
+      data: { task: `${added[0]!.seq}.jenny`, state: "approved", reason: "auto_approve", cause: added[0]!.seq },
+    });
   });
 
   it("leave the task waiting when one effect is not covered", async () => {
@@ -185,8 +202,19 @@ describe("an owner's approval", () => {
     const t = await gatewayTable(k);
     const seq = await propose(t, "x");
     const [approval, moved] = await approve(t, seq, "jenny");
-    expect(approval).toMatchObject({ kind: "approval", seat: null, owner: "jenny", task: `${seq}.jenny`, verdict: "approve", author: { key: k.jenny.publicKeyText } });
-    expect(moved).toMatchObject({ kind: "system", subkind: "task_state", data: { task: `${seq}.jenny`, state: "approved", reason: "approval", cause: approval!.seq } });
+    expect(approval).toMatchObject({
+      kind: "approval",
+      seat: null,
+      owner: "jenny",
+      task: `${seq}.jenny`,
+      verdict: "approve",
+      author: { key: k.jenny.publicKeyText },
+    });
+    expect(moved).toMatchObject({
+      kind: "system",
+      subkind: "task_state",
+      data: { task: `${seq}.jenny`, state: "approved", reason: "approval", cause: approval!.seq },
+    });
     const recorded = statementOf(approval!)!;
     expect(recorded.purpose).toBe("approval");
     expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(true);
@@ -242,7 +270,11 @@ describe("an owner's approval", () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       const draft = await draftOf(t, seq);
-      await refused("E_BAD_SIGNATURE", () => t.l.append({ ...draft, author: { ...draft.author!, key: k.tao.publicKeyText } }), { unmoved: t });
+      await refused(
+        "E_BAD_SIGNATURE",
+        () => t.l.append({ ...draft, author: { ...draft.author!, key: k.tao.publicKeyText } }),
+        { unmoved: t },
+      );
       await refused("E_BAD_SIGNATURE", () => t.l.append({ ...draft, author: null }), { unmoved: t });
     });
 
@@ -250,7 +282,11 @@ describe("an owner's approval", () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
       const altered = canonicalSha256([{ ...CARD_EFFECT, args: { title: "delete everything" } }]);
-      await refused("E_APPROVAL_MISMATCH", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { effects_sha256: altered })), { unmoved: t });
+      await refused(
+        "E_APPROVAL_MISMATCH",
+        () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { effects_sha256: altered })),
+        { unmoved: t },
+      );
     });
 
     it("refuses an approval bound to another proposal (E_APPROVAL_MISMATCH)", async () => {
@@ -258,19 +294,31 @@ describe("an owner's approval", () => {
       const first = await propose(t, "x");
       const second = await propose(t, "x", [CARD_EFFECT], "again");
       const other = statementFor(t, first, "jenny").proposal;
-      await refused("E_APPROVAL_MISMATCH", () => approveWith(t, "jenny", statementFor(t, second, "jenny", "approve", { proposal: other })), { unmoved: t });
+      await refused(
+        "E_APPROVAL_MISMATCH",
+        () => approveWith(t, "jenny", statementFor(t, second, "jenny", "approve", { proposal: other })),
+        { unmoved: t },
+      );
     });
 
     it("refuses an approval of a task that does not exist (E_UNKNOWN_TASK)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
-      await refused("E_UNKNOWN_TASK", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { task: `${seq + 5}.jenny` })), { unmoved: t });
+      await refused(
+        "E_UNKNOWN_TASK",
+        () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { task: `${seq + 5}.jenny` })),
+        { unmoved: t },
+      );
     });
 
     it("refuses an approval signed for another table (E_WRONG_TABLE)", async () => {
       const t = await gatewayTable(k);
       const seq = await propose(t, "x");
-      await refused("E_WRONG_TABLE", () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { table: "t-other" })), { unmoved: t });
+      await refused(
+        "E_WRONG_TABLE",
+        () => approveWith(t, "jenny", statementFor(t, seq, "jenny", "approve", { table: "t-other" })),
+        { unmoved: t },
+      );
     });
 
     it("refuses a second approval of an approved task (E_TASK_STATE)", async () => {
@@ -324,7 +372,13 @@ describe("execution and verification", () => {
   it("is reported by the executor's receipt and verified by another seat", async () => {
     const { t, id } = await approved();
     await t.write("y", { kind: "progress", task: id });
-    const receipt = await t.write("y", { kind: "receipt", task: id, body: "card created", result: { card: 42 }, refs: ["https://board.example/42"] });
+    const receipt = await t.write("y", {
+      kind: "receipt",
+      task: id,
+      body: "card created",
+      result: { card: 42 },
+      refs: ["https://board.example/42"],
+    });
     expect(receipt.map(kindOf)).toEqual(["receipt", "task_state"]);
     expect(taskState(t, id)).toBe("reported");
     const verified = await t.write("c", { kind: "verify", task: id, verdict: "pass", body: "card 42 is on the board" });
@@ -335,7 +389,11 @@ describe("execution and verification", () => {
     const { t, id } = await approved();
     await t.write("y", { kind: "progress", task: id });
     await t.write("y", { kind: "receipt", task: id, body: "done" });
-    await refused("E_SELF_VERIFY", () => t.write("y", { kind: "verify", task: id, verdict: "pass", body: "looks right to me" }), { unmoved: t });
+    await refused(
+      "E_SELF_VERIFY",
+      () => t.write("y", { kind: "verify", task: id, verdict: "pass", body: "looks right to me" }),
+      { unmoved: t },
+    );
     await t.write("y2", { kind: "verify", task: id, verdict: "pass", body: "checked" });
     expect(taskState(t, id)).toBe("verified");
   });
@@ -345,10 +403,18 @@ describe("execution and verification", () => {
     await t.write("y", { kind: "progress", task: id });
     await t.write("y", { kind: "receipt", task: id, body: "done" });
     const failed = await t.write("c", { kind: "verify", task: id, verdict: "fail", body: "no card on the board" });
-    expect(failed[1]).toMatchObject({ kind: "system", subkind: "task_state", data: { task: id, state: "failed", reason: "verify" } });
+    expect(failed[1]).toMatchObject({
+      kind: "system",
+      subkind: "task_state",
+      data: { task: id, state: "failed", reason: "verify" },
+    });
     expect(t.state.tasks[id]!.state).toBe("failed");
     await refused("E_TASK_STATE", () => t.write("y", { kind: "progress", task: id }), { unmoved: t });
-    await refused("E_TASK_STATE", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "second look" }), { unmoved: t });
+    await refused(
+      "E_TASK_STATE",
+      () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "second look" }),
+      { unmoved: t },
+    );
   });
 
   it("keeps accepting task work after the decision closed the table, and nothing else", async () => {
@@ -370,12 +436,18 @@ describe("execution and verification", () => {
     await t.write("y", { kind: "progress", task: id });
     await t.write("x", { kind: "request", request_id: "bye-y", type: "shutdown", to: ["y"], body: "thanks, y" });
     await t.write("y", { kind: "response", request_id: "bye-y", type: "shutdown", verdict: "approve" });
-    await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }), { unmoved: t });
+    await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }), {
+      unmoved: t,
+    });
     await refused("E_NOT_EXECUTOR", () => t.write("x", { kind: "progress", task: id }), { unmoved: t });
-    expect((await t.write("y2", { kind: "progress", task: id, body: "taking over" })).map(kindOf)).toEqual(["progress"]);
+    expect((await t.write("y2", { kind: "progress", task: id, body: "taking over" })).map(kindOf)).toEqual([
+      "progress",
+    ]);
     expect(t.state.tasks[id]).toMatchObject({ state: "running", executor: "y2" });
     await t.write("y2", { kind: "receipt", task: id, body: "done" });
-    await refused("E_SELF_VERIFY", () => t.write("y2", { kind: "verify", task: id, verdict: "pass", body: "mine" }), { unmoved: t });
+    await refused("E_SELF_VERIFY", () => t.write("y2", { kind: "verify", task: id, verdict: "pass", body: "mine" }), {
+      unmoved: t,
+    });
     await t.write("c", { kind: "verify", task: id, verdict: "pass", body: "seen it" });
     expect(taskState(t, id)).toBe("verified");
     expect((await verifyExport(await t.exportText(), { relayKey: k.relay.publicKeyText })).verdict).toBe("CLEAN");
@@ -397,18 +469,26 @@ describe("execution and verification", () => {
       const { t, id } = await approved();
       await t.write("y", { kind: "progress", task: id });
       await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "progress", task: id }), { unmoved: t });
-      await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }), { unmoved: t });
+      await refused("E_NOT_EXECUTOR", () => t.write("y2", { kind: "receipt", task: id, body: "I did it" }), {
+        unmoved: t,
+      });
     });
 
     it("refuses a receipt before the task ran (E_TASK_STATE)", async () => {
       const { t, id } = await approved();
-      await refused("E_TASK_STATE", () => t.write("y", { kind: "receipt", task: id, body: "done already" }), { unmoved: t });
+      await refused("E_TASK_STATE", () => t.write("y", { kind: "receipt", task: id, body: "done already" }), {
+        unmoved: t,
+      });
     });
 
     it("refuses verification before a receipt (E_TASK_STATE)", async () => {
       const { t, id } = await approved();
       await t.write("y", { kind: "progress", task: id });
-      await refused("E_TASK_STATE", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "too early" }), { unmoved: t });
+      await refused(
+        "E_TASK_STATE",
+        () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "too early" }),
+        { unmoved: t },
+      );
     });
 
     it("refuses a rejection once execution started (E_TASK_STATE)", async () => {
@@ -420,12 +500,18 @@ describe("execution and verification", () => {
     it("refuses work on a task that does not exist (E_UNKNOWN_TASK)", async () => {
       const { t } = await approved();
       await refused("E_UNKNOWN_TASK", () => t.write("y", { kind: "progress", task: "999.jenny" }), { unmoved: t });
-      await refused("E_UNKNOWN_TASK", () => t.write("c", { kind: "verify", task: "999.jenny", verdict: "fail", body: "?" }), { unmoved: t });
+      await refused(
+        "E_UNKNOWN_TASK",
+        () => t.write("c", { kind: "verify", task: "999.jenny", verdict: "fail", body: "?" }),
+        { unmoved: t },
+      );
     });
 
     it("refuses a verify without a reason (E_SCHEMA)", async () => {
       const { t, id } = await approved();
-      await refused("E_SCHEMA", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "" }), { unmoved: t });
+      await refused("E_SCHEMA", () => t.write("c", { kind: "verify", task: id, verdict: "pass", body: "" }), {
+        unmoved: t,
+      });
     });
   });
 });

@@ -34,7 +34,11 @@ async function flow459(k: Cast): Promise<TestTable> {
     await t.say("bot-tao", `pro, round ${r}`);
     await t.say("bot-jenny", `con, round ${r}`);
   }
-  const decided = await t.write("judge", { kind: "decision", body: "ship #459 first; jenny tracks it", effects: [CARD_EFFECT] });
+  const decided = await t.write("judge", {
+    kind: "decision",
+    body: "ship #459 first; jenny tracks it",
+    effects: [CARD_EFFECT],
+  });
   decision = decided[0]!.seq;
   const [approval] = await approve(t, decision, "jenny");
   approvalSeq = approval!.seq;
@@ -74,9 +78,15 @@ describe("the #459/#461 flow", () => {
       "verify",
       "task_state",
     ]);
-    const states = t.l.entries.flatMap((e) => (e.kind === "system" && e.subkind === "task_state" ? [e.data.state] : []));
+    const states = t.l.entries.flatMap((e) =>
+      e.kind === "system" && e.subkind === "task_state" ? [e.data.state] : [],
+    );
     expect(states).toEqual(["approved", "running", "reported", "verified"]);
-    expect(t.state.tasks[`${decision}.jenny`]).toMatchObject({ state: "verified", executor: "bot-jenny", owner: "jenny" });
+    expect(t.state.tasks[`${decision}.jenny`]).toMatchObject({
+      state: "verified",
+      executor: "bot-jenny",
+      owner: "jenny",
+    });
     expect(canonicalize(fold(t.l.entries))).toBe(canonicalize(t.state));
   });
 
@@ -105,7 +115,10 @@ describe("the #459/#461 flow", () => {
         (entries[approvalSeq - 1] as ApprovalEntry).author = { key: k.relay.publicKeyText, sig };
         return entries;
       });
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: approvalSeq, reason: expect.stringContaining("E_BAD_SIGNATURE") } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: approvalSeq, reason: expect.stringContaining("E_BAD_SIGNATURE") },
+      });
     });
 
     it("REFUTES a relay-attested approval for an owner without chat_approve rules", async () => {
@@ -115,15 +128,25 @@ describe("the #459/#461 flow", () => {
         approval.via = "telegram";
         return entries;
       });
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: approvalSeq, reason: expect.stringContaining("E_NEEDS_SIGNATURE") } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: approvalSeq, reason: expect.stringContaining("E_NEEDS_SIGNATURE") },
+      });
     });
 
     it("REFUTES a task moved to approved with no approval at all", async () => {
       const report = await forged((entries) => {
-        const moved = { ...taskStateDraft("t-459", `${decision}.jenny`, "approved", "approval", null), seq: approvalSeq, ts: entries[approvalSeq - 1]!.ts };
+        const moved = {
+          ...taskStateDraft("t-459", `${decision}.jenny`, "approved", "approval", null),
+          seq: approvalSeq,
+          ts: entries[approvalSeq - 1]!.ts,
+        };
         return [...entries.slice(0, approvalSeq - 1), moved as UnchainedEntry, ...entries.slice(approvalSeq)];
       });
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: approvalSeq, reason: expect.stringContaining("E_FORBIDDEN") } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: approvalSeq, reason: expect.stringContaining("E_FORBIDDEN") },
+      });
     });
 
     it("REFUTES jenny's real approval replayed for another task", async () => {
@@ -134,7 +157,10 @@ describe("the #459/#461 flow", () => {
       const { seq, ts } = replay;
       entries[seq - 1] = { ...copy(firstApproval), seq, ts } as Entry;
       const chained = rechain(entries);
-      const report = await verifyExport(exportOf(k.relay, chained, [await headOver(k.relay, chained)], "t-room"), pinned());
+      const report = await verifyExport(
+        exportOf(k.relay, chained, [await headOver(k.relay, chained)], "t-room"),
+        pinned(),
+      );
       expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq } });
     });
 
@@ -143,10 +169,17 @@ describe("the #459/#461 flow", () => {
       const sig = await signStatement(k.jenny, "approval", altered);
       const report = await forged((entries) => {
         const approval = entries[approvalSeq - 1] as ApprovalEntry;
-        Object.assign(approval, { effects_sha256: altered.effects_sha256, nonce: altered.nonce, author: { key: k.jenny.publicKeyText, sig } });
+        Object.assign(approval, {
+          effects_sha256: altered.effects_sha256,
+          nonce: altered.nonce,
+          author: { key: k.jenny.publicKeyText, sig },
+        });
         return entries;
       });
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: approvalSeq, reason: expect.stringContaining("E_APPROVAL_MISMATCH") } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: approvalSeq, reason: expect.stringContaining("E_APPROVAL_MISMATCH") },
+      });
     });
   });
 });

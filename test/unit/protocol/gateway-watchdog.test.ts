@@ -45,7 +45,13 @@ describe("the watchdog", () => {
     expect(dueTasks(t.state, since + HEARTBEAT - 1)).toEqual([]);
     expect(dueTasks(t.state, since + HEARTBEAT)).toEqual([id]);
     const [stall] = stallAt(t, id, since + HEARTBEAT);
-    expect(stall).toMatchObject({ kind: "system", subkind: "task_state", author: null, ts: since + HEARTBEAT, data: { task: id, state: "stalled", reason: "watchdog", cause: null } });
+    expect(stall).toMatchObject({
+      kind: "system",
+      subkind: "task_state",
+      author: null,
+      ts: since + HEARTBEAT,
+      data: { task: id, state: "stalled", reason: "watchdog", cause: null },
+    });
     expect(taskState(t, id)).toBe("stalled");
     expect(watchdogDeadline(t.state)).toBeNull();
   });
@@ -84,7 +90,8 @@ describe("the watchdog", () => {
 
   it("holds still while any pause holds, and restarts its clock when the last is lifted", async () => {
     const { t, id, since } = await approvedTask();
-    const control = (owner: "tao" | "jenny", action: "pause" | "resume") => controlDraft(t.state, { owner, action, via: "telegram", nonce: nonceOf(`watchdog ${owner} ${action}`) });
+    const control = (owner: "tao" | "jenny", action: "pause" | "resume") =>
+      controlDraft(t.state, { owner, action, via: "telegram", nonce: nonceOf(`watchdog ${owner} ${action}`) });
     t.l.now = since + 10_000;
     t.l.append(control("tao", "pause"));
     t.l.append(control("jenny", "pause"));
@@ -124,9 +131,15 @@ describe("the watchdog", () => {
     it("refuses any other task_state submitted on its own (E_FORBIDDEN)", async () => {
       const { t, id, since } = await approvedTask();
       t.l.now = since + HEARTBEAT;
-      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "verified", "watchdog", null)), { unmoved: t });
-      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "stalled", "watchdog", 3)), { unmoved: t });
-      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "stalled", "approval", null)), { unmoved: t });
+      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "verified", "watchdog", null)), {
+        unmoved: t,
+      });
+      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "stalled", "watchdog", 3)), {
+        unmoved: t,
+      });
+      await refused("E_FORBIDDEN", () => t.l.append(taskStateDraft(t.state.table, id, "stalled", "approval", null)), {
+        unmoved: t,
+      });
     });
   });
 
@@ -199,8 +212,14 @@ describe("the watchdog", () => {
       const early = copy(t.l.entries);
       early[early.length - 1]!.ts = since + HEARTBEAT - 1;
       const forged = rechain(early);
-      const report = await verifyExport(exportOf(k.relay, forged, [await headOver(k.relay, forged)], "t-gateway"), pinned);
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: forged.length, reason: expect.stringContaining("E_TASK_STATE") } });
+      const report = await verifyExport(
+        exportOf(k.relay, forged, [await headOver(k.relay, forged)], "t-gateway"),
+        pinned,
+      );
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: forged.length, reason: expect.stringContaining("E_TASK_STATE") },
+      });
     });
   });
 });

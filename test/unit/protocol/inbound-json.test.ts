@@ -24,12 +24,25 @@ describe("parseInboundJson", () => {
   });
 
   it("accepts integers at the edge of the safe range, -0, and escapes that decode to well-formed text", () => {
-    expect(parseInboundJson(`[${Number.MAX_SAFE_INTEGER},${-Number.MAX_SAFE_INTEGER},0,-0]`)).toEqual([2 ** 53 - 1, -(2 ** 53 - 1), 0, -0]);
-    expect(parseInboundJson('{"a":"\\ud83d\\ude00","\\u0062":"\\\\ud800","c":"\\"[{"}')).toEqual({ a: "😀", b: "\\ud800", c: '"[{' });
+    expect(parseInboundJson(`[${Number.MAX_SAFE_INTEGER},${-Number.MAX_SAFE_INTEGER},0,-0]`)).toEqual([
+      2 ** 53 - 1,
+      -(2 ** 53 - 1),
+      0,
+      -0,
+    ]);
+    expect(parseInboundJson('{"a":"\\ud83d\\ude00","\\u0062":"\\\\ud800","c":"\\"[{"}')).toEqual({
+      a: "😀",
+      b: "\\ud800",
+      c: '"[{',
+    });
   });
 
   it("tells keys from values: the same string as a key and a value, and equal keys in different objects, are fine", () => {
-    expect(parseInboundJson('{"a":"a","b":{"a":1},"c":[{"a":1},{"a":2}]}')).toEqual({ a: "a", b: { a: 1 }, c: [{ a: 1 }, { a: 2 }] });
+    expect(parseInboundJson('{"a":"a","b":{"a":1},"c":[{"a":1},{"a":2}]}')).toEqual({
+      a: "a",
+      b: { a: 1 },
+      c: [{ a: 1 }, { a: 2 }],
+    });
     expect(parseInboundJson('[{},"",{}, "x", {"k":{}}, "k"]')).toEqual([{}, "", {}, "x", { k: {} }, "k"]);
   });
 
@@ -44,7 +57,10 @@ describe("parseInboundJson", () => {
 
     it("refuses one level over the limit with E_SCHEMA naming it, and accepts exactly the limit", () => {
       expect(parseInboundJson(nested(LIMITS.json_depth))).toBeDefined();
-      refuses(nested(LIMITS.json_depth + 1), { code: "E_SCHEMA", message: expect.stringContaining(String(LIMITS.json_depth)) });
+      refuses(nested(LIMITS.json_depth + 1), {
+        code: "E_SCHEMA",
+        message: expect.stringContaining(String(LIMITS.json_depth)),
+      });
       expect(parseInboundJson(JSON.stringify({ s: "[".repeat(1000) }))).toEqual({ s: "[".repeat(1000) });
     });
 
@@ -69,11 +85,14 @@ describe("parseInboundJson", () => {
 
     it("finds a duplicate injected into any object", () => {
       fc.assert(
-        fc.property(fc.dictionary(fc.string({ unit: "binary", maxLength: 8 }), integerJson, { minKeys: 1, maxKeys: 5 }), (object) => {
-          const key = Object.keys(object)[0]!;
-          const text = `{${JSON.stringify(key)}:0,${JSON.stringify(object).slice(1)}`;
-          refuses(text, { code: "E_NOT_CANONICAL" });
-        }),
+        fc.property(
+          fc.dictionary(fc.string({ unit: "binary", maxLength: 8 }), integerJson, { minKeys: 1, maxKeys: 5 }),
+          (object) => {
+            const key = Object.keys(object)[0]!;
+            const text = `{${JSON.stringify(key)}:0,${JSON.stringify(object).slice(1)}`;
+            refuses(text, { code: "E_NOT_CANONICAL" });
+          },
+        ),
       );
     });
   });

@@ -5,7 +5,15 @@
  * changes nothing. The limit is a parameter of admit, so these tests use a small one.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { admit, cloneState, LIMITS, stalledDraft, verifyExport, watchdogDeadline, type Effect } from "../../../src/protocol/index.js";
+import {
+  admit,
+  cloneState,
+  LIMITS,
+  stalledDraft,
+  verifyExport,
+  watchdogDeadline,
+  type Effect,
+} from "../../../src/protocol/index.js";
 import { cast, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, kindOf, refusal, TestTable } from "./fixtures.js";
 import { approve, CARD_EFFECT, gatewayTable, propose } from "./gateway-fixtures.js";
@@ -17,11 +25,17 @@ beforeAll(async () => {
 });
 
 /** Effects on two owners' resources: the proposal opens two tasks. */
-const TWO_OWNERS: Effect[] = [CARD_EFFECT, { owner: "tao", resource: "calendar", action: "book", args: { day: "friday" } }];
+const TWO_OWNERS: Effect[] = [
+  CARD_EFFECT,
+  { owner: "tao", resource: "calendar", action: "book", args: { day: "friday" } },
+];
 
 /** An endless broadcast over a, b, c (the floor has started) whose ledger may hold `room` more entries. */
 async function endless(room: number): Promise<TestTable> {
-  const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 1000 }] } });
+  const config = broadcastConfig(k, {
+    topology: { kind: "broadcast", order: ["a", "b", "c"] },
+    termination: { any: [{ max_entries: 1000 }] },
+  });
   const t = await TestTable.open(config, ["a", "b", "c"], k);
   t.l.maxEntries = t.state.seq + room;
   return t;
@@ -73,7 +87,9 @@ describe("the ledger limit", () => {
     expect((await approve(t, seq, "jenny")).map(kindOf)).toEqual(["approval", "task_state"]);
     expect(t.l.entries.length).toBe(t.l.maxEntries);
     const before = snapshot(t);
-    expect(await refusal(() => t.write("y", { kind: "progress", task: `${seq}.jenny` }))).toMatchObject({ code: "E_CLOSED" });
+    expect(await refusal(() => t.write("y", { kind: "progress", task: `${seq}.jenny` }))).toMatchObject({
+      code: "E_CLOSED",
+    });
     expect(snapshot(t)).toBe(before);
   });
 
@@ -94,7 +110,10 @@ describe("the ledger limit", () => {
       t.l.maxEntries = t.state.seq + 3;
       const before = snapshot(t);
       const error = await refusal(() => propose(t, "x", TWO_OWNERS));
-      expect(error).toMatchObject({ code: "E_TOO_LARGE", details: { limit: t.l.maxEntries, seq: t.state.seq, entries: 4 } });
+      expect(error).toMatchObject({
+        code: "E_TOO_LARGE",
+        details: { limit: t.l.maxEntries, seq: t.state.seq, entries: 4 },
+      });
       expect(snapshot(t)).toBe(before);
       expect((await t.say("x", "then just say it")).map(kindOf)).toEqual(["say", "table_closed"]);
       expect(t.state.closed).toEqual({ reason: "ledger_full", seq: t.l.maxEntries - 1 });
@@ -105,7 +124,10 @@ describe("the ledger limit", () => {
       const seq = await propose(t, "x", [CARD_EFFECT]);
       t.l.maxEntries = t.state.seq + 1;
       const before = snapshot(t);
-      expect(await refusal(() => approve(t, seq, "jenny"))).toMatchObject({ code: "E_TOO_LARGE", details: { entries: 2 } });
+      expect(await refusal(() => approve(t, seq, "jenny"))).toMatchObject({
+        code: "E_TOO_LARGE",
+        details: { entries: 2 },
+      });
       expect(snapshot(t)).toBe(before);
     });
   });

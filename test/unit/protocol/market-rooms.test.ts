@@ -14,18 +14,40 @@ import { copy, exportOf, headOver, refusal, rechain } from "./fixtures.js";
 /** The swap market with ana's stroller matched to ben's want; `seq` is the match's. */
 async function matched(): Promise<{ m: MarketLedger; seq: number }> {
   const m = await MarketLedger.open();
-  await m.list("ana", { side: "offer", title: "Bugaboo stroller", category: "baby-gear", quantity: 1, price: { currency: "TWD", min: 300000 } });
-  const [match] = MarketLedger.matches(await m.list("ben", { side: "want", title: "stroller", category: "baby-gear", quantity: 1 }));
+  await m.list("ana", {
+    side: "offer",
+    title: "Bugaboo stroller",
+    category: "baby-gear",
+    quantity: 1,
+    price: { currency: "TWD", min: 300000 },
+  });
+  const [match] = MarketLedger.matches(
+    await m.list("ben", { side: "want", title: "stroller", category: "baby-gear", quantity: 1 }),
+  );
   return { m, seq: match!.seq };
 }
 
 /** `owner` joins `room` as `<owner>-bot` with its own key and no invite (the match's other side). */
-async function joinAsOtherSide(m: MarketLedger, room: MemoryLedger, owner: "ana" | "ben" | "chen", name: string = owner) {
+async function joinAsOtherSide(
+  m: MarketLedger,
+  room: MemoryLedger,
+  owner: "ana" | "ben" | "chen",
+  name: string = owner,
+) {
   const key = m.k.owners[owner];
   const seat = `${owner}-room`;
   const request = await signJoin(
     key,
-    { table: room.state!.table, seat, owner: name, seat_key: (await m.seatKey(seat)).publicKeyText, human: false, nonce: `join-${owner}-room-000000`, expires: room.now + 60_000, owner_key: key.publicKeyText },
+    {
+      table: room.state!.table,
+      seat,
+      owner: name,
+      seat_key: (await m.seatKey(seat)).publicKeyText,
+      human: false,
+      nonce: `join-${owner}-room-000000`,
+      expires: room.now + 60_000,
+      owner_key: key.publicKeyText,
+    },
     { summary: `${owner} in the match's room` },
   );
   return room.append(joinDraft(room.state!, request));
@@ -33,7 +55,11 @@ async function joinAsOtherSide(m: MarketLedger, room: MemoryLedger, owner: "ana"
 
 const pinned = (m: MarketLedger) => ({ relayKey: m.k.relay.publicKeyText });
 
-async function forgedExport(m: MarketLedger, entries: readonly (Entry | UnchainedEntry)[], table: string): Promise<string> {
+async function forgedExport(
+  m: MarketLedger,
+  entries: readonly (Entry | UnchainedEntry)[],
+  table: string,
+): Promise<string> {
   const chained = rechain(entries);
   return exportOf(m.k.relay, chained, [await headOver(m.k.relay, chained)], table);
 }
@@ -51,25 +77,37 @@ describe("the room of a match", () => {
     const { m, seq } = await matched();
     const room = await m.openRoom(seq, "ana");
     await joinAsOtherSide(m, room, "ben");
-    const report = await verifyExport(exportOf(m.k.relay, room.entries, [await room.head()], room.state!.table), pinned(m));
+    const report = await verifyExport(
+      exportOf(m.k.relay, room.entries, [await room.head()], room.state!.table),
+      pinned(m),
+    );
     expect(report.verdict).toBe("CLEAN");
   });
 
   describe("when the config or a join does not fit the match", () => {
     it("refuses another id, a creator who is neither side, two owners, or more parties (E_SCHEMA)", async () => {
       const { m, seq } = await matched();
-      expect(await refusal(() => m.openRoom(seq, "ana", { id: "mr-0000000000000000000000000000000000000000" }))).toMatchObject({ code: "E_SCHEMA" });
+      expect(
+        await refusal(() => m.openRoom(seq, "ana", { id: "mr-0000000000000000000000000000000000000000" })),
+      ).toMatchObject({ code: "E_SCHEMA" });
       expect(await refusal(() => m.openRoom(seq, "chen"))).toMatchObject({ code: "E_SCHEMA" });
-      const both = { ana: { public_key: m.k.owners.ana.publicKeyText }, ben: { public_key: m.k.owners.ben.publicKeyText } };
+      const both = {
+        ana: { public_key: m.k.owners.ana.publicKeyText },
+        ben: { public_key: m.k.owners.ben.publicKeyText },
+      };
       expect(await refusal(() => m.openRoom(seq, "ana", { owners: both }))).toMatchObject({ code: "E_SCHEMA" });
       const citation = await m.cite(seq);
-      expect(await refusal(() => m.openRoom(seq, "ana", { room: { match: citation, max_parties: 2 } }))).toMatchObject({ code: "E_SCHEMA" });
+      expect(await refusal(() => m.openRoom(seq, "ana", { room: { match: citation, max_parties: 2 } }))).toMatchObject({
+        code: "E_SCHEMA",
+      });
     });
 
     it("refuses a match room's id to a config that cites no match (E_SCHEMA)", async () => {
       const { m, seq } = await matched();
       const config = await m.roomConfig(seq, "ana");
-      expect(await refusal(() => m.openRoom(seq, "ana", { room: {}, id: config.id }))).toMatchObject({ code: "E_SCHEMA" });
+      expect(await refusal(() => m.openRoom(seq, "ana", { room: {}, id: config.id }))).toMatchObject({
+        code: "E_SCHEMA",
+      });
     });
 
     it("refuses a third owner, the other side under another name, and the other side joining twice (E_FORBIDDEN)", async () => {
@@ -81,7 +119,16 @@ describe("the room of a match", () => {
       const key = m.k.owners.ben;
       const again = await signJoin(
         key,
-        { table: room.state!.table, seat: "ben-second", owner: "ben2", seat_key: (await m.seatKey("ben-second")).publicKeyText, human: false, nonce: "join-ben-second-0000", expires: room.now + 60_000, owner_key: key.publicKeyText },
+        {
+          table: room.state!.table,
+          seat: "ben-second",
+          owner: "ben2",
+          seat_key: (await m.seatKey("ben-second")).publicKeyText,
+          human: false,
+          nonce: "join-ben-second-0000",
+          expires: room.now + 60_000,
+          owner_key: key.publicKeyText,
+        },
         { summary: "again" },
       );
       expect(await refusal(() => room.append(joinDraft(room.state!, again)))).toMatchObject({ code: "E_FORBIDDEN" });
@@ -91,8 +138,13 @@ describe("the room of a match", () => {
       const { m, seq } = await matched();
       const citation = await m.cite(seq);
       // A real relay signature, but over the market's head one entry before the match: admit alone cannot tell.
-      const room = await m.openRoom(seq, "ana", { room: { match: { ...citation, sig: (await headOver(m.k.relay, m.l.entries, seq - 1)).sig } } });
-      const report = await verifyExport(exportOf(m.k.relay, room.entries, [await room.head()], room.state!.table), pinned(m));
+      const room = await m.openRoom(seq, "ana", {
+        room: { match: { ...citation, sig: (await headOver(m.k.relay, m.l.entries, seq - 1)).sig } },
+      });
+      const report = await verifyExport(
+        exportOf(m.k.relay, room.entries, [await room.head()], room.state!.table),
+        pinned(m),
+      );
       expect(report.verdict).toBe("REFUTED");
       expect(report.refuted).toMatchObject({ seq: 1, reason: expect.stringMatching(/head signature does not verify/) });
     });
@@ -102,7 +154,8 @@ describe("the room of a match", () => {
       const room = await m.openRoom(seq, "ana");
       const entries = copy(room.entries);
       const first = entries[0]!;
-      if (first.kind !== "system" || first.subkind !== "table_opened" || !first.data.config.room?.match) throw new Error("no citation");
+      if (first.kind !== "system" || first.subkind !== "table_opened" || !first.data.config.room?.match)
+        throw new Error("no citation");
       first.data.config.room.match.data.quantity = 2;
       const report = await verifyExport(await forgedExport(m, entries, room.state!.table), pinned(m));
       expect(report.verdict).toBe("REFUTED");
@@ -124,13 +177,23 @@ describe("a market's export", () => {
     it("refutes a hidden match", async () => {
       const { m, seq } = await matched();
       const entries = copy(m.l.entries).filter((e) => e.seq !== seq);
-      const report = await verifyExport(await forgedExport(m, entries.map((e, i) => ({ ...e, seq: i + 1 })), m.state.table), pinned(m));
+      const report = await verifyExport(
+        await forgedExport(
+          m,
+          entries.map((e, i) => ({ ...e, seq: i + 1 })),
+          m.state.table,
+        ),
+        pinned(m),
+      );
       expect(report.verdict).toBe("REFUTED");
     });
 
     it("refutes an invented match", async () => {
       const { m, seq } = await matched();
-      const report = await verifyExport(await forgedExport(m, m.withInventedMatch(seq, "chen"), m.state.table), pinned(m));
+      const report = await verifyExport(
+        await forgedExport(m, m.withInventedMatch(seq, "chen"), m.state.table),
+        pinned(m),
+      );
       expect(report.verdict).toBe("REFUTED");
     });
 
@@ -172,13 +235,24 @@ describe("a recorded deal", () => {
   describe("when the record does not fit the match", () => {
     it("refuses signatures by keys the match does not name (E_NOT_OWNER), another room (E_WRONG_TABLE), a wrong quantity or a second record (E_NOT_ALLOWED), an unknown match (E_UNKNOWN_MATCH)", async () => {
       const { m, seq } = await matched();
-      expect(await refusal(async () => m.l.append(await m.dealDraft(seq, "cd".repeat(32), { signers: ["ana", "chen"] })))).toMatchObject({ code: "E_NOT_OWNER" });
-      expect(await refusal(async () => m.l.append(await m.dealDraft(seq, "cd".repeat(32), { room: "mr-elsewhere" })))).toMatchObject({ code: "E_WRONG_TABLE" });
-      expect(await refusal(async () => m.l.append(await m.dealDraft(seq, "cd".repeat(32), { quantity: 2 })))).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "quantity" } });
+      expect(
+        await refusal(async () => m.l.append(await m.dealDraft(seq, "cd".repeat(32), { signers: ["ana", "chen"] }))),
+      ).toMatchObject({ code: "E_NOT_OWNER" });
+      expect(
+        await refusal(async () => m.l.append(await m.dealDraft(seq, "cd".repeat(32), { room: "mr-elsewhere" }))),
+      ).toMatchObject({ code: "E_WRONG_TABLE" });
+      expect(
+        await refusal(async () => m.l.append(await m.dealDraft(seq, "cd".repeat(32), { quantity: 2 }))),
+      ).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "quantity" } });
       const unknown = await m.dealDraft(seq, "cd".repeat(32));
-      expect(await refusal(() => m.l.append({ ...unknown, data: { ...unknown.data, match: 1 } }))).toMatchObject({ code: "E_UNKNOWN_MATCH" });
+      expect(await refusal(() => m.l.append({ ...unknown, data: { ...unknown.data, match: 1 } }))).toMatchObject({
+        code: "E_UNKNOWN_MATCH",
+      });
       m.l.append(await m.dealDraft(seq, "cd".repeat(32)));
-      expect(await refusal(async () => m.l.append(await m.dealDraft(seq, "cd".repeat(32))))).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "already_recorded" } });
+      expect(await refusal(async () => m.l.append(await m.dealDraft(seq, "cd".repeat(32))))).toMatchObject({
+        code: "E_NOT_ALLOWED",
+        details: { reason: "already_recorded" },
+      });
     });
   });
 });

@@ -5,11 +5,23 @@
  * state admit kept.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalize, fold, LIMITS, listingWords, liveListingCount, pricesMeet, type Entry } from "../../../src/protocol/index.js";
+import {
+  canonicalize,
+  fold,
+  LIMITS,
+  listingWords,
+  liveListingCount,
+  pricesMeet,
+  type Entry,
+} from "../../../src/protocol/index.js";
 import { MarketLedger, marketCast } from "../../support/market-fixture.js";
 import { refusal } from "./fixtures.js";
 
-const TWD = (min?: number, max?: number) => ({ currency: "TWD" as const, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) });
+const TWD = (min?: number, max?: number) => ({
+  currency: "TWD" as const,
+  ...(min === undefined ? {} : { min }),
+  ...(max === undefined ? {} : { max }),
+});
 
 describe("a market's members", () => {
   it("join with a plain join on an invite bound to their key, and become parties", async () => {
@@ -23,11 +35,31 @@ describe("a market's members", () => {
       const m = await MarketLedger.open({ members: [] });
       const ana = m.k.owners.ana;
       const { signInvite, inviteDraft, signJoin, joinDraft } = await import("../../../src/protocol/index.js");
-      m.l.append(inviteDraft(m.state, await signInvite(m.k.owners.hana, { table: m.state.table, invite: "inv-for-ana-000000", expires: m.l.now + 60_000, owner_key: ana.publicKeyText })));
+      m.l.append(
+        inviteDraft(
+          m.state,
+          await signInvite(m.k.owners.hana, {
+            table: m.state.table,
+            invite: "inv-for-ana-000000",
+            expires: m.l.now + 60_000,
+            owner_key: ana.publicKeyText,
+          }),
+        ),
+      );
       const ben = m.k.owners.ben;
       const request = await signJoin(
         ben,
-        { table: m.state.table, seat: "ben-bot", owner: "ben", seat_key: (await m.seatKey("ben-bot")).publicKeyText, human: false, nonce: "join-ben-000000000", expires: m.l.now + 60_000, invite: "inv-for-ana-000000", owner_key: ben.publicKeyText },
+        {
+          table: m.state.table,
+          seat: "ben-bot",
+          owner: "ben",
+          seat_key: (await m.seatKey("ben-bot")).publicKeyText,
+          human: false,
+          nonce: "join-ben-000000000",
+          expires: m.l.now + 60_000,
+          invite: "inv-for-ana-000000",
+          owner_key: ben.publicKeyText,
+        },
         { summary: "ben" },
       );
       const error = await refusal(() => m.l.append(joinDraft(m.state, request)));
@@ -35,7 +67,12 @@ describe("a market's members", () => {
     });
 
     it("refuses a member past max_members (E_SEAT_LIMIT)", async () => {
-      const m = await MarketLedger.open({ members: ["ana"], config: { market: { categories: ["books"], listing_ttl_ms: 86_400_000, listings_per_member: 5, max_members: 1 } } });
+      const m = await MarketLedger.open({
+        members: ["ana"],
+        config: {
+          market: { categories: ["books"], listing_ttl_ms: 86_400_000, listings_per_member: 5, max_members: 1 },
+        },
+      });
       expect(await refusal(() => m.admit("ben"))).toMatchObject({ code: "E_SEAT_LIMIT" });
     });
   });
@@ -44,16 +81,34 @@ describe("a market's members", () => {
 describe("listings", () => {
   it("are open, indexed by category and side, with their title's words", async () => {
     const m = await MarketLedger.open();
-    const [entry] = await m.list("ana", { side: "offer", title: "Bugaboo Fox strollers, folds flat", category: "baby-gear", quantity: 1, price: TWD(250000, 400000) });
+    const [entry] = await m.list("ana", {
+      side: "offer",
+      title: "Bugaboo Fox strollers, folds flat",
+      category: "baby-gear",
+      quantity: 1,
+      price: TWD(250000, 400000),
+    });
     const listing = m.state.market!.listings[entry!.leaf]!;
-    expect(listing).toMatchObject({ owner: "ana", side: "offer", status: "open", closed: 0, words: ["bugaboo", "fox", "stroller", "fold", "flat"] });
+    expect(listing).toMatchObject({
+      owner: "ana",
+      side: "offer",
+      status: "open",
+      closed: 0,
+      words: ["bugaboo", "fox", "stroller", "fold", "flat"],
+    });
     expect(m.state.market!.open["baby-gear"]!.offer).toEqual([entry!.leaf]);
   });
 
   it("a new version supersedes the old one, which leaves the index", async () => {
     const m = await MarketLedger.open();
     const [old] = await m.list("ana", { side: "offer", title: "Crib", category: "baby-gear", quantity: 1 });
-    const [next] = await m.list("ana", { side: "offer", title: "Crib, with mattress", category: "baby-gear", quantity: 1, supersedes: old!.leaf });
+    const [next] = await m.list("ana", {
+      side: "offer",
+      title: "Crib, with mattress",
+      category: "baby-gear",
+      quantity: 1,
+      supersedes: old!.leaf,
+    });
     expect(m.state.market!.listings[old!.leaf]).toMatchObject({ status: "superseded", ended: next!.seq });
     expect(m.state.market!.open["baby-gear"]!.offer).toEqual([next!.leaf]);
   });
@@ -63,12 +118,22 @@ describe("listings", () => {
     const [offer] = await m.list("ana", { side: "offer", title: "High chair", category: "baby-gear", quantity: 1 });
     await m.write("ana-bot", { kind: "unlist", listing: offer!.leaf });
     expect(m.state.market!.listings[offer!.leaf]!.status).toBe("withdrawn");
-    expect(MarketLedger.matches(await m.list("ben", { side: "want", title: "high chair", category: "baby-gear", quantity: 1 }))).toEqual([]);
+    expect(
+      MarketLedger.matches(
+        await m.list("ben", { side: "want", title: "high chair", category: "baby-gear", quantity: 1 }),
+      ),
+    ).toEqual([]);
   });
 
   it("counts one owner's live listings only: not another owner's, a superseded, a withdrawn or an expired one", async () => {
     const m = await MarketLedger.open();
-    const book = (title: string, over: { expires?: number } = {}) => ({ side: "offer" as const, title, category: "books", quantity: 1, ...over });
+    const book = (title: string, over: { expires?: number } = {}) => ({
+      side: "offer" as const,
+      title,
+      category: "books",
+      quantity: 1,
+      ...over,
+    });
     await m.list("ana", book("Atlas"));
     const [old] = await m.list("ana", book("Almanac"));
     await m.list("ana", { ...book("Almanac, second edition"), supersedes: old!.leaf });
@@ -86,45 +151,109 @@ describe("listings", () => {
   describe("when a listing breaks a rule", () => {
     it("refuses a category the market does not have (E_SCHEMA)", async () => {
       const m = await MarketLedger.open();
-      expect(await refusal(() => m.list("ana", { side: "offer", title: "Bike", category: "bikes", quantity: 1 }))).toMatchObject({ code: "E_SCHEMA" });
+      expect(
+        await refusal(() => m.list("ana", { side: "offer", title: "Bike", category: "bikes", quantity: 1 })),
+      ).toMatchObject({ code: "E_SCHEMA" });
     });
 
     it("refuses an expiry past the market's listing_ttl_ms, or already past (E_EXPIRED)", async () => {
       const m = await MarketLedger.open();
-      expect(await refusal(() => m.list("ana", { side: "offer", title: "Bike seat", category: "baby-gear", quantity: 1, expires: m.l.now + 8 * 86_400_000 }))).toMatchObject({ code: "E_EXPIRED" });
-      expect(await refusal(() => m.list("ana", { side: "offer", title: "Bike seat", category: "baby-gear", quantity: 1, expires: m.l.now - 1 }))).toMatchObject({ code: "E_EXPIRED" });
+      expect(
+        await refusal(() =>
+          m.list("ana", {
+            side: "offer",
+            title: "Bike seat",
+            category: "baby-gear",
+            quantity: 1,
+            expires: m.l.now + 8 * 86_400_000,
+          }),
+        ),
+      ).toMatchObject({ code: "E_EXPIRED" });
+      expect(
+        await refusal(() =>
+          m.list("ana", {
+            side: "offer",
+            title: "Bike seat",
+            category: "baby-gear",
+            quantity: 1,
+            expires: m.l.now - 1,
+          }),
+        ),
+      ).toMatchObject({ code: "E_EXPIRED" });
     });
 
     it("refuses a sixth live listing of one member (E_NOT_ALLOWED, listings_per_member), but not a new version", async () => {
       const m = await MarketLedger.open();
       let last: Entry | undefined;
-      for (let i = 0; i < 5; i++) [last] = await m.list("ana", { side: "offer", title: `Book number ${i}`, category: "books", quantity: 1 });
-      expect(await refusal(() => m.list("ana", { side: "offer", title: "One more book", category: "books", quantity: 1 }))).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "listings_per_member" } });
-      await m.list("ana", { side: "offer", title: "Book number 4, signed", category: "books", quantity: 1, supersedes: last!.leaf });
+      for (let i = 0; i < 5; i++)
+        [last] = await m.list("ana", { side: "offer", title: `Book number ${i}`, category: "books", quantity: 1 });
+      expect(
+        await refusal(() => m.list("ana", { side: "offer", title: "One more book", category: "books", quantity: 1 })),
+      ).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "listings_per_member" } });
+      await m.list("ana", {
+        side: "offer",
+        title: "Book number 4, signed",
+        category: "books",
+        quantity: 1,
+        supersedes: last!.leaf,
+      });
     });
 
     it("refuses a new version or a withdrawal by another owner (E_FORBIDDEN), and of an unknown listing (E_UNKNOWN_LISTING)", async () => {
       const m = await MarketLedger.open();
       const [offer] = await m.list("ana", { side: "offer", title: "Baby carrier", category: "baby-gear", quantity: 1 });
-      expect(await refusal(() => m.list("ben", { side: "offer", title: "Baby carrier", category: "baby-gear", quantity: 1, supersedes: offer!.leaf }))).toMatchObject({ code: "E_FORBIDDEN" });
-      expect(await refusal(() => m.write("ben-bot", { kind: "unlist", listing: offer!.leaf }))).toMatchObject({ code: "E_FORBIDDEN" });
-      expect(await refusal(() => m.write("ben-bot", { kind: "unlist", listing: "ab".repeat(32) }))).toMatchObject({ code: "E_UNKNOWN_LISTING" });
+      expect(
+        await refusal(() =>
+          m.list("ben", {
+            side: "offer",
+            title: "Baby carrier",
+            category: "baby-gear",
+            quantity: 1,
+            supersedes: offer!.leaf,
+          }),
+        ),
+      ).toMatchObject({ code: "E_FORBIDDEN" });
+      expect(await refusal(() => m.write("ben-bot", { kind: "unlist", listing: offer!.leaf }))).toMatchObject({
+        code: "E_FORBIDDEN",
+      });
+      expect(await refusal(() => m.write("ben-bot", { kind: "unlist", listing: "ab".repeat(32) }))).toMatchObject({
+        code: "E_UNKNOWN_LISTING",
+      });
     });
 
     it("refuses a withdrawn listing withdrawn again (E_NOT_LIVE) and a new version that changes side (E_NOT_ALLOWED)", async () => {
       const m = await MarketLedger.open();
       const [a] = await m.list("ana", { side: "offer", title: "Playpen", category: "baby-gear", quantity: 1 });
-      expect(await refusal(() => m.list("ana", { side: "want", title: "Playpen", category: "baby-gear", quantity: 1, supersedes: a!.leaf }))).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "side" } });
+      expect(
+        await refusal(() =>
+          m.list("ana", { side: "want", title: "Playpen", category: "baby-gear", quantity: 1, supersedes: a!.leaf }),
+        ),
+      ).toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "side" } });
       await m.write("ana-bot", { kind: "unlist", listing: a!.leaf });
-      expect(await refusal(() => m.write("ana-bot", { kind: "unlist", listing: a!.leaf }))).toMatchObject({ code: "E_NOT_LIVE" });
+      expect(await refusal(() => m.write("ana-bot", { kind: "unlist", listing: a!.leaf }))).toMatchObject({
+        code: "E_NOT_LIVE",
+      });
     });
 
     it("refuses a listing at a table that is not a market, and a room kind in a market (E_NOT_ALLOWED)", async () => {
       const m = await MarketLedger.open();
-      expect(await refusal(() => m.write("ana-bot", { kind: "offer", terms: { amount: 100, currency: "TWD" } }))).toMatchObject({ code: "E_NOT_ALLOWED" });
+      expect(
+        await refusal(() => m.write("ana-bot", { kind: "offer", terms: { amount: 100, currency: "TWD" } })),
+      ).toMatchObject({ code: "E_NOT_ALLOWED" });
       const { RoomLedger } = await import("../../support/room-fixture.js");
       const r = await RoomLedger.open();
-      expect(await refusal(() => r.write("ben-bot", { kind: "listing", side: "want", title: "Stroller", category: "baby-gear", quantity: 1, expires: r.l.now + 1000 }))).toMatchObject({ code: "E_NOT_ALLOWED" });
+      expect(
+        await refusal(() =>
+          r.write("ben-bot", {
+            kind: "listing",
+            side: "want",
+            title: "Stroller",
+            category: "baby-gear",
+            quantity: 1,
+            expires: r.l.now + 1000,
+          }),
+        ),
+      ).toMatchObject({ code: "E_NOT_ALLOWED" });
     });
   });
 });
@@ -132,8 +261,20 @@ describe("listings", () => {
 describe("matching", () => {
   it("matches a want with an offer of another owner in the category, sharing a word, prices overlapping", async () => {
     const m = await MarketLedger.open();
-    const [offer] = await m.list("ana", { side: "offer", title: "Bugaboo stroller", category: "baby-gear", quantity: 2, price: TWD(300000, 450000) });
-    const written = await m.list("ben", { side: "want", title: "Looking for a stroller", category: "baby-gear", quantity: 1, price: TWD(undefined, 350000) });
+    const [offer] = await m.list("ana", {
+      side: "offer",
+      title: "Bugaboo stroller",
+      category: "baby-gear",
+      quantity: 2,
+      price: TWD(300000, 450000),
+    });
+    const written = await m.list("ben", {
+      side: "want",
+      title: "Looking for a stroller",
+      category: "baby-gear",
+      quantity: 1,
+      price: TWD(undefined, 350000),
+    });
     const [match, ...rest] = MarketLedger.matches(written);
     expect(rest).toEqual([]);
     expect(match!.data).toEqual({
@@ -146,40 +287,109 @@ describe("matching", () => {
       offered_by: { owner: "ana", key: m.k.owners.ana.publicKeyText },
       wanted_by: { owner: "ben", key: m.k.owners.ben.publicKeyText },
     });
-    expect(m.state.market!.matches[String(match!.seq)]).toMatchObject({ leaf: match!.leaf, room: `mr-${match!.leaf.slice(0, 40)}`, deal: null });
+    expect(m.state.market!.matches[String(match!.seq)]).toMatchObject({
+      leaf: match!.leaf,
+      room: `mr-${match!.leaf.slice(0, 40)}`,
+      deal: null,
+    });
   });
 
   it("does not match across categories, within one owner, without a shared word, or with prices that cannot meet", async () => {
     const m = await MarketLedger.open();
     await m.list("ana", { side: "offer", title: "Stroller", category: "baby-gear", quantity: 1, price: TWD(300000) });
     await m.list("ana", { side: "offer", title: "Stroller book", category: "books", quantity: 1 });
-    expect(MarketLedger.matches(await m.list("ana", { side: "want", title: "Stroller", category: "baby-gear", quantity: 1 }))).toEqual([]);
-    expect(MarketLedger.matches(await m.list("ben", { side: "want", title: "Car seat", category: "baby-gear", quantity: 1 }))).toEqual([]);
-    expect(MarketLedger.matches(await m.list("chen", { side: "want", title: "Stroller", category: "baby-gear", quantity: 1, price: TWD(0, 299999) }))).toEqual([]);
-    expect(MarketLedger.matches(await m.list("dora", { side: "want", title: "Stroller", category: "baby-gear", quantity: 1, price: { currency: "USD", max: 500000 } }))).toEqual([]);
-    expect(MarketLedger.matches(await m.list("eli", { side: "want", title: "stroller", category: "baby-gear", quantity: 1 })).map((e) => e.data.offered_by.owner)).toEqual(["ana"]);
+    expect(
+      MarketLedger.matches(
+        await m.list("ana", { side: "want", title: "Stroller", category: "baby-gear", quantity: 1 }),
+      ),
+    ).toEqual([]);
+    expect(
+      MarketLedger.matches(
+        await m.list("ben", { side: "want", title: "Car seat", category: "baby-gear", quantity: 1 }),
+      ),
+    ).toEqual([]);
+    expect(
+      MarketLedger.matches(
+        await m.list("chen", {
+          side: "want",
+          title: "Stroller",
+          category: "baby-gear",
+          quantity: 1,
+          price: TWD(0, 299999),
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      MarketLedger.matches(
+        await m.list("dora", {
+          side: "want",
+          title: "Stroller",
+          category: "baby-gear",
+          quantity: 1,
+          price: { currency: "USD", max: 500000 },
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      MarketLedger.matches(
+        await m.list("eli", { side: "want", title: "stroller", category: "baby-gear", quantity: 1 }),
+      ).map((e) => e.data.offered_by.owner),
+    ).toEqual(["ana"]);
   });
 
   it("keeps the best LIMITS.matches_per_listing: most words in common, then the oldest", async () => {
     const k = await marketCast();
-    const m = await MarketLedger.open({ config: { market: { categories: ["books"], listing_ttl_ms: 86_400_000, listings_per_member: 20 } } }, k);
-    const titles = ["Picture book", "Picture book", "Big picture book set", "Old book", "Book", "Book", "Book", "Book", "Book", "Book"];
+    const m = await MarketLedger.open(
+      { config: { market: { categories: ["books"], listing_ttl_ms: 86_400_000, listings_per_member: 20 } } },
+      k,
+    );
+    const titles = [
+      "Picture book",
+      "Picture book",
+      "Big picture book set",
+      "Old book",
+      "Book",
+      "Book",
+      "Book",
+      "Book",
+      "Book",
+      "Book",
+    ];
     const leaves: string[] = [];
     for (const [i, title] of titles.entries()) {
       const owner = (["ana", "ben", "chen", "dora"] as const)[i % 4]!;
       leaves.push((await m.list(owner, { side: "offer", title, category: "books", quantity: 1 }))[0]!.leaf);
     }
-    const matches = MarketLedger.matches(await m.list("eli", { side: "want", title: "Big picture book", category: "books", quantity: 1 }));
+    const matches = MarketLedger.matches(
+      await m.list("eli", { side: "want", title: "Big picture book", category: "books", quantity: 1 }),
+    );
     expect(matches).toHaveLength(LIMITS.matches_per_listing);
-    expect(matches.map((e) => e.data.offer)).toEqual([leaves[2], leaves[0], leaves[1], leaves[3], leaves[4], leaves[5], leaves[6], leaves[7]]);
+    expect(matches.map((e) => e.data.offer)).toEqual([
+      leaves[2],
+      leaves[0],
+      leaves[1],
+      leaves[3],
+      leaves[4],
+      leaves[5],
+      leaves[6],
+      leaves[7],
+    ]);
     expect(matches[0]!.data.words).toEqual(["big", "picture", "book"]);
   });
 
   it("does not match an expired listing", async () => {
     const m = await MarketLedger.open();
-    await m.list("ana", { side: "offer", title: "Bouncer", category: "baby-gear", quantity: 1, expires: m.l.now + 1500 });
+    await m.list("ana", {
+      side: "offer",
+      title: "Bouncer",
+      category: "baby-gear",
+      quantity: 1,
+      expires: m.l.now + 1500,
+    });
     m.l.now += 5000;
-    expect(MarketLedger.matches(await m.list("ben", { side: "want", title: "bouncer", category: "baby-gear", quantity: 1 }))).toEqual([]);
+    expect(
+      MarketLedger.matches(await m.list("ben", { side: "want", title: "bouncer", category: "baby-gear", quantity: 1 })),
+    ).toEqual([]);
   });
 
   it("reads words across scripts: plural s, case, width, and pairs of Han or kana characters", () => {
@@ -202,7 +412,13 @@ describe("the fold", () => {
     const m = await MarketLedger.open();
     const [a] = await m.list("ana", { side: "offer", title: "Stroller", category: "baby-gear", quantity: 3 });
     await m.list("ben", { side: "want", title: "stroller", category: "baby-gear", quantity: 1 });
-    await m.list("ana", { side: "offer", title: "Stroller, two of them", category: "baby-gear", quantity: 2, supersedes: a!.leaf });
+    await m.list("ana", {
+      side: "offer",
+      title: "Stroller, two of them",
+      category: "baby-gear",
+      quantity: 2,
+      supersedes: a!.leaf,
+    });
     const [c] = await m.list("chen", { side: "want", title: "Books about strollers", category: "books", quantity: 1 });
     await m.write("chen-bot", { kind: "unlist", listing: c!.leaf });
     expect(canonicalize(fold(m.l.entries))).toBe(canonicalize(m.state));

@@ -14,7 +14,10 @@ describe("notificationsFor", () => {
     expect([...opened.keys()].sort()).toEqual([k.tao, k.jenny, k.ops].map((s) => s.publicKeyText).sort());
     const added = await t.write("x", { kind: "decision", body: "x".repeat(1500) });
     const events = notificationsFor(t.state, added).get(k.jenny.publicKeyText)!;
-    expect(events.map((e) => [e.type, e.id])).toEqual([["decision_reached", `t-room:${added[0]!.seq}:decision_reached`], ["table_closed", `t-room:${added[1]!.seq}:table_closed`]]);
+    expect(events.map((e) => [e.type, e.id])).toEqual([
+      ["decision_reached", `t-room:${added[0]!.seq}:decision_reached`],
+      ["table_closed", `t-room:${added[1]!.seq}:table_closed`],
+    ]);
     expect(events[0]).toMatchObject({ body: "x".repeat(1000), seat: "x" });
   });
 
@@ -43,8 +46,14 @@ describe("notificationsFor a room that closes with a deal", () => {
     const added = await r.write("sara-bot", { kind: "close", outcome: "deal", offer: leaf });
     const seq = r.state.room!.offers[leaf]!.seq;
     for (const owner of [r.k.sara, r.k.ben]) {
-      const closed = notificationsFor(r.state, added).get(owner.publicKeyText)!.find((e) => e.type === "table_closed")!;
-      expect(closed).toMatchObject({ type: "table_closed", reason: "deal", deal: { offer: { seq, seat: "sara-bot", terms: twd(280000, "stroller, folds flat"), expires } } });
+      const closed = notificationsFor(r.state, added)
+        .get(owner.publicKeyText)!
+        .find((e) => e.type === "table_closed")!;
+      expect(closed).toMatchObject({
+        type: "table_closed",
+        reason: "deal",
+        deal: { offer: { seq, seat: "sara-bot", terms: twd(280000, "stroller, folds flat"), expires } },
+      });
       expect(NotificationSchema.parse(closed)).toEqual(closed);
     }
   });
@@ -74,7 +83,9 @@ describe("notificationsFor an end-to-end encrypted room", () => {
     const leaf = await r.offer("sara-bot", twd(280000));
     await r.write("ben-bot", { kind: "accept", offer: leaf });
     const added = await r.write("sara-bot", { kind: "close", outcome: "deal", offer: leaf });
-    const closed = notificationsFor(r.state, added).get(r.k.ben.publicKeyText)!.find((e) => e.type === "table_closed")!;
+    const closed = notificationsFor(r.state, added)
+      .get(r.k.ben.publicKeyText)!
+      .find((e) => e.type === "table_closed")!;
     expect(closed).toMatchObject({ type: "table_closed", reason: "deal", e2e: true });
     expect(closed).not.toHaveProperty("deal");
   });
@@ -108,7 +119,11 @@ describe("notificationsFor the commit gateway", () => {
     const config = gatewayConfig(k);
     config.owners.ops = { ...config.owners.ops!, auto_approve: [{ resource: "*", action: "*" }] };
     const t = await TestTable.open(config, undefined, k);
-    const added = await t.write("x", { kind: "proposal", body: "restart", effects: [{ owner: "ops", resource: "deploy", action: "restart", args: {} }] });
+    const added = await t.write("x", {
+      kind: "proposal",
+      body: "restart",
+      effects: [{ owner: "ops", resource: "deploy", action: "restart", args: {} }],
+    });
     expect(notificationsFor(t.state, added).size).toBe(0);
   });
 
@@ -121,7 +136,13 @@ describe("notificationsFor the commit gateway", () => {
     const stalled = t.l.append(stalledDraft(t.state, `${seq}.jenny`));
     const map = notificationsFor(t.state, stalled);
     expect(map.get(k.jenny.publicKeyText)).toEqual([
-      { type: "task_stalled", id: `t-gateway:${stalled[0]!.seq}:task_stalled`, table: "t-gateway", topic: t.config.topic, task: `${seq}.jenny` },
+      {
+        type: "task_stalled",
+        id: `t-gateway:${stalled[0]!.seq}:task_stalled`,
+        table: "t-gateway",
+        topic: t.config.topic,
+        task: `${seq}.jenny`,
+      },
     ]);
     expect(map.size).toBe(1);
   });

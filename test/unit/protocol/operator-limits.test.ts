@@ -1,6 +1,16 @@
 /** The operator's limits (src/protocol/limits/operator-limits.ts): defaults, the demo profile, settings that override them, and settings refused loudly. */
 import { describe, expect, it } from "vitest";
-import { DEMO_LIMITS, OPERATOR_LIMITS, rateLimited, resolveOperatorLimits, retryAfterOf, retryAfterSeconds, untilWindowEnds, waitText, type TrestleError } from "../../../src/protocol/index.js";
+import {
+  DEMO_LIMITS,
+  OPERATOR_LIMITS,
+  rateLimited,
+  resolveOperatorLimits,
+  retryAfterOf,
+  retryAfterSeconds,
+  untilWindowEnds,
+  waitText,
+  type TrestleError,
+} from "../../../src/protocol/index.js";
 
 const from = (settings: Record<string, string>) => (name: string) => settings[name];
 
@@ -13,14 +23,18 @@ describe("resolveOperatorLimits", () => {
 
   it("overrides each limit by its own setting, on a demo too, and takes 0 to mean off", () => {
     expect(resolveOperatorLimits(from({ TRESTLE_LIMIT_OWNER_TABLES: "0" })).owner_tables).toBe(0);
-    expect(resolveOperatorLimits(from({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_LIMIT_TABLE_TTL_MS: "600000" }))).toEqual({ ...DEMO_LIMITS, table_ttl_ms: 600_000 });
+    expect(resolveOperatorLimits(from({ TRESTLE_PUBLIC_DEMO: "true", TRESTLE_LIMIT_TABLE_TTL_MS: "600000" }))).toEqual({
+      ...DEMO_LIMITS,
+      table_ttl_ms: 600_000,
+    });
   });
 
   it("keeps a demo's lifetimes short and its caps at most the defaults", () => {
     expect(DEMO_LIMITS.table_ttl_ms).toBeGreaterThan(0);
     expect(DEMO_LIMITS.closed_table_ttl_ms).toBeGreaterThan(0);
     for (const [name, value] of Object.entries(DEMO_LIMITS)) {
-      if (!name.endsWith("_ttl_ms") && name !== "socket_auth_ms") expect(value, name).toBeLessThanOrEqual(OPERATOR_LIMITS[name as keyof typeof OPERATOR_LIMITS]);
+      if (!name.endsWith("_ttl_ms") && name !== "socket_auth_ms")
+        expect(value, name).toBeLessThanOrEqual(OPERATOR_LIMITS[name as keyof typeof OPERATOR_LIMITS]);
     }
   });
 

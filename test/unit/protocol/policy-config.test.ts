@@ -56,7 +56,9 @@ describe("validateConfig", () => {
     });
 
     it("refuses an empty termination.any with E_NO_TERMINATION", async () => {
-      expect((await refusal(() => validateConfig(mutated((c) => (c.termination = { any: [] }))))).code).toBe("E_NO_TERMINATION");
+      expect((await refusal(() => validateConfig(mutated((c) => (c.termination = { any: [] }))))).code).toBe(
+        "E_NO_TERMINATION",
+      );
     });
 
     it("refuses rounds_exhausted alone on an open table with E_NO_TERMINATION", async () => {
@@ -65,7 +67,10 @@ describe("validateConfig", () => {
     });
 
     it("refuses rounds_exhausted alone on a broadcast without rounds with E_NO_TERMINATION", async () => {
-      const unbounded = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: ["rounds_exhausted"] } });
+      const unbounded = broadcastConfig(k, {
+        topology: { kind: "broadcast", order: ["a", "b", "c"] },
+        termination: { any: ["rounds_exhausted"] },
+      });
       expect((await refusal(() => validateConfig(unbounded))).code).toBe("E_NO_TERMINATION");
     });
 
@@ -89,7 +94,11 @@ describe("validateConfig", () => {
       ["zero debate rounds", (c) => (c.topology.rounds = 0), "topology.rounds"],
       ["a floor max_chars of 0", (c) => (c.floor = { max_chars: 0 }), "floor.max_chars"],
       ["an unknown termination condition", (c) => (c.termination = { any: ["never"] }), "termination.any[0]"],
-      ["a termination budget of 0", (c) => (c.termination = { any: [{ budget_tokens: 0 }] }), "termination.any[0].budget_tokens"],
+      [
+        "a termination budget of 0",
+        (c) => (c.termination = { any: [{ budget_tokens: 0 }] }),
+        "termination.any[0].budget_tokens",
+      ],
       ["a bad seat name", (c) => (c.seats["Bot Tao"] = { owner: "tao" }), "seats.Bot Tao"],
       ["an unknown top-level field", (c) => (c.visibility_rules = {}), ""],
     ];
@@ -117,12 +126,28 @@ describe("validateConfig", () => {
     const cases: [string, (c: Record<string, any>) => void, string][] = [
       ["a debate judge not declared in seats", (c) => (c.topology.judge = "referee"), "topology.judge"],
       ["a debate side not declared in seats", (c) => (c.topology.con = ["bot-jenny", "bot-ghost"]), "topology.con[1]"],
-      ["a broadcast seat not declared in seats", (c) => (c.topology = { kind: "broadcast", order: ["bot-tao", "bot-ghost"] }), "topology.order[1]"],
-      ["a decision_by seat not declared in seats", (c) => (c.floor = { decision_by: ["referee"] }), "floor.decision_by[0]"],
+      [
+        "a broadcast seat not declared in seats",
+        (c) => (c.topology = { kind: "broadcast", order: ["bot-tao", "bot-ghost"] }),
+        "topology.order[1]",
+      ],
+      [
+        "a decision_by seat not declared in seats",
+        (c) => (c.floor = { decision_by: ["referee"] }),
+        "floor.decision_by[0]",
+      ],
       ["a seat whose owner is not in owners", (c) => (c.seats.judge.owner = "mallory"), "seats.judge.owner"],
       ["two owners with one public key", (c) => (c.owners.jenny.public_key = c.owners.tao.public_key), "owners"],
-      ["an owner key that is a small-order point (the identity)", (c) => (c.owners.tao.public_key = IDENTITY_KEY), "owners.tao.public_key"],
-      ["an owner key that is a non-canonical encoding", (c) => (c.owners.jenny.public_key = NON_CANONICAL_KEY), "owners.jenny.public_key"],
+      [
+        "an owner key that is a small-order point (the identity)",
+        (c) => (c.owners.tao.public_key = IDENTITY_KEY),
+        "owners.tao.public_key",
+      ],
+      [
+        "an owner key that is a non-canonical encoding",
+        (c) => (c.owners.jenny.public_key = NON_CANONICAL_KEY),
+        "owners.jenny.public_key",
+      ],
       ["a seat twice in the topology", (c) => (c.topology.con = "bot-tao"), "topology"],
       ["a floor topology without declared seats", (c) => delete c.seats, "topology.pro"],
     ];
@@ -169,7 +194,14 @@ describe("creating a table", () => {
   it("admits table_opened as entry 1 carrying the validated config, relay key and creator", async () => {
     const { entries, state } = admit(null, await openingDraft(), NOW);
     expect(entries).toEqual([{ ...(await openingDraft()), seq: 1, ts: NOW }]);
-    expect(state).toMatchObject({ table: "t-459", relay: k.relay.publicKeyText, creator: "ops", seq: 1, closed: null, seats: {} });
+    expect(state).toMatchObject({
+      table: "t-459",
+      relay: k.relay.publicKeyText,
+      creator: "ops",
+      seq: 1,
+      closed: null,
+      seats: {},
+    });
     expect(state.floor).toMatchObject({ started: false, holder: null });
   });
 
@@ -191,7 +223,10 @@ describe("creating a table", () => {
     });
 
     it("refuses a draft recording another key than the creator's with E_BAD_SIGNATURE", async () => {
-      const draft: SystemDraftOf<"table_opened"> = { ...(await openingDraft()), author: { ...(await openingDraft()).author, key: k.jenny.publicKeyText } };
+      const draft: SystemDraftOf<"table_opened"> = {
+        ...(await openingDraft()),
+        author: { ...(await openingDraft()).author, key: k.jenny.publicKeyText },
+      };
       expect((await refusal(() => admit(null, draft, NOW))).code).toBe("E_BAD_SIGNATURE");
     });
 
@@ -221,7 +256,12 @@ describe("creating a table", () => {
     });
 
     it("refuses any other entry before the table exists with E_TABLE_NOT_FOUND", async () => {
-      const draft = { ...(await openingDraft()), subkind: "table_closed", data: { reason: "decision" }, author: null } as unknown as EntryDraft;
+      const draft = {
+        ...(await openingDraft()),
+        subkind: "table_closed",
+        data: { reason: "decision" },
+        author: null,
+      } as unknown as EntryDraft;
       expect((await refusal(() => admit(null, draft, NOW))).code).toBe("E_TABLE_NOT_FOUND");
     });
   });

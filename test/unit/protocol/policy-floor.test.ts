@@ -28,13 +28,19 @@ beforeAll(async () => {
 });
 
 const debate = (overrides: Partial<TableConfig> = {}) => TestTable.open(debateConfig(k, overrides), undefined, k);
-const broadcast = (overrides: Partial<TableConfig> = {}, join?: string[]) => TestTable.open(broadcastConfig(k, overrides), join, k);
+const broadcast = (overrides: Partial<TableConfig> = {}, join?: string[]) =>
+  TestTable.open(broadcastConfig(k, overrides), join, k);
 const room = (overrides: Partial<TableConfig> = {}) => TestTable.open(openConfig(k, overrides), undefined, k);
 
 /** A signed draft from `seat` against the table's current state, as the relay would build it. */
 async function draftOf(t: TestTable, seat: string, input: Record<string, unknown>): Promise<AuthoredDraft> {
   const key = await t.seatKey(seat);
-  const request = await signSubmission(key, { table: t.state.table, seat, nonce: nonceOf(`draft:${seat}:${t.l.entries.length}`), ...input } as SubmissionInput);
+  const request = await signSubmission(key, {
+    table: t.state.table,
+    seat,
+    nonce: nonceOf(`draft:${seat}:${t.l.entries.length}`),
+    ...input,
+  } as SubmissionInput);
   return submissionDraft(t.state, request, key.publicKeyText);
 }
 
@@ -57,7 +63,13 @@ describe("the debate floor", () => {
 
   it("interleaves sides given as lists: pro[0], con[0], pro[1], con[1]", async () => {
     const config = debateConfig(k, {
-      seats: { p1: { owner: "tao" }, p2: { owner: "tao" }, c1: { owner: "jenny" }, c2: { owner: "jenny" }, judge: { owner: "ops" } },
+      seats: {
+        p1: { owner: "tao" },
+        p2: { owner: "tao" },
+        c1: { owner: "jenny" },
+        c2: { owner: "jenny" },
+        judge: { owner: "ops" },
+      },
       topology: { kind: "debate", pro: ["p1", "p2"], con: ["c1", "c2"], judge: "judge", rounds: 1 },
     });
     const t = await TestTable.open(config, undefined, k);
@@ -77,10 +89,13 @@ describe("the debate floor", () => {
       expect(error.details).toEqual({ holder: "bot-tao", round: 1 });
     });
 
-    it.each(["pass", "proposal"] as const)("rejects a %s from a seat without the floor with E_NOT_FLOOR", async (kind) => {
-      const t = await debate();
-      expect((await refusal(() => t.write("bot-jenny", { kind, body: "x" }))).code).toBe("E_NOT_FLOOR");
-    });
+    it.each(["pass", "proposal"] as const)(
+      "rejects a %s from a seat without the floor with E_NOT_FLOOR",
+      async (kind) => {
+        const t = await debate();
+        expect((await refusal(() => t.write("bot-jenny", { kind, body: "x" }))).code).toBe("E_NOT_FLOOR");
+      },
+    );
 
     it("rejects the judge before its turn with E_NOT_FLOOR", async () => {
       const t = await debate({ floor: { decision_by: "any" } });
@@ -253,7 +268,10 @@ describe("human seats", () => {
 
   it("may decide without the floor where anyone may decide", async () => {
     const t = await broadcast({ termination: { any: ["decision", "rounds_exhausted"] } }, ["a", "b", "c", "h"]);
-    expect((await t.write("h", { kind: "decision", body: "#459 first" })).map(kindOf)).toEqual(["decision", "table_closed"]);
+    expect((await t.write("h", { kind: "decision", body: "#459 first" })).map(kindOf)).toEqual([
+      "decision",
+      "table_closed",
+    ]);
   });
 
   it("may speak any time at an open table even when bot depth handed the floor elsewhere", async () => {
@@ -277,7 +295,9 @@ describe("human seats", () => {
       await t.write("h", { kind: "raise_hand" });
       await t.say("a");
       expect(t.holder).toBe("h");
-      expect(moves(await t.write("h", { kind: "pass" }))).toEqual([{ floor: { holder: "b", round: 1, reason: "turn" } }]);
+      expect(moves(await t.write("h", { kind: "pass" }))).toEqual([
+        { floor: { holder: "b", round: 1, reason: "turn" } },
+      ]);
     });
   });
 });
@@ -351,7 +371,10 @@ describe("the character budget (floor.max_chars)", () => {
 });
 
 describe("the bot-only run limit (floor.max_bot_depth)", () => {
-  const deep = { floor: { max_bot_depth: 2 }, topology: { kind: "broadcast" as const, order: ["a", "b", "c"], rounds: 5 } };
+  const deep = {
+    floor: { max_bot_depth: 2 },
+    topology: { kind: "broadcast" as const, order: ["a", "b", "c"], rounds: 5 },
+  };
 
   it("hands the floor to the human seat after max_bot_depth bot entries", async () => {
     const t = await broadcast(deep, ["a", "b", "c", "h"]);
@@ -410,7 +433,7 @@ describe("the bot-only run limit (floor.max_bot_depth)", () => {
 });
 
 describe("addressing and authorship", () => {
-  it("accepts \"to\" naming seated seats and \"re\" naming the latest entry", async () => {
+  it('accepts "to" naming seated seats and "re" naming the latest entry', async () => {
     const t = await broadcast();
     const latest = t.state.seq;
     const added = await t.write("a", { kind: "say", body: "to b", to: ["b", "c"], re: latest });
@@ -418,25 +441,33 @@ describe("addressing and authorship", () => {
   });
 
   describe("when the submission names what does not exist", () => {
-    it("refuses \"to\" naming an unknown seat with E_UNKNOWN_SEAT", async () => {
+    it('refuses "to" naming an unknown seat with E_UNKNOWN_SEAT', async () => {
       const t = await broadcast();
-      expect((await refusal(() => t.write("a", { kind: "say", body: "hi", to: ["b", "ghost"] }))).code).toBe("E_UNKNOWN_SEAT");
+      expect((await refusal(() => t.write("a", { kind: "say", body: "hi", to: ["b", "ghost"] }))).code).toBe(
+        "E_UNKNOWN_SEAT",
+      );
     });
 
-    it("refuses \"to\" naming a declared seat that has not joined with E_UNKNOWN_SEAT", async () => {
+    it('refuses "to" naming a declared seat that has not joined with E_UNKNOWN_SEAT', async () => {
       const t = await broadcast({}, ["a", "b", "c"]);
-      expect((await refusal(() => t.write("a", { kind: "proposal", body: "hi", to: ["h"] }))).code).toBe("E_UNKNOWN_SEAT");
+      expect((await refusal(() => t.write("a", { kind: "proposal", body: "hi", to: ["h"] }))).code).toBe(
+        "E_UNKNOWN_SEAT",
+      );
     });
 
     // "constructor" is a valid name that a plain `in` check would find on Object.prototype.
-    it("refuses \"to\" naming a seat called constructor that never joined with E_UNKNOWN_SEAT", async () => {
+    it('refuses "to" naming a seat called constructor that never joined with E_UNKNOWN_SEAT', async () => {
       const t = await broadcast({}, ["a", "b", "c"]);
-      expect((await refusal(() => t.write("a", { kind: "say", body: "hi", to: ["constructor"] }))).code).toBe("E_UNKNOWN_SEAT");
+      expect((await refusal(() => t.write("a", { kind: "say", body: "hi", to: ["constructor"] }))).code).toBe(
+        "E_UNKNOWN_SEAT",
+      );
     });
 
-    it("refuses \"re\" pointing at a future seq with E_NOT_ALLOWED", async () => {
+    it('refuses "re" pointing at a future seq with E_NOT_ALLOWED', async () => {
       const t = await broadcast();
-      expect((await refusal(() => t.write("a", { kind: "say", body: "hi", re: t.state.seq + 1 }))).code).toBe("E_NOT_ALLOWED");
+      expect((await refusal(() => t.write("a", { kind: "say", body: "hi", re: t.state.seq + 1 }))).code).toBe(
+        "E_NOT_ALLOWED",
+      );
     });
 
     it("refuses a seat that never joined with E_UNKNOWN_SEAT", async () => {
@@ -448,7 +479,10 @@ describe("addressing and authorship", () => {
     it("refuses an entry recorded under another key than the seat's with E_BAD_SIGNATURE", async () => {
       const t = await broadcast();
       const draft = await draftOf(t, "a", { kind: "say", body: "hi" });
-      const other = { ...draft, author: { ...draft.author, key: (await keyOf("seat:b")).publicKeyText } } as AuthoredDraft;
+      const other = {
+        ...draft,
+        author: { ...draft.author, key: (await keyOf("seat:b")).publicKeyText },
+      } as AuthoredDraft;
       expect((await refusal(() => admit(t.state, other, t.l.now))).code).toBe("E_BAD_SIGNATURE");
     });
 

@@ -38,7 +38,10 @@ async function expectCleanExport(t: TestTable): Promise<void> {
   expect(report, JSON.stringify(report)).toMatchObject({ verdict: "CLEAN", coverage: { policy_replay: "full" } });
 }
 
-const say = (seat: string, body?: string): Step => (t) => t.say(seat, body);
+const say =
+  (seat: string, body?: string): Step =>
+  (t) =>
+    t.say(seat, body);
 
 describe("fold(ledger) equals the state admit returned", () => {
   it("through a debate to a decision", async () => {
@@ -59,20 +62,26 @@ describe("fold(ledger) equals the state admit returned", () => {
       floor: { max_chars: 12, max_bot_depth: 3 },
       termination: { any: ["rounds_exhausted", { budget_tokens: 10_000 }] },
     });
-    const t = await replayChecked(config, ["a", "h", "b", "c"], [
-      (t) => t.write("c", { kind: "raise_hand" }),
-      say("a", "a long opening that will be cut"),
-      say("c", "\u{1F602}".repeat(10)),
-      say("h", "humans speak any time"),
-      say("b"),
-      (t) => t.write("c", { kind: "decision", body: "interim" }),
-      say("a"),
-      (t) => refusal(() => t.say("b")),
-      say("h"),
-      say("b"),
-      say("c"),
-    ]);
-    expect(t.l.entries.filter((e) => e.kind === "system" && e.subkind === "floor").map((e) => e.kind === "system" && e.data)).toContainEqual({
+    const t = await replayChecked(
+      config,
+      ["a", "h", "b", "c"],
+      [
+        (t) => t.write("c", { kind: "raise_hand" }),
+        say("a", "a long opening that will be cut"),
+        say("c", "\u{1F602}".repeat(10)),
+        say("h", "humans speak any time"),
+        say("b"),
+        (t) => t.write("c", { kind: "decision", body: "interim" }),
+        say("a"),
+        (t) => refusal(() => t.say("b")),
+        say("h"),
+        say("b"),
+        say("c"),
+      ],
+    );
+    expect(
+      t.l.entries.filter((e) => e.kind === "system" && e.subkind === "floor").map((e) => e.kind === "system" && e.data),
+    ).toContainEqual({
       holder: "h",
       round: 2,
       reason: "bot_depth",
@@ -82,18 +91,26 @@ describe("fold(ledger) equals the state admit returned", () => {
   });
 
   it("through an open room whose bot run hands the floor to a human, then a budget close", async () => {
-    const t = await replayChecked(openConfig(k, { floor: { max_bot_depth: 2 }, termination: { any: [{ budget_tokens: 30 }] } }), undefined, [
-      say("x", "x".repeat(20)),
-      say("y", "y".repeat(20)),
-      say("h", "my turn"),
-      (t) => t.write("x", { kind: "say", body: "offer", to: ["y"], budget: { tokens: 25 } }),
-    ]);
+    const t = await replayChecked(
+      openConfig(k, { floor: { max_bot_depth: 2 }, termination: { any: [{ budget_tokens: 30 }] } }),
+      undefined,
+      [
+        say("x", "x".repeat(20)),
+        say("y", "y".repeat(20)),
+        say("h", "my turn"),
+        (t) => t.write("x", { kind: "say", body: "offer", to: ["y"], budget: { tokens: 25 } }),
+      ],
+    );
     expect(t.state.closed).toMatchObject({ reason: "budget_tokens" });
     await expectCleanExport(t);
   });
 
   it("through a table that closes on bot depth with no human present", async () => {
-    const t = await replayChecked(broadcastConfig(k, { floor: { max_bot_depth: 2 } }), ["a", "b", "c"], [say("a"), say("b")]);
+    const t = await replayChecked(
+      broadcastConfig(k, { floor: { max_bot_depth: 2 } }),
+      ["a", "b", "c"],
+      [say("a"), say("b")],
+    );
     expect(t.state.closed).toMatchObject({ reason: "bot_depth" });
     await expectCleanExport(t);
   });

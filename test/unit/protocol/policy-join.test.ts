@@ -29,7 +29,10 @@ beforeAll(async () => {
 const CARD: CapabilityCard = { summary: "argues for #459", role: "pro" };
 
 /** The known-good join of bot-tao by tao, with `change` applied to the statement before signing. */
-async function joinOf(change: Partial<JoinStatement> = {}, opts: { signer?: "tao" | "jenny"; card?: CapabilityCard } = {}) {
+async function joinOf(
+  change: Partial<JoinStatement> = {},
+  opts: { signer?: "tao" | "jenny"; card?: CapabilityCard } = {},
+) {
   const fields = {
     table: "t-459",
     seat: "bot-tao",
@@ -52,8 +55,21 @@ describe("joining a seat", () => {
   it("admits a valid join as seat_joined, recording the seat key, owner, card and human flag", async () => {
     const { entries, state } = judge(joinDraft(t.state, await joinOf()));
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ seq: 3, kind: "system", subkind: "seat_joined", author: { key: k.tao.publicKeyText } });
-    expect(state.seats["bot-tao"]).toEqual({ name: "bot-tao", owner: "tao", key: k.botTao.publicKeyText, human: false, card: CARD, joined: 3, left: null });
+    expect(entries[0]).toMatchObject({
+      seq: 3,
+      kind: "system",
+      subkind: "seat_joined",
+      author: { key: k.tao.publicKeyText },
+    });
+    expect(state.seats["bot-tao"]).toEqual({
+      name: "bot-tao",
+      owner: "tao",
+      key: k.botTao.publicKeyText,
+      human: false,
+      card: CARD,
+      joined: 3,
+      left: null,
+    });
   });
 
   it("records an owner signature that verifies offline", async () => {
@@ -72,7 +88,9 @@ describe("joining a seat", () => {
   it("accepts a join that expires exactly now, or exactly at the longest validity", async () => {
     const now = t.l.now;
     expect(judge(joinDraft(t.state, await joinOf({ expires: now })), now).entries).toHaveLength(1);
-    expect(judge(joinDraft(t.state, await joinOf({ expires: now + LIMITS.join_ttl_max_ms })), now).entries).toHaveLength(1);
+    expect(
+      judge(joinDraft(t.state, await joinOf({ expires: now + LIMITS.join_ttl_max_ms })), now).entries,
+    ).toHaveLength(1);
   });
 
   it("starts the floor when the last seat of the topology joins", async () => {
@@ -100,7 +118,9 @@ describe("joining a seat", () => {
 
   describe("when one field of the join is wrong", () => {
     it("refuses a join for another table with E_WRONG_TABLE", async () => {
-      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ table: "t-461" }))))).code).toBe("E_WRONG_TABLE");
+      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ table: "t-461" }))))).code).toBe(
+        "E_WRONG_TABLE",
+      );
     });
 
     it("refuses a join draft addressed to another table with E_WRONG_TABLE", async () => {
@@ -129,7 +149,9 @@ describe("joining a seat", () => {
 
     it("refuses an expired join with E_EXPIRED", async () => {
       const now = t.l.now;
-      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ expires: now - 1 })), now))).code).toBe("E_EXPIRED");
+      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ expires: now - 1 })), now))).code).toBe(
+        "E_EXPIRED",
+      );
     });
 
     it("refuses a join valid for longer than the limit with E_EXPIRED", async () => {
@@ -146,7 +168,9 @@ describe("joining a seat", () => {
     });
 
     it("refuses a seat the config does not declare with E_UNKNOWN_SEAT", async () => {
-      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ seat: "stranger" }))))).code).toBe("E_UNKNOWN_SEAT");
+      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ seat: "stranger" }))))).code).toBe(
+        "E_UNKNOWN_SEAT",
+      );
     });
 
     it("refuses a seat declared for another owner with E_FORBIDDEN", async () => {
@@ -155,7 +179,9 @@ describe("joining a seat", () => {
     });
 
     it("refuses a human flag that differs from the declared seat with E_FORBIDDEN", async () => {
-      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ human: true }))))).code).toBe("E_FORBIDDEN");
+      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ human: true }))))).code).toBe(
+        "E_FORBIDDEN",
+      );
     });
 
     it("refuses a bot joining a seat declared human with E_FORBIDDEN", async () => {
@@ -165,24 +191,35 @@ describe("joining a seat", () => {
     });
 
     it("refuses a seat already taken with E_SEAT_TAKEN", async () => {
-      const request = await joinOf({ seat: "judge", owner: "ops", seat_key: (await keyOf("another judge")).publicKeyText, nonce: nonceOf("j2") });
+      const request = await joinOf({
+        seat: "judge",
+        owner: "ops",
+        seat_key: (await keyOf("another judge")).publicKeyText,
+        nonce: nonceOf("j2"),
+      });
       const signed = await signJoin(k.ops, request.join, request.card);
       expect((await refusal(() => judge(joinDraft(t.state, signed)))).code).toBe("E_SEAT_TAKEN");
     });
 
     it("refuses a seat key that already holds another seat with E_FORBIDDEN", async () => {
       const judgeKey = await t.seatKey("judge");
-      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ seat_key: judgeKey.publicKeyText }))))).code).toBe("E_FORBIDDEN");
+      expect(
+        (await refusal(async () => judge(joinDraft(t.state, await joinOf({ seat_key: judgeKey.publicKeyText }))))).code,
+      ).toBe("E_FORBIDDEN");
     });
 
     it("refuses a seat key that is a small-order point with E_SCHEMA", async () => {
       const identity = toBase64url(fromHex("01" + "00".repeat(31)));
-      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ seat_key: identity }))))).code).toBe("E_SCHEMA");
+      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ seat_key: identity }))))).code).toBe(
+        "E_SCHEMA",
+      );
     });
 
     // "constructor" is a valid name that a plain `in` check would find on Object.prototype.
     it("refuses an undeclared seat named constructor with E_UNKNOWN_SEAT", async () => {
-      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ seat: "constructor" }))))).code).toBe("E_UNKNOWN_SEAT");
+      expect((await refusal(async () => judge(joinDraft(t.state, await joinOf({ seat: "constructor" }))))).code).toBe(
+        "E_UNKNOWN_SEAT",
+      );
     });
 
     it("leaves the ledger untouched after a refusal", async () => {
@@ -194,7 +231,14 @@ describe("joining a seat", () => {
 
   describe("when the entry is not a join", () => {
     it("refuses a relay-made entry submitted directly with E_FORBIDDEN", async () => {
-      const floor = { table: "t-459", seat: null, kind: "system", subkind: "floor", data: { holder: "judge", round: 1, reason: "start" }, author: null } as EntryDraft;
+      const floor = {
+        table: "t-459",
+        seat: null,
+        kind: "system",
+        subkind: "floor",
+        data: { holder: "judge", round: 1, reason: "start" },
+        author: null,
+      } as EntryDraft;
       expect((await refusal(() => admit(t.state, floor, t.l.now))).code).toBe("E_FORBIDDEN");
     });
   });

@@ -27,13 +27,21 @@ beforeEach(async () => {
 });
 
 /** An owner-signed control draft, as the relay builds it from a signed request. */
-async function signed(owner: "tao" | "jenny" | "ops", action: "pause" | "resume", nonce = nonceOf(`${owner}:${action}:${t.state.seq}`)) {
+async function signed(
+  owner: "tao" | "jenny" | "ops",
+  action: "pause" | "resume",
+  nonce = nonceOf(`${owner}:${action}:${t.state.seq}`),
+) {
   const request = await signControl(t.ownerKey(owner), { table: t.state.table, owner, action, nonce });
   return controlDraft(t.state, { owner, action, via: "owner", nonce, sig: request.sig });
 }
 
 /** A relay-attested control draft, as a chat command produces it. */
-function attested(owner: string, action: "pause" | "resume", via: "telegram" | "line" | "discord" = "telegram"): ControlDraft {
+function attested(
+  owner: string,
+  action: "pause" | "resume",
+  via: "telegram" | "line" | "discord" = "telegram",
+): ControlDraft {
   return controlDraft(t.state, { owner, action, via, nonce: nonceOf(`${owner}:${action}:${via}:${t.state.seq}`) });
 }
 
@@ -45,7 +53,12 @@ async function verified() {
 describe("pausing a table", () => {
   it("appends an owner-signed table_paused whose signature verifies offline", async () => {
     const [entry] = t.l.append(await signed("tao", "pause"));
-    expect(entry).toMatchObject({ kind: "system", subkind: "table_paused", data: { owner: "tao", via: "owner" }, author: { key: t.k.tao.publicKeyText } });
+    expect(entry).toMatchObject({
+      kind: "system",
+      subkind: "table_paused",
+      data: { owner: "tao", via: "owner" },
+      author: { key: t.k.tao.publicKeyText },
+    });
     const recorded = statementOf(entry as EntryDraft)!;
     expect(recorded.purpose).toBe("owner");
     expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(true);
@@ -93,7 +106,12 @@ describe("pauses per owner", () => {
     const [second] = t.l.append(attested("jenny", "pause"));
     const both = await refused("E_PAUSED", () => t.say("x"), { unmoved: t });
     expect(both.message).toContain(`tao (owner key, entry ${first!.seq}), jenny (telegram, entry ${second!.seq})`);
-    expect(both.details).toMatchObject({ pauses: [{ owner: "tao", via: "owner", seq: first!.seq }, { owner: "jenny", via: "telegram", seq: second!.seq }] });
+    expect(both.details).toMatchObject({
+      pauses: [
+        { owner: "tao", via: "owner", seq: first!.seq },
+        { owner: "jenny", via: "telegram", seq: second!.seq },
+      ],
+    });
 
     t.l.append(await signed("tao", "resume"));
     const one = await refused("E_PAUSED", () => t.say("y"), { unmoved: t });
@@ -116,12 +134,38 @@ describe("pauses per owner", () => {
   it("lets an owner whose seat is gone lift their own pause, with no seat needed", async () => {
     const r = await RoomLedger.open({ ben: false });
     await r.admit("ben", "ben-bot");
-    const pause = await signControl(r.k.ben, { table: r.state.table, owner: "ben", action: "pause", nonce: nonceOf("ben pauses") });
-    r.l.append(controlDraft(r.state, { owner: "ben", action: "pause", via: "owner", nonce: nonceOf("ben pauses"), sig: pause.sig }));
+    const pause = await signControl(r.k.ben, {
+      table: r.state.table,
+      owner: "ben",
+      action: "pause",
+      nonce: nonceOf("ben pauses"),
+    });
+    r.l.append(
+      controlDraft(r.state, {
+        owner: "ben",
+        action: "pause",
+        via: "owner",
+        nonce: nonceOf("ben pauses"),
+        sig: pause.sig,
+      }),
+    );
     await r.eject("ben-bot");
     expect(r.state.seats["ben-bot"]!.left).not.toBeNull();
-    const resume = await signControl(r.k.ben, { table: r.state.table, owner: "ben", action: "resume", nonce: nonceOf("ben lifts") });
-    const [lifted] = r.l.append(controlDraft(r.state, { owner: "ben", action: "resume", via: "owner", nonce: nonceOf("ben lifts"), sig: resume.sig }));
+    const resume = await signControl(r.k.ben, {
+      table: r.state.table,
+      owner: "ben",
+      action: "resume",
+      nonce: nonceOf("ben lifts"),
+    });
+    const [lifted] = r.l.append(
+      controlDraft(r.state, {
+        owner: "ben",
+        action: "resume",
+        via: "owner",
+        nonce: nonceOf("ben lifts"),
+        sig: resume.sig,
+      }),
+    );
     expect(lifted).toMatchObject({ subkind: "table_resumed", data: { owner: "ben" } });
     expect(r.state.pauses).toEqual({});
   });

@@ -16,12 +16,33 @@ import {
 import { signRevoke } from "../../../src/client/owner-requests.js";
 import { RoomLedger, twd } from "../../support/room-fixture.js";
 import { cast, keyOf, nonceOf, type MemoryLedger } from "../../support/table-fixture.js";
-import { broadcastConfig, debateTable, exportOf, headOver, kindOf, openConfig, rechain, refusal, TestTable } from "./fixtures.js";
+import {
+  broadcastConfig,
+  debateTable,
+  exportOf,
+  headOver,
+  kindOf,
+  openConfig,
+  rechain,
+  refusal,
+  TestTable,
+} from "./fixtures.js";
 
 /** The revocation draft the relay builds from `owner`'s signed statement (signed by `signer`, default that owner's key) revoking `seat`'s present key. */
-async function revocation(t: TestTable, owner: string, seat: string, opts: { signer?: Signer; key?: string; nonce?: string } = {}) {
+async function revocation(
+  t: TestTable,
+  owner: string,
+  seat: string,
+  opts: { signer?: Signer; key?: string; nonce?: string } = {},
+) {
   const seatKey = opts.key ?? t.state.seats[seat]?.key ?? (await t.seatKey(seat)).publicKeyText;
-  const fields = { table: t.state.table, owner, seat, seat_key: seatKey, nonce: opts.nonce ?? nonceOf(`revoke:${seat}:${t.state.seq}`) };
+  const fields = {
+    table: t.state.table,
+    owner,
+    seat,
+    seat_key: seatKey,
+    nonce: opts.nonce ?? nonceOf(`revoke:${seat}:${t.state.seq}`),
+  };
   const request = await signRevoke(opts.signer ?? t.ownerKey(owner), fields);
   return revokeDraft(t.state, request.revoke, request.sig);
 }
@@ -50,9 +71,15 @@ describe("revoking a seat", () => {
     expect(added.map(kindOf)).toEqual(["seat_revoked", "seat_left"]);
     expect(added[1]).toMatchObject({ data: { seat: "bot-jenny", reason: "revoked" } });
     const recorded = statementOf(added[0] as EntryDraft)!;
-    expect(recorded).toMatchObject({ purpose: "owner", key: t.k.jenny.publicKeyText, statement: { scope: "seat_revoke", seat: "bot-jenny" } });
+    expect(recorded).toMatchObject({
+      purpose: "owner",
+      key: t.k.jenny.publicKeyText,
+      statement: { scope: "seat_revoke", seat: "bot-jenny" },
+    });
     expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(true);
-    expect(t.state.revoked).toEqual([{ seat: "bot-jenny", owner: "jenny", key: t.k.botJenny.publicKeyText, seq: added[0]!.seq }]);
+    expect(t.state.revoked).toEqual([
+      { seat: "bot-jenny", owner: "jenny", key: t.k.botJenny.publicKeyText, seq: added[0]!.seq },
+    ]);
   });
 
   it("refuses everything the revoked key signs afterwards with E_REVOKED", async () => {
@@ -79,7 +106,10 @@ describe("revoking a seat", () => {
     for (let round = 1; round <= 2; round++) for (const seat of ["bot-tao", "bot-jenny"]) await closed.say(seat);
     await closed.write("judge", { kind: "decision", body: "done" });
     expect(closed.state.closed).not.toBeNull();
-    expect(closed.l.append(await revocation(closed, "tao", "bot-tao")).map(kindOf)).toEqual(["seat_revoked", "seat_left"]);
+    expect(closed.l.append(await revocation(closed, "tao", "bot-tao")).map(kindOf)).toEqual([
+      "seat_revoked",
+      "seat_left",
+    ]);
   });
 
   it("seats a revoked debate seat again with a new key, and that seat takes its turn", async () => {
@@ -99,13 +129,19 @@ describe("revoking a seat", () => {
 
   it("drops the revoked seat's votes, so the seat seated again votes afresh", async () => {
     const k = await cast();
-    const t = await TestTable.open(broadcastConfig(k, { termination: { any: [{ quorum: { n: 3, of: "seats" } }, "rounds_exhausted"] } }), ["a", "b", "c"], k);
+    const t = await TestTable.open(
+      broadcastConfig(k, { termination: { any: [{ quorum: { n: 3, of: "seats" } }, "rounds_exhausted"] } }),
+      ["a", "b", "c"],
+      k,
+    );
     const [proposal] = await t.write("a", { kind: "proposal", body: "ship #459 first" });
     await t.write("b", { kind: "vote", re: proposal!.seq, choice: "yes" });
     t.l.append(await revocation(t, "jenny", "b"));
     expect(t.state.proposals[0]!.votes).toEqual([]);
     const fresh = await reseat(t, "b", "jenny");
-    await t.l.submit(fresh, { seat: "b", kind: "vote", re: proposal!.seq, choice: "no" } as Parameters<MemoryLedger["submit"]>[1]);
+    await t.l.submit(fresh, { seat: "b", kind: "vote", re: proposal!.seq, choice: "no" } as Parameters<
+      MemoryLedger["submit"]
+    >[1]);
     expect(t.state.proposals[0]!.votes).toEqual([{ seat: "b", owner: "jenny", choice: "no" }]);
   });
 
@@ -113,9 +149,17 @@ describe("revoking a seat", () => {
     const r = await RoomLedger.open();
     const leaf = await r.offer("sara-bot", twd(360000));
     const sara = r.ownerKey("sara");
-    const request = await signRevoke(sara, { table: r.state.table, owner: "sara", seat: "sara-bot", seat_key: r.state.seats["sara-bot"]!.key, nonce: nonceOf("revoke:sara-bot") });
+    const request = await signRevoke(sara, {
+      table: r.state.table,
+      owner: "sara",
+      seat: "sara-bot",
+      seat_key: r.state.seats["sara-bot"]!.key,
+      nonce: nonceOf("revoke:sara-bot"),
+    });
     r.l.append(revokeDraft(r.state, request.revoke, request.sig));
-    await r.l.join(sara, "sara", "sara-bot", await keyOf("seat:sara-bot:again"), { nonce: nonceOf("join:sara-bot:again") });
+    await r.l.join(sara, "sara", "sara-bot", await keyOf("seat:sara-bot:again"), {
+      nonce: nonceOf("join:sara-bot:again"),
+    });
     expect(liveOffers(r.state, r.l.now).map(([l]) => l)).not.toContain(leaf);
   });
 });
@@ -125,7 +169,11 @@ describe("when a revocation or a re-seat is refused", () => {
     ["E_NOT_OWNER", "a name that is no owner", (t: TestTable) => revocation(t, "mallory", "x", { signer: t.k.ops })],
     ["E_FORBIDDEN", "another owner", (t: TestTable) => revocation(t, "jenny", "x")],
     ["E_UNKNOWN_SEAT", "an unknown seat", (t: TestTable) => revocation(t, "tao", "nobody")],
-    ["E_NOT_ALLOWED", "a key that does not hold the seat", async (t: TestTable) => revocation(t, "tao", "x", { key: (await keyOf("seat:other")).publicKeyText })],
+    [
+      "E_NOT_ALLOWED",
+      "a key that does not hold the seat",
+      async (t: TestTable) => revocation(t, "tao", "x", { key: (await keyOf("seat:other")).publicKeyText }),
+    ],
   ])("refuses %s: %s", async (code, _what, draft) => {
     const t = await undeclared();
     const before = t.l.entries.length;
@@ -136,22 +184,30 @@ describe("when a revocation or a re-seat is refused", () => {
   it("refuses a revocation recorded under another owner's key (E_BAD_SIGNATURE)", async () => {
     const t = await undeclared();
     const draft = await revocation(t, "tao", "x");
-    expect((await refusal(() => t.l.append({ ...draft, author: { ...draft.author, key: t.k.jenny.publicKeyText } }))).code).toBe("E_BAD_SIGNATURE");
+    expect(
+      (await refusal(() => t.l.append({ ...draft, author: { ...draft.author, key: t.k.jenny.publicKeyText } }))).code,
+    ).toBe("E_BAD_SIGNATURE");
   });
 
   it("refuses revoking a key already revoked (E_NOT_ALLOWED)", async () => {
     const t = await undeclared();
     const first = await revocation(t, "tao", "x");
     t.l.append(first);
-    expect((await refusal(async () => t.l.append(await revocation(t, "tao", "x", { nonce: nonceOf("again") })))).code).toBe("E_NOT_ALLOWED");
+    expect(
+      (await refusal(async () => t.l.append(await revocation(t, "tao", "x", { nonce: nonceOf("again") })))).code,
+    ).toBe("E_NOT_ALLOWED");
   });
 
   it("refuses a join with a revoked key (E_REVOKED), and the revoked name for another owner (E_SEAT_TAKEN)", async () => {
     const t = await undeclared();
     const old = await t.seatKey("x");
     t.l.append(await revocation(t, "tao", "x"));
-    expect((await refusal(() => t.l.join(t.k.tao, "tao", "x", old, { nonce: nonceOf("rejoin") }))).code).toBe("E_REVOKED");
-    expect((await refusal(() => t.l.join(t.k.tao, "tao", "z", old, { nonce: nonceOf("elsewhere") }))).code).toBe("E_REVOKED");
+    expect((await refusal(() => t.l.join(t.k.tao, "tao", "x", old, { nonce: nonceOf("rejoin") }))).code).toBe(
+      "E_REVOKED",
+    );
+    expect((await refusal(() => t.l.join(t.k.tao, "tao", "z", old, { nonce: nonceOf("elsewhere") }))).code).toBe(
+      "E_REVOKED",
+    );
     const taken = await refusal(() => t.l.join(t.k.jenny, "jenny", "x", t.k.botJenny, { nonce: nonceOf("steal") }));
     expect(taken.code).toBe("E_SEAT_TAKEN");
     expect(taken.message).toContain("only tao");
@@ -174,8 +230,14 @@ describe("when a verifier replays a ledger with a revocation", () => {
     const [revoked] = t.l.append(draft);
     // A lying relay records another owner's valid signature over the same statement.
     const forged = await signRevoke(t.k.jenny, { ...draft.data, table: t.state.table });
-    const entries = rechain(t.l.entries.map((e) => (e.seq === revoked!.seq ? ({ ...e, author: { key: t.k.jenny.publicKeyText, sig: forged.sig } } as Entry) : e)));
-    const report = await verifyExport(exportOf(t.k.relay, entries, [await headOver(t.k.relay, entries)]), { relayKey: t.k.relay.publicKeyText });
+    const entries = rechain(
+      t.l.entries.map((e) =>
+        e.seq === revoked!.seq ? ({ ...e, author: { key: t.k.jenny.publicKeyText, sig: forged.sig } } as Entry) : e,
+      ),
+    );
+    const report = await verifyExport(exportOf(t.k.relay, entries, [await headOver(t.k.relay, entries)]), {
+      relayKey: t.k.relay.publicKeyText,
+    });
     expect(report.verdict).toBe("REFUTED");
     expect(report.refuted).toMatchObject({ seq: revoked!.seq, reason: expect.stringContaining("E_BAD_SIGNATURE") });
   });

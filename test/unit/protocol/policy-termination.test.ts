@@ -3,7 +3,14 @@
  * budget_tokens, max_entries; after the close every write is E_CLOSED.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { admit, canonicalize, joinDraft, signJoin, validateConfig, type TableConfig } from "../../../src/protocol/index.js";
+import {
+  admit,
+  canonicalize,
+  joinDraft,
+  signJoin,
+  validateConfig,
+  type TableConfig,
+} from "../../../src/protocol/index.js";
 import { cast, debateConfig, keyOf, nonceOf, type Cast } from "../../support/table-fixture.js";
 import { broadcastConfig, kindOf, moves, openConfig, refusal, TestTable } from "./fixtures.js";
 
@@ -13,7 +20,8 @@ beforeAll(async () => {
 });
 
 const debate = (overrides: Partial<TableConfig> = {}) => TestTable.open(debateConfig(k, overrides), undefined, k);
-const broadcast = (overrides: Partial<TableConfig> = {}, join: string[] = ["a", "b", "c"]) => TestTable.open(broadcastConfig(k, overrides), join, k);
+const broadcast = (overrides: Partial<TableConfig> = {}, join: string[] = ["a", "b", "c"]) =>
+  TestTable.open(broadcastConfig(k, overrides), join, k);
 const room = (overrides: Partial<TableConfig> = {}) => TestTable.open(openConfig(k, overrides), undefined, k);
 
 /** Plays the debate's four turns so the judge holds the floor. */
@@ -36,12 +44,18 @@ describe("termination by decision", () => {
 
   it("lets the seats named in decision_by decide instead of the judge", async () => {
     const t = await debate({ floor: { decision_by: ["bot-tao"] } });
-    expect((await t.write("bot-tao", { kind: "decision", body: "pro concedes nothing" })).map(kindOf)).toEqual(["decision", "table_closed"]);
+    expect((await t.write("bot-tao", { kind: "decision", body: "pro concedes nothing" })).map(kindOf)).toEqual([
+      "decision",
+      "table_closed",
+    ]);
   });
 
   it("lets any seat with the floor decide when decision_by is any", async () => {
     const t = await debate({ floor: { decision_by: "any" } });
-    expect((await t.write("bot-tao", { kind: "decision", body: "settled" })).map(kindOf)).toEqual(["decision", "table_closed"]);
+    expect((await t.write("bot-tao", { kind: "decision", body: "settled" })).map(kindOf)).toEqual([
+      "decision",
+      "table_closed",
+    ]);
   });
 
   it("records a decision without closing when decision is not a termination condition", async () => {
@@ -79,7 +93,9 @@ describe("termination by rounds_exhausted", () => {
   it("closes a debate after the judge's turn", async () => {
     const t = await debate();
     await toJudge(t);
-    expect(moves(await t.say("judge", "no decision today"))).toEqual([{ table_closed: { reason: "rounds_exhausted" } }]);
+    expect(moves(await t.say("judge", "no decision today"))).toEqual([
+      { table_closed: { reason: "rounds_exhausted" } },
+    ]);
   });
 
   it("closes a debate after the judge passes", async () => {
@@ -108,8 +124,13 @@ describe("termination by rounds_exhausted", () => {
   });
 
   it("refuses a config whose rounds end but that does not list rounds_exhausted (the table would hang)", () => {
-    const config = broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"], rounds: 1 }, termination: { any: [{ max_entries: 10 }] } });
-    expect(() => validateConfig(config)).toThrow(expect.objectContaining({ code: "E_SCHEMA", message: expect.stringContaining("termination.any") }));
+    const config = broadcastConfig(k, {
+      topology: { kind: "broadcast", order: ["a", "b", "c"], rounds: 1 },
+      termination: { any: [{ max_entries: 10 }] },
+    });
+    expect(() => validateConfig(config)).toThrow(
+      expect.objectContaining({ code: "E_SCHEMA", message: expect.stringContaining("termination.any") }),
+    );
   });
 });
 
@@ -117,7 +138,9 @@ describe("termination by budget_tokens", () => {
   it("closes when the reported token budgets reach the limit", async () => {
     const t = await room({ termination: { any: [{ budget_tokens: 100 }] } });
     expect(moves(await t.write("x", { kind: "say", body: "a", budget: { tokens: 99 } }))).toEqual([]);
-    expect(moves(await t.write("y", { kind: "say", body: "b", budget: { tokens: 1 } }))).toEqual([{ table_closed: { reason: "budget_tokens" } }]);
+    expect(moves(await t.write("y", { kind: "say", body: "b", budget: { tokens: 1 } }))).toEqual([
+      { table_closed: { reason: "budget_tokens" } },
+    ]);
     expect(t.state.tokens).toBe(100);
   });
 
@@ -164,8 +187,13 @@ describe("termination by max_entries", () => {
 
 describe("several conditions", () => {
   it("closes with the first listed condition that fires", async () => {
-    const t = await debate({ termination: { any: [{ budget_tokens: 1 }, "decision", "rounds_exhausted"] }, floor: { decision_by: "any" } });
-    expect(moves(await t.write("bot-tao", { kind: "decision", body: "both fire" }))).toEqual([{ table_closed: { reason: "budget_tokens" } }]);
+    const t = await debate({
+      termination: { any: [{ budget_tokens: 1 }, "decision", "rounds_exhausted"] },
+      floor: { decision_by: "any" },
+    });
+    expect(moves(await t.write("bot-tao", { kind: "decision", body: "both fire" }))).toEqual([
+      { table_closed: { reason: "budget_tokens" } },
+    ]);
   });
 });
 
@@ -202,7 +230,15 @@ describe("after the table closed", () => {
       expect(t.state.closed).toMatchObject({ reason: "max_entries" });
       const request = await signJoin(
         k.jenny,
-        { table: "t-room", seat: "late", owner: "jenny", seat_key: (await keyOf("seat:late")).publicKeyText, human: false, nonce: nonceOf("late"), expires: t.l.now + 1000 },
+        {
+          table: "t-room",
+          seat: "late",
+          owner: "jenny",
+          seat_key: (await keyOf("seat:late")).publicKeyText,
+          human: false,
+          nonce: nonceOf("late"),
+          expires: t.l.now + 1000,
+        },
         {},
       );
       expect((await refusal(() => admit(t.state, joinDraft(t.state, request), t.l.now))).code).toBe("E_CLOSED");

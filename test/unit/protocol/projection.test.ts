@@ -43,17 +43,45 @@ describe("buildProjection", () => {
     const t = await debateTable(k);
     await t.say("bot-tao");
     const p = ProjectionSchema.parse(projectionOf(t, "bot-jenny"));
-    expect(p).toMatchObject({ table: "t-459", seat: "bot-jenny", cursor: 7, more: false, closed: null, floor: { holder: "bot-jenny", round: 1, yours: true } });
+    expect(p).toMatchObject({
+      table: "t-459",
+      seat: "bot-jenny",
+      cursor: 7,
+      more: false,
+      closed: null,
+      floor: { holder: "bot-jenny", round: 1, yours: true },
+    });
     expect(p.tail.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it("carries no timestamps, signatures, keys, nonces, leaves or links anywhere", async () => {
     const t = await debateTable(k, { floor: { max_chars: 20 } });
-    await t.write("bot-tao", { kind: "say", body: "a body long enough to be cut by the floor", to: ["bot-jenny"], re: 2, refs: ["entry:1"] });
+    await t.write("bot-tao", {
+      kind: "say",
+      body: "a body long enough to be cut by the floor",
+      to: ["bot-jenny"],
+      re: 2,
+      refs: ["entry:1"],
+    });
     await t.say("bot-jenny");
     const p = projectionOf(t, "judge");
     const keys = keysIn(p);
-    for (const forbidden of ["ts", "sig", "author", "key", "seat_key", "public_key", "nonce", "leaf", "link", "expires", "card_sha256", "body_sha256", "owners", "relay"]) {
+    for (const forbidden of [
+      "ts",
+      "sig",
+      "author",
+      "key",
+      "seat_key",
+      "public_key",
+      "nonce",
+      "leaf",
+      "link",
+      "expires",
+      "card_sha256",
+      "body_sha256",
+      "owners",
+      "relay",
+    ]) {
       expect(keys, forbidden).not.toContain(forbidden);
     }
     const text = JSON.stringify(p);
@@ -62,21 +90,52 @@ describe("buildProjection", () => {
       expect(text).not.toContain(e.leaf);
       expect(text).not.toContain(e.link);
     }
-    for (const signer of [k.relay, k.tao, k.jenny, k.ops, k.botTao, k.botJenny, k.judge]) expect(text).not.toContain(signer.publicKeyText);
+    for (const signer of [k.relay, k.tao, k.jenny, k.ops, k.botTao, k.botJenny, k.judge])
+      expect(text).not.toContain(signer.publicKeyText);
   });
 
   it("shows addressing, refs and the truncation flag of an entry", async () => {
     const t = await debateTable(k, { floor: { max_chars: 20 } });
-    const [say] = await t.write("bot-tao", { kind: "say", body: "a body long enough to be cut by the floor", to: ["bot-jenny"], re: 2, refs: ["entry:1"] });
-    expect(projectEntry(say!)).toEqual({ seq: 6, kind: "say", seat: "bot-tao", to: ["bot-jenny"], re: 2, refs: ["entry:1"], body: "a body long enough t", truncated: true });
+    const [say] = await t.write("bot-tao", {
+      kind: "say",
+      body: "a body long enough to be cut by the floor",
+      to: ["bot-jenny"],
+      re: 2,
+      refs: ["entry:1"],
+    });
+    expect(projectEntry(say!)).toEqual({
+      seq: 6,
+      kind: "say",
+      seat: "bot-tao",
+      to: ["bot-jenny"],
+      re: 2,
+      refs: ["entry:1"],
+      body: "a body long enough t",
+      truncated: true,
+    });
   });
 
   it("shows system entries by their public data only", async () => {
     const t = await debateTable(k);
     const [opened, joined, , , floor] = t.l.entries;
-    expect(projectEntry(opened!)).toEqual({ seq: 1, kind: "system", subkind: "table_opened", data: { topic: "Should #459 ship before #461?", creator: "ops" } });
-    expect(projectEntry(joined!)).toEqual({ seq: 2, kind: "system", subkind: "seat_joined", data: { seat: "bot-tao", owner: "tao", human: false } });
-    expect(projectEntry(floor!)).toEqual({ seq: 5, kind: "system", subkind: "floor", data: { holder: "bot-tao", round: 1, reason: "start" } });
+    expect(projectEntry(opened!)).toEqual({
+      seq: 1,
+      kind: "system",
+      subkind: "table_opened",
+      data: { topic: "Should #459 ship before #461?", creator: "ops" },
+    });
+    expect(projectEntry(joined!)).toEqual({
+      seq: 2,
+      kind: "system",
+      subkind: "seat_joined",
+      data: { seat: "bot-tao", owner: "tao", human: false },
+    });
+    expect(projectEntry(floor!)).toEqual({
+      seq: 5,
+      kind: "system",
+      subkind: "floor",
+      data: { holder: "bot-tao", round: 1, reason: "start" },
+    });
   });
 
   it("leaves out an empty body", async () => {
@@ -168,7 +227,13 @@ describe("long bodies in the tail", () => {
 
   it(`cuts a body longer than ${LIMITS.projection_body_chars} chars and points to the full entry`, async () => {
     const say = await saidBody("b".repeat(LIMITS.projection_body_chars + 500));
-    expect(projectEntry(say)).toEqual({ seq: 6, kind: "say", seat: "bot-tao", body: "b".repeat(LIMITS.projection_body_chars), more: "entry:6" });
+    expect(projectEntry(say)).toEqual({
+      seq: 6,
+      kind: "say",
+      seat: "bot-tao",
+      body: "b".repeat(LIMITS.projection_body_chars),
+      more: "entry:6",
+    });
   });
 
   it("keeps a body of exactly the limit whole", async () => {
@@ -203,7 +268,8 @@ describe("prefix_sha256 over a whole session", () => {
   /** Seqs of the entries that should change a prefix: joins, leaves and decisions. */
   function joinsAndDecisions(entries: readonly Entry[]): number[] {
     const changes = (e: Entry) =>
-      e.kind === "decision" || (e.kind === "system" && (e.subkind === "seat_joined" || e.subkind === "seat_left" || e.subkind === "decision"));
+      e.kind === "decision" ||
+      (e.kind === "system" && (e.subkind === "seat_joined" || e.subkind === "seat_left" || e.subkind === "decision"));
     return entries.filter(changes).map((e) => e.seq);
   }
 
@@ -227,17 +293,35 @@ describe("prefix_sha256 over a whole session", () => {
   });
 
   it("stays equal across every ordinary round of a pipeline, a hub_spoke and a delegation table", async () => {
-    const pipeline = await TestTable.open(pipelineConfig(k, { topology: { kind: "pipeline", stages: ["draft", "review", "edit"], rounds: 3 } }), ["draft", "review", "edit"], k);
-    for (let i = 0; i < 8; i++) await pipeline.write(pipeline.holder!, { kind: "say", body: "out", to: [["review", "edit", "draft"][i % 3]!] });
+    const pipeline = await TestTable.open(
+      pipelineConfig(k, { topology: { kind: "pipeline", stages: ["draft", "review", "edit"], rounds: 3 } }),
+      ["draft", "review", "edit"],
+      k,
+    );
+    for (let i = 0; i < 8; i++)
+      await pipeline.write(pipeline.holder!, { kind: "say", body: "out", to: [["review", "edit", "draft"][i % 3]!] });
     await pipeline.say("edit", "final");
-    const hub = await TestTable.open(hubConfig(k, { topology: { kind: "hub_spoke", hub: "mod", spokes: ["a", "b", "c"], rounds: 3 } }), ["mod", "a", "b", "c"], k);
+    const hub = await TestTable.open(
+      hubConfig(k, { topology: { kind: "hub_spoke", hub: "mod", spokes: ["a", "b", "c"], rounds: 3 } }),
+      ["mod", "a", "b", "c"],
+      k,
+    );
     for (const spoke of ["a", "b", "c"]) {
       await hub.write("mod", { kind: "say", body: "you", to: [spoke] });
       await hub.write(spoke, { kind: "say", body: "me", to: ["mod"] });
     }
     await hub.write("mod", { kind: "decision", body: "done" });
     const lines = await TestTable.open(delegationConfig(k), ["lead", "m1", "m2", "w1", "w2", "w3"], k);
-    for (const [from, to] of [["lead", "m1"], ["m1", "w2"], ["w2", "m1"], ["m1", "lead"], ["lead", "m2"], ["m2", "w3"], ["w3", "m2"], ["m2", "lead"]]) {
+    for (const [from, to] of [
+      ["lead", "m1"],
+      ["m1", "w2"],
+      ["w2", "m1"],
+      ["m1", "lead"],
+      ["lead", "m2"],
+      ["m2", "w3"],
+      ["w3", "m2"],
+      ["m2", "lead"],
+    ]) {
       await lines.write(from!, { kind: "say", body: "x", to: [to!] });
     }
     await lines.write("lead", { kind: "decision", body: "done" });
@@ -249,7 +333,8 @@ describe("prefix_sha256 over a whole session", () => {
 
   it("changes when a seat leaves by shutdown, not on the request, a rejected shutdown or a plan approval", async () => {
     const t = await TestTable.open(broadcastConfig(k), ["a", "b", "c", "h"], k);
-    const ask = (seat: string, id: string, type: string, to: string[]) => t.write(seat, { kind: "request", request_id: id, type, body: `${type}?`, to });
+    const ask = (seat: string, id: string, type: string, to: string[]) =>
+      t.write(seat, { kind: "request", request_id: id, type, body: `${type}?`, to });
     const answer = (seat: string, id: string, type: string, verdict: "approve" | "reject") =>
       t.write(seat, { kind: "response", request_id: id, type, body: "answer", verdict });
     await ask("h", "plan-a", "plan_approval", ["a"]);

@@ -29,9 +29,13 @@ const FORBIDDEN: [RegExp, string][] = [
 
 /** `file:line: token (why)` for every forbidden token in `text`. */
 function violations(name: string, text: string): string[] {
-  return text.split("\n").flatMap((line, i) =>
-    FORBIDDEN.filter(([pattern]) => pattern.test(line)).map(([pattern, why]) => `${name}:${i + 1}: ${pattern.source} (${why})`),
-  );
+  return text
+    .split("\n")
+    .flatMap((line, i) =>
+      FORBIDDEN.filter(([pattern]) => pattern.test(line)).map(
+        ([pattern, why]) => `${name}:${i + 1}: ${pattern.source} (${why})`,
+      ),
+    );
 }
 
 describe("src/protocol purity", () => {
@@ -39,7 +43,15 @@ describe("src/protocol purity", () => {
 
   it("finds the protocol sources, policy and schemas included", () => {
     const names = files.map((f) => f.path.slice("src/protocol/".length));
-    expect(names).toEqual(expect.arrayContaining(["encoding/canonical.ts", "signing/crypto.ts", "ledger/verify.ts", "policy/admit.ts", "schemas/entry.ts"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "encoding/canonical.ts",
+        "signing/crypto.ts",
+        "ledger/verify.ts",
+        "policy/admit.ts",
+        "schemas/entry.ts",
+      ]),
+    );
   });
 
   it("detects each forbidden token in a sample line", () => {

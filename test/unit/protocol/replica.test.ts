@@ -31,7 +31,11 @@ const none = new Map<number, string>();
 /** The tip of a replica holding `held` (verified already). */
 function tipOf(held: readonly Entry[]) {
   const nonces = new Set(held.flatMap((e) => ("nonce" in e ? [`${e.seat}:${e.nonce}`] : [])));
-  return { state: fold(held), link: held[held.length - 1]!.link, nonceUsed: (key: string) => nonces.has(key.replace(/^entry:/, "")) };
+  return {
+    state: fold(held),
+    link: held[held.length - 1]!.link,
+    nonceUsed: (key: string) => nonces.has(key.replace(/^entry:/, "")),
+  };
 }
 
 async function refutedBy(run: () => Promise<unknown>): Promise<Refuted> {
@@ -46,8 +50,16 @@ async function refutedBy(run: () => Promise<unknown>): Promise<Refuted> {
 
 describe("verifyExtension", () => {
   it("accepts a ledger page by page, each page ending at a head, reaching the same state as folding it whole", async () => {
-    const first = await verifyExtension(EMPTY_TIP, { items: entries.slice(0, 7), originals: none, head: await headOver(k.relay, entries, 7) }, 20_000);
-    const second = await verifyExtension({ state: first.state, link: first.links[6]!, nonceUsed: () => false }, { items: entries.slice(7), originals: none, head: await headOver(k.relay, entries) }, 20_000);
+    const first = await verifyExtension(
+      EMPTY_TIP,
+      { items: entries.slice(0, 7), originals: none, head: await headOver(k.relay, entries, 7) },
+      20_000,
+    );
+    const second = await verifyExtension(
+      { state: first.state, link: first.links[6]!, nonceUsed: () => false },
+      { items: entries.slice(7), originals: none, head: await headOver(k.relay, entries) },
+      20_000,
+    );
     expect(second.state).toEqual(fold(entries));
     expect(second.links[second.links.length - 1]).toBe(entries[entries.length - 1]!.link);
   });
@@ -56,7 +68,11 @@ describe("verifyExtension", () => {
     const moved = await movedDebate();
     const upTo = moved.custody - 1;
     const tip = tipOf(moved.entries.slice(0, upTo));
-    const verified = await verifyExtension(tip, { items: moved.entries.slice(upTo), originals: none, head: moved.headB }, 20_000);
+    const verified = await verifyExtension(
+      tip,
+      { items: moved.entries.slice(upTo), originals: none, head: moved.headB },
+      20_000,
+    );
     expect(verified.state.relay).toBe(moved.b.publicKeyText);
   });
 
@@ -64,13 +80,21 @@ describe("verifyExtension", () => {
     it("refutes an altered entry at its seq", async () => {
       const items = copy(entries.slice(0, 6));
       (items[4] as Extract<Entry, { kind: "system" }>).ts += 1;
-      const error = await refutedBy(async () => verifyExtension(EMPTY_TIP, { items, originals: none, head: await headOver(k.relay, entries, 6) }, 20_000));
+      const error = await refutedBy(async () =>
+        verifyExtension(EMPTY_TIP, { items, originals: none, head: await headOver(k.relay, entries, 6) }, 20_000),
+      );
       expect(error.seq).toBe(5);
     });
 
     it("refutes a page that does not continue the held chain", async () => {
       const tip = tipOf(entries.slice(0, 7));
-      const error = await refutedBy(async () => verifyExtension({ ...tip, link: GENESIS_LINK }, { items: entries.slice(7), originals: none, head: await headOver(k.relay, entries) }, 20_000));
+      const error = await refutedBy(async () =>
+        verifyExtension(
+          { ...tip, link: GENESIS_LINK },
+          { items: entries.slice(7), originals: none, head: await headOver(k.relay, entries) },
+          20_000,
+        ),
+      );
       expect(error.seq).toBe(8);
     });
 
@@ -79,24 +103,40 @@ describe("verifyExtension", () => {
       const say = items.findIndex((e) => e.kind === "say" && e.seat === "bot-jenny");
       items.splice(say, 1);
       const forged = rechain(items.map((e, i) => ({ ...e, seq: i + 1 })) as Entry[]);
-      const error = await refutedBy(async () => verifyExtension(EMPTY_TIP, { items: forged, originals: none, head: await headOver(k.relay, forged) }, 20_000));
+      const error = await refutedBy(async () =>
+        verifyExtension(EMPTY_TIP, { items: forged, originals: none, head: await headOver(k.relay, forged) }, 20_000),
+      );
       expect(error.reason).toMatch(/policy/);
     });
 
     it("refutes a head signed by a relay that does not hold the table there", async () => {
       const other = await keyOf("relay-other");
-      const error = await refutedBy(async () => verifyExtension(EMPTY_TIP, { items: entries, originals: none, head: await headOver(other, entries) }, 20_000));
+      const error = await refutedBy(async () =>
+        verifyExtension(EMPTY_TIP, { items: entries, originals: none, head: await headOver(other, entries) }, 20_000),
+      );
       expect(error.reason).toMatch(/not signed by relay/);
     });
 
     it("refutes a page whose head is not over its last entry", async () => {
-      const error = await refutedBy(async () => verifyExtension(EMPTY_TIP, { items: entries, originals: none, head: await headOver(k.relay, entries, 6) }, 20_000));
+      const error = await refutedBy(async () =>
+        verifyExtension(
+          EMPTY_TIP,
+          { items: entries, originals: none, head: await headOver(k.relay, entries, 6) },
+          20_000,
+        ),
+      );
       expect(error.reason).toMatch(/ends at a head over its last entry/);
     });
 
     it("refutes a nonce the replica used before", async () => {
       const tip = tipOf(entries.slice(0, 7));
-      const error = await refutedBy(async () => verifyExtension({ ...tip, nonceUsed: () => true }, { items: entries.slice(7), originals: none, head: await headOver(k.relay, entries) }, 20_000));
+      const error = await refutedBy(async () =>
+        verifyExtension(
+          { ...tip, nonceUsed: () => true },
+          { items: entries.slice(7), originals: none, head: await headOver(k.relay, entries) },
+          20_000,
+        ),
+      );
       expect(error.reason).toMatch(/nonce/);
     });
   });
@@ -107,9 +147,17 @@ describe("extendLedger (a live reader's extension, whose heads its socket judges
 
   it("checks entries from the tip without a head to end at, reaching the state a fold of the whole ledger reaches", async () => {
     const first = await extendLedger(EMPTY_TIP, entries.slice(0, 7), o);
-    const second = await extendLedger({ state: first.state, link: first.links[6]!, nonceUsed: () => false }, entries.slice(7), o);
+    const second = await extendLedger(
+      { state: first.state, link: first.links[6]!, nonceUsed: () => false },
+      entries.slice(7),
+      o,
+    );
     expect(second.state).toEqual(fold(entries));
-    expect(second.coverage).toMatchObject({ entries: entries.length - 7, policy_replay: "full", truncated_unchecked: 0 });
+    expect(second.coverage).toMatchObject({
+      entries: entries.length - 7,
+      policy_replay: "full",
+      truncated_unchecked: 0,
+    });
   });
 
   describe("when the entries do not verify", () => {
@@ -121,7 +169,10 @@ describe("extendLedger (a live reader's extension, whose heads its socket judges
 
     it("refutes an entry the policy would refuse, even rechained", async () => {
       const items = copy(entries);
-      items.splice(items.findIndex((e) => e.kind === "say" && e.seat === "bot-jenny"), 1);
+      items.splice(
+        items.findIndex((e) => e.kind === "say" && e.seat === "bot-jenny"),
+        1,
+      );
       const forged = rechain(items.map((e, i) => ({ ...e, seq: i + 1 })) as Entry[]);
       expect((await refutedBy(() => extendLedger(EMPTY_TIP, forged, o))).reason).toMatch(/policy/);
     });
@@ -144,12 +195,20 @@ describe("heldDifference", () => {
 
   it("finds held entries sent again the same", () => {
     expect(heldDifference(held.slice(2), copy(held.slice(2)), originals)).toBeNull();
-    expect(heldDifference(held.slice(2), copy(held.slice(2)), { ...originals, sent: new Map([[4, "the held original"]]) })).toBeNull();
+    expect(
+      heldDifference(held.slice(2), copy(held.slice(2)), { ...originals, sent: new Map([[4, "the held original"]]) }),
+    ).toBeNull();
   });
 
   describe("when a held entry comes back otherwise", () => {
     it("recomputes its leaf from its content: another content under the held leaf differs", () => {
-      expect(heldDifference(held.slice(2), sentWith(5, (e) => (e.ts += 1)), originals)).toMatchObject({ seq: 5, reason: expect.stringMatching(/changes held entry 5/) });
+      expect(
+        heldDifference(
+          held.slice(2),
+          sentWith(5, (e) => (e.ts += 1)),
+          originals,
+        ),
+      ).toMatchObject({ seq: 5, reason: expect.stringMatching(/changes held entry 5/) });
     });
 
     it("finds its leaf recomputed but its link kept, or its link field changed alone", () => {
@@ -158,11 +217,19 @@ describe("heldDifference", () => {
         e.leaf = leafOf(e);
       });
       expect(heldDifference(held.slice(2), releafed, originals)).toMatchObject({ seq: 4 });
-      expect(heldDifference(held.slice(2), sentWith(3, (e) => (e.link = GENESIS_LINK)), originals)).toMatchObject({ seq: 3, reason: expect.stringMatching(/another leaf or link/) });
+      expect(
+        heldDifference(
+          held.slice(2),
+          sentWith(3, (e) => (e.link = GENESIS_LINK)),
+          originals,
+        ),
+      ).toMatchObject({ seq: 3, reason: expect.stringMatching(/another leaf or link/) });
     });
 
     it("finds another original for a held entry, and entries out of order", () => {
-      expect(heldDifference(held.slice(2), copy(held.slice(2)), { ...originals, sent: new Map([[4, "another original"]]) })).toMatchObject({ seq: 4 });
+      expect(
+        heldDifference(held.slice(2), copy(held.slice(2)), { ...originals, sent: new Map([[4, "another original"]]) }),
+      ).toMatchObject({ seq: 4 });
       expect(heldDifference(held.slice(2), copy(held.slice(2)).reverse(), originals)).toMatchObject({ seq: 6 });
     });
   });
@@ -201,27 +268,43 @@ describe("forkEvidence", () => {
 
   describe("when the page proves nothing against the relay", () => {
     it("finds none for a page that agrees with the held chain", async () => {
-      expect(await forkEvidence(await held(10), { items: entries.slice(8, 12), head: await headOver(k.relay, entries, 12) }, 5)).toBeNull();
+      expect(
+        await forkEvidence(
+          await held(10),
+          { items: entries.slice(8, 12), head: await headOver(k.relay, entries, 12) },
+          5,
+        ),
+      ).toBeNull();
     });
 
     it("finds none when the page's entries do not reach its head (whoever sent it may have altered them)", async () => {
       const other = forked(9);
       const altered = copy(other.slice(8, 12));
       (altered[1] as Extract<Entry, { kind: "system" }>).ts += 1;
-      expect(await forkEvidence(await held(10), { items: rechain([...other.slice(0, 8), ...altered]).slice(8), head: await headOver(k.relay, other, 12) }, 5)).toBeNull();
+      expect(
+        await forkEvidence(
+          await held(10),
+          { items: rechain([...other.slice(0, 8), ...altered]).slice(8), head: await headOver(k.relay, other, 12) },
+          5,
+        ),
+      ).toBeNull();
     });
 
     it("finds none when the head is another relay's", async () => {
       const other = forked(9);
       const stranger = await keyOf("relay-stranger");
-      expect(await forkEvidence(await held(10), { items: other.slice(8, 12), head: await headOver(stranger, other, 12) }, 5)).toBeNull();
+      expect(
+        await forkEvidence(await held(10), { items: other.slice(8, 12), head: await headOver(stranger, other, 12) }, 5),
+      ).toBeNull();
     });
 
     it("finds none when the head's signature does not verify", async () => {
       const other = forked(9);
       const head = await headOver(k.relay, other, 12);
       const bad = await signHead(k.relay, { table: "t-459", seq: 12, link: entries[11]!.link });
-      expect(await forkEvidence(await held(10), { items: other.slice(8, 12), head: { ...head, sig: bad.sig } }, 5)).toBeNull();
+      expect(
+        await forkEvidence(await held(10), { items: other.slice(8, 12), head: { ...head, sig: bad.sig } }, 5),
+      ).toBeNull();
     });
   });
 });

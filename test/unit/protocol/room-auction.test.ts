@@ -21,7 +21,8 @@ beforeEach(async () => {
   r = await RoomLedger.open();
 });
 
-const settlement = (entries: readonly Entry[]) => entries.find((e) => e.kind === "system" && e.subkind === "auction_settled");
+const settlement = (entries: readonly Entry[]) =>
+  entries.find((e) => e.kind === "system" && e.subkind === "auction_settled");
 
 describe("the clearing price", () => {
   it("is s + k(b - s) when the bids cross, rounded down, and none otherwise", () => {
@@ -46,15 +47,28 @@ describe("the clearing price", () => {
 describe("an auction that ends in a deal", () => {
   it("settles at the clearing price once both sides revealed, and the room closes with it", async () => {
     const auction = await openAuction(r);
-    expect(r.state.room!.auctions[auction]).toMatchObject({ sides: { buyer: "ben-bot", seller: "sara-bot" }, k: HALF, currency: "TWD", settled: null });
+    expect(r.state.room!.auctions[auction]).toMatchObject({
+      sides: { buyer: "ben-bot", seller: "sara-bot" },
+      k: HALF,
+      currency: "TWD",
+      settled: null,
+    });
     await commit(r, "ben-bot", auction, "buyer", 300000);
     await commit(r, "sara-bot", auction, "seller", 240000);
     const first = await reveal(r, "ben-bot", auction, 300000);
     expect(first.map(kindOf)).toEqual(["mechanism"]);
     const last = await reveal(r, "sara-bot", auction, 240000);
     expect(last.map(kindOf)).toEqual(["mechanism", "auction_settled"]);
-    expect(last[1]).toMatchObject({ seat: null, author: null, data: { auction, outcome: "deal", price: 270000, currency: "TWD" } });
-    expect(r.state.room!.auctions[auction]).toMatchObject({ bids: { buyer: 300000, seller: 240000 }, settled: last[1]!.seq, price: 270000 });
+    expect(last[1]).toMatchObject({
+      seat: null,
+      author: null,
+      data: { auction, outcome: "deal", price: 270000, currency: "TWD" },
+    });
+    expect(r.state.room!.auctions[auction]).toMatchObject({
+      bids: { buyer: 300000, seller: 240000 },
+      settled: last[1]!.seq,
+      price: 270000,
+    });
     const closed = await r.write("ben-bot", { kind: "close", outcome: "deal", auction });
     expect(closed.map(kindOf)).toEqual(["close", "table_closed"]);
     expect(r.state.room!.outcome).toEqual({ seq: closed[0]!.seq, outcome: "deal", offer: null, auction });
@@ -90,7 +104,9 @@ describe("an auction without a deal", () => {
     const last = await reveal(r, "sara-bot", auction, 240000);
     expect(settlement(last)).toMatchObject({ data: { auction, outcome: "no_deal", reason: "bids_do_not_cross" } });
     expect(r.state.room!.auctions[auction]!.price).toBeNull();
-    await refused("E_NOT_ALLOWED", () => r.write("ben-bot", { kind: "close", outcome: "deal", auction }), { unmoved: r });
+    await refused("E_NOT_ALLOWED", () => r.write("ben-bot", { kind: "close", outcome: "deal", auction }), {
+      unmoved: r,
+    });
   });
 
   it("settles with no deal for a missing commit once the only committed side reveals after the deadline", async () => {
@@ -119,7 +135,9 @@ describe("an auction without a deal", () => {
   it("is settled by the relay at the commit deadline when nobody committed", async () => {
     const auction = await openAuction(r);
     r.l.now += COMMIT_MS;
-    expect(dueSettlements(r.state, r.l.now)).toEqual([settledDraft(r.state, { auction, outcome: "no_deal", reason: "missing_commit" })]);
+    expect(dueSettlements(r.state, r.l.now)).toEqual([
+      settledDraft(r.state, { auction, outcome: "no_deal", reason: "missing_commit" }),
+    ]);
   });
 
   it("refuses a settlement the relay makes up (another price than the bids give)", async () => {
@@ -128,7 +146,11 @@ describe("an auction without a deal", () => {
     await commit(r, "sara-bot", auction, "seller", 240000);
     await reveal(r, "ben-bot", auction, 300000);
     r.l.now += COMMIT_MS + REVEAL_MS;
-    await refused("E_NOT_ALLOWED", async () => r.l.append(settledDraft(r.state, { auction, outcome: "deal", price: 300000, currency: "TWD" })), { unmoved: r });
+    await refused(
+      "E_NOT_ALLOWED",
+      async () => r.l.append(settledDraft(r.state, { auction, outcome: "deal", price: 300000, currency: "TWD" })),
+      { unmoved: r },
+    );
   });
 });
 
@@ -136,7 +158,10 @@ describe("when a commit is not allowed", () => {
   it("refuses a late commit, after the commit deadline", async () => {
     const auction = await openAuction(r);
     r.l.now += COMMIT_MS;
-    await refused("E_EXPIRED", () => commit(r, "sara-bot", auction, "seller", 240000), { unmoved: r, details: { deadline: r.state.room!.auctions[auction]!.deadline } });
+    await refused("E_EXPIRED", () => commit(r, "sara-bot", auction, "seller", 240000), {
+      unmoved: r,
+      details: { deadline: r.state.room!.auctions[auction]!.deadline },
+    });
   });
 
   it("refuses a commit by a seat that is not that side, and a second commit by the side", async () => {
@@ -150,7 +175,12 @@ describe("when a commit is not allowed", () => {
     const auction = await openAuction(r);
     const [buyer] = await commit(r, "ben-bot", auction, "buyer", 300000);
     if (buyer?.kind !== "mechanism" || buyer.op !== "commit") throw new Error("no commit");
-    await refused("E_NOT_ALLOWED", () => r.write("sara-bot", { kind: "mechanism", op: "commit", auction, side: "seller", commitment: buyer.commitment }), { unmoved: r });
+    await refused(
+      "E_NOT_ALLOWED",
+      () =>
+        r.write("sara-bot", { kind: "mechanism", op: "commit", auction, side: "seller", commitment: buyer.commitment }),
+      { unmoved: r },
+    );
   });
 
   it("refuses a commit to an auction that does not exist or has settled", async () => {
@@ -167,7 +197,10 @@ describe("when a reveal is not allowed", () => {
   it("refuses a reveal before every side committed while commits are open", async () => {
     const auction = await openAuction(r);
     await commit(r, "ben-bot", auction, "buyer", 300000);
-    await refused("E_NOT_ALLOWED", () => reveal(r, "ben-bot", auction, 300000), { unmoved: r, details: { waiting_for: ["seller"] } });
+    await refused("E_NOT_ALLOWED", () => reveal(r, "ben-bot", auction, 300000), {
+      unmoved: r,
+      details: { waiting_for: ["seller"] },
+    });
   });
 
   it("refuses a reveal by a side that never committed", async () => {
@@ -195,7 +228,13 @@ describe("when a reveal is not allowed", () => {
   });
 
   it("binds a commitment to its room, auction and side", () => {
-    const base = { table: "r-stroller", auction: "a".repeat(64), side: "buyer" as const, bid: 300000, salt: saltOf("ben-bot") };
+    const base = {
+      table: "r-stroller",
+      auction: "a".repeat(64),
+      side: "buyer" as const,
+      bid: 300000,
+      salt: saltOf("ben-bot"),
+    };
     const hash = bidCommitment(base);
     expect(bidCommitment({ ...base, table: "r-other" })).not.toBe(hash);
     expect(bidCommitment({ ...base, auction: "b".repeat(64) })).not.toBe(hash);
@@ -209,7 +248,10 @@ describe("when an auction cannot open", () => {
     await r.invite();
     const seatKey = await r.seatKey("ben-bot");
     const error = await refusal(() => r.joinByInvite("cleo", "cleo-bot", r.lastInvite, { seatKey }));
-    expect(error).toMatchObject({ code: "E_FORBIDDEN", message: expect.stringMatching(/seat key already holds seat "ben-bot"/) });
+    expect(error).toMatchObject({
+      code: "E_FORBIDDEN",
+      message: expect.stringMatching(/seat key already holds seat "ben-bot"/),
+    });
   });
 
   it("refuses one seat or one owner (one owner key) on both sides", async () => {
@@ -220,11 +262,39 @@ describe("when an auction cannot open", () => {
 
   it("refuses a side that is not seated, deadlines out of order or too far, k above 1, and auctions outside a room", async () => {
     await refused("E_UNKNOWN_SEAT", () => openAuction(r, { buyer: "nobody" }), { unmoved: r });
-    const open = { kind: "mechanism" as const, op: "open" as const, sides: { buyer: "ben-bot", seller: "sara-bot" }, k: HALF, currency: "TWD" as const };
-    await refused("E_EXPIRED", () => r.write("sara-bot", { ...open, deadline: r.l.now - 1, reveal_deadline: r.l.now + 1000 }), { unmoved: r });
-    await refused("E_SCHEMA", () => r.write("sara-bot", { ...open, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 1000 }), { unmoved: r });
-    await refused("E_EXPIRED", () => r.write("sara-bot", { ...open, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 8 * 86_400_000 }), { unmoved: r });
-    await refused("E_SCHEMA", () => r.write("sara-bot", { ...open, k: { num: 3, den: 2 }, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 2000 }), { unmoved: r });
+    const open = {
+      kind: "mechanism" as const,
+      op: "open" as const,
+      sides: { buyer: "ben-bot", seller: "sara-bot" },
+      k: HALF,
+      currency: "TWD" as const,
+    };
+    await refused(
+      "E_EXPIRED",
+      () => r.write("sara-bot", { ...open, deadline: r.l.now - 1, reveal_deadline: r.l.now + 1000 }),
+      { unmoved: r },
+    );
+    await refused(
+      "E_SCHEMA",
+      () => r.write("sara-bot", { ...open, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 1000 }),
+      { unmoved: r },
+    );
+    await refused(
+      "E_EXPIRED",
+      () => r.write("sara-bot", { ...open, deadline: r.l.now + 1000, reveal_deadline: r.l.now + 8 * 86_400_000 }),
+      { unmoved: r },
+    );
+    await refused(
+      "E_SCHEMA",
+      () =>
+        r.write("sara-bot", {
+          ...open,
+          k: { num: 3, den: 2 },
+          deadline: r.l.now + 1000,
+          reveal_deadline: r.l.now + 2000,
+        }),
+      { unmoved: r },
+    );
   });
 
   it("refuses an auction outside a room", async () => {
@@ -232,7 +302,16 @@ describe("when an auction cannot open", () => {
     const l = new MemoryLedger(k.relay);
     await l.create(k.ops, "ops", openConfig(k));
     await l.join(k.tao, "tao", "x", k.botTao);
-    const open = { seat: "x", kind: "mechanism", op: "open", sides: { buyer: "x", seller: "y" }, k: HALF, currency: "TWD", deadline: l.now + 1000, reveal_deadline: l.now + 2000 };
+    const open = {
+      seat: "x",
+      kind: "mechanism",
+      op: "open",
+      sides: { buyer: "x", seller: "y" },
+      k: HALF,
+      currency: "TWD",
+      deadline: l.now + 1000,
+      reveal_deadline: l.now + 2000,
+    };
     const error = await refusal(() => l.submit(k.botTao, open as Parameters<typeof l.submit>[1]));
     expect(error.code).toBe("E_NOT_ALLOWED");
   });
@@ -263,17 +342,25 @@ describe("verifying an auction", () => {
     await settled();
     const entries = copy(r.l.entries);
     const settle = settlement(entries)!;
-    if (settle.kind !== "system" || settle.subkind !== "auction_settled" || settle.data.outcome !== "deal") throw new Error("no deal");
+    if (settle.kind !== "system" || settle.subkind !== "auction_settled" || settle.data.outcome !== "deal")
+      throw new Error("no deal");
     settle.data.price = 290000;
     const report = await verifyExport(await forged(entries), pinned());
     expect(report.verdict).toBe("REFUTED");
-    expect(report.refuted).toMatchObject({ seq: settle.seq, reason: expect.stringMatching(/policy replay expected system auction_settled .*270000/) });
+    expect(report.refuted).toMatchObject({
+      seq: settle.seq,
+      reason: expect.stringMatching(/policy replay expected system auction_settled .*270000/),
+    });
   });
 
   it("refutes a settlement the relay recorded before the auction was due", async () => {
     const auction = await openAuction(r);
     await commit(r, "ben-bot", auction, "buyer", 300000);
-    const early = { ...settledDraft(r.state, { auction, outcome: "no_deal", reason: "missing_commit" }), seq: r.l.entries.length + 1, ts: r.l.now } as UnchainedEntry;
+    const early = {
+      ...settledDraft(r.state, { auction, outcome: "no_deal", reason: "missing_commit" }),
+      seq: r.l.entries.length + 1,
+      ts: r.l.now,
+    } as UnchainedEntry;
     const report = await verifyExport(await forged([...r.l.entries, early]), pinned());
     expect(report.verdict).toBe("REFUTED");
     expect(report.refuted!.reason).toMatch(/E_NOT_ALLOWED/);

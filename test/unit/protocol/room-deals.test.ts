@@ -5,7 +5,14 @@
  * refused; and a verifier refutes a deal signature that does not verify.
  */
 import { describe, expect, it } from "vitest";
-import { dealHash, dealStatement, dealStatus, signStatement, verifyExport, type Signer } from "../../../src/protocol/index.js";
+import {
+  dealHash,
+  dealStatement,
+  dealStatus,
+  signStatement,
+  verifyExport,
+  type Signer,
+} from "../../../src/protocol/index.js";
 import { RoomLedger, twd } from "../../support/room-fixture.js";
 
 /** The stroller room with cleo as a third party: sara offers, ben accepts. */
@@ -18,7 +25,13 @@ async function accepted(): Promise<{ r: RoomLedger; offer: string }> {
 }
 
 /** `seat` records a deal_sign on `offer` signed by `owner` (its key named as `as`, default its own) over `hash` (default the deal's). */
-async function sign(r: RoomLedger, seat: string, offer: string, owner: Signer, opts: { hash?: string; as?: string } = {}) {
+async function sign(
+  r: RoomLedger,
+  seat: string,
+  offer: string,
+  owner: Signer,
+  opts: { hash?: string; as?: string } = {},
+) {
   const deal = opts.hash ?? r.state.room!.deals[offer]!.terms_sha256;
   const owner_sig = await signStatement(owner, "deal", dealStatement(r.state.table, deal));
   return r.write(seat, { kind: "deal_sign", offer, deal, owner_key: opts.as ?? owner.publicKeyText, owner_sig });
@@ -77,20 +90,28 @@ describe("a room's deal", () => {
     it("refuses a signature over another terms hash (E_TERMS_MISMATCH)", async () => {
       const { r, offer } = await accepted();
       const other = dealHash({ ...dealOf(r, offer).terms, terms: twd(180000, "stroller, folds flat") });
-      await expect(sign(r, "ben-bot", offer, r.k.ben, { hash: other })).rejects.toMatchObject({ code: "E_TERMS_MISMATCH" });
+      await expect(sign(r, "ben-bot", offer, r.k.ben, { hash: other })).rejects.toMatchObject({
+        code: "E_TERMS_MISMATCH",
+      });
     });
 
     it("refuses an owner's second signature (E_NOT_ALLOWED, already_signed), also from another seat", async () => {
       const { r, offer } = await accepted();
       await r.l.join(r.k.ben, "ben", "ben-phone", await r.seatKey("ben-phone"));
       await sign(r, "ben-bot", offer, r.k.ben);
-      await expect(sign(r, "ben-phone", offer, r.k.ben)).rejects.toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "already_signed" } });
+      await expect(sign(r, "ben-phone", offer, r.k.ben)).rejects.toMatchObject({
+        code: "E_NOT_ALLOWED",
+        details: { reason: "already_signed" },
+      });
     });
 
     it("refuses a deal nobody accepted, and any signature after the room closed without it", async () => {
       const { r, offer } = await accepted();
       const open = await r.offer("ben-bot", twd(100000, "the rain cover"));
-      await expect(sign(r, "ben-bot", open, r.k.ben, { hash: dealOf(r, offer).terms_sha256 })).rejects.toMatchObject({ code: "E_NOT_ALLOWED", details: { reason: "no_deal" } });
+      await expect(sign(r, "ben-bot", open, r.k.ben, { hash: dealOf(r, offer).terms_sha256 })).rejects.toMatchObject({
+        code: "E_NOT_ALLOWED",
+        details: { reason: "no_deal" },
+      });
       await r.write("sara-bot", { kind: "close", outcome: "no_deal" });
       await expect(sign(r, "ben-bot", offer, r.k.ben)).rejects.toMatchObject({ code: "E_CLOSED" });
     });
@@ -100,18 +121,34 @@ describe("a room's deal", () => {
     it("refutes the export at a deal_sign whose owner signature is over other terms", async () => {
       const { r, offer } = await accepted();
       const deal = dealOf(r, offer).terms_sha256;
-      const forged = await signStatement(r.k.ben, "deal", dealStatement(r.state.table, dealHash({ ...dealOf(r, offer).terms, accept_seq: 1 })));
-      const [entry] = await r.write("ben-bot", { kind: "deal_sign", offer, deal, owner_key: r.k.ben.publicKeyText, owner_sig: forged });
+      const forged = await signStatement(
+        r.k.ben,
+        "deal",
+        dealStatement(r.state.table, dealHash({ ...dealOf(r, offer).terms, accept_seq: 1 })),
+      );
+      const [entry] = await r.write("ben-bot", {
+        kind: "deal_sign",
+        offer,
+        deal,
+        owner_key: r.k.ben.publicKeyText,
+        owner_sig: forged,
+      });
       const report = await verifyExport(await r.exportText(), { relayKey: r.k.relay.publicKeyText });
       expect(report.verdict).toBe("REFUTED");
-      expect(report.refuted).toMatchObject({ seq: entry!.seq, reason: expect.stringMatching(/deal signature does not verify/) });
+      expect(report.refuted).toMatchObject({
+        seq: entry!.seq,
+        reason: expect.stringMatching(/deal signature does not verify/),
+      });
     });
 
     it("refutes the export at a deal_sign that names the party's owner key but was signed by another owner", async () => {
       const { r, offer } = await accepted();
       const [entry] = await sign(r, "ben-bot", offer, r.k.cleo, { as: r.k.ben.publicKeyText });
       const report = await verifyExport(await r.exportText(), { relayKey: r.k.relay.publicKeyText });
-      expect(report.refuted).toMatchObject({ seq: entry!.seq, reason: expect.stringMatching(/deal signature does not verify/) });
+      expect(report.refuted).toMatchObject({
+        seq: entry!.seq,
+        reason: expect.stringMatching(/deal signature does not verify/),
+      });
     });
   });
 });

@@ -27,7 +27,11 @@ beforeEach(async () => {
 describe("invites", () => {
   it("records the creator's signed invite, whose statement verifies offline", async () => {
     const [entry] = await r.invite({ invite: nonceOf("inv-1") });
-    expect(entry).toMatchObject({ subkind: "invite_issued", data: { invite: nonceOf("inv-1"), by: "sara" }, author: { key: r.k.sara.publicKeyText } });
+    expect(entry).toMatchObject({
+      subkind: "invite_issued",
+      data: { invite: nonceOf("inv-1"), by: "sara" },
+      author: { key: r.k.sara.publicKeyText },
+    });
     const recorded = statementOf(entry as EntryDraft)!;
     expect(recorded.purpose).toBe("room");
     expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(true);
@@ -39,7 +43,11 @@ describe("invites", () => {
     const added = await r.joinByInvite("ben", "ben-bot", r.lastInvite);
     expect(added.map(kindOf)).toEqual(["seat_joined"]);
     expect(added[0]).toMatchObject({ author: { key: r.k.ben.publicKeyText } });
-    expect(r.state.room!.parties.ben).toMatchObject({ public_key: r.k.ben.publicKeyText, invite: r.lastInvite, ejected: null });
+    expect(r.state.room!.parties.ben).toMatchObject({
+      public_key: r.k.ben.publicKeyText,
+      invite: r.lastInvite,
+      ejected: null,
+    });
     expect(r.state.room!.invites[r.lastInvite]).toMatchObject({ state: "used" });
     expect(ownerKeyOf(r.state, "ben")).toBe(r.k.ben.publicKeyText);
   });
@@ -49,7 +57,10 @@ describe("invites", () => {
     const old = r.lastInvite;
     await r.invite({ replaces: old });
     expect(r.state.room!.invites[old]).toMatchObject({ state: "replaced" });
-    await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", old), { unmoved: r, details: { reason: "replaced" } });
+    await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", old), {
+      unmoved: r,
+      details: { reason: "replaced" },
+    });
     await r.joinByInvite("ben", "ben-bot", r.lastInvite);
   });
 
@@ -63,7 +74,9 @@ describe("invites", () => {
     await r.admit("ben", "ben-bot");
     const nonce = nonceOf("ben pauses");
     const request = await signControl(r.k.ben, { table: r.state.table, owner: "ben", action: "pause", nonce });
-    const [entry] = r.l.append(controlDraft(r.state, { owner: "ben", action: "pause", via: "owner", nonce, sig: request.sig }));
+    const [entry] = r.l.append(
+      controlDraft(r.state, { owner: "ben", action: "pause", via: "owner", nonce, sig: request.sig }),
+    );
     expect(entry).toMatchObject({ subkind: "table_paused", author: { key: r.k.ben.publicKeyText } });
   });
 
@@ -74,17 +87,43 @@ describe("invites", () => {
     const closed = await r.write("ben-bot", { kind: "close", outcome: "no_deal" });
     const events = notificationsFor(r.state, closed);
     // Room news (a close without a deal) comes first, to owners with the default setting.
-    expect(events.get(r.k.ben.publicKeyText)).toMatchObject([{ type: "room_news", news: "no_deal" }, { type: "table_closed", reason: "no_deal" }]);
-    expect(events.get(r.k.sara.publicKeyText)).toMatchObject([{ type: "room_news", news: "no_deal" }, { type: "table_closed", reason: "no_deal" }]);
+    expect(events.get(r.k.ben.publicKeyText)).toMatchObject([
+      { type: "room_news", news: "no_deal" },
+      { type: "table_closed", reason: "no_deal" },
+    ]);
+    expect(events.get(r.k.sara.publicKeyText)).toMatchObject([
+      { type: "room_news", news: "no_deal" },
+      { type: "table_closed", reason: "no_deal" },
+    ]);
   });
 
   describe("when an invite is not allowed", () => {
     it("refuses an invite by anyone but the creator", async () => {
       await r.admit("ben", "ben-bot");
-      const request = { statement: { scope: "invite" as const, table: r.state.table, invite: nonceOf("ben's"), expires: r.l.now + 60_000 }, sig: await signStatement(r.k.ben, "room", {}) };
-      const forged = { ...inviteDraft(r.state, request), data: { invite: nonceOf("ben's"), expires: r.l.now + 60_000, by: "ben" } };
+      const request = {
+        statement: {
+          scope: "invite" as const,
+          table: r.state.table,
+          invite: nonceOf("ben's"),
+          expires: r.l.now + 60_000,
+        },
+        sig: await signStatement(r.k.ben, "room", {}),
+      };
+      const forged = {
+        ...inviteDraft(r.state, request),
+        data: { invite: nonceOf("ben's"), expires: r.l.now + 60_000, by: "ben" },
+      };
       await refused("E_FORBIDDEN", async () => r.l.append(forged), { unmoved: r });
-      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...forged, data: { ...forged.data, by: "sara" }, author: { key: r.k.ben.publicKeyText, sig: forged.author.sig } }), { unmoved: r });
+      await refused(
+        "E_BAD_SIGNATURE",
+        async () =>
+          r.l.append({
+            ...forged,
+            data: { ...forged.data, by: "sara" },
+            author: { key: r.k.ben.publicKeyText, sig: forged.author.sig },
+          }),
+        { unmoved: r },
+      );
     });
 
     it("refuses an invite that expires before it is issued, or more than 7 days on", async () => {
@@ -103,24 +142,41 @@ describe("invites", () => {
   describe("when a join by invite is not allowed", () => {
     it("refuses an invite used once already", async () => {
       await r.admit("ben", "ben-bot");
-      await refused("E_INVITE", () => r.joinByInvite("cleo", "cleo-bot", r.lastInvite), { unmoved: r, details: { reason: "used" } });
+      await refused("E_INVITE", () => r.joinByInvite("cleo", "cleo-bot", r.lastInvite), {
+        unmoved: r,
+        details: { reason: "used" },
+      });
     });
 
     it("refuses an invite that expired", async () => {
       await r.invite({ expires: r.l.now + 1500 });
       r.l.now += 10_000;
-      await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", r.lastInvite), { unmoved: r, details: { reason: "expired" } });
+      await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", r.lastInvite), {
+        unmoved: r,
+        details: { reason: "expired" },
+      });
     });
 
     it("refuses an invite the creator never issued", async () => {
-      await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", nonceOf("never issued")), { unmoved: r, details: { reason: "unknown" } });
+      await refused("E_INVITE", () => r.joinByInvite("ben", "ben-bot", nonceOf("never issued")), {
+        unmoved: r,
+        details: { reason: "unknown" },
+      });
     });
 
     it("refuses an owner name already taken, and a key that is already an owner's, pointing an owner already here to a plain join", async () => {
       await r.invite();
-      await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }), { unmoved: r });
-      await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { signer: r.k.sara, ownerKey: r.k.sara.publicKeyText }), { unmoved: r });
-      expect((await refusal(() => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }))).message).toMatch(/seats another bot with a plain join, without an invite/);
+      await refused("E_FORBIDDEN", () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }), {
+        unmoved: r,
+      });
+      await refused(
+        "E_FORBIDDEN",
+        () => r.joinByInvite("ben", "ben-bot", r.lastInvite, { signer: r.k.sara, ownerKey: r.k.sara.publicKeyText }),
+        { unmoved: r },
+      );
+      expect((await refusal(() => r.joinByInvite("ben", "ben-bot", r.lastInvite, { name: "sara" }))).message).toMatch(
+        /seats another bot with a plain join, without an invite/,
+      );
     });
 
     it("refuses a join by invite signed by another key than the one it names", async () => {
@@ -130,7 +186,11 @@ describe("invites", () => {
       const recorded = statementOf(draft)!;
       expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(false);
       // A draft recording another key than the one the statement names is refused by the policy too.
-      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...draft, author: { ...draft.author, key: r.k.ben.publicKeyText } }), { unmoved: r });
+      await refused(
+        "E_BAD_SIGNATURE",
+        async () => r.l.append({ ...draft, author: { ...draft.author, key: r.k.ben.publicKeyText } }),
+        { unmoved: r },
+      );
     });
 
     it("refuses more invited owners than max_parties", async () => {
@@ -159,9 +219,12 @@ describe("ejecting a seat", () => {
     await r.l.join(r.k.ben, "ben", "ben-3", await r.seatKey("ben-3"));
     const added = await r.eject("ben-2");
     expect(added.map(kindOf)).toEqual(["seat_ejected", "seat_left", "seat_left", "seat_left"]);
-    expect(added.slice(1).map((e) => e.kind === "system" && e.data)).toEqual(["ben-bot", "ben-2", "ben-3"].map((seat) => ({ seat, reason: "ejected" })));
+    expect(added.slice(1).map((e) => e.kind === "system" && e.data)).toEqual(
+      ["ben-bot", "ben-2", "ben-3"].map((seat) => ({ seat, reason: "ejected" })),
+    );
     expect(r.state.room!.parties.ben!.ejected).toBe(added[0]!.seq);
-    for (const seat of ["ben-bot", "ben-2", "ben-3"]) await refused("E_UNKNOWN_SEAT", () => r.offer(seat, twd(1)), { unmoved: r });
+    for (const seat of ["ben-bot", "ben-2", "ben-3"])
+      await refused("E_UNKNOWN_SEAT", () => r.offer(seat, twd(1)), { unmoved: r });
     await r.offer("sara-bot", twd(300000));
     expect(fold(r.l.entries)).toEqual(r.state);
   });
@@ -179,7 +242,12 @@ describe("ejecting a seat", () => {
   });
 
   it("ejects only that seat of an owner the config lists, who may seat another", async () => {
-    r = await RoomLedger.open({ ben: false, config: { owners: { sara: { public_key: r.k.sara.publicKeyText }, cleo: { public_key: r.k.cleo.publicKeyText } } } });
+    r = await RoomLedger.open({
+      ben: false,
+      config: {
+        owners: { sara: { public_key: r.k.sara.publicKeyText }, cleo: { public_key: r.k.cleo.publicKeyText } },
+      },
+    });
     await r.l.join(r.k.cleo, "cleo", "cleo-bot", await r.seatKey("cleo-bot"));
     await r.l.join(r.k.cleo, "cleo", "cleo-2", await r.seatKey("cleo-2"));
     expect((await r.eject("cleo-bot")).map(kindOf)).toEqual(["seat_ejected", "seat_left"]);
@@ -190,7 +258,9 @@ describe("ejecting a seat", () => {
 
   it("keeps an ejected party out: it cannot seat another bot", async () => {
     await r.eject("ben-bot");
-    await refused("E_FORBIDDEN", async () => r.l.join(r.k.ben, "ben", "ben-2", await r.seatKey("ben-2")), { unmoved: r });
+    await refused("E_FORBIDDEN", async () => r.l.join(r.k.ben, "ben", "ben-2", await r.seatKey("ben-2")), {
+      unmoved: r,
+    });
   });
 
   it("folds to the same state the writes produced", async () => {
@@ -201,12 +271,21 @@ describe("ejecting a seat", () => {
 
   describe("when an ejection is not allowed", () => {
     it("refuses an ejection by anyone but the creator", async () => {
-      const draft = ejectDraft(r.state, await signEject(r.k.ben, { table: r.state.table, seat: "ben-bot", nonce: nonceOf("x") }));
+      const draft = ejectDraft(
+        r.state,
+        await signEject(r.k.ben, { table: r.state.table, seat: "ben-bot", nonce: nonceOf("x") }),
+      );
       // The draft records the creator's key, so ben's signature does not verify; naming ben as its author is refused.
       const recorded = statementOf(draft)!;
       expect(await verifyStatement(recorded.key, recorded.purpose, recorded.statement, recorded.sig)).toBe(false);
-      await refused("E_FORBIDDEN", async () => r.l.append({ ...draft, data: { ...draft.data, by: "ben" } }), { unmoved: r });
-      await refused("E_BAD_SIGNATURE", async () => r.l.append({ ...draft, author: { ...draft.author, key: r.k.ben.publicKeyText } }), { unmoved: r });
+      await refused("E_FORBIDDEN", async () => r.l.append({ ...draft, data: { ...draft.data, by: "ben" } }), {
+        unmoved: r,
+      });
+      await refused(
+        "E_BAD_SIGNATURE",
+        async () => r.l.append({ ...draft, author: { ...draft.author, key: r.k.ben.publicKeyText } }),
+        { unmoved: r },
+      );
     });
 
     it("refuses ejecting the creator's own seat, and a seat not in the room", async () => {

@@ -22,7 +22,11 @@ describe("room news of an auction", () => {
     const added = await settled(r, 300000, 240000);
     for (const owner of [r.k.sara, r.k.ben]) {
       const [event] = news(notificationsFor(r.state, added).get(owner.publicKeyText));
-      expect(event).toMatchObject({ news: "auction_deal", seat: "sara-bot", terms: { amount: 270000, currency: "TWD" } });
+      expect(event).toMatchObject({
+        news: "auction_deal",
+        seat: "sara-bot",
+        terms: { amount: 270000, currency: "TWD" },
+      });
       expect(NotificationSchema.parse(event)).toEqual(event);
     }
   });
@@ -30,7 +34,9 @@ describe("room news of an auction", () => {
   it("tells why an auction settled without a deal", async () => {
     const r = await RoomLedger.open();
     const added = await settled(r, 200000, 240000);
-    expect(news(notificationsFor(r.state, added).get(r.k.ben.publicKeyText))).toMatchObject([{ news: "auction_no_deal", reason: "bids_do_not_cross" }]);
+    expect(news(notificationsFor(r.state, added).get(r.k.ben.publicKeyText))).toMatchObject([
+      { news: "auction_no_deal", reason: "bids_do_not_cross" },
+    ]);
   });
 
   it("says nothing of the price about an e2e room", async () => {
@@ -43,7 +49,10 @@ describe("room news of an auction", () => {
 
   it("goes to no owner whose config says none", async () => {
     const k = await roomCast();
-    const r = await RoomLedger.open({ config: { owners: { sara: { public_key: k.sara.publicKeyText, room_news: "none" } } } }, k);
+    const r = await RoomLedger.open(
+      { config: { owners: { sara: { public_key: k.sara.publicKeyText, room_news: "none" } } } },
+      k,
+    );
     const added = await settled(r, 300000, 240000);
     const events = notificationsFor(r.state, added);
     expect(news(events.get(r.k.sara.publicKeyText))).toEqual([]);

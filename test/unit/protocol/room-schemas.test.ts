@@ -18,8 +18,15 @@ const offer = (terms: unknown) => ({ ...base, kind: "offer", terms });
 
 describe("room terms", () => {
   it("accept an amount in minor units with its ISO 4217 currency, and text", () => {
-    const parsed = parseOrThrow(SubmissionSchema, offer({ amount: 360000, currency: "TWD", text: "stroller, folds flat" }));
-    expect(parsed).toMatchObject({ kind: "offer", terms: { amount: 360000, currency: "TWD", text: "stroller, folds flat" }, body: "" });
+    const parsed = parseOrThrow(
+      SubmissionSchema,
+      offer({ amount: 360000, currency: "TWD", text: "stroller, folds flat" }),
+    );
+    expect(parsed).toMatchObject({
+      kind: "offer",
+      terms: { amount: 360000, currency: "TWD", text: "stroller, folds flat" },
+      body: "",
+    });
   });
 
   it("accept text alone (an unpriced offer)", () => {
@@ -28,7 +35,7 @@ describe("room terms", () => {
 
   describe("when terms are not flat, exact terms", () => {
     it.each([
-      ["the amount as the string \"1000\"", { amount: "1000", currency: "TWD" }, "terms.amount"],
+      ['the amount as the string "1000"', { amount: "1000", currency: "TWD" }, "terms.amount"],
       ["a nested amount", { amount: { value: 1000 }, currency: "TWD" }, "terms.amount"],
       ["a fractional amount", { amount: 10.5, currency: "TWD" }, "terms.amount", "E_NOT_CANONICAL"],
       ["a negative amount", { amount: -1, currency: "TWD" }, "terms.amount"],
@@ -48,20 +55,39 @@ describe("room terms", () => {
     });
 
     it("refuses terms given as an array", () => {
-      expect(refusal(() => parseOrThrow(SubmissionSchema, offer([{ amount: 1000, currency: "TWD" }]), "submission")).code).toBe("E_SCHEMA");
+      expect(
+        refusal(() => parseOrThrow(SubmissionSchema, offer([{ amount: 1000, currency: "TWD" }]), "submission")).code,
+      ).toBe("E_SCHEMA");
     });
 
     it("refuses an unknown field on the submission rather than dropping it", () => {
-      expect(refusal(() => parseOrThrow(SubmissionSchema, { ...offer({ amount: 1000, currency: "TWD" }), price: 1 }, "submission")).code).toBe("E_SCHEMA");
-      expect(refusal(() => parseOrThrow(SubmissionSchema, { ...base, kind: "accept", offer: "a".repeat(64), amount: 1000 }, "submission")).code).toBe("E_SCHEMA");
+      expect(
+        refusal(() =>
+          parseOrThrow(SubmissionSchema, { ...offer({ amount: 1000, currency: "TWD" }), price: 1 }, "submission"),
+        ).code,
+      ).toBe("E_SCHEMA");
+      expect(
+        refusal(() =>
+          parseOrThrow(
+            SubmissionSchema,
+            { ...base, kind: "accept", offer: "a".repeat(64), amount: 1000 },
+            "submission",
+          ),
+        ).code,
+      ).toBe("E_SCHEMA");
     });
 
     it("refuses an accept naming its offer by seq instead of the entry hash", () => {
-      expect(refusal(() => parseOrThrow(SubmissionSchema, { ...base, kind: "accept", offer: 7 }, "submission")).code).toBe("E_SCHEMA");
+      expect(
+        refusal(() => parseOrThrow(SubmissionSchema, { ...base, kind: "accept", offer: 7 }, "submission")).code,
+      ).toBe("E_SCHEMA");
     });
 
     it("refuses the same shapes in a submit request the relay parses", () => {
-      const result = SubmitRequestSchema.safeParse({ submission: offer({ amount: "1000", currency: "TWD" }), sig: "A".repeat(85) + "A" });
+      const result = SubmitRequestSchema.safeParse({
+        submission: offer({ amount: "1000", currency: "TWD" }),
+        sig: "A".repeat(85) + "A",
+      });
       expect(result.success).toBe(false);
     });
   });

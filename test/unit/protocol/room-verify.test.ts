@@ -17,7 +17,12 @@ async function negotiation(): Promise<{ r: RoomLedger; accepted: string }> {
   const counter = await r.counter("ben-bot", ask, twd(250000));
   const again = await r.counter("sara-bot", counter, twd(280000));
   await r.write("ben-bot", { kind: "accept", offer: again });
-  await r.write("sara-bot", { kind: "grant", grantee: "ben-bot", scope: "pickup:address", expires: r.l.now + 86_400_000 });
+  await r.write("sara-bot", {
+    kind: "grant",
+    grantee: "ben-bot",
+    scope: "pickup:address",
+    expires: r.l.now + 86_400_000,
+  });
   await r.eject("cleo-bot");
   await r.write("sara-bot", { kind: "close", outcome: "deal", offer: again });
   return { r, accepted: again };
@@ -48,7 +53,10 @@ describe("a room's export", () => {
       offer.terms = twd(160000, "stroller, folds flat");
       const report = await verifyExport(await forged(r, entries), pinned(r));
       expect(report.verdict).toBe("REFUTED");
-      expect(report.refuted).toMatchObject({ seq: offer.seq, reason: expect.stringMatching(/entry signature does not verify/) });
+      expect(report.refuted).toMatchObject({
+        seq: offer.seq,
+        reason: expect.stringMatching(/entry signature does not verify/),
+      });
     });
 
     it("refutes a body altered by the relay under the seat's real signature", async () => {
@@ -64,7 +72,13 @@ describe("a room's export", () => {
       const r = await RoomLedger.open();
       const ask = await r.offer("sara-bot", twd(280000));
       const at = { seq: r.l.entries.length + 1, ts: r.l.now };
-      const accept = await handSigned(await r.seatKey("ben-bot"), { seat: "ben-bot", kind: "accept", offer: ask, terms: twd(100), table: "r-stroller" } as Parameters<typeof handSigned>[1], at);
+      const accept = await handSigned(
+        await r.seatKey("ben-bot"),
+        { seat: "ben-bot", kind: "accept", offer: ask, terms: twd(100), table: "r-stroller" } as Parameters<
+          typeof handSigned
+        >[1],
+        at,
+      );
       const report = await verifyExport(await forged(r, [...r.l.entries, accept]), pinned(r));
       expect(report.verdict).toBe("REFUTED");
       expect(report.refuted!.reason).toMatch(/E_TERMS_MISMATCH/);
@@ -75,7 +89,11 @@ describe("a room's export", () => {
       ["with an invite that was already used", (r: RoomLedger) => r.lastInvite],
     ])("refutes an owner seated %s", async (_, invite) => {
       const r = await RoomLedger.open();
-      const join = { ...(await r.inviteJoinDraft("cleo", "cleo-bot", invite(r))), seq: r.l.entries.length + 1, ts: r.l.now } as UnchainedEntry;
+      const join = {
+        ...(await r.inviteJoinDraft("cleo", "cleo-bot", invite(r))),
+        seq: r.l.entries.length + 1,
+        ts: r.l.now,
+      } as UnchainedEntry;
       const report = await verifyExport(await forged(r, [...r.l.entries, join]), pinned(r));
       expect(report.verdict).toBe("REFUTED");
       expect(report.refuted!.reason).toMatch(/E_INVITE/);
@@ -91,7 +109,11 @@ describe("a room's export", () => {
       }
       /** ben-2's offer, signed with its real key, as the entry after `entries`. */
       const byOtherSeat = async (r: RoomLedger, entries: readonly (Entry | UnchainedEntry)[]) =>
-        handSigned(await r.seatKey("ben-2"), { seat: "ben-2", kind: "offer", terms: twd(200000), table: "r-stroller" } as Parameters<typeof handSigned>[1], { seq: entries.length + 1, ts: r.l.now });
+        handSigned(
+          await r.seatKey("ben-2"),
+          { seat: "ben-2", kind: "offer", terms: twd(200000), table: "r-stroller" } as Parameters<typeof handSigned>[1],
+          { seq: entries.length + 1, ts: r.l.now },
+        );
 
       it("refutes a later entry by the party's other seat", async () => {
         const r = await ejected();
@@ -103,11 +125,16 @@ describe("a room's export", () => {
 
       it("refutes a ledger that let the party's other seat stay (one seat_left, as a relay ejecting one seat would record)", async () => {
         const r = await ejected();
-        const oneSeat = r.l.entries.filter((e) => !(e.kind === "system" && e.subkind === "seat_left" && e.data.seat === "ben-2"));
+        const oneSeat = r.l.entries.filter(
+          (e) => !(e.kind === "system" && e.subkind === "seat_left" && e.data.seat === "ben-2"),
+        );
         const entries = [...oneSeat, await byOtherSeat(r, oneSeat)];
         const report = await verifyExport(await forged(r, entries), pinned(r));
         expect(report.verdict).toBe("REFUTED");
-        expect(report.refuted).toMatchObject({ seq: oneSeat.length + 1, reason: expect.stringContaining('expected system seat_left {"reason":"ejected","seat":"ben-2"}') });
+        expect(report.refuted).toMatchObject({
+          seq: oneSeat.length + 1,
+          reason: expect.stringContaining('expected system seat_left {"reason":"ejected","seat":"ben-2"}'),
+        });
       });
     });
 

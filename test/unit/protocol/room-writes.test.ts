@@ -4,7 +4,15 @@
  * the kind's submission, field for field and in the order the hand-written verbs and tools built.
  */
 import { describe, expect, it } from "vitest";
-import { commonFields, commonWrite, parseOrThrow, RoomKindSchema, SubmissionSchema, isCommonKind, type CommonKind } from "../../../src/protocol/index.js";
+import {
+  commonFields,
+  commonWrite,
+  parseOrThrow,
+  RoomKindSchema,
+  SubmissionSchema,
+  isCommonKind,
+  type CommonKind,
+} from "../../../src/protocol/index.js";
 
 const hash = "ab".repeat(32);
 const terms = { amount: 280000, currency: "TWD" as const };

@@ -63,7 +63,8 @@ describe("signingBytes", () => {
 describe("signStatement and verifyStatement", () => {
   it("verifies a join statement under the owner's key with both implementations", async () => {
     const sig = await signStatement(k.tao, "join", joinStatement());
-    for (const impl of impls) expect(await verifyStatement(k.tao.publicKeyText, "join", joinStatement(), sig, impl)).toBe(true);
+    for (const impl of impls)
+      expect(await verifyStatement(k.tao.publicKeyText, "join", joinStatement(), sig, impl)).toBe(true);
   });
 
   it("verifies a statement whatever the key order of the object", async () => {
@@ -74,7 +75,8 @@ describe("signStatement and verifyStatement", () => {
 
   it("does not verify a join signature as an entry (domain separation)", async () => {
     const sig = await signStatement(k.tao, "join", joinStatement());
-    for (const impl of impls) expect(await verifyStatement(k.tao.publicKeyText, "entry", joinStatement(), sig, impl)).toBe(false);
+    for (const impl of impls)
+      expect(await verifyStatement(k.tao.publicKeyText, "entry", joinStatement(), sig, impl)).toBe(false);
   });
 
   it("does not verify a signature under any purpose but its own", async () => {
@@ -106,7 +108,8 @@ describe("signStatement and verifyStatement", () => {
     it.each(changes)("fails after changing %s", async (field, value) => {
       const sig = await signStatement(k.tao, "join", joinStatement());
       const changed = { ...joinStatement(), [field]: value };
-      for (const impl of impls) expect(await verifyStatement(k.tao.publicKeyText, "join", changed, sig, impl)).toBe(false);
+      for (const impl of impls)
+        expect(await verifyStatement(k.tao.publicKeyText, "join", changed, sig, impl)).toBe(false);
     });
 
     it("fails after adding a field", async () => {
@@ -133,14 +136,16 @@ describe("signStatement and verifyStatement", () => {
     it.each(cases)("returns false (no throw) for %s", async (_what, mutate) => {
       const sig = await signStatement(k.tao, "join", joinStatement());
       const [key, badSig] = mutate(k.tao.publicKeyText, sig);
-      for (const impl of impls) await expect(verifyStatement(key, "join", joinStatement(), badSig, impl)).resolves.toBe(false);
+      for (const impl of impls)
+        await expect(verifyStatement(key, "join", joinStatement(), badSig, impl)).resolves.toBe(false);
     });
 
     it("returns false for a key that is no curve point", async () => {
       const notOnCurve = new Uint8Array(32);
       notOnCurve[0] = 2;
       const sig = await signStatement(k.tao, "join", joinStatement());
-      for (const impl of impls) expect(await verifyStatement(toBase64url(notOnCurve), "join", joinStatement(), sig, impl)).toBe(false);
+      for (const impl of impls)
+        expect(await verifyStatement(toBase64url(notOnCurve), "join", joinStatement(), sig, impl)).toBe(false);
     });
   });
 
@@ -150,7 +155,8 @@ describe("signStatement and verifyStatement", () => {
     const identity = toBase64url(fromHex("01" + "00".repeat(31)));
     const forged = toBase64url(fromHex("01" + "00".repeat(63)));
     expect(await verifyStatement(identity, "entry", { any: "statement" }, forged)).toBe(false);
-    for (const impl of impls) expect(await verifyStatement(identity, "entry", { any: "statement" }, forged, impl)).toBe(false);
+    for (const impl of impls)
+      expect(await verifyStatement(identity, "entry", { any: "statement" }, forged, impl)).toBe(false);
   });
 });
 
@@ -161,7 +167,15 @@ describe("recorded statements of ledger entries", () => {
     await l.join(k.tao, "tao", "bot-tao", k.botTao);
     await l.join(k.jenny, "jenny", "bot-jenny", k.botJenny);
     await l.join(k.ops, "ops", "judge", k.judge);
-    const say = { seat: "bot-tao", kind: "say", body: "opening", to: ["bot-jenny"], re: 2, refs: ["entry:1"], budget: { tokens: 3 } } as const;
+    const say = {
+      seat: "bot-tao",
+      kind: "say",
+      body: "opening",
+      to: ["bot-jenny"],
+      re: 2,
+      refs: ["entry:1"],
+      budget: { tokens: 3 },
+    } as const;
     await l.submit(k.botTao, say as Parameters<MemoryLedger["submit"]>[1]);
     await l.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: "x".repeat(50) });
     return l.entries;
@@ -183,7 +197,11 @@ describe("recorded statements of ledger entries", () => {
 
   it("signs the hash of the full body, so a truncated entry still verifies", async () => {
     const say = (await debateEntries()).at(-2)!;
-    expect(say).toMatchObject({ kind: "say", body: "x".repeat(40), truncated: { chars: 50, body_sha256: textSha256("x".repeat(50)) } });
+    expect(say).toMatchObject({
+      kind: "say",
+      body: "x".repeat(40),
+      truncated: { chars: 50, body_sha256: textSha256("x".repeat(50)) },
+    });
     expect(statementOf(say as EntryDraft)!.statement).toMatchObject({ body_sha256: textSha256("x".repeat(50)) });
   });
 
@@ -220,7 +238,10 @@ describe("recorded statements of ledger entries", () => {
     it("fails the creator's signature", async () => {
       const opened = (await debateEntries())[0]!;
       if (opened.kind !== "system" || opened.subkind !== "table_opened") throw new Error("first entry");
-      const changed = { ...opened, data: { ...opened.data, config: { ...opened.data.config, topic: "Should #461 ship first?" } } };
+      const changed = {
+        ...opened,
+        data: { ...opened.data, config: { ...opened.data.config, topic: "Should #461 ship first?" } },
+      };
       expect(await entryVerifies(changed)).toBe(false);
     });
   });

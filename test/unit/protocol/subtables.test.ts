@@ -37,13 +37,22 @@ beforeAll(async () => {
 /** The parent: an unbounded broadcast of a, b, c with a human h. */
 const parentTable = () =>
   TestTable.open(
-    broadcastConfig(k, { id: "t-root", topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 100 }] } }),
+    broadcastConfig(k, {
+      id: "t-root",
+      topology: { kind: "broadcast", order: ["a", "b", "c"] },
+      termination: { any: [{ max_entries: 100 }] },
+    }),
     ["a", "b", "c", "h"],
     k,
   );
 
 /** A child of `parent` seating `seats` (as the parent declares them) in a one-round broadcast that ends on a decision. */
-function childConfig(parent: TestTable, id: string, seats: string[], overrides: Partial<TableConfig> = {}): TableConfig {
+function childConfig(
+  parent: TestTable,
+  id: string,
+  seats: string[],
+  overrides: Partial<TableConfig> = {},
+): TableConfig {
   const declared = parent.config.seats!;
   return {
     id,
@@ -58,17 +67,23 @@ function childConfig(parent: TestTable, id: string, seats: string[], overrides: 
 }
 
 const relayPinned = () => ({ relayKey: k.relay.publicKeyText });
-const subtableEntries = (t: TestTable, subkind: string) => t.l.entries.filter((e) => e.kind === "system" && e.subkind === subkind);
+const subtableEntries = (t: TestTable, subkind: string) =>
+  t.l.entries.filter((e) => e.kind === "system" && e.subkind === subkind);
 
 describe("opening a sub-table", () => {
   it("records subtable_opened at the parent, signed by the opening seat, and seats the child without joins", async () => {
     const root = await parentTable();
     const child = await root.openChild("a", childConfig(root, "t-child", ["a", "b"]));
     const [opened] = subtableEntries(root, "subtable_opened");
-    expect(opened).toMatchObject({ author: { key: (await root.seatKey("a")).publicKeyText }, data: { opener: "a", config: { id: "t-child" } } });
+    expect(opened).toMatchObject({
+      author: { key: (await root.seatKey("a")).publicKeyText },
+      data: { opener: "a", config: { id: "t-child" } },
+    });
     expect(root.state.subtables).toEqual({ "t-child": { opened: opened!.seq, result: null } });
     expect(child.l.entries.map(kindOf)).toEqual(["table_opened", "floor"]);
-    expect(child.l.entries[0]).toMatchObject({ data: { creator: "tao", parent: { table: "t-root", seq: opened!.seq, opener: "a" } } });
+    expect(child.l.entries[0]).toMatchObject({
+      data: { creator: "tao", parent: { table: "t-root", seq: opened!.seq, opener: "a" } },
+    });
     expect(Object.values(child.state.seats).map((s) => [s.name, s.owner, s.key, s.joined])).toEqual([
       ["a", "tao", root.state.seats.a!.key, 1],
       ["b", "jenny", root.state.seats.b!.key, 1],
@@ -86,9 +101,12 @@ describe("opening a sub-table", () => {
 
   it("runs the child's own topology, whatever the parent's", async () => {
     const root = await parentTable();
-    const child = await root.openChild("a", childConfig(root, "t-hub-child", ["a", "b", "c"], {
-      topology: { kind: "hub_spoke", hub: "c", spokes: ["a", "b"], rounds: 1 },
-    }));
+    const child = await root.openChild(
+      "a",
+      childConfig(root, "t-hub-child", ["a", "b", "c"], {
+        topology: { kind: "hub_spoke", hub: "c", spokes: ["a", "b"], rounds: 1 },
+      }),
+    );
     expect(child.holder).toBe("c");
     await child.write("c", { kind: "say", body: "b first", to: ["b"] });
     expect(child.holder).toBe("b");
@@ -120,27 +138,55 @@ describe("opening a sub-table", () => {
     }
 
     it.each([
-      ["a seat the parent does not have", (c: TableConfig): void => {
-        c.seats!.ghost = { owner: "tao" };
-      }, "E_UNKNOWN_SEAT"],
-      ["a seat under another owner", (c: TableConfig): void => {
-        c.seats!.b = { owner: "tao" };
-      }, "E_FORBIDDEN"],
-      ["a bot seat declared human", (c: TableConfig): void => {
-        c.seats!.b = { owner: "jenny", human: true };
-      }, "E_FORBIDDEN"],
-      ["an owner key the parent does not list", (c: TableConfig): void => {
-        c.owners.tao = { public_key: k.judge.publicKeyText };
-      }, "E_NOT_OWNER"],
-      ["an owner the parent does not have", (c: TableConfig): void => {
-        c.owners.eve = { public_key: k.judge.publicKeyText };
-      }, "E_NOT_OWNER"],
-      ["another parent", (c: TableConfig): void => {
-        c.parent = "t-elsewhere";
-      }, "E_WRONG_TABLE"],
-      ["the parent's own id", (c: TableConfig): void => {
-        c.id = "t-root";
-      }, "E_SCHEMA"],
+      [
+        "a seat the parent does not have",
+        (c: TableConfig): void => {
+          c.seats!.ghost = { owner: "tao" };
+        },
+        "E_UNKNOWN_SEAT",
+      ],
+      [
+        "a seat under another owner",
+        (c: TableConfig): void => {
+          c.seats!.b = { owner: "tao" };
+        },
+        "E_FORBIDDEN",
+      ],
+      [
+        "a bot seat declared human",
+        (c: TableConfig): void => {
+          c.seats!.b = { owner: "jenny", human: true };
+        },
+        "E_FORBIDDEN",
+      ],
+      [
+        "an owner key the parent does not list",
+        (c: TableConfig): void => {
+          c.owners.tao = { public_key: k.judge.publicKeyText };
+        },
+        "E_NOT_OWNER",
+      ],
+      [
+        "an owner the parent does not have",
+        (c: TableConfig): void => {
+          c.owners.eve = { public_key: k.judge.publicKeyText };
+        },
+        "E_NOT_OWNER",
+      ],
+      [
+        "another parent",
+        (c: TableConfig): void => {
+          c.parent = "t-elsewhere";
+        },
+        "E_WRONG_TABLE",
+      ],
+      [
+        "the parent's own id",
+        (c: TableConfig): void => {
+          c.id = "t-root";
+        },
+        "E_SCHEMA",
+      ],
     ] as const)("refuses a child config with %s", async (_what, change, code) => {
       const root = await parentTable();
       const config = copy(childConfig(root, "t-child", ["a", "b"]));
@@ -152,7 +198,9 @@ describe("opening a sub-table", () => {
 
     it("refuses an opener outside the child's seats with E_FORBIDDEN", async () => {
       const root = await parentTable();
-      expect((await refusal(await attempt(root, "c", childConfig(root, "t-child", ["a", "b"])))).code).toBe("E_FORBIDDEN");
+      expect((await refusal(await attempt(root, "c", childConfig(root, "t-child", ["a", "b"])))).code).toBe(
+        "E_FORBIDDEN",
+      );
     });
 
     it("refuses a seat that is not at the parent as opener with E_UNKNOWN_SEAT", async () => {
@@ -172,7 +220,9 @@ describe("opening a sub-table", () => {
     it("refuses opening the same child id twice with E_TABLE_EXISTS", async () => {
       const root = await parentTable();
       await root.openChild("a", childConfig(root, "t-child", ["a", "b"]));
-      expect((await refusal(await attempt(root, "b", childConfig(root, "t-child", ["b", "c"])))).code).toBe("E_TABLE_EXISTS");
+      expect((await refusal(await attempt(root, "b", childConfig(root, "t-child", ["b", "c"])))).code).toBe(
+        "E_TABLE_EXISTS",
+      );
     });
 
     it("refuses a child without declared seats with E_SCHEMA", async () => {
@@ -184,14 +234,23 @@ describe("opening a sub-table", () => {
 
     it("refuses an opening at a paused parent with E_PAUSED", async () => {
       const root = await parentTable();
-      root.l.append(controlDraft(root.state, { owner: "tao", action: "pause", via: "telegram", nonce: "pause-nonce-0123456789" }));
+      root.l.append(
+        controlDraft(root.state, { owner: "tao", action: "pause", via: "telegram", nonce: "pause-nonce-0123456789" }),
+      );
       const before = snapshot(root);
-      expect(await refusal(await attempt(root, "a", childConfig(root, "t-child", ["a", "b"])))).toMatchObject({ code: "E_PAUSED", details: { seat: "a" } });
+      expect(await refusal(await attempt(root, "a", childConfig(root, "t-child", ["a", "b"])))).toMatchObject({
+        code: "E_PAUSED",
+        details: { seat: "a" },
+      });
       expect(snapshot(root)).toBe(before);
     });
 
     it("refuses an opening at a closed parent with E_CLOSED", async () => {
-      const root = await TestTable.open(broadcastConfig(k, { id: "t-root", termination: { any: ["decision", "rounds_exhausted"] } }), ["a", "b", "c"], k);
+      const root = await TestTable.open(
+        broadcastConfig(k, { id: "t-root", termination: { any: ["decision", "rounds_exhausted"] } }),
+        ["a", "b", "c"],
+        k,
+      );
       await root.write("a", { kind: "decision", body: "done" });
       expect((await refusal(await attempt(root, "a", childConfig(root, "t-child", ["a", "b"])))).code).toBe("E_CLOSED");
     });
@@ -201,10 +260,14 @@ describe("opening a sub-table", () => {
     async function opening(root: TestTable) {
       const config = childConfig(root, "t-child", ["a", "b"]);
       const request = await signSubtable(await root.seatKey("a"), config, "a");
-      const [opened] = root.l.append(subtableOpenedDraft(root.state, request)) as [Extract<Entry, { subkind: "subtable_opened" }>];
+      const [opened] = root.l.append(subtableOpenedDraft(root.state, request)) as [
+        Extract<Entry, { subkind: "subtable_opened" }>,
+      ];
       const joins = ["a", "b"].map((s) => {
         const e = root.l.entries[root.state.seats[s]!.joined - 1]!;
-        return e.kind === "system" && e.subkind === "seat_joined" ? { join: e.data.join, card: e.data.card, sig: e.author.sig } : null;
+        return e.kind === "system" && e.subkind === "seat_joined"
+          ? { join: e.data.join, card: e.data.card, sig: e.author.sig }
+          : null;
       }) as { join: never; card: never; sig: string }[];
       return childOpeningDraft(opened, { seq: opened.seq, joins }, k.relay.publicKeyText);
     }
@@ -220,27 +283,55 @@ describe("opening a sub-table", () => {
     });
 
     it.each([
-      ["a missing carried join", (d: SystemDraftOf<"table_opened">): void => {
-        d.data.parent!.joins.pop();
-      }, "E_SCHEMA"],
-      ["a join carried twice", (d: SystemDraftOf<"table_opened">): void => {
-        d.data.parent!.joins[1] = d.data.parent!.joins[0]!;
-      }, "E_SCHEMA"],
-      ["a join under another owner", (d: SystemDraftOf<"table_opened">): void => {
-        d.data.parent!.joins[1]!.join.owner = "tao";
-      }, "E_FORBIDDEN"],
-      ["a card that is not the signed one", (d: SystemDraftOf<"table_opened">): void => {
-        d.data.parent!.joins[0]!.card = { summary: "edited" };
-      }, "E_SCHEMA"],
-      ["an author other than the opener", (d: SystemDraftOf<"table_opened">): void => {
-        d.author.key = d.data.parent!.joins[1]!.join.seat_key;
-      }, "E_BAD_SIGNATURE"],
-      ["a creator other than the opener's owner", (d: SystemDraftOf<"table_opened">): void => {
-        d.data.creator = "jenny";
-      }, "E_NOT_OWNER"],
-      ["no parent link", (d: SystemDraftOf<"table_opened">): void => {
-        delete d.data.parent;
-      }, "E_SCHEMA"],
+      [
+        "a missing carried join",
+        (d: SystemDraftOf<"table_opened">): void => {
+          d.data.parent!.joins.pop();
+        },
+        "E_SCHEMA",
+      ],
+      [
+        "a join carried twice",
+        (d: SystemDraftOf<"table_opened">): void => {
+          d.data.parent!.joins[1] = d.data.parent!.joins[0]!;
+        },
+        "E_SCHEMA",
+      ],
+      [
+        "a join under another owner",
+        (d: SystemDraftOf<"table_opened">): void => {
+          d.data.parent!.joins[1]!.join.owner = "tao";
+        },
+        "E_FORBIDDEN",
+      ],
+      [
+        "a card that is not the signed one",
+        (d: SystemDraftOf<"table_opened">): void => {
+          d.data.parent!.joins[0]!.card = { summary: "edited" };
+        },
+        "E_SCHEMA",
+      ],
+      [
+        "an author other than the opener",
+        (d: SystemDraftOf<"table_opened">): void => {
+          d.author.key = d.data.parent!.joins[1]!.join.seat_key;
+        },
+        "E_BAD_SIGNATURE",
+      ],
+      [
+        "a creator other than the opener's owner",
+        (d: SystemDraftOf<"table_opened">): void => {
+          d.data.creator = "jenny";
+        },
+        "E_NOT_OWNER",
+      ],
+      [
+        "no parent link",
+        (d: SystemDraftOf<"table_opened">): void => {
+          delete d.data.parent;
+        },
+        "E_SCHEMA",
+      ],
     ] as const)("refuses %s", async (_what, change, code) => {
       const draft = await opening(await parentTable());
       expect((await refusal(tamper(draft, change))).code).toBe(code);
@@ -248,7 +339,10 @@ describe("opening a sub-table", () => {
 
     it("refuses a plain create of a config naming a parent with E_SCHEMA", async () => {
       const root = await parentTable();
-      const draft = createDraft(await signCreate(k.ops, childConfig(root, "t-child", ["a", "b"]), "ops"), k.relay.publicKeyText);
+      const draft = createDraft(
+        await signCreate(k.ops, childConfig(root, "t-child", ["a", "b"]), "ops"),
+        k.relay.publicKeyText,
+      );
       expect((await refusal(() => admit(null, draft, 1))).code).toBe("E_SCHEMA");
     });
 
@@ -261,8 +355,14 @@ describe("opening a sub-table", () => {
       const [first] = opened.data.parent!.joins;
       first!.sig = opened.data.parent!.joins[1]!.sig;
       const forged = rechain(entries);
-      const report = await verifyExport(exportText({ table: "t-child", relay: k.relay.publicKeyText }, forged, []), relayPinned());
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 1, reason: "the join signature does not verify" } });
+      const report = await verifyExport(
+        exportText({ table: "t-child", relay: k.relay.publicKeyText }, forged, []),
+        relayPinned(),
+      );
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: 1, reason: "the join signature does not verify" },
+      });
     });
   });
 });
@@ -284,16 +384,31 @@ describe("closing a sub-table", () => {
     const last = child.l.entries.at(-1)!;
     expect(added[0]).toMatchObject({
       author: { key: k.relay.publicKeyText },
-      data: { table: "t-child", seq: last.seq, link: last.link, reason: "decision", decision: { seq: 5, seat: "b", body: "go with a's view", refs: ["entry:3"] } },
+      data: {
+        table: "t-child",
+        seq: last.seq,
+        link: last.link,
+        reason: "decision",
+        decision: { seq: 5, seat: "b", body: "go with a's view", refs: ["entry:3"] },
+      },
     });
-    expect(Object.keys((added[0] as Extract<Entry, { subkind: "subtable_result" }>).data).sort()).toEqual(["decision", "link", "reason", "seq", "table"]);
+    expect(Object.keys((added[0] as Extract<Entry, { subkind: "subtable_result" }>).data).sort()).toEqual([
+      "decision",
+      "link",
+      "reason",
+      "seq",
+      "table",
+    ]);
     expect(root.state.subtables["t-child"]).toEqual({ opened: expect.any(Number), result: added[0]!.seq });
   });
 
   it("lets the parent's replay accept the result: the parent verifies CLEAN", async () => {
     const { root, child } = await decided();
     await root.report(child);
-    expect(await verifyExport(await root.exportText(), relayPinned())).toMatchObject({ verdict: "CLEAN", coverage: { policy_replay: "full" } });
+    expect(await verifyExport(await root.exportText(), relayPinned())).toMatchObject({
+      verdict: "CLEAN",
+      coverage: { policy_replay: "full" },
+    });
   });
 
   it("matches the child's own ledger: its final head, close reason and decision", async () => {
@@ -341,7 +456,9 @@ describe("closing a sub-table", () => {
   it("still records a child's result while the parent is paused", async () => {
     const root = await parentTable();
     const child = await root.openChild("a", childConfig(root, "t-child", ["a", "b"]));
-    root.l.append(controlDraft(root.state, { owner: "tao", action: "pause", via: "telegram", nonce: "pause-nonce-0123456789" }));
+    root.l.append(
+      controlDraft(root.state, { owner: "tao", action: "pause", via: "telegram", nonce: "pause-nonce-0123456789" }),
+    );
     await child.say("a");
     await child.say("b");
     expect((await root.report(child)).map(kindOf)).toEqual(["subtable_result"]);
@@ -353,7 +470,11 @@ describe("closing a sub-table", () => {
       const root = await parentTable();
       const child = await root.openChild("a", childConfig(root, "t-child", ["a", "b"]));
       await child.say("a", "a's view");
-      const [decision] = await child.write("b", { kind: "decision", body: "put it on the board", effects: [CARD_EFFECT] });
+      const [decision] = await child.write("b", {
+        kind: "decision",
+        body: "put it on the board",
+        effects: [CARD_EFFECT],
+      });
       const closed = child.state.closed!;
       await approve(child, decision!.seq, "jenny");
       expect(child.l.entries.length).toBeGreaterThan(closed.seq);
@@ -363,7 +484,9 @@ describe("closing a sub-table", () => {
     it("reports the close entry's seq and link, not the newest entry's", async () => {
       const { root, child, closed } = await decidedWithWorkAfter();
       const [result] = await root.report(child);
-      expect(result).toMatchObject({ data: { seq: closed.seq, link: child.l.entries[closed.seq - 1]!.link, reason: "decision" } });
+      expect(result).toMatchObject({
+        data: { seq: closed.seq, link: child.l.entries[closed.seq - 1]!.link, reason: "decision" },
+      });
     });
 
     it("matches the child's whole ledger, task work after the close included", async () => {
@@ -383,7 +506,10 @@ describe("closing a sub-table", () => {
   describe("when the parent refuses a result", () => {
     async function resultDraft(child: TestTable, signer = k.relay) {
       const statement = resultStatement(child.state, { linkAt: (seq) => child.l.entries[seq - 1]?.link });
-      return subtableResultDraft({ statement, sig: await signStatement(signer, "result", statement) }, signer.publicKeyText);
+      return subtableResultDraft(
+        { statement, sig: await signStatement(signer, "result", statement) },
+        signer.publicKeyText,
+      );
     }
 
     it("refuses a second result for the same child with E_NOT_ALLOWED", async () => {
@@ -395,7 +521,11 @@ describe("closing a sub-table", () => {
 
     it("refuses a result for a table it never opened with E_NOT_ALLOWED", async () => {
       const { child } = await decided();
-      const stranger = await TestTable.open(broadcastConfig(k, { id: "t-root", termination: { any: [{ max_entries: 9 }, "rounds_exhausted"] } }), ["a", "b", "c"], k);
+      const stranger = await TestTable.open(
+        broadcastConfig(k, { id: "t-root", termination: { any: [{ max_entries: 9 }, "rounds_exhausted"] } }),
+        ["a", "b", "c"],
+        k,
+      );
       const draft = await resultDraft(child);
       expect((await refusal(() => admit(stranger.state, draft, stranger.l.now))).code).toBe("E_NOT_ALLOWED");
     });
@@ -412,8 +542,14 @@ describe("closing a sub-table", () => {
       const entries = copy(root.l.entries);
       const result = entries.at(-1) as Extract<Entry, { subkind: "subtable_result" }>;
       result.data.decision!.body = "forged";
-      const report = await verifyExport(exportText({ table: "t-root", relay: k.relay.publicKeyText }, rechain(entries), []), relayPinned());
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: result.seq, reason: "the result signature does not verify" } });
+      const report = await verifyExport(
+        exportText({ table: "t-root", relay: k.relay.publicKeyText }, rechain(entries), []),
+        relayPinned(),
+      );
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: result.seq, reason: "the result signature does not verify" },
+      });
     });
   });
 });
@@ -421,16 +557,23 @@ describe("closing a sub-table", () => {
 describe("nested sub-tables", () => {
   it("nest three levels deep, each result reaching its parent and every ledger verifying CLEAN", async () => {
     const root = await parentTable();
-    const child = await root.openChild("c", childConfig(root, "t-child", ["a", "b", "c"], {
-      topology: { kind: "hub_spoke", hub: "c", spokes: ["a", "b"], rounds: 2 },
-    }));
+    const child = await root.openChild(
+      "c",
+      childConfig(root, "t-child", ["a", "b", "c"], {
+        topology: { kind: "hub_spoke", hub: "c", spokes: ["a", "b"], rounds: 2 },
+      }),
+    );
     const grandchild = await child.openChild("a", {
       ...childConfig(child, "t-grandchild", ["a", "b"], { topology: { kind: "pipeline", stages: ["a", "b"] } }),
     });
     expect(grandchild.l.entries[0]).toMatchObject({ data: { parent: { table: "t-child", opener: "a" } } });
     // The carried joins are the owners' original ones, signed for the root table.
     const carried = grandchild.l.entries[0]!;
-    expect(carried.kind === "system" && carried.subkind === "table_opened" && carried.data.parent!.joins.map((j) => j.join.table)).toEqual(["t-root", "t-root"]);
+    expect(
+      carried.kind === "system" &&
+        carried.subkind === "table_opened" &&
+        carried.data.parent!.joins.map((j) => j.join.table),
+    ).toEqual(["t-root", "t-root"]);
 
     await grandchild.write("a", { kind: "say", body: "draft", to: ["b"] });
     await grandchild.write("b", { kind: "decision", body: "grandchild: ship" });
@@ -443,13 +586,17 @@ describe("nested sub-tables", () => {
     const [toRoot] = await root.report(child);
 
     expect(toChild).toMatchObject({ data: { table: "t-grandchild", decision: { body: "grandchild: ship" } } });
-    expect(toRoot).toMatchObject({ data: { table: "t-child", decision: { body: "child: ship", refs: [`entry:${toChild!.seq}`] } } });
+    expect(toRoot).toMatchObject({
+      data: { table: "t-child", decision: { body: "child: ship", refs: [`entry:${toChild!.seq}`] } },
+    });
     expect(checkResultAgainstChild(toChild!, grandchild.l.entries)).toBeNull();
     expect(checkResultAgainstChild(toRoot!, child.l.entries)).toBeNull();
     for (const t of [root, child, grandchild]) {
       expect(await verifyExport(await t.exportText(), relayPinned()), t.config.id).toMatchObject({ verdict: "CLEAN" });
     }
-    expect(canonicalize(root.state.subtables)).toBe(canonicalize({ "t-child": { opened: root.state.subtables["t-child"]!.opened, result: toRoot!.seq } }));
+    expect(canonicalize(root.state.subtables)).toBe(
+      canonicalize({ "t-child": { opened: root.state.subtables["t-child"]!.opened, result: toRoot!.seq } }),
+    );
   });
 });
 
@@ -465,9 +612,16 @@ describe("when a seat writes owner rules into a sub-table's config", () => {
         approvals: "async" as const,
       },
     };
-    const child = await parent.openChild("b", childConfig(parent, "t-rules", ["a", "b"], { owners, termination: { any: ["rounds_exhausted"] } }));
+    const child = await parent.openChild(
+      "b",
+      childConfig(parent, "t-rules", ["a", "b"], { owners, termination: { any: ["rounds_exhausted"] } }),
+    );
     expect(child.state.endorsed).toEqual([]);
-    const [proposal] = await child.write("a", { kind: "proposal", body: "reorder", effects: [{ owner: "jenny", resource: "taskboard", action: "reorder", args: {} }] });
+    const [proposal] = await child.write("a", {
+      kind: "proposal",
+      body: "reorder",
+      effects: [{ owner: "jenny", resource: "taskboard", action: "reorder", args: {} }],
+    });
     expect(child.state.tasks[`${proposal!.seq}.jenny`]).toMatchObject({ state: "awaiting_approval" });
   });
 });

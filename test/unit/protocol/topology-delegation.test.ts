@@ -14,9 +14,13 @@ beforeAll(async () => {
 });
 
 const LINES = ["lead", "m1", "m2", "w1", "w2", "w3"];
-const delegation = (overrides: Partial<TableConfig> = {}, join = [...LINES, "h"]) => TestTable.open(delegationConfig(k, overrides), join, k);
-const to = (t: TestTable, from: string, seat: string) => t.write(from, { kind: "say", body: `${from} -> ${seat}`, to: [seat] });
-const topology = (reports: Record<string, string[]>): Partial<TableConfig> => ({ topology: { kind: "delegation", lead: "lead", reports } });
+const delegation = (overrides: Partial<TableConfig> = {}, join = [...LINES, "h"]) =>
+  TestTable.open(delegationConfig(k, overrides), join, k);
+const to = (t: TestTable, from: string, seat: string) =>
+  t.write(from, { kind: "say", body: `${from} -> ${seat}`, to: [seat] });
+const topology = (reports: Record<string, string[]>): Partial<TableConfig> => ({
+  topology: { kind: "delegation", lead: "lead", reports },
+});
 
 describe("a delegation session", () => {
   it("starts with the lead once every seat on the lines joined", async () => {
@@ -102,7 +106,10 @@ describe("a delegation session", () => {
       const t = await delegation();
       await to(t, "lead", "m1");
       await to(t, "m1", "w1");
-      expect(await refusal(() => to(t, "w1", "w2"))).toMatchObject({ code: "E_NOT_ALLOWED", details: { line: ["m1"] } });
+      expect(await refusal(() => to(t, "w1", "w2"))).toMatchObject({
+        code: "E_NOT_ALLOWED",
+        details: { line: ["m1"] },
+      });
     });
 
     it("refuses a report skipping its manager with E_NOT_ALLOWED", async () => {
@@ -115,7 +122,10 @@ describe("a delegation session", () => {
     it("refuses a manager delegating into another line with E_NOT_ALLOWED", async () => {
       const t = await delegation();
       await to(t, "lead", "m1");
-      expect(await refusal(() => to(t, "m1", "w3"))).toMatchObject({ code: "E_NOT_ALLOWED", details: { line: ["lead", "w1", "w2"] } });
+      expect(await refusal(() => to(t, "m1", "w3"))).toMatchObject({
+        code: "E_NOT_ALLOWED",
+        details: { line: ["lead", "w1", "w2"] },
+      });
     });
 
     it("refuses the lead skipping a level with E_NOT_ALLOWED", async () => {
@@ -125,7 +135,9 @@ describe("a delegation session", () => {
 
     it("refuses delegating to two reports at once with E_NOT_ALLOWED", async () => {
       const t = await delegation();
-      expect((await refusal(() => t.write("lead", { kind: "say", body: "both", to: ["m1", "m2"] }))).code).toBe("E_NOT_ALLOWED");
+      expect((await refusal(() => t.write("lead", { kind: "say", body: "both", to: ["m1", "m2"] }))).code).toBe(
+        "E_NOT_ALLOWED",
+      );
     });
 
     it("refuses a seat that was not delegated to with E_NOT_FLOOR", async () => {
@@ -137,7 +149,10 @@ describe("a delegation session", () => {
     it("refuses a decision from a manager by default with E_FORBIDDEN", async () => {
       const t = await delegation();
       await to(t, "lead", "m1");
-      expect(await refusal(() => t.write("m1", { kind: "decision", body: "mine" }))).toMatchObject({ code: "E_FORBIDDEN", details: { decision_by: ["lead"] } });
+      expect(await refusal(() => t.write("m1", { kind: "decision", body: "mine" }))).toMatchObject({
+        code: "E_FORBIDDEN",
+        details: { decision_by: ["lead"] },
+      });
     });
 
     it("leaves the ledger and state untouched", async () => {
@@ -176,17 +191,23 @@ describe("a delegation session", () => {
 
   describe("config", () => {
     it("refuses a manager that is not on a line from the lead with E_SCHEMA naming it", async () => {
-      const error = await refusal(() => validateConfig(delegationConfig(k, topology({ lead: ["m1"], w1: ["w2"], w2: ["w1"] }))));
+      const error = await refusal(() =>
+        validateConfig(delegationConfig(k, topology({ lead: ["m1"], w1: ["w2"], w2: ["w1"] }))),
+      );
       expect(error).toMatchObject({ code: "E_SCHEMA", details: { issues: [{ path: "topology.reports.w1" }] } });
     });
 
     it("refuses a seat reporting to two managers with E_SCHEMA", async () => {
-      const error = await refusal(() => validateConfig(delegationConfig(k, topology({ lead: ["m1", "m2"], m1: ["w1"], m2: ["w1"] }))));
+      const error = await refusal(() =>
+        validateConfig(delegationConfig(k, topology({ lead: ["m1", "m2"], m1: ["w1"], m2: ["w1"] }))),
+      );
       expect(error).toMatchObject({ code: "E_SCHEMA", details: { issues: [{ path: "topology" }] } });
     });
 
     it("refuses the lead as someone's report with E_SCHEMA", async () => {
-      expect((await refusal(() => validateConfig(delegationConfig(k, topology({ lead: ["m1"], m1: ["lead"] }))))).code).toBe("E_SCHEMA");
+      expect(
+        (await refusal(() => validateConfig(delegationConfig(k, topology({ lead: ["m1"], m1: ["lead"] }))))).code,
+      ).toBe("E_SCHEMA");
     });
 
     it("refuses an undeclared report with E_SCHEMA naming its path", async () => {
@@ -195,7 +216,9 @@ describe("a delegation session", () => {
     });
 
     it("cannot end by rounds: rounds_exhausted alone is E_NO_TERMINATION", async () => {
-      expect((await refusal(() => validateConfig(delegationConfig(k, { termination: { any: ["rounds_exhausted"] } })))).code).toBe("E_NO_TERMINATION");
+      expect(
+        (await refusal(() => validateConfig(delegationConfig(k, { termination: { any: ["rounds_exhausted"] } })))).code,
+      ).toBe("E_NO_TERMINATION");
     });
   });
 });

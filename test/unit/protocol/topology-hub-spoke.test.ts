@@ -13,7 +13,8 @@ beforeAll(async () => {
   k = await cast();
 });
 
-const hub = (overrides: Partial<TableConfig> = {}, join = ["mod", "a", "b", "c", "h"]) => TestTable.open(hubConfig(k, overrides), join, k);
+const hub = (overrides: Partial<TableConfig> = {}, join = ["mod", "a", "b", "c", "h"]) =>
+  TestTable.open(hubConfig(k, overrides), join, k);
 const name = (t: TestTable, spoke: string) => t.write("mod", { kind: "say", body: `${spoke}, go`, to: [spoke] });
 const answer = (t: TestTable, spoke: string) => t.write(spoke, { kind: "say", body: `${spoke} answers`, to: ["mod"] });
 
@@ -52,7 +53,10 @@ describe("a hub_spoke session", () => {
   });
 
   it("lets the hub decide by default, closing the table", async () => {
-    const t = await hub({ topology: { kind: "hub_spoke", hub: "mod", spokes: ["a", "b", "c"] }, termination: { any: ["decision"] } });
+    const t = await hub({
+      topology: { kind: "hub_spoke", hub: "mod", spokes: ["a", "b", "c"] },
+      termination: { any: ["decision"] },
+    });
     await name(t, "c");
     await answer(t, "c");
     const added = await t.write("mod", { kind: "decision", body: "roll back" });
@@ -111,18 +115,26 @@ describe("a hub_spoke session", () => {
 
     it("refuses the hub naming two spokes with E_NOT_ALLOWED", async () => {
       const t = await hub();
-      expect((await refusal(() => t.write("mod", { kind: "say", body: "both", to: ["a", "b"] }))).code).toBe("E_NOT_ALLOWED");
+      expect((await refusal(() => t.write("mod", { kind: "say", body: "both", to: ["a", "b"] }))).code).toBe(
+        "E_NOT_ALLOWED",
+      );
     });
 
     it("refuses the hub naming a seat that is not a spoke with E_NOT_ALLOWED", async () => {
       const t = await hub();
-      expect(await refusal(() => name(t, "h"))).toMatchObject({ code: "E_NOT_ALLOWED", details: { spokes: ["a", "b", "c"] } });
+      expect(await refusal(() => name(t, "h"))).toMatchObject({
+        code: "E_NOT_ALLOWED",
+        details: { spokes: ["a", "b", "c"] },
+      });
     });
 
     it("refuses a spoke addressing another spoke with E_NOT_ALLOWED", async () => {
       const t = await hub();
       await name(t, "a");
-      expect(await refusal(() => t.write("a", { kind: "say", body: "b?", to: ["b"] }))).toMatchObject({ code: "E_NOT_ALLOWED", details: { to: ["mod"] } });
+      expect(await refusal(() => t.write("a", { kind: "say", body: "b?", to: ["b"] }))).toMatchObject({
+        code: "E_NOT_ALLOWED",
+        details: { to: ["mod"] },
+      });
     });
 
     it("refuses the hub naming a spoke in its closing turn with E_NOT_ALLOWED", async () => {
@@ -136,7 +148,10 @@ describe("a hub_spoke session", () => {
     it("refuses a decision from a spoke by default with E_FORBIDDEN", async () => {
       const t = await hub();
       await name(t, "a");
-      expect(await refusal(() => t.write("a", { kind: "decision", body: "mine" }))).toMatchObject({ code: "E_FORBIDDEN", details: { decision_by: ["mod"] } });
+      expect(await refusal(() => t.write("a", { kind: "decision", body: "mine" }))).toMatchObject({
+        code: "E_FORBIDDEN",
+        details: { decision_by: ["mod"] },
+      });
     });
 
     it("leaves the ledger and state untouched", async () => {
@@ -174,13 +189,18 @@ describe("a hub_spoke session", () => {
 
   describe("config", () => {
     it("accepts a hub_spoke without rounds only with a condition that can fire", async () => {
-      const endless = hubConfig(k, { topology: { kind: "hub_spoke", hub: "mod", spokes: ["a"] }, termination: { any: ["rounds_exhausted"] } });
+      const endless = hubConfig(k, {
+        topology: { kind: "hub_spoke", hub: "mod", spokes: ["a"] },
+        termination: { any: ["rounds_exhausted"] },
+      });
       expect((await refusal(() => validateConfig(endless))).code).toBe("E_NO_TERMINATION");
       expect(() => validateConfig({ ...endless, termination: { any: ["decision"] } })).not.toThrow();
     });
 
     it("refuses the hub listed as its own spoke with E_SCHEMA", async () => {
-      const error = await refusal(() => validateConfig(hubConfig(k, { topology: { kind: "hub_spoke", hub: "mod", spokes: ["a", "mod"], rounds: 1 } })));
+      const error = await refusal(() =>
+        validateConfig(hubConfig(k, { topology: { kind: "hub_spoke", hub: "mod", spokes: ["a", "mod"], rounds: 1 } })),
+      );
       expect(error.code).toBe("E_SCHEMA");
     });
   });

@@ -83,7 +83,7 @@ describe("a pipeline session", () => {
   });
 
   describe("when a stage breaks the line", () => {
-    it("refuses a middle stage's output without \"to\" with E_NOT_ALLOWED naming the next stage", async () => {
+    it('refuses a middle stage\'s output without "to" with E_NOT_ALLOWED naming the next stage', async () => {
       const t = await pipeline();
       const error = await refusal(() => output(t));
       expect(error).toMatchObject({ code: "E_NOT_ALLOWED", details: { to: ["review"] } });
@@ -96,10 +96,12 @@ describe("a pipeline session", () => {
 
     it("refuses an output addressed to the next stage and another seat with E_NOT_ALLOWED", async () => {
       const t = await pipeline();
-      expect((await refusal(() => t.write("draft", { kind: "proposal", body: "x", to: ["review", "obs"] }))).code).toBe("E_NOT_ALLOWED");
+      expect((await refusal(() => t.write("draft", { kind: "proposal", body: "x", to: ["review", "obs"] }))).code).toBe(
+        "E_NOT_ALLOWED",
+      );
     });
 
-    it("refuses a \"to\" on the last stage's output with E_NOT_ALLOWED", async () => {
+    it('refuses a "to" on the last stage\'s output with E_NOT_ALLOWED', async () => {
       const t = await pipeline();
       await output(t, "review");
       await output(t, "edit");
@@ -143,7 +145,13 @@ describe("a pipeline session", () => {
 
     it("serves a hand between rounds when the last stage has left", async () => {
       const t = await pipeline({ topology: { kind: "pipeline", stages: STAGES, rounds: 2 } });
-      await t.write("h", { kind: "request", request_id: "bye-edit", type: "shutdown", to: ["edit"], body: "you are done" });
+      await t.write("h", {
+        kind: "request",
+        request_id: "bye-edit",
+        type: "shutdown",
+        to: ["edit"],
+        body: "you are done",
+      });
       await t.write("edit", { kind: "response", request_id: "bye-edit", type: "shutdown", verdict: "approve" });
       await t.write("obs", { kind: "raise_hand" });
       expect(floorLog(await output(t, "review"))).toEqual([["review", "turn"]]);
@@ -192,12 +200,16 @@ describe("a pipeline session", () => {
     });
 
     it("refuses an undeclared stage with E_SCHEMA naming its path", async () => {
-      const error = await refusal(() => validateConfig(pipelineConfig(k, { topology: { kind: "pipeline", stages: ["draft", "ghost"] } })));
+      const error = await refusal(() =>
+        validateConfig(pipelineConfig(k, { topology: { kind: "pipeline", stages: ["draft", "ghost"] } })),
+      );
       expect(error).toMatchObject({ code: "E_SCHEMA", details: { issues: [{ path: "topology.stages[1]" }] } });
     });
 
     it("refuses a stage listed twice with E_SCHEMA", async () => {
-      const error = await refusal(() => validateConfig(pipelineConfig(k, { topology: { kind: "pipeline", stages: ["draft", "draft"] } })));
+      const error = await refusal(() =>
+        validateConfig(pipelineConfig(k, { topology: { kind: "pipeline", stages: ["draft", "draft"] } })),
+      );
       expect(error.code).toBe("E_SCHEMA");
     });
   });

@@ -57,7 +57,8 @@ describe("altering one byte of a CLEAN export", { timeout: 180_000 }, () => {
   it("never yields CLEAN when any byte becomes JSON whitespace", async () => {
     for (let at = 0; at < bytes.length; at += 7) {
       for (const by of [0x20, 0x09, 0x0d, 0x0a]) {
-        if (by !== bytes[at] && (await verdictWith(at, by)) === "CLEAN") expect.fail(`byte ${at} -> ${by} left the export CLEAN`);
+        if (by !== bytes[at] && (await verdictWith(at, by)) === "CLEAN")
+          expect.fail(`byte ${at} -> ${by} left the export CLEAN`);
       }
     }
   });

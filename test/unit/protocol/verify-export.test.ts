@@ -11,7 +11,16 @@ import {
   type SignedHead,
 } from "../../../src/protocol/index.js";
 import { debateConfig } from "../../support/table-fixture.js";
-import { copy, exportLines as lines, exportOf, headOver, pinnedDebate, rechain, seatedDebate, unlines } from "./fixtures.js";
+import {
+  copy,
+  exportLines as lines,
+  exportOf,
+  headOver,
+  pinnedDebate,
+  rechain,
+  seatedDebate,
+  unlines,
+} from "./fixtures.js";
 
 const { k, entries, head, verify, refutation } = await pinnedDebate();
 
@@ -37,7 +46,11 @@ describe("verifyExport refutes a malformed export", () => {
 
     it("refutes an export without its final newline", async () => {
       const text = exportOf(k.relay, entries, [head]);
-      expect(await refutation(text.slice(0, -1))).toMatchObject({ seq: null, line: 17, reason: "an export ends with a newline" });
+      expect(await refutation(text.slice(0, -1))).toMatchObject({
+        seq: null,
+        line: 17,
+        reason: "an export ends with a newline",
+      });
     });
 
     it("refutes an unknown field inside an entry", async () => {
@@ -45,25 +58,41 @@ describe("verifyExport refutes a malformed export", () => {
       const line = JSON.parse(ls[6]!) as { entry: Record<string, unknown> };
       line.entry.extra = 1;
       ls[6] = canonicalize(line);
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 7, reason: "line 7 is not a valid export line" });
+      expect(await refutation(unlines(ls))).toEqual({
+        seq: null,
+        line: 7,
+        reason: "line 7 is not a valid export line",
+      });
     });
 
     it("refutes an unknown field on the line itself", async () => {
       const ls = lines(exportOf(k.relay, entries, [head]));
       ls[4] = canonicalize({ ...(JSON.parse(ls[4]!) as object), note: "x" });
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 5, reason: "line 5 is not a valid export line" });
+      expect(await refutation(unlines(ls))).toEqual({
+        seq: null,
+        line: 5,
+        reason: "line 5 is not a valid export line",
+      });
     });
 
     it("refutes an unknown field in a head", async () => {
       const ls = lines(exportOf(k.relay, entries, [head]));
       ls[16] = canonicalize({ type: "head", head: { ...head, extra: true } });
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 17, reason: "line 17 is not a valid export line" });
+      expect(await refutation(unlines(ls))).toEqual({
+        seq: null,
+        line: 17,
+        reason: "line 17 is not a valid export line",
+      });
     });
 
     it("refutes an unknown field in the header", async () => {
       const ls = lines(exportOf(k.relay, entries, [head]));
       ls[0] = canonicalize({ ...(JSON.parse(ls[0]!) as object), comment: "hi" });
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 1, reason: "line 1 is not a trestle export header" });
+      expect(await refutation(unlines(ls))).toEqual({
+        seq: null,
+        line: 1,
+        reason: "line 1 is not a trestle export header",
+      });
     });
 
     it("refutes an entry line after the heads", async () => {
@@ -79,7 +108,12 @@ describe("verifyExport refutes a malformed export", () => {
 
     it("reports coverage of nothing checked", async () => {
       const report = await verify("not an export\n");
-      expect(VerifyReportSchema.parse(report)).toMatchObject({ verdict: "REFUTED", table: null, last_seq: 0, coverage: { entries: 0, relay_key_pinned: true } });
+      expect(VerifyReportSchema.parse(report)).toMatchObject({
+        verdict: "REFUTED",
+        table: null,
+        last_seq: 0,
+        coverage: { entries: 0, relay_key_pinned: true },
+      });
     });
   });
 });
@@ -114,7 +148,12 @@ describe("verifyExport with truncated bodies", () => {
 
   /** The export of `items` with a head over them and the given originals after their entries. */
   async function withOriginals(items: Entry[], originals: [number, string][]): Promise<string> {
-    return exportText({ table: "t-459", relay: k.relay.publicKeyText }, items, [await headOver(k.relay, items)], new Map(originals));
+    return exportText(
+      { table: "t-459", relay: k.relay.publicKeyText },
+      items,
+      [await headOver(k.relay, items)],
+      new Map(originals),
+    );
   }
 
   /** The fixture with entry 6's visible body replaced, re-chained as a lying relay would. */
@@ -146,26 +185,40 @@ describe("verifyExport with truncated bodies", () => {
   describe("when the original and the entry disagree", () => {
     it("refutes a replaced truncated body at its seq once the original is present", async () => {
       const report = await verify(await withOriginals(forged("we must never ship! "), [[6, ORIGINAL]]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 6, reason: "the truncated body is not the cut of the original" } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: 6, reason: "the truncated body is not the cut of the original" },
+      });
     });
 
     it("refutes an original that does not hash to what the seat signed", async () => {
       const other = ORIGINAL.replace("ready", "risky");
       const report = await verify(await withOriginals(truncated.entries, [[6, other]]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 6, reason: "the original body does not match the hash the seat signed" } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: 6, reason: "the original body does not match the hash the seat signed" },
+      });
     });
 
     it("refutes an original line that follows no truncated entry", async () => {
       const ls = lines(await withOriginals(truncated.entries, [[6, ORIGINAL]]));
       const original = ls.splice(7, 1)[0]!;
       ls.splice(3, 0, original);
-      expect(await refutation(unlines(ls))).toMatchObject({ seq: null, line: 4, reason: "line 4: an original body must follow its truncated entry" });
+      expect(await refutation(unlines(ls))).toMatchObject({
+        seq: null,
+        line: 4,
+        reason: "line 4: an original body must follow its truncated entry",
+      });
     });
 
     it("refutes a second original for one entry", async () => {
       const ls = lines(await withOriginals(truncated.entries, [[6, ORIGINAL]]));
       ls.splice(8, 0, ls[7]!);
-      expect(await refutation(unlines(ls))).toEqual({ seq: null, line: 9, reason: "line 9: a second original for one entry" });
+      expect(await refutation(unlines(ls))).toEqual({
+        seq: null,
+        line: 9,
+        reason: "line 9: a second original for one entry",
+      });
     });
   });
 });

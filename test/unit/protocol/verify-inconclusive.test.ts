@@ -49,7 +49,15 @@ describe("verifyExport is INCONCLUSIVE", () => {
         verdict: "INCONCLUSIVE",
         last_seq: 15,
         unchecked: ["3 entries were checked by hash only, so the policy replay was skipped"],
-        coverage: { entries: 15, by_content: 12, by_hash: 3, signatures: 7, heads: 1, head_seq: 15, policy_replay: "skipped" },
+        coverage: {
+          entries: 15,
+          by_content: 12,
+          by_hash: 3,
+          signatures: 7,
+          heads: 1,
+          head_seq: 15,
+          policy_replay: "skipped",
+        },
       });
     });
 
@@ -57,21 +65,30 @@ describe("verifyExport is INCONCLUSIVE", () => {
       const items = hide(entries, [6]);
       items[5] = { seq: 6, leaf: "0".repeat(64) };
       const report = await verify(exportOf(k.relay, items, [head]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 7, reason: "link does not follow from the previous entry" } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: 7, reason: "link does not follow from the previous entry" },
+      });
     });
 
     it("refutes a wrong hidden leaf at the end through the head", async () => {
       const items = hide(entries, [15]);
       items[14] = { seq: 15, leaf: "0".repeat(64) };
       const report = await verify(exportOf(k.relay, items, [head]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 15, reason: expect.stringMatching(/^fork/) } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: 15, reason: expect.stringMatching(/^fork/) },
+      });
     });
 
     it("still refutes a visible entry altered next to hidden ones", async () => {
       const items = copy(hide(entries, [6, 7]));
       Object.assign(items[7]!, { body: "tampered" });
       const report = await verify(exportOf(k.relay, items, [head]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 8, reason: expect.stringMatching(/altered/) } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: 8, reason: expect.stringMatching(/altered/) },
+      });
     });
   });
 });
@@ -84,6 +101,8 @@ describe("verifyLedger", () => {
 
   it("gives the same verdict as the export of the same view", async () => {
     const text = exportText({ table: "t-459", relay: k.relay.publicKeyText }, entries, [head]);
-    expect(await verifyLedger({ table: "t-459", relay: k.relay.publicKeyText, items: entries, heads: [head] }, pinned)).toEqual(await verify(text));
+    expect(
+      await verifyLedger({ table: "t-459", relay: k.relay.publicKeyText, items: entries, heads: [head] }, pinned),
+    ).toEqual(await verify(text));
   });
 });

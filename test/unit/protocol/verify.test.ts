@@ -3,15 +3,20 @@
  * pinned relay key, and each way a relay can lie is REFUTED at the right seq with the right reason.
  */
 import { describe, expect, it } from "vitest";
-import {
-  canonicalize,
-  parseExport,
-  signHead,
-  verifyExport,
-  VerifyReportSchema,
-} from "../../../src/protocol/index.js";
+import { canonicalize, parseExport, signHead, verifyExport, VerifyReportSchema } from "../../../src/protocol/index.js";
 import { keyOf, MemoryLedger, debateConfig, nonceOf } from "../../support/table-fixture.js";
-import { copy, debateToDecision, exportLines as lines, exportOf, handSigned, headOver, kindOf, pinnedDebate, rechain, seatedDebate } from "./fixtures.js";
+import {
+  copy,
+  debateToDecision,
+  exportLines as lines,
+  exportOf,
+  handSigned,
+  headOver,
+  kindOf,
+  pinnedDebate,
+  rechain,
+  seatedDebate,
+} from "./fixtures.js";
 
 const { k, entries, head, verify, refutation } = await pinnedDebate();
 
@@ -63,7 +68,12 @@ describe("verifyExport on a clean ledger", () => {
     const ls = lines(exportOf(k.relay, entries, [head]));
     expect(ls).toHaveLength(17);
     for (const line of ls) expect(canonicalize(JSON.parse(line))).toBe(line);
-    expect(JSON.parse(ls[0]!)).toEqual({ type: "trestle-export", version: 1, table: "t-459", relay: k.relay.publicKeyText });
+    expect(JSON.parse(ls[0]!)).toEqual({
+      type: "trestle-export",
+      version: 1,
+      table: "t-459",
+      relay: k.relay.publicKeyText,
+    });
     expect(JSON.parse(ls[16]!)).toEqual({ type: "head", head });
   });
 
@@ -87,19 +97,24 @@ describe("verifyExport on a clean ledger", () => {
 });
 
 describe("verifyExport refutes", () => {
-
   describe("when an entry's content was altered", () => {
     it("refutes a tampered body at its seq (leaf no longer matches)", async () => {
       const tampered = copy(entries);
       Object.assign(tampered[5]!, { body: "con, round 1" });
-      expect(await refutation(exportOf(k.relay, tampered, [head]))).toMatchObject({ seq: 6, reason: expect.stringMatching(/altered/) });
+      expect(await refutation(exportOf(k.relay, tampered, [head]))).toMatchObject({
+        seq: 6,
+        reason: expect.stringMatching(/altered/),
+      });
     });
 
     it("refutes a tampered body with leaf and link recomputed at its seq (the seat's signature)", async () => {
       const tampered = copy(entries);
       Object.assign(tampered[5]!, { body: "con, round 1" });
       const text = exportOf(k.relay, rechain(tampered), [head]);
-      expect(await refutation(text)).toMatchObject({ seq: 6, reason: expect.stringMatching(/entry signature does not verify/) });
+      expect(await refutation(text)).toMatchObject({
+        seq: 6,
+        reason: expect.stringMatching(/entry signature does not verify/),
+      });
     });
 
     it("refutes an unsigned field changed with leaf and link recomputed at the head (fork)", async () => {
@@ -116,7 +131,10 @@ describe("verifyExport refutes", () => {
       floor.data.holder = "judge";
       const chain = rechain(tampered);
       const text = exportOf(k.relay, chain, [await headOver(k.relay, chain)]);
-      expect(await refutation(text)).toMatchObject({ seq: 7, reason: expect.stringMatching(/policy replay expected system floor/) });
+      expect(await refutation(text)).toMatchObject({
+        seq: 7,
+        reason: expect.stringMatching(/policy replay expected system floor/),
+      });
     });
 
     it("names the heads' refutation, not the replay's, when both refute (the replay runs beside the earlier checks, judged after them)", async () => {
@@ -124,12 +142,19 @@ describe("verifyExport refutes", () => {
       const floor = tampered[6]!;
       if (floor.kind !== "system" || floor.subkind !== "floor") throw new Error("entry 7 is a floor move");
       floor.data.holder = "judge";
-      expect(await refutation(exportOf(k.relay, rechain(tampered), [head]))).toMatchObject({ seq: 15, reason: expect.stringMatching(/^fork/) });
+      expect(await refutation(exportOf(k.relay, rechain(tampered), [head]))).toMatchObject({
+        seq: 15,
+        reason: expect.stringMatching(/^fork/),
+      });
     });
 
     it("refutes a bad seat signature at its seq", async () => {
       const tampered = copy(entries);
-      const other = await handSigned(k.botTao, { seat: "bot-tao", kind: "say", body: "something else" }, { seq: 6, ts: 0 });
+      const other = await handSigned(
+        k.botTao,
+        { seat: "bot-tao", kind: "say", body: "something else" },
+        { seq: 6, ts: 0 },
+      );
       if (other.kind === "system") throw new Error("authored");
       Object.assign(tampered[5]!, { author: other.author });
       const text = exportOf(k.relay, rechain(tampered), [head]);
@@ -137,10 +162,19 @@ describe("verifyExport refutes", () => {
     });
 
     it("refutes a say signed by a key other than the seat's at its seq", async () => {
-      const say = tamperedSay(await handSigned(k.botJenny, { seat: "bot-tao", kind: "say", body: "pro, round 1" }, { seq: 6, ts: entries[5]!.ts }));
+      const say = tamperedSay(
+        await handSigned(
+          k.botJenny,
+          { seat: "bot-tao", kind: "say", body: "pro, round 1" },
+          { seq: 6, ts: entries[5]!.ts },
+        ),
+      );
       const chain = rechain(say);
       const text = exportOf(k.relay, chain, [await headOver(k.relay, chain)]);
-      expect(await refutation(text)).toMatchObject({ seq: 6, reason: 'signed by a key that does not hold seat "bot-tao"' });
+      expect(await refutation(text)).toMatchObject({
+        seq: 6,
+        reason: 'signed by a key that does not hold seat "bot-tao"',
+      });
     });
 
     it("refutes a join whose signature was swapped for another owner's", async () => {
@@ -173,7 +207,10 @@ describe("verifyExport refutes", () => {
       [swapped[5], swapped[6]] = [swapped[6]!, swapped[5]!];
       swapped[5]!.seq = 6;
       swapped[6]!.seq = 7;
-      expect(await refutation(exportOf(k.relay, rechain(swapped), [head]))).toMatchObject({ seq: 15, reason: expect.stringMatching(/^fork/) });
+      expect(await refutation(exportOf(k.relay, rechain(swapped), [head]))).toMatchObject({
+        seq: 15,
+        reason: expect.stringMatching(/^fork/),
+      });
     });
 
     it("refutes a dropped middle entry at its seq", async () => {
@@ -200,7 +237,10 @@ describe("verifyExport refutes", () => {
     it("refutes a ledger that lacks an entry the policy causes (decision without table_closed)", async () => {
       const short = entries.slice(0, 14);
       const text = exportOf(k.relay, short, [await headOver(k.relay, short)]);
-      expect(await refutation(text)).toMatchObject({ seq: 15, reason: expect.stringMatching(/lacks the system table_closed/) });
+      expect(await refutation(text)).toMatchObject({
+        seq: 15,
+        reason: expect.stringMatching(/lacks the system table_closed/),
+      });
     });
   });
 
@@ -215,12 +255,18 @@ describe("verifyExport refutes", () => {
 
     it("refutes a head at an earlier seq that disagrees with the chain", async () => {
       const fork = await signHead(k.relay, { table: "t-459", seq: 9, link: entries[9]!.link });
-      expect(await refutation(exportOf(k.relay, entries, [fork, head]))).toMatchObject({ seq: 9, reason: expect.stringMatching(/^fork/) });
+      expect(await refutation(exportOf(k.relay, entries, [fork, head]))).toMatchObject({
+        seq: 9,
+        reason: expect.stringMatching(/^fork/),
+      });
     });
 
     it("refutes a head for another table", async () => {
       const other = await headOver(k.relay, entries, 15, "t-461");
-      expect(await refutation(exportOf(k.relay, entries, [other]))).toMatchObject({ seq: 15, reason: 'a head is for table "t-461"' });
+      expect(await refutation(exportOf(k.relay, entries, [other]))).toMatchObject({
+        seq: 15,
+        reason: 'a head is for table "t-461"',
+      });
     });
 
     it("refutes a head signed by a key other than the pinned one", async () => {
@@ -234,25 +280,37 @@ describe("verifyExport refutes", () => {
     it("refutes a head signed by another key even with no key pinned (it is not the table's relay)", async () => {
       const evil = await headOver(await keyOf("evil relay"), entries);
       const report = await verifyExport(exportOf(k.relay, entries, [evil]));
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 15, reason: "a head is signed by a key the export does not name" } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: 15, reason: "a head is signed by a key the export does not name" },
+      });
     });
 
     it("refutes a head whose signature does not verify", async () => {
       const bad = { ...head, link: entries[13]!.link };
-      expect(await refutation(exportOf(k.relay, entries, [bad]))).toMatchObject({ seq: 15, reason: "a head's signature does not verify" });
+      expect(await refutation(exportOf(k.relay, entries, [bad]))).toMatchObject({
+        seq: 15,
+        reason: "a head's signature does not verify",
+      });
     });
 
     it("refutes a whole ledger under another relay key than the pinned one at seq 1", async () => {
       const evilRelay = await keyOf("evil relay");
       const evil = await debateToDecision({ ...k, relay: evilRelay });
       const text = exportOf(evilRelay, evil.entries, [evil.head]);
-      expect(await refutation(text)).toMatchObject({ seq: 1, reason: "the table records a relay key other than the pinned one" });
+      expect(await refutation(text)).toMatchObject({
+        seq: 1,
+        reason: "the table records a relay key other than the pinned one",
+      });
       expect(await verifyExport(text, { relayKey: evilRelay.publicKeyText })).toMatchObject({ verdict: "CLEAN" });
     });
 
     it("refutes an export header naming another relay key than the table records", async () => {
       const text = exportOf(await keyOf("evil relay"), entries, [head]);
-      expect(await refutation(text)).toMatchObject({ seq: 1, reason: "the export names a relay key the table does not record" });
+      expect(await refutation(text)).toMatchObject({
+        seq: 1,
+        reason: "the export names a relay key the table does not record",
+      });
     });
   });
 
@@ -267,7 +325,10 @@ describe("verifyExport refutes", () => {
     });
 
     it("refutes a whole ledger exported under another table id at seq 1", async () => {
-      expect(await refutation(exportOf(k.relay, entries, [head], "t-461"))).toMatchObject({ seq: 1, reason: expect.stringMatching(/belongs to table "t-459"/) });
+      expect(await refutation(exportOf(k.relay, entries, [head], "t-461"))).toMatchObject({
+        seq: 1,
+        reason: expect.stringMatching(/belongs to table "t-459"/),
+      });
     });
   });
 
@@ -278,7 +339,10 @@ describe("verifyExport refutes", () => {
       await l.submit(k.botJenny, { seat: "bot-jenny", kind: "say", body: "con" });
       const replayed = await l.submit(k.botTao, { seat: "bot-tao", kind: "say", body: "pro", nonce: nonceOf("once") });
       const text = exportOf(k.relay, l.entries, [await l.head()]);
-      expect(await refutation(text)).toMatchObject({ seq: replayed[0]!.seq, reason: "a nonce is used twice (replayed statement)" });
+      expect(await refutation(text)).toMatchObject({
+        seq: replayed[0]!.seq,
+        reason: "a nonce is used twice (replayed statement)",
+      });
     });
 
     it("refutes a join whose nonce repeats an earlier join's", async () => {
@@ -293,26 +357,60 @@ describe("verifyExport refutes", () => {
 
   describe("when the relay accepted what the policy forbids", () => {
     it("refutes a say from a seat without the floor, validly chained and signed", async () => {
-      const forged = tamperedSay(await handSigned(k.botJenny, { seat: "bot-jenny", kind: "say", body: "out of turn" }, { seq: 6, ts: entries[5]!.ts }));
+      const forged = tamperedSay(
+        await handSigned(
+          k.botJenny,
+          { seat: "bot-jenny", kind: "say", body: "out of turn" },
+          { seq: 6, ts: entries[5]!.ts },
+        ),
+      );
       const chain = rechain(forged);
       const text = exportOf(k.relay, chain, [await headOver(k.relay, chain)]);
       const report = await verify(text);
       expect(report.coverage.signatures).toBe(5);
-      expect(report).toMatchObject({ verdict: "REFUTED", refuted: { seq: 6, reason: expect.stringMatching(/^policy would refuse this entry: E_NOT_FLOOR/) } });
+      expect(report).toMatchObject({
+        verdict: "REFUTED",
+        refuted: { seq: 6, reason: expect.stringMatching(/^policy would refuse this entry: E_NOT_FLOOR/) },
+      });
     });
 
     it("refutes a decision by a seat that may not decide, validly chained and signed", async () => {
-      const forged = tamperedSay(await handSigned(k.botTao, { seat: "bot-tao", kind: "decision", body: "pro wins" }, { seq: 6, ts: entries[5]!.ts }));
-      const chain = rechain([...forged, { table: "t-459", seat: null, kind: "system", subkind: "table_closed", data: { reason: "decision" }, author: null, seq: 7, ts: entries[5]!.ts }]);
+      const forged = tamperedSay(
+        await handSigned(
+          k.botTao,
+          { seat: "bot-tao", kind: "decision", body: "pro wins" },
+          { seq: 6, ts: entries[5]!.ts },
+        ),
+      );
+      const chain = rechain([
+        ...forged,
+        {
+          table: "t-459",
+          seat: null,
+          kind: "system",
+          subkind: "table_closed",
+          data: { reason: "decision" },
+          author: null,
+          seq: 7,
+          ts: entries[5]!.ts,
+        },
+      ]);
       const text = exportOf(k.relay, chain, [await headOver(k.relay, chain)]);
       expect(await refutation(text)).toMatchObject({ seq: 6, reason: expect.stringMatching(/E_FORBIDDEN/) });
     });
 
     it("refutes a say appended after the table closed, validly chained and signed", async () => {
-      const late = await handSigned(k.botTao, { seat: "bot-tao", kind: "say", body: "one more thing" }, { seq: 16, ts: entries[14]!.ts + 1 });
+      const late = await handSigned(
+        k.botTao,
+        { seat: "bot-tao", kind: "say", body: "one more thing" },
+        { seq: 16, ts: entries[14]!.ts + 1 },
+      );
       const chain = rechain([...entries, late]);
       const text = exportOf(k.relay, chain, [await headOver(k.relay, chain)]);
-      expect(await refutation(text)).toMatchObject({ seq: 16, reason: expect.stringMatching(/^policy would refuse this entry: E_CLOSED/) });
+      expect(await refutation(text)).toMatchObject({
+        seq: 16,
+        reason: expect.stringMatching(/^policy would refuse this entry: E_CLOSED/),
+      });
     });
 
     it("refutes a join the policy would refuse (an expired join), validly chained and signed", async () => {
@@ -332,5 +430,4 @@ describe("verifyExport refutes", () => {
       expect(await refutation(text)).toMatchObject({ seq: 1, reason: expect.stringMatching(/E_TABLE_NOT_FOUND/) });
     });
   });
-
 });

@@ -35,7 +35,9 @@ async function votedProposal(visibility: TableConfig["visibility"]): Promise<{ t
   await t.write("bot-tao", { kind: "vote", re: seq, choice: "yes" });
   await t.write("bot-jenny", { kind: "vote", re: seq, choice: "yes" });
   await approve(t, seq, "jenny");
-  const derived = t.l.entries.filter((e) => ["proposal", "task_opened", "task_state", "approval", "decision"].includes(kindOf(e)));
+  const derived = t.l.entries.filter((e) =>
+    ["proposal", "task_opened", "task_state", "approval", "decision"].includes(kindOf(e)),
+  );
   expect(derived.map(kindOf)).toEqual(["proposal", "task_opened", "decision", "approval", "task_state"]);
   return { t, derived };
 }
@@ -45,14 +47,25 @@ const JUDGE = { seat: "judge" } as const;
 describe.each([
   ["reads only the debaters' says", { judge: { seats: ["bot-tao", "bot-jenny"], kinds: ["say" as const] } }],
   ["reads every kind the debaters write, and system entries", { judge: { seats: ["bot-tao", "bot-jenny"] } }],
-  ["reads says, votes, decisions and system entries", { judge: { kinds: ["say" as const, "vote" as const, "decision" as const, "system" as const], seats: ["bot-tao", "bot-jenny"] } }],
+  [
+    "reads says, votes, decisions and system entries",
+    {
+      judge: {
+        kinds: ["say" as const, "vote" as const, "decision" as const, "system" as const],
+        seats: ["bot-tao", "bot-jenny"],
+      },
+    },
+  ],
 ])("a judge who %s", (_, visibility) => {
   it("gets the proposal, its task, its approval and the decision by quorum as leaf hashes only in an entries page", async () => {
     const { t, derived } = await votedProposal(visibility);
     const page = readEntries(t.state, t.reader(), JUDGE, { from: 1, to: 100 }, await t.l.head());
     const hidden = new Set(derived.map((e) => e.seq));
-    for (const item of page.items) if (hidden.has(item.seq)) expect(item).toEqual({ seq: item.seq, leaf: t.l.entries[item.seq - 1]!.leaf });
-    expect(page.items.filter((i) => "kind" in i).map((i) => i.seq)).toContain(t.l.entries.find((e) => e.kind === "say")!.seq);
+    for (const item of page.items)
+      if (hidden.has(item.seq)) expect(item).toEqual({ seq: item.seq, leaf: t.l.entries[item.seq - 1]!.leaf });
+    expect(page.items.filter((i) => "kind" in i).map((i) => i.seq)).toContain(
+      t.l.entries.find((e) => e.kind === "say")!.seq,
+    );
   });
 
   it("sees none of it in its projection: tail, decisions in force, tasks", async () => {

@@ -57,7 +57,11 @@ describe("a judge who reads only the debaters' says", () => {
   });
 
   it("sees its rule, but not decisions it may not read, in its prefix", async () => {
-    const t = await debateTable(k, { visibility: JUDGE_SEES_SAYS, floor: { decision_by: "any" }, termination: { any: ["rounds_exhausted", { max_entries: 50 }] } });
+    const t = await debateTable(k, {
+      visibility: JUDGE_SEES_SAYS,
+      floor: { decision_by: "any" },
+      termination: { any: ["rounds_exhausted", { max_entries: 50 }] },
+    });
     await t.write("bot-tao", { kind: "decision", body: "pro decides" });
     const judge = readProjection(t.state, t.reader(), { seat: "judge" }, 0);
     expect(judge.prefix.rules.visibility).toEqual(JUDGE_SEES_SAYS.judge);
@@ -89,7 +93,13 @@ describe("a judge who reads only the debaters' says", () => {
     const hidden = t.l.entries.length - 1;
     expect(report).toMatchObject({
       verdict: "INCONCLUSIVE",
-      coverage: { entries: t.l.entries.length, by_content: 1, by_hash: hidden, policy_replay: "skipped", truncated_unchecked: 0 },
+      coverage: {
+        entries: t.l.entries.length,
+        by_content: 1,
+        by_hash: hidden,
+        policy_replay: "skipped",
+        truncated_unchecked: 0,
+      },
     });
   });
 
@@ -97,7 +107,9 @@ describe("a judge who reads only the debaters' says", () => {
     const t = await busyDebate();
     const view = viewOf(t.state, { owner: "ops" }, t.l.entries);
     expect(view.every((i) => "kind" in i)).toBe(true);
-    const report = await verifyExport(readExport(t.state, t.reader(), { owner: "ops" }, await head(t)), { relayKey: k.relay.publicKeyText });
+    const report = await verifyExport(readExport(t.state, t.reader(), { owner: "ops" }, await head(t)), {
+      relayKey: k.relay.publicKeyText,
+    });
     expect(report.verdict).toBe("CLEAN");
   });
 
@@ -134,11 +146,16 @@ describe("visibility rules", () => {
     await t.say("b");
     const authored = visibleTo(t, "c").filter((e) => e.kind !== "system");
     expect(authored.map((e) => [e.kind, e.seat])).toEqual([["proposal", "a"]]);
-    expect(visibleTo(t, "c").filter((e) => e.kind === "system")).toHaveLength(t.l.entries.filter((e) => e.kind === "system").length);
+    expect(visibleTo(t, "c").filter((e) => e.kind === "system")).toHaveLength(
+      t.l.entries.filter((e) => e.kind === "system").length,
+    );
   });
 
   it("matches a decision by quorum as kind decision", async () => {
-    const t = await broadcastTable(k, { visibility: { c: { kinds: ["decision"] } }, termination: { any: [{ quorum: { n: 1, of: "seats" } }, "rounds_exhausted"] } });
+    const t = await broadcastTable(k, {
+      visibility: { c: { kinds: ["decision"] } },
+      termination: { any: [{ quorum: { n: 1, of: "seats" } }, "rounds_exhausted"] },
+    });
     const [p] = await t.write("a", { kind: "proposal", body: "p" });
     await t.write("b", { kind: "vote", re: p!.seq, choice: "yes" });
     expect(visibleTo(t, "c").map((e) => (e.kind === "system" ? e.subkind : e.kind))).toEqual(["decision"]);
@@ -146,17 +163,23 @@ describe("visibility rules", () => {
 
   describe("when the config names what does not exist", () => {
     it("refuses a rule for an undeclared seat with E_SCHEMA naming it", async () => {
-      const error = await refusal(() => validateConfig(broadcastConfig(k, { visibility: { ghost: { kinds: ["say"] } } })));
+      const error = await refusal(() =>
+        validateConfig(broadcastConfig(k, { visibility: { ghost: { kinds: ["say"] } } })),
+      );
       expect(error).toMatchObject({ code: "E_SCHEMA", details: { issues: [{ path: "visibility.ghost" }] } });
     });
 
     it("refuses an undeclared author in a rule with E_SCHEMA naming it", async () => {
-      const error = await refusal(() => validateConfig(broadcastConfig(k, { visibility: { a: { seats: ["b", "ghost"] } } })));
+      const error = await refusal(() =>
+        validateConfig(broadcastConfig(k, { visibility: { a: { seats: ["b", "ghost"] } } })),
+      );
       expect(error).toMatchObject({ code: "E_SCHEMA", details: { issues: [{ path: "visibility.a.seats[1]" }] } });
     });
 
     it("refuses an unknown kind with E_SCHEMA", async () => {
-      const error = await refusal(() => validateConfig(broadcastConfig(k, { visibility: { a: { kinds: ["gossip" as never] } } })));
+      const error = await refusal(() =>
+        validateConfig(broadcastConfig(k, { visibility: { a: { kinds: ["gossip" as never] } } })),
+      );
       expect(error.code).toBe("E_SCHEMA");
     });
   });

@@ -24,7 +24,11 @@ beforeAll(async () => {
 
 /** A broadcast of a, b, c (+ human h) that closes on a quorum of `quorum`. */
 const voting = (quorum: unknown, overrides: Partial<TableConfig> = {}, join = ["a", "b", "c", "h"]) =>
-  TestTable.open(broadcastConfig(k, { termination: { any: [{ quorum } as never, "rounds_exhausted"] }, ...overrides }), join, k);
+  TestTable.open(
+    broadcastConfig(k, { termination: { any: [{ quorum } as never, "rounds_exhausted"] }, ...overrides }),
+    join,
+    k,
+  );
 
 /** `seat`'s proposal; returns its seq. */
 async function propose(t: TestTable, seat: string, body = "ship #459 first"): Promise<number> {
@@ -32,7 +36,8 @@ async function propose(t: TestTable, seat: string, body = "ship #459 first"): Pr
   return entry!.seq;
 }
 
-const vote = (t: TestTable, seat: string, re: number, choice: "yes" | "no" | "abstain" = "yes") => t.write(seat, { kind: "vote", re, choice });
+const vote = (t: TestTable, seat: string, re: number, choice: "yes" | "no" | "abstain" = "yes") =>
+  t.write(seat, { kind: "vote", re, choice });
 
 describe("voting on a proposal", () => {
   it("needs no floor and moves no floor", async () => {
@@ -62,13 +67,26 @@ describe("voting on a proposal", () => {
     expect(added[1]).toMatchObject({
       seat: null,
       author: null,
-      data: { proposal: p, seat: "a", body: "ship #459 first", refs: ["https://example.test/459"], of: "seats", yes: 2, no: 1, abstain: 0, electorate: 4, needed: 2 },
+      data: {
+        proposal: p,
+        seat: "a",
+        body: "ship #459 first",
+        refs: ["https://example.test/459"],
+        of: "seats",
+        yes: 2,
+        no: 1,
+        abstain: 0,
+        electorate: 4,
+        needed: 2,
+      },
     });
     expect(added[2]).toMatchObject({ data: { reason: "quorum" } });
-    expect(t.state.decisions).toEqual([{ seq: added[1]!.seq, seat: "a", body: "ship #459 first", refs: ["https://example.test/459"], by: "quorum" }]);
+    expect(t.state.decisions).toEqual([
+      { seq: added[1]!.seq, seat: "a", body: "ship #459 first", refs: ["https://example.test/459"], by: "quorum" },
+    ]);
   });
 
-  it("closes with reason decision when \"decision\" is listed before the quorum", async () => {
+  it('closes with reason decision when "decision" is listed before the quorum', async () => {
     const t = await TestTable.open(
       broadcastConfig(k, { termination: { any: ["decision", { quorum: { n: 1, of: "seats" } }, "rounds_exhausted"] } }),
       ["a", "b", "c"],
@@ -142,7 +160,9 @@ describe("voting on a proposal", () => {
     await vote(t, "c", p);
     expect(JSON.stringify(projectionPrefix(t.state))).toBe(before);
     await vote(t, "h", p);
-    expect(projectionPrefix(t.state).decisions).toEqual([expect.objectContaining({ seat: "a", body: "ship #459 first", by: "quorum" })]);
+    expect(projectionPrefix(t.state).decisions).toEqual([
+      expect.objectContaining({ seat: "a", body: "ship #459 first", by: "quorum" }),
+    ]);
   });
 
   it("projects a vote with its choice and a decision by quorum with its body", async () => {
@@ -150,7 +170,12 @@ describe("voting on a proposal", () => {
     const p = await propose(t, "a");
     const [v, d] = (await vote(t, "b", p, "yes")) as Entry[];
     expect(projectEntry(v!)).toEqual({ seq: v!.seq, kind: "vote", seat: "b", re: p, choice: "yes" });
-    expect(projectEntry(d!)).toMatchObject({ kind: "system", subkind: "decision", body: "ship #459 first", data: { proposal: p, seat: "a" } });
+    expect(projectEntry(d!)).toMatchObject({
+      kind: "system",
+      subkind: "decision",
+      body: "ship #459 first",
+      data: { proposal: p, seat: "a" },
+    });
     expect(projectEntry(d!).data).not.toHaveProperty("body");
   });
 
@@ -181,7 +206,14 @@ describe("voting on a proposal", () => {
     });
 
     it(`refuses a vote on a proposal older than the ${LIMITS.open_proposals} newest with E_NOT_ALLOWED`, async () => {
-      const t = await TestTable.open(broadcastConfig(k, { topology: { kind: "broadcast", order: ["a", "b", "c"] }, termination: { any: [{ max_entries: 100 }] } }), ["a", "b", "c"], k);
+      const t = await TestTable.open(
+        broadcastConfig(k, {
+          topology: { kind: "broadcast", order: ["a", "b", "c"] },
+          termination: { any: [{ max_entries: 100 }] },
+        }),
+        ["a", "b", "c"],
+        k,
+      );
       const first = await propose(t, "a");
       for (let i = 0; i < LIMITS.open_proposals; i++) await propose(t, t.holder!, `option ${i}`);
       expect((await refusal(() => vote(t, "a", first))).code).toBe("E_NOT_ALLOWED");
@@ -207,17 +239,25 @@ describe("voting on a proposal", () => {
 
   describe("quorum config", () => {
     it("refuses a fraction above 1 with E_SCHEMA", async () => {
-      const config = broadcastConfig(k, { termination: { any: [{ quorum: { fraction: { num: 4, den: 3 }, of: "seats" } }, "rounds_exhausted"] } });
+      const config = broadcastConfig(k, {
+        termination: { any: [{ quorum: { fraction: { num: 4, den: 3 }, of: "seats" } }, "rounds_exhausted"] },
+      });
       expect((await refusal(() => validateConfig(config))).code).toBe("E_SCHEMA");
     });
 
     it("refuses a non-integer fraction written as a number with E_SCHEMA", async () => {
-      const config = broadcastConfig(k, { termination: { any: [{ quorum: { fraction: 0.5, of: "seats" } } as never, "rounds_exhausted"] } });
+      const config = broadcastConfig(k, {
+        termination: { any: [{ quorum: { fraction: 0.5, of: "seats" } } as never, "rounds_exhausted"] },
+      });
       expect((await refusal(() => validateConfig(config))).code).toBe("E_SCHEMA");
     });
 
     it("counts as a condition that can fire on an open table", () => {
-      const room = { ...broadcastConfig(k), topology: { kind: "open" as const }, termination: { any: [{ quorum: { n: 2, of: "owners" as const } }] } };
+      const room = {
+        ...broadcastConfig(k),
+        topology: { kind: "open" as const },
+        termination: { any: [{ quorum: { n: 2, of: "owners" as const } }] },
+      };
       expect(() => validateConfig(room)).not.toThrow();
     });
   });

@@ -20,7 +20,9 @@ import { sharedRelay, type LocalRelay } from "../../support/local-relay.js";
 
 const card = JSON.parse(JSON.stringify(agentCard("https://relay.example")));
 const { url, preferredTransport, protocolVersion, ...v1 } = card;
-const v03Schema = z.looseObject({ definitions: z.record(z.string(), z.unknown()) }).parse(JSON.parse(readFileSync(new URL("../../vectors/a2a-v0.3.0.json", import.meta.url), "utf8")));
+const v03Schema = z
+  .looseObject({ definitions: z.record(z.string(), z.unknown()) })
+  .parse(JSON.parse(readFileSync(new URL("../../vectors/a2a-v0.3.0.json", import.meta.url), "utf8")));
 const validV03 = new Ajv().compile({ ...v03Schema, $ref: "#/definitions/AgentCard" });
 /** The schema's complaints about `value` as a v0.3 AgentCard; none when it is one. */
 const v03Errors = (value: unknown) => (validV03(value) ? [] : validV03.errors);
@@ -36,7 +38,11 @@ describe("the A2A agent card", () => {
   });
 
   it("carries v0.3's main url, transport and protocol version for the same interface v1.0 lists", () => {
-    expect({ url, preferredTransport, protocolVersion }).toEqual({ url: "https://relay.example", preferredTransport: "trestle/0.1", protocolVersion: "0.3.0" });
+    expect({ url, preferredTransport, protocolVersion }).toEqual({
+      url: "https://relay.example",
+      preferredTransport: "trestle/0.1",
+      protocolVersion: "0.3.0",
+    });
     expect(v1.supportedInterfaces).toEqual([{ url, protocolBinding: preferredTransport, protocolVersion: "1.0" }]);
   });
 
@@ -48,7 +54,9 @@ describe("the A2A agent card", () => {
     const parsed = AgentCard.fromJSON(card);
     expect(parsed.name && parsed.description).toBeTruthy();
     expect(parsed.version).toBe(pkg.version);
-    expect(parsed.supportedInterfaces).toEqual([{ url: "https://relay.example", protocolBinding: "trestle/0.1", protocolVersion: "1.0", tenant: "" }]);
+    expect(parsed.supportedInterfaces).toEqual([
+      { url: "https://relay.example", protocolBinding: "trestle/0.1", protocolVersion: "1.0", tenant: "" },
+    ]);
     expect(parsed.capabilities).toMatchObject({ streaming: false, pushNotifications: false });
     expect(parsed.defaultInputModes.length * parsed.defaultOutputModes.length).toBeGreaterThan(0);
     expect(parsed.skills.map((s) => s.id)).toEqual(["seat-a-bot", "read-a-table", "approve"]);
@@ -57,10 +65,15 @@ describe("the A2A agent card", () => {
 
   describe("when a field is not A2A's or has the wrong type", () => {
     it("the v1.0 round trip changes it, and the v0.3 schema refuses a card without url or protocolVersion, so the checks above would fail", () => {
-      for (const bad of [{ ...v1, colour: "green" }, { ...v1, version: 1 }, { ...v1, skills: [{ ...v1.skills[0], tags: "x" }] }]) {
+      for (const bad of [
+        { ...v1, colour: "green" },
+        { ...v1, version: 1 },
+        { ...v1, skills: [{ ...v1.skills[0], tags: "x" }] },
+      ]) {
         expect(AgentCard.toJSON(AgentCard.fromJSON(bad))).not.toEqual(bad);
       }
-      for (const bad of [v1, { ...card, url: undefined }, { ...card, protocolVersion: 3 }]) expect(v03Errors(JSON.parse(JSON.stringify(bad)))).not.toEqual([]);
+      for (const bad of [v1, { ...card, url: undefined }, { ...card, protocolVersion: 3 }])
+        expect(v03Errors(JSON.parse(JSON.stringify(bad)))).not.toEqual([]);
     });
   });
 });
@@ -70,13 +83,20 @@ describe("the card a running relay serves", { timeout: 20_000 }, () => {
   it("gives a v0.3 reading the same interface: the main url with the trestle transport", async () => {
     const raw: unknown = await (await fetch(`${relay().url}/.well-known/agent-card.json`)).json();
     expect(v03Errors(raw)).toEqual([]);
-    expect(parseLegacyAgentCard(raw).supportedInterfaces).toEqual([{ url: relay().url, protocolBinding: "trestle/0.1", tenant: "", protocolVersion: "0.3.0" }]);
+    expect(parseLegacyAgentCard(raw).supportedInterfaces).toEqual([
+      { url: relay().url, protocolBinding: "trestle/0.1", tenant: "", protocolVersion: "0.3.0" },
+    ]);
   });
 
   it("is read as v1.0 by the A2A SDK's card resolver, with or without its v0.3 compatibility, naming the trestle interface at the relay", async () => {
-    for (const resolver of [new DefaultAgentCardResolver(), new DefaultAgentCardResolver({ legacyCompat: { enabled: true } })]) {
+    for (const resolver of [
+      new DefaultAgentCardResolver(),
+      new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
+    ]) {
       const resolved = await resolver.resolve(relay().url);
-      expect(resolved.supportedInterfaces).toEqual([{ url: relay().url, protocolBinding: "trestle/0.1", protocolVersion: "1.0" }]);
+      expect(resolved.supportedInterfaces).toEqual([
+        { url: relay().url, protocolBinding: "trestle/0.1", protocolVersion: "1.0" },
+      ]);
       expect(resolved.skills.map((s) => s.id)).toEqual(["seat-a-bot", "read-a-table", "approve"]);
     }
   });

@@ -24,7 +24,9 @@ let requests: string[];
 /** Where the test's page was opened: the relay, or a gate in front of it. */
 let origin: string;
 afterEach(async () => {
-  expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith(origin.replace("http", "ws")))).toEqual([]);
+  expect(requests.filter((url) => !url.startsWith(origin) && !url.startsWith(origin.replace("http", "ws")))).toEqual(
+    [],
+  );
   await page.close();
 });
 
@@ -41,13 +43,19 @@ async function openPage(path: string, at = started.relay.url): Promise<Page> {
 async function publicDebate(words: { topic?: string; body?: string } = {}) {
   const client = await tableClient(started.relay.url, uniqueTable("public"));
   const k = await seatDebate(client, { public: true, ...(words.topic ? { topic: words.topic } : {}) });
-  await client.submit(k.botTao, "bot-tao", { kind: "say", body: words.body ?? "Ship #459 first: the CSV export is what Friday's customer needs." });
+  await client.submit(k.botTao, "bot-tao", {
+    kind: "say",
+    body: words.body ?? "Ship #459 first: the CSV export is what Friday's customer needs.",
+  });
   return { client, k };
 }
 
 /** Deletes the debate table behind `client`, signed by its creator ops. */
 async function deleteDebate(client: TableClient, k: Cast): Promise<void> {
-  await new HttpClient({ url: started.relay.url }).deleteTable(client.table, await signDelete(k.ops, { table: client.table, owner: "ops", now: Date.now() }));
+  await new HttpClient({ url: started.relay.url }).deleteTable(
+    client.table,
+    await signDelete(k.ops, { table: client.table, owner: "ops", now: Date.now() }),
+  );
 }
 
 /** Bidi embeddings, overrides and isolates, and zero-width characters: what the window and the CLI strip. */
@@ -64,7 +72,15 @@ describe("the landing page", { timeout: 30_000 }, () => {
     const mcp = JSON.parse((await p.textContent("#snippet-mcp"))!).mcpServers.trestle;
     expect(mcp.env.TRESTLE_URL).toBe(started.relay.url);
     // Every command runs the client this relay serves, never a registry name the project does not own.
-    expect([mcp.command, ...mcp.args]).toEqual(["npx", "--yes", "--prefer-offline", "--package", tarball, "trestle", "mcp"]);
+    expect([mcp.command, ...mcp.args]).toEqual([
+      "npx",
+      "--yes",
+      "--prefer-offline",
+      "--package",
+      tarball,
+      "trestle",
+      "mcp",
+    ]);
     const cli = (await p.textContent("#snippet-cli"))!.split("\n");
     expect(cli[0]).toBe(`npm install -g ${tarball}`);
     expect(cli).toContain("trestle join --seat bot-you --owner you");
@@ -92,7 +108,9 @@ describe("the public viewer", { timeout: 30_000 }, () => {
     await p.waitForSelector(".verdict.clean");
     expect(await p.textContent("#topic")).toBe("Should #459 ship before #461?");
     expect(await p.textContent("#verdict")).toMatch(/^CLEAN: 7 entries verified$/);
-    expect(await p.textContent("#coverage")).toMatch(/7 entries by content, \d+ signatures, 1 relay-signed heads \(newest #7\), policy replay full/);
+    expect(await p.textContent("#coverage")).toMatch(
+      /7 entries by content, \d+ signatures, 1 relay-signed heads \(newest #7\), policy replay full/,
+    );
     await p.waitForSelector(".live.on");
 
     await client.submit(k.botJenny, "bot-jenny", { kind: "say", body: "Ship #461 first: it fixes silent data loss." });
@@ -118,24 +136,34 @@ describe("the public viewer", { timeout: 30_000 }, () => {
       requests = requestLog(page);
       await page.route(`**/tables/${client.table}/public/export`, async (route) => {
         const response = await route.fetch();
-        const text = (await response.text()).replace("the CSV export is what Friday's customer needs", "the CSV export is what every customer needs");
+        const text = (await response.text()).replace(
+          "the CSV export is what Friday's customer needs",
+          "the CSV export is what every customer needs",
+        );
         await route.fulfill({ response, body: text });
       });
       await page.goto(`${started.relay.url}/view/${client.table}`);
       await page.waitForSelector(".verdict.refuted");
-      expect(await page.textContent("#verdict")).toBe("REFUTED at entry #6: content does not match its leaf hash (altered)");
+      expect(await page.textContent("#verdict")).toBe(
+        "REFUTED at entry #6: content does not match its leaf hash (altered)",
+      );
     });
 
     it("says REFUTED when the link carries another relay key", async () => {
       const { client } = await publicDebate();
       const p = await openPage(`/view/${client.table}#key=${"A".repeat(43)}`);
       await p.waitForSelector(".verdict.refuted");
-      expect(await p.textContent("#verdict")).toBe("REFUTED at entry #1: the table records a relay key other than the pinned one");
+      expect(await p.textContent("#verdict")).toBe(
+        "REFUTED at entry #1: the table records a relay key other than the pinned one",
+      );
     });
   });
 
   it("shows what seats wrote without bidi controls or zero-width characters, as the principal window and the CLI do", async () => {
-    const { client } = await publicDebate({ topic: "Ship \u202Egnp.exe\u202C first?", body: "pay \u202E01$\u202C now\u200B\nthen \u2066ring\u2069 twice\uFEFF" });
+    const { client } = await publicDebate({
+      topic: "Ship \u202Egnp.exe\u202C first?",
+      body: "pay \u202E01$\u202C now\u200B\nthen \u2066ring\u2069 twice\uFEFF",
+    });
     const p = await openPage(`/view/${client.table}`);
     await p.waitForSelector(".verdict.clean");
     expect(await p.textContent("#topic")).toBe("Ship gnp.exe first?");
@@ -145,15 +173,21 @@ describe("the public viewer", { timeout: 30_000 }, () => {
   });
 
   // A table made, seated, shown, verified and deleted, then a socket's close: more than most tests here.
-  it("stops following a table deleted while it is open, saying why, and keeps what it verified", { timeout: 20_000 }, async () => {
-    const { client, k } = await publicDebate();
-    const p = await openPage(`/view/${client.table}`);
-    await p.waitForSelector(".live.on");
-    await deleteDebate(client, k);
-    await p.waitForSelector(".live.refused");
-    expect(await p.textContent("#live")).toMatch(new RegExp(`^stopped by the relay: E_TABLE_DELETED: table ${client.table} was deleted by its creator ops`));
-    expect(await p.locator(".entry").count()).toBe(7);
-  });
+  it(
+    "stops following a table deleted while it is open, saying why, and keeps what it verified",
+    { timeout: 20_000 },
+    async () => {
+      const { client, k } = await publicDebate();
+      const p = await openPage(`/view/${client.table}`);
+      await p.waitForSelector(".live.on");
+      await deleteDebate(client, k);
+      await p.waitForSelector(".live.refused");
+      expect(await p.textContent("#live")).toMatch(
+        new RegExp(`^stopped by the relay: E_TABLE_DELETED: table ${client.table} was deleted by its creator ops`),
+      );
+      expect(await p.locator(".entry").count()).toBe(7);
+    },
+  );
 
   describe("when the relay is slow to accept its socket or refuses it", () => {
     /** A public debate opened in the viewer through a gate in front of the relay that answers upgrades as `mode` says. */
@@ -220,7 +254,9 @@ describe("the public viewer", { timeout: 30_000 }, () => {
       await seatDebate(client);
       const p = await openPage(`/view/${client.table}`);
       await p.waitForSelector(".verdict.error");
-      expect(await p.textContent("#verdict")).toBe(`Cannot show this table: E_FORBIDDEN: table ${client.table} is not public`);
+      expect(await p.textContent("#verdict")).toBe(
+        `Cannot show this table: E_FORBIDDEN: table ${client.table} is not public`,
+      );
       expect(await p.locator(".entry").count()).toBe(0);
       expect(await p.textContent("#live")).toBe("not connected");
     });
@@ -230,7 +266,13 @@ describe("the public viewer", { timeout: 30_000 }, () => {
 describe("the icon", { timeout: 30_000 }, () => {
   it("is linked from the pages, loaded by the browser and kept a day", async () => {
     const p = await openPage("/");
-    expect(await p.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => [l.getAttribute("href"), l.getAttribute("type") ?? l.getAttribute("sizes")]))).toEqual([
+    expect(
+      await p
+        .locator('link[rel="icon"]')
+        .evaluateAll((links) =>
+          links.map((l) => [l.getAttribute("href"), l.getAttribute("type") ?? l.getAttribute("sizes")]),
+        ),
+    ).toEqual([
       ["/favicon.ico", "16x16 32x32"],
       ["/favicon.svg", "image/svg+xml"],
     ]);

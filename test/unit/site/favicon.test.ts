@@ -20,7 +20,9 @@ beforeAll(async () => {
 describe("favicon.ico", { timeout: 30_000 }, () => {
   it("is a valid icon file with a 32-bit image at each size a tab uses", () => {
     const images = readIco(new Uint8Array(readFileSync(FAVICON_ICO)));
-    expect(images.map(({ size, bits, format }) => ({ size, bits, format }))).toEqual(ICON_SIZES.map((size) => ({ size, bits: 32, format: "bmp" })));
+    expect(images.map(({ size, bits, format }) => ({ size, bits, format }))).toEqual(
+      ICON_SIZES.map((size) => ({ size, bits: 32, format: "bmp" })),
+    );
   });
 
   it("holds the SVG icon as Chromium draws it at each size", async () => {

@@ -15,14 +15,18 @@ import { exportOf, headOver, rechain } from "../protocol/fixtures.js";
 async function matched(): Promise<{ m: MarketLedger; seq: number }> {
   const m = await MarketLedger.open();
   await m.list("ana", { side: "want", title: "Stroller wanted", category: "baby-gear", quantity: 2 });
-  const [match] = MarketLedger.matches(await m.list("ben", { side: "offer", title: "Stroller", category: "baby-gear", quantity: 1 }));
+  const [match] = MarketLedger.matches(
+    await m.list("ben", { side: "offer", title: "Stroller", category: "baby-gear", quantity: 1 }),
+  );
   return { m, seq: match!.seq };
 }
 
 /** `entries` as a relay exports them (chained again, with a head over them), then parsed and verified as the viewer does. */
 async function asViewed(m: MarketLedger, entries: readonly (Entry | UnchainedEntry)[]) {
   const chained = rechain(entries);
-  const parsed = parseExport(exportOf(m.k.relay, chained, [await headOver(m.k.relay, chained, chained.length, m.state.table)], m.state.table));
+  const parsed = parseExport(
+    exportOf(m.k.relay, chained, [await headOver(m.k.relay, chained, chained.length, m.state.table)], m.state.table),
+  );
   if (!parsed.ok) throw new Error("the export does not parse");
   const report = await verifyLedger(parsed.view, { relayKey: m.k.relay.publicKeyText });
   return { items: parsed.view.items, report };
@@ -53,7 +57,10 @@ describe("the public viewer's market board", () => {
     it("shows nothing for a table that is no market (a match's room)", async () => {
       const { m, seq } = await matched();
       const room = await m.openRoom(seq, "ben");
-      const report = await verifyLedger({ items: room.entries, heads: [await room.head()] }, { relayKey: m.k.relay.publicKeyText });
+      const report = await verifyLedger(
+        { items: room.entries, heads: [await room.head()] },
+        { relayKey: m.k.relay.publicKeyText },
+      );
       expect(report.verdict).toBe("CLEAN");
       expect(verifiedBoard(room.entries, report, m.l.now)).toBeNull();
     });

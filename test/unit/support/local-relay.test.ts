@@ -19,7 +19,9 @@ describe("a relay started for a test", () => {
     const { url, site } = relay();
     expect(site).not.toBe(SITE);
     expect(site.startsWith(SITE)).toBe(false);
-    expect(readFileSync(join(site, "assets", "site.css"), "utf8")).toBe(readFileSync(join(SITE, "assets", "site.css"), "utf8"));
+    expect(readFileSync(join(site, "assets", "site.css"), "utf8")).toBe(
+      readFileSync(join(SITE, "assets", "site.css"), "utf8"),
+    );
     writeFileSync(join(site, "assets", "site.css"), "/* this relay's copy */");
     expect(await (await fetch(`${url}/assets/site.css`)).text()).toBe("/* this relay's copy */");
   });

@@ -11,7 +11,12 @@ const thrower = (code: "E_SCHEMA" | "E_FORBIDDEN", details?: Record<string, unkn
   throw new TrestleError(code, "no", details);
 };
 const reply = (status: number, code: string) => ({ status, body: { error: { code, message: "no" } } });
-const run = (code: number, stdout: string, stderr = "") => ({ code, stdout, stderr, body: JSON.parse(stdout) as unknown });
+const run = (code: number, stdout: string, stderr = "") => ({
+  code,
+  stdout,
+  stderr,
+  body: JSON.parse(stdout) as unknown,
+});
 
 /** Whether `check` fails the test (an assertion or an error), rather than passing. */
 async function fails(check: () => Promise<unknown>): Promise<boolean> {
@@ -23,19 +28,28 @@ async function fails(check: () => Promise<unknown>): Promise<boolean> {
 
 describe("refused", () => {
   it("passes on the code a call throws, sync or async, with its details and status, and returns the error", async () => {
-    const error = await refused("E_FORBIDDEN", thrower("E_FORBIDDEN", { reason: "owner" }), { details: { reason: "owner" }, status: 403 });
+    const error = await refused("E_FORBIDDEN", thrower("E_FORBIDDEN", { reason: "owner" }), {
+      details: { reason: "owner" },
+      status: 403,
+    });
     expect(error).toBeInstanceOf(TrestleError);
     await refused("E_SCHEMA", async () => thrower("E_SCHEMA")());
   });
 
   it("passes on an HTTP reply's envelope (parsed or as JSON text) with a 4xx or the status named, and returns the reply", async () => {
     expect(await refused("E_SCHEMA", async () => reply(400, "E_SCHEMA"))).toEqual(reply(400, "E_SCHEMA"));
-    await refused("E_SCHEMA", async () => ({ status: 413, body: JSON.stringify(reply(413, "E_SCHEMA").body) }), { status: 413 });
+    await refused("E_SCHEMA", async () => ({ status: 413, body: JSON.stringify(reply(413, "E_SCHEMA").body) }), {
+      status: 413,
+    });
   });
 
   it("passes on a CLI run's --json envelope or its printed error line, each with a hint", async () => {
-    await refused("E_SCHEMA", async () => run(3, '{"error":{"code":"E_SCHEMA","message":"no","hint":"h"}}'), { exit: 3 });
-    await refused("E_SCHEMA", async () => ({ code: 3, stdout: "", stderr: "error E_SCHEMA: no\nhint: h\n" }), { exit: 3 });
+    await refused("E_SCHEMA", async () => run(3, '{"error":{"code":"E_SCHEMA","message":"no","hint":"h"}}'), {
+      exit: 3,
+    });
+    await refused("E_SCHEMA", async () => ({ code: 3, stdout: "", stderr: "error E_SCHEMA: no\nhint: h\n" }), {
+      exit: 3,
+    });
   });
 
   it("reads `unmoved` before and after: a table's ledger and state, or any snapshot", async () => {
@@ -49,16 +63,30 @@ describe("refused", () => {
       expect(await fails(() => refused("E_SCHEMA", () => 1))).toBe(true);
       expect(await fails(() => refused("E_SCHEMA", async () => [reply(400, "E_SCHEMA")]))).toBe(true);
       expect(await fails(() => refused("E_SCHEMA", thrower("E_FORBIDDEN")))).toBe(true);
-      expect(await fails(() => refused("E_FORBIDDEN", thrower("E_FORBIDDEN", { reason: "a" }), { details: { reason: "b" } }))).toBe(true);
+      expect(
+        await fails(() =>
+          refused("E_FORBIDDEN", thrower("E_FORBIDDEN", { reason: "a" }), { details: { reason: "b" } }),
+        ),
+      ).toBe(true);
       expect(await fails(() => refused("E_SCHEMA", async () => reply(400, "E_SCHEMA"), { status: 413 }))).toBe(true);
     });
 
     it("fails on a 5xx reply, a CLI run that exits 0, prints a stack trace or gives no hint", async () => {
       expect(await fails(() => refused("E_SCHEMA", async () => reply(500, "E_SCHEMA")))).toBe(true);
-      expect(await fails(() => refused("E_SCHEMA", async () => run(0, '{"error":{"code":"E_SCHEMA","message":"no","hint":"h"}}')))).toBe(true);
-      const traced = run(3, '{"error":{"code":"E_SCHEMA","message":"no","hint":"h"}}', "Error: no\n    at main (src/cli/main.ts:1:1)\n");
+      expect(
+        await fails(() =>
+          refused("E_SCHEMA", async () => run(0, '{"error":{"code":"E_SCHEMA","message":"no","hint":"h"}}')),
+        ),
+      ).toBe(true);
+      const traced = run(
+        3,
+        '{"error":{"code":"E_SCHEMA","message":"no","hint":"h"}}',
+        "Error: no\n    at main (src/cli/main.ts:1:1)\n",
+      );
       expect(await fails(() => refused("E_SCHEMA", async () => traced))).toBe(true);
-      expect(await fails(() => refused("E_SCHEMA", async () => run(3, '{"error":{"code":"E_SCHEMA","message":"no"}}')))).toBe(true);
+      expect(
+        await fails(() => refused("E_SCHEMA", async () => run(3, '{"error":{"code":"E_SCHEMA","message":"no"}}'))),
+      ).toBe(true);
     });
 
     it("fails when the refusal moved the ledger, the state or the snapshot", async () => {

@@ -13,7 +13,11 @@ const pages = roomPages();
 describe("the principal window", { timeout: 60_000 }, () => {
   it("has no serious or critical axe-core violation, with a transcript that scrolls", async () => {
     const { page, table, k, bots } = await pages.open("a11y");
-    for (let i = 1; i <= 16; i += 1) await bots.submit(i % 2 ? k.botTao : k.botJenny, i % 2 ? "bot-tao" : "bot-jenny", { kind: "say", body: `Line ${i} of a long exchange about the Saturday delivery.` });
+    for (let i = 1; i <= 16; i += 1)
+      await bots.submit(i % 2 ? k.botTao : k.botJenny, i % 2 ? "bot-tao" : "bot-jenny", {
+        kind: "say",
+        body: `Line ${i} of a long exchange about the Saturday delivery.`,
+      });
     const scrolls = `(() => { const list = document.querySelector("#table-${table} .transcript"); return list.scrollHeight > list.clientHeight; })()`;
     await page.waitForSelector(`#table-${table} .transcript li[data-seq="19"]`);
     await expectAccessible(page, "the principal window", async () => {

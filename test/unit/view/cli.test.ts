@@ -51,7 +51,13 @@ describe("trestle view", { timeout: 30_000 }, () => {
     const t = cli(dir, relay.url);
     const key = await t.json(["keygen", "--owner", "mira"]);
     const table = uniqueTable("cli-view");
-    const config = { id: table, topic: "A bike, second hand", owners: { mira: { public_key: key.body!.public_key } }, topology: { kind: "open" }, termination: { any: [{ max_entries: 50 }] } };
+    const config = {
+      id: table,
+      topic: "A bike, second hand",
+      owners: { mira: { public_key: key.body!.public_key } },
+      topology: { kind: "open" },
+      termination: { any: [{ max_entries: 50 }] },
+    };
     writeFileSync(join(dir, "config.json"), JSON.stringify(config));
     expect((await t.run(["create", join(dir, "config.json"), "--owner", "mira"])).code).toBe(0);
 
@@ -76,7 +82,12 @@ describe("trestle view", { timeout: 30_000 }, () => {
     const port = await freePort();
     const view = t.start(["view", "--owner", "mira", "--port", String(port), "--json"]);
     const [line] = await view.printed(/^\{.*\}$/m);
-    expect(JSON.parse(line!)).toEqual({ url: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#`)), port, owner: "mira", relay: relay.url });
+    expect(JSON.parse(line!)).toEqual({
+      url: expect.stringMatching(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#`)),
+      port,
+      owner: "mira",
+      relay: relay.url,
+    });
     view.child.kill("SIGTERM");
     expect((await view.done).code).toBe(0);
   });

@@ -16,7 +16,12 @@ import { startFakeChatApi, type FakeChatApi } from "../../support/fake-chat-api.
 import { startRelay, type LocalRelay } from "../../support/local-relay.js";
 import { closeRoomPage, roomConfig, roomPage, type RoomPage, type RoomPageOptions } from "./window-fixture.js";
 
-const SECRETS = { TELEGRAM_BOT_TOKEN: "123:view-telegram-token", TELEGRAM_WEBHOOK_SECRET: "view-telegram-secret", TELEGRAM_BOT_USERNAME: "trestle_view_bot", OUTBOX_DELAY_MS: "0" };
+const SECRETS = {
+  TELEGRAM_BOT_TOKEN: "123:view-telegram-token",
+  TELEGRAM_WEBHOOK_SECRET: "view-telegram-secret",
+  TELEGRAM_BOT_USERNAME: "trestle_view_bot",
+  OUTBOX_DELAY_MS: "0",
+};
 
 let fake: FakeChatApi;
 let relay: LocalRelay;
@@ -26,7 +31,10 @@ let page: Page;
 
 beforeAll(async () => {
   fake = await startFakeChatApi();
-  [relay, browser] = await Promise.all([startRelay({ vars: { ...SECRETS, TELEGRAM_API_BASE: `${fake.url}/telegram` } }), sharedChromium()]);
+  [relay, browser] = await Promise.all([
+    startRelay({ vars: { ...SECRETS, TELEGRAM_API_BASE: `${fake.url}/telegram` } }),
+    sharedChromium(),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await relay?.dispose();
@@ -38,7 +46,11 @@ afterEach(async () => {
 });
 
 /** A room (with `overrides`) in a fresh home, and tao's window open on it. */
-async function opened(prefix: string, overrides: Partial<TableConfig> = {}, prepare?: RoomPageOptions["prepare"]): Promise<RoomPage> {
+async function opened(
+  prefix: string,
+  overrides: Partial<TableConfig> = {},
+  prepare?: RoomPageOptions["prepare"],
+): Promise<RoomPage> {
   open = await roomPage(browser, relay.url, prefix, { overrides, ...(prepare ? { prepare } : {}) });
   page = open.page;
   return open;
@@ -47,13 +59,20 @@ async function opened(prefix: string, overrides: Partial<TableConfig> = {}, prep
 describe("the principal window", { timeout: 30_000 }, () => {
   it("rejects a task by click, signed with the owner key", async () => {
     const { table, k, bots, owner } = await opened("reject");
-    await bots.submit(k.botJenny, "bot-jenny", { kind: "proposal", body: "Pay the deposit now.", effects: [{ owner: "tao", resource: "bank", action: "transfer", args: { amount: 50000 } }] });
+    await bots.submit(k.botJenny, "bot-jenny", {
+      kind: "proposal",
+      body: "Pay the deposit now.",
+      effects: [{ owner: "tao", resource: "bank", action: "transfer", args: { amount: 50000 } }],
+    });
     await page.click('#waiting-list .waiting-task[data-task="4.tao"] button.reject');
     await page.waitForSelector(".notice.ok");
     expect(await page.textContent(".notice")).toMatch(/^task 4\.tao rejected with tao's key: now rejected/);
     await page.waitForSelector(`#table-${table} .task[data-task="4.tao"].state-rejected`);
     const { items } = await owner.history({ signer: k.tao, as: { owner: "tao" } });
-    expect(items.filter(isEntry).find((e) => e.kind === "approval")).toMatchObject({ verdict: "reject", author: { key: k.tao.publicKeyText } });
+    expect(items.filter(isEntry).find((e) => e.kind === "approval")).toMatchObject({
+      verdict: "reject",
+      author: { key: k.tao.publicKeyText },
+    });
   });
 
   it("marks a body the relay cut, and calls the chain INCONCLUSIVE while the original is unchecked", async () => {
@@ -65,7 +84,9 @@ describe("the principal window", { timeout: 30_000 }, () => {
     expect(await entry.locator(".badge.warn").textContent()).toBe(`cut by the relay (${long.length} chars written)`);
     expect(await entry.locator(".body").textContent()).toBe(long.slice(0, 40));
     await page.waitForSelector(`#table-${table} .verdict.inconclusive`);
-    expect(await page.textContent(`#table-${table} .verdict`)).toContain("1 truncated bodies were not checked against their originals");
+    expect(await page.textContent(`#table-${table} .verdict`)).toContain(
+      "1 truncated bodies were not checked against their originals",
+    );
   });
 
   it("follows a sub-table that lists the owner as soon as it opens, and lists it under its parent", async () => {
@@ -83,7 +104,11 @@ describe("the principal window", { timeout: 30_000 }, () => {
     const theirs = uniqueTable("theirs");
     const { table } = await opened("apart", {}, async (home, _table, k) => {
       const jennys = await openTable({ relay: relay.url, table: theirs, home });
-      await jennys.create(k.jenny, "jenny", { ...roomConfig(k, theirs), owners: { jenny: { public_key: k.jenny.publicKeyText } }, seats: { "bot-jenny": { owner: "jenny" } } });
+      await jennys.create(k.jenny, "jenny", {
+        ...roomConfig(k, theirs),
+        owners: { jenny: { public_key: k.jenny.publicKeyText } },
+        seats: { "bot-jenny": { owner: "jenny" } },
+      });
     });
     await page.waitForSelector("#elsewhere-panel:not([hidden])");
     expect(await page.textContent("#elsewhere")).toMatch(new RegExp(`^${theirs}: E_AUTH `));
@@ -92,23 +117,51 @@ describe("the principal window", { timeout: 30_000 }, () => {
   });
 
   it("shows the owner's chat channels: one that delivered as ok, one that never did as UNPROVEN", async () => {
-    await fetch(`${fake.url}/__control/script`, { method: "POST", body: JSON.stringify({ match: '"chat_id":"8802"', status: 401, body: { ok: false, description: "Unauthorized" } }) });
+    await fetch(`${fake.url}/__control/script`, {
+      method: "POST",
+      body: JSON.stringify({
+        match: '"chat_id":"8802"',
+        status: 401,
+        body: { ok: false, description: "Unauthorized" },
+      }),
+    });
     const { k } = await opened("channels");
     const owners = new OwnerClient(relay.url, k.tao);
     for (const user of [8801, 8802]) {
       const { code } = await owners.bindCode("telegram");
-      const body = JSON.stringify({ update_id: user, message: { message_id: 1, date: 1, from: { id: user, is_bot: false, first_name: "T" }, chat: { id: user, type: "private" }, text: `/start ${code}` } });
-      await fetch(`${relay.url}/hooks/telegram`, { method: "POST", body, headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": SECRETS.TELEGRAM_WEBHOOK_SECRET } });
+      const body = JSON.stringify({
+        update_id: user,
+        message: {
+          message_id: 1,
+          date: 1,
+          from: { id: user, is_bot: false, first_name: "T" },
+          chat: { id: user, type: "private" },
+          text: `/start ${code}`,
+        },
+      });
+      await fetch(`${relay.url}/hooks/telegram`, {
+        method: "POST",
+        body,
+        headers: {
+          "content-type": "application/json",
+          "x-telegram-bot-api-secret-token": SECRETS.TELEGRAM_WEBHOOK_SECRET,
+        },
+      });
     }
     await page.waitForSelector("#channels .channel.ok", { timeout: 10_000 });
     // The channel shows as UNPROVEN from the moment it is queued; wait for the failed attempt itself.
     await page.locator("#channels .channel.unproven", { hasText: "failed HTTP 401" }).waitFor({ timeout: 10_000 });
     expect(await page.textContent("#channels .channel.ok")).toMatch(/^ok telegram 8801 \(T, en\) {2}ok {2}1 delivered/);
-    expect(await page.textContent("#channels .channel.unproven")).toMatch(/^UNPROVEN telegram 8802 .* never delivered; last attempt failed HTTP 401/);
+    expect(await page.textContent("#channels .channel.unproven")).toMatch(
+      /^UNPROVEN telegram 8802 .* never delivered; last attempt failed HTTP 401/,
+    );
     // Each time in a channel's line reads on the viewer's clock (a <time> with the exact instant), never as the raw UTC instant.
     const times = page.locator("#channels .channel.ok time");
     expect(await times.count()).toBeGreaterThan(0);
-    for (const datetime of await times.evaluateAll((all) => all.map((t) => (t as unknown as { dateTime: string }).dateTime))) expect(datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    for (const datetime of await times.evaluateAll((all) =>
+      all.map((t) => (t as unknown as { dateTime: string }).dateTime),
+    ))
+      expect(datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(await page.textContent("#channels")).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
   });
 });

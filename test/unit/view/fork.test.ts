@@ -53,7 +53,12 @@ async function banner(window: OpenWindow): Promise<Page> {
 }
 
 /** bot-tao and bot-jenny say `count` things in turn through `client`. */
-async function turns(client: Awaited<ReturnType<typeof tableClient>>, k: Cast, count: number, label: string): Promise<void> {
+async function turns(
+  client: Awaited<ReturnType<typeof tableClient>>,
+  k: Cast,
+  count: number,
+  label: string,
+): Promise<void> {
   for (let i = 0; i < count; i += 1) {
     const [key, seat] = i % 2 === 0 ? [k.botTao, "bot-tao"] : [k.botJenny, "bot-jenny"];
     await client.submit(key, seat, { kind: "say", body: `${label} ${i}` });
@@ -102,7 +107,9 @@ describe("when the relay was rolled back and then forked past the head this home
       const page = await banner(window);
       expect(await page.textContent("#banner h2")).toBe("THE RELAY WAS CAUGHT");
       expect(await page.textContent("#banner li")).toMatch(new RegExp(`^${table}: fork at #\\d+, recorded .*: fork: `));
-      expect(await page.textContent("#banner .hint")).toBe(`The evidence is kept in this home: trestle evidence --table ${table}`);
+      expect(await page.textContent("#banner .hint")).toBe(
+        `The evidence is kept in this home: trestle evidence --table ${table}`,
+      );
       await page.waitForSelector(`#table-${table} .chip.status-caught`);
       expect(await page.textContent(`#table-${table} .chip.status-caught`)).toBe("RELAY CAUGHT");
       expect(await page.textContent(`#table-${table} .chip.problem`)).toMatch(/^E_FORK: fork: /);
@@ -130,63 +137,69 @@ describe("when the relay was rolled back and then forked past the head this home
   });
 });
 
-describe("when the connection behind the window's URL drops, or the relay there is replaced by one with another history", { timeout: 30_000 }, () => {
-  let honest: LocalRelay;
-  let other: LocalRelay;
-  let proxy: TcpProxy;
+describe(
+  "when the connection behind the window's URL drops, or the relay there is replaced by one with another history",
+  { timeout: 30_000 },
+  () => {
+    let honest: LocalRelay;
+    let other: LocalRelay;
+    let proxy: TcpProxy;
 
-  beforeAll(async () => {
-    [honest, other] = await Promise.all([startRelay({ signingKey: SEED }), startRelay({ signingKey: SEED })]);
-    proxy = await startProxy(honest.port);
-  }, 60_000);
-  afterAll(() => Promise.all([proxy?.close(), honest?.dispose(), other?.dispose()]));
+    beforeAll(async () => {
+      [honest, other] = await Promise.all([startRelay({ signingKey: SEED }), startRelay({ signingKey: SEED })]);
+      proxy = await startProxy(honest.port);
+    }, 60_000);
+    afterAll(() => Promise.all([proxy?.close(), honest?.dispose(), other?.dispose()]));
 
-  it("keeps following the honest relay across a dropped connection, resuming where it stopped", async () => {
-    proxy.retarget(honest.port);
-    const home = await ownerHome("drop");
-    const table = uniqueTable("drop");
-    const { k, bots } = await seatedRoom(proxy.url, home, table);
-    const window = await openWindow(proxy.url, home);
-    try {
-      const page = await newPage();
-      await page.goto(window.server.url);
-      await page.waitForSelector(`#table-${table} .chip.status-live`);
-      proxy.cut();
-      await turns(await tableClient(honest.url, table), k, 2, "while the window was away");
-      await page.waitForSelector(`#table-${table} .transcript li[data-seq="5"]`);
-      await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "and after" });
-      await page.waitForSelector(`#table-${table} .transcript li[data-seq="6"]`);
-      expect(await page.locator(`#table-${table} .transcript li`).count()).toBe(6);
-      await page.waitForSelector(`#table-${table} .verdict.clean`);
-      expect(await page.isHidden("#banner")).toBe(true);
-    } finally {
-      await window.close();
-    }
-  });
+    it("keeps following the honest relay across a dropped connection, resuming where it stopped", async () => {
+      proxy.retarget(honest.port);
+      const home = await ownerHome("drop");
+      const table = uniqueTable("drop");
+      const { k, bots } = await seatedRoom(proxy.url, home, table);
+      const window = await openWindow(proxy.url, home);
+      try {
+        const page = await newPage();
+        await page.goto(window.server.url);
+        await page.waitForSelector(`#table-${table} .chip.status-live`);
+        proxy.cut();
+        await turns(await tableClient(honest.url, table), k, 2, "while the window was away");
+        await page.waitForSelector(`#table-${table} .transcript li[data-seq="5"]`);
+        await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "and after" });
+        await page.waitForSelector(`#table-${table} .transcript li[data-seq="6"]`);
+        expect(await page.locator(`#table-${table} .transcript li`).count()).toBe(6);
+        await page.waitForSelector(`#table-${table} .verdict.clean`);
+        expect(await page.isHidden("#banner")).toBe(true);
+      } finally {
+        await window.close();
+      }
+    });
 
-  it("raises the banner live, from the fork the session catches when it reconnects", async () => {
-    proxy.retarget(honest.port);
-    const home = await ownerHome("live-fork");
-    const table = uniqueTable("live-fork");
-    const { k, bots } = await seatedRoom(proxy.url, home, table);
-    await turns(bots, k, 4, "honest turn");
-    // The same table on the other relay (same key), with only its first entries.
-    const elsewhere = await tableClient(other.url, table);
-    await elsewhere.create(k.tao, "tao", roomConfig(k, table));
-    const window = await openWindow(proxy.url, home);
-    try {
-      const page = await newPage();
-      await page.goto(window.server.url);
-      await page.waitForSelector(`#table-${table} .transcript li[data-seq="7"]`);
-      expect(await page.isHidden("#banner")).toBe(true);
-      proxy.retarget(other.port);
-      proxy.cut();
-      await page.waitForSelector("#banner:not([hidden])");
-      expect(await page.textContent("#banner li")).toMatch(new RegExp(`^${table}: fork at #1, recorded .*: fork: the relay's signed head at 1 disagrees with the chain`));
-      await page.waitForSelector(`#table-${table} .chip.status-caught`);
-      await page.waitForSelector(`#table-${table} .verdict.refuted`);
-    } finally {
-      await window.close();
-    }
-  });
-});
+    it("raises the banner live, from the fork the session catches when it reconnects", async () => {
+      proxy.retarget(honest.port);
+      const home = await ownerHome("live-fork");
+      const table = uniqueTable("live-fork");
+      const { k, bots } = await seatedRoom(proxy.url, home, table);
+      await turns(bots, k, 4, "honest turn");
+      // The same table on the other relay (same key), with only its first entries.
+      const elsewhere = await tableClient(other.url, table);
+      await elsewhere.create(k.tao, "tao", roomConfig(k, table));
+      const window = await openWindow(proxy.url, home);
+      try {
+        const page = await newPage();
+        await page.goto(window.server.url);
+        await page.waitForSelector(`#table-${table} .transcript li[data-seq="7"]`);
+        expect(await page.isHidden("#banner")).toBe(true);
+        proxy.retarget(other.port);
+        proxy.cut();
+        await page.waitForSelector("#banner:not([hidden])");
+        expect(await page.textContent("#banner li")).toMatch(
+          new RegExp(`^${table}: fork at #1, recorded .*: fork: the relay's signed head at 1 disagrees with the chain`),
+        );
+        await page.waitForSelector(`#table-${table} .chip.status-caught`);
+        await page.waitForSelector(`#table-${table} .verdict.refuted`);
+      } finally {
+        await window.close();
+      }
+    });
+  },
+);

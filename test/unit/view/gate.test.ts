@@ -12,7 +12,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { answersTo, GuardedSeat, roomKeyForNewRoom, sealText, seatFiles, setMandate } from "../../../src/owner/index.js";
+import {
+  answersTo,
+  GuardedSeat,
+  roomKeyForNewRoom,
+  sealText,
+  seatFiles,
+  setMandate,
+} from "../../../src/owner/index.js";
 import { SEALED_PREFIX, TrestleError, type TableConfig } from "../../../src/protocol/index.js";
 import { twd } from "../../support/room-fixture.js";
 import { roomPages, textWithInstants, type RoomPage } from "./window-fixture.js";
@@ -21,21 +28,38 @@ const pages = roomPages();
 let page: Page;
 
 /** tao's window on a fresh room (`overrides` to its config) where bot-tao writes through the guards of tao's home, its mandate holding every accept. */
-async function gatedRoom(prefix: string, overrides: Partial<TableConfig> = { room: {}, seats: undefined }): Promise<{ room: RoomPage; seat: GuardedSeat }> {
+async function gatedRoom(
+  prefix: string,
+  overrides: Partial<TableConfig> = { room: {}, seats: undefined },
+): Promise<{ room: RoomPage; seat: GuardedSeat }> {
   const room = await pages.open(prefix, {
     overrides,
     prepare: async (home, table, k) => {
-      const fields = { table, seat: "bot-tao", owner: "tao", money: { currency: "TWD" as const, cap: 300000 }, never_disclose: [], require_confirm: ["accept" as const], paused: false };
+      const fields = {
+        table,
+        seat: "bot-tao",
+        owner: "tao",
+        money: { currency: "TWD" as const, cap: 300000 },
+        never_disclose: [],
+        require_confirm: ["accept" as const],
+        paused: false,
+      };
       await setMandate(seatFiles(home, table, "bot-tao").mandate, k.tao, fields, { now: Date.now() });
     },
   });
   page = room.page;
-  return { room, seat: new GuardedSeat({ client: room.bots, seat: "bot-tao", signer: room.k.botTao, home: room.home }) };
+  return {
+    room,
+    seat: new GuardedSeat({ client: room.bots, seat: "bot-tao", signer: room.k.botTao, home: room.home }),
+  };
 }
 
 /** bot-jenny offers, bot-tao accepts through its guards, and the gate holds the accept: its hash. */
 async function heldAccept(room: RoomPage, seat: GuardedSeat): Promise<string> {
-  const { seq } = await room.bots.submit(room.k.botJenny, "bot-jenny", { kind: "offer", terms: twd(250000, "the stroller, Saturday") });
+  const { seq } = await room.bots.submit(room.k.botJenny, "bot-jenny", {
+    kind: "offer",
+    terms: twd(250000, "the stroller, Saturday"),
+  });
   const offer = (await seat.transcript()).entries.find((e) => e.seq === seq)!.leaf;
   const error = await seat.send({ kind: "accept", offer }).then(
     () => null,
@@ -64,7 +88,11 @@ describe("the principal window's gate buttons", { timeout: 30_000 }, () => {
     const before = await room.bots.head();
     const sent = await seat.sendHeld(hash);
     expect(sent.seq).toBe(before.seq + 1);
-    expect(seat.journal.ofType("sent").at(-1)).toMatchObject({ message_sha256: hash, kind: "accept", approval: approvals[0]!.nonce });
+    expect(seat.journal.ofType("sent").at(-1)).toMatchObject({
+      message_sha256: hash,
+      kind: "accept",
+      approval: approvals[0]!.nonce,
+    });
     await page.waitForSelector(`${gate(hash)}.held-sent`);
     expect(await page.locator(`${gate(hash)} button`).count()).toBe(0);
   });
@@ -76,7 +104,9 @@ describe("the principal window's gate buttons", { timeout: 30_000 }, () => {
     await page.waitForSelector(`${gate(hash)}.held-approved`);
     await page.click(`${gate(hash)}.held-approved button.reject`);
     await page.waitForSelector(`${gate(hash)}.held-rejected`);
-    expect(await page.textContent(".notice.ok")).toBe(`message ${hash.slice(0, 16)}… rejected with tao's key; it will not be sent`);
+    expect(await page.textContent(".notice.ok")).toBe(
+      `message ${hash.slice(0, 16)}… rejected with tao's key; it will not be sent`,
+    );
     const before = await room.bots.head();
     const refused = await seat.sendHeld(hash).then(
       () => null,
@@ -88,8 +118,17 @@ describe("the principal window's gate buttons", { timeout: 30_000 }, () => {
 
   describe("when the answer names a message that is not pending or a seat that is not the owner's", () => {
     /** Clicks Approve on `hash` with the request's body rewritten by `forge`; checks the page shows `error` and the journals took no answer. */
-    async function forgedClick(room: RoomPage, hash: string, forge: (body: Record<string, unknown>) => Record<string, unknown>, error: RegExp): Promise<void> {
-      await page.route("**/api/gate", (route) => route.continue({ postData: JSON.stringify(forge(JSON.parse(route.request().postData()!) as Record<string, unknown>)) }));
+    async function forgedClick(
+      room: RoomPage,
+      hash: string,
+      forge: (body: Record<string, unknown>) => Record<string, unknown>,
+      error: RegExp,
+    ): Promise<void> {
+      await page.route("**/api/gate", (route) =>
+        route.continue({
+          postData: JSON.stringify(forge(JSON.parse(route.request().postData()!) as Record<string, unknown>)),
+        }),
+      );
       await page.click(`${gate(hash)}.held-pending button.approve`);
       await page.waitForSelector(".notice.bad");
       expect(await page.textContent(".notice.bad")).toMatch(error);
@@ -105,7 +144,12 @@ describe("the principal window's gate buttons", { timeout: 30_000 }, () => {
       const hash = await heldAccept(room, seat);
       await page.waitForSelector(`${gate(hash)}.held-pending`);
       const forged = "0f".repeat(32);
-      await forgedClick(room, hash, (body) => ({ ...body, message_sha256: forged }), new RegExp(`^E_GATE: no held message ${forged.slice(0, 16)}… is pending for seat bot-tao`));
+      await forgedClick(
+        room,
+        hash,
+        (body) => ({ ...body, message_sha256: forged }),
+        new RegExp(`^E_GATE: no held message ${forged.slice(0, 16)}… is pending for seat bot-tao`),
+      );
     });
 
     it("refuses another owner's seat with E_FORBIDDEN, even for a message held in its journal here", async () => {
@@ -116,7 +160,12 @@ describe("the principal window's gate buttons", { timeout: 30_000 }, () => {
       mkdirSync(dirname(theirs), { recursive: true });
       const held = seat.journal.ofType("held")[0]!;
       writeFileSync(theirs, `${JSON.stringify({ ...held, seat: "bot-jenny" })}\n`);
-      await forgedClick(room, hash, (body) => ({ ...body, seat: "bot-jenny" }), new RegExp(`^E_FORBIDDEN: seat bot-jenny at ${room.table} is not tao's`));
+      await forgedClick(
+        room,
+        hash,
+        (body) => ({ ...body, seat: "bot-jenny" }),
+        new RegExp(`^E_FORBIDDEN: seat bot-jenny at ${room.table} is not tao's`),
+      );
     });
   });
 });
@@ -131,10 +180,23 @@ describe("what the window shows before tao signs", { timeout: 30_000 }, () => {
     const { room, seat } = await gatedRoom("gate-terms");
     const until = Date.now() + 3_600_000;
     const iso = new Date(until).toISOString();
-    const first = await room.bots.submit(room.k.botJenny, "bot-jenny", { kind: "offer", terms: twd(250000, "the stroller, Saturday"), expires: until });
+    const first = await room.bots.submit(room.k.botJenny, "bot-jenny", {
+      kind: "offer",
+      terms: twd(250000, "the stroller, Saturday"),
+      expires: until,
+    });
     const leafOf = async (seq: number) => (await seat.transcript()).entries.find((e) => e.seq === seq)!.leaf;
-    const countered = await seat.send({ kind: "counter", offer: await leafOf(first.seq), terms: twd(240000, "stroller and rain cover") });
-    const second = await room.bots.submit(room.k.botJenny, "bot-jenny", { kind: "counter", offer: await leafOf(countered.seq), terms: twd(245000, "stroller and rain cover, Saturday"), expires: until });
+    const countered = await seat.send({
+      kind: "counter",
+      offer: await leafOf(first.seq),
+      terms: twd(240000, "stroller and rain cover"),
+    });
+    const second = await room.bots.submit(room.k.botJenny, "bot-jenny", {
+      kind: "counter",
+      offer: await leafOf(countered.seq),
+      terms: twd(245000, "stroller and rain cover, Saturday"),
+      expires: until,
+    });
     const held = await seat.send({ kind: "accept", offer: await leafOf(second.seq), body: "deal" }).then(
       () => null,
       (e: unknown) => e as TrestleError,
@@ -146,14 +208,18 @@ describe("what the window shows before tao signs", { timeout: 30_000 }, () => {
 
     const card = `#table-${room.table}`;
     await page.waitForSelector(`${card} .transcript li[data-seq="${second.seq}"]`);
-    expect(await textWithInstants(page, about(room.table, first.seq))).toBe(`2,500.00 TWD (250000 minor units) for "the stroller, Saturday", expires ${iso}`);
+    expect(await textWithInstants(page, about(room.table, first.seq))).toBe(
+      `2,500.00 TWD (250000 minor units) for "the stroller, Saturday", expires ${iso}`,
+    );
     // The expiry reads on the viewer's clock, the exact instant in the <time>'s datetime.
     expect(await page.getAttribute(`${about(room.table, first.seq)} time`, "datetime")).toBe(iso);
     expect(await page.textContent(about(room.table, first.seq))).not.toContain(iso);
     expect(await textWithInstants(page, about(room.table, countered.seq))).toBe(
       `2,400.00 TWD (240000 minor units) for "stroller and rain cover", no expiry; answers offer #${first.seq} by bot-jenny: 2,500.00 TWD (250000 minor units) for "the stroller, Saturday", expires ${iso}`,
     );
-    expect(await textWithInstants(page, about(room.table, second.seq))).toContain(`2,450.00 TWD (245000 minor units) for "stroller and rain cover, Saturday", expires ${iso}; answers offer #${countered.seq} by bot-tao`);
+    expect(await textWithInstants(page, about(room.table, second.seq))).toContain(
+      `2,450.00 TWD (245000 minor units) for "stroller and rain cover, Saturday", expires ${iso}; answers offer #${countered.seq} by bot-tao`,
+    );
 
     await page.click(`${gate(hash)}.held-pending button.approve`);
     await page.waitForSelector(`${gate(hash)}.held-approved`);
@@ -166,7 +232,11 @@ describe("what the window shows before tao signs", { timeout: 30_000 }, () => {
   it("opens the terms of an end-to-end encrypted room with the room key tao's home holds, and never shows them sealed as terms", async () => {
     const { room, seat } = await gatedRoom("gate-e2e", { room: { e2e: true }, seats: undefined });
     const key = await roomKeyForNewRoom(room.home, room.table);
-    const sealed = await sealText(key, { table: room.table, seat: "bot-jenny", field: "terms.text" }, "the stroller, Saturday");
+    const sealed = await sealText(
+      key,
+      { table: room.table, seat: "bot-jenny", field: "terms.text" },
+      "the stroller, Saturday",
+    );
     const first = await room.bots.submit(room.k.botJenny, "bot-jenny", { kind: "offer", terms: twd(250000, sealed) });
     const leaf = (await seat.transcript()).entries.find((e) => e.seq === first.seq)!.leaf;
     const held = await seat.send({ kind: "accept", offer: leaf }).then(
@@ -178,7 +248,9 @@ describe("what the window shows before tao signs", { timeout: 30_000 }, () => {
     await page.waitForSelector(`${heldCard(hash)} .gate.held-pending`);
     expect(await page.textContent(`${heldCard(hash)} .body`)).toBe(`accept ${answered}`);
     await page.waitForSelector(`#table-${room.table} .transcript li[data-seq="${first.seq}"]`);
-    expect(await page.textContent(about(room.table, first.seq))).toBe(`2,500.00 TWD (250000 minor units) for "the stroller, Saturday", no expiry`);
+    expect(await page.textContent(about(room.table, first.seq))).toBe(
+      `2,500.00 TWD (250000 minor units) for "the stroller, Saturday", no expiry`,
+    );
     expect(await page.textContent("body")).not.toContain(SEALED_PREFIX);
   });
 });

@@ -30,7 +30,16 @@ async function joinAsOtherSide(m: MarketLedger, room: MemoryLedger, owner: "ana"
   const seat = `${owner}-bot`;
   const request = await signJoin(
     key,
-    { table: room.state!.table, seat, owner, seat_key: (await m.seatKey(seat)).publicKeyText, human: false, nonce: `join-${owner}-room-000000`, expires: room.now + 60_000, owner_key: key.publicKeyText },
+    {
+      table: room.state!.table,
+      seat,
+      owner,
+      seat_key: (await m.seatKey(seat)).publicKeyText,
+      human: false,
+      nonce: `join-${owner}-room-000000`,
+      expires: room.now + 60_000,
+      owner_key: key.publicKeyText,
+    },
     { summary: `${owner} in the match's room` },
   );
   room.append(joinDraft(room.state!, request));
@@ -44,7 +53,11 @@ function dealOf(status: "pending" | "done"): DealView {
     offer_seq: 4,
     status,
     label: pending ? "PENDING" : "DONE",
-    lines: [pending ? "not final, waiting for ana to sign" : "both owners signed the same terms", "30.00 USD", pending ? "signed by ben (#6)" : "signed by ben (#6) and ana (#7)"],
+    lines: [
+      pending ? "not final, waiting for ana to sign" : "both owners signed the same terms",
+      "30.00 USD",
+      pending ? "signed by ben (#6)" : "signed by ben (#6) and ana (#7)",
+    ],
     signed: pending ? ["ben"] : ["ben", "ana"],
     can_sign: pending,
   };
@@ -56,7 +69,9 @@ describe("an owner's part of a market", () => {
   it("shows only the owner's listings", async () => {
     const { m } = await matched();
     const board = marketBoard(m.state, m.state.market!, m.l.entries as Entry[], m.l.now);
-    expect(ownListings(board, "ana").map((l) => [l.title, l.side, l.standing])).toEqual([["Stroller wanted", "want", "live"]]);
+    expect(ownListings(board, "ana").map((l) => [l.title, l.side, l.standing])).toEqual([
+      ["Stroller wanted", "want", "live"],
+    ]);
     expect(ownListings(board, "ana")[0]).not.toHaveProperty("owner");
   });
 
@@ -64,31 +79,77 @@ describe("an owner's part of a market", () => {
     const { m, match } = await matched();
     const ana = matchRow(match, "ana", key(m, "ana"), { presence: "none" });
     const ben = matchRow(match, "ben", key(m, "ben"), { presence: "none" });
-    expect(ana).toMatchObject({ seq: match.seq, side: "want", title: "Stroller wanted", their_title: "Stroller", other: "ben", words: ["stroller"], quantity: 1, room: match.room, recorded: null });
+    expect(ana).toMatchObject({
+      seq: match.seq,
+      side: "want",
+      title: "Stroller wanted",
+      their_title: "Stroller",
+      other: "ben",
+      words: ["stroller"],
+      quantity: 1,
+      room: match.room,
+      recorded: null,
+    });
     expect(ben).toMatchObject({ side: "offer", title: "Stroller", their_title: "Stroller wanted", other: "ana" });
   });
 
   it("offers to open a room nobody opened, and to enter one the other side opened", async () => {
     const { m, match } = await matched();
-    expect(matchRow(match, "ana", key(m, "ana"), { presence: "none" })).toMatchObject({ state: "not_opened", entered: false, action: "open" });
-    expect(matchRow(match, "ana", key(m, "ana"), { presence: "open" })).toMatchObject({ state: "open", entered: false, action: "enter" });
+    expect(matchRow(match, "ana", key(m, "ana"), { presence: "none" })).toMatchObject({
+      state: "not_opened",
+      entered: false,
+      action: "open",
+    });
+    expect(matchRow(match, "ana", key(m, "ana"), { presence: "open" })).toMatchObject({
+      state: "open",
+      entered: false,
+      action: "enter",
+    });
     const room = await m.openRoom(match.seq, "ben");
     const followed = () => ({ followed: { state: room.state!, deals: [] } });
-    expect(matchRow(match, "ben", key(m, "ben"), followed())).toMatchObject({ state: "open", state_words: "open: negotiating", entered: true, action: null });
-    expect(matchRow(match, "ana", key(m, "ana"), followed())).toMatchObject({ state: "open", entered: false, action: "enter" });
+    expect(matchRow(match, "ben", key(m, "ben"), followed())).toMatchObject({
+      state: "open",
+      state_words: "open: negotiating",
+      entered: true,
+      action: null,
+    });
+    expect(matchRow(match, "ana", key(m, "ana"), followed())).toMatchObject({
+      state: "open",
+      entered: false,
+      action: "enter",
+    });
     await joinAsOtherSide(m, room, "ana");
-    expect(matchRow(match, "ana", key(m, "ana"), followed())).toMatchObject({ state: "open", entered: true, action: null });
+    expect(matchRow(match, "ana", key(m, "ana"), followed())).toMatchObject({
+      state: "open",
+      entered: true,
+      action: null,
+    });
   });
 
   it("reads a deal pending or done from the room the window follows, and done once the market recorded it", async () => {
     const { m, match } = await matched();
     const room = await m.openRoom(match.seq, "ben");
-    const pending = matchRow(match, "ben", key(m, "ben"), { followed: { state: room.state!, deals: [dealOf("pending")] } });
-    expect(pending).toMatchObject({ state: "deal_pending", state_words: "deal pending on offer #4: not final, waiting for ana to sign", deals: [dealOf("pending")] });
+    const pending = matchRow(match, "ben", key(m, "ben"), {
+      followed: { state: room.state!, deals: [dealOf("pending")] },
+    });
+    expect(pending).toMatchObject({
+      state: "deal_pending",
+      state_words: "deal pending on offer #4: not final, waiting for ana to sign",
+      deals: [dealOf("pending")],
+    });
     const done = matchRow(match, "ben", key(m, "ben"), { followed: { state: room.state!, deals: [dealOf("done")] } });
-    expect(done).toMatchObject({ state: "deal_done", state_words: "deal done: both owners signed the deal on offer #4; the market has not recorded it yet", action: null });
+    expect(done).toMatchObject({
+      state: "deal_done",
+      state_words: "deal done: both owners signed the deal on offer #4; the market has not recorded it yet",
+      action: null,
+    });
     const recorded = { ...match, deal: 12 };
-    expect(matchRow(recorded, "ana", key(m, "ana"), { presence: "open" })).toMatchObject({ state: "deal_done", state_words: "deal done: recorded in the market at #12", action: null, recorded: 12 });
+    expect(matchRow(recorded, "ana", key(m, "ana"), { presence: "open" })).toMatchObject({
+      state: "deal_done",
+      state_words: "deal done: recorded in the market at #12",
+      action: null,
+      recorded: 12,
+    });
   });
 
   describe("when the room ended without a deal, or its presence is not known", () => {
@@ -98,33 +159,88 @@ describe("an owner's part of a market", () => {
       await joinAsOtherSide(m, room, "ana");
       await room.submit(await m.seatKey("ana-bot"), { seat: "ana-bot", kind: "say", body: "Is it still there?" });
       expect(room.state!.closed).not.toBeNull();
-      expect(matchRow(match, "ana", key(m, "ana"), { followed: { state: room.state!, deals: [dealOf("pending")] } })).toMatchObject({ state: "no_deal", entered: true, action: null });
-      expect(matchRow(match, "ana", key(m, "ana"), { presence: "deleted" })).toMatchObject({ state: "no_deal", state_words: "no deal: the room was deleted", action: null });
-      expect(matchRow(match, "ana", key(m, "ana"), { presence: "unknown" })).toMatchObject({ state: "unknown", action: "enter" });
+      expect(
+        matchRow(match, "ana", key(m, "ana"), { followed: { state: room.state!, deals: [dealOf("pending")] } }),
+      ).toMatchObject({ state: "no_deal", entered: true, action: null });
+      expect(matchRow(match, "ana", key(m, "ana"), { presence: "deleted" })).toMatchObject({
+        state: "no_deal",
+        state_words: "no deal: the room was deleted",
+        action: null,
+      });
+      expect(matchRow(match, "ana", key(m, "ana"), { presence: "unknown" })).toMatchObject({
+        state: "unknown",
+        action: "enter",
+      });
     });
   });
 });
 
 /** A commitment of ana's in room `room`, reserved by a process long gone. */
 function commitment(over: Partial<AllowanceCommitment>): AllowanceCommitment {
-  return { room: "mr-" + "1".repeat(40), seat: "ana-bot", kind: "accept", nonce: "nonce-000000000001", message_sha256: "aa".repeat(32), side: "buyer", amount: 2500, currency: "USD", state: "open", seq: 7, deal: "bb".repeat(32), process: { pid: 1, host: "h" }, at: 10, ...over };
+  return {
+    room: "mr-" + "1".repeat(40),
+    seat: "ana-bot",
+    kind: "accept",
+    nonce: "nonce-000000000001",
+    message_sha256: "aa".repeat(32),
+    side: "buyer",
+    amount: 2500,
+    currency: "USD",
+    state: "open",
+    seq: 7,
+    deal: "bb".repeat(32),
+    process: { pid: 1, host: "h" },
+    at: 10,
+    ...over,
+  };
 }
 
 describe("the allowance in the window", () => {
-  const file = (commitments: AllowanceCommitment[]) => ({ file: { v: 1 as const, version: 3, owner: "ana", owner_key: "k".repeat(43), market: "m-swap", commitments } });
+  const file = (commitments: AllowanceCommitment[]) => ({
+    file: { v: 1 as const, version: 3, owner: "ana", owner_key: "k".repeat(43), market: "m-swap", commitments },
+  });
 
   it("gives the limits, what is spent, reserved and left, and each commitment, open first", () => {
     const view = allowanceView({
-      store: file([commitment({ state: "spent", amount: 4000, at: 5, kind: "deal_sign", seq: 9 }), commitment({}), commitment({ side: "seller", amount: 0, currency: undefined, kind: "offer", seq: 3, at: 20 })]),
+      store: file([
+        commitment({ state: "spent", amount: 4000, at: 5, kind: "deal_sign", seq: 9 }),
+        commitment({}),
+        commitment({ side: "seller", amount: 0, currency: undefined, kind: "offer", seq: 3, at: 20 }),
+      ]),
       limit: { allowance: { currency: "USD", total: 10_000, open: 4 }, seat: "ana-bot", table: "m-swap" },
       mandateProblem: null,
     });
-    expect(view).toMatchObject({ currency: "USD", total: 10_000, open_limit: 4, source: "ana-bot's mandate at m-swap", spent: 4000, reserved: 2500, open: 2, problem: null });
-    expect(view.figures.map((f) => `${f.label}: ${f.value}`)).toEqual(["Allowance: 100.00 USD", "Spent: 40.00 USD", "Reserved: 25.00 USD", "Left: 35.00 USD", "Open commitments: 2 of at most 4"]);
+    expect(view).toMatchObject({
+      currency: "USD",
+      total: 10_000,
+      open_limit: 4,
+      source: "ana-bot's mandate at m-swap",
+      spent: 4000,
+      reserved: 2500,
+      open: 2,
+      problem: null,
+    });
+    expect(view.figures.map((f) => `${f.label}: ${f.value}`)).toEqual([
+      "Allowance: 100.00 USD",
+      "Spent: 40.00 USD",
+      "Reserved: 25.00 USD",
+      "Left: 35.00 USD",
+      "Open commitments: 2 of at most 4",
+    ]);
     expect(view.commitments).toEqual([
-      { state: "open", words: "open: accept #7 by ana-bot in mr-1111111111111111111111111111111111111111, as the buyer: 25.00 USD" },
-      { state: "open", words: "open: offer #3 by ana-bot in mr-1111111111111111111111111111111111111111, as the seller: counts as one open commitment" },
-      { state: "spent", words: "spent: deal_sign #9 by ana-bot in mr-1111111111111111111111111111111111111111, as the buyer: 40.00 USD" },
+      {
+        state: "open",
+        words: "open: accept #7 by ana-bot in mr-1111111111111111111111111111111111111111, as the buyer: 25.00 USD",
+      },
+      {
+        state: "open",
+        words:
+          "open: offer #3 by ana-bot in mr-1111111111111111111111111111111111111111, as the seller: counts as one open commitment",
+      },
+      {
+        state: "spent",
+        words: "spent: deal_sign #9 by ana-bot in mr-1111111111111111111111111111111111111111, as the buyer: 40.00 USD",
+      },
     ]);
   });
 
@@ -137,8 +253,14 @@ describe("the allowance in the window", () => {
     });
 
     it("names the store's problem and the mandate's, and counts nothing it cannot read", () => {
-      const view = allowanceView({ store: { problem: "E_MANDATE: the allowance store … cannot be trusted: it is not JSON" }, limit: null, mandateProblem: "ana-bot's mandate does not hold: bad signature" });
-      expect(view.problem).toBe("E_MANDATE: the allowance store … cannot be trusted: it is not JSON; ana-bot's mandate does not hold: bad signature");
+      const view = allowanceView({
+        store: { problem: "E_MANDATE: the allowance store … cannot be trusted: it is not JSON" },
+        limit: null,
+        mandateProblem: "ana-bot's mandate does not hold: bad signature",
+      });
+      expect(view.problem).toBe(
+        "E_MANDATE: the allowance store … cannot be trusted: it is not JSON; ana-bot's mandate does not hold: bad signature",
+      );
       expect([view.spent, view.reserved, view.open, view.commitments]).toEqual([0, 0, 0, []]);
     });
   });

@@ -13,9 +13,23 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { askOwner, createKeyFile, randomNonce, readInstructions, seatKeyPath, type Ask } from "../../../src/client/node.js";
+import {
+  askOwner,
+  createKeyFile,
+  randomNonce,
+  readInstructions,
+  seatKeyPath,
+  type Ask,
+} from "../../../src/client/node.js";
 import { GuardedSeat, openText, roomKeyForNewRoom, roomState, sealText, signDeal } from "../../../src/owner/index.js";
-import { dealStatus, SEALED_PREFIX, sha256, signQuestion, utf8, type QuestionRecord } from "../../../src/protocol/index.js";
+import {
+  dealStatus,
+  SEALED_PREFIX,
+  sha256,
+  signQuestion,
+  utf8,
+  type QuestionRecord,
+} from "../../../src/protocol/index.js";
 import { expectAccessible } from "../../support/axe.js";
 import { twd } from "../../support/room-fixture.js";
 import { roomPages, type RoomPage } from "./window-fixture.js";
@@ -49,7 +63,11 @@ const question = (room: RoomPage, state = "open") => `#loop [data-table="${room.
 describe("the principal window's owner loop", { timeout: 60_000 }, () => {
   it("answers a choice question by its button; the seat receives the choice signed by tao's key", async () => {
     const room = await pages.open("loop-choice");
-    const asked = botTaoAsks(room, { text: "Which day suits the delivery?", choices: ["Saturday", "Sunday"], wait_ms: 60_000 });
+    const asked = botTaoAsks(room, {
+      text: "Which day suits the delivery?",
+      choices: ["Saturday", "Sunday"],
+      wait_ms: 60_000,
+    });
     await room.page.click(`${question(room)} button.choice:text-is("Sunday")`);
     const record = await asked;
     expect(record.state).toBe("answered");
@@ -71,14 +89,18 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
   it("opens a question of an end-to-end encrypted room with tao's room key and seals the answer", async () => {
     const room = await pages.open("loop-e2e", { overrides: { room: { e2e: true }, seats: undefined } });
     const key = await roomKeyForNewRoom(room.home, room.table);
-    const asked = botTaoAsks(room, { text: "Counter at which price?", choices: ["2,600 TWD", "2,800 TWD"], wait_ms: 60_000 }, (plain) =>
-      sealText(key, { table: room.table, seat: "bot-tao", field: "question" }, plain),
+    const asked = botTaoAsks(
+      room,
+      { text: "Counter at which price?", choices: ["2,600 TWD", "2,800 TWD"], wait_ms: 60_000 },
+      (plain) => sealText(key, { table: room.table, seat: "bot-tao", field: "question" }, plain),
     );
     await room.page.waitForSelector(`${question(room)} blockquote:text-is("Counter at which price?")`);
     await room.page.click(`${question(room)} button.choice:text-is("2,800 TWD")`);
     const { answer } = await asked;
     expect(answer?.value.startsWith(SEALED_PREFIX)).toBe(true);
-    expect(await openText(key, { table: room.table, seat: "bot-tao", field: "answer" }, answer!.value)).toBe("2,800 TWD");
+    expect(await openText(key, { table: room.table, seat: "bot-tao", field: "answer" }, answer!.value)).toBe(
+      "2,800 TWD",
+    );
     await room.page.waitForSelector(question(room, "answered"));
     expect(await room.page.textContent("body")).not.toContain(SEALED_PREFIX);
   });
@@ -89,7 +111,15 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     // Asked without waiting for the answer (askOwner would poll for the hour).
     const ts = Date.now();
     const deadline = ts + 3_600_000;
-    const statement = { table: room.table, seat: "bot-tao", question: randomNonce(), text: "Deliver on Saturday?", choices: ["yes", "no"], deadline, ts };
+    const statement = {
+      table: room.table,
+      seat: "bot-tao",
+      question: randomNonce(),
+      text: "Deliver on Saturday?",
+      choices: ["yes", "no"],
+      deadline,
+      ts,
+    };
     await room.bots.http.askOwner(room.table, await signQuestion(room.k.botTao, statement));
     const deadlineOf = `${question(room)} .where time`;
     await page.waitForSelector(deadlineOf);
@@ -99,9 +129,15 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     await page.waitForSelector(deadlineOf);
     await page.clock.pauseAt(deadline - 23 * 60_000 - 30_000);
     await page.clock.runFor(30_000);
-    const clock = new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Kolkata", hour: "2-digit", minute: "2-digit" }).format(deadline);
+    const clock = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "Asia/Kolkata",
+      hour: "2-digit",
+      minute: "2-digit",
+    }).format(deadline);
     await page.locator(deadlineOf, { hasText: `${clock} (in 23 min)` }).waitFor();
-    expect(await page.textContent(`${question(room)} .where`)).toMatch(new RegExp(`^from bot-tao · answer by (.+, )?${clock} \\(in 23 min\\)$`));
+    expect(await page.textContent(`${question(room)} .where`)).toMatch(
+      new RegExp(`^from bot-tao · answer by (.+, )?${clock} \\(in 23 min\\)$`),
+    );
     expect(await page.getAttribute(deadlineOf, "datetime")).toBe(new Date(deadline).toISOString());
     expect(await page.getAttribute(deadlineOf, "title")).toMatch(new RegExp(`${clock}:\\d\\d GMT\\+5:30$`));
   });
@@ -118,7 +154,8 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
       await room.page.click(`${question(room)} button:text-is("Answer (sign)")`);
       await room.page.waitForSelector(".notice.bad");
       expect(await room.page.textContent(".notice.bad")).toMatch(/^E_EXPIRED: question "[^"]+" expired at /);
-      const [kept] = (await room.bots.http.questions(room.table, { signer: room.k.tao, as: { owner: "tao" } })).questions;
+      const [kept] = (await room.bots.http.questions(room.table, { signer: room.k.tao, as: { owner: "tao" } }))
+        .questions;
       expect(kept).toMatchObject({ state: "expired" });
       expect(kept!.answer).toBeUndefined();
     });
@@ -130,9 +167,20 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     await room.page.fill(`${box} textarea`, "Do not go above 2,800 TWD.");
     await room.page.click(`${box} button:text-is("Send instruction (sign)")`);
     await room.page.waitForSelector(".notice.ok");
-    expect(await room.page.textContent(".notice.ok")).toBe("instruction #1 to bot-tao signed with tao's key; the seat reads it framed as yours");
-    const { instructions } = await readInstructions(room.bots.http, room.table, room.k.botTao, "bot-tao", 0, room.k.tao.publicKeyText);
-    expect(instructions).toMatchObject([{ n: 1, verified: true, via: "owner_key", text: "Do not go above 2,800 TWD." }]);
+    expect(await room.page.textContent(".notice.ok")).toBe(
+      "instruction #1 to bot-tao signed with tao's key; the seat reads it framed as yours",
+    );
+    const { instructions } = await readInstructions(
+      room.bots.http,
+      room.table,
+      room.k.botTao,
+      "bot-tao",
+      0,
+      room.k.tao.publicKeyText,
+    );
+    expect(instructions).toMatchObject([
+      { n: 1, verified: true, via: "owner_key", text: "Do not go above 2,800 TWD." },
+    ]);
     await room.page.waitForSelector(`${box} li[data-n="1"] .badge.ok`);
     expect(await room.page.textContent(`${box} li[data-n="1"]`)).toBe("verified #1 Do not go above 2,800 TWD.");
   });
@@ -140,8 +188,16 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
   it("shows a deal pending while only jenny signed, and done once tao signs it by click; axe-clean with no horizontal scroll on a phone", async () => {
     const room = await pages.open("loop-deal", { overrides: { room: {}, seats: undefined }, prepare: botTaoKey });
     const { page, bots, k, table } = room;
-    const jenny = new GuardedSeat({ client: bots, seat: "bot-jenny", signer: k.botJenny, home: mkdtempSync(join(tmpdir(), "trestle-loop-jenny-")) });
-    const { seq } = await bots.submit(k.botJenny, "bot-jenny", { kind: "offer", terms: twd(280000, "stroller, folds flat") });
+    const jenny = new GuardedSeat({
+      client: bots,
+      seat: "bot-jenny",
+      signer: k.botJenny,
+      home: mkdtempSync(join(tmpdir(), "trestle-loop-jenny-")),
+    });
+    const { seq } = await bots.submit(k.botJenny, "bot-jenny", {
+      kind: "offer",
+      terms: twd(280000, "stroller, folds flat"),
+    });
     const offer = (await jenny.transcript()).entries.find((e) => e.seq === seq)!.leaf;
     await bots.submit(k.botTao, "bot-tao", { kind: "accept", offer });
     await signDeal(jenny, k.jenny, offer);
@@ -154,7 +210,9 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     const asked = botTaoAsks(room, { text: "Sign the deal?", choices: ["yes", "no"], wait_ms: 60_000 });
     await page.waitForSelector(`${question(room)} button.choice`);
     await expectAccessible(page, "the principal window's owner loop", async () => {
-      expect(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(true);
+      expect(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(
+        true,
+      );
     });
     await page.click(`${question(room)} button.choice:text-is("yes")`);
     expect((await asked).answer?.value).toBe("yes");
@@ -166,6 +224,9 @@ describe("the principal window's owner loop", { timeout: 60_000 }, () => {
     expect(await statusWordsIn(page, deal)).toEqual({ PENDING: 0, DONE: 1 });
     expect(await page.locator(`${deal} button`).count()).toBe(0);
     const folded = roomState(await jenny.transcript()).room!.deals[offer]!;
-    expect({ status: dealStatus(folded), signers: Object.keys(folded.signed).sort() }).toEqual({ status: "done", signers: ["jenny", "tao"] });
+    expect({ status: dealStatus(folded), signers: Object.keys(folded.signed).sort() }).toEqual({
+      status: "done",
+      signers: ["jenny", "tao"],
+    });
   });
 });

@@ -37,7 +37,10 @@ beforeAll(async () => {
   ({ bots } = await seatedRoom(relay.url, home, table));
   const { journal } = seatFiles(home, table, "bot-tao");
   mkdirSync(dirname(journal), { recursive: true });
-  writeFileSync(journal, `${JSON.stringify({ v: 1, at: Date.now(), table, seat: "bot-tao", type: "held", message_sha256: HELD, why: "require_confirm", submission: { kind: "say", body: "Deal." } })}\n`);
+  writeFileSync(
+    journal,
+    `${JSON.stringify({ v: 1, at: Date.now(), table, seat: "bot-tao", type: "held", message_sha256: HELD, why: "require_confirm", submission: { kind: "say", body: "Deal." } })}\n`,
+  );
   window = await openWindow(relay.url, home);
 }, 60_000);
 afterAll(async () => {
@@ -45,7 +48,12 @@ afterAll(async () => {
 });
 
 /** A raw request to the window with exactly these headers; the answer's status, headers and body. */
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: "127.0.0.1", port: window.server.port, method, path, headers }, (res) => {
       let text = "";
@@ -70,7 +78,8 @@ function seated(): Promise<void> {
   return new Promise((resolve) => {
     let off: () => void = () => undefined;
     off = window.principal.subscribe((event) => {
-      if (event.type === "table" && event.summary.table === table && event.summary.seats.length > 0) queueMicrotask(() => resolve(void off()));
+      if (event.type === "table" && event.summary.table === table && event.summary.seats.length > 0)
+        queueMicrotask(() => resolve(void off()));
     });
   });
 }
@@ -84,13 +93,21 @@ async function refusedByWindow(attempt: () => ReturnType<typeof send>, status: n
 describe("the window's API", () => {
   it("streams to a request with the token, its own Host and no Origin (a same-origin GET)", async () => {
     const answer = await new Promise<string>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port: window.server.port, path: "/api/stream", headers: { host: own().host, "x-trestle-token": window.server.token } }, (res) => {
-        res.setEncoding("utf8");
-        res.once("data", (chunk: string) => {
-          resolve(chunk);
-          req.destroy();
-        });
-      });
+      const req = request(
+        {
+          host: "127.0.0.1",
+          port: window.server.port,
+          path: "/api/stream",
+          headers: { host: own().host, "x-trestle-token": window.server.token },
+        },
+        (res) => {
+          res.setEncoding("utf8");
+          res.once("data", (chunk: string) => {
+            resolve(chunk);
+            req.destroy();
+          });
+        },
+      );
       req.on("error", reject);
       req.end();
     });
@@ -104,27 +121,69 @@ describe("the window's API", () => {
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ ok: true, message_sha256: HELD, verdict: "approve" });
     const journal = seatJournal(home, table, "bot-tao", Date.now);
-    expect(journal.ofType("gate_answer")).toEqual([expect.objectContaining({ message_sha256: HELD, verdict: "approve", owner_key: (await cast()).tao.publicKeyText })]);
+    expect(journal.ofType("gate_answer")).toEqual([
+      expect.objectContaining({
+        message_sha256: HELD,
+        verdict: "approve",
+        owner_key: (await cast()).tao.publicKeyText,
+      }),
+    ]);
   });
 
   describe("when the token is missing or wrong", () => {
     it("refuses the stream with E_AUTH", async () => {
       await refusedByWindow(() => send("GET", "/api/stream", { host: own().host }), 401, "E_AUTH");
-      await refusedByWindow(() => send("GET", "/api/stream", { host: own().host, "x-trestle-token": `${window.server.token.slice(1)}A` }), 401, "E_AUTH");
+      await refusedByWindow(
+        () => send("GET", "/api/stream", { host: own().host, "x-trestle-token": `${window.server.token.slice(1)}A` }),
+        401,
+        "E_AUTH",
+      );
     });
 
     it("refuses a pause with E_AUTH, even from the window's own origin", async () => {
-      await refusedByWindow(() => send("POST", "/api/control", { ...own(), "content-type": "application/json" }, pauseBody()), 401, "E_AUTH");
+      await refusedByWindow(
+        () => send("POST", "/api/control", { ...own(), "content-type": "application/json" }, pauseBody()),
+        401,
+        "E_AUTH",
+      );
     });
 
     it("refuses a revocation with E_AUTH, token missing or wrong", async () => {
-      await refusedByWindow(() => send("POST", "/api/revoke", { ...own(), "content-type": "application/json" }, revokeBody()), 401, "E_AUTH");
-      await refusedByWindow(() => send("POST", "/api/revoke", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, revokeBody()), 401, "E_AUTH");
+      await refusedByWindow(
+        () => send("POST", "/api/revoke", { ...own(), "content-type": "application/json" }, revokeBody()),
+        401,
+        "E_AUTH",
+      );
+      await refusedByWindow(
+        () =>
+          send(
+            "POST",
+            "/api/revoke",
+            { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` },
+            revokeBody(),
+          ),
+        401,
+        "E_AUTH",
+      );
     });
 
     it("refuses a gate answer with E_AUTH, token missing or wrong, and records none", async () => {
-      await refusedByWindow(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json" }, gateBody()), 401, "E_AUTH");
-      await refusedByWindow(() => send("POST", "/api/gate", { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` }, gateBody()), 401, "E_AUTH");
+      await refusedByWindow(
+        () => send("POST", "/api/gate", { ...own(), "content-type": "application/json" }, gateBody()),
+        401,
+        "E_AUTH",
+      );
+      await refusedByWindow(
+        () =>
+          send(
+            "POST",
+            "/api/gate",
+            { ...own(), "content-type": "application/json", "x-trestle-token": `${window.server.token.slice(1)}A` },
+            gateBody(),
+          ),
+        401,
+        "E_AUTH",
+      );
     });
   });
 
@@ -132,7 +191,12 @@ describe("the window's API", () => {
     it("refuses the page and the API with E_FORBIDDEN, token or not", async () => {
       const host = `trestle.attacker.example:${window.server.port}`;
       await refusedByWindow(() => send("GET", "/", { host }), 403, "E_FORBIDDEN");
-      const headers = { host, origin: `http://${host}`, "content-type": "application/json", "x-trestle-token": window.server.token };
+      const headers = {
+        host,
+        origin: `http://${host}`,
+        "content-type": "application/json",
+        "x-trestle-token": window.server.token,
+      };
       await refusedByWindow(() => send("POST", "/api/control", headers, pauseBody()), 403, "E_FORBIDDEN");
     });
   });
@@ -142,33 +206,82 @@ describe("the window's API", () => {
 
     it("refuses a foreign Origin, another local port included", async () => {
       for (const origin of ["https://attacker.example", `http://127.0.0.1:${window.server.port + 1}`, "null"]) {
-        await refusedByWindow(() => send("POST", "/api/control", { ...own(), ...token(), origin }, pauseBody()), 403, "E_FORBIDDEN");
-        await refusedByWindow(() => send("POST", "/api/gate", { ...own(), ...token(), origin }, gateBody()), 403, "E_FORBIDDEN");
-        await refusedByWindow(() => send("POST", "/api/revoke", { ...own(), ...token(), origin }, revokeBody()), 403, "E_FORBIDDEN");
+        await refusedByWindow(
+          () => send("POST", "/api/control", { ...own(), ...token(), origin }, pauseBody()),
+          403,
+          "E_FORBIDDEN",
+        );
+        await refusedByWindow(
+          () => send("POST", "/api/gate", { ...own(), ...token(), origin }, gateBody()),
+          403,
+          "E_FORBIDDEN",
+        );
+        await refusedByWindow(
+          () => send("POST", "/api/revoke", { ...own(), ...token(), origin }, revokeBody()),
+          403,
+          "E_FORBIDDEN",
+        );
       }
     });
 
     it("refuses a revocation from another Host, without an Origin or marked cross-site", async () => {
       const host = `trestle.attacker.example:${window.server.port}`;
-      await refusedByWindow(() => send("POST", "/api/revoke", { ...token(), host, origin: `http://${host}` }, revokeBody()), 403, "E_FORBIDDEN");
-      await refusedByWindow(() => send("POST", "/api/revoke", { host: own().host, ...token() }, revokeBody()), 403, "E_FORBIDDEN");
-      await refusedByWindow(() => send("POST", "/api/revoke", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, revokeBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(
+        () => send("POST", "/api/revoke", { ...token(), host, origin: `http://${host}` }, revokeBody()),
+        403,
+        "E_FORBIDDEN",
+      );
+      await refusedByWindow(
+        () => send("POST", "/api/revoke", { host: own().host, ...token() }, revokeBody()),
+        403,
+        "E_FORBIDDEN",
+      );
+      await refusedByWindow(
+        () => send("POST", "/api/revoke", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, revokeBody()),
+        403,
+        "E_FORBIDDEN",
+      );
     });
 
     it("refuses a gate answer from another Host, without an Origin or marked cross-site", async () => {
       const host = `trestle.attacker.example:${window.server.port}`;
-      await refusedByWindow(() => send("POST", "/api/gate", { ...token(), host, origin: `http://${host}` }, gateBody()), 403, "E_FORBIDDEN");
-      await refusedByWindow(() => send("POST", "/api/gate", { host: own().host, ...token() }, gateBody()), 403, "E_FORBIDDEN");
-      await refusedByWindow(() => send("POST", "/api/gate", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, gateBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(
+        () => send("POST", "/api/gate", { ...token(), host, origin: `http://${host}` }, gateBody()),
+        403,
+        "E_FORBIDDEN",
+      );
+      await refusedByWindow(
+        () => send("POST", "/api/gate", { host: own().host, ...token() }, gateBody()),
+        403,
+        "E_FORBIDDEN",
+      );
+      await refusedByWindow(
+        () => send("POST", "/api/gate", { ...own(), ...token(), "sec-fetch-site": "cross-site" }, gateBody()),
+        403,
+        "E_FORBIDDEN",
+      );
     });
 
     it("refuses a POST without an Origin and one a browser marks as cross-site", async () => {
-      await refusedByWindow(() => send("POST", "/api/control", { host: own().host, ...token() }, pauseBody()), 403, "E_FORBIDDEN");
-      await refusedByWindow(() => send("POST", "/api/control", { ...own(), ...token(), "sec-fetch-site": "same-site" }, pauseBody()), 403, "E_FORBIDDEN");
+      await refusedByWindow(
+        () => send("POST", "/api/control", { host: own().host, ...token() }, pauseBody()),
+        403,
+        "E_FORBIDDEN",
+      );
+      await refusedByWindow(
+        () => send("POST", "/api/control", { ...own(), ...token(), "sec-fetch-site": "same-site" }, pauseBody()),
+        403,
+        "E_FORBIDDEN",
+      );
     });
 
     it("answers a CORS preflight with a refusal and no CORS header, so a browser never sends the POST", async () => {
-      const headers = { ...own(), origin: "https://attacker.example", "access-control-request-method": "POST", "access-control-request-headers": "x-trestle-token" };
+      const headers = {
+        ...own(),
+        origin: "https://attacker.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-trestle-token",
+      };
       await refusedByWindow(() => send("OPTIONS", "/api/control", headers), 403, "E_FORBIDDEN");
     });
   });
@@ -177,15 +290,32 @@ describe("the window's API", () => {
     const headers = () => ({ ...own(), "x-trestle-token": window.server.token, "content-type": "application/json" });
 
     it("refuses a body that is not JSON, too large or not the schema's, with the protocol's codes", async () => {
-      await refusedByWindow(() => send("POST", "/api/control", { ...headers(), "content-type": "text/plain" }, pauseBody()), 400, "E_SCHEMA");
+      await refusedByWindow(
+        () => send("POST", "/api/control", { ...headers(), "content-type": "text/plain" }, pauseBody()),
+        400,
+        "E_SCHEMA",
+      );
       await refusedByWindow(() => send("POST", "/api/control", headers(), "{"), 400, "E_SCHEMA");
-      await refusedByWindow(() => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "pause", extra: 1 })), 400, "E_SCHEMA");
-      await refusedByWindow(() => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "x".repeat(5000) })), 413, "E_TOO_LARGE");
+      await refusedByWindow(
+        () => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "pause", extra: 1 })),
+        400,
+        "E_SCHEMA",
+      );
+      await refusedByWindow(
+        () => send("POST", "/api/control", headers(), JSON.stringify({ table, action: "x".repeat(5000) })),
+        413,
+        "E_TOO_LARGE",
+      );
     });
 
     it("refuses a gate answer that is not the strict schema: an extra field, a short hash, another verdict", async () => {
       const body = JSON.parse(gateBody()) as Record<string, unknown>;
-      for (const bad of [{ ...body, extra: 1 }, { ...body, message_sha256: HELD.slice(0, 16) }, { ...body, verdict: "maybe" }, { ...body, seat: "Bot Tao" }]) {
+      for (const bad of [
+        { ...body, extra: 1 },
+        { ...body, message_sha256: HELD.slice(0, 16) },
+        { ...body, verdict: "maybe" },
+        { ...body, seat: "Bot Tao" },
+      ]) {
         await refusedByWindow(() => send("POST", "/api/gate", headers(), JSON.stringify(bad)), 400, "E_SCHEMA");
       }
     });
@@ -197,16 +327,31 @@ describe("the window's API", () => {
     });
 
     it("refuses a revocation at a table the window does not follow, and of another owner's seat", async () => {
-      await refusedByWindow(() => send("POST", "/api/revoke", headers(), JSON.stringify({ table: "not-followed", seat: "bot-tao" })), 404, "E_TABLE_NOT_FOUND");
+      await refusedByWindow(
+        () => send("POST", "/api/revoke", headers(), JSON.stringify({ table: "not-followed", seat: "bot-tao" })),
+        404,
+        "E_TABLE_NOT_FOUND",
+      );
       await seated();
-      await refusedByWindow(() => send("POST", "/api/revoke", headers(), JSON.stringify({ table, seat: "bot-jenny" })), 403, "E_FORBIDDEN");
+      await refusedByWindow(
+        () => send("POST", "/api/revoke", headers(), JSON.stringify({ table, seat: "bot-jenny" })),
+        403,
+        "E_FORBIDDEN",
+      );
     });
 
     it("refuses a table the window does not follow and another owner's task", async () => {
-      await refusedByWindow(() => send("POST", "/api/control", headers(), JSON.stringify({ table: "not-followed", action: "pause" })), 404, "E_TABLE_NOT_FOUND");
-      await refusedByWindow(() => send("POST", "/api/approve", headers(), JSON.stringify({ table, task: "3.jenny", verdict: "approve" })), 403, "E_FORBIDDEN");
+      await refusedByWindow(
+        () => send("POST", "/api/control", headers(), JSON.stringify({ table: "not-followed", action: "pause" })),
+        404,
+        "E_TABLE_NOT_FOUND",
+      );
+      await refusedByWindow(
+        () => send("POST", "/api/approve", headers(), JSON.stringify({ table, task: "3.jenny", verdict: "approve" })),
+        403,
+        "E_FORBIDDEN",
+      );
     });
-
   });
 });
 
@@ -253,7 +398,11 @@ describe("a page on another local origin, in Chromium", { timeout: 30_000 }, () 
     const outcomes = (await (await page.waitForFunction("window.outcomes")).jsonValue()) as string[];
     // With the token the preflight is refused, so the POST is never sent; without it the window refuses
     // the foreign Origin, and its Cross-Origin-Resource-Policy keeps even the opaque answer from the page.
-    expect(outcomes).toEqual(["failed: TypeError: Failed to fetch", "failed: TypeError: Failed to fetch", "failed: TypeError: Failed to fetch"]);
+    expect(outcomes).toEqual([
+      "failed: TypeError: Failed to fetch",
+      "failed: TypeError: Failed to fetch",
+      "failed: TypeError: Failed to fetch",
+    ]);
     expect((await bots.head()).seq).toBe(before.seq);
     await page.close();
   });

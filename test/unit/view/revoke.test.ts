@@ -36,7 +36,11 @@ describe("the principal window's Revoke", { timeout: 30_000 }, () => {
     await page.click(`${row("bot-tao")} button.revoke`);
     await page.click(`${row("bot-tao")} button.revoke-confirm`);
     await page.waitForSelector(".notice.ok");
-    expect(await page.textContent(".notice.ok")).toMatch(new RegExp(`^seat bot-tao at ${room.table} revoked with tao's key \\(entry #${before.seq + 1}\\): it left the table, and its key ${room.k.botTao.publicKeyText.slice(0, 12)}`));
+    expect(await page.textContent(".notice.ok")).toMatch(
+      new RegExp(
+        `^seat bot-tao at ${room.table} revoked with tao's key \\(entry #${before.seq + 1}\\): it left the table, and its key ${room.k.botTao.publicKeyText.slice(0, 12)}`,
+      ),
+    );
     await page.waitForSelector(`${row("bot-tao")}.revoked`);
     expect(await page.textContent(row("bot-tao"))).toBe(`bot-tao (owner tao, REVOKED at #${before.seq + 1}) · yours`);
     const entry = `#table-${room.table} .transcript li[data-seq="${before.seq + 1}"]`;
@@ -44,8 +48,14 @@ describe("the principal window's Revoke", { timeout: 30_000 }, () => {
     expect(await page.textContent(`${entry} .who`)).toBe("owner tao");
     expect(await page.textContent(`${entry} .body`)).toContain("bot-tao REVOKED by its owner tao");
     const { items } = await room.owner.history({ signer: room.k.tao, as: { owner: "tao" } });
-    expect(items.filter(isEntry).at(before.seq)).toMatchObject({ subkind: "seat_revoked", data: { owner: "tao", seat: "bot-tao", seat_key: room.k.botTao.publicKeyText }, author: { key: room.k.tao.publicKeyText } });
-    const refused = await room.bots.submit(room.k.botTao, "bot-tao", { kind: "say", body: "still here?" }).catch((e: unknown) => e);
+    expect(items.filter(isEntry).at(before.seq)).toMatchObject({
+      subkind: "seat_revoked",
+      data: { owner: "tao", seat: "bot-tao", seat_key: room.k.botTao.publicKeyText },
+      author: { key: room.k.tao.publicKeyText },
+    });
+    const refused = await room.bots
+      .submit(room.k.botTao, "bot-tao", { kind: "say", body: "still here?" })
+      .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TrestleError);
     expect((refused as TrestleError).code).toBe("E_REVOKED");
   }, 20_000);
@@ -54,11 +64,15 @@ describe("the principal window's Revoke", { timeout: 30_000 }, () => {
     it("refuses jenny's seat with E_FORBIDDEN, shown in the page, and signs nothing", async () => {
       const { room, row } = await seatsShown("revoke-theirs");
       const before = await room.bots.head();
-      await page.route("**/api/revoke", (route) => route.continue({ postData: JSON.stringify({ table: room.table, seat: "bot-jenny" }) }));
+      await page.route("**/api/revoke", (route) =>
+        route.continue({ postData: JSON.stringify({ table: room.table, seat: "bot-jenny" }) }),
+      );
       await page.click(`${row("bot-tao")} button.revoke`);
       await page.click(`${row("bot-tao")} button.revoke-confirm`);
       await page.waitForSelector(".notice.bad");
-      expect(await page.textContent(".notice.bad")).toBe(`E_FORBIDDEN: seat "bot-jenny" is jenny's: only its own owner revokes it`);
+      expect(await page.textContent(".notice.bad")).toBe(
+        `E_FORBIDDEN: seat "bot-jenny" is jenny's: only its own owner revokes it`,
+      );
       expect(await page.isEnabled(`${row("bot-tao")} button.revoke-confirm`)).toBe(true);
       expect((await room.bots.head()).seq).toBe(before.seq);
     }, 20_000);

@@ -23,7 +23,8 @@ import { tableClient, uniqueTable } from "../../support/client-table.js";
 /** A home directory holding the owner keys of tao, jenny and ops (the cast's, as key files). */
 export async function ownerHome(prefix: string): Promise<string> {
   const home = mkdtempSync(join(tmpdir(), `trestle-${prefix}-`));
-  for (const owner of ["tao", "jenny", "ops"]) await createKeyFile(ownerKeyPath(home, owner), "owner", owner, { seed: sha256(utf8(`owner:${owner}`)) });
+  for (const owner of ["tao", "jenny", "ops"])
+    await createKeyFile(ownerKeyPath(home, owner), "owner", owner, { seed: sha256(utf8(`owner:${owner}`)) });
   return home;
 }
 
@@ -42,13 +43,30 @@ export function roomConfig(k: Cast, id: string, overrides: Partial<TableConfig> 
 }
 
 /** The table as the owner's home made it (tao creates it, both seats join) and the bots' own client. */
-export async function seatedRoom(relay: string, home: string, table: string, overrides: Partial<TableConfig> = {}): Promise<{ k: Cast; owner: TableClient; bots: TableClient }> {
+export async function seatedRoom(
+  relay: string,
+  home: string,
+  table: string,
+  overrides: Partial<TableConfig> = {},
+): Promise<{ k: Cast; owner: TableClient; bots: TableClient }> {
   const k = await cast();
   const owner = await openTable({ relay, table, home });
   await owner.create(k.tao, "tao", roomConfig(k, table, overrides));
   const expires = Date.now() + 60_000;
-  await owner.join(k.tao, { seat: "bot-tao", owner: "tao", seatKey: k.botTao.publicKeyText, card: { summary: "tao's bot" }, expires });
-  await owner.join(k.jenny, { seat: "bot-jenny", owner: "jenny", seatKey: k.botJenny.publicKeyText, card: { summary: "jenny's bot" }, expires });
+  await owner.join(k.tao, {
+    seat: "bot-tao",
+    owner: "tao",
+    seatKey: k.botTao.publicKeyText,
+    card: { summary: "tao's bot" },
+    expires,
+  });
+  await owner.join(k.jenny, {
+    seat: "bot-jenny",
+    owner: "jenny",
+    seatKey: k.botJenny.publicKeyText,
+    card: { summary: "jenny's bot" },
+    expires,
+  });
   return { k, owner, bots: await tableClient(relay, table) };
 }
 
@@ -67,9 +85,20 @@ export async function openWindow(relay: string, home: string, owner = "tao", pol
 }
 
 /** Opens `owner`'s window onto `relay` from `home` (the page built first when stale), following `tables` too and reading the home again every `pollMs` (default 1 s). */
-export async function windowOf(relay: string, home: string, owner: Identity, options: { pollMs?: number; tables?: string[] } = {}): Promise<OpenWindow> {
+export async function windowOf(
+  relay: string,
+  home: string,
+  owner: Identity,
+  options: { pollMs?: number; tables?: string[] } = {},
+): Promise<OpenWindow> {
   if (viewStale()) await buildView();
-  const principal = await Principal.open({ relay: new HttpClient({ url: relay }), home, owner, pollMs: options.pollMs ?? 1000, ...(options.tables ? { tables: options.tables } : {}) });
+  const principal = await Principal.open({
+    relay: new HttpClient({ url: relay }),
+    home,
+    owner,
+    pollMs: options.pollMs ?? 1000,
+    ...(options.tables ? { tables: options.tables } : {}),
+  });
   const server = await serveWindow({ backend: principal, assets: loadAssets(assetDir()) });
   return {
     principal,

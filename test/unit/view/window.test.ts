@@ -84,18 +84,31 @@ describe("the principal window", { timeout: 30_000 }, () => {
     await page.screenshot({ path: join(ARTIFACTS, "principal-window-readme.png") });
     await waiting.locator("button.approve").click();
     await page.waitForSelector(".notice.ok");
-    expect(await page.textContent(".notice")).toMatch(/^task 4\.tao approved with tao's key: now approved \(entry #\d+\)$/);
+    expect(await page.textContent(".notice")).toMatch(
+      /^task 4\.tao approved with tao's key: now approved \(entry #\d+\)$/,
+    );
     await page.waitForSelector(`#table-${table} .task[data-task="4.tao"].state-approved`);
     expect(await page.locator('#waiting-list .waiting-task[data-task="4.tao"]').count()).toBe(0);
     const approval = (await ledger(room)).find((e) => e.kind === "approval");
-    expect(approval).toMatchObject({ kind: "approval", owner: "tao", task: "4.tao", verdict: "approve", author: { key: k.tao.publicKeyText } });
+    expect(approval).toMatchObject({
+      kind: "approval",
+      owner: "tao",
+      task: "4.tao",
+      verdict: "approve",
+      author: { key: k.tao.publicKeyText },
+    });
   });
 
   it("pauses the table with the owner's signature, so the seat's next write is refused, and resumes it", async () => {
     const room = await opened("pause");
     const { table, k, bots } = room;
     const card = `#table-${table}`;
-    const refusedCode = async () => ((await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "one more thing" }).catch((e: unknown) => e)) as TrestleError).code;
+    const refusedCode = async () =>
+      (
+        (await bots
+          .submit(k.botTao, "bot-tao", { kind: "say", body: "one more thing" })
+          .catch((e: unknown) => e)) as TrestleError
+      ).code;
     await page.click(`${card} button.pause`);
     await page.waitForSelector(`${card} .chip.paused`);
     expect(await page.textContent(`${card} .chip.paused`)).toBe("PAUSED by tao (owner key, yours)");
@@ -125,15 +138,55 @@ describe("the principal window", { timeout: 30_000 }, () => {
       prepare: (home, table, k) => {
         base = { v: 1, table, seat: "bot-tao" };
         journal(home, table, "bot-tao", [
-          { ...base, at, type: "rationale", text: "Offering 3,400 first: <img src=https://attacker.example/x.png> they said 3,600.", re: { seq: 4 } },
+          {
+            ...base,
+            at,
+            type: "rationale",
+            text: "Offering 3,400 first: <img src=https://attacker.example/x.png> they said 3,600.",
+            re: { seq: 4 },
+          },
           { ...base, at: at + 1, type: "owner_note", text: "They want Saturday; is that fine?", id: "n1", queued: 1 },
-          { ...base, at: at + 2, type: "refusal", guard: "mandate", code: "E_MANDATE", reason: "over_cap", message: "3,900 EUR is over the cap of 3,600 EUR", kind: "offer", message_sha256: hash },
-          { ...base, at: at + 3, type: "held", message_sha256: hash, why: "require_confirm", submission: { kind: "say", body: "Deal at 3,500." } },
-          { ...base, at: at + 4, type: "gate_answer", message_sha256: hash, verdict: "approve", nonce: "n".repeat(22), owner_key: k.tao.publicKeyText, sig: `${"s".repeat(85)}A` },
+          {
+            ...base,
+            at: at + 2,
+            type: "refusal",
+            guard: "mandate",
+            code: "E_MANDATE",
+            reason: "over_cap",
+            message: "3,900 EUR is over the cap of 3,600 EUR",
+            kind: "offer",
+            message_sha256: hash,
+          },
+          {
+            ...base,
+            at: at + 3,
+            type: "held",
+            message_sha256: hash,
+            why: "require_confirm",
+            submission: { kind: "say", body: "Deal at 3,500." },
+          },
+          {
+            ...base,
+            at: at + 4,
+            type: "gate_answer",
+            message_sha256: hash,
+            verdict: "approve",
+            nonce: "n".repeat(22),
+            owner_key: k.tao.publicKeyText,
+            sig: `${"s".repeat(85)}A`,
+          },
           "not json at all",
-          { ...base, seat: "bot-jenny", at: at + 5, type: "rationale", text: "a record that names another seat than its file" },
+          {
+            ...base,
+            seat: "bot-jenny",
+            at: at + 5,
+            type: "rationale",
+            text: "a record that names another seat than its file",
+          },
         ]);
-        journal(home, table, "bot-jenny", [{ ...base, seat: "bot-jenny", at: at + 6, type: "rationale", text: "jenny's seat: not tao's to read" }]);
+        journal(home, table, "bot-jenny", [
+          { ...base, seat: "bot-jenny", at: at + 6, type: "rationale", text: "jenny's seat: not tao's to read" },
+        ]);
       },
     });
     await page.waitForSelector("#local .item");
@@ -144,10 +197,20 @@ describe("the principal window", { timeout: 30_000 }, () => {
       "note to you (sent to your chat apps)",
       "private rationale about #4",
     ]);
-    expect(await page.locator("#local .local-rationale .body").textContent()).toBe("Offering 3,400 first: <img src=https://attacker.example/x.png> they said 3,600.");
-    expect(await page.locator("#local .local-refusal .body").textContent()).toBe("offer: 3,900 EUR is over the cap of 3,600 EUR");
+    expect(await page.locator("#local .local-rationale .body").textContent()).toBe(
+      "Offering 3,400 first: <img src=https://attacker.example/x.png> they said 3,600.",
+    );
+    expect(await page.locator("#local .local-refusal .body").textContent()).toBe(
+      "offer: 3,900 EUR is over the cap of 3,600 EUR",
+    );
     expect(await page.textContent("#local .unreadable")).toMatch(/^2 journal line\(s\) could not be read/);
-    journal(home, table, "bot-tao", [{ ...base, at: at + 10, type: "rationale", text: "Jenny agreed; closing." }], true);
+    journal(
+      home,
+      table,
+      "bot-tao",
+      [{ ...base, at: at + 10, type: "rationale", text: "Jenny agreed; closing." }],
+      true,
+    );
     await page.waitForSelector("#local .item:first-child:has-text('Jenny agreed; closing.')");
     await bots.submit(k.botTao, "bot-tao", { kind: "say", body: "Deal." });
     await page.waitForSelector(`#table-${table} .transcript li[data-seq="4"]`);
@@ -171,7 +234,9 @@ describe("the principal window", { timeout: 30_000 }, () => {
   it("has the relay's icon: linked from the page, loaded by it, and at /favicon.ico as an icon file, kept a day", async () => {
     const { window } = await opened("icon");
     const origin = `http://127.0.0.1:${window.server.port}`;
-    expect(await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute("href")))).toEqual(["/favicon.ico", "/favicon.svg"]);
+    expect(
+      await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute("href"))),
+    ).toEqual(["/favicon.ico", "/favicon.svg"]);
     expect(open!.requests).toContain(`${origin}/favicon.svg`);
     // Asked for as a browser or a crawler asks, without the page: no token, only this window's Host.
     const ico = await fetch(`${origin}/favicon.ico`);
@@ -180,7 +245,11 @@ describe("the principal window", { timeout: 30_000 }, () => {
     expect(ico.headers.get("cache-control")).toBe("public, max-age=86400");
     expect(new Uint8Array(await ico.arrayBuffer())).toEqual(new Uint8Array(readFileSync(FAVICON_ICO)));
     const svg = await fetch(`${origin}/favicon.svg`);
-    expect([svg.status, svg.headers.get("content-type"), svg.headers.get("cache-control")]).toEqual([200, "image/svg+xml", "public, max-age=86400"]);
+    expect([svg.status, svg.headers.get("content-type"), svg.headers.get("cache-control")]).toEqual([
+      200,
+      "image/svg+xml",
+      "public, max-age=86400",
+    ]);
     // The page itself is never kept.
     expect((await fetch(`${origin}/`)).headers.get("cache-control")).toBe("no-store");
   });

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { clientAddress } from "../../../worker/limits/client-address.js";
 
-const from = (ip?: string) => clientAddress(new Request("https://relay.test/", ip === undefined ? {} : { headers: { "cf-connecting-ip": ip } }));
+const from = (ip?: string) =>
+  clientAddress(new Request("https://relay.test/", ip === undefined ? {} : { headers: { "cf-connecting-ip": ip } }));
 
 describe("clientAddress", () => {
   it("is the IPv4 address Cloudflare reports", () => {

@@ -24,19 +24,28 @@ afterAll(() => {
 function oversizedCreate(framing: "chunked" | "content-length"): string {
   const body = JSON.stringify({ padding: "a".repeat(LIMITS.request_bytes + 64 * 1024) });
   const head = `POST /tables HTTP/1.1\r\nhost: 127.0.0.1:${relay.port}\r\ncontent-type: application/json\r\n`;
-  return framing === "chunked" ? `${head}transfer-encoding: chunked\r\n\r\n${chunked(body)}` : `${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  return framing === "chunked"
+    ? `${head}transfer-encoding: chunked\r\n\r\n${chunked(body)}`
+    : `${head}content-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 }
 
 describe("when a request's body is past the request limit", () => {
-  it.each(["chunked", "content-length"] as const)("answers a %s body 413 E_TOO_LARGE, and the next write on the same connection reaches the relay", async (framing) => {
-    const connection = await RawConnection.open(relay.port);
-    open.push(connection);
-    await connection.write(oversizedCreate(framing));
-    const refused = await connection.response();
-    expect(refused?.status).toBe(413);
-    expect(JSON.parse(refused!.body)).toEqual({ error: { code: "E_TOO_LARGE", message: `request bodies are limited to ${LIMITS.request_bytes} bytes` } });
-    await connection.write(`POST /tables HTTP/1.1\r\nhost: 127.0.0.1:${relay.port}\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}`);
-    const next = await connection.response();
-    expect([next?.status, JSON.parse(next?.body ?? "null")?.error?.code]).toEqual([400, "E_SCHEMA"]);
-  });
+  it.each(["chunked", "content-length"] as const)(
+    "answers a %s body 413 E_TOO_LARGE, and the next write on the same connection reaches the relay",
+    async (framing) => {
+      const connection = await RawConnection.open(relay.port);
+      open.push(connection);
+      await connection.write(oversizedCreate(framing));
+      const refused = await connection.response();
+      expect(refused?.status).toBe(413);
+      expect(JSON.parse(refused!.body)).toEqual({
+        error: { code: "E_TOO_LARGE", message: `request bodies are limited to ${LIMITS.request_bytes} bytes` },
+      });
+      await connection.write(
+        `POST /tables HTTP/1.1\r\nhost: 127.0.0.1:${relay.port}\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}`,
+      );
+      const next = await connection.response();
+      expect([next?.status, JSON.parse(next?.body ?? "null")?.error?.code]).toEqual([400, "E_SCHEMA"]);
+    },
+  );
 });

@@ -22,9 +22,13 @@ const create = (relay: RelayHttp, k: Cast, id: string) => relay.create(k.ops, "o
 describe("tables opened from one address", () => {
   it("refuses the table past client_tables_per_hour with 429 and the wait, opens nothing, and lets another address open", async () => {
     const c = await clientAt(fetcher, "203.0.113.1", "create-burst");
-    for (let i = 0; i < LIMITS_UNDER_TEST.client_tables_per_hour; i++) expect((await create(c.relay, c.k, `lim-burst-${i}`)).status).toBe(201);
+    for (let i = 0; i < LIMITS_UNDER_TEST.client_tables_per_hour; i++)
+      expect((await create(c.relay, c.k, `lim-burst-${i}`)).status).toBe(201);
     const over = await create(c.relay, c.k, "lim-burst-over");
-    expect(over).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit: "client_tables_per_hour" } } } });
+    expect(over).toMatchObject({
+      status: 429,
+      body: { error: { code: "E_RATE_LIMITED", details: { limit: "client_tables_per_hour" } } },
+    });
     expect(over.body.error.details.retry_after_ms).toBeGreaterThan(60_000);
     expect((await c.relay.request("GET", "/tables/lim-burst-over/head")).body.error.code).toBe("E_TABLE_NOT_FOUND");
     const elsewhere = await clientAt(fetcher, "203.0.113.2", "create-burst-elsewhere");
@@ -41,9 +45,13 @@ describe("tables opened from one address", () => {
   it("counts an IPv6 client by its /64, so its other addresses share the count", async () => {
     const k = (await clientAt(fetcher, "2001:db8:1:2::1", "create-ipv6")).k;
     for (let i = 0; i < LIMITS_UNDER_TEST.client_tables_per_hour; i++) {
-      expect((await create(new RelayHttp(fromAddress(fetcher, `2001:db8:1:2::${i + 10}`)), k, `lim-v6-${i}`)).status).toBe(201);
+      expect(
+        (await create(new RelayHttp(fromAddress(fetcher, `2001:db8:1:2::${i + 10}`)), k, `lim-v6-${i}`)).status,
+      ).toBe(201);
     }
-    expect((await create(new RelayHttp(fromAddress(fetcher, "2001:0db8:0001:0002:ffff::9")), k, "lim-v6-over")).status).toBe(429);
+    expect(
+      (await create(new RelayHttp(fromAddress(fetcher, "2001:0db8:0001:0002:ffff::9")), k, "lim-v6-over")).status,
+    ).toBe(429);
   });
 });
 
@@ -51,11 +59,19 @@ describe("tables one owner key holds", () => {
   it("refuses the table past owner_tables with E_QUOTA from any address, and takes one again once a table is deleted", async () => {
     const k = (await clientAt(fetcher, "203.0.113.10", "quota")).k;
     const from = (i: number) => new RelayHttp(fromAddress(fetcher, `203.0.113.${20 + i}`));
-    for (let i = 0; i < LIMITS_UNDER_TEST.owner_tables; i++) expect((await create(from(i), k, `lim-quota-${i}`)).status).toBe(201);
+    for (let i = 0; i < LIMITS_UNDER_TEST.owner_tables; i++)
+      expect((await create(from(i), k, `lim-quota-${i}`)).status).toBe(201);
     const over = await create(from(9), k, "lim-quota-over");
-    expect(over).toMatchObject({ status: 403, body: { error: { code: "E_QUOTA", details: { limit: "owner_tables", quota: LIMITS_UNDER_TEST.owner_tables } } } });
+    expect(over).toMatchObject({
+      status: 403,
+      body: { error: { code: "E_QUOTA", details: { limit: "owner_tables", quota: LIMITS_UNDER_TEST.owner_tables } } },
+    });
     expect((await from(9).request("GET", "/tables/lim-quota-over/head")).status).toBe(404);
-    const deleted = await from(9).request("POST", "/tables/lim-quota-0/delete", await signDelete(k.ops, { table: "lim-quota-0", owner: "ops", now: Date.now() }));
+    const deleted = await from(9).request(
+      "POST",
+      "/tables/lim-quota-0/delete",
+      await signDelete(k.ops, { table: "lim-quota-0", owner: "ops", now: Date.now() }),
+    );
     expect(deleted.status).toBe(200);
     expect((await create(from(9), k, "lim-quota-over")).status).toBe(201);
   });
@@ -65,9 +81,16 @@ describe("tables one owner key holds", () => {
     const from = (i: number) => new RelayHttp(fromAddress(fetcher, `203.0.113.${41 + i}`));
     for (let i = 0; i < LIMITS_UNDER_TEST.owner_tables_per_hour; i++) {
       expect((await create(from(i), k, `lim-orate-${i}`)).status).toBe(201);
-      await from(i).request("POST", `/tables/lim-orate-${i}/delete`, await signDelete(k.ops, { table: `lim-orate-${i}`, owner: "ops", now: Date.now() }));
+      await from(i).request(
+        "POST",
+        `/tables/lim-orate-${i}/delete`,
+        await signDelete(k.ops, { table: `lim-orate-${i}`, owner: "ops", now: Date.now() }),
+      );
     }
-    expect(await create(from(9), k, "lim-orate-over")).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit: "owner_tables_per_hour" } } } });
+    expect(await create(from(9), k, "lim-orate-over")).toMatchObject({
+      status: 429,
+      body: { error: { code: "E_RATE_LIMITED", details: { limit: "owner_tables_per_hour" } } },
+    });
   });
 
   it("counts a create retried as one table", async () => {
@@ -76,7 +99,9 @@ describe("tables one owner key holds", () => {
     const request = await signCreate(c.k.ops, debateConfig(c.k, { id: "lim-retry" }), "ops");
     expect((await c.relay.request("POST", "/tables", request)).status).toBe(201);
     expect((await other.request("POST", "/tables", request)).status).toBe(201);
-    const held = await runInDurableObject(counters(`owner:${c.k.ops.publicKeyText}`), (_: CounterDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray());
+    const held = await runInDurableObject(counters(`owner:${c.k.ops.publicKeyText}`), (_: CounterDO, state) =>
+      state.storage.sql.exec("SELECT id FROM tables").toArray(),
+    );
     expect(held).toEqual([{ id: "lim-retry" }]);
   });
 
@@ -85,13 +110,26 @@ describe("tables one owner key holds", () => {
     const relayKey = await keyOf("relay-elsewhere");
     const feed = async (id: string, address: string) => {
       const l = await seatedDebate(k, relayKey, { id });
-      return new RelayHttp(fromAddress(fetcher, address)).request("POST", `/tables/${id}/replica`, { items: l.entries, originals: [], head: await l.head() });
+      return new RelayHttp(fromAddress(fetcher, address)).request("POST", `/tables/${id}/replica`, {
+        items: l.entries,
+        originals: [],
+        head: await l.head(),
+      });
     };
-    for (let i = 0; i < LIMITS_UNDER_TEST.owner_tables; i++) expect((await feed(`lim-mirror-${i}`, `203.0.113.${12 + i}`)).status).toBe(200);
+    for (let i = 0; i < LIMITS_UNDER_TEST.owner_tables; i++)
+      expect((await feed(`lim-mirror-${i}`, `203.0.113.${12 + i}`)).status).toBe(200);
     const over = await feed("lim-mirror-over", "203.0.113.19");
-    expect(over).toMatchObject({ status: 403, body: { error: { code: "E_QUOTA", details: { limit: "owner_tables" } } } });
+    expect(over).toMatchObject({
+      status: 403,
+      body: { error: { code: "E_QUOTA", details: { limit: "owner_tables" } } },
+    });
     expect((await new RelayHttp(fetcher).request("GET", "/tables/lim-mirror-over/head")).status).toBe(404);
-    const held = await runInDurableObject(counters(`owner:${k.ops.publicKeyText}`), (_: CounterDO, state) => state.storage.sql.exec("SELECT id FROM tables ORDER BY id").toArray().map((r) => r.id));
+    const held = await runInDurableObject(counters(`owner:${k.ops.publicKeyText}`), (_: CounterDO, state) =>
+      state.storage.sql
+        .exec("SELECT id FROM tables ORDER BY id")
+        .toArray()
+        .map((r) => r.id),
+    );
     expect(held).toEqual(["lim-mirror-0", "lim-mirror-1", "lim-mirror-2"]);
   });
 
@@ -100,7 +138,9 @@ describe("tables one owner key holds", () => {
       const c = await clientAt(fetcher, "203.0.113.70", "create-forged");
       const forged = await signCreate(c.k.tao, debateConfig(c.k, { id: "lim-forged" }), "ops");
       expect((await c.relay.request("POST", "/tables", forged)).body.error.code).toBe("E_BAD_SIGNATURE");
-      const held = await runInDurableObject(counters(`owner:${c.k.ops.publicKeyText}`), (_: CounterDO, state) => state.storage.sql.exec("SELECT id FROM tables").toArray());
+      const held = await runInDurableObject(counters(`owner:${c.k.ops.publicKeyText}`), (_: CounterDO, state) =>
+        state.storage.sql.exec("SELECT id FROM tables").toArray(),
+      );
       expect(held).toEqual([]);
     });
   });
@@ -113,10 +153,15 @@ describe("joins sent from one address", () => {
     const head = (await c.relay.request("GET", "/tables/lim-joins/head")).body;
     // Joins the table refuses (a key that is not the seat's owner's) count too: the address is what is counted.
     for (let i = 0; i < LIMITS_UNDER_TEST.client_joins_per_min; i++) {
-      expect((await c.relay.join("lim-joins", c.k.jenny, "tao", "bot-tao", c.k.botTao)).body.error.code).toBe("E_BAD_SIGNATURE");
+      expect((await c.relay.join("lim-joins", c.k.jenny, "tao", "bot-tao", c.k.botTao)).body.error.code).toBe(
+        "E_BAD_SIGNATURE",
+      );
     }
     const over = await c.relay.join("lim-joins", c.k.tao, "tao", "bot-tao", c.k.botTao);
-    expect(over).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit: "client_joins_per_min" } } } });
+    expect(over).toMatchObject({
+      status: 429,
+      body: { error: { code: "E_RATE_LIMITED", details: { limit: "client_joins_per_min" } } },
+    });
     expect((await c.relay.request("GET", "/tables/lim-joins/head")).body).toEqual(head);
   });
 });
@@ -126,15 +171,18 @@ describe("the other routes counted per address", () => {
     ["POST /invites/join", "client_joins_per_min", "/invites/join", "203.0.113.90"],
     ["POST /tables/:id/replica", "client_pages_per_hour", "/tables/lim-pages/replica", "203.0.113.91"],
     ["POST /tables/:id/custody", "client_tables_per_hour", "/tables/lim-custody/custody", "203.0.113.92"],
-  ] as const)("counts %s against %s, refused requests included, and refuses the one past it with 429", async (_, limit, path, address) => {
-    const relay = new RelayHttp(fromAddress(fetcher, address));
-    for (let i = 0; i < LIMITS_UNDER_TEST[limit]; i++) {
-      const refused = await relay.request("POST", path, {});
-      expect(refused.status).toBeGreaterThanOrEqual(400);
-      expect(refused.status).not.toBe(429);
-    }
-    const over = await relay.request("POST", path, {});
-    expect(over).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit } } } });
-    expect(over.body.error.details.retry_after_ms).toBeGreaterThan(0);
-  });
+  ] as const)(
+    "counts %s against %s, refused requests included, and refuses the one past it with 429",
+    async (_, limit, path, address) => {
+      const relay = new RelayHttp(fromAddress(fetcher, address));
+      for (let i = 0; i < LIMITS_UNDER_TEST[limit]; i++) {
+        const refused = await relay.request("POST", path, {});
+        expect(refused.status).toBeGreaterThanOrEqual(400);
+        expect(refused.status).not.toBe(429);
+      }
+      const over = await relay.request("POST", path, {});
+      expect(over).toMatchObject({ status: 429, body: { error: { code: "E_RATE_LIMITED", details: { limit } } } });
+      expect(over.body.error.details.retry_after_ms).toBeGreaterThan(0);
+    },
+  );
 });

@@ -14,12 +14,18 @@ describe("unsigned reads from one address", () => {
   it("are refused past edge_reads_per_min with 429 and a wait of the binding's period, and another address reads on", async () => {
     const c = await clientAt(fetcher, "192.0.2.201", "edge");
     await openTable(c, "lim-edge", { public: true });
-    const heads = await Promise.all(Array.from({ length: LIMITS_UNDER_TEST.edge_reads_per_min }, () => c.fetch("https://relay.test/tables/lim-edge/head").then((r) => r.status)));
+    const heads = await Promise.all(
+      Array.from({ length: LIMITS_UNDER_TEST.edge_reads_per_min }, () =>
+        c.fetch("https://relay.test/tables/lim-edge/head").then((r) => r.status),
+      ),
+    );
     expect(heads.every((status) => status === 200)).toBe(true);
     const over = await c.fetch("https://relay.test/tables/lim-edge/public/export");
     expect(over.status).toBe(429);
     expect(over.headers.get("retry-after")).toBe("60");
-    expect(await over.json()).toMatchObject({ error: { code: "E_RATE_LIMITED", details: { limit: "edge_reads_per_min", retry_after_ms: 60_000 } } });
+    expect(await over.json()).toMatchObject({
+      error: { code: "E_RATE_LIMITED", details: { limit: "edge_reads_per_min", retry_after_ms: 60_000 } },
+    });
     const page = await c.fetch("https://relay.test/view/lim-edge", { headers: { accept: "text/html" } });
     expect(page.status).toBe(429);
     expect(page.headers.get("retry-after")).toBe("60");

@@ -62,9 +62,22 @@ const SOURCES: Record<RateLimitName, (c: Recorded, id: string) => Promise<Refusa
   owner_writes_per_min: async (c, id) => {
     const k = await openTable(c, id);
     const control = async (i: number) =>
-      c.relay.request("POST", `/tables/${id}/control`, await signControl(k.tao, { table: id, owner: "tao", action: i % 2 === 0 ? "pause" : "resume", nonce: nonceOf(`${id}-${i}`) }));
+      c.relay.request(
+        "POST",
+        `/tables/${id}/control`,
+        await signControl(k.tao, {
+          table: id,
+          owner: "tao",
+          action: i % 2 === 0 ? "pause" : "resume",
+          nonce: nonceOf(`${id}-${i}`),
+        }),
+      );
     await times(LIMITS_UNDER_TEST.owner_writes_per_min, control);
-    return http(c, await control(LIMITS_UNDER_TEST.owner_writes_per_min), bucket(LIMITS_UNDER_TEST.owner_writes_per_min, MIN));
+    return http(
+      c,
+      await control(LIMITS_UNDER_TEST.owner_writes_per_min),
+      bucket(LIMITS_UNDER_TEST.owner_writes_per_min, MIN),
+    );
   },
   reads_per_min: async (c, id) => {
     const k = await openTable(c, id);
@@ -87,31 +100,51 @@ const SOURCES: Record<RateLimitName, (c: Recorded, id: string) => Promise<Refusa
   },
   sockets_per_seat: async (c, id) => {
     const k = await openTable(c, id);
-    await times(LIMITS_UNDER_TEST.sockets_per_seat, async () => (await TestSocket.open(c.fetch, id)).auth(id, "bot-tao", k.botTao));
+    await times(LIMITS_UNDER_TEST.sockets_per_seat, async () =>
+      (await TestSocket.open(c.fetch, id)).auth(id, "bot-tao", k.botTao),
+    );
     const over = await TestSocket.open(c.fetch, id);
     await over.answer(id, "bot-tao", k.botTao);
     return { socket: over, wait: [CAP_RETRY_MS, CAP_RETRY_MS] };
   },
   public_sockets_per_table: async (c, id) => {
     await openTable(c, id, { public: true });
-    await Promise.all(Array.from({ length: LIMITS_UNDER_TEST.public_sockets_per_table }, () => TestSocket.open(c.fetch, id, "public/ws")));
+    await Promise.all(
+      Array.from({ length: LIMITS_UNDER_TEST.public_sockets_per_table }, () =>
+        TestSocket.open(c.fetch, id, "public/ws"),
+      ),
+    );
     return { socket: await TestSocket.open(c.fetch, id, "public/ws"), wait: [CAP_RETRY_MS, CAP_RETRY_MS] };
   },
   client_tables_per_hour: async (c) => {
     await times(LIMITS_UNDER_TEST.client_tables_per_hour, () => c.relay.request("POST", "/tables", {}));
-    return http(c, await c.relay.request("POST", "/tables", {}), bucket(LIMITS_UNDER_TEST.client_tables_per_hour, HOUR));
+    return http(
+      c,
+      await c.relay.request("POST", "/tables", {}),
+      bucket(LIMITS_UNDER_TEST.client_tables_per_hour, HOUR),
+    );
   },
   client_joins_per_min: async (c, id) => {
     await times(LIMITS_UNDER_TEST.client_joins_per_min, () => c.relay.request("POST", `/tables/${id}/join`, {}));
-    return http(c, await c.relay.request("POST", `/tables/${id}/join`, {}), bucket(LIMITS_UNDER_TEST.client_joins_per_min, MIN));
+    return http(
+      c,
+      await c.relay.request("POST", `/tables/${id}/join`, {}),
+      bucket(LIMITS_UNDER_TEST.client_joins_per_min, MIN),
+    );
   },
   client_connects_per_min: async (c, id) => {
-    await times(LIMITS_UNDER_TEST.client_connects_per_min, () => c.fetch(`https://relay.test/tables/${id}/ws`, { headers: { upgrade: "websocket" } }));
+    await times(LIMITS_UNDER_TEST.client_connects_per_min, () =>
+      c.fetch(`https://relay.test/tables/${id}/ws`, { headers: { upgrade: "websocket" } }),
+    );
     return { socket: await TestSocket.open(c.fetch, id), wait: bucket(LIMITS_UNDER_TEST.client_connects_per_min, MIN) };
   },
   client_pages_per_hour: async (c, id) => {
     await times(LIMITS_UNDER_TEST.client_pages_per_hour, () => c.relay.request("POST", `/tables/${id}/replica`, {}));
-    return http(c, await c.relay.request("POST", `/tables/${id}/replica`, {}), bucket(LIMITS_UNDER_TEST.client_pages_per_hour, HOUR));
+    return http(
+      c,
+      await c.relay.request("POST", `/tables/${id}/replica`, {}),
+      bucket(LIMITS_UNDER_TEST.client_pages_per_hour, HOUR),
+    );
   },
   edge_reads_per_min: async (c, id) => {
     await times(LIMITS_UNDER_TEST.edge_reads_per_min, () => c.fetch(`https://relay.test/tables/${id}/head`));
@@ -123,9 +156,17 @@ const SOURCES: Record<RateLimitName, (c: Recorded, id: string) => Promise<Refusa
     const create = (i: number) => from(i).create(c.k.ops, "ops", debateConfig(c.k, { id: `${id}-${i}` }));
     await times(LIMITS_UNDER_TEST.owner_tables_per_hour, async (i) => {
       await create(i);
-      await from(i).request("POST", `/tables/${id}-${i}/delete`, await signDelete(c.k.ops, { table: `${id}-${i}`, owner: "ops", now: Date.now() }));
+      await from(i).request(
+        "POST",
+        `/tables/${id}-${i}/delete`,
+        await signDelete(c.k.ops, { table: `${id}-${i}`, owner: "ops", now: Date.now() }),
+      );
     });
-    return http(c, await create(LIMITS_UNDER_TEST.owner_tables_per_hour), bucket(LIMITS_UNDER_TEST.owner_tables_per_hour, HOUR));
+    return http(
+      c,
+      await create(LIMITS_UNDER_TEST.owner_tables_per_hour),
+      bucket(LIMITS_UNDER_TEST.owner_tables_per_hour, HOUR),
+    );
   },
   invite_misses_per_client: async (c) => {
     const lookup = () => c.relay.request("POST", "/invites/lookup", { code: "ZZZZ-ZZZZ" });
@@ -134,9 +175,17 @@ const SOURCES: Record<RateLimitName, (c: Recorded, id: string) => Promise<Refusa
   },
   invite_misses_relay: async (c) => {
     const window = Math.floor(Date.now() / INVITE_LIMITS.global_window_ms) * INVITE_LIMITS.global_window_ms;
-    await invites("INSERT OR REPLACE INTO counters (name, window, count) VALUES ('miss:*', ?, ?)", window, INVITE_LIMITS.misses_global);
+    await invites(
+      "INSERT OR REPLACE INTO counters (name, window, count) VALUES ('miss:*', ?, ?)",
+      window,
+      INVITE_LIMITS.misses_global,
+    );
     try {
-      return await windowed(INVITE_LIMITS.global_window_ms, () => c.relay.request("POST", "/invites/lookup", { code: "ZZZZ-ZZZZ" }), c.last);
+      return await windowed(
+        INVITE_LIMITS.global_window_ms,
+        () => c.relay.request("POST", "/invites/lookup", { code: "ZZZZ-ZZZZ" }),
+        c.last,
+      );
     } finally {
       await invites("DELETE FROM counters WHERE name = 'miss:*'");
     }
@@ -149,7 +198,11 @@ const SOURCES: Record<RateLimitName, (c: Recorded, id: string) => Promise<Refusa
   bind_codes_per_owner: async (c, id) => {
     const owner = await keyOf(`owner:${id}`);
     const ask = async (i: number) =>
-      c.relay.request("POST", `/owners/${owner.publicKeyText}/bind-codes`, await signBindCode(owner, { platform: "telegram", lang: "en", nonce: nonceOf(`${id}-${i}`), now: Date.now() }));
+      c.relay.request(
+        "POST",
+        `/owners/${owner.publicKeyText}/bind-codes`,
+        await signBindCode(owner, { platform: "telegram", lang: "en", nonce: nonceOf(`${id}-${i}`), now: Date.now() }),
+      );
     await times(CODE_LIMITS.per_owner, ask);
     return windowed(CODE_LIMITS.window_ms, () => ask(CODE_LIMITS.per_owner), c.last);
   },
@@ -200,4 +253,6 @@ async function recorded(address: string, label: string): Promise<Recorded> {
 
 /** Runs `query` on the relay's invite directory. */
 const invites = (query: string, ...params: unknown[]) =>
-  runInDurableObject(env.INVITES.get(env.INVITES.idFromName("invites")), (_d: InviteDirectoryDO, state) => state.storage.sql.exec(query, ...params).toArray());
+  runInDurableObject(env.INVITES.get(env.INVITES.idFromName("invites")), (_d: InviteDirectoryDO, state) =>
+    state.storage.sql.exec(query, ...params).toArray(),
+  );

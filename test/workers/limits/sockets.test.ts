@@ -22,7 +22,13 @@ async function refusedOver(socket: TestSocket, limit: string): Promise<void> {
   expect(code).toBe(4429);
   expect(refusalOf(code, reason, "x")).toBeNull();
   expect(socket.frames.filter((f) => f.type === "error")).toEqual([
-    { type: "error", error: expect.objectContaining({ code: "E_RATE_LIMITED", details: { limit, retry_after_ms: expect.any(Number) } }) },
+    {
+      type: "error",
+      error: expect.objectContaining({
+        code: "E_RATE_LIMITED",
+        details: { limit, retry_after_ms: expect.any(Number) },
+      }),
+    },
   ]);
 }
 
@@ -42,11 +48,18 @@ describe("a socket that does not authenticate", () => {
   it("is closed by the alarm after the table object was evicted, and an authenticated socket stays open", async () => {
     const c = await clientAt(fetcher, "192.0.2.2", "silent-evicted");
     const k = await openTable(c, "lim-silent-evicted");
-    const [silent, speaking] = [await TestSocket.open(c.fetch, "lim-silent-evicted"), await TestSocket.open(c.fetch, "lim-silent-evicted")];
+    const [silent, speaking] = [
+      await TestSocket.open(c.fetch, "lim-silent-evicted"),
+      await TestSocket.open(c.fetch, "lim-silent-evicted"),
+    ];
     await speaking.auth("lim-silent-evicted", "bot-tao", k.botTao);
     await evictDurableObject(env.TABLES.get(env.TABLES.idFromName("lim-silent-evicted")));
     expect((await silent.whenClosed()).code).toBe(4408);
-    const said = await c.relay.say("lim-silent-evicted", k.botJenny, { seat: "bot-jenny", kind: "say", body: "still here" });
+    const said = await c.relay.say("lim-silent-evicted", k.botJenny, {
+      seat: "bot-jenny",
+      kind: "say",
+      body: "still here",
+    });
     await speaking.until(said.body.seq);
     expect(speaking.closed).toBeNull();
     speaking.ws.close();
@@ -57,7 +70,9 @@ describe("socket caps", () => {
   it("refuses the socket past sockets_per_table (silent ones count) with an error frame and 4429", async () => {
     const c = await clientAt(fetcher, "192.0.2.3", "table-cap");
     await openTable(c, "lim-table-cap");
-    const open = await Promise.all(Array.from({ length: LIMITS_UNDER_TEST.sockets_per_table }, () => TestSocket.open(c.fetch, "lim-table-cap")));
+    const open = await Promise.all(
+      Array.from({ length: LIMITS_UNDER_TEST.sockets_per_table }, () => TestSocket.open(c.fetch, "lim-table-cap")),
+    );
     await refusedOver(await TestSocket.open(c.fetch, "lim-table-cap"), "sockets_per_table");
     for (const socket of open) socket.ws.close();
   });
@@ -82,7 +97,11 @@ describe("socket caps", () => {
   it("refuses the public viewer past public_sockets_per_table", async () => {
     const c = await clientAt(fetcher, "192.0.2.5", "public-cap");
     await openTable(c, "lim-public-cap", { public: true });
-    const open = await Promise.all(Array.from({ length: LIMITS_UNDER_TEST.public_sockets_per_table }, () => TestSocket.open(c.fetch, "lim-public-cap", "public/ws")));
+    const open = await Promise.all(
+      Array.from({ length: LIMITS_UNDER_TEST.public_sockets_per_table }, () =>
+        TestSocket.open(c.fetch, "lim-public-cap", "public/ws"),
+      ),
+    );
     await refusedOver(await TestSocket.open(c.fetch, "lim-public-cap", "public/ws"), "public_sockets_per_table");
     for (const socket of open) socket.ws.close();
   });
@@ -98,7 +117,13 @@ describe("a socket that floods", () => {
       Array.from({ length: 30 }, async (_, i) => ({
         type: "submit",
         id: `f${i}`,
-        request: await signSubmission(k.botTao, { table: "lim-frame-flood", seat: "bot-tao", nonce: nonceOf(`flood-${i}`), kind: "say", body: `frame ${i}` }),
+        request: await signSubmission(k.botTao, {
+          table: "lim-frame-flood",
+          seat: "bot-tao",
+          nonce: nonceOf(`flood-${i}`),
+          kind: "say",
+          body: `frame ${i}`,
+        }),
       })),
     );
     for (const frame of frames) socket.send(frame);
@@ -109,7 +134,10 @@ describe("a socket that floods", () => {
     expect(acks.length).toBeGreaterThanOrEqual(1);
     expect(acks.length).toBeLessThan(LIMITS_UNDER_TEST.seat_writes_per_min);
     expect(refused.length).toBeGreaterThan(1);
-    expect(refused[0]).toMatchObject({ id: expect.stringMatching(/^f/), error: { details: { limit: "socket_frames_per_s" } } });
+    expect(refused[0]).toMatchObject({
+      id: expect.stringMatching(/^f/),
+      error: { details: { limit: "socket_frames_per_s" } },
+    });
     const head = (await c.relay.request("GET", "/tables/lim-frame-flood/head")).body;
     expect(head.seq).toBe(welcome.head.seq + acks.length);
   });

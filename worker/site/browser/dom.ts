@@ -23,7 +23,9 @@ export interface ViewPage {
 
 /** The browser's document (with its location). */
 export function page(): ViewPage {
-  const { document } = globalThis as unknown as { document: Omit<ViewPage, "location"> & { location: ViewPage["location"] } };
+  const { document } = globalThis as unknown as {
+    document: Omit<ViewPage, "location"> & { location: ViewPage["location"] };
+  };
   return document;
 }
 

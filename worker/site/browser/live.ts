@@ -8,7 +8,12 @@
 import { byId, type ViewPage } from "./dom.js";
 
 /** Where the live connection stands. */
-export type LiveState = { kind: "connecting" } | { kind: "live" } | { kind: "retrying"; inMs: number } | { kind: "down" } | { kind: "refused"; why: string };
+export type LiveState =
+  | { kind: "connecting" }
+  | { kind: "live" }
+  | { kind: "retrying"; inMs: number }
+  | { kind: "down" }
+  | { kind: "refused"; why: string };
 
 /** Shows `state` in the page's live line. */
 export function showLive(doc: ViewPage, state: LiveState): void {

@@ -18,7 +18,13 @@ export function entryItem(doc: ViewPage, entry: Entry): ViewElement {
   const item = el(doc, "li", `entry kind-${entry.kind}`);
   item.setAttribute("data-seq", String(entry.seq));
   const head = el(doc, "div", "entry-head");
-  head.append(el(doc, "span", "seq", `#${entry.seq}`), " ", el(doc, "span", "who", safeLine(entry.seat ?? "relay")), " ", el(doc, "span", "what", safeLine(kindOf(entry))));
+  head.append(
+    el(doc, "span", "seq", `#${entry.seq}`),
+    " ",
+    el(doc, "span", "who", safeLine(entry.seat ?? "relay")),
+    " ",
+    el(doc, "span", "what", safeLine(kindOf(entry))),
+  );
   item.append(head);
   const text = bodyOf(entry);
   if (text) item.append(el(doc, "div", "body", text));
@@ -36,14 +42,25 @@ function bodyOf(entry: Entry): string {
   if (market !== null) return market;
   if (entry.kind === "system") {
     if (entry.subkind === "table_opened") return `topic: ${topicLine(entry.data.config.topic)}`;
-    if (entry.subkind === "seat_joined") return safeLine(`${entry.data.join.seat} joined for ${entry.data.join.owner}${entry.data.join.human ? " (a person)" : ""}`);
-    if (entry.subkind === "floor") return entry.data.holder === null ? "nobody holds the floor" : safeLine(`floor to ${entry.data.holder}, round ${entry.data.round} (${entry.data.reason})`);
+    if (entry.subkind === "seat_joined")
+      return safeLine(
+        `${entry.data.join.seat} joined for ${entry.data.join.owner}${entry.data.join.human ? " (a person)" : ""}`,
+      );
+    if (entry.subkind === "floor")
+      return entry.data.holder === null
+        ? "nobody holds the floor"
+        : safeLine(`floor to ${entry.data.holder}, round ${entry.data.round} (${entry.data.reason})`);
     if (entry.subkind === "table_closed") return safeLine(`closed: ${entry.data.reason}`);
     const data = safeJson(entry.data);
     return data.length > DATA_CHARS ? `${data.slice(0, DATA_CHARS)}…` : data;
   }
   const body = "body" in entry && typeof entry.body === "string" ? bodyLines(entry.body).join("\n") : "";
-  const effects = "effects" in entry && entry.effects ? entry.effects.map((e) => `\neffect ${safeLine(`${e.owner}: ${e.action} on ${e.resource}`)} ${safeJson(e.args)}`).join("") : "";
+  const effects =
+    "effects" in entry && entry.effects
+      ? entry.effects
+          .map((e) => `\neffect ${safeLine(`${e.owner}: ${e.action} on ${e.resource}`)} ${safeJson(e.args)}`)
+          .join("")
+      : "";
   return body + effects;
 }
 
@@ -53,13 +70,21 @@ export function topicLine(topic: string): string {
 }
 
 /** The verdict line and its coverage line, for `report` checked against `key` (`pinned`: taken from the link, else from this relay). */
-export function verdictText(report: VerifyReport, key: string, pinned: boolean): { verdict: string; coverage: string; className: string } {
+export function verdictText(
+  report: VerifyReport,
+  key: string,
+  pinned: boolean,
+): { verdict: string; coverage: string; className: string } {
   const c = report.coverage;
   const source = pinned ? "the key in this link" : "this relay's own key (compare it with one you trust)";
   const coverage = `Checked in this page against ${source} ${key}: ${c.by_content} entries by content, ${c.signatures} signatures, ${c.heads} relay-signed heads (newest #${c.head_seq ?? 0}), policy replay ${c.policy_replay}.`;
   if (report.verdict === "REFUTED") {
     const at = report.refuted?.seq != null ? ` at entry #${report.refuted.seq}` : "";
-    return { verdict: `REFUTED${at}: ${report.refuted?.reason ?? "the transcript does not verify"}`, coverage, className: "verdict refuted" };
+    return {
+      verdict: `REFUTED${at}: ${report.refuted?.reason ?? "the transcript does not verify"}`,
+      coverage,
+      className: "verdict refuted",
+    };
   }
   if (report.verdict === "INCONCLUSIVE") {
     return { verdict: `INCONCLUSIVE: ${report.unchecked.join("; ")}`, coverage, className: "verdict inconclusive" };

@@ -52,7 +52,15 @@ async function main(doc: ViewPage): Promise<void> {
   const table = byId(doc, "viewer").getAttribute("data-table") ?? "";
   const known = WellKnownSchema.parse(await getJson("/.well-known/trestle.json"));
   const linked = /(?:^#|&)key=([A-Za-z0-9_-]{43})(?:&|$)/.exec(doc.location.hash)?.[1];
-  const held: Held = { items: [], heads: [], originals: new Map(), key: linked ?? known.relay_key, pinned: linked !== undefined, maxEntries: known.limits.entries, report: null };
+  const held: Held = {
+    items: [],
+    heads: [],
+    originals: new Map(),
+    key: linked ?? known.relay_key,
+    pinned: linked !== undefined,
+    maxEntries: known.limits.entries,
+    report: null,
+  };
   await load(doc, table, held);
   follow(doc, table, held, 0);
   // A listing's standing and every time's relative words follow the clock.
@@ -83,7 +91,11 @@ async function load(doc: ViewPage, table: string, held: Held): Promise<void> {
 
 /** Verifies everything held (a hidden entry in a public export leaves the verdict INCONCLUSIVE). */
 async function verifyAndShow(doc: ViewPage, held: Held): Promise<void> {
-  show(doc, held, await verifyLedger({ items: held.items, heads: held.heads, originals: held.originals }, options(held)));
+  show(
+    doc,
+    held,
+    await verifyLedger({ items: held.items, heads: held.heads, originals: held.originals }, options(held)),
+  );
 }
 
 function options(held: Held): VerifyOptions {
@@ -119,8 +131,10 @@ function follow(doc: ViewPage, table: string, held: Held, attempt: number): void
     onMessage: (text) => {
       const frame = parseFrame(text);
       // An error frame without `id` is the relay's word on the close that follows (§6.3).
-      if (frame?.type === "error" && frame.id === undefined) told = `${frame.error.code}: ${safeLine(frame.error.message, 500)}`;
-      if (frame?.type === "entries") queue = queue.then(() => receive(doc, table, held, frame)).catch((error: unknown) => fail(doc, error));
+      if (frame?.type === "error" && frame.id === undefined)
+        told = `${frame.error.code}: ${safeLine(frame.error.message, 500)}`;
+      if (frame?.type === "entries")
+        queue = queue.then(() => receive(doc, table, held, frame)).catch((error: unknown) => fail(doc, error));
     },
     onClose: (code, reason) => {
       const refused = refusalOf(code, reason, "this viewer");
@@ -151,7 +165,12 @@ function parseFrame(text: string): ServerFrame | null {
 }
 
 /** One pushed frame: new entries are appended in order and everything is verified again. */
-async function receive(doc: ViewPage, table: string, held: Held, frame: Extract<ServerFrame, { type: "entries" }>): Promise<void> {
+async function receive(
+  doc: ViewPage,
+  table: string,
+  held: Held,
+  frame: Extract<ServerFrame, { type: "entries" }>,
+): Promise<void> {
   const fresh = frame.items.filter((i) => i.seq > held.items.length);
   const gap = fresh[0] !== undefined && fresh[0].seq !== held.items.length + 1;
   if (gap || fresh.some((i) => isEntry(i) && "truncated" in i && i.truncated)) return load(doc, table, held);

@@ -13,14 +13,25 @@ import { checkOtherParty, endOffer, liveOffer, offerOf, NO_COMMITMENT, type Room
 /** The accept policy. */
 export const acceptPolicy: RoomKindPolicy<"accept"> = {
   kind: "accept",
-  commitment: { ...NO_COMMITMENT, commits: () => true, gatedWhenLoosened: () => true, binds: (s) => ({ offer: s.offer }), answers: (s) => s.offer, deal: (s) => s.offer },
+  commitment: {
+    ...NO_COMMITMENT,
+    commits: () => true,
+    gatedWhenLoosened: () => true,
+    binds: (s) => ({ offer: s.offer }),
+    answers: (s) => s.offer,
+    deal: (s) => s.offer,
+  },
   check(state, room, draft, now) {
     const offer = liveOffer(state, room, draft.offer, now);
     checkOtherParty(state, offer, draft.seat, "accept");
     if (draft.terms !== undefined && canonicalize(draft.terms) !== canonicalize(offer.terms)) {
-      throw new TrestleError("E_TERMS_MISMATCH", `the accept restates terms other than offer entry ${offer.seq}'s; accept it as it stands or counter it`, {
-        offer_terms: offer.terms,
-      });
+      throw new TrestleError(
+        "E_TERMS_MISMATCH",
+        `the accept restates terms other than offer entry ${offer.seq}'s; accept it as it stands or counter it`,
+        {
+          offer_terms: offer.terms,
+        },
+      );
     }
   },
   apply(state, room, entry) {

@@ -26,19 +26,39 @@ export const closePolicy: RoomKindPolicy<"close"> = {
       if (named !== 0) throw new TrestleError("E_SCHEMA", "a close without a deal names no offer and no auction");
       return;
     }
-    if (named !== 1) throw new TrestleError("E_SCHEMA", "a close with a deal names the accepted offer or the settled auction, not both");
+    if (named !== 1)
+      throw new TrestleError(
+        "E_SCHEMA",
+        "a close with a deal names the accepted offer or the settled auction, not both",
+      );
     if (draft.auction !== undefined) return checkAuctionDeal(room, draft);
     const offer = offerOf(room, draft.offer!);
-    if (offer.status !== "accepted") throw new TrestleError("E_NOT_ALLOWED", `offer entry ${offer.seq} was not accepted (it is ${offer.status})`);
+    if (offer.status !== "accepted")
+      throw new TrestleError("E_NOT_ALLOWED", `offer entry ${offer.seq} was not accepted (it is ${offer.status})`);
     if (draft.seat !== offer.seat && draft.seat !== offer.accepted_by) {
-      throw new TrestleError("E_FORBIDDEN", `only ${offer.seat} or ${offer.accepted_by}, the parties to the deal, close the room with it`);
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `only ${offer.seat} or ${offer.accepted_by}, the parties to the deal, close the room with it`,
+      );
     }
   },
   apply(_state, room, entry) {
-    room.outcome = { seq: entry.seq, outcome: entry.outcome, offer: entry.offer ?? null, auction: entry.auction ?? null };
+    room.outcome = {
+      seq: entry.seq,
+      outcome: entry.outcome,
+      offer: entry.offer ?? null,
+      auction: entry.auction ?? null,
+    };
   },
   closes(state, entry) {
-    return { table: state.table, seat: null, kind: "system", subkind: "table_closed", data: { reason: entry.outcome }, author: null };
+    return {
+      table: state.table,
+      seat: null,
+      kind: "system",
+      subkind: "table_closed",
+      data: { reason: entry.outcome },
+      author: null,
+    };
   },
   news(_state, room, entry) {
     if (entry.outcome === "no_deal") return { news: "no_deal", seat: entry.seat };
@@ -50,8 +70,12 @@ export const closePolicy: RoomKindPolicy<"close"> = {
 /** A deal on an auction: it settled with a deal, and one of its sides closes the room with it. */
 function checkAuctionDeal(room: RoomState, draft: RoomDraftOf<"close">): void {
   const auction = auctionOf(room, draft.auction!);
-  if (auction.price === null) throw new TrestleError("E_NOT_ALLOWED", `auction entry ${auction.seq} has not settled with a deal`);
+  if (auction.price === null)
+    throw new TrestleError("E_NOT_ALLOWED", `auction entry ${auction.seq} has not settled with a deal`);
   if (draft.seat !== auction.sides.buyer && draft.seat !== auction.sides.seller) {
-    throw new TrestleError("E_FORBIDDEN", `only ${auction.sides.buyer} or ${auction.sides.seller}, the sides of the deal, close the room with it`);
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `only ${auction.sides.buyer} or ${auction.sides.seller}, the sides of the deal, close the room with it`,
+    );
   }
 }

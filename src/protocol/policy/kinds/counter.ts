@@ -1,6 +1,14 @@
 /** `counter` (docs/SPEC.md §5.10): answers another party's live offer with new terms; the countered offer ends and the counter is live. */
 import { checkSalePrice } from "../market/sale-room.js";
-import { checkFuture, checkOtherParty, endOffer, liveOffer, offerOf, openOffer, type RoomKindPolicy } from "./kind-policy.js";
+import {
+  checkFuture,
+  checkOtherParty,
+  endOffer,
+  liveOffer,
+  offerOf,
+  openOffer,
+  type RoomKindPolicy,
+} from "./kind-policy.js";
 
 /** The counter policy: only another party's live offer can be countered; in a sale's room, at the settled price. */
 export const counterPolicy: RoomKindPolicy<"counter"> = {

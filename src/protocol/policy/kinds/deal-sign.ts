@@ -22,16 +22,33 @@ function dealOf(room: RoomState, leaf: string): DealState {
   const deal = own(room.deals, leaf);
   if (deal) return deal;
   const auction = own(room.auctions, leaf);
-  if (auction) throw new TrestleError("E_NOT_ALLOWED", `auction entry ${auction.seq} ${auction.settled === null ? "has not settled" : "settled without a deal"}: there is no deal to sign`, { reason: "no_deal" });
+  if (auction)
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `auction entry ${auction.seq} ${auction.settled === null ? "has not settled" : "settled without a deal"}: there is no deal to sign`,
+      { reason: "no_deal" },
+    );
   const offer = offerOf(room, leaf);
-  throw new TrestleError("E_NOT_ALLOWED", `offer entry ${offer.seq} was not accepted (it is ${offer.status}): there is no deal to sign`, { reason: "no_deal" });
+  throw new TrestleError(
+    "E_NOT_ALLOWED",
+    `offer entry ${offer.seq} was not accepted (it is ${offer.status}): there is no deal to sign`,
+    { reason: "no_deal" },
+  );
 }
 
 /** A consent to show the price names this room's own market and match (its signature, over them and the deal's hash, is checked as the entry's statement); E_WRONG_TABLE otherwise. */
 function checkShowPrice(citation: { market: string; seq: number } | undefined, shown: ShowPrice): void {
-  if (!citation) throw new TrestleError("E_WRONG_TABLE", "only the deal of a market's match room can be shown in its market; this room is no match's");
+  if (!citation)
+    throw new TrestleError(
+      "E_WRONG_TABLE",
+      "only the deal of a market's match room can be shown in its market; this room is no match's",
+    );
   if (shown.market !== citation.market || shown.match !== citation.seq) {
-    throw new TrestleError("E_WRONG_TABLE", `the consent to show the price names match ${shown.match} of ${shown.market}; this room is match ${citation.seq}'s of ${citation.market}`, { market: citation.market, match: citation.seq });
+    throw new TrestleError(
+      "E_WRONG_TABLE",
+      `the consent to show the price names match ${shown.match} of ${shown.market}; this room is match ${citation.seq}'s of ${citation.market}`,
+      { market: citation.market, match: citation.seq },
+    );
   }
 }
 
@@ -43,16 +60,31 @@ export const dealSignPolicy: RoomKindPolicy<"deal_sign"> = {
     const deal = dealOf(room, draft.offer);
     const owner = ownerOfSeat(state, draft.seat);
     if (!dealOwners(deal).includes(owner)) {
-      throw new TrestleError("E_FORBIDDEN", `${owner} is not a party to the deal on offer entry ${deal.terms.offer_seq}; only ${dealOwners(deal).join(" and ")} sign it`);
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `${owner} is not a party to the deal on offer entry ${deal.terms.offer_seq}; only ${dealOwners(deal).join(" and ")} sign it`,
+      );
     }
     if (draft.owner_key !== ownerKeyOf(state, owner)) {
-      throw new TrestleError("E_NOT_OWNER", `the deal signature is not by ${owner}'s owner key as this room records it`, { owner });
+      throw new TrestleError(
+        "E_NOT_OWNER",
+        `the deal signature is not by ${owner}'s owner key as this room records it`,
+        { owner },
+      );
     }
     if (draft.deal !== deal.terms_sha256) {
-      throw new TrestleError("E_TERMS_MISMATCH", `the signature is over another deal than the one on offer entry ${deal.terms.offer_seq}`, { deal: deal.terms_sha256 });
+      throw new TrestleError(
+        "E_TERMS_MISMATCH",
+        `the signature is over another deal than the one on offer entry ${deal.terms.offer_seq}`,
+        { deal: deal.terms_sha256 },
+      );
     }
     const signed = own(deal.signed, owner);
-    if (signed !== undefined) throw new TrestleError("E_NOT_ALLOWED", `${owner} already signed this deal (entry ${signed})`, { reason: "already_signed", seq: signed });
+    if (signed !== undefined)
+      throw new TrestleError("E_NOT_ALLOWED", `${owner} already signed this deal (entry ${signed})`, {
+        reason: "already_signed",
+        seq: signed,
+      });
     if (draft.show_price) checkShowPrice(state.config.room?.match, draft.show_price);
   },
   apply(state, room, entry) {

@@ -8,11 +8,19 @@ export const grantPolicy: RoomKindPolicy<"grant"> = {
   kind: "grant",
   commitment: { ...NO_COMMITMENT, commits: () => true, gatedWhenLoosened: () => true, expires: (s) => s.expires },
   check(state, _room, draft, now) {
-    if (own(state.seats, draft.grantee)?.left !== null) throw new TrestleError("E_UNKNOWN_SEAT", `grantee "${draft.grantee}" is not in this room`);
+    if (own(state.seats, draft.grantee)?.left !== null)
+      throw new TrestleError("E_UNKNOWN_SEAT", `grantee "${draft.grantee}" is not in this room`);
     if (draft.grantee === draft.seat) throw new TrestleError("E_NOT_ALLOWED", "a seat does not grant to itself");
     checkFuture(draft.expires, now, "grant");
   },
   apply(_state, room, entry, leaf) {
-    room.grants[leaf] = { seq: entry.seq, seat: entry.seat, grantee: entry.grantee, scope: entry.scope, expires: entry.expires, revoked: null };
+    room.grants[leaf] = {
+      seq: entry.seq,
+      seat: entry.seat,
+      grantee: entry.grantee,
+      scope: entry.scope,
+      expires: entry.expires,
+      revoked: null,
+    };
   },
 };

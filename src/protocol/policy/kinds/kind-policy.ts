@@ -85,7 +85,11 @@ export function offerOf(room: RoomState, leaf: string): OfferState {
 export function liveOffer(state: TableState, room: RoomState, leaf: string, now: number): OfferState {
   const offer = offerOf(room, leaf);
   const why = offerNotLive(state, offer, now);
-  if (why !== null) throw new TrestleError("E_NOT_LIVE", `offer ${leaf.slice(0, 16)}… is not live: ${why}`, { offer: leaf, status: offer.status });
+  if (why !== null)
+    throw new TrestleError("E_NOT_LIVE", `offer ${leaf.slice(0, 16)}… is not live: ${why}`, {
+      offer: leaf,
+      status: offer.status,
+    });
   return offer;
 }
 
@@ -97,13 +101,17 @@ export function ownerOfSeat(state: TableState, seat: string): string {
 /** Throws E_FORBIDDEN when `seat` is of the same owner as the offer: nobody answers its own party's offer. */
 export function checkOtherParty(state: TableState, offer: OfferState, seat: string, verb: string): void {
   if (ownerOfSeat(state, seat) === offer.owner) {
-    throw new TrestleError("E_FORBIDDEN", `${offer.owner}'s seats do not ${verb} ${offer.owner}'s own offer (entry ${offer.seq})`);
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `${offer.owner}'s seats do not ${verb} ${offer.owner}'s own offer (entry ${offer.seq})`,
+    );
   }
 }
 
 /** Throws E_EXPIRED for an expiry that is not after `now`. */
 export function checkFuture(expires: number | undefined, now: number, what: string): void {
-  if (expires !== undefined && expires <= now) throw new TrestleError("E_EXPIRED", `the ${what} expires before it is written`);
+  if (expires !== undefined && expires <= now)
+    throw new TrestleError("E_EXPIRED", `the ${what} expires before it is written`);
 }
 
 /** A new open offer or counter made by an entry. */
@@ -114,7 +122,18 @@ export function openOffer(
   counters: string | null,
 ): OfferState {
   const { seq, seat, terms, expires } = entry;
-  return { seq, seat, owner: ownerOfSeat(state, seat), kind, terms, expires: expires ?? null, counters, status: "open", ended: null, accepted_by: null };
+  return {
+    seq,
+    seat,
+    owner: ownerOfSeat(state, seat),
+    kind,
+    terms,
+    expires: expires ?? null,
+    counters,
+    status: "open",
+    ended: null,
+    accepted_by: null,
+  };
 }
 
 /** Ends an offer with `status` at entry `seq` (mutates it). */

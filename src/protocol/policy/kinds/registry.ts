@@ -93,12 +93,26 @@ export interface RoomCommitment {
   readonly deal: string | null | undefined;
 }
 
-const NOT_A_ROOM_WRITE: RoomCommitment = { commits: false, gatedWhenLoosened: false, binds: null, expires: undefined, answers: undefined, deal: undefined };
+const NOT_A_ROOM_WRITE: RoomCommitment = {
+  commits: false,
+  gatedWhenLoosened: false,
+  binds: null,
+  expires: undefined,
+  answers: undefined,
+  deal: undefined,
+};
 
 /** What writing `s` commits its owner to, by its kind's module; a kind that is not a room's commits nothing. */
 export function roomCommitment(s: Submission): RoomCommitment {
   if (!isRoomKind(s.kind)) return NOT_A_ROOM_WRITE;
   const facts = policyOf(s.kind).commitment;
   const w = s as RoomSubmissionOf<typeof s.kind>;
-  return { commits: facts.commits(w), gatedWhenLoosened: facts.gatedWhenLoosened(w), binds: facts.binds(w), expires: facts.expires(w), answers: facts.answers(w), deal: facts.deal(w) };
+  return {
+    commits: facts.commits(w),
+    gatedWhenLoosened: facts.gatedWhenLoosened(w),
+    binds: facts.binds(w),
+    expires: facts.expires(w),
+    answers: facts.answers(w),
+    deal: facts.deal(w),
+  };
 }

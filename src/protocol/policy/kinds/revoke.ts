@@ -10,10 +10,15 @@ export const revokePolicy: RoomKindPolicy<"revoke"> = {
   commitment: NO_COMMITMENT,
   check(state, room, draft, now) {
     const grant = own(room.grants, draft.grant);
-    if (!grant) throw new TrestleError("E_UNKNOWN_GRANT", `no grant ${draft.grant.slice(0, 16)}… in this room`, { grant: draft.grant });
-    if (grant.seat !== draft.seat) throw new TrestleError("E_FORBIDDEN", `only ${grant.seat}, the grantor, revokes grant entry ${grant.seq}`);
+    if (!grant)
+      throw new TrestleError("E_UNKNOWN_GRANT", `no grant ${draft.grant.slice(0, 16)}… in this room`, {
+        grant: draft.grant,
+      });
+    if (grant.seat !== draft.seat)
+      throw new TrestleError("E_FORBIDDEN", `only ${grant.seat}, the grantor, revokes grant entry ${grant.seq}`);
     const why = grantNotLive(state, grant, now);
-    if (why !== null) throw new TrestleError("E_NOT_LIVE", `grant entry ${grant.seq} is not live: ${why}`, { grant: draft.grant });
+    if (why !== null)
+      throw new TrestleError("E_NOT_LIVE", `grant entry ${grant.seq} is not live: ${why}`, { grant: draft.grant });
   },
   apply(_state, room, entry) {
     const grant = own(room.grants, entry.grant);

@@ -8,7 +8,8 @@ export const withdrawPolicy: RoomKindPolicy<"withdraw"> = {
   commitment: NO_COMMITMENT,
   check(state, room, draft, now) {
     const offer = offerOf(room, draft.offer);
-    if (offer.seat !== draft.seat) throw new TrestleError("E_FORBIDDEN", `only ${offer.seat}, its author, withdraws offer entry ${offer.seq}`);
+    if (offer.seat !== draft.seat)
+      throw new TrestleError("E_FORBIDDEN", `only ${offer.seat}, its author, withdraws offer entry ${offer.seq}`);
     liveOffer(state, room, draft.offer, now);
   },
   apply(_state, room, entry) {

@@ -18,11 +18,24 @@ export const MATCH_ROOM_PREFIX = "mr-";
 
 /** The match entry a citation describes, without leaf and link. */
 export function citedMatch(citation: MatchCitation): Omit<SystemEntryOf<"match">, "leaf" | "link"> {
-  return { seq: citation.seq, ts: citation.ts, table: citation.market, seat: null, kind: "system", subkind: "match", data: citation.data, author: null };
+  return {
+    seq: citation.seq,
+    ts: citation.ts,
+    table: citation.market,
+    seat: null,
+    kind: "system",
+    subkind: "match",
+    data: citation.data,
+    author: null,
+  };
 }
 
 /** The citation of `entry`, a match entry of a market whose link before it is `prevLink`, with the relay's signature `sig` of its head. */
-export function citeMatch(entry: Pick<SystemEntryOf<"match">, "table" | "seq" | "ts" | "data">, prevLink: string, sig: string): MatchCitation {
+export function citeMatch(
+  entry: Pick<SystemEntryOf<"match">, "table" | "seq" | "ts" | "data">,
+  prevLink: string,
+  sig: string,
+): MatchCitation {
   return { market: entry.table, seq: entry.seq, ts: entry.ts, data: entry.data, prev_link: prevLink, sig };
 }
 
@@ -52,12 +65,14 @@ export function otherSide(citation: MatchCitation, key: string): MatchParty | un
 export function checkMatchRoomConfig(config: TableConfig): void {
   const citation = config.room?.match;
   if (!citation) {
-    if (config.id.startsWith(MATCH_ROOM_PREFIX)) fail("id", `ids starting "${MATCH_ROOM_PREFIX}" are the rooms of market matches: this config cites none`);
+    if (config.id.startsWith(MATCH_ROOM_PREFIX))
+      fail("id", `ids starting "${MATCH_ROOM_PREFIX}" are the rooms of market matches: this config cites none`);
     return;
   }
   const leaf = leafOf(citedMatch(citation) as UnchainedEntry);
   if (config.id !== matchRoomId(leaf)) fail("id", `the room of this match is "${matchRoomId(leaf)}"`);
-  if (config.room?.max_parties !== undefined && config.room.max_parties !== 1) fail("room.max_parties", "the room of a match admits one party: the other side");
+  if (config.room?.max_parties !== undefined && config.room.max_parties !== 1)
+    fail("room.max_parties", "the room of a match admits one party: the other side");
   if (config.market) fail("market", "the room of a match is not a market");
 }
 
@@ -65,8 +80,10 @@ export function checkMatchRoomConfig(config: TableConfig): void {
 export function checkMatchRoomCreator(config: TableConfig, creator: string): void {
   if (!config.room?.match) return;
   const owners = Object.entries(config.owners);
-  if (owners.length !== 1 || owners[0]![0] !== creator) fail("owners", "the room of a match lists one owner: its creator, one side of the match");
-  if (!otherSide(config.room.match, owners[0]![1].public_key)) fail(`owners.${creator}.public_key`, "the creator's key is neither side of the match");
+  if (owners.length !== 1 || owners[0]![0] !== creator)
+    fail("owners", "the room of a match lists one owner: its creator, one side of the match");
+  if (!otherSide(config.room.match, owners[0]![1].public_key))
+    fail(`owners.${creator}.public_key`, "the creator's key is neither side of the match");
 }
 
 function fail(path: string, message: string): never {

@@ -29,12 +29,16 @@ export function groupKey(platform: string, group: string): string {
 /** The group bound as `platform`/`group`; E_FORBIDDEN when the market has no such group. */
 export function boundGroup(market: MarketState, platform: string, group: string): GroupState {
   const bound = own(market.groups, groupKey(platform, group));
-  if (!bound) throw new TrestleError("E_FORBIDDEN", `no ${platform} group ${group} is bound to this market`, { reason: "group_not_bound" });
+  if (!bound)
+    throw new TrestleError("E_FORBIDDEN", `no ${platform} group ${group} is bound to this market`, {
+      reason: "group_not_bound",
+    });
   return bound;
 }
 
 function checkCreator(state: TableState, author: { key: string }, by: string): void {
-  if (by !== state.creator || author.key !== ownerKeyOf(state, state.creator)) throw new TrestleError("E_NOT_OWNER", `only the market's creator ${state.creator} binds and unbinds its groups`);
+  if (by !== state.creator || author.key !== ownerKeyOf(state, state.creator))
+    throw new TrestleError("E_NOT_OWNER", `only the market's creator ${state.creator} binds and unbinds its groups`);
 }
 
 /** Throws the refusal for a group binding at `now`: the creator's code request, not too old, a group not bound yet, room for one more. */
@@ -42,27 +46,44 @@ export function checkGroupBound(state: TableState, draft: SystemDraftOf<"group_b
   const market = requireMarket(state, "binding a chat group");
   const { platform, group, ts } = draft.data;
   checkCreator(state, draft.author, draft.data.by);
-  if (ts > now + LIMITS.auth_window_ms || now - ts > GROUP_CODE_TTL_MS) throw new TrestleError("E_EXPIRED", "the code request that binds this group is too old (or from the future)");
-  if (own(market.groups, groupKey(platform, group))) throw new TrestleError("E_NOT_ALLOWED", `${platform} group ${group} is already bound to this market`, { reason: "group_bound" });
-  if (Object.keys(market.groups).length >= LIMITS.market_groups) throw new TrestleError("E_NOT_ALLOWED", `a market has at most ${LIMITS.market_groups} groups bound at once`, { reason: "market_groups", limit: LIMITS.market_groups });
+  if (ts > now + LIMITS.auth_window_ms || now - ts > GROUP_CODE_TTL_MS)
+    throw new TrestleError("E_EXPIRED", "the code request that binds this group is too old (or from the future)");
+  if (own(market.groups, groupKey(platform, group)))
+    throw new TrestleError("E_NOT_ALLOWED", `${platform} group ${group} is already bound to this market`, {
+      reason: "group_bound",
+    });
+  if (Object.keys(market.groups).length >= LIMITS.market_groups)
+    throw new TrestleError("E_NOT_ALLOWED", `a market has at most ${LIMITS.market_groups} groups bound at once`, {
+      reason: "market_groups",
+      limit: LIMITS.market_groups,
+    });
 }
 
 /** Folds a group binding: the group is bound. */
 export function applyGroupBound(state: TableState, entry: Extract<UnchainedEntry, { subkind: "group_bound" }>): void {
   const { platform, group, lang } = entry.data;
-  requireMarket(state, "binding a chat group").groups[groupKey(platform, group)] = { platform, group, lang, seq: entry.seq };
+  requireMarket(state, "binding a chat group").groups[groupKey(platform, group)] = {
+    platform,
+    group,
+    lang,
+    seq: entry.seq,
+  };
 }
 
 /** Throws the refusal for an unbinding at `now`: the creator's, signed within the clock window, of a bound group. */
 export function checkGroupUnbound(state: TableState, draft: SystemDraftOf<"group_unbound">, now: number): void {
   const market = requireMarket(state, "unbinding a chat group");
   checkCreator(state, draft.author, draft.data.by);
-  if (Math.abs(now - draft.data.ts) > LIMITS.auth_window_ms) throw new TrestleError("E_EXPIRED", "the unbinding's ts is outside the 5-minute window");
+  if (Math.abs(now - draft.data.ts) > LIMITS.auth_window_ms)
+    throw new TrestleError("E_EXPIRED", "the unbinding's ts is outside the 5-minute window");
   boundGroup(market, draft.data.platform, draft.data.group);
 }
 
 /** Folds an unbinding: the group is no longer bound (listings already posted from it stay). */
-export function applyGroupUnbound(state: TableState, entry: Extract<UnchainedEntry, { subkind: "group_unbound" }>): void {
+export function applyGroupUnbound(
+  state: TableState,
+  entry: Extract<UnchainedEntry, { subkind: "group_unbound" }>,
+): void {
   delete requireMarket(state, "unbinding a chat group").groups[groupKey(entry.data.platform, entry.data.group)];
 }
 
@@ -78,7 +99,11 @@ export function checkGroupListing(state: TableState, draft: SystemDraftOf<"group
 }
 
 /** Folds a listing posted from a group (whose leaf is `leaf`): open and indexed like a seat's, with no seat and its `via`. */
-export function applyGroupListing(state: TableState, entry: Extract<UnchainedEntry, { subkind: "group_listing" }>, leaf: string): void {
+export function applyGroupListing(
+  state: TableState,
+  entry: Extract<UnchainedEntry, { subkind: "group_listing" }>,
+  leaf: string,
+): void {
   const market = requireMarket(state, "a listing from a group");
   const d = entry.data;
   market.listings[leaf] = {
@@ -108,8 +133,17 @@ export function checkGroupUnlist(state: TableState, draft: SystemDraftOf<"group_
   const { owner, via, group, listing } = draft.data;
   boundGroup(market, via, group);
   const found = listingOf(market, listing);
-  if (found.owner !== owner) throw new TrestleError("E_FORBIDDEN", `listing ${listing.slice(0, 16)}… is ${found.owner}'s: only its owner withdraws it`);
-  if (found.seat !== null) throw new TrestleError("E_FORBIDDEN", `listing ${listing.slice(0, 16)}… was signed by seat ${found.seat}: only a seat of its owner withdraws it`, { reason: "signed" });
+  if (found.owner !== owner)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `listing ${listing.slice(0, 16)}… is ${found.owner}'s: only its owner withdraws it`,
+    );
+  if (found.seat !== null)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `listing ${listing.slice(0, 16)}… was signed by seat ${found.seat}: only a seat of its owner withdraws it`,
+      { reason: "signed" },
+    );
   liveListing(state, market, listing, now);
 }
 

@@ -11,7 +11,8 @@ import type { ListingState, MarketState } from "./market-state.js";
 
 /** The market state; E_NOT_ALLOWED when the table is not a market (its config has no `market`). */
 export function requireMarket(state: TableState, what: string): MarketState {
-  if (!state.market) throw new TrestleError("E_NOT_ALLOWED", `${what} only happens in a market (a table whose config has "market")`);
+  if (!state.market)
+    throw new TrestleError("E_NOT_ALLOWED", `${what} only happens in a market (a table whose config has "market")`);
   return state.market;
 }
 
@@ -40,7 +41,8 @@ export function memberGone(state: TableState, owner: string): string | null {
 /** The listing written by the entry with leaf `leaf`; E_UNKNOWN_LISTING when the market has none. */
 export function listingOf(market: MarketState, leaf: string): ListingState {
   const listing = own(market.listings, leaf);
-  if (!listing) throw new TrestleError("E_UNKNOWN_LISTING", `no listing ${leaf.slice(0, 16)}… in this market`, { listing: leaf });
+  if (!listing)
+    throw new TrestleError("E_UNKNOWN_LISTING", `no listing ${leaf.slice(0, 16)}… in this market`, { listing: leaf });
   return listing;
 }
 
@@ -48,7 +50,11 @@ export function listingOf(market: MarketState, leaf: string): ListingState {
 export function liveListing(state: TableState, market: MarketState, leaf: string, now: number): ListingState {
   const listing = listingOf(market, leaf);
   const why = listingNotLive(state, listing, now);
-  if (why !== null) throw new TrestleError("E_NOT_LIVE", `listing ${leaf.slice(0, 16)}… is not live: ${why}`, { listing: leaf, status: listing.status });
+  if (why !== null)
+    throw new TrestleError("E_NOT_LIVE", `listing ${leaf.slice(0, 16)}… is not live: ${why}`, {
+      listing: leaf,
+      status: listing.status,
+    });
   return listing;
 }
 
@@ -63,7 +69,13 @@ export function liveListingCount(state: TableState, market: MarketState, owner: 
 }
 
 /** Ends `listing` with `status` at entry `seq`, and takes it out of its category's open index and the sealed index (mutates all). */
-export function endListing(market: MarketState, leaf: string, listing: ListingState, status: Exclude<ListingState["status"], "open">, seq: number): void {
+export function endListing(
+  market: MarketState,
+  leaf: string,
+  listing: ListingState,
+  status: Exclude<ListingState["status"], "open">,
+  seq: number,
+): void {
   listing.status = status;
   listing.ended = seq;
   const index = own(market.open, listing.category);

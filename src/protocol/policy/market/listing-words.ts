@@ -11,7 +11,22 @@
 /** The most words a title contributes. */
 export const MAX_WORDS = 32;
 
-const FUNCTION_WORDS: ReadonlySet<string> = new Set(["and", "the", "for", "with", "from", "into", "its", "are", "was", "any", "our", "your", "this", "that"]);
+const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  "and",
+  "the",
+  "for",
+  "with",
+  "from",
+  "into",
+  "its",
+  "are",
+  "was",
+  "any",
+  "our",
+  "your",
+  "this",
+  "that",
+]);
 
 const SPACELESS = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+$/u;
 
@@ -24,7 +39,10 @@ export function listingWords(title: string): string[] {
     seen.add(word);
     out.push(word);
   };
-  for (const token of title.normalize("NFKC").toLowerCase().split(/[^\p{L}\p{M}\p{N}]+/u)) {
+  for (const token of title
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}\p{N}]+/u)) {
     if (token === "") continue;
     const chars = [...token];
     if (SPACELESS.test(token)) {

@@ -32,29 +32,57 @@ export function checkListing(state: TableState, draft: ListingDraft, now: number
 export function checkListingTerms(state: TableState, draft: ListingRuleFields, now: number): void {
   const rules = state.config.market!;
   if (!rules.categories.includes(draft.category)) {
-    throw new TrestleError("E_SCHEMA", `category "${draft.category}" is not one of this market's: ${rules.categories.join(", ")}`, { issues: [{ path: "category", message: "not one of this market's categories" }] });
+    throw new TrestleError(
+      "E_SCHEMA",
+      `category "${draft.category}" is not one of this market's: ${rules.categories.join(", ")}`,
+      { issues: [{ path: "category", message: "not one of this market's categories" }] },
+    );
   }
   if (draft.expires <= now) throw new TrestleError("E_EXPIRED", "the listing expires before it is written");
-  if (draft.expires > now + rules.listing_ttl_ms) throw new TrestleError("E_EXPIRED", `a listing here may live at most ${rules.listing_ttl_ms} ms`);
+  if (draft.expires > now + rules.listing_ttl_ms)
+    throw new TrestleError("E_EXPIRED", `a listing here may live at most ${rules.listing_ttl_ms} ms`);
 }
 
 /** Throws the refusal for a listing by `owner` at `now`: a version it supersedes must be the owner's, live, of its side; the owner's live listings must leave room. */
-export function checkListingOwner(state: TableState, market: MarketState, owner: string, draft: ListingRuleFields, now: number): void {
+export function checkListingOwner(
+  state: TableState,
+  market: MarketState,
+  owner: string,
+  draft: ListingRuleFields,
+  now: number,
+): void {
   const rules = state.config.market!;
   if (draft.supersedes !== undefined) {
     const old = liveListing(state, market, draft.supersedes, now);
-    if (old.owner !== owner) throw new TrestleError("E_FORBIDDEN", `listing ${draft.supersedes.slice(0, 16)}… is ${old.owner}'s: only its owner writes a new version`);
-    if (old.side !== draft.side) throw new TrestleError("E_NOT_ALLOWED", `a new version keeps the side: listing ${draft.supersedes.slice(0, 16)}… is a ${old.side}`, { reason: "side" });
+    if (old.owner !== owner)
+      throw new TrestleError(
+        "E_FORBIDDEN",
+        `listing ${draft.supersedes.slice(0, 16)}… is ${old.owner}'s: only its owner writes a new version`,
+      );
+    if (old.side !== draft.side)
+      throw new TrestleError(
+        "E_NOT_ALLOWED",
+        `a new version keeps the side: listing ${draft.supersedes.slice(0, 16)}… is a ${old.side}`,
+        { reason: "side" },
+      );
     checkSealedEnds(old, draft.supersedes, now, "supersedes");
   }
   const live = liveListingCount(state, market, owner, now) - (draft.supersedes === undefined ? 0 : 1);
   if (live >= rules.listings_per_member) {
-    throw new TrestleError("E_NOT_ALLOWED", `${owner} holds ${live} live listings here, the most this market allows`, { reason: "listings_per_member", limit: rules.listings_per_member });
+    throw new TrestleError("E_NOT_ALLOWED", `${owner} holds ${live} live listings here, the most this market allows`, {
+      reason: "listings_per_member",
+      limit: rules.listings_per_member,
+    });
   }
 }
 
 /** Folds an admitted listing (whose leaf is `leaf`): it is open and indexed, and a version it supersedes ends. */
-export function applyListing(state: TableState, market: MarketState, entry: Extract<UnchainedEntry, { kind: "listing" }>, leaf: string): void {
+export function applyListing(
+  state: TableState,
+  market: MarketState,
+  entry: Extract<UnchainedEntry, { kind: "listing" }>,
+  leaf: string,
+): void {
   market.listings[leaf] = {
     seq: entry.seq,
     seat: entry.seat,
@@ -76,7 +104,8 @@ export function applyListing(state: TableState, market: MarketState, entry: Extr
   // A sealed listing matches nobody by words (its bids set the price): it waits in the alarm's index, not the category's.
   if (entry.sealed) market.sealed.push(leaf);
   else market.open[entry.category]?.[entry.side].push(leaf);
-  if (entry.supersedes !== undefined) endListing(market, entry.supersedes, listingOf(market, entry.supersedes), "superseded", entry.seq);
+  if (entry.supersedes !== undefined)
+    endListing(market, entry.supersedes, listingOf(market, entry.supersedes), "superseded", entry.seq);
 }
 
 /** Throws the refusal for an unlist draft at `now`: only the listing's owner, only while it is live. */
@@ -84,7 +113,11 @@ export function checkUnlist(state: TableState, draft: UnlistDraft, now: number):
   const market = requireMarket(state, "unlisting");
   const listing = listingOf(market, draft.listing);
   const owner = ownerOfSeat(state, draft.seat);
-  if (listing.owner !== owner) throw new TrestleError("E_FORBIDDEN", `listing ${draft.listing.slice(0, 16)}… is ${listing.owner}'s: only its owner withdraws it`);
+  if (listing.owner !== owner)
+    throw new TrestleError(
+      "E_FORBIDDEN",
+      `listing ${draft.listing.slice(0, 16)}… is ${listing.owner}'s: only its owner withdraws it`,
+    );
   liveListing(state, market, draft.listing, now);
   checkSealedEnds(listing, draft.listing, now, "withdraws");
 }

@@ -34,7 +34,12 @@ interface Candidate {
 }
 
 /** The match entries the listing with leaf `leaf` (just applied to `state`, at time `now`) causes, best first. */
-export function matchesFor(state: TableState, market: MarketState, leaf: string, now: number): SystemDraftOf<"match">[] {
+export function matchesFor(
+  state: TableState,
+  market: MarketState,
+  leaf: string,
+  now: number,
+): SystemDraftOf<"match">[] {
   const listing = own(market.listings, leaf);
   if (!listing || listing.sealed !== null || listingNotLive(state, listing, now) !== null) return [];
   const index = own(market.open, listing.category);
@@ -52,7 +57,11 @@ export function matchesFor(state: TableState, market: MarketState, leaf: string,
   return candidates.slice(0, LIMITS.matches_per_listing).map((c) => matchDraft(state, { leaf, listing }, c));
 }
 
-function matchDraft(state: TableState, made: { leaf: string; listing: ListingState }, other: Candidate): SystemDraftOf<"match"> {
+function matchDraft(
+  state: TableState,
+  made: { leaf: string; listing: ListingState },
+  other: Candidate,
+): SystemDraftOf<"match"> {
   const [offer, want] = made.listing.side === "offer" ? [made, other] : [other, made];
   const party = (l: ListingState) => ({ owner: l.owner, key: ownerKeyOf(state, l.owner) ?? "" });
   const data: MatchData = {

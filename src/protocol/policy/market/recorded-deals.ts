@@ -53,23 +53,36 @@ export function checkDealRecorded(state: TableState, draft: SystemDraftOf<"deal_
   const market = requireMarket(state, "recording a deal");
   const { data } = draft;
   const match = matchAt(market, data.match);
-  if (match.deal !== null) throw new TrestleError("E_NOT_ALLOWED", `the deal of match ${data.match} was recorded at entry ${match.deal}`, { reason: "already_recorded" });
-  if (data.room !== match.room) throw new TrestleError("E_WRONG_TABLE", `the room of match ${data.match} is ${match.room}, not ${data.room}`);
+  if (match.deal !== null)
+    throw new TrestleError("E_NOT_ALLOWED", `the deal of match ${data.match} was recorded at entry ${match.deal}`, {
+      reason: "already_recorded",
+    });
+  if (data.room !== match.room)
+    throw new TrestleError("E_WRONG_TABLE", `the room of match ${data.match} is ${match.room}, not ${data.room}`);
   checkSigner(data.signatures[0], match.offered_by, "first (offering)");
   checkSigner(data.signatures[1], match.wanted_by, "second (wanting)");
   const quantity = dealQuantity(market, match);
-  if (data.quantity !== quantity) throw new TrestleError("E_NOT_ALLOWED", `the deal closes ${quantity} units, not ${data.quantity}`, { reason: "quantity", quantity });
+  if (data.quantity !== quantity)
+    throw new TrestleError("E_NOT_ALLOWED", `the deal closes ${quantity} units, not ${data.quantity}`, {
+      reason: "quantity",
+      quantity,
+    });
   if (data.price) checkShownPrice(data.room, data.deal, data.price);
 }
 
 /** The shown terms are the deal's own: they hash to the recorded deal hash and name its room (both consents are checked as the entry's statements, signing/market.ts). */
 function checkShownPrice(room: string, deal: string, price: ShownPrice): void {
-  if (price.terms.table !== room) throw new TrestleError("E_WRONG_TABLE", `the shown terms are of room ${price.terms.table}, not ${room}`);
-  if (dealHash(price.terms) !== deal) throw new TrestleError("E_TERMS_MISMATCH", "the shown terms do not hash to the recorded deal", { deal });
+  if (price.terms.table !== room)
+    throw new TrestleError("E_WRONG_TABLE", `the shown terms are of room ${price.terms.table}, not ${room}`);
+  if (dealHash(price.terms) !== deal)
+    throw new TrestleError("E_TERMS_MISMATCH", "the shown terms do not hash to the recorded deal", { deal });
 }
 
 /** Folds a recorded deal: the match has its deal, each listing's closed quantity grows, and a listing with none left is filled. */
-export function applyDealRecorded(market: MarketState, entry: Pick<SystemEntryOf<"deal_recorded">, "seq" | "data">): void {
+export function applyDealRecorded(
+  market: MarketState,
+  entry: Pick<SystemEntryOf<"deal_recorded">, "seq" | "data">,
+): void {
   const match = matchAt(market, entry.data.match);
   match.deal = entry.seq;
   if (entry.data.price) match.price = entry.data.price.terms.terms;
@@ -77,6 +90,7 @@ export function applyDealRecorded(market: MarketState, entry: Pick<SystemEntryOf
   for (const leaf of dealtListings(match)) {
     const listing = listingOf(market, leaf);
     listing.closed += entry.data.quantity;
-    if (listing.status === "open" && quantityLeft(listing) === 0) endListing(market, leaf, listing, "filled", entry.seq);
+    if (listing.status === "open" && quantityLeft(listing) === 0)
+      endListing(market, leaf, listing, "filled", entry.seq);
   }
 }

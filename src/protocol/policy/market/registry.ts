@@ -43,24 +43,45 @@ export function applyMarketKind(state: TableState, entry: UnchainedEntry): void 
  * listing's matches (a seat's or one posted from a group), judged at its own time; the settlement a deciding reveal causes; and the
  * match of a sale (after that settlement, or after one the alarm submitted). Nothing for any other entry.
  */
-export function* marketConsequences(state: TableState, entry: UnchainedEntry): Generator<SystemDraftOf<"match"> | SystemDraftOf<"listing_settled">> {
+export function* marketConsequences(
+  state: TableState,
+  entry: UnchainedEntry,
+): Generator<SystemDraftOf<"match"> | SystemDraftOf<"listing_settled">> {
   if (!state.market) return;
-  if (entry.kind === "listing" || (entry.kind === "system" && entry.subkind === "group_listing")) return yield* matchesFor(state, state.market, leafOf(entry), entry.ts);
-  const settled = entry.kind === "system" && entry.subkind === "listing_settled" ? entry : settlementCausedBy(state, entry);
+  if (entry.kind === "listing" || (entry.kind === "system" && entry.subkind === "group_listing"))
+    return yield* matchesFor(state, state.market, leafOf(entry), entry.ts);
+  const settled =
+    entry.kind === "system" && entry.subkind === "listing_settled" ? entry : settlementCausedBy(state, entry);
   if (!settled) return;
   if (settled !== entry) yield settled as SystemDraftOf<"listing_settled">;
   if (settled.data.outcome === "sold") yield saleMatch(state, settled.data);
 }
 
 /** Folds a match entry: the match is kept by its seq, with its leaf, the id of its room and, for a sale, its price. */
-export function applyMatch(state: TableState, entry: Pick<SystemEntryOf<"match">, "seq" | "data"> & UnchainedEntry): void {
+export function applyMatch(
+  state: TableState,
+  entry: Pick<SystemEntryOf<"match">, "seq" | "data"> & UnchainedEntry,
+): void {
   const market = requireMarket(state, "a match");
   const leaf = leafOf(entry);
   const { offer, want, quantity, offered_by, wanted_by, sale } = entry.data;
-  market.matches[String(entry.seq)] = { leaf, offer, want, quantity, offered_by, wanted_by, room: matchRoomId(leaf), deal: null, sale: sale ?? null };
+  market.matches[String(entry.seq)] = {
+    leaf,
+    offer,
+    want,
+    quantity,
+    offered_by,
+    wanted_by,
+    room: matchRoomId(leaf),
+    deal: null,
+    sale: sale ?? null,
+  };
 }
 
 /** Folds a recorded deal into the market. */
-export function applyMarketDeal(state: TableState, entry: SystemEntryOf<"deal_recorded"> | (SystemDraftOf<"deal_recorded"> & { seq: number })): void {
+export function applyMarketDeal(
+  state: TableState,
+  entry: SystemEntryOf<"deal_recorded"> | (SystemDraftOf<"deal_recorded"> & { seq: number }),
+): void {
   applyDealRecorded(requireMarket(state, "a deal record"), entry);
 }

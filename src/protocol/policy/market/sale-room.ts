@@ -14,5 +14,8 @@ export function checkSalePrice(state: TableState, terms: Terms | null): void {
   if (!sale || (terms !== null && terms.amount === sale.price && terms.currency === sale.currency)) return;
   const settled = `${sale.price} ${sale.currency} (minor units)`;
   const why = terms === null ? "nothing sets another price here" : "its terms state that amount and currency";
-  throw new TrestleError("E_NOT_ALLOWED", `this room's sale was settled by sealed bids at ${settled}: ${why}`, { reason: "sale_price", sale });
+  throw new TrestleError("E_NOT_ALLOWED", `this room's sale was settled by sealed bids at ${settled}: ${why}`, {
+    reason: "sale_price",
+    sale,
+  });
 }

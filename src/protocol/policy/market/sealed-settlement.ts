@@ -22,19 +22,40 @@ import type { ListingState, SealedCommitState, SealedState } from "./market-stat
 type Sold = Extract<ListingSettledData, { outcome: "sold" }>;
 
 /** The settlement of the sealed listing at `leaf` at time `now` (state `state`), or null while commits or reveals can still change it, or once it settled. */
-export function listingSettlement(state: TableState, leaf: string, listing: ListingState, now: number): ListingSettledData | null {
+export function listingSettlement(
+  state: TableState,
+  leaf: string,
+  listing: ListingState,
+  now: number,
+): ListingSettledData | null {
   const sealed = listing.sealed;
-  if (!sealed || sealed.settled !== null || listing.status === "withdrawn" || listing.status === "superseded" || now < sealed.until) return null;
+  if (
+    !sealed ||
+    sealed.settled !== null ||
+    listing.status === "withdrawn" ||
+    listing.status === "superseded" ||
+    now < sealed.until
+  )
+    return null;
   const commits = Object.entries(sealed.commits);
   if (commits.some(([, c]) => c.bid === null) && now < sealed.reveal_until) return null;
   if (commits.length === 0) return { listing: leaf, outcome: "unsold", reason: "no_bids" };
-  const revealed = commits.filter((c): c is [string, SealedCommitState & { bid: number }] => c[1].bid !== null).sort((a, b) => b[1].bid - a[1].bid || a[1].seq - b[1].seq);
+  const revealed = commits
+    .filter((c): c is [string, SealedCommitState & { bid: number }] => c[1].bid !== null)
+    .sort((a, b) => b[1].bid - a[1].bid || a[1].seq - b[1].seq);
   const [best, second] = revealed;
   if (!best) return { listing: leaf, outcome: "unsold", reason: "no_reveals" };
   if (best[1].bid < sealed.reserve) return { listing: leaf, outcome: "unsold", reason: "below_reserve" };
   const [owner, commit] = best;
   const price = Math.max(second?.[1].bid ?? sealed.reserve, sealed.reserve);
-  return { listing: leaf, outcome: "sold", winner: { owner, key: ownerKeyOf(state, owner) ?? "" }, bid: commit.seq, price, currency: sealed.currency };
+  return {
+    listing: leaf,
+    outcome: "sold",
+    winner: { owner, key: ownerKeyOf(state, owner) ?? "" },
+    bid: commit.seq,
+    price,
+    currency: sealed.currency,
+  };
 }
 
 /** When an unsettled sealed listing settles without another entry: at `until` when nobody committed, else at `reveal_until`. */
@@ -75,11 +96,21 @@ export function checkListingSettled(state: TableState, draft: SystemDraftOf<"lis
   const listing = listingOf(market, draft.data.listing);
   const due = listingSettlement(state, draft.data.listing, listing, now);
   if (due === null) {
-    const why = !listing.sealed ? "it takes no sealed bids" : listing.sealed.settled !== null ? `it settled at entry ${listing.sealed.settled}` : `it is not due at ${now}`;
-    throw new TrestleError("E_NOT_ALLOWED", `listing entry ${listing.seq} does not settle now: ${why}`, { listing: draft.data.listing });
+    const why = !listing.sealed
+      ? "it takes no sealed bids"
+      : listing.sealed.settled !== null
+        ? `it settled at entry ${listing.sealed.settled}`
+        : `it is not due at ${now}`;
+    throw new TrestleError("E_NOT_ALLOWED", `listing entry ${listing.seq} does not settle now: ${why}`, {
+      listing: draft.data.listing,
+    });
   }
   if (canonicalize(due) !== canonicalize(draft.data)) {
-    throw new TrestleError("E_NOT_ALLOWED", `listing entry ${listing.seq} settles as ${canonicalize(due)}, not as recorded`, { settlement: due });
+    throw new TrestleError(
+      "E_NOT_ALLOWED",
+      `listing entry ${listing.seq} settles as ${canonicalize(due)}, not as recorded`,
+      { settlement: due },
+    );
   }
 }
 
@@ -94,7 +125,8 @@ export function settlementCausedBy(state: TableState, entry: UnchainedEntry): Sy
 export function saleMatch(state: TableState, data: Sold): SystemDraftOf<"match"> {
   const listing = listingOf(requireMarket(state, "a sale"), data.listing);
   const commit = own(listing.sealed?.commits ?? {}, data.winner.owner);
-  if (!commit) throw new TrestleError("E_INTERNAL", `no commit by ${data.winner.owner} on listing entry ${listing.seq}`);
+  if (!commit)
+    throw new TrestleError("E_INTERNAL", `no commit by ${data.winner.owner} on listing entry ${listing.seq}`);
   return {
     table: state.table,
     seat: null,

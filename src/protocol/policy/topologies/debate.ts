@@ -14,8 +14,10 @@ export function debatePolicy(topology: z.infer<typeof DebateTopologySchema>): To
   const turns: string[] = [];
   const paths: string[] = [];
   for (let i = 0; i < Math.max(pro.length, con.length); i++) {
-    if (pro[i] !== undefined) turns.push(pro[i]!), paths.push(Array.isArray(topology.pro) ? `topology.pro[${i}]` : "topology.pro");
-    if (con[i] !== undefined) turns.push(con[i]!), paths.push(Array.isArray(topology.con) ? `topology.con[${i}]` : "topology.con");
+    if (pro[i] !== undefined)
+      (turns.push(pro[i]!), paths.push(Array.isArray(topology.pro) ? `topology.pro[${i}]` : "topology.pro"));
+    if (con[i] !== undefined)
+      (turns.push(con[i]!), paths.push(Array.isArray(topology.con) ? `topology.con[${i}]` : "topology.con"));
   }
   const { judge, rounds } = topology;
   return rotationPolicy(

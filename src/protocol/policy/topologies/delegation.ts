@@ -18,7 +18,8 @@ export function delegationPolicy(topology: z.infer<typeof DelegationTopologySche
   const { lead, reports } = topology;
   const lines = Object.entries(reports);
   const managerOf = new Map<string, string>();
-  for (const [manager, direct] of lines) for (const seat of direct) if (!managerOf.has(seat)) managerOf.set(seat, manager);
+  for (const [manager, direct] of lines)
+    for (const seat of direct) if (!managerOf.has(seat)) managerOf.set(seat, manager);
   const onLine = (seat: string) => seat === lead || managerOf.has(seat);
   const reportsOf = (seat: string): readonly string[] => own(reports, seat) ?? [];
 
@@ -35,7 +36,10 @@ export function delegationPolicy(topology: z.infer<typeof DelegationTopologySche
   return {
     hasFloor: true,
     participants: [lead, ...lines.flatMap(([, direct]) => direct)],
-    paths: ["topology.lead", ...lines.flatMap(([manager, direct]) => direct.map((_, i) => `topology.reports.${manager}[${i}]`))],
+    paths: [
+      "topology.lead",
+      ...lines.flatMap(([manager, direct]) => direct.map((_, i) => `topology.reports.${manager}[${i}]`)),
+    ],
     finite: false,
     deciders: [lead],
     problems() {
@@ -43,11 +47,14 @@ export function delegationPolicy(topology: z.infer<typeof DelegationTopologySche
       const reached = new Set([lead]);
       const queue = [lead];
       for (let seat = queue.shift(); seat !== undefined; seat = queue.shift()) {
-        for (const report of reportsOf(seat)) if (!reached.has(report)) reached.add(report), queue.push(report);
+        for (const report of reportsOf(seat)) if (!reached.has(report)) (reached.add(report), queue.push(report));
       }
       return lines
         .filter(([manager]) => !reached.has(manager))
-        .map(([manager]): [string, string] => [`topology.reports.${manager}`, `"${manager}" is not on a reporting line from the lead`]);
+        .map(([manager]): [string, string] => [
+          `topology.reports.${manager}`,
+          `"${manager}" is not on a reporting line from the lead`,
+        ]);
     },
     // A lead that left before the floor started (a shutdown needs no floor) holds nothing, as after its turn (admit closes: liveness.ts).
     start: (state) => ({ holder: isPresent(state, lead) ? lead : null, round: 1, reason: "start" }),

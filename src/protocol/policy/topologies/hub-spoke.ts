@@ -42,7 +42,8 @@ export function hubSpokePolicy(topology: z.infer<typeof HubSpokeTopologySchema>)
         if (entry.to.length !== 1 || named === undefined || !spokes.includes(named) || !isPresent(state, named)) {
           notAllowed("the hub names exactly one present spoke", { spokes });
         }
-        if (state.floor.holder === hub && state.floor.round >= closing) notAllowed("the hub's closing turn names nobody");
+        if (state.floor.holder === hub && state.floor.round >= closing)
+          notAllowed("the hub's closing turn names nobody");
       } else if (spokes.includes(entry.seat) && (entry.to.length !== 1 || entry.to[0] !== hub)) {
         notAllowed(`a spoke speaks only to the hub: to: ["${hub}"]`, { to: [hub] });
       }

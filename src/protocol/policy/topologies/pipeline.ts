@@ -38,7 +38,7 @@ export function pipelinePolicy(topology: z.infer<typeof PipelineTopologySchema>)
       if (state.floor.holder !== entry.seat || !stages.includes(entry.seat)) return;
       const next = scanRotation(rotation, state)?.seat ?? null;
       if (next === null) {
-        if (entry.to) notAllowed("the pipeline ends with this stage: send its output without \"to\"", { to: null });
+        if (entry.to) notAllowed('the pipeline ends with this stage: send its output without "to"', { to: null });
       } else if (entry.to?.length !== 1 || entry.to[0] !== next) {
         notAllowed(`a pipeline stage's output is the next stage's input: send it with to: ["${next}"]`, { to: [next] });
       }

@@ -48,7 +48,10 @@ export function nextInRounds(at: SlotPosition, length: number): SlotPosition {
 }
 
 /** First slot at or after the floor's cursor whose seat is present, and the cursor after it. */
-export function scanRotation(rotation: Rotation, state: TableState): (Slot & { at: SlotPosition; after: SlotPosition }) | null {
+export function scanRotation(
+  rotation: Rotation,
+  state: TableState,
+): (Slot & { at: SlotPosition; after: SlotPosition }) | null {
   let at = state.floor.cursor;
   // Bounded: a full pass over every slot of two rounds finds a present seat or none exists.
   for (let step = 0; step < 2 * (rotation.participants.length + 1); step++) {

@@ -41,14 +41,21 @@ describe("arithmetic", () => {
 
   it("reads a product, sum, difference or exact quotient of two numbers, in digits or words (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50_000 }), fc.integer({ min: 2, max: 12 }), fc.constantFrom("*", "x", "×", "times", "+", "-", "minus", "/", "divided by"), fc.boolean(), (a, b, op, words) => {
-        const value = op === "+" ? a + b : op === "-" || op === "minus" ? a : ["/", "divided by"].includes(op) ? a : a * b;
-        const left = op === "-" || op === "minus" ? a + b : ["/", "divided by"].includes(op) ? a * b : a;
-        // Between words a spaced hyphen joins them (twenty - four); in words the difference is "minus".
-        fc.pre(!(words && op === "-"));
-        const spell = (n: number) => (words ? inWords(n, "-") : String(n));
-        expect(reads(`so ${spell(left)} ${op} ${spell(b)}, fine?`, value)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50_000 }),
+        fc.integer({ min: 2, max: 12 }),
+        fc.constantFrom("*", "x", "×", "times", "+", "-", "minus", "/", "divided by"),
+        fc.boolean(),
+        (a, b, op, words) => {
+          const value =
+            op === "+" ? a + b : op === "-" || op === "minus" ? a : ["/", "divided by"].includes(op) ? a : a * b;
+          const left = op === "-" || op === "minus" ? a + b : ["/", "divided by"].includes(op) ? a * b : a;
+          // Between words a spaced hyphen joins them (twenty - four); in words the difference is "minus".
+          fc.pre(!(words && op === "-"));
+          const spell = (n: number) => (words ? inWords(n, "-") : String(n));
+          expect(reads(`so ${spell(left)} ${op} ${spell(b)}, fine?`, value)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -89,17 +96,28 @@ describe("arithmetic", () => {
       (a: string, b: string) => `subtract ${b} from ${a}`,
     ];
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 50_000 }), fc.integer({ min: 1, max: 5_000 }), fc.nat(differences.length - 1), fc.boolean(), (a, b, form, words) => {
-        fc.pre(a > b);
-        const spell = (n: number) => (words ? inWords(n, "-") : String(n));
-        expect(reads(`${differences[form]!(spell(a), spell(b))}, ok?`, a - b)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 50_000 }),
+        fc.integer({ min: 1, max: 5_000 }),
+        fc.nat(differences.length - 1),
+        fc.boolean(),
+        (a, b, form, words) => {
+          fc.pre(a > b);
+          const spell = (n: number) => (words ? inWords(n, "-") : String(n));
+          expect(reads(`${differences[form]!(spell(a), spell(b))}, ok?`, a - b)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 500 }), fc.integer({ min: 1, max: 9_999 }), fc.constantFrom("items at # each", "× # each", "pieces @ #", "at $# apiece", "units for # per unit"), (n, price, form) => {
-        expect(reads(`${n} ${form.replace("#", String(price))}.`, n * price)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 500 }),
+        fc.integer({ min: 1, max: 9_999 }),
+        fc.constantFrom("items at # each", "× # each", "pieces @ #", "at $# apiece", "units for # per unit"),
+        (n, price, form) => {
+          expect(reads(`${n} ${form.replace("#", String(price))}.`, n * price)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -7,8 +7,12 @@
 import { describe, expect, it } from "vitest";
 import { CLASS_SECRETS, cleanClasses, leakClasses, refused } from "../../../support/leak-classes.js";
 
-const leaks = CLASS_SECRETS.flatMap((v) => Object.entries(leakClasses(v)).flatMap(([name, cases]) => cases.map((c) => [name, v, c] as const)));
-const clean = CLASS_SECRETS.flatMap((v) => Object.entries(cleanClasses(v)).flatMap(([name, cases]) => cases.map((c) => [name, v, c] as const)));
+const leaks = CLASS_SECRETS.flatMap((v) =>
+  Object.entries(leakClasses(v)).flatMap(([name, cases]) => cases.map((c) => [name, v, c] as const)),
+);
+const clean = CLASS_SECRETS.flatMap((v) =>
+  Object.entries(cleanClasses(v)).flatMap(([name, cases]) => cases.map((c) => [name, v, c] as const)),
+);
 
 describe("the classes of spellings of a secret number", () => {
   it("has spellings of every class and honest texts for every class", () => {
@@ -16,13 +20,19 @@ describe("the classes of spellings of a secret number", () => {
     expect(new Set(clean.map(([name]) => name)).size).toBeGreaterThanOrEqual(10);
   });
 
-  it.each(leaks.map(([name, v, c]) => [name, v, c.body, c] as const))("refuses a %s spelling of %i: %j", (_, v, __, c) => {
-    expect(refused(c, v)).toBe(true);
-  });
+  it.each(leaks.map(([name, v, c]) => [name, v, c.body, c] as const))(
+    "refuses a %s spelling of %i: %j",
+    (_, v, __, c) => {
+      expect(refused(c, v)).toBe(true);
+    },
+  );
 
   describe("when the text is honest", () => {
-    it.each(clean.map(([name, v, c]) => [name, v, c.body, c] as const))("does not refuse a %s text with secret %i: %j", (_, v, __, c) => {
-      expect(refused(c, v)).toBe(false);
-    });
+    it.each(clean.map(([name, v, c]) => [name, v, c.body, c] as const))(
+      "does not refuse a %s text with secret %i: %j",
+      (_, v, __, c) => {
+        expect(refused(c, v)).toBe(false);
+      },
+    );
   });
 });

@@ -18,13 +18,19 @@ describe("the leak corpus", () => {
     expect(cases.some((c) => c.label === "clean")).toBe(true);
   });
 
-  it.each(cases.filter((c) => c.label === "clean").map((c) => [c.id, c] as const))("does not flag the clean case %s", (_, c) => {
-    expect(flagged(c)).toBe(false);
-  });
+  it.each(cases.filter((c) => c.label === "clean").map((c) => [c.id, c] as const))(
+    "does not flag the clean case %s",
+    (_, c) => {
+      expect(flagged(c)).toBe(false);
+    },
+  );
 
-  it.each(cases.filter((c) => c.label === "leak").map((c) => [c.id, c] as const))("catches the leak %s exactly when the corpus says it does", (_, c) => {
-    expect(flagged(c)).toBe(c.caught);
-  });
+  it.each(cases.filter((c) => c.label === "leak").map((c) => [c.id, c] as const))(
+    "catches the leak %s exactly when the corpus says it does",
+    (_, c) => {
+      expect(flagged(c)).toBe(c.caught);
+    },
+  );
 
   it("reports no false positive and the recorded catch rate", () => {
     const run = runCorpus(text);

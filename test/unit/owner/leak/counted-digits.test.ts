@@ -36,12 +36,20 @@ describe("counted digits", () => {
 
   it("reads any number's digits followed by a counted group (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 99_999 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 2, max: 4 }), fc.nat(3), fc.constantFrom(" followed by ", " then ", ", ", " and "), fc.boolean(), (head, d, count, form, join, words) => {
-        const said = counted(d, count, form);
-        fc.pre(!(words && join === ", ")); // a comma after words is where a counted group starts a new item, read too, but a whole number in words joins only by a word
-        const text = `${words ? inWords(head, "-") : String(head)}${join}${said}`;
-        expect(reads(`so: ${text}.`, `${head}${String(d).repeat(count)}`)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 99_999 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.nat(3),
+        fc.constantFrom(" followed by ", " then ", ", ", " and "),
+        fc.boolean(),
+        (head, d, count, form, join, words) => {
+          const said = counted(d, count, form);
+          fc.pre(!(words && join === ", ")); // a comma after words is where a counted group starts a new item, read too, but a whole number in words joins only by a word
+          const text = `${words ? inWords(head, "-") : String(head)}${join}${said}`;
+          expect(reads(`so: ${text}.`, `${head}${String(d).repeat(count)}`)).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -52,7 +60,10 @@ describe("counted digits", () => {
       ["it begins twenty-four", "then double zero"],
       ["first 18", "then a pair of fives"],
     ] as const) {
-      expect(findDisclosure({ kind: "say", body }, { never: [body.includes("five") ? "1855" : "2400"], recent: [recent] }), body).toMatchObject({ form: "split" });
+      expect(
+        findDisclosure({ kind: "say", body }, { never: [body.includes("five") ? "1855" : "2400"], recent: [recent] }),
+        body,
+      ).toMatchObject({ form: "split" });
     }
   });
 
@@ -69,7 +80,9 @@ describe("counted digits", () => {
     });
 
     it("does not chain an amount after a count over messages", () => {
-      expect(findDisclosure({ kind: "say", body: "and two sixes" }, { never: ["2400"], recent: ["I rolled 24 times"] })).toBeNull();
+      expect(
+        findDisclosure({ kind: "say", body: "and two sixes" }, { never: ["2400"], recent: ["I rolled 24 times"] }),
+      ).toBeNull();
     });
   });
 });

@@ -23,12 +23,20 @@ describe("decodedForms", () => {
     ["base64 of percent-encoding (nested once)", b64(encodeURIComponent("2,400"))],
     ["base64 of base64 (nested once)", b64(b64("2400"))],
   ])("decodes %s", (_, text) => {
-    expect(decodedForms(text).forms.some((f) => f.includes("2400") || f.includes("2,400") || f.includes("two thousand four hundred"))).toBe(true);
+    expect(
+      decodedForms(text).forms.some(
+        (f) => f.includes("2400") || f.includes("2,400") || f.includes("two thousand four hundred"),
+      ),
+    ).toBe(true);
   });
 
   it.each([
     ["Morse digits apart by spaces", "..--- ....- ----- -----", "2400"],
-    ["Morse digits with middle dots and en dashes", "\u00b7\u00b7\u2013\u2013\u2013 \u00b7\u00b7\u00b7\u00b7\u2013 \u2013\u2013\u2013\u2013\u2013 \u2013\u2013\u2013\u2013\u2013", "2400"],
+    [
+      "Morse digits with middle dots and en dashes",
+      "\u00b7\u00b7\u2013\u2013\u2013 \u00b7\u00b7\u00b7\u00b7\u2013 \u2013\u2013\u2013\u2013\u2013 \u2013\u2013\u2013\u2013\u2013",
+      "2400",
+    ],
     ["Morse words apart by slashes", "- .-- --- / - .... --- ..- ... .- -. -..", "two thousand"],
     ["Morse words apart by bars and inside a sentence", "my floor is ..--- | ....- ----- ----- ok", "2 400"],
     ["ROT13 number words", "gjb gubhfnaq sbhe uhaqerq", "two thousand four hundred"],
@@ -38,10 +46,15 @@ describe("decodedForms", () => {
 
   it("decodes any number in Morse code, digit by digit, and any number's English words in ROT13 (property)", () => {
     const MORSE = ["-----", ".----", "..---", "...--", "....-", ".....", "-....", "--...", "---..", "----."];
-    const rot13 = (t: string) => t.replace(/[a-z]/g, (ch) => String.fromCharCode(((ch.charCodeAt(0) - 97 + 13) % 26) + 97));
+    const rot13 = (t: string) =>
+      t.replace(/[a-z]/g, (ch) => String.fromCharCode(((ch.charCodeAt(0) - 97 + 13) % 26) + 97));
     fc.assert(
       fc.property(fc.integer({ min: 10, max: 99_999_999 }), fc.constantFrom(" ", " / "), (n, sep) => {
-        expect(decodedForms(`code: ${[...String(n)].map((d) => MORSE[Number(d)]).join(sep)} ok`).forms.some((f) => f.replace(/ /g, "").includes(String(n)))).toBe(true);
+        expect(
+          decodedForms(`code: ${[...String(n)].map((d) => MORSE[Number(d)]).join(sep)} ok`).forms.some((f) =>
+            f.replace(/ /g, "").includes(String(n)),
+          ),
+        ).toBe(true);
       }),
     );
     fc.assert(
@@ -59,7 +72,8 @@ describe("decodedForms", () => {
 
   describe("when the text is not encoded", () => {
     it("keeps no decoding of ordinary words, hashes or random tokens", () => {
-      const text = "The stroller folds flat, nearly new; see entry 3f2a9c01b7e4d5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1";
+      const text =
+        "The stroller folds flat, nearly new; see entry 3f2a9c01b7e4d5f6a7b8c9d0e1f2a3b4c5d6e7f8a9b0c1d2e3f4a5b6c7d8e9f0a1";
       expect(decodedForms(text).forms).toEqual([]);
     });
 
@@ -92,13 +106,16 @@ describe("decodedForms", () => {
 
     it("never keeps more decoded text than the bound, for any input (property)", () => {
       fc.assert(
-        fc.property(fc.array(fc.constantFrom("MjQwMA==", "%32%34", "32343030", "\\x32", " ", "JTMy", "a"), { maxLength: 400 }), (parts) => {
-          const text = parts.join("");
-          const { forms } = decodedForms(text);
-          const kept = forms.reduce((n, f) => n + f.length, 0);
-          expect(kept).toBeLessThanOrEqual(MAX_DECODED);
-          expect(forms.every((f) => f.length <= text.length)).toBe(true);
-        }),
+        fc.property(
+          fc.array(fc.constantFrom("MjQwMA==", "%32%34", "32343030", "\\x32", " ", "JTMy", "a"), { maxLength: 400 }),
+          (parts) => {
+            const text = parts.join("");
+            const { forms } = decodedForms(text);
+            const kept = forms.reduce((n, f) => n + f.length, 0);
+            expect(kept).toBeLessThanOrEqual(MAX_DECODED);
+            expect(forms.every((f) => f.length <= text.length)).toBe(true);
+          },
+        ),
       );
     });
   });

@@ -10,7 +10,12 @@ import { inWords } from "../../../support/spell-numbers.js";
 
 const reads = (text: string, value: string) => valueCounts(text).has(value);
 
-const FRACTION: Record<string, number> = { "and a half": 0.5, "and one half": 0.5, "and a quarter": 0.25, "and three quarters": 0.75 };
+const FRACTION: Record<string, number> = {
+  "and a half": 0.5,
+  "and one half": 0.5,
+  "and a quarter": 0.25,
+  "and three quarters": 0.75,
+};
 
 describe("English fractions", () => {
   it.each([
@@ -27,10 +32,15 @@ describe("English fractions", () => {
 
   it("reads any number below a thousand with a fraction, alone or before a scale (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 999 }), fc.constantFrom(...Object.keys(FRACTION)), fc.constantFrom(["", 1], [" thousand", 1000], [" million", 1_000_000]), (n, fraction, [scale, times]) => {
-        const value = (n + FRACTION[fraction]!) * (times as number);
-        expect(reads(`it is ${inWords(n, "-")} ${fraction}${scale} at most`, String(value))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 999 }),
+        fc.constantFrom(...Object.keys(FRACTION)),
+        fc.constantFrom(["", 1], [" thousand", 1000], [" million", 1_000_000]),
+        (n, fraction, [scale, times]) => {
+          const value = (n + FRACTION[fraction]!) * (times as number);
+          expect(reads(`it is ${inWords(n, "-")} ${fraction}${scale} at most`, String(value))).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });

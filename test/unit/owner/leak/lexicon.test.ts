@@ -11,7 +11,16 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ToWords } from "to-words";
-import { buildLexicon, formOf, languages, lexiconModule, LEXICON_FILE, RBNF_ROOT, toWordsLanguages, type Built } from "../../../../scripts/lexicon/lexicon.js";
+import {
+  buildLexicon,
+  formOf,
+  languages,
+  lexiconModule,
+  LEXICON_FILE,
+  RBNF_ROOT,
+  toWordsLanguages,
+  type Built,
+} from "../../../../scripts/lexicon/lexicon.js";
 import { Formatter, ruleSets, type SpelloutJson } from "../../../../scripts/lexicon/rbnf.js";
 import { decInt, decKey } from "../../../../src/owner/leak/decimal.js";
 import { numberForms } from "../../../../src/owner/leak/normal-forms.js";
@@ -20,7 +29,11 @@ import { defaultLexicon, readRbnf, spansOf } from "../../../../src/owner/leak/wo
 
 const ROOT = join(import.meta.dirname, "../../../..");
 /** Each lexicon language's first decimal word, as the lexicon keeps it. */
-const LEXICON_POINTS = new Map(LEXICON.map((line) => [line.split("|")[0]!, line.split("|")[4]?.split(",")[0]]).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== ""));
+const LEXICON_POINTS = new Map(
+  LEXICON.map((line) => [line.split("|")[0]!, line.split("|")[4]?.split(",")[0]]).filter(
+    (e): e is [string, string] => e[1] !== undefined && e[1] !== "",
+  ),
+);
 
 let built: Built[];
 beforeAll(() => {
@@ -54,10 +67,15 @@ function spellers(): Speller[] {
     const lang = index(id);
     if (lang < 0) continue;
     for (const locale of locales) {
-      const json = (JSON.parse(readFileSync(join(RBNF_ROOT, "rbnf", `${locale}.json`), "utf8")) as { rbnf: { rbnf: { SpelloutRules?: SpelloutJson } } }).rbnf.rbnf.SpelloutRules;
+      const json = (
+        JSON.parse(readFileSync(join(RBNF_ROOT, "rbnf", `${locale}.json`), "utf8")) as {
+          rbnf: { rbnf: { SpelloutRules?: SpelloutJson } };
+        }
+      ).rbnf.rbnf.SpelloutRules;
       if (!json) continue;
       const f = new Formatter(ruleSets(json), locale);
-      for (const set of f.names().filter((n) => /^%spellout-(numbering|cardinal)(?!.*(year|ordinal))/.test(n))) out.push({ lang, id, spell: (n) => f.format(BigInt(n), set) });
+      for (const set of f.names().filter((n) => /^%spellout-(numbering|cardinal)(?!.*(year|ordinal))/.test(n)))
+        out.push({ lang, id, spell: (n) => f.format(BigInt(n), set) });
     }
   }
   for (const [id, locales] of toWordsLanguages()) {
@@ -79,17 +97,23 @@ describe("numbers the lexicon was not built from (property)", () => {
   it("reads a number below ten million spelled by any rule set of any language, as one word run and inside a sentence", () => {
     const lexicon = defaultLexicon();
     fc.assert(
-      fc.property(fc.constantFrom(...all.flatMap((s, i) => (PARTIAL.has(s.id) ? [] : [i]))), fc.integer({ min: 100, max: 9_999_999 }), (i, n) => {
-        const { lang, spell } = all[i]!;
-        const spelled = spell(n);
-        fc.pre(spelled !== null);
-        const form = formOf(spelled!);
-        expect(spansOf(form, lang, lexicon)(0).get([...form].length)).toContain(String(n));
-        // One word shorter than four letters is not read alone (readRbnf): stu, sto, mil.
-        fc.pre(/[\s-]/.test(spelled!) || [...form].length >= 4);
-        const read = numberForms(`my floor: ${spelled}.`).flatMap((view) => readRbnf(view).map((r) => decKey(r.value)));
-        expect(read).toContain(decKey(decInt(n)));
-      }),
+      fc.property(
+        fc.constantFrom(...all.flatMap((s, i) => (PARTIAL.has(s.id) ? [] : [i]))),
+        fc.integer({ min: 100, max: 9_999_999 }),
+        (i, n) => {
+          const { lang, spell } = all[i]!;
+          const spelled = spell(n);
+          fc.pre(spelled !== null);
+          const form = formOf(spelled!);
+          expect(spansOf(form, lang, lexicon)(0).get([...form].length)).toContain(String(n));
+          // One word shorter than four letters is not read alone (readRbnf): stu, sto, mil.
+          fc.pre(/[\s-]/.test(spelled!) || [...form].length >= 4);
+          const read = numberForms(`my floor: ${spelled}.`).flatMap((view) =>
+            readRbnf(view).map((r) => decKey(r.value)),
+          );
+          expect(read).toContain(decKey(decInt(n)));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -101,15 +125,22 @@ describe("decimals in words (property)", () => {
 
   it("reads a number, a language's decimal word from its CLDR x.x rule or its converter, and digits, as that decimal", () => {
     fc.assert(
-      fc.property(fc.constantFrom(...all.flatMap((s, i) => (PARTIAL.has(s.id) || lexicon.langs[s.lang]!.id === "lt" ? [] : [i]))), fc.integer({ min: 2, max: 999 }), fc.integer({ min: 1, max: 9 }), (i, n, d) => {
-        const { lang, id, spell } = all[i]!;
-        const line = lexicon.langs[lang]!;
-        const point = LEXICON_POINTS.get(line.id)!;
-        const [whole, digit] = [spell(n), spell(d)];
-        fc.pre(whole !== null && digit !== null && point !== undefined);
-        const read = numberForms(`so: ${whole} ${point} ${digit}.`).flatMap((view) => readRbnf(view).map((r) => decKey(r.value)));
-        expect(read, id).toContain(`${n}.${d}`);
-      }),
+      fc.property(
+        fc.constantFrom(...all.flatMap((s, i) => (PARTIAL.has(s.id) || lexicon.langs[s.lang]!.id === "lt" ? [] : [i]))),
+        fc.integer({ min: 2, max: 999 }),
+        fc.integer({ min: 1, max: 9 }),
+        (i, n, d) => {
+          const { lang, id, spell } = all[i]!;
+          const line = lexicon.langs[lang]!;
+          const point = LEXICON_POINTS.get(line.id)!;
+          const [whole, digit] = [spell(n), spell(d)];
+          fc.pre(whole !== null && digit !== null && point !== undefined);
+          const read = numberForms(`so: ${whole} ${point} ${digit}.`).flatMap((view) =>
+            readRbnf(view).map((r) => decKey(r.value)),
+          );
+          expect(read, id).toContain(`${n}.${d}`);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -50,15 +50,22 @@ describe("Roman numerals beyond a bare word", () => {
       }),
     );
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 399 }), fc.constantFrom(["hundred", 100], ["thousand", 1000]), (n, [scale, times]) => {
-        const roman = inRoman(n);
-        fc.pre(roman.length >= 2);
-        expect(reads(`about ${roman} ${scale} of them`, String(n * (times as number)))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 399 }),
+        fc.constantFrom(["hundred", 100], ["thousand", 1000]),
+        (n, [scale, times]) => {
+          const roman = inRoman(n);
+          fc.pre(roman.length >= 2);
+          expect(reads(`about ${roman} ${scale} of them`, String(n * (times as number)))).toBe(true);
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 3999 }), fc.integer({ min: 0, max: 999 }), (high, low) => {
-        const over = inRoman(high).split("").map((ch) => `${ch}\u0305`).join("");
+        const over = inRoman(high)
+          .split("")
+          .map((ch) => `${ch}\u0305`)
+          .join("");
         expect(reads(`value ${over}${low === 0 ? "" : inRoman(low)} here`, String(high * 1000 + low))).toBe(true);
       }),
     );
@@ -70,7 +77,8 @@ describe("numbers in a base named in words", () => {
     (d: string, b: number) => `${d} in base ${b}`,
     (d: string, b: number) => `in base ${b} it reads ${d}`,
     (d: string, b: number) => `base-${b}: ${d}`,
-    (d: string, b: number) => (b === 16 ? `${d} in hexadecimal` : b === 2 ? `binary ${d}` : b === 8 ? `octal, ${d}` : `${d} (base ${b})`),
+    (d: string, b: number) =>
+      b === 16 ? `${d} in hexadecimal` : b === 2 ? `binary ${d}` : b === 8 ? `octal, ${d}` : `${d} (base ${b})`,
   ];
 
   it.each([
@@ -89,11 +97,16 @@ describe("numbers in a base named in words", () => {
 
   it("reads any number in any base from 2 to 36 named before or after it (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 100, max: 10_000_000 }), fc.integer({ min: 2, max: 36 }), fc.nat(forms.length - 1), (n, base, form) => {
-        const digits = n.toString(base);
-        fc.pre(/[0-9]/.test(digits));
-        expect(reads(`ok: ${forms[form]!(digits, base)}.`, String(n))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 100, max: 10_000_000 }),
+        fc.integer({ min: 2, max: 36 }),
+        fc.nat(forms.length - 1),
+        (n, base, form) => {
+          const digits = n.toString(base);
+          fc.pre(/[0-9]/.test(digits));
+          expect(reads(`ok: ${forms[form]!(digits, base)}.`, String(n))).toBe(true);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -115,10 +128,19 @@ describe("a mantissa times a power of ten", () => {
   it("reads any mantissa times 10 to a power, with any sign and superscript or caret exponents (property)", () => {
     const SUP = "⁰¹²³⁴⁵⁶⁷⁸⁹";
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 0, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.constantFrom(" × ", " x ", "·", "*", " times "), fc.boolean(), (whole, frac, exponent, sign, superscript) => {
-        const power = superscript ? `10${SUP[exponent]}` : `10^${exponent}`;
-        expect(reads(`it is ${whole}.${frac}${sign}${power} exactly`, String(Number(`${whole}.${frac}e${exponent}`)))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 999 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.constantFrom(" × ", " x ", "·", "*", " times "),
+        fc.boolean(),
+        (whole, frac, exponent, sign, superscript) => {
+          const power = superscript ? `10${SUP[exponent]}` : `10^${exponent}`;
+          expect(
+            reads(`it is ${whole}.${frac}${sign}${power} exactly`, String(Number(`${whole}.${frac}e${exponent}`))),
+          ).toBe(true);
+        },
+      ),
     );
   });
 });
@@ -127,7 +149,10 @@ describe("numbers in base 16, 8 and 2", () => {
   it("reads any number below 2^48 written with 0x, 0o, 0b or a trailing h (property)", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 256n, max: 2n ** 48n }), fc.constantFrom("0x", "0X", "0o", "0b", "h"), (n, form) => {
-        const written = form === "h" ? `${n.toString(16)}h` : `${form}${n.toString(form[1]!.toLowerCase() === "x" ? 16 : form[1] === "o" ? 8 : 2)}`;
+        const written =
+          form === "h"
+            ? `${n.toString(16)}h`
+            : `${form}${n.toString(form[1]!.toLowerCase() === "x" ? 16 : form[1] === "o" ? 8 : 2)}`;
         fc.pre(form !== "h" || /^[0-9]/.test(written));
         expect(reads(`value ${written} here`, n.toString())).toBe(true);
       }),
@@ -152,18 +177,30 @@ describe("minor units", () => {
 });
 
 describe("digits said to be reversed", () => {
-  it.each([["0042 backwards"], ["read it backwards: 0042"], ["reversed, it is 0042"], ["zero zero four two, reversed"], ["0042 (right to left)"]])("reads 2400 from %j", (text) => {
+  it.each([
+    ["0042 backwards"],
+    ["read it backwards: 0042"],
+    ["reversed, it is 0042"],
+    ["zero zero four two, reversed"],
+    ["0042 (right to left)"],
+  ])("reads 2400 from %j", (text) => {
     expect(reads(`floor: ${text}.`, "2400")).toBe(true);
   });
 
   it("reads any number's digits reversed, in digits or words, with the word before or after them (property)", () => {
     const WORD = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
     fc.assert(
-      fc.property(fc.integer({ min: 10, max: 99_999_999 }), fc.boolean(), fc.constantFrom("backwards", "reversed", "in reverse"), fc.boolean(), (n, words, word, before) => {
-        const reversed = [...String(n)].reverse();
-        const written = words ? reversed.map((d) => WORD[Number(d)]).join(" ") : reversed.join("");
-        expect(reads(before ? `${word}: ${written}.` : `${written} ${word}.`, String(n))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 10, max: 99_999_999 }),
+        fc.boolean(),
+        fc.constantFrom("backwards", "reversed", "in reverse"),
+        fc.boolean(),
+        (n, words, word, before) => {
+          const reversed = [...String(n)].reverse();
+          const written = words ? reversed.map((d) => WORD[Number(d)]).join(" ") : reversed.join("");
+          expect(reads(before ? `${word}: ${written}.` : `${written} ${word}.`, String(n))).toBe(true);
+        },
+      ),
     );
   });
 
@@ -212,11 +249,16 @@ describe("an amount in major and minor units together", () => {
 
   it("reads any whole amount with any cents below a dollar, in digits or English words (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min: 1, max: 99 }), fc.boolean(), (whole, cents, words) => {
-        const say = (n: number) => (words ? inWords(n, " ") : String(n));
-        const value = `${whole}.${String(cents).padStart(2, "0")}`.replace(/0$/, "");
-        expect(reads(`it is ${say(whole)} dollars and ${say(cents)} cents`, value)).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 999_999 }),
+        fc.integer({ min: 1, max: 99 }),
+        fc.boolean(),
+        (whole, cents, words) => {
+          const say = (n: number) => (words ? inWords(n, " ") : String(n));
+          const value = `${whole}.${String(cents).padStart(2, "0")}`.replace(/0$/, "");
+          expect(reads(`it is ${say(whole)} dollars and ${say(cents)} cents`, value)).toBe(true);
+        },
+      ),
     );
   });
 

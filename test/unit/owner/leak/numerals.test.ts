@@ -74,31 +74,51 @@ describe("readNumerals", () => {
     });
 
     it("does not read 2400 out of 32400 or 240000", () => {
-      for (const text of ["32400", "240000", "1 240 000", "24.001", "2kg of 400"]) expect(values(text)).not.toContain("2400");
+      for (const text of ["32400", "240000", "1 240 000", "24.001", "2kg of 400"])
+        expect(values(text)).not.toContain("2400");
     });
 
     it("reads a phone number or a date of three groups or more only whole, and dots between single digits as a version", () => {
-      for (const text of ["02 2400 1234", "+886 2 2400 1234", "02-2400-1234", "2400-01-15", "version 2.4.0.0", "at 10.2.4.0.0"]) expect(values(text)).not.toContain("2400");
+      for (const text of [
+        "02 2400 1234",
+        "+886 2 2400 1234",
+        "02-2400-1234",
+        "2400-01-15",
+        "version 2.4.0.0",
+        "at 10.2.4.0.0",
+      ])
+        expect(values(text)).not.toContain("2400");
       expect(values("02 2400 1234")).toEqual(new Set(["224001234"]));
     });
   });
 
   it("reads any integer grouped by any separator in any script as exactly its value (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1000, max: 999_999_999 }), fc.constantFrom(...SEPARATORS), fc.constantFrom(...ZEROS), (n, sep, zero) => {
-        const read = values(spell(n, sep, zero));
-        expect(read).toContain(String(n));
-        for (const v of read) expect(v === String(n) || v.includes(".")).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1000, max: 999_999_999 }),
+        fc.constantFrom(...SEPARATORS),
+        fc.constantFrom(...ZEROS),
+        (n, sep, zero) => {
+          const read = values(spell(n, sep, zero));
+          expect(read).toContain(String(n));
+          for (const v of read) expect(v === String(n) || v.includes(".")).toBe(true);
+        },
+      ),
     );
   });
 
   it("never reads another integer's spelling as a given integer (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 99_999_999 }), fc.integer({ min: 1, max: 99_999_999 }), fc.constantFrom(...SEPARATORS), fc.constantFrom(...ZEROS), (secret, other, sep, zero) => {
-        fc.pre(secret !== other);
-        expect(values(`I offer ${spell(other, sep, zero)} for it`)).not.toContain(String(secret));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 99_999_999 }),
+        fc.integer({ min: 1, max: 99_999_999 }),
+        fc.constantFrom(...SEPARATORS),
+        fc.constantFrom(...ZEROS),
+        (secret, other, sep, zero) => {
+          fc.pre(secret !== other);
+          expect(values(`I offer ${spell(other, sep, zero)} for it`)).not.toContain(String(secret));
+        },
+      ),
     );
   });
 });

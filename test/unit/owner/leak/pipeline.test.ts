@@ -12,30 +12,61 @@ import { inWords } from "../../../support/spell-numbers.js";
 const reads = (text: string, value: string) => valueCounts(text).has(value);
 
 /** Cyrillic and Greek letters that look like Latin ones. */
-const LOOKALIKE: Record<string, string> = { a: "\u0430", e: "\u0435", o: "\u043e", c: "\u0441", p: "\u0440", x: "\u0445", i: "\u0456", y: "\u0443" };
+const LOOKALIKE: Record<string, string> = {
+  a: "\u0430",
+  e: "\u0435",
+  o: "\u043e",
+  c: "\u0441",
+  p: "\u0440",
+  x: "\u0445",
+  i: "\u0456",
+  y: "\u0443",
+};
 const LEET: Record<string, string> = { o: "0", i: "1", e: "3", s: "5", t: "7" };
 
 /** Ways of disguising a text of words, each keeping it readable to a person. */
 const DISGUISES: Record<string, (text: string, pick: number) => string> = {
-  "look-alike letters": (t, pick) => t.replace(/[aeocpxiy]/g, (ch, at: number) => ((at + pick) % 2 === 0 ? LOOKALIKE[ch]! : ch)),
-  "digits for letters inside words": (t, pick) => t.replace(/\b\w+\b/g, (w) => w.replace(/[oiest]/, (ch) => LEET[ch]!)).replace(/#/g, String(pick)),
-  "letters spelled one by one": (t) => t.split(" ").map((w) => w.split("").join(" ")).join("  "),
-  "dots between the letters": (t) => t.split(" ").map((w) => w.split("").join(".")).join(" "),
-  "stars between the letters": (t) => t.split(" ").map((w) => w.split("").join("*")).join(" "),
+  "look-alike letters": (t, pick) =>
+    t.replace(/[aeocpxiy]/g, (ch, at: number) => ((at + pick) % 2 === 0 ? LOOKALIKE[ch]! : ch)),
+  "digits for letters inside words": (t, pick) =>
+    t.replace(/\b\w+\b/g, (w) => w.replace(/[oiest]/, (ch) => LEET[ch]!)).replace(/#/g, String(pick)),
+  "letters spelled one by one": (t) =>
+    t
+      .split(" ")
+      .map((w) => w.split("").join(" "))
+      .join("  "),
+  "dots between the letters": (t) =>
+    t
+      .split(" ")
+      .map((w) => w.split("").join("."))
+      .join(" "),
+  "stars between the letters": (t) =>
+    t
+      .split(" ")
+      .map((w) => w.split("").join("*"))
+      .join(" "),
   "upper case and look-alikes": (t, pick) => DISGUISES["look-alike letters"]!(t, pick).toUpperCase(),
 };
 
 describe("number words through the pipeline", () => {
-  it.each(Object.keys(DISGUISES))("reads two thousand four hundred written with %s, before a full stop or an exclamation mark", (name) => {
-    expect(reads(`my floor is ${DISGUISES[name]!("two thousand four hundred", 1)}.`, "2400")).toBe(true);
-    expect(reads(`my floor is ${DISGUISES[name]!("two thousand four hundred", 1)}!`, "2400")).toBe(true);
-  });
+  it.each(Object.keys(DISGUISES))(
+    "reads two thousand four hundred written with %s, before a full stop or an exclamation mark",
+    (name) => {
+      expect(reads(`my floor is ${DISGUISES[name]!("two thousand four hundred", 1)}.`, "2400")).toBe(true);
+      expect(reads(`my floor is ${DISGUISES[name]!("two thousand four hundred", 1)}!`, "2400")).toBe(true);
+    },
+  );
 
   it("reads any number below a million in English words, in any disguise (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1000, max: 999_999 }), fc.constantFrom(...Object.keys(DISGUISES)), fc.nat(1), (n, name, pick) => {
-        expect(reads(`it is ${DISGUISES[name]!(inWords(n, " "), pick)} dollars`, String(n))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1000, max: 999_999 }),
+        fc.constantFrom(...Object.keys(DISGUISES)),
+        fc.nat(1),
+        (n, name, pick) => {
+          expect(reads(`it is ${DISGUISES[name]!(inWords(n, " "), pick)} dollars`, String(n))).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -66,9 +97,15 @@ describe("digits through the pipeline", () => {
 
   it("reads any number's digits apart by any of those separators (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 100, max: 99_999_999 }), fc.constantFrom(", ", "/", " / ", ":", "\u00b7", " \u{1F4B0} ", "\ufe0f\u20e3"), (n, sep) => {
-        expect(reads(`code ${String(n).split("").join(sep)}${sep === "\ufe0f\u20e3" ? sep : ""} ok`, String(n))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 100, max: 99_999_999 }),
+        fc.constantFrom(", ", "/", " / ", ":", "\u00b7", " \u{1F4B0} ", "\ufe0f\u20e3"),
+        (n, sep) => {
+          expect(reads(`code ${String(n).split("").join(sep)}${sep === "\ufe0f\u20e3" ? sep : ""} ok`, String(n))).toBe(
+            true,
+          );
+        },
+      ),
       { numRuns: 200 },
     );
   });

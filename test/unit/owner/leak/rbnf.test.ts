@@ -6,10 +6,15 @@ import { RBNF_ROOT } from "../../../../scripts/lexicon/lexicon.js";
 import { Formatter, ruleSets, type SpelloutJson } from "../../../../scripts/lexicon/rbnf.js";
 
 const formatter = (locale: string) => {
-  const json = JSON.parse(readFileSync(join(RBNF_ROOT, "rbnf", `${locale}.json`), "utf8")) as { rbnf: { rbnf: { SpelloutRules: SpelloutJson } } };
+  const json = JSON.parse(readFileSync(join(RBNF_ROOT, "rbnf", `${locale}.json`), "utf8")) as {
+    rbnf: { rbnf: { SpelloutRules: SpelloutJson } };
+  };
   return new Formatter(ruleSets(json.rbnf.rbnf.SpelloutRules), locale);
 };
-const spell = (locale: string, set: string, n: number) => formatter(locale).format(BigInt(n), set)?.replace(/\u00ad/g, "");
+const spell = (locale: string, set: string, n: number) =>
+  formatter(locale)
+    .format(BigInt(n), set)
+    ?.replace(/\u00ad/g, "");
 
 describe("the RBNF formatter", () => {
   it.each([

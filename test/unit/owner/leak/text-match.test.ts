@@ -26,13 +26,17 @@ describe("textCount", () => {
   });
 
   it("finds a phrase with its apostrophe and spaces changed", () => {
-    for (const text of ["Sara\u2019s address", "SARAS ADDRESS", "sarasaddress", "Sara's  address"]) expect(found("Sara's address", text)).toBe(true);
+    for (const text of ["Sara\u2019s address", "SARAS ADDRESS", "sarasaddress", "Sara's  address"])
+      expect(found("Sara's address", text)).toBe(true);
   });
 
   describe("when the word is not there", () => {
-    it.each(["the flow of the room", "if loo rolls", "a flat fee", "for lorries"])("does not find 'floor' in %j", (text) => {
-      expect(found("floor", text)).toBe(false);
-    });
+    it.each(["the flow of the room", "if loo rolls", "a flat fee", "for lorries"])(
+      "does not find 'floor' in %j",
+      (text) => {
+        expect(found("floor", text)).toBe(false);
+      },
+    );
 
     it("does not look for the ROT13 of a word shorter than five letters, which is too often a word (bar is one)", () => {
       expect(found("bar", "one more")).toBe(false);

@@ -10,7 +10,8 @@ import { decKey } from "../../../../src/owner/leak/decimal.js";
 import { numberForms } from "../../../../src/owner/leak/normal-forms.js";
 import { readRbnf } from "../../../../src/owner/leak/words-rbnf.js";
 
-const values = (text: string) => new Set(numberForms(text).flatMap((view) => readRbnf(view).map((r) => decKey(r.value))));
+const values = (text: string) =>
+  new Set(numberForms(text).flatMap((view) => readRbnf(view).map((r) => decKey(r.value))));
 
 describe("readRbnf", () => {
   it.each([
@@ -62,9 +63,12 @@ describe("readRbnf", () => {
     expect(values(text)).toContain("2400");
   });
 
-  it.each(["дві тисячі п'ятсот", "дві тисячі пʼятсот", "дві тисячі п’ятсот"])("reads a word with an apostrophe in it, any apostrophe: %j is 2500", (text) => {
-    expect(values(text)).toContain("2500");
-  });
+  it.each(["дві тисячі п'ятсот", "дві тисячі пʼятсот", "дві тисячі п’ятсот"])(
+    "reads a word with an apostrophe in it, any apostrophe: %j is 2500",
+    (text) => {
+      expect(values(text)).toContain("2500");
+    },
+  );
 
   describe("when the words say another number", () => {
     it.each([

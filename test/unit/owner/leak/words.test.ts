@@ -12,7 +12,6 @@ const english = (text: string) => new Set(readEnglish(numberText(text)).map((r) 
 const cjk = (text: string) => new Set(readCjk(numberText(text)).map((r) => decKey(r.value)));
 const kana = (text: string) => new Set(readKana(numberText(text)).map((r) => decKey(r.value)));
 
-
 const DIGITS_ZH = ["零", "一", "二", "三", "四", "五", "六", "七", "八", "九"];
 
 /** `n` (below a hundred million) in Chinese numerals, with 零 for skipped places as written. */
@@ -20,7 +19,12 @@ function inChinese(n: number): string {
   const section = (k: number) => {
     let out = "";
     let zero = false;
-    for (const [unit, mark] of [[1000, "千"], [100, "百"], [10, "十"], [1, ""]] as const) {
+    for (const [unit, mark] of [
+      [1000, "千"],
+      [100, "百"],
+      [10, "十"],
+      [1, ""],
+    ] as const) {
       const d = Math.floor(k / unit) % 10;
       if (d === 0) {
         zero = out !== "";
@@ -95,14 +99,26 @@ describe("digits and words mixed in one number", () => {
 
   it("reads a tens word with a digit, before hundred or thousand, and a number's digits in words and numerals (property)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 2, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.constantFrom(["hundred", 100], ["thousand", 1000]), fc.constantFrom("-", " "), (tens, unit, [scale, times], sep) => {
-        expect(english(`about ${TENS[tens]}${sep}${unit} ${scale} of them`)).toContain(String((tens * 10 + unit) * (times as number)));
-      }),
+      fc.property(
+        fc.integer({ min: 2, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+        fc.constantFrom(["hundred", 100], ["thousand", 1000]),
+        fc.constantFrom("-", " "),
+        (tens, unit, [scale, times], sep) => {
+          expect(english(`about ${TENS[tens]}${sep}${unit} ${scale} of them`)).toContain(
+            String((tens * 10 + unit) * (times as number)),
+          );
+        },
+      ),
     );
     fc.assert(
       fc.property(fc.integer({ min: 1000, max: 99_999_999 }), fc.infiniteStream(fc.boolean()), (n, words) => {
         const digits = String(n).split("");
-        const said = digits.map((d) => (words.next().value ? ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][Number(d)]! : d));
+        const said = digits.map((d) =>
+          words.next().value
+            ? ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"][Number(d)]!
+            : d,
+        );
         fc.pre(said.filter((d) => /[a-z]/.test(d)).length >= 2);
         expect(english(`code ${said.join(" ")} ok`)).toContain(String(n));
       }),
@@ -199,16 +215,21 @@ describe("readKana", () => {
       fc.property(fc.integer({ min: 11, max: 99_999_999 }), fc.boolean(), (n, katakana) => {
         const said = inKana(n);
         fc.pre(!/^(?:じゅう|ひゃく|せん|いちまん)$/.test(said));
-        const written = katakana ? said.replace(/[\u3041-\u3096]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0x60)) : said;
+        const written = katakana
+          ? said.replace(/[\u3041-\u3096]/g, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0x60))
+          : said;
         expect(kana(`ねだんは${written}えんです`)).toContain(String(n));
       }),
     );
   });
 
   describe("when kana spell a word, not a number", () => {
-    it.each(["さんにん", "いちご", "しごと", "せんせい", "こんにちは", "にほんご", "ごご", "にいさん", "ひゃくえん"])("reads no number of two places or more from %j", (text) => {
-      expect([...kana(text)].filter((v) => Number(v) >= 10)).toEqual([]);
-    });
+    it.each(["さんにん", "いちご", "しごと", "せんせい", "こんにちは", "にほんご", "ごご", "にいさん", "ひゃくえん"])(
+      "reads no number of two places or more from %j",
+      (text) => {
+        expect([...kana(text)].filter((v) => Number(v) >= 10)).toEqual([]);
+      },
+    );
   });
 });
 

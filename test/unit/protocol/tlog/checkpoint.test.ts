@@ -18,7 +18,12 @@ const EXAMPLE = "example.com/behind-the-sofa\n20852163\nCsUYapGGPo4dkMgIAUqom/Xa
 describe("checkpoint bodies", () => {
   it("parse and format the tlog-checkpoint example exactly", () => {
     const checkpoint = parseCheckpoint(EXAMPLE);
-    expect(checkpoint).toEqual({ origin: "example.com/behind-the-sofa", size: 20852163, root: "CsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=", extensions: [] });
+    expect(checkpoint).toEqual({
+      origin: "example.com/behind-the-sofa",
+      size: 20852163,
+      root: "CsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=",
+      extensions: [],
+    });
     expect(checkpointRoot(checkpoint)).toHaveLength(32);
     expect(formatCheckpoint(checkpoint)).toBe(EXAMPLE);
   });
@@ -40,7 +45,10 @@ describe("table origins", () => {
   it("name the relay host and the table, and read back", () => {
     expect(tableOrigin("relay.example.com", "deal-42")).toBe("relay.example.com/tables/deal-42");
     expect(tableOrigin("127.0.0.1:8787", "abc")).toBe("127.0.0.1:8787/tables/abc");
-    expect(parseTableOrigin("relay.example.com/tables/deal-42")).toEqual({ host: "relay.example.com", table: "deal-42" });
+    expect(parseTableOrigin("relay.example.com/tables/deal-42")).toEqual({
+      host: "relay.example.com",
+      table: "deal-42",
+    });
     expect(parseTableOrigin("example.com/behind-the-sofa")).toBeUndefined();
   });
 
@@ -61,11 +69,19 @@ describe("when a checkpoint body is malformed", () => {
     ["an empty origin", `\n20852163\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n`, "E_SCHEMA"],
     ["a leading zero in the size", "example.com/log\n020\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n", "E_SCHEMA"],
     ["a signed size", "example.com/log\n+20\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n", "E_SCHEMA"],
-    ["a size past 2^53 − 1", "example.com/log\n9007199254740992\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n", "E_TOO_LARGE"],
+    [
+      "a size past 2^53 − 1",
+      "example.com/log\n9007199254740992\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n",
+      "E_TOO_LARGE",
+    ],
     ["a root without padding", "example.com/log\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I\n", "E_SCHEMA"],
     ["a base64url root", "example.com/log\n1\nCsUYapGGPo4dkMgIAUqom_Xajj7h2fB2MPA3j2jxq2I=\n", "E_SCHEMA"],
     ["a root of 31 bytes", `example.com/log\n1\n${toBase64(new Uint8Array(31))}\n`, "E_SCHEMA"],
-    ["a root with non-zero tail bits", "example.com/log\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2J=\n", "E_SCHEMA"],
+    [
+      "a root with non-zero tail bits",
+      "example.com/log\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2J=\n",
+      "E_SCHEMA",
+    ],
     ["an empty extension line", `${EXAMPLE}\n`, "E_SCHEMA"],
     ["a control character", "example.com/\tlog\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n", "E_SCHEMA"],
     ["a carriage return", "example.com/log\r\n1\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n", "E_SCHEMA"],

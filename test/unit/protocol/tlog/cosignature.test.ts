@@ -30,7 +30,8 @@ describe("cosignatures", () => {
   });
 
   it("read the timestamp of the specification's example cosignature line", () => {
-    const line = "— witness.example.com/w1 jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA==\n";
+    const line =
+      "— witness.example.com/w1 jWbPPwAAAABkGFDLEZMHwSRaJNiIDoe9DYn/zXcrtPHeolMI5OWXEhZCB9dlrDJsX3b2oyin1nPZqhf5nNo0xUe+mbIUBkBIfZ+qnA==\n";
     const [sig] = parseNote(`${CHECKPOINT}\n${line}`).signatures;
     expect(cosignatureTimestamp(sig!.signature)).toBe(1679315147);
   });
@@ -45,7 +46,10 @@ describe("cosignatures", () => {
     expect(cosigner.keyId).not.toBe(noteKeyId("witness.example/w1", SIG_TYPE_ED25519, witness.publicKey));
     const note = await signNoteText(CHECKPOINT, [logSigner, cosigner]);
     const vkey = formatVerifierKey("witness.example/w1", SIG_TYPE_COSIGNATURE, witness.publicKey);
-    const opened = await openNote(note, [ed25519NoteVerifier("example.com/behind-the-sofa", log.publicKey), cosignatureVerifierFromKey(vkey)]);
+    const opened = await openNote(note, [
+      ed25519NoteVerifier("example.com/behind-the-sofa", log.publicKey),
+      cosignatureVerifierFromKey(vkey),
+    ]);
     expect(opened.verified.map((s) => s.name)).toEqual(["example.com/behind-the-sofa", "witness.example/w1"]);
     expect(cosignatureTimestamp(opened.verified[1]!.signature)).toBe(1700000000);
     const onlyWitness = await openNote(note, [cosignatureVerifier("witness.example/w1", witness.publicKey)]);
@@ -62,8 +66,12 @@ describe("cosignatures", () => {
       const retimed = sig!.signature.slice();
       retimed[7]! ^= 1;
       expect(await verifier.verify(new TextEncoder().encode(CHECKPOINT), retimed)).toBe(false);
-      expect(await refusalCode(() => openNote(note.replace("20852163", "20852164"), [verifier]))).toBe("E_BAD_SIGNATURE");
-      const asPlain = await signNoteText(CHECKPOINT, [{ ...ed25519NoteSigner("witness.example/w1", witness), keyId: verifier.keyId }]);
+      expect(await refusalCode(() => openNote(note.replace("20852163", "20852164"), [verifier]))).toBe(
+        "E_BAD_SIGNATURE",
+      );
+      const asPlain = await signNoteText(CHECKPOINT, [
+        { ...ed25519NoteSigner("witness.example/w1", witness), keyId: verifier.keyId },
+      ]);
       expect(await refusalCode(() => openNote(asPlain, [verifier]))).toBe("E_BAD_SIGNATURE");
     });
 
@@ -81,7 +89,11 @@ describe("cosignatures", () => {
       const witness = await (await ed25519()).signer(seed(2));
       expect(await refusalCode(() => cosignedMessage(CHECKPOINT, -1))).toBe("E_SCHEMA");
       expect(await refusalCode(() => cosignatureSigner("w", witness, 1.5))).toBe("E_SCHEMA");
-      expect(await refusalCode(() => cosignatureVerifierFromKey(formatVerifierKey("w", SIG_TYPE_ED25519, witness.publicKey)))).toBe("E_SCHEMA");
+      expect(
+        await refusalCode(() =>
+          cosignatureVerifierFromKey(formatVerifierKey("w", SIG_TYPE_ED25519, witness.publicKey)),
+        ),
+      ).toBe("E_SCHEMA");
     });
   });
 });

@@ -3,7 +3,13 @@ import { ed25519, fromHex, toBase64url, utf8 } from "../../../../src/protocol/in
 import { toBase64 } from "../../../../src/protocol/tlog/base64.js";
 import { checkpointOf, formatCheckpoint, tableOrigin } from "../../../../src/protocol/tlog/checkpoint.js";
 import { cosignatureSigner, SIG_TYPE_COSIGNATURE } from "../../../../src/protocol/tlog/cosignature.js";
-import { ENTRY_PROOF_FORMAT, parseEntryProof, verifyEntryProof, witnessPolicy, type EntryProof } from "../../../../src/protocol/tlog/entry-proof.js";
+import {
+  ENTRY_PROOF_FORMAT,
+  parseEntryProof,
+  verifyEntryProof,
+  witnessPolicy,
+  type EntryProof,
+} from "../../../../src/protocol/tlog/entry-proof.js";
 import { ed25519NoteSigner, formatVerifierKey, signNoteText } from "../../../../src/protocol/tlog/note.js";
 import { inclusionProof, memoryHashSource, rangeHash } from "../../../../src/protocol/tlog/proofs.js";
 import { cast, debateConfig, MemoryLedger } from "../../../support/table-fixture.js";
@@ -20,8 +26,13 @@ async function fixture() {
   const source = memoryHashSource(entries.map((e) => fromHex(e.leaf)));
   const origin = tableOrigin("relay.example", "proof-t");
   const text = formatCheckpoint(checkpointOf(origin, entries.length, rangeHash(0, entries.length, source)));
-  const witnesses = await Promise.all([1, 2, 3].map(async (n) => ({ name: `w${n}.example`, signer: await impl.signer(new Uint8Array(32).fill(20 + n)) })));
-  const note = await signNoteText(text, [ed25519NoteSigner(origin, k.relay), ...witnesses.slice(0, 2).map((w, i) => cosignatureSigner(w.name, w.signer, 1767225600 + i))]);
+  const witnesses = await Promise.all(
+    [1, 2, 3].map(async (n) => ({ name: `w${n}.example`, signer: await impl.signer(new Uint8Array(32).fill(20 + n)) })),
+  );
+  const note = await signNoteText(text, [
+    ed25519NoteSigner(origin, k.relay),
+    ...witnesses.slice(0, 2).map((w, i) => cosignatureSigner(w.name, w.signer, 1767225600 + i)),
+  ]);
   const proof: EntryProof = parseEntryProof({
     format: ENTRY_PROOF_FORMAT,
     table: "proof-t",
@@ -41,7 +52,13 @@ describe("an entry proof", () => {
     expect(proven).toMatchObject({ table: "proof-t", seq: 2, checkpoint: { origin: "relay.example/tables/proof-t" } });
     expect(proven.others.map((s) => s.name)).toEqual(["w1.example", "w2.example"]);
     const two = await witnessPolicy(proven, proof.checkpoint, keys, 2);
-    expect(two).toEqual({ witnessed: [{ name: "w1.example", time: 1767225600 }, { name: "w2.example", time: 1767225601 }], met: true });
+    expect(two).toEqual({
+      witnessed: [
+        { name: "w1.example", time: 1767225600 },
+        { name: "w2.example", time: 1767225601 },
+      ],
+      met: true,
+    });
     expect((await witnessPolicy(proven, proof.checkpoint, keys, 3)).met).toBe(false);
     expect(await witnessPolicy(proven, proof.checkpoint, keys.slice(2), 1)).toEqual({ witnessed: [], met: false });
   });

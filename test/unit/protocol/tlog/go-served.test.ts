@@ -28,22 +28,50 @@ function runGo(cases: object[]): { id: string; ok: boolean; detail: string }[] {
     cwd: REPO,
     input: JSON.stringify(cases),
     encoding: "utf8",
-    env: { ...process.env, GO111MODULE: "off", GOPATH: "/usr/share/gocode", GOFLAGS: "", GOPROXY: "off", GOCACHE: join(tmpdir(), "trestle-tlogcheck-gocache") },
+    env: {
+      ...process.env,
+      GO111MODULE: "off",
+      GOPATH: "/usr/share/gocode",
+      GOFLAGS: "",
+      GOPROXY: "off",
+      GOCACHE: join(tmpdir(), "trestle-tlogcheck-gocache"),
+    },
   });
   if (run.status !== 0) throw new Error(`go run ./test/go/tlogcheck failed (${run.status}): ${run.stderr}`);
-  return run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  return run.stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 // Its own relay: 256 writes by one seat are past the shared relay's seat_writes_per_min.
-const relayOf = relayPerFile({ vars: limitSettings({ seat_writes_per_min: 0, client_tables_per_hour: 0, client_joins_per_min: 0, edge_reads_per_min: 0, owner_tables_per_hour: 0 }) });
+const relayOf = relayPerFile({
+  vars: limitSettings({
+    seat_writes_per_min: 0,
+    client_tables_per_hour: 0,
+    client_joins_per_min: 0,
+    edge_reads_per_min: 0,
+    owner_tables_per_hour: 0,
+  }),
+});
 let table: string;
 let oldNote: string;
 
 /** Posts `count` says of bot-tao to `table` at the relay, one after another. */
 async function says(botTao: Signer, count: number, from: number): Promise<void> {
   for (let i = from; i < from + count; i++) {
-    const body = await signSubmission(botTao, { table, seat: "bot-tao", kind: "say", body: `line ${i}`, nonce: nonceOf(`${table}:${i}`) });
-    const res = await fetch(`${relayOf().url}/tables/${table}/entries`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const body = await signSubmission(botTao, {
+      table,
+      seat: "bot-tao",
+      kind: "say",
+      body: `line ${i}`,
+      nonce: nonceOf(`${table}:${i}`),
+    });
+    const res = await fetch(`${relayOf().url}/tables/${table}/entries`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(201);
   }
 }
@@ -64,28 +92,42 @@ describe("Go's x/mod reading a table from a running relay", () => {
     const relay = relayOf();
     table = uniqueTable("go-served");
     const client = await tableClient(relay.url, table);
-    const k = await seatDebate(client, { public: true, topology: { kind: "open" }, termination: { any: [{ max_entries: 1000 }] } });
+    const k = await seatDebate(client, {
+      public: true,
+      topology: { kind: "open" },
+      termination: { any: [{ max_entries: 1000 }] },
+    });
     await says(k.botTao, 96, 0);
     oldNote = await (await fetch(`${relay.url}/tables/${table}/checkpoint`)).text();
     await says(k.botTao, 160, 96);
   }, 180_000);
 
-  it("verifies the checkpoint, every tile it reads, records from the bundles and consistency with an earlier checkpoint", { timeout: 180_000 }, async () => {
-    const relay = relayOf();
-    const host = new URL(relay.url).host;
-    const relayKey = fromBase64url(((await (await fetch(`${relay.url}/.well-known/trestle.json`)).json()) as { relay_key: string }).relay_key);
-    const vkey = formatVerifierKey(tableOrigin(host, table), SIG_TYPE_ED25519, relayKey);
-    const other = formatVerifierKey(tableOrigin(host, table), SIG_TYPE_ED25519, (await (await ed25519()).signer(new Uint8Array(32).fill(3))).publicKey);
-    const url = `${relay.url}/tables/${table}/`;
-    const size = Number((await (await fetch(`${url}checkpoint`)).text()).split("\n")[1]);
-    expect(size).toBe(260);
-    const verdicts = runGo([
-      { id: "served", kind: "served", url, vkeys: [vkey], indexes: [0, 3, 95, 255, 256, 259], old_note: oldNote },
-      { id: "served, another key", kind: "served", url, vkeys: [other], indexes: [0] },
-    ]);
-    expect(verdicts).toEqual([
-      { id: "served", ok: true, detail: `${tableOrigin(host, table)} 260` },
-      { id: "served, another key", ok: false, detail: expect.stringContaining("verif") },
-    ]);
-  });
+  it(
+    "verifies the checkpoint, every tile it reads, records from the bundles and consistency with an earlier checkpoint",
+    { timeout: 180_000 },
+    async () => {
+      const relay = relayOf();
+      const host = new URL(relay.url).host;
+      const relayKey = fromBase64url(
+        ((await (await fetch(`${relay.url}/.well-known/trestle.json`)).json()) as { relay_key: string }).relay_key,
+      );
+      const vkey = formatVerifierKey(tableOrigin(host, table), SIG_TYPE_ED25519, relayKey);
+      const other = formatVerifierKey(
+        tableOrigin(host, table),
+        SIG_TYPE_ED25519,
+        (await (await ed25519()).signer(new Uint8Array(32).fill(3))).publicKey,
+      );
+      const url = `${relay.url}/tables/${table}/`;
+      const size = Number((await (await fetch(`${url}checkpoint`)).text()).split("\n")[1]);
+      expect(size).toBe(260);
+      const verdicts = runGo([
+        { id: "served", kind: "served", url, vkeys: [vkey], indexes: [0, 3, 95, 255, 256, 259], old_note: oldNote },
+        { id: "served, another key", kind: "served", url, vkeys: [other], indexes: [0] },
+      ]);
+      expect(verdicts).toEqual([
+        { id: "served", ok: true, detail: `${tableOrigin(host, table)} 260` },
+        { id: "served, another key", ok: false, detail: expect.stringContaining("verif") },
+      ]);
+    },
+  );
 });

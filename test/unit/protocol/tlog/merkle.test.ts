@@ -22,7 +22,9 @@ describe("leaf and node hashes", () => {
     expect(toHex(EMPTY_ROOT)).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     expect(toHex(leafHash(new Uint8Array(0)))).toBe("6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d");
     expect(toHex(leafHash(utf8("L123456")))).toBe("395aa064aa4c29f7010acfe3f25db9485bbd4b91897b6ad7ad547639252b4d56");
-    expect(toHex(nodeHash(utf8("N123"), utf8("N456")))).toBe("aa217fe888e47007fa15edab33c2b492a722cb106c64667fc2b044444de66bbb");
+    expect(toHex(nodeHash(utf8("N123"), utf8("N456")))).toBe(
+      "aa217fe888e47007fa15edab33c2b492a722cb106c64667fc2b044444de66bbb",
+    );
   });
 });
 

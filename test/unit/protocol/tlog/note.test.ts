@@ -25,15 +25,19 @@ import { refusalCode } from "../../../support/refused.js";
 
 // signed-note.md §Verifier keys, Example.
 const C2SP_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k";
-const C2SP_NOTE = "This is an example message.\n\n— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n";
+const C2SP_NOTE =
+  "This is an example message.\n\n— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n";
 
 // golang.org/x/mod/sumdb/note, note_test.go: TestSign and TestOpen.
 const PETER_SEED = fromBase64("AYEKFALVFGyNhPJEMzD1QIDr+Y7hfZx09iUvxdXHKDFz").subarray(1);
 const PETER_VKEY = "PeterNeumann+c74f20a3+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TW";
 const ENOCH_VKEY = "EnochRoot+af0cfe78+ATtqJ7zOtqQtYqOo0CpvDXNlMhV3HeJDpjrASKGLWdop";
-const PETER_TEXT = "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
-const PETER_SIG = "— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n";
-const ENOCH_SIG = "— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n";
+const PETER_TEXT =
+  "If you think cryptography is the answer to your problem,\nthen you don't know what your problem is.\n";
+const PETER_SIG =
+  "— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n";
+const ENOCH_SIG =
+  "— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n";
 
 async function peterSigner(): Promise<NoteSigner> {
   return ed25519NoteSigner("PeterNeumann", await (await ed25519()).signer(PETER_SEED));
@@ -71,12 +75,17 @@ describe("signed notes", () => {
     const opened = await openNote(`${PETER_TEXT}\n${PETER_SIG}${ENOCH_SIG}`, [ed25519VerifierFromKey(PETER_VKEY)]);
     expect(opened.verified.map((s) => s.name)).toEqual(["PeterNeumann"]);
     expect(opened.unverified.map((s) => s.name)).toEqual(["EnochRoot"]);
-    const both = await openNote(`${PETER_TEXT}\n${PETER_SIG}${ENOCH_SIG}`, [ed25519VerifierFromKey(PETER_VKEY), ed25519VerifierFromKey(ENOCH_VKEY)]);
+    const both = await openNote(`${PETER_TEXT}\n${PETER_SIG}${ENOCH_SIG}`, [
+      ed25519VerifierFromKey(PETER_VKEY),
+      ed25519VerifierFromKey(ENOCH_VKEY),
+    ]);
     expect(both.verified.map((s) => s.name)).toEqual(["PeterNeumann", "EnochRoot"]);
   });
 
   it("keep a repeated signature once", async () => {
-    const opened = await openNote(`${PETER_TEXT}\n${PETER_SIG}${PETER_SIG}${ENOCH_SIG}${ENOCH_SIG}`, [ed25519VerifierFromKey(PETER_VKEY)]);
+    const opened = await openNote(`${PETER_TEXT}\n${PETER_SIG}${PETER_SIG}${ENOCH_SIG}${ENOCH_SIG}`, [
+      ed25519VerifierFromKey(PETER_VKEY),
+    ]);
     expect(opened.verified).toHaveLength(1);
     expect(opened.unverified).toHaveLength(1);
   });
@@ -92,14 +101,23 @@ describe("when a note does not verify", () => {
   const peter = () => [ed25519VerifierFromKey(PETER_VKEY)];
 
   it("refuses a changed text with E_BAD_SIGNATURE", async () => {
-    expect(await refusalCode(() => openNote(`${PETER_TEXT.replace("answer", "Answer")}\n${PETER_SIG}`, peter()))).toBe("E_BAD_SIGNATURE");
+    expect(await refusalCode(() => openNote(`${PETER_TEXT.replace("answer", "Answer")}\n${PETER_SIG}`, peter()))).toBe(
+      "E_BAD_SIGNATURE",
+    );
   });
 
   it("refuses a known key's bad signature even beside a good one, with E_BAD_SIGNATURE", async () => {
     const bad = PETER_SIG.replace("x08go", "x08gp");
     expect(await refusalCode(() => openNote(`${PETER_TEXT}\n${bad}`, peter()))).toBe("E_BAD_SIGNATURE");
     const c2sp = ed25519VerifierFromKey(C2SP_VKEY);
-    expect(await refusalCode(() => openNote(`${PETER_TEXT}\n${PETER_SIG}— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n`, [...peter(), c2sp]))).toBe("E_BAD_SIGNATURE");
+    expect(
+      await refusalCode(() =>
+        openNote(
+          `${PETER_TEXT}\n${PETER_SIG}— example.com/foo Uw2QOkn8srV1yJGh2VYRlL1Tnagv1YEq6TfXppzi2ONncAlTgK7Ztg1ERYNZXsYjOBH3mFXmRKuwHjG1Yu72IneyaQM=\n`,
+          [...peter(), c2sp],
+        ),
+      ),
+    ).toBe("E_BAD_SIGNATURE");
   });
 
   it("refuses a note with no trusted signature, with E_BAD_SIGNATURE", async () => {
@@ -110,7 +128,10 @@ describe("when a note does not verify", () => {
   it("ignores a signature sharing the name but not the key ID, or the key ID but not the name", async () => {
     const sameName = ed25519NoteVerifier("PeterNeumann", parseVerifierKey(ENOCH_VKEY).publicKey);
     expect(await refusalCode(() => openNote(`${PETER_TEXT}\n${PETER_SIG}`, [sameName]))).toBe("E_BAD_SIGNATURE");
-    const opened = await openNote(`${PETER_TEXT}\n${PETER_SIG}— PeterNeumannX x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n`, peter());
+    const opened = await openNote(
+      `${PETER_TEXT}\n${PETER_SIG}— PeterNeumannX x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n`,
+      peter(),
+    );
     expect(opened.unverified.map((s) => s.name)).toEqual(["PeterNeumannX"]);
   });
 });

@@ -41,7 +41,15 @@ describe("inclusion proofs", () => {
     for (const [index, size, want] of CT_INCLUSION) {
       const got = inclusionProof(index, size, ct);
       expect(got.map(toHex)).toEqual(want);
-      expect(verifyInclusion(index, size, leafHash(CT_LEAVES[index]!), want.map(fromHex), rootOfLeafHashes(CT_LEAVES.slice(0, size).map(leafHash)))).toBe(true);
+      expect(
+        verifyInclusion(
+          index,
+          size,
+          leafHash(CT_LEAVES[index]!),
+          want.map(fromHex),
+          rootOfLeafHashes(CT_LEAVES.slice(0, size).map(leafHash)),
+        ),
+      ).toBe(true);
     }
   });
 
@@ -59,12 +67,21 @@ describe("inclusion proofs", () => {
 
   describe("when the proof, leaf, index, size or root is wrong", () => {
     it("refuses every one, never throwing", () => {
-      for (const [index, size] of [[0, 1], [3, 7], [5, 8], [12, 13], [31, 64], [40, 61]] as const) {
+      for (const [index, size] of [
+        [0, 1],
+        [3, 7],
+        [5, 8],
+        [12, 13],
+        [31, 64],
+        [40, 61],
+      ] as const) {
         const good = inclusionProof(index, size, source);
         const root = roots[size]!;
         const leaf = leaves[index]!;
         for (const bad of flips(good)) expect(verifyInclusion(index, size, leaf, bad, root)).toBe(false);
-        expect(verifyInclusion(index, size, leaves[(index + 1) % size]!, good, size === 1 ? roots[2]! : root)).toBe(false);
+        expect(verifyInclusion(index, size, leaves[(index + 1) % size]!, good, size === 1 ? roots[2]! : root)).toBe(
+          false,
+        );
         expect(verifyInclusion(index + 1, size, leaf, good, root)).toBe(false);
         if (index > 0) expect(verifyInclusion(index - 1, size, leaf, good, root)).toBe(false);
         expect(verifyInclusion(index, size * 2, leaf, good, root)).toBe(false);
@@ -101,7 +118,8 @@ describe("consistency proofs", () => {
         const got = consistencyProof(first, second, source);
         const want = first === 0 ? [] : proof(first, data, second);
         if (got.map(toHex).join() !== want.map(toHex).join()) wrong.push(`proof ${first} to ${second}`);
-        if (!verifyConsistency(first, second, got, roots[first]!, roots[second]!)) wrong.push(`verify ${first} to ${second}`);
+        if (!verifyConsistency(first, second, got, roots[first]!, roots[second]!))
+          wrong.push(`verify ${first} to ${second}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -109,7 +127,15 @@ describe("consistency proofs", () => {
 
   describe("when the proof, a size or a root is wrong", () => {
     it("refuses every one, never throwing", () => {
-      for (const [first, second] of [[1, 2], [3, 7], [4, 8], [6, 8], [13, 64], [32, 33], [50, 63]] as const) {
+      for (const [first, second] of [
+        [1, 2],
+        [3, 7],
+        [4, 8],
+        [6, 8],
+        [13, 64],
+        [32, 33],
+        [50, 63],
+      ] as const) {
         const good = consistencyProof(first, second, source);
         const [a, b] = [roots[first]!, roots[second]!];
         for (const bad of flips(good)) expect(verifyConsistency(first, second, bad, a, b)).toBe(false);

@@ -58,7 +58,9 @@ function makeReference(d: readonly Uint8Array[]) {
   const path = (m: number, start: number, end: number): Uint8Array[] => {
     if (end - start <= 1) return [];
     const split = k(end - start);
-    return m < split ? [...path(m, start, start + split), mth(start + split, end)] : [...path(m - split, start + split, end), mth(start, start + split)];
+    return m < split
+      ? [...path(m, start, start + split), mth(start + split, end)]
+      : [...path(m - split, start + split, end), mth(start, start + split)];
   };
   const subproof = (m: number, start: number, end: number, b: boolean): Uint8Array[] => {
     if (m === end - start) return b ? [] : [mth(start, end)];
@@ -73,7 +75,16 @@ function makeReference(d: readonly Uint8Array[]) {
 const hex = (h: string): Uint8Array => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
 
 /** The eight leaf inputs of the Certificate Transparency Merkle tests (transparency-dev/merkle testonly). */
-export const CT_LEAVES: Uint8Array[] = ["", "00", "10", "2021", "3031", "40414243", "5051525354555657", "606162636465666768696a6b6c6d6e6f"].map(hex);
+export const CT_LEAVES: Uint8Array[] = [
+  "",
+  "00",
+  "10",
+  "2021",
+  "3031",
+  "40414243",
+  "5051525354555657",
+  "606162636465666768696a6b6c6d6e6f",
+].map(hex);
 
 /** Their roots for sizes 0 to 8, as the CT tests publish them. */
 export const CT_ROOTS: string[] = [
@@ -94,17 +105,64 @@ export const CT_INCLUSION: [number, number, string[]][] = [
   [0, 2, ["96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7"]],
   [1, 2, ["6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d"]],
   [2, 3, ["fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125"]],
-  [1, 5, ["6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d", "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b"]],
-  [0, 8, ["96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7", "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4"]],
-  [5, 8, ["bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b", "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0", "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7"]],
+  [
+    1,
+    5,
+    [
+      "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d",
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+    ],
+  ],
+  [
+    0,
+    8,
+    [
+      "96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
+    ],
+  ],
+  [
+    5,
+    8,
+    [
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+      "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
+      "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+    ],
+  ],
 ];
 
 /** [first, second, proof] from the CT consistency tests. */
 export const CT_CONSISTENCY: [number, number, string[]][] = [
   [1, 1, []],
-  [1, 8, ["96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7", "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4"]],
-  [6, 8, ["0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a", "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0", "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7"]],
-  [2, 5, ["5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e", "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b"]],
+  [
+    1,
+    8,
+    [
+      "96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7",
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4",
+    ],
+  ],
+  [
+    6,
+    8,
+    [
+      "0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a",
+      "ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0",
+      "d37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7",
+    ],
+  ],
+  [
+    2,
+    5,
+    [
+      "5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e",
+      "bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b",
+    ],
+  ],
 ];
 
 /** Leaf data for index i of a generated tree: the index as 4 ASCII digits. */

@@ -46,8 +46,21 @@ describe("tile paths", () => {
 
   describe("when a path is not canonical", () => {
     const bad = [
-      "tile/0/1", "tile/0/0001", "tile/00/000", "tile/64/000", "tile/0/x000/001", "tile/0/001/002", "tile/0/x001",
-      "tile/0/000.p/0", "tile/0/000.p/256", "tile/0/000.p/017", "tile/0/000.p/", "tile/data/000", "tile/8/0/000", "/tile/0/000", "tile/0/000/",
+      "tile/0/1",
+      "tile/0/0001",
+      "tile/00/000",
+      "tile/64/000",
+      "tile/0/x000/001",
+      "tile/0/001/002",
+      "tile/0/x001",
+      "tile/0/000.p/0",
+      "tile/0/000.p/256",
+      "tile/0/000.p/017",
+      "tile/0/000.p/",
+      "tile/data/000",
+      "tile/8/0/000",
+      "/tile/0/000",
+      "tile/0/000/",
     ];
     for (const path of bad) {
       it(`refuses ${path} with E_SCHEMA`, async () => {
@@ -65,7 +78,13 @@ describe("the tiles of a tree", () => {
   };
 
   it("are, at size 70,000, 273 full and one 112-wide at level 0, a full and a 17-wide at level 1, and one 1-wide at level 2", () => {
-    expect(summary(tilesForSize(70000))).toEqual({ "L0 w256": 273, "L0 w112": 1, "L1 w256": 1, "L1 w17": 1, "L2 w1": 1 });
+    expect(summary(tilesForSize(70000))).toEqual({
+      "L0 w256": 273,
+      "L0 w112": 1,
+      "L1 w256": 1,
+      "L1 w17": 1,
+      "L2 w1": 1,
+    });
   });
 
   it("are, at size 256, one full level-0 tile and a 1-wide level-1 tile", () => {
@@ -87,9 +106,20 @@ describe("proofs and roots from tiles", () => {
   });
 
   it("give the same roots, inclusion and consistency proofs as every leaf does, fetching only the tiles named", () => {
-    const cases: [number, number][] = [[0, 1], [255, 256], [256, 257], [1000, 65536], [65535, 65537], [69999, 70000], [12345, 70000]];
+    const cases: [number, number][] = [
+      [0, 1],
+      [255, 256],
+      [256, 257],
+      [1000, 65536],
+      [65535, 65537],
+      [69999, 70000],
+      [12345, 70000],
+    ];
     for (const [index, size] of cases) {
-      const needed = tilesForRanges([...inclusionRanges(index, size), ...consistencyRanges(index, size), [0, size]], size);
+      const needed = tilesForRanges(
+        [...inclusionRanges(index, size), ...consistencyRanges(index, size), [0, size]],
+        size,
+      );
       const fetched = new Set<string>();
       const fromTiles = tileHashSource(size, (tile) => {
         const path = tilePath(tile);
@@ -99,7 +129,9 @@ describe("proofs and roots from tiles", () => {
       });
       expect(toHex(rangeHash(0, size, fromTiles))).toBe(toHex(rangeHash(0, size, memory)));
       expect(inclusionProof(index, size, fromTiles).map(toHex)).toEqual(inclusionProof(index, size, memory).map(toHex));
-      expect(consistencyProof(index, size, fromTiles).map(toHex)).toEqual(consistencyProof(index, size, memory).map(toHex));
+      expect(consistencyProof(index, size, fromTiles).map(toHex)).toEqual(
+        consistencyProof(index, size, memory).map(toHex),
+      );
       expect([...fetched].every((p) => needed.some((t) => tilePath(t) === p))).toBe(true);
     }
   });
@@ -126,7 +158,9 @@ describe("entry bundles", () => {
   describe("when an entry is too long or the bytes are cut", () => {
     it("refuses with E_TOO_LARGE to write, and E_SCHEMA to read", async () => {
       expect(await refusalCode(() => encodeEntryBundle([new Uint8Array(0x10000)]))).toBe("E_TOO_LARGE");
-      expect(await refusalCode(() => encodeEntryBundle(Array.from({ length: 257 }, () => new Uint8Array(0))))).toBe("E_TOO_LARGE");
+      expect(await refusalCode(() => encodeEntryBundle(Array.from({ length: 257 }, () => new Uint8Array(0))))).toBe(
+        "E_TOO_LARGE",
+      );
       expect(await refusalCode(() => decodeEntryBundle(Uint8Array.of(0, 3, 1, 2)))).toBe("E_SCHEMA");
       expect(await refusalCode(() => decodeEntryBundle(Uint8Array.of(0)))).toBe("E_SCHEMA");
       expect(await refusalCode(() => decodeEntryBundle(new Uint8Array(2 * 257)))).toBe("E_SCHEMA");

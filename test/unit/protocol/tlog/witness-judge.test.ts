@@ -29,7 +29,11 @@ const ORIGIN = "relay.example.com/tables/witnessed";
 function memoryWitness(witness: WitnessKey, entries: string[]) {
   const records = new Map<string, WitnessRecord>();
   const evidence: WitnessEvidence[] = [];
-  const store: WitnessStore = { record: (origin) => records.get(origin), save: (r) => void records.set(r.origin, r), keep: (e) => void evidence.push(e) };
+  const store: WitnessStore = {
+    record: (origin) => records.get(origin),
+    save: (r) => void records.set(r.origin, r),
+    keep: (e) => void evidence.push(e),
+  };
   const context = { logs: witnessedLogs(entries), store, witness, now: NOW };
   return { records, evidence, context, add: (body: string): Promise<WitnessAnswer> => addCheckpoint(body, context) };
 }
@@ -56,12 +60,17 @@ describe("a witness", () => {
     const answer = await w.add(await log.body(0, 5));
     expect([answer.status, answer.contentType]).toEqual([200, "text/plain; charset=utf-8"]);
     expect(answer.body).toMatch(/^— witness\.example\/w1 [A-Za-z0-9+/=]+\n$/);
-    const opened = await openNote(`${await log.note(5)}${answer.body}`, [cosignatureVerifierFromKey(witnessVerifierKey(witness))]);
+    const opened = await openNote(`${await log.note(5)}${answer.body}`, [
+      cosignatureVerifierFromKey(witnessVerifierKey(witness)),
+    ]);
     expect(cosignatureTimestamp(opened.verified[0]!.signature)).toBe(Math.floor(NOW / 1000));
     const record = w.records.get(ORIGIN)!;
     expect([record.size, record.time]).toEqual([5, Math.floor(NOW / 1000)]);
     // The kept note carries the log's signature and the cosignature, as the monitor read serves it.
-    const kept = await openNote(record.note, [ed25519VerifierFromKey(log.vkey), cosignatureVerifierFromKey(witnessVerifierKey(witness))]);
+    const kept = await openNote(record.note, [
+      ed25519VerifierFromKey(log.vkey),
+      cosignatureVerifierFromKey(witnessVerifierKey(witness)),
+    ]);
     expect(kept.verified.map((s) => s.name)).toEqual([ORIGIN, "witness.example/w1"]);
     expect((await cosignedCheckpoint(originHash(ORIGIN), w.context)).body).toBe(record.note);
   });
@@ -95,8 +104,11 @@ describe("a witness", () => {
       const impostor = await testLog(ORIGIN, 7);
       const unsigned = await w.add(await impostor.body(0, 3));
       const body = await log.body(0, 3);
-      const tampered = await w.add(body.replace(/\n— (\S+) (\S)/, (_, name: string, c: string) => `\n— ${name} ${c === "A" ? "B" : "A"}`));
-      for (const answer of [unsigned, tampered]) expect([answer.status, JSON.parse(answer.body).error.code]).toEqual([403, "E_BAD_SIGNATURE"]);
+      const tampered = await w.add(
+        body.replace(/\n— (\S+) (\S)/, (_, name: string, c: string) => `\n— ${name} ${c === "A" ? "B" : "A"}`),
+      );
+      for (const answer of [unsigned, tampered])
+        expect([answer.status, JSON.parse(answer.body).error.code]).toEqual([403, "E_BAD_SIGNATURE"]);
       expect(w.records.size).toBe(0);
     });
 
@@ -111,7 +123,11 @@ describe("a witness", () => {
     it("answers 409 with the size it holds as text/x.tlog.size when the old size is another", async () => {
       const w = await witnessAt9();
       for (const old of [0, 5, 10]) {
-        expect(await w.add(await log.body(old, 12))).toEqual({ status: 409, contentType: "text/x.tlog.size", body: "9\n" });
+        expect(await w.add(await log.body(old, 12))).toEqual({
+          status: 409,
+          contentType: "text/x.tlog.size",
+          body: "9\n",
+        });
       }
       expect(w.records.get(ORIGIN)!.size).toBe(9);
     });
@@ -120,9 +136,15 @@ describe("a witness", () => {
       const w = memoryWitness(witness, [log.entry]);
       const note = await log.note(3);
       const root = note.split("\n")[2]!;
-      const zero = await w.add(formatAddCheckpoint({ oldSize: 0, proof: [], note: await log.sign(`${ORIGIN}\n0\n${root}\n`) }));
+      const zero = await w.add(
+        formatAddCheckpoint({ oldSize: 0, proof: [], note: await log.sign(`${ORIGIN}\n0\n${root}\n`) }),
+      );
       expect([zero.status, JSON.parse(zero.body).error.code]).toEqual([422, "E_INCONSISTENT"]);
-      const withProof = formatAddCheckpoint({ oldSize: 0, proof: parseAddCheckpoint(await log.body(2, 3)).proof, note });
+      const withProof = formatAddCheckpoint({
+        oldSize: 0,
+        proof: parseAddCheckpoint(await log.body(2, 3)).proof,
+        note,
+      });
       const answer = await w.add(withProof);
       expect([answer.status, JSON.parse(answer.body).error.code]).toEqual([422, "E_INCONSISTENT"]);
     });
@@ -135,10 +157,19 @@ describe("a witness", () => {
       const answer = await w.add(await forked.body(9, 9));
       expect([answer.status, JSON.parse(answer.body).error.code]).toEqual([422, "E_INCONSISTENT"]);
       expect(w.evidence).toEqual([
-        { origin: ORIGIN, kind: "fork", time: Math.floor(NOW / 1000), cosigned, conflicting: await forked.note(9), old_size: 9, proof: [] },
+        {
+          origin: ORIGIN,
+          kind: "fork",
+          time: Math.floor(NOW / 1000),
+          cosigned,
+          conflicting: await forked.note(9),
+          old_size: 9,
+          proof: [],
+        },
       ]);
       // Both notes verify: the log signed two roots for one size.
-      for (const note of [w.evidence[0]!.cosigned, w.evidence[0]!.conflicting]) await openNote(note, [ed25519VerifierFromKey(log.vkey)]);
+      for (const note of [w.evidence[0]!.cosigned, w.evidence[0]!.conflicting])
+        await openNote(note, [ed25519VerifierFromKey(log.vkey)]);
       expect(w.records.get(ORIGIN)!.note).toBe(cosigned);
     });
 

@@ -1,6 +1,14 @@
 /** C2SP tlog-witness bodies: the specification's add-checkpoint example, the 409 size body, and malformed bodies with their codes. */
 import { describe, expect, it } from "vitest";
-import { formatAddCheckpoint, formatTreeSizeBody, parseAddCheckpoint, parseCheckpoint, parseNote, parseTreeSizeBody, toBase64 } from "../../../../src/protocol/index.js";
+import {
+  formatAddCheckpoint,
+  formatTreeSizeBody,
+  parseAddCheckpoint,
+  parseCheckpoint,
+  parseNote,
+  parseTreeSizeBody,
+  toBase64,
+} from "../../../../src/protocol/index.js";
 import { refusalCode } from "../../../support/refused.js";
 
 // tlog-witness.md, add-checkpoint, "Example request body".
@@ -31,7 +39,9 @@ describe("add-checkpoint bodies", () => {
   });
 
   it("carry an empty proof from old size 0", () => {
-    const request = parseAddCheckpoint("old 0\n\nexample.com/log\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n\n— example.com/log AAAAAAE=\n");
+    const request = parseAddCheckpoint(
+      "old 0\n\nexample.com/log\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n\n— example.com/log AAAAAAE=\n",
+    );
     expect([request.oldSize, request.proof.length]).toEqual([0, 0]);
   });
 
