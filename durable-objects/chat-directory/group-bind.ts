@@ -15,7 +15,7 @@ import { TrestleError } from "../../src/protocol/errors.js";
 import type { ChatPlatform } from "../../src/protocol/schemas/control.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
 import type { Directory, GroupCodeRedeemed } from "./calls.js";
-import { ownerStub, tableStubOf } from "./stubs.js";
+import { ownerObject, tableObject } from "../stubs.js";
 import { groupAudience } from "../../src/protocol/schemas/notify.js";
 
 /** Binds the group `sender` wrote in (`sender.group`) to the market of `redeemed`; the reply, in `lang`, goes to the sender alone. */
@@ -27,7 +27,7 @@ export async function bindGroupHere(
   lang: Lang,
 ): Promise<string> {
   try {
-    const { seq } = unwrap(await tableStubOf(env, redeemed.market).bindGroup(redeemed.request, sender.group));
+    const { seq } = unwrap(await tableObject(env, redeemed.market).bindGroup(redeemed.request, sender.group));
     return t(lang, "group.reply.bound", { platform: platformName(sender.platform), table: redeemed.market, seq });
   } catch (error) {
     if (!(error instanceof TrestleError)) throw error;
@@ -46,7 +46,7 @@ export async function freeStaleGroup(
 ): Promise<boolean> {
   let bound: boolean;
   try {
-    bound = unwrap(await tableStubOf(env, market).hasGroup(platform, group));
+    bound = unwrap(await tableObject(env, market).hasGroup(platform, group));
   } catch (error) {
     if (
       !(error instanceof TrestleError) ||
@@ -63,6 +63,6 @@ export async function groupGoneHere(env: Env, dir: Directory, gone: GroupGone): 
   const market = unwrap(await dir.groupMarket(gone.platform, gone.group));
   if (market === null) return null;
   const audience = groupAudience(market);
-  unwrap(await ownerStub(env, audience).groupGone(audience, gone.platform, gone.group, gone.reason, gone.detail));
+  unwrap(await ownerObject(env, audience).groupGone(audience, gone.platform, gone.group, gone.reason, gone.detail));
   return null;
 }

@@ -19,7 +19,7 @@ import { TrestleError } from "../../src/protocol/errors.js";
 import type { ListingView } from "../../src/protocol/schemas/market.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
 import type { Directory } from "./calls.js";
-import { tableStubOf } from "./stubs.js";
+import { tableObject } from "../stubs.js";
 
 /** Listings a `/listings` or `/mine` answer shows, newest first. */
 const BOARD_LINES = 10;
@@ -37,7 +37,7 @@ export async function groupCommand(
   if (admitted.reply !== null) return admitted.reply;
   const market = admitted.market;
   if (cmd.verb === "/join") return t(lang, "group.reply.join", { table: market, platform: sender.platform });
-  const table = tableStubOf(env, market);
+  const table = tableObject(env, market);
   const { owner, categories } = unwrap(await table.groupMember([...owners]));
   if (owner === null) return t(lang, "group.reply.not_member", { key: shortKey(owners[0]!), table: market });
   const where = { owner, via: sender.platform, group: sender.group };

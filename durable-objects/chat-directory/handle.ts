@@ -21,13 +21,13 @@ import { answerFromChat, instructFromChat } from "./owner-chat.js";
 import { bindGroupHere, freeStaleGroup, groupGoneHere } from "./group-bind.js";
 import { groupCommand, joinHint } from "./group-commands.js";
 import type { Directory } from "./calls.js";
-import { directory, ownerStub, tableStubOf } from "./stubs.js";
+import { chatDirectory, ownerObject, tableObject } from "../stubs.js";
 
 /** What an owner's object answers for a tapped ref (OwnerDO.approval), parsed on this side of the RPC. */
 const TappedSchema = z.strictObject({ request: ApprovalNeededSchema, approve_offered: z.boolean() });
 
 /** What `platform`'s hook may ask of the relay: handle a verified event, or defer events to the directory's alarm. */
-export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = directory(env)): HookContext {
+export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = chatDirectory(env)): HookContext {
   return {
     handle: (inbound) => handleInbound(env, inbound, dir),
     defer: async (events) => {
@@ -40,7 +40,7 @@ export function hookContext(env: Env, platform: ChatPlatform, dir: Directory = d
 export async function handleInbound(
   env: Env,
   inbound: Inbound,
-  dir: Directory = directory(env),
+  dir: Directory = chatDirectory(env),
 ): Promise<string | null> {
   if (inbound.kind === "ignored") return null;
   if (inbound.kind === "group_gone")
@@ -94,7 +94,7 @@ async function bind(env: Env, dir: Directory, sender: Sender, code: string): Pro
       return bindGroupHere(env, dir, { ...sender, group: sender.group! }, redeemed, lang);
     case "bound":
       unwrap(
-        await ownerStub(env, redeemed.owner_key).bind(redeemed.owner_key, {
+        await ownerObject(env, redeemed.owner_key).bind(redeemed.owner_key, {
           platform: sender.platform,
           account: sender.account,
           chat: sender.chat,
@@ -121,7 +121,7 @@ async function command(
     case "status": {
       const lines = [];
       for (const key of owners) {
-        const s = unwrap(await ownerStub(env, key).summary(key));
+        const s = unwrap(await ownerObject(env, key).summary(key));
         const count = (state: string) => s.tables.filter((x) => x.state === state).length;
         lines.push(
           t(lang, "reply.status", {
@@ -141,7 +141,7 @@ async function command(
     }
     case "tables": {
       const tables = [];
-      for (const key of owners) tables.push(...unwrap(await ownerStub(env, key).summary(key)).tables);
+      for (const key of owners) tables.push(...unwrap(await ownerObject(env, key).summary(key)).tables);
       if (tables.length === 0) return t(lang, "reply.tables_none");
       const state = (x: OwnerTable) =>
         x.state === "paused" && x.pauses.length > 0
@@ -165,7 +165,7 @@ async function command(
         : groupCommand(env, dir, { ...sender, group: sender.group }, owners, lang, cmd);
     case "unbind":
       unwrap(await dir.unindex(sender.platform, sender.account));
-      for (const key of owners) unwrap(await ownerStub(env, key).unbind(key, sender.platform, sender.account));
+      for (const key of owners) unwrap(await ownerObject(env, key).unbind(key, sender.platform, sender.account));
       return t(lang, "reply.unbound");
   }
 }
@@ -183,7 +183,7 @@ async function control(
   for (const key of owners) {
     try {
       const result = unwrap(
-        await tableStubOf(env, table).controlAttested({
+        await tableObject(env, table).controlAttested({
           owner_key: key,
           action,
           via: sender.platform,
@@ -210,7 +210,7 @@ async function tap(env: Env, owners: string[], lang: Lang, data: CallbackData | 
   if (!data) return t(lang, "reply.tap_unknown");
   for (const key of owners) {
     const found = TappedSchema.nullable().parse(
-      unwrap(await ownerStub(env, key).approval(key, data.ref, sender.platform, sender.chat)),
+      unwrap(await ownerObject(env, key).approval(key, data.ref, sender.platform, sender.chat)),
     );
     if (!found) continue;
     const approval = found.request;
@@ -225,5 +225,5 @@ async function tap(env: Env, owners: string[], lang: Lang, data: CallbackData | 
 async function boundLang(env: Env, owners: string[], sender: Sender): Promise<Lang | undefined> {
   const first = owners[0];
   if (first === undefined) return undefined;
-  return unwrap(await ownerStub(env, first).binding(first, sender.platform, sender.account))?.lang;
+  return unwrap(await ownerObject(env, first).binding(first, sender.platform, sender.account))?.lang;
 }

@@ -14,7 +14,7 @@ import { safeLine } from "../../src/text/framing.js";
 import { TrestleError } from "../../src/protocol/errors.js";
 import { OwnerQuestionNoticeSchema } from "../../src/protocol/schemas/notify.js";
 import type { Lang } from "../../src/protocol/schemas/owner.js";
-import { ownerStub, tableStubOf } from "./stubs.js";
+import { ownerObject, tableObject } from "../stubs.js";
 
 /** What an answer from chat gives: a choice's index (a tap) or text (a command or a reply). */
 export type ChatAnswerValue = { choice: number } | { text: string };
@@ -30,11 +30,11 @@ export async function answerFromChat(
 ): Promise<string> {
   if (ref === null) return t(lang, "reply.answer_usage");
   for (const key of owners) {
-    const question = OwnerQuestionNoticeSchema.nullable().parse(unwrap(await ownerStub(env, key).question(key, ref)));
+    const question = OwnerQuestionNoticeSchema.nullable().parse(unwrap(await ownerObject(env, key).question(key, ref)));
     if (!question) continue;
     try {
       const given = unwrap(
-        await tableStubOf(env, question.table).answerAttested({
+        await tableObject(env, question.table).answerAttested({
           question: question.question,
           owner_key: key,
           via: sender.platform,
@@ -75,7 +75,7 @@ export async function instructFromChat(
   for (const key of owners) {
     try {
       const { n } = unwrap(
-        await tableStubOf(env, at).instructAttested({ seat, owner_key: key, via: sender.platform, text }),
+        await tableObject(env, at).instructAttested({ seat, owner_key: key, via: sender.platform, text }),
       );
       return t(lang, "reply.instructed", { seat, table: at, n, via: platformName(sender.platform) });
     } catch (error) {
@@ -92,7 +92,7 @@ export async function instructFromChat(
 async function onlyOpenTable(env: Env, owners: readonly string[]): Promise<string | null> {
   const open = new Set<string>();
   for (const key of owners)
-    for (const x of unwrap(await ownerStub(env, key).summary(key)).tables) if (x.state !== "closed") open.add(x.id);
+    for (const x of unwrap(await ownerObject(env, key).summary(key)).tables) if (x.state !== "closed") open.add(x.id);
   return open.size === 1 ? [...open][0]! : null;
 }
 

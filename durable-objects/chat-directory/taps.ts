@@ -21,7 +21,7 @@ import {
   type ChatRefusal,
   type TaskStatus,
 } from "../../src/protocol/schemas/task.js";
-import { tableStubOf } from "./stubs.js";
+import { tableObject } from "../stubs.js";
 
 /** What came of a tap, for the reply. */
 export type TapOutcome =
@@ -47,7 +47,7 @@ export async function tapOutcome(
       via: sender.platform,
       event_id: sender.eventId,
     };
-    const result = unwrap(await tableStubOf(env, approval.table).approveAttested(input));
+    const result = unwrap(await tableObject(env, approval.table).approveAttested(input));
     return { kind: "recorded", ...at, seq: result.seq, via: sender.platform };
   } catch (error) {
     if (!(error instanceof TrestleError)) throw error;

@@ -5,9 +5,8 @@ import { TableIdSchema } from "../../src/protocol/schemas/primitives.js";
 import { unwrap } from "../../durable-objects/result.js";
 import { intParam, json, readJson, signedPath, tableStub, type AppContext } from "../http.js";
 import type { InviteResponse } from "../../src/protocol/schemas/room.js";
-import { inviteDirectory } from "../../durable-objects/stubs.js";
+import { chatDirectory, inviteDirectory, ownerObject } from "../../durable-objects/stubs.js";
 import { requestHost } from "./tlog.js";
-import { directory, ownerStub } from "../../durable-objects/chat-directory/stubs.js";
 import { chatPlatforms } from "../../durable-objects/settings.js";
 import { groupAudience } from "../../src/protocol/schemas/notify.js";
 import type {
@@ -126,7 +125,7 @@ tables.post("/:id/deals", async (c) =>
 tables.post("/:id/group-codes", async (c) => {
   const table = c.req.param("id");
   const { request, creatorKey } = unwrap(await tableStub(c, table).checkGroupCode(await readJson(c)));
-  const { code, expires } = unwrap(await directory(c.env).createGroupCode(table, creatorKey, request));
+  const { code, expires } = unwrap(await chatDirectory(c.env).createGroupCode(table, creatorKey, request));
   const { platform } = request.statement;
   const body: GroupCodeResponse = {
     code,
@@ -139,7 +138,7 @@ tables.post("/:id/group-codes", async (c) => {
 tables.post("/:id/groups/unbind", async (c) => {
   const table = c.req.param("id");
   const unbound = unwrap(await tableStub(c, table).unbindGroup(await readJson(c)));
-  unwrap(await directory(c.env).releaseGroup(unbound.platform, unbound.group, table));
+  unwrap(await chatDirectory(c.env).releaseGroup(unbound.platform, unbound.group, table));
   const body: GroupUnbindResponse = { seq: unbound.seq, head: unbound.head };
   return c.json(body, 201);
 });
@@ -147,7 +146,7 @@ tables.get("/:id/groups", async (c) => {
   const table = c.req.param("id");
   const { groups, head } = unwrap(await tableStub(c, table).groups(readAuth(c)));
   const audience = groupAudience(table);
-  const { channels } = unwrap(await ownerStub(c.env, audience).channels(audience));
+  const { channels } = unwrap(await ownerObject(c.env, audience).channels(audience));
   const health = (g: { platform: string; group: string }) =>
     channels.find((ch) => ch.platform === g.platform && ch.account === g.group) ?? null;
   const body: GroupsResponse = {

@@ -14,12 +14,8 @@ const files = sourceFiles();
 const spelling = (pattern: RegExp) => files.filter((f) => pattern.test(f.code)).map((f) => f.path);
 
 describe("one helper per pattern", () => {
-  it("reaches every Durable Object by name in durable-objects/stubs.ts (the witness Worker its own; the chat directory's stubs until they move there)", () => {
-    expect(spelling(/\.(getByName|idFromName)\(/)).toEqual([
-      "durable-objects/chat-directory/stubs.ts",
-      "durable-objects/stubs.ts",
-      "worker/witness/index.ts",
-    ]);
+  it("reaches every Durable Object by name in durable-objects/stubs.ts (the witness Worker its own)", () => {
+    expect(spelling(/\.(getByName|idFromName)\(/)).toEqual(["durable-objects/stubs.ts", "worker/witness/index.ts"]);
   });
 
   it("reads and writes a socket's attachment only in durable-objects/table/sockets/attachment.ts", () => {
