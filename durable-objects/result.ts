@@ -9,7 +9,7 @@ import { retryAfterOf, retryAfterSeconds } from "../src/protocol/limits/rate-lim
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ErrorEnvelope["error"] };
 
 /** Runs `fn`, turning a TrestleError into an error result and anything else into E_INTERNAL (logged). */
-export async function guarded<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
+export async function asResult<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
   try {
     return { ok: true, value: await fn() };
   } catch (error) {

@@ -15,7 +15,7 @@ import type { BindCodeStatement, Lang } from "../../src/protocol/schemas/owner.j
 import type { GroupCodeRequest } from "../../src/protocol/schemas/market-group.js";
 import { chatPlatforms, outboxDelay } from "../settings.js";
 import { SqliteObject } from "../sqlite-object.js";
-import { guarded, type Result } from "../result.js";
+import { asResult, type Result } from "../result.js";
 import { CODE_LIMITS, newCode, windowOf } from "./codes.js";
 import { LIMIT_TABLE } from "../../src/protocol/limits/registry.js";
 import type { GroupFlood } from "./calls.js";
@@ -55,7 +55,7 @@ export class ChatDirectoryDO extends SqliteObject {
    * neither its nonce nor the window's count, so sent again it is refused the same way.
    */
   async createCode(statement: BindCodeStatement): Promise<Result<{ code: string; expires: number }>> {
-    return guarded(() => this.newCode(statement.owner_key, statement, { market: null, request: null }));
+    return asResult(() => this.newCode(statement.owner_key, statement, { market: null, request: null }));
   }
 
   /**
@@ -68,7 +68,7 @@ export class ChatDirectoryDO extends SqliteObject {
     creatorKey: string,
     request: GroupCodeRequest,
   ): Promise<Result<{ code: string; expires: number }>> {
-    return guarded(() => this.newCode(creatorKey, request.statement, { market, request: JSON.stringify(request) }));
+    return asResult(() => this.newCode(creatorKey, request.statement, { market, request: JSON.stringify(request) }));
   }
 
   private newCode(
@@ -123,7 +123,7 @@ export class ChatDirectoryDO extends SqliteObject {
     code: string,
     group: string | null = null,
   ): Promise<Result<Redeemed>> {
-    return guarded((): Redeemed => {
+    return asResult((): Redeemed => {
       const now = this.now();
       const accountKey = `miss:${platform}:${account}`;
       if (this.peek(accountKey, CODE_LIMITS.window_ms, now) >= CODE_LIMITS.misses_per_account)
@@ -187,12 +187,12 @@ export class ChatDirectoryDO extends SqliteObject {
 
   /** The market `group` of `platform` is the front door of, or null. */
   async groupMarket(platform: ChatPlatform, group: string): Promise<Result<string | null>> {
-    return guarded(() => this.groupMarketOf(platform, group));
+    return asResult(() => this.groupMarketOf(platform, group));
   }
 
   /** Frees `group` of `platform` if `market` holds it (its binding was refused, unbound, or never written); true if it did. */
   async releaseGroup(platform: ChatPlatform, group: string, market: string): Promise<Result<boolean>> {
-    return guarded(
+    return asResult(
       () =>
         this.sql.exec("DELETE FROM groups WHERE platform = ? AND group_id = ? AND market = ?", platform, group, market)
           .rowsWritten > 0,
@@ -212,7 +212,7 @@ export class ChatDirectoryDO extends SqliteObject {
    * until that window ends, or null. A command past a limit is still counted.
    */
   async countGroupCommand(platform: ChatPlatform, group: string, account: string): Promise<Result<GroupFlood | null>> {
-    return guarded(() => {
+    return asResult(() => {
       const now = this.now();
       const limits = [
         {
@@ -234,7 +234,7 @@ export class ChatDirectoryDO extends SqliteObject {
 
   /** The owner keys `account` is bound to, oldest binding first. */
   async owners(platform: ChatPlatform, account: string): Promise<Result<string[]>> {
-    return guarded(() =>
+    return asResult(() =>
       this.sql
         .exec(
           "SELECT owner_key FROM accounts WHERE platform = ? AND account = ? ORDER BY at, owner_key",
@@ -248,7 +248,7 @@ export class ChatDirectoryDO extends SqliteObject {
 
   /** Forgets that `account` is bound to `ownerKey` (or to anyone, when omitted). */
   async unindex(platform: ChatPlatform, account: string, ownerKey?: string): Promise<Result<number>> {
-    return guarded(() =>
+    return asResult(() =>
       ownerKey === undefined
         ? this.sql.exec("DELETE FROM accounts WHERE platform = ? AND account = ?", platform, account).rowsWritten
         : this.sql.exec(
@@ -262,7 +262,7 @@ export class ChatDirectoryDO extends SqliteObject {
 
   /** Records a webhook event id; true if it was already handled (a redelivery or replay). */
   async seen(id: string): Promise<Result<boolean>> {
-    return guarded(() => {
+    return asResult(() => {
       const now = this.now();
       return this.sql.exec("INSERT OR IGNORE INTO seen (id, at) VALUES (?, ?)", id, now).rowsWritten === 0;
     });
@@ -270,7 +270,7 @@ export class ChatDirectoryDO extends SqliteObject {
 
   /** Queues events `platform`'s webhook could not answer within its invocation, for the alarm. */
   async defer(platform: ChatPlatform, events: unknown): Promise<Result<{ queued: number }>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const queued = new DeferredQueue(this.sql).add(
         parseOrThrow(ChatPlatformSchema, platform, "platform"),
         parseOrThrow(DeferredEventsSchema, events, "deferred events"),

@@ -12,7 +12,7 @@ import { rateLimited, waitText } from "../../src/protocol/limits/rate-limited.js
 import { rateOf } from "../limits/config.js";
 import { limitsOf } from "../settings.js";
 import { step } from "../limits/gcra.js";
-import { guarded, type Result } from "../result.js";
+import { asResult, type Result } from "../result.js";
 import { SqliteObject } from "../sqlite-object.js";
 
 /** The limits counted per client address. */
@@ -41,7 +41,7 @@ export class CounterDO extends SqliteObject {
 
   /** Counts one request against this address's `limit`; E_RATE_LIMITED (with the wait) when its bucket is empty. */
   async take(limit: ClientLimit): Promise<Result<null>> {
-    return guarded(() => {
+    return asResult(() => {
       this.spend(limit, this.now());
       return null;
     });
@@ -52,7 +52,7 @@ export class CounterDO extends SqliteObject {
    * tables held (`owner_tables`, E_QUOTA). A table already counted (a retried create) is not counted again.
    */
   async claimTable(table: string): Promise<Result<{ counted: boolean }>> {
-    return guarded(() => {
+    return asResult(() => {
       if (this.sql.exec("SELECT 1 FROM tables WHERE id = ?", table).toArray().length > 0) return { counted: false };
       const now = this.now();
       const quota = limitsOf(this.env).owner_tables;
@@ -72,7 +72,7 @@ export class CounterDO extends SqliteObject {
 
   /** Stops counting `table` for this owner key (it was deleted, or its creation failed after the claim). */
   async releaseTable(table: string): Promise<Result<{ released: boolean }>> {
-    return guarded(() => ({ released: this.sql.exec("DELETE FROM tables WHERE id = ?", table).rowsWritten > 0 }));
+    return asResult(() => ({ released: this.sql.exec("DELETE FROM tables WHERE id = ?", table).rowsWritten > 0 }));
   }
 
   /** Takes a token from bucket `limit` or throws E_RATE_LIMITED; a refusal writes nothing. */

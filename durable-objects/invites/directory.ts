@@ -16,7 +16,7 @@ import { LIMIT_TABLE } from "../../src/protocol/limits/registry.js";
 import { sha256 } from "../../src/protocol/encoding/hash.js";
 import { normalizeInviteCode } from "../../src/protocol/schemas/room.js";
 import { newCode, windowOf } from "../chat-directory/codes.js";
-import { guarded, type Result } from "../result.js";
+import { asResult, type Result } from "../result.js";
 import { runMigrations } from "../sqlite.js";
 
 /** Guess limits on redeeming invite codes (their rows in src/protocol/limits/registry.ts). */
@@ -64,7 +64,7 @@ export class InviteDirectoryDO extends DurableObject<Env> {
    * until `expires`; the code of the invite it `replaces`, if any, stops working.
    */
   async register(target: InviteTarget & { replaces?: string }): Promise<Result<{ code: string }>> {
-    return guarded(() => {
+    return asResult(() => {
       const now = this.now();
       this.prune(now);
       if (target.replaces !== undefined) {
@@ -101,7 +101,7 @@ export class InviteDirectoryDO extends DurableObject<Env> {
    * unknown, spent, rotated or expired is E_INVITE and counts against both limits.
    */
   async resolve(typed: string, client: string): Promise<Result<InviteTarget>> {
-    return guarded(() => {
+    return asResult(() => {
       const now = this.now();
       const clientKey = `miss:${client}`;
       if (this.peek(clientKey, INVITE_LIMITS.window_ms, now) >= INVITE_LIMITS.misses_per_client) {
@@ -134,7 +134,7 @@ export class InviteDirectoryDO extends DurableObject<Env> {
 
   /** Spends the code of `invite` of `table` once the join it admitted is in the ledger. */
   async spend(table: string, invite: string): Promise<Result<{ spent: boolean }>> {
-    return guarded(() => {
+    return asResult(() => {
       const written = this.sql.exec(
         "UPDATE codes SET ended_at = ? WHERE table_id = ? AND invite = ? AND ended_at IS NULL",
         this.now(),

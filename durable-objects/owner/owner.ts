@@ -16,7 +16,7 @@ import {
 } from "../../src/protocol/schemas/notify.js";
 import type { ChannelsResponse, Lang } from "../../src/protocol/schemas/owner.js";
 import { chatPlatforms, outboxDelay } from "../settings.js";
-import { guarded, type Result } from "../result.js";
+import { asResult, type Result } from "../result.js";
 import { Bindings, type Channel } from "./bindings.js";
 import { AttemptLog } from "./health.js";
 import { Inbox, type OwnerTable } from "./inbox.js";
@@ -62,7 +62,7 @@ export class OwnerDO extends DurableObject<Env> {
 
   /** Events from a table after a write: stored once each and queued for every bound channel unless silent; with no channel, only the table list changes. */
   async notify(batch: unknown): Promise<Result<{ queued: number }>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const { owner_key, events } = parseOrThrow(NotifyBatchSchema, batch, "notify batch");
       const { inbox, outbox } = this.parts(owner_key);
       const now = this.now();
@@ -86,7 +86,7 @@ export class OwnerDO extends DurableObject<Env> {
 
   /** Binds a chat account (after its code was redeemed) and queues the message that proves the channel. */
   async bind(ownerKey: string, binding: NewBinding): Promise<Result<{ bound: true }>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const { inbox, outbox } = this.parts(ownerKey);
       const now = this.now();
       this.bindings.bind({ ...binding, bound_at: now });
@@ -104,7 +104,7 @@ export class OwnerDO extends DurableObject<Env> {
 
   /** Removes a chat account and everything still queued for it. */
   async unbind(ownerKey: string, platform: ChatPlatform, account: string): Promise<Result<{ removed: boolean }>> {
-    return guarded(() => {
+    return asResult(() => {
       const { outbox } = this.parts(ownerKey);
       outbox.forget(platform, account);
       return { removed: this.bindings.unbind(platform, account) };
@@ -124,7 +124,7 @@ export class OwnerDO extends DurableObject<Env> {
     reason: "removed" | "migrated",
     detail: string,
   ): Promise<Result<{ marked: boolean }>> {
-    return guarded(() => {
+    return asResult(() => {
       const { outbox } = this.parts(audience);
       const channel = this.bindings.get(platform, group);
       if (!channel) return { marked: false };
@@ -135,7 +135,7 @@ export class OwnerDO extends DurableObject<Env> {
 
   /** Whether `account` on `platform` is bound here, and its language. */
   async binding(ownerKey: string, platform: ChatPlatform, account: string): Promise<Result<{ lang: Lang } | null>> {
-    return guarded(() => {
+    return asResult(() => {
       this.parts(ownerKey);
       const channel = this.bindings.get(platform, account);
       return channel ? { lang: channel.lang } : null;
@@ -144,7 +144,7 @@ export class OwnerDO extends DurableObject<Env> {
 
   /** Every channel with its health (GET /owners/:key/channels; the Worker checked the signature). */
   async channels(ownerKey: string): Promise<Result<ChannelsResponse>> {
-    return guarded(() => {
+    return asResult(() => {
       const { outbox } = this.parts(ownerKey);
       const channels = this.bindings.all().map((c) => this.log.health(c, outbox.undelivered(c.platform, c.account)));
       return { owner_key: ownerKey, channels, has_proven_channel: channels.some((c) => c.delivered > 0) };
@@ -156,7 +156,7 @@ export class OwnerDO extends DurableObject<Env> {
    * counts this owner as reachable only then (an unproven channel does not count).
    */
   async hasProvenChannel(ownerKey: string): Promise<Result<boolean>> {
-    return guarded(() => {
+    return asResult(() => {
       this.parts(ownerKey);
       return this.bindings.all().some((c) => c.delivered > 0);
     });
@@ -164,7 +164,7 @@ export class OwnerDO extends DurableObject<Env> {
 
   /** Channel counts, the notices not yet delivered and the table list, for chat commands. */
   async summary(ownerKey: string): Promise<Result<OwnerSummary>> {
-    return guarded(() => {
+    return asResult(() => {
       const { inbox, outbox } = this.parts(ownerKey);
       const channels = this.bindings.all();
       return {
@@ -183,7 +183,7 @@ export class OwnerDO extends DurableObject<Env> {
     platform: ChatPlatform,
     chat: string,
   ): Promise<Result<TappedApproval | null>> {
-    return guarded(() => {
+    return asResult(() => {
       const { inbox, outbox } = this.parts(ownerKey);
       const request = inbox.approval(ref);
       return request ? { request, approve_offered: outbox.approveOffered(request.id, platform, chat) } : null;
@@ -192,7 +192,7 @@ export class OwnerDO extends DurableObject<Env> {
 
   /** The question a chat answer's ref names, if this owner received it (the caller parses it). */
   async question(ownerKey: string, ref: string): Promise<Result<OwnerQuestionNotice | null>> {
-    return guarded(() => this.parts(ownerKey).inbox.question(ref) ?? null);
+    return asResult(() => this.parts(ownerKey).inbox.question(ref) ?? null);
   }
 
   /**
@@ -212,7 +212,7 @@ export class OwnerDO extends DurableObject<Env> {
 
   /** One drain of the outbox without rescheduling (the alarm's body), for tests and diagnostics. */
   async drain(ownerKey: string): Promise<Result<DrainReport>> {
-    return guarded(() => this.drainOnce(this.parts(ownerKey).outbox));
+    return asResult(() => this.drainOnce(this.parts(ownerKey).outbox));
   }
 
   private async drainOnce(outbox: Outbox): Promise<DrainReport> {

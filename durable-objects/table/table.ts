@@ -35,7 +35,7 @@ import type {
   MatchResponse,
 } from "../../src/protocol/schemas/market.js";
 import type { RoomDeal } from "../../src/protocol/schemas/market-deal.js";
-import { guarded, unwrap, type Result } from "../result.js";
+import { asResult, unwrap, type Result } from "../result.js";
 import type { WriteOutcome } from "./storage/outcome.js";
 import type { ReadAuth } from "./context.js";
 import { readProjection, readTasks } from "./reading/reads.js";
@@ -179,12 +179,12 @@ export class TableDO extends LedgerObject {
 
   /** GET /tables/:id/questions: the reader's questions (a seat's own, or an owner's seats'). */
   async questions(auth: ReadAuth): Promise<Result<QuestionList>> {
-    return guarded(async () => listQuestions(this.table, await this.table.reader(auth)));
+    return asResult(async () => listQuestions(this.table, await this.table.reader(auth)));
   }
 
   /** GET /tables/:id/questions/:q: one question, for the seat that asked or its owner. */
   async question(auth: ReadAuth, id: string): Promise<Result<QuestionRecord>> {
-    return guarded(async () => readQuestion(this.table, await this.table.reader(auth), id));
+    return asResult(async () => readQuestion(this.table, await this.table.reader(auth), id));
   }
 
   /** POST /tables/:id/instructions: the seat's owner's signed instruction to it (§5.14); never an entry. */
@@ -199,7 +199,7 @@ export class TableDO extends LedgerObject {
 
   /** GET /tables/:id/instructions?after=N: the reading seat's own instructions; nobody else reads them. */
   async instructions(auth: ReadAuth, after: number): Promise<Result<InstructionList>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const principal = await this.table.reader(auth);
       if (!("seat" in principal))
         throw new TrestleError("E_FORBIDDEN", "a seat reads its own instructions; its owner keeps what it sent");
@@ -209,12 +209,12 @@ export class TableDO extends LedgerObject {
 
   /** POST /tables/:id/entries: the one submit (submit.ts), as a seat's socket frame also takes it. */
   async submit(body: unknown): Promise<Result<SubmitResponse>> {
-    return guarded(() => submit(this.table, { body }));
+    return asResult(() => submit(this.table, { body }));
   }
 
   /** POST /tables/:id/approvals: the one approval (submit.ts), as an owner session's frame also takes it. */
   async approve(body: unknown): Promise<Result<ApproveResponse>> {
-    return guarded(() => approve(this.table, { body }));
+    return asResult(() => approve(this.table, { body }));
   }
 
   /** A relay-attested approval or rejection from a bound chat account (the Worker checked the binding, §5.6). */
@@ -224,7 +224,7 @@ export class TableDO extends LedgerObject {
 
   /** GET /tables/:id/tasks?after=, with the head the task states were computed at (§7). */
   async tasks(auth: ReadAuth, after: number): Promise<Result<TasksResponse>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const principal = await this.table.reader(auth);
       // Read and head in one synchronous step: no write can land between them.
       const head = this.table.currentHead();
@@ -291,7 +291,7 @@ export class TableDO extends LedgerObject {
 
   /** GET /tables/:id/projection?after=, with the head it was computed at (§7). */
   async projection(auth: ReadAuth, after: number): Promise<Result<ProjectionResponse>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const principal = await this.table.reader(auth);
       // Read and head in one synchronous step: no write can land between them.
       const head = this.table.currentHead();
@@ -302,7 +302,7 @@ export class TableDO extends LedgerObject {
 
   /** GET /tables/:id/listings: a market's live listings that fit the query (a signed read; anyone at a public market). */
   async listings(auth: ReadAuth, query: unknown): Promise<Result<ListingsResponse>> {
-    return guarded(async () => {
+    return asResult(async () => {
       await marketReader(this.table, auth);
       return { items: readListings(this.table, query), head: await this.table.currentHead() };
     });
@@ -310,7 +310,7 @@ export class TableDO extends LedgerObject {
 
   /** GET /tables/:id/matches/:seq: a market's match with the citation its room's config carries (a signed read; anyone at a public market). */
   async match(auth: ReadAuth, seq: number): Promise<Result<MatchResponse>> {
-    return guarded(async () => {
+    return asResult(async () => {
       await marketReader(this.table, auth);
       return readMatch(this.table, seq);
     });
@@ -328,7 +328,7 @@ export class TableDO extends LedgerObject {
 
   /** A match room's done deal, as its market asks for it (market-deals.ts). */
   async roomDeal(): Promise<Result<RoomDeal>> {
-    return guarded(() => roomDeal(this.table));
+    return asResult(() => roomDeal(this.table));
   }
 
   /** POST /tables/:id/group-codes, first half: the creator's code request checked (nothing written); the Worker then has the directory make the code. */
@@ -364,12 +364,12 @@ export class TableDO extends LedgerObject {
 
   /** Whether `group` of `platform` is bound to this market now (the chat directory asks, to free a reservation no binding followed). */
   async hasGroup(platform: string, group: string): Promise<Result<boolean>> {
-    return guarded(() => hasGroup(this.table, platform, group));
+    return asResult(() => hasGroup(this.table, platform, group));
   }
 
   /** GET /tables/:id/groups: the groups bound to this market now, read by a member or the creator (a signed read; anyone at a public market). */
   async groups(auth: ReadAuth): Promise<Result<{ groups: GroupState[]; head: SignedHead }>> {
-    return guarded(async () => {
+    return asResult(async () => {
       await marketReader(this.table, auth);
       return { groups: boundGroups(this.table), head: await this.table.currentHead() };
     });
@@ -377,7 +377,7 @@ export class TableDO extends LedgerObject {
 
   /** A group command's first question: the member one chat account's bound owner keys speak for here, and the market's categories. */
   async groupMember(keys: string[]): Promise<Result<GroupMember>> {
-    return guarded(() => groupMember(this.table, keys));
+    return asResult(() => groupMember(this.table, keys));
   }
 
   /** A bound member's listing typed in a bound group (the chat directory checked both bindings): relay-attested, with its matches. */
@@ -403,7 +403,7 @@ export class TableDO extends LedgerObject {
 
   /** The newest `limit` live listings (of `owner` alone, when given) and how many there are, for a member's `/listings` or `/mine`. */
   async groupBoard(owner: string | null, limit: number): Promise<Result<{ items: ListingView[]; total: number }>> {
-    return guarded(() => {
+    return asResult(() => {
       const items = readListings(this.table, owner === null ? {} : { owner });
       return { items: items.slice(0, limit), total: items.length };
     });

@@ -55,7 +55,7 @@ export class Context {
   /** The HTTP client for the relay; it says on stderr when it waits out the relay's rate limit. */
   http(): HttpClient {
     const onWait = (ms: number, what: string) =>
-      this.out.note(
+      this.out.notice(
         `the relay is rate limiting ${what}; waiting ${waitText(ms)}, then sending it again (a signed write is never applied twice)`,
       );
     this.httpClient ??= new HttpClient({ url: this.relayUrl, clock: this.io.clock, rateLimit: { onWait } });
@@ -75,7 +75,7 @@ export class Context {
 
   /** The note printed when a relay is pinned on first use. */
   readonly firstUse = (url: string, key: string): void =>
-    this.out.note(`pinned relay ${url} to key ${key} (first use)`);
+    this.out.notice(`pinned relay ${url} to key ${key} (first use)`);
 
   /** The table id from --table / TRESTLE_TABLE. */
   tableId(): string {
@@ -92,7 +92,7 @@ export class Context {
   async newSeatKey(seat: string): Promise<LoadedKey> {
     const path = optional(this.args, "key") ?? seatKeyPath(this.home, seat);
     const { key, created } = await loadOrCreateKeyFile(path, "seat", seat);
-    if (created) this.out.note(`created seat key ${path}`);
+    if (created) this.out.notice(`created seat key ${path}`);
     return key;
   }
 

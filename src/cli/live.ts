@@ -25,7 +25,9 @@ export async function followLive(
       onEntries: (items) => onItems(items, socket),
       onStatus: (status, detail) => {
         if (status === "reconnecting" && detail)
-          ctx.out.note(`connection lost; reconnecting in ${Math.round(detail.delayMs)} ms (attempt ${detail.attempt})`);
+          ctx.out.notice(
+            `connection lost; reconnecting in ${Math.round(detail.delayMs)} ms (attempt ${detail.attempt})`,
+          );
       },
       onEvidence: (evidence) => ctx.out.warn(`RELAY CAUGHT: ${evidence.message}`),
     },
@@ -35,7 +37,7 @@ export async function followLive(
   try {
     await socket.start();
     const who = "seat" in reader.as ? reader.as.seat : `owner ${reader.as.owner} (a live owner session)`;
-    ctx.out.note(`watching ${client.table} as ${who}; Ctrl-C to stop`);
+    ctx.out.notice(`watching ${client.table} as ${who}; Ctrl-C to stop`);
     const end = await socket.ended;
     if (end.reason === "error") throw end.error;
     return EXIT.OK;

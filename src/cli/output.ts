@@ -40,7 +40,7 @@ export class Output {
   }
 
   /** Progress and notices for people: stderr, and silent under --json. */
-  note(text: string): void {
+  notice(text: string): void {
     if (!this.json) this.stderr.write(this.e.dim(text) + "\n");
   }
 

@@ -1,7 +1,7 @@
 /**
  * `trestle mcp --http`: the same MCP server over the Streamable HTTP transport (docs/MCP.md "Over
  * HTTP", decisions 0409 and 0481), for hosts that take only URL servers, to clients of both
- * revisions at one URL. It listens on 127.0.0.1 only; every request passes ./http-guard.ts (Host,
+ * revisions at one URL. It listens on 127.0.0.1 only; every request passes ./http-access.ts (Host,
  * Origin, the bearer token printed once per run) before the SDK sees it. Then the SDK's own
  * classification (`isLegacyRequest`) routes it: a 2026-07-28 request (its revision and
  * capabilities in its `_meta`) is served alone by the SDK's per-request handler from one
@@ -21,7 +21,7 @@ import { randomBytes } from "../client/index.js";
 import { toBase64url } from "../protocol/index.js";
 import type { McpSettings } from "./config.js";
 import { MemoryEventStore } from "./event-store.js";
-import { checkRequest } from "./http-guard.js";
+import { accessRefusal } from "./http-access.js";
 import { DEFAULT_SESSION_LIMITS, HttpSessions, type SessionLimits } from "./http-sessions.js";
 import { HEADER_MISMATCH, mirroredArguments, paramHeaderMismatch } from "./param-headers.js";
 import type { ToolSelection } from "./profiles.js";
@@ -92,7 +92,7 @@ export async function startHttp(
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const refusal = checkRequest(req.headers, bound, token);
+    const refusal = accessRefusal(req.headers, bound, token);
     if (refusal)
       return reply(
         res,

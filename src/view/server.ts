@@ -25,7 +25,7 @@ import {
   type RequestFacts,
   type WindowIdentity,
 } from "./access.js";
-import type { Principal } from "./principal.js";
+import type { OwnerWindow } from "./owner-window.js";
 import {
   AnswerBodySchema,
   ApproveBodySchema,
@@ -46,7 +46,7 @@ import {
 
 /** What the server serves: the principal's events and actions. */
 export type WindowBackend = Pick<
-  Principal,
+  OwnerWindow,
   "subscribe" | "approve" | "control" | "revoke" | "gate" | "answer" | "instruct" | "deal" | "enterRoom" | "reconcile"
 >;
 

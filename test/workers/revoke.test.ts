@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalize, revokeDraft, signSubmission, type Signer } from "../../src/protocol/index.js";
 import { signRevoke } from "../../src/client/owner-requests.js";
 import type { TableDO } from "../../durable-objects/table/table.js";
-import { commit } from "../../durable-objects/table/writing/writes.js";
+import { admitAndAppend } from "../../durable-objects/table/writing/writes.js";
 import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { seatedDebate } from "../support/seated.js";
 import { TestSocket } from "../support/socket.js";
@@ -111,7 +111,7 @@ describe("revoking a seat", () => {
     const revoke = await revokeBody(k, id, "tao", "bot-tao", k.botTao);
     // Appended without the route's closing of sockets: the socket is still open when its next frame arrives.
     await runInDurableObject(stub(id), (instance: TableDO) =>
-      commit(instance.table, revokeDraft(instance.table.state!, revoke.revoke, revoke.sig)),
+      admitAndAppend(instance.table, revokeDraft(instance.table.state!, revoke.revoke, revoke.sig)),
     );
     const request = await signSubmission(k.botTao, {
       table: id,
@@ -140,7 +140,7 @@ describe("revoking a seat", () => {
     const { outcome, seq, revoked } = await runInDurableObject(stub(id), async (instance: TableDO) => {
       // The write is in flight (its signature being checked) when the revocation lands.
       const pending = instance.submit(say);
-      const landed = commit(instance.table, revokeDraft(instance.table.state!, revoke.revoke, revoke.sig));
+      const landed = admitAndAppend(instance.table, revokeDraft(instance.table.state!, revoke.revoke, revoke.sig));
       return { outcome: await pending, seq: instance.table.state!.seq, revoked: landed.appended.at(-1)!.seq };
     });
     expect(outcome).toMatchObject({ ok: false, error: { code: "E_REVOKED" } });

@@ -19,7 +19,7 @@ import { dealStatementsOf } from "../../../src/protocol/signing/deal.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { TableContext } from "../context.js";
 import type { WriteOutcome } from "../storage/outcome.js";
-import { checkStatements, commit } from "../writing/writes.js";
+import { checkStatements, admitAndAppend } from "../writing/writes.js";
 
 /** Whether `state` is a match room with a deal both owners signed. */
 export function hasDoneDeal(state: TableState | null): boolean {
@@ -105,5 +105,5 @@ export async function writeDealRecord(
   // The state may have moved while the signatures were checked (the room's own request landed): commit judges the state it lands on.
   const now = matchAt(requireMarket(t.requireState(), "recording a deal"), dealt.match);
   if (now.deal !== null) return { primary: t.ledger.range(now.deal, now.deal, 1)[0]!, appended: [] };
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }

@@ -23,7 +23,7 @@ import {
   type GroupListingData,
 } from "../../../src/protocol/schemas/market-group.js";
 import type { GroupState } from "../../../src/protocol/policy/market/market-state.js";
-import { checkSignature, commit, requireTable } from "../writing/writes.js";
+import { checkSignature, admitAndAppend, requireTable } from "../writing/writes.js";
 import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 
@@ -62,7 +62,7 @@ export async function writeGroupBound(t: TableContext, request: unknown, group: 
   const checked = parseOrThrow(GroupCodeRequestSchema, request, "group code request");
   const draft = groupBoundDraft(requireTable(t), checked, parseOrThrow(GroupIdSchema, group, "group id"));
   await checkSignature(draft);
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }
 
 /** Appends the creator's signed unbinding of a group. */
@@ -73,7 +73,7 @@ export async function writeGroupUnbound(t: TableContext, body: unknown): Promise
     throw new TrestleError("E_WRONG_TABLE", `the unbinding is for table "${request.statement.table}"`);
   const draft = groupUnboundDraft(state, request);
   await checkSignature(draft);
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }
 
 /** Whether `group` of `platform` is bound to this market now. */
@@ -119,7 +119,14 @@ export function writeGroupListing(t: TableContext, input: GroupListingInput): Wr
   const rules = state.config.market!;
   const { owner, via, group, side, listing } = input;
   const data = { owner, via, group, side, ...listing, quantity: 1, expires: t.now() + rules.listing_ttl_ms };
-  return commit(t, { table: state.table, seat: null, kind: "system", subkind: "group_listing", data, author: null });
+  return admitAndAppend(t, {
+    table: state.table,
+    seat: null,
+    kind: "system",
+    subkind: "group_listing",
+    data,
+    author: null,
+  });
 }
 
 /** Appends a member's withdrawal, from a bound group, of its listing written at entry `seq`. */
@@ -137,7 +144,7 @@ export function writeGroupUnlist(
   if (listing === undefined)
     throw new TrestleError("E_UNKNOWN_LISTING", `entry ${input.seq} of this market is no listing`);
   const { owner, via, group } = input;
-  return commit(t, {
+  return admitAndAppend(t, {
     table: state.table,
     seat: null,
     kind: "system",

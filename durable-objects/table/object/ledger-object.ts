@@ -13,7 +13,7 @@ import type { SignedHead } from "../../../src/protocol/schemas/head.js";
 import type { DeleteResponse } from "../../../src/protocol/schemas/lifetime.js";
 import type { CustodyResponse } from "../../../src/protocol/schemas/custody.js";
 import type { ReplicaStatus } from "../../../src/protocol/schemas/replica.js";
-import { errorResponse, guarded, type Result } from "../../result.js";
+import { errorResponse, asResult, type Result } from "../../result.js";
 import { closeOverLimit, refusedUpgrade } from "../../limits/refuse-socket.js";
 import { ownerNotify } from "../storage/notices.js";
 import { deletedError, repeatedDelete } from "../storage/tombstone.js";
@@ -69,7 +69,7 @@ export abstract class LedgerObject extends DurableObject<Env> {
 
   /** POST /tables/:id/delete: the creator's signed delete (lifetime.ts); the same request again gets the same answer. */
   async deleteTable(body: unknown): Promise<Result<DeleteResponse>> {
-    return guarded(async () => {
+    return asResult(async () => {
       if (this.table.burial) return repeatedDelete(this.table.burial, canonicalRequest(body));
       const owner = await verifiedDelete(this.table.requireState(), body, this.table.now());
       return buryTable(
@@ -82,22 +82,22 @@ export abstract class LedgerObject extends DurableObject<Env> {
 
   /** GET /tables/:id/head */
   async head(): Promise<Result<SignedHead>> {
-    return guarded(() => this.table.currentHead());
+    return asResult(() => this.table.currentHead());
   }
 
   /** GET /tables/:id/checkpoint: the signed checkpoint note and the cosignatures kept for it (reading/tlog.ts). */
   async checkpoint(host: string): Promise<Result<string>> {
-    return guarded(() => signedCheckpoint(this.table, host));
+    return asResult(() => signedCheckpoint(this.table, host));
   }
 
   /** GET /tables/:id/tile/...: a hash tile or entry bundle, read as the ledger is (reading/tlog.ts). */
   async tile(auth: ReadAuth, path: string): Promise<Result<TileBody>> {
-    return guarded(() => readTile(this.table, path, auth));
+    return asResult(() => readTile(this.table, path, auth));
   }
 
   /** GET /tables/:id/entries?from=&to= */
   async entries(auth: ReadAuth, from: number, to: number): Promise<Result<EntriesResponse>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const principal = await this.table.reader(auth);
       const head = await this.table.currentHead();
       return readEntries(
@@ -112,7 +112,7 @@ export abstract class LedgerObject extends DurableObject<Env> {
 
   /** GET /tables/:id/export */
   async exportLedger(auth: ReadAuth): Promise<Result<string>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const principal = await this.table.reader(auth);
       const head = await this.table.currentHead();
       return readExport(
@@ -127,7 +127,7 @@ export abstract class LedgerObject extends DurableObject<Env> {
 
   /** GET /tables/:id/public/export: no authorization, public tables only (reading/public-read.ts). */
   async publicExport(): Promise<Result<string>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const head = await this.table.currentHead();
       return publicExport(this.table.requireState(), this.table.ledger, head, await this.table.earlierHeads(head));
     });
@@ -135,7 +135,7 @@ export abstract class LedgerObject extends DurableObject<Env> {
 
   /** GET /view/:id asks this before serving the viewer's page: E_TABLE_DELETED for a deleted table, else ok (unknown and private tables are the page's to show). */
   async notDeleted(): Promise<Result<null>> {
-    return guarded(() => {
+    return asResult(() => {
       if (this.table.burial) throw deletedError(this.table.burial.tombstone);
       return null;
     });
@@ -180,12 +180,12 @@ export abstract class LedgerObject extends DurableObject<Env> {
 
   /** GET /tables/:id/replica: whether the table is a mirror here, the relay holding it, its tip and head, evidence kept. */
   async replicaStatus(): Promise<Result<ReplicaStatus>> {
-    return guarded(() => this.table.statusNow());
+    return asResult(() => this.table.statusNow());
   }
 
   /** POST /tables/:id/replica: a verified chain extension for the replica (replica.ts); pushed to readers once stored. */
   async replicate(body: unknown): Promise<Result<ReplicaStatus>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const appended = await acceptPage(this.table, body, (draft) => claimCreation(this.table, draft));
       if (appended.length > 0) {
         this.table.pushQueue.queue(appended);
@@ -197,15 +197,15 @@ export abstract class LedgerObject extends DurableObject<Env> {
 
   /** POST /tables/:id/custody: the owners' custody statement; this relay takes the table over (custody.ts). */
   async takeCustody(body: unknown): Promise<Result<CustodyResponse>> {
-    return guarded(async () => {
+    return asResult(async () => {
       const outcome = await writeCustody(this.table, body, await this.table.signer());
       return { seq: outcome.primary.seq, head: await this.table.afterWrite(outcome) };
     });
   }
 
-  /** A write: refused while the table is a read-only mirror here (E_MIRROR), else run as any guarded call. */
+  /** A write: refused while the table is a read-only mirror here (E_MIRROR), else run as any asResult call. */
   protected writing<T>(fn: () => T | Promise<T>): Promise<Result<T>> {
-    return guarded(() => {
+    return asResult(() => {
       this.table.refuseMirror();
       return fn();
     });

@@ -11,7 +11,7 @@ import { dueTasks, stalledDraft, watchdogDeadline } from "../../../src/protocol/
 import { auctionDeadline, dueSettlements } from "../../../src/protocol/policy/auctions.js";
 import { dueListingSettlements, sealedDeadline } from "../../../src/protocol/policy/market/sealed-settlement.js";
 import type { EntryDraft } from "../../../src/protocol/schemas/entry.js";
-import { commit, type Writer } from "./writes.js";
+import { admitAndAppend, type Writer } from "./writes.js";
 import type { WriteOutcome } from "../storage/outcome.js";
 
 /** Keeps the Durable Object alarm at the earliest deadline of its jobs. */
@@ -34,7 +34,7 @@ export class Alarm {
   }
 
   /**
-   * Makes sure the alarm fires by `at` without awaiting, so commit can arm it in the same batch of
+   * Makes sure the alarm fires by `at` without awaiting, so admitAndAppend can arm it in the same batch of
    * writes as the rows it must retry: alarm operations follow the rules of other storage writes,
    * and writes with no await between them commit together
    * (https://developers.cloudflare.com/durable-objects/api/alarms/). After a wake the alarm is
@@ -68,7 +68,7 @@ export function runWatchdog(t: Writer): WriteOutcome[] {
   const outcomes: WriteOutcome[] = [];
   for (const task of t.state ? dueTasks(t.state, now) : []) {
     const state = t.state!;
-    if (dueTasks(state, now).includes(task)) outcomes.push(commit(t, stalledDraft(state, task)));
+    if (dueTasks(state, now).includes(task)) outcomes.push(admitAndAppend(t, stalledDraft(state, task)));
   }
   return outcomes;
 }
@@ -93,7 +93,7 @@ export function runSettlements(t: Writer): WriteOutcome[] {
   const now = t.now();
   const outcomes: WriteOutcome[] = [];
   for (let next = t.state ? dueAt(t.state, now)[0] : undefined; next; next = dueAt(t.state!, now)[0]) {
-    outcomes.push(commit(t, next));
+    outcomes.push(admitAndAppend(t, next));
   }
   return outcomes;
 }

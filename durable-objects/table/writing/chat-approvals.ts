@@ -11,7 +11,7 @@ import { taskOf } from "../../../src/protocol/policy/tasks.js";
 import { own } from "../../../src/protocol/encoding/records.js";
 import type { ChatPlatform } from "../../../src/protocol/schemas/control.js";
 import type { ApprovalVerdict } from "../../../src/protocol/schemas/task.js";
-import { commit, requireTable } from "./writes.js";
+import { admitAndAppend, requireTable } from "./writes.js";
 import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 import { chatEventNonce } from "./chat-nonce.js";
@@ -43,5 +43,5 @@ export function writeAttestedApproval(t: TableContext, input: AttestedApproval):
     via: input.via,
     nonce: chatEventNonce("chat-approval", input.event_id),
   });
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }

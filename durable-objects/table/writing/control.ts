@@ -7,7 +7,7 @@
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { controlDraft, controlOwnerByKey } from "../../../src/protocol/policy/pause.js";
 import { ControlRequestSchema, type ChatPlatform, type ControlAction } from "../../../src/protocol/schemas/control.js";
-import { checkSignature, commit, countedOwnerWrite, requireTable } from "./writes.js";
+import { checkSignature, admitAndAppend, countedOwnerWrite, requireTable } from "./writes.js";
 import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 import { chatEventNonce } from "./chat-nonce.js";
@@ -53,5 +53,5 @@ export function writeAttestedControl(t: TableContext, input: AttestedControl): W
     via: input.via,
     nonce: chatEventNonce("chat-control", input.event_id),
   });
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }

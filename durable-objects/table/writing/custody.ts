@@ -13,7 +13,7 @@ import { custodyDraft, custodyStatementOf, custodyStatementsOf } from "../../../
 import { parseOrThrow, TrestleError } from "../../../src/protocol/errors.js";
 import { ownerKeyOf } from "../../../src/protocol/policy/owners.js";
 import { CustodyRequestSchema, type CustodyOwner } from "../../../src/protocol/schemas/custody.js";
-import { checkSignature, commit, requireTable } from "./writes.js";
+import { checkSignature, admitAndAppend, requireTable } from "./writes.js";
 import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 
@@ -72,7 +72,7 @@ export async function writeCustody(t: TableContext, body: unknown, signer: Signe
     }
   }
   // No await from here: the custody entry and the end of read-only mode commit together.
-  const outcome = commit(t, draft);
+  const outcome = admitAndAppend(t, draft);
   t.replica.release();
   return outcome;
 }

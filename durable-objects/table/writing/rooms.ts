@@ -16,7 +16,7 @@ import {
 } from "../../../src/protocol/schemas/room.js";
 import type { TableState } from "../../../src/protocol/policy/state.js";
 import type { EntryDraft } from "../../../src/protocol/schemas/entry.js";
-import { checkSignature, commit, requireTable } from "./writes.js";
+import { checkSignature, admitAndAppend, requireTable } from "./writes.js";
 import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 
@@ -42,7 +42,7 @@ async function writeCreatorStatement<R extends InviteRequest | EjectRequest>(
     throw new TrestleError("E_WRONG_TABLE", `the ${what} is for table "${request.statement.table}"`);
   const draft = draftOf(state, request);
   await checkSignature(draft);
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }
 
 /** Appends a join by invite whose code the directory resolved to `invite` of this table. */
@@ -54,7 +54,7 @@ export async function writeInvitedJoin(t: TableContext, body: unknown, invite: s
   }
   const draft = joinDraft(state, request);
   await checkSignature(draft);
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }
 
 /** Refuses a join by invite on the plain join route: only the code says an invite may be used, unless the invite is bound to the joining key (or, in a match's room, the join names none). */

@@ -26,7 +26,7 @@ import {
 import { verifyStatement } from "../../../src/protocol/signing/crypto.js";
 import type { Result } from "../../result.js";
 import { unwrap } from "../../result.js";
-import { checkSignature, commit, requireTable } from "./writes.js";
+import { checkSignature, admitAndAppend, requireTable } from "./writes.js";
 import type { WriteOutcome } from "../storage/outcome.js";
 import type { TableContext } from "../context.js";
 
@@ -49,7 +49,7 @@ export async function writeSubtableOpened(
   const request = parseOrThrow(SubtableRequestSchema, body, "sub-table request");
   const draft = subtableOpenedDraft(requireTable(t), request);
   await checkSignature(draft);
-  const outcome = commit(t, draft);
+  const outcome = admitAndAppend(t, draft);
   const opened = outcome.primary;
   if (opened.kind !== "system" || opened.subkind !== "subtable_opened")
     throw new TrestleError("E_INTERNAL", "not a subtable_opened entry");
@@ -71,7 +71,7 @@ export async function writeSubtableResult(t: TableContext, body: unknown, relayK
   const draft = subtableResultDraft(request, relayKey);
   if (draft.table !== state.table) throw new TrestleError("E_WRONG_TABLE", `the result is for parent "${draft.table}"`);
   await checkSignature(draft);
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }
 
 /** Child side: opens this table as a sub-table of `parentId` through the parent's object. */
@@ -100,7 +100,7 @@ export async function writeChildOpening(
     }
   }
   // Another opening may have landed while the parent answered or the signatures were checked.
-  return sameOpening(t, request) ?? commit(t, draft);
+  return sameOpening(t, request) ?? admitAndAppend(t, draft);
 }
 
 /** The recorded opening when this table already exists: the same signed opening again, or E_TABLE_EXISTS. */

@@ -57,7 +57,7 @@ export async function writeCreate(
   const undo = await claim(draft);
   try {
     // The same create may have landed while the claim was counted.
-    return createdAlready(t, draft) ?? commit(t, draft);
+    return createdAlready(t, draft) ?? admitAndAppend(t, draft);
   } catch (error) {
     await undo();
     throw error;
@@ -79,7 +79,7 @@ export async function writeJoin(t: Writer, body: unknown): Promise<WriteOutcome>
   const state = requireTable(t);
   const draft = joinDraft(state, request);
   await checkSignature(draft);
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }
 
 /** Appends a seat's signed submission (parsed by SubmitRequestSchema). */
@@ -103,7 +103,7 @@ export async function writeSubmission(t: Writer, request: SubmitRequest): Promis
   t.limits.seatWrite(seat.name, t.now());
   await checkApprovers(t, draft);
   if (request.known_head) checkKnownHead(t, request.known_head);
-  return commit(t, draft, draft.truncated ? submission.body : undefined);
+  return admitAndAppend(t, draft, draft.truncated ? submission.body : undefined);
 }
 
 /** Appends an owner's signed approval or rejection of a task (§5.6; parsed by ApprovalRequestSchema). */
@@ -119,7 +119,7 @@ export async function writeApproval(t: Writer, request: ApprovalRequest): Promis
 /** Commits an owner-signed draft, counted against `owner`'s write rate unless it retries one already recorded. */
 export function countedOwnerWrite(t: Writer, draft: EntryDraft, owner: string): WriteOutcome {
   if (!retried(t, draft)) t.limits.ownerWrite(owner, t.now());
-  return commit(t, draft);
+  return admitAndAppend(t, draft);
 }
 
 /** E_NO_APPROVER: the policy's preview of a proposal names the owners it would wait for; somebody must answer for each. */
@@ -186,7 +186,7 @@ function checkKnownHead(t: Writer, head: HeadRef): void {
  * (no await in between). A nonce already recorded returns its first entry (or E_NONCE_REUSED), also
  * when the same request raced past an earlier check while the write awaited something.
  */
-export function commit(t: Writer, draft: EntryDraft, original?: string): WriteOutcome {
+export function admitAndAppend(t: Writer, draft: EntryDraft, original?: string): WriteOutcome {
   // No await between the nonce check, admit and the state swap: the policy judges the state the batch lands on.
   const retry = retried(t, draft);
   if (retry) return retry;

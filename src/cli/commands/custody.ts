@@ -60,7 +60,7 @@ const importCommand: Command = {
     const [path] = positionals(ctx.args, ["export.jsonl"]);
     const { text, report: checked } = await verifyFile(ctx, path!);
     if (checked.verdict !== "CLEAN") {
-      ctx.out.note(reportLines(checked, ctx.out.e).join("\n"));
+      ctx.out.notice(reportLines(checked, ctx.out.e).join("\n"));
       if (checked.verdict === "REFUTED") return EXIT.REFUTED;
       throw new UsageError(
         "the export is not CLEAN here (see above): pin its relay or pass --relay-key, and export as an owner",
@@ -78,7 +78,7 @@ const importCommand: Command = {
         { seq: status.seq },
       );
     }
-    ctx.out.note(`relay ${ctx.relayUrl} holds ${table} as a mirror up to entry #${status.seq}`);
+    ctx.out.notice(`relay ${ctx.relayUrl} holds ${table} as a mirror up to entry #${status.seq}`);
     return handOver(ctx, table, owner);
   },
 };
@@ -102,7 +102,7 @@ const mirror: Command = {
     });
     const { text, report } = await origin.exportLedger(reader);
     if (report.verdict === "REFUTED") {
-      ctx.out.note(reportLines(report, ctx.out.e).join("\n"));
+      ctx.out.notice(reportLines(report, ctx.out.e).join("\n"));
       return EXIT.REFUTED;
     }
     await ctx.table(table!);
@@ -141,7 +141,7 @@ const custodySign: Command = {
     const out = optional(ctx.args, "out");
     if (out === undefined) ctx.io.stdout.write(text);
     else writeFileSync(out, text);
-    ctx.out.note(`${owner} signed handing ${table} over to ${statement.to} after entry #${statement.seq}`);
+    ctx.out.notice(`${owner} signed handing ${table} over to ${statement.to} after entry #${statement.seq}`);
   },
 };
 
@@ -163,7 +163,7 @@ async function handOver(ctx: Context, table: string, owner: { owner: string; key
   const request = await custodyRequest(statement, owner.key.signer, owner.owner, others);
   try {
     const taken = await ctx.http().takeCustody(table, request);
-    ctx.out.note(`relay ${ctx.relayUrl} holds ${table} from its custody entry #${taken.seq} on`);
+    ctx.out.notice(`relay ${ctx.relayUrl} holds ${table} from its custody entry #${taken.seq} on`);
   } catch (error) {
     if (!(error instanceof TrestleError) || error.code !== "E_FORBIDDEN" || error.details?.needed === undefined)
       throw error;

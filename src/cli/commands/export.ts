@@ -27,7 +27,7 @@ export const exportCommand: Command = {
     const out = optional(ctx.args, "out");
     if (out === undefined) {
       ctx.io.stdout.write(text);
-      ctx.out.note(reportLines(report, ctx.out.e).join("\n"));
+      ctx.out.notice(reportLines(report, ctx.out.e).join("\n"));
     } else {
       writeFileSync(out, text);
       ctx.out.result([`export of ${table} saved to ${out}`, ...reportLines(report, ctx.out.c)], { path: out, report });

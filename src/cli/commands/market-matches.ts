@@ -51,7 +51,7 @@ export const marketWatch: Command = {
           owner !== undefined &&
           [item.data.offered_by.owner, item.data.wanted_by.owner].includes(owner)
         ) {
-          ctx.out.note(
+          ctx.out.notice(
             `match #${item.seq} is yours: open or join its room with trestle market room ${item.seq} --table ${table} --owner ${owner}`,
           );
         }

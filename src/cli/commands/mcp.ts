@@ -122,5 +122,5 @@ function clientFlag(ctx: Context): McpClient | undefined {
 
 function show(ctx: Context, client: McpClient, snippet: Snippet): void {
   ctx.out.result(snippet.text, { client, snippet: snippet.text, where: snippet.where });
-  ctx.out.note(snippet.where);
+  ctx.out.notice(snippet.where);
 }

@@ -53,7 +53,7 @@ export const ask: Command = {
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
         ...(seal ? { seal } : {}),
         asked: (taken) =>
-          ctx.out.note(
+          ctx.out.notice(
             `asked your owner: question ${taken.question}, waiting until ${new Date(taken.deadline).toISOString()}`,
           ),
       },

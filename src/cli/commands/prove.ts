@@ -40,7 +40,7 @@ export const prove: Command = {
     const summary = `entry ${seq} of ${table} is in the log ${signed.checkpoint.origin} at size ${signed.checkpoint.size}`;
     if (out === undefined) {
       ctx.io.stdout.write(text);
-      ctx.out.note(summary);
+      ctx.out.notice(summary);
     } else {
       writeFileSync(out, text);
       ctx.out.result([`${summary}; proof saved to ${out}`], {

@@ -41,7 +41,7 @@ export const respond: Command = {
     const label = `response to ${requestId} (${type}${verdict ? `: ${verdict}` : ""})`;
     await submitEntry(ctx, submission, { label, json: { request_id: requestId, type } });
     if (type === "shutdown" && verdict === "approve")
-      ctx.out.note("this seat has left the table (shutdown); it can no longer read or write there");
+      ctx.out.notice("this seat has left the table (shutdown); it can no longer read or write there");
   },
 };
 

@@ -68,12 +68,12 @@ export const seat: Command = {
         : await a2aAgent(ctx, url!, timeoutMs, table, name, key.signer);
     const stop = new AbortController();
     const interrupt = (signal: NodeJS.Signals) => {
-      ctx.out.note(`${signal}: stopping the seat`);
+      ctx.out.notice(`${signal}: stopping the seat`);
       stop.abort();
     };
     process.once("SIGINT", interrupt);
     process.once("SIGTERM", interrupt);
-    ctx.out.note(
+    ctx.out.notice(
       `seat ${name} at ${table} is driven by ${command !== undefined ? `the command: ${command}` : `the A2A agent at ${url}`}; Ctrl-C to stop`,
     );
     let run;
@@ -117,9 +117,9 @@ async function a2aAgent(
     words,
     clock: ctx.io.clock,
     boundary: randomBoundary,
-    onAsk: (question) => ctx.out.note(`the agent asked the owner: question ${question}`),
+    onAsk: (question) => ctx.out.notice(`the agent asked the owner: question ${question}`),
     onAskCancelled: (question) =>
-      ctx.out.note(
+      ctx.out.notice(
         `stopped waiting for the owner's answer to question ${question}: the seat is stopping, and an answer given now reaches no agent`,
       ),
   });
@@ -129,6 +129,7 @@ function show(ctx: Context, event: DriverEvent): void {
   if (event.type === "written") ctx.out.line(`wrote ${event.kind} as entry #${event.seq}`, event);
   else if (event.type === "refused")
     ctx.out.warn(`turn refused: ${event.code} (${event.reason}): ${event.message}; ${SEAT_THEN[event.then]}`);
-  else if (event.type === "race") ctx.out.note(`lost a race for the floor (${event.code}); waiting for the next turn`);
-  else if (event.type === "turn") ctx.out.note(`turn at entry #${event.cursor} (${event.reason})`);
+  else if (event.type === "race")
+    ctx.out.notice(`lost a race for the floor (${event.code}); waiting for the next turn`);
+  else if (event.type === "turn") ctx.out.notice(`turn at entry #${event.cursor} (${event.reason})`);
 }

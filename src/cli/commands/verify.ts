@@ -108,7 +108,7 @@ export async function verifyFile(ctx: Context, path: string): Promise<Verified> 
     const pinned = identity && new PinStore(ctx.home).pins(identity.relay) ? identity.relay : undefined;
     const relayKey = given ?? pinned;
     if (relayKey === undefined)
-      ctx.out.note("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
+      ctx.out.notice("the export's relay key is not pinned here; pass --relay-key to check it against a key you trust");
     const store = new FileHeadStore(ctx.home);
     const held = identity ? store.load(identity.relay, identity.table) : null;
     const evidence = identity ? store.evidence(identity.relay, identity.table) : [];

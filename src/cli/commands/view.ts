@@ -12,7 +12,7 @@ import { integer, optional, OWNER_FLAGS } from "../args.js";
 import type { Context } from "../context.js";
 import { EXIT, UsageError } from "../exit.js";
 import { assetDir, loadAssets } from "../../view/assets.js";
-import { Principal } from "../../view/principal.js";
+import { OwnerWindow } from "../../view/owner-window.js";
 import { serveWindow } from "../../view/server.js";
 import { interrupted } from "../interrupted.js";
 import type { Command } from "./command.js";
@@ -42,7 +42,7 @@ export const view: Command = {
       if (!TableIdSchema.safeParse(table).success)
         throw new UsageError(`--table "${table}" is not a table id (3-64 of [a-z0-9._-])`);
     }
-    const principal = await Principal.open({
+    const principal = await OwnerWindow.open({
       relay: ctx.http(),
       home: ctx.home,
       owner: { name: owner, signer: key.signer },
@@ -64,7 +64,7 @@ export const view: Command = {
       owner,
       relay: ctx.relayUrl,
     });
-    ctx.out.note(
+    ctx.out.notice(
       "open it in a browser on this machine; keep it to yourself: the part after # lets a page ask this window to sign with your key. Ctrl-C to stop",
     );
     await stop;

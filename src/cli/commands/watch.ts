@@ -49,12 +49,12 @@ export const watch: Command = {
           (item.subkind === "table_paused" || item.subkind === "table_resumed")
         ) {
           foldControl(pauses, item);
-          if (item.seq > after) ctx.out.note(pausesText(pauseHolders(pauses)));
+          if (item.seq > after) ctx.out.notice(pausesText(pauseHolders(pauses)));
         }
       }
       for (const move of tasks.accept(items)) {
         if (owner !== undefined && move.owner === owner && move.state === "awaiting_approval" && move.seq > after) {
-          ctx.out.note(`task ${move.task} waits for you: ${approveCommand(move.task)} (or trestle reject …)`);
+          ctx.out.notice(`task ${move.task} waits for you: ${approveCommand(move.task)} (or trestle reject …)`);
         }
       }
       if (closed && tasks.open().length === 0) socket.close();

@@ -60,7 +60,7 @@ export const witness: Command = {
         logs: [...logs.keys()],
       },
     );
-    ctx.out.note(
+    ctx.out.notice(
       "logs submit checkpoints to POST <url>/add-checkpoint; its state and key are in <home>/witness/. Ctrl-C to stop",
     );
     await stop;

@@ -37,7 +37,7 @@ describe("Output", () => {
     const out = sink(false);
     const err = sink(false);
     const o = new Output(true, false, out, err);
-    o.note("pinned");
+    o.notice("pinned");
     o.result("human", { seq: 3 });
     expect(out.text).toBe('{"seq":3}\n');
     expect(err.text).toBe("");
@@ -111,7 +111,7 @@ describe("Output on two streams", () => {
       const err = sink(false);
       const o = new Output(false, true, out, err);
       o.error(new TrestleError("E_CLOSED", "closed"));
-      o.note("pinned");
+      o.notice("pinned");
       expect(err.text).not.toContain("\u001b");
       expect(o.c.red("x")).toBe("\u001b[31mx\u001b[39m");
     });

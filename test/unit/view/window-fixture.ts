@@ -1,7 +1,7 @@
 /**
  * The principal window for tests: an owner home with the cast's owner keys as key files, a table
  * created and seated in that home (so the home holds its head, as after `trestle create`), and
- * the window itself (Principal + local server, the built page) on a free port. The bots write
+ * the window itself (OwnerWindow + local server, the built page) on a free port. The bots write
  * through their own TableClients, as another machine would.
  */
 import { mkdtempSync } from "node:fs";
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { createKeyFile, HttpClient, openTable, ownerKeyPath, type TableClient } from "../../../src/client/node.js";
 import { sha256, utf8, type TableConfig } from "../../../src/protocol/index.js";
 import { assetDir, loadAssets } from "../../../src/view/assets.js";
-import { Principal } from "../../../src/view/principal.js";
+import { OwnerWindow } from "../../../src/view/owner-window.js";
 import type { Identity } from "../../../src/view/table-watch.js";
 import { serveWindow, type WindowServer } from "../../../src/view/server.js";
 import { buildView, viewStale } from "../../../scripts/build-view.mjs";
@@ -72,7 +72,7 @@ export async function seatedRoom(
 
 /** A running window and what closes it. */
 export interface OpenWindow {
-  principal: Principal;
+  principal: OwnerWindow;
   server: WindowServer;
   close(): Promise<void>;
 }
@@ -92,7 +92,7 @@ export async function windowOf(
   options: { pollMs?: number; tables?: string[] } = {},
 ): Promise<OpenWindow> {
   if (viewStale()) await buildView();
-  const principal = await Principal.open({
+  const principal = await OwnerWindow.open({
     relay: new HttpClient({ url: relay }),
     home,
     owner,

@@ -20,7 +20,7 @@ export function allowedHosts(port: number): string[] {
 }
 
 /** Checks Host, then Origin, then the bearer token; null when the request may go on. */
-export function checkRequest(headers: IncomingHttpHeaders, port: number, token: string): Refusal | null {
+export function accessRefusal(headers: IncomingHttpHeaders, port: number, token: string): Refusal | null {
   const hosts = allowedHosts(port);
   if (headers.host === undefined || !hosts.includes(headers.host))
     return {

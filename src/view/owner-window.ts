@@ -53,7 +53,7 @@ import type {
 } from "./wire.js";
 
 /** What the window is opened with. */
-export interface PrincipalOptions {
+export interface OwnerWindowOptions {
   relay: HttpClient;
   home: string;
   owner: Identity;
@@ -76,7 +76,7 @@ const LEARNING: ReadonlySet<SessionStatus> = new Set(["connecting", "live", "rec
 type Kept = "channels" | "evidence" | "local";
 
 /** The owner's window onto every table they have at one relay. */
-export class Principal implements WatchSink {
+export class OwnerWindow implements WatchSink {
   private readonly watches = new Map<string, TableWatch>();
   private readonly opening = new Set<string>();
   private readonly listeners = new Set<ViewListener>();
@@ -93,7 +93,7 @@ export class Principal implements WatchSink {
   private journalReads: Promise<void> = Promise.resolve();
 
   private constructor(
-    private readonly options: PrincipalOptions,
+    private readonly options: OwnerWindowOptions,
     readonly relayKey: string,
     private readonly owners: OwnerClient,
   ) {
@@ -113,12 +113,12 @@ export class Principal implements WatchSink {
   }
 
   /** Pins the relay (trust on first use, as every command does), opens every table's session and starts reading the home and channels. */
-  static async open(options: PrincipalOptions): Promise<Principal> {
+  static async open(options: OwnerWindowOptions): Promise<OwnerWindow> {
     const clock = options.clock ?? systemClock;
     const { relayKey, firstUse } = await pinRelay(options.relay, new PinStore(options.home), clock);
     if (firstUse) options.onFirstUse?.(options.relay.url, relayKey);
     const owners = await openOwner({ relay: options.relay, signer: options.owner.signer, home: options.home, clock });
-    const principal = new Principal(options, relayKey, owners);
+    const principal = new OwnerWindow(options, relayKey, owners);
     await principal.refresh();
     principal.timer = setInterval(() => void principal.refresh(), options.pollMs ?? 15_000);
     return principal;
