@@ -20,6 +20,7 @@ import {
   type Terms,
 } from "../protocol/index.js";
 import { findDisclosure } from "./disclosure.js";
+import { refusedByRelay } from "./exact-send.js";
 import type { Journal } from "./journal.js";
 import type { JournalRecordOf } from "./records.js";
 
@@ -50,6 +51,23 @@ export function seatAuction(
   const side = sideOf(auction, seat);
   if (side === null) throw new TrestleError("E_FORBIDDEN", `${seat} is neither side of auction entry ${auction.seq}`);
   return { auction, side };
+}
+
+/** The commit of a sealed bid, an auction's (`mechanism`) or a listing's (`bid`), as a seat sends it. */
+type BidCommit = { kind: string; op?: string; commitment?: string };
+
+/**
+ * Blanks the journal's sealed bid that `sent` commits to when `error` refused it (the owner's
+ * guards or the relay said no), so a refused bid leaves no record; a bid held for the owner
+ * (E_HELD), or whose answer never came (E_NETWORK and the like), keeps its record, to be sent or
+ * revealed later. Anything but a bid's commit is left alone.
+ */
+export function retractRefusedBid(journal: Journal, sent: BidCommit, error: unknown): void {
+  if (sent.op !== "commit" || sent.commitment === undefined) return;
+  if (!refusedByRelay(error) || (error instanceof TrestleError && error.code === "E_HELD")) return;
+  const type = sent.kind === "mechanism" ? "bid" : sent.kind === "bid" ? "market_bid" : null;
+  const record = type === null ? undefined : sealedBid(journal, type, sent.commitment);
+  if (record) journal.retract(record);
 }
 
 /** Records a new sealed bid of `bid` for `seat` in the auction at `leaf`, before anything is sent, and returns its record. */

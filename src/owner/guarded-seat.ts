@@ -43,7 +43,7 @@ import type { JournalRecordOf } from "./records.js";
 import { readTranscript, seatOwnerKey, type Transcript } from "./transcript.js";
 import { recordRationale, tellOwner, type HeldAbout } from "./notes.js";
 import { heldNotice } from "./held-notice.js";
-import { bidByCommitment, committedBid, recordBid } from "./bids.js";
+import { bidByCommitment, committedBid, recordBid, retractRefusedBid } from "./bids.js";
 import { roomState } from "./room-view.js";
 import { loadRoomKey } from "./room-key.js";
 import { OpenedTexts, openSubmission, sealText } from "./sealing.js";
@@ -119,7 +119,15 @@ export class GuardedSeat {
       { ...input, table: this.table, seat: this.seat, nonce: randomNonce() },
       "submission",
     );
-    return this.withStandingDeals(await this.guardAndSend(submission, false));
+    let sent: Sent;
+    try {
+      sent = await this.guardAndSend(submission, false);
+    } catch (error) {
+      // A sealed bid's commit the guards or the relay refused leaves no journal record.
+      retractRefusedBid(this.journal, submission, error);
+      throw error;
+    }
+    return this.withStandingDeals(sent);
   }
 
   /** Signs, under the owner's standing rule, the deals it covers (none without the rule); the rest stay pending, each with its reason. */

@@ -24,8 +24,7 @@ import {
   type TableState,
   type Terms,
 } from "../protocol/index.js";
-import { bidSalt, committedTerms, revealable, sealedBid } from "./bids.js";
-import { refusedByRelay } from "./exact-send.js";
+import { bidSalt, committedTerms, retractRefusedBid, revealable, sealedBid } from "./bids.js";
 import type { Journal } from "./journal.js";
 import type { MandateRead } from "./mandate.js";
 import type { Transcript } from "./transcript.js";
@@ -153,8 +152,7 @@ export async function commitMarketBid<T>(
   try {
     return { result: await send(message), record };
   } catch (error) {
-    if (refusedByRelay(error) && !(error instanceof TrestleError && error.code === "E_HELD"))
-      seat.journal.retract(record);
+    retractRefusedBid(seat.journal, message, error);
     throw error;
   }
 }

@@ -73,7 +73,7 @@ describe("a sealed-bid auction between two owners' machines", () => {
   });
 
   describe("when the owner's mandate does not allow the bid", () => {
-    it("refuses a bid above the cap, and one below the floor, before anything is sent", async () => {
+    it("refuses a bid above the cap, and one below the floor, before anything is sent, and keeps no record of either", async () => {
       const { sara, ben } = await strollerRoom(relay().url);
       await mandate(ben, { money: { currency: "TWD", cap: 300000 } });
       await mandate(sara, { money: { currency: "TWD", cap: 500000, floor: 250000 } });
@@ -87,6 +87,11 @@ describe("a sealed-bid auction between two owners' machines", () => {
         reason: "cap",
         kind: "mechanism",
       });
+      // A refused bid leaves no sealed bid in the journal: nothing to reveal, nothing counted against the owner.
+      expect(ben.guard.journal.ofType("bid")).toEqual([]);
+      expect(sara.guard.journal.ofType("bid")).toEqual([]);
+      await bid(ben, auction, 300000);
+      expect(ben.guard.journal.ofType("bid").map((b) => b.bid)).toEqual([300000]);
     });
 
     it("commits nothing without a mandate (cap 0)", async () => {
