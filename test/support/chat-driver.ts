@@ -215,7 +215,7 @@ export function ownerClient(signer: Signer, label = "owner"): OwnerClient {
 
 /** The OwnerDO stub of a key. */
 export function ownerDO(key: string): DurableObjectStub<OwnerDO> {
-  return env.OWNERS.get(env.OWNERS.idFromName(key));
+  return env.OWNERS.getByName(key);
 }
 
 /** Runs one outbox drain of `key`'s OwnerDO, as its alarm does (without rescheduling). */

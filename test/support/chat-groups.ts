@@ -146,13 +146,13 @@ export async function drainGroups(market: string): Promise<DrainReport> {
 
 /** Resolves once market `market`'s object has offered every notification recorded so far to its owners' and groups' objects. */
 export function settledNotices(market: string): Promise<void> {
-  return runInDurableObject(env.TABLES.get(env.TABLES.idFromName(market)), (t: TableDO) => t.table.noticesSettled());
+  return runInDurableObject(env.TABLES.getByName(market), (t: TableDO) => t.table.noticesSettled());
 }
 
 /** Lets every group of `market` be posted to now, as the clock would once the platform's pace allows (news-batches.ts). */
 export async function paceElapsed(market: string): Promise<void> {
   const audience = groupAudience(market);
-  await runInDurableObject(env.OWNERS.get(env.OWNERS.idFromName(audience)), (_o: OwnerDO, state) => {
+  await runInDurableObject(env.OWNERS.getByName(audience), (_o: OwnerDO, state) => {
     state.storage.sql.exec("UPDATE channels SET next_send_at = 0");
     state.storage.sql.exec("UPDATE outbox SET next_at = 0 WHERE state = 'queued'");
   });

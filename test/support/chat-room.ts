@@ -25,7 +25,7 @@ export const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 export const head = async (table: string) => (await relay.request("GET", `/tables/${table}/head`)).body;
 /** Resolves once the table's owner notifications reached the owners' objects. */
 export const settle = (table: string) =>
-  runInDurableObject(env.TABLES.get(env.TABLES.idFromName(table)), (t: TableDO) => t.table.noticesSettled());
+  runInDurableObject(env.TABLES.getByName(table), (t: TableDO) => t.table.noticesSettled());
 
 /** An effect jenny's default rules cover, one they do not, and one of tao's. */
 export const CARD: Effect = {

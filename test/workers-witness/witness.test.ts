@@ -80,7 +80,7 @@ describe("the witness Worker", () => {
   it("keeps what it cosigned when its object is evicted", async () => {
     const evicted = await testLog(EVICTED, 1);
     expect((await post(await evicted.body(0, 7))).status).toBe(200);
-    await evictDurableObject(bindings.WITNESS.get(bindings.WITNESS.idFromName("witness")));
+    await evictDurableObject(bindings.WITNESS.getByName("witness"));
     expect(await (await post(await evicted.body(0, 8))).text()).toBe("7\n");
     expect((await post(await evicted.body(7, 8))).status).toBe(200);
   });

@@ -39,7 +39,7 @@ const CAST = "chat-answers";
 let unique = 0;
 const fresh = (label: string) => nonceOf(`${label}:${(unique += 1)}:${Math.random()}`);
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 /** Where the fake saw messages to `chat` on `platform`. */
 const sentTo = (platform: ChatPlatform, chat: string) =>
   platform === "telegram"

@@ -243,7 +243,7 @@ describe("when a tap cannot approve", () => {
 });
 
 describe("the table's side of a tap", () => {
-  const table = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+  const table = (id: string) => env.TABLES.getByName(id);
 
   it("records one tap once even when the webhook's dedupe has forgotten it: the nonce comes from the event id", async () => {
     const id = "chat-approve-nonce";

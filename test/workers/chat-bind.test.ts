@@ -8,7 +8,7 @@ import { keyOf, nonceOf } from "../support/table-fixture.js";
 import { RelayHttp } from "../support/relay-http.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const directory = () => env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory"));
+const directory = () => env.CHAT_DIRECTORY.getByName("directory");
 
 async function codeFor(
   owner: Awaited<ReturnType<typeof keyOf>>,

@@ -48,7 +48,7 @@ async function chatTable(id: string, overrides: Partial<TableConfig> = {}) {
 }
 
 async function settled(table: string): Promise<void> {
-  await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(table)), (t: TableDO) => t.table.noticesSettled());
+  await runInDurableObject(env.TABLES.getByName(table), (t: TableDO) => t.table.noticesSettled());
 }
 
 /** Sends `events` straight to an owner's DO, as a table (or, next round, the gateway) does. */
@@ -281,7 +281,7 @@ describe("when an alarm runs again", () => {
     await notify(owner, [closed("evict", 2)]);
     const { code } = await ownerClient(owner).bindCode("line");
     await evictDurableObject(ownerDO(owner.publicKeyText));
-    await evictDurableObject(env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory")));
+    await evictDurableObject(env.CHAT_DIRECTORY.getByName("directory"));
     expect(await drain(owner.publicKeyText)).toMatchObject({ sent: 2, delivered: 2 });
     expect((await ownerClient(owner).channels()).channels).toMatchObject([
       { account: "8101", state: "ok", delivered: 2 },

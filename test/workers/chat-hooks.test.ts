@@ -56,7 +56,7 @@ async function room(id: string) {
   expect((await relay.create(k.tao, "tao", config)).status).toBe(201);
   await relay.join(id, k.tao, "tao", "x", k.x);
   await relay.join(id, k.jenny, "jenny", "y", k.y);
-  await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (t: TableDO) => t.table.noticesSettled());
+  await runInDurableObject(env.TABLES.getByName(id), (t: TableDO) => t.table.noticesSettled());
   return k;
 }
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { EVENTS_PER_INVOCATION } from "../../src/chat/platforms/platform.js";
 import { lineText, postLine, requests } from "../support/chat-driver.js";
 
-const directory = () => env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory"));
+const directory = () => env.CHAT_DIRECTORY.getByName("directory");
 /** The LINE API calls the fake received for this test's users (reply tokens `reply-U985…`). */
 const calls = async () => (await requests("reply-U985")).filter((r) => r.platform === "line");
 

@@ -16,7 +16,7 @@ import { drain, requests } from "../support/chat-driver.js";
 import { bound, CARD, proposed, relay, room } from "../support/chat-room.js";
 import { nonceOf } from "../support/table-fixture.js";
 
-const table = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const table = (id: string) => env.TABLES.getByName(id);
 const sqlOf = <T>(id: string, read: (sql: SqlStorage) => T) =>
   runInDurableObject(table(id), (_t: TableDO, state) => read(state.storage.sql));
 const CURSOR = "COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'notices_through'), 0)";

@@ -24,7 +24,7 @@ import { cast, debateConfig, keyOf, MemoryLedger, seatedDebate, type Cast } from
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const relayKey = async (): Promise<string> => (await relay.request("GET", "/.well-known/trestle.json")).body.relay_key;
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 const stateOf = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state));
 
 /** A debate another relay (key "relay-elsewhere") ordered: seated, with a say by bot-tao. */

@@ -67,7 +67,7 @@ describe("a socket upgrade to a deleted table", () => {
       const id = `doors-${route.startsWith("public") ? "public" : "seat"}-ws`;
       const tombstone = await deletedTable(id);
       for (const evict of [false, true]) {
-        if (evict) await evictDurableObject(env.TABLES.get(env.TABLES.idFromName(id)));
+        if (evict) await evictDurableObject(env.TABLES.getByName(id));
         const socket = await TestSocket.open(fetcher, id, route);
         const closed = await socket.whenClosed();
         expect(closed.code).toBe(4410);

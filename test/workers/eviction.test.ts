@@ -21,7 +21,7 @@ describe("eviction", () => {
     });
     await relay.say(id, k.judge, { seat: "judge", kind: "raise_hand", body: "" });
     await relay.say(id, k.botJenny, { seat: "bot-jenny", kind: "say", body: "con" });
-    const stub = env.TABLES.get(env.TABLES.idFromName(id));
+    const stub = env.TABLES.getByName(id);
     const before = await stateOf(stub);
     expect(JSON.parse(before).floor.holder).toBe("judge");
 
@@ -37,7 +37,7 @@ describe("eviction", () => {
   });
 
   it("keeps the generated relay key across eviction of the key holder", async () => {
-    const stub = env.RELAY.get(env.RELAY.idFromName("relay"));
+    const stub = env.RELAY.getByName("relay");
     const first = await stub.seed();
     await evictDurableObject(stub);
     expect(await stub.seed()).toBe(first);

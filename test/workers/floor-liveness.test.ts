@@ -11,7 +11,7 @@ import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { cast, keyOf, type Cast } from "../support/table-fixture.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 const stateOf = (id: string) => runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.table.state));
 
 let k: Cast;

@@ -49,7 +49,7 @@ async function approvedTask(
     nonce: nonceOf(`alarm:${id}`),
   });
   expect((await approveHttp(relay, "jenny", jenny, statement)).status).toBe(201);
-  return { task: `${seq}.jenny`, stub: env.TABLES.get(env.TABLES.idFromName(id)) };
+  return { task: `${seq}.jenny`, stub: env.TABLES.getByName(id) };
 }
 
 /** Moves the table's clock `ms` ahead (the instance keeps it until evicted). */

@@ -325,7 +325,7 @@ describe("E_NO_APPROVER", () => {
     expect(unwrap(await ownerDO(tao.publicKeyText).hasProvenChannel(tao.publicKeyText))).toBe(true);
     const proposed = await write(id, "y", { kind: "proposal", body: "merge it", effects: [MERGE] });
     expect(proposed.status).toBe(201);
-    await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (t: TableDO) => t.table.noticesSettled());
+    await runInDurableObject(env.TABLES.getByName(id), (t: TableDO) => t.table.noticesSettled());
     await drain(tao.publicKeyText);
     const texts = (await requests('"chat_id":"8501"')).map((r) => (r.body as { text: string }).text);
     expect(texts.some((text) => text.includes(`${proposed.body.seq}.tao`) && text.includes("merge"))).toBe(true);
@@ -335,7 +335,7 @@ describe("E_NO_APPROVER", () => {
 describe("when the same proposal arrives twice while the relay asks whether somebody can approve", () => {
   /** Makes the table's channel probe wait until `callers` writes are inside it, then answer yes to all. */
   async function probeHoldingFor(id: string, callers: number): Promise<void> {
-    await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (t: TableDO) => {
+    await runInDurableObject(env.TABLES.getByName(id), (t: TableDO) => {
       let arrived = 0;
       let release!: () => void;
       const all = new Promise<void>((resolve) => (release = resolve));

@@ -14,7 +14,7 @@ import { MarketHttp } from "../support/market-http.js";
 import { expect201 } from "../support/room-http.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id)) as DurableObjectStub<TableDO>;
+const stub = (id: string) => env.TABLES.getByName(id) as DurableObjectStub<TableDO>;
 const headSeq = async (id: string) => (await relay.request("GET", `/tables/${id}/head`)).body.seq as number;
 const folded = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state));
 /** Sets the table object's clock to `at` until it is evicted. */

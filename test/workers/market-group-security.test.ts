@@ -46,7 +46,7 @@ async function frontDoor(id: string, group: TestGroup, ana: string): Promise<Mar
 
 /** Fills the flood counter `name` to `count` for the current window and the next, so a command now is past it however the clock turns. */
 async function floodCounter(name: string, windowMs: number, count: number): Promise<void> {
-  const directory = env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory"));
+  const directory = env.CHAT_DIRECTORY.getByName("directory");
   await runInDurableObject(directory, (_d: ChatDirectoryDO, state) => {
     const now = windowOf(Date.now(), windowMs);
     for (const window of [now, now + windowMs])

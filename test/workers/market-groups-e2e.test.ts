@@ -29,7 +29,7 @@ import {
 import { visibleText } from "../support/chat-limits.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 
 const TELEGRAM: TestGroup = { platform: "telegram", id: "-1004101" };
 const LINE: TestGroup = { platform: "line", id: "C4102group" };

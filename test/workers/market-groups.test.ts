@@ -173,7 +173,7 @@ describe("binding a chat group to a market", () => {
     it("frees a group whose reservation no binding followed (the relay died in between), so the next code binds it", async () => {
       const m = await MarketHttp.open(relay, "mg-stale");
       const group: TestGroup = { platform: "telegram", id: "-1003760" };
-      const directory = env.CHAT_DIRECTORY.get(env.CHAT_DIRECTORY.idFromName("directory"));
+      const directory = env.CHAT_DIRECTORY.getByName("directory");
       await runInDurableObject(directory, (_d: ChatDirectoryDO, state) =>
         state.storage.sql.exec(
           "INSERT INTO groups (platform, group_id, market, at) VALUES ('telegram', ?, 'mg-nowhere', 0)",

@@ -13,7 +13,7 @@ import { MarketHttp } from "../support/market-http.js";
 import { expect201 } from "../support/room-http.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 type Member = "ana" | "ben" | "chen";
 
 /** Market `id` with ana's stroller matched to ben's want, the match's room open with both seated, ana's offer accepted by ben. */

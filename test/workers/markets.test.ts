@@ -14,7 +14,7 @@ import { MarketHttp } from "../support/market-http.js";
 import { expect201 } from "../support/room-http.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 const folded = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state));
 
 async function entries(m: MarketHttp, table = m.id): Promise<Entry[]> {

@@ -21,7 +21,7 @@ const CAST = "pause-owners";
 
 type Room = Awaited<ReturnType<typeof room>>;
 
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 const stateOf = (id: string) => runInDurableObject(stub(id), (t: TableDO) => canonicalize(t.table.state));
 
 let nonces = 0;

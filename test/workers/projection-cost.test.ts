@@ -15,7 +15,7 @@ const meter = { on: false, rows: 0, cursors: [] as SqlStorageCursor<Record<strin
 
 /** Wraps the table object's `storage.sql.exec` so each cursor it hands out is kept for counting. */
 async function install(id: string): Promise<void> {
-  await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (_: TableDO, state) => {
+  await runInDurableObject(env.TABLES.getByName(id), (_: TableDO, state) => {
     const sql = state.storage.sql;
     const exec = sql.exec.bind(sql);
     sql.exec = ((query: string, ...bindings: unknown[]) => {

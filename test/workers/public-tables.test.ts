@@ -42,7 +42,7 @@ describe("a public table", () => {
     await socket.until(5);
     expect(socket.seqs()).toEqual([4, 5]);
 
-    await evictDurableObject(env.TABLES.get(env.TABLES.idFromName(id)));
+    await evictDurableObject(env.TABLES.getByName(id));
     const said = await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "seen by the public" });
     await socket.until(said.body.head.seq);
     expect(socket.seqs()).toEqual([4, 5, 6, 7]);

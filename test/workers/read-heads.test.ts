@@ -37,7 +37,7 @@ describe("reads carry the head they were computed at", () => {
       const tasks = await relay.read(id, `/tables/${id}/tasks?after=0`, k.ops, { owner: "ops" });
       expect(tasks.status).toBe(200);
       await expectCurrentHead(id, TasksResponseSchema.parse(tasks.body).head);
-      await evictDurableObject(env.TABLES.get(env.TABLES.idFromName(id)));
+      await evictDurableObject(env.TABLES.getByName(id));
     }
   });
 });

@@ -27,7 +27,7 @@ describe("the relay key", () => {
     const res = await SELF.fetch("https://relay.test/.well-known/trestle.json");
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
-    const seed = await env.RELAY.get(env.RELAY.idFromName("relay")).seed();
+    const seed = await env.RELAY.getByName("relay").seed();
     expect(await res.json()).toEqual({
       protocol: "trestle/0.1",
       relay_key: await publicKeyOf(seed),
@@ -42,7 +42,7 @@ describe("the relay key", () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as { relay_key: string };
     expect(body.relay_key).toBe(await publicKeyOf(SECRET));
-    expect(body.relay_key).not.toBe(await publicKeyOf(await env.RELAY.get(env.RELAY.idFromName("relay")).seed()));
+    expect(body.relay_key).not.toBe(await publicKeyOf(await env.RELAY.getByName("relay").seed()));
   });
 
   it("accepts the secret with surrounding whitespace, as `wrangler secret put` from a file leaves it", async () => {

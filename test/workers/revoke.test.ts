@@ -17,7 +17,7 @@ import { keyOf, nonceOf, type Cast } from "../support/table-fixture.js";
 
 const fetch = (url: string, init?: RequestInit) => SELF.fetch(url, init);
 const relay = new RelayHttp(fetch);
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 
 /** `owner`'s signed revocation of `seat` held by `seatKey` (signed by `signer`, default the owner's own key). */
 async function revokeBody(

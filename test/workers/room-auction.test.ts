@@ -32,7 +32,7 @@ const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const COMMIT_MS = 600_000;
 const REVEAL_MS = 600_000;
 
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id)) as DurableObjectStub<TableDO>;
+const stub = (id: string) => env.TABLES.getByName(id) as DurableObjectStub<TableDO>;
 const headSeq = async (id: string) => (await relay.request("GET", `/tables/${id}/head`)).body.seq as number;
 const salt = (seat: string) => nonceOf(`salt:${seat}`);
 

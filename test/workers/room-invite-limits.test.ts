@@ -11,7 +11,7 @@ import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { RoomHttp } from "../support/room-http.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const directory = () => env.INVITES.get(env.INVITES.idFromName("invites"));
+const directory = () => env.INVITES.getByName("invites");
 const sql = (query: string, ...params: unknown[]) =>
   runInDurableObject(directory(), (_d: InviteDirectoryDO, state) => state.storage.sql.exec(query, ...params).toArray());
 

@@ -30,7 +30,7 @@ import { nonceOf } from "../support/table-fixture.js";
 /** This file's own owner keys: chat bindings and bind codes count per owner key, and other files share the relay. */
 const CAST = "room-news";
 
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 
 /** The room's entries as sara reads them. */
 async function entries(room: RoomHttp): Promise<Entry[]> {

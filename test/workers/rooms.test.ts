@@ -22,7 +22,7 @@ import { twd } from "../support/room-fixture.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 const folded = (id: string) => runInDurableObject(stub(id), (instance: TableDO) => canonicalize(instance.table.state));
 
 async function entries(room: RoomHttp): Promise<Entry[]> {

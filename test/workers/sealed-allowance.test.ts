@@ -38,7 +38,7 @@ const SARA = "34001";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 let unique = 0;
 const fresh = (label: string) => nonceOf(`${label}:${(unique += 1)}:${Math.random()}`);
 

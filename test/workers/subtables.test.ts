@@ -24,7 +24,7 @@ import { cast, castOwners, keyOf, type Cast } from "../support/table-fixture.js"
 import { approveHttp, CARD_EFFECT } from "../support/gateway.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 
 let k: Cast;
 let relayKey: string;
@@ -379,9 +379,7 @@ describe("sub-tables over HTTP", () => {
       });
       expect(signed).toMatchObject({ ok: false, error: { code: "E_BAD_SIGNATURE" } });
       // Even the relay's own signature does not make a table it never opened a sub-table.
-      const relaySigner = await (
-        await ed25519()
-      ).signer(fromBase64url(await env.RELAY.get(env.RELAY.idFromName("relay")).seed()));
+      const relaySigner = await (await ed25519()).signer(fromBase64url(await env.RELAY.getByName("relay").seed()));
       const stray = await stub(root).reportSubtable({
         statement,
         sig: await signStatement(relaySigner, "result", statement),

@@ -20,7 +20,7 @@ import { seatedDebate } from "../support/seated.js";
 import type { Cast } from "../support/table-fixture.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stubOf = (id: string) => env.TABLES.getByName(id);
 const NAME = "witness.test/w1";
 
 /** A witness of one log, from the pure functions: it checks the relay's note, its own size and the consistency proof, then cosigns. */

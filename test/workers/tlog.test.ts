@@ -27,7 +27,7 @@ import { seatedDebate } from "../support/seated.js";
 import type { Cast } from "../support/table-fixture.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stubOf = (id: string) => env.TABLES.getByName(id);
 
 async function raw(
   path: string,

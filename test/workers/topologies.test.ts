@@ -6,7 +6,7 @@ import { headUnmoved, RelayHttp } from "../support/relay-http.js";
 import { cast, castOwners, keyOf, type Cast } from "../support/table-fixture.js";
 
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 
 let k: Cast;
 const keys: Record<string, Signer> = {};

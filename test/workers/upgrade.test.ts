@@ -30,7 +30,7 @@ const NEXT_VERSION = [
   "CREATE TABLE upgrade_probe (key TEXT PRIMARY KEY); ALTER TABLE entries ADD COLUMN probe TEXT;",
 ];
 
-const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stubOf = (id: string) => env.TABLES.getByName(id);
 const stateOf = (id: string) =>
   runInDurableObject(stubOf(id), (instance: TableDO) => canonicalize(instance.table.state));
 

@@ -89,7 +89,7 @@ describe("a judge who may not read the proposer", () => {
     expect(report.coverage.by_content + report.coverage.by_hash).toBe(head);
 
     // The entries that opened tasks are folded state: eviction rebuilds them, and the judge's view with them.
-    const stub = env.TABLES.get(env.TABLES.idFromName(id));
+    const stub = env.TABLES.getByName(id);
     const before = await runInDurableObject(stub, (t: TableDO) => canonicalize(t.table.state));
     expect(JSON.parse(before).origins).toEqual({ [String(proposal.body.seq)]: { seat: "h", kind: "proposal" } });
     await evictDurableObject(stub);

@@ -93,7 +93,7 @@ describe("the table WebSocket", () => {
     const socket = await TestSocket.open(fetcher, id);
     const welcome = await socket.auth(id, "bot-jenny", k.botJenny);
     await socket.until(welcome.head.seq);
-    await evictDurableObject(env.TABLES.get(env.TABLES.idFromName(id)));
+    await evictDurableObject(env.TABLES.getByName(id));
     const said = await relay.say(id, k.botTao, { seat: "bot-tao", kind: "say", body: "after eviction" });
     await socket.until(said.body.head.seq);
     expect(socket.seqs()).toEqual(Array.from({ length: said.body.head.seq }, (_, i) => i + 1));
@@ -110,7 +110,7 @@ describe("the table WebSocket", () => {
     socket.send(PING_FRAME);
     expect(await pong).toBe(PONG_FRAME);
     // The runtime's auto-response answered it (the stamp is set only then), not the table's handler.
-    const stamps = await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (_: TableDO, state) =>
+    const stamps = await runInDurableObject(env.TABLES.getByName(id), (_: TableDO, state) =>
       state.getWebSockets().map((ws) => state.getWebSocketAutoResponseTimestamp(ws)),
     );
     expect(stamps).toEqual([expect.any(Date)]);
@@ -173,7 +173,7 @@ describe("the table WebSocket's refusals", () => {
       const k = await seatedDebate(relay, id);
       const socket = await TestSocket.open(fetcher, id);
       await socket.next("challenge");
-      await runInDurableObject(env.TABLES.get(env.TABLES.idFromName(id)), (instance: TableDO) => {
+      await runInDurableObject(env.TABLES.getByName(id), (instance: TableDO) => {
         instance.table.now = () => Date.now() + LIMITS.auth_window_ms + 1000;
       });
       const closed = new Promise<{ code: number; reason: string }>((resolve) =>

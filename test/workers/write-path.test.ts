@@ -26,7 +26,7 @@ import { nonceOf, type Cast } from "../support/table-fixture.js";
 const relay = new RelayHttp((url, init) => SELF.fetch(url, init));
 /** A table object's answer as the type it is (RPC wraps it in a type that does not narrow). */
 const answered = (answer: unknown) => answer as Result<SubmitResponse>;
-const stubOf = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stubOf = (id: string) => env.TABLES.getByName(id);
 const OPEN = { topology: { kind: "open" as const }, termination: { any: [{ max_entries: 5000 }] } };
 
 /** A signed say by bot-tao (or `seat`) at `id`. */

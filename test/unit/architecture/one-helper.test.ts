@@ -18,6 +18,11 @@ describe("one helper per pattern", () => {
     expect(spelling(/\.(getByName|idFromName)\(/)).toEqual(["durable-objects/stubs.ts", "worker/witness/index.ts"]);
   });
 
+  it("has tests reach a Durable Object by name with getByName, never get(idFromName(…))", () => {
+    const tests = sourceFiles(["test"]).filter((f) => /\.get\(\s*[\w.]+\.idFromName\(/.test(f.code));
+    expect(tests.map((f) => f.path)).toEqual([]);
+  });
+
   it("reads and writes a socket's attachment only in durable-objects/table/sockets/attachment.ts", () => {
     expect(spelling(/\b(de)?serializeAttachment\(/)).toEqual(["durable-objects/table/sockets/attachment.ts"]);
   });

@@ -14,7 +14,7 @@ import { RelayHttp } from "../../support/relay-http.js";
 import { debateConfig, keyOf, seatedDebate, type Cast } from "../../support/table-fixture.js";
 
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
-const counters = (name: string) => env.COUNTERS.get(env.COUNTERS.idFromName(name));
+const counters = (name: string) => env.COUNTERS.getByName(name);
 
 /** Creates debate table `id` as ops of `k` through `relay`. */
 const create = (relay: RelayHttp, k: Cast, id: string) => relay.create(k.ops, "ops", debateConfig(k, { id }));

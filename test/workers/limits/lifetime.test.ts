@@ -18,7 +18,7 @@ import { LIMITS_UNDER_TEST } from "../../support/limits-env.js";
 import { TestSocket } from "../../support/socket.js";
 
 const fetcher = (url: string, init?: RequestInit) => SELF.fetch(url, init);
-const stub = (id: string) => env.TABLES.get(env.TABLES.idFromName(id));
+const stub = (id: string) => env.TABLES.getByName(id);
 const storedTables = (id: string) =>
   runInDurableObject(stub(id), (_: TableDO, state) =>
     state.storage.sql
@@ -28,7 +28,7 @@ const storedTables = (id: string) =>
   );
 const alarmOf = (id: string) => runInDurableObject(stub(id), (_: TableDO, state) => state.storage.getAlarm());
 const heldBy = (k: Cast) =>
-  runInDurableObject(env.COUNTERS.get(env.COUNTERS.idFromName(`owner:${k.ops.publicKeyText}`)), (_: CounterDO, state) =>
+  runInDurableObject(env.COUNTERS.getByName(`owner:${k.ops.publicKeyText}`), (_: CounterDO, state) =>
     state.storage.sql
       .exec("SELECT id FROM tables")
       .toArray()

@@ -253,6 +253,6 @@ async function recorded(address: string, label: string): Promise<Recorded> {
 
 /** Runs `query` on the relay's invite directory. */
 const invites = (query: string, ...params: unknown[]) =>
-  runInDurableObject(env.INVITES.get(env.INVITES.idFromName("invites")), (_d: InviteDirectoryDO, state) =>
+  runInDurableObject(env.INVITES.getByName("invites"), (_d: InviteDirectoryDO, state) =>
     state.storage.sql.exec(query, ...params).toArray(),
   );

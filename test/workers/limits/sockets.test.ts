@@ -53,7 +53,7 @@ describe("a socket that does not authenticate", () => {
       await TestSocket.open(c.fetch, "lim-silent-evicted"),
     ];
     await speaking.auth("lim-silent-evicted", "bot-tao", k.botTao);
-    await evictDurableObject(env.TABLES.get(env.TABLES.idFromName("lim-silent-evicted")));
+    await evictDurableObject(env.TABLES.getByName("lim-silent-evicted"));
     expect((await silent.whenClosed()).code).toBe(4408);
     const said = await c.relay.say("lim-silent-evicted", k.botJenny, {
       seat: "bot-jenny",

@@ -119,7 +119,7 @@ describe("a seat's writes", () => {
       expect(
         (await c.relay.say("lim-writes-evicted", k.botTao, { seat: "bot-tao", kind: "say", body: "over" })).status,
       ).toBe(429);
-      await evictDurableObject(env.TABLES.get(env.TABLES.idFromName("lim-writes-evicted")));
+      await evictDurableObject(env.TABLES.getByName("lim-writes-evicted"));
       expect(
         (await c.relay.say("lim-writes-evicted", k.botTao, { seat: "bot-tao", kind: "say", body: "after the wake" }))
           .status,
